@@ -1,0 +1,158 @@
+package objstore
+
+import (
+	"context"
+	"sync"
+)
+
+// IOStats is a snapshot of a Counting store's tallies.
+type IOStats struct {
+	// Ops counts calls by kind, whatever their outcome.
+	Ops map[Op]int64
+	// BytesRead and BytesWritten count payload bytes.
+	BytesRead, BytesWritten int64
+	// Fsyncs counts fsyncs issued by the backend underneath, when it
+	// reports them (Local and Mem do).
+	Fsyncs int64
+	// Rounds is the length of the longest chain of operations where each
+	// one started after the previous one finished: N calls issued in
+	// parallel count as one round, N sequential calls as N rounds. It is
+	// the number of storage round trips a caller waits for.
+	Rounds int64
+}
+
+// Total returns the number of operations of the given kinds.
+func (s IOStats) Total(mask OpMask) int64 {
+	var n int64
+	for op, c := range s.Ops {
+		if mask.Has(op) {
+			n += c
+		}
+	}
+	return n
+}
+
+// Counting wraps a Store and tallies its I/O.
+type Counting struct {
+	inner Store
+
+	mu          sync.Mutex
+	ops         map[Op]int64
+	read, wrote int64
+	// doneDepth is the greatest round depth of any finished operation.
+	doneDepth  int64
+	maxDepth   int64
+	fsyncStart int64
+}
+
+// NewCounting wraps inner with zeroed counters.
+func NewCounting(inner Store) *Counting {
+	c := &Counting{inner: inner}
+	c.Reset()
+	return c
+}
+
+// Reset zeroes every counter.
+func (c *Counting) Reset() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.ops = map[Op]int64{}
+	c.read, c.wrote, c.doneDepth, c.maxDepth = 0, 0, 0, 0
+	c.fsyncStart = fsyncsOf(c.inner)
+}
+
+// Stats returns a snapshot of the counters.
+func (c *Counting) Stats() IOStats {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ops := make(map[Op]int64, len(c.ops))
+	for k, v := range c.ops {
+		ops[k] = v
+	}
+	return IOStats{
+		Ops: ops, BytesRead: c.read, BytesWritten: c.wrote,
+		Fsyncs: fsyncsOf(c.inner) - c.fsyncStart, Rounds: c.maxDepth,
+	}
+}
+
+// Fsyncs forwards to the inner store.
+func (c *Counting) Fsyncs() int64 { return fsyncsOf(c.inner) }
+
+// start records an operation and returns its round depth: one more than
+// the deepest operation that had finished before it began.
+func (c *Counting) start(op Op, wrote int) int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.ops[op]++
+	c.wrote += int64(wrote)
+	d := c.doneDepth + 1
+	if d > c.maxDepth {
+		c.maxDepth = d
+	}
+	return d
+}
+
+func (c *Counting) finish(depth int64, read int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.read += int64(read)
+	if depth > c.doneDepth {
+		c.doneDepth = depth
+	}
+}
+
+// Get implements Store.
+func (c *Counting) Get(ctx context.Context, key string) ([]byte, error) {
+	d := c.start(OpGet, 0)
+	b, err := c.inner.Get(ctx, key)
+	c.finish(d, len(b))
+	return b, err
+}
+
+// GetRange implements Store.
+func (c *Counting) GetRange(ctx context.Context, key string, off, length int64) ([]byte, error) {
+	d := c.start(OpGetRange, 0)
+	b, err := c.inner.GetRange(ctx, key, off, length)
+	c.finish(d, len(b))
+	return b, err
+}
+
+// Put implements Store.
+func (c *Counting) Put(ctx context.Context, key string, data []byte) error {
+	d := c.start(OpPut, len(data))
+	err := c.inner.Put(ctx, key, data)
+	c.finish(d, 0)
+	return err
+}
+
+// PutIfAbsent implements Store.
+func (c *Counting) PutIfAbsent(ctx context.Context, key string, data []byte) error {
+	d := c.start(OpPutIfAbsent, len(data))
+	err := c.inner.PutIfAbsent(ctx, key, data)
+	c.finish(d, 0)
+	return err
+}
+
+// List implements Store.
+func (c *Counting) List(ctx context.Context, prefix string) ([]ObjectInfo, error) {
+	d := c.start(OpList, 0)
+	out, err := c.inner.List(ctx, prefix)
+	c.finish(d, 0)
+	return out, err
+}
+
+// Delete implements Store.
+func (c *Counting) Delete(ctx context.Context, key string) error {
+	d := c.start(OpDelete, 0)
+	err := c.inner.Delete(ctx, key)
+	c.finish(d, 0)
+	return err
+}
+
+// Stat implements Store.
+func (c *Counting) Stat(ctx context.Context, key string) (ObjectInfo, error) {
+	d := c.start(OpStat, 0)
+	info, err := c.inner.Stat(ctx, key)
+	c.finish(d, 0)
+	return info, err
+}

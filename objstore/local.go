@@ -1,0 +1,353 @@
+package objstore
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync/atomic"
+	"syscall"
+)
+
+// Local is a Store on a local POSIX filesystem. Each key is a file under
+// the root directory. Writes go to a staging file in the destination
+// directory first, are fsynced, and are then published with link()
+// (PutIfAbsent) or rename() (Put), followed by an fsync of the directory.
+type Local struct {
+	root   string
+	fsyncs atomic.Int64
+	// noSync disables every fsync. Only tests use it, to prove that the
+	// crash tests can tell a store that skips fsync from one that does not.
+	noSync bool
+}
+
+// NewLocal opens root as a Local store. The directory must exist, be a
+// directory, and be readable and writable by this process; nothing is
+// created or modified by opening.
+func NewLocal(root string) (*Local, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, fmt.Errorf("objstore: data directory %q: %w", root, err)
+	}
+	if err := CheckDir(abs); err != nil {
+		return nil, err
+	}
+	return &Local{root: abs}, nil
+}
+
+// Root returns the absolute root directory.
+func (l *Local) Root() string { return l.root }
+
+// Fsyncs returns how many fsync calls this store has issued (files and
+// directories), for I/O accounting.
+func (l *Local) Fsyncs() int64 { return l.fsyncs.Load() }
+
+func (l *Local) path(key string) string { return filepath.Join(l.root, filepath.FromSlash(key)) }
+
+// Get implements Store.
+func (l *Local) Get(ctx context.Context, key string) ([]byte, error) {
+	if err := checkCall(ctx, key); err != nil {
+		return nil, opErr("get", key, err)
+	}
+	b, err := os.ReadFile(l.path(key))
+	if err != nil {
+		return nil, opErr("get", key, mapFSError(err))
+	}
+	return b, nil
+}
+
+// GetRange implements Store.
+func (l *Local) GetRange(ctx context.Context, key string, off, length int64) ([]byte, error) {
+	if err := checkCall(ctx, key); err != nil {
+		return nil, opErr("getrange", key, err)
+	}
+	f, err := os.Open(l.path(key))
+	if err != nil {
+		return nil, opErr("getrange", key, mapFSError(err))
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, opErr("getrange", key, mapFSError(err))
+	}
+	if st.IsDir() {
+		return nil, opErr("getrange", key, ErrNotFound)
+	}
+	n, err := clampRange(st.Size(), off, length)
+	if err != nil {
+		return nil, opErr("getrange", key, err)
+	}
+	buf := make([]byte, n)
+	if _, err := f.ReadAt(buf, off); err != nil && !(errors.Is(err, io.EOF) && n == 0) {
+		return nil, opErr("getrange", key, err)
+	}
+	return buf, nil
+}
+
+// clampRange validates a range request against an object of the given
+// size and returns the number of bytes to return.
+func clampRange(size, off, length int64) (int64, error) {
+	if off < 0 || off > size {
+		return 0, fmt.Errorf("%w: offset %d of a %d-byte object", ErrInvalidRange, off, size)
+	}
+	n := size - off
+	if length >= 0 && length < n {
+		n = length
+	}
+	return n, nil
+}
+
+// Put implements Store: staging file + fsync + rename + directory fsync.
+func (l *Local) Put(ctx context.Context, key string, data []byte) error {
+	if err := checkCall(ctx, key); err != nil {
+		return opErr("put", key, err)
+	}
+	final := l.path(key)
+	staging, err := l.writeStaging(final, data)
+	if err != nil {
+		return opErr("put", key, err)
+	}
+	if err := os.Rename(staging, final); err != nil {
+		_ = os.Remove(staging)
+		return opErr("put", key, mapWriteError(err))
+	}
+	return opErr("put", key, l.syncDir(filepath.Dir(final)))
+}
+
+// PutIfAbsent implements Store: staging file + fsync + link + directory
+// fsync. link() fails with EEXIST when the key exists, atomically, so two
+// racing writers (threads or processes) can never both win.
+func (l *Local) PutIfAbsent(ctx context.Context, key string, data []byte) error {
+	if err := checkCall(ctx, key); err != nil {
+		return opErr("putifabsent", key, err)
+	}
+	final := l.path(key)
+	staging, err := l.writeStaging(final, data)
+	if err != nil {
+		return opErr("putifabsent", key, err)
+	}
+	linkErr := os.Link(staging, final)
+	rmErr := os.Remove(staging)
+	if linkErr != nil {
+		if errors.Is(linkErr, fs.ErrExist) {
+			// The staging name may still be in the directory if the
+			// remove failed; either way the loser changed nothing visible.
+			return opErr("putifabsent", key, ErrExists)
+		}
+		return opErr("putifabsent", key, mapWriteError(linkErr))
+	}
+	if rmErr != nil && !errors.Is(rmErr, fs.ErrNotExist) {
+		return opErr("putifabsent", key, rmErr)
+	}
+	return opErr("putifabsent", key, l.syncDir(filepath.Dir(final)))
+}
+
+// Delete implements Store: unlink + directory fsync.
+func (l *Local) Delete(ctx context.Context, key string) error {
+	if err := checkCall(ctx, key); err != nil {
+		return opErr("delete", key, err)
+	}
+	p := l.path(key)
+	if st, err := os.Lstat(p); err == nil && st.IsDir() {
+		return opErr("delete", key, ErrNotFound)
+	}
+	if err := os.Remove(p); err != nil {
+		return opErr("delete", key, mapFSError(err))
+	}
+	return opErr("delete", key, l.syncDir(filepath.Dir(p)))
+}
+
+// Stat implements Store.
+func (l *Local) Stat(ctx context.Context, key string) (ObjectInfo, error) {
+	if err := checkCall(ctx, key); err != nil {
+		return ObjectInfo{}, opErr("stat", key, err)
+	}
+	st, err := os.Stat(l.path(key))
+	if err != nil {
+		return ObjectInfo{}, opErr("stat", key, mapFSError(err))
+	}
+	if st.IsDir() {
+		return ObjectInfo{}, opErr("stat", key, ErrNotFound)
+	}
+	return ObjectInfo{Key: key, Size: st.Size(), ModTime: st.ModTime()}, nil
+}
+
+// List implements Store. It walks only the directory that contains the
+// prefix's last complete segment, and skips staging files.
+func (l *Local) List(ctx context.Context, prefix string) ([]ObjectInfo, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, opErr("list", prefix, err)
+	}
+	if err := validatePrefix(prefix); err != nil {
+		return nil, opErr("list", prefix, err)
+	}
+	dirKey := ""
+	if i := strings.LastIndexByte(prefix, '/'); i >= 0 {
+		dirKey = prefix[:i]
+	}
+	start := l.root
+	if dirKey != "" {
+		start = l.path(dirKey)
+	}
+	var out []ObjectInfo
+	err := filepath.WalkDir(start, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil // a directory removed or never created: nothing under it
+			}
+			return err
+		}
+		if cerr := ctx.Err(); cerr != nil {
+			return cerr
+		}
+		rel, rerr := filepath.Rel(l.root, p)
+		if rerr != nil {
+			return rerr
+		}
+		key := filepath.ToSlash(rel)
+		if d.IsDir() {
+			// Prune directories that cannot contain a match.
+			if p != start && !strings.HasPrefix(key+"/", prefix) && !strings.HasPrefix(prefix, key+"/") {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if isStagingName(d.Name()) || !strings.HasPrefix(key, prefix) || !d.Type().IsRegular() {
+			return nil
+		}
+		info, ierr := d.Info()
+		if ierr != nil {
+			if errors.Is(ierr, fs.ErrNotExist) {
+				return nil // deleted while we walked
+			}
+			return ierr
+		}
+		out = append(out, ObjectInfo{Key: key, Size: info.Size(), ModTime: info.ModTime()})
+		return nil
+	})
+	if err != nil {
+		return nil, opErr("list", prefix, mapFSError(err))
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
+	return out, nil
+}
+
+// writeStaging writes data to a fresh staging file next to final and
+// fsyncs it. The caller publishes or removes it.
+func (l *Local) writeStaging(final string, data []byte) (string, error) {
+	dir := filepath.Dir(final)
+	if err := l.ensureDir(dir); err != nil {
+		return "", err
+	}
+	var rnd [12]byte
+	if _, err := rand.Read(rnd[:]); err != nil {
+		return "", err
+	}
+	staging := filepath.Join(dir, stagingMarker+hex.EncodeToString(rnd[:]))
+	f, err := os.OpenFile(staging, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return "", mapWriteError(err)
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		os.Remove(staging)
+		return "", err
+	}
+	if err := l.syncFile(f); err != nil {
+		f.Close()
+		os.Remove(staging)
+		return "", err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(staging)
+		return "", err
+	}
+	return staging, nil
+}
+
+// ensureDir creates dir and any missing parents under the root, fsyncing
+// each parent after a child is created so the new directory entries are
+// themselves durable.
+func (l *Local) ensureDir(dir string) error {
+	st, err := os.Stat(dir)
+	if err == nil {
+		if !st.IsDir() {
+			return fmt.Errorf("%w: %s is a file, not a directory", ErrInvalidKey, dir)
+		}
+		return nil
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		return mapWriteError(err)
+	}
+	if dir == l.root || !strings.HasPrefix(dir, l.root) {
+		return fmt.Errorf("objstore: data directory %s has disappeared", l.root)
+	}
+	parent := filepath.Dir(dir)
+	if err := l.ensureDir(parent); err != nil {
+		return err
+	}
+	if err := os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+		return mapWriteError(err)
+	}
+	return l.syncDir(parent)
+}
+
+func (l *Local) syncFile(f *os.File) error {
+	if l.noSync {
+		return nil
+	}
+	l.fsyncs.Add(1)
+	return f.Sync()
+}
+
+func (l *Local) syncDir(dir string) error {
+	if l.noSync {
+		return nil
+	}
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	l.fsyncs.Add(1)
+	if err := d.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) {
+		return err
+	}
+	return nil
+}
+
+// checkCall validates the common arguments of a keyed call.
+func checkCall(ctx context.Context, key string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return ValidateKey(key)
+}
+
+// mapFSError turns filesystem errors into the store's typed errors.
+// A path component that is a file (ENOTDIR) means the key cannot exist.
+func mapFSError(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.ENOTDIR), errors.Is(err, syscall.EISDIR):
+		return fmt.Errorf("%w (%v)", ErrNotFound, err)
+	}
+	return err
+}
+
+// mapWriteError maps errors of a write: a key whose path runs through an
+// existing file, or that names an existing directory, is not writable.
+func mapWriteError(err error) error {
+	if errors.Is(err, syscall.ENOTDIR) || errors.Is(err, syscall.EISDIR) {
+		return fmt.Errorf("%w: key conflicts with an existing file or directory (%v)", ErrInvalidKey, err)
+	}
+	return err
+}
