@@ -14,10 +14,10 @@ type IOStats struct {
 	// Fsyncs counts fsyncs issued by the backend underneath, when it
 	// reports them (Local and Mem do).
 	Fsyncs int64
-	// Rounds is the length of the longest chain of operations where each
-	// one started after the previous one finished: N calls issued in
-	// parallel count as one round, N sequential calls as N rounds. It is
-	// the number of storage round trips a caller waits for.
+	// Rounds is the number of storage round trips a caller waits for: the
+	// length of the longest chain of calls where each started after the
+	// previous finished. Calls issued through Parallel are one round
+	// however the scheduler runs them; N sequential calls are N rounds.
 	Rounds int64
 }
 
@@ -43,6 +43,10 @@ type Counting struct {
 	doneDepth  int64
 	maxDepth   int64
 	fsyncStart int64
+	// groupBase is the depth before each Parallel group's first call;
+	// memberCalls counts each member's calls so far.
+	groupBase   map[uint64]int64
+	memberCalls map[groupMember]int64
 }
 
 // NewCounting wraps inner with zeroed counters.
@@ -58,6 +62,7 @@ func (c *Counting) Reset() {
 	defer c.mu.Unlock()
 	c.ops = map[Op]int64{}
 	c.read, c.wrote, c.doneDepth, c.maxDepth = 0, 0, 0, 0
+	c.groupBase, c.memberCalls = map[uint64]int64{}, map[groupMember]int64{}
 	c.fsyncStart = fsyncsOf(c.inner)
 }
 
@@ -79,13 +84,23 @@ func (c *Counting) Stats() IOStats {
 func (c *Counting) Fsyncs() int64 { return fsyncsOf(c.inner) }
 
 // start records an operation and returns its round depth: one more than
-// the deepest operation that had finished before it began.
-func (c *Counting) start(op Op, wrote int) int64 {
+// the deepest operation that had finished before it began, or, inside a
+// Parallel group, one more than the member's previous call.
+func (c *Counting) start(ctx context.Context, op Op, wrote int) int64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.ops[op]++
 	c.wrote += int64(wrote)
 	d := c.doneDepth + 1
+	if m, ok := memberOf(ctx); ok {
+		base, seen := c.groupBase[m.group]
+		if !seen {
+			base = c.doneDepth
+			c.groupBase[m.group] = base
+		}
+		c.memberCalls[m]++
+		d = base + c.memberCalls[m]
+	}
 	if d > c.maxDepth {
 		c.maxDepth = d
 	}
@@ -103,7 +118,7 @@ func (c *Counting) finish(depth int64, read int) {
 
 // Get implements Store.
 func (c *Counting) Get(ctx context.Context, key string) ([]byte, error) {
-	d := c.start(OpGet, 0)
+	d := c.start(ctx, OpGet, 0)
 	b, err := c.inner.Get(ctx, key)
 	c.finish(d, len(b))
 	return b, err
@@ -111,7 +126,7 @@ func (c *Counting) Get(ctx context.Context, key string) ([]byte, error) {
 
 // GetRange implements Store.
 func (c *Counting) GetRange(ctx context.Context, key string, off, length int64) ([]byte, error) {
-	d := c.start(OpGetRange, 0)
+	d := c.start(ctx, OpGetRange, 0)
 	b, err := c.inner.GetRange(ctx, key, off, length)
 	c.finish(d, len(b))
 	return b, err
@@ -119,7 +134,7 @@ func (c *Counting) GetRange(ctx context.Context, key string, off, length int64) 
 
 // Put implements Store.
 func (c *Counting) Put(ctx context.Context, key string, data []byte) error {
-	d := c.start(OpPut, len(data))
+	d := c.start(ctx, OpPut, len(data))
 	err := c.inner.Put(ctx, key, data)
 	c.finish(d, 0)
 	return err
@@ -127,7 +142,7 @@ func (c *Counting) Put(ctx context.Context, key string, data []byte) error {
 
 // PutIfAbsent implements Store.
 func (c *Counting) PutIfAbsent(ctx context.Context, key string, data []byte) error {
-	d := c.start(OpPutIfAbsent, len(data))
+	d := c.start(ctx, OpPutIfAbsent, len(data))
 	err := c.inner.PutIfAbsent(ctx, key, data)
 	c.finish(d, 0)
 	return err
@@ -135,7 +150,7 @@ func (c *Counting) PutIfAbsent(ctx context.Context, key string, data []byte) err
 
 // List implements Store.
 func (c *Counting) List(ctx context.Context, prefix string) ([]ObjectInfo, error) {
-	d := c.start(OpList, 0)
+	d := c.start(ctx, OpList, 0)
 	out, err := c.inner.List(ctx, prefix)
 	c.finish(d, 0)
 	return out, err
@@ -143,7 +158,7 @@ func (c *Counting) List(ctx context.Context, prefix string) ([]ObjectInfo, error
 
 // Delete implements Store.
 func (c *Counting) Delete(ctx context.Context, key string) error {
-	d := c.start(OpDelete, 0)
+	d := c.start(ctx, OpDelete, 0)
 	err := c.inner.Delete(ctx, key)
 	c.finish(d, 0)
 	return err
@@ -151,7 +166,7 @@ func (c *Counting) Delete(ctx context.Context, key string) error {
 
 // Stat implements Store.
 func (c *Counting) Stat(ctx context.Context, key string) (ObjectInfo, error) {
-	d := c.start(OpStat, 0)
+	d := c.start(ctx, OpStat, 0)
 	info, err := c.inner.Stat(ctx, key)
 	c.finish(d, 0)
 	return info, err

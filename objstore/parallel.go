@@ -1,0 +1,75 @@
+package objstore
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+)
+
+// groupKey carries a Parallel group's identity in a context, so the
+// Counting wrapper can tell that the group's members were issued together
+// (one round trip), whatever order the scheduler happened to run them in.
+type groupKey struct{}
+
+// groupMember names one worker of a Parallel group; a worker runs its
+// items one after another, so its calls form one chain of rounds.
+type groupMember struct {
+	group  uint64
+	worker int
+}
+
+var nextGroup atomic.Uint64
+
+// Parallel runs fn(ctx, i) for i in [0, n) with at most limit running at
+// once (limit <= 0 means n), and returns the first error. After an error
+// the context passed to the remaining calls is canceled.
+//
+// Storage calls made through the derived context are accounted as issued
+// concurrently: the first call of every worker is in the same round, and
+// each worker's later calls (within one item or across the items it runs
+// in turn) each add one round.
+func Parallel(ctx context.Context, n, limit int, fn func(ctx context.Context, i int) error) error {
+	if n <= 0 {
+		return nil
+	}
+	if limit <= 0 || limit > n {
+		limit = n
+	}
+	parent := ctx
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	group := nextGroup.Add(1)
+	var (
+		wg       sync.WaitGroup
+		once     sync.Once
+		firstErr error
+	)
+	// Items are dealt to workers round-robin (worker w runs w, w+limit,
+	// ...), so which calls wait for which is fixed by n and limit, not by
+	// the scheduler; the round accounting depends on that.
+	for w := range limit {
+		wctx := context.WithValue(ctx, groupKey{}, groupMember{group: group, worker: w})
+		wg.Go(func() {
+			for i := w; i < n; i += limit {
+				if ctx.Err() != nil {
+					return
+				}
+				if err := fn(wctx, i); err != nil {
+					once.Do(func() { firstErr = err; cancel() })
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if firstErr == nil {
+		// Items skipped because the caller gave up are not a success.
+		return parent.Err()
+	}
+	return firstErr
+}
+
+func memberOf(ctx context.Context) (groupMember, bool) {
+	m, ok := ctx.Value(groupKey{}).(groupMember)
+	return m, ok
+}
