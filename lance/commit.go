@@ -1,0 +1,170 @@
+package lance
+
+import (
+	"context"
+	"math/rand/v2"
+	"time"
+
+	"github.com/pggraph/pggraph/lance/format"
+	"github.com/pggraph/pggraph/objstore"
+)
+
+// CommitMode selects how a commit handles concurrent writers.
+type CommitMode int
+
+const (
+	// CommitExact lands at read_version+1 or fails with a *ConflictError
+	// carrying the winner's transaction. It never retries.
+	CommitExact CommitMode = iota
+	// CommitRebase applies Lance's compatibility rules against every
+	// version committed since read_version and retries (bounded, with
+	// backoff) when it loses the slot.
+	CommitRebase
+)
+
+// CommitOptions tune Commit.
+type CommitOptions struct {
+	Mode CommitMode
+	// MaxRetries bounds rebasing attempts after a lost slot (default 20).
+	MaxRetries int
+	// Backoff is the first retry delay, doubled per attempt with jitter
+	// (default 10ms, capped at 1s).
+	Backoff time.Duration
+}
+
+// Commit publishes the staged transaction as a new version with
+// PutIfAbsent of the manifest and returns the new snapshot. If the slot
+// already holds this very transaction (same UUID) — e.g. a retry after
+// an ambiguous failure — that version is returned.
+func (s *Staged) Commit(ctx context.Context, opts CommitOptions) (*Dataset, error) {
+	if opts.Mode == CommitExact {
+		return s.commitExact(ctx)
+	}
+	return s.commitRebase(ctx, opts)
+}
+
+func (s *Staged) commitExact(ctx context.Context) (*Dataset, error) {
+	base := s.ds
+	next := s.ReadVersion + 1
+	if base.version == 0 {
+		if err := base.checkFresh(ctx); err != nil {
+			if !objstore.IsExists(err) {
+				return nil, err
+			}
+			return s.lostTo(ctx, base, next)
+		}
+	}
+	nd, err := s.tryPublish(ctx, base, next)
+	if objstore.IsExists(err) {
+		return s.lostTo(ctx, base, next)
+	}
+	return nd, err
+}
+
+// checkFresh makes sure a new dataset does not exist yet (and that no
+// other naming scheme is in use), so version 1 cannot be mixed.
+func (d *Dataset) checkFresh(ctx context.Context) error {
+	vs, _, err := d.listVersionNumbers(ctx)
+	if err != nil {
+		return err
+	}
+	if len(vs) > 0 {
+		return objstore.ErrExists
+	}
+	return nil
+}
+
+// lostTo reports the conflict for slot v, or returns that version when
+// it holds our own transaction (same UUID).
+func (s *Staged) lostTo(ctx context.Context, base *Dataset, v uint64) (*Dataset, error) {
+	if base.version == 0 {
+		// a fresh dataset: the winner may use either naming scheme
+		if n, err := base.detectNamingOf(ctx, v); err == nil {
+			b2 := *base
+			b2.naming = n
+			base = &b2
+		}
+	}
+	w, err := base.Transaction(ctx, v)
+	if err != nil {
+		return nil, &ConflictError{Kind: ConflictLost, ReadVersion: s.ReadVersion, Version: v, Err: err}
+	}
+	if w.UUID == s.UUID {
+		return base.at(ctx, v)
+	}
+	return nil, &ConflictError{Kind: ConflictLost, ReadVersion: s.ReadVersion, Version: v, Winner: w}
+}
+
+// tryPublish builds version next on top of base and puts it.
+func (s *Staged) tryPublish(ctx context.Context, base *Dataset, next uint64) (*Dataset, error) {
+	m, err := buildManifest(ctx, base, s.Txn, next)
+	if err != nil {
+		return nil, err
+	}
+	data, err := format.EncodeManifestFile(m, s.Txn)
+	if err != nil {
+		return nil, err
+	}
+	if err := base.store.PutIfAbsent(ctx, base.manifestKey(next), data); err != nil {
+		return nil, err
+	}
+	base.writeHint(ctx, next)
+	mf, err := format.DecodeManifestFile(data)
+	if err != nil {
+		return nil, err
+	}
+	return base.withManifest(next, mf)
+}
+
+func (s *Staged) commitRebase(ctx context.Context, opts CommitOptions) (*Dataset, error) {
+	maxRetries := opts.MaxRetries
+	if maxRetries <= 0 {
+		maxRetries = 20
+	}
+	backoff := opts.Backoff
+	if backoff <= 0 {
+		backoff = 10 * time.Millisecond
+	}
+	cur := s.ds
+	checked := s.ReadVersion
+	for attempt := 0; ; attempt++ {
+		// Bring cur to the latest version and vet every version since
+		// our read version.
+		latest, err := cur.Latest(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for v := checked + 1; v <= latest.version; v++ {
+			w, err := latest.Transaction(ctx, v)
+			if err != nil {
+				return nil, err
+			}
+			if w.UUID == s.UUID {
+				return latest.Checkout(ctx, v)
+			}
+			if ok, kind := compatible(s.Txn.Op, w); !ok {
+				return nil, &ConflictError{Kind: kind, ReadVersion: s.ReadVersion, Version: v, Winner: w}
+			}
+			checked = v
+		}
+		cur = latest
+		nd, err := s.tryPublish(ctx, cur, cur.version+1)
+		if err == nil {
+			return nd, nil
+		}
+		if !objstore.IsExists(err) {
+			return nil, err
+		}
+		if attempt >= maxRetries {
+			return nil, &ConflictError{Kind: ConflictTooManyRetries, ReadVersion: s.ReadVersion, Version: cur.version + 1}
+		}
+		d := backoff << min(attempt, 7)
+		d = min(d, time.Second)
+		d = d/2 + time.Duration(rand.Int64N(int64(d/2)+1))
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(d):
+		}
+	}
+}

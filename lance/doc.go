@@ -1,0 +1,44 @@
+// Package lance is a Go implementation of the subset of the Lance table
+// format pggraph needs, on top of objstore, proven against the official
+// Lance (npm @lancedb/lancedb 0.31.0 = Lance 8.0.0) by the interop tests.
+//
+// Model:
+//   - A Dataset is an immutable snapshot of one version of one branch
+//     (main = the dataset root; a native branch lives under
+//     tree/<branch>/ with a ref in _refs/branches/). Open finds the
+//     latest version by reading _versions/latest_version_hint.json and
+//     probing forward (galloping Stats); only a missing or bogus hint
+//     makes it list _versions/. Dataset.Latest probes N+1 only (one Stat
+//     when nothing changed): the hot path never lists.
+//   - Manifest naming: V2 (default, u64::MAX-version, 20 digits) or V1
+//     ({version}.manifest); the scheme is detected per _versions
+//     directory and kept; finding both is ErrMixedNaming.
+//   - Writing is two-phase. Staging (StageOperation and the Stage*
+//     helpers) makes the data files, deletion files and the transaction
+//     file _transactions/{read_version}-{uuid}.txn durable and moves no
+//     HEAD; a Staged carries its UUID and read version. Commit builds
+//     manifest N+1 from the latest manifest N plus the transaction (as
+//     Lance does: fragments sorted by id, new ids from max_fragment_id,
+//     flags recomputed, timestamp, writer version, transaction file and
+//     an inline transaction section) and publishes it with PutIfAbsent.
+//     CommitExact lands at read_version+1 or returns a *ConflictError
+//     carrying the winner's transaction (zero retries); CommitRebase
+//     vets every version since read_version with Lance's compatibility
+//     rules (Append over anything but Overwrite/Restore; Delete/Update
+//     over overlapping Delete/Update/Rewrite is a retryable conflict —
+//     the deletion-vector merge Lance can do is not implemented) and
+//     retries a lost slot with bounded, jittered backoff. A version
+//     whose transaction cannot be read is a *MissingTransactionError,
+//     never guessed. A slot that holds our own UUID counts as committed.
+//     The version hint is written best effort after each commit.
+//   - Tags live in _refs/tags/{name}.json with Lance's camelCase keys
+//     (branch, version, createdAt, updatedAt, manifestSize, metadata),
+//     created with PutIfAbsent.
+//
+// Implemented operations: Overwrite (create), Append, Delete, Update
+// (rewrite rows), Restore, ReserveFragments. Read past, not written:
+// Rewrite, Merge, Project, Clone, CreateIndex and any other operation in
+// a committed transaction (for conflict checks). Refused for writing
+// (format.UnsupportedError): stable row ids (flag 2), unknown feature
+// flags, an index section, unknown manifest fields.
+package lance
