@@ -1,0 +1,98 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/pggraph/pggraph/graph"
+	"github.com/pggraph/pggraph/objstore"
+)
+
+// dataDirError is an unusable data directory; its message names the path
+// and the problem. Exit status 1.
+type dataDirError struct {
+	path string
+	err  error
+}
+
+func (e *dataDirError) Error() string { return fmt.Sprintf("data directory %s: %v", e.path, e.err) }
+func (e *dataDirError) Unwrap() error { return e.err }
+
+// openStore checks dir and opens it as a Local store. With create, a
+// missing directory is created (its parent must exist); nothing else is
+// ever created or changed here.
+func openStore(dir string, create bool) (*objstore.Local, error) {
+	if dir == "" {
+		return nil, usagef("--data is required (or set %s)", envName("data"))
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, &dataDirError{dir, err}
+	}
+	if create {
+		if _, err := os.Stat(abs); errors.Is(err, fs.ErrNotExist) {
+			if err := objstore.CheckDir(filepath.Dir(abs)); err != nil {
+				return nil, &dataDirError{abs, fmt.Errorf("cannot be created: parent: %w", err)}
+			}
+			if err := os.Mkdir(abs, 0o755); err != nil {
+				return nil, &dataDirError{abs, fmt.Errorf("cannot be created: %w", err)}
+			}
+			if err := syncDir(filepath.Dir(abs)); err != nil {
+				return nil, &dataDirError{abs, err}
+			}
+		}
+	}
+	store, err := objstore.NewLocal(abs)
+	if err != nil {
+		var de *objstore.DirError
+		if errors.As(err, &de) {
+			// DirError already names the path.
+			return nil, err
+		}
+		return nil, &dataDirError{abs, err}
+	}
+	return store, nil
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
+
+// openRoot opens an existing graph root, refusing anything else.
+func openRoot(ctx context.Context, dir string) (*objstore.Local, graph.Stamp, error) {
+	store, err := openStore(dir, false)
+	if err != nil {
+		return nil, graph.Stamp{}, err
+	}
+	stamp, err := graph.ReadStamp(ctx, store)
+	if err != nil {
+		if graph.IsNotInitialized(err) {
+			return nil, graph.Stamp{}, &dataDirError{store.Root(), fmt.Errorf("%w; run `pgproxy init --data %s` first", err, store.Root())}
+		}
+		return nil, graph.Stamp{}, &dataDirError{store.Root(), err}
+	}
+	return store, stamp, nil
+}
+
+// openOrInitRoot opens a root, initializing it when the directory is
+// missing or empty.
+func openOrInitRoot(ctx context.Context, dir, actor string) (*objstore.Local, graph.Stamp, bool, error) {
+	store, err := openStore(dir, true)
+	if err != nil {
+		return nil, graph.Stamp{}, false, err
+	}
+	stamp, created, err := graph.InitStamp(ctx, store, actor)
+	if err != nil {
+		return nil, graph.Stamp{}, false, &dataDirError{store.Root(), err}
+	}
+	return store, stamp, created, nil
+}

@@ -1,0 +1,43 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+)
+
+var initCmd = &command{
+	name:     "init",
+	synopsis: "pgproxy init --data DIR",
+	about:    "create a new, empty graph root in DIR (created if missing; must be empty)",
+}
+
+func init() {
+	initCmd.run = func(ctx context.Context, env *runEnv, args []string) error {
+		fs := flag.NewFlagSet("init", flag.ContinueOnError)
+		data := fs.String("data", "", "graph root directory")
+		lf := addLogFlags(fs)
+		if err := parseCommand(initCmd, fs, args, env); err != nil {
+			return err
+		}
+		log := lf.newLogger(env.stderr)
+		_, stamp, created, err := openOrInitRoot(ctx, *data, actor())
+		if err != nil {
+			return err
+		}
+		if created {
+			log.WithField("graph_id", stamp.GraphID).WithField("data", *data).Info("initialized a new graph root")
+			fmt.Fprintf(env.stdout, "initialized graph root %s (graph id %s)\n", *data, stamp.GraphID)
+		} else {
+			fmt.Fprintf(env.stdout, "graph root %s already initialized (graph id %s); nothing changed\n", *data, stamp.GraphID)
+		}
+		return nil
+	}
+}
+
+// actor names this process in stamps and logs.
+func actor() string {
+	host, _ := os.Hostname()
+	return fmt.Sprintf("pgproxy@%s/%d", host, os.Getpid())
+}
