@@ -1,0 +1,113 @@
+package lance
+
+import (
+	"context"
+	"math/rand/v2"
+	"sort"
+
+	"github.com/RoaringBitmap/roaring/v2"
+
+	"github.com/pggraph/pggraph/lance/format"
+)
+
+// deletionPlan is the outcome of deleting row addresses from d.
+type deletionPlan struct {
+	updated []format.Fragment // fragments with a new deletion file
+	removed []uint64          // fragments whose every row is now deleted
+}
+
+// planDeletion groups addresses by fragment, merges them with each
+// fragment's existing deletion vector and writes one new .bin deletion
+// file per touched fragment (under this branch's _deletions/). Addresses
+// already deleted are ignored; unknown fragments or offsets past a
+// fragment's physical rows are ErrInvalidArgument.
+func (d *Dataset) planDeletion(ctx context.Context, addrs []uint64) (*deletionPlan, error) {
+	byFrag := map[uint64][]uint32{}
+	for _, a := range addrs {
+		f, off := SplitRowAddress(a)
+		byFrag[f] = append(byFrag[f], off)
+	}
+	ids := make([]uint64, 0, len(byFrag))
+	for id := range byFrag {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	frags := map[uint64]*format.Fragment{}
+	for i := range d.Fragments() {
+		frags[d.Fragments()[i].ID] = &d.Fragments()[i]
+	}
+	plan := &deletionPlan{}
+	for _, id := range ids {
+		fr, ok := frags[id]
+		if !ok {
+			return nil, wrapf(ErrInvalidArgument, "row address in fragment %d, which version %d does not have", id, d.version)
+		}
+		dv, err := d.deletionVector(ctx, fr)
+		if err != nil {
+			return nil, err
+		}
+		before := dv.GetCardinality()
+		for _, off := range byFrag[id] {
+			if uint64(off) >= fr.PhysicalRows {
+				return nil, wrapf(ErrInvalidArgument, "row offset %d past fragment %d's %d rows", off, id, fr.PhysicalRows)
+			}
+			dv.Add(off)
+		}
+		card := dv.GetCardinality()
+		if card == before {
+			continue // nothing new in this fragment
+		}
+		if card >= fr.PhysicalRows {
+			plan.removed = append(plan.removed, id)
+			continue
+		}
+		del, err := d.writeDeletionFile(ctx, id, dv)
+		if err != nil {
+			return nil, err
+		}
+		nf := fr.Clone()
+		nf.DeletionFile = del
+		plan.updated = append(plan.updated, nf)
+	}
+	return plan, nil
+}
+
+// writeDeletionFile writes dv as a Roaring .bin deletion file, durably.
+func (d *Dataset) writeDeletionFile(ctx context.Context, fragmentID uint64, dv *roaring.Bitmap) (*format.DeletionFile, error) {
+	dv.RunOptimize()
+	data, err := encodeDeletionBitmap(dv)
+	if err != nil {
+		return nil, err
+	}
+	del := &format.DeletionFile{
+		FileType:       format.DeletionBitmap,
+		ReadVersion:    d.version,
+		ID:             rand.Uint64(),
+		NumDeletedRows: dv.GetCardinality(),
+	}
+	key := join(d.base(), deletionsDir, del.FileName(fragmentID))
+	if err := d.store.PutIfAbsent(ctx, key, data); err != nil {
+		return nil, err
+	}
+	return del, nil
+}
+
+// StageDelete stages a Delete of the given row addresses
+// ((fragment_id << 32) | offset) against d's version.
+func (d *Dataset) StageDelete(ctx context.Context, addrs []uint64, opts StageOptions) (*Staged, error) {
+	if err := d.checkWritable(); err != nil {
+		return nil, err
+	}
+	plan, err := d.planDeletion(ctx, addrs)
+	if err != nil {
+		return nil, err
+	}
+	return d.StageOperation(ctx, &format.Delete{UpdatedFragments: plan.updated, DeletedFragmentIDs: plan.removed}, opts)
+}
+
+func (d *Dataset) checkWritable() error {
+	if d.mf == nil {
+		return wrapf(ErrInvalidArgument, "dataset has no version yet")
+	}
+	return format.CheckWritable(d.mf.Manifest)
+}
