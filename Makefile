@@ -1,0 +1,57 @@
+# pggraph — build, run, test and measure pgproxy.
+#
+#   make run     build pgproxy and serve ./data (initialized if absent)
+#   make test    the whole suite: gofmt check, go vet, staticcheck, go test -race
+#   make bench   storage primitives vs the raw fsync floor, results in bench-results/
+
+GO          ?= go
+BIN         := bin/pgproxy
+DATA        ?= ./data
+LISTEN      ?= 127.0.0.1:5433
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+# Crash and fault tests need the failpoints compiled in.
+TEST_TAGS   := failpoints
+ORACLE_DIR  := internal/oracle
+
+.PHONY: build run test bench lint fmt fmt-check vet staticcheck deps unit clean
+
+build:
+	$(GO) build -o $(BIN) ./cmd/pgproxy
+
+run: build
+	$(BIN) serve --data $(DATA) --listen $(LISTEN)
+
+test: deps fmt-check vet staticcheck unit
+
+unit:
+	$(GO) test -race -tags $(TEST_TAGS) -timeout 30m ./...
+
+# Node modules of the official-Lance oracle (pinned by package-lock.json).
+deps:
+	@if [ -f $(ORACLE_DIR)/package-lock.json ] && [ ! -d $(ORACLE_DIR)/node_modules/@lancedb ]; then \
+		echo "installing the Lance oracle (npm ci --prefix $(ORACLE_DIR))"; \
+		npm ci --prefix $(ORACLE_DIR) --no-audit --no-fund; \
+	fi
+
+lint: fmt-check vet staticcheck
+
+fmt:
+	gofmt -w $$(git ls-files '*.go')
+
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
+
+vet:
+	$(GO) vet ./...
+	$(GO) vet -tags $(TEST_TAGS) ./...
+
+staticcheck:
+	$(GO) run $(STATICCHECK) ./...
+	$(GO) run $(STATICCHECK) -tags $(TEST_TAGS) ./...
+
+bench: build
+	$(BIN) bench --dir . --rounds 5 --iterations 200
+
+clean:
+	rm -rf bin
