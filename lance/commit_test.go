@@ -335,9 +335,6 @@ func deleteOn(frag format.Fragment, readVersion, n uint64) *format.Delete {
 
 func TestRebaseRules(t *testing.T) {
 	ctx := context.Background()
-	type step struct {
-		first, second func(ds *Dataset) format.Operation
-	}
 	del0 := func(ds *Dataset) format.Operation { return deleteOn(ds.Fragments()[0], ds.Version(), 1) }
 	del1 := func(ds *Dataset) format.Operation { return deleteOn(ds.Fragments()[1], ds.Version(), 1) }
 	app := func(*Dataset) format.Operation {
