@@ -51,7 +51,7 @@ type wrappedMem struct {
 	mem *objstore.Mem
 }
 
-func (w wrappedMem) PowerLoss(keep *rand.Rand)         { w.mem.PowerLoss(keep) }
+func (w wrappedMem) PowerLoss(keep *rand.Rand)       { w.mem.PowerLoss(keep) }
 func (w wrappedMem) SetStepHook(h objstore.StepHook) { w.mem.SetStepHook(h) }
 
 func TestPowerLoss(t *testing.T) {

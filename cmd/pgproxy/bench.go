@@ -104,7 +104,9 @@ func runBench(ctx context.Context, env *runEnv, c benchConfig) error {
 	payload := []byte(strings.Repeat("p", c.size))
 	round := 0
 	key := func(kind string, i int) string { return fmt.Sprintf("%s/r%d/%06d", kind, round, i) }
-	raw := func(kind string, i int) string { return filepath.Join(rawDir, fmt.Sprintf("%s-r%d-%06d", kind, round, i)) }
+	raw := func(kind string, i int) string {
+		return filepath.Join(rawDir, fmt.Sprintf("%s-r%d-%06d", kind, round, i))
+	}
 
 	prims := []primitive{
 		{name: "raw write+fsync", about: "floor: create, write, fsync(file), close; no directory fsync",
