@@ -186,7 +186,7 @@ func runBench(ctx context.Context, env *runEnv, c benchConfig) error {
 		rep.Results = append(rep.Results, st)
 	}
 	writeBenchTable(env.stdout, rep)
-	return writeBenchFile(env, c.out, rep)
+	return writeBenchFile(env, c.out, rep.Kind, rep.StartedAt, rep)
 }
 
 func writeBenchTable(w io.Writer, rep benchReport) {
@@ -203,7 +203,7 @@ func writeBenchTable(w io.Writer, rep benchReport) {
 	}
 }
 
-func writeBenchFile(env *runEnv, out string, rep benchReport) error {
+func writeBenchFile(env *runEnv, out, kind string, startedAt time.Time, rep any) error {
 	if out == "" {
 		if err := os.MkdirAll("bench-results", 0o755); err != nil {
 			return err

@@ -11,10 +11,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
-	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // runCmd runs pgproxy in-process with the given environment.
@@ -233,77 +230,3 @@ func TestUnwritableDataDirectory(t *testing.T) {
 	}
 }
 
-func TestInitVerifyRecover(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "g")
-	code, out, errOut := runCmd(t, nil, "init", "--data", dir)
-	if code != 0 || !strings.Contains(out, "initialized graph root") {
-		t.Fatalf("init: %d %q %q", code, out, errOut)
-	}
-	code, out, _ = runCmd(t, map[string]string{"PGGRAPH_DATA": dir}, "init")
-	if code != 0 || !strings.Contains(out, "already initialized") {
-		t.Fatalf("second init via env: %d %q", code, out)
-	}
-	code, out, _ = runCmd(t, nil, "verify", "--data", dir)
-	if code != 0 || !strings.Contains(out, "stamp ok") {
-		t.Fatalf("verify: %d %q", code, out)
-	}
-	code, out, _ = runCmd(t, nil, "recover", "--data", dir)
-	if code != 0 || !strings.Contains(out, "nothing to recover") {
-		t.Fatalf("recover: %d %q", code, out)
-	}
-	// A sidecar makes verify fail and recover refuse, untouched.
-	side := filepath.Join(dir, "__recovery", "01J.json")
-	_ = os.MkdirAll(filepath.Dir(side), 0o755)
-	_ = os.WriteFile(side, []byte("{}"), 0o644)
-	if code, _, e := runCmd(t, nil, "verify", "--data", dir); code != 1 || !strings.Contains(e, "pending recovery") {
-		t.Fatalf("verify with sidecar: %d %q", code, e)
-	}
-	if code, _, e := runCmd(t, nil, "recover", "--data", dir); code != 1 || !strings.Contains(e, "left untouched") {
-		t.Fatalf("recover with sidecar: %d %q", code, e)
-	}
-	if _, err := os.Stat(side); err != nil {
-		t.Fatal("recover removed a sidecar it could not resolve")
-	}
-}
-
-// serve initializes an empty directory, listens, and refuses SQL with a
-// clear 0A000 error rather than pretending to answer.
-func TestServeRefusesSQL(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "root")
-	ctx, cancel := context.WithCancel(context.Background())
-	var out, errb syncBuffer
-	done := make(chan int)
-	go func() {
-		done <- run(ctx, []string{"serve", "--data", dir, "--listen", "127.0.0.1:0", "--log-format", "json"},
-			&runEnv{stdout: &out, stderr: &errb, getenv: func(string) (string, bool) { return "", false }})
-	}()
-	var addr string
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if s := out.String(); strings.Contains(s, "listening on ") {
-			addr = strings.Fields(strings.SplitN(s, "listening on ", 2)[1])[0]
-			addr = strings.TrimSuffix(addr, ";")
-			break
-		}
-	}
-	if addr == "" {
-		cancel()
-		t.Fatalf("serve did not start: %s %s", out.String(), errb.String())
-	}
-	for _, sslmode := range []string{"disable", "prefer"} {
-		_, err := pgx.Connect(context.Background(), "postgres://u@"+addr+"/main?sslmode="+sslmode)
-		var pgErr *pgconn.PgError
-		if !errors.As(err, &pgErr) || pgErr.Code != "0A000" || !strings.Contains(pgErr.Message, "cannot execute SQL") {
-			t.Errorf("sslmode=%s: connect err = %v, want 0A000", sslmode, err)
-		}
-	}
-	if !strings.Contains(errb.String(), `"msg":"initialized a new graph root"`) {
-		t.Errorf("json log lacks the init line: %s", errb.String())
-	}
-	cancel()
-	if code := <-done; code != 0 {
-		t.Fatalf("serve exited %d: %s", code, errb.String())
-	}
-	if _, err := os.Stat(filepath.Join(dir, "_graph.json")); err != nil {
-		t.Fatal("serve did not initialize the root")
-	}
-}
