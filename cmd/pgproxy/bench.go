@@ -208,7 +208,7 @@ func writeBenchFile(env *runEnv, out, kind string, startedAt time.Time, rep any)
 		if err := os.MkdirAll("bench-results", 0o755); err != nil {
 			return err
 		}
-		out = filepath.Join("bench-results", "objstore-"+rep.StartedAt.Format("20060102-150405")+".json")
+		out = filepath.Join("bench-results", kind+"-"+startedAt.Format("20060102-150405")+".json")
 	}
 	b, err := json.MarshalIndent(rep, "", "  ")
 	if err != nil {

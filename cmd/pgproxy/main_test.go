@@ -11,7 +11,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-
 )
 
 // runCmd runs pgproxy in-process with the given environment.
@@ -229,4 +228,3 @@ func TestUnwritableDataDirectory(t *testing.T) {
 		t.Fatalf("child output does not explain the problem:\n%s", out)
 	}
 }
-

@@ -39,4 +39,3 @@ func TestInitVerifyRecover(t *testing.T) {
 		t.Fatal("recover removed a sidecar it could not resolve")
 	}
 }
-
