@@ -1,0 +1,622 @@
+package wire
+
+import (
+	"bufio"
+	"context"
+	"crypto/rand"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"runtime/debug"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgproto3"
+	"github.com/jackc/pgx/v5/pgtype"
+	"github.com/sirupsen/logrus"
+)
+
+// conn is one client connection. Everything but the fields under mu is
+// owned by the connection goroutine.
+type conn struct {
+	srv *Server
+	nc  net.Conn // plain or TLS
+	bw  *bufio.Writer
+	be  *pgproto3.Backend
+	log logrus.FieldLogger
+
+	pid       uint32
+	secretKey []byte
+	minor     uint16
+	tls       bool
+	user      string
+	database  string
+	params    map[string]string // startup parameters
+
+	ctx       context.Context // ends when the connection is force-closed
+	cancelCtx context.CancelCauseFunc
+	settings  *Settings
+	sess      Session
+	types     *pgtype.Map
+	werr      error // first write error; ends the connection
+
+	tx       txState
+	txOpts   TxOptions // options of the current explicit block (for AND CHAIN)
+	stmts    map[string]*prepared
+	portals  map[string]*portal
+	skipSync bool // error in extended protocol: discard until Sync
+	inCycle  bool // extended-protocol messages since the last Sync
+	reported map[string]string
+
+	mu         sync.Mutex
+	idle       bool // blocked reading at a statement boundary
+	stmtCancel context.CancelCauseFunc
+	closed     bool
+}
+
+func newConn(s *Server, nc net.Conn) *conn {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	return &conn{srv: s, nc: nc, ctx: ctx, cancelCtx: cancel, types: pgtype.NewMap(),
+		log:   s.cfg.Logger.WithField("remote", nc.RemoteAddr().String()),
+		stmts: map[string]*prepared{}, portals: map[string]*portal{}}
+}
+
+// serve runs the connection to its end. No panic escapes it.
+func (c *conn) serve(ctx context.Context) {
+	defer func() {
+		if r := recover(); r != nil {
+			c.log.WithField("panic", r).Errorf("wire: connection panic\n%s", debug.Stack())
+			c.sendError(&Error{Severity: SeverityFatal, Code: CodeInternalError, Message: "internal error"})
+			c.flush()
+		}
+		c.close()
+	}()
+	stop := context.AfterFunc(ctx, func() { c.forceClose() })
+	defer stop()
+
+	c.nc.SetDeadline(time.Now().Add(c.srv.cfg.StartupTimeout))
+	if err := c.startup(); err != nil {
+		if errors.Is(err, errClientGone) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return
+		}
+		var pe *Error
+		if !errors.As(err, &pe) {
+			c.log.WithError(err).Debug("wire: startup failed")
+			if se := (*StartupError)(nil); errors.As(err, &se) {
+				pe = &Error{Severity: SeverityFatal, Code: CodeProtocolViolation, Message: "invalid startup packet layout"}
+			} else {
+				return
+			}
+		}
+		pe.Severity = SeverityFatal
+		if IsAuthFailure(pe) {
+			if d := c.srv.limiter.fail(c.nc.RemoteAddr()); d > 0 {
+				time.Sleep(d)
+			}
+		}
+		c.sendError(pe)
+		c.flush()
+		return
+	}
+	c.nc.SetDeadline(time.Time{})
+	c.loop()
+}
+
+func (c *conn) close() {
+	c.mu.Lock()
+	already := c.closed
+	c.closed = true
+	c.mu.Unlock()
+	if already {
+		return
+	}
+	if c.sess != nil {
+		func() {
+			defer func() { recover() }()
+			c.closePortals()
+			if c.tx != txIdle {
+				c.sess.Rollback(context.Background())
+			}
+			c.sess.Close()
+		}()
+	}
+	c.cancelCtx(ErrShutdown)
+	c.nc.Close()
+	c.srv.unregister(c)
+}
+
+// forceClose cancels the running statement and closes the socket (from
+// another goroutine).
+func (c *conn) forceClose() {
+	c.cancelStatement(ErrShutdown)
+	c.cancelCtx(ErrShutdown)
+	c.nc.Close()
+}
+
+// interruptIdle makes a connection waiting for its next statement wake up
+// (used by Shutdown); a busy connection notices at its next boundary.
+func (c *conn) interruptIdle() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.idle {
+		c.nc.SetReadDeadline(time.Now())
+	}
+}
+
+func (c *conn) cancelStatement(cause error) {
+	c.mu.Lock()
+	f := c.stmtCancel
+	c.mu.Unlock()
+	if f != nil {
+		f(cause)
+	}
+}
+
+// statementContext returns the context of one statement: cancelled by
+// CancelRequest, statement_timeout or shutdown.
+func (c *conn) statementContext() (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(c.ctx)
+	var timer *time.Timer
+	if d := c.settings.Duration("statement_timeout"); d > 0 {
+		timer = time.AfterFunc(d, func() { cancel(ErrStatementTimeout) })
+	}
+	c.mu.Lock()
+	c.stmtCancel = cancel
+	c.mu.Unlock()
+	return ctx, func() {
+		if timer != nil {
+			timer.Stop()
+		}
+		c.mu.Lock()
+		c.stmtCancel = nil
+		c.mu.Unlock()
+		cancel(nil)
+	}
+}
+
+// send queues a message; bytes reach the socket when the buffer passes the
+// flush threshold or at flush().
+func (c *conn) send(msg pgproto3.BackendMessage) {
+	if c.werr != nil {
+		return
+	}
+	c.be.Send(msg)
+	if err := c.be.Flush(); err != nil {
+		c.werr = err
+	}
+}
+
+func (c *conn) flush() error {
+	if c.werr != nil {
+		return c.werr
+	}
+	if c.be != nil {
+		if err := c.be.Flush(); err != nil {
+			c.werr = err
+			return err
+		}
+	}
+	if err := c.bw.Flush(); err != nil {
+		c.werr = err
+	}
+	return c.werr
+}
+
+func (c *conn) sendError(e *Error) {
+	if c.be == nil {
+		// Before the message codec exists (startup): encode directly.
+		buf, err := e.toMessage().Encode(nil)
+		if err == nil {
+			c.nc.Write(buf)
+		}
+		return
+	}
+	c.send(e.toMessage())
+}
+
+func (c *conn) notice(e *Error) {
+	n := *e
+	if n.Severity == "" {
+		n.Severity = SeverityNotice
+	}
+	if n.Code == "" {
+		n.Code = CodeSuccessfulCompletion
+	}
+	c.send(n.toNotice())
+}
+
+// readError maps a receive error to what ends the connection.
+func (c *conn) readError(err error) error {
+	var big *pgproto3.ExceededMaxBodyLenErr
+	switch {
+	case errors.As(err, &big):
+		return &Error{Severity: SeverityFatal, Code: CodeProgramLimitExceeded,
+			Message: fmt.Sprintf("message of %d bytes exceeds the limit of %d bytes", big.ActualBodyLen, big.MaxExpectedBodyLen)}
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, net.ErrClosed):
+		return errClientGone
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return err
+	}
+	var ne net.Error
+	if errors.As(err, &ne) {
+		return errClientGone
+	}
+	return &Error{Severity: SeverityFatal, Code: CodeProtocolViolation, Message: "invalid frontend message: " + err.Error()}
+}
+
+// startup negotiates encryption and protocol, authenticates and opens the
+// session.
+func (c *conn) startup() error {
+	var pkt *startupPacket
+	for {
+		p, err := readStartupPacket(c.nc)
+		if err != nil {
+			return err
+		}
+		switch p.code {
+		case codeSSLRequest:
+			if c.tls || c.srv.tlsConf == nil {
+				if c.tls {
+					return &Error{Severity: SeverityFatal, Code: CodeProtocolViolation, Message: "SSL negotiation already done"}
+				}
+				if _, err := c.nc.Write([]byte{'N'}); err != nil {
+					return errClientGone
+				}
+				continue
+			}
+			if _, err := c.nc.Write([]byte{'S'}); err != nil {
+				return errClientGone
+			}
+			tc := tls.Server(c.nc, c.srv.tlsConf)
+			if err := tc.Handshake(); err != nil {
+				c.log.WithError(err).Debug("wire: TLS handshake failed")
+				return errClientGone
+			}
+			c.nc, c.tls = tc, true
+			continue
+		case codeGSSEncRequest:
+			if _, err := c.nc.Write([]byte{'N'}); err != nil {
+				return errClientGone
+			}
+			continue
+		case codeCancelRequest:
+			c.srv.cancel(p.cancelPID, p.cancelKey)
+			return errClientGone
+		}
+		pkt = p
+		break
+	}
+	c.bw = bufio.NewWriterSize(c.nc, c.srv.cfg.FlushThreshold)
+	c.be = pgproto3.NewBackend(c.nc, c.bw)
+	c.be.SetMaxBodyLen(c.srv.cfg.MaxMessageSize)
+
+	if pkt.major != protocolMajor {
+		return &Error{Severity: SeverityFatal, Code: CodeFeatureNotSupported,
+			Message: fmt.Sprintf("unsupported frontend protocol %d.%d: server supports 3.0 to 3.%d", pkt.major, pkt.minor, protocolLatestMinor)}
+	}
+	c.minor = pkt.minor
+	var unknownOpts []string
+	for _, name := range pkt.order {
+		if len(name) > 5 && name[:5] == "_pq_." {
+			unknownOpts = append(unknownOpts, name)
+		}
+	}
+	// 3.1 was never defined; answer as 3.0 does.
+	if c.minor > protocolLatestMinor || c.minor == 1 || len(unknownOpts) > 0 {
+		newest := uint32(min(c.minor, protocolLatestMinor))
+		if newest == 1 {
+			newest = 0
+		}
+		c.minor = uint16(newest)
+		sort.Strings(unknownOpts)
+		c.send(&pgproto3.NegotiateProtocolVersion{NewestMinorProtocol: newest, UnrecognizedOptions: unknownOpts})
+	}
+	c.params = pkt.params
+	c.user = pkt.params["user"]
+	if c.user == "" {
+		return &Error{Severity: SeverityFatal, Code: CodeInvalidAuthorization, Message: "no PostgreSQL user name specified in startup packet"}
+	}
+	c.database = pkt.params["database"]
+	if c.database == "" {
+		c.database = c.user
+	}
+	c.log = c.log.WithFields(logrus.Fields{"user": c.user, "database": c.database})
+	if c.srv.cfg.RequireTLS && !c.tls {
+		return &Error{Severity: SeverityFatal, Code: CodeInvalidAuthorization, Message: "connection requires SSL encryption"}
+	}
+	if _, ok := pkt.params["replication"]; ok && pkt.params["replication"] != "false" && pkt.params["replication"] != "0" && pkt.params["replication"] != "off" {
+		return &Error{Severity: SeverityFatal, Code: CodeFeatureNotSupported, Message: "replication connections are not supported"}
+	}
+	if c.srv.closing.Load() {
+		return &Error{Severity: SeverityFatal, Code: "57P03", Message: "the database system is shutting down"}
+	}
+	if !c.srv.register(c) {
+		return &Error{Severity: SeverityFatal, Code: CodeTooManyConnections, Message: "sorry, too many clients already"}
+	}
+	method := c.srv.methodFor(c.nc.RemoteAddr(), c.tls, c.user, c.database)
+	if err := c.authenticate(method); err != nil {
+		return err
+	}
+	if method != AuthTrust {
+		c.srv.limiter.succeed(c.nc.RemoteAddr())
+	}
+	c.secretKey = make([]byte, 4)
+	if c.minor >= 2 {
+		c.secretKey = make([]byte, 32)
+	}
+	if _, err := rand.Read(c.secretKey); err != nil {
+		return err
+	}
+	if err := c.initSettings(pkt); err != nil {
+		return err
+	}
+	info := SessionInfo{User: c.user, Database: c.database, Startup: c.params, RemoteAddr: c.nc.RemoteAddr(),
+		ProcessID: c.pid, TLS: c.tls, Settings: c.settings, Notice: c.notice}
+	ctx, done := c.statementContext()
+	sess, err := c.newSession(ctx, info)
+	done()
+	if err != nil {
+		e := toPGError(nil, err)
+		e.Severity = SeverityFatal
+		return e
+	}
+	c.sess = sess
+	c.send(&pgproto3.AuthenticationOk{})
+	c.reported = c.settings.reported()
+	names := make([]string, 0, len(c.reported))
+	for k := range c.reported {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		c.send(&pgproto3.ParameterStatus{Name: k, Value: c.reported[k]})
+	}
+	c.send(&pgproto3.BackendKeyData{ProcessID: c.pid, SecretKey: c.secretKey})
+	c.readyForQuery()
+	return c.werr
+}
+
+func (c *conn) newSession(ctx context.Context, info SessionInfo) (s Session, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			c.log.WithField("panic", r).Errorf("wire: NewSession panic\n%s", debug.Stack())
+			err = Errorf(CodeInternalError, "internal error")
+		}
+	}()
+	return c.srv.cfg.Backend.NewSession(ctx, info)
+}
+
+// initSettings applies startup parameters and options as session defaults.
+func (c *conn) initSettings(pkt *startupPacket) error {
+	s := NewSettings()
+	c.settings = s
+	s.setDefault("session_authorization", c.user, "")
+	s.setDefault("graph.branch", c.database, "")
+	if d := c.srv.cfg.StatementTimeout; d > 0 {
+		s.setDefault("statement_timeout", formatDurationMS(d.Milliseconds()), "")
+	}
+	if d := c.srv.cfg.IdleInTransactionTimeout; d > 0 {
+		s.setDefault("idle_in_transaction_session_timeout", formatDurationMS(d.Milliseconds()), "")
+	}
+	apply := func(name, value string) error {
+		key, v, perr := resolveSetting(name, value)
+		if perr != nil {
+			if perr.Code == CodeUndefinedObject || perr.Code == CodeCantChangeRuntimeParam {
+				return nil // remembered in SessionInfo.Startup only
+			}
+			if key == "" && (name == "client_encoding" || name == "Client_Encoding") {
+				return nil // non-UTF8 client encodings: stay UTF8 (reported)
+			}
+			perr.Severity = SeverityFatal
+			return perr
+		}
+		s.setDefault(key, v, name)
+		return nil
+	}
+	for _, name := range pkt.order {
+		switch name {
+		case "user", "database", "options", "replication":
+			continue
+		}
+		if len(name) > 5 && name[:5] == "_pq_." {
+			continue
+		}
+		if err := apply(name, pkt.params[name]); err != nil {
+			return err
+		}
+	}
+	if opts, ok := pkt.params["options"]; ok {
+		kvs, err := parseOptions(opts)
+		if err != nil {
+			return &Error{Severity: SeverityFatal, Code: CodeProtocolViolation, Message: err.Error()}
+		}
+		for _, kv := range kvs {
+			key, _, perr := resolveSetting(kv[0], kv[1])
+			if perr != nil {
+				perr.Severity = SeverityFatal
+				return perr
+			}
+			_ = key
+			if err := apply(kv[0], kv[1]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// readyForQuery ends a query cycle: report setting changes, then Z, then
+// write everything.
+func (c *conn) readyForQuery() {
+	c.reportChanges()
+	c.send(&pgproto3.ReadyForQuery{TxStatus: c.tx.status()})
+	c.flush()
+}
+
+// reportChanges sends ParameterStatus for every reported setting whose
+// value changed since last sent.
+func (c *conn) reportChanges() {
+	if c.settings == nil || c.reported == nil {
+		return
+	}
+	now := c.settings.reported()
+	names := make([]string, 0)
+	for k, v := range now {
+		if c.reported[k] != v {
+			names = append(names, k)
+		}
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		c.send(&pgproto3.ParameterStatus{Name: k, Value: now[k]})
+	}
+	c.reported = now
+}
+
+// loop reads and dispatches messages until the client leaves or a fatal
+// error occurs.
+func (c *conn) loop() {
+	for {
+		msg, err := c.receive()
+		if err != nil {
+			c.endWith(err)
+			return
+		}
+		if _, ok := msg.(*pgproto3.Terminate); ok {
+			return
+		}
+		if err := c.dispatch(msg); err != nil {
+			c.endWith(err)
+			return
+		}
+		if c.werr != nil {
+			return
+		}
+	}
+}
+
+// endWith sends a fatal error (if it is one) and stops.
+func (c *conn) endWith(err error) {
+	var pe *Error
+	if errors.As(err, &pe) {
+		pe.Severity = SeverityFatal
+		c.sendError(pe)
+		c.flush()
+	}
+}
+
+// receive reads the next message. At a statement boundary (nothing
+// pending) it applies idle_in_transaction_session_timeout and notices
+// shutdown.
+func (c *conn) receive() (pgproto3.FrontendMessage, error) {
+	boundary := !c.inCycle
+	c.mu.Lock()
+	if c.srv.closing.Load() && boundary {
+		c.mu.Unlock()
+		return nil, &Error{Severity: SeverityFatal, Code: CodeAdminShutdown, Message: "terminating connection due to administrator command"}
+	}
+	c.idle = boundary
+	idleTimeout := time.Duration(0)
+	if boundary && (c.tx == txBlock || c.tx == txFailed) {
+		idleTimeout = c.settings.Duration("idle_in_transaction_session_timeout")
+	}
+	if idleTimeout > 0 {
+		c.nc.SetReadDeadline(time.Now().Add(idleTimeout))
+	} else {
+		c.nc.SetReadDeadline(time.Time{})
+	}
+	c.mu.Unlock()
+	msg, err := c.be.Receive()
+	c.mu.Lock()
+	c.idle = false
+	c.mu.Unlock()
+	if err != nil {
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			if c.srv.closing.Load() {
+				return nil, &Error{Severity: SeverityFatal, Code: CodeAdminShutdown, Message: "terminating connection due to administrator command"}
+			}
+			if idleTimeout > 0 {
+				return nil, &Error{Severity: SeverityFatal, Code: CodeIdleInTransactionTimeout, Message: "terminating connection due to idle-in-transaction timeout"}
+			}
+		}
+		return nil, c.readError(err)
+	}
+	return msg, nil
+}
+
+// dispatch handles one message. A panic becomes XX000 for the current
+// statement and the connection goes on.
+func (c *conn) dispatch(msg pgproto3.FrontendMessage) (fatal error) {
+	extended := false
+	defer func() {
+		if r := recover(); r != nil {
+			c.log.WithField("panic", r).Errorf("wire: statement panic\n%s", debug.Stack())
+			c.failStatement(&Error{Severity: SeverityError, Code: CodeInternalError, Message: "internal error"})
+			if extended {
+				c.skipSync = true
+			} else {
+				c.readyForQuery()
+			}
+			fatal = nil
+		}
+	}()
+	switch m := msg.(type) {
+	case *pgproto3.Query:
+		return c.simpleQuery(m.String)
+	case *pgproto3.Sync:
+		c.sync()
+		return nil
+	case *pgproto3.Flush:
+		c.flush()
+		return nil
+	case *pgproto3.CopyData, *pgproto3.CopyDone, *pgproto3.CopyFail:
+		return nil // leftovers of a failed COPY: dropped, as PostgreSQL does
+	case *pgproto3.FunctionCall:
+		c.failStatement(Errorf(CodeFeatureNotSupported, "fastpath function calls are not supported"))
+		c.readyForQuery()
+		return nil
+	}
+	extended = true
+	c.inCycle = true
+	if c.skipSync {
+		return nil
+	}
+	var err error
+	switch m := msg.(type) {
+	case *pgproto3.Parse:
+		err = c.handleParse(m)
+	case *pgproto3.Bind:
+		err = c.handleBind(m)
+	case *pgproto3.Describe:
+		err = c.handleDescribe(m)
+	case *pgproto3.Execute:
+		err = c.handleExecute(m)
+	case *pgproto3.Close:
+		err = c.handleClose(m)
+	default:
+		return &Error{Severity: SeverityFatal, Code: CodeProtocolViolation, Message: fmt.Sprintf("unexpected message type %T", msg)}
+	}
+	if err != nil {
+		var pe *Error
+		if errors.As(err, &pe) && pe.Fatal() {
+			return pe
+		}
+		c.failStatement(err)
+		c.skipSync = true
+	}
+	return nil
+}
+
+// failStatement reports a statement error and moves the transaction state.
+func (c *conn) failStatement(err error) {
+	e := toPGError(nil, err)
+	if e.Code == CodeInternalError && e.Cause != nil {
+		c.log.WithError(e.Cause).Warn("wire: statement failed with an internal error")
+	}
+	c.sendError(e)
+	c.txFailed()
+}

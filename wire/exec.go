@@ -1,0 +1,396 @@
+package wire
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"strconv"
+	"strings"
+
+	"github.com/jackc/pgx/v5/pgproto3"
+	"github.com/jackc/pgx/v5/pgtype"
+)
+
+// staticResult is a fully materialized Result (utility statements).
+type staticResult struct {
+	cols []Column
+	rows [][]any
+	tag  string
+	i    int
+}
+
+func (r *staticResult) Columns() []Column { return r.cols }
+func (r *staticResult) Next(context.Context) ([]any, bool, error) {
+	if r.i >= len(r.rows) {
+		return nil, false, nil
+	}
+	r.i++
+	return r.rows[r.i-1], true, nil
+}
+func (r *staticResult) Tag() string  { return r.tag }
+func (r *staticResult) Close() error { return nil }
+
+func textColumn(name string) Column {
+	return Column{Name: name, TypeOID: pgtype.TextOID, TypeSize: -1, TypeMod: -1}
+}
+
+// parseSQL asks the session to split and classify sql.
+func (c *conn) parseSQL(sql string) (stmts []*Statement, err error) {
+	ctx, done := c.statementContext()
+	defer done()
+	stmts, err = c.sess.Parse(ctx, sql)
+	if err != nil {
+		return nil, toPGError(ctx, err)
+	}
+	return stmts, nil
+}
+
+// exitsTx reports whether a statement may run in a failed transaction.
+func exitsTx(st *Statement) bool {
+	return st != nil && (st.Kind == KindCommit || st.Kind == KindRollback || st.Kind == KindRollbackTo)
+}
+
+// run executes one statement. Utility statements are executed here;
+// KindQuery/KindCopyTo go to Session.Execute, KindCopyFrom to the COPY
+// sub-protocol.
+func (c *conn) run(ctx context.Context, st *Statement, params []any) (Result, error) {
+	if c.tx == txFailed && !exitsTx(st) {
+		return nil, errAborted()
+	}
+	switch st.Kind {
+	case KindBegin, KindCommit, KindRollback, KindSavepoint, KindRelease, KindRollbackTo:
+		tag, err := c.execTxControl(ctx, st)
+		if err != nil {
+			return nil, err
+		}
+		return &staticResult{tag: tag}, nil
+	case KindPrepareTxn:
+		return nil, Errorf(CodeFeatureNotSupported, "prepared transactions are not supported")
+	case KindDiscard:
+		if c.tx == txBlock {
+			return nil, Errorf(CodeActiveSQLTransaction, "DISCARD ALL cannot run inside a transaction block")
+		}
+	}
+	if err := c.ensureTx(ctx); err != nil {
+		return nil, err
+	}
+	switch st.Kind {
+	case KindSet, KindSetConfig:
+		v, err := c.execSet(ctx, st)
+		if err != nil {
+			return nil, err
+		}
+		if st.Kind == KindSetConfig {
+			return &staticResult{cols: []Column{textColumn("set_config")}, rows: [][]any{{v}}, tag: "SELECT 1"}, nil
+		}
+		return &staticResult{tag: "SET"}, nil
+	case KindReset:
+		if err := c.execReset(ctx, st.Setting.Name); err != nil {
+			return nil, err
+		}
+		return &staticResult{tag: "RESET"}, nil
+	case KindShow:
+		return c.execShow(st.Setting.Name)
+	case KindCurrentSetting:
+		v, ok := c.settings.Get(st.Setting.Name)
+		if !ok && !st.Setting.MissingOK {
+			return nil, Errorf(CodeUndefinedObject, "unrecognized configuration parameter \"%s\"", st.Setting.Name)
+		}
+		var val any
+		if ok {
+			val = v
+		}
+		return &staticResult{cols: []Column{textColumn("current_setting")}, rows: [][]any{{val}}, tag: "SELECT 1"}, nil
+	case KindDiscard:
+		c.closePortals()
+		for name := range c.stmts {
+			delete(c.stmts, name)
+		}
+		c.settings.resetAll()
+		return &staticResult{tag: "DISCARD ALL"}, nil
+	case KindCopyFrom:
+		n, err := c.copyIn(ctx, st)
+		if err != nil {
+			return nil, err
+		}
+		return &staticResult{tag: "COPY " + strconv.FormatInt(n, 10)}, nil
+	}
+	res, err := c.sess.Execute(ctx, st, params)
+	if err != nil {
+		return nil, err
+	}
+	if res == nil {
+		return nil, errors.New("wire: session returned a nil Result")
+	}
+	return res, nil
+}
+
+// execSet applies SET / SET LOCAL / SET TRANSACTION / set_config and
+// returns the new value.
+func (c *conn) execSet(ctx context.Context, st *Statement) (string, error) {
+	sc := st.Setting
+	switch sc.Name {
+	case "transaction":
+		if c.tx != txBlock {
+			c.notice(&Error{Severity: SeverityWarning, Code: CodeNoActiveSQLTransaction, Message: "SET TRANSACTION can only be used in transaction blocks"})
+			return "", nil
+		}
+		c.applyTxOptions(st.Tx)
+		return "", nil
+	case "session characteristics":
+		o := st.Tx
+		if o.Isolation != "" {
+			c.settings.set("default_transaction_isolation", o.Isolation, false, "")
+		}
+		if o.ReadOnly || o.ReadWrite {
+			c.settings.set("default_transaction_read_only", map[bool]string{true: "on", false: "off"}[o.ReadOnly], false, "")
+		}
+		return "", nil
+	}
+	if sc.Default {
+		return "", c.execReset(ctx, sc.Name)
+	}
+	key, value, perr := resolveSetting(sc.Name, sc.Value)
+	if perr != nil {
+		return "", perr
+	}
+	if err := c.validateSetting(ctx, key, value); err != nil {
+		return "", err
+	}
+	if sc.Local && c.tx != txBlock {
+		if st.Kind == KindSet {
+			c.notice(&Error{Severity: SeverityWarning, Code: CodeNoActiveSQLTransaction, Message: "SET LOCAL can only be used in transaction blocks"})
+			return value, nil
+		}
+	}
+	c.settings.set(key, value, sc.Local, sc.Name)
+	return value, nil
+}
+
+func (c *conn) validateSetting(ctx context.Context, key, value string) error {
+	if v, ok := c.sess.(SettingValidator); ok {
+		return v.ValidateSetting(ctx, key, value)
+	}
+	return nil
+}
+
+func (c *conn) execReset(ctx context.Context, name string) error {
+	if name == "all" {
+		c.settings.resetAll()
+		return nil
+	}
+	key := strings.ToLower(name)
+	if d, ok := settingDefs[key]; ok && d.readOnly {
+		return Errorf(CodeCantChangeRuntimeParam, "parameter \"%s\" cannot be changed", d.name)
+	}
+	if _, ok := settingDefs[key]; !ok && !strings.Contains(key, ".") {
+		return Errorf(CodeUndefinedObject, "unrecognized configuration parameter \"%s\"", name)
+	}
+	c.settings.reset(key)
+	if v, ok := c.settings.Get(key); ok {
+		if err := c.validateSetting(ctx, key, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *conn) execShow(name string) (Result, error) {
+	if name == "all" {
+		r := &staticResult{cols: []Column{textColumn("name"), textColumn("setting"), textColumn("description")}, tag: "SHOW"}
+		for _, s := range c.settings.all() {
+			r.rows = append(r.rows, []any{s[0], s[1], s[2]})
+		}
+		return r, nil
+	}
+	v, ok := c.settings.Get(name)
+	if !ok {
+		return nil, Errorf(CodeUndefinedObject, "unrecognized configuration parameter \"%s\"", name)
+	}
+	return &staticResult{cols: []Column{textColumn(c.settings.displayName(strings.ToLower(name)))}, rows: [][]any{{v}}, tag: "SHOW"}, nil
+}
+
+// describeUtility is the Description of statements wire executes itself.
+func (c *conn) describeUtility(st *Statement) Description {
+	switch st.Kind {
+	case KindShow:
+		if st.Setting.Name == "all" {
+			return Description{Columns: []Column{textColumn("name"), textColumn("setting"), textColumn("description")}}
+		}
+		return Description{Columns: []Column{textColumn(c.settings.displayName(st.Setting.Name))}}
+	case KindSetConfig:
+		return Description{Columns: []Column{textColumn("set_config")}}
+	case KindCurrentSetting:
+		return Description{Columns: []Column{textColumn("current_setting")}}
+	}
+	return Description{}
+}
+
+// describe returns a statement's parameter types and columns.
+func (c *conn) describe(st *Statement, declared []uint32) (d Description, err error) {
+	if st.Kind != KindQuery && st.Kind != KindCopyTo {
+		d = c.describeUtility(st)
+		d.Params = declared
+		return d, nil
+	}
+	if st.Kind == KindCopyTo {
+		return Description{Params: declared}, nil
+	}
+	ctx, done := c.statementContext()
+	defer done()
+	defer func() {
+		if r := recover(); r != nil {
+			c.log.WithField("panic", r).Errorf("wire: Describe panic\n%s", debug.Stack())
+			err = Errorf(CodeInternalError, "internal error")
+		}
+	}()
+	d, err = c.sess.Describe(ctx, st, declared)
+	if err != nil {
+		return d, toPGError(ctx, err)
+	}
+	// Declared types win, as in PostgreSQL.
+	for i, oid := range declared {
+		if i < len(d.Params) && oid != 0 {
+			d.Params[i] = oid
+		}
+	}
+	if len(d.Params) < len(declared) {
+		d.Params = append(d.Params, declared[len(d.Params):]...)
+	}
+	return d, nil
+}
+
+// rowDescription builds the RowDescription of cols with result formats.
+func rowDescription(cols []Column, formats []int16) *pgproto3.RowDescription {
+	rd := &pgproto3.RowDescription{Fields: make([]pgproto3.FieldDescription, len(cols))}
+	for i, col := range cols {
+		size := col.TypeSize
+		if size == 0 {
+			size = typeSize(col.TypeOID)
+		}
+		mod := col.TypeMod
+		if mod == 0 {
+			mod = -1
+		}
+		rd.Fields[i] = pgproto3.FieldDescription{Name: []byte(col.Name), TableOID: col.TableOID, TableAttributeNumber: col.AttrNum,
+			DataTypeOID: col.TypeOID, DataTypeSize: size, TypeModifier: mod, Format: formatFor(formats, i)}
+	}
+	return rd
+}
+
+func formatFor(formats []int16, i int) int16 {
+	switch len(formats) {
+	case 0:
+		return 0
+	case 1:
+		return formats[0]
+	}
+	if i < len(formats) {
+		return formats[i]
+	}
+	return 0
+}
+
+// typeSize is pg_type.typlen for the builtin types (-1 variable).
+func typeSize(oid uint32) int16 {
+	switch oid {
+	case pgtype.BoolOID, pgtype.QCharOID:
+		return 1
+	case pgtype.Int2OID:
+		return 2
+	case pgtype.Int4OID, pgtype.Float4OID, pgtype.OIDOID, pgtype.DateOID:
+		return 4
+	case pgtype.Int8OID, pgtype.Float8OID, pgtype.TimestampOID, pgtype.TimestamptzOID, pgtype.TimeOID:
+		return 8
+	case pgtype.UUIDOID, pgtype.IntervalOID:
+		return 16
+	case pgtype.NameOID:
+		return 64
+	}
+	return -1
+}
+
+// rowSource is a Result being streamed, with one row of look-ahead so a
+// row limit can tell "suspended" from "done".
+type rowSource struct {
+	res     Result
+	cols    []Column
+	formats []int16
+	pending []any
+	hasPend bool
+	count   int64
+	eof     bool
+}
+
+// stream sends up to max rows (0 = all). more reports that rows remain.
+func (c *conn) stream(ctx context.Context, src *rowSource, max int32) (more bool, err error) {
+	var sent int32
+	for {
+		var row []any
+		if src.hasPend {
+			row, src.hasPend = src.pending, false
+		} else {
+			var ok bool
+			row, ok, err = src.res.Next(ctx)
+			if err != nil {
+				return false, err
+			}
+			if !ok {
+				src.eof = true
+				return false, nil
+			}
+		}
+		if src.cols == nil {
+			return false, errors.New("wire: session returned rows for a statement without columns")
+		}
+		if max > 0 && sent == max {
+			src.pending, src.hasPend = row, true
+			return true, nil
+		}
+		dr, err := c.encodeRow(src.cols, src.formats, row)
+		if err != nil {
+			return false, err
+		}
+		c.send(dr)
+		if c.werr != nil {
+			return false, c.werr
+		}
+		sent++
+		src.count++
+		if err := ctx.Err(); err != nil {
+			return false, err
+		}
+	}
+}
+
+// completeTag fills the row count into SELECT/COPY tags.
+func completeTag(tag string, hasCols bool, n int64) string {
+	switch tag {
+	case "":
+		if hasCols {
+			return "SELECT " + strconv.FormatInt(n, 10)
+		}
+		return ""
+	case "SELECT", "COPY", "FETCH", "MOVE":
+		return tag + " " + strconv.FormatInt(n, 10)
+	}
+	return tag
+}
+
+// encodeRow encodes one row in the requested formats.
+func (c *conn) encodeRow(cols []Column, formats []int16, row []any) (*pgproto3.DataRow, error) {
+	if len(row) != len(cols) {
+		return nil, fmt.Errorf("wire: row has %d values for %d columns", len(row), len(cols))
+	}
+	vals := make([][]byte, len(row))
+	for i, v := range row {
+		b, err := encodeValue(c.types, cols[i].TypeOID, formatFor(formats, i), v)
+		if err != nil {
+			return nil, &Error{Severity: SeverityError, Code: CodeInternalError,
+				Message: fmt.Sprintf("could not encode value of column \"%s\"", cols[i].Name), Cause: err}
+		}
+		vals[i] = b
+	}
+	return &pgproto3.DataRow{Values: vals}, nil
+}

@@ -1,0 +1,250 @@
+package wire
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// tokKind is the class of a lexical token of PostgreSQL SQL. The lexer
+// exists only to find statement boundaries and to read utility statements;
+// it never decides what a query means.
+type tokKind int
+
+const (
+	tokIdent  tokKind = iota // unquoted identifier or keyword, lower-cased
+	tokQIdent                // "quoted identifier", case kept
+	tokString                // '...', E'...', $tag$...$tag$ (value unescaped)
+	tokNumber
+	tokParam // $1
+	tokPunct // one operator/punctuation character (or a run of operator chars)
+	tokSemi
+)
+
+type token struct {
+	kind tokKind
+	text string // identifier (lowered), string value, punctuation
+	pos  int    // byte offset in the source
+}
+
+// lexError is a lexical error at a byte offset (unterminated string or comment).
+type lexError struct {
+	msg string
+	pos int
+}
+
+// lex tokenizes sql. Comments and whitespace are dropped.
+func lex(sql string) ([]token, *lexError) {
+	var toks []token
+	i := 0
+	n := len(sql)
+	for i < n {
+		c := sql[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
+			i++
+		case c == '-' && i+1 < n && sql[i+1] == '-':
+			for i < n && sql[i] != '\n' {
+				i++
+			}
+		case c == '/' && i+1 < n && sql[i+1] == '*':
+			start := i
+			depth := 0
+			for {
+				if i+1 >= n {
+					return toks, &lexError{"unterminated /* comment", start}
+				}
+				if sql[i] == '/' && sql[i+1] == '*' {
+					depth++
+					i += 2
+					continue
+				}
+				if sql[i] == '*' && sql[i+1] == '/' {
+					depth--
+					i += 2
+					if depth == 0 {
+						break
+					}
+					continue
+				}
+				i++
+			}
+		case c == ';':
+			toks = append(toks, token{tokSemi, ";", i})
+			i++
+		case c == '\'':
+			s, end, err := lexQuoted(sql, i, false)
+			if err != nil {
+				return toks, err
+			}
+			toks = append(toks, token{tokString, s, i})
+			i = end
+		case (c == 'e' || c == 'E') && i+1 < n && sql[i+1] == '\'':
+			s, end, err := lexQuoted(sql, i+1, true)
+			if err != nil {
+				return toks, err
+			}
+			toks = append(toks, token{tokString, s, i})
+			i = end
+		case c == '"':
+			start := i
+			var b strings.Builder
+			i++
+			for {
+				if i >= n {
+					return toks, &lexError{"unterminated quoted identifier", start}
+				}
+				if sql[i] == '"' {
+					if i+1 < n && sql[i+1] == '"' {
+						b.WriteByte('"')
+						i += 2
+						continue
+					}
+					i++
+					break
+				}
+				b.WriteByte(sql[i])
+				i++
+			}
+			toks = append(toks, token{tokQIdent, b.String(), start})
+		case c == '$':
+			if i+1 < n && sql[i+1] >= '0' && sql[i+1] <= '9' {
+				j := i + 1
+				for j < n && sql[j] >= '0' && sql[j] <= '9' {
+					j++
+				}
+				toks = append(toks, token{tokParam, sql[i:j], i})
+				i = j
+				continue
+			}
+			// dollar quote: $tag$ ... $tag$
+			j := i + 1
+			for j < n && isIdentChar(sql[j]) {
+				j++
+			}
+			if j < n && sql[j] == '$' {
+				tag := sql[i : j+1]
+				end := strings.Index(sql[j+1:], tag)
+				if end < 0 {
+					return toks, &lexError{"unterminated dollar-quoted string", i}
+				}
+				toks = append(toks, token{tokString, sql[j+1 : j+1+end], i})
+				i = j + 1 + end + len(tag)
+				continue
+			}
+			toks = append(toks, token{tokPunct, "$", i})
+			i++
+		case c >= '0' && c <= '9' || (c == '.' && i+1 < n && sql[i+1] >= '0' && sql[i+1] <= '9'):
+			j := i
+			for j < n && (sql[j] >= '0' && sql[j] <= '9' || sql[j] == '.' || sql[j] == 'e' || sql[j] == 'E' || sql[j] == '_' ||
+				((sql[j] == '+' || sql[j] == '-') && j > i && (sql[j-1] == 'e' || sql[j-1] == 'E'))) {
+				j++
+			}
+			toks = append(toks, token{tokNumber, sql[i:j], i})
+			i = j
+		case isIdentStart(c):
+			j := i
+			for j < n && isIdentChar(sql[j]) {
+				j++
+			}
+			toks = append(toks, token{tokIdent, strings.ToLower(sql[i:j]), i})
+			i = j
+		default:
+			_, size := utf8.DecodeRuneInString(sql[i:])
+			toks = append(toks, token{tokPunct, sql[i : i+size], i})
+			i += size
+		}
+	}
+	return toks, nil
+}
+
+// lexQuoted reads a single-quoted string starting at sql[start]=='\”.
+// With escapes (E'...') backslash sequences are interpreted.
+func lexQuoted(sql string, start int, escapes bool) (string, int, *lexError) {
+	var b strings.Builder
+	i := start + 1
+	n := len(sql)
+	for {
+		if i >= n {
+			return "", i, &lexError{"unterminated quoted string", start}
+		}
+		c := sql[i]
+		if c == '\'' {
+			if i+1 < n && sql[i+1] == '\'' {
+				b.WriteByte('\'')
+				i += 2
+				continue
+			}
+			return b.String(), i + 1, nil
+		}
+		if escapes && c == '\\' && i+1 < n {
+			i++
+			switch sql[i] {
+			case 'n':
+				b.WriteByte('\n')
+			case 't':
+				b.WriteByte('\t')
+			case 'r':
+				b.WriteByte('\r')
+			case 'b':
+				b.WriteByte('\b')
+			case 'f':
+				b.WriteByte('\f')
+			default:
+				b.WriteByte(sql[i])
+			}
+			i++
+			continue
+		}
+		b.WriteByte(c)
+		i++
+	}
+}
+
+func isIdentStart(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c >= 0x80
+}
+
+func isIdentChar(c byte) bool { return isIdentStart(c) || c >= '0' && c <= '9' || c == '$' }
+
+// SplitStatements splits a query string at top-level semicolons, honouring
+// quotes, dollar quotes and comments. Empty statements are dropped. A
+// lexical error (unterminated literal) is a 42601 *Error.
+func SplitStatements(sql string) ([]string, error) {
+	toks, lerr := lex(sql)
+	if lerr != nil {
+		return nil, syntaxErrorAt(sql, lerr.pos, lerr.msg)
+	}
+	var out []string
+	start := 0
+	for _, t := range toks {
+		if t.kind == tokSemi {
+			if s := strings.TrimSpace(sql[start:t.pos]); s != "" && hasTokens(toks, start, t.pos) {
+				out = append(out, s)
+			}
+			start = t.pos + 1
+		}
+	}
+	if s := strings.TrimSpace(sql[start:]); s != "" && hasTokens(toks, start, len(sql)) {
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// hasTokens reports whether any token starts in [from, to): a segment made
+// only of comments is not a statement.
+func hasTokens(toks []token, from, to int) bool {
+	for _, t := range toks {
+		if t.pos >= from && t.pos < to && t.kind != tokSemi {
+			return true
+		}
+	}
+	return false
+}
+
+func syntaxErrorAt(sql string, bytePos int, msg string) *Error {
+	e := Errorf(CodeSyntaxError, "%s", msg)
+	if bytePos >= 0 && bytePos <= len(sql) {
+		e.Position = int32(utf8.RuneCountInString(sql[:bytePos])) + 1
+	}
+	return e
+}

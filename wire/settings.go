@@ -1,0 +1,427 @@
+package wire
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// ServerVersion is the PostgreSQL version wire reports. psql and drivers pick
+// their catalog queries by it, so it is pinned to one 15.x release.
+const (
+	ServerVersion    = "15.18"
+	ServerVersionNum = "150018"
+)
+
+// settingDef describes one known (non-custom) setting.
+type settingDef struct {
+	name      string // display spelling (ParameterStatus, SHOW ALL)
+	def       string
+	report    bool // sent as ParameterStatus at startup and on change
+	readOnly  bool // SET fails with 55P02
+	normalize func(string) (string, *Error)
+	desc      string
+}
+
+// settingDefs are the PostgreSQL settings clients send or ask for. Keys are
+// lower-case. Settings not listed and not dotted are unknown (42704).
+var settingDefs = map[string]*settingDef{}
+
+func init() {
+	add := func(d settingDef) { c := d; settingDefs[strings.ToLower(d.name)] = &c }
+	add(settingDef{name: "server_version", def: ServerVersion, report: true, readOnly: true, desc: "Shows the server version."})
+	add(settingDef{name: "server_version_num", def: ServerVersionNum, readOnly: true, desc: "Shows the server version as an integer."})
+	add(settingDef{name: "server_encoding", def: "UTF8", report: true, readOnly: true, desc: "Shows the server (database) character set encoding."})
+	add(settingDef{name: "client_encoding", def: "UTF8", report: true, normalize: normEncoding, desc: "Sets the client's character set encoding."})
+	add(settingDef{name: "DateStyle", def: "ISO, MDY", report: true, normalize: normDateStyle, desc: "Sets the display format for date and time values."})
+	add(settingDef{name: "IntervalStyle", def: "postgres", report: true, normalize: normEnum("postgres", "postgres_verbose", "sql_standard", "iso_8601"), desc: "Sets the display format for interval values."})
+	add(settingDef{name: "TimeZone", def: "UTC", report: true, normalize: normTimeZone, desc: "Sets the time zone for displaying and interpreting time stamps."})
+	add(settingDef{name: "integer_datetimes", def: "on", report: true, readOnly: true, desc: "Shows whether datetimes are integer based."})
+	add(settingDef{name: "standard_conforming_strings", def: "on", report: true, normalize: normOnlyOn, desc: "Causes '...' strings to treat backslashes literally."})
+	add(settingDef{name: "application_name", def: "", report: true, normalize: normAppName, desc: "Sets the application name to be reported in statistics and logs."})
+	add(settingDef{name: "is_superuser", def: "on", report: true, readOnly: true, desc: "Shows whether the current user is a superuser."})
+	add(settingDef{name: "session_authorization", def: "", report: true, readOnly: true, desc: "Sets the session user name."})
+	add(settingDef{name: "default_transaction_read_only", def: "off", report: true, normalize: normBool, desc: "Sets the default read-only status of new transactions."})
+	add(settingDef{name: "in_hot_standby", def: "off", report: true, readOnly: true, desc: "Shows whether hot standby is currently active."})
+	add(settingDef{name: "extra_float_digits", def: "1", normalize: normIntRange(-15, 3), desc: "Sets the number of digits displayed for floating-point values."})
+	add(settingDef{name: "search_path", def: `"$user", public`, normalize: normAny, desc: "Sets the schema search order for names that are not schema-qualified."})
+	add(settingDef{name: "statement_timeout", def: "0", normalize: normDuration, desc: "Sets the maximum allowed duration of any statement."})
+	add(settingDef{name: "lock_timeout", def: "0", normalize: normDuration, desc: "Sets the maximum allowed duration of any wait for a lock."})
+	add(settingDef{name: "idle_in_transaction_session_timeout", def: "0", normalize: normDuration, desc: "Sets the maximum allowed idle time between queries, when in a transaction."})
+	add(settingDef{name: "idle_session_timeout", def: "0", normalize: normDuration, desc: "Sets the maximum allowed idle time between queries, when not in a transaction."})
+	add(settingDef{name: "client_min_messages", def: "notice", normalize: normEnum("debug5", "debug4", "debug3", "debug2", "debug1", "debug", "log", "notice", "warning", "error"), desc: "Sets the message levels that are sent to the client."})
+	add(settingDef{name: "transaction_isolation", def: "read committed", normalize: normIsolation, desc: "Sets the current transaction's isolation level."})
+	add(settingDef{name: "default_transaction_isolation", def: "read committed", normalize: normIsolation, desc: "Sets the transaction isolation level of each new transaction."})
+	add(settingDef{name: "transaction_read_only", def: "off", normalize: normBool, desc: "Sets the current transaction's read-only status."})
+	add(settingDef{name: "transaction_deferrable", def: "off", normalize: normBool, desc: "Whether to defer a read-only serializable transaction."})
+	add(settingDef{name: "default_transaction_deferrable", def: "off", normalize: normBool, desc: "Sets the default deferrable status of new transactions."})
+	add(settingDef{name: "bytea_output", def: "hex", normalize: normEnum("hex", "escape"), desc: "Sets the output format for bytea."})
+	add(settingDef{name: "max_identifier_length", def: "63", readOnly: true, desc: "Shows the maximum identifier length."})
+	add(settingDef{name: "max_index_keys", def: "32", readOnly: true, desc: "Shows the maximum number of index keys."})
+	add(settingDef{name: "block_size", def: "8192", readOnly: true, desc: "Shows the size of a disk block."})
+	add(settingDef{name: "lc_collate", def: "C.UTF-8", readOnly: true, desc: "Shows the collation order locale."})
+	add(settingDef{name: "lc_ctype", def: "C.UTF-8", readOnly: true, desc: "Shows the character classification and case conversion locale."})
+	for _, n := range []string{"lc_messages", "lc_monetary", "lc_numeric", "lc_time"} {
+		add(settingDef{name: n, def: "C.UTF-8", normalize: normAny, desc: "Locale setting."})
+	}
+	for _, n := range []string{"check_function_bodies", "row_security", "synchronous_commit", "jit", "enable_seqscan", "enable_indexscan", "escape_string_warning", "array_nulls", "quote_all_identifiers"} {
+		add(settingDef{name: n, def: "on", normalize: normBool, desc: "Accepted for compatibility."})
+	}
+	add(settingDef{name: "xmloption", def: "content", normalize: normEnum("content", "document"), desc: "Sets whether XML data is to be considered as documents or content fragments."})
+	add(settingDef{name: "default_tablespace", def: "", normalize: normAny, desc: "Accepted for compatibility."})
+	add(settingDef{name: "default_table_access_method", def: "heap", normalize: normAny, desc: "Accepted for compatibility."})
+	add(settingDef{name: "work_mem", def: "4MB", normalize: normAny, desc: "Accepted for compatibility."})
+	add(settingDef{name: "maintenance_work_mem", def: "64MB", normalize: normAny, desc: "Accepted for compatibility."})
+	add(settingDef{name: "timezone_abbreviations", def: "Default", normalize: normAny, desc: "Accepted for compatibility."})
+	add(settingDef{name: "backslash_quote", def: "safe_encoding", normalize: normAny, desc: "Accepted for compatibility."})
+	add(settingDef{name: "role", def: "none", normalize: normAny, desc: "Sets the current role."})
+	// The graph settings (DESIGN §7).
+	add(settingDef{name: "graph.branch", def: "main", normalize: normAny, desc: "The graph branch this session reads and writes."})
+	add(settingDef{name: "graph.as_of", def: "", normalize: normAny, desc: "A commit id, manifest version or timestamp: read-only snapshot."})
+}
+
+// Settings is one session's configuration parameters: PostgreSQL's GUCs as
+// far as clients use them, plus custom dotted names. Values are strings in
+// their normalized display form. Changes inside a transaction are undone by
+// ROLLBACK; SET LOCAL values end with the transaction.
+type Settings struct {
+	values   map[string]string // session values; key = lower-case name
+	local    map[string]string // SET LOCAL overlay for the current transaction
+	snapshot map[string]string // session values at transaction start (nil outside)
+	defaults map[string]string // per-session defaults (startup parameters)
+	custom   map[string]string // display spelling of custom names
+}
+
+// NewSettings returns settings at their PostgreSQL defaults.
+func NewSettings() *Settings {
+	return &Settings{values: map[string]string{}, defaults: map[string]string{}, custom: map[string]string{}}
+}
+
+// Get returns the current value of name (case-insensitive) and whether the
+// setting exists (known, or a custom name that has been set).
+func (s *Settings) Get(name string) (string, bool) {
+	key := strings.ToLower(name)
+	if v, ok := s.local[key]; ok {
+		return v, true
+	}
+	if v, ok := s.values[key]; ok {
+		return v, true
+	}
+	if v, ok := s.defaults[key]; ok {
+		return v, true
+	}
+	if d, ok := settingDefs[key]; ok {
+		return d.def, true
+	}
+	return "", false
+}
+
+// Duration reads a time setting (statement_timeout, ...) in milliseconds.
+func (s *Settings) Duration(name string) time.Duration {
+	v, _ := s.Get(name)
+	ms, err := parseDurationMS(v)
+	if err != nil {
+		return 0
+	}
+	return time.Duration(ms) * time.Millisecond
+}
+
+// resolve validates a change of name to value and returns the canonical
+// key and normalized value.
+func resolveSetting(name, value string) (string, string, *Error) {
+	key := strings.ToLower(name)
+	d, ok := settingDefs[key]
+	if !ok {
+		if !strings.Contains(key, ".") {
+			return "", "", Errorf(CodeUndefinedObject, "unrecognized configuration parameter \"%s\"", name)
+		}
+		return key, value, nil
+	}
+	if d.readOnly {
+		return "", "", Errorf(CodeCantChangeRuntimeParam, "parameter \"%s\" cannot be changed", d.name)
+	}
+	if d.normalize != nil {
+		v, err := d.normalize(value)
+		if err != nil {
+			if err.Message == "" {
+				err.Message = fmt.Sprintf("invalid value for parameter \"%s\": \"%s\"", d.name, value)
+			}
+			return "", "", err
+		}
+		value = v
+	}
+	return key, value, nil
+}
+
+// set changes a setting; local applies only until the transaction ends.
+func (s *Settings) set(key, value string, local bool, display string) {
+	if _, known := settingDefs[key]; !known {
+		s.custom[key] = display
+	}
+	if local {
+		if s.local == nil {
+			s.local = map[string]string{}
+		}
+		s.local[key] = value
+		return
+	}
+	delete(s.local, key)
+	s.values[key] = value
+}
+
+// setDefault records a startup parameter as the session's default (what
+// RESET returns to).
+func (s *Settings) setDefault(key, value, display string) {
+	if _, known := settingDefs[key]; !known {
+		s.custom[key] = display
+	}
+	s.defaults[key] = value
+}
+
+func (s *Settings) reset(key string) {
+	delete(s.values, key)
+	delete(s.local, key)
+}
+
+func (s *Settings) resetAll() {
+	for k := range s.values {
+		if d, ok := settingDefs[k]; ok && d.readOnly {
+			continue
+		}
+		delete(s.values, k)
+	}
+	s.local = nil
+}
+
+func (s *Settings) beginTx() {
+	s.snapshot = make(map[string]string, len(s.values))
+	for k, v := range s.values {
+		s.snapshot[k] = v
+	}
+}
+
+func (s *Settings) endTx(commit bool) {
+	if !commit && s.snapshot != nil {
+		s.values = s.snapshot
+	}
+	s.snapshot = nil
+	s.local = nil
+	// transaction-scoped settings end with the transaction
+	delete(s.values, "transaction_isolation")
+	delete(s.values, "transaction_read_only")
+	delete(s.values, "transaction_deferrable")
+}
+
+// reported returns the current value of every ParameterStatus setting.
+func (s *Settings) reported() map[string]string {
+	out := map[string]string{}
+	for k, d := range settingDefs {
+		if d.report {
+			v, _ := s.Get(k)
+			out[d.name] = v
+		}
+	}
+	return out
+}
+
+// displayName is the spelling SHOW uses for a column header.
+func (s *Settings) displayName(key string) string {
+	if d, ok := settingDefs[key]; ok {
+		return d.name
+	}
+	if n, ok := s.custom[key]; ok {
+		return n
+	}
+	return key
+}
+
+// all lists every known setting and custom one, sorted, for SHOW ALL.
+func (s *Settings) all() [][3]string {
+	seen := map[string]bool{}
+	var out [][3]string
+	for k, d := range settingDefs {
+		if seen[d.name] {
+			continue
+		}
+		seen[d.name] = true
+		v, _ := s.Get(k)
+		out = append(out, [3]string{d.name, v, d.desc})
+	}
+	for k, n := range s.custom {
+		v, _ := s.Get(k)
+		out = append(out, [3]string{n, v, ""})
+	}
+	sort.Slice(out, func(i, j int) bool { return strings.ToLower(out[i][0]) < strings.ToLower(out[j][0]) })
+	return out
+}
+
+func normAny(v string) (string, *Error) { return v, nil }
+
+func normEncoding(v string) (string, *Error) {
+	switch strings.ToUpper(strings.ReplaceAll(v, "-", "")) {
+	case "UTF8", "UNICODE":
+		return "UTF8", nil
+	}
+	return "", Errorf(CodeFeatureNotSupported, "client_encoding \"%s\" is not supported", v).WithHint("Only UTF8 is supported.")
+}
+
+func normDateStyle(v string) (string, *Error) {
+	style, order := "", ""
+	for _, part := range strings.Split(v, ",") {
+		switch strings.ToUpper(strings.TrimSpace(part)) {
+		case "ISO":
+			style = "ISO"
+		case "MDY", "US", "NONEURO", "NONEUROPEAN":
+			order = "MDY"
+		case "DMY", "EURO", "EUROPEAN":
+			order = "DMY"
+		case "YMD":
+			order = "YMD"
+		case "SQL", "POSTGRES", "GERMAN":
+			return "", Errorf(CodeFeatureNotSupported, "DateStyle \"%s\" is not supported", v).WithHint("Only the ISO output style is supported.")
+		case "DEFAULT", "":
+		default:
+			return "", &Error{Code: CodeInvalidParameterValue}
+		}
+	}
+	if order == "" {
+		order = "MDY"
+	}
+	_ = style
+	return "ISO, " + order, nil
+}
+
+func normEnum(allowed ...string) func(string) (string, *Error) {
+	return func(v string) (string, *Error) {
+		lv := strings.ToLower(v)
+		for _, a := range allowed {
+			if lv == a {
+				return a, nil
+			}
+		}
+		return "", &Error{Code: CodeInvalidParameterValue, Hint: "Available values: " + strings.Join(allowed, ", ") + "."}
+	}
+}
+
+func normIsolation(v string) (string, *Error) {
+	return normEnum("serializable", "repeatable read", "read committed", "read uncommitted")(strings.Join(strings.Fields(v), " "))
+}
+
+func normBool(v string) (string, *Error) {
+	switch strings.ToLower(v) {
+	case "on", "true", "yes", "1", "t", "y":
+		return "on", nil
+	case "off", "false", "no", "0", "f", "n":
+		return "off", nil
+	}
+	return "", &Error{Code: CodeInvalidParameterValue}
+}
+
+func normOnlyOn(v string) (string, *Error) {
+	b, err := normBool(v)
+	if err != nil {
+		return "", err
+	}
+	if b != "on" {
+		return "", Errorf(CodeFeatureNotSupported, "only on is supported for this parameter")
+	}
+	return b, nil
+}
+
+func normAppName(v string) (string, *Error) {
+	// PostgreSQL replaces non-printable ASCII with '?' and truncates to 63 bytes.
+	b := []byte(v)
+	for i, c := range b {
+		if c < 32 || c > 126 {
+			b[i] = '?'
+		}
+	}
+	if len(b) > 63 {
+		b = b[:63]
+	}
+	return string(b), nil
+}
+
+func normIntRange(lo, hi int) func(string) (string, *Error) {
+	return func(v string) (string, *Error) {
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil {
+			return "", Errorf(CodeInvalidParameterValue, "invalid value for integer parameter: \"%s\"", v)
+		}
+		if n < lo || n > hi {
+			return "", Errorf(CodeInvalidParameterValue, "%d is outside the valid range for this parameter (%d .. %d)", n, lo, hi)
+		}
+		return strconv.Itoa(n), nil
+	}
+}
+
+func normTimeZone(v string) (string, *Error) {
+	t := strings.TrimSpace(v)
+	if t == "" {
+		return "", &Error{Code: CodeInvalidParameterValue}
+	}
+	if strings.EqualFold(t, "utc") || strings.EqualFold(t, "gmt") || strings.EqualFold(t, "z") {
+		return strings.ToUpper(t), nil
+	}
+	if strings.EqualFold(t, "local") {
+		return "UTC", nil
+	}
+	// Numeric offsets (POSIX sign convention is the caller's business).
+	if f, err := strconv.ParseFloat(t, 64); err == nil && math.Abs(f) <= 15 {
+		return t, nil
+	}
+	if _, err := time.LoadLocation(t); err == nil {
+		return t, nil
+	}
+	if len(t) > 1 && (t[0] == '+' || t[0] == '-' || strings.HasPrefix(strings.ToUpper(t), "UTC")) {
+		return t, nil
+	}
+	return "", &Error{Code: CodeInvalidParameterValue, Message: fmt.Sprintf("invalid value for parameter \"TimeZone\": \"%s\"", v)}
+}
+
+// normDuration accepts PostgreSQL time units (ms default) and displays the
+// value the way SHOW does: the largest unit that divides it.
+func normDuration(v string) (string, *Error) {
+	ms, err := parseDurationMS(v)
+	if err != nil || ms < 0 || ms > math.MaxInt32 {
+		return "", Errorf(CodeInvalidParameterValue, "invalid value for parameter: \"%s\"", v).WithHint("Valid units for this parameter are \"us\", \"ms\", \"s\", \"min\", \"h\", and \"d\".")
+	}
+	return formatDurationMS(ms), nil
+}
+
+func parseDurationMS(v string) (int64, error) {
+	t := strings.TrimSpace(v)
+	i := 0
+	for i < len(t) && (t[i] >= '0' && t[i] <= '9' || t[i] == '.' || (i == 0 && t[i] == '-')) {
+		i++
+	}
+	num, unit := t[:i], strings.TrimSpace(t[i:])
+	f, err := strconv.ParseFloat(num, 64)
+	if err != nil {
+		return 0, err
+	}
+	mult := map[string]float64{"": 1, "us": 0.001, "ms": 1, "s": 1000, "min": 60000, "h": 3600000, "d": 86400000}
+	m, ok := mult[unit]
+	if !ok {
+		return 0, fmt.Errorf("bad unit %q", unit)
+	}
+	return int64(math.Round(f * m)), nil
+}
+
+func formatDurationMS(ms int64) string {
+	if ms == 0 {
+		return "0"
+	}
+	for _, u := range []struct {
+		n    int64
+		name string
+	}{{86400000, "d"}, {3600000, "h"}, {60000, "min"}, {1000, "s"}} {
+		if ms%u.n == 0 {
+			return strconv.FormatInt(ms/u.n, 10) + u.name
+		}
+	}
+	return strconv.FormatInt(ms, 10) + "ms"
+}

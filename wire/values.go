@@ -1,0 +1,76 @@
+package wire
+
+import (
+	"fmt"
+
+	"github.com/jackc/pgx/v5/pgtype"
+)
+
+// encodeValue encodes a Go value for a column of type oid in format
+// (0 text, 1 binary); nil is NULL. Strings in text format pass through
+// unchanged: the session already produced PostgreSQL text.
+func encodeValue(m *pgtype.Map, oid uint32, format int16, v any) ([]byte, error) {
+	if v == nil {
+		return nil, nil
+	}
+	if format == 0 {
+		switch x := v.(type) {
+		case string:
+			return []byte(x), nil
+		case []byte:
+			if oid != pgtype.ByteaOID {
+				return x, nil
+			}
+		}
+	}
+	if _, ok := m.TypeForOID(oid); !ok {
+		if format == 0 {
+			return []byte(fmt.Sprint(v)), nil
+		}
+		if b, ok := v.([]byte); ok {
+			return b, nil
+		}
+		return nil, fmt.Errorf("no binary encoding for type oid %d", oid)
+	}
+	b, err := m.Encode(oid, format, v, []byte{})
+	if err != nil {
+		return nil, err
+	}
+	if b == nil { // a typed nil such as (*int)(nil)
+		return nil, nil
+	}
+	return b, nil
+}
+
+// decodeParam decodes one Bind parameter. Unknown or unspecified types
+// arrive as string (text) or []byte (binary).
+func decodeParam(m *pgtype.Map, oid uint32, format int16, src []byte, index int) (any, error) {
+	if src == nil {
+		return nil, nil
+	}
+	t, ok := m.TypeForOID(oid)
+	if oid == 0 || !ok {
+		if format == 0 {
+			return string(src), nil
+		}
+		return append([]byte(nil), src...), nil
+	}
+	if format == 0 && (oid == pgtype.TextOID || oid == pgtype.VarcharOID || oid == pgtype.BPCharOID || oid == pgtype.NameOID || oid == pgtype.UnknownOID) {
+		return string(src), nil
+	}
+	v, err := t.Codec.DecodeValue(m, oid, format, src)
+	if err != nil {
+		if format == 1 {
+			return nil, Errorf(CodeInvalidBinaryRepresent, "incorrect binary data format in bind parameter %d", index+1)
+		}
+		return nil, Errorf(CodeInvalidTextRepresent, "invalid input syntax for type %s: \"%s\"", t.Name, truncate(string(src), 64))
+	}
+	return v, nil
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}
