@@ -194,6 +194,9 @@ func (c *conn) flush() error {
 	if c.werr != nil {
 		return c.werr
 	}
+	if c.bw == nil {
+		return nil // startup: messages were written directly
+	}
 	if c.be != nil {
 		if err := c.be.Flush(); err != nil {
 			c.werr = err

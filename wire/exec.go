@@ -311,42 +311,38 @@ func typeSize(oid uint32) int16 {
 	return -1
 }
 
-// rowSource is a Result being streamed, with one row of look-ahead so a
-// row limit can tell "suspended" from "done".
+// rowSource is a Result being streamed, possibly across several Execute
+// messages of one portal.
 type rowSource struct {
 	res     Result
 	cols    []Column
 	formats []int16
-	pending []any
-	hasPend bool
-	count   int64
+	count   int64 // rows sent by the current stream call
 	eof     bool
 }
 
-// stream sends up to max rows (0 = all). more reports that rows remain.
+// stream sends up to max rows (0 = all). more reports that the limit was
+// reached: as in PostgreSQL, the portal is then suspended without looking
+// ahead, and the Execute that finds the end reports only its own rows.
 func (c *conn) stream(ctx context.Context, src *rowSource, max int32) (more bool, err error) {
-	var sent int32
+	src.count = 0
+	if src.eof {
+		return false, nil
+	}
 	for {
-		var row []any
-		if src.hasPend {
-			row, src.hasPend = src.pending, false
-		} else {
-			var ok bool
-			row, ok, err = src.res.Next(ctx)
-			if err != nil {
-				return false, err
-			}
-			if !ok {
-				src.eof = true
-				return false, nil
-			}
+		if max > 0 && src.count == int64(max) {
+			return true, nil
+		}
+		row, ok, err := src.res.Next(ctx)
+		if err != nil {
+			return false, err
+		}
+		if !ok {
+			src.eof = true
+			return false, nil
 		}
 		if src.cols == nil {
 			return false, errors.New("wire: session returned rows for a statement without columns")
-		}
-		if max > 0 && sent == max {
-			src.pending, src.hasPend = row, true
-			return true, nil
 		}
 		dr, err := c.encodeRow(src.cols, src.formats, row)
 		if err != nil {
@@ -356,7 +352,6 @@ func (c *conn) stream(ctx context.Context, src *rowSource, max int32) (more bool
 		if c.werr != nil {
 			return false, c.werr
 		}
-		sent++
 		src.count++
 		if err := ctx.Err(); err != nil {
 			return false, err

@@ -186,6 +186,7 @@ func (c *conn) handleExecute(m *pgproto3.Execute) error {
 		return nil
 	}
 	if p.done {
+		// An exhausted portal answers with its tag and no rows, as PostgreSQL.
 		c.send(&pgproto3.CommandComplete{CommandTag: []byte(p.tag)})
 		return nil
 	}
@@ -231,9 +232,10 @@ func (c *conn) handleExecute(m *pgproto3.Execute) error {
 		return nil
 	}
 	p.done = true
-	p.tag = completeTag(p.src.res.Tag(), p.src.cols != nil, p.src.count)
+	tag := p.src.res.Tag()
+	p.tag = completeTag(tag, p.src.cols != nil, 0)
 	p.src.res.Close()
-	c.send(&pgproto3.CommandComplete{CommandTag: []byte(p.tag)})
+	c.send(&pgproto3.CommandComplete{CommandTag: []byte(completeTag(tag, p.src.cols != nil, p.src.count))})
 	return nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -103,7 +104,7 @@ func startServer(t testing.TB, mutate func(*Config)) *testServer {
 }
 
 func (ts *testServer) url(user, password, db, extra string) string {
-	u := fmt.Sprintf("postgres://%s:%s@%s/%s?sslmode=disable", user, url.QueryEscape(password), ts.addr, db)
+	u := fmt.Sprintf("postgres://%s:%s@%s/%s?sslmode=disable", user, strings.ReplaceAll(url.PathEscape(password), ":", "%3A"), ts.addr, db)
 	if password == "" {
 		u = fmt.Sprintf("postgres://%s@%s/%s?sslmode=disable", user, ts.addr, db)
 	}
