@@ -18,6 +18,10 @@
 //     followed by a rename.
 //   - List never returns staging names. Staging files left by a crashed
 //     writer are invisible garbage (a later cleanup may reclaim them).
+//   - Keys form a hierarchy as on a filesystem: a key that is, or once
+//     was, the parent "directory" of another key can never itself hold an
+//     object (ErrInvalidKey). Directories are not removed when their last
+//     object goes, so the hot path does not pay to recreate them.
 //   - Missing keys give ErrNotFound, lost creates ErrExists, malformed keys
 //     ErrInvalidKey; errors are wrapped in *OpError naming op and key.
 //

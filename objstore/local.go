@@ -116,6 +116,9 @@ func (l *Local) Put(ctx context.Context, key string, data []byte) error {
 	}
 	if err := os.Rename(staging, final); err != nil {
 		_ = os.Remove(staging)
+		if st, serr := os.Lstat(final); serr == nil && st.IsDir() {
+			err = syscall.EISDIR // Linux says EEXIST or ENOTEMPTY here
+		}
 		return opErr("put", key, mapWriteError(err))
 	}
 	return opErr("put", key, l.syncDir(filepath.Dir(final)))
@@ -137,6 +140,9 @@ func (l *Local) PutIfAbsent(ctx context.Context, key string, data []byte) error 
 	rmErr := os.Remove(staging)
 	if linkErr != nil {
 		if errors.Is(linkErr, fs.ErrExist) {
+			if st, err := os.Lstat(final); err == nil && st.IsDir() {
+				return opErr("putifabsent", key, mapWriteError(syscall.EISDIR))
+			}
 			// The staging name may still be in the directory if the
 			// remove failed; either way the loser changed nothing visible.
 			return opErr("putifabsent", key, ErrExists)

@@ -23,6 +23,12 @@ type Mem struct {
 	mu sync.Mutex
 	// visible is what readers see now.
 	visible map[string]memObject
+	// dirs holds every "directory" (key prefix before a '/') any write
+	// has created. Like the local backend, which creates and fsyncs
+	// directories before it stages a file and never removes them, a
+	// directory outlives its objects and survives power loss, and its
+	// name can never become an object key.
+	dirs map[string]bool
 	// durable is what survives a power loss.
 	durable map[string]memObject
 	// pending lists published but unsynced changes, oldest first.
@@ -81,6 +87,7 @@ type StepHook func(op, key string, step Step) error
 func NewMem() *Mem {
 	return &Mem{
 		visible: map[string]memObject{},
+		dirs:    map[string]bool{},
 		durable: map[string]memObject{},
 		clock:   time.Now,
 	}
@@ -137,6 +144,15 @@ func (m *Mem) PowerLoss(keep *rand.Rand) {
 	m.pending = nil
 }
 
+// makeDirs records every directory above key.
+func (m *Mem) makeDirs(key string) {
+	for i := 0; i < len(key); i++ {
+		if key[i] == '/' {
+			m.dirs[key[:i]] = true
+		}
+	}
+}
+
 func cloneObjects(in map[string]memObject) map[string]memObject {
 	out := make(map[string]memObject, len(in))
 	for k, v := range in {
@@ -178,6 +194,7 @@ func (m *Mem) syncKey(key string) {
 
 // write runs the step sequence of Put/PutIfAbsent with m.mu held.
 func (m *Mem) write(op, key string, data []byte, ifAbsent bool) error {
+	m.makeDirs(key)
 	if err := m.step(op, key, StepWriteStaging); err != nil {
 		return err
 	}
@@ -262,7 +279,7 @@ func (m *Mem) PutIfAbsent(ctx context.Context, key string, data []byte) error {
 }
 
 // checkPathConflict mirrors the filesystem: a key cannot be both an
-// object and a "directory" holding other objects.
+// object and a directory.
 func (m *Mem) checkPathConflict(key string) error {
 	for i := 0; i < len(key); i++ {
 		if key[i] == '/' {
@@ -271,13 +288,8 @@ func (m *Mem) checkPathConflict(key string) error {
 			}
 		}
 	}
-	dir := key + "/"
-	for k := range m.visible {
-		if strings.HasPrefix(k, dir) {
-			if _, ok := m.visible[key]; !ok {
-				return ErrInvalidKey
-			}
-		}
+	if m.dirs[key] {
+		return ErrInvalidKey
 	}
 	return nil
 }

@@ -244,6 +244,16 @@ func testInvalidKeys(t *testing.T, s objstore.Store) {
 		t.Error("Put over a key prefix holding objects succeeded")
 	}
 	wantGet(t, s, "dir/child", []byte("y"))
+	// Even once its objects are gone, a directory name is not a key.
+	if err := s.Delete(bg, "dir/child"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Put(bg, "dir", []byte("z")); !errors.Is(err, objstore.ErrInvalidKey) {
+		t.Errorf("Put over a former directory = %v, want ErrInvalidKey", err)
+	}
+	if err := s.PutIfAbsent(bg, "dir", []byte("z")); !errors.Is(err, objstore.ErrInvalidKey) {
+		t.Errorf("PutIfAbsent over a former directory = %v, want ErrInvalidKey", err)
+	}
 }
 
 func testCanceled(t *testing.T, s objstore.Store) {
