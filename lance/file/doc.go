@@ -1,0 +1,54 @@
+// Package file reads and writes Lance data files, format version 2.1, over
+// arrow-go record batches.
+//
+// # File model
+//
+// A file is a sequence of 64-byte aligned data buffers (padded with 'H'),
+// global buffer 0 (the FileDescriptor: the Lance schema as lance.file.Field
+// messages plus the row count), one ColumnMetadata protobuf per top-level
+// column, the column-metadata and global-buffer offset tables, and a 40-byte
+// footer ending in "LANC" with version 2.1. A column is a list of pages;
+// each page covers a run of rows and carries a PageLayout (wrapped in a
+// google.protobuf.Any with type URL /lance.encodings21.PageLayout).
+//
+// # Writing (plain encodings only)
+//
+//	w, err := file.NewWriter(ctx, store, "data/<unique>.lance", arrowSchema, file.WriterOptions{})
+//	for each batch { err = w.Write(batch) }   // column types must match the schema
+//	res, err := w.Close(ctx)                   // one store.Put of the whole file
+//	// res.NumRows, res.Size, res.FieldIDs, res.ColumnIndices → DataFile
+//
+// NewStreamWriter writes to an io.Writer instead, page by page, so memory
+// stays at about WriterOptions.PageBytes per column; NewWriter buffers the
+// file for its single Put. WriterOptions.Fields supplies the dataset's Lance
+// field ids (e.g. for appends); by default ids are assigned depth-first from
+// 0 by schema.FromArrow. Pages are mini-block layouts: values flat{bits}
+// (integers, floats, date32, timestamps, decimal128 as 128 bits,
+// fixed_size_binary as 8·width bits, bool as 1 bit), variable{offsets
+// flat{32}} for utf8/binary and flat{64} for large_utf8/large_binary,
+// fixed_size_list{dim}{flat{bits}} for vectors (with an element validity
+// buffer only when elements are null); u16 definition levels (flat{16},
+// layer NULLABLE_ITEM) when a page has nulls, ALL_VALID_ITEM when it has
+// none; an all_null_layout page when every value is null. Chunks hold a
+// power-of-two number of values (≤4096, ≈4 KiB), the last one the rest.
+//
+// # Reading
+//
+// Open fetches the footer, schema and column metadata (one range read of
+// the file's last 64 KiB in the common case); Scan reads only the projected
+// columns' page buffers, one page per column at a time, and returns batches
+// of at most ScanOptions.BatchRows rows. Besides what the writer emits, the
+// reader decodes what Lance 8.0 writes in "plain mode": definition levels
+// that are out_of_line_bitpacking or inline_bitpacking (FastLanes layout),
+// and inline_bitpacking integer values.
+//
+// Refused with ErrUnsupported naming the feature: list columns (writer and
+// reader), dictionary, rle, fsst, constant, general (zstd/lz4) compression,
+// byte_stream_split, packed structs, full-zip and blob page layouts, 2.0
+// files, struct columns, single values over ~32 KiB on write.
+//
+// Invariants: a file that Open accepts never makes Scan panic; corrupt bytes
+// give ErrCorrupt, decoded lengths are checked against page metadata before
+// allocation. All errors are *Error values wrapping ErrCorrupt,
+// ErrUnsupported or ErrSchemaMismatch.
+package file

@@ -1,0 +1,243 @@
+package file
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"reflect"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/pggraph/pggraph/objstore"
+)
+
+// allTypes is every column type the writer supports.
+func allTypes() []arrow.DataType {
+	return []arrow.DataType{
+		arrow.PrimitiveTypes.Int8, arrow.PrimitiveTypes.Int16, arrow.PrimitiveTypes.Int32, arrow.PrimitiveTypes.Int64,
+		arrow.PrimitiveTypes.Uint8, arrow.PrimitiveTypes.Uint16, arrow.PrimitiveTypes.Uint32, arrow.PrimitiveTypes.Uint64,
+		arrow.PrimitiveTypes.Float32, arrow.PrimitiveTypes.Float64, arrow.FixedWidthTypes.Boolean,
+		arrow.BinaryTypes.String, arrow.BinaryTypes.LargeString, arrow.BinaryTypes.Binary, arrow.BinaryTypes.LargeBinary,
+		arrow.FixedWidthTypes.Date32,
+		&arrow.TimestampType{Unit: arrow.Second}, &arrow.TimestampType{Unit: arrow.Millisecond, TimeZone: "Europe/Paris"},
+		&arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}, &arrow.TimestampType{Unit: arrow.Nanosecond},
+		&arrow.Decimal128Type{Precision: 38, Scale: 6}, &arrow.FixedSizeBinaryType{ByteWidth: 16},
+		arrow.FixedSizeListOfField(8, arrow.Field{Name: "item", Type: arrow.PrimitiveTypes.Float32, Nullable: true}),
+	}
+}
+
+func allTypesSchema(nullable bool) *arrow.Schema {
+	var fs []arrow.Field
+	for i, dt := range allTypes() {
+		fs = append(fs, arrow.Field{Name: fmt.Sprintf("c%d_%s", i, dt.ID()), Type: dt, Nullable: nullable})
+	}
+	return arrow.NewSchema(fs, nil)
+}
+
+func randomBatch(rng *rand.Rand, mem memory.Allocator, s *arrow.Schema, n int, nullP float64) arrow.RecordBatch {
+	cols := make([]arrow.Array, len(s.Fields()))
+	for i, f := range s.Fields() {
+		p := nullP
+		if !f.Nullable {
+			p = 0
+		}
+		cols[i] = randomArray(rng, mem, f.Type, n, p)
+	}
+	rec := array.NewRecordBatch(s, cols, int64(n))
+	for _, c := range cols {
+		c.Release()
+	}
+	return rec
+}
+
+// rowsOf flattens batches into rows of JSON values for comparison.
+func rowsOf(recs []arrow.RecordBatch) []map[string]any {
+	var out []map[string]any
+	for _, r := range recs {
+		for i := 0; i < int(r.NumRows()); i++ {
+			row := map[string]any{}
+			for c := 0; c < int(r.NumCols()); c++ {
+				row[r.ColumnName(c)] = jsonValue(r.Column(c), i)
+			}
+			out = append(out, row)
+		}
+	}
+	return out
+}
+
+func TestRoundTripAllTypes(t *testing.T) {
+	cases := []struct {
+		name      string
+		nullable  bool
+		nullP     float64
+		batches   []int
+		pageBytes int
+	}{
+		{"tiny", true, 0.3, []int{3}, 0},
+		{"no nulls", false, 0, []int{1000, 1}, 0},
+		{"all null", true, 1, []int{50}, 0},
+		{"multi-chunk", true, 0.1, []int{5000, 3000}, 0},
+		{"multi-page", true, 0.2, []int{700, 700, 700, 700, 1}, 4096},
+		{"sparse nulls many pages", true, 0.01, []int{4096, 4097, 10}, 16 << 10},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			defer mem.AssertSize(t, 0)
+			rng := rand.New(rand.NewSource(int64(len(tc.name))))
+			s := allTypesSchema(tc.nullable)
+			store := objstore.NewMem()
+			ctx := context.Background()
+			w, err := NewWriter(ctx, store, "data/x.lance", s, WriterOptions{PageBytes: tc.pageBytes, Allocator: mem})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var in []arrow.RecordBatch
+			total := 0
+			for _, n := range tc.batches {
+				rec := randomBatch(rng, mem, s, n, tc.nullP)
+				if err := w.Write(rec); err != nil {
+					t.Fatal(err)
+				}
+				in = append(in, rec)
+				total += n
+			}
+			res, err := w.Close(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			info, _ := store.Stat(ctx, "data/x.lance")
+			if res.NumRows != uint64(total) || res.Size != uint64(info.Size) || len(res.Columns) != len(s.Fields()) {
+				t.Fatalf("result %+v, stored size %d", res, info.Size)
+			}
+			r, err := Open(ctx, store, "data/x.lance")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !r.Schema().Equal(s) {
+				t.Fatalf("schema:\n%s\nwant\n%s", r.Schema(), s)
+			}
+			if tc.pageBytes > 0 {
+				if pages := len(r.cols[3].pages); pages < 2 {
+					t.Fatalf("expected several pages, got %d", pages)
+				}
+			}
+			out, err := r.ReadAll(ctx, ScanOptions{BatchRows: 777, Allocator: mem})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, want := rowsOf(out), rowsOf(in)
+			if len(got) != len(want) {
+				t.Fatalf("%d rows, want %d", len(got), len(want))
+			}
+			for i := range want {
+				if !reflect.DeepEqual(got[i], want[i]) {
+					t.Fatalf("row %d:\n got %v\nwant %v", i, got[i], want[i])
+				}
+			}
+			for _, rec := range append(in, out...) {
+				rec.Release()
+			}
+		})
+	}
+}
+
+func TestProjection(t *testing.T) {
+	ctx := context.Background()
+	s := allTypesSchema(true)
+	rng := rand.New(rand.NewSource(7))
+	rec := randomBatch(rng, memory.DefaultAllocator, s, 100, 0.2)
+	defer rec.Release()
+	store := objstore.NewMem()
+	w, _ := NewWriter(ctx, store, "f.lance", s, WriterOptions{})
+	if err := w.Write(rec); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	counting := &countingStore{Store: store}
+	r, err := Open(ctx, counting, "f.lance")
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := counting.ranges
+	cols := []string{s.Field(11).Name, s.Field(3).Name}
+	out, err := r.ReadAll(ctx, ScanOptions{Columns: cols})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out[0].Release()
+	if out[0].NumCols() != 2 || out[0].ColumnName(0) != cols[0] {
+		t.Fatalf("projection: %v", out[0].Schema())
+	}
+	for i := 0; i < 100; i++ {
+		if !reflect.DeepEqual(jsonValue(out[0].Column(0), i), jsonValue(rec.Column(11), i)) {
+			t.Fatalf("row %d differs", i)
+		}
+	}
+	// One page per column, two buffers each: 4 range reads.
+	if got := counting.ranges - before; got != 4 {
+		t.Fatalf("projection read %d ranges, want 4", got)
+	}
+	if _, err := r.Scan(ScanOptions{Columns: []string{"nope"}}); !IsSchemaMismatch(err) {
+		t.Fatalf("unknown column: %v", err)
+	}
+}
+
+type countingStore struct {
+	objstore.Store
+	ranges int
+}
+
+func (c *countingStore) GetRange(ctx context.Context, key string, off, n int64) ([]byte, error) {
+	c.ranges++
+	return c.Store.GetRange(ctx, key, off, n)
+}
+
+func TestWriterRejects(t *testing.T) {
+	ctx := context.Background()
+	s := arrow.NewSchema([]arrow.Field{{Name: "a", Type: arrow.PrimitiveTypes.Int64}}, nil)
+	w, _ := NewStreamWriter(&discard{}, s, WriterOptions{})
+	b := array.NewInt32Builder(memory.DefaultAllocator)
+	b.Append(1)
+	arr := b.NewArray()
+	bad := array.NewRecordBatch(arrow.NewSchema([]arrow.Field{{Name: "a", Type: arrow.PrimitiveTypes.Int32}}, nil), []arrow.Array{arr}, 1)
+	if err := w.Write(bad); !IsSchemaMismatch(err) {
+		t.Fatalf("type mismatch: %v", err)
+	}
+	ib := array.NewInt64Builder(memory.DefaultAllocator)
+	ib.AppendNull()
+	nulls := array.NewRecordBatch(s, []arrow.Array{ib.NewArray()}, 1)
+	if err := w.Write(nulls); !IsSchemaMismatch(err) {
+		t.Fatalf("nulls in non-nullable: %v", err)
+	}
+	if _, err := w.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Close(ctx); err != ErrClosed {
+		t.Fatalf("second close: %v", err)
+	}
+	if _, err := NewStreamWriter(&discard{}, arrow.NewSchema([]arrow.Field{{Name: "m", Type: arrow.MapOf(arrow.BinaryTypes.String, arrow.PrimitiveTypes.Int8)}}, nil), WriterOptions{}); err == nil {
+		t.Fatal("map type accepted")
+	}
+	// A single value too large for a mini-block chunk is refused, not corrupted.
+	ss := arrow.NewSchema([]arrow.Field{{Name: "s", Type: arrow.BinaryTypes.String}}, nil)
+	w2, _ := NewStreamWriter(&discard{}, ss, WriterOptions{})
+	sb := array.NewStringBuilder(memory.DefaultAllocator)
+	sb.Append(string(make([]byte, 70000)))
+	big := array.NewRecordBatch(ss, []arrow.Array{sb.NewArray()}, 1)
+	if err := w2.Write(big); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w2.Close(ctx); !IsUnsupported(err) {
+		t.Fatalf("huge value: %v", err)
+	}
+}
+
+type discard struct{}
+
+func (discard) Write(b []byte) (int, error) { return len(b), nil }
