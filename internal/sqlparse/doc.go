@@ -1,0 +1,17 @@
+// Package sqlparse is the only package that links the PostgreSQL parser
+// (github.com/pganalyze/pg_query_go/v6, cgo over libpg_query). Everything
+// else reaches the grammar through it, so the cgo dependency stays in one
+// place and can be swapped.
+//
+// Model: Parse turns SQL text into the PostgreSQL 17 raw parse tree
+// (protobuf-shaped Go structs, re-exported here as type aliases). Parse
+// trees are cached per exact statement text in a bounded LRU, because ORMs
+// and drivers send the same text over and over.
+//
+// Invariants:
+//   - A returned tree is shared by every caller that parses the same text:
+//     callers must treat it as read-only.
+//   - A grammar error is a *SyntaxError (SQLSTATE 42601) carrying the
+//     1-based character position PostgreSQL would report; errors are never
+//     cached.
+package sqlparse
