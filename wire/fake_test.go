@@ -87,7 +87,8 @@ func (s *fakeSession) Parse(ctx context.Context, sql string) ([]*Statement, erro
 	for _, st := range stmts {
 		if st.Kind == KindCopyTo {
 			var n int
-			if _, err := fmt.Sscanf(strings.ToLower(st.SQL), "copy (select gen(%d)) to stdout", &n); err != nil {
+			compact := strings.ReplaceAll(strings.ToLower(st.SQL), " ", "")
+			if _, err := fmt.Sscanf(compact, "copy(selectgen(%d))tostdout", &n); err != nil {
 				return nil, Errorf(CodeFeatureNotSupported, "fake: unsupported COPY TO")
 			}
 			st.Plan = fakeOp{"gen", n}

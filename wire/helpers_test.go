@@ -108,7 +108,9 @@ func (ts *testServer) url(user, password, db, extra string) string {
 	if password == "" {
 		u = fmt.Sprintf("postgres://%s@%s/%s?sslmode=disable", user, ts.addr, db)
 	}
-	if extra != "" {
+	if strings.Contains(extra, "sslmode=") {
+		u = strings.Replace(u, "sslmode=disable", extra, 1)
+	} else if extra != "" {
 		u += "&" + extra
 	}
 	return u
@@ -139,4 +141,10 @@ func pgCode(err error) string {
 		return pe.Code
 	}
 	return ""
+}
+
+type netDialer struct{}
+
+func (netDialer) dial(addr string) (net.Conn, error) {
+	return net.DialTimeout("tcp", addr, 2*time.Second)
 }

@@ -1,0 +1,79 @@
+package wire
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runPsql runs the psql client (Debian package postgresql-client) against
+// the test server and returns stdout, stderr and the exit code.
+func runPsql(t *testing.T, ts *testServer, sslmode string, env []string, args ...string) (string, string, int) {
+	t.Helper()
+	conn := fmt.Sprintf("host=%s port=%s user=%s dbname=main sslmode=%s", ts.host, ts.port, testUser, sslmode)
+	full := append([]string{conn, "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1"}, args...)
+	cmd := exec.Command("psql", full...)
+	cmd.Env = append(os.Environ(), "PGPASSWORD="+testPassword, "PGCONNECT_TIMEOUT=10")
+	cmd.Env = append(cmd.Env, env...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("psql: %v", err)
+	}
+	return out.String(), errb.String(), code
+}
+
+func TestPsql(t *testing.T) {
+	if _, err := exec.LookPath("psql"); err != nil {
+		t.Fatalf("psql not installed (apt-get install -y postgresql-client): %v", err)
+	}
+	ts := startServer(t, func(c *Config) { c.Auth = AuthSCRAM; c.TLSSelfSigned = true })
+	dir := t.TempDir()
+	script := filepath.Join(dir, "load.sql")
+	os.WriteFile(script, []byte(`\set n 3
+select gen(:n);
+\copy t from stdin
+1	one
+2	two
+\.
+select count();
+\copy (select gen(2)) to stdout with csv
+begin;
+insert into t values ('x');
+commit;
+select count();
+`), 0o644)
+	cases := []struct {
+		name    string
+		sslmode string
+		env     []string
+		args    []string
+		wantOut string
+		wantErr string
+		code    int
+	}{
+		{"multi_statement", "disable", nil, []string{"-c", "select 1; select gen(2)"}, "1\n1|row-1\n2|row-2\n", "", 0},
+		{"script_set_copy", "require", nil, []string{"-f", script}, "1|row-1\n2|row-2\n3|row-3\n2\n1,row-1\n2,row-2\n3\n", "", 0},
+		{"pgoptions", "disable", []string{"PGOPTIONS=-c graph.branch=dev"}, []string{"-c", "show graph.branch"}, "dev\n", "", 0},
+		{"error", "disable", nil, []string{"-c", "select fail()"}, "", `relation "nope" does not exist`, 1},
+		{"settings", "prefer", nil, []string{"-c", "set application_name = 'p'", "-c", "show application_name"}, "p\n", "", 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			out, errOut, code := runPsql(t, ts, tc.sslmode, tc.env, tc.args...)
+			if code != tc.code || out != tc.wantOut || !strings.Contains(errOut, tc.wantErr) {
+				t.Fatalf("exit %d (want %d)\nstdout:\n%s\nwant:\n%s\nstderr:\n%s", code, tc.code, out, tc.wantOut, errOut)
+			}
+		})
+	}
+}
