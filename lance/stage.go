@@ -30,6 +30,11 @@ type StageOptions struct {
 	Properties map[string]string
 	// Tag is copied to the manifest's tag field.
 	Tag string
+	// MaxRowsPerFile bounds the rows of each new fragment
+	// (default DefaultMaxRowsPerFile).
+	MaxRowsPerFile uint64
+	// Config is upserted into the table config by an Overwrite.
+	Config map[string]string
 }
 
 // StageOperation stages op (whose data and deletion files the caller has

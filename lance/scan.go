@@ -1,0 +1,386 @@
+package lance
+
+import (
+	"context"
+	"io"
+	"sort"
+
+	"github.com/RoaringBitmap/roaring/v2"
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/pggraph/pggraph/lance/file"
+	"github.com/pggraph/pggraph/lance/format"
+)
+
+// RowAddressColumn is the name of the row address column a scan adds
+// when ScanOptions.WithRowAddress is set (Lance calls it _rowaddr).
+const RowAddressColumn = "_rowaddr"
+
+// ScanOptions select what a scan returns.
+type ScanOptions struct {
+	// Columns to read, by name, in output order; nil = every column.
+	// An empty non-nil slice reads no data columns (useful with
+	// WithRowAddress: addresses only, no data file I/O).
+	Columns []string
+	// WithRowAddress appends a non-null uint64 column "_rowaddr" holding
+	// (fragment_id << 32) | row offset.
+	WithRowAddress bool
+	// RowAddresses, when non-nil, restricts the scan to these rows
+	// (pushdown of a row-address set: fragments without any are skipped
+	// unopened).
+	RowAddresses []uint64
+	// FragmentFilter, when non-nil, skips fragments for which it
+	// returns false (a pruning hook for callers with their own stats).
+	FragmentFilter func(*format.Fragment) bool
+	// BatchRows bounds the rows read per batch (default 8192); batches
+	// may be smaller after deleted rows are removed.
+	BatchRows int
+}
+
+// Scanner streams the live rows of a dataset version, fragment by
+// fragment in id order, with deletion vectors applied.
+type Scanner struct {
+	ds       *Dataset
+	opts     ScanOptions
+	schema   *arrow.Schema
+	cols     []projected
+	frags    []*format.Fragment
+	selected map[uint64]*roaring.Bitmap // per fragment, when RowAddresses is set
+	next     int                        // index into frags of the next fragment
+	cur      *fragScan
+}
+
+// projected is one output data column.
+type projected struct {
+	name    string
+	fieldID int32
+}
+
+type fragScan struct {
+	frag    *format.Fragment
+	dv      *roaring.Bitmap
+	sel     *roaring.Bitmap // nil = all rows
+	offset  uint64          // row offset of the next batch
+	readers []fileScan
+}
+
+type fileScan struct {
+	sc  *file.Scanner
+	out []int // output column position of each scanned column
+}
+
+// Scan starts a scan of d.
+func (d *Dataset) Scan(ctx context.Context, opts ScanOptions) (*Scanner, error) {
+	if opts.BatchRows <= 0 {
+		opts.BatchRows = 8192
+	}
+	s := &Scanner{ds: d, opts: opts}
+	top := topLevelFields(d)
+	var fs []arrow.Field
+	if d.schema != nil {
+		names := opts.Columns
+		if names == nil {
+			for _, f := range d.schema.Fields() {
+				names = append(names, f.Name)
+			}
+		}
+		for _, n := range names {
+			idx := d.schema.FieldIndices(n)
+			if len(idx) != 1 {
+				return nil, wrapf(ErrInvalidArgument, "no column %q", n)
+			}
+			s.cols = append(s.cols, projected{name: n, fieldID: top[idx[0]]})
+			fs = append(fs, d.schema.Field(idx[0]))
+		}
+	} else if len(opts.Columns) > 0 {
+		return nil, wrapf(ErrInvalidArgument, "dataset has no schema yet")
+	}
+	if opts.WithRowAddress {
+		fs = append(fs, arrow.Field{Name: RowAddressColumn, Type: arrow.PrimitiveTypes.Uint64})
+	}
+	var md arrow.Metadata
+	if d.schema != nil {
+		md = d.schema.Metadata()
+	}
+	s.schema = arrow.NewSchema(fs, &md)
+	if opts.RowAddresses != nil {
+		s.selected = map[uint64]*roaring.Bitmap{}
+		for _, a := range opts.RowAddresses {
+			f, off := SplitRowAddress(a)
+			bm := s.selected[f]
+			if bm == nil {
+				bm = roaring.New()
+				s.selected[f] = bm
+			}
+			bm.Add(off)
+		}
+	}
+	for i := range d.Fragments() {
+		fr := &d.Fragments()[i]
+		if s.selected != nil && s.selected[fr.ID] == nil {
+			continue
+		}
+		if opts.FragmentFilter != nil && !opts.FragmentFilter(fr) {
+			continue
+		}
+		s.frags = append(s.frags, fr)
+	}
+	return s, nil
+}
+
+// topLevelFields returns the Lance field id of each top-level Arrow field.
+func topLevelFields(d *Dataset) []int32 {
+	var ids []int32
+	for _, f := range d.fields {
+		if f.ParentID == -1 {
+			ids = append(ids, f.ID)
+		}
+	}
+	return ids
+}
+
+// Schema is the schema of the batches.
+func (s *Scanner) Schema() *arrow.Schema { return s.schema }
+
+// Next returns the next non-empty batch, or io.EOF after the last one.
+// The caller releases the batch.
+func (s *Scanner) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	for {
+		if s.cur == nil {
+			if s.next >= len(s.frags) {
+				return nil, io.EOF
+			}
+			fs, err := s.openFragment(ctx, s.frags[s.next])
+			if err != nil {
+				return nil, err
+			}
+			s.next++
+			s.cur = fs
+		}
+		rec, err := s.cur.nextBatch(ctx, s)
+		if err == io.EOF {
+			s.cur.close()
+			s.cur = nil
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if rec != nil {
+			return rec, nil
+		}
+	}
+}
+
+// Close releases the scanner.
+func (s *Scanner) Close() {
+	if s.cur != nil {
+		s.cur.close()
+		s.cur = nil
+	}
+}
+
+func (s *Scanner) openFragment(ctx context.Context, fr *format.Fragment) (*fragScan, error) {
+	dv, err := s.ds.deletionVector(ctx, fr)
+	if err != nil {
+		return nil, err
+	}
+	fs := &fragScan{frag: fr, dv: dv}
+	if s.selected != nil {
+		fs.sel = s.selected[fr.ID]
+	}
+	// group the projected columns by the data file holding them
+	byFile := map[int][]int{}
+	for pos, c := range s.cols {
+		fi := -1
+		for j := range fr.Files {
+			for _, id := range fr.Files[j].Fields {
+				if id == c.fieldID {
+					fi = j
+				}
+			}
+		}
+		if fi < 0 {
+			return nil, wrapf(ErrCorrupt, "fragment %d has no data file with column %q", fr.ID, c.name)
+		}
+		byFile[fi] = append(byFile[fi], pos)
+	}
+	files := make([]int, 0, len(byFile))
+	for fi := range byFile {
+		files = append(files, fi)
+	}
+	sort.Ints(files)
+	for _, fi := range files {
+		df := &fr.Files[fi]
+		key, err := s.ds.dataFileKey(df)
+		if err != nil {
+			fs.close()
+			return nil, err
+		}
+		r, err := file.Open(ctx, s.ds.store, key)
+		if err != nil {
+			fs.close()
+			return nil, err
+		}
+		if r.NumRows() != fr.PhysicalRows {
+			fs.close()
+			return nil, wrapf(ErrCorrupt, "data file %s has %d rows, fragment %d says %d", df.Path, r.NumRows(), fr.ID, fr.PhysicalRows)
+		}
+		var names []string
+		for _, pos := range byFile[fi] {
+			name, ok := fileColumnName(r, s.cols[pos].fieldID)
+			if !ok {
+				fs.close()
+				return nil, wrapf(ErrCorrupt, "data file %s lacks field id %d", df.Path, s.cols[pos].fieldID)
+			}
+			names = append(names, name)
+		}
+		sc, err := r.Scan(file.ScanOptions{Columns: names, BatchRows: s.opts.BatchRows})
+		if err != nil {
+			fs.close()
+			return nil, err
+		}
+		fs.readers = append(fs.readers, fileScan{sc: sc, out: byFile[fi]})
+	}
+	return fs, nil
+}
+
+func fileColumnName(r *file.Reader, id int32) (string, bool) {
+	for _, f := range r.Fields() {
+		if f.ID == id && f.ParentID == -1 {
+			return f.Name, true
+		}
+	}
+	return "", false
+}
+
+func (fs *fragScan) close() {
+	for _, r := range fs.readers {
+		r.sc.Close()
+	}
+	fs.readers = nil
+}
+
+// nextBatch returns the live, selected rows of the next BatchRows rows of
+// the fragment (nil when none survive), or io.EOF.
+func (fs *fragScan) nextBatch(ctx context.Context, s *Scanner) (arrow.RecordBatch, error) {
+	if fs.offset >= fs.frag.PhysicalRows {
+		return nil, io.EOF
+	}
+	n := min(uint64(s.opts.BatchRows), fs.frag.PhysicalRows-fs.offset)
+	start := fs.offset
+	fs.offset += n
+	cols := make([]arrow.Array, len(s.schema.Fields()))
+	defer func() {
+		for _, c := range cols {
+			if c != nil {
+				c.Release()
+			}
+		}
+	}()
+	for _, r := range fs.readers {
+		rec, err := r.sc.Next(ctx)
+		if err != nil {
+			if err == io.EOF {
+				return nil, wrapf(ErrCorrupt, "data file of fragment %d ended early", fs.frag.ID)
+			}
+			return nil, err
+		}
+		if uint64(rec.NumRows()) != n {
+			rec.Release()
+			return nil, wrapf(ErrCorrupt, "data files of fragment %d are misaligned", fs.frag.ID)
+		}
+		for i, pos := range r.out {
+			c := rec.Column(i)
+			c.Retain()
+			cols[pos] = c
+		}
+		rec.Release()
+	}
+	// which rows survive deletions and the address selection
+	keep := make([]bool, n)
+	kept := 0
+	for i := uint64(0); i < n; i++ {
+		off := uint32(start + i)
+		if fs.dv.Contains(off) || (fs.sel != nil && !fs.sel.Contains(off)) {
+			continue
+		}
+		keep[i] = true
+		kept++
+	}
+	if kept == 0 {
+		return nil, nil
+	}
+	if s.opts.WithRowAddress {
+		b := array.NewUint64Builder(memory.DefaultAllocator)
+		b.Resize(int(n))
+		for i := uint64(0); i < n; i++ {
+			b.UnsafeAppend(RowAddress(fs.frag.ID, uint32(start+i)))
+		}
+		cols[len(cols)-1] = b.NewArray()
+		b.Release()
+	}
+	rec := array.NewRecordBatch(s.schema, cols, int64(n))
+	if kept == int(n) {
+		return rec, nil
+	}
+	defer rec.Release()
+	return selectRows(rec, runsOf(keep))
+}
+
+// runsOf turns a keep mask into [start, end) runs of kept rows.
+func runsOf(keep []bool) [][2]int {
+	var runs [][2]int
+	for i := 0; i < len(keep); {
+		if !keep[i] {
+			i++
+			continue
+		}
+		j := i
+		for j < len(keep) && keep[j] {
+			j++
+		}
+		runs = append(runs, [2]int{i, j})
+		i = j
+	}
+	return runs
+}
+
+// selectRows returns a batch made of the given row runs of rec, in order
+// (runs may repeat or go backwards: Take uses runs of length one).
+func selectRows(rec arrow.RecordBatch, runs [][2]int) (arrow.RecordBatch, error) {
+	n := 0
+	for _, r := range runs {
+		n += r[1] - r[0]
+	}
+	cols := make([]arrow.Array, rec.NumCols())
+	defer func() {
+		for _, c := range cols {
+			if c != nil {
+				c.Release()
+			}
+		}
+	}()
+	for ci := range cols {
+		col := rec.Column(ci)
+		if len(runs) == 1 {
+			cols[ci] = array.NewSlice(col, int64(runs[0][0]), int64(runs[0][1]))
+			continue
+		}
+		parts := make([]arrow.Array, len(runs))
+		for i, r := range runs {
+			parts[i] = array.NewSlice(col, int64(r[0]), int64(r[1]))
+		}
+		c, err := array.Concatenate(parts, memory.DefaultAllocator)
+		for _, p := range parts {
+			p.Release()
+		}
+		if err != nil {
+			return nil, err
+		}
+		cols[ci] = c
+	}
+	return array.NewRecordBatch(rec.Schema(), cols, int64(n)), nil
+}

@@ -1,0 +1,213 @@
+package lance
+
+import (
+	"context"
+	"encoding/hex"
+	"fmt"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/google/uuid"
+
+	"github.com/pggraph/pggraph/lance/file"
+	"github.com/pggraph/pggraph/lance/format"
+	"github.com/pggraph/pggraph/lance/schema"
+	"github.com/pggraph/pggraph/objstore"
+)
+
+// DefaultMaxRowsPerFile is where staging starts a new fragment (Lance's
+// default too).
+const DefaultMaxRowsPerFile = 1 << 20
+
+// newDataFileName makes a unique data file name the way Lance shapes it:
+// the first 3 bytes of a random UUID as 24 '0'/'1' characters, then the
+// other 13 bytes in hex.
+func newDataFileName() string {
+	u := uuid.New()
+	var b strings.Builder
+	for _, x := range u[:3] {
+		fmt.Fprintf(&b, "%08b", x)
+	}
+	b.WriteString(hex.EncodeToString(u[3:]))
+	b.WriteString(".lance")
+	return b.String()
+}
+
+// writeFragments writes the reader's batches into new data files under
+// this branch's data/ directory, one fragment per MaxRowsPerFile rows.
+// Fragment ids are left 0 (assigned at commit).
+func (d *Dataset) writeFragments(ctx context.Context, rdr array.RecordReader, sch *arrow.Schema, fields []schema.Field, maxRows uint64) ([]format.Fragment, error) {
+	if maxRows == 0 {
+		maxRows = DefaultMaxRowsPerFile
+	}
+	if err := sameColumns(rdr.Schema(), sch); err != nil {
+		return nil, err
+	}
+	var frags []format.Fragment
+	var w *file.Writer
+	var name string
+	var rows uint64
+	finish := func() error {
+		if w == nil {
+			return nil
+		}
+		res, err := w.Close(ctx)
+		w = nil
+		if err != nil {
+			return err
+		}
+		frags = append(frags, format.Fragment{
+			PhysicalRows: res.NumRows,
+			Files: []format.DataFile{{
+				Path: name, Fields: res.FieldIDs, ColumnIndices: res.ColumnIndices,
+				MajorVersion: res.Major, MinorVersion: res.Minor, FileSizeBytes: res.Size,
+			}},
+		})
+		return nil
+	}
+	defer func() {
+		if w != nil {
+			w.Abort()
+		}
+	}()
+	for rdr.Next() {
+		rec := rdr.RecordBatch()
+		for off := int64(0); off < rec.NumRows(); {
+			if w == nil {
+				name = newDataFileName()
+				var err error
+				w, err = file.NewWriter(ctx, d.store, join(d.base(), dataDir, name), sch, file.WriterOptions{Fields: fields})
+				if err != nil {
+					return nil, err
+				}
+				rows = 0
+			}
+			n := min(rec.NumRows()-off, int64(maxRows-rows))
+			part := rec
+			if off != 0 || n != rec.NumRows() {
+				part = rec.NewSlice(off, off+n)
+			}
+			err := w.Write(part)
+			if part != rec {
+				part.Release()
+			}
+			if err != nil {
+				return nil, err
+			}
+			off += n
+			rows += uint64(n)
+			if rows >= maxRows {
+				if err := finish(); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	if err := rdr.Err(); err != nil {
+		return nil, err
+	}
+	if err := finish(); err != nil {
+		return nil, err
+	}
+	return frags, nil
+}
+
+// sameColumns checks that batches of schema got fit a dataset of want:
+// same column names and types, in order (metadata is ignored).
+func sameColumns(got, want *arrow.Schema) error {
+	if got.NumFields() != want.NumFields() {
+		return wrapf(ErrInvalidArgument, "batches have %d columns, dataset has %d", got.NumFields(), want.NumFields())
+	}
+	for i := range want.Fields() {
+		g, w := got.Field(i), want.Field(i)
+		if g.Name != w.Name || !arrow.TypeEqual(g.Type, w.Type) {
+			return wrapf(ErrInvalidArgument, "column %d is %s %s, dataset has %s %s", i, g.Name, g.Type, w.Name, w.Type)
+		}
+		if g.Nullable && !w.Nullable {
+			// allowed: the writer rejects actual nulls in a non-nullable column
+			continue
+		}
+	}
+	return nil
+}
+
+// StageAppend writes the reader's rows as new fragments and stages an
+// Append against d's version.
+func (d *Dataset) StageAppend(ctx context.Context, rdr array.RecordReader, opts StageOptions) (*Staged, error) {
+	if err := d.checkWritable(); err != nil {
+		return nil, err
+	}
+	frags, err := d.writeFragments(ctx, rdr, d.schema, d.fields, opts.MaxRowsPerFile)
+	if err != nil {
+		return nil, err
+	}
+	return d.StageOperation(ctx, &format.Append{Fragments: frags}, opts)
+}
+
+// StageOverwrite writes the reader's rows as the new content (and
+// schema) of the dataset and stages an Overwrite; on a New handle this
+// creates the dataset. Every field gets the lance-encoding metadata that
+// keeps later Lance writers on plain encodings (schema.WithPlainEncoding).
+func (d *Dataset) StageOverwrite(ctx context.Context, rdr array.RecordReader, opts StageOptions) (*Staged, error) {
+	if d.mf != nil {
+		if err := format.CheckWritable(d.mf.Manifest); err != nil {
+			return nil, err
+		}
+	}
+	sch := schema.WithPlainEncoding(rdr.Schema())
+	fields, encoded, err := lanceFields(sch)
+	if err != nil {
+		return nil, err
+	}
+	// the writer wants the same Arrow schema the dataset will report
+	dsSchema, err := schema.ToArrow(fields)
+	if err != nil {
+		return nil, err
+	}
+	frags, err := d.writeFragments(ctx, rdr, dsSchema, fields, opts.MaxRowsPerFile)
+	if err != nil {
+		return nil, err
+	}
+	var md map[string][]byte
+	if m := sch.Metadata(); m.Len() > 0 {
+		md = map[string][]byte{}
+		for i, k := range m.Keys() {
+			md[k] = []byte(m.Values()[i])
+		}
+	}
+	return d.StageOperation(ctx, &format.Overwrite{Fragments: frags, Schema: encoded, SchemaMetadata: md, ConfigUpsert: opts.Config}, opts)
+}
+
+// StageUpdate stages an Update that rewrites rows: the rows at addrs are
+// deleted (new deletion files; fragments left empty are removed) and the
+// reader's rows are added as new fragments.
+func (d *Dataset) StageUpdate(ctx context.Context, addrs []uint64, rdr array.RecordReader, opts StageOptions) (*Staged, error) {
+	if err := d.checkWritable(); err != nil {
+		return nil, err
+	}
+	plan, err := d.planDeletion(ctx, addrs)
+	if err != nil {
+		return nil, err
+	}
+	frags, err := d.writeFragments(ctx, rdr, d.schema, d.fields, opts.MaxRowsPerFile)
+	if err != nil {
+		return nil, err
+	}
+	return d.StageOperation(ctx, &format.Update{
+		RemovedFragmentIDs: plan.removed,
+		UpdatedFragments:   plan.updated,
+		NewFragments:       frags,
+		Mode:               format.UpdateRewriteRows,
+	}, opts)
+}
+
+// Create creates a dataset at root from the reader's rows (version 1,
+// committed exactly: an existing dataset is a conflict).
+func Create(ctx context.Context, store objstore.Store, root string, rdr array.RecordReader, opts Options) (*Dataset, error) {
+	st, err := New(store, root, opts).StageOverwrite(ctx, rdr, StageOptions{})
+	if err != nil {
+		return nil, err
+	}
+	return st.Commit(ctx, CommitOptions{Mode: CommitExact})
+}
