@@ -1,0 +1,139 @@
+package lance
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strconv"
+	"testing"
+
+	"github.com/pggraph/pggraph/internal/oracle"
+	"github.com/pggraph/pggraph/objstore"
+)
+
+// oracleRows converts an oracle dump into scannedRows (addr unset).
+func oracleRows(t *testing.T, d oracle.Dump) []scannedRow {
+	t.Helper()
+	var out []scannedRow
+	for _, r := range d.Rows {
+		id, err := strconv.ParseInt(fmt.Sprint(r["id"]), 10, 64)
+		if err != nil {
+			t.Fatalf("oracle id %v: %v", r["id"], err)
+		}
+		sr := scannedRow{id: id}
+		if n, ok := r["name"].(string); ok {
+			sr.name = &n
+		} else if r["name"] != nil {
+			t.Fatalf("oracle name %v", r["name"])
+		}
+		if s, ok := r["score"].(float64); ok {
+			sr.score = s
+		} else {
+			t.Fatalf("oracle score %v", r["score"])
+		}
+		out = append(out, sr)
+	}
+	return out
+}
+
+func oracleRowsFor(ids []int64) []oracle.Row {
+	var rows []oracle.Row
+	for _, id := range ids {
+		r := oracle.Row{"id": strconv.FormatInt(id, 10), "score": float64(id) / 2, "name": nil}
+		if n := rowName(id); n != nil {
+			r["name"] = *n
+		}
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+func localStore(t *testing.T) (*objstore.Local, string) {
+	t.Helper()
+	dir := t.TempDir()
+	st, err := objstore.NewLocal(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st, dir
+}
+
+// TestInteropGoWritesLanceReads: a dataset created, appended, deleted,
+// updated and tagged by our code is read by the official Lance value by
+// value, at every version and tag; then Lance appends on top and we read
+// its commit, and we commit over Lance's.
+func TestInteropGoWritesLanceReads(t *testing.T) {
+	ctx := context.Background()
+	store, dir := localStore(t)
+
+	ds, err := Create(ctx, store, "t.lance", rowsReader(t, 0, 50, 20), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := ds.StageAppend(ctx, rowsReader(t, 50, 120, 30), StageOptions{MaxRowsPerFile: 40})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ds, err = st.Commit(ctx, CommitOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	addr := map[int64]uint64{}
+	for _, r := range scanAll(t, ds, ScanOptions{}) {
+		addr[r.id] = r.addr
+	}
+	st, err = ds.StageDelete(ctx, []uint64{addr[1], addr[2], addr[60], addr[119]}, StageOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ds, err = st.Commit(ctx, CommitOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	st, err = ds.StageUpdate(ctx, []uint64{addr[10], addr[70]}, rowsReaderIDs(t, 10, 70), StageOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ds, err = st.Commit(ctx, CommitOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ds.CreateTag(ctx, "after-append", 2); err != nil {
+		t.Fatal(err)
+	}
+	want := idRange(0, 120, 1, 2, 60, 119)
+
+	checkRows(t, oracleRows(t, oracle.Read(t, dir, "t")), want)
+	checkRows(t, oracleRows(t, oracle.Read(t, dir, "t", oracle.AtVersion(1))), idRange(0, 50))
+	checkRows(t, oracleRows(t, oracle.Read(t, dir, "t", oracle.AtTag("after-append"))), idRange(0, 120))
+	if vs := oracle.Versions(t, dir, "t"); len(vs) != 4 || vs[3].Version != 4 {
+		t.Fatalf("oracle versions %+v", vs)
+	}
+	v2, _ := ds.Checkout(ctx, 2)
+	if tags := oracle.Tags(t, dir, "t"); tags["after-append"].Version != 2 || int64(tags["after-append"].ManifestSize) != v2.ManifestSize() {
+		t.Fatalf("oracle tags %+v", tags)
+	}
+
+	// Lance appends on top of our versions; we read its commit.
+	oracle.Append(t, dir, "t", oracleRowsFor(idRange(500, 510)))
+	ds, err = ds.Latest(ctx)
+	if err != nil || ds.Version() != 5 {
+		t.Fatalf("latest after Lance append: %v %v", ds, err)
+	}
+	want = append(want, idRange(500, 510)...)
+	checkRows(t, scanAll(t, ds, ScanOptions{}), want)
+
+	// A stale Go stager (read version 4) rebases over Lance's commit.
+	v4, _ := ds.Checkout(ctx, 4)
+	st, err = v4.StageAppend(ctx, rowsReader(t, 600, 605, 5), StageOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Commit(ctx, CommitOptions{}); !IsConflict(err) {
+		t.Fatalf("exact commit over Lance's v5: %v", err)
+	}
+	if ds, err = st.Commit(ctx, CommitOptions{Mode: CommitRebase}); err != nil {
+		t.Fatal(err)
+	}
+	want = append(want, idRange(600, 605)...)
+	sort.Slice(want, func(i, j int) bool { return want[i] < want[j] })
+	checkRows(t, oracleRows(t, oracle.Read(t, dir, "t")), want)
+	checkRows(t, scanAll(t, ds, ScanOptions{}), want)
+}
