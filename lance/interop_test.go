@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/pggraph/pggraph/internal/oracle"
+	"github.com/pggraph/pggraph/lance/schema"
 	"github.com/pggraph/pggraph/objstore"
 )
 
@@ -136,4 +137,69 @@ func TestInteropGoWritesLanceReads(t *testing.T) {
 	sort.Slice(want, func(i, j int) bool { return want[i] < want[j] })
 	checkRows(t, oracleRows(t, oracle.Read(t, dir, "t")), want)
 	checkRows(t, scanAll(t, ds, ScanOptions{}), want)
+}
+
+func oracleColumns() []oracle.Column {
+	md := schema.PlainEncodingMetadata()
+	return []oracle.Column{
+		{Name: "id", Type: "int64", Metadata: md},
+		{Name: "name", Type: "string", Nullable: true, Metadata: md},
+		{Name: "score", Type: "double", Nullable: true, Metadata: md},
+	}
+}
+
+// TestInteropLanceWritesGoReads: datasets the official Lance creates,
+// appends to and tags (V2 and V1 manifest naming) are read exactly by our
+// code; our appends keep the dataset's naming and Lance reads them.
+func TestInteropLanceWritesGoReads(t *testing.T) {
+	for _, naming := range []Naming{NamingV2, NamingV1} {
+		t.Run(naming.String(), func(t *testing.T) {
+			ctx := context.Background()
+			store, dir := localStore(t)
+			var extra []string
+			if naming == NamingV1 {
+				extra = []string{"--v1-manifest-paths"}
+			}
+			oracle.Create(t, dir, "o", oracleColumns(), oracleRowsFor(idRange(0, 40)), extra...)
+			oracle.Append(t, dir, "o", oracleRowsFor(idRange(40, 45)))
+			oracle.CreateTag(t, dir, "o", "first", 1)
+
+			ds, err := Open(ctx, store, "o.lance", Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ds.Version() != 2 || ds.Naming() != naming {
+				t.Fatalf("version %d naming %v", ds.Version(), ds.Naming())
+			}
+			checkRows(t, scanAll(t, ds, ScanOptions{}), idRange(0, 45))
+			tagged, err := ds.CheckoutTag(ctx, "first")
+			if err != nil || tagged.Version() != 1 {
+				t.Fatalf("tag: %v %v", tagged, err)
+			}
+			checkRows(t, scanAll(t, tagged, ScanOptions{}), idRange(0, 40))
+			vs, err := ds.ListVersions(ctx)
+			if err != nil || len(vs) != 2 || vs[0].Timestamp.IsZero() || vs[1].Operation != "Append" {
+				t.Fatalf("versions %+v %v", vs, err)
+			}
+			ovs := oracle.Versions(t, dir, "o")
+			if len(ovs) != len(vs) {
+				t.Fatalf("oracle versions %+v vs ours %+v", ovs, vs)
+			}
+
+			st, err := ds.StageAppend(ctx, rowsReader(t, 45, 50, 5), StageOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ds, err = st.Commit(ctx, CommitOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := store.Stat(ctx, "o.lance/_versions/"+manifestName(naming, 3)); err != nil {
+				t.Fatalf("our commit did not keep %v naming: %v", naming, err)
+			}
+			if _, err := ds.ListVersions(ctx); err != nil {
+				t.Fatal(err)
+			}
+			checkRows(t, oracleRows(t, oracle.Read(t, dir, "o")), idRange(0, 50))
+		})
+	}
 }
