@@ -246,8 +246,19 @@ func TestExactConflict(t *testing.T) {
 }
 
 func TestExactConcurrent(t *testing.T) {
+	for _, backend := range []string{"mem", "local"} {
+		t.Run(backend, func(t *testing.T) {
+			var store objstore.Store = objstore.NewMem()
+			if backend == "local" {
+				store, _ = localStore(t)
+			}
+			exactConcurrent(t, store)
+		})
+	}
+}
+
+func exactConcurrent(t *testing.T, store objstore.Store) {
 	ctx := context.Background()
-	store := objstore.NewMem()
 	ds := createFake(t, store, "t", NamingV2, 4)
 	const n = 8
 	var wg sync.WaitGroup

@@ -35,6 +35,24 @@
 //     (branch, version, createdAt, updatedAt, manifestSize, metadata),
 //     created with PutIfAbsent.
 //
+//   - Reading: Scan streams the live rows of a version fragment by
+//     fragment (id order) in arrow-go batches, with projection, deletion
+//     vectors applied, optional "_rowaddr" column ((fragment_id << 32) |
+//     offset), and two pushdown hooks: a row-address set (fragments
+//     without selected rows are never opened) and a fragment filter.
+//     No column statistics exist, so there is no min/max pruning. Take
+//     fetches rows by address in the requested order. Data files are
+//     read with lance/file (see its doc for the encodings it decodes);
+//     files of inherited fragments are found through base_paths, mapped
+//     onto the store with Options.Location.
+//   - Writing data: StageOverwrite (and Create), StageAppend and
+//     StageUpdate write data files with lance/file under the branch's
+//     data/ (one fragment per MaxRowsPerFile rows); StageDelete and
+//     StageUpdate write one merged .bin deletion vector per touched
+//     fragment and drop fragments left without live rows. New datasets
+//     carry the lance-encoding field metadata that keeps later Lance
+//     writers on plain encodings.
+//
 // Implemented operations: Overwrite (create), Append, Delete, Update
 // (rewrite rows), Restore, ReserveFragments. Read past, not written:
 // Rewrite, Merge, Project, Clone, CreateIndex and any other operation in
