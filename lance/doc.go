@@ -3,6 +3,7 @@
 // Lance (npm @lancedb/lancedb 0.31.0 = Lance 8.0.0) by the interop tests.
 //
 // Model:
+//
 //   - A Dataset is an immutable snapshot of one version of one branch
 //     (main = the dataset root; a native branch lives under
 //     tree/<branch>/ with a ref in _refs/branches/). Open finds the
@@ -10,9 +11,11 @@
 //     probing forward (galloping Stats); only a missing or bogus hint
 //     makes it list _versions/. Dataset.Latest probes N+1 only (one Stat
 //     when nothing changed): the hot path never lists.
+//
 //   - Manifest naming: V2 (default, u64::MAX-version, 20 digits) or V1
 //     ({version}.manifest); the scheme is detected per _versions
 //     directory and kept; finding both is ErrMixedNaming.
+//
 //   - Writing is two-phase. Staging (StageOperation and the Stage*
 //     helpers) makes the data files, deletion files and the transaction
 //     file _transactions/{read_version}-{uuid}.txn durable and moves no
@@ -31,6 +34,7 @@
 //     whose transaction cannot be read is a *MissingTransactionError,
 //     never guessed. A slot that holds our own UUID counts as committed.
 //     The version hint is written best effort after each commit.
+//
 //   - Tags live in _refs/tags/{name}.json with Lance's camelCase keys
 //     (branch, version, createdAt, updatedAt, manifestSize, metadata),
 //     created with PutIfAbsent.
@@ -45,6 +49,7 @@
 //     read with lance/file (see its doc for the encodings it decodes);
 //     files of inherited fragments are found through base_paths, mapped
 //     onto the store with Options.Location.
+//
 //   - Writing data: StageOverwrite (and Create), StageAppend and
 //     StageUpdate write data files with lance/file under the branch's
 //     data/ (one fragment per MaxRowsPerFile rows); StageDelete and
