@@ -7,6 +7,8 @@ func FuzzDecodeManifestFile(f *testing.F) {
 	f.Add(good)
 	f.Add(good[:len(good)-1])
 	f.Add([]byte("LANC"))
+	f.Add(readGolden(f, "lance8-v4-delete.manifest"))
+	f.Add(readGolden(f, "lance8-branch-v5-clone.manifest"))
 	f.Add(frame([]byte{0x12, 0x80, 0x80, 0x80, 0x80, 0x08}))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		mf, err := DecodeManifestFile(b)
@@ -33,6 +35,8 @@ func FuzzDecodeTransaction(f *testing.F) {
 		f.Add((&Transaction{ReadVersion: 1, UUID: "u", Op: op}).Encode())
 	}
 	f.Add([]byte{0xa2, 0x06, 0x05, 0x0a})
+	f.Add(readGolden(f, "lance8-update.txn"))
+	f.Add(readGolden(f, "lance8-rewrite.txn"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		txn, err := DecodeTransaction(b)
 		if err != nil {
