@@ -127,6 +127,7 @@ func (s *Staged) commitRebase(ctx context.Context, opts CommitOptions) (*Dataset
 	}
 	cur := s.ds
 	checked := s.ReadVersion
+	orig := s.Txn
 	for attempt := 0; ; attempt++ {
 		// Bring cur to the latest version and vet every version since
 		// our read version.
@@ -142,12 +143,25 @@ func (s *Staged) commitRebase(ctx context.Context, opts CommitOptions) (*Dataset
 			if w.UUID == s.UUID {
 				return latest.Checkout(ctx, v)
 			}
-			if ok, kind := compatible(s.Txn.Op, w); !ok {
+			if ok, kind := compatible(orig.Op, w); !ok && (kind != ConflictRetryable || !rebasableOverlap(orig.Op, w)) {
 				return nil, &ConflictError{Kind: kind, ReadVersion: s.ReadVersion, Version: v, Winner: w}
 			}
 			checked = v
 		}
 		cur = latest
+		// Merge deletion vectors with whatever committed since (no-op
+		// when the touched fragments are unchanged).
+		txn, err := s.mergeDeletions(ctx, cur, orig)
+		if err != nil {
+			return nil, err
+		}
+		if txn != s.Txn {
+			// the transaction file must describe what is committed
+			if err := cur.store.Put(ctx, join(cur.base(), txnDir, txn.TxnFileName()), txn.Encode()); err != nil {
+				return nil, err
+			}
+			s.Txn = txn
+		}
 		nd, err := s.tryPublish(ctx, cur, cur.version+1)
 		if err == nil {
 			return nd, nil

@@ -366,7 +366,6 @@ func TestRebaseRules(t *testing.T) {
 		{"append over delete", del0, app, false, 0},
 		{"delete over append", app, del0, false, 0},
 		{"delete disjoint", del0, del1, false, 0},
-		{"delete same fragment", del0, del0, true, ConflictRetryable},
 		{"append over overwrite", over, app, true, ConflictIncompatible},
 		{"delete over restore", restore, del0, true, ConflictIncompatible},
 		{"overwrite over append", app, over, false, 0},
@@ -572,5 +571,67 @@ func TestManifestNames(t *testing.T) {
 		if _, _, ok := parseManifestName(bad); ok {
 			t.Errorf("%s parsed", bad)
 		}
+	}
+}
+
+func TestRebaseMergesDeletionVectors(t *testing.T) {
+	ctx := context.Background()
+	store := objstore.NewMem()
+	ds := createFake(t, store, "t", NamingV2, 6, 6)
+	stage := func(addrs ...uint64) *Staged {
+		st, err := ds.StageDelete(ctx, addrs, StageOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
+	a := stage(RowAddress(0, 1), RowAddress(0, 2))
+	b := stage(RowAddress(0, 2), RowAddress(0, 5), RowAddress(1, 0))
+	if _, err := a.Commit(ctx, CommitOptions{Mode: CommitRebase}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Commit(ctx, CommitOptions{Mode: CommitExact}); !IsConflict(err) {
+		t.Fatalf("exact: %v", err)
+	}
+	got, err := b.Commit(ctx, CommitOptions{Mode: CommitRebase})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dv, err := got.deletionVector(ctx, &got.Fragments()[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(dv.ToArray()) != "[1 2 5]" || got.CountRows() != 12-4 {
+		t.Fatalf("merged vector %v rows %d", dv.ToArray(), got.CountRows())
+	}
+	// the transaction file was rewritten to what was committed
+	txn, err := got.Transaction(ctx, got.Version())
+	if err != nil || txn.UUID != b.UUID {
+		t.Fatal(err)
+	}
+	raw, err := store.Get(ctx, "t/_transactions/"+txn.TxnFileName())
+	if err != nil {
+		t.Fatal(err)
+	}
+	fileTxn, err := format.DecodeTransaction(raw)
+	if err != nil || fileTxn.Op.(*format.Delete).UpdatedFragments[0].DeletionFile.NumDeletedRows != 3 {
+		t.Fatalf("txn file not rebased: %v", err)
+	}
+
+	// deleting the rest of fragment 0 from a stale version removes it
+	c := stage(RowAddress(0, 0), RowAddress(0, 3), RowAddress(0, 4))
+	got, err = c.Commit(ctx, CommitOptions{Mode: CommitRebase})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Fragments()) != 1 || got.Fragments()[0].ID != 1 {
+		t.Fatalf("fragment 0 not removed: %+v", got.Fragments())
+	}
+	// a fragment removed by the winner is a retryable conflict
+	d := stage(RowAddress(0, 0))
+	_, err = d.Commit(ctx, CommitOptions{Mode: CommitRebase})
+	var ce *ConflictError
+	if !errors.As(err, &ce) || ce.Kind != ConflictRetryable || !IsRetryable(err) {
+		t.Fatalf("want retryable conflict, got %v", err)
 	}
 }

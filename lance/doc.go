@@ -28,8 +28,10 @@
 //     carrying the winner's transaction (zero retries); CommitRebase
 //     vets every version since read_version with Lance's compatibility
 //     rules (Append over anything but Overwrite/Restore; Delete/Update
-//     over overlapping Delete/Update/Rewrite is a retryable conflict —
-//     the deletion-vector merge Lance can do is not implemented) and
+//     over a Delete/Update of the same fragments is rebased by merging
+//     the deletion vectors — the staged transaction file is rewritten to
+//     what is committed — unless a fragment was removed or rewritten,
+//     which is a retryable conflict) and
 //     retries a lost slot with bounded, jittered backoff. A version
 //     whose transaction cannot be read is a *MissingTransactionError,
 //     never guessed. A slot that holds our own UUID counts as committed.
