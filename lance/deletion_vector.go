@@ -1,16 +1,17 @@
 package lance
 
 import (
-	"bytes"
 	"context"
 
 	"github.com/RoaringBitmap/roaring/v2"
 
+	"github.com/pggraph/pggraph/lance/deletion"
 	"github.com/pggraph/pggraph/lance/format"
 )
 
 // deletionVector returns the set of deleted row offsets of a fragment
-// (empty when it has no deletion file).
+// (empty when it has no deletion file). Both .bin and .arrow files are
+// read through lance/deletion.
 func (d *Dataset) deletionVector(ctx context.Context, fr *format.Fragment) (*roaring.Bitmap, error) {
 	if fr.DeletionFile == nil {
 		return roaring.New(), nil
@@ -23,24 +24,14 @@ func (d *Dataset) deletionVector(ctx context.Context, fr *format.Fragment) (*roa
 	if err != nil {
 		return nil, err
 	}
-	return decodeDeletionFile(fr.DeletionFile.FileType, b)
-}
-
-func decodeDeletionFile(t format.DeletionFileType, b []byte) (*roaring.Bitmap, error) {
-	if t != format.DeletionBitmap {
-		return nil, &format.UnsupportedError{Feature: "arrow deletion files (pending lance/deletion)"}
+	bm, err := deletion.Decode(deletion.Kind(fr.DeletionFile.FileType), b)
+	if err != nil {
+		return nil, err
 	}
-	bm := roaring.New()
-	if _, err := bm.ReadFrom(bytes.NewReader(b)); err != nil {
-		return nil, wrapf(ErrCorrupt, "deletion bitmap: %v", err)
+	if got := bm.GetCardinality(); got != fr.DeletionFile.NumDeletedRows && fr.DeletionFile.NumDeletedRows != 0 {
+		return nil, wrapf(ErrCorrupt, "deletion file %s holds %d rows, manifest says %d", key, got, fr.DeletionFile.NumDeletedRows)
 	}
 	return bm, nil
 }
 
-func encodeDeletionBitmap(bm *roaring.Bitmap) ([]byte, error) {
-	var buf bytes.Buffer
-	if _, err := bm.WriteTo(&buf); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
-}
+func encodeDeletionBitmap(bm *roaring.Bitmap) ([]byte, error) { return deletion.EncodeBitmap(bm) }

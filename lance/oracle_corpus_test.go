@@ -1,9 +1,13 @@
 package lance
 
 import (
+	"fmt"
+	"io"
+
 	"bytes"
 	"context"
 	"encoding/binary"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"os"
 	"path/filepath"
 	"strings"
@@ -131,5 +135,99 @@ func TestCorpusOpen(t *testing.T) {
 	}
 	if _, err := Open(ctx, store, "g.lance", Options{Branch: "nope"}); !IsNotFound(err) {
 		t.Fatalf("missing branch: %v", err)
+	}
+}
+
+// corpusWant returns the expected (id → name) of the corpus at a version.
+func corpusWant(version uint64, branch bool) map[int64]*string {
+	name := func(i int64) *string {
+		if i%4 == 0 {
+			return nil
+		}
+		s := fmt.Sprintf("n%d", i)
+		return &s
+	}
+	str := func(s string) *string { return &s }
+	w := map[int64]*string{}
+	upTo := map[uint64]int64{1: 10, 2: 20, 3: 30}[version]
+	if version >= 4 {
+		upTo = 28
+	}
+	for i := int64(0); i < upTo; i++ {
+		w[i] = name(i)
+	}
+	if version >= 4 {
+		delete(w, 1)
+		delete(w, 2)
+		delete(w, 15)
+	}
+	if version >= 5 {
+		w[3] = str("upd")
+		w[100] = str("new")
+	}
+	if branch && version >= 6 {
+		for i := int64(200); i < 205; i++ {
+			w[i] = name(i)
+		}
+	}
+	return w
+}
+
+// TestCorpusScan reads every version of the Lance-written corpus (arrow
+// deletion files, merge-insert, compaction, a branch with inherited
+// fragments resolved through base_paths) value by value.
+func TestCorpusScan(t *testing.T) {
+	ctx := context.Background()
+	store, err := objstore.NewLocal("testdata/oracle")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		branch  string
+		version uint64
+	}{
+		{"", 1}, {"", 2}, {"", 3}, {"", 4}, {"", 5}, {"", 6}, {"", 7},
+		{"feature/x", 5}, {"feature/x", 6},
+	}
+	for _, tc := range cases {
+		t.Run(fmt.Sprintf("%s@%d", tc.branch, tc.version), func(t *testing.T) {
+			ds, err := Open(ctx, store, "g.lance", Options{Branch: tc.branch, Version: tc.version, Location: corpusLocation})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := corpusWant(tc.version, tc.branch != "")
+			sc, err := ds.Scan(ctx, ScanOptions{WithRowAddress: true, BatchRows: 4})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer sc.Close()
+			seen := map[int64]bool{}
+			for {
+				rec, err := sc.Next(ctx)
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				ids := rec.Column(0).(*array.Int64)
+				names := rec.Column(1).(*array.String)
+				for i := 0; i < int(rec.NumRows()); i++ {
+					id := ids.Value(i)
+					exp, ok := want[id]
+					if !ok || seen[id] {
+						t.Fatalf("unexpected or duplicate id %d", id)
+					}
+					seen[id] = true
+					if (exp == nil) != names.IsNull(i) || (exp != nil && *exp != names.Value(i)) {
+						t.Fatalf("id %d: name %q, want %v", id, names.Value(i), exp)
+					}
+				}
+				rec.Release()
+			}
+			if len(seen) != len(want) || uint64(len(want)) != ds.CountRows() {
+				t.Fatalf("saw %d rows, want %d (count %d)", len(seen), len(want), ds.CountRows())
+			}
+		})
 	}
 }
