@@ -1,17 +1,17 @@
 package lance
 
 import (
-	"fmt"
-	"io"
-
 	"bytes"
 	"context"
 	"encoding/binary"
-	"github.com/apache/arrow-go/v18/arrow/array"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/pggraph/pggraph/lance/format"
 	"github.com/pggraph/pggraph/objstore"
