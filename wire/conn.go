@@ -134,7 +134,10 @@ func (c *conn) close() {
 func (c *conn) forceClose() {
 	c.cancelStatement(ErrShutdown)
 	c.cancelCtx(ErrShutdown)
-	c.nc.Close()
+	c.mu.Lock()
+	nc := c.nc
+	c.mu.Unlock()
+	nc.Close()
 }
 
 // interruptIdle makes a connection waiting for its next statement wake up
@@ -279,7 +282,9 @@ func (c *conn) startup() error {
 				c.log.WithError(err).Debug("wire: TLS handshake failed")
 				return errClientGone
 			}
+			c.mu.Lock()
 			c.nc, c.tls = tc, true
+			c.mu.Unlock()
 			continue
 		case codeGSSEncRequest:
 			if _, err := c.nc.Write([]byte{'N'}); err != nil {
@@ -363,7 +368,7 @@ func (c *conn) startup() error {
 	sess, err := c.newSession(ctx, info)
 	done()
 	if err != nil {
-		e := toPGError(nil, err)
+		e := toPGError(context.Background(), err)
 		e.Severity = SeverityFatal
 		return e
 	}
@@ -616,7 +621,7 @@ func (c *conn) dispatch(msg pgproto3.FrontendMessage) (fatal error) {
 
 // failStatement reports a statement error and moves the transaction state.
 func (c *conn) failStatement(err error) {
-	e := toPGError(nil, err)
+	e := toPGError(context.Background(), err)
 	if e.Code == CodeInternalError && e.Cause != nil {
 		c.log.WithError(e.Cause).Warn("wire: statement failed with an internal error")
 	}

@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"context"
 	"errors"
 
 	"github.com/jackc/pgx/v5/pgproto3"
@@ -258,7 +259,7 @@ func (c *conn) sync() {
 	c.skipSync = false
 	c.inCycle = false
 	if err := c.endImplicit(); err != nil {
-		c.sendError(toPGError(nil, err))
+		c.sendError(toPGError(context.Background(), err))
 	}
 	c.readyForQuery()
 }

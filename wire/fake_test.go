@@ -28,13 +28,12 @@ import (
 //	copy (select gen(N)) to stdout
 //	select count()               the number of rows in the table
 type fakeBackend struct {
-	mu        sync.Mutex
-	table     [][]string
-	sessions  int
-	events    []string // transaction hooks as they happen
-	rejectDB  string
-	lastInfo  SessionInfo
-	closeWait sync.WaitGroup
+	mu       sync.Mutex
+	table    [][]string
+	sessions int
+	events   []string // transaction hooks as they happen
+	rejectDB string
+	lastInfo SessionInfo
 }
 
 func (b *fakeBackend) NewSession(ctx context.Context, info SessionInfo) (Session, error) {
@@ -214,6 +213,10 @@ func (s *fakeSession) Execute(ctx context.Context, st *Statement, params []any) 
 		return &staticResult{tag: "INSERT 0 1"}, nil
 	case "echo", "echo_int":
 		d, _ := s.Describe(ctx, st, nil)
+		if op.n == 0 || len(params) < op.n {
+			return nil, Errorf(CodeSyntaxError, "fake: echo needs its parameters")
+		}
+		params = params[:op.n]
 		r := &staticResult{cols: d.Columns, rows: [][]any{params}}
 		for i, p := range params {
 			if _, ok := p.(string); ok {

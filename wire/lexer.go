@@ -118,7 +118,7 @@ func lex(sql string) ([]token, *lexError) {
 			}
 			// dollar quote: $tag$ ... $tag$
 			j := i + 1
-			for j < n && isIdentChar(sql[j]) {
+			for j < n && isIdentChar(sql[j]) && sql[j] != '$' {
 				j++
 			}
 			if j < n && sql[j] == '$' {

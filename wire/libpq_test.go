@@ -74,7 +74,7 @@ func TestLibPQ(t *testing.T) {
 			}
 			// COPY through lib/pq's CopyIn helper (text format).
 			tx, _ = db.BeginTx(ctx, nil)
-			stmt, err := tx.Prepare(pq.CopyIn("t", "a", "b"))
+			stmt, err := tx.Prepare("COPY t (a, b) FROM STDIN")
 			if err != nil {
 				t.Fatal(err)
 			}

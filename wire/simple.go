@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"context"
 	"errors"
 
 	"github.com/jackc/pgx/v5/pgproto3"
@@ -37,7 +38,7 @@ func (c *conn) simpleQuery(sql string) error {
 		c.reportChanges()
 	}
 	if err := c.endImplicit(); err != nil {
-		c.sendError(toPGError(nil, err))
+		c.sendError(toPGError(context.Background(), err))
 	}
 	c.readyForQuery()
 	return nil

@@ -1,0 +1,136 @@
+// Package wire is pggraph's PostgreSQL protocol (v3.0 and v3.2) server:
+// the top of the stack. It owns everything a client sees before and
+// around SQL (startup, TLS, authentication, the simple and extended query
+// protocols, the transaction status, COPY framing, cancellation, session
+// settings, limits, error fields) and knows nothing about executing SQL.
+// The SQL layer plugs in through Backend and Session (session.go).
+//
+// # Serving
+//
+//	srv, err := wire.NewServer(wire.Config{Backend: b, Auth: wire.AuthSCRAM, UsersFile: "users"})
+//	go srv.Serve(ctx, listener)   // any number of listeners
+//	...
+//	srv.Shutdown(ctx)             // graceful; forced when ctx ends
+//
+// Config fields (all optional but Backend):
+//
+//	Backend                   creates one Session per connection (NoSQLBackend until the SQL layer lands)
+//	Auth                      trust | password | md5 | scram-sha-256 | reject (default trust)
+//	UsersFile / Users         login roles with hashed secrets (format below); needed unless trust
+//	HBA                       pg_hba-style rules (ParseHBA): first match by TLS, database, user, address
+//	TLSCertFile, TLSKeyFile   enable TLS with that certificate (SSLRequest answered 'S')
+//	TLSSelfSigned             enable TLS with a certificate generated at start
+//	TLSConfig                 a ready tls.Config (overrides the two above)
+//	RequireTLS                refuse plaintext sessions (28000)
+//	MaxConnections            concurrent sessions, default 100; more get FATAL 53300
+//	MaxMessageSize            bytes per client message, default 64 MiB; larger: FATAL 54000 and close
+//	StatementTimeout          default statement_timeout (57014 when exceeded)
+//	IdleInTransactionTimeout  default idle_in_transaction_session_timeout (FATAL 25P03)
+//	StartupTimeout            accept → ReadyForQuery budget, default 60s
+//	AuthFailureDelay          base delay before answering a failed login, doubled per recent
+//	                          failure from the same address (max 32×), default 200ms; <0 disables
+//	FlushThreshold            output buffer size, default 32 KiB
+//	Logger                    logrus logger, default the standard one
+//
+// # Users file
+//
+// One role per line, "name secret", # comments. Secrets use PostgreSQL's
+// pg_authid.rolpassword formats, never plain text:
+//
+//	alice SCRAM-SHA-256$4096:<salt b64>$<StoredKey b64>:<ServerKey b64>
+//	bob   md5<hex md5(password || username)>
+//
+// HashSCRAM and HashMD5 produce them. With method md5 a SCRAM role
+// authenticates with SCRAM (as PostgreSQL does); method password checks a
+// cleartext password against either form. A failed login is always FATAL
+// 28P01 "password authentication failed for user ..." whether or not the
+// role exists (an unknown role runs SCRAM against a mock secret derived from
+// a per-server key), and repeated failures from one address are slowed down.
+//
+// # Connection state machine
+//
+//	accept
+//	  └─ startup: read untyped packets without buffering past them
+//	       SSLRequest    → 'S' + TLS handshake (if configured) or 'N'; loop
+//	       GSSEncRequest → 'N'; loop
+//	       CancelRequest → cancel the matching backend's running statement
+//	                       (process id + constant-time secret compare); close
+//	       StartupMessage 3.x → NegotiateProtocolVersion if minor > 2 or _pq_.
+//	                       options were sent; connection limit; authenticate;
+//	                       apply startup parameters and options=-c name=value
+//	                       as session defaults; Backend.NewSession (3D000 for an
+//	                       unknown database/branch); AuthenticationOk,
+//	                       ParameterStatus×13, BackendKeyData (4-byte key for
+//	                       3.0, 32 bytes for 3.2), ReadyForQuery
+//	  └─ ready: read one message
+//	       Query   → Session.Parse splits it; each statement runs in order,
+//	                 results streamed; the first error stops the rest; one
+//	                 ReadyForQuery at the end
+//	       Parse/Bind/Describe/Execute/Close → extended cycle; after an error
+//	                 every message up to Sync is discarded
+//	       Sync    → end the cycle: commit the implicit transaction, ReadyForQuery
+//	       Flush   → write pending output
+//	       CopyData/CopyDone/CopyFail outside COPY → dropped (after a failed COPY)
+//	       Terminate or EOF → close (rolling back an open transaction)
+//	  └─ copy-in (inside Session.CopyFrom): CopyData streamed to the session,
+//	       CopyDone ends it, CopyFail → 57014, Flush/Sync ignored
+//
+// The transaction state is PostgreSQL's, kept here and reported in every
+// ReadyForQuery:
+//
+//	idle (I) ──stmt──▶ implicit (I) ──end of Query / Sync──▶ commit ──▶ idle
+//	idle ──BEGIN──▶ block (T) ──COMMIT──▶ commit ──▶ idle
+//	implicit ──BEGIN──▶ block (the statements before it join the block)
+//	implicit ──error──▶ rollback ──▶ idle
+//	block ──error──▶ failed (E): everything but COMMIT/ROLLBACK/ROLLBACK TO → 25P02
+//	failed ──ROLLBACK TO sp──▶ block;  failed ──COMMIT──▶ rollback, tag ROLLBACK
+//
+// BEGIN inside a block and COMMIT/ROLLBACK outside one answer with
+// PostgreSQL's warnings (25001, 25P01). Session.Begin/Commit/Rollback and
+// the savepoint hooks are called exactly at these edges; settings changed
+// by SET inside a transaction are undone by its rollback and SET LOCAL ends
+// with it. Portals are closed at transaction end.
+//
+// # What wire executes itself
+//
+// Session.Parse classifies each statement (Kind). ParseUtility is the
+// reference classifier (a lexer that honours quotes, dollar quotes and
+// comments plus a small grammar for utility statements); a SQL layer may
+// use it or produce the same Statement values from its own parser. wire
+// executes BEGIN/START/COMMIT/END/ROLLBACK/ABORT (AND CHAIN), SAVEPOINT,
+// RELEASE, ROLLBACK TO (through the Session hooks), SET/SET LOCAL/SET
+// TRANSACTION/SET SESSION CHARACTERISTICS/RESET/SHOW (ALL), plain
+// SELECT set_config(...)/current_setting(...), DISCARD ALL and the COPY
+// sub-protocol. Everything else (KindQuery) goes to Session.Execute.
+//
+// Settings: the PostgreSQL parameters clients send are validated and
+// normalized (DateStyle ISO only, client_encoding UTF8 only,
+// standard_conforming_strings on only, time units for timeouts, ...);
+// unknown non-dotted names are 42704; dotted names (graph.branch,
+// graph.as_of, any custom.name) are accepted. graph.branch defaults to the
+// database name. A change of a reported setting (application_name,
+// DateStyle, TimeZone, ...) sends ParameterStatus before the next
+// ReadyForQuery. Sessions may veto a change with SettingValidator.
+//
+// # Invariants
+//
+//   - Output is buffered: messages reach the socket at ReadyForQuery, Flush,
+//     the COPY handshake or when the buffer passes FlushThreshold, never
+//     one write per message.
+//   - No panic reaches a client or stops the server: a panic inside a
+//     statement becomes XX000 for that statement (the transaction fails as
+//     for any error) and the connection goes on; a panic elsewhere closes
+//     only its connection.
+//   - Errors sent to clients carry a SQLSTATE; a Go error that is not an
+//     *Error becomes XX000 "internal error" (logged, never sent verbatim).
+//     A cancelled statement is 57014 whatever the session returned.
+//   - Rows are pulled from Result one at a time, so a portal with a row
+//     limit suspends (PortalSuspended) and resumes without materializing;
+//     as in PostgreSQL, the limit is not looked past and each Execute's
+//     CommandComplete counts only its own rows.
+//   - COPY data is decoded incrementally (one row plus one message in
+//     memory); malformed data is 22P04.
+//   - Shutdown stops accepting, ends idle sessions at their next statement
+//     boundary with FATAL 57P01, lets running statements finish, and
+//     cancels them only when its context ends.
+package wire
