@@ -200,6 +200,31 @@ func TestInteropLanceWritesGoReads(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkRows(t, oracleRows(t, oracle.Read(t, dir, "o")), idRange(0, 50))
+
+			// Lance deletes (arrow deletion files); we read the result.
+			oracle.Delete(t, dir, "o", "id IN (3, 41) OR id >= 48")
+			if ds, err = ds.Latest(ctx); err != nil || ds.Version() != 4 {
+				t.Fatalf("latest after Lance delete: %v %v", ds, err)
+			}
+			rows := scanAll(t, ds, ScanOptions{})
+			checkRows(t, rows, idRange(0, 48, 3, 41))
+			// We delete more rows of the same fragments (merging Lance's
+			// vector into our .bin); Lance reads the result.
+			addr := map[int64]uint64{}
+			for _, r := range rows {
+				addr[r.id] = r.addr
+			}
+			st, err = ds.StageDelete(ctx, []uint64{addr[4], addr[40], addr[45]}, StageOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ds, err = st.Commit(ctx, CommitOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			want := idRange(0, 48, 3, 4, 40, 41, 45)
+			checkRows(t, scanAll(t, ds, ScanOptions{}), want)
+			checkRows(t, oracleRows(t, oracle.Read(t, dir, "o")), want)
+			checkRows(t, oracleRows(t, oracle.Read(t, dir, "o", oracle.AtVersion(4))), idRange(0, 48, 3, 41))
 		})
 	}
 }
