@@ -1,0 +1,98 @@
+package adapters
+
+import (
+	"context"
+
+	"github.com/pggraph/pggraph/graph"
+	"github.com/pggraph/pggraph/lance"
+	"github.com/pggraph/pggraph/objstore"
+	"github.com/pggraph/pggraph/protocol"
+	"github.com/pggraph/pggraph/recovery"
+)
+
+// Options open a Graph.
+type Options struct {
+	// Create initializes an empty location as a new root.
+	Create bool
+	// Actor names this process in commits.
+	Actor    string
+	Recovery recovery.Options
+}
+
+// Graph is the write path's entry point for the SQL layer: an open root
+// with its recovery manager and coordinator.
+type Graph struct {
+	Root     *graph.Root
+	Recovery *recovery.Manager
+	coord    *protocol.Coordinator
+	actor    string
+}
+
+// Open opens (or with Create, initializes) the root in store. Recovery is
+// not run here: every write runs the barrier first, and `pgproxy
+// recover` runs it explicitly.
+func Open(ctx context.Context, store objstore.Store, o Options) (*Graph, error) {
+	var root *graph.Root
+	var err error
+	if o.Create {
+		root, _, err = graph.Init(ctx, store, o.Actor)
+	} else {
+		root, err = graph.Open(ctx, store)
+	}
+	if err != nil {
+		return nil, err
+	}
+	rec := recovery.New(root, o.Recovery)
+	if o.Actor == "" {
+		o.Actor = "pggraph"
+	}
+	return &Graph{Root: root, Recovery: rec, coord: protocol.NewCoordinator(root, rec), actor: o.Actor}, nil
+}
+
+// Close ends this handle's recovery owner instance.
+func (g *Graph) Close() { g.Recovery.Close() }
+
+// Head returns the latest snapshot of a branch ("" = main).
+func (g *Graph) Head(ctx context.Context, branch string) (*graph.Snapshot, error) {
+	sn, err := g.Root.Head(ctx, branch)
+	if graph.IsUnknownBranch(err) {
+		return nil, protocol.Errorf(protocol.KindUnknownBranch, err, "branch %q does not exist", branch)
+	}
+	return sn, err
+}
+
+// WriteOptions tune one graph write.
+type WriteOptions struct {
+	Branch  string
+	Message string
+	Actor   string
+	// Strict: an explicit transaction's COMMIT — any read-set change is
+	// 40001; Base should be the snapshot the transaction read.
+	Strict bool
+	Base   *graph.Snapshot
+	// MaxReprepare bounds transparent re-prepares (default 5).
+	MaxReprepare int
+}
+
+// Write runs one graph-visible write: fn stages the changes (rows as
+// Arrow, deletes as row addresses, probes, DDL) against the attempt's
+// base; the coordinator publishes them as one graph commit.
+func (g *Graph) Write(ctx context.Context, o WriteOptions, fn StageFunc) (*protocol.Receipt, error) {
+	if o.Actor == "" {
+		o.Actor = g.actor
+	}
+	w := newMutationWriter(g.Root.Store(), fn)
+	return g.coord.Commit(ctx, w, protocol.CommitOptions{Branch: o.Branch, Actor: o.Actor, Message: o.Message,
+		Strict: o.Strict, Base: o.Base, MaxReprepare: o.MaxReprepare})
+}
+
+// Table opens the pinned version of a live table in a snapshot, for
+// reads (scans, probes, row addresses).
+func (g *Graph) Table(ctx context.Context, sn *graph.Snapshot, name string) (*lance.Dataset, graph.TableEntry, error) {
+	e, ok := sn.State.TableByName(name)
+	if !ok {
+		return nil, e, protocol.Errorf(protocol.KindInvalid, nil, "relation %q does not exist", name)
+	}
+	ds, err := lance.Open(ctx, g.Root.Store(), e.Location, lance.Options{Branch: e.Branch, Version: e.Version})
+	return ds, e, err
+}

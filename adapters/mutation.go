@@ -1,0 +1,186 @@
+package adapters
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/google/uuid"
+
+	"github.com/pggraph/pggraph/graph"
+	"github.com/pggraph/pggraph/lance"
+	"github.com/pggraph/pggraph/objstore"
+	"github.com/pggraph/pggraph/protocol"
+)
+
+// StageFunc fills a Stage against the attempt's base snapshot. It runs
+// once per prepared attempt (again after a transparent re-prepare), so it
+// must recompute everything from the base it is given: validators, row
+// addresses, probes.
+type StageFunc func(ctx context.Context, s *Stage) error
+
+// mutationWriter is the Mutation (and SchemaApply) adapter: one staged
+// Lance transaction per touched table, committed exactly at pin+1.
+type mutationWriter struct {
+	store objstore.Store
+	fn    StageFunc
+	// ProbeWritten: strict transactions read every table they write.
+	mu     sync.Mutex
+	staged map[string]map[graph.TableKey]*lance.Staged // by operation id
+}
+
+func newMutationWriter(store objstore.Store, fn StageFunc) *mutationWriter {
+	return &mutationWriter{store: store, fn: fn, staged: map[string]map[graph.TableKey]*lance.Staged{}}
+}
+
+func (w *mutationWriter) Kind() protocol.WriterKind { return Mutation }
+
+// Prepare runs the caller's staging function and stages one Lance
+// transaction per touched table against its pinned version. No HEAD
+// moves: staged files are reclaimable if the attempt restarts.
+func (w *mutationWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite) error {
+	base := pw.Base.Snapshot
+	st := newStage(base)
+	if err := w.fn(ctx, st); err != nil {
+		return err
+	}
+	pw.ReadSet.Schema = base.State.Schema.Identity()
+	pw.Recovery.Strategy = protocol.RollBackArmedForwardConfirmed
+	if len(st.creates) > 0 || len(st.drops) > 0 {
+		pw.WriterKind = SchemaApply
+	} else {
+		pw.WriterKind = Mutation
+	}
+	staged := map[graph.TableKey]*lance.Staged{}
+	schemaRow := base.State.Schema
+	for i, spec := range st.creates {
+		id, inc := schemaRow.Allocate(), schemaRow.Allocate()
+		def, err := graph.NewTableDef(&schemaRow, spec.Columns, spec.PrimaryKey)
+		if err != nil {
+			return protocol.Errorf(protocol.KindInvalid, err, "invalid definition of %q", spec.Name)
+		}
+		key := graph.TableKey{ID: id, Incarnation: inc}
+		entry := graph.TableEntry{ID: id, Incarnation: inc, Name: spec.Name, Kind: spec.Kind, Def: def,
+			Location: graph.TableLocation(key), State: graph.Live}
+		as, err := def.ArrowSchema()
+		if err != nil {
+			return (err)
+		}
+		var sources []Source
+		if o := st.ops[createKey(i)]; o != nil {
+			sources = o.inserts
+		}
+		rdr := newChain(as, sources)
+		txn := uuid.NewString()
+		s, err := lance.New(w.store, entry.Location, lance.Options{}).StageOverwrite(ctx, rdr, lance.StageOptions{UUID: txn})
+		rdr.Release()
+		if err != nil {
+			return (wrapStageErr(spec.Name, err))
+		}
+		staged[key] = s
+		pw.Effects = append(pw.Effects, protocol.Effect{Table: key, Location: entry.Location, Kind: protocol.EffectCreate,
+			ExpectedVersion: 0, TxnUUID: txn, Post: protocol.PostExact, RollbackSafe: true})
+		pw.Delta.Registrations = append(pw.Delta.Registrations, entry)
+		pw.Delta.Updates = append(pw.Delta.Updates, protocol.TableUpdate{Table: key})
+		pw.ReadSet.AddTable(base.State, key, true)
+	}
+	for _, k := range st.order {
+		if k.ID == 0 {
+			continue // rows of a created table went into its create
+		}
+		o := st.ops[k]
+		e, _ := base.State.Table(k)
+		if len(o.inserts) == 0 && len(o.deletes) == 0 {
+			continue
+		}
+		ds, err := lance.Open(ctx, w.store, e.Location, lance.Options{Branch: e.Branch, Version: e.Version})
+		if err != nil {
+			return (err)
+		}
+		txn := uuid.NewString()
+		opts := lance.StageOptions{UUID: txn}
+		var s *lance.Staged
+		switch {
+		case len(o.inserts) > 0:
+			rdr := newChain(ds.Schema(), o.inserts)
+			if len(o.deletes) > 0 {
+				s, err = ds.StageUpdate(ctx, o.deletes, rdr, opts)
+			} else {
+				s, err = ds.StageAppend(ctx, rdr, opts)
+			}
+			rdr.Release()
+		default:
+			s, err = ds.StageDelete(ctx, o.deletes, opts)
+		}
+		if err != nil {
+			return (wrapStageErr(e.Name, err))
+		}
+		staged[k] = s
+		pw.Effects = append(pw.Effects, protocol.Effect{Table: k, Location: e.Location, LanceBranch: e.Branch,
+			Kind: protocol.EffectStaged, ExpectedVersion: e.Version, TxnUUID: txn, Post: protocol.PostExact, RollbackSafe: true})
+		pw.Delta.Updates = append(pw.Delta.Updates, protocol.TableUpdate{Table: k, Branch: e.Branch})
+		pw.ReadSet.AddTable(base.State, k, true)
+	}
+	for k := range st.probes {
+		pw.ReadSet.AddTable(base.State, k, false)
+	}
+	for _, k := range st.drops {
+		pw.Delta.Tombstones = append(pw.Delta.Tombstones, k)
+		pw.ReadSet.AddTable(base.State, k, false)
+	}
+	if schemaRow.NextID != base.State.Schema.NextID {
+		pw.Delta.NextID = schemaRow.NextID
+	}
+	w.mu.Lock()
+	w.staged[pw.OperationID] = staged
+	w.mu.Unlock()
+	return nil
+}
+
+func wrapStageErr(table string, err error) error {
+	if lance.IsNotFound(err) || errorsIsInvalid(err) {
+		return protocol.Errorf(protocol.KindInvalid, err, "cannot stage the change to %q: %v", table, err)
+	}
+	return err
+}
+
+func errorsIsInvalid(err error) bool { return errors.Is(err, lance.ErrInvalidArgument) }
+
+// Apply commits every staged transaction exactly at its read version + 1
+// (zero transparent retries), in parallel, and records each exact
+// post-state. A lost slot is not retried: after arming, it is a recovery
+// case.
+func (w *mutationWriter) Apply(ctx context.Context, pw *protocol.PreparedWrite) error {
+	w.mu.Lock()
+	staged := w.staged[pw.OperationID]
+	delete(w.staged, pw.OperationID)
+	w.mu.Unlock()
+	if staged == nil {
+		return fmt.Errorf("adapters: no staged transactions for %s", pw.OperationID)
+	}
+	return objstore.Parallel(ctx, len(pw.Effects), 8, func(ctx context.Context, i int) error {
+		e := &pw.Effects[i]
+		s := staged[e.Table]
+		if s == nil || s.UUID != e.TxnUUID {
+			return fmt.Errorf("adapters: effect %s has no staged transaction %s", e.Table, e.TxnUUID)
+		}
+		nd, err := s.Commit(ctx, lance.CommitOptions{Mode: lance.CommitExact})
+		if err != nil {
+			return err
+		}
+		if nd.Version() != e.ExpectedVersion+1 {
+			return fmt.Errorf("adapters: table %s landed at %d, outside the declared exact post-state %d", e.Table, nd.Version(), e.ExpectedVersion+1)
+		}
+		e.Confirmed = &protocol.Confirmed{Version: nd.Version(), RowCount: nd.CountRows()}
+		return nil
+	})
+}
+
+// Discard forgets an abandoned attempt's staged transactions (their
+// files are unreferenced and reclaimable).
+func (w *mutationWriter) Discard(pw *protocol.PreparedWrite) {
+	w.mu.Lock()
+	delete(w.staged, pw.OperationID)
+	w.mu.Unlock()
+}

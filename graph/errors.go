@@ -1,0 +1,41 @@
+package graph
+
+import (
+	"encoding/json"
+	"errors"
+)
+
+// Sentinels of the manifest layer.
+var (
+	// ErrCorruptManifest: a __manifest version's state cannot be decoded
+	// or breaks an invariant; never guessed around.
+	ErrCorruptManifest = errors.New("graph: corrupt manifest state")
+	// ErrUnknownBranch: no such graph branch.
+	ErrUnknownBranch = errors.New("graph: unknown branch")
+	// ErrBranchExists: the branch name is taken.
+	ErrBranchExists = errors.New("graph: branch already exists")
+	// ErrSnapshotNotFound: no snapshot matches a commit id or time.
+	ErrSnapshotNotFound = errors.New("graph: snapshot not found")
+	// ErrInvalidDefinition: a table definition is malformed.
+	ErrInvalidDefinition = errors.New("graph: invalid table definition")
+)
+
+// BranchError names the branch an operation failed on.
+type BranchError struct {
+	Branch string
+	Err    error
+}
+
+func (e *BranchError) Error() string { return e.Err.Error() + ": " + e.Branch }
+func (e *BranchError) Unwrap() error { return e.Err }
+
+// IsUnknownBranch reports whether err names a missing branch.
+func IsUnknownBranch(err error) bool { return errors.Is(err, ErrUnknownBranch) }
+
+// IsCorruptManifest reports whether a manifest state was undecodable.
+func IsCorruptManifest(err error) bool { return errors.Is(err, ErrCorruptManifest) }
+
+func encodeCommit(c Commit) (string, error) {
+	b, err := json.Marshal(c)
+	return string(b), err
+}

@@ -1,0 +1,340 @@
+package graph
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/oklog/ulid/v2"
+
+	"github.com/pggraph/pggraph/lance"
+	"github.com/pggraph/pggraph/objstore"
+)
+
+// Layout of a root (DESIGN.md §2.3).
+const (
+	ManifestRoot = "__manifest.lance"
+	AuditRoot    = "__audit.lance"
+	RecoveryDir  = "__recovery/"
+	TablesDir    = "tables/"
+	// MainBranch is the default graph branch.
+	MainBranch = "main"
+)
+
+// Root is an open graph root. It is safe for concurrent use; it caches
+// the latest known __manifest dataset per branch so that finding the
+// head is one probe of version N+1.
+type Root struct {
+	store objstore.Store
+	stamp Stamp
+
+	mu    sync.Mutex
+	heads map[string]*lance.Dataset // branch → latest known manifest dataset
+}
+
+// Store returns the root's store.
+func (r *Root) Store() objstore.Store { return r.store }
+
+// Stamp returns the root's format stamp.
+func (r *Root) Stamp() Stamp { return r.stamp }
+
+// NewID mints a ULID (operation ids, commit ids).
+func NewID() string { return ulid.MustNew(ulid.Now(), rand.Reader).String() }
+
+// Init creates a new root (stamp, then __manifest version 1) or completes
+// one whose init was interrupted. created reports whether this call wrote
+// the stamp.
+func Init(ctx context.Context, store objstore.Store, actor string) (r *Root, created bool, err error) {
+	st, created, err := InitStamp(ctx, store, actor)
+	if err != nil {
+		return nil, false, err
+	}
+	r = &Root{store: store, stamp: st, heads: map[string]*lance.Dataset{}}
+	if err := r.ensureManifest(ctx, actor); err != nil {
+		return nil, created, err
+	}
+	return r, created, nil
+}
+
+// Open opens an existing root. A root whose stamp exists but whose
+// __manifest was never created (init crashed between the two writes) is
+// completed: that state can only come from our own init, since no other
+// writer runs before the manifest exists. A root without a stamp is
+// refused (IsNotInitialized / IsUnusableRoot).
+func Open(ctx context.Context, store objstore.Store) (*Root, error) {
+	st, err := ReadStamp(ctx, store)
+	if err != nil {
+		return nil, err
+	}
+	r := &Root{store: store, stamp: st, heads: map[string]*lance.Dataset{}}
+	if err := r.ensureManifest(ctx, "pggraph:init-completion"); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// manifestSchema is the Lance schema of __manifest rows: one row per
+// registered table plus the schema row, each with a JSON payload. The
+// rows are the interoperable view of the state (the official Lance reads
+// them); our reader uses the identical copy inline in the manifest's
+// transaction, which costs no extra I/O.
+var manifestSchema = arrow.NewSchema([]arrow.Field{
+	{Name: "object_id", Type: arrow.BinaryTypes.String},
+	{Name: "kind", Type: arrow.BinaryTypes.String},
+	{Name: "payload", Type: arrow.BinaryTypes.String},
+}, nil)
+
+func stateRows(st State) (array.RecordReader, error) {
+	b := array.NewRecordBuilder(memory.DefaultAllocator, manifestSchema)
+	defer b.Release()
+	add := func(id, kind string, v any) error {
+		js, err := json.Marshal(v)
+		if err != nil {
+			return err
+		}
+		b.Field(0).(*array.StringBuilder).Append(id)
+		b.Field(1).(*array.StringBuilder).Append(kind)
+		b.Field(2).(*array.StringBuilder).Append(string(js))
+		return nil
+	}
+	if err := add("schema", "schema", st.Schema); err != nil {
+		return nil, err
+	}
+	for _, t := range st.Tables {
+		if err := add("table:"+t.Key().String(), "table", t); err != nil {
+			return nil, err
+		}
+	}
+	rec := b.NewRecordBatch()
+	defer rec.Release()
+	return array.NewRecordReader(manifestSchema, []arrow.RecordBatch{rec})
+}
+
+// RootCommitID is the id of the initial commit; it is derived from the
+// graph id so that concurrent init completions publish the same commit.
+func (r *Root) RootCommitID() string { return r.stamp.GraphID }
+
+func (r *Root) ensureManifest(ctx context.Context, actor string) error {
+	ds, err := lance.Open(ctx, r.store, ManifestRoot, lance.Options{})
+	if err == nil {
+		_, _, derr := readState(ctx, ds)
+		if derr != nil {
+			return derr
+		}
+		r.setHead(MainBranch, ds)
+		return nil
+	}
+	if !errors.Is(err, lance.ErrDatasetNotFound) {
+		return err
+	}
+	st := State{Schema: SchemaRow{NextID: 1}}
+	st.Schema.Hash = SchemaHash(st)
+	c := Commit{ID: r.RootCommitID(), Actor: actor, Message: "init", Time: time.Now().UTC(), WriterKind: "init"}
+	_, err = r.publishOn(ctx, lance.New(r.store, ManifestRoot, lance.Options{}), st, c)
+	if err != nil && !lance.IsConflict(err) {
+		return fmt.Errorf("graph: completing init (create __manifest): %w", err)
+	}
+	ds, err = lance.Open(ctx, r.store, ManifestRoot, lance.Options{})
+	if err != nil {
+		return err
+	}
+	r.setHead(MainBranch, ds)
+	return nil
+}
+
+func (r *Root) setHead(branch string, ds *lance.Dataset) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if cur, ok := r.heads[branch]; !ok || cur.Version() < ds.Version() {
+		r.heads[branch] = ds
+	}
+}
+
+func readState(ctx context.Context, ds *lance.Dataset) (State, Commit, error) {
+	txn, err := ds.Transaction(ctx, ds.Version())
+	if err != nil {
+		return State{}, Commit{}, err
+	}
+	return decodeState(txn.Properties)
+}
+
+// Snapshot is an immutable graph state: one version of one branch's
+// __manifest.
+type Snapshot struct {
+	Branch  string
+	Version uint64 // manifest version
+	Commit  Commit
+	State   State
+	ds      *lance.Dataset
+}
+
+func (r *Root) snapshotOf(ctx context.Context, branch string, ds *lance.Dataset) (*Snapshot, error) {
+	st, c, err := readState(ctx, ds)
+	if err != nil {
+		return nil, err
+	}
+	return &Snapshot{Branch: branch, Version: ds.Version(), Commit: c, State: st, ds: ds}, nil
+}
+
+func lanceBranch(b string) string {
+	if b == MainBranch || b == "" {
+		return ""
+	}
+	return b
+}
+
+// dataset returns the latest known manifest dataset of a branch (opening
+// it cold the first time).
+func (r *Root) dataset(ctx context.Context, branch string) (*lance.Dataset, error) {
+	r.mu.Lock()
+	ds := r.heads[branch]
+	r.mu.Unlock()
+	if ds != nil {
+		return ds, nil
+	}
+	ds, err := lance.Open(ctx, r.store, ManifestRoot, lance.Options{Branch: lanceBranch(branch)})
+	if err != nil {
+		if lance.IsNotFound(err) && branch != MainBranch {
+			return nil, &BranchError{Branch: branch, Err: ErrUnknownBranch}
+		}
+		return nil, err
+	}
+	r.setHead(branch, ds)
+	return ds, nil
+}
+
+// Head returns the latest snapshot of a branch: one probe of N+1 when
+// warm (O(1) in history).
+func (r *Root) Head(ctx context.Context, branch string) (*Snapshot, error) {
+	if branch == "" {
+		branch = MainBranch
+	}
+	ds, err := r.dataset(ctx, branch)
+	if err != nil {
+		return nil, err
+	}
+	ds, err = ds.Latest(ctx)
+	if err != nil {
+		return nil, err
+	}
+	r.setHead(branch, ds)
+	return r.snapshotOf(ctx, branch, ds)
+}
+
+// SnapshotAt returns the snapshot at manifest version v of a branch.
+func (r *Root) SnapshotAt(ctx context.Context, branch string, v uint64) (*Snapshot, error) {
+	if branch == "" {
+		branch = MainBranch
+	}
+	ds, err := r.dataset(ctx, branch)
+	if err != nil {
+		return nil, err
+	}
+	ds, err = ds.Checkout(ctx, v)
+	if err != nil {
+		return nil, err
+	}
+	return r.snapshotOf(ctx, branch, ds)
+}
+
+// History returns the commits of a branch, oldest first, each with its
+// manifest version. It reads every version (time travel is O(history);
+// the write path never calls it).
+func (r *Root) History(ctx context.Context, branch string) ([]*Snapshot, error) {
+	head, err := r.Head(ctx, branch)
+	if err != nil {
+		return nil, err
+	}
+	vs, err := head.ds.ListVersions(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []*Snapshot
+	for _, v := range vs {
+		sn, err := r.SnapshotAt(ctx, branch, v.Version)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, sn)
+	}
+	return out, nil
+}
+
+// SnapshotByCommit finds the manifest version that published commit id.
+func (r *Root) SnapshotByCommit(ctx context.Context, branch, id string) (*Snapshot, error) {
+	h, err := r.History(ctx, branch)
+	if err != nil {
+		return nil, err
+	}
+	for _, sn := range h {
+		if sn.Commit.ID == id {
+			return sn, nil
+		}
+	}
+	return nil, fmt.Errorf("%w: commit %s on branch %s", ErrSnapshotNotFound, id, branch)
+}
+
+// SnapshotAsOf returns the newest snapshot whose commit time is <= t.
+func (r *Root) SnapshotAsOf(ctx context.Context, branch string, t time.Time) (*Snapshot, error) {
+	h, err := r.History(ctx, branch)
+	if err != nil {
+		return nil, err
+	}
+	i := sort.Search(len(h), func(i int) bool { return h[i].Commit.Time.After(t) })
+	if i == 0 {
+		return nil, fmt.Errorf("%w: no commit at or before %s", ErrSnapshotNotFound, t.Format(time.RFC3339Nano))
+	}
+	return h[i-1], nil
+}
+
+// Publish commits st with lineage c as manifest version base.Version+1 of
+// base's branch with PutIfAbsent. It returns *lance.ConflictError
+// (lance.IsConflict) when another commit took the slot; the caller
+// re-arbitrates against the new head. This is the only writer of
+// __manifest versions.
+func (r *Root) Publish(ctx context.Context, base *Snapshot, st State, c Commit) (*Snapshot, error) {
+	if err := st.Validate(); err != nil {
+		return nil, err
+	}
+	sn, err := r.publishOn(ctx, base.ds, st, c)
+	if err != nil {
+		return nil, err
+	}
+	sn.Branch = base.Branch
+	r.setHead(base.Branch, sn.ds)
+	return sn, nil
+}
+
+func (r *Root) publishOn(ctx context.Context, ds *lance.Dataset, st State, c Commit) (*Snapshot, error) {
+	sj, err := encodeState(st)
+	if err != nil {
+		return nil, err
+	}
+	cj, err := encodeCommit(c)
+	if err != nil {
+		return nil, err
+	}
+	props := map[string]string{PropFormat: ManifestFormat, PropState: sj, PropCommit: cj}
+	rows, err := stateRows(st)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Release()
+	staged, err := ds.StageOverwrite(ctx, rows, lance.StageOptions{Properties: props})
+	if err != nil {
+		return nil, err
+	}
+	nds, err := staged.Commit(ctx, lance.CommitOptions{Mode: lance.CommitExact})
+	if err != nil {
+		return nil, err
+	}
+	return &Snapshot{Branch: ds.Branch(), Version: nds.Version(), Commit: c, State: st, ds: nds}, nil
+}

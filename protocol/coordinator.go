@@ -1,0 +1,308 @@
+package protocol
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/pggraph/pggraph/graph"
+	"github.com/pggraph/pggraph/lance"
+)
+
+// Recovery is what the coordinator needs from package recovery (injected
+// to keep the layering one-way).
+type Recovery interface {
+	// Barrier resolves every pending intent that overlaps a write on
+	// branch, or fails typed (stage A).
+	Barrier(ctx context.Context, branch string) error
+	// Arm makes the sidecar of pw durable (stage E).
+	Arm(ctx context.Context, pw *PreparedWrite) error
+	// Confirm durably records pw's exact confirmed post-states.
+	Confirm(ctx context.Context, pw *PreparedWrite) error
+	// Finalize deletes the sidecar best effort (stage H).
+	Finalize(ctx context.Context, pw *PreparedWrite)
+	// Abandon gives up an armed operation after a post-effect failure so
+	// the next barrier may resolve it (its sidecar stays).
+	Abandon(pw *PreparedWrite)
+	// Covering returns the operation id of a pending sidecar naming the
+	// table on the Lance branch, or "".
+	Covering(ctx context.Context, t graph.TableKey, lanceBranch string) (string, error)
+}
+
+// Writer is one graph-visible operation, driven by an adapter.
+type Writer interface {
+	Kind() WriterKind
+	// Prepare runs without gates against base (stage B). It must fill
+	// ReadSet, Effects, Delta and Recovery, pre-mint every transaction
+	// UUID, and move no HEAD.
+	Prepare(ctx context.Context, pw *PreparedWrite) error
+	// Apply performs the effects under the held gates (stage F) and sets
+	// each effect's Confirmed post-state.
+	Apply(ctx context.Context, pw *PreparedWrite) error
+	// Discard drops staged state of an abandoned attempt.
+	Discard(pw *PreparedWrite)
+}
+
+// CommitOptions tune one Commit.
+type CommitOptions struct {
+	Branch  string
+	Actor   string
+	Message string
+	// Strict: the caller has already answered its client (explicit
+	// transaction), so any read-set change is a 40001, never a re-prepare.
+	Strict bool
+	// Base pins the snapshot to prepare against (strict transactions);
+	// nil = the branch head after the barrier.
+	Base *graph.Snapshot
+	// MaxReprepare bounds transparent re-prepares (default 5).
+	MaxReprepare int
+	// PublishBudget bounds manifest CAS attempts (default 64).
+	PublishBudget int
+}
+
+// Receipt is what a successful graph commit returns.
+type Receipt struct {
+	OperationID string
+	CommitID    string
+	Snapshot    *graph.Snapshot
+	Attempts    int
+}
+
+// Stats counts coordinator outcomes (observable retries).
+type Stats struct {
+	Reprepares, PublishRetries int64
+}
+
+// Coordinator runs the RFC-022 state machine for one root.
+type Coordinator struct {
+	Root     *graph.Root
+	Recovery Recovery
+	Gates    *Gates
+}
+
+// NewCoordinator wires a coordinator; gates are shared per root in the
+// process.
+func NewCoordinator(root *graph.Root, rec Recovery) *Coordinator {
+	return &Coordinator{Root: root, Recovery: rec, Gates: GatesFor(root.Stamp().GraphID)}
+}
+
+// Commit runs stages A–H for w.
+func (c *Coordinator) Commit(ctx context.Context, w Writer, o CommitOptions) (*Receipt, error) {
+	if o.Branch == "" {
+		o.Branch = graph.MainBranch
+	}
+	if o.MaxReprepare <= 0 {
+		o.MaxReprepare = 5
+	}
+	if o.PublishBudget <= 0 {
+		o.PublishBudget = 64
+	}
+	for attempt := 1; ; attempt++ {
+		rc, retry, err := c.attempt(ctx, w, o)
+		if err == nil {
+			rc.Attempts = attempt
+			return rc, nil
+		}
+		if !retry || o.Strict || attempt > o.MaxReprepare {
+			return nil, err
+		}
+		// Recompute, do not patch (invariant 4): the next attempt
+		// re-runs the barrier and Prepare from a fresh base.
+	}
+}
+
+// attempt is one pass; retry says a pre-effect mismatch may re-prepare.
+func (c *Coordinator) attempt(ctx context.Context, w Writer, o CommitOptions) (*Receipt, bool, error) {
+	// A: recovery barrier before any base capture.
+	if err := c.Recovery.Barrier(ctx, o.Branch); err != nil {
+		return nil, false, err
+	}
+	// B: prepare against a base captured after the barrier.
+	base := o.Base
+	if base == nil {
+		var err error
+		if base, err = c.Root.Head(ctx, o.Branch); err != nil {
+			return nil, false, c.branchErr(o.Branch, err)
+		}
+	}
+	pw := &PreparedWrite{OperationID: graph.NewID(), WriterKind: w.Kind(), Base: NewBaseView(base),
+		Lineage: &LineageIntent{CommitID: graph.NewID(), RollbackCommitID: graph.NewID(), Actor: o.Actor, Message: o.Message}}
+	pw.ReadSet.Branch = o.Branch
+	if err := w.Prepare(ctx, pw); err != nil {
+		return nil, false, err
+	}
+	if len(pw.Effects) == 0 && len(pw.Delta.Updates) == 0 && !pw.Delta.SchemaChanging() && pw.Delta.NextID == 0 {
+		w.Discard(pw)
+		return &Receipt{OperationID: pw.OperationID, Snapshot: base}, false, nil
+	}
+	// C: ordered gates.
+	release, err := c.Gates.Acquire(ctx, pw.Gates())
+	if err != nil {
+		w.Discard(pw)
+		return nil, false, err
+	}
+	defer release()
+	// D: revalidate every read-set member and live HEAD == pin.
+	fresh, err := c.Root.Head(ctx, o.Branch)
+	if err != nil {
+		w.Discard(pw)
+		return nil, false, c.branchErr(o.Branch, err)
+	}
+	if err := pw.ReadSet.Check(fresh); err != nil {
+		w.Discard(pw)
+		return nil, true, withOp(err, pw.OperationID)
+	}
+	if err := c.checkHeads(ctx, pw); err != nil {
+		w.Discard(pw)
+		return nil, IsReadSetChanged(err), err
+	}
+	if len(pw.Effects) == 0 {
+		// Authority-first (§4.9): nothing durable precedes the CAS, so
+		// no sidecar; a lost arbitration is a safe pre-effect restart.
+		sn, err := c.Publish(ctx, pw, o.PublishBudget)
+		if err != nil {
+			w.Discard(pw)
+			return nil, IsReadSetChanged(err), withOp(err, pw.OperationID)
+		}
+		return &Receipt{OperationID: pw.OperationID, CommitID: pw.Lineage.CommitID, Snapshot: sn}, false, nil
+	}
+	// E: arm recovery before the first durable effect.
+	if err := c.Recovery.Arm(ctx, pw); err != nil {
+		w.Discard(pw)
+		// An ambiguous put may have left a sidecar; it names no effect
+		// that happened, and the barrier finalizes it as empty.
+		return nil, false, newErr(KindRecoveryRequired, pw.OperationID, err, "could not record the write intent; nothing was changed")
+	}
+	// F: effects. Any failure from here on leaves the sidecar.
+	if err := w.Apply(ctx, pw); err != nil {
+		return nil, false, c.recoveryRequired(pw, err, "a table effect failed")
+	}
+	if err := c.Recovery.Confirm(ctx, pw); err != nil {
+		return nil, false, c.recoveryRequired(pw, err, "could not confirm the effects")
+	}
+	// G: one manifest CAS, re-arbitrating the read set each attempt.
+	sn, err := c.Publish(ctx, pw, o.PublishBudget)
+	if err != nil {
+		return nil, false, c.recoveryRequired(pw, err, "publishing the graph commit failed")
+	}
+	// H: finalize. A failed delete is not a user error.
+	c.Recovery.Finalize(ctx, pw)
+	return &Receipt{OperationID: pw.OperationID, CommitID: pw.Lineage.CommitID, Snapshot: sn}, false, nil
+}
+
+// Publish is the publisher's CAS loop: load the head, arbitrate each
+// read-set member, apply the delta to the head state and PutIfAbsent
+// version N+1; on a lost slot, reload and re-arbitrate. A changed member
+// after effects is a recovery case (returned untyped; the caller maps
+// it). Exported for recovery's roll-forward.
+func (c *Coordinator) Publish(ctx context.Context, pw *PreparedWrite, budget int) (*graph.Snapshot, error) {
+	return PublishDelta(ctx, c.Root, pw, budget, "")
+}
+
+// PublishDelta is Publish without a coordinator; recovery uses it to
+// roll an intent forward with its exact, pre-minted lineage (recoveryKind
+// is recorded in the commit).
+func PublishDelta(ctx context.Context, root *graph.Root, pw *PreparedWrite, budget int, recoveryKind string) (*graph.Snapshot, error) {
+	if budget <= 0 {
+		budget = 64
+	}
+	for i := 0; i < budget; i++ {
+		head, err := root.Head(ctx, pw.Base.Branch)
+		if err != nil {
+			return nil, err
+		}
+		if head.Commit.ID == pw.Lineage.CommitID {
+			return head, nil // our exact goal is already published
+		}
+		if err := pw.ReadSet.Check(head); err != nil {
+			return nil, err
+		}
+		st, err := pw.Delta.Apply(head.State, pw.Effects)
+		if err != nil {
+			return nil, err
+		}
+		cm := graph.Commit{ID: pw.Lineage.CommitID, Parent: head.Commit.ID, Actor: pw.Lineage.Actor,
+			Message: pw.Lineage.Message, Time: time.Now().UTC(), OperationID: pw.OperationID, WriterKind: string(pw.WriterKind), Recovery: recoveryKind}
+		sn, err := root.Publish(ctx, head, st, cm)
+		if err == nil {
+			return sn, nil
+		}
+		var ce *lance.ConflictError
+		if errors.As(err, &ce) && ce.Kind == lance.ConflictLost {
+			continue
+		}
+		return nil, err
+	}
+	return nil, fmt.Errorf("protocol: manifest publish lost %d times in a row", budget)
+}
+
+func (c *Coordinator) recoveryRequired(pw *PreparedWrite, cause error, what string) error {
+	c.Recovery.Abandon(pw)
+	e := newErr(KindRecoveryRequired, pw.OperationID, cause, "%s after the write started; it will be completed or rolled back by recovery", what)
+	e.Detail = "operation " + pw.OperationID
+	return e
+}
+
+func (c *Coordinator) branchErr(branch string, err error) error {
+	if graph.IsUnknownBranch(err) {
+		return newErr(KindUnknownBranch, "", err, "branch %q does not exist", branch)
+	}
+	return err
+}
+
+func withOp(err error, op string) error {
+	var e *Error
+	if errors.As(err, &e) {
+		e.OperationID = op
+	}
+	return err
+}
+
+// checkHeads compares the live Lance HEAD of every written table with
+// its pin. HEAD ahead of the pin is either covered by a pending intent
+// (another writer is mid-flight or crashed: re-prepare through the
+// barrier) or uncovered drift, which is refused.
+func (c *Coordinator) checkHeads(ctx context.Context, pw *PreparedWrite) error {
+	for _, e := range pw.Effects {
+		head, exists, err := ProbeHead(ctx, c.Root, e)
+		if err != nil {
+			return err
+		}
+		want := e.ExpectedVersion
+		switch {
+		case e.Kind == EffectCreate || e.Kind == EffectFirstTouch:
+			if !exists {
+				continue
+			}
+		case exists && head == want:
+			continue
+		case exists && head < want:
+			return newErr(KindUncoveredDrift, pw.OperationID, nil, "table %s HEAD %d is behind its pinned version %d (invariant violation)", e.Table, head, want)
+		}
+		op, err := c.Recovery.Covering(ctx, e.Table, e.LanceBranch)
+		if err != nil {
+			return err
+		}
+		if op != "" {
+			return &Error{Kind: KindReadSetChanged, OperationID: pw.OperationID, Member: "table " + e.Table.String(),
+				Message: "another write to this table is in progress or awaiting recovery", Detail: "operation " + op}
+		}
+		return &Error{Kind: KindUncoveredDrift, OperationID: pw.OperationID,
+			Message: fmt.Sprintf("table %s has physical versions no graph commit or recovery intent covers (HEAD %d, pinned %d, exists %v)", e.Table, head, want, exists),
+			Detail:  "run `pgproxy verify`; an operator must repair it"}
+	}
+	return nil
+}
+
+// ProbeHead returns the live HEAD of an effect's target ref.
+func ProbeHead(ctx context.Context, root *graph.Root, e Effect) (uint64, bool, error) {
+	ds, err := lance.Open(ctx, root.Store(), e.Location, lance.Options{Branch: e.LanceBranch})
+	if err != nil {
+		if lance.IsNotFound(err) {
+			return 0, false, nil
+		}
+		return 0, false, err
+	}
+	return ds.Version(), true, nil
+}

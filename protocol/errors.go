@@ -1,0 +1,129 @@
+package protocol
+
+import (
+	"errors"
+	"fmt"
+)
+
+// ErrorKind classifies protocol errors; each maps to one SQLSTATE
+// (DESIGN.md §4).
+type ErrorKind int
+
+// Error kinds.
+const (
+	KindReadSetChanged   ErrorKind = iota + 1 // 40001
+	KindRecoveryRequired                      // 55000
+	KindContention                            // 55P03
+	KindUncoveredDrift                        // 55000
+	KindKeyConflict                           // 23505
+	KindForeignKey                            // 23503
+	KindCheck                                 // 23514
+	KindNotNull                               // 23502
+	KindResourceLimit                         // 54000
+	KindReadOnly                              // 25006
+	KindUnknownBranch                         // 3D000
+	KindUnsupported                           // 0A000
+	KindInvalid                               // 22023 invalid_parameter_value
+)
+
+var sqlStates = map[ErrorKind]string{
+	KindReadSetChanged: "40001", KindRecoveryRequired: "55000", KindContention: "55P03",
+	KindUncoveredDrift: "55000", KindKeyConflict: "23505", KindForeignKey: "23503",
+	KindCheck: "23514", KindNotNull: "23502", KindResourceLimit: "54000",
+	KindReadOnly: "25006", KindUnknownBranch: "3D000", KindUnsupported: "0A000",
+	KindInvalid: "22023",
+}
+
+var kindNames = map[ErrorKind]string{
+	KindReadSetChanged: "read set changed", KindRecoveryRequired: "recovery required",
+	KindContention: "live writer contention", KindUncoveredDrift: "uncovered table drift",
+	KindKeyConflict: "key conflict", KindForeignKey: "foreign key violation",
+	KindCheck: "check violation", KindNotNull: "not null violation",
+	KindResourceLimit: "resource limit", KindReadOnly: "read-only snapshot",
+	KindUnknownBranch: "unknown branch", KindUnsupported: "unsupported",
+	KindInvalid: "invalid write",
+}
+
+// Error is every error the write path returns to its callers. Message is
+// safe to show a SQL client; Detail adds context (e.g. the operation id);
+// Err is the cause for logs and errors.Is.
+type Error struct {
+	Kind        ErrorKind
+	Message     string
+	Detail      string
+	OperationID string
+	// Member names the read-set member that changed (KindReadSetChanged).
+	Member string
+	Err    error
+}
+
+func (e *Error) Error() string {
+	s := kindNames[e.Kind] + ": " + e.Message
+	if e.Detail != "" {
+		s += " (" + e.Detail + ")"
+	}
+	return s
+}
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// SQLState is the Postgres error code of the error.
+func (e *Error) SQLState() string { return sqlStates[e.Kind] }
+
+func newErr(k ErrorKind, op string, cause error, format string, args ...any) *Error {
+	return &Error{Kind: k, OperationID: op, Err: cause, Message: fmt.Sprintf(format, args...)}
+}
+
+// Errorf builds a typed error (for adapters and the SQL layer).
+func Errorf(k ErrorKind, cause error, format string, args ...any) *Error {
+	return newErr(k, "", cause, format, args...)
+}
+
+func kindOf(err error) ErrorKind {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Kind
+	}
+	return 0
+}
+
+// SQLState returns err's SQLSTATE ("XX000" internal_error for anything
+// untyped).
+func SQLState(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.SQLState()
+	}
+	return "XX000"
+}
+
+// IsReadSetChanged reports a pre-effect read-set change (40001).
+func IsReadSetChanged(err error) bool { return kindOf(err) == KindReadSetChanged }
+
+// IsRecoveryRequired reports an unresolved intent or a post-effect
+// failure (55000).
+func IsRecoveryRequired(err error) bool { return kindOf(err) == KindRecoveryRequired }
+
+// IsContention reports a possibly live foreign writer (55P03).
+func IsContention(err error) bool { return kindOf(err) == KindContention }
+
+// IsUncoveredDrift reports a table HEAD ahead of its pin with no intent
+// covering it.
+func IsUncoveredDrift(err error) bool { return kindOf(err) == KindUncoveredDrift }
+
+// IsKeyConflict reports a uniqueness violation (23505).
+func IsKeyConflict(err error) bool { return kindOf(err) == KindKeyConflict }
+
+// IsUnknownBranch reports a missing branch (3D000).
+func IsUnknownBranch(err error) bool { return kindOf(err) == KindUnknownBranch }
+
+// IsResourceLimit reports a resource limit (54000).
+func IsResourceLimit(err error) bool { return kindOf(err) == KindResourceLimit }
+
+// Retryable reports whether the caller may run the whole operation again
+// unchanged (a serialization failure or transient contention).
+func Retryable(err error) bool {
+	k := kindOf(err)
+	return k == KindReadSetChanged || k == KindContention
+}

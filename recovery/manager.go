@@ -1,0 +1,280 @@
+package recovery
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/pggraph/pggraph/graph"
+	"github.com/pggraph/pggraph/objstore"
+	"github.com/pggraph/pggraph/protocol"
+)
+
+// Options tune a Manager.
+type Options struct {
+	// LeaseDuration is how long a sidecar's owner lease runs from arming
+	// (default 5 minutes). A foreign-machine owner is trusted until then.
+	LeaseDuration time.Duration
+	// Now is the clock (tests); default time.Now.
+	Now func() time.Time
+}
+
+// Manager is the recovery side of one open root: it writes, confirms and
+// deletes the sidecars of its own writes, and resolves other intents at
+// the barrier. It implements protocol.Recovery.
+type Manager struct {
+	root     *graph.Root
+	store    objstore.Store
+	gates    *protocol.Gates
+	instance string
+	opts     Options
+
+	mu    sync.Mutex
+	stats Stats
+}
+
+// Stats counts what recovery decided and classified.
+type Stats struct {
+	Decisions map[Decision]int
+	Classes   map[Class]int
+	// FinalizeFailures counts sidecar deletes that failed after a
+	// successful commit (not user errors).
+	FinalizeFailures int
+}
+
+// New returns a manager for root; it registers a live owner instance.
+func New(root *graph.Root, opts Options) *Manager {
+	if opts.LeaseDuration <= 0 {
+		opts.LeaseDuration = 5 * time.Minute
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	return &Manager{root: root, store: root.Store(), gates: protocol.GatesFor(root.Stamp().GraphID),
+		instance: newInstance(), opts: opts,
+		stats: Stats{Decisions: map[Decision]int{}, Classes: map[Class]int{}}}
+}
+
+// Close ends the owner instance: its remaining sidecars (writes that
+// failed after an effect) become recoverable by any other manager.
+func (m *Manager) Close() { endInstance(m.instance) }
+
+// Stats returns a copy of the counters.
+func (m *Manager) Stats() Stats {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s := Stats{Decisions: map[Decision]int{}, Classes: map[Class]int{}, FinalizeFailures: m.stats.FinalizeFailures}
+	for k, v := range m.stats.Decisions {
+		s.Decisions[k] = v
+	}
+	for k, v := range m.stats.Classes {
+		s.Classes[k] = v
+	}
+	return s
+}
+
+func (m *Manager) count(d Decision, classes map[string]Class) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.stats.Decisions[d]++
+	for _, c := range classes {
+		m.stats.Classes[c]++
+	}
+}
+
+func (m *Manager) owner() Owner {
+	return Owner{Host: hostName, PID: os.Getpid(), BootID: bootID, Instance: m.instance,
+		LeaseExpiry: m.opts.Now().Add(m.opts.LeaseDuration).UTC()}
+}
+
+// Arm writes the sidecar of pw with PutIfAbsent (stage E). It returns
+// only when the sidecar is durable.
+func (m *Manager) Arm(ctx context.Context, pw *protocol.PreparedWrite) error {
+	sc := &Sidecar{FormatVersion: SidecarVersion, OperationID: pw.OperationID, WriterKind: pw.WriterKind,
+		Branch: pw.Base.Branch, Owner: m.owner(), Phase: Armed, CreatedAt: m.opts.Now().UTC(), Write: pw}
+	b, err := sc.Encode()
+	if err != nil {
+		return err
+	}
+	setInFlight(m.instance, pw.OperationID, true)
+	if err := m.store.PutIfAbsent(ctx, Key(pw.OperationID), b); err != nil {
+		// The put may have landed anyway (ambiguous failure): give the
+		// operation up so the barrier may resolve it.
+		setInFlight(m.instance, pw.OperationID, false)
+		return err
+	}
+	return nil
+}
+
+// Abandon marks an armed operation as no longer in flight (its write
+// failed after arming): the next barrier, in this process or another,
+// resolves its sidecar.
+func (m *Manager) Abandon(pw *protocol.PreparedWrite) { setInFlight(m.instance, pw.OperationID, false) }
+
+// Confirm atomically replaces the sidecar with its EffectsConfirmed form
+// carrying every exact post-state.
+func (m *Manager) Confirm(ctx context.Context, pw *protocol.PreparedWrite) error {
+	for i, e := range pw.Effects {
+		if e.Confirmed == nil {
+			return fmt.Errorf("recovery: effect %d of %s has no confirmed post-state", i, pw.OperationID)
+		}
+	}
+	sc := &Sidecar{FormatVersion: SidecarVersion, OperationID: pw.OperationID, WriterKind: pw.WriterKind,
+		Branch: pw.Base.Branch, Owner: m.owner(), Phase: EffectsConfirmed, CreatedAt: m.opts.Now().UTC(), Write: pw}
+	b, err := sc.Encode()
+	if err != nil {
+		return err
+	}
+	return m.store.Put(ctx, Key(pw.OperationID), b)
+}
+
+// Finalize deletes the sidecar after a successful commit. A failure is
+// counted, not returned: the next barrier proves the intent published
+// and removes it.
+func (m *Manager) Finalize(ctx context.Context, pw *protocol.PreparedWrite) {
+	defer setInFlight(m.instance, pw.OperationID, false)
+	if err := m.store.Delete(ctx, Key(pw.OperationID)); err != nil && !objstore.IsNotFound(err) {
+		m.mu.Lock()
+		m.stats.FinalizeFailures++
+		m.mu.Unlock()
+	}
+}
+
+// list returns the pending sidecar keys, sorted (ULIDs sort by time).
+func (m *Manager) list(ctx context.Context) ([]string, error) {
+	objs, err := m.store.List(ctx, graph.RecoveryDir)
+	if err != nil {
+		return nil, err
+	}
+	var keys []string
+	for _, o := range objs {
+		if strings.HasSuffix(o.Key, ".json") {
+			keys = append(keys, o.Key)
+		}
+	}
+	sort.Strings(keys)
+	return keys, nil
+}
+
+// read returns the sidecar at key (nil when it vanished: a concurrent
+// completion, which is benign).
+func (m *Manager) read(ctx context.Context, key string) (*Sidecar, error) {
+	b, err := m.store.Get(ctx, key)
+	if objstore.IsNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	sc, err := Decode(b)
+	if err != nil {
+		var se *SidecarError
+		if errors.As(err, &se) && se.Op == "" {
+			se.Op = strings.TrimSuffix(strings.TrimPrefix(key, graph.RecoveryDir), ".json")
+		}
+		return nil, err
+	}
+	return sc, nil
+}
+
+// Pending returns every pending sidecar (for verify); unreadable ones
+// are returned as errors keyed by object key.
+func (m *Manager) Pending(ctx context.Context) ([]*Sidecar, map[string]error, error) {
+	keys, err := m.list(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	var out []*Sidecar
+	bad := map[string]error{}
+	for _, k := range keys {
+		sc, err := m.read(ctx, k)
+		if err != nil {
+			bad[k] = err
+			continue
+		}
+		if sc != nil {
+			out = append(out, sc)
+		}
+	}
+	return out, bad, nil
+}
+
+// Covering returns the operation id of a pending sidecar with an effect
+// on table t at Lance branch b ("" if none). An unreadable sidecar covers
+// everything: it cannot be proven not to.
+func (m *Manager) Covering(ctx context.Context, t graph.TableKey, b string) (string, error) {
+	keys, err := m.list(ctx)
+	if err != nil {
+		return "", err
+	}
+	for _, k := range keys {
+		sc, err := m.read(ctx, k)
+		if err != nil {
+			return strings.TrimSuffix(strings.TrimPrefix(k, graph.RecoveryDir), ".json"), nil
+		}
+		if sc == nil {
+			continue
+		}
+		for _, e := range sc.Write.Effects {
+			if e.Table == t && e.LanceBranch == b {
+				return sc.OperationID, nil
+			}
+		}
+	}
+	return "", nil
+}
+
+// Barrier resolves every pending intent whose owner is gone (stage A).
+// Intents of live owners are in-flight writes: they are left alone (a
+// later overlap shows up as covered drift at revalidation). An intent
+// that cannot be resolved fails the write with a typed error.
+func (m *Manager) Barrier(ctx context.Context, branch string) error {
+	keys, err := m.list(ctx)
+	if err != nil {
+		return protocol.Errorf(protocol.KindRecoveryRequired, err, "cannot list pending recovery intents")
+	}
+	for _, k := range keys {
+		if _, err := m.resolveKey(ctx, k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Recover resolves every pending intent it may act on and reports each
+// decision (pgproxy recover, graph.recover()).
+func (m *Manager) Recover(ctx context.Context) ([]Report, error) {
+	keys, err := m.list(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []Report
+	var firstErr error
+	for _, k := range keys {
+		r, err := m.resolveKey(ctx, k)
+		if err != nil && firstErr == nil {
+			firstErr = err
+		}
+		out = append(out, r)
+	}
+	return out, firstErr
+}
+
+func (m *Manager) resolveKey(ctx context.Context, key string) (Report, error) {
+	op := strings.TrimSuffix(strings.TrimPrefix(key, graph.RecoveryDir), ".json")
+	sc, err := m.read(ctx, key)
+	if err != nil {
+		e := protocol.Errorf(protocol.KindRecoveryRequired, err, "recovery intent %s cannot be read; an operator must inspect %s", op, key)
+		e.OperationID = op
+		return Report{OperationID: op, Decision: Refused, Detail: err.Error()}, e
+	}
+	if sc == nil {
+		return Report{OperationID: op, Decision: Vanished}, nil
+	}
+	return m.resolve(ctx, sc)
+}

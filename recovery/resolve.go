@@ -1,0 +1,418 @@
+package recovery
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/pggraph/pggraph/graph"
+	"github.com/pggraph/pggraph/lance"
+	"github.com/pggraph/pggraph/protocol"
+)
+
+// RollbackProp marks a Restore that recovery committed for an operation:
+// its value is the operation id, an exact identity (operation ids are
+// never reused).
+const RollbackProp = "pggraph.rollback_of"
+
+// Class is the exact-identity classification of one effect.
+type Class string
+
+// Classes.
+const (
+	NoMovement  Class = "no_movement"  // HEAD == expected
+	Landed      Class = "landed"       // expected+1 is our planned transaction
+	RolledBack  Class = "rolled_back"  // our transaction, then our restore
+	Fenced      Class = "fenced"       // our restore occupies expected+1
+	Foreign     Class = "foreign"      // anything else: never adopted
+	Violation   Class = "violation"    // HEAD behind the pin, or the table vanished
+	CreatedOnly Class = "created_only" // a created dataset nobody registered
+)
+
+// Decision is what recovery did with one intent.
+type Decision string
+
+// Decisions.
+const (
+	RolledForward   Decision = "rolled_forward"
+	RolledBackDec   Decision = "rolled_back"
+	Converged       Decision = "converged" // the exact goal was already published
+	AlreadyRolled   Decision = "already_rolled_back"
+	Refused         Decision = "refused"
+	SkippedLive     Decision = "skipped_live_owner"
+	Vanished        Decision = "vanished"
+	EmptyIntentDone Decision = "empty_intent_finalized"
+)
+
+// Report describes one resolution.
+type Report struct {
+	OperationID string
+	WriterKind  protocol.WriterKind
+	Decision    Decision
+	Classes     map[string]Class // by table key
+	Fenced      bool
+	Detail      string
+}
+
+func (m *Manager) gateKeys(sc *Sidecar) []protocol.GateKey {
+	var g []protocol.GateKey
+	if sc.Write.Delta.SchemaChanging() {
+		g = append(g, protocol.SchemaGate())
+	}
+	for _, e := range sc.Write.Effects {
+		g = append(g, protocol.TableGate(sc.Branch, e.Table))
+	}
+	return g
+}
+
+func (m *Manager) resolve(ctx context.Context, sc *Sidecar) (Report, error) {
+	rep := Report{OperationID: sc.OperationID, WriterKind: sc.WriterKind, Classes: map[string]Class{}}
+	lv := liveness(sc.Owner, sc.OperationID, m.opts.Now())
+	if lv == OwnerAlive {
+		rep.Decision = SkippedLive
+		return rep, nil
+	}
+	release, err := m.gates.Acquire(ctx, m.gateKeys(sc))
+	if err != nil {
+		return rep, err
+	}
+	defer release()
+	// Re-read under the gates: a local owner may have finished meanwhile.
+	sc, err = m.read(ctx, Key(sc.OperationID))
+	if err != nil || sc == nil {
+		rep.Decision = Vanished
+		return rep, err
+	}
+	pub, rolled, err := m.published(ctx, sc)
+	if err != nil {
+		return rep, m.required(sc, err, "cannot read the manifest")
+	}
+	if pub || rolled {
+		rep.Decision = Converged
+		if rolled {
+			rep.Decision = AlreadyRolled
+		}
+		return m.finish(ctx, sc, rep)
+	}
+	if lv == OwnerExpired {
+		conv, err := m.fenceManifest(ctx, sc)
+		if err != nil {
+			return rep, m.required(sc, err, "fencing the expired owner failed")
+		}
+		rep.Fenced = true
+		if conv {
+			rep.Decision = Converged
+			return m.finish(ctx, sc, rep)
+		}
+	}
+	cls := make([]Class, len(sc.Write.Effects))
+	heads := make([]uint64, len(sc.Write.Effects))
+	allLanded := true
+	for i, e := range sc.Write.Effects {
+		c, h, err := classify(ctx, m.root, sc.OperationID, e)
+		if err != nil {
+			return rep, m.required(sc, err, "cannot classify table "+e.Table.String())
+		}
+		cls[i], heads[i] = c, h
+		rep.Classes[e.Table.String()] = c
+		if c == Foreign || c == Violation {
+			rep.Decision = Refused
+			rep.Detail = fmt.Sprintf("table %s: %s (HEAD %d, expected %d); not adopted, not rolled back", e.Table, c, h, e.ExpectedVersion)
+			m.count(Refused, rep.Classes)
+			_ = m.audit(ctx, sc, rep)
+			return rep, m.required(sc, nil, rep.Detail)
+		}
+		landed := c == Landed && e.Confirmed != nil && e.Confirmed.Version == h
+		if e.Kind == protocol.EffectCreate {
+			landed = c == CreatedOnly && e.Confirmed != nil && h == 1
+		}
+		allLanded = allLanded && landed
+	}
+	if sc.Phase == EffectsConfirmed && allLanded {
+		_, err := protocol.PublishDelta(ctx, m.root, sc.Write, 64, string(RolledForward))
+		if err == nil {
+			rep.Decision = RolledForward
+			return m.finish(ctx, sc, rep)
+		}
+		if !protocol.IsReadSetChanged(err) {
+			return rep, m.required(sc, err, "roll-forward publish failed")
+		}
+		// A read-set member changed: the confirmed delta is no longer
+		// valid. Someone may have published our exact goal (convergence);
+		// otherwise compensate.
+		if pub, _, perr := m.published(ctx, sc); perr == nil && pub {
+			rep.Decision = Converged
+			return m.finish(ctx, sc, rep)
+		}
+	}
+	if err := m.rollback(ctx, sc, cls, heads, lv == OwnerExpired); err != nil {
+		return rep, m.required(sc, err, "rollback failed")
+	}
+	rep.Decision = RolledBackDec
+	if len(sc.Write.Effects) == 0 || allNoMovement(cls) {
+		rep.Decision = EmptyIntentDone
+	}
+	return m.finish(ctx, sc, rep)
+}
+
+func allNoMovement(cls []Class) bool {
+	for _, c := range cls {
+		if c != NoMovement {
+			return false
+		}
+	}
+	return true
+}
+
+// finish audits the decision and removes the sidecar. An audit failure
+// keeps the sidecar (the decision is re-derived next time).
+func (m *Manager) finish(ctx context.Context, sc *Sidecar, rep Report) (Report, error) {
+	if err := m.audit(ctx, sc, rep); err != nil {
+		return rep, m.required(sc, err, "recording the recovery audit row failed")
+	}
+	m.count(rep.Decision, rep.Classes)
+	if err := m.store.Delete(ctx, Key(sc.OperationID)); err != nil {
+		m.mu.Lock()
+		m.stats.FinalizeFailures++
+		m.mu.Unlock()
+	}
+	return rep, nil
+}
+
+func (m *Manager) required(sc *Sidecar, cause error, why string) error {
+	e := protocol.Errorf(protocol.KindRecoveryRequired, cause, "an interrupted write (operation %s) could not be resolved: %s", sc.OperationID, why)
+	e.OperationID = sc.OperationID
+	e.Detail = "operation " + sc.OperationID
+	return e
+}
+
+// published reports whether the intent's commit id or its rollback
+// commit id is on the branch since its base version (exact identity,
+// never version arithmetic).
+func (m *Manager) published(ctx context.Context, sc *Sidecar) (commit, rollback bool, err error) {
+	head, err := m.root.Head(ctx, sc.Branch)
+	if err != nil {
+		return false, false, err
+	}
+	for v := head.Version; v > sc.Write.Base.ManifestVersion; v-- {
+		sn := head
+		if v != head.Version {
+			if sn, err = m.root.SnapshotAt(ctx, sc.Branch, v); err != nil {
+				return false, false, err
+			}
+		}
+		switch sn.Commit.ID {
+		case sc.Write.Lineage.CommitID:
+			return true, false, nil
+		case sc.Write.Lineage.RollbackCommitID:
+			return false, true, nil
+		}
+	}
+	return false, false, nil
+}
+
+// classify finds where one effect stands, by exact transaction identity.
+func classify(ctx context.Context, root *graph.Root, op string, e protocol.Effect) (Class, uint64, error) {
+	ds, err := lance.Open(ctx, root.Store(), e.Location, lance.Options{Branch: e.LanceBranch})
+	if err != nil {
+		if lance.IsNotFound(err) {
+			if e.Kind == protocol.EffectStaged {
+				return Violation, 0, nil
+			}
+			return NoMovement, 0, nil
+		}
+		return "", 0, err
+	}
+	head := ds.Version()
+	if e.Kind == protocol.EffectCreate {
+		t, err := ds.Transaction(ctx, 1)
+		if err != nil {
+			return "", head, err
+		}
+		if t.UUID == e.TxnUUID {
+			return CreatedOnly, head, nil
+		}
+		return Foreign, head, nil
+	}
+	switch {
+	case head == e.ExpectedVersion:
+		return NoMovement, head, nil
+	case head < e.ExpectedVersion:
+		return Violation, head, nil
+	case head-e.ExpectedVersion > 2:
+		return Foreign, head, nil
+	}
+	var seq []string
+	for v := e.ExpectedVersion + 1; v <= head; v++ {
+		t, err := ds.Transaction(ctx, v)
+		if err != nil {
+			return "", head, err
+		}
+		switch {
+		case t.UUID == e.TxnUUID:
+			seq = append(seq, "ours")
+		case t.Properties[RollbackProp] == op:
+			seq = append(seq, "restore")
+		default:
+			return Foreign, head, nil
+		}
+	}
+	switch fmt.Sprint(seq) {
+	case "[ours]":
+		return Landed, head, nil
+	case "[ours restore]":
+		return RolledBack, head, nil
+	case "[restore]":
+		return Fenced, head, nil
+	}
+	return Foreign, head, nil
+}
+
+// restore commits a Restore of the expected version on top of the
+// current HEAD, marked with the operation id. It retries when it loses
+// the slot (only a fenced owner's single pending commit can take it).
+func restore(ctx context.Context, root *graph.Root, op string, e protocol.Effect) (uint64, error) {
+	for i := 0; i < 4; i++ {
+		ds, err := lance.Open(ctx, root.Store(), e.Location, lance.Options{Branch: e.LanceBranch})
+		if err != nil {
+			return 0, err
+		}
+		st, err := ds.StageRestore(ctx, e.ExpectedVersion, lance.StageOptions{Properties: map[string]string{RollbackProp: op}})
+		if err != nil {
+			return 0, err
+		}
+		nd, err := st.Commit(ctx, lance.CommitOptions{Mode: lance.CommitExact})
+		if err == nil {
+			return nd.Version(), nil
+		}
+		if !lance.IsConflict(err) {
+			return 0, err
+		}
+		if c, _, cerr := classify(ctx, root, op, e); cerr != nil || c == Foreign || c == Violation {
+			return 0, fmt.Errorf("recovery: table %s moved by a foreign writer during rollback: %w", e.Table, errors.Join(err, cerr))
+		}
+	}
+	return 0, fmt.Errorf("recovery: could not restore table %s", e.Table)
+}
+
+// rollback compensates: restore every table our transaction reached
+// (and, when the owner may still be alive, occupy the next slot of every
+// untouched table so its pending commit can never land), then publish the
+// restored HEADs so pin == HEAD. A created, unregistered dataset is left
+// as unreachable garbage (its location is never reused).
+func (m *Manager) rollback(ctx context.Context, sc *Sidecar, cls []Class, heads []uint64, fence bool) error {
+	pins := map[graph.TableKey]uint64{}
+	allocated := false
+	for i, e := range sc.Write.Effects {
+		if e.Kind == protocol.EffectCreate {
+			// the dataset stays unregistered garbage, but its ids must
+			// never be allocated again
+			allocated = allocated || cls[i] == CreatedOnly
+			continue
+		}
+		switch cls[i] {
+		case Landed:
+			v, err := restore(ctx, m.root, sc.OperationID, e)
+			if err != nil {
+				return err
+			}
+			pins[e.Table] = v
+		case NoMovement:
+			if fence && e.Kind == protocol.EffectStaged {
+				v, err := restore(ctx, m.root, sc.OperationID, e)
+				if err != nil {
+					return err
+				}
+				pins[e.Table] = v
+			}
+		case RolledBack, Fenced:
+			pins[e.Table] = heads[i]
+		}
+	}
+	if len(pins) == 0 && !allocated {
+		return nil
+	}
+	return m.publishPins(ctx, sc, pins)
+}
+
+// publishPins publishes the rollback commit: each restored table's pin
+// moves to its restored HEAD (same content as the old pin), and the id
+// allocator moves past any ids a rolled-back create consumed.
+func (m *Manager) publishPins(ctx context.Context, sc *Sidecar, pins map[graph.TableKey]uint64) error {
+	for i := 0; i < 64; i++ {
+		head, err := m.root.Head(ctx, sc.Branch)
+		if err != nil {
+			return err
+		}
+		if head.Commit.ID == sc.Write.Lineage.RollbackCommitID {
+			return nil
+		}
+		st := head.State.Clone()
+		for _, e := range sc.Write.Effects {
+			v, ok := pins[e.Table]
+			if !ok {
+				continue
+			}
+			te, ok := st.Table(e.Table)
+			if !ok || te.Version != e.ExpectedVersion || te.Branch != e.LanceBranch {
+				return fmt.Errorf("recovery: table %s was republished (pin %d) while rolling back", e.Table, te.Version)
+			}
+			te.Version = v
+			st.Put(te)
+		}
+		if sc.Write.Delta.NextID > st.Schema.NextID {
+			st.Schema.NextID = sc.Write.Delta.NextID
+		}
+		cm := graph.Commit{ID: sc.Write.Lineage.RollbackCommitID, Parent: head.Commit.ID, Actor: "pggraph:recovery",
+			Message: "roll back interrupted operation " + sc.OperationID, Time: m.opts.Now().UTC(),
+			OperationID: sc.OperationID, WriterKind: string(sc.WriterKind), Recovery: string(RolledBackDec)}
+		if _, err := m.root.Publish(ctx, head, st, cm); err != nil {
+			if lance.IsConflict(err) {
+				continue
+			}
+			return err
+		}
+		return nil
+	}
+	return fmt.Errorf("recovery: rollback publish kept losing the manifest slot")
+}
+
+// fenceManifest publishes a metadata-only commit that bumps the epoch of
+// every table the intent writes. The owner's publisher arbitrates epochs,
+// so once this lands the old owner can never publish its delta; if the
+// owner's goal is found published first, that is convergence.
+func (m *Manager) fenceManifest(ctx context.Context, sc *Sidecar) (converged bool, err error) {
+	for i := 0; i < 64; i++ {
+		if pub, _, err := m.published(ctx, sc); err != nil || pub {
+			return pub, err
+		}
+		head, err := m.root.Head(ctx, sc.Branch)
+		if err != nil {
+			return false, err
+		}
+		st := head.State.Clone()
+		for j, mb := range sc.Write.ReadSet.Tables {
+			if !mb.Written || !mb.Present {
+				continue
+			}
+			te, ok := st.Table(mb.Table)
+			if !ok {
+				continue
+			}
+			te.Epoch++
+			st.Put(te)
+			sc.Write.ReadSet.Tables[j].Epoch = te.Epoch
+		}
+		cm := graph.Commit{ID: graph.NewID(), Parent: head.Commit.ID, Actor: "pggraph:recovery",
+			Message: "fence expired owner of operation " + sc.OperationID, Time: m.opts.Now().UTC(),
+			OperationID: sc.OperationID, WriterKind: string(sc.WriterKind), Recovery: "fence"}
+		if _, err := m.root.Publish(ctx, head, st, cm); err != nil {
+			if lance.IsConflict(err) {
+				continue
+			}
+			return false, err
+		}
+		return false, nil
+	}
+	return false, fmt.Errorf("recovery: fence publish kept losing the manifest slot")
+}
