@@ -9,7 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/pggraph/pggraph/internal/oracle"
 	"github.com/pggraph/pggraph/lance/format"
@@ -134,6 +136,32 @@ func TestInteropBranchWrites(t *testing.T) {
 	}
 	delete(want, 5)
 	delete(want, 201)
+
+	// append on the branch: the new file goes under tree/feature/x/data
+	b := array.NewRecordBuilder(memory.DefaultAllocator, br.Schema())
+	for id := int64(300); id < 303; id++ {
+		b.Field(0).(*array.Int64Builder).Append(id)
+		b.Field(1).(*array.StringBuilder).Append(fmt.Sprintf("b%d", id))
+		s := fmt.Sprintf("b%d", id)
+		want[id] = &s
+	}
+	rec := b.NewRecordBatch()
+	b.Release()
+	rdr, _ := array.NewRecordReader(br.Schema(), []arrow.RecordBatch{rec})
+	rec.Release()
+	if st, err = br.StageAppend(ctx, rdr, StageOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if br, err = st.Commit(ctx, CommitOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	last := br.Fragments()[len(br.Fragments())-1]
+	if last.Files[0].BaseID != nil {
+		t.Fatal("branch-local file has a base id")
+	}
+	if _, err := store.Stat(ctx, "g.lance/tree/feature/x/data/"+last.Files[0].Path); err != nil {
+		t.Fatal(err)
+	}
 	sameNames(t, corpusOracleRows(t, oracle.Read(t, dir, "g", oracle.OnBranch("feature/x"))), want)
 	if _, err := br.CreateTag(ctx, "on-branch", 0); err != nil {
 		t.Fatal(err)
@@ -141,7 +169,7 @@ func TestInteropBranchWrites(t *testing.T) {
 	sameNames(t, corpusOracleRows(t, oracle.Read(t, dir, "g", oracle.AtTag("on-branch"))), want)
 	// main did not move
 	sameNames(t, corpusOracleRows(t, oracle.Read(t, dir, "g")), corpusWant(7, false))
-	if tags := oracle.Tags(t, dir, "g"); tags["on-branch"].Version != 7 {
+	if tags := oracle.Tags(t, dir, "g"); tags["on-branch"].Version != 8 {
 		t.Fatalf("tags %+v", tags)
 	}
 }
