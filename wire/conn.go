@@ -12,6 +12,7 @@ import (
 	"os"
 	"runtime/debug"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -48,9 +49,10 @@ type conn struct {
 	txOpts   TxOptions // options of the current explicit block (for AND CHAIN)
 	stmts    map[string]*prepared
 	portals  map[string]*portal
-	skipSync bool // error in extended protocol: discard until Sync
-	inCycle  bool // extended-protocol messages since the last Sync
-	reported map[string]string
+	skipSync bool     // error in extended protocol: discard until Sync
+	inCycle  bool     // extended-protocol messages since the last Sync
+	reported []string // values last sent as ParameterStatus (reportedSettings order)
+	scratch  []string
 
 	mu         sync.Mutex
 	idle       bool // blocked reading at a statement boundary
@@ -224,10 +226,20 @@ func (c *conn) sendError(e *Error) {
 	c.send(e.toMessage())
 }
 
+// noticeRank orders severities for client_min_messages.
+var noticeRank = map[string]int{"debug5": 1, "debug4": 2, "debug3": 3, "debug2": 4, "debug1": 5, "debug": 5,
+	"log": 6, "info": 6, "notice": 7, "warning": 8, "error": 9}
+
 func (c *conn) notice(e *Error) {
 	n := *e
 	if n.Severity == "" {
 		n.Severity = SeverityNotice
+	}
+	if c.settings != nil {
+		limit, _ := c.settings.Get("client_min_messages")
+		if noticeRank[strings.ToLower(n.Severity)] < noticeRank[limit] {
+			return
+		}
 	}
 	if n.Code == "" {
 		n.Code = CodeSuccessfulCompletion
@@ -374,14 +386,9 @@ func (c *conn) startup() error {
 	}
 	c.sess = sess
 	c.send(&pgproto3.AuthenticationOk{})
-	c.reported = c.settings.reported()
-	names := make([]string, 0, len(c.reported))
-	for k := range c.reported {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	for _, k := range names {
-		c.send(&pgproto3.ParameterStatus{Name: k, Value: c.reported[k]})
+	c.reported = c.settings.reported(nil)
+	for i, r := range reportedSettings {
+		c.send(&pgproto3.ParameterStatus{Name: r[1], Value: c.reported[i]})
 	}
 	c.send(&pgproto3.BackendKeyData{ProcessID: c.pid, SecretKey: c.secretKey})
 	c.readyForQuery()
@@ -416,7 +423,7 @@ func (c *conn) initSettings(pkt *startupPacket) error {
 			if perr.Code == CodeUndefinedObject || perr.Code == CodeCantChangeRuntimeParam {
 				return nil // remembered in SessionInfo.Startup only
 			}
-			if key == "" && (name == "client_encoding" || name == "Client_Encoding") {
+			if strings.EqualFold(name, "client_encoding") {
 				return nil // non-UTF8 client encodings: stay UTF8 (reported)
 			}
 			perr.Severity = SeverityFatal
@@ -442,16 +449,14 @@ func (c *conn) initSettings(pkt *startupPacket) error {
 		if err != nil {
 			return &Error{Severity: SeverityFatal, Code: CodeProtocolViolation, Message: err.Error()}
 		}
+		// Explicit -c settings are checked strictly, as PostgreSQL does.
 		for _, kv := range kvs {
-			key, _, perr := resolveSetting(kv[0], kv[1])
+			key, v, perr := resolveSetting(kv[0], kv[1])
 			if perr != nil {
 				perr.Severity = SeverityFatal
 				return perr
 			}
-			_ = key
-			if err := apply(kv[0], kv[1]); err != nil {
-				return err
-			}
+			s.setDefault(key, v, kv[0])
 		}
 	}
 	return nil
@@ -471,18 +476,13 @@ func (c *conn) reportChanges() {
 	if c.settings == nil || c.reported == nil {
 		return
 	}
-	now := c.settings.reported()
-	names := make([]string, 0)
-	for k, v := range now {
-		if c.reported[k] != v {
-			names = append(names, k)
+	c.scratch = c.settings.reported(c.scratch)
+	for i, v := range c.scratch {
+		if c.reported[i] != v {
+			c.send(&pgproto3.ParameterStatus{Name: reportedSettings[i][1], Value: v})
+			c.reported[i] = v
 		}
 	}
-	sort.Strings(names)
-	for _, k := range names {
-		c.send(&pgproto3.ParameterStatus{Name: k, Value: now[k]})
-	}
-	c.reported = now
 }
 
 // loop reads and dispatches messages until the client leaves or a fatal
@@ -528,9 +528,11 @@ func (c *conn) receive() (pgproto3.FrontendMessage, error) {
 		return nil, &Error{Severity: SeverityFatal, Code: CodeAdminShutdown, Message: "terminating connection due to administrator command"}
 	}
 	c.idle = boundary
-	idleTimeout := time.Duration(0)
-	if boundary && (c.tx == txBlock || c.tx == txFailed) {
+	idleTimeout, inTx := time.Duration(0), c.tx == txBlock || c.tx == txFailed
+	if boundary && inTx {
 		idleTimeout = c.settings.Duration("idle_in_transaction_session_timeout")
+	} else if boundary {
+		idleTimeout = c.settings.Duration("idle_session_timeout")
 	}
 	if idleTimeout > 0 {
 		c.nc.SetReadDeadline(time.Now().Add(idleTimeout))
@@ -547,8 +549,11 @@ func (c *conn) receive() (pgproto3.FrontendMessage, error) {
 			if c.srv.closing.Load() {
 				return nil, &Error{Severity: SeverityFatal, Code: CodeAdminShutdown, Message: "terminating connection due to administrator command"}
 			}
-			if idleTimeout > 0 {
+			if idleTimeout > 0 && inTx {
 				return nil, &Error{Severity: SeverityFatal, Code: CodeIdleInTransactionTimeout, Message: "terminating connection due to idle-in-transaction timeout"}
+			}
+			if idleTimeout > 0 {
+				return nil, &Error{Severity: SeverityFatal, Code: CodeIdleSessionTimeout, Message: "terminating connection due to idle-session timeout"}
 			}
 		}
 		return nil, c.readError(err)

@@ -24,6 +24,7 @@ const (
 	CodeNoActiveSQLTransaction   = "25P01"
 	CodeInFailedSQLTransaction   = "25P02"
 	CodeIdleInTransactionTimeout = "25P03"
+	CodeIdleSessionTimeout       = "57P05"
 	CodeInvalidAuthorization     = "28000"
 	CodeInvalidPassword          = "28P01"
 	CodeInvalidSQLStatementName  = "26000"

@@ -116,6 +116,8 @@ func parseFake(sql string) (fakeOp, error) {
 		return fakeOp{name: "fail"}, nil
 	case q == "select count()":
 		return fakeOp{name: "count"}, nil
+	case q == "select notice()":
+		return fakeOp{name: "notice"}, nil
 	case strings.HasSuffix(q, `from "t"`) || strings.HasSuffix(q, " from t"):
 		return fakeOp{name: "table"}, nil
 	case strings.Contains(q, " from "):
@@ -151,7 +153,7 @@ func (s *fakeSession) Describe(ctx context.Context, st *Statement, declared []ui
 		return Description{Columns: genColumns}, nil
 	case "table":
 		return Description{Columns: []Column{{Name: "a", TypeOID: pgtype.Int8OID}, {Name: "b", TypeOID: pgtype.TextOID}}}, nil
-	case "sleep", "boom", "fail", "count":
+	case "sleep", "boom", "fail", "count", "notice":
 		return Description{Columns: []Column{{Name: op.name, TypeOID: pgtype.Int8OID}}}, nil
 	case "big":
 		return Description{Columns: []Column{{Name: "big", TypeOID: pgtype.TextOID}}}, nil
@@ -204,6 +206,10 @@ func (s *fakeSession) Execute(ctx context.Context, st *Statement, params []any) 
 		return nil, &Error{Code: "42P01", Message: "relation \"nope\" does not exist", Position: 15}
 	case "count":
 		return one("count", pgtype.Int8OID, int64(len(s.b.rows())+len(s.pending))), nil
+	case "notice":
+		s.info.Notice(&Error{Code: CodeWarning, Severity: SeverityWarning, Message: "from the session", Hint: "a hint"})
+		s.info.Notice(&Error{Message: "plain notice"})
+		return one("notice", pgtype.Int8OID, int64(1)), nil
 	case "insert":
 		row := make([]string, len(params))
 		for i, p := range params {

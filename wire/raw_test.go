@@ -244,6 +244,17 @@ func TestProtocolGolden(t *testing.T) {
 			parse("", "select boom()"), bind("", ""), execute("", 0), syncMsg,
 			q("select 1"),
 		}},
+		{"notices", []pgproto3.FrontendMessage{
+			q("select notice()"),
+			q("set client_min_messages = warning; select notice(); commit"),
+			q("set client_min_messages = error; commit"),
+		}},
+		{"copy_extended", []pgproto3.FrontendMessage{
+			parse("", "copy t from stdin with (format csv)"), bind("", ""), execute("", 0),
+			copyData("1,a\n"), copyData("2,\"b,c\"\n"), &pgproto3.CopyDone{}, syncMsg,
+			parse("", "copy (select gen(3)) to stdout"), bind("", ""), execute("", 0), syncMsg,
+			q("select count()"),
+		}},
 		{"flush_without_sync", []pgproto3.FrontendMessage{
 			parse("f", "select gen(1)"), &pgproto3.Describe{ObjectType: 'S', Name: "f"}, flushMsg,
 			bind("", "f"), execute("", 0), syncMsg,
@@ -421,6 +432,33 @@ func TestRawCancelRequest(t *testing.T) {
 	got := strings.Join(rc.until(1), "\n")
 	if !strings.Contains(got, "ErrorResponse ERROR 57014 canceling statement due to user request") || time.Since(start) > 5*time.Second {
 		t.Fatalf("cancel: %s", got)
+	}
+}
+
+func TestStartupParameterStatus(t *testing.T) {
+	ts := startServer(t, nil)
+	_, transcript := connectRaw(t, ts, map[string]string{"application_name": "app", "client_encoding": "SQL_ASCII"})
+	var got []string
+	for _, line := range transcript {
+		if name, ok := strings.CutPrefix(line, "ParameterStatus "); ok {
+			got = append(got, name)
+		}
+	}
+	want := []string{"DateStyle=ISO, MDY", "IntervalStyle=postgres", "TimeZone=UTC", "application_name=app",
+		"client_encoding=UTF8", "default_transaction_read_only=off", "in_hot_standby=off", "integer_datetimes=on",
+		"is_superuser=on", "server_encoding=UTF8", "server_version=" + ServerVersion,
+		"session_authorization=" + testUser, "standard_conforming_strings=on"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("ParameterStatus at startup:\n got %q\nwant %q", got, want)
+	}
+}
+
+func TestIdleSessionTimeout(t *testing.T) {
+	ts := startServer(t, nil)
+	rc, _ := connectRaw(t, ts, map[string]string{"idle_session_timeout": "100ms"})
+	time.Sleep(300 * time.Millisecond)
+	if got := rc.until(1); !strings.HasPrefix(got[0], "ErrorResponse FATAL 57P05") {
+		t.Fatalf("got %v", got)
 	}
 }
 

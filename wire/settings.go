@@ -81,6 +81,12 @@ func init() {
 	// The graph settings (DESIGN §7).
 	add(settingDef{name: "graph.branch", def: "main", normalize: normAny, desc: "The graph branch this session reads and writes."})
 	add(settingDef{name: "graph.as_of", def: "", normalize: normAny, desc: "A commit id, manifest version or timestamp: read-only snapshot."})
+	for k, d := range settingDefs {
+		if d.report {
+			reportedSettings = append(reportedSettings, [2]string{k, d.name})
+		}
+	}
+	sort.Slice(reportedSettings, func(i, j int) bool { return reportedSettings[i][1] < reportedSettings[j][1] })
 }
 
 // Settings is one session's configuration parameters: PostgreSQL's GUCs as
@@ -215,16 +221,19 @@ func (s *Settings) endTx(commit bool) {
 	delete(s.values, "transaction_deferrable")
 }
 
-// reported returns the current value of every ParameterStatus setting.
-func (s *Settings) reported() map[string]string {
-	out := map[string]string{}
-	for k, d := range settingDefs {
-		if d.report {
-			v, _ := s.Get(k)
-			out[d.name] = v
-		}
+// reportedSettings are the ParameterStatus settings, sorted by display
+// name: [lower-case key, display name].
+var reportedSettings [][2]string
+
+// reported returns the current value of every ParameterStatus setting, in
+// the order of reportedSettings.
+func (s *Settings) reported(into []string) []string {
+	into = into[:0]
+	for _, r := range reportedSettings {
+		v, _ := s.Get(r[0])
+		into = append(into, v)
 	}
-	return out
+	return into
 }
 
 // displayName is the spelling SHOW uses for a column header.
