@@ -130,7 +130,7 @@ func TestReadOracleWrittenFiles(t *testing.T) {
 	for _, plain := range []bool{true, false} {
 		for _, n := range []int{3, 2500} {
 			t.Run(fmt.Sprintf("plain=%v/rows=%d", plain, n), func(t *testing.T) {
-				rng := rand.New(rand.NewSource(int64(n)))
+				rng := newRand(int64(n))
 				s := allTypesSchema(true)
 				rec := randomBatch(rng, memory.DefaultAllocator, s, n, 0.2)
 				rows := oracleRows(rowsOf([]arrow.RecordBatch{rec}))
@@ -151,22 +151,12 @@ func TestReadOracleWrittenFiles(t *testing.T) {
 	}
 }
 
+func newRand(seed int64) *rand.Rand { return rand.New(rand.NewSource(seed)) }
+
 // TestReadOracleBitpacked checks data Lance compresses with bitpacking by
 // default (sequential and small integers, sparse nulls over many levels).
 func TestReadOracleBitpacked(t *testing.T) {
-	cols := []oracle.Column{{Name: "seq", Type: "int64"}, {Name: "small", Type: "int32", Nullable: true},
-		{Name: "u8", Type: "uint8", Nullable: true}, {Name: "b", Type: "bool", Nullable: true}}
-	var rows []oracle.Row
-	for i := 0; i < 5000; i++ {
-		r := oracle.Row{"seq": fmt.Sprint(i * 3), "small": float64(i % 100), "u8": float64(i % 7), "b": i%3 == 0}
-		if i%11 == 0 {
-			r["small"], r["b"] = nil, nil
-		}
-		if i%97 == 0 {
-			r["u8"] = nil
-		}
-		rows = append(rows, r)
-	}
+	cols, rows := bitpackedData()
 	root := t.TempDir()
 	oracle.Create(t, root, "t", cols, rows)
 	got, unsup := readDataFiles(t, filepath.Join(root, "t.lance"))
@@ -181,6 +171,23 @@ func TestReadOracleBitpacked(t *testing.T) {
 			t.Errorf("Lance did not use %s here (used %v); the test no longer covers it", want, encs)
 		}
 	}
+}
+
+func bitpackedData() ([]oracle.Column, []oracle.Row) {
+	cols := []oracle.Column{{Name: "seq", Type: "int64"}, {Name: "small", Type: "int32", Nullable: true},
+		{Name: "u8", Type: "uint8", Nullable: true}, {Name: "b", Type: "bool", Nullable: true}}
+	var rows []oracle.Row
+	for i := 0; i < 5000; i++ {
+		r := oracle.Row{"seq": fmt.Sprint(i * 3), "small": float64(i % 100), "u8": float64(i % 7), "b": i%3 == 0}
+		if i%11 == 0 {
+			r["small"], r["b"] = nil, nil
+		}
+		if i%97 == 0 {
+			r["u8"] = nil
+		}
+		rows = append(rows, r)
+	}
+	return cols, rows
 }
 
 // encodingsUsed lists "value <kind>" and "def <kind>" over all pages.

@@ -36,11 +36,14 @@ func decodeMiniBlockLeaf(col string, p *physical, pl *pageLayout, rows uint64, b
 	}
 	n := int(rows)
 	ld := &leafData{n: n}
+	// Preallocate no more than the buffers could plausibly hold, so a
+	// corrupt row count cannot force a large allocation.
+	prealloc := min(n, 8*len(bufs[1])+flBlock)
 	if pl.def != nil {
-		ld.nulls = make([]bool, 0, n)
+		ld.nulls = make([]bool, 0, prealloc)
 	}
 	if p.kind == physVariable {
-		ld.offsets = make([]int64, 1, n+1)
+		ld.offsets = make([]int64, 1, prealloc+1)
 	}
 	nbuf := int(pl.numBuffers)
 	if nbuf > 16 {

@@ -202,9 +202,10 @@ type Scanner struct {
 }
 
 type colCursor struct {
-	page int
-	arr  arrow.Array // the decoded current page
-	off  int         // rows of arr already returned
+	page     int         // next page to load
+	arr      arrow.Array // the decoded current page
+	off      int         // rows of arr already returned
+	nullLeft int         // rows left in the current all-null page
 }
 
 // Scan starts a scan.
@@ -274,8 +275,11 @@ func (s *Scanner) Next(ctx context.Context) (arrow.RecordBatch, error) {
 }
 
 // take returns the next n rows of projected column i (file column ci).
+// All-null pages are never materialized whole: their rows are produced per
+// batch, so memory stays bounded by the batch size whatever a page claims.
 func (s *Scanner) take(ctx context.Context, i, ci, n int) (arrow.Array, error) {
 	c := &s.cur[i]
+	f := s.r.schema.Field(ci)
 	var parts []arrow.Array
 	defer func() {
 		for _, p := range parts {
@@ -283,29 +287,40 @@ func (s *Scanner) take(ctx context.Context, i, ci, n int) (arrow.Array, error) {
 		}
 	}()
 	for n > 0 {
-		if c.arr == nil || c.off == c.arr.Len() {
+		switch {
+		case c.nullLeft > 0:
+			k := min(c.nullLeft, n)
+			parts = append(parts, array.MakeArrayOfNull(s.opts.Allocator, f.Type, k))
+			c.nullLeft -= k
+			n -= k
+		case c.arr != nil && c.off < c.arr.Len():
+			k := min(c.arr.Len()-c.off, n)
+			parts = append(parts, array.NewSlice(c.arr, int64(c.off), int64(c.off+k)))
+			c.off += k
+			n -= k
+		default:
 			if c.arr != nil {
 				c.arr.Release()
 				c.arr = nil
 			}
 			if c.page >= len(s.r.cols[ci].pages) {
-				return nil, corrupt(s.r.schema.Field(ci).Name, "column ends before row %d", s.row)
+				return nil, corrupt(f.Name, "column ends before row %d", s.row)
 			}
-			a, err := s.r.decodePage(ctx, ci, c.page)
+			pm := s.r.cols[ci].pages[c.page]
+			c.page++
+			if pm.layout.kind == layoutAllNull {
+				if !f.Nullable && pm.length > 0 {
+					return nil, corrupt(f.Name, "all-null page in a non-nullable column")
+				}
+				c.nullLeft = int(pm.length)
+				continue
+			}
+			a, err := s.r.decodePage(ctx, ci, pm)
 			if err != nil {
 				return nil, err
 			}
 			c.arr, c.off = a, 0
-			c.page++
-			continue
 		}
-		k := c.arr.Len() - c.off
-		if k > n {
-			k = n
-		}
-		parts = append(parts, array.NewSlice(c.arr, int64(c.off), int64(c.off+k)))
-		c.off += k
-		n -= k
 	}
 	if len(parts) == 1 {
 		parts[0].Retain()
@@ -313,7 +328,7 @@ func (s *Scanner) take(ctx context.Context, i, ci, n int) (arrow.Array, error) {
 	}
 	a, err := array.Concatenate(parts, s.opts.Allocator)
 	if err != nil {
-		return nil, corrupt(s.r.schema.Field(ci).Name, "concatenate: %v", err)
+		return nil, corrupt(f.Name, "concatenate: %v", err)
 	}
 	return a, nil
 }
@@ -351,20 +366,14 @@ func (r *Reader) ReadAll(ctx context.Context, opts ScanOptions) ([]arrow.RecordB
 	}
 }
 
-// decodePage reads and decodes page pi of column ci.
-func (r *Reader) decodePage(ctx context.Context, ci, pi int) (arrow.Array, error) {
+// decodePage reads and decodes one (not all-null) page of column ci.
+func (r *Reader) decodePage(ctx context.Context, ci int, pm pageMeta) (arrow.Array, error) {
 	f := r.schema.Field(ci)
-	pm := r.cols[ci].pages[pi]
 	if pm.length > maxPageItems {
 		return nil, corrupt(f.Name, "page of %d rows", pm.length)
 	}
 	pl := pm.layout
 	switch pl.kind {
-	case layoutAllNull:
-		if !f.Nullable && pm.length > 0 {
-			return nil, corrupt(f.Name, "all-null page in a non-nullable column")
-		}
-		return array.MakeArrayOfNull(memory.DefaultAllocator, f.Type, int(pm.length)), nil
 	case layoutMiniBlock:
 	case layoutFullZip:
 		return nil, unsupported(f.Name, "full-zip page layout")
