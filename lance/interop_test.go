@@ -2,6 +2,7 @@ package lance
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -127,8 +128,14 @@ func TestInteropGoWritesLanceReads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.Commit(ctx, CommitOptions{}); !IsConflict(err) {
-		t.Fatalf("exact commit over Lance's v5: %v", err)
+	lanceTxn, err := ds.Transaction(ctx, 5)
+	if err != nil || lanceTxn.Op.Kind().String() != "Append" {
+		t.Fatalf("Lance's transaction: %v %v", lanceTxn, err)
+	}
+	_, err = st.Commit(ctx, CommitOptions{})
+	var ce *ConflictError
+	if !errors.As(err, &ce) || ce.Kind != ConflictLost || ce.WinnerUUID() != lanceTxn.UUID {
+		t.Fatalf("exact commit over Lance's v5: want conflict with %s, got %v", lanceTxn.UUID, err)
 	}
 	if ds, err = st.Commit(ctx, CommitOptions{Mode: CommitRebase}); err != nil {
 		t.Fatal(err)
@@ -137,6 +144,51 @@ func TestInteropGoWritesLanceReads(t *testing.T) {
 	sort.Slice(want, func(i, j int) bool { return want[i] < want[j] })
 	checkRows(t, oracleRows(t, oracle.Read(t, dir, "t")), want)
 	checkRows(t, scanAll(t, ds, ScanOptions{}), want)
+
+	// Restore version 2, then overwrite: Lance follows both.
+	if st, err = ds.StageRestore(ctx, 2, StageOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if ds, err = st.Commit(ctx, CommitOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	checkRows(t, oracleRows(t, oracle.Read(t, dir, "t")), idRange(0, 120))
+	if st, err = ds.StageOverwrite(ctx, rowsReader(t, 900, 930, 30), StageOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if ds, err = st.Commit(ctx, CommitOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	checkRows(t, oracleRows(t, oracle.Read(t, dir, "t")), idRange(900, 930))
+	if vs := oracle.Versions(t, dir, "t"); len(vs) != int(ds.Version()) {
+		t.Fatalf("oracle sees %d versions, we have %d", len(vs), ds.Version())
+	}
+}
+
+// TestInteropGoV1Naming: a dataset we create with V1 manifest names is
+// read by Lance, and Lance's next commit keeps V1 names.
+func TestInteropGoV1Naming(t *testing.T) {
+	ctx := context.Background()
+	store, dir := localStore(t)
+	ds, err := Create(ctx, store, "v.lance", rowsReader(t, 0, 10, 10), Options{Naming: NamingV1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.Stat(ctx, "v.lance/_versions/1.manifest"); err != nil {
+		t.Fatal(err)
+	}
+	checkRows(t, oracleRows(t, oracle.Read(t, dir, "v")), idRange(0, 10))
+	oracle.Append(t, dir, "v", oracleRowsFor(idRange(10, 12)))
+	if _, err := store.Stat(ctx, "v.lance/_versions/2.manifest"); err != nil {
+		t.Fatalf("Lance did not keep V1 naming: %v", err)
+	}
+	if ds, err = ds.Latest(ctx); err != nil || ds.Version() != 2 {
+		t.Fatalf("latest %v %v", ds, err)
+	}
+	checkRows(t, scanAll(t, ds, ScanOptions{}), idRange(0, 12))
+	if _, err := ds.ListVersions(ctx); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func oracleColumns() []oracle.Column {
