@@ -635,3 +635,29 @@ func TestRebaseMergesDeletionVectors(t *testing.T) {
 		t.Fatalf("want retryable conflict, got %v", err)
 	}
 }
+
+func TestOtherDataStorageVersionRefused(t *testing.T) {
+	ctx := context.Background()
+	store := objstore.NewMem()
+	ds := createFake(t, store, "t", NamingV2, 5)
+	m := *ds.Manifest()
+	m.Version = 2
+	m.DataFormat = &format.DataStorageFormat{FileFormat: "lance", Version: "2.0"}
+	b, _ := format.EncodeManifestFile(&m, &format.Transaction{ReadVersion: 1, UUID: "x", Op: &format.Append{}})
+	if err := store.PutIfAbsent(ctx, ds.manifestKey(2), b); err != nil {
+		t.Fatal(err)
+	}
+	l, err := ds.Latest(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = l.StageAppend(ctx, rowsReader(t, 0, 1, 1), StageOptions{})
+	var ue *format.UnsupportedError
+	if !errors.As(err, &ue) || !strings.Contains(ue.Feature, "2.0") {
+		t.Fatalf("want unsupported 2.0, got %v", err)
+	}
+	// deleting writes no data file and stays allowed
+	if _, err := l.StageDelete(ctx, []uint64{RowAddress(0, 1)}, StageOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -132,10 +132,30 @@ func sameColumns(got, want *arrow.Schema) error {
 	return nil
 }
 
+// checkDataFormat refuses to add 2.1 data files to a dataset of another
+// data storage version (Lance forbids mixing file versions).
+func (d *Dataset) checkDataFormat() error {
+	df := d.Manifest().DataFormat
+	if df != nil && df.Version != DataStorageVersion {
+		return &format.UnsupportedError{Feature: "data storage version " + df.Version + " (we write " + DataStorageVersion + ")"}
+	}
+	for i := range d.Fragments() {
+		for _, f := range d.Fragments()[i].Files {
+			if f.MajorVersion != 2 || f.MinorVersion != 1 {
+				return &format.UnsupportedError{Feature: fmt.Sprintf("data files of version %d.%d (we write %s)", f.MajorVersion, f.MinorVersion, DataStorageVersion)}
+			}
+		}
+	}
+	return nil
+}
+
 // StageAppend writes the reader's rows as new fragments and stages an
 // Append against d's version.
 func (d *Dataset) StageAppend(ctx context.Context, rdr array.RecordReader, opts StageOptions) (*Staged, error) {
 	if err := d.checkWritable(); err != nil {
+		return nil, err
+	}
+	if err := d.checkDataFormat(); err != nil {
 		return nil, err
 	}
 	frags, err := d.writeFragments(ctx, rdr, d.schema, d.fields, opts.MaxRowsPerFile)
@@ -184,6 +204,9 @@ func (d *Dataset) StageOverwrite(ctx context.Context, rdr array.RecordReader, op
 // reader's rows are added as new fragments.
 func (d *Dataset) StageUpdate(ctx context.Context, addrs []uint64, rdr array.RecordReader, opts StageOptions) (*Staged, error) {
 	if err := d.checkWritable(); err != nil {
+		return nil, err
+	}
+	if err := d.checkDataFormat(); err != nil {
 		return nil, err
 	}
 	plan, err := d.planDeletion(ctx, addrs)
