@@ -215,7 +215,8 @@ func TestExactConflict(t *testing.T) {
 	ctx := context.Background()
 	store := objstore.NewMem()
 	ds := createFake(t, store, "t", NamingV2, 4)
-	a, err := ds.StageOperation(ctx, &format.Append{Fragments: []format.Fragment{fakeFragment("a", 1)}}, StageOptions{})
+	a, err := ds.StageOperation(ctx, &format.Append{Fragments: []format.Fragment{fakeFragment("a", 1)}},
+		StageOptions{UUID: "0190A6C2-7E1A-4F4B-9A57-1D2C3B4A5F60", Properties: map[string]string{"graph.commit": "c1"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,6 +238,9 @@ func TestExactConflict(t *testing.T) {
 	var ce *ConflictError
 	if !errors.As(err, &ce) || !IsConflict(err) || ce.Kind != ConflictLost || ce.WinnerUUID() != a.UUID || ce.Version != 2 {
 		t.Fatalf("want conflict with winner %s, got %v", a.UUID, err)
+	}
+	if a.UUID != "0190a6c2-7e1a-4f4b-9a57-1d2c3b4a5f60" || ce.Winner.Properties["graph.commit"] != "c1" {
+		t.Fatalf("pre-minted uuid / properties: %s %v", a.UUID, ce.Winner.Properties)
 	}
 	// committing the winner again recognises its own version
 	again, err := a.Commit(ctx, CommitOptions{})

@@ -205,6 +205,31 @@ func TestDataLifecycle(t *testing.T) {
 	rec.Release()
 	sc.Close()
 
+	// addresses only: no data file is opened
+	sc, err = ds.Scan(ctx, ScanOptions{Columns: []string{}, WithRowAddress: true, BatchRows: 33})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n int64
+	for {
+		rec, err := sc.Next(ctx)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec.NumCols() != 1 {
+			t.Fatalf("columns %d", rec.NumCols())
+		}
+		n += rec.NumRows()
+		rec.Release()
+	}
+	sc.Close()
+	if uint64(n) != ds.CountRows() {
+		t.Fatalf("address-only scan saw %d rows, count is %d", n, ds.CountRows())
+	}
+
 	tk, err := ds.Take(ctx, []uint64{addrOf[120], addrOf[0], addrOf[120]}, []string{"id", "name"}, false)
 	if err != nil {
 		t.Fatal(err)
