@@ -238,6 +238,11 @@ func TestDataLifecycle(t *testing.T) {
 		t.Fatalf("take %v", tk)
 	}
 	tk.Release()
+	if empty, err := ds.Take(ctx, nil, nil, false); err != nil || empty.NumRows() != 0 || empty.NumCols() != 3 {
+		t.Fatalf("empty take: %v %v", empty, err)
+	} else {
+		empty.Release()
+	}
 	if _, err := ds.Take(ctx, []uint64{addrOf[3]}, nil, false); !errors.Is(err, ErrRowNotFound) {
 		t.Fatalf("take deleted: %v", err)
 	}

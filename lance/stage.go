@@ -11,6 +11,8 @@ import (
 
 // Staged is a transaction whose files (data, deletion and the
 // transaction file) are durable but which moves no HEAD until Commit.
+// A Staged is not safe for concurrent Commits (a rebasing commit may
+// replace Txn with its rebased form).
 type Staged struct {
 	// UUID identifies the transaction (its file is
 	// _transactions/{ReadVersion}-{UUID}.txn).

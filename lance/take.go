@@ -19,7 +19,8 @@ var ErrRowNotFound = errors.New("lance: row address not found")
 // withAddress the batch ends with the "_rowaddr" column. A deleted or
 // nonexistent address is ErrRowNotFound.
 func (d *Dataset) Take(ctx context.Context, addrs []uint64, columns []string, withAddress bool) (arrow.RecordBatch, error) {
-	sc, err := d.Scan(ctx, ScanOptions{Columns: columns, WithRowAddress: true, RowAddresses: addrs})
+	// a non-nil (possibly empty) address set: never a full scan
+	sc, err := d.Scan(ctx, ScanOptions{Columns: columns, WithRowAddress: true, RowAddresses: append([]uint64{}, addrs...)})
 	if err != nil {
 		return nil, err
 	}
