@@ -171,6 +171,8 @@ func toPGError(ctx context.Context, err error) *Error {
 		switch cause := context.Cause(ctx); {
 		case errors.Is(cause, ErrStatementTimeout):
 			return &Error{Severity: SeverityError, Code: CodeQueryCanceled, Message: "canceling statement due to statement timeout", Cause: err}
+		case errors.Is(cause, ErrShutdown):
+			return &Error{Severity: SeverityFatal, Code: CodeAdminShutdown, Message: "terminating connection due to administrator command", Cause: err}
 		case errors.Is(cause, ErrCancelRequested):
 			return &Error{Severity: SeverityError, Code: CodeQueryCanceled, Message: "canceling statement due to user request", Cause: err}
 		}

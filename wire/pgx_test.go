@@ -9,6 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgconn/ctxwatch"
 )
 
 func TestPgxQueryModes(t *testing.T) {
@@ -213,15 +214,30 @@ func TestPgxCancelAndTimeout(t *testing.T) {
 	c := ts.pgx(t, "")
 	ctx := ctxT(t)
 
+	// pgx's CancelRequest handler: the server must cancel the statement
+	// (57014) and the connection must stay usable.
+	cfg, err := pgx.ParseConfig(ts.url(testUser, testPassword, "main", ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.BuildContextWatcherHandler = func(pc *pgconn.PgConn) ctxwatch.Handler {
+		return &pgconn.CancelRequestContextWatcherHandler{Conn: pc, DeadlineDelay: 10 * time.Second}
+	}
+	c, err = pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(ctx)
 	qctx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
 	start := time.Now()
-	_, err := c.Exec(qctx, "select sleep(10000)")
+	_, err = c.Exec(qctx, "select sleep(10000)")
 	cancel()
-	if err == nil || time.Since(start) > 5*time.Second {
+	if pgCode(err) != CodeQueryCanceled || time.Since(start) > 5*time.Second {
 		t.Fatalf("cancel: err=%v after %v", err, time.Since(start))
 	}
-	if code := pgCode(err); code != "" && code != CodeQueryCanceled {
-		t.Fatalf("cancel code %s", code)
+	var one int32
+	if err := c.QueryRow(ctx, "select 1").Scan(&one); err != nil || one != 1 {
+		t.Fatalf("connection after cancel: %v", err)
 	}
 
 	c2 := ts.pgx(t, "")
@@ -237,7 +253,6 @@ func TestPgxCancelAndTimeout(t *testing.T) {
 	if time.Since(start) > 5*time.Second {
 		t.Fatalf("timeout took %v", time.Since(start))
 	}
-	var one int32
 	if err := c2.QueryRow(ctx, "select 1").Scan(&one); err != nil {
 		t.Fatalf("after timeout: %v", err)
 	}

@@ -159,8 +159,6 @@ type Statement struct {
 	Savepoint string    // SAVEPOINT / RELEASE / ROLLBACK TO name (lower-cased unless quoted)
 	Setting   SettingChange
 	Copy      CopyOptions
-	// Tag overrides the command tag wire reports for utility statements.
-	Tag string
 	// Plan is opaque to wire: the session layer's parse tree or plan.
 	Plan any
 }

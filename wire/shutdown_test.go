@@ -54,8 +54,8 @@ func TestForcedShutdown(t *testing.T) {
 	if d := time.Since(start); d > 5*time.Second {
 		t.Fatalf("forced shutdown took %v", d)
 	}
-	got := busy.until(1)
-	if got[len(got)-1] != "<closed>" {
+	got := busy.until(2)
+	if got[len(got)-1] != "<closed>" || strings.Contains(strings.Join(got, "\n"), "ReadyForQuery") {
 		t.Fatalf("connection not closed: %v", got)
 	}
 	// new connections are refused
