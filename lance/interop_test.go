@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/pggraph/pggraph/internal/oracle"
 	"github.com/pggraph/pggraph/lance/schema"
@@ -160,8 +161,28 @@ func TestInteropGoWritesLanceReads(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkRows(t, oracleRows(t, oracle.Read(t, dir, "t")), idRange(900, 930))
-	if vs := oracle.Versions(t, dir, "t"); len(vs) != int(ds.Version()) {
-		t.Fatalf("oracle sees %d versions, we have %d", len(vs), ds.Version())
+	ours, err := ds.ListVersions(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameVersions(t, ours, oracle.Versions(t, dir, "t"))
+}
+
+// sameVersions checks that Lance lists the same versions with the same
+// timestamps (to its millisecond precision) as we do.
+func sameVersions(t *testing.T, ours []VersionInfo, theirs []oracle.Version) {
+	t.Helper()
+	if len(ours) != len(theirs) {
+		t.Fatalf("we list %d versions, Lance %d", len(ours), len(theirs))
+	}
+	for i := range ours {
+		ts, err := time.Parse(time.RFC3339Nano, theirs[i].Timestamp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := ours[i].Timestamp.Sub(ts); uint64(theirs[i].Version) != ours[i].Version || d <= -time.Millisecond || d >= time.Millisecond {
+			t.Fatalf("version %d: Lance says v%d at %s, we say %s", i, theirs[i].Version, ts, ours[i].Timestamp)
+		}
 	}
 }
 
@@ -233,10 +254,7 @@ func TestInteropLanceWritesGoReads(t *testing.T) {
 			if err != nil || len(vs) != 2 || vs[0].Timestamp.IsZero() || vs[1].Operation != "Append" {
 				t.Fatalf("versions %+v %v", vs, err)
 			}
-			ovs := oracle.Versions(t, dir, "o")
-			if len(ovs) != len(vs) {
-				t.Fatalf("oracle versions %+v vs ours %+v", ovs, vs)
-			}
+			sameVersions(t, vs, oracle.Versions(t, dir, "o"))
 
 			st, err := ds.StageAppend(ctx, rowsReader(t, 45, 50, 5), StageOptions{})
 			if err != nil {
