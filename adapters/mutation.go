@@ -159,22 +159,46 @@ func (w *mutationWriter) Apply(ctx context.Context, pw *protocol.PreparedWrite) 
 	if staged == nil {
 		return fmt.Errorf("adapters: no staged transactions for %s", pw.OperationID)
 	}
-	return objstore.Parallel(ctx, len(pw.Effects), 8, func(ctx context.Context, i int) error {
+	// outcome per effect: 0 not attempted, 1 landed, 2 lost the slot to
+	// another transaction (ours can then never land: exact commits only
+	// ever use read_version+1), 3 anything else (ambiguous)
+	outcome := make([]int, len(pw.Effects))
+	err := objstore.Parallel(ctx, len(pw.Effects), 8, func(ctx context.Context, i int) error {
 		e := &pw.Effects[i]
 		s := staged[e.Table]
 		if s == nil || s.UUID != e.TxnUUID {
+			outcome[i] = 3
 			return fmt.Errorf("adapters: effect %s has no staged transaction %s", e.Table, e.TxnUUID)
 		}
 		nd, err := s.Commit(ctx, lance.CommitOptions{Mode: lance.CommitExact})
 		if err != nil {
+			var ce *lance.ConflictError
+			if errors.As(err, &ce) && ce.Kind == lance.ConflictLost && ce.Winner != nil && ce.Winner.UUID != e.TxnUUID {
+				outcome[i] = 2
+			} else {
+				outcome[i] = 3
+			}
 			return err
 		}
+		outcome[i] = 1
 		if nd.Version() != e.ExpectedVersion+1 {
 			return fmt.Errorf("adapters: table %s landed at %d, outside the declared exact post-state %d", e.Table, nd.Version(), e.ExpectedVersion+1)
 		}
 		e.Confirmed = &protocol.Confirmed{Version: nd.Version(), RowCount: nd.CountRows()}
 		return nil
 	})
+	if err != nil {
+		noEffect := true
+		for _, o := range outcome {
+			if o == 1 || o == 3 {
+				noEffect = false
+			}
+		}
+		if noEffect {
+			return fmt.Errorf("%w: %v", protocol.ErrNoEffect, err)
+		}
+	}
+	return err
 }
 
 // Discard forgets an abandoned attempt's staged transactions (their

@@ -26,8 +26,9 @@ type Recovery interface {
 	// the next barrier may resolve it (its sidecar stays).
 	Abandon(pw *PreparedWrite)
 	// Covering returns the operation id of a pending sidecar naming the
-	// table on the Lance branch, or "".
-	Covering(ctx context.Context, t graph.TableKey, lanceBranch string) (string, error)
+	// table on the Lance branch ("" if none) and whether its owner may
+	// still be running.
+	Covering(ctx context.Context, t graph.TableKey, lanceBranch string) (op string, live bool, err error)
 }
 
 // Writer is one graph-visible operation, driven by an adapter.
@@ -104,6 +105,15 @@ func (c *Coordinator) Commit(ctx context.Context, w Writer, o CommitOptions) (*R
 			rc.Attempts = attempt
 			return rc, nil
 		}
+		if IsContention(err) && attempt <= o.MaxReprepare {
+			// a live writer is mid-flight on our table: give it a moment
+			select {
+			case <-ctx.Done():
+				return nil, err
+			case <-time.After(time.Duration(attempt*attempt) * 5 * time.Millisecond):
+			}
+			continue
+		}
 		if !retry || o.Strict || attempt > o.MaxReprepare {
 			return nil, err
 		}
@@ -174,8 +184,17 @@ func (c *Coordinator) attempt(ctx context.Context, w Writer, o CommitOptions) (*
 		// that happened, and the barrier finalizes it as empty.
 		return nil, false, newErr(KindRecoveryRequired, pw.OperationID, err, "could not record the write intent; nothing was changed")
 	}
-	// F: effects. Any failure from here on leaves the sidecar.
+	// F: effects. Any failure from here on leaves the sidecar — unless
+	// the adapter proves no effect landed (every commit lost its exact
+	// slot to another transaction): then the intent is empty, finalized
+	// here, and the attempt restarts like a pre-effect conflict.
 	if err := w.Apply(ctx, pw); err != nil {
+		if errors.Is(err, ErrNoEffect) {
+			c.Recovery.Finalize(ctx, pw)
+			w.Discard(pw)
+			return nil, true, &Error{Kind: KindReadSetChanged, OperationID: pw.OperationID,
+				Message: "a concurrent write to the same table won; nothing of this write was applied", Err: err}
+		}
 		return nil, false, c.recoveryRequired(pw, err, "a table effect failed")
 	}
 	if err := c.Recovery.Confirm(ctx, pw); err != nil {
@@ -280,9 +299,13 @@ func (c *Coordinator) checkHeads(ctx context.Context, pw *PreparedWrite) error {
 		case exists && head < want:
 			return newErr(KindUncoveredDrift, pw.OperationID, nil, "table %s HEAD %d is behind its pinned version %d (invariant violation)", e.Table, head, want)
 		}
-		op, err := c.Recovery.Covering(ctx, e.Table, e.LanceBranch)
+		op, live, err := c.Recovery.Covering(ctx, e.Table, e.LanceBranch)
 		if err != nil {
 			return err
+		}
+		if op != "" && live {
+			return &Error{Kind: KindContention, OperationID: pw.OperationID, Member: "table " + e.Table.String(),
+				Message: "another writer that may still be running holds an unfinished write to this table", Detail: "operation " + op}
 		}
 		if op != "" {
 			return &Error{Kind: KindReadSetChanged, OperationID: pw.OperationID, Member: "table " + e.Table.String(),

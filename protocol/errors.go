@@ -5,6 +5,10 @@ import (
 	"fmt"
 )
 
+// ErrNoEffect is wrapped by an adapter's Apply error when it proves that
+// none of its effects landed (so the armed intent is empty).
+var ErrNoEffect = errors.New("protocol: no effect landed")
+
 // ErrorKind classifies protocol errors; each maps to one SQLSTATE
 // (DESIGN.md §4).
 type ErrorKind int

@@ -207,26 +207,26 @@ func (m *Manager) Pending(ctx context.Context) ([]*Sidecar, map[string]error, er
 // Covering returns the operation id of a pending sidecar with an effect
 // on table t at Lance branch b ("" if none). An unreadable sidecar covers
 // everything: it cannot be proven not to.
-func (m *Manager) Covering(ctx context.Context, t graph.TableKey, b string) (string, error) {
+func (m *Manager) Covering(ctx context.Context, t graph.TableKey, b string) (string, bool, error) {
 	keys, err := m.list(ctx)
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	for _, k := range keys {
 		sc, err := m.read(ctx, k)
 		if err != nil {
-			return strings.TrimSuffix(strings.TrimPrefix(k, graph.RecoveryDir), ".json"), nil
+			return strings.TrimSuffix(strings.TrimPrefix(k, graph.RecoveryDir), ".json"), false, nil
 		}
 		if sc == nil {
 			continue
 		}
 		for _, e := range sc.Write.Effects {
 			if e.Table == t && e.LanceBranch == b {
-				return sc.OperationID, nil
+				return sc.OperationID, liveness(sc.Owner, sc.OperationID, m.opts.Now()) == OwnerAlive, nil
 			}
 		}
 	}
-	return "", nil
+	return "", false, nil
 }
 
 // Barrier resolves every pending intent whose owner is gone (stage A).

@@ -24,7 +24,8 @@ const (
 	Landed      Class = "landed"       // expected+1 is our planned transaction
 	RolledBack  Class = "rolled_back"  // our transaction, then our restore
 	Fenced      Class = "fenced"       // our restore occupies expected+1
-	Foreign     Class = "foreign"      // anything else: never adopted
+	Superseded  Class = "superseded"   // another transaction holds expected+1: ours can never land
+	Foreign     Class = "foreign"      // our effect buried under foreign movement: never adopted
 	Violation   Class = "violation"    // HEAD behind the pin, or the table vanished
 	CreatedOnly Class = "created_only" // a created dataset nobody registered
 )
@@ -157,7 +158,7 @@ func (m *Manager) resolve(ctx context.Context, sc *Sidecar) (Report, error) {
 
 func allNoMovement(cls []Class) bool {
 	for _, c := range cls {
-		if c != NoMovement {
+		if c != NoMovement && c != Superseded {
 			return false
 		}
 	}
@@ -239,11 +240,9 @@ func classify(ctx context.Context, root *graph.Root, op string, e protocol.Effec
 		return NoMovement, head, nil
 	case head < e.ExpectedVersion:
 		return Violation, head, nil
-	case head-e.ExpectedVersion > 2:
-		return Foreign, head, nil
 	}
 	var seq []string
-	for v := e.ExpectedVersion + 1; v <= head; v++ {
+	for v := e.ExpectedVersion + 1; v <= head && v <= e.ExpectedVersion+3; v++ {
 		t, err := ds.Transaction(ctx, v)
 		if err != nil {
 			return "", head, err
@@ -253,9 +252,16 @@ func classify(ctx context.Context, root *graph.Root, op string, e protocol.Effec
 			seq = append(seq, "ours")
 		case t.Properties[RollbackProp] == op:
 			seq = append(seq, "restore")
+		case v == e.ExpectedVersion+1:
+			// exact commits only use read_version+1: with that slot taken
+			// by another transaction, ours never landed and never will
+			return Superseded, head, nil
 		default:
 			return Foreign, head, nil
 		}
+	}
+	if head > e.ExpectedVersion+2 {
+		return Foreign, head, nil
 	}
 	switch fmt.Sprint(seq) {
 	case "[ours]":
