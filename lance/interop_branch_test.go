@@ -2,6 +2,7 @@ package lance
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -172,4 +173,55 @@ func TestInteropBranchWrites(t *testing.T) {
 	if tags := oracle.Tags(t, dir, "g"); tags["on-branch"].Version != 8 {
 		t.Fatalf("tags %+v", tags)
 	}
+}
+
+// TestRebaseOverLanceTransactions: stale stagers at version 4 of the
+// Lance-written corpus rebase over Lance's own Update (merge-insert),
+// ReserveFragments and Rewrite (compaction) transactions.
+func TestRebaseOverLanceTransactions(t *testing.T) {
+	ctx := context.Background()
+	store, dir := localStore(t)
+	copyCorpus(t, dir)
+	v4, err := Open(ctx, store, "g.lance", Options{Version: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// a delete of fragment 1 conflicts with the compaction that rewrote it
+	del, err := v4.StageDelete(ctx, []uint64{RowAddress(1, 0)}, StageOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rewrite, err := v4.Transaction(ctx, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = del.Commit(ctx, CommitOptions{Mode: CommitRebase})
+	var ce *ConflictError
+	if !errors.As(err, &ce) || ce.Kind != ConflictRetryable || ce.Version != 7 || ce.WinnerUUID() != rewrite.UUID {
+		t.Fatalf("want retryable conflict with the Rewrite at v7, got %v", err)
+	}
+	// an append rebases over all three and gets a fresh fragment id
+	b := array.NewRecordBuilder(memory.DefaultAllocator, v4.Schema())
+	b.Field(0).(*array.Int64Builder).Append(777)
+	b.Field(1).(*array.StringBuilder).Append("late")
+	rec := b.NewRecordBatch()
+	b.Release()
+	rdr, _ := array.NewRecordReader(v4.Schema(), []arrow.RecordBatch{rec})
+	rec.Release()
+	app, err := v4.StageAppend(ctx, rdr, StageOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := app.Commit(ctx, CommitOptions{Mode: CommitRebase})
+	if err != nil {
+		t.Fatal(err)
+	}
+	frs := got.Fragments()
+	if got.Version() != 8 || frs[len(frs)-1].ID != 5 {
+		t.Fatalf("v%d last fragment %d", got.Version(), frs[len(frs)-1].ID)
+	}
+	want := corpusWant(7, false)
+	s := "late"
+	want[777] = &s
+	sameNames(t, corpusOracleRows(t, oracle.Read(t, dir, "g")), want)
 }
