@@ -32,7 +32,7 @@ function unitOf(s) {
   return { s: arrow.TimeUnit.SECOND, ms: arrow.TimeUnit.MILLISECOND, us: arrow.TimeUnit.MICROSECOND, ns: arrow.TimeUnit.NANOSECOND }[s];
 }
 
-function arrowType(t) {
+function arrowType(t, md) {
   const simple = {
     int8: () => new arrow.Int8(), int16: () => new arrow.Int16(), int32: () => new arrow.Int32(), int64: () => new arrow.Int64(),
     uint8: () => new arrow.Uint8(), uint16: () => new arrow.Uint16(), uint32: () => new arrow.Uint32(), uint64: () => new arrow.Uint64(),
@@ -51,9 +51,9 @@ function arrowType(t) {
     case 'fixed_size_binary': return new arrow.FixedSizeBinary(Number(p[1]));
     case 'fixed_size_list': {
       const n = Number(p[p.length - 1]);
-      return new arrow.FixedSizeList(n, new arrow.Field('item', arrowType(p.slice(1, -1).join(':')), true));
+      return new arrow.FixedSizeList(n, new arrow.Field('item', arrowType(p.slice(1, -1).join(':')), true, md));
     }
-    case 'list': return new arrow.List(new arrow.Field('item', arrowType(p.slice(1).join(':')), true));
+    case 'list': return new arrow.List(new arrow.Field('item', arrowType(p.slice(1).join(':')), true, md));
   }
   fail('unsupported type ' + t);
 }
@@ -133,7 +133,7 @@ function makeColumn(type, values) {
 function buildTable(schemaJSON, rows) {
   const fields = schemaJSON.map(f => {
     const md = new Map(Object.entries(f.metadata || {}));
-    return new arrow.Field(f.name, arrowType(f.type), !!f.nullable, md);
+    return new arrow.Field(f.name, arrowType(f.type, new Map(md)), !!f.nullable, md);
   });
   const schema = new arrow.Schema(fields);
   const children = fields.map(f => makeColumn(f.type, rows.map(r => (f.name in r ? r[f.name] : null))));

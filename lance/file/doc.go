@@ -32,6 +32,14 @@
 // none; an all_null_layout page when every value is null. Chunks hold a
 // power-of-two number of values (≤4096, ≈4 KiB), the last one the rest.
 //
+// Lists (list and large_list) of primitives are one column over the items
+// with u16 repetition levels (1 starts a row) and definition levels
+// numbered innermost first (0 valid item, then null item if the item layer
+// is NULLABLE_ITEM, then null list and/or empty list); each list page holds
+// exactly one chunk (≈16 KiB) and a one-entry repetition index, so no row
+// spans chunks. Pages of only null/empty lists use Lance's complex
+// all_null_layout (raw u16 rep and def buffers).
+//
 // # Reading
 //
 // Open fetches the footer, schema and column metadata (one range read of
@@ -42,8 +50,10 @@
 // that are out_of_line_bitpacking or inline_bitpacking (FastLanes layout),
 // and inline_bitpacking integer values.
 //
-// Refused with ErrUnsupported naming the feature: list columns (writer and
-// reader), dictionary, rle, fsst, constant, general (zstd/lz4) compression,
+// Lists are read from any chunking (rows spanning chunks included).
+//
+// Refused with ErrUnsupported naming the feature: lists of lists or of
+// fixed-size lists, dictionary, rle, fsst, constant, general (zstd/lz4) compression,
 // byte_stream_split, packed structs, full-zip and blob page layouts, 2.0
 // files, struct columns, single values over ~32 KiB on write.
 //

@@ -27,6 +27,13 @@ func oracleColumns(t *testing.T, s *arrow.Schema, plain bool) []oracle.Column {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if l, ok := f.Type.(*arrow.ListType); ok {
+			inner, err := schema.LogicalType(l.Elem())
+			if err != nil {
+				t.Fatal(err)
+			}
+			lt = "list:" + inner
+		}
 		c := oracle.Column{Name: f.Name, Type: lt, Nullable: f.Nullable}
 		if plain {
 			c.Metadata = schema.PlainEncodingMetadata()

@@ -15,6 +15,9 @@ const maxPageItems = 1 << 28
 
 // decodeMiniBlockLeaf decodes a non-list mini-block page into leafData.
 func decodeMiniBlockLeaf(col string, p *physical, pl *pageLayout, rows uint64, bufs [][]byte) (*leafData, error) {
+	if pl.kind != layoutMiniBlock {
+		return nil, corrupt(col, "page layout %d with layers %v for a primitive column", pl.kind, pl.layers)
+	}
 	if pl.rep != nil || pl.repIndexDepth != 0 {
 		return nil, corrupt(col, "repetition levels in a non-list column")
 	}

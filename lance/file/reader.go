@@ -308,7 +308,7 @@ func (s *Scanner) take(ctx context.Context, i, ci, n int) (arrow.Array, error) {
 			}
 			pm := s.r.cols[ci].pages[c.page]
 			c.page++
-			if pm.layout.kind == layoutAllNull {
+			if pm.layout.kind == layoutAllNull && len(pm.layout.layers) <= 1 {
 				if !f.Nullable && pm.length > 0 {
 					return nil, corrupt(f.Name, "all-null page in a non-nullable column")
 				}
@@ -374,7 +374,7 @@ func (r *Reader) decodePage(ctx context.Context, ci int, pm pageMeta) (arrow.Arr
 	}
 	pl := pm.layout
 	switch pl.kind {
-	case layoutMiniBlock:
+	case layoutMiniBlock, layoutAllNull:
 	case layoutFullZip:
 		return nil, unsupported(f.Name, "full-zip page layout")
 	default:
@@ -393,7 +393,7 @@ func (r *Reader) decodePage(ctx context.Context, ci int, pm pageMeta) (arrow.Arr
 	}
 	p := r.phys[ci]
 	if p.kind == physList {
-		return nil, unsupported(f.Name, "reading list columns")
+		return decodeListPage(f.Name, p, f.Type, pl, pm.length, bufs)
 	}
 	ld, err := decodeMiniBlockLeaf(f.Name, p, pl, pm.length, bufs)
 	if err != nil {

@@ -26,6 +26,9 @@ func allTypes() []arrow.DataType {
 		&arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}, &arrow.TimestampType{Unit: arrow.Nanosecond},
 		&arrow.Decimal128Type{Precision: 38, Scale: 6}, &arrow.FixedSizeBinaryType{ByteWidth: 16},
 		arrow.FixedSizeListOfField(8, arrow.Field{Name: "item", Type: arrow.PrimitiveTypes.Float32, Nullable: true}),
+		arrow.ListOfField(arrow.Field{Name: "item", Type: arrow.PrimitiveTypes.Int64, Nullable: true}),
+		arrow.ListOfField(arrow.Field{Name: "item", Type: arrow.BinaryTypes.String, Nullable: true}),
+		arrow.ListOfField(arrow.Field{Name: "item", Type: arrow.FixedWidthTypes.Boolean, Nullable: true}),
 	}
 }
 

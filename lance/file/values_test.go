@@ -65,7 +65,7 @@ func jsonValue(arr arrow.Array, i int) any {
 			out[k] = jsonValue(a.ListValues(), start+k)
 		}
 		return out
-	case *array.List:
+	case array.ListLike:
 		s, e := a.ValueOffsets(i)
 		out := make([]any, 0, e-s)
 		for k := s; k < e; k++ {
@@ -143,7 +143,16 @@ func appendRandom(rng *rand.Rand, b array.Builder, dt arrow.DataType) {
 	case *array.ListBuilder:
 		bb.Append(true)
 		for k := rng.Intn(5); k > 0; k-- {
+			if rng.Intn(6) == 0 {
+				bb.ValueBuilder().AppendNull()
+				continue
+			}
 			appendRandom(rng, bb.ValueBuilder(), dt.(*arrow.ListType).Elem())
+		}
+	case *array.LargeListBuilder:
+		bb.Append(true)
+		for k := rng.Intn(5); k > 0; k-- {
+			appendRandom(rng, bb.ValueBuilder(), dt.(*arrow.LargeListType).Elem())
 		}
 	default:
 		panic(fmt.Sprintf("appendRandom: %T", b))

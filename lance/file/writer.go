@@ -216,24 +216,38 @@ func (w *Writer) flushColumn(c *columnWriter) error {
 	}
 	c.pending, c.pendingBytes = nil, 0
 	defer arr.Release()
-	ld, err := leafFromArrow(c.name, c.phys, arr)
-	if err != nil {
-		return err
-	}
-	ep, err := encodePage(c.name, c.phys, ld)
-	if err != nil {
-		return err
-	}
-	wp := writtenPage{rows: ep.rows, layout: ep.layout, priority: c.firstRow}
-	for _, b := range ep.buffers {
-		pos, err := w.writeAligned(b)
+	var eps []encodedPage
+	if c.phys.kind == physList {
+		ld, err := listFromArrow(c.name, c.phys, arr)
 		if err != nil {
 			return err
 		}
-		wp.buffers = append(wp.buffers, span{pos, uint64(len(b))})
+		if eps, err = encodeListPages(c.name, c.phys, ld); err != nil {
+			return err
+		}
+	} else {
+		ld, err := leafFromArrow(c.name, c.phys, arr)
+		if err != nil {
+			return err
+		}
+		ep, err := encodePage(c.name, c.phys, ld)
+		if err != nil {
+			return err
+		}
+		eps = []encodedPage{ep}
 	}
-	c.pages = append(c.pages, wp)
-	c.firstRow += ep.rows
+	for _, ep := range eps {
+		wp := writtenPage{rows: ep.rows, layout: ep.layout, priority: c.firstRow}
+		for _, b := range ep.buffers {
+			pos, err := w.writeAligned(b)
+			if err != nil {
+				return err
+			}
+			wp.buffers = append(wp.buffers, span{pos, uint64(len(b))})
+		}
+		c.pages = append(c.pages, wp)
+		c.firstRow += ep.rows
+	}
 	return nil
 }
 

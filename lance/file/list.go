@@ -1,0 +1,439 @@
+package file
+
+import (
+	"encoding/binary"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// Lists of primitives are written as mini-block pages over the item
+// column with repetition levels (1 = a row starts, 0 = it continues) and
+// definition levels numbered innermost layer first: 0 = a valid item, then
+// 1 = a null item when the item layer is NULLABLE_ITEM, then a null list
+// and/or an empty list for the list layer. Null and empty lists take one
+// level and no item slot; null items take a (zeroed) slot.
+//
+// The writer puts exactly one chunk in each list page (the last chunk of a
+// page may hold any number of items, so no row ever spans chunks) and a
+// one-entry repetition index {rows, 0}. The reader decodes any chunking.
+
+// targetListChunkBytes bounds a list page's single chunk.
+const (
+	targetListChunkBytes = 16 << 10
+	maxListLevels        = 8192
+)
+
+// listData is one run of list rows, normalized.
+type listData struct {
+	rows    int
+	rowNull []bool // nil when no row is null
+	rowLen  []int  // items per row (0 for null or empty rows)
+	item    *leafData
+}
+
+func listFromArrow(col string, p *physical, arr arrow.Array) (*listData, error) {
+	la, ok := arr.(array.ListLike)
+	if !ok {
+		return nil, mismatch(col, "array %T for a list column", arr)
+	}
+	n := arr.Len()
+	ld := &listData{rows: n, rowLen: make([]int, n)}
+	if arr.NullN() > 0 {
+		ld.rowNull = make([]bool, n)
+	}
+	start, _ := la.ValueOffsets(0)
+	if n > 0 {
+		_, end := la.ValueOffsets(n - 1)
+		for i := 0; i < n; i++ {
+			s, e := la.ValueOffsets(i)
+			if arr.IsNull(i) {
+				ld.rowNull[i] = true
+				continue
+			}
+			ld.rowLen[i] = int(e - s)
+		}
+		// Items of null rows are dropped: rebuild the child as the items of
+		// valid rows only.
+		var parts []arrow.Array
+		for i := 0; i < n; i++ {
+			if ld.rowLen[i] > 0 {
+				s, e := la.ValueOffsets(i)
+				parts = append(parts, array.NewSlice(la.ListValues(), s, e))
+			}
+		}
+		_ = end
+		var items arrow.Array
+		if len(parts) == 0 {
+			items = array.MakeArrayOfNull(memory.DefaultAllocator, p.elem, 0)
+		} else {
+			var err error
+			items, err = array.Concatenate(parts, memory.DefaultAllocator)
+			for _, pt := range parts {
+				pt.Release()
+			}
+			if err != nil {
+				return nil, mismatch(col, "list items: %v", err)
+			}
+		}
+		defer items.Release()
+		it, err := leafFromArrow(col, p.item, items)
+		if err != nil {
+			return nil, err
+		}
+		ld.item = it
+	}
+	_ = start
+	return ld, nil
+}
+
+// listLayers returns the layers and def numbering for rows [r0, r1).
+type listDefs struct {
+	itemLayer, listLayer uint64
+	nullItem, nullList   uint16
+	emptyList            uint16
+	hasDef               bool
+}
+
+func listLayout(ld *listData, r0, r1, i0, i1 int) listDefs {
+	var d listDefs
+	anyNullItem := false
+	for i := i0; i < i1; i++ {
+		if ld.item.nulls != nil && ld.item.nulls[i] {
+			anyNullItem = true
+			break
+		}
+	}
+	anyNull, anyEmpty := false, false
+	for r := r0; r < r1; r++ {
+		switch {
+		case ld.rowNull != nil && ld.rowNull[r]:
+			anyNull = true
+		case ld.rowLen[r] == 0:
+			anyEmpty = true
+		}
+	}
+	next := uint16(1)
+	d.itemLayer = layerAllValidItem
+	if anyNullItem {
+		d.itemLayer, d.nullItem = layerNullableItem, next
+		next++
+	}
+	switch {
+	case anyNull && anyEmpty:
+		d.listLayer, d.nullList, d.emptyList = layerNullAndEmptyLst, next, next+1
+	case anyNull:
+		d.listLayer, d.nullList = layerNullableList, next
+	case anyEmpty:
+		d.listLayer, d.emptyList = layerEmptyableList, next
+	default:
+		d.listLayer = layerAllValidList
+	}
+	d.hasDef = anyNullItem || anyNull || anyEmpty
+	return d
+}
+
+// encodeListPages cuts the rows into pages of one chunk each.
+func encodeListPages(col string, p *physical, ld *listData) ([]encodedPage, error) {
+	var pages []encodedPage
+	itemStart := 0
+	for r0 := 0; r0 < ld.rows; {
+		// Grow the page row by row within the chunk budget.
+		r1, i1, levels := r0, itemStart, 0
+		for r1 < ld.rows {
+			k := ld.rowLen[r1]
+			lv := max(k, 1)
+			size := ld.item.sizeOf(p.item, itemStart, i1+k-itemStart) + 4*(levels+lv) + 64
+			if r1 > r0 && (size > targetListChunkBytes || levels+lv > maxListLevels) {
+				break
+			}
+			r1, i1, levels = r1+1, i1+k, levels+lv
+		}
+		ep, err := encodeListPage(col, p, ld, r0, r1, itemStart, i1)
+		if err != nil {
+			return nil, err
+		}
+		pages = append(pages, ep)
+		r0, itemStart = r1, i1
+	}
+	return pages, nil
+}
+
+func encodeListPage(col string, p *physical, ld *listData, r0, r1, i0, i1 int) (encodedPage, error) {
+	d := listLayout(ld, r0, r1, i0, i1)
+	if i1 == i0 {
+		return encodeEmptyListPage(ld, r0, r1, d), nil
+	}
+	var rep, def []uint16
+	it := i0
+	for r := r0; r < r1; r++ {
+		switch {
+		case ld.rowNull != nil && ld.rowNull[r]:
+			rep, def = append(rep, 1), append(def, d.nullList)
+		case ld.rowLen[r] == 0:
+			rep, def = append(rep, 1), append(def, d.emptyList)
+		default:
+			for k := 0; k < ld.rowLen[r]; k++ {
+				rv := uint16(0)
+				if k == 0 {
+					rv = 1
+				}
+				dv := uint16(0)
+				if ld.item.nulls != nil && ld.item.nulls[it] {
+					dv = d.nullItem
+				}
+				rep, def = append(rep, rv), append(def, dv)
+				it++
+			}
+		}
+	}
+	if len(rep) > 0xFFFF {
+		return encodedPage{}, unsupported(col, "a list row with %d items (too many for one mini-block chunk)", len(rep))
+	}
+	var c []byte
+	c = binary.LittleEndian.AppendUint16(c, uint16(len(rep)))
+	c = binary.LittleEndian.AppendUint16(c, uint16(2*len(rep)))
+	if d.hasDef {
+		c = binary.LittleEndian.AppendUint16(c, uint16(2*len(def)))
+	}
+	bufs := ld.item.valueBuffers(p.item, i0, i1-i0)
+	for _, b := range bufs {
+		if len(b) > 0xFFFF {
+			return encodedPage{}, unsupported(col, "list items of %d bytes in one chunk (a list value larger than ~32 KiB)", len(b))
+		}
+		c = binary.LittleEndian.AppendUint16(c, uint16(len(b)))
+	}
+	c = pad(c, miniBlockAlignment, 0xFE)
+	for _, v := range rep {
+		c = binary.LittleEndian.AppendUint16(c, v)
+	}
+	c = pad(c, miniBlockAlignment, 0xFE)
+	if d.hasDef {
+		for _, v := range def {
+			c = binary.LittleEndian.AppendUint16(c, v)
+		}
+		c = pad(c, miniBlockAlignment, 0xFE)
+	}
+	for _, b := range bufs {
+		c = append(c, b...)
+		c = pad(c, miniBlockAlignment, 0xFE)
+	}
+	if len(c) > maxChunkBytes {
+		return encodedPage{}, unsupported(col, "a list row of %d bytes (larger than a ~32 KiB mini-block chunk)", len(c))
+	}
+	table := binary.LittleEndian.AppendUint16(nil, uint16((len(c)/miniBlockAlignment-1)<<4))
+	repIndex := binary.LittleEndian.AppendUint64(nil, uint64(r1-r0))
+	repIndex = binary.LittleEndian.AppendUint64(repIndex, 0)
+
+	var mb []byte
+	mb = appendBytesField(mb, 1, flatEnc(16))
+	if d.hasDef {
+		mb = appendBytesField(mb, 2, flatEnc(16))
+	}
+	mb = appendBytesField(mb, 3, valueEncoding(p.item, ld.item))
+	mb = appendPacked(mb, 6, []uint64{d.itemLayer, d.listLayer})
+	mb = appendVarintField(mb, 7, uint64(len(bufs)))
+	mb = appendVarintField(mb, 8, 1)
+	mb = appendVarintField(mb, 9, uint64(i1-i0))
+	return encodedPage{rows: uint64(r1 - r0), buffers: [][]byte{table, c, repIndex},
+		layout: appendBytesField(nil, layoutMiniBlock, mb)}, nil
+}
+
+// decodeListPage decodes a mini-block page of a list column.
+func decodeListPage(col string, p *physical, dt arrow.DataType, pl *pageLayout, rows uint64, bufs [][]byte) (arrow.Array, error) {
+	if pl.rep == nil && pl.kind == layoutMiniBlock {
+		return nil, corrupt(col, "list page without repetition levels")
+	}
+	if pl.dictionary != nil {
+		return nil, unsupported(col, "dictionary encoding")
+	}
+	if len(bufs) < 2 || rows > maxPageItems || pl.numItems > maxPageItems {
+		return nil, corrupt(col, "list page shape")
+	}
+	if len(pl.layers) != 2 {
+		return nil, unsupported(col, "rep/def layers %v (only a list of primitives)", pl.layers)
+	}
+	// Def numbering, innermost layer first.
+	next := uint16(1)
+	var nullItem, nullList, emptyList uint16
+	switch pl.layers[0] {
+	case layerAllValidItem:
+	case layerNullableItem:
+		nullItem, next = next, next+1
+	default:
+		return nil, unsupported(col, "item layer %d", pl.layers[0])
+	}
+	switch pl.layers[1] {
+	case layerAllValidList:
+	case layerNullableList:
+		nullList = next
+	case layerEmptyableList:
+		emptyList = next
+	case layerNullAndEmptyLst:
+		nullList, emptyList = next, next+1
+	default:
+		return nil, unsupported(col, "list layer %d", pl.layers[1])
+	}
+	item := &leafData{n: int(pl.numItems)}
+	if p.item.kind == physVariable {
+		item.offsets = []int64{0}
+	}
+	var itemNulls []bool
+	offsets := []int64{}
+	var rowNull []bool
+	nullRows := 0
+	items := int64(0)
+	// consume walks levels, growing rows and item slots; it returns how
+	// many items the levels describe.
+	consume := func(reps, defs []uint16) (int, error) {
+		n := 0
+		for i, r := range reps {
+			dv := uint16(0)
+			if defs != nil {
+				dv = defs[i]
+			}
+			if r > 1 {
+				return 0, corrupt(col, "repetition level %d for a single list layer", r)
+			}
+			if r == 1 {
+				offsets = append(offsets, items)
+				rowNull = append(rowNull, false)
+			} else if len(offsets) == 0 {
+				return 0, corrupt(col, "list page starts inside a row")
+			}
+			switch {
+			case dv == 0 || (nullItem != 0 && dv == nullItem):
+				itemNulls = append(itemNulls, dv != 0)
+				items++
+				n++
+			case nullList != 0 && dv == nullList:
+				rowNull[len(rowNull)-1] = true
+				nullRows++
+			case emptyList != 0 && dv == emptyList:
+			default:
+				return 0, corrupt(col, "definition level %d", dv)
+			}
+		}
+		return n, nil
+	}
+	if pl.kind == layoutAllNull {
+		// Only null and empty lists: raw u16 rep and def levels, no items.
+		if len(bufs) != 2 || len(bufs[0])%2 != 0 || len(bufs[1])%2 != 0 || pl.numItems != 0 {
+			return nil, corrupt(col, "all-null list page shape")
+		}
+		reps, defs := rawLevels(bufs[0]), rawLevels(bufs[1])
+		if len(defs) == 0 {
+			defs = nil
+		} else if len(defs) != len(reps) {
+			return nil, corrupt(col, "%d rep levels, %d def levels", len(reps), len(defs))
+		}
+		if n, err := consume(reps, defs); err != nil {
+			return nil, err
+		} else if n != 0 {
+			return nil, corrupt(col, "all-null list page with items")
+		}
+	} else {
+		chunks, err := parseChunkTable(col, bufs[0], len(bufs[1]), pl.numItems)
+		if err != nil {
+			return nil, err
+		}
+		for _, ch := range chunks {
+			rc, err := splitChunk(col, bufs[1][ch.off:ch.off+ch.size], true, pl.def != nil, int(pl.numBuffers))
+			if err != nil {
+				return nil, err
+			}
+			reps, err := decodeLevels(col, pl.rep, rc.rep, rc.numLevels)
+			if err != nil {
+				return nil, err
+			}
+			var defs []uint16
+			if pl.def != nil {
+				if defs, err = decodeLevels(col, pl.def, rc.def, rc.numLevels); err != nil {
+					return nil, err
+				}
+			}
+			n, err := consume(reps, defs)
+			if err != nil {
+				return nil, err
+			}
+			if n != ch.values {
+				return nil, corrupt(col, "chunk levels describe %d items, chunk holds %d", n, ch.values)
+			}
+			if err := item.appendChunkValues(col, p.item, pl.value, rc.buffers, ch.values); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if uint64(len(offsets)) != rows || uint64(items) != pl.numItems {
+		return nil, corrupt(col, "list page decodes %d rows/%d items, metadata says %d/%d", len(offsets), items, rows, pl.numItems)
+	}
+	offsets = append(offsets, items)
+	for _, n := range itemNulls {
+		if n {
+			item.nullCount++
+		}
+	}
+	if item.nullCount > 0 {
+		item.nulls = itemNulls
+	}
+	elem := dt.(arrow.ListLikeType).Elem()
+	child, err := item.toArrow(col, p.item, elem)
+	if err != nil {
+		return nil, err
+	}
+	defer child.Release()
+	n := int(rows)
+	var validity *memory.Buffer
+	if nullRows > 0 {
+		vb := make([]byte, bitutil.BytesForBits(int64(n)))
+		for i, null := range rowNull {
+			if !null {
+				bitutil.SetBit(vb, i)
+			}
+		}
+		validity = memory.NewBufferBytes(vb)
+	}
+	var ob []byte
+	if p.largeList {
+		ob = make([]byte, 8*(n+1))
+		for i, o := range offsets {
+			binary.LittleEndian.PutUint64(ob[8*i:], uint64(o))
+		}
+	} else {
+		ob = make([]byte, 4*(n+1))
+		for i, o := range offsets {
+			binary.LittleEndian.PutUint32(ob[4*i:], uint32(o))
+		}
+	}
+	data := array.NewData(dt, n, []*memory.Buffer{validity, memory.NewBufferBytes(ob)}, []arrow.ArrayData{child.Data()}, nullRows, 0)
+	defer data.Release()
+	return array.MakeFromData(data), nil
+}
+
+func rawLevels(b []byte) []uint16 {
+	out := make([]uint16, len(b)/2)
+	for i := range out {
+		out[i] = binary.LittleEndian.Uint16(b[2*i:])
+	}
+	return out
+}
+
+// encodeEmptyListPage writes rows that are all null or empty lists the way
+// Lance does: an all_null_layout with both layers and two buffers of raw u16
+// rep and def levels, one level per row.
+func encodeEmptyListPage(ld *listData, r0, r1 int, d listDefs) encodedPage {
+	var rep, def []byte
+	for r := r0; r < r1; r++ {
+		rep = binary.LittleEndian.AppendUint16(rep, 1)
+		v := d.emptyList
+		if ld.rowNull != nil && ld.rowNull[r] {
+			v = d.nullList
+		}
+		def = binary.LittleEndian.AppendUint16(def, v)
+	}
+	var al []byte
+	al = appendPacked(al, 5, []uint64{d.itemLayer, d.listLayer})
+	return encodedPage{rows: uint64(r1 - r0), buffers: [][]byte{rep, def}, layout: appendBytesField(nil, layoutAllNull, al)}
+}
