@@ -102,6 +102,18 @@ func (c *conn) run(ctx context.Context, st *Statement, params []any) (Result, er
 			val = v
 		}
 		return &staticResult{cols: []Column{textColumn("current_setting")}, rows: [][]any{{val}}, tag: "SELECT 1"}, nil
+	case KindDeallocate:
+		if st.Prepared == "" {
+			for name := range c.stmts {
+				delete(c.stmts, name)
+			}
+			return &staticResult{tag: "DEALLOCATE ALL"}, nil
+		}
+		if _, ok := c.stmts[st.Prepared]; !ok {
+			return nil, Errorf(CodeInvalidSQLStatementName, "prepared statement \"%s\" does not exist", st.Prepared)
+		}
+		delete(c.stmts, st.Prepared)
+		return &staticResult{tag: "DEALLOCATE"}, nil
 	case KindDiscard:
 		c.closePortals()
 		for name := range c.stmts {

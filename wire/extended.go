@@ -212,16 +212,14 @@ func (c *conn) handleExecute(m *pgproto3.Execute) error {
 			}
 			return nil
 		}
-		cols := res.Columns()
-		if cols == nil {
-			cols = p.prep.desc.Columns
-		}
-		p.src = &rowSource{res: res, cols: cols, formats: p.formats}
-		if len(res.Columns()) != len(p.prep.desc.Columns) && res.Columns() != nil {
+		// Rows are encoded with the described column types: that is what
+		// the client was told (Describe) and what it decodes with.
+		cols := p.prep.desc.Columns
+		if rc := res.Columns(); len(rc) != len(cols) {
 			res.Close()
-			p.src = nil
 			return Errorf(CodeInternalError, "internal error: result shape differs from the described one")
 		}
+		p.src = &rowSource{res: res, cols: cols, formats: p.formats}
 	}
 	more, err := c.stream(ctx, p.src, int32(min(m.MaxRows, 1<<31-1)))
 	if err != nil {

@@ -136,10 +136,11 @@ const (
 	KindPrepareTxn                 // PREPARE TRANSACTION etc.: refused with 0A000
 	KindSetConfig                  // SELECT set_config('name', 'value', is_local)
 	KindCurrentSetting             // SELECT current_setting('name' [, missing_ok])
+	KindDeallocate                 // DEALLOCATE [PREPARE] name | ALL (protocol-level prepared statements)
 )
 
 var kindNames = [...]string{"query", "begin", "commit", "rollback", "savepoint", "release",
-	"rollback to", "set", "reset", "show", "copy from", "copy to", "discard", "prepare transaction", "set_config", "current_setting"}
+	"rollback to", "set", "reset", "show", "copy from", "copy to", "discard", "prepare transaction", "set_config", "current_setting", "deallocate"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
@@ -157,6 +158,7 @@ type Statement struct {
 	Tx        TxOptions // BEGIN / SET TRANSACTION options
 	Chain     bool      // COMMIT/ROLLBACK AND CHAIN
 	Savepoint string    // SAVEPOINT / RELEASE / ROLLBACK TO name (lower-cased unless quoted)
+	Prepared  string    // DEALLOCATE target; "" means ALL
 	Setting   SettingChange
 	Copy      CopyOptions
 	// Plan is opaque to wire: the session layer's parse tree or plan.

@@ -237,6 +237,19 @@ func (p *uparser) classify(st *Statement) error {
 		if n == "all" {
 			st.Kind = KindDiscard
 		}
+	case "deallocate":
+		p.i++
+		p.kw("prepare")
+		st.Kind = KindDeallocate
+		if p.kw("all") {
+			return p.end()
+		}
+		n, ok := p.name()
+		if !ok {
+			return p.errHere("")
+		}
+		st.Prepared = n
+		return p.end()
 	case "copy":
 		return p.copy(st)
 	case "select":

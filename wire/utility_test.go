@@ -74,6 +74,8 @@ func TestClassifyStatement(t *testing.T) {
 		{"show transaction isolation level", Statement{Kind: KindShow, Setting: SettingChange{Name: "transaction_isolation"}}},
 		{"SHOW graph.as_of", Statement{Kind: KindShow, Setting: SettingChange{Name: "graph.as_of"}}},
 		{"discard all", Statement{Kind: KindDiscard}},
+		{"DEALLOCATE ALL", Statement{Kind: KindDeallocate}},
+		{"deallocate prepare \"_pg3_0\"", Statement{Kind: KindDeallocate, Prepared: "_pg3_0"}},
 		{"discard plans", Statement{Kind: KindQuery}},
 		{"SELECT pg_catalog.set_config('search_path', '', false)", Statement{Kind: KindSetConfig, Setting: SettingChange{Name: "search_path", Value: ""}}},
 		{"select set_config('a.b', 'v', true)", Statement{Kind: KindSetConfig, Setting: SettingChange{Name: "a.b", Value: "v", Local: true}}},
