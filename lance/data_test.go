@@ -238,6 +238,32 @@ func TestDataLifecycle(t *testing.T) {
 		t.Fatalf("take %v", tk)
 	}
 	tk.Release()
+	// every live row, in reverse order and once more sorted, across fragments
+	live := scanAll(t, ds, ScanOptions{})
+	var req []uint64
+	for i := len(live) - 1; i >= 0; i-- {
+		req = append(req, live[i].addr)
+	}
+	for _, r := range live {
+		req = append(req, r.addr)
+	}
+	big, err := ds.Take(ctx, req, []string{"id"}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if int(big.NumRows()) != len(req) {
+		t.Fatalf("take rows %d", big.NumRows())
+	}
+	for i := range req {
+		j := len(live) - 1 - i
+		if i >= len(live) {
+			j = i - len(live)
+		}
+		if big.Column(0).(*array.Int64).Value(i) != live[j].id || big.Column(1).(*array.Uint64).Value(i) != req[i] {
+			t.Fatalf("take row %d out of order", i)
+		}
+	}
+	big.Release()
 	if empty, err := ds.Take(ctx, nil, nil, false); err != nil || empty.NumRows() != 0 || empty.NumCols() != 3 {
 		t.Fatalf("empty take: %v %v", empty, err)
 	} else {

@@ -365,7 +365,11 @@ func selectRows(rec arrow.RecordBatch, runs [][2]int) (arrow.RecordBatch, error)
 	}()
 	for ci := range cols {
 		col := rec.Column(ci)
-		if len(runs) == 1 {
+		switch len(runs) {
+		case 0:
+			cols[ci] = array.NewSlice(col, 0, 0)
+			continue
+		case 1:
 			cols[ci] = array.NewSlice(col, int64(runs[0][0]), int64(runs[0][1]))
 			continue
 		}
