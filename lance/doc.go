@@ -31,8 +31,8 @@
 //     over a Delete/Update of the same fragments is rebased by merging
 //     the deletion vectors — the staged transaction file is rewritten to
 //     what is committed — unless a fragment was removed or rewritten,
-//     which is a retryable conflict) and
-//     retries a lost slot with bounded, jittered backoff. A version
+//     which is a retryable conflict) and retries a lost slot with
+//     bounded, jittered backoff. A version
 //     whose transaction cannot be read is a *MissingTransactionError,
 //     never guessed. A slot that holds our own UUID counts as committed.
 //     The version hint is written best effort after each commit.
@@ -47,7 +47,9 @@
 //     offset), and two pushdown hooks: a row-address set (fragments
 //     without selected rows are never opened) and a fragment filter.
 //     No column statistics exist, so there is no min/max pruning. Take
-//     fetches rows by address in the requested order. Data files are
+//     fetches rows by address in the requested order. lance/file reads a
+//     file sequentially, so selecting rows saves output work but still
+//     decodes the selected fragments' pages. Data files are
 //     read with lance/file (see its doc for the encodings it decodes);
 //     files of inherited fragments are found through base_paths, mapped
 //     onto the store with Options.Location.
@@ -65,5 +67,8 @@
 // Rewrite, Merge, Project, Clone, CreateIndex and any other operation in
 // a committed transaction (for conflict checks). Refused for writing
 // (format.UnsupportedError): stable row ids (flag 2), unknown feature
-// flags, an index section, unknown manifest fields.
+// flags, an index section, unknown manifest fields, adding 2.1 data
+// files to a dataset of another data storage version. Not implemented
+// here: branch create/delete (only reading branches and committing on
+// existing ones), compaction, cleanup, indices, stable row ids.
 package lance
