@@ -298,3 +298,42 @@ func TestInteropLanceWritesGoReads(t *testing.T) {
 		})
 	}
 }
+
+// TestInteropConcurrentRebase: writers racing from one read version all
+// land through rebasing commits, and Lance reads every row.
+func TestInteropConcurrentRebase(t *testing.T) {
+	ctx := context.Background()
+	store, dir := localStore(t)
+	ds, err := Create(ctx, store, "c.lance", rowsReader(t, 0, 10, 10), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const writers = 4
+	errs := make(chan error, writers)
+	for w := 0; w < writers; w++ {
+		lo := int64(100 * (w + 1))
+		rdr := rowsReader(t, lo, lo+10, 5) // built here: t.Fatal only on the test goroutine
+		go func() {
+			st, err := ds.StageAppend(ctx, rdr, StageOptions{})
+			if err == nil {
+				_, err = st.Commit(ctx, CommitOptions{Mode: CommitRebase, MaxRetries: 50})
+			}
+			errs <- err
+		}()
+	}
+	want := idRange(0, 10)
+	for w := 0; w < writers; w++ {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+		lo := int64(100 * (w + 1))
+		want = append(want, idRange(lo, lo+10)...)
+	}
+	sort.Slice(want, func(i, j int) bool { return want[i] < want[j] })
+	checkRows(t, oracleRows(t, oracle.Read(t, dir, "c")), want)
+	latest, err := ds.Latest(ctx)
+	if err != nil || latest.Version() != writers+1 {
+		t.Fatalf("latest %v %v", latest, err)
+	}
+	checkRows(t, scanAll(t, latest, ScanOptions{}), want)
+}
