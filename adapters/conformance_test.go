@@ -1,0 +1,136 @@
+package adapters
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/pggraph/pggraph/protocol"
+)
+
+// lanceWriteCalls are the Lance calls that stage or commit a transaction.
+var lanceWriteCalls = map[string]bool{
+	"Commit": true, "StageAppend": true, "StageDelete": true, "StageUpdate": true,
+	"StageOverwrite": true, "StageOperation": true, "StageRestore": true, "Create": true,
+}
+
+// allowedLanceWrites is every production file outside package lance that
+// may stage or commit a Lance transaction, with the exact call count. Only
+// package adapters touches graph tables' data; graph writes __manifest,
+// recovery writes compensating Restores (its declared strategy) and the
+// audit dataset. Changing this table is a reviewed act.
+var allowedLanceWrites = map[string]int{
+	"adapters/mutation.go": 5, // StageOverwrite (create), StageUpdate, StageAppend, StageDelete, Commit
+	"graph/root.go":        2, // __manifest: StageOverwrite + Commit
+	"recovery/resolve.go":  2, // rollback: StageRestore + Commit
+	"recovery/audit.go":    3, // __audit: StageOverwrite / StageAppend + Commit
+}
+
+func TestConformanceOnlyAdaptersCommitGraphTables(t *testing.T) {
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int{}
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		if d.IsDir() {
+			if rel == "lance" || rel == "internal/oracle" || strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata" || d.Name() == "node_modules" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, 0)
+		if err != nil {
+			return err
+		}
+		lanceName := ""
+		for _, imp := range f.Imports {
+			if strings.Trim(imp.Path.Value, `"`) == "github.com/pggraph/pggraph/lance" {
+				lanceName = "lance"
+				if imp.Name != nil {
+					lanceName = imp.Name.Name
+				}
+			}
+		}
+		if lanceName == "" {
+			return nil // cannot name a Lance type: cannot hold a Staged
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			sel, ok := call.Fun.(*ast.SelectorExpr)
+			if !ok || !lanceWriteCalls[sel.Sel.Name] {
+				return true
+			}
+			if sel.Sel.Name == "Commit" && !mentionsCommitOptions(call, lanceName) {
+				return true
+			}
+			if sel.Sel.Name == "Create" {
+				if id, ok := sel.X.(*ast.Ident); !ok || id.Name != lanceName {
+					return true
+				}
+			}
+			got[filepath.ToSlash(rel)]++
+			return true
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []string
+	for f := range got {
+		files = append(files, f)
+	}
+	sort.Strings(files)
+	for _, f := range files {
+		if allowedLanceWrites[f] != got[f] {
+			t.Errorf("%s makes %d Lance staging/commit calls; the registry allows %d", f, got[f], allowedLanceWrites[f])
+		}
+	}
+	for f, n := range allowedLanceWrites {
+		if got[f] != n {
+			t.Errorf("%s: expected %d Lance write calls, found %d", f, n, got[f])
+		}
+	}
+	// the registry is closed and complete: every kind the writer can
+	// produce is registered with a declared strategy
+	for _, k := range []protocol.WriterKind{Mutation, SchemaApply} {
+		a, ok := Lookup(k)
+		if !ok || a.Strategy == "" || len(a.Effects) == 0 || len(a.EntryPoints) == 0 {
+			t.Errorf("writer kind %s not fully registered: %+v", k, a)
+		}
+	}
+	if len(Registered()) != 2 {
+		t.Errorf("registry has %d adapters; update the conformance test when adding one", len(Registered()))
+	}
+}
+
+func mentionsCommitOptions(call *ast.CallExpr, lanceName string) bool {
+	for _, a := range call.Args {
+		cl, ok := a.(*ast.CompositeLit)
+		if !ok {
+			continue
+		}
+		if s, ok := cl.Type.(*ast.SelectorExpr); ok && s.Sel.Name == "CommitOptions" {
+			if id, ok := s.X.(*ast.Ident); ok && id.Name == lanceName {
+				return true
+			}
+		}
+	}
+	return false
+}

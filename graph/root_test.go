@@ -1,0 +1,157 @@
+package graph
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/pggraph/pggraph/lance"
+	"github.com/pggraph/pggraph/objstore"
+)
+
+func TestInitCreatesManifestAndOpenReadsIt(t *testing.T) {
+	ctx := context.Background()
+	store := objstore.NewMem()
+	r, created, err := Init(ctx, store, "tester")
+	if err != nil || !created {
+		t.Fatalf("init: %v %v", created, err)
+	}
+	sn, err := r.Head(ctx, MainBranch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sn.Version != 1 || sn.Commit.ID != r.Stamp().GraphID || len(sn.State.Tables) != 0 || sn.State.Schema.NextID != 1 {
+		t.Fatalf("initial snapshot %+v", sn)
+	}
+	r2, created, err := Init(ctx, store, "again")
+	if err != nil || created || r2.Stamp().GraphID != r.Stamp().GraphID {
+		t.Fatalf("second init: %v %v", created, err)
+	}
+	if sn2, _ := r2.Head(ctx, ""); sn2.Version != 1 {
+		t.Fatalf("second init made version %d", sn2.Version)
+	}
+}
+
+func TestInterruptedInitIsCompleted(t *testing.T) {
+	ctx := context.Background()
+	for _, name := range []string{"stamp only", "stamp and staged manifest files"} {
+		t.Run(name, func(t *testing.T) {
+			store := objstore.NewMem()
+			st, _, err := InitStamp(ctx, store, "crashed-init")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if name != "stamp only" {
+				// a crashed init may leave uncommitted manifest files
+				if err := store.Put(ctx, ManifestRoot+"/data/garbage.lance", []byte("x")); err != nil {
+					t.Fatal(err)
+				}
+			}
+			r, err := Open(ctx, store)
+			if err != nil {
+				t.Fatalf("open of an interrupted init: %v", err)
+			}
+			sn, err := r.Head(ctx, "")
+			if err != nil || sn.Version != 1 || sn.Commit.ID != st.GraphID {
+				t.Fatalf("completed init: %+v %v", sn, err)
+			}
+		})
+	}
+	// an empty location is refused, not silently initialized
+	if _, err := Open(ctx, objstore.NewMem()); !IsNotInitialized(err) {
+		t.Fatalf("open of an empty store: %v", err)
+	}
+}
+
+func TestPublishIsCASAndSnapshotsTimeTravel(t *testing.T) {
+	ctx := context.Background()
+	store := objstore.NewMem()
+	r, _, err := Init(ctx, store, "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, _ := r.Head(ctx, "")
+	var ids []string
+	var times []time.Time
+	cur := base
+	for i := 0; i < 3; i++ {
+		st := cur.State.Clone()
+		k := TableKey{ID: st.Schema.Allocate(), Incarnation: st.Schema.Allocate()}
+		st.Put(TableEntry{ID: k.ID, Incarnation: k.Incarnation, Name: string(rune('a' + i)), Kind: NodeTable, Location: TableLocation(k), State: Live})
+		c := Commit{ID: NewID(), Parent: cur.Commit.ID, Actor: "t", Time: time.Now().UTC()}
+		time.Sleep(2 * time.Millisecond)
+		next, err := r.Publish(ctx, cur, st, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, c.ID)
+		times = append(times, c.Time)
+		cur = next
+	}
+	// a publish on a stale base loses the slot
+	if _, err := r.Publish(ctx, base, base.State, Commit{ID: NewID()}); !lance.IsConflict(err) {
+		t.Fatalf("stale publish: %v", err)
+	}
+	sn, err := r.SnapshotByCommit(ctx, "", ids[1])
+	if err != nil || sn.Version != 3 || len(sn.State.Tables) != 2 {
+		t.Fatalf("by commit: %+v %v", sn, err)
+	}
+	sn, err = r.SnapshotAsOf(ctx, "", times[0].Add(time.Millisecond))
+	if err != nil || sn.Commit.ID != ids[0] {
+		t.Fatalf("as of: %+v %v", sn, err)
+	}
+	if _, err := r.SnapshotAsOf(ctx, "", time.Unix(0, 0)); err == nil {
+		t.Fatal("as of the epoch found a snapshot")
+	}
+	sn, err = r.SnapshotAt(ctx, "", 2)
+	if err != nil || len(sn.State.Tables) != 1 || sn.Catalog().Tables()[0].Name != "a" {
+		t.Fatalf("at version: %+v %v", sn, err)
+	}
+	// a fresh handle reads the same head (cold open)
+	r2, err := Open(ctx, store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h2, _ := r2.Head(ctx, "")
+	if h2.Version != 4 || h2.Commit.ID != ids[2] {
+		t.Fatalf("cold head %+v", h2)
+	}
+	if _, err := r2.Head(ctx, "nope"); !IsUnknownBranch(err) {
+		t.Fatalf("unknown branch: %v", err)
+	}
+}
+
+func TestStateValidate(t *testing.T) {
+	ok := State{Schema: SchemaRow{NextID: 10}, Tables: []TableEntry{{ID: 1, Incarnation: 2, Name: "a", State: Live}}}
+	cases := map[string]State{
+		"duplicate live name": {Schema: SchemaRow{NextID: 10}, Tables: []TableEntry{{ID: 1, Incarnation: 2, Name: "a", State: Live}, {ID: 3, Incarnation: 4, Name: "a", State: Live}}},
+		"unsorted":            {Schema: SchemaRow{NextID: 10}, Tables: []TableEntry{{ID: 3, Incarnation: 4, Name: "b", State: Live}, {ID: 1, Incarnation: 2, Name: "a", State: Live}}},
+		"bad state":           {Schema: SchemaRow{NextID: 10}, Tables: []TableEntry{{ID: 1, Incarnation: 2, Name: "a", State: "zombie"}}},
+		"id above allocator":  {Schema: SchemaRow{NextID: 2}, Tables: []TableEntry{{ID: 1, Incarnation: 2, Name: "a", State: Live}}},
+	}
+	if err := ok.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	for name, st := range cases {
+		if err := st.Validate(); !IsCorruptManifest(err) {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	// a dropped table frees its name
+	d := State{Schema: SchemaRow{NextID: 10}, Tables: []TableEntry{{ID: 1, Incarnation: 2, Name: "a", State: Dropped}, {ID: 3, Incarnation: 4, Name: "a", State: Live}}}
+	if err := d.Validate(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestCorruptManifestStateRefused(t *testing.T) {
+	for name, props := range map[string]map[string]string{
+		"newer format": {PropFormat: "9", PropState: "{}", PropCommit: `{"id":"x"}`},
+		"bad state":    {PropFormat: ManifestFormat, PropState: "{", PropCommit: `{"id":"x"}`},
+		"no commit id": {PropFormat: ManifestFormat, PropState: "{}", PropCommit: `{}`},
+	} {
+		if _, _, err := decodeState(props); !IsCorruptManifest(err) {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
