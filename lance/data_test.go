@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/pggraph/pggraph/lance/format"
 	"github.com/pggraph/pggraph/objstore"
 )
 
@@ -161,6 +162,15 @@ func TestDataLifecycle(t *testing.T) {
 	}
 	if addrOf[0] != RowAddress(0, 0) || addrOf[99] != RowAddress(0, 99) || addrOf[100] != RowAddress(1, 0) || addrOf[199] != RowAddress(3, 19) {
 		t.Fatalf("addresses %x %x %x %x", addrOf[0], addrOf[99], addrOf[100], addrOf[199])
+	}
+
+	// a byte cap also cuts fragments (each batch of 25 rows is ~600 bytes)
+	small, err := ds.StageAppend(ctx, rowsReader(t, 0, 100, 25), StageOptions{MaxBytesPerFile: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(small.Txn.Op.(*format.Append).Fragments); n < 2 {
+		t.Fatalf("byte cap made %d fragments", n)
 	}
 
 	// delete by address

@@ -35,6 +35,9 @@ type StageOptions struct {
 	// MaxRowsPerFile bounds the rows of each new fragment
 	// (default DefaultMaxRowsPerFile).
 	MaxRowsPerFile uint64
+	// MaxBytesPerFile starts a new fragment once a file holds about this
+	// many bytes of Arrow data (default DefaultMaxBytesPerFile).
+	MaxBytesPerFile int64
 	// Config is upserted into the table config by an Overwrite.
 	Config map[string]string
 }

@@ -20,6 +20,31 @@ import (
 // default too).
 const DefaultMaxRowsPerFile = 1 << 20
 
+// DefaultMaxBytesPerFile also starts a new fragment: a data file is
+// built in memory before its single Put, so this bounds write memory.
+const DefaultMaxBytesPerFile = 256 << 20
+
+// approxBytes is the Arrow buffer footprint of a batch (an upper bound
+// for sliced batches), used to cut files by size.
+func approxBytes(rec arrow.RecordBatch) int64 {
+	var n int64
+	var walk func(d arrow.ArrayData)
+	walk = func(d arrow.ArrayData) {
+		for _, b := range d.Buffers() {
+			if b != nil {
+				n += int64(b.Len())
+			}
+		}
+		for _, c := range d.Children() {
+			walk(c)
+		}
+	}
+	for _, c := range rec.Columns() {
+		walk(c.Data())
+	}
+	return n
+}
+
 // newDataFileName makes a unique data file name the way Lance shapes it:
 // the first 3 bytes of a random UUID as 24 '0'/'1' characters, then the
 // other 13 bytes in hex.
@@ -37,10 +62,14 @@ func newDataFileName() string {
 // writeFragments writes the reader's batches into new data files under
 // this branch's data/ directory, one fragment per MaxRowsPerFile rows.
 // Fragment ids are left 0 (assigned at commit).
-func (d *Dataset) writeFragments(ctx context.Context, rdr array.RecordReader, sch *arrow.Schema, fields []schema.Field, maxRows uint64) ([]format.Fragment, error) {
+func (d *Dataset) writeFragments(ctx context.Context, rdr array.RecordReader, sch *arrow.Schema, fields []schema.Field, maxRows uint64, maxBytes int64) ([]format.Fragment, error) {
 	if maxRows == 0 {
 		maxRows = DefaultMaxRowsPerFile
 	}
+	if maxBytes <= 0 {
+		maxBytes = DefaultMaxBytesPerFile
+	}
+	var bytesInFile int64
 	if err := sameColumns(rdr.Schema(), sch); err != nil {
 		return nil, err
 	}
@@ -81,7 +110,7 @@ func (d *Dataset) writeFragments(ctx context.Context, rdr array.RecordReader, sc
 				if err != nil {
 					return nil, err
 				}
-				rows = 0
+				rows, bytesInFile = 0, 0
 			}
 			n := min(rec.NumRows()-off, int64(maxRows-rows))
 			part := rec
@@ -97,7 +126,10 @@ func (d *Dataset) writeFragments(ctx context.Context, rdr array.RecordReader, sc
 			}
 			off += n
 			rows += uint64(n)
-			if rows >= maxRows {
+			if rec.NumRows() > 0 {
+				bytesInFile += approxBytes(rec) * n / rec.NumRows()
+			}
+			if rows >= maxRows || bytesInFile >= maxBytes {
 				if err := finish(); err != nil {
 					return nil, err
 				}
@@ -158,7 +190,7 @@ func (d *Dataset) StageAppend(ctx context.Context, rdr array.RecordReader, opts 
 	if err := d.checkDataFormat(); err != nil {
 		return nil, err
 	}
-	frags, err := d.writeFragments(ctx, rdr, d.schema, d.fields, opts.MaxRowsPerFile)
+	frags, err := d.writeFragments(ctx, rdr, d.schema, d.fields, opts.MaxRowsPerFile, opts.MaxBytesPerFile)
 	if err != nil {
 		return nil, err
 	}
@@ -185,7 +217,7 @@ func (d *Dataset) StageOverwrite(ctx context.Context, rdr array.RecordReader, op
 	if err != nil {
 		return nil, err
 	}
-	frags, err := d.writeFragments(ctx, rdr, dsSchema, fields, opts.MaxRowsPerFile)
+	frags, err := d.writeFragments(ctx, rdr, dsSchema, fields, opts.MaxRowsPerFile, opts.MaxBytesPerFile)
 	if err != nil {
 		return nil, err
 	}
@@ -213,7 +245,7 @@ func (d *Dataset) StageUpdate(ctx context.Context, addrs []uint64, rdr array.Rec
 	if err != nil {
 		return nil, err
 	}
-	frags, err := d.writeFragments(ctx, rdr, d.schema, d.fields, opts.MaxRowsPerFile)
+	frags, err := d.writeFragments(ctx, rdr, d.schema, d.fields, opts.MaxRowsPerFile, opts.MaxBytesPerFile)
 	if err != nil {
 		return nil, err
 	}
