@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -26,6 +25,15 @@ func TestClientConformance(t *testing.T) {
 		}},
 		{"psycopg3", func(*testing.T) []string {
 			return []string{"/usr/bin/python3", "testdata/clients/psycopg3_client.py"}
+		}},
+		{"node-postgres", func(*testing.T) []string {
+			return []string{"node", "testdata/clients/node/pg_client.js"}
+		}},
+		{"postgres.js", func(*testing.T) []string {
+			return []string{"node", "testdata/clients/node/postgresjs_client.mjs"}
+		}},
+		{"pgjdbc", func(*testing.T) []string {
+			return []string{"java", "-cp", "/usr/share/java/postgresql.jar", "testdata/clients/JdbcClient.java"}
 		}},
 	}
 	for _, cl := range clients {
@@ -53,5 +61,4 @@ func TestClientConformance(t *testing.T) {
 			}
 		})
 	}
-	_ = filepath.Join
 }

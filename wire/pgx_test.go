@@ -211,7 +211,6 @@ func TestPgxCopyFrom(t *testing.T) {
 
 func TestPgxCancelAndTimeout(t *testing.T) {
 	ts := startServer(t, nil)
-	c := ts.pgx(t, "")
 	ctx := ctxT(t)
 
 	// pgx's CancelRequest handler: the server must cancel the statement
@@ -223,7 +222,7 @@ func TestPgxCancelAndTimeout(t *testing.T) {
 	cfg.BuildContextWatcherHandler = func(pc *pgconn.PgConn) ctxwatch.Handler {
 		return &pgconn.CancelRequestContextWatcherHandler{Conn: pc, DeadlineDelay: 10 * time.Second}
 	}
-	c, err = pgx.ConnectConfig(ctx, cfg)
+	c, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
