@@ -16,6 +16,9 @@ var (
 	ErrBranchExists = errors.New("graph: branch already exists")
 	// ErrSnapshotNotFound: no snapshot matches a commit id or time.
 	ErrSnapshotNotFound = errors.New("graph: snapshot not found")
+	// ErrInitIncomplete: the stamp exists but __manifest does not yet
+	// (the next read-write open completes the init).
+	ErrInitIncomplete = errors.New("graph: root init not completed yet (no __manifest)")
 	// ErrInvalidDefinition: a table definition is malformed.
 	ErrInvalidDefinition = errors.New("graph: invalid table definition")
 )

@@ -81,6 +81,29 @@ func Open(ctx context.Context, store objstore.Store) (*Root, error) {
 	return r, nil
 }
 
+// OpenReadOnly opens an existing root without writing anything. A root
+// whose init was interrupted (stamp, no __manifest) gives
+// ErrInitIncomplete.
+func OpenReadOnly(ctx context.Context, store objstore.Store) (*Root, error) {
+	st, err := ReadStamp(ctx, store)
+	if err != nil {
+		return nil, err
+	}
+	r := &Root{store: store, stamp: st, heads: map[string]*lance.Dataset{}}
+	ds, err := lance.Open(ctx, store, ManifestRoot, lance.Options{})
+	if errors.Is(err, lance.ErrDatasetNotFound) {
+		return r, ErrInitIncomplete
+	}
+	if err != nil {
+		return nil, err
+	}
+	if _, _, err := readState(ctx, ds); err != nil {
+		return nil, err
+	}
+	r.setHead(MainBranch, ds)
+	return r, nil
+}
+
 // manifestSchema is the Lance schema of __manifest rows: one row per
 // registered table plus the schema row, each with a JSON payload. The
 // rows are the interoperable view of the state (the official Lance reads

@@ -278,3 +278,58 @@ func (m *Manager) resolveKey(ctx context.Context, key string) (Report, error) {
 	}
 	return m.resolve(ctx, sc)
 }
+
+// Inspection is a read-only view of one pending intent (pgproxy verify).
+type Inspection struct {
+	Key      string
+	Sidecar  *Sidecar // nil when unreadable
+	Err      error    // why it is unreadable
+	Liveness Liveness
+	Classes  map[string]Class
+}
+
+// Inspect classifies every pending intent without acting on any (no
+// gates, no writes).
+func (m *Manager) Inspect(ctx context.Context) ([]Inspection, error) {
+	keys, err := m.list(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []Inspection
+	for _, k := range keys {
+		in := Inspection{Key: k, Classes: map[string]Class{}}
+		sc, err := m.read(ctx, k)
+		if err != nil {
+			in.Err = err
+			out = append(out, in)
+			continue
+		}
+		if sc == nil {
+			continue
+		}
+		in.Sidecar = sc
+		in.Liveness = liveness(sc.Owner, sc.OperationID, m.opts.Now())
+		for _, e := range sc.Write.Effects {
+			c, _, err := classify(ctx, m.root, sc.OperationID, e)
+			if err != nil {
+				in.Err = err
+				break
+			}
+			in.Classes[e.Table.String()] = c
+		}
+		out = append(out, in)
+	}
+	return out, nil
+}
+
+func (l Liveness) String() string {
+	switch l {
+	case OwnerAlive:
+		return "owner alive"
+	case OwnerDead:
+		return "owner gone"
+	case OwnerExpired:
+		return "owner lease expired"
+	}
+	return "unknown"
+}

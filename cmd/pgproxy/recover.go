@@ -4,12 +4,16 @@ import (
 	"context"
 	"flag"
 	"fmt"
+
+	"github.com/pggraph/pggraph/adapters"
+	"github.com/pggraph/pggraph/protocol"
+	"github.com/pggraph/pggraph/recovery"
 )
 
 var recoverCmd = &command{
 	name:     "recover",
 	synopsis: "pgproxy recover --data DIR",
-	about:    "resolve interrupted graph writes (recovery sidecars) in DIR",
+	about:    "resolve interrupted graph writes (recovery sidecars) in DIR and print each decision",
 }
 
 func init() {
@@ -20,21 +24,48 @@ func init() {
 		if err := parseCommand(recoverCmd, fs, args, env); err != nil {
 			return err
 		}
-		_ = lf.newLogger(env.stderr)
+		log := lf.newLogger(env.stderr)
 		store, _, err := openRoot(ctx, *data)
 		if err != nil {
 			return err
 		}
-		sidecars, err := store.List(ctx, "__recovery/")
+		g, err := adapters.Open(ctx, store, adapters.Options{Actor: actor()})
 		if err != nil {
 			return err
 		}
-		if len(sidecars) == 0 {
+		defer g.Close()
+		reps, err := g.Recovery.Recover(ctx)
+		if len(reps) == 0 && err == nil {
 			fmt.Fprintln(env.stdout, "nothing to recover: no sidecars under __recovery/")
 			return nil
 		}
-		// The graph write path (and with it the sidecar format) is not in
-		// this build; refusing is the only safe answer to a sidecar.
-		return fmt.Errorf("%d recovery sidecar(s) found, but this build has no graph write path to recover them with; left untouched", len(sidecars))
+		for _, r := range reps {
+			fmt.Fprintf(env.stdout, "operation %s (%s): %s", r.OperationID, r.WriterKind, r.Decision)
+			if len(r.Classes) > 0 {
+				fmt.Fprintf(env.stdout, " tables %s", fmtClasses(r.Classes))
+			}
+			if r.Fenced {
+				fmt.Fprint(env.stdout, " (fenced the expired owner first)")
+			}
+			if r.Detail != "" {
+				fmt.Fprintf(env.stdout, ": %s", r.Detail)
+			}
+			fmt.Fprintln(env.stdout)
+			log.WithField("operation_id", r.OperationID).WithField("decision", string(r.Decision)).Info("recovery decision")
+			if r.Decision == recovery.SkippedLive {
+				err = firstErr(err, fmt.Errorf("operation %s belongs to a writer that may still be running; left untouched", r.OperationID))
+			}
+		}
+		if err != nil {
+			return fmt.Errorf("%v; unresolved intents are left untouched (SQLSTATE %s)", err, protocol.SQLState(err))
+		}
+		return nil
 	}
+}
+
+func firstErr(a, b error) error {
+	if a != nil {
+		return a
+	}
+	return b
 }

@@ -2,14 +2,22 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
+	"io"
+	"sort"
+
+	"github.com/pggraph/pggraph/graph"
+	"github.com/pggraph/pggraph/lance"
+	"github.com/pggraph/pggraph/objstore"
+	"github.com/pggraph/pggraph/recovery"
 )
 
 var verifyCmd = &command{
 	name:     "verify",
 	synopsis: "pgproxy verify --data DIR",
-	about:    "check a graph root's integrity without changing it",
+	about:    "check a graph root's integrity without changing it: every pin resolves, every recovery sidecar is classified, no uncovered drift",
 }
 
 func init() {
@@ -25,17 +33,105 @@ func init() {
 		if err != nil {
 			return err
 		}
-		sidecars, err := store.List(ctx, "__recovery/")
+		fmt.Fprintf(env.stdout, "graph root %s: format %s v%d, graph id %s, created %s by %s\n",
+			store.Root(), stamp.Format, stamp.FormatVersion, stamp.GraphID, stamp.CreatedAt.Format("2006-01-02 15:04:05Z07:00"), stamp.CreatedBy)
+		problems, err := verifyRoot(ctx, store, env.stdout)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(env.stdout, "graph root %s: format %s v%d, graph id %s, created %s by %s\n",
-			store.Root(), stamp.Format, stamp.FormatVersion, stamp.GraphID, stamp.CreatedAt.Format("2006-01-02 15:04:05Z07:00"), stamp.CreatedBy)
-		if len(sidecars) > 0 {
-			return fmt.Errorf("%d pending recovery sidecar(s) under __recovery/ (first: %s); run `pgproxy recover --data %s`",
-				len(sidecars), sidecars[0].Key, store.Root())
+		if problems > 0 {
+			return fmt.Errorf("%d problem(s) found in %s (see above); pending intents are resolved by `pgproxy recover --data %s`", problems, store.Root(), store.Root())
 		}
-		fmt.Fprintln(env.stdout, "no pending recovery; stamp ok")
+		fmt.Fprintln(env.stdout, "no pending recovery; stamp ok; every pin resolves; no drift")
 		return nil
 	}
+}
+
+// verifyRoot prints what it checks and returns how many problems it found.
+func verifyRoot(ctx context.Context, store objstore.Store, out io.Writer) (int, error) {
+	root, err := graph.OpenReadOnly(ctx, store)
+	incomplete := errors.Is(err, graph.ErrInitIncomplete)
+	if incomplete {
+		fmt.Fprintln(out, "manifest: not created yet (init completes on the first read-write open)")
+	} else if err != nil {
+		return 0, err
+	}
+	problems := 0
+	rec := recovery.New(root, recovery.Options{})
+	defer rec.Close()
+	ins, err := rec.Inspect(ctx)
+	if err != nil {
+		return 0, err
+	}
+	covered := map[string]string{} // table key → op
+	for _, in := range ins {
+		problems++
+		if in.Sidecar == nil {
+			fmt.Fprintf(out, "pending recovery %s: unreadable, left untouched: %v\n", in.Key, in.Err)
+			continue
+		}
+		sc := in.Sidecar
+		fmt.Fprintf(out, "pending recovery %s: %s on %s, phase %s, %s, tables %s\n",
+			sc.OperationID, sc.WriterKind, sc.Branch, sc.Phase, in.Liveness, fmtClasses(in.Classes))
+		if in.Err != nil {
+			fmt.Fprintf(out, "  cannot classify: %v\n", in.Err)
+		}
+		for k := range in.Classes {
+			covered[k] = sc.OperationID
+		}
+	}
+	if incomplete {
+		return problems, nil
+	}
+	sn, err := root.Head(ctx, graph.MainBranch)
+	if err != nil {
+		return problems, err
+	}
+	fmt.Fprintf(out, "branch main: manifest version %d, commit %s, %d table(s)\n", sn.Version, sn.Commit.ID, len(sn.State.Tables))
+	for _, e := range sn.State.Tables {
+		if e.State != graph.Live {
+			continue
+		}
+		pinned, err := lance.Open(ctx, store, e.Location, lance.Options{Branch: e.Branch, Version: e.Version})
+		if err != nil {
+			problems++
+			fmt.Fprintf(out, "  table %s (%s): pinned version %d does not resolve: %v\n", e.Name, e.Key(), e.Version, err)
+			continue
+		}
+		if pinned.CountRows() != e.RowCount {
+			problems++
+			fmt.Fprintf(out, "  table %s: manifest says %d rows, version %d has %d\n", e.Name, e.RowCount, e.Version, pinned.CountRows())
+		}
+		latest, err := pinned.Latest(ctx)
+		if err != nil {
+			problems++
+			fmt.Fprintf(out, "  table %s: cannot read HEAD: %v\n", e.Name, err)
+			continue
+		}
+		if latest.Version() != e.Version {
+			if op, ok := covered[e.Key().String()]; ok {
+				fmt.Fprintf(out, "  table %s: HEAD %d ahead of pin %d, covered by pending operation %s\n", e.Name, latest.Version(), e.Version, op)
+			} else {
+				problems++
+				fmt.Fprintf(out, "  table %s: uncovered drift: HEAD %d, pinned %d\n", e.Name, latest.Version(), e.Version)
+			}
+		}
+	}
+	return problems, nil
+}
+
+func fmtClasses(m map[string]recovery.Class) string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	s := "["
+	for i, k := range ks {
+		if i > 0 {
+			s += " "
+		}
+		s += k + "=" + string(m[k])
+	}
+	return s + "]"
 }

@@ -1,10 +1,20 @@
 package main
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/pggraph/pggraph/adapters"
+	"github.com/pggraph/pggraph/graph"
+	"github.com/pggraph/pggraph/lance"
+	"github.com/pggraph/pggraph/objstore"
 )
 
 func TestInitVerifyRecover(t *testing.T) {
@@ -25,17 +35,97 @@ func TestInitVerifyRecover(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "nothing to recover") {
 		t.Fatalf("recover: %d %q", code, out)
 	}
-	// A sidecar makes verify fail and recover refuse, untouched.
+	// An unreadable sidecar makes verify fail and recover refuse, untouched.
 	side := filepath.Join(dir, "__recovery", "01J.json")
 	_ = os.MkdirAll(filepath.Dir(side), 0o755)
 	_ = os.WriteFile(side, []byte("{}"), 0o644)
-	if code, _, e := runCmd(t, nil, "verify", "--data", dir); code != 1 || !strings.Contains(e, "pending recovery") {
-		t.Fatalf("verify with sidecar: %d %q", code, e)
+	if code, out, e := runCmd(t, nil, "verify", "--data", dir); code != 1 || !strings.Contains(out, "unreadable") {
+		t.Fatalf("verify with sidecar: %d %q %q", code, out, e)
 	}
 	if code, _, e := runCmd(t, nil, "recover", "--data", dir); code != 1 || !strings.Contains(e, "left untouched") {
 		t.Fatalf("recover with sidecar: %d %q", code, e)
 	}
 	if _, err := os.Stat(side); err != nil {
 		t.Fatal("recover removed a sidecar it could not resolve")
+	}
+}
+
+var idSchema = arrow.NewSchema([]arrow.Field{{Name: "id", Type: arrow.PrimitiveTypes.Int64}}, nil)
+
+func idRows(ids ...int64) adapters.Source {
+	return func() (array.RecordReader, error) {
+		b := array.NewRecordBuilder(memory.DefaultAllocator, idSchema)
+		defer b.Release()
+		b.Field(0).(*array.Int64Builder).AppendValues(ids, nil)
+		r := b.NewRecordBatch()
+		defer r.Release()
+		return array.NewRecordReader(idSchema, []arrow.RecordBatch{r})
+	}
+}
+
+func TestVerifyAndRecoverAnInterruptedWrite(t *testing.T) {
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), "g")
+	if code, _, e := runCmd(t, nil, "init", "--data", dir); code != 0 {
+		t.Fatal(e)
+	}
+	store, err := objstore.NewLocal(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := adapters.Open(ctx, store, adapters.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.Write(ctx, adapters.WriteOptions{}, func(ctx context.Context, s *adapters.Stage) error {
+		return s.CreateTable(adapters.TableSpec{Name: "a", Columns: []graph.ColumnSpec{{Name: "id", Type: arrow.PrimitiveTypes.Int64}}})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	g.Close()
+	// crash right after the table's commit: sidecar armed, effect landed
+	f := objstore.NewFaulty(store)
+	f.SetRule(&objstore.FaultRule{Ops: objstore.MaskWrites, N: 4, Mode: objstore.CrashAfter})
+	g, err = adapters.Open(ctx, f, adapters.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, werr := g.Write(ctx, adapters.WriteOptions{}, func(ctx context.Context, s *adapters.Stage) error { return s.Insert("a", idRows(1)) })
+	g.Close()
+	if werr == nil {
+		t.Fatal("write survived the crash")
+	}
+	code, out, _ := runCmd(t, nil, "verify", "--data", dir)
+	if code != 1 || !strings.Contains(out, "pending recovery") || !strings.Contains(out, "owner gone") {
+		t.Fatalf("verify: %d %q", code, out)
+	}
+	code, out, e := runCmd(t, nil, "recover", "--data", dir)
+	if code != 0 || !(strings.Contains(out, "rolled_back") || strings.Contains(out, "empty_intent_finalized")) {
+		t.Fatalf("recover: %d %q %q", code, out, e)
+	}
+	if code, out, _ := runCmd(t, nil, "verify", "--data", dir); code != 0 {
+		t.Fatalf("verify after recover: %d %q", code, out)
+	}
+	// a commit that bypasses the protocol is uncovered drift
+	g, err = adapters.Open(ctx, store, adapters.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sn, _ := g.Head(ctx, "")
+	ds, _, err := g.Table(ctx, sn, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Close()
+	rdr, _ := idRows(7)()
+	st, err := ds.StageAppend(ctx, rdr, lance.StageOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Commit(ctx, lance.CommitOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, _ := runCmd(t, nil, "verify", "--data", dir); code != 1 || !strings.Contains(out, "uncovered drift") {
+		t.Fatalf("verify with drift: %d %q", code, out)
 	}
 }
