@@ -258,8 +258,16 @@ func (c *conn) authSCRAM(sec secret, usable bool) error {
 	if err != nil {
 		return err
 	}
+	// Over TLS with a known certificate, offer SCRAM-SHA-256-PLUS bound to
+	// it (tls-server-end-point), as PostgreSQL does; the conversation then
+	// also rejects a "y" downgrade from a client that could bind.
 	conv := srv.NewConversation()
-	c.be.Send(&pgproto3.AuthenticationSASL{AuthMechanisms: []string{"SCRAM-SHA-256"}})
+	mechs := []string{"SCRAM-SHA-256"}
+	if c.tls && c.srv.endpointBinding != nil {
+		conv = srv.NewConversationWithChannelBinding(scram.ChannelBinding{Type: scram.ChannelBindingTLSServerEndpoint, Data: c.srv.endpointBinding})
+		mechs = []string{"SCRAM-SHA-256-PLUS", "SCRAM-SHA-256"}
+	}
+	c.be.Send(&pgproto3.AuthenticationSASL{AuthMechanisms: mechs})
 	if err := c.be.SetAuthType(pgproto3.AuthTypeSASL); err != nil {
 		return err
 	}
@@ -271,7 +279,7 @@ func (c *conn) authSCRAM(sec secret, usable bool) error {
 	if !ok {
 		return errAuthProtocol(msg)
 	}
-	if first.AuthMechanism != "SCRAM-SHA-256" {
+	if first.AuthMechanism != "SCRAM-SHA-256" && !(first.AuthMechanism == "SCRAM-SHA-256-PLUS" && len(mechs) == 2) {
 		return &Error{Severity: SeverityFatal, Code: CodeProtocolViolation, Message: "client selected an invalid SASL authentication mechanism"}
 	}
 	serverFirst, err := conv.Step(string(first.Data))

@@ -66,6 +66,7 @@ select count();
 		{"script_set_copy", "require", nil, []string{"-f", script}, "1|row-1\n2|row-2\n3|row-3\n2\n1,row-1\n2,row-2\n3\n", "", 0},
 		{"pgoptions", "disable", []string{"PGOPTIONS=-c graph.branch=dev"}, []string{"-c", "show graph.branch"}, "dev\n", "", 0},
 		{"error", "disable", nil, []string{"-c", "select fail()"}, "", `relation "nope" does not exist`, 1},
+		{"channel_binding", "require channel_binding=require", nil, []string{"-c", "select 1"}, "1\n", "", 0},
 		{"settings", "prefer", nil, []string{"-c", "set application_name = 'p'", "-c", "show application_name"}, "p\n", "", 0},
 	}
 	for _, tc := range cases {

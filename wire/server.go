@@ -23,7 +23,9 @@ type Server struct {
 	users      *Users
 	tlsConf    *tls.Config
 	mockSecret []byte
-	limiter    failureLimiter
+	// endpointBinding is the SCRAM-SHA-256-PLUS channel binding data.
+	endpointBinding []byte
+	limiter         failureLimiter
 
 	closing atomic.Bool
 	mu      sync.Mutex
@@ -64,6 +66,7 @@ func NewServer(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s.tlsConf = tc
+	s.endpointBinding = serverEndpointBinding(tc)
 	if c.RequireTLS && tc == nil {
 		return nil, errors.New("wire: RequireTLS without a TLS certificate")
 	}

@@ -4,10 +4,13 @@ import (
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
+	"crypto/sha256"
+	"crypto/sha512"
 	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"fmt"
+	"hash"
 	"math/big"
 	"net"
 	"time"
@@ -31,6 +34,32 @@ func buildTLSConfig(c Config) (*tls.Config, error) {
 		return &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}, nil
 	}
 	return nil, nil
+}
+
+// serverEndpointBinding is the tls-server-end-point channel binding data
+// (RFC 5929) of the configured certificate, or nil when it cannot be known
+// in advance (several certificates or GetCertificate).
+func serverEndpointBinding(tc *tls.Config) []byte {
+	if tc == nil || len(tc.Certificates) != 1 || tc.GetCertificate != nil || len(tc.Certificates[0].Certificate) == 0 {
+		return nil
+	}
+	cert, err := x509.ParseCertificate(tc.Certificates[0].Certificate[0])
+	if err != nil {
+		return nil
+	}
+	var h hash.Hash
+	switch cert.SignatureAlgorithm {
+	case x509.SHA384WithRSA, x509.SHA384WithRSAPSS, x509.ECDSAWithSHA384:
+		h = sha512.New384()
+	case x509.SHA512WithRSA, x509.SHA512WithRSAPSS, x509.ECDSAWithSHA512:
+		h = sha512.New()
+	case x509.PureEd25519:
+		return nil // no hash defined for tls-server-end-point
+	default: // MD5/SHA-1/SHA-256 based signatures all use SHA-256
+		h = sha256.New()
+	}
+	h.Write(cert.Raw)
+	return h.Sum(nil)
 }
 
 // SelfSignedCertificate generates an ECDSA P-256 certificate for host (and
