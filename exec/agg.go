@@ -1,0 +1,609 @@
+package exec
+
+import (
+	"math"
+	"strings"
+
+	"github.com/cockroachdb/apd/v3"
+)
+
+// accum is an aggregate's per-group state, updated a batch at a time.
+// rows are batch row indexes, gids the group of each row (same length).
+type accum interface {
+	update(ec *evalCtx, args []*Vec, rows, gids []int32) error
+	result(ngroups int) (*Vec, error)
+}
+
+// aggCall is one aggregate in a query.
+type aggCall struct {
+	name     string
+	args     []Expr
+	star     bool
+	distinct bool
+	filter   Expr
+	order    []Expr
+	orderKey []sortKey // over order exprs
+	t        Type
+	newAcc   func() accum
+}
+
+func (a *aggCall) String() string {
+	var sb strings.Builder
+	sb.WriteString(a.name + "(")
+	if a.distinct {
+		sb.WriteString("DISTINCT ")
+	}
+	if a.star {
+		sb.WriteString("*")
+	}
+	for i, x := range a.args {
+		if i > 0 {
+			sb.WriteString(",")
+		}
+		sb.WriteString(x.String())
+	}
+	for _, o := range a.order {
+		sb.WriteString(" ORDER " + o.String())
+	}
+	if a.filter != nil {
+		sb.WriteString(" FILTER " + a.filter.String())
+	}
+	sb.WriteString(")")
+	return sb.String()
+}
+
+// aggRef is a placeholder for an aggregate's result during binding.
+type aggRef struct {
+	idx  int
+	call *aggCall
+}
+
+func (r *aggRef) Type() Type     { return r.call.t }
+func (r *aggRef) String() string { return "agg:" + r.call.String() }
+func (r *aggRef) Eval(*evalCtx, *Batch, []int32) (*Vec, error) {
+	return nil, errf(CodeGroupingError, "aggregate functions are not allowed here")
+}
+
+// aggNode is a hash aggregate: group keys first, then aggregate results.
+type aggNode struct {
+	input  plan
+	groups []Expr
+	aggs   []*aggCall
+	cols   []colInfo
+}
+
+func (a *aggNode) columns() []colInfo { return a.cols }
+
+func (a *aggNode) run(ec *evalCtx, emit func(*Batch) error) error {
+	accs := make([]accum, len(a.aggs))
+	for i, c := range a.aggs {
+		accs[i] = c.newAcc()
+		if c.distinct || len(c.order) > 0 {
+			accs[i] = &sortedAcc{call: c, inner: accs[i]}
+		}
+	}
+	gtypes := make([]Type, len(a.groups))
+	for i, g := range a.groups {
+		gtypes[i] = g.Type()
+	}
+	keys := newBuffer(gtypes)
+	index := map[string]int32{}
+	ngroups := 0
+	if len(a.groups) == 0 {
+		ngroups = 1
+	}
+	var kb []byte
+	err := a.input.run(ec, func(b *Batch) error {
+		if err := checkCancel(ec.run.ctx); err != nil {
+			return err
+		}
+		rows := b.Sel
+		if rows == nil {
+			rows = allRows(b.N)
+		}
+		gids := make([]int32, len(rows))
+		if len(a.groups) > 0 {
+			kv := make([]*Vec, len(a.groups))
+			for i, g := range a.groups {
+				v, err := g.Eval(ec, b, b.Sel)
+				if err != nil {
+					return err
+				}
+				kv[i] = v
+			}
+			var newRows []int32
+			if len(kv) == 1 && kv[0].T.Kind() == KInt && kv[0].Nulls == nil {
+				// int64 fast path still goes through the byte key for one map
+			}
+			for k, r := range rows {
+				kb, _ = rowKey(kb[:0], kv, int(r))
+				g, ok := index[string(kb)]
+				if !ok {
+					g = int32(ngroups)
+					ngroups++
+					index[string(kb)] = g
+					newRows = append(newRows, r)
+				}
+				gids[k] = g
+			}
+			if len(newRows) > 0 {
+				if err := keys.add(ec.run, &Batch{Cols: kv, N: b.N, Sel: newRows}); err != nil {
+					return err
+				}
+				if err := ec.run.budget.reserve(int64(len(newRows)) * int64(64+16*len(a.aggs))); err != nil {
+					return err
+				}
+			}
+		}
+		for i, c := range a.aggs {
+			r, g := rows, gids
+			if c.filter != nil {
+				fv, err := c.filter.Eval(ec, b, rows)
+				if err != nil {
+					return err
+				}
+				r, g = nil, nil
+				for k, row := range rows {
+					if !fv.IsNull(int(row)) && fv.B[row] {
+						r = append(r, row)
+						g = append(g, gids[k])
+					}
+				}
+				if len(r) == 0 {
+					continue
+				}
+			}
+			args := make([]*Vec, len(c.args)+len(c.order))
+			for k, x := range c.args {
+				v, err := x.Eval(ec, b, r)
+				if err != nil {
+					return err
+				}
+				args[k] = v
+			}
+			for k, x := range c.order {
+				v, err := x.Eval(ec, b, r)
+				if err != nil {
+					return err
+				}
+				args[len(c.args)+k] = v
+			}
+			if err := accs[i].update(ec, args, r, g); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if ngroups == 0 {
+		return nil
+	}
+	out := &Batch{N: ngroups, Cols: make([]*Vec, 0, len(a.groups)+len(a.aggs))}
+	out.Cols = append(out.Cols, keys.cols...)
+	for _, acc := range accs {
+		v, err := acc.result(ngroups)
+		if err != nil {
+			return err
+		}
+		out.Cols = append(out.Cols, v)
+	}
+	return emitChunks(out, emit)
+}
+
+// grow extends a per-group slice to n entries.
+func growTo[T any](s []T, n int) []T {
+	if len(s) >= n {
+		return s
+	}
+	return append(s, make([]T, n-len(s))...)
+}
+
+func maxGid(gids []int32) int {
+	m := -1
+	for _, g := range gids {
+		if int(g) > m {
+			m = int(g)
+		}
+	}
+	return m + 1
+}
+
+// countAcc is count(*) (star) or count(x).
+type countAcc struct {
+	star bool
+	n    []int64
+}
+
+func (c *countAcc) update(_ *evalCtx, args []*Vec, rows, gids []int32) error {
+	c.n = growTo(c.n, maxGid(gids))
+	for k, r := range rows {
+		if c.star || !args[0].IsNull(int(r)) {
+			c.n[gids[k]]++
+		}
+	}
+	return nil
+}
+
+func (c *countAcc) result(n int) (*Vec, error) {
+	c.n = growTo(c.n, n)
+	v := NewVec(TInt8, n)
+	copy(v.I, c.n)
+	return v, nil
+}
+
+// sumAcc sums ints (into int8, or numeric for int8 input), floats or
+// numerics; avg divides by the count at the end.
+type sumAcc struct {
+	in, out Type
+	avg     bool
+	has     []bool
+	cnt     []int64
+	i       []int64
+	f       []float64
+	d       []apd.Decimal
+	big     []bool // int sum overflowed into d
+}
+
+func (s *sumAcc) update(_ *evalCtx, args []*Vec, rows, gids []int32) error {
+	n := maxGid(gids)
+	s.has, s.cnt = growTo(s.has, n), growTo(s.cnt, n)
+	x := args[0]
+	switch x.T.Kind() {
+	case KInt:
+		s.i, s.d, s.big = growTo(s.i, n), growTo(s.d, n), growTo(s.big, n)
+		for k, r := range rows {
+			if x.IsNull(int(r)) {
+				continue
+			}
+			g := gids[k]
+			s.has[g] = true
+			s.cnt[g]++
+			if s.big[g] {
+				var t apd.Decimal
+				t.SetInt64(x.I[r])
+				if err := numAdd(&s.d[g], &s.d[g], &t); err != nil {
+					return err
+				}
+				continue
+			}
+			a, b := s.i[g], x.I[r]
+			v := a + b
+			if (a^v)&(b^v) < 0 {
+				s.big[g] = true
+				var t apd.Decimal
+				s.d[g].SetInt64(a)
+				t.SetInt64(b)
+				if err := numAdd(&s.d[g], &s.d[g], &t); err != nil {
+					return err
+				}
+				continue
+			}
+			s.i[g] = v
+		}
+	case KFloat:
+		s.f = growTo(s.f, n)
+		for k, r := range rows {
+			if x.IsNull(int(r)) {
+				continue
+			}
+			g := gids[k]
+			s.has[g] = true
+			s.cnt[g]++
+			s.f[g] += x.F[r]
+		}
+	case KNum:
+		s.d = growTo(s.d, n)
+		for k, r := range rows {
+			if x.IsNull(int(r)) {
+				continue
+			}
+			g := gids[k]
+			s.has[g] = true
+			s.cnt[g]++
+			if err := numAdd(&s.d[g], &s.d[g], &x.D[r]); err != nil {
+				return err
+			}
+		}
+	case KInterval:
+		s.d = growTo(s.d, n)
+		return unsupported("sum/avg over interval is not supported")
+	}
+	return nil
+}
+
+func (s *sumAcc) result(n int) (*Vec, error) {
+	s.has, s.cnt = growTo(s.has, n), growTo(s.cnt, n)
+	s.i, s.f, s.d, s.big = growTo(s.i, n), growTo(s.f, n), growTo(s.d, n), growTo(s.big, n)
+	v := NewVec(s.out, n)
+	for g := 0; g < n; g++ {
+		if !s.has[g] {
+			v.SetNull(g)
+			continue
+		}
+		switch s.in.Kind() {
+		case KInt:
+			var total apd.Decimal
+			if s.big[g] {
+				total.Set(&s.d[g])
+			} else {
+				total.SetInt64(s.i[g])
+			}
+			switch {
+			case s.avg:
+				var c apd.Decimal
+				c.SetInt64(s.cnt[g])
+				if err := numDiv(&v.D[g], &total, &c); err != nil {
+					return nil, err
+				}
+			case s.out.OID == OIDNumeric:
+				v.D[g].Set(&total)
+			default:
+				if s.big[g] {
+					return nil, errf(CodeNumericOutOfRange, "bigint out of range")
+				}
+				v.I[g] = s.i[g]
+			}
+		case KFloat:
+			f := s.f[g]
+			if s.avg {
+				f /= float64(s.cnt[g])
+			}
+			if s.out.OID == OIDFloat4 {
+				f = float64(float32(f))
+			}
+			if math.IsInf(f, 0) {
+				return nil, errf(CodeNumericOutOfRange, "value out of range: overflow")
+			}
+			v.F[g] = f
+		case KNum:
+			if s.avg {
+				var c apd.Decimal
+				c.SetInt64(s.cnt[g])
+				if err := numDiv(&v.D[g], &s.d[g], &c); err != nil {
+					return nil, err
+				}
+			} else {
+				v.D[g].Set(&s.d[g])
+			}
+		}
+	}
+	return v, nil
+}
+
+// minMaxAcc keeps the least or greatest non-NULL value.
+type minMaxAcc struct {
+	max bool
+	t   Type
+	st  *Vec
+	has []bool
+}
+
+func (m *minMaxAcc) update(_ *evalCtx, args []*Vec, rows, gids []int32) error {
+	n := maxGid(gids)
+	if m.st == nil {
+		m.st = NewVec(m.t, 0)
+	}
+	m.st.grow(n)
+	m.has = growTo(m.has, n)
+	x := args[0]
+	for k, r := range rows {
+		if x.IsNull(int(r)) {
+			continue
+		}
+		g := int(gids[k])
+		if !m.has[g] {
+			m.has[g] = true
+			m.st.copyRow(g, x, int(r))
+			continue
+		}
+		c := cmpRows(x, int(r), m.st, g)
+		if (m.max && c > 0) || (!m.max && c < 0) {
+			m.st.copyRow(g, x, int(r))
+		}
+	}
+	return nil
+}
+
+func (m *minMaxAcc) result(n int) (*Vec, error) {
+	if m.st == nil {
+		m.st = NewVec(m.t, 0)
+	}
+	m.st.grow(n)
+	m.has = growTo(m.has, n)
+	out := m.st.Gather(allRows(n))
+	for g := 0; g < n; g++ {
+		if !m.has[g] {
+			out.SetNull(g)
+		}
+	}
+	return out, nil
+}
+
+// boolAcc is bool_and / bool_or / every.
+type boolAcc struct {
+	and bool
+	has []bool
+	v   []bool
+}
+
+func (b *boolAcc) update(_ *evalCtx, args []*Vec, rows, gids []int32) error {
+	n := maxGid(gids)
+	b.has, b.v = growTo(b.has, n), growTo(b.v, n)
+	x := args[0]
+	for k, r := range rows {
+		if x.IsNull(int(r)) {
+			continue
+		}
+		g := gids[k]
+		if !b.has[g] {
+			b.has[g], b.v[g] = true, x.B[r]
+			continue
+		}
+		if b.and {
+			b.v[g] = b.v[g] && x.B[r]
+		} else {
+			b.v[g] = b.v[g] || x.B[r]
+		}
+	}
+	return nil
+}
+
+func (b *boolAcc) result(n int) (*Vec, error) {
+	b.has, b.v = growTo(b.has, n), growTo(b.v, n)
+	out := NewVec(TBool, n)
+	for g := 0; g < n; g++ {
+		if !b.has[g] {
+			out.SetNull(g)
+		} else {
+			out.B[g] = b.v[g]
+		}
+	}
+	return out, nil
+}
+
+// stringAggAcc is string_agg(text, delimiter).
+type stringAggAcc struct {
+	t   Type
+	has []bool
+	sb  []*strings.Builder
+}
+
+func (s *stringAggAcc) update(_ *evalCtx, args []*Vec, rows, gids []int32) error {
+	n := maxGid(gids)
+	s.has, s.sb = growTo(s.has, n), growTo(s.sb, n)
+	x, d := args[0], args[1]
+	for k, r := range rows {
+		if x.IsNull(int(r)) {
+			continue
+		}
+		g := gids[k]
+		if s.sb[g] == nil {
+			s.sb[g] = &strings.Builder{}
+		}
+		if s.has[g] && !d.IsNull(int(r)) {
+			s.sb[g].WriteString(d.S[r])
+		}
+		s.has[g] = true
+		s.sb[g].WriteString(x.S[r])
+	}
+	return nil
+}
+
+func (s *stringAggAcc) result(n int) (*Vec, error) {
+	s.has, s.sb = growTo(s.has, n), growTo(s.sb, n)
+	out := NewVec(s.t, n)
+	for g := 0; g < n; g++ {
+		if !s.has[g] {
+			out.SetNull(g)
+		} else {
+			out.S[g] = s.sb[g].String()
+		}
+	}
+	return out, nil
+}
+
+// arrayAggAcc is array_agg(x) (NULL elements kept).
+type arrayAggAcc struct {
+	elem Type
+	t    Type
+	v    []*Vec
+}
+
+func (a *arrayAggAcc) update(_ *evalCtx, args []*Vec, rows, gids []int32) error {
+	a.v = growTo(a.v, maxGid(gids))
+	for k, r := range rows {
+		g := gids[k]
+		if a.v[g] == nil {
+			a.v[g] = NewVec(a.elem, 0)
+		}
+		a.v[g].appendVec(args[0], []int32{r})
+	}
+	return nil
+}
+
+func (a *arrayAggAcc) result(n int) (*Vec, error) {
+	a.v = growTo(a.v, n)
+	out := NewVec(a.t, n)
+	for g := 0; g < n; g++ {
+		if a.v[g] == nil {
+			out.SetNull(g)
+		} else {
+			out.A[g] = &Array{Elem: a.elem, Items: a.v[g].Gather(allRows(a.v[g].N))}
+		}
+	}
+	return out, nil
+}
+
+// sortedAcc buffers rows for DISTINCT and ORDER BY aggregates, then feeds
+// them to the inner accumulator in order, deduplicated when DISTINCT.
+type sortedAcc struct {
+	call  *aggCall
+	inner accum
+	buf   *buffer
+	gid   []int32
+}
+
+func (s *sortedAcc) update(ec *evalCtx, args []*Vec, rows, gids []int32) error {
+	if s.buf == nil {
+		ts := make([]Type, len(args))
+		for i, a := range args {
+			ts[i] = a.T
+		}
+		s.buf = newBuffer(ts)
+	}
+	s.gid = append(s.gid, gids...)
+	return s.buf.add(ec.run, &Batch{Cols: args, N: args[0].N, Sel: rows})
+}
+
+func (s *sortedAcc) result(n int) (*Vec, error) {
+	if s.buf == nil || s.buf.n == 0 {
+		return s.inner.result(n)
+	}
+	full := s.buf.batch()
+	na := len(s.call.args)
+	cols := append([]*Vec{}, full.Cols...)
+	gv := NewVec(TInt8, len(s.gid))
+	for i, g := range s.gid {
+		gv.I[i] = int64(g)
+	}
+	cols = append(cols, gv)
+	keys := []sortKey{{col: len(cols) - 1}}
+	for i, k := range s.call.orderKey {
+		keys = append(keys, sortKey{col: na + i, desc: k.desc, nullsFirst: k.nullsFirst})
+	}
+	if s.call.distinct {
+		for i := 0; i < na; i++ {
+			keys = append(keys, sortKey{col: i})
+		}
+	}
+	perm := allRows(full.N)
+	sortPerm(perm, cols, keys)
+	if s.call.distinct {
+		seen := map[string]struct{}{}
+		var kb []byte
+		kept := perm[:0]
+		for _, r := range perm {
+			kb, _ = rowKey(kb[:0], append(full.Cols[:na:na], gv), int(r))
+			if _, ok := seen[string(kb)]; ok {
+				continue
+			}
+			seen[string(kb)] = struct{}{}
+			kept = append(kept, r)
+		}
+		perm = kept
+	}
+	args := make([]*Vec, na)
+	for i := 0; i < na; i++ {
+		args[i] = full.Cols[i].Gather(perm)
+	}
+	gids := make([]int32, len(perm))
+	for i, r := range perm {
+		gids[i] = s.gid[r]
+	}
+	if err := s.inner.update(nil, args, allRows(len(perm)), gids); err != nil {
+		return nil, err
+	}
+	return s.inner.result(n)
+}

@@ -1,0 +1,449 @@
+package exec
+
+import (
+	"math/rand/v2"
+	"strings"
+
+	q "github.com/pggraph/pggraph/internal/sqlparse"
+)
+
+func randFloat() float64 { return rand.Float64() }
+
+// arrayExpr is ARRAY[a, b, ...].
+type arrayExpr struct {
+	t     Type
+	items []Expr
+}
+
+func (a *arrayExpr) Type() Type { return a.t }
+func (a *arrayExpr) String() string {
+	parts := make([]string, len(a.items))
+	for i, x := range a.items {
+		parts[i] = x.String()
+	}
+	return "ARRAY[" + strings.Join(parts, ",") + "]"
+}
+func (a *arrayExpr) Eval(ec *evalCtx, b *Batch, sel []int32) (*Vec, error) {
+	vals := make([]*Vec, len(a.items))
+	for i, x := range a.items {
+		v, err := x.Eval(ec, b, sel)
+		if err != nil {
+			return nil, err
+		}
+		vals[i] = v
+	}
+	out := NewVec(a.t, b.N)
+	forEach(b.N, sel, func(i int) {
+		items := NewVec(a.t.Elem(), len(vals))
+		for k, v := range vals {
+			items.copyRow(k, v, i)
+		}
+		out.A[i] = &Array{Elem: a.t.Elem(), Items: items}
+	})
+	return out, nil
+}
+
+func (b *binder) bindArrayExpr(ae *q.A_ArrayExpr, sc *scope, want Type) (Expr, error) {
+	items, err := b.bindList(ae.Elements, sc)
+	if err != nil {
+		return nil, err
+	}
+	for _, it := range items {
+		if it.Type().IsArray() {
+			return nil, unsupported("multidimensional arrays are not supported")
+		}
+	}
+	var et Type
+	if want.OID != 0 {
+		et = want.Elem()
+		for i := range items {
+			if items[i], err = b.coerce(items[i], et, castExplicit, ""); err != nil {
+				return nil, err
+			}
+		}
+	} else {
+		if len(items) == 0 {
+			return nil, errf(CodeIndeterminateDatatype, "cannot determine type of empty array")
+		}
+		if et, err = b.commonTypeCoerce(items, "ARRAY"); err != nil {
+			return nil, err
+		}
+	}
+	at, ok := ArrayOf(et)
+	if !ok {
+		return nil, unsupported("arrays of %s are not supported", et)
+	}
+	return &arrayExpr{t: at, items: items}, nil
+}
+
+// bindIndirection handles arr[i] (slices are not supported).
+func (b *binder) bindIndirection(x *q.A_Indirection, sc *scope) (Expr, error) {
+	e, err := b.bindExpr(x.Arg, sc)
+	if err != nil {
+		return nil, err
+	}
+	for _, ind := range x.Indirection {
+		idx := ind.GetAIndices()
+		if idx == nil {
+			return nil, unsupported("field selection is not supported")
+		}
+		if idx.IsSlice {
+			return nil, unsupported("array slices are not supported")
+		}
+		if !e.Type().IsArray() {
+			return nil, errf(CodeDatatypeMismatch, "cannot subscript type %s because it does not support subscripting", e.Type())
+		}
+		sub, err := b.bindExpr(idx.Uidx, sc)
+		if err != nil {
+			return nil, err
+		}
+		if sub, err = b.coerce(sub, TInt4, castImplicit, "array subscript"); err != nil {
+			return nil, err
+		}
+		e = &opExpr{name: "subscript", t: e.Type().Elem(), args: []Expr{e, sub}, strict: true, k: func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+			for _, i := range sel {
+				arr := a[0].A[i]
+				k := a[1].I[i] - 1
+				if k < 0 || k >= int64(arr.Items.N) {
+					out.SetNull(int(i))
+					continue
+				}
+				out.copyRow(int(i), arr.Items, int(k))
+			}
+			return nil
+		}}
+	}
+	return e, nil
+}
+
+func (b *binder) arrayConcat(l, r Expr) (Expr, error) {
+	lt, rt := l.Type(), r.Type()
+	var at Type
+	switch {
+	case lt.IsArray() && rt.IsArray():
+		t, ok := comparableType(lt, rt)
+		if !ok {
+			return nil, opNotExist("||", lt, rt)
+		}
+		at = t
+	case lt.IsArray():
+		at = lt
+	default:
+		at = rt
+	}
+	var err error
+	toArr := func(e Expr) (Expr, error) {
+		if e.Type().IsArray() {
+			return b.coerce(e, at, castImplicit, "")
+		}
+		x, err := b.coerce(e, at.Elem(), castImplicit, "")
+		if err != nil {
+			return nil, err
+		}
+		return &arrayExpr{t: at, items: []Expr{x}}, nil
+	}
+	if l, err = toArr(l); err != nil {
+		return nil, err
+	}
+	if r, err = toArr(r); err != nil {
+		return nil, err
+	}
+	return &opExpr{name: "||", t: at, args: []Expr{l, r}, k: func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			items := NewVec(at.Elem(), 0)
+			for _, v := range a {
+				if !v.IsNull(int(i)) {
+					items.appendVec(v.A[i].Items, nil)
+				}
+			}
+			if a[0].IsNull(int(i)) && a[1].IsNull(int(i)) {
+				out.SetNull(int(i))
+				continue
+			}
+			out.A[i] = &Array{Elem: at.Elem(), Items: items}
+		}
+		return nil
+	}}, nil
+}
+
+// arrayContains is @>, <@ and && on arrays.
+func (b *binder) arrayContains(op string, l, r Expr) (Expr, error) {
+	t, ok := comparableType(l.Type(), r.Type())
+	if !ok {
+		return nil, opNotExist(op, l.Type(), r.Type())
+	}
+	l, _ = b.coerce(l, t, castImplicit, "")
+	r, _ = b.coerce(r, t, castImplicit, "")
+	return &opExpr{name: op, t: TBool, args: []Expr{l, r}, strict: true, k: func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			x, y := a[0].A[i], a[1].A[i]
+			if op == "<@" {
+				x, y = y, x
+			}
+			has := func(arr *Array, v *Vec, k int) bool {
+				for j := 0; j < arr.Items.N; j++ {
+					if !arr.Items.IsNull(j) && cmpRows(arr.Items, j, v, k) == 0 {
+						return true
+					}
+				}
+				return false
+			}
+			res := op != "&&"
+			for k := 0; k < y.Items.N; k++ {
+				if op == "&&" {
+					if !y.Items.IsNull(k) && has(x, y.Items, k) {
+						res = true
+						break
+					}
+					continue
+				}
+				if y.Items.IsNull(k) || !has(x, y.Items, k) {
+					res = false
+					break
+				}
+			}
+			out.B[i] = res
+		}
+		return nil
+	}}, nil
+}
+
+// anyAll is x op ANY(array) / ALL(array).
+func (b *binder) anyAll(op string, l, r Expr, all bool) (Expr, error) {
+	c, ok := cmpOps[op]
+	if !ok {
+		return nil, unsupported("operator %s with ANY/ALL is not supported", op)
+	}
+	rt := r.Type()
+	if rt.OID == OIDUnknown {
+		at, ok := ArrayOf(l.Type())
+		if !ok {
+			return nil, unsupported("ANY/ALL over %s is not supported", l.Type())
+		}
+		var err error
+		if r, err = b.coerce(r, at, castImplicit, ""); err != nil {
+			return nil, err
+		}
+		rt = at
+	}
+	if !rt.IsArray() {
+		return nil, errf(CodeDatatypeMismatch, "op ANY/ALL (array) requires array on right side")
+	}
+	et, ok := comparableType(l.Type(), rt.Elem())
+	if l.Type().OID == OIDUnknown {
+		et, ok = rt.Elem(), true
+	}
+	if !ok {
+		return nil, opNotExist(op, l.Type(), rt.Elem())
+	}
+	var err error
+	if l, err = b.coerce(l, et, castImplicit, ""); err != nil {
+		return nil, err
+	}
+	at, _ := ArrayOf(et)
+	if r, err = b.coerce(r, at, castImplicit, ""); err != nil {
+		return nil, err
+	}
+	return &opExpr{name: op + "ANY", t: TBool, args: []Expr{l, r}, k: func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			if a[1].IsNull(int(i)) {
+				out.SetNull(int(i))
+				continue
+			}
+			arr := a[1].A[i]
+			if arr.Items.N == 0 {
+				out.B[i] = all
+				continue
+			}
+			if a[0].IsNull(int(i)) {
+				out.SetNull(int(i))
+				continue
+			}
+			res, sawNull := all, false
+			for k := 0; k < arr.Items.N; k++ {
+				if arr.Items.IsNull(k) {
+					sawNull = true
+					continue
+				}
+				h := c.holds(cmpRows(a[0], int(i), arr.Items, k))
+				if h && !all {
+					res = true
+					break
+				}
+				if !h && all {
+					res = false
+					sawNull = false
+					break
+				}
+			}
+			if sawNull && res == all {
+				out.SetNull(int(i))
+			} else {
+				out.B[i] = res
+			}
+		}
+		return nil
+	}}, nil
+}
+
+func init() {
+	arrLen := func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			n := a[0].A[i].Items.N
+			if n == 0 || (len(a) > 1 && a[1].I[i] != 1) {
+				out.SetNull(int(i))
+				continue
+			}
+			out.I[i] = int64(n)
+		}
+		return nil
+	}
+	defCustom("array_length", func(b *binder, args []Expr) (Expr, error) {
+		if len(args) != 2 || !args[0].Type().IsArray() {
+			return nil, noFunction("array_length", args)
+		}
+		d, err := b.coerce(args[1], TInt4, castImplicit, "")
+		if err != nil {
+			return nil, err
+		}
+		return &opExpr{name: "array_length", t: TInt4, args: []Expr{args[0], d}, k: arrLen, strict: true}, nil
+	})
+	defCustom("array_upper", func(b *binder, args []Expr) (Expr, error) {
+		if len(args) != 2 || !args[0].Type().IsArray() {
+			return nil, noFunction("array_upper", args)
+		}
+		d, _ := b.coerce(args[1], TInt4, castImplicit, "")
+		return &opExpr{name: "array_upper", t: TInt4, args: []Expr{args[0], d}, k: arrLen, strict: true}, nil
+	})
+	defCustom("array_lower", func(b *binder, args []Expr) (Expr, error) {
+		if len(args) != 2 || !args[0].Type().IsArray() {
+			return nil, noFunction("array_lower", args)
+		}
+		d, _ := b.coerce(args[1], TInt4, castImplicit, "")
+		return &opExpr{name: "array_lower", t: TInt4, args: []Expr{args[0], d}, strict: true, k: func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+			for _, i := range sel {
+				if a[0].A[i].Items.N == 0 || a[1].I[i] != 1 {
+					out.SetNull(int(i))
+				} else {
+					out.I[i] = 1
+				}
+			}
+			return nil
+		}}, nil
+	})
+	defCustom("cardinality", func(b *binder, args []Expr) (Expr, error) {
+		if len(args) != 1 || !args[0].Type().IsArray() {
+			return nil, noFunction("cardinality", args)
+		}
+		return &opExpr{name: "cardinality", t: TInt4, args: args, strict: true, k: func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+			for _, i := range sel {
+				out.I[i] = int64(a[0].A[i].Items.N)
+			}
+			return nil
+		}}, nil
+	})
+	defCustom("array_append", func(b *binder, args []Expr) (Expr, error) {
+		if len(args) != 2 {
+			return nil, noFunction("array_append", args)
+		}
+		return b.arrayConcat(args[0], args[1])
+	})
+	defCustom("array_prepend", func(b *binder, args []Expr) (Expr, error) {
+		if len(args) != 2 {
+			return nil, noFunction("array_prepend", args)
+		}
+		return b.arrayConcat(args[0], args[1])
+	})
+	defCustom("array_cat", func(b *binder, args []Expr) (Expr, error) {
+		if len(args) != 2 {
+			return nil, noFunction("array_cat", args)
+		}
+		return b.arrayConcat(args[0], args[1])
+	})
+	defCustom("array_position", func(b *binder, args []Expr) (Expr, error) {
+		if len(args) != 2 || !args[0].Type().IsArray() {
+			return nil, noFunction("array_position", args)
+		}
+		x, err := b.coerce(args[1], args[0].Type().Elem(), castImplicit, "")
+		if err != nil {
+			return nil, err
+		}
+		return &opExpr{name: "array_position", t: TInt4, args: []Expr{args[0], x}, k: func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+			for _, i := range sel {
+				if a[0].IsNull(int(i)) {
+					out.SetNull(int(i))
+					continue
+				}
+				arr := a[0].A[i]
+				found := -1
+				for k := 0; k < arr.Items.N; k++ {
+					an, xn := arr.Items.IsNull(k), a[1].IsNull(int(i))
+					if (an && xn) || (!an && !xn && cmpRows(arr.Items, k, a[1], int(i)) == 0) {
+						found = k
+						break
+					}
+				}
+				if found < 0 {
+					out.SetNull(int(i))
+				} else {
+					out.I[i] = int64(found + 1)
+				}
+			}
+			return nil
+		}}, nil
+	})
+	defCustom("array_to_string", func(b *binder, args []Expr) (Expr, error) {
+		if len(args) < 2 || len(args) > 3 || !args[0].Type().IsArray() {
+			return nil, noFunction("array_to_string", args)
+		}
+		for i := 1; i < len(args); i++ {
+			args[i], _ = b.coerce(args[i], TText, castImplicit, "")
+		}
+		return &opExpr{name: "array_to_string", t: TText, args: args, k: func(ec *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+			for _, i := range sel {
+				if a[0].IsNull(int(i)) || a[1].IsNull(int(i)) {
+					out.SetNull(int(i))
+					continue
+				}
+				arr := a[0].A[i]
+				var parts []string
+				for k := 0; k < arr.Items.N; k++ {
+					if arr.Items.IsNull(k) {
+						if len(a) == 3 && !a[2].IsNull(int(i)) {
+							parts = append(parts, a[2].S[i])
+						}
+						continue
+					}
+					parts = append(parts, formatValue(arr.Items, k, ec.loc))
+				}
+				out.S[i] = strings.Join(parts, a[1].S[i])
+			}
+			return nil
+		}}, nil
+	})
+	def("string_to_array", fnSig{args: []Type{TText, TText}, ret: Type{1009, -1}, nonStrict: true, k: func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			if a[0].IsNull(int(i)) {
+				out.SetNull(int(i))
+				continue
+			}
+			s := a[0].S[i]
+			var parts []string
+			switch {
+			case s == "":
+			case a[1].IsNull(int(i)):
+				for _, r := range s {
+					parts = append(parts, string(r))
+				}
+			case a[1].S[i] == "":
+				parts = []string{s}
+			default:
+				parts = strings.Split(s, a[1].S[i])
+			}
+			items := NewVec(TText, len(parts))
+			copy(items.S, parts)
+			out.A[i] = &Array{Elem: TText, Items: items}
+		}
+		return nil
+	}})
+}

@@ -1,0 +1,314 @@
+package exec
+
+import (
+	"fmt"
+
+	q "github.com/pggraph/pggraph/internal/sqlparse"
+)
+
+// binder turns raw parse trees into plans: name resolution, type
+// inference (PostgreSQL's coercion rules for what we support), aggregate
+// and window extraction, output naming.
+type binder struct {
+	cat      *catalogSet
+	params   []*Type // inferred types of $1..$n (TUnknown until known)
+	ctes     []map[string]*cteDef
+	nextID   int
+	agg      *aggCollector // aggregates allowed and collected here
+	win      *winCollector
+	aggLevel string // context name for "not allowed in X" errors
+}
+
+type aggCollector struct {
+	calls []*aggCall
+}
+
+type cteDef struct {
+	name      string
+	plan      plan
+	cols      []colInfo
+	recursive *recursiveRef // non-nil while binding the recursive term
+	refs      int
+	id        int
+}
+
+func (b *binder) newID() int { b.nextID++; return b.nextID }
+
+// bound is a bound query: its plan and output columns.
+type bound struct {
+	plan plan
+	cols []colInfo
+}
+
+// bindStmt binds one statement (only SELECT-like statements run here).
+func (b *binder) bindStmt(n *q.Node) (*bound, error) {
+	switch {
+	case n.GetSelectStmt() != nil:
+		return b.bindSelect(n.GetSelectStmt(), nil)
+	case n.GetExplainStmt() != nil:
+		return nil, unsupported("EXPLAIN is not supported")
+	}
+	return nil, unsupported("statement type %s is not supported by the query engine", nodeName(n))
+}
+
+func nodeName(n *q.Node) string {
+	s := fmt.Sprintf("%T", n.GetNode())
+	if len(s) > len("*pg_query.Node_") {
+		return s[len("*pg_query.Node_"):]
+	}
+	return s
+}
+
+// bindSelect binds a SELECT (possibly a set operation or VALUES).
+func (b *binder) bindSelect(sel *q.SelectStmt, outer *scope) (*bound, error) {
+	if sel.WithClause != nil {
+		pop, err := b.bindWith(sel.WithClause, outer)
+		if err != nil {
+			return nil, err
+		}
+		defer pop()
+	}
+	if len(sel.LockingClause) > 0 {
+		// FOR UPDATE/SHARE: snapshot reads need no row locks; the write
+		// path validates conflicts at commit.
+	}
+	if sel.IntoClause != nil {
+		return nil, unsupported("SELECT INTO is not supported")
+	}
+	var res *bound
+	var err error
+	switch {
+	case sel.Op != q.SetOperation_SETOP_NONE && sel.Op != q.SetOperation_SET_OPERATION_UNDEFINED:
+		res, err = b.bindSetOp(sel, outer)
+		if err != nil {
+			return nil, err
+		}
+		return b.finishSimple(res, sel, outer)
+	case len(sel.ValuesLists) > 0:
+		res, err = b.bindValues(sel.ValuesLists, outer)
+		if err != nil {
+			return nil, err
+		}
+		return b.finishSimple(res, sel, outer)
+	}
+	return b.bindQuery(sel, outer)
+}
+
+// finishSimple applies ORDER BY (output columns only) and LIMIT to a set
+// operation or VALUES.
+func (b *binder) finishSimple(res *bound, sel *q.SelectStmt, outer *scope) (*bound, error) {
+	p := res.plan
+	if len(sel.SortClause) > 0 {
+		sc := newScope(outer)
+		for i, c := range res.cols {
+			sc.cols = append(sc.cols, scopeCol{name: c.name, t: c.t, idx: i})
+		}
+		var keys []sortKey
+		var extra []Expr
+		for _, sn := range sel.SortClause {
+			sb := sn.GetSortBy()
+			idx, err := b.outputRef(sb.Node, res.cols)
+			if err != nil {
+				return nil, err
+			}
+			if idx < 0 {
+				e, err := b.bindExpr(sb.Node, sc)
+				if err != nil {
+					return nil, err
+				}
+				if cr, ok := e.(*colRef); ok {
+					idx = cr.idx
+				} else {
+					return nil, unsupported("ORDER BY on an expression over a set operation or VALUES is not supported")
+				}
+			}
+			keys = append(keys, makeSortKey(sb, idx))
+		}
+		_ = extra
+		p = &sortNode{input: p, keys: keys}
+	}
+	p, err := b.bindLimit(p, sel, outer)
+	if err != nil {
+		return nil, err
+	}
+	return &bound{plan: p, cols: res.cols}, nil
+}
+
+func makeSortKey(sb *q.SortBy, idx int) sortKey {
+	desc := sb.SortbyDir == q.SortByDir_SORTBY_DESC
+	nf := desc
+	switch sb.SortbyNulls {
+	case q.SortByNulls_SORTBY_NULLS_FIRST:
+		nf = true
+	case q.SortByNulls_SORTBY_NULLS_LAST:
+		nf = false
+	}
+	return sortKey{col: idx, desc: desc, nullsFirst: nf}
+}
+
+// outputRef resolves an ORDER BY item that names an output column (by
+// ordinal or by bare name); -1 when it does not.
+func (b *binder) outputRef(n *q.Node, cols []colInfo) (int, error) {
+	if c := n.GetAConst(); c != nil {
+		if iv, ok := c.Val.(*q.A_Const_Ival); ok {
+			k := int(iv.Ival.Ival)
+			if k < 1 || k > len(cols) {
+				return 0, errf(CodeInvalidColumnReference, "ORDER BY position %d is not in select list", k)
+			}
+			return k - 1, nil
+		}
+	}
+	if cr := n.GetColumnRef(); cr != nil && len(cr.Fields) == 1 {
+		if s := cr.Fields[0].GetString_(); s != nil {
+			found := -1
+			for i, c := range cols {
+				if c.name == s.Sval {
+					if found >= 0 {
+						return 0, errf(CodeAmbiguousColumn, "ORDER BY \"%s\" is ambiguous", s.Sval)
+					}
+					found = i
+				}
+			}
+			return found, nil
+		}
+	}
+	return -1, nil
+}
+
+func (b *binder) bindLimit(p plan, sel *q.SelectStmt, outer *scope) (plan, error) {
+	if sel.LimitCount == nil && sel.LimitOffset == nil {
+		return p, nil
+	}
+	if sel.LimitOption == q.LimitOption_LIMIT_OPTION_WITH_TIES {
+		return nil, unsupported("FETCH ... WITH TIES is not supported")
+	}
+	sc := newScope(outer)
+	var lim, off Expr
+	var err error
+	if sel.LimitCount != nil {
+		if c := sel.LimitCount.GetAConst(); c == nil || !c.Isnull {
+			if lim, err = b.bindExpr(sel.LimitCount, sc); err != nil {
+				return nil, err
+			}
+			if lim, err = b.coerce(lim, TInt8, castAssignment, "argument of LIMIT"); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if sel.LimitOffset != nil {
+		if off, err = b.bindExpr(sel.LimitOffset, sc); err != nil {
+			return nil, err
+		}
+		if off, err = b.coerce(off, TInt8, castAssignment, "argument of OFFSET"); err != nil {
+			return nil, err
+		}
+	}
+	if sc.correlated {
+		return nil, unsupported("LIMIT/OFFSET referring to outer columns is not supported")
+	}
+	return &limitNode{input: p, limit: lim, offset: off}, nil
+}
+
+// bindValues binds VALUES lists; column types are resolved per column with
+// the UNION rules.
+func (b *binder) bindValues(lists []*q.Node, outer *scope) (*bound, error) {
+	sc := newScope(outer)
+	rows := make([][]Expr, len(lists))
+	width := -1
+	for r, l := range lists {
+		items := l.GetList().Items
+		if width >= 0 && len(items) != width {
+			return nil, errf(CodeSyntaxError, "VALUES lists must all be the same length")
+		}
+		width = len(items)
+		rows[r] = make([]Expr, width)
+		for c, it := range items {
+			e, err := b.bindExpr(it, sc)
+			if err != nil {
+				return nil, err
+			}
+			rows[r][c] = e
+		}
+	}
+	if sc.correlated {
+		return nil, unsupported("VALUES referring to outer columns is not supported")
+	}
+	cols := make([]colInfo, width)
+	for c := 0; c < width; c++ {
+		col := make([]Expr, len(rows))
+		for r := range rows {
+			col[r] = rows[r][c]
+		}
+		t, err := b.commonType(col, "VALUES")
+		if err != nil {
+			return nil, err
+		}
+		for r := range rows {
+			if rows[r][c], err = b.coerce(rows[r][c], t, castImplicit, "VALUES"); err != nil {
+				return nil, err
+			}
+		}
+		cols[c] = colInfo{name: fmt.Sprintf("column%d", c+1), t: t}
+	}
+	return &bound{plan: &valuesNode{cols: cols, rows: rows}, cols: cols}, nil
+}
+
+// bindSetOp binds UNION/INTERSECT/EXCEPT, unifying column types.
+func (b *binder) bindSetOp(sel *q.SelectStmt, outer *scope) (*bound, error) {
+	l, err := b.bindSelect(sel.Larg, outer)
+	if err != nil {
+		return nil, err
+	}
+	r, err := b.bindSelect(sel.Rarg, outer)
+	if err != nil {
+		return nil, err
+	}
+	op := map[q.SetOperation]string{q.SetOperation_SETOP_UNION: "UNION", q.SetOperation_SETOP_INTERSECT: "INTERSECT", q.SetOperation_SETOP_EXCEPT: "EXCEPT"}[sel.Op]
+	if len(l.cols) != len(r.cols) {
+		return nil, errf(CodeSyntaxError, "each %s query must have the same number of columns", op)
+	}
+	cols := make([]colInfo, len(l.cols))
+	lx, rx := make([]Expr, len(l.cols)), make([]Expr, len(l.cols))
+	lcast, rcast := false, false
+	for i := range l.cols {
+		lc := &colRef{idx: i, t: l.cols[i].t}
+		rc := &colRef{idx: i, t: r.cols[i].t}
+		t, err := b.commonType([]Expr{lc, rc}, op)
+		if err != nil {
+			return nil, err
+		}
+		if t.OID == OIDUnknown {
+			t = TText
+		}
+		if lx[i], err = b.coerceSetCol(lc, t); err != nil {
+			return nil, err
+		}
+		if rx[i], err = b.coerceSetCol(rc, t); err != nil {
+			return nil, err
+		}
+		lcast = lcast || lx[i] != Expr(lc)
+		rcast = rcast || rx[i] != Expr(rc)
+		cols[i] = colInfo{name: l.cols[i].name, t: t}
+		if lc.t.OID == t.OID && lc.t.Mod == r.cols[i].t.Mod {
+			cols[i].t = lc.t
+		}
+	}
+	lp, rp := l.plan, r.plan
+	if lcast {
+		lp = &projectNode{input: lp, exprs: lx, cols: cols}
+	}
+	if rcast {
+		rp = &projectNode{input: rp, exprs: rx, cols: cols}
+	}
+	return &bound{plan: &setOpNode{op: op, all: sel.All, left: lp, right: rp, cols: cols}, cols: cols}, nil
+}
+
+func (b *binder) coerceSetCol(e *colRef, t Type) (Expr, error) {
+	if e.t.OID == t.OID {
+		return e, nil
+	}
+	if e.t.OID == OIDUnknown {
+		return &castExpr{arg: e, t: t}, nil
+	}
+	return b.coerce(e, t, castImplicit, "set operation")
+}

@@ -1,0 +1,522 @@
+package exec
+
+import (
+	"strings"
+
+	q "github.com/pggraph/pggraph/internal/sqlparse"
+)
+
+// bindFrom binds the FROM list into one plan (comma = cross join) and
+// fills sc with the visible columns.
+func (b *binder) bindFrom(items []*q.Node, sc *scope) (plan, error) {
+	var p plan
+	for _, it := range items {
+		ip, cols, err := b.bindFromItem(it, sc)
+		if err != nil {
+			return nil, err
+		}
+		if p == nil {
+			p = ip
+			sc.cols = cols
+			continue
+		}
+		nl := len(p.columns())
+		for _, c := range cols {
+			c.idx += nl
+			sc.cols = append(sc.cols, c)
+		}
+		p = &joinNode{left: p, right: ip, kind: joinInner, cols: append(append([]colInfo{}, p.columns()...), ip.columns()...)}
+	}
+	return p, nil
+}
+
+func (b *binder) addAlias(sc *scope, name string) error {
+	if name == "" {
+		return nil
+	}
+	if sc.aliases[name] {
+		return errf(CodeDuplicateAlias, "table name \"%s\" specified more than once", name)
+	}
+	sc.aliases[name] = true
+	return nil
+}
+
+// applyAlias renames columns per an alias column list.
+func applyAlias(cols []scopeCol, a *q.Alias, table string) ([]scopeCol, error) {
+	for i := range cols {
+		cols[i].table = table
+	}
+	if a == nil {
+		return cols, nil
+	}
+	if len(a.Colnames) > len(cols) {
+		return nil, errf(CodeInvalidColumnReference, "table \"%s\" has %d columns available but %d columns specified", table, len(cols), len(a.Colnames))
+	}
+	for i, n := range a.Colnames {
+		cols[i].name = n.GetString_().Sval
+	}
+	return cols, nil
+}
+
+func (b *binder) bindFromItem(n *q.Node, sc *scope) (plan, []scopeCol, error) {
+	switch x := n.GetNode().(type) {
+	case *q.Node_RangeVar:
+		return b.bindRangeVar(x.RangeVar, sc)
+	case *q.Node_RangeSubselect:
+		if x.RangeSubselect.Lateral {
+			return nil, nil, unsupported("LATERAL subqueries are not supported")
+		}
+		inner := newScope(sc.parent)
+		bd, err := b.bindSelect(x.RangeSubselect.Subquery.GetSelectStmt(), inner.parent)
+		if err != nil {
+			return nil, nil, err
+		}
+		alias := ""
+		if x.RangeSubselect.Alias != nil {
+			alias = x.RangeSubselect.Alias.Aliasname
+		}
+		if err := b.addAlias(sc, alias); err != nil {
+			return nil, nil, err
+		}
+		cols := make([]scopeCol, len(bd.cols))
+		for i, c := range bd.cols {
+			cols[i] = scopeCol{name: c.name, t: c.t, idx: i}
+		}
+		cols, err = applyAlias(cols, x.RangeSubselect.Alias, alias)
+		if err != nil {
+			return nil, nil, err
+		}
+		return bd.plan, cols, nil
+	case *q.Node_JoinExpr:
+		return b.bindJoin(x.JoinExpr, sc)
+	case *q.Node_RangeFunction:
+		return b.bindRangeFunction(x.RangeFunction, sc)
+	}
+	return nil, nil, unsupported("FROM item %s is not supported", nodeName(n))
+}
+
+func (b *binder) bindRangeVar(rv *q.RangeVar, sc *scope) (plan, []scopeCol, error) {
+	alias := rv.Relname
+	if rv.Alias != nil {
+		alias = rv.Alias.Aliasname
+	}
+	if rv.Catalogname != "" {
+		return nil, nil, unsupported("cross-database references are not implemented: %s.%s.%s", rv.Catalogname, rv.Schemaname, rv.Relname)
+	}
+	// CTEs shadow tables
+	if rv.Schemaname == "" {
+		for i := len(b.ctes) - 1; i >= 0; i-- {
+			if c, ok := b.ctes[i][rv.Relname]; ok {
+				if err := b.addAlias(sc, alias); err != nil {
+					return nil, nil, err
+				}
+				cols := make([]scopeCol, len(c.cols))
+				for k, ci := range c.cols {
+					cols[k] = scopeCol{name: ci.name, t: ci.t, idx: k}
+				}
+				cols, err := applyAlias(cols, rv.Alias, alias)
+				if err != nil {
+					return nil, nil, err
+				}
+				c.refs++
+				var p plan
+				if c.recursive != nil {
+					p = c.recursive
+				} else {
+					p = &materialNode{input: c.plan, id: c.id}
+				}
+				return p, cols, nil
+			}
+		}
+	}
+	td := b.cat.table(rv.Schemaname, rv.Relname)
+	if td == nil {
+		if rv.Schemaname != "" {
+			return nil, nil, errf(CodeUndefinedTable, "relation \"%s.%s\" does not exist", rv.Schemaname, rv.Relname)
+		}
+		return nil, nil, errf(CodeUndefinedTable, "relation \"%s\" does not exist", rv.Relname)
+	}
+	if err := b.addAlias(sc, alias); err != nil {
+		return nil, nil, err
+	}
+	cols := make([]scopeCol, len(td.Columns))
+	ci := make([]colInfo, len(td.Columns))
+	idx := make([]int, len(td.Columns))
+	for i, c := range td.Columns {
+		cols[i] = scopeCol{name: c.Name, t: c.Type, idx: i, tableOID: td.OID, attnum: int16(i + 1)}
+		ci[i] = colInfo{name: c.Name, t: c.Type, tableOID: td.OID, attnum: int16(i + 1)}
+		idx[i] = i
+	}
+	cols, err := applyAlias(cols, rv.Alias, alias)
+	if err != nil {
+		return nil, nil, err
+	}
+	return &scanNode{table: td, cols: ci, colIdx: idx, keyCol: -1}, cols, nil
+}
+
+func (b *binder) bindJoin(j *q.JoinExpr, sc *scope) (plan, []scopeCol, error) {
+	if j.Alias != nil {
+		return nil, nil, unsupported("aliases on JOIN expressions are not supported")
+	}
+	lp, lcols, err := b.bindFromItem(j.Larg, sc)
+	if err != nil {
+		return nil, nil, err
+	}
+	rp, rcols, err := b.bindFromItem(j.Rarg, sc)
+	if err != nil {
+		return nil, nil, err
+	}
+	nl := len(lp.columns())
+	var kind joinKind
+	switch j.Jointype {
+	case q.JoinType_JOIN_INNER:
+		kind = joinInner
+	case q.JoinType_JOIN_LEFT:
+		kind = joinLeft
+	case q.JoinType_JOIN_RIGHT:
+		kind = joinRight
+	case q.JoinType_JOIN_FULL:
+		kind = joinFull
+	default:
+		return nil, nil, unsupported("join type is not supported")
+	}
+	all := append([]scopeCol{}, lcols...)
+	for _, c := range rcols {
+		c.idx += nl
+		all = append(all, c)
+	}
+	joined := &joinNode{left: lp, right: rp, kind: kind, cols: append(append([]colInfo{}, lp.columns()...), rp.columns()...)}
+	js := &scope{cols: all, parent: sc.parent, aliases: sc.aliases}
+	var using []string
+	if j.IsNatural {
+		for _, l := range lcols {
+			for _, r := range rcols {
+				if l.name == r.name && !l.noUnqual && !r.noUnqual {
+					using = append(using, l.name)
+				}
+			}
+		}
+	}
+	for _, u := range j.UsingClause {
+		using = append(using, u.GetString_().Sval)
+	}
+	var conds []Expr
+	if len(using) > 0 || j.IsNatural {
+		var merged []scopeCol
+		var mergedExprs []Expr
+		for _, name := range using {
+			var lc, rc *scopeCol
+			for i := range lcols {
+				if lcols[i].name == name && !lcols[i].noUnqual {
+					if lc != nil {
+						return nil, nil, errf(CodeAmbiguousColumn, "common column name \"%s\" appears more than once in left table", name)
+					}
+					lc = &all[i]
+				}
+			}
+			for i := range rcols {
+				if rcols[i].name == name && !rcols[i].noUnqual {
+					if rc != nil {
+						return nil, nil, errf(CodeAmbiguousColumn, "common column name \"%s\" appears more than once in right table", name)
+					}
+					rc = &all[len(lcols)+i]
+				}
+			}
+			if lc == nil {
+				return nil, nil, errf(CodeUndefinedColumn, "column \"%s\" specified in USING clause does not exist in left table", name)
+			}
+			if rc == nil {
+				return nil, nil, errf(CodeUndefinedColumn, "column \"%s\" specified in USING clause does not exist in right table", name)
+			}
+			eq, err := b.binaryOp("=", &colRef{idx: lc.idx, t: lc.t, name: name}, &colRef{idx: rc.idx, t: rc.t, name: name})
+			if err != nil {
+				return nil, nil, err
+			}
+			conds = append(conds, eq)
+			lc.noUnqual, lc.noStar = true, true
+			rc.noUnqual, rc.noStar = true, true
+			var me Expr = &colRef{idx: lc.idx, t: lc.t, name: name}
+			mt := lc.t
+			switch kind {
+			case joinRight:
+				me = &colRef{idx: rc.idx, t: rc.t, name: name}
+				mt = rc.t
+			case joinFull:
+				t, err := b.commonTypeCoerce([]Expr{&colRef{idx: lc.idx, t: lc.t}, &colRef{idx: rc.idx, t: rc.t}}, "JOIN/USING")
+				if err != nil {
+					return nil, nil, err
+				}
+				l2, _ := b.coerce(&colRef{idx: lc.idx, t: lc.t}, t, castImplicit, "")
+				r2, _ := b.coerce(&colRef{idx: rc.idx, t: rc.t}, t, castImplicit, "")
+				me = &coalesceExpr{t: t, args: []Expr{l2, r2}}
+				mt = t
+			}
+			merged = append(merged, scopeCol{name: name, t: mt})
+			mergedExprs = append(mergedExprs, me)
+		}
+		joined.setCond(b, conds, nl)
+		// project: merged columns first, then every input column
+		exprs := append([]Expr{}, mergedExprs...)
+		cols := make([]colInfo, 0, len(merged)+len(all))
+		for _, m := range merged {
+			cols = append(cols, colInfo{name: m.name, t: m.t})
+		}
+		out := make([]scopeCol, 0, len(merged)+len(all))
+		for i, m := range merged {
+			m.idx = i
+			out = append(out, m)
+		}
+		for i, c := range all {
+			exprs = append(exprs, &colRef{idx: i, t: c.t})
+			cols = append(cols, colInfo{name: c.name, t: c.t, tableOID: c.tableOID, attnum: c.attnum})
+			c.idx = len(merged) + i
+			out = append(out, c)
+		}
+		return &projectNode{input: joined, exprs: exprs, cols: cols}, out, nil
+	}
+	if j.Quals != nil {
+		savedAgg := b.agg
+		b.agg = nil
+		cond, err := b.bindExprCtx(j.Quals, js, "JOIN conditions")
+		b.agg = savedAgg
+		if err != nil {
+			return nil, nil, err
+		}
+		if cond, err = b.coerceBool(cond, "JOIN/ON"); err != nil {
+			return nil, nil, err
+		}
+		if js.correlated {
+			sc.correlated = true
+		}
+		joined.setCond(b, splitAnd(cond), nl)
+	}
+	return joined, all, nil
+}
+
+func splitAnd(e Expr) []Expr {
+	if be, ok := e.(*boolExpr); ok && be.op == "AND" {
+		var out []Expr
+		for _, a := range be.args {
+			out = append(out, splitAnd(a)...)
+		}
+		return out
+	}
+	return []Expr{e}
+}
+
+// sideOf reports which join side an expression reads: 1 left, 2 right,
+// 3 both, 0 neither (constants, outer refs), -1 unknown (subqueries).
+func sideOf(e Expr, nl int) int {
+	side := 0
+	walkExpr(e, func(x Expr) {
+		switch c := x.(type) {
+		case *colRef:
+			if c.idx < nl {
+				side |= 1
+			} else {
+				side |= 2
+			}
+		case *subqueryExpr:
+			side = -1 << 8
+		}
+	})
+	if side < 0 {
+		return -1
+	}
+	return side
+}
+
+// shiftCols rebases column references of the right side.
+func shiftCols(e Expr, by int) Expr {
+	out, _ := rewriteCols(e, func(c *colRef) Expr { return &colRef{idx: c.idx + by, t: c.t, name: c.name} })
+	return out
+}
+
+func rewriteCols(e Expr, f func(*colRef) Expr) (Expr, error) {
+	if c, ok := e.(*colRef); ok {
+		return f(c), nil
+	}
+	return mapChildren(e, func(x Expr) (Expr, error) { return rewriteCols(x, f) })
+}
+
+// setCond splits join conditions into hash keys and a residual.
+func (j *joinNode) setCond(b *binder, conds []Expr, nl int) {
+	var residual []Expr
+	for _, c := range conds {
+		if op, ok := c.(*opExpr); ok && op.name == "=" && len(op.args) == 2 {
+			ls, rs := sideOf(op.args[0], nl), sideOf(op.args[1], nl)
+			if ls == 1 && rs == 2 {
+				j.leftKeys = append(j.leftKeys, op.args[0])
+				j.rightKeys = append(j.rightKeys, shiftCols(op.args[1], -nl))
+				continue
+			}
+			if ls == 2 && rs == 1 {
+				j.leftKeys = append(j.leftKeys, op.args[1])
+				j.rightKeys = append(j.rightKeys, shiftCols(op.args[0], -nl))
+				continue
+			}
+		}
+		residual = append(residual, c)
+	}
+	switch len(residual) {
+	case 0:
+	case 1:
+		j.residual = residual[0]
+	default:
+		j.residual = &boolExpr{op: "AND", args: residual}
+	}
+}
+
+// bindWith registers the CTEs of a WITH clause; the returned func pops them.
+func (b *binder) bindWith(w *q.WithClause, outer *scope) (func(), error) {
+	level := map[string]*cteDef{}
+	b.ctes = append(b.ctes, level)
+	pop := func() { b.ctes = b.ctes[:len(b.ctes)-1] }
+	for _, cn := range w.Ctes {
+		cte := cn.GetCommonTableExpr()
+		if cte.SearchClause != nil || cte.CycleClause != nil {
+			pop()
+			return nil, unsupported("SEARCH and CYCLE clauses are not supported")
+		}
+		if _, dup := level[cte.Ctename]; dup {
+			pop()
+			return nil, errf(CodeDuplicateAlias, "WITH query name \"%s\" specified more than once", cte.Ctename)
+		}
+		sel := cte.Ctequery.GetSelectStmt()
+		if sel == nil {
+			pop()
+			return nil, unsupported("data-modifying statements in WITH are not supported")
+		}
+		var aliases []string
+		for _, a := range cte.Aliascolnames {
+			aliases = append(aliases, a.GetString_().Sval)
+		}
+		d := &cteDef{name: cte.Ctename, id: b.newID()}
+		if w.Recursive && selfReferences(sel, cte.Ctename) {
+			if err := b.bindRecursive(d, sel, aliases, outer, level); err != nil {
+				pop()
+				return nil, err
+			}
+			continue
+		}
+		bd, err := b.bindSelect(sel, outer)
+		if err != nil {
+			pop()
+			return nil, err
+		}
+		cols := append([]colInfo{}, bd.cols...)
+		if len(aliases) > len(cols) {
+			pop()
+			return nil, errf(CodeInvalidColumnReference, "WITH query \"%s\" has %d columns available but %d columns specified", cte.Ctename, len(cols), len(aliases))
+		}
+		for i, a := range aliases {
+			cols[i].name = a
+		}
+		d.plan, d.cols = bd.plan, cols
+		level[cte.Ctename] = d
+	}
+	return pop, nil
+}
+
+// selfReferences reports whether a query mentions name as a relation.
+func selfReferences(sel *q.SelectStmt, name string) bool {
+	found := false
+	var walk func(n any)
+	walk = func(n any) {
+		switch x := n.(type) {
+		case *q.SelectStmt:
+			if x == nil {
+				return
+			}
+			for _, f := range x.FromClause {
+				walk(f)
+			}
+			walk(x.Larg)
+			walk(x.Rarg)
+			if x.WhereClause != nil {
+				walk(x.WhereClause)
+			}
+		case *q.Node:
+			if x == nil {
+				return
+			}
+			switch y := x.GetNode().(type) {
+			case *q.Node_RangeVar:
+				if y.RangeVar.Schemaname == "" && y.RangeVar.Relname == name {
+					found = true
+				}
+			case *q.Node_JoinExpr:
+				walk(y.JoinExpr.Larg)
+				walk(y.JoinExpr.Rarg)
+			case *q.Node_RangeSubselect:
+				walk(y.RangeSubselect.Subquery.GetSelectStmt())
+			case *q.Node_SelectStmt:
+				walk(y.SelectStmt)
+			}
+		}
+	}
+	walk(sel)
+	return found
+}
+
+// deriveScanHints turns simple conjuncts (col op const/param) into scan
+// filters, and col = k / col IN (k...) on a key column into a key lookup.
+func (b *binder) deriveScanHints(s *scanNode, pred Expr) {
+	var keyCols []int
+	if kl, ok := s.table.Source.(KeyLookupSource); ok {
+		keyCols = kl.KeyColumns()
+	}
+	isKey := func(c int) bool {
+		for _, k := range keyCols {
+			if k == s.colIdx[c] {
+				return true
+			}
+		}
+		return false
+	}
+	isConst := func(e Expr) bool {
+		switch x := e.(type) {
+		case *constExpr, *paramExpr, *foldedCast:
+			return true
+		case *castExpr:
+			_, p := x.arg.(*paramExpr)
+			_, c := x.arg.(*constExpr)
+			return p || c
+		}
+		return false
+	}
+	for _, c := range splitAnd(pred) {
+		switch x := c.(type) {
+		case *opExpr:
+			if len(x.args) != 2 {
+				continue
+			}
+			if _, ok := cmpOps[x.name]; !ok {
+				continue
+			}
+			col, ok := x.args[0].(*colRef)
+			if !ok || !isConst(x.args[1]) {
+				continue
+			}
+			if x.name == "=" && s.keyVals == nil && isKey(col.idx) && col.t.OID == s.table.Columns[s.colIdx[col.idx]].Type.OID {
+				s.keyCol = s.colIdx[col.idx]
+				s.keyVals = []Expr{x.args[1]}
+			}
+		case *inListExpr:
+			col, ok := x.arg.(*colRef)
+			if !ok || x.not || s.keyVals != nil || !isKey(col.idx) || col.t.OID != s.table.Columns[s.colIdx[col.idx]].Type.OID {
+				continue
+			}
+			all := true
+			for _, it := range x.list {
+				all = all && isConst(it)
+			}
+			if all {
+				s.keyCol = s.colIdx[col.idx]
+				s.keyVals = x.list
+			}
+		}
+	}
+}
+
+var _ = strings.ToLower

@@ -1,0 +1,671 @@
+package exec
+
+import (
+	"strings"
+
+	q "github.com/pggraph/pggraph/internal/sqlparse"
+)
+
+func opName(names []*q.Node) (string, error) {
+	var parts []string
+	for _, n := range names {
+		parts = append(parts, n.GetString_().Sval)
+	}
+	if len(parts) == 2 && parts[0] == "pg_catalog" {
+		return parts[1], nil
+	}
+	if len(parts) != 1 {
+		return "", unsupported("qualified operator names are not supported")
+	}
+	return parts[0], nil
+}
+
+func (b *binder) bindAExpr(x *q.A_Expr, sc *scope) (Expr, error) {
+	op, err := opName(x.Name)
+	if err != nil {
+		return nil, err
+	}
+	bindSide := func(n *q.Node) (Expr, error) {
+		if n == nil {
+			return nil, nil
+		}
+		return b.bindExpr(n, sc)
+	}
+	switch x.Kind {
+	case q.A_Expr_Kind_AEXPR_OP:
+		l, err := bindSide(x.Lexpr)
+		if err != nil {
+			return nil, err
+		}
+		r, err := bindSide(x.Rexpr)
+		if err != nil {
+			return nil, err
+		}
+		if l == nil {
+			return b.unaryOp(op, r)
+		}
+		return b.binaryOp(op, l, r)
+	case q.A_Expr_Kind_AEXPR_DISTINCT, q.A_Expr_Kind_AEXPR_NOT_DISTINCT:
+		l, err := bindSide(x.Lexpr)
+		if err != nil {
+			return nil, err
+		}
+		r, err := bindSide(x.Rexpr)
+		if err != nil {
+			return nil, err
+		}
+		eq, err := b.binaryOp("=", l, r)
+		if err != nil {
+			return nil, err
+		}
+		return &distinctExpr{eq: eq.(*opExpr), not: x.Kind == q.A_Expr_Kind_AEXPR_NOT_DISTINCT}, nil
+	case q.A_Expr_Kind_AEXPR_NULLIF:
+		l, err := bindSide(x.Lexpr)
+		if err != nil {
+			return nil, err
+		}
+		r, err := bindSide(x.Rexpr)
+		if err != nil {
+			return nil, err
+		}
+		t, err := b.commonTypeCoerce([]Expr{l, r}, "NULLIF")
+		if err != nil {
+			return nil, err
+		}
+		_ = t
+		l, _ = b.coerce(l, t, castImplicit, "")
+		r, _ = b.coerce(r, t, castImplicit, "")
+		eq, err := b.binaryOp("=", l, r)
+		if err != nil {
+			return nil, err
+		}
+		return &caseExpr{t: l.Type(), whens: []Expr{eq}, thens: []Expr{constNull(l.Type())}, els: l}, nil
+	case q.A_Expr_Kind_AEXPR_IN:
+		l, err := bindSide(x.Lexpr)
+		if err != nil {
+			return nil, err
+		}
+		items := x.Rexpr.GetList().Items
+		list, err := b.bindList(items, sc)
+		if err != nil {
+			return nil, err
+		}
+		all := append([]Expr{l}, list...)
+		t, err := b.commonType(all, "IN")
+		if err != nil {
+			return nil, err
+		}
+		for i := range all {
+			if all[i], err = b.coerce(all[i], t, castImplicit, ""); err != nil {
+				return nil, err
+			}
+		}
+		return &inListExpr{arg: all[0], list: all[1:], not: op == "<>"}, nil
+	case q.A_Expr_Kind_AEXPR_LIKE, q.A_Expr_Kind_AEXPR_ILIKE, q.A_Expr_Kind_AEXPR_SIMILAR:
+		l, err := bindSide(x.Lexpr)
+		if err != nil {
+			return nil, err
+		}
+		r, err := bindSide(x.Rexpr)
+		if err != nil {
+			return nil, err
+		}
+		if x.Kind == q.A_Expr_Kind_AEXPR_SIMILAR {
+			return b.similarTo(l, r, op == "!~")
+		}
+		return b.binaryOp(op, l, r)
+	case q.A_Expr_Kind_AEXPR_BETWEEN, q.A_Expr_Kind_AEXPR_NOT_BETWEEN, q.A_Expr_Kind_AEXPR_BETWEEN_SYM, q.A_Expr_Kind_AEXPR_NOT_BETWEEN_SYM:
+		v, err := bindSide(x.Lexpr)
+		if err != nil {
+			return nil, err
+		}
+		bounds := x.Rexpr.GetList().Items
+		lo, err := b.bindExpr(bounds[0], sc)
+		if err != nil {
+			return nil, err
+		}
+		hi, err := b.bindExpr(bounds[1], sc)
+		if err != nil {
+			return nil, err
+		}
+		ge, err := b.binaryOp(">=", v, lo)
+		if err != nil {
+			return nil, err
+		}
+		le, err := b.binaryOp("<=", v, hi)
+		if err != nil {
+			return nil, err
+		}
+		var e Expr = &boolExpr{op: "AND", args: []Expr{ge, le}}
+		if x.Kind == q.A_Expr_Kind_AEXPR_BETWEEN_SYM || x.Kind == q.A_Expr_Kind_AEXPR_NOT_BETWEEN_SYM {
+			ge2, _ := b.binaryOp(">=", v, hi)
+			le2, _ := b.binaryOp("<=", v, lo)
+			e = &boolExpr{op: "OR", args: []Expr{e, &boolExpr{op: "AND", args: []Expr{ge2, le2}}}}
+		}
+		if x.Kind == q.A_Expr_Kind_AEXPR_NOT_BETWEEN || x.Kind == q.A_Expr_Kind_AEXPR_NOT_BETWEEN_SYM {
+			e = &boolExpr{op: "NOT", args: []Expr{e}}
+		}
+		return e, nil
+	case q.A_Expr_Kind_AEXPR_OP_ANY, q.A_Expr_Kind_AEXPR_OP_ALL:
+		l, err := bindSide(x.Lexpr)
+		if err != nil {
+			return nil, err
+		}
+		r, err := bindSide(x.Rexpr)
+		if err != nil {
+			return nil, err
+		}
+		return b.anyAll(op, l, r, x.Kind == q.A_Expr_Kind_AEXPR_OP_ALL)
+	}
+	return nil, unsupported("operator form is not supported")
+}
+
+// distinctExpr is IS [NOT] DISTINCT FROM: NULL-safe equality.
+type distinctExpr struct {
+	eq  *opExpr
+	not bool
+}
+
+func (d *distinctExpr) Type() Type     { return TBool }
+func (d *distinctExpr) String() string { return "DISTINCT(" + d.eq.String() + ")" }
+func (d *distinctExpr) Eval(ec *evalCtx, b *Batch, sel []int32) (*Vec, error) {
+	l, err := d.eq.args[0].Eval(ec, b, sel)
+	if err != nil {
+		return nil, err
+	}
+	r, err := d.eq.args[1].Eval(ec, b, sel)
+	if err != nil {
+		return nil, err
+	}
+	out := NewVec(TBool, b.N)
+	forEach(b.N, sel, func(i int) {
+		ln, rn := l.IsNull(i), r.IsNull(i)
+		var same bool
+		switch {
+		case ln || rn:
+			same = ln && rn
+		default:
+			same = cmpRows(l, i, r, i) == 0
+		}
+		out.B[i] = same == d.not
+	})
+	return out, nil
+}
+
+// numericRank orders the numeric category for promotion.
+func numericRank(t Type) int {
+	switch t.OID {
+	case OIDInt2:
+		return 1
+	case OIDInt4:
+		return 2
+	case OIDInt8:
+		return 3
+	case OIDNumeric:
+		return 4
+	case OIDFloat4:
+		return 5
+	case OIDFloat8:
+		return 6
+	}
+	return 0
+}
+
+// promoteNumeric gives the operator input type for two numeric types.
+func promoteNumeric(a, b Type) Type {
+	ra, rb := numericRank(a), numericRank(b)
+	if (ra == 5 || rb == 5) && ra != rb {
+		return TFloat8
+	}
+	if ra >= rb {
+		return Type{a.OID, -1}
+	}
+	return Type{b.OID, -1}
+}
+
+// unknownPeer resolves an unknown-typed operand to the other side's type.
+func (b *binder) unknownPeers(op string, l, r Expr) (Expr, Expr, error) {
+	lt, rt := l.Type(), r.Type()
+	var err error
+	switch {
+	case lt.OID == OIDUnknown && rt.OID == OIDUnknown:
+		if l, err = b.coerce(l, TText, castImplicit, ""); err != nil {
+			return nil, nil, err
+		}
+		r, err = b.coerce(r, TText, castImplicit, "")
+	case lt.OID == OIDUnknown:
+		t := rt
+		if op == "+" && rt.isTemporal() || op == "-" && rt.OID == OIDInterval {
+			t = TInterval
+		}
+		if rt.OID == OIDBpchar || rt.OID == OIDVarchar || rt.OID == OIDName {
+			t = Type{rt.OID, -1}
+		}
+		l, err = b.coerce(l, t, castImplicit, "")
+	case rt.OID == OIDUnknown:
+		t := lt
+		if op == "+" && lt.isTemporal() {
+			t = TInterval
+		}
+		if (op == "-" && lt.isTemporal() && lt.OID != OIDDate) || op == "||" && lt.IsArray() {
+			t = lt
+		}
+		if op == "||" && !lt.IsArray() {
+			t = TText
+		}
+		if isRegexOp(op) || op == "~~" || op == "!~~" || op == "~~*" || op == "!~~*" {
+			t = TText
+		}
+		if (op == "->" || op == "->>" || op == "#>" || op == "#>>" || op == "?" || op == "-") && (lt.OID == OIDJSON || lt.OID == OIDJSONB) {
+			return l, r, nil
+		}
+		if lt.OID == OIDBpchar || lt.OID == OIDVarchar || lt.OID == OIDName {
+			t = Type{lt.OID, -1}
+		}
+		r, err = b.coerce(r, t, castImplicit, "")
+	}
+	return l, r, err
+}
+
+func isRegexOp(op string) bool {
+	return op == "~" || op == "~*" || op == "!~" || op == "!~*"
+}
+
+func opNotExist(op string, l, r Type) error {
+	return &Error{Code: CodeUndefinedFunction, Message: "operator does not exist: " + l.String() + " " + op + " " + r.String(),
+		Hint: "No operator matches the given name and argument types. You might need to add explicit type casts."}
+}
+
+// binaryOp resolves and binds l op r.
+func (b *binder) binaryOp(op string, l, r Expr) (Expr, error) {
+	if op == "!=" {
+		op = "<>"
+	}
+	l, r, err := b.unknownPeers(op, l, r)
+	if err != nil {
+		return nil, err
+	}
+	lt, rt := l.Type(), r.Type()
+	mk := func(t Type, k kernel, args ...Expr) Expr {
+		return &opExpr{name: op, t: t, args: args, k: k, strict: true}
+	}
+	castBoth := func(t Type) (Expr, Expr, error) {
+		l2, err := b.coerce(l, t, castImplicit, "")
+		if err != nil {
+			return nil, nil, err
+		}
+		r2, err := b.coerce(r, t, castImplicit, "")
+		return l2, r2, err
+	}
+	if c, ok := cmpOps[op]; ok {
+		t, ok := comparableType(lt, rt)
+		if !ok {
+			return nil, opNotExist(op, lt, rt)
+		}
+		l2, r2, err := castBoth(t)
+		if err != nil {
+			return nil, err
+		}
+		return mk(TBool, cmpKernel(c), l2, r2), nil
+	}
+	ln, rn := numericRank(lt) > 0, numericRank(rt) > 0
+	switch op {
+	case "+", "-", "*", "/", "%":
+		if ln && rn {
+			t := promoteNumeric(lt, rt)
+			if op == "%" && t.Kind() == KFloat {
+				return nil, opNotExist(op, lt, rt)
+			}
+			l2, r2, err := castBoth(t)
+			if err != nil {
+				return nil, err
+			}
+			switch t.Kind() {
+			case KInt:
+				return mk(t, intArith(op, t), l2, r2), nil
+			case KFloat:
+				return mk(t, floatArith(op, t), l2, r2), nil
+			default:
+				return mk(t, numArith(op), l2, r2), nil
+			}
+		}
+		if e, ok, err := b.temporalArith(op, l, r); ok || err != nil {
+			return e, err
+		}
+		return nil, opNotExist(op, lt, rt)
+	case "^":
+		if ln && rn {
+			t := TFloat8
+			if lt.OID == OIDNumeric || rt.OID == OIDNumeric {
+				t = TNumeric
+			}
+			l2, r2, err := castBoth(t)
+			if err != nil {
+				return nil, err
+			}
+			if t.OID == OIDNumeric {
+				return mk(t, numArith("^"), l2, r2), nil
+			}
+			return mk(t, floatArith("^", t), l2, r2), nil
+		}
+		return nil, opNotExist(op, lt, rt)
+	case "&", "|", "#", "<<", ">>":
+		if lt.isInt() && rt.isInt() {
+			t := promoteNumeric(lt, rt)
+			if op == "<<" || op == ">>" {
+				t = Type{lt.OID, -1}
+				r2, err := b.coerce(r, TInt4, castImplicit, "")
+				if err != nil {
+					return nil, err
+				}
+				return mk(t, intArith(op, t), l, r2), nil
+			}
+			l2, r2, err := castBoth(t)
+			if err != nil {
+				return nil, err
+			}
+			return mk(t, intArith(op, t), l2, r2), nil
+		}
+		return nil, opNotExist(op, lt, rt)
+	case "||":
+		if lt.IsArray() || rt.IsArray() {
+			return b.arrayConcat(l, r)
+		}
+		if lt.OID == OIDJSONB && rt.OID == OIDJSONB {
+			return mk(TJSONB, jsonbConcatKernel, l, r), nil
+		}
+		l2, err := b.toText(l)
+		if err != nil {
+			return nil, err
+		}
+		r2, err := b.toText(r)
+		if err != nil {
+			return nil, err
+		}
+		return mk(TText, concatKernel, l2, r2), nil
+	case "~~", "!~~", "~~*", "!~~*":
+		l2, err := b.toTextLike(l)
+		if err != nil {
+			return nil, err
+		}
+		r2, err := b.toTextLike(r)
+		if err != nil {
+			return nil, err
+		}
+		return b.likeExpr(op, l2, r2)
+	case "~", "~*", "!~", "!~*":
+		l2, err := b.toTextLike(l)
+		if err != nil {
+			return nil, err
+		}
+		r2, err := b.toTextLike(r)
+		if err != nil {
+			return nil, err
+		}
+		return b.regexExpr(op, l2, r2)
+	case "->", "->>", "#>", "#>>", "?", "@>", "<@", "?|", "?&":
+		if lt.OID == OIDJSON || lt.OID == OIDJSONB {
+			return b.jsonOp(op, l, r)
+		}
+		if op == "@>" || op == "<@" {
+			if lt.IsArray() && rt.IsArray() {
+				return b.arrayContains(op, l, r)
+			}
+		}
+		return nil, opNotExist(op, lt, rt)
+	case "&&":
+		if lt.IsArray() && rt.IsArray() {
+			return b.arrayContains(op, l, r)
+		}
+	}
+	return nil, unsupported("operator %s is not supported for %s and %s", op, lt, rt)
+}
+
+// comparableType picks the type both sides are compared as.
+func comparableType(a, b Type) (Type, bool) {
+	if a.OID == b.OID {
+		return Type{a.OID, -1}, true
+	}
+	if numericRank(a) > 0 && numericRank(b) > 0 {
+		return promoteNumeric(a, b), true
+	}
+	if a.isString() && b.isString() {
+		return TText, true
+	}
+	if a.isTemporal() && b.isTemporal() && a.OID != OIDTime && b.OID != OIDTime {
+		if a.OID == OIDTimestamptz || b.OID == OIDTimestamptz {
+			return TTimestamptz, true
+		}
+		return TTimestamp, true
+	}
+	if (a.OID == OIDOid || a.OID == OIDRegclass || a.OID == OIDRegtype || a.OID == OIDRegnamespace) && (b.isInt() || b.OID == OIDOid || b.OID == OIDRegclass || b.OID == OIDRegtype) {
+		return TOid, true
+	}
+	if (b.OID == OIDOid || b.OID == OIDRegclass || b.OID == OIDRegtype || b.OID == OIDRegnamespace) && a.isInt() {
+		return TOid, true
+	}
+	if (a.OID == OIDJSON || a.OID == OIDJSONB) && a.OID == b.OID {
+		return a, true
+	}
+	if a.IsArray() && b.IsArray() {
+		if et, ok := comparableType(a.Elem(), b.Elem()); ok {
+			at, ok2 := ArrayOf(et)
+			return at, ok2
+		}
+	}
+	return Type{}, false
+}
+
+func (b *binder) toText(e Expr) (Expr, error) {
+	t := e.Type()
+	if t.OID == OIDText || t.OID == OIDVarchar || t.OID == OIDUnknown {
+		return b.coerce(e, TText, castImplicit, "")
+	}
+	return &castExpr{arg: e, t: TText}, nil
+}
+
+func (b *binder) toTextLike(e Expr) (Expr, error) {
+	t := e.Type()
+	if t.isString() || t.OID == OIDUnknown {
+		if t.OID == OIDBpchar {
+			return &castExpr{arg: e, t: TText}, nil
+		}
+		return b.coerce(e, TText, castImplicit, "")
+	}
+	return nil, errf(CodeUndefinedFunction, "operator does not exist: %s ~~ text", t)
+}
+
+func (b *binder) unaryOp(op string, r Expr) (Expr, error) {
+	rt := r.Type()
+	if rt.OID == OIDUnknown {
+		var err error
+		if r, err = b.coerce(r, TNumeric, castImplicit, ""); err != nil {
+			return nil, err
+		}
+		rt = TNumeric
+	}
+	switch op {
+	case "-":
+		if numericRank(rt) > 0 || rt.OID == OIDInterval {
+			t := Type{rt.OID, -1}
+			if c, ok := r.(*constExpr); ok && !c.isNull() {
+				// fold so that -2147483648 stays an int4 literal
+				v, err := negKernelConst(c, t)
+				if err == nil {
+					return v, nil
+				}
+			}
+			return &opExpr{name: "-", t: t, args: []Expr{r}, k: negKernel(t), strict: true}, nil
+		}
+	case "+":
+		if numericRank(rt) > 0 || rt.OID == OIDInterval {
+			return r, nil
+		}
+	case "~":
+		if rt.isInt() {
+			return &opExpr{name: "~", t: rt, args: []Expr{r}, k: func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+				for _, i := range sel {
+					out.I[i] = ^a[0].I[i]
+				}
+				return nil
+			}, strict: true}, nil
+		}
+	case "|/":
+		return b.funcByName("sqrt", []Expr{r})
+	case "@":
+		return b.funcByName("abs", []Expr{r})
+	}
+	return nil, &Error{Code: CodeUndefinedFunction, Message: "operator does not exist: " + op + " " + rt.String()}
+}
+
+func negKernelConst(c *constExpr, t Type) (Expr, error) {
+	out := NewVec(t, 1)
+	if err := negKernel(t)(nil, []*Vec{c.val}, out, []int32{0}); err != nil {
+		return nil, err
+	}
+	return newConst(out), nil
+}
+
+// temporalArith binds date/time arithmetic.
+func (b *binder) temporalArith(op string, l, r Expr) (Expr, bool, error) {
+	lt, rt := l.Type(), r.Type()
+	mk := func(t Type, k kernel, args ...Expr) (Expr, bool, error) {
+		return &opExpr{name: op, t: t, args: args, k: k, strict: true}, true, nil
+	}
+	switch {
+	case lt.OID == OIDDate && rt.isInt() && (op == "+" || op == "-"):
+		r2, _ := b.coerce(r, TInt4, castImplicit, "")
+		return mk(TDate, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+			for _, i := range sel {
+				if op == "+" {
+					out.I[i] = a[0].I[i] + a[1].I[i]
+				} else {
+					out.I[i] = a[0].I[i] - a[1].I[i]
+				}
+			}
+			return nil
+		}, l, r2)
+	case lt.isInt() && rt.OID == OIDDate && op == "+":
+		return b.temporalArith(op, r, l)
+	case lt.OID == OIDDate && rt.OID == OIDDate && op == "-":
+		return mk(TInt4, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+			for _, i := range sel {
+				out.I[i] = a[0].I[i] - a[1].I[i]
+			}
+			return nil
+		}, l, r)
+	case (lt.OID == OIDDate || lt.OID == OIDTimestamp || lt.OID == OIDTimestamptz) && rt.OID == OIDInterval && (op == "+" || op == "-"):
+		t := lt
+		if lt.OID == OIDDate {
+			t = TTimestamp
+		}
+		l2, err := b.coerce(l, t, castImplicit, "")
+		if err != nil {
+			return nil, true, err
+		}
+		tz := t.OID == OIDTimestamptz
+		return mk(Type{t.OID, -1}, func(ec *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+			for _, i := range sel {
+				iv := a[1].V[i]
+				if op == "-" {
+					iv = Interval{-iv.Months, -iv.Days, -iv.Micros}
+				}
+				out.I[i] = addInterval(a[0].I[i], iv, tz, ec.loc)
+			}
+			return nil
+		}, l2, r)
+	case lt.OID == OIDInterval && (rt.OID == OIDDate || rt.OID == OIDTimestamp || rt.OID == OIDTimestamptz) && op == "+":
+		return b.temporalArith(op, r, l)
+	case lt.OID == OIDDate && rt.OID == OIDTime && op == "+":
+		l2, _ := b.coerce(l, TTimestamp, castImplicit, "")
+		return mk(TTimestamp, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+			for _, i := range sel {
+				out.I[i] = a[0].I[i] + a[1].I[i]
+			}
+			return nil
+		}, l2, r)
+	case (lt.OID == OIDTimestamp || lt.OID == OIDTimestamptz || lt.OID == OIDDate) && (rt.OID == OIDTimestamp || rt.OID == OIDTimestamptz || rt.OID == OIDDate) && op == "-":
+		t := TTimestamp
+		if lt.OID == OIDTimestamptz || rt.OID == OIDTimestamptz {
+			t = TTimestamptz
+		}
+		l2, err := b.coerce(l, t, castImplicit, "")
+		if err != nil {
+			return nil, true, err
+		}
+		r2, err := b.coerce(r, t, castImplicit, "")
+		if err != nil {
+			return nil, true, err
+		}
+		return mk(TInterval, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+			for _, i := range sel {
+				out.V[i] = subTimestamps(a[0].I[i], a[1].I[i])
+			}
+			return nil
+		}, l2, r2)
+	case lt.OID == OIDInterval && rt.OID == OIDInterval && (op == "+" || op == "-"):
+		return mk(TInterval, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+			for _, i := range sel {
+				x, y := a[0].V[i], a[1].V[i]
+				if op == "-" {
+					y = Interval{-y.Months, -y.Days, -y.Micros}
+				}
+				out.V[i] = Interval{x.Months + y.Months, x.Days + y.Days, x.Micros + y.Micros}
+			}
+			return nil
+		}, l, r)
+	case lt.OID == OIDInterval && numericRank(rt) > 0 && (op == "*" || op == "/"):
+		r2, err := b.coerce(r, TFloat8, castImplicit, "")
+		if err != nil {
+			return nil, true, err
+		}
+		return mk(TInterval, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+			for _, i := range sel {
+				f := a[1].F[i]
+				if op == "/" {
+					if f == 0 {
+						return errDivZero()
+					}
+					f = 1 / f
+				}
+				out.V[i] = scaleInterval(a[0].V[i], f)
+			}
+			return nil
+		}, l, r2)
+	case numericRank(lt) > 0 && rt.OID == OIDInterval && op == "*":
+		return b.temporalArith(op, r, l)
+	}
+	return nil, false, nil
+}
+
+// scaleInterval multiplies an interval, cascading fractional months into
+// days and fractional days into time as PostgreSQL does.
+func scaleInterval(v Interval, f float64) Interval {
+	m := float64(v.Months) * f
+	months := int32(m)
+	d := float64(v.Days)*f + (m-float64(months))*30
+	days := int32(d)
+	us := float64(v.Micros)*f + (d-float64(days))*usPerDay
+	return Interval{Months: months, Days: days, Micros: int64(roundHalfEven(us))}
+}
+
+func roundHalfEven(f float64) float64 {
+	r := float64(int64(f))
+	diff := f - r
+	switch {
+	case diff > 0.5 || (diff == 0.5 && int64(r)%2 != 0):
+		return r + 1
+	case diff < -0.5 || (diff == -0.5 && int64(r)%2 != 0):
+		return r - 1
+	}
+	return r
+}
+
+func concatKernel(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+	for _, i := range sel {
+		out.S[i] = a[0].S[i] + a[1].S[i]
+	}
+	return nil
+}
+
+var _ = strings.ToLower

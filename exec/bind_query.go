@@ -1,0 +1,427 @@
+package exec
+
+import (
+	q "github.com/pggraph/pggraph/internal/sqlparse"
+)
+
+// target is one select-list entry after binding.
+type target struct {
+	name string
+	e    Expr
+	src  *scopeCol // set when the entry is a plain column (RowDescription table/attnum)
+}
+
+// bindQuery binds a plain SELECT ... FROM ... WHERE ... GROUP BY ...
+func (b *binder) bindQuery(sel *q.SelectStmt, outer *scope) (*bound, error) {
+	sc := newScope(outer)
+	var input plan = oneRowNode{}
+	if len(sel.FromClause) > 0 {
+		var err error
+		input, err = b.bindFrom(sel.FromClause, sc)
+		if err != nil {
+			return nil, err
+		}
+	}
+	// aggregates of this level are collected while binding its clauses
+	savedAgg, savedWin := b.agg, b.win
+	b.agg, b.win = nil, nil
+	defer func() { b.agg, b.win = savedAgg, savedWin }()
+
+	if sel.WhereClause != nil {
+		pred, err := b.bindExprCtx(sel.WhereClause, sc, "WHERE")
+		if err != nil {
+			return nil, err
+		}
+		if pred, err = b.coerceBool(pred, "WHERE"); err != nil {
+			return nil, err
+		}
+		input = b.pushFilter(input, pred)
+	}
+
+	b.agg = &aggCollector{}
+	b.win = &winCollector{}
+	targets, err := b.bindTargets(sel.TargetList, sc)
+	if err != nil {
+		return nil, err
+	}
+	var having Expr
+	if sel.HavingClause != nil {
+		if having, err = b.bindExprCtx(sel.HavingClause, sc, ""); err != nil {
+			return nil, err
+		}
+		if having, err = b.coerceBool(having, "HAVING"); err != nil {
+			return nil, err
+		}
+	}
+	// ORDER BY: output names/ordinals first, then expressions over the input
+	type orderItem struct {
+		out  int // output column, or -1
+		e    Expr
+		sort *q.SortBy
+	}
+	var orders []orderItem
+	outCols := make([]colInfo, len(targets))
+	for i, t := range targets {
+		outCols[i] = colInfo{name: t.name, t: t.e.Type()}
+	}
+	for _, sn := range sel.SortClause {
+		sb := sn.GetSortBy()
+		if len(sb.UseOp) > 0 {
+			return nil, unsupported("ORDER BY ... USING is not supported")
+		}
+		idx, err := b.outputRef(sb.Node, outCols)
+		if err != nil {
+			return nil, err
+		}
+		if idx >= 0 {
+			orders = append(orders, orderItem{out: idx, sort: sb})
+			continue
+		}
+		e, err := b.bindExprCtx(sb.Node, sc, "")
+		if err != nil {
+			return nil, err
+		}
+		orders = append(orders, orderItem{out: -1, e: e, sort: sb})
+	}
+	// DISTINCT ON expressions
+	var distinctOn []Expr
+	distinct := len(sel.DistinctClause) > 0
+	if distinct && !(len(sel.DistinctClause) == 1 && sel.DistinctClause[0].GetNode() == nil) {
+		for _, dn := range sel.DistinctClause {
+			idx, err := b.outputRef(dn, outCols)
+			if err != nil {
+				return nil, err
+			}
+			if idx >= 0 {
+				distinctOn = append(distinctOn, targets[idx].e)
+				continue
+			}
+			e, err := b.bindExprCtx(dn, sc, "")
+			if err != nil {
+				return nil, err
+			}
+			distinctOn = append(distinctOn, e)
+		}
+	}
+
+	// GROUP BY
+	var groups []Expr
+	for _, gn := range sel.GroupClause {
+		if gn.GetGroupingSet() != nil {
+			return nil, unsupported("GROUPING SETS, ROLLUP and CUBE are not supported")
+		}
+		idx := -1
+		if c := gn.GetAConst(); c != nil {
+			if iv, ok := c.Val.(*q.A_Const_Ival); ok {
+				k := int(iv.Ival.Ival)
+				if k < 1 || k > len(targets) {
+					return nil, errf(CodeInvalidColumnReference, "GROUP BY position %d is not in select list", k)
+				}
+				idx = k - 1
+			}
+		} else if cr := gn.GetColumnRef(); cr != nil && len(cr.Fields) == 1 && cr.Fields[0].GetString_() != nil {
+			name := cr.Fields[0].GetString_().Sval
+			if c, _ := sc.lookup("", name); c == nil {
+				for i, t := range targets {
+					if t.name == name {
+						idx = i
+						break
+					}
+				}
+			}
+		}
+		if idx >= 0 {
+			if containsAgg(targets[idx].e) {
+				return nil, errf(CodeGroupingError, "aggregate functions are not allowed in GROUP BY")
+			}
+			groups = append(groups, targets[idx].e)
+			continue
+		}
+		saved := b.agg
+		b.agg = nil
+		e, err := b.bindExprCtx(gn, sc, "GROUP BY")
+		b.agg = saved
+		if err != nil {
+			return nil, err
+		}
+		groups = append(groups, e)
+	}
+
+	aggregated := len(groups) > 0 || len(b.agg.calls) > 0 || having != nil
+	p := input
+	if aggregated {
+		cols := make([]colInfo, 0, len(groups)+len(b.agg.calls))
+		keys := make([]string, len(groups))
+		for i, g := range groups {
+			cols = append(cols, colInfo{name: "group", t: g.Type()})
+			keys[i] = g.String()
+		}
+		for _, c := range b.agg.calls {
+			cols = append(cols, colInfo{name: c.name, t: c.t})
+		}
+		p = &aggNode{input: p, groups: groups, aggs: b.agg.calls, cols: cols}
+		rw := &postAgg{groupKeys: keys, ngroups: len(groups), groups: groups}
+		for i := range targets {
+			if targets[i].e, err = rw.rewrite(targets[i].e); err != nil {
+				return nil, err
+			}
+			targets[i].src = nil
+		}
+		if having != nil {
+			if having, err = rw.rewrite(having); err != nil {
+				return nil, err
+			}
+			p = &filterNode{input: p, pred: having}
+		}
+		for i := range orders {
+			if orders[i].e != nil {
+				if orders[i].e, err = rw.rewrite(orders[i].e); err != nil {
+					return nil, err
+				}
+			}
+		}
+		for i := range distinctOn {
+			if distinctOn[i], err = rw.rewrite(distinctOn[i]); err != nil {
+				return nil, err
+			}
+		}
+		for _, w := range b.win.calls {
+			for k := range w.args {
+				if w.args[k], err = rw.rewrite(w.args[k]); err != nil {
+					return nil, err
+				}
+			}
+			for k := range w.partition {
+				if w.partition[k], err = rw.rewrite(w.partition[k]); err != nil {
+					return nil, err
+				}
+			}
+			for k := range w.order {
+				if w.order[k], err = rw.rewrite(w.order[k]); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	if len(b.win.calls) > 0 {
+		var err error
+		p, err = b.planWindows(p, b.win.calls)
+		if err != nil {
+			return nil, err
+		}
+	}
+
+	// projection: targets, then hidden ORDER BY / DISTINCT ON columns
+	exprs := make([]Expr, 0, len(targets)+len(orders))
+	cols := make([]colInfo, 0, len(targets)+len(orders))
+	for _, t := range targets {
+		exprs = append(exprs, t.e)
+		ci := colInfo{name: t.name, t: t.e.Type()}
+		if t.src != nil {
+			ci.tableOID, ci.attnum = t.src.tableOID, t.src.attnum
+		}
+		cols = append(cols, ci)
+	}
+	var keys []sortKey
+	for _, o := range orders {
+		idx := o.out
+		if idx < 0 {
+			key := o.e.String()
+			for i, t := range targets {
+				if t.e.String() == key {
+					idx = i
+					break
+				}
+			}
+		}
+		if idx < 0 {
+			if distinct && distinctOn == nil {
+				return nil, errf(CodeInvalidColumnReference, "for SELECT DISTINCT, ORDER BY expressions must appear in select list")
+			}
+			exprs = append(exprs, o.e)
+			cols = append(cols, colInfo{name: "?sort?", t: o.e.Type()})
+			idx = len(exprs) - 1
+		}
+		keys = append(keys, makeSortKey(o.sort, idx))
+	}
+	var distinctKeys []int
+	if distinctOn != nil {
+		for k, e := range distinctOn {
+			key := e.String()
+			idx := -1
+			for i, x := range exprs {
+				if x.String() == key {
+					idx = i
+					break
+				}
+			}
+			if idx < 0 {
+				exprs = append(exprs, e)
+				cols = append(cols, colInfo{name: "?distinct?", t: e.Type()})
+				idx = len(exprs) - 1
+			}
+			if k < len(keys) && keys[k].col != idx {
+				return nil, errf(CodeInvalidColumnReference, "SELECT DISTINCT ON expressions must match initial ORDER BY expressions")
+			}
+			distinctKeys = append(distinctKeys, idx)
+		}
+	}
+	p = &projectNode{input: p, exprs: exprs, cols: cols}
+	if distinct {
+		if distinctOn != nil {
+			if len(keys) > 0 {
+				p = &sortNode{input: p, keys: keys}
+			}
+			p = &distinctNode{input: p, keys: distinctKeys}
+			keys = nil
+		} else {
+			dk := make([]int, len(targets))
+			for i := range dk {
+				dk[i] = i
+			}
+			p = &distinctNode{input: p, keys: dk}
+		}
+	}
+	if len(keys) > 0 {
+		p = &sortNode{input: p, keys: keys}
+	}
+	p, err = b.bindLimit(p, sel, outer)
+	if err != nil {
+		return nil, err
+	}
+	out := cols[:len(targets)]
+	if len(cols) > len(targets) {
+		trim := make([]Expr, len(targets))
+		for i := range trim {
+			trim[i] = &colRef{idx: i, t: cols[i].t}
+		}
+		p = &projectNode{input: p, exprs: trim, cols: out}
+	}
+	return &bound{plan: p, cols: out}, nil
+}
+
+// pushFilter attaches a predicate; over a plain scan it also derives scan
+// hints and key lookups.
+func (b *binder) pushFilter(input plan, pred Expr) plan {
+	if s, ok := input.(*scanNode); ok {
+		b.deriveScanHints(s, pred)
+	}
+	return &filterNode{input: input, pred: pred}
+}
+
+// bindTargets expands * and binds each select-list entry.
+func (b *binder) bindTargets(list []*q.Node, sc *scope) ([]target, error) {
+	var out []target
+	for _, n := range list {
+		rt := n.GetResTarget()
+		if cr := rt.Val.GetColumnRef(); cr != nil && isStar(cr) {
+			tbl := ""
+			if len(cr.Fields) == 2 {
+				tbl = cr.Fields[0].GetString_().Sval
+			} else if len(cr.Fields) > 2 {
+				return nil, unsupported("cross-database references are not implemented")
+			}
+			found := false
+			if tbl != "" && !sc.aliases[tbl] {
+				return nil, errf(CodeUndefinedTable, "missing FROM-clause entry for table \"%s\"", tbl)
+			}
+			for i := range sc.cols {
+				c := &sc.cols[i]
+				if c.noStar && tbl == "" || (tbl != "" && c.table != tbl) || c.name == "" {
+					continue
+				}
+				if tbl != "" && c.noStar && c.noUnqual == false {
+					continue
+				}
+				found = true
+				out = append(out, target{name: c.name, e: &colRef{idx: c.idx, t: c.t, name: c.name}, src: c})
+			}
+			if !found && tbl == "" && len(sc.cols) == 0 {
+				return nil, errf(CodeSyntaxError, "SELECT * with no tables specified is not valid")
+			}
+			continue
+		}
+		e, err := b.bindExprCtx(rt.Val, sc, "")
+		if err != nil {
+			return nil, err
+		}
+		if e.Type().OID == OIDUnknown {
+			if e, err = b.coerce(e, TText, castImplicit, ""); err != nil {
+				return nil, err
+			}
+		}
+		name := rt.Name
+		if name == "" {
+			name = figureColname(rt.Val)
+		}
+		t := target{name: name, e: e}
+		if cr, ok := e.(*colRef); ok {
+			for i := range sc.cols {
+				if sc.cols[i].idx == cr.idx {
+					t.src = &sc.cols[i]
+					break
+				}
+			}
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+func isStar(cr *q.ColumnRef) bool {
+	return len(cr.Fields) > 0 && cr.Fields[len(cr.Fields)-1].GetAStar() != nil
+}
+
+// postAgg rewrites expressions bound over the aggregate's input into
+// expressions over its output (group keys, then aggregate results).
+type postAgg struct {
+	groupKeys []string
+	groups    []Expr
+	ngroups   int
+}
+
+func (r *postAgg) rewrite(e Expr) (Expr, error) {
+	key := e.String()
+	for i, k := range r.groupKeys {
+		if k == key {
+			return &colRef{idx: i, t: e.Type()}, nil
+		}
+	}
+	switch x := e.(type) {
+	case *aggRef:
+		return &colRef{idx: r.ngroups + x.idx, t: x.call.t}, nil
+	case *colRef:
+		name := x.name
+		if name == "" {
+			name = "?"
+		}
+		return nil, errf(CodeGroupingError, "column \"%s\" must appear in the GROUP BY clause or be used in an aggregate function", name)
+	case *subqueryExpr:
+		if x.correlated {
+			return nil, unsupported("correlated subqueries in an aggregated select list are not supported")
+		}
+		if x.test != nil {
+			t, err := r.rewrite(x.test)
+			if err != nil {
+				return nil, err
+			}
+			cp := *x
+			cp.test = t
+			return &cp, nil
+		}
+		return x, nil
+	case *winRef:
+		return x, nil
+	}
+	return mapChildren(e, r.rewrite)
+}
+
+func containsAgg(e Expr) bool {
+	found := false
+	walkExpr(e, func(x Expr) {
+		if _, ok := x.(*aggRef); ok {
+			found = true
+		}
+	})
+	return found
+}

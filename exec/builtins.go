@@ -1,0 +1,486 @@
+package exec
+
+import (
+	"math"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/cockroachdb/apd/v3"
+	"github.com/google/uuid"
+)
+
+// Builtin scalar functions. Each overload gets a typed kernel; kRow is
+// used only where per-value work dominates.
+func init() {
+	// strings
+	def("length", sig(TInt4, kSI(func(s string) int64 { return int64(utf8.RuneCountInString(s)) }), TText),
+		sig(TInt4, kSI(func(s string) int64 { return int64(len(s)) }), TBytea))
+	funcs["char_length"] = funcs["length"]
+	funcs["character_length"] = funcs["length"]
+	def("octet_length", sig(TInt4, kSI(func(s string) int64 { return int64(len(s)) }), TText), sig(TInt4, kSI(func(s string) int64 { return int64(len(s)) }), TBytea))
+	def("bit_length", sig(TInt4, kSI(func(s string) int64 { return int64(8 * len(s)) }), TText))
+	def("lower", sig(TText, kSS(strings.ToLower), TText))
+	def("upper", sig(TText, kSS(strings.ToUpper), TText))
+	def("initcap", sig(TText, kSS(initcap), TText))
+	def("reverse", sig(TText, kSS(reverse), TText))
+	def("md5", sig(TText, kSS(md5hex), TText))
+	def("ascii", sig(TInt4, kSI(func(s string) int64 {
+		r, _ := utf8.DecodeRuneInString(s)
+		if s == "" {
+			return 0
+		}
+		return int64(r)
+	}), TText))
+	def("chr", sig(TText, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			c := a[0].I[i]
+			if c == 0 {
+				return errf(CodeProgramLimitExceeded, "null character not permitted")
+			}
+			if c < 0 || c > utf8.MaxRune {
+				return errf(CodeProgramLimitExceeded, "requested character too large for encoding: %d", c)
+			}
+			out.S[i] = string(rune(c))
+		}
+		return nil
+	}, TInt4))
+	def("btrim", sig(TText, kSS(func(s string) string { return trimChars(s, " ", true, true) }), TText),
+		sig(TText, kSSS(func(s, c string) string { return trimChars(s, c, true, true) }), TText, TText))
+	def("ltrim", sig(TText, kSS(func(s string) string { return trimChars(s, " ", true, false) }), TText),
+		sig(TText, kSSS(func(s, c string) string { return trimChars(s, c, true, false) }), TText, TText))
+	def("rtrim", sig(TText, kSS(func(s string) string { return trimChars(s, " ", false, true) }), TText),
+		sig(TText, kSSS(func(s, c string) string { return trimChars(s, c, false, true) }), TText, TText))
+	def("replace", sig(TText, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			if a[1].S[i] == "" {
+				out.S[i] = a[0].S[i]
+				continue
+			}
+			out.S[i] = strings.ReplaceAll(a[0].S[i], a[1].S[i], a[2].S[i])
+		}
+		return nil
+	}, TText, TText, TText))
+	def("translate", sig(TText, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			out.S[i] = translate(a[0].S[i], a[1].S[i], a[2].S[i])
+		}
+		return nil
+	}, TText, TText, TText))
+	def("repeat", sig(TText, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			n := a[1].I[i]
+			if n <= 0 {
+				out.S[i] = ""
+				continue
+			}
+			if int64(len(a[0].S[i]))*n > 1<<30 {
+				return errf(CodeProgramLimitExceeded, "requested length too large")
+			}
+			out.S[i] = strings.Repeat(a[0].S[i], int(n))
+		}
+		return nil
+	}, TText, TInt4))
+	substr := func(hasCount bool) kernel {
+		return func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+			for _, i := range sel {
+				var cnt int64
+				if hasCount {
+					cnt = a[2].I[i]
+				}
+				s, err := runeSub(a[0].S[i], a[1].I[i], cnt, hasCount)
+				if err != nil {
+					return err
+				}
+				out.S[i] = s
+			}
+			return nil
+		}
+	}
+	def("substr", sig(TText, substr(false), TText, TInt4), sig(TText, substr(true), TText, TInt4, TInt4))
+	def("substring", sig(TText, substr(false), TText, TInt4), sig(TText, substr(true), TText, TInt4, TInt4),
+		sig(TText, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+			for _, i := range sel {
+				re, err := compileRegex(a[1].S[i])
+				if err != nil {
+					return err
+				}
+				m := re.FindStringSubmatch(a[0].S[i])
+				switch {
+				case m == nil:
+					out.SetNull(int(i))
+				case len(m) > 1:
+					out.S[i] = m[1]
+				default:
+					out.S[i] = m[0]
+				}
+			}
+			return nil
+		}, TText, TText))
+	def("left", sig(TText, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			r := []rune(a[0].S[i])
+			n := a[1].I[i]
+			if n < 0 {
+				n = max(int64(len(r))+n, 0)
+			}
+			out.S[i] = string(r[:min(n, int64(len(r)))])
+		}
+		return nil
+	}, TText, TInt4))
+	def("right", sig(TText, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			r := []rune(a[0].S[i])
+			n := a[1].I[i]
+			if n < 0 {
+				n = max(int64(len(r))+n, 0)
+			}
+			n = min(n, int64(len(r)))
+			out.S[i] = string(r[int64(len(r))-n:])
+		}
+		return nil
+	}, TText, TInt4))
+	padK := func(left, hasFill bool) kernel {
+		return func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+			for _, i := range sel {
+				fill := " "
+				if hasFill {
+					fill = a[2].S[i]
+				}
+				out.S[i] = pad(a[0].S[i], a[1].I[i], fill, left)
+			}
+			return nil
+		}
+	}
+	def("lpad", sig(TText, padK(true, false), TText, TInt4), sig(TText, padK(true, true), TText, TInt4, TText))
+	def("rpad", sig(TText, padK(false, false), TText, TInt4), sig(TText, padK(false, true), TText, TInt4, TText))
+	strpos := func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			k := strings.Index(a[0].S[i], a[1].S[i])
+			if k < 0 {
+				out.I[i] = 0
+			} else {
+				out.I[i] = int64(utf8.RuneCountInString(a[0].S[i][:k])) + 1
+			}
+		}
+		return nil
+	}
+	def("strpos", sig(TInt4, strpos, TText, TText))
+	def("position", sig(TInt4, strpos, TText, TText))
+	def("starts_with", sig(TBool, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			out.B[i] = strings.HasPrefix(a[0].S[i], a[1].S[i])
+		}
+		return nil
+	}, TText, TText))
+	def("split_part", sig(TText, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			s, err := splitPart(a[0].S[i], a[1].S[i], a[2].I[i])
+			if err != nil {
+				return err
+			}
+			out.S[i] = s
+		}
+		return nil
+	}, TText, TText, TInt4))
+	def("quote_ident", sig(TText, kSS(quoteIdent), TText))
+	def("quote_literal", sig(TText, kSS(quoteLiteral), TText))
+	def("quote_nullable", fnSig{args: []Type{TText}, ret: TText, nonStrict: true, k: func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			if a[0].IsNull(int(i)) {
+				out.S[i] = "NULL"
+			} else {
+				out.S[i] = quoteLiteral(a[0].S[i])
+			}
+		}
+		return nil
+	}})
+	def("to_hex", sig(TText, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			out.S[i] = strings.ToLower(strings.TrimLeft(strings.ToUpper(uintHex(uint64(a[0].I[i]))), "0"))
+			if out.S[i] == "" {
+				out.S[i] = "0"
+			}
+		}
+		return nil
+	}, TInt8))
+	def("regexp_replace", sig(TText, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			s, err := pgRegexpReplace(a[0].S[i], a[1].S[i], a[2].S[i], "")
+			if err != nil {
+				return err
+			}
+			out.S[i] = s
+		}
+		return nil
+	}, TText, TText, TText), sig(TText, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			s, err := pgRegexpReplace(a[0].S[i], a[1].S[i], a[2].S[i], a[3].S[i])
+			if err != nil {
+				return err
+			}
+			out.S[i] = s
+		}
+		return nil
+	}, TText, TText, TText, TText))
+	concat := func(sep bool) kernel {
+		return func(ec *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+			for _, i := range sel {
+				var sb strings.Builder
+				start := 0
+				d := ""
+				if sep {
+					if a[0].IsNull(int(i)) {
+						out.SetNull(int(i))
+						continue
+					}
+					d, start = a[0].S[i], 1
+				}
+				first := true
+				for _, v := range a[start:] {
+					if v.IsNull(int(i)) {
+						continue
+					}
+					if !first {
+						sb.WriteString(d)
+					}
+					first = false
+					sb.WriteString(formatValue(v, int(i), ec.loc))
+				}
+				out.S[i] = sb.String()
+			}
+			return nil
+		}
+	}
+	defCustom("concat", func(b *binder, args []Expr) (Expr, error) {
+		for i := range args {
+			if args[i].Type().OID == OIDUnknown {
+				args[i], _ = b.coerce(args[i], TText, castImplicit, "")
+			}
+		}
+		return &opExpr{name: "concat", t: TText, args: args, k: concat(false)}, nil
+	})
+	defCustom("concat_ws", func(b *binder, args []Expr) (Expr, error) {
+		if len(args) < 1 {
+			return nil, noFunction("concat_ws", args)
+		}
+		for i := range args {
+			if args[i].Type().OID == OIDUnknown {
+				args[i], _ = b.coerce(args[i], TText, castImplicit, "")
+			}
+		}
+		return &opExpr{name: "concat_ws", t: TText, args: args, k: concat(true)}, nil
+	})
+	defCustom("similar_to_escape", func(b *binder, args []Expr) (Expr, error) {
+		return &opExpr{name: "similar_to_escape", t: TText, args: args}, nil
+	})
+
+	// math
+	absK := func(t Type) kernel {
+		lo, _, msg := intBounds(t)
+		return func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+			for _, i := range sel {
+				switch t.Kind() {
+				case KInt:
+					x := a[0].I[i]
+					if x == lo {
+						return errf(CodeNumericOutOfRange, "%s", msg)
+					}
+					if x < 0 {
+						x = -x
+					}
+					out.I[i] = x
+				case KFloat:
+					out.F[i] = math.Abs(a[0].F[i])
+				case KNum:
+					out.D[i].Abs(&a[0].D[i])
+				}
+			}
+			return nil
+		}
+	}
+	def("abs", sig(TInt2, absK(TInt2), TInt2), sig(TInt4, absK(TInt4), TInt4), sig(TInt8, absK(TInt8), TInt8),
+		sig(TFloat4, absK(TFloat4), TFloat4), sig(TFloat8, absK(TFloat8), TFloat8), sig(TNumeric, absK(TNumeric), TNumeric))
+	fl := func(f func(float64) float64) kernel {
+		return func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+			for _, i := range sel {
+				out.F[i] = f(a[0].F[i])
+			}
+			return nil
+		}
+	}
+	numRound := func(mode apd.Rounder, withScale bool) kernel {
+		return func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+			c := *numCtx
+			c.Rounding = mode
+			for _, i := range sel {
+				s := int64(0)
+				if withScale {
+					s = a[1].I[i]
+				}
+				d := &a[0].D[i]
+				if d.Form != apd.Finite {
+					out.D[i].Set(d)
+					continue
+				}
+				if _, err := c.Quantize(&out.D[i], d, int32(-s)); err != nil {
+					return numErr(err)
+				}
+				if s < 0 {
+					// keep scale 0 in the display: 1234 rounded to -2 is 1200
+					_, _ = c.Quantize(&out.D[i], &out.D[i], 0)
+				}
+			}
+			return nil
+		}
+	}
+	def("round", sig(TFloat8, fl(math.RoundToEven), TFloat8), sig(TNumeric, numRound(apd.RoundHalfUp, false), TNumeric),
+		sig(TNumeric, numRound(apd.RoundHalfUp, true), TNumeric, TInt4))
+	def("trunc", sig(TFloat8, fl(math.Trunc), TFloat8), sig(TNumeric, numRound(apd.RoundDown, false), TNumeric),
+		sig(TNumeric, numRound(apd.RoundDown, true), TNumeric, TInt4))
+	def("ceil", sig(TFloat8, fl(math.Ceil), TFloat8), sig(TNumeric, numRound(apd.RoundCeiling, false), TNumeric))
+	funcs["ceiling"] = funcs["ceil"]
+	def("floor", sig(TFloat8, fl(math.Floor), TFloat8), sig(TNumeric, numRound(apd.RoundFloor, false), TNumeric))
+	def("sign", sig(TFloat8, fl(func(x float64) float64 {
+		switch {
+		case x > 0:
+			return 1
+		case x < 0:
+			return -1
+		}
+		return 0
+	}), TFloat8), sig(TNumeric, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			out.D[i].SetInt64(int64(a[0].D[i].Sign()))
+		}
+		return nil
+	}, TNumeric))
+	checked := func(name string, f func(float64) float64, domain func(float64) error) kernel {
+		return func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+			for _, i := range sel {
+				if domain != nil {
+					if err := domain(a[0].F[i]); err != nil {
+						return err
+					}
+				}
+				out.F[i] = f(a[0].F[i])
+			}
+			return nil
+		}
+	}
+	def("sqrt", sig(TFloat8, checked("sqrt", math.Sqrt, func(x float64) error {
+		if x < 0 {
+			return errf(CodeInvalidArgumentFunction, "cannot take square root of a negative number")
+		}
+		return nil
+	}), TFloat8))
+	def("cbrt", sig(TFloat8, fl(math.Cbrt), TFloat8))
+	def("exp", sig(TFloat8, checked("exp", math.Exp, nil), TFloat8))
+	logDomain := func(x float64) error {
+		if x == 0 {
+			return errf(CodeInvalidArgumentForLog, "cannot take logarithm of zero")
+		}
+		if x < 0 {
+			return errf(CodeInvalidArgumentForLog, "cannot take logarithm of a negative number")
+		}
+		return nil
+	}
+	def("ln", sig(TFloat8, checked("ln", math.Log, logDomain), TFloat8))
+	def("log", sig(TFloat8, checked("log", math.Log10, logDomain), TFloat8))
+	def("log10", sig(TFloat8, checked("log10", math.Log10, logDomain), TFloat8))
+	def("power", sig(TFloat8, floatArith("^", TFloat8), TFloat8, TFloat8), sig(TNumeric, numArith("^"), TNumeric, TNumeric))
+	funcs["pow"] = funcs["power"]
+	def("mod", sig(TInt2, intArith("%", TInt2), TInt2, TInt2), sig(TInt4, intArith("%", TInt4), TInt4, TInt4),
+		sig(TInt8, intArith("%", TInt8), TInt8, TInt8), sig(TNumeric, numArith("%"), TNumeric, TNumeric))
+	def("div", sig(TNumeric, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			if err := numDivTrunc(&out.D[i], &a[0].D[i], &a[1].D[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}, TNumeric, TNumeric))
+	def("pi", sig(TFloat8, func(_ *evalCtx, _ []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			out.F[i] = math.Pi
+		}
+		return nil
+	}))
+	def("degrees", sig(TFloat8, fl(func(x float64) float64 { return x * 180 / math.Pi }), TFloat8))
+	def("radians", sig(TFloat8, fl(func(x float64) float64 { return x * math.Pi / 180 }), TFloat8))
+	for name, f := range map[string]func(float64) float64{"sin": math.Sin, "cos": math.Cos, "tan": math.Tan, "asin": math.Asin, "acos": math.Acos, "atan": math.Atan} {
+		def(name, sig(TFloat8, fl(f), TFloat8))
+	}
+	def("atan2", sig(TFloat8, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			out.F[i] = math.Atan2(a[0].F[i], a[1].F[i])
+		}
+		return nil
+	}, TFloat8, TFloat8))
+	gcd := func(x, y int64) int64 {
+		for y != 0 {
+			x, y = y, x%y
+		}
+		if x < 0 {
+			x = -x
+		}
+		return x
+	}
+	def("gcd", sig(TInt4, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			out.I[i] = gcd(a[0].I[i], a[1].I[i])
+		}
+		return nil
+	}, TInt4, TInt4), sig(TInt8, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			out.I[i] = gcd(a[0].I[i], a[1].I[i])
+		}
+		return nil
+	}, TInt8, TInt8))
+	def("random", sig(TFloat8, func(_ *evalCtx, _ []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			out.F[i] = randFloat()
+		}
+		return nil
+	}))
+	def("gen_random_uuid", sig(TUUID, func(_ *evalCtx, _ []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			out.S[i] = uuid.NewString()
+		}
+		return nil
+	}))
+	defCustom("num_nonnulls", func(b *binder, args []Expr) (Expr, error) {
+		return &opExpr{name: "num_nonnulls", t: TInt4, args: args, k: countNulls(false)}, nil
+	})
+	defCustom("num_nulls", func(b *binder, args []Expr) (Expr, error) {
+		return &opExpr{name: "num_nulls", t: TInt4, args: args, k: countNulls(true)}, nil
+	})
+}
+
+// CodeInvalidArgumentFunction is 2201F's sibling for sqrt (22023 in PG is
+// invalid_parameter_value; sqrt uses 2201F).
+const CodeInvalidArgumentFunction = "2201F"
+
+func countNulls(nulls bool) kernel {
+	return func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			n := int64(0)
+			for _, v := range a {
+				if v.IsNull(int(i)) == nulls {
+					n++
+				}
+			}
+			out.I[i] = n
+		}
+		return nil
+	}
+}
+
+func uintHex(u uint64) string {
+	const digits = "0123456789abcdef"
+	var buf [16]byte
+	for i := 15; i >= 0; i-- {
+		buf[i] = digits[u&0xf]
+		u >>= 4
+	}
+	return string(buf[:])
+}

@@ -1,0 +1,358 @@
+package exec
+
+import (
+	"math"
+	"strconv"
+	"time"
+
+	"github.com/cockroachdb/apd/v3"
+)
+
+// castContext says how a cast was requested (PostgreSQL's coercion contexts).
+type castContext uint8
+
+const (
+	castImplicit   castContext = iota // operator/function argument
+	castAssignment                    // INSERT/UPDATE target
+	castExplicit                      // CAST(x AS t), x::t
+)
+
+// canCast reports whether from can be coerced to to in context cc.
+func canCast(from, to Type, cc castContext) bool {
+	if from.OID == to.OID || from.OID == OIDUnknown {
+		return true
+	}
+	fk, tk := from.category(), to.category()
+	switch {
+	case from.isInt() && (to.isInt() || to.OID == OIDNumeric || to.Kind() == KFloat):
+		return cc >= castAssignment || intRank(from) < intRank(to) || to.OID == OIDNumeric || to.Kind() == KFloat
+	case from.isInt() && (to.OID == OIDOid || to.OID == OIDRegclass || to.OID == OIDRegtype || to.OID == OIDRegnamespace):
+		return true
+	case (from.OID == OIDOid || from.OID == OIDRegclass || from.OID == OIDRegtype || from.OID == OIDRegnamespace) && (to.OID == OIDOid || to.isInt() || to.OID == OIDRegclass || to.OID == OIDRegtype):
+		return true
+	case from.OID == OIDNumeric && to.Kind() == KFloat:
+		return true
+	case from.OID == OIDNumeric && to.isInt():
+		return cc >= castAssignment
+	case from.OID == OIDFloat4 && to.OID == OIDFloat8:
+		return true
+	case from.Kind() == KFloat && (to.isInt() || to.OID == OIDNumeric || to.Kind() == KFloat):
+		return cc >= castAssignment
+	case from.isString() && to.isString():
+		return true
+	case to.isString() || to.OID == OIDName:
+		return cc >= castAssignment
+	case from.isString():
+		return cc == castExplicit
+	case from.OID == OIDDate && (to.OID == OIDTimestamp || to.OID == OIDTimestamptz):
+		return true
+	case from.OID == OIDTimestamp && to.OID == OIDTimestamptz:
+		return true
+	case (from.OID == OIDTimestamp || from.OID == OIDTimestamptz) && (to.OID == OIDDate || to.OID == OIDTimestamp || to.OID == OIDTime):
+		return cc >= castAssignment
+	case from.OID == OIDBool && to.OID == OIDInt4, from.OID == OIDInt4 && to.OID == OIDBool:
+		return cc == castExplicit
+	case (from.OID == OIDJSON || from.OID == OIDJSONB) && (to.OID == OIDJSON || to.OID == OIDJSONB):
+		return true
+	case from.OID == OIDJSONB && (to.Kind() == KInt || to.Kind() == KFloat || to.OID == OIDNumeric || to.OID == OIDBool):
+		return cc == castExplicit
+	case from.IsArray() && to.IsArray():
+		return canCast(from.Elem(), to.Elem(), cc)
+	}
+	_ = fk
+	_ = tk
+	return false
+}
+
+func intRank(t Type) int {
+	switch t.OID {
+	case OIDInt2:
+		return 1
+	case OIDInt4:
+		return 2
+	}
+	return 3
+}
+
+// castExpr converts its argument to type t.
+type castExpr struct {
+	arg      Expr
+	t        Type
+	explicit bool
+}
+
+func (c *castExpr) Type() Type     { return c.t }
+func (c *castExpr) String() string { return "(" + c.arg.String() + ")::" + c.t.String() }
+
+func (c *castExpr) Eval(ec *evalCtx, b *Batch, sel []int32) (*Vec, error) {
+	v, err := c.arg.Eval(ec, b, sel)
+	if err != nil {
+		return nil, err
+	}
+	out := NewVec(c.t, b.N)
+	live := nonNull(b.N, sel, out, v)
+	return out, castRows(ec, v, out, live, c.explicit)
+}
+
+// castRows converts the live rows of v into out.
+func castRows(ec *evalCtx, v, out *Vec, live []int32, explicit bool) error {
+	from, to := v.T, out.T
+	loc := time.UTC
+	if ec != nil && ec.loc != nil {
+		loc = ec.loc
+	}
+	switch {
+	case from.OID == to.OID && to.Mod < 0 || from.OID == to.OID && to.Kind() != KNum && !to.isString():
+		for _, i := range live {
+			out.copyRow(int(i), v, int(i))
+		}
+		return nil
+	case from.Kind() == KInt && to.Kind() == KInt && !from.isTemporal() && !to.isTemporal():
+		lo, hi, msg := intBounds(to)
+		if to.OID == OIDOid || to.OID == OIDRegclass || to.OID == OIDRegtype || to.OID == OIDRegnamespace {
+			lo, hi, msg = math.MinInt32, math.MaxUint32, "OID out of range"
+		}
+		for _, i := range live {
+			x := v.I[i]
+			if x < lo || x > hi {
+				return errf(CodeNumericOutOfRange, "%s", msg)
+			}
+			if x < 0 && hi == math.MaxUint32 {
+				x = int64(uint32(int32(x)))
+			}
+			out.I[i] = x
+		}
+		return nil
+	case from.Kind() == KInt && !from.isTemporal() && to.Kind() == KFloat:
+		for _, i := range live {
+			f := float64(v.I[i])
+			if to.OID == OIDFloat4 {
+				f = float64(float32(f))
+			}
+			out.F[i] = f
+		}
+		return nil
+	case from.Kind() == KInt && !from.isTemporal() && to.OID == OIDNumeric:
+		for _, i := range live {
+			out.D[i].SetInt64(v.I[i])
+			if err := applyNumericTypmod(&out.D[i], to.Mod); err != nil {
+				return err
+			}
+		}
+		return nil
+	case from.Kind() == KFloat && to.Kind() == KFloat:
+		for _, i := range live {
+			f := v.F[i]
+			if to.OID == OIDFloat4 {
+				f32 := float32(f)
+				if math.IsInf(float64(f32), 0) && !math.IsInf(f, 0) {
+					return errf(CodeNumericOutOfRange, "value out of range: overflow")
+				}
+				f = float64(f32)
+			}
+			out.F[i] = f
+		}
+		return nil
+	case from.Kind() == KFloat && to.isInt():
+		lo, hi, msg := intBounds(to)
+		for _, i := range live {
+			f := math.RoundToEven(v.F[i])
+			if math.IsNaN(f) || f < float64(lo) || f >= -float64(lo) || f > float64(hi) {
+				return errf(CodeNumericOutOfRange, "%s", msg)
+			}
+			out.I[i] = int64(f)
+		}
+		return nil
+	case from.Kind() == KFloat && to.OID == OIDNumeric:
+		for _, i := range live {
+			f := v.F[i]
+			var s string
+			if from.OID == OIDFloat4 {
+				s = formatFloatDigits(f, 32)
+			} else {
+				s = formatFloatDigits(f, 64)
+			}
+			d, err := parseNumeric(s)
+			if err != nil {
+				return err
+			}
+			if err := applyNumericTypmod(&d, to.Mod); err != nil {
+				return err
+			}
+			out.D[i] = d
+		}
+		return nil
+	case from.OID == OIDNumeric && to.isInt():
+		lo, hi, msg := intBounds(to)
+		for _, i := range live {
+			d := &v.D[i]
+			if d.Form != apd.Finite {
+				return unsupportedNumericSpecial(d, to)
+			}
+			var r apd.Decimal
+			if _, err := numCtx.Quantize(&r, d, 0); err != nil {
+				return errf(CodeNumericOutOfRange, "%s", msg)
+			}
+			n, err := r.Int64()
+			if err != nil || n < lo || n > hi {
+				return errf(CodeNumericOutOfRange, "%s", msg)
+			}
+			out.I[i] = n
+		}
+		return nil
+	case from.OID == OIDNumeric && to.Kind() == KFloat:
+		for _, i := range live {
+			f, err := v.D[i].Float64()
+			if v.D[i].Form == apd.NaN {
+				f, err = math.NaN(), nil
+			}
+			if err != nil && !math.IsInf(f, 0) {
+				return errf(CodeNumericOutOfRange, "value out of range: overflow")
+			}
+			if to.OID == OIDFloat4 {
+				f = float64(float32(f))
+			}
+			out.F[i] = f
+		}
+		return nil
+	case from.OID == OIDNumeric && to.OID == OIDNumeric:
+		for _, i := range live {
+			out.D[i].Set(&v.D[i])
+			if err := applyNumericTypmod(&out.D[i], to.Mod); err != nil {
+				return err
+			}
+		}
+		return nil
+	case from.OID == OIDBool && to.OID == OIDInt4:
+		for _, i := range live {
+			if v.B[i] {
+				out.I[i] = 1
+			}
+		}
+		return nil
+	case from.isInt() && to.OID == OIDBool:
+		for _, i := range live {
+			out.B[i] = v.I[i] != 0
+		}
+		return nil
+	case from.OID == OIDDate && (to.OID == OIDTimestamp || to.OID == OIDTimestamptz):
+		for _, i := range live {
+			us := v.I[i] * usPerDay
+			if to.OID == OIDTimestamptz {
+				us = localToUTC(us, loc)
+			}
+			out.I[i] = us
+		}
+		return nil
+	case from.OID == OIDTimestamp && to.OID == OIDTimestamptz:
+		for _, i := range live {
+			out.I[i] = localToUTC(v.I[i], loc)
+		}
+		return nil
+	case from.OID == OIDTimestamptz && (to.OID == OIDTimestamp || to.OID == OIDDate || to.OID == OIDTime):
+		for _, i := range live {
+			w := utcToLocal(v.I[i], loc)
+			switch to.OID {
+			case OIDDate:
+				w = floorDiv(w, usPerDay)
+			case OIDTime:
+				w -= floorDiv(w, usPerDay) * usPerDay
+			}
+			out.I[i] = w
+		}
+		return nil
+	case from.OID == OIDTimestamp && (to.OID == OIDDate || to.OID == OIDTime):
+		for _, i := range live {
+			w := v.I[i]
+			if to.OID == OIDDate {
+				w = floorDiv(w, usPerDay)
+			} else {
+				w -= floorDiv(w, usPerDay) * usPerDay
+			}
+			out.I[i] = w
+		}
+		return nil
+	case to.isString() || to.OID == OIDName || to.OID == OIDJSON || (to.OID == OIDText):
+		for _, i := range live {
+			s := formatValue(v, int(i), loc)
+			if from.OID == OIDBpchar && to.OID != OIDBpchar {
+				s = trimRightSpaces(s)
+			}
+			if to.OID == OIDVarchar || to.OID == OIDBpchar {
+				var err error
+				if s, err = fitChar(s, to, explicit); err != nil {
+					return err
+				}
+			}
+			if to.OID == OIDName && len(s) > 63 {
+				s = s[:63]
+			}
+			out.S[i] = s
+		}
+		return nil
+	case from.Kind() == KStr:
+		for _, i := range live {
+			if err := parseText(out, int(i), v.S[i], loc); err != nil {
+				return err
+			}
+		}
+		return nil
+	case from.IsArray() && to.IsArray():
+		for _, i := range live {
+			a := v.A[i]
+			items := NewVec(to.Elem(), a.Items.N)
+			lv := nonNull(a.Items.N, nil, items, a.Items)
+			if err := castRows(ec, a.Items, items, lv, explicit); err != nil {
+				return err
+			}
+			out.A[i] = &Array{Elem: to.Elem(), Items: items}
+		}
+		return nil
+	}
+	// everything else goes through the text form
+	for _, i := range live {
+		if err := parseText(out, int(i), formatValue(v, int(i), loc), loc); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func unsupportedNumericSpecial(d *apd.Decimal, to Type) error {
+	if d.Form == apd.NaN {
+		return errf(CodeFeatureNotSupported, "cannot convert NaN to %s", to.String())
+	}
+	return errf(CodeFeatureNotSupported, "cannot convert infinity to %s", to.String())
+}
+
+func trimRightSpaces(s string) string {
+	for len(s) > 0 && s[len(s)-1] == ' ' {
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+// utcToLocal converts µs since epoch to loc's wall-clock µs.
+func utcToLocal(us int64, loc *time.Location) int64 {
+	secs := floorDiv(us, 1_000_000)
+	_, off := time.Unix(secs, 0).In(loc).Zone()
+	return us + int64(off)*1_000_000
+}
+
+// formatFloatDigits renders a float with DBL_DIG (FLT_DIG) significant
+// digits, as float8_numeric/float4_numeric do.
+func formatFloatDigits(f float64, bits int) string {
+	if math.IsNaN(f) {
+		return "NaN"
+	}
+	if math.IsInf(f, 1) {
+		return "Infinity"
+	}
+	if math.IsInf(f, -1) {
+		return "-Infinity"
+	}
+	if bits == 32 {
+		return strconv.FormatFloat(f, 'g', 6, 64)
+	}
+	return strconv.FormatFloat(f, 'g', 15, 64)
+}

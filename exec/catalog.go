@@ -1,0 +1,95 @@
+package exec
+
+import (
+	"context"
+
+	"github.com/apache/arrow-go/v18/arrow"
+)
+
+// Catalog is what the engine needs to know about user relations. The graph
+// catalog implements it; pg_catalog and information_schema are generated
+// from it.
+type Catalog interface {
+	// Schemas lists the user schemas (besides pg_catalog, information_schema).
+	Schemas() []string
+	// Tables lists the relations of a schema.
+	Tables(schema string) []*TableDef
+	// Table resolves schema.name (schema "" = search path). nil when missing.
+	Table(schema, name string) *TableDef
+}
+
+// TableDef describes one relation.
+type TableDef struct {
+	OID         uint32
+	Schema      string
+	Name        string
+	Columns     []ColumnDef
+	PrimaryKey  []int // column indexes; empty when none
+	Unique      [][]int
+	ForeignKeys []ForeignKey
+	Comment     string
+	Source      TableSource
+}
+
+// ColumnDef describes one column.
+type ColumnDef struct {
+	Name    string
+	Type    Type
+	NotNull bool
+	Default string // SQL text of the default expression, "" when none
+	Comment string
+}
+
+// ForeignKey is a REFERENCES constraint.
+type ForeignKey struct {
+	Name       string
+	Columns    []int
+	RefSchema  string
+	RefTable   string
+	RefColumns []string
+}
+
+// TableSource yields the rows of one table version as Arrow record batches
+// with their row addresses. Implementations: MemTable (tests, catalogs) and
+// the Lance-backed source.
+type TableSource interface {
+	// Scan streams the table. The engine re-checks every predicate, so
+	// Filters are hints a source may use to skip data (never to add rows).
+	Scan(ctx context.Context, req ScanRequest, emit func(rec arrow.RecordBatch, addrs []uint64) error) error
+	// RowCount is an estimate used for planning.
+	RowCount() int64
+}
+
+// KeyLookupSource is implemented by sources that can find rows by key
+// without a full scan (a primary-key index).
+type KeyLookupSource interface {
+	TableSource
+	// LookupKeys streams the rows whose key column (index into the table's
+	// columns) equals one of keys. Keys are of the column's Vec kind.
+	LookupKeys(ctx context.Context, column int, keys *Vec, req ScanRequest, emit func(rec arrow.RecordBatch, addrs []uint64) error) error
+	// KeyColumns lists the columns LookupKeys accepts.
+	KeyColumns() []int
+}
+
+// ScanRequest says what a scan needs.
+type ScanRequest struct {
+	// Columns to read (indexes into the table's columns), in output order.
+	Columns []int
+	// Filters are conjunctive predicate hints on single columns.
+	Filters []ScanFilter
+}
+
+// ScanFilter is "column op constant".
+type ScanFilter struct {
+	Column int
+	Op     string // = < <= > >= <> IS NULL, IS NOT NULL
+	Value  *Vec   // one row; nil for IS [NOT] NULL
+}
+
+// Overlay is a transaction's pending writes against a table snapshot:
+// pending deletes are skipped by row address, pending inserts are appended
+// (as full-width records in table column order).
+type Overlay struct {
+	Deleted func(addr uint64) bool
+	Inserts []arrow.RecordBatch
+}

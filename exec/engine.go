@@ -1,0 +1,301 @@
+package exec
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/pggraph/pggraph/internal/sqlparse"
+)
+
+// Engine runs queries against a catalog. It is safe for concurrent use;
+// all per-execution state lives in the execution.
+type Engine struct {
+	Catalog Catalog
+	// MemoryLimit bounds the bytes one query may buffer (sorts, hash
+	// tables, materializations); 0 means unlimited. Exceeding it fails the
+	// query with 53200.
+	MemoryLimit int64
+	// RecursionLimit caps WITH RECURSIVE iterations (0: DefaultRecursionLimit).
+	RecursionLimit int
+}
+
+// Session carries the per-connection settings a query depends on.
+type Session struct {
+	TimeZone *time.Location // nil: UTC
+	User     string
+	Database string
+	PID      int32
+	// Setting reads other settings (current_setting, search_path).
+	Setting func(name string) (string, bool)
+}
+
+// Column describes one result column (RowDescription).
+type Column struct {
+	Name     string
+	TableOID uint32
+	AttNum   int16
+	TypeOID  uint32
+	TypeLen  int16
+	TypeMod  int32
+}
+
+// Prepared is a parsed and bound statement: parse once, describe, execute
+// many times with parameters.
+type Prepared struct {
+	SQL        string
+	ParamTypes []Type
+	Columns    []Column
+	plan       plan
+	cols       []colInfo
+	eng        *Engine
+}
+
+// Prepare parses and binds one statement. declared holds parameter type
+// OIDs sent by the client (0 = infer).
+func (e *Engine) Prepare(sql string, declared []uint32) (*Prepared, error) {
+	tree, err := sqlparse.Parse(sql)
+	if err != nil {
+		if se, ok := err.(*sqlparse.SyntaxError); ok {
+			return nil, &Error{Code: CodeSyntaxError, Message: se.Message, Position: se.Position}
+		}
+		return nil, err
+	}
+	if len(tree.Stmts) != 1 {
+		return nil, errf(CodeSyntaxError, "cannot insert multiple commands into a prepared statement")
+	}
+	b := &binder{cat: &catalogSet{user: e.Catalog, loc: time.UTC}}
+	for i, oid := range declared {
+		t := Type{OID: oid, Mod: -1}
+		if oid == 0 {
+			t = TUnknown
+		} else if _, ok := typeInfos[oid]; !ok {
+			return nil, unsupported("parameter type %d is not supported", oid)
+		}
+		_ = i
+		b.params = append(b.params, &t)
+	}
+	bd, err := b.bindStmt(tree.Stmts[0].Stmt)
+	if err != nil {
+		return nil, err
+	}
+	p := &Prepared{SQL: sql, plan: bd.plan, cols: bd.cols, eng: e}
+	for _, t := range b.params {
+		p.ParamTypes = append(p.ParamTypes, *t)
+	}
+	for _, c := range bd.cols {
+		p.Columns = append(p.Columns, Column{Name: c.name, TableOID: c.tableOID, AttNum: c.attnum,
+			TypeOID: c.t.OID, TypeLen: c.t.Len(), TypeMod: c.t.Mod})
+	}
+	return p, nil
+}
+
+// Result is a fully computed query result.
+type Result struct {
+	Columns []Column
+	Batches []*Batch // dense (no selection vectors)
+	Tag     string
+	loc     *time.Location
+	types   []Type
+	rows    int
+}
+
+// NumRows returns the row count.
+func (r *Result) NumRows() int { return r.rows }
+
+// locate maps a row number to a batch and offset.
+func (r *Result) locate(row int) (*Batch, int) {
+	for _, b := range r.Batches {
+		if row < b.N {
+			return b, row
+		}
+		row -= b.N
+	}
+	return nil, 0
+}
+
+// Text renders a value in PostgreSQL's text format; ok=false for NULL.
+func (r *Result) Text(row, col int) (string, bool) {
+	b, i := r.locate(row)
+	return FormatText(b.Cols[col], i, r.loc)
+}
+
+// Rows returns every row in text format (nil entries are NULL).
+func (r *Result) Rows() [][]*string {
+	out := make([][]*string, 0, r.rows)
+	for _, b := range r.Batches {
+		for i := 0; i < b.N; i++ {
+			row := make([]*string, len(b.Cols))
+			for c, v := range b.Cols {
+				if s, ok := FormatText(v, i, r.loc); ok {
+					row[c] = &s
+				}
+			}
+			out = append(out, row)
+		}
+	}
+	return out
+}
+
+// Records converts the result to Arrow record batches.
+func (r *Result) Records() []arrow.RecordBatch {
+	fields := make([]arrow.Field, len(r.Columns))
+	for i, c := range r.Columns {
+		fields[i] = arrow.Field{Name: c.Name, Type: ArrowType(r.types[i]), Nullable: true}
+	}
+	schema := arrow.NewSchema(fields, nil)
+	var out []arrow.RecordBatch
+	for _, b := range r.Batches {
+		arrs := make([]arrow.Array, len(b.Cols))
+		for i, v := range b.Cols {
+			arrs[i] = vecToArrow(memory.DefaultAllocator, v)
+		}
+		out = append(out, array.NewRecordBatch(schema, arrs, int64(b.N)))
+	}
+	return out
+}
+
+// Execute runs the statement with parameter values (Go values: nil, string
+// (text form), int64, int, float64, bool, time.Time).
+func (p *Prepared) Execute(ctx context.Context, sess *Session, params []any) (res *Result, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = nil, &Error{Code: CodeInternalError, Message: fmt.Sprintf("internal error: %v", r)}
+		}
+	}()
+	if sess == nil {
+		sess = &Session{}
+	}
+	loc := sess.TimeZone
+	if loc == nil {
+		loc = time.UTC
+	}
+	if len(params) < len(p.ParamTypes) {
+		return nil, &Error{Code: CodeProtocolViolation, Message: fmt.Sprintf("bind message supplies %d parameters, but prepared statement requires %d", len(params), len(p.ParamTypes))}
+	}
+	rc := &runCtx{ctx: ctx, loc: loc, recursion: p.eng.RecursionLimit, user: sess.User, database: sess.Database, pid: sess.PID, settings: sess.Setting}
+	if p.eng.MemoryLimit > 0 {
+		rc.budget = &memBudget{limit: p.eng.MemoryLimit}
+	}
+	rc.now = time.Now()
+	ec := &evalCtx{ctx: ctx, loc: loc, run: rc}
+	for i, t := range p.ParamTypes {
+		v, err := paramVec(params[i], t, loc)
+		if err != nil {
+			return nil, err
+		}
+		ec.params = append(ec.params, v)
+	}
+	res = &Result{Columns: p.Columns, loc: loc, types: typesOf(p.cols)}
+	err = p.plan.run(ec, func(b *Batch) error {
+		if err := checkCancel(ctx); err != nil {
+			return err
+		}
+		b = b.Compact()
+		if b.N == 0 {
+			return nil
+		}
+		res.Batches = append(res.Batches, b)
+		res.rows += b.N
+		return nil
+	})
+	if err != nil {
+		if err == errStop {
+			err = nil
+		} else {
+			if ctx.Err() != nil && Code(err) == "" {
+				return nil, checkCancel(ctx)
+			}
+			return nil, err
+		}
+	}
+	res.Tag = fmt.Sprintf("SELECT %d", res.rows)
+	return res, nil
+}
+
+// Query prepares and executes sql in one step.
+func (e *Engine) Query(ctx context.Context, sess *Session, sql string, params ...any) (*Result, error) {
+	p, err := e.Prepare(sql, nil)
+	if err != nil {
+		return nil, err
+	}
+	return p.Execute(ctx, sess, params)
+}
+
+func paramVec(x any, t Type, loc *time.Location) (*Vec, error) {
+	if t.OID == OIDUnknown {
+		t = TText
+	}
+	v := NewVec(t, 1)
+	switch y := x.(type) {
+	case nil:
+		v.SetNull(0)
+	case string:
+		if t.Kind() == KStr && t.OID != OIDBytea && t.OID != OIDUUID && t.OID != OIDJSONB && t.OID != OIDJSON {
+			v.S[0] = y
+			return v, nil
+		}
+		if err := parseText(v, 0, y, loc); err != nil {
+			return nil, err
+		}
+	case []byte:
+		if t.OID == OIDBytea {
+			v.S[0] = string(y)
+			return v, nil
+		}
+		if err := parseText(v, 0, string(y), loc); err != nil {
+			return nil, err
+		}
+	case int:
+		return paramVec(int64(y), t, loc)
+	case int32:
+		return paramVec(int64(y), t, loc)
+	case int64, float64, bool:
+		src := NewVec(map[string]Type{"int64": TInt8, "float64": TFloat8, "bool": TBool}[fmt.Sprintf("%T", y)], 1)
+		src.SetDatum(0, y)
+		if err := castRows(&evalCtx{loc: loc}, src, v, []int32{0}, true); err != nil {
+			return nil, err
+		}
+	case time.Time:
+		s := y.UTC().Format("2006-01-02 15:04:05.999999") + "+00"
+		if t.OID == OIDDate {
+			s = y.Format("2006-01-02")
+		}
+		if err := parseText(v, 0, s, loc); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, unsupported("parameter value of Go type %T is not supported", x)
+	}
+	return v, nil
+}
+
+// catalogSet resolves relation names: system catalogs first (pg_catalog is
+// searched before the search path, as in PostgreSQL), then user tables.
+type catalogSet struct {
+	user Catalog
+	loc  *time.Location
+	sys  map[string]*TableDef
+}
+
+func (c *catalogSet) table(schema, name string) *TableDef {
+	switch schema {
+	case "", "pg_catalog", "information_schema":
+		if t := c.system(schema, name); t != nil {
+			return t
+		}
+		if schema != "" {
+			return nil
+		}
+	}
+	if c.user == nil {
+		return nil
+	}
+	return c.user.Table(schema, name)
+}
+
+var _ = strings.ToLower

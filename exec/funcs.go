@@ -1,0 +1,227 @@
+package exec
+
+import (
+	"sort"
+	"strings"
+
+	q "github.com/pggraph/pggraph/internal/sqlparse"
+)
+
+// fnSig is one overload of a scalar function.
+type fnSig struct {
+	args      []Type
+	variadic  bool // the last argument type repeats
+	ret       Type
+	k         kernel
+	nonStrict bool // NULL arguments reach the kernel
+}
+
+// fnDef is a named function: overloads, or a custom binder for
+// polymorphic ones.
+type fnDef struct {
+	sigs   []fnSig
+	custom func(b *binder, args []Expr) (Expr, error)
+}
+
+var funcs = map[string]*fnDef{}
+
+func def(name string, sigs ...fnSig) {
+	d := funcs[name]
+	if d == nil {
+		d = &fnDef{}
+		funcs[name] = d
+	}
+	d.sigs = append(d.sigs, sigs...)
+}
+
+func defCustom(name string, f func(b *binder, args []Expr) (Expr, error)) {
+	funcs[name] = &fnDef{custom: f}
+}
+
+func sig(ret Type, k kernel, args ...Type) fnSig { return fnSig{args: args, ret: ret, k: k} }
+
+// funcName extracts the function name, accepting pg_catalog qualification.
+func funcName(names []*q.Node) (string, error) {
+	var parts []string
+	for _, n := range names {
+		parts = append(parts, n.GetString_().Sval)
+	}
+	switch {
+	case len(parts) == 1:
+		return parts[0], nil
+	case len(parts) == 2 && (parts[0] == "pg_catalog" || parts[0] == "public" || parts[0] == "information_schema"):
+		return parts[1], nil
+	}
+	return "", errf(CodeUndefinedFunction, "function %s does not exist", strings.Join(parts, "."))
+}
+
+func (b *binder) bindFuncCall(fc *q.FuncCall, sc *scope) (Expr, error) {
+	name, err := funcName(fc.Funcname)
+	if err != nil {
+		return nil, err
+	}
+	if fc.Over != nil {
+		return b.bindWindowCall(name, fc, sc)
+	}
+	if isAggregate(name) {
+		return b.bindAggCall(name, fc, sc)
+	}
+	if fc.AggDistinct || len(fc.AggOrder) > 0 || fc.AggFilter != nil || fc.AggStar {
+		if _, ok := funcs[name]; ok {
+			return nil, errf(CodeWrongObjectType, "%s is not an aggregate function", name)
+		}
+		return nil, errf(CodeUndefinedFunction, "function %s does not exist", name)
+	}
+	if fc.FuncVariadic {
+		return nil, unsupported("VARIADIC arguments are not supported")
+	}
+	if isSetReturning(name) {
+		return nil, unsupported("set-returning function %s() is only supported in FROM", name)
+	}
+	args, err := b.bindList(fc.Args, sc)
+	if err != nil {
+		return nil, err
+	}
+	return b.funcByName(name, args)
+}
+
+// funcByName resolves an overload and coerces the arguments.
+func (b *binder) funcByName(name string, args []Expr) (Expr, error) {
+	d, ok := funcs[name]
+	if !ok {
+		return nil, noFunction(name, args)
+	}
+	if d.custom != nil {
+		return d.custom(b, args)
+	}
+	best, bestScore := -1, -1
+	ambiguous := false
+	for i, s := range d.sigs {
+		score, ok := sigScore(s, args)
+		if !ok {
+			continue
+		}
+		if score > bestScore {
+			best, bestScore, ambiguous = i, score, false
+		} else if score == bestScore {
+			ambiguous = true
+		}
+	}
+	if best < 0 {
+		return nil, noFunction(name, args)
+	}
+	_ = ambiguous // registration order breaks ties (most specific first)
+	s := d.sigs[best]
+	out := make([]Expr, len(args))
+	for i, a := range args {
+		t := s.argType(i)
+		e, err := b.coerce(a, t, castImplicit, "")
+		if err != nil {
+			return nil, err
+		}
+		out[i] = e
+	}
+	ret := s.ret
+	return &opExpr{name: name, t: ret, args: out, k: s.k, strict: !s.nonStrict}, nil
+}
+
+func (s fnSig) argType(i int) Type {
+	if i >= len(s.args) {
+		return s.args[len(s.args)-1]
+	}
+	return s.args[i]
+}
+
+// sigScore says whether args fit the signature (implicitly) and how well:
+// exact matches count 2, preferred-type targets 1.
+func sigScore(s fnSig, args []Expr) (int, bool) {
+	if len(args) != len(s.args) && !(s.variadic && len(args) >= len(s.args)-1) {
+		return 0, false
+	}
+	score := 0
+	for i, a := range args {
+		want := s.argType(i)
+		got := a.Type()
+		switch {
+		case got.OID == want.OID:
+			score += 3
+		case got.OID == OIDUnknown:
+			if want.OID == OIDText {
+				score++
+			}
+		case canCast(got, want, castImplicit):
+			if want.preferred() {
+				score++
+			}
+			if got.category() == want.category() {
+				score++
+			}
+		default:
+			return 0, false
+		}
+	}
+	return score, true
+}
+
+func noFunction(name string, args []Expr) error {
+	ts := make([]string, len(args))
+	for i, a := range args {
+		ts[i] = a.Type().String()
+	}
+	return &Error{Code: CodeUndefinedFunction, Message: "function " + name + "(" + strings.Join(ts, ", ") + ") does not exist",
+		Hint: "No function matches the given name and argument types. You might need to add explicit type casts."}
+}
+
+// CodeWrongObjectType is 42809.
+const CodeWrongObjectType = "42809"
+
+// FunctionNames lists the scalar functions the engine implements (for
+// pg_proc and docs).
+func FunctionNames() []string {
+	var out []string
+	for n := range funcs {
+		out = append(out, n)
+	}
+	for n := range aggregates {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// minMaxKernel is GREATEST / LEAST (NULL arguments ignored).
+func minMaxKernel(greatest bool) kernel {
+	return func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			best := -1
+			for k, v := range a {
+				if v.IsNull(int(i)) {
+					continue
+				}
+				if best < 0 {
+					best = k
+					continue
+				}
+				c := cmpRows(v, int(i), a[best], int(i))
+				if (greatest && c > 0) || (!greatest && c < 0) {
+					best = k
+				}
+			}
+			if best < 0 {
+				out.SetNull(int(i))
+			} else {
+				out.copyRow(int(i), a[best], int(i))
+			}
+		}
+		return nil
+	}
+}
+
+func isSetReturning(name string) bool {
+	switch name {
+	case "generate_series", "unnest", "jsonb_array_elements", "json_array_elements", "jsonb_each", "json_each",
+		"jsonb_object_keys", "json_object_keys", "regexp_matches", "generate_subscripts", "jsonb_array_elements_text", "json_array_elements_text", "jsonb_each_text", "json_each_text":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,239 @@
+package exec
+
+import (
+	"bytes"
+	"encoding/json"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// JSON values are stored as text. json keeps the input verbatim; jsonb is
+// normalized the way PostgreSQL prints it: keys sorted by (length, bytes),
+// the last duplicate key wins, ", " and ": " separators, numbers as numeric.
+
+func validJSON(s string) bool { return json.Valid([]byte(s)) }
+
+func jsonSyntaxErr(typ, s string) *Error {
+	return &Error{Code: CodeInvalidTextRepr, Message: "invalid input syntax for type " + typ, Detail: "Token \"" + s + "\" is invalid."}
+}
+
+// decodeJSON parses s keeping numbers as json.Number and objects ordered.
+func decodeJSON(s string) (any, error) {
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber()
+	v, err := decodeValue(dec)
+	if err != nil {
+		return nil, err
+	}
+	if dec.More() {
+		return nil, jsonSyntaxErr("json", s)
+	}
+	if _, err := dec.Token(); err == nil {
+		return nil, jsonSyntaxErr("json", s)
+	}
+	return v, nil
+}
+
+// jsonObject keeps key order (for json) and is normalized for jsonb.
+type jsonObject struct {
+	keys []string
+	vals []any
+}
+
+func decodeValue(dec *json.Decoder) (any, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	switch t := tok.(type) {
+	case json.Delim:
+		switch t {
+		case '{':
+			o := &jsonObject{}
+			for dec.More() {
+				kt, err := dec.Token()
+				if err != nil {
+					return nil, err
+				}
+				k, _ := kt.(string)
+				v, err := decodeValue(dec)
+				if err != nil {
+					return nil, err
+				}
+				o.keys = append(o.keys, k)
+				o.vals = append(o.vals, v)
+			}
+			_, err := dec.Token()
+			return o, err
+		case '[':
+			var a []any
+			for dec.More() {
+				v, err := decodeValue(dec)
+				if err != nil {
+					return nil, err
+				}
+				a = append(a, v)
+			}
+			_, err := dec.Token()
+			if a == nil {
+				a = []any{}
+			}
+			return a, err
+		}
+	}
+	return tok, nil
+}
+
+func normalizeJSONB(s string) (string, error) {
+	v, err := decodeJSON(s)
+	if err != nil {
+		return "", jsonSyntaxErr("json", s)
+	}
+	var b bytes.Buffer
+	writeJSONB(&b, v)
+	return b.String(), nil
+}
+
+func sortJSONB(o *jsonObject) {
+	last := map[string]int{}
+	for i, k := range o.keys {
+		last[k] = i
+	}
+	var keys []string
+	var vals []any
+	for i, k := range o.keys {
+		if last[k] == i {
+			keys = append(keys, k)
+			vals = append(vals, o.vals[i])
+		}
+	}
+	idx := make([]int, len(keys))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool {
+		ka, kb := keys[idx[a]], keys[idx[b]]
+		if len(ka) != len(kb) {
+			return len(ka) < len(kb)
+		}
+		return ka < kb
+	})
+	o.keys = make([]string, len(idx))
+	nv := make([]any, len(idx))
+	for i, j := range idx {
+		o.keys[i] = keys[j]
+		nv[i] = vals[j]
+	}
+	o.vals = nv
+}
+
+func writeJSONB(b *bytes.Buffer, v any) {
+	switch x := v.(type) {
+	case *jsonObject:
+		sortJSONB(x)
+		b.WriteByte('{')
+		for i, k := range x.keys {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writeJSONString(b, k)
+			b.WriteString(": ")
+			writeJSONB(b, x.vals[i])
+		}
+		b.WriteByte('}')
+	case []any:
+		b.WriteByte('[')
+		for i, e := range x {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writeJSONB(b, e)
+		}
+		b.WriteByte(']')
+	case json.Number:
+		d, err := parseNumeric(string(x))
+		if err != nil {
+			b.WriteString(string(x))
+		} else {
+			b.WriteString(formatNumeric(&d))
+		}
+	case string:
+		writeJSONString(b, x)
+	case bool:
+		b.WriteString(strconv.FormatBool(x))
+	case nil:
+		b.WriteString("null")
+	}
+}
+
+// writeJSONString escapes like PostgreSQL's escape_json.
+func writeJSONString(b *bytes.Buffer, s string) {
+	b.WriteByte('"')
+	for _, r := range s {
+		switch r {
+		case '"':
+			b.WriteString(`\"`)
+		case '\\':
+			b.WriteString(`\\`)
+		case '\b':
+			b.WriteString(`\b`)
+		case '\f':
+			b.WriteString(`\f`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\t':
+			b.WriteString(`\t`)
+		default:
+			if r < 0x20 {
+				b.WriteString(`\u00`)
+				b.WriteString(strconv.FormatInt(int64(r)/16, 16))
+				b.WriteString(strconv.FormatInt(int64(r)%16, 16))
+			} else {
+				b.WriteRune(r)
+			}
+		}
+	}
+	b.WriteByte('"')
+}
+
+// jsonText renders a decoded value as json text (json keeps order and
+// compact input formatting only approximately; jsonb is exact).
+func jsonText(v any, jsonb bool) string {
+	var b bytes.Buffer
+	if jsonb {
+		writeJSONB(&b, v)
+		return b.String()
+	}
+	writeJSONCompact(&b, v)
+	return b.String()
+}
+
+func writeJSONCompact(b *bytes.Buffer, v any) {
+	switch x := v.(type) {
+	case *jsonObject:
+		b.WriteByte('{')
+		for i, k := range x.keys {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeJSONString(b, k)
+			b.WriteByte(':')
+			writeJSONCompact(b, x.vals[i])
+		}
+		b.WriteByte('}')
+	case []any:
+		b.WriteByte('[')
+		for i, e := range x {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeJSONCompact(b, e)
+		}
+		b.WriteByte(']')
+	default:
+		writeJSONB(b, v)
+	}
+}

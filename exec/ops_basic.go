@@ -1,0 +1,376 @@
+package exec
+
+import (
+	"sort"
+
+	"github.com/apache/arrow-go/v18/arrow"
+)
+
+// oneRowNode is the FROM-less input: one row, no columns.
+type oneRowNode struct{}
+
+func (oneRowNode) columns() []colInfo { return nil }
+func (oneRowNode) run(_ *evalCtx, emit func(*Batch) error) error {
+	return emit(&Batch{N: 1})
+}
+
+// valuesNode is VALUES (...), (...): each row's expressions evaluated once.
+type valuesNode struct {
+	cols []colInfo
+	rows [][]Expr
+}
+
+func (v *valuesNode) columns() []colInfo { return v.cols }
+func (v *valuesNode) run(ec *evalCtx, emit func(*Batch) error) error {
+	buf := newBuffer(typesOf(v.cols))
+	one := &Batch{N: 1}
+	for _, row := range v.rows {
+		out := &Batch{N: 1, Cols: make([]*Vec, len(row))}
+		for i, e := range row {
+			x, err := e.Eval(ec, one, nil)
+			if err != nil {
+				return err
+			}
+			out.Cols[i] = x
+		}
+		if err := buf.add(ec.run, out); err != nil {
+			return err
+		}
+	}
+	defer buf.free(ec.run)
+	return emitChunks(buf.batch(), emit)
+}
+
+// scanNode reads a table through its TableSource with column pruning,
+// filter hints and, when possible, a key lookup.
+type scanNode struct {
+	table   *TableDef
+	cols    []colInfo
+	colIdx  []int
+	filters []ScanFilter
+	// key lookup: column index into the table and the key expressions
+	keyCol  int
+	keyVals []Expr
+}
+
+func (s *scanNode) columns() []colInfo { return s.cols }
+
+func (s *scanNode) run(ec *evalCtx, emit func(*Batch) error) error {
+	req := ScanRequest{Columns: s.colIdx, Filters: s.filters}
+	conv := func(rec arrow.RecordBatch, _ []uint64) error {
+		if err := checkCancel(ec.run.ctx); err != nil {
+			return err
+		}
+		n := int(rec.NumRows())
+		for lo := 0; lo < n || (n == 0 && lo == 0); lo += batchSize {
+			if n == 0 {
+				return nil
+			}
+			hi := min(lo+batchSize, n)
+			b := &Batch{N: hi - lo, Cols: make([]*Vec, len(s.cols))}
+			for i := range s.cols {
+				arr := rec.Column(i)
+				if lo != 0 || hi != n {
+					arr = sliceArray(arr, lo, hi)
+				}
+				v, err := vecFromArrow(arr, s.cols[i].t)
+				if err != nil {
+					return err
+				}
+				b.Cols[i] = v
+			}
+			if err := emit(b); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if s.keyVals != nil {
+		if kl, ok := s.table.Source.(KeyLookupSource); ok {
+			keys := NewVec(s.table.Columns[s.keyCol].Type, 0)
+			for _, e := range s.keyVals {
+				v, err := evalConst(ec, e)
+				if err != nil {
+					return err
+				}
+				if v.T.OID != keys.T.OID {
+					cv := NewVec(keys.T, 1)
+					if err := castRows(ec, v, cv, nonNull(1, nil, cv, v), false); err != nil {
+						// a key that cannot be represented matches nothing
+						continue
+					}
+					v = cv
+				}
+				keys.appendVec(v, nil)
+			}
+			return stopOK(kl.LookupKeys(ec.run.ctx, s.keyCol, keys, req, conv))
+		}
+	}
+	return stopOK(s.table.Source.Scan(ec.run.ctx, req, conv))
+}
+
+func stopOK(err error) error {
+	if err == errStop {
+		return err
+	}
+	if err != nil && Code(err) == "" && ctxErr(err) {
+		return &Error{Code: CodeQueryCanceled, Message: "canceling statement due to user request"}
+	}
+	return err
+}
+
+// filterNode keeps rows where pred is true by narrowing the selection.
+type filterNode struct {
+	input plan
+	pred  Expr
+}
+
+func (f *filterNode) columns() []colInfo { return f.input.columns() }
+func (f *filterNode) run(ec *evalCtx, emit func(*Batch) error) error {
+	return f.input.run(ec, func(b *Batch) error {
+		v, err := f.pred.Eval(ec, b, b.Sel)
+		if err != nil {
+			return err
+		}
+		sel := make([]int32, 0, b.Live())
+		forEach(b.N, b.Sel, func(i int) {
+			if !v.IsNull(i) && v.B[i] {
+				sel = append(sel, int32(i))
+			}
+		})
+		if len(sel) == 0 {
+			return nil
+		}
+		return emit(&Batch{Cols: b.Cols, N: b.N, Sel: sel})
+	})
+}
+
+// projectNode computes expressions into a dense batch.
+type projectNode struct {
+	input plan
+	exprs []Expr
+	cols  []colInfo
+}
+
+func (p *projectNode) columns() []colInfo { return p.cols }
+func (p *projectNode) run(ec *evalCtx, emit func(*Batch) error) error {
+	return p.input.run(ec, func(b *Batch) error {
+		out := &Batch{N: b.Live(), Cols: make([]*Vec, len(p.exprs))}
+		for i, e := range p.exprs {
+			v, err := e.Eval(ec, b, b.Sel)
+			if err != nil {
+				return err
+			}
+			if b.Sel != nil {
+				v = v.Gather(b.Sel)
+			}
+			out.Cols[i] = v
+		}
+		return emit(out)
+	})
+}
+
+// limitNode applies OFFSET then LIMIT and stops its input early.
+type limitNode struct {
+	input         plan
+	limit, offset Expr // nil when absent
+}
+
+func (l *limitNode) columns() []colInfo { return l.input.columns() }
+func (l *limitNode) run(ec *evalCtx, emit func(*Batch) error) error {
+	lim, off := int64(-1), int64(0)
+	if l.limit != nil {
+		v, err := evalConst(ec, l.limit)
+		if err != nil {
+			return err
+		}
+		if !v.IsNull(0) {
+			lim = v.I[0]
+			if lim < 0 {
+				return errf(CodeInvalidRowCountLimit, "LIMIT must not be negative")
+			}
+		}
+	}
+	if l.offset != nil {
+		v, err := evalConst(ec, l.offset)
+		if err != nil {
+			return err
+		}
+		if !v.IsNull(0) {
+			off = v.I[0]
+			if off < 0 {
+				return errf(CodeInvalidRowCountOffset, "OFFSET must not be negative")
+			}
+		}
+	}
+	if lim == 0 {
+		return nil
+	}
+	var seen, sent int64
+	err := l.input.run(ec, func(b *Batch) error {
+		sel := b.Sel
+		if sel == nil {
+			sel = allRows(b.N)
+		}
+		var keep []int32
+		for _, i := range sel {
+			seen++
+			if seen <= off {
+				continue
+			}
+			if lim >= 0 && sent >= lim {
+				break
+			}
+			keep = append(keep, i)
+			sent++
+		}
+		if len(keep) > 0 {
+			if err := emit(&Batch{Cols: b.Cols, N: b.N, Sel: keep}); err != nil {
+				return err
+			}
+		}
+		if lim >= 0 && sent >= lim {
+			return errStop
+		}
+		return nil
+	})
+	if err == errStop {
+		return nil
+	}
+	return err
+}
+
+// sortKey orders by a column of the input.
+type sortKey struct {
+	col        int
+	desc       bool
+	nullsFirst bool
+}
+
+// sortNode is a full sort (or top-N when limit >= 0) by a permutation.
+type sortNode struct {
+	input plan
+	keys  []sortKey
+}
+
+func (s *sortNode) columns() []colInfo { return s.input.columns() }
+func (s *sortNode) run(ec *evalCtx, emit func(*Batch) error) error {
+	buf, err := collect(ec, s.input)
+	if err != nil {
+		return err
+	}
+	defer buf.free(ec.run)
+	full := buf.batch()
+	perm := allRows(full.N)
+	sortPerm(perm, full.Cols, s.keys)
+	out := &Batch{N: full.N, Cols: make([]*Vec, len(full.Cols))}
+	for i, c := range full.Cols {
+		out.Cols[i] = c.Gather(perm)
+	}
+	return emitChunks(out, emit)
+}
+
+// sortPerm sorts a row permutation stably by keys.
+func sortPerm(perm []int32, cols []*Vec, keys []sortKey) {
+	sort.SliceStable(perm, func(a, b int) bool {
+		return cmpKeys(cols, keys, int(perm[a]), int(perm[b])) < 0
+	})
+}
+
+func cmpKeys(cols []*Vec, keys []sortKey, i, j int) int {
+	for _, k := range keys {
+		c := cols[k.col]
+		in, jn := c.IsNull(i), c.IsNull(j)
+		var r int
+		switch {
+		case in && jn:
+			r = 0
+		case in:
+			r = 1
+			if k.nullsFirst {
+				r = -1
+			}
+		case jn:
+			r = -1
+			if k.nullsFirst {
+				r = 1
+			}
+		default:
+			r = cmpRows(c, i, c, j)
+			if k.desc {
+				r = -r
+			}
+		}
+		if r != 0 {
+			return r
+		}
+	}
+	return 0
+}
+
+// distinctNode removes duplicate rows over the first nKey columns (all
+// columns for plain DISTINCT); it keeps the first row seen per key, which
+// is DISTINCT ON's rule when the input is sorted.
+type distinctNode struct {
+	input plan
+	keys  []int // key columns; nil = all
+}
+
+func (d *distinctNode) columns() []colInfo { return d.input.columns() }
+func (d *distinctNode) run(ec *evalCtx, emit func(*Batch) error) error {
+	seen := map[string]struct{}{}
+	var kb []byte
+	return d.input.run(ec, func(b *Batch) error {
+		keyCols := b.Cols
+		if d.keys != nil {
+			keyCols = make([]*Vec, len(d.keys))
+			for i, k := range d.keys {
+				keyCols[i] = b.Cols[k]
+			}
+		}
+		var keep []int32
+		var err error
+		forEach(b.N, b.Sel, func(i int) {
+			kb, _ = rowKey(kb[:0], keyCols, i)
+			if _, ok := seen[string(kb)]; ok {
+				return
+			}
+			seen[string(kb)] = struct{}{}
+			if err == nil {
+				err = ec.run.budget.reserve(int64(len(kb) + 48))
+			}
+			keep = append(keep, int32(i))
+		})
+		if err != nil {
+			return err
+		}
+		if len(keep) == 0 {
+			return nil
+		}
+		return emit(&Batch{Cols: b.Cols, N: b.N, Sel: keep})
+	})
+}
+
+// materialNode runs its input once per execution and replays it (CTEs
+// referenced more than once, uncorrelated subqueries).
+type materialNode struct {
+	input plan
+	id    int
+}
+
+func (m *materialNode) columns() []colInfo { return m.input.columns() }
+func (m *materialNode) run(ec *evalCtx, emit func(*Batch) error) error {
+	if ec.run.materialized == nil {
+		ec.run.materialized = map[int]*Batch{}
+	}
+	full, ok := ec.run.materialized[m.id]
+	if !ok {
+		buf, err := collect(ec, m.input)
+		if err != nil {
+			return err
+		}
+		full = buf.batch()
+		ec.run.materialized[m.id] = full
+	}
+	return emitChunks(full, emit)
+}

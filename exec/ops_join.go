@@ -1,0 +1,322 @@
+package exec
+
+// joinKind is the join type.
+type joinKind uint8
+
+const (
+	joinInner joinKind = iota
+	joinLeft
+	joinRight
+	joinFull
+	joinSemi
+	joinAnti
+)
+
+// joinNode is a hash join on equi-keys (nested loop when there are none)
+// with an optional residual predicate over the combined row. The right
+// input is the build side.
+type joinNode struct {
+	left, right plan
+	kind        joinKind
+	leftKeys    []Expr // over left columns
+	rightKeys   []Expr // over right columns
+	residual    Expr   // over left ++ right columns; nil = none
+	cols        []colInfo
+}
+
+func (j *joinNode) columns() []colInfo { return j.cols }
+
+func (j *joinNode) run(ec *evalCtx, emit func(*Batch) error) error {
+	rbuf, err := collect(ec, j.right)
+	if err != nil {
+		return err
+	}
+	defer rbuf.free(ec.run)
+	right := rbuf.batch()
+	nl := len(j.left.columns())
+	// build
+	var table map[string][]int32
+	if len(j.rightKeys) > 0 {
+		table = map[string][]int32{}
+		kv := make([]*Vec, len(j.rightKeys))
+		for i, k := range j.rightKeys {
+			v, err := k.Eval(ec, right, nil)
+			if err != nil {
+				return err
+			}
+			kv[i] = v
+		}
+		var kb []byte
+		for r := 0; r < right.N; r++ {
+			var hasNull bool
+			kb, hasNull = rowKey(kb[:0], kv, r)
+			if hasNull {
+				continue
+			}
+			table[string(kb)] = append(table[string(kb)], int32(r))
+		}
+		if err := ec.run.budget.reserve(int64(right.N) * 24); err != nil {
+			return err
+		}
+		defer ec.run.budget.release(int64(right.N) * 24)
+	}
+	var rightMatched []bool
+	if j.kind == joinRight || j.kind == joinFull {
+		rightMatched = make([]bool, right.N)
+	}
+	err = j.left.run(ec, func(lb *Batch) error {
+		if err := checkCancel(ec.run.ctx); err != nil {
+			return err
+		}
+		// candidate pairs
+		var li, ri []int32
+		if table != nil {
+			kv := make([]*Vec, len(j.leftKeys))
+			for i, k := range j.leftKeys {
+				v, err := k.Eval(ec, lb, lb.Sel)
+				if err != nil {
+					return err
+				}
+				kv[i] = v
+			}
+			var kb []byte
+			forEach(lb.N, lb.Sel, func(l int) {
+				var hasNull bool
+				kb, hasNull = rowKey(kb[:0], kv, l)
+				if hasNull {
+					return
+				}
+				for _, r := range table[string(kb)] {
+					li = append(li, int32(l))
+					ri = append(ri, r)
+				}
+			})
+		} else {
+			forEach(lb.N, lb.Sel, func(l int) {
+				for r := 0; r < right.N; r++ {
+					li = append(li, int32(l))
+					ri = append(ri, int32(r))
+				}
+			})
+		}
+		if err := ec.run.budget.reserve(int64(len(li)) * 8); err != nil {
+			return err
+		}
+		ec.run.budget.release(int64(len(li)) * 8)
+		pairs := &Batch{N: len(li), Cols: make([]*Vec, nl+len(right.Cols))}
+		for c := 0; c < nl; c++ {
+			pairs.Cols[c] = lb.Cols[c].Gather(li)
+		}
+		for c := range right.Cols {
+			pairs.Cols[nl+c] = right.Cols[c].Gather(ri)
+		}
+		if j.residual != nil && pairs.N > 0 {
+			v, err := j.residual.Eval(ec, pairs, nil)
+			if err != nil {
+				return err
+			}
+			var keep []int32
+			for p := 0; p < pairs.N; p++ {
+				if !v.IsNull(p) && v.B[p] {
+					keep = append(keep, int32(p))
+				}
+			}
+			nli, nri := make([]int32, len(keep)), make([]int32, len(keep))
+			for k, p := range keep {
+				nli[k], nri[k] = li[p], ri[p]
+			}
+			li, ri = nli, nri
+			pairs.Sel = keep
+			if len(keep) == 0 {
+				pairs.Sel = []int32{}
+			}
+		}
+		for _, r := range ri {
+			if rightMatched != nil {
+				rightMatched[r] = true
+			}
+		}
+		switch j.kind {
+		case joinSemi, joinAnti:
+			matched := map[int32]bool{}
+			for _, l := range li {
+				matched[l] = true
+			}
+			var keep []int32
+			forEach(lb.N, lb.Sel, func(l int) {
+				if matched[int32(l)] == (j.kind == joinSemi) {
+					keep = append(keep, int32(l))
+				}
+			})
+			if len(keep) == 0 {
+				return nil
+			}
+			return emit(&Batch{Cols: lb.Cols, N: lb.N, Sel: keep})
+		case joinLeft, joinFull:
+			matched := make(map[int32]bool, len(li))
+			for _, l := range li {
+				matched[l] = true
+			}
+			// emit matches and null-extended unmatched left rows, in left order
+			var ol, or []int32
+			p := 0
+			forEach(lb.N, lb.Sel, func(l int) {
+				if !matched[int32(l)] {
+					ol = append(ol, int32(l))
+					or = append(or, -1)
+					return
+				}
+				for p < len(li) && li[p] < int32(l) {
+					p++
+				}
+				for p < len(li) && li[p] == int32(l) {
+					ol = append(ol, li[p])
+					or = append(or, ri[p])
+					p++
+				}
+			})
+			return emitPairs(lb, right, nl, ol, or, emit)
+		}
+		if len(li) == 0 {
+			return nil
+		}
+		if pairs.Sel != nil {
+			return emit(pairs)
+		}
+		return emit(pairs)
+	})
+	if err != nil {
+		return err
+	}
+	if rightMatched != nil {
+		var ri []int32
+		for r, m := range rightMatched {
+			if !m {
+				ri = append(ri, int32(r))
+			}
+		}
+		if len(ri) > 0 {
+			out := &Batch{N: len(ri), Cols: make([]*Vec, nl+len(right.Cols))}
+			lcols := j.left.columns()
+			neg := make([]int32, len(ri))
+			for i := range neg {
+				neg[i] = -1
+			}
+			for c := 0; c < nl; c++ {
+				out.Cols[c] = NewVec(lcols[c].t, 0).Gather(neg)
+			}
+			for c := range right.Cols {
+				out.Cols[nl+c] = right.Cols[c].Gather(ri)
+			}
+			return emitChunks(out, emit)
+		}
+	}
+	return nil
+}
+
+func emitPairs(lb, right *Batch, nl int, li, ri []int32, emit func(*Batch) error) error {
+	if len(li) == 0 {
+		return nil
+	}
+	out := &Batch{N: len(li), Cols: make([]*Vec, nl+len(right.Cols))}
+	for c := 0; c < nl; c++ {
+		out.Cols[c] = lb.Cols[c].Gather(li)
+	}
+	for c := range right.Cols {
+		out.Cols[nl+c] = right.Cols[c].Gather(ri)
+	}
+	return emit(out)
+}
+
+// setOpNode is UNION / INTERSECT / EXCEPT [ALL].
+type setOpNode struct {
+	op          string // "UNION", "INTERSECT", "EXCEPT"
+	all         bool
+	left, right plan
+	cols        []colInfo
+}
+
+func (s *setOpNode) columns() []colInfo { return s.cols }
+
+func (s *setOpNode) run(ec *evalCtx, emit func(*Batch) error) error {
+	var kb []byte
+	switch s.op {
+	case "UNION":
+		if s.all {
+			if err := s.left.run(ec, emit); err != nil {
+				return err
+			}
+			return s.right.run(ec, emit)
+		}
+		seen := map[string]struct{}{}
+		f := func(b *Batch) error {
+			var keep []int32
+			forEach(b.N, b.Sel, func(i int) {
+				kb, _ = rowKey(kb[:0], b.Cols, i)
+				if _, ok := seen[string(kb)]; !ok {
+					seen[string(kb)] = struct{}{}
+					keep = append(keep, int32(i))
+				}
+			})
+			if err := ec.run.budget.reserve(int64(len(keep)) * 32); err != nil {
+				return err
+			}
+			if len(keep) == 0 {
+				return nil
+			}
+			return emit(&Batch{Cols: b.Cols, N: b.N, Sel: keep})
+		}
+		if err := s.left.run(ec, f); err != nil {
+			return err
+		}
+		return s.right.run(ec, f)
+	}
+	// INTERSECT / EXCEPT: count right rows, then stream left rows.
+	counts := map[string]int{}
+	err := s.right.run(ec, func(b *Batch) error {
+		forEach(b.N, b.Sel, func(i int) {
+			kb, _ = rowKey(kb[:0], b.Cols, i)
+			counts[string(kb)]++
+		})
+		return ec.run.budget.reserve(int64(b.Live()) * 32)
+	})
+	if err != nil {
+		return err
+	}
+	emitted := map[string]int{}
+	return s.left.run(ec, func(b *Batch) error {
+		var keep []int32
+		forEach(b.N, b.Sel, func(i int) {
+			kb, _ = rowKey(kb[:0], b.Cols, i)
+			k := string(kb)
+			c := counts[k]
+			switch {
+			case s.op == "INTERSECT" && s.all:
+				if c > 0 {
+					counts[k]--
+					keep = append(keep, int32(i))
+				}
+			case s.op == "INTERSECT":
+				if c > 0 && emitted[k] == 0 {
+					emitted[k] = 1
+					keep = append(keep, int32(i))
+				}
+			case s.all: // EXCEPT ALL
+				if c > 0 {
+					counts[k]--
+				} else {
+					keep = append(keep, int32(i))
+				}
+			default: // EXCEPT
+				if c == 0 && emitted[k] == 0 {
+					emitted[k] = 1
+					keep = append(keep, int32(i))
+				}
+			}
+		})
+		if len(keep) == 0 {
+			return nil
+		}
+		return emit(&Batch{Cols: b.Cols, N: b.N, Sel: keep})
+	})
+}

@@ -1,0 +1,176 @@
+package exec
+
+import (
+	"context"
+	"errors"
+	"sync/atomic"
+	"time"
+)
+
+// batchSize is the row count of batches produced by scans and buffers.
+const batchSize = 1024
+
+// colInfo is one output column of a plan.
+type colInfo struct {
+	name     string
+	t        Type
+	tableOID uint32
+	attnum   int16
+}
+
+// plan is a physical operator. run pushes batches to emit; emit returning
+// errStop ends the producer early without error (LIMIT).
+type plan interface {
+	columns() []colInfo
+	run(ec *evalCtx, emit func(*Batch) error) error
+}
+
+var errStop = errors.New("exec: stop")
+
+// runCtx is the state of one statement execution.
+type runCtx struct {
+	ctx          context.Context
+	budget       *memBudget
+	loc          *time.Location
+	recursion    int // WITH RECURSIVE iteration cap
+	user         string
+	database     string
+	pid          int32
+	settings     func(name string) (string, bool)
+	materialized map[int]*Batch
+	working      map[int]*Batch
+	now          time.Time
+}
+
+// memBudget accounts buffered bytes of one query.
+type memBudget struct {
+	limit int64
+	used  atomic.Int64
+}
+
+func (m *memBudget) reserve(n int64) error {
+	if m == nil || m.limit <= 0 {
+		return nil
+	}
+	if m.used.Add(n) > m.limit {
+		return &Error{Code: CodeOutOfMemory, Message: "out of memory",
+			Detail: "query exceeded its memory budget of " + itoa(m.limit) + " bytes",
+			Hint:   "Reduce the amount of data the query sorts, groups, joins or materializes, or raise the memory budget."}
+	}
+	return nil
+}
+
+func (m *memBudget) release(n int64) {
+	if m != nil {
+		m.used.Add(-n)
+	}
+}
+
+// vecBytes estimates the memory a vector holds.
+func vecBytes(v *Vec) int64 {
+	n := int64(v.N) * 8
+	if v.Nulls != nil {
+		n += int64(v.N)
+	}
+	for _, s := range v.S {
+		n += int64(len(s)) + 16
+	}
+	n += int64(len(v.D)) * 48
+	n += int64(len(v.A)) * 64
+	return n
+}
+
+func batchBytes(b *Batch) int64 {
+	var n int64
+	for _, c := range b.Cols {
+		n += vecBytes(c)
+	}
+	return n
+}
+
+// checkCancel converts a done context into 57014.
+func checkCancel(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		if errors.Is(err, context.DeadlineExceeded) {
+			return &Error{Code: CodeQueryCanceled, Message: "canceling statement due to statement timeout"}
+		}
+		return &Error{Code: CodeQueryCanceled, Message: "canceling statement due to user request"}
+	}
+	return nil
+}
+
+// buffer collects batches (materialization for sort, joins, CTEs).
+type buffer struct {
+	types []Type
+	cols  []*Vec
+	n     int
+	bytes int64
+}
+
+func newBuffer(types []Type) *buffer {
+	b := &buffer{types: types, cols: make([]*Vec, len(types))}
+	for i, t := range types {
+		b.cols[i] = NewVec(t, 0)
+	}
+	return b
+}
+
+func (b *buffer) add(rc *runCtx, bt *Batch) error {
+	if bt.Live() == 0 {
+		return nil
+	}
+	for i, c := range bt.Cols {
+		b.cols[i].appendVec(c, bt.Sel)
+	}
+	b.n += bt.Live()
+	sz := batchBytes(bt)
+	if bt.Sel != nil && bt.N > 0 {
+		sz = sz * int64(len(bt.Sel)) / int64(bt.N)
+	}
+	b.bytes += sz
+	return rc.budget.reserve(sz)
+}
+
+func (b *buffer) batch() *Batch { return &Batch{Cols: b.cols, N: b.n} }
+
+func (b *buffer) free(rc *runCtx) { rc.budget.release(b.bytes); b.bytes = 0 }
+
+// emitChunks emits a materialized batch in batchSize slices.
+func emitChunks(full *Batch, emit func(*Batch) error) error {
+	if full.N <= batchSize {
+		if full.N == 0 {
+			return nil
+		}
+		return emit(full)
+	}
+	for lo := 0; lo < full.N; lo += batchSize {
+		hi := min(lo+batchSize, full.N)
+		idx := make([]int32, hi-lo)
+		for i := range idx {
+			idx[i] = int32(lo + i)
+		}
+		if err := emit(&Batch{Cols: full.Cols, N: full.N, Sel: idx}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func typesOf(cols []colInfo) []Type {
+	t := make([]Type, len(cols))
+	for i, c := range cols {
+		t[i] = c.t
+	}
+	return t
+}
+
+// collect runs p to completion into a buffer.
+func collect(ec *evalCtx, p plan) (*buffer, error) {
+	buf := newBuffer(typesOf(p.columns()))
+	err := p.run(ec, func(b *Batch) error { return buf.add(ec.run, b) })
+	return buf, err
+}
+
+func ctxErr(err error) bool {
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+}

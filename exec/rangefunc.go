@@ -1,0 +1,268 @@
+package exec
+
+import (
+	q "github.com/pggraph/pggraph/internal/sqlparse"
+)
+
+// funcScanNode is a set-returning function in FROM: generate_series and
+// unnest, with constant or outer-correlated arguments evaluated once.
+type funcScanNode struct {
+	name string
+	args []Expr
+	cols []colInfo
+	ord  bool // WITH ORDINALITY
+}
+
+func (f *funcScanNode) columns() []colInfo { return f.cols }
+
+func (f *funcScanNode) run(ec *evalCtx, emit func(*Batch) error) error {
+	vals := make([]*Vec, len(f.args))
+	for i, a := range f.args {
+		v, err := evalConst(ec, a)
+		if err != nil {
+			return err
+		}
+		vals[i] = v
+	}
+	out := newBuffer(typesOf(f.cols))
+	var ordN int64
+	flush := func(v *Vec) error {
+		b := &Batch{N: v.N, Cols: []*Vec{v}}
+		if f.ord {
+			o := NewVec(TInt8, v.N)
+			for i := range o.I {
+				ordN++
+				o.I[i] = ordN
+			}
+			b.Cols = append(b.Cols, o)
+		}
+		if err := out.add(ec.run, b); err != nil {
+			return err
+		}
+		if out.n >= batchSize {
+			if err := emit(out.batch()); err != nil {
+				return err
+			}
+			out.free(ec.run)
+			out = newBuffer(typesOf(f.cols))
+		}
+		return nil
+	}
+	for _, v := range vals {
+		if v.IsNull(0) {
+			return nil
+		}
+	}
+	switch f.name {
+	case "unnest":
+		if err := flush(vals[0].A[0].Items); err != nil {
+			return err
+		}
+	case "generate_series":
+		t := f.cols[0].t
+		switch t.Kind() {
+		case KInt:
+			if t.isTemporal() {
+				start, stop, step := vals[0].I[0], vals[1].I[0], vals[2].V[0]
+				if step == (Interval{}) {
+					return errf(CodeInvalidParameterValue, "step size cannot equal zero")
+				}
+				neg := cmpInterval(step, Interval{}) < 0
+				chunk := NewVec(t, 0)
+				for cur := start; (!neg && cur <= stop) || (neg && cur >= stop); cur = addInterval(cur, step, t.OID == OIDTimestamptz, ec.loc) {
+					chunk.grow(chunk.N + 1)
+					chunk.I[chunk.N-1] = cur
+					if chunk.N == batchSize {
+						if err := flush(chunk); err != nil {
+							return err
+						}
+						chunk = NewVec(t, 0)
+					}
+					if err := checkCancel(ec.run.ctx); err != nil {
+						return err
+					}
+				}
+				if err := flush(chunk); err != nil {
+					return err
+				}
+				break
+			}
+			start, stop, step := vals[0].I[0], vals[1].I[0], int64(1)
+			if len(vals) == 3 {
+				step = vals[2].I[0]
+			}
+			if step == 0 {
+				return errf(CodeInvalidParameterValue, "step size cannot equal zero")
+			}
+			in := func(c int64) bool { return (step > 0 && c <= stop) || (step < 0 && c >= stop) }
+			done := false
+			for cur := start; !done && in(cur); {
+				chunk := NewVec(t, 0)
+				for n := batchSize; n > 0 && !done && in(cur); n-- {
+					chunk.grow(chunk.N + 1)
+					chunk.I[chunk.N-1] = cur
+					next := cur + step
+					if (step > 0 && next < cur) || (step < 0 && next > cur) {
+						done = true
+					}
+					cur = next
+				}
+				if err := flush(chunk); err != nil {
+					return err
+				}
+				if err := checkCancel(ec.run.ctx); err != nil {
+					return err
+				}
+			}
+		case KNum:
+			start, stop := vals[0].D[0], vals[1].D[0]
+			var step = numOne()
+			if len(vals) == 3 {
+				step = vals[2].D[0]
+			}
+			if step.IsZero() {
+				return errf(CodeInvalidParameterValue, "step size cannot equal zero")
+			}
+			chunk := NewVec(t, 0)
+			cur := start
+			for (step.Sign() > 0 && cur.Cmp(&stop) <= 0) || (step.Sign() < 0 && cur.Cmp(&stop) >= 0) {
+				chunk.grow(chunk.N + 1)
+				chunk.D[chunk.N-1].Set(&cur)
+				if err := numAdd(&cur, &cur, &step); err != nil {
+					return err
+				}
+				if chunk.N == batchSize {
+					if err := flush(chunk); err != nil {
+						return err
+					}
+					chunk = NewVec(t, 0)
+				}
+			}
+			if err := flush(chunk); err != nil {
+				return err
+			}
+		}
+	}
+	if out.n > 0 {
+		defer out.free(ec.run)
+		return emit(out.batch())
+	}
+	return nil
+}
+
+func (b *binder) bindRangeFunction(rf *q.RangeFunction, sc *scope) (plan, []scopeCol, error) {
+	if rf.Lateral {
+		return nil, nil, unsupported("LATERAL function calls are not supported")
+	}
+	if rf.IsRowsfrom || len(rf.Functions) != 1 || len(rf.Coldeflist) > 0 {
+		return nil, nil, unsupported("ROWS FROM and column definition lists are not supported")
+	}
+	item := rf.Functions[0].GetList().Items
+	fc := item[0].GetFuncCall()
+	if fc == nil {
+		return nil, nil, unsupported("this FROM function form is not supported")
+	}
+	name, err := funcName(fc.Funcname)
+	if err != nil {
+		return nil, nil, err
+	}
+	fsc := newScope(sc.parent)
+	args, err := b.bindList(fc.Args, fsc)
+	if err != nil {
+		return nil, nil, err
+	}
+	if fsc.correlated {
+		sc.correlated = true
+	}
+	alias := name
+	if rf.Alias != nil {
+		alias = rf.Alias.Aliasname
+	}
+	var t Type
+	switch name {
+	case "generate_series":
+		if len(args) < 2 || len(args) > 3 {
+			return nil, nil, noFunction(name, args)
+		}
+		ts := []Expr{args[0], args[1]}
+		ct, err := b.commonType(ts, "generate_series")
+		if err != nil {
+			return nil, nil, err
+		}
+		switch {
+		case ct.isInt():
+			if ct.OID == OIDInt2 {
+				ct = TInt4
+			}
+			for i := range args {
+				if args[i], err = b.coerce(args[i], ct, castImplicit, ""); err != nil {
+					return nil, nil, noFunction(name, args)
+				}
+			}
+		case ct.OID == OIDNumeric || ct.OID == OIDFloat8 || ct.OID == OIDFloat4:
+			if ct.Kind() == KFloat {
+				return nil, nil, unsupported("generate_series over floating point is not supported")
+			}
+			for i := range args {
+				if args[i], err = b.coerce(args[i], TNumeric, castImplicit, ""); err != nil {
+					return nil, nil, noFunction(name, args)
+				}
+			}
+		case ct.OID == OIDTimestamp || ct.OID == OIDTimestamptz || ct.OID == OIDDate:
+			if ct.OID == OIDDate {
+				ct = TTimestamptz
+			}
+			if len(args) != 3 {
+				return nil, nil, noFunction(name, args)
+			}
+			for i := 0; i < 2; i++ {
+				if args[i], err = b.coerce(args[i], ct, castImplicit, ""); err != nil {
+					return nil, nil, err
+				}
+			}
+			if args[2], err = b.coerce(args[2], TInterval, castImplicit, ""); err != nil {
+				return nil, nil, err
+			}
+		default:
+			return nil, nil, noFunction(name, args)
+		}
+		t = args[0].Type()
+	case "unnest":
+		if len(args) != 1 {
+			return nil, nil, unsupported("unnest with several arguments is not supported")
+		}
+		if !args[0].Type().IsArray() {
+			if args[0].Type().OID == OIDUnknown {
+				return nil, nil, errf(CodeIndeterminateDatatype, "could not determine polymorphic type because input has type unknown")
+			}
+			return nil, nil, noFunction(name, args)
+		}
+		t = args[0].Type().Elem()
+	default:
+		if isSetReturning(name) {
+			return nil, nil, unsupported("set-returning function %s() is not supported", name)
+		}
+		return nil, nil, unsupported("functions in FROM other than generate_series and unnest are not supported")
+	}
+	if err := b.addAlias(sc, alias); err != nil {
+		return nil, nil, err
+	}
+	colName := name
+	if rf.Alias != nil && len(rf.Alias.Colnames) == 0 {
+		colName = alias
+	}
+	cols := []colInfo{{name: colName, t: t}}
+	scols := []scopeCol{{name: colName, t: t, idx: 0}}
+	if rf.Ordinality {
+		cols = append(cols, colInfo{name: "ordinality", t: TInt8})
+		scols = append(scols, scopeCol{name: "ordinality", t: TInt8, idx: 1})
+	}
+	scols, err = applyAlias(scols, rf.Alias, alias)
+	if err != nil {
+		return nil, nil, err
+	}
+	for i := range cols {
+		cols[i].name = scols[i].name
+	}
+	return &funcScanNode{name: name, args: args, cols: cols, ord: rf.Ordinality}, scols, nil
+}

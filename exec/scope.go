@@ -1,0 +1,87 @@
+package exec
+
+// scopeCol is one column visible to name resolution.
+type scopeCol struct {
+	table    string // range alias ("" for unnamed)
+	name     string
+	t        Type
+	idx      int  // position in the operator's input batch
+	noUnqual bool // only reachable qualified (USING-merged sides)
+	noStar   bool // not part of * expansion
+	tableOID uint32
+	attnum   int16
+}
+
+// scope is the name space of one query level; parent is the enclosing
+// query (for correlated references).
+type scope struct {
+	cols       []scopeCol
+	parent     *scope
+	correlated bool // something below resolved a column of an ancestor
+	aliases    map[string]bool
+}
+
+func newScope(parent *scope) *scope {
+	return &scope{parent: parent, aliases: map[string]bool{}}
+}
+
+// lookup resolves [table.]name in this scope only.
+func (s *scope) lookup(table, name string) (*scopeCol, error) {
+	var found *scopeCol
+	for i := range s.cols {
+		c := &s.cols[i]
+		if c.name != name {
+			continue
+		}
+		if table == "" && c.noUnqual {
+			continue
+		}
+		if table != "" && c.table != table {
+			continue
+		}
+		if found != nil {
+			if table != "" {
+				return nil, errf(CodeAmbiguousColumn, "column reference \"%s.%s\" is ambiguous", table, name)
+			}
+			return nil, errf(CodeAmbiguousColumn, "column reference \"%s\" is ambiguous", name)
+		}
+		found = c
+	}
+	return found, nil
+}
+
+// resolve finds a column in this scope or an ancestor; level is 0 for this
+// scope, 1 for the parent, and so on.
+func (s *scope) resolve(table, name string) (*scopeCol, int, error) {
+	level := 0
+	for cur := s; cur != nil; cur = cur.parent {
+		c, err := cur.lookup(table, name)
+		if err != nil {
+			return nil, 0, err
+		}
+		if c != nil {
+			// mark every scope between as correlated
+			for m, k := s, 0; k < level; m, k = m.parent, k+1 {
+				m.correlated = true
+			}
+			return c, level, nil
+		}
+		if table != "" && cur.aliases[table] {
+			return nil, 0, errf(CodeUndefinedColumn, "column %s.%s does not exist", table, name)
+		}
+		level++
+	}
+	if table != "" {
+		return nil, 0, errf(CodeUndefinedTable, "missing FROM-clause entry for table \"%s\"", table)
+	}
+	return nil, 0, errf(CodeUndefinedColumn, "column \"%s\" does not exist", name)
+}
+
+func (s *scope) hasAlias(name string) bool {
+	for cur := s; cur != nil; cur = cur.parent {
+		if cur.aliases[name] {
+			return true
+		}
+	}
+	return false
+}

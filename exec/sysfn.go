@@ -1,0 +1,277 @@
+package exec
+
+import (
+	"strings"
+	"sync"
+)
+
+// ServerVersion is what version() and server_version report.
+const ServerVersion = "15.0"
+
+// VersionString is PostgreSQL-shaped so tools that parse it work.
+const VersionString = "PostgreSQL 15.0 (pggraph) on x86_64-pc-linux-gnu, compiled by Go, 64-bit"
+
+// regNames maps reg* OIDs to names for text output; filled from the
+// catalogs the engine has generated (OIDs are stable per catalog version).
+var regNames sync.Map // key: [2]uint32{kind, oid} → string
+
+func regName(kind, oid uint32) (string, bool) {
+	if v, ok := regNames.Load([2]uint32{kind, oid}); ok {
+		return v.(string), true
+	}
+	return "", false
+}
+
+func rememberRegName(kind, oid uint32, name string) { regNames.Store([2]uint32{kind, oid}, name) }
+
+// regCast binds x::regclass / ::regtype / ::regnamespace.
+func (b *binder) regCast(arg Expr, t Type) (Expr, error) {
+	at := arg.Type()
+	if at.isInt() || at.OID == OIDOid || at.OID == t.OID {
+		return &castExpr{arg: arg, t: t, explicit: true}, nil
+	}
+	if at.OID != OIDUnknown && !at.isString() {
+		return nil, errf(CodeCannotCoerce, "cannot cast type %s to %s", at, t)
+	}
+	if at.OID == OIDUnknown {
+		arg, _ = b.coerce(arg, TText, castImplicit, "")
+	}
+	cs := b.cat
+	return &opExpr{name: "reg", t: t, args: []Expr{arg}, strict: true, k: func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			oid, err := cs.regLookup(t.OID, a[0].S[i])
+			if err != nil {
+				return err
+			}
+			out.I[i] = int64(oid)
+		}
+		return nil
+	}}, nil
+}
+
+// regLookup resolves a name for a reg* input.
+func (c *catalogSet) regLookup(kind uint32, name string) (uint32, error) {
+	n := strings.TrimSpace(name)
+	if n != "" && n[0] >= '0' && n[0] <= '9' {
+		v, err := parseInt(n, TOid)
+		return uint32(v), err
+	}
+	switch kind {
+	case OIDRegtype:
+		if oid, ok := typeNames[strings.ToLower(n)]; ok {
+			return oid, nil
+		}
+		if strings.HasSuffix(n, "[]") {
+			if oid, ok := typeNames[strings.ToLower(strings.TrimSuffix(n, "[]"))]; ok {
+				return info(oid).array, nil
+			}
+		}
+		for oid, ti := range typeInfos {
+			if ti.name == n || ti.sqlName == n {
+				return oid, nil
+			}
+		}
+		return 0, errf(CodeUndefinedObject, "type \"%s\" does not exist", n)
+	case OIDRegnamespace:
+		for _, ns := range c.namespaces() {
+			if ns.name == n {
+				return ns.oid, nil
+			}
+		}
+		return 0, errf(CodeUndefinedObject, "schema \"%s\" does not exist", n)
+	}
+	schema, rel := "", unquoteIdent(n)
+	if k := strings.Index(n, "."); k >= 0 {
+		schema, rel = unquoteIdent(n[:k]), unquoteIdent(n[k+1:])
+	}
+	if td := c.table(schema, rel); td != nil {
+		rememberRegName(OIDRegclass, td.OID, quoteIdent(td.Name))
+		return td.OID, nil
+	}
+	return 0, errf(CodeUndefinedTable, "relation \"%s\" does not exist", n)
+}
+
+func unquoteIdent(s string) string {
+	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
+		return strings.ReplaceAll(s[1:len(s)-1], `""`, `"`)
+	}
+	return strings.ToLower(s)
+}
+
+type nsInfo struct {
+	oid  uint32
+	name string
+}
+
+// Namespace OIDs: PostgreSQL's fixed ones, then user schemas from 2200.
+const (
+	oidPgCatalog         = 11
+	oidPublic            = 2200
+	oidInformationSchema = 13000
+	oidPgToast           = 99
+)
+
+func (c *catalogSet) namespaces() []nsInfo {
+	out := []nsInfo{{oidPgCatalog, "pg_catalog"}, {oidPgToast, "pg_toast"}, {oidPublic, "public"}, {oidInformationSchema, "information_schema"}}
+	if c.user != nil {
+		for i, s := range c.user.Schemas() {
+			if s == "public" {
+				continue
+			}
+			out = append(out, nsInfo{uint32(16000 + i), s})
+		}
+	}
+	return out
+}
+
+func constText(name string, f func(ec *evalCtx) string) {
+	defCustom(name, func(b *binder, args []Expr) (Expr, error) {
+		if len(args) != 0 {
+			return nil, noFunction(name, args)
+		}
+		t := TText
+		if name == "current_user" || name == "current_database" || name == "current_schema" || name == "session_user" || name == "user" {
+			t = TName
+		}
+		return &opExpr{name: name, t: t, k: func(ec *evalCtx, _ []*Vec, out *Vec, sel []int32) error {
+			s := f(ec)
+			for _, i := range sel {
+				out.S[i] = s
+			}
+			return nil
+		}}, nil
+	})
+}
+
+func init() {
+	constText("version", func(*evalCtx) string { return VersionString })
+	constText("current_database", func(ec *evalCtx) string {
+		if ec.run.database == "" {
+			return "main"
+		}
+		return ec.run.database
+	})
+	constText("current_user", func(ec *evalCtx) string {
+		if ec.run.user == "" {
+			return "postgres"
+		}
+		return ec.run.user
+	})
+	funcs["session_user"] = funcs["current_user"]
+	constText("current_schema", func(ec *evalCtx) string { return "public" })
+	constText("pg_postmaster_start_time", func(*evalCtx) string { return "" })
+	delete(funcs, "pg_postmaster_start_time")
+	defCustom("pg_backend_pid", func(b *binder, args []Expr) (Expr, error) {
+		return &opExpr{name: "pg_backend_pid", t: TInt4, k: func(ec *evalCtx, _ []*Vec, out *Vec, sel []int32) error {
+			for _, i := range sel {
+				out.I[i] = int64(ec.run.pid)
+			}
+			return nil
+		}}, nil
+	})
+	defCustom("pg_typeof", func(b *binder, args []Expr) (Expr, error) {
+		if len(args) != 1 {
+			return nil, noFunction("pg_typeof", args)
+		}
+		oid := args[0].Type().OID
+		return &opExpr{name: "pg_typeof", t: TRegtype, args: args, k: func(_ *evalCtx, _ []*Vec, out *Vec, sel []int32) error {
+			for _, i := range sel {
+				out.I[i] = int64(oid)
+			}
+			return nil
+		}}, nil
+	})
+	def("format_type", fnSig{args: []Type{TOid, TInt4}, ret: TText, nonStrict: true, k: func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			if a[0].IsNull(int(i)) {
+				out.SetNull(int(i))
+				continue
+			}
+			mod := int32(-1)
+			if !a[1].IsNull(int(i)) {
+				mod = int32(a[1].I[i])
+			}
+			out.S[i] = FormatType(uint32(a[0].I[i]), mod)
+		}
+		return nil
+	}})
+	defCustom("current_schemas", func(b *binder, args []Expr) (Expr, error) {
+		if len(args) != 1 {
+			return nil, noFunction("current_schemas", args)
+		}
+		a, err := b.coerce(args[0], TBool, castImplicit, "")
+		if err != nil {
+			return nil, err
+		}
+		return &opExpr{name: "current_schemas", t: Type{1003, -1}, args: []Expr{a}, strict: true, k: func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+			for _, i := range sel {
+				names := []string{"public"}
+				if a[0].B[i] {
+					names = []string{"pg_catalog", "public"}
+				}
+				items := NewVec(TName, len(names))
+				copy(items.S, names)
+				out.A[i] = &Array{Elem: TName, Items: items}
+			}
+			return nil
+		}}, nil
+	})
+	trueFn := func(name string, n int) {
+		defCustom(name, func(b *binder, args []Expr) (Expr, error) {
+			if len(args) < n-1 || len(args) > n {
+				return nil, noFunction(name, args)
+			}
+			for i := range args {
+				if args[i].Type().OID == OIDUnknown {
+					args[i], _ = b.coerce(args[i], TText, castImplicit, "")
+				}
+			}
+			return &opExpr{name: name, t: TBool, args: args, strict: true, k: func(_ *evalCtx, _ []*Vec, out *Vec, sel []int32) error {
+				for _, i := range sel {
+					out.B[i] = true
+				}
+				return nil
+			}}, nil
+		})
+	}
+	for _, p := range []string{"has_table_privilege", "has_schema_privilege", "has_database_privilege", "has_column_privilege", "has_function_privilege", "has_sequence_privilege", "has_any_column_privilege"} {
+		trueFn(p, 3)
+	}
+	defCustom("pg_table_is_visible", func(b *binder, args []Expr) (Expr, error) {
+		if len(args) != 1 {
+			return nil, noFunction("pg_table_is_visible", args)
+		}
+		a, err := b.coerce(args[0], TOid, castImplicit, "")
+		if err != nil {
+			return nil, err
+		}
+		return &opExpr{name: "pg_table_is_visible", t: TBool, args: []Expr{a}, strict: true, k: func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+			for _, i := range sel {
+				out.B[i] = true
+			}
+			return nil
+		}}, nil
+	})
+	funcs["pg_type_is_visible"] = funcs["pg_table_is_visible"]
+	funcs["pg_function_is_visible"] = funcs["pg_table_is_visible"]
+	def("pg_encoding_to_char", sig(TName, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			if a[0].I[i] == 6 {
+				out.S[i] = "UTF8"
+			} else {
+				out.S[i] = ""
+			}
+		}
+		return nil
+	}, TInt4))
+	def("pg_get_userbyid", sig(TName, func(ec *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			if a[0].I[i] == 10 {
+				out.S[i] = "postgres"
+			} else {
+				out.S[i] = "unknown (OID=" + itoa(a[0].I[i]) + ")"
+			}
+		}
+		return nil
+	}, TOid))
+}

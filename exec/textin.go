@@ -1,0 +1,700 @@
+package exec
+
+import (
+	"encoding/hex"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+	_ "time/tzdata" // TimeZone names must resolve without the host's zoneinfo
+
+	"github.com/google/uuid"
+)
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+func syntaxErr(typ, s string) *Error {
+	return errf(CodeInvalidTextRepr, "invalid input syntax for type %s: \"%s\"", typ, s)
+}
+
+// parseText stores the text input s, read as type v.T, at row i.
+func parseText(v *Vec, i int, s string, loc *time.Location) error {
+	t := v.T
+	switch t.OID {
+	case OIDBool:
+		b, ok := parseBool(s)
+		if !ok {
+			return syntaxErr("boolean", s)
+		}
+		v.B[i] = b
+	case OIDInt2, OIDInt4, OIDInt8, OIDOid, OIDRegclass, OIDRegtype, OIDRegproc, OIDRegnamespace:
+		n, err := parseInt(s, t)
+		if err != nil {
+			return err
+		}
+		v.I[i] = n
+	case OIDFloat4, OIDFloat8:
+		f, err := parseFloat(s, t)
+		if err != nil {
+			return err
+		}
+		v.F[i] = f
+	case OIDNumeric:
+		d, err := parseNumeric(s)
+		if err != nil {
+			return err
+		}
+		if err := applyNumericTypmod(&d, t.Mod); err != nil {
+			return err
+		}
+		v.D[i] = d
+	case OIDDate:
+		d, err := parseDate(s)
+		if err != nil {
+			return err
+		}
+		v.I[i] = d
+	case OIDTimestamp, OIDTimestamptz:
+		us, err := parseTimestamp(s, t.OID == OIDTimestamptz, loc)
+		if err != nil {
+			return err
+		}
+		v.I[i] = us
+	case OIDTime:
+		us, ok := parseClock(strings.TrimSpace(s))
+		if !ok {
+			return errf(CodeInvalidDatetimeFormat, "invalid input syntax for type time: \"%s\"", s)
+		}
+		v.I[i] = us
+	case OIDInterval:
+		iv, err := parseInterval(s)
+		if err != nil {
+			return err
+		}
+		v.V[i] = iv
+	case OIDBytea:
+		b, err := parseBytea(s)
+		if err != nil {
+			return err
+		}
+		v.S[i] = b
+	case OIDUUID:
+		u, err := uuid.Parse(strings.TrimSpace(s))
+		if err != nil {
+			return syntaxErr("uuid", s)
+		}
+		v.S[i] = u.String()
+	case OIDJSON:
+		if !validJSON(s) {
+			return jsonSyntaxErr("json", s)
+		}
+		v.S[i] = s
+	case OIDJSONB:
+		n, err := normalizeJSONB(s)
+		if err != nil {
+			return err
+		}
+		v.S[i] = n
+	case OIDVarchar, OIDBpchar:
+		out, err := fitChar(s, t, false)
+		if err != nil {
+			return err
+		}
+		v.S[i] = out
+	case OIDName:
+		if len(s) > 63 {
+			s = s[:63]
+		}
+		v.S[i] = s
+	case OIDChar:
+		if len(s) > 1 {
+			s = s[:1]
+		}
+		v.S[i] = s
+	default:
+		if t.IsArray() {
+			a, err := parseArray(s, t.Elem(), loc)
+			if err != nil {
+				return err
+			}
+			v.A[i] = a
+			return nil
+		}
+		if t.Kind() == KStr {
+			v.S[i] = s
+			return nil
+		}
+		return unsupported("input of type %s is not supported", t)
+	}
+	return nil
+}
+
+// fitChar applies varchar(n)/char(n): an explicit cast truncates, an
+// assignment errors (22001); char(n) pads with blanks.
+func fitChar(s string, t Type, explicit bool) (string, error) {
+	if t.Mod < 4 {
+		return s, nil
+	}
+	n := int(t.Mod - 4)
+	r := []rune(s)
+	if len(r) > n {
+		tail := strings.TrimRight(string(r[n:]), " ")
+		if tail != "" && !explicit {
+			name := "character varying"
+			if t.OID == OIDBpchar {
+				name = "character"
+			}
+			return "", errf(CodeStringDataRightTrunc, "value too long for type %s(%d)", name, n)
+		}
+		r = r[:n]
+	}
+	if t.OID == OIDBpchar && len(r) < n {
+		return string(r) + strings.Repeat(" ", n-len(r)), nil
+	}
+	return string(r), nil
+}
+
+func parseBool(s string) (bool, bool) {
+	t := strings.ToLower(strings.TrimSpace(s))
+	if t == "" {
+		return false, false
+	}
+	switch {
+	case strings.HasPrefix("true", t), strings.HasPrefix("yes", t), t == "on", t == "1":
+		return true, true
+	case strings.HasPrefix("false", t), strings.HasPrefix("no", t), t == "off" || t == "of", t == "0":
+		return false, true
+	}
+	return false, false
+}
+
+func intRange(t Type) (int64, int64, string) {
+	switch t.OID {
+	case OIDInt2:
+		return math.MinInt16, math.MaxInt16, "smallint"
+	case OIDInt4:
+		return math.MinInt32, math.MaxInt32, "integer"
+	case OIDOid, OIDRegclass, OIDRegtype, OIDRegproc, OIDRegnamespace:
+		return math.MinInt32, math.MaxUint32, "oid"
+	}
+	return math.MinInt64, math.MaxInt64, "bigint"
+}
+
+func parseInt(s string, t Type) (int64, error) {
+	lo, hi, name := intRange(t)
+	x := strings.TrimSpace(s)
+	n, err := strconv.ParseInt(x, 10, 64)
+	if err != nil {
+		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange && x != "" {
+			return 0, errf(CodeNumericOutOfRange, "value \"%s\" is out of range for type %s", s, name)
+		}
+		return 0, syntaxErr(name, s)
+	}
+	if strings.HasPrefix(x, "+") && len(x) > 1 && (x[1] == '+' || x[1] == '-') {
+		return 0, syntaxErr(name, s)
+	}
+	if n < lo || n > hi {
+		return 0, errf(CodeNumericOutOfRange, "value \"%s\" is out of range for type %s", s, name)
+	}
+	if n < 0 && hi == math.MaxUint32 {
+		n = int64(uint32(int32(n)))
+	}
+	return n, nil
+}
+
+func parseFloat(s string, t Type) (float64, error) {
+	name := "double precision"
+	bits := 64
+	if t.OID == OIDFloat4 {
+		name, bits = "real", 32
+	}
+	x := strings.TrimSpace(s)
+	switch strings.ToLower(x) {
+	case "nan":
+		return math.NaN(), nil
+	case "infinity", "+infinity", "inf", "+inf":
+		return math.Inf(1), nil
+	case "-infinity", "-inf":
+		return math.Inf(-1), nil
+	}
+	if x == "" || strings.ContainsAny(x, "_xXpP") {
+		return 0, syntaxErr(name, s)
+	}
+	f, err := strconv.ParseFloat(x, bits)
+	if err != nil {
+		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+			return 0, errf(CodeNumericOutOfRange, "\"%s\" is out of range for type %s", s, name)
+		}
+		return 0, syntaxErr(name, s)
+	}
+	return f, nil
+}
+
+func daysFromCivil(y int, m time.Month, d int) int64 {
+	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC).Unix() / 86400
+}
+
+// splitDate reads YYYY-MM-DD at the start of s, returning the rest.
+func splitDate(s string) (y, m, d int, rest string, ok bool) {
+	i := 0
+	num := func() (int, bool) {
+		j := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		if j == i {
+			return 0, false
+		}
+		n, err := strconv.Atoi(s[j:i])
+		return n, err == nil
+	}
+	if y, ok = num(); !ok || i >= len(s) || s[i] != '-' {
+		return
+	}
+	i++
+	if m, ok = num(); !ok || i >= len(s) || s[i] != '-' {
+		ok = false
+		return
+	}
+	i++
+	if d, ok = num(); !ok {
+		return
+	}
+	return y, m, d, s[i:], true
+}
+
+func validCivil(y, m, d int) bool {
+	if m < 1 || m > 12 || d < 1 {
+		return false
+	}
+	return d <= time.Date(y, time.Month(m)+1, 0, 0, 0, 0, 0, time.UTC).Day()
+}
+
+func parseDate(s string) (int64, error) {
+	x := strings.TrimSpace(s)
+	y, m, d, rest, ok := splitDate(x)
+	rest = strings.TrimSpace(rest)
+	bc := false
+	if strings.EqualFold(rest, "BC") {
+		bc, rest = true, ""
+	}
+	if !ok || rest != "" {
+		return 0, errf(CodeInvalidDatetimeFormat, "invalid input syntax for type date: \"%s\"", s)
+	}
+	if !validCivil(y, m, d) {
+		return 0, errf(CodeDatetimeFieldOverflow, "date/time field value out of range: \"%s\"", s)
+	}
+	if bc {
+		y = 1 - y
+	}
+	return daysFromCivil(y, time.Month(m), d), nil
+}
+
+// parseClock reads HH:MM[:SS[.ffffff]] as µs since midnight.
+func parseClock(s string) (int64, bool) {
+	parts := strings.Split(s, ":")
+	if len(parts) < 2 || len(parts) > 3 {
+		return 0, false
+	}
+	h, err1 := strconv.Atoi(parts[0])
+	mi, err2 := strconv.Atoi(parts[1])
+	if err1 != nil || err2 != nil || h < 0 || h > 24 || mi < 0 || mi > 59 {
+		return 0, false
+	}
+	var us int64
+	if len(parts) == 3 {
+		sec, frac, _ := strings.Cut(parts[2], ".")
+		sv, err := strconv.Atoi(sec)
+		if err != nil || sv < 0 || sv > 60 {
+			return 0, false
+		}
+		us = int64(sv) * 1_000_000
+		if frac != "" {
+			for len(frac) < 7 {
+				frac += "0"
+			}
+			f, err := strconv.Atoi(frac[:7])
+			if err != nil {
+				return 0, false
+			}
+			us += int64((f + 5) / 10)
+		}
+	}
+	total := int64(h)*3600_000_000 + int64(mi)*60_000_000 + us
+	if total > 24*3600_000_000 {
+		return 0, false
+	}
+	return total, true
+}
+
+// parseTimestamp reads ISO timestamps with an optional zone suffix; tz
+// inputs without a zone are in loc.
+func parseTimestamp(s string, tz bool, loc *time.Location) (int64, error) {
+	name := "timestamp without time zone"
+	if tz {
+		name = "timestamp with time zone"
+	}
+	x := strings.TrimSpace(s)
+	switch strings.ToLower(x) {
+	case "epoch":
+		return 0, nil
+	}
+	bad := func() error {
+		return errf(CodeInvalidDatetimeFormat, "invalid input syntax for type %s: \"%s\"", name, s)
+	}
+	y, m, d, rest, ok := splitDate(x)
+	if !ok {
+		return 0, bad()
+	}
+	if !validCivil(y, m, d) {
+		return 0, errf(CodeDatetimeFieldOverflow, "date/time field value out of range: \"%s\"", s)
+	}
+	var clock int64
+	zoneSet := false
+	var off int
+	var zoneLoc *time.Location
+	rest = strings.TrimLeft(rest, " T")
+	if rest != "" {
+		// clock ends at a zone marker
+		end := len(rest)
+		for i := 0; i < len(rest); i++ {
+			c := rest[i]
+			if c == '+' || c == '-' || c == ' ' || c == 'Z' || c == 'z' || (c >= 'A' && c <= 'Y') || (c >= 'a' && c <= 'y') {
+				end = i
+				break
+			}
+		}
+		var ok bool
+		if clock, ok = parseClock(rest[:end]); !ok {
+			return 0, bad()
+		}
+		zone := strings.TrimSpace(rest[end:])
+		if zone != "" {
+			switch {
+			case strings.EqualFold(zone, "Z"), strings.EqualFold(zone, "UTC"), strings.EqualFold(zone, "GMT"):
+				zoneSet = true
+			case zone[0] == '+' || zone[0] == '-':
+				o, ok := parseOffset(zone)
+				if !ok {
+					return 0, bad()
+				}
+				off, zoneSet = o, true
+			default:
+				l, err := time.LoadLocation(zone)
+				if err != nil {
+					return 0, bad()
+				}
+				zoneLoc, zoneSet = l, true
+			}
+		}
+	}
+	local := daysFromCivil(y, time.Month(m), d)*usPerDay + clock
+	if !tz {
+		return local, nil
+	}
+	if zoneSet && zoneLoc == nil {
+		return local - int64(off)*1_000_000, nil
+	}
+	if zoneLoc == nil {
+		zoneLoc = loc
+	}
+	return localToUTC(local, zoneLoc), nil
+}
+
+// localToUTC interprets µs of wall-clock time in loc.
+func localToUTC(local int64, loc *time.Location) int64 {
+	secs := floorDiv(local, 1_000_000)
+	frac := local - secs*1_000_000
+	w := time.Unix(secs, 0).UTC()
+	t := time.Date(w.Year(), w.Month(), w.Day(), w.Hour(), w.Minute(), w.Second(), 0, loc)
+	return t.Unix()*1_000_000 + frac
+}
+
+func parseOffset(z string) (int, bool) {
+	sign := 1
+	if z[0] == '-' {
+		sign = -1
+	}
+	z = z[1:]
+	var h, m, s int
+	var err error
+	switch {
+	case strings.Contains(z, ":"):
+		p := strings.Split(z, ":")
+		h, err = strconv.Atoi(p[0])
+		if err == nil && len(p) > 1 {
+			m, err = strconv.Atoi(p[1])
+		}
+		if err == nil && len(p) > 2 {
+			s, err = strconv.Atoi(p[2])
+		}
+	case len(z) == 4:
+		h, err = strconv.Atoi(z[:2])
+		if err == nil {
+			m, err = strconv.Atoi(z[2:])
+		}
+	default:
+		h, err = strconv.Atoi(z)
+	}
+	if err != nil || h > 15 || m > 59 {
+		return 0, false
+	}
+	return sign * (h*3600 + m*60 + s), true
+}
+
+var intervalUnits = map[string]struct {
+	months int32
+	days   int32
+	us     int64
+}{
+	"microsecond": {0, 0, 1}, "millisecond": {0, 0, 1000}, "second": {0, 0, 1_000_000},
+	"minute": {0, 0, 60_000_000}, "hour": {0, 0, 3600_000_000}, "day": {0, 1, 0},
+	"week": {0, 7, 0}, "month": {1, 0, 0}, "year": {12, 0, 0}, "decade": {120, 0, 0},
+	"century": {1200, 0, 0}, "millennium": {12000, 0, 0},
+}
+
+func intervalUnit(u string) (string, bool) {
+	u = strings.ToLower(u)
+	switch u {
+	case "us", "usec", "usecs", "microseconds":
+		return "microsecond", true
+	case "ms", "msec", "msecs", "milliseconds":
+		return "millisecond", true
+	case "s", "sec", "secs", "seconds":
+		return "second", true
+	case "m", "min", "mins", "minutes":
+		return "minute", true
+	case "h", "hr", "hrs", "hours":
+		return "hour", true
+	case "d", "days":
+		return "day", true
+	case "w", "weeks":
+		return "week", true
+	case "mon", "mons", "months":
+		return "month", true
+	case "y", "yr", "yrs", "years":
+		return "year", true
+	case "decades":
+		return "decade", true
+	case "centuries":
+		return "century", true
+	case "millennia":
+		return "millennium", true
+	}
+	_, ok := intervalUnits[u]
+	return u, ok
+}
+
+// parseInterval reads the postgres-style interval input ("1 day 02:00",
+// "-3 hours", "1 year 2 mons", "@ 1 minute ago").
+func parseInterval(s string) (Interval, error) {
+	bad := func() (Interval, error) {
+		return Interval{}, errf(CodeInvalidDatetimeFormat, "invalid input syntax for type interval: \"%s\"", s)
+	}
+	f := strings.Fields(strings.ToLower(strings.TrimSpace(s)))
+	var iv Interval
+	ago := false
+	if len(f) > 0 && f[0] == "@" {
+		f = f[1:]
+	}
+	if len(f) == 0 {
+		return bad()
+	}
+	for i := 0; i < len(f); i++ {
+		tok := f[i]
+		if tok == "ago" && i == len(f)-1 {
+			ago = true
+			continue
+		}
+		if strings.Contains(tok, ":") {
+			neg := strings.HasPrefix(tok, "-")
+			us, ok := parseClock(strings.TrimLeft(tok, "+-"))
+			if !ok {
+				// hours beyond 24 are fine in intervals
+				p := strings.Split(strings.TrimLeft(tok, "+-"), ":")
+				h, err := strconv.Atoi(p[0])
+				if err != nil || len(p) < 2 {
+					return bad()
+				}
+				rest, ok2 := parseClock("0:" + strings.Join(p[1:], ":"))
+				if !ok2 {
+					return bad()
+				}
+				us = int64(h)*3600_000_000 + rest
+			}
+			if neg {
+				us = -us
+			}
+			iv.Micros += us
+			continue
+		}
+		num, unitTok := tok, ""
+		// "1day" style
+		j := 0
+		for j < len(tok) && (tok[j] == '-' || tok[j] == '+' || tok[j] == '.' || (tok[j] >= '0' && tok[j] <= '9')) {
+			j++
+		}
+		if j < len(tok) {
+			num, unitTok = tok[:j], tok[j:]
+		} else if i+1 < len(f) {
+			i++
+			unitTok = f[i]
+		}
+		val, err := strconv.ParseFloat(num, 64)
+		if err != nil {
+			return bad()
+		}
+		if unitTok == "" {
+			iv.Micros += int64(math.Round(val * 1_000_000))
+			continue
+		}
+		u, ok := intervalUnit(unitTok)
+		if !ok {
+			return bad()
+		}
+		spec := intervalUnits[u]
+		whole := math.Trunc(val)
+		frac := val - whole
+		iv.Months += int32(whole) * spec.months
+		iv.Days += int32(whole) * spec.days
+		iv.Micros += int64(whole) * spec.us
+		if frac != 0 {
+			switch {
+			case spec.months != 0:
+				m := frac * float64(spec.months)
+				iv.Months += int32(math.Trunc(m))
+				d := (m - math.Trunc(m)) * 30
+				iv.Days += int32(math.Trunc(d))
+				iv.Micros += int64(math.Round((d - math.Trunc(d)) * usPerDay))
+			case spec.days != 0:
+				d := frac * float64(spec.days)
+				iv.Days += int32(math.Trunc(d))
+				iv.Micros += int64(math.Round((d - math.Trunc(d)) * usPerDay))
+			default:
+				iv.Micros += int64(math.Round(frac * float64(spec.us)))
+			}
+		}
+	}
+	if ago {
+		iv = Interval{-iv.Months, -iv.Days, -iv.Micros}
+	}
+	return iv, nil
+}
+
+func parseBytea(s string) (string, error) {
+	if strings.HasPrefix(s, `\x`) {
+		h := strings.Map(func(r rune) rune {
+			if r == ' ' || r == '\n' || r == '\t' {
+				return -1
+			}
+			return r
+		}, s[2:])
+		b, err := hex.DecodeString(h)
+		if err != nil {
+			return "", errf(CodeInvalidTextRepr, "invalid hexadecimal data: odd number of digits")
+		}
+		return string(b), nil
+	}
+	var out []byte
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' {
+			out = append(out, s[i])
+			continue
+		}
+		if i+1 < len(s) && s[i+1] == '\\' {
+			out = append(out, '\\')
+			i++
+			continue
+		}
+		if i+3 < len(s) {
+			n, err := strconv.ParseUint(s[i+1:i+4], 8, 8)
+			if err == nil {
+				out = append(out, byte(n))
+				i += 3
+				continue
+			}
+		}
+		return "", syntaxErr("bytea", s)
+	}
+	return string(out), nil
+}
+
+// parseArray reads a one-dimensional array literal such as {1,2,"a b",NULL}.
+func parseArray(s string, elem Type, loc *time.Location) (*Array, error) {
+	bad := func() error {
+		return &Error{Code: CodeInvalidTextRepr, Message: "malformed array literal: \"" + s + "\""}
+	}
+	x := strings.TrimSpace(s)
+	if len(x) < 2 || x[0] != '{' || x[len(x)-1] != '}' {
+		return nil, bad()
+	}
+	body := x[1 : len(x)-1]
+	var items []string
+	var nulls []bool
+	i := 0
+	if strings.TrimSpace(body) != "" {
+		for {
+			for i < len(body) && body[i] == ' ' {
+				i++
+			}
+			var sb strings.Builder
+			quoted := false
+			if i < len(body) && body[i] == '{' {
+				return nil, unsupported("multidimensional arrays are not supported")
+			}
+			if i < len(body) && body[i] == '"' {
+				quoted = true
+				i++
+				for i < len(body) && body[i] != '"' {
+					if body[i] == '\\' && i+1 < len(body) {
+						i++
+					}
+					sb.WriteByte(body[i])
+					i++
+				}
+				if i >= len(body) {
+					return nil, bad()
+				}
+				i++
+			} else {
+				for i < len(body) && body[i] != ',' {
+					if body[i] == '\\' && i+1 < len(body) {
+						i++
+					}
+					sb.WriteByte(body[i])
+					i++
+				}
+			}
+			v := sb.String()
+			if !quoted {
+				v = strings.TrimSpace(v)
+				if v == "" {
+					return nil, bad()
+				}
+			}
+			items = append(items, v)
+			nulls = append(nulls, !quoted && strings.EqualFold(v, "NULL"))
+			for i < len(body) && body[i] == ' ' {
+				i++
+			}
+			if i >= len(body) {
+				break
+			}
+			if body[i] != ',' {
+				return nil, bad()
+			}
+			i++
+		}
+	}
+	vec := NewVec(elem, len(items))
+	for k, it := range items {
+		if nulls[k] {
+			vec.SetNull(k)
+			continue
+		}
+		if err := parseText(vec, k, it, loc); err != nil {
+			return nil, err
+		}
+	}
+	return &Array{Elem: elem, Items: vec}, nil
+}

@@ -1,0 +1,357 @@
+package exec
+
+import (
+	"encoding/hex"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Text output in PostgreSQL's formats (DateStyle ISO, IntervalStyle
+// postgres, extra_float_digits 1, bytea_output hex).
+
+// FormatText renders row i of v as PostgreSQL's text output; ok=false for NULL.
+func FormatText(v *Vec, i int, loc *time.Location) (string, bool) {
+	if v.IsNull(i) {
+		return "", false
+	}
+	return formatValue(v, i, loc), true
+}
+
+func formatValue(v *Vec, i int, loc *time.Location) string {
+	t := v.T
+	switch t.Kind() {
+	case KBool:
+		if v.B[i] {
+			return "t"
+		}
+		return "f"
+	case KInt:
+		switch t.OID {
+		case OIDDate:
+			return formatDate(v.I[i])
+		case OIDTimestamp:
+			return formatTimestamp(v.I[i], nil)
+		case OIDTimestamptz:
+			return formatTimestamp(v.I[i], loc)
+		case OIDTime:
+			return formatTimeOfDay(v.I[i])
+		case OIDRegtype:
+			if _, ok := typeInfos[uint32(v.I[i])]; ok {
+				return FormatType(uint32(v.I[i]), -1)
+			}
+		case OIDRegclass, OIDRegnamespace, OIDRegproc:
+			if name, ok := regName(v.T.OID, uint32(v.I[i])); ok {
+				return name
+			}
+		}
+		return strconv.FormatInt(v.I[i], 10)
+	case KFloat:
+		if t.OID == OIDFloat4 {
+			return formatFloat(v.F[i], 32)
+		}
+		return formatFloat(v.F[i], 64)
+	case KNum:
+		return formatNumeric(&v.D[i])
+	case KStr:
+		if t.OID == OIDBytea {
+			return `\x` + hex.EncodeToString([]byte(v.S[i]))
+		}
+		return v.S[i]
+	case KInterval:
+		return formatInterval(v.V[i])
+	case KArray:
+		return formatArray(v.A[i], loc)
+	}
+	return ""
+}
+
+// formatFloat follows float8out/float4out: shortest round-trip digits,
+// exponent form when the decimal exponent is < -4 or >= the type's DIG.
+func formatFloat(f float64, bits int) string {
+	switch {
+	case math.IsNaN(f):
+		return "NaN"
+	case math.IsInf(f, 1):
+		return "Infinity"
+	case math.IsInf(f, -1):
+		return "-Infinity"
+	case f == 0:
+		if math.Signbit(f) {
+			return "-0"
+		}
+		return "0"
+	}
+	e := strconv.FormatFloat(f, 'e', -1, bits)
+	mant, expS, _ := strings.Cut(e, "e")
+	exp, _ := strconv.Atoi(expS)
+	neg := strings.HasPrefix(mant, "-")
+	mant = strings.TrimPrefix(mant, "-")
+	digits := strings.Replace(mant, ".", "", 1)
+	dig := 15
+	if bits == 32 {
+		dig = 6
+	}
+	var sb strings.Builder
+	if neg {
+		sb.WriteByte('-')
+	}
+	if exp < -4 || exp >= dig {
+		sb.WriteByte(digits[0])
+		if len(digits) > 1 {
+			sb.WriteByte('.')
+			sb.WriteString(digits[1:])
+		}
+		sb.WriteByte('e')
+		if exp < 0 {
+			sb.WriteByte('-')
+			exp = -exp
+		} else {
+			sb.WriteByte('+')
+		}
+		if exp < 10 {
+			sb.WriteByte('0')
+		}
+		sb.WriteString(strconv.Itoa(exp))
+		return sb.String()
+	}
+	if exp < 0 {
+		sb.WriteString("0.")
+		sb.WriteString(strings.Repeat("0", -exp-1))
+		sb.WriteString(digits)
+		return sb.String()
+	}
+	if len(digits) <= exp+1 {
+		sb.WriteString(digits)
+		sb.WriteString(strings.Repeat("0", exp+1-len(digits)))
+		return sb.String()
+	}
+	sb.WriteString(digits[:exp+1])
+	sb.WriteByte('.')
+	sb.WriteString(digits[exp+1:])
+	return sb.String()
+}
+
+const usPerDay = 86400_000_000
+
+func civil(days int64) (y int, m time.Month, d int) {
+	t := time.Unix(days*86400, 0).UTC()
+	return t.Year(), t.Month(), t.Day()
+}
+
+func formatYear(sb *strings.Builder, y int) (bc bool) {
+	if y <= 0 {
+		y = 1 - y
+		bc = true
+	}
+	s := strconv.Itoa(y)
+	for i := len(s); i < 4; i++ {
+		sb.WriteByte('0')
+	}
+	sb.WriteString(s)
+	return bc
+}
+
+func formatDate(days int64) string {
+	y, m, d := civil(days)
+	var sb strings.Builder
+	bc := formatYear(&sb, y)
+	sb.WriteByte('-')
+	write2(&sb, int(m))
+	sb.WriteByte('-')
+	write2(&sb, d)
+	if bc {
+		sb.WriteString(" BC")
+	}
+	return sb.String()
+}
+
+func write2(sb *strings.Builder, n int) {
+	if n < 10 {
+		sb.WriteByte('0')
+	}
+	sb.WriteString(strconv.Itoa(n))
+}
+
+func writeFrac(sb *strings.Builder, us int64) {
+	if us == 0 {
+		return
+	}
+	s := strconv.FormatInt(us+1_000_000, 10)[1:]
+	sb.WriteByte('.')
+	sb.WriteString(strings.TrimRight(s, "0"))
+}
+
+func formatTimeOfDay(us int64) string {
+	var sb strings.Builder
+	writeClock(&sb, us)
+	return sb.String()
+}
+
+func writeClock(sb *strings.Builder, us int64) {
+	secs := us / 1_000_000
+	write2(sb, int(secs/3600))
+	sb.WriteByte(':')
+	write2(sb, int(secs/60%60))
+	sb.WriteByte(':')
+	write2(sb, int(secs%60))
+	writeFrac(sb, us%1_000_000)
+}
+
+// formatTimestamp renders µs since the Unix epoch; with loc non-nil as
+// timestamptz in that zone (offset suffix as PostgreSQL prints it).
+func formatTimestamp(us int64, loc *time.Location) string {
+	secs := floorDiv(us, 1_000_000)
+	frac := us - secs*1_000_000
+	var t time.Time
+	if loc != nil {
+		t = time.Unix(secs, 0).In(loc)
+	} else {
+		t = time.Unix(secs, 0).UTC()
+	}
+	var sb strings.Builder
+	bc := formatYear(&sb, t.Year())
+	sb.WriteByte('-')
+	write2(&sb, int(t.Month()))
+	sb.WriteByte('-')
+	write2(&sb, t.Day())
+	sb.WriteByte(' ')
+	write2(&sb, t.Hour())
+	sb.WriteByte(':')
+	write2(&sb, t.Minute())
+	sb.WriteByte(':')
+	write2(&sb, t.Second())
+	writeFrac(&sb, frac)
+	if loc != nil {
+		_, off := t.Zone()
+		writeOffset(&sb, off)
+	}
+	if bc {
+		sb.WriteString(" BC")
+	}
+	return sb.String()
+}
+
+func writeOffset(sb *strings.Builder, off int) {
+	if off < 0 {
+		sb.WriteByte('-')
+		off = -off
+	} else {
+		sb.WriteByte('+')
+	}
+	write2(sb, off/3600)
+	if m := off / 60 % 60; m != 0 || off%60 != 0 {
+		sb.WriteByte(':')
+		write2(sb, m)
+		if s := off % 60; s != 0 {
+			sb.WriteByte(':')
+			write2(sb, s)
+		}
+	}
+}
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if (a%b != 0) && ((a < 0) != (b < 0)) {
+		q--
+	}
+	return q
+}
+
+// formatInterval renders IntervalStyle=postgres: "1 year 2 mons -3 days +04:05:06".
+func formatInterval(iv Interval) string {
+	var parts []string
+	isBefore := false
+	add := func(n int64, unit string) {
+		if n == 0 {
+			return
+		}
+		s := ""
+		if isBefore && n > 0 {
+			s = "+"
+		}
+		s += strconv.FormatInt(n, 10) + " " + unit
+		if n != 1 {
+			s += "s"
+		}
+		parts = append(parts, s)
+		if n < 0 {
+			isBefore = true
+		}
+	}
+	add(int64(iv.Months/12), "year")
+	add(int64(iv.Months%12), "mon")
+	add(int64(iv.Days), "day")
+	if iv.Micros != 0 || len(parts) == 0 {
+		var sb strings.Builder
+		us := iv.Micros
+		if us < 0 {
+			sb.WriteByte('-')
+			us = -us
+		} else if isBefore {
+			sb.WriteByte('+')
+		}
+		secs := us / 1_000_000
+		h := secs / 3600
+		if h < 10 {
+			sb.WriteByte('0')
+		}
+		sb.WriteString(strconv.FormatInt(h, 10))
+		sb.WriteByte(':')
+		write2(&sb, int(secs/60%60))
+		sb.WriteByte(':')
+		write2(&sb, int(secs%60))
+		writeFrac(&sb, us%1_000_000)
+		parts = append(parts, sb.String())
+	}
+	return strings.Join(parts, " ")
+}
+
+// formatArray renders the {a,b,NULL} text form with PostgreSQL's quoting.
+func formatArray(a *Array, loc *time.Location) string {
+	var sb strings.Builder
+	sb.WriteByte('{')
+	for i := 0; i < a.Items.N; i++ {
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		if a.Items.IsNull(i) {
+			sb.WriteString("NULL")
+			continue
+		}
+		s := formatValue(a.Items, i, loc)
+		if a.Items.T.IsArray() {
+			sb.WriteString(s)
+			continue
+		}
+		sb.WriteString(quoteArrayElem(s))
+	}
+	sb.WriteByte('}')
+	return sb.String()
+}
+
+func quoteArrayElem(s string) string {
+	need := s == "" || strings.EqualFold(s, "NULL")
+	if !need {
+		for i := 0; i < len(s); i++ {
+			switch s[i] {
+			case '{', '}', ',', '"', '\\', ' ', '\t', '\n', '\r', '\v', '\f':
+				need = true
+			}
+		}
+	}
+	if !need {
+		return s
+	}
+	var sb strings.Builder
+	sb.WriteByte('"')
+	for i := 0; i < len(s); i++ {
+		if s[i] == '"' || s[i] == '\\' {
+			sb.WriteByte('\\')
+		}
+		sb.WriteByte(s[i])
+	}
+	sb.WriteByte('"')
+	return sb.String()
+}

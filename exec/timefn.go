@@ -1,0 +1,416 @@
+package exec
+
+import (
+	"math"
+	"strings"
+	"time"
+
+	"github.com/cockroachdb/apd/v3"
+)
+
+func numOne() apd.Decimal {
+	var d apd.Decimal
+	d.SetInt64(1)
+	return d
+}
+
+// wallParts splits µs of wall-clock time into civil fields.
+func wallParts(us int64) (t time.Time, frac int64) {
+	secs := floorDiv(us, 1_000_000)
+	return time.Unix(secs, 0).UTC(), us - secs*1_000_000
+}
+
+// truncWall truncates wall-clock µs to a date_trunc unit.
+func truncWall(unit string, us int64) (int64, error) {
+	t, frac := wallParts(us)
+	y, m, d := t.Date()
+	var r time.Time
+	switch unit {
+	case "microseconds":
+		return us, nil
+	case "milliseconds":
+		return us - frac%1000, nil
+	case "second":
+		r = time.Date(y, m, d, t.Hour(), t.Minute(), t.Second(), 0, time.UTC)
+	case "minute":
+		r = time.Date(y, m, d, t.Hour(), t.Minute(), 0, 0, time.UTC)
+	case "hour":
+		r = time.Date(y, m, d, t.Hour(), 0, 0, 0, time.UTC)
+	case "day":
+		r = time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+	case "week":
+		wd := (int(t.Weekday()) + 6) % 7
+		r = time.Date(y, m, d-wd, 0, 0, 0, 0, time.UTC)
+	case "month":
+		r = time.Date(y, m, 1, 0, 0, 0, 0, time.UTC)
+	case "quarter":
+		r = time.Date(y, ((m-1)/3)*3+1, 1, 0, 0, 0, 0, time.UTC)
+	case "year":
+		r = time.Date(y, 1, 1, 0, 0, 0, 0, time.UTC)
+	case "decade":
+		r = time.Date(int(floorDiv(int64(y), 10))*10, 1, 1, 0, 0, 0, 0, time.UTC)
+	case "century":
+		r = time.Date(int(floorDiv(int64(y-1), 100))*100+1, 1, 1, 0, 0, 0, 0, time.UTC)
+	case "millennium":
+		r = time.Date(int(floorDiv(int64(y-1), 1000))*1000+1, 1, 1, 0, 0, 0, 0, time.UTC)
+	default:
+		return 0, unsupported("unit \"%s\" not supported for date_trunc", unit)
+	}
+	return r.Unix() * 1_000_000, nil
+}
+
+func normUnit(u string) (string, bool) {
+	u = strings.ToLower(u)
+	switch u {
+	case "microsecond", "microseconds", "us", "usec", "usecs":
+		return "microseconds", true
+	case "millisecond", "milliseconds", "ms", "msec", "msecs":
+		return "milliseconds", true
+	case "second", "seconds", "s", "sec", "secs":
+		return "second", true
+	case "minute", "minutes", "m", "min", "mins":
+		return "minute", true
+	case "hour", "hours", "h", "hr", "hrs":
+		return "hour", true
+	case "day", "days", "d":
+		return "day", true
+	case "week", "weeks", "w":
+		return "week", true
+	case "month", "months", "mon", "mons":
+		return "month", true
+	case "quarter":
+		return "quarter", true
+	case "year", "years", "y", "yr", "yrs":
+		return "year", true
+	case "decade", "decades":
+		return "decade", true
+	case "century", "centuries":
+		return "century", true
+	case "millennium", "millennia":
+		return "millennium", true
+	case "dow", "doy", "isodow", "epoch", "julian", "timezone", "timezone_hour", "timezone_minute", "isoyear":
+		return u, true
+	}
+	return u, false
+}
+
+// extractField computes extract(field FROM ts) on wall-clock µs as numeric
+// text (PostgreSQL 14+ returns numeric).
+func extractField(unit string, us int64, epochUS int64, isDate bool) (apd.Decimal, error) {
+	t, frac := wallParts(us)
+	var d apd.Decimal
+	setI := func(n int64) { d.SetInt64(n) }
+	switch unit {
+	case "microseconds":
+		setI(int64(t.Second())*1_000_000 + frac)
+	case "milliseconds":
+		d.SetFinite(int64(t.Second())*1_000_000+frac, -3)
+	case "second":
+		d.SetFinite(int64(t.Second())*1_000_000+frac, -6)
+	case "minute":
+		setI(int64(t.Minute()))
+	case "hour":
+		setI(int64(t.Hour()))
+	case "day":
+		setI(int64(t.Day()))
+	case "week":
+		_, w := t.ISOWeek()
+		setI(int64(w))
+	case "month":
+		setI(int64(t.Month()))
+	case "quarter":
+		setI(int64((t.Month()-1)/3 + 1))
+	case "year":
+		y := t.Year()
+		if y <= 0 {
+			y--
+		}
+		setI(int64(y))
+	case "isoyear":
+		y, _ := t.ISOWeek()
+		setI(int64(y))
+	case "decade":
+		setI(floorDiv(int64(t.Year()), 10))
+	case "century":
+		y := int64(t.Year())
+		if y > 0 {
+			setI((y + 99) / 100)
+		} else {
+			setI(-((99 - (y - 1)) / 100))
+		}
+	case "millennium":
+		y := int64(t.Year())
+		setI((y + 999) / 1000)
+	case "dow":
+		setI(int64(t.Weekday()))
+	case "isodow":
+		wd := int64(t.Weekday())
+		if wd == 0 {
+			wd = 7
+		}
+		setI(wd)
+	case "doy":
+		setI(int64(t.YearDay()))
+	case "epoch":
+		if isDate {
+			setI(floorDiv(epochUS, 1_000_000))
+		} else {
+			d.SetFinite(epochUS, -6)
+		}
+	case "julian":
+		return d, unsupported("extract(julian) is not supported")
+	default:
+		return d, errf(CodeInvalidParameterValue, "unit \"%s\" not supported", unit)
+	}
+	return d, nil
+}
+
+func init() {
+	nowK := func(_ *evalCtx, _ []*Vec, out *Vec, sel []int32) error { return nil }
+	_ = nowK
+	defCustom("now", func(b *binder, args []Expr) (Expr, error) {
+		if len(args) != 0 {
+			return nil, noFunction("now", args)
+		}
+		return &opExpr{name: "now", t: TTimestamptz, k: func(ec *evalCtx, _ []*Vec, out *Vec, sel []int32) error {
+			us := ec.run.now.UnixMicro()
+			for _, i := range sel {
+				out.I[i] = us
+			}
+			return nil
+		}}, nil
+	})
+	for _, n := range []string{"transaction_timestamp", "statement_timestamp", "clock_timestamp"} {
+		funcs[n] = funcs["now"]
+	}
+	defCustom("current_date", func(b *binder, args []Expr) (Expr, error) {
+		return &opExpr{name: "current_date", t: TDate, k: func(ec *evalCtx, _ []*Vec, out *Vec, sel []int32) error {
+			d := floorDiv(utcToLocal(ec.run.now.UnixMicro(), ec.loc), usPerDay)
+			for _, i := range sel {
+				out.I[i] = d
+			}
+			return nil
+		}}, nil
+	})
+	defCustom("localtimestamp", func(b *binder, args []Expr) (Expr, error) {
+		return &opExpr{name: "localtimestamp", t: TTimestamp, k: func(ec *evalCtx, _ []*Vec, out *Vec, sel []int32) error {
+			w := utcToLocal(ec.run.now.UnixMicro(), ec.loc)
+			for _, i := range sel {
+				out.I[i] = w
+			}
+			return nil
+		}}, nil
+	})
+	truncK := func(tz bool) kernel {
+		return func(ec *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+			for _, i := range sel {
+				u, ok := normUnit(a[0].S[i])
+				if !ok {
+					return errf(CodeInvalidParameterValue, "unit \"%s\" not recognized for type timestamp", a[0].S[i])
+				}
+				us := a[1].I[i]
+				if tz {
+					us = utcToLocal(us, ec.loc)
+				}
+				r, err := truncWall(u, us)
+				if err != nil {
+					return err
+				}
+				if tz {
+					r = localToUTC(r, ec.loc)
+				}
+				out.I[i] = r
+			}
+			return nil
+		}
+	}
+	def("date_trunc", sig(TTimestamptz, truncK(true), TText, TTimestamptz), sig(TTimestamp, truncK(false), TText, TTimestamp),
+		sig(TInterval, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+			for _, i := range sel {
+				u, _ := normUnit(a[0].S[i])
+				v := a[1].V[i]
+				switch u {
+				case "year":
+					v = Interval{Months: v.Months / 12 * 12}
+				case "month":
+					v = Interval{Months: v.Months}
+				case "day":
+					v = Interval{Months: v.Months, Days: v.Days}
+				case "hour":
+					v.Micros = v.Micros / 3600_000_000 * 3600_000_000
+				case "minute":
+					v.Micros = v.Micros / 60_000_000 * 60_000_000
+				case "second":
+					v.Micros = v.Micros / 1_000_000 * 1_000_000
+				default:
+					return unsupported("date_trunc(%s, interval) is not supported", u)
+				}
+				out.V[i] = v
+			}
+			return nil
+		}, TText, TInterval))
+	extractK := func(kind uint32, asFloat bool) kernel {
+		return func(ec *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+			for _, i := range sel {
+				u, ok := normUnit(a[0].S[i])
+				if !ok {
+					return errf(CodeInvalidParameterValue, "unit \"%s\" not recognized for type %s", a[0].S[i], Type{kind, -1})
+				}
+				var d apd.Decimal
+				var err error
+				switch kind {
+				case OIDDate:
+					switch u {
+					case "hour", "minute", "second", "milliseconds", "microseconds":
+						return errf(CodeFeatureNotSupported, "unit \"%s\" not supported for type date", u)
+					}
+					us := a[1].I[i] * usPerDay
+					d, err = extractField(u, us, us, true)
+				case OIDTimestamp:
+					d, err = extractField(u, a[1].I[i], a[1].I[i], false)
+				case OIDTimestamptz:
+					if u == "timezone" {
+						_, off := time.Unix(floorDiv(a[1].I[i], 1_000_000), 0).In(ec.loc).Zone()
+						d.SetInt64(int64(off))
+						break
+					}
+					d, err = extractField(u, utcToLocal(a[1].I[i], ec.loc), a[1].I[i], false)
+				case OIDInterval:
+					d, err = extractInterval(u, a[1].V[i])
+				}
+				if err != nil {
+					return err
+				}
+				if asFloat {
+					f, _ := d.Float64()
+					out.F[i] = f
+				} else {
+					out.D[i] = d
+				}
+			}
+			return nil
+		}
+	}
+	def("extract", sig(TNumeric, extractK(OIDTimestamptz, false), TText, TTimestamptz), sig(TNumeric, extractK(OIDTimestamp, false), TText, TTimestamp),
+		sig(TNumeric, extractK(OIDDate, false), TText, TDate), sig(TNumeric, extractK(OIDInterval, false), TText, TInterval))
+	def("date_part", sig(TFloat8, extractK(OIDTimestamptz, true), TText, TTimestamptz), sig(TFloat8, extractK(OIDTimestamp, true), TText, TTimestamp),
+		sig(TFloat8, extractK(OIDInterval, true), TText, TInterval))
+	def("make_date", sig(TDate, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			y, m, d := int(a[0].I[i]), int(a[1].I[i]), int(a[2].I[i])
+			if !validCivil(y, m, d) {
+				return errf(CodeDatetimeFieldOverflow, "date field value out of range: %d-%02d-%02d", y, m, d)
+			}
+			out.I[i] = daysFromCivil(y, time.Month(m), d)
+		}
+		return nil
+	}, TInt4, TInt4, TInt4))
+	def("to_timestamp", sig(TTimestamptz, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			f := a[0].F[i]
+			if math.IsNaN(f) || math.IsInf(f, 0) {
+				return errf(CodeDatetimeFieldOverflow, "timestamp cannot be NaN")
+			}
+			out.I[i] = int64(math.Round(f * 1_000_000))
+		}
+		return nil
+	}, TFloat8))
+	def("age", sig(TInterval, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			out.V[i] = ageWall(a[0].I[i], a[1].I[i])
+		}
+		return nil
+	}, TTimestamp, TTimestamp), sig(TInterval, func(ec *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			out.V[i] = ageWall(utcToLocal(a[0].I[i], ec.loc), utcToLocal(a[1].I[i], ec.loc))
+		}
+		return nil
+	}, TTimestamptz, TTimestamptz))
+	def("justify_days", sig(TInterval, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			v := a[0].V[i]
+			v.Months += v.Days / 30
+			v.Days %= 30
+			out.V[i] = v
+		}
+		return nil
+	}, TInterval))
+	def("justify_hours", sig(TInterval, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			v := a[0].V[i]
+			v.Days += int32(v.Micros / usPerDay)
+			v.Micros %= usPerDay
+			out.V[i] = v
+		}
+		return nil
+	}, TInterval))
+	def("isfinite", sig(TBool, func(_ *evalCtx, _ []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			out.B[i] = true
+		}
+		return nil
+	}, TTimestamptz), sig(TBool, func(_ *evalCtx, _ []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			out.B[i] = true
+		}
+		return nil
+	}, TDate))
+}
+
+func extractInterval(u string, v Interval) (apd.Decimal, error) {
+	var d apd.Decimal
+	switch u {
+	case "year":
+		d.SetInt64(int64(v.Months / 12))
+	case "month":
+		d.SetInt64(int64(v.Months % 12))
+	case "day":
+		d.SetInt64(int64(v.Days))
+	case "hour":
+		d.SetInt64(v.Micros / 3600_000_000)
+	case "minute":
+		d.SetInt64(v.Micros / 60_000_000 % 60)
+	case "second":
+		d.SetFinite(v.Micros%60_000_000, -6)
+	case "milliseconds":
+		d.SetFinite(v.Micros%60_000_000, -3)
+	case "microseconds":
+		d.SetInt64(v.Micros % 60_000_000)
+	case "epoch":
+		total := (int64(v.Months/12)*365*86400+int64(v.Months/12*0)+int64(v.Months%12)*30*86400+int64(v.Days)*86400)*1_000_000 + v.Micros
+		// PostgreSQL counts a year as 365.25 days here
+		total += int64(v.Months/12) * 86400 * 1_000_000 / 4
+		d.SetFinite(total, -6)
+	default:
+		return d, unsupported("extract(%s from interval) is not supported", u)
+	}
+	return d, nil
+}
+
+// ageWall is age(a, b) on wall-clock values: symbolic years/months/days.
+func ageWall(a, b int64) Interval {
+	neg := a < b
+	if neg {
+		a, b = b, a
+	}
+	ta, fa := wallParts(a)
+	tb, fb := wallParts(b)
+	months := (ta.Year()-tb.Year())*12 + int(ta.Month()-tb.Month())
+	days := ta.Day() - tb.Day()
+	us := int64(ta.Hour()-tb.Hour())*3600_000_000 + int64(ta.Minute()-tb.Minute())*60_000_000 + int64(ta.Second()-tb.Second())*1_000_000 + fa - fb
+	if us < 0 {
+		us += usPerDay
+		days--
+	}
+	if days < 0 {
+		// borrow the length of b's month, as timestamp_age does
+		prev := time.Date(tb.Year(), tb.Month()+1, 0, 0, 0, 0, 0, time.UTC).Day()
+		days += prev
+		months--
+	}
+	iv := Interval{Months: int32(months), Days: int32(days), Micros: us}
+	if neg {
+		iv = Interval{-iv.Months, -iv.Days, -iv.Micros}
+	}
+	return iv
+}

@@ -1,0 +1,243 @@
+package exec
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Type is a PostgreSQL type: its OID and type modifier (-1 when none).
+type Type struct {
+	OID uint32
+	Mod int32
+}
+
+// PostgreSQL type OIDs the engine knows.
+const (
+	OIDBool         uint32 = 16
+	OIDBytea        uint32 = 17
+	OIDChar         uint32 = 18
+	OIDName         uint32 = 19
+	OIDInt8         uint32 = 20
+	OIDInt2         uint32 = 21
+	OIDInt4         uint32 = 23
+	OIDRegproc      uint32 = 24
+	OIDText         uint32 = 25
+	OIDOid          uint32 = 26
+	OIDJSON         uint32 = 114
+	OIDFloat4       uint32 = 700
+	OIDFloat8       uint32 = 701
+	OIDUnknown      uint32 = 705
+	OIDBpchar       uint32 = 1042
+	OIDVarchar      uint32 = 1043
+	OIDDate         uint32 = 1082
+	OIDTime         uint32 = 1083
+	OIDTimestamp    uint32 = 1114
+	OIDTimestamptz  uint32 = 1184
+	OIDInterval     uint32 = 1186
+	OIDNumeric      uint32 = 1700
+	OIDRegclass     uint32 = 2205
+	OIDRegtype      uint32 = 2206
+	OIDRecord       uint32 = 2249
+	OIDUUID         uint32 = 2950
+	OIDJSONB        uint32 = 3802
+	OIDRegnamespace uint32 = 4089
+)
+
+// Common types.
+var (
+	TBool        = Type{OIDBool, -1}
+	TBytea       = Type{OIDBytea, -1}
+	TChar        = Type{OIDChar, -1}
+	TName        = Type{OIDName, -1}
+	TInt2        = Type{OIDInt2, -1}
+	TInt4        = Type{OIDInt4, -1}
+	TInt8        = Type{OIDInt8, -1}
+	TText        = Type{OIDText, -1}
+	TOid         = Type{OIDOid, -1}
+	TJSON        = Type{OIDJSON, -1}
+	TJSONB       = Type{OIDJSONB, -1}
+	TFloat4      = Type{OIDFloat4, -1}
+	TFloat8      = Type{OIDFloat8, -1}
+	TUnknown     = Type{OIDUnknown, -1}
+	TBpchar      = Type{OIDBpchar, -1}
+	TVarchar     = Type{OIDVarchar, -1}
+	TDate        = Type{OIDDate, -1}
+	TTime        = Type{OIDTime, -1}
+	TTimestamp   = Type{OIDTimestamp, -1}
+	TTimestamptz = Type{OIDTimestamptz, -1}
+	TInterval    = Type{OIDInterval, -1}
+	TNumeric     = Type{OIDNumeric, -1}
+	TUUID        = Type{OIDUUID, -1}
+	TRegclass    = Type{OIDRegclass, -1}
+	TRegtype     = Type{OIDRegtype, -1}
+	TRecord      = Type{OIDRecord, -1}
+)
+
+// Kind is the physical representation of a type inside a Vec.
+type Kind uint8
+
+const (
+	KInt      Kind = iota // int64 slot: int2/4/8, oid, reg*, date (days since 1970-01-01), time/timestamp(tz) (µs)
+	KFloat                // float64 slot: float4/8
+	KBool                 // bool slot
+	KStr                  // string slot: text family, bytea (raw bytes), uuid (canonical text), json(b)
+	KNum                  // apd.Decimal slot: numeric
+	KInterval             // Interval slot
+	KArray                // *Array slot
+)
+
+type typeInfo struct {
+	name    string // pg_type.typname
+	sqlName string // format_type spelling
+	kind    Kind
+	len     int16 // typlen
+	array   uint32
+	elem    uint32
+	cat     byte // typcategory
+	pref    bool // typispreferred
+}
+
+var typeInfos = map[uint32]*typeInfo{
+	OIDBool:         {"bool", "boolean", KBool, 1, 1000, 0, 'B', true},
+	OIDBytea:        {"bytea", "bytea", KStr, -1, 1001, 0, 'U', false},
+	OIDChar:         {"char", "\"char\"", KStr, 1, 1002, 0, 'Z', false},
+	OIDName:         {"name", "name", KStr, 64, 1003, 0, 'S', false},
+	OIDInt8:         {"int8", "bigint", KInt, 8, 1016, 0, 'N', false},
+	OIDInt2:         {"int2", "smallint", KInt, 2, 1005, 0, 'N', false},
+	OIDInt4:         {"int4", "integer", KInt, 4, 1007, 0, 'N', false},
+	OIDRegproc:      {"regproc", "regproc", KInt, 4, 1008, 0, 'N', false},
+	OIDText:         {"text", "text", KStr, -1, 1009, 0, 'S', true},
+	OIDOid:          {"oid", "oid", KInt, 4, 1028, 0, 'N', true},
+	OIDJSON:         {"json", "json", KStr, -1, 199, 0, 'U', false},
+	OIDFloat4:       {"float4", "real", KFloat, 4, 1021, 0, 'N', false},
+	OIDFloat8:       {"float8", "double precision", KFloat, 8, 1022, 0, 'N', true},
+	OIDUnknown:      {"unknown", "unknown", KStr, -2, 0, 0, 'X', false},
+	OIDBpchar:       {"bpchar", "character", KStr, -1, 1014, 0, 'S', false},
+	OIDVarchar:      {"varchar", "character varying", KStr, -1, 1015, 0, 'S', false},
+	OIDDate:         {"date", "date", KInt, 4, 1182, 0, 'D', false},
+	OIDTime:         {"time", "time without time zone", KInt, 8, 1183, 0, 'D', false},
+	OIDTimestamp:    {"timestamp", "timestamp without time zone", KInt, 8, 1115, 0, 'D', false},
+	OIDTimestamptz:  {"timestamptz", "timestamp with time zone", KInt, 8, 1185, 0, 'D', true},
+	OIDInterval:     {"interval", "interval", KInterval, 16, 1187, 0, 'T', true},
+	OIDNumeric:      {"numeric", "numeric", KNum, -1, 1231, 0, 'N', false},
+	OIDRegclass:     {"regclass", "regclass", KInt, 4, 2210, 0, 'N', false},
+	OIDRegtype:      {"regtype", "regtype", KInt, 4, 2211, 0, 'N', false},
+	OIDRegnamespace: {"regnamespace", "regnamespace", KInt, 4, 4090, 0, 'N', false},
+	OIDRecord:       {"record", "record", KArray, -1, 2287, 0, 'P', false},
+	OIDUUID:         {"uuid", "uuid", KStr, 16, 2951, 0, 'U', false},
+	OIDJSONB:        {"jsonb", "jsonb", KStr, -1, 3807, 0, 'U', false},
+}
+
+func init() {
+	// Array types: one per element type above.
+	for oid, ti := range typeInfos {
+		if ti.array == 0 || ti.elem != 0 {
+			continue
+		}
+		typeInfos[ti.array] = &typeInfo{name: "_" + ti.name, sqlName: ti.sqlName + "[]", kind: KArray, len: -1, elem: oid, cat: 'A'}
+	}
+}
+
+func info(oid uint32) *typeInfo {
+	if ti, ok := typeInfos[oid]; ok {
+		return ti
+	}
+	return &typeInfo{name: fmt.Sprintf("%d", oid), sqlName: "???", kind: KStr, len: -1, cat: 'X'}
+}
+
+// Kind returns the physical representation of t.
+func (t Type) Kind() Kind { return info(t.OID).kind }
+
+// Name returns pg_type.typname.
+func (t Type) Name() string { return info(t.OID).name }
+
+// Len returns pg_type.typlen.
+func (t Type) Len() int16 { return info(t.OID).len }
+
+// IsArray reports whether t is an array type.
+func (t Type) IsArray() bool { return info(t.OID).cat == 'A' }
+
+// Elem returns the element type of an array type.
+func (t Type) Elem() Type { return Type{info(t.OID).elem, t.Mod} }
+
+// ArrayOf returns the array type whose elements are t.
+func ArrayOf(t Type) (Type, bool) {
+	a := info(t.OID).array
+	if a == 0 {
+		return Type{}, false
+	}
+	return Type{a, t.Mod}, true
+}
+
+func (t Type) category() byte  { return info(t.OID).cat }
+func (t Type) preferred() bool { return info(t.OID).pref }
+
+func (t Type) isInt() bool {
+	return t.OID == OIDInt2 || t.OID == OIDInt4 || t.OID == OIDInt8
+}
+func (t Type) isString() bool {
+	switch t.OID {
+	case OIDText, OIDVarchar, OIDBpchar, OIDName, OIDChar:
+		return true
+	}
+	return false
+}
+func (t Type) isTemporal() bool {
+	switch t.OID {
+	case OIDDate, OIDTimestamp, OIDTimestamptz, OIDTime:
+		return true
+	}
+	return false
+}
+
+// String is format_type(oid, typmod).
+func (t Type) String() string { return FormatType(t.OID, t.Mod) }
+
+// FormatType renders a type as PostgreSQL's format_type does.
+func FormatType(oid uint32, mod int32) string {
+	ti, ok := typeInfos[oid]
+	if !ok {
+		return "???"
+	}
+	if ti.cat == 'A' {
+		return FormatType(ti.elem, mod) + "[]"
+	}
+	switch oid {
+	case OIDNumeric:
+		if mod >= 4 {
+			m := mod - 4
+			return fmt.Sprintf("numeric(%d,%d)", (m>>16)&0xffff, m&0xffff)
+		}
+	case OIDVarchar, OIDBpchar:
+		if mod >= 4 {
+			return fmt.Sprintf("%s(%d)", ti.sqlName, mod-4)
+		}
+		if oid == OIDBpchar {
+			return "bpchar"
+		}
+	case OIDTimestamp, OIDTimestamptz, OIDTime:
+		if mod >= 0 {
+			base, rest, _ := strings.Cut(ti.sqlName, " ")
+			return fmt.Sprintf("%s(%d) %s", base, mod, rest)
+		}
+	}
+	return ti.sqlName
+}
+
+// typeByName resolves a SQL type name (as written, lowercased) to a type OID.
+var typeNames = map[string]uint32{
+	"bool": OIDBool, "boolean": OIDBool,
+	"bytea": OIDBytea, "char": OIDChar, "character": OIDBpchar, "bpchar": OIDBpchar,
+	"name": OIDName, "int8": OIDInt8, "bigint": OIDInt8, "int2": OIDInt2, "smallint": OIDInt2,
+	"int4": OIDInt4, "int": OIDInt4, "integer": OIDInt4, "text": OIDText, "oid": OIDOid,
+	"json": OIDJSON, "jsonb": OIDJSONB, "float4": OIDFloat4, "real": OIDFloat4,
+	"float8": OIDFloat8, "double precision": OIDFloat8, "float": OIDFloat8,
+	"varchar": OIDVarchar, "character varying": OIDVarchar, "date": OIDDate,
+	"time": OIDTime, "timestamp": OIDTimestamp, "timestamptz": OIDTimestamptz,
+	"interval": OIDInterval, "numeric": OIDNumeric, "decimal": OIDNumeric,
+	"regclass": OIDRegclass, "regtype": OIDRegtype, "regnamespace": OIDRegnamespace, "uuid": OIDUUID,
+	"unknown": OIDUnknown, "record": OIDRecord, "regproc": OIDRegproc,
+}
+
+// TypeModNumeric encodes numeric(p,s) as PostgreSQL's typmod.
+func TypeModNumeric(p, s int) int32 { return int32((p<<16)|s) + 4 }
