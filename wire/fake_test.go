@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgtype"
@@ -33,6 +35,7 @@ type fakeBackend struct {
 	sessions int
 	events   []string // transaction hooks as they happen
 	rejectDB string
+	sleeping atomic.Int32 // statements inside sleep()
 	lastInfo SessionInfo
 }
 
@@ -194,6 +197,8 @@ func (s *fakeSession) Execute(ctx context.Context, st *Statement, params []any) 
 	case "big":
 		return &bigResult{n: op.n}, nil
 	case "sleep":
+		s.b.sleeping.Add(1)
+		defer s.b.sleeping.Add(-1)
 		select {
 		case <-time.After(time.Duration(op.n) * time.Millisecond):
 			return one("sleep", pgtype.Int8OID, int64(op.n)), nil
@@ -325,6 +330,18 @@ func (s *fakeSession) ValidateSetting(ctx context.Context, name, value string) e
 }
 
 func (s *fakeSession) Close() error { return nil }
+
+// waitSleeping waits until a statement is inside sleep().
+func (b *fakeBackend) waitSleeping(t testing.TB) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for b.sleeping.Load() == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("no statement reached sleep()")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
 
 // genResult yields n rows lazily (a row iterator, so portals can suspend).
 type genResult struct {

@@ -377,3 +377,50 @@ func TestPortalSuspendedWithPgxRows(t *testing.T) {
 		t.Fatalf("rows %d err %v", n, err)
 	}
 }
+
+// TestPgxConformance is pgx's entry of the client suite: SCRAM over TLS,
+// parameters, a batch pipeline, CopyFrom, a CancelRequest and an error.
+func TestPgxConformance(t *testing.T) {
+	ts := startServer(t, func(c *Config) { c.Auth = AuthSCRAM; c.TLSSelfSigned = true; c.RequireTLS = true })
+	ctx := ctxT(t)
+	cfg, err := pgx.ParseConfig(ts.url(testUser, testPassword, "main", "sslmode=require"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.BuildContextWatcherHandler = func(pc *pgconn.PgConn) ctxwatch.Handler {
+		return &pgconn.CancelRequestContextWatcherHandler{Conn: pc, DeadlineDelay: 10 * time.Second}
+	}
+	c, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(ctx)
+	var a int64
+	var s string
+	if err := c.QueryRow(ctx, "select echo_int($1, $2)", int64(5), "five").Scan(&a, &s); err != nil || a != 5 || s != "five" {
+		t.Fatalf("params: %d %q %v", a, s, err)
+	}
+	b := &pgx.Batch{}
+	for i := 0; i < 10; i++ {
+		b.Queue("insert into t values ($1)", "b")
+	}
+	if err := c.SendBatch(ctx, b).Close(); err != nil {
+		t.Fatal(err)
+	}
+	n, err := c.CopyFrom(ctx, pgx.Identifier{"t"}, []string{"a", "b"}, pgx.CopyFromRows([][]any{{int64(1), "x"}, {int64(2), "y"}}))
+	if err != nil || n != 2 {
+		t.Fatalf("copy: %d %v", n, err)
+	}
+	if got := len(ts.backend.rows()); got != 12 {
+		t.Fatalf("rows %d", got)
+	}
+	qctx, cancel := context.WithTimeout(ctx, 150*time.Millisecond)
+	_, err = c.Exec(qctx, "select sleep(10000)")
+	cancel()
+	if pgCode(err) != CodeQueryCanceled {
+		t.Fatalf("cancel: %v", err)
+	}
+	if _, err := c.Exec(ctx, "select fail()"); pgCode(err) != "42P01" {
+		t.Fatalf("error: %v", err)
+	}
+}

@@ -8,7 +8,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // runPsql runs the psql client (Debian package postgresql-client) against
@@ -69,6 +71,23 @@ select count();
 		{"channel_binding", "require channel_binding=require", nil, []string{"-c", "select 1"}, "1\n", "", 0},
 		{"settings", "prefer", nil, []string{"-c", "set application_name = 'p'", "-c", "show application_name"}, "p\n", "", 0},
 	}
+	t.Run("cancel_with_sigint", func(t *testing.T) {
+		conn := fmt.Sprintf("host=%s port=%s user=%s dbname=main sslmode=require", ts.host, ts.port, testUser)
+		cmd := exec.Command("psql", conn, "-X", "-c", "select sleep(10000)")
+		cmd.Env = append(os.Environ(), "PGPASSWORD="+testPassword)
+		var errb bytes.Buffer
+		cmd.Stderr = &errb
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		ts.backend.waitSleeping(t)
+		start := time.Now()
+		cmd.Process.Signal(syscall.SIGINT) // psql sends a CancelRequest
+		err := cmd.Wait()
+		if err == nil || !strings.Contains(errb.String(), "canceling statement due to user request") || time.Since(start) > 5*time.Second {
+			t.Fatalf("psql cancel: %v %s", err, errb.String())
+		}
+	})
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			out, errOut, code := runPsql(t, ts, tc.sslmode, tc.env, tc.args...)

@@ -426,7 +426,7 @@ func TestRawCancelRequest(t *testing.T) {
 		t.Fatalf("wrong key cancelled: %s", got)
 	}
 	rc.send(q("select sleep(10000)"))
-	time.Sleep(50 * time.Millisecond)
+	ts.backend.waitSleeping(t)
 	start := time.Now()
 	sendCancel(key.ProcessID, key.SecretKey)
 	got := strings.Join(rc.until(1), "\n")

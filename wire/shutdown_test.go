@@ -15,7 +15,7 @@ func TestGracefulShutdown(t *testing.T) {
 	idle, _ := connectRaw(t, ts, nil)
 	busy, _ := connectRaw(t, ts, nil)
 	busy.send(q("select sleep(400)"))
-	time.Sleep(100 * time.Millisecond)
+	ts.backend.waitSleeping(t)
 
 	done := make(chan error, 1)
 	start := time.Now()
@@ -44,7 +44,7 @@ func TestForcedShutdown(t *testing.T) {
 	ts := startServer(t, nil)
 	busy, _ := connectRaw(t, ts, nil)
 	busy.send(q("select sleep(20000)"))
-	time.Sleep(100 * time.Millisecond)
+	ts.backend.waitSleeping(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	start := time.Now()
