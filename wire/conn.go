@@ -56,6 +56,7 @@ type conn struct {
 
 	mu         sync.Mutex
 	idle       bool // blocked reading at a statement boundary
+	copying    bool // inside COPY FROM STDIN (a cancel may interrupt the read)
 	stmtCancel context.CancelCauseFunc
 	closed     bool
 }

@@ -7,7 +7,9 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
+	"os"
 	"strconv"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgproto3"
 )
@@ -344,6 +346,7 @@ func badBinaryCopy(err error) error {
 // copyStream reads the payload of CopyData messages until CopyDone.
 type copyStream struct {
 	c    *conn
+	ctx  context.Context
 	buf  []byte
 	done bool
 	err  error
@@ -359,6 +362,12 @@ func (s *copyStream) Read(p []byte) (int, error) {
 		}
 		msg, err := s.c.be.Receive()
 		if err != nil {
+			if errors.Is(err, os.ErrDeadlineExceeded) && s.ctx.Err() != nil {
+				// cancelled while waiting for data: the message reader can
+				// resume later, the leftover copy messages are then dropped
+				s.err = s.ctx.Err()
+				return 0, s.err
+			}
 			s.err = s.c.readError(err)
 			return 0, s.err
 		}
@@ -384,7 +393,26 @@ func (s *copyStream) Read(p []byte) (int, error) {
 
 // copyIn runs COPY FROM STDIN through the session.
 func (c *conn) copyIn(ctx context.Context, st *Statement) (int64, error) {
-	stream := &copyStream{c: c}
+	stream := &copyStream{c: c, ctx: ctx}
+	// A cancel, statement_timeout or shutdown must interrupt a client that
+	// stalls mid-COPY: wake the blocked read.
+	c.mu.Lock()
+	c.copying = true
+	c.mu.Unlock()
+	stop := context.AfterFunc(ctx, func() {
+		c.mu.Lock()
+		if c.copying {
+			c.nc.SetReadDeadline(time.Now())
+		}
+		c.mu.Unlock()
+	})
+	defer func() {
+		stop()
+		c.mu.Lock()
+		c.copying = false
+		c.nc.SetReadDeadline(time.Time{})
+		c.mu.Unlock()
+	}()
 	in := &CopyIn{c: c, opts: st.Copy, stream: stream, br: bufio.NewReaderSize(stream, 64<<10), maxLine: c.srv.cfg.MaxMessageSize}
 	fillCopyDefaults(&in.opts)
 	n, err := c.sess.CopyFrom(ctx, st, in)

@@ -123,7 +123,7 @@ func (p *uparser) copyOptions(o *CopyOptions) error {
 				if !ok {
 					return p.errHere("")
 				}
-				o.Null = s
+				o.Null, o.NullSet = s, true
 			case p.kw("quote"):
 				s, ok := str()
 				if !ok || len(s) != 1 {
@@ -193,7 +193,7 @@ func applyCopyOption(o *CopyOptions, name, val string, p *uparser) error {
 	case "delimiter":
 		o.Delimiter, err = one("delimiter")
 	case "null":
-		o.Null = val
+		o.Null, o.NullSet = val, true
 	case "quote":
 		o.Quote, err = one("quote")
 	case "escape":
@@ -213,7 +213,7 @@ func fillCopyDefaults(o *CopyOptions) {
 			o.Delimiter = ','
 		}
 	}
-	if o.Format == CopyText && o.Null == "" {
+	if o.Format == CopyText && o.Null == "" && !o.NullSet {
 		o.Null = `\N`
 	}
 	if o.Format == CopyCSV {

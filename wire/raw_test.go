@@ -519,3 +519,19 @@ func TestOutputIsBuffered(t *testing.T) {
 	}
 	_ = hex.EncodeToString
 }
+
+func TestCopyStalledClientTimesOut(t *testing.T) {
+	ts := startServer(t, nil)
+	rc, _ := connectRaw(t, ts, map[string]string{"statement_timeout": "200ms"})
+	rc.send(q("copy t from stdin"), copyData("1\tx\n"))
+	start := time.Now()
+	got := strings.Join(rc.until(1), "\n")
+	if !strings.Contains(got, "ErrorResponse ERROR 57014 canceling statement due to statement timeout") || time.Since(start) > 5*time.Second {
+		t.Fatalf("stalled COPY: %s", got)
+	}
+	// the late rest of the COPY is dropped and the session goes on
+	rc.send(copyData("2\ty\n"), &pgproto3.CopyDone{}, q("select count()"))
+	if got := strings.Join(rc.until(1), "\n"); !strings.Contains(got, `DataRow "0"`) {
+		t.Fatalf("after stalled COPY: %s", got)
+	}
+}

@@ -200,6 +200,7 @@ type CopyOptions struct {
 	Format    CopyFormat
 	Delimiter byte   // default tab (text) or comma (csv)
 	Null      string // default \N (text) or "" (csv)
+	NullSet   bool   // Null was given explicitly (NULL '' in text format)
 	Header    bool
 	Quote     byte // csv, default "
 	Escape    byte // csv, default same as Quote
