@@ -1,7 +1,29 @@
 // Package graph owns a graph root: the directory (or bucket prefix) that
-// holds one versioned property graph.
+// holds one versioned property graph (layout: DESIGN.md §2.3).
 //
-// This file set covers the root's identity. A root is marked by the
+// The manifest (manifest.go, root.go). __manifest.lance is a Lance
+// dataset whose every version is one graph commit and holds current
+// state only: one row per registered table (stable id, incarnation,
+// name, kind, definition with stable column ids, location, pinned
+// version, Lance branch, row count, live|dropped, fence epoch) plus one
+// schema row (identity = monotonic counter + content hash, and the
+// never-reusing id allocator). Each version is an Overwrite whose data
+// file holds those rows and whose transaction properties carry the same
+// state and the commit lineage (id, parent, actor, message, time,
+// operation id, writer kind, recovery kind), so reading a snapshot costs
+// the one manifest read Lance needs anyway: O(tables), never O(history).
+// Root.Head probes version N+1 only (warm) — nothing on the write path
+// lists _versions/. Root.Publish is the only writer of manifest versions
+// and is a PutIfAbsent CAS on N+1. Snapshots: Head (branch head),
+// SnapshotAt (manifest version), SnapshotByCommit, SnapshotAsOf (these
+// two walk history: time travel is allowed to be O(history)).
+//
+// Init: the stamp (PutIfAbsent), then __manifest version 1 whose commit
+// id is the graph id. An init interrupted between the two is completed by
+// the next read-write Open (only our own init can leave that state);
+// OpenReadOnly reports ErrInitIncomplete instead of writing.
+//
+// Identity. A root is marked by the
 // format stamp `_graph.json`, written once with PutIfAbsent at init, so
 // two processes initializing the same empty directory cannot both
 // succeed, and a root is never re-initialized over existing data.

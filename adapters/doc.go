@@ -1,0 +1,29 @@
+// Package adapters is the closed registry of graph-visible writers and
+// the Go API the SQL layer writes through.
+//
+// Registry (registry.go): Mutation (INSERT/UPDATE/DELETE/MERGE/COPY
+// loads: one staged Lance transaction per touched table) and SchemaApply
+// (CREATE/DROP TABLE, optionally with the new tables' rows in the same
+// graph commit: a create is a staged Overwrite at version 0 of a fresh
+// dataset). Both declare RollBackArmedForwardConfirmed. No other code
+// stages or commits a Lance transaction on a graph table:
+// TestConformanceOnlyAdaptersCommitGraphTables walks the module's source
+// and pins the exact Lance write calls per file.
+//
+// API (graph.go): Open a root (Create initializes), Head a branch, and
+// Write(ctx, WriteOptions, StageFunc). The StageFunc fills a Stage
+// against the attempt's base snapshot — Insert (Arrow record readers,
+// streamed in bounded memory: data files are cut per
+// lance.DefaultMaxRowsPerFile rows, no per-commit row cap), Delete (row
+// addresses in the base version; UPDATE = Delete + Insert), Probe (a
+// table a validator read joins the read set), CreateTable, DropTable —
+// and is re-run from a fresh base on every transparent re-prepare, so it
+// must recompute rather than replay stale addresses. Strict writes
+// (explicit transactions) pin Base and get 40001 on any read-set change.
+//
+// Invariants: Prepare moves no HEAD (it stages reclaimable files with
+// pre-minted UUIDs); Apply commits every staged transaction with
+// CommitExact (zero transparent retries) and records the exact post-state
+// (version pin+1, row count); a lost slot with no landed effect is
+// reported as protocol.ErrNoEffect.
+package adapters

@@ -1,0 +1,76 @@
+package adapters
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/pggraph/pggraph/objstore"
+)
+
+// TestEffectOrder pins the durable order of one graph write: staged files
+// (reclaimable) → sidecar → table HEADs → confirmation → exactly one
+// __manifest version (the only visibility point) → sidecar delete.
+func TestEffectOrder(t *testing.T) {
+	ctx := context.Background()
+	tr := objstore.NewTracing(objstore.NewMem())
+	g := openGraph(t, tr, true)
+	defer g.Close()
+	createTables(t, g, "a", "b")
+	tr.Reset()
+	if err := insert(ctx, g, WriteOptions{}, map[string][]int64{"a": {1}, "b": {2}}); err != nil {
+		t.Fatal(err)
+	}
+	first := func(pred func(l string) bool) int {
+		for i, l := range tr.Lines() {
+			if pred(l) {
+				return i
+			}
+		}
+		return -1
+	}
+	count := func(pred func(l string) bool) int {
+		n := 0
+		for _, l := range tr.Lines() {
+			if pred(l) {
+				n++
+			}
+		}
+		return n
+	}
+	isWrite := func(l string) bool {
+		return strings.HasPrefix(l, "put") || strings.HasPrefix(l, "putifabsent") || strings.HasPrefix(l, "delete")
+	}
+	sidecarArm := first(func(l string) bool { return strings.HasPrefix(l, "putifabsent") && strings.Contains(l, "__recovery/") })
+	tableHead := first(func(l string) bool {
+		return strings.HasPrefix(l, "putifabsent") && strings.Contains(l, "tables/") && strings.Contains(l, "_versions/")
+	})
+	confirm := first(func(l string) bool { return strings.HasPrefix(l, "put ") && strings.Contains(l, "__recovery/") })
+	manifest := first(func(l string) bool {
+		return strings.HasPrefix(l, "putifabsent") && strings.Contains(l, "__manifest.lance/_versions/")
+	})
+	del := first(func(l string) bool { return strings.HasPrefix(l, "delete") && strings.Contains(l, "__recovery/") })
+	if !(sidecarArm >= 0 && sidecarArm < tableHead && tableHead < confirm && confirm < manifest && manifest < del) {
+		t.Fatalf("durable order wrong: arm %d, first table HEAD %d, confirm %d, manifest %d, delete %d\n%s",
+			sidecarArm, tableHead, confirm, manifest, del, tr.String())
+	}
+	// before the sidecar only reclaimable staged files were written
+	for _, l := range tr.Lines()[:sidecarArm] {
+		if isWrite(l) && strings.Contains(l, "_versions/") {
+			t.Fatalf("a HEAD moved before the sidecar: %s", l)
+		}
+	}
+	if n := count(func(l string) bool {
+		return strings.HasPrefix(l, "putifabsent") && strings.Contains(l, "__manifest.lance/_versions/")
+	}); n != 1 {
+		t.Fatalf("%d __manifest versions for one graph write", n)
+	}
+	if n := count(func(l string) bool {
+		return strings.HasPrefix(l, "putifabsent") && strings.Contains(l, "tables/") && strings.Contains(l, "_versions/")
+	}); n != 2 {
+		t.Fatalf("%d table HEAD moves for a two-table write", n)
+	}
+	if n := count(func(l string) bool { return strings.HasPrefix(l, "list") && strings.Contains(l, "_versions") }); n != 0 {
+		t.Fatalf("the hot path listed a _versions directory %d times", n)
+	}
+}

@@ -1,0 +1,86 @@
+// Package protocol is the graph-write coordinator of RFC-022
+// (../shared/rfc/0022-graph-write-protocol.md): the protocol objects
+// (PreparedWrite, BaseView, ReadSet, Effect, ManifestDelta,
+// LineageIntent, RecoveryPlan), the stage machine A–H, the ordered
+// process-local gates, the publisher's manifest CAS loop and the typed
+// errors with their SQLSTATEs.
+//
+// Model. A graph-visible write is one Coordinator.Commit of a Writer
+// (an adapter from the closed registry in package adapters):
+//
+//	A  Recovery.Barrier resolves every intent whose owner is gone
+//	B  the base snapshot is captured (after A), Writer.Prepare stages
+//	   per-table Lance transactions without moving any HEAD and fills
+//	   the read set, effects (pre-minted transaction UUIDs) and delta
+//	C  gates: schema-control (catalog changes), then sorted
+//	   (branch, table) keys of every written table; ctx-cancellable
+//	D  revalidate: every read-set member against a fresh head, and live
+//	   Lance HEAD == pin of every written table
+//	E  Recovery.Arm makes the sidecar durable
+//	F  Writer.Apply commits each staged transaction exactly at pin+1 and
+//	   records exact post-states; Recovery.Confirm makes them durable
+//	G  Publish: load head N, arbitrate every member, apply the delta to
+//	   head N's state, PutIfAbsent version N+1; on a lost slot reload
+//	   and re-arbitrate (disjoint writers both commit)
+//	H  Recovery.Finalize deletes the sidecar best effort
+//
+// A pre-effect mismatch discards the plan and re-prepares (bounded,
+// default 5) unless the caller is strict (an explicit transaction's
+// COMMIT), which gets 40001. After F starts, every failure is a recovery
+// case (55000): the sidecar stays and the operation is abandoned so the
+// next barrier — in this process or any other — resolves it. The one
+// exception is an Apply whose every commit lost its exact slot to
+// another transaction (ErrNoEffect): exact commits only use pin+1, so
+// none of ours can ever land; the intent is empty, finalized at once,
+// and the attempt restarts.
+//
+// RFC-022 §3 invariants → code → tests:
+//
+//  1. Recovery before base capture: Coordinator.attempt calls
+//     Recovery.Barrier before Root.Head/Prepare. Tests: adapters
+//     TestCrashSweep (every cell's next write runs the barrier first),
+//     recovery TestArmedIntentRolledBackWithAudit.
+//  2. No durable effect before durable intent: Arm precedes Apply;
+//     Prepare only writes reclaimable staged files. Tests: adapters
+//     TestEffectOrder (trace: sidecar before the first table HEAD),
+//     TestCrashSweep (crash after every durable op).
+//  3. Complete read-set validation: ReadSet.Check (schema identity,
+//     optional head, every written or probed table's version, branch,
+//     epoch, presence) in stage D and on every CAS attempt; checkHeads
+//     (live HEAD == pin, else covered → retry / 55P03, uncovered →
+//     KindUncoveredDrift). Tests: TestReadSetCheckPerMember,
+//     adapters TestStrictReadSetChangeIs40001AndAutocommitReprepares,
+//     recovery TestUncoveredDriftIsRefused.
+//  4. Recompute, do not patch: a mismatch returns to Commit's loop,
+//     which reruns the barrier and Writer.Prepare (the caller's
+//     StageFunc) from a fresh base; nothing refreshes a version under an
+//     old plan. Tests: adapters TestConcurrentOverlappingWriters
+//     (autocommit re-prepares), TestStrictReadSetChange….
+//  5. One graph visibility point: PublishDelta is the only writer of a
+//     graph-visible __manifest version for a write. Tests: adapters
+//     TestEffectOrder (exactly one __manifest version per write),
+//     TestCrashSweep (all-or-nothing in every cell).
+//  6. Adapters own effect truth: Writer.Apply binds the slots; Delta.Apply
+//     refuses an unconfirmed slot; the registry is closed. Tests:
+//     TestDeltaApplyBindsOnlyConfirmedSlots, adapters
+//     TestConformanceOnlyAdaptersCommitGraphTables.
+//  7. Queues are local optimization: Gates are per root per process;
+//     cross-process safety comes from CommitExact and the manifest CAS.
+//     Tests: TestGatesOrderAndCancel, adapters TestConcurrentProcesses
+//     (no shared gates), TestConcurrentDisjointWritersAllCommit.
+//  8. Recovery safety is synchronous: the barrier resolves or fails
+//     typed before the base is captured; live owners' intents are
+//     in-flight writes and surface as 55P03 at revalidation. Tests:
+//     recovery TestLiveForeignOwnerIsNeverTouched,
+//     TestUnknownSidecarVersionBlocksWrites.
+//  9. Derived work follows visibility: stage H only deletes the sidecar
+//     after the CAS (no derived work exists yet). Test:
+//     recovery TestFailedSidecarDeleteIsNotAUserError.
+//
+// Errors: every error a caller sees is an *Error with a Kind mapped to a
+// SQLSTATE (DESIGN.md §4): ReadSetChanged 40001, RecoveryRequired 55000
+// (Detail names the operation), live-writer contention 55P03, uncovered
+// drift 55000, key conflict 23505, foreign key 23503, check 23514, not
+// null 23502, resource limit 54000, read-only 25006, unknown branch
+// 3D000, unsupported 0A000. Test: TestSQLStates.
+package protocol

@@ -1,0 +1,94 @@
+// Package recovery owns the durable write intents of RFC-022: the
+// versioned sidecar __recovery/<operation id>.json, the barrier that
+// resolves intents before a write captures its base, exact-identity
+// classification, roll forward / roll back / refuse, owner leases and
+// fencing, and the audit log __audit.lance.
+//
+// Sidecar. Format version 1 (SidecarVersion); any other version, a
+// missing version, unknown fields or an inconsistent body is refused
+// with a typed error (IsUnknownVersion / IsCorruptSidecar) and the
+// sidecar is left untouched — never upgraded by guessing. It holds the
+// operation id, writer kind, branch, owner (host, pid, boot id, manager
+// instance, lease expiry), phase (Armed → EffectsConfirmed) and the
+// complete PreparedWrite: base, read set, every effect (dataset, Lance
+// branch, expected version, pre-minted transaction UUID), the delta and
+// the pre-minted lineage (commit id and rollback commit id). Arm writes
+// it with PutIfAbsent before the first durable effect; Confirm replaces
+// it atomically with every exact post-state.
+//
+// Classification (per effect, by exact identity, never by version
+// arithmetic): no_movement (HEAD == expected), landed (expected+1 holds
+// our UUID), rolled_back (ours, then our Restore marked with
+// RollbackProp = operation id), fenced (our Restore holds expected+1),
+// superseded (another transaction holds expected+1, so our exact commit
+// can never land), created_only (a created dataset, unregistered),
+// foreign (our effect buried under foreign movement) and violation
+// (HEAD behind the pin, table gone). Decision per intent, all-or-nothing:
+// the commit id already on the branch → converged; the rollback commit
+// id → already rolled back; any foreign/violation → refused (55000, the
+// sidecar stays); EffectsConfirmed with every effect landed at its
+// confirmed version → roll forward (PublishDelta with the original
+// commit id and actor; if a read-set member changed meanwhile, check for
+// convergence, else roll back); otherwise roll back: Restore every
+// landed table to its expected version, then publish the restored HEADs
+// as the pre-minted rollback commit so pin == HEAD (and move the id
+// allocator past ids a rolled-back create consumed). Every decision is
+// appended to __audit.lance (ReadAudit); an audit failure keeps the
+// sidecar so the decision is re-derived. A failed sidecar delete is
+// counted, never a user error: the next barrier finds the commit id
+// published and converges.
+//
+// Ownership, liveness and fencing. Recovery never destroys an intent
+// whose owner may be alive. Liveness: the owning Manager instance is
+// live in this process and the operation is in flight → alive; the
+// instance is live but gave the operation up (Abandon after a
+// post-effect failure), or is closed, or the owner is another process
+// on this machine and boot that no longer exists → gone; another machine
+// (or a live pid) → alive until its lease expires, then expired. Alive
+// intents are skipped by the barrier: they are in-flight writes, and an
+// overlapping write sees their HEAD movement as covered and answers
+// 55P03 after a bounded wait. Expired owners are fenced before any
+// action. The fencing argument:
+//
+//   - The owner can change graph-visible state only by its one manifest
+//     CAS, and that CAS arbitrates the epoch of every table it writes.
+//     Recovery first publishes a fence commit that bumps those epochs
+//     (fenceManifest). Manifest versions are a PutIfAbsent chain: if the
+//     owner's commit landed first, recovery sees the commit id and
+//     converges; otherwise every later owner CAS re-arbitrates against a
+//     head whose epochs differ and fails forever. So after the fence the
+//     owner can never publish.
+//   - The owner can move a table HEAD only with a CommitExact at exactly
+//     expected+1. Recovery's Restore of every untouched table occupies
+//     that slot (rollback with fencing), so the owner's pending commits
+//     can never land; a table it already reached is restored on top.
+//     A commit racing the fence loses the PutIfAbsent or is classified
+//     as landed and compensated (restore retries after reclassifying).
+//   - Hence after fencing the owner has no remaining way to change
+//     durable state, and recovery acts alone. A resumed owner fails with
+//     a read-set change or a lost slot, leaving nothing visible.
+//
+// The barrier is a deliberate availability trade: an unresolvable intent
+// (unreadable, unknown version, foreign movement) fails overlapping
+// writes with 55000 until an operator acts (pgproxy verify shows it).
+//
+// RFC-022 §5 crash contract → code → tests (adapters TestCrashSweep
+// crashes after every durable op, drops unsynced writes, fails each op
+// once and persistently, and crashes again inside recovery; it prints the
+// cell count and every decision/class reached):
+//
+//   - Before sidecar: nothing durable but reclaimable staged files; the
+//     next write simply proceeds (decision none). TestCrashSweep cells
+//     c < arm.
+//   - Sidecar durable, no effect: classes all no_movement →
+//     empty_intent_finalized (resolve → rollback with no pins).
+//     TestCrashSweep; TestUnknownSidecarVersionBlocksWrites (refusal).
+//   - Some effects applied, not confirmed: Armed → rollback (restore +
+//     rollback commit). TestArmedIntentRolledBackWithAudit,
+//     TestExpiredForeignOwnerIsFencedThenRolledBack.
+//   - All effects confirmed, before CAS: rolled_forward with the exact
+//     delta and original lineage. TestCrashSweep (decision counts).
+//   - CAS succeeded, sidecar remains: converged + audit + delete.
+//     TestFailedSidecarDeleteIsNotAUserError, TestCrashSweep.
+//   - Live owners: TestLiveForeignOwnerIsNeverTouched (skipped, 55P03).
+package recovery
