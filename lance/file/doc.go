@@ -46,16 +46,21 @@
 // the file's last 64 KiB in the common case); Scan reads only the projected
 // columns' page buffers, one page per column at a time, and returns batches
 // of at most ScanOptions.BatchRows rows. Besides what the writer emits, the
-// reader decodes what Lance 8.0 writes in "plain mode": definition levels
-// that are out_of_line_bitpacking or inline_bitpacking (FastLanes layout),
-// and inline_bitpacking integer values.
+// reader decodes what Lance 8.0 writes with its default settings, checked
+// against files the official Lance wrote: definition levels that are
+// out_of_line_bitpacking or inline_bitpacking (FastLanes layout);
+// inline_bitpacking integers; rle (u8 run lengths); constant; mini-block
+// dictionaries (variable or flat items, bitpacked indices); fsst strings
+// (mini-block and full-zip); the full_zip_layout for non-list columns
+// (variable values with lengths, fixed values and vectors incl. element
+// validity); lists from any chunking (rows spanning chunks included) and
+// Lance's null/empty-only list pages.
 //
-// Lists are read from any chunking (rows spanning chunks included).
-//
-// Refused with ErrUnsupported naming the feature: lists of lists or of
-// fixed-size lists, dictionary, rle, fsst, constant, general (zstd/lz4) compression,
-// byte_stream_split, packed structs, full-zip and blob page layouts, 2.0
-// files, struct columns, single values over ~32 KiB on write.
+// Refused with ErrUnsupported naming the feature: general (zstd/lz4)
+// buffer compression (a 2.2 feature), byte_stream_split, packed structs,
+// blob layouts, full-zip list pages, dictionaries whose items are
+// compressed, lists of lists or of vectors, struct columns, 2.0 and legacy
+// files; on write, single values over ~32 KiB (they would need full-zip).
 //
 // Invariants: a file that Open accepts never makes Scan panic; corrupt bytes
 // give ErrCorrupt, decoded lengths are checked against page metadata before

@@ -21,8 +21,23 @@ func decodeMiniBlockLeaf(col string, p *physical, pl *pageLayout, rows uint64, b
 	if pl.rep != nil || pl.repIndexDepth != 0 {
 		return nil, corrupt(col, "repetition levels in a non-list column")
 	}
+	var dict *leafData
+	var idx *leafData
+	vp, ve := p, pl.value
 	if pl.dictionary != nil {
-		return nil, unsupported(col, "dictionary encoding")
+		if len(bufs) < 3 {
+			return nil, corrupt(col, "dictionary page without its dictionary buffer")
+		}
+		var err error
+		if dict, err = decodeDictionary(col, p, pl.dictionary, pl.numDictItems, bufs[2]); err != nil {
+			return nil, err
+		}
+		bits := int(pl.value.bits)
+		if (pl.value.kind != encFlat && pl.value.kind != encInlineBitpacking) || (bits != 8 && bits != 16 && bits != 32 && bits != 64) {
+			return nil, unsupported(col, "dictionary indices encoded as %s", pl.value)
+		}
+		vp = &physical{kind: physFixed, bits: bits}
+		idx = &leafData{}
 	}
 	if len(bufs) < 2 {
 		return nil, corrupt(col, "mini-block page with %d buffers", len(bufs))
@@ -72,14 +87,113 @@ func decodeMiniBlockLeaf(col string, p *physical, pl *pageLayout, rows uint64, b
 				}
 			}
 		}
-		if err := ld.appendChunkValues(col, p, pl.value, rc.buffers, ch.values); err != nil {
+		target := ld
+		if idx != nil {
+			target = idx
+		}
+		if err := target.appendChunkValues(col, vp, ve, rc.buffers, ch.values); err != nil {
 			return nil, err
 		}
 	}
 	if ld.nullCount == 0 {
 		ld.nulls = nil
 	}
+	if idx != nil {
+		if err := ld.lookupDictionary(col, p, dict, idx, vp.bits/8); err != nil {
+			return nil, err
+		}
+	}
 	return ld, nil
+}
+
+// decodeDictionary decodes a mini-block page's dictionary (page buffer 2):
+// a variable block (u32|u64 offset width, data start, offsets, bytes) or
+// flat fixed-width items.
+func decodeDictionary(col string, p *physical, e *enc, n uint64, b []byte) (*leafData, error) {
+	if n > uint64(len(b))+1 {
+		return nil, corrupt(col, "dictionary of %d items in %d bytes", n, len(b))
+	}
+	d := &leafData{n: int(n)}
+	switch {
+	case p.kind == physVariable && e.kind == encVariable && e.compression == 0:
+		if len(b) < 8 {
+			return nil, corrupt(col, "dictionary block of %d bytes", len(b))
+		}
+		ow := 4
+		if binary.LittleEndian.Uint32(b) == 64 {
+			ow = 8
+		}
+		var start uint64
+		if ow == 4 {
+			start = uint64(binary.LittleEndian.Uint32(b[4:]))
+		} else {
+			if len(b) < 16 {
+				return nil, corrupt(col, "dictionary block of %d bytes", len(b))
+			}
+			start = binary.LittleEndian.Uint64(b[8:])
+		}
+		head := uint64(2 * ow)
+		if start > uint64(len(b)) || start < head || (start-head)/uint64(ow) < n+1 {
+			return nil, corrupt(col, "dictionary data start %d", start)
+		}
+		data := b[start:]
+		get := func(i uint64) uint64 {
+			if ow == 4 {
+				return uint64(binary.LittleEndian.Uint32(b[head+4*i:]))
+			}
+			return binary.LittleEndian.Uint64(b[head+8*i:])
+		}
+		d.offsets = make([]int64, 1, n+1)
+		for i := uint64(0); i < n; i++ {
+			a, z := get(i), get(i+1)
+			if a > z || z > uint64(len(data)) {
+				return nil, corrupt(col, "dictionary offsets out of range")
+			}
+			d.data = append(d.data, data[a:z]...)
+			d.offsets = append(d.offsets, int64(len(d.data)))
+		}
+	case p.kind == physFixed && e.kind == encFlat && int(e.bits) == p.bits && e.compression == 0:
+		w := p.bits / 8
+		if uint64(len(b)) < n*uint64(w) {
+			return nil, corrupt(col, "dictionary of %d items in %d bytes", n, len(b))
+		}
+		d.fixed = b[:n*uint64(w)]
+	default:
+		return nil, unsupported(col, "dictionary items encoded as %s", e)
+	}
+	return d, nil
+}
+
+// lookupDictionary replaces decoded indices by dictionary items.
+func (ld *leafData) lookupDictionary(col string, p *physical, dict, idx *leafData, iw int) error {
+	if len(idx.fixed) != ld.n*iw {
+		return corrupt(col, "%d index bytes for %d values", len(idx.fixed), ld.n)
+	}
+	if p.kind == physVariable {
+		ld.offsets = make([]int64, 1, ld.n+1)
+	}
+	for i := 0; i < ld.n; i++ {
+		v := readWord(idx.fixed, iw*8, i)
+		null := ld.nulls != nil && ld.nulls[i]
+		if !null && v >= uint64(dict.n) {
+			return corrupt(col, "dictionary index %d of %d items", v, dict.n)
+		}
+		switch p.kind {
+		case physVariable:
+			if !null {
+				ld.data = append(ld.data, dict.data[dict.offsets[v]:dict.offsets[v+1]]...)
+			}
+			ld.offsets = append(ld.offsets, int64(len(ld.data)))
+		default:
+			w := p.bits / 8
+			if null {
+				ld.fixed = append(ld.fixed, make([]byte, w)...)
+			} else {
+				ld.fixed = append(ld.fixed, dict.fixed[int(v)*w:(int(v)+1)*w]...)
+			}
+		}
+	}
+	return nil
 }
 
 // appendChunkValues decodes one chunk's value buffers and appends k values.
@@ -126,7 +240,28 @@ func (ld *leafData) appendChunkValues(col string, p *physical, e *enc, bufs [][]
 		if err := need(1); err != nil {
 			return err
 		}
-		return ld.appendVariable(col, bufs[0], int(e.child.bits), k)
+		return ld.appendVariable(col, bufs[0], int(e.child.bits), k, nil)
+	case p.kind == physVariable && e.kind == encFsst && e.child != nil && e.child.kind == encVariable &&
+		e.child.compression == 0 && e.child.child != nil && e.child.child.kind == encFlat &&
+		(e.child.child.bits == 32 || e.child.child.bits == 64):
+		if err := need(1); err != nil {
+			return err
+		}
+		t, err := parseFsstTable(col, e.symbols)
+		if err != nil {
+			return err
+		}
+		return ld.appendVariable(col, bufs[0], int(e.child.child.bits), k, t)
+	case p.kind == physFixed && e.kind == encRle && e.child != nil && e.child.kind == encFlat &&
+		int(e.child.bits) == p.bits && e.child2 != nil && e.child2.kind == encFlat && e.child2.bits == 8:
+		if err := need(2); err != nil {
+			return err
+		}
+		return ld.appendRle(col, p.bits/8, bufs[0], bufs[1], k)
+	case p.kind == physFixed && e.kind == encConstant && len(e.constant) == p.bits/8:
+		for i := 0; i < k; i++ {
+			ld.fixed = append(ld.fixed, e.constant...)
+		}
 	case p.kind == physFSL && e.kind == encFixedSizeList && int(e.bits) == p.dim && e.child != nil &&
 		e.child.kind == encFlat && int(e.child.bits) == p.bits && e.child.compression == 0:
 		m := k * p.dim
@@ -166,7 +301,28 @@ func (ld *leafData) appendChunkValues(col string, p *physical, e *enc, bufs [][]
 	return nil
 }
 
-func (ld *leafData) appendVariable(col string, b []byte, ob, k int) error {
+// appendRle expands run-length encoded values (T-byte values, u8 runs).
+func (ld *leafData) appendRle(col string, w int, vals, runs []byte, k int) error {
+	if len(vals)%w != 0 || len(vals)/w != len(runs) {
+		return corrupt(col, "rle buffers of %d and %d bytes", len(vals), len(runs))
+	}
+	got := 0
+	for i, r := range runs {
+		n := min(int(r), k-got)
+		for j := 0; j < n; j++ {
+			ld.fixed = append(ld.fixed, vals[i*w:(i+1)*w]...)
+		}
+		got += n
+	}
+	if got != k {
+		return corrupt(col, "rle runs cover %d of %d values", got, k)
+	}
+	return nil
+}
+
+// appendVariable decodes a mini-block variable buffer (offsets relative to
+// the buffer start, then bytes); t, when set, FSST-expands each value.
+func (ld *leafData) appendVariable(col string, b []byte, ob, k int, t *fsstTable) error {
 	ow := ob / 8
 	if len(b) < (k+1)*ow {
 		return corrupt(col, "variable buffer of %d bytes for %d offsets", len(b), k+1)
@@ -186,7 +342,14 @@ func (ld *leafData) appendVariable(col string, b []byte, ob, k int) error {
 		if o < prev || o > uint64(len(b)) {
 			return corrupt(col, "variable offsets not increasing within the buffer")
 		}
-		ld.data = append(ld.data, b[prev:o]...)
+		if t != nil {
+			var err error
+			if ld.data, err = t.decode(col, ld.data, b[prev:o]); err != nil {
+				return err
+			}
+		} else {
+			ld.data = append(ld.data, b[prev:o]...)
+		}
 		ld.offsets = append(ld.offsets, int64(len(ld.data)))
 		prev = o
 	}

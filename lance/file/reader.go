@@ -374,9 +374,7 @@ func (r *Reader) decodePage(ctx context.Context, ci int, pm pageMeta) (arrow.Arr
 	}
 	pl := pm.layout
 	switch pl.kind {
-	case layoutMiniBlock, layoutAllNull:
-	case layoutFullZip:
-		return nil, unsupported(f.Name, "full-zip page layout")
+	case layoutMiniBlock, layoutAllNull, layoutFullZip:
 	default:
 		return nil, unsupported(f.Name, "page layout %d", pl.kind)
 	}
@@ -395,7 +393,13 @@ func (r *Reader) decodePage(ctx context.Context, ci int, pm pageMeta) (arrow.Arr
 	if p.kind == physList {
 		return decodeListPage(f.Name, p, f.Type, pl, pm.length, bufs)
 	}
-	ld, err := decodeMiniBlockLeaf(f.Name, p, pl, pm.length, bufs)
+	var ld *leafData
+	var err error
+	if pl.kind == layoutFullZip {
+		ld, err = decodeFullZipLeaf(f.Name, p, pl, pm.length, bufs)
+	} else {
+		ld, err = decodeMiniBlockLeaf(f.Name, p, pl, pm.length, bufs)
+	}
 	if err != nil {
 		return nil, err
 	}
