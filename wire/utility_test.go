@@ -87,7 +87,7 @@ func TestClassifyStatement(t *testing.T) {
 		{"insert into t values (1)", Statement{Kind: KindQuery}},
 		{"copy t from stdin", Statement{Kind: KindCopyFrom, Copy: CopyOptions{Table: "t", Format: CopyText, Delimiter: '\t', Null: `\N`}}},
 		{`copy "t" ( "a", "b" ) from stdin binary;`, Statement{Kind: KindCopyFrom, Copy: CopyOptions{Table: "t", Columns: []string{"a", "b"}, Format: CopyBinary, Delimiter: '\t'}}},
-		{"COPY public.t (a) FROM STDIN WITH (FORMAT csv, HEADER, DELIMITER ';', NULL 'n')", Statement{Kind: KindCopyFrom, Copy: CopyOptions{Table: "public.t", Columns: []string{"a"}, Format: CopyCSV, Header: true, Delimiter: ';', Null: "n", Quote: '"', Escape: '"'}}},
+		{"COPY public.t (a) FROM STDIN WITH (FORMAT csv, HEADER, DELIMITER ';', NULL 'n')", Statement{Kind: KindCopyFrom, Copy: CopyOptions{Table: "public.t", Columns: []string{"a"}, Format: CopyCSV, Header: true, Delimiter: ';', Null: "n", NullSet: true, Quote: '"', Escape: '"'}}},
 		{"copy t from stdin csv header quote as '''' escape '\\'", Statement{Kind: KindCopyFrom, Copy: CopyOptions{Table: "t", Format: CopyCSV, Header: true, Delimiter: ',', Quote: '\'', Escape: '\\'}}},
 		{"copy (select 1) to stdout", Statement{Kind: KindCopyTo, Copy: CopyOptions{Format: CopyText, Delimiter: '\t', Null: `\N`}}},
 		{"copy t to '/tmp/x'", Statement{Kind: KindQuery, Copy: CopyOptions{Table: "t"}}},
