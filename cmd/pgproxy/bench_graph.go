@@ -23,7 +23,7 @@ import (
 // The graph write path benchmark: `pgproxy bench-graph` (make bench).
 var benchGraphCmd = &command{
 	name:     "bench-graph",
-	synopsis: "pgproxy bench-graph [--dir DIR] [--iterations N] [--history N] [--bulk-rows N] [--out FILE]",
+	synopsis: "pgproxy bench-graph [--data DIR] [--iterations N] [--history N] [--bulk-rows N] [--out FILE]",
 	about:    "measure graph commits: latency, durable ops/fsyncs/rounds per commit vs the physical floor, history flatness, bulk insert",
 }
 
@@ -32,7 +32,7 @@ func init() {
 	benchGraphCmd.run = func(ctx context.Context, env *runEnv, args []string) error {
 		fs := flag.NewFlagSet("bench-graph", flag.ContinueOnError)
 		var c graphBenchConfig
-		fs.StringVar(&c.dir, "dir", ".", "directory to measure in (a scratch subdirectory is created and removed)")
+		fs.StringVar(&c.dir, "data", ".", "directory to measure in (a scratch subdirectory is created and removed)")
 		fs.StringVar(&c.out, "out", "", "results file (JSON); default bench-results/graph-<time>.json")
 		fs.IntVar(&c.iterations, "iterations", 200, "commits per latency sample set")
 		fs.IntVar(&c.history, "history", 10000, "prior commits before the second history sample")
