@@ -130,6 +130,7 @@ func minMaxAgg(b *binder, name string, args []Expr, isMax bool) (Type, func() ac
 	if t.OID == OIDVarchar || t.OID == OIDName {
 		t = TText
 	}
+	t.Mod = -1
 	return t, func() accum { return &minMaxAcc{max: isMax, t: t} }, args, nil
 }
 

@@ -257,4 +257,6 @@ func decimalToApd(x decimal128.Num, scale int32) apd.Decimal {
 	return d
 }
 
-func sliceArray(a arrow.Array, lo, hi int) arrow.Array { return array.NewSlice(a, int64(lo), int64(hi)) }
+func sliceArray(a arrow.Array, lo, hi int) arrow.Array {
+	return array.NewSlice(a, int64(lo), int64(hi))
+}

@@ -10,13 +10,14 @@ import (
 // inference (PostgreSQL's coercion rules for what we support), aggregate
 // and window extraction, output naming.
 type binder struct {
-	cat      *catalogSet
-	params   []*Type // inferred types of $1..$n (TUnknown until known)
-	ctes     []map[string]*cteDef
-	nextID   int
-	agg      *aggCollector // aggregates allowed and collected here
-	win      *winCollector
-	aggLevel string // context name for "not allowed in X" errors
+	cat         *catalogSet
+	params      []*Type // inferred types of $1..$n (TUnknown until known)
+	ctes        []map[string]*cteDef
+	nextID      int
+	agg         *aggCollector // aggregates allowed and collected here
+	keepUnknown bool          // set-operation arms leave unknown literals unresolved
+	win         *winCollector
+	aggLevel    string // context name for "not allowed in X" errors
 }
 
 type aggCollector struct {
@@ -255,11 +256,15 @@ func (b *binder) bindValues(lists []*q.Node, outer *scope) (*bound, error) {
 
 // bindSetOp binds UNION/INTERSECT/EXCEPT, unifying column types.
 func (b *binder) bindSetOp(sel *q.SelectStmt, outer *scope) (*bound, error) {
+	saved := b.keepUnknown
+	b.keepUnknown = true
 	l, err := b.bindSelect(sel.Larg, outer)
 	if err != nil {
 		return nil, err
 	}
+	b.keepUnknown = true
 	r, err := b.bindSelect(sel.Rarg, outer)
+	b.keepUnknown = saved
 	if err != nil {
 		return nil, err
 	}

@@ -185,7 +185,11 @@ func bindConst(c *q.A_Const) (Expr, error) {
 	case *q.A_Const_Fval:
 		s := v.Fval.Fval
 		if n, err := parseInt(s, TInt8); err == nil && !strings.ContainsAny(s, ".eE") {
-			vec := NewVec(TInt8, 1)
+			t := TInt8
+			if n >= -2147483648 && n <= 2147483647 {
+				t = TInt4
+			}
+			vec := NewVec(t, 1)
 			vec.I[0] = n
 			return newConst(vec), nil
 		}
@@ -341,7 +345,13 @@ func (b *binder) coerce(e Expr, t Type, cc castContext, what string) (Expr, erro
 			out.SetNull(0)
 			return newConst(out), nil
 		}
-		if err := parseText(out, 0, c.val.S[0], b.cat.loc); err != nil {
+		if (t.OID == OIDVarchar || t.OID == OIDBpchar) && cc == castExplicit {
+			s, err := fitChar(c.val.S[0], t, true)
+			if err != nil {
+				return nil, err
+			}
+			out.S[0] = s
+		} else if err := parseText(out, 0, c.val.S[0], b.cat.loc); err != nil {
 			return nil, err
 		}
 		k := newConst(out)

@@ -143,7 +143,7 @@ func (b *binder) bindRangeVar(rv *q.RangeVar, sc *scope) (plan, []scopeCol, erro
 	ci := make([]colInfo, len(td.Columns))
 	idx := make([]int, len(td.Columns))
 	for i, c := range td.Columns {
-		cols[i] = scopeCol{name: c.Name, t: c.Type, idx: i, tableOID: td.OID, attnum: int16(i + 1)}
+		cols[i] = scopeCol{name: c.Name, t: c.Type, idx: i, tableOID: td.OID, attnum: int16(i + 1), table_: td}
 		ci[i] = colInfo{name: c.Name, t: c.Type, tableOID: td.OID, attnum: int16(i + 1)}
 		idx[i] = i
 	}

@@ -13,6 +13,8 @@ type target struct {
 
 // bindQuery binds a plain SELECT ... FROM ... WHERE ... GROUP BY ...
 func (b *binder) bindQuery(sel *q.SelectStmt, outer *scope) (*bound, error) {
+	keepUnknown := b.keepUnknown
+	b.keepUnknown = false
 	sc := newScope(outer)
 	var input plan = oneRowNode{}
 	if len(sel.FromClause) > 0 {
@@ -40,7 +42,7 @@ func (b *binder) bindQuery(sel *q.SelectStmt, outer *scope) (*bound, error) {
 
 	b.agg = &aggCollector{}
 	b.win = &winCollector{}
-	targets, err := b.bindTargets(sel.TargetList, sc)
+	targets, err := b.bindTargets(sel.TargetList, sc, keepUnknown)
 	if err != nil {
 		return nil, err
 	}
@@ -147,6 +149,7 @@ func (b *binder) bindQuery(sel *q.SelectStmt, outer *scope) (*bound, error) {
 		groups = append(groups, e)
 	}
 
+	groups = addFunctionallyDependent(groups, sc)
 	aggregated := len(groups) > 0 || len(b.agg.calls) > 0 || having != nil
 	p := input
 	if aggregated {
@@ -310,7 +313,7 @@ func (b *binder) pushFilter(input plan, pred Expr) plan {
 }
 
 // bindTargets expands * and binds each select-list entry.
-func (b *binder) bindTargets(list []*q.Node, sc *scope) ([]target, error) {
+func (b *binder) bindTargets(list []*q.Node, sc *scope, keepUnknown bool) ([]target, error) {
 	var out []target
 	for _, n := range list {
 		rt := n.GetResTarget()
@@ -345,7 +348,7 @@ func (b *binder) bindTargets(list []*q.Node, sc *scope) ([]target, error) {
 		if err != nil {
 			return nil, err
 		}
-		if e.Type().OID == OIDUnknown {
+		if e.Type().OID == OIDUnknown && !keepUnknown {
 			if e, err = b.coerce(e, TText, castImplicit, ""); err != nil {
 				return nil, err
 			}
@@ -424,4 +427,54 @@ func containsAgg(e Expr) bool {
 		}
 	})
 	return found
+}
+
+// addFunctionallyDependent appends every column of a table instance whose
+// primary key is fully grouped (PostgreSQL allows selecting them).
+func addFunctionallyDependent(groups []Expr, sc *scope) []Expr {
+	grouped := map[int]bool{}
+	for _, g := range groups {
+		if c, ok := g.(*colRef); ok {
+			grouped[c.idx] = true
+		}
+	}
+	if len(grouped) == 0 {
+		return groups
+	}
+	type inst struct {
+		alias string
+		td    *TableDef
+	}
+	byInst := map[inst][]scopeCol{}
+	for _, c := range sc.cols {
+		if c.table_ != nil {
+			k := inst{c.table, c.table_}
+			byInst[k] = append(byInst[k], c)
+		}
+	}
+	for k, cols := range byInst {
+		if len(k.td.PrimaryKey) == 0 {
+			continue
+		}
+		all := true
+		for _, pk := range k.td.PrimaryKey {
+			found := false
+			for _, c := range cols {
+				if int(c.attnum) == pk+1 && grouped[c.idx] {
+					found = true
+				}
+			}
+			all = all && found
+		}
+		if !all {
+			continue
+		}
+		for _, c := range cols {
+			if !grouped[c.idx] {
+				grouped[c.idx] = true
+				groups = append(groups, &colRef{idx: c.idx, t: c.t, name: c.name})
+			}
+		}
+	}
+	return groups
 }

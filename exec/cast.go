@@ -275,6 +275,12 @@ func castRows(ec *evalCtx, v, out *Vec, live []int32, explicit bool) error {
 	case to.isString() || to.OID == OIDName || to.OID == OIDJSON || (to.OID == OIDText):
 		for _, i := range live {
 			s := formatValue(v, int(i), loc)
+			if from.OID == OIDBool {
+				s = "false"
+				if v.B[i] {
+					s = "true"
+				}
+			}
 			if from.OID == OIDBpchar && to.OID != OIDBpchar {
 				s = trimRightSpaces(s)
 			}

@@ -132,7 +132,7 @@ type paramExpr struct {
 	slot *Type
 }
 
-func (p *paramExpr) Type() Type      { return *p.slot }
+func (p *paramExpr) Type() Type     { return *p.slot }
 func (p *paramExpr) String() string { return fmt.Sprintf("$%d", p.n) }
 func (p *paramExpr) setType(t Type) {
 	if p.slot.OID == OIDUnknown {

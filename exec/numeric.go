@@ -197,29 +197,43 @@ func numericOverflowDetail(p, s int32) string {
 	return "A field with precision " + itoa(int64(p)) + ", scale " + itoa(int64(s)) + " must round to an absolute value less than 10^" + itoa(int64(p-s)) + "."
 }
 
-// numPow is numeric ^ numeric for integral exponents (power_var_int's
-// scale rule); other exponents answer 0A000.
+// numPow is numeric ^ numeric with power_var's result scale: at least 16
+// significant digits, never less than either input's scale.
 func numPow(out, base, exp *apd.Decimal) error {
 	var ip apd.Decimal
-	if _, err := numCtx.RoundToIntegralExact(&ip, exp); err != nil || ip.Cmp(exp) != 0 {
-		return unsupported("numeric ^ with a non-integer exponent is not supported")
+	integral := false
+	if _, err := numCtx.RoundToIntegralExact(&ip, exp); err == nil && ip.Cmp(exp) == 0 {
+		integral = true
 	}
-	e, err := ip.Int64()
-	if err != nil || e > 1_000_000 || e < -1_000_000 {
-		return errf(CodeNumericOutOfRange, "value overflows numeric format")
-	}
-	if base.IsZero() && e < 0 {
+	if base.IsZero() && exp.Negative {
 		return errf(CodeInvalidArgumentPower, "zero raised to a negative power is undefined")
+	}
+	if base.Negative && !integral {
+		return errf(CodeInvalidArgumentPower, "a negative number raised to a non-integer power yields a complex result")
 	}
 	f := 0.0
 	if !base.IsZero() {
 		bf, _ := base.Float64()
-		f = float64(e) * math.Log10(math.Abs(bf))
+		ef, _ := exp.Float64()
+		f = ef * math.Log10(math.Abs(bf))
+	}
+	if f > 1e6 || f < -1e6 {
+		return errf(CodeNumericOutOfRange, "value overflows numeric format")
 	}
 	r := int64(numericMinSigDigits) - int64(f)
 	r = max(r, int64(dscale(base)), int64(dscale(exp)), 0)
 	r = min(r, numericMaxDisplay)
-	if _, err := numCtx.Pow(out, base, &ip); err != nil {
+	c := apd.BaseContext.WithPrecision(uint32(max(int64(f), 0) + r + 20))
+	c.Rounding = apd.RoundHalfUp
+	if integral {
+		e, err := ip.Int64()
+		if err != nil || e > 100000 || e < -100000 {
+			return errf(CodeNumericOutOfRange, "value overflows numeric format")
+		}
+		if _, err := c.Pow(out, base, &ip); err != nil {
+			return numErr(err)
+		}
+	} else if _, err := c.Pow(out, base, exp); err != nil {
 		return numErr(err)
 	}
 	return numErr(roundTo(out, int32(r)))

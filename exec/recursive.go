@@ -46,7 +46,7 @@ func (r *recursiveNode) run(ec *evalCtx, emit func(*Batch) error) error {
 		if r.unionAll {
 			return b
 		}
-		var keep []int32
+		keep := []int32{}
 		forEach(b.N, b.Sel, func(i int) {
 			kb, _ = rowKey(kb[:0], b.Cols, i)
 			if _, ok := seen[string(kb)]; !ok {

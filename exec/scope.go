@@ -10,6 +10,7 @@ type scopeCol struct {
 	noStar   bool // not part of * expansion
 	tableOID uint32
 	attnum   int16
+	table_   *TableDef // base table (for primary-key functional dependency)
 }
 
 // scope is the name space of one query level; parent is the enclosing
@@ -19,6 +20,9 @@ type scope struct {
 	parent     *scope
 	correlated bool // something below resolved a column of an ancestor
 	aliases    map[string]bool
+	// passthrough scopes only observe correlation (a sublink boundary);
+	// they hold no columns and do not count as a query level
+	passthrough bool
 }
 
 func newScope(parent *scope) *scope {
@@ -55,13 +59,16 @@ func (s *scope) lookup(table, name string) (*scopeCol, error) {
 func (s *scope) resolve(table, name string) (*scopeCol, int, error) {
 	level := 0
 	for cur := s; cur != nil; cur = cur.parent {
+		if cur.passthrough {
+			continue
+		}
 		c, err := cur.lookup(table, name)
 		if err != nil {
 			return nil, 0, err
 		}
 		if c != nil {
 			// mark every scope between as correlated
-			for m, k := s, 0; k < level; m, k = m.parent, k+1 {
+			for m := s; m != cur; m = m.parent {
 				m.correlated = true
 			}
 			return c, level, nil

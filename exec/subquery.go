@@ -23,6 +23,7 @@ func (s *subqueryExpr) String() string { return "subquery#" + itoa(int64(s.id)) 
 func (b *binder) bindSubLink(sl *q.SubLink, sc *scope) (Expr, error) {
 	sel := sl.Subselect.GetSelectStmt()
 	inner := newScope(sc)
+	inner.passthrough = true
 	savedAgg, savedWin := b.agg, b.win
 	bd, err := b.bindSelect(sel, inner)
 	b.agg, b.win = savedAgg, savedWin

@@ -1,5 +1,6 @@
-#!/bin/sh
+#!/bin/bash
 # Regenerates aliases.go from the pg_query_go version in go.mod.
+cd "$(dirname "$0")"
 set -e
 P=$(go env GOMODCACHE)/github.com/pganalyze/pg_query_go/v6@$(go list -m -f '{{.Version}}' github.com/pganalyze/pg_query_go/v6)/pg_query.pb.go
 {
@@ -17,7 +18,7 @@ echo ')'
 echo
 echo '// Enum values of the parse tree.'
 echo 'const ('
-grep -oE '^\t[A-Z][A-Za-z0-9_]* +[A-Z][A-Za-z0-9_]* = ' $P | awk '{print "\t"$1" = pg_query."$1}' | sort -u
+grep -oE $'^\t[A-Z][A-Za-z0-9_]* +[A-Z][A-Za-z0-9_]* = ' $P | awk '{print "\t"$1" = pg_query."$1}' | sort -u
 echo ')'
 } > aliases.go
 gofmt -w aliases.go

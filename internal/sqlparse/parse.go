@@ -94,3 +94,13 @@ func CacheLen() int {
 	defer shared.mu.Unlock()
 	return shared.order.Len()
 }
+
+// Split splits a script into statements with the PostgreSQL scanner
+// (comments and quoting handled), without parsing them.
+func Split(sql string) ([]string, error) {
+	out, err := pg_query.SplitWithScanner(sql, true)
+	if err != nil {
+		return nil, toSyntaxError(err)
+	}
+	return out, nil
+}

@@ -62,3 +62,13 @@ func TestCacheIsBounded(t *testing.T) {
 		t.Fatal("newest tree missing")
 	}
 }
+
+func TestSplit(t *testing.T) {
+	got, err := Split("SELECT 'a;b'; -- c;\nSELECT 2;")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0] != "SELECT 'a;b'" {
+		t.Fatalf("got %q", got)
+	}
+}

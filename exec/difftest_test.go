@@ -1,0 +1,362 @@
+package exec
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/pggraph/pggraph/internal/pgtest"
+	"github.com/pggraph/pggraph/internal/sqlparse"
+)
+
+// The differential harness runs ../testdata/sql/*.sql against a real
+// PostgreSQL 15 and against the engine, comparing column names, type OIDs,
+// typmods, rows (in order when the query has a top-level ORDER BY, as a
+// multiset otherwise) and SQLSTATEs.
+//
+// Script format: statements separated by ';'. Statements that are not
+// queries (CREATE TABLE, INSERT, ...) are setup: they run on PostgreSQL
+// only, and every table in the public schema is then mirrored into the
+// engine's catalog (types from pg_attribute, rows through the engine's
+// own text input functions). A query preceded by "-- unsupported" must
+// fail with 0A000 on the engine (PostgreSQL's answer is ignored).
+
+var (
+	pgOnce   sync.Once
+	pgServer *pgtest.Server
+	pgErr    error
+)
+
+func startPG(t *testing.T) *pgtest.Server {
+	t.Helper()
+	pgOnce.Do(func() {
+		pgServer, pgErr = pgtest.Start(context.Background())
+	})
+	if pgErr != nil {
+		t.Fatalf("differential tests need PostgreSQL 15: %v", pgErr)
+	}
+	return pgServer
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if pgServer != nil {
+		pgServer.Stop()
+	}
+	os.Exit(code)
+}
+
+// DiffCases counts the compared statements (reported by the test).
+type diffStats struct {
+	mu                 sync.Mutex
+	cases, unsupported int
+}
+
+func TestDifferential(t *testing.T) {
+	files, err := filepath.Glob("../testdata/sql/*.sql")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no scripts in ../testdata/sql: %v", err)
+	}
+	srv := startPG(t)
+	ctx := context.Background()
+	admin, err := srv.Connect(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close(ctx)
+	stats := &diffStats{}
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".sql")
+		t.Run(name, func(t *testing.T) {
+			db := "d_" + strings.NewReplacer("-", "_", ".", "_").Replace(name)
+			if _, err := admin.Exec(ctx, "DROP DATABASE IF EXISTS "+db); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := admin.Exec(ctx, "CREATE DATABASE "+db); err != nil {
+				t.Fatal(err)
+			}
+			conn, err := pgx.Connect(ctx, srv.ConnString(db))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close(ctx)
+			runScript(t, f, conn, stats)
+		})
+	}
+	t.Logf("differential: %d queries compared with PostgreSQL, %d unsupported checks", stats.cases, stats.unsupported)
+}
+
+type pgResult struct {
+	cols  []Column
+	rows  [][]*string
+	code  string
+	msg   string
+	order bool
+}
+
+func runScript(t *testing.T, path string, conn *pgx.Conn, stats *diffStats) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stmts, err := sqlparse.Split(string(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	cat := NewMemCatalog()
+	eng := &Engine{Catalog: cat}
+	dirty := true
+	for _, st := range stmts {
+		body, directives := stripDirectives(st)
+		if strings.TrimSpace(body) == "" {
+			continue
+		}
+		tree, perr := sqlparse.Parse(body)
+		isQuery := perr == nil && len(tree.Stmts) == 1 && tree.Stmts[0].Stmt.GetSelectStmt() != nil
+		if perr == nil && !isQuery {
+			if _, err := conn.Exec(ctx, body); err != nil {
+				t.Fatalf("setup %q: %v", body, err)
+			}
+			dirty = true
+			continue
+		}
+		if dirty {
+			if cat, err = mirror(ctx, conn); err != nil {
+				t.Fatalf("mirror tables: %v", err)
+			}
+			eng = &Engine{Catalog: cat}
+			dirty = false
+		}
+		line := lineOf(string(src), body)
+		label := fmt.Sprintf("%s:%d", filepath.Base(path), line)
+		ours, oerr := eng.Query(ctx, &Session{TimeZone: time.UTC, User: "postgres", Database: "postgres"}, body)
+		if directives["unsupported"] {
+			stats.mu.Lock()
+			stats.unsupported++
+			stats.mu.Unlock()
+			if oerr == nil || Code(oerr) != CodeFeatureNotSupported {
+				t.Errorf("%s: %s\n  want 0A000, got err=%v (code %s)", label, body, oerr, Code(oerr))
+			}
+			continue
+		}
+		stats.mu.Lock()
+		stats.cases++
+		stats.mu.Unlock()
+		want := pgRun(ctx, conn, body)
+		if perr == nil {
+			want.order = len(tree.Stmts[0].Stmt.GetSelectStmt().SortClause) > 0
+		}
+		compareResults(t, label, body, want, ours, oerr)
+	}
+}
+
+func stripDirectives(st string) (string, map[string]bool) {
+	d := map[string]bool{}
+	var keep []string
+	for _, l := range strings.Split(st, "\n") {
+		s := strings.TrimSpace(l)
+		if strings.HasPrefix(s, "--") {
+			w := strings.TrimSpace(strings.TrimPrefix(s, "--"))
+			if w == "unsupported" {
+				d[w] = true
+			}
+			continue
+		}
+		keep = append(keep, l)
+	}
+	return strings.TrimSpace(strings.Join(keep, "\n")), d
+}
+
+func lineOf(src, stmt string) int {
+	k := strings.Index(src, stmt)
+	if k < 0 {
+		return 0
+	}
+	return strings.Count(src[:k], "\n") + 1
+}
+
+func pgRun(ctx context.Context, conn *pgx.Conn, sql string) pgResult {
+	mrr := conn.PgConn().Exec(ctx, sql)
+	var out pgResult
+	for mrr.NextResult() {
+		rr := mrr.ResultReader()
+		out = pgResult{}
+		for rr.NextRow() {
+			row := rr.Values()
+			vals := make([]*string, len(row))
+			for i, v := range row {
+				if v != nil {
+					s := string(v)
+					vals[i] = &s
+				}
+			}
+			out.rows = append(out.rows, vals)
+		}
+		for _, f := range rr.FieldDescriptions() {
+			out.cols = append(out.cols, Column{Name: f.Name, TypeOID: f.DataTypeOID, TypeMod: f.TypeModifier})
+		}
+		if _, err := rr.Close(); err != nil {
+			out.code, out.msg = errCode(err)
+		}
+	}
+	if err := mrr.Close(); err != nil {
+		out.code, out.msg = errCode(err)
+	}
+	return out
+}
+
+func rowString(r []*string) string {
+	parts := make([]string, len(r))
+	for i, v := range r {
+		if v == nil {
+			parts[i] = "NULL"
+		} else {
+			parts[i] = fmt.Sprintf("%q", *v)
+		}
+	}
+	return strings.Join(parts, ",")
+}
+
+func compareResults(t *testing.T, label, sql string, want pgResult, got *Result, gerr error) {
+	t.Helper()
+	if want.code != "" {
+		if gerr == nil {
+			t.Errorf("%s: %s\n  PostgreSQL: ERROR %s %s\n  engine: succeeded with %d rows", label, sql, want.code, want.msg, got.NumRows())
+		} else if Code(gerr) != want.code {
+			t.Errorf("%s: %s\n  PostgreSQL: ERROR %s %s\n  engine: ERROR %s %v", label, sql, want.code, want.msg, Code(gerr), gerr)
+		}
+		return
+	}
+	if gerr != nil {
+		t.Errorf("%s: %s\n  PostgreSQL succeeded; engine: ERROR %s %v", label, sql, Code(gerr), gerr)
+		return
+	}
+	if len(want.cols) != len(got.Columns) {
+		t.Errorf("%s: %s\n  columns: PostgreSQL %d, engine %d", label, sql, len(want.cols), len(got.Columns))
+		return
+	}
+	for i, c := range want.cols {
+		g := got.Columns[i]
+		if c.Name != g.Name || c.TypeOID != g.TypeOID || c.TypeMod != g.TypeMod {
+			t.Errorf("%s: %s\n  column %d: PostgreSQL %s oid=%d mod=%d, engine %s oid=%d mod=%d", label, sql, i+1, c.Name, c.TypeOID, c.TypeMod, g.Name, g.TypeOID, g.TypeMod)
+		}
+	}
+	w := make([]string, len(want.rows))
+	for i, r := range want.rows {
+		w[i] = rowString(r)
+	}
+	gr := got.Rows()
+	g := make([]string, len(gr))
+	for i, r := range gr {
+		g[i] = rowString(r)
+	}
+	if !want.order {
+		sort.Strings(w)
+		sort.Strings(g)
+	}
+	if strings.Join(w, "\n") != strings.Join(g, "\n") {
+		t.Errorf("%s: %s\n  PostgreSQL rows:\n    %s\n  engine rows:\n    %s", label, sql, strings.Join(w, "\n    "), strings.Join(g, "\n    "))
+	}
+}
+
+// mirror copies every public table of the PostgreSQL database into a
+// MemCatalog, reading values through the engine's text input.
+func mirror(ctx context.Context, conn *pgx.Conn) (*MemCatalog, error) {
+	cat := NewMemCatalog()
+	rows, err := conn.Query(ctx, `SELECT c.relname, a.attname, a.atttypid, a.atttypmod, a.attnotnull
+		FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+		JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+		WHERE n.nspname = 'public' AND c.relkind = 'r' ORDER BY c.relname, a.attnum`)
+	if err != nil {
+		return nil, err
+	}
+	type col struct {
+		name    string
+		oid     uint32
+		mod     int32
+		notnull bool
+	}
+	tables := map[string][]col{}
+	var order []string
+	for rows.Next() {
+		var tn, cn string
+		var c col
+		if err := rows.Scan(&tn, &cn, &c.oid, &c.mod, &c.notnull); err != nil {
+			return nil, err
+		}
+		c.name = cn
+		if _, ok := tables[tn]; !ok {
+			order = append(order, tn)
+		}
+		tables[tn] = append(tables[tn], c)
+	}
+	if rows.Err() != nil {
+		return nil, rows.Err()
+	}
+	for _, tn := range order {
+		cols := tables[tn]
+		defs := make([]ColumnDef, len(cols))
+		for i, c := range cols {
+			if _, ok := typeInfos[c.oid]; !ok {
+				return nil, fmt.Errorf("table %s column %s: type %d not supported by the engine", tn, c.name, c.oid)
+			}
+			defs[i] = ColumnDef{Name: c.name, Type: Type{c.oid, c.mod}, NotNull: c.notnull}
+		}
+		res, err := conn.PgConn().Exec(ctx, "SELECT * FROM "+quoteIdent(tn)).ReadAll()
+		if err != nil {
+			return nil, err
+		}
+		vecs := make([]*Vec, len(defs))
+		for i, d := range defs {
+			vecs[i] = NewVec(d.Type, len(res[0].Rows))
+		}
+		for r, row := range res[0].Rows {
+			for i, v := range row {
+				if v == nil {
+					vecs[i].SetNull(r)
+					continue
+				}
+				if err := parseText(vecs[i], r, string(v), time.UTC); err != nil {
+					return nil, fmt.Errorf("table %s: %v", tn, err)
+				}
+			}
+		}
+		mt := MemTableFromVecs(defs, vecs)
+		td := &TableDef{Name: tn, Columns: defs, Source: mt}
+		var pk []int
+		prow, err := conn.Query(ctx, `SELECT a.attnum FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)
+			WHERE i.indrelid = $1::regclass AND i.indisprimary ORDER BY a.attnum`, tn)
+		if err != nil {
+			return nil, err
+		}
+		for prow.Next() {
+			var n int16
+			if err := prow.Scan(&n); err != nil {
+				return nil, err
+			}
+			pk = append(pk, int(n)-1)
+		}
+		td.PrimaryKey = pk
+		if len(pk) == 1 {
+			mt.Keys = pk
+		}
+		cat.Add(td)
+	}
+	return cat, nil
+}
+
+func errCode(err error) (string, string) {
+	if pe, ok := err.(*pgconn.PgError); ok {
+		return pe.Code, pe.Message
+	}
+	return "XX000", err.Error()
+}
