@@ -137,7 +137,7 @@ func (in *CopyIn) nextText() ([][]byte, error) {
 		return nil, nil
 	}
 	var row [][]byte
-	for _, raw := range bytes.Split(line, []byte{in.opts.Delimiter}) {
+	for _, raw := range splitCopyText(line, in.opts.Delimiter) {
 		if string(raw) == in.opts.Null {
 			row = append(row, nil)
 			continue
@@ -149,6 +149,23 @@ func (in *CopyIn) nextText() ([][]byte, error) {
 		row = append(row, v)
 	}
 	return row, nil
+}
+
+// splitCopyText splits a text-format line at delimiters that are not
+// backslash-escaped.
+func splitCopyText(line []byte, delim byte) [][]byte {
+	var out [][]byte
+	start := 0
+	for i := 0; i < len(line); i++ {
+		switch line[i] {
+		case '\\':
+			i++
+		case delim:
+			out = append(out, line[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, line[start:])
 }
 
 // unescapeCopyText interprets the backslash escapes of COPY text format.

@@ -125,6 +125,21 @@ func (s *Settings) Get(name string) (string, bool) {
 	return "", false
 }
 
+// Set changes a setting the way SET (or SET LOCAL) does, for the SQL
+// layer's functions such as set_config in arbitrary queries or a branch
+// checkout: the name is checked (42704 for unknown non-dotted names, 55P02
+// for read-only ones) and the value normalized; it returns the new value.
+// Call it only from inside a Session method; a change of a reported
+// setting reaches the client as ParameterStatus.
+func (s *Settings) Set(name, value string, local bool) (string, error) {
+	key, v, err := resolveSetting(name, value)
+	if err != nil {
+		return "", err
+	}
+	s.set(key, v, local, name)
+	return v, nil
+}
+
 // Duration reads a time setting (statement_timeout, ...) in milliseconds.
 func (s *Settings) Duration(name string) time.Duration {
 	v, _ := s.Get(name)

@@ -198,3 +198,19 @@ func TestSettingsTransactions(t *testing.T) {
 		t.Error("unset custom setting exists")
 	}
 }
+
+func TestSettingsSetAPI(t *testing.T) {
+	s := NewSettings()
+	if v, err := s.Set("Statement_Timeout", "2s", false); err != nil || v != "2s" {
+		t.Fatalf("Set = %q %v", v, err)
+	}
+	if d := s.Duration("statement_timeout"); d.Seconds() != 2 {
+		t.Fatalf("Duration = %v", d)
+	}
+	if _, err := s.Set("bogus", "1", false); !IsCode(err, CodeUndefinedObject) {
+		t.Fatalf("bogus: %v", err)
+	}
+	if _, err := s.Set("in_hot_standby", "on", false); !IsCode(err, CodeCantChangeRuntimeParam) {
+		t.Fatalf("read-only: %v", err)
+	}
+}
