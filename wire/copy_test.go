@@ -167,4 +167,3 @@ func FuzzCopyDecode(f *testing.F) {
 		}
 	})
 }
-
