@@ -15,7 +15,9 @@ type Options struct {
 	// Create initializes an empty location as a new root.
 	Create bool
 	// Actor names this process in commits.
-	Actor    string
+	Actor string
+	// Location is the root's absolute location (see graph.Options).
+	Location string
 	Recovery recovery.Options
 }
 
@@ -35,9 +37,9 @@ func Open(ctx context.Context, store objstore.Store, o Options) (*Graph, error) 
 	var root *graph.Root
 	var err error
 	if o.Create {
-		root, _, err = graph.Init(ctx, store, o.Actor)
+		root, _, err = graph.InitWith(ctx, store, o.Actor, graph.Options{Location: o.Location})
 	} else {
-		root, err = graph.Open(ctx, store)
+		root, err = graph.OpenWith(ctx, store, graph.Options{Location: o.Location})
 	}
 	if err != nil {
 		return nil, err
@@ -81,7 +83,7 @@ func (g *Graph) Write(ctx context.Context, o WriteOptions, fn StageFunc) (*proto
 	if o.Actor == "" {
 		o.Actor = g.actor
 	}
-	w := newMutationWriter(g.Root.Store(), fn)
+	w := newMutationWriter(g.Root, fn)
 	return g.coord.Commit(ctx, w, protocol.CommitOptions{Branch: o.Branch, Actor: o.Actor, Message: o.Message,
 		Strict: o.Strict, Base: o.Base, MaxReprepare: o.MaxReprepare})
 }
@@ -93,6 +95,6 @@ func (g *Graph) Table(ctx context.Context, sn *graph.Snapshot, name string) (*la
 	if !ok {
 		return nil, e, protocol.Errorf(protocol.KindInvalid, nil, "relation %q does not exist", name)
 	}
-	ds, err := lance.Open(ctx, g.Root.Store(), e.Location, lance.Options{Branch: e.Branch, Version: e.Version})
+	ds, err := lance.Open(ctx, g.Root.Store(), e.Location, g.Root.DatasetOptions(e.Location, e.Branch, e.Version))
 	return ds, e, err
 }

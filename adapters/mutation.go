@@ -23,6 +23,7 @@ type StageFunc func(ctx context.Context, s *Stage) error
 // mutationWriter is the Mutation (and SchemaApply) adapter: one staged
 // Lance transaction per touched table, committed exactly at pin+1.
 type mutationWriter struct {
+	root  *graph.Root
 	store objstore.Store
 	fn    StageFunc
 	// ProbeWritten: strict transactions read every table they write.
@@ -30,8 +31,8 @@ type mutationWriter struct {
 	staged map[string]map[graph.TableKey]*lance.Staged // by operation id
 }
 
-func newMutationWriter(store objstore.Store, fn StageFunc) *mutationWriter {
-	return &mutationWriter{store: store, fn: fn, staged: map[string]map[graph.TableKey]*lance.Staged{}}
+func newMutationWriter(root *graph.Root, fn StageFunc) *mutationWriter {
+	return &mutationWriter{root: root, store: root.Store(), fn: fn, staged: map[string]map[graph.TableKey]*lance.Staged{}}
 }
 
 func (w *mutationWriter) Kind() protocol.WriterKind { return Mutation }
@@ -73,7 +74,7 @@ func (w *mutationWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite
 		}
 		rdr := newChain(as, sources)
 		txn := uuid.NewString()
-		s, err := lance.New(w.store, entry.Location, lance.Options{}).StageOverwrite(ctx, rdr, lance.StageOptions{UUID: txn})
+		s, err := lance.New(w.store, entry.Location, w.root.DatasetOptions(entry.Location, "", 0)).StageOverwrite(ctx, rdr, lance.StageOptions{UUID: txn})
 		rdr.Release()
 		if err != nil {
 			return (wrapStageErr(spec.Name, err))
@@ -94,7 +95,7 @@ func (w *mutationWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite
 		if len(o.inserts) == 0 && len(o.deletes) == 0 {
 			continue
 		}
-		ds, err := lance.Open(ctx, w.store, e.Location, lance.Options{Branch: e.Branch, Version: e.Version})
+		ds, err := lance.Open(ctx, w.store, e.Location, w.root.DatasetOptions(e.Location, e.Branch, e.Version))
 		if err != nil {
 			return (err)
 		}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -33,11 +34,46 @@ const (
 // the latest known __manifest dataset per branch so that finding the
 // head is one probe of version N+1.
 type Root struct {
-	store objstore.Store
-	stamp Stamp
+	store    objstore.Store
+	stamp    Stamp
+	location string // absolute location of the root, recorded in Lance base paths
 
 	mu    sync.Mutex
 	heads map[string]*lance.Dataset // branch → latest known manifest dataset
+}
+
+// Options open a root.
+type Options struct {
+	// Location is the root's absolute location (the directory of a local
+	// store). Lance records it in the base paths of branches, so every
+	// handle of a root must use the same one. Default: the store's Root()
+	// when it has one, else a virtual "/pggraph-virtual/<graph id>" (for
+	// in-memory roots).
+	Location string
+}
+
+type rooter interface{ Root() string }
+
+func (r *Root) setLocation(o Options) {
+	switch {
+	case o.Location != "":
+		r.location = strings.TrimRight(o.Location, "/")
+	default:
+		if rt, ok := r.store.(rooter); ok {
+			r.location = strings.TrimRight(rt.Root(), "/")
+		} else {
+			r.location = "/pggraph-virtual/" + r.stamp.GraphID
+		}
+	}
+}
+
+// Location returns the root's absolute location.
+func (r *Root) Location() string { return r.location }
+
+// DatasetOptions locates the dataset at key (e.g. a table location) for
+// lance.Open/New with this root's location.
+func (r *Root) DatasetOptions(key, branch string, version uint64) lance.Options {
+	return lance.Options{Location: r.location + "/" + strings.Trim(key, "/"), Branch: branch, Version: version}
 }
 
 // Store returns the root's store.
@@ -53,11 +89,17 @@ func NewID() string { return ulid.MustNew(ulid.Now(), rand.Reader).String() }
 // one whose init was interrupted. created reports whether this call wrote
 // the stamp.
 func Init(ctx context.Context, store objstore.Store, actor string) (r *Root, created bool, err error) {
+	return InitWith(ctx, store, actor, Options{})
+}
+
+// InitWith is Init with options.
+func InitWith(ctx context.Context, store objstore.Store, actor string, o Options) (r *Root, created bool, err error) {
 	st, created, err := InitStamp(ctx, store, actor)
 	if err != nil {
 		return nil, false, err
 	}
 	r = &Root{store: store, stamp: st, heads: map[string]*lance.Dataset{}}
+	r.setLocation(o)
 	if err := r.ensureManifest(ctx, actor); err != nil {
 		return nil, created, err
 	}
@@ -70,11 +112,17 @@ func Init(ctx context.Context, store objstore.Store, actor string) (r *Root, cre
 // writer runs before the manifest exists. A root without a stamp is
 // refused (IsNotInitialized / IsUnusableRoot).
 func Open(ctx context.Context, store objstore.Store) (*Root, error) {
+	return OpenWith(ctx, store, Options{})
+}
+
+// OpenWith is Open with options.
+func OpenWith(ctx context.Context, store objstore.Store, o Options) (*Root, error) {
 	st, err := ReadStamp(ctx, store)
 	if err != nil {
 		return nil, err
 	}
 	r := &Root{store: store, stamp: st, heads: map[string]*lance.Dataset{}}
+	r.setLocation(o)
 	if err := r.ensureManifest(ctx, "pggraph:init-completion"); err != nil {
 		return nil, err
 	}
@@ -90,7 +138,8 @@ func OpenReadOnly(ctx context.Context, store objstore.Store) (*Root, error) {
 		return nil, err
 	}
 	r := &Root{store: store, stamp: st, heads: map[string]*lance.Dataset{}}
-	ds, err := lance.Open(ctx, store, ManifestRoot, lance.Options{})
+	r.setLocation(Options{})
+	ds, err := lance.Open(ctx, store, ManifestRoot, r.DatasetOptions(ManifestRoot, "", 0))
 	if errors.Is(err, lance.ErrDatasetNotFound) {
 		return r, ErrInitIncomplete
 	}
@@ -146,7 +195,7 @@ func stateRows(st State) (array.RecordReader, error) {
 func (r *Root) RootCommitID() string { return r.stamp.GraphID }
 
 func (r *Root) ensureManifest(ctx context.Context, actor string) error {
-	ds, err := lance.Open(ctx, r.store, ManifestRoot, lance.Options{})
+	ds, err := lance.Open(ctx, r.store, ManifestRoot, r.DatasetOptions(ManifestRoot, "", 0))
 	if err == nil {
 		_, _, derr := readState(ctx, ds)
 		if derr != nil {
@@ -161,11 +210,11 @@ func (r *Root) ensureManifest(ctx context.Context, actor string) error {
 	st := State{Schema: SchemaRow{NextID: 1}}
 	st.Schema.Hash = SchemaHash(st)
 	c := Commit{ID: r.RootCommitID(), Actor: actor, Message: "init", Time: time.Now().UTC(), WriterKind: "init"}
-	_, err = r.publishOn(ctx, lance.New(r.store, ManifestRoot, lance.Options{}), st, c)
+	_, err = r.publishOn(ctx, lance.New(r.store, ManifestRoot, r.DatasetOptions(ManifestRoot, "", 0)), st, c)
 	if err != nil && !lance.IsConflict(err) {
 		return fmt.Errorf("graph: completing init (create __manifest): %w", err)
 	}
-	ds, err = lance.Open(ctx, r.store, ManifestRoot, lance.Options{})
+	ds, err = lance.Open(ctx, r.store, ManifestRoot, r.DatasetOptions(ManifestRoot, "", 0))
 	if err != nil {
 		return err
 	}
@@ -223,7 +272,7 @@ func (r *Root) dataset(ctx context.Context, branch string) (*lance.Dataset, erro
 	if ds != nil {
 		return ds, nil
 	}
-	ds, err := lance.Open(ctx, r.store, ManifestRoot, lance.Options{Branch: lanceBranch(branch)})
+	ds, err := lance.Open(ctx, r.store, ManifestRoot, r.DatasetOptions(ManifestRoot, lanceBranch(branch), 0))
 	if err != nil {
 		if lance.IsNotFound(err) && branch != MainBranch {
 			return nil, &BranchError{Branch: branch, Err: ErrUnknownBranch}

@@ -320,7 +320,7 @@ func (c *Coordinator) checkHeads(ctx context.Context, pw *PreparedWrite) error {
 
 // ProbeHead returns the live HEAD of an effect's target ref.
 func ProbeHead(ctx context.Context, root *graph.Root, e Effect) (uint64, bool, error) {
-	ds, err := lance.Open(ctx, root.Store(), e.Location, lance.Options{Branch: e.LanceBranch})
+	ds, err := lance.Open(ctx, root.Store(), e.Location, root.DatasetOptions(e.Location, e.LanceBranch, 0))
 	if err != nil {
 		if lance.IsNotFound(err) {
 			return 0, false, nil

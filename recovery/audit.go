@@ -66,11 +66,11 @@ func (m *Manager) audit(ctx context.Context, sc *Sidecar, rep Report) error {
 		if err != nil {
 			return err
 		}
-		ds, err := lance.Open(ctx, m.store, graph.AuditRoot, lance.Options{})
+		ds, err := lance.Open(ctx, m.store, graph.AuditRoot, m.root.DatasetOptions(graph.AuditRoot, "", 0))
 		var st *lance.Staged
 		switch {
 		case lance.IsNotFound(err):
-			st, err = lance.New(m.store, graph.AuditRoot, lance.Options{}).StageOverwrite(ctx, rdr, lance.StageOptions{Properties: props})
+			st, err = lance.New(m.store, graph.AuditRoot, m.root.DatasetOptions(graph.AuditRoot, "", 0)).StageOverwrite(ctx, rdr, lance.StageOptions{Properties: props})
 		case err == nil:
 			st, err = ds.StageAppend(ctx, rdr, lance.StageOptions{Properties: props})
 		}
@@ -90,7 +90,7 @@ func (m *Manager) audit(ctx context.Context, sc *Sidecar, rep Report) error {
 // ReadAudit returns every audit record, oldest first (the graph.audit
 // view). It reads each audit version's inline transaction.
 func ReadAudit(ctx context.Context, root *graph.Root) ([]AuditRecord, error) {
-	ds, err := lance.Open(ctx, root.Store(), graph.AuditRoot, lance.Options{})
+	ds, err := lance.Open(ctx, root.Store(), graph.AuditRoot, root.DatasetOptions(graph.AuditRoot, "", 0))
 	if lance.IsNotFound(err) {
 		return nil, nil
 	}

@@ -214,7 +214,7 @@ func (m *Manager) published(ctx context.Context, sc *Sidecar) (commit, rollback 
 
 // classify finds where one effect stands, by exact transaction identity.
 func classify(ctx context.Context, root *graph.Root, op string, e protocol.Effect) (Class, uint64, error) {
-	ds, err := lance.Open(ctx, root.Store(), e.Location, lance.Options{Branch: e.LanceBranch})
+	ds, err := lance.Open(ctx, root.Store(), e.Location, root.DatasetOptions(e.Location, e.LanceBranch, 0))
 	if err != nil {
 		if lance.IsNotFound(err) {
 			if e.Kind == protocol.EffectStaged {
@@ -279,7 +279,7 @@ func classify(ctx context.Context, root *graph.Root, op string, e protocol.Effec
 // the slot (only a fenced owner's single pending commit can take it).
 func restore(ctx context.Context, root *graph.Root, op string, e protocol.Effect) (uint64, error) {
 	for i := 0; i < 4; i++ {
-		ds, err := lance.Open(ctx, root.Store(), e.Location, lance.Options{Branch: e.LanceBranch})
+		ds, err := lance.Open(ctx, root.Store(), e.Location, root.DatasetOptions(e.Location, e.LanceBranch, 0))
 		if err != nil {
 			return 0, err
 		}

@@ -92,7 +92,7 @@ func verifyRoot(ctx context.Context, store objstore.Store, out io.Writer) (int, 
 		if e.State != graph.Live {
 			continue
 		}
-		pinned, err := lance.Open(ctx, store, e.Location, lance.Options{Branch: e.Branch, Version: e.Version})
+		pinned, err := lance.Open(ctx, store, e.Location, root.DatasetOptions(e.Location, e.Branch, e.Version))
 		if err != nil {
 			problems++
 			fmt.Fprintf(out, "  table %s (%s): pinned version %d does not resolve: %v\n", e.Name, e.Key(), e.Version, err)
