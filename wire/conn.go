@@ -2,6 +2,7 @@ package wire
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/tls"
@@ -271,8 +272,29 @@ func (c *conn) readError(err error) error {
 // session.
 func (c *conn) startup() error {
 	var pkt *startupPacket
+	var first io.Reader = c.nc
+	if c.srv.tlsConf != nil {
+		// Direct TLS (PostgreSQL 17 sslnegotiation=direct): the client
+		// starts with a TLS ClientHello instead of an SSLRequest.
+		var b [1]byte
+		if _, err := io.ReadFull(c.nc, b[:]); err != nil {
+			return errClientGone
+		}
+		if b[0] == 0x16 {
+			if err := c.startTLS(&prefixConn{Conn: c.nc, prefix: b[:]}, true); err != nil {
+				return err
+			}
+		} else {
+			first = io.MultiReader(bytes.NewReader(b[:]), c.nc)
+		}
+	}
 	for {
-		p, err := readStartupPacket(c.nc)
+		r := first
+		first = c.nc
+		if c.tls {
+			r = c.nc
+		}
+		p, err := readStartupPacket(r)
 		if err != nil {
 			return err
 		}
@@ -290,14 +312,9 @@ func (c *conn) startup() error {
 			if _, err := c.nc.Write([]byte{'S'}); err != nil {
 				return errClientGone
 			}
-			tc := tls.Server(c.nc, c.srv.tlsConf)
-			if err := tc.Handshake(); err != nil {
-				c.log.WithError(err).Debug("wire: TLS handshake failed")
-				return errClientGone
+			if err := c.startTLS(c.nc, false); err != nil {
+				return err
 			}
-			c.mu.Lock()
-			c.nc, c.tls = tc, true
-			c.mu.Unlock()
 			continue
 		case codeGSSEncRequest:
 			if _, err := c.nc.Write([]byte{'N'}); err != nil {
@@ -394,6 +411,40 @@ func (c *conn) startup() error {
 	c.send(&pgproto3.BackendKeyData{ProcessID: c.pid, SecretKey: c.secretKey})
 	c.readyForQuery()
 	return c.werr
+}
+
+// startTLS runs the server handshake over raw. A direct TLS connection
+// must negotiate the "postgresql" ALPN protocol, as PostgreSQL requires.
+func (c *conn) startTLS(raw net.Conn, direct bool) error {
+	tc := tls.Server(raw, c.srv.tlsConf)
+	if err := tc.Handshake(); err != nil {
+		c.log.WithError(err).Debug("wire: TLS handshake failed")
+		return errClientGone
+	}
+	if direct && tc.ConnectionState().NegotiatedProtocol != alpnProtocol {
+		c.log.Debug("wire: direct TLS without the postgresql ALPN protocol")
+		tc.Close()
+		return errClientGone
+	}
+	c.mu.Lock()
+	c.nc, c.tls = tc, true
+	c.mu.Unlock()
+	return nil
+}
+
+// prefixConn replays bytes already read before the rest of the stream.
+type prefixConn struct {
+	net.Conn
+	prefix []byte
+}
+
+func (p *prefixConn) Read(b []byte) (int, error) {
+	if len(p.prefix) > 0 {
+		n := copy(b, p.prefix)
+		p.prefix = p.prefix[n:]
+		return n, nil
+	}
+	return p.Conn.Read(b)
 }
 
 func (c *conn) newSession(ctx context.Context, info SessionInfo) (s Session, err error) {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/lib/pq"
 )
 
@@ -121,5 +122,29 @@ func TestTLS(t *testing.T) {
 	var pe *pq.Error
 	if !errors.As(err, &pe) || pe.Code != CodeInvalidAuthorization {
 		t.Fatalf("plaintext: %v", err)
+	}
+}
+
+func TestDirectTLS(t *testing.T) {
+	ts := startServer(t, func(c *Config) { c.TLSSelfSigned = true; c.Auth = AuthSCRAM })
+	for _, neg := range []string{"direct", "postgres"} {
+		c, err := pgx.Connect(ctxT(t), ts.url(testUser, testPassword, "main", "sslmode=require&sslnegotiation="+neg))
+		if err != nil {
+			t.Fatalf("%s: %v", neg, err)
+		}
+		if !c.PgConn().Conn().(interface{ ConnectionState() tls.ConnectionState }).ConnectionState().HandshakeComplete {
+			t.Fatalf("%s: not TLS", neg)
+		}
+		c.Close(context.Background())
+	}
+	// direct TLS without the postgresql ALPN protocol is refused
+	nc, err := tls.Dial("tcp", ts.addr, &tls.Config{InsecureSkipVerify: true})
+	if err == nil {
+		nc.SetDeadline(time.Now().Add(5 * time.Second))
+		var b [1]byte
+		if _, err := nc.Read(b[:]); err == nil {
+			t.Fatal("direct TLS without ALPN was served")
+		}
+		nc.Close()
 	}
 }

@@ -16,7 +16,23 @@ import (
 	"time"
 )
 
+// alpnProtocol is the ALPN name PostgreSQL clients offer (required for
+// direct TLS).
+const alpnProtocol = "postgresql"
+
 func buildTLSConfig(c Config) (*tls.Config, error) {
+	tc, err := baseTLSConfig(c)
+	if tc == nil || err != nil {
+		return tc, err
+	}
+	tc = tc.Clone()
+	if len(tc.NextProtos) == 0 {
+		tc.NextProtos = []string{alpnProtocol}
+	}
+	return tc, nil
+}
+
+func baseTLSConfig(c Config) (*tls.Config, error) {
 	switch {
 	case c.TLSConfig != nil:
 		return c.TLSConfig, nil
