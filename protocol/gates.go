@@ -20,10 +20,13 @@ const (
 	GateTable
 )
 
-// GateKey is one process-local gate.
+// GateKey is one process-local gate. Shared keys may be held by many
+// at once (writers on a branch); an exclusive key (branch control)
+// excludes every other holder.
 type GateKey struct {
-	Class GateClass
-	Key   string
+	Class  GateClass
+	Key    string
+	Shared bool
 }
 
 func (g GateKey) String() string { return fmt.Sprintf("%d/%s", g.Class, g.Key) }
@@ -31,8 +34,12 @@ func (g GateKey) String() string { return fmt.Sprintf("%d/%s", g.Class, g.Key) }
 // SchemaGate is the graph/schema-control key.
 func SchemaGate() GateKey { return GateKey{Class: GateSchema, Key: "schema"} }
 
-// BranchGate is a branch-control key.
+// BranchGate is the branch-control key (exclusive: create/delete).
 func BranchGate(b string) GateKey { return GateKey{Class: GateBranch, Key: b} }
+
+// BranchUseGate is the shared form every writer on the branch holds, so
+// branch control cannot run under an in-process write.
+func BranchUseGate(b string) GateKey { return GateKey{Class: GateBranch, Key: b, Shared: true} }
 
 // TableGate is the (physical branch, table) key.
 func TableGate(branch string, t graph.TableKey) GateKey {
@@ -48,10 +55,12 @@ func SortGates(g []GateKey) []GateKey {
 		return g[i].Key < g[j].Key
 	})
 	out := g[:0]
-	for i, k := range g {
-		if i == 0 || k != g[i-1] {
-			out = append(out, k)
+	for _, k := range g {
+		if n := len(out); n > 0 && out[n-1].Class == k.Class && out[n-1].Key == k.Key {
+			out[n-1].Shared = out[n-1].Shared && k.Shared // exclusive wins
+			continue
 		}
+		out = append(out, k)
 	}
 	return out
 }
@@ -62,7 +71,19 @@ func SortGates(g []GateKey) []GateKey {
 // arbitration and recovery.
 type Gates struct {
 	mu sync.Mutex
-	m  map[GateKey]chan struct{}
+	m  map[gateID]*gate
+}
+
+type gateID struct {
+	class GateClass
+	key   string
+}
+
+// gate is a cancellable reader/writer lock.
+type gate struct {
+	readers int
+	writer  bool
+	changed chan struct{}
 }
 
 var (
@@ -77,21 +98,43 @@ func GatesFor(graphID string) *Gates {
 	defer registryMu.Unlock()
 	g := registry[graphID]
 	if g == nil {
-		g = &Gates{m: map[GateKey]chan struct{}{}}
+		g = &Gates{m: map[gateID]*gate{}}
 		registry[graphID] = g
 	}
 	return g
 }
 
-func (g *Gates) ch(k GateKey) chan struct{} {
+func (g *Gates) tryTake(k GateKey) (bool, chan struct{}) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	c := g.m[k]
-	if c == nil {
-		c = make(chan struct{}, 1)
-		g.m[k] = c
+	id := gateID{k.Class, k.Key}
+	gt := g.m[id]
+	if gt == nil {
+		gt = &gate{changed: make(chan struct{})}
+		g.m[id] = gt
 	}
-	return c
+	switch {
+	case k.Shared && !gt.writer:
+		gt.readers++
+		return true, nil
+	case !k.Shared && !gt.writer && gt.readers == 0:
+		gt.writer = true
+		return true, nil
+	}
+	return false, gt.changed
+}
+
+func (g *Gates) release(k GateKey) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	gt := g.m[gateID{k.Class, k.Key}]
+	if k.Shared {
+		gt.readers--
+	} else {
+		gt.writer = false
+	}
+	close(gt.changed)
+	gt.changed = make(chan struct{})
 }
 
 // Acquire takes keys in their total order; it honours ctx while
@@ -99,21 +142,26 @@ func (g *Gates) ch(k GateKey) chan struct{} {
 // function releases them all.
 func (g *Gates) Acquire(ctx context.Context, keys []GateKey) (release func(), err error) {
 	keys = SortGates(append([]GateKey(nil), keys...))
-	var held []chan struct{}
+	var held []GateKey
 	rel := func() {
 		for i := len(held) - 1; i >= 0; i-- {
-			<-held[i]
+			g.release(held[i])
 		}
 		held = nil
 	}
 	for _, k := range keys {
-		c := g.ch(k)
-		select {
-		case c <- struct{}{}:
-			held = append(held, c)
-		case <-ctx.Done():
-			rel()
-			return nil, ctx.Err()
+		for {
+			ok, wait := g.tryTake(k)
+			if ok {
+				held = append(held, k)
+				break
+			}
+			select {
+			case <-wait:
+			case <-ctx.Done():
+				rel()
+				return nil, ctx.Err()
+			}
 		}
 	}
 	return rel, nil

@@ -160,3 +160,32 @@ func TestGatesOrderAndCancel(t *testing.T) {
 	}
 	rel2()
 }
+
+func TestSharedBranchGateExcludesOnlyControl(t *testing.T) {
+	g := GatesFor(t.Name())
+	w1, err := g.Acquire(context.Background(), []GateKey{BranchUseGate("b")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w2, err := g.Acquire(context.Background(), []GateKey{BranchUseGate("b")})
+	if err != nil {
+		t.Fatal("two writers on one branch must both hold the shared gate")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	if _, err := g.Acquire(ctx, []GateKey{BranchGate("b")}); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("branch control ran under writers: %v", err)
+	}
+	w1()
+	w2()
+	ctl, err := g.Acquire(context.Background(), []GateKey{BranchGate("b"), BranchUseGate("b")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx2, cancel2 := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel2()
+	if _, err := g.Acquire(ctx2, []GateKey{BranchUseGate("b")}); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("writer ran under branch control: %v", err)
+	}
+	ctl()
+}

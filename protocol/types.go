@@ -248,13 +248,15 @@ type PreparedWrite struct {
 }
 
 // Gates returns the gate keys of the attempt in acquisition order: the
-// schema-control key for a catalog change, then every written table.
+// schema-control key for a catalog change, the branch (shared: only
+// branch control excludes writers), then every written table.
 // Probed tables take no gate; the publisher arbitrates them.
 func (pw *PreparedWrite) Gates() []GateKey {
 	var g []GateKey
 	if pw.Delta.SchemaChanging() {
 		g = append(g, SchemaGate())
 	}
+	g = append(g, BranchUseGate(pw.Base.Branch))
 	for _, m := range pw.ReadSet.Tables {
 		if m.Written {
 			g = append(g, TableGate(pw.Base.Branch, m.Table))

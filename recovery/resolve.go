@@ -60,6 +60,7 @@ func (m *Manager) gateKeys(sc *Sidecar) []protocol.GateKey {
 	if sc.Write.Delta.SchemaChanging() {
 		g = append(g, protocol.SchemaGate())
 	}
+	g = append(g, protocol.BranchUseGate(sc.Branch))
 	for _, e := range sc.Write.Effects {
 		g = append(g, protocol.TableGate(sc.Branch, e.Table))
 	}
