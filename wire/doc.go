@@ -18,7 +18,8 @@
 //	Auth                      trust | password | md5 | scram-sha-256 | reject (default trust)
 //	UsersFile / Users         login roles with hashed secrets (format below); needed unless trust
 //	HBA                       pg_hba-style rules (ParseHBA): first match by TLS, database, user, address
-//	TLSCertFile, TLSKeyFile   enable TLS with that certificate (SSLRequest answered 'S')
+//	TLSCertFile, TLSKeyFile   enable TLS with that certificate (SSLRequest answered 'S', and
+//	                          direct TLS with ALPN "postgresql" as PostgreSQL 17 clients send)
 //	TLSSelfSigned             enable TLS with a certificate generated at start
 //	TLSConfig                 a ready tls.Config (overrides the two above)
 //	RequireTLS                refuse plaintext sessions (28000)
@@ -40,7 +41,9 @@
 //	alice SCRAM-SHA-256$4096:<salt b64>$<StoredKey b64>:<ServerKey b64>
 //	bob   md5<hex md5(password || username)>
 //
-// HashSCRAM and HashMD5 produce them. With method md5 a SCRAM role
+// HashSCRAM and HashMD5 produce them. Over TLS, SCRAM-SHA-256-PLUS
+// (tls-server-end-point channel binding) is offered next to SCRAM-SHA-256.
+// With method md5 a SCRAM role
 // authenticates with SCRAM (as PostgreSQL does); method password checks a
 // cleartext password against either form. A failed login is always FATAL
 // 28P01 "password authentication failed for user ..." whether or not the
@@ -50,7 +53,8 @@
 // # Connection state machine
 //
 //	accept
-//	  └─ startup: read untyped packets without buffering past them
+//	  └─ startup: read untyped packets without buffering past them (a first
+//	     byte 0x16 is a direct TLS ClientHello: handshake, then continue)
 //	       SSLRequest    → 'S' + TLS handshake (if configured) or 'N'; loop
 //	       GSSEncRequest → 'N'; loop
 //	       CancelRequest → cancel the matching backend's running statement
@@ -100,8 +104,11 @@
 // executes BEGIN/START/COMMIT/END/ROLLBACK/ABORT (AND CHAIN), SAVEPOINT,
 // RELEASE, ROLLBACK TO (through the Session hooks), SET/SET LOCAL/SET
 // TRANSACTION/SET SESSION CHARACTERISTICS/RESET/SHOW (ALL), plain
-// SELECT set_config(...)/current_setting(...), DISCARD ALL and the COPY
+// SELECT set_config(...)/current_setting(...), DISCARD ALL, DEALLOCATE
+// (protocol-level prepared statements live here) and the COPY
 // sub-protocol. Everything else (KindQuery) goes to Session.Execute.
+// Until the SQL layer lands, NoSQLBackend serves exactly that and answers
+// 0A000 for every other statement.
 //
 // Settings: the PostgreSQL parameters clients send are validated and
 // normalized (DateStyle ISO only, client_encoding UTF8 only,
@@ -110,7 +117,14 @@
 // graph.as_of, any custom.name) are accepted. graph.branch defaults to the
 // database name. A change of a reported setting (application_name,
 // DateStyle, TimeZone, ...) sends ParameterStatus before the next
-// ReadyForQuery. Sessions may veto a change with SettingValidator.
+// ReadyForQuery. Sessions may veto a change with SettingValidator, read
+// settings with Settings.Get/Duration and change them (set_config in any
+// query, a branch checkout) with Settings.Set. Startup parameters are kept
+// verbatim in SessionInfo.Startup; known ones become session defaults (what
+// RESET returns to), unknown ones are ignored, while options=-c name=value
+// is checked strictly (FATAL on an unknown or invalid setting).
+// client_min_messages filters notices; idle_session_timeout (57P05) and
+// idle_in_transaction_session_timeout (25P03) end idle connections.
 //
 // # Invariants
 //
