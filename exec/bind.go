@@ -16,6 +16,7 @@ type binder struct {
 	nextID      int
 	agg         *aggCollector // aggregates allowed and collected here
 	keepUnknown bool          // set-operation arms leave unknown literals unresolved
+	srfs        []*srfCall    // select-list set-returning functions of the current level
 	win         *winCollector
 	aggLevel    string // context name for "not allowed in X" errors
 }

@@ -238,6 +238,9 @@ func (b *binder) unknownPeers(op string, l, r Expr) (Expr, Expr, error) {
 		if op == "+" && rt.isTemporal() || op == "-" && rt.OID == OIDInterval {
 			t = TInterval
 		}
+		if op == "||" && !rt.IsArray() {
+			t = TText
+		}
 		if rt.OID == OIDBpchar || rt.OID == OIDVarchar || rt.OID == OIDName {
 			t = Type{rt.OID, -1}
 		}
@@ -576,6 +579,28 @@ func (b *binder) temporalArith(op string, l, r Expr) (Expr, bool, error) {
 		}, l2, r)
 	case lt.OID == OIDInterval && (rt.OID == OIDDate || rt.OID == OIDTimestamp || rt.OID == OIDTimestamptz) && op == "+":
 		return b.temporalArith(op, r, l)
+	case lt.OID == OIDTime && rt.OID == OIDInterval && (op == "+" || op == "-"):
+		return mk(TTime, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+			for _, i := range sel {
+				us := a[1].V[i].Micros
+				if op == "-" {
+					us = -us
+				}
+				v := (a[0].I[i] + us) % usPerDay
+				if v < 0 {
+					v += usPerDay
+				}
+				out.I[i] = v
+			}
+			return nil
+		}, l, r)
+	case lt.OID == OIDTime && rt.OID == OIDTime && op == "-":
+		return mk(TInterval, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+			for _, i := range sel {
+				out.V[i] = Interval{Micros: a[0].I[i] - a[1].I[i]}
+			}
+			return nil
+		}, l, r)
 	case lt.OID == OIDDate && rt.OID == OIDTime && op == "+":
 		l2, _ := b.coerce(l, TTimestamp, castImplicit, "")
 		return mk(TTimestamp, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {

@@ -42,6 +42,9 @@ func (b *binder) bindQuery(sel *q.SelectStmt, outer *scope) (*bound, error) {
 
 	b.agg = &aggCollector{}
 	b.win = &winCollector{}
+	savedSRF := b.srfs
+	b.srfs = nil
+	defer func() { b.srfs = savedSRF }()
 	targets, err := b.bindTargets(sel.TargetList, sc, keepUnknown)
 	if err != nil {
 		return nil, err
@@ -206,6 +209,17 @@ func (b *binder) bindQuery(sel *q.SelectStmt, outer *scope) (*bound, error) {
 			}
 		}
 	}
+	if len(b.srfs) > 0 {
+		if aggregated || len(b.win.calls) > 0 {
+			return nil, unsupported("set-returning functions in the select list of an aggregated or windowed query are not supported")
+		}
+		cols := append([]colInfo{}, p.columns()...)
+		for _, s := range b.srfs {
+			s.col = len(cols)
+			cols = append(cols, colInfo{name: s.name, t: s.t})
+		}
+		p = &projectSetNode{input: p, srfs: b.srfs, cols: cols}
+	}
 	if len(b.win.calls) > 0 {
 		var err error
 		p, err = b.planWindows(p, b.win.calls)
@@ -344,9 +358,27 @@ func (b *binder) bindTargets(list []*q.Node, sc *scope, keepUnknown bool) ([]tar
 			}
 			continue
 		}
-		e, err := b.bindExprCtx(rt.Val, sc, "")
-		if err != nil {
-			return nil, err
+		var e Expr
+		var err error
+		if fc := rt.Val.GetFuncCall(); fc != nil && fc.Over == nil {
+			if name, ferr := funcName(fc.Funcname); ferr == nil && (name == "generate_series" || name == "unnest") {
+				args, err := b.bindList(fc.Args, sc)
+				if err != nil {
+					return nil, err
+				}
+				t, args, err := b.bindSRF(name, args)
+				if err != nil {
+					return nil, err
+				}
+				call := &srfCall{name: name, args: args, t: t}
+				b.srfs = append(b.srfs, call)
+				e = &srfRef{call: call}
+			}
+		}
+		if e == nil {
+			if e, err = b.bindExprCtx(rt.Val, sc, ""); err != nil {
+				return nil, err
+			}
 		}
 		if e.Type().OID == OIDUnknown && !keepUnknown {
 			if e, err = b.coerce(e, TText, castImplicit, ""); err != nil {

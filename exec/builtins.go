@@ -252,6 +252,9 @@ func init() {
 		}
 	}
 	defCustom("concat", func(b *binder, args []Expr) (Expr, error) {
+		if len(args) == 0 {
+			return nil, noFunction("concat", args)
+		}
 		for i := range args {
 			if args[i].Type().OID == OIDUnknown {
 				args[i], _ = b.coerce(args[i], TText, castImplicit, "")

@@ -210,7 +210,11 @@ func castRows(ec *evalCtx, v, out *Vec, live []int32, explicit bool) error {
 				return errf(CodeNumericOutOfRange, "value out of range: overflow")
 			}
 			if to.OID == OIDFloat4 {
-				f = float64(float32(f))
+				f32 := float32(f)
+				if math.IsInf(float64(f32), 0) && !math.IsInf(f, 0) {
+					return errf(CodeNumericOutOfRange, "\"%s\" is out of range for type real", formatNumeric(&v.D[i]))
+				}
+				f = float64(f32)
 			}
 			out.F[i] = f
 		}

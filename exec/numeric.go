@@ -222,6 +222,9 @@ func numPow(out, base, exp *apd.Decimal) error {
 	}
 	r := int64(numericMinSigDigits) - int64(f)
 	r = max(r, int64(dscale(base)), int64(dscale(exp)), 0)
+	if integral {
+		r = max(int64(numericMinSigDigits), int64(dscale(base)))
+	}
 	r = min(r, numericMaxDisplay)
 	c := apd.BaseContext.WithPrecision(uint32(max(int64(f), 0) + r + 20))
 	c.Rounding = apd.RoundHalfUp

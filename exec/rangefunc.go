@@ -178,71 +178,9 @@ func (b *binder) bindRangeFunction(rf *q.RangeFunction, sc *scope) (plan, []scop
 	if rf.Alias != nil {
 		alias = rf.Alias.Aliasname
 	}
-	var t Type
-	switch name {
-	case "generate_series":
-		if len(args) < 2 || len(args) > 3 {
-			return nil, nil, noFunction(name, args)
-		}
-		ts := []Expr{args[0], args[1]}
-		ct, err := b.commonType(ts, "generate_series")
-		if err != nil {
-			return nil, nil, err
-		}
-		switch {
-		case ct.isInt():
-			if ct.OID == OIDInt2 {
-				ct = TInt4
-			}
-			for i := range args {
-				if args[i], err = b.coerce(args[i], ct, castImplicit, ""); err != nil {
-					return nil, nil, noFunction(name, args)
-				}
-			}
-		case ct.OID == OIDNumeric || ct.OID == OIDFloat8 || ct.OID == OIDFloat4:
-			if ct.Kind() == KFloat {
-				return nil, nil, unsupported("generate_series over floating point is not supported")
-			}
-			for i := range args {
-				if args[i], err = b.coerce(args[i], TNumeric, castImplicit, ""); err != nil {
-					return nil, nil, noFunction(name, args)
-				}
-			}
-		case ct.OID == OIDTimestamp || ct.OID == OIDTimestamptz || ct.OID == OIDDate:
-			if ct.OID == OIDDate {
-				ct = TTimestamptz
-			}
-			if len(args) != 3 {
-				return nil, nil, noFunction(name, args)
-			}
-			for i := 0; i < 2; i++ {
-				if args[i], err = b.coerce(args[i], ct, castImplicit, ""); err != nil {
-					return nil, nil, err
-				}
-			}
-			if args[2], err = b.coerce(args[2], TInterval, castImplicit, ""); err != nil {
-				return nil, nil, err
-			}
-		default:
-			return nil, nil, noFunction(name, args)
-		}
-		t = args[0].Type()
-	case "unnest":
-		if len(args) != 1 {
-			return nil, nil, unsupported("unnest with several arguments is not supported")
-		}
-		if !args[0].Type().IsArray() {
-			if args[0].Type().OID == OIDUnknown {
-				return nil, nil, errf(CodeIndeterminateDatatype, "could not determine polymorphic type because input has type unknown")
-			}
-			return nil, nil, noFunction(name, args)
-		}
-		t = args[0].Type().Elem()
-	default:
-		if isSetReturning(name) {
-			return nil, nil, unsupported("set-returning function %s() is not supported", name)
-		}
-		return nil, nil, unsupported("functions in FROM other than generate_series and unnest are not supported")
+	t, args, err := b.bindSRF(name, args)
+	if err != nil {
+		return nil, nil, err
 	}
 	if err := b.addAlias(sc, alias); err != nil {
 		return nil, nil, err
@@ -265,4 +203,75 @@ func (b *binder) bindRangeFunction(rf *q.RangeFunction, sc *scope) (plan, []scop
 		cols[i].name = scols[i].name
 	}
 	return &funcScanNode{name: name, args: args, cols: cols, ord: rf.Ordinality}, scols, nil
+}
+
+// bindSRF types the arguments of generate_series / unnest.
+func (b *binder) bindSRF(name string, args []Expr) (Type, []Expr, error) {
+	var t Type
+	switch name {
+	case "generate_series":
+		if len(args) < 2 || len(args) > 3 {
+			return Type{}, nil, noFunction(name, args)
+		}
+		ts := []Expr{args[0], args[1]}
+		ct, err := b.commonType(ts, "generate_series")
+		if err != nil {
+			return Type{}, nil, err
+		}
+		switch {
+		case ct.isInt():
+			if ct.OID == OIDInt2 {
+				ct = TInt4
+			}
+			for i := range args {
+				if args[i], err = b.coerce(args[i], ct, castImplicit, ""); err != nil {
+					return Type{}, nil, noFunction(name, args)
+				}
+			}
+		case ct.OID == OIDNumeric || ct.OID == OIDFloat8 || ct.OID == OIDFloat4:
+			if ct.Kind() == KFloat {
+				return Type{}, nil, unsupported("generate_series over floating point is not supported")
+			}
+			for i := range args {
+				if args[i], err = b.coerce(args[i], TNumeric, castImplicit, ""); err != nil {
+					return Type{}, nil, noFunction(name, args)
+				}
+			}
+		case ct.OID == OIDTimestamp || ct.OID == OIDTimestamptz || ct.OID == OIDDate:
+			if ct.OID == OIDDate {
+				ct = TTimestamptz
+			}
+			if len(args) != 3 {
+				return Type{}, nil, noFunction(name, args)
+			}
+			for i := 0; i < 2; i++ {
+				if args[i], err = b.coerce(args[i], ct, castImplicit, ""); err != nil {
+					return Type{}, nil, err
+				}
+			}
+			if args[2], err = b.coerce(args[2], TInterval, castImplicit, ""); err != nil {
+				return Type{}, nil, err
+			}
+		default:
+			return Type{}, nil, noFunction(name, args)
+		}
+		t = args[0].Type()
+	case "unnest":
+		if len(args) != 1 {
+			return Type{}, nil, unsupported("unnest with several arguments is not supported")
+		}
+		if !args[0].Type().IsArray() {
+			if args[0].Type().OID == OIDUnknown {
+				return Type{}, nil, errf(CodeIndeterminateDatatype, "could not determine polymorphic type because input has type unknown")
+			}
+			return Type{}, nil, noFunction(name, args)
+		}
+		t = args[0].Type().Elem()
+	default:
+		if isSetReturning(name) {
+			return Type{}, nil, unsupported("set-returning function %s() is not supported", name)
+		}
+		return Type{}, nil, unsupported("functions in FROM other than generate_series and unnest are not supported")
+	}
+	return t, args, nil
 }

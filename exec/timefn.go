@@ -414,3 +414,118 @@ func ageWall(a, b int64) Interval {
 	}
 	return iv
 }
+
+func loadZone(name string) (*time.Location, error) {
+	if strings.EqualFold(name, "utc") || strings.EqualFold(name, "gmt") || name == "Z" {
+		return time.UTC, nil
+	}
+	if off, ok := parseOffset(name); ok && (name[0] == '+' || name[0] == '-') {
+		// POSIX-style offsets are inverted in PostgreSQL; ISO offsets are not
+		return time.FixedZone(name, -off), nil
+	}
+	l, err := time.LoadLocation(name)
+	if err != nil {
+		return nil, errf(CodeInvalidParameterValue, "time zone \"%s\" not recognized", name)
+	}
+	return l, nil
+}
+
+func init() {
+	def("timezone", sig(TTimestamp, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			loc, err := loadZone(a[0].S[i])
+			if err != nil {
+				return err
+			}
+			out.I[i] = utcToLocal(a[1].I[i], loc)
+		}
+		return nil
+	}, TText, TTimestamptz), sig(TTimestamptz, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			loc, err := loadZone(a[0].S[i])
+			if err != nil {
+				return err
+			}
+			out.I[i] = localToUTC(a[1].I[i], loc)
+		}
+		return nil
+	}, TText, TTimestamp))
+	defCustom("format", func(b *binder, args []Expr) (Expr, error) {
+		if len(args) < 1 {
+			return nil, noFunction("format", args)
+		}
+		for i := range args {
+			if args[i].Type().OID == OIDUnknown {
+				args[i], _ = b.coerce(args[i], TText, castImplicit, "")
+			}
+		}
+		if args[0].Type().OID != OIDText {
+			return nil, noFunction("format", args)
+		}
+		return &opExpr{name: "format", t: TText, args: args, k: func(ec *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+			for _, i := range sel {
+				if a[0].IsNull(int(i)) {
+					out.SetNull(int(i))
+					continue
+				}
+				s, err := pgFormat(ec, a, int(i))
+				if err != nil {
+					return err
+				}
+				out.S[i] = s
+			}
+			return nil
+		}}, nil
+	})
+}
+
+// pgFormat implements format() for %s, %I, %L and %% (no widths).
+func pgFormat(ec *evalCtx, a []*Vec, i int) (string, error) {
+	f := a[0].S[i]
+	var sb strings.Builder
+	next := 1
+	for k := 0; k < len(f); k++ {
+		if f[k] != '%' {
+			sb.WriteByte(f[k])
+			continue
+		}
+		k++
+		if k >= len(f) {
+			return "", errf(CodeInvalidParameterValue, "unterminated format() type specifier")
+		}
+		c := f[k]
+		if c == '%' {
+			sb.WriteByte('%')
+			continue
+		}
+		if c != 's' && c != 'I' && c != 'L' {
+			return "", unsupported("format() specifier %%%c is not supported", c)
+		}
+		if next >= len(a) {
+			return "", errf(CodeInvalidParameterValue, "too few arguments for format()")
+		}
+		v := a[next]
+		next++
+		null := v.IsNull(i)
+		var s string
+		if !null {
+			s = formatValue(v, i, ec.loc)
+		}
+		switch c {
+		case 's':
+			sb.WriteString(s)
+		case 'I':
+			if null {
+				return "", errf(CodeNullValueNotAllowed, "null values cannot be formatted as an SQL identifier")
+			}
+			sb.WriteString(quoteIdent(s))
+		case 'L':
+			if null {
+				sb.WriteString("NULL")
+			} else {
+				sb.WriteString(quoteLiteral(s))
+			}
+		}
+	}
+	return sb.String(), nil
+}

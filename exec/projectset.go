@@ -1,0 +1,98 @@
+package exec
+
+// srfCall is a set-returning function in a select list.
+type srfCall struct {
+	name string
+	args []Expr
+	t    Type
+	col  int // column in the projectSet node's output
+}
+
+// srfRef reads the expanded value of a select-list SRF.
+type srfRef struct{ call *srfCall }
+
+func (s *srfRef) Type() Type     { return s.call.t }
+func (s *srfRef) String() string { return "srf:" + s.call.name }
+func (s *srfRef) Eval(_ *evalCtx, b *Batch, _ []int32) (*Vec, error) {
+	return b.Cols[s.call.col], nil
+}
+
+// projectSetNode expands each input row by its select-list SRFs, which run
+// in lockstep (PostgreSQL 10+): the row repeats max(len) times and shorter
+// results are padded with NULL.
+type projectSetNode struct {
+	input plan
+	srfs  []*srfCall
+	cols  []colInfo
+}
+
+func (p *projectSetNode) columns() []colInfo { return p.cols }
+
+func (p *projectSetNode) run(ec *evalCtx, emit func(*Batch) error) error {
+	nin := len(p.input.columns())
+	return p.input.run(ec, func(b *Batch) error {
+		argVals := make([][]*Vec, len(p.srfs))
+		for k, s := range p.srfs {
+			for _, a := range s.args {
+				v, err := a.Eval(ec, b, b.Sel)
+				if err != nil {
+					return err
+				}
+				argVals[k] = append(argVals[k], v)
+			}
+		}
+		var rowIdx []int32
+		outs := make([]*Vec, len(p.srfs))
+		for k, s := range p.srfs {
+			outs[k] = NewVec(s.t, 0)
+		}
+		var firstErr error
+		forEach(b.N, b.Sel, func(i int) {
+			if firstErr != nil {
+				return
+			}
+			sets := make([]*Vec, len(p.srfs))
+			n := 0
+			for k, s := range p.srfs {
+				args := make([]Expr, len(s.args))
+				for j, v := range argVals[k] {
+					one := NewVec(v.T, 1)
+					one.copyRow(0, v, i)
+					args[j] = newConst(one)
+				}
+				fs := &funcScanNode{name: s.name, args: args, cols: []colInfo{{name: s.name, t: s.t}}}
+				buf, err := collect(ec, fs)
+				if err != nil {
+					firstErr = err
+					return
+				}
+				sets[k] = buf.batch().Cols[0]
+				n = max(n, sets[k].N)
+			}
+			for r := 0; r < n; r++ {
+				rowIdx = append(rowIdx, int32(i))
+				for k := range p.srfs {
+					o := outs[k]
+					o.grow(o.N + 1)
+					if r < sets[k].N {
+						o.copyRow(o.N-1, sets[k], r)
+					} else {
+						o.SetNull(o.N - 1)
+					}
+				}
+			}
+		})
+		if firstErr != nil {
+			return firstErr
+		}
+		if len(rowIdx) == 0 {
+			return nil
+		}
+		out := &Batch{N: len(rowIdx), Cols: make([]*Vec, 0, nin+len(outs))}
+		for _, c := range b.Cols {
+			out.Cols = append(out.Cols, c.Gather(rowIdx))
+		}
+		out.Cols = append(out.Cols, outs...)
+		return emit(out)
+	})
+}

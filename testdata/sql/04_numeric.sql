@@ -1,0 +1,73 @@
+-- Numeric, integer and float semantics and math functions.
+CREATE TABLE nums (id int PRIMARY KEY, i2 int2, i4 int4, i8 int8, f4 float4, f8 float8, n numeric, n2 numeric(8,3));
+INSERT INTO nums VALUES
+ (1, 1, 10, 100, 1.5, 2.25, 3.14159, 1.5),
+ (2, -2, -20, -200, -0.5, 1e10, 0.001, 12345.678),
+ (3, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
+ (4, 32767, 2147483647, 9223372036854775807, 3.4e38, 1e308, 123456789012345678901234567890.123, 0),
+ (5, 0, 0, 0, 0, 0, 0, -0.001);
+SELECT * FROM nums ORDER BY id;
+SELECT id, i2 + i4, i4 + i8, i2 * 2, f4 + f8, n + 1, n2 * 2 FROM nums WHERE id <> 4 ORDER BY id;
+SELECT id, i4 / 3, i4 % 3, i8 / 7, n / 3, n2 / 7, f8 / 3 FROM nums WHERE id IN (1, 2) ORDER BY id;
+SELECT i4 + 1 FROM nums WHERE id = 4;
+SELECT i8 * 2 FROM nums WHERE id = 4;
+SELECT i2 + 1::int2 FROM nums WHERE id = 4;
+SELECT 10 / i4 FROM nums WHERE id = 5;
+SELECT n / 0 FROM nums WHERE id = 1;
+SELECT f8 / 0 FROM nums WHERE id = 1;
+SELECT f4 * 10 FROM nums WHERE id = 4;
+SELECT sum(i2), sum(i4), sum(i8), sum(f4), sum(f8), sum(n), sum(n2) FROM nums WHERE id < 4;
+SELECT avg(i2), avg(i4), avg(i8), avg(f4), avg(f8), avg(n), avg(n2) FROM nums WHERE id < 4;
+SELECT sum(i8) FROM nums;
+SELECT min(f8), max(f8), min(n), max(n), min(n2), max(n2) FROM nums;
+SELECT count(*), count(i4), count(DISTINCT i2) FROM nums;
+SELECT abs(-5), abs(-5.5), abs(-2::int2), abs(-1.5::float8), abs(-9223372036854775807);
+SELECT abs(-2147483648);
+SELECT round(2.5), round(-2.5), round(2.4), round(3.14159, 2), round(1234.5, -2), round(2.5::float8), round(3.5::float8), round(-0.5::float8);
+SELECT trunc(2.7), trunc(-2.7), trunc(3.14159, 3), trunc(2.7::float8);
+SELECT ceil(2.1), ceil(-2.1), ceiling(2.0), floor(2.9), floor(-2.1), ceil(2.5::float8), floor(-0.5::float8);
+SELECT sign(-3.5), sign(0), sign(2::float8);
+SELECT sqrt(16), sqrt(2), cbrt(64), exp(1), ln(10), log(100), log10(1000);
+SELECT sqrt(-1);
+SELECT ln(0);
+SELECT ln(-1);
+SELECT power(2, 10), power(2.0, 0.5), pow(10, -2), 2 ^ -1, (-8) ^ 2;
+SELECT 0 ^ -1;
+SELECT (-8) ^ 0.5;
+SELECT mod(10, 3), mod(-10, 3), mod(10.5, 3), div(10.5, 3), div(-7, 2);
+SELECT pi(), degrees(pi()), radians(180), sin(0), cos(0), atan2(1, 1);
+SELECT gcd(12, 18), gcd(0, 5);
+SELECT 0.1 + 0.2 = 0.3, 0.1::float8 + 0.2::float8 = 0.3::float8;
+SELECT 1.000 = 1, 1.0 = 1.00, 1.50 + 1.5;
+SELECT 123.456::numeric(6,2), 99.995::numeric(4,2);
+SELECT 999.995::numeric(5,2);
+SELECT 1e-20::numeric, 1.23e5::numeric, 0.0::numeric, -0.0::numeric;
+SELECT 'NaN'::numeric, 'NaN'::numeric = 'NaN'::numeric, 'NaN'::numeric > 1;
+SELECT 10::numeric / 4, 1::numeric / 7, 100::numeric / 3, 1 / 3::numeric(10,5), 12345678901234567890 / 3;
+SELECT 2::numeric ^ 100, 1.1 ^ 10;
+SELECT 9223372036854775807::int8 + 0, (-9223372036854775807)::int8 - 1;
+SELECT 1.5::float4::float8, 0.1::float4::float8, 1::float4 / 3, 1::float8 / 3;
+SELECT 1e39::float4;
+SELECT '1e39'::float4;
+SELECT 3.7::float4::int, 1e9::float8::int4, -1.5::float8::int8;
+SELECT 2147483648::float8::int4;
+SELECT 1.5::float8::numeric, 0.1::float8::numeric, 1e-7::float8::numeric, (1.0/3)::float8;
+SELECT 12345678.9::float4, 0.000123::float8, 123e-10::float8, 1.5e300 * 1.5e300::float8;
+SELECT id, n2 FROM nums ORDER BY n2 DESC NULLS LAST, id;
+SELECT id, f4 FROM nums ORDER BY f4, id;
+SELECT DISTINCT n2 * 0 FROM nums;
+SELECT 5 IN (5.0, 6), 5.0 IN (5, 6), 1 = ANY(ARRAY[1.0, 2.0]);
+SELECT greatest(1, 2.5, 2), least(1::int2, 2::int8), greatest(1::float4, 2);
+SELECT i4, CASE WHEN i4 > 0 THEN 'pos' WHEN i4 < 0 THEN 'neg' ELSE 'zero' END FROM nums ORDER BY id;
+SELECT id FROM nums WHERE n2 BETWEEN 0 AND 2 ORDER BY id;
+SELECT id, i4 FROM nums WHERE i4 IN (10, 0) ORDER BY id;
+SELECT sum(n2) OVER (ORDER BY id) FROM nums ORDER BY id;
+SELECT generate_series(1, 3);
+SELECT * FROM generate_series(1, 10, 3);
+SELECT * FROM generate_series(5, 1, -2);
+SELECT * FROM generate_series(1, 3) AS g(x);
+SELECT x FROM generate_series(1, 0) x;
+SELECT * FROM generate_series(0.5, 2.0, 0.5);
+SELECT * FROM generate_series(1, 5, 0);
+SELECT sum(x), count(*) FROM generate_series(1, 100000) x;
+SELECT x, x * x FROM generate_series(1, 3) WITH ORDINALITY AS t(x, o) ORDER BY o DESC;
