@@ -2,6 +2,7 @@ package lance
 
 import (
 	"context"
+	"errors"
 	"path"
 	"strings"
 
@@ -151,16 +152,26 @@ func Open(ctx context.Context, store objstore.Store, root string, opts Options) 
 		d.branch = tag.BranchName()
 		version = tag.Version
 	}
+	var ref *BranchRef
 	if d.branch != "" {
 		if err := ValidateBranchName(d.branch); err != nil {
 			return nil, err
 		}
-		if _, err := readBranchRef(ctx, store, d.root, d.branch); err != nil {
+		var err error
+		if ref, err = readBranchRef(ctx, store, d.root, d.branch); err != nil {
 			return nil, err
 		}
 	}
 	if version == 0 {
 		v, n, err := d.findLatestCold(ctx)
+		if ref != nil && errors.Is(err, ErrDatasetNotFound) {
+			// a ref without its first manifest: a creator crashed
+			// between the two writes; finish the creation
+			if _, err := d.completeBranch(ctx, ref); err != nil {
+				return nil, err
+			}
+			v, n, err = d.findLatestCold(ctx)
+		}
 		if err != nil {
 			return nil, err
 		}

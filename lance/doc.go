@@ -41,6 +41,29 @@
 //     (branch, version, createdAt, updatedAt, manifestSize, metadata),
 //     created with PutIfAbsent.
 //
+//   - Native branches (branch.go) as Lance 8 lays them out. CreateBranch
+//     forks branch B from any branch at version V: the ref
+//     _refs/branches/{B with '/' as %2F}.json (parentBranch, identifier
+//     {version_mapping: parent's mapping + [V, fresh 32-hex id]},
+//     parentVersion, createAt, manifestSize of the parent's manifest at
+//     V, metadata) is written first with PutIfAbsent — it is the commit
+//     point, so of two creators one wins and the other gets
+//     ErrBranchExists — then tree/B/_versions/{V}: the parent's manifest
+//     at V re-committed by a shallow Clone transaction (its UUID is the
+//     ref's newest id), branch = B, a base path (absolute, dataset root,
+//     named after the parent branch) for the parent's directory that
+//     every inherited data and deletion file points at, flags
+//     recomputed. Commits on B continue at V+1 under tree/B/. A ref
+//     without its first manifest (creator crashed) is finished by the
+//     next Open; a leftover manifest of a deleted incarnation is told
+//     apart by the Clone UUID and reclaimed. DeleteBranch refuses a
+//     branch others were forked from (ErrBranchInUse), deletes the ref,
+//     then reclaims tree/B/ — unless another branch's tree is nested
+//     below it, in which case (like Lance) the tree is left. Tags into a
+//     deleted branch are left dangling, as Lance leaves them. Creating a
+//     branch needs the dataset's absolute location (Options.Location or
+//     objstore.Local), since Lance records it.
+//
 //   - Reading: Scan streams the live rows of a version fragment by
 //     fragment (id order) in arrow-go batches, with projection, deletion
 //     vectors applied, optional "_rowaddr" column ((fragment_id << 32) |
@@ -69,6 +92,5 @@
 // (format.UnsupportedError): stable row ids (flag 2), unknown feature
 // flags, an index section, unknown manifest fields, adding 2.1 data
 // files to a dataset of another data storage version. Not implemented
-// here: branch create/delete (only reading branches and committing on
-// existing ones), compaction, cleanup, indices, stable row ids.
+// here: compaction, cleanup, indices, stable row ids.
 package lance

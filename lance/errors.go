@@ -26,6 +26,10 @@ var (
 	ErrTagExists   = errors.New("lance: tag already exists")
 	// ErrBranchNotFound: no such branch ref.
 	ErrBranchNotFound = errors.New("lance: branch not found")
+	// ErrBranchExists: a branch ref with that name already exists.
+	ErrBranchExists = errors.New("lance: branch already exists")
+	// ErrBranchInUse: other branches were forked from the branch.
+	ErrBranchInUse = errors.New("lance: branch is the parent of other branches")
 	// ErrInvalidName: a tag or branch name Lance would refuse.
 	ErrInvalidName = errors.New("lance: invalid name")
 	// ErrInvalidArgument: a caller error (bad row address, empty batch, …).
@@ -139,6 +143,27 @@ func (e *NameError) Error() string {
 
 // Unwrap returns ErrInvalidName.
 func (e *NameError) Unwrap() error { return ErrInvalidName }
+
+// BranchInUseError refuses to delete a branch other branches were
+// forked from (their files live in its tree).
+type BranchInUseError struct {
+	Name     string
+	Children []string
+}
+
+func (e *BranchInUseError) Error() string {
+	return fmt.Sprintf("lance: branch %q is the parent of branches %q; delete them first", e.Name, e.Children)
+}
+
+// Unwrap returns ErrBranchInUse.
+func (e *BranchInUseError) Unwrap() error { return ErrBranchInUse }
+
+// IsExists reports whether a tag or branch to create already exists.
+func IsExists(err error) bool { return errors.Is(err, ErrTagExists) || errors.Is(err, ErrBranchExists) }
+
+// IsInUse reports whether a branch cannot be deleted because other
+// branches were forked from it.
+func IsInUse(err error) bool { return errors.Is(err, ErrBranchInUse) }
 
 // IsConflict reports whether a commit lost to another transaction.
 func IsConflict(err error) bool { return errors.Is(err, ErrConflict) }

@@ -168,6 +168,10 @@ func readBranchRef(ctx context.Context, store objstore.Store, root, name string)
 	if err != nil {
 		return nil, err
 	}
+	return parseBranchRef(name, b)
+}
+
+func parseBranchRef(name string, b []byte) (*BranchRef, error) {
 	var r BranchRef
 	if err := json.Unmarshal(b, &r); err != nil {
 		return nil, wrapf(ErrCorrupt, "branch ref %q: %v", name, err)

@@ -1,0 +1,172 @@
+package lance
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/pggraph/pggraph/internal/oracle"
+)
+
+// branchOracle runs testdata/oracle/branches.js with the oracle's
+// node_modules and decodes its JSON output into out.
+func branchOracle(t *testing.T, out any, args ...string) {
+	t.Helper()
+	if err := oracle.Ready(); err != nil {
+		t.Fatalf("the Lance oracle is not installed (%v): run `%s` from the repository root", err, oracle.InstallCommand)
+	}
+	script, err := filepath.Abs("testdata/oracle/branches.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("node", append([]string{script}, args...)...)
+	cmd.Env = append(os.Environ(), "NODE_PATH="+filepath.Join(oracle.Dir(), "node_modules"))
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("branches.js %v: %v\n%s", args, err, stderr.String())
+	}
+	if out != nil {
+		if err := json.Unmarshal(stdout.Bytes(), out); err != nil {
+			t.Fatalf("branches.js %v output %q: %v", args, stdout.String(), err)
+		}
+	}
+}
+
+type oracleBranch struct {
+	ParentBranch  *string `json:"parentBranch"`
+	ParentVersion uint64  `json:"parentVersion"`
+	ManifestSize  int64   `json:"manifestSize"`
+}
+
+type oracleCount struct {
+	Version uint64 `json:"version"`
+	Rows    int    `json:"rows"`
+}
+
+func listOracleBranches(t *testing.T, dir string) map[string]oracleBranch {
+	t.Helper()
+	var m map[string]oracleBranch
+	branchOracle(t, &m, "list", dir, "t")
+	return m
+}
+
+// TestInteropBranchCreateDelete: branches we create are listed, checked
+// out (latest and pinned), read, appended to and deleted from by Lance;
+// we read what Lance wrote on them, branch off them, and delete a
+// branch Lance created, after which Lance re-creates it.
+func TestInteropBranchCreateDelete(t *testing.T) {
+	ctx := context.Background()
+	store, dir := localStore(t)
+	main, err := Create(ctx, store, "t.lance", rowsReader(t, 0, 50, 50), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := main.StageAppend(ctx, rowsReader(t, 50, 100, 50), StageOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if main, err = st.Commit(ctx, CommitOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	v1, err := main.Checkout(ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	br, err := main.CreateBranch(ctx, "feat/a", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, err = br.StageAppend(ctx, rowsReader(t, 100, 120, 20), StageOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if br, err = st.Commit(ctx, CommitOptions{}); err != nil {
+		t.Fatal(err)
+	}
+
+	// Lance lists, checks out and reads our branch
+	bs := listOracleBranches(t, dir)
+	if b, ok := bs["feat/a"]; !ok || b.ParentBranch != nil || b.ParentVersion != 1 || b.ManifestSize != v1.ManifestSize() || len(bs) != 1 {
+		t.Fatalf("Lance lists %+v", bs)
+	}
+	want := append(idRange(0, 50), idRange(100, 120)...)
+	checkRows(t, oracleRows(t, oracle.Read(t, dir, "t", oracle.OnBranch("feat/a"))), want)
+	var c oracleCount
+	branchOracle(t, &c, "count", dir, "t", "feat/a", "1")
+	if c.Rows != 50 || c.Version != 1 {
+		t.Fatalf("Lance at feat/a@1: %+v", c)
+	}
+
+	// Lance appends and deletes on our branch; we read the result
+	branchOracle(t, &c, "append", dir, "t", "feat/a", "300", "310")
+	branchOracle(t, &c, "delete-rows", dir, "t", "feat/a", "id < 5")
+	if c.Version != 4 {
+		t.Fatalf("Lance's commits on feat/a: %+v", c)
+	}
+	want = append(append(idRange(5, 50), idRange(100, 120)...), idRange(300, 310)...)
+	got, err := br.Latest(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Version() != 4 {
+		t.Fatalf("we see feat/a at %d", got.Version())
+	}
+	checkRows(t, scanAll(t, got, ScanOptions{}), want)
+
+	// a branch of our branch (made by us after Lance's commits); Lance
+	// reads and appends to it
+	sub, err := got.CreateBranch(ctx, "feat/a/b", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkRows(t, oracleRows(t, oracle.Read(t, dir, "t", oracle.OnBranch("feat/a/b"))), want)
+	branchOracle(t, &c, "append", dir, "t", "feat/a/b", "400", "402")
+	if sub, err = sub.Latest(ctx); err != nil {
+		t.Fatal(err)
+	}
+	checkRows(t, scanAll(t, sub, ScanOptions{}), append(want, 400, 401))
+	if bs := listOracleBranches(t, dir); bs["feat/a/b"].ParentBranch == nil || *bs["feat/a/b"].ParentBranch != "feat/a" || bs["feat/a/b"].ParentVersion != 4 {
+		t.Fatalf("Lance lists %+v", bs)
+	}
+
+	// Lance creates a branch, we delete it (ref and tree), Lance agrees
+	// and re-creates it at the same version
+	branchOracle(t, &c, "create", dir, "t", "lx")
+	if err := main.DeleteBranch(ctx, "feat/a"); !IsInUse(err) {
+		t.Fatalf("deleting a parent: %v", err)
+	}
+	if err := main.DeleteBranch(ctx, "lx"); err != nil {
+		t.Fatal(err)
+	}
+	// (the local store may leave empty directories; no file may remain)
+	_ = filepath.WalkDir(filepath.Join(dir, "t.lance", "tree", "lx"), func(p string, e os.DirEntry, err error) error {
+		if err == nil && !e.IsDir() {
+			t.Errorf("tree/lx not reclaimed: %s", p)
+		}
+		return nil
+	})
+	if _, ok := listOracleBranches(t, dir)["lx"]; ok {
+		t.Fatal("Lance still lists lx")
+	}
+	branchOracle(t, &c, "create", dir, "t", "lx")
+	if c.Version != 2 || c.Rows != 100 {
+		t.Fatalf("Lance re-created lx: %+v", c)
+	}
+	// Lance deletes our nested branch; we see it gone and delete its parent
+	branchOracle(t, nil, "delete", dir, "t", "feat/a/b")
+	if _, err := main.CheckoutBranch(ctx, "feat/a/b"); !IsNotFound(err) {
+		t.Fatalf("feat/a/b after Lance deleted it: %v", err)
+	}
+	if err := main.DeleteBranch(ctx, "feat/a"); err != nil {
+		t.Fatal(err)
+	}
+	if bs := listOracleBranches(t, dir); len(bs) != 1 {
+		t.Fatalf("Lance lists %+v", bs)
+	}
+	// main never moved
+	checkRows(t, oracleRows(t, oracle.Read(t, dir, "t")), idRange(0, 100))
+}

@@ -1,0 +1,87 @@
+// branches.js: drives the official Lance (npm @lancedb/lancedb 0.31.0, the
+// node_modules of internal/oracle) for package lance's branch interop
+// tests. Every command prints one JSON document on stdout.
+//
+//   list        ROOT TABLE
+//   create      ROOT TABLE BRANCH [FROM_BRANCH|-] [FROM_VERSION]
+//   delete      ROOT TABLE BRANCH
+//   append      ROOT TABLE BRANCH FROM TO     rows id FROM..TO-1 (see rowsFor)
+//   delete-rows ROOT TABLE BRANCH PREDICATE
+//   count       ROOT TABLE BRANCH [VERSION]   checkout (pinned when VERSION)
+//
+// Run as: NODE_PATH=internal/oracle/node_modules node branches.js ...
+'use strict';
+const lancedb = require('@lancedb/lancedb');
+const arrow = require('apache-arrow');
+
+function fail(msg) {
+  process.stderr.write('branches.js: ' + msg + '\n');
+  process.exit(2);
+}
+
+// rowsFor builds rows id..to-1 in the table's own schema, with the values
+// package lance's tests expect: name "n<id>" (null when id%4 == 0), score id/2.
+function rowsFor(schema, from, to) {
+  const ids = [], names = [], scores = [];
+  for (let i = from; i < to; i++) { ids.push(BigInt(i)); names.push(i % 4 === 0 ? null : 'n' + i); scores.push(i / 2); }
+  const cols = {};
+  for (const f of schema.fields) {
+    if (f.name === 'id') cols.id = arrow.vectorFromArray(ids, f.type);
+    else if (f.name === 'name') cols.name = arrow.vectorFromArray(names, f.type);
+    else if (f.name === 'score') cols.score = arrow.vectorFromArray(scores, f.type);
+    else fail('unexpected column ' + f.name);
+  }
+  const t = new arrow.Table(cols);
+  return new arrow.Table(schema, t.batches.map(b => new arrow.RecordBatch(schema, b.data)));
+}
+
+async function main() {
+  const [cmd, root, name, ...rest] = process.argv.slice(2);
+  if (!cmd || !root || !name) fail('usage: branches.js CMD ROOT TABLE ...');
+  const db = await lancedb.connect(root);
+  const tbl = await db.openTable(name);
+  const branches = await tbl.branches();
+  let out;
+  switch (cmd) {
+    case 'list': {
+      out = {};
+      for (const [k, v] of Object.entries(await branches.list())) {
+        out[k] = { parentBranch: v.parentBranch ?? null, parentVersion: v.parentVersion, manifestSize: v.manifestSize };
+      }
+      break;
+    }
+    case 'create': {
+      const from = rest[1] && rest[1] !== '-' ? rest[1] : undefined;
+      const b = await branches.create(rest[0], from, rest[2] ? Number(rest[2]) : undefined);
+      out = { version: await b.version(), rows: await b.countRows() };
+      break;
+    }
+    case 'delete': {
+      await branches.delete(rest[0]);
+      out = { deleted: rest[0] };
+      break;
+    }
+    case 'append': {
+      const b = await branches.checkout(rest[0]);
+      await b.add(rowsFor(await b.schema(), Number(rest[1]), Number(rest[2])));
+      out = { version: await b.version(), rows: await b.countRows() };
+      break;
+    }
+    case 'delete-rows': {
+      const b = await branches.checkout(rest[0]);
+      await b.delete(rest[1]);
+      out = { version: await b.version(), rows: await b.countRows() };
+      break;
+    }
+    case 'count': {
+      const b = await branches.checkout(rest[0], rest[1] ? Number(rest[1]) : undefined);
+      out = { version: await b.version(), rows: await b.countRows() };
+      break;
+    }
+    default:
+      fail('unknown command ' + cmd);
+  }
+  process.stdout.write(JSON.stringify(out) + '\n');
+}
+
+main().catch(e => fail(e && e.stack ? e.stack : String(e)));
