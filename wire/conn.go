@@ -46,6 +46,10 @@ type conn struct {
 	types     *pgtype.Map
 	werr      error // first write error; ends the connection
 
+	row     pgproto3.DataRow // scratch DataRow reused for every row sent
+	rowBuf  []byte
+	rowEnds []int
+
 	tx       txState
 	txOpts   TxOptions // options of the current explicit block (for AND CHAIN)
 	stmts    map[string]*prepared

@@ -385,19 +385,42 @@ func completeTag(tag string, hasCols bool, n int64) string {
 	return tag
 }
 
-// encodeRow encodes one row in the requested formats.
+// encodeRow encodes one row in the requested formats. The returned
+// message reuses the connection's scratch buffers: send it before the next
+// call (send encodes it immediately).
 func (c *conn) encodeRow(cols []Column, formats []int16, row []any) (*pgproto3.DataRow, error) {
 	if len(row) != len(cols) {
 		return nil, fmt.Errorf("wire: row has %d values for %d columns", len(row), len(cols))
 	}
-	vals := make([][]byte, len(row))
+	buf := c.rowBuf[:0]
+	ends := c.rowEnds[:0]
 	for i, v := range row {
-		b, err := encodeValue(c.types, cols[i].TypeOID, formatFor(formats, i), v)
+		var err error
+		var null bool
+		buf, null, err = appendValue(c.types, cols[i].TypeOID, formatFor(formats, i), v, buf)
 		if err != nil {
 			return nil, &Error{Severity: SeverityError, Code: CodeInternalError,
 				Message: fmt.Sprintf("could not encode value of column \"%s\"", cols[i].Name), Cause: err}
 		}
-		vals[i] = b
+		if null {
+			ends = append(ends, -1)
+			continue
+		}
+		ends = append(ends, len(buf))
 	}
-	return &pgproto3.DataRow{Values: vals}, nil
+	c.rowBuf, c.rowEnds = buf, ends
+	if cap(c.row.Values) < len(row) {
+		c.row.Values = make([][]byte, len(row))
+	}
+	c.row.Values = c.row.Values[:len(row)]
+	prev := 0
+	for i, end := range ends {
+		if end < 0 {
+			c.row.Values[i] = nil
+			continue
+		}
+		c.row.Values[i] = buf[prev:end:end]
+		prev = end
+	}
+	return &c.row, nil
 }

@@ -42,6 +42,40 @@ func encodeValue(m *pgtype.Map, oid uint32, format int16, v any) ([]byte, error)
 	return b, nil
 }
 
+// appendValue appends the encoding of v to buf; null reports SQL NULL
+// (nil, a typed nil pointer, a pgtype value with Valid=false). Unlike
+// encodeValue it does not allocate per value.
+func appendValue(m *pgtype.Map, oid uint32, format int16, v any, buf []byte) (out []byte, null bool, err error) {
+	if v == nil {
+		return buf, true, nil
+	}
+	if format == 0 {
+		switch x := v.(type) {
+		case string:
+			return append(buf, x...), false, nil
+		case []byte:
+			if oid != pgtype.ByteaOID {
+				return append(buf, x...), false, nil
+			}
+		}
+	}
+	if _, ok := m.TypeForOID(oid); !ok {
+		b, err := encodeValue(m, oid, format, v)
+		if err != nil {
+			return buf, false, err
+		}
+		return append(buf, b...), b == nil, nil
+	}
+	nb, err := m.Encode(oid, format, v, buf)
+	if err != nil {
+		return buf, false, err
+	}
+	if nb == nil {
+		return buf, true, nil
+	}
+	return nb, false, nil
+}
+
 // decodeParam decodes one Bind parameter. Unknown or unspecified types
 // arrive as string (text) or []byte (binary).
 func decodeParam(m *pgtype.Map, oid uint32, format int16, src []byte, index int) (any, error) {
