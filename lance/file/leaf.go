@@ -23,92 +23,146 @@ type leafData struct {
 
 // leafFromArrow normalizes an Arrow array of the column's type.
 func leafFromArrow(col string, p *physical, arr arrow.Array) (*leafData, error) {
-	n := arr.Len()
-	ld := &leafData{n: n, nullCount: arr.NullN()}
+	return leafFromArrows(col, p, []arrow.Array{arr})
+}
+
+// leafFromArrows normalizes consecutive arrays of the column's type into one
+// page worth of values, reading their buffers directly.
+func leafFromArrows(col string, p *physical, arrs []arrow.Array) (*leafData, error) {
+	ld := &leafData{}
+	for _, a := range arrs {
+		ld.n += a.Len()
+		ld.nullCount += a.NullN()
+	}
 	if ld.nullCount > 0 {
-		ld.nulls = make([]bool, n)
-		for i := 0; i < n; i++ {
-			ld.nulls[i] = arr.IsNull(i)
+		ld.nulls = make([]bool, 0, ld.n)
+	}
+	switch p.kind {
+	case physFixed, physFSL:
+		ld.fixed = make([]byte, 0, ld.n*p.rowBytes())
+	case physBool:
+		ld.boolv = make([]bool, 0, ld.n)
+	case physVariable:
+		ld.offsets = make([]int64, 1, ld.n+1)
+	}
+	for _, a := range arrs {
+		if err := ld.appendArrow(col, p, a); err != nil {
+			return nil, err
 		}
 	}
+	return ld, nil
+}
+
+func (ld *leafData) appendArrow(col string, p *physical, arr arrow.Array) error {
+	n := arr.Len()
 	d := arr.Data()
+	base := len(ld.nulls)
+	if ld.nulls != nil {
+		if arr.NullN() == 0 {
+			ld.nulls = append(ld.nulls, make([]bool, n)...)
+		} else {
+			for i := 0; i < n; i++ {
+				ld.nulls = append(ld.nulls, arr.IsNull(i))
+			}
+		}
+	}
+	isNull := func(i int) bool { return ld.nulls != nil && ld.nulls[base+i] }
 	switch p.kind {
 	case physFixed:
 		w := p.bits / 8
-		src := d.Buffers()[1].Bytes()[d.Offset()*w : (d.Offset()+n)*w]
-		ld.fixed = append([]byte(nil), src...)
-		for i, null := range ld.nulls {
-			if null {
-				clear(ld.fixed[i*w : (i+1)*w])
+		start := len(ld.fixed)
+		ld.fixed = append(ld.fixed, d.Buffers()[1].Bytes()[d.Offset()*w:(d.Offset()+n)*w]...)
+		if arr.NullN() > 0 {
+			for i := 0; i < n; i++ {
+				if isNull(i) {
+					clear(ld.fixed[start+i*w : start+(i+1)*w])
+				}
 			}
 		}
 	case physBool:
-		ld.boolv = make([]bool, n)
 		bits := d.Buffers()[1].Bytes()
 		for i := 0; i < n; i++ {
-			ld.boolv[i] = (ld.nulls == nil || !ld.nulls[i]) && bitutil.BitIsSet(bits, d.Offset()+i)
+			ld.boolv = append(ld.boolv, !isNull(i) && bitutil.BitIsSet(bits, d.Offset()+i))
 		}
 	case physVariable:
-		ld.offsets = make([]int64, n+1)
-		var get func(i int) []byte
-		switch a := arr.(type) {
-		case *array.String:
-			get = func(i int) []byte { return []byte(a.Value(i)) }
-		case *array.LargeString:
-			get = func(i int) []byte { return []byte(a.Value(i)) }
-		case *array.Binary:
-			get = a.Value
-		case *array.LargeBinary:
-			get = a.Value
+		var offs func(i int) int64
+		switch arr.(type) {
+		case *array.String, *array.Binary:
+			o := arrow.Int32Traits.CastFromBytes(d.Buffers()[1].Bytes())
+			offs = func(i int) int64 { return int64(o[d.Offset()+i]) }
+		case *array.LargeString, *array.LargeBinary:
+			o := arrow.Int64Traits.CastFromBytes(d.Buffers()[1].Bytes())
+			offs = func(i int) int64 { return o[d.Offset()+i] }
 		default:
-			return nil, mismatch(col, "array %T for a variable-width column", arr)
+			return mismatch(col, "array %T for a variable-width column", arr)
+		}
+		var data []byte
+		if b := d.Buffers()[2]; b != nil {
+			data = b.Bytes()
+		}
+		if arr.NullN() == 0 {
+			// One copy of the whole value range, then shifted offsets.
+			lo, hi := offs(0), offs(n)
+			shift := int64(len(ld.data)) - lo
+			ld.data = append(ld.data, data[lo:hi]...)
+			for i := 1; i <= n; i++ {
+				ld.offsets = append(ld.offsets, offs(i)+shift)
+			}
+			return nil
 		}
 		for i := 0; i < n; i++ {
-			if ld.nulls == nil || !ld.nulls[i] {
-				ld.data = append(ld.data, get(i)...)
+			if !isNull(i) {
+				ld.data = append(ld.data, data[offs(i):offs(i+1)]...)
 			}
-			ld.offsets[i+1] = int64(len(ld.data))
+			ld.offsets = append(ld.offsets, int64(len(ld.data)))
 		}
 	case physFSL:
 		fsl, ok := arr.(*array.FixedSizeList)
 		if !ok {
-			return nil, mismatch(col, "array %T for a fixed_size_list column", arr)
+			return mismatch(col, "array %T for a fixed_size_list column", arr)
 		}
 		child := fsl.ListValues()
 		w := p.bits / 8
 		cd := child.Data()
-		start := cd.Offset() + d.Offset()*p.dim
-		ld.fixed = append([]byte(nil), cd.Buffers()[1].Bytes()[start*w:(start+n*p.dim)*w]...)
+		cstart := cd.Offset() + d.Offset()*p.dim
+		start := len(ld.fixed)
+		ld.fixed = append(ld.fixed, cd.Buffers()[1].Bytes()[cstart*w:(cstart+n*p.dim)*w]...)
 		rowBytes := p.dim * w
-		for i, null := range ld.nulls {
-			if null {
-				clear(ld.fixed[i*rowBytes : (i+1)*rowBytes])
+		for i := 0; i < n; i++ {
+			if isNull(i) {
+				clear(ld.fixed[start+i*rowBytes : start+(i+1)*rowBytes])
 			}
 		}
 		// Element validity inside non-null rows travels in its own buffer.
-		base := d.Offset() * p.dim
+		cbase := d.Offset() * p.dim
 		anyNull := false
-		for i := 0; i < n && !anyNull; i++ {
-			if ld.nulls != nil && ld.nulls[i] {
+		for i := 0; i < n && !anyNull && child.NullN() > 0; i++ {
+			if isNull(i) {
 				continue
 			}
 			for k := 0; k < p.dim; k++ {
-				if child.IsNull(base + i*p.dim + k) {
+				if child.IsNull(cbase + i*p.dim + k) {
 					anyNull = true
 					break
 				}
 			}
 		}
-		if anyNull {
-			ld.elemValid = make([]bool, n*p.dim)
+		if anyNull && ld.elemValid == nil {
+			// Earlier arrays had none: they were all valid.
+			ld.elemValid = make([]bool, start/w, cap(ld.fixed)/w)
+			for i := range ld.elemValid {
+				ld.elemValid[i] = true
+			}
+		}
+		if ld.elemValid != nil {
 			for i := 0; i < n*p.dim; i++ {
-				ld.elemValid[i] = child.IsValid(base+i) && (ld.nulls == nil || !ld.nulls[i/p.dim])
+				ld.elemValid = append(ld.elemValid, child.IsValid(cbase+i) && !isNull(i/p.dim))
 			}
 		}
 	default:
-		return nil, unsupported(col, "leaf layout %d", p.kind)
+		return unsupported(col, "leaf layout %d", p.kind)
 	}
-	return ld, nil
+	return nil
 }
 
 // rowBytes is the flat size of one value of a fixed layout.

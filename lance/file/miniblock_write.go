@@ -28,29 +28,40 @@ func encodePage(col string, p *physical, ld *leafData) (encodedPage, error) {
 		return encodedPage{rows: uint64(ld.n), layout: appendBytesField(nil, layoutAllNull, al)}, nil
 	}
 	withDef := ld.nullCount > 0
-	var table, chunks []byte
+	var table []byte
+	// One allocation for all chunks: values, levels, and per-chunk overhead.
+	est := ld.sizeOf(p, 0, ld.n) + ld.n/maxChunkValues*64 + 64
+	if withDef {
+		est += 2 * ld.n
+	}
+	if p.kind == physVariable {
+		est += ld.n * p.bits / 8
+	}
+	chunks := make([]byte, 0, est)
+	var defs []uint16
 	for s := 0; s < ld.n; {
 		k := chunkRows(p, ld, s)
 		last := s+k == ld.n
-		var defs []uint16
+		defs = defs[:0]
 		if withDef {
-			defs = make([]uint16, k)
-			for i := range defs {
+			for i := 0; i < k; i++ {
+				d := uint16(0)
 				if ld.nulls[s+i] {
-					defs[i] = 1
+					d = 1
 				}
+				defs = append(defs, d)
 			}
 		}
-		c, err := buildChunk(col, defs, ld.valueBuffers(p, s, k))
-		if err != nil {
+		before := len(chunks)
+		var err error
+		if chunks, err = appendChunk(col, chunks, withDef, defs, ld.valueBuffers(p, s, k)); err != nil {
 			return encodedPage{}, err
 		}
-		word := uint16((len(c)/miniBlockAlignment - 1) << 4)
+		word := uint16(((len(chunks)-before)/miniBlockAlignment - 1) << 4)
 		if !last {
 			word |= uint16(bits.TrailingZeros(uint(k)))
 		}
 		table = binary.LittleEndian.AppendUint16(table, word)
-		chunks = append(chunks, c...)
 		s += k
 	}
 	var mb []byte
@@ -99,13 +110,14 @@ func chunkRows(p *physical, ld *leafData, s int) int {
 	return k
 }
 
-// buildChunk lays out one mini-block chunk: u16 level count, u16 def size
-// (when defs), u16 per value buffer, padding to 8, defs, padding, buffers
-// each padded to 8. Lance pads with 0xFE.
-func buildChunk(col string, defs []uint16, bufs [][]byte) ([]byte, error) {
-	var c []byte
+// appendChunk lays out one mini-block chunk after dst: u16 level count,
+// u16 def size (when withDef), u16 per value buffer, padding to 8, defs,
+// padding, buffers each padded to 8. Lance pads with 0xFE.
+func appendChunk(col string, dst []byte, withDef bool, defs []uint16, bufs [][]byte) ([]byte, error) {
+	start := len(dst)
+	c := dst
 	c = binary.LittleEndian.AppendUint16(c, uint16(len(defs)))
-	if defs != nil {
+	if withDef {
 		c = binary.LittleEndian.AppendUint16(c, uint16(2*len(defs)))
 	}
 	for _, b := range bufs {
@@ -114,19 +126,29 @@ func buildChunk(col string, defs []uint16, bufs [][]byte) ([]byte, error) {
 		}
 		c = binary.LittleEndian.AppendUint16(c, uint16(len(b)))
 	}
-	c = pad(c, miniBlockAlignment, 0xFE)
-	for _, d := range defs {
-		c = binary.LittleEndian.AppendUint16(c, d)
+	c = padFrom(c, start, 0xFE)
+	if withDef {
+		for _, d := range defs {
+			c = binary.LittleEndian.AppendUint16(c, d)
+		}
+		c = padFrom(c, start, 0xFE)
 	}
-	c = pad(c, miniBlockAlignment, 0xFE)
 	for _, b := range bufs {
 		c = append(c, b...)
-		c = pad(c, miniBlockAlignment, 0xFE)
+		c = padFrom(c, start, 0xFE)
 	}
-	if len(c) > maxChunkBytes {
-		return nil, unsupported(col, "a mini-block chunk of %d bytes (values larger than ~32 KiB need the full-zip layout)", len(c))
+	if len(c)-start > maxChunkBytes {
+		return nil, unsupported(col, "a mini-block chunk of %d bytes (values larger than ~32 KiB need the full-zip layout)", len(c)-start)
 	}
 	return c, nil
+}
+
+// padFrom pads b so that len(b)-start is a multiple of 8.
+func padFrom(b []byte, start int, fill byte) []byte {
+	for (len(b)-start)%miniBlockAlignment != 0 {
+		b = append(b, fill)
+	}
+	return b
 }
 
 func pad(b []byte, align int, fill byte) []byte {

@@ -60,8 +60,16 @@ func decodeMiniBlockLeaf(col string, p *physical, pl *pageLayout, rows uint64, b
 	if pl.def != nil {
 		ld.nulls = make([]bool, 0, prealloc)
 	}
-	if p.kind == physVariable {
+	switch p.kind {
+	case physVariable:
 		ld.offsets = make([]int64, 1, prealloc+1)
+		ld.data = make([]byte, 0, len(bufs[1]))
+	case physFixed, physFSL:
+		if want := n * p.rowBytes(); want <= 64*len(bufs[1])+4096 {
+			ld.fixed = make([]byte, 0, want)
+		}
+	case physBool:
+		ld.boolv = make([]bool, 0, prealloc)
 	}
 	nbuf := int(pl.numBuffers)
 	if nbuf > 16 {

@@ -78,13 +78,16 @@ func TestRoundTripAllTypes(t *testing.T) {
 		nullP     float64
 		batches   []int
 		pageBytes int
+		sliced    bool // feed batches that are slices (non-zero array offsets)
 	}{
-		{"tiny", true, 0.3, []int{3}, 0},
-		{"no nulls", false, 0, []int{1000, 1}, 0},
-		{"all null", true, 1, []int{50}, 0},
-		{"multi-chunk", true, 0.1, []int{5000, 3000}, 0},
-		{"multi-page", true, 0.2, []int{700, 700, 700, 700, 1}, 4096},
-		{"sparse nulls many pages", true, 0.01, []int{4096, 4097, 10}, 16 << 10},
+		{"tiny", true, 0.3, []int{3}, 0, false},
+		{"no nulls", false, 0, []int{1000, 1}, 0, false},
+		{"all null", true, 1, []int{50}, 0, false},
+		{"multi-chunk", true, 0.1, []int{5000, 3000}, 0, false},
+		{"multi-page", true, 0.2, []int{700, 700, 700, 700, 1}, 4096, false},
+		{"sparse nulls many pages", true, 0.01, []int{4096, 4097, 10}, 16 << 10, false},
+		{"sliced inputs", true, 0.2, []int{300, 2000, 50}, 8 << 10, true},
+		{"sliced no nulls", false, 0, []int{300, 2000}, 0, true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -102,6 +105,12 @@ func TestRoundTripAllTypes(t *testing.T) {
 			total := 0
 			for _, n := range tc.batches {
 				rec := randomBatch(rng, mem, s, n, tc.nullP)
+				if tc.sliced {
+					sl := rec.NewSlice(7, int64(n)-3)
+					rec.Release()
+					rec = sl
+					n -= 10
+				}
 				if err := w.Write(rec); err != nil {
 					t.Fatal(err)
 				}
@@ -244,3 +253,52 @@ func TestWriterRejects(t *testing.T) {
 type discard struct{}
 
 func (discard) Write(b []byte) (int, error) { return len(b), nil }
+
+type countingWriter struct{ n int }
+
+func (c *countingWriter) Write(b []byte) (int, error) { c.n += len(b); return len(b), nil }
+
+// TestStreamWriterBoundedMemory: the stream writer flushes pages as they
+// fill, so what it buffers stays near PageBytes per column however much is
+// written, and the output grows while writing (not only at Close).
+func TestStreamWriterBoundedMemory(t *testing.T) {
+	const pageBytes = 64 << 10
+	s := arrow.NewSchema([]arrow.Field{
+		{Name: "id", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "s", Type: arrow.BinaryTypes.String, Nullable: true},
+	}, nil)
+	out := &countingWriter{}
+	w, err := NewStreamWriter(out, s, WriterOptions{PageBytes: pageBytes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := newRand(3)
+	maxBuffered := 0
+	for i := 0; i < 100; i++ {
+		rec := randomBatch(rng, memory.DefaultAllocator, s, 2000, 0.1)
+		batchBytes := approxBytes(rec.Column(0)) + approxBytes(rec.Column(1))
+		if err := w.Write(rec); err != nil {
+			t.Fatal(err)
+		}
+		rec.Release()
+		buffered := 0
+		for _, c := range w.cols {
+			buffered += c.pendingBytes
+		}
+		maxBuffered = max(maxBuffered, buffered)
+		if buffered > 2*pageBytes+batchBytes {
+			t.Fatalf("after batch %d the writer buffers %d bytes", i, buffered)
+		}
+	}
+	if out.n == 0 {
+		t.Fatal("nothing written before Close")
+	}
+	res, err := w.Close(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.NumRows != 200000 || res.Size != uint64(out.n) {
+		t.Fatalf("result %+v, wrote %d", res, out.n)
+	}
+	t.Logf("max buffered %d bytes for a %d-byte file", maxBuffered, out.n)
+}

@@ -201,23 +201,23 @@ func (w *Writer) flushColumn(c *columnWriter) error {
 	if len(c.pending) == 0 {
 		return nil
 	}
-	var arr arrow.Array
-	if len(c.pending) == 1 {
-		arr = c.pending[0]
-		arr.Retain()
-	} else {
-		var err error
-		if arr, err = array.Concatenate(c.pending, w.opts.Allocator); err != nil {
-			return &Error{Column: c.name, Detail: err.Error(), Err: ErrSchemaMismatch}
-		}
-	}
-	for _, p := range c.pending {
-		p.Release()
-	}
+	pending := c.pending
 	c.pending, c.pendingBytes = nil, 0
-	defer arr.Release()
+	defer func() {
+		for _, p := range pending {
+			p.Release()
+		}
+	}()
 	var eps []encodedPage
 	if c.phys.kind == physList {
+		arr := pending[0]
+		if len(pending) > 1 {
+			var err error
+			if arr, err = array.Concatenate(pending, w.opts.Allocator); err != nil {
+				return &Error{Column: c.name, Detail: err.Error(), Err: ErrSchemaMismatch}
+			}
+			defer arr.Release()
+		}
 		ld, err := listFromArrow(c.name, c.phys, arr)
 		if err != nil {
 			return err
@@ -226,7 +226,7 @@ func (w *Writer) flushColumn(c *columnWriter) error {
 			return err
 		}
 	} else {
-		ld, err := leafFromArrow(c.name, c.phys, arr)
+		ld, err := leafFromArrows(c.name, c.phys, pending)
 		if err != nil {
 			return err
 		}
