@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow/array"
+
 	"github.com/pggraph/pggraph/objstore"
 )
 
@@ -55,5 +57,56 @@ func TestHotPathNeverLists(t *testing.T) {
 		if total != want {
 			t.Fatalf("history %d: %d operations %v, want %d", history, total, s.Ops, want)
 		}
+	}
+}
+
+// TestTakeStopsAfterLastSelectedRow: a Take (or address-pushdown scan)
+// of rows at the start of a multi-page fragment does not fetch the pages
+// after the last selected row.
+func TestTakeStopsAfterLastSelectedRow(t *testing.T) {
+	ctx := context.Background()
+	mem := objstore.NewMem()
+	const rows = 400_000
+	ds, err := Create(ctx, mem, "t", rowsReader(t, 0, rows, 50_000), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	size := int64(ds.Fragments()[0].Files[0].FileSizeBytes)
+	cases := []struct {
+		name     string
+		addrs    []uint64
+		maxShare float64 // of the file's bytes read
+	}{
+		{"first row", []uint64{RowAddress(0, 0)}, 0.5},
+		{"first rows out of order", []uint64{RowAddress(0, 7), RowAddress(0, 3)}, 0.5},
+		{"last row", []uint64{RowAddress(0, rows-1)}, 1.01},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			cs := objstore.NewCounting(mem)
+			warm := *ds
+			warm.store = cs
+			rec, err := warm.Take(ctx, tc.addrs, nil, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rec.Release()
+			if rec.NumRows() != int64(len(tc.addrs)) {
+				t.Fatalf("%d rows", rec.NumRows())
+			}
+			for i, a := range tc.addrs {
+				_, off := SplitRowAddress(a)
+				if got := rec.Column(0).(*array.Int64).Value(i); got != int64(off) {
+					t.Fatalf("row %d: id %d, want %d", i, got, off)
+				}
+			}
+			read := cs.Stats().BytesRead
+			if share := float64(read) / float64(size); share > tc.maxShare {
+				t.Fatalf("read %d of %d bytes (%.2f), want ≤ %.2f", read, size, share, tc.maxShare)
+			}
+			if tc.maxShare > 1 && read < size/2 {
+				t.Fatalf("a take of the last row read only %d of %d bytes: the test no longer spans pages", read, size)
+			}
+		})
 	}
 }

@@ -70,9 +70,13 @@
 //     offset), and two pushdown hooks: a row-address set (fragments
 //     without selected rows are never opened) and a fragment filter.
 //     No column statistics exist, so there is no min/max pruning. Take
-//     fetches rows by address in the requested order. lance/file reads a
-//     file sequentially, so selecting rows saves output work but still
-//     decodes the selected fragments' pages. Data files are
+//     fetches rows by address in the requested order. With an address set
+//     a fragment's scan stops after its last selected row (later pages
+//     are never fetched), but the pages before it are fetched and
+//     decoded: lance/file reads a file sequentially and exposes no row
+//     range or page directory, so true page skipping waits for such an
+//     API there (per-column page row counts, or a row range in
+//     file.ScanOptions). Data files are
 //     read with lance/file (see its doc for the encodings it decodes);
 //     files of inherited fragments are found through base_paths, mapped
 //     onto the store with Options.Location.

@@ -269,6 +269,11 @@ func (fs *fragScan) nextBatch(ctx context.Context, s *Scanner) (arrow.RecordBatc
 	if fs.offset >= fs.frag.PhysicalRows {
 		return nil, io.EOF
 	}
+	// Past the last selected row nothing more is needed: stop before
+	// the file scanners fetch and decode the remaining pages.
+	if fs.sel != nil && (fs.sel.IsEmpty() || fs.offset > uint64(fs.sel.Maximum())) {
+		return nil, io.EOF
+	}
 	n := min(uint64(s.opts.BatchRows), fs.frag.PhysicalRows-fs.offset)
 	start := fs.offset
 	fs.offset += n
