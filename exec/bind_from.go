@@ -11,6 +11,16 @@ import (
 func (b *binder) bindFrom(items []*q.Node, sc *scope) (plan, error) {
 	var p plan
 	for _, it := range items {
+		if rf := it.GetRangeFunction(); rf != nil && p != nil && !rf.Ordinality && !rf.IsRowsfrom && !rf.Lateral && len(rf.Functions) == 1 && len(rf.Coldeflist) == 0 {
+			// functions in FROM are implicitly LATERAL: expand each row of
+			// the items to their left
+			np, err := b.bindLateralFunction(p, rf, sc)
+			if err != nil {
+				return nil, err
+			}
+			p = np
+			continue
+		}
 		ip, cols, err := b.bindFromItem(it, sc)
 		if err != nil {
 			return nil, err
@@ -520,3 +530,50 @@ func (b *binder) deriveScanHints(s *scanNode, pred Expr) {
 }
 
 var _ = strings.ToLower
+
+// bindLateralFunction binds f(args) after earlier FROM items as a
+// projectSet over them.
+func (b *binder) bindLateralFunction(left plan, rf *q.RangeFunction, sc *scope) (plan, error) {
+	fc := rf.Functions[0].GetList().Items[0].GetFuncCall()
+	if fc == nil {
+		return nil, unsupported("this FROM function form is not supported")
+	}
+	name, err := funcName(fc.Funcname)
+	if err != nil {
+		return nil, err
+	}
+	if name != "generate_series" && name != "unnest" {
+		if isSetReturning(name) {
+			return nil, unsupported("set-returning function %s() is not supported", name)
+		}
+		return nil, unsupported("functions in FROM other than generate_series and unnest are not supported")
+	}
+	args, err := b.bindList(fc.Args, sc)
+	if err != nil {
+		return nil, err
+	}
+	t, args, err := b.bindSRF(name, args)
+	if err != nil {
+		return nil, err
+	}
+	alias := name
+	if rf.Alias != nil {
+		alias = rf.Alias.Aliasname
+	}
+	if err := b.addAlias(sc, alias); err != nil {
+		return nil, err
+	}
+	colName := name
+	if rf.Alias != nil && len(rf.Alias.Colnames) == 0 {
+		colName = alias
+	}
+	cols := append([]colInfo{}, left.columns()...)
+	call := &srfCall{name: name, args: args, t: t, col: len(cols)}
+	scols, err := applyAlias([]scopeCol{{name: colName, t: t, idx: len(cols)}}, rf.Alias, alias)
+	if err != nil {
+		return nil, err
+	}
+	cols = append(cols, colInfo{name: scols[0].name, t: t})
+	sc.cols = append(sc.cols, scols...)
+	return &projectSetNode{input: left, srfs: []*srfCall{call}, cols: cols}, nil
+}

@@ -280,11 +280,41 @@ func (b *binder) jsonOp(op string, l, r Expr) (Expr, error) {
 		}
 		return &opExpr{name: op, t: t, args: []Expr{l, r}, strict: true, k: func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
 			for _, i := range sel {
+				if !jb {
+					raw, ok, err := jsonGetRaw(a[0].S[i], a[1], int(i))
+					if err != nil {
+						return err
+					}
+					if !ok {
+						out.SetNull(int(i))
+						continue
+					}
+					if op == "->>" {
+						v, _ := decodeJSON(raw)
+						if v == nil {
+							out.SetNull(int(i))
+							continue
+						}
+						if s, isStr := v.(string); isStr {
+							out.S[i] = s
+							continue
+						}
+					}
+					out.S[i] = raw
+					continue
+				}
 				v, err := decodeJSON(a[0].S[i])
 				if err != nil {
 					return jsonSyntaxErr("json", a[0].S[i])
 				}
 				got, ok := jsonGet(v, a[1], int(i))
+				if !ok {
+					if _, isObj := v.(*jsonObject); !isObj && a[1].T.Kind() == KInt {
+						if _, isArr := v.([]any); !isArr && (a[1].I[i] == 0 || a[1].I[i] == -1) {
+							got, ok = v, true
+						}
+					}
+				}
 				if !ok {
 					out.SetNull(int(i))
 					continue
@@ -541,4 +571,60 @@ func (j *jsonAggAcc) result(n int) (*Vec, error) {
 		out.S[g] = b.String()
 	}
 	return out, nil
+}
+
+// jsonGetRaw extracts a member of json text verbatim (json keeps the
+// input's formatting).
+func jsonGetRaw(s string, key *Vec, i int) (string, bool, error) {
+	dec := json.NewDecoder(strings.NewReader(s))
+	tok, err := dec.Token()
+	if err != nil {
+		return "", false, jsonSyntaxErr("json", s)
+	}
+	d, ok := tok.(json.Delim)
+	if !ok {
+		return "", false, nil
+	}
+	switch d {
+	case '{':
+		if key.T.Kind() != KStr {
+			return "", false, nil
+		}
+		found, have := "", false
+		for dec.More() {
+			kt, err := dec.Token()
+			if err != nil {
+				return "", false, jsonSyntaxErr("json", s)
+			}
+			var raw json.RawMessage
+			if err := dec.Decode(&raw); err != nil {
+				return "", false, jsonSyntaxErr("json", s)
+			}
+			if k, _ := kt.(string); k == key.S[i] {
+				found, have = string(raw), true
+			}
+		}
+		return found, have, nil
+	case '[':
+		if key.T.Kind() != KInt {
+			return "", false, nil
+		}
+		var items []string
+		for dec.More() {
+			var raw json.RawMessage
+			if err := dec.Decode(&raw); err != nil {
+				return "", false, jsonSyntaxErr("json", s)
+			}
+			items = append(items, string(raw))
+		}
+		n := key.I[i]
+		if n < 0 {
+			n += int64(len(items))
+		}
+		if n < 0 || n >= int64(len(items)) {
+			return "", false, nil
+		}
+		return items[n], true, nil
+	}
+	return "", false, nil
 }
