@@ -17,6 +17,7 @@ import (
 var lanceWriteCalls = map[string]bool{
 	"Commit": true, "StageAppend": true, "StageDelete": true, "StageUpdate": true,
 	"StageOverwrite": true, "StageOperation": true, "StageRestore": true, "Create": true,
+	"CreateBranch": true, "DeleteBranch": true,
 }
 
 // allowedLanceWrites is every production file outside package lance that
@@ -25,10 +26,12 @@ var lanceWriteCalls = map[string]bool{
 // recovery writes compensating Restores (its declared strategy) and the
 // audit dataset. Changing this table is a reviewed act.
 var allowedLanceWrites = map[string]int{
-	"adapters/mutation.go": 5, // StageOverwrite (create), StageUpdate, StageAppend, StageDelete, Commit
-	"graph/root.go":        2, // __manifest: StageOverwrite + Commit
-	"recovery/resolve.go":  2, // rollback: StageRestore + Commit
-	"recovery/audit.go":    3, // __audit: StageOverwrite / StageAppend + Commit
+	"adapters/mutation.go":    6, // StageOverwrite (create), StageUpdate, StageAppend, StageDelete, Commit, CreateBranch (first touch)
+	"graph/root.go":           2, // __manifest: StageOverwrite + Commit
+	"graph/branch.go":         3, // __manifest refs (CreateBranch, DeleteBranch) + reclaiming a deleted branch's table forks
+	"protocol/coordinator.go": 1, // reclaiming an orphaned fork no intent covers (never data a manifest pins)
+	"recovery/resolve.go":     3, // rollback: StageRestore + Commit; dropping our first-touch fork
+	"recovery/audit.go":       3, // __audit: StageOverwrite / StageAppend + Commit
 }
 
 func TestConformanceOnlyAdaptersCommitGraphTables(t *testing.T) {

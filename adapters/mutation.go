@@ -29,10 +29,13 @@ type mutationWriter struct {
 	// ProbeWritten: strict transactions read every table they write.
 	mu     sync.Mutex
 	staged map[string]map[graph.TableKey]*lance.Staged // by operation id
+	// first-touch tables keep their logical input until Apply
+	pending map[string]map[graph.TableKey]*tableOps
 }
 
 func newMutationWriter(root *graph.Root, fn StageFunc) *mutationWriter {
-	return &mutationWriter{root: root, store: root.Store(), fn: fn, staged: map[string]map[graph.TableKey]*lance.Staged{}}
+	return &mutationWriter{root: root, store: root.Store(), fn: fn, staged: map[string]map[graph.TableKey]*lance.Staged{},
+		pending: map[string]map[graph.TableKey]*tableOps{}}
 }
 
 func (w *mutationWriter) Kind() protocol.WriterKind { return Mutation }
@@ -86,6 +89,11 @@ func (w *mutationWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite
 		pw.Delta.Updates = append(pw.Delta.Updates, protocol.TableUpdate{Table: key})
 		pw.ReadSet.AddTable(base.State, key, true)
 	}
+	lanceBranch := ""
+	if pw.Base.Branch != graph.MainBranch {
+		lanceBranch = pw.Base.Branch
+	}
+	pending := map[graph.TableKey]*tableOps{}
 	for _, k := range st.order {
 		if k.ID == 0 {
 			continue // rows of a created table went into its create
@@ -95,25 +103,25 @@ func (w *mutationWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite
 		if len(o.inserts) == 0 && len(o.deletes) == 0 {
 			continue
 		}
+		if e.Branch != lanceBranch {
+			// First touch on this graph branch: the table is inherited at
+			// (e.Branch, e.Version). Keep the logical input and pre-mint
+			// the transaction id; the fork ref is created only after the
+			// sidecar is durable (Apply).
+			pending[k] = o
+			pw.Effects = append(pw.Effects, protocol.Effect{Table: k, Location: e.Location, LanceBranch: lanceBranch,
+				ParentBranch: e.Branch, ParentVersion: e.Version, Kind: protocol.EffectFirstTouch,
+				ExpectedVersion: e.Version, TxnUUID: uuid.NewString(), Post: protocol.PostExact, RollbackSafe: true})
+			pw.Delta.Updates = append(pw.Delta.Updates, protocol.TableUpdate{Table: k, Branch: lanceBranch})
+			pw.ReadSet.AddTable(base.State, k, true)
+			continue
+		}
 		ds, err := lance.Open(ctx, w.store, e.Location, w.root.DatasetOptions(e.Location, e.Branch, e.Version))
 		if err != nil {
 			return (err)
 		}
 		txn := uuid.NewString()
-		opts := lance.StageOptions{UUID: txn}
-		var s *lance.Staged
-		switch {
-		case len(o.inserts) > 0:
-			rdr := newChain(ds.Schema(), o.inserts)
-			if len(o.deletes) > 0 {
-				s, err = ds.StageUpdate(ctx, o.deletes, rdr, opts)
-			} else {
-				s, err = ds.StageAppend(ctx, rdr, opts)
-			}
-			rdr.Release()
-		default:
-			s, err = ds.StageDelete(ctx, o.deletes, opts)
-		}
+		s, err := stageOps(ctx, ds, o, lance.StageOptions{UUID: txn})
 		if err != nil {
 			return (wrapStageErr(e.Name, err))
 		}
@@ -135,8 +143,38 @@ func (w *mutationWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite
 	}
 	w.mu.Lock()
 	w.staged[pw.OperationID] = staged
+	w.pending[pw.OperationID] = pending
 	w.mu.Unlock()
 	return nil
+}
+
+// stageOps stages one table's logical changes on ds.
+func stageOps(ctx context.Context, ds *lance.Dataset, o *tableOps, opts lance.StageOptions) (*lance.Staged, error) {
+	if len(o.inserts) > 0 {
+		rdr := newChain(ds.Schema(), o.inserts)
+		defer rdr.Release()
+		if len(o.deletes) > 0 {
+			return ds.StageUpdate(ctx, o.deletes, rdr, opts)
+		}
+		return ds.StageAppend(ctx, rdr, opts)
+	}
+	return ds.StageDelete(ctx, o.deletes, opts)
+}
+
+// firstTouch forks the table's Lance branch from the inherited version
+// and stages the retained changes on it (called under the held gates,
+// after the sidecar is durable). created reports whether the ref is ours.
+func (w *mutationWriter) firstTouch(ctx context.Context, e protocol.Effect, o *tableOps) (s *lance.Staged, created bool, err error) {
+	parent, err := lance.Open(ctx, w.store, e.Location, w.root.DatasetOptions(e.Location, e.ParentBranch, e.ParentVersion))
+	if err != nil {
+		return nil, false, err
+	}
+	fork, err := parent.CreateBranch(ctx, e.LanceBranch, e.ParentVersion)
+	if err != nil {
+		return nil, false, err
+	}
+	s, err = stageOps(ctx, fork, o, lance.StageOptions{UUID: e.TxnUUID})
+	return s, true, err
 }
 
 func wrapStageErr(table string, err error) error {
@@ -155,7 +193,9 @@ func errorsIsInvalid(err error) bool { return errors.Is(err, lance.ErrInvalidArg
 func (w *mutationWriter) Apply(ctx context.Context, pw *protocol.PreparedWrite) error {
 	w.mu.Lock()
 	staged := w.staged[pw.OperationID]
+	pending := w.pending[pw.OperationID]
 	delete(w.staged, pw.OperationID)
+	delete(w.pending, pw.OperationID)
 	w.mu.Unlock()
 	if staged == nil {
 		return fmt.Errorf("adapters: no staged transactions for %s", pw.OperationID)
@@ -167,6 +207,18 @@ func (w *mutationWriter) Apply(ctx context.Context, pw *protocol.PreparedWrite) 
 	err := objstore.Parallel(ctx, len(pw.Effects), 8, func(ctx context.Context, i int) error {
 		e := &pw.Effects[i]
 		s := staged[e.Table]
+		if e.Kind == protocol.EffectFirstTouch {
+			var created bool
+			var err error
+			s, created, err = w.firstTouch(ctx, *e, pending[e.Table])
+			if err != nil {
+				outcome[i] = 3
+				if !created && lance.IsExists(err) {
+					outcome[i] = 2 // a concurrent first toucher owns the ref
+				}
+				return err
+			}
+		}
 		if s == nil || s.UUID != e.TxnUUID {
 			outcome[i] = 3
 			return fmt.Errorf("adapters: effect %s has no staged transaction %s", e.Table, e.TxnUUID)
@@ -207,5 +259,6 @@ func (w *mutationWriter) Apply(ctx context.Context, pw *protocol.PreparedWrite) 
 func (w *mutationWriter) Discard(pw *protocol.PreparedWrite) {
 	w.mu.Lock()
 	delete(w.staged, pw.OperationID)
+	delete(w.pending, pw.OperationID)
 	w.mu.Unlock()
 }

@@ -14,6 +14,11 @@ var (
 	ErrUnknownBranch = errors.New("graph: unknown branch")
 	// ErrBranchExists: the branch name is taken.
 	ErrBranchExists = errors.New("graph: branch already exists")
+	// ErrInvalidBranch: a branch name that is reserved, malformed or
+	// nests with a live branch.
+	ErrInvalidBranch = errors.New("graph: invalid branch name")
+	// ErrBranchInUse: another branch was created from it.
+	ErrBranchInUse = errors.New("graph: branch has child branches")
 	// ErrSnapshotNotFound: no snapshot matches a commit id or time.
 	ErrSnapshotNotFound = errors.New("graph: snapshot not found")
 	// ErrInitIncomplete: the stamp exists but __manifest does not yet

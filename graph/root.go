@@ -17,6 +17,7 @@ import (
 	"github.com/oklog/ulid/v2"
 
 	"github.com/pggraph/pggraph/lance"
+	"github.com/pggraph/pggraph/lance/format"
 	"github.com/pggraph/pggraph/objstore"
 )
 
@@ -40,6 +41,7 @@ type Root struct {
 
 	mu    sync.Mutex
 	heads map[string]*lance.Dataset // branch → latest known manifest dataset
+	incs  map[string]string         // branch → incarnation of the cached chain
 }
 
 // Options open a root.
@@ -98,7 +100,7 @@ func InitWith(ctx context.Context, store objstore.Store, actor string, o Options
 	if err != nil {
 		return nil, false, err
 	}
-	r = &Root{store: store, stamp: st, heads: map[string]*lance.Dataset{}}
+	r = &Root{store: store, stamp: st, heads: map[string]*lance.Dataset{}, incs: map[string]string{}}
 	r.setLocation(o)
 	if err := r.ensureManifest(ctx, actor); err != nil {
 		return nil, created, err
@@ -121,7 +123,7 @@ func OpenWith(ctx context.Context, store objstore.Store, o Options) (*Root, erro
 	if err != nil {
 		return nil, err
 	}
-	r := &Root{store: store, stamp: st, heads: map[string]*lance.Dataset{}}
+	r := &Root{store: store, stamp: st, heads: map[string]*lance.Dataset{}, incs: map[string]string{}}
 	r.setLocation(o)
 	if err := r.ensureManifest(ctx, "pggraph:init-completion"); err != nil {
 		return nil, err
@@ -137,7 +139,7 @@ func OpenReadOnly(ctx context.Context, store objstore.Store) (*Root, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Root{store: store, stamp: st, heads: map[string]*lance.Dataset{}}
+	r := &Root{store: store, stamp: st, heads: map[string]*lance.Dataset{}, incs: map[string]string{}}
 	r.setLocation(Options{})
 	ds, err := lance.Open(ctx, store, ManifestRoot, r.DatasetOptions(ManifestRoot, "", 0))
 	if errors.Is(err, lance.ErrDatasetNotFound) {
@@ -146,7 +148,7 @@ func OpenReadOnly(ctx context.Context, store objstore.Store) (*Root, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, _, err := readState(ctx, ds); err != nil {
+	if _, _, err := r.readState(ctx, ds); err != nil {
 		return nil, err
 	}
 	r.setHead(MainBranch, ds)
@@ -197,7 +199,7 @@ func (r *Root) RootCommitID() string { return r.stamp.GraphID }
 func (r *Root) ensureManifest(ctx context.Context, actor string) error {
 	ds, err := lance.Open(ctx, r.store, ManifestRoot, r.DatasetOptions(ManifestRoot, "", 0))
 	if err == nil {
-		_, _, derr := readState(ctx, ds)
+		_, _, derr := r.readState(ctx, ds)
 		if derr != nil {
 			return derr
 		}
@@ -230,10 +232,29 @@ func (r *Root) setHead(branch string, ds *lance.Dataset) {
 	}
 }
 
-func readState(ctx context.Context, ds *lance.Dataset) (State, Commit, error) {
+func (r *Root) readState(ctx context.Context, ds *lance.Dataset) (State, Commit, error) {
 	txn, err := ds.Transaction(ctx, ds.Version())
 	if err != nil {
 		return State{}, Commit{}, err
+	}
+	// A branch's first version re-commits its parent's manifest with a
+	// shallow Clone: the state (and commit) are the parent's at the fork.
+	for hops := 0; hops < 64; hops++ {
+		cl, ok := txn.Op.(*format.Clone)
+		if !ok {
+			break
+		}
+		parent := ""
+		if cl.RefName != nil {
+			parent = *cl.RefName
+		}
+		pds, err := lance.Open(ctx, r.store, ManifestRoot, r.DatasetOptions(ManifestRoot, lanceBranch(parent), cl.RefVersion))
+		if err != nil {
+			return State{}, Commit{}, err
+		}
+		if txn, err = pds.Transaction(ctx, pds.Version()); err != nil {
+			return State{}, Commit{}, err
+		}
 	}
 	return decodeState(txn.Properties)
 }
@@ -241,19 +262,26 @@ func readState(ctx context.Context, ds *lance.Dataset) (State, Commit, error) {
 // Snapshot is an immutable graph state: one version of one branch's
 // __manifest.
 type Snapshot struct {
-	Branch  string
-	Version uint64 // manifest version
+	Branch string
+	// Incarnation identifies the branch's lifetime ("main", or its Lance
+	// ref id): a deleted and re-created branch differs.
+	Incarnation string
+	Version     uint64 // manifest version
 	Commit  Commit
 	State   State
 	ds      *lance.Dataset
 }
 
 func (r *Root) snapshotOf(ctx context.Context, branch string, ds *lance.Dataset) (*Snapshot, error) {
-	st, c, err := readState(ctx, ds)
+	st, c, err := r.readState(ctx, ds)
 	if err != nil {
 		return nil, err
 	}
-	return &Snapshot{Branch: branch, Version: ds.Version(), Commit: c, State: st, ds: ds}, nil
+	inc := MainBranch
+	if branch != MainBranch {
+		inc = ""
+	}
+	return &Snapshot{Branch: branch, Incarnation: inc, Version: ds.Version(), Commit: c, State: st, ds: ds}, nil
 }
 
 func lanceBranch(b string) string {
@@ -289,16 +317,40 @@ func (r *Root) Head(ctx context.Context, branch string) (*Snapshot, error) {
 	if branch == "" {
 		branch = MainBranch
 	}
+	inc, err := r.incarnation(ctx, branch)
+	if err != nil {
+		return nil, err
+	}
 	ds, err := r.dataset(ctx, branch)
 	if err != nil {
 		return nil, err
+	}
+	r.mu.Lock()
+	cached, known := r.incs[branch]
+	if !known {
+		r.incs[branch] = inc
+	} else if cached != inc {
+		// the cached chain belongs to an earlier incarnation
+		delete(r.heads, branch)
+		r.incs[branch] = inc
+	}
+	r.mu.Unlock()
+	if known && cached != inc {
+		if ds, err = r.dataset(ctx, branch); err != nil {
+			return nil, err
+		}
 	}
 	ds, err = ds.Latest(ctx)
 	if err != nil {
 		return nil, err
 	}
 	r.setHead(branch, ds)
-	return r.snapshotOf(ctx, branch, ds)
+	sn, err := r.snapshotOf(ctx, branch, ds)
+	if err != nil {
+		return nil, err
+	}
+	sn.Incarnation = inc
+	return sn, nil
 }
 
 // SnapshotAt returns the snapshot at manifest version v of a branch.
@@ -380,7 +432,7 @@ func (r *Root) Publish(ctx context.Context, base *Snapshot, st State, c Commit) 
 	if err != nil {
 		return nil, err
 	}
-	sn.Branch = base.Branch
+	sn.Branch, sn.Incarnation = base.Branch, base.Incarnation
 	r.setHead(base.Branch, sn.ds)
 	return sn, nil
 }

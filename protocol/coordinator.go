@@ -138,7 +138,7 @@ func (c *Coordinator) attempt(ctx context.Context, w Writer, o CommitOptions) (*
 	}
 	pw := &PreparedWrite{OperationID: graph.NewID(), WriterKind: w.Kind(), Base: NewBaseView(base),
 		Lineage: &LineageIntent{CommitID: graph.NewID(), RollbackCommitID: graph.NewID(), Actor: o.Actor, Message: o.Message}}
-	pw.ReadSet.Branch = o.Branch
+	pw.ReadSet.Branch, pw.ReadSet.Incarnation = o.Branch, base.Incarnation
 	if err := w.Prepare(ctx, pw); err != nil {
 		return nil, false, err
 	}
@@ -294,6 +294,22 @@ func (c *Coordinator) checkHeads(ctx context.Context, pw *PreparedWrite) error {
 			if !exists {
 				continue
 			}
+			if e.Kind == EffectFirstTouch {
+				op, _, err := c.Recovery.Covering(ctx, e.Table, e.LanceBranch)
+				if err != nil {
+					return err
+				}
+				if op == "" {
+					// A fork no intent covers and the graph does not pin
+					// (the table is still inherited here): left by a
+					// resolved or fenced writer. Every ref is created after
+					// its sidecar, so no live writer owns it; reclaim it.
+					if err := ReclaimFork(ctx, c.Root, e); err != nil {
+						return err
+					}
+					continue
+				}
+			}
 		case exists && head == want:
 			continue
 		case exists && head < want:
@@ -314,6 +330,18 @@ func (c *Coordinator) checkHeads(ctx context.Context, pw *PreparedWrite) error {
 		return &Error{Kind: KindUncoveredDrift, OperationID: pw.OperationID,
 			Message: fmt.Sprintf("table %s has physical versions no graph commit or recovery intent covers (HEAD %d, pinned %d, exists %v)", e.Table, head, want, exists),
 			Detail:  "run `pgproxy verify`; an operator must repair it"}
+	}
+	return nil
+}
+
+// ReclaimFork deletes an orphaned first-touch fork ref.
+func ReclaimFork(ctx context.Context, root *graph.Root, e Effect) error {
+	ds, err := lance.Open(ctx, root.Store(), e.Location, root.DatasetOptions(e.Location, "", 0))
+	if err != nil {
+		return err
+	}
+	if err := ds.DeleteBranch(ctx, e.LanceBranch); err != nil && !lance.IsNotFound(err) {
+		return err
 	}
 	return nil
 }

@@ -14,8 +14,9 @@ type WriterKind string
 // BaseView is the immutable state a write was computed against. It is
 // captured only after the recovery barrier (invariant 1).
 type BaseView struct {
-	Branch   string          `json:"branch"`
-	Snapshot *graph.Snapshot `json:"-"`
+	Branch      string          `json:"branch"`
+	Incarnation string          `json:"incarnation"`
+	Snapshot    *graph.Snapshot `json:"-"`
 	// ManifestVersion and Schema are the pinned values (also in the
 	// sidecar).
 	ManifestVersion uint64 `json:"manifest_version"`
@@ -25,7 +26,7 @@ type BaseView struct {
 
 // NewBaseView pins sn.
 func NewBaseView(sn *graph.Snapshot) BaseView {
-	return BaseView{Branch: sn.Branch, Snapshot: sn, ManifestVersion: sn.Version,
+	return BaseView{Branch: sn.Branch, Incarnation: sn.Incarnation, Snapshot: sn, ManifestVersion: sn.Version,
 		Schema: sn.State.Schema.Identity(), Head: sn.Commit.ID}
 }
 
@@ -46,10 +47,11 @@ type TableMember struct {
 // and re-created branch is a different chain); Schema is the accepted
 // schema identity; Head, when set, requires an unchanged graph head.
 type ReadSet struct {
-	Branch string        `json:"branch"`
-	Schema string        `json:"schema,omitempty"` // "" = not a dependency
-	Head   string        `json:"head,omitempty"`   // "" = not a dependency
-	Tables []TableMember `json:"tables"`           // sorted by key
+	Branch      string        `json:"branch"`
+	Incarnation string        `json:"incarnation"`
+	Schema      string        `json:"schema,omitempty"` // "" = not a dependency
+	Head        string        `json:"head,omitempty"`   // "" = not a dependency
+	Tables      []TableMember `json:"tables"`           // sorted by key
 }
 
 // AddTable records the pinned entry of a table as a member (written or
@@ -76,6 +78,10 @@ func (rs *ReadSet) AddTable(st graph.State, k graph.TableKey, written bool) {
 // Check arbitrates every member against a fresh state; the first
 // mismatch is a KindReadSetChanged error naming it.
 func (rs ReadSet) Check(sn *graph.Snapshot) error {
+	if rs.Incarnation != "" && sn.Incarnation != rs.Incarnation {
+		return &Error{Kind: KindReadSetChanged, Member: "branch", Message: fmt.Sprintf("branch %q was deleted and re-created since this write was prepared", rs.Branch),
+			Detail: fmt.Sprintf("incarnation %s, now %s", rs.Incarnation, sn.Incarnation)}
+	}
 	if rs.Schema != "" && sn.State.Schema.Identity() != rs.Schema {
 		return &Error{Kind: KindReadSetChanged, Member: "schema", Message: "the schema changed since this write was prepared",
 			Detail: fmt.Sprintf("expected %s, found %s", rs.Schema, sn.State.Schema.Identity())}

@@ -28,6 +28,7 @@ const (
 	Foreign     Class = "foreign"      // our effect buried under foreign movement: never adopted
 	Violation   Class = "violation"    // HEAD behind the pin, or the table vanished
 	CreatedOnly Class = "created_only" // a created dataset nobody registered
+	RefOnly     Class = "ref_only"     // first touch: our fork ref exists, HEAD not moved
 )
 
 // Decision is what recovery did with one intent.
@@ -39,6 +40,7 @@ const (
 	RolledBackDec   Decision = "rolled_back"
 	Converged       Decision = "converged" // the exact goal was already published
 	AlreadyRolled   Decision = "already_rolled_back"
+	OrphanedBranch  Decision = "orphaned_branch_discarded" // its branch was deleted
 	Refused         Decision = "refused"
 	SkippedLive     Decision = "skipped_live_owner"
 	Vanished        Decision = "vanished"
@@ -85,6 +87,16 @@ func (m *Manager) resolve(ctx context.Context, sc *Sidecar) (Report, error) {
 		rep.Decision = Vanished
 		return rep, err
 	}
+	if head, err := m.root.Head(ctx, sc.Branch); graph.IsUnknownBranch(err) || err == nil && sc.Write.Base.Incarnation != "" && head.Incarnation != sc.Write.Base.Incarnation {
+		// The branch was deleted (and maybe re-created): nothing of the
+		// intent can become visible any more. Its forks are not touched
+		// here — a fork named like the branch may now belong to a new
+		// incarnation; branch delete and create reclaim stale forks.
+		rep.Decision = OrphanedBranch
+		return m.finish(ctx, sc, rep)
+	} else if err != nil {
+		return rep, m.required(sc, err, "cannot read the branch head")
+	}
 	pub, rolled, err := m.published(ctx, sc)
 	if err != nil {
 		return rep, m.required(sc, err, "cannot read the manifest")
@@ -123,6 +135,10 @@ func (m *Manager) resolve(ctx context.Context, sc *Sidecar) (Report, error) {
 			m.count(Refused, rep.Classes)
 			_ = m.audit(ctx, sc, rep)
 			return rep, m.required(sc, nil, rep.Detail)
+		}
+		if c == Superseded && e.Kind == protocol.EffectFirstTouch {
+			// another first toucher's fork: not ours, nothing to undo
+			cls[i] = NoMovement
 		}
 		landed := c == Landed && e.Confirmed != nil && e.Confirmed.Version == h
 		if e.Kind == protocol.EffectCreate {
@@ -226,6 +242,28 @@ func classify(ctx context.Context, root *graph.Root, op string, e protocol.Effec
 		return "", 0, err
 	}
 	head := ds.Version()
+	if e.Kind == protocol.EffectFirstTouch {
+		// A fork ref is created only after its sidecar is durable and
+		// only by the writer whose CreateBranch won, so a ref at the fork
+		// version under our pending intent is ours.
+		switch {
+		case head == e.ExpectedVersion:
+			return RefOnly, head, nil
+		case head < e.ExpectedVersion:
+			return Violation, head, nil
+		}
+		t, err := ds.Transaction(ctx, e.ExpectedVersion+1)
+		if err != nil {
+			return "", head, err
+		}
+		switch {
+		case t.UUID != e.TxnUUID:
+			return Superseded, head, nil
+		case head == e.ExpectedVersion+1:
+			return Landed, head, nil
+		}
+		return Foreign, head, nil
+	}
 	if e.Kind == protocol.EffectCreate {
 		t, err := ds.Transaction(ctx, 1)
 		if err != nil {
@@ -302,6 +340,18 @@ func restore(ctx context.Context, root *graph.Root, op string, e protocol.Effect
 	return 0, fmt.Errorf("recovery: could not restore table %s", e.Table)
 }
 
+// dropFork deletes a first-touch fork ref of a table dataset.
+func dropFork(ctx context.Context, root *graph.Root, e protocol.Effect) error {
+	ds, err := lance.Open(ctx, root.Store(), e.Location, root.DatasetOptions(e.Location, "", 0))
+	if err != nil {
+		return err
+	}
+	if err := ds.DeleteBranch(ctx, e.LanceBranch); err != nil && !lance.IsNotFound(err) {
+		return err
+	}
+	return nil
+}
+
 // rollback compensates: restore every table our transaction reached
 // (and, when the owner may still be alive, occupy the next slot of every
 // untouched table so its pending commit can never land), then publish the
@@ -315,6 +365,16 @@ func (m *Manager) rollback(ctx context.Context, sc *Sidecar, cls []Class, heads 
 			// the dataset stays unregistered garbage, but its ids must
 			// never be allocated again
 			allocated = allocated || cls[i] == CreatedOnly
+			continue
+		}
+		if e.Kind == protocol.EffectFirstTouch {
+			// the graph still pins the inherited version: dropping our
+			// fork (ref first, then its tree) restores pin == HEAD
+			if cls[i] == RefOnly || cls[i] == Landed {
+				if err := dropFork(ctx, m.root, e); err != nil {
+					return err
+				}
+			}
 			continue
 		}
 		switch cls[i] {
