@@ -267,9 +267,9 @@ type Snapshot struct {
 	// ref id): a deleted and re-created branch differs.
 	Incarnation string
 	Version     uint64 // manifest version
-	Commit  Commit
-	State   State
-	ds      *lance.Dataset
+	Commit      Commit
+	State       State
+	ds          *lance.Dataset
 }
 
 func (r *Root) snapshotOf(ctx context.Context, branch string, ds *lance.Dataset) (*Snapshot, error) {
