@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/pggraph/pggraph/graph"
+	"github.com/pggraph/pggraph/internal/failpoint"
 	"github.com/pggraph/pggraph/lance"
 )
 
@@ -184,6 +185,9 @@ func (c *Coordinator) attempt(ctx context.Context, w Writer, o CommitOptions) (*
 		// that happened, and the barrier finalizes it as empty.
 		return nil, false, newErr(KindRecoveryRequired, pw.OperationID, err, "could not record the write intent; nothing was changed")
 	}
+	if err := failpoint.Inject(failpoint.ProtocolAfterArm); err != nil {
+		return nil, false, c.recoveryRequired(pw, err, "injected failure")
+	}
 	// F: effects. Any failure from here on leaves the sidecar — unless
 	// the adapter proves no effect landed (every commit lost its exact
 	// slot to another transaction): then the intent is empty, finalized
@@ -197,6 +201,9 @@ func (c *Coordinator) attempt(ctx context.Context, w Writer, o CommitOptions) (*
 		}
 		return nil, false, c.recoveryRequired(pw, err, "a table effect failed")
 	}
+	if err := failpoint.Inject(failpoint.ProtocolAfterEffects); err != nil {
+		return nil, false, c.recoveryRequired(pw, err, "injected failure")
+	}
 	if err := c.Recovery.Confirm(ctx, pw); err != nil {
 		return nil, false, c.recoveryRequired(pw, err, "could not confirm the effects")
 	}
@@ -204,6 +211,11 @@ func (c *Coordinator) attempt(ctx context.Context, w Writer, o CommitOptions) (*
 	sn, err := c.Publish(ctx, pw, o.PublishBudget)
 	if err != nil {
 		return nil, false, c.recoveryRequired(pw, err, "publishing the graph commit failed")
+	}
+	if err := failpoint.Inject(failpoint.ProtocolAfterPublish); err != nil {
+		// a crash between the CAS and the reply: the commit is visible
+		// but unacknowledged; the sidecar stays for the barrier
+		return nil, false, c.recoveryRequired(pw, err, "injected failure")
 	}
 	// H: finalize. A failed delete is not a user error.
 	c.Recovery.Finalize(ctx, pw)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/pggraph/pggraph/graph"
+	"github.com/pggraph/pggraph/internal/failpoint"
 	"github.com/pggraph/pggraph/lance"
 	"github.com/pggraph/pggraph/protocol"
 )
@@ -398,6 +399,9 @@ func (m *Manager) rollback(ctx context.Context, sc *Sidecar, cls []Class, heads 
 	}
 	if len(pins) == 0 && !allocated {
 		return nil
+	}
+	if err := failpoint.Inject(failpoint.RecoveryAfterRestore); err != nil {
+		return err
 	}
 	return m.publishPins(ctx, sc, pins)
 }
