@@ -106,6 +106,23 @@ func TestVerifyAndRecoverAnInterruptedWrite(t *testing.T) {
 	if code, out, _ := runCmd(t, nil, "verify", "--data", dir); code != 0 {
 		t.Fatalf("verify after recover: %d %q", code, out)
 	}
+	// a branch with a first-touch fork verifies too
+	g, err = adapters.Open(ctx, store, adapters.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.CreateBranch(ctx, "dev", ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.Write(ctx, adapters.WriteOptions{Branch: "dev"}, func(ctx context.Context, s *adapters.Stage) error {
+		return s.Insert("a", idRows(3))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	g.Close()
+	if code, out, _ := runCmd(t, nil, "verify", "--data", dir); code != 0 || !strings.Contains(out, "branch dev: manifest version") {
+		t.Fatalf("verify with a branch: %d %q", code, out)
+	}
 	// a commit that bypasses the protocol is uncovered drift
 	g, err = adapters.Open(ctx, store, adapters.Options{})
 	if err != nil {
