@@ -32,6 +32,13 @@
 // none; an all_null_layout page when every value is null. Chunks hold a
 // power-of-two number of values (≤4096, ≈4 KiB), the last one the rest.
 //
+// Values too large for mini-block chunks (a variable-width value over
+// 8 KiB, or a fixed-width value/vector over 8 KiB) put their page in
+// Lance's full_zip_layout instead, still uncompressed: per value a one-byte
+// control word when the page has nulls, then (variable) a 32/64-bit length
+// and the bytes or (fixed) the value, with a u64 repetition index of row
+// positions for variable pages.
+//
 // Lists (list and large_list) of primitives are one column over the items
 // with u16 repetition levels (1 starts a row) and definition levels
 // numbered innermost first (0 valid item, then null item if the item layer
@@ -60,7 +67,7 @@
 // buffer compression (a 2.2 feature), byte_stream_split, packed structs,
 // blob layouts, full-zip list pages, dictionaries whose items are
 // compressed, lists of lists or of vectors, struct columns, 2.0 and legacy
-// files; on write, single values over ~32 KiB (they would need full-zip).
+// files; on write, a single list row over ~32 KiB (lists are mini-block only).
 //
 // Invariants: a file that Open accepts never makes Scan panic; corrupt bytes
 // give ErrCorrupt, decoded lengths are checked against page metadata before

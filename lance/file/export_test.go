@@ -7,4 +7,5 @@ var (
 	RowsOf         = rowsOf
 	NewRand        = newRand
 	Normalize      = normalize
+	BigValuesBatch = bigValuesBatch
 )

@@ -150,3 +150,109 @@ func decodeFullZipLeaf(col string, p *physical, pl *pageLayout, rows uint64, buf
 	}
 	return ld, nil
 }
+
+// fullZipThreshold: values larger than this go to a full-zip page instead
+// of mini-block chunks (which cannot hold a value over ~32 KiB).
+const fullZipThreshold = 8 << 10
+
+// needsFullZip reports whether a page should be written full-zip.
+func needsFullZip(p *physical, ld *leafData) bool {
+	switch p.kind {
+	case physFixed, physFSL:
+		return p.rowBytes() > fullZipThreshold
+	case physVariable:
+		for i := 0; i < ld.n; i++ {
+			if ld.offsets[i+1]-ld.offsets[i] > fullZipThreshold {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// encodeFullZipPage writes a page as Lance's full_zip_layout with plain
+// values: per value a one-byte control word when the page has nulls (def 1
+// = null), then for variable data a length and the bytes (valid values
+// only), for fixed data the value bytes (always); buffer 1 is the
+// repetition index of variable pages: rows+1 byte positions, u64 each.
+func encodeFullZipPage(col string, p *physical, ld *leafData) (encodedPage, error) {
+	withDef := ld.nullCount > 0
+	var data, repIndex []byte
+	var fz []byte
+	bitsDef := uint64(0)
+	if withDef {
+		bitsDef = 1
+	}
+	if bitsDef != 0 {
+		fz = appendVarintField(fz, 2, bitsDef)
+	}
+	switch p.kind {
+	case physVariable:
+		lw := p.bits / 8
+		data = make([]byte, 0, len(ld.data)+ld.n*(lw+1))
+		for i := 0; i < ld.n; i++ {
+			repIndex = binary.LittleEndian.AppendUint64(repIndex, uint64(len(data)))
+			null := withDef && ld.nulls[i]
+			if withDef {
+				data = append(data, boolByte(null))
+			}
+			if null {
+				continue
+			}
+			v := ld.data[ld.offsets[i]:ld.offsets[i+1]]
+			if lw == 4 {
+				data = binary.LittleEndian.AppendUint32(data, uint32(len(v)))
+			} else {
+				data = binary.LittleEndian.AppendUint64(data, uint64(len(v)))
+			}
+			data = append(data, v...)
+		}
+		repIndex = binary.LittleEndian.AppendUint64(repIndex, uint64(len(data)))
+		fz = appendVarintField(fz, 4, uint64(p.bits))
+	case physFixed, physFSL:
+		w := p.rowBytes()
+		vb := 0
+		if p.kind == physFSL && ld.elemValid != nil {
+			vb = (p.dim + 7) / 8
+		}
+		data = make([]byte, 0, ld.n*(w+vb+1))
+		for i := 0; i < ld.n; i++ {
+			if withDef {
+				data = append(data, boolByte(ld.nulls[i]))
+			}
+			if vb > 0 {
+				v := make([]byte, vb)
+				for k := 0; k < p.dim; k++ {
+					if ld.elemValid[i*p.dim+k] {
+						v[k/8] |= 1 << (k % 8)
+					}
+				}
+				data = append(data, v...)
+			}
+			data = append(data, ld.fixed[i*w:(i+1)*w]...)
+		}
+		fz = appendVarintField(fz, 3, uint64(8*(w+vb)))
+	default:
+		return encodedPage{}, unsupported(col, "full-zip for layout %d", p.kind)
+	}
+	fz = appendVarintField(fz, 5, uint64(ld.n))
+	fz = appendVarintField(fz, 6, uint64(ld.n))
+	fz = appendBytesField(fz, 7, valueEncoding(p, ld))
+	layer := uint64(layerAllValidItem)
+	if withDef {
+		layer = layerNullableItem
+	}
+	fz = appendPacked(fz, 8, []uint64{layer})
+	bufs := [][]byte{data}
+	if repIndex != nil {
+		bufs = append(bufs, repIndex)
+	}
+	return encodedPage{rows: uint64(ld.n), buffers: bufs, layout: appendBytesField(nil, layoutFullZip, fz)}, nil
+}
+
+func boolByte(b bool) byte {
+	if b {
+		return 1
+	}
+	return 0
+}

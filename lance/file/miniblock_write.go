@@ -27,6 +27,9 @@ func encodePage(col string, p *physical, ld *leafData) (encodedPage, error) {
 		al = appendPacked(al, 5, []uint64{layerNullableItem})
 		return encodedPage{rows: uint64(ld.n), layout: appendBytesField(nil, layoutAllNull, al)}, nil
 	}
+	if needsFullZip(p, ld) {
+		return encodeFullZipPage(col, p, ld)
+	}
 	withDef := ld.nullCount > 0
 	var table []byte
 	// One allocation for all chunks: values, levels, and per-chunk overhead.

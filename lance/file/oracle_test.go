@@ -291,3 +291,31 @@ func TestReadOracleDefaultEncodings(t *testing.T) {
 		}
 	}
 }
+
+// TestReadOracleFullZipPlain: with the plain-encoding metadata Lance still
+// writes long values full-zip (uncompressed variable values); we read them.
+func TestReadOracleFullZipPlain(t *testing.T) {
+	plain := schema.PlainEncodingMetadata()
+	cols := []oracle.Column{
+		{Name: "s", Type: "string", Nullable: true, Metadata: plain},
+		{Name: "ls", Type: "large_string", Metadata: plain},
+	}
+	var rows []oracle.Row
+	for i := 0; i < 200; i++ {
+		r := oracle.Row{"s": strings.Repeat("L", 400) + fmt.Sprint(i), "ls": strings.Repeat("Q", 20000+i)}
+		if i%4 == 0 {
+			r["s"] = nil
+		}
+		rows = append(rows, r)
+	}
+	root := t.TempDir()
+	oracle.Create(t, root, "t", cols, rows)
+	got, unsup := readDataFiles(t, filepath.Join(root, "t.lance"))
+	if len(unsup) > 0 {
+		t.Fatalf("refused: %v", unsup)
+	}
+	compareRows(t, got, oracle.Read(t, root, "t").Rows, nil)
+	if encs := encodingsUsed(t, filepath.Join(root, "t.lance")); !encs["full-zip"] || !encs["value variable"] {
+		t.Fatalf("Lance did not write plain full-zip here: %v", encs)
+	}
+}

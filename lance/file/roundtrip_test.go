@@ -1,10 +1,12 @@
 package file
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"math/rand"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -236,18 +238,6 @@ func TestWriterRejects(t *testing.T) {
 	if _, err := NewStreamWriter(&discard{}, arrow.NewSchema([]arrow.Field{{Name: "m", Type: arrow.MapOf(arrow.BinaryTypes.String, arrow.PrimitiveTypes.Int8)}}, nil), WriterOptions{}); err == nil {
 		t.Fatal("map type accepted")
 	}
-	// A single value too large for a mini-block chunk is refused, not corrupted.
-	ss := arrow.NewSchema([]arrow.Field{{Name: "s", Type: arrow.BinaryTypes.String}}, nil)
-	w2, _ := NewStreamWriter(&discard{}, ss, WriterOptions{})
-	sb := array.NewStringBuilder(memory.DefaultAllocator)
-	sb.Append(string(make([]byte, 70000)))
-	big := array.NewRecordBatch(ss, []arrow.Array{sb.NewArray()}, 1)
-	if err := w2.Write(big); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := w2.Close(ctx); !IsUnsupported(err) {
-		t.Fatalf("huge value: %v", err)
-	}
 }
 
 type discard struct{}
@@ -301,4 +291,98 @@ func TestStreamWriterBoundedMemory(t *testing.T) {
 		t.Fatalf("result %+v, wrote %d", res, out.n)
 	}
 	t.Logf("max buffered %d bytes for a %d-byte file", maxBuffered, out.n)
+}
+
+// bigValuesSchema has values too large for mini-block chunks, which the
+// writer puts in full-zip pages.
+func bigValuesSchema() *arrow.Schema {
+	return arrow.NewSchema([]arrow.Field{
+		{Name: "id", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "doc", Type: arrow.BinaryTypes.String, Nullable: true},
+		{Name: "blob", Type: arrow.BinaryTypes.LargeBinary},
+		{Name: "vec", Type: arrow.FixedSizeListOfField(3000, arrow.Field{Name: "item", Type: arrow.PrimitiveTypes.Float32, Nullable: true}), Nullable: true},
+	}, nil)
+}
+
+func bigValuesBatch(rng *rand.Rand, n int) arrow.RecordBatch {
+	s := bigValuesSchema()
+	b := array.NewRecordBuilder(memory.DefaultAllocator, s)
+	defer b.Release()
+	for i := 0; i < n; i++ {
+		b.Field(0).(*array.Int64Builder).Append(int64(i))
+		if i%4 == 1 {
+			b.Field(1).AppendNull()
+		} else {
+			b.Field(1).(*array.StringBuilder).Append(strings.Repeat(string(randText(rng)), 10+rng.Intn(4000)))
+		}
+		b.Field(2).(*array.BinaryBuilder).Append(randBytes(rng, rng.Intn(70000)))
+		vb := b.Field(3).(*array.FixedSizeListBuilder)
+		if i%5 == 2 {
+			vb.AppendNull()
+		} else {
+			vb.Append(true)
+			fb := vb.ValueBuilder().(*array.Float32Builder)
+			for k := 0; k < 3000; k++ {
+				if i%7 == 3 && k%100 == 0 {
+					fb.AppendNull()
+				} else {
+					fb.Append(float32(k*i) / 3)
+				}
+			}
+		}
+	}
+	return b.NewRecordBatch()
+}
+
+func TestRoundTripLargeValues(t *testing.T) {
+	ctx := context.Background()
+	rng := newRand(11)
+	s := bigValuesSchema()
+	var buf bytes.Buffer
+	w, err := NewStreamWriter(&buf, s, WriterOptions{PageBytes: 256 << 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var in []arrow.RecordBatch
+	for _, n := range []int{40, 3, 25} {
+		rec := bigValuesBatch(rng, n)
+		in = append(in, rec)
+		if err := w.Write(rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := w.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	r, err := OpenBytes(buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	fullZip := 0
+	for _, c := range r.cols[1:] {
+		for _, p := range c.pages {
+			if p.layout.kind == layoutFullZip {
+				fullZip++
+			}
+		}
+	}
+	if fullZip < 3 {
+		t.Fatalf("only %d full-zip pages", fullZip)
+	}
+	out, err := r.ReadAll(ctx, ScanOptions{BatchRows: 17})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, want := rowsOf(out), rowsOf(in)
+	if len(got) != len(want) {
+		t.Fatalf("%d rows, want %d", len(got), len(want))
+	}
+	for i := range want {
+		if !reflect.DeepEqual(got[i], want[i]) {
+			t.Fatalf("row %d differs", i)
+		}
+	}
+	for _, rec := range append(in, out...) {
+		rec.Release()
+	}
 }
