@@ -18,6 +18,18 @@
 // SnapshotAt (manifest version), SnapshotByCommit, SnapshotAsOf (these
 // two walk history: time travel is allowed to be O(history)).
 //
+// Branches (branch.go): a graph branch is a native Lance branch of
+// __manifest — a control operation that creates no manifest version. Its
+// incarnation (the ref's newest id) is part of every snapshot, so a
+// deleted and re-created branch never passes for the old one. A new
+// branch inherits every table at the exact version its parent pins
+// (entry.Branch names the Lance branch holding it); the first write of a
+// table on the branch forks the table dataset lazily (package adapters).
+// Names are path-prefix-disjoint. Delete removes the ref, then reclaims
+// the branch's table forks best effort; create reclaims stale forks of
+// its name first. A dataset handle needs the root's absolute location
+// (Options.Location), which Lance records in branch base paths.
+//
 // Init: the stamp (PutIfAbsent), then __manifest version 1 whose commit
 // id is the graph id. An init interrupted between the two is completed by
 // the next read-write Open (only our own init can leave that state);

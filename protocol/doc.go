@@ -12,10 +12,16 @@
 //	B  the base snapshot is captured (after A), Writer.Prepare stages
 //	   per-table Lance transactions without moving any HEAD and fills
 //	   the read set, effects (pre-minted transaction UUIDs) and delta
-//	C  gates: schema-control (catalog changes), then sorted
+//	C  gates: schema-control (catalog changes), the target branch
+//	   (shared; branch create/delete take it exclusively), then sorted
 //	   (branch, table) keys of every written table; ctx-cancellable
-//	D  revalidate: every read-set member against a fresh head, and live
-//	   Lance HEAD == pin of every written table
+//	D  revalidate: every read-set member against a fresh head (branch
+//	   incarnation, schema, each table), and live Lance HEAD == pin of
+//	   every written table (a first-touch target must have no fork yet;
+//	   an orphaned fork no intent covers is reclaimed)
+//	F' a first-touch effect creates the table's fork ref from the
+//	   inherited version only now (after E), stages the retained logical
+//	   input on it with the pre-minted UUID, and commits exactly
 //	E  Recovery.Arm makes the sidecar durable
 //	F  Writer.Apply commits each staged transaction exactly at pin+1 and
 //	   records exact post-states; Recovery.Confirm makes them durable

@@ -22,6 +22,9 @@
 // RollbackProp = operation id), fenced (our Restore holds expected+1),
 // superseded (another transaction holds expected+1, so our exact commit
 // can never land), created_only (a created dataset, unregistered),
+// ref_only (first touch: our fork ref exists at the fork version, no
+// commit on it — the ref-before-HEAD crash state; ref absent is
+// no_movement, the sidecar-before-ref state),
 // foreign (our effect buried under foreign movement) and violation
 // (HEAD behind the pin, table gone). Decision per intent, all-or-nothing:
 // the commit id already on the branch → converged; the rollback commit
@@ -32,7 +35,11 @@
 // convergence, else roll back); otherwise roll back: Restore every
 // landed table to its expected version, then publish the restored HEADs
 // as the pre-minted rollback commit so pin == HEAD (and move the id
-// allocator past ids a rolled-back create consumed). Every decision is
+// allocator past ids a rolled-back create consumed); a first-touch fork
+// (ref_only or landed) is rolled back by deleting the fork ref, since the
+// graph still pins the inherited version. An intent whose branch was
+// deleted (or re-created: another incarnation) can never become
+// visible: orphaned_branch_discarded. Every decision is
 // appended to __audit.lance (ReadAudit); an audit failure keeps the
 // sidecar so the decision is re-derived. A failed sidecar delete is
 // counted, never a user error: the next barrier finds the commit id
