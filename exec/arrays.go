@@ -104,6 +104,9 @@ func (b *binder) bindIndirection(x *q.A_Indirection, sc *scope) (Expr, error) {
 			for _, i := range sel {
 				arr := a[0].A[i]
 				k := a[1].I[i] - 1
+				if arr.vector {
+					k++
+				}
 				if k < 0 || k >= int64(arr.Items.N) {
 					out.SetNull(int(i))
 					continue

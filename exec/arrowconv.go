@@ -183,7 +183,7 @@ func vecFromArrow(arr arrow.Array, t Type) (*Vec, error) {
 			if err != nil {
 				return nil, err
 			}
-			v.A[i] = &Array{Elem: t.Elem(), Items: items}
+			v.A[i] = &Array{Elem: t.Elem(), Items: items, vector: t.OID == OIDInt2Vector || t.OID == OIDOidVector}
 		}
 		return v, nil
 	}

@@ -441,10 +441,7 @@ func comparableType(a, b Type) (Type, bool) {
 		}
 		return TTimestamp, true
 	}
-	if (a.OID == OIDOid || a.OID == OIDRegclass || a.OID == OIDRegtype || a.OID == OIDRegnamespace) && (b.isInt() || b.OID == OIDOid || b.OID == OIDRegclass || b.OID == OIDRegtype) {
-		return TOid, true
-	}
-	if (b.OID == OIDOid || b.OID == OIDRegclass || b.OID == OIDRegtype || b.OID == OIDRegnamespace) && a.isInt() {
+	if isOidLike(a) && (b.isInt() || isOidLike(b)) || isOidLike(b) && a.isInt() {
 		return TOid, true
 	}
 	if (a.OID == OIDJSON || a.OID == OIDJSONB) && a.OID == b.OID {
@@ -694,3 +691,11 @@ func concatKernel(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
 }
 
 var _ = strings.ToLower
+
+func isOidLike(t Type) bool {
+	switch t.OID {
+	case OIDOid, OIDRegclass, OIDRegtype, OIDRegnamespace, OIDRegproc:
+		return true
+	}
+	return false
+}

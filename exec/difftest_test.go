@@ -88,7 +88,7 @@ func TestDifferential(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer conn.Close(ctx)
-			runScript(t, f, conn, stats)
+			runScript(t, f, conn, db, stats)
 		})
 	}
 	t.Logf("differential: %d queries compared with PostgreSQL, %d unsupported checks", stats.cases, stats.unsupported)
@@ -102,7 +102,7 @@ type pgResult struct {
 	order bool
 }
 
-func runScript(t *testing.T, path string, conn *pgx.Conn, stats *diffStats) {
+func runScript(t *testing.T, path string, conn *pgx.Conn, db string, stats *diffStats) {
 	src, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -138,7 +138,7 @@ func runScript(t *testing.T, path string, conn *pgx.Conn, stats *diffStats) {
 		}
 		line := lineOf(string(src), body)
 		label := fmt.Sprintf("%s:%d", filepath.Base(path), line)
-		ours, oerr := eng.Query(ctx, &Session{TimeZone: time.UTC, User: "postgres", Database: "postgres"}, body)
+		ours, oerr := eng.Query(ctx, &Session{TimeZone: time.UTC, User: "postgres", Database: db}, body)
 		if directives["unsupported"] {
 			stats.mu.Lock()
 			stats.unsupported++
@@ -348,6 +348,27 @@ func mirror(ctx context.Context, conn *pgx.Conn) (*MemCatalog, error) {
 		td.PrimaryKey = pk
 		if len(pk) == 1 {
 			mt.Keys = pk
+		}
+		frow, err := conn.Query(ctx, `SELECT c.conname, c.conkey, f.relname, (SELECT array_agg(a.attname ORDER BY k.i) FROM unnest(c.confkey) WITH ORDINALITY k(n, i) JOIN pg_attribute a ON a.attrelid = c.confrelid AND a.attnum = k.n)
+			FROM pg_constraint c JOIN pg_class f ON f.oid = c.confrelid WHERE c.conrelid = $1::regclass AND c.contype = 'f' ORDER BY c.conname`, tn)
+		if err != nil {
+			return nil, err
+		}
+		for frow.Next() {
+			var name, ref string
+			var cols []int16
+			var refCols []string
+			if err := frow.Scan(&name, &cols, &ref, &refCols); err != nil {
+				return nil, err
+			}
+			fk := ForeignKey{Name: name, RefTable: ref, RefColumns: refCols}
+			for _, c := range cols {
+				fk.Columns = append(fk.Columns, int(c)-1)
+			}
+			td.ForeignKeys = append(td.ForeignKeys, fk)
+		}
+		if frow.Err() != nil {
+			return nil, frow.Err()
 		}
 		cat.Add(td)
 	}

@@ -58,6 +58,17 @@ type Prepared struct {
 // Prepare parses and binds one statement. declared holds parameter type
 // OIDs sent by the client (0 = infer).
 func (e *Engine) Prepare(sql string, declared []uint32) (*Prepared, error) {
+	return e.PrepareFor(nil, sql, declared)
+}
+
+// PrepareFor is Prepare for a session (catalog views show its database and
+// user).
+func (e *Engine) PrepareFor(sess *Session, sql string, declared []uint32) (p *Prepared, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			p, err = nil, &Error{Code: CodeInternalError, Message: fmt.Sprintf("internal error: %v", r)}
+		}
+	}()
 	tree, err := sqlparse.Parse(sql)
 	if err != nil {
 		if se, ok := err.(*sqlparse.SyntaxError); ok {
@@ -68,7 +79,11 @@ func (e *Engine) Prepare(sql string, declared []uint32) (*Prepared, error) {
 	if len(tree.Stmts) != 1 {
 		return nil, errf(CodeSyntaxError, "cannot insert multiple commands into a prepared statement")
 	}
-	b := &binder{cat: &catalogSet{user: e.Catalog, loc: time.UTC}}
+	cs := &catalogSet{user: e.Catalog, loc: time.UTC}
+	if sess != nil {
+		cs.db, cs.user_, cs.setting = sess.Database, sess.User, sess.Setting
+	}
+	b := &binder{cat: cs}
 	for i, oid := range declared {
 		t := Type{OID: oid, Mod: -1}
 		if oid == 0 {
@@ -83,7 +98,7 @@ func (e *Engine) Prepare(sql string, declared []uint32) (*Prepared, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Prepared{SQL: sql, plan: bd.plan, cols: bd.cols, eng: e}
+	p = &Prepared{SQL: sql, plan: bd.plan, cols: bd.cols, eng: e}
 	for _, t := range b.params {
 		p.ParamTypes = append(p.ParamTypes, *t)
 	}
@@ -219,7 +234,7 @@ func (p *Prepared) Execute(ctx context.Context, sess *Session, params []any) (re
 
 // Query prepares and executes sql in one step.
 func (e *Engine) Query(ctx context.Context, sess *Session, sql string, params ...any) (*Result, error) {
-	p, err := e.Prepare(sql, nil)
+	p, err := e.PrepareFor(sess, sql, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -277,9 +292,26 @@ func paramVec(x any, t Type, loc *time.Location) (*Vec, error) {
 // catalogSet resolves relation names: system catalogs first (pg_catalog is
 // searched before the search path, as in PostgreSQL), then user tables.
 type catalogSet struct {
-	user Catalog
-	loc  *time.Location
-	sys  map[string]*TableDef
+	user    Catalog
+	loc     *time.Location
+	sys     map[string]*TableDef
+	db      string
+	user_   string
+	setting func(string) (string, bool)
+}
+
+func (c *catalogSet) database() string {
+	if c.db == "" {
+		return "main"
+	}
+	return c.db
+}
+
+func (c *catalogSet) userName() string {
+	if c.user_ == "" {
+		return "postgres"
+	}
+	return c.user_
 }
 
 func (c *catalogSet) table(schema, name string) *TableDef {

@@ -1,6 +1,641 @@
 package exec
 
+import (
+	"sort"
+	"strings"
+)
+
+// System catalogs: pg_catalog and information_schema relations generated
+// from the user Catalog on first reference in a statement, with real
+// PostgreSQL OIDs for built-in objects, and evaluated by the same engine as
+// user tables (they are ordinary MemTables).
+//
+// OIDs: tables carry the OID their Catalog gives them; the primary-key
+// index, its constraint and other constraints get OIDs derived from the
+// table OID (see conOID) so they are stable for a catalog version.
+
+const (
+	oidPostgresRole = 10
+	oidDatabase     = 5
+	oidBtreeAM      = 403
+	oidHeapAM       = 2
+)
+
+// sysSpec is a compact column list: "name type, name type, ...".
+func sysCols(spec string) []ColumnDef {
+	var out []ColumnDef
+	for _, part := range strings.Split(spec, ",") {
+		f := strings.Fields(part)
+		name, tn := f[0], strings.Join(f[1:], " ")
+		var t Type
+		switch tn {
+		case "char":
+			t = TChar
+		case "text[]":
+			t = Type{1009, -1}
+		case "int2[]":
+			t = Type{1005, -1}
+		case "oid[]":
+			t = Type{1028, -1}
+		case "name[]":
+			t = Type{1003, -1}
+		case "int2vector":
+			t = Type{OIDInt2Vector, -1}
+		case "oidvector":
+			t = Type{OIDOidVector, -1}
+		// information_schema domains describe as their base types on the wire
+		case "sql_identifier":
+			t = TName
+		case "cardinal_number":
+			t = TInt4
+		case "character_data":
+			t = TVarchar
+		case "yes_or_no":
+			t = Type{OIDVarchar, 7}
+		case "time_stamp":
+			t = TTimestamptz
+		default:
+			t = Type{typeNames[tn], -1}
+		}
+		out = append(out, ColumnDef{Name: name, Type: t})
+	}
+	return out
+}
+
+// sysRelation is one generated relation.
+type sysRelation struct {
+	oid  uint32
+	cols string
+	rows func(c *catalogSet) [][]any
+}
+
+var pgCatalogRels = map[string]*sysRelation{}
+var infoSchemaRels = map[string]*sysRelation{}
+
 // system resolves pg_catalog / information_schema relations.
 func (c *catalogSet) system(schema, name string) *TableDef {
-	return nil
+	var rel *sysRelation
+	switch schema {
+	case "", "pg_catalog":
+		rel = pgCatalogRels[name]
+	case "information_schema":
+		rel = infoSchemaRels[name]
+	}
+	if rel == nil {
+		return nil
+	}
+	key := schema + "." + name
+	if c.sys == nil {
+		c.sys = map[string]*TableDef{}
+	}
+	if td, ok := c.sys[key]; ok {
+		return td
+	}
+	cols := sysCols(rel.cols)
+	rows := rel.rows(c)
+	vecs := make([]*Vec, len(cols))
+	for i, cd := range cols {
+		vecs[i] = NewVec(cd.Type, len(rows))
+		for r, row := range rows {
+			setSysValue(vecs[i], r, row[i])
+		}
+	}
+	ns := "pg_catalog"
+	if schema == "information_schema" {
+		ns = schema
+	}
+	td := &TableDef{OID: rel.oid, Schema: ns, Name: name, Columns: cols, Source: MemTableFromVecs(cols, vecs)}
+	c.sys[key] = td
+	rememberRegName(OIDRegclass, rel.oid, name)
+	return td
+}
+
+func setSysValue(v *Vec, r int, x any) {
+	switch y := x.(type) {
+	case nil:
+		v.SetNull(r)
+	case int:
+		v.I[r] = int64(y)
+	case uint32:
+		v.I[r] = int64(y)
+	case int16:
+		v.I[r] = int64(y)
+	case int32:
+		v.I[r] = int64(y)
+	case int64:
+		v.I[r] = y
+	case float64:
+		v.F[r] = y
+	case bool:
+		v.B[r] = y
+	case string:
+		if v.T.Kind() == KStr {
+			v.S[r] = y
+		} else {
+			_ = parseText(v, r, y, nil)
+		}
+	case []int16:
+		items := NewVec(TInt2, len(y))
+		for i, n := range y {
+			items.I[i] = int64(n)
+		}
+		v.A[r] = &Array{Elem: TInt2, Items: items, vector: v.T.OID == OIDInt2Vector}
+	case []uint32:
+		items := NewVec(TOid, len(y))
+		for i, n := range y {
+			items.I[i] = int64(n)
+		}
+		v.A[r] = &Array{Elem: TOid, Items: items, vector: v.T.OID == OIDOidVector}
+	case []string:
+		items := NewVec(TText, len(y))
+		copy(items.S, y)
+		v.A[r] = &Array{Elem: TText, Items: items}
+	}
+}
+
+// userTables lists every user table with its namespace OID.
+func (c *catalogSet) userTables() []*TableDef {
+	if c.user == nil {
+		return nil
+	}
+	var out []*TableDef
+	for _, s := range c.user.Schemas() {
+		out = append(out, c.user.Tables(s)...)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].OID < out[j].OID })
+	return out
+}
+
+func (c *catalogSet) nsOID(schema string) uint32 {
+	for _, ns := range c.namespaces() {
+		if ns.name == schema {
+			return ns.oid
+		}
+	}
+	return oidPublic
+}
+
+// conOID derives constraint/index OIDs from the table OID.
+func conOID(table uint32, k int) uint32 { return 1_000_000 + table*16 + uint32(k) }
+
+// constraint is a derived constraint row.
+type constraint struct {
+	oid, index uint32
+	name       string
+	kind       byte // p u f
+	table      *TableDef
+	cols       []int
+	fk         *ForeignKey
+}
+
+func (c *catalogSet) constraints() []constraint {
+	var out []constraint
+	for _, t := range c.userTables() {
+		if len(t.PrimaryKey) > 0 {
+			out = append(out, constraint{oid: conOID(t.OID, 1), index: conOID(t.OID, 0), name: t.Name + "_pkey", kind: 'p', table: t, cols: t.PrimaryKey})
+		}
+		for i, u := range t.Unique {
+			names := make([]string, len(u))
+			for k, ci := range u {
+				names[k] = t.Columns[ci].Name
+			}
+			out = append(out, constraint{oid: conOID(t.OID, 3+2*i), index: conOID(t.OID, 2+2*i), name: t.Name + "_" + strings.Join(names, "_") + "_key", kind: 'u', table: t, cols: u})
+		}
+		for i := range t.ForeignKeys {
+			fk := &t.ForeignKeys[i]
+			name := fk.Name
+			if name == "" {
+				name = t.Name + "_" + t.Columns[fk.Columns[0]].Name + "_fkey"
+			}
+			out = append(out, constraint{oid: conOID(t.OID, 15-i), name: name, kind: 'f', table: t, cols: fk.Columns, fk: fk})
+		}
+	}
+	return out
+}
+
+func attnums(cols []int) []int16 {
+	out := make([]int16, len(cols))
+	for i, c := range cols {
+		out[i] = int16(c + 1)
+	}
+	return out
+}
+
+func (c *catalogSet) constraintDef(k constraint) string {
+	names := make([]string, len(k.cols))
+	for i, ci := range k.cols {
+		names[i] = quoteIdent(k.table.Columns[ci].Name)
+	}
+	switch k.kind {
+	case 'p':
+		return "PRIMARY KEY (" + strings.Join(names, ", ") + ")"
+	case 'u':
+		return "UNIQUE (" + strings.Join(names, ", ") + ")"
+	}
+	ref := make([]string, len(k.fk.RefColumns))
+	for i, r := range k.fk.RefColumns {
+		ref[i] = quoteIdent(r)
+	}
+	return "FOREIGN KEY (" + strings.Join(names, ", ") + ") REFERENCES " + quoteIdent(k.fk.RefTable) + "(" + strings.Join(ref, ", ") + ")"
+}
+
+func (c *catalogSet) indexDef(k constraint) string {
+	names := make([]string, len(k.cols))
+	for i, ci := range k.cols {
+		names[i] = quoteIdent(k.table.Columns[ci].Name)
+	}
+	schema := k.table.Schema
+	if schema == "" {
+		schema = "public"
+	}
+	return "CREATE UNIQUE INDEX " + quoteIdent(k.name) + " ON " + quoteIdent(schema) + "." + quoteIdent(k.table.Name) + " USING btree (" + strings.Join(names, ", ") + ")"
+}
+
+func boolYN(b bool) string {
+	if b {
+		return "YES"
+	}
+	return "NO"
+}
+
+func init() {
+	pgCatalogRels["pg_namespace"] = &sysRelation{2615, "oid oid, nspname name, nspowner oid, nspacl text[]", func(c *catalogSet) [][]any {
+		var rows [][]any
+		for _, ns := range c.namespaces() {
+			rows = append(rows, []any{ns.oid, ns.name, oidPostgresRole, nil})
+		}
+		return rows
+	}}
+	pgCatalogRels["pg_class"] = &sysRelation{1259, "oid oid, relname name, relnamespace oid, reltype oid, reloftype oid, relowner oid, relam oid, relfilenode oid, reltablespace oid, relpages int4, reltuples float4, relallvisible int4, reltoastrelid oid, relhasindex bool, relisshared bool, relpersistence char, relkind char, relnatts int2, relchecks int2, relhasrules bool, relhastriggers bool, relhassubclass bool, relrowsecurity bool, relforcerowsecurity bool, relispopulated bool, relreplident char, relispartition bool, relrewrite oid, relacl text[], reloptions text[], relpartbound text", func(c *catalogSet) [][]any {
+		var rows [][]any
+		for _, t := range c.userTables() {
+			n := t.Source.RowCount()
+			rows = append(rows, []any{t.OID, t.Name, c.nsOID(t.Schema), 0, 0, oidPostgresRole, oidHeapAM, t.OID, 0, int32(max(n/100, 0)), float64(n), 0, 0,
+				len(t.PrimaryKey) > 0 || len(t.Unique) > 0, false, "p", "r", int16(len(t.Columns)), 0, false, false, false, false, false, true, "d", false, 0, nil, nil, nil})
+		}
+		for _, k := range c.constraints() {
+			if k.kind == 'f' {
+				continue
+			}
+			rows = append(rows, []any{k.index, k.name, c.nsOID(k.table.Schema), 0, 0, oidPostgresRole, oidBtreeAM, k.index, 0, 1, 0.0, 0, 0,
+				false, false, "p", "i", int16(len(k.cols)), 0, false, false, false, false, false, true, "n", false, 0, nil, nil, nil})
+		}
+		for _, name := range sortedKeys(pgCatalogRels) {
+			r := pgCatalogRels[name]
+			rows = append(rows, []any{r.oid, name, oidPgCatalog, 0, 0, oidPostgresRole, oidHeapAM, r.oid, 0, 0, 0.0, 0, 0,
+				false, false, "p", "r", int16(len(sysCols(r.cols))), 0, false, false, false, false, false, true, "n", false, 0, nil, nil, nil})
+		}
+		for _, name := range sortedKeys(infoSchemaRels) {
+			r := infoSchemaRels[name]
+			rows = append(rows, []any{r.oid, name, oidInformationSchema, 0, 0, oidPostgresRole, 0, 0, 0, 0, 0.0, 0, 0,
+				false, false, "p", "v", int16(len(sysCols(r.cols))), 0, true, false, false, false, false, true, "n", false, 0, nil, nil, nil})
+		}
+		return rows
+	}}
+	pgCatalogRels["pg_attribute"] = &sysRelation{1249, "attrelid oid, attname name, atttypid oid, attstattarget int4, attlen int2, attnum int2, attndims int4, attcacheoff int4, atttypmod int4, attbyval bool, attalign char, attstorage char, attcompression char, attnotnull bool, atthasdef bool, atthasmissing bool, attidentity char, attgenerated char, attisdropped bool, attislocal bool, attinhcount int4, attcollation oid, attacl text[], attoptions text[], attfdwoptions text[]", func(c *catalogSet) [][]any {
+		var rows [][]any
+		add := func(rel uint32, cols []ColumnDef, notnullPK map[int]bool) {
+			for i, col := range cols {
+				t := col.Type
+				ndims := 0
+				if t.IsArray() {
+					ndims = 1
+				}
+				coll := uint32(0)
+				if t.isString() {
+					coll = 100
+				}
+				rows = append(rows, []any{rel, col.Name, t.OID, -1, t.Len(), int16(i + 1), ndims, -1, t.Mod, t.Len() > 0 && t.Len() <= 8, "i", "p", "",
+					col.NotNull || notnullPK[i], col.Default != "", false, "", "", false, true, 0, coll, nil, nil, nil})
+			}
+		}
+		for _, t := range c.userTables() {
+			pk := map[int]bool{}
+			for _, k := range t.PrimaryKey {
+				pk[k] = true
+			}
+			add(t.OID, t.Columns, pk)
+		}
+		for _, k := range c.constraints() {
+			if k.kind == 'f' {
+				continue
+			}
+			cols := make([]ColumnDef, len(k.cols))
+			for i, ci := range k.cols {
+				cols[i] = k.table.Columns[ci]
+			}
+			add(k.index, cols, nil)
+		}
+		return rows
+	}}
+	pgCatalogRels["pg_type"] = &sysRelation{1247, "oid oid, typname name, typnamespace oid, typowner oid, typlen int2, typbyval bool, typtype char, typcategory char, typispreferred bool, typisdefined bool, typdelim char, typrelid oid, typsubscript regproc, typelem oid, typarray oid, typinput regproc, typoutput regproc, typreceive regproc, typsend regproc, typmodin regproc, typmodout regproc, typanalyze regproc, typalign char, typstorage char, typnotnull bool, typbasetype oid, typtypmod int4, typndims int4, typcollation oid, typdefaultbin text, typdefault text, typacl text[]", func(c *catalogSet) [][]any {
+		var oids []uint32
+		for oid := range typeInfos {
+			oids = append(oids, oid)
+		}
+		sort.Slice(oids, func(i, j int) bool { return oids[i] < oids[j] })
+		var rows [][]any
+		for _, oid := range oids {
+			ti := typeInfos[oid]
+			ns := uint32(oidPgCatalog)
+			typtype := "b"
+			base := uint32(0)
+			switch oid {
+			case OIDCardinalNumber, OIDCharacterData, OIDSQLIdentifier, OIDTimeStamp, OIDYesOrNo:
+				ns, typtype = oidInformationSchema, "d"
+			case OIDRecord, OIDUnknown:
+				typtype = "p"
+			}
+			coll := uint32(0)
+			if (Type{oid, -1}).isString() {
+				coll = 100
+			}
+			byval := ti.len > 0 && ti.len <= 8 && ti.cat != 'A'
+			align := "i"
+			if ti.len == 8 {
+				align = "d"
+			}
+			elem := ti.elem
+			if oid == OIDName {
+				elem = OIDChar
+			}
+			in, out := ti.name+"in", ti.name+"out"
+			if strings.HasPrefix(ti.name, "_") {
+				in, out = "array_in", "array_out"
+			}
+			rows = append(rows, []any{oid, ti.name, ns, oidPostgresRole, ti.len, byval, typtype, string(ti.cat), ti.pref, true, ",", 0, 0, elem, ti.array,
+				0, 0, 0, 0, 0, 0, 0, align, "p", false, base, -1, 0, coll, nil, nil, nil})
+			_, _ = in, out
+		}
+		return rows
+	}}
+	pgCatalogRels["pg_constraint"] = &sysRelation{2606, "oid oid, conname name, connamespace oid, contype char, condeferrable bool, condeferred bool, convalidated bool, conrelid oid, contypid oid, conindid oid, conparentid oid, confrelid oid, confupdtype char, confdeltype char, confmatchtype char, conislocal bool, coninhcount int4, connoinherit bool, conkey int2[], confkey int2[], conbin text", func(c *catalogSet) [][]any {
+		var rows [][]any
+		for _, k := range c.constraints() {
+			var confrel uint32
+			var confkey any
+			upd, del, match := " ", " ", " "
+			if k.kind == 'f' {
+				upd, del, match = "a", "a", "s"
+				if rt := c.table(k.fk.RefSchema, k.fk.RefTable); rt != nil {
+					confrel = rt.OID
+					var nums []int16
+					for _, rc := range k.fk.RefColumns {
+						for i, col := range rt.Columns {
+							if col.Name == rc {
+								nums = append(nums, int16(i+1))
+							}
+						}
+					}
+					confkey = nums
+				}
+			}
+			rows = append(rows, []any{k.oid, k.name, c.nsOID(k.table.Schema), string(k.kind), false, false, true, k.table.OID, 0, k.index, 0, confrel, upd, del, match, true, 0, true, attnums(k.cols), confkey, nil})
+		}
+		return rows
+	}}
+	pgCatalogRels["pg_index"] = &sysRelation{2610, "indexrelid oid, indrelid oid, indnatts int2, indnkeyatts int2, indisunique bool, indnullsnotdistinct bool, indisprimary bool, indisexclusion bool, indimmediate bool, indisclustered bool, indisvalid bool, indcheckxmin bool, indisready bool, indislive bool, indisreplident bool, indkey int2vector, indcollation oidvector, indclass oidvector, indoption int2vector, indexprs text, indpred text", func(c *catalogSet) [][]any {
+		var rows [][]any
+		for _, k := range c.constraints() {
+			if k.kind == 'f' {
+				continue
+			}
+			n := int16(len(k.cols))
+			coll := make([]uint32, n)
+			class := make([]uint32, n)
+			opt := make([]int16, n)
+			rows = append(rows, []any{k.index, k.table.OID, n, n, true, false, k.kind == 'p', false, true, false, true, false, true, true, false, attnums(k.cols), coll, class, opt, nil, nil})
+		}
+		return rows
+	}}
+	pgCatalogRels["pg_attrdef"] = &sysRelation{2604, "oid oid, adrelid oid, adnum int2, adbin text", func(c *catalogSet) [][]any {
+		var rows [][]any
+		for _, t := range c.userTables() {
+			for i, col := range t.Columns {
+				if col.Default != "" {
+					rows = append(rows, []any{conOID(t.OID, 0)/16*16 + 2_000_000 + uint32(i), t.OID, int16(i + 1), col.Default})
+				}
+			}
+		}
+		return rows
+	}}
+	pgCatalogRels["pg_description"] = &sysRelation{2609, "objoid oid, classoid oid, objsubid int4, description text", func(c *catalogSet) [][]any {
+		var rows [][]any
+		for _, t := range c.userTables() {
+			if t.Comment != "" {
+				rows = append(rows, []any{t.OID, 1259, 0, t.Comment})
+			}
+			for i, col := range t.Columns {
+				if col.Comment != "" {
+					rows = append(rows, []any{t.OID, 1259, i + 1, col.Comment})
+				}
+			}
+		}
+		return rows
+	}}
+	pgCatalogRels["pg_database"] = &sysRelation{1262, "oid oid, datname name, datdba oid, encoding int4, datlocprovider char, datistemplate bool, datallowconn bool, datconnlimit int4, dattablespace oid, datcollate text, datctype text, daticulocale text, datcollversion text, datacl text[]", func(c *catalogSet) [][]any {
+		return [][]any{{oidDatabase, c.database(), oidPostgresRole, 6, "c", false, true, -1, 1663, "C", "C", nil, nil, nil}}
+	}}
+	pgCatalogRels["pg_roles"] = &sysRelation{0, "rolname name, rolsuper bool, rolinherit bool, rolcreaterole bool, rolcreatedb bool, rolcanlogin bool, rolreplication bool, rolconnlimit int4, rolpassword text, rolvaliduntil timestamptz, rolbypassrls bool, rolconfig text[], oid oid", func(c *catalogSet) [][]any {
+		return [][]any{{c.userName(), true, true, true, true, true, true, -1, "********", nil, true, nil, oidPostgresRole}}
+	}}
+	pgCatalogRels["pg_user"] = &sysRelation{0, "usename name, usesysid oid, usecreatedb bool, usesuper bool, userepl bool, usebypassrls bool, passwd text, valuntil timestamptz, useconfig text[]", func(c *catalogSet) [][]any {
+		return [][]any{{c.userName(), oidPostgresRole, true, true, true, true, "********", nil, nil}}
+	}}
+	pgCatalogRels["pg_am"] = &sysRelation{2601, "oid oid, amname name, amhandler regproc, amtype char", func(c *catalogSet) [][]any {
+		return [][]any{{oidHeapAM, "heap", 0, "t"}, {oidBtreeAM, "btree", 0, "i"}, {405, "hash", 0, "i"}}
+	}}
+	pgCatalogRels["pg_collation"] = &sysRelation{3456, "oid oid, collname name, collnamespace oid, collowner oid, collprovider char, collisdeterministic bool, collencoding int4, collcollate text, collctype text, colliculocale text, collversion text", func(c *catalogSet) [][]any {
+		return [][]any{{100, "default", oidPgCatalog, oidPostgresRole, "d", true, -1, nil, nil, nil, nil}, {950, "C", oidPgCatalog, oidPostgresRole, "c", true, -1, "C", "C", nil, nil}, {951, "POSIX", oidPgCatalog, oidPostgresRole, "c", true, -1, "POSIX", "POSIX", nil, nil}}
+	}}
+	pgCatalogRels["pg_enum"] = &sysRelation{3501, "oid oid, enumtypid oid, enumsortorder float4, enumlabel name", func(*catalogSet) [][]any { return nil }}
+	pgCatalogRels["pg_range"] = &sysRelation{3541, "rngtypid oid, rngsubtype oid, rngmultitypid oid, rngcollation oid, rngsubopc oid, rngcanonical regproc, rngsubdiff regproc", func(*catalogSet) [][]any { return nil }}
+	pgCatalogRels["pg_inherits"] = &sysRelation{2611, "inhrelid oid, inhparent oid, inhseqno int4, inhdetachpending bool", func(*catalogSet) [][]any { return nil }}
+	pgCatalogRels["pg_trigger"] = &sysRelation{2620, "oid oid, tgrelid oid, tgparentid oid, tgname name, tgfoid oid, tgtype int2, tgenabled char, tgisinternal bool, tgconstrrelid oid, tgconstrindid oid, tgconstraint oid, tgdeferrable bool, tginitdeferred bool, tgnargs int2", func(*catalogSet) [][]any { return nil }}
+	pgCatalogRels["pg_rewrite"] = &sysRelation{2618, "oid oid, rulename name, ev_class oid, ev_type char, ev_enabled char, is_instead bool", func(*catalogSet) [][]any { return nil }}
+	pgCatalogRels["pg_sequence"] = &sysRelation{2224, "seqrelid oid, seqtypid oid, seqstart int8, seqincrement int8, seqmax int8, seqmin int8, seqcache int8, seqcycle bool", func(*catalogSet) [][]any { return nil }}
+	pgCatalogRels["pg_policy"] = &sysRelation{3256, "oid oid, polname name, polrelid oid, polcmd char, polpermissive bool", func(*catalogSet) [][]any { return nil }}
+	pgCatalogRels["pg_statistic_ext"] = &sysRelation{3381, "oid oid, stxrelid oid, stxname name, stxnamespace oid", func(*catalogSet) [][]any { return nil }}
+	pgCatalogRels["pg_publication"] = &sysRelation{6104, "oid oid, pubname name, pubowner oid", func(*catalogSet) [][]any { return nil }}
+	pgCatalogRels["pg_extension"] = &sysRelation{3079, "oid oid, extname name, extowner oid, extnamespace oid, extrelocatable bool, extversion text", func(*catalogSet) [][]any {
+		return [][]any{{13559, "plpgsql", oidPostgresRole, oidPgCatalog, false, "1.0"}}
+	}}
+	pgCatalogRels["pg_tablespace"] = &sysRelation{1213, "oid oid, spcname name, spcowner oid", func(*catalogSet) [][]any {
+		return [][]any{{1663, "pg_default", oidPostgresRole}, {1664, "pg_global", oidPostgresRole}}
+	}}
+	pgCatalogRels["pg_settings"] = &sysRelation{0, "name text, setting text, unit text, category text, short_desc text, extra_desc text, context text, vartype text, source text, min_val text, max_val text, enumvals text[], boot_val text, reset_val text, sourcefile text, sourceline int4, pending_restart bool", func(c *catalogSet) [][]any {
+		var rows [][]any
+		for _, s := range []struct{ name, val, typ string }{
+			{"server_version", ServerVersion, "string"}, {"server_version_num", "150000", "integer"}, {"server_encoding", "UTF8", "string"},
+			{"client_encoding", "UTF8", "string"}, {"DateStyle", "ISO, MDY", "string"}, {"IntervalStyle", "postgres", "enum"},
+			{"TimeZone", "UTC", "string"}, {"integer_datetimes", "on", "bool"}, {"standard_conforming_strings", "on", "bool"},
+			{"search_path", "\"$user\", public", "string"}, {"max_identifier_length", "63", "integer"}, {"lc_collate", "C", "string"},
+			{"lc_ctype", "C", "string"}, {"default_transaction_isolation", "read committed", "enum"}, {"max_connections", "100", "integer"},
+		} {
+			v := s.val
+			if c.setting != nil {
+				if x, ok := c.setting(s.name); ok {
+					v = x
+				}
+			}
+			rows = append(rows, []any{s.name, v, nil, "pggraph", "", nil, "user", s.typ, "default", nil, nil, nil, s.val, s.val, nil, nil, false})
+		}
+		return rows
+	}}
+	pgCatalogRels["pg_proc"] = &sysRelation{1255, "oid oid, proname name, pronamespace oid, proowner oid, prolang oid, procost float4, prorows float4, provariadic oid, prokind char, prosecdef bool, proleakproof bool, proisstrict bool, proretset bool, provolatile char, proparallel char, pronargs int2, pronargdefaults int2, prorettype oid, proargtypes oidvector, proallargtypes oid[], proargmodes text[], proargnames text[], prosrc text, probin text, proconfig text[], proacl text[]", func(c *catalogSet) [][]any {
+		var rows [][]any
+		for i, name := range FunctionNames() {
+			kind := "f"
+			if _, ok := aggregates[name]; ok {
+				kind = "a"
+			}
+			var argTypes []uint32
+			ret := uint32(OIDText)
+			if d, ok := funcs[name]; ok && len(d.sigs) > 0 {
+				ret = d.sigs[0].ret.OID
+				for _, a := range d.sigs[0].args {
+					argTypes = append(argTypes, a.OID)
+				}
+			}
+			rows = append(rows, []any{uint32(900_000 + i), name, oidPgCatalog, oidPostgresRole, 12, 1.0, 0.0, 0, kind, false, false, true, isSetReturning(name), "i", "s", int16(len(argTypes)), 0, ret, argTypes, nil, nil, nil, name, nil, nil, nil})
+		}
+		return rows
+	}}
+	pgCatalogRels["pg_tables"] = &sysRelation{0, "schemaname name, tablename name, tableowner name, tablespace name, hasindexes bool, hasrules bool, hastriggers bool, rowsecurity bool", func(c *catalogSet) [][]any {
+		var rows [][]any
+		for _, t := range c.userTables() {
+			rows = append(rows, []any{t.Schema, t.Name, c.userName(), nil, len(t.PrimaryKey) > 0 || len(t.Unique) > 0, false, false, false})
+		}
+		return rows
+	}}
+	pgCatalogRels["pg_views"] = &sysRelation{0, "schemaname name, viewname name, viewowner name, definition text", func(*catalogSet) [][]any { return nil }}
+	pgCatalogRels["pg_matviews"] = &sysRelation{0, "schemaname name, matviewname name, matviewowner name, definition text", func(*catalogSet) [][]any { return nil }}
+	pgCatalogRels["pg_indexes"] = &sysRelation{0, "schemaname name, tablename name, indexname name, tablespace name, indexdef text", func(c *catalogSet) [][]any {
+		var rows [][]any
+		for _, k := range c.constraints() {
+			if k.kind != 'f' {
+				rows = append(rows, []any{k.table.Schema, k.table.Name, k.name, nil, c.indexDef(k)})
+			}
+		}
+		return rows
+	}}
+
+	// information_schema
+	infoSchemaRels["schemata"] = &sysRelation{13300, "catalog_name sql_identifier, schema_name sql_identifier, schema_owner sql_identifier, default_character_set_catalog sql_identifier, default_character_set_schema sql_identifier, default_character_set_name sql_identifier, sql_path character_data", func(c *catalogSet) [][]any {
+		var rows [][]any
+		for _, ns := range c.namespaces() {
+			rows = append(rows, []any{c.database(), ns.name, c.userName(), nil, nil, nil, nil})
+		}
+		return rows
+	}}
+	infoSchemaRels["tables"] = &sysRelation{13301, "table_catalog sql_identifier, table_schema sql_identifier, table_name sql_identifier, table_type character_data, self_referencing_column_name sql_identifier, reference_generation character_data, user_defined_type_catalog sql_identifier, user_defined_type_schema sql_identifier, user_defined_type_name sql_identifier, is_insertable_into yes_or_no, is_typed yes_or_no, commit_action character_data", func(c *catalogSet) [][]any {
+		var rows [][]any
+		for _, t := range c.userTables() {
+			rows = append(rows, []any{c.database(), t.Schema, t.Name, "BASE TABLE", nil, nil, nil, nil, nil, "YES", "NO", nil})
+		}
+		return rows
+	}}
+	infoSchemaRels["views"] = &sysRelation{13302, "table_catalog sql_identifier, table_schema sql_identifier, table_name sql_identifier, view_definition character_data, check_option character_data, is_updatable yes_or_no, is_insertable_into yes_or_no, is_trigger_updatable yes_or_no, is_trigger_deletable yes_or_no, is_trigger_insertable_into yes_or_no", func(*catalogSet) [][]any { return nil }}
+	infoSchemaRels["columns"] = &sysRelation{13303, "table_catalog sql_identifier, table_schema sql_identifier, table_name sql_identifier, column_name sql_identifier, ordinal_position cardinal_number, column_default character_data, is_nullable yes_or_no, data_type character_data, character_maximum_length cardinal_number, character_octet_length cardinal_number, numeric_precision cardinal_number, numeric_precision_radix cardinal_number, numeric_scale cardinal_number, datetime_precision cardinal_number, interval_type character_data, interval_precision cardinal_number, udt_catalog sql_identifier, udt_schema sql_identifier, udt_name sql_identifier, is_identity yes_or_no, is_generated character_data, is_updatable yes_or_no", func(c *catalogSet) [][]any {
+		var rows [][]any
+		for _, t := range c.userTables() {
+			pk := map[int]bool{}
+			for _, k := range t.PrimaryKey {
+				pk[k] = true
+			}
+			for i, col := range t.Columns {
+				ct := col.Type
+				var charMax, octet, prec, radix, scale, dtp any
+				switch ct.OID {
+				case OIDVarchar, OIDBpchar:
+					if ct.Mod >= 4 {
+						charMax = int(ct.Mod - 4)
+						octet = int(ct.Mod-4) * 4
+					} else {
+						octet = 1073741824
+					}
+				case OIDText:
+					octet = 1073741824
+				case OIDInt2:
+					prec, radix, scale = 16, 2, 0
+				case OIDInt4:
+					prec, radix, scale = 32, 2, 0
+				case OIDInt8:
+					prec, radix, scale = 64, 2, 0
+				case OIDFloat4:
+					prec, radix = 24, 2
+				case OIDFloat8:
+					prec, radix = 53, 2
+				case OIDNumeric:
+					radix = 10
+					if ct.Mod >= 4 {
+						prec, scale = int((ct.Mod-4)>>16), int((ct.Mod-4)&0xffff)
+					}
+				case OIDDate:
+					dtp = 0
+				case OIDTimestamp, OIDTimestamptz, OIDTime:
+					dtp = 6
+					if ct.Mod >= 0 {
+						dtp = int(ct.Mod)
+					}
+				}
+				dataType := FormatType(ct.OID, -1)
+				if ct.IsArray() {
+					dataType = "ARRAY"
+				}
+				var def any
+				if col.Default != "" {
+					def = col.Default
+				}
+				rows = append(rows, []any{c.database(), t.Schema, t.Name, col.Name, i + 1, def, boolYN(!col.NotNull && !pk[i]), dataType,
+					charMax, octet, prec, radix, scale, dtp, nil, nil, c.database(), "pg_catalog", ct.Name(), "NO", "NEVER", "YES"})
+			}
+		}
+		return rows
+	}}
+	infoSchemaRels["table_constraints"] = &sysRelation{13304, "constraint_catalog sql_identifier, constraint_schema sql_identifier, constraint_name sql_identifier, table_catalog sql_identifier, table_schema sql_identifier, table_name sql_identifier, constraint_type character_data, is_deferrable yes_or_no, initially_deferred yes_or_no, enforced yes_or_no, nulls_distinct yes_or_no", func(c *catalogSet) [][]any {
+		var rows [][]any
+		for _, k := range c.constraints() {
+			typ := map[byte]string{'p': "PRIMARY KEY", 'u': "UNIQUE", 'f': "FOREIGN KEY"}[k.kind]
+			var nd any
+			if k.kind != 'f' {
+				nd = "YES"
+			}
+			rows = append(rows, []any{c.database(), k.table.Schema, k.name, c.database(), k.table.Schema, k.table.Name, typ, "NO", "NO", "YES", nd})
+		}
+		return rows
+	}}
+	infoSchemaRels["key_column_usage"] = &sysRelation{13305, "constraint_catalog sql_identifier, constraint_schema sql_identifier, constraint_name sql_identifier, table_catalog sql_identifier, table_schema sql_identifier, table_name sql_identifier, column_name sql_identifier, ordinal_position cardinal_number, position_in_unique_constraint cardinal_number", func(c *catalogSet) [][]any {
+		var rows [][]any
+		for _, k := range c.constraints() {
+			for i, ci := range k.cols {
+				var pos any
+				if k.kind == 'f' {
+					pos = i + 1
+				}
+				rows = append(rows, []any{c.database(), k.table.Schema, k.name, c.database(), k.table.Schema, k.table.Name, k.table.Columns[ci].Name, i + 1, pos})
+			}
+		}
+		return rows
+	}}
+	infoSchemaRels["referential_constraints"] = &sysRelation{13306, "constraint_catalog sql_identifier, constraint_schema sql_identifier, constraint_name sql_identifier, unique_constraint_catalog sql_identifier, unique_constraint_schema sql_identifier, unique_constraint_name sql_identifier, match_option character_data, update_rule character_data, delete_rule character_data", func(c *catalogSet) [][]any {
+		var rows [][]any
+		for _, k := range c.constraints() {
+			if k.kind != 'f' {
+				continue
+			}
+			ref := k.fk.RefTable + "_pkey"
+			rows = append(rows, []any{c.database(), k.table.Schema, k.name, c.database(), k.table.Schema, ref, "NONE", "NO ACTION", "NO ACTION"})
+		}
+		return rows
+	}}
+}
+
+func sortedKeys(m map[string]*sysRelation) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }

@@ -107,7 +107,7 @@ type nsInfo struct {
 const (
 	oidPgCatalog         = 11
 	oidPublic            = 2200
-	oidInformationSchema = 13000
+	oidInformationSchema = 13207
 	oidPgToast           = 99
 )
 
@@ -274,4 +274,152 @@ func init() {
 		}
 		return nil
 	}, TOid))
+}
+
+// catalog lookup functions close over the statement's catalog set.
+func init() {
+	oidArg := func(b *binder, e Expr) (Expr, error) { return b.coerce(e, TOid, castImplicit, "") }
+	defCustom("pg_get_constraintdef", func(b *binder, args []Expr) (Expr, error) {
+		if len(args) < 1 || len(args) > 2 {
+			return nil, noFunction("pg_get_constraintdef", args)
+		}
+		a, err := oidArg(b, args[0])
+		if err != nil {
+			return nil, err
+		}
+		cs := b.cat
+		return &opExpr{name: "pg_get_constraintdef", t: TText, args: []Expr{a}, strict: true, k: func(_ *evalCtx, x []*Vec, out *Vec, sel []int32) error {
+			cons := cs.constraints()
+			for _, i := range sel {
+				out.SetNull(int(i))
+				for _, k := range cons {
+					if int64(k.oid) == x[0].I[i] {
+						out.Nulls[i] = false
+						out.S[i] = cs.constraintDef(k)
+					}
+				}
+			}
+			return nil
+		}}, nil
+	})
+	defCustom("pg_get_indexdef", func(b *binder, args []Expr) (Expr, error) {
+		if len(args) != 1 && len(args) != 3 {
+			return nil, noFunction("pg_get_indexdef", args)
+		}
+		a, err := oidArg(b, args[0])
+		if err != nil {
+			return nil, err
+		}
+		cs := b.cat
+		var col Expr
+		if len(args) == 3 {
+			if col, err = b.coerce(args[1], TInt4, castImplicit, ""); err != nil {
+				return nil, err
+			}
+		}
+		return &opExpr{name: "pg_get_indexdef", t: TText, args: []Expr{a}, strict: true, k: func(ec *evalCtx, x []*Vec, out *Vec, sel []int32) error {
+			var cv *Vec
+			if col != nil {
+				one := &Batch{N: x[0].N}
+				var err error
+				if cv, err = col.Eval(ec, one, sel); err != nil {
+					return err
+				}
+			}
+			cons := cs.constraints()
+			for _, i := range sel {
+				out.SetNull(int(i))
+				for _, k := range cons {
+					if k.kind != 'f' && int64(k.index) == x[0].I[i] {
+						out.Nulls[i] = false
+						out.S[i] = cs.indexDef(k)
+						if cv != nil && !cv.IsNull(int(i)) && cv.I[i] > 0 {
+							n := int(cv.I[i]) - 1
+							if n < len(k.cols) {
+								out.S[i] = k.table.Columns[k.cols[n]].Name
+							} else {
+								out.S[i] = ""
+							}
+						}
+					}
+				}
+			}
+			return nil
+		}}, nil
+	})
+	defCustom("pg_get_expr", func(b *binder, args []Expr) (Expr, error) {
+		if len(args) < 2 || len(args) > 3 {
+			return nil, noFunction("pg_get_expr", args)
+		}
+		a, err := b.coerce(args[0], TText, castImplicit, "")
+		if err != nil {
+			return nil, err
+		}
+		return &opExpr{name: "pg_get_expr", t: TText, args: []Expr{a}, strict: true, k: func(_ *evalCtx, x []*Vec, out *Vec, sel []int32) error {
+			for _, i := range sel {
+				out.S[i] = x[0].S[i]
+			}
+			return nil
+		}}, nil
+	})
+	describe := func(name string, col bool) {
+		defCustom(name, func(b *binder, args []Expr) (Expr, error) {
+			if len(args) < 1 || len(args) > 2 {
+				return nil, noFunction(name, args)
+			}
+			a, err := oidArg(b, args[0])
+			if err != nil {
+				return nil, err
+			}
+			ex := []Expr{a}
+			if col {
+				n, err := b.coerce(args[1], TInt4, castImplicit, "")
+				if err != nil {
+					return nil, err
+				}
+				ex = append(ex, n)
+			}
+			cs := b.cat
+			return &opExpr{name: name, t: TText, args: ex, strict: true, k: func(_ *evalCtx, x []*Vec, out *Vec, sel []int32) error {
+				tables := cs.userTables()
+				for _, i := range sel {
+					out.SetNull(int(i))
+					for _, t := range tables {
+						if int64(t.OID) != x[0].I[i] {
+							continue
+						}
+						s := t.Comment
+						if col {
+							n := int(x[1].I[i])
+							s = ""
+							if n >= 1 && n <= len(t.Columns) {
+								s = t.Columns[n-1].Comment
+							}
+						}
+						if s != "" {
+							out.Nulls[i] = false
+							out.S[i] = s
+						}
+					}
+				}
+				return nil
+			}}, nil
+		})
+	}
+	describe("obj_description", false)
+	describe("col_description", true)
+	describe("shobj_description", false)
+	zero := func(name string) {
+		defCustom(name, func(b *binder, args []Expr) (Expr, error) {
+			if len(args) < 1 {
+				return nil, noFunction(name, args)
+			}
+			return &opExpr{name: name, t: TInt8, args: args[:1], strict: true, k: func(_ *evalCtx, _ []*Vec, out *Vec, sel []int32) error {
+				return nil
+			}}, nil
+		})
+	}
+	for _, n := range []string{"pg_relation_size", "pg_total_relation_size", "pg_table_size", "pg_indexes_size"} {
+		zero(n)
+	}
 }

@@ -37,11 +37,20 @@ func formatValue(v *Vec, i int, loc *time.Location) string {
 			return formatTimestamp(v.I[i], loc)
 		case OIDTime:
 			return formatTimeOfDay(v.I[i])
+		case OIDTimeStamp:
+			return formatTimestamp(v.I[i], loc)
 		case OIDRegtype:
 			if _, ok := typeInfos[uint32(v.I[i])]; ok {
 				return FormatType(uint32(v.I[i]), -1)
 			}
-		case OIDRegclass, OIDRegnamespace, OIDRegproc:
+		case OIDRegproc:
+			if v.I[i] == 0 {
+				return "-"
+			}
+			if name, ok := regName(v.T.OID, uint32(v.I[i])); ok {
+				return name
+			}
+		case OIDRegclass, OIDRegnamespace:
 			if name, ok := regName(v.T.OID, uint32(v.I[i])); ok {
 				return name
 			}
@@ -311,6 +320,15 @@ func formatInterval(iv Interval) string {
 // formatArray renders the {a,b,NULL} text form with PostgreSQL's quoting.
 func formatArray(a *Array, loc *time.Location) string {
 	var sb strings.Builder
+	if a.vector {
+		for i := 0; i < a.Items.N; i++ {
+			if i > 0 {
+				sb.WriteByte(' ')
+			}
+			sb.WriteString(formatValue(a.Items, i, loc))
+		}
+		return sb.String()
+	}
 	sb.WriteByte('{')
 	for i := 0; i < a.Items.N; i++ {
 		if i > 0 {

@@ -41,6 +41,14 @@ const (
 	OIDUUID         uint32 = 2950
 	OIDJSONB        uint32 = 3802
 	OIDRegnamespace uint32 = 4089
+	OIDInt2Vector   uint32 = 22
+	OIDOidVector    uint32 = 30
+	// information_schema domains (PostgreSQL 15 OIDs)
+	OIDCardinalNumber uint32 = 13221
+	OIDCharacterData  uint32 = 13224
+	OIDSQLIdentifier  uint32 = 13226
+	OIDTimeStamp      uint32 = 13232
+	OIDYesOrNo        uint32 = 13234
 )
 
 // Common types.
@@ -98,40 +106,47 @@ type typeInfo struct {
 }
 
 var typeInfos = map[uint32]*typeInfo{
-	OIDBool:         {"bool", "boolean", KBool, 1, 1000, 0, 'B', true},
-	OIDBytea:        {"bytea", "bytea", KStr, -1, 1001, 0, 'U', false},
-	OIDChar:         {"char", "\"char\"", KStr, 1, 1002, 0, 'Z', false},
-	OIDName:         {"name", "name", KStr, 64, 1003, 0, 'S', false},
-	OIDInt8:         {"int8", "bigint", KInt, 8, 1016, 0, 'N', false},
-	OIDInt2:         {"int2", "smallint", KInt, 2, 1005, 0, 'N', false},
-	OIDInt4:         {"int4", "integer", KInt, 4, 1007, 0, 'N', false},
-	OIDRegproc:      {"regproc", "regproc", KInt, 4, 1008, 0, 'N', false},
-	OIDText:         {"text", "text", KStr, -1, 1009, 0, 'S', true},
-	OIDOid:          {"oid", "oid", KInt, 4, 1028, 0, 'N', true},
-	OIDJSON:         {"json", "json", KStr, -1, 199, 0, 'U', false},
-	OIDFloat4:       {"float4", "real", KFloat, 4, 1021, 0, 'N', false},
-	OIDFloat8:       {"float8", "double precision", KFloat, 8, 1022, 0, 'N', true},
-	OIDUnknown:      {"unknown", "unknown", KStr, -2, 0, 0, 'X', false},
-	OIDBpchar:       {"bpchar", "character", KStr, -1, 1014, 0, 'S', false},
-	OIDVarchar:      {"varchar", "character varying", KStr, -1, 1015, 0, 'S', false},
-	OIDDate:         {"date", "date", KInt, 4, 1182, 0, 'D', false},
-	OIDTime:         {"time", "time without time zone", KInt, 8, 1183, 0, 'D', false},
-	OIDTimestamp:    {"timestamp", "timestamp without time zone", KInt, 8, 1115, 0, 'D', false},
-	OIDTimestamptz:  {"timestamptz", "timestamp with time zone", KInt, 8, 1185, 0, 'D', true},
-	OIDInterval:     {"interval", "interval", KInterval, 16, 1187, 0, 'T', true},
-	OIDNumeric:      {"numeric", "numeric", KNum, -1, 1231, 0, 'N', false},
-	OIDRegclass:     {"regclass", "regclass", KInt, 4, 2210, 0, 'N', false},
-	OIDRegtype:      {"regtype", "regtype", KInt, 4, 2211, 0, 'N', false},
-	OIDRegnamespace: {"regnamespace", "regnamespace", KInt, 4, 4090, 0, 'N', false},
-	OIDRecord:       {"record", "record", KArray, -1, 2287, 0, 'P', false},
-	OIDUUID:         {"uuid", "uuid", KStr, 16, 2951, 0, 'U', false},
-	OIDJSONB:        {"jsonb", "jsonb", KStr, -1, 3807, 0, 'U', false},
+	OIDBool:           {"bool", "boolean", KBool, 1, 1000, 0, 'B', true},
+	OIDBytea:          {"bytea", "bytea", KStr, -1, 1001, 0, 'U', false},
+	OIDChar:           {"char", "\"char\"", KStr, 1, 1002, 0, 'Z', false},
+	OIDName:           {"name", "name", KStr, 64, 1003, 0, 'S', false},
+	OIDInt8:           {"int8", "bigint", KInt, 8, 1016, 0, 'N', false},
+	OIDInt2:           {"int2", "smallint", KInt, 2, 1005, 0, 'N', false},
+	OIDInt4:           {"int4", "integer", KInt, 4, 1007, 0, 'N', false},
+	OIDRegproc:        {"regproc", "regproc", KInt, 4, 1008, 0, 'N', false},
+	OIDText:           {"text", "text", KStr, -1, 1009, 0, 'S', true},
+	OIDOid:            {"oid", "oid", KInt, 4, 1028, 0, 'N', true},
+	OIDJSON:           {"json", "json", KStr, -1, 199, 0, 'U', false},
+	OIDFloat4:         {"float4", "real", KFloat, 4, 1021, 0, 'N', false},
+	OIDFloat8:         {"float8", "double precision", KFloat, 8, 1022, 0, 'N', true},
+	OIDUnknown:        {"unknown", "unknown", KStr, -2, 0, 0, 'X', false},
+	OIDBpchar:         {"bpchar", "character", KStr, -1, 1014, 0, 'S', false},
+	OIDVarchar:        {"varchar", "character varying", KStr, -1, 1015, 0, 'S', false},
+	OIDDate:           {"date", "date", KInt, 4, 1182, 0, 'D', false},
+	OIDTime:           {"time", "time without time zone", KInt, 8, 1183, 0, 'D', false},
+	OIDTimestamp:      {"timestamp", "timestamp without time zone", KInt, 8, 1115, 0, 'D', false},
+	OIDTimestamptz:    {"timestamptz", "timestamp with time zone", KInt, 8, 1185, 0, 'D', true},
+	OIDInterval:       {"interval", "interval", KInterval, 16, 1187, 0, 'T', true},
+	OIDNumeric:        {"numeric", "numeric", KNum, -1, 1231, 0, 'N', false},
+	OIDRegclass:       {"regclass", "regclass", KInt, 4, 2210, 0, 'N', false},
+	OIDRegtype:        {"regtype", "regtype", KInt, 4, 2211, 0, 'N', false},
+	OIDRegnamespace:   {"regnamespace", "regnamespace", KInt, 4, 4090, 0, 'N', false},
+	OIDRecord:         {"record", "record", KArray, -1, 2287, 0, 'P', false},
+	OIDUUID:           {"uuid", "uuid", KStr, 16, 2951, 0, 'U', false},
+	OIDJSONB:          {"jsonb", "jsonb", KStr, -1, 3807, 0, 'U', false},
+	OIDInt2Vector:     {"int2vector", "int2vector", KArray, -1, 1006, OIDInt2, 'A', false},
+	OIDOidVector:      {"oidvector", "oidvector", KArray, -1, 1013, OIDOid, 'A', false},
+	OIDCardinalNumber: {"cardinal_number", "information_schema.cardinal_number", KInt, 4, 0, 0, 'N', false},
+	OIDCharacterData:  {"character_data", "information_schema.character_data", KStr, -1, 0, 0, 'S', false},
+	OIDSQLIdentifier:  {"sql_identifier", "information_schema.sql_identifier", KStr, 64, 0, 0, 'S', false},
+	OIDTimeStamp:      {"time_stamp", "information_schema.time_stamp", KInt, 8, 0, 0, 'D', false},
+	OIDYesOrNo:        {"yes_or_no", "information_schema.yes_or_no", KStr, -1, 0, 0, 'S', false},
 }
 
 func init() {
 	// Array types: one per element type above.
 	for oid, ti := range typeInfos {
-		if ti.array == 0 || ti.elem != 0 {
+		if ti.array == 0 || ti.elem != 0 || ti.cat == 'A' {
 			continue
 		}
 		typeInfos[ti.array] = &typeInfo{name: "_" + ti.name, sqlName: ti.sqlName + "[]", kind: KArray, len: -1, elem: oid, cat: 'A'}
@@ -177,7 +192,7 @@ func (t Type) isInt() bool {
 }
 func (t Type) isString() bool {
 	switch t.OID {
-	case OIDText, OIDVarchar, OIDBpchar, OIDName, OIDChar:
+	case OIDText, OIDVarchar, OIDBpchar, OIDName, OIDChar, OIDSQLIdentifier, OIDCharacterData, OIDYesOrNo:
 		return true
 	}
 	return false

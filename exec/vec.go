@@ -15,6 +15,8 @@ type Interval struct {
 type Array struct {
 	Elem  Type
 	Items *Vec
+	// vector marks int2vector/oidvector: 0-based, space-separated text
+	vector bool
 }
 
 // Vec is one column of a batch: a typed slice chosen by the type's Kind and
