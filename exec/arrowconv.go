@@ -260,3 +260,6 @@ func decimalToApd(x decimal128.Num, scale int32) apd.Decimal {
 func sliceArray(a arrow.Array, lo, hi int) arrow.Array {
 	return array.NewSlice(a, int64(lo), int64(hi))
 }
+
+// VecFromArrow converts an Arrow column to a Vec of type t.
+func VecFromArrow(arr arrow.Array, t Type) (*Vec, error) { return vecFromArrow(arr, t) }

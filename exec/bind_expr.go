@@ -156,6 +156,9 @@ func (b *binder) bindColumnRef(cr *q.ColumnRef, sc *scope) (Expr, error) {
 		return nil, errf(CodeSyntaxError, "improper qualified name (too many dotted names): %s", strings.Join(parts, "."))
 	}
 	c, level, err := sc.resolve(table, name)
+	if err == nil {
+		c.markUsed()
+	}
 	if err != nil {
 		if Code(err) == CodeUndefinedColumn && table == "" && len(parts) == 1 {
 			// a whole-row reference to a table alias

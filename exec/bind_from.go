@@ -161,7 +161,11 @@ func (b *binder) bindRangeVar(rv *q.RangeVar, sc *scope) (plan, []scopeCol, erro
 	if err != nil {
 		return nil, nil, err
 	}
-	return &scanNode{table: td, cols: ci, colIdx: idx, keyCol: -1}, cols, nil
+	sn := &scanNode{table: td, cols: ci, colIdx: idx, keyCol: -1, used: make([]bool, len(ci))}
+	for i := range cols {
+		cols[i].used = &sn.used[i]
+	}
+	return sn, cols, nil
 }
 
 func (b *binder) bindJoin(j *q.JoinExpr, sc *scope) (plan, []scopeCol, error) {
@@ -245,6 +249,8 @@ func (b *binder) bindJoin(j *q.JoinExpr, sc *scope) (plan, []scopeCol, error) {
 			conds = append(conds, eq)
 			lc.noUnqual, lc.noStar = true, true
 			rc.noUnqual, rc.noStar = true, true
+			lc.markUsed()
+			rc.markUsed()
 			var me Expr = &colRef{idx: lc.idx, t: lc.t, name: name}
 			mt := lc.t
 			switch kind {
@@ -277,6 +283,7 @@ func (b *binder) bindJoin(j *q.JoinExpr, sc *scope) (plan, []scopeCol, error) {
 			out = append(out, m)
 		}
 		for i, c := range all {
+			c.markUsed() // the USING projection carries every column through
 			exprs = append(exprs, &colRef{idx: i, t: c.t})
 			cols = append(cols, colInfo{name: c.name, t: c.t, tableOID: c.tableOID, attnum: c.attnum})
 			c.idx = len(merged) + i

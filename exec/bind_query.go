@@ -351,6 +351,7 @@ func (b *binder) bindTargets(list []*q.Node, sc *scope, keepUnknown bool) ([]tar
 					continue
 				}
 				found = true
+				c.markUsed()
 				out = append(out, target{name: c.name, e: &colRef{idx: c.idx, t: c.t, name: c.name}, src: c})
 			}
 			if !found && tbl == "" && len(sc.cols) == 0 {
@@ -503,6 +504,7 @@ func addFunctionallyDependent(groups []Expr, sc *scope) []Expr {
 		}
 		for _, c := range cols {
 			if !grouped[c.idx] {
+				c.markUsed()
 				grouped[c.idx] = true
 				groups = append(groups, &colRef{idx: c.idx, t: c.t, name: c.name})
 			}

@@ -108,3 +108,7 @@ func errOverflow(typ string) *Error {
 }
 
 func errDivZero() *Error { return errf(CodeDivisionByZero, "division by zero") }
+
+// ErrSourceShape is returned by a TableSource whose batches do not have
+// the requested shape.
+var ErrSourceShape = &Error{Code: CodeInternalError, Message: "table source returned a batch of the wrong shape"}

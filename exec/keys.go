@@ -75,3 +75,7 @@ func rowKey(buf []byte, cols []*Vec, i int) ([]byte, bool) {
 	}
 	return buf, hasNull
 }
+
+// AppendKey is the exported canonical key encoding (for TableSources that
+// build key indexes).
+func AppendKey(buf []byte, v *Vec, i int) []byte { return appendKey(buf, v, i) }

@@ -3,6 +3,8 @@ package exec
 import (
 	"sort"
 
+	"github.com/cockroachdb/apd/v3"
+
 	"github.com/apache/arrow-go/v18/arrow"
 )
 
@@ -51,12 +53,23 @@ type scanNode struct {
 	// key lookup: column index into the table and the key expressions
 	keyCol  int
 	keyVals []Expr
+	// used marks the columns the query reads; the others are not fetched
+	// and arrive as NULL placeholders (nil = all)
+	used []bool
 }
 
 func (s *scanNode) columns() []colInfo { return s.cols }
 
 func (s *scanNode) run(ec *evalCtx, emit func(*Batch) error) error {
-	req := ScanRequest{Columns: s.colIdx, Filters: s.filters}
+	req := ScanRequest{Filters: s.filters}
+	pos := make([]int, len(s.cols)) // output column -> record column, -1 = not fetched
+	for i, c := range s.colIdx {
+		pos[i] = -1
+		if s.used == nil || s.used[i] {
+			pos[i] = len(req.Columns)
+			req.Columns = append(req.Columns, c)
+		}
+	}
 	conv := func(rec arrow.RecordBatch, _ []uint64) error {
 		if err := checkCancel(ec.run.ctx); err != nil {
 			return err
@@ -69,7 +82,11 @@ func (s *scanNode) run(ec *evalCtx, emit func(*Batch) error) error {
 			hi := min(lo+batchSize, n)
 			b := &Batch{N: hi - lo, Cols: make([]*Vec, len(s.cols))}
 			for i := range s.cols {
-				arr := rec.Column(i)
+				if pos[i] < 0 {
+					b.Cols[i] = nullVec(s.cols[i].t, hi-lo)
+					continue
+				}
+				arr := rec.Column(pos[i])
 				if lo != 0 || hi != n {
 					arr = sliceArray(arr, lo, hi)
 				}
@@ -373,4 +390,29 @@ func (m *materialNode) run(ec *evalCtx, emit func(*Batch) error) error {
 		ec.run.materialized[m.id] = full
 	}
 	return emitChunks(full, emit)
+}
+
+// nullVec is an all-NULL placeholder for a column the query never reads.
+func nullVec(t Type, n int) *Vec {
+	v := &Vec{T: t, N: n, Nulls: make([]bool, n)}
+	for i := range v.Nulls {
+		v.Nulls[i] = true
+	}
+	switch t.Kind() {
+	case KInt:
+		v.I = make([]int64, n)
+	case KFloat:
+		v.F = make([]float64, n)
+	case KBool:
+		v.B = make([]bool, n)
+	case KStr:
+		v.S = make([]string, n)
+	case KNum:
+		v.D = make([]apd.Decimal, n)
+	case KInterval:
+		v.V = make([]Interval, n)
+	case KArray:
+		v.A = make([]*Array, n)
+	}
+	return v
 }

@@ -11,6 +11,14 @@ type scopeCol struct {
 	tableOID uint32
 	attnum   int16
 	table_   *TableDef // base table (for primary-key functional dependency)
+	used     *bool     // set when referenced: the scan reads only used columns
+}
+
+// markUsed records that a column is read (projection pushdown).
+func (c *scopeCol) markUsed() {
+	if c.used != nil {
+		*c.used = true
+	}
 }
 
 // scope is the name space of one query level; parent is the enclosing

@@ -1,0 +1,107 @@
+package lancesrc
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/pggraph/pggraph/exec"
+	"github.com/pggraph/pggraph/lance"
+	"github.com/pggraph/pggraph/objstore"
+)
+
+// counting records which access path the engine used.
+type counting struct {
+	*Source
+	scans, lookups int
+}
+
+func (c *counting) Scan(ctx context.Context, req exec.ScanRequest, emit func(arrow.RecordBatch, []uint64) error) error {
+	c.scans++
+	return c.Source.Scan(ctx, req, emit)
+}
+
+func (c *counting) LookupKeys(ctx context.Context, col int, keys *exec.Vec, req exec.ScanRequest, emit func(arrow.RecordBatch, []uint64) error) error {
+	c.lookups++
+	return c.Source.LookupKeys(ctx, col, keys, req, emit)
+}
+
+func newPersonDataset(t *testing.T, n int) *lance.Dataset {
+	t.Helper()
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "id", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "name", Type: arrow.BinaryTypes.String, Nullable: true},
+		{Name: "score", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
+	}, nil)
+	b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+	defer b.Release()
+	for i := 0; i < n; i++ {
+		b.Field(0).(*array.Int64Builder).Append(int64(i))
+		if i%10 == 0 {
+			b.Field(1).AppendNull()
+		} else {
+			b.Field(1).(*array.StringBuilder).Append(fmt.Sprintf("p%d", i))
+		}
+		b.Field(2).(*array.Float64Builder).Append(float64(i) / 2)
+	}
+	rec := b.NewRecordBatch()
+	rdr, err := array.NewRecordReader(schema, []arrow.RecordBatch{rec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds, err := lance.Create(context.Background(), objstore.NewMem(), "person.lance", rdr, lance.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ds
+}
+
+func TestEngineOverLance(t *testing.T) {
+	ds := newPersonDataset(t, 1000)
+	cols := []exec.ColumnDef{{Name: "id", Type: exec.TInt8, NotNull: true}, {Name: "name", Type: exec.TText}, {Name: "score", Type: exec.TFloat8}}
+	src := &counting{Source: New(ds, cols, []int{0})}
+	cat := exec.NewMemCatalog()
+	cat.Add(&exec.TableDef{Name: "person", Columns: cols, PrimaryKey: []int{0}, Source: src})
+	eng := &exec.Engine{Catalog: cat}
+	ctx := context.Background()
+	cases := []struct {
+		sql           string
+		want          string
+		scans, lookup int
+	}{
+		{"SELECT count(*), count(name), sum(score) FROM person", "1000,900,249750", 1, 0},
+		{"SELECT name FROM person WHERE id = 42", "p42", 0, 1},
+		{"SELECT id, name FROM person WHERE id IN (3, 999, 5000) ORDER BY id", "3,p3;999,p999", 0, 1},
+		{"SELECT name FROM person WHERE id = $1", "p7", 0, 1},
+		{"SELECT count(*) FROM person WHERE score > 400 AND name IS NOT NULL", "180", 1, 0},
+	}
+	for _, c := range cases {
+		src.scans, src.lookups = 0, 0
+		var params []any
+		if strings.Contains(c.sql, "$1") {
+			params = []any{int64(7)}
+		}
+		res, err := eng.Query(ctx, nil, c.sql, params...)
+		if err != nil {
+			t.Fatalf("%s: %v", c.sql, err)
+		}
+		var rows []string
+		for _, r := range res.Rows() {
+			var vals []string
+			for _, v := range r {
+				vals = append(vals, *v)
+			}
+			rows = append(rows, strings.Join(vals, ","))
+		}
+		if got := strings.Join(rows, ";"); got != c.want {
+			t.Errorf("%s: got %q want %q", c.sql, got, c.want)
+		}
+		if src.scans != c.scans || src.lookups != c.lookup {
+			t.Errorf("%s: %d scans, %d lookups; want %d, %d", c.sql, src.scans, src.lookups, c.scans, c.lookup)
+		}
+	}
+}
