@@ -1,5 +1,8 @@
 package exec
 
+// maxPairs bounds the candidate pairs a nested-loop probe materializes.
+const maxPairs = 1 << 16
+
 // joinKind is the join type.
 type joinKind uint8
 
@@ -64,7 +67,7 @@ func (j *joinNode) run(ec *evalCtx, emit func(*Batch) error) error {
 	if j.kind == joinRight || j.kind == joinFull {
 		rightMatched = make([]bool, right.N)
 	}
-	err = j.left.run(ec, func(lb *Batch) error {
+	probe := func(lb *Batch) error {
 		if err := checkCancel(ec.run.ctx); err != nil {
 			return err
 		}
@@ -180,10 +183,26 @@ func (j *joinNode) run(ec *evalCtx, emit func(*Batch) error) error {
 		if len(li) == 0 {
 			return nil
 		}
-		if pairs.Sel != nil {
-			return emit(pairs)
-		}
 		return emit(pairs)
+	}
+	// bound the candidate pairs materialized at once: a nested loop pairs
+	// every left row with every right row
+	chunk := batchSize
+	if table == nil && right.N > 0 {
+		chunk = max(1, maxPairs/right.N)
+	}
+	err = j.left.run(ec, func(lb *Batch) error {
+		rows := lb.Sel
+		if rows == nil {
+			rows = allRows(lb.N)
+		}
+		for lo := 0; lo < len(rows); lo += chunk {
+			hi := min(lo+chunk, len(rows))
+			if err := probe(&Batch{Cols: lb.Cols, N: lb.N, Sel: rows[lo:hi]}); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 	if err != nil {
 		return err

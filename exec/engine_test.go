@@ -1,0 +1,239 @@
+package exec
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+)
+
+// countingSource wraps a MemTable and counts access paths.
+type countingSource struct {
+	*MemTable
+	scans, lookups int
+}
+
+func (c *countingSource) Scan(ctx context.Context, req ScanRequest, emit func(arrow.RecordBatch, []uint64) error) error {
+	c.scans++
+	return c.MemTable.Scan(ctx, req, emit)
+}
+
+func (c *countingSource) LookupKeys(ctx context.Context, col int, keys *Vec, req ScanRequest, emit func(arrow.RecordBatch, []uint64) error) error {
+	c.lookups++
+	return c.MemTable.LookupKeys(ctx, col, keys, req, emit)
+}
+
+func peopleTable(t *testing.T, n int) (*MemCatalog, *countingSource) {
+	t.Helper()
+	cols := []ColumnDef{{Name: "id", Type: TInt8, NotNull: true}, {Name: "name", Type: TText}, {Name: "grp", Type: TInt4}}
+	rows := make([][]any, n)
+	for i := range rows {
+		rows[i] = []any{int64(i), "p" + itoa(int64(i)), int64(i % 10)}
+	}
+	mt, err := NewMemTable(cols, rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mt.Keys = []int{0}
+	src := &countingSource{MemTable: mt}
+	cat := NewMemCatalog()
+	cat.Add(&TableDef{Name: "people", Columns: cols, PrimaryKey: []int{0}, Source: src})
+	return cat, src
+}
+
+func oneText(t *testing.T, r *Result) string {
+	t.Helper()
+	var parts []string
+	for _, row := range r.Rows() {
+		for _, v := range row {
+			if v == nil {
+				parts = append(parts, "NULL")
+			} else {
+				parts = append(parts, *v)
+			}
+		}
+	}
+	return strings.Join(parts, ",")
+}
+
+func TestKeyLookupAvoidsScan(t *testing.T) {
+	cat, src := peopleTable(t, 5000)
+	eng := &Engine{Catalog: cat}
+	ctx := context.Background()
+	cases := []struct {
+		sql            string
+		params         []any
+		want           string
+		scans, lookups int
+	}{
+		{"SELECT name FROM people WHERE id = 4242", nil, "p4242", 0, 1},
+		{"SELECT name FROM people WHERE id = $1", []any{"17"}, "p17", 0, 1},
+		{"SELECT name FROM people WHERE id IN (1, 2, 99999) ORDER BY 1", nil, "p1,p2", 0, 1},
+		{"SELECT name FROM people WHERE id = 5 AND grp = 6", nil, "", 0, 1},
+		{"SELECT count(*) FROM people WHERE grp = 3", nil, "500", 1, 0},
+		{"SELECT name FROM people WHERE id = 2.5", nil, "", 1, 0},
+	}
+	for _, c := range cases {
+		src.scans, src.lookups = 0, 0
+		r, err := eng.Query(ctx, nil, c.sql, c.params...)
+		if err != nil {
+			t.Fatalf("%s: %v", c.sql, err)
+		}
+		if got := oneText(t, r); got != c.want {
+			t.Errorf("%s: got %q want %q", c.sql, got, c.want)
+		}
+		if src.scans != c.scans || src.lookups != c.lookups {
+			t.Errorf("%s: scans=%d lookups=%d, want %d/%d", c.sql, src.scans, src.lookups, c.scans, c.lookups)
+		}
+	}
+}
+
+func TestOverlayAppliesPendingWrites(t *testing.T) {
+	cat, src := peopleTable(t, 10)
+	deleted := map[uint64]bool{3: true, 4: true} // record 0, rows 3 and 4
+	ins, err := NewMemTable(src.Cols, [][]any{{int64(100), "new", int64(1)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	td := cat.Table("", "people")
+	td.Source = WithOverlay(src.MemTable, src.Cols, &Overlay{Deleted: func(a uint64) bool { return deleted[a] }, Inserts: ins.Records})
+	eng := &Engine{Catalog: cat}
+	r, err := eng.Query(context.Background(), nil, "SELECT count(*), string_agg(name, ' ' ORDER BY id) FILTER (WHERE id > 2 AND id < 6 OR id = 100) FROM people")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := oneText(t, r); got != "9,p5 new" {
+		t.Fatalf("got %q", got)
+	}
+}
+
+func TestPreparedDescribeAndParams(t *testing.T) {
+	cat, _ := peopleTable(t, 20)
+	eng := &Engine{Catalog: cat}
+	p, err := eng.Prepare("SELECT id, name, $2::text AS tag FROM people WHERE grp = $1 ORDER BY id LIMIT 2", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.ParamTypes) != 2 || p.ParamTypes[0] != TInt4 || p.ParamTypes[1] != TText {
+		t.Fatalf("param types %v", p.ParamTypes)
+	}
+	wantCols := []Column{{Name: "id", TypeOID: OIDInt8, TypeLen: 8, TypeMod: -1, AttNum: 1}, {Name: "name", TypeOID: OIDText, TypeLen: -1, TypeMod: -1, AttNum: 2}, {Name: "tag", TypeOID: OIDText, TypeLen: -1, TypeMod: -1}}
+	for i, c := range wantCols {
+		g := p.Columns[i]
+		g.TableOID = 0
+		if g != c {
+			t.Errorf("column %d: %+v want %+v", i, g, c)
+		}
+	}
+	for _, params := range [][]any{{int64(3), "x"}, {"3", "x"}} {
+		r, err := p.Execute(context.Background(), nil, params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := oneText(t, r); got != "3,p3,x,13,p13,x" {
+			t.Fatalf("got %q", got)
+		}
+		if r.Tag != "SELECT 2" {
+			t.Fatalf("tag %q", r.Tag)
+		}
+	}
+	if _, err := p.Execute(context.Background(), nil, []any{int64(1)}); Code(err) != CodeProtocolViolation {
+		t.Fatalf("missing parameter: %v", err)
+	}
+	if _, err := p.Execute(context.Background(), nil, []any{"abc", "x"}); Code(err) != CodeInvalidTextRepr {
+		t.Fatalf("bad parameter: %v", err)
+	}
+}
+
+func TestMemoryBudget(t *testing.T) {
+	eng := &Engine{MemoryLimit: 1 << 20}
+	_, err := eng.Query(context.Background(), nil, "SELECT x FROM generate_series(1, 1000000) x ORDER BY x DESC")
+	if !IsOutOfMemory(err) {
+		t.Fatalf("want 53200, got %v", err)
+	}
+	var e *Error
+	if !errors.As(err, &e) || !strings.Contains(e.Detail, "memory budget") {
+		t.Fatalf("error lacks a clear detail: %#v", err)
+	}
+	// the engine keeps working after a failed query
+	r, err := eng.Query(context.Background(), nil, "SELECT count(*) FROM generate_series(1, 1000) x")
+	if err != nil || oneText(t, r) != "1000" {
+		t.Fatalf("after budget failure: %v", err)
+	}
+}
+
+func TestCancellation(t *testing.T) {
+	eng := &Engine{}
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		time.Sleep(20 * time.Millisecond)
+		cancel()
+	}()
+	start := time.Now()
+	_, err := eng.Query(ctx, nil, "SELECT count(*) FROM generate_series(1, 100000) a, generate_series(1, 100000) b")
+	if !IsCanceled(err) {
+		t.Fatalf("want 57014, got %v", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Fatalf("cancellation took %v", d)
+	}
+}
+
+func TestRecursionCap(t *testing.T) {
+	eng := &Engine{RecursionLimit: 50}
+	_, err := eng.Query(context.Background(), nil, "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) FROM r")
+	if Code(err) != CodeProgramLimitExceeded {
+		t.Fatalf("want 54000, got %v", err)
+	}
+	r, err := eng.Query(context.Background(), nil, "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 40) SELECT count(*) FROM r")
+	if err != nil || oneText(t, r) != "40" {
+		t.Fatalf("bounded recursion: %v", err)
+	}
+}
+
+func TestRecordsRoundTrip(t *testing.T) {
+	eng := &Engine{}
+	r, err := eng.Query(context.Background(), nil, "SELECT 1::int4 AS a, 'x' AS b, 2.5::numeric AS c, NULL::int8 AS d, '2024-01-02'::date AS e")
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := r.Records()
+	if len(recs) != 1 || recs[0].NumRows() != 1 || recs[0].NumCols() != 5 {
+		t.Fatalf("records %v", recs)
+	}
+	want := []arrow.DataType{arrow.PrimitiveTypes.Int32, arrow.BinaryTypes.String, arrow.BinaryTypes.String, arrow.PrimitiveTypes.Int64, arrow.FixedWidthTypes.Date32}
+	for i, w := range want {
+		if !arrow.TypeEqual(recs[0].Schema().Field(i).Type, w) {
+			t.Errorf("column %d: %s want %s", i, recs[0].Schema().Field(i).Type, w)
+		}
+	}
+	if !recs[0].Column(3).IsNull(0) {
+		t.Error("NULL lost")
+	}
+}
+
+func TestErrorsCarrySQLSTATE(t *testing.T) {
+	eng := &Engine{}
+	cases := map[string]string{
+		"SELECT 1/0":                      CodeDivisionByZero,
+		"SELECT 2147483647 + 1":           CodeNumericOutOfRange,
+		"SELEC 1":                         CodeSyntaxError,
+		"SELECT * FROM nope":              CodeUndefinedTable,
+		"SELECT x FROM (SELECT 1 AS y) s": CodeUndefinedColumn,
+		"SELECT lateral_thing FROM (SELECT 1) s, LATERAL (SELECT 2) t": CodeFeatureNotSupported,
+		"SELECT 1; SELECT 2": CodeSyntaxError,
+	}
+	for sql, code := range cases {
+		_, err := eng.Query(context.Background(), nil, sql)
+		if Code(err) != code {
+			t.Errorf("%s: got %v (%s), want %s", sql, err, Code(err), code)
+		}
+	}
+	_, err := eng.Query(context.Background(), nil, "SELECT 1/0")
+	if !IsDivisionByZero(err) || IsFeatureNotSupported(err) {
+		t.Error("predicates disagree with the code")
+	}
+}
