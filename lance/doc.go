@@ -26,13 +26,18 @@
 //     an inline transaction section) and publishes it with PutIfAbsent.
 //     CommitExact lands at read_version+1 or returns a *ConflictError
 //     carrying the winner's transaction (zero retries); CommitRebase
-//     vets every version since read_version with Lance's compatibility
-//     rules (Append over anything but Overwrite/Restore; Delete/Update
+//     vets every version since read_version with Lance 8's conflict rules
+//     (conflict.go, pinned cell by cell by TestCompatibleMatrix): Append
+//     over anything but Overwrite/Restore/UpdateMemWalState; Delete/Update
 //     over a Delete/Update of the same fragments is rebased by merging
 //     the deletion vectors — the staged transaction file is rewritten to
-//     what is committed — unless a fragment was removed or rewritten,
-//     which is a retryable conflict) and retries a lost slot with
-//     bounded, jittered backoff. A version
+//     what is committed — unless a fragment was removed or its data files
+//     changed, which is retryable, as is an overlapping Rewrite or
+//     DataReplacement; Overwrite over an Overwrite is retryable (as Lance
+//     8 reports it) and incompatible when both set a config key, over an
+//     UpdateConfig only when the config keys (decoded: upserts and
+//     deletes) meet; operation kinds Lance 8 does not have are
+//     retryable. Lost slots are retried with bounded, jittered backoff. A version
 //     whose transaction cannot be read is a *MissingTransactionError,
 //     never guessed. A slot that holds our own UUID counts as committed.
 //     The version hint is written best effort after each commit.
@@ -90,9 +95,10 @@
 //     writers on plain encodings.
 //
 // Implemented operations: Overwrite (create), Append, Delete, Update
-// (rewrite rows), Restore, ReserveFragments. Read past, not written:
-// Rewrite, Merge, Project, Clone, CreateIndex and any other operation in
-// a committed transaction (for conflict checks). Refused for writing
+// (rewrite rows), Restore, ReserveFragments, Clone (branch creation).
+// Read past, not written: Rewrite, Merge, Project, UpdateConfig,
+// DataReplacement, CreateIndex and any other operation in a committed
+// transaction (for conflict checks). Refused for writing
 // (format.UnsupportedError): stable row ids (flag 2), unknown feature
 // flags, an index section, unknown manifest fields, adding 2.1 data
 // files to a dataset of another data storage version. Not implemented

@@ -12,14 +12,14 @@ import (
 	"github.com/pggraph/pggraph/internal/oracle"
 )
 
-// branchOracle runs testdata/oracle/branches.js with the oracle's
+// opsOracle runs testdata/oracle/ops.js with the oracle's
 // node_modules and decodes its JSON output into out.
-func branchOracle(t *testing.T, out any, args ...string) {
+func opsOracle(t *testing.T, out any, args ...string) {
 	t.Helper()
 	if err := oracle.Ready(); err != nil {
 		t.Fatalf("the Lance oracle is not installed (%v): run `%s` from the repository root", err, oracle.InstallCommand)
 	}
-	script, err := filepath.Abs("testdata/oracle/branches.js")
+	script, err := filepath.Abs("testdata/oracle/ops.js")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,11 +28,11 @@ func branchOracle(t *testing.T, out any, args ...string) {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		t.Fatalf("branches.js %v: %v\n%s", args, err, stderr.String())
+		t.Fatalf("ops.js %v: %v\n%s", args, err, stderr.String())
 	}
 	if out != nil {
 		if err := json.Unmarshal(stdout.Bytes(), out); err != nil {
-			t.Fatalf("branches.js %v output %q: %v", args, stdout.String(), err)
+			t.Fatalf("ops.js %v output %q: %v", args, stdout.String(), err)
 		}
 	}
 }
@@ -51,7 +51,7 @@ type oracleCount struct {
 func listOracleBranches(t *testing.T, dir string) map[string]oracleBranch {
 	t.Helper()
 	var m map[string]oracleBranch
-	branchOracle(t, &m, "list", dir, "t")
+	opsOracle(t, &m, "list", dir, "t")
 	return m
 }
 
@@ -96,14 +96,14 @@ func TestInteropBranchCreateDelete(t *testing.T) {
 	want := append(idRange(0, 50), idRange(100, 120)...)
 	checkRows(t, oracleRows(t, oracle.Read(t, dir, "t", oracle.OnBranch("feat/a"))), want)
 	var c oracleCount
-	branchOracle(t, &c, "count", dir, "t", "feat/a", "1")
+	opsOracle(t, &c, "count", dir, "t", "feat/a", "1")
 	if c.Rows != 50 || c.Version != 1 {
 		t.Fatalf("Lance at feat/a@1: %+v", c)
 	}
 
 	// Lance appends and deletes on our branch; we read the result
-	branchOracle(t, &c, "append", dir, "t", "feat/a", "300", "310")
-	branchOracle(t, &c, "delete-rows", dir, "t", "feat/a", "id < 5")
+	opsOracle(t, &c, "append", dir, "t", "feat/a", "300", "310")
+	opsOracle(t, &c, "delete-rows", dir, "t", "feat/a", "id < 5")
 	if c.Version != 4 {
 		t.Fatalf("Lance's commits on feat/a: %+v", c)
 	}
@@ -124,7 +124,7 @@ func TestInteropBranchCreateDelete(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkRows(t, oracleRows(t, oracle.Read(t, dir, "t", oracle.OnBranch("feat/a/b"))), want)
-	branchOracle(t, &c, "append", dir, "t", "feat/a/b", "400", "402")
+	opsOracle(t, &c, "append", dir, "t", "feat/a/b", "400", "402")
 	if sub, err = sub.Latest(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +135,7 @@ func TestInteropBranchCreateDelete(t *testing.T) {
 
 	// Lance creates a branch, we delete it (ref and tree), Lance agrees
 	// and re-creates it at the same version
-	branchOracle(t, &c, "create", dir, "t", "lx")
+	opsOracle(t, &c, "create", dir, "t", "lx")
 	if err := main.DeleteBranch(ctx, "feat/a"); !IsInUse(err) {
 		t.Fatalf("deleting a parent: %v", err)
 	}
@@ -152,12 +152,12 @@ func TestInteropBranchCreateDelete(t *testing.T) {
 	if _, ok := listOracleBranches(t, dir)["lx"]; ok {
 		t.Fatal("Lance still lists lx")
 	}
-	branchOracle(t, &c, "create", dir, "t", "lx")
+	opsOracle(t, &c, "create", dir, "t", "lx")
 	if c.Version != 2 || c.Rows != 100 {
 		t.Fatalf("Lance re-created lx: %+v", c)
 	}
 	// Lance deletes our nested branch; we see it gone and delete its parent
-	branchOracle(t, nil, "delete", dir, "t", "feat/a/b")
+	opsOracle(t, nil, "delete", dir, "t", "feat/a/b")
 	if _, err := main.CheckoutBranch(ctx, "feat/a/b"); !IsNotFound(err) {
 		t.Fatalf("feat/a/b after Lance deleted it: %v", err)
 	}

@@ -3,8 +3,9 @@
 // writes: Manifest (and its nested WriterVersion, DataStorageFormat,
 // BasePath, maps and timestamp), DataFragment, DataFile, DeletionFile,
 // Transaction with its operations (Append, Delete, Overwrite, Rewrite,
-// Merge, Restore, ReserveFragments, Update, Clone, Project; any other
-// operation is kept as raw bytes), and the manifest file framing.
+// Merge, Restore, ReserveFragments, Update, Clone, Project, UpdateConfig,
+// DataReplacement; any other operation is kept as raw bytes), and the
+// manifest file framing.
 //
 // Model and invariants:
 //   - Decoding never panics and never trusts a length: malformed bytes

@@ -31,12 +31,15 @@ func FuzzDecodeTransaction(f *testing.F) {
 		&Update{NewFragments: []Fragment{sampleFragment(0)}, RemovedFragmentIDs: []uint64{3}},
 		&Rewrite{Groups: []RewriteGroup{{OldFragments: []Fragment{sampleFragment(1)}}}},
 		&Clone{IsShallow: true, RefName: strp("main")},
+		&DataReplacement{Replacements: []DataReplacementGroup{{FragmentID: 3, NewFile: DataFile{Path: "x.lance", Fields: []int32{1}}}}},
+		&UpdateConfig{ConfigUpdates: &UpdateMap{Entries: []UpdateMapEntry{{Key: "k", Value: strp("v")}, {Key: "gone"}}}, DeleteKeys: []string{"d"}},
 	} {
 		f.Add((&Transaction{ReadVersion: 1, UUID: "u", Op: op}).Encode())
 	}
 	f.Add([]byte{0xa2, 0x06, 0x05, 0x0a})
 	f.Add(readGolden(f, "lance8-update.txn"))
 	f.Add(readGolden(f, "lance8-rewrite.txn"))
+	f.Add(readGolden(f, "lance8-update-config.txn"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		txn, err := DecodeTransaction(b)
 		if err != nil {

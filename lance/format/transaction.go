@@ -397,6 +397,18 @@ func decodeOperation(k OpKind, b []byte) (Operation, error) {
 			}
 			return true, err
 		})
+	case OpUpdateConfig:
+		o, err := decodeUpdateConfig(b)
+		if err != nil {
+			return nil, err
+		}
+		return o, nil
+	case OpDataReplacement:
+		o, err := decodeDataReplacement(b)
+		if err != nil {
+			return nil, err
+		}
+		return o, nil
 	case OpProject:
 		o := &Project{}
 		return o, eachField(msg, b, &o.Unknown, func(f *field) (bool, error) {

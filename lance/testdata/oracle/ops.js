@@ -1,6 +1,7 @@
-// branches.js: drives the official Lance (npm @lancedb/lancedb 0.31.0, the
-// node_modules of internal/oracle) for package lance's branch interop
-// tests. Every command prints one JSON document on stdout.
+// ops.js: drives the official Lance (npm @lancedb/lancedb 0.31.0, the
+// node_modules of internal/oracle) for package lance's interop tests that
+// need more than internal/oracle offers (branches, metadata updates,
+// overwrites). Every command prints one JSON document on stdout.
 //
 //   list        ROOT TABLE
 //   create      ROOT TABLE BRANCH [FROM_BRANCH|-] [FROM_VERSION]
@@ -8,14 +9,16 @@
 //   append      ROOT TABLE BRANCH FROM TO     rows id FROM..TO-1 (see rowsFor)
 //   delete-rows ROOT TABLE BRANCH PREDICATE
 //   count       ROOT TABLE BRANCH [VERSION]   checkout (pinned when VERSION)
+//   field-metadata ROOT TABLE COLUMN KEY VALUE  UpdateConfig (field metadata)
+//   overwrite   ROOT TABLE FROM TO            Overwrite with rows FROM..TO-1
 //
-// Run as: NODE_PATH=internal/oracle/node_modules node branches.js ...
+// Run as: NODE_PATH=internal/oracle/node_modules node ops.js ...
 'use strict';
 const lancedb = require('@lancedb/lancedb');
 const arrow = require('apache-arrow');
 
 function fail(msg) {
-  process.stderr.write('branches.js: ' + msg + '\n');
+  process.stderr.write('ops.js: ' + msg + '\n');
   process.exit(2);
 }
 
@@ -37,7 +40,7 @@ function rowsFor(schema, from, to) {
 
 async function main() {
   const [cmd, root, name, ...rest] = process.argv.slice(2);
-  if (!cmd || !root || !name) fail('usage: branches.js CMD ROOT TABLE ...');
+  if (!cmd || !root || !name) fail('usage: ops.js CMD ROOT TABLE ...');
   const db = await lancedb.connect(root);
   const tbl = await db.openTable(name);
   const branches = await tbl.branches();
@@ -76,6 +79,16 @@ async function main() {
     case 'count': {
       const b = await branches.checkout(rest[0], rest[1] ? Number(rest[1]) : undefined);
       out = { version: await b.version(), rows: await b.countRows() };
+      break;
+    }
+    case 'field-metadata': {
+      await tbl.updateFieldMetadata([{ path: rest[0], metadata: { [rest[1]]: rest[2] } }]);
+      out = { version: await tbl.version() };
+      break;
+    }
+    case 'overwrite': {
+      await tbl.add(rowsFor(await tbl.schema(), Number(rest[0]), Number(rest[1])), { mode: 'overwrite' });
+      out = { version: await tbl.version(), rows: await tbl.countRows() };
       break;
     }
     default:
