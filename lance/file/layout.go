@@ -59,8 +59,10 @@ func decodeFooter(b []byte, size uint64) (footer, error) {
 		major:             binary.LittleEndian.Uint16(b[32:]),
 		minor:             binary.LittleEndian.Uint16(b[34:]),
 	}
-	if f.major != majorVersion || (f.minor != 1 && f.minor != 2) {
-		return footer{}, unsupported("", "file version %d.%d (only 2.1 and 2.2 layouts are read)", f.major, f.minor)
+	if f.major != majorVersion || f.minor != minorVersion {
+		// 2.2 differs in more than the chunk-table width (e.g. RLE-coded
+		// levels, another RLE chunk layout): refuse rather than misread.
+		return footer{}, unsupported("", "file version %d.%d (only 2.1 is read; 2.0 and 2.2 are not)", f.major, f.minor)
 	}
 	end := size - footerSize
 	if f.columnMetaStart > f.columnMetaOffsets || f.columnMetaOffsets > end || f.globalBufOffsets > end ||
@@ -221,6 +223,9 @@ const (
 
 type pageLayout struct {
 	kind int
+	// chunkWordBytes is the mini-block chunk-table word size, which
+	// depends on the file version (set by the reader).
+	chunkWordBytes int
 	// mini-block
 	rep, def, value, dictionary *enc
 	numDictItems                uint64

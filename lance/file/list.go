@@ -335,7 +335,7 @@ func decodeListPage(col string, p *physical, dt arrow.DataType, pl *pageLayout, 
 			return nil, corrupt(col, "all-null list page with items")
 		}
 	} else {
-		chunks, err := parseChunkTable(col, bufs[0], len(bufs[1]), pl.numItems)
+		chunks, err := parseChunkTable(col, bufs[0], pl.chunkWordBytes, len(bufs[1]), pl.numItems)
 		if err != nil {
 			return nil, err
 		}

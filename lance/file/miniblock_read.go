@@ -10,16 +10,23 @@ type chunkInfo struct {
 	values    int // items in the chunk
 }
 
-func parseChunkTable(col string, table []byte, dataLen int, numItems uint64) ([]chunkInfo, error) {
-	if len(table)%2 != 0 {
-		return nil, corrupt(col, "chunk table of odd length %d", len(table))
+// parseChunkTable reads a mini-block chunk table: one word per chunk of
+// wordBytes (2 in format 2.1, 4 in 2.2), ((bytes/8 - 1) << 4) | log2(values).
+func parseChunkTable(col string, table []byte, wordBytes int, dataLen int, numItems uint64) ([]chunkInfo, error) {
+	if len(table)%wordBytes != 0 {
+		return nil, corrupt(col, "chunk table of %d bytes", len(table))
 	}
-	words := len(table) / 2
+	words := len(table) / wordBytes
 	out := make([]chunkInfo, 0, words)
 	off := 0
 	var seen uint64
 	for i := 0; i < words; i++ {
-		w := binary.LittleEndian.Uint16(table[2*i:])
+		var w uint64
+		if wordBytes == 2 {
+			w = uint64(binary.LittleEndian.Uint16(table[2*i:]))
+		} else {
+			w = uint64(binary.LittleEndian.Uint32(table[4*i:]))
+		}
 		size := (int(w>>4) + 1) * miniBlockAlignment
 		var n uint64
 		if i < words-1 {

@@ -319,3 +319,18 @@ func TestReadOracleFullZipPlain(t *testing.T) {
 		t.Fatalf("Lance did not write plain full-zip here: %v", encs)
 	}
 }
+
+// TestRefuseOracle22: a 2.2 file (not our format) is refused with an error
+// naming the version, never misread.
+func TestRefuseOracle22(t *testing.T) {
+	root := t.TempDir()
+	oracle.Create(t, root, "t", []oracle.Column{{Name: "id", Type: "int64"}}, []oracle.Row{{"id": "1"}}, "--storage-version", "2.2")
+	files, _ := filepath.Glob(filepath.Join(root, "t.lance", "data", "*.lance"))
+	if len(files) != 1 {
+		t.Fatalf("files %v", files)
+	}
+	b, _ := os.ReadFile(files[0])
+	if _, err := OpenBytes(b); !IsUnsupported(err) || !strings.Contains(err.Error(), "2.2") {
+		t.Fatalf("2.2 file: %v", err)
+	}
+}

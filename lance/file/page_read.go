@@ -48,7 +48,7 @@ func decodeMiniBlockLeaf(col string, p *physical, pl *pageLayout, rows uint64, b
 	if len(pl.layers) != 1 || (pl.layers[0] != layerAllValidItem && pl.layers[0] != layerNullableItem) {
 		return nil, unsupported(col, "rep/def layers %v for a primitive column", pl.layers)
 	}
-	chunks, err := parseChunkTable(col, bufs[0], len(bufs[1]), rows)
+	chunks, err := parseChunkTable(col, bufs[0], pl.chunkWordBytes, len(bufs[1]), rows)
 	if err != nil {
 		return nil, err
 	}

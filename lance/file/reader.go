@@ -145,6 +145,8 @@ func open(ctx context.Context, src source, size uint64) (*Reader, error) {
 		var total uint64
 		for _, p := range cm.pages {
 			total += p.length
+			p.layout.chunkWordBytes = 2 // 4 in format 2.2, which open refuses
+
 		}
 		if total != r.numRows {
 			return nil, corrupt(sch.Field(i).Name, "pages hold %d rows, file has %d", total, r.numRows)
