@@ -111,7 +111,16 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 			return err
 		}
 		backoff = 0
+		// Add under the lock that Shutdown takes before Wait: no Add may
+		// race with Wait once the server is closing.
+		s.mu.Lock()
+		if s.closing.Load() {
+			s.mu.Unlock()
+			nc.Close()
+			return ErrServerClosed
+		}
 		s.wg.Add(1)
+		s.mu.Unlock()
 		go func() {
 			defer s.wg.Done()
 			newConn(s, nc).serve(ctx)
@@ -124,8 +133,8 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 // every connection to close. When ctx ends first, running statements are
 // cancelled and connections closed; Shutdown then returns ctx.Err().
 func (s *Server) Shutdown(ctx context.Context) error {
-	s.closing.Store(true)
 	s.mu.Lock()
+	s.closing.Store(true)
 	for ln := range s.lns {
 		ln.Close()
 	}

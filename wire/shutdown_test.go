@@ -3,6 +3,7 @@ package wire
 import (
 	"context"
 	"errors"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -80,4 +81,41 @@ func dialRawErr(ts *testServer) (*pgproto3.Frontend, error) {
 		return nil, err
 	}
 	return fe, nil
+}
+
+// TestNoGoroutineLeak drives connections through every kind of ending and
+// checks that the server's goroutines are gone after Shutdown.
+func TestNoGoroutineLeak(t *testing.T) {
+	base := runtime.NumGoroutine()
+	func() {
+		ts := startServer(t, func(c *Config) { c.MaxMessageSize = 1 << 10 })
+		for i := 0; i < 5; i++ {
+			rc, _ := connectRaw(t, ts, nil)
+			rc.send(q("begin"), q("select gen(3)"), q("copy t from stdin"), copyData("1\t2\n"))
+			rc.until(2)
+			if msg, err := rc.fe.Receive(); err != nil || transcribe(msg) != "CopyInResponse 0 [0 0]" {
+				t.Fatalf("copy start: %v %v", msg, err)
+			}
+			rc.nc.Close() // mid-COPY, inside a transaction
+			rc2, _ := connectRaw(t, ts, nil)
+			rc2.nc.Write([]byte{'Q', 0, 0, 0x40, 0}) // oversized
+			rc2.until(1)
+			rc3 := dialRaw(t, ts)
+			rc3.nc.Write([]byte{0, 0, 0, 8}) // truncated startup
+			rc3.nc.Close()
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := ts.srv.Shutdown(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for runtime.NumGoroutine() > base+2 {
+		if time.Now().After(deadline) {
+			buf := make([]byte, 1<<16)
+			t.Fatalf("%d goroutines left (base %d):\n%s", runtime.NumGoroutine(), base, buf[:runtime.Stack(buf, true)])
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
