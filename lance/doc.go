@@ -87,8 +87,13 @@
 //     onto the store with Options.Location.
 //
 //   - Writing data: StageOverwrite (and Create), StageAppend and
-//     StageUpdate write data files with lance/file under the branch's
-//     data/ (one fragment per MaxRowsPerFile rows); StageDelete and
+//     StageUpdate stream an array.RecordReader into data files written
+//     with lance/file under the branch's data/, starting a new file
+//     (fragment) at MaxRowsPerFile rows or about MaxBytesPerFile bytes of
+//     Arrow data (batches are split as needed) and storing each file as
+//     soon as it is full: memory holds one file's worth (the store's Put
+//     takes whole objects) plus the current batch, however long the
+//     stream; StageDelete and
 //     StageUpdate write one merged .bin deletion vector per touched
 //     fragment and drop fragments left without live rows. New datasets
 //     carry the lance-encoding field metadata that keeps later Lance

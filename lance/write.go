@@ -59,9 +59,13 @@ func newDataFileName() string {
 	return b.String()
 }
 
-// writeFragments writes the reader's batches into new data files under
-// this branch's data/ directory, one fragment per MaxRowsPerFile rows.
-// Fragment ids are left 0 (assigned at commit).
+// writeFragments streams the reader's batches into new data files under
+// this branch's data/ directory, starting a new file (fragment) at
+// maxRows rows or about maxBytes of Arrow data, whichever comes first,
+// splitting batches as needed. Each file is stored (one Put) as soon as
+// it is full, so memory holds at most one file's worth plus the current
+// batch, however long the stream. Fragment ids are left 0 (assigned at
+// commit).
 func (d *Dataset) writeFragments(ctx context.Context, rdr array.RecordReader, sch *arrow.Schema, fields []schema.Field, maxRows uint64, maxBytes int64) ([]format.Fragment, error) {
 	if maxRows == 0 {
 		maxRows = DefaultMaxRowsPerFile
@@ -113,6 +117,12 @@ func (d *Dataset) writeFragments(ctx context.Context, rdr array.RecordReader, sc
 				rows, bytesInFile = 0, 0
 			}
 			n := min(rec.NumRows()-off, int64(maxRows-rows))
+			// a batch larger than the byte budget is split too, so a
+			// file never holds much more than maxBytes of Arrow data
+			if per := approxBytes(rec); per > 0 && rec.NumRows() > 0 {
+				fit := (maxBytes - bytesInFile) * rec.NumRows() / per
+				n = min(n, max(fit, 1))
+			}
 			part := rec
 			if off != 0 || n != rec.NumRows() {
 				part = rec.NewSlice(off, off+n)
