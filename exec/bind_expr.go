@@ -415,6 +415,7 @@ func (b *binder) coerceBool(e Expr, clause string) (Expr, error) {
 func (b *binder) commonType(es []Expr, ctx string) (Type, error) {
 	var cand Type
 	have := false
+	sameMod := true
 	for _, e := range es {
 		t := e.Type()
 		if t.OID == OIDUnknown {
@@ -424,10 +425,10 @@ func (b *binder) commonType(es []Expr, ctx string) (Type, error) {
 			cand, have = t, true
 			continue
 		}
+		if t.OID != cand.OID || t.Mod != cand.Mod {
+			sameMod = false
+		}
 		if t.OID == cand.OID {
-			if t.Mod != cand.Mod {
-				cand.Mod = -1
-			}
 			continue
 		}
 		if t.category() != cand.category() {
@@ -439,6 +440,9 @@ func (b *binder) commonType(es []Expr, ctx string) (Type, error) {
 	}
 	if !have {
 		return TText, nil
+	}
+	if !sameMod {
+		cand.Mod = -1
 	}
 	if cand.OID == OIDBpchar || cand.OID == OIDVarchar {
 		// mixed string types resolve to text unless all agree

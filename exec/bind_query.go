@@ -111,8 +111,13 @@ func (b *binder) bindQuery(sel *q.SelectStmt, outer *scope) (*bound, error) {
 
 	// GROUP BY
 	var groups []Expr
+	emptyGroup := false
 	for _, gn := range sel.GroupClause {
-		if gn.GetGroupingSet() != nil {
+		if gs := gn.GetGroupingSet(); gs != nil {
+			if gs.Kind == q.GroupingSetKind_GROUPING_SET_EMPTY {
+				emptyGroup = true
+				continue
+			}
 			return nil, unsupported("GROUPING SETS, ROLLUP and CUBE are not supported")
 		}
 		idx := -1
@@ -153,7 +158,7 @@ func (b *binder) bindQuery(sel *q.SelectStmt, outer *scope) (*bound, error) {
 	}
 
 	groups = addFunctionallyDependent(groups, sc)
-	aggregated := len(groups) > 0 || len(b.agg.calls) > 0 || having != nil
+	aggregated := len(groups) > 0 || len(b.agg.calls) > 0 || having != nil || emptyGroup
 	p := input
 	if aggregated {
 		cols := make([]colInfo, 0, len(groups)+len(b.agg.calls))

@@ -63,6 +63,9 @@ func (b *binder) bindFuncCall(fc *q.FuncCall, sc *scope) (Expr, error) {
 	if fc.Over != nil {
 		return b.bindWindowCall(name, fc, sc)
 	}
+	if fc.AggWithinGroup || (knownPostgresFunction(name) && !isAggregate(name) && funcs[name] == nil) {
+		return nil, unsupported("function %s() is not supported", name)
+	}
 	if isAggregate(name) {
 		return b.bindAggCall(name, fc, sc)
 	}
@@ -89,6 +92,9 @@ func (b *binder) bindFuncCall(fc *q.FuncCall, sc *scope) (Expr, error) {
 func (b *binder) funcByName(name string, args []Expr) (Expr, error) {
 	d, ok := funcs[name]
 	if !ok {
+		if knownPostgresFunction(name) {
+			return nil, unsupported("function %s() is not supported", name)
+		}
 		return nil, noFunction(name, args)
 	}
 	if d.custom != nil {
@@ -221,6 +227,37 @@ func isSetReturning(name string) bool {
 	switch name {
 	case "generate_series", "unnest", "jsonb_array_elements", "json_array_elements", "jsonb_each", "json_each",
 		"jsonb_object_keys", "json_object_keys", "regexp_matches", "generate_subscripts", "jsonb_array_elements_text", "json_array_elements_text", "jsonb_each_text", "json_each_text":
+		return true
+	}
+	return false
+}
+
+// knownPostgresFunction lists PostgreSQL built-ins the engine does not
+// implement: calling one answers 0A000 instead of PostgreSQL's 42883 for
+// an unknown name, so a missing feature is never mistaken for a typo.
+func knownPostgresFunction(name string) bool {
+	switch name {
+	case "to_char", "to_date", "to_number", "percentile_cont", "percentile_disc", "mode", "rank_agg",
+		"stddev", "stddev_pop", "stddev_samp", "variance", "var_pop", "var_samp", "corr", "covar_pop", "covar_samp",
+		"regr_slope", "regr_intercept", "bit_and", "bit_or", "bit_xor", "xmlagg", "jsonb_object_agg", "json_object_agg",
+		"jsonb_set", "jsonb_insert", "jsonb_path_query", "jsonb_path_exists", "jsonb_pretty", "jsonb_strip_nulls",
+		"json_strip_nulls", "jsonb_each", "json_each", "jsonb_each_text", "json_each_text", "jsonb_object_keys",
+		"json_object_keys", "jsonb_array_elements", "json_array_elements", "jsonb_array_elements_text",
+		"json_array_elements_text", "jsonb_extract_path", "jsonb_extract_path_text", "json_extract_path",
+		"json_extract_path_text", "jsonb_to_record", "json_populate_record", "row_to_json", "array_to_json",
+		"regexp_matches", "regexp_match", "regexp_split_to_array", "regexp_split_to_table", "regexp_count",
+		"regexp_instr", "regexp_substr", "encode", "decode", "convert_from", "convert_to", "sha256", "sha512",
+		"sha224", "sha384", "crc32", "overlay", "array_remove", "array_replace", "array_fill", "array_dims",
+		"array_ndims", "generate_subscripts", "width_bucket", "factorial", "lcm", "scale", "min_scale",
+		"trim_scale", "setseed", "nextval", "currval", "setval", "lastval", "txid_current", "pg_current_xact_id",
+		"age_in_days", "date_bin", "make_timestamp", "make_timestamptz", "make_interval", "make_time",
+		"timeofday", "justify_interval", "to_tsvector", "to_tsquery", "plainto_tsquery", "ts_rank",
+		"pg_sleep", "pg_advisory_lock", "pg_try_advisory_lock", "pg_advisory_unlock", "pg_notify",
+		"pg_get_viewdef", "pg_get_triggerdef", "pg_get_functiondef", "pg_get_function_arguments",
+		"pg_get_function_result", "pg_get_serial_sequence", "pg_get_keywords", "string_to_table",
+		"unistr", "normalize", "parse_ident", "inet_client_addr", "inet_server_addr", "inet_server_port",
+		"pg_is_in_recovery", "pg_postmaster_start_time", "pg_conf_load_time", "set_config", "current_setting",
+		"row_number_agg", "grouping", "xmlelement", "xmlforest", "array_sample", "array_shuffle":
 		return true
 	}
 	return false

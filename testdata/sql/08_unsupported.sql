@@ -1,0 +1,63 @@
+-- Features the engine does not implement must fail loudly with 0A000.
+CREATE TABLE u (id int PRIMARY KEY, v text, n int);
+INSERT INTO u VALUES (1, 'a', 10), (2, 'b', 20), (3, NULL, 30);
+-- unsupported
+SELECT * FROM u, LATERAL (SELECT u.n * 2) s;
+-- unsupported
+SELECT v, count(*) FROM u GROUP BY ROLLUP (v);
+-- unsupported
+SELECT v, count(*) FROM u GROUP BY GROUPING SETS ((v), ());
+-- unsupported
+SELECT ROW(1, 2);
+-- unsupported
+SELECT (1, 2) = (1, 2);
+-- unsupported
+SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY n) FROM u;
+-- unsupported
+SELECT sum(n) OVER w FROM u WINDOW w AS (ORDER BY id);
+-- unsupported
+SELECT sum(n) OVER (ORDER BY id GROUPS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM u;
+-- unsupported
+SELECT sum(n) OVER (ORDER BY n RANGE BETWEEN 5 PRECEDING AND CURRENT ROW) FROM u;
+-- unsupported
+SELECT ARRAY[[1, 2], [3, 4]];
+-- unsupported
+SELECT '{{1,2},{3,4}}'::int[];
+-- unsupported
+SELECT (ARRAY[1, 2, 3])[1:2];
+-- unsupported
+SELECT 'a' COLLATE "en_US";
+-- unsupported
+SELECT B'101';
+-- unsupported
+SELECT v FROM u ORDER BY v USING <;
+-- unsupported
+SELECT * FROM u TABLESAMPLE SYSTEM (10);
+-- unsupported
+SELECT * FROM ROWS FROM (generate_series(1, 2), generate_series(1, 3));
+-- unsupported
+SELECT * FROM json_each('{"a": 1}');
+-- unsupported
+SELECT * FROM regexp_matches('abc', 'b');
+-- unsupported
+SELECT interval '1' day;
+-- unsupported
+SELECT 2::numeric ^ 0.5::numeric * 0 + 'NaN'::numeric::int;
+-- unsupported
+SELECT format('%5s', 'x');
+-- unsupported
+SELECT regexp_replace('abc', 'b', 'x', 'n');
+-- unsupported
+WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM t WHERE n < 3) SEARCH DEPTH FIRST BY n SET ord SELECT * FROM t;
+-- unsupported
+WITH d AS (DELETE FROM u RETURNING *) SELECT * FROM d;
+-- unsupported
+SELECT n FROM u ORDER BY id FETCH FIRST 1 ROWS WITH TIES;
+-- unsupported
+SELECT * FROM ((SELECT 1 AS x) a JOIN (SELECT 2 AS y) b ON true) AS j;
+-- unsupported
+SELECT count(*) FROM u GROUP BY CUBE (v, n);
+-- unsupported
+SELECT '1 day'::interval day to second;
+-- unsupported
+SELECT to_char(now(), 'YYYY');
