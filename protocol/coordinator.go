@@ -316,6 +316,9 @@ func (c *Coordinator) checkHeads(ctx context.Context, pw *PreparedWrite) error {
 					// (the table is still inherited here): left by a
 					// resolved or fenced writer. Every ref is created after
 					// its sidecar, so no live writer owns it; reclaim it.
+					if err := c.stillPinned(ctx, pw); err != nil {
+						return err
+					}
 					if err := ReclaimFork(ctx, c.Root, e); err != nil {
 						return err
 					}
@@ -339,11 +342,27 @@ func (c *Coordinator) checkHeads(ctx context.Context, pw *PreparedWrite) error {
 			return &Error{Kind: KindReadSetChanged, OperationID: pw.OperationID, Member: "table " + e.Table.String(),
 				Message: "another write to this table is in progress or awaiting recovery", Detail: "operation " + op}
 		}
+		if err := c.stillPinned(ctx, pw); err != nil {
+			return err
+		}
 		return &Error{Kind: KindUncoveredDrift, OperationID: pw.OperationID,
 			Message: fmt.Sprintf("table %s has physical versions no graph commit or recovery intent covers (HEAD %d, pinned %d, exists %v)", e.Table, head, want, exists),
 			Detail:  "run `pgproxy verify`; an operator must repair it"}
 	}
 	return nil
+}
+
+// stillPinned re-reads the manifest after the sidecar listing. A writer
+// deletes its sidecar only after its manifest CAS (and recovery only
+// after its publish), so movement observed before a listing that found
+// no sidecar is either visible in the manifest now — a read-set change,
+// retried — or was made outside the protocol.
+func (c *Coordinator) stillPinned(ctx context.Context, pw *PreparedWrite) error {
+	fresh, err := c.Root.Head(ctx, pw.Base.Branch)
+	if err != nil {
+		return err
+	}
+	return withOp(pw.ReadSet.Check(fresh), pw.OperationID)
 }
 
 // ReclaimFork deletes an orphaned first-touch fork ref.

@@ -2,7 +2,6 @@ package recovery
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/pggraph/pggraph/graph"
@@ -314,12 +313,15 @@ func classify(ctx context.Context, root *graph.Root, op string, e protocol.Effec
 	return Foreign, head, nil
 }
 
-// restore commits a Restore of the expected version on top of the
-// current HEAD, marked with the operation id. It retries when it loses
-// the slot (only a fenced owner's single pending commit can take it).
-func restore(ctx context.Context, root *graph.Root, op string, e protocol.Effect) (uint64, error) {
+// restore commits a Restore of the expected version exactly on top of
+// the classified HEAD (marked with the operation id). Another recoverer
+// of the same intent may race it: on a lost slot the table is
+// reclassified, and a restore already there (ours or the other
+// recoverer's, same operation id) is adopted instead of stacking a
+// second one.
+func restore(ctx context.Context, root *graph.Root, op string, e protocol.Effect, head uint64) (uint64, error) {
 	for i := 0; i < 4; i++ {
-		ds, err := lance.Open(ctx, root.Store(), e.Location, root.DatasetOptions(e.Location, e.LanceBranch, 0))
+		ds, err := lance.Open(ctx, root.Store(), e.Location, root.DatasetOptions(e.Location, e.LanceBranch, head))
 		if err != nil {
 			return 0, err
 		}
@@ -334,8 +336,16 @@ func restore(ctx context.Context, root *graph.Root, op string, e protocol.Effect
 		if !lance.IsConflict(err) {
 			return 0, err
 		}
-		if c, _, cerr := classify(ctx, root, op, e); cerr != nil || c == Foreign || c == Violation {
-			return 0, fmt.Errorf("recovery: table %s moved by a foreign writer during rollback: %w", e.Table, errors.Join(err, cerr))
+		c, h, cerr := classify(ctx, root, op, e)
+		switch {
+		case cerr != nil:
+			return 0, cerr
+		case c == RolledBack || c == Fenced:
+			return h, nil
+		case c == Landed || c == NoMovement:
+			head = h
+		default:
+			return 0, fmt.Errorf("recovery: table %s moved by a foreign writer during rollback (%s): %w", e.Table, c, err)
 		}
 	}
 	return 0, fmt.Errorf("recovery: could not restore table %s", e.Table)
@@ -380,14 +390,14 @@ func (m *Manager) rollback(ctx context.Context, sc *Sidecar, cls []Class, heads 
 		}
 		switch cls[i] {
 		case Landed:
-			v, err := restore(ctx, m.root, sc.OperationID, e)
+			v, err := restore(ctx, m.root, sc.OperationID, e, heads[i])
 			if err != nil {
 				return err
 			}
 			pins[e.Table] = v
 		case NoMovement:
 			if fence && e.Kind == protocol.EffectStaged {
-				v, err := restore(ctx, m.root, sc.OperationID, e)
+				v, err := restore(ctx, m.root, sc.OperationID, e, heads[i])
 				if err != nil {
 					return err
 				}
@@ -411,12 +421,13 @@ func (m *Manager) rollback(ctx context.Context, sc *Sidecar, cls []Class, heads 
 // allocator moves past any ids a rolled-back create consumed.
 func (m *Manager) publishPins(ctx context.Context, sc *Sidecar, pins map[graph.TableKey]uint64) error {
 	for i := 0; i < 64; i++ {
+		// another recoverer of the same intent may have published it
+		if _, rolled, err := m.published(ctx, sc); err != nil || rolled {
+			return err
+		}
 		head, err := m.root.Head(ctx, sc.Branch)
 		if err != nil {
 			return err
-		}
-		if head.Commit.ID == sc.Write.Lineage.RollbackCommitID {
-			return nil
 		}
 		st := head.State.Clone()
 		for _, e := range sc.Write.Effects {
