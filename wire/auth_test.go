@@ -3,6 +3,8 @@ package wire
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -114,6 +116,18 @@ host     all   all    127.0.0.0/8    reject
 	}
 	if _, err := pgx.Connect(ctxT(t), ts.url(testUser, testPassword, "main", "")); pgCode(err) != CodeInvalidAuthorization {
 		t.Errorf("alice without TLS should hit reject: %v", err)
+	}
+	if !strings.Contains(ts.logs.String(), "authentication failed") {
+		t.Error("failed login not logged")
+	}
+	hbaPath := filepath.Join(t.TempDir(), "hba.conf")
+	os.WriteFile(hbaPath, []byte("host all all all reject\n"), 0o600)
+	ts2 := startServer(t, func(c *Config) { c.HBAFile = hbaPath })
+	if _, err := pgx.Connect(ctxT(t), ts2.url(testUser, testPassword, "main", "")); pgCode(err) != CodeInvalidAuthorization {
+		t.Errorf("HBAFile reject rule: %v", err)
+	}
+	if _, err := NewServer(Config{Backend: NoSQLBackend{}, HBAFile: filepath.Join(t.TempDir(), "none")}); err == nil {
+		t.Error("missing HBA file accepted")
 	}
 	if _, err := ParseHBA("host all all nonsense md5"); err == nil {
 		t.Error("bad address accepted")

@@ -53,6 +53,8 @@ type Config struct {
 	// HBA are pg_hba-style rules checked in order; the first match decides
 	// the method. No rule matching means Auth.
 	HBA []HBARule
+	// HBAFile, if set, is read with ParseHBA and its rules appended to HBA.
+	HBAFile string
 
 	// TLSCertFile and TLSKeyFile enable TLS with that certificate.
 	TLSCertFile, TLSKeyFile string

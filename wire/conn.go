@@ -102,6 +102,7 @@ func (c *conn) serve(ctx context.Context) {
 		}
 		pe.Severity = SeverityFatal
 		if IsAuthFailure(pe) {
+			c.log.WithField("user", c.user).Warnf("wire: authentication failed: %s", pe.Message)
 			if d := c.srv.limiter.fail(c.nc.RemoteAddr()); d > 0 {
 				time.Sleep(d)
 			}

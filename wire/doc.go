@@ -17,7 +17,8 @@
 //	Backend                   creates one Session per connection (NoSQLBackend until the SQL layer lands)
 //	Auth                      trust | password | md5 | scram-sha-256 | reject (default trust)
 //	UsersFile / Users         login roles with hashed secrets (format below); needed unless trust
-//	HBA                       pg_hba-style rules (ParseHBA): first match by TLS, database, user, address
+//	HBA, HBAFile              pg_hba-style rules (ParseHBA syntax: "TYPE DATABASE USER ADDRESS METHOD";
+//	                          TYPE host/hostssl/hostnossl); first match wins, no match means Auth
 //	TLSCertFile, TLSKeyFile   enable TLS with that certificate (SSLRequest answered 'S', and
 //	                          direct TLS with ALPN "postgresql" as PostgreSQL 17 clients send)
 //	TLSSelfSigned             enable TLS with a certificate generated at start

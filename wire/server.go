@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -51,6 +52,18 @@ func NewServer(cfg Config) (*Server, error) {
 			return nil, err
 		}
 		s.users = u
+	}
+	if c.HBAFile != "" {
+		text, err := os.ReadFile(c.HBAFile)
+		if err != nil {
+			return nil, fmt.Errorf("wire: hba file: %w", err)
+		}
+		rules, err := ParseHBA(string(text))
+		if err != nil {
+			return nil, fmt.Errorf("wire: hba file %s: %w", c.HBAFile, err)
+		}
+		c.HBA = append(append([]HBARule(nil), c.HBA...), rules...)
+		s.cfg.HBA = c.HBA
 	}
 	needUsers := c.Auth != AuthTrust && c.Auth != AuthReject
 	for _, r := range c.HBA {
