@@ -170,3 +170,35 @@ func TestInteropBranchCreateDelete(t *testing.T) {
 	// main never moved
 	checkRows(t, oracleRows(t, oracle.Read(t, dir, "t")), idRange(0, 100))
 }
+
+// TestInteropRefNames: Lance accepts exactly the branch and tag names
+// ValidateBranchName and ValidateTagName accept.
+func TestInteropRefNames(t *testing.T) {
+	ctx := context.Background()
+	store, dir := localStore(t)
+	if _, err := Create(ctx, store, "t.lance", rowsReader(t, 0, 3, 3), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	common := []string{"ok", "a.b", "A-_9", "main", "a..b", "a.lock", "a b", "a\\b", "ü", "日本", "Ⅷ", "٣",
+		"e\u0301", ".a", "a.", "-a", "_", "a:b", "a*b", "a~b", "a^b", "a@{b", "a?", "a\u200bb"}
+	for _, tc := range []struct {
+		kind     string
+		extra    []string
+		validate func(string) error
+	}{
+		{"branch", []string{"a/b", "x/y/z", "a//b", "/a", "a/", "a/./b", "a/.lock/b", "a/../b"}, ValidateBranchName},
+		{"tag", []string{"a/b"}, ValidateTagName},
+	} {
+		t.Run(tc.kind, func(t *testing.T) {
+			names := append(append([]string{}, common...), tc.extra...)
+			var accepted map[string]bool
+			opsOracle(t, &accepted, append([]string{"try-" + tc.kind + "-names", dir, "t"}, names...)...)
+			for _, n := range names {
+				ours := tc.validate(n) == nil
+				if got, ok := accepted[n]; !ok || ours != got {
+					t.Errorf("%s name %q: Lance accepts=%v (reported %v), we accept=%v", tc.kind, n, got, ok, ours)
+				}
+			}
+		})
+	}
+}

@@ -1,12 +1,21 @@
 package lance
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
 
+// validRefChar is Lance's rule: Rust's char::is_alphanumeric (Unicode
+// alphabetic or numeric, checked against the oracle) or '.', '-', '_'.
 func validRefChar(r rune) bool {
-	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '-' || r == '_'
+	if r < utf8.RuneSelf {
+		return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '-' || r == '_'
+	}
+	return unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.Other_Alphabetic, r)
 }
 
-// ValidateTagName applies Lance's tag name rules: ASCII letters, digits,
+// ValidateTagName applies Lance's tag name rules: letters, digits,
 // '.', '-', '_'; no leading or trailing '.', no "..", not ending in ".lock".
 func ValidateTagName(name string) error {
 	bad := func(reason string) error { return &NameError{Kind: "tag", Name: name, Reason: reason} }
@@ -29,7 +38,7 @@ func ValidateTagName(name string) error {
 }
 
 // ValidateBranchName applies Lance's branch name rules: '/'-separated
-// segments of ASCII letters, digits, '.', '-', '_'; not "main"; no
+// segments of letters, digits, '.', '-', '_'; not "main"; no
 // leading/trailing '/', "//", "..", '\'; not ending in ".lock".
 func ValidateBranchName(name string) error {
 	bad := func(reason string) error { return &NameError{Kind: "branch", Name: name, Reason: reason} }

@@ -11,6 +11,10 @@
 //   count       ROOT TABLE BRANCH [VERSION]   checkout (pinned when VERSION)
 //   field-metadata ROOT TABLE COLUMN KEY VALUE  UpdateConfig (field metadata)
 //   overwrite   ROOT TABLE FROM TO            Overwrite with rows FROM..TO-1
+//   merge-insert ROOT TABLE BRANCH|- FROM TO  upsert rows FROM..TO-1 on id
+//   compact     ROOT TABLE BRANCH|-           optimize (compaction)
+//   try-branch-names ROOT TABLE NAME...       which names Lance accepts
+//   try-tag-names ROOT TABLE NAME...
 //
 // Run as: NODE_PATH=internal/oracle/node_modules node ops.js ...
 'use strict';
@@ -89,6 +93,47 @@ async function main() {
     case 'overwrite': {
       await tbl.add(rowsFor(await tbl.schema(), Number(rest[0]), Number(rest[1])), { mode: 'overwrite' });
       out = { version: await tbl.version(), rows: await tbl.countRows() };
+      break;
+    }
+    case 'merge-insert': {
+      const b = rest[0] === '-' ? tbl : await branches.checkout(rest[0]);
+      const r = await b.mergeInsert('id').whenMatchedUpdateAll().whenNotMatchedInsertAll()
+        .execute(rowsFor(await b.schema(), Number(rest[1]), Number(rest[2])));
+      out = { version: await b.version(), rows: await b.countRows(), inserted: r.numInsertedRows, updated: r.numUpdatedRows };
+      break;
+    }
+    case 'compact': {
+      const b = rest[0] === '-' ? tbl : await branches.checkout(rest[0]);
+      const st = await b.optimize();
+      out = { version: await b.version(), rows: await b.countRows(), removed: st.compaction.fragmentsRemoved, added: st.compaction.fragmentsAdded };
+      break;
+    }
+    case 'try-branch-names': {
+      out = {};
+      for (const n of rest) {
+        try {
+          await branches.create(n);
+          out[n] = true;
+          await branches.delete(n);
+        } catch (e) {
+          out[n] = false;
+        }
+      }
+      break;
+    }
+    case 'try-tag-names': {
+      const tags = await tbl.tags();
+      const v = await tbl.version();
+      out = {};
+      for (const n of rest) {
+        try {
+          await tags.create(n, v);
+          out[n] = true;
+          await tags.delete(n);
+        } catch (e) {
+          out[n] = false;
+        }
+      }
       break;
     }
     default:
