@@ -52,7 +52,9 @@
 // Open fetches the footer, schema and column metadata (one range read of
 // the file's last 64 KiB in the common case); Scan reads only the projected
 // columns' page buffers, one page per column at a time, and returns batches
-// of at most ScanOptions.BatchRows rows. Besides what the writer emits, the
+// of at most ScanOptions.BatchRows rows. ScanOptions.Ranges restricts a
+// scan to sorted row ranges (e.g. rows to take by address): only pages
+// overlapping them are fetched and decoded. Besides what the writer emits, the
 // reader decodes what Lance 8.0 writes with its default settings, checked
 // against files the official Lance wrote: definition levels that are
 // out_of_line_bitpacking or inline_bitpacking (FastLanes layout);

@@ -5,8 +5,6 @@ import (
 	"io"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/pggraph/pggraph/lance/schema"
 	"github.com/pggraph/pggraph/objstore"
@@ -56,6 +54,8 @@ type Reader struct {
 	numRows uint64
 	cols    []columnMeta
 	phys    []*physical
+	// pageStarts[c][p] is the first row of page p of column c.
+	pageStarts [][]uint64
 }
 
 // Open reads the footer, schema and column metadata of the file at key.
@@ -144,6 +144,9 @@ func open(ctx context.Context, src source, size uint64) (*Reader, error) {
 		}
 		var total uint64
 		for _, p := range cm.pages {
+			if p.length > maxPageItems {
+				return nil, corrupt(sch.Field(i).Name, "page of %d rows", p.length)
+			}
 			total += p.length
 			p.layout.chunkWordBytes = 2 // 4 in format 2.2, which open refuses
 
@@ -151,6 +154,13 @@ func open(ctx context.Context, src source, size uint64) (*Reader, error) {
 		if total != r.numRows {
 			return nil, corrupt(sch.Field(i).Name, "pages hold %d rows, file has %d", total, r.numRows)
 		}
+		starts := make([]uint64, len(cm.pages))
+		var at uint64
+		for j, p := range cm.pages {
+			starts[j] = at
+			at += p.length
+		}
+		r.pageStarts = append(r.pageStarts, starts)
 		r.cols = append(r.cols, cm)
 	}
 	for _, f := range sch.Fields() {
@@ -181,169 +191,6 @@ func (r *Reader) NumRows() uint64 { return r.numRows }
 
 // Size is the file's size in bytes.
 func (r *Reader) Size() uint64 { return r.size }
-
-// ScanOptions select what a scan returns.
-type ScanOptions struct {
-	// Columns to read, by name, in output order; nil means all.
-	Columns []string
-	// BatchRows is the maximum rows per batch (default 8192).
-	BatchRows int
-	// Allocator for concatenating page slices (default: Go heap).
-	Allocator memory.Allocator
-}
-
-// Scanner streams batches; only the projected columns' pages are read,
-// one page per column at a time.
-type Scanner struct {
-	r      *Reader
-	opts   ScanOptions
-	schema *arrow.Schema
-	cols   []int
-	cur    []colCursor
-	row    uint64
-}
-
-type colCursor struct {
-	page     int         // next page to load
-	arr      arrow.Array // the decoded current page
-	off      int         // rows of arr already returned
-	nullLeft int         // rows left in the current all-null page
-}
-
-// Scan starts a scan.
-func (r *Reader) Scan(opts ScanOptions) (*Scanner, error) {
-	if opts.BatchRows <= 0 {
-		opts.BatchRows = 8192
-	}
-	if opts.Allocator == nil {
-		opts.Allocator = memory.DefaultAllocator
-	}
-	s := &Scanner{r: r, opts: opts}
-	var fs []arrow.Field
-	if opts.Columns == nil {
-		for i := range r.schema.Fields() {
-			s.cols = append(s.cols, i)
-		}
-		fs = r.schema.Fields()
-	} else {
-		for _, name := range opts.Columns {
-			idx := r.schema.FieldIndices(name)
-			if len(idx) != 1 {
-				return nil, mismatch(name, "no such column (or ambiguous)")
-			}
-			s.cols = append(s.cols, idx[0])
-			fs = append(fs, r.schema.Field(idx[0]))
-		}
-	}
-	md := r.schema.Metadata()
-	s.schema = arrow.NewSchema(fs, &md)
-	s.cur = make([]colCursor, len(s.cols))
-	return s, nil
-}
-
-// Schema is the projected schema of the batches.
-func (s *Scanner) Schema() *arrow.Schema { return s.schema }
-
-// Next returns the next batch, or io.EOF after the last one. The caller
-// releases the batch.
-func (s *Scanner) Next(ctx context.Context) (arrow.RecordBatch, error) {
-	if s.row >= s.r.numRows {
-		return nil, io.EOF
-	}
-	n := uint64(s.opts.BatchRows)
-	if rest := s.r.numRows - s.row; rest < n {
-		n = rest
-	}
-	out := make([]arrow.Array, len(s.cols))
-	release := func() {
-		for _, a := range out {
-			if a != nil {
-				a.Release()
-			}
-		}
-	}
-	for i, ci := range s.cols {
-		a, err := s.take(ctx, i, ci, int(n))
-		if err != nil {
-			release()
-			return nil, err
-		}
-		out[i] = a
-	}
-	s.row += n
-	rec := array.NewRecordBatch(s.schema, out, int64(n))
-	release()
-	return rec, nil
-}
-
-// take returns the next n rows of projected column i (file column ci).
-// All-null pages are never materialized whole: their rows are produced per
-// batch, so memory stays bounded by the batch size whatever a page claims.
-func (s *Scanner) take(ctx context.Context, i, ci, n int) (arrow.Array, error) {
-	c := &s.cur[i]
-	f := s.r.schema.Field(ci)
-	var parts []arrow.Array
-	defer func() {
-		for _, p := range parts {
-			p.Release()
-		}
-	}()
-	for n > 0 {
-		switch {
-		case c.nullLeft > 0:
-			k := min(c.nullLeft, n)
-			parts = append(parts, array.MakeArrayOfNull(s.opts.Allocator, f.Type, k))
-			c.nullLeft -= k
-			n -= k
-		case c.arr != nil && c.off < c.arr.Len():
-			k := min(c.arr.Len()-c.off, n)
-			parts = append(parts, array.NewSlice(c.arr, int64(c.off), int64(c.off+k)))
-			c.off += k
-			n -= k
-		default:
-			if c.arr != nil {
-				c.arr.Release()
-				c.arr = nil
-			}
-			if c.page >= len(s.r.cols[ci].pages) {
-				return nil, corrupt(f.Name, "column ends before row %d", s.row)
-			}
-			pm := s.r.cols[ci].pages[c.page]
-			c.page++
-			if pm.layout.kind == layoutAllNull && len(pm.layout.layers) <= 1 {
-				if !f.Nullable && pm.length > 0 {
-					return nil, corrupt(f.Name, "all-null page in a non-nullable column")
-				}
-				c.nullLeft = int(pm.length)
-				continue
-			}
-			a, err := s.r.decodePage(ctx, ci, pm)
-			if err != nil {
-				return nil, err
-			}
-			c.arr, c.off = a, 0
-		}
-	}
-	if len(parts) == 1 {
-		parts[0].Retain()
-		return parts[0], nil
-	}
-	a, err := array.Concatenate(parts, s.opts.Allocator)
-	if err != nil {
-		return nil, corrupt(f.Name, "concatenate: %v", err)
-	}
-	return a, nil
-}
-
-// Close releases the scanner's current pages.
-func (s *Scanner) Close() {
-	for i := range s.cur {
-		if s.cur[i].arr != nil {
-			s.cur[i].arr.Release()
-			s.cur[i].arr = nil
-		}
-	}
-}
 
 // ReadAll scans the projected columns into one batch per BatchRows rows.
 func (r *Reader) ReadAll(ctx context.Context, opts ScanOptions) ([]arrow.RecordBatch, error) {

@@ -1,0 +1,211 @@
+package file
+
+import (
+	"context"
+	"io"
+	"sort"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// RowRange is the half-open row interval [Start, End) of a file.
+type RowRange struct{ Start, End uint64 }
+
+// ScanOptions select what a scan returns.
+type ScanOptions struct {
+	// Columns to read, by name, in output order; nil means all.
+	Columns []string
+	// Ranges, when set, restrict the scan to these rows: sorted,
+	// non-overlapping, within the file. Only pages overlapping a range are
+	// read and decoded. nil means every row.
+	Ranges []RowRange
+	// BatchRows is the maximum rows per batch (default 8192). A batch never
+	// spans two ranges.
+	BatchRows int
+	// Allocator for concatenating page slices (default: Go heap).
+	Allocator memory.Allocator
+}
+
+// Scanner streams batches; only the projected columns' pages that overlap
+// the requested rows are read, one page per column at a time.
+type Scanner struct {
+	r      *Reader
+	opts   ScanOptions
+	schema *arrow.Schema
+	cols   []int
+	cur    []colCursor
+	ranges []RowRange
+	ri     int    // current range
+	row    uint64 // next row to return (absolute)
+}
+
+// colCursor caches the decoded page of one projected column.
+type colCursor struct {
+	page int         // index of the decoded page, -1 for none
+	arr  arrow.Array // the decoded page (nil for an all-null page)
+}
+
+// Scan starts a scan.
+func (r *Reader) Scan(opts ScanOptions) (*Scanner, error) {
+	if opts.BatchRows <= 0 {
+		opts.BatchRows = 8192
+	}
+	if opts.Allocator == nil {
+		opts.Allocator = memory.DefaultAllocator
+	}
+	s := &Scanner{r: r, opts: opts}
+	var fs []arrow.Field
+	if opts.Columns == nil {
+		for i := range r.schema.Fields() {
+			s.cols = append(s.cols, i)
+		}
+		fs = r.schema.Fields()
+	} else {
+		for _, name := range opts.Columns {
+			idx := r.schema.FieldIndices(name)
+			if len(idx) != 1 {
+				return nil, mismatch(name, "no such column (or ambiguous)")
+			}
+			s.cols = append(s.cols, idx[0])
+			fs = append(fs, r.schema.Field(idx[0]))
+		}
+	}
+	if opts.Ranges == nil {
+		s.ranges = []RowRange{{0, r.numRows}}
+	} else {
+		prev := uint64(0)
+		for _, rg := range opts.Ranges {
+			if rg.Start < prev || rg.End < rg.Start || rg.End > r.numRows {
+				return nil, mismatch("", "row ranges must be sorted, disjoint and within the file's %d rows", r.numRows)
+			}
+			prev = rg.End
+			if rg.End > rg.Start {
+				s.ranges = append(s.ranges, rg)
+			}
+		}
+	}
+	if len(s.ranges) > 0 {
+		s.row = s.ranges[0].Start
+	}
+	md := r.schema.Metadata()
+	s.schema = arrow.NewSchema(fs, &md)
+	s.cur = make([]colCursor, len(s.cols))
+	for i := range s.cur {
+		s.cur[i].page = -1
+	}
+	return s, nil
+}
+
+// Schema is the projected schema of the batches.
+func (s *Scanner) Schema() *arrow.Schema { return s.schema }
+
+// Next returns the next batch, or io.EOF after the last one. The caller
+// releases the batch.
+func (s *Scanner) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	if s.ri >= len(s.ranges) {
+		return nil, io.EOF
+	}
+	rg := s.ranges[s.ri]
+	n := min(uint64(s.opts.BatchRows), rg.End-s.row)
+	out := make([]arrow.Array, len(s.cols))
+	release := func() {
+		for _, a := range out {
+			if a != nil {
+				a.Release()
+			}
+		}
+	}
+	for i, ci := range s.cols {
+		a, err := s.take(ctx, i, ci, s.row, int(n))
+		if err != nil {
+			release()
+			return nil, err
+		}
+		out[i] = a
+	}
+	s.row += n
+	if s.row == rg.End {
+		s.ri++
+		if s.ri < len(s.ranges) {
+			s.row = s.ranges[s.ri].Start
+		}
+	}
+	rec := array.NewRecordBatch(s.schema, out, int64(n))
+	release()
+	return rec, nil
+}
+
+// take returns rows [row, row+n) of projected column i (file column ci).
+// All-null pages are never materialized whole: their rows are produced
+// per batch, so memory stays bounded by the batch size whatever a page
+// claims.
+func (s *Scanner) take(ctx context.Context, i, ci int, row uint64, n int) (arrow.Array, error) {
+	c := &s.cur[i]
+	f := s.r.schema.Field(ci)
+	starts := s.r.pageStarts[ci]
+	var parts []arrow.Array
+	defer func() {
+		for _, p := range parts {
+			p.Release()
+		}
+	}()
+	for n > 0 {
+		// The page holding row: the last page starting at or before it.
+		pi := sort.Search(len(starts), func(k int) bool { return starts[k] > row }) - 1
+		if pi < 0 || pi >= len(s.r.cols[ci].pages) {
+			return nil, corrupt(f.Name, "no page holds row %d", row)
+		}
+		pm := s.r.cols[ci].pages[pi]
+		off := int(row - starts[pi])
+		k := min(int(pm.length)-off, n)
+		if k <= 0 {
+			return nil, corrupt(f.Name, "empty page %d", pi)
+		}
+		if pm.layout.kind == layoutAllNull && len(pm.layout.layers) <= 1 {
+			if !f.Nullable {
+				return nil, corrupt(f.Name, "all-null page in a non-nullable column")
+			}
+			parts = append(parts, array.MakeArrayOfNull(s.opts.Allocator, f.Type, k))
+		} else {
+			if c.page != pi {
+				if c.arr != nil {
+					c.arr.Release()
+					c.arr, c.page = nil, -1
+				}
+				a, err := s.r.decodePage(ctx, ci, pm)
+				if err != nil {
+					return nil, err
+				}
+				if uint64(a.Len()) != pm.length {
+					a.Release()
+					return nil, corrupt(f.Name, "page %d decodes to %d rows, metadata says %d", pi, a.Len(), pm.length)
+				}
+				c.arr, c.page = a, pi
+			}
+			parts = append(parts, array.NewSlice(c.arr, int64(off), int64(off+k)))
+		}
+		row += uint64(k)
+		n -= k
+	}
+	if len(parts) == 1 {
+		parts[0].Retain()
+		return parts[0], nil
+	}
+	a, err := array.Concatenate(parts, s.opts.Allocator)
+	if err != nil {
+		return nil, corrupt(f.Name, "concatenate: %v", err)
+	}
+	return a, nil
+}
+
+// Close releases the scanner's current pages.
+func (s *Scanner) Close() {
+	for i := range s.cur {
+		if s.cur[i].arr != nil {
+			s.cur[i].arr.Release()
+			s.cur[i].arr, s.cur[i].page = nil, -1
+		}
+	}
+}
