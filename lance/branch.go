@@ -144,7 +144,8 @@ func (d *Dataset) completeBranch(ctx context.Context, ref *BranchRef) (*Dataset,
 	if err != nil {
 		return nil, err
 	}
-	br := &Dataset{store: d.store, root: d.root, branch: name, location: d.location, naming: parent.naming}
+	// Lance names a branch's manifests V2 even under a V1 root
+	br := &Dataset{store: d.store, root: d.root, branch: name, location: d.location, naming: NamingV2}
 	key := br.manifestKey(v)
 	for attempt := 0; ; attempt++ {
 		if err := d.store.Put(ctx, join(br.base(), txnDir, txn.TxnFileName()), txn.Encode()); err != nil {

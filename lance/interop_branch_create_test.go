@@ -202,3 +202,37 @@ func TestInteropRefNames(t *testing.T) {
 		})
 	}
 }
+
+// TestInteropBranchOfV1Dataset: like Lance, a branch of a V1-named
+// dataset gets V2 manifest names; Lance reads it and appends to it.
+func TestInteropBranchOfV1Dataset(t *testing.T) {
+	ctx := context.Background()
+	store, dir := localStore(t)
+	ds, err := Create(ctx, store, "t.lance", rowsReader(t, 0, 10, 10), Options{Naming: NamingV1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	br, err := ds.CreateBranch(ctx, "v1b", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if br.Naming() != NamingV2 {
+		t.Fatalf("branch naming %s", br.Naming())
+	}
+	if _, err := store.Stat(ctx, "t.lance/tree/v1b/_versions/"+manifestName(NamingV2, 1)); err != nil {
+		t.Fatal(err)
+	}
+	var c oracleCount
+	opsOracle(t, &c, "append", dir, "t", "v1b", "10", "12")
+	if c.Version != 2 || c.Rows != 12 {
+		t.Fatalf("Lance on the branch: %+v", c)
+	}
+	got, err := br.Latest(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkRows(t, scanAll(t, got, ScanOptions{}), idRange(0, 12))
+	if main, err := ds.Latest(ctx); err != nil || main.Naming() != NamingV1 || main.Version() != 1 {
+		t.Fatalf("main %v %v", main, err)
+	}
+}
