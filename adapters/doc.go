@@ -13,8 +13,10 @@
 // API (graph.go): Open a root (Create initializes), Head a branch, and
 // Write(ctx, WriteOptions, StageFunc). The StageFunc fills a Stage
 // against the attempt's base snapshot — Insert (Arrow record readers,
-// streamed in bounded memory: data files are cut per
-// lance.DefaultMaxRowsPerFile rows, no per-commit row cap), Delete (row
+// streamed in bounded memory: data files are cut every
+// WriteOptions.MaxRowsPerFile rows (default lance.DefaultMaxRowsPerFile),
+// so memory is one data file and there is no per-commit row cap;
+// TestLargeCommitStreamsIntoManyFragments, bench-graph reports peak heap), Delete (row
 // addresses in the base version; UPDATE = Delete + Insert), Probe (a
 // table a validator read joins the read set), CreateTable, DropTable —
 // and is re-run from a fresh base on every transparent re-prepare, so it

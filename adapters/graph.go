@@ -74,6 +74,11 @@ type WriteOptions struct {
 	Base   *graph.Snapshot
 	// MaxReprepare bounds transparent re-prepares (default 5).
 	MaxReprepare int
+	// MaxRowsPerFile cuts inserted rows into data files (fragments) of at
+	// most this many rows (0 = lance.DefaultMaxRowsPerFile); one file is
+	// the unit of write memory, so any number of rows streams in bounded
+	// memory.
+	MaxRowsPerFile uint64
 }
 
 // Write runs one graph-visible write: fn stages the changes (rows as
@@ -84,6 +89,7 @@ func (g *Graph) Write(ctx context.Context, o WriteOptions, fn StageFunc) (*proto
 		o.Actor = g.actor
 	}
 	w := newMutationWriter(g.Root, fn)
+	w.maxRowsPerFile = o.MaxRowsPerFile
 	return g.coord.Commit(ctx, w, protocol.CommitOptions{Branch: o.Branch, Actor: o.Actor, Message: o.Message,
 		Strict: o.Strict, Base: o.Base, MaxReprepare: o.MaxReprepare})
 }

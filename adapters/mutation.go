@@ -23,9 +23,10 @@ type StageFunc func(ctx context.Context, s *Stage) error
 // mutationWriter is the Mutation (and SchemaApply) adapter: one staged
 // Lance transaction per touched table, committed exactly at pin+1.
 type mutationWriter struct {
-	root  *graph.Root
-	store objstore.Store
-	fn    StageFunc
+	root           *graph.Root
+	store          objstore.Store
+	maxRowsPerFile uint64
+	fn             StageFunc
 	// ProbeWritten: strict transactions read every table they write.
 	mu     sync.Mutex
 	staged map[string]map[graph.TableKey]*lance.Staged // by operation id
@@ -77,7 +78,7 @@ func (w *mutationWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite
 		}
 		rdr := newChain(as, sources)
 		txn := uuid.NewString()
-		s, err := lance.New(w.store, entry.Location, w.root.DatasetOptions(entry.Location, "", 0)).StageOverwrite(ctx, rdr, lance.StageOptions{UUID: txn})
+		s, err := lance.New(w.store, entry.Location, w.root.DatasetOptions(entry.Location, "", 0)).StageOverwrite(ctx, rdr, lance.StageOptions{UUID: txn, MaxRowsPerFile: w.maxRowsPerFile})
 		rdr.Release()
 		if err != nil {
 			return (wrapStageErr(spec.Name, err))
@@ -121,7 +122,7 @@ func (w *mutationWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite
 			return (err)
 		}
 		txn := uuid.NewString()
-		s, err := stageOps(ctx, ds, o, lance.StageOptions{UUID: txn})
+		s, err := stageOps(ctx, ds, o, lance.StageOptions{UUID: txn, MaxRowsPerFile: w.maxRowsPerFile})
 		if err != nil {
 			return (wrapStageErr(e.Name, err))
 		}
@@ -173,7 +174,7 @@ func (w *mutationWriter) firstTouch(ctx context.Context, e protocol.Effect, o *t
 	if err != nil {
 		return nil, false, err
 	}
-	s, err = stageOps(ctx, fork, o, lance.StageOptions{UUID: e.TxnUUID})
+	s, err = stageOps(ctx, fork, o, lance.StageOptions{UUID: e.TxnUUID, MaxRowsPerFile: w.maxRowsPerFile})
 	return s, true, err
 }
 

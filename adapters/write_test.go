@@ -6,6 +6,10 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
 	"github.com/pggraph/pggraph/objstore"
 	"github.com/pggraph/pggraph/protocol"
 )
@@ -168,4 +172,67 @@ func TestCreateWithRowsAndDrop(t *testing.T) {
 		t.Fatalf("re-created table has rows %v", got)
 	}
 	_ = fmt.Sprint()
+}
+
+// genSource streams n rows in batches of 4096, built lazily: the write
+// path never holds the whole input.
+func genSource(n int) Source {
+	return func() (array.RecordReader, error) { return &lazyReader{n: n}, nil }
+}
+
+type lazyReader struct {
+	n, done int
+	cur     arrow.RecordBatch
+}
+
+func (l *lazyReader) Retain()               {}
+func (l *lazyReader) Release()              {}
+func (l *lazyReader) Schema() *arrow.Schema { return testSchema }
+func (l *lazyReader) Err() error            { return nil }
+func (l *lazyReader) Next() bool {
+	if l.cur != nil {
+		l.cur.Release()
+		l.cur = nil
+	}
+	if l.done >= l.n {
+		return false
+	}
+	k := min(4096, l.n-l.done)
+	b := array.NewRecordBuilder(memory.DefaultAllocator, testSchema)
+	defer b.Release()
+	for i := 0; i < k; i++ {
+		b.Field(0).(*array.Int64Builder).Append(int64(l.done + i))
+		b.Field(1).(*array.StringBuilder).Append("x")
+	}
+	l.done += k
+	l.cur = b.NewRecordBatch()
+	return true
+}
+func (l *lazyReader) RecordBatch() arrow.RecordBatch { return l.cur }
+func (l *lazyReader) Record() arrow.RecordBatch      { return l.cur }
+
+func TestLargeCommitStreamsIntoManyFragments(t *testing.T) {
+	ctx := context.Background()
+	g := openGraph(t, objstore.NewMem(), true)
+	defer g.Close()
+	createTables(t, g, "big")
+	const rows = 100_000
+	rc, err := g.Write(ctx, WriteOptions{MaxRowsPerFile: 10_000}, func(ctx context.Context, s *Stage) error {
+		return s.Insert("big", genSource(rows))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, _ := rc.Snapshot.State.TableByName("big")
+	ds, _, err := g.Table(ctx, rc.Snapshot, "big")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.RowCount != rows || ds.CountRows() != rows || len(ds.Fragments()) != rows/10_000 {
+		t.Fatalf("rows %d/%d in %d fragments", e.RowCount, ds.CountRows(), len(ds.Fragments()))
+	}
+	ids, _ := readIDs(t, g, rc.Snapshot, "big")
+	if len(ids) != rows || ids[0] != 0 || ids[rows-1] != rows-1 {
+		t.Fatalf("read back %d rows", len(ids))
+	}
 }
