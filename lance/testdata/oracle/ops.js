@@ -13,6 +13,7 @@
 //   overwrite   ROOT TABLE FROM TO            Overwrite with rows FROM..TO-1
 //   merge-insert ROOT TABLE BRANCH|- FROM TO  upsert rows FROM..TO-1 on id
 //   compact     ROOT TABLE BRANCH|-           optimize (compaction)
+//   filter      ROOT TABLE BRANCH|- PREDICATE... ids matching each SQL predicate
 //   try-branch-names ROOT TABLE NAME...       which names Lance accepts
 //   try-tag-names ROOT TABLE NAME...
 //
@@ -118,6 +119,21 @@ async function main() {
         } catch (e) {
           out[n] = false;
         }
+      }
+      break;
+    }
+    case 'filter': {
+      const b = rest[0] === '-' ? tbl : await branches.checkout(rest[0]);
+      out = {};
+      for (const p of rest.slice(1)) {
+        const at = await b.query().where(p).select(['id']).toArrow();
+        const ids = [];
+        for (const batch of at.batches) {
+          const col = batch.getChild('id');
+          for (let i = 0; i < batch.numRows; i++) ids.push(Number(col.get(i)));
+        }
+        ids.sort((x, y) => x - y);
+        out[p] = ids;
       }
       break;
     }
