@@ -98,4 +98,17 @@
 //   - CAS succeeded, sidecar remains: converged + audit + delete.
 //     TestFailedSidecarDeleteIsNotAUserError, TestCrashSweep.
 //   - Live owners: TestLiveForeignOwnerIsNeverTouched (skipped, 55P03).
+//   - Expired owners: TestExpiredForeignOwnerIsFencedThenRolledBack (its
+//     later publish is refused), TestFenceStopsAnExpiredOwnersPendingCommit
+//     (its pending exact commit cannot land).
+//   - Concurrent recoverers of one intent (several processes): restores
+//     land exactly on the classified HEAD and adopt each other's
+//     (adapters TestKillNineLoop).
+//
+// Known limits: the lease is not renewed, so a writer on another machine
+// whose single commit outlives LeaseDuration can be fenced (its write
+// then fails with 55000/40001 and nothing of it is visible — safe, not
+// live). Cross-process branch delete races a write on that branch the
+// way Lance refs allow (no compare-and-delete of a ref); in one process
+// the branch gate excludes it.
 package recovery

@@ -367,3 +367,59 @@ func TestUncoveredDriftIsRefused(t *testing.T) {
 		t.Fatalf("a write to another table must proceed: %v", err)
 	}
 }
+
+// An expired owner that armed but had not committed yet: recovery's
+// fence occupies each table's next slot, so the owner's pending exact
+// commit can never land, and a later publish of its delta is refused.
+func TestFenceStopsAnExpiredOwnersPendingCommit(t *testing.T) {
+	mem := setup(t)
+	ctx := context.Background()
+	// crash at the first table HEAD move: armed, nothing landed
+	kc := &keyCrash{Store: mem, pred: func(op, key string) bool {
+		return op == "putifabsent" && strings.HasPrefix(key, "tables/") && strings.Contains(key, "/_versions/")
+	}}
+	g := open(t, kc, false, recovery.Options{})
+	_ = writeAB(ctx, g, 1)
+	g.Close()
+	objs, _ := mem.List(ctx, "__recovery/")
+	if len(objs) != 1 {
+		t.Fatalf("sidecars %v", objs)
+	}
+	sc := rewriteOwner(t, mem, objs[0].Key, func(o *recovery.Owner) {
+		o.Host, o.BootID, o.LeaseExpiry = "another-machine", "b", time.Now().Add(-time.Second)
+	})
+	// a transaction staged against the pin, as the old owner holds one
+	// (its own staged file carries the planned UUID; any exact commit on
+	// the pin is equally blocked)
+	g = open(t, mem, false, recovery.Options{})
+	defer g.Close()
+	sn, _ := g.Head(ctx, "")
+	ds, _, err := g.Table(ctx, sn, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sc.Write.Effects) != 2 || sc.Write.Effects[0].ExpectedVersion != ds.Version() && sc.Write.Effects[1].ExpectedVersion != ds.Version() {
+		t.Fatalf("sidecar effects %+v", sc.Write.Effects)
+	}
+	rdr, _ := rows(1)()
+	pending, err := ds.StageAppend(ctx, rdr, lance.StageOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reps, err := g.Recovery.Recover(ctx)
+	if err != nil || !reps[0].Fenced {
+		t.Fatalf("recover: %+v %v", reps, err)
+	}
+	if _, err := pending.Commit(ctx, lance.CommitOptions{Mode: lance.CommitExact}); !lance.IsConflict(err) {
+		t.Fatalf("the fenced owner's commit landed: %v", err)
+	}
+	if a := ids(t, g, "a"); len(a) != 0 {
+		t.Fatalf("a = %v", a)
+	}
+	if err := writeAB(ctx, g, 2); err != nil {
+		t.Fatal(err)
+	}
+	if a := ids(t, g, "a"); !slices.Equal(a, []int64{2}) {
+		t.Fatalf("a = %v", a)
+	}
+}
