@@ -55,6 +55,9 @@
 //     epoch, presence) in stage D and on every CAS attempt; checkHeads
 //     (live HEAD == pin, else covered → retry / 55P03, uncovered →
 //     KindUncoveredDrift). Tests: TestReadSetCheckPerMember,
+//     adapters TestPublisherArbitratesProbedMember (a probed table
+//     changing between revalidation and the CAS fails the write into
+//     recovery; a disjoint commit does not; -tags failpoints),
 //     adapters TestStrictReadSetChangeIs40001AndAutocommitReprepares,
 //     recovery TestUncoveredDriftIsRefused.
 //  4. Recompute, do not patch: a mismatch returns to Commit's loop,
