@@ -32,8 +32,11 @@ import (
 // first manifest can be recognised as belonging to the current
 // incarnation of the ref. That makes the manifest a pure function of the
 // ref: whoever finds a ref without it (a creator that crashed between the
-// two writes) finishes the creation idempotently, and a leftover manifest
-// of a deleted incarnation is told apart and reclaimed.
+// two writes) finishes the creation idempotently. Before the first
+// manifest is written, whatever an earlier incarnation of the name left
+// under tree/{name}/ (a delete that crashed mid-reclaim, or a commit that
+// raced the delete) is reclaimed, so none of its versions can appear in
+// the new branch's history.
 
 // CreateBranch forks the native branch name from d's branch at version v
 // (0 = d's version) and returns the new branch at its first version (v).
@@ -147,36 +150,48 @@ func (d *Dataset) completeBranch(ctx context.Context, ref *BranchRef) (*Dataset,
 	// Lance names a branch's manifests V2 even under a V1 root
 	br := &Dataset{store: d.store, root: d.root, branch: name, location: d.location, naming: NamingV2}
 	key := br.manifestKey(v)
-	for attempt := 0; ; attempt++ {
-		if err := d.store.Put(ctx, join(br.base(), txnDir, txn.TxnFileName()), txn.Encode()); err != nil {
-			return nil, err
-		}
-		err := d.store.PutIfAbsent(ctx, key, data)
-		if err == nil {
-			br.writeHint(ctx, v)
-			mf, err := format.DecodeManifestFile(data)
-			if err != nil {
-				return nil, err
-			}
-			return br.withManifest(v, mf)
-		}
-		if !objstore.IsExists(err) {
-			return nil, err
-		}
-		// Someone finished this incarnation first, or the slot holds a
-		// leftover of a deleted incarnation of the same name.
-		if got, err := br.at(ctx, v); err == nil {
-			if t, err := got.Transaction(ctx, v); err == nil && t.UUID == txn.UUID {
-				return got, nil
-			}
-		}
-		if attempt > 0 {
-			return nil, wrapf(ErrBranchExists, "branch %q: version %d is held by another incarnation", name, v)
-		}
-		if err := d.reclaimBranchTree(ctx, name); err != nil {
-			return nil, err
-		}
+	if got, ok := br.ownFirstManifest(ctx, v, txn.UUID); ok {
+		return got, nil // finished already (by a concurrent completer)
 	}
+	// Anything already under the tree belongs to an earlier incarnation
+	// of the name (a delete that crashed or raced a commit): reclaim it,
+	// or its versions would show up in this branch's history.
+	if err := d.reclaimBranchTree(ctx, name); err != nil {
+		return nil, err
+	}
+	if err := d.store.Put(ctx, join(br.base(), txnDir, txn.TxnFileName()), txn.Encode()); err != nil {
+		return nil, err
+	}
+	err = d.store.PutIfAbsent(ctx, key, data)
+	if objstore.IsExists(err) {
+		if got, ok := br.ownFirstManifest(ctx, v, txn.UUID); ok {
+			return got, nil
+		}
+		return nil, wrapf(ErrBranchExists, "branch %q: version %d is held by another incarnation", name, v)
+	}
+	if err != nil {
+		return nil, err
+	}
+	br.writeHint(ctx, v)
+	mf, err := format.DecodeManifestFile(data)
+	if err != nil {
+		return nil, err
+	}
+	return br.withManifest(v, mf)
+}
+
+// ownFirstManifest returns the branch at version v when that version
+// exists and was committed by the Clone transaction txnUUID.
+func (br *Dataset) ownFirstManifest(ctx context.Context, v uint64, txnUUID string) (*Dataset, bool) {
+	got, err := br.at(ctx, v)
+	if err != nil {
+		return nil, false
+	}
+	t, err := got.Transaction(ctx, v)
+	if err != nil || t.UUID != txnUUID {
+		return nil, false
+	}
+	return got, true
 }
 
 // cloneManifest is the branch's first manifest: the parent's manifest at

@@ -443,3 +443,57 @@ func TestBranchVersionIDJSON(t *testing.T) {
 		t.Fatalf("ref json:\n%s", b)
 	}
 }
+
+// TestRecreateOverLeftovers: versions an earlier incarnation left behind
+// (a delete that crashed after removing the first manifest, or a commit
+// racing the delete) never show up in the re-created branch.
+func TestRecreateOverLeftovers(t *testing.T) {
+	ctx := context.Background()
+	store, main := branchFixture(t)
+	old, err := main.CreateBranch(ctx, "r", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := int64(0); i < 2; i++ {
+		st, err := old.StageAppend(ctx, rowsReader(t, 500+10*i, 510+10*i, 10), StageOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if old, err = st.Commit(ctx, CommitOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// the ref and the first manifest are gone, versions 2 and 3 remain
+	for _, k := range []string{"b.lance/_refs/branches/r.json", "b.lance/tree/r/_versions/" + manifestName(NamingV2, 1)} {
+		if err := store.Delete(ctx, k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stale := keysUnder(t, store, "b.lance/tree/r/data/")
+	if len(stale) != 2 {
+		t.Fatalf("setup: %v", stale)
+	}
+	br, err := main.CreateBranch(ctx, "r", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	latest, err := Open(ctx, store, "b.lance", Options{Branch: "r", Location: memLocation})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if latest.Version() != 1 || br.Version() != 1 {
+		t.Fatalf("re-created branch at v%d (latest v%d)", br.Version(), latest.Version())
+	}
+	checkRows(t, scanAll(t, latest, ScanOptions{}), idRange(0, 50))
+	if keys := keysUnder(t, store, "b.lance/tree/r/data/"); len(keys) != 0 {
+		t.Fatalf("leftover data files %v", keys)
+	}
+	// the new incarnation commits at 2 without tripping over old files
+	st, err := latest.StageAppend(ctx, rowsReader(t, 600, 601, 1), StageOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if latest, err = st.Commit(ctx, CommitOptions{}); err != nil || latest.Version() != 2 {
+		t.Fatalf("commit on the new incarnation: %v %v", latest, err)
+	}
+}

@@ -60,8 +60,9 @@
 //     every inherited data and deletion file points at, flags
 //     recomputed. Commits on B continue at V+1 under tree/B/. A ref
 //     without its first manifest (creator crashed) is finished by the
-//     next Open; a leftover manifest of a deleted incarnation is told
-//     apart by the Clone UUID and reclaimed. DeleteBranch refuses a
+//     next Open; before a first manifest is written, whatever an earlier
+//     incarnation of the name left under tree/B/ is reclaimed, so none
+//     of its versions leak into the new history. DeleteBranch refuses a
 //     branch others were forked from (ErrBranchInUse), deletes the ref,
 //     then reclaims tree/B/ — unless another branch's tree is nested
 //     below it, in which case (like Lance) the tree is left. Tags into a
