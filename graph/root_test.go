@@ -155,3 +155,21 @@ func TestCorruptManifestStateRefused(t *testing.T) {
 		}
 	}
 }
+
+func FuzzDecodeState(f *testing.F) {
+	f.Add(`{"schema":{"hash":"h","counter":1,"next_id":5},"tables":[{"id":1,"incarnation":2,"name":"a","state":"live"}]}`, `{"id":"c"}`)
+	f.Add(`{}`, `{}`)
+	f.Add(`{"tables":[{"id":1,"incarnation":2,"name":"a","state":"zombie"}]}`, `{"id":"c"}`)
+	f.Fuzz(func(t *testing.T, state, commit string) {
+		st, c, err := decodeState(map[string]string{PropFormat: ManifestFormat, PropState: state, PropCommit: commit})
+		if err != nil {
+			if !IsCorruptManifest(err) {
+				t.Fatalf("untyped error %v", err)
+			}
+			return
+		}
+		if c.ID == "" || st.Validate() != nil {
+			t.Fatalf("accepted an invalid state")
+		}
+	})
+}

@@ -1,8 +1,12 @@
 package recovery
 
 import (
+	"flag"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pggraph/pggraph/graph"
 	"github.com/pggraph/pggraph/protocol"
@@ -84,4 +88,39 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("untyped error %v", err)
 		}
 	})
+}
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// TestSidecarGolden pins format version 1 byte for byte: a change to the
+// sidecar layout must bump SidecarVersion (old files are then refused,
+// never misread).
+func TestSidecarGolden(t *testing.T) {
+	sc := validSidecar()
+	sc.Owner = Owner{Host: "h", PID: 7, BootID: "b", Instance: "i", LeaseExpiry: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
+	sc.CreatedAt = time.Date(2026, 1, 2, 3, 0, 0, 0, time.UTC)
+	sc.Write.ReadSet = protocol.ReadSet{Branch: "main", Incarnation: "main", Schema: "3:abc",
+		Tables: []protocol.TableMember{{Table: graph.TableKey{ID: 1, Incarnation: 2}, Present: true, State: graph.Live, Version: 3, Written: true}}}
+	sc.Write.Delta = protocol.ManifestDelta{Updates: []protocol.TableUpdate{{Table: graph.TableKey{ID: 1, Incarnation: 2}}}}
+	got, err := sc.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join("testdata", "sidecar_v1.json")
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want) {
+		t.Fatalf("sidecar v1 encoding changed (bump SidecarVersion):\n%s", got)
+	}
+	back, err := Decode(want)
+	if err != nil || back.Owner.PID != 7 || back.Write.ReadSet.Tables[0].Version != 3 {
+		t.Fatalf("golden does not decode: %v", err)
+	}
 }
