@@ -10,7 +10,7 @@ import (
 // accum is an aggregate's per-group state, updated a batch at a time.
 // rows are batch row indexes, gids the group of each row (same length).
 type accum interface {
-	update(ec *evalCtx, args []*Vec, rows, gids []int32) error
+	update(ec *evalCtx, args []*Vec, rows, gids []int32, ng int) error
 	result(ngroups int) (*Vec, error)
 }
 
@@ -88,20 +88,36 @@ func (a *aggNode) run(ec *evalCtx, emit func(*Batch) error) error {
 	}
 	keys := newBuffer(gtypes)
 	index := map[string]int32{}
+	intIndex := map[int64]int32{}
+	var dense []int32
+	nullGroup := int32(-1)
 	ngroups := 0
 	if len(a.groups) == 0 {
 		ngroups = 1
 	}
 	var kb []byte
+	var identity, zeros []int32
 	err := a.input.run(ec, func(b *Batch) error {
 		if err := checkCancel(ec.run.ctx); err != nil {
 			return err
 		}
 		rows := b.Sel
 		if rows == nil {
-			rows = allRows(b.N)
+			if len(identity) < b.N {
+				identity = allRows(max(b.N, batchSize))
+			}
+			rows = identity[:b.N]
 		}
-		gids := make([]int32, len(rows))
+		var gids []int32
+		if len(a.groups) == 0 {
+			// one group: a shared zero slice
+			if len(zeros) < len(rows) {
+				zeros = make([]int32, max(len(rows), batchSize))
+			}
+			gids = zeros[:len(rows)]
+		} else {
+			gids = make([]int32, len(rows))
+		}
 		if len(a.groups) > 0 {
 			kv := make([]*Vec, len(a.groups))
 			for i, g := range a.groups {
@@ -112,19 +128,60 @@ func (a *aggNode) run(ec *evalCtx, emit func(*Batch) error) error {
 				kv[i] = v
 			}
 			var newRows []int32
-			if len(kv) == 1 && kv[0].T.Kind() == KInt && kv[0].Nulls == nil {
-				// int64 fast path still goes through the byte key for one map
-			}
-			for k, r := range rows {
-				kb, _ = rowKey(kb[:0], kv, int(r))
-				g, ok := index[string(kb)]
-				if !ok {
-					g = int32(ngroups)
-					ngroups++
-					index[string(kb)] = g
-					newRows = append(newRows, r)
+			if len(kv) == 1 && kv[0].T.Kind() == KInt {
+				// int64 fast path (every batch of a query has the same key
+				// type, so the two indexes never mix)
+				col := kv[0].I
+				for k, r := range rows {
+					if kv[0].IsNull(int(r)) {
+						if nullGroup < 0 {
+							nullGroup = int32(ngroups)
+							ngroups++
+							newRows = append(newRows, r)
+						}
+						gids[k] = nullGroup
+						continue
+					}
+					v := col[r]
+					if v >= 0 && v < denseKeys {
+						// small non-negative keys: direct table, no hashing
+						if dense == nil {
+							dense = make([]int32, denseKeys)
+							for i := range dense {
+								dense[i] = -1
+							}
+						}
+						g := dense[v]
+						if g < 0 {
+							g = int32(ngroups)
+							ngroups++
+							dense[v] = g
+							newRows = append(newRows, r)
+						}
+						gids[k] = g
+						continue
+					}
+					g, ok := intIndex[v]
+					if !ok {
+						g = int32(ngroups)
+						ngroups++
+						intIndex[v] = g
+						newRows = append(newRows, r)
+					}
+					gids[k] = g
 				}
-				gids[k] = g
+			} else {
+				for k, r := range rows {
+					kb, _ = rowKey(kb[:0], kv, int(r))
+					g, ok := index[string(kb)]
+					if !ok {
+						g = int32(ngroups)
+						ngroups++
+						index[string(kb)] = g
+						newRows = append(newRows, r)
+					}
+					gids[k] = g
+				}
 			}
 			if len(newRows) > 0 {
 				if err := keys.add(ec.run, &Batch{Cols: kv, N: b.N, Sel: newRows}); err != nil {
@@ -168,7 +225,7 @@ func (a *aggNode) run(ec *evalCtx, emit func(*Batch) error) error {
 				}
 				args[len(c.args)+k] = v
 			}
-			if err := accs[i].update(ec, args, r, g); err != nil {
+			if err := accs[i].update(ec, args, r, g, ngroups); err != nil {
 				return err
 			}
 		}
@@ -216,8 +273,18 @@ type countAcc struct {
 	n    []int64
 }
 
-func (c *countAcc) update(_ *evalCtx, args []*Vec, rows, gids []int32) error {
-	c.n = growTo(c.n, maxGid(gids))
+func (c *countAcc) update(_ *evalCtx, args []*Vec, rows, gids []int32, ng int) error {
+	c.n = growTo(c.n, ng)
+	if (c.star || args[0].Nulls == nil) && ng == 1 {
+		c.n[0] += int64(len(gids))
+		return nil
+	}
+	if c.star || args[0].Nulls == nil {
+		for _, g := range gids {
+			c.n[g]++
+		}
+		return nil
+	}
 	for k, r := range rows {
 		if c.star || !args[0].IsNull(int(r)) {
 			c.n[gids[k]]++
@@ -246,8 +313,8 @@ type sumAcc struct {
 	big     []bool // int sum overflowed into d
 }
 
-func (s *sumAcc) update(_ *evalCtx, args []*Vec, rows, gids []int32) error {
-	n := maxGid(gids)
+func (s *sumAcc) update(_ *evalCtx, args []*Vec, rows, gids []int32, ng int) error {
+	n := ng
 	s.has, s.cnt = growTo(s.has, n), growTo(s.cnt, n)
 	x := args[0]
 	switch x.T.Kind() {
@@ -284,8 +351,27 @@ func (s *sumAcc) update(_ *evalCtx, args []*Vec, rows, gids []int32) error {
 		}
 	case KFloat:
 		s.f = growTo(s.f, n)
+		if x.Nulls == nil && ng == 1 {
+			sum := s.f[0] // sequential order, as PostgreSQL's serial plan adds
+			for _, r := range rows {
+				sum += x.F[r]
+			}
+			s.f[0] = sum
+			s.cnt[0] += int64(len(rows))
+			s.has[0] = s.has[0] || len(rows) > 0
+			break
+		}
+		if x.Nulls == nil {
+			for k, r := range rows {
+				g := gids[k]
+				s.has[g] = true
+				s.cnt[g]++
+				s.f[g] += x.F[r]
+			}
+			break
+		}
 		for k, r := range rows {
-			if x.IsNull(int(r)) {
+			if x.Nulls[r] {
 				continue
 			}
 			g := gids[k]
@@ -380,14 +466,45 @@ type minMaxAcc struct {
 	has []bool
 }
 
-func (m *minMaxAcc) update(_ *evalCtx, args []*Vec, rows, gids []int32) error {
-	n := maxGid(gids)
+func (m *minMaxAcc) update(_ *evalCtx, args []*Vec, rows, gids []int32, ng int) error {
+	n := ng
 	if m.st == nil {
 		m.st = NewVec(m.t, 0)
 	}
 	m.st.grow(n)
 	m.has = growTo(m.has, n)
 	x := args[0]
+	if x.Nulls == nil && (x.T.Kind() == KFloat || x.T.Kind() == KInt) {
+		// typed fast paths
+		if x.T.Kind() == KFloat {
+			st := m.st.F
+			for k, r := range rows {
+				g := gids[k]
+				v := x.F[r]
+				if !m.has[g] {
+					m.has[g], st[g] = true, v
+					continue
+				}
+				if c := cmpFloat(v, st[g]); (m.max && c > 0) || (!m.max && c < 0) {
+					st[g] = v
+				}
+			}
+			return nil
+		}
+		st := m.st.I
+		for k, r := range rows {
+			g := gids[k]
+			v := x.I[r]
+			if !m.has[g] {
+				m.has[g], st[g] = true, v
+				continue
+			}
+			if (m.max && v > st[g]) || (!m.max && v < st[g]) {
+				st[g] = v
+			}
+		}
+		return nil
+	}
 	for k, r := range rows {
 		if x.IsNull(int(r)) {
 			continue
@@ -428,8 +545,8 @@ type boolAcc struct {
 	v   []bool
 }
 
-func (b *boolAcc) update(_ *evalCtx, args []*Vec, rows, gids []int32) error {
-	n := maxGid(gids)
+func (b *boolAcc) update(_ *evalCtx, args []*Vec, rows, gids []int32, ng int) error {
+	n := ng
 	b.has, b.v = growTo(b.has, n), growTo(b.v, n)
 	x := args[0]
 	for k, r := range rows {
@@ -470,8 +587,8 @@ type stringAggAcc struct {
 	sb  []*strings.Builder
 }
 
-func (s *stringAggAcc) update(_ *evalCtx, args []*Vec, rows, gids []int32) error {
-	n := maxGid(gids)
+func (s *stringAggAcc) update(_ *evalCtx, args []*Vec, rows, gids []int32, ng int) error {
+	n := ng
 	s.has, s.sb = growTo(s.has, n), growTo(s.sb, n)
 	x, d := args[0], args[1]
 	for k, r := range rows {
@@ -511,8 +628,8 @@ type arrayAggAcc struct {
 	v    []*Vec
 }
 
-func (a *arrayAggAcc) update(_ *evalCtx, args []*Vec, rows, gids []int32) error {
-	a.v = growTo(a.v, maxGid(gids))
+func (a *arrayAggAcc) update(_ *evalCtx, args []*Vec, rows, gids []int32, ng int) error {
+	a.v = growTo(a.v, ng)
 	for k, r := range rows {
 		g := gids[k]
 		if a.v[g] == nil {
@@ -545,7 +662,7 @@ type sortedAcc struct {
 	gid   []int32
 }
 
-func (s *sortedAcc) update(ec *evalCtx, args []*Vec, rows, gids []int32) error {
+func (s *sortedAcc) update(ec *evalCtx, args []*Vec, rows, gids []int32, ng int) error {
 	if s.buf == nil {
 		ts := make([]Type, len(args))
 		for i, a := range args {
@@ -602,8 +719,11 @@ func (s *sortedAcc) result(n int) (*Vec, error) {
 	for i, r := range perm {
 		gids[i] = s.gid[r]
 	}
-	if err := s.inner.update(nil, args, allRows(len(perm)), gids); err != nil {
+	if err := s.inner.update(nil, args, allRows(len(perm)), gids, n); err != nil {
 		return nil, err
 	}
 	return s.inner.result(n)
 }
+
+// denseKeys bounds the direct-indexed group table for small int keys.
+const denseKeys = 1 << 16

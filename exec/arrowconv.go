@@ -54,7 +54,25 @@ func ArrowType(t Type) arrow.DataType {
 // vecFromArrow converts an Arrow column to a Vec of type t.
 func vecFromArrow(arr arrow.Array, t Type) (*Vec, error) {
 	n := arr.Len()
-	v := NewVec(t, n)
+	var v *Vec
+	switch a := arr.(type) {
+	case *array.Int64:
+		if t.Kind() == KInt {
+			v = &Vec{T: t, N: n, I: a.Int64Values()}
+		}
+	case *array.Float64:
+		v = &Vec{T: t, N: n, F: a.Float64Values()}
+	}
+	if v != nil {
+		if arr.NullN() > 0 {
+			v.Nulls = make([]bool, n)
+			for i := 0; i < n; i++ {
+				v.Nulls[i] = arr.IsNull(i)
+			}
+		}
+		return v, nil
+	}
+	v = NewVec(t, n)
 	if arr.NullN() > 0 {
 		v.Nulls = make([]bool, n)
 		for i := 0; i < n; i++ {

@@ -208,6 +208,20 @@ func (b *binder) bindLimit(p plan, sel *q.SelectStmt, outer *scope) (plan, error
 	if sc.correlated {
 		return nil, unsupported("LIMIT/OFFSET referring to outer columns is not supported")
 	}
+	if s, ok := p.(*sortNode); ok && lim != nil {
+		if n, ok := constInt(lim); ok && n >= 0 {
+			o := int64(0)
+			if off != nil {
+				o, ok = constInt(off)
+			}
+			if ok && o >= 0 && n+o < 1<<20 {
+				s.topN = n + o
+				if s.topN == 0 {
+					s.topN = -1
+				}
+			}
+		}
+	}
 	return &limitNode{input: p, limit: lim, offset: off}, nil
 }
 
@@ -317,4 +331,21 @@ func (b *binder) coerceSetCol(e *colRef, t Type) (Expr, error) {
 		return &castExpr{arg: e, t: t}, nil
 	}
 	return b.coerce(e, t, castImplicit, "set operation")
+}
+
+// constInt reads a constant integer expression at bind time.
+func constInt(e Expr) (int64, bool) {
+	var c *constExpr
+	switch x := e.(type) {
+	case *constExpr:
+		c = x
+	case *foldedCast:
+		c = x.constExpr
+	default:
+		return 0, false
+	}
+	if c.isNull() || c.t.Kind() != KInt {
+		return 0, false
+	}
+	return c.val.I[0], true
 }

@@ -532,8 +532,8 @@ func jsonAgg(b *binder, args []Expr, jsonb bool) (Type, func() accum, []Expr, er
 	return t, func() accum { return &jsonAggAcc{jsonb: jsonb, t: t} }, args, nil
 }
 
-func (j *jsonAggAcc) update(ec *evalCtx, args []*Vec, rows, gids []int32) error {
-	n := maxGid(gids)
+func (j *jsonAggAcc) update(ec *evalCtx, args []*Vec, rows, gids []int32, ng int) error {
+	n := ng
 	j.vals, j.has = growTo(j.vals, n), growTo(j.has, n)
 	loc := time.UTC
 	if ec != nil && ec.loc != nil {

@@ -70,6 +70,15 @@ func (s *scanNode) run(ec *evalCtx, emit func(*Batch) error) error {
 			req.Columns = append(req.Columns, c)
 		}
 	}
+	nulls := map[int]*Vec{} // placeholder per column and length (Vecs are immutable)
+	placeholder := func(i, n int) *Vec {
+		if v, ok := nulls[i]; ok && v.N == n {
+			return v
+		}
+		v := nullVec(s.cols[i].t, n)
+		nulls[i] = v
+		return v
+	}
 	conv := func(rec arrow.RecordBatch, _ []uint64) error {
 		if err := checkCancel(ec.run.ctx); err != nil {
 			return err
@@ -83,7 +92,7 @@ func (s *scanNode) run(ec *evalCtx, emit func(*Batch) error) error {
 			b := &Batch{N: hi - lo, Cols: make([]*Vec, len(s.cols))}
 			for i := range s.cols {
 				if pos[i] < 0 {
-					b.Cols[i] = nullVec(s.cols[i].t, hi-lo)
+					b.Cols[i] = placeholder(i, hi-lo)
 					continue
 				}
 				arr := rec.Column(pos[i])
@@ -268,11 +277,18 @@ type sortKey struct {
 type sortNode struct {
 	input plan
 	keys  []sortKey
+	topN  int64 // > 0: only the first topN rows are needed (LIMIT+OFFSET)
 }
 
 func (s *sortNode) columns() []colInfo { return s.input.columns() }
 func (s *sortNode) run(ec *evalCtx, emit func(*Batch) error) error {
-	buf, err := collect(ec, s.input)
+	var buf *buffer
+	var err error
+	if s.topN > 0 {
+		buf, err = s.collectTopN(ec)
+	} else {
+		buf, err = collect(ec, s.input)
+	}
 	if err != nil {
 		return err
 	}
@@ -415,4 +431,41 @@ func nullVec(t Type, n int) *Vec {
 		v.A = make([]*Array, n)
 	}
 	return v
+}
+
+// collectTopN keeps only the best topN rows seen so far: whenever the
+// buffer holds enough surplus it is sorted (stably, so ties keep arrival
+// order as a full sort would) and truncated.
+func (s *sortNode) collectTopN(ec *evalCtx) (*buffer, error) {
+	types := typesOf(s.input.columns())
+	buf := newBuffer(types)
+	limit := int(s.topN)
+	compact := func() {
+		full := buf.batch()
+		perm := allRows(full.N)
+		sortPerm(perm, full.Cols, s.keys)
+		perm = perm[:min(limit, len(perm))]
+		nb := newBuffer(types)
+		for i, c := range full.Cols {
+			nb.cols[i] = c.Gather(perm)
+		}
+		nb.n = len(perm)
+		nb.bytes = batchBytes(nb.batch())
+		buf.free(ec.run)
+		_ = ec.run.budget.reserve(nb.bytes)
+		buf = nb
+	}
+	err := s.input.run(ec, func(b *Batch) error {
+		if err := buf.add(ec.run, b); err != nil {
+			return err
+		}
+		if buf.n >= 2*limit+batchSize {
+			compact()
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return buf, nil
 }

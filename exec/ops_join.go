@@ -39,6 +39,7 @@ func (j *joinNode) run(ec *evalCtx, emit func(*Batch) error) error {
 	nl := len(j.left.columns())
 	// build
 	var table map[string][]int32
+	var itable map[int64][]int32 // single int key fast path
 	if len(j.rightKeys) > 0 {
 		table = map[string][]int32{}
 		kv := make([]*Vec, len(j.rightKeys))
@@ -50,13 +51,22 @@ func (j *joinNode) run(ec *evalCtx, emit func(*Batch) error) error {
 			kv[i] = v
 		}
 		var kb []byte
-		for r := 0; r < right.N; r++ {
-			var hasNull bool
-			kb, hasNull = rowKey(kb[:0], kv, r)
-			if hasNull {
-				continue
+		if len(kv) == 1 && kv[0].T.Kind() == KInt {
+			itable = make(map[int64][]int32, right.N)
+			for r := 0; r < right.N; r++ {
+				if !kv[0].IsNull(r) {
+					itable[kv[0].I[r]] = append(itable[kv[0].I[r]], int32(r))
+				}
 			}
-			table[string(kb)] = append(table[string(kb)], int32(r))
+		} else {
+			for r := 0; r < right.N; r++ {
+				var hasNull bool
+				kb, hasNull = rowKey(kb[:0], kv, r)
+				if hasNull {
+					continue
+				}
+				table[string(kb)] = append(table[string(kb)], int32(r))
+			}
 		}
 		if err := ec.run.budget.reserve(int64(right.N) * 24); err != nil {
 			return err
@@ -83,17 +93,30 @@ func (j *joinNode) run(ec *evalCtx, emit func(*Batch) error) error {
 				kv[i] = v
 			}
 			var kb []byte
-			forEach(lb.N, lb.Sel, func(l int) {
-				var hasNull bool
-				kb, hasNull = rowKey(kb[:0], kv, l)
-				if hasNull {
-					return
-				}
-				for _, r := range table[string(kb)] {
-					li = append(li, int32(l))
-					ri = append(ri, r)
-				}
-			})
+			if itable != nil {
+				k0 := kv[0]
+				forEach(lb.N, lb.Sel, func(l int) {
+					if k0.IsNull(l) {
+						return
+					}
+					for _, r := range itable[k0.I[l]] {
+						li = append(li, int32(l))
+						ri = append(ri, r)
+					}
+				})
+			} else {
+				forEach(lb.N, lb.Sel, func(l int) {
+					var hasNull bool
+					kb, hasNull = rowKey(kb[:0], kv, l)
+					if hasNull {
+						return
+					}
+					for _, r := range table[string(kb)] {
+						li = append(li, int32(l))
+						ri = append(ri, r)
+					}
+				})
+			}
 		} else {
 			forEach(lb.N, lb.Sel, func(l int) {
 				for r := 0; r < right.N; r++ {

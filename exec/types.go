@@ -160,8 +160,28 @@ func info(oid uint32) *typeInfo {
 	return &typeInfo{name: fmt.Sprintf("%d", oid), sqlName: "???", kind: KStr, len: -1, cat: 'X'}
 }
 
+// kindTable caches Kind for low OIDs (every built-in type) so hot loops
+// avoid a map lookup.
+var kindTable [16384]Kind
+
+func init() {
+	for i := range kindTable {
+		kindTable[i] = KStr
+	}
+	for oid, ti := range typeInfos {
+		if oid < uint32(len(kindTable)) {
+			kindTable[oid] = ti.kind
+		}
+	}
+}
+
 // Kind returns the physical representation of t.
-func (t Type) Kind() Kind { return info(t.OID).kind }
+func (t Type) Kind() Kind {
+	if t.OID < uint32(len(kindTable)) {
+		return kindTable[t.OID]
+	}
+	return info(t.OID).kind
+}
 
 // Name returns pg_type.typname.
 func (t Type) Name() string { return info(t.OID).name }

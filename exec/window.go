@@ -499,7 +499,7 @@ func windowPartition(c *winCall, rows []int32, keyCols []*Vec, ordKeys []sortKey
 			_, fe := frame(i)
 			for fed < fe {
 				if use(fed) {
-					if err := acc.update(nil, args, []int32{rows[fed]}, []int32{0}); err != nil {
+					if err := acc.update(nil, args, []int32{rows[fed]}, []int32{0}, 1); err != nil {
 						return err
 					}
 				}
@@ -524,7 +524,7 @@ func windowPartition(c *winCall, rows []int32, keyCols []*Vec, ordKeys []sortKey
 		}
 		if len(sel) > 0 {
 			g := make([]int32, len(sel))
-			if err := acc.update(nil, args, sel, g); err != nil {
+			if err := acc.update(nil, args, sel, g, 1); err != nil {
 				return err
 			}
 		}
