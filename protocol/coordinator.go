@@ -120,6 +120,7 @@ func (c *Coordinator) Commit(ctx context.Context, w Writer, o CommitOptions) (*R
 		}
 		// Recompute, do not patch (invariant 4): the next attempt
 		// re-runs the barrier and Prepare from a fresh base.
+		o.Base = nil
 	}
 }
 
