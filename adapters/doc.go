@@ -21,7 +21,11 @@
 // table a validator read joins the read set), CreateTable, DropTable —
 // and is re-run from a fresh base on every transparent re-prepare, so it
 // must recompute rather than replay stale addresses. Strict writes
-// (explicit transactions) pin Base and get 40001 on any read-set change.
+// (explicit transactions) pin Base and get 40001 on any read-set change;
+// Txn (Begin … Commit) packages that: it pins a snapshot, collects
+// inserts, deletes, probes and DDL, and commits them as one graph commit.
+// Branches: CreateBranch / DeleteBranch (control operations behind the
+// barrier and the exclusive branch gate); writes take WriteOptions.Branch.
 //
 // Invariants: Prepare moves no HEAD (it stages reclaimable files with
 // pre-minted UUIDs); Apply commits every staged transaction with

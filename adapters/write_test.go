@@ -232,3 +232,41 @@ func TestLargeCommitStreamsIntoManyFragments(t *testing.T) {
 		t.Fatalf("read back %d rows", len(ids))
 	}
 }
+
+func TestExplicitTransaction(t *testing.T) {
+	ctx := context.Background()
+	g := openGraph(t, objstore.NewMem(), true)
+	defer g.Close()
+	createTables(t, g, "a", "b")
+	tx, err := g.Begin(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx.CreateTable(TableSpec{Name: "n", Columns: testCols})
+	tx.Insert("n", rowsOf(1))
+	tx.Insert("a", rowsOf(1))
+	tx.Probe("b")
+	rc, err := tx.Commit(ctx, "one transaction")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rc.Snapshot.Commit.Message != "one transaction" || rc.Snapshot.Version != tx.Snapshot().Version+1 {
+		t.Fatalf("DDL and DML of one transaction are one graph commit: %+v", rc.Snapshot.Commit)
+	}
+	// a transaction whose probed table changed under it fails COMMIT
+	tx2, _ := g.Begin(ctx, "")
+	tx2.Probe("b")
+	tx2.Insert("a", rowsOf(2))
+	if err := insert(ctx, g, WriteOptions{}, map[string][]int64{"b": {5}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx2.Commit(ctx, ""); protocol.SQLState(err) != "40001" {
+		t.Fatalf("want 40001, got %v", err)
+	}
+	if _, err := tx2.Commit(ctx, ""); err == nil {
+		t.Fatal("a finished transaction committed twice")
+	}
+	if got, _ := readIDs(t, g, head(t, g), "a"); !slices.Equal(got, []int64{1}) {
+		t.Fatalf("a = %v", got)
+	}
+}
