@@ -51,3 +51,43 @@ func FuzzOpenManifest(f *testing.F) {
 		}
 	})
 }
+
+// FuzzBranchRef stores arbitrary bytes as a branch ref of a small
+// dataset and lists, opens (which may complete the branch) and deletes
+// it: a malformed ref gives an error, never a panic.
+func FuzzBranchRef(f *testing.F) {
+	b, err := os.ReadFile("testdata/oracle/g.lance/_refs/branches/feature%2Fx.json")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(b)
+	good, _ := encodeBranchRef(nil, []BranchVersionID{{Version: 1, ID: "0123456789abcdef0123456789abcdef"}}, 1, 1, 100)
+	f.Add(good)
+	f.Add([]byte(`{"parentBranch": "nope", "parentVersion": 1, "identifier": {"version_mapping": [[1, "zz"]]}}`))
+	f.Add([]byte(`{"identifier": {"version_mapping": [[1]]}}`))
+	f.Add([]byte(`null`))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		ctx := context.Background()
+		mem := objstore.NewMem()
+		ds, err := Create(ctx, mem, "t", rowsReader(t, 0, 2, 2), Options{Location: "/t"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := mem.Put(ctx, "t/_refs/branches/b.json", raw); err != nil {
+			t.Fatal(err)
+		}
+		if refs, err := ds.ListBranches(ctx); err == nil {
+			for _, r := range refs {
+				_, _ = r.VersionMapping()
+				_ = r.ID()
+				_ = r.ParentBranchName()
+			}
+		} else if !IsCorrupt(err) {
+			t.Fatalf("list: untyped error %v", err)
+		}
+		if br, err := Open(ctx, mem, "t", Options{Branch: "b", Location: "/t"}); err == nil {
+			_ = br.CountRows()
+		}
+		_ = ds.DeleteBranch(ctx, "b")
+	})
+}
