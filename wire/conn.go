@@ -54,10 +54,13 @@ type conn struct {
 	txOpts   TxOptions // options of the current explicit block (for AND CHAIN)
 	stmts    map[string]*prepared
 	portals  map[string]*portal
-	skipSync bool     // error in extended protocol: discard until Sync
-	inCycle  bool     // extended-protocol messages since the last Sync
-	reported []string // values last sent as ParameterStatus (reportedSettings order)
-	scratch  []string
+	skipSync bool // error in extended protocol: discard until Sync
+	inCycle  bool // extended-protocol messages since the last Sync
+	// multiStatement is set while a Query with several statements runs
+	// (PostgreSQL treats that as an implicit transaction block).
+	multiStatement bool
+	reported       []string // values last sent as ParameterStatus (reportedSettings order)
+	scratch        []string
 
 	mu         sync.Mutex
 	idle       bool // blocked reading at a statement boundary

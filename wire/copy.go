@@ -462,11 +462,10 @@ func (c *conn) copyOut(ctx context.Context, st *Statement, res Result) error {
 		codes[i] = uint16(f)
 	}
 	c.send(&pgproto3.CopyOutResponse{OverallFormat: f, ColumnFormatCodes: codes})
-	var buf []byte
+	var buf, header []byte
 	if o.Format == CopyBinary {
-		buf = append(buf, binaryCopySignature...)
-		buf = append(buf, 0, 0, 0, 0, 0, 0, 0, 0)
-		c.send(&pgproto3.CopyData{Data: buf})
+		// the file header travels with the first row, as PostgreSQL sends it
+		header = append(append(header, binaryCopySignature...), 0, 0, 0, 0, 0, 0, 0, 0)
 	} else if o.Header {
 		buf = buf[:0]
 		for i, col := range cols {
@@ -489,7 +488,8 @@ func (c *conn) copyOut(ctx context.Context, st *Statement, res Result) error {
 		if len(row) != len(cols) {
 			return errors.New("wire: row width differs from columns")
 		}
-		buf = buf[:0]
+		buf = append(buf[:0], header...)
+		header = nil
 		if o.Format == CopyBinary {
 			buf = binary.BigEndian.AppendUint16(buf, uint16(len(row)))
 			for i, v := range row {
@@ -528,7 +528,7 @@ func (c *conn) copyOut(ctx context.Context, st *Statement, res Result) error {
 		n++
 	}
 	if o.Format == CopyBinary {
-		c.send(&pgproto3.CopyData{Data: []byte{0xFF, 0xFF}})
+		c.send(&pgproto3.CopyData{Data: append(header, 0xFF, 0xFF)})
 	}
 	c.send(&pgproto3.CopyDone{})
 	c.send(&pgproto3.CommandComplete{CommandTag: []byte("COPY " + strconv.FormatInt(n, 10))})

@@ -18,12 +18,13 @@ type staticResult struct {
 	rows [][]any
 	tag  string
 	i    int
+	err  error // returned by Next after the rows (an execution-time error)
 }
 
 func (r *staticResult) Columns() []Column { return r.cols }
 func (r *staticResult) Next(context.Context) ([]any, bool, error) {
 	if r.i >= len(r.rows) {
-		return nil, false, nil
+		return nil, false, r.err
 	}
 	r.i++
 	return r.rows[r.i-1], true, nil
@@ -68,7 +69,8 @@ func (c *conn) run(ctx context.Context, st *Statement, params []any) (Result, er
 	case KindPrepareTxn:
 		return nil, Errorf(CodeFeatureNotSupported, "prepared transactions are not supported")
 	case KindDiscard:
-		if c.tx == txBlock {
+		// PostgreSQL also counts a multi-statement Query as a block here.
+		if c.tx == txBlock || c.multiStatement {
 			return nil, Errorf(CodeActiveSQLTransaction, "DISCARD ALL cannot run inside a transaction block")
 		}
 	}
@@ -93,15 +95,17 @@ func (c *conn) run(ctx context.Context, st *Statement, params []any) (Result, er
 	case KindShow:
 		return c.execShow(st.Setting.Name)
 	case KindCurrentSetting:
+		cols := []Column{textColumn("current_setting")}
 		v, ok := c.settings.Get(st.Setting.Name)
 		if !ok && !st.Setting.MissingOK {
-			return nil, Errorf(CodeUndefinedObject, "unrecognized configuration parameter \"%s\"", st.Setting.Name)
+			// raised while executing, after the row description (as PostgreSQL)
+			return &staticResult{cols: cols, err: Errorf(CodeUndefinedObject, "unrecognized configuration parameter \"%s\"", st.Setting.Name)}, nil
 		}
 		var val any
 		if ok {
 			val = v
 		}
-		return &staticResult{cols: []Column{textColumn("current_setting")}, rows: [][]any{{val}}, tag: "SELECT 1"}, nil
+		return &staticResult{cols: cols, rows: [][]any{{val}}, tag: "SELECT 1"}, nil
 	case KindDeallocate:
 		if st.Prepared == "" {
 			for name := range c.stmts {

@@ -104,7 +104,7 @@ func (c *conn) handleBind(m *pgproto3.Bind) error {
 	if m.DestinationPortal == "" {
 		c.closePortal("")
 	} else if _, exists := c.portals[m.DestinationPortal]; exists {
-		return Errorf(CodeDuplicateCursor, "portal \"%s\" already exists", m.DestinationPortal)
+		return Errorf(CodeDuplicateCursor, "cursor \"%s\" already exists", m.DestinationPortal)
 	}
 	if c.tx == txFailed && !exitsTx(prep.st) {
 		return errAborted()

@@ -19,6 +19,7 @@ import (
 //
 //	select 1                     one int4 column "?column?"
 //	select gen(N)                N rows: n int8, label text ("row-<n>")
+//	select generate_series(1, N) N rows of int4, shaped like PostgreSQL's (differential tests)
 //	select echo($1, $2, ...)     one row of the parameters; types from Parse, else unknown (0);
 //	                             echo_int infers int8 for its first parameter
 //	select ... from t            describes the table (a int8, b text), as pgx CopyFrom asks
@@ -77,8 +78,9 @@ type fakeSession struct {
 }
 
 type fakeOp struct {
-	name string
-	n    int
+	name  string
+	n     int
+	label string
 }
 
 func (s *fakeSession) Parse(ctx context.Context, sql string) ([]*Statement, error) {
@@ -88,12 +90,16 @@ func (s *fakeSession) Parse(ctx context.Context, sql string) ([]*Statement, erro
 	}
 	for _, st := range stmts {
 		if st.Kind == KindCopyTo {
-			var n int
-			compact := strings.ReplaceAll(strings.ToLower(st.SQL), " ", "")
-			if _, err := fmt.Sscanf(compact, "copy(selectgen(%d))tostdout", &n); err != nil {
-				return nil, Errorf(CodeFeatureNotSupported, "fake: unsupported COPY TO")
+			// COPY (query) TO STDOUT runs the inner fake query
+			open, end := strings.IndexByte(st.SQL, '('), strings.LastIndexByte(st.SQL, ')')
+			if open < 0 || end < open {
+				return nil, Errorf(CodeFeatureNotSupported, "fake: only COPY (query) TO STDOUT")
 			}
-			st.Plan = fakeOp{"gen", n}
+			op, err := parseFake(st.SQL[open+1 : end])
+			if err != nil {
+				return nil, err
+			}
+			st.Plan = op
 		}
 		if st.Kind != KindQuery {
 			continue
@@ -108,7 +114,10 @@ func (s *fakeSession) Parse(ctx context.Context, sql string) ([]*Statement, erro
 }
 
 func parseFake(sql string) (fakeOp, error) {
-	q := strings.ToLower(strings.TrimSpace(sql))
+	q := strings.ToLower(strings.Join(strings.Fields(sql), " "))
+	for _, sp := range [][2]string{{" (", "("}, {"( ", "("}, {" )", ")"}} {
+		q = strings.ReplaceAll(q, sp[0], sp[1])
+	}
 	var n int
 	switch {
 	case q == "select 1":
@@ -124,23 +133,32 @@ func parseFake(sql string) (fakeOp, error) {
 	case strings.HasSuffix(q, `from "t"`) || strings.HasSuffix(q, " from t"):
 		return fakeOp{name: "table"}, nil
 	case strings.Contains(q, " from "):
-		return fakeOp{}, Errorf("42P01", "relation \"%s\" does not exist", strings.Trim(q[strings.LastIndex(q, " ")+1:], `"`))
-	case strings.HasPrefix(q, "insert into t values ("):
+		// an unknown relation fails when the statement is analyzed
+		// (Describe) or executed, not when the string is split
+		return fakeOp{name: "missing", label: strings.Trim(q[strings.LastIndex(q, " ")+1:], `"`)}, nil
+	case strings.HasPrefix(q, "insert into t values("):
 		return fakeOp{name: "insert", n: strings.Count(q, "$")}, nil
 	case strings.HasPrefix(q, "select echo_int(") || strings.HasPrefix(q, "select echo("):
 		return fakeOp{name: q[7:strings.IndexByte(q, '(')], n: strings.Count(q, "$")}, nil
 	}
+	if _, err := fmt.Sscanf(strings.ReplaceAll(q, " ", ""), "selectgenerate_series(1,%d)", &n); err == nil {
+		return fakeOp{name: "series", n: n}, nil
+	}
 	if _, err := fmt.Sscanf(q, "select gen(%d)", &n); err == nil {
-		return fakeOp{"gen", n}, nil
+		return fakeOp{name: "gen", n: n}, nil
 	}
 	if _, err := fmt.Sscanf(q, "select sleep(%d)", &n); err == nil {
-		return fakeOp{"sleep", n}, nil
+		return fakeOp{name: "sleep", n: n}, nil
 	}
 	if _, err := fmt.Sscanf(q, "select big(%d)", &n); err == nil {
-		return fakeOp{"big", n}, nil
+		return fakeOp{name: "big", n: n}, nil
 	}
 	return fakeOp{}, &Error{Code: CodeSyntaxError, Message: "syntax error at or near \"" + strings.Fields(sql)[0] + "\"", Position: 1}
 }
+
+// seriesColumns mimic PostgreSQL's generate_series(int, int) so the same
+// statement can run against the fake and a real server.
+var seriesColumns = []Column{{Name: "generate_series", TypeOID: pgtype.Int4OID, TypeSize: 4, TypeMod: -1}}
 
 var genColumns = []Column{
 	{Name: "n", TypeOID: pgtype.Int8OID, TypeSize: 8, TypeMod: -1},
@@ -150,10 +168,14 @@ var genColumns = []Column{
 func (s *fakeSession) Describe(ctx context.Context, st *Statement, declared []uint32) (Description, error) {
 	op := st.Plan.(fakeOp)
 	switch op.name {
+	case "missing":
+		return Description{}, Errorf("42P01", "relation \"%s\" does not exist", op.label)
 	case "one":
 		return Description{Columns: []Column{{Name: "?column?", TypeOID: pgtype.Int4OID, TypeSize: 4, TypeMod: -1}}}, nil
 	case "gen":
 		return Description{Columns: genColumns}, nil
+	case "series":
+		return Description{Columns: seriesColumns}, nil
 	case "table":
 		return Description{Columns: []Column{{Name: "a", TypeOID: pgtype.Int8OID}, {Name: "b", TypeOID: pgtype.TextOID}}}, nil
 	case "sleep", "boom", "fail", "count", "notice":
@@ -190,10 +212,18 @@ func (s *fakeSession) Execute(ctx context.Context, st *Statement, params []any) 
 		return &staticResult{cols: []Column{{Name: name, TypeOID: oid}}, rows: [][]any{{v}}}
 	}
 	switch op.name {
+	case "missing":
+		return nil, Errorf("42P01", "relation \"%s\" does not exist", op.label)
 	case "one":
 		return &staticResult{cols: []Column{{Name: "?column?", TypeOID: pgtype.Int4OID}}, rows: [][]any{{int32(1)}}, tag: "SELECT"}, nil
 	case "gen":
 		return &genResult{n: op.n}, nil
+	case "series":
+		rows := make([][]any, op.n)
+		for i := range rows {
+			rows[i] = []any{int32(i + 1)}
+		}
+		return &staticResult{cols: seriesColumns, rows: rows, tag: "SELECT"}, nil
 	case "big":
 		return &bigResult{n: op.n}, nil
 	case "sleep":

@@ -237,7 +237,7 @@ func TestProtocolGolden(t *testing.T) {
 			q("show nope"),
 			q("reset nope"),
 			q("select current_setting('nope.x', true)"),
-			q("set names 'utf8'; discard all"),
+			q("set names 'utf8'; discard all"), q("discard all"),
 		}},
 		{"panic_recovered", []pgproto3.FrontendMessage{
 			q("select boom()"),

@@ -170,6 +170,7 @@ func resolveSetting(name, value string) (string, string, *Error) {
 			if err.Message == "" {
 				err.Message = fmt.Sprintf("invalid value for parameter \"%s\": \"%s\"", d.name, value)
 			}
+			err.Message = strings.ReplaceAll(err.Message, paramPlaceholder, d.name)
 			return "", "", err
 		}
 		value = v
@@ -282,6 +283,10 @@ func (s *Settings) all() [][3]string {
 	return out
 }
 
+// paramPlaceholder stands for the parameter name in messages built by a
+// normalize function (which does not know the name).
+const paramPlaceholder = "\x00param\x00"
+
 func normAny(v string) (string, *Error) { return v, nil }
 
 func normEncoding(v string) (string, *Error) {
@@ -373,10 +378,10 @@ func normIntRange(lo, hi int) func(string) (string, *Error) {
 	return func(v string) (string, *Error) {
 		n, err := strconv.Atoi(strings.TrimSpace(v))
 		if err != nil {
-			return "", Errorf(CodeInvalidParameterValue, "invalid value for integer parameter: \"%s\"", v)
+			return "", Errorf(CodeInvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", paramPlaceholder, v)
 		}
 		if n < lo || n > hi {
-			return "", Errorf(CodeInvalidParameterValue, "%d is outside the valid range for this parameter (%d .. %d)", n, lo, hi)
+			return "", Errorf(CodeInvalidParameterValue, "%d is outside the valid range for parameter \"%s\" (%d .. %d)", n, paramPlaceholder, lo, hi)
 		}
 		return strconv.Itoa(n), nil
 	}

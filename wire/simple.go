@@ -23,6 +23,8 @@ func (c *conn) simpleQuery(sql string) error {
 		c.readyForQuery()
 		return nil
 	}
+	c.multiStatement = len(stmts) > 1
+	defer func() { c.multiStatement = false }()
 	for _, st := range stmts {
 		if err := c.runSimple(st); err != nil {
 			var pe *Error
@@ -35,7 +37,6 @@ func (c *conn) simpleQuery(sql string) error {
 			c.failStatement(err)
 			break
 		}
-		c.reportChanges()
 	}
 	if err := c.endImplicit(); err != nil {
 		c.sendError(toPGError(context.Background(), err))

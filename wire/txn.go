@@ -125,6 +125,9 @@ func (c *conn) execTxControl(ctx context.Context, st *Statement) (string, error)
 			c.tx, c.txOpts = txBlock, st.Tx
 			c.applyTxOptions(st.Tx)
 		}
+		if firstKeyword(st.SQL) == "start" {
+			return "START TRANSACTION", nil
+		}
 		return "BEGIN", nil
 	case KindCommit, KindRollback:
 		commit := st.Kind == KindCommit
@@ -213,4 +216,13 @@ func (c *conn) applyTxOptions(o TxOptions) {
 		ro = "on"
 	}
 	c.settings.set("transaction_read_only", ro, true, "")
+}
+
+// firstKeyword is the first token of sql, lower-cased ("" if none).
+func firstKeyword(sql string) string {
+	toks, _ := lex(sql)
+	if len(toks) == 0 || toks[0].kind != tokIdent {
+		return ""
+	}
+	return toks[0].text
 }

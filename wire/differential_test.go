@@ -1,0 +1,165 @@
+package wire
+
+import (
+	"context"
+	"net"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgproto3"
+
+	"github.com/pggraph/pggraph/internal/pgtest"
+)
+
+// TestDifferentialPostgres replays message scenarios against the wire
+// server (fake engine) and a real PostgreSQL 15, and requires identical
+// transcripts: transaction states, command tags, warnings, error codes and
+// messages, ParameterStatus reporting, portal suspension, empty queries.
+// Only statements both sides understand are used.
+func TestDifferentialPostgres(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	pg, err := pgtest.Start(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pg.Stop()
+	ts := startServer(t, nil)
+
+	scenarios := []struct {
+		name string
+		msgs []pgproto3.FrontendMessage
+	}{
+		{"transactions", []pgproto3.FrontendMessage{
+			q("begin; savepoint a; select * from nope"), q("select 1"), q("rollback to a"), q("select 1"),
+			q("select * from nope"), q("commit"), q("commit"), q("begin; begin"), q("rollback; release a"), q("rollback"),
+			q("savepoint x"), q("rollback to x"), q("commit and chain"),
+			q("begin isolation level serializable; commit and chain; show transaction isolation level"), q("rollback"),
+			q("start transaction read only; show transaction_read_only; rollback and chain; show transaction_read_only; end"),
+		}},
+		{"implicit_blocks", []pgproto3.FrontendMessage{
+			q("select 1; commit"), q("select 1; begin; select 1"), q("commit"),
+			q("begin; select * from nope; select 1"), q("rollback"), q("set application_name = 'a'; discard all"),
+		}},
+		{"settings", []pgproto3.FrontendMessage{
+			q("set DateStyle to 'iso, dmy'; show datestyle"), q("set local statement_timeout = 10"),
+			q("set transaction isolation level serializable"),
+			q("begin isolation level repeatable read; show transaction isolation level; commit"),
+			q("set session characteristics as transaction read only; show default_transaction_read_only"),
+			q("set default_transaction_read_only = off"),
+			q("set time zone 'Europe/Paris'; show timezone; reset timezone; show TimeZone"),
+			q("set server_version = '16'"), q("show nope"), q("reset nope"),
+			q("select current_setting('nope.x', true)"), q("select current_setting('nope.y')"),
+			q("set nope.z = 'v'; show nope.z; select current_setting('nope.z')"),
+			q("set statement_timeout = 1500; show statement_timeout"), q("set statement_timeout = '2min'; show statement_timeout"),
+			q("set extra_float_digits = 5"), q("set application_name = 'x'"),
+			q("select set_config('application_name', 'y', false)"),
+			q("begin; set application_name = 'z'; rollback"), q("show application_name"),
+			q("set search_path = a, \"B\"; show search_path"),
+			q("begin; set local search_path = c; show search_path; commit; show search_path"),
+			q("reset all; show search_path"),
+			q("set client_min_messages = warning; commit"), q("set client_min_messages = error; commit"),
+			q("reset client_min_messages; set names 'UTF8'; show client_encoding"),
+		}},
+		{"empty", []pgproto3.FrontendMessage{
+			q(""), q(" ; "), q("-- nothing"), parse("", ""), bind("", ""), &pgproto3.Describe{ObjectType: 'P'}, execute("", 0), syncMsg,
+		}},
+		{"extended", []pgproto3.FrontendMessage{
+			parse("s", "select 1"), &pgproto3.Describe{ObjectType: 'S', Name: "s"}, bind("p", "s"), execute("p", 0), execute("p", 0), syncMsg,
+			parse("s", "select 1"), syncMsg, bind("", "s", "1"), syncMsg, bind("", "missing"), syncMsg,
+			parse("", "begin"), bind("", ""), execute("", 0), parse("", "select * from nope"), bind("", ""), execute("", 0),
+			parse("", "select 1"), syncMsg,
+			q("rollback"),
+			parse("", "show DateStyle"), &pgproto3.Describe{ObjectType: 'S'}, bind("", ""), &pgproto3.Describe{ObjectType: 'P'}, execute("", 0), syncMsg,
+			parse("", "set application_name = 'e'"), &pgproto3.Describe{ObjectType: 'S'}, bind("", ""), execute("", 0), syncMsg,
+			&pgproto3.Close{ObjectType: 'S', Name: "s"}, &pgproto3.Close{ObjectType: 'S', Name: "s"}, &pgproto3.Close{ObjectType: 'P', Name: "zz"}, syncMsg,
+			q("deallocate all"), q("deallocate nope"),
+		}},
+		{"portals", []pgproto3.FrontendMessage{
+			parse("g", "select generate_series(1, 5)"), bind("", "g"), execute("", 2), execute("", 2), execute("", 2), execute("", 2), syncMsg,
+			q("begin"), bind("cur", "g"), execute("cur", 3), syncMsg, execute("cur", 3), execute("cur", 3), syncMsg,
+			q("commit"), execute("cur", 1), syncMsg,
+			bind("", "g"), execute("", 5), execute("", 0), syncMsg,
+			bind("", "g", "extra"), syncMsg,
+			bind("", "g"), bind("", "g"), execute("", 0), syncMsg,
+			bind("x", "g"), bind("x", "g"), syncMsg,
+		}},
+		{"copy_out", []pgproto3.FrontendMessage{
+			q("copy (select generate_series(1, 3)) to stdout"),
+			q("copy (select generate_series(1, 2)) to stdout with (format csv, header)"),
+			q("copy (select generate_series(1, 1)) to stdout binary"),
+			q("copy nope from stdin"), copyData("1\n"), &pgproto3.CopyDone{}, q("select 1"),
+		}},
+	}
+	for _, sc := range scenarios {
+		t.Run(sc.name, func(t *testing.T) {
+			ours := normalizeTranscript(replay(t, ts.addr, sc.msgs))
+			theirs := normalizeTranscript(replay(t, "127.0.0.1:"+strconv.Itoa(pg.Port), sc.msgs))
+			if strings.Join(ours, "\n") == strings.Join(theirs, "\n") {
+				return
+			}
+			var b strings.Builder
+			for i := 0; i < max(len(ours), len(theirs)); i++ {
+				var a, p string
+				if i < len(ours) {
+					a = ours[i]
+				}
+				if i < len(theirs) {
+					p = theirs[i]
+				}
+				mark := "  "
+				if a != p {
+					mark = "!!"
+				}
+				b.WriteString(mark + " " + a + "  |  " + p + "\n")
+			}
+			t.Errorf("transcripts differ (wire | postgres):\n%s", b.String())
+		})
+	}
+}
+
+// replay runs msgs on a fresh connection (user postgres, trust) and
+// returns the transcript up to the last ReadyForQuery.
+func replay(t *testing.T, addr string, msgs []pgproto3.FrontendMessage) []string {
+	t.Helper()
+	nc, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	nc.SetDeadline(time.Now().Add(20 * time.Second))
+	rc := &rawClient{t: t, nc: nc, fe: pgproto3.NewFrontend(nc, nc)}
+	rc.send(&pgproto3.StartupMessage{ProtocolVersion: pgproto3.ProtocolVersion30,
+		Parameters: map[string]string{"user": "postgres", "database": "postgres"}})
+	rc.until(1)
+	rc.send(msgs...)
+	n := 0
+	for _, m := range msgs {
+		switch m.(type) {
+		case *pgproto3.Query, *pgproto3.Sync:
+			n++
+		}
+	}
+	return rc.until(n)
+}
+
+// normalizeTranscript sorts each run of ParameterStatus messages (their
+// order within one report is not meaningful).
+func normalizeTranscript(lines []string) []string {
+	out := append([]string(nil), lines...)
+	for i := 0; i < len(out); {
+		j := i
+		for j < len(out) && strings.HasPrefix(out[j], "ParameterStatus ") {
+			j++
+		}
+		sort.Strings(out[i:j])
+		if j == i {
+			j++
+		}
+		i = j
+	}
+	return out
+}
