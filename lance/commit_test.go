@@ -534,8 +534,10 @@ func TestTags(t *testing.T) {
 }
 
 func TestBranchNames(t *testing.T) {
-	good := []string{"feature/x", "a.b-c_d", "x/y/z"}
-	bad := []string{"", "main", "/a", "a/", "a//b", "a/../b", `a\b`, "b.lock", "a b"}
+	// Unicode letters and digits are alphanumeric to Lance (Rust
+	// char::is_alphanumeric; TestInteropRefNames checks against the oracle)
+	good := []string{"feature/x", "a.b-c_d", "x/y/z", "ü", "日本/Ⅷ", "٣"}
+	bad := []string{"", "main", "/a", "a/", "a//b", "a/../b", `a\b`, "b.lock", "a b", "e\u0301", "a\u200bb", "a:b"}
 	for _, n := range good {
 		if err := ValidateBranchName(n); err != nil {
 			t.Errorf("%q: %v", n, err)
