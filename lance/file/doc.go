@@ -58,15 +58,16 @@
 // reader decodes what Lance 8.0 writes with its default settings, checked
 // against files the official Lance wrote: definition levels that are
 // out_of_line_bitpacking or inline_bitpacking (FastLanes layout);
-// inline_bitpacking integers; rle (u8 run lengths); constant; mini-block
+// inline_bitpacking integers; rle (u8 run lengths); constant;
+// byte_stream_split; general zstd compression of mini-block buffers; mini-block
 // dictionaries (variable or flat items, bitpacked indices); fsst strings
 // (mini-block and full-zip); the full_zip_layout for non-list columns
 // (variable values with lengths, fixed values and vectors incl. element
 // validity); lists from any chunking (rows spanning chunks included) and
 // Lance's null/empty-only list pages.
 //
-// Refused with ErrUnsupported naming the feature: general (zstd/lz4)
-// buffer compression (a 2.2 feature), byte_stream_split, packed structs,
+// Refused with ErrUnsupported naming the feature: general lz4 compression,
+// compressed full-zip values other than fsst, packed structs,
 // blob layouts, full-zip list pages, dictionaries whose items are
 // compressed, lists of lists or of vectors, struct columns, 2.0 and legacy
 // files; on write, a single list row over ~32 KiB (lists are mini-block only).

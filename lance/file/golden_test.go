@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/hex"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -17,7 +16,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/pggraph/pggraph/internal/oracle"
-	"github.com/pggraph/pggraph/lance/schema"
 )
 
 var updateGolden = flag.Bool("update-golden", false, "rewrite testdata golden files")
@@ -113,22 +111,41 @@ func TestGoldenWorkedExample(t *testing.T) {
 	}
 }
 
-// oracleGolden are small files written by the official Lance, committed so
-// the reader is checked against real Lance output without node.
-var oracleGolden = []struct {
-	name  string
-	plain bool
-	rows  int
-}{
-	{"lance-plain", true, 40},
-	{"lance-default", false, 40},
-	{"lance-bitpacked", false, 0},  // the TestReadOracleBitpacked data
-	{"lance-encodings", false, -1}, // the TestReadOracleDefaultEncodings data
-}
-
 // goldenEncodingsRows keeps the committed default-encodings file small
 // while still large enough for Lance to pick rle, dictionary and fsst.
 const goldenEncodingsRows = 2000
+
+// goldenCase is a small dataset written by the official Lance and
+// committed under testdata/<name>, so the reader is checked against real
+// Lance output without node. data regenerates its columns and rows
+// deterministically; the committed data file is compared to those rows.
+type goldenCase struct {
+	name  string
+	data  func(t *testing.T) ([]oracle.Column, []oracle.Row)
+	plain bool     // every column must decode
+	encs  []string // encodings the file must contain
+}
+
+func allTypesGolden(plain bool) func(t *testing.T) ([]oracle.Column, []oracle.Row) {
+	return func(t *testing.T) ([]oracle.Column, []oracle.Row) {
+		s := allTypesSchema(true)
+		rec := randomBatch(newRand(40), memory.DefaultAllocator, s, 40, 0.2)
+		defer rec.Release()
+		return oracleColumns(t, s, plain), oracleRows(rowsOf([]arrow.RecordBatch{rec}))
+	}
+}
+
+var oracleGolden = []goldenCase{
+	{"lance-plain", allTypesGolden(true), true, []string{"value flat", "value variable", "value fixed_size_list"}},
+	{"lance-default", allTypesGolden(false), false, nil},
+	{"lance-bitpacked", func(*testing.T) ([]oracle.Column, []oracle.Row) { return bitpackedData() }, true,
+		[]string{"value inline_bitpacking", "def out_of_line_bitpacking"}},
+	{"lance-encodings", func(*testing.T) ([]oracle.Column, []oracle.Row) {
+		return defaultEncodingsData(goldenEncodingsRows, false)
+	}, true, []string{"value rle", "value fsst", "dictionary", "full-zip", "value inline_bitpacking"}},
+	{"lance-zstd-bss", func(*testing.T) ([]oracle.Column, []oracle.Row) { return bssData() }, true,
+		[]string{"value general", "value byte_stream_split"}},
+}
 
 func toAny(rows []oracle.Row) []map[string]any {
 	out := make([]map[string]any, len(rows))
@@ -139,31 +156,21 @@ func toAny(rows []oracle.Row) []map[string]any {
 }
 
 func TestReadGoldenOracleFiles(t *testing.T) {
+	if *updateGolden {
+		updateOracleGolden(t)
+	}
 	for _, g := range oracleGolden {
 		t.Run(g.name, func(t *testing.T) {
 			dir := filepath.Join("testdata", g.name)
-			var want []oracle.Row
-			if g.rows < 0 {
-				_, want = defaultEncodingsData(goldenEncodingsRows, false)
-			} else {
-				b, err := os.ReadFile(filepath.Join(dir, "rows.json"))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := json.Unmarshal(b, &want); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if g.rows < 0 {
-				encs := encodingsUsed(t, dir)
-				for _, want := range []string{"value rle", "value fsst", "dictionary", "full-zip", "value inline_bitpacking"} {
-					if !encs[want] {
-						t.Errorf("golden file lacks %s (has %v)", want, encs)
-					}
+			_, want := g.data(t)
+			encs := encodingsUsed(t, dir)
+			for _, e := range g.encs {
+				if !encs[e] {
+					t.Errorf("golden file lacks %s (has %v)", e, encs)
 				}
 			}
 			got, unsup := readDataFiles(t, dir)
-			if (g.plain || g.rows <= 0) && len(unsup) > 0 {
+			if g.plain && len(unsup) > 0 {
 				t.Fatalf("refused: %v", unsup)
 			}
 			compareRows(t, got, want, unsup)
@@ -171,31 +178,16 @@ func TestReadGoldenOracleFiles(t *testing.T) {
 	}
 }
 
-// TestUpdateOracleGolden regenerates the committed oracle files; it runs
-// the oracle only with -update-golden.
-func TestUpdateOracleGolden(t *testing.T) {
-	if !*updateGolden {
-		return
-	}
+// updateOracleGolden regenerates the committed oracle files (with
+// -update-golden only).
+func updateOracleGolden(t *testing.T) {
 	for _, g := range oracleGolden {
 		root := t.TempDir()
-		var rows []oracle.Row
-		if g.rows > 0 {
-			s := allTypesSchema(true)
-			rec := randomBatch(newRand(int64(g.rows)), memory.DefaultAllocator, s, g.rows, 0.2)
-			rows = oracleRows(rowsOf([]arrow.RecordBatch{rec}))
-			rec.Release()
-			oracle.Create(t, root, "t", oracleColumns(t, s, g.plain), rows)
-		} else if g.rows == 0 {
-			cols, brows := bitpackedData()
-			rows = brows
-			oracle.Create(t, root, "t", cols, rows)
-		} else {
-			cols, erows := defaultEncodingsData(goldenEncodingsRows, false)
-			rows = erows
-			oracle.Create(t, root, "t", cols, rows)
-		}
-		dump := oracle.Read(t, root, "t")
+		cols, rows := g.data(t)
+		oracle.Create(t, root, "t", cols, rows)
+		// The committed test compares against the generated rows: make sure
+		// the official Lance agrees with them.
+		compareRows(t, toAny(rows), oracle.Read(t, root, "t").Rows, nil)
 		dir := filepath.Join("testdata", g.name)
 		_ = os.RemoveAll(dir)
 		if err := os.MkdirAll(filepath.Join(dir, "data"), 0o755); err != nil {
@@ -208,17 +200,5 @@ func TestUpdateOracleGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if g.rows < 0 {
-			// Expected rows are regenerated by defaultEncodingsData; check
-			// that the oracle agrees with them before relying on that.
-			compareRows(t, toAny(rows), dump.Rows, nil)
-			continue
-		}
-		b, _ := json.Marshal(dump.Rows)
-		if err := os.WriteFile(filepath.Join(dir, "rows.json"), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
 	}
 }
-
-var _ = schema.PlainEncodingMetadata

@@ -210,8 +210,8 @@ func encodingsUsed(t *testing.T, dir string) map[string]bool {
 		}
 		for _, c := range r.cols {
 			for _, p := range c.pages {
-				if p.layout.value != nil {
-					out["value "+p.layout.value.kind.String()] = true
+				for e := p.layout.value; e != nil; e = e.child {
+					out["value "+e.kind.String()] = true
 				}
 				if p.layout.dictionary != nil {
 					out["dictionary"] = true
@@ -332,5 +332,34 @@ func TestRefuseOracle22(t *testing.T) {
 	b, _ := os.ReadFile(files[0])
 	if _, err := OpenBytes(b); !IsUnsupported(err) || !strings.Contains(err.Error(), "2.2") {
 		t.Fatalf("2.2 file: %v", err)
+	}
+}
+
+// TestReadOracleByteStreamSplit: floats Lance writes with byte-stream-split.
+func bssData() ([]oracle.Column, []oracle.Row) {
+	bss := map[string]string{schema.MetaBSS: "on", schema.MetaCompression: "zstd"}
+	cols := []oracle.Column{{Name: "f", Type: "float", Nullable: true, Metadata: bss}, {Name: "d", Type: "double", Metadata: bss}}
+	var rows []oracle.Row
+	for i := 0; i < 3000; i++ {
+		r := oracle.Row{"f": float64(float32(i) / 3), "d": float64(i) * 1.000001}
+		if i%9 == 0 {
+			r["f"] = nil
+		}
+		rows = append(rows, r)
+	}
+	return cols, rows
+}
+
+func TestReadOracleByteStreamSplit(t *testing.T) { // and general zstd
+	cols, rows := bssData()
+	root := t.TempDir()
+	oracle.Create(t, root, "t", cols, rows)
+	got, unsup := readDataFiles(t, filepath.Join(root, "t.lance"))
+	if len(unsup) > 0 {
+		t.Fatalf("refused: %v", unsup)
+	}
+	compareRows(t, got, oracle.Read(t, root, "t").Rows, nil)
+	if encs := encodingsUsed(t, filepath.Join(root, "t.lance")); !encs["value byte_stream_split"] || !encs["value general"] {
+		t.Fatalf("Lance did not use byte_stream_split here: %v", encs)
 	}
 }

@@ -212,6 +212,17 @@ func (ld *leafData) appendChunkValues(col string, p *physical, e *enc, bufs [][]
 		}
 		return nil
 	}
+	if e.kind == encGeneral {
+		// Only the first buffer is compressed; the rest pass through.
+		if len(bufs) == 0 || e.child == nil {
+			return corrupt(col, "general compression without buffers or inner encoding")
+		}
+		first, err := decompressGeneral(col, e.compression, bufs[0])
+		if err != nil {
+			return err
+		}
+		return ld.appendChunkValues(col, p, e.child, append([][]byte{first}, bufs[1:]...), k)
+	}
 	switch {
 	case e.compression != 0:
 		return unsupported(col, "compressed value buffer (%s)", e)
@@ -266,6 +277,24 @@ func (ld *leafData) appendChunkValues(col string, p *physical, e *enc, bufs [][]
 			return err
 		}
 		return ld.appendRle(col, p.bits/8, bufs[0], bufs[1], k)
+	case p.kind == physFixed && e.kind == encByteStreamSplit && e.child != nil && e.child.kind == encFlat &&
+		int(e.child.bits) == p.bits && e.child.compression == 0:
+		// Byte planes: byte j of value i is at j*k + i within the chunk.
+		if err := need(1); err != nil {
+			return err
+		}
+		w := p.bits / 8
+		if len(bufs[0]) < k*w {
+			return corrupt(col, "byte-stream-split buffer of %d bytes for %d values", len(bufs[0]), k)
+		}
+		base := len(ld.fixed)
+		ld.fixed = append(ld.fixed, make([]byte, k*w)...)
+		for j := 0; j < w; j++ {
+			plane := bufs[0][j*k : (j+1)*k]
+			for i, b := range plane {
+				ld.fixed[base+i*w+j] = b
+			}
+		}
 	case p.kind == physFixed && e.kind == encConstant && len(e.constant) == p.bits/8:
 		for i := 0; i < k; i++ {
 			ld.fixed = append(ld.fixed, e.constant...)
