@@ -311,9 +311,14 @@ func sortPerm(perm []int32, cols []*Vec, keys []sortKey) {
 }
 
 func cmpKeys(cols []*Vec, keys []sortKey, i, j int) int {
+	return cmpKeysAcross(cols, i, cols, j, keys)
+}
+
+// cmpKeysAcross compares row i of colsA with row j of colsB.
+func cmpKeysAcross(colsA []*Vec, i int, colsB []*Vec, j int, keys []sortKey) int {
 	for _, k := range keys {
-		c := cols[k.col]
-		in, jn := c.IsNull(i), c.IsNull(j)
+		c, d := colsA[k.col], colsB[k.col]
+		in, jn := c.IsNull(i), d.IsNull(j)
 		var r int
 		switch {
 		case in && jn:
@@ -329,7 +334,7 @@ func cmpKeys(cols []*Vec, keys []sortKey, i, j int) int {
 				r = 1
 			}
 		default:
-			r = cmpRows(c, i, c, j)
+			r = cmpRows(c, i, d, j)
 			if k.desc {
 				r = -r
 			}
@@ -455,12 +460,34 @@ func (s *sortNode) collectTopN(ec *evalCtx) (*buffer, error) {
 		_ = ec.run.budget.reserve(nb.bytes)
 		buf = nb
 	}
+	var threshold *Batch // the current limit-th row once the buffer is full
 	err := s.input.run(ec, func(b *Batch) error {
+		if threshold != nil {
+			// rows not strictly better than the current last kept row can
+			// never enter the top N (ties lose to earlier rows)
+			keep := []int32{}
+			forEach(b.N, b.Sel, func(i int) {
+				if cmpKeysAcross(b.Cols, i, threshold.Cols, 0, s.keys) < 0 {
+					keep = append(keep, int32(i))
+				}
+			})
+			if len(keep) == 0 {
+				return nil
+			}
+			b = &Batch{Cols: b.Cols, N: b.N, Sel: keep}
+		}
 		if err := buf.add(ec.run, b); err != nil {
 			return err
 		}
 		if buf.n >= 2*limit+batchSize {
 			compact()
+			if buf.n == limit {
+				full := buf.batch()
+				threshold = &Batch{N: 1, Cols: make([]*Vec, len(full.Cols))}
+				for i, c := range full.Cols {
+					threshold.Cols[i] = c.Gather([]int32{int32(limit - 1)})
+				}
+			}
 		}
 		return nil
 	})
