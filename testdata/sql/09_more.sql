@@ -111,6 +111,6 @@ SELECT sum(id) FROM a GROUP BY ();
 SELECT 1 FROM a HAVING count(*) > 3;
 SELECT count(*) FROM a a1, a a2;
 SELECT x % 7, x FROM generate_series(1, 5000) x ORDER BY x % 7 DESC, x LIMIT 5;
-SELECT x % 7 AS m, x FROM generate_series(1, 5000) x ORDER BY m LIMIT 3 OFFSET 2;
+SELECT x % 7 AS m, x FROM generate_series(1, 5000) x ORDER BY m, x DESC LIMIT 3 OFFSET 2;
 SELECT x FROM generate_series(1, 3000) x ORDER BY x % 100, x DESC LIMIT 4;
 SELECT x, count(*) OVER () FROM generate_series(1, 2500) x ORDER BY x DESC LIMIT 2;
