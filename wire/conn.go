@@ -359,7 +359,9 @@ func (c *conn) startup() error {
 		}
 		c.minor = uint16(newest)
 		sort.Strings(unknownOpts)
-		c.send(&pgproto3.NegotiateProtocolVersion{NewestMinorProtocol: newest, UnrecognizedOptions: unknownOpts})
+		// PostgreSQL sends the full version number here (libpq compares it
+		// with PG_PROTOCOL(3, n)), whatever the field's name says.
+		c.send(&pgproto3.NegotiateProtocolVersion{NewestMinorProtocol: protocolMajor<<16 | newest, UnrecognizedOptions: unknownOpts})
 	}
 	c.params = pkt.params
 	c.user = pkt.params["user"]
@@ -390,6 +392,9 @@ func (c *conn) startup() error {
 	if method != AuthTrust {
 		c.srv.limiter.succeed(c.nc.RemoteAddr())
 	}
+	// As in PostgreSQL, authentication is confirmed before the startup
+	// options and the database are checked (those fail as FATAL after it).
+	c.send(&pgproto3.AuthenticationOk{})
 	c.secretKey = make([]byte, 4)
 	if c.minor >= 2 {
 		c.secretKey = make([]byte, 32)
@@ -411,7 +416,6 @@ func (c *conn) startup() error {
 		return e
 	}
 	c.sess = sess
-	c.send(&pgproto3.AuthenticationOk{})
 	c.reported = c.settings.reported(nil)
 	for i, r := range reportedSettings {
 		c.send(&pgproto3.ParameterStatus{Name: r[1], Value: c.reported[i]})

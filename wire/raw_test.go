@@ -119,7 +119,7 @@ func transcribe(msg pgproto3.BackendMessage) string {
 	case *pgproto3.BackendKeyData:
 		return fmt.Sprintf("BackendKeyData key=%d bytes", len(m.SecretKey))
 	case *pgproto3.NegotiateProtocolVersion:
-		return fmt.Sprintf("NegotiateProtocolVersion 3.%d %v", m.NewestMinorProtocol, m.UnrecognizedOptions)
+		return fmt.Sprintf("NegotiateProtocolVersion %d.%d %v", m.NewestMinorProtocol>>16, m.NewestMinorProtocol&0xFFFF, m.UnrecognizedOptions)
 	}
 	return strings.TrimPrefix(fmt.Sprintf("%T", msg), "*pgproto3.")
 }
