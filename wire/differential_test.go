@@ -28,6 +28,15 @@ func TestDifferentialPostgres(t *testing.T) {
 	}
 	defer pg.Stop()
 	ts := startServer(t, nil)
+	// the fake's table t (a int8, b text), on the PostgreSQL side
+	if c, err := pg.Connect(ctx); err != nil {
+		t.Fatal(err)
+	} else {
+		if _, err := c.Exec(ctx, "create table t (a int8, b text)"); err != nil {
+			t.Fatal(err)
+		}
+		c.Close(ctx)
+	}
 
 	scenarios := []struct {
 		name string
@@ -86,6 +95,18 @@ func TestDifferentialPostgres(t *testing.T) {
 			bind("", "g", "extra"), syncMsg,
 			bind("", "g"), bind("", "g"), execute("", 0), syncMsg,
 			bind("x", "g"), bind("x", "g"), syncMsg,
+		}},
+		{"copy_in", []pgproto3.FrontendMessage{
+			q("copy t from stdin"), copyData("1\tone\n2\t\\N\n3\tte"), copyData("n\\tx\n"), &pgproto3.CopyDone{},
+			q("copy t (a, b) from stdin with (format csv, header true)"), copyData("a,b\n4,\"multi\nline\"\n5,\n6,\"\"\n"), &pgproto3.CopyDone{},
+			q("copy t from stdin"), copyData("7\tx\n"), &pgproto3.CopyFail{Message: "client gave up"},
+			q("copy t from stdin"), copyData("bad\tx\n"), &pgproto3.CopyDone{},
+			q("begin"), q("copy t from stdin"), copyData("8\ty\n"), &pgproto3.CopyFail{Message: "stop"}, q("select 1"), q("rollback"),
+			parse("", "copy t from stdin with (format csv)"), bind("", ""), execute("", 0),
+			copyData("9,a\n"), &pgproto3.CopyDone{}, syncMsg,
+			q("copy t from stdin with (format binary)"),
+			copyData("PGCOPY\n\xff\r\n\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00\x00\x00\x08\x00\x00\x00\x00\x00\x00\x00\x0a\xff\xff\xff\xff\xff\xff"),
+			&pgproto3.CopyDone{},
 		}},
 		{"copy_out", []pgproto3.FrontendMessage{
 			q("copy (select generate_series(1, 3)) to stdout"),
