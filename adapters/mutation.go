@@ -255,6 +255,25 @@ func (w *mutationWriter) Apply(ctx context.Context, pw *protocol.PreparedWrite) 
 	return err
 }
 
+// ProbeHead answers revalidation for staged effects from the dataset
+// they were staged against: Latest probes version pin+1 only.
+func (w *mutationWriter) ProbeHead(ctx context.Context, pw *protocol.PreparedWrite, e protocol.Effect) (uint64, bool, bool, error) {
+	if e.Kind != protocol.EffectStaged {
+		return 0, false, false, nil
+	}
+	w.mu.Lock()
+	s := w.staged[pw.OperationID][e.Table]
+	w.mu.Unlock()
+	if s == nil {
+		return 0, false, false, nil
+	}
+	ds, err := s.Dataset().Latest(ctx)
+	if err != nil {
+		return 0, false, false, err
+	}
+	return ds.Version(), true, true, nil
+}
+
 // Discard forgets an abandoned attempt's staged transactions (their
 // files are unreferenced and reclaimable).
 func (w *mutationWriter) Discard(pw *protocol.PreparedWrite) {

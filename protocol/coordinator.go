@@ -46,6 +46,14 @@ type Writer interface {
 	Discard(pw *PreparedWrite)
 }
 
+// HeadProber is optionally implemented by a Writer that holds an open
+// handle of an effect's target (e.g. the dataset it staged against), so
+// revalidation probes HEAD with one Stat of version pin+1 instead of a
+// cold open. ok=false falls back to ProbeHead.
+type HeadProber interface {
+	ProbeHead(ctx context.Context, pw *PreparedWrite, e Effect) (head uint64, exists, ok bool, err error)
+}
+
 // CommitOptions tune one Commit.
 type CommitOptions struct {
 	Branch  string
@@ -165,7 +173,7 @@ func (c *Coordinator) attempt(ctx context.Context, w Writer, o CommitOptions) (*
 		w.Discard(pw)
 		return nil, true, withOp(err, pw.OperationID)
 	}
-	if err := c.checkHeads(ctx, pw); err != nil {
+	if err := c.checkHeads(ctx, w, pw); err != nil {
 		w.Discard(pw)
 		return nil, IsReadSetChanged(err), err
 	}
@@ -295,9 +303,18 @@ func withOp(err error, op string) error {
 // its pin. HEAD ahead of the pin is either covered by a pending intent
 // (another writer is mid-flight or crashed: re-prepare through the
 // barrier) or uncovered drift, which is refused.
-func (c *Coordinator) checkHeads(ctx context.Context, pw *PreparedWrite) error {
+func (c *Coordinator) checkHeads(ctx context.Context, w Writer, pw *PreparedWrite) error {
+	hp, _ := w.(HeadProber)
 	for _, e := range pw.Effects {
-		head, exists, err := ProbeHead(ctx, c.Root, e)
+		var head uint64
+		var exists, ok bool
+		var err error
+		if hp != nil {
+			head, exists, ok, err = hp.ProbeHead(ctx, pw, e)
+		}
+		if err == nil && !ok {
+			head, exists, err = ProbeHead(ctx, c.Root, e)
+		}
 		if err != nil {
 			return err
 		}
