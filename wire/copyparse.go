@@ -71,6 +71,9 @@ func (p *uparser) copy(st *Statement) error {
 }
 
 func (p *uparser) copyOptions(o *CopyOptions) error {
+	oneByte := func(what string) *Error {
+		return Errorf(CodeFeatureNotSupported, "COPY %s must be a single one-byte character", what)
+	}
 	str := func() (string, bool) {
 		p.kw("as")
 		t := p.peek()
@@ -83,6 +86,7 @@ func (p *uparser) copyOptions(o *CopyOptions) error {
 	p.kw("with")
 	if p.punct("(") { // new-style option list
 		for {
+			namePos := p.peek().pos
 			n, ok := p.name()
 			if !ok {
 				return p.errHere("")
@@ -93,7 +97,10 @@ func (p *uparser) copyOptions(o *CopyOptions) error {
 				val = t.text
 				p.i++
 			}
-			if err := applyCopyOption(o, strings.ToLower(n), val, p); err != nil {
+			if err := applyCopyOption(o, strings.ToLower(n), val); err != nil {
+				if err.Code == CodeSyntaxError {
+					err.Position = syntaxErrorAt(p.sql, namePos, "").Position
+				}
 				return err
 			}
 			if p.punct(")") {
@@ -114,8 +121,11 @@ func (p *uparser) copyOptions(o *CopyOptions) error {
 				o.Header = true
 			case p.kw("delimiter"):
 				s, ok := str()
-				if !ok || len(s) != 1 {
-					return p.errHere("COPY delimiter must be a single one-byte character")
+				if !ok {
+					return p.errHere("")
+				}
+				if len(s) != 1 {
+					return oneByte("delimiter")
 				}
 				o.Delimiter = s[0]
 			case p.kw("null"):
@@ -126,14 +136,20 @@ func (p *uparser) copyOptions(o *CopyOptions) error {
 				o.Null, o.NullSet = s, true
 			case p.kw("quote"):
 				s, ok := str()
-				if !ok || len(s) != 1 {
-					return p.errHere("COPY quote must be a single one-byte character")
+				if !ok {
+					return p.errHere("")
+				}
+				if len(s) != 1 {
+					return oneByte("quote")
 				}
 				o.Quote = s[0]
 			case p.kw("escape"):
 				s, ok := str()
-				if !ok || len(s) != 1 {
-					return p.errHere("COPY escape must be a single one-byte character")
+				if !ok {
+					return p.errHere("")
+				}
+				if len(s) != 1 {
+					return oneByte("escape")
 				}
 				o.Escape = s[0]
 			case p.kw("force"):
@@ -161,14 +177,14 @@ func isLegacyCopyKeyword(s string) bool {
 	return false
 }
 
-func applyCopyOption(o *CopyOptions, name, val string, p *uparser) error {
-	one := func(what string) (byte, error) {
+func applyCopyOption(o *CopyOptions, name, val string) *Error {
+	one := func(what string) (byte, *Error) {
 		if len(val) != 1 {
 			return 0, Errorf(CodeFeatureNotSupported, "COPY %s must be a single one-byte character", what)
 		}
 		return val[0], nil
 	}
-	var err error
+	var err *Error
 	switch name {
 	case "format":
 		switch strings.ToLower(val) {

@@ -73,6 +73,12 @@ func TestDifferentialPostgres(t *testing.T) {
 			q("set client_min_messages = warning; commit"), q("set client_min_messages = error; commit"),
 			q("reset client_min_messages; set names 'UTF8'; show client_encoding"),
 		}},
+		{"syntax", []pgproto3.FrontendMessage{
+			q("select 'open"), q("select \"open"), q("select $$open"), q("select 1 /* open"),
+			q("begin foo"), q("set x"), q("set x to"), q("savepoint"), q("rollback to"), q("show"), q("reset time"),
+			q("commit and"), q("start"), q("release"), q("select 1; begin garbage; select 2"),
+			q("copy t from stdin with (bogus)"), q("copy t from stdin delimiter 'ab'"),
+		}},
 		{"empty", []pgproto3.FrontendMessage{
 			q(""), q(" ; "), q("-- nothing"), parse("", ""), bind("", ""), &pgproto3.Describe{ObjectType: 'P'}, execute("", 0), syncMsg,
 		}},

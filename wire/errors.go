@@ -186,3 +186,14 @@ func toPGError(ctx context.Context, err error) *Error {
 	}
 	return &Error{Severity: SeverityError, Code: CodeInternalError, Message: "internal error", Cause: err}
 }
+
+// shiftPosition returns e with its position moved by offset characters (a
+// copy: the session's error value is not modified).
+func shiftPosition(e *Error, offset int) *Error {
+	if e == nil || e.Position <= 0 || offset == 0 {
+		return e
+	}
+	c := *e
+	c.Position += int32(offset)
+	return &c
+}

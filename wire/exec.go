@@ -263,7 +263,7 @@ func (c *conn) describe(st *Statement, declared []uint32) (d Description, err er
 	}()
 	d, err = c.sess.Describe(ctx, st, declared)
 	if err != nil {
-		return d, toPGError(ctx, err)
+		return d, shiftPosition(toPGError(ctx, err), st.Offset)
 	}
 	// Declared types win, as in PostgreSQL.
 	for i, oid := range declared {

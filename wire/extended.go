@@ -202,13 +202,13 @@ func (c *conn) handleExecute(m *pgproto3.Execute) error {
 			if errors.Is(err, errClientGone) {
 				return &Error{Severity: SeverityFatal, Code: CodeProtocolViolation, Message: "connection lost during COPY"}
 			}
-			return toPGError(ctx, err)
+			return shiftPosition(toPGError(ctx, err), st.Offset)
 		}
 		if st.Kind == KindCopyTo {
 			defer res.Close()
 			p.done = true
 			if err := c.copyOut(ctx, st, res); err != nil {
-				return toPGError(ctx, err)
+				return shiftPosition(toPGError(ctx, err), st.Offset)
 			}
 			return nil
 		}
@@ -224,7 +224,7 @@ func (c *conn) handleExecute(m *pgproto3.Execute) error {
 	more, err := c.stream(ctx, p.src, int32(min(m.MaxRows, 1<<31-1)))
 	if err != nil {
 		c.closePortal(p.name)
-		return toPGError(ctx, err)
+		return shiftPosition(toPGError(ctx, err), st.Offset)
 	}
 	if more {
 		c.send(&pgproto3.PortalSuspended{})

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5/pgtype"
 )
@@ -160,6 +161,15 @@ func parseFake(sql string) (fakeOp, error) {
 // statement can run against the fake and a real server.
 var seriesColumns = []Column{{Name: "generate_series", TypeOID: pgtype.Int4OID, TypeSize: 4, TypeMod: -1}}
 
+// missingRelation is 42P01 positioned at the name inside the statement.
+func missingRelation(st *Statement, name string) error {
+	e := Errorf("42P01", "relation \"%s\" does not exist", name)
+	if i := strings.LastIndex(strings.ToLower(st.SQL), name); i >= 0 {
+		e.Position = int32(utf8.RuneCountInString(st.SQL[:i])) + 1
+	}
+	return e
+}
+
 var genColumns = []Column{
 	{Name: "n", TypeOID: pgtype.Int8OID, TypeSize: 8, TypeMod: -1},
 	{Name: "label", TypeOID: pgtype.TextOID, TypeSize: -1, TypeMod: -1},
@@ -169,7 +179,7 @@ func (s *fakeSession) Describe(ctx context.Context, st *Statement, declared []ui
 	op := st.Plan.(fakeOp)
 	switch op.name {
 	case "missing":
-		return Description{}, Errorf("42P01", "relation \"%s\" does not exist", op.label)
+		return Description{}, missingRelation(st, op.label)
 	case "one":
 		return Description{Columns: []Column{{Name: "?column?", TypeOID: pgtype.Int4OID, TypeSize: 4, TypeMod: -1}}}, nil
 	case "gen":
@@ -213,7 +223,7 @@ func (s *fakeSession) Execute(ctx context.Context, st *Statement, params []any) 
 	}
 	switch op.name {
 	case "missing":
-		return nil, Errorf("42P01", "relation \"%s\" does not exist", op.label)
+		return nil, missingRelation(st, op.label)
 	case "one":
 		return &staticResult{cols: []Column{{Name: "?column?", TypeOID: pgtype.Int4OID}}, rows: [][]any{{int32(1)}}, tag: "SELECT"}, nil
 	case "gen":

@@ -210,23 +210,48 @@ func isIdentChar(c byte) bool { return isIdentStart(c) || c >= '0' && c <= '9' |
 // quotes, dollar quotes and comments. Empty statements are dropped. A
 // lexical error (unterminated literal) is a 42601 *Error.
 func SplitStatements(sql string) ([]string, error) {
+	parts, err := splitStatements(sql)
+	if err != nil {
+		return nil, err
+	}
+	if len(parts) == 0 {
+		return nil, nil
+	}
+	out := make([]string, len(parts))
+	for i, p := range parts {
+		out[i] = p.text
+	}
+	return out, nil
+}
+
+// stmtPart is one statement of a query string and its byte offset there.
+type stmtPart struct {
+	text string
+	off  int
+}
+
+func splitStatements(sql string) ([]stmtPart, error) {
 	toks, lerr := lex(sql)
 	if lerr != nil {
-		return nil, syntaxErrorAt(sql, lerr.pos, lerr.msg)
+		return nil, lexErrorAt(sql, lerr)
 	}
-	var out []string
+	var out []stmtPart
+	add := func(from, to int) {
+		seg := sql[from:to]
+		trimmed := strings.TrimSpace(seg)
+		if trimmed == "" || !hasTokens(toks, from, to) {
+			return
+		}
+		out = append(out, stmtPart{trimmed, from + strings.Index(seg, trimmed)})
+	}
 	start := 0
 	for _, t := range toks {
 		if t.kind == tokSemi {
-			if s := strings.TrimSpace(sql[start:t.pos]); s != "" && hasTokens(toks, start, t.pos) {
-				out = append(out, s)
-			}
+			add(start, t.pos)
 			start = t.pos + 1
 		}
 	}
-	if s := strings.TrimSpace(sql[start:]); s != "" && hasTokens(toks, start, len(sql)) {
-		out = append(out, s)
-	}
+	add(start, len(sql))
 	return out, nil
 }
 
@@ -239,6 +264,12 @@ func hasTokens(toks []token, from, to int) bool {
 		}
 	}
 	return false
+}
+
+// lexErrorAt is a lexical error the way PostgreSQL words it: the rest of
+// the input from the offending token is quoted.
+func lexErrorAt(sql string, l *lexError) *Error {
+	return syntaxErrorAt(sql, l.pos, l.msg+" at or near \""+sql[l.pos:]+"\"")
 }
 
 func syntaxErrorAt(sql string, bytePos int, msg string) *Error {

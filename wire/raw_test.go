@@ -87,6 +87,9 @@ func transcribe(msg pgproto3.BackendMessage) string {
 	case *pgproto3.CommandComplete:
 		return "CommandComplete " + string(m.CommandTag)
 	case *pgproto3.ErrorResponse:
+		if m.Position != 0 {
+			return fmt.Sprintf("ErrorResponse %s %s %s (position %d)", m.Severity, m.Code, m.Message, m.Position)
+		}
 		return fmt.Sprintf("ErrorResponse %s %s %s", m.Severity, m.Code, m.Message)
 	case *pgproto3.NoticeResponse:
 		return fmt.Sprintf("NoticeResponse %s %s %s", m.Severity, m.Code, m.Message)

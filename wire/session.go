@@ -154,6 +154,11 @@ func (k Kind) String() string {
 type Statement struct {
 	SQL  string // the statement text (without the trailing semicolon)
 	Kind Kind
+	// Offset is where SQL starts in the query string it came from, in
+	// characters. Errors from Describe/Execute/CopyFrom carry positions
+	// relative to SQL; wire adds Offset so the client sees them relative to
+	// its whole query string, as PostgreSQL reports them.
+	Offset int
 
 	Tx        TxOptions // BEGIN / SET TRANSACTION options
 	Chain     bool      // COMMIT/ROLLBACK AND CHAIN

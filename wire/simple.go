@@ -55,12 +55,12 @@ func (c *conn) runSimple(st *Statement) error {
 		if errors.Is(err, errClientGone) {
 			return err
 		}
-		return toPGError(ctx, err)
+		return shiftPosition(toPGError(ctx, err), st.Offset)
 	}
 	defer res.Close()
 	if st.Kind == KindCopyTo {
 		if err := c.copyOut(ctx, st, res); err != nil {
-			return toPGError(ctx, err)
+			return shiftPosition(toPGError(ctx, err), st.Offset)
 		}
 		return nil
 	}
@@ -70,7 +70,7 @@ func (c *conn) runSimple(st *Statement) error {
 	}
 	src := &rowSource{res: res, cols: cols}
 	if _, err := c.stream(ctx, src, 0); err != nil {
-		return toPGError(ctx, err)
+		return shiftPosition(toPGError(ctx, err), st.Offset)
 	}
 	if tag := completeTag(res.Tag(), cols != nil, src.count); tag != "" || cols == nil {
 		c.send(&pgproto3.CommandComplete{CommandTag: []byte(tag)})

@@ -2,6 +2,7 @@ package wire
 
 import (
 	"strings"
+	"unicode/utf8"
 )
 
 // ParseUtility splits sql into statements and classifies the utility
@@ -11,16 +12,21 @@ import (
 // the Parse of sessions that have no SQL parser, and a helper for those that
 // do: the SQL layer may call it and replace the KindQuery statements.
 func ParseUtility(sql string) ([]*Statement, error) {
-	parts, err := SplitStatements(sql)
+	parts, err := splitStatements(sql)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]*Statement, 0, len(parts))
 	for _, p := range parts {
-		st, err := ClassifyStatement(p)
+		st, err := ClassifyStatement(p.text)
 		if err != nil {
+			// positions count from the start of the whole query string
+			if e, ok := err.(*Error); ok && e.Position > 0 {
+				e.Position += int32(utf8.RuneCountInString(sql[:p.off]))
+			}
 			return nil, err
 		}
+		st.Offset = utf8.RuneCountInString(sql[:p.off])
 		out = append(out, st)
 	}
 	return out, nil
@@ -30,7 +36,7 @@ func ParseUtility(sql string) ([]*Statement, error) {
 func ClassifyStatement(sql string) (*Statement, error) {
 	toks, lerr := lex(sql)
 	if lerr != nil {
-		return nil, syntaxErrorAt(sql, lerr.pos, lerr.msg)
+		return nil, lexErrorAt(sql, lerr)
 	}
 	// A trailing semicolon may be present when called directly.
 	for len(toks) > 0 && toks[len(toks)-1].kind == tokSemi {
@@ -264,7 +270,7 @@ func (p *uparser) settingName() (string, error) {
 	switch {
 	case p.kw("time"):
 		if !p.kw("zone") {
-			return "", p.errHere("")
+			return "time", nil // a (nonexistent) parameter named time
 		}
 		return "timezone", nil
 	case p.kw("transaction"):
