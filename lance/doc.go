@@ -77,12 +77,10 @@
 //     without selected rows are never opened) and a fragment filter.
 //     No column statistics exist, so there is no min/max pruning. Take
 //     fetches rows by address in the requested order. With an address set
-//     a fragment's scan stops after its last selected row (later pages
-//     are never fetched), but the pages before it are fetched and
-//     decoded: lance/file reads a file sequentially and exposes no row
-//     range or page directory, so true page skipping waits for such an
-//     API there (per-column page row counts, or a row range in
-//     file.ScanOptions). Data files are
+//     each fragment is read as sorted row ranges (runs of selected rows,
+//     gaps of up to 64 rows folded in) through lance/file's row ranges:
+//     only the pages overlapping selected rows are fetched and decoded,
+//     and fragments with no selected row are never opened. Data files are
 //     read with lance/file (see its doc for the encodings it decodes);
 //     files of inherited fragments are found through base_paths, mapped
 //     onto the store with Options.Location.

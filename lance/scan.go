@@ -62,8 +62,34 @@ type fragScan struct {
 	frag    *format.Fragment
 	dv      *roaring.Bitmap
 	sel     *roaring.Bitmap // nil = all rows
+	ranges  []file.RowRange // rows to read, sorted (all rows without sel)
+	ri      int             // index of the current range
 	offset  uint64          // row offset of the next batch
 	readers []fileScan
+}
+
+// selectionGap is the largest run of unselected rows folded into a
+// neighbouring range: reading a few extra rows of a page already being
+// decoded is cheaper than another batch.
+const selectionGap = 64
+
+// rangesOf turns selected row offsets into sorted row ranges within the
+// fragment's rows, merging ranges separated by at most selectionGap rows.
+func rangesOf(sel *roaring.Bitmap, rows uint64) []file.RowRange {
+	var out []file.RowRange
+	it := sel.Iterator()
+	for it.HasNext() {
+		off := uint64(it.Next())
+		if off >= rows {
+			break
+		}
+		if n := len(out); n > 0 && off <= out[n-1].End+selectionGap {
+			out[n-1].End = off + 1
+			continue
+		}
+		out = append(out, file.RowRange{Start: off, End: off + 1})
+	}
+	return out
 }
 
 type fileScan struct {
@@ -187,9 +213,21 @@ func (s *Scanner) openFragment(ctx context.Context, fr *format.Fragment) (*fragS
 	if err != nil {
 		return nil, err
 	}
-	fs := &fragScan{frag: fr, dv: dv}
+	fs := &fragScan{frag: fr, dv: dv, ranges: []file.RowRange{{Start: 0, End: fr.PhysicalRows}}}
+	var fileRanges []file.RowRange // nil = every row
 	if s.selected != nil {
+		// Only pages overlapping the selected rows are fetched and decoded.
 		fs.sel = s.selected[fr.ID]
+		fs.ranges = rangesOf(fs.sel, fr.PhysicalRows)
+		if len(fs.ranges) == 0 {
+			return fs, nil // nothing selected exists: no file is opened
+		}
+		fileRanges = fs.ranges
+	}
+	if fs.ranges[0].End == 0 {
+		fs.ranges = nil // an empty fragment
+	} else {
+		fs.offset = fs.ranges[0].Start
 	}
 	// group the projected columns by the data file holding them
 	byFile := map[int][]int{}
@@ -237,7 +275,7 @@ func (s *Scanner) openFragment(ctx context.Context, fr *format.Fragment) (*fragS
 			}
 			names = append(names, name)
 		}
-		sc, err := r.Scan(file.ScanOptions{Columns: names, BatchRows: s.opts.BatchRows})
+		sc, err := r.Scan(file.ScanOptions{Columns: names, BatchRows: s.opts.BatchRows, Ranges: fileRanges})
 		if err != nil {
 			fs.close()
 			return nil, err
@@ -266,17 +304,20 @@ func (fs *fragScan) close() {
 // nextBatch returns the live, selected rows of the next BatchRows rows of
 // the fragment (nil when none survive), or io.EOF.
 func (fs *fragScan) nextBatch(ctx context.Context, s *Scanner) (arrow.RecordBatch, error) {
-	if fs.offset >= fs.frag.PhysicalRows {
+	if fs.ri >= len(fs.ranges) {
 		return nil, io.EOF
 	}
-	// Past the last selected row nothing more is needed: stop before
-	// the file scanners fetch and decode the remaining pages.
-	if fs.sel != nil && (fs.sel.IsEmpty() || fs.offset > uint64(fs.sel.Maximum())) {
-		return nil, io.EOF
-	}
-	n := min(uint64(s.opts.BatchRows), fs.frag.PhysicalRows-fs.offset)
+	// the file scanners cut batches the same way: at BatchRows and at
+	// range ends
+	rg := fs.ranges[fs.ri]
+	n := min(uint64(s.opts.BatchRows), rg.End-fs.offset)
 	start := fs.offset
 	fs.offset += n
+	if fs.offset == rg.End {
+		if fs.ri++; fs.ri < len(fs.ranges) {
+			fs.offset = fs.ranges[fs.ri].Start
+		}
+	}
 	cols := make([]arrow.Array, len(s.schema.Fields()))
 	defer func() {
 		for _, c := range cols {
