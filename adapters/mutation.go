@@ -58,6 +58,7 @@ func (w *mutationWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite
 		pw.WriterKind = Mutation
 	}
 	staged := map[graph.TableKey]*lance.Staged{}
+	var jobs []stageJob
 	schemaRow := base.State.Schema
 	for i, spec := range st.creates {
 		id, inc := schemaRow.Allocate(), schemaRow.Allocate()
@@ -76,14 +77,13 @@ func (w *mutationWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite
 		if o := st.ops[createKey(i)]; o != nil {
 			sources = o.inserts
 		}
-		rdr := newChain(as, sources)
 		txn := uuid.NewString()
-		s, err := lance.New(w.store, entry.Location, w.root.DatasetOptions(entry.Location, "", 0)).StageOverwrite(ctx, rdr, lance.StageOptions{UUID: txn, MaxRowsPerFile: w.maxRowsPerFile})
-		rdr.Release()
-		if err != nil {
-			return (wrapStageErr(spec.Name, err))
-		}
-		staged[key] = s
+		jobs = append(jobs, stageJob{key: key, run: func(ctx context.Context) (*lance.Staged, error) {
+			rdr := newChain(as, sources)
+			defer rdr.Release()
+			s, err := lance.New(w.store, entry.Location, w.root.DatasetOptions(entry.Location, "", 0)).StageOverwrite(ctx, rdr, lance.StageOptions{UUID: txn, MaxRowsPerFile: w.maxRowsPerFile})
+			return s, wrapStageErr(spec.Name, err)
+		}})
 		pw.Effects = append(pw.Effects, protocol.Effect{Table: key, Location: entry.Location, Kind: protocol.EffectCreate,
 			ExpectedVersion: 0, TxnUUID: txn, Post: protocol.PostExact, RollbackSafe: true})
 		pw.Delta.Registrations = append(pw.Delta.Registrations, entry)
@@ -117,20 +117,32 @@ func (w *mutationWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite
 			pw.ReadSet.AddTable(base.State, k, true)
 			continue
 		}
-		ds, err := lance.Open(ctx, w.store, e.Location, w.root.DatasetOptions(e.Location, e.Branch, e.Version))
-		if err != nil {
-			return (err)
-		}
 		txn := uuid.NewString()
-		s, err := stageOps(ctx, ds, o, lance.StageOptions{UUID: txn, MaxRowsPerFile: w.maxRowsPerFile})
-		if err != nil {
-			return (wrapStageErr(e.Name, err))
-		}
-		staged[k] = s
+		jobs = append(jobs, stageJob{key: k, run: func(ctx context.Context) (*lance.Staged, error) {
+			ds, err := lance.Open(ctx, w.store, e.Location, w.root.DatasetOptions(e.Location, e.Branch, e.Version))
+			if err != nil {
+				return nil, err
+			}
+			s, err := stageOps(ctx, ds, o, lance.StageOptions{UUID: txn, MaxRowsPerFile: w.maxRowsPerFile})
+			return s, wrapStageErr(e.Name, err)
+		}})
 		pw.Effects = append(pw.Effects, protocol.Effect{Table: k, Location: e.Location, LanceBranch: e.Branch,
 			Kind: protocol.EffectStaged, ExpectedVersion: e.Version, TxnUUID: txn, Post: protocol.PostExact, RollbackSafe: true})
 		pw.Delta.Updates = append(pw.Delta.Updates, protocol.TableUpdate{Table: k, Branch: e.Branch})
 		pw.ReadSet.AddTable(base.State, k, true)
+	}
+	// Stage every table in parallel (independent datasets): a commit
+	// touching many tables costs about one table's staging time.
+	results := make([]*lance.Staged, len(jobs))
+	if err := objstore.Parallel(ctx, len(jobs), 8, func(ctx context.Context, i int) error {
+		s, err := jobs[i].run(ctx)
+		results[i] = s
+		return err
+	}); err != nil {
+		return err // nothing committed: staged files are unreferenced garbage
+	}
+	for i, j := range jobs {
+		staged[j.key] = results[i]
 	}
 	for k := range st.probes {
 		pw.ReadSet.AddTable(base.State, k, false)
@@ -178,7 +190,16 @@ func (w *mutationWriter) firstTouch(ctx context.Context, e protocol.Effect, o *t
 	return s, true, err
 }
 
+// stageJob stages one table's transaction.
+type stageJob struct {
+	key graph.TableKey
+	run func(ctx context.Context) (*lance.Staged, error)
+}
+
 func wrapStageErr(table string, err error) error {
+	if err == nil {
+		return nil
+	}
 	if lance.IsNotFound(err) || errorsIsInvalid(err) {
 		return protocol.Errorf(protocol.KindInvalid, err, "cannot stage the change to %q: %v", table, err)
 	}
