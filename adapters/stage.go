@@ -13,7 +13,8 @@ import (
 // Source yields the rows of one insert. It may be called again when the
 // write is re-prepared, so it must replay the same rows (or, for a
 // re-run statement, the recomputed ones). Rows are streamed: a source
-// of any size is written in bounded memory.
+// of any size is written in bounded memory. Sources of different tables
+// are read concurrently (tables are staged in parallel).
 type Source func() (array.RecordReader, error)
 
 // Batches is a Source over in-memory batches.
