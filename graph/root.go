@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -392,31 +391,70 @@ func (r *Root) History(ctx context.Context, branch string) ([]*Snapshot, error) 
 	return out, nil
 }
 
-// SnapshotByCommit finds the manifest version that published commit id.
+// SnapshotByCommit finds the manifest version of a branch that
+// published commit id, scanning back from the head (recent commits are
+// cheap; the write path never calls it).
 func (r *Root) SnapshotByCommit(ctx context.Context, branch, id string) (*Snapshot, error) {
-	h, err := r.History(ctx, branch)
+	var found *Snapshot
+	err := r.walkBack(ctx, branch, func(sn *Snapshot) bool {
+		if sn.Commit.ID == id {
+			found = sn
+			return false
+		}
+		return true
+	})
 	if err != nil {
 		return nil, err
 	}
-	for _, sn := range h {
-		if sn.Commit.ID == id {
-			return sn, nil
-		}
+	if found == nil {
+		return nil, fmt.Errorf("%w: commit %s on branch %s", ErrSnapshotNotFound, id, branch)
 	}
-	return nil, fmt.Errorf("%w: commit %s on branch %s", ErrSnapshotNotFound, id, branch)
+	return found, nil
 }
 
-// SnapshotAsOf returns the newest snapshot whose commit time is <= t.
+// SnapshotAsOf returns the newest snapshot of a branch whose commit time
+// is <= t, scanning back from the head.
 func (r *Root) SnapshotAsOf(ctx context.Context, branch string, t time.Time) (*Snapshot, error) {
-	h, err := r.History(ctx, branch)
+	var found *Snapshot
+	err := r.walkBack(ctx, branch, func(sn *Snapshot) bool {
+		if !sn.Commit.Time.After(t) {
+			found = sn
+			return false
+		}
+		return true
+	})
 	if err != nil {
 		return nil, err
 	}
-	i := sort.Search(len(h), func(i int) bool { return h[i].Commit.Time.After(t) })
-	if i == 0 {
+	if found == nil {
 		return nil, fmt.Errorf("%w: no commit at or before %s", ErrSnapshotNotFound, t.Format(time.RFC3339Nano))
 	}
-	return h[i-1], nil
+	return found, nil
+}
+
+// walkBack visits the branch's snapshots from the head down to version
+// 1 until visit returns false.
+func (r *Root) walkBack(ctx context.Context, branch string, visit func(*Snapshot) bool) error {
+	head, err := r.Head(ctx, branch)
+	if err != nil {
+		return err
+	}
+	if !visit(head) {
+		return nil
+	}
+	for v := head.Version - 1; v >= 1; v-- {
+		sn, err := r.SnapshotAt(ctx, branch, v)
+		if err != nil {
+			if lance.IsNotFound(err) {
+				return nil // older versions reclaimed
+			}
+			return err
+		}
+		if !visit(sn) {
+			return nil
+		}
+	}
+	return nil
 }
 
 // Publish commits st with lineage c as manifest version base.Version+1 of
