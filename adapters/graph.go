@@ -51,6 +51,10 @@ func Open(ctx context.Context, store objstore.Store, o Options) (*Graph, error) 
 	return &Graph{Root: root, Recovery: rec, coord: protocol.NewCoordinator(root, rec), actor: o.Actor}, nil
 }
 
+// Stats returns the coordinator's counters (commits, re-prepares,
+// contention waits, writes left to recovery).
+func (g *Graph) Stats() protocol.Stats { return g.coord.Stats() }
+
 // Close ends this handle's recovery owner instance.
 func (g *Graph) Close() { g.Recovery.Close() }
 

@@ -117,8 +117,8 @@ func TestStrictReadSetChangeIs40001AndAutocommitReprepares(t *testing.T) {
 		calls++
 		return stage(ctx, s)
 	})
-	if err != nil || calls != 2 || rc.Attempts != 2 {
-		t.Fatalf("re-prepare: err %v, staging calls %d", err, calls)
+	if err != nil || calls != 2 || rc.Attempts != 2 || g.Stats().Reprepares != 1 {
+		t.Fatalf("re-prepare: err %v, staging calls %d, stats %+v", err, calls, g.Stats())
 	}
 	if got, _ := readIDs(t, g, rc.Snapshot, "a"); !slices.Equal(got, []int64{7}) {
 		t.Fatalf("a = %v", got)

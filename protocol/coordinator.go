@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/pggraph/pggraph/graph"
@@ -79,9 +80,9 @@ type Receipt struct {
 	Attempts    int
 }
 
-// Stats counts coordinator outcomes (observable retries).
+// Stats counts coordinator outcomes, so retries are observable.
 type Stats struct {
-	Reprepares, PublishRetries int64
+	Commits, Reprepares, ContentionWaits, RecoveryRequired int64
 }
 
 // Coordinator runs the RFC-022 state machine for one root.
@@ -89,6 +90,14 @@ type Coordinator struct {
 	Root     *graph.Root
 	Recovery Recovery
 	Gates    *Gates
+
+	commits, reprepares, waits, recoveries atomic.Int64
+}
+
+// Stats returns the counters.
+func (c *Coordinator) Stats() Stats {
+	return Stats{Commits: c.commits.Load(), Reprepares: c.reprepares.Load(),
+		ContentionWaits: c.waits.Load(), RecoveryRequired: c.recoveries.Load()}
 }
 
 // NewCoordinator wires a coordinator; gates are shared per root in the
@@ -112,9 +121,16 @@ func (c *Coordinator) Commit(ctx context.Context, w Writer, o CommitOptions) (*R
 		rc, retry, err := c.attempt(ctx, w, o)
 		if err == nil {
 			rc.Attempts = attempt
+			if rc.CommitID != "" {
+				c.commits.Add(1)
+			}
 			return rc, nil
 		}
+		if IsRecoveryRequired(err) {
+			c.recoveries.Add(1)
+		}
 		if IsContention(err) && attempt <= o.MaxReprepare {
+			c.waits.Add(1)
 			// a live writer is mid-flight on our table: give it a moment
 			select {
 			case <-ctx.Done():
@@ -129,6 +145,7 @@ func (c *Coordinator) Commit(ctx context.Context, w Writer, o CommitOptions) (*R
 		// Recompute, do not patch (invariant 4): the next attempt
 		// re-runs the barrier and Prepare from a fresh base.
 		o.Base = nil
+		c.reprepares.Add(1)
 	}
 }
 
