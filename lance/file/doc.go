@@ -63,12 +63,13 @@
 // dictionaries (variable or flat items, bitpacked indices); fsst strings
 // (mini-block and full-zip); the full_zip_layout for non-list columns
 // (variable values with lengths, fixed values and vectors incl. element
-// validity); lists from any chunking (rows spanning chunks included) and
-// Lance's null/empty-only list pages.
+// validity); lists from any chunking (rows spanning chunks included),
+// with dictionaries, and as full-zip list pages, and Lance's
+// null/empty-only list pages.
 //
 // Refused with ErrUnsupported naming the feature: general lz4 compression,
 // compressed full-zip values other than fsst, packed structs,
-// blob layouts, full-zip list pages, dictionaries whose items are
+// blob layouts, dictionaries whose items are
 // compressed, lists of lists or of vectors, struct columns, 2.0 and legacy
 // files; on write, a single list row over ~32 KiB (lists are mini-block only).
 //

@@ -11,7 +11,7 @@ import (
 // FuzzReader opens and fully scans arbitrary bytes: it must return a typed
 // error or batches, never panic.
 func FuzzReader(f *testing.F) {
-	for _, p := range []string{"worked-example.lance", "lance-plain/data/000.lance", "lance-default/data/000.lance", "lance-encodings/data/000.lance", "lance-zstd-bss/data/000.lance"} {
+	for _, p := range []string{"worked-example.lance", "lance-plain/data/000.lance", "lance-default/data/000.lance", "lance-encodings/data/000.lance", "lance-zstd-bss/data/000.lance", "lance-lists/data/000.lance"} {
 		b, err := os.ReadFile(filepath.Join("testdata", p))
 		if err != nil {
 			f.Fatal(err)

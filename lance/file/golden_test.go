@@ -145,6 +145,8 @@ var oracleGolden = []goldenCase{
 	}, true, []string{"value rle", "value fsst", "dictionary", "full-zip", "value inline_bitpacking"}},
 	{"lance-zstd-bss", func(*testing.T) ([]oracle.Column, []oracle.Row) { return bssData() }, true,
 		[]string{"value general", "value byte_stream_split"}},
+	{"lance-lists", func(*testing.T) ([]oracle.Column, []oracle.Row) { return listsData(1500) }, true,
+		[]string{"dictionary", "full-zip", "value rle", "value fsst"}},
 }
 
 func toAny(rows []oracle.Row) []map[string]any {

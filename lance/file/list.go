@@ -246,9 +246,6 @@ func decodeListPage(col string, p *physical, dt arrow.DataType, pl *pageLayout, 
 	if pl.rep == nil && pl.kind == layoutMiniBlock {
 		return nil, corrupt(col, "list page without repetition levels")
 	}
-	if pl.dictionary != nil {
-		return nil, unsupported(col, "dictionary encoding")
-	}
 	if len(bufs) < 2 || rows > maxPageItems || pl.numItems > maxPageItems {
 		return nil, corrupt(col, "list page shape")
 	}
@@ -279,6 +276,24 @@ func decodeListPage(col string, p *physical, dt arrow.DataType, pl *pageLayout, 
 	item := &leafData{n: int(pl.numItems)}
 	if p.item.kind == physVariable {
 		item.offsets = []int64{0}
+	}
+	// With a dictionary the chunks hold indices, looked up at the end.
+	valTarget, valPhys := item, p.item
+	var dict *leafData
+	if pl.dictionary != nil && pl.kind == layoutMiniBlock {
+		if len(bufs) < 3 {
+			return nil, corrupt(col, "dictionary page without its dictionary buffer")
+		}
+		var err error
+		if dict, err = decodeDictionary(col, p.item, pl.dictionary, pl.numDictItems, bufs[2]); err != nil {
+			return nil, err
+		}
+		bits := int(pl.value.bits)
+		if (pl.value.kind != encFlat && pl.value.kind != encInlineBitpacking) || (bits != 8 && bits != 16 && bits != 32 && bits != 64) {
+			return nil, unsupported(col, "dictionary indices encoded as %s", pl.value)
+		}
+		valPhys = &physical{kind: physFixed, bits: bits}
+		valTarget = &leafData{}
 	}
 	var itemNulls []bool
 	offsets := []int64{}
@@ -318,7 +333,16 @@ func decodeListPage(col string, p *physical, dt arrow.DataType, pl *pageLayout, 
 		}
 		return n, nil
 	}
-	if pl.kind == layoutAllNull {
+	if pl.kind == layoutFullZip {
+		if err := decodeFullZipLevels(col, p, pl, bufs, item, consume); err != nil {
+			return nil, err
+		}
+		if uint64(items) != pl.numVisibleItems {
+			return nil, corrupt(col, "full-zip list page decodes %d items, metadata says %d", items, pl.numVisibleItems)
+		}
+		item.n = int(items)
+		pl = &pageLayout{numItems: uint64(items)} // for the checks below
+	} else if pl.kind == layoutAllNull {
 		// Only null and empty lists: raw u16 rep and def levels, no items.
 		if len(bufs) != 2 || len(bufs[0])%2 != 0 || len(bufs[1])%2 != 0 || pl.numItems != 0 {
 			return nil, corrupt(col, "all-null list page shape")
@@ -361,7 +385,7 @@ func decodeListPage(col string, p *physical, dt arrow.DataType, pl *pageLayout, 
 			if n != ch.values {
 				return nil, corrupt(col, "chunk levels describe %d items, chunk holds %d", n, ch.values)
 			}
-			if err := item.appendChunkValues(col, p.item, pl.value, rc.buffers, ch.values); err != nil {
+			if err := valTarget.appendChunkValues(col, valPhys, pl.value, rc.buffers, ch.values); err != nil {
 				return nil, err
 			}
 		}
@@ -377,6 +401,11 @@ func decodeListPage(col string, p *physical, dt arrow.DataType, pl *pageLayout, 
 	}
 	if item.nullCount > 0 {
 		item.nulls = itemNulls
+	}
+	if dict != nil {
+		if err := item.lookupDictionary(col, p.item, dict, valTarget, valPhys.bits/8); err != nil {
+			return nil, err
+		}
 	}
 	elem := dt.(arrow.ListLikeType).Elem()
 	child, err := item.toArrow(col, p.item, elem)
@@ -436,4 +465,97 @@ func encodeEmptyListPage(ld *listData, r0, r1 int, d listDefs) encodedPage {
 	var al []byte
 	al = appendPacked(al, 5, []uint64{d.itemLayer, d.listLayer})
 	return encodedPage{rows: uint64(r1 - r0), buffers: [][]byte{rep, def}, layout: appendBytesField(nil, layoutAllNull, al)}
+}
+
+// decodeFullZipLevels walks a full-zip list page: per level a control
+// word (rep << bitsDef | def), then for a visible valid item its value
+// (variable: length + bytes; fixed: bytes), for a visible null item
+// nothing (variable) or the zeroed value (fixed); null and empty lists
+// are invisible and carry only the control word.
+func decodeFullZipLevels(col string, p *physical, pl *pageLayout, bufs [][]byte, item *leafData, consume func(reps, defs []uint16) (int, error)) error {
+	if len(bufs) < 1 || pl.value == nil || pl.bitsRep != 1 || pl.bitsDef > 15 {
+		return unsupported(col, "full-zip list page with %d rep bits", pl.bitsRep)
+	}
+	total := pl.bitsRep + pl.bitsDef
+	cw := 1
+	if total > 8 {
+		cw = 2
+	}
+	maxVisible := uint64(0)
+	if pl.layers[0] == layerNullableItem {
+		maxVisible = 1
+	}
+	e := pl.value
+	var t *fsstTable
+	var w, lw int
+	switch {
+	case p.item.kind == physVariable && pl.bitsPerOffst != 0:
+		lw = int(pl.bitsPerOffst / 8)
+		if lw != 4 && lw != 8 {
+			return corrupt(col, "full-zip length width %d", pl.bitsPerOffst)
+		}
+		if e.kind == encFsst {
+			var err error
+			if t, err = parseFsstTable(col, e.symbols); err != nil {
+				return err
+			}
+			e = e.child
+		}
+		if e == nil || e.kind != encVariable || e.compression != 0 {
+			return unsupported(col, "full-zip list values encoded as %s", pl.value)
+		}
+	case p.item.kind == physFixed && pl.bitsPerValue != 0 && e.kind == encFlat && int(e.bits) == p.item.bits && e.compression == 0:
+		w = p.item.bits / 8
+	default:
+		return unsupported(col, "full-zip list values encoded as %s", pl.value)
+	}
+	data := bufs[0]
+	mask := uint64(1)<<pl.bitsDef - 1
+	for len(data) > 0 {
+		if len(data) < cw {
+			return corrupt(col, "full-zip data ends inside a control word")
+		}
+		word := uint64(data[0])
+		if cw == 2 {
+			word = uint64(binary.LittleEndian.Uint16(data))
+		}
+		data = data[cw:]
+		rep, def := word>>pl.bitsDef, word&mask
+		if _, err := consume([]uint16{uint16(rep)}, []uint16{uint16(def)}); err != nil {
+			return err
+		}
+		if def > maxVisible {
+			continue // a null or empty list: no item
+		}
+		switch {
+		case lw > 0:
+			if def == 0 {
+				if len(data) < lw {
+					return corrupt(col, "full-zip data ends inside a length")
+				}
+				l := readWord(data, lw*8, 0)
+				data = data[lw:]
+				if l > uint64(len(data)) {
+					return corrupt(col, "full-zip value of %d bytes past the buffer", l)
+				}
+				var err error
+				if t != nil {
+					if item.data, err = t.decode(col, item.data, data[:l]); err != nil {
+						return err
+					}
+				} else {
+					item.data = append(item.data, data[:l]...)
+				}
+				data = data[l:]
+			}
+			item.offsets = append(item.offsets, int64(len(item.data)))
+		default:
+			if len(data) < w {
+				return corrupt(col, "full-zip data ends inside a value")
+			}
+			item.fixed = append(item.fixed, data[:w]...)
+			data = data[w:]
+		}
+	}
+	return nil
 }

@@ -363,3 +363,46 @@ func TestReadOracleByteStreamSplit(t *testing.T) { // and general zstd
 		t.Fatalf("Lance did not use byte_stream_split here: %v", encs)
 	}
 }
+
+// listsData makes list columns Lance encodes with dictionaries, rle,
+// bitpacking, fsst and full-zip by default, with null, empty and
+// null-item rows.
+func listsData(n int) ([]oracle.Column, []oracle.Row) {
+	cols := []oracle.Column{{Name: "cats", Type: "list:string", Nullable: true}, {Name: "longs", Type: "list:string", Nullable: true},
+		{Name: "runs", Type: "list:int32", Nullable: true}, {Name: "seq", Type: "list:int64", Nullable: true}, {Name: "b", Type: "list:bool", Nullable: true}}
+	var rows []oracle.Row
+	c := []string{"a", "bb", "ccc"}
+	for i := 0; i < n; i++ {
+		r := oracle.Row{"cats": []any{c[i%3], c[(i+1)%3]},
+			"longs": []any{strings.Repeat("x", 300+i%7) + fmt.Sprint(i), fmt.Sprint(i * 7919)},
+			"runs":  []any{float64(i / 700), float64(i / 700)},
+			"seq":   []any{fmt.Sprint(i), fmt.Sprint(i + 1), nil}, "b": []any{i%2 == 0}}
+		if i%5 == 0 {
+			r["cats"], r["longs"], r["seq"] = nil, []any{}, []any{}
+		}
+		if i%11 == 0 {
+			r["longs"] = nil
+		}
+		rows = append(rows, r)
+	}
+	return cols, rows
+}
+
+// TestReadOracleDefaultLists reads list columns Lance writes with its
+// default encodings (dictionary and full-zip list pages included).
+func TestReadOracleDefaultLists(t *testing.T) {
+	cols, rows := listsData(4000)
+	root := t.TempDir()
+	oracle.Create(t, root, "t", cols, rows)
+	got, unsup := readDataFiles(t, filepath.Join(root, "t.lance"))
+	if len(unsup) > 0 {
+		t.Fatalf("refused: %v", unsup)
+	}
+	compareRows(t, got, oracle.Read(t, root, "t").Rows, nil)
+	encs := encodingsUsed(t, filepath.Join(root, "t.lance"))
+	for _, want := range []string{"dictionary", "full-zip", "value rle", "value fsst"} {
+		if !encs[want] {
+			t.Errorf("Lance did not use %s here (used %v)", want, encs)
+		}
+	}
+}
