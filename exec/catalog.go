@@ -77,6 +77,8 @@ type ScanRequest struct {
 	Columns []int
 	// Filters are conjunctive predicate hints on single columns.
 	Filters []ScanFilter
+	// NeedAddrs asks for row addresses; without it a source may pass nil.
+	NeedAddrs bool
 }
 
 // ScanFilter is "column op constant".

@@ -79,9 +79,12 @@ func (m *MemTable) Scan(ctx context.Context, req ScanRequest, emit func(arrow.Re
 			return err
 		}
 		out := project(rec, req.Columns)
-		addrs := make([]uint64, rec.NumRows())
-		for i := range addrs {
-			addrs[i] = uint64(ri)<<32 | uint64(i)
+		var addrs []uint64
+		if req.NeedAddrs {
+			addrs = make([]uint64, rec.NumRows())
+			for i := range addrs {
+				addrs[i] = uint64(ri)<<32 | uint64(i)
+			}
 		}
 		if err := emit(out, addrs); err != nil {
 			return err
@@ -213,7 +216,9 @@ func (o *overlaySource) RowCount() int64 {
 const pendingAddrBit = uint64(1) << 63
 
 func (o *overlaySource) Scan(ctx context.Context, req ScanRequest, emit func(arrow.RecordBatch, []uint64) error) error {
-	err := o.base.Scan(ctx, req, func(rec arrow.RecordBatch, addrs []uint64) error {
+	base := req
+	base.NeedAddrs = req.NeedAddrs || o.ov.Deleted != nil
+	err := o.base.Scan(ctx, base, func(rec arrow.RecordBatch, addrs []uint64) error {
 		if o.ov.Deleted == nil {
 			return emit(rec, addrs)
 		}
@@ -249,10 +254,13 @@ func (o *overlaySource) Scan(ctx context.Context, req ScanRequest, emit func(arr
 	var seq uint64
 	for _, rec := range o.ov.Inserts {
 		out := project(rec, req.Columns)
-		ad := make([]uint64, rec.NumRows())
-		for i := range ad {
-			ad[i] = pendingAddrBit | seq
-			seq++
+		var ad []uint64
+		if req.NeedAddrs {
+			ad = make([]uint64, rec.NumRows())
+			for i := range ad {
+				ad[i] = pendingAddrBit | seq
+				seq++
+			}
 		}
 		if err := emit(out, ad); err != nil {
 			return err

@@ -39,7 +39,10 @@ func (j *joinNode) run(ec *evalCtx, emit func(*Batch) error) error {
 	nl := len(j.left.columns())
 	// build
 	var table map[string][]int32
-	var itable map[int64][]int32 // single int key fast path
+	var itable map[int64]int32 // single int key fast path: first row per key
+	var inext []int32          // chain of further rows with the same key (-1 ends)
+	var dense []int32          // dense alternative to itable: first row of key denseLo+i
+	var denseLo int64
 	if len(j.rightKeys) > 0 {
 		table = map[string][]int32{}
 		kv := make([]*Vec, len(j.rightKeys))
@@ -52,10 +55,55 @@ func (j *joinNode) run(ec *evalCtx, emit func(*Batch) error) error {
 		}
 		var kb []byte
 		if len(kv) == 1 && kv[0].T.Kind() == KInt {
-			itable = make(map[int64][]int32, right.N)
+			inext = make([]int32, right.N)
+			lo, hi, any := int64(0), int64(0), false
 			for r := 0; r < right.N; r++ {
-				if !kv[0].IsNull(r) {
-					itable[kv[0].I[r]] = append(itable[kv[0].I[r]], int32(r))
+				if kv[0].IsNull(r) {
+					continue
+				}
+				k := kv[0].I[r]
+				if !any || k < lo {
+					lo = k
+				}
+				if !any || k > hi {
+					hi = k
+				}
+				any = true
+			}
+			span := uint64(hi - lo)
+			if any && span < 1<<26 && span <= 16*uint64(right.N) {
+				// dense key range: a direct table instead of a hash map
+				dense = make([]int32, span+1)
+				for i := range dense {
+					dense[i] = -1
+				}
+				denseLo = lo
+				for r := right.N - 1; r >= 0; r-- {
+					if kv[0].IsNull(r) {
+						continue
+					}
+					k := kv[0].I[r] - lo
+					inext[r] = dense[k]
+					dense[k] = int32(r)
+				}
+				if err := ec.run.budget.reserve(int64(len(dense)) * 4); err != nil {
+					return err
+				}
+				defer ec.run.budget.release(int64(len(dense)) * 4)
+			} else {
+				itable = make(map[int64]int32, right.N)
+				// insert in reverse so each chain lists rows in input order
+				for r := right.N - 1; r >= 0; r-- {
+					if kv[0].IsNull(r) {
+						continue
+					}
+					k := kv[0].I[r]
+					if h, ok := itable[k]; ok {
+						inext[r] = h
+					} else {
+						inext[r] = -1
+					}
+					itable[k] = int32(r)
 				}
 			}
 		} else {
@@ -93,13 +141,33 @@ func (j *joinNode) run(ec *evalCtx, emit func(*Batch) error) error {
 				kv[i] = v
 			}
 			var kb []byte
-			if itable != nil {
+			if dense != nil {
+				k0 := kv[0]
+				span := uint64(len(dense))
+				forEach(lb.N, lb.Sel, func(l int) {
+					if k0.IsNull(l) {
+						return
+					}
+					off := uint64(k0.I[l] - denseLo)
+					if off >= span {
+						return
+					}
+					for r := dense[off]; r >= 0; r = inext[r] {
+						li = append(li, int32(l))
+						ri = append(ri, r)
+					}
+				})
+			} else if itable != nil {
 				k0 := kv[0]
 				forEach(lb.N, lb.Sel, func(l int) {
 					if k0.IsNull(l) {
 						return
 					}
-					for _, r := range itable[k0.I[l]] {
+					r, ok := itable[k0.I[l]]
+					if !ok {
+						return
+					}
+					for ; r >= 0; r = inext[r] {
 						li = append(li, int32(l))
 						ri = append(ri, r)
 					}
