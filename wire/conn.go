@@ -273,7 +273,30 @@ func (c *conn) readError(err error) error {
 	if errors.As(err, &ne) {
 		return errClientGone
 	}
-	return &Error{Severity: SeverityFatal, Code: CodeProtocolViolation, Message: "invalid frontend message: " + err.Error()}
+	text := err.Error()
+	if t, ok := strings.CutPrefix(text, "unknown message type: "); ok && len(t) > 0 {
+		return &Error{Severity: SeverityFatal, Code: CodeProtocolViolation, Message: fmt.Sprintf("invalid frontend message type %d", t[0])}
+	}
+	// pgproto3 reports a malformed body of a completely read message as
+	// "<Type> body ...": the stream is still in step, so (as PostgreSQL)
+	// it is an ERROR for that message, not the end of the connection.
+	if name, _, ok := strings.Cut(text, " body "); ok && !strings.Contains(name, " ") {
+		return &messageError{msgType: name}
+	}
+	return &Error{Severity: SeverityFatal, Code: CodeProtocolViolation, Message: "invalid frontend message: " + text}
+}
+
+// messageError is a well-framed message whose content is malformed.
+type messageError struct{ msgType string }
+
+func (e *messageError) Error() string { return "wire: malformed " + e.msgType + " message" }
+
+// pgError is what the client receives for it.
+func (e *messageError) pgError() *Error {
+	if e.msgType == "Query" {
+		return Errorf(CodeProtocolViolation, "invalid string in message")
+	}
+	return Errorf(CodeProtocolViolation, "invalid message format")
 }
 
 // startup negotiates encryption and protocol, authenticates and opens the
@@ -554,6 +577,17 @@ func (c *conn) reportChanges() {
 func (c *conn) loop() {
 	for {
 		msg, err := c.receive()
+		var me *messageError
+		if errors.As(err, &me) {
+			c.failStatement(me.pgError())
+			switch me.msgType {
+			case "Query", "FunctionCall":
+				c.readyForQuery()
+			default:
+				c.inCycle, c.skipSync = true, true
+			}
+			continue
+		}
 		if err != nil {
 			c.endWith(err)
 			return

@@ -2,6 +2,7 @@ package wire
 
 import (
 	"context"
+	"encoding/binary"
 	"net"
 	"sort"
 	"strconv"
@@ -79,6 +80,18 @@ func TestDifferentialPostgres(t *testing.T) {
 			q("commit and"), q("start"), q("release"), q("select 1; begin garbage; select 2"),
 			q("copy t from stdin with (bogus)"), q("copy t from stdin delimiter 'ab'"),
 		}},
+		{"protocol_errors_recoverable", []pgproto3.FrontendMessage{
+			parse("s", "select 1"), syncMsg,
+			rawMsg('D', 'X', 's', 0), syncMsg,
+			rawMsg('C', 'X', 's', 0), syncMsg,
+			&pgproto3.Bind{PreparedStatement: "s", ParameterFormatCodes: []int16{0, 1}}, syncMsg,
+			&pgproto3.Bind{PreparedStatement: "s", ResultFormatCodes: []int16{0, 1}}, syncMsg,
+			&pgproto3.Bind{PreparedStatement: "s", ResultFormatCodes: []int16{7}}, execute("", 0), syncMsg,
+			parse("m", "select 1; select 1"), syncMsg,
+			execute("nope", 0), syncMsg,
+		}},
+		{"protocol_error_unknown_type", []pgproto3.FrontendMessage{q("select 1"), rawMsg('!'), syncMsg}},
+		{"protocol_error_bad_string", []pgproto3.FrontendMessage{rawMsg('Q', 's', 'e', 'l'), syncMsg}},
 		{"empty", []pgproto3.FrontendMessage{
 			q(""), q(" ; "), q("-- nothing"), parse("", ""), bind("", ""), &pgproto3.Describe{ObjectType: 'P'}, execute("", 0), syncMsg,
 		}},
@@ -230,4 +243,18 @@ func normalizeTranscript(lines []string) []string {
 		i = j
 	}
 	return out
+}
+
+// rawBytes is a hand-made (possibly malformed) frontend message.
+type rawBytes []byte
+
+func (rawBytes) Frontend()                           {}
+func (rawBytes) Decode([]byte) error                 { return nil }
+func (r rawBytes) Encode(dst []byte) ([]byte, error) { return append(dst, r...), nil }
+
+// rawMsg frames body as a message of type typ.
+func rawMsg(typ byte, body ...byte) rawBytes {
+	b := []byte{typ, 0, 0, 0, 0}
+	binary.BigEndian.PutUint32(b[1:], uint32(len(body)+4))
+	return append(b, body...)
 }

@@ -121,18 +121,13 @@ func (c *conn) handleBind(m *pgproto3.Bind) error {
 	for i, raw := range m.Parameters {
 		f := formatFor(m.ParameterFormatCodes, i)
 		if f != 0 && f != 1 {
-			return protocolError("unsupported format code: %d", f)
+			return Errorf(CodeInvalidParameterValue, "unsupported format code: %d", f)
 		}
 		v, err := decodeParam(c.types, prep.desc.Params[i], f, raw, i)
 		if err != nil {
 			return err
 		}
 		params[i] = v
-	}
-	for _, f := range m.ResultFormatCodes {
-		if f != 0 && f != 1 {
-			return protocolError("unsupported format code: %d", f)
-		}
 	}
 	if n := len(m.ResultFormatCodes); n > 1 && n != len(prep.desc.Columns) {
 		return protocolError("bind message has %d result formats but query has %d columns", n, len(prep.desc.Columns))
@@ -193,6 +188,11 @@ func (c *conn) handleExecute(m *pgproto3.Execute) error {
 	}
 	if c.tx == txFailed && !exitsTx(st) {
 		return errAborted()
+	}
+	for _, f := range p.formats { // checked when rows are about to be sent, as PostgreSQL
+		if f != 0 && f != 1 {
+			return Errorf(CodeInvalidParameterValue, "unsupported format code: %d", f)
+		}
 	}
 	ctx, done := c.statementContext()
 	defer done()

@@ -374,7 +374,6 @@ func TestMalformedAndOversized(t *testing.T) {
 		{"oversized", append([]byte{'Q', 0, 0, 0x10, 0}, make([]byte, 16)...), "ErrorResponse FATAL 54000"},
 		{"unknown_type", []byte{'!', 0, 0, 0, 4}, "ErrorResponse FATAL 08P01"},
 		{"short_length", []byte{'Q', 0, 0, 0, 2}, "ErrorResponse FATAL 08P01"},
-		{"bad_bind", []byte{'B', 0, 0, 0, 6, 0, 0}, "ErrorResponse FATAL 08P01"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -386,6 +385,16 @@ func TestMalformedAndOversized(t *testing.T) {
 			}
 		})
 	}
+	t.Run("malformed_body_is_recoverable", func(t *testing.T) {
+		rc, _ := connectRaw(t, ts, nil)
+		rc.nc.Write([]byte{'B', 0, 0, 0, 6, 0, 0}) // Bind cut short: an ERROR, then skip to Sync
+		rc.send(execute("", 0), syncMsg, q("select 1"))
+		got := strings.Join(rc.until(2), "\n")
+		want := "ErrorResponse ERROR 08P01 invalid message format\nReadyForQuery I\nRowDescription ?column?:23/0\nDataRow \"1\"\nCommandComplete SELECT 1\nReadyForQuery I"
+		if got != want {
+			t.Fatalf("got\n%s\nwant\n%s", got, want)
+		}
+	})
 	t.Run("garbage_startup", func(t *testing.T) {
 		rc := dialRaw(t, ts)
 		rc.nc.Write([]byte{0, 0, 0, 9, 0, 3, 0, 0, 'x'})
