@@ -515,9 +515,20 @@ func (b *binder) deriveScanHints(s *scanNode, pred Expr) {
 			if !ok || !isConst(x.args[1]) {
 				continue
 			}
+			if k, ok := x.args[1].(*constExpr); ok && col.t.OID == s.table.Columns[s.colIdx[col.idx]].Type.OID {
+				s.filters = append(s.filters, ScanFilter{Column: s.colIdx[col.idx], Op: x.name, Value: k.val})
+			}
 			if x.name == "=" && s.keyVals == nil && isKey(col.idx) && col.t.OID == s.table.Columns[s.colIdx[col.idx]].Type.OID {
 				s.keyCol = s.colIdx[col.idx]
 				s.keyVals = []Expr{x.args[1]}
+			}
+		case *nullTest:
+			if col, ok := x.arg.(*colRef); ok {
+				op := "IS NULL"
+				if x.not {
+					op = "IS NOT NULL"
+				}
+				s.filters = append(s.filters, ScanFilter{Column: s.colIdx[col.idx], Op: op})
 			}
 		case *inListExpr:
 			col, ok := x.arg.(*colRef)

@@ -237,3 +237,20 @@ func TestErrorsCarrySQLSTATE(t *testing.T) {
 		t.Error("predicates disagree with the code")
 	}
 }
+
+func TestInSubqueryIsHashed(t *testing.T) {
+	eng := &Engine{}
+	start := time.Now()
+	r, err := eng.Query(context.Background(), nil, `SELECT count(*) FILTER (WHERE x IN (SELECT y * 2 FROM generate_series(1, 50000) y)),
+		count(*) FILTER (WHERE x NOT IN (SELECT y * 2 FROM generate_series(1, 50000) y)),
+		count(*) FILTER (WHERE x NOT IN (SELECT NULL::int UNION ALL SELECT 1)) FROM generate_series(1, 50000) x`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := oneText(t, r); got != "25000,25000,0" {
+		t.Fatalf("got %s", got)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Fatalf("IN over 50k x 50k took %v (not hashed?)", d)
+	}
+}

@@ -40,6 +40,7 @@ type runCtx struct {
 	materialized map[int]*Batch
 	working      map[int]*Batch
 	now          time.Time
+	hashed       map[int]*hashedSet // uncorrelated IN-subquery sets
 }
 
 // memBudget accounts buffered bytes of one query.

@@ -107,6 +107,9 @@ func (s *subqueryExpr) Eval(ec *evalCtx, b *Batch, sel []int32) (*Vec, error) {
 			return nil, err
 		}
 	}
+	if !s.correlated && s.test != nil && ((s.kind == q.SubLinkType_ANY_SUBLINK && s.cmp == opEq) || (s.kind == q.SubLinkType_ALL_SUBLINK && s.cmp == opNe)) {
+		return s.evalHashed(ec, b, sel, test)
+	}
 	if !s.correlated {
 		rows, err := s.results(ec)
 		if err != nil {
@@ -198,4 +201,62 @@ func (s *subqueryExpr) fill(out *Vec, i int, rows *Batch, test *Vec) error {
 		out.B[i] = res
 	}
 	return nil
+}
+
+// hashedSet is an uncorrelated IN-subquery's result as a hash set.
+type hashedSet struct {
+	keys    map[string]struct{}
+	hasNull bool
+	empty   bool
+}
+
+// evalHashed answers x IN (subquery) / x NOT IN (subquery) with a hash
+// set built once per execution, keeping SQL's NULL rules.
+func (s *subqueryExpr) evalHashed(ec *evalCtx, b *Batch, sel []int32, test *Vec) (*Vec, error) {
+	if ec.run.hashed == nil {
+		ec.run.hashed = map[int]*hashedSet{}
+	}
+	hs, ok := ec.run.hashed[s.id]
+	if !ok {
+		rows, err := s.results(ec)
+		if err != nil {
+			return nil, err
+		}
+		hs = &hashedSet{keys: make(map[string]struct{}, rows.N), empty: rows.N == 0}
+		col := rows.Cols[0]
+		var kb []byte
+		for r := 0; r < rows.N; r++ {
+			if col.IsNull(r) {
+				hs.hasNull = true
+				continue
+			}
+			kb = appendKey(kb[:0], col, r)
+			hs.keys[string(kb)] = struct{}{}
+		}
+		if err := ec.run.budget.reserve(int64(rows.N) * 32); err != nil {
+			return nil, err
+		}
+		ec.run.hashed[s.id] = hs
+	}
+	in := s.kind == q.SubLinkType_ANY_SUBLINK
+	out := NewVec(TBool, b.N)
+	var kb []byte
+	forEach(b.N, sel, func(i int) {
+		switch {
+		case hs.empty:
+			out.B[i] = !in
+		case test.IsNull(i):
+			out.SetNull(i)
+		default:
+			kb = appendKey(kb[:0], test, i)
+			if _, found := hs.keys[string(kb)]; found {
+				out.B[i] = in
+			} else if hs.hasNull {
+				out.SetNull(i)
+			} else {
+				out.B[i] = !in
+			}
+		}
+	})
+	return out, nil
 }
