@@ -50,6 +50,23 @@ func TestDifferentialPostgres(t *testing.T) {
 			q("begin isolation level serializable; commit and chain; show transaction isolation level"), q("rollback"),
 			q("start transaction read only; show transaction_read_only; rollback and chain; show transaction_read_only; end"),
 		}},
+		{"failed_block_extended", []pgproto3.FrontendMessage{
+			q("begin"), q("select * from nope"),
+			parse("", "select 1"), syncMsg,
+			parse("r", "rollback"), &pgproto3.Describe{ObjectType: 'S', Name: "r"}, syncMsg,
+			q("show search_path"), q("set search_path = x"),
+			bind("", "r"), execute("", 0), syncMsg,
+		}},
+		{"settings_and_savepoints", []pgproto3.FrontendMessage{
+			q("begin; set search_path = a; savepoint s; set search_path = b; rollback to s; show search_path"),
+			q("set search_path = c; savepoint s2; set application_name = 'sp'; release s2; show search_path"),
+			q("rollback to s; show search_path; show application_name"),
+			q("commit; show search_path"),
+			q("begin; set local search_path = l1; savepoint q; set local search_path = l2; rollback to q; show search_path; commit; show search_path"),
+			q("begin; savepoint a; savepoint b; release a; rollback to b"), q("rollback to a"), q("rollback"),
+			q("begin; release nope"), q("rollback to nope"), q("rollback"),
+			q("begin; savepoint a; savepoint a; release a; rollback to a; commit"),
+		}},
 		{"implicit_blocks", []pgproto3.FrontendMessage{
 			q("select 1; commit"), q("select 1; begin; select 1"), q("commit"),
 			q("begin; select * from nope; select 1"), q("rollback"), q("set application_name = 'a'; discard all"),

@@ -99,6 +99,49 @@ type Settings struct {
 	snapshot map[string]string // session values at transaction start (nil outside)
 	defaults map[string]string // per-session defaults (startup parameters)
 	custom   map[string]string // display spelling of custom names
+	saves    []settingsSave    // savepoints of the current transaction, oldest first
+}
+
+// settingsSave is the state at a SAVEPOINT, restored by ROLLBACK TO.
+type settingsSave struct {
+	name          string
+	values, local map[string]string
+}
+
+func copyMap(m map[string]string) map[string]string {
+	c := make(map[string]string, len(m))
+	for k, v := range m {
+		c[k] = v
+	}
+	return c
+}
+
+func (s *Settings) savepoint(name string) {
+	s.saves = append(s.saves, settingsSave{name: name, values: copyMap(s.values), local: copyMap(s.local)})
+}
+
+func (s *Settings) findSave(name string) int {
+	for i := len(s.saves) - 1; i >= 0; i-- {
+		if s.saves[i].name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// rollbackTo restores the state of savepoint name, which stays defined.
+func (s *Settings) rollbackTo(name string) {
+	if i := s.findSave(name); i >= 0 {
+		s.values, s.local = copyMap(s.saves[i].values), copyMap(s.saves[i].local)
+		s.saves = s.saves[:i+1]
+	}
+}
+
+// release forgets savepoint name and every later one.
+func (s *Settings) release(name string) {
+	if i := s.findSave(name); i >= 0 {
+		s.saves = s.saves[:i]
+	}
 }
 
 // NewSettings returns settings at their PostgreSQL defaults.
@@ -231,6 +274,7 @@ func (s *Settings) endTx(commit bool) {
 	}
 	s.snapshot = nil
 	s.local = nil
+	s.saves = nil
 	// transaction-scoped settings end with the transaction
 	delete(s.values, "transaction_isolation")
 	delete(s.values, "transaction_read_only")

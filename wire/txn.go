@@ -98,6 +98,12 @@ func (c *conn) endImplicit() error {
 	return c.endTx(true)
 }
 
+// errNoSavepoint is PostgreSQL's error for an unknown savepoint: wire
+// keeps the savepoint list, so sessions only see names that exist.
+func errNoSavepoint(name string) *Error {
+	return Errorf(CodeSavepointException, "savepoint \"%s\" does not exist", name)
+}
+
 func warnNoTx() *Error {
 	return &Error{Severity: SeverityWarning, Code: CodeNoActiveSQLTransaction, Message: "there is no transaction in progress"}
 }
@@ -164,6 +170,9 @@ func (c *conn) execTxControl(ctx context.Context, st *Statement) (string, error)
 		default:
 			return "", Errorf(CodeNoActiveSQLTransaction, "%s can only be used in transaction blocks", name)
 		}
+		if st.Kind == KindRelease && c.settings.findSave(st.Savepoint) < 0 {
+			return "", errNoSavepoint(st.Savepoint)
+		}
 		var err error
 		if st.Kind == KindSavepoint {
 			err = c.sess.Savepoint(ctx, st.Savepoint)
@@ -174,16 +183,22 @@ func (c *conn) execTxControl(ctx context.Context, st *Statement) (string, error)
 			return "", err
 		}
 		if st.Kind == KindSavepoint {
+			c.settings.savepoint(st.Savepoint)
 			return "SAVEPOINT", nil
 		}
+		c.settings.release(st.Savepoint)
 		return "RELEASE", nil
 	case KindRollbackTo:
 		if c.tx != txBlock && c.tx != txFailed {
 			return "", Errorf(CodeNoActiveSQLTransaction, "ROLLBACK TO SAVEPOINT can only be used in transaction blocks")
 		}
+		if c.settings.findSave(st.Savepoint) < 0 {
+			return "", errNoSavepoint(st.Savepoint)
+		}
 		if err := c.sess.RollbackToSavepoint(ctx, st.Savepoint); err != nil {
 			return "", err
 		}
+		c.settings.rollbackTo(st.Savepoint)
 		c.tx = txBlock
 		return "ROLLBACK", nil
 	}
