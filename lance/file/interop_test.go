@@ -2,6 +2,9 @@ package file_test
 
 import (
 	"context"
+	"io"
+	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 
@@ -12,6 +15,7 @@ import (
 	"github.com/pggraph/pggraph/internal/oracle"
 	"github.com/pggraph/pggraph/lance"
 	"github.com/pggraph/pggraph/lance/file"
+	"github.com/pggraph/pggraph/lance/format"
 	"github.com/pggraph/pggraph/objstore"
 )
 
@@ -99,5 +103,42 @@ func TestLanceReadsOurFullZip(t *testing.T) {
 		if !reflect.DeepEqual(g, w) {
 			t.Fatalf("row %d differs", i)
 		}
+	}
+}
+
+// TestResultMatchesLanceDataFile: the DataFile fields/column_indices we
+// report equal what the official Lance records for the same schema.
+func TestResultMatchesLanceDataFile(t *testing.T) {
+	root := t.TempDir()
+	oracle.Create(t, root, "t", []oracle.Column{{Name: "a", Type: "int64"}, {Name: "l", Type: "list:string", Nullable: true},
+		{Name: "v", Type: "fixed_size_list:float:2"}, {Name: "z", Type: "string"}},
+		[]oracle.Row{{"a": "1", "l": []any{"x"}, "v": []any{1.0, 2.0}, "z": "q"}})
+	ms, _ := filepath.Glob(filepath.Join(root, "t.lance", "_versions", "*.manifest"))
+	b, err := os.ReadFile(ms[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	mf, err := format.DecodeManifestFile(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lanceFile := mf.Manifest.Fragments[0].Files[0]
+
+	s := arrow.NewSchema([]arrow.Field{
+		{Name: "a", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "l", Type: arrow.ListOfField(arrow.Field{Name: "item", Type: arrow.BinaryTypes.String, Nullable: true}), Nullable: true},
+		{Name: "v", Type: arrow.FixedSizeListOfField(2, arrow.Field{Name: "item", Type: arrow.PrimitiveTypes.Float32, Nullable: true})},
+		{Name: "z", Type: arrow.BinaryTypes.String},
+	}, nil)
+	w, err := file.NewStreamWriter(io.Discard, s, file.WriterOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := w.Close(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(res.FieldIDs, lanceFile.Fields) || !reflect.DeepEqual(res.ColumnIndices, lanceFile.ColumnIndices) {
+		t.Fatalf("ours fields %v columns %v; Lance %v %v", res.FieldIDs, res.ColumnIndices, lanceFile.Fields, lanceFile.ColumnIndices)
 	}
 }

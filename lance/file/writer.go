@@ -39,11 +39,14 @@ type ColumnInfo struct {
 
 // Result describes a finished file, as a manifest's DataFile needs it.
 type Result struct {
-	NumRows  uint64
-	Size     uint64       // total bytes
-	Columns  []ColumnInfo // one per top-level field, in schema order
-	FieldIDs []int32      // every field id, depth-first (DataFile.fields)
-	// ColumnIndices parallels FieldIDs (DataFile.column_indices).
+	NumRows uint64
+	Size    uint64       // total bytes
+	Columns []ColumnInfo // one per top-level field, in schema order
+	// FieldIDs is DataFile.fields as Lance writes it: per column the id of
+	// the leaf field that owns it — for a list its item field, not the
+	// list (Lance 8.0: schema a, l<item>, v, z → fields [0 2 3 4]).
+	FieldIDs []int32
+	// ColumnIndices parallels FieldIDs (DataFile.column_indices): 0..C-1.
 	ColumnIndices []int32
 	Major, Minor  uint32 // file format version: 2, 1
 }
@@ -357,17 +360,19 @@ func (w *Writer) releasePending() {
 
 func (w *Writer) result() Result {
 	r := Result{NumRows: w.rows, Size: w.pos, Major: majorVersion, Minor: minorVersion}
-	top := 0
 	for _, f := range w.fields {
 		if f.ParentID == -1 {
-			r.Columns = append(r.Columns, ColumnInfo{Name: f.Name, FieldIDs: []int32{f.ID}, ColumnIndex: int32(top)})
-			top++
+			r.Columns = append(r.Columns, ColumnInfo{Name: f.Name, FieldIDs: []int32{f.ID}, ColumnIndex: int32(len(r.Columns))})
 		} else if len(r.Columns) > 0 {
 			ci := &r.Columns[len(r.Columns)-1]
 			ci.FieldIDs = append(ci.FieldIDs, f.ID)
 		}
-		r.FieldIDs = append(r.FieldIDs, f.ID)
-		r.ColumnIndices = append(r.ColumnIndices, int32(top-1))
+	}
+	// As Lance records it: one entry per column, naming the leaf field that
+	// owns it (a list's item field, not the list itself).
+	for _, c := range r.Columns {
+		r.FieldIDs = append(r.FieldIDs, c.FieldIDs[len(c.FieldIDs)-1])
+		r.ColumnIndices = append(r.ColumnIndices, c.ColumnIndex)
 	}
 	return r
 }
