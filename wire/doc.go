@@ -93,8 +93,23 @@
 // BEGIN inside a block and COMMIT/ROLLBACK outside one answer with
 // PostgreSQL's warnings (25001, 25P01). Session.Begin/Commit/Rollback and
 // the savepoint hooks are called exactly at these edges; settings changed
-// by SET inside a transaction are undone by its rollback and SET LOCAL ends
-// with it. Portals are closed at transaction end.
+// by SET inside a transaction are undone by its rollback (and by ROLLBACK
+// TO a savepoint taken before them), SET LOCAL ends with the transaction.
+// wire keeps the savepoint names, so RELEASE / ROLLBACK TO of an unknown
+// savepoint is 3B001 before any session hook runs. A multi-statement Query
+// is an implicit block (DISCARD ALL refuses to run there, as in
+// PostgreSQL). Portals are closed at transaction end.
+//
+// # PostgreSQL parity
+//
+// TestDifferentialPostgres replays the same message scenarios against this
+// server (with a test engine) and a real PostgreSQL 15 and requires
+// identical transcripts: startup, transaction states and warnings, command
+// tags, SET/SHOW/RESET and ParameterStatus timing (reported just before
+// ReadyForQuery, only for values that changed), portals and row limits,
+// error-until-Sync, COPY in all formats, error codes, messages and
+// positions (relative to the whole query string: sessions report
+// positions relative to Statement.SQL and wire adds Statement.Offset).
 //
 // # What wire executes itself
 //
