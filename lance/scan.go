@@ -345,17 +345,7 @@ func (fs *fragScan) nextBatch(ctx context.Context, s *Scanner) (arrow.RecordBatc
 		}
 		rec.Release()
 	}
-	// which rows survive deletions and the address selection
-	keep := make([]bool, n)
-	kept := 0
-	for i := uint64(0); i < n; i++ {
-		off := uint32(start + i)
-		if fs.dv.Contains(off) || (fs.sel != nil && !fs.sel.Contains(off)) {
-			continue
-		}
-		keep[i] = true
-		kept++
-	}
+	keep, kept := fs.keepMask(start, n)
 	if kept == 0 {
 		return nil, nil
 	}
@@ -369,11 +359,49 @@ func (fs *fragScan) nextBatch(ctx context.Context, s *Scanner) (arrow.RecordBatc
 		b.Release()
 	}
 	rec := array.NewRecordBatch(s.schema, cols, int64(n))
-	if kept == int(n) {
+	if keep == nil {
 		return rec, nil
 	}
 	defer rec.Release()
 	return selectRows(rec, runsOf(keep))
+}
+
+// keepMask says which of the rows [start, start+n) survive the deletion
+// vector and the address selection, walking only the deleted and
+// selected offsets in that window. keep == nil means every row.
+func (fs *fragScan) keepMask(start, n uint64) (keep []bool, kept int) {
+	end := start + n
+	kept = int(n)
+	if fs.sel != nil {
+		keep, kept = make([]bool, n), 0
+		it := fs.sel.Iterator()
+		it.AdvanceIfNeeded(uint32(start))
+		for it.HasNext() && uint64(it.PeekNext()) < end {
+			keep[uint64(it.Next())-start] = true
+			kept++
+		}
+	}
+	if fs.dv != nil && !fs.dv.IsEmpty() {
+		it := fs.dv.Iterator()
+		it.AdvanceIfNeeded(uint32(start))
+		for it.HasNext() && uint64(it.PeekNext()) < end {
+			i := uint64(it.Next()) - start
+			if keep == nil {
+				keep = make([]bool, n)
+				for j := range keep {
+					keep[j] = true
+				}
+			}
+			if keep[i] {
+				keep[i] = false
+				kept--
+			}
+		}
+	}
+	if keep != nil && kept == int(n) {
+		keep = nil
+	}
+	return keep, kept
 }
 
 // runsOf turns a keep mask into [start, end) runs of kept rows.

@@ -86,3 +86,52 @@ func TestScanRowAddressesMatchesFullScan(t *testing.T) {
 		}
 	}
 }
+
+func TestKeepMask(t *testing.T) {
+	cases := []struct {
+		name     string
+		dv, sel  []uint32
+		noSel    bool
+		start, n uint64
+		want     string // kept offsets, or "all"
+	}{
+		{"nothing deleted", nil, nil, true, 10, 5, "all"},
+		{"deletions outside the window", []uint32{1, 20}, nil, true, 10, 5, "all"},
+		{"deletions inside", []uint32{9, 10, 12, 15}, nil, true, 10, 5, "[11 13 14]"},
+		{"selection", nil, []uint32{3, 11, 14, 30}, false, 10, 5, "[11 14]"},
+		{"selection covering the window", nil, []uint32{10, 11, 12, 13, 14}, false, 10, 5, "all"},
+		{"selection minus deletions", []uint32{11}, []uint32{11, 12}, false, 10, 5, "[12]"},
+		{"all deleted", []uint32{10, 11, 12, 13, 14}, nil, true, 10, 5, "[]"},
+		{"empty selection", nil, nil, false, 10, 5, "[]"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			fs := &fragScan{dv: roaring.BitmapOf(tc.dv...)}
+			if !tc.noSel {
+				fs.sel = roaring.BitmapOf(tc.sel...)
+			}
+			keep, kept := fs.keepMask(tc.start, tc.n)
+			got := "all"
+			if keep != nil {
+				var offs []uint64
+				for i, k := range keep {
+					if k {
+						offs = append(offs, tc.start+uint64(i))
+					}
+				}
+				got = fmt.Sprint(offs)
+				if len(offs) != kept {
+					t.Fatalf("kept %d, mask has %d", kept, len(offs))
+				}
+				if offs == nil {
+					got = "[]"
+				}
+			} else if kept != int(tc.n) {
+				t.Fatalf("nil mask with kept %d", kept)
+			}
+			if got != tc.want {
+				t.Fatalf("kept %s, want %s", got, tc.want)
+			}
+		})
+	}
+}
