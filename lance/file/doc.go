@@ -18,6 +18,10 @@
 //	res, err := w.Close(ctx)                   // one store.Put of the whole file
 //	// res.NumRows, res.Size, res.FieldIDs, res.ColumnIndices → DataFile
 //
+// res.FieldIDs/ColumnIndices follow Lance's DataFile convention: one entry
+// per column naming the leaf field that owns it (a list's item field, not
+// the list); res.Columns maps each top-level field to its ids and column.
+//
 // NewStreamWriter writes to an io.Writer instead, page by page, so memory
 // stays at about WriterOptions.PageBytes per column; NewWriter buffers the
 // file for its single Put. WriterOptions.Fields supplies the dataset's Lance
@@ -54,24 +58,27 @@
 // columns' page buffers, one page per column at a time, and returns batches
 // of at most ScanOptions.BatchRows rows. ScanOptions.Ranges restricts a
 // scan to sorted row ranges (e.g. rows to take by address): only pages
-// overlapping them are fetched and decoded. Besides what the writer emits, the
-// reader decodes what Lance 8.0 writes with its default settings, checked
-// against files the official Lance wrote: definition levels that are
-// out_of_line_bitpacking or inline_bitpacking (FastLanes layout);
-// inline_bitpacking integers; rle (u8 run lengths); constant;
-// byte_stream_split; general zstd compression of mini-block buffers; mini-block
-// dictionaries (variable or flat items, bitpacked indices); fsst strings
+// overlapping them are fetched and decoded.
+//
+// Besides what the writer emits, the reader decodes what Lance 8.0 writes
+// with its default settings, checked against files the official Lance
+// wrote: definition levels that are out_of_line_bitpacking or
+// inline_bitpacking (FastLanes layout); inline_bitpacking integers; rle
+// (u8 run lengths); byte_stream_split; general zstd compression of
+// mini-block buffers; mini-block dictionaries (variable or flat items,
+// bitpacked indices); fsst strings
 // (mini-block and full-zip); the full_zip_layout for non-list columns
 // (variable values with lengths, fixed values and vectors incl. element
 // validity); lists from any chunking (rows spanning chunks included),
 // with dictionaries, and as full-zip list pages, and Lance's
-// null/empty-only list pages.
+// null/empty-only list pages. The constant encoding is decoded as
+// specified but Lance 8.0 was not seen to emit it for 2.1 files.
 //
 // Refused with ErrUnsupported naming the feature: general lz4 compression,
-// compressed full-zip values other than fsst, packed structs,
-// blob layouts, dictionaries whose items are
-// compressed, lists of lists or of vectors, struct columns, 2.0 and legacy
-// files; on write, a single list row over ~32 KiB (lists are mini-block only).
+// compressed full-zip values other than fsst, packed structs, blob
+// layouts, dictionaries whose items are compressed, lists of lists or of
+// vectors, struct columns, and files of format 2.0, 2.2 or legacy; on
+// write, a single list row over ~32 KiB (lists are mini-block only).
 //
 // Invariants: a file that Open accepts never makes Scan panic; corrupt bytes
 // give ErrCorrupt, decoded lengths are checked against page metadata before
