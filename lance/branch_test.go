@@ -5,9 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -495,5 +497,66 @@ func TestRecreateOverLeftovers(t *testing.T) {
 	}
 	if latest, err = st.Commit(ctx, CommitOptions{}); err != nil || latest.Version() != 2 {
 		t.Fatalf("commit on the new incarnation: %v %v", latest, err)
+	}
+}
+
+// TestCloneManifestMatchesLance: our first manifest of a branch forked
+// from the Lance-written corpus at version 5 equals the one Lance wrote
+// for feature/x (same fork) field by field, except the fields that name
+// the writer, the time, the transaction and the branch.
+func TestCloneManifestMatchesLance(t *testing.T) {
+	ctx := context.Background()
+	store, _ := localStore(t)
+	dir := store.Root()
+	copyCorpus(t, dir)
+	loc := dir + "/g.lance"
+	main, err := Open(ctx, store, "g.lance", Options{Version: 5, Location: loc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ours, err := main.CreateBranch(ctx, "mine", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	theirs, err := Open(ctx, store, "g.lance", Options{Branch: "feature/x", Version: 5, Location: loc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	norm := func(d *Dataset) []byte {
+		m := *d.Manifest()
+		m.Timestamp = time.Time{}
+		m.WriterVersion = nil
+		m.TransactionFile = ""
+		m.Branch = nil
+		return m.Encode()
+	}
+	if !bytes.Equal(norm(ours), norm(theirs)) {
+		t.Fatalf("clone manifests differ:\nours   %+v\ntheirs %+v", ours.Manifest(), theirs.Manifest())
+	}
+	ot, err := ours.Transaction(ctx, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tt, err := theirs.Transaction(ctx, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	oc, tc := *ot.Op.(*format.Clone), *tt.Op.(*format.Clone)
+	if *oc.BranchName != "mine" || *tc.BranchName != "feature/x" {
+		t.Fatal("branch names")
+	}
+	oc.BranchName, tc.BranchName = nil, nil
+	tc.RefPath = strings.Replace(tc.RefPath, corpusLocation, loc, 1) // the corpus was written elsewhere
+	if ot.ReadVersion != tt.ReadVersion || fmt.Sprint(oc) != fmt.Sprint(tc) {
+		t.Fatalf("clone transactions differ: %+v vs %+v", oc, tc)
+	}
+	// and the refs agree on everything but the id and the time
+	or, _ := main.BranchRef(ctx, "mine")
+	tr, _ := main.BranchRef(ctx, "feature/x")
+	om, _ := or.VersionMapping()
+	tm, _ := tr.VersionMapping()
+	if or.ParentVersion != tr.ParentVersion || or.ManifestSize != tr.ManifestSize || (or.ParentBranch == nil) != (tr.ParentBranch == nil) ||
+		len(om) != 1 || len(tm) != 1 || om[0].Version != tm[0].Version {
+		t.Fatalf("refs differ: %+v %+v", or, tr)
 	}
 }
