@@ -217,7 +217,7 @@ func dumpTable(ctx context.Context, g *Graph, name string, w *bufio.Writer) {
 // every commit is all-or-nothing (its id is in both tables or neither),
 // and a final write leaves no sidecar.
 func TestKillNineLoop(t *testing.T) {
-	const procs, rounds = 2, 4
+	const procs, minRounds, maxRounds = 2, 4, 10
 	dir := t.TempDir()
 	store, err := objstore.NewLocal(dir)
 	if err != nil {
@@ -232,7 +232,9 @@ func TestKillNineLoop(t *testing.T) {
 	}
 	var acked []string
 	ackedIDs := map[int64]bool{}
-	for r := 0; r < rounds; r++ {
+	rounds := 0
+	for r := 0; r < maxRounds && (r < minRounds || len(ackedIDs) == 0); r++ {
+		rounds++
 		type child struct {
 			cmd *exec.Cmd
 			out *strings.Builder
