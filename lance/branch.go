@@ -99,7 +99,7 @@ func (d *Dataset) CreateBranch(ctx context.Context, name string, v uint64) (*Dat
 	return d.completeBranch(ctx, ref)
 }
 
-// parentDir is the absolute directory of a branch ("" = main).
+// branchDir is the absolute directory of a branch ("" = main).
 func (d *Dataset) branchDir(branch string) string {
 	if branch == "" {
 		return d.location
@@ -258,8 +258,11 @@ func cloneStr(s *string) *string {
 // first (from then on the branch does not exist) and then its tree
 // tree/{name}/ is reclaimed — unless another branch's tree lives below
 // it (a branch named name/…), in which case Lance leaves the tree in
-// place and so do we. Tags that point into the branch are not touched.
-// A missing ref is ErrBranchNotFound.
+// place and so do we. Tags that point into the branch are not touched
+// (Lance leaves them dangling too). A missing ref is ErrBranchNotFound.
+// Callers must not delete a branch that still has staged, uncommitted
+// transactions (their data files are reclaimed); the graph layer tells
+// incarnations apart by BranchRef.ID.
 func (d *Dataset) DeleteBranch(ctx context.Context, name string) error {
 	name = normBranch(name)
 	if err := ValidateBranchName(name); err != nil {
