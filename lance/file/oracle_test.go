@@ -406,3 +406,36 @@ func TestReadOracleDefaultLists(t *testing.T) {
 		}
 	}
 }
+
+// TestPlainMetadataKeepsLancePlain: with schema.PlainEncodingMetadata on
+// every field, data that Lance would otherwise compress (runs, categories,
+// repetitive strings, small integers) comes out with plain value buffers.
+func TestPlainMetadataKeepsLancePlain(t *testing.T) {
+	cols, rows := defaultEncodingsData(5000, true)
+	for i := range cols {
+		cols[i].Metadata = schema.PlainEncodingMetadata()
+	}
+	lcols, lrows := listsData(2000)
+	for i := range lcols {
+		lcols[i].Metadata = schema.PlainEncodingMetadata()
+	}
+	for _, ds := range []struct {
+		cols []oracle.Column
+		rows []oracle.Row
+	}{{cols, rows}, {lcols, lrows}} {
+		root := t.TempDir()
+		oracle.Create(t, root, "t", ds.cols, ds.rows)
+		got, unsup := readDataFiles(t, filepath.Join(root, "t.lance"))
+		if len(unsup) > 0 {
+			t.Fatalf("refused: %v", unsup)
+		}
+		compareRows(t, got, oracle.Read(t, root, "t").Rows, nil)
+		plain := map[string]bool{"value flat": true, "value variable": true, "value fixed_size_list": true, "full-zip": true,
+			"def out_of_line_bitpacking": true, "def inline_bitpacking": true, "def flat": true}
+		for e := range encodingsUsed(t, filepath.Join(root, "t.lance")) {
+			if !plain[e] {
+				t.Errorf("Lance used %s despite the plain-encoding metadata", e)
+			}
+		}
+	}
+}
