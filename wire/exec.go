@@ -12,6 +12,13 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 )
 
+// NewResult returns a materialized Result: rows (Go values per column,
+// nil = NULL) and a command tag ("SELECT" gets its row count filled in).
+// For small answers of the SQL layer (catalog probes, DML tags).
+func NewResult(cols []Column, rows [][]any, tag string) Result {
+	return &staticResult{cols: cols, rows: rows, tag: tag}
+}
+
 // staticResult is a fully materialized Result (utility statements).
 type staticResult struct {
 	cols []Column

@@ -261,7 +261,7 @@ func (s *fakeSession) Execute(ctx context.Context, st *Statement, params []any) 
 			row[i] = fmt.Sprint(p)
 		}
 		s.pending = append(s.pending, row)
-		return &staticResult{tag: "INSERT 0 1"}, nil
+		return NewResult(nil, nil, "INSERT 0 1"), nil
 	case "echo", "echo_int":
 		d, _ := s.Describe(ctx, st, nil)
 		if op.n == 0 || len(params) < op.n {
