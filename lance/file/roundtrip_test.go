@@ -386,3 +386,30 @@ func TestRoundTripLargeValues(t *testing.T) {
 		rec.Release()
 	}
 }
+
+func TestEmptyFile(t *testing.T) {
+	ctx := context.Background()
+	s := allTypesSchema(true)
+	var buf bytes.Buffer
+	w, err := NewStreamWriter(&buf, s, WriterOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	empty := randomBatch(newRand(1), memory.DefaultAllocator, s, 0, 0)
+	defer empty.Release()
+	if err := w.Write(empty); err != nil {
+		t.Fatal(err)
+	}
+	res, err := w.Close(ctx)
+	if err != nil || res.NumRows != 0 {
+		t.Fatalf("%+v %v", res, err)
+	}
+	r, err := OpenBytes(buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := r.ReadAll(ctx, ScanOptions{})
+	if err != nil || len(out) != 0 || r.NumRows() != 0 || !r.Schema().Equal(s) {
+		t.Fatalf("empty file: %d batches, %v", len(out), err)
+	}
+}

@@ -73,7 +73,9 @@ func (r *Reader) Scan(opts ScanOptions) (*Scanner, error) {
 		}
 	}
 	if opts.Ranges == nil {
-		s.ranges = []RowRange{{0, r.numRows}}
+		if r.numRows > 0 {
+			s.ranges = []RowRange{{0, r.numRows}}
+		}
 	} else {
 		prev := uint64(0)
 		for _, rg := range opts.Ranges {
