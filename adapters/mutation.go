@@ -27,7 +27,6 @@ type mutationWriter struct {
 	store          objstore.Store
 	maxRowsPerFile uint64
 	fn             StageFunc
-	// ProbeWritten: strict transactions read every table they write.
 	mu     sync.Mutex
 	staged map[string]map[graph.TableKey]*lance.Staged // by operation id
 	// first-touch tables keep their logical input until Apply
@@ -71,7 +70,7 @@ func (w *mutationWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite
 			Location: graph.TableLocation(key), State: graph.Live}
 		as, err := def.ArrowSchema()
 		if err != nil {
-			return (err)
+			return err
 		}
 		var sources []Source
 		if o := st.ops[createKey(i)]; o != nil {
