@@ -27,8 +27,8 @@ type mutationWriter struct {
 	store          objstore.Store
 	maxRowsPerFile uint64
 	fn             StageFunc
-	mu     sync.Mutex
-	staged map[string]map[graph.TableKey]*lance.Staged // by operation id
+	mu             sync.Mutex
+	staged         map[string]map[graph.TableKey]*lance.Staged // by operation id
 	// first-touch tables keep their logical input until Apply
 	pending map[string]map[graph.TableKey]*tableOps
 }
