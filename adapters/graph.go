@@ -108,3 +108,27 @@ func (g *Graph) Table(ctx context.Context, sn *graph.Snapshot, name string) (*la
 	ds, err := lance.Open(ctx, g.Root.Store(), e.Location, g.Root.DatasetOptions(e.Location, e.Branch, e.Version))
 	return ds, e, err
 }
+
+// Commits returns a branch's commits, oldest first (graph.commits).
+func (g *Graph) Commits(ctx context.Context, branch string) ([]graph.Commit, error) {
+	h, err := g.Root.History(ctx, branch)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]graph.Commit, len(h))
+	for i, sn := range h {
+		out[i] = sn.Commit
+	}
+	return out, nil
+}
+
+// Audit returns every recovery decision, oldest first (graph.audit).
+func (g *Graph) Audit(ctx context.Context) ([]recovery.AuditRecord, error) {
+	return recovery.ReadAudit(ctx, g.Root)
+}
+
+// Pending returns the pending recovery intents, classified read-only
+// (graph.recovery).
+func (g *Graph) Pending(ctx context.Context) ([]recovery.Inspection, error) {
+	return g.Recovery.Inspect(ctx)
+}

@@ -270,3 +270,23 @@ func TestExplicitTransaction(t *testing.T) {
 		t.Fatalf("a = %v", got)
 	}
 }
+
+func TestCommitsAuditPendingViews(t *testing.T) {
+	ctx := context.Background()
+	g := openGraph(t, objstore.NewMem(), true)
+	defer g.Close()
+	createTables(t, g, "a")
+	if err := insert(ctx, g, WriteOptions{Message: "m"}, map[string][]int64{"a": {1}}); err != nil {
+		t.Fatal(err)
+	}
+	cs, err := g.Commits(ctx, "")
+	if err != nil || len(cs) != 3 || cs[2].Message != "m" || cs[2].Parent != cs[1].ID {
+		t.Fatalf("commits %+v %v", cs, err)
+	}
+	if a, err := g.Audit(ctx); err != nil || len(a) != 0 {
+		t.Fatalf("audit %v %v", a, err)
+	}
+	if p, err := g.Pending(ctx); err != nil || len(p) != 0 {
+		t.Fatalf("pending %v %v", p, err)
+	}
+}
