@@ -303,7 +303,7 @@ func (e *messageError) pgError() *Error {
 // session.
 func (c *conn) startup() error {
 	var pkt *startupPacket
-	var first io.Reader = c.nc
+	var sniffed io.Reader // replays the byte read to detect direct TLS
 	if c.srv.tlsConf != nil {
 		// Direct TLS (PostgreSQL 17 sslnegotiation=direct): the client
 		// starts with a TLS ClientHello instead of an SSLRequest.
@@ -316,14 +316,13 @@ func (c *conn) startup() error {
 				return err
 			}
 		} else {
-			first = io.MultiReader(bytes.NewReader(b[:]), c.nc)
+			sniffed = io.MultiReader(bytes.NewReader(b[:]), c.nc)
 		}
 	}
 	for {
-		r := first
-		first = c.nc
-		if c.tls {
-			r = c.nc
+		var r io.Reader = c.nc
+		if sniffed != nil {
+			r, sniffed = sniffed, nil
 		}
 		p, err := readStartupPacket(r)
 		if err != nil {
@@ -434,9 +433,9 @@ func (c *conn) startup() error {
 	sess, err := c.newSession(ctx, info)
 	done()
 	if err != nil {
-		e := toPGError(context.Background(), err)
+		e := *toPGError(context.Background(), err) // a copy: the session's value stays as is
 		e.Severity = SeverityFatal
-		return e
+		return &e
 	}
 	c.sess = sess
 	c.reported = c.settings.reported(nil)

@@ -92,7 +92,9 @@ func init() {
 // Settings is one session's configuration parameters: PostgreSQL's GUCs as
 // far as clients use them, plus custom dotted names. Values are strings in
 // their normalized display form. Changes inside a transaction are undone by
-// ROLLBACK; SET LOCAL values end with the transaction.
+// ROLLBACK; SET LOCAL values end with the transaction. A Settings belongs
+// to its connection's goroutine: use it only from inside Session methods
+// (copy what a background task needs).
 type Settings struct {
 	values   map[string]string // session values; key = lower-case name
 	local    map[string]string // SET LOCAL overlay for the current transaction
