@@ -97,3 +97,31 @@ select count();
 		})
 	}
 }
+
+// TestPsqlAuthMethods logs in with libpq through every password method.
+func TestPsqlAuthMethods(t *testing.T) {
+	for _, m := range []struct {
+		method         AuthMethod
+		user, password string
+		ok             bool
+	}{
+		{AuthMD5, md5User, md5Password, true},
+		{AuthMD5, md5User, "wrong", false},
+		{AuthPassword, testUser, testPassword, true},
+		{AuthSCRAM, testUser, "wrong", false},
+	} {
+		t.Run(string(m.method)+"/"+m.password, func(t *testing.T) {
+			ts := startServer(t, func(c *Config) { c.Auth = m.method })
+			conn := fmt.Sprintf("host=%s port=%s user=%s dbname=main sslmode=disable", ts.host, ts.port, m.user)
+			cmd := exec.Command("psql", conn, "-X", "-A", "-t", "-c", "select 1")
+			cmd.Env = append(os.Environ(), "PGPASSWORD="+m.password)
+			out, err := cmd.CombinedOutput()
+			if m.ok && (err != nil || string(out) != "1\n") {
+				t.Fatalf("login failed: %v %s", err, out)
+			}
+			if !m.ok && (err == nil || !strings.Contains(string(out), "password authentication failed for user \""+m.user+"\"")) {
+				t.Fatalf("wrong password accepted or unclear: %v %s", err, out)
+			}
+		})
+	}
+}
