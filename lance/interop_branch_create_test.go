@@ -57,8 +57,9 @@ func listOracleBranches(t *testing.T, dir string) map[string]oracleBranch {
 
 // TestInteropBranchCreateDelete: branches we create are listed, checked
 // out (latest and pinned), read, appended to and deleted from by Lance;
-// we read what Lance wrote on them, branch off them, and delete a
-// branch Lance created, after which Lance re-creates it.
+// we read what Lance wrote on them and Lance's fork of them, branch off
+// them, and delete a branch Lance created, after which Lance re-creates
+// it.
 func TestInteropBranchCreateDelete(t *testing.T) {
 	ctx := context.Background()
 	store, dir := localStore(t)
@@ -131,6 +132,28 @@ func TestInteropBranchCreateDelete(t *testing.T) {
 	checkRows(t, scanAll(t, sub, ScanOptions{}), append(want, 400, 401))
 	if bs := listOracleBranches(t, dir); bs["feat/a/b"].ParentBranch == nil || *bs["feat/a/b"].ParentBranch != "feat/a" || bs["feat/a/b"].ParentVersion != 4 {
 		t.Fatalf("Lance lists %+v", bs)
+	}
+
+	// Lance forks our branch; we read Lance's fork (its inherited files
+	// resolve through base paths into our tree and the root) and tag it
+	opsOracle(t, &c, "create", dir, "t", "lance-fork", "feat/a")
+	fork, err := main.CheckoutBranch(ctx, "lance-fork")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fork.Version() != 4 || len(fork.Manifest().BasePaths) != 2 {
+		t.Fatalf("Lance's fork of our branch: v%d base paths %+v", fork.Version(), fork.Manifest().BasePaths)
+	}
+	checkRows(t, scanAll(t, fork, ScanOptions{}), want)
+	if ref, err := main.BranchRef(ctx, "lance-fork"); err != nil || ref.ParentBranchName() != "feat/a" {
+		t.Fatalf("fork ref %+v %v", ref, err)
+	}
+	if _, err := fork.CreateTag(ctx, "fork-tag", 0); err != nil {
+		t.Fatal(err)
+	}
+	checkRows(t, oracleRows(t, oracle.Read(t, dir, "t", oracle.AtTag("fork-tag"))), want)
+	if err := main.DeleteBranch(ctx, "lance-fork"); err != nil {
+		t.Fatal(err)
 	}
 
 	// Lance creates a branch, we delete it (ref and tree), Lance agrees
