@@ -309,15 +309,13 @@ func (d *Dataset) DeleteBranch(ctx context.Context, name string) error {
 // half-reclaimed tree no longer looks like a branch history.
 func (d *Dataset) reclaimBranchTree(ctx context.Context, name string) error {
 	prefix := join(d.root, treeDir, name) + "/"
-	refs, err := d.ListBranches(ctx)
+	nested, err := d.nestedBranches(ctx, name)
 	if err != nil {
 		return err
 	}
 	var keep []string
-	for _, r := range refs {
-		if strings.HasPrefix(r.Name, name+"/") {
-			keep = append(keep, join(d.root, treeDir, r.Name)+"/")
-		}
+	for _, n := range nested {
+		keep = append(keep, join(d.root, treeDir, n)+"/")
 	}
 	infos, err := d.store.List(ctx, prefix)
 	if err != nil {
@@ -339,4 +337,23 @@ func (d *Dataset) reclaimBranchTree(ctx context.Context, name string) error {
 		}
 	}
 	return nil
+}
+
+// nestedBranches returns the branches named name/… (their trees live
+// inside name's tree), from one List of the refs with that prefix.
+func (d *Dataset) nestedBranches(ctx context.Context, name string) ([]string, error) {
+	dir := join(d.root, branchesDir) + "/"
+	infos, err := d.store.List(ctx, dir+strings.ReplaceAll(name, "/", "%2F")+"%2F")
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, info := range infos {
+		file := strings.TrimPrefix(info.Key, dir)
+		if strings.Contains(file, "/") || !strings.HasSuffix(file, ".json") {
+			continue
+		}
+		out = append(out, strings.ReplaceAll(strings.TrimSuffix(file, ".json"), "%2F", "/"))
+	}
+	return out, nil
 }
