@@ -96,7 +96,7 @@ func (d *Dataset) CreateBranch(ctx context.Context, name string, v uint64) (*Dat
 	if err != nil {
 		return nil, err
 	}
-	return d.completeBranch(ctx, ref)
+	return d.completeBranch(ctx, ref, parent)
 }
 
 // branchDir is the absolute directory of a branch ("" = main).
@@ -109,8 +109,9 @@ func (d *Dataset) branchDir(branch string) string {
 
 // completeBranch makes sure the first manifest of the branch ref names
 // exists and belongs to this incarnation, writing it if needed, and
-// returns the branch at that version.
-func (d *Dataset) completeBranch(ctx context.Context, ref *BranchRef) (*Dataset, error) {
+// returns the branch at that version. parent, when known, is the parent
+// branch at the fork version.
+func (d *Dataset) completeBranch(ctx context.Context, ref *BranchRef, parent *Dataset) (*Dataset, error) {
 	if d.location == "" {
 		return nil, wrapf(ErrInvalidArgument, "branch %q: completing a branch needs the dataset's absolute location (Options.Location)", ref.Name)
 	}
@@ -128,9 +129,10 @@ func (d *Dataset) completeBranch(ctx context.Context, ref *BranchRef) (*Dataset,
 	}
 	v := ref.ParentVersion
 	parentName := ref.ParentBranchName()
-	parent, err := Open(ctx, d.store, d.root, Options{Branch: parentName, Version: v, Location: d.location})
-	if err != nil {
-		return nil, err
+	if parent == nil || parent.branch != parentName || parent.version != v || parent.mf == nil {
+		if parent, err = Open(ctx, d.store, d.root, Options{Branch: parentName, Version: v, Location: d.location}); err != nil {
+			return nil, err
+		}
 	}
 	if err := format.CheckWritable(parent.mf.Manifest); err != nil {
 		return nil, err

@@ -2,6 +2,7 @@ package lance
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -121,4 +122,37 @@ func everyNth(rows, n int) []uint64 {
 		out = append(out, RowAddress(0, uint32(i)))
 	}
 	return out
+}
+
+// TestCreateBranchCost pins the I/O of a branch creation: the same
+// operations however many branches exist, and no read of other refs.
+func TestCreateBranchCost(t *testing.T) {
+	ctx := context.Background()
+	var totals []int64
+	for _, existing := range []int{0, 20} {
+		mem := objstore.NewMem()
+		ds, err := Create(ctx, mem, "t", rowsReader(t, 0, 10, 10), Options{Location: "/t"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < existing; i++ {
+			if _, err := ds.CreateBranch(ctx, fmt.Sprintf("b%d", i), 0); err != nil {
+				t.Fatal(err)
+			}
+		}
+		cs := objstore.NewCounting(mem)
+		warm := *ds
+		warm.store = cs
+		if _, err := warm.CreateBranch(ctx, "new", 0); err != nil {
+			t.Fatal(err)
+		}
+		s := cs.Stats()
+		if s.Ops[objstore.OpGet] > 2 {
+			t.Fatalf("%d branches: %d Gets %v", existing, s.Ops[objstore.OpGet], s.Ops)
+		}
+		totals = append(totals, s.Total(^objstore.OpMask(0)))
+	}
+	if totals[0] != totals[1] {
+		t.Fatalf("branch creation costs %d ops with no branches, %d with 20", totals[0], totals[1])
+	}
 }

@@ -167,7 +167,7 @@ func Open(ctx context.Context, store objstore.Store, root string, opts Options) 
 		if ref != nil && errors.Is(err, ErrDatasetNotFound) {
 			// a ref without its first manifest: a creator crashed
 			// between the two writes; finish the creation
-			if _, err := d.completeBranch(ctx, ref); err != nil {
+			if _, err := d.completeBranch(ctx, ref, nil); err != nil {
 				return nil, err
 			}
 			v, n, err = d.findLatestCold(ctx)
