@@ -249,22 +249,12 @@ func (a *aggNode) run(ec *evalCtx, emit func(*Batch) error) error {
 	return emitChunks(out, emit)
 }
 
-// grow extends a per-group slice to n entries.
+// growTo extends a per-group slice to n entries.
 func growTo[T any](s []T, n int) []T {
 	if len(s) >= n {
 		return s
 	}
 	return append(s, make([]T, n-len(s))...)
-}
-
-func maxGid(gids []int32) int {
-	m := -1
-	for _, g := range gids {
-		if int(g) > m {
-			m = int(g)
-		}
-	}
-	return m + 1
 }
 
 // countAcc is count(*) (star) or count(x).

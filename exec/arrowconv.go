@@ -2,13 +2,10 @@ package exec
 
 import (
 	"fmt"
-	"math/big"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/cockroachdb/apd/v3"
 	"github.com/google/uuid"
 )
 
@@ -260,19 +257,6 @@ func appendToBuilder(b array.Builder, v *Vec) {
 			panic(fmt.Sprintf("exec: no Arrow builder for %T", b))
 		}
 	}
-}
-
-// decimalToApd converts an Arrow decimal to apd (for sources using Decimal128).
-func decimalToApd(x decimal128.Num, scale int32) apd.Decimal {
-	var d apd.Decimal
-	bi := x.BigInt()
-	if bi.Sign() < 0 {
-		d.Negative = true
-		bi.Neg(bi)
-	}
-	d.Coeff.SetMathBigInt(new(big.Int).Set(bi))
-	d.Exponent = -scale
-	return d
 }
 
 func sliceArray(a arrow.Array, lo, hi int) arrow.Array {

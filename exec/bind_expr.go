@@ -3,7 +3,6 @@ package exec
 import (
 	"strings"
 
-	"github.com/cockroachdb/apd/v3"
 	q "github.com/pggraph/pggraph/internal/sqlparse"
 )
 
@@ -616,13 +615,4 @@ func (e *inListExpr) Eval(ec *evalCtx, b *Batch, sel []int32) (*Vec, error) {
 		}
 	}
 	return out, nil
-}
-
-// numericConst builds a numeric literal.
-func numericConst(s string) Expr {
-	v := NewVec(TNumeric, 1)
-	var d apd.Decimal
-	_, _, _ = d.SetString(s)
-	v.D[0] = d
-	return newConst(v)
 }

@@ -267,7 +267,7 @@ func (b *binder) bindQuery(sel *q.SelectStmt, outer *scope) (*bound, error) {
 		keys = append(keys, makeSortKey(o.sort, idx))
 	}
 	var distinctKeys []int
-	if distinctOn != nil {
+	{
 		for k, e := range distinctOn {
 			key := e.String()
 			idx := -1
@@ -352,7 +352,7 @@ func (b *binder) bindTargets(list []*q.Node, sc *scope, keepUnknown bool) ([]tar
 				if c.noStar && tbl == "" || (tbl != "" && c.table != tbl) || c.name == "" {
 					continue
 				}
-				if tbl != "" && c.noStar && c.noUnqual == false {
+				if tbl != "" && c.noStar && !c.noUnqual {
 					continue
 				}
 				found = true

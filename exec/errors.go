@@ -103,10 +103,6 @@ func IsUndefined(err error) bool {
 	return false
 }
 
-func errOverflow(typ string) *Error {
-	return errf(CodeNumericOutOfRange, "%s out of range", typ)
-}
-
 func errDivZero() *Error { return errf(CodeDivisionByZero, "division by zero") }
 
 // ErrSourceShape is returned by a TableSource whose batches do not have

@@ -186,25 +186,6 @@ func kSSS(f func(string, string) string) kernel {
 	}
 }
 
-// kRow is the general (slower) kernel over boxed values, for functions
-// whose cost dwarfs boxing.
-func kRow(f func(args []any) (any, error)) kernel {
-	return func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
-		vals := make([]any, len(a))
-		for _, i := range sel {
-			for k, v := range a {
-				vals[k] = v.Datum(int(i))
-			}
-			r, err := f(vals)
-			if err != nil {
-				return err
-			}
-			out.SetDatum(int(i), r)
-		}
-		return nil
-	}
-}
-
 func runeSub(s string, start, count int64, hasCount bool) (string, error) {
 	if hasCount && count < 0 {
 		return "", errf(CodeSubstringError, "negative substring length not allowed")
