@@ -37,10 +37,11 @@
 //     8 reports it) and incompatible when both set a config key, over an
 //     UpdateConfig only when the config keys (decoded: upserts and
 //     deletes) meet; operation kinds Lance 8 does not have are
-//     retryable. Lost slots are retried with bounded, jittered backoff. A version
-//     whose transaction cannot be read is a *MissingTransactionError,
-//     never guessed. A slot that holds our own UUID counts as committed.
-//     The version hint is written best effort after each commit.
+//     retryable. Lost slots are retried with bounded, jittered backoff.
+//     A version whose transaction cannot be read is a
+//     *MissingTransactionError, never guessed. A slot that holds our own
+//     UUID counts as committed. The version hint is written best effort
+//     after each commit.
 //
 //   - Tags live in _refs/tags/{name}.json with Lance's camelCase keys
 //     (branch, version, createdAt, updatedAt, manifestSize, metadata),
@@ -58,7 +59,9 @@
 //     ref's newest id), branch = B, a base path (absolute, dataset root,
 //     named after the parent branch) for the parent's directory that
 //     every inherited data and deletion file points at, flags
-//     recomputed. Commits on B continue at V+1 under tree/B/. A ref
+//     recomputed; branch manifests are always V2-named, even under a V1
+//     root (as Lance names them). Commits on B continue at V+1 under
+//     tree/B/. A ref
 //     without its first manifest (creator crashed) is finished by the
 //     next Open; before a first manifest is written, whatever an earlier
 //     incarnation of the name left under tree/B/ is reclaimed, so none
@@ -68,7 +71,9 @@
 //     below it, in which case (like Lance) the tree is left. Tags into a
 //     deleted branch are left dangling, as Lance leaves them. Creating a
 //     branch needs the dataset's absolute location (Options.Location or
-//     objstore.Local), since Lance records it.
+//     objstore.Local), since Lance records it. Branch and tag names are
+//     validated as Lance does (Unicode letters and digits, '.', '-',
+//     '_'; checked name by name against the oracle).
 //
 //   - Reading: Scan streams the live rows of a version fragment by
 //     fragment (id order) in arrow-go batches, with projection, deletion
@@ -92,9 +97,9 @@
 //     Arrow data (batches are split as needed) and storing each file as
 //     soon as it is full: memory holds one file's worth (the store's Put
 //     takes whole objects) plus the current batch, however long the
-//     stream; StageDelete and
-//     StageUpdate write one merged .bin deletion vector per touched
-//     fragment and drop fragments left without live rows. New datasets
+//     stream. StageDelete and StageUpdate write one merged .bin deletion
+//     vector per touched fragment and drop fragments left without live
+//     rows. New datasets
 //     carry the lance-encoding field metadata that keeps later Lance
 //     writers on plain encodings.
 //
