@@ -48,8 +48,11 @@
 // numbered innermost first (0 valid item, then null item if the item layer
 // is NULLABLE_ITEM, then null list and/or empty list); each list page holds
 // exactly one chunk (≈16 KiB) and a one-entry repetition index, so no row
-// spans chunks. Pages of only null/empty lists use Lance's complex
-// all_null_layout (raw u16 rep and def buffers).
+// spans chunks. A row too large for one chunk starts a full-zip list page
+// (per level a control word rep<<bits_def | def, then the value of a
+// visible item; u64 repetition index of row positions). Pages of only
+// null/empty lists use Lance's complex all_null_layout (raw u16 rep and
+// def buffers).
 //
 // # Reading
 //
@@ -78,7 +81,7 @@
 // compressed full-zip values other than fsst, packed structs, blob
 // layouts, dictionaries whose items are compressed, lists of lists or of
 // vectors, struct columns, and files of format 2.0, 2.2 or legacy; on
-// write, a single list row over ~32 KiB (lists are mini-block only).
+// write, a list<bool> row too large for one mini-block chunk.
 //
 // Invariants: a file that Open accepts never makes Scan panic; corrupt bytes
 // give ErrCorrupt, decoded lengths are checked against page metadata before

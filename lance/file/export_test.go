@@ -8,4 +8,5 @@ var (
 	NewRand        = newRand
 	Normalize      = normalize
 	BigValuesBatch = bigValuesBatch
+	BigListsBatch  = bigListsBatch
 )

@@ -77,13 +77,19 @@ func TestLanceReadsOurFiles(t *testing.T) {
 // strings, 70 KB binaries, 3000-dim vectors with null elements) go to
 // full-zip pages, which the official Lance reads back exactly.
 func TestLanceReadsOurFullZip(t *testing.T) {
+	t.Run("values", func(t *testing.T) { lanceReadsBatch(t, file.BigValuesBatch(file.NewRand(5), 30)) })
+	// List rows too large for one mini-block chunk (up to 10000 items,
+	// null items, null and empty lists) go to full-zip list pages.
+	t.Run("lists", func(t *testing.T) { lanceReadsBatch(t, file.BigListsBatch(file.NewRand(6), 40)) })
+}
+
+func lanceReadsBatch(t *testing.T, rec arrow.RecordBatch) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	store, err := objstore.NewLocal(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := file.BigValuesBatch(file.NewRand(5), 30)
 	want := file.RowsOf([]arrow.RecordBatch{rec})
 	rdr, err := array.NewRecordReader(rec.Schema(), []arrow.RecordBatch{rec})
 	if err != nil {

@@ -20,10 +20,12 @@ import (
 // page may hold any number of items, so no row ever spans chunks) and a
 // one-entry repetition index {rows, 0}. The reader decodes any chunking.
 
-// targetListChunkBytes bounds a list page's single chunk.
+// targetListChunkBytes bounds a list page's single chunk; rows larger
+// than that go to full-zip pages of about fullZipListPageBytes.
 const (
 	targetListChunkBytes = 16 << 10
 	maxListLevels        = 8192
+	fullZipListPageBytes = 1 << 20
 )
 
 // listData is one run of list rows, normalized.
@@ -142,6 +144,23 @@ func encodeListPages(col string, p *physical, ld *listData) ([]encodedPage, erro
 	for r0 := 0; r0 < ld.rows; {
 		// Grow the page row by row within the chunk budget.
 		r1, i1, levels := r0, itemStart, 0
+		if k := ld.rowLen[r0]; ld.item.sizeOf(p.item, itemStart, k)+4*k+64 > targetListChunkBytes || k > maxListLevels {
+			// A row too large for one mini-block chunk: a full-zip page,
+			// extended with following rows up to fullZipListPageBytes.
+			size := 0
+			for r1 < ld.rows && (r1 == r0 || size < fullZipListPageBytes) {
+				k := ld.rowLen[r1]
+				size += ld.item.sizeOf(p.item, i1, k) + 2*k + 2
+				r1, i1 = r1+1, i1+k
+			}
+			ep, err := encodeListFullZipPage(col, p, ld, r0, r1, itemStart, i1)
+			if err != nil {
+				return nil, err
+			}
+			pages = append(pages, ep)
+			r0, itemStart = r1, i1
+			continue
+		}
 		for r1 < ld.rows {
 			k := ld.rowLen[r1]
 			lv := max(k, 1)
@@ -558,4 +577,87 @@ func decodeFullZipLevels(col string, p *physical, pl *pageLayout, bufs [][]byte,
 		}
 	}
 	return nil
+}
+
+// encodeListFullZipPage writes rows [r0, r1) as a full-zip list page: per
+// level a one-byte control word rep<<bitsDef | def, followed for a visible
+// item (valid or null item) by its value — variable: a length and the
+// bytes, only when valid; fixed: the value, zeroed when null — while null
+// and empty lists carry only the control word. Buffer 1 is the repetition
+// index: the byte position of each row start and the end, u64 each.
+func encodeListFullZipPage(col string, p *physical, ld *listData, r0, r1, i0, i1 int) (encodedPage, error) {
+	if p.item.kind == physBool {
+		return encodedPage{}, unsupported(col, "a list<bool> row too large for a mini-block chunk")
+	}
+	d := listLayout(ld, r0, r1, i0, i1)
+	maxDef := max(d.nullItem, d.nullList, d.emptyList)
+	bitsDef := 0
+	for (1 << bitsDef) <= int(maxDef) {
+		bitsDef++
+	}
+	ctrl := func(rep, def uint16) byte { return byte(rep<<bitsDef | def) }
+	var data, repIndex []byte
+	levels := 0
+	it := i0
+	var lw, w int
+	if p.item.kind == physVariable {
+		lw = p.item.bits / 8
+	} else {
+		w = p.item.rowBytes()
+	}
+	for r := r0; r < r1; r++ {
+		repIndex = binary.LittleEndian.AppendUint64(repIndex, uint64(len(data)))
+		switch {
+		case ld.rowNull != nil && ld.rowNull[r]:
+			data = append(data, ctrl(1, d.nullList))
+			levels++
+			continue
+		case ld.rowLen[r] == 0:
+			data = append(data, ctrl(1, d.emptyList))
+			levels++
+			continue
+		}
+		for k := 0; k < ld.rowLen[r]; k++ {
+			rep := uint16(0)
+			if k == 0 {
+				rep = 1
+			}
+			null := ld.item.nulls != nil && ld.item.nulls[it]
+			def := uint16(0)
+			if null {
+				def = d.nullItem
+			}
+			data = append(data, ctrl(rep, def))
+			levels++
+			switch {
+			case lw > 0 && !null:
+				v := ld.item.data[ld.item.offsets[it]:ld.item.offsets[it+1]]
+				if lw == 4 {
+					data = binary.LittleEndian.AppendUint32(data, uint32(len(v)))
+				} else {
+					data = binary.LittleEndian.AppendUint64(data, uint64(len(v)))
+				}
+				data = append(data, v...)
+			case w > 0:
+				data = append(data, ld.item.fixed[it*w:(it+1)*w]...)
+			}
+			it++
+		}
+	}
+	repIndex = binary.LittleEndian.AppendUint64(repIndex, uint64(len(data)))
+	var fz []byte
+	fz = appendVarintField(fz, 1, 1)
+	if bitsDef > 0 {
+		fz = appendVarintField(fz, 2, uint64(bitsDef))
+	}
+	if lw > 0 {
+		fz = appendVarintField(fz, 4, uint64(p.item.bits))
+	} else {
+		fz = appendVarintField(fz, 3, uint64(8*w))
+	}
+	fz = appendVarintField(fz, 5, uint64(levels))
+	fz = appendVarintField(fz, 6, uint64(i1-i0))
+	fz = appendBytesField(fz, 7, valueEncoding(p.item, ld.item))
+	fz = appendPacked(fz, 8, []uint64{d.itemLayer, d.listLayer})
+	return encodedPage{rows: uint64(r1 - r0), buffers: [][]byte{data, repIndex}, layout: appendBytesField(nil, layoutFullZip, fz)}, nil
 }

@@ -413,3 +413,97 @@ func TestEmptyFile(t *testing.T) {
 		t.Fatalf("empty file: %d batches, %v", len(out), err)
 	}
 }
+
+// bigListsSchema has list rows too large for one mini-block chunk.
+func bigListsSchema() *arrow.Schema {
+	return arrow.NewSchema([]arrow.Field{
+		{Name: "id", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "nums", Type: arrow.ListOfField(arrow.Field{Name: "item", Type: arrow.PrimitiveTypes.Int64, Nullable: true}), Nullable: true},
+		{Name: "docs", Type: arrow.ListOfField(arrow.Field{Name: "item", Type: arrow.BinaryTypes.String, Nullable: true}), Nullable: true},
+	}, nil)
+}
+
+func bigListsBatch(rng *rand.Rand, n int) arrow.RecordBatch {
+	b := array.NewRecordBuilder(memory.DefaultAllocator, bigListsSchema())
+	defer b.Release()
+	for i := 0; i < n; i++ {
+		b.Field(0).(*array.Int64Builder).Append(int64(i))
+		nb := b.Field(1).(*array.ListBuilder)
+		db := b.Field(2).(*array.ListBuilder)
+		switch i % 6 {
+		case 0:
+			nb.AppendNull()
+			db.AppendNull()
+			continue
+		case 1:
+			nb.Append(true) // empty
+			db.Append(true)
+			continue
+		}
+		nb.Append(true)
+		items := 3
+		if i%3 == 2 {
+			items = 5000 + rng.Intn(5000) // far past one chunk
+		}
+		for k := 0; k < items; k++ {
+			if k%97 == 5 {
+				nb.ValueBuilder().AppendNull()
+			} else {
+				nb.ValueBuilder().(*array.Int64Builder).Append(int64(k * i))
+			}
+		}
+		db.Append(true)
+		for k := 0; k < 1+i%3; k++ {
+			if k == 1 {
+				db.ValueBuilder().AppendNull()
+			} else {
+				db.ValueBuilder().(*array.StringBuilder).Append(strings.Repeat(string(randText(rng)), 1+rng.Intn(3000)))
+			}
+		}
+	}
+	return b.NewRecordBatch()
+}
+
+func TestRoundTripLargeLists(t *testing.T) {
+	ctx := context.Background()
+	rng := newRand(13)
+	var buf bytes.Buffer
+	w, err := NewStreamWriter(&buf, bigListsSchema(), WriterOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := bigListsBatch(rng, 60)
+	defer rec.Release()
+	if err := w.Write(rec); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	r, err := OpenBytes(buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	fullZip := 0
+	for _, c := range r.cols {
+		for _, p := range c.pages {
+			if p.layout.kind == layoutFullZip {
+				fullZip++
+			}
+		}
+	}
+	if fullZip == 0 {
+		t.Fatal("no full-zip list page written")
+	}
+	out, err := r.ReadAll(ctx, ScanOptions{BatchRows: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, want := rowsOf(out), rowsOf([]arrow.RecordBatch{rec})
+	for _, o := range out {
+		o.Release()
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("large lists differ (%d vs %d rows)", len(got), len(want))
+	}
+}
