@@ -64,7 +64,8 @@
 //     which reruns the barrier and Writer.Prepare (the caller's
 //     StageFunc) from a fresh base; nothing refreshes a version under an
 //     old plan. Tests: adapters TestConcurrentOverlappingWriters
-//     (autocommit re-prepares), TestStrictReadSetChange….
+//     (autocommit re-prepares), TestStrictReadSetChangeIs40001AndAutocommitReprepares
+//     (the staging function runs again against a fresh base).
 //  5. One graph visibility point: PublishDelta is the only writer of a
 //     graph-visible __manifest version for a write. Tests: adapters
 //     TestEffectOrder (exactly one __manifest version per write),
