@@ -31,6 +31,7 @@ import (
 //	copy t from stdin ...        loads rows into the table
 //	copy (select gen(N)) to stdout
 //	select count()               the number of rows in the table
+//	select conflict()            makes the next Commit fail with 40001
 type fakeBackend struct {
 	mu       sync.Mutex
 	table    [][]string
@@ -73,9 +74,10 @@ func (b *fakeBackend) rows() [][]string {
 }
 
 type fakeSession struct {
-	b       *fakeBackend
-	info    SessionInfo
-	pending [][]string // rows inserted in the current transaction
+	b          *fakeBackend
+	info       SessionInfo
+	pending    [][]string // rows inserted in the current transaction
+	failCommit bool
 }
 
 type fakeOp struct {
@@ -131,6 +133,8 @@ func parseFake(sql string) (fakeOp, error) {
 		return fakeOp{name: "count"}, nil
 	case q == "select notice()":
 		return fakeOp{name: "notice"}, nil
+	case q == "select conflict()":
+		return fakeOp{name: "conflict"}, nil
 	case strings.HasSuffix(q, `from "t"`) || strings.HasSuffix(q, " from t"):
 		return fakeOp{name: "table"}, nil
 	case strings.Contains(q, " from "):
@@ -188,7 +192,7 @@ func (s *fakeSession) Describe(ctx context.Context, st *Statement, declared []ui
 		return Description{Columns: seriesColumns}, nil
 	case "table":
 		return Description{Columns: []Column{{Name: "a", TypeOID: pgtype.Int8OID}, {Name: "b", TypeOID: pgtype.TextOID}}}, nil
-	case "sleep", "boom", "fail", "count", "notice":
+	case "sleep", "boom", "fail", "count", "notice", "conflict":
 		return Description{Columns: []Column{{Name: op.name, TypeOID: pgtype.Int8OID}}}, nil
 	case "big":
 		return Description{Columns: []Column{{Name: "big", TypeOID: pgtype.TextOID}}}, nil
@@ -251,6 +255,9 @@ func (s *fakeSession) Execute(ctx context.Context, st *Statement, params []any) 
 		return nil, &Error{Code: "42P01", Message: "relation \"nope\" does not exist", Position: 15}
 	case "count":
 		return one("count", pgtype.Int8OID, int64(len(s.b.rows())+len(s.pending))), nil
+	case "conflict":
+		s.failCommit = true // the next Commit reports a serialization failure
+		return one("conflict", pgtype.Int8OID, int64(1)), nil
 	case "notice":
 		s.info.Notice(&Error{Code: CodeWarning, Severity: SeverityWarning, Message: "from the session", Hint: "a hint"})
 		s.info.Notice(&Error{Message: "plain notice"})
@@ -333,6 +340,12 @@ func (s *fakeSession) Begin(ctx context.Context, o TxOptions) error {
 }
 
 func (s *fakeSession) Commit(ctx context.Context) error {
+	if s.failCommit {
+		s.failCommit = false
+		s.pending = nil
+		s.b.event("commit-failed")
+		return Errorf("40001", "could not serialize access due to concurrent update").WithDetail("a read table changed")
+	}
 	s.b.event("commit")
 	s.b.mu.Lock()
 	s.b.table = append(s.b.table, s.pending...)

@@ -258,6 +258,12 @@ func TestProtocolGolden(t *testing.T) {
 			parse("", "copy (select gen(3)) to stdout"), bind("", ""), execute("", 0), syncMsg,
 			q("select count()"),
 		}},
+		{"commit_failures", []pgproto3.FrontendMessage{
+			q("insert into t values (1); select conflict()"),
+			parse("", "insert into t values ($1)"), bind("", "", "2"), execute("", 0),
+			parse("c", "select conflict()"), bind("", "c"), execute("", 0), syncMsg,
+			q("begin; insert into t values (3); select conflict()"), q("commit"), q("select count()"),
+		}},
 		{"flush_without_sync", []pgproto3.FrontendMessage{
 			parse("f", "select gen(1)"), &pgproto3.Describe{ObjectType: 'S', Name: "f"}, flushMsg,
 			bind("", "f"), execute("", 0), syncMsg,
