@@ -76,8 +76,10 @@
 //     a read-set change or a lost slot, leaving nothing visible.
 //
 // The barrier is a deliberate availability trade: an unresolvable intent
-// (unreadable, unknown version, foreign movement) fails overlapping
-// writes with 55000 until an operator acts (pgproxy verify shows it).
+// (unreadable, unknown version, foreign movement) fails the writes it
+// overlaps with 55000 until an operator acts (pgproxy verify shows it):
+// writes on its branch, or every write when it is unreadable or changes
+// the catalog; other branches proceed (TestRefusedIntentBlocksOnlyItsBranch).
 //
 // RFC-022 §5 crash contract → code → tests (adapters TestCrashSweep
 // crashes after every durable op, drops unsynced writes, fails each op

@@ -239,7 +239,14 @@ func (m *Manager) Barrier(ctx context.Context, branch string) error {
 		return protocol.Errorf(protocol.KindRecoveryRequired, err, "cannot list pending recovery intents")
 	}
 	for _, k := range keys {
-		if _, err := m.resolveKey(ctx, k); err != nil {
+		rep, err := m.resolveKey(ctx, k)
+		if err == nil {
+			continue
+		}
+		// An unresolvable intent blocks the writes it overlaps: its own
+		// branch, or every branch when it is unreadable or changes the
+		// catalog. Writes on other branches proceed.
+		if rep.Branch == "" || rep.Branch == branch || rep.SchemaChanging {
 			return err
 		}
 	}

@@ -423,3 +423,51 @@ func TestFenceStopsAnExpiredOwnersPendingCommit(t *testing.T) {
 		t.Fatalf("a = %v", a)
 	}
 }
+
+// An intent recovery must refuse (its effect is buried under foreign
+// movement) blocks the writes it overlaps — its branch — with 55000,
+// while writes on other branches proceed.
+func TestRefusedIntentBlocksOnlyItsBranch(t *testing.T) {
+	mem := setup(t)
+	ctx := context.Background()
+	g := open(t, mem, false, recovery.Options{})
+	if _, err := g.CreateBranch(ctx, "dev", ""); err != nil {
+		t.Fatal(err)
+	}
+	g.Close()
+	kc := &keyCrash{Store: mem, pred: func(op, key string) bool { return op == "put" && strings.HasPrefix(key, "__recovery/") }}
+	g = open(t, kc, false, recovery.Options{})
+	_, err := g.Write(ctx, adapters.WriteOptions{Branch: "dev"}, func(ctx context.Context, s *adapters.Stage) error { return s.Insert("a", rows(1)) })
+	g.Close()
+	if !protocol.IsRecoveryRequired(err) {
+		t.Fatalf("want a crash, got %v", err)
+	}
+	// someone commits on the fork outside the protocol
+	g = open(t, mem, false, recovery.Options{})
+	defer g.Close()
+	sn, _ := g.Head(ctx, "")
+	e, _ := sn.State.TableByName("a")
+	fork, err := lance.Open(ctx, mem, e.Location, g.Root.DatasetOptions(e.Location, "dev", 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rdr, _ := rows(9)()
+	st, err := fork.StageAppend(ctx, rdr, lance.StageOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Commit(ctx, lance.CommitOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = g.Write(ctx, adapters.WriteOptions{Branch: "dev"}, func(ctx context.Context, s *adapters.Stage) error { return s.Insert("b", rows(1)) })
+	if !protocol.IsRecoveryRequired(err) || protocol.SQLState(err) != "55000" {
+		t.Fatalf("dev write: want 55000, got %v", err)
+	}
+	if err := writeAB(ctx, g, 5); err != nil {
+		t.Fatalf("main write blocked by a dev intent: %v", err)
+	}
+	audit, _ := g.Audit(ctx)
+	if len(audit) == 0 || audit[len(audit)-1].Decision != recovery.Refused {
+		t.Fatalf("refusal not audited: %+v", audit)
+	}
+}

@@ -51,10 +51,13 @@ const (
 type Report struct {
 	OperationID string
 	WriterKind  protocol.WriterKind
-	Decision    Decision
-	Classes     map[string]Class // by table key
-	Fenced      bool
-	Detail      string
+	Branch      string // "" when the sidecar is unreadable
+	// SchemaChanging intents overlap every write.
+	SchemaChanging bool
+	Decision       Decision
+	Classes        map[string]Class // by table key
+	Fenced         bool
+	Detail         string
 }
 
 func (m *Manager) gateKeys(sc *Sidecar) []protocol.GateKey {
@@ -70,7 +73,8 @@ func (m *Manager) gateKeys(sc *Sidecar) []protocol.GateKey {
 }
 
 func (m *Manager) resolve(ctx context.Context, sc *Sidecar) (Report, error) {
-	rep := Report{OperationID: sc.OperationID, WriterKind: sc.WriterKind, Classes: map[string]Class{}}
+	rep := Report{OperationID: sc.OperationID, WriterKind: sc.WriterKind, Branch: sc.Branch,
+		SchemaChanging: sc.Write.Delta.SchemaChanging(), Classes: map[string]Class{}}
 	lv := liveness(sc.Owner, sc.OperationID, m.opts.Now())
 	if lv == OwnerAlive {
 		rep.Decision = SkippedLive
