@@ -173,3 +173,31 @@ func FuzzDecodeState(f *testing.F) {
 		}
 	})
 }
+
+func TestResolveAsOf(t *testing.T) {
+	ctx := context.Background()
+	r, _, err := Init(ctx, objstore.NewMem(), "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, _ := r.Head(ctx, "")
+	c := Commit{ID: NewID(), Parent: base.Commit.ID, Time: time.Now().UTC().Add(time.Hour)}
+	if _, err := r.Publish(ctx, base, base.State, c); err != nil {
+		t.Fatal(err)
+	}
+	for spec, want := range map[string]uint64{
+		"1": 1, "2": 2, c.ID: 2, base.Commit.ID: 1,
+		time.Now().UTC().Format(time.RFC3339Nano):                       1,
+		c.Time.Add(time.Minute).Format("2006-01-02 15:04:05.999999Z07"): 2,
+	} {
+		sn, err := r.Resolve(ctx, "", spec)
+		if err != nil || sn.Version != want {
+			t.Errorf("%q: %v %v, want version %d", spec, sn, err, want)
+		}
+	}
+	for _, bad := range []string{"", "nope", "1999-01-01"} {
+		if _, err := r.Resolve(ctx, "", bad); err == nil {
+			t.Errorf("%q resolved", bad)
+		}
+	}
+}
