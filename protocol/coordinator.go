@@ -137,6 +137,9 @@ func (c *Coordinator) Commit(ctx context.Context, w Writer, o CommitOptions) (*R
 				return nil, err
 			case <-time.After(time.Duration(attempt*attempt) * 5 * time.Millisecond):
 			}
+			if !o.Strict {
+				o.Base = nil
+			}
 			continue
 		}
 		if !retry || o.Strict || attempt > o.MaxReprepare {
