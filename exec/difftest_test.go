@@ -115,6 +115,7 @@ func runScript(t *testing.T, path string, conn *pgx.Conn, db string, stats *diff
 	cat := NewMemCatalog()
 	eng := &Engine{Catalog: cat}
 	dirty := true
+	sess := &Session{TimeZone: time.UTC, User: "postgres", Database: db}
 	for _, st := range stmts {
 		body, directives := stripDirectives(st)
 		if strings.TrimSpace(body) == "" {
@@ -125,6 +126,19 @@ func runScript(t *testing.T, path string, conn *pgx.Conn, db string, stats *diff
 		if perr == nil && !isQuery {
 			if _, err := conn.Exec(ctx, body); err != nil {
 				t.Fatalf("setup %q: %v", body, err)
+			}
+			if vs := tree.Stmts[0].Stmt.GetVariableSetStmt(); vs != nil && strings.EqualFold(vs.Name, "timezone") {
+				// the session setting the engine reads (wire owns SET itself)
+				var tz string
+				if err := conn.QueryRow(ctx, "SHOW TimeZone").Scan(&tz); err != nil {
+					t.Fatal(err)
+				}
+				loc, err := time.LoadLocation(tz)
+				if err != nil {
+					t.Fatal(err)
+				}
+				sess.TimeZone = loc
+				continue
 			}
 			dirty = true
 			continue
@@ -138,7 +152,7 @@ func runScript(t *testing.T, path string, conn *pgx.Conn, db string, stats *diff
 		}
 		line := lineOf(string(src), body)
 		label := fmt.Sprintf("%s:%d", filepath.Base(path), line)
-		ours, oerr := eng.Query(ctx, &Session{TimeZone: time.UTC, User: "postgres", Database: db}, body)
+		ours, oerr := eng.Query(ctx, sess, body)
 		if directives["unsupported"] {
 			stats.mu.Lock()
 			stats.unsupported++

@@ -401,13 +401,33 @@ func parseTimestamp(s string, tz bool, loc *time.Location) (int64, error) {
 	return localToUTC(local, zoneLoc), nil
 }
 
-// localToUTC interprets µs of wall-clock time in loc.
+// localToUTC interprets µs of wall-clock time in loc the way PostgreSQL's
+// DetermineTimeZoneOffset does around transitions: a time skipped by a
+// spring-forward gap uses the offset from before the gap, a time repeated
+// by a fall-back uses the later (standard-time) instant.
 func localToUTC(local int64, loc *time.Location) int64 {
 	secs := floorDiv(local, 1_000_000)
 	frac := local - secs*1_000_000
-	w := time.Unix(secs, 0).UTC()
-	t := time.Date(w.Year(), w.Month(), w.Day(), w.Hour(), w.Minute(), w.Second(), 0, loc)
-	return t.Unix()*1_000_000 + frac
+	offAt := func(utc int64) int64 {
+		_, off := time.Unix(utc, 0).In(loc).Zone()
+		return int64(off)
+	}
+	before := offAt(secs - 43200)
+	after := offAt(secs + 43200)
+	if before == after {
+		return (secs-before)*1_000_000 + frac
+	}
+	bt, at := secs-before, secs-after // candidate UTC instants
+	bValid, aValid := offAt(bt) == before, offAt(at) == after
+	switch {
+	case bValid && !aValid:
+		return bt*1_000_000 + frac
+	case aValid && !bValid:
+		return at*1_000_000 + frac
+	case bt > at: // gap (neither valid): the earlier offset
+		return bt*1_000_000 + frac
+	}
+	return at*1_000_000 + frac
 }
 
 func parseOffset(z string) (int, bool) {

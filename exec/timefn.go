@@ -217,7 +217,13 @@ func init() {
 					return err
 				}
 				if tz {
-					r = localToUTC(r, ec.loc)
+					switch u {
+					case "hour", "minute", "second", "milliseconds", "microseconds":
+						// units below a day keep the original UTC offset
+						r -= us - a[1].I[i]
+					default:
+						r = localToUTC(r, ec.loc)
+					}
 				}
 				out.I[i] = r
 			}
