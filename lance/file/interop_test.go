@@ -30,7 +30,7 @@ func TestLanceReadsOurFiles(t *testing.T) {
 		rows     []int
 	}{
 		{"nullable", true, 0.25, []int{1500, 1500, 7}},
-		{"not null", false, 0, []int{5000}},
+		{"not null", false, 0, []int{2000}},
 		{"mostly null", true, 0.97, []int{300}},
 		{"all null", true, 1, []int{100}},
 	} {

@@ -411,11 +411,11 @@ func TestReadOracleDefaultLists(t *testing.T) {
 // every field, data that Lance would otherwise compress (runs, categories,
 // repetitive strings, small integers) comes out with plain value buffers.
 func TestPlainMetadataKeepsLancePlain(t *testing.T) {
-	cols, rows := defaultEncodingsData(5000, true)
+	cols, rows := defaultEncodingsData(2500, true)
 	for i := range cols {
 		cols[i].Metadata = schema.PlainEncodingMetadata()
 	}
-	lcols, lrows := listsData(2000)
+	lcols, lrows := listsData(1500)
 	for i := range lcols {
 		lcols[i].Metadata = schema.PlainEncodingMetadata()
 	}
