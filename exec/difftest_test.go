@@ -242,26 +242,32 @@ func rowString(r []*string) string {
 
 func compareResults(t *testing.T, label, sql string, want pgResult, got *Result, gerr error) {
 	t.Helper()
+	for _, p := range diffResults(want, got, gerr) {
+		t.Errorf("%s: %s\n  %s", label, sql, p)
+	}
+}
+
+// diffResults lists how the engine's answer differs from PostgreSQL's.
+func diffResults(want pgResult, got *Result, gerr error) []string {
+	var out []string
 	if want.code != "" {
 		if gerr == nil {
-			t.Errorf("%s: %s\n  PostgreSQL: ERROR %s %s\n  engine: succeeded with %d rows", label, sql, want.code, want.msg, got.NumRows())
+			out = append(out, fmt.Sprintf("PostgreSQL: ERROR %s %s; engine succeeded with %d rows", want.code, want.msg, got.NumRows()))
 		} else if Code(gerr) != want.code {
-			t.Errorf("%s: %s\n  PostgreSQL: ERROR %s %s\n  engine: ERROR %s %v", label, sql, want.code, want.msg, Code(gerr), gerr)
+			out = append(out, fmt.Sprintf("PostgreSQL: ERROR %s %s; engine: ERROR %s %v", want.code, want.msg, Code(gerr), gerr))
 		}
-		return
+		return out
 	}
 	if gerr != nil {
-		t.Errorf("%s: %s\n  PostgreSQL succeeded; engine: ERROR %s %v", label, sql, Code(gerr), gerr)
-		return
+		return append(out, fmt.Sprintf("PostgreSQL succeeded; engine: ERROR %s %v", Code(gerr), gerr))
 	}
 	if len(want.cols) != len(got.Columns) {
-		t.Errorf("%s: %s\n  columns: PostgreSQL %d, engine %d", label, sql, len(want.cols), len(got.Columns))
-		return
+		return append(out, fmt.Sprintf("columns: PostgreSQL %d, engine %d", len(want.cols), len(got.Columns)))
 	}
 	for i, c := range want.cols {
 		g := got.Columns[i]
 		if c.Name != g.Name || c.TypeOID != g.TypeOID || c.TypeMod != g.TypeMod {
-			t.Errorf("%s: %s\n  column %d: PostgreSQL %s oid=%d mod=%d, engine %s oid=%d mod=%d", label, sql, i+1, c.Name, c.TypeOID, c.TypeMod, g.Name, g.TypeOID, g.TypeMod)
+			out = append(out, fmt.Sprintf("column %d: PostgreSQL %s oid=%d mod=%d, engine %s oid=%d mod=%d", i+1, c.Name, c.TypeOID, c.TypeMod, g.Name, g.TypeOID, g.TypeMod))
 		}
 	}
 	w := make([]string, len(want.rows))
@@ -278,8 +284,9 @@ func compareResults(t *testing.T, label, sql string, want pgResult, got *Result,
 		sort.Strings(g)
 	}
 	if strings.Join(w, "\n") != strings.Join(g, "\n") {
-		t.Errorf("%s: %s\n  PostgreSQL rows:\n    %s\n  engine rows:\n    %s", label, sql, strings.Join(w, "\n    "), strings.Join(g, "\n    "))
+		out = append(out, fmt.Sprintf("PostgreSQL rows:\n    %s\n  engine rows:\n    %s", strings.Join(w, "\n    "), strings.Join(g, "\n    ")))
 	}
+	return out
 }
 
 // mirror copies every public table of the PostgreSQL database into a
