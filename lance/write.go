@@ -79,6 +79,7 @@ func (d *Dataset) writeFragments(ctx context.Context, rdr array.RecordReader, sc
 	}
 	var frags []format.Fragment
 	var w *file.Writer
+	var buf *chunkBuffer
 	var name string
 	var rows uint64
 	finish := func() error {
@@ -90,6 +91,11 @@ func (d *Dataset) writeFragments(ctx context.Context, rdr array.RecordReader, sc
 		if err != nil {
 			return err
 		}
+		// a data file has a fresh unique name, so a plain Put is safe
+		if err := d.store.Put(ctx, join(d.base(), dataDir, name), buf.Bytes()); err != nil {
+			return err
+		}
+		buf = nil
 		frags = append(frags, format.Fragment{
 			PhysicalRows: res.NumRows,
 			Files: []format.DataFile{{
@@ -109,8 +115,9 @@ func (d *Dataset) writeFragments(ctx context.Context, rdr array.RecordReader, sc
 		for off := int64(0); off < rec.NumRows(); {
 			if w == nil {
 				name = newDataFileName()
+				buf = &chunkBuffer{}
 				var err error
-				w, err = file.NewWriter(ctx, d.store, join(d.base(), dataDir, name), sch, file.WriterOptions{Fields: fields})
+				w, err = file.NewStreamWriter(buf, sch, file.WriterOptions{Fields: fields})
 				if err != nil {
 					return nil, err
 				}
@@ -153,6 +160,45 @@ func (d *Dataset) writeFragments(ctx context.Context, rdr array.RecordReader, sc
 		return nil, err
 	}
 	return frags, nil
+}
+
+// chunkBuffer collects a data file in fixed-size chunks (no copying as
+// it grows, unlike a doubling buffer) and joins them once for the Put.
+type chunkBuffer struct {
+	chunks [][]byte
+	size   int
+}
+
+const chunkSize = 4 << 20
+
+func (b *chunkBuffer) Write(p []byte) (int, error) {
+	n := len(p)
+	for len(p) > 0 {
+		if k := len(b.chunks); k == 0 || len(b.chunks[k-1]) == cap(b.chunks[k-1]) {
+			b.chunks = append(b.chunks, make([]byte, 0, chunkSize))
+		}
+		last := &b.chunks[len(b.chunks)-1]
+		m := min(len(p), cap(*last)-len(*last))
+		*last = append(*last, p[:m]...)
+		p = p[m:]
+	}
+	b.size += n
+	return n, nil
+}
+
+// Bytes returns the whole content as one slice (and drops the chunks).
+func (b *chunkBuffer) Bytes() []byte {
+	if len(b.chunks) == 1 {
+		out := b.chunks[0]
+		b.chunks = nil
+		return out
+	}
+	out := make([]byte, 0, b.size)
+	for _, c := range b.chunks {
+		out = append(out, c...)
+	}
+	b.chunks = nil
+	return out
 }
 
 // sameColumns checks that batches of schema got fit a dataset of want:

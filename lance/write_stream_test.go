@@ -133,3 +133,24 @@ func TestStageAppendStreams(t *testing.T) {
 		})
 	}
 }
+
+func TestChunkBuffer(t *testing.T) {
+	for _, sizes := range [][]int{{}, {1}, {chunkSize}, {chunkSize - 1, 2}, {3, chunkSize * 2, 5}} {
+		var b chunkBuffer
+		var want []byte
+		for i, n := range sizes {
+			p := make([]byte, n)
+			for j := range p {
+				p[j] = byte(i + j)
+			}
+			if m, err := b.Write(p); err != nil || m != n {
+				t.Fatalf("write %d: %d %v", n, m, err)
+			}
+			want = append(want, p...)
+		}
+		got := b.Bytes()
+		if len(got) != len(want) || string(got) != string(want) {
+			t.Fatalf("sizes %v: %d bytes back, want %d", sizes, len(got), len(want))
+		}
+	}
+}
