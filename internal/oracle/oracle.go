@@ -20,12 +20,16 @@ func Dir() string {
 	return filepath.Dir(file)
 }
 
+// modulesDir is where the pinned packages must be installed (a variable so
+// the test of the "not installed" path can point it elsewhere).
+var modulesDir = filepath.Join(Dir(), "node_modules")
+
 // Ready reports whether node and the pinned packages are installed.
 func Ready() error {
 	if _, err := exec.LookPath("node"); err != nil {
 		return err
 	}
-	_, err := os.Stat(filepath.Join(Dir(), "node_modules", "@lancedb", "lancedb", "package.json"))
+	_, err := os.Stat(filepath.Join(modulesDir, "@lancedb", "lancedb", "package.json"))
 	return err
 }
 

@@ -1,7 +1,10 @@
 package oracle
 
 import (
+	"fmt"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -32,5 +35,36 @@ func TestRoundTrip(t *testing.T) {
 	}
 	if m, _ := filepath.Glob(filepath.Join(root, "t.lance", "data", "*.lance")); len(m) != 2 {
 		t.Fatalf("data files: %v", m)
+	}
+}
+
+// fatalRecorder is a testing.TB whose Fatalf records the message and stops
+// the calling goroutine, as the real one does.
+type fatalRecorder struct {
+	testing.TB
+	msg string
+}
+
+func (f *fatalRecorder) Helper() {}
+func (f *fatalRecorder) Fatalf(format string, args ...any) {
+	f.msg = fmt.Sprintf(format, args...)
+	runtime.Goexit()
+}
+
+// TestMissingInstallFails: without node_modules the oracle fails the test
+// and names the install command; it never skips.
+func TestMissingInstallFails(t *testing.T) {
+	saved := modulesDir
+	modulesDir = t.TempDir()
+	defer func() { modulesDir = saved }()
+	rec := &fatalRecorder{TB: t}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		Run(rec, "versions", t.TempDir(), "t")
+	}()
+	<-done
+	if !strings.Contains(rec.msg, InstallCommand) {
+		t.Fatalf("message %q does not name %q", rec.msg, InstallCommand)
 	}
 }
