@@ -27,6 +27,17 @@
 // Branches: CreateBranch / DeleteBranch (control operations behind the
 // barrier and the exclusive branch gate); writes take WriteOptions.Branch.
 //
+// Views for the SQL layer: Commits (graph.commits), Audit (graph.audit),
+// Pending (graph.recovery), Branches (graph.branches); as-of reads use
+// graph.Root.Resolve.
+//
+// Tests: the crash sweep (crash_test.go) prints its cell count and every
+// recovery decision and class reached (go test -v -run TestCrashSweep);
+// -crash.long runs every second-crash ordinal and every fault mode on
+// the local backend too (nightly). Concurrency: goroutines
+// (concurrency_test.go), writer processes and a SIGKILL loop
+// (process_test.go), all checked by one history checker.
+//
 // Invariants: Prepare moves no HEAD (it stages reclaimable files with
 // pre-minted UUIDs); Apply commits every staged transaction with
 // CommitExact (zero transparent retries) and records the exact post-state
