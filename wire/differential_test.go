@@ -107,6 +107,11 @@ func TestDifferentialPostgres(t *testing.T) {
 			parse("m", "select 1; select 1"), syncMsg,
 			execute("nope", 0), syncMsg,
 		}},
+		{"invalid_utf8", []pgproto3.FrontendMessage{
+			q("select '\xff'"), parse("", "select '\xc3\x28'"), syncMsg,
+			parse("", "select $1::text"), bind("", "", "ok\xe2\x82"), syncMsg,
+			bind("", "", "ok \u00e9"), execute("", 0), syncMsg, q("select 1"),
+		}},
 		{"protocol_error_unknown_type", []pgproto3.FrontendMessage{q("select 1"), rawMsg('!'), syncMsg}},
 		{"protocol_error_bad_string", []pgproto3.FrontendMessage{rawMsg('Q', 's', 'e', 'l'), syncMsg}},
 		{"empty", []pgproto3.FrontendMessage{

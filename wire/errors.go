@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5/pgproto3"
 )
@@ -18,6 +20,7 @@ const (
 	CodeFeatureNotSupported      = "0A000"
 	CodeInvalidParameterValue    = "22023"
 	CodeInvalidTextRepresent     = "22P02"
+	CodeCharacterNotInRepertoire = "22021"
 	CodeInvalidBinaryRepresent   = "22P03"
 	CodeDataException            = "22000"
 	CodeActiveSQLTransaction     = "25001"
@@ -196,4 +199,35 @@ func shiftPosition(e *Error, offset int) *Error {
 	c := *e
 	c.Position += int32(offset)
 	return &c
+}
+
+// checkUTF8 rejects text that is not valid UTF-8 (the only client
+// encoding), as PostgreSQL does on receipt.
+func checkUTF8(s string) *Error {
+	if utf8.ValidString(s) {
+		return nil
+	}
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size <= 1 {
+			// report the whole sequence the lead byte announces, as PostgreSQL
+			n := 1
+			switch c := s[i]; {
+			case c >= 0xC0 && c < 0xE0:
+				n = 2
+			case c >= 0xE0 && c < 0xF0:
+				n = 3
+			case c >= 0xF0 && c < 0xF8:
+				n = 4
+			}
+			n = min(n, len(s)-i)
+			parts := make([]string, n)
+			for j := range parts {
+				parts[j] = fmt.Sprintf("0x%02x", s[i+j])
+			}
+			return Errorf(CodeCharacterNotInRepertoire, "invalid byte sequence for encoding \"UTF8\": %s", strings.Join(parts, " "))
+		}
+		i += size
+	}
+	return nil
 }

@@ -45,6 +45,9 @@ func (c *conn) handleParse(m *pgproto3.Parse) error {
 	if _, exists := c.stmts[m.Name]; exists && m.Name != "" {
 		return Errorf(CodeDuplicatePreparedStmt, "prepared statement \"%s\" already exists", m.Name)
 	}
+	if e := checkUTF8(m.Query); e != nil {
+		return e
+	}
 	stmts, err := c.parseSQL(m.Query)
 	if err != nil {
 		return err

@@ -133,6 +133,8 @@ func parseFake(sql string) (fakeOp, error) {
 		return fakeOp{name: "count"}, nil
 	case q == "select notice()":
 		return fakeOp{name: "notice"}, nil
+	case q == "select $1::text":
+		return fakeOp{name: "cast_text", n: 1}, nil
 	case q == "select conflict()":
 		return fakeOp{name: "conflict"}, nil
 	case strings.HasSuffix(q, `from "t"`) || strings.HasSuffix(q, " from t"):
@@ -168,8 +170,9 @@ var seriesColumns = []Column{{Name: "generate_series", TypeOID: pgtype.Int4OID, 
 // missingRelation is 42P01 positioned at the name inside the statement.
 func missingRelation(st *Statement, name string) error {
 	e := Errorf("42P01", "relation \"%s\" does not exist", name)
-	if i := strings.LastIndex(strings.ToLower(st.SQL), name); i >= 0 {
-		e.Position = int32(utf8.RuneCountInString(st.SQL[:i])) + 1
+	lower := strings.ToLower(st.SQL)
+	if i := strings.LastIndex(lower, name); i >= 0 {
+		e.Position = int32(utf8.RuneCountInString(lower[:i])) + 1
 	}
 	return e
 }
@@ -198,6 +201,8 @@ func (s *fakeSession) Describe(ctx context.Context, st *Statement, declared []ui
 		return Description{Columns: []Column{{Name: "big", TypeOID: pgtype.TextOID}}}, nil
 	case "insert":
 		return Description{Params: make([]uint32, op.n)}, nil
+	case "cast_text":
+		return Description{Params: []uint32{pgtype.TextOID}, Columns: []Column{{Name: "text", TypeOID: pgtype.TextOID}}}, nil
 	case "echo", "echo_int":
 		d := Description{Params: make([]uint32, op.n)}
 		for i := range d.Params {
@@ -255,6 +260,8 @@ func (s *fakeSession) Execute(ctx context.Context, st *Statement, params []any) 
 		return nil, &Error{Code: "42P01", Message: "relation \"nope\" does not exist", Position: 15}
 	case "count":
 		return one("count", pgtype.Int8OID, int64(len(s.b.rows())+len(s.pending))), nil
+	case "cast_text":
+		return one("text", pgtype.TextOID, params[0]), nil
 	case "conflict":
 		s.failCommit = true // the next Commit reports a serialization failure
 		return one("conflict", pgtype.Int8OID, int64(1)), nil

@@ -12,6 +12,11 @@ import (
 // at the first error, then one ReadyForQuery.
 func (c *conn) simpleQuery(sql string) error {
 	c.inCycle = false
+	if e := checkUTF8(sql); e != nil {
+		c.failStatement(e)
+		c.readyForQuery()
+		return nil
+	}
 	stmts, err := c.parseSQL(sql)
 	if err != nil {
 		c.failStatement(err)

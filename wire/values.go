@@ -82,6 +82,11 @@ func decodeParam(m *pgtype.Map, oid uint32, format int16, src []byte, index int)
 	if src == nil {
 		return nil, nil
 	}
+	if format == 0 && oid != pgtype.ByteaOID {
+		if e := checkUTF8(string(src)); e != nil {
+			return nil, e
+		}
+	}
 	t, ok := m.TypeForOID(oid)
 	if oid == 0 || !ok {
 		if format == 0 {
