@@ -74,3 +74,41 @@ func TestEffectOrder(t *testing.T) {
 		t.Fatalf("the hot path listed a _versions directory %d times", n)
 	}
 }
+
+// TestFirstTouchOrder: on a branch, the table's fork ref is created only
+// after the sidecar is durable, and its first commit after the ref.
+func TestFirstTouchOrder(t *testing.T) {
+	ctx := context.Background()
+	tr := objstore.NewTracing(objstore.NewMem())
+	g := openGraph(t, tr, true)
+	defer g.Close()
+	createTables(t, g, "a")
+	if _, err := g.CreateBranch(ctx, "dev", ""); err != nil {
+		t.Fatal(err)
+	}
+	tr.Reset()
+	if err := insert(ctx, g, WriteOptions{Branch: "dev"}, map[string][]int64{"a": {1}}); err != nil {
+		t.Fatal(err)
+	}
+	idx := func(pred func(string) bool) int {
+		for i, l := range tr.Lines() {
+			if pred(l) {
+				return i
+			}
+		}
+		return -1
+	}
+	arm := idx(func(l string) bool { return strings.HasPrefix(l, "putifabsent") && strings.Contains(l, "__recovery/") })
+	ref := idx(func(l string) bool {
+		return strings.HasPrefix(l, "putifabsent") && strings.Contains(l, "tables/") && strings.Contains(l, "_refs/branches/dev")
+	})
+	head := idx(func(l string) bool {
+		return strings.HasPrefix(l, "putifabsent") && strings.Contains(l, "tables/") && strings.Contains(l, "tree/dev/_versions/")
+	})
+	firstTableWrite := idx(func(l string) bool {
+		return (strings.HasPrefix(l, "put") || strings.HasPrefix(l, "putifabsent")) && strings.Contains(l, "tables/")
+	})
+	if !(arm >= 0 && arm < ref && ref < head && arm < firstTableWrite) {
+		t.Fatalf("first-touch order: arm %d, ref %d, first HEAD %d, first table write %d\n%s", arm, ref, head, firstTableWrite, tr.String())
+	}
+}

@@ -49,6 +49,7 @@
 //  2. No durable effect before durable intent: Arm precedes Apply;
 //     Prepare only writes reclaimable staged files. Tests: adapters
 //     TestEffectOrder (trace: sidecar before the first table HEAD),
+//     TestFirstTouchOrder (sidecar before the fork ref before its HEAD),
 //     TestCrashSweep (crash after every durable op).
 //  3. Complete read-set validation: ReadSet.Check (schema identity,
 //     optional head, every written or probed table's version, branch,
