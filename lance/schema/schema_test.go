@@ -198,3 +198,19 @@ func FuzzDecodeField(f *testing.F) {
 		_, _ = ToArrow([]Field{fld})
 	})
 }
+
+func TestColumnFieldID(t *testing.T) {
+	fields, err := FromArrow(allTypesSchema())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		id, want int32
+		ok       bool
+	}{{3, 3, true}, {23, 24, true}, {24, 24, true}, {22, 22, true}, {25, 0, false}, {99, 0, false}} {
+		got, ok := ColumnFieldID(fields, c.id)
+		if got != c.want || ok != c.ok {
+			t.Errorf("ColumnFieldID(%d) = %d, %v; want %d, %v", c.id, got, ok, c.want, c.ok)
+		}
+	}
+}
