@@ -129,6 +129,9 @@ func (in *CopyIn) nextText() ([][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	if e := checkUTF8(string(line)); e != nil {
+		return nil, e
+	}
 	if string(line) == `\.` {
 		return nil, io.EOF
 	}
@@ -236,6 +239,9 @@ func (in *CopyIn) nextCSV() ([][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	if e := checkUTF8(string(line)); e != nil {
+		return nil, e
+	}
 	if string(line) == `\.` {
 		return nil, io.EOF
 	}
@@ -253,6 +259,9 @@ func (in *CopyIn) nextCSV() ([][]byte, error) {
 				}
 				if err != nil {
 					return nil, err
+				}
+				if e := checkUTF8(string(next)); e != nil {
+					return nil, e
 				}
 				field = append(field, '\n')
 				line, i = next, 0

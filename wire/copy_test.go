@@ -76,6 +76,8 @@ func TestCopyDecoders(t *testing.T) {
 		{"csv_multiline_header", CopyOptions{Format: CopyCSV, Header: true}, "h1,h2\n\"x\ny\",z\n", [][]*string{strs("x\ny", "z")}, ""},
 		{"csv_escape", CopyOptions{Format: CopyCSV, Escape: '\\'}, "\"a\\\"b\",c\n", [][]*string{strs(`a"b`, "c")}, ""},
 		{"csv_unterminated", CopyOptions{Format: CopyCSV}, "\"open\n", nil, "22P04"},
+		{"text_invalid_utf8", CopyOptions{}, "ok\n\xff\n", nil, CodeCharacterNotInRepertoire},
+		{"csv_invalid_utf8", CopyOptions{Format: CopyCSV}, "\"a\n\xc3\x28\"\n", nil, CodeCharacterNotInRepertoire},
 		{"binary", CopyOptions{Format: CopyBinary}, binHeader + string(binRow("ab", nil)) + string(binRow("", "c")) + "\xff\xff", [][]*string{strs("ab", nil), strs("", "c")}, ""},
 		{"binary_no_trailer", CopyOptions{Format: CopyBinary}, binHeader + string(binRow("q")), [][]*string{strs("q")}, ""},
 		{"binary_bad_signature", CopyOptions{Format: CopyBinary}, "PGCOPY\nxxxxxxxxxxxx", nil, "22P04"},

@@ -146,6 +146,7 @@ func TestDifferentialPostgres(t *testing.T) {
 			parse("", "copy t from stdin with (format csv)"), bind("", ""), execute("", 0),
 			copyData("9,a\n"), &pgproto3.CopyDone{}, syncMsg,
 			q("copy t from stdin; select 1"), copyData("10\tz\n"), &pgproto3.CopyDone{},
+			q("copy t from stdin"), copyData("11\t\xff\n"), &pgproto3.CopyDone{},
 			syncMsg, syncMsg, q("select 1;;select 1"),
 			q("copy t from stdin with (format binary)"),
 			copyData("PGCOPY\n\xff\r\n\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00\x00\x00\x08\x00\x00\x00\x00\x00\x00\x00\x0a\xff\xff\xff\xff\xff\xff"),
