@@ -507,3 +507,43 @@ func TestRoundTripLargeLists(t *testing.T) {
 		t.Fatalf("large lists differ (%d vs %d rows)", len(got), len(want))
 	}
 }
+
+// TestRoundTripLargeList covers large_list (64-bit list offsets), which the
+// oracle's JavaScript Arrow cannot build.
+func TestRoundTripLargeList(t *testing.T) {
+	s := arrow.NewSchema([]arrow.Field{
+		{Name: "li", Type: arrow.LargeListOfField(arrow.Field{Name: "item", Type: arrow.PrimitiveTypes.Int64, Nullable: true}), Nullable: true},
+		{Name: "ls", Type: arrow.LargeListOfField(arrow.Field{Name: "item", Type: arrow.BinaryTypes.LargeString, Nullable: true})},
+	}, nil)
+	rec := randomBatch(newRand(17), memory.DefaultAllocator, s, 3000, 0.2)
+	defer rec.Release()
+	var buf bytes.Buffer
+	w, err := NewStreamWriter(&buf, s, WriterOptions{PageBytes: 16 << 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(rec); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	r, err := OpenBytes(buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Schema().Equal(s) {
+		t.Fatalf("schema %s", r.Schema())
+	}
+	out, err := r.ReadAll(context.Background(), ScanOptions{BatchRows: 999})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := rowsOf(out)
+	for _, o := range out {
+		o.Release()
+	}
+	if !reflect.DeepEqual(got, rowsOf([]arrow.RecordBatch{rec})) {
+		t.Fatal("large_list rows differ")
+	}
+}
