@@ -171,6 +171,13 @@ func (c *conn) execSet(ctx context.Context, st *Statement) (string, error) {
 		}
 		return "", nil
 	}
+	if sc.Name == "session_authorization" {
+		// Only the login role is supported: DEFAULT (or that role) is a no-op.
+		if sc.Default || sc.Value == c.user {
+			return c.user, nil
+		}
+		return "", Errorf(CodeFeatureNotSupported, "SET SESSION AUTHORIZATION to another role is not supported")
+	}
 	if sc.Default {
 		return "", c.execReset(ctx, sc.Name)
 	}
@@ -204,6 +211,9 @@ func (c *conn) execReset(ctx context.Context, name string) error {
 		return nil
 	}
 	key := strings.ToLower(name)
+	if key == "session_authorization" {
+		return nil // always the login role (see execSet)
+	}
 	if d, ok := settingDefs[key]; ok && d.readOnly {
 		return Errorf(CodeCantChangeRuntimeParam, "parameter \"%s\" cannot be changed", d.name)
 	}

@@ -362,6 +362,10 @@ func (p *uparser) txModes(o *TxOptions) error {
 
 func (p *uparser) set(st *Statement) error {
 	st.Kind = KindSet
+	if p.i+1 < len(p.toks) && p.toks[p.i].text == "session" && p.toks[p.i+1].kind == tokIdent && p.toks[p.i+1].text == "authorization" {
+		p.i += 2 // SET SESSION AUTHORIZATION (no scope qualifier)
+		return p.sessionAuthorization(st)
+	}
 	if p.kw("local") {
 		st.Setting.Local = true
 	} else {
@@ -422,12 +426,7 @@ func (p *uparser) set(st *Statement) error {
 		if !p.kw("authorization") {
 			return p.errHere("")
 		}
-		st.Setting.Name = "session_authorization"
-		if p.kw("default") {
-			st.Setting.Default = true
-			return p.end()
-		}
-		return p.setValues(st)
+		return p.sessionAuthorization(st)
 	}
 	n, ok := p.dottedName()
 	if !ok {
@@ -437,6 +436,15 @@ func (p *uparser) set(st *Statement) error {
 	if !p.kw("to") && !p.punct("=") {
 		return p.errHere("")
 	}
+	if p.kw("default") {
+		st.Setting.Default = true
+		return p.end()
+	}
+	return p.setValues(st)
+}
+
+func (p *uparser) sessionAuthorization(st *Statement) error {
+	st.Setting.Name = "session_authorization"
 	if p.kw("default") {
 		st.Setting.Default = true
 		return p.end()
