@@ -142,6 +142,16 @@ func TestDifferentialPostgres(t *testing.T) {
 			&pgproto3.Close{ObjectType: 'S', Name: "s"}, &pgproto3.Close{ObjectType: 'S', Name: "s"}, &pgproto3.Close{ObjectType: 'P', Name: "zz"}, syncMsg,
 			q("deallocate all"), q("deallocate nope"),
 		}},
+		{"formats_and_flush", []pgproto3.FrontendMessage{
+			parse("sh", "show DateStyle"), &pgproto3.Bind{PreparedStatement: "sh", ResultFormatCodes: []int16{1}},
+			&pgproto3.Describe{ObjectType: 'P'}, execute("", 0), flushMsg,
+			parse("g", "select generate_series(1, 3)"), &pgproto3.Bind{PreparedStatement: "g", ResultFormatCodes: []int16{1}},
+			execute("", 1), flushMsg, execute("", 0), syncMsg,
+			parse("", "select * from nope"), flushMsg, bind("", ""), execute("", 0), syncMsg,
+			parse("t", "select $1::text"), &pgproto3.Describe{ObjectType: 'S', Name: "t"},
+			&pgproto3.Bind{PreparedStatement: "t", ParameterFormatCodes: []int16{1}, Parameters: [][]byte{[]byte("bin")}, ResultFormatCodes: []int16{1}},
+			execute("", 0), &pgproto3.Bind{PreparedStatement: "t", Parameters: [][]byte{nil}}, execute("", 0), syncMsg,
+		}},
 		{"portals", []pgproto3.FrontendMessage{
 			parse("g", "select generate_series(1, 5)"), bind("", "g"), execute("", 2), execute("", 2), execute("", 2), execute("", 2), syncMsg,
 			q("begin"), bind("cur", "g"), execute("cur", 3), syncMsg, execute("cur", 3), execute("cur", 3), syncMsg,

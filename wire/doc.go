@@ -160,6 +160,10 @@
 //     CommandComplete counts only its own rows.
 //   - COPY data is decoded incrementally (one row plus one message in
 //     memory); malformed data is 22P04.
+//   - Text reaching a session is valid UTF-8: query strings, text-format
+//     parameters and text/csv COPY data are checked on receipt (22021, with
+//     PostgreSQL's message). A malformed message body is an ERROR for that
+//     message (the stream stays in step); a broken frame is FATAL.
 //   - Shutdown stops accepting, ends idle sessions at their next statement
 //     boundary with FATAL 57P01, lets running statements finish, and
 //     cancels them only when its context ends.
