@@ -87,7 +87,10 @@ func NewServer(cfg Config) (*Server, error) {
 }
 
 // Serve accepts connections on ln until ctx ends or Shutdown is called. It
-// always closes ln. After Shutdown it returns ErrServerClosed.
+// always closes ln. After Shutdown it returns ErrServerClosed. Ending ctx is
+// a hard stop: the connections it accepted are closed at once (running
+// statements cancelled). For a graceful stop keep ctx alive and call
+// Shutdown.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	s.mu.Lock()
 	if s.closing.Load() {
