@@ -12,6 +12,7 @@ import (
 
 	"github.com/pggraph/pggraph/lance/file"
 	"github.com/pggraph/pggraph/lance/format"
+	"github.com/pggraph/pggraph/lance/schema"
 )
 
 // RowAddressColumn is the name of the row address column a scan adds
@@ -55,7 +56,10 @@ type Scanner struct {
 // projected is one output data column.
 type projected struct {
 	name    string
-	fieldID int32
+	fieldID int32 // the top-level field
+	// colID is the field id a DataFile records for the field's column:
+	// a list's item (schema.ColumnFieldID), the field itself otherwise
+	colID int32
 }
 
 type fragScan struct {
@@ -117,7 +121,11 @@ func (d *Dataset) Scan(ctx context.Context, opts ScanOptions) (*Scanner, error) 
 			if len(idx) != 1 {
 				return nil, wrapf(ErrInvalidArgument, "no column %q", n)
 			}
-			s.cols = append(s.cols, projected{name: n, fieldID: top[idx[0]]})
+			col, ok := schema.ColumnFieldID(d.fields, top[idx[0]])
+			if !ok {
+				col = top[idx[0]]
+			}
+			s.cols = append(s.cols, projected{name: n, fieldID: top[idx[0]], colID: col})
 			fs = append(fs, d.schema.Field(idx[0]))
 		}
 	} else if len(opts.Columns) > 0 {
@@ -235,7 +243,10 @@ func (s *Scanner) openFragment(ctx context.Context, fr *format.Fragment) (*fragS
 		fi := -1
 		for j := range fr.Files {
 			for _, id := range fr.Files[j].Fields {
-				if id == c.fieldID {
+				// files record the column's field id (Lance, and our
+				// writer since it matched Lance); the top-level id is
+				// accepted for files written before that
+				if id == c.colID || id == c.fieldID {
 					fi = j
 				}
 			}
