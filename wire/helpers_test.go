@@ -154,3 +154,9 @@ type netDialer struct{}
 func (netDialer) dial(addr string) (net.Conn, error) {
 	return net.DialTimeout("tcp", addr, 2*time.Second)
 }
+
+func quietLogger() *logrus.Logger {
+	l := logrus.New()
+	l.Out = &syncBuffer{}
+	return l
+}

@@ -3,6 +3,7 @@ package wire
 import (
 	"context"
 	"errors"
+	"net"
 	"runtime"
 	"strings"
 	"testing"
@@ -117,5 +118,33 @@ func TestNoGoroutineLeak(t *testing.T) {
 			t.Fatalf("%d goroutines left (base %d):\n%s", runtime.NumGoroutine(), base, buf[:runtime.Stack(buf, true)])
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func TestServeContextIsHardStop(t *testing.T) {
+	be := &fakeBackend{}
+	srv, err := NewServer(Config{Backend: be, Logger: quietLogger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ctx, ln) }()
+	ts := &testServer{srv: srv, addr: ln.Addr().String(), backend: be}
+	rc, _ := connectRaw(t, ts, nil)
+	rc.send(q("select sleep(20000)"))
+	be.waitSleeping(t)
+	start := time.Now()
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("Serve returned %v", err)
+	}
+	got := rc.until(1)
+	if got[len(got)-1] != "<closed>" || time.Since(start) > 5*time.Second {
+		t.Fatalf("connection after hard stop: %v", got)
 	}
 }
