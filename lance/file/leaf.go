@@ -21,11 +21,6 @@ type leafData struct {
 	elemValid []bool  // physFSL: per-element validity when any element is null
 }
 
-// leafFromArrow normalizes an Arrow array of the column's type.
-func leafFromArrow(col string, p *physical, arr arrow.Array) (*leafData, error) {
-	return leafFromArrows(col, p, []arrow.Array{arr})
-}
-
 // leafFromArrows normalizes consecutive arrays of the column's type into one
 // page worth of values, reading their buffers directly.
 func leafFromArrows(col string, p *physical, arrs []arrow.Array) (*leafData, error) {

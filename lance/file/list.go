@@ -46,48 +46,43 @@ func listFromArrow(col string, p *physical, arr arrow.Array) (*listData, error) 
 	if arr.NullN() > 0 {
 		ld.rowNull = make([]bool, n)
 	}
-	start, _ := la.ValueOffsets(0)
-	if n > 0 {
-		_, end := la.ValueOffsets(n - 1)
-		for i := 0; i < n; i++ {
-			s, e := la.ValueOffsets(i)
-			if arr.IsNull(i) {
-				ld.rowNull[i] = true
-				continue
-			}
-			ld.rowLen[i] = int(e - s)
+	// The items of valid rows, as slices of the child covering runs of
+	// adjacent rows (items under null rows are dropped).
+	var parts []arrow.Array
+	defer func() {
+		for _, pt := range parts {
+			pt.Release()
 		}
-		// Items of null rows are dropped: rebuild the child as the items of
-		// valid rows only.
-		var parts []arrow.Array
-		for i := 0; i < n; i++ {
-			if ld.rowLen[i] > 0 {
-				s, e := la.ValueOffsets(i)
-				parts = append(parts, array.NewSlice(la.ListValues(), s, e))
-			}
+	}()
+	runS, runE := int64(-1), int64(-1)
+	flush := func() {
+		if runE > runS {
+			parts = append(parts, array.NewSlice(la.ListValues(), runS, runE))
 		}
-		_ = end
-		var items arrow.Array
-		if len(parts) == 0 {
-			items = array.MakeArrayOfNull(memory.DefaultAllocator, p.elem, 0)
-		} else {
-			var err error
-			items, err = array.Concatenate(parts, memory.DefaultAllocator)
-			for _, pt := range parts {
-				pt.Release()
-			}
-			if err != nil {
-				return nil, mismatch(col, "list items: %v", err)
-			}
-		}
-		defer items.Release()
-		it, err := leafFromArrow(col, p.item, items)
-		if err != nil {
-			return nil, err
-		}
-		ld.item = it
+		runS, runE = -1, -1
 	}
-	_ = start
+	for i := 0; i < n; i++ {
+		if arr.IsNull(i) {
+			ld.rowNull[i] = true
+			continue
+		}
+		s, e := la.ValueOffsets(i)
+		ld.rowLen[i] = int(e - s)
+		switch {
+		case e == s:
+		case s == runE:
+			runE = e
+		default:
+			flush()
+			runS, runE = s, e
+		}
+	}
+	flush()
+	it, err := leafFromArrows(col, p.item, parts)
+	if err != nil {
+		return nil, err
+	}
+	ld.item = it
 	return ld, nil
 }
 
