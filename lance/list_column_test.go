@@ -3,6 +3,7 @@ package lance
 import (
 	"context"
 	"fmt"
+	"io"
 	"strconv"
 	"testing"
 
@@ -138,5 +139,79 @@ func TestListColumnRoundTrip(t *testing.T) {
 		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Fatalf("Lance reads id %d tags %v, want %v", id, r["tags"], want)
 		}
+	}
+}
+
+// TestLanceWrittenListColumn: a dataset the official Lance writes with
+// default settings, with a list column, scans exactly through package
+// lance (DataFile.fields names the item field).
+func TestLanceWrittenListColumn(t *testing.T) {
+	ctx := context.Background()
+	store, dir := localStore(t)
+	cols := []oracle.Column{{Name: "id", Type: "int64"}, {Name: "tags", Type: "list:int64", Nullable: true}, {Name: "s", Type: "string", Nullable: true}}
+	var rows []oracle.Row
+	for id := int64(0); id < 300; id++ {
+		r := oracle.Row{"id": strconv.FormatInt(id, 10), "s": fmt.Sprintf("s%d", id%7)}
+		if id%5 != 0 {
+			items := []any{}
+			for k := int64(0); k < id%4; k++ {
+				items = append(items, strconv.FormatInt(id*10+k, 10))
+			}
+			r["tags"] = items
+		}
+		rows = append(rows, r)
+	}
+	oracle.Create(t, dir, "lw", cols, rows)
+	ds, err := Open(ctx, store, "lw.lance", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Lance records the list's item (2), not the list (1)
+	if f := ds.Fragments()[0].Files[0]; fmt.Sprint(f.Fields) != "[0 2 3]" {
+		t.Fatalf("Lance's DataFile.fields: %v", f.Fields)
+	}
+	sc, err := ds.Scan(ctx, ScanOptions{BatchRows: 64})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sc.Close()
+	n := int64(0)
+	for {
+		rec, err := sc.Next(ctx)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids := rec.Column(0).(*array.Int64)
+		l := rec.Column(1).(*array.List)
+		vals := l.ListValues().(*array.Int64)
+		for i := 0; i < int(rec.NumRows()); i++ {
+			id := ids.Value(i)
+			if id != n {
+				t.Fatalf("row %d has id %d", n, id)
+			}
+			if (id%5 == 0) != l.IsNull(i) {
+				t.Fatalf("id %d: null %v", id, l.IsNull(i))
+			}
+			lo, hi := l.ValueOffsets(i)
+			if id%5 != 0 && hi-lo != id%4 {
+				t.Fatalf("id %d: %d items", id, hi-lo)
+			}
+			for k := lo; k < hi; k++ {
+				if vals.Value(int(k)) != id*10+(k-lo) {
+					t.Fatalf("id %d: item %d", id, vals.Value(int(k)))
+				}
+			}
+			if got := rec.Column(2).(*array.String).Value(i); got != fmt.Sprintf("s%d", id%7) {
+				t.Fatalf("id %d: s %q", id, got)
+			}
+			n++
+		}
+		rec.Release()
+	}
+	if n != 300 {
+		t.Fatalf("%d rows", n)
 	}
 }
