@@ -674,6 +674,9 @@ func (c *conn) dispatch(msg pgproto3.FrontendMessage) (fatal error) {
 			fatal = nil
 		}
 	}()
+	if _, isSync := msg.(*pgproto3.Sync); c.skipSync && !isSync {
+		return nil // after an extended-protocol error everything up to Sync is discarded, Query included
+	}
 	switch m := msg.(type) {
 	case *pgproto3.Query:
 		return c.simpleQuery(m.String)
@@ -692,9 +695,6 @@ func (c *conn) dispatch(msg pgproto3.FrontendMessage) (fatal error) {
 	}
 	extended = true
 	c.inCycle = true
-	if c.skipSync {
-		return nil
-	}
 	var err error
 	switch m := msg.(type) {
 	case *pgproto3.Parse:

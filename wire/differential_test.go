@@ -152,6 +152,9 @@ func TestDifferentialPostgres(t *testing.T) {
 			&pgproto3.Bind{PreparedStatement: "t", ParameterFormatCodes: []int16{1}, Parameters: [][]byte{[]byte("bin")}, ResultFormatCodes: []int16{1}},
 			execute("", 0), &pgproto3.Bind{PreparedStatement: "t", Parameters: [][]byte{nil}}, execute("", 0), syncMsg,
 		}},
+		{"skip_until_sync_ignores_query", []pgproto3.FrontendMessage{
+			parse("", "select * from nope"), bind("", ""), q("select 1"), syncMsg, q("select 1"),
+		}},
 		{"portals", []pgproto3.FrontendMessage{
 			parse("g", "select generate_series(1, 5)"), bind("", "g"), execute("", 2), execute("", 2), execute("", 2), execute("", 2), syncMsg,
 			q("begin"), bind("cur", "g"), execute("cur", 3), syncMsg, execute("cur", 3), execute("cur", 3), syncMsg,
