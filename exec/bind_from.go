@@ -11,17 +11,18 @@ import (
 func (b *binder) bindFrom(items []*q.Node, sc *scope) (plan, error) {
 	var p plan
 	for _, it := range items {
-		if rf := it.GetRangeFunction(); rf != nil && p != nil && !rf.Ordinality && !rf.IsRowsfrom && !rf.Lateral && len(rf.Functions) == 1 && len(rf.Coldeflist) == 0 {
-			// functions in FROM are implicitly LATERAL: expand each row of
-			// the items to their left
-			np, err := b.bindLateralFunction(p, rf, sc)
-			if err != nil {
-				return nil, err
+		ip, cols, err := b.bindFromItem(it, sc)
+		if rf := it.GetRangeFunction(); err != nil && rf != nil && p != nil && !rf.Ordinality && !rf.IsRowsfrom && !rf.Lateral && len(rf.Functions) == 1 && len(rf.Coldeflist) == 0 &&
+			(Code(err) == CodeUndefinedColumn || Code(err) == CodeUndefinedTable) {
+			// functions in FROM are implicitly LATERAL: when the arguments
+			// read earlier items, expand each of their rows
+			np, lerr := b.bindLateralFunction(p, rf, sc)
+			if lerr != nil {
+				return nil, lerr
 			}
 			p = np
 			continue
 		}
-		ip, cols, err := b.bindFromItem(it, sc)
 		if err != nil {
 			return nil, err
 		}
@@ -307,7 +308,7 @@ func (b *binder) bindJoin(j *q.JoinExpr, sc *scope) (plan, []scopeCol, error) {
 		}
 		joined.setCond(b, splitAnd(cond), nl)
 	}
-	return joined, all, nil
+	return buildSmaller(joined), all, nil
 }
 
 func splitAnd(e Expr) []Expr {

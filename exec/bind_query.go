@@ -328,7 +328,60 @@ func (b *binder) pushFilter(input plan, pred Expr) plan {
 	if s, ok := input.(*scanNode); ok {
 		b.deriveScanHints(s, pred)
 	}
+	if j, ok := input.(*joinNode); ok && isCrossJoin(j) {
+		// comma joins: WHERE conjuncts that relate the inputs become join
+		// conditions (hash keys where they are equalities)
+		rest := pushJoinConds(j, splitAnd(pred))
+		input = buildSmaller(j)
+		switch len(rest) {
+		case 0:
+			return input
+		case 1:
+			pred = rest[0]
+		default:
+			pred = &boolExpr{op: "AND", args: rest}
+		}
+	}
 	return &filterNode{input: input, pred: pred}
+}
+
+func isCrossJoin(j *joinNode) bool {
+	return j.kind == joinInner && len(j.leftKeys) == 0 && j.residual == nil
+}
+
+// pushJoinConds moves conjuncts into a left-deep chain of cross joins
+// (a child's columns keep their indexes in the parent) and returns the
+// conjuncts that stay in the filter.
+func pushJoinConds(j *joinNode, conds []Expr) []Expr {
+	nl := len(j.left.columns())
+	var mine, rest []Expr
+	var down []Expr
+	lj, leftIsCross := j.left.(*joinNode)
+	leftIsCross = leftIsCross && isCrossJoin(lj)
+	for _, c := range conds {
+		switch sideOf(c, nl) {
+		case 3:
+			mine = append(mine, c)
+		case 1:
+			if leftIsCross {
+				down = append(down, c)
+			} else {
+				rest = append(rest, c)
+			}
+		default:
+			rest = append(rest, c)
+		}
+	}
+	if len(down) > 0 {
+		rest = append(rest, pushJoinConds(lj, down)...)
+		if len(lj.leftKeys) > 0 {
+			j.left = buildSmaller(lj)
+		}
+	}
+	if len(mine) > 0 {
+		j.setCond(nil, mine, nl)
+	}
+	return rest
 }
 
 // bindTargets expands * and binds each select-list entry.

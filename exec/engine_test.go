@@ -254,3 +254,19 @@ func TestInSubqueryIsHashed(t *testing.T) {
 		t.Fatalf("IN over 50k x 50k took %v (not hashed?)", d)
 	}
 }
+
+func TestCommaJoinUsesHashKeys(t *testing.T) {
+	eng := &Engine{}
+	start := time.Now()
+	r, err := eng.Query(context.Background(), nil, `SELECT count(*), sum(c.z) FROM generate_series(1, 30000) a, generate_series(1, 30000) b, (SELECT z FROM generate_series(1, 30000) z) c
+		WHERE a = b AND c.z = b AND a % 2 = 0`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := oneText(t, r); got != "15000,225015000" {
+		t.Fatalf("got %s", got)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Fatalf("comma join took %v (nested loop?)", d)
+	}
+}

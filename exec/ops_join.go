@@ -430,3 +430,59 @@ func (s *setOpNode) run(ec *evalCtx, emit func(*Batch) error) error {
 		return emit(&Batch{Cols: b.Cols, N: b.N, Sel: keep})
 	})
 }
+
+// estimateRows guesses a plan's output size for choosing a join's build
+// side (-1 = unknown).
+func estimateRows(p plan) int64 {
+	switch x := p.(type) {
+	case *scanNode:
+		if x.keyVals != nil {
+			return int64(len(x.keyVals))
+		}
+		return x.table.Source.RowCount()
+	case *filterNode:
+		if n := estimateRows(x.input); n >= 0 {
+			return n/3 + 1
+		}
+	case *projectNode:
+		return estimateRows(x.input)
+	case *valuesNode:
+		return int64(len(x.rows))
+	case *materialNode:
+		return estimateRows(x.input)
+	}
+	return -1
+}
+
+// buildSmaller swaps an inner equi-join so the smaller estimated input is
+// the hash table (build) side, restoring the column order with a
+// projection.
+func buildSmaller(j *joinNode) plan {
+	if j.kind != joinInner || len(j.leftKeys) == 0 {
+		return j
+	}
+	l, r := estimateRows(j.left), estimateRows(j.right)
+	if l < 0 || r < 0 || l >= r {
+		return j
+	}
+	nl, nr := len(j.left.columns()), len(j.right.columns())
+	sw := &joinNode{left: j.right, right: j.left, kind: joinInner, leftKeys: j.rightKeys, rightKeys: j.leftKeys,
+		cols: append(append([]colInfo{}, j.right.columns()...), j.left.columns()...)}
+	if j.residual != nil {
+		// residual columns: left i -> nr+i, right nl+i -> i
+		sw.residual, _ = rewriteCols(j.residual, func(c *colRef) Expr {
+			if c.idx < nl {
+				return &colRef{idx: nr + c.idx, t: c.t, name: c.name}
+			}
+			return &colRef{idx: c.idx - nl, t: c.t, name: c.name}
+		})
+	}
+	exprs := make([]Expr, 0, nl+nr)
+	for i, c := range j.left.columns() {
+		exprs = append(exprs, &colRef{idx: nr + i, t: c.t})
+	}
+	for i, c := range j.right.columns() {
+		exprs = append(exprs, &colRef{idx: i, t: c.t})
+	}
+	return &projectNode{input: sw, exprs: exprs, cols: j.cols}
+}
