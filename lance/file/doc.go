@@ -83,6 +83,9 @@
 // vectors, struct columns, and files of format 2.0, 2.2 or legacy; on
 // write, a list<bool> row too large for one mini-block chunk.
 //
+// Concurrency: a Reader is immutable after Open and may serve concurrent
+// Scans; a Scanner and a Writer are for one goroutine at a time.
+//
 // Invariants: a file that Open accepts never makes Scan panic; corrupt bytes
 // give ErrCorrupt, decoded lengths are checked against page metadata before
 // allocation. All errors are *Error values wrapping ErrCorrupt,
