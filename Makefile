@@ -50,8 +50,11 @@ staticcheck:
 	$(GO) run $(STATICCHECK) ./...
 	$(GO) run $(STATICCHECK) -tags $(TEST_TAGS) ./...
 
+# Each suite prints its table and writes bench-results/<suite>-<time>.json.
 bench: build
-	$(BIN) bench --dir . --rounds 5 --iterations 200
+	$(BIN) bench --suite objstore --dir . --rounds 5 --iterations 200
+	$(BIN) bench --suite lance --dir . --rounds 3
+	$(BIN) bench-graph --data .
 
 clean:
 	rm -rf bin

@@ -18,15 +18,53 @@ import (
 
 var benchCmd = &command{
 	name:     "bench",
-	synopsis: "pgproxy bench [--dir DIR] [--iterations N] [--rounds R] [--size BYTES] [--out FILE]",
-	about:    "measure the storage primitives against the raw filesystem floor, in one run",
+	synopsis: "pgproxy bench [--suite NAMES] [--dir DIR] [--iterations N] [--rounds R] [--size BYTES] [--out FILE]",
+	about:    "measure pgproxy against the physical floor (and PostgreSQL where a suite says so), in one run",
 }
 
-// benchConfig holds the bench flags.
+// benchConfig holds the bench flags shared by every suite.
 type benchConfig struct {
 	dir, out          string
 	iterations, round int
 	size              int
+}
+
+// benchSuite is one family of measurements. Suites register themselves
+// in benchSuites from their own files; --suite picks which run.
+type benchSuite struct {
+	name  string
+	about string
+	run   func(ctx context.Context, env *runEnv, c benchConfig) error
+}
+
+// benchSuites lists every suite in the order `--suite all` runs them.
+var benchSuites = []benchSuite{
+	{name: "objstore", about: "storage primitives (Put, PutIfAbsent, Delete) vs raw write+fsync", run: runBench},
+}
+
+// selectSuites resolves a comma-separated --suite value.
+func selectSuites(names string) ([]benchSuite, error) {
+	if names == "" || names == "all" {
+		return benchSuites, nil
+	}
+	var out []benchSuite
+	for _, n := range strings.Split(names, ",") {
+		n = strings.TrimSpace(n)
+		found := false
+		for _, s := range benchSuites {
+			if s.name == n {
+				out, found = append(out, s), true
+			}
+		}
+		if !found {
+			var known []string
+			for _, s := range benchSuites {
+				known = append(known, s.name)
+			}
+			return nil, usagef("unknown bench suite %q (known: %s)", n, strings.Join(known, ", "))
+		}
+	}
+	return out, nil
 }
 
 // primitive is one measured operation. setup runs untimed before each
@@ -67,6 +105,7 @@ func init() {
 	benchCmd.run = func(ctx context.Context, env *runEnv, args []string) error {
 		fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 		var c benchConfig
+		suites := fs.String("suite", "all", "comma-separated bench suites to run, or all")
 		fs.StringVar(&c.dir, "dir", ".", "directory on the filesystem to measure (a scratch subdirectory is created and removed)")
 		fs.StringVar(&c.out, "out", "", "results file (JSON); default bench-results/objstore-<time>.json")
 		fs.IntVar(&c.iterations, "iterations", 200, "samples per primitive per round")
@@ -80,10 +119,24 @@ func init() {
 		if c.iterations < 10 || c.round < 1 || c.size < 0 {
 			return usagef("need --iterations >= 10, --rounds >= 1, --size >= 0")
 		}
-		return runBench(ctx, env, c)
+		run, err := selectSuites(*suites)
+		if err != nil {
+			return err
+		}
+		if c.out != "" && len(run) > 1 {
+			return usagef("--out names one file: use it with a single --suite")
+		}
+		for _, s := range run {
+			fmt.Fprintf(env.stdout, "== bench suite %s: %s\n", s.name, s.about)
+			if err := s.run(ctx, env, c); err != nil {
+				return fmt.Errorf("suite %s: %w", s.name, err)
+			}
+		}
+		return nil
 	}
 }
 
+// runBench is the objstore suite.
 func runBench(ctx context.Context, env *runEnv, c benchConfig) error {
 	if err := objstore.CheckDir(c.dir); err != nil {
 		return err

@@ -228,3 +228,60 @@ func TestUnwritableDataDirectory(t *testing.T) {
 		t.Fatalf("child output does not explain the problem:\n%s", out)
 	}
 }
+
+// The lance suite runs end to end on a small table and reports ratios.
+func TestBenchLanceSuite(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "l.json")
+	code, stdout, stderr := runCmd(t, map[string]string{"PGGRAPH_BENCH_LANCE_ROWS": "20000"},
+		"bench", "--suite", "lance", "--dir", dir, "--rounds", "1", "--out", out)
+	if code != 0 {
+		t.Fatalf("bench exited %d: %s", code, stderr)
+	}
+	for _, want := range []string{"write/raw", "scan MB/s", "20000 rows"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, stdout)
+		}
+	}
+	if b, err := os.ReadFile(out); err != nil || !strings.Contains(string(b), `"write_vs_raw"`) {
+		t.Fatalf("results file: %v %s", err, b)
+	}
+}
+
+func TestBenchSuiteSelection(t *testing.T) {
+	if got, err := selectSuites("objstore, lance"); err != nil || len(got) != 2 {
+		t.Fatalf("selectSuites = %v, %v", got, err)
+	}
+	if _, err := selectSuites("objstore,nope"); err == nil || !isUsageError(err) {
+		t.Fatalf("unknown suite accepted: %v", err)
+	}
+	if all, _ := selectSuites("all"); len(all) != len(benchSuites) {
+		t.Fatal("all does not select every suite")
+	}
+	if code, _, e := runCmd(t, nil, "bench", "--out", "x.json"); code != 2 || !strings.Contains(e, "single --suite") {
+		t.Fatalf("--out with every suite: %d %q", code, e)
+	}
+}
+
+// The objstore suite runs end to end and writes a results file whose
+// ratios are computed against the raw floor of the same run.
+func TestBenchObjstoreSuite(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "r.json")
+	code, stdout, stderr := runCmd(t, nil, "bench", "--suite", "objstore", "--dir", dir, "--iterations", "10", "--rounds", "1", "--out", out)
+	if code != 0 {
+		t.Fatalf("bench exited %d: %s", code, stderr)
+	}
+	for _, want := range []string{"raw write+fsync", "objstore PutIfAbsent", "objstore Delete", "p99 ms", "1.00x"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("bench output lacks %q:\n%s", want, stdout)
+		}
+	}
+	b, err := os.ReadFile(out)
+	if err != nil || !strings.Contains(string(b), `"p50_vs_raw_write_fsync"`) {
+		t.Fatalf("results file: %v %s", err, b)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Fatalf("bench left its scratch directory behind: %v", entries)
+	}
+}
