@@ -2,6 +2,7 @@ package file
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"testing"
 
@@ -89,4 +90,43 @@ func mustGet(t *testing.T, st objstore.Store, key string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// TestConcurrentScans: one Reader serves scans from several goroutines.
+func TestConcurrentScans(t *testing.T) {
+	s := allTypesSchema(true)
+	rec := randomBatch(newRand(8), memory.DefaultAllocator, s, 3000, 0.2)
+	defer rec.Release()
+	store := objstore.NewMem()
+	ctx := context.Background()
+	w, _ := NewWriter(ctx, store, "f.lance", s, WriterOptions{PageBytes: 8 << 10})
+	if err := w.Write(rec); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Open(ctx, store, "f.lance")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := rowsOf([]arrow.RecordBatch{rec})
+	errs := make(chan error, 4)
+	for g := 0; g < 4; g++ {
+		go func() {
+			out, err := r.ReadAll(ctx, ScanOptions{BatchRows: 500 + 100*g})
+			if err == nil && !reflect.DeepEqual(rowsOf(out), want) {
+				err = fmt.Errorf("goroutine %d read different rows", g)
+			}
+			for _, o := range out {
+				o.Release()
+			}
+			errs <- err
+		}()
+	}
+	for g := 0; g < 4; g++ {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
 }
