@@ -6,27 +6,29 @@ import (
 	"flag"
 	"fmt"
 	"net"
-	"sync"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgproto3"
 	"github.com/sirupsen/logrus"
 
 	"github.com/pggraph/pggraph/internal/failpoint"
+	"github.com/pggraph/pggraph/wire"
 )
 
 var serveCmd = &command{
 	name:     "serve",
-	synopsis: "pgproxy serve --data DIR [--listen HOST:PORT] [--auth METHOD] [--users FILE] [--tls-cert F --tls-key F]",
+	synopsis: "pgproxy serve --data DIR [--listen HOST:PORT] [--auth METHOD] [--users FILE] [--tls-cert F --tls-key F | --tls-self-signed]",
 	about:    "serve the graph root in DIR over the PostgreSQL wire protocol (initializes DIR if it is missing or empty)",
 }
 
 // serveConfig is everything serve reads from flags and environment.
 type serveConfig struct {
-	data, listen, users, tlsCert, tlsKey string
-	auth                                 *choiceValue
-	tlsSelfSigned                        bool
-	log                                  *logFlags
+	data, listen, users, hba, tlsCert, tlsKey string
+	auth                                      *choiceValue
+	tlsSelfSigned, requireTLS                 bool
+	maxConns, maxMessage                      int
+	statementTimeout, idleInTxTimeout         time.Duration
+	shutdownGrace                             time.Duration
+	log                                       *logFlags
 }
 
 func serveFlags(fs *flag.FlagSet) *serveConfig {
@@ -34,10 +36,17 @@ func serveFlags(fs *flag.FlagSet) *serveConfig {
 	fs.StringVar(&c.data, "data", "", "graph root directory")
 	fs.StringVar(&c.listen, "listen", "127.0.0.1:5433", "address to listen on")
 	c.auth = newChoice(fs, "auth", "trust", "client authentication", "trust", "password", "md5", "scram")
-	fs.StringVar(&c.users, "users", "", "users file with hashed secrets (required unless --auth trust)")
+	fs.StringVar(&c.users, "users", "", "users file: one `name secret` per line, secrets as SCRAM-SHA-256$… or md5… (required unless --auth trust)")
+	fs.StringVar(&c.hba, "hba", "", "pg_hba-style rules file (TYPE DATABASE USER ADDRESS METHOD); first match wins")
 	fs.StringVar(&c.tlsCert, "tls-cert", "", "TLS certificate (PEM); enables TLS with --tls-key")
 	fs.StringVar(&c.tlsKey, "tls-key", "", "TLS private key (PEM)")
-	fs.BoolVar(&c.tlsSelfSigned, "tls-self-signed", false, "enable TLS with a generated self-signed certificate")
+	fs.BoolVar(&c.tlsSelfSigned, "tls-self-signed", false, "enable TLS with a certificate generated at start")
+	fs.BoolVar(&c.requireTLS, "require-tls", false, "refuse connections that do not use TLS")
+	fs.IntVar(&c.maxConns, "max-connections", 100, "concurrent sessions; more are refused with 53300")
+	fs.IntVar(&c.maxMessage, "max-message-size", 64<<20, "largest client message in bytes; larger ones get 54000 and are disconnected")
+	fs.DurationVar(&c.statementTimeout, "statement-timeout", 0, "default statement_timeout (0 = none)")
+	fs.DurationVar(&c.idleInTxTimeout, "idle-in-transaction-timeout", 0, "default idle_in_transaction_session_timeout (0 = none)")
+	fs.DurationVar(&c.shutdownGrace, "shutdown-grace", 30*time.Second, "on SIGINT/SIGTERM, how long running statements may finish")
 	c.log = addLogFlags(fs)
 	return c
 }
@@ -49,10 +58,33 @@ func (c *serveConfig) validate() error {
 	if c.tlsCert != "" && c.tlsSelfSigned {
 		return usagef("--tls-self-signed conflicts with --tls-cert")
 	}
+	if c.requireTLS && c.tlsCert == "" && !c.tlsSelfSigned {
+		return usagef("--require-tls needs --tls-cert/--tls-key or --tls-self-signed")
+	}
 	if c.auth.value != "trust" && c.users == "" {
 		return usagef("--auth %s needs --users FILE", c.auth.value)
 	}
+	if c.maxConns < 1 || c.maxMessage < 1024 {
+		return usagef("--max-connections must be >= 1 and --max-message-size >= 1024")
+	}
 	return nil
+}
+
+// wireConfig maps the flags onto the protocol server's configuration.
+func (c *serveConfig) wireConfig(log *logrus.Logger) wire.Config {
+	method, _ := wire.ParseAuthMethod(c.auth.value)
+	return wire.Config{
+		// The SQL layer is not part of this build: sessions connect,
+		// authenticate, SET/SHOW and run transaction control, and every
+		// other statement fails with 0A000. Nothing pretends to answer.
+		Backend:   wire.NoSQLBackend{},
+		Auth:      method,
+		UsersFile: c.users, HBAFile: c.hba,
+		TLSCertFile: c.tlsCert, TLSKeyFile: c.tlsKey, TLSSelfSigned: c.tlsSelfSigned, RequireTLS: c.requireTLS,
+		MaxConnections: c.maxConns, MaxMessageSize: c.maxMessage,
+		StatementTimeout: c.statementTimeout, IdleInTransactionTimeout: c.idleInTxTimeout,
+		Logger: log,
+	}
 }
 
 func init() {
@@ -73,6 +105,10 @@ func init() {
 		if created {
 			log.WithFields(logrus.Fields{"data": store.Root(), "graph_id": stamp.GraphID}).Info("initialized a new graph root")
 		}
+		srv, err := wire.NewServer(cfg.wireConfig(log))
+		if err != nil {
+			return fmt.Errorf("configuring the protocol server: %w", err)
+		}
 		if err := failpoint.Inject(failpoint.ServeBeforeListen); err != nil {
 			return err
 		}
@@ -80,67 +116,32 @@ func init() {
 		if err != nil {
 			return fmt.Errorf("listen on %s: %w", cfg.listen, err)
 		}
-		log.WithFields(logrus.Fields{"listen": ln.Addr().String(), "data": store.Root(), "graph_id": stamp.GraphID}).
+		log.WithFields(logrus.Fields{"listen": ln.Addr().String(), "data": store.Root(), "graph_id": stamp.GraphID, "auth": cfg.auth.value}).
 			Info("pgproxy serving")
 		host, port, _ := net.SplitHostPort(ln.Addr().String())
 		fmt.Fprintf(env.stdout, "pgproxy is listening on %s; connect with:\n  psql \"host=%s port=%s dbname=main user=$USER\"\n", ln.Addr(), host, port)
-		return refuseSQL(ctx, ln, log)
-	}
-}
 
-// refuseSQL accepts PostgreSQL connections and answers each startup with
-// a clear FATAL error: this build has no SQL engine yet, and it must not
-// pretend to answer queries. It returns when ctx is canceled.
-func refuseSQL(ctx context.Context, ln net.Listener, log *logrus.Logger) error {
-	var wg sync.WaitGroup
-	go func() {
-		<-ctx.Done()
-		ln.Close()
-	}()
-	for {
-		conn, err := ln.Accept()
-		if err != nil {
-			wg.Wait()
-			if ctx.Err() != nil {
-				log.Info("pgproxy stopped")
-				return nil
-			}
-			return err
+		// Serve runs under its own context: ending it is a hard stop, and a
+		// signal should first give running statements the grace period.
+		serveCtx, hardStop := context.WithCancel(context.Background())
+		defer hardStop()
+		served := make(chan error, 1)
+		go func() { served <- srv.Serve(serveCtx, ln) }()
+		select {
+		case err := <-served:
+			return fmt.Errorf("serving stopped unexpectedly: %w", err)
+		case <-ctx.Done():
 		}
-		wg.Go(func() {
-			defer conn.Close()
-			_ = conn.SetDeadline(time.Now().Add(10 * time.Second))
-			if err := refuseOne(conn); err != nil {
-				log.WithError(err).WithField("remote", conn.RemoteAddr().String()).Debug("refused connection")
-			}
-		})
-	}
-}
-
-func refuseOne(conn net.Conn) error {
-	be := pgproto3.NewBackend(conn, conn)
-	for {
-		msg, err := be.ReceiveStartupMessage()
-		if err != nil {
-			return err
+		log.WithField("grace", cfg.shutdownGrace.String()).Info("shutting down: no new connections; running statements may finish")
+		sctx, cancel := context.WithTimeout(context.Background(), cfg.shutdownGrace)
+		defer cancel()
+		if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+			return fmt.Errorf("shutdown: %w", err)
 		}
-		switch msg.(type) {
-		case *pgproto3.SSLRequest, *pgproto3.GSSEncRequest:
-			if _, err := conn.Write([]byte{'N'}); err != nil {
-				return err
-			}
-			continue
-		case *pgproto3.CancelRequest:
-			return nil
-		case *pgproto3.StartupMessage:
-			be.Send(&pgproto3.ErrorResponse{
-				Severity: "FATAL", SeverityUnlocalized: "FATAL", Code: "0A000",
-				Message: "pgproxy cannot execute SQL yet: this build has the storage layer but no SQL engine",
-				Hint:    "the wire protocol, planner and executor are not part of this build",
-			})
-			return be.Flush()
-		default:
-			return errors.New("unexpected startup message")
+		if err := <-served; err != nil && !errors.Is(err, wire.ErrServerClosed) {
+			return fmt.Errorf("serving: %w", err)
 		}
+		log.Info("pgproxy stopped")
+		return nil
 	}
 }

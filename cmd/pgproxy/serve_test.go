@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"os"
 	"path/filepath"
@@ -11,46 +12,118 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/pggraph/pggraph/wire"
 )
 
-// serve initializes an empty directory, listens, and refuses SQL with a
-// clear 0A000 error rather than pretending to answer.
-func TestServeRefusesSQL(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "root")
+// startServe runs `pgproxy serve` in-process and returns its address, a
+// stop function that sends the shutdown signal and returns the exit code,
+// and its stderr.
+func startServe(t *testing.T, args ...string) (addr string, stop func() int, stderr *syncBuffer) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	var out, errb syncBuffer
-	done := make(chan int)
+	var out syncBuffer
+	stderr = &syncBuffer{}
+	done := make(chan int, 1)
 	go func() {
-		done <- run(ctx, []string{"serve", "--data", dir, "--listen", "127.0.0.1:0", "--log-format", "json"},
-			&runEnv{stdout: &out, stderr: &errb, getenv: func(string) (string, bool) { return "", false }})
+		done <- run(ctx, append([]string{"serve", "--listen", "127.0.0.1:0"}, args...),
+			&runEnv{stdout: &out, stderr: stderr, getenv: func(string) (string, bool) { return "", false }})
 	}()
-	var addr string
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		select {
+		case code := <-done:
+			cancel()
+			t.Fatalf("serve exited %d before listening: %s", code, stderr.String())
+		default:
+		}
 		if s := out.String(); strings.Contains(s, "listening on ") {
-			addr = strings.Fields(strings.SplitN(s, "listening on ", 2)[1])[0]
-			addr = strings.TrimSuffix(addr, ";")
+			addr = strings.TrimSuffix(strings.Fields(strings.SplitN(s, "listening on ", 2)[1])[0], ";")
 			break
 		}
 	}
 	if addr == "" {
 		cancel()
-		t.Fatalf("serve did not start: %s %s", out.String(), errb.String())
+		t.Fatalf("serve did not start: %s", stderr.String())
 	}
-	for _, sslmode := range []string{"disable", "prefer"} {
-		_, err := pgx.Connect(context.Background(), "postgres://u@"+addr+"/main?sslmode="+sslmode)
-		var pgErr *pgconn.PgError
-		if !errors.As(err, &pgErr) || pgErr.Code != "0A000" || !strings.Contains(pgErr.Message, "cannot execute SQL") {
-			t.Errorf("sslmode=%s: connect err = %v, want 0A000", sslmode, err)
-		}
+	return addr, func() int { cancel(); return <-done }, stderr
+}
+
+// serve initializes an empty directory and speaks the protocol: logins,
+// settings and transaction control work; SQL it cannot execute fails with
+// a clear 0A000 instead of a made-up answer.
+func TestServeSpeaksProtocolAndRefusesSQL(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "root")
+	addr, stop, stderr := startServe(t, "--data", dir, "--log-format", "json")
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, "postgres://alice@"+addr+"/main?sslmode=disable")
+	if err != nil {
+		t.Fatalf("connect: %v", err)
 	}
-	if !strings.Contains(errb.String(), `"msg":"initialized a new graph root"`) {
-		t.Errorf("json log lacks the init line: %s", errb.String())
+	var v string
+	if err := conn.QueryRow(ctx, "SHOW server_version").Scan(&v); err != nil || !strings.HasPrefix(v, "15") {
+		t.Fatalf("SHOW server_version = %q, %v", v, err)
 	}
-	cancel()
-	if code := <-done; code != 0 {
-		t.Fatalf("serve exited %d: %s", code, errb.String())
+	if _, err := conn.Exec(ctx, "SELECT 1"); !isCode(err, "0A000") {
+		t.Fatalf("SELECT 1: %v, want 0A000", err)
+	}
+	// The session survives the refusal.
+	if _, err := conn.Exec(ctx, "SET application_name = 'x'"); err != nil {
+		t.Fatalf("SET after a refused statement: %v", err)
+	}
+	conn.Close(ctx)
+	if !strings.Contains(stderr.String(), `"msg":"initialized a new graph root"`) {
+		t.Errorf("json log lacks the init line: %s", stderr.String())
+	}
+	if code := stop(); code != 0 {
+		t.Fatalf("serve exited %d: %s", code, stderr.String())
 	}
 	if _, err := os.Stat(filepath.Join(dir, "_graph.json")); err != nil {
 		t.Fatal("serve did not initialize the root")
 	}
+}
+
+// Flags reach the protocol server: SCRAM with a users file, and TLS with
+// a self-signed certificate.
+func TestServeAuthAndTLSFlags(t *testing.T) {
+	dir := t.TempDir()
+	secret, err := wire.HashSCRAM("s3cret")
+	if err != nil {
+		t.Fatal(err)
+	}
+	users := filepath.Join(dir, "users")
+	if err := os.WriteFile(users, []byte("# roles\nalice "+secret+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	addr, stop, stderr := startServe(t, "--data", filepath.Join(dir, "root"), "--auth", "scram", "--users", users, "--tls-self-signed")
+	defer stop()
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, "postgres://alice:s3cret@"+addr+"/main?sslmode=require")
+	if err != nil {
+		t.Fatalf("SCRAM over TLS: %v (%s)", err, stderr.String())
+	}
+	if _, ok := conn.PgConn().Conn().(*tls.Conn); !ok {
+		t.Fatalf("connection is %T, not TLS", conn.PgConn().Conn())
+	}
+	conn.Close(ctx)
+	_, err = pgx.Connect(ctx, "postgres://alice:wrong@"+addr+"/main?sslmode=require")
+	if !isCode(err, "28P01") {
+		t.Fatalf("wrong password: %v, want 28P01", err)
+	}
+	_, err = pgx.Connect(ctx, "postgres://nobody:wrong@"+addr+"/main?sslmode=require")
+	if !isCode(err, "28P01") {
+		t.Fatalf("unknown user: %v, want the same 28P01", err)
+	}
+}
+
+func TestServeRefusesMissingUsersFile(t *testing.T) {
+	dir := t.TempDir()
+	code, _, errOut := runCmd(t, nil, "serve", "--data", dir, "--listen", "127.0.0.1:0", "--auth", "md5", "--users", filepath.Join(dir, "nope"))
+	if code != 1 || !strings.Contains(errOut, "nope") {
+		t.Fatalf("missing users file: exit %d, %q", code, errOut)
+	}
+}
+
+func isCode(err error, code string) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && pgErr.Code == code
 }
