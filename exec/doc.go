@@ -41,6 +41,15 @@
 // transaction's pending writes: rows whose address is deleted are
 // skipped, pending inserts are appended.
 //
+// DML: MatchAddresses evaluates a WHERE expression over a table source
+// (overlay included) and returns the matching row addresses for
+// DELETE/UPDATE; CheckViolation evaluates a CHECK expression over
+// candidate rows. Both use the same binder and kernels as SELECT.
+//
+// Joins: equi-joins hash the smaller estimated input (int64 keys use a
+// direct table when their range is compact); comma joins take their keys
+// from WHERE; uncorrelated IN/NOT IN subqueries probe a hash set.
+//
 // Catalogs: pg_catalog and information_schema relations are generated from
 // the Catalog interface when a statement references them, with
 // PostgreSQL's OIDs for built-in objects, and are scanned by the same
