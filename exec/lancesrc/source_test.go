@@ -105,3 +105,42 @@ func TestEngineOverLance(t *testing.T) {
 		}
 	}
 }
+
+func TestOverlayOverLanceAddresses(t *testing.T) {
+	ds := newPersonDataset(t, 100)
+	cols := []exec.ColumnDef{{Name: "id", Type: exec.TInt8, NotNull: true}, {Name: "name", Type: exec.TText}, {Name: "score", Type: exec.TFloat8}}
+	src := New(ds, cols, []int{0})
+	eng := &exec.Engine{}
+	td := &exec.TableDef{Name: "person", Columns: cols, PrimaryKey: []int{0}, Source: src}
+	ctx := context.Background()
+	// find the Lance addresses of ids 1..3 through the DML evaluator
+	addrs, err := eng.MatchAddresses(ctx, nil, td, "id BETWEEN 1 AND 3", nil)
+	if err != nil || len(addrs) != 3 {
+		t.Fatalf("addresses: %v %v", addrs, err)
+	}
+	for _, a := range addrs {
+		if frag, off := lance.SplitRowAddress(a); off > 3 || frag > 1<<20 {
+			t.Fatalf("address %x is not a Lance row address", a)
+		}
+	}
+	deleted := map[uint64]bool{addrs[0]: true, addrs[2]: true}
+	ins, err := exec.NewMemTable(cols, [][]any{{int64(1000), "new", 1.0}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat := exec.NewMemCatalog()
+	cat.Add(&exec.TableDef{Name: "person", Columns: cols, PrimaryKey: []int{0}, Source: exec.WithOverlay(src, cols, &exec.Overlay{
+		Deleted: func(a uint64) bool { return deleted[a] }, Inserts: ins.Records})})
+	eng = &exec.Engine{Catalog: cat}
+	res, err := eng.Query(ctx, nil, "SELECT count(*), string_agg(id::text, ',' ORDER BY id) FILTER (WHERE id < 5 OR id > 99) FROM person")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, v := range res.Rows()[0] {
+		got = append(got, *v)
+	}
+	if strings.Join(got, "|") != "99|0,2,4,1000" {
+		t.Fatalf("got %v", got)
+	}
+}
