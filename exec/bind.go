@@ -32,6 +32,9 @@ type cteDef struct {
 	recursive *recursiveRef // non-nil while binding the recursive term
 	refs      int
 	id        int
+	// correlated CTEs (inside a correlated subquery, reading its outer
+	// row) are re-evaluated at each reference instead of cached
+	correlated bool
 }
 
 func (b *binder) newID() int { b.nextID++; return b.nextID }

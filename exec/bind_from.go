@@ -131,9 +131,12 @@ func (b *binder) bindRangeVar(rv *q.RangeVar, sc *scope) (plan, []scopeCol, erro
 				}
 				c.refs++
 				var p plan
-				if c.recursive != nil {
+				switch {
+				case c.recursive != nil:
 					p = c.recursive
-				} else {
+				case c.correlated:
+					p = c.plan
+				default:
 					p = &materialNode{input: c.plan, id: c.id}
 				}
 				return p, cols, nil
@@ -417,11 +420,14 @@ func (b *binder) bindWith(w *q.WithClause, outer *scope) (func(), error) {
 			}
 			continue
 		}
-		bd, err := b.bindSelect(sel, outer)
+		watch := newScope(outer)
+		watch.passthrough = true
+		bd, err := b.bindSelect(sel, watch)
 		if err != nil {
 			pop()
 			return nil, err
 		}
+		d.correlated = watch.correlated
 		cols := append([]colInfo{}, bd.cols...)
 		if len(aliases) > len(cols) {
 			pop()

@@ -114,3 +114,6 @@ SELECT x % 7, x FROM generate_series(1, 5000) x ORDER BY x % 7 DESC, x LIMIT 5;
 SELECT x % 7 AS m, x FROM generate_series(1, 5000) x ORDER BY m, x DESC LIMIT 3 OFFSET 2;
 SELECT x FROM generate_series(1, 3000) x ORDER BY x % 100, x DESC LIMIT 4;
 SELECT x, count(*) OVER () FROM generate_series(1, 2500) x ORDER BY x DESC LIMIT 2;
+SELECT id, (WITH c AS (SELECT x.v * 2 AS d) SELECT d FROM c) FROM a x ORDER BY id;
+SELECT id, (SELECT count(*) FROM (SELECT b.id FROM b WHERE b.a_id = a.id) s) FROM a ORDER BY id;
+SELECT id FROM a WHERE EXISTS (WITH m AS (SELECT max(id) AS mx FROM b WHERE b.a_id = a.id) SELECT 1 FROM m WHERE mx IS NOT NULL) ORDER BY id;
