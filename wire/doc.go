@@ -142,6 +142,20 @@
 // client_min_messages filters notices; idle_session_timeout (57P05) and
 // idle_in_transaction_session_timeout (25P03) end idle connections.
 //
+// # Tests
+//
+// A test engine (fake_test.go, never built into the binary) answers a few
+// fixed statements. Around it: raw-protocol golden transcripts
+// (testdata/*.golden, go test -run TestProtocolGolden -update rewrites
+// them), the differential run against PostgreSQL 15 (internal/pgtest), pgx
+// and lib/pq in-process, psql (postgresql-client-15), and scripts for
+// psycopg2, psycopg 3, node-postgres, postgres.js and pgjdbc under
+// testdata/clients (TestClientConformance names each install command).
+// Fuzz targets: FuzzStartupPacket, FuzzParseUtility, FuzzCopyDecode,
+// FuzzConnection and FuzzAuthExchange (go test -run X -fuzz '^Name$'
+// -fuzztime 30s ./wire, one target at a time). Benchmarks:
+// BenchmarkRoundTrip, BenchmarkRowThroughput, BenchmarkConnect.
+//
 // # Invariants
 //
 //   - Output is buffered: messages reach the socket at ReadyForQuery, Flush,
