@@ -64,6 +64,9 @@ type latencyResult struct {
 	// fragment count (uncompacted data, not history).
 	OpsPerCommit       float64 `json:"ops_per_commit,omitempty"`
 	BytesReadPerCommit float64 `json:"bytes_read_per_commit,omitempty"`
+	// TableFragments is the written table's fragment count (one per
+	// 1-row commit until compaction): what makes bytes per commit grow.
+	TableFragments int `json:"table_fragments,omitempty"`
 }
 
 type costResult struct {
@@ -274,8 +277,14 @@ func runGraphBench(ctx context.Context, env *runEnv, c graphBenchConfig) error {
 			for _, k := range st.Ops {
 				all += k
 			}
+			frags := 0
+			if sn, err := g.Head(ctx, ""); err == nil {
+				if ds, _, err := g.Table(ctx, sn, names[0]); err == nil {
+					frags = len(ds.Fragments())
+				}
+			}
 			rep.History = append(rep.History, latencyResult{Name: label, Samples: len(lat), P50ms: ms(percentile(lat, 0.5)), P99ms: ms(percentile(lat, 0.99)),
-				OpsPerCommit: round3(float64(all) / 50), BytesReadPerCommit: round3(float64(st.BytesRead) / 50)})
+				OpsPerCommit: round3(float64(all) / 50), BytesReadPerCommit: round3(float64(st.BytesRead) / 50), TableFragments: frags})
 			return nil
 		}
 		for i := 0; i < 10; i++ {
@@ -341,9 +350,9 @@ func runGraphBench(ctx context.Context, env *runEnv, c graphBenchConfig) error {
 		rep.Bulk.PeakHeapMB = round3(float64(peak.Load()) / (1 << 20))
 	}
 	w := env.stdout
-	fmt.Fprintf(w, "%-32s %9s %9s %8s %12s\n", "commit latency", "p50 ms", "p99 ms", "ops", "bytes read")
+	fmt.Fprintf(w, "%-32s %9s %9s %8s %12s %10s\n", "commit latency", "p50 ms", "p99 ms", "ops", "bytes read", "fragments")
 	for _, l := range append(append([]latencyResult(nil), rep.Latency...), rep.History...) {
-		fmt.Fprintf(w, "%-32s %9.3f %9.3f %8.1f %12.0f\n", l.Name, l.P50ms, l.P99ms, l.OpsPerCommit, l.BytesReadPerCommit)
+		fmt.Fprintf(w, "%-32s %9.3f %9.3f %8.1f %12.0f %10d\n", l.Name, l.P50ms, l.P99ms, l.OpsPerCommit, l.BytesReadPerCommit, l.TableFragments)
 	}
 	fmt.Fprintf(w, "%-32s %8s %8s %8s %8s %10s %10s\n", "cost per commit", "durable", "fsyncs", "rounds", "all ops", "floor ms", "x floor")
 	for _, c := range rep.Cost {
