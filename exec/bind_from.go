@@ -567,7 +567,7 @@ func (b *binder) bindLateralFunction(left plan, rf *q.RangeFunction, sc *scope) 
 	if err != nil {
 		return nil, err
 	}
-	if name != "generate_series" && name != "unnest" {
+	if name != "generate_series" && name != "unnest" && !jsonSRF(name) {
 		if isSetReturning(name) {
 			return nil, unsupported("set-returning function %s() is not supported", name)
 		}
@@ -592,6 +592,9 @@ func (b *binder) bindLateralFunction(left plan, rf *q.RangeFunction, sc *scope) 
 	if rf.Alias != nil && len(rf.Alias.Colnames) == 0 {
 		colName = alias
 	}
+	if strings.Contains(name, "array_elements") {
+		colName = "value" // an OUT parameter name, not the alias
+	}
 	cols := append([]colInfo{}, left.columns()...)
 	call := &srfCall{name: name, args: args, t: t, col: len(cols)}
 	scols, err := applyAlias([]scopeCol{{name: colName, t: t, idx: len(cols)}}, rf.Alias, alias)
@@ -599,6 +602,11 @@ func (b *binder) bindLateralFunction(left plan, rf *q.RangeFunction, sc *scope) 
 		return nil, err
 	}
 	cols = append(cols, colInfo{name: scols[0].name, t: t})
+	if colName != scols[0].name || (rf.Alias != nil && colName != alias) {
+		// the alias also names the value (whole-row reference to a
+		// scalar function result)
+		scols = append(scols, scopeCol{table: alias, name: alias, t: t, idx: scols[0].idx, noStar: true})
+	}
 	sc.cols = append(sc.cols, scols...)
 	return &projectSetNode{input: left, srfs: []*srfCall{call}, cols: cols}, nil
 }

@@ -328,6 +328,34 @@ func (b *binder) pushFilter(input plan, pred Expr) plan {
 	if s, ok := input.(*scanNode); ok {
 		b.deriveScanHints(s, pred)
 	}
+	if ps, ok := input.(*projectSetNode); ok {
+		// conditions on the rows a lateral function expands are applied
+		// before it runs (PostgreSQL evaluates them below the function)
+		nin := len(ps.input.columns())
+		var below, rest []Expr
+		for _, c := range splitAnd(pred) {
+			if s := sideOf(c, nin); s == 1 {
+				below = append(below, c)
+			} else {
+				rest = append(rest, c)
+			}
+		}
+		if len(below) > 0 {
+			var bp Expr = &boolExpr{op: "AND", args: below}
+			if len(below) == 1 {
+				bp = below[0]
+			}
+			ps.input = b.pushFilter(ps.input, bp)
+		}
+		if len(rest) == 0 {
+			return ps
+		}
+		pred = rest[0]
+		if len(rest) > 1 {
+			pred = &boolExpr{op: "AND", args: rest}
+		}
+		return &filterNode{input: ps, pred: pred}
+	}
 	if j, ok := input.(*joinNode); ok && isCrossJoin(j) {
 		// comma joins: WHERE conjuncts that relate the inputs become join
 		// conditions (hash keys where they are equalities)
@@ -420,7 +448,7 @@ func (b *binder) bindTargets(list []*q.Node, sc *scope, keepUnknown bool) ([]tar
 		var e Expr
 		var err error
 		if fc := rt.Val.GetFuncCall(); fc != nil && fc.Over == nil {
-			if name, ferr := funcName(fc.Funcname); ferr == nil && (name == "generate_series" || name == "unnest") {
+			if name, ferr := funcName(fc.Funcname); ferr == nil && (name == "generate_series" || name == "unnest" || jsonSRF(name)) {
 				args, err := b.bindList(fc.Args, sc)
 				if err != nil {
 					return nil, err

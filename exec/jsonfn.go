@@ -628,3 +628,24 @@ func jsonGetRaw(s string, key *Vec, i int) (string, bool, error) {
 	}
 	return "", false, nil
 }
+
+// jsonRawItems returns the elements of a json array text verbatim.
+func jsonRawItems(s string) ([]string, error) {
+	dec := json.NewDecoder(strings.NewReader(s))
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, jsonSyntaxErr("json", s)
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '[' {
+		return nil, errf(CodeInvalidParameterValue, "cannot extract elements from a scalar")
+	}
+	var out []string
+	for dec.More() {
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, jsonSyntaxErr("json", s)
+		}
+		out = append(out, string(raw))
+	}
+	return out, nil
+}

@@ -1,6 +1,8 @@
 package exec
 
 import (
+	"strings"
+
 	q "github.com/pggraph/pggraph/internal/sqlparse"
 )
 
@@ -54,6 +56,22 @@ func (f *funcScanNode) run(ec *evalCtx, emit func(*Batch) error) error {
 		}
 	}
 	switch f.name {
+	case "jsonb_array_elements", "json_array_elements", "jsonb_array_elements_text", "json_array_elements_text", "jsonb_object_keys", "json_object_keys":
+		items, err := jsonSetItems(f.name, vals[0].S[0])
+		if err != nil {
+			return err
+		}
+		v := NewVec(f.cols[0].t, len(items))
+		for i, it := range items {
+			if it == nil {
+				v.SetNull(i)
+			} else {
+				v.S[i] = *it
+			}
+		}
+		if err := flush(v); err != nil {
+			return err
+		}
 	case "unnest":
 		if err := flush(vals[0].A[0].Items); err != nil {
 			return err
@@ -189,6 +207,9 @@ func (b *binder) bindRangeFunction(rf *q.RangeFunction, sc *scope) (plan, []scop
 	if rf.Alias != nil && len(rf.Alias.Colnames) == 0 {
 		colName = alias
 	}
+	if strings.Contains(name, "array_elements") {
+		colName = "value" // an OUT parameter name, not the alias
+	}
 	cols := []colInfo{{name: colName, t: t}}
 	scols := []scopeCol{{name: colName, t: t, idx: 0}}
 	if rf.Ordinality {
@@ -201,6 +222,11 @@ func (b *binder) bindRangeFunction(rf *q.RangeFunction, sc *scope) (plan, []scop
 	}
 	for i := range cols {
 		cols[i].name = scols[i].name
+	}
+	if rf.Alias != nil && scols[0].name != alias {
+		// the alias also names the value (whole-row reference to a scalar
+		// function result)
+		scols = append(scols, scopeCol{table: alias, name: alias, t: t, idx: 0, noStar: true})
 	}
 	return &funcScanNode{name: name, args: args, cols: cols, ord: rf.Ordinality}, scols, nil
 }
@@ -256,6 +282,22 @@ func (b *binder) bindSRF(name string, args []Expr) (Type, []Expr, error) {
 			return Type{}, nil, noFunction(name, args)
 		}
 		t = args[0].Type()
+	case "jsonb_array_elements", "json_array_elements", "jsonb_array_elements_text", "json_array_elements_text", "jsonb_object_keys", "json_object_keys":
+		if len(args) != 1 {
+			return Type{}, nil, noFunction(name, args)
+		}
+		jt := TJSONB
+		if strings.HasPrefix(name, "json_") {
+			jt = TJSON
+		}
+		var err error
+		if args[0], err = b.coerce(args[0], jt, castImplicit, ""); err != nil {
+			return Type{}, nil, noFunction(name, args)
+		}
+		t = jt
+		if strings.HasSuffix(name, "_text") || strings.HasSuffix(name, "_keys") {
+			t = TText
+		}
 	case "unnest":
 		if len(args) != 1 {
 			return Type{}, nil, unsupported("unnest with several arguments is not supported")
@@ -274,4 +316,83 @@ func (b *binder) bindSRF(name string, args []Expr) (Type, []Expr, error) {
 		return Type{}, nil, unsupported("functions in FROM other than generate_series and unnest are not supported")
 	}
 	return t, args, nil
+}
+
+// jsonSetItems expands a json(b) array or object for the json SRFs.
+func jsonSetItems(name, doc string) ([]*string, error) {
+	jb := strings.HasPrefix(name, "jsonb")
+	v, err := decodeJSON(doc)
+	if err != nil {
+		return nil, jsonSyntaxErr("json", doc)
+	}
+	var out []*string
+	if strings.HasSuffix(name, "_keys") {
+		o, ok := v.(*jsonObject)
+		if !ok {
+			return nil, errf(CodeInvalidParameterValue, "cannot call %s on a non-object", name)
+		}
+		if jb {
+			sortJSONB(o)
+		}
+		seen := map[string]bool{}
+		for _, k := range o.keys {
+			if jb && seen[k] {
+				continue
+			}
+			seen[k] = true
+			k := k
+			out = append(out, &k)
+		}
+		return out, nil
+	}
+	if !jb {
+		raws, err := jsonRawItems(doc)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range raws {
+			r := r
+			if strings.HasSuffix(name, "_text") {
+				x, _ := decodeJSON(r)
+				s, ok := jsonScalarText(x, false)
+				if !ok {
+					out = append(out, nil)
+					continue
+				}
+				if _, isStr := x.(string); !isStr {
+					s = r
+				}
+				out = append(out, &s)
+				continue
+			}
+			out = append(out, &r)
+		}
+		return out, nil
+	}
+	arr, ok := v.([]any)
+	if !ok {
+		return nil, errf(CodeInvalidParameterValue, "cannot extract elements from an object")
+	}
+	for _, e := range arr {
+		if strings.HasSuffix(name, "_text") {
+			s, ok := jsonScalarText(e, true)
+			if !ok {
+				out = append(out, nil)
+				continue
+			}
+			out = append(out, &s)
+			continue
+		}
+		s := jsonText(e, true)
+		out = append(out, &s)
+	}
+	return out, nil
+}
+
+func jsonSRF(name string) bool {
+	switch name {
+	case "jsonb_array_elements", "json_array_elements", "jsonb_array_elements_text", "json_array_elements_text", "jsonb_object_keys", "json_object_keys":
+		return true
+	}
+	return false
 }

@@ -45,3 +45,13 @@ SELECT (ARRAY[[1, 2], [3, 4]]);
 -- unsupported
 SELECT nums[1:2] FROM docs;
 SELECT string_agg(t, ',') FROM docs, unnest(tags) t;
+SELECT * FROM jsonb_array_elements('[1, "a", null, {"b": 2}]');
+SELECT * FROM json_array_elements('[1, "a" ,  {"b":2}]');
+SELECT value FROM jsonb_array_elements_text('[1, "a", null, true]') AS t(value);
+SELECT * FROM json_array_elements_text('["x", 2, null]');
+SELECT jsonb_object_keys('{"b": 1, "a": 2, "aa": 3}'), json_object_keys('{"b": 1, "a": 2}');
+SELECT id, jsonb_array_elements(jb -> 'tags') FROM docs WHERE id = 1;
+SELECT d.id, e FROM docs d, jsonb_array_elements_text(d.jb -> 'tags') e ORDER BY 1, 2;
+SELECT count(*) FROM docs, jsonb_object_keys(jb) k WHERE jsonb_typeof(jb) = 'object';
+SELECT * FROM jsonb_array_elements('{"a": 1}');
+SELECT * FROM jsonb_object_keys('[1]');
