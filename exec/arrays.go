@@ -450,3 +450,96 @@ func init() {
 		return nil
 	}})
 }
+
+func textArray(items []string, nulls []bool) *Array {
+	v := NewVec(TText, len(items))
+	copy(v.S, items)
+	for i, n := range nulls {
+		if n {
+			v.SetNull(i)
+		}
+	}
+	return &Array{Elem: TText, Items: v}
+}
+
+func init() {
+	textArr := Type{1009, -1}
+	def("regexp_match", sig(textArr, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			re, err := compileRegex(a[1].S[i])
+			if err != nil {
+				return err
+			}
+			m := re.FindStringSubmatchIndex(a[0].S[i])
+			if m == nil {
+				out.SetNull(int(i))
+				continue
+			}
+			var items []string
+			var nulls []bool
+			if len(m) == 2 {
+				items, nulls = []string{a[0].S[i][m[0]:m[1]]}, []bool{false}
+			}
+			for k := 2; k < len(m); k += 2 {
+				if m[k] < 0 {
+					items, nulls = append(items, ""), append(nulls, true)
+					continue
+				}
+				items, nulls = append(items, a[0].S[i][m[k]:m[k+1]]), append(nulls, false)
+			}
+			out.A[i] = textArray(items, nulls)
+		}
+		return nil
+	}, TText, TText))
+	def("regexp_split_to_array", sig(textArr, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			re, err := compileRegex(a[1].S[i])
+			if err != nil {
+				return err
+			}
+			s := a[0].S[i]
+			var parts []string
+			if a[1].S[i] == "" {
+				for _, r := range s {
+					parts = append(parts, string(r))
+				}
+			} else {
+				parts = re.Split(s, -1)
+			}
+			out.A[i] = textArray(parts, nil)
+		}
+		return nil
+	}, TText, TText))
+	defCustom("array_remove", func(b *binder, args []Expr) (Expr, error) {
+		if len(args) != 2 || !args[0].Type().IsArray() {
+			return nil, noFunction("array_remove", args)
+		}
+		x, err := b.coerce(args[1], args[0].Type().Elem(), castImplicit, "")
+		if err != nil {
+			return nil, err
+		}
+		at := args[0].Type()
+		return &opExpr{name: "array_remove", t: at, args: []Expr{args[0], x}, k: func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+			for _, i := range sel {
+				if a[0].IsNull(int(i)) {
+					out.SetNull(int(i))
+					continue
+				}
+				arr := a[0].A[i]
+				var keep []int32
+				for k := 0; k < arr.Items.N; k++ {
+					en, xn := arr.Items.IsNull(k), a[1].IsNull(int(i))
+					same := (en && xn) || (!en && !xn && cmpRows(arr.Items, k, a[1], int(i)) == 0)
+					if !same {
+						keep = append(keep, int32(k))
+					}
+				}
+				if keep == nil {
+					keep = []int32{}
+				}
+				out.A[i] = &Array{Elem: at.Elem(), Items: arr.Items.Gather(keep)}
+			}
+			return nil
+		}}, nil
+	})
+}

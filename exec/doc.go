@@ -91,8 +91,10 @@
 //     and every aggregate above (with FILTER) over PARTITION BY / ORDER BY
 //     with ROWS frames (UNBOUNDED/CURRENT ROW/n PRECEDING|FOLLOWING) and
 //     RANGE frames without offsets.
-//   - Select-list set-returning functions (generate_series, unnest; run in
-//     lockstep as in PostgreSQL 10+).
+//   - Set-returning functions generate_series, unnest,
+//     json(b)_array_elements[_text], json(b)_object_keys in FROM (implicitly
+//     lateral when their arguments read earlier FROM items) and in the
+//     select list (run in lockstep as in PostgreSQL 10+).
 //   - Types: bool, int2/int4/int8, float4/float8, numeric[(p,s)] (arbitrary
 //     precision, PostgreSQL's display scales), text, varchar(n), char(n),
 //     name, "char", bytea, uuid, json, jsonb, date, time, timestamp,
@@ -113,7 +115,8 @@
 //     reverse, position, strpos, starts_with, split_part, concat,
 //     concat_ws, format (%s %I %L), quote_ident, quote_literal,
 //     quote_nullable, md5, ascii, chr, to_hex, regexp_replace,
-//     string_to_array, array_to_string; abs, round, trunc, ceil, ceiling,
+//     regexp_match, regexp_split_to_array, string_to_array,
+//     array_to_string, array_remove; abs, round, trunc, ceil, ceiling,
 //     floor, sign, sqrt, cbrt, exp, ln, log, log10, power, pow, mod, div,
 //     pi, degrees, radians, sin, cos, tan, asin, acos, atan, atan2, gcd,
 //     random, gen_random_uuid, num_nulls, num_nonnulls; now,
@@ -146,8 +149,8 @@
 // frames with offsets; DISTINCT or ORDER BY inside window aggregates;
 // multidimensional arrays and array slices; collations other than "C";
 // bit-string literals; ORDER BY ... USING; TABLESAMPLE; ROWS FROM and
-// column definition lists; set-returning functions other than
-// generate_series/unnest (json_each, regexp_matches, ...); SRFs in the
+// column definition lists; other set-returning functions (json_each,
+// regexp_matches, regexp_split_to_table, ...); SRFs in the
 // select list of aggregated or windowed queries; interval field
 // qualifiers; SEARCH/CYCLE clauses; data-modifying CTEs; FETCH ... WITH
 // TIES; aliases on JOIN expressions; whole-row references; SELECT INTO;

@@ -42,3 +42,6 @@ SELECT lower(NULL), upper(NULL), length(NULL), substr(NULL, 1);
 SELECT 'x' || repeat('ab', 2) || upper('c');
 SELECT num_nulls(1, NULL, 'a', NULL), num_nonnulls(1, NULL, 'a');
 SELECT format('%s', 1);
+SELECT regexp_match('foobarbequebaz', 'bar'), regexp_match('foobarbequebaz', '(bar)(beque)'), regexp_match('abc', 'x'), regexp_match('ab', '(a)(z)?');
+SELECT regexp_split_to_array('hello world  foo', '\s+'), regexp_split_to_array('abc', ''), regexp_split_to_array('a,b,,c', ',');
+SELECT array_remove(ARRAY[1, 2, 3, 2], 2), array_remove(ARRAY['a', NULL, 'b'], NULL), array_remove(ARRAY[1], 5);
