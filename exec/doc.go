@@ -68,9 +68,8 @@
 //
 // # Supported SQL
 //
-//   - SELECT with FROM (tables, subqueries, VALUES, CTEs, generate_series
-//     and unnest incl. WITH ORDINALITY, implicitly lateral after earlier
-//     items), WHERE, GROUP BY (expressions, ordinals, output names, (),
+//   - SELECT with FROM (tables, subqueries, VALUES, CTEs, set-returning
+//     functions incl. WITH ORDINALITY), WHERE, GROUP BY (expressions, ordinals, output names, (),
 //     primary-key functional dependency), HAVING, window functions, ORDER
 //     BY (ordinals, output names, expressions; ASC/DESC; NULLS FIRST/LAST
 //     with PostgreSQL's defaults), LIMIT/OFFSET/FETCH FIRST, DISTINCT and
