@@ -26,12 +26,17 @@ test: deps fmt-check vet staticcheck unit
 unit:
 	$(GO) test -race -tags $(TEST_TAGS) -timeout 30m ./...
 
-# Node modules of the official-Lance oracle (pinned by package-lock.json).
+# Node modules pinned by package-lock.json: the official-Lance oracle and
+# the node-postgres / postgres.js client tests. System packages (PostgreSQL
+# 15, psycopg, JDK) are installed by .ci/run.
+NPM_DIRS := $(ORACLE_DIR) wire/testdata/clients/node
 deps:
-	@if [ -f $(ORACLE_DIR)/package-lock.json ] && [ ! -d $(ORACLE_DIR)/node_modules/@lancedb ]; then \
-		echo "installing the Lance oracle (npm ci --prefix $(ORACLE_DIR))"; \
-		npm ci --prefix $(ORACLE_DIR) --no-audit --no-fund; \
-	fi
+	@for d in $(NPM_DIRS); do \
+		if [ -f $$d/package-lock.json ] && [ ! -d $$d/node_modules ]; then \
+			echo "installing npm packages: npm ci --prefix $$d"; \
+			npm ci --prefix $$d --no-audit --no-fund || exit 1; \
+		fi; \
+	done
 
 lint: fmt-check vet staticcheck
 
