@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -13,16 +14,16 @@ import (
 // countingSource wraps a MemTable and counts access paths.
 type countingSource struct {
 	*MemTable
-	scans, lookups int
+	scans, lookups atomic.Int64
 }
 
 func (c *countingSource) Scan(ctx context.Context, req ScanRequest, emit func(arrow.RecordBatch, []uint64) error) error {
-	c.scans++
+	c.scans.Add(1)
 	return c.MemTable.Scan(ctx, req, emit)
 }
 
 func (c *countingSource) LookupKeys(ctx context.Context, col int, keys *Vec, req ScanRequest, emit func(arrow.RecordBatch, []uint64) error) error {
-	c.lookups++
+	c.lookups.Add(1)
 	return c.MemTable.LookupKeys(ctx, col, keys, req, emit)
 }
 
@@ -77,7 +78,8 @@ func TestKeyLookupAvoidsScan(t *testing.T) {
 		{"SELECT name FROM people WHERE id = 2.5", nil, "", 1, 0},
 	}
 	for _, c := range cases {
-		src.scans, src.lookups = 0, 0
+		src.scans.Store(0)
+		src.lookups.Store(0)
 		r, err := eng.Query(ctx, nil, c.sql, c.params...)
 		if err != nil {
 			t.Fatalf("%s: %v", c.sql, err)
@@ -85,8 +87,8 @@ func TestKeyLookupAvoidsScan(t *testing.T) {
 		if got := oneText(t, r); got != c.want {
 			t.Errorf("%s: got %q want %q", c.sql, got, c.want)
 		}
-		if src.scans != c.scans || src.lookups != c.lookups {
-			t.Errorf("%s: scans=%d lookups=%d, want %d/%d", c.sql, src.scans, src.lookups, c.scans, c.lookups)
+		if src.scans.Load() != int64(c.scans) || src.lookups.Load() != int64(c.lookups) {
+			t.Errorf("%s: scans=%d lookups=%d, want %d/%d", c.sql, src.scans.Load(), src.lookups.Load(), c.scans, c.lookups)
 		}
 	}
 }
@@ -268,5 +270,39 @@ func TestCommaJoinUsesHashKeys(t *testing.T) {
 	}
 	if d := time.Since(start); d > 10*time.Second {
 		t.Fatalf("comma join took %v (nested loop?)", d)
+	}
+}
+
+func TestConcurrentExecutions(t *testing.T) {
+	cat, _ := peopleTable(t, 3000)
+	eng := &Engine{Catalog: cat}
+	p, err := eng.Prepare(`WITH g AS (SELECT grp, count(*) AS c FROM people WHERE id >= $1 GROUP BY grp)
+		SELECT g.grp, g.c, (SELECT max(name) FROM people p WHERE p.grp = g.grp), row_number() OVER (ORDER BY g.grp DESC)
+		FROM g WHERE g.grp IN (SELECT grp FROM people WHERE id < 5) ORDER BY 1 LIMIT 3`, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "0,300,p990,5,1,300,p991,4,2,300,p992,3"
+	errs := make(chan error, 8)
+	for g := 0; g < 8; g++ {
+		go func() {
+			for i := 0; i < 5; i++ {
+				r, err := p.Execute(context.Background(), nil, []any{int64(0)})
+				if err != nil {
+					errs <- err
+					return
+				}
+				if got := oneText(t, r); got != want {
+					errs <- errors.New("got " + got)
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for g := 0; g < 8; g++ {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
 	}
 }
