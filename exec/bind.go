@@ -2,6 +2,7 @@ package exec
 
 import (
 	"fmt"
+	"unicode/utf8"
 
 	q "github.com/pggraph/pggraph/internal/sqlparse"
 )
@@ -16,7 +17,8 @@ type binder struct {
 	nextID      int
 	agg         *aggCollector // aggregates allowed and collected here
 	keepUnknown bool          // set-operation arms leave unknown literals unresolved
-	srfs        []*srfCall    // select-list set-returning functions of the current level
+	srfs        []*srfCall
+	sql         string // statement text, for error positions    // select-list set-returning functions of the current level
 	win         *winCollector
 	aggLevel    string // context name for "not allowed in X" errors
 }
@@ -351,4 +353,16 @@ func constInt(e Expr) (int64, bool) {
 		return 0, false
 	}
 	return c.val.I[0], true
+}
+
+// at attaches a 1-based character position (from a parse-tree byte
+// location) to a binder error that has none.
+func (b *binder) at(err error, loc int32) error {
+	e, ok := err.(*Error)
+	if !ok || e.Position != 0 || loc < 0 || b.sql == "" || int(loc) > len(b.sql) {
+		return err
+	}
+	cp := *e
+	cp.Position = utf8.RuneCountInString(b.sql[:loc]) + 1
+	return &cp
 }

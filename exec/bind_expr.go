@@ -21,7 +21,8 @@ func (b *binder) bindExpr(n *q.Node, sc *scope) (Expr, error) {
 	}
 	switch x := n.GetNode().(type) {
 	case *q.Node_ColumnRef:
-		return b.bindColumnRef(x.ColumnRef, sc)
+		e, err := b.bindColumnRef(x.ColumnRef, sc)
+		return e, b.at(err, x.ColumnRef.Location)
 	case *q.Node_AConst:
 		return bindConst(x.AConst)
 	case *q.Node_ParamRef:
@@ -66,7 +67,11 @@ func (b *binder) bindExpr(n *q.Node, sc *scope) (Expr, error) {
 		}
 		return bt, nil
 	case *q.Node_FuncCall:
-		return b.bindFuncCall(x.FuncCall, sc)
+		e, err := b.bindFuncCall(x.FuncCall, sc)
+		if err != nil && Code(err) == CodeUndefinedFunction {
+			err = b.at(err, x.FuncCall.Location)
+		}
+		return e, err
 	case *q.Node_CaseExpr:
 		return b.bindCase(x.CaseExpr, sc)
 	case *q.Node_CoalesceExpr:

@@ -72,7 +72,8 @@ func applyAlias(cols []scopeCol, a *q.Alias, table string) ([]scopeCol, error) {
 func (b *binder) bindFromItem(n *q.Node, sc *scope) (plan, []scopeCol, error) {
 	switch x := n.GetNode().(type) {
 	case *q.Node_RangeVar:
-		return b.bindRangeVar(x.RangeVar, sc)
+		p, cols, err := b.bindRangeVar(x.RangeVar, sc)
+		return p, cols, b.at(err, x.RangeVar.Location)
 	case *q.Node_RangeSubselect:
 		if x.RangeSubselect.Lateral {
 			return nil, nil, unsupported("LATERAL subqueries are not supported")

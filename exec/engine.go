@@ -83,7 +83,7 @@ func (e *Engine) PrepareFor(sess *Session, sql string, declared []uint32) (p *Pr
 	if sess != nil {
 		cs.db, cs.user_, cs.setting = sess.Database, sess.User, sess.Setting
 	}
-	b := &binder{cat: cs}
+	b := &binder{cat: cs, sql: sql}
 	for i, oid := range declared {
 		t := Type{OID: oid, Mod: -1}
 		if oid == 0 {

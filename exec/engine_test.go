@@ -306,3 +306,26 @@ func TestConcurrentExecutions(t *testing.T) {
 		}
 	}
 }
+
+func TestErrorPositions(t *testing.T) {
+	cat, _ := peopleTable(t, 1)
+	eng := &Engine{Catalog: cat}
+	cases := map[string]int{
+		"SELECT nosuch FROM people":         8,
+		"SELECT id FROM people, missing":    24,
+		"SELECT id, nofunc(id) FROM people": 12,
+		"SELECT 'é', bad FROM people":       13,
+		"SELECT FROM WHERE":                 13,
+	}
+	for sql, pos := range cases {
+		_, err := eng.Query(context.Background(), nil, sql)
+		var e *Error
+		if !errors.As(err, &e) {
+			t.Errorf("%s: %v is not an *Error", sql, err)
+			continue
+		}
+		if e.Position != pos {
+			t.Errorf("%s: error %v at %d, want position %d", sql, err, e.Position, pos)
+		}
+	}
+}
