@@ -255,6 +255,9 @@ func (b *binder) resolveType(tn *q.TypeName) (Type, error) {
 		}
 	}
 	if !ok {
+		if knownPostgresType(strings.TrimPrefix(name, "_")) {
+			return Type{}, unsupported("type %s is not supported", name)
+		}
 		return Type{}, errf(CodeUndefinedObject, "type \"%s\" does not exist", name)
 	}
 	t := Type{OID: oid, Mod: -1}

@@ -276,3 +276,17 @@ var typeNames = map[string]uint32{
 
 // TypeModNumeric encodes numeric(p,s) as PostgreSQL's typmod.
 func TypeModNumeric(p, s int) int32 { return int32((p<<16)|s) + 4 }
+
+// knownPostgresType lists PostgreSQL built-in types the engine does not
+// implement: naming one answers 0A000 rather than "does not exist".
+func knownPostgresType(name string) bool {
+	switch name {
+	case "money", "inet", "cidr", "macaddr", "macaddr8", "point", "line", "lseg", "box", "path", "polygon",
+		"circle", "tsvector", "tsquery", "xml", "bit", "varbit", "bit varying", "timetz", "int4range", "int8range",
+		"numrange", "tsrange", "tstzrange", "daterange", "int4multirange", "txid_snapshot", "pg_lsn", "regoper",
+		"regoperator", "regprocedure", "regconfig", "regdictionary", "regrole", "regcollation", "aclitem", "xid",
+		"xid8", "cid", "tid", "pg_snapshot", "jsonpath", "float", "smallserial", "serial", "bigserial":
+		return true
+	}
+	return false
+}

@@ -61,3 +61,13 @@ SELECT count(*) FROM u GROUP BY CUBE (v, n);
 SELECT '1 day'::interval day to second;
 -- unsupported
 SELECT to_char(now(), 'YYYY');
+-- unsupported
+SELECT '1.50'::money;
+-- unsupported
+SELECT '127.0.0.1'::inet;
+-- unsupported
+SELECT '[1,5)'::int4range;
+-- unsupported
+SELECT 'a fat cat'::tsvector;
+-- unsupported
+SELECT '10:00+02'::timetz;
