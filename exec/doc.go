@@ -83,7 +83,8 @@
 //     correlated ones are re-executed per outer row.
 //   - WITH and WITH RECURSIVE (UNION and UNION ALL, iteration cap).
 //   - Aggregates: count, sum, avg, min, max, bool_and, bool_or, every,
-//     string_agg, array_agg, json_agg, jsonb_agg; DISTINCT, ORDER BY and
+//     string_agg, array_agg, json_agg, jsonb_agg, stddev, stddev_samp,
+//     stddev_pop, variance, var_samp, var_pop; DISTINCT, ORDER BY and
 //     FILTER on aggregates.
 //   - Window functions: row_number, rank, dense_rank, percent_rank,
 //     cume_dist, ntile, lag, lead, first_value, last_value, nth_value,

@@ -238,7 +238,7 @@ func isSetReturning(name string) bool {
 func knownPostgresFunction(name string) bool {
 	switch name {
 	case "to_char", "to_date", "to_number", "percentile_cont", "percentile_disc", "mode", "rank_agg",
-		"stddev", "stddev_pop", "stddev_samp", "variance", "var_pop", "var_samp", "corr", "covar_pop", "covar_samp",
+		"corr", "covar_pop", "covar_samp",
 		"regr_slope", "regr_intercept", "bit_and", "bit_or", "bit_xor", "xmlagg", "jsonb_object_agg", "json_object_agg",
 		"jsonb_set", "jsonb_insert", "jsonb_path_query", "jsonb_path_exists", "jsonb_pretty", "jsonb_strip_nulls",
 		"json_strip_nulls", "jsonb_each", "json_each", "jsonb_each_text", "json_each_text", "jsonb_extract_path", "jsonb_extract_path_text", "json_extract_path",

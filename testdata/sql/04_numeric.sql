@@ -71,3 +71,8 @@ SELECT * FROM generate_series(0.5, 2.0, 0.5);
 SELECT * FROM generate_series(1, 5, 0);
 SELECT sum(x), count(*) FROM generate_series(1, 100000) x;
 SELECT x, x * x FROM generate_series(1, 3) WITH ORDINALITY AS t(x, o) ORDER BY o DESC;
+SELECT stddev(i4), variance(i4), stddev_pop(i8), var_pop(i2), stddev(n), var_samp(n2) FROM nums WHERE id IN (1, 2, 5);
+SELECT stddev(f8), variance(f4), stddev_pop(f8), var_pop(f8) FROM nums WHERE id IN (1, 2, 5);
+SELECT stddev(x), variance(x), stddev_pop(x::float8), var_samp(x::numeric / 3) FROM generate_series(1, 100) x;
+SELECT stddev(1), variance(NULL::int), stddev_pop(5), var_pop(2.5), stddev(x) FROM (VALUES (7), (7), (7)) v(x);
+SELECT g, stddev(v), variance(v::float8) FROM (VALUES (1, 10), (1, 20), (2, 5), (1, 35), (2, 6)) t(g, v) GROUP BY g ORDER BY g;
