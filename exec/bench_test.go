@@ -60,3 +60,12 @@ func BenchmarkJoin(b *testing.B) {
 		}
 	}
 }
+
+func BenchmarkSort1M(b *testing.B) {
+	eng := &Engine{}
+	for i := 0; i < b.N; i++ {
+		if _, err := eng.Query(context.Background(), nil, "SELECT x FROM generate_series(1, 1000000) x ORDER BY x % 1000 DESC, x LIMIT 1 OFFSET 999999"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,7 +1,9 @@
 package exec
 
 import (
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/cockroachdb/apd/v3"
 
@@ -303,8 +305,68 @@ func (s *sortNode) run(ec *evalCtx, emit func(*Batch) error) error {
 	return emitChunks(out, emit)
 }
 
-// sortPerm sorts a row permutation stably by keys.
+// sortPerm sorts a row permutation stably by keys. A leading int, float
+// or text key gets a typed comparison; later keys only break its ties.
 func sortPerm(perm []int32, cols []*Vec, keys []sortKey) {
+	if len(keys) > 0 {
+		k := keys[0]
+		c := cols[k.col]
+		rest := keys[1:]
+		tie := func(a, b int32) int {
+			if len(rest) == 0 {
+				return 0
+			}
+			return cmpKeys(cols, rest, int(a), int(b))
+		}
+		nullCmp := func(a, b int32) (int, bool) {
+			an, bn := c.IsNull(int(a)), c.IsNull(int(b))
+			switch {
+			case an && bn:
+				return 0, true
+			case an:
+				if k.nullsFirst {
+					return -1, true
+				}
+				return 1, true
+			case bn:
+				if k.nullsFirst {
+					return 1, true
+				}
+				return -1, true
+			}
+			return 0, false
+		}
+		dir := 1
+		if k.desc {
+			dir = -1
+		}
+		var typed func(a, b int32) int
+		switch {
+		case c.T.Kind() == KInt:
+			typed = func(a, b int32) int { return dir * cmpInt(c.I[a], c.I[b]) }
+		case c.T.Kind() == KFloat:
+			typed = func(a, b int32) int { return dir * cmpFloat(c.F[a], c.F[b]) }
+		case c.T.Kind() == KStr && c.T.OID != OIDBpchar:
+			typed = func(a, b int32) int { return dir * strings.Compare(c.S[a], c.S[b]) }
+		}
+		if typed != nil {
+			slices.SortStableFunc(perm, func(a, b int32) int {
+				if c.Nulls != nil {
+					if r, done := nullCmp(a, b); done {
+						if r != 0 {
+							return r
+						}
+						return tie(a, b)
+					}
+				}
+				if r := typed(a, b); r != 0 {
+					return r
+				}
+				return tie(a, b)
+			})
+			return
+		}
+	}
 	sort.SliceStable(perm, func(a, b int) bool {
 		return cmpKeys(cols, keys, int(perm[a]), int(perm[b])) < 0
 	})
