@@ -121,7 +121,9 @@
 //     pi, degrees, radians, sin, cos, tan, asin, acos, atan, atan2, gcd,
 //     random, gen_random_uuid, num_nulls, num_nonnulls; now,
 //     current_timestamp, current_date, localtimestamp, date_trunc,
-//     extract, date_part, make_date, to_timestamp, age, justify_days,
+//     extract, date_part, make_date, to_timestamp, to_char (timestamps,
+//     dates: YYYY YY MM DD DDD D Q HH24 HH12 HH MI SS MS US AM/PM Month
+//     Mon Day Dy with FM and quoted text), age, justify_days,
 //     justify_hours, isfinite, timezone; json_build_object,
 //     jsonb_build_object, json_build_array, jsonb_build_array, to_json,
 //     to_jsonb, json(b)_typeof, json(b)_array_length; array_length,
@@ -157,9 +159,11 @@
 // EXPLAIN and non-SELECT statements (the planner owns DML/DDL); regexp
 // flags other than g and i; format() widths and %-flags; numeric NaN or
 // Infinity to integer; generate_series over floats; sum/avg over
-// interval; the PostgreSQL built-ins listed in knownPostgresFunction
-// (to_char, percentile_cont, stddev, jsonb_set, regexp_matches, encode,
-// nextval, ...). An unknown function name answers 42883 as in PostgreSQL.
+// interval; to_char patterns other than those listed and to_char of
+// numbers and intervals; the PostgreSQL built-ins listed in
+// knownPostgresFunction (percentile_cont, corr, jsonb_set, regexp_matches,
+// encode, nextval, ...) and types listed in knownPostgresType (money,
+// inet, ranges, tsvector, ...). An unknown function name answers 42883 as in PostgreSQL.
 //
 // Known differences kept visible: regular expressions are RE2, not
 // PostgreSQL's ARE; math functions use Go's libm (cbrt and friends can

@@ -237,7 +237,7 @@ func isSetReturning(name string) bool {
 // an unknown name, so a missing feature is never mistaken for a typo.
 func knownPostgresFunction(name string) bool {
 	switch name {
-	case "to_char", "to_date", "to_number", "percentile_cont", "percentile_disc", "mode", "rank_agg",
+	case "to_date", "to_number", "percentile_cont", "percentile_disc", "mode", "rank_agg",
 		"corr", "covar_pop", "covar_samp",
 		"regr_slope", "regr_intercept", "bit_and", "bit_or", "bit_xor", "xmlagg", "jsonb_object_agg", "json_object_agg",
 		"jsonb_set", "jsonb_insert", "jsonb_path_query", "jsonb_path_exists", "jsonb_pretty", "jsonb_strip_nulls",

@@ -51,3 +51,6 @@ SELECT * FROM generate_series('2024-01-30'::date, '2024-04-30'::date, interval '
 SELECT date '2024-01-01', timestamp '2024-01-01 10:00', interval '1 day', time '10:00';
 SELECT '2024-01-01'::date - 1, 1 + '2024-01-01'::date, '2024-01-01'::date + time '10:00';
 SELECT '2024-06-01 12:00:00+00'::timestamptz AT TIME ZONE 'UTC';
+SELECT to_char(ts, 'YYYY-MM-DD HH24:MI:SS'), to_char(ts, 'DD Mon YYYY'), to_char(ts, 'FMMonth FMDD, YYYY'), to_char(ts, 'Day Dy DY day') FROM ev ORDER BY id;
+SELECT to_char(ts, 'HH12:MI AM'), to_char(ts, 'hh:mi pm'), to_char(ts, 'YY/Q/DDD/D'), to_char(ts, 'SS.MS.US'), to_char(ts, '"Year" YYYY "at" HH24') FROM ev ORDER BY id;
+SELECT to_char(tz, 'YYYY-MM-DD HH24:MI'), to_char(d, 'MONTH month'), to_char(ts, 'FMHH12 FMMM/FMDD') FROM ev ORDER BY id;

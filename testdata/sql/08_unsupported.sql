@@ -60,7 +60,9 @@ SELECT count(*) FROM u GROUP BY CUBE (v, n);
 -- unsupported
 SELECT '1 day'::interval day to second;
 -- unsupported
-SELECT to_char(now(), 'YYYY');
+SELECT to_char(now(), 'IYYY-IW');
+-- unsupported
+SELECT to_char(12.5, '999.99');
 -- unsupported
 SELECT '1.50'::money;
 -- unsupported
