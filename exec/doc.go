@@ -92,7 +92,8 @@
 //     with ROWS frames (UNBOUNDED/CURRENT ROW/n PRECEDING|FOLLOWING) and
 //     RANGE frames without offsets.
 //   - Set-returning functions generate_series, unnest,
-//     json(b)_array_elements[_text], json(b)_object_keys in FROM (implicitly
+//     json(b)_array_elements[_text], json(b)_object_keys, regexp_matches,
+//     regexp_split_to_table in FROM (implicitly
 //     lateral when their arguments read earlier FROM items) and in the
 //     select list (run in lockstep as in PostgreSQL 10+).
 //   - Types: bool, int2/int4/int8, float4/float8, numeric[(p,s)] (arbitrary
@@ -152,7 +153,7 @@
 // multidimensional arrays and array slices; collations other than "C";
 // bit-string literals; ORDER BY ... USING; TABLESAMPLE; ROWS FROM and
 // column definition lists; other set-returning functions (json_each,
-// regexp_matches, regexp_split_to_table, ...); SRFs in the
+// jsonb_each, generate_subscripts, ...); SRFs in the
 // select list of aggregated or windowed queries; interval field
 // qualifiers; SEARCH/CYCLE clauses; data-modifying CTEs; FETCH ... WITH
 // TIES; aliases on JOIN expressions; whole-row references; SELECT INTO;
@@ -161,8 +162,8 @@
 // Infinity to integer; generate_series over floats; sum/avg over
 // interval; to_char patterns other than those listed and to_char of
 // numbers and intervals; the PostgreSQL built-ins listed in
-// knownPostgresFunction (percentile_cont, corr, jsonb_set, regexp_matches,
-// encode, nextval, ...) and types listed in knownPostgresType (money,
+// knownPostgresFunction (percentile_cont, corr, jsonb_set, encode,
+// nextval, ...) and types listed in knownPostgresType (money,
 // inet, ranges, tsvector, ...). An unknown function name answers 42883 as in PostgreSQL.
 //
 // Known differences kept visible: regular expressions are RE2, not

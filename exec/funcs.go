@@ -243,7 +243,7 @@ func knownPostgresFunction(name string) bool {
 		"jsonb_set", "jsonb_insert", "jsonb_path_query", "jsonb_path_exists", "jsonb_pretty", "jsonb_strip_nulls",
 		"json_strip_nulls", "jsonb_each", "json_each", "jsonb_each_text", "json_each_text", "jsonb_extract_path", "jsonb_extract_path_text", "json_extract_path",
 		"json_extract_path_text", "jsonb_to_record", "json_populate_record", "row_to_json", "array_to_json",
-		"regexp_matches", "regexp_split_to_table", "regexp_count",
+		"regexp_count",
 		"regexp_instr", "regexp_substr", "encode", "decode", "convert_from", "convert_to", "sha256", "sha512",
 		"sha224", "sha384", "crc32", "overlay", "array_replace", "array_fill", "array_dims",
 		"array_ndims", "generate_subscripts", "width_bucket", "factorial", "lcm", "scale", "min_scale",

@@ -72,6 +72,18 @@ func (f *funcScanNode) run(ec *evalCtx, emit func(*Batch) error) error {
 		if err := flush(v); err != nil {
 			return err
 		}
+	case "regexp_matches", "regexp_split_to_table":
+		flags := ""
+		if len(vals) == 3 {
+			flags = vals[2].S[0]
+		}
+		v, err := regexSet(f.name, vals[0].S[0], vals[1].S[0], flags)
+		if err != nil {
+			return err
+		}
+		if err := flush(v); err != nil {
+			return err
+		}
 	case "unnest":
 		if err := flush(vals[0].A[0].Items); err != nil {
 			return err
@@ -298,6 +310,20 @@ func (b *binder) bindSRF(name string, args []Expr) (Type, []Expr, error) {
 		if strings.HasSuffix(name, "_text") || strings.HasSuffix(name, "_keys") {
 			t = TText
 		}
+	case "regexp_matches", "regexp_split_to_table":
+		if len(args) < 2 || len(args) > 3 || (name == "regexp_split_to_table" && len(args) != 2) {
+			return Type{}, nil, noFunction(name, args)
+		}
+		for i := range args {
+			var err error
+			if args[i], err = b.coerce(args[i], TText, castImplicit, ""); err != nil {
+				return Type{}, nil, noFunction(name, args)
+			}
+		}
+		t = TText
+		if name == "regexp_matches" {
+			t = Type{1009, -1}
+		}
 	case "unnest":
 		if len(args) != 1 {
 			return Type{}, nil, unsupported("unnest with several arguments is not supported")
@@ -391,8 +417,64 @@ func jsonSetItems(name, doc string) ([]*string, error) {
 
 func jsonSRF(name string) bool {
 	switch name {
+	case "regexp_matches", "regexp_split_to_table":
+		return true
 	case "jsonb_array_elements", "json_array_elements", "jsonb_array_elements_text", "json_array_elements_text", "jsonb_object_keys", "json_object_keys":
 		return true
 	}
 	return false
+}
+
+// regexSet computes regexp_matches / regexp_split_to_table rows.
+func regexSet(name, s, pat, flags string) (*Vec, error) {
+	global := false
+	for _, f := range flags {
+		switch f {
+		case 'g':
+			global = true
+		case 'i':
+			pat = "(?i)" + pat
+		default:
+			return nil, unsupported("regexp flag \"%c\" is not supported", f)
+		}
+	}
+	re, err := compileRegex(pat)
+	if err != nil {
+		return nil, err
+	}
+	if name == "regexp_split_to_table" {
+		var parts []string
+		if pat == "" {
+			for _, r := range s {
+				parts = append(parts, string(r))
+			}
+		} else {
+			parts = re.Split(s, -1)
+		}
+		v := NewVec(TText, len(parts))
+		copy(v.S, parts)
+		return v, nil
+	}
+	n := 1
+	if global {
+		n = -1
+	}
+	matches := re.FindAllStringSubmatchIndex(s, n)
+	v := NewVec(Type{1009, -1}, len(matches))
+	for i, m := range matches {
+		var items []string
+		var nulls []bool
+		if len(m) == 2 {
+			items, nulls = []string{s[m[0]:m[1]]}, []bool{false}
+		}
+		for k := 2; k < len(m); k += 2 {
+			if m[k] < 0 {
+				items, nulls = append(items, ""), append(nulls, true)
+				continue
+			}
+			items, nulls = append(items, s[m[k]:m[k+1]]), append(nulls, false)
+		}
+		v.A[i] = textArray(items, nulls)
+	}
+	return v, nil
 }

@@ -45,3 +45,8 @@ SELECT format('%s', 1);
 SELECT regexp_match('foobarbequebaz', 'bar'), regexp_match('foobarbequebaz', '(bar)(beque)'), regexp_match('abc', 'x'), regexp_match('ab', '(a)(z)?');
 SELECT regexp_split_to_array('hello world  foo', '\s+'), regexp_split_to_array('abc', ''), regexp_split_to_array('a,b,,c', ',');
 SELECT array_remove(ARRAY[1, 2, 3, 2], 2), array_remove(ARRAY['a', NULL, 'b'], NULL), array_remove(ARRAY[1], 5);
+SELECT regexp_matches('foobarbequebazilbarfbonk', '(b[^b]+)(b[^b]+)', 'g');
+SELECT regexp_matches('abc', 'b'), regexp_matches('aXbX', 'x', 'gi');
+SELECT * FROM regexp_matches('a1b22c333', '[0-9]+', 'g') AS m;
+SELECT regexp_split_to_table('the quick  brown', '\s+');
+SELECT x, length(x) FROM regexp_split_to_table('a,bb,,ccc', ',') AS x ORDER BY 2, 1;

@@ -38,7 +38,7 @@ SELECT * FROM ROWS FROM (generate_series(1, 2), generate_series(1, 3));
 -- unsupported
 SELECT * FROM json_each('{"a": 1}');
 -- unsupported
-SELECT * FROM regexp_matches('abc', 'b');
+SELECT * FROM regexp_matches('abc', 'b', 'x');
 -- unsupported
 SELECT interval '1' day;
 -- unsupported
