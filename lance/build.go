@@ -113,6 +113,23 @@ func buildManifest(ctx context.Context, base *Dataset, txn *format.Transaction, 
 		if oldMax, ok := m.MaxFragmentIDOrComputed(); ok && (!haveMax || oldMax > maxID) {
 			maxID, haveMax = oldMax, true
 		}
+	case *format.Rewrite:
+		if prev == nil {
+			return nil, wrapf(ErrInvalidArgument, "rewrite of a dataset that does not exist")
+		}
+		var err error
+		if m.Fragments, err = rewriteFragments(m.Fragments, op, func(f format.Fragment) format.Fragment {
+			if f.ID == 0 { // unassigned; Lance also accepts ids reserved earlier
+				if haveMax {
+					maxID++
+				}
+				haveMax = true
+				f.ID = maxID
+			}
+			return f
+		}); err != nil {
+			return nil, err
+		}
 	case *format.ReserveFragments:
 		if prev == nil {
 			return nil, wrapf(ErrInvalidArgument, "reserve fragments on a dataset that does not exist")
@@ -196,4 +213,39 @@ func replaceFragments(cur, updated []format.Fragment, removed []uint64) ([]forma
 		}
 	}
 	return out, nil
+}
+
+// rewriteFragments applies a Rewrite: every group's old fragments (which
+// must all still exist) are removed and its new fragments added, with ids
+// from assign. The caller sorts by id afterwards, as Lance does.
+func rewriteFragments(cur []format.Fragment, op *format.Rewrite, assign func(format.Fragment) format.Fragment) ([]format.Fragment, error) {
+	byID := make(map[uint64]bool, len(cur))
+	for i := range cur {
+		byID[cur[i].ID] = true
+	}
+	groups := op.Groups
+	if len(op.OldFragments) > 0 || len(op.NewFragments) > 0 {
+		groups = append([]format.RewriteGroup{{OldFragments: op.OldFragments, NewFragments: op.NewFragments}}, groups...)
+	}
+	drop := map[uint64]bool{}
+	var added []format.Fragment
+	for _, g := range groups {
+		for i := range g.OldFragments {
+			id := g.OldFragments[i].ID
+			if !byID[id] || drop[id] {
+				return nil, wrapf(ErrInvalidArgument, "fragment %d to rewrite does not exist", id)
+			}
+			drop[id] = true
+		}
+		for i := range g.NewFragments {
+			added = append(added, assign(g.NewFragments[i].Clone()))
+		}
+	}
+	out := cur[:0]
+	for i := range cur {
+		if !drop[cur[i].ID] {
+			out = append(out, cur[i])
+		}
+	}
+	return append(out, added...), nil
 }

@@ -158,6 +158,28 @@ func compatible(mine format.Operation, committed *format.Transaction) (bool, Con
 			return ok()
 		}
 		return retry()
+	case format.OpRewrite:
+		// compaction: rewritten fragments must be untouched since the
+		// read version; anything that only adds is fine
+		switch tk {
+		case format.OpOverwrite, format.OpRestore:
+			return incompatible()
+		case format.OpAppend, format.OpReserveFragments, format.OpUpdateConfig, format.OpProject, format.OpClone,
+			format.OpUpdateBases:
+			return ok()
+		case format.OpDelete, format.OpUpdate, format.OpRewrite:
+			if overlaps(touchedFragments(mine), touchedFragments(theirs)) {
+				return retry()
+			}
+			return ok()
+		case format.OpDataReplacement:
+			if overlaps(touchedFragments(mine), replacedFragments(theirs)) {
+				return retry()
+			}
+			return ok()
+		}
+		// Merge, CreateIndex (index remapping we do not do), MemWAL, unknown
+		return retry()
 	case format.OpDelete, format.OpUpdate:
 		switch tk {
 		case format.OpOverwrite, format.OpRestore:

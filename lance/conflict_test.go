@@ -70,6 +70,10 @@ func TestCompatibleMatrix(t *testing.T) {
 		{"Overwrite(k)", &format.Overwrite{ConfigUpsert: map[string]string{"k": "v"}}, "oooo RXoo oooo oXXX oooo XooR"},
 		{"Restore", &format.Restore{Version: 1}, "oooo oooo oooo oooo oooo XooR"},
 		{"ReserveFragments", &format.ReserveFragments{NumFragments: 1}, "oooo XXoo ooXo oooo oooo oooR"},
+		// Rewrite (compaction) of fragment 1: overlapping Delete/Update/
+		// Rewrite/DataReplacement are R; Merge and CreateIndex (index
+		// remapping) are R; anything that only adds is ok
+		{"Rewrite(1)", &format.Rewrite{Groups: []format.RewriteGroup{{OldFragments: []format.Fragment{frag(1)}}}}, "oRoR XXRR oRXo oooo ooRo RooR"},
 	}
 	for i := range rows {
 		rows[i].want = strings.ReplaceAll(rows[i].want, " ", "")

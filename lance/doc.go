@@ -109,13 +109,33 @@
 // heap while writing (TestMeasureThroughput; LANCE_THROUGHPUT_ROWS=10000000
 // for the 10M-row figure). A `make bench` suite can call it.
 //
+//   - Compaction (compact.go): StageCompaction plans groups of adjacent
+//     fragments that are small (< TargetRowsPerFragment physical rows)
+//     or carry deletions, as Lance's optimize does, reads each group's
+//     live rows and writes them as new fragments without deletion files,
+//     and stages one Rewrite{groups: old fragment messages → new
+//     fragments with id 0}. Commit removes each group's old fragments
+//     (all must still exist) and assigns the new ones ids past
+//     max_fragment_id (Lance assigns id-0 fragments the same way; its
+//     own optimize reserves them first with a ReserveFragments commit,
+//     which we skip so a compaction is one version). Rows are preserved,
+//     row addresses are not. As the committed side of a rebase a Rewrite
+//     conflicts (retryable) with a Delete/Update/Rewrite/DataReplacement
+//     of a fragment it rewrote, with Merge and CreateIndex, and is
+//     incompatible with Overwrite/Restore; an Append, ReserveFragments,
+//     UpdateConfig or Project rebases (TestCompatibleMatrix row
+//     Rewrite(1), TestCompactionRebase). The official Lance reads our
+//     compacted dataset exactly and commits on top of it
+//     (TestCompactionRewritesSmallFragments).
+//
 // Implemented operations: Overwrite (create), Append, Delete, Update
-// (rewrite rows), Restore, ReserveFragments, Clone (branch creation).
-// Read past, not written: Rewrite, Merge, Project, UpdateConfig,
+// (rewrite rows), Rewrite (compaction), Restore, ReserveFragments, Clone
+// (branch creation).
+// Read past, not written: Merge, Project, UpdateConfig,
 // DataReplacement, CreateIndex and any other operation in a committed
 // transaction (for conflict checks). Refused for writing
 // (format.UnsupportedError): stable row ids (flag 2), unknown feature
 // flags, an index section, unknown manifest fields, adding 2.1 data
 // files to a dataset of another data storage version. Not implemented
-// here: compaction, cleanup, indices, stable row ids.
+// here: cleanup, indices, stable row ids.
 package lance

@@ -1,0 +1,141 @@
+package lance
+
+import (
+	"context"
+	"errors"
+	"io"
+	"sync/atomic"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/pggraph/pggraph/lance/format"
+)
+
+// ErrNothingToCompact: no fragment of the version is worth rewriting.
+var ErrNothingToCompact = errors.New("lance: nothing to compact")
+
+// CompactOptions choose what a compaction rewrites.
+type CompactOptions struct {
+	// TargetRowsPerFragment: a fragment with fewer physical rows (or
+	// with deleted rows) is a candidate (default DefaultMaxRowsPerFile).
+	TargetRowsPerFragment uint64
+}
+
+// compactionGroups returns runs of adjacent candidate fragments (in
+// manifest order) worth rewriting, as Lance plans them: a run of two or
+// more small fragments, or any fragment carrying deletions.
+func compactionGroups(frags []format.Fragment, target uint64) [][]format.Fragment {
+	var groups [][]format.Fragment
+	var run []format.Fragment
+	flush := func() {
+		worth := len(run) > 1 || (len(run) == 1 && run[0].DeletionFile != nil)
+		if worth {
+			groups = append(groups, run)
+		}
+		run = nil
+	}
+	for i := range frags {
+		f := frags[i]
+		if f.PhysicalRows < target || f.DeletionFile != nil {
+			run = append(run, f.Clone())
+			continue
+		}
+		flush()
+	}
+	flush()
+	return groups
+}
+
+// StageCompaction stages a Rewrite (Lance compaction) against d's
+// version: each group of adjacent small or deletion-carrying fragments
+// is read (live rows only, so deletion vectors are materialized away)
+// and written as new fragments of up to TargetRowsPerFragment rows. The
+// Rewrite carries the old fragments' full messages and the new ones with
+// id 0 (assigned at commit, which replaces each group in place). The
+// rows are unchanged; their addresses change. ErrNothingToCompact when no
+// group is worth rewriting.
+func (d *Dataset) StageCompaction(ctx context.Context, copts CompactOptions, opts StageOptions) (*Staged, error) {
+	if err := d.checkWritable(); err != nil {
+		return nil, err
+	}
+	if err := d.checkDataFormat(); err != nil {
+		return nil, err
+	}
+	target := copts.TargetRowsPerFragment
+	if target == 0 {
+		target = DefaultMaxRowsPerFile
+	}
+	groups := compactionGroups(d.Fragments(), target)
+	if len(groups) == 0 {
+		return nil, ErrNothingToCompact
+	}
+	op := &format.Rewrite{}
+	for _, g := range groups {
+		ids := make(map[uint64]bool, len(g))
+		for i := range g {
+			ids[g[i].ID] = true
+		}
+		sc, err := d.Scan(ctx, ScanOptions{FragmentFilter: func(f *format.Fragment) bool { return ids[f.ID] }})
+		if err != nil {
+			return nil, err
+		}
+		rdr := &scanReader{ctx: ctx, sc: sc, refs: 1}
+		frags, err := d.writeFragments(ctx, rdr, d.schema, d.fields, target, opts.MaxBytesPerFile)
+		rdr.Release()
+		if err != nil {
+			return nil, err
+		}
+		op.Groups = append(op.Groups, format.RewriteGroup{OldFragments: g, NewFragments: frags})
+	}
+	return d.StageOperation(ctx, op, opts)
+}
+
+// scanReader adapts a Scanner to array.RecordReader (the writer's input).
+type scanReader struct {
+	ctx  context.Context
+	sc   *Scanner
+	cur  arrow.RecordBatch
+	err  error
+	refs int64
+}
+
+func (r *scanReader) Retain() { atomic.AddInt64(&r.refs, 1) }
+
+func (r *scanReader) Release() {
+	if atomic.AddInt64(&r.refs, -1) == 0 {
+		if r.cur != nil {
+			r.cur.Release()
+			r.cur = nil
+		}
+		r.sc.Close()
+	}
+}
+
+func (r *scanReader) Schema() *arrow.Schema { return r.sc.Schema() }
+
+func (r *scanReader) Next() bool {
+	if r.cur != nil {
+		r.cur.Release()
+		r.cur = nil
+	}
+	if r.err != nil {
+		return false
+	}
+	rec, err := r.sc.Next(r.ctx)
+	if err == io.EOF {
+		return false
+	}
+	if err != nil {
+		r.err = err
+		return false
+	}
+	r.cur = rec
+	return true
+}
+
+func (r *scanReader) RecordBatch() arrow.RecordBatch { return r.cur }
+
+// Record is RecordBatch (the interface still requires the old name).
+func (r *scanReader) Record() arrow.RecordBatch { return r.cur }
+
+func (r *scanReader) Err() error { return r.err }

@@ -1,0 +1,210 @@
+package lance
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/pggraph/pggraph/internal/oracle"
+	"github.com/pggraph/pggraph/lance/format"
+	"github.com/pggraph/pggraph/objstore"
+)
+
+// smallFragments builds a dataset of 60 rows in six 10-row fragments,
+// with ids divisible by 7 deleted (deletion vectors on most fragments).
+func smallFragments(t *testing.T, store objstore.Store) (*Dataset, []int64) {
+	t.Helper()
+	ctx := context.Background()
+	ds, err := Create(ctx, store, "t.lance", rowsReader(t, 0, 10, 10), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for lo := int64(10); lo < 60; lo += 10 {
+		st, err := ds.StageAppend(ctx, rowsReader(t, lo, lo+10, 10), StageOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ds, err = st.Commit(ctx, CommitOptions{Mode: CommitExact}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var del, sevens []int64
+	var addrs []uint64
+	for _, r := range scanAll(t, ds, ScanOptions{}) {
+		if r.id%7 == 0 {
+			addrs = append(addrs, r.addr)
+			sevens = append(sevens, r.id)
+		}
+	}
+	st, err := ds.StageDelete(ctx, addrs, StageOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ds, err = st.Commit(ctx, CommitOptions{Mode: CommitExact}); err != nil {
+		t.Fatal(err)
+	}
+	del = idRange(0, 60, sevens...)
+	return ds, del
+}
+
+// TestCompactionRewritesSmallFragments: the staged Rewrite has Lance's
+// shape (groups of full old fragment messages → new fragments, ids
+// assigned past max_fragment_id), materializes deletions, keeps every
+// row, and Lance reads the result exactly and appends on top of it.
+func TestCompactionRewritesSmallFragments(t *testing.T) {
+	ctx := context.Background()
+	store, dir := localStore(t)
+	ds, want := smallFragments(t, store)
+	maxBefore, _ := ds.mf.Manifest.MaxFragmentIDOrComputed()
+
+	st, err := ds.StageCompaction(ctx, CompactOptions{TargetRowsPerFragment: 25}, StageOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rw, ok := st.Txn.Op.(*format.Rewrite)
+	if !ok || len(rw.Groups) != 1 || len(rw.Groups[0].OldFragments) != 6 || len(rw.Groups[0].NewFragments) != 3 {
+		t.Fatalf("rewrite shape %+v", st.Txn.Op)
+	}
+	if rw.Groups[0].OldFragments[1].DeletionFile == nil {
+		t.Fatal("old fragments must be carried with their deletion files")
+	}
+	got, err := st.Commit(ctx, CommitOptions{Mode: CommitExact})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Version() != ds.Version()+1 || got.CountRows() != uint64(len(want)) {
+		t.Fatalf("v%d rows %d", got.Version(), got.CountRows())
+	}
+	frags := got.Fragments()
+	if len(frags) != 3 {
+		t.Fatalf("%d fragments after compaction, want 3", len(frags))
+	}
+	for i, f := range frags {
+		if f.DeletionFile != nil || f.ID != maxBefore+1+uint64(i) || f.PhysicalRows > 25 {
+			t.Fatalf("new fragment %d: id %d rows %d deletion %v", i, f.ID, f.PhysicalRows, f.DeletionFile)
+		}
+	}
+	checkRows(t, scanAll(t, got, ScanOptions{}), want)
+	// re-open from storage: the transaction file decodes to the same op
+	txn, err := got.Transaction(ctx, got.Version())
+	if err != nil || txn.Op.Kind() != format.OpRewrite || txn.UUID != st.UUID {
+		t.Fatalf("committed transaction %v %v", txn, err)
+	}
+	// the official Lance reads our compacted dataset exactly …
+	checkRows(t, oracleRows(t, oracle.Read(t, dir, "t")), want)
+	// … and commits on top of it; we read Lance's rows
+	var r oracleOpResult
+	opsOracle(t, &r, "merge-insert", dir, "t", "-", "100", "105")
+	if r.Inserted != 5 {
+		t.Fatalf("Lance merge-insert: %+v", r)
+	}
+	after, err := got.Latest(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkRows(t, scanAll(t, after, ScanOptions{}), append(want, idRange(100, 105)...))
+
+	// nothing left worth compacting: typed, no transaction staged
+	if _, err := after.StageCompaction(ctx, CompactOptions{TargetRowsPerFragment: 5}, StageOptions{}); !errors.Is(err, ErrNothingToCompact) {
+		t.Fatalf("want ErrNothingToCompact, got %v", err)
+	}
+}
+
+// TestCompactionRebase: a compaction staged at v rebases over a
+// concurrent Append and a Delete of a fragment it does not rewrite; a
+// concurrent Delete of a rewritten fragment is a retryable conflict (and
+// exact mode never rebases).
+func TestCompactionRebase(t *testing.T) {
+	ctx := context.Background()
+	cases := []struct {
+		name    string
+		concur  func(t *testing.T, ds *Dataset) *Dataset
+		mode    CommitMode
+		wantErr ConflictKind
+		ok      bool
+		want    func(base []int64) []int64
+	}{
+		{"append", func(t *testing.T, ds *Dataset) *Dataset {
+			st, err := ds.StageAppend(ctx, rowsReader(t, 200, 230, 30), StageOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return mustCommit(t, st)
+		}, CommitRebase, 0, true, func(b []int64) []int64 { return append(b, idRange(200, 230)...) }},
+		{"delete outside the group", func(t *testing.T, ds *Dataset) *Dataset {
+			return deleteIDs(t, ds, 201)
+		}, CommitRebase, 0, true, func(b []int64) []int64 { return append(b, idRange(200, 230, 201)...) }},
+		{"delete inside the group", func(t *testing.T, ds *Dataset) *Dataset {
+			return deleteIDs(t, ds, 3)
+		}, CommitRebase, ConflictRetryable, false, nil},
+		{"exact over append", func(t *testing.T, ds *Dataset) *Dataset {
+			st, err := ds.StageAppend(ctx, rowsReader(t, 300, 301, 1), StageOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return mustCommit(t, st)
+		}, CommitExact, ConflictLost, false, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			store := objstore.NewMem()
+			ds, base := smallFragments(t, store)
+			if tc.name == "delete outside the group" {
+				// a big fragment the compaction leaves alone
+				st, err := ds.StageAppend(ctx, rowsReader(t, 200, 230, 30), StageOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				ds = mustCommit(t, st)
+			}
+			st, err := ds.StageCompaction(ctx, CompactOptions{TargetRowsPerFragment: 25}, StageOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tc.concur(t, ds)
+			got, err := st.Commit(ctx, CommitOptions{Mode: tc.mode})
+			if !tc.ok {
+				var ce *ConflictError
+				if !errors.As(err, &ce) || ce.Kind != tc.wantErr {
+					t.Fatalf("want %v conflict, got %v", tc.wantErr, err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Version() != ds.Version()+2 {
+				t.Fatalf("landed at v%d", got.Version())
+			}
+			checkRows(t, scanAll(t, got, ScanOptions{}), tc.want(base))
+		})
+	}
+}
+
+func mustCommit(t *testing.T, st *Staged) *Dataset {
+	t.Helper()
+	ds, err := st.Commit(context.Background(), CommitOptions{Mode: CommitExact})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ds
+}
+
+func deleteIDs(t *testing.T, ds *Dataset, ids ...int64) *Dataset {
+	t.Helper()
+	del := map[int64]bool{}
+	for _, id := range ids {
+		del[id] = true
+	}
+	var addrs []uint64
+	for _, r := range scanAll(t, ds, ScanOptions{}) {
+		if del[r.id] {
+			addrs = append(addrs, r.addr)
+		}
+	}
+	st, err := ds.StageDelete(context.Background(), addrs, StageOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mustCommit(t, st)
+}
