@@ -152,8 +152,9 @@
 // frames with offsets; DISTINCT or ORDER BY inside window aggregates;
 // multidimensional arrays and array slices; collations other than "C";
 // bit-string literals; ORDER BY ... USING; TABLESAMPLE; ROWS FROM and
-// column definition lists; other set-returning functions (json_each,
-// jsonb_each, generate_subscripts, ...); SRFs in the
+// column definition lists; other set-returning functions
+// (generate_subscripts, ...) and json(b)_each[_text] outside FROM or
+// lateral to earlier items; SRFs in the
 // select list of aggregated or windowed queries; interval field
 // qualifiers; SEARCH/CYCLE clauses; data-modifying CTEs; FETCH ... WITH
 // TIES; aliases on JOIN expressions; whole-row references; SELECT INTO;

@@ -241,7 +241,7 @@ func knownPostgresFunction(name string) bool {
 		"corr", "covar_pop", "covar_samp",
 		"regr_slope", "regr_intercept", "bit_and", "bit_or", "bit_xor", "xmlagg", "jsonb_object_agg", "json_object_agg",
 		"jsonb_set", "jsonb_insert", "jsonb_path_query", "jsonb_path_exists", "jsonb_pretty", "jsonb_strip_nulls",
-		"json_strip_nulls", "jsonb_each", "json_each", "jsonb_each_text", "json_each_text", "jsonb_extract_path", "jsonb_extract_path_text", "json_extract_path",
+		"json_strip_nulls", "jsonb_extract_path", "jsonb_extract_path_text", "json_extract_path",
 		"json_extract_path_text", "jsonb_to_record", "json_populate_record", "row_to_json", "array_to_json",
 		"regexp_count",
 		"regexp_instr", "regexp_substr", "encode", "decode", "convert_from", "convert_to", "sha256", "sha512",

@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"encoding/json"
 	"strings"
 
 	q "github.com/pggraph/pggraph/internal/sqlparse"
@@ -28,8 +29,12 @@ func (f *funcScanNode) run(ec *evalCtx, emit func(*Batch) error) error {
 	}
 	out := newBuffer(typesOf(f.cols))
 	var ordN int64
+	var second *Vec // the value column of json(b)_each
 	flush := func(v *Vec) error {
 		b := &Batch{N: v.N, Cols: []*Vec{v}}
+		if second != nil {
+			b.Cols = append(b.Cols, second)
+		}
 		if f.ord {
 			o := NewVec(TInt8, v.N)
 			for i := range o.I {
@@ -70,6 +75,24 @@ func (f *funcScanNode) run(ec *evalCtx, emit func(*Batch) error) error {
 			}
 		}
 		if err := flush(v); err != nil {
+			return err
+		}
+	case "jsonb_each", "json_each", "jsonb_each_text", "json_each_text":
+		keys, vals2, err := jsonEach(f.name, vals[0].S[0])
+		if err != nil {
+			return err
+		}
+		kv := NewVec(TText, len(keys))
+		copy(kv.S, keys)
+		second = NewVec(f.cols[1].t, len(keys))
+		for i, v := range vals2 {
+			if v == nil {
+				second.SetNull(i)
+			} else {
+				second.S[i] = *v
+			}
+		}
+		if err := flush(kv); err != nil {
 			return err
 		}
 	case "regexp_matches", "regexp_split_to_table":
@@ -207,6 +230,31 @@ func (b *binder) bindRangeFunction(rf *q.RangeFunction, sc *scope) (plan, []scop
 	alias := name
 	if rf.Alias != nil {
 		alias = rf.Alias.Aliasname
+	}
+	switch name {
+	case "jsonb_each", "json_each", "jsonb_each_text", "json_each_text":
+		if len(args) != 1 || rf.Ordinality {
+			return nil, nil, unsupported("%s with these arguments is not supported", name)
+		}
+		jt, vt := TJSONB, TJSONB
+		if strings.HasPrefix(name, "json_") {
+			jt, vt = TJSON, TJSON
+		}
+		if strings.HasSuffix(name, "_text") {
+			vt = TText
+		}
+		if args[0], err = b.coerce(args[0], jt, castImplicit, ""); err != nil {
+			return nil, nil, noFunction(name, args)
+		}
+		if err := b.addAlias(sc, alias); err != nil {
+			return nil, nil, err
+		}
+		scols, err := applyAlias([]scopeCol{{name: "key", t: TText, idx: 0}, {name: "value", t: vt, idx: 1}}, rf.Alias, alias)
+		if err != nil {
+			return nil, nil, err
+		}
+		cols := []colInfo{{name: scols[0].name, t: TText}, {name: scols[1].name, t: vt}}
+		return &funcScanNode{name: name, args: args, cols: cols}, scols, nil
 	}
 	t, args, err := b.bindSRF(name, args)
 	if err != nil {
@@ -477,4 +525,75 @@ func regexSet(name, s, pat, flags string) (*Vec, error) {
 		v.A[i] = textArray(items, nulls)
 	}
 	return v, nil
+}
+
+// jsonEach expands an object into (key, value) rows.
+func jsonEach(name, doc string) ([]string, []*string, error) {
+	jb := strings.HasPrefix(name, "jsonb")
+	asText := strings.HasSuffix(name, "_text")
+	v, err := decodeJSON(doc)
+	if err != nil {
+		return nil, nil, jsonSyntaxErr("json", doc)
+	}
+	o, ok := v.(*jsonObject)
+	if !ok {
+		return nil, nil, errf(CodeInvalidParameterValue, "cannot deconstruct an array as an object")
+	}
+	var raws []string
+	if !jb {
+		if raws, err = jsonRawMembers(doc); err != nil {
+			return nil, nil, err
+		}
+	} else {
+		sortJSONB(o)
+	}
+	var keys []string
+	var vals []*string
+	seen := map[string]bool{}
+	for i, k := range o.keys {
+		if jb && seen[k] {
+			continue
+		}
+		seen[k] = true
+		keys = append(keys, k)
+		var s string
+		switch {
+		case asText:
+			t, ok := jsonScalarText(o.vals[i], jb)
+			if !ok {
+				vals = append(vals, nil)
+				continue
+			}
+			if _, isStr := o.vals[i].(string); !isStr && !jb {
+				t = raws[i]
+			}
+			s = t
+		case jb:
+			s = jsonText(o.vals[i], true)
+		default:
+			s = raws[i]
+		}
+		vals = append(vals, &s)
+	}
+	return keys, vals, nil
+}
+
+// jsonRawMembers returns an object's member values verbatim, in order.
+func jsonRawMembers(s string) ([]string, error) {
+	dec := json.NewDecoder(strings.NewReader(s))
+	if _, err := dec.Token(); err != nil {
+		return nil, jsonSyntaxErr("json", s)
+	}
+	var out []string
+	for dec.More() {
+		if _, err := dec.Token(); err != nil {
+			return nil, jsonSyntaxErr("json", s)
+		}
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, jsonSyntaxErr("json", s)
+		}
+		out = append(out, string(raw))
+	}
+	return out, nil
 }

@@ -55,3 +55,8 @@ SELECT d.id, e FROM docs d, jsonb_array_elements_text(d.jb -> 'tags') e ORDER BY
 SELECT count(*) FROM docs, jsonb_object_keys(jb) k WHERE jsonb_typeof(jb) = 'object';
 SELECT * FROM jsonb_array_elements('{"a": 1}');
 SELECT * FROM jsonb_object_keys('[1]');
+SELECT * FROM jsonb_each('{"b": [1, 2], "a": 1, "c": null}');
+SELECT * FROM json_each('{"b": [1,  2], "a": "x"}');
+SELECT key, value FROM jsonb_each_text('{"b": "two", "a": 1, "n": null, "o": {"k": 1}}') ORDER BY key;
+SELECT * FROM json_each_text('{"x": "s", "y": 1.50, "z": [1, 2]}') AS e(k, v);
+SELECT * FROM jsonb_each('[1]');

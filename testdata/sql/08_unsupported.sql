@@ -36,7 +36,7 @@ SELECT * FROM u TABLESAMPLE SYSTEM (10);
 -- unsupported
 SELECT * FROM ROWS FROM (generate_series(1, 2), generate_series(1, 3));
 -- unsupported
-SELECT * FROM json_each('{"a": 1}');
+SELECT json_each('{"a": 1}');
 -- unsupported
 SELECT * FROM regexp_matches('abc', 'b', 'x');
 -- unsupported
