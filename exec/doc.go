@@ -95,7 +95,8 @@
 //     json(b)_array_elements[_text], json(b)_object_keys, regexp_matches,
 //     regexp_split_to_table in FROM (implicitly
 //     lateral when their arguments read earlier FROM items) and in the
-//     select list (run in lockstep as in PostgreSQL 10+).
+//     select list (run in lockstep as in PostgreSQL 10+);
+//     json(b)_each[_text] (key, value) in FROM.
 //   - Types: bool, int2/int4/int8, float4/float8, numeric[(p,s)] (arbitrary
 //     precision, PostgreSQL's display scales), text, varchar(n), char(n),
 //     name, "char", bytea, uuid, json, jsonb, date, time, timestamp,
