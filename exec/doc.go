@@ -84,7 +84,8 @@
 //   - WITH and WITH RECURSIVE (UNION and UNION ALL, iteration cap).
 //   - Aggregates: count, sum, avg, min, max, bool_and, bool_or, every,
 //     string_agg, array_agg, json_agg, jsonb_agg, stddev, stddev_samp,
-//     stddev_pop, variance, var_samp, var_pop; DISTINCT, ORDER BY and
+//     stddev_pop, variance, var_samp, var_pop, and the ordered-set
+//     percentile_cont / percentile_disc (fraction) WITHIN GROUP (ORDER BY x); DISTINCT, ORDER BY and
 //     FILTER on aggregates.
 //   - Window functions: row_number, rank, dense_rank, percent_rank,
 //     cume_dist, ntile, lag, lead, first_value, last_value, nth_value,
@@ -148,7 +149,8 @@
 // # Answered with 0A000 (feature_not_supported)
 //
 // LATERAL subqueries; GROUPING SETS/ROLLUP/CUBE and GROUPING(); row
-// constructors and row comparisons; ordered-set aggregates (WITHIN GROUP);
+// constructors and row comparisons; ordered-set aggregates other than
+// percentile_cont/percentile_disc (mode, hypothetical-set);
 // named windows (WINDOW clause), GROUPS frames, frame exclusion, RANGE
 // frames with offsets; DISTINCT or ORDER BY inside window aggregates;
 // multidimensional arrays and array slices; collations other than "C";
@@ -164,7 +166,7 @@
 // Infinity to integer; generate_series over floats; sum/avg over
 // interval; to_char patterns other than those listed and to_char of
 // numbers and intervals; the PostgreSQL built-ins listed in
-// knownPostgresFunction (percentile_cont, corr, jsonb_set, encode,
+// knownPostgresFunction (mode, corr, jsonb_set, encode,
 // nextval, ...) and types listed in knownPostgresType (money,
 // inet, ranges, tsvector, ...). An unknown function name answers 42883 as in PostgreSQL.
 //

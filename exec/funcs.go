@@ -63,6 +63,9 @@ func (b *binder) bindFuncCall(fc *q.FuncCall, sc *scope) (Expr, error) {
 	if fc.Over != nil {
 		return b.bindWindowCall(name, fc, sc)
 	}
+	if fc.AggWithinGroup && (name == "percentile_cont" || name == "percentile_disc") && fc.Over == nil {
+		return b.bindOrderedSetAgg(name, fc, sc)
+	}
 	if fc.AggWithinGroup || (knownPostgresFunction(name) && !isAggregate(name) && funcs[name] == nil) {
 		return nil, unsupported("function %s() is not supported", name)
 	}
@@ -237,7 +240,7 @@ func isSetReturning(name string) bool {
 // an unknown name, so a missing feature is never mistaken for a typo.
 func knownPostgresFunction(name string) bool {
 	switch name {
-	case "to_date", "to_number", "percentile_cont", "percentile_disc", "mode", "rank_agg",
+	case "to_date", "to_number", "mode", "rank_agg",
 		"corr", "covar_pop", "covar_samp",
 		"regr_slope", "regr_intercept", "bit_and", "bit_or", "bit_xor", "xmlagg", "jsonb_object_agg", "json_object_agg",
 		"jsonb_set", "jsonb_insert", "jsonb_path_query", "jsonb_path_exists", "jsonb_pretty", "jsonb_strip_nulls",

@@ -12,7 +12,7 @@ SELECT ROW(1, 2);
 -- unsupported
 SELECT (1, 2) = (1, 2);
 -- unsupported
-SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY n) FROM u;
+SELECT mode() WITHIN GROUP (ORDER BY n) FROM u;
 -- unsupported
 SELECT sum(n) OVER w FROM u WINDOW w AS (ORDER BY id);
 -- unsupported

@@ -117,3 +117,7 @@ SELECT x, count(*) OVER () FROM generate_series(1, 2500) x ORDER BY x DESC LIMIT
 SELECT id, (WITH c AS (SELECT x.v * 2 AS d) SELECT d FROM c) FROM a x ORDER BY id;
 SELECT id, (SELECT count(*) FROM (SELECT b.id FROM b WHERE b.a_id = a.id) s) FROM a ORDER BY id;
 SELECT id FROM a WHERE EXISTS (WITH m AS (SELECT max(id) AS mx FROM b WHERE b.a_id = a.id) SELECT 1 FROM m WHERE mx IS NOT NULL) ORDER BY id;
+SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY v), percentile_disc(0.5) WITHIN GROUP (ORDER BY v), percentile_cont(0.25) WITHIN GROUP (ORDER BY w DESC) FROM a;
+SELECT g, percentile_cont(0.9) WITHIN GROUP (ORDER BY v), percentile_disc(0) WITHIN GROUP (ORDER BY id), percentile_disc(1) WITHIN GROUP (ORDER BY g) FROM a GROUP BY g ORDER BY g NULLS FIRST;
+SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x) FROM generate_series(1, 10) x WHERE x > 100;
+SELECT percentile_cont(1.5) WITHIN GROUP (ORDER BY v) FROM a;
