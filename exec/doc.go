@@ -20,11 +20,13 @@
 // boxed rows in hot loops); rare functions use a boxed per-row kernel.
 //
 // Output: Prepared.Columns (name, type OID, typmod, typlen, table OID,
-// attnum) for RowDescription; Result batches with FormatText (PostgreSQL
+// attnum) for RowDescription; Prepared.Stream hands out batches as they
+// are produced (Execute collects them into a Result); values render with
+// FormatText (PostgreSQL
 // text output: DateStyle ISO, IntervalStyle postgres, extra_float_digits
-// 1, bytea hex), Rows, and Records (Arrow). Command tag "SELECT n".
-// Binary output format is left to the wire layer (pgx/pgtype encodes the
-// Go values by OID).
+// 1, bytea hex) and AppendBinary (PostgreSQL's binary send format,
+// checked byte-for-byte against PostgreSQL 15); Result also offers Rows,
+// Value (Go values for pgx) and Records (Arrow). Command tag "SELECT n".
 //
 // Prepared statements: Engine.Prepare parses and binds once, infers $n
 // types from context (declared OIDs win), and Execute runs with Go

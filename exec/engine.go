@@ -175,11 +175,37 @@ func (r *Result) Records() []arrow.RecordBatch {
 }
 
 // Execute runs the statement with parameter values (Go values: nil, string
-// (text form), int64, int, float64, bool, time.Time).
+// (text form), int64, int, float64, bool, time.Time) and returns the whole
+// result.
 func (p *Prepared) Execute(ctx context.Context, sess *Session, params []any) (res *Result, err error) {
+	res = &Result{Columns: p.Columns, types: typesOf(p.cols)}
+	tag, err := p.Stream(ctx, sess, params, func(b *Batch, loc *time.Location) error {
+		res.loc = loc
+		res.Batches = append(res.Batches, b)
+		res.rows += b.N
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if res.loc == nil {
+		res.loc = time.UTC
+		if sess != nil && sess.TimeZone != nil {
+			res.loc = sess.TimeZone
+		}
+	}
+	res.Tag = tag
+	return res, nil
+}
+
+// Stream runs the statement and hands each result batch (dense, no
+// selection vector; render values with FormatText/AppendBinary in loc) to
+// fn as it is produced, so large results need not be held in memory. It
+// returns the command tag. fn returning an error stops the query.
+func (p *Prepared) Stream(ctx context.Context, sess *Session, params []any, fn func(b *Batch, loc *time.Location) error) (tag string, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			res, err = nil, &Error{Code: CodeInternalError, Message: fmt.Sprintf("internal error: %v", r)}
+			tag, err = "", &Error{Code: CodeInternalError, Message: fmt.Sprintf("internal error: %v", r)}
 		}
 	}()
 	if sess == nil {
@@ -190,7 +216,7 @@ func (p *Prepared) Execute(ctx context.Context, sess *Session, params []any) (re
 		loc = time.UTC
 	}
 	if len(params) < len(p.ParamTypes) {
-		return nil, &Error{Code: CodeProtocolViolation, Message: fmt.Sprintf("bind message supplies %d parameters, but prepared statement requires %d", len(params), len(p.ParamTypes))}
+		return "", &Error{Code: CodeProtocolViolation, Message: fmt.Sprintf("bind message supplies %d parameters, but prepared statement requires %d", len(params), len(p.ParamTypes))}
 	}
 	rc := &runCtx{ctx: ctx, loc: loc, recursion: p.eng.RecursionLimit, user: sess.User, database: sess.Database, pid: sess.PID, settings: sess.Setting}
 	if p.eng.MemoryLimit > 0 {
@@ -201,11 +227,11 @@ func (p *Prepared) Execute(ctx context.Context, sess *Session, params []any) (re
 	for i, t := range p.ParamTypes {
 		v, err := paramVec(params[i], t, loc)
 		if err != nil {
-			return nil, err
+			return "", err
 		}
 		ec.params = append(ec.params, v)
 	}
-	res = &Result{Columns: p.Columns, loc: loc, types: typesOf(p.cols)}
+	rows := 0
 	err = p.plan.run(ec, func(b *Batch) error {
 		if err := checkCancel(ctx); err != nil {
 			return err
@@ -214,22 +240,20 @@ func (p *Prepared) Execute(ctx context.Context, sess *Session, params []any) (re
 		if b.N == 0 {
 			return nil
 		}
-		res.Batches = append(res.Batches, b)
-		res.rows += b.N
-		return nil
+		rows += b.N
+		return fn(b, loc)
 	})
 	if err != nil {
 		if err == errStop {
 			err = nil
 		} else {
 			if ctx.Err() != nil && Code(err) == "" {
-				return nil, checkCancel(ctx)
+				return "", checkCancel(ctx)
 			}
-			return nil, err
+			return "", err
 		}
 	}
-	res.Tag = fmt.Sprintf("SELECT %d", res.rows)
-	return res, nil
+	return fmt.Sprintf("SELECT %d", rows), nil
 }
 
 // Query prepares and executes sql in one step.

@@ -329,3 +329,25 @@ func TestErrorPositions(t *testing.T) {
 		}
 	}
 }
+
+func TestStreamDeliversBatchesAndStops(t *testing.T) {
+	eng := &Engine{}
+	p, err := eng.Prepare("SELECT x FROM generate_series(1, 5000) x", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var batches, rows int
+	tag, err := p.Stream(context.Background(), nil, nil, func(b *Batch, _ *time.Location) error {
+		batches++
+		rows += b.N
+		return nil
+	})
+	if err != nil || tag != "SELECT 5000" || rows != 5000 || batches < 2 {
+		t.Fatalf("tag %q rows %d batches %d err %v", tag, rows, batches, err)
+	}
+	stop := errors.New("client went away")
+	_, err = p.Stream(context.Background(), nil, nil, func(*Batch, *time.Location) error { return stop })
+	if !errors.Is(err, stop) {
+		t.Fatalf("want the callback's error, got %v", err)
+	}
+}
