@@ -50,3 +50,6 @@ SELECT regexp_matches('abc', 'b'), regexp_matches('aXbX', 'x', 'gi');
 SELECT * FROM regexp_matches('a1b22c333', '[0-9]+', 'g') AS m;
 SELECT regexp_split_to_table('the quick  brown', '\s+');
 SELECT x, length(x) FROM regexp_split_to_table('a,bb,,ccc', ',') AS x ORDER BY 2, 1;
+SELECT encode('hello'::bytea, 'hex'), encode('hello'::bytea, 'base64'), encode(repeat('abcdefgh', 12)::bytea, 'base64'), decode('68656c6c6f', 'hex'), decode('aGVsbG8=', 'base64');
+SELECT encode(sha256('abc'::bytea), 'hex'), encode('x'::bytea, 'nope');
+SELECT array_ndims(ARRAY[1, 2]), array_dims(ARRAY['a', 'b', 'c']), array_ndims('{}'::int[]), array_dims('{}'::int[]);

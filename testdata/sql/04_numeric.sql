@@ -76,3 +76,7 @@ SELECT stddev(f8), variance(f4), stddev_pop(f8), var_pop(f8) FROM nums WHERE id 
 SELECT stddev(x), variance(x), stddev_pop(x::float8), var_samp(x::numeric / 3) FROM generate_series(1, 100) x;
 SELECT stddev(1), variance(NULL::int), stddev_pop(5), var_pop(2.5), stddev(x) FROM (VALUES (7), (7), (7)) v(x);
 SELECT g, stddev(v), variance(v::float8) FROM (VALUES (1, 10), (1, 20), (2, 5), (1, 35), (2, 6)) t(g, v) GROUP BY g ORDER BY g;
+SELECT lcm(4, 6), lcm(0, 5), lcm(-4, 6), lcm(12::int8, 18::int8), factorial(0), factorial(5), factorial(25), scale(1.2300), scale(5::numeric);
+SELECT lcm(2147483647, 2147483646);
+SELECT factorial(-1);
+SELECT bit_and(x), bit_or(x), bit_and(x::int2), bit_or(x::int8) FROM (VALUES (12), (10), (NULL), (14)) v(x);
