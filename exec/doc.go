@@ -85,7 +85,7 @@
 //     correlated ones are re-executed per outer row.
 //   - WITH and WITH RECURSIVE (UNION and UNION ALL, iteration cap).
 //   - Aggregates: count, sum, avg, min, max, bool_and, bool_or, every,
-//     string_agg, array_agg, json_agg, jsonb_agg, stddev, stddev_samp,
+//     string_agg, array_agg, json_agg, jsonb_agg, bit_and, bit_or, stddev, stddev_samp,
 //     stddev_pop, variance, var_samp, var_pop, and the ordered-set
 //     percentile_cont / percentile_disc (fraction) WITHIN GROUP (ORDER BY x); DISTINCT, ORDER BY and
 //     FILTER on aggregates.
@@ -121,10 +121,11 @@
 //     concat_ws, format (%s %I %L), quote_ident, quote_literal,
 //     quote_nullable, md5, ascii, chr, to_hex, regexp_replace,
 //     regexp_match, regexp_split_to_array, string_to_array,
-//     array_to_string, array_remove; abs, round, trunc, ceil, ceiling,
+//     array_to_string, array_remove, encode/decode (hex, base64), sha256; abs, round, trunc, ceil, ceiling,
 //     floor, sign, sqrt, cbrt, exp, ln, log, log10, power, pow, mod, div,
 //     pi, degrees, radians, sin, cos, tan, asin, acos, atan, atan2, gcd,
-//     random, gen_random_uuid, num_nulls, num_nonnulls; now,
+//     random, gen_random_uuid, num_nulls, num_nonnulls, lcm, factorial,
+//     scale; now,
 //     current_timestamp, current_date, localtimestamp, date_trunc,
 //     extract, date_part, make_date, to_timestamp, to_char (timestamps,
 //     dates: YYYY YY MM DD DDD D Q HH24 HH12 HH MI SS MS US AM/PM Month
@@ -133,7 +134,7 @@
 //     jsonb_build_object, json_build_array, jsonb_build_array, to_json,
 //     to_jsonb, json(b)_typeof, json(b)_array_length; array_length,
 //     array_upper, array_lower, cardinality, array_append, array_prepend,
-//     array_cat, array_position; version, current_database, current_user,
+//     array_cat, array_position, array_ndims, array_dims; version, current_database, current_user,
 //     session_user, current_schema, current_schemas, pg_backend_pid,
 //     pg_typeof, format_type, pg_table_is_visible, pg_type_is_visible,
 //     has_*_privilege, pg_get_constraintdef, pg_get_indexdef, pg_get_expr,
