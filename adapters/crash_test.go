@@ -29,6 +29,10 @@ type writeShape struct {
 	branch        string // graph branch written ("" = main)
 	run           func(ctx context.Context, t testing.TB, g *Graph) error
 	before, after map[string][]int64
+	// layout, for a content-preserving write (Optimize: before == after),
+	// tells from the physical layout whether the write is visible
+	// ("all"), not visible ("none") or torn (anything else)
+	layout func(t testing.TB, g *Graph, sn *graph.Snapshot) string
 }
 
 var seed = map[string][]int64{"a": {1}, "b": {100, 101}, "c": {200}}
@@ -76,6 +80,27 @@ func shapes() []writeShape {
 			})
 			return err
 		}, before: seed, after: map[string][]int64{"a": {1, 2}, "b": {100, 101}, "c": {200}, "d": {1, 2}}},
+		// Optimize compacts b's two one-row fragments (seedRoot) into
+		// one; the next write adds one more fragment to b
+		{name: "optimize", run: func(ctx context.Context, t testing.TB, g *Graph) error {
+			rc, err := g.Optimize(ctx, "", "b")
+			if err == nil && rc == nil {
+				t.Fatal("optimize found nothing to compact")
+			}
+			return err
+		}, before: seed, after: seed, layout: func(t testing.TB, g *Graph, sn *graph.Snapshot) string {
+			ds, _, err := g.Table(context.Background(), sn, "b")
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch len(ds.Fragments()) {
+			case 2:
+				return "all"
+			case 3:
+				return "none"
+			}
+			return fmt.Sprintf("torn layout: %d fragments", len(ds.Fragments()))
+		}},
 		{name: "first-touch-on-branch", branch: "dev", run: func(ctx context.Context, t testing.TB, g *Graph) error {
 			_, err := g.Write(ctx, WriteOptions{Branch: "dev"}, func(ctx context.Context, s *Stage) error {
 				if err := s.Insert("a", rowsOf(2)); err != nil {
@@ -112,7 +137,11 @@ func seedRoot(t testing.TB, store objstore.Store) {
 	g := openGraph(t, store, true)
 	defer g.Close()
 	createTables(t, g, "a", "b", "c")
-	if err := insert(context.Background(), g, WriteOptions{}, seed); err != nil {
+	// b's rows land as two fragments (something for Optimize to compact)
+	if err := insert(context.Background(), g, WriteOptions{}, map[string][]int64{"a": seed["a"], "b": seed["b"][:1], "c": seed["c"]}); err != nil {
+		t.Fatal(err)
+	}
+	if err := insert(context.Background(), g, WriteOptions{}, map[string][]int64{"b": seed["b"][1:]}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := g.CreateBranch(context.Background(), "dev", ""); err != nil {
@@ -183,6 +212,15 @@ func verify(t testing.TB, store objstore.Store, sh writeShape, acked bool, g *Gr
 		}
 	default:
 		t.Fatalf("torn write: graph shows %v; before %v, after %v", content, sh.before, sh.after)
+	}
+	if sh.layout != nil {
+		outcome = sh.layout(t, g, sn)
+		switch {
+		case outcome == "none" && acked:
+			t.Fatalf("acknowledged optimize lost")
+		case outcome != "all" && outcome != "none":
+			t.Fatalf("torn write: %s", outcome)
+		}
 	}
 	if objs, err := store.List(ctx, graph.RecoveryDir); err != nil || len(objs) != 0 {
 		t.Fatalf("sidecars remain after the next write: %v %v", objs, err)

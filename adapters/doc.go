@@ -2,10 +2,11 @@
 // the Go API the SQL layer writes through.
 //
 // Registry (registry.go): Mutation (INSERT/UPDATE/DELETE/MERGE/COPY
-// loads: one staged Lance transaction per touched table) and SchemaApply
+// loads: one staged Lance transaction per touched table), Optimize
+// (compaction, below) and SchemaApply
 // (CREATE/DROP TABLE, optionally with the new tables' rows in the same
 // graph commit: a create is a staged Overwrite at version 0 of a fresh
-// dataset). Both declare RollBackArmedForwardConfirmed. No other code
+// dataset). All three declare RollBackArmedForwardConfirmed. No other code
 // stages or commits a Lance transaction on a graph table:
 // TestConformanceOnlyAdaptersCommitGraphTables walks the module's source
 // and pins the exact Lance write calls per file.
@@ -26,6 +27,29 @@
 // inserts, deletes, probes and DDL, and commits them as one graph commit.
 // Branches: CreateBranch / DeleteBranch (control operations behind the
 // barrier and the exclusive branch gate); writes take WriteOptions.Branch.
+//
+// Optimize (optimize.go; registry kind "optimize"): Graph.Optimize /
+// OptimizeWith compact the small fragments of one or more tables of a
+// branch in one graph commit — per table one staged Lance Rewrite
+// (lance.StageCompaction: adjacent fragments below
+// TargetRowsPerFragment rows or carrying deletions are rewritten into
+// fewer files, deletion vectors materialized away), through the same
+// protocol as every write: sidecar before the first effect, exact commit
+// at pin+1, manifest CAS, first touch on a branch. It is
+// content-preserving, and its recovery is "complete or leave": a
+// confirmed intent is rolled forward (new layout), an armed one is left
+// at the old layout (restored to the pin so pin == HEAD) — same rows
+// either way (crash sweep shape "optimize" checks rows and which layout
+// is visible). Row addresses change, so a concurrent non-strict write
+// re-prepares (its base table moved) and a strict transaction that read
+// the table gets 40001. Automatic trigger: Options.AutoOptimizeFragments
+// > 0 makes a write that leaves a table it wrote with that many
+// fragments start an Optimize of those tables in a background goroutine
+// after the write is acknowledged (never on the committing caller's
+// path; one run per branch at a time; Close waits for it). Under a
+// steady stream of writers a run may lose its read set five times and
+// give up with 40001, changing nothing; the next crossing retries
+// (AutoOptimizeStats counts runs and failures).
 //
 // Views for the SQL layer: Commits (graph.commits), Audit (graph.audit),
 // Pending (graph.recovery), Branches (graph.branches); as-of reads use

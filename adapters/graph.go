@@ -19,6 +19,11 @@ type Options struct {
 	// Location is the root's absolute location (see graph.Options).
 	Location string
 	Recovery recovery.Options
+	// AutoOptimizeFragments, when > 0, makes a write after which a table
+	// it wrote has at least this many fragments start an Optimize of
+	// those tables in the background, after the write was acknowledged
+	// (derived work: never on the committing caller's path). 0 = off.
+	AutoOptimizeFragments int
 }
 
 // Graph is the write path's entry point for the SQL layer: an open root
@@ -28,6 +33,7 @@ type Graph struct {
 	Recovery *recovery.Manager
 	coord    *protocol.Coordinator
 	actor    string
+	auto     autoOptimizer
 }
 
 // Open opens (or with Create, initializes) the root in store. Recovery is
@@ -48,7 +54,8 @@ func Open(ctx context.Context, store objstore.Store, o Options) (*Graph, error) 
 	if o.Actor == "" {
 		o.Actor = "pggraph"
 	}
-	return &Graph{Root: root, Recovery: rec, coord: protocol.NewCoordinator(root, rec), actor: o.Actor}, nil
+	return &Graph{Root: root, Recovery: rec, coord: protocol.NewCoordinator(root, rec), actor: o.Actor,
+		auto: autoOptimizer{threshold: o.AutoOptimizeFragments, running: map[string]bool{}}}, nil
 }
 
 // Stats returns the coordinator's counters (commits, re-prepares,
@@ -56,7 +63,12 @@ func Open(ctx context.Context, store objstore.Store, o Options) (*Graph, error) 
 func (g *Graph) Stats() protocol.Stats { return g.coord.Stats() }
 
 // Close ends this handle's recovery owner instance.
-func (g *Graph) Close() { g.Recovery.Close() }
+// Close waits for background Optimize runs, then ends this handle's
+// recovery owner instance.
+func (g *Graph) Close() {
+	g.auto.wg.Wait()
+	g.Recovery.Close()
+}
 
 // Head returns the latest snapshot of a branch ("" = main).
 func (g *Graph) Head(ctx context.Context, branch string) (*graph.Snapshot, error) {
@@ -94,8 +106,12 @@ func (g *Graph) Write(ctx context.Context, o WriteOptions, fn StageFunc) (*proto
 	}
 	w := newMutationWriter(g.Root, fn)
 	w.maxRowsPerFile = o.MaxRowsPerFile
-	return g.coord.Commit(ctx, w, protocol.CommitOptions{Branch: o.Branch, Actor: o.Actor, Message: o.Message,
+	rc, err := g.coord.Commit(ctx, w, protocol.CommitOptions{Branch: o.Branch, Actor: o.Actor, Message: o.Message,
 		Strict: o.Strict, Base: o.Base, MaxReprepare: o.MaxReprepare})
+	if err == nil {
+		g.maybeOptimize(rc, w)
+	}
+	return rc, err
 }
 
 // Table opens the pinned version of a live table in a snapshot, for

@@ -31,6 +31,9 @@ type mutationWriter struct {
 	staged         map[string]map[graph.TableKey]*lance.Staged // by operation id
 	// first-touch tables keep their logical input until Apply
 	pending map[string]map[graph.TableKey]*tableOps
+	// fragments: each table's fragment count at its confirmed post-state
+	// (what the automatic Optimize trigger looks at)
+	fragments map[graph.TableKey]int
 }
 
 func newMutationWriter(root *graph.Root, fn StageFunc) *mutationWriter {
@@ -51,9 +54,12 @@ func (w *mutationWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite
 	}
 	pw.ReadSet.Schema = base.State.Schema.Identity()
 	pw.Recovery.Strategy = protocol.RollBackArmedForwardConfirmed
-	if len(st.creates) > 0 || len(st.drops) > 0 {
+	switch {
+	case len(st.creates) > 0 || len(st.drops) > 0:
 		pw.WriterKind = SchemaApply
-	} else {
+	case st.onlyCompactions():
+		pw.WriterKind = Optimize
+	default:
 		pw.WriterKind = Mutation
 	}
 	staged := map[graph.TableKey]*lance.Staged{}
@@ -100,7 +106,7 @@ func (w *mutationWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite
 		}
 		o := st.ops[k]
 		e, _ := base.State.Table(k)
-		if len(o.inserts) == 0 && len(o.deletes) == 0 {
+		if len(o.inserts) == 0 && len(o.deletes) == 0 && o.compact == nil {
 			continue
 		}
 		if e.Branch != lanceBranch {
@@ -162,6 +168,9 @@ func (w *mutationWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite
 
 // stageOps stages one table's logical changes on ds.
 func stageOps(ctx context.Context, ds *lance.Dataset, o *tableOps, opts lance.StageOptions) (*lance.Staged, error) {
+	if o.compact != nil {
+		return ds.StageCompaction(ctx, *o.compact, opts)
+	}
 	if len(o.inserts) > 0 {
 		rdr := newChain(ds.Schema(), o.inserts)
 		defer rdr.Release()
@@ -259,6 +268,12 @@ func (w *mutationWriter) Apply(ctx context.Context, pw *protocol.PreparedWrite) 
 			return fmt.Errorf("adapters: table %s landed at %d, outside the declared exact post-state %d", e.Table, nd.Version(), e.ExpectedVersion+1)
 		}
 		e.Confirmed = &protocol.Confirmed{Version: nd.Version(), RowCount: nd.CountRows()}
+		w.mu.Lock()
+		if w.fragments == nil {
+			w.fragments = map[graph.TableKey]int{}
+		}
+		w.fragments[e.Table] = len(nd.Fragments())
+		w.mu.Unlock()
 		return nil
 	})
 	if err != nil {

@@ -14,6 +14,11 @@ const (
 	// SchemaApply: CREATE/DROP TABLE, optionally with rows for the new
 	// tables in the same graph commit.
 	SchemaApply protocol.WriterKind = "schema_apply"
+	// Optimize: compaction of tables' small fragments (one staged Lance
+	// Rewrite per table); content-preserving, so rolling an armed intent
+	// back (old layout) and rolling a confirmed one forward (new layout)
+	// both leave the same rows.
+	Optimize protocol.WriterKind = "optimize"
 )
 
 // Adapter describes one registered writer: the effects it may declare and
@@ -33,6 +38,8 @@ var registry = map[protocol.WriterKind]Adapter{
 		Strategy: protocol.RollBackArmedForwardConfirmed, EntryPoints: []string{"Graph.Write"}},
 	SchemaApply: {Kind: SchemaApply, Effects: []protocol.EffectKind{protocol.EffectCreate, protocol.EffectStaged},
 		Strategy: protocol.RollBackArmedForwardConfirmed, EntryPoints: []string{"Graph.Write"}},
+	Optimize: {Kind: Optimize, Effects: []protocol.EffectKind{protocol.EffectStaged, protocol.EffectFirstTouch},
+		Strategy: protocol.RollBackArmedForwardConfirmed, EntryPoints: []string{"Graph.Optimize"}},
 }
 
 // Registered lists the registry, sorted by kind.

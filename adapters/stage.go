@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/pggraph/pggraph/graph"
+	"github.com/pggraph/pggraph/lance"
 	"github.com/pggraph/pggraph/protocol"
 )
 
@@ -33,6 +34,9 @@ type TableSpec struct {
 type tableOps struct {
 	inserts []Source
 	deletes []uint64
+	// compact, when set, makes the table's transaction a Rewrite
+	// (Optimize); it is never combined with inserts or deletes
+	compact *lance.CompactOptions
 }
 
 // Stage collects one attempt's changes against its base snapshot. The
@@ -151,4 +155,22 @@ func createKey(i int) graph.TableKey { return graph.TableKey{ID: 0, Incarnation:
 
 func (s *Stage) String() string {
 	return fmt.Sprintf("stage(%d tables, %d creates, %d drops)", len(s.ops), len(s.creates), len(s.drops))
+}
+
+// compactTable stages a compaction of a table's small fragments (the
+// Optimize adapter's only change: a Rewrite, rows unchanged).
+func (s *Stage) compactTable(name string, copts lance.CompactOptions) error {
+	k, err := s.table(name)
+	if err != nil {
+		return err
+	}
+	if s.created[name] {
+		return protocol.Errorf(protocol.KindInvalid, nil, "cannot optimize %q in the write that creates it", name)
+	}
+	o := s.opsFor(k)
+	if len(o.inserts) > 0 || len(o.deletes) > 0 {
+		return protocol.Errorf(protocol.KindInvalid, nil, "cannot optimize %q in a write that changes its rows", name)
+	}
+	o.compact = &copts
+	return nil
 }

@@ -46,6 +46,20 @@ func compactionGroups(frags []format.Fragment, target uint64) [][]format.Fragmen
 	return groups
 }
 
+// CompactionCandidates returns how many fragments StageCompaction would
+// rewrite at this version (0: nothing to compact). It reads no file.
+func (d *Dataset) CompactionCandidates(copts CompactOptions) int {
+	target := copts.TargetRowsPerFragment
+	if target == 0 {
+		target = DefaultMaxRowsPerFile
+	}
+	n := 0
+	for _, g := range compactionGroups(d.Fragments(), target) {
+		n += len(g)
+	}
+	return n
+}
+
 // StageCompaction stages a Rewrite (Lance compaction) against d's
 // version: each group of adjacent small or deletion-carrying fragments
 // is read (live rows only, so deletion vectors are materialized away)

@@ -23,7 +23,7 @@ import (
 // The graph write path benchmark: `pgproxy bench-graph` (make bench).
 var benchGraphCmd = &command{
 	name:     "bench-graph",
-	synopsis: "pgproxy bench-graph [--data DIR] [--iterations N] [--history N] [--bulk-rows N] [--out FILE]",
+	synopsis: "pgproxy bench-graph [--data DIR] [--iterations N] [--history N] [--bulk-rows N] [--auto-optimize N] [--out FILE]",
 	about:    "measure graph commits: latency, durable ops/fsyncs/rounds per commit vs the physical floor, history flatness, bulk insert",
 }
 
@@ -37,6 +37,7 @@ func init() {
 		fs.IntVar(&c.iterations, "iterations", 200, "commits per latency sample set")
 		fs.IntVar(&c.history, "history", 10000, "prior commits before the second history sample")
 		fs.IntVar(&c.bulkRows, "bulk-rows", 1000000, "rows of the bulk insert (one commit)")
+		fs.IntVar(&c.autoOptimize, "auto-optimize", 64, "history run: compact a table in the background once a commit leaves it with this many fragments (0 = never)")
 		lf := addLogFlags(fs)
 		if err := parseCommand(benchGraphCmd, fs, args, env); err != nil {
 			return err
@@ -52,6 +53,7 @@ func init() {
 type graphBenchConfig struct {
 	dir, out                      string
 	iterations, history, bulkRows int
+	autoOptimize                  int
 }
 
 type latencyResult struct {
@@ -67,6 +69,8 @@ type latencyResult struct {
 	// TableFragments is the written table's fragment count (one per
 	// 1-row commit until compaction): what makes bytes per commit grow.
 	TableFragments int `json:"table_fragments,omitempty"`
+	// OptimizeRuns: background compactions started so far (history run).
+	OptimizeRuns int64 `json:"optimize_runs,omitempty"`
 }
 
 type costResult struct {
@@ -143,8 +147,8 @@ func (r *opRecorder) Delete(ctx context.Context, k string) error {
 	return r.Store.Delete(ctx, k)
 }
 
-func benchGraph(ctx context.Context, store objstore.Store, tables int) (*adapters.Graph, []string, error) {
-	g, err := adapters.Open(ctx, store, adapters.Options{Create: true, Actor: "bench"})
+func benchGraph(ctx context.Context, store objstore.Store, tables, autoOptimize int) (*adapters.Graph, []string, error) {
+	g, err := adapters.Open(ctx, store, adapters.Options{Create: true, Actor: "bench", AutoOptimizeFragments: autoOptimize})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -203,7 +207,7 @@ func runGraphBench(ctx context.Context, env *runEnv, c graphBenchConfig) error {
 		}
 		counting := objstore.NewCounting(local)
 		rec := &opRecorder{Store: counting}
-		g, names, err := benchGraph(ctx, rec, tables)
+		g, names, err := benchGraph(ctx, rec, tables, 0)
 		if err != nil {
 			return err
 		}
@@ -258,7 +262,7 @@ func runGraphBench(ctx context.Context, env *runEnv, c graphBenchConfig) error {
 			return err
 		}
 		counting := objstore.NewCounting(local)
-		g, names, err := benchGraph(ctx, counting, 1)
+		g, names, err := benchGraph(ctx, counting, 1, c.autoOptimize)
 		if err != nil {
 			return err
 		}
@@ -285,6 +289,7 @@ func runGraphBench(ctx context.Context, env *runEnv, c graphBenchConfig) error {
 			}
 			rep.History = append(rep.History, latencyResult{Name: label, Samples: len(lat), P50ms: ms(percentile(lat, 0.5)), P99ms: ms(percentile(lat, 0.99)),
 				OpsPerCommit: round3(float64(all) / 50), BytesReadPerCommit: round3(float64(st.BytesRead) / 50), TableFragments: frags})
+			rep.History[len(rep.History)-1].OptimizeRuns, _ = g.AutoOptimizeStats()
 			return nil
 		}
 		for i := 0; i < 10; i++ {
@@ -311,7 +316,7 @@ func runGraphBench(ctx context.Context, env *runEnv, c graphBenchConfig) error {
 		if err != nil {
 			return err
 		}
-		g, names, err := benchGraph(ctx, local, 1)
+		g, names, err := benchGraph(ctx, local, 1, 0)
 		if err != nil {
 			return err
 		}

@@ -1,0 +1,176 @@
+package adapters
+
+import (
+	"context"
+	"errors"
+	"sort"
+	"sync"
+	"sync/atomic"
+
+	"github.com/pggraph/pggraph/graph"
+	"github.com/pggraph/pggraph/lance"
+	"github.com/pggraph/pggraph/protocol"
+)
+
+// OptimizeOptions tune one Optimize (compaction) write.
+type OptimizeOptions struct {
+	Branch string
+	// Tables to compact; nil = every live table of the branch.
+	Tables []string
+	// TargetRowsPerFragment: fragments with fewer rows (or with deleted
+	// rows) are merged into fragments of up to this many rows
+	// (0 = lance.DefaultMaxRowsPerFile).
+	TargetRowsPerFragment uint64
+	// MinFragments: a table is compacted only when at least this many of
+	// its fragments would be rewritten (default 2).
+	MinFragments int
+	Actor        string
+}
+
+// errNothingToOptimize ends an Optimize whose base has nothing to
+// compact, before any effect.
+var errNothingToOptimize = errors.New("adapters: nothing to optimize")
+
+// Optimize compacts the small fragments of tables on a branch ("" =
+// main; no tables = all) in one graph commit.
+func (g *Graph) Optimize(ctx context.Context, branch string, tables ...string) (*protocol.Receipt, error) {
+	return g.OptimizeWith(ctx, OptimizeOptions{Branch: branch, Tables: tables})
+}
+
+// OptimizeWith runs the Optimize adapter: each chosen table whose pinned
+// version has at least MinFragments fragments worth compacting gets one
+// staged Lance Rewrite (live rows rewritten into fewer files, deletion
+// vectors materialized away), and all of them are published as one graph
+// commit through the same protocol as every other write (sidecar, exact
+// commits at pin+1, manifest CAS). Rows are unchanged, so whichever way
+// recovery resolves a crash (armed: restore the old layout; confirmed:
+// publish the new one) the graph shows the same rows. A nil receipt and
+// nil error mean there was nothing to compact.
+func (g *Graph) OptimizeWith(ctx context.Context, o OptimizeOptions) (*protocol.Receipt, error) {
+	if o.Actor == "" {
+		o.Actor = g.actor
+	}
+	if o.MinFragments < 2 {
+		o.MinFragments = 2
+	}
+	copts := lance.CompactOptions{TargetRowsPerFragment: o.TargetRowsPerFragment}
+	w := newMutationWriter(g.Root, func(ctx context.Context, s *Stage) error {
+		names := o.Tables
+		if names == nil {
+			for _, e := range s.Base().State.Tables {
+				if e.State == graph.Live {
+					names = append(names, e.Name)
+				}
+			}
+		}
+		n := 0
+		for _, name := range names {
+			e, ok := s.Base().State.TableByName(name)
+			if !ok {
+				return protocol.Errorf(protocol.KindInvalid, nil, "relation %q does not exist", name)
+			}
+			ds, err := lance.Open(ctx, g.Root.Store(), e.Location, g.Root.DatasetOptions(e.Location, e.Branch, e.Version))
+			if err != nil {
+				return err
+			}
+			if ds.CompactionCandidates(copts) < o.MinFragments {
+				continue
+			}
+			if err := s.compactTable(name, copts); err != nil {
+				return err
+			}
+			n++
+		}
+		if n == 0 {
+			return errNothingToOptimize
+		}
+		return nil
+	})
+	rc, err := g.coord.Commit(ctx, w, protocol.CommitOptions{Branch: o.Branch, Actor: o.Actor,
+		Message: "optimize"})
+	if errors.Is(err, errNothingToOptimize) {
+		return nil, nil
+	}
+	return rc, err
+}
+
+// onlyCompactions reports whether the stage holds compactions and
+// nothing else (the Optimize writer kind).
+func (s *Stage) onlyCompactions() bool {
+	if len(s.creates) > 0 || len(s.drops) > 0 || len(s.order) == 0 {
+		return false
+	}
+	for _, k := range s.order {
+		if s.ops[k].compact == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// autoOptimizer runs Optimize in the background when a write leaves a
+// table with too many fragments: at most one run per branch at a time
+// (a crossing seen while one runs is picked up by the next write).
+type autoOptimizer struct {
+	threshold int
+	wg        sync.WaitGroup
+	mu        sync.Mutex
+	running   map[string]bool
+	runs      atomic.Int64
+	failures  atomic.Int64
+	lastErr   atomic.Value // error of the latest failed run
+}
+
+// AutoOptimizeStats reports the background Optimize runs started and
+// how many of them failed (a failed run changes nothing visible: its
+// intent is resolved by recovery like any write's).
+func (g *Graph) AutoOptimizeStats() (runs, failures int64) {
+	return g.auto.runs.Load(), g.auto.failures.Load()
+}
+
+// maybeOptimize starts a background Optimize of the tables the
+// acknowledged write left with at least the threshold's fragments.
+func (g *Graph) maybeOptimize(rc *protocol.Receipt, w *mutationWriter) {
+	a := &g.auto
+	if a.threshold <= 0 || rc == nil || rc.Snapshot == nil {
+		return
+	}
+	w.mu.Lock()
+	var tables []string
+	for k, n := range w.fragments {
+		if n < a.threshold {
+			continue
+		}
+		if e, ok := rc.Snapshot.State.Table(k); ok && e.State == graph.Live {
+			tables = append(tables, e.Name)
+		}
+	}
+	w.mu.Unlock()
+	if len(tables) == 0 {
+		return
+	}
+	sort.Strings(tables)
+	branch := rc.Snapshot.Branch
+	a.mu.Lock()
+	if a.running[branch] {
+		a.mu.Unlock()
+		return
+	}
+	a.running[branch] = true
+	a.wg.Add(1)
+	a.mu.Unlock()
+	a.runs.Add(1)
+	go func() {
+		defer a.wg.Done()
+		defer func() {
+			a.mu.Lock()
+			delete(a.running, branch)
+			a.mu.Unlock()
+		}()
+		// derived work outlives the caller's request context
+		if _, err := g.OptimizeWith(context.Background(), OptimizeOptions{Branch: branch, Tables: tables, Actor: "auto-optimize"}); err != nil {
+			a.failures.Add(1)
+			a.lastErr.Store(err)
+		}
+	}()
+}
