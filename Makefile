@@ -13,7 +13,7 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 TEST_TAGS   := failpoints
 ORACLE_DIR  := internal/oracle
 
-.PHONY: build run test bench lint fmt fmt-check vet staticcheck deps unit clean
+.PHONY: build run test bench lint fmt fmt-check vet staticcheck deps unit fuzz clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/pgproxy
@@ -21,7 +21,19 @@ build:
 run: build
 	$(BIN) serve --data $(DATA) --listen $(LISTEN)
 
-test: deps fmt-check vet staticcheck unit
+test: deps fmt-check vet staticcheck unit fuzz
+
+# Every fuzz target in the module runs for FUZZTIME on top of its seed
+# corpus (the seeds also run in `unit`). A crash fails the build and
+# leaves the input under the package's testdata/fuzz/.
+FUZZTIME ?= 8s
+fuzz:
+	@set -e; $(GO) list -f '{{.ImportPath}} {{.Dir}}' ./... | while read -r pkg dir; do \
+		for t in $$(grep -hoE '^func Fuzz[A-Za-z0-9_]+' $$dir/*_test.go 2>/dev/null | sed 's/^func //'); do \
+			echo "fuzz $$pkg $$t ($(FUZZTIME))"; \
+			$(GO) test -tags $(TEST_TAGS) -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $$pkg > /tmp/pggraph-fuzz.log 2>&1 || { cat /tmp/pggraph-fuzz.log; exit 1; }; \
+		done; \
+	done
 
 unit:
 	$(GO) test -race -tags $(TEST_TAGS) -timeout 30m ./...
