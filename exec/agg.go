@@ -352,11 +352,11 @@ func (s *sumAcc) update(_ *evalCtx, args []*Vec, rows, gids []int32, ng int) err
 			break
 		}
 		if x.Nulls == nil {
+			cnt, f := s.cnt, s.f
 			for k, r := range rows {
 				g := gids[k]
-				s.has[g] = true
-				s.cnt[g]++
-				s.f[g] += x.F[r]
+				cnt[g]++ // has[g] is derived from cnt at the end
+				f[g] += x.F[r]
 			}
 			break
 		}
@@ -394,7 +394,7 @@ func (s *sumAcc) result(n int) (*Vec, error) {
 	s.i, s.f, s.d, s.big = growTo(s.i, n), growTo(s.f, n), growTo(s.d, n), growTo(s.big, n)
 	v := NewVec(s.out, n)
 	for g := 0; g < n; g++ {
-		if !s.has[g] {
+		if !s.has[g] && s.cnt[g] == 0 {
 			v.SetNull(g)
 			continue
 		}

@@ -106,8 +106,12 @@ func vecFromArrow(arr arrow.Array, t Type) (*Vec, error) {
 		}
 		return v, nil
 	case *array.Boolean:
-		for i := 0; i < n; i++ {
-			v.B[i] = a.Value(i)
+		// unpack the bitmap directly (no per-value call)
+		bits := a.Data().Buffers()[1].Bytes()
+		off := a.Data().Offset()
+		for i := range v.B {
+			j := off + i
+			v.B[i] = bits[j>>3]&(1<<(j&7)) != 0
 		}
 		return v, nil
 	case *array.Date32:
