@@ -123,6 +123,19 @@ func (w *mutationWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite
 			continue
 		}
 		txn := uuid.NewString()
+		if o.compact != nil {
+			// Optimize stages its Rewrite in Apply, under the held table
+			// gate and after the sidecar is durable: a compaction takes
+			// longer than a small write, so staged here it would lose its
+			// read set to every concurrent writer of the table and never
+			// land; under the gate those writers wait for it instead.
+			pending[k] = o
+			pw.Effects = append(pw.Effects, protocol.Effect{Table: k, Location: e.Location, LanceBranch: e.Branch,
+				Kind: protocol.EffectStaged, ExpectedVersion: e.Version, TxnUUID: txn, Post: protocol.PostExact, RollbackSafe: true})
+			pw.Delta.Updates = append(pw.Delta.Updates, protocol.TableUpdate{Table: k, Branch: e.Branch})
+			pw.ReadSet.AddTable(base.State, k, true)
+			continue
+		}
 		jobs = append(jobs, stageJob{key: k, run: func(ctx context.Context) (*lance.Staged, error) {
 			ds, err := lance.Open(ctx, w.store, e.Location, w.root.DatasetOptions(e.Location, e.Branch, e.Version))
 			if err != nil {
@@ -246,6 +259,17 @@ func (w *mutationWriter) Apply(ctx context.Context, pw *protocol.PreparedWrite) 
 				if !created && lance.IsExists(err) {
 					outcome[i] = 2 // a concurrent first toucher owns the ref
 				}
+				return err
+			}
+		}
+		if e.Kind == protocol.EffectStaged && s == nil && pending[e.Table] != nil {
+			// late staging (Optimize): HEAD == pin was revalidated under
+			// the gate; a failure here lands nothing
+			ds, err := lance.Open(ctx, w.store, e.Location, w.root.DatasetOptions(e.Location, e.LanceBranch, e.ExpectedVersion))
+			if err == nil {
+				s, err = stageOps(ctx, ds, pending[e.Table], lance.StageOptions{UUID: e.TxnUUID, MaxRowsPerFile: w.maxRowsPerFile})
+			}
+			if err != nil {
 				return err
 			}
 		}
