@@ -71,6 +71,7 @@ staticcheck:
 bench: build
 	$(BIN) bench --suite objstore --dir . --rounds 5 --iterations 200
 	$(BIN) bench --suite lance --dir . --rounds 3
+	$(BIN) bench --suite wire --dir . --rounds 5 --iterations 2000
 	$(BIN) bench-graph --data .
 
 clean:

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -284,4 +285,35 @@ func TestBenchObjstoreSuite(t *testing.T) {
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
 		t.Fatalf("bench left its scratch directory behind: %v", entries)
 	}
+}
+
+// The wire suite starts a pgproxy process and a PostgreSQL 15, and reports
+// both sides and their ratio.
+func TestBenchWireSuite(t *testing.T) {
+	t.Setenv("PGGRAPH_TEST_AS_PGPROXY", "1")
+	dir := t.TempDir()
+	out := filepath.Join(dir, "w.json")
+	code, stdout, stderr := runCmd(t, nil, "bench", "--suite", "wire", "--dir", dir, "--iterations", "20", "--rounds", "1", "--out", out)
+	if code != 0 {
+		t.Fatalf("bench exited %d: %s", code, stderr)
+	}
+	for _, want := range []string{"pgproxy", "postgresql-15", "connects/s", "pgproxy p50 / PostgreSQL p50"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, stdout)
+		}
+	}
+	if b, err := os.ReadFile(out); err != nil || !strings.Contains(string(b), `"p50_latency_ratio_pgproxy_vs_postgres"`) {
+		t.Fatalf("results file: %v %s", err, b)
+	}
+}
+
+// TestMain lets the test binary stand in for pgproxy: a bench suite that
+// re-executes its own binary with `serve` gets the real command.
+func TestMain(m *testing.M) {
+	if os.Getenv("PGGRAPH_TEST_AS_PGPROXY") == "1" && len(os.Args) > 1 && !strings.HasPrefix(os.Args[1], "-test.") {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+		defer stop()
+		os.Exit(run(ctx, os.Args[1:], &runEnv{stdout: os.Stdout, stderr: os.Stderr, getenv: osEnv}))
+	}
+	os.Exit(m.Run())
 }
