@@ -35,7 +35,12 @@
 // TargetRowsPerFragment rows or carrying deletions are rewritten into
 // fewer files, deletion vectors materialized away), through the same
 // protocol as every write: sidecar before the first effect, exact commit
-// at pin+1, manifest CAS, first touch on a branch. It is
+// at pin+1, manifest CAS, first touch on a branch. Unlike Mutation it
+// stages in Apply, under the held table gate after the sidecar is
+// durable (as first touch does): staged in Prepare, a compaction (slower
+// than a one-row write) would lose its read set to every concurrent
+// writer of the table and never land; under the gate they wait for it
+// (and then re-prepare, their base table having moved). It is
 // content-preserving, and its recovery is "complete or leave": a
 // confirmed intent is rolled forward (new layout), an armed one is left
 // at the old layout (restored to the pin so pin == HEAD) — same rows
