@@ -18,7 +18,8 @@ type binder struct {
 	agg         *aggCollector // aggregates allowed and collected here
 	keepUnknown bool          // set-operation arms leave unknown literals unresolved
 	srfs        []*srfCall
-	sql         string // statement text, for error positions    // select-list set-returning functions of the current level
+	sql         string                  // statement text, for error positions
+	windows     map[string]*q.WindowDef // WINDOW clause of the current query level    // select-list set-returning functions of the current level
 	win         *winCollector
 	aggLevel    string // context name for "not allowed in X" errors
 }

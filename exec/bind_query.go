@@ -42,6 +42,16 @@ func (b *binder) bindQuery(sel *q.SelectStmt, outer *scope) (*bound, error) {
 
 	b.agg = &aggCollector{}
 	b.win = &winCollector{}
+	savedWindows := b.windows
+	b.windows = map[string]*q.WindowDef{}
+	defer func() { b.windows = savedWindows }()
+	for _, wn := range sel.WindowClause {
+		wd := wn.GetWindowDef()
+		if _, dup := b.windows[wd.Name]; dup {
+			return nil, errf(CodeWindowingError, "window \"%s\" is already defined", wd.Name)
+		}
+		b.windows[wd.Name] = wd
+	}
 	savedSRF := b.srfs
 	b.srfs = nil
 	defer func() { b.srfs = savedSRF }()

@@ -92,6 +92,7 @@
 //   - Window functions: row_number, rank, dense_rank, percent_rank,
 //     cume_dist, ntile, lag, lead, first_value, last_value, nth_value,
 //     and every aggregate above (with FILTER) over PARTITION BY / ORDER BY
+//     (inline or named in a WINDOW clause)
 //     with ROWS frames (UNBOUNDED/CURRENT ROW/n PRECEDING|FOLLOWING) and
 //     RANGE frames without offsets.
 //   - Set-returning functions generate_series, unnest,
@@ -154,7 +155,7 @@
 // LATERAL subqueries; GROUPING SETS/ROLLUP/CUBE and GROUPING(); row
 // constructors and row comparisons; ordered-set aggregates other than
 // percentile_cont/percentile_disc (mode, hypothetical-set);
-// named windows (WINDOW clause), GROUPS frames, frame exclusion, RANGE
+// GROUPS frames, frame exclusion, RANGE
 // frames with offsets; DISTINCT or ORDER BY inside window aggregates;
 // multidimensional arrays and array slices; collations other than "C";
 // bit-string literals; ORDER BY ... USING; TABLESAMPLE; ROWS FROM and

@@ -58,9 +58,9 @@ func (b *binder) bindWindowCall(name string, fc *q.FuncCall, sc *scope) (Expr, e
 		}
 		return nil, errf(CodeWindowingError, "window functions are not allowed in %s", where)
 	}
-	wd := fc.Over
-	if wd.Name != "" || wd.Refname != "" {
-		return nil, unsupported("named windows (WINDOW clause) are not supported")
+	wd, err := b.resolveWindow(fc.Over)
+	if err != nil {
+		return nil, err
 	}
 	if fc.AggDistinct {
 		return nil, unsupported("DISTINCT is not implemented for window functions")
@@ -81,7 +81,6 @@ func (b *binder) bindWindowCall(name string, fc *q.FuncCall, sc *scope) (Expr, e
 	if wc.frame&frameRange != 0 && wc.frame&(frameStartOffPrec|frameEndOffPrec|frameStartOffFoll|frameEndOffFoll) != 0 {
 		return nil, unsupported("RANGE frames with offsets are not supported")
 	}
-	var err error
 	if !fc.AggStar {
 		if wc.args, err = b.bindList(fc.Args, sc); err != nil {
 			return nil, err
@@ -535,4 +534,43 @@ func windowPartition(c *winCall, rows []int32, keyCols []*Vec, ordKeys []sortKey
 		out.copyRow(int(r), v, 0)
 	}
 	return nil
+}
+
+// resolveWindow merges OVER w / OVER (w ...) with the WINDOW clause the
+// way PostgreSQL does: a referenced window supplies PARTITION BY and, if
+// the referencing one has none, ORDER BY; a referenced window must not
+// have a frame.
+func (b *binder) resolveWindow(wd *q.WindowDef) (*q.WindowDef, error) {
+	name := wd.Name
+	if name == "" {
+		name = wd.Refname
+	}
+	if name == "" {
+		return wd, nil
+	}
+	base, ok := b.windows[name]
+	if !ok {
+		return nil, errf(CodeUndefinedObject, "window \"%s\" does not exist", name)
+	}
+	base, err := b.resolveWindow(&q.WindowDef{Refname: base.Refname, PartitionClause: base.PartitionClause, OrderClause: base.OrderClause, FrameOptions: base.FrameOptions, StartOffset: base.StartOffset, EndOffset: base.EndOffset})
+	if err != nil {
+		return nil, err
+	}
+	if wd.Name != "" { // OVER w: the window as defined
+		return base, nil
+	}
+	if len(wd.PartitionClause) > 0 {
+		return nil, errf(CodeWindowingError, "cannot override PARTITION BY clause of window \"%s\"", name)
+	}
+	if len(wd.OrderClause) > 0 && len(base.OrderClause) > 0 {
+		return nil, errf(CodeWindowingError, "cannot override ORDER BY clause of window \"%s\"", name)
+	}
+	if base.FrameOptions&0x1 != 0 { // FRAMEOPTION_NONDEFAULT
+		return nil, errf(CodeWindowingError, "cannot copy window \"%s\" because it has a frame clause", name)
+	}
+	out := &q.WindowDef{PartitionClause: base.PartitionClause, OrderClause: base.OrderClause, FrameOptions: wd.FrameOptions, StartOffset: wd.StartOffset, EndOffset: wd.EndOffset}
+	if len(wd.OrderClause) > 0 {
+		out.OrderClause = wd.OrderClause
+	}
+	return out, nil
 }

@@ -13,7 +13,6 @@ SELECT ROW(1, 2);
 SELECT (1, 2) = (1, 2);
 -- unsupported
 SELECT mode() WITHIN GROUP (ORDER BY n) FROM u;
--- unsupported
 SELECT sum(n) OVER w FROM u WINDOW w AS (ORDER BY id);
 -- unsupported
 SELECT sum(n) OVER (ORDER BY id GROUPS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM u;
