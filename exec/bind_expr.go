@@ -34,8 +34,18 @@ func (b *binder) bindExpr(n *q.Node, sc *scope) (Expr, error) {
 	case *q.Node_BoolExpr:
 		return b.bindBoolExpr(x.BoolExpr, sc)
 	case *q.Node_NullTest:
-		if x.NullTest.Argisrow {
-			// a row value IS NULL when every field is
+		if row := x.NullTest.Arg.GetRowExpr(); row != nil {
+			// a row IS NULL when every field is, IS NOT NULL when none is
+			fields, err := b.bindList(row.Args, sc)
+			if err != nil {
+				return nil, err
+			}
+			not := x.NullTest.Nulltesttype == q.NullTestType_IS_NOT_NULL
+			parts := make([]Expr, len(fields))
+			for i, f := range fields {
+				parts[i] = &nullTest{arg: f, not: not}
+			}
+			return &boolExpr{op: "AND", args: parts}, nil
 		}
 		arg, err := b.bindExpr(x.NullTest.Arg, sc)
 		if err != nil {

@@ -31,6 +31,28 @@ func (b *binder) bindAExpr(x *q.A_Expr, sc *scope) (Expr, error) {
 		}
 		return b.bindExpr(n, sc)
 	}
+	if lr, rr := x.Lexpr.GetRowExpr(), x.Rexpr.GetRowExpr(); x.Kind == q.A_Expr_Kind_AEXPR_OP && lr != nil && rr != nil {
+		return b.rowCompare(op, lr.Args, rr.Args, sc)
+	}
+	if lr := x.Lexpr.GetRowExpr(); x.Kind == q.A_Expr_Kind_AEXPR_IN && lr != nil {
+		var ors []Expr
+		for _, it := range x.Rexpr.GetList().Items {
+			rr := it.GetRowExpr()
+			if rr == nil {
+				return nil, unsupported("row IN with non-row items is not supported")
+			}
+			e, err := b.rowCompare("=", lr.Args, rr.Args, sc)
+			if err != nil {
+				return nil, err
+			}
+			ors = append(ors, e)
+		}
+		var e Expr = &boolExpr{op: "OR", args: ors}
+		if op == "<>" {
+			e = &boolExpr{op: "NOT", args: []Expr{e}}
+		}
+		return e, nil
+	}
 	switch x.Kind {
 	case q.A_Expr_Kind_AEXPR_OP:
 		l, err := bindSide(x.Lexpr)
@@ -698,4 +720,61 @@ func isOidLike(t Type) bool {
 		return true
 	}
 	return false
+}
+
+// rowCompare expands (a1, a2, ...) op (b1, b2, ...) into scalar
+// comparisons with SQL's left-to-right row comparison semantics.
+func (b *binder) rowCompare(op string, ls, rs []*q.Node, sc *scope) (Expr, error) {
+	if len(ls) != len(rs) {
+		return nil, errf(CodeSyntaxError, "unequal number of entries in row expressions")
+	}
+	if len(ls) == 0 {
+		return nil, unsupported("empty row comparisons are not supported")
+	}
+	if op == "!=" {
+		op = "<>"
+	}
+	l, err := b.bindList(ls, sc)
+	if err != nil {
+		return nil, err
+	}
+	r, err := b.bindList(rs, sc)
+	if err != nil {
+		return nil, err
+	}
+	pair := func(o string, i int) (Expr, error) { return b.binaryOp(o, l[i], r[i]) }
+	switch op {
+	case "=", "<>":
+		parts := make([]Expr, len(l))
+		for i := range l {
+			if parts[i], err = pair(op, i); err != nil {
+				return nil, err
+			}
+		}
+		if op == "=" {
+			return &boolExpr{op: "AND", args: parts}, nil
+		}
+		return &boolExpr{op: "OR", args: parts}, nil
+	case "<", "<=", ">", ">=":
+		strict := op[:1]
+		// build from the last column backwards: a_n op b_n, then
+		// a_i strict b_i OR (a_i = b_i AND rest)
+		acc, err := pair(op, len(l)-1)
+		if err != nil {
+			return nil, err
+		}
+		for i := len(l) - 2; i >= 0; i-- {
+			lt, err := pair(strict, i)
+			if err != nil {
+				return nil, err
+			}
+			eq, err := pair("=", i)
+			if err != nil {
+				return nil, err
+			}
+			acc = &boolExpr{op: "OR", args: []Expr{lt, &boolExpr{op: "AND", args: []Expr{eq, acc}}}}
+		}
+		return acc, nil
+	}
+	return nil, unsupported("row comparison operator %s is not supported", op)
 }

@@ -113,6 +113,8 @@
 //     !~* (RE2 syntax: back-references or look-around fail with 2201B);
 //     || for text, arrays and jsonb; -> ->> #> #>> ? @> <@ on json/jsonb;
 //     @> <@ && on arrays; date/time/interval arithmetic; AT TIME ZONE.
+//   - Row comparisons (a, b) op (c, d) for = <> < <= > >=, row IN
+//     lists, row IS [NOT] NULL.
 //   - CASE, COALESCE, NULLIF, GREATEST, LEAST, CAST / :: (PostgreSQL text
 //     input and output formats), ARRAY[...], subscripts.
 //   - Functions: length, char_length, octet_length, bit_length, lower,
@@ -153,7 +155,7 @@
 // # Answered with 0A000 (feature_not_supported)
 //
 // LATERAL subqueries; GROUPING SETS/ROLLUP/CUBE and GROUPING(); row
-// constructors and row comparisons; ordered-set aggregates other than
+// values (ROW(...) as a column, rows against subqueries); ordered-set aggregates other than
 // percentile_cont/percentile_disc (mode, hypothetical-set);
 // GROUPS frames, frame exclusion, RANGE
 // frames with offsets; DISTINCT or ORDER BY inside window aggregates;

@@ -17,8 +17,16 @@ SELECT k FROM s EXCEPT SELECT 'a' ORDER BY 1 NULLS FIRST;
 SELECT * FROM (SELECT id FROM s ORDER BY id DESC LIMIT 3) t ORDER BY id;
 SELECT (SELECT k FROM s WHERE id = t.id + 1) FROM s t ORDER BY id;
 SELECT id FROM s t WHERE x > (SELECT avg(x) FROM s u WHERE u.k = t.k) ORDER BY id;
--- unsupported
-SELECT id FROM s WHERE (x, 1) IS NOT NULL;
+SELECT id FROM s WHERE (x, 1) IS NOT NULL ORDER BY id;
+SELECT id FROM s WHERE (x, y) IS NULL ORDER BY id;
+SELECT id FROM s WHERE (k, x) = ('b', 3) ORDER BY id;
+SELECT id FROM s WHERE (k, x) <> ('b', 3) ORDER BY id;
+SELECT id FROM s WHERE (x, id) > (3, 3) ORDER BY id;
+SELECT id FROM s WHERE (x, y) <= (3, 1.5) ORDER BY id;
+SELECT id FROM s WHERE (k, id) >= ('b', 5) ORDER BY id;
+SELECT id FROM s WHERE (k, x) IN (('a', 1), ('b', 3)) ORDER BY id;
+SELECT id FROM s WHERE (k, x) NOT IN (('a', 1), ('b', 3)) ORDER BY id;
+SELECT (1, 2) < (1, 3), (1, NULL) = (1, 2), (2, NULL) > (1, 5), ROW(1, 'a') = ROW(1, 'a');
 WITH a AS (SELECT k, count(*) c FROM s GROUP BY k), b AS (SELECT max(c) m FROM a) SELECT k FROM a, b WHERE c = m ORDER BY k NULLS FIRST;
 WITH RECURSIVE t(n, s) AS (SELECT 1, 'x'::text UNION ALL SELECT n + 1, s || 'x' FROM t WHERE n < 4) SELECT * FROM t;
 SELECT id, sum(x) OVER w1 FROM s WINDOW w1 AS (ORDER BY id);
