@@ -11,6 +11,22 @@ import (
 func (b *binder) bindFrom(items []*q.Node, sc *scope) (plan, error) {
 	var p plan
 	for _, it := range items {
+		if rf := it.GetRangeFunction(); rf != nil && rf.Lateral && p != nil && !rf.Ordinality && !rf.IsRowsfrom && len(rf.Functions) == 1 && len(rf.Coldeflist) == 0 {
+			np, err := b.bindLateralFunction(p, rf, sc)
+			if err != nil {
+				return nil, err
+			}
+			p = np
+			continue
+		}
+		if rs := it.GetRangeSubselect(); rs != nil && rs.Lateral && p != nil {
+			np, err := b.bindLateral(p, rs, sc, false)
+			if err != nil {
+				return nil, err
+			}
+			p = np
+			continue
+		}
 		ip, cols, err := b.bindFromItem(it, sc)
 		if rf := it.GetRangeFunction(); err != nil && rf != nil && p != nil && !rf.Ordinality && !rf.IsRowsfrom && !rf.Lateral && len(rf.Functions) == 1 && len(rf.Coldeflist) == 0 &&
 			(Code(err) == CodeUndefinedColumn || Code(err) == CodeUndefinedTable) {
@@ -76,7 +92,7 @@ func (b *binder) bindFromItem(n *q.Node, sc *scope) (plan, []scopeCol, error) {
 		return p, cols, b.at(err, x.RangeVar.Location)
 	case *q.Node_RangeSubselect:
 		if x.RangeSubselect.Lateral {
-			return nil, nil, unsupported("LATERAL subqueries are not supported")
+			return nil, nil, unsupported("LATERAL subqueries are only supported after earlier FROM items, as comma or CROSS JOIN items")
 		}
 		inner := newScope(sc.parent)
 		bd, err := b.bindSelect(x.RangeSubselect.Subquery.GetSelectStmt(), inner.parent)
@@ -610,4 +626,38 @@ func (b *binder) bindLateralFunction(left plan, rf *q.RangeFunction, sc *scope) 
 	}
 	sc.cols = append(sc.cols, scols...)
 	return &projectSetNode{input: left, srfs: []*srfCall{call}, cols: cols}, nil
+}
+
+// bindLateral binds a LATERAL subquery after earlier FROM items: it sees
+// their columns as outer references to the current left row.
+func (b *binder) bindLateral(left plan, rs *q.RangeSubselect, sc *scope, outer bool) (plan, error) {
+	ls := &scope{cols: append([]scopeCol{}, sc.cols...), parent: sc.parent, aliases: map[string]bool{}}
+	for k := range sc.aliases {
+		ls.aliases[k] = true
+	}
+	bd, err := b.bindSelect(rs.Subquery.GetSelectStmt(), ls)
+	if err != nil {
+		return nil, err
+	}
+	alias := ""
+	if rs.Alias != nil {
+		alias = rs.Alias.Aliasname
+	}
+	if err := b.addAlias(sc, alias); err != nil {
+		return nil, err
+	}
+	nl := len(left.columns())
+	cols := make([]scopeCol, len(bd.cols))
+	for i, c := range bd.cols {
+		cols[i] = scopeCol{name: c.name, t: c.t, idx: nl + i}
+	}
+	if cols, err = applyAlias(cols, rs.Alias, alias); err != nil {
+		return nil, err
+	}
+	sc.cols = append(sc.cols, cols...)
+	all := append([]colInfo{}, left.columns()...)
+	for i, c := range bd.cols {
+		all = append(all, colInfo{name: cols[i].name, t: c.t})
+	}
+	return &lateralNode{left: left, sub: bd.plan, outer: outer, cols: all}, nil
 }

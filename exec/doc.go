@@ -77,6 +77,8 @@
 //     with PostgreSQL's defaults), LIMIT/OFFSET/FETCH FIRST, DISTINCT and
 //     DISTINCT ON; FOR UPDATE/SHARE are accepted (snapshot reads).
 //   - Joins: [INNER], LEFT, RIGHT, FULL, CROSS, comma; ON, USING, NATURAL;
+//     LATERAL subqueries and functions as comma items (re-executed per
+//     left row);
 //     hash join on equi-keys with residual predicates, nested loop
 //     otherwise.
 //   - UNION / INTERSECT / EXCEPT [ALL] with PostgreSQL's type unification;
@@ -154,7 +156,7 @@
 //
 // # Answered with 0A000 (feature_not_supported)
 //
-// LATERAL subqueries; GROUPING SETS/ROLLUP/CUBE and GROUPING(); row
+// LATERAL inside JOIN ... ON (LEFT JOIN LATERAL); GROUPING SETS/ROLLUP/CUBE and GROUPING(); row
 // values (ROW(...) as a column, rows against subqueries); ordered-set aggregates other than
 // percentile_cont/percentile_disc (mode, hypothetical-set);
 // GROUPS frames, frame exclusion, RANGE

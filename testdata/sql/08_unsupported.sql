@@ -1,8 +1,9 @@
 -- Features the engine does not implement must fail loudly with 0A000.
 CREATE TABLE u (id int PRIMARY KEY, v text, n int);
 INSERT INTO u VALUES (1, 'a', 10), (2, 'b', 20), (3, NULL, 30);
+SELECT * FROM u, LATERAL (SELECT u.n * 2) s ORDER BY 1;
 -- unsupported
-SELECT * FROM u, LATERAL (SELECT u.n * 2) s;
+SELECT * FROM u LEFT JOIN LATERAL (SELECT u.n * 2 AS d) s ON true;
 -- unsupported
 SELECT v, count(*) FROM u GROUP BY ROLLUP (v);
 -- unsupported
