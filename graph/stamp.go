@@ -96,6 +96,12 @@ func ReadStamp(ctx context.Context, store objstore.Store) (Stamp, error) {
 		if len(objs) == 0 {
 			return Stamp{}, &RootError{Kind: NotInitialized, Detail: "no graph root here yet (empty)"}
 		}
+		for _, o := range objs {
+			if o.Key == StampKey {
+				// a concurrent init created it between our Get and List
+				return ReadStamp(ctx, store)
+			}
+		}
 		return Stamp{}, &RootError{Kind: ForeignData, Detail: fmt.Sprintf(
 			"not a pggraph root: %s is missing but the location holds %d other objects (e.g. %q); refusing to touch it",
 			StampKey, len(objs), objs[0].Key)}
