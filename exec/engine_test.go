@@ -225,7 +225,7 @@ func TestErrorsCarrySQLSTATE(t *testing.T) {
 		"SELEC 1":                         CodeSyntaxError,
 		"SELECT * FROM nope":              CodeUndefinedTable,
 		"SELECT x FROM (SELECT 1 AS y) s": CodeUndefinedColumn,
-		"SELECT lateral_thing FROM (SELECT 1) s, LATERAL (SELECT 2) t": CodeFeatureNotSupported,
+		"SELECT * FROM (SELECT 1 AS a) s LEFT JOIN LATERAL (SELECT s.a) t ON true": CodeFeatureNotSupported,
 		"SELECT 1; SELECT 2": CodeSyntaxError,
 	}
 	for sql, code := range cases {
