@@ -87,6 +87,10 @@ func IsUnusableRoot(err error) bool {
 
 // ReadStamp reads and validates the stamp. It never writes.
 func ReadStamp(ctx context.Context, store objstore.Store) (Stamp, error) {
+	return readStamp(ctx, store, true)
+}
+
+func readStamp(ctx context.Context, store objstore.Store, retry bool) (Stamp, error) {
 	b, err := store.Get(ctx, StampKey)
 	if objstore.IsNotFound(err) {
 		objs, lerr := store.List(ctx, "")
@@ -97,9 +101,9 @@ func ReadStamp(ctx context.Context, store objstore.Store) (Stamp, error) {
 			return Stamp{}, &RootError{Kind: NotInitialized, Detail: "no graph root here yet (empty)"}
 		}
 		for _, o := range objs {
-			if o.Key == StampKey {
+			if o.Key == StampKey && retry {
 				// a concurrent init created it between our Get and List
-				return ReadStamp(ctx, store)
+				return readStamp(ctx, store, false)
 			}
 		}
 		return Stamp{}, &RootError{Kind: ForeignData, Detail: fmt.Sprintf(
