@@ -73,6 +73,7 @@ bench: build
 	$(BIN) bench --suite lance --dir . --rounds 3
 	$(BIN) bench --suite wire --dir . --rounds 5 --iterations 2000
 	$(BIN) bench-graph --data .
+	$(GO) run ./exec/cmd/execbench
 
 clean:
 	rm -rf bin

@@ -12,10 +12,12 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"sort"
 	"time"
 
@@ -79,7 +81,10 @@ func main() {
 	small := flag.Int("small", 1_000_000, "rows in the small join table")
 	runs := flag.Int("runs", 5, "runs per query (median reported)")
 	lookups := flag.Int("lookups", 2000, "point lookups for the p50")
+	out := flag.String("out", "", "results file (JSON); default bench-results/exec-<time>.json")
 	flag.Parse()
+	started := time.Now().UTC()
+	var results []benchResult
 	ctx := context.Background()
 
 	fmt.Printf("building %d + %d rows for the engine...\n", *rows, *small)
@@ -157,6 +162,7 @@ func main() {
 		}
 		mo, mp := median(ours), median(theirs)
 		fmt.Printf("%-24s %12v %12v %7.1fx   (first value: engine %s, postgres %s)\n", q.name, mo.Round(time.Microsecond), mp.Round(time.Microsecond), float64(mp)/float64(mo), ourFirst, pgFirst)
+		results = append(results, newResult(q.name, "median of runs", ours, theirs))
 	}
 
 	// point lookups
@@ -188,4 +194,61 @@ func main() {
 	}
 	mo, mp := median(ours), median(theirs)
 	fmt.Printf("%-24s %12v %12v %7.1fx   (p50 over %d lookups; postgres includes the client round trip)\n", "point lookup by pk", mo.Round(time.Microsecond), mp.Round(time.Microsecond), float64(mp)/float64(mo), *lookups)
+	results = append(results, newResult("point lookup by pk", "p50 of lookups", ours, theirs))
+	if err := writeResults(*out, started, *rows, *small, *runs, results); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
+
+// benchResult is one query's timings on both sides; min and max show
+// the dispersion across runs on this shared machine.
+type benchResult struct {
+	Query      string  `json:"query"`
+	Statistic  string  `json:"statistic"`
+	EngineMs   float64 `json:"engine_ms"`
+	PostgresMs float64 `json:"postgres_ms"`
+	// Speedup is PostgreSQL's time over the engine's (> 1: engine faster).
+	Speedup     float64 `json:"speedup_vs_postgres"`
+	EngineMinMs float64 `json:"engine_min_ms"`
+	EngineMaxMs float64 `json:"engine_max_ms"`
+	PgMinMs     float64 `json:"postgres_min_ms"`
+	PgMaxMs     float64 `json:"postgres_max_ms"`
+}
+
+func msOf(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+func newResult(name, stat string, ours, theirs []time.Duration) benchResult {
+	mo, mp := median(ours), median(theirs)
+	lo, hi := minMax(ours)
+	plo, phi := minMax(theirs)
+	return benchResult{Query: name, Statistic: stat, EngineMs: msOf(mo), PostgresMs: msOf(mp),
+		Speedup: float64(mp) / float64(mo), EngineMinMs: msOf(lo), EngineMaxMs: msOf(hi), PgMinMs: msOf(plo), PgMaxMs: msOf(phi)}
+}
+
+func minMax(ds []time.Duration) (time.Duration, time.Duration) {
+	lo, hi := ds[0], ds[0]
+	for _, d := range ds {
+		lo, hi = min(lo, d), max(hi, d)
+	}
+	return lo, hi
+}
+
+func writeResults(out string, started time.Time, rows, small, runs int, results []benchResult) error {
+	if out == "" {
+		if err := os.MkdirAll("bench-results", 0o755); err != nil {
+			return err
+		}
+		out = filepath.Join("bench-results", "exec-"+started.Format("20060102-150405")+".json")
+	}
+	b, err := json.MarshalIndent(map[string]any{"kind": "exec-vs-postgres", "started_at": started,
+		"rows": rows, "small_rows": small, "runs": runs, "results": results}, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(out, append(b, '\n'), 0o644); err != nil {
+		return err
+	}
+	fmt.Printf("results written to %s\n", out)
+	return nil
 }
