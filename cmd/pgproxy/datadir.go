@@ -83,16 +83,17 @@ func openRoot(ctx context.Context, dir string) (*objstore.Local, graph.Stamp, er
 	return store, stamp, nil
 }
 
-// openOrInitRoot opens a root, initializing it when the directory is
-// missing or empty.
-func openOrInitRoot(ctx context.Context, dir, actor string) (*objstore.Local, graph.Stamp, bool, error) {
+// openOrInitRoot opens a graph root, initializing it (format stamp, then
+// the first __manifest version) when the directory is missing or empty,
+// and completing an init that was interrupted between the two.
+func openOrInitRoot(ctx context.Context, dir, actor string) (*graph.Root, bool, error) {
 	store, err := openStore(dir, true)
 	if err != nil {
-		return nil, graph.Stamp{}, false, err
+		return nil, false, err
 	}
-	stamp, created, err := graph.InitStamp(ctx, store, actor)
+	root, created, err := graph.Init(ctx, store, actor)
 	if err != nil {
-		return nil, graph.Stamp{}, false, &dataDirError{store.Root(), err}
+		return nil, false, &dataDirError{store.Root(), err}
 	}
-	return store, stamp, created, nil
+	return root, created, nil
 }

@@ -22,10 +22,11 @@ func init() {
 			return err
 		}
 		log := lf.newLogger(env.stderr)
-		_, stamp, created, err := openOrInitRoot(ctx, *data, actor())
+		root, created, err := openOrInitRoot(ctx, *data, actor())
 		if err != nil {
 			return err
 		}
+		stamp := root.Stamp()
 		if created {
 			log.WithField("graph_id", stamp.GraphID).WithField("data", *data).Info("initialized a new graph root")
 			fmt.Fprintf(env.stdout, "initialized graph root %s (graph id %s)\n", *data, stamp.GraphID)

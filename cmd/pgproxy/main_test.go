@@ -90,6 +90,22 @@ func TestHelpDocumentsEveryFlagAndVariable(t *testing.T) {
 	}
 }
 
+// init creates the whole root (stamp and first manifest version), so
+// verify finds nothing left to complete.
+func TestInitCreatesManifest(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "g")
+	if code, _, e := runCmd(t, nil, "init", "--data", dir); code != 0 {
+		t.Fatal(e)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "__manifest.lance")); err != nil {
+		t.Fatalf("init did not create __manifest: %v", err)
+	}
+	code, out, e := runCmd(t, nil, "verify", "--data", dir)
+	if code != 0 || strings.Contains(out, "not created yet") {
+		t.Fatalf("verify after init: %d %q %q", code, out, e)
+	}
+}
+
 func TestServeValidation(t *testing.T) {
 	cases := []struct {
 		args []string

@@ -10,6 +10,7 @@ import (
 
 	"github.com/sirupsen/logrus"
 
+	"github.com/pggraph/pggraph/graph"
 	"github.com/pggraph/pggraph/internal/failpoint"
 	"github.com/pggraph/pggraph/wire"
 )
@@ -71,13 +72,14 @@ func (c *serveConfig) validate() error {
 }
 
 // wireConfig maps the flags onto the protocol server's configuration.
-func (c *serveConfig) wireConfig(log *logrus.Logger) wire.Config {
+func (c *serveConfig) wireConfig(root *graph.Root, log *logrus.Logger) wire.Config {
 	method, _ := wire.ParseAuthMethod(c.auth.value)
 	return wire.Config{
-		// The SQL layer is not part of this build: sessions connect,
-		// authenticate, SET/SHOW and run transaction control, and every
-		// other statement fails with 0A000. Nothing pretends to answer.
-		Backend:   wire.NoSQLBackend{},
+		// The SQL layer is not part of this build: sessions connect to an
+		// existing branch, authenticate, SET/SHOW and run transaction
+		// control, and every other statement fails with 0A000. Nothing
+		// pretends to answer.
+		Backend:   branchBackend{root: root, inner: wire.NoSQLBackend{}},
 		Auth:      method,
 		UsersFile: c.users, HBAFile: c.hba,
 		TLSCertFile: c.tlsCert, TLSKeyFile: c.tlsKey, TLSSelfSigned: c.tlsSelfSigned, RequireTLS: c.requireTLS,
@@ -98,14 +100,15 @@ func init() {
 			return err
 		}
 		log := cfg.log.newLogger(env.stderr)
-		store, stamp, created, err := openOrInitRoot(ctx, cfg.data, actor())
+		root, created, err := openOrInitRoot(ctx, cfg.data, actor())
 		if err != nil {
 			return err
 		}
+		stamp := root.Stamp()
 		if created {
-			log.WithFields(logrus.Fields{"data": store.Root(), "graph_id": stamp.GraphID}).Info("initialized a new graph root")
+			log.WithFields(logrus.Fields{"data": root.Location(), "graph_id": stamp.GraphID}).Info("initialized a new graph root")
 		}
-		srv, err := wire.NewServer(cfg.wireConfig(log))
+		srv, err := wire.NewServer(cfg.wireConfig(root, log))
 		if err != nil {
 			return fmt.Errorf("configuring the protocol server: %w", err)
 		}
@@ -116,7 +119,7 @@ func init() {
 		if err != nil {
 			return fmt.Errorf("listen on %s: %w", cfg.listen, err)
 		}
-		log.WithFields(logrus.Fields{"listen": ln.Addr().String(), "data": store.Root(), "graph_id": stamp.GraphID, "auth": cfg.auth.value}).
+		log.WithFields(logrus.Fields{"listen": ln.Addr().String(), "data": root.Location(), "graph_id": stamp.GraphID, "auth": cfg.auth.value}).
 			Info("pgproxy serving")
 		host, port, _ := net.SplitHostPort(ln.Addr().String())
 		fmt.Fprintf(env.stdout, "pgproxy is listening on %s; connect with:\n  psql \"host=%s port=%s dbname=main user=$USER\"\n", ln.Addr(), host, port)

@@ -71,6 +71,11 @@ func TestServeSpeaksProtocolAndRefusesSQL(t *testing.T) {
 		t.Fatalf("SET after a refused statement: %v", err)
 	}
 	conn.Close(ctx)
+	// The database name is the branch: an unknown one is 3D000.
+	_, err = pgx.Connect(ctx, "postgres://alice@"+addr+"/nosuchbranch?sslmode=disable")
+	if !isCode(err, "3D000") || !strings.Contains(err.Error(), "nosuchbranch") {
+		t.Fatalf("unknown branch: %v, want 3D000 naming it", err)
+	}
 	if !strings.Contains(stderr.String(), `"msg":"initialized a new graph root"`) {
 		t.Errorf("json log lacks the init line: %s", stderr.String())
 	}
