@@ -126,7 +126,8 @@
 //     UpdateConfig or Project rebases (TestCompatibleMatrix row
 //     Rewrite(1), TestCompactionRebase). The official Lance reads our
 //     compacted dataset exactly and commits on top of it
-//     (TestCompactionRewritesSmallFragments).
+//     (TestCompactionRewritesSmallFragments). CompactionCandidates
+//     counts the fragments a compaction would rewrite (no I/O).
 //
 // Implemented operations: Overwrite (create), Append, Delete, Update
 // (rewrite rows), Rewrite (compaction), Restore, ReserveFragments, Clone
