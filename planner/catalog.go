@@ -1,0 +1,109 @@
+package planner
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/pggraph/pggraph/exec"
+	"github.com/pggraph/pggraph/exec/lancesrc"
+	"github.com/pggraph/pggraph/graph"
+	"github.com/pggraph/pggraph/lance"
+	"github.com/pggraph/pggraph/wire"
+)
+
+// firstUserOID is where PostgreSQL starts user object OIDs; table OIDs are
+// derived from the stable table id so they survive renames.
+const firstUserOID = 16384
+
+// catKey identifies one immutable snapshot: a catalog built for it never
+// goes stale.
+type catKey struct {
+	branch, incarnation string
+	version             uint64
+}
+
+// catalog is the exec view of one snapshot.
+type catalog struct {
+	exec.Catalog
+}
+
+// columnTypes lists exec types in preference order; a stored Arrow type
+// maps to the first whose Arrow form matches it.
+var columnTypes = []exec.Type{
+	exec.TInt8, exec.TInt4, exec.TInt2, exec.TFloat8, exec.TFloat4, exec.TBool,
+	exec.TText, exec.TBytea, exec.TNumeric, exec.TDate, exec.TTime,
+	exec.TTimestamptz, exec.TTimestamp, exec.TInterval, exec.TUUID, exec.TJSONB,
+}
+
+// execType maps an Arrow column type to the exec type that reads it.
+func execType(dt arrow.DataType) (exec.Type, bool) {
+	for _, t := range columnTypes {
+		if arrow.TypeEqual(exec.ArrowType(t), dt) {
+			return t, true
+		}
+	}
+	switch dt.ID() {
+	case arrow.LARGE_STRING:
+		return exec.TText, true
+	case arrow.LARGE_BINARY:
+		return exec.TBytea, true
+	}
+	return exec.Type{}, false
+}
+
+// buildCatalog opens every live table of sn at its pinned version.
+func buildCatalog(ctx context.Context, root *graph.Root, sn *graph.Snapshot) (*catalog, error) {
+	mc := exec.NewMemCatalog()
+	for _, e := range sn.Catalog().Tables() {
+		td, err := tableDef(ctx, root, e)
+		if err != nil {
+			return nil, err
+		}
+		mc.Add(td)
+	}
+	return &catalog{Catalog: mc}, nil
+}
+
+func tableDef(ctx context.Context, root *graph.Root, e graph.TableEntry) (*exec.TableDef, error) {
+	schema, err := e.Def.ArrowSchema()
+	if err != nil {
+		return nil, wire.Errorf("XX001", "table %q has an unreadable definition", e.Name).WithDetail(err.Error())
+	}
+	td := &exec.TableDef{OID: uint32(firstUserOID + e.ID), Schema: "public", Name: e.Name}
+	var unsupported []string
+	for i, f := range schema.Fields() {
+		t, ok := execType(f.Type)
+		if !ok {
+			unsupported = append(unsupported, fmt.Sprintf("%s (%s)", f.Name, f.Type))
+			t = exec.TText
+		}
+		notNull := i < len(e.Def.Columns) && !e.Def.Columns[i].Nullable
+		td.Columns = append(td.Columns, exec.ColumnDef{Name: f.Name, Type: t, NotNull: notNull})
+	}
+	for _, k := range e.Def.PrimaryKey {
+		if i := slices.IndexFunc(td.Columns, func(c exec.ColumnDef) bool { return c.Name == k }); i >= 0 {
+			td.PrimaryKey = append(td.PrimaryKey, i)
+		}
+	}
+	if len(unsupported) > 0 {
+		td.Source = failingSource{wire.Errorf(wire.CodeFeatureNotSupported, "reading table %q is not supported yet: column types %v", e.Name, unsupported)}
+		return td, nil
+	}
+	ds, err := lance.Open(ctx, root.Store(), e.Location, root.DatasetOptions(e.Location, e.Branch, e.Version))
+	if err != nil {
+		return nil, wire.Errorf("58030", "could not open table %q at version %d", e.Name, e.Version).WithDetail(err.Error())
+	}
+	td.Source = lancesrc.New(ds, td.Columns, td.PrimaryKey)
+	return td, nil
+}
+
+// failingSource stands for a table the executor cannot read: naming it
+// in a query fails with its error; catalog queries still list it.
+type failingSource struct{ err error }
+
+func (f failingSource) Scan(context.Context, exec.ScanRequest, func(arrow.RecordBatch, []uint64) error) error {
+	return f.err
+}
+func (failingSource) RowCount() int64 { return 0 }

@@ -1,0 +1,260 @@
+package planner
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/pggraph/pggraph/exec"
+	"github.com/pggraph/pggraph/graph"
+	"github.com/pggraph/pggraph/wire"
+)
+
+// session is one connection's read-only SQL session.
+type session struct {
+	root     *graph.Root
+	info     wire.SessionInfo
+	memLimit int64
+	cats     map[catKey]*catalog // one entry in practice: the last head seen
+}
+
+// plan is what Describe leaves on a Statement for Execute.
+type plan struct {
+	unsupported string // first keyword of a statement this slice refuses
+	declared    []uint32
+	prep        *exec.Prepared
+	key         catKey // snapshot prep was bound against
+}
+
+// Parse implements wire.Session: wire classifies utility statements; a
+// query is kept when it reads, and marked for 0A000 otherwise.
+func (s *session) Parse(_ context.Context, sql string) ([]*wire.Statement, error) {
+	stmts, err := wire.ParseUtility(sql)
+	if err != nil {
+		return nil, err
+	}
+	for _, st := range stmts {
+		if st.Kind == wire.KindQuery {
+			st.Plan = &plan{unsupported: unsupportedKeyword(st.SQL)}
+		}
+	}
+	return stmts, nil
+}
+
+// Describe implements wire.Session.
+func (s *session) Describe(ctx context.Context, st *wire.Statement, declared []uint32) (wire.Description, error) {
+	p, err := s.prepare(ctx, st, declared, true)
+	if err != nil {
+		return wire.Description{}, err
+	}
+	d := wire.Description{Params: make([]uint32, len(p.prep.ParamTypes)), Columns: columns(p.prep.Columns)}
+	for i, t := range p.prep.ParamTypes {
+		d.Params[i] = t.OID
+	}
+	return d, nil
+}
+
+// Execute implements wire.Session.
+func (s *session) Execute(ctx context.Context, st *wire.Statement, params []any) (wire.Result, error) {
+	if st.Kind == wire.KindCopyTo {
+		return nil, notSupported("COPY")
+	}
+	p, err := s.prepare(ctx, st, nil, false)
+	if err != nil {
+		return nil, err
+	}
+	res, err := p.prep.Execute(ctx, s.execSession(), params)
+	if err != nil {
+		return nil, toWire(err)
+	}
+	return newResult(res, s.location()), nil
+}
+
+// prepare binds st against the branch head, reusing an earlier binding
+// when the head has not moved (a new head re-binds: a prepared statement
+// always reads the current snapshot). fromDescribe records declared types.
+func (s *session) prepare(ctx context.Context, st *wire.Statement, declared []uint32, fromDescribe bool) (*plan, error) {
+	p, _ := st.Plan.(*plan)
+	if p == nil {
+		p = &plan{unsupported: unsupportedKeyword(st.SQL)}
+		st.Plan = p
+	}
+	if fromDescribe {
+		p.declared = declared
+	}
+	key, cat, err := s.head(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if p.unsupported != "" {
+		return nil, s.refuse(cat, st.SQL, p.unsupported)
+	}
+	if p.prep != nil && p.key == key {
+		return p, nil
+	}
+	eng := &exec.Engine{Catalog: cat, MemoryLimit: s.memLimit}
+	prep, err := eng.PrepareFor(s.execSession(), st.SQL, p.declared)
+	if err != nil {
+		return nil, toWire(err)
+	}
+	p.prep, p.key = prep, key
+	return p, nil
+}
+
+// refuse answers a statement this slice does not run: a syntax error
+// stays 42601 (as PostgreSQL reports it before anything else), everything
+// else is 0A000 naming the statement.
+func (s *session) refuse(cat exec.Catalog, sql, what string) error {
+	eng := &exec.Engine{Catalog: cat, MemoryLimit: s.memLimit}
+	if _, err := eng.PrepareFor(s.execSession(), sql, nil); exec.Code(err) == wire.CodeSyntaxError {
+		return toWire(err)
+	}
+	return notSupported(what)
+}
+
+// head returns the catalog of the branch's latest snapshot.
+func (s *session) head(ctx context.Context) (catKey, exec.Catalog, error) {
+	sn, err := s.root.Head(ctx, s.info.Database)
+	if err != nil {
+		if graph.IsUnknownBranch(err) {
+			return catKey{}, nil, wire.Errorf("3D000", "database %q does not exist", s.info.Database)
+		}
+		return catKey{}, nil, wire.Errorf("58030", "could not read the head of branch %q", s.info.Database).WithDetail(err.Error())
+	}
+	key := catKey{branch: sn.Branch, incarnation: sn.Incarnation, version: sn.Version}
+	if c, ok := s.cats[key]; ok {
+		return key, c, nil
+	}
+	c, err := buildCatalog(ctx, s.root, sn)
+	if err != nil {
+		return catKey{}, nil, err
+	}
+	clear(s.cats) // older snapshots are never asked for again
+	s.cats[key] = c
+	return key, c, nil
+}
+
+func (s *session) execSession() *exec.Session {
+	settings := s.info.Settings
+	return &exec.Session{
+		TimeZone: s.location(),
+		User:     s.info.User,
+		Database: s.info.Database,
+		PID:      int32(s.info.ProcessID),
+		Setting: func(name string) (string, bool) {
+			if settings == nil {
+				return "", false
+			}
+			return settings.Get(name)
+		},
+	}
+}
+
+// location is the session TimeZone (UTC when unset or unknown).
+func (s *session) location() *time.Location {
+	if s.info.Settings == nil {
+		return time.UTC
+	}
+	tz, ok := s.info.Settings.Get("TimeZone")
+	if !ok {
+		return time.UTC
+	}
+	loc, err := time.LoadLocation(tz)
+	if err != nil {
+		return time.UTC
+	}
+	return loc
+}
+
+// CopyFrom implements wire.Session: not in this slice.
+func (s *session) CopyFrom(context.Context, *wire.Statement, *wire.CopyIn) (int64, error) {
+	return 0, notSupported("COPY FROM")
+}
+
+// The transaction hooks have nothing to do: every statement reads the
+// head it sees, and nothing is written.
+func (s *session) Begin(context.Context, wire.TxOptions) error       { return nil }
+func (s *session) Commit(context.Context) error                      { return nil }
+func (s *session) Rollback(context.Context) error                    { return nil }
+func (s *session) Savepoint(context.Context, string) error           { return nil }
+func (s *session) ReleaseSavepoint(context.Context, string) error    { return nil }
+func (s *session) RollbackToSavepoint(context.Context, string) error { return nil }
+func (s *session) Close() error                                      { clear(s.cats); return nil }
+
+func columns(cs []exec.Column) []wire.Column {
+	out := make([]wire.Column, len(cs))
+	for i, c := range cs {
+		out[i] = wire.Column{Name: c.Name, TableOID: c.TableOID, AttrNum: uint16(c.AttNum), TypeOID: c.TypeOID, TypeSize: c.TypeLen, TypeMod: c.TypeMod}
+	}
+	return out
+}
+
+// toWire keeps an executor error's SQLSTATE, message and position.
+func toWire(err error) error {
+	var ee *exec.Error
+	if errors.As(err, &ee) {
+		w := wire.Errorf(ee.Code, "%s", ee.Message)
+		w.Detail, w.Hint, w.Position, w.Cause = ee.Detail, ee.Hint, int32(ee.Position), err
+		return w
+	}
+	var we *wire.Error
+	if errors.As(err, &we) {
+		return err
+	}
+	if c := exec.Code(err); c != "" {
+		return &wire.Error{Code: c, Message: err.Error(), Cause: err}
+	}
+	return err
+}
+
+func notSupported(what string) *wire.Error {
+	return wire.Errorf(wire.CodeFeatureNotSupported, "%s is not supported yet", what).
+		WithHint("This server answers read-only queries (SELECT, VALUES, WITH, TABLE); writes and DDL come in a later release.")
+}
+
+// readKeywords start statements this slice executes.
+var readKeywords = map[string]bool{"SELECT": true, "VALUES": true, "WITH": true, "TABLE": true, "(": true}
+
+// unsupportedKeyword returns the statement's leading keyword(s) when it is
+// not a query, "" when it is. WITH is accepted: exec refuses
+// data-modifying CTEs with 0A000 itself.
+func unsupportedKeyword(sql string) string {
+	f := strings.Fields(stripLeadingComments(sql))
+	if len(f) == 0 {
+		return ""
+	}
+	kw := strings.ToUpper(f[0])
+	if strings.HasPrefix(kw, "(") || readKeywords[kw] {
+		return ""
+	}
+	for _, two := range []string{"CREATE", "DROP", "ALTER", "COPY"} {
+		if kw == two && len(f) > 1 {
+			return kw + " " + strings.ToUpper(f[1])
+		}
+	}
+	return kw
+}
+
+// stripLeadingComments drops -- and /* */ comments before the first token.
+func stripLeadingComments(s string) string {
+	for {
+		s = strings.TrimSpace(s)
+		switch {
+		case strings.HasPrefix(s, "--"):
+			i := strings.IndexByte(s, '\n')
+			if i < 0 {
+				return ""
+			}
+			s = s[i+1:]
+		case strings.HasPrefix(s, "/*"):
+			i := strings.Index(s, "*/")
+			if i < 0 {
+				return ""
+			}
+			s = s[i+2:]
+		default:
+			return s
+		}
+	}
+}
