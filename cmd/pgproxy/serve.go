@@ -12,6 +12,7 @@ import (
 
 	"github.com/pggraph/pggraph/graph"
 	"github.com/pggraph/pggraph/internal/failpoint"
+	"github.com/pggraph/pggraph/planner"
 	"github.com/pggraph/pggraph/wire"
 )
 
@@ -79,7 +80,7 @@ func (c *serveConfig) wireConfig(root *graph.Root, log *logrus.Logger) wire.Conf
 		// existing branch, authenticate, SET/SHOW and run transaction
 		// control, and every other statement fails with 0A000. Nothing
 		// pretends to answer.
-		Backend:   branchBackend{root: root, inner: wire.NoSQLBackend{}},
+		Backend:   branchBackend{root: root, inner: planner.NewBackend(root)},
 		Auth:      method,
 		UsersFile: c.users, HBAFile: c.hba,
 		TLSCertFile: c.tlsCert, TLSKeyFile: c.tlsKey, TLSSelfSigned: c.tlsSelfSigned, RequireTLS: c.requireTLS,

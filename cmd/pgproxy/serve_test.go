@@ -49,8 +49,9 @@ func startServe(t *testing.T, args ...string) (addr string, stop func() int, std
 }
 
 // serve initializes an empty directory and speaks the protocol: logins,
-// settings and transaction control work; SQL it cannot execute fails with
-// a clear 0A000 instead of a made-up answer.
+// settings, transaction control and read-only queries work; SQL it cannot
+// execute yet (writes, DDL) fails with a clear 0A000 instead of a made-up
+// answer.
 func TestServeSpeaksProtocolAndRefusesSQL(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "root")
 	addr, stop, stderr := startServe(t, "--data", dir, "--log-format", "json")
@@ -63,8 +64,12 @@ func TestServeSpeaksProtocolAndRefusesSQL(t *testing.T) {
 	if err := conn.QueryRow(ctx, "SHOW server_version").Scan(&v); err != nil || !strings.HasPrefix(v, "15") {
 		t.Fatalf("SHOW server_version = %q, %v", v, err)
 	}
-	if _, err := conn.Exec(ctx, "SELECT 1"); !isCode(err, "0A000") {
-		t.Fatalf("SELECT 1: %v, want 0A000", err)
+	var one int
+	if err := conn.QueryRow(ctx, "SELECT 1").Scan(&one); err != nil || one != 1 {
+		t.Fatalf("SELECT 1 = %d, %v", one, err)
+	}
+	if _, err := conn.Exec(ctx, "INSERT INTO t VALUES (1)"); !isCode(err, "0A000") || !strings.Contains(err.Error(), "INSERT is not supported yet") {
+		t.Fatalf("INSERT: %v, want 0A000", err)
 	}
 	// The session survives the refusal.
 	if _, err := conn.Exec(ctx, "SET application_name = 'x'"); err != nil {
