@@ -78,6 +78,13 @@ type uuidCell struct {
 
 func (c uuidCell) UUIDValue() (pgtype.UUID, error) { return c.u, nil }
 
+// arrayCell re-encodes an array: pgtype's array codec walks its elements
+// (decoded from exec's binary form) through each element type's codec.
+type arrayCell struct {
+	textCell
+	pgtype.Array[any]
+}
+
 // cellCodec turns exec vectors into row values.
 type cellCodec struct {
 	m   *pgtype.Map
@@ -129,7 +136,11 @@ func (cc *cellCodec) value(v *exec.Vec, i int) any {
 		c := uuidCell{textCell: text}
 		target, wrap = &c.u, func() any { return c }
 	default:
-		return s
+		if v.T.Elem().OID == 0 {
+			return s
+		}
+		c := arrayCell{textCell: text}
+		target, wrap = &c.Array, func() any { return c }
 	}
 	b, err := exec.AppendBinary(cc.buf[:0], v, i)
 	cc.buf = b

@@ -20,7 +20,8 @@ func TestTypedValues(t *testing.T) {
 	ts := startServer(t, nil)
 	const q = `select 2.50::numeric, date '2026-01-02', timestamp '2026-01-02 03:04:05.5',
 		timestamptz '2026-01-02 03:04:05+00', time '03:04:05', interval '1 day 2 hours',
-		'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'::uuid, 0.25::float4, '{"a":1}'::jsonb, 'x'::bytea, 7::int2`
+		'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'::uuid, 0.25::float4, '{"a":1}'::jsonb, 'x'::bytea, 7::int2,
+		array[1, null, 3], array['a', 'b'], array[1.5::numeric], 23::oid`
 	for _, m := range modes {
 		t.Run(m.name, func(t *testing.T) {
 			c := ts.connect(t, m.mode)
@@ -33,14 +34,18 @@ func TestTypedValues(t *testing.T) {
 				f4           float32
 				by           []byte
 				i2           int16
+				ints         []*int32
+				texts        []string
+				nums         []float64
+				oid          uint32
 			)
-			err := c.QueryRow(context.Background(), q).Scan(&num, &d, &tsv, &tstz, &tm, &iv, &u, &f4, &js, &by, &i2)
+			err := c.QueryRow(context.Background(), q).Scan(&num, &d, &tsv, &tstz, &tm, &iv, &u, &f4, &js, &by, &i2, &ints, &texts, &nums, &oid)
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := fmt.Sprintf("%v|%s|%s|%s|%d|%s|%s|%v|%s|%s|%d", num, d.Format("2006-01-02"), tsv.Format("2006-01-02 15:04:05.0"),
-				tstz.UTC().Format(time.RFC3339), tm.Microseconds, fmt.Sprint(iv.Days, iv.Microseconds), u, f4, js, by, i2)
-			want := `2.5|2026-01-02|2026-01-02 03:04:05.5|2026-01-02T03:04:05Z|11045000000|1 7200000000|a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11|0.25|{"a": 1}|x|7`
+			got := fmt.Sprintf("%v|%s|%s|%s|%d|%s|%s|%v|%s|%s|%d|%d,%v,%d|%v|%v|%d", num, d.Format("2006-01-02"), tsv.Format("2006-01-02 15:04:05.0"),
+				tstz.UTC().Format(time.RFC3339), tm.Microseconds, fmt.Sprint(iv.Days, iv.Microseconds), u, f4, js, by, i2, *ints[0], ints[1], *ints[2], texts, nums, oid)
+			want := `2.5|2026-01-02|2026-01-02 03:04:05.5|2026-01-02T03:04:05Z|11045000000|1 7200000000|a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11|0.25|{"a": 1}|x|7|1,<nil>,3|[a b]|[1.5]|23`
 			if got != want {
 				t.Errorf("got  %s\nwant %s", got, want)
 			}

@@ -21,6 +21,7 @@ type session struct {
 
 // plan is what Describe leaves on a Statement for Execute.
 type plan struct {
+	sql         string // what exec runs (the inner query of COPY … TO STDOUT)
 	unsupported string // first keyword of a statement this slice refuses
 	declared    []uint32
 	prep        *exec.Prepared
@@ -35,11 +36,18 @@ func (s *session) Parse(_ context.Context, sql string) ([]*wire.Statement, error
 		return nil, err
 	}
 	for _, st := range stmts {
-		if st.Kind == wire.KindQuery {
-			st.Plan = &plan{unsupported: unsupportedKeyword(st.SQL)}
+		if st.Kind == wire.KindQuery || st.Kind == wire.KindCopyTo {
+			st.Plan = newPlan(st)
 		}
 	}
 	return stmts, nil
+}
+
+func newPlan(st *wire.Statement) *plan {
+	if st.Kind == wire.KindCopyTo {
+		return &plan{sql: copyQuery(st)}
+	}
+	return &plan{sql: st.SQL, unsupported: unsupportedKeyword(st.SQL)}
 }
 
 // Describe implements wire.Session.
@@ -57,16 +65,13 @@ func (s *session) Describe(ctx context.Context, st *wire.Statement, declared []u
 
 // Execute implements wire.Session.
 func (s *session) Execute(ctx context.Context, st *wire.Statement, params []any) (wire.Result, error) {
-	if st.Kind == wire.KindCopyTo {
-		return nil, notSupported("COPY")
-	}
 	p, err := s.prepare(ctx, st, nil, false)
 	if err != nil {
 		return nil, err
 	}
 	res, err := p.prep.Execute(ctx, s.execSession(), params)
 	if err != nil {
-		return nil, toWire(err)
+		return nil, s.errFor(st, err)
 	}
 	return newResult(res, s.location()), nil
 }
@@ -77,7 +82,7 @@ func (s *session) Execute(ctx context.Context, st *wire.Statement, params []any)
 func (s *session) prepare(ctx context.Context, st *wire.Statement, declared []uint32, fromDescribe bool) (*plan, error) {
 	p, _ := st.Plan.(*plan)
 	if p == nil {
-		p = &plan{unsupported: unsupportedKeyword(st.SQL)}
+		p = newPlan(st)
 		st.Plan = p
 	}
 	if fromDescribe {
@@ -90,13 +95,16 @@ func (s *session) prepare(ctx context.Context, st *wire.Statement, declared []ui
 	if p.unsupported != "" {
 		return nil, s.refuse(cat, st.SQL, p.unsupported)
 	}
+	if p.sql == "" && st.Kind == wire.KindCopyTo {
+		return nil, wire.Errorf(wire.CodeSyntaxError, "syntax error in the query of COPY")
+	}
 	if p.prep != nil && p.key == key {
 		return p, nil
 	}
 	eng := &exec.Engine{Catalog: cat, MemoryLimit: s.memLimit}
-	prep, err := eng.PrepareFor(s.execSession(), st.SQL, p.declared)
+	prep, err := eng.PrepareFor(s.execSession(), p.sql, p.declared)
 	if err != nil {
-		return nil, toWire(err)
+		return nil, s.errFor(st, err)
 	}
 	p.prep, p.key = prep, key
 	return p, nil
@@ -190,6 +198,17 @@ func columns(cs []exec.Column) []wire.Column {
 	return out
 }
 
+// errFor converts an exec error for st; positions inside a COPY's inner
+// query do not point into the client's text, so they are dropped.
+func (s *session) errFor(st *wire.Statement, err error) error {
+	err = toWire(err)
+	var we *wire.Error
+	if st.Kind == wire.KindCopyTo && errors.As(err, &we) {
+		return we.WithPosition(0)
+	}
+	return err
+}
+
 // toWire keeps an executor error's SQLSTATE, message and position.
 func toWire(err error) error {
 	var ee *exec.Error
@@ -228,13 +247,23 @@ func unsupportedKeyword(sql string) string {
 	if strings.HasPrefix(kw, "(") || readKeywords[kw] {
 		return ""
 	}
-	for _, two := range []string{"CREATE", "DROP", "ALTER", "COPY"} {
-		if kw == two && len(f) > 1 {
-			return kw + " " + strings.ToUpper(f[1])
+	if kw != "CREATE" && kw != "DROP" && kw != "ALTER" {
+		return kw
+	}
+	// DDL is named by its object: CREATE [OR REPLACE] [UNIQUE] INDEX, ...
+	words := []string{kw}
+	for _, w := range f[1:] {
+		w = strings.ToUpper(w)
+		words = append(words, w)
+		if !ddlModifiers[w] {
+			break
 		}
 	}
-	return kw
+	return strings.Join(words, " ")
 }
+
+var ddlModifiers = map[string]bool{"OR": true, "REPLACE": true, "UNIQUE": true, "TEMP": true, "TEMPORARY": true,
+	"UNLOGGED": true, "MATERIALIZED": true, "GLOBAL": true, "LOCAL": true, "RECURSIVE": true}
 
 // stripLeadingComments drops -- and /* */ comments before the first token.
 func stripLeadingComments(s string) string {
