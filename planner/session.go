@@ -229,7 +229,7 @@ func toWire(err error) error {
 
 func notSupported(what string) *wire.Error {
 	return wire.Errorf(wire.CodeFeatureNotSupported, "%s is not supported yet", what).
-		WithHint("This server answers read-only queries (SELECT, VALUES, WITH, TABLE); writes and DDL come in a later release.")
+		WithHint("This server answers read-only queries (SELECT, VALUES, WITH, TABLE, COPY … TO STDOUT); writes and DDL come in a later release.")
 }
 
 // readKeywords start statements this slice executes.
