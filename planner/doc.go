@@ -34,9 +34,12 @@
 // format (used for binary format), so both formats match PostgreSQL.
 //
 // Invariants: every error the client sees is a *wire.Error with a
-// SQLSTATE (exec errors keep their code, message and position); results
-// are fully computed by exec before the first row is returned (bounded by
-// Backend.MemoryLimit), so a suspended portal holds no snapshot lock. A
+// SQLSTATE (exec errors keep their code, message and position). Results
+// stream: exec runs as a coroutine that produces its next batch only while
+// wire waits for a row, so memory is one batch plus what the plan buffers
+// (bounded by Backend.MemoryLimit), a suspended portal costs nothing, and
+// an error after the first batch arrives after the rows before it, as in
+// PostgreSQL. A
 // prepared statement re-binds when the branch head moved, so it always
 // reads the head at its execution.
 package planner

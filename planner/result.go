@@ -2,6 +2,8 @@ package planner
 
 import (
 	"context"
+	"errors"
+	"iter"
 	"strings"
 	"time"
 
@@ -10,17 +12,73 @@ import (
 	"github.com/pggraph/pggraph/wire"
 )
 
-// result hands out an executed query's rows one at a time, so wire can
-// suspend it at a portal's row limit and resume on the next Execute.
+// result streams a query's rows: exec produces batches in a coroutine
+// (iter.Pull) that runs only while the connection goroutine waits for the
+// next batch inside Execute or Next, so memory is one batch plus what the
+// plan buffers, a suspended portal costs nothing, and exec's reads of the
+// session settings happen on behalf of the connection goroutine (no
+// concurrent access). Cancelling the context of the waiting call stops
+// the query.
 type result struct {
-	res   *exec.Result
-	cells cellCodec
-	cols  []wire.Column
-	b, i  int // next row: batch b, row i
+	cols   []wire.Column
+	cells  cellCodec
+	next   func() (*exec.Batch, bool)
+	stop   func()
+	cancel context.CancelFunc // the query's own context
+	cur    *exec.Batch
+	i      int
+	tag    string
+	err    error // the query's error once it ended
+	done   bool
 }
 
-func newResult(res *exec.Result, loc *time.Location) *result {
-	return &result{res: res, cells: cellCodec{m: pgtype.NewMap(), loc: loc}, cols: columns(res.Columns)}
+// errStopped ends a query whose result was closed early.
+var errStopped = errors.New("planner: result closed")
+
+// startResult runs prep as a coroutine and pulls its first batch, so an
+// error in the first batch is Execute's error.
+func (s *session) startResult(ctx context.Context, st *wire.Statement, prep *exec.Prepared, params []any) (*result, error) {
+	qctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	r := &result{cols: columns(prep.Columns), cells: cellCodec{m: pgtype.NewMap(), loc: s.location()}, cancel: cancel}
+	sess := s.execSession()
+	seq := func(yield func(*exec.Batch) bool) {
+		tag, err := prep.Stream(qctx, sess, params, func(b *exec.Batch, _ *time.Location) error {
+			if !yield(b) {
+				return errStopped
+			}
+			return nil
+		})
+		if err != nil && !errors.Is(err, errStopped) {
+			r.err = s.errFor(st, err)
+		}
+		r.tag = tag
+	}
+	r.next, r.stop = iter.Pull(seq)
+	if err := r.pull(ctx); err != nil {
+		r.Close()
+		return nil, err
+	}
+	return r, nil
+}
+
+// pull resumes the query until its next non-empty batch or its end, with
+// ctx's cancellation forwarded to the query.
+func (r *result) pull(ctx context.Context) error {
+	r.cur, r.i = nil, 0
+	for !r.done {
+		unlink := context.AfterFunc(ctx, r.cancel)
+		b, ok := r.next()
+		unlink()
+		if !ok {
+			r.done = true
+			return r.err
+		}
+		if b.N > 0 {
+			r.cur = b
+			return nil
+		}
+	}
+	return r.err
 }
 
 // Columns implements wire.Result.
@@ -33,33 +91,36 @@ func (r *result) Columns() []wire.Column {
 
 // Next implements wire.Result.
 func (r *result) Next(ctx context.Context) ([]any, bool, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, false, wire.Errorf("57014", "canceling statement due to user request")
+	if r.cur == nil || r.i >= r.cur.N {
+		if err := r.pull(ctx); err != nil {
+			return nil, false, err
+		}
+		if r.cur == nil {
+			return nil, false, nil
+		}
 	}
-	for r.b < len(r.res.Batches) && r.i >= r.res.Batches[r.b].N {
-		r.b, r.i = r.b+1, 0
-	}
-	if r.b >= len(r.res.Batches) {
-		return nil, false, nil
-	}
-	bt := r.res.Batches[r.b]
-	row := make([]any, len(bt.Cols))
-	for c, v := range bt.Cols {
+	row := make([]any, len(r.cur.Cols))
+	for c, v := range r.cur.Cols {
 		row[c] = r.cells.value(v, r.i)
 	}
 	r.i++
 	return row, true, nil
 }
 
-// Tag implements wire.Result.
-// A SELECT's tag is left without its count: wire counts the rows it sent,
-// which after a suspended portal is what PostgreSQL reports.
+// Tag implements wire.Result. A SELECT's tag is left without its count:
+// wire counts the rows it sent, which after a suspended portal is what
+// PostgreSQL reports.
 func (r *result) Tag() string {
-	if strings.HasPrefix(r.res.Tag, "SELECT ") {
+	if r.tag == "SELECT" || strings.HasPrefix(r.tag, "SELECT ") {
 		return "SELECT"
 	}
-	return r.res.Tag
+	return r.tag
 }
 
-// Close implements wire.Result.
-func (r *result) Close() error { r.res = &exec.Result{}; return nil }
+// Close implements wire.Result: it ends the query if it is still running.
+func (r *result) Close() error {
+	r.cancel()
+	r.stop()
+	r.cur = nil
+	return nil
+}

@@ -69,11 +69,7 @@ func (s *session) Execute(ctx context.Context, st *wire.Statement, params []any)
 	if err != nil {
 		return nil, err
 	}
-	res, err := p.prep.Execute(ctx, s.execSession(), params)
-	if err != nil {
-		return nil, s.errFor(st, err)
-	}
-	return newResult(res, s.location()), nil
+	return s.startResult(ctx, st, p.prep, params)
 }
 
 // prepare binds st against the branch head, reusing an earlier binding
