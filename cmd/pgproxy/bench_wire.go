@@ -19,10 +19,10 @@ import (
 
 // The wire suite: a trivial statement's round trip through a pgproxy
 // server process and through a PostgreSQL 15 server started in the same
-// run, plus throughput and connections per second. The statement is one
-// both servers execute (SHOW TimeZone): until the SQL layer lands pgproxy
-// answers session commands only.
-const wireBenchQuery = "SHOW TimeZone"
+// run, plus throughput and connections per second. Two statements:
+// SELECT 1 takes the whole path (planner, executor), SHOW TimeZone only
+// the protocol layer, so the two ratios tell where time goes.
+var wireBenchQueries = []string{"SELECT 1", "SHOW TimeZone"}
 
 type wireTarget struct {
 	name string
@@ -30,6 +30,7 @@ type wireTarget struct {
 }
 
 type wireSideResult struct {
+	Query        string    `json:"query"`
 	Server       string    `json:"server"`
 	P50us        float64   `json:"roundtrip_p50_us"`
 	P99us        float64   `json:"roundtrip_p99_us"`
@@ -41,12 +42,12 @@ type wireSideResult struct {
 type wireBenchReport struct {
 	Kind       string           `json:"kind"`
 	StartedAt  time.Time        `json:"started_at"`
-	Query      string           `json:"query"`
 	Iterations int              `json:"iterations_per_round"`
 	Rounds     int              `json:"rounds"`
 	Results    []wireSideResult `json:"results"`
-	// LatencyRatio is pgproxy's p50 over PostgreSQL's (target <= 1.5).
-	LatencyRatio float64 `json:"p50_latency_ratio_pgproxy_vs_postgres"`
+	// LatencyRatios maps each query to pgproxy's p50 over PostgreSQL's
+	// (target <= 1.5).
+	LatencyRatios map[string]float64 `json:"p50_latency_ratio_pgproxy_vs_postgres"`
 }
 
 func init() {
@@ -73,21 +74,45 @@ func runWireBench(ctx context.Context, env *runEnv, c benchConfig) error {
 		{"pgproxy", "postgres://bench@" + addr + "/main?sslmode=disable"},
 		{"postgresql-15", pg.ConnString("postgres")},
 	}
-	rep := wireBenchReport{Kind: "wire", StartedAt: time.Now().UTC(), Query: wireBenchQuery, Iterations: c.iterations, Rounds: c.round}
+	rep := wireBenchReport{Kind: "wire", StartedAt: time.Now().UTC(), Iterations: c.iterations, Rounds: c.round,
+		LatencyRatios: map[string]float64{}}
+	for _, query := range wireBenchQueries {
+		if err := wireBenchQuery(ctx, env, c, query, targets, &rep); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintln(env.stderr)
+	fmt.Fprintf(env.stdout, "wire: %d rounds x %d round trips per query (simple protocol, one connection)\n", c.round, c.iterations)
+	fmt.Fprintf(env.stdout, "%-15s %-14s %10s %10s %-26s %12s %12s\n", "query", "server", "p50 us", "p99 us", "p50 per round", "queries/s(4)", "connects/s")
+	for _, r := range rep.Results {
+		var rs []string
+		for _, v := range r.RoundP50us {
+			rs = append(rs, fmt.Sprintf("%.0f", v))
+		}
+		fmt.Fprintf(env.stdout, "%-15s %-14s %10.1f %10.1f %-26s %12.0f %12.0f\n", r.Query, r.Server, r.P50us, r.P99us, strings.Join(rs, " "), r.QueriesPerS, r.ConnectsPerS)
+	}
+	for _, q := range wireBenchQueries {
+		fmt.Fprintf(env.stdout, "%-15s pgproxy p50 / PostgreSQL p50 = %.2fx (target <= 1.5x)\n", q, rep.LatencyRatios[q])
+	}
+	return writeBenchFile(env, c.out, rep.Kind, rep.StartedAt, rep)
+}
+
+// wireBenchQuery measures one statement on every target, round by round.
+func wireBenchQuery(ctx context.Context, env *runEnv, c benchConfig, query string, targets []wireTarget, rep *wireBenchReport) error {
 	samples := make([][]time.Duration, len(targets))
 	roundP50 := make([][]float64, len(targets))
 	qps := make([][]float64, len(targets))
 	cps := make([][]float64, len(targets))
 	for r := range c.round {
 		for i, tg := range targets {
-			fmt.Fprintf(env.stderr, "\rbench wire: round %d/%d, %-14s", r+1, c.round, tg.name)
-			lat, err := wireLatency(ctx, tg.dsn, c.iterations)
+			fmt.Fprintf(env.stderr, "\rbench wire: %s, round %d/%d, %-14s", query, r+1, c.round, tg.name)
+			lat, err := wireLatency(ctx, tg.dsn, query, c.iterations)
 			if err != nil {
 				return fmt.Errorf("%s: %w", tg.name, err)
 			}
 			samples[i] = append(samples[i], lat...)
 			roundP50[i] = append(roundP50[i], us(percentile(lat, 0.5)))
-			q, err := wireThroughput(ctx, tg.dsn, 4, c.iterations*5)
+			q, err := wireThroughput(ctx, tg.dsn, query, 4, c.iterations*5)
 			if err != nil {
 				return fmt.Errorf("%s throughput: %w", tg.name, err)
 			}
@@ -99,26 +124,18 @@ func runWireBench(ctx context.Context, env *runEnv, c benchConfig) error {
 			cps[i] = append(cps[i], cp)
 		}
 	}
-	fmt.Fprintln(env.stderr)
+	var p50s []float64
 	for i, tg := range targets {
-		rep.Results = append(rep.Results, wireSideResult{Server: tg.name,
+		res := wireSideResult{Query: query, Server: tg.name,
 			P50us: us(percentile(samples[i], 0.5)), P99us: us(percentile(samples[i], 0.99)), RoundP50us: roundP50[i],
-			QueriesPerS: round3(median(qps[i])), ConnectsPerS: round3(median(cps[i]))})
+			QueriesPerS: round3(median(qps[i])), ConnectsPerS: round3(median(cps[i]))}
+		rep.Results = append(rep.Results, res)
+		p50s = append(p50s, res.P50us)
 	}
-	if pgP50 := rep.Results[1].P50us; pgP50 > 0 {
-		rep.LatencyRatio = round3(rep.Results[0].P50us / pgP50)
+	if p50s[1] > 0 {
+		rep.LatencyRatios[query] = round3(p50s[0] / p50s[1])
 	}
-	fmt.Fprintf(env.stdout, "wire: %q, %d rounds x %d round trips (simple protocol, one connection)\n", wireBenchQuery, c.round, c.iterations)
-	fmt.Fprintf(env.stdout, "%-14s %10s %10s %-26s %12s %12s\n", "server", "p50 us", "p99 us", "p50 per round", "queries/s(4)", "connects/s")
-	for _, r := range rep.Results {
-		var rs []string
-		for _, v := range r.RoundP50us {
-			rs = append(rs, fmt.Sprintf("%.0f", v))
-		}
-		fmt.Fprintf(env.stdout, "%-14s %10.1f %10.1f %-26s %12.0f %12.0f\n", r.Server, r.P50us, r.P99us, strings.Join(rs, " "), r.QueriesPerS, r.ConnectsPerS)
-	}
-	fmt.Fprintf(env.stdout, "pgproxy p50 / PostgreSQL p50 = %.2fx (target <= 1.5x)\n", rep.LatencyRatio)
-	return writeBenchFile(env, c.out, rep.Kind, rep.StartedAt, rep)
+	return nil
 }
 
 // startProxyProcess runs this binary's `serve` on a scratch root and a
@@ -173,22 +190,22 @@ func wireConnect(ctx context.Context, dsn string) (*pgx.Conn, error) {
 }
 
 // wireLatency measures n sequential round trips on one connection.
-func wireLatency(ctx context.Context, dsn string, n int) ([]time.Duration, error) {
+func wireLatency(ctx context.Context, dsn, query string, n int) ([]time.Duration, error) {
 	conn, err := wireConnect(ctx, dsn)
 	if err != nil {
 		return nil, err
 	}
 	defer conn.Close(ctx)
-	var v string
+	var v any
 	for range 20 { // warm up
-		if err := conn.QueryRow(ctx, wireBenchQuery).Scan(&v); err != nil {
+		if err := conn.QueryRow(ctx, query).Scan(&v); err != nil {
 			return nil, err
 		}
 	}
 	out := make([]time.Duration, 0, n)
 	for range n {
 		t0 := time.Now()
-		if err := conn.QueryRow(ctx, wireBenchQuery).Scan(&v); err != nil {
+		if err := conn.QueryRow(ctx, query).Scan(&v); err != nil {
 			return nil, err
 		}
 		out = append(out, time.Since(t0))
@@ -198,7 +215,7 @@ func wireLatency(ctx context.Context, dsn string, n int) ([]time.Duration, error
 
 // wireThroughput runs total queries spread over conns connections and
 // returns queries per second.
-func wireThroughput(ctx context.Context, dsn string, conns, total int) (float64, error) {
+func wireThroughput(ctx context.Context, dsn, query string, conns, total int) (float64, error) {
 	cs := make([]*pgx.Conn, conns)
 	for i := range cs {
 		c, err := wireConnect(ctx, dsn)
@@ -213,9 +230,9 @@ func wireThroughput(ctx context.Context, dsn string, conns, total int) (float64,
 	t0 := time.Now()
 	for _, c := range cs {
 		wg.Go(func() {
-			var v string
+			var v any
 			for range total / conns {
-				if err := c.QueryRow(ctx, wireBenchQuery).Scan(&v); err != nil {
+				if err := c.QueryRow(ctx, query).Scan(&v); err != nil {
 					errs <- err
 					return
 				}

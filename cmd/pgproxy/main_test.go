@@ -313,7 +313,7 @@ func TestBenchWireSuite(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("bench exited %d: %s", code, stderr)
 	}
-	for _, want := range []string{"pgproxy", "postgresql-15", "connects/s", "pgproxy p50 / PostgreSQL p50"} {
+	for _, want := range []string{"pgproxy", "postgresql-15", "connects/s", "SELECT 1        pgproxy p50 / PostgreSQL p50", "SHOW TimeZone   pgproxy p50"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("output lacks %q:\n%s", want, stdout)
 		}
