@@ -5,8 +5,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/cockroachdb/apd/v3"
-
 	"github.com/apache/arrow-go/v18/arrow"
 )
 
@@ -477,25 +475,10 @@ func (m *materialNode) run(ec *evalCtx, emit func(*Batch) error) error {
 
 // nullVec is an all-NULL placeholder for a column the query never reads.
 func nullVec(t Type, n int) *Vec {
-	v := &Vec{T: t, N: n, Nulls: make([]bool, n)}
+	v := NewVec(t, n)
+	v.Nulls = make([]bool, n)
 	for i := range v.Nulls {
 		v.Nulls[i] = true
-	}
-	switch t.Kind() {
-	case KInt:
-		v.I = make([]int64, n)
-	case KFloat:
-		v.F = make([]float64, n)
-	case KBool:
-		v.B = make([]bool, n)
-	case KStr:
-		v.S = make([]string, n)
-	case KNum:
-		v.D = make([]apd.Decimal, n)
-	case KInterval:
-		v.V = make([]Interval, n)
-	case KArray:
-		v.A = make([]*Array, n)
 	}
 	return v
 }
