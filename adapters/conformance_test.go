@@ -112,13 +112,13 @@ func TestConformanceOnlyAdaptersCommitGraphTables(t *testing.T) {
 	}
 	// the registry is closed and complete: every kind the writer can
 	// produce is registered with a declared strategy
-	for _, k := range []protocol.WriterKind{Mutation, SchemaApply, Optimize} {
+	for _, k := range []protocol.WriterKind{Mutation, SchemaApply, Optimize, Load, BranchMerge} {
 		a, ok := Lookup(k)
 		if !ok || a.Strategy == "" || len(a.Effects) == 0 || len(a.EntryPoints) == 0 {
 			t.Errorf("writer kind %s not fully registered: %+v", k, a)
 		}
 	}
-	if len(Registered()) != 3 {
+	if len(Registered()) != 5 {
 		t.Errorf("registry has %d adapters; update the conformance test when adding one", len(Registered()))
 	}
 }

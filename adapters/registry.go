@@ -14,6 +14,12 @@ const (
 	// SchemaApply: CREATE/DROP TABLE, optionally with rows for the new
 	// tables in the same graph commit.
 	SchemaApply protocol.WriterKind = "schema_apply"
+	// Load: COPY FROM: staged appends of any size, streamed in bounded
+	// memory into one staged Lance transaction per target table.
+	Load protocol.WriterKind = "load"
+	// BranchMerge: graph.merge: per-table transaction chains or pointer
+	// adoption from a source branch into a target branch.
+	BranchMerge protocol.WriterKind = "branch_merge"
 	// Optimize: compaction of tables' small fragments (one staged Lance
 	// Rewrite per table); content-preserving, so rolling an armed intent
 	// back (old layout) and rolling a confirmed one forward (new layout)
@@ -38,6 +44,10 @@ var registry = map[protocol.WriterKind]Adapter{
 		Strategy: protocol.RollBackArmedForwardConfirmed, EntryPoints: []string{"Graph.Write"}},
 	SchemaApply: {Kind: SchemaApply, Effects: []protocol.EffectKind{protocol.EffectCreate, protocol.EffectStaged},
 		Strategy: protocol.RollBackArmedForwardConfirmed, EntryPoints: []string{"Graph.Write"}},
+	Load: {Kind: Load, Effects: []protocol.EffectKind{protocol.EffectStaged, protocol.EffectFirstTouch},
+		Strategy: protocol.RollBackArmedForwardConfirmed, EntryPoints: []string{"Graph.Load"}},
+	BranchMerge: {Kind: BranchMerge, Effects: []protocol.EffectKind{protocol.EffectStaged, protocol.EffectFirstTouch},
+		Strategy: protocol.RollBackArmedForwardConfirmed, EntryPoints: []string{"Graph.Merge"}},
 	Optimize: {Kind: Optimize, Effects: []protocol.EffectKind{protocol.EffectStaged, protocol.EffectFirstTouch},
 		Strategy: protocol.RollBackArmedForwardConfirmed, EntryPoints: []string{"Graph.Optimize"}},
 }
