@@ -88,6 +88,7 @@ func (r *Root) CreateBranch(ctx context.Context, name, from string) (*Snapshot, 
 	r.mu.Lock()
 	r.heads[name] = nds
 	delete(r.incs, name)
+	delete(r.decoded, name)
 	r.mu.Unlock()
 	return r.Head(ctx, name)
 }
@@ -119,6 +120,7 @@ func (r *Root) DeleteBranch(ctx context.Context, name string) error {
 	r.mu.Lock()
 	delete(r.heads, name)
 	delete(r.incs, name)
+	delete(r.decoded, name)
 	r.mu.Unlock()
 	for _, e := range head.State.Tables {
 		r.reclaimTableFork(ctx, e, name)

@@ -18,6 +18,14 @@
 // SnapshotAt (manifest version), SnapshotByCommit, SnapshotAsOf (these
 // two walk history: time travel is allowed to be O(history)).
 //
+// Decoded-snapshot cache (headcache.go): the decoded state of each
+// branch's latest head is cached under (branch, incarnation, manifest
+// version) — immutable facts — so Head of an unchanged branch costs the
+// N+1 probe and one O(tables) slice copy, no JSON decode
+// (BenchmarkHead: 10 tables 123µs → 3.7µs, 100 tables 1.33ms → 33µs on
+// main). Each snapshot gets a private Tables slice; table definitions
+// are shared read-only (edit a State.Clone()).
+//
 // Branches (branch.go): a graph branch is a native Lance branch of
 // __manifest — a control operation that creates no manifest version. Its
 // incarnation (the ref's newest id) is part of every snapshot, so a

@@ -41,6 +41,9 @@ type Root struct {
 	mu    sync.Mutex
 	heads map[string]*lance.Dataset // branch → latest known manifest dataset
 	incs  map[string]string         // branch → incarnation of the cached chain
+	// decoded caches the decoded state of each branch's latest known head
+	// (see headcache.go): an unchanged head costs no JSON decode.
+	decoded map[string]*decodedHead
 }
 
 // Options open a root.
@@ -99,7 +102,7 @@ func InitWith(ctx context.Context, store objstore.Store, actor string, o Options
 	if err != nil {
 		return nil, false, err
 	}
-	r = &Root{store: store, stamp: st, heads: map[string]*lance.Dataset{}, incs: map[string]string{}}
+	r = &Root{store: store, stamp: st, heads: map[string]*lance.Dataset{}, incs: map[string]string{}, decoded: map[string]*decodedHead{}}
 	r.setLocation(o)
 	if err := r.ensureManifest(ctx, actor); err != nil {
 		return nil, created, err
@@ -122,7 +125,7 @@ func OpenWith(ctx context.Context, store objstore.Store, o Options) (*Root, erro
 	if err != nil {
 		return nil, err
 	}
-	r := &Root{store: store, stamp: st, heads: map[string]*lance.Dataset{}, incs: map[string]string{}}
+	r := &Root{store: store, stamp: st, heads: map[string]*lance.Dataset{}, incs: map[string]string{}, decoded: map[string]*decodedHead{}}
 	r.setLocation(o)
 	if err := r.ensureManifest(ctx, "pggraph:init-completion"); err != nil {
 		return nil, err
@@ -138,7 +141,7 @@ func OpenReadOnly(ctx context.Context, store objstore.Store) (*Root, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Root{store: store, stamp: st, heads: map[string]*lance.Dataset{}, incs: map[string]string{}}
+	r := &Root{store: store, stamp: st, heads: map[string]*lance.Dataset{}, incs: map[string]string{}, decoded: map[string]*decodedHead{}}
 	r.setLocation(Options{})
 	ds, err := lance.Open(ctx, store, ManifestRoot, r.DatasetOptions(ManifestRoot, "", 0))
 	if errors.Is(err, lance.ErrDatasetNotFound) {
@@ -344,12 +347,15 @@ func (r *Root) Head(ctx context.Context, branch string) (*Snapshot, error) {
 		return nil, err
 	}
 	r.setHead(branch, ds)
-	sn, err := r.snapshotOf(ctx, branch, ds)
+	if sn := r.cachedHead(branch, inc, ds); sn != nil {
+		return sn, nil
+	}
+	st, c, err := r.readState(ctx, ds)
 	if err != nil {
 		return nil, err
 	}
-	sn.Incarnation = inc
-	return sn, nil
+	r.remember(branch, inc, ds.Version(), st, c)
+	return &Snapshot{Branch: branch, Incarnation: inc, Version: ds.Version(), Commit: c, State: st.share(), ds: ds}, nil
 }
 
 // SnapshotAt returns the snapshot at manifest version v of a branch.
@@ -472,6 +478,9 @@ func (r *Root) Publish(ctx context.Context, base *Snapshot, st State, c Commit) 
 	}
 	sn.Branch, sn.Incarnation = base.Branch, base.Incarnation
 	r.setHead(base.Branch, sn.ds)
+	// the caller keeps st: cache a private copy and hand out a shared view
+	r.remember(base.Branch, base.Incarnation, sn.Version, st.Clone(), c)
+	sn.State = r.cachedState(base.Branch, base.Incarnation, sn.Version, st)
 	return sn, nil
 }
 
