@@ -182,6 +182,13 @@ func (b *binder) bindRangeVar(rv *q.RangeVar, sc *scope) (plan, []scopeCol, erro
 	if err != nil {
 		return nil, nil, err
 	}
+	if !hasColumn(td, RowAddrColumn) {
+		// the hidden row-address column DML targets rows by; after the
+		// alias so a column alias list cannot rename it
+		cols = append(cols, scopeCol{table: alias, name: RowAddrColumn, t: TInt8, idx: len(ci), hidden: true, noStar: true})
+		ci = append(ci, colInfo{name: RowAddrColumn, t: TInt8})
+		idx = append(idx, rowAddrIdx)
+	}
 	sn := &scanNode{table: td, cols: ci, colIdx: idx, keyCol: -1, used: make([]bool, len(ci))}
 	for i := range cols {
 		cols[i].used = &sn.used[i]
@@ -226,7 +233,7 @@ func (b *binder) bindJoin(j *q.JoinExpr, sc *scope) (plan, []scopeCol, error) {
 	if j.IsNatural {
 		for _, l := range lcols {
 			for _, r := range rcols {
-				if l.name == r.name && !l.noUnqual && !r.noUnqual {
+				if l.name == r.name && !l.noUnqual && !r.noUnqual && !l.hidden && !r.hidden {
 					using = append(using, l.name)
 				}
 			}
@@ -242,7 +249,7 @@ func (b *binder) bindJoin(j *q.JoinExpr, sc *scope) (plan, []scopeCol, error) {
 		for _, name := range using {
 			var lc, rc *scopeCol
 			for i := range lcols {
-				if lcols[i].name == name && !lcols[i].noUnqual {
+				if lcols[i].name == name && !lcols[i].noUnqual && !lcols[i].hidden {
 					if lc != nil {
 						return nil, nil, errf(CodeAmbiguousColumn, "common column name \"%s\" appears more than once in left table", name)
 					}
@@ -250,7 +257,7 @@ func (b *binder) bindJoin(j *q.JoinExpr, sc *scope) (plan, []scopeCol, error) {
 				}
 			}
 			for i := range rcols {
-				if rcols[i].name == name && !rcols[i].noUnqual {
+				if rcols[i].name == name && !rcols[i].noUnqual && !rcols[i].hidden {
 					if rc != nil {
 						return nil, nil, errf(CodeAmbiguousColumn, "common column name \"%s\" appears more than once in right table", name)
 					}
@@ -304,7 +311,9 @@ func (b *binder) bindJoin(j *q.JoinExpr, sc *scope) (plan, []scopeCol, error) {
 			out = append(out, m)
 		}
 		for i, c := range all {
-			c.markUsed() // the USING projection carries every column through
+			if !c.hidden {
+				c.markUsed() // the USING projection carries every column through
+			}
 			exprs = append(exprs, &colRef{idx: i, t: c.t})
 			cols = append(cols, colInfo{name: c.name, t: c.t, tableOID: c.tableOID, attnum: c.attnum})
 			c.idx = len(merged) + i
@@ -508,6 +517,9 @@ func (b *binder) deriveScanHints(s *scanNode, pred Expr) {
 		keyCols = kl.KeyColumns()
 	}
 	isKey := func(c int) bool {
+		if s.colIdx[c] < 0 {
+			return false
+		}
 		for _, k := range keyCols {
 			if k == s.colIdx[c] {
 				return true
@@ -536,7 +548,7 @@ func (b *binder) deriveScanHints(s *scanNode, pred Expr) {
 				continue
 			}
 			col, ok := x.args[0].(*colRef)
-			if !ok || !isConst(x.args[1]) {
+			if !ok || !isConst(x.args[1]) || s.colIdx[col.idx] < 0 {
 				continue
 			}
 			if k, ok := x.args[1].(*constExpr); ok && col.t.OID == s.table.Columns[s.colIdx[col.idx]].Type.OID {
@@ -547,7 +559,7 @@ func (b *binder) deriveScanHints(s *scanNode, pred Expr) {
 				s.keyVals = []Expr{x.args[1]}
 			}
 		case *nullTest:
-			if col, ok := x.arg.(*colRef); ok {
+			if col, ok := x.arg.(*colRef); ok && s.colIdx[col.idx] >= 0 {
 				op := "IS NULL"
 				if x.not {
 					op = "IS NOT NULL"

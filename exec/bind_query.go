@@ -440,7 +440,7 @@ func (b *binder) bindTargets(list []*q.Node, sc *scope, keepUnknown bool) ([]tar
 			}
 			for i := range sc.cols {
 				c := &sc.cols[i]
-				if c.noStar && tbl == "" || (tbl != "" && c.table != tbl) || c.name == "" {
+				if c.hidden || c.noStar && tbl == "" || (tbl != "" && c.table != tbl) || c.name == "" {
 					continue
 				}
 				if tbl != "" && c.noStar && !c.noUnqual {

@@ -65,6 +65,13 @@ func (s *scanNode) run(ec *evalCtx, emit func(*Batch) error) error {
 	pos := make([]int, len(s.cols)) // output column -> record column, -1 = not fetched
 	for i, c := range s.colIdx {
 		pos[i] = -1
+		if c == rowAddrIdx {
+			if s.used == nil || s.used[i] {
+				pos[i] = -2
+				req.NeedAddrs = true
+			}
+			continue
+		}
 		if s.used == nil || s.used[i] {
 			pos[i] = len(req.Columns)
 			req.Columns = append(req.Columns, c)
@@ -79,7 +86,7 @@ func (s *scanNode) run(ec *evalCtx, emit func(*Batch) error) error {
 		nulls[i] = v
 		return v
 	}
-	conv := func(rec arrow.RecordBatch, _ []uint64) error {
+	conv := func(rec arrow.RecordBatch, addrs []uint64) error {
 		if err := checkCancel(ec.run.ctx); err != nil {
 			return err
 		}
@@ -91,6 +98,10 @@ func (s *scanNode) run(ec *evalCtx, emit func(*Batch) error) error {
 			hi := min(lo+batchSize, n)
 			b := &Batch{N: hi - lo, Cols: make([]*Vec, len(s.cols))}
 			for i := range s.cols {
+				if pos[i] == -2 {
+					b.Cols[i] = addrVec(addrs, lo, hi)
+					continue
+				}
 				if pos[i] < 0 {
 					b.Cols[i] = placeholder(i, hi-lo)
 					continue
