@@ -53,7 +53,7 @@ func TestRowAddrColumn(t *testing.T) {
 	}{
 		{sql: "SELECT t._rowaddr, id FROM t ORDER BY id", want: "0,0,2,2,3,3," + pend + ",100"},
 		{sql: "SELECT _rowaddr FROM t WHERE v = 'c'", want: "2"},
-		{sql: "SELECT _rowaddr FROM tk WHERE id = 3", want: "3"},       // key lookup path
+		{sql: "SELECT _rowaddr FROM tk WHERE id = 3", want: "3"},         // key lookup path
 		{sql: "SELECT _rowaddr FROM tk WHERE id IN (0, 2)", want: "0,2"}, // key lookup path
 		{sql: "SELECT pg_typeof(_rowaddr)::text FROM tk LIMIT 1", want: "bigint"},
 		{sql: "SELECT * FROM tk WHERE id = 0", want: "0,a,1"},
