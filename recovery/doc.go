@@ -75,6 +75,36 @@
 //     durable state, and recovery acts alone. A resumed owner fails with
 //     a read-set change or a lost slot, leaving nothing visible.
 //
+// Lease renewal (lease.go). While an armed operation is in flight its
+// manager rewrites the sidecar with a fresh expiry every
+// LeaseDuration/3, so a write longer than one lease is not fenced by a
+// recoverer elsewhere (TestLongWriteRenewsItsLease: another OS process
+// writes for ~3 leases while this one runs Recover every 100ms and only
+// ever sees a live owner; with renewal disabled it fences the owner).
+// Renewal is liveness, never safety — the fencing argument above does
+// not assume the owner stops writing when its lease ends:
+//
+//   - The renewer holds the operation's lease mutex across each write,
+//     Confirm takes the same mutex (a renewal never reverts
+//     EffectsConfirmed to Armed), and Finalize/Abandon stop the renewer
+//     and wait out a write in flight before deleting or giving up, so a
+//     finished write's sidecar is never resurrected by its own renewer.
+//   - The renewer stops for good once its own clock passes the last
+//     expiry it wrote, and when the operation's context ends: a frozen
+//     or partitioned owner does not revive a lease a recoverer may have
+//     judged expired (TestStalledOwnerIsFencedAfterItsLease: SIGSTOPped
+//     past its lease, the owner is fenced; resumed, its exact commit
+//     loses the slot to the fence and its strict write fails 40001 with
+//     nothing visible).
+//   - Should a delayed renewal PUT still land after a recoverer removed
+//     the sidecar (clock skew, a stalled store request), the resurrected
+//     sidecar names an operation whose outcome is already durable: its
+//     commit id or rollback commit id is on the branch (converged /
+//     already rolled back), or its branch is gone (orphaned), or nothing
+//     moved (empty intent) — the next barrier re-derives the same
+//     decision from exact identities and removes it. The fence itself
+//     keeps the owner from ever publishing.
+//
 // The barrier is a deliberate availability trade: an unresolvable intent
 // (unreadable, unknown version, foreign movement) fails the writes it
 // overlaps with 55000 until an operator acts (pgproxy verify shows it):
@@ -107,10 +137,10 @@
 //     land exactly on the classified HEAD and adopt each other's
 //     (adapters TestKillNineLoop).
 //
-// Known limits: the lease is not renewed, so a writer on another machine
-// whose single commit outlives LeaseDuration can be fenced (its write
-// then fails with 55000/40001 and nothing of it is visible — safe, not
-// live). Cross-process branch delete races a write on that branch the
+// Known limits: an owner whose renewals all fail for a whole lease (its
+// store unreachable) can be fenced; its write then fails with
+// 55000/40001 and nothing of it is visible — safe, not live.
+// Cross-process branch delete races a write on that branch the
 // way Lance refs allow (no compare-and-delete of a ref); in one process
 // the branch gate excludes it.
 package recovery

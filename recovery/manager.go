@@ -34,8 +34,9 @@ type Manager struct {
 	instance string
 	opts     Options
 
-	mu    sync.Mutex
-	stats Stats
+	mu     sync.Mutex
+	stats  Stats
+	leases map[string]*lease // armed operations in flight, by id (lease.go)
 }
 
 // Stats counts what recovery decided and classified.
@@ -45,6 +46,10 @@ type Stats struct {
 	// FinalizeFailures counts sidecar deletes that failed after a
 	// successful commit (not user errors).
 	FinalizeFailures int
+	// LeaseRenewals counts owner-lease renewals written; failures are
+	// retried while the lease holds; LeasesLost counts renewers that
+	// stopped because their lease had already run out.
+	LeaseRenewals, LeaseRenewalFailures, LeasesLost int
 }
 
 // New returns a manager for root; it registers a live owner instance.
@@ -61,14 +66,27 @@ func New(root *graph.Root, opts Options) *Manager {
 }
 
 // Close ends the owner instance: its remaining sidecars (writes that
-// failed after an effect) become recoverable by any other manager.
-func (m *Manager) Close() { endInstance(m.instance) }
+// failed after an effect) become recoverable by any other manager, and
+// their lease renewals stop.
+func (m *Manager) Close() {
+	m.mu.Lock()
+	var ops []string
+	for op := range m.leases {
+		ops = append(ops, op)
+	}
+	m.mu.Unlock()
+	for _, op := range ops {
+		m.stopLease(op)
+	}
+	endInstance(m.instance)
+}
 
 // Stats returns a copy of the counters.
 func (m *Manager) Stats() Stats {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	s := Stats{Decisions: map[Decision]int{}, Classes: map[Class]int{}, FinalizeFailures: m.stats.FinalizeFailures}
+	s := Stats{Decisions: map[Decision]int{}, Classes: map[Class]int{}, FinalizeFailures: m.stats.FinalizeFailures,
+		LeaseRenewals: m.stats.LeaseRenewals, LeaseRenewalFailures: m.stats.LeaseRenewalFailures, LeasesLost: m.stats.LeasesLost}
 	for k, v := range m.stats.Decisions {
 		s.Decisions[k] = v
 	}
@@ -93,7 +111,8 @@ func (m *Manager) owner() Owner {
 }
 
 // Arm writes the sidecar of pw with PutIfAbsent (stage E). It returns
-// only when the sidecar is durable.
+// only when the sidecar is durable, and starts renewing the owner lease
+// until Finalize or Abandon (or ctx ends).
 func (m *Manager) Arm(ctx context.Context, pw *protocol.PreparedWrite) error {
 	sc := &Sidecar{FormatVersion: SidecarVersion, OperationID: pw.OperationID, WriterKind: pw.WriterKind,
 		Branch: pw.Base.Branch, Owner: m.owner(), Phase: Armed, CreatedAt: m.opts.Now().UTC(), Write: pw}
@@ -108,13 +127,17 @@ func (m *Manager) Arm(ctx context.Context, pw *protocol.PreparedWrite) error {
 		setInFlight(m.instance, pw.OperationID, false)
 		return err
 	}
+	m.startLease(ctx, sc)
 	return nil
 }
 
 // Abandon marks an armed operation as no longer in flight (its write
 // failed after arming): the next barrier, in this process or another,
 // resolves its sidecar.
-func (m *Manager) Abandon(pw *protocol.PreparedWrite) { setInFlight(m.instance, pw.OperationID, false) }
+func (m *Manager) Abandon(pw *protocol.PreparedWrite) {
+	m.stopLease(pw.OperationID)
+	setInFlight(m.instance, pw.OperationID, false)
+}
 
 // Confirm atomically replaces the sidecar with its EffectsConfirmed form
 // carrying every exact post-state.
@@ -130,6 +153,17 @@ func (m *Manager) Confirm(ctx context.Context, pw *protocol.PreparedWrite) error
 	if err != nil {
 		return err
 	}
+	// serialize with the renewer: a renewal must never revert the
+	// confirmed sidecar to its armed form
+	if l := m.leaseOf(pw.OperationID); l != nil {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		if err := m.store.Put(ctx, Key(pw.OperationID), b); err != nil {
+			return err
+		}
+		l.sc, l.expiry = sc, sc.Owner.LeaseExpiry
+		return nil
+	}
 	return m.store.Put(ctx, Key(pw.OperationID), b)
 }
 
@@ -138,6 +172,7 @@ func (m *Manager) Confirm(ctx context.Context, pw *protocol.PreparedWrite) error
 // and removes it.
 func (m *Manager) Finalize(ctx context.Context, pw *protocol.PreparedWrite) {
 	defer setInFlight(m.instance, pw.OperationID, false)
+	m.stopLease(pw.OperationID) // no renewal may land after the delete
 	if err := m.store.Delete(ctx, Key(pw.OperationID)); err != nil && !objstore.IsNotFound(err) {
 		m.mu.Lock()
 		m.stats.FinalizeFailures++

@@ -1,0 +1,145 @@
+package recovery
+
+import (
+	"context"
+	"sync"
+	"time"
+)
+
+// Owner lease renewal. An armed operation's sidecar carries its owner's
+// lease expiry; while the operation is in flight a background renewer
+// rewrites the sidecar with a fresh expiry every LeaseDuration/3, so a
+// write that runs longer than one lease (a large load, a slow store) is
+// never judged expired by a recoverer in another process. Renewal is a
+// liveness measure only: safety never depends on it (see "Ownership,
+// liveness and fencing" in doc.go).
+//
+// Rules:
+//   - The renewer holds the operation's lease mutex across each sidecar
+//     write, and Confirm takes the same mutex, so a renewal never
+//     reverts an EffectsConfirmed sidecar to Armed.
+//   - Finalize and Abandon stop the renewer (waiting out a write in
+//     flight) before anything else, so a renewal never lands after the
+//     sidecar delete of a finished write.
+//   - The renewer stops for good once its own clock passes the last
+//     expiry it wrote (the lease is lost: a recoverer may be acting) and
+//     when the operation's context ends.
+
+// lease is the renewal state of one armed operation of this manager.
+type lease struct {
+	mu      sync.Mutex
+	sc      *Sidecar // the sidecar as last written (phase, write)
+	expiry  time.Time
+	stopped bool
+	cancel  context.CancelFunc
+	done    chan struct{}
+}
+
+// renewEvery is the renewal period of a lease of duration d.
+func renewEvery(d time.Duration) time.Duration {
+	p := d / 3
+	if p < time.Millisecond {
+		p = time.Millisecond
+	}
+	return p
+}
+
+// startLease begins renewing the lease of a freshly armed sidecar.
+func (m *Manager) startLease(ctx context.Context, sc *Sidecar) {
+	rctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	l := &lease{sc: sc, expiry: sc.Owner.LeaseExpiry, cancel: cancel, done: make(chan struct{})}
+	m.mu.Lock()
+	if m.leases == nil {
+		m.leases = map[string]*lease{}
+	}
+	m.leases[sc.OperationID] = l
+	m.mu.Unlock()
+	go m.renew(rctx, ctx, l)
+}
+
+func (m *Manager) renew(rctx, opCtx context.Context, l *lease) {
+	defer close(l.done)
+	t := time.NewTicker(renewEvery(m.opts.LeaseDuration))
+	defer t.Stop()
+	for {
+		select {
+		case <-rctx.Done():
+			return
+		case <-opCtx.Done():
+			return
+		case <-t.C:
+		}
+		if !m.renewOnce(rctx, l) {
+			return
+		}
+	}
+}
+
+// renewOnce rewrites the sidecar with a fresh expiry; false stops the
+// renewer.
+func (m *Manager) renewOnce(ctx context.Context, l *lease) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.stopped {
+		return false
+	}
+	if !m.opts.Now().Before(l.expiry) {
+		// Too late: a recoverer may already have judged the lease
+		// expired and fenced the operation. Extending it now could only
+		// make a fenced intent look alive.
+		l.stopped = true
+		m.countRenewal(false, true)
+		return false
+	}
+	next := *l.sc
+	next.Owner = m.owner()
+	b, err := next.Encode()
+	if err == nil {
+		err = m.store.Put(ctx, Key(next.OperationID), b)
+	}
+	if err != nil {
+		m.countRenewal(false, false)
+		return true // retried at the next tick while the lease still holds
+	}
+	l.sc, l.expiry = &next, next.Owner.LeaseExpiry
+	m.countRenewal(true, false)
+	return true
+}
+
+// stopLease stops an operation's renewer and waits until no renewal
+// write is in flight; it returns the lease (nil if none).
+func (m *Manager) stopLease(op string) *lease {
+	m.mu.Lock()
+	l := m.leases[op]
+	delete(m.leases, op)
+	m.mu.Unlock()
+	if l == nil {
+		return nil
+	}
+	l.mu.Lock()
+	l.stopped = true
+	l.mu.Unlock()
+	l.cancel()
+	<-l.done
+	return l
+}
+
+// leaseOf returns the live lease of an operation (nil if none).
+func (m *Manager) leaseOf(op string) *lease {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.leases[op]
+}
+
+func (m *Manager) countRenewal(ok, lost bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	switch {
+	case ok:
+		m.stats.LeaseRenewals++
+	case lost:
+		m.stats.LeasesLost++
+	default:
+		m.stats.LeaseRenewalFailures++
+	}
+}
