@@ -46,11 +46,31 @@ fuzz:
 unit:
 	$(GO) test -race -tags $(TEST_TAGS) -timeout 30m ./...
 
-# Node modules pinned by package-lock.json: the official-Lance oracle and
-# the node-postgres / postgres.js client tests. System packages (PostgreSQL
-# 15, psycopg, JDK) are installed by .ci/run.
-NPM_DIRS := $(ORACLE_DIR) wire/testdata/clients/node
+# Node modules pinned by package-lock.json: the official-Lance oracle, the
+# node-postgres / postgres.js client tests and the end-to-end knex and
+# node-postgres flows. Debian packages the tests drive (PostgreSQL 15,
+# psql, psycopg, SQLAlchemy, JDK + pgjdbc, Node.js) are installed by
+# .ci/run; deps installs the ones the end-to-end tests need when it runs
+# as root and they are missing, and names them otherwise.
+NPM_DIRS := $(ORACLE_DIR) wire/testdata/clients/node internal/e2e/testdata/knex
 deps:
+	@missing=; \
+	[ -x /usr/lib/postgresql/15/bin/postgres ] || missing="$$missing postgresql-15"; \
+	[ -x /usr/lib/postgresql/15/bin/psql ] || missing="$$missing postgresql-client-15"; \
+	/usr/bin/python3 -c 'import psycopg2' 2>/dev/null || missing="$$missing python3-psycopg2"; \
+	/usr/bin/python3 -c 'import sqlalchemy' 2>/dev/null || missing="$$missing python3-sqlalchemy"; \
+	command -v npm >/dev/null 2>&1 || missing="$$missing nodejs npm"; \
+	command -v javac >/dev/null 2>&1 || missing="$$missing openjdk-17-jdk-headless"; \
+	[ -f /usr/share/java/postgresql.jar ] || missing="$$missing libpostgresql-jdbc-java"; \
+	if [ -n "$$missing" ]; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+			echo "installing Debian packages:$$missing"; \
+			DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing || exit 1; \
+		else \
+			echo "missing Debian packages; install them with: sudo apt-get install -y$$missing"; exit 1; \
+		fi; \
+	fi
 	@for d in $(NPM_DIRS); do \
 		if [ -f $$d/package-lock.json ] && [ ! -d $$d/node_modules ]; then \
 			echo "installing npm packages: npm ci --prefix $$d"; \
