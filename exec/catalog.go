@@ -20,15 +20,75 @@ type Catalog interface {
 
 // TableDef describes one relation.
 type TableDef struct {
-	OID         uint32
-	Schema      string
-	Name        string
-	Columns     []ColumnDef
-	PrimaryKey  []int // column indexes; empty when none
-	Unique      [][]int
+	OID        uint32
+	Schema     string
+	Name       string
+	Columns    []ColumnDef
+	PrimaryKey []int // column indexes; empty when none
+	// PrimaryKeyName names the primary-key constraint ("" = <table>_pkey).
+	PrimaryKeyName string
+	Unique         [][]int
+	// UniqueNames names Unique's constraints by position ("" or missing =
+	// <table>_<cols>_key).
+	UniqueNames []string
 	ForeignKeys []ForeignKey
-	Comment     string
-	Source      TableSource
+	Checks      []CheckDef
+	// Indexes are indexes that are not constraints (CREATE [UNIQUE] INDEX).
+	Indexes []IndexDef
+	// Kind is the graph kind ("node", "edge" or ""), informational.
+	Kind    string
+	Comment string
+	Source  TableSource
+}
+
+// CheckDef is a CHECK constraint. Expr is the SQL expression without the
+// CHECK keyword or outer parentheses, e.g. "price > 0".
+type CheckDef struct {
+	Name string
+	Expr string
+}
+
+// IndexDef is a non-constraint index (CREATE [UNIQUE] INDEX name ON t (cols)).
+type IndexDef struct {
+	Name    string
+	Columns []int // column indexes
+	Unique  bool
+}
+
+// RefAction is a foreign key's ON DELETE / ON UPDATE action, encoded as
+// pg_constraint.confdeltype spells it. The zero value means NO ACTION.
+type RefAction byte
+
+// Referential actions.
+const (
+	RefNoAction   RefAction = 0
+	RefRestrict   RefAction = 'r'
+	RefCascade    RefAction = 'c'
+	RefSetNull    RefAction = 'n'
+	RefSetDefault RefAction = 'd'
+)
+
+// code is the pg_constraint letter ('a' for NO ACTION).
+func (a RefAction) code() string {
+	if a == RefNoAction {
+		return "a"
+	}
+	return string(rune(a))
+}
+
+// SQL is the clause text pg_get_constraintdef prints ("" for NO ACTION).
+func (a RefAction) SQL() string {
+	switch a {
+	case RefRestrict:
+		return "RESTRICT"
+	case RefCascade:
+		return "CASCADE"
+	case RefSetNull:
+		return "SET NULL"
+	case RefSetDefault:
+		return "SET DEFAULT"
+	}
+	return ""
 }
 
 // ColumnDef describes one column.
@@ -47,6 +107,8 @@ type ForeignKey struct {
 	RefSchema  string
 	RefTable   string
 	RefColumns []string
+	OnDelete   RefAction
+	OnUpdate   RefAction
 }
 
 // TableSource yields the rows of one table version as Arrow record batches

@@ -370,19 +370,20 @@ func mirror(ctx context.Context, conn *pgx.Conn) (*MemCatalog, error) {
 		if len(pk) == 1 {
 			mt.Keys = pk
 		}
-		frow, err := conn.Query(ctx, `SELECT c.conname, c.conkey, f.relname, (SELECT array_agg(a.attname ORDER BY k.i) FROM unnest(c.confkey) WITH ORDINALITY k(n, i) JOIN pg_attribute a ON a.attrelid = c.confrelid AND a.attnum = k.n)
-			FROM pg_constraint c JOIN pg_class f ON f.oid = c.confrelid WHERE c.conrelid = $1::regclass AND c.contype = 'f' ORDER BY c.conname`, tn)
+		frow, err := conn.Query(ctx, `SELECT c.conname, c.conkey, f.relname, (SELECT array_agg(a.attname ORDER BY k.i) FROM unnest(c.confkey) WITH ORDINALITY k(n, i) JOIN pg_attribute a ON a.attrelid = c.confrelid AND a.attnum = k.n),
+			c.confupdtype::text, c.confdeltype::text
+			FROM pg_constraint c JOIN pg_class f ON f.oid = c.confrelid WHERE c.conrelid = $1::regclass AND c.contype = 'f' ORDER BY c.oid`, tn)
 		if err != nil {
 			return nil, err
 		}
 		for frow.Next() {
-			var name, ref string
+			var name, ref, upd, del string
 			var cols []int16
 			var refCols []string
-			if err := frow.Scan(&name, &cols, &ref, &refCols); err != nil {
+			if err := frow.Scan(&name, &cols, &ref, &refCols, &upd, &del); err != nil {
 				return nil, err
 			}
-			fk := ForeignKey{Name: name, RefTable: ref, RefColumns: refCols}
+			fk := ForeignKey{Name: name, RefTable: ref, RefColumns: refCols, OnUpdate: refAction(upd), OnDelete: refAction(del)}
 			for _, c := range cols {
 				fk.Columns = append(fk.Columns, int(c)-1)
 			}
@@ -390,6 +391,9 @@ func mirror(ctx context.Context, conn *pgx.Conn) (*MemCatalog, error) {
 		}
 		if frow.Err() != nil {
 			return nil, frow.Err()
+		}
+		if err := mirrorConstraints(ctx, conn, tn, td); err != nil {
+			return nil, err
 		}
 		cat.Add(td)
 	}
@@ -401,4 +405,82 @@ func errCode(err error) (string, string) {
 		return pe.Code, pe.Message
 	}
 	return "XX000", err.Error()
+}
+
+func refAction(code string) RefAction {
+	if code == "a" || code == "" {
+		return RefNoAction
+	}
+	return RefAction(code[0])
+}
+
+// mirrorConstraints copies what the catalogs show besides columns and
+// foreign keys: constraint names, UNIQUE and CHECK constraints, plain
+// indexes, column defaults and comments.
+func mirrorConstraints(ctx context.Context, conn *pgx.Conn, tn string, td *TableDef) error {
+	rows, err := conn.Query(ctx, `SELECT c.conname, c.contype::text, coalesce(c.conkey, '{}'), coalesce(pg_get_expr(c.conbin, c.conrelid), '')
+		FROM pg_constraint c WHERE c.conrelid = $1::regclass AND c.contype IN ('p', 'u', 'c') ORDER BY c.oid`, tn)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var name, typ, expr string
+		var key []int16
+		if err := rows.Scan(&name, &typ, &key, &expr); err != nil {
+			return err
+		}
+		cols := make([]int, len(key))
+		for i, k := range key {
+			cols[i] = int(k) - 1
+		}
+		switch typ {
+		case "p":
+			td.PrimaryKeyName = name
+		case "u":
+			td.Unique = append(td.Unique, cols)
+			td.UniqueNames = append(td.UniqueNames, name)
+		case "c":
+			td.Checks = append(td.Checks, CheckDef{Name: name, Expr: expr})
+		}
+	}
+	if rows.Err() != nil {
+		return rows.Err()
+	}
+	rows, err = conn.Query(ctx, `SELECT ic.relname, i.indisunique, i.indkey::int2[] FROM pg_index i JOIN pg_class ic ON ic.oid = i.indexrelid
+		WHERE i.indrelid = $1::regclass AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = i.indexrelid AND c.conrelid = i.indrelid) ORDER BY ic.oid`, tn)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var ix IndexDef
+		var key []int16
+		if err := rows.Scan(&ix.Name, &ix.Unique, &key); err != nil {
+			return err
+		}
+		for _, k := range key {
+			ix.Columns = append(ix.Columns, int(k)-1)
+		}
+		td.Indexes = append(td.Indexes, ix)
+	}
+	if rows.Err() != nil {
+		return rows.Err()
+	}
+	rows, err = conn.Query(ctx, `SELECT a.attnum, coalesce(pg_get_expr(d.adbin, d.adrelid), ''), coalesce(col_description(a.attrelid, a.attnum), '')
+		FROM pg_attribute a LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+		WHERE a.attrelid = $1::regclass AND a.attnum > 0 AND NOT a.attisdropped`, tn)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var n int16
+		var def, comment string
+		if err := rows.Scan(&n, &def, &comment); err != nil {
+			return err
+		}
+		td.Columns[n-1].Default, td.Columns[n-1].Comment = def, comment
+	}
+	if rows.Err() != nil {
+		return rows.Err()
+	}
+	return conn.QueryRow(ctx, `SELECT coalesce(obj_description($1::regclass, 'pg_class'), '')`, tn).Scan(&td.Comment)
 }

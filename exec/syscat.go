@@ -175,31 +175,57 @@ func (c *catalogSet) nsOID(schema string) uint32 {
 	return oidPublic
 }
 
-// conOID derives constraint/index OIDs from the table OID.
-func conOID(table uint32, k int) uint32 { return 1_000_000 + table*16 + uint32(k) }
+// conOID derives constraint/index OIDs from the table OID: 64 slots per
+// table, numbered in constraints() order, so they are stable for a
+// catalog version.
+func conOID(table uint32, k int) uint32 { return 1_000_000 + table*64 + uint32(k%64) }
 
-// constraint is a derived constraint row.
+// attrdefOID derives a column default's OID (its own range).
+func attrdefOID(table uint32, col int) uint32 { return 0x8000_0000 + table*1600 + uint32(col) }
+
+// constraint is a derived constraint or index row. kind: p u f c, or i
+// for an index that is not a constraint (oid is 0 then).
 type constraint struct {
 	oid, index uint32
 	name       string
-	kind       byte // p u f
+	kind       byte
+	unique     bool // kind i: CREATE UNIQUE INDEX
 	table      *TableDef
 	cols       []int
 	fk         *ForeignKey
+	check      string
 }
+
+// hasIndex reports whether a constraint kind owns an index relation.
+func (k constraint) hasIndex() bool { return k.kind == 'p' || k.kind == 'u' || k.kind == 'i' }
 
 func (c *catalogSet) constraints() []constraint {
 	var out []constraint
 	for _, t := range c.userTables() {
+		slot := 0
+		next := func() uint32 { slot++; return conOID(t.OID, slot-1) }
 		if len(t.PrimaryKey) > 0 {
-			out = append(out, constraint{oid: conOID(t.OID, 1), index: conOID(t.OID, 0), name: t.Name + "_pkey", kind: 'p', table: t, cols: t.PrimaryKey})
+			name := t.PrimaryKeyName
+			if name == "" {
+				name = t.Name + "_pkey"
+			}
+			ix := next()
+			out = append(out, constraint{oid: next(), index: ix, name: name, kind: 'p', table: t, cols: t.PrimaryKey, unique: true})
 		}
 		for i, u := range t.Unique {
-			names := make([]string, len(u))
-			for k, ci := range u {
-				names[k] = t.Columns[ci].Name
+			name := ""
+			if i < len(t.UniqueNames) {
+				name = t.UniqueNames[i]
 			}
-			out = append(out, constraint{oid: conOID(t.OID, 3+2*i), index: conOID(t.OID, 2+2*i), name: t.Name + "_" + strings.Join(names, "_") + "_key", kind: 'u', table: t, cols: u})
+			if name == "" {
+				names := make([]string, len(u))
+				for k, ci := range u {
+					names[k] = t.Columns[ci].Name
+				}
+				name = t.Name + "_" + strings.Join(names, "_") + "_key"
+			}
+			ix := next()
+			out = append(out, constraint{oid: next(), index: ix, name: name, kind: 'u', table: t, cols: u, unique: true})
 		}
 		for i := range t.ForeignKeys {
 			fk := &t.ForeignKeys[i]
@@ -207,7 +233,13 @@ func (c *catalogSet) constraints() []constraint {
 			if name == "" {
 				name = t.Name + "_" + t.Columns[fk.Columns[0]].Name + "_fkey"
 			}
-			out = append(out, constraint{oid: conOID(t.OID, 15-i), name: name, kind: 'f', table: t, cols: fk.Columns, fk: fk})
+			out = append(out, constraint{oid: next(), name: name, kind: 'f', table: t, cols: fk.Columns, fk: fk})
+		}
+		for _, ck := range t.Checks {
+			out = append(out, constraint{oid: next(), name: ck.Name, kind: 'c', table: t, check: ck.Expr})
+		}
+		for _, ix := range t.Indexes {
+			out = append(out, constraint{index: next(), name: ix.Name, kind: 'i', table: t, cols: ix.Columns, unique: ix.Unique})
 		}
 	}
 	return out
@@ -221,7 +253,7 @@ func attnums(cols []int) []int16 {
 	return out
 }
 
-func (c *catalogSet) constraintDef(k constraint) string {
+func (c *catalogSet) constraintDef(k constraint, pretty bool) string {
 	names := make([]string, len(k.cols))
 	for i, ci := range k.cols {
 		names[i] = quoteIdent(k.table.Columns[ci].Name)
@@ -231,12 +263,70 @@ func (c *catalogSet) constraintDef(k constraint) string {
 		return "PRIMARY KEY (" + strings.Join(names, ", ") + ")"
 	case 'u':
 		return "UNIQUE (" + strings.Join(names, ", ") + ")"
+	case 'c':
+		e := checkExprText(k.check)
+		if pretty && strings.HasPrefix(e, "(") {
+			// the pretty form drops the outermost parentheses
+			e = e[1 : len(e)-1]
+		}
+		return "CHECK (" + e + ")"
 	}
 	ref := make([]string, len(k.fk.RefColumns))
 	for i, r := range k.fk.RefColumns {
 		ref[i] = quoteIdent(r)
 	}
-	return "FOREIGN KEY (" + strings.Join(names, ", ") + ") REFERENCES " + quoteIdent(k.fk.RefTable) + "(" + strings.Join(ref, ", ") + ")"
+	def := "FOREIGN KEY (" + strings.Join(names, ", ") + ") REFERENCES " + quoteIdent(k.fk.RefTable) + "(" + strings.Join(ref, ", ") + ")"
+	if a := k.fk.OnUpdate.SQL(); a != "" {
+		def += " ON UPDATE " + a
+	}
+	if a := k.fk.OnDelete.SQL(); a != "" {
+		def += " ON DELETE " + a
+	}
+	return def
+}
+
+// checkExprText renders a CHECK expression as pg_get_constraintdef does
+// for the common shapes: an operator expression gets one pair of
+// parentheses, a bare column or function call none.
+func checkExprText(expr string) string {
+	e := strings.TrimSpace(expr)
+	if e == "" {
+		return "true"
+	}
+	if strings.HasPrefix(e, "(") && strings.HasSuffix(e, ")") && balancedOuter(e) {
+		return e
+	}
+	simple := true
+	for _, r := range e {
+		if !(r == '_' || r == '.' || r == '"' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			simple = false
+			break
+		}
+	}
+	if simple {
+		return e
+	}
+	return "(" + e + ")"
+}
+
+// balancedOuter reports whether the first "(" closes at the last ")".
+func balancedOuter(e string) bool {
+	depth, inStr := 0, false
+	for i, r := range e {
+		switch {
+		case r == '\'':
+			inStr = !inStr
+		case inStr:
+		case r == '(':
+			depth++
+		case r == ')':
+			depth--
+			if depth == 0 && i != len(e)-1 {
+				return false
+			}
+		}
+	}
+	return depth == 0
 }
 
 func (c *catalogSet) indexDef(k constraint) string {
@@ -248,7 +338,11 @@ func (c *catalogSet) indexDef(k constraint) string {
 	if schema == "" {
 		schema = "public"
 	}
-	return "CREATE UNIQUE INDEX " + quoteIdent(k.name) + " ON " + quoteIdent(schema) + "." + quoteIdent(k.table.Name) + " USING btree (" + strings.Join(names, ", ") + ")"
+	create := "CREATE INDEX "
+	if k.unique {
+		create = "CREATE UNIQUE INDEX "
+	}
+	return create + quoteIdent(k.name) + " ON " + quoteIdent(schema) + "." + quoteIdent(k.table.Name) + " USING btree (" + strings.Join(names, ", ") + ")"
 }
 
 func boolYN(b bool) string {
@@ -271,10 +365,10 @@ func init() {
 		for _, t := range c.userTables() {
 			n := t.Source.RowCount()
 			rows = append(rows, []any{t.OID, t.Name, c.nsOID(t.Schema), 0, 0, oidPostgresRole, oidHeapAM, t.OID, 0, int32(max(n/100, 0)), float64(n), 0, 0,
-				len(t.PrimaryKey) > 0 || len(t.Unique) > 0, false, "p", "r", int16(len(t.Columns)), 0, false, false, false, false, false, true, "d", false, 0, nil, nil, nil})
+				hasIndexes(t), false, "p", "r", int16(len(t.Columns)), int16(len(t.Checks)), false, false, false, false, false, true, "d", false, 0, nil, nil, nil})
 		}
 		for _, k := range c.constraints() {
-			if k.kind == 'f' {
+			if !k.hasIndex() {
 				continue
 			}
 			rows = append(rows, []any{k.index, k.name, c.nsOID(k.table.Schema), 0, 0, oidPostgresRole, oidBtreeAM, k.index, 0, 1, 0.0, 0, 0,
@@ -317,7 +411,7 @@ func init() {
 			add(t.OID, t.Columns, pk)
 		}
 		for _, k := range c.constraints() {
-			if k.kind == 'f' {
+			if !k.hasIndex() {
 				continue
 			}
 			cols := make([]ColumnDef, len(k.cols))
@@ -372,11 +466,18 @@ func init() {
 	pgCatalogRels["pg_constraint"] = &sysRelation{2606, "oid oid, conname name, connamespace oid, contype char, condeferrable bool, condeferred bool, convalidated bool, conrelid oid, contypid oid, conindid oid, conparentid oid, confrelid oid, confupdtype char, confdeltype char, confmatchtype char, conislocal bool, coninhcount int4, connoinherit bool, conkey int2[], confkey int2[], conbin text", func(c *catalogSet) [][]any {
 		var rows [][]any
 		for _, k := range c.constraints() {
+			if k.kind == 'i' {
+				continue
+			}
 			var confrel uint32
-			var confkey any
+			var confkey, conkey, conbin any
 			upd, del, match := " ", " ", " "
+			conkey = attnums(k.cols)
+			if k.kind == 'c' {
+				conkey, conbin = attnums(checkColumns(k.table, k.check)), k.check
+			}
 			if k.kind == 'f' {
-				upd, del, match = "a", "a", "s"
+				upd, del, match = k.fk.OnUpdate.code(), k.fk.OnDelete.code(), "s"
 				if rt := c.table(k.fk.RefSchema, k.fk.RefTable); rt != nil {
 					confrel = rt.OID
 					var nums []int16
@@ -390,21 +491,25 @@ func init() {
 					confkey = nums
 				}
 			}
-			rows = append(rows, []any{k.oid, k.name, c.nsOID(k.table.Schema), string(k.kind), false, false, true, k.table.OID, 0, k.index, 0, confrel, upd, del, match, true, 0, true, attnums(k.cols), confkey, nil})
+			if k.kind == 'f' {
+				// conindid of a foreign key is the referenced unique index
+				k.index = c.refIndex(k.fk)
+			}
+			rows = append(rows, []any{k.oid, k.name, c.nsOID(k.table.Schema), string(k.kind), false, false, true, k.table.OID, 0, k.index, 0, confrel, upd, del, match, true, 0, k.kind != 'c', conkey, confkey, conbin})
 		}
 		return rows
 	}}
 	pgCatalogRels["pg_index"] = &sysRelation{2610, "indexrelid oid, indrelid oid, indnatts int2, indnkeyatts int2, indisunique bool, indnullsnotdistinct bool, indisprimary bool, indisexclusion bool, indimmediate bool, indisclustered bool, indisvalid bool, indcheckxmin bool, indisready bool, indislive bool, indisreplident bool, indkey int2vector, indcollation oidvector, indclass oidvector, indoption int2vector, indexprs text, indpred text", func(c *catalogSet) [][]any {
 		var rows [][]any
 		for _, k := range c.constraints() {
-			if k.kind == 'f' {
+			if !k.hasIndex() {
 				continue
 			}
 			n := int16(len(k.cols))
 			coll := make([]uint32, n)
 			class := make([]uint32, n)
 			opt := make([]int16, n)
-			rows = append(rows, []any{k.index, k.table.OID, n, n, true, false, k.kind == 'p', false, true, false, true, false, true, true, false, attnums(k.cols), coll, class, opt, nil, nil})
+			rows = append(rows, []any{k.index, k.table.OID, n, n, k.unique, false, k.kind == 'p', false, true, false, true, false, true, true, false, attnums(k.cols), coll, class, opt, nil, nil})
 		}
 		return rows
 	}}
@@ -413,7 +518,7 @@ func init() {
 		for _, t := range c.userTables() {
 			for i, col := range t.Columns {
 				if col.Default != "" {
-					rows = append(rows, []any{conOID(t.OID, 0)/16*16 + 2_000_000 + uint32(i), t.OID, int16(i + 1), col.Default})
+					rows = append(rows, []any{attrdefOID(t.OID, i), t.OID, int16(i + 1), col.Default})
 				}
 			}
 		}
@@ -436,10 +541,10 @@ func init() {
 	pgCatalogRels["pg_database"] = &sysRelation{1262, "oid oid, datname name, datdba oid, encoding int4, datlocprovider char, datistemplate bool, datallowconn bool, datconnlimit int4, dattablespace oid, datcollate text, datctype text, daticulocale text, datcollversion text, datacl text[]", func(c *catalogSet) [][]any {
 		return [][]any{{oidDatabase, c.database(), oidPostgresRole, 6, "c", false, true, -1, 1663, "C", "C", nil, nil, nil}}
 	}}
-	pgCatalogRels["pg_roles"] = &sysRelation{0, "rolname name, rolsuper bool, rolinherit bool, rolcreaterole bool, rolcreatedb bool, rolcanlogin bool, rolreplication bool, rolconnlimit int4, rolpassword text, rolvaliduntil timestamptz, rolbypassrls bool, rolconfig text[], oid oid", func(c *catalogSet) [][]any {
+	pgCatalogRels["pg_roles"] = &sysRelation{12000, "rolname name, rolsuper bool, rolinherit bool, rolcreaterole bool, rolcreatedb bool, rolcanlogin bool, rolreplication bool, rolconnlimit int4, rolpassword text, rolvaliduntil timestamptz, rolbypassrls bool, rolconfig text[], oid oid", func(c *catalogSet) [][]any {
 		return [][]any{{c.userName(), true, true, true, true, true, true, -1, "********", nil, true, nil, oidPostgresRole}}
 	}}
-	pgCatalogRels["pg_user"] = &sysRelation{0, "usename name, usesysid oid, usecreatedb bool, usesuper bool, userepl bool, usebypassrls bool, passwd text, valuntil timestamptz, useconfig text[]", func(c *catalogSet) [][]any {
+	pgCatalogRels["pg_user"] = &sysRelation{12014, "usename name, usesysid oid, usecreatedb bool, usesuper bool, userepl bool, usebypassrls bool, passwd text, valuntil timestamptz, useconfig text[]", func(c *catalogSet) [][]any {
 		return [][]any{{c.userName(), oidPostgresRole, true, true, true, true, "********", nil, nil}}
 	}}
 	pgCatalogRels["pg_am"] = &sysRelation{2601, "oid oid, amname name, amhandler regproc, amtype char", func(c *catalogSet) [][]any {
@@ -463,7 +568,7 @@ func init() {
 	pgCatalogRels["pg_tablespace"] = &sysRelation{1213, "oid oid, spcname name, spcowner oid", func(*catalogSet) [][]any {
 		return [][]any{{1663, "pg_default", oidPostgresRole}, {1664, "pg_global", oidPostgresRole}}
 	}}
-	pgCatalogRels["pg_settings"] = &sysRelation{0, "name text, setting text, unit text, category text, short_desc text, extra_desc text, context text, vartype text, source text, min_val text, max_val text, enumvals text[], boot_val text, reset_val text, sourcefile text, sourceline int4, pending_restart bool", func(c *catalogSet) [][]any {
+	pgCatalogRels["pg_settings"] = &sysRelation{12104, "name text, setting text, unit text, category text, short_desc text, extra_desc text, context text, vartype text, source text, min_val text, max_val text, enumvals text[], boot_val text, reset_val text, sourcefile text, sourceline int4, pending_restart bool", func(c *catalogSet) [][]any {
 		var rows [][]any
 		for _, s := range []struct{ name, val, typ string }{
 			{"server_version", ServerVersion, "string"}, {"server_version_num", "150000", "integer"}, {"server_encoding", "UTF8", "string"},
@@ -501,19 +606,19 @@ func init() {
 		}
 		return rows
 	}}
-	pgCatalogRels["pg_tables"] = &sysRelation{0, "schemaname name, tablename name, tableowner name, tablespace name, hasindexes bool, hasrules bool, hastriggers bool, rowsecurity bool", func(c *catalogSet) [][]any {
+	pgCatalogRels["pg_tables"] = &sysRelation{12033, "schemaname name, tablename name, tableowner name, tablespace name, hasindexes bool, hasrules bool, hastriggers bool, rowsecurity bool", func(c *catalogSet) [][]any {
 		var rows [][]any
 		for _, t := range c.userTables() {
-			rows = append(rows, []any{t.Schema, t.Name, c.userName(), nil, len(t.PrimaryKey) > 0 || len(t.Unique) > 0, false, false, false})
+			rows = append(rows, []any{t.Schema, t.Name, c.userName(), nil, hasIndexes(t), false, false, false})
 		}
 		return rows
 	}}
-	pgCatalogRels["pg_views"] = &sysRelation{0, "schemaname name, viewname name, viewowner name, definition text", func(*catalogSet) [][]any { return nil }}
-	pgCatalogRels["pg_matviews"] = &sysRelation{0, "schemaname name, matviewname name, matviewowner name, definition text", func(*catalogSet) [][]any { return nil }}
-	pgCatalogRels["pg_indexes"] = &sysRelation{0, "schemaname name, tablename name, indexname name, tablespace name, indexdef text", func(c *catalogSet) [][]any {
+	pgCatalogRels["pg_views"] = &sysRelation{12028, "schemaname name, viewname name, viewowner name, definition text", func(*catalogSet) [][]any { return nil }}
+	pgCatalogRels["pg_matviews"] = &sysRelation{12038, "schemaname name, matviewname name, matviewowner name, definition text", func(*catalogSet) [][]any { return nil }}
+	pgCatalogRels["pg_indexes"] = &sysRelation{12043, "schemaname name, tablename name, indexname name, tablespace name, indexdef text", func(c *catalogSet) [][]any {
 		var rows [][]any
 		for _, k := range c.constraints() {
-			if k.kind != 'f' {
+			if k.hasIndex() {
 				rows = append(rows, []any{k.table.Schema, k.table.Name, k.name, nil, c.indexDef(k)})
 			}
 		}
@@ -596,9 +701,12 @@ func init() {
 	infoSchemaRels["table_constraints"] = &sysRelation{13304, "constraint_catalog sql_identifier, constraint_schema sql_identifier, constraint_name sql_identifier, table_catalog sql_identifier, table_schema sql_identifier, table_name sql_identifier, constraint_type character_data, is_deferrable yes_or_no, initially_deferred yes_or_no, enforced yes_or_no, nulls_distinct yes_or_no", func(c *catalogSet) [][]any {
 		var rows [][]any
 		for _, k := range c.constraints() {
-			typ := map[byte]string{'p': "PRIMARY KEY", 'u': "UNIQUE", 'f': "FOREIGN KEY"}[k.kind]
+			if k.kind == 'i' {
+				continue
+			}
+			typ := map[byte]string{'p': "PRIMARY KEY", 'u': "UNIQUE", 'f': "FOREIGN KEY", 'c': "CHECK"}[k.kind]
 			var nd any
-			if k.kind != 'f' {
+			if k.kind == 'p' || k.kind == 'u' {
 				nd = "YES"
 			}
 			rows = append(rows, []any{c.database(), k.table.Schema, k.name, c.database(), k.table.Schema, k.table.Name, typ, "NO", "NO", "YES", nd})
@@ -608,6 +716,9 @@ func init() {
 	infoSchemaRels["key_column_usage"] = &sysRelation{13305, "constraint_catalog sql_identifier, constraint_schema sql_identifier, constraint_name sql_identifier, table_catalog sql_identifier, table_schema sql_identifier, table_name sql_identifier, column_name sql_identifier, ordinal_position cardinal_number, position_in_unique_constraint cardinal_number", func(c *catalogSet) [][]any {
 		var rows [][]any
 		for _, k := range c.constraints() {
+			if k.kind == 'i' || k.kind == 'c' {
+				continue
+			}
 			for i, ci := range k.cols {
 				var pos any
 				if k.kind == 'f' {
@@ -624,8 +735,13 @@ func init() {
 			if k.kind != 'f' {
 				continue
 			}
-			ref := k.fk.RefTable + "_pkey"
-			rows = append(rows, []any{c.database(), k.table.Schema, k.name, c.database(), k.table.Schema, ref, "NONE", "NO ACTION", "NO ACTION"})
+			ref, refSchema := any(nil), any(nil)
+			for _, r := range c.constraints() {
+				if r.hasIndex() && r.kind != 'i' && r.index == c.refIndex(k.fk) {
+					ref, refSchema = r.name, r.table.Schema
+				}
+			}
+			rows = append(rows, []any{c.database(), k.table.Schema, k.name, c.database(), refSchema, ref, "NONE", ruleName(k.fk.OnUpdate), ruleName(k.fk.OnDelete)})
 		}
 		return rows
 	}}
@@ -638,4 +754,38 @@ func sortedKeys(m map[string]*sysRelation) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// hasIndexes reports whether a table has any index (pg_class.relhasindex).
+func hasIndexes(t *TableDef) bool {
+	return len(t.PrimaryKey) > 0 || len(t.Unique) > 0 || len(t.Indexes) > 0
+}
+
+// refIndex finds the unique index a foreign key references (0 if none).
+func (c *catalogSet) refIndex(fk *ForeignKey) uint32 {
+	rt := c.table(fk.RefSchema, fk.RefTable)
+	if rt == nil {
+		return 0
+	}
+	for _, k := range c.constraints() {
+		if k.table != rt || !k.hasIndex() || !k.unique || len(k.cols) != len(fk.RefColumns) {
+			continue
+		}
+		match := true
+		for i, ci := range k.cols {
+			match = match && rt.Columns[ci].Name == fk.RefColumns[i]
+		}
+		if match {
+			return k.index
+		}
+	}
+	return 0
+}
+
+// ruleName is information_schema's spelling of a referential action.
+func ruleName(a RefAction) string {
+	if s := a.SQL(); s != "" {
+		return s
+	}
+	return "NO ACTION"
 }

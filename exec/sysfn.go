@@ -287,15 +287,24 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
+		all := []Expr{a}
+		if len(args) == 2 {
+			p, err := b.coerce(args[1], TBool, castImplicit, "")
+			if err != nil {
+				return nil, err
+			}
+			all = append(all, p)
+		}
 		cs := b.cat
-		return &opExpr{name: "pg_get_constraintdef", t: TText, args: []Expr{a}, strict: true, k: func(_ *evalCtx, x []*Vec, out *Vec, sel []int32) error {
+		return &opExpr{name: "pg_get_constraintdef", t: TText, args: all, strict: true, k: func(_ *evalCtx, x []*Vec, out *Vec, sel []int32) error {
 			cons := cs.constraints()
 			for _, i := range sel {
 				out.SetNull(int(i))
+				pretty := len(x) == 2 && x[1].B[i]
 				for _, k := range cons {
-					if int64(k.oid) == x[0].I[i] {
+					if k.oid != 0 && int64(k.oid) == x[0].I[i] {
 						out.Nulls[i] = false
-						out.S[i] = cs.constraintDef(k)
+						out.S[i] = cs.constraintDef(k, pretty)
 					}
 				}
 			}
@@ -330,7 +339,7 @@ func init() {
 			for _, i := range sel {
 				out.SetNull(int(i))
 				for _, k := range cons {
-					if k.kind != 'f' && int64(k.index) == x[0].I[i] {
+					if k.hasIndex() && int64(k.index) == x[0].I[i] {
 						out.Nulls[i] = false
 						out.S[i] = cs.indexDef(k)
 						if cv != nil && !cv.IsNull(int(i)) && cv.I[i] > 0 {
