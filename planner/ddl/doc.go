@@ -1,0 +1,54 @@
+// Package ddl plans SQL schema statements (CREATE/ALTER/DROP TABLE,
+// TRUNCATE, sequences, indexes, the no-op statements migration tools
+// send) into catalog changes, and owns the SQL metadata of a table.
+//
+// Model:
+//   - A table's SQL definition is split in two. graph.TableDef holds what
+//     storage needs (columns with stable ids, Lance logical types,
+//     nullability, primary key); TableMeta, stored as JSON in
+//     TableDef.Extra, holds the rest: the exact PostgreSQL type of every
+//     column (OID + typmod, vector(n) dimensions), defaults as SQL text,
+//     identity/serial sequences, CHECK / UNIQUE / PRIMARY KEY / FOREIGN KEY
+//     constraints with PostgreSQL's generated names (t_pkey, t_col_key,
+//     t_col_check, t_col_fkey, t_col_seq, t_col_idx), indexes, the graph
+//     role (node / edge with endpoint columns and out-degree bounds /
+//     relation) and comments. TableMeta is versioned (MetaVersion); a
+//     newer version is refused, never guessed at.
+//   - Plan is a pure function of a parse tree and a Catalog view of the
+//     pinned snapshot (plus the transaction's earlier DDL: Overlay). It
+//     returns Changes — CreateTable, DropTable, AlterTable (catalog-only
+//     or with a RowRewrite), Truncate, SetSequence, NoOp — and never
+//     touches storage; the session applies them through the SchemaApply
+//     adapter in the transaction's graph commit. Because the catalog is
+//     per-branch snapshot state, schema changes work on any branch.
+//   - Types (DESIGN.md §7): int2/4/8 → int16/32/64, float4/8 →
+//     float/double, numeric(p,s) with p ≤ 38 → decimal128(p,s); numeric
+//     without precision (or p > 38) → utf8 text of the exact value (what
+//     exec reads for numeric), bool, text/varchar/char → utf8, bytea →
+//     binary, date → date32, timestamp(tz) → timestamp[us] (UTC zone for
+//     timestamptz), time → time64[us], uuid → fixed_size_binary(16),
+//     json/jsonb → utf8, vector(n) → fixed_size_list<float32, n>, arrays →
+//     list<elem> once the catalog's logical types can express lists (until
+//     then 0A000). Every type is checked to round-trip through the Lance
+//     logical-type string the catalog stores.
+//   - Graph role: WITH (graph.kind = edge) makes an edge table whose
+//     endpoint columns (src/dst, or graph.source/graph.target) must each
+//     REFERENCE the single-column primary key of a node table; endpoints
+//     are implicitly NOT NULL. graph.max_out/min_out bound the out-degree.
+//     A table with a primary key is a node table, anything else a plain
+//     relation.
+//   - Sequences: serial/identity columns own a sequence recorded in the
+//     column's meta; CREATE SEQUENCE registers a relation of kind
+//     "sequence" (like PostgreSQL, sequences share the relation
+//     namespace). Each sequence has a globally unique Key (ULID) that the
+//     planner/seq allocator uses; a branch inherits the key, so values
+//     never repeat across branches that merge later.
+//
+// Invariants:
+//   - Errors are *wire.Error with PostgreSQL's SQLSTATE and message text;
+//     unsupported statements answer 0A000 naming the statement.
+//   - A planned definition's Extra always decodes (DecodeMeta) to the
+//     change's Meta, and its columns match the meta's one to one by name.
+//   - Column ids of surviving columns are preserved; new columns carry id
+//     0 for the adapter to allocate.
+package ddl

@@ -1,0 +1,64 @@
+package ddl
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/pggraph/pggraph/wire"
+)
+
+// SQLSTATE codes the planner answers with (PostgreSQL's class 42, 2B, 0A, …).
+const (
+	CodeDuplicateTable          = "42P07"
+	CodeUndefinedTable          = "42P01"
+	CodeUndefinedColumn         = "42703"
+	CodeDuplicateColumn         = "42701"
+	CodeDatatypeMismatch        = "42804"
+	CodeInvalidTableDefinition  = "42P16"
+	CodeInvalidForeignKey       = "42830"
+	CodeDependentObjects        = "2BP01"
+	CodeFeatureNotSupported     = wire.CodeFeatureNotSupported
+	CodeSyntaxError             = wire.CodeSyntaxError
+	CodeUndefinedObject         = wire.CodeUndefinedObject
+	CodeDuplicateObject         = "42710"
+	CodeDuplicateSchema         = "42P06"
+	CodeInvalidSchemaName       = "3F000"
+	CodeWrongObjectType         = "42809"
+	CodeInvalidParameterValue   = wire.CodeInvalidParameterValue
+	CodeInvalidColumnReference  = "42P10"
+	CodeInvalidObjectDefinition = "42P17"
+	CodeNumericOutOfRange       = "22003"
+	CodeObjectNotInState        = wire.CodeObjectNotInState
+	CodeSequenceLimit           = "2200H"
+)
+
+// errorf builds the PostgreSQL error a client sees (a *wire.Error).
+func errorf(code, format string, args ...any) *wire.Error {
+	return wire.Errorf(code, format, args...)
+}
+
+// Code returns the SQLSTATE of err ("" when err carries none).
+func Code(err error) string {
+	var we *wire.Error
+	if errors.As(err, &we) {
+		return we.Code
+	}
+	return ""
+}
+
+// IsUndefinedTable reports a missing relation (42P01).
+func IsUndefinedTable(err error) bool { return Code(err) == CodeUndefinedTable }
+
+// IsDuplicateTable reports a relation name already in use (42P07).
+func IsDuplicateTable(err error) bool { return Code(err) == CodeDuplicateTable }
+
+// IsNotSupported reports a statement or option pggraph does not implement (0A000).
+func IsNotSupported(err error) bool { return Code(err) == CodeFeatureNotSupported }
+
+// IsDependentObjects reports a DROP refused because other objects depend on the target (2BP01).
+func IsDependentObjects(err error) bool { return Code(err) == CodeDependentObjects }
+
+// notSupported is 0A000 naming what is not supported.
+func notSupported(format string, args ...any) *wire.Error {
+	return errorf(CodeFeatureNotSupported, "%s is not supported", fmt.Sprintf(format, args...))
+}

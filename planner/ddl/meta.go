@@ -1,0 +1,202 @@
+package ddl
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/pggraph/pggraph/graph"
+)
+
+// MetaVersion is the TableMeta encoding this build writes and reads; a
+// definition written by a newer build is refused rather than misread.
+const MetaVersion = 1
+
+// Relation kinds (PostgreSQL's relkind, spelled out).
+const (
+	RelTable    = "table"
+	RelSequence = "sequence"
+)
+
+// Identity flavours of GENERATED … AS IDENTITY columns.
+const (
+	IdentityAlways    = "always"
+	IdentityByDefault = "by default"
+)
+
+// ON DELETE actions of a foreign key (PostgreSQL's spelling).
+const (
+	NoAction   = "NO ACTION"
+	Restrict   = "RESTRICT"
+	Cascade    = "CASCADE"
+	SetNull    = "SET NULL"
+	SetDefault = "SET DEFAULT"
+)
+
+// TableMeta is what graph.TableDef cannot express about a SQL relation.
+// It is stored as JSON in TableDef.Extra. Columns are matched to the
+// definition's columns by name, in the same order.
+type TableMeta struct {
+	Version     int               `json:"v"`
+	Relkind     string            `json:"relkind"`
+	Columns     []ColumnMeta      `json:"columns"`
+	PrimaryKey  *KeyConstraint    `json:"primary_key,omitempty"`
+	Uniques     []KeyConstraint   `json:"uniques,omitempty"`
+	Checks      []Check           `json:"checks,omitempty"`
+	ForeignKeys []ForeignKey      `json:"foreign_keys,omitempty"`
+	Indexes     []Index           `json:"indexes,omitempty"`
+	Graph       GraphMeta         `json:"graph"`
+	Comment     string            `json:"comment,omitempty"`
+	Sequence    *Sequence         `json:"sequence,omitempty"` // Relkind == RelSequence
+	Options     map[string]string `json:"options,omitempty"`  // other WITH (…) storage options, kept verbatim
+}
+
+// ColumnMeta is one column's SQL definition beyond name and nullability.
+type ColumnMeta struct {
+	Name     string    `json:"name"`
+	Type     PGType    `json:"type"`
+	Default  string    `json:"default,omitempty"`  // SQL text of DEFAULT (serial: nextval(…))
+	Identity string    `json:"identity,omitempty"` // IdentityAlways | IdentityByDefault
+	Sequence *Sequence `json:"sequence,omitempty"` // owned sequence (serial / identity)
+	Comment  string    `json:"comment,omitempty"`
+}
+
+// KeyConstraint is a PRIMARY KEY or UNIQUE constraint (backed by an index
+// of the same name, as in PostgreSQL).
+type KeyConstraint struct {
+	Name             string   `json:"name"`
+	Columns          []string `json:"columns"`
+	NullsNotDistinct bool     `json:"nulls_not_distinct,omitempty"`
+}
+
+// Check is a CHECK constraint.
+type Check struct {
+	Name string `json:"name"`
+	Expr string `json:"expr"` // SQL text, without the surrounding CHECK (…)
+}
+
+// ForeignKey is a REFERENCES constraint. RefTable is the referenced
+// table's SQL name (renames rewrite it).
+type ForeignKey struct {
+	Name       string   `json:"name"`
+	Columns    []string `json:"columns"`
+	RefTable   string   `json:"ref_table"`
+	RefColumns []string `json:"ref_columns"`
+	OnDelete   string   `json:"on_delete"` // NoAction, Restrict, Cascade, SetNull, SetDefault
+	OnUpdate   string   `json:"on_update"`
+}
+
+// Index is an index on plain columns. Constraint names the PRIMARY KEY or
+// UNIQUE constraint it backs ("" for a CREATE INDEX).
+type Index struct {
+	Name       string   `json:"name"`
+	Columns    []string `json:"columns"`
+	Unique     bool     `json:"unique,omitempty"`
+	Primary    bool     `json:"primary,omitempty"`
+	Constraint string   `json:"constraint,omitempty"`
+}
+
+// GraphMeta is the table's graph role. Source/Target name the endpoint
+// columns of an edge table; MaxOut/MinOut bound the out-degree per source.
+type GraphMeta struct {
+	Kind   graph.TableKind `json:"kind"`
+	Source string          `json:"source,omitempty"`
+	Target string          `json:"target,omitempty"`
+	MaxOut *int64          `json:"max_out,omitempty"`
+	MinOut *int64          `json:"min_out,omitempty"`
+}
+
+// Sequence is a sequence definition: its SQL name, the durable allocator
+// key (unique for the sequence's lifetime and shared by every branch that
+// inherited it, so values never repeat across branches that later merge)
+// and its options.
+type Sequence struct {
+	Name string `json:"name"`
+	Key  string `json:"key"`
+	SeqOptions
+	OwnedBy string `json:"owned_by,omitempty"` // "table.column" for serial/identity
+}
+
+// SeqOptions are CREATE/ALTER SEQUENCE options (PostgreSQL's defaults
+// filled in: see DefaultSeqOptions).
+type SeqOptions struct {
+	Type      PGType `json:"type"` // int2, int4 or int8 (AS …)
+	Start     int64  `json:"start"`
+	Increment int64  `json:"increment"`
+	Min       int64  `json:"min"`
+	Max       int64  `json:"max"`
+	Cache     int64  `json:"cache"`
+	Cycle     bool   `json:"cycle,omitempty"`
+}
+
+// errBadMeta marks a definition whose Extra cannot be used.
+type errBadMeta struct{ msg string }
+
+func (e *errBadMeta) Error() string { return "ddl: table metadata: " + e.msg }
+
+// IsBadMeta reports a TableDef.Extra that could not be decoded (corrupt,
+// or written by a newer build).
+func IsBadMeta(err error) bool {
+	_, ok := err.(*errBadMeta)
+	return ok
+}
+
+// Encode renders the meta for TableDef.Extra.
+func (m TableMeta) Encode() json.RawMessage {
+	m.Version = MetaVersion
+	b, err := json.Marshal(m)
+	if err != nil {
+		panic(fmt.Sprintf("ddl: TableMeta is always encodable: %v", err)) // only plain data types
+	}
+	return b
+}
+
+// DecodeMeta reads a table's meta from its definition. A definition
+// without Extra (created outside SQL) gets a meta derived from the
+// definition itself: exact types from the storage types, the primary key
+// named <table>_pkey.
+func DecodeMeta(name string, def graph.TableDef) (TableMeta, error) {
+	if len(def.Extra) == 0 {
+		return deriveMeta(name, def)
+	}
+	var probe struct {
+		Version int `json:"v"`
+	}
+	if err := json.Unmarshal(def.Extra, &probe); err != nil {
+		return TableMeta{}, &errBadMeta{fmt.Sprintf("table %q: %v", name, err)}
+	}
+	if probe.Version != MetaVersion {
+		return TableMeta{}, &errBadMeta{fmt.Sprintf("table %q: metadata version %d (this build reads %d)", name, probe.Version, MetaVersion)}
+	}
+	var m TableMeta
+	if err := json.Unmarshal(def.Extra, &m); err != nil {
+		return TableMeta{}, &errBadMeta{fmt.Sprintf("table %q: %v", name, err)}
+	}
+	if len(m.Columns) != len(def.Columns) {
+		return TableMeta{}, &errBadMeta{fmt.Sprintf("table %q: %d column definitions for %d columns", name, len(m.Columns), len(def.Columns))}
+	}
+	for i, c := range m.Columns {
+		if c.Name != def.Columns[i].Name {
+			return TableMeta{}, &errBadMeta{fmt.Sprintf("table %q: column %d is %q in the metadata and %q in the definition", name, i, c.Name, def.Columns[i].Name)}
+		}
+	}
+	return m, nil
+}
+
+// Column returns the meta of the named column.
+func (m *TableMeta) Column(name string) (*ColumnMeta, int) {
+	for i := range m.Columns {
+		if m.Columns[i].Name == name {
+			return &m.Columns[i], i
+		}
+	}
+	return nil, -1
+}
+
+// DefaultExpr is the SQL expression a missing value of the column takes:
+// the DEFAULT, or nextval of the identity sequence ("" = NULL).
+func (c ColumnMeta) DefaultExpr() string {
+	if c.Identity != "" && c.Sequence != nil {
+		return nextvalSQL(c.Sequence.Name)
+	}
+	return c.Default
+}
