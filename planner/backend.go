@@ -2,22 +2,35 @@ package planner
 
 import (
 	"context"
+	"sync"
 
-	"github.com/pggraph/pggraph/graph"
+	"github.com/pggraph/pggraph/adapters"
 	"github.com/pggraph/pggraph/wire"
 )
 
-// Backend creates read-only SQL sessions over a graph root.
+// Backend creates SQL sessions over an open graph (reads through its
+// root, writes through its write protocol).
 type Backend struct {
-	Root *graph.Root
+	Graph *adapters.Graph
 	// MemoryLimit bounds the bytes one query may buffer (0: unlimited).
 	MemoryLimit int64
+	// MaxReprepare bounds transparent re-prepares of an autocommit
+	// statement whose read set changed before its effects (0: 5).
+	MaxReprepare int
+	once         sync.Once
+	locks        *advisoryLocks
 }
 
-// NewBackend returns a Backend serving root.
-func NewBackend(root *graph.Root) *Backend { return &Backend{Root: root} }
+// NewBackend returns a Backend serving g.
+func NewBackend(g *adapters.Graph) *Backend { return &Backend{Graph: g, locks: newAdvisoryLocks()} }
 
 // NewSession implements wire.Backend.
 func (b *Backend) NewSession(_ context.Context, info wire.SessionInfo) (wire.Session, error) {
-	return &session{root: b.Root, info: info, memLimit: b.MemoryLimit, cats: map[catKey]*catalog{}}, nil
+	b.once.Do(func() {
+		if b.locks == nil {
+			b.locks = newAdvisoryLocks()
+		}
+	})
+	return &session{g: b.Graph, root: b.Graph.Root, locks: b.locks, maxReprepare: b.MaxReprepare, info: info, memLimit: b.MemoryLimit,
+		cats: map[catKey]*catalog{}, held: map[int64]int{}}, nil
 }

@@ -27,6 +27,15 @@ type catKey struct {
 // catalog is the exec view of one snapshot.
 type catalog struct {
 	exec.Catalog
+	sn     *graph.Snapshot
+	tables map[string]*tableInfo // live user tables by name
+}
+
+// tableInfo is one table of a snapshot as the planner writes it.
+type tableInfo struct {
+	def    *exec.TableDef
+	entry  graph.TableEntry
+	schema *arrow.Schema // the stored Arrow schema (what inserts must carry)
 }
 
 // columnTypes lists exec types in preference order; a stored Arrow type
@@ -56,14 +65,17 @@ func execType(dt arrow.DataType) (exec.Type, bool) {
 // buildCatalog opens every live table of sn at its pinned version.
 func buildCatalog(ctx context.Context, root *graph.Root, sn *graph.Snapshot) (*catalog, error) {
 	mc := exec.NewMemCatalog()
+	c := &catalog{Catalog: mc, sn: sn, tables: map[string]*tableInfo{}}
 	for _, e := range sn.Catalog().Tables() {
 		td, err := tableDef(ctx, root, e)
 		if err != nil {
 			return nil, err
 		}
 		mc.Add(td)
+		schema, _ := e.Def.ArrowSchema()
+		c.tables[e.Name] = &tableInfo{def: td, entry: e, schema: schema}
 	}
-	return &catalog{Catalog: mc}, nil
+	return c, nil
 }
 
 func tableDef(ctx context.Context, root *graph.Root, e graph.TableEntry) (*exec.TableDef, error) {

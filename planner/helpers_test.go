@@ -38,7 +38,7 @@ func startServer(t *testing.T, setup func(ctx context.Context, g *adapters.Graph
 	if setup != nil {
 		setup(ctx, g)
 	}
-	srv, err := wire.NewServer(wire.Config{Backend: NewBackend(g.Root)})
+	srv, err := wire.NewServer(wire.Config{Backend: NewBackend(g)})
 	if err != nil {
 		t.Fatal(err)
 	}

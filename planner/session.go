@@ -6,26 +6,54 @@ import (
 	"strings"
 	"time"
 
+	"slices"
+
+	"github.com/pggraph/pggraph/adapters"
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/graph"
+	"github.com/pggraph/pggraph/internal/sqlparse"
 	"github.com/pggraph/pggraph/wire"
 )
 
-// session is one connection's read-only SQL session.
+// session is one connection's SQL session.
 type session struct {
-	root     *graph.Root
-	info     wire.SessionInfo
-	memLimit int64
-	cats     map[catKey]*catalog // one entry in practice: the last head seen
+	g            *adapters.Graph
+	root         *graph.Root
+	locks        *advisoryLocks
+	info         wire.SessionInfo
+	memLimit     int64
+	maxReprepare int
+	cats         map[catKey]*catalog // the last snapshots seen (head, transaction base)
+	tx           *txState            // nil outside a transaction
+	held         map[int64]int       // session-level advisory locks held (count)
 }
+
+// stmtKind classifies a statement the session executes.
+type stmtKind int
+
+const (
+	stmtQuery stmtKind = iota // SELECT, VALUES, TABLE, WITH … SELECT, COPY … TO
+	stmtInsert
+	stmtUpdate
+	stmtDelete
+	stmtMerge
+	stmtTruncate
+	stmtAdvisory // SELECT of advisory lock functions only
+)
 
 // plan is what Describe leaves on a Statement for Execute.
 type plan struct {
 	sql         string // what exec runs (the inner query of COPY … TO STDOUT)
 	unsupported string // first keyword of a statement this slice refuses
+	kind        stmtKind
+	node        *sqlparse.Node // the statement's parse tree (DML)
+	reads       []string       // tables the statement names (read set)
+	locking     bool           // SELECT … FOR UPDATE/SHARE
 	declared    []uint32
 	prep        *exec.Prepared
 	key         catKey // snapshot prep was bound against
+	gen         uint64 // pending generation prep was bound against
+	desc        *wire.Description
 }
 
 // Parse implements wire.Session: wire classifies utility statements; a
@@ -45,13 +73,74 @@ func (s *session) Parse(_ context.Context, sql string) ([]*wire.Statement, error
 
 func newPlan(st *wire.Statement) *plan {
 	if st.Kind == wire.KindCopyTo {
-		return &plan{sql: copyQuery(st)}
+		p := &plan{sql: copyQuery(st)}
+		if tree, err := sqlparse.Parse(p.sql); err == nil && len(tree.Stmts) == 1 {
+			p.reads = tableNames(tree.Stmts[0].Stmt)
+		}
+		return p
 	}
-	return &plan{sql: st.SQL, unsupported: unsupportedKeyword(st.SQL)}
+	p := &plan{sql: st.SQL}
+	tree, err := sqlparse.Parse(st.SQL)
+	if err != nil || len(tree.Stmts) != 1 {
+		p.unsupported = unsupportedKeyword(st.SQL)
+		return p
+	}
+	n := tree.Stmts[0].Stmt
+	p.node = n
+	p.reads = tableNames(n)
+	switch {
+	case n.GetSelectStmt() != nil:
+		p.kind = stmtQuery
+		p.locking = len(n.GetSelectStmt().LockingClause) > 0
+		if isAdvisoryCall(n.GetSelectStmt()) {
+			p.kind = stmtAdvisory
+		}
+	case n.GetInsertStmt() != nil:
+		p.kind = stmtInsert
+	case n.GetUpdateStmt() != nil:
+		p.kind = stmtUpdate
+	case n.GetDeleteStmt() != nil:
+		p.kind = stmtDelete
+	case n.GetMergeStmt() != nil:
+		p.kind = stmtMerge
+	case n.GetTruncateStmt() != nil:
+		p.kind = stmtTruncate
+	default:
+		p.unsupported = unsupportedKeyword(st.SQL)
+		if p.unsupported == "" {
+			p.unsupported = "this statement"
+		}
+	}
+	return p
+}
+
+// tableNames lists the unqualified (or public.) relation names a tree
+// mentions: an over-approximation of what it reads (CTE names included;
+// names that are no table are ignored later).
+func tableNames(n *sqlparse.Node) []string {
+	var out []string
+	for _, rv := range rangeVars(n) {
+		if rv.Schemaname != "" && rv.Schemaname != "public" {
+			continue
+		}
+		if !slices.Contains(out, rv.Relname) {
+			out = append(out, rv.Relname)
+		}
+	}
+	return out
 }
 
 // Describe implements wire.Session.
 func (s *session) Describe(ctx context.Context, st *wire.Statement, declared []uint32) (wire.Description, error) {
+	p, _ := st.Plan.(*plan)
+	if p == nil {
+		p = newPlan(st)
+		st.Plan = p
+	}
+	p.declared = declared
+	if p.kind != stmtQuery && p.unsupported == "" {
+		return s.describeWrite(ctx, st, p)
+	}
 	p, err := s.prepare(ctx, st, declared, true)
 	if err != nil {
 		return wire.Description{}, err
@@ -65,15 +154,32 @@ func (s *session) Describe(ctx context.Context, st *wire.Statement, declared []u
 
 // Execute implements wire.Session.
 func (s *session) Execute(ctx context.Context, st *wire.Statement, params []any) (wire.Result, error) {
+	p, _ := st.Plan.(*plan)
+	if p == nil {
+		p = newPlan(st)
+		st.Plan = p
+	}
+	if p.kind != stmtQuery && p.unsupported == "" {
+		return s.executeWrite(ctx, st, p, params)
+	}
 	p, err := s.prepare(ctx, st, nil, false)
 	if err != nil {
 		return nil, err
 	}
+	if s.tx != nil && !s.tx.implicit {
+		for _, t := range p.reads {
+			s.tx.pend.reads[t] = true
+			if p.locking {
+				s.tx.pend.locks[t] = true
+			}
+		}
+	}
 	return s.startResult(ctx, st, p.prep, params)
 }
 
-// prepare binds st against the branch head, reusing an earlier binding
-// when the head has not moved (a new head re-binds: a prepared statement
+// prepare binds st against the statement's catalog (the branch head, or
+// the transaction's snapshot with its pending writes), reusing an earlier
+// binding when neither moved (a new head re-binds: a prepared statement
 // always reads the current snapshot). fromDescribe records declared types.
 func (s *session) prepare(ctx context.Context, st *wire.Statement, declared []uint32, fromDescribe bool) (*plan, error) {
 	p, _ := st.Plan.(*plan)
@@ -84,7 +190,7 @@ func (s *session) prepare(ctx context.Context, st *wire.Statement, declared []ui
 	if fromDescribe {
 		p.declared = declared
 	}
-	key, cat, err := s.head(ctx)
+	key, cat, gen, err := s.readCatalog(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -94,7 +200,7 @@ func (s *session) prepare(ctx context.Context, st *wire.Statement, declared []ui
 	if p.sql == "" && st.Kind == wire.KindCopyTo {
 		return nil, wire.Errorf(wire.CodeSyntaxError, "syntax error in the query of COPY")
 	}
-	if p.prep != nil && p.key == key {
+	if p.prep != nil && p.key == key && p.gen == gen {
 		return p, nil
 	}
 	eng := &exec.Engine{Catalog: cat, MemoryLimit: s.memLimit}
@@ -102,8 +208,26 @@ func (s *session) prepare(ctx context.Context, st *wire.Statement, declared []ui
 	if err != nil {
 		return nil, s.errFor(st, err)
 	}
-	p.prep, p.key = prep, key
+	p.prep, p.key, p.gen = prep, key, gen
 	return p, nil
+}
+
+// readCatalog is the catalog reads run against: inside a transaction its
+// pinned snapshot plus pending writes, otherwise the branch head.
+func (s *session) readCatalog(ctx context.Context) (catKey, exec.Catalog, uint64, error) {
+	if s.tx != nil {
+		base, err := s.txBase(ctx)
+		if err != nil {
+			return catKey{}, nil, 0, err
+		}
+		key := snapKey(base.sn)
+		if !s.tx.pend.hasWrites() {
+			return key, base, 0, nil
+		}
+		return key, newView(base, s.tx.pend), s.tx.pend.gen, nil
+	}
+	key, cat, err := s.head(ctx)
+	return key, cat, 0, err
 }
 
 // refuse answers a statement this slice does not run: a syntax error
@@ -118,25 +242,49 @@ func (s *session) refuse(cat exec.Catalog, sql, what string) error {
 }
 
 // head returns the catalog of the branch's latest snapshot.
-func (s *session) head(ctx context.Context) (catKey, exec.Catalog, error) {
-	sn, err := s.root.Head(ctx, s.info.Database)
+func (s *session) head(ctx context.Context) (catKey, *catalog, error) {
+	branch := s.branch()
+	sn, err := s.root.Head(ctx, branch)
 	if err != nil {
 		if graph.IsUnknownBranch(err) {
-			return catKey{}, nil, wire.Errorf("3D000", "database %q does not exist", s.info.Database)
+			return catKey{}, nil, wire.Errorf("3D000", "database %q does not exist", branch)
 		}
-		return catKey{}, nil, wire.Errorf("58030", "could not read the head of branch %q", s.info.Database).WithDetail(err.Error())
+		return catKey{}, nil, wire.Errorf("58030", "could not read the head of branch %q", branch).WithDetail(err.Error())
 	}
-	key := catKey{branch: sn.Branch, incarnation: sn.Incarnation, version: sn.Version}
+	c, err := s.catalogOf(ctx, sn)
+	return snapKey(sn), c, err
+}
+
+// catalogOf returns the (cached) catalog of a snapshot.
+func (s *session) catalogOf(ctx context.Context, sn *graph.Snapshot) (*catalog, error) {
+	key := snapKey(sn)
 	if c, ok := s.cats[key]; ok {
-		return key, c, nil
+		return c, nil
 	}
 	c, err := buildCatalog(ctx, s.root, sn)
 	if err != nil {
-		return catKey{}, nil, err
+		return nil, err
 	}
-	clear(s.cats) // older snapshots are never asked for again
+	if len(s.cats) >= 4 {
+		clear(s.cats) // older snapshots are rarely asked for again
+	}
 	s.cats[key] = c
-	return key, c, nil
+	return c, nil
+}
+
+func snapKey(sn *graph.Snapshot) catKey {
+	return catKey{branch: sn.Branch, incarnation: sn.Incarnation, version: sn.Version}
+}
+
+// branch is the session's graph branch: SET graph.branch, else the
+// connection's database name.
+func (s *session) branch() string {
+	if s.info.Settings != nil {
+		if b, ok := s.info.Settings.Get("graph.branch"); ok && b != "" {
+			return b
+		}
+	}
+	return s.info.Database
 }
 
 func (s *session) execSession() *exec.Session {
@@ -175,16 +323,6 @@ func (s *session) location() *time.Location {
 func (s *session) CopyFrom(context.Context, *wire.Statement, *wire.CopyIn) (int64, error) {
 	return 0, notSupported("COPY FROM")
 }
-
-// The transaction hooks have nothing to do: every statement reads the
-// head it sees, and nothing is written.
-func (s *session) Begin(context.Context, wire.TxOptions) error       { return nil }
-func (s *session) Commit(context.Context) error                      { return nil }
-func (s *session) Rollback(context.Context) error                    { return nil }
-func (s *session) Savepoint(context.Context, string) error           { return nil }
-func (s *session) ReleaseSavepoint(context.Context, string) error    { return nil }
-func (s *session) RollbackToSavepoint(context.Context, string) error { return nil }
-func (s *session) Close() error                                      { clear(s.cats); return nil }
 
 func columns(cs []exec.Column) []wire.Column {
 	out := make([]wire.Column, len(cs))

@@ -10,7 +10,7 @@ import (
 
 	"github.com/sirupsen/logrus"
 
-	"github.com/pggraph/pggraph/graph"
+	"github.com/pggraph/pggraph/adapters"
 	"github.com/pggraph/pggraph/internal/failpoint"
 	"github.com/pggraph/pggraph/planner"
 	"github.com/pggraph/pggraph/wire"
@@ -73,14 +73,12 @@ func (c *serveConfig) validate() error {
 }
 
 // wireConfig maps the flags onto the protocol server's configuration.
-func (c *serveConfig) wireConfig(root *graph.Root, log *logrus.Logger) wire.Config {
+func (c *serveConfig) wireConfig(g *adapters.Graph, log *logrus.Logger) wire.Config {
 	method, _ := wire.ParseAuthMethod(c.auth.value)
 	return wire.Config{
-		// The SQL layer is not part of this build: sessions connect to an
-		// existing branch, authenticate, SET/SHOW and run transaction
-		// control, and every other statement fails with 0A000. Nothing
-		// pretends to answer.
-		Backend:   branchBackend{root: root, inner: planner.NewBackend(root)},
+		// Sessions connect to an existing branch; the planner reads
+		// through the root and writes through the graph's write protocol.
+		Backend:   branchBackend{root: g.Root, inner: planner.NewBackend(g)},
 		Auth:      method,
 		UsersFile: c.users, HBAFile: c.hba,
 		TLSCertFile: c.tlsCert, TLSKeyFile: c.tlsKey, TLSSelfSigned: c.tlsSelfSigned, RequireTLS: c.requireTLS,
@@ -105,11 +103,18 @@ func init() {
 		if err != nil {
 			return err
 		}
+		// The write path (coordinator + recovery) over the same store.
+		g, err := adapters.Open(ctx, root.Store(), adapters.Options{Actor: actor(), Location: root.Location()})
+		if err != nil {
+			return &dataDirError{root.Location(), err}
+		}
+		defer g.Close()
+		root = g.Root
 		stamp := root.Stamp()
 		if created {
 			log.WithFields(logrus.Fields{"data": root.Location(), "graph_id": stamp.GraphID}).Info("initialized a new graph root")
 		}
-		srv, err := wire.NewServer(cfg.wireConfig(root, log))
+		srv, err := wire.NewServer(cfg.wireConfig(g, log))
 		if err != nil {
 			return fmt.Errorf("configuring the protocol server: %w", err)
 		}

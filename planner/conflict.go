@@ -1,0 +1,161 @@
+package planner
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/pggraph/pggraph/exec"
+	"github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/wire"
+)
+
+// onConflict splits INSERT's proposed rows by ON CONFLICT: rows without a
+// conflict on an arbiter constraint are returned for insertion; DO
+// NOTHING drops the others; DO UPDATE computes the updated versions of
+// the existing rows they hit (SET over the target row and the proposed
+// row as "excluded", filtered by WHERE) with one exec query.
+func (w *writer) onConflict(ti *tableInfo, alias string, oc *sqlparse.OnConflictClause, rows []*exec.Vec) (ins []*exec.Vec, updAddrs []uint64, upd []*exec.Vec, updOld []*exec.Vec, err error) {
+	td := ti.def
+	doUpdate := oc.Action == sqlparse.OnConflictAction_ONCONFLICT_UPDATE
+	arbiters, err := arbiterKeys(td, oc.Infer, doUpdate)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	n := rows[0].N
+	found := make([]map[string][]uint64, len(arbiters))
+	for a, uk := range arbiters {
+		if found[a], err = w.findKeys(td.Name, uk.cols, pick(rows, uk.cols)); err != nil {
+			return nil, nil, nil, nil, err
+		}
+	}
+	seenNew := make([]map[string]bool, len(arbiters))
+	for a := range seenNew {
+		seenNew[a] = map[string]bool{}
+	}
+	hit := map[uint64]bool{}
+	var keep, proposed []int32
+	var targets []int64
+	var kb []byte
+	for i := 0; i < n; i++ {
+		conflict := false
+		var addr uint64
+		hasAddr := false
+		for a, uk := range arbiters {
+			k, ok := keyOf(kb[:0], pick(rows, uk.cols), i)
+			kb = k
+			if !ok {
+				continue
+			}
+			if seenNew[a][string(k)] {
+				conflict = true
+				if doUpdate {
+					return nil, nil, nil, nil, cardinalityErr()
+				}
+			}
+			if ad := found[a][string(k)]; len(ad) > 0 {
+				conflict, addr, hasAddr = true, ad[0], true
+			}
+		}
+		switch {
+		case !conflict:
+			keep = append(keep, int32(i))
+			for a, uk := range arbiters {
+				if k, ok := keyOf(kb[:0], pick(rows, uk.cols), i); ok {
+					seenNew[a][string(k)] = true
+				}
+			}
+		case doUpdate && hasAddr:
+			if hit[addr] {
+				return nil, nil, nil, nil, cardinalityErr()
+			}
+			hit[addr] = true
+			proposed = append(proposed, int32(i))
+			targets = append(targets, int64(addr))
+		}
+	}
+	ins = gatherVecs(rows, keep)
+	if !doUpdate || (len(proposed) == 0 && !w.describe) {
+		return ins, nil, nil, nil, nil
+	}
+	// excluded: the proposed rows with the address of the row they hit
+	exCols := append(slices.Clip(td.Columns), exec.ColumnDef{Name: "_target", Type: exec.TInt8})
+	tv := exec.NewVec(exec.TInt8, len(targets))
+	copy(tv.I, targets)
+	exVecs := append(gatherVecs(rows, proposed), tv)
+	w.v.extra["excluded"] = &exec.TableDef{OID: td.OID, Schema: "public", Name: "excluded", Columns: exCols, Source: exec.MemTableFromVecs(exCols, exVecs)}
+	defer delete(w.v.extra, "excluded")
+	items, err := w.setItems(td, alias, oc.TargetList)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	from, err := deparseFrom([]*sqlparse.Node{rangeVarNode(&sqlparse.RangeVar{Relname: td.Name, Inh: true, Relpersistence: "p", Alias: aliasFor(td.Name, alias)})})
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	cond := ""
+	if oc.WhereClause != nil {
+		c, err := deparseExpr(oc.WhereClause)
+		if err != nil {
+			return nil, nil, nil, nil, err
+		}
+		cond = " AND " + c
+	}
+	q := "SELECT " + quoteIdent(alias) + "._rowaddr, " + strings.Join(items, ", ") + " FROM " + from +
+		" JOIN excluded ON " + quoteIdent(alias) + "._rowaddr = excluded._target" + cond
+	res, _, err := w.query(q)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	updAddrs, upd = splitAddrs(res, td)
+	return ins, updAddrs, upd, nil, nil
+}
+
+func aliasFor(table, alias string) *sqlparse.Alias {
+	if alias == table {
+		return nil
+	}
+	return &sqlparse.Alias{Aliasname: alias}
+}
+
+func cardinalityErr() error {
+	return wire.Errorf("21000", "ON CONFLICT DO UPDATE command cannot affect row a second time").
+		WithHint("Ensure that no rows proposed for insertion within the same command have duplicate constrained values.")
+}
+
+// arbiterKeys resolves ON CONFLICT's conflict target to unique keys.
+func arbiterKeys(td *exec.TableDef, infer *sqlparse.InferClause, doUpdate bool) ([]uniqueKey, error) {
+	keys := uniqueKeys(td)
+	if infer == nil {
+		if doUpdate {
+			return nil, wire.Errorf("42601", "ON CONFLICT DO UPDATE requires inference specification or constraint name").
+				WithHint("For example, ON CONFLICT (column_name).")
+		}
+		return keys, nil
+	}
+	if infer.Conname != "" {
+		for _, k := range keys {
+			if k.name == infer.Conname {
+				return []uniqueKey{k}, nil
+			}
+		}
+		return nil, wire.Errorf("42704", "constraint \"%s\" for table \"%s\" does not exist", infer.Conname, td.Name)
+	}
+	var want []int
+	for _, e := range infer.IndexElems {
+		name := e.GetIndexElem().GetName()
+		c := slices.IndexFunc(td.Columns, func(cd exec.ColumnDef) bool { return cd.Name == name })
+		if c < 0 {
+			return nil, wire.Errorf("42703", "column \"%s\" does not exist", name)
+		}
+		want = append(want, c)
+	}
+	slices.Sort(want)
+	for _, k := range keys {
+		have := slices.Clone(k.cols)
+		slices.Sort(have)
+		if slices.Equal(have, want) {
+			return []uniqueKey{k}, nil
+		}
+	}
+	return nil, wire.Errorf("42P10", "there is no unique or exclusion constraint matching the ON CONFLICT specification")
+}

@@ -1,0 +1,445 @@
+package planner
+
+import (
+	"context"
+	"strings"
+
+	"github.com/jackc/pgx/v5/pgtype"
+	"github.com/pggraph/pggraph/adapters"
+	"github.com/pggraph/pggraph/exec"
+	"github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/wire"
+)
+
+// writeOut is a writing statement's outcome: its command tag and the
+// RETURNING rows (materialized: they are only known once every row is).
+type writeOut struct {
+	tag  string
+	cols []wire.Column
+	rows [][]any
+}
+
+// stmtName is the statement's name in messages ("INSERT", …).
+func (p *plan) stmtName() string {
+	switch p.kind {
+	case stmtInsert:
+		return "INSERT"
+	case stmtUpdate:
+		return "UPDATE"
+	case stmtDelete:
+		return "DELETE"
+	case stmtMerge:
+		return "MERGE"
+	case stmtTruncate:
+		return "TRUNCATE TABLE"
+	}
+	return "SELECT"
+}
+
+// readOnly reports a READ ONLY transaction (BEGIN READ ONLY, SET
+// TRANSACTION READ ONLY, default_transaction_read_only) or a SET
+// graph.as_of snapshot.
+func (s *session) readOnly() bool {
+	if s.tx != nil && s.tx.readOnly {
+		return true
+	}
+	if s.info.Settings != nil {
+		if v, _ := s.info.Settings.Get("transaction_read_only"); v == "on" {
+			return true
+		}
+		if v, _ := s.info.Settings.Get("default_transaction_read_only"); v == "on" && (s.tx == nil || s.tx.implicit) {
+			return true
+		}
+	}
+	return false
+}
+
+// executeWrite runs INSERT/UPDATE/DELETE/MERGE/TRUNCATE and advisory
+// lock calls.
+func (s *session) executeWrite(ctx context.Context, st *wire.Statement, p *plan, params []any) (wire.Result, error) {
+	if p.kind == stmtAdvisory {
+		return s.execAdvisory(ctx, p, params)
+	}
+	if s.readOnly() {
+		return nil, wire.Errorf("25006", "cannot execute %s in a read-only transaction", p.stmtName())
+	}
+	if s.tx != nil && !s.tx.implicit {
+		base, err := s.txBase(ctx)
+		if err != nil {
+			return nil, err
+		}
+		out, err := s.runWrite(ctx, newView(base, s.tx.pend), p, params)
+		s.tx.pend.gen++
+		if err != nil {
+			return nil, err
+		}
+		return out.result(), nil
+	}
+	_, base, err := s.head(ctx)
+	if err != nil {
+		return nil, err
+	}
+	pend := newPendingState()
+	out, err := s.runWrite(ctx, newView(base, pend), p, params)
+	if err != nil {
+		return nil, err
+	}
+	if !pend.hasWrites() {
+		return out.result(), nil
+	}
+	max := s.maxReprepare
+	if max == 0 {
+		max = 5
+	}
+	rc, err := s.g.Write(ctx, adapters.WriteOptions{Branch: base.sn.Branch, Message: s.commitMessage(), MaxReprepare: max},
+		func(ctx context.Context, stage *adapters.Stage) error {
+			if snapKey(stage.Base()) != snapKey(base.sn) {
+				// re-prepare: the statement runs again against the new base
+				c, err := buildCatalog(ctx, s.root, stage.Base())
+				if err != nil {
+					return err
+				}
+				base, pend = c, newPendingState()
+				if out, err = s.runWrite(ctx, newView(c, pend), p, params); err != nil {
+					return err
+				}
+			}
+			return flush(stage, pend)
+		})
+	if err != nil {
+		return nil, writeError(err)
+	}
+	s.committed(rc)
+	return out.result(), nil
+}
+
+// runWrite evaluates one writing statement against v, recording its
+// changes and reads in v.pend.
+func (s *session) runWrite(ctx context.Context, v *view, p *plan, params []any) (*writeOut, error) {
+	for _, t := range p.reads {
+		if _, ok := v.base.tables[t]; ok {
+			v.pend.reads[t] = true
+		}
+	}
+	w := &writer{s: s, v: v, params: params, ctx: ctx}
+	switch p.kind {
+	case stmtInsert:
+		return w.insert(p.node.GetInsertStmt())
+	case stmtUpdate:
+		return w.update(p.node.GetUpdateStmt())
+	case stmtDelete:
+		return w.delete(p.node.GetDeleteStmt())
+	case stmtMerge:
+		return w.merge(p.node.GetMergeStmt())
+	case stmtTruncate:
+		return w.truncate(p.node.GetTruncateStmt())
+	}
+	return nil, notSupported(p.stmtName())
+}
+
+// describeWrite reports a writing statement's parameters and RETURNING
+// columns by planning it against the current catalog without effects.
+func (s *session) describeWrite(ctx context.Context, st *wire.Statement, p *plan) (wire.Description, error) {
+	if p.kind == stmtAdvisory {
+		var d wire.Description
+		for _, t := range p.node.GetSelectStmt().TargetList {
+			fc := t.GetResTarget().GetVal().GetFuncCall()
+			_, name := funcName(fc)
+			typ := uint32(16)
+			if !strings.HasPrefix(name, "pg_try") && name != "pg_advisory_unlock" && name != "pg_advisory_unlock_shared" {
+				typ = 2278
+			}
+			n := t.GetResTarget().Name
+			if n == "" {
+				n = name
+			}
+			d.Columns = append(d.Columns, wire.Column{Name: n, TypeOID: typ, TypeSize: 4, TypeMod: -1})
+		}
+		return d, nil
+	}
+	var base *catalog
+	var pend *pendingState
+	if s.tx != nil && !s.tx.implicit {
+		b, err := s.txBase(ctx)
+		if err != nil {
+			return wire.Description{}, err
+		}
+		base, pend = b, s.tx.pend.clone()
+	} else {
+		_, b, err := s.head(ctx)
+		if err != nil {
+			return wire.Description{}, err
+		}
+		base, pend = b, newPendingState()
+	}
+	w := &writer{s: s, v: newView(base, pend), ctx: ctx, describe: true, declared: p.declared}
+	var out *writeOut
+	var err error
+	switch p.kind {
+	case stmtInsert:
+		out, err = w.insert(p.node.GetInsertStmt())
+	case stmtUpdate:
+		out, err = w.update(p.node.GetUpdateStmt())
+	case stmtDelete:
+		out, err = w.delete(p.node.GetDeleteStmt())
+	case stmtMerge:
+		out, err = w.merge(p.node.GetMergeStmt())
+	case stmtTruncate:
+		out = &writeOut{}
+	}
+	if err != nil {
+		return wire.Description{}, err
+	}
+	d := wire.Description{Params: w.paramTypes, Columns: out.cols}
+	for i := len(d.Params); i < len(p.declared); i++ {
+		d.Params = append(d.Params, p.declared[i])
+	}
+	return d, nil
+}
+
+// writer evaluates one writing statement.
+type writer struct {
+	s      *session
+	v      *view
+	ctx    context.Context
+	params []any
+	// describe: plan only (bind every query, run none); paramTypes
+	// collects the inferred parameter types.
+	describe   bool
+	declared   []uint32
+	paramTypes []uint32
+	cascaded   int
+}
+
+// target resolves the statement's table.
+func (w *writer) target(rv *sqlparse.RangeVar) (*tableInfo, string, error) {
+	if rv.Schemaname != "" && rv.Schemaname != "public" {
+		if rv.Schemaname == "pg_catalog" || rv.Schemaname == "information_schema" || rv.Schemaname == "graph" {
+			return nil, "", wire.Errorf("42809", "cannot change relation \"%s\"", rv.Relname)
+		}
+		return nil, "", wire.Errorf("42P01", "relation \"%s.%s\" does not exist", rv.Schemaname, rv.Relname)
+	}
+	ti, ok := w.v.base.tables[rv.Relname]
+	if !ok {
+		return nil, "", wire.Errorf("42P01", "relation \"%s\" does not exist", rv.Relname)
+	}
+	w.v.pend.reads[rv.Relname] = true
+	alias := rv.Relname
+	if rv.Alias != nil && rv.Alias.Aliasname != "" {
+		alias = rv.Alias.Aliasname
+	}
+	return ti, alias, nil
+}
+
+// query runs (or, when describing, only binds) a query against the view
+// and returns its rows as column vectors.
+func (w *writer) query(sql string) ([]*exec.Vec, []exec.Column, error) {
+	eng := &exec.Engine{Catalog: w.v, MemoryLimit: w.s.memLimit}
+	prep, err := eng.PrepareFor(w.s.execSession(), sql, w.declared)
+	if err != nil {
+		return nil, nil, toWire(err)
+	}
+	for i, t := range prep.ParamTypes {
+		for len(w.paramTypes) <= i {
+			w.paramTypes = append(w.paramTypes, 0)
+		}
+		if w.paramTypes[i] == 0 {
+			w.paramTypes[i] = t.OID
+		}
+	}
+	if w.describe {
+		vecs := make([]*exec.Vec, len(prep.Columns))
+		for i, c := range prep.Columns {
+			vecs[i] = exec.NewVec(exec.Type{OID: c.TypeOID, Mod: c.TypeMod}, 0)
+		}
+		return vecs, prep.Columns, nil
+	}
+	res, err := prep.Execute(w.ctx, w.s.execSession(), w.params)
+	if err != nil {
+		return nil, nil, toWire(err)
+	}
+	return concatBatches(res, prep.Columns), prep.Columns, nil
+}
+
+// concatBatches joins a result's batches into one vector per column.
+func concatBatches(res *exec.Result, cols []exec.Column) []*exec.Vec {
+	out := make([]*exec.Vec, len(cols))
+	n := 0
+	for _, b := range res.Batches {
+		n += b.N
+	}
+	for c, col := range cols {
+		t := exec.Type{OID: col.TypeOID, Mod: col.TypeMod}
+		if len(res.Batches) > 0 {
+			t = res.Batches[0].Cols[c].T
+		}
+		v := exec.NewVec(t, n)
+		r := 0
+		for _, b := range res.Batches {
+			for i := 0; i < b.N; i++ {
+				if d := b.Cols[c].Datum(i); d == nil {
+					v.SetNull(r)
+				} else {
+					v.SetDatum(r, d)
+				}
+				r++
+			}
+		}
+		out[c] = v
+	}
+	return out
+}
+
+// typeSQL is the SQL name of a column's type for a cast.
+func typeSQL(t exec.Type) string { return t.String() }
+
+// castTo wraps an expression text in a cast to a column's type.
+func castTo(expr string, t exec.Type) string { return "CAST(" + expr + " AS " + typeSQL(t) + ")" }
+
+// defaultSQL is a column's default expression (NULL when none).
+func defaultSQL(c exec.ColumnDef) string {
+	if c.Default == "" {
+		return "NULL"
+	}
+	return c.Default
+}
+
+// apply records the statement's row changes in the pending state: rows
+// removed by address, then new rows appended — after they passed the
+// validators.
+func (w *writer) apply(ti *tableInfo, removed []uint64, added []*exec.Vec) error {
+	p := w.v.pend.table(ti.def, ti.schema)
+	if err := p.remove(removed); err != nil {
+		return err
+	}
+	if len(added) > 0 && added[0].N > 0 {
+		p.inserts = append(p.inserts, recordFromVecs(ti.schema, ti.def.Columns, added))
+	}
+	w.v.pend.gen++
+	w.v.refresh()
+	return nil
+}
+
+// returning evaluates a RETURNING list over the given rows (in table
+// order) as the relation named alias.
+func (w *writer) returning(ti *tableInfo, alias string, list []*sqlparse.Node, rows []*exec.Vec) ([]wire.Column, [][]any, error) {
+	if len(list) == 0 {
+		return nil, nil, nil
+	}
+	txt, err := deparseTargets(list)
+	if err != nil {
+		return nil, nil, err
+	}
+	cols := ti.def.Columns
+	mt := exec.MemTableFromVecs(cols, rows)
+	td := &exec.TableDef{OID: ti.def.OID, Schema: "public", Name: alias, Columns: cols, Source: mt}
+	saved, had := w.v.extra[alias]
+	w.v.extra[alias] = td
+	defer func() {
+		if had {
+			w.v.extra[alias] = saved
+		} else {
+			delete(w.v.extra, alias)
+		}
+	}()
+	vecs, ecols, err := w.query("SELECT " + txt + " FROM " + quoteIdent(alias))
+	if err != nil {
+		return nil, nil, err
+	}
+	wcols := columns(ecols)
+	if len(vecs) == 0 {
+		return wcols, nil, nil
+	}
+	n := vecs[0].N
+	out := make([][]any, n)
+	cc := &cellCodec{m: pgtype.NewMap(), loc: w.s.location()}
+	for i := 0; i < n; i++ {
+		row := make([]any, len(vecs))
+		for c, v := range vecs {
+			row[c] = cc.value(v, i)
+		}
+		out[i] = row
+	}
+	return wcols, out, nil
+}
+
+// emptyVecs returns zero-row vectors for a table's columns.
+func emptyVecs(cols []exec.ColumnDef) []*exec.Vec {
+	out := make([]*exec.Vec, len(cols))
+	for i, c := range cols {
+		out[i] = exec.NewVec(c.Type, 0)
+	}
+	return out
+}
+
+// gatherVecs keeps rows idx of every vector.
+func gatherVecs(vs []*exec.Vec, idx []int32) []*exec.Vec {
+	out := make([]*exec.Vec, len(vs))
+	for i, v := range vs {
+		out[i] = v.Gather(idx)
+	}
+	return out
+}
+
+// appendVecs concatenates rows of b after a (same types).
+func appendVecs(a, b []*exec.Vec) []*exec.Vec {
+	if a == nil {
+		return b
+	}
+	out := make([]*exec.Vec, len(a))
+	for c := range a {
+		v := exec.NewVec(a[c].T, a[c].N+b[c].N)
+		for i := 0; i < a[c].N; i++ {
+			setFrom(v, i, a[c], i)
+		}
+		for i := 0; i < b[c].N; i++ {
+			setFrom(v, a[c].N+i, b[c], i)
+		}
+		out[c] = v
+	}
+	return out
+}
+
+func setFrom(dst *exec.Vec, i int, src *exec.Vec, j int) {
+	if d := src.Datum(j); d == nil {
+		dst.SetNull(i)
+	} else {
+		dst.SetDatum(i, d)
+	}
+}
+
+func (o *writeOut) result() wire.Result {
+	return &rowsResult{cols: o.cols, rows: o.rows, tag: o.tag}
+}
+
+// rowsResult is a materialized result.
+type rowsResult struct {
+	cols []wire.Column
+	rows [][]any
+	i    int
+	tag  string
+}
+
+func (r *rowsResult) Columns() []wire.Column { return r.cols }
+func (r *rowsResult) Next(context.Context) ([]any, bool, error) {
+	if r.i >= len(r.rows) {
+		return nil, false, nil
+	}
+	r.i++
+	return r.rows[r.i-1], true, nil
+}
+func (r *rowsResult) Tag() string  { return r.tag }
+func (r *rowsResult) Close() error { return nil }
+
+// failingRow formats a row as PostgreSQL's "Failing row contains (…)".
+func failingRow(vecs []*exec.Vec, i int, s *session) string {
+	parts := make([]string, len(vecs))
+	for c, v := range vecs {
+		if t, ok := exec.FormatText(v, i, s.location()); ok {
+			parts[c] = t
+		} else {
+			parts[c] = "null"
+		}
+	}
+	return "Failing row contains (" + strings.Join(parts, ", ") + ")."
+}

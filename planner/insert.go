@@ -1,0 +1,229 @@
+package planner
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/pggraph/pggraph/exec"
+	"github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/wire"
+)
+
+// insert runs INSERT: the rows come from one exec query that yields them
+// in table column order, each value cast to its column's type (DEFAULT
+// and omitted columns get the column default); ON CONFLICT splits them
+// into rows to insert, to skip and to update; validators run before the
+// rows join the pending state.
+func (w *writer) insert(ins *sqlparse.InsertStmt) (*writeOut, error) {
+	ti, alias, err := w.target(ins.Relation)
+	if err != nil {
+		return nil, err
+	}
+	td := ti.def
+	targets, err := insertTargets(td, ins.Cols)
+	if err != nil {
+		return nil, err
+	}
+	sql, err := w.insertSource(td, targets, ins)
+	if err != nil {
+		return nil, err
+	}
+	rows, _, err := w.query(sql)
+	if err != nil {
+		return nil, err
+	}
+	if len(rows) != len(td.Columns) {
+		return nil, wire.Errorf("42601", "INSERT has more expressions than target columns")
+	}
+	for c, cd := range td.Columns {
+		rows[c] = retype(rows[c], cd.Type)
+	}
+	var updated, updatedOld []*exec.Vec
+	var updatedAddrs []uint64
+	if oc := ins.OnConflictClause; oc != nil {
+		rows, updatedAddrs, updated, updatedOld, err = w.onConflict(ti, alias, oc, rows)
+		if err != nil {
+			return nil, err
+		}
+	}
+	if len(updatedAddrs) > 0 {
+		if err := w.removeRows(ti, updatedAddrs, updatedOld, updated, 0); err != nil {
+			return nil, err
+		}
+	}
+	all := rows
+	if updated != nil {
+		all = appendVecs(rows, updated)
+	}
+	if err := w.checkRows(ti, all); err != nil {
+		return nil, err
+	}
+	if err := w.apply(ti, nil, all); err != nil {
+		return nil, err
+	}
+	n := 0
+	if len(all) > 0 {
+		n = all[0].N
+	}
+	out := &writeOut{tag: fmt.Sprintf("INSERT 0 %d", n)}
+	out.cols, out.rows, err = w.returning(ti, alias, ins.ReturningList, all)
+	return out, err
+}
+
+// retype gives a result vector the column's exact type (same kind: exec
+// casts produced it), so keys and records match the table.
+func retype(v *exec.Vec, t exec.Type) *exec.Vec {
+	if v.T.OID == t.OID && v.T.Mod == t.Mod {
+		return v
+	}
+	c := *v
+	c.T = t
+	return &c
+}
+
+// insertTargets maps INSERT's column list to table column indexes (all
+// columns in order when there is none).
+func insertTargets(td *exec.TableDef, cols []*sqlparse.Node) ([]int, error) {
+	if len(cols) == 0 {
+		out := make([]int, len(td.Columns))
+		for i := range out {
+			out[i] = i
+		}
+		return out, nil
+	}
+	out := make([]int, 0, len(cols))
+	for _, n := range cols {
+		rt := n.GetResTarget()
+		if len(rt.Indirection) > 0 {
+			return nil, wire.Errorf(wire.CodeFeatureNotSupported, "INSERT into a subfield or array element of column \"%s\" is not supported", rt.Name)
+		}
+		i := slices.IndexFunc(td.Columns, func(c exec.ColumnDef) bool { return c.Name == rt.Name })
+		if i < 0 {
+			return nil, wire.Errorf("42703", "column \"%s\" of relation \"%s\" does not exist", rt.Name, td.Name)
+		}
+		if slices.Contains(out, i) {
+			return nil, wire.Errorf("42701", "column \"%s\" specified more than once", rt.Name)
+		}
+		out = append(out, i)
+	}
+	return out, nil
+}
+
+// insertSource builds the query yielding the new rows in table order.
+func (w *writer) insertSource(td *exec.TableDef, targets []int, ins *sqlparse.InsertStmt) (string, error) {
+	with, err := deparseWith(ins.WithClause)
+	if err != nil {
+		return "", err
+	}
+	sel := ins.SelectStmt.GetSelectStmt()
+	pos := make([]int, len(td.Columns)) // table column -> position in targets (-1: default)
+	for c := range pos {
+		pos[c] = slices.Index(targets, c)
+	}
+	if sel == nil { // DEFAULT VALUES
+		items := make([]string, len(td.Columns))
+		for c, cd := range td.Columns {
+			items[c] = castTo(defaultSQL(cd), cd.Type)
+		}
+		return with + "SELECT " + strings.Join(items, ", "), nil
+	}
+	if isPlainValues(sel) {
+		lists := make([]*sqlparse.Node, len(sel.ValuesLists))
+		for r, l := range sel.ValuesLists {
+			items := l.GetList().Items
+			if len(items) > len(targets) {
+				return "", wire.Errorf("42601", "INSERT has more expressions than target columns")
+			}
+			if len(items) < len(targets) {
+				return "", wire.Errorf("42601", "INSERT has more target columns than expressions")
+			}
+			row := make([]*sqlparse.Node, len(td.Columns))
+			for c, cd := range td.Columns {
+				var expr *sqlparse.Node
+				if pos[c] >= 0 && items[pos[c]].GetSetToDefault() == nil {
+					expr = items[pos[c]]
+				} else {
+					expr, err = defaultNode(cd)
+					if err != nil {
+						return "", err
+					}
+				}
+				tn, err := typeNameNode(cd.Type)
+				if err != nil {
+					return "", err
+				}
+				row[c] = &sqlparse.Node{Node: &sqlparse.Node_TypeCast{TypeCast: &sqlparse.TypeCast{Arg: expr, TypeName: tn, Location: -1}}}
+			}
+			lists[r] = &sqlparse.Node{Node: &sqlparse.Node_List{List: &sqlparse.List{Items: row}}}
+		}
+		s, err := deparseStmt(&sqlparse.Node{Node: &sqlparse.Node_SelectStmt{SelectStmt: &sqlparse.SelectStmt{ValuesLists: lists}}})
+		if err != nil {
+			return "", err
+		}
+		return with + s, nil
+	}
+	inner, err := deparseStmt(ins.SelectStmt)
+	if err != nil {
+		return "", err
+	}
+	names := make([]string, len(targets))
+	for i := range targets {
+		names[i] = fmt.Sprintf("c%d", i+1)
+	}
+	items := make([]string, len(td.Columns))
+	for c, cd := range td.Columns {
+		if pos[c] >= 0 {
+			items[c] = castTo("_src."+names[pos[c]], cd.Type)
+		} else {
+			items[c] = castTo(defaultSQL(cd), cd.Type)
+		}
+	}
+	return with + "SELECT " + strings.Join(items, ", ") + " FROM (" + inner + ") AS _src(" + strings.Join(names, ", ") + ")", nil
+}
+
+// isPlainValues reports a bare VALUES list (no ORDER BY/LIMIT/WITH).
+func isPlainValues(sel *sqlparse.SelectStmt) bool {
+	return len(sel.ValuesLists) > 0 && len(sel.SortClause) == 0 && sel.LimitCount == nil && sel.LimitOffset == nil && sel.WithClause == nil
+}
+
+var nodeCache sync.Map // SQL text -> parsed node (read-only, shared)
+
+// defaultNode is a column's default expression as a parse node.
+func defaultNode(cd exec.ColumnDef) (*sqlparse.Node, error) {
+	return cachedExpr(defaultSQL(cd))
+}
+
+// typeNameNode is the parse node of a column type's name.
+func typeNameNode(t exec.Type) (*sqlparse.TypeName, error) {
+	n, err := cachedExpr("CAST(NULL AS " + typeSQL(t) + ")")
+	if err != nil {
+		return nil, err
+	}
+	return n.GetTypeCast().TypeName, nil
+}
+
+func cachedExpr(sql string) (*sqlparse.Node, error) {
+	if n, ok := nodeCache.Load(sql); ok {
+		return n.(*sqlparse.Node), nil
+	}
+	n, err := parseExpr(sql)
+	if err != nil {
+		return nil, wire.Errorf("42601", "invalid expression %q", sql)
+	}
+	nodeCache.Store(sql, n)
+	return n, nil
+}
+
+// projectRecord builds a record from columns (names are irrelevant).
+func projectRecord(cols []arrow.Array, n int64) arrow.RecordBatch {
+	fields := make([]arrow.Field, len(cols))
+	for i, c := range cols {
+		fields[i] = arrow.Field{Name: fmt.Sprintf("c%d", i), Type: c.DataType(), Nullable: true}
+	}
+	return array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, n)
+}

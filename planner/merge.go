@@ -1,0 +1,243 @@
+package planner
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/pggraph/pggraph/exec"
+	"github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/wire"
+)
+
+// merge runs MERGE INTO target USING source ON cond WHEN … (PostgreSQL
+// 15–17 forms, including WHEN NOT MATCHED BY SOURCE and RETURNING): one
+// exec query joins target and source (INNER, LEFT, RIGHT or FULL as the
+// clauses need) and projects, per joined row, the target's address, a
+// source-presence marker, every clause's condition and every clause's
+// new values; the first clause of the row's class whose condition holds
+// decides its action.
+func (w *writer) merge(m *sqlparse.MergeStmt) (*writeOut, error) {
+	ti, alias, err := w.target(m.Relation)
+	if err != nil {
+		return nil, err
+	}
+	td := ti.def
+	with, err := deparseWith(m.WithClause)
+	if err != nil {
+		return nil, err
+	}
+	salias, src, err := mergeSource(m.SourceRelation)
+	if err != nil {
+		return nil, err
+	}
+	on, err := deparseExpr(m.JoinCondition)
+	if err != nil {
+		return nil, err
+	}
+	target, err := deparseFrom([]*sqlparse.Node{rangeVarNode(m.Relation)})
+	if err != nil {
+		return nil, err
+	}
+	type clause struct {
+		kind   sqlparse.MergeMatchKind
+		cmd    sqlparse.CmdType
+		first  int // first projected column of its values
+		values int
+	}
+	var clauses []clause
+	var byTarget, bySource bool
+	proj := []string{quoteIdent(alias) + "._rowaddr", quoteIdent(salias) + "._merge_src"}
+	for _, n := range m.MergeWhenClauses {
+		wc := n.GetMergeWhenClause()
+		cond := "TRUE"
+		if wc.Condition != nil {
+			c, err := deparseExpr(wc.Condition)
+			if err != nil {
+				return nil, err
+			}
+			cond = "(" + c + ") IS TRUE"
+		}
+		proj = append(proj, cond)
+		cl := clause{kind: wc.MatchKind, cmd: wc.CommandType, first: len(proj)}
+		switch wc.MatchKind {
+		case sqlparse.MergeMatchKind_MERGE_WHEN_NOT_MATCHED_BY_TARGET:
+			byTarget = true
+		case sqlparse.MergeMatchKind_MERGE_WHEN_NOT_MATCHED_BY_SOURCE:
+			bySource = true
+		}
+		switch wc.CommandType {
+		case sqlparse.CmdType_CMD_UPDATE:
+			items, err := w.setItems(td, alias, wc.TargetList)
+			if err != nil {
+				return nil, err
+			}
+			proj = append(proj, items...)
+			cl.values = len(items)
+		case sqlparse.CmdType_CMD_INSERT:
+			items, err := mergeInsertItems(td, wc)
+			if err != nil {
+				return nil, err
+			}
+			proj = append(proj, items...)
+			cl.values = len(items)
+		case sqlparse.CmdType_CMD_DELETE, sqlparse.CmdType_CMD_NOTHING:
+		default:
+			return nil, wire.Errorf(wire.CodeFeatureNotSupported, "MERGE action is not supported")
+		}
+		clauses = append(clauses, cl)
+	}
+	join := "JOIN"
+	switch {
+	case byTarget && bySource:
+		join = "FULL JOIN"
+	case byTarget:
+		join = "RIGHT JOIN"
+	case bySource:
+		join = "LEFT JOIN"
+	}
+	q := with + "SELECT " + strings.Join(proj, ", ") + " FROM " + target + " " + join + " " + src + " ON " + on
+	rows, _, err := w.query(q)
+	if err != nil {
+		return nil, err
+	}
+	var delAddrs, updAddrs []uint64
+	var updIdx, insIdx []int32
+	var updClause, insClause []int
+	var actions []string
+	touched := map[int64]bool{}
+	n := rows[0].N
+	for i := 0; i < n; i++ {
+		tPresent, sPresent := !rows[0].IsNull(i), !rows[1].IsNull(i)
+		var kind sqlparse.MergeMatchKind
+		switch {
+		case tPresent && sPresent:
+			kind = sqlparse.MergeMatchKind_MERGE_WHEN_MATCHED
+		case sPresent:
+			kind = sqlparse.MergeMatchKind_MERGE_WHEN_NOT_MATCHED_BY_TARGET
+		case tPresent:
+			kind = sqlparse.MergeMatchKind_MERGE_WHEN_NOT_MATCHED_BY_SOURCE
+		default:
+			continue
+		}
+		for ci, cl := range clauses {
+			if cl.kind != kind {
+				continue
+			}
+			cv := rows[cl.first-1]
+			if cv.IsNull(i) || !cv.B[i] {
+				continue
+			}
+			if tPresent && cl.cmd != sqlparse.CmdType_CMD_NOTHING {
+				a := rows[0].I[i]
+				if touched[a] {
+					return nil, wire.Errorf("21000", "MERGE command cannot affect row a second time").
+						WithHint("Ensure that not more than one source row matches any one target row.")
+				}
+				touched[a] = true
+			}
+			switch cl.cmd {
+			case sqlparse.CmdType_CMD_UPDATE:
+				updAddrs = append(updAddrs, uint64(rows[0].I[i]))
+				updIdx = append(updIdx, int32(i))
+				updClause = append(updClause, ci)
+				actions = append(actions, "UPDATE")
+			case sqlparse.CmdType_CMD_DELETE:
+				delAddrs = append(delAddrs, uint64(rows[0].I[i]))
+			case sqlparse.CmdType_CMD_INSERT:
+				insIdx = append(insIdx, int32(i))
+				insClause = append(insClause, ci)
+			}
+			break
+		}
+	}
+	// the new rows of updates and inserts, each from its clause's columns
+	build := func(idx []int32, which []int) []*exec.Vec {
+		out := emptyVecs(td.Columns)
+		for k, i := range idx {
+			cl := clauses[which[k]]
+			row := make([]*exec.Vec, len(td.Columns))
+			for c := range td.Columns {
+				row[c] = retype(rows[cl.first+c].Gather([]int32{i}), td.Columns[c].Type)
+			}
+			out = appendVecs(out, row)
+		}
+		return out
+	}
+	upd := build(updIdx, updClause)
+	ins := build(insIdx, insClause)
+	var old []*exec.Vec
+	if len(m.ReturningList) > 0 && len(delAddrs) > 0 {
+		if old, err = w.rowsAt(ti, delAddrs); err != nil {
+			return nil, err
+		}
+	}
+	if err := w.removeRows(ti, append(slices.Clone(updAddrs), delAddrs...), nil, upd, 0); err != nil {
+		return nil, err
+	}
+	all := appendVecs(upd, ins)
+	if err := w.checkRows(ti, all); err != nil {
+		return nil, err
+	}
+	if err := w.apply(ti, nil, all); err != nil {
+		return nil, err
+	}
+	count := len(updAddrs) + len(delAddrs) + len(insIdx)
+	out := &writeOut{tag: fmt.Sprintf("MERGE %d", count)}
+	if old != nil {
+		all = appendVecs(all, old)
+	}
+	out.cols, out.rows, err = w.returning(ti, alias, m.ReturningList, all)
+	return out, err
+}
+
+// mergeSource renders MERGE's source as a FROM item that also projects
+// a non-NULL marker column, and returns the name its columns go by.
+func mergeSource(n *sqlparse.Node) (alias, sql string, err error) {
+	switch {
+	case n.GetRangeVar() != nil:
+		rv := n.GetRangeVar()
+		alias = rv.Relname
+		if rv.Alias != nil {
+			alias = rv.Alias.Aliasname
+		}
+	case n.GetRangeSubselect() != nil && n.GetRangeSubselect().Alias != nil:
+		alias = n.GetRangeSubselect().Alias.Aliasname
+	case n.GetRangeFunction() != nil && n.GetRangeFunction().Alias != nil:
+		alias = n.GetRangeFunction().Alias.Aliasname
+	default:
+		return "", "", wire.Errorf(wire.CodeFeatureNotSupported, "this MERGE source is not supported")
+	}
+	inner, err := deparseFrom([]*sqlparse.Node{n})
+	if err != nil {
+		return "", "", err
+	}
+	return alias, "(SELECT " + quoteIdent(alias) + ".*, TRUE AS _merge_src FROM " + inner + ") AS " + quoteIdent(alias), nil
+}
+
+// mergeInsertItems renders a WHEN NOT MATCHED … INSERT's values in table
+// column order.
+func mergeInsertItems(td *exec.TableDef, wc *sqlparse.MergeWhenClause) ([]string, error) {
+	targets, err := insertTargets(td, wc.TargetList)
+	if err != nil {
+		return nil, err
+	}
+	if len(wc.Values) > 0 && len(wc.Values) != len(targets) {
+		if len(wc.Values) > len(targets) {
+			return nil, wire.Errorf("42601", "INSERT has more expressions than target columns")
+		}
+		return nil, wire.Errorf("42601", "INSERT has more target columns than expressions")
+	}
+	items := make([]string, len(td.Columns))
+	for c, cd := range td.Columns {
+		p := slices.Index(targets, c)
+		txt := defaultSQL(cd)
+		if len(wc.Values) > 0 && p >= 0 && wc.Values[p].GetSetToDefault() == nil {
+			if txt, err = deparseExpr(wc.Values[p]); err != nil {
+				return nil, err
+			}
+		}
+		items[c] = castTo(txt, cd.Type)
+	}
+	return items, nil
+}

@@ -1,0 +1,255 @@
+package planner
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/pggraph/pggraph/exec"
+	"github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/wire"
+)
+
+// UPDATE, DELETE and TRUNCATE find their rows with one exec query over
+// the view that projects the target's hidden _rowaddr column (and, for
+// UPDATE, every column's new value cast to its type): joins (FROM,
+// USING), subqueries and every expression keep exec's semantics.
+
+// update runs UPDATE … SET … [FROM …] [WHERE …] [RETURNING …].
+func (w *writer) update(up *sqlparse.UpdateStmt) (*writeOut, error) {
+	ti, alias, err := w.target(up.Relation)
+	if err != nil {
+		return nil, err
+	}
+	items, err := w.setItems(ti.def, alias, up.TargetList)
+	if err != nil {
+		return nil, err
+	}
+	with, err := deparseWith(up.WithClause)
+	if err != nil {
+		return nil, err
+	}
+	from, err := deparseFrom(append([]*sqlparse.Node{rangeVarNode(up.Relation)}, up.FromClause...))
+	if err != nil {
+		return nil, err
+	}
+	where, err := whereSQL(up.WhereClause)
+	if err != nil {
+		return nil, err
+	}
+	rows, _, err := w.query(with + "SELECT " + quoteIdent(alias) + "._rowaddr, " + strings.Join(items, ", ") + " FROM " + from + where)
+	if err != nil {
+		return nil, err
+	}
+	addrs, newRows := splitAddrs(rows, ti.def)
+	if err := w.removeRows(ti, addrs, nil, newRows, 0); err != nil {
+		return nil, err
+	}
+	if err := w.checkRows(ti, newRows); err != nil {
+		return nil, err
+	}
+	if err := w.apply(ti, nil, newRows); err != nil {
+		return nil, err
+	}
+	out := &writeOut{tag: fmt.Sprintf("UPDATE %d", len(addrs))}
+	out.cols, out.rows, err = w.returning(ti, alias, up.ReturningList, newRows)
+	return out, err
+}
+
+// splitAddrs separates the address column (first) from the new values
+// and keeps the first row per address (a join may match a row twice:
+// PostgreSQL updates it once).
+func splitAddrs(rows []*exec.Vec, td *exec.TableDef) ([]uint64, []*exec.Vec) {
+	av := rows[0]
+	seen := map[int64]bool{}
+	var idx []int32
+	var addrs []uint64
+	for i := 0; i < av.N; i++ {
+		if av.IsNull(i) || seen[av.I[i]] {
+			continue
+		}
+		seen[av.I[i]] = true
+		idx = append(idx, int32(i))
+		addrs = append(addrs, uint64(av.I[i]))
+	}
+	vals := rows[1:]
+	if len(idx) != av.N {
+		vals = gatherVecs(vals, idx)
+	}
+	for c, cd := range td.Columns {
+		if c < len(vals) {
+			vals[c] = retype(vals[c], cd.Type)
+		}
+	}
+	return addrs, vals
+}
+
+// setItems renders the new value of every column (table order) for a SET
+// list: the assigned expression cast to the column type, or the current
+// value.
+func (w *writer) setItems(td *exec.TableDef, alias string, list []*sqlparse.Node) ([]string, error) {
+	items := make([]string, len(td.Columns))
+	for c, cd := range td.Columns {
+		items[c] = quoteIdent(alias) + "." + quoteIdent(cd.Name)
+	}
+	assigned := map[int]bool{}
+	for _, n := range list {
+		rt := n.GetResTarget()
+		if len(rt.Indirection) > 0 {
+			return nil, wire.Errorf(wire.CodeFeatureNotSupported, "assignment to a subfield or array element of column \"%s\" is not supported", rt.Name)
+		}
+		c := slices.IndexFunc(td.Columns, func(cd exec.ColumnDef) bool { return cd.Name == rt.Name })
+		if c < 0 {
+			return nil, wire.Errorf("42703", "column \"%s\" of relation \"%s\" does not exist", rt.Name, td.Name)
+		}
+		if assigned[c] {
+			return nil, wire.Errorf("42601", "multiple assignments to same column \"%s\"", rt.Name)
+		}
+		assigned[c] = true
+		val := rt.Val
+		if mr := val.GetMultiAssignRef(); mr != nil {
+			row := mr.Source.GetRowExpr()
+			if row == nil || int(mr.Colno) > len(row.Args) {
+				return nil, wire.Errorf(wire.CodeFeatureNotSupported, "multiple-column assignment from a subquery is not supported")
+			}
+			if len(row.Args) != int(mr.Ncolumns) {
+				return nil, wire.Errorf("42601", "number of columns does not match number of values")
+			}
+			val = row.Args[mr.Colno-1]
+		}
+		var txt string
+		var err error
+		if val.GetSetToDefault() != nil {
+			txt = defaultSQL(td.Columns[c])
+		} else if txt, err = deparseExpr(val); err != nil {
+			return nil, err
+		}
+		items[c] = castTo(txt, td.Columns[c].Type)
+	}
+	return items, nil
+}
+
+func rangeVarNode(rv *sqlparse.RangeVar) *sqlparse.Node {
+	return &sqlparse.Node{Node: &sqlparse.Node_RangeVar{RangeVar: rv}}
+}
+
+func whereSQL(n *sqlparse.Node) (string, error) {
+	if n == nil {
+		return "", nil
+	}
+	s, err := deparseExpr(n)
+	if err != nil {
+		return "", err
+	}
+	return " WHERE " + s, nil
+}
+
+// delete runs DELETE FROM … [USING …] [WHERE …] [RETURNING …].
+func (w *writer) delete(del *sqlparse.DeleteStmt) (*writeOut, error) {
+	ti, alias, err := w.target(del.Relation)
+	if err != nil {
+		return nil, err
+	}
+	with, err := deparseWith(del.WithClause)
+	if err != nil {
+		return nil, err
+	}
+	from, err := deparseFrom(append([]*sqlparse.Node{rangeVarNode(del.Relation)}, del.UsingClause...))
+	if err != nil {
+		return nil, err
+	}
+	where, err := whereSQL(del.WhereClause)
+	if err != nil {
+		return nil, err
+	}
+	rows, _, err := w.query(with + "SELECT " + quoteIdent(alias) + "._rowaddr FROM " + from + where)
+	if err != nil {
+		return nil, err
+	}
+	addrs, _ := splitAddrs(rows, &exec.TableDef{})
+	var old []*exec.Vec
+	if len(del.ReturningList) > 0 {
+		if old, err = w.rowsAt(ti, addrs); err != nil {
+			return nil, err
+		}
+	}
+	if err := w.removeRows(ti, addrs, old, nil, 0); err != nil {
+		return nil, err
+	}
+	out := &writeOut{tag: fmt.Sprintf("DELETE %d", len(addrs))}
+	if old == nil {
+		old = emptyVecs(ti.def.Columns)
+	}
+	out.cols, out.rows, err = w.returning(ti, alias, del.ReturningList, old)
+	return out, err
+}
+
+// truncate runs TRUNCATE [TABLE] t [, …] [CASCADE]: every row of the
+// tables is deleted in the transaction (one graph commit with the rest).
+// A table referenced by a foreign key of another table needs that table
+// in the list, or CASCADE (which adds it), as in PostgreSQL.
+func (w *writer) truncate(tr *sqlparse.TruncateStmt) (*writeOut, error) {
+	var list []*tableInfo
+	for _, n := range tr.Relations {
+		ti, _, err := w.target(n.GetRangeVar())
+		if err != nil {
+			return nil, err
+		}
+		if !slices.Contains(list, ti) {
+			list = append(list, ti)
+		}
+	}
+	cascade := tr.Behavior == sqlparse.DropBehavior_DROP_CASCADE
+	for changed := true; changed; {
+		changed = false
+		for _, ti := range list {
+			for _, child := range w.children(ti.def.Name) {
+				if slices.Contains(list, child) {
+					continue
+				}
+				if !cascade {
+					return nil, wire.Errorf(wire.CodeFeatureNotSupported, "cannot truncate a table referenced in a foreign key constraint").
+						WithDetail(fmt.Sprintf("Table \"%s\" references \"%s\".", child.def.Name, ti.def.Name)).
+						WithHint(fmt.Sprintf("Truncate table \"%s\" at the same time, or use TRUNCATE ... CASCADE.", child.def.Name))
+				}
+				if w.s.info.Notice != nil {
+					w.s.info.Notice(&wire.Error{Code: "00000", Message: fmt.Sprintf("truncate cascades to table \"%s\"", child.def.Name)})
+				}
+				list = append(list, child)
+				w.v.pend.reads[child.def.Name] = true
+				changed = true
+			}
+		}
+	}
+	for _, ti := range list {
+		rows, _, err := w.query("SELECT _rowaddr FROM " + quoteIdent(ti.def.Name))
+		if err != nil {
+			return nil, err
+		}
+		addrs, _ := splitAddrs(rows, &exec.TableDef{})
+		if err := w.apply(ti, addrs, nil); err != nil {
+			return nil, err
+		}
+	}
+	return &writeOut{tag: "TRUNCATE TABLE"}, nil
+}
+
+// children lists the tables with a foreign key referencing table.
+func (w *writer) children(table string) []*tableInfo {
+	var out []*tableInfo
+	names := make([]string, 0, len(w.v.base.tables))
+	for n := range w.v.base.tables {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		ti := w.v.base.tables[n]
+		for _, fk := range ti.def.ForeignKeys {
+			if fk.RefTable == table && n != table {
+				out = append(out, ti)
+				break
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,158 @@
+package planner
+
+import (
+	"maps"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/pggraph/pggraph/exec"
+)
+
+// pendingAddrBit marks the address of a pending (uncommitted) insert, as
+// exec.WithOverlay numbers them: top bit | position among the pending
+// inserts of the table.
+const pendingAddrBit = uint64(1) << 63
+
+// pendingTable is one table's uncommitted changes against the pinned
+// snapshot: rows to insert (Arrow records in table column order, with
+// the table's Arrow schema) and base rows to delete (by row address).
+// Records are never mutated once added, so a savepoint copy shares them.
+type pendingTable struct {
+	schema  *arrow.Schema
+	cols    []exec.ColumnDef
+	inserts []arrow.RecordBatch
+	deleted map[uint64]bool
+}
+
+func (p *pendingTable) clone() *pendingTable {
+	c := *p
+	c.inserts = append([]arrow.RecordBatch(nil), p.inserts...)
+	c.deleted = maps.Clone(p.deleted)
+	return &c
+}
+
+func (p *pendingTable) empty() bool { return len(p.inserts) == 0 && len(p.deleted) == 0 }
+
+// insertedRows is the number of pending inserted rows.
+func (p *pendingTable) insertedRows() int64 {
+	var n int64
+	for _, r := range p.inserts {
+		n += r.NumRows()
+	}
+	return n
+}
+
+// remove drops rows by address: base rows join the delete set, pending
+// rows are cut out of the insert records (later pending addresses shift,
+// which is fine: addresses are only used within one statement).
+func (p *pendingTable) remove(addrs []uint64) error {
+	drop := map[uint64]bool{}
+	for _, a := range addrs {
+		if a&pendingAddrBit != 0 {
+			drop[a&^pendingAddrBit] = true
+			continue
+		}
+		if p.deleted == nil {
+			p.deleted = map[uint64]bool{}
+		}
+		p.deleted[a] = true
+	}
+	if len(drop) == 0 {
+		return nil
+	}
+	var seq uint64
+	var kept []arrow.RecordBatch
+	for _, rec := range p.inserts {
+		var keep []int32
+		for i := 0; i < int(rec.NumRows()); i++ {
+			if !drop[seq] {
+				keep = append(keep, int32(i))
+			}
+			seq++
+		}
+		switch {
+		case len(keep) == int(rec.NumRows()):
+			kept = append(kept, rec)
+		case len(keep) > 0:
+			r, err := gatherRecord(rec, p.cols, p.schema, keep)
+			if err != nil {
+				return err
+			}
+			kept = append(kept, r)
+		}
+	}
+	p.inserts = kept
+	return nil
+}
+
+// overlay is the exec view of the pending changes.
+func (p *pendingTable) overlay() *exec.Overlay {
+	ov := &exec.Overlay{Inserts: p.inserts}
+	if len(p.deleted) > 0 {
+		del := p.deleted
+		ov.Deleted = func(a uint64) bool { return del[a] }
+	}
+	return ov
+}
+
+// gatherRecord keeps the rows idx of rec.
+func gatherRecord(rec arrow.RecordBatch, cols []exec.ColumnDef, schema *arrow.Schema, idx []int32) (arrow.RecordBatch, error) {
+	vecs := make([]*exec.Vec, len(cols))
+	for c := range cols {
+		v, err := exec.VecFromArrow(rec.Column(c), cols[c].Type)
+		if err != nil {
+			return nil, err
+		}
+		vecs[c] = v.Gather(idx)
+	}
+	return recordFromVecs(schema, cols, vecs), nil
+}
+
+// recordFromVecs builds a record with the table's Arrow schema from
+// column vectors in table order.
+func recordFromVecs(schema *arrow.Schema, cols []exec.ColumnDef, vecs []*exec.Vec) arrow.RecordBatch {
+	rec := exec.MemTableFromVecs(cols, vecs).Records[0]
+	arrs := make([]arrow.Array, rec.NumCols())
+	copy(arrs, rec.Columns())
+	return array.NewRecordBatch(schema, arrs, rec.NumRows())
+}
+
+// pendingState is everything a transaction has done but not committed.
+type pendingState struct {
+	tables map[string]*pendingTable // by table name
+	reads  map[string]bool          // every table read, probed or written
+	locks  map[string]bool          // FOR UPDATE/SHARE tables (also in reads)
+	gen    uint64                   // bumped on every change (catalog cache key)
+}
+
+func newPendingState() *pendingState {
+	return &pendingState{tables: map[string]*pendingTable{}, reads: map[string]bool{}, locks: map[string]bool{}}
+}
+
+func (s *pendingState) clone() *pendingState {
+	c := &pendingState{tables: make(map[string]*pendingTable, len(s.tables)), reads: maps.Clone(s.reads), locks: maps.Clone(s.locks), gen: s.gen}
+	for k, v := range s.tables {
+		c.tables[k] = v.clone()
+	}
+	return c
+}
+
+// table returns (creating) the pending changes of a table.
+func (s *pendingState) table(td *exec.TableDef, schema *arrow.Schema) *pendingTable {
+	p := s.tables[td.Name]
+	if p == nil {
+		p = &pendingTable{schema: schema, cols: td.Columns}
+		s.tables[td.Name] = p
+	}
+	return p
+}
+
+func (s *pendingState) hasWrites() bool {
+	for _, p := range s.tables {
+		if !p.empty() {
+			return true
+		}
+	}
+	return false
+}

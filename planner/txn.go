@@ -1,0 +1,276 @@
+package planner
+
+import (
+	"context"
+	"errors"
+	"slices"
+
+	"github.com/pggraph/pggraph/adapters"
+	"github.com/pggraph/pggraph/protocol"
+	"github.com/pggraph/pggraph/wire"
+)
+
+// txState is the session's open transaction. wire keeps the PostgreSQL
+// state machine (idle, implicit, block, failed) and calls the hooks; this
+// is the data behind it.
+//
+// An explicit transaction pins its base snapshot at its first statement
+// (not at BEGIN, as PostgreSQL takes its snapshot at the first query),
+// runs every statement against base + pending changes, and publishes the
+// pending changes at COMMIT as one strict graph write: any change since
+// the pin to a table it read or wrote fails COMMIT with 40001.
+//
+// An implicit (autocommit) transaction publishes each writing statement
+// at once, before answering, so a read-set change before the effects is
+// re-prepared transparently (bounded) instead of failing.
+type txState struct {
+	implicit  bool
+	readOnly  bool
+	base      *catalog // nil until the first statement
+	pend      *pendingState
+	saves     []savepoint
+	xactLocks []int64 // pg_advisory_xact_lock keys, released at the end
+}
+
+type savepoint struct {
+	name string
+	pend *pendingState
+}
+
+// Begin implements wire.Session.
+func (s *session) Begin(_ context.Context, opts wire.TxOptions) error {
+	s.tx = &txState{implicit: opts.Implicit, readOnly: opts.ReadOnly, pend: newPendingState()}
+	return nil
+}
+
+// txBase pins the transaction's snapshot at its first statement.
+func (s *session) txBase(ctx context.Context) (*catalog, error) {
+	if s.tx.base != nil {
+		return s.tx.base, nil
+	}
+	_, c, err := s.head(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s.tx.base = c
+	return c, nil
+}
+
+// Commit implements wire.Session: an explicit transaction's pending
+// changes become one graph commit (nothing to do for autocommit: each
+// statement already published).
+func (s *session) Commit(ctx context.Context) error {
+	tx := s.tx
+	s.tx = nil
+	if tx == nil {
+		return nil
+	}
+	defer s.releaseXactLocks(tx)
+	if tx.implicit || tx.base == nil || (!tx.pend.hasWrites() && len(tx.pend.locks) == 0) {
+		return nil
+	}
+	if !tx.pend.hasWrites() {
+		// FOR UPDATE/SHARE without writes: the locked tables must be
+		// unchanged at COMMIT (optimistic locking).
+		return s.verifyUnchanged(ctx, tx)
+	}
+	rc, err := s.g.Write(ctx, adapters.WriteOptions{Branch: tx.base.sn.Branch, Message: s.commitMessage(), Strict: true, Base: tx.base.sn},
+		func(ctx context.Context, st *adapters.Stage) error { return flush(st, tx.pend) })
+	if err != nil {
+		return writeError(err)
+	}
+	s.committed(rc)
+	return nil
+}
+
+// verifyUnchanged fails with 40001 when a table the transaction locked
+// moved since its snapshot.
+func (s *session) verifyUnchanged(ctx context.Context, tx *txState) error {
+	head, err := s.root.Head(ctx, tx.base.sn.Branch)
+	if err != nil {
+		return writeError(err)
+	}
+	for name := range tx.pend.locks {
+		was, ok1 := tx.base.sn.State.TableByName(name)
+		now, ok2 := head.State.TableByName(name)
+		if ok1 != ok2 || (ok1 && (was.Version != now.Version || was.Incarnation != now.Incarnation || was.Branch != now.Branch)) {
+			return wire.Errorf("40001", "could not serialize access due to concurrent update").
+				WithDetail("table \"" + name + "\" locked FOR UPDATE/SHARE changed since the transaction's snapshot")
+		}
+	}
+	return nil
+}
+
+// Rollback implements wire.Session.
+func (s *session) Rollback(context.Context) error {
+	if s.tx != nil {
+		s.releaseXactLocks(s.tx)
+	}
+	s.tx = nil
+	return nil
+}
+
+// Savepoint implements wire.Session: a copy of the pending state.
+func (s *session) Savepoint(_ context.Context, name string) error {
+	if s.tx == nil {
+		return nil
+	}
+	s.tx.saves = append(s.tx.saves, savepoint{name: name, pend: s.tx.pend.clone()})
+	return nil
+}
+
+// ReleaseSavepoint implements wire.Session: the savepoint and every later
+// one are forgotten; the changes stay.
+func (s *session) ReleaseSavepoint(_ context.Context, name string) error {
+	if s.tx == nil {
+		return nil
+	}
+	if i := s.findSave(name); i >= 0 {
+		s.tx.saves = s.tx.saves[:i]
+	}
+	return nil
+}
+
+// RollbackToSavepoint implements wire.Session: the pending state returns
+// to the copy taken at the savepoint, which stays defined. Reads made
+// after it stay in the read set (they were answered).
+func (s *session) RollbackToSavepoint(_ context.Context, name string) error {
+	if s.tx == nil {
+		return nil
+	}
+	i := s.findSave(name)
+	if i < 0 {
+		return nil
+	}
+	reads, locks := s.tx.pend.reads, s.tx.pend.locks
+	s.tx.pend = s.tx.saves[i].pend.clone()
+	for k := range reads {
+		s.tx.pend.reads[k] = true
+	}
+	for k := range locks {
+		s.tx.pend.locks[k] = true
+	}
+	s.tx.pend.gen = max(s.tx.pend.gen, s.tx.saves[i].pend.gen) + 1<<32
+	s.tx.saves = s.tx.saves[:i+1]
+	return nil
+}
+
+func (s *session) findSave(name string) int {
+	for i := len(s.tx.saves) - 1; i >= 0; i-- {
+		if s.tx.saves[i].name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// Close implements wire.Session.
+func (s *session) Close() error {
+	if s.tx != nil {
+		s.releaseXactLocks(s.tx)
+	}
+	s.tx = nil
+	s.locks.releaseAll(s.held)
+	clear(s.cats)
+	return nil
+}
+
+// flush stages a pending state: deletes by address in the base version,
+// inserts as Arrow batches, and a probe for every table read.
+func flush(st *adapters.Stage, pend *pendingState) error {
+	names := make([]string, 0, len(pend.tables))
+	for n := range pend.tables {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	written := map[string]bool{}
+	for _, n := range names {
+		p := pend.tables[n]
+		if p.empty() {
+			continue
+		}
+		written[n] = true
+		if len(p.deleted) > 0 {
+			addrs := make([]uint64, 0, len(p.deleted))
+			for a := range p.deleted {
+				addrs = append(addrs, a)
+			}
+			slices.Sort(addrs)
+			if err := st.Delete(n, addrs); err != nil {
+				return err
+			}
+		}
+		if len(p.inserts) > 0 {
+			if err := st.Insert(n, adapters.Batches(p.schema, p.inserts...)); err != nil {
+				return err
+			}
+		}
+	}
+	for n := range pend.reads {
+		if written[n] {
+			continue
+		}
+		if _, ok := st.Base().State.TableByName(n); !ok {
+			continue
+		}
+		if err := st.Probe(n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// commitMessage is SET graph.commit_message (consumed by the next commit).
+func (s *session) commitMessage() string {
+	if s.info.Settings == nil {
+		return ""
+	}
+	m, _ := s.info.Settings.Get("graph.commit_message")
+	return m
+}
+
+// committed records a successful commit: SHOW graph.last_commit answers
+// its id, and the commit message is consumed.
+func (s *session) committed(rc *protocol.Receipt) {
+	if s.info.Settings == nil || rc == nil {
+		return
+	}
+	_, _ = s.info.Settings.Set("graph.last_commit", rc.CommitID, false)
+	if m, ok := s.info.Settings.Get("graph.commit_message"); ok && m != "" {
+		_, _ = s.info.Settings.Set("graph.commit_message", "", false)
+	}
+}
+
+// writeError maps a write-path error to the client's SQLSTATE and a
+// PostgreSQL-style message.
+func writeError(err error) error {
+	var we *wire.Error
+	if errors.As(err, &we) {
+		return err
+	}
+	var pe *protocol.Error
+	if errors.As(err, &pe) {
+		code := pe.SQLState()
+		msg := pe.Message
+		detail := pe.Detail
+		switch pe.Kind {
+		case protocol.KindReadSetChanged:
+			msg = "could not serialize access due to concurrent update"
+			detail = pe.Message
+			if pe.Member != "" {
+				detail = "changed since the transaction's snapshot: " + pe.Member
+			}
+		case protocol.KindRecoveryRequired, protocol.KindUncoveredDrift:
+			if pe.OperationID != "" {
+				detail = "operation " + pe.OperationID
+			}
+		}
+		w := wire.Errorf(code, "%s", msg)
+		w.Detail, w.Cause = detail, err
+		return w
+	}
+	if c := protocol.SQLState(err); c != "XX000" {
+		return wire.Errorf(c, "%s", err.Error())
+	}
+	return &wire.Error{Code: "XX000", Message: "the write failed: " + err.Error(), Cause: err}
+}

@@ -1,0 +1,517 @@
+package planner
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/pggraph/pggraph/exec"
+	"github.com/pggraph/pggraph/wire"
+)
+
+// Validators run at the statement that causes a violation, against the
+// view (snapshot + pending, the statement's removals already applied),
+// and register every table they probe in the read set, so a concurrent
+// change to a probed table fails (or re-prepares) the commit: what was
+// verified at the statement is re-verified at COMMIT by the write
+// protocol's read-set arbitration.
+
+// uniqueKey is a PRIMARY KEY or UNIQUE constraint.
+type uniqueKey struct {
+	name string
+	cols []int
+}
+
+func uniqueKeys(td *exec.TableDef) []uniqueKey {
+	var out []uniqueKey
+	if len(td.PrimaryKey) > 0 {
+		name := td.PrimaryKeyName
+		if name == "" {
+			name = td.Name + "_pkey"
+		}
+		out = append(out, uniqueKey{name: name, cols: td.PrimaryKey})
+	}
+	for i, u := range td.Unique {
+		name := ""
+		if i < len(td.UniqueNames) {
+			name = td.UniqueNames[i]
+		}
+		if name == "" {
+			parts := []string{td.Name}
+			for _, c := range u {
+				parts = append(parts, td.Columns[c].Name)
+			}
+			name = strings.Join(parts, "_") + "_key"
+		}
+		out = append(out, uniqueKey{name: name, cols: u})
+	}
+	return out
+}
+
+// keyOf encodes the key columns of row i; ok is false when a part is NULL
+// (NULLs never conflict).
+func keyOf(buf []byte, vecs []*exec.Vec, i int) ([]byte, bool) {
+	for _, v := range vecs {
+		if v.IsNull(i) {
+			return buf, false
+		}
+		buf = exec.AppendKey(buf, v, i)
+	}
+	return buf, true
+}
+
+// keyText renders "(a, b)=(1, 2)" for messages.
+func (w *writer) keyText(td *exec.TableDef, cols []int, vecs []*exec.Vec, i int) string {
+	names := make([]string, len(cols))
+	vals := make([]string, len(cols))
+	for k, c := range cols {
+		names[k] = td.Columns[c].Name
+		if t, ok := exec.FormatText(vecs[k], i, w.s.location()); ok {
+			vals[k] = t
+		} else {
+			vals[k] = "null"
+		}
+	}
+	return "(" + strings.Join(names, ", ") + ")=(" + strings.Join(vals, ", ") + ")"
+}
+
+func pick(vecs []*exec.Vec, cols []int) []*exec.Vec {
+	out := make([]*exec.Vec, len(cols))
+	for i, c := range cols {
+		out[i] = vecs[c]
+	}
+	return out
+}
+
+// findKeys returns the addresses of the rows of table (as the view sees
+// it) whose keyCols equal the key of one of the probe rows. A
+// single-column key the snapshot source can look up is found without a
+// full scan; pending inserts are searched in memory.
+func (w *writer) findKeys(table string, keyCols []int, probe []*exec.Vec) (map[string][]uint64, error) {
+	ti := w.v.base.tables[table]
+	w.v.pend.reads[table] = true
+	want := map[string]bool{}
+	var kb []byte
+	n := 0
+	if len(probe) > 0 {
+		n = probe[0].N
+	}
+	var rows []int32
+	for i := 0; i < n; i++ {
+		k, ok := keyOf(kb[:0], probe, i)
+		kb = k
+		if ok && !want[string(k)] {
+			want[string(k)] = true
+			rows = append(rows, int32(i))
+		}
+	}
+	out := map[string][]uint64{}
+	if len(want) == 0 || w.describe {
+		return out, nil
+	}
+	types := make([]exec.Type, len(keyCols))
+	for i, c := range keyCols {
+		types[i] = ti.def.Columns[c].Type
+	}
+	collect := func(rec arrow.RecordBatch, addrs []uint64, skipDeleted bool) error {
+		vecs := make([]*exec.Vec, len(keyCols))
+		for i := range keyCols {
+			v, err := exec.VecFromArrow(rec.Column(i), types[i])
+			if err != nil {
+				return err
+			}
+			vecs[i] = v
+		}
+		p := w.v.pend.tables[table]
+		for r := 0; r < int(rec.NumRows()); r++ {
+			if skipDeleted && p != nil && p.deleted[addrs[r]] {
+				continue
+			}
+			k, ok := keyOf(kb[:0], vecs, r)
+			kb = k
+			if ok && want[string(k)] {
+				out[string(k)] = append(out[string(k)], addrs[r])
+			}
+		}
+		return nil
+	}
+	if kl, ok := ti.def.Source.(exec.KeyLookupSource); ok && len(keyCols) == 1 && slices.Contains(kl.KeyColumns(), keyCols[0]) {
+		keys := probe[0].Gather(rows)
+		err := kl.LookupKeys(w.ctx, keyCols[0], keys, exec.ScanRequest{Columns: keyCols, NeedAddrs: true}, func(rec arrow.RecordBatch, addrs []uint64) error {
+			return collect(rec, addrs, true)
+		})
+		if err != nil {
+			return nil, toWire(err)
+		}
+		if p := w.v.pend.tables[table]; p != nil {
+			var seq uint64
+			for _, rec := range p.inserts {
+				addrs := make([]uint64, rec.NumRows())
+				for i := range addrs {
+					addrs[i] = pendingAddrBit | seq
+					seq++
+				}
+				cols := make([]arrow.Array, len(keyCols))
+				for i, c := range keyCols {
+					cols[i] = rec.Column(c)
+				}
+				if err := collect(projectRecord(cols, rec.NumRows()), addrs, false); err != nil {
+					return nil, err
+				}
+			}
+		}
+		return out, nil
+	}
+	src, _ := w.v.source(table)
+	err := src.Source.Scan(w.ctx, exec.ScanRequest{Columns: keyCols, NeedAddrs: true}, func(rec arrow.RecordBatch, addrs []uint64) error {
+		return collect(rec, addrs, false)
+	})
+	if err != nil {
+		return nil, toWire(err)
+	}
+	return out, nil
+}
+
+// checkRows validates new rows of ti (table column order) before they
+// are added: NOT NULL, CHECK, PRIMARY KEY/UNIQUE (against the table and
+// among themselves), and foreign keys to their parents.
+func (w *writer) checkRows(ti *tableInfo, rows []*exec.Vec) error {
+	if len(rows) == 0 || rows[0].N == 0 || w.describe {
+		return nil
+	}
+	td := ti.def
+	n := rows[0].N
+	for c, cd := range td.Columns {
+		if !cd.NotNull {
+			continue
+		}
+		for i := 0; i < n; i++ {
+			if rows[c].IsNull(i) {
+				return wire.Errorf("23502", "null value in column \"%s\" of relation \"%s\" violates not-null constraint", cd.Name, td.Name).
+					WithDetail(failingRow(rows, i, w.s))
+			}
+		}
+	}
+	if len(td.Checks) > 0 {
+		rec := recordFromVecs(ti.schema, td.Columns, rows)
+		eng := &exec.Engine{Catalog: w.v, MemoryLimit: w.s.memLimit}
+		for _, ck := range td.Checks {
+			i, err := eng.CheckViolation(w.ctx, w.s.execSession(), td, ck.Expr, rec)
+			if err != nil {
+				return toWire(err)
+			}
+			if i >= 0 {
+				return wire.Errorf("23514", "new row for relation \"%s\" violates check constraint \"%s\"", td.Name, ck.Name).
+					WithDetail(failingRow(rows, i, w.s))
+			}
+		}
+	}
+	for _, uk := range uniqueKeys(td) {
+		probe := pick(rows, uk.cols)
+		seen := map[string]bool{}
+		var kb []byte
+		for i := 0; i < n; i++ {
+			k, ok := keyOf(kb[:0], probe, i)
+			kb = k
+			if !ok {
+				continue
+			}
+			if seen[string(k)] {
+				return dupKey(uk, w.keyText(td, uk.cols, probe, i))
+			}
+			seen[string(k)] = true
+		}
+		found, err := w.findKeys(td.Name, uk.cols, probe)
+		if err != nil {
+			return err
+		}
+		if len(found) > 0 {
+			for i := 0; i < n; i++ {
+				k, ok := keyOf(kb[:0], probe, i)
+				kb = k
+				if ok && len(found[string(k)]) > 0 {
+					return dupKey(uk, w.keyText(td, uk.cols, probe, i))
+				}
+			}
+		}
+	}
+	return w.checkParents(ti, rows)
+}
+
+func dupKey(uk uniqueKey, key string) error {
+	return wire.Errorf("23505", "duplicate key value violates unique constraint \"%s\"", uk.name).
+		WithDetail(fmt.Sprintf("Key %s already exists.", key))
+}
+
+// refColumns resolves a foreign key's referenced columns in its parent
+// (the parent's primary key when none are named).
+func refColumns(parent *exec.TableDef, fk exec.ForeignKey) []int {
+	if len(fk.RefColumns) == 0 {
+		return parent.PrimaryKey
+	}
+	out := make([]int, 0, len(fk.RefColumns))
+	for _, name := range fk.RefColumns {
+		if i := slices.IndexFunc(parent.Columns, func(c exec.ColumnDef) bool { return c.Name == name }); i >= 0 {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// fkName is a foreign key's constraint name (PostgreSQL's default when
+// unnamed).
+func fkName(td *exec.TableDef, fk exec.ForeignKey) string {
+	if fk.Name != "" {
+		return fk.Name
+	}
+	parts := []string{td.Name}
+	for _, c := range fk.Columns {
+		parts = append(parts, td.Columns[c].Name)
+	}
+	return strings.Join(parts, "_") + "_fkey"
+}
+
+// checkParents verifies each new row's foreign keys (and edge endpoints)
+// reference existing parent rows; rows referencing other new rows of the
+// same table (self references) count.
+func (w *writer) checkParents(ti *tableInfo, rows []*exec.Vec) error {
+	td := ti.def
+	n := rows[0].N
+	for _, fk := range td.ForeignKeys {
+		parent, ok := w.v.base.tables[fk.RefTable]
+		if !ok {
+			return wire.Errorf("42P01", "relation \"%s\" referenced by constraint \"%s\" does not exist", fk.RefTable, fkName(td, fk))
+		}
+		ref := refColumns(parent.def, fk)
+		if len(ref) != len(fk.Columns) {
+			continue
+		}
+		probe := pick(rows, fk.Columns)
+		found, err := w.findKeys(fk.RefTable, ref, probe)
+		if err != nil {
+			return err
+		}
+		self := map[string]bool{}
+		if fk.RefTable == td.Name {
+			var kb []byte
+			for i := 0; i < n; i++ {
+				if k, ok := keyOf(kb[:0], pick(rows, ref), i); ok {
+					self[string(k)] = true
+				}
+			}
+		}
+		var kb []byte
+		for i := 0; i < n; i++ {
+			k, ok := keyOf(kb[:0], probe, i)
+			kb = k
+			if !ok || len(found[string(k)]) > 0 || self[string(k)] {
+				continue
+			}
+			return wire.Errorf("23503", "insert or update on table \"%s\" violates foreign key constraint \"%s\"", td.Name, fkName(td, fk)).
+				WithDetail(fmt.Sprintf("Key %s is not present in table \"%s\".", w.keyText(td, fk.Columns, probe, i), fk.RefTable))
+		}
+	}
+	return nil
+}
+
+// removeRows removes rows (old values given, in table order) from ti
+// with their referential consequences: a referencing row blocks the
+// removal (NO ACTION/RESTRICT: 23503), is deleted too (CASCADE,
+// recursively, in the same commit) or gets its key set to NULL (SET
+// NULL). kept are the table's replacement rows (UPDATE): a key still
+// present among them is not removed.
+func (w *writer) removeRows(ti *tableInfo, addrs []uint64, old []*exec.Vec, kept []*exec.Vec, depth int) error {
+	if depth > 64 {
+		return wire.Errorf("54001", "foreign key cascade nested too deeply")
+	}
+	if old == nil && len(addrs) > 0 && !w.describe && w.referenced(ti.def.Name) {
+		var err error
+		if old, err = w.rowsAt(ti, addrs); err != nil {
+			return err
+		}
+	}
+	if err := w.apply(ti, addrs, nil); err != nil {
+		return err
+	}
+	if w.describe || len(addrs) == 0 || old == nil {
+		return nil
+	}
+	names := make([]string, 0, len(w.v.base.tables))
+	for name := range w.v.base.tables {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, cname := range names {
+		child := w.v.base.tables[cname]
+		for _, fk := range child.def.ForeignKeys {
+			if fk.RefTable != ti.def.Name {
+				continue
+			}
+			ref := refColumns(ti.def, fk)
+			if len(ref) != len(fk.Columns) {
+				continue
+			}
+			gone := w.goneKeys(pick(old, ref), kept, ref)
+			if gone == nil {
+				continue
+			}
+			found, err := w.findKeys(cname, fk.Columns, gone.vecs)
+			if err != nil {
+				return err
+			}
+			if len(found) == 0 {
+				continue
+			}
+			var childAddrs []uint64
+			var kb []byte
+			first := -1
+			for i := 0; i < gone.N(); i++ {
+				k, ok := keyOf(kb[:0], gone.vecs, i)
+				kb = k
+				if ok && len(found[string(k)]) > 0 {
+					if first < 0 {
+						first = i
+					}
+					childAddrs = append(childAddrs, found[string(k)]...)
+				}
+			}
+			if len(childAddrs) == 0 {
+				continue
+			}
+			switch fk.OnDelete {
+			case exec.RefCascade:
+				crow, err := w.rowsAt(child, childAddrs)
+				if err != nil {
+					return err
+				}
+				if err := w.removeRows(child, childAddrs, crow, nil, depth+1); err != nil {
+					return err
+				}
+				w.cascaded += len(childAddrs)
+			case exec.RefSetNull, exec.RefSetDefault:
+				crow, err := w.rowsAt(child, childAddrs)
+				if err != nil {
+					return err
+				}
+				for _, c := range fk.Columns {
+					v := exec.NewVec(crow[c].T, crow[c].N)
+					for i := 0; i < v.N; i++ {
+						if fk.OnDelete == exec.RefSetNull {
+							v.SetNull(i)
+						} else {
+							v.SetNull(i) // SET DEFAULT: defaults are evaluated below
+						}
+					}
+					crow[c] = v
+				}
+				if err := w.apply(child, childAddrs, nil); err != nil {
+					return err
+				}
+				if err := w.checkRows(child, crow); err != nil {
+					return err
+				}
+				if err := w.apply(child, nil, crow); err != nil {
+					return err
+				}
+			default:
+				return wire.Errorf("23503", "update or delete on table \"%s\" violates foreign key constraint \"%s\" on table \"%s\"", ti.def.Name, fkName(child.def, fk), cname).
+					WithDetail(fmt.Sprintf("Key %s is still referenced from table \"%s\".", w.keyText(ti.def, ref, gone.vecs, first), cname))
+			}
+		}
+	}
+	return nil
+}
+
+// keySet is key columns of some rows.
+type keySet struct{ vecs []*exec.Vec }
+
+func (k *keySet) N() int {
+	if len(k.vecs) == 0 {
+		return 0
+	}
+	return k.vecs[0].N
+}
+
+// goneKeys are the keys of old rows not present among kept rows (nil
+// when none are gone).
+func (w *writer) goneKeys(old []*exec.Vec, kept []*exec.Vec, ref []int) *keySet {
+	still := map[string]bool{}
+	var kb []byte
+	if kept != nil {
+		kv := pick(kept, ref)
+		for i := 0; i < kv[0].N; i++ {
+			if k, ok := keyOf(kb[:0], kv, i); ok {
+				still[string(k)] = true
+			}
+		}
+	}
+	var idx []int32
+	for i := 0; i < old[0].N; i++ {
+		k, ok := keyOf(kb[:0], old, i)
+		kb = k
+		if ok && !still[string(k)] {
+			idx = append(idx, int32(i))
+		}
+	}
+	if len(idx) == 0 {
+		return nil
+	}
+	return &keySet{vecs: gatherVecs(old, idx)}
+}
+
+// rowsAt reads full rows of a table by address (as the view sees it).
+func (w *writer) rowsAt(ti *tableInfo, addrs []uint64) ([]*exec.Vec, error) {
+	want := map[uint64]bool{}
+	for _, a := range addrs {
+		want[a] = true
+	}
+	src, _ := w.v.source(ti.def.Name)
+	cols := make([]int, len(ti.def.Columns))
+	for i := range cols {
+		cols[i] = i
+	}
+	var out []*exec.Vec
+	err := src.Source.Scan(w.ctx, exec.ScanRequest{Columns: cols, NeedAddrs: true}, func(rec arrow.RecordBatch, ad []uint64) error {
+		var idx []int32
+		for i, a := range ad {
+			if want[a] {
+				idx = append(idx, int32(i))
+			}
+		}
+		if len(idx) == 0 {
+			return nil
+		}
+		vecs := make([]*exec.Vec, len(cols))
+		for c := range cols {
+			v, err := exec.VecFromArrow(rec.Column(c), ti.def.Columns[c].Type)
+			if err != nil {
+				return err
+			}
+			vecs[c] = v.Gather(idx)
+		}
+		out = appendVecs(out, vecs)
+		return nil
+	})
+	if err != nil {
+		return nil, toWire(err)
+	}
+	if out == nil {
+		out = emptyVecs(ti.def.Columns)
+	}
+	return out, nil
+}
+
+// referenced reports whether any table (itself included) has a foreign
+// key to table.
+func (w *writer) referenced(table string) bool {
+	for _, ti := range w.v.base.tables {
+		for _, fk := range ti.def.ForeignKeys {
+			if fk.RefTable == table {
+				return true
+			}
+		}
+	}
+	return false
+}

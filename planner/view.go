@@ -1,0 +1,90 @@
+package planner
+
+import (
+	"github.com/pggraph/pggraph/exec"
+)
+
+// rowAddrColumn is exec's hidden column DML queries project to find the
+// rows they change: the row address (pending inserts have the top bit
+// set, so they are negative as int8).
+const rowAddrColumn = "_rowaddr"
+
+// view is the exec catalog one statement runs against: the pinned
+// snapshot's tables with the transaction's pending changes applied
+// (read-your-writes), and statement-local relations (RETURNING's rows,
+// ON CONFLICT's excluded).
+type view struct {
+	base  *catalog
+	pend  *pendingState
+	extra map[string]*exec.TableDef // statement-local relations
+	memo  map[string]*exec.TableDef
+}
+
+func newView(base *catalog, pend *pendingState) *view {
+	return &view{base: base, pend: pend, extra: map[string]*exec.TableDef{}, memo: map[string]*exec.TableDef{}}
+}
+
+// Schemas implements exec.Catalog.
+func (v *view) Schemas() []string { return v.base.Schemas() }
+
+// Tables implements exec.Catalog.
+func (v *view) Tables(schema string) []*exec.TableDef {
+	ts := v.base.Tables(schema)
+	out := make([]*exec.TableDef, len(ts))
+	for i, t := range ts {
+		out[i] = v.wrap(t)
+	}
+	return out
+}
+
+// Table implements exec.Catalog.
+func (v *view) Table(schema, name string) *exec.TableDef {
+	if schema == "" || schema == "public" {
+		if t, ok := v.extra[name]; ok {
+			return t
+		}
+	}
+	t := v.base.Table(schema, name)
+	if t == nil {
+		return nil
+	}
+	return v.wrap(t)
+}
+
+// wrap applies pending changes to a base table definition (memoized: one statement sees one definition).
+func (v *view) wrap(t *exec.TableDef) *exec.TableDef {
+	if t.Schema != "public" {
+		return t
+	}
+	var p *pendingTable
+	if v.pend != nil {
+		p = v.pend.tables[t.Name]
+		if p != nil && p.empty() {
+			p = nil
+		}
+	}
+	if p == nil {
+		return t
+	}
+	if m, ok := v.memo[t.Name]; ok {
+		return m
+	}
+	c := *t
+	c.Source = exec.WithOverlay(t.Source, t.Columns, p.overlay())
+	v.memo[t.Name] = &c
+	return &c
+}
+
+// refresh forgets the memoized definitions after the pending state
+// changed, so the next query sees the change.
+func (v *view) refresh() { clear(v.memo) }
+
+// source is the rows of a table as this view sees them, without the
+// hidden column.
+func (v *view) source(name string) (*exec.TableDef, bool) {
+	t := v.base.Table("public", name)
+	if t == nil {
+		return nil, false
+	}
+	return v.wrap(t), true
+}
