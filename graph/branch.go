@@ -65,6 +65,13 @@ func (r *Root) CreateBranch(ctx context.Context, name, from string) (*Snapshot, 
 	}
 	for _, b := range existing {
 		if b == name {
+			if sn, err := r.head(ctx, name); err == nil && sn.Sealed() {
+				// an earlier delete stopped after its seal: finish it
+				if err := r.DeleteBranch(ctx, name); err != nil {
+					return nil, err
+				}
+				return r.CreateBranch(ctx, name, from)
+			}
 			return nil, &BranchError{Branch: name, Err: ErrBranchExists}
 		}
 		if strings.HasPrefix(b, name+"/") || strings.HasPrefix(name, b+"/") {
@@ -93,20 +100,50 @@ func (r *Root) CreateBranch(ctx context.Context, name, from string) (*Snapshot, 
 	return r.Head(ctx, name)
 }
 
-// DeleteBranch deletes graph branch name: its __manifest ref (from then
-// on the branch does not exist), then, best effort, the table forks it
-// owns. A branch others were created from is refused.
+// DeleteBranch deletes graph branch name. Writers in other processes
+// may be committing on it, and Lance has no compare-and-delete of a
+// ref, so the delete first seals the branch (seal.go): it commits a
+// terminal manifest version with the PutIfAbsent CAS every publisher
+// uses, after which no write prepared on the branch can publish and Head
+// reports the branch unknown. Then the delete guard (the recovery
+// manager) waits for writers on the branch that may still be running;
+// then the __manifest ref goes (from then on the branch does not exist),
+// and, best effort, the table forks it owns. A branch others were
+// created from is refused before anything is written. Deleting a branch
+// whose earlier delete stopped after the seal completes it.
 func (r *Root) DeleteBranch(ctx context.Context, name string) error {
 	if err := ValidateBranch(name); err != nil {
 		return err
 	}
-	head, err := r.Head(ctx, name)
+	head, err := r.head(ctx, name)
 	if err != nil {
 		return err
 	}
 	main, err := r.dataset(ctx, MainBranch)
 	if err != nil {
 		return err
+	}
+	refs, err := main.ListBranches(ctx)
+	if err != nil {
+		return err
+	}
+	for _, ref := range refs {
+		if ref.Name != name && ref.ParentBranchName() == name {
+			return fmt.Errorf("%w: branch %q was created from %q", ErrBranchInUse, ref.Name, name)
+		}
+	}
+	if !head.Sealed() {
+		if head, err = r.seal(ctx, head); err != nil {
+			return err
+		}
+	}
+	r.mu.Lock()
+	guard := r.deleteGuard
+	r.mu.Unlock()
+	if guard != nil {
+		if err := guard(ctx, name, head.Incarnation); err != nil {
+			return err
+		}
 	}
 	if err := main.DeleteBranch(ctx, name); err != nil {
 		if lance.IsInUse(err) {

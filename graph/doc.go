@@ -33,9 +33,15 @@
 // branch inherits every table at the exact version its parent pins
 // (entry.Branch names the Lance branch holding it); the first write of a
 // table on the branch forks the table dataset lazily (package adapters).
-// Names are path-prefix-disjoint. Delete removes the ref, then reclaims
-// the branch's table forks best effort; create reclaims stale forks of
-// its name first. A dataset handle needs the root's absolute location
+// Names are path-prefix-disjoint. Delete first seals the branch
+// (seal.go: a terminal manifest version through the publishers' own
+// PutIfAbsent CAS, so a writer in another process that prepared on the
+// branch can no longer publish, and Head reports ErrBranchDeleting),
+// then runs the delete guard (recovery waits for writers on the branch
+// that may still be running), then removes the ref and reclaims the
+// branch's table forks best effort; a delete stopped after its seal is
+// completed by the next delete or create of the name. Create reclaims
+// stale forks of its name first. A dataset handle needs the root's absolute location
 // (Options.Location), which Lance records in branch base paths.
 //
 // Init: the stamp (PutIfAbsent), then __manifest version 1 whose commit

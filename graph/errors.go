@@ -3,6 +3,7 @@ package graph
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 )
 
 // Sentinels of the manifest layer.
@@ -26,6 +27,9 @@ var (
 	ErrInitIncomplete = errors.New("graph: root init not completed yet (no __manifest)")
 	// ErrInvalidDefinition: a table definition is malformed.
 	ErrInvalidDefinition = errors.New("graph: invalid table definition")
+	// ErrBranchDeleting: the branch is sealed by a delete (it is an
+	// ErrUnknownBranch: nothing can be written or read at its head).
+	ErrBranchDeleting = fmt.Errorf("%w (being deleted)", ErrUnknownBranch)
 )
 
 // BranchError names the branch an operation failed on.

@@ -44,6 +44,9 @@ type Root struct {
 	// decoded caches the decoded state of each branch's latest known head
 	// (see headcache.go): an unchanged head costs no JSON decode.
 	decoded map[string]*decodedHead
+	// deleteGuard runs between a branch's seal and its ref removal
+	// (seal.go); set by the recovery manager.
+	deleteGuard BranchDeleteGuard
 }
 
 // Options open a root.
@@ -314,8 +317,21 @@ func (r *Root) dataset(ctx context.Context, branch string) (*lance.Dataset, erro
 }
 
 // Head returns the latest snapshot of a branch: one probe of N+1 when
-// warm (O(1) in history).
+// warm (O(1) in history). A branch whose head is DeleteBranch's seal is
+// being deleted and reported unknown (ErrBranchDeleting).
 func (r *Root) Head(ctx context.Context, branch string) (*Snapshot, error) {
+	sn, err := r.head(ctx, branch)
+	if err != nil {
+		return nil, err
+	}
+	if sn.Sealed() {
+		return nil, &BranchError{Branch: sn.Branch, Err: ErrBranchDeleting}
+	}
+	return sn, nil
+}
+
+// head is Head without the seal check.
+func (r *Root) head(ctx context.Context, branch string) (*Snapshot, error) {
 	if branch == "" {
 		branch = MainBranch
 	}

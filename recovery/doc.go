@@ -140,7 +140,27 @@
 // Known limits: an owner whose renewals all fail for a whole lease (its
 // store unreachable) can be fenced; its write then fails with
 // 55000/40001 and nothing of it is visible — safe, not live.
-// Cross-process branch delete races a write on that branch the
-// way Lance refs allow (no compare-and-delete of a ref); in one process
-// the branch gate excludes it.
+//
+// Branch delete versus a write in another process (branchguard.go,
+// graph/seal.go). Lance refs have no compare-and-delete, so the delete
+// seals the branch with a terminal manifest version through the same
+// PutIfAbsent CAS every publisher uses: a write that published first is
+// simply ordered before the delete; every other write on the branch
+// loses its slot and finds the branch unknown (its sidecar is discarded
+// as orphaned_branch_discarded). The root's delete guard
+// (awaitBranchWriters) then waits until no intent on that branch
+// incarnation has an owner that may be alive — they fail at publish and
+// Abandon releases their lease — so no straggler commits to a table fork
+// after the forks are reclaimed; past BranchDeleteWait it answers 55P03
+// and the branch stays sealed (the next delete completes it).
+// TestBranchDeleteFencesAWriterInAnotherProcess (two OS processes: a
+// write acknowledged on the deleted branch without the seal; with it the
+// write fails, the re-created branch starts from its parent, and the
+// next write succeeds with no sidecar left), TestSealedBranchIsDeletedOnRetry.
+// Residual window: a write with no sidecar (authority-first, metadata
+// only) that read the head before the seal and stalls across the whole
+// delete could still put version N+1 into the reclaimed tree of the
+// deleted branch; nothing reads it (the ref is gone, and a re-created
+// branch reclaims its tree before its first version), but the write is
+// acknowledged on a branch that no longer exists.
 package recovery

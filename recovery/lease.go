@@ -24,6 +24,11 @@ import (
 //   - The renewer stops for good once its own clock passes the last
 //     expiry it wrote (the lease is lost: a recoverer may be acting) and
 //     when the operation's context ends.
+//   - Abandon (the write failed after arming and will do nothing more)
+//     releases the lease: it rewrites the sidecar once with an expiry of
+//     now, so recoverers in other processes need not wait out the lease
+//     (they fence first, as for any expired owner). Best effort: if the
+//     write fails the lease simply runs out.
 
 // lease is the renewal state of one armed operation of this manager.
 type lease struct {
@@ -142,4 +147,24 @@ func (m *Manager) countRenewal(ok, lost bool) {
 	default:
 		m.stats.LeaseRenewalFailures++
 	}
+}
+
+// releaseLease marks a stopped lease expired in the sidecar (best
+// effort; see the rules above).
+func (m *Manager) releaseLease(l *lease) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	next := *l.sc
+	next.Owner.LeaseExpiry = m.opts.Now().UTC()
+	b, err := next.Encode()
+	if err != nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	// only over our own sidecar: a recoverer may have removed it already
+	if _, err := m.store.Stat(ctx, Key(next.OperationID)); err != nil {
+		return
+	}
+	_ = m.store.Put(ctx, Key(next.OperationID), b)
 }

@@ -63,8 +63,10 @@ func leaseChild() int {
 		return 2
 	}
 	defer g.Close()
-	// strict: a fenced attempt must fail, not transparently re-prepare
-	_, err = g.Write(ctx, adapters.WriteOptions{Strict: true}, func(ctx context.Context, s *adapters.Stage) error {
+	// strict (default): a fenced attempt must fail, not transparently
+	// re-prepare
+	o := adapters.WriteOptions{Branch: os.Getenv("PGGRAPH_LEASE_BRANCH"), Strict: os.Getenv("PGGRAPH_LEASE_LAX") == ""}
+	_, err = g.Write(ctx, o, func(ctx context.Context, s *adapters.Stage) error {
 		return s.Insert("a", rows(4242))
 	})
 	if err != nil {
@@ -76,14 +78,14 @@ func leaseChild() int {
 }
 
 // startLeaseChild starts the owner process; exited delivers its Wait.
-func startLeaseChild(t *testing.T, dir string) (cmd *exec.Cmd, out *strings.Builder, exited <-chan error) {
+func startLeaseChild(t *testing.T, dir string, env ...string) (cmd *exec.Cmd, out *strings.Builder, exited <-chan error) {
 	t.Helper()
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
 	cmd = exec.Command(self, "-test.run=^$")
-	cmd.Env = append(os.Environ(), "PGGRAPH_LEASE_CHILD=1", "PGGRAPH_LEASE_DIR="+dir)
+	cmd.Env = append(append(os.Environ(), "PGGRAPH_LEASE_CHILD=1", "PGGRAPH_LEASE_DIR="+dir), env...)
 	out = &strings.Builder{}
 	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {

@@ -22,6 +22,10 @@ type Options struct {
 	LeaseDuration time.Duration
 	// Now is the clock (tests); default time.Now.
 	Now func() time.Time
+	// BranchDeleteWait bounds how long a branch delete waits, after
+	// sealing the branch, for writers on it that may still be running
+	// (default 30s); then it answers 55P03 and the branch stays sealed.
+	BranchDeleteWait time.Duration
 }
 
 // Manager is the recovery side of one open root: it writes, confirms and
@@ -60,9 +64,14 @@ func New(root *graph.Root, opts Options) *Manager {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Manager{root: root, store: root.Store(), gates: protocol.GatesFor(root.Stamp().GraphID),
+	if opts.BranchDeleteWait <= 0 {
+		opts.BranchDeleteWait = 30 * time.Second
+	}
+	m := &Manager{root: root, store: root.Store(), gates: protocol.GatesFor(root.Stamp().GraphID),
 		instance: newInstance(), opts: opts,
 		stats: Stats{Decisions: map[Decision]int{}, Classes: map[Class]int{}}}
+	root.SetBranchDeleteGuard(m.awaitBranchWriters)
+	return m
 }
 
 // Close ends the owner instance: its remaining sidecars (writes that
@@ -135,7 +144,11 @@ func (m *Manager) Arm(ctx context.Context, pw *protocol.PreparedWrite) error {
 // failed after arming): the next barrier, in this process or another,
 // resolves its sidecar.
 func (m *Manager) Abandon(pw *protocol.PreparedWrite) {
-	m.stopLease(pw.OperationID)
+	// release before leaving the in-flight set, so no recoverer in this
+	// process can have removed the sidecar the release rewrites
+	if l := m.stopLease(pw.OperationID); l != nil {
+		m.releaseLease(l)
+	}
 	setInFlight(m.instance, pw.OperationID, false)
 }
 

@@ -149,7 +149,7 @@ func crashBeforeConfirm(t *testing.T, mem *objstore.Mem) string {
 	return objs[0].Key
 }
 
-func rewriteOwner(t *testing.T, mem *objstore.Mem, key string, f func(o *recovery.Owner)) *recovery.Sidecar {
+func rewriteOwner(t *testing.T, mem objstore.Store, key string, f func(o *recovery.Owner)) *recovery.Sidecar {
 	ctx := context.Background()
 	b, err := mem.Get(ctx, key)
 	if err != nil {
