@@ -1,0 +1,415 @@
+package graphsql
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/pggraph/pggraph/adapters"
+	"github.com/pggraph/pggraph/exec"
+	"github.com/pggraph/pggraph/internal/sqlparse"
+)
+
+// Form is how a statement invokes a graph procedure.
+type Form int
+
+// Forms.
+const (
+	FormCall       Form = iota + 1 // CALL graph.f(…): command tag CALL, no rows
+	FormSelect                     // SELECT graph.f(…) [AS c]: one row, one column
+	FormSelectFrom                 // SELECT * FROM graph.f(…) [AS t]: one row, one column
+)
+
+// Invocation is a recognized graph procedure call: which function, how
+// it was called, and the SQL text of each argument (evaluated later by
+// the executor, so casts, parameters and expressions such as now() work).
+type Invocation struct {
+	Function string // without the schema, e.g. "create_branch"
+	Form     Form
+	Column   string // result column name of the SELECT forms
+	fn       *function
+	args     []*span // by parameter position; nil = not given
+	nargs    int     // how many were given
+	pos      int     // 1-based position of the call, for errors
+}
+
+// Result is what a graph procedure answered.
+type Result struct {
+	Function string
+	// Type and Value are the procedure's value: text (a branch name, a
+	// commit id) or int8 (recover's count); Value is nil for NULL.
+	Type  exec.Type
+	Value any
+	// Columns is the row description of the SELECT forms (empty for CALL).
+	Columns []exec.Column
+	// Row is the one row of the SELECT forms (nil for CALL).
+	Row []any
+	// Tag is the command tag: "CALL" or "SELECT 1".
+	Tag string
+}
+
+// graphFunc returns the unqualified name when fc names graph.<name>.
+func graphFunc(fc *sqlparse.FuncCall) (string, bool) {
+	if fc == nil || len(fc.Funcname) != 2 {
+		return "", false
+	}
+	if fc.Funcname[0].GetString_().GetSval() != Schema {
+		return "", false
+	}
+	return fc.Funcname[1].GetString_().GetSval(), true
+}
+
+// IsGraphCall reports whether a raw statement calls a graph procedure:
+// CALL graph.f(…), or a SELECT whose target list or FROM list has a
+// graph.f(…) call at the top level. Such a statement must go through
+// Parse (which refuses unusable shapes with a clear error) rather than
+// the executor.
+func IsGraphCall(stmt *sqlparse.Node) bool {
+	if cs := stmt.GetCallStmt(); cs != nil {
+		_, ok := graphFunc(cs.Funccall)
+		return ok
+	}
+	sel := stmt.GetSelectStmt()
+	if sel == nil {
+		return false
+	}
+	for _, t := range sel.TargetList {
+		if _, ok := graphFunc(t.GetResTarget().GetVal().GetFuncCall()); ok {
+			return true
+		}
+	}
+	for _, f := range sel.FromClause {
+		if rf := f.GetRangeFunction(); rf != nil {
+			for _, fn := range rf.Functions {
+				for _, item := range fn.GetList().GetItems() {
+					if _, ok := graphFunc(item.GetFuncCall()); ok {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// Parse recognizes a graph procedure call in one statement's text (as
+// the session received it; the parse tree comes from sqlparse's cache).
+// It returns nil, nil for anything else, including text that does not
+// parse (the session's normal path reports that). Errors: 42883 unknown
+// graph.f (PostgreSQL's message and a hint naming the procedures), 42601
+// wrong number of arguments or a call decorated with DISTINCT, ORDER BY,
+// FILTER, OVER or VARIADIC, 0A000 a graph procedure inside a larger query.
+func Parse(sql string) (*Invocation, error) {
+	tree, err := sqlparse.Parse(sql)
+	if err != nil || len(tree.Stmts) != 1 {
+		return nil, nil
+	}
+	stmt := tree.Stmts[0].Stmt
+	if !IsGraphCall(stmt) {
+		return nil, nil
+	}
+	var fc *sqlparse.FuncCall
+	inv := &Invocation{}
+	if cs := stmt.GetCallStmt(); cs != nil {
+		fc, inv.Form = cs.Funccall, FormCall
+	} else if fc, err = inv.selectShape(stmt.GetSelectStmt()); err != nil {
+		return nil, err
+	}
+	name, _ := graphFunc(fc)
+	inv.pos = int(fc.Location) + 1
+	f, ok := functions[name]
+	if !ok {
+		return nil, undefinedFunction(inv.Form == FormCall, name, literalTypes(fc.Args)).WithPosition(int32(inv.pos))
+	}
+	inv.Function, inv.fn = f.name, f
+	if inv.Column == "" {
+		inv.Column = f.name
+	}
+	if fc.AggStar || fc.AggDistinct || fc.FuncVariadic || len(fc.AggOrder) > 0 || fc.AggFilter != nil || fc.Over != nil || fc.AggWithinGroup {
+		return nil, errf(CodeSyntaxError, "%s.%s is a procedure: its call takes plain arguments only", Schema, f.name).
+			WithHint("Call it as " + f.signature() + ".").WithPosition(int32(inv.pos))
+	}
+	if err := inv.bindArgs(sql, fc); err != nil {
+		return nil, err
+	}
+	return inv, nil
+}
+
+// selectShape checks that a SELECT is nothing but the call and returns it.
+func (inv *Invocation) selectShape(sel *sqlparse.SelectStmt) (*sqlparse.FuncCall, error) {
+	var fc *sqlparse.FuncCall
+	alone := sel.DistinctClause == nil && sel.IntoClause == nil && sel.WhereClause == nil &&
+		len(sel.GroupClause) == 0 && sel.HavingClause == nil && len(sel.WindowClause) == 0 &&
+		len(sel.SortClause) == 0 && sel.LimitCount == nil && sel.LimitOffset == nil &&
+		len(sel.LockingClause) == 0 && sel.WithClause == nil && len(sel.TargetList) == 1
+	switch {
+	case alone && len(sel.FromClause) == 0:
+		rt := sel.TargetList[0].GetResTarget()
+		fc = rt.GetVal().GetFuncCall()
+		if _, ok := graphFunc(fc); !ok {
+			alone = false
+		}
+		inv.Form, inv.Column = FormSelect, rt.GetName()
+	case alone && len(sel.FromClause) == 1:
+		rf := sel.FromClause[0].GetRangeFunction()
+		star := sel.TargetList[0].GetResTarget().GetVal().GetColumnRef()
+		if rf == nil || rf.Lateral || rf.Ordinality || rf.IsRowsfrom || len(rf.Functions) != 1 || len(rf.Coldeflist) > 0 ||
+			star == nil || len(star.Fields) != 1 || star.Fields[0].GetAStar() == nil {
+			alone = false
+			break
+		}
+		items := rf.Functions[0].GetList().GetItems()
+		if len(items) == 0 {
+			alone = false
+			break
+		}
+		fc = items[0].GetFuncCall()
+		if _, ok := graphFunc(fc); !ok {
+			alone = false
+		}
+		inv.Form = FormSelectFrom
+		if a := rf.Alias; a != nil {
+			inv.Column = a.Aliasname
+			if len(a.Colnames) > 0 {
+				inv.Column = a.Colnames[0].GetString_().GetSval()
+			}
+		}
+	default:
+		alone = false
+	}
+	if !alone {
+		name := "a graph procedure"
+		if fc == nil {
+			fc = firstGraphCall(sel)
+		}
+		if n, ok := graphFunc(fc); ok {
+			name = Schema + "." + n + "()"
+		}
+		return nil, errf(CodeFeatureNotSupported, "%s cannot be used inside a larger query", name).
+			WithHint("Call it on its own: CALL graph.f(…), SELECT graph.f(…) or SELECT * FROM graph.f(…).")
+	}
+	return fc, nil
+}
+
+func firstGraphCall(sel *sqlparse.SelectStmt) *sqlparse.FuncCall {
+	for _, t := range sel.TargetList {
+		if fc := t.GetResTarget().GetVal().GetFuncCall(); fc != nil {
+			if _, ok := graphFunc(fc); ok {
+				return fc
+			}
+		}
+	}
+	for _, f := range sel.FromClause {
+		for _, fn := range f.GetRangeFunction().GetFunctions() {
+			for _, item := range fn.GetList().GetItems() {
+				if _, ok := graphFunc(item.GetFuncCall()); ok {
+					return item.GetFuncCall()
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// literalTypes names argument types the way PostgreSQL's "function …
+// does not exist" message does, from the parse tree alone.
+func literalTypes(args []*sqlparse.Node) []string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		if na := a.GetNamedArgExpr(); na != nil {
+			a = na.Arg
+		}
+		switch {
+		case a.GetAConst() != nil:
+			c := a.GetAConst()
+			switch {
+			case c.GetIval() != nil:
+				out[i] = "integer"
+			case c.GetFval() != nil:
+				out[i] = "numeric"
+			case c.GetBoolval() != nil:
+				out[i] = "boolean"
+			default:
+				out[i] = "unknown"
+			}
+		case a.GetTypeCast() != nil:
+			names := a.GetTypeCast().GetTypeName().GetNames()
+			if len(names) > 0 {
+				out[i] = names[len(names)-1].GetString_().GetSval()
+			}
+		}
+	}
+	return out
+}
+
+// bindArgs cuts the argument texts out of sql and maps them (positional,
+// then named) to parameter positions.
+func (inv *Invocation) bindArgs(sql string, fc *sqlparse.FuncCall) error {
+	f := inv.fn
+	spans, ok := callArgs(sql, int(fc.Location))
+	if !ok || len(spans) != len(fc.Args) {
+		return errf(CodeSyntaxError, "cannot read the arguments of %s.%s", Schema, f.name).WithPosition(int32(inv.pos))
+	}
+	inv.args = make([]*span, len(f.params))
+	inv.nargs = len(spans)
+	for i, a := range fc.Args {
+		sp := spans[i]
+		idx := i
+		if na := a.GetNamedArgExpr(); na != nil {
+			idx = -1
+			for j, p := range f.params {
+				if p == na.Name {
+					idx = j
+				}
+			}
+			if idx < 0 {
+				return undefinedFunction(inv.Form == FormCall, f.name, literalTypes(fc.Args)).WithPosition(int32(inv.pos)).
+					WithDetail("There is no parameter named \"" + na.Name + "\".")
+			}
+			sp = stripArgName(sp)
+		}
+		if idx >= len(f.params) {
+			return arityError(f, len(spans)).WithPosition(int32(inv.pos))
+		}
+		if inv.args[idx] != nil {
+			return errf(CodeSyntaxError, "argument %q of %s.%s is given more than once", f.params[idx], Schema, f.name).WithPosition(int32(inv.pos))
+		}
+		inv.args[idx] = &sp
+	}
+	for i := 0; i < f.required; i++ {
+		if inv.args[i] == nil {
+			return arityError(f, len(spans)).WithPosition(int32(inv.pos))
+		}
+	}
+	return nil
+}
+
+// argQuery is the SELECT that evaluates the given arguments as text, and
+// for each argument where its text starts in that query.
+func (inv *Invocation) argQuery() (string, []int, []int) {
+	var b strings.Builder
+	var at, idx []int
+	b.WriteString("SELECT ")
+	for i, a := range inv.args {
+		if a == nil {
+			continue
+		}
+		if len(idx) > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString("CAST((")
+		at = append(at, b.Len())
+		idx = append(idx, i)
+		b.WriteString(a.text)
+		b.WriteString(") AS text)")
+	}
+	return b.String(), at, idx
+}
+
+// engine returns eng, or an engine over an empty catalog.
+func engine(eng *exec.Engine) *exec.Engine {
+	if eng == nil {
+		return &exec.Engine{Catalog: exec.NewMemCatalog()}
+	}
+	return eng
+}
+
+// Describe returns the statement's parameter types and its result
+// columns (none for CALL), for the extended protocol's Describe.
+// declared are the parameter types the client declared (0 = unknown).
+func (inv *Invocation) Describe(eng *exec.Engine, sess *exec.Session, declared []uint32) (params []uint32, cols []exec.Column, err error) {
+	q, at, _ := inv.argQuery()
+	if len(at) > 0 {
+		prep, err := engine(eng).PrepareFor(sess, q, declared)
+		if err != nil {
+			return nil, nil, inv.argError(err, q, at)
+		}
+		for _, t := range prep.ParamTypes {
+			params = append(params, t.OID)
+		}
+	}
+	return params, inv.columns(), nil
+}
+
+func (inv *Invocation) columns() []exec.Column {
+	if inv.Form == FormCall {
+		return nil
+	}
+	t := inv.fn.result
+	return []exec.Column{{Name: inv.Column, TypeOID: t.OID, TypeLen: t.Len(), TypeMod: t.Mod}}
+}
+
+// Args evaluates the arguments through the executor (parameters bound
+// from params, TimeZone and settings from sess) and returns their text
+// by parameter position (nil = NULL or not given).
+func (inv *Invocation) Args(ctx context.Context, eng *exec.Engine, sess *exec.Session, declared []uint32, params []any) ([]*string, error) {
+	out := make([]*string, len(inv.args))
+	q, at, idx := inv.argQuery()
+	if len(at) == 0 {
+		return out, nil
+	}
+	prep, err := engine(eng).PrepareFor(sess, q, declared)
+	if err != nil {
+		return nil, inv.argError(err, q, at)
+	}
+	res, err := prep.Execute(ctx, sess, params)
+	if err != nil {
+		return nil, inv.argError(err, q, at)
+	}
+	if res.NumRows() != 1 {
+		return nil, errf(CodeInternalError, "evaluating the arguments of %s.%s returned %d rows", Schema, inv.Function, res.NumRows())
+	}
+	for c, i := range idx {
+		if s, ok := res.Text(0, c); ok {
+			out[i] = &s
+		}
+	}
+	return out, nil
+}
+
+// argError converts an executor error about the argument query into one
+// about the statement: its position is moved onto the argument's text.
+func (inv *Invocation) argError(err error, q string, at []int) error {
+	var ee *exec.Error
+	if !errors.As(err, &ee) {
+		return err
+	}
+	w := errf(ee.Code, "%s", ee.Message)
+	w.Detail, w.Hint, w.Cause = ee.Detail, ee.Hint, err
+	if p := ee.Position - 1; p >= 0 {
+		// a byte offset into q; map it back when it falls in an argument
+		k := 0
+		for _, a := range inv.args {
+			if a == nil {
+				continue
+			}
+			if p >= at[k] && p < at[k]+len(a.text) {
+				w.Position = int32(a.offset + p - at[k] + 1)
+			}
+			k++
+		}
+	}
+	return w
+}
+
+// Execute evaluates the arguments and runs the procedure, shaping the
+// result for the invocation's form.
+func (inv *Invocation) Execute(ctx context.Context, g *adapters.Graph, env Env, eng *exec.Engine, sess *exec.Session, declared []uint32, params []any) (*Result, error) {
+	args, err := inv.Args(ctx, eng, sess, declared, params)
+	if err != nil {
+		return nil, err
+	}
+	if env.TimeZone == nil && sess != nil {
+		env.TimeZone = sess.TimeZone
+	}
+	res, err := call(ctx, g, env, inv.fn, args)
+	if err != nil {
+		return nil, err
+	}
+	if inv.Form != FormCall {
+		res.Columns = inv.columns()
+		res.Row = []any{res.Value}
+		res.Tag = "SELECT 1"
+	}
+	return res, nil
+}

@@ -1,0 +1,337 @@
+package graphsql
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/pggraph/pggraph/adapters"
+	"github.com/pggraph/pggraph/exec"
+	"github.com/pggraph/pggraph/graph"
+	"github.com/pggraph/pggraph/protocol"
+	"github.com/pggraph/pggraph/recovery"
+	"github.com/pggraph/pggraph/wire"
+)
+
+// Env is the session state a graph procedure depends on.
+type Env struct {
+	// Branch is the session's branch: the default of create_branch's from,
+	// merge's into and optimize's branch ("" = main).
+	Branch string
+	// InTransaction: the session is inside an explicit transaction block.
+	// Every graph procedure is refused there (25001): branch create and
+	// delete, cleanup and recover are control operations outside the
+	// graph-commit model, and merge and optimize publish their own graph
+	// commit, which cannot join (or roll back with) the transaction's.
+	InTransaction bool
+	// TimeZone reads zone-less timestamps of create_branch's at (nil = UTC).
+	TimeZone *time.Location
+}
+
+func (e Env) branch() string {
+	if e.Branch == "" {
+		return graph.MainBranch
+	}
+	return e.Branch
+}
+
+// function is one graph procedure: its parameters, result type and body.
+type function struct {
+	name     string
+	params   []string // parameter names, in order
+	required int      // leading parameters that must be given
+	result   exec.Type
+	run      func(ctx context.Context, g *adapters.Graph, env Env, args []*string) (any, error)
+}
+
+// signature renders "graph.f(a [, b [, c]])" for messages.
+func (f *function) signature() string {
+	var b strings.Builder
+	b.WriteString(Schema + "." + f.name + "(")
+	for i, p := range f.params {
+		switch {
+		case i < f.required && i > 0:
+			b.WriteString(", ")
+		case i >= f.required && i > 0:
+			b.WriteString(" [, ")
+		case i >= f.required:
+			b.WriteString("[")
+		}
+		b.WriteString(p)
+	}
+	if n := len(f.params) - f.required; n > 0 {
+		b.WriteString(strings.Repeat("]", n))
+	}
+	b.WriteString(")")
+	return b.String()
+}
+
+func (f *function) arity() string {
+	switch {
+	case f.required == len(f.params):
+		if f.required == 1 {
+			return "1 argument"
+		}
+		return strconv.Itoa(f.required) + " arguments"
+	default:
+		return fmt.Sprintf("%d to %d arguments", f.required, len(f.params))
+	}
+}
+
+var functions = map[string]*function{}
+
+func init() {
+	for _, f := range []*function{
+		{name: "create_branch", params: []string{"name", "from", "at"}, required: 1, result: exec.TText, run: createBranch},
+		{name: "delete_branch", params: []string{"name"}, required: 1, result: exec.TText, run: deleteBranch},
+		{name: "merge", params: []string{"from", "into"}, required: 1, result: exec.TText, run: merge},
+		{name: "optimize", params: []string{"table"}, required: 0, result: exec.TText, run: optimize},
+		{name: "cleanup", params: nil, required: 0, result: exec.TText, run: cleanup},
+		{name: "recover", params: nil, required: 0, result: exec.TInt8, run: recoverIntents},
+	} {
+		functions[f.name] = f
+	}
+}
+
+// Functions lists the graph procedures by name.
+func Functions() []string {
+	out := make([]string, 0, len(functions))
+	for n := range functions {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Call runs graph procedure name ("create_branch", … without the schema)
+// with evaluated arguments in parameter order: each nil (NULL / not
+// given), a string, or a value rendered as text (int64, time.Time in
+// UTC, …). The result is the procedure's value (see Result).
+func Call(ctx context.Context, g *adapters.Graph, env Env, name string, args []any) (*Result, error) {
+	f, ok := functions[strings.ToLower(name)]
+	if !ok {
+		return nil, undefinedFunction(false, name, make([]string, len(args)))
+	}
+	if len(args) < f.required || len(args) > len(f.params) {
+		return nil, arityError(f, len(args))
+	}
+	texts := make([]*string, len(f.params))
+	for i, a := range args {
+		texts[i] = argText(a)
+	}
+	return call(ctx, g, env, f, texts)
+}
+
+func argText(a any) *string {
+	var s string
+	switch x := a.(type) {
+	case nil:
+		return nil
+	case *string:
+		return x
+	case string:
+		s = x
+	case []byte:
+		s = string(x)
+	case time.Time:
+		s = x.UTC().Format("2006-01-02 15:04:05.999999Z07:00")
+	default:
+		s = fmt.Sprint(x)
+	}
+	return &s
+}
+
+func call(ctx context.Context, g *adapters.Graph, env Env, f *function, args []*string) (*Result, error) {
+	if env.InTransaction {
+		return nil, errf(CodeActiveSQLTransaction, "%s.%s cannot run inside a transaction block", Schema, f.name)
+	}
+	for i := 0; i < f.required; i++ {
+		if args[i] == nil {
+			return nil, errf(CodeNullValueNotAllowed, "argument %q of %s.%s must not be NULL", f.params[i], Schema, f.name)
+		}
+	}
+	v, err := f.run(ctx, g, env, args)
+	if err != nil {
+		return nil, err
+	}
+	return &Result{Function: f.name, Type: f.result, Value: v, Tag: "CALL"}, nil
+}
+
+func undefinedFunction(procedure bool, name string, argTypes []string) *wire.Error {
+	kind, what := "function", "function"
+	if procedure {
+		kind, what = "procedure", "procedure"
+	}
+	for i, t := range argTypes {
+		if t == "" {
+			argTypes[i] = "unknown"
+		}
+	}
+	return errf(CodeUndefinedFunction, "%s %s.%s(%s) does not exist", kind, Schema, name, strings.Join(argTypes, ", ")).
+		WithHint(fmt.Sprintf("No %s matches the given name and argument types. The graph procedures are %s.", what, strings.Join(Functions(), ", ")))
+}
+
+func arityError(f *function, got int) *wire.Error {
+	return errf(CodeSyntaxError, "%s.%s takes %s, got %d", Schema, f.name, f.arity(), got).
+		WithHint("Call it as " + f.signature() + ".")
+}
+
+// requireBranch answers 3D000 unless branch exists.
+func requireBranch(ctx context.Context, g *adapters.Graph, what, branch string) (*graph.Snapshot, error) {
+	sn, err := g.Root.Head(ctx, branch)
+	if err != nil {
+		return nil, sqlError(what, branch, err)
+	}
+	return sn, nil
+}
+
+// branchAtCreator is the write path's "create a branch at an older
+// snapshot" (not in every build yet): used when present.
+type branchAtCreator interface {
+	CreateBranchAt(ctx context.Context, name string, at *graph.Snapshot) (*graph.Snapshot, error)
+}
+
+func createBranch(ctx context.Context, g *adapters.Graph, env Env, args []*string) (any, error) {
+	name := *args[0]
+	from := env.branch()
+	if args[1] != nil {
+		from = *args[1]
+	}
+	const what = "graph.create_branch"
+	head, err := requireBranch(ctx, g, what, from)
+	if err != nil {
+		return nil, err
+	}
+	if args[2] != nil {
+		at, err := ResolveAsOf(ctx, g, from, *args[2], env.TimeZone)
+		if err != nil {
+			return nil, err
+		}
+		if at.Version != head.Version || at.Branch != head.Branch {
+			bc, ok := any(g).(branchAtCreator)
+			if !ok {
+				return nil, errf(CodeFeatureNotSupported, "creating a branch at an earlier commit is not supported yet").
+					WithDetail(fmt.Sprintf("%q names version %d; the head of branch %q is version %d.", *args[2], at.Version, from, head.Version)).
+					WithHint("Create the branch from the head, or read the older state with SET graph.as_of.")
+			}
+			if _, err := bc.CreateBranchAt(ctx, name, at); err != nil {
+				return nil, sqlError(what, name, err)
+			}
+			return name, nil
+		}
+	}
+	if _, err := g.CreateBranch(ctx, name, from); err != nil {
+		return nil, sqlError(what, name, err)
+	}
+	return name, nil
+}
+
+func deleteBranch(ctx context.Context, g *adapters.Graph, env Env, args []*string) (any, error) {
+	name := *args[0]
+	if name == graph.MainBranch {
+		return nil, errf(CodeInvalidName, "branch %q cannot be deleted", name).WithDetail("main is the graph's default branch.")
+	}
+	if name == env.branch() {
+		return nil, errf(CodeObjectInUse, "cannot delete branch %q: this session is using it", name).
+			WithHint("Connect to another branch (the database name) or SET graph.branch first.")
+	}
+	if err := g.DeleteBranch(ctx, name); err != nil {
+		return nil, sqlError("graph.delete_branch", name, err)
+	}
+	return name, nil
+}
+
+// merger is the write path's BranchMerge entry point (package adapters,
+// landing in this release): used when present.
+type merger interface {
+	Merge(ctx context.Context, from, into, message string) (*protocol.Receipt, error)
+}
+
+func merge(ctx context.Context, g *adapters.Graph, env Env, args []*string) (any, error) {
+	from, into := *args[0], env.branch()
+	if args[1] != nil {
+		into = *args[1]
+	}
+	const what = "graph.merge"
+	if _, err := requireBranch(ctx, g, what, from); err != nil {
+		return nil, err
+	}
+	if _, err := requireBranch(ctx, g, what, into); err != nil {
+		return nil, err
+	}
+	m, ok := any(g).(merger)
+	if !ok {
+		return nil, errf(CodeFeatureNotSupported, "graph.merge is not supported yet")
+	}
+	rc, err := m.Merge(ctx, from, into, fmt.Sprintf("merge %s into %s", from, into))
+	if err != nil {
+		return nil, sqlError(what, into, err)
+	}
+	if rc == nil || rc.CommitID == "" {
+		return nil, nil // nothing to merge
+	}
+	return rc.CommitID, nil
+}
+
+func optimize(ctx context.Context, g *adapters.Graph, env Env, args []*string) (any, error) {
+	branch := env.branch()
+	const what = "graph.optimize"
+	head, err := requireBranch(ctx, g, what, branch)
+	if err != nil {
+		return nil, err
+	}
+	var tables []string
+	if args[0] != nil {
+		if _, ok := head.State.TableByName(*args[0]); !ok {
+			return nil, errf(CodeUndefinedTable, "relation %q does not exist", *args[0])
+		}
+		tables = []string{*args[0]}
+	}
+	rc, err := g.Optimize(ctx, branch, tables...)
+	if err != nil {
+		return nil, sqlError(what, branch, err)
+	}
+	if rc == nil {
+		return nil, nil // nothing to compact
+	}
+	return rc.CommitID, nil
+}
+
+// cleaner is the write path's reclamation of unreferenced files (not in
+// every build yet): used when present.
+type cleaner interface {
+	CleanupReport(ctx context.Context) (string, error)
+}
+
+func cleanup(ctx context.Context, g *adapters.Graph, _ Env, _ []*string) (any, error) {
+	c, ok := any(g).(cleaner)
+	if !ok {
+		return nil, errf(CodeFeatureNotSupported, "graph.cleanup is not supported yet")
+	}
+	s, err := c.CleanupReport(ctx)
+	if err != nil {
+		return nil, sqlError("graph.cleanup", "", err)
+	}
+	return s, nil
+}
+
+// recoverIntents resolves every pending intent it may act on and returns
+// how many it resolved (the decisions are in graph.audit).
+func recoverIntents(ctx context.Context, g *adapters.Graph, _ Env, _ []*string) (any, error) {
+	reps, err := g.Recovery.Recover(ctx)
+	if err != nil {
+		return nil, sqlError("graph.recover", "", err)
+	}
+	var n int64
+	for _, r := range reps {
+		switch r.Decision {
+		case recovery.Vanished, recovery.SkippedLive, recovery.Refused:
+		default:
+			n++
+		}
+	}
+	return n, nil
+}

@@ -1,0 +1,164 @@
+package graphsql
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/pggraph/pggraph/exec"
+	"github.com/pggraph/pggraph/graph"
+)
+
+// history builds: main v1 init, v2 create people, v3 insert 1-3; branch
+// feature forked at v3; feature v4 insert 4; main v4 insert 5.
+type history struct {
+	create, ins123, ins4, ins5 string
+}
+
+func buildHistory(t *testing.T) (*history, func(branch string) exec.Catalog, *countingStore, func() *graph.Root) {
+	t.Helper()
+	g, cs := openLocal(t)
+	ctx := context.Background()
+	createPeople(t, g)
+	h := &history{}
+	head, _ := g.Root.Head(ctx, "main")
+	h.create = head.Commit.ID
+	h.ins123 = insertPeople(t, g, "main", "insert 1-3", 1, 2, 3)
+	if _, err := g.CreateBranch(ctx, "feature", "main"); err != nil {
+		t.Fatal(err)
+	}
+	h.ins4 = insertPeople(t, g, "feature", "insert 4", 4)
+	h.ins5 = insertPeople(t, g, "main", "insert 5", 5)
+	cat := func(branch string) exec.Catalog {
+		sn, err := g.Root.Head(ctx, branch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return catalogAt(t, g, sn, branch)
+	}
+	return h, cat, cs, func() *graph.Root { return g.Root }
+}
+
+func TestViews(t *testing.T) {
+	h, cat, _, root := buildHistory(t)
+	init := root().RootCommitID()
+	cases := []struct {
+		name, branch, sql string
+		want              []string
+	}{
+		{"commits of feature cross the fork", "feature",
+			"SELECT id, branch, manifest_version, message, parent IS NULL FROM graph.commits",
+			[]string{h.ins4 + "|feature|4|insert 4|f", h.ins123 + "|main|3|insert 1-3|f", h.create + "|main|2|create people|f", init + "|main|1|init|t"}},
+		{"commits of main", "main",
+			"SELECT id, manifest_version, writer_kind IS NOT NULL, actor FROM graph.commits",
+			[]string{h.ins5 + "|4|t|test", h.ins123 + "|3|t|test", h.create + "|2|t|test", init + "|1|t|test"}},
+		{"commit parents chain", "main",
+			"SELECT count(*) FROM graph.commits c JOIN graph.commits p ON c.parent = p.id",
+			[]string{"3"}},
+		{"commits limit is newest first", "feature",
+			"SELECT message FROM graph.commits LIMIT 2",
+			[]string{"insert 4", "insert 1-3"}},
+		{"commit time is timestamptz and ordered", "main",
+			"SELECT bool_and(time <= now()), count(DISTINCT time) >= 1, pg_typeof(min(time))::text FROM graph.commits",
+			[]string{"t|t|timestamp with time zone"}},
+		{"branches", "main",
+			"SELECT name, manifest_version, forked_from, forked_at_version, created_at IS NOT NULL, incarnation <> '' FROM graph.branches ORDER BY name",
+			[]string{"feature|4|main|3|t|t", "main|4|NULL|NULL|f|t"}},
+		{"branch heads", "main",
+			"SELECT name FROM graph.branches b JOIN graph.commits c ON b.head = c.id",
+			[]string{"main"}},
+		{"tables on main", "main",
+			"SELECT name, kind, table_id > 0, incarnation > 0, lance_branch, row_count, state, location LIKE 'tables/%' FROM graph.tables",
+			[]string{"people|node|t|t|main|4|live|t"}},
+		{"tables on feature", "feature",
+			"SELECT name, lance_branch, row_count, pinned_version >= 1 FROM graph.tables",
+			[]string{"people|feature|4|t"}},
+		{"data on feature", "feature",
+			"SELECT string_agg(name, ',' ORDER BY id) FROM people",
+			[]string{"p1,p2,p3,p4"}},
+		{"recovery and audit are empty", "main",
+			"SELECT (SELECT count(*) FROM graph.recovery), (SELECT count(*) FROM graph.audit)",
+			[]string{"0|0"}},
+		{"count star without columns", "main",
+			"SELECT count(*) FROM graph.commits",
+			[]string{"4"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := query(t, cat(c.branch), c.sql)
+			if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+				t.Fatalf("%s\n got %q\nwant %q", c.sql, got, c.want)
+			}
+		})
+	}
+}
+
+// TestCommitsScanIsBounded: a LIMIT stops the history walk after a
+// handful of manifest reads, however long the history is.
+func TestCommitsScanIsBounded(t *testing.T) {
+	g, cs := openLocal(t)
+	createPeople(t, g)
+	const n = 60
+	for i := int64(1); i <= n; i++ {
+		insertPeople(t, g, "main", "row "+itoa(i), i)
+	}
+	ctx := context.Background()
+	views, _ := Tables(ctx, g, "main")
+	cat := WithViews(exec.NewMemCatalog(), views)
+	for _, c := range []struct {
+		sql      string
+		want     string
+		maxReads int64
+	}{
+		{"SELECT message FROM graph.commits LIMIT 1", "row 60", 8},
+		{"SELECT count(*) FROM graph.commits", itoa(n + 2), 10 * n},
+	} {
+		before := cs.manifestGets.Load()
+		got := query(t, cat, c.sql)
+		reads := cs.manifestGets.Load() - before
+		t.Logf("%s: %d manifest reads", c.sql, reads)
+		if len(got) != 1 || got[0] != c.want {
+			t.Fatalf("%s: %q, want %q", c.sql, got, c.want)
+		}
+		if reads > c.maxReads {
+			t.Fatalf("%s read %d manifests, want <= %d", c.sql, reads, c.maxReads)
+		}
+		if c.maxReads > 100 && reads < n {
+			t.Fatalf("%s read only %d manifests for %d commits: the counter does not see history reads", c.sql, reads, n)
+		}
+	}
+}
+
+func TestWithViewsCatalog(t *testing.T) {
+	g, _ := openLocal(t)
+	ctx := context.Background()
+	views, err := Tables(ctx, g, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := exec.NewMemCatalog()
+	base.Add(&exec.TableDef{Name: "commits", Columns: []exec.ColumnDef{{Name: "x", Type: exec.TInt8}}, Source: &exec.MemTable{}})
+	cat := WithViews(base, views)
+	if s := cat.Schemas(); strings.Join(s, ",") != "graph,public" {
+		t.Fatalf("schemas %v", s)
+	}
+	if td := cat.Table("", "commits"); td == nil || td.Schema != "public" {
+		t.Fatalf("unqualified commits resolved to %+v; want the user table", td)
+	}
+	var names []string
+	for _, td := range cat.Tables(Schema) {
+		names = append(names, td.Name)
+		if td.OID >= 16384 || td.OID < 16100 {
+			t.Fatalf("view %s has OID %d inside the user or namespace range", td.Name, td.OID)
+		}
+	}
+	if strings.Join(names, ",") != "audit,branches,commits,recovery,tables" {
+		t.Fatalf("views %v", names)
+	}
+	// column types as PostgreSQL sees them
+	got := query(t, cat, "SELECT format_type(atttypid, atttypmod) FROM pg_attribute WHERE attrelid = 'graph.commits'::regclass AND attnum > 0 ORDER BY attnum")
+	want := "text,text,text,text,bigint,text,text,timestamp with time zone,text,text,text"
+	if strings.Join(got, ",") != want {
+		t.Fatalf("column types %q", got)
+	}
+}
