@@ -95,6 +95,9 @@ type WriteOptions struct {
 	// the unit of write memory, so any number of rows streams in bounded
 	// memory.
 	MaxRowsPerFile uint64
+	// MaxBytesPerFile also cuts data files, at about this many bytes of
+	// Arrow data (0 = lance.DefaultMaxBytesPerFile).
+	MaxBytesPerFile int64
 }
 
 // Write runs one graph-visible write: fn stages the changes (rows as
@@ -105,7 +108,7 @@ func (g *Graph) Write(ctx context.Context, o WriteOptions, fn StageFunc) (*proto
 		o.Actor = g.actor
 	}
 	w := newMutationWriter(g.Root, fn)
-	w.maxRowsPerFile = o.MaxRowsPerFile
+	w.maxRowsPerFile, w.maxBytesPerFile = o.MaxRowsPerFile, o.MaxBytesPerFile
 	rc, err := g.coord.Commit(ctx, w, protocol.CommitOptions{Branch: o.Branch, Actor: o.Actor, Message: o.Message,
 		Strict: o.Strict, Base: o.Base, MaxReprepare: o.MaxReprepare})
 	if err == nil {

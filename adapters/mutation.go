@@ -23,12 +23,13 @@ type StageFunc func(ctx context.Context, s *Stage) error
 // mutationWriter is the Mutation (and SchemaApply) adapter: one staged
 // Lance transaction per touched table, committed exactly at pin+1.
 type mutationWriter struct {
-	root           *graph.Root
-	store          objstore.Store
-	maxRowsPerFile uint64
-	fn             StageFunc
-	mu             sync.Mutex
-	staged         map[string]map[graph.TableKey]*lance.Staged // by operation id
+	root            *graph.Root
+	store           objstore.Store
+	maxRowsPerFile  uint64
+	maxBytesPerFile int64
+	fn              StageFunc
+	mu              sync.Mutex
+	staged          map[string]map[graph.TableKey]*lance.Staged // by operation id
 	// first-touch tables keep their logical input until Apply
 	pending map[string]map[graph.TableKey]*tableOps
 	// fragments: each table's fragment count at its confirmed post-state
@@ -43,6 +44,12 @@ func newMutationWriter(root *graph.Root, fn StageFunc) *mutationWriter {
 
 func (w *mutationWriter) Kind() protocol.WriterKind { return Mutation }
 
+// stageOptions are the Lance staging options of one transaction: its
+// pre-minted UUID and the data file cut (the unit of write memory).
+func (w *mutationWriter) stageOptions(txn string) lance.StageOptions {
+	return lance.StageOptions{UUID: txn, MaxRowsPerFile: w.maxRowsPerFile, MaxBytesPerFile: w.maxBytesPerFile}
+}
+
 // Prepare runs the caller's staging function and stages one Lance
 // transaction per touched table against its pinned version. No HEAD
 // moves: staged files are reclaimable if the attempt restarts.
@@ -54,40 +61,44 @@ func (w *mutationWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite
 	}
 	pw.ReadSet.Schema = base.State.Schema.Identity()
 	pw.Recovery.Strategy = protocol.RollBackArmedForwardConfirmed
-	switch {
-	case len(st.creates) > 0 || len(st.drops) > 0:
-		pw.WriterKind = SchemaApply
-	case st.onlyCompactions():
-		pw.WriterKind = Optimize
-	default:
-		pw.WriterKind = Mutation
-	}
+	pw.WriterKind = st.writerKind()
 	staged := map[graph.TableKey]*lance.Staged{}
 	var jobs []stageJob
 	schemaRow := base.State.Schema
-	for i, spec := range st.creates {
-		id, inc := schemaRow.Allocate(), schemaRow.Allocate()
-		def, err := graph.NewTableDef(&schemaRow, spec.Columns, spec.PrimaryKey)
-		if err != nil {
-			return protocol.Errorf(protocol.KindInvalid, err, "invalid definition of %q", spec.Name)
+	for _, p := range st.pending {
+		if p.dropped {
+			continue
+		}
+		// a new table gets a fresh id; a replacement (ALTER rewrite,
+		// TRUNCATE) keeps the id and gets a new incarnation
+		var id uint64
+		if p.replaces != nil {
+			id = p.replaces.ID
+		} else {
+			id = schemaRow.Allocate()
+		}
+		inc := schemaRow.Allocate()
+		def := p.def
+		def.Columns = append([]graph.ColumnDef(nil), def.Columns...)
+		for i := range def.Columns {
+			if def.Columns[i].ID == 0 {
+				def.Columns[i].ID = schemaRow.Allocate()
+			}
 		}
 		key := graph.TableKey{ID: id, Incarnation: inc}
-		entry := graph.TableEntry{ID: id, Incarnation: inc, Name: spec.Name, Kind: spec.Kind, Def: def,
+		entry := graph.TableEntry{ID: id, Incarnation: inc, Name: p.name, Kind: p.kind, Def: def,
 			Location: graph.TableLocation(key), State: graph.Live}
-		as, err := def.ArrowSchema()
+		as, err := physicalSchema(def)
 		if err != nil {
-			return err
+			return protocol.Errorf(protocol.KindInvalidDefinition, err, "invalid definition of %q", p.name)
 		}
-		var sources []Source
-		if o := st.ops[createKey(i)]; o != nil {
-			sources = o.inserts
-		}
+		sources, name := p.ops.inserts, p.name
 		txn := uuid.NewString()
 		jobs = append(jobs, stageJob{key: key, run: func(ctx context.Context) (*lance.Staged, error) {
 			rdr := newChain(as, sources)
 			defer rdr.Release()
-			s, err := lance.New(w.store, entry.Location, w.root.DatasetOptions(entry.Location, "", 0)).StageOverwrite(ctx, rdr, lance.StageOptions{UUID: txn, MaxRowsPerFile: w.maxRowsPerFile})
-			return s, wrapStageErr(spec.Name, err)
+			s, err := lance.New(w.store, entry.Location, w.root.DatasetOptions(entry.Location, "", 0)).StageOverwrite(ctx, rdr, w.stageOptions(txn))
+			return s, wrapStageErr(name, err)
 		}})
 		pw.Effects = append(pw.Effects, protocol.Effect{Table: key, Location: entry.Location, Kind: protocol.EffectCreate,
 			ExpectedVersion: 0, TxnUUID: txn, Post: protocol.PostExact, RollbackSafe: true})
@@ -95,15 +106,17 @@ func (w *mutationWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite
 		pw.Delta.Updates = append(pw.Delta.Updates, protocol.TableUpdate{Table: key})
 		pw.ReadSet.AddTable(base.State, key, true)
 	}
+	for _, k := range st.redefOf {
+		r := st.redefs[k]
+		pw.Delta.Redefinitions = append(pw.Delta.Redefinitions, protocol.Redefinition{Table: k, Name: r.name, Kind: r.kind, Def: r.def})
+		pw.ReadSet.AddTable(base.State, k, false)
+	}
 	lanceBranch := ""
 	if pw.Base.Branch != graph.MainBranch {
 		lanceBranch = pw.Base.Branch
 	}
 	pending := map[graph.TableKey]*tableOps{}
 	for _, k := range st.order {
-		if k.ID == 0 {
-			continue // rows of a created table went into its create
-		}
 		o := st.ops[k]
 		e, _ := base.State.Table(k)
 		if len(o.inserts) == 0 && len(o.deletes) == 0 && o.compact == nil {
@@ -141,7 +154,7 @@ func (w *mutationWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite
 			if err != nil {
 				return nil, err
 			}
-			s, err := stageOps(ctx, ds, o, lance.StageOptions{UUID: txn, MaxRowsPerFile: w.maxRowsPerFile})
+			s, err := stageOps(ctx, ds, o, w.stageOptions(txn))
 			return s, wrapStageErr(e.Name, err)
 		}})
 		pw.Effects = append(pw.Effects, protocol.Effect{Table: k, Location: e.Location, LanceBranch: e.Branch,
@@ -207,7 +220,7 @@ func (w *mutationWriter) firstTouch(ctx context.Context, e protocol.Effect, o *t
 	if err != nil {
 		return nil, false, err
 	}
-	s, err = stageOps(ctx, fork, o, lance.StageOptions{UUID: e.TxnUUID, MaxRowsPerFile: w.maxRowsPerFile})
+	s, err = stageOps(ctx, fork, o, w.stageOptions(e.TxnUUID))
 	return s, true, err
 }
 
@@ -267,7 +280,7 @@ func (w *mutationWriter) Apply(ctx context.Context, pw *protocol.PreparedWrite) 
 			// the gate; a failure here lands nothing
 			ds, err := lance.Open(ctx, w.store, e.Location, w.root.DatasetOptions(e.Location, e.LanceBranch, e.ExpectedVersion))
 			if err == nil {
-				s, err = stageOps(ctx, ds, pending[e.Table], lance.StageOptions{UUID: e.TxnUUID, MaxRowsPerFile: w.maxRowsPerFile})
+				s, err = stageOps(ctx, ds, pending[e.Table], w.stageOptions(e.TxnUUID))
 			}
 			if err != nil {
 				return err

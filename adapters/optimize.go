@@ -97,7 +97,7 @@ func (g *Graph) OptimizeWith(ctx context.Context, o OptimizeOptions) (*protocol.
 // onlyCompactions reports whether the stage holds compactions and
 // nothing else (the Optimize writer kind).
 func (s *Stage) onlyCompactions() bool {
-	if len(s.creates) > 0 || len(s.drops) > 0 || len(s.order) == 0 {
+	if s.changesCatalog() || len(s.order) == 0 {
 		return false
 	}
 	for _, k := range s.order {

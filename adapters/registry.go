@@ -11,8 +11,10 @@ const (
 	// Mutation: INSERT/UPDATE/DELETE/MERGE (and COPY loads): one staged
 	// Lance transaction per touched table.
 	Mutation protocol.WriterKind = "mutation"
-	// SchemaApply: CREATE/DROP TABLE, optionally with rows for the new
-	// tables in the same graph commit.
+	// SchemaApply: CREATE/DROP TABLE, ALTER TABLE (catalog-only
+	// redefinitions and rewrites into a new incarnation), TRUNCATE (a
+	// new, empty incarnation), optionally with rows in the same graph
+	// commit.
 	SchemaApply protocol.WriterKind = "schema_apply"
 	// Load: COPY FROM: staged appends of any size, streamed in bounded
 	// memory into one staged Lance transaction per target table.
@@ -45,7 +47,7 @@ var registry = map[protocol.WriterKind]Adapter{
 	SchemaApply: {Kind: SchemaApply, Effects: []protocol.EffectKind{protocol.EffectCreate, protocol.EffectStaged},
 		Strategy: protocol.RollBackArmedForwardConfirmed, EntryPoints: []string{"Graph.Write"}},
 	Load: {Kind: Load, Effects: []protocol.EffectKind{protocol.EffectStaged, protocol.EffectFirstTouch},
-		Strategy: protocol.RollBackArmedForwardConfirmed, EntryPoints: []string{"Graph.Load"}},
+		Strategy: protocol.RollBackArmedForwardConfirmed, EntryPoints: []string{"Graph.Load", "Stage.Load (through Graph.Write)"}},
 	BranchMerge: {Kind: BranchMerge, Effects: []protocol.EffectKind{protocol.EffectStaged, protocol.EffectFirstTouch},
 		Strategy: protocol.RollBackArmedForwardConfirmed, EntryPoints: []string{"Graph.Merge"}},
 	Optimize: {Kind: Optimize, Effects: []protocol.EffectKind{protocol.EffectStaged, protocol.EffectFirstTouch},

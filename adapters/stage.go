@@ -1,6 +1,7 @@
 package adapters
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -23,51 +24,114 @@ func Batches(s *arrow.Schema, recs ...arrow.RecordBatch) Source {
 	return func() (array.RecordReader, error) { return array.NewRecordReader(s, recs) }
 }
 
-// TableSpec describes a table to create.
+// TableSpec describes a table to create. Either Columns (+ PrimaryKey)
+// or a full Def is given. Extra, the SQL layer's metadata (constraints,
+// exact types, defaults: planner/ddl.TableMeta), is stored in Def.Extra.
 type TableSpec struct {
 	Name       string
 	Kind       graph.TableKind
 	Columns    []graph.ColumnSpec
 	PrimaryKey []string
+	Extra      json.RawMessage
+	// Def, when set, is the complete definition (Columns and PrimaryKey
+	// must then be empty). Column ids of a new table are always
+	// allocated, so every column's ID must be 0.
+	Def *graph.TableDef
 }
 
 type tableOps struct {
 	inserts []Source
 	deletes []uint64
+	// loads counts the inserts that came from Stage.Load (COPY FROM)
+	loads int
 	// compact, when set, makes the table's transaction a Rewrite
 	// (Optimize); it is never combined with inserts or deletes
 	compact *lance.CompactOptions
 }
 
+// pendingTable is a dataset this stage creates: a new table
+// (CreateTable: fresh id) or a new incarnation of a base table
+// (ReplaceTable, Truncate: same id). Its rows are streamed into the new
+// dataset in one staged Overwrite at version 0; column ids still 0 are
+// allocated in Prepare.
+type pendingTable struct {
+	name     string
+	kind     graph.TableKind
+	def      graph.TableDef
+	replaces *graph.TableEntry // base entry tombstoned in its favour (nil: a new table)
+	ops      tableOps
+	dropped  bool // dropped later in the same stage: nothing is created
+}
+
+// binding is the stage's view of one table name: a base table, a
+// pending dataset, or nothing (dropped or renamed away in this stage).
+type binding struct {
+	key     graph.TableKey
+	pending *pendingTable
+	gone    bool
+}
+
+// redef is a catalog-only change of a base table.
+type redef struct {
+	name string
+	kind graph.TableKind
+	def  graph.TableDef
+}
+
 // Stage collects one attempt's changes against its base snapshot. The
 // caller's staging function fills it; every method resolves names
-// against the base catalog.
+// against the base catalog as changed by the stage's earlier calls, in
+// call order (DROP TABLE t; CREATE TABLE t … in one transaction names
+// the new t afterwards).
 type Stage struct {
 	base    *graph.Snapshot
 	ops     map[graph.TableKey]*tableOps
 	order   []graph.TableKey
 	probes  map[graph.TableKey]bool
-	creates []TableSpec
-	drops   []graph.TableKey
-	created map[string]bool
+	pending []*pendingTable
+	names   map[string]binding
+	drops   []graph.TableKey // base tables tombstoned (dropped or replaced)
+	redefs  map[graph.TableKey]*redef
+	redefOf []graph.TableKey // redefs in call order (deterministic deltas)
 }
 
 func newStage(base *graph.Snapshot) *Stage {
-	return &Stage{base: base, ops: map[graph.TableKey]*tableOps{}, probes: map[graph.TableKey]bool{}, created: map[string]bool{}}
+	return &Stage{base: base, ops: map[graph.TableKey]*tableOps{}, probes: map[graph.TableKey]bool{},
+		names: map[string]binding{}, redefs: map[graph.TableKey]*redef{}}
 }
 
 // Base is the pinned snapshot the attempt runs against.
 func (s *Stage) Base() *graph.Snapshot { return s.base }
 
-func (s *Stage) table(name string) (graph.TableKey, error) {
-	if s.created[name] {
-		return graph.TableKey{}, nil
+func undefinedTable(name string) error {
+	return protocol.Errorf(protocol.KindUndefinedTable, nil, "relation %q does not exist", name)
+}
+
+// lookup resolves a name in the stage's view; ok is false when no table
+// has that name.
+func (s *Stage) lookup(name string) (binding, bool) {
+	if b, ok := s.names[name]; ok {
+		return b, !b.gone
 	}
 	e, ok := s.base.State.TableByName(name)
 	if !ok {
-		return graph.TableKey{}, protocol.Errorf(protocol.KindInvalid, nil, "relation %q does not exist", name)
+		return binding{}, false
 	}
-	return e.Key(), nil
+	return binding{key: e.Key()}, true
+}
+
+func (s *Stage) resolve(name string) (binding, error) {
+	b, ok := s.lookup(name)
+	if !ok {
+		return b, undefinedTable(name)
+	}
+	return b, nil
+}
+
+// baseEntry is the base entry of a base-table binding.
+func (s *Stage) baseEntry(k graph.TableKey) graph.TableEntry {
+	e, _ := s.base.State.Table(k)
+	return e
 }
 
 func (s *Stage) opsFor(k graph.TableKey) *tableOps {
@@ -80,97 +144,122 @@ func (s *Stage) opsFor(k graph.TableKey) *tableOps {
 	return o
 }
 
+// forget discards the stage's row changes of a base table (it is being
+// dropped or replaced: they can no longer apply).
+func (s *Stage) forget(k graph.TableKey) {
+	delete(s.ops, k)
+	for i, o := range s.order {
+		if o == k {
+			s.order = append(s.order[:i], s.order[i+1:]...)
+			break
+		}
+	}
+}
+
 // Insert stages rows into a table (existing, or created in this write).
 func (s *Stage) Insert(table string, src Source) error {
-	if s.created[table] {
-		for i := range s.creates {
-			if s.creates[i].Name == table {
-				s.opsFor(createKey(i)).inserts = append(s.opsFor(createKey(i)).inserts, src)
-			}
-		}
-		return nil
-	}
-	k, err := s.table(table)
+	b, err := s.resolve(table)
 	if err != nil {
 		return err
 	}
-	s.opsFor(k).inserts = append(s.opsFor(k).inserts, src)
+	if b.pending != nil {
+		b.pending.ops.inserts = append(b.pending.ops.inserts, src)
+		return nil
+	}
+	o := s.opsFor(b.key)
+	if o.compact != nil {
+		return protocol.Errorf(protocol.KindInvalid, nil, "cannot change the rows of %q in a write that optimizes it", table)
+	}
+	o.inserts = append(o.inserts, src)
 	return nil
 }
 
 // Delete stages the deletion of rows by address in the base snapshot's
 // version of the table (an UPDATE is Delete + Insert of the new rows).
 func (s *Stage) Delete(table string, addrs []uint64) error {
-	k, err := s.table(table)
+	b, err := s.resolve(table)
 	if err != nil {
 		return err
 	}
-	if s.created[table] {
-		return protocol.Errorf(protocol.KindInvalid, nil, "cannot delete from %q in the write that creates it", table)
+	if b.pending != nil {
+		return protocol.Errorf(protocol.KindInvalid, nil, "cannot delete rows of %q by address in the write that creates or rewrites it", table)
 	}
-	s.opsFor(k).deletes = append(s.opsFor(k).deletes, addrs...)
+	o := s.opsFor(b.key)
+	if o.compact != nil {
+		return protocol.Errorf(protocol.KindInvalid, nil, "cannot change the rows of %q in a write that optimizes it", table)
+	}
+	o.deletes = append(o.deletes, addrs...)
 	return nil
 }
 
 // Probe records that the write's validity depends on a table it may not
 // write (uniqueness, foreign keys, cardinality, any read of a strict
-// transaction): the table's pinned entry joins the read set.
+// transaction): the table's pinned entry joins the read set. Probing a
+// table created in this write is a no-op.
 func (s *Stage) Probe(table string) error {
-	k, err := s.table(table)
+	b, err := s.resolve(table)
 	if err != nil {
 		return err
 	}
-	if !s.created[table] {
-		s.probes[k] = true
+	if b.pending == nil {
+		s.probes[b.key] = true
+	} else if r := b.pending.replaces; r != nil {
+		s.probes[r.Key()] = true
 	}
 	return nil
 }
-
-// CreateTable stages a new table (registered in the same graph commit).
-func (s *Stage) CreateTable(spec TableSpec) error {
-	if _, ok := s.base.State.TableByName(spec.Name); ok || s.created[spec.Name] {
-		return protocol.Errorf(protocol.KindInvalid, nil, "relation %q already exists", spec.Name)
-	}
-	if spec.Kind == "" {
-		spec.Kind = graph.RelationTable
-	}
-	s.created[spec.Name] = true
-	s.creates = append(s.creates, spec)
-	return nil
-}
-
-// DropTable stages a tombstone for a table.
-func (s *Stage) DropTable(name string) error {
-	k, err := s.table(name)
-	if err != nil {
-		return err
-	}
-	s.drops = append(s.drops, k)
-	return nil
-}
-
-// createKey is a placeholder key for the i-th created table until ids
-// are allocated (ids start at 1, so 0/i never collides).
-func createKey(i int) graph.TableKey { return graph.TableKey{ID: 0, Incarnation: uint64(i)} }
 
 func (s *Stage) String() string {
-	return fmt.Sprintf("stage(%d tables, %d creates, %d drops)", len(s.ops), len(s.creates), len(s.drops))
+	return fmt.Sprintf("stage(%d tables, %d new datasets, %d drops, %d redefinitions)", len(s.ops), len(s.pending), len(s.drops), len(s.redefs))
 }
 
 // compactTable stages a compaction of a table's small fragments (the
 // Optimize adapter's only change: a Rewrite, rows unchanged).
 func (s *Stage) compactTable(name string, copts lance.CompactOptions) error {
-	k, err := s.table(name)
+	b, err := s.resolve(name)
 	if err != nil {
 		return err
 	}
-	if s.created[name] {
+	if b.pending != nil {
 		return protocol.Errorf(protocol.KindInvalid, nil, "cannot optimize %q in the write that creates it", name)
 	}
-	o := s.opsFor(k)
+	o := s.opsFor(b.key)
 	if len(o.inserts) > 0 || len(o.deletes) > 0 {
 		return protocol.Errorf(protocol.KindInvalid, nil, "cannot optimize %q in a write that changes its rows", name)
 	}
 	o.compact = &copts
 	return nil
+}
+
+// changesCatalog reports whether the stage creates, replaces, drops or
+// redefines a table (the SchemaApply writer kind).
+func (s *Stage) changesCatalog() bool {
+	return len(s.pending) > 0 || len(s.drops) > 0 || len(s.redefs) > 0
+}
+
+// onlyLoads reports whether every row change of the stage is a Load
+// (COPY FROM): appends and no deletes.
+func (s *Stage) onlyLoads() bool {
+	if len(s.order) == 0 {
+		return false
+	}
+	for _, k := range s.order {
+		if o := s.ops[k]; o.loads == 0 || o.loads != len(o.inserts) || len(o.deletes) > 0 || o.compact != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// writerKind is the registry kind the stage's changes make.
+func (s *Stage) writerKind() protocol.WriterKind {
+	switch {
+	case s.changesCatalog():
+		return SchemaApply
+	case s.onlyCompactions():
+		return Optimize
+	case s.onlyLoads():
+		return Load
+	}
+	return Mutation
 }

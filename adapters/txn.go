@@ -58,6 +58,27 @@ func (t *Txn) DropTable(name string) {
 	t.staged = append(t.staged, func(s *Stage) error { return s.DropTable(name) })
 }
 
+// Redefine stages a catalog-only change (see Stage.Redefine).
+func (t *Txn) Redefine(name, newName string, def graph.TableDef) {
+	t.staged = append(t.staged, func(s *Stage) error { return s.Redefine(name, newName, def) })
+}
+
+// SetKind stages a change of a table's graph role (see Stage.SetKind).
+func (t *Txn) SetKind(name string, kind graph.TableKind) {
+	t.staged = append(t.staged, func(s *Stage) error { return s.SetKind(name, kind) })
+}
+
+// ReplaceTable stages a rewrite into a new incarnation (see
+// Stage.ReplaceTable); rows is read at COMMIT.
+func (t *Txn) ReplaceTable(name string, def graph.TableDef, rows Source) {
+	t.staged = append(t.staged, func(s *Stage) error { return s.ReplaceTable(name, def, rows) })
+}
+
+// Truncate stages TRUNCATE (see Stage.Truncate).
+func (t *Txn) Truncate(name string) {
+	t.staged = append(t.staged, func(s *Stage) error { return s.Truncate(name) })
+}
+
 // Commit publishes everything as one graph commit (or nothing).
 func (t *Txn) Commit(ctx context.Context, message string) (*protocol.Receipt, error) {
 	if t.done {

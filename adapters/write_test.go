@@ -78,7 +78,7 @@ func TestUnknownTableAndEmptyWrite(t *testing.T) {
 	defer g.Close()
 	before := head(t, g).Version
 	err := insert(ctx, g, WriteOptions{}, map[string][]int64{"nope": {1}})
-	if protocol.SQLState(err) != "22023" {
+	if protocol.SQLState(err) != "42P01" || !protocol.IsUndefinedTable(err) {
 		t.Fatalf("unknown table: %v (%s)", err, protocol.SQLState(err))
 	}
 	rc, err := g.Write(ctx, WriteOptions{}, func(context.Context, *Stage) error { return nil })

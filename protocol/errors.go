@@ -15,19 +15,22 @@ type ErrorKind int
 
 // Error kinds.
 const (
-	KindReadSetChanged   ErrorKind = iota + 1 // 40001
-	KindRecoveryRequired                      // 55000
-	KindContention                            // 55P03
-	KindUncoveredDrift                        // 55000
-	KindKeyConflict                           // 23505
-	KindForeignKey                            // 23503
-	KindCheck                                 // 23514
-	KindNotNull                               // 23502
-	KindResourceLimit                         // 54000
-	KindReadOnly                              // 25006
-	KindUnknownBranch                         // 3D000
-	KindUnsupported                           // 0A000
-	KindInvalid                               // 22023 invalid_parameter_value
+	KindReadSetChanged    ErrorKind = iota + 1 // 40001
+	KindRecoveryRequired                       // 55000
+	KindContention                             // 55P03
+	KindUncoveredDrift                         // 55000
+	KindKeyConflict                            // 23505
+	KindForeignKey                             // 23503
+	KindCheck                                  // 23514
+	KindNotNull                                // 23502
+	KindResourceLimit                          // 54000
+	KindReadOnly                               // 25006
+	KindUnknownBranch                          // 3D000
+	KindUnsupported                            // 0A000
+	KindInvalid                                // 22023 invalid_parameter_value
+	KindUndefinedTable                         // 42P01 undefined_table
+	KindDuplicateTable                         // 42P07 duplicate_table
+	KindInvalidDefinition                      // 42P16 invalid_table_definition
 )
 
 var sqlStates = map[ErrorKind]string{
@@ -35,7 +38,8 @@ var sqlStates = map[ErrorKind]string{
 	KindUncoveredDrift: "55000", KindKeyConflict: "23505", KindForeignKey: "23503",
 	KindCheck: "23514", KindNotNull: "23502", KindResourceLimit: "54000",
 	KindReadOnly: "25006", KindUnknownBranch: "3D000", KindUnsupported: "0A000",
-	KindInvalid: "22023",
+	KindInvalid: "22023", KindUndefinedTable: "42P01", KindDuplicateTable: "42P07",
+	KindInvalidDefinition: "42P16",
 }
 
 var kindNames = map[ErrorKind]string{
@@ -45,7 +49,8 @@ var kindNames = map[ErrorKind]string{
 	KindCheck: "check violation", KindNotNull: "not null violation",
 	KindResourceLimit: "resource limit", KindReadOnly: "read-only snapshot",
 	KindUnknownBranch: "unknown branch", KindUnsupported: "unsupported",
-	KindInvalid: "invalid write",
+	KindInvalid: "invalid write", KindUndefinedTable: "undefined table",
+	KindDuplicateTable: "duplicate table", KindInvalidDefinition: "invalid table definition",
 }
 
 // Error is every error the write path returns to its callers. Message is
@@ -121,6 +126,16 @@ func IsKeyConflict(err error) bool { return kindOf(err) == KindKeyConflict }
 
 // IsUnknownBranch reports a missing branch (3D000).
 func IsUnknownBranch(err error) bool { return kindOf(err) == KindUnknownBranch }
+
+// IsUndefinedTable reports a table name that does not resolve (42P01).
+func IsUndefinedTable(err error) bool { return kindOf(err) == KindUndefinedTable }
+
+// IsDuplicateTable reports a table name that is already taken (42P07).
+func IsDuplicateTable(err error) bool { return kindOf(err) == KindDuplicateTable }
+
+// IsInvalidDefinition reports a malformed table definition or a
+// catalog-only change that would need a physical rewrite (42P16).
+func IsInvalidDefinition(err error) bool { return kindOf(err) == KindInvalidDefinition }
 
 // IsResourceLimit reports a resource limit (54000).
 func IsResourceLimit(err error) bool { return kindOf(err) == KindResourceLimit }

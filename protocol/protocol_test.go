@@ -27,6 +27,10 @@ func TestSQLStates(t *testing.T) {
 		{&Error{Kind: KindReadOnly}, "25006", nil},
 		{&Error{Kind: KindUnknownBranch}, "3D000", IsUnknownBranch},
 		{&Error{Kind: KindUnsupported}, "0A000", nil},
+		{&Error{Kind: KindInvalid}, "22023", nil},
+		{&Error{Kind: KindUndefinedTable}, "42P01", IsUndefinedTable},
+		{&Error{Kind: KindDuplicateTable}, "42P07", IsDuplicateTable},
+		{&Error{Kind: KindInvalidDefinition}, "42P16", IsInvalidDefinition},
 		{errors.New("raw"), "XX000", nil},
 	}
 	for _, c := range cases {

@@ -159,18 +159,32 @@ type TableUpdate struct {
 	Branch string         `json:"branch"`
 }
 
+// Redefinition is a catalog-only change of a registered table: its SQL
+// name, graph kind and definition are replaced; its data pointer
+// (version, branch, row count, epoch) is kept from the head it is
+// applied to, which the read set has proven equal to the base.
+type Redefinition struct {
+	Table graph.TableKey  `json:"table"`
+	Name  string          `json:"name"`
+	Kind  graph.TableKind `json:"kind"`
+	Def   graph.TableDef  `json:"def"`
+}
+
 // ManifestDelta is the complete logical result to publish.
 type ManifestDelta struct {
 	Updates       []TableUpdate      `json:"updates"`
 	Registrations []graph.TableEntry `json:"registrations,omitempty"`
 	Tombstones    []graph.TableKey   `json:"tombstones,omitempty"`
+	// Redefinitions are catalog-only changes (ALTER … RENAME TO, SET
+	// DEFAULT, constraints): no physical effect.
+	Redefinitions []Redefinition `json:"redefinitions,omitempty"`
 	// NextID is the allocator after this write's id allocations (0 = unchanged).
 	NextID uint64 `json:"next_id,omitempty"`
 }
 
 // SchemaChanging reports whether the delta changes the catalog.
 func (d ManifestDelta) SchemaChanging() bool {
-	return len(d.Registrations) > 0 || len(d.Tombstones) > 0
+	return len(d.Registrations) > 0 || len(d.Tombstones) > 0 || len(d.Redefinitions) > 0
 }
 
 // Apply computes the published state from a fresh head state (which
@@ -185,6 +199,14 @@ func (d ManifestDelta) Apply(head graph.State, effects []Effect) (graph.State, e
 	}
 	for _, r := range d.Registrations {
 		st.Put(r)
+	}
+	for _, r := range d.Redefinitions {
+		e, ok := st.Table(r.Table)
+		if !ok || e.State != graph.Live {
+			return graph.State{}, fmt.Errorf("protocol: redefinition names a table that is not live: %s", r.Table)
+		}
+		e.Name, e.Kind, e.Def = r.Name, r.Kind, r.Def
+		st.Put(e)
 	}
 	for _, u := range d.Updates {
 		c := conf[u.Table]

@@ -1,0 +1,93 @@
+package adapters
+
+import (
+	"context"
+	"slices"
+	"sync/atomic"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/pggraph/pggraph/objstore"
+	"github.com/pggraph/pggraph/protocol"
+)
+
+func TestLoadIsOneCommitOfManyFiles(t *testing.T) {
+	ctx := context.Background()
+	g := openGraph(t, objstore.NewMem(), true)
+	defer g.Close()
+	createTables(t, g, "a", "b")
+	before := head(t, g)
+	rc, err := g.Load(ctx, WriteOptions{MaxRowsPerFile: 1000}, "a", genSource(10_000), func(ctx context.Context, s *Stage) error {
+		return s.Probe("b") // a validator's probe joins the read set
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sn := rc.Snapshot
+	if sn.Version != before.Version+1 || sn.Commit.WriterKind != string(Load) {
+		t.Fatalf("commit %+v at %d", sn.Commit, sn.Version)
+	}
+	ds, e, err := g.Table(ctx, sn, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.RowCount != 10_000 || len(ds.Fragments()) != 10 {
+		t.Fatalf("rows %d, fragments %d", e.RowCount, len(ds.Fragments()))
+	}
+	ids, _ := readIDs(t, g, sn, "a")
+	if len(ids) != 10_000 || ids[0] != 0 || ids[9999] != 9999 {
+		t.Fatalf("ids %d [%d…]", len(ids), ids[0])
+	}
+	// a load mixed with other row changes is a Mutation
+	rc, err = g.Write(ctx, WriteOptions{}, func(ctx context.Context, s *Stage) error {
+		if err := s.Load("a", rowsOf(-1)); err != nil {
+			return err
+		}
+		return s.Insert("b", rowsOf(1))
+	})
+	if err != nil || rc.Snapshot.Commit.WriterKind != string(Mutation) {
+		t.Fatalf("mixed: %v %+v", err, rc)
+	}
+	if _, err := g.Load(ctx, WriteOptions{}, "nope", rowsOf(1), nil); !protocol.IsUndefinedTable(err) {
+		t.Fatalf("unknown table: %v", err)
+	}
+}
+
+// TestLoadAfterConsumedStreamIs40001: the COPY stream cannot be
+// replayed, so a read-set change noticed after it was consumed (here: a
+// probed table changes while the rows are being written) answers 40001
+// and writes nothing, instead of re-preparing with missing rows.
+func TestLoadAfterConsumedStreamIs40001(t *testing.T) {
+	ctx := context.Background()
+	store := objstore.NewMem()
+	g := openGraph(t, store, true)
+	defer g.Close()
+	createTables(t, g, "a", "b")
+	other := openGraph(t, store, false)
+	defer other.Close()
+	var opened atomic.Int32
+	src := func() (array.RecordReader, error) {
+		if opened.Add(1) == 1 {
+			// another client commits to the probed table mid-COPY
+			if err := insert(ctx, other, WriteOptions{}, map[string][]int64{"b": {1}}); err != nil {
+				t.Error(err)
+			}
+		}
+		return rowsOf(1, 2, 3)()
+	}
+	_, err := g.Load(ctx, WriteOptions{}, "a", src, func(ctx context.Context, s *Stage) error { return s.Probe("b") })
+	if !protocol.IsReadSetChanged(err) || opened.Load() != 1 {
+		t.Fatalf("want 40001 with the stream opened once, got %v (opened %d)", err, opened.Load())
+	}
+	if got, _ := readIDs(t, g, head(t, g), "a"); len(got) != 0 {
+		t.Fatalf("a = %v", got)
+	}
+	// without interference the same kind of load commits
+	if _, err := g.Load(ctx, WriteOptions{}, "a", rowsOf(1, 2, 3), func(ctx context.Context, s *Stage) error { return s.Probe("b") }); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := readIDs(t, g, head(t, g), "a"); !slices.Equal(got, []int64{1, 2, 3}) {
+		t.Fatalf("a = %v", got)
+	}
+}
