@@ -95,7 +95,7 @@ func (s *session) executeWrite(ctx context.Context, st *wire.Statement, p *plan,
 		func(ctx context.Context, stage *adapters.Stage) error {
 			if snapKey(stage.Base()) != snapKey(base.sn) {
 				// re-prepare: the statement runs again against the new base
-				c, err := buildCatalog(ctx, s.root, stage.Base())
+				c, err := s.catalogOf(ctx, stage.Base())
 				if err != nil {
 					return err
 				}
