@@ -17,15 +17,13 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
-
-	"github.com/pggraph/pggraph/internal/pgtest"
 )
 
 // The sql suite: the write path through SQL, pgproxy against a
 // PostgreSQL 15 started in the same run and loaded the same way (same
 // DDL except pgproxy's edge-table clause, same COPY stream, same
-// statements). PostgreSQL is switched to durable commits (fsync on,
-// synchronous_commit on) so both sides acknowledge only what is on disk.
+// statements). PostgreSQL runs with its durable defaults (bench_sql_pg.go)
+// so both sides acknowledge only what is on disk.
 //
 // Measured per server: 1-row INSERT autocommit latency (one client,
 // p50/p99), INSERT throughput with 1, 4 and 16 clients, a COPY of N rows
@@ -110,15 +108,12 @@ func runSQLBench(ctx context.Context, env *runEnv, c benchConfig) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(env.stderr, "bench sql: starting PostgreSQL 15 and pgproxy")
-	pg, err := pgtest.Start(ctx)
+	fmt.Fprintln(env.stderr, "bench sql: starting PostgreSQL 15 (durable settings) and pgproxy")
+	pg, err := startDurablePostgres(ctx, c.dir)
 	if err != nil {
 		return err
 	}
-	defer pg.Stop()
-	if err := makePostgresDurable(ctx, pg.ConnString("postgres")); err != nil {
-		return err
-	}
+	defer pg.stop()
 	proxy, err := startSQLBenchProxy(ctx, c.dir)
 	if err != nil {
 		return err
@@ -129,7 +124,7 @@ func runSQLBench(ctx context.Context, env *runEnv, c benchConfig) error {
 			pid:        func(context.Context, *pgx.Conn) (int, error) { return proxy.pid, nil },
 			pidFor:     "the pgproxy process",
 			edgeClause: " WITH (graph.kind = edge)"},
-		{name: "postgresql-15", dsn: pg.ConnString("postgres"),
+		{name: "postgresql-15", dsn: pg.connString(),
 			pid: func(ctx context.Context, conn *pgx.Conn) (int, error) {
 				var p int
 				err := conn.QueryRow(ctx, "SELECT pg_backend_pid()").Scan(&p)
@@ -223,16 +218,6 @@ func sqlBenchSchema(edgeClause string) []string {
 		"CREATE INDEX bench_edges_src ON bench_edges (src)",
 		"CREATE INDEX bench_edges_dst ON bench_edges (dst)",
 	}
-}
-
-// makePostgresDurable undoes pgtest's test-speed settings: the comparison
-// is between two servers that acknowledge a commit only once it is durable.
-func makePostgresDurable(ctx context.Context, dsn string) error {
-	return sqlExec(ctx, dsn,
-		"ALTER SYSTEM SET fsync = on",
-		"ALTER SYSTEM SET synchronous_commit = on",
-		"ALTER SYSTEM SET full_page_writes = on",
-		"SELECT pg_reload_conf()")
 }
 
 func sqlConnect(ctx context.Context, dsn string) (*pgx.Conn, error) {
@@ -491,7 +476,7 @@ func peakRSS(pid int) int64 {
 }
 
 func writeSQLBenchTable(w io.Writer, rep sqlBenchReport) {
-	fmt.Fprintf(w, "sql: %d rows COPY, %d rounds x %d INSERT samples, %ds per throughput run, PostgreSQL durable (fsync, synchronous_commit on)\n",
+	fmt.Fprintf(w, "sql: %d rows COPY, %d rounds x %d INSERT samples, %ds per throughput run, PostgreSQL with durable defaults (fsync, synchronous_commit on)\n",
 		rep.Rows, rep.Rounds, rep.Iterations, rep.Seconds)
 	fmt.Fprintf(w, "%-14s %10s %10s %10s %10s %10s %9s\n", "server", "ins p50 us", "ins p99 us", "ins/s x1", "ins/s x4", "ins/s x16", "retries")
 	for _, s := range rep.Results {
