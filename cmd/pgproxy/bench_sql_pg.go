@@ -24,7 +24,8 @@ import (
 // test speed and a running server cannot turn back on (fsync is fixed at
 // start). A commit-latency comparison needs both servers to acknowledge
 // only what is on disk, so the cluster lives under the bench --dir, on
-// the same filesystem as pgproxy's root.
+// the same filesystem as pgproxy's root (or in the temporary directory
+// when the postgres OS user cannot reach --dir).
 type durablePostgres struct {
 	dir  string
 	port int
@@ -61,6 +62,11 @@ func startDurablePostgres(ctx context.Context, dir string) (*durablePostgres, er
 		gid, _ = strconv.Atoi(u.Gid)
 		cred = &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}
 	}
+	if cred != nil && !traversable(dir) {
+		// The postgres user cannot reach the bench directory (a private
+		// home, say): fall back to the temporary directory.
+		dir = os.TempDir()
+	}
 	root, err := os.MkdirTemp(dir, ".pgproxy-bench-sql-pg-")
 	if err != nil {
 		return nil, err
@@ -79,12 +85,6 @@ func startDurablePostgres(ctx context.Context, dir string) (*durablePostgres, er
 			if err := os.Chown(d, uid, gid); err != nil {
 				os.RemoveAll(root)
 				return nil, err
-			}
-		}
-		for d := filepath.Dir(root); d != "/" && d != "."; d = filepath.Dir(d) {
-			if st, err := os.Stat(d); err == nil && st.Mode().Perm()&0o001 == 0 {
-				os.RemoveAll(root)
-				return nil, fmt.Errorf("bench sql: the postgres user cannot reach %s (mode %v); use a --dir others may traverse", d, st.Mode().Perm())
 			}
 		}
 	}
@@ -149,6 +149,24 @@ func (p *durablePostgres) stop() {
 		<-p.done
 	}
 	os.RemoveAll(p.dir)
+}
+
+// traversable reports whether every directory from / down to dir may be
+// searched by other users (the postgres OS user).
+func traversable(dir string) bool {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return false
+	}
+	for d := abs; ; d = filepath.Dir(d) {
+		st, err := os.Stat(d)
+		if err != nil || st.Mode().Perm()&0o001 == 0 {
+			return false
+		}
+		if d == "/" {
+			return true
+		}
+	}
 }
 
 func fileExistsAt(p string) bool {
