@@ -301,7 +301,7 @@ func (inv *Invocation) argQuery() (string, []int, []int) {
 		at = append(at, b.Len())
 		idx = append(idx, i)
 		b.WriteString(a.text)
-		b.WriteString(") AS text)")
+		b.WriteString("\n) AS text)") // the newline ends a trailing -- comment
 	}
 	return b.String(), at, idx
 }

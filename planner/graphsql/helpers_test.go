@@ -2,6 +2,7 @@ package graphsql
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -176,4 +177,12 @@ func wantCode(t *testing.T, err error, code string) {
 	if got := wire.Code(err); got != code {
 		t.Fatalf("SQLSTATE %q (%v); want %s", got, err, code)
 	}
+}
+
+func asWire(err error) *wire.Error {
+	var we *wire.Error
+	if errors.As(err, &we) {
+		return we
+	}
+	return nil
 }
