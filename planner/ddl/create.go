@@ -65,6 +65,17 @@ type tableBuilder struct {
 	conTaken map[string]bool // constraint names, schema-wide
 	own      map[string]bool // explicit constraint names of this table
 	meta     TableMeta
+
+	// constraints flush added (ALTER TABLE validates them)
+	addedKeys   []addedKey
+	addedChecks []Check
+	addedFKs    []ForeignKey
+}
+
+type addedKey struct {
+	KeyConstraint
+	primary bool
+	cols    []string
 }
 
 func (b *tableBuilder) col(name string) *colBuild {
@@ -187,10 +198,13 @@ func (b *tableBuilder) options(opts []*q.Node) error {
 			switch strings.ToLower(val) {
 			case "node":
 				b.meta.Graph.Kind = graph.NodeTable
+				b.meta.Graph.Declared = true
 			case "edge":
 				b.meta.Graph.Kind = graph.EdgeTable
+				b.meta.Graph.Declared = true
 			case "relation":
 				b.meta.Graph.Kind = graph.RelationTable
+				b.meta.Graph.Declared = true
 			default:
 				return errorf(CodeInvalidParameterValue, "invalid value for graph.kind: \"%s\"", val).WithHint("Valid values are \"node\", \"edge\" and \"relation\".")
 			}
@@ -291,7 +305,9 @@ func (b *tableBuilder) addColumn(cd *q.ColumnDef) error {
 		}
 		seq := b.ownedSequence(c, opts)
 		if len(set.name) > 0 {
-			seq.Name = set.name[len(set.name)-1]
+			if err := b.renameOwnedSequence(seq, set.name[len(set.name)-1]); err != nil {
+				return err
+			}
 		}
 		c.notNull = true
 	}
@@ -311,11 +327,23 @@ func (b *tableBuilder) ownedSequence(c *colBuild, opts SeqOptions) *Sequence {
 	return s
 }
 
+// renameOwnedSequence applies SEQUENCE NAME of an identity column.
+func (b *tableBuilder) renameOwnedSequence(seq *Sequence, name string) error {
+	name = truncateIdent(name)
+	if b.relTaken[name] {
+		return errorf(CodeDuplicateTable, "relation \"%s\" already exists", name)
+	}
+	delete(b.relTaken, seq.Name)
+	b.relTaken[name] = true
+	seq.Name = name
+	return nil
+}
+
 func (b *tableBuilder) setDefault(c *colBuild, expr *q.Node) error {
 	if c.hasDef {
 		return errorf(CodeSyntaxError, "multiple default values specified for column \"%s\" of table \"%s\"", c.meta.Name, b.name)
 	}
-	sql, err := defaultSQL(expr)
+	sql, err := b.pc.defaultSQL(expr, b.ownSequence)
 	if err != nil {
 		return err
 	}
@@ -324,13 +352,29 @@ func (b *tableBuilder) setDefault(c *colBuild, expr *q.Node) error {
 	return nil
 }
 
-// defaultSQL validates and stores a DEFAULT expression.
-func defaultSQL(expr *q.Node) (string, error) {
+// ownSequence reports a sequence created by this statement.
+func (b *tableBuilder) ownSequence(name string) bool {
+	for _, c := range b.cols {
+		if c.meta.Sequence != nil && c.meta.Sequence.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// defaultSQL validates and stores a DEFAULT expression. nextval('x')
+// calls are resolved now (as PostgreSQL's regclass cast does) and stored
+// as nextval('x'::regclass), so renames and drops of x find them.
+func (pc *planCtx) defaultSQL(expr *q.Node, pending func(string) bool) (string, error) {
 	if hasNode(expr, isSubquery) {
 		return "", errorf(CodeFeatureNotSupported, "cannot use subquery in DEFAULT expression")
 	}
 	if len(columnRefs(expr)) > 0 {
 		return "", errorf(CodeInvalidColumnReference, "cannot use column reference in DEFAULT expression")
+	}
+	expr, err := pc.canonicalNextval(expr, pending)
+	if err != nil {
+		return "", err
 	}
 	return deparseExpr(expr)
 }
@@ -460,9 +504,24 @@ func stringList(ns []*q.Node) []string {
 
 // finish names and validates the constraints and the graph role.
 func (b *tableBuilder) finish() error {
+	if err := b.flush(); err != nil {
+		return err
+	}
+	return b.graphRole()
+}
+
+// syncColumns copies the column states into the meta.
+func (b *tableBuilder) syncColumns() {
+	b.meta.Columns = b.meta.Columns[:0]
 	for _, c := range b.cols {
 		b.meta.Columns = append(b.meta.Columns, c.meta)
 	}
+}
+
+// flush names, validates and records the pending constraints (recorded
+// in added* too, for ALTER TABLE's validations).
+func (b *tableBuilder) flush() error {
+	b.syncColumns()
 	resolveCol := func(n string) (*colBuild, error) {
 		c := b.col(n)
 		if c == nil {
@@ -510,6 +569,7 @@ func (b *tableBuilder) finish() error {
 			b.relTaken[name] = true
 		}
 		kc := KeyConstraint{Name: name, Columns: k.cols, NullsNotDistinct: k.con.NullsNotDistinct}
+		b.addedKeys = append(b.addedKeys, addedKey{kc, k.primary, k.cols})
 		if k.primary {
 			b.meta.PrimaryKey = &kc
 		} else {
@@ -523,6 +583,9 @@ func (b *tableBuilder) finish() error {
 			return err
 		}
 		b.meta.Checks = append(b.meta.Checks, chk)
+		if !ck.con.SkipValidation {
+			b.addedChecks = append(b.addedChecks, chk)
+		}
 	}
 	for _, f := range b.fks {
 		fk, err := b.pc.foreignKey(b.name, f.con, f.cols, b.selfLookup, b.conTaken)
@@ -530,12 +593,13 @@ func (b *tableBuilder) finish() error {
 			return err
 		}
 		b.meta.ForeignKeys = append(b.meta.ForeignKeys, fk)
+		if !f.con.SkipValidation {
+			b.addedFKs = append(b.addedFKs, fk)
+		}
 	}
-	// notNull may have changed after columns were copied into the meta.
-	for i, c := range b.cols {
-		b.meta.Columns[i] = c.meta
-	}
-	return b.graphRole()
+	b.keys, b.checks, b.fks = nil, nil, nil
+	b.syncColumns()
+	return nil
 }
 
 // selfLookup exposes the table being created for self-references.
@@ -738,8 +802,7 @@ func comparableTypes(a, b PGType) bool {
 // node when the table has a primary key, else a plain relation.
 func (b *tableBuilder) graphRole() error {
 	g := &b.meta.Graph
-	explicit := g.Kind != ""
-	if !explicit {
+	if !g.Declared {
 		g.Kind = graph.RelationTable
 		if b.meta.PrimaryKey != nil {
 			g.Kind = graph.NodeTable
@@ -779,9 +842,6 @@ func (b *tableBuilder) graphRole() error {
 		}
 		// An edge without an endpoint is meaningless: endpoints are NOT NULL.
 		c.notNull = true
-	}
-	for i, c := range b.cols {
-		b.meta.Columns[i] = c.meta
 	}
 	return nil
 }

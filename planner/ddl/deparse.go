@@ -153,3 +153,59 @@ func renameColumnInExpr(sql, from, to string) (string, error) {
 	}
 	return deparseExpr(c)
 }
+
+// canonicalNextval rewrites nextval/currval/setval('name' [::regclass])
+// calls to nextval('canonical'::regclass) after checking that the
+// sequence exists (pending: created by the same statement).
+func (pc *planCtx) canonicalNextval(n *q.Node, pending func(string) bool) (*q.Node, error) {
+	if !hasNode(n, isSeqCall) {
+		return n, nil
+	}
+	c := proto.Clone(n).(*q.Node)
+	var ferr error
+	walk(c.ProtoReflect(), func(m protoreflect.Message) bool {
+		fc, ok := m.Interface().(*pg_query.FuncCall)
+		if !ok || ferr != nil || !isSeqCall(fc) || len(fc.Args) == 0 {
+			return ferr == nil
+		}
+		arg := fc.Args[0]
+		if tc := arg.GetTypeCast(); tc != nil {
+			arg = tc.Arg
+		}
+		k := arg.GetAConst()
+		if k == nil || k.GetSval() == nil {
+			return true // computed argument: resolved at run time
+		}
+		name, err := ParseRegclass(k.GetSval().Sval)
+		if err != nil {
+			ferr = err
+			return false
+		}
+		if _, ok, err := pc.v.lookupSequence(name); err != nil || (!ok && !pending(name)) {
+			if err == nil {
+				err = errorf(CodeUndefinedTable, "relation \"%s\" does not exist", name)
+			}
+			ferr = err
+			return false
+		}
+		fc.Args[0] = &pg_query.Node{Node: &pg_query.Node_TypeCast{TypeCast: &pg_query.TypeCast{
+			Arg:      &pg_query.Node{Node: &pg_query.Node_AConst{AConst: &pg_query.A_Const{Val: &pg_query.A_Const_Sval{Sval: &pg_query.String{Sval: quoteIdent(name)}}}}},
+			TypeName: &pg_query.TypeName{Names: []*pg_query.Node{{Node: &pg_query.Node_String_{String_: &pg_query.String{Sval: "regclass"}}}}, Typemod: -1},
+		}}}
+		return true
+	})
+	return c, ferr
+}
+
+// isSeqCall matches calls of the sequence functions.
+func isSeqCall(m proto.Message) bool {
+	fc, ok := m.(*pg_query.FuncCall)
+	if !ok || len(fc.Funcname) == 0 {
+		return false
+	}
+	switch fc.Funcname[len(fc.Funcname)-1].GetString_().GetSval() {
+	case "nextval", "currval", "setval":
+		return true
+	}
+	return false
+}

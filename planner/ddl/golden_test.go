@@ -34,6 +34,7 @@ func planScript(t *testing.T, script string) string {
 	n := 0
 	p := Planner{NewKey: func() string { n++; return fmt.Sprintf("key-%d", n) }}
 	ov := NewOverlay(memCatalog{})
+	nextID := uint64(100)
 	var out strings.Builder
 	for _, s := range stmts {
 		s = strings.TrimSpace(s)
@@ -52,7 +53,7 @@ func planScript(t *testing.T, script string) string {
 			out.WriteString("\n")
 			continue
 		}
-		ov.Apply(changes...)
+		ov.Apply(allocateIDs(changes, &nextID)...)
 		for _, c := range changes {
 			c = withoutExtra(t, c)
 			enc := json.NewEncoder(&out)
@@ -170,4 +171,35 @@ func withoutExtra(t *testing.T, c Change) Change {
 		return &cp
 	}
 	return c
+}
+
+// allocateIDs plays the adapter: columns with id 0 get fresh ids, so
+// later statements show which ids survive.
+func allocateIDs(changes []Change, next *uint64) []Change {
+	out := make([]Change, len(changes))
+	fix := func(def graph.TableDef) graph.TableDef {
+		def.Columns = append([]graph.ColumnDef(nil), def.Columns...)
+		for i := range def.Columns {
+			if def.Columns[i].ID == 0 {
+				*next++
+				def.Columns[i].ID = *next
+			}
+		}
+		return def
+	}
+	for i, c := range changes {
+		switch x := c.(type) {
+		case *CreateTable:
+			cp := *x
+			cp.Def = fix(x.Def)
+			out[i] = &cp
+		case *AlterTable:
+			cp := *x
+			cp.Def = fix(x.Def)
+			out[i] = &cp
+		default:
+			out[i] = c
+		}
+	}
+	return out
 }

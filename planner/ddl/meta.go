@@ -93,16 +93,23 @@ type Index struct {
 	Unique     bool     `json:"unique,omitempty"`
 	Primary    bool     `json:"primary,omitempty"`
 	Constraint string   `json:"constraint,omitempty"`
+	// Method is the access method when not btree (hash, gin, hnsw, …).
+	Method           string `json:"method,omitempty"`
+	Where            string `json:"where,omitempty"` // partial index predicate (SQL)
+	NullsNotDistinct bool   `json:"nulls_not_distinct,omitempty"`
 }
 
 // GraphMeta is the table's graph role. Source/Target name the endpoint
 // columns of an edge table; MaxOut/MinOut bound the out-degree per source.
 type GraphMeta struct {
-	Kind   graph.TableKind `json:"kind"`
-	Source string          `json:"source,omitempty"`
-	Target string          `json:"target,omitempty"`
-	MaxOut *int64          `json:"max_out,omitempty"`
-	MinOut *int64          `json:"min_out,omitempty"`
+	Kind graph.TableKind `json:"kind"`
+	// Declared says graph.kind was given; otherwise the kind follows the
+	// primary key (node with one, relation without).
+	Declared bool   `json:"declared,omitempty"`
+	Source   string `json:"source,omitempty"`
+	Target   string `json:"target,omitempty"`
+	MaxOut   *int64 `json:"max_out,omitempty"`
+	MinOut   *int64 `json:"min_out,omitempty"`
 }
 
 // Sequence is a sequence definition: its SQL name, the durable allocator
@@ -199,4 +206,13 @@ func (c ColumnMeta) DefaultExpr() string {
 		return nextvalSQL(c.Sequence.Name)
 	}
 	return c.Default
+}
+
+// jsonRoundTrip copies src into dst through JSON (deep copy of plain data).
+func jsonRoundTrip(src, dst any) error {
+	b, err := json.Marshal(src)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(b, dst)
 }

@@ -43,8 +43,66 @@ func (p Planner) Plan(stmt *q.Node, cat Catalog) ([]Change, error) {
 	switch n := stmt.Node.(type) {
 	case *q.Node_CreateStmt:
 		return pc.createTable(n.CreateStmt)
+	case *q.Node_DropStmt:
+		return pc.dropStmt(n.DropStmt)
+	case *q.Node_AlterTableStmt:
+		return pc.alterTable(n.AlterTableStmt)
+	case *q.Node_RenameStmt:
+		return pc.rename(n.RenameStmt)
+	case *q.Node_TruncateStmt:
+		return pc.truncate(n.TruncateStmt)
+	case *q.Node_IndexStmt:
+		return pc.createIndex(n.IndexStmt)
+	case *q.Node_CreateSeqStmt:
+		return pc.createSequence(n.CreateSeqStmt)
+	case *q.Node_AlterSeqStmt:
+		return pc.alterSequence(n.AlterSeqStmt)
+	case *q.Node_CommentStmt:
+		return pc.comment(n.CommentStmt)
+	case *q.Node_CreateSchemaStmt:
+		return pc.createSchema(n.CreateSchemaStmt)
+	case *q.Node_CreateExtensionStmt:
+		return pc.createExtension(n.CreateExtensionStmt)
+	case *q.Node_GrantStmt:
+		if n.GrantStmt.IsGrant {
+			return []Change{&NoOp{CommandTag: "GRANT"}}, nil
+		}
+		return []Change{&NoOp{CommandTag: "REVOKE"}}, nil
+	case *q.Node_GrantRoleStmt:
+		if n.GrantRoleStmt.IsGrant {
+			return []Change{&NoOp{CommandTag: "GRANT ROLE"}}, nil
+		}
+		return []Change{&NoOp{CommandTag: "REVOKE ROLE"}}, nil
+	case *q.Node_AlterDefaultPrivilegesStmt:
+		return []Change{&NoOp{CommandTag: "ALTER DEFAULT PRIVILEGES"}}, nil
+	case *q.Node_AlterOwnerStmt:
+		return []Change{&NoOp{CommandTag: alterTag(n.AlterOwnerStmt.ObjectType)}}, nil
+	case *q.Node_CreateTableAsStmt:
+		if n.CreateTableAsStmt.Objtype == q.ObjectType_OBJECT_MATVIEW {
+			return nil, notSupported("CREATE MATERIALIZED VIEW")
+		}
+		return nil, notSupported("CREATE TABLE AS")
+	case *q.Node_ViewStmt:
+		return nil, notSupported("CREATE VIEW")
 	}
 	return nil, errorf(CodeFeatureNotSupported, "%s is not supported", statementName(stmt))
+}
+
+// IsDDL reports whether Plan handles the statement (schema statements
+// and the no-op ones migration tools send). Plan answers 0A000 for
+// others it is given.
+func IsDDL(stmt *q.Node) bool {
+	if stmt == nil {
+		return false
+	}
+	switch stmt.Node.(type) {
+	case *q.Node_CreateStmt, *q.Node_DropStmt, *q.Node_AlterTableStmt, *q.Node_RenameStmt, *q.Node_TruncateStmt,
+		*q.Node_IndexStmt, *q.Node_CreateSeqStmt, *q.Node_AlterSeqStmt, *q.Node_CommentStmt, *q.Node_CreateSchemaStmt,
+		*q.Node_CreateExtensionStmt, *q.Node_GrantStmt, *q.Node_GrantRoleStmt, *q.Node_AlterDefaultPrivilegesStmt,
+		*q.Node_AlterOwnerStmt, *q.Node_CreateTableAsStmt, *q.Node_ViewStmt:
+		return true
+	}
+	return false
 }
 
 // statementName is a human name of a statement kind ("ALTER DOMAIN").

@@ -1,0 +1,191 @@
+package ddl
+
+import (
+	"fmt"
+	"strings"
+
+	q "github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/wire"
+)
+
+// noOpOn accepts a statement without effect after checking that the
+// relation exists (PostgreSQL would fail on a missing one).
+func (pc *planCtx) noOpOn(rv *q.RangeVar, missingOk bool, tag string) ([]Change, error) {
+	name, err := relName(rv)
+	if err != nil {
+		return nil, err
+	}
+	taken, err := pc.v.relationNames()
+	if err != nil {
+		return nil, err
+	}
+	if !taken[name] {
+		if missingOk {
+			return []Change{&NoOp{CommandTag: tag, notes: notes{[]*wire.Error{notice(wire.CodeSuccessfulCompletion, "relation \"%s\" does not exist, skipping", name)}}}}, nil
+		}
+		return nil, errorf(CodeUndefinedTable, "relation \"%s\" does not exist", name)
+	}
+	return []Change{&NoOp{CommandTag: tag}}, nil
+}
+
+// truncate plans TRUNCATE. Tables referencing a truncated table must be
+// truncated with it (listed, or pulled in by CASCADE), as in PostgreSQL.
+func (pc *planCtx) truncate(st *q.TruncateStmt) ([]Change, error) {
+	set := map[string]bool{}
+	var order []string
+	for _, r := range st.Relations {
+		rv := r.GetRangeVar()
+		if rv == nil {
+			return nil, errorf(CodeSyntaxError, "invalid relation in TRUNCATE")
+		}
+		name, err := relName(rv)
+		if err != nil {
+			return nil, err
+		}
+		_, m, ok, err := pc.v.table(name)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, errorf(CodeUndefinedTable, "relation \"%s\" does not exist", name)
+		}
+		if m.Relkind != RelTable {
+			return nil, errorf(CodeWrongObjectType, "\"%s\" is not a table", name)
+		}
+		if !set[name] {
+			set[name] = true
+			order = append(order, name)
+		}
+	}
+	var ns []*wire.Error
+	for i := 0; i < len(order); i++ {
+		deps, err := pc.v.referencing(order[i])
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range deps {
+			if set[d.Table] {
+				continue
+			}
+			if st.Behavior != q.DropBehavior_DROP_CASCADE {
+				return nil, errorf(CodeFeatureNotSupported, "cannot truncate a table referenced in a foreign key constraint").
+					WithDetail(fmt.Sprintf("Table \"%s\" references \"%s\".", d.Table, order[i])).
+					WithHint(fmt.Sprintf("Truncate table \"%s\" at the same time, or use TRUNCATE ... CASCADE.", d.Table))
+			}
+			set[d.Table] = true
+			order = append(order, d.Table)
+			ns = append(ns, notice(wire.CodeSuccessfulCompletion, "truncate cascades to table \"%s\"", d.Table))
+		}
+	}
+	t := &Truncate{Names: order, notes: notes{ns}}
+	if st.RestartSeqs {
+		es, ms, err := pc.v.all()
+		if err != nil {
+			return nil, err
+		}
+		for i, e := range es {
+			m := ms[i]
+			if set[e.Name] {
+				for _, c := range m.Columns {
+					if c.Sequence != nil {
+						t.Restart = append(t.Restart, *c.Sequence)
+					}
+				}
+			}
+			if m.Relkind == RelSequence && m.Sequence != nil && m.Sequence.OwnedBy != "" {
+				if tbl, _, _ := strings.Cut(m.Sequence.OwnedBy, "."); set[tbl] {
+					s := *m.Sequence
+					s.Name = e.Name
+					t.Restart = append(t.Restart, s)
+				}
+			}
+		}
+	}
+	return []Change{t}, nil
+}
+
+// comment plans COMMENT ON TABLE / COLUMN (stored in the meta); comments
+// on other objects are accepted without effect.
+func (pc *planCtx) comment(st *q.CommentStmt) ([]Change, error) {
+	switch st.Objtype {
+	case q.ObjectType_OBJECT_TABLE, q.ObjectType_OBJECT_COLUMN:
+	case q.ObjectType_OBJECT_INDEX, q.ObjectType_OBJECT_SEQUENCE, q.ObjectType_OBJECT_TABCONSTRAINT,
+		q.ObjectType_OBJECT_SCHEMA, q.ObjectType_OBJECT_EXTENSION, q.ObjectType_OBJECT_DATABASE:
+		return []Change{&NoOp{CommandTag: "COMMENT"}}, nil
+	default:
+		return nil, notSupported("COMMENT ON %s", strings.ReplaceAll(strings.TrimPrefix(st.Objtype.String(), "OBJECT_"), "_", " "))
+	}
+	parts := stringList(st.Object.GetList().GetItems())
+	col := ""
+	if st.Objtype == q.ObjectType_OBJECT_COLUMN {
+		if len(parts) < 2 {
+			return nil, errorf(CodeSyntaxError, "column name must be qualified")
+		}
+		col, parts = parts[len(parts)-1], parts[:len(parts)-1]
+	}
+	rv := &q.RangeVar{Relname: parts[len(parts)-1]}
+	if len(parts) > 1 {
+		rv.Schemaname = parts[len(parts)-2]
+	}
+	name, err := relName(rv)
+	if err != nil {
+		return nil, err
+	}
+	a, ok, err := pc.startAlter(name, "COMMENT")
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, errorf(CodeUndefinedTable, "relation \"%s\" does not exist", name)
+	}
+	if col == "" {
+		a.b.meta.Comment = st.Comment
+	} else {
+		c := a.b.col(col)
+		if c == nil {
+			return nil, errorf(CodeUndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", col, name)
+		}
+		c.meta.Comment = st.Comment
+	}
+	return a.changes()
+}
+
+// createSchema accepts CREATE SCHEMA [IF NOT EXISTS] public: the only
+// schema there is.
+func (pc *planCtx) createSchema(st *q.CreateSchemaStmt) ([]Change, error) {
+	if len(st.SchemaElts) > 0 {
+		return nil, notSupported("CREATE SCHEMA with schema elements")
+	}
+	name := st.Schemaname
+	if name == "" {
+		return nil, notSupported("CREATE SCHEMA AUTHORIZATION")
+	}
+	if name != "public" {
+		return nil, errorf(CodeFeatureNotSupported, "CREATE SCHEMA is not supported: only schema \"public\" exists").WithHint("Create tables in schema public.")
+	}
+	if !st.IfNotExists {
+		return nil, errorf(CodeDuplicateSchema, "schema \"public\" already exists")
+	}
+	return []Change{&NoOp{CommandTag: "CREATE SCHEMA", notes: notes{[]*wire.Error{notice(CodeDuplicateSchema, "schema \"public\" already exists, skipping")}}}}, nil
+}
+
+// builtinExtensions are extensions whose features pggraph has natively:
+// plpgsql (always installed, as in PostgreSQL), vector (the vector(n)
+// type) and pgcrypto (gen_random_uuid). CREATE EXTENSION of another one
+// answers 0A000.
+var builtinExtensions = map[string]bool{"plpgsql": true, "vector": true, "pgcrypto": true}
+
+func (pc *planCtx) createExtension(st *q.CreateExtensionStmt) ([]Change, error) {
+	if !builtinExtensions[st.Extname] {
+		return nil, errorf(CodeFeatureNotSupported, "extension \"%s\" is not available", st.Extname).
+			WithHint("Available extensions: pgcrypto, plpgsql, vector (built in).")
+	}
+	if !st.IfNotExists && st.Extname == "plpgsql" {
+		return nil, errorf(CodeDuplicateObject, "extension \"%s\" already exists", st.Extname)
+	}
+	var ns []*wire.Error
+	if st.IfNotExists {
+		ns = append(ns, notice(CodeDuplicateObject, "extension \"%s\" already exists, skipping", st.Extname))
+	}
+	return []Change{&NoOp{CommandTag: "CREATE EXTENSION", notes: notes{ns}}}, nil
+}

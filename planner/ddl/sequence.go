@@ -1,0 +1,397 @@
+package ddl
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/pggraph/pggraph/exec"
+	"github.com/pggraph/pggraph/graph"
+	q "github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/wire"
+)
+
+// SequenceRef locates a sequence: a standalone sequence relation (Column
+// "") or the sequence owned by a serial/identity column of Table.
+type SequenceRef struct {
+	Sequence
+	Table  string
+	Column string
+}
+
+// LookupSequence resolves a sequence by name (as nextval's regclass text
+// names it: optionally public-qualified, quoted identifiers kept, others
+// folded to lower case).
+func LookupSequence(cat Catalog, name string) (SequenceRef, bool, error) {
+	n, err := ParseRegclass(name)
+	if err != nil {
+		return SequenceRef{}, false, err
+	}
+	return newView(cat).lookupSequence(n)
+}
+
+func (v *view) lookupSequence(name string) (SequenceRef, bool, error) {
+	es, ms, err := v.all()
+	if err != nil {
+		return SequenceRef{}, false, err
+	}
+	for i, e := range es {
+		m := ms[i]
+		if m.Relkind == RelSequence && e.Name == name && m.Sequence != nil {
+			s := *m.Sequence
+			s.Name = e.Name
+			return SequenceRef{Sequence: s, Table: e.Name}, true, nil
+		}
+		for _, c := range m.Columns {
+			if c.Sequence != nil && c.Sequence.Name == name {
+				return SequenceRef{Sequence: *c.Sequence, Table: e.Name, Column: c.Name}, true, nil
+			}
+		}
+	}
+	return SequenceRef{}, false, nil
+}
+
+// ParseRegclass reads a relation name written as text ('x', 'public.x',
+// '"Mixed"'): unquoted parts fold to lower case.
+func ParseRegclass(s string) (string, error) {
+	var parts []string
+	for len(s) > 0 {
+		var part string
+		if s[0] == '"' {
+			end := -1
+			var b strings.Builder
+			for i := 1; i < len(s); i++ {
+				if s[i] == '"' {
+					if i+1 < len(s) && s[i+1] == '"' {
+						b.WriteByte('"')
+						i++
+						continue
+					}
+					end = i
+					break
+				}
+				b.WriteByte(s[i])
+			}
+			if end < 0 {
+				return "", errorf("22P02", "invalid name syntax")
+			}
+			part, s = b.String(), s[end+1:]
+		} else {
+			i := strings.IndexByte(s, '.')
+			if i < 0 {
+				i = len(s)
+			}
+			part, s = strings.ToLower(strings.TrimSpace(s[:i])), s[i:]
+		}
+		if part == "" {
+			return "", errorf("22P02", "invalid name syntax")
+		}
+		parts = append(parts, part)
+		if len(s) > 0 {
+			if s[0] != '.' {
+				return "", errorf("22P02", "invalid name syntax")
+			}
+			s = s[1:]
+		}
+	}
+	switch {
+	case len(parts) == 1:
+		return parts[0], nil
+	case len(parts) == 2 && (parts[0] == "public"):
+		return parts[1], nil
+	case len(parts) == 2:
+		return "", errorf(CodeInvalidSchemaName, "schema \"%s\" does not exist", parts[0])
+	}
+	return "", errorf("22P02", "invalid name syntax")
+}
+
+// sequenceColumns are the columns of a sequence relation (PostgreSQL's).
+var sequenceColumns = []ColumnMeta{
+	{Name: "last_value", Type: PGType{OID: exec.OIDInt8, Mod: -1}},
+	{Name: "log_cnt", Type: PGType{OID: exec.OIDInt8, Mod: -1}},
+	{Name: "is_called", Type: PGType{OID: exec.OIDBool, Mod: -1}},
+}
+
+// createSequence plans CREATE SEQUENCE: a relation of kind sequence.
+func (pc *planCtx) createSequence(st *q.CreateSeqStmt) ([]Change, error) {
+	name, err := relName(st.Sequence)
+	if err != nil {
+		return nil, err
+	}
+	if st.Sequence.Relpersistence == "t" {
+		return nil, notSupported("CREATE TEMPORARY SEQUENCE")
+	}
+	taken, err := pc.v.relationNames()
+	if err != nil {
+		return nil, err
+	}
+	if taken[name] {
+		if st.IfNotExists {
+			return []Change{&NoOp{CommandTag: "CREATE SEQUENCE", notes: notes{[]*wire.Error{notice(CodeDuplicateTable, "relation \"%s\" already exists, skipping", name)}}}}, nil
+		}
+		return nil, errorf(CodeDuplicateTable, "relation \"%s\" already exists", name)
+	}
+	opts, set, err := parseSeqOptions(st.Options, SeqOptions{}, true, false, name)
+	if err != nil {
+		return nil, err
+	}
+	seq := &Sequence{Name: name, Key: pc.newKey(), SeqOptions: opts}
+	if len(set.ownedBy) > 0 {
+		if seq.OwnedBy, err = pc.ownedByTarget(set.ownedBy); err != nil {
+			return nil, err
+		}
+	}
+	m := TableMeta{Version: MetaVersion, Relkind: RelSequence, Columns: append([]ColumnMeta(nil), sequenceColumns...),
+		Graph: GraphMeta{Kind: graph.RelationTable}, Sequence: seq}
+	def, err := buildDef(m, func(int) bool { return false })
+	if err != nil {
+		return nil, err
+	}
+	return []Change{&CreateTable{Name: name, Kind: graph.RelationTable, Def: def, Meta: m}}, nil
+}
+
+// ownedByTarget validates OWNED BY table.column (or NONE → "").
+func (pc *planCtx) ownedByTarget(parts []string) (string, error) {
+	if len(parts) == 1 && strings.EqualFold(parts[0], "none") {
+		return "", nil
+	}
+	if len(parts) == 3 && parts[0] == "public" {
+		parts = parts[1:]
+	}
+	if len(parts) != 2 {
+		return "", errorf(CodeSyntaxError, "invalid OWNED BY option").WithHint("Specify OWNED BY table.column or OWNED BY NONE.")
+	}
+	_, m, ok, err := pc.v.table(parts[0])
+	if err != nil {
+		return "", err
+	}
+	if !ok {
+		return "", errorf(CodeUndefinedTable, "relation \"%s\" does not exist", parts[0])
+	}
+	if c, _ := m.Column(parts[1]); c == nil {
+		return "", errorf(CodeUndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", parts[1], parts[0])
+	}
+	return parts[0] + "." + parts[1], nil
+}
+
+// alterSequence plans ALTER SEQUENCE options: the definition changes in
+// the catalog; RESTART also moves the allocator now (SetSequence).
+func (pc *planCtx) alterSequence(st *q.AlterSeqStmt) ([]Change, error) {
+	name, err := relName(st.Sequence)
+	if err != nil {
+		return nil, err
+	}
+	ref, ok, err := pc.v.lookupSequence(name)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		if st.MissingOk {
+			return []Change{&NoOp{CommandTag: "ALTER SEQUENCE", notes: notes{[]*wire.Error{notice(wire.CodeSuccessfulCompletion, "relation \"%s\" does not exist, skipping", name)}}}}, nil
+		}
+		return nil, errorf(CodeUndefinedTable, "relation \"%s\" does not exist", name)
+	}
+	opts, set, err := parseSeqOptions(st.Options, ref.SeqOptions, false, ref.Column != "", name)
+	if err != nil {
+		return nil, err
+	}
+	a, _, err := pc.startAlter(ref.Table, "ALTER SEQUENCE")
+	if err != nil {
+		return nil, err
+	}
+	var seq *Sequence
+	if ref.Column == "" {
+		seq = a.b.meta.Sequence
+		if len(set.ownedBy) > 0 {
+			if seq.OwnedBy, err = pc.ownedByTarget(set.ownedBy); err != nil {
+				return nil, err
+			}
+		}
+	} else {
+		if len(set.ownedBy) > 0 {
+			return nil, notSupported("changing OWNED BY of a serial or identity sequence")
+		}
+		seq = a.b.col(ref.Column).meta.Sequence
+	}
+	seq.SeqOptions = opts
+	out, err := a.changes()
+	if err != nil {
+		return nil, err
+	}
+	if set.restart != nil || set.restartAtStart {
+		v := opts.Start
+		if set.restart != nil {
+			v = *set.restart
+		}
+		out = append(out, &SetSequence{Sequence: *seq, Value: v, CommandTag: "ALTER SEQUENCE"})
+	}
+	return out, nil
+}
+
+// renameSequence plans ALTER SEQUENCE a RENAME TO b; defaults calling
+// nextval('a') follow the rename.
+func (pc *planCtx) renameSequence(st *q.RenameStmt) ([]Change, error) {
+	name, err := relName(st.Relation)
+	if err != nil {
+		return nil, err
+	}
+	ref, ok, err := pc.v.lookupSequence(name)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		if st.MissingOk {
+			return []Change{&NoOp{CommandTag: "ALTER SEQUENCE", notes: notes{[]*wire.Error{notice(wire.CodeSuccessfulCompletion, "relation \"%s\" does not exist, skipping", name)}}}}, nil
+		}
+		return nil, errorf(CodeUndefinedTable, "relation \"%s\" does not exist", name)
+	}
+	to := truncateIdent(st.Newname)
+	taken, err := pc.v.relationNames()
+	if err != nil {
+		return nil, err
+	}
+	if taken[to] {
+		return nil, errorf(CodeDuplicateTable, "relation \"%s\" already exists", to)
+	}
+	a, _, err := pc.startAlter(ref.Table, "ALTER SEQUENCE")
+	if err != nil {
+		return nil, err
+	}
+	if ref.Column == "" {
+		a.newName = to
+		a.b.meta.Sequence.Name = to
+	} else {
+		a.b.col(ref.Column).meta.Sequence.Name = to
+	}
+	// Defaults naming the sequence, in every table.
+	oldCall, newCall := nextvalSQL(name), nextvalSQL(to)
+	es, ms, err := pc.v.all()
+	if err != nil {
+		return nil, err
+	}
+	for i, e := range es {
+		for _, c := range ms[i].Columns {
+			if !strings.Contains(c.Default, oldCall) {
+				continue
+			}
+			o, err := a.other(e.Name)
+			if err != nil {
+				return nil, err
+			}
+			oc := o.b.col(c.Name)
+			oc.meta.Default = strings.ReplaceAll(oc.meta.Default, oldCall, newCall)
+		}
+	}
+	return a.changes()
+}
+
+// dropSequences plans DROP SEQUENCE.
+func (pc *planCtx) dropSequences(st *q.DropStmt, names []string) ([]Change, error) {
+	cascade := st.Behavior == q.DropBehavior_DROP_CASCADE
+	var out []Change
+	var skipped []*wire.Error
+	for _, name := range names {
+		ref, ok, err := pc.v.lookupSequence(name)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			if st.MissingOk {
+				skipped = append(skipped, notice(wire.CodeSuccessfulCompletion, "sequence \"%s\" does not exist, skipping", name))
+				continue
+			}
+			if _, ok := pc.v.cat.Table(name); ok {
+				return nil, errorf(CodeWrongObjectType, "\"%s\" is not a sequence", name).WithHint("Use DROP TABLE to remove a table.")
+			}
+			return nil, errorf(CodeUndefinedTable, "sequence \"%s\" does not exist", name)
+		}
+		if ref.Column != "" {
+			_, m, _, err := pc.v.table(ref.Table)
+			if err != nil {
+				return nil, err
+			}
+			c, _ := m.Column(ref.Column)
+			if c.Identity != "" {
+				return nil, errorf(CodeDependentObjects, "cannot drop sequence %s because column %s of table %s requires it", name, ref.Column, ref.Table).
+					WithHint(fmt.Sprintf("You can drop column %s of table %s instead.", ref.Column, ref.Table))
+			}
+		}
+		// Defaults calling nextval of it.
+		call := nextvalSQL(name)
+		type use struct{ table, column string }
+		var uses []use
+		es, ms, err := pc.v.all()
+		if err != nil {
+			return nil, err
+		}
+		for i, e := range es {
+			for _, c := range ms[i].Columns {
+				if strings.Contains(c.Default, call) {
+					uses = append(uses, use{e.Name, c.Name})
+				}
+			}
+		}
+		if len(uses) > 0 && !cascade {
+			var lines []string
+			for _, u := range uses {
+				lines = append(lines, fmt.Sprintf("default value for column %s of table %s depends on sequence %s", u.column, u.table, name))
+			}
+			return nil, errorf(CodeDependentObjects, "cannot drop sequence %s because other objects depend on it", name).
+				WithDetail(strings.Join(lines, "\n")).WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+		}
+		if ref.Column == "" && len(uses) == 0 {
+			out = append(out, &DropTable{Name: name, CommandTag: "DROP SEQUENCE", Cascade: cascade})
+			continue
+		}
+		a, _, err := pc.startAlter(ref.Table, "DROP SEQUENCE")
+		if err != nil {
+			return nil, err
+		}
+		for _, u := range uses {
+			o, err := a.other(u.table)
+			if err != nil {
+				return nil, err
+			}
+			oc := o.b.col(u.column)
+			oc.meta.Default, oc.hasDef = "", false
+			a.notice("drop cascades to default value for column %s of table %s", u.column, u.table)
+		}
+		if ref.Column != "" {
+			a.b.col(ref.Column).meta.Sequence = nil
+		}
+		cs, err := a.changes()
+		if err != nil {
+			return nil, err
+		}
+		if ref.Column == "" {
+			// the sequence's own relation is dropped; its alter state only
+			// carried the cascades
+			cs = append([]Change{&DropTable{Name: name, CommandTag: "DROP SEQUENCE", Cascade: true, notes: notes{a.notices}}}, cs[1:]...)
+		}
+		out = append(out, cs...)
+	}
+	if len(out) == 0 {
+		return []Change{&NoOp{CommandTag: "DROP SEQUENCE", notes: notes{skipped}}}, nil
+	}
+	if len(skipped) > 0 {
+		addNotices(out[0], skipped)
+	}
+	return out, nil
+}
+
+// addNotices prepends notices to a change.
+func addNotices(c Change, ns []*wire.Error) {
+	switch x := c.(type) {
+	case *CreateTable:
+		x.Notice = append(ns, x.Notice...)
+	case *DropTable:
+		x.Notice = append(ns, x.Notice...)
+	case *AlterTable:
+		x.Notice = append(ns, x.Notice...)
+	case *Truncate:
+		x.Notice = append(ns, x.Notice...)
+	case *SetSequence:
+		x.Notice = append(ns, x.Notice...)
+	case *NoOp:
+		x.Notice = append(ns, x.Notice...)
+	}
+}
