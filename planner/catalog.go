@@ -10,6 +10,7 @@ import (
 	"github.com/pggraph/pggraph/exec/lancesrc"
 	"github.com/pggraph/pggraph/graph"
 	"github.com/pggraph/pggraph/lance"
+	"github.com/pggraph/pggraph/planner/ddl"
 	"github.com/pggraph/pggraph/wire"
 )
 
@@ -35,7 +36,8 @@ type catalog struct {
 type tableInfo struct {
 	def    *exec.TableDef
 	entry  graph.TableEntry
-	schema *arrow.Schema // the stored Arrow schema (what inserts must carry)
+	schema *arrow.Schema  // the stored Arrow schema (what inserts must carry)
+	meta   *ddl.TableMeta // nil when the definition's metadata is unreadable
 }
 
 // columnTypes lists exec types in preference order; a stored Arrow type
@@ -72,13 +74,75 @@ func buildCatalog(ctx context.Context, root *graph.Root, sn *graph.Snapshot) (*c
 			return nil, err
 		}
 		mc.Add(td)
-		schema, _ := e.Def.ArrowSchema()
-		c.tables[e.Name] = &tableInfo{def: td, entry: e, schema: schema}
+		c.tables[e.Name] = newTableInfo(e, td)
 	}
 	return c, nil
 }
 
+// newTableInfo pairs a table's exec definition with its stored schema and
+// SQL metadata.
+func newTableInfo(e graph.TableEntry, td *exec.TableDef) *tableInfo {
+	schema, _ := e.Def.ArrowSchema()
+	ti := &tableInfo{def: td, entry: e, schema: schema}
+	if m, err := ddl.DecodeMeta(e.Name, e.Def); err == nil {
+		ti.meta = &m
+	}
+	return ti
+}
+
+// sqlTableDef is the exec definition of a table from its SQL metadata
+// (exact PostgreSQL types, defaults, constraints), without Source; ok is
+// false when the metadata cannot be used (the storage types then rule).
+func sqlTableDef(e graph.TableEntry) (*exec.TableDef, bool) {
+	td, err := ddl.ExecTable(e)
+	if err != nil {
+		return nil, false
+	}
+	m, err := ddl.DecodeMeta(e.Name, e.Def)
+	if err != nil {
+		return td, true
+	}
+	// constraint details ExecTable may not carry (yet)
+	if m.PrimaryKey != nil && td.PrimaryKeyName == "" {
+		td.PrimaryKeyName = m.PrimaryKey.Name
+	}
+	if len(td.UniqueNames) == 0 {
+		for _, u := range m.Uniques {
+			td.UniqueNames = append(td.UniqueNames, u.Name)
+		}
+	}
+	if len(td.Checks) == 0 {
+		for _, c := range m.Checks {
+			td.Checks = append(td.Checks, exec.CheckDef{Name: c.Name, Expr: c.Expr})
+		}
+	}
+	for i := range td.ForeignKeys {
+		if td.ForeignKeys[i].OnDelete != exec.RefNoAction || i >= len(m.ForeignKeys) {
+			continue
+		}
+		switch m.ForeignKeys[i].OnDelete {
+		case ddl.Restrict:
+			td.ForeignKeys[i].OnDelete = exec.RefRestrict
+		case ddl.Cascade:
+			td.ForeignKeys[i].OnDelete = exec.RefCascade
+		case ddl.SetNull:
+			td.ForeignKeys[i].OnDelete = exec.RefSetNull
+		case ddl.SetDefault:
+			td.ForeignKeys[i].OnDelete = exec.RefSetDefault
+		}
+	}
+	return td, true
+}
+
 func tableDef(ctx context.Context, root *graph.Root, e graph.TableEntry) (*exec.TableDef, error) {
+	if td, ok := sqlTableDef(e); ok {
+		ds, err := lance.Open(ctx, root.Store(), e.Location, root.DatasetOptions(e.Location, e.Branch, e.Version))
+		if err != nil {
+			return nil, wire.Errorf("58030", "could not open table %q at version %d", e.Name, e.Version).WithDetail(err.Error())
+		}
+		td.Source = lancesrc.New(ds, td.Columns, td.PrimaryKey)
+		return td, nil
+	}
 	schema, err := e.Def.ArrowSchema()
 	if err != nil {
 		return nil, wire.Errorf("XX001", "table %q has an unreadable definition", e.Name).WithDetail(err.Error())

@@ -32,6 +32,8 @@ func (p *plan) stmtName() string {
 		return "MERGE"
 	case stmtTruncate:
 		return "TRUNCATE TABLE"
+	case stmtDDL:
+		return p.ddlName
 	}
 	return "SELECT"
 }
@@ -133,6 +135,8 @@ func (s *session) runWrite(ctx context.Context, v *view, p *plan, params []any) 
 		return w.merge(p.node.GetMergeStmt())
 	case stmtTruncate:
 		return w.truncate(p.node.GetTruncateStmt())
+	case stmtDDL:
+		return w.ddl(p.node)
 	}
 	return nil, notSupported(p.stmtName())
 }
@@ -156,6 +160,9 @@ func (s *session) describeWrite(ctx context.Context, st *wire.Statement, p *plan
 			d.Columns = append(d.Columns, wire.Column{Name: n, TypeOID: typ, TypeSize: 4, TypeMod: -1})
 		}
 		return d, nil
+	}
+	if p.kind == stmtDDL {
+		return wire.Description{Params: p.declared}, nil
 	}
 	var base *catalog
 	var pend *pendingState

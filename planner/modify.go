@@ -222,14 +222,11 @@ func (w *writer) truncate(tr *sqlparse.TruncateStmt) (*writeOut, error) {
 		}
 	}
 	for _, ti := range list {
-		rows, _, err := w.query("SELECT _rowaddr FROM " + quoteIdent(ti.def.Name))
-		if err != nil {
-			return nil, err
-		}
-		addrs, _ := splitAddrs(rows, &exec.TableDef{})
-		if err := w.apply(ti, addrs, nil); err != nil {
-			return nil, err
-		}
+		w.v.pend.tables[ti.def.Name] = &pendingTable{mode: modeTruncated, schema: ti.schema, cols: ti.def.Columns}
+	}
+	w.v.pend.gen++
+	if err := w.rebase(); err != nil {
+		return nil, err
 	}
 	return &writeOut{tag: "TRUNCATE TABLE"}, nil
 }

@@ -2,11 +2,14 @@ package planner
 
 import (
 	"maps"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/pggraph/pggraph/exec"
+	"github.com/pggraph/pggraph/graph"
+	"github.com/pggraph/pggraph/planner/ddl"
 )
 
 // pendingAddrBit marks the address of a pending (uncommitted) insert, as
@@ -19,6 +22,9 @@ const pendingAddrBit = uint64(1) << 63
 // the table's Arrow schema) and base rows to delete (by row address).
 // Records are never mutated once added, so a savepoint copy shares them.
 type pendingTable struct {
+	mode    int             // modeRows, modeCreated, modeReplaced, modeTruncated
+	def     *graph.TableDef // modeReplaced: the new definition
+	flushed bool            // rows went with the table's ReplaceTable
 	schema  *arrow.Schema
 	cols    []exec.ColumnDef
 	inserts []arrow.RecordBatch
@@ -32,7 +38,9 @@ func (p *pendingTable) clone() *pendingTable {
 	return &c
 }
 
-func (p *pendingTable) empty() bool { return len(p.inserts) == 0 && len(p.deleted) == 0 }
+func (p *pendingTable) empty() bool {
+	return p.mode == modeRows && len(p.inserts) == 0 && len(p.deleted) == 0
+}
 
 // insertedRows is the number of pending inserted rows.
 func (p *pendingTable) insertedRows() int64 {
@@ -120,6 +128,12 @@ func recordFromVecs(schema *arrow.Schema, cols []exec.ColumnDef, vecs []*exec.Ve
 
 // pendingState is everything a transaction has done but not committed.
 type pendingState struct {
+	ddl     []ddl.Change  // planned DDL, in order
+	overlay *ddl.Overlay // catalog with ddl applied (nil: rebuild by replay)
+	// derived is the exec catalog with ddl applied (cache)
+	derived     *catalog
+	derivedGen  uint64
+	derivedFrom *catalog
 	tables map[string]*pendingTable // by table name
 	reads  map[string]bool          // every table read, probed or written
 	locks  map[string]bool          // FOR UPDATE/SHARE tables (also in reads)
@@ -131,7 +145,8 @@ func newPendingState() *pendingState {
 }
 
 func (s *pendingState) clone() *pendingState {
-	c := &pendingState{tables: make(map[string]*pendingTable, len(s.tables)), reads: maps.Clone(s.reads), locks: maps.Clone(s.locks), gen: s.gen}
+	c := &pendingState{tables: make(map[string]*pendingTable, len(s.tables)), reads: maps.Clone(s.reads), locks: maps.Clone(s.locks), gen: s.gen,
+		ddl: slices.Clone(s.ddl)}
 	for k, v := range s.tables {
 		c.tables[k] = v.clone()
 	}
@@ -145,10 +160,26 @@ func (s *pendingState) table(td *exec.TableDef, schema *arrow.Schema) *pendingTa
 		p = &pendingTable{schema: schema, cols: td.Columns}
 		s.tables[td.Name] = p
 	}
+	if p.schema == nil {
+		p.schema, p.cols = schema, td.Columns
+	}
 	return p
 }
 
+// hasModes reports tables created, rewritten or truncated.
+func (s *pendingState) hasModes() bool {
+	for _, p := range s.tables {
+		if p.mode != modeRows {
+			return true
+		}
+	}
+	return false
+}
+
 func (s *pendingState) hasWrites() bool {
+	if len(s.ddl) > 0 {
+		return true
+	}
 	for _, p := range s.tables {
 		if !p.empty() {
 			return true

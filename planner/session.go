@@ -39,6 +39,7 @@ const (
 	stmtMerge
 	stmtTruncate
 	stmtAdvisory // SELECT of advisory lock functions only
+	stmtDDL      // planned by planner/ddl
 )
 
 // plan is what Describe leaves on a Statement for Execute.
@@ -53,7 +54,7 @@ type plan struct {
 	prep        *exec.Prepared
 	key         catKey // snapshot prep was bound against
 	gen         uint64 // pending generation prep was bound against
-	desc        *wire.Description
+	ddlName     string // leading keywords of a DDL statement (messages)
 }
 
 // Parse implements wire.Session: wire classifies utility statements; a
@@ -105,6 +106,9 @@ func newPlan(st *wire.Statement) *plan {
 		p.kind = stmtMerge
 	case n.GetTruncateStmt() != nil:
 		p.kind = stmtTruncate
+	case isDDL(n):
+		p.kind = stmtDDL
+		p.ddlName = unsupportedKeyword(st.SQL)
 	default:
 		p.unsupported = unsupportedKeyword(st.SQL)
 		if p.unsupported == "" {

@@ -178,6 +178,12 @@ func (s *session) Close() error {
 // flush stages a pending state: deletes by address in the base version,
 // inserts as Arrow batches, and a probe for every table read.
 func flush(st *adapters.Stage, pend *pendingState) error {
+	for _, p := range pend.tables {
+		p.flushed = false
+	}
+	if err := flushDDL(st, pend); err != nil {
+		return err
+	}
 	names := make([]string, 0, len(pend.tables))
 	for n := range pend.tables {
 		names = append(names, n)
@@ -190,7 +196,17 @@ func flush(st *adapters.Stage, pend *pendingState) error {
 			continue
 		}
 		written[n] = true
-		if len(p.deleted) > 0 {
+		switch p.mode {
+		case modeReplaced:
+			if p.flushed {
+				continue
+			}
+		case modeTruncated:
+			if err := st.Truncate(n); err != nil {
+				return err
+			}
+		}
+		if len(p.deleted) > 0 && p.mode == modeRows {
 			addrs := make([]uint64, 0, len(p.deleted))
 			for a := range p.deleted {
 				addrs = append(addrs, a)

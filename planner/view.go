@@ -9,19 +9,28 @@ import (
 // set, so they are negative as int8).
 const rowAddrColumn = "_rowaddr"
 
+var _ = rowAddrColumn
+
 // view is the exec catalog one statement runs against: the pinned
 // snapshot's tables with the transaction's pending changes applied
 // (read-your-writes), and statement-local relations (RETURNING's rows,
 // ON CONFLICT's excluded).
 type view struct {
-	base  *catalog
+	root  *catalog // the pinned snapshot's catalog
+	base  *catalog // root with the pending DDL applied
 	pend  *pendingState
 	extra map[string]*exec.TableDef // statement-local relations
 	memo  map[string]*exec.TableDef
 }
 
-func newView(base *catalog, pend *pendingState) *view {
-	return &view{base: base, pend: pend, extra: map[string]*exec.TableDef{}, memo: map[string]*exec.TableDef{}}
+func newView(root *catalog, pend *pendingState) *view {
+	base := root
+	if pend != nil {
+		if c, err := effective(root, pend); err == nil {
+			base = c
+		}
+	}
+	return &view{root: root, base: base, pend: pend, extra: map[string]*exec.TableDef{}, memo: map[string]*exec.TableDef{}}
 }
 
 // Schemas implements exec.Catalog.

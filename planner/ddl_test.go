@@ -1,0 +1,84 @@
+package planner
+
+import (
+	"testing"
+)
+
+// graphSchema creates a small social graph through SQL DDL.
+var graphSchema = []step{
+	{sql: "create table person (id int8 primary key, name text not null, age int4 check (age >= 0), email text unique)", tag: "CREATE TABLE"},
+	{sql: "create table company (id int8 primary key, name text not null)", tag: "CREATE TABLE"},
+	{sql: "create table knows (src int8 not null references person(id) on delete cascade, dst int8 not null references person(id) on delete cascade, since int4) with (graph.kind = edge)", tag: "CREATE TABLE"},
+	{sql: "create table works_at (src int8 not null references person(id), dst int8 not null references company(id) on delete set null, role text) with (graph.kind = edge)", tag: "CREATE TABLE"},
+}
+
+// TestConstraints: each constraint class violated once, with
+// PostgreSQL's SQLSTATE, message and detail.
+func TestConstraints(t *testing.T) {
+	steps := append(append([]step(nil), graphSchema...), []step{
+		{sql: "insert into person values (1, 'ada', 36, 'ada@x'), (2, 'bob', 40, 'bob@x'), (3, 'cy', 20, null)", tag: "INSERT 0 3"},
+		{sql: "insert into company values (10, 'acme')"},
+		{sql: "insert into knows values (1, 2, 2020), (2, 3, 2021), (1, 3, 2019)", tag: "INSERT 0 3"},
+		{sql: "insert into works_at values (1, 10, 'eng'), (2, 10, 'ops')"},
+		{sql: "insert into person values (1, 'dup', 1, null)", code: "23505", msg: `duplicate key value violates unique constraint "person_pkey"`, detail: "Key (id)=(1) already exists."},
+		{sql: "insert into person values (4, 'dup', 1, 'ada@x')", code: "23505", msg: `duplicate key value violates unique constraint "person_email_key"`, detail: "Key (email)=(ada@x) already exists."},
+		{sql: "insert into person (id, age) values (4, 1)", code: "23502", msg: `null value in column "name" of relation "person" violates not-null constraint`, detail: "Failing row contains (4, null, 1, null)."},
+		{sql: "insert into person values (4, 'neg', -1, null)", code: "23514", msg: `new row for relation "person" violates check constraint "person_age_check"`, detail: "Failing row contains (4, neg, -1, null)."},
+		{sql: "update person set age = -5 where id = 2", code: "23514", msg: `violates check constraint "person_age_check"`},
+		{sql: "insert into knows values (1, 99, 2000)", code: "23503", msg: `insert or update on table "knows" violates foreign key constraint "knows_dst_fkey"`, detail: `Key (dst)=(99) is not present in table "person".`},
+		{sql: "delete from person where id = 2", code: "23503", msg: `update or delete on table "person" violates foreign key constraint "works_at_src_fkey" on table "works_at"`, detail: `Key (id)=(2) is still referenced from table "works_at".`},
+		{sql: "update person set id = 20 where id = 2", code: "23503", msg: `violates foreign key constraint "works_at_src_fkey" on table "works_at"`},
+		// CASCADE deletes incident edges in the same statement (and commit)
+		{sql: "delete from person where id = 3", tag: "DELETE 1"},
+		{sql: "select src, dst from knows order by src, dst", rows: "1|2"},
+		// SET NULL clears the reference (works_at.dst is NOT NULL here: 23502)
+		{sql: "delete from company where id = 10", code: "23502", msg: `null value in column "dst" of relation "works_at"`},
+		{sql: "select count(*) from works_at", rows: "2"},
+	}...)
+	for _, m := range modes {
+		t.Run(m.name, func(t *testing.T) {
+			ts := startServer(t, nil)
+			runScript(t, ts.connect(t, m.mode), steps)
+		})
+	}
+}
+
+// TestTransactionalDDL: DDL and DML of one transaction publish together
+// or roll back together.
+func TestTransactionalDDL(t *testing.T) {
+	steps := []step{
+		{sql: "begin"},
+		{sql: "create table t1 (id int8 primary key, v text)"},
+		{sql: "insert into t1 values (1, 'a'), (2, 'b')"},
+		{sql: "select count(*) from t1", rows: "2"},
+		{sql: "rollback"},
+		{sql: "select * from t1", code: "42P01", msg: `relation "t1" does not exist`},
+		{sql: "begin"},
+		{sql: "create table t1 (id int8 primary key, v text)"},
+		{sql: "insert into t1 values (1, 'a'), (2, 'b')"},
+		{sql: "update t1 set v = 'B' where id = 2"},
+		{sql: "savepoint s"},
+		{sql: "create table t2 (id int8 primary key)"},
+		{sql: "rollback to savepoint s"},
+		{sql: "select * from t2", code: "42P01", msg: `relation "t2" does not exist`},
+		{sql: "rollback to savepoint s"},
+		{sql: "commit"},
+		{sql: "select id, v from t1 order by id", rows: "1|a;2|B"},
+		{sql: "select * from t2", code: "42P01", msg: `relation "t2" does not exist`},
+		{sql: "begin"},
+		{sql: "insert into t1 values (3, 'c')"},
+		{sql: "truncate t1"},
+		{sql: "insert into t1 values (4, 'd')"},
+		{sql: "select id from t1", rows: "4"},
+		{sql: "commit"},
+		{sql: "select id from t1", rows: "4"},
+		{sql: "drop table t1", tag: "DROP TABLE"},
+		{sql: "select * from t1", code: "42P01", msg: `relation "t1" does not exist`},
+	}
+	for _, m := range modes {
+		t.Run(m.name, func(t *testing.T) {
+			ts := startServer(t, nil)
+			runScript(t, ts.connect(t, m.mode), steps)
+		})
+	}
+}

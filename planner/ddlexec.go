@@ -1,0 +1,355 @@
+package planner
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/pggraph/pggraph/adapters"
+	"github.com/pggraph/pggraph/exec"
+	"github.com/pggraph/pggraph/graph"
+	"github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/planner/ddl"
+	"github.com/pggraph/pggraph/wire"
+)
+
+// DDL is planned by planner/ddl against the transaction's catalog (the
+// pinned snapshot plus its earlier DDL: ddl.Overlay) and joins the
+// pending state like DML: a created table gets pending rows, a rewritten
+// table (ALTER that changes the physical schema) gets its complete new
+// content as pending rows computed by exec from the current view, a
+// truncated table starts empty. COMMIT stages the changes in order
+// (CreateTable, DropTable, Redefine, ReplaceTable, Truncate) followed by
+// the row changes, so DDL and DML of one transaction are one graph
+// commit.
+
+// table modes of a pendingTable
+const (
+	modeRows      = iota // rows changed against the snapshot's version
+	modeCreated          // created in this transaction
+	modeReplaced         // rewritten into a new incarnation (ALTER)
+	modeTruncated        // emptied (TRUNCATE), then maybe new rows
+)
+
+// isDDL reports statements planner/ddl plans.
+func isDDL(n *sqlparse.Node) bool {
+	switch n.Node.(type) {
+	case *sqlparse.Node_CreateStmt, *sqlparse.Node_DropStmt, *sqlparse.Node_AlterTableStmt, *sqlparse.Node_RenameStmt,
+		*sqlparse.Node_IndexStmt, *sqlparse.Node_CreateSeqStmt, *sqlparse.Node_AlterSeqStmt, *sqlparse.Node_CommentStmt,
+		*sqlparse.Node_CreateSchemaStmt, *sqlparse.Node_AlterOwnerStmt, *sqlparse.Node_GrantStmt, *sqlparse.Node_GrantRoleStmt,
+		*sqlparse.Node_CreateExtensionStmt, *sqlparse.Node_AlterObjectSchemaStmt,
+		*sqlparse.Node_CreateTableAsStmt, *sqlparse.Node_ViewStmt, *sqlparse.Node_CreateFunctionStmt, *sqlparse.Node_CreateTrigStmt,
+		*sqlparse.Node_CreateEnumStmt, *sqlparse.Node_CreateDomainStmt, *sqlparse.Node_AlterDefaultPrivilegesStmt:
+		return true
+	}
+	return false
+}
+
+// ddlCatalog is the catalog DDL is planned against.
+func (w *writer) ddlCatalog() *ddl.Overlay {
+	return w.v.pend.ddlOverlay(w.v.root.sn)
+}
+
+// ddlOverlay is the snapshot's catalog with the pending DDL applied
+// (rebuilt by replay after a savepoint restore).
+func (p *pendingState) ddlOverlay(sn *graph.Snapshot) *ddl.Overlay {
+	if p.overlay == nil {
+		p.overlay = ddl.NewOverlay(sn.Catalog())
+		p.overlay.Apply(p.ddl...)
+	}
+	return p.overlay
+}
+
+// ddl plans and applies one DDL statement.
+func (w *writer) ddl(n *sqlparse.Node) (*writeOut, error) {
+	changes, err := ddl.Plan(n, w.ddlCatalog())
+	if err != nil {
+		return nil, err
+	}
+	if len(changes) == 0 {
+		return &writeOut{tag: "SELECT"}, nil
+	}
+	for _, ch := range changes {
+		if err := w.applyChange(ch); err != nil {
+			return nil, err
+		}
+		if w.s.info.Notice != nil && !w.describe {
+			for _, nt := range ch.Notices() {
+				w.s.info.Notice(nt)
+			}
+		}
+	}
+	return &writeOut{tag: changes[0].Tag()}, nil
+}
+
+// applyChange adds one planned change to the pending state.
+func (w *writer) applyChange(ch ddl.Change) error {
+	p := w.v.pend
+	switch c := ch.(type) {
+	case *ddl.NoOp:
+		return nil
+	case *ddl.CreateTable:
+		p.ddl = append(p.ddl, c)
+		w.ddlCatalog().Apply(c)
+		if c.Meta.Relkind != ddl.RelSequence {
+			p.tables[c.Name] = &pendingTable{mode: modeCreated}
+		}
+	case *ddl.DropTable:
+		p.ddl = append(p.ddl, c)
+		w.ddlCatalog().Apply(c)
+		delete(p.tables, c.Name)
+		delete(p.reads, c.Name)
+	case *ddl.AlterTable:
+		if err := w.validate(c.Validate); err != nil {
+			return err
+		}
+		if c.Rewrite != nil {
+			if err := w.rewrite(c); err != nil {
+				return err
+			}
+		}
+		p.ddl = append(p.ddl, c)
+		w.ddlCatalog().Apply(c)
+		if c.NewName != "" && c.NewName != c.Name {
+			if pt, ok := p.tables[c.Name]; ok {
+				delete(p.tables, c.Name)
+				p.tables[c.NewName] = pt
+			}
+		}
+	case *ddl.Truncate:
+		for _, name := range c.Names {
+			p.tables[name] = &pendingTable{mode: modeTruncated}
+		}
+	default:
+		return wire.Errorf(wire.CodeFeatureNotSupported, "%s is not supported yet", ch.Tag())
+	}
+	p.gen++
+	return w.rebase()
+}
+
+// rebase rebuilds the view's catalog from the snapshot and the pending
+// DDL (the next queries of the statement and transaction see it).
+func (w *writer) rebase() error {
+	c, err := effective(w.v.root, w.v.pend)
+	if err != nil {
+		return err
+	}
+	w.v.base = c
+	w.v.refresh()
+	return nil
+}
+
+// rewrite computes the new content of a table an ALTER rewrites: exec
+// evaluates the rewrite's expressions over the table as the transaction
+// sees it; the rows become the table's pending rows in the new schema.
+func (w *writer) rewrite(c *ddl.AlterTable) error {
+	entry := graph.TableEntry{Name: c.Name, Def: c.Def}
+	td, ok := sqlTableDef(entry)
+	if !ok {
+		return wire.Errorf("XX000", "ALTER TABLE \"%s\" produced an unreadable definition", c.Name)
+	}
+	rows, _, err := w.query(c.Rewrite.Select(c.Name))
+	if err != nil {
+		return err
+	}
+	if len(rows) != len(td.Columns) {
+		return wire.Errorf("XX000", "ALTER TABLE \"%s\": rewrite has %d columns for %d", c.Name, len(rows), len(td.Columns))
+	}
+	for i, cd := range td.Columns {
+		rows[i] = retype(rows[i], cd.Type)
+	}
+	schema, err := c.Def.ArrowSchema()
+	if err != nil {
+		return err
+	}
+	pt := &pendingTable{mode: modeReplaced, schema: schema, cols: td.Columns, def: &c.Def}
+	if len(rows) > 0 && rows[0].N > 0 {
+		pt.inserts = append(pt.inserts, recordFromVecs(schema, td.Columns, rows))
+	}
+	w.v.pend.tables[c.Name] = pt
+	return nil
+}
+
+// validate checks existing rows against constraints an ALTER adds.
+func (w *writer) validate(vs []ddl.Validation) error {
+	if w.describe {
+		return nil
+	}
+	for _, v := range vs {
+		t := quoteIdent(v.Table)
+		cols := make([]string, len(v.Columns))
+		for i, c := range v.Columns {
+			cols[i] = quoteIdent(c)
+		}
+		notNull := make([]string, len(cols))
+		for i, c := range cols {
+			notNull[i] = c + " IS NOT NULL"
+		}
+		var q string
+		switch v.Kind {
+		case ddl.ValidateNotNull:
+			q = "SELECT 1 FROM " + t + " WHERE " + cols[0] + " IS NULL LIMIT 1"
+		case ddl.ValidateCheck:
+			q = "SELECT 1 FROM " + t + " WHERE NOT (" + v.Expr + ") LIMIT 1"
+		case ddl.ValidateUnique:
+			q = "SELECT " + strings.Join(cols, ", ") + " FROM " + t + " WHERE " + strings.Join(notNull, " AND ") +
+				" GROUP BY " + strings.Join(cols, ", ") + " HAVING count(*) > 1 LIMIT 1"
+		case ddl.ValidateForeignKey:
+			eq := make([]string, len(cols))
+			for i := range cols {
+				eq[i] = "_r." + quoteIdent(v.RefColumns[i]) + " = _c." + cols[i]
+			}
+			cc := make([]string, len(cols))
+			for i, c := range cols {
+				cc[i] = "_c." + c
+			}
+			q = "SELECT " + strings.Join(cc, ", ") + " FROM " + t + " AS _c WHERE " + strings.Join(notNull, " AND ") +
+				" AND NOT EXISTS (SELECT 1 FROM " + quoteIdent(v.RefTable) + " AS _r WHERE " + strings.Join(eq, " AND ") + ") LIMIT 1"
+		case ddl.ValidateMaxOut:
+			q = "SELECT " + cols[0] + " FROM " + t + " GROUP BY " + cols[0] + fmt.Sprintf(" HAVING count(*) > %d LIMIT 1", v.Limit)
+		default:
+			continue
+		}
+		rows, _, err := w.query(q)
+		if err != nil {
+			return err
+		}
+		if len(rows) == 0 || rows[0].N == 0 {
+			continue
+		}
+		key := func() string {
+			vals := make([]string, len(rows))
+			for i, r := range rows {
+				if s, ok := exec.FormatText(r, 0, w.s.location()); ok {
+					vals[i] = s
+				} else {
+					vals[i] = "null"
+				}
+			}
+			return "(" + strings.Join(v.Columns, ", ") + ")=(" + strings.Join(vals, ", ") + ")"
+		}
+		switch v.Kind {
+		case ddl.ValidateNotNull:
+			return wire.Errorf("23502", "column \"%s\" of relation \"%s\" contains null values", v.Columns[0], v.Table)
+		case ddl.ValidateCheck:
+			return wire.Errorf("23514", "check constraint \"%s\" of relation \"%s\" is violated by some row", v.Constraint, v.Table)
+		case ddl.ValidateUnique:
+			return wire.Errorf("23505", "could not create unique index \"%s\"", v.Constraint).WithDetail("Key " + key() + " is duplicated.")
+		case ddl.ValidateForeignKey:
+			return wire.Errorf("23503", "insert or update on table \"%s\" violates foreign key constraint \"%s\"", v.Table, v.Constraint).
+				WithDetail(fmt.Sprintf("Key %s is not present in table \"%s\".", key(), v.RefTable))
+		case ddl.ValidateMaxOut:
+			return wire.Errorf("23514", "edge table \"%s\" violates graph.max_out = %d", v.Table, v.Limit).
+				WithDetail("Source " + key() + " has more outgoing edges.")
+		}
+	}
+	return nil
+}
+
+// effective is the catalog a transaction sees: its snapshot's tables
+// with its pending DDL applied (created, altered, dropped, truncated
+// tables), cached per pending generation.
+func effective(root *catalog, pend *pendingState) (*catalog, error) {
+	if len(pend.ddl) == 0 && !pend.hasModes() {
+		return root, nil
+	}
+	if pend.derived != nil && pend.derivedGen == pend.gen && pend.derivedFrom == root {
+		return pend.derived, nil
+	}
+	mc := exec.NewMemCatalog()
+	c := &catalog{Catalog: mc, sn: root.sn, tables: map[string]*tableInfo{}}
+	entries := pend.ddlOverlay(root.sn).Tables()
+	for _, e := range entries {
+		pt := pend.tables[e.Name]
+		base, inBase := root.tables[e.Name]
+		if inBase && base.entry.ID == e.ID && base.entry.Incarnation == e.Incarnation && string(base.entry.Def.Extra) == string(e.Def.Extra) &&
+			len(base.entry.Def.Columns) == len(e.Def.Columns) && (pt == nil || pt.mode == modeRows) {
+			mc.Add(base.def)
+			c.tables[e.Name] = base
+			continue
+		}
+		if m, err := ddl.DecodeMeta(e.Name, e.Def); err == nil && m.Relkind == ddl.RelSequence {
+			continue
+		}
+		td, ok := sqlTableDef(e)
+		if !ok {
+			return nil, wire.Errorf("XX001", "table %q has an unreadable definition", e.Name)
+		}
+		if e.ID == 0 {
+			td.OID = 0 // allocated by the catalog until the commit assigns the id
+		}
+		switch {
+		case pt != nil && pt.mode != modeRows:
+			td.Source = &exec.MemTable{Cols: td.Columns}
+		case inBase:
+			td.Source = base.def.Source // catalog-only change: same rows
+		default:
+			for _, b := range root.tables { // renamed: same id
+				if b.entry.ID == e.ID && e.ID != 0 {
+					td.Source = b.def.Source
+				}
+			}
+			if td.Source == nil {
+				td.Source = &exec.MemTable{Cols: td.Columns}
+			}
+		}
+		mc.Add(td)
+		ti := newTableInfo(e, td)
+		c.tables[e.Name] = ti
+		if pt != nil {
+			pt.cols, pt.schema = td.Columns, ti.schema
+		}
+	}
+	pend.derived, pend.derivedGen, pend.derivedFrom = c, pend.gen, root
+	return c, nil
+}
+
+// flushDDL stages the pending DDL in order; rows of rewritten tables go
+// with their last rewrite.
+func flushDDL(st *adapters.Stage, pend *pendingState) error {
+	lastRewrite := map[string]int{}
+	for i, ch := range pend.ddl {
+		if a, ok := ch.(*ddl.AlterTable); ok && a.Rewrite != nil {
+			lastRewrite[a.Name] = i
+		}
+	}
+	for i, ch := range pend.ddl {
+		switch c := ch.(type) {
+		case *ddl.CreateTable:
+			def := c.Def
+			if err := st.CreateTable(adapters.TableSpec{Name: c.Name, Kind: c.Kind, Def: &def}); err != nil {
+				return err
+			}
+		case *ddl.DropTable:
+			if err := st.DropTable(c.Name); err != nil {
+				return err
+			}
+		case *ddl.AlterTable:
+			if c.Rewrite != nil {
+				var src adapters.Source
+				if pt := pend.tables[finalName(pend, c.Name, i)]; lastRewrite[c.Name] == i && pt != nil && pt.mode == modeReplaced {
+					src = adapters.Batches(pt.schema, pt.inserts...)
+					pt.flushed = true
+				}
+				if err := st.ReplaceTable(c.Name, c.Def, src); err != nil {
+					return err
+				}
+			}
+			if c.Rewrite == nil || (c.NewName != "" && c.NewName != c.Name) {
+				if err := st.Redefine(c.Name, c.NewName, c.Def); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// finalName follows the renames after change i.
+func finalName(pend *pendingState, name string, i int) string {
+	for _, ch := range pend.ddl[i:] {
+		if a, ok := ch.(*ddl.AlterTable); ok && a.Name == name && a.NewName != "" {
+			name = a.NewName
+		}
+	}
+	return name
+}
