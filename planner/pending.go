@@ -128,16 +128,16 @@ func recordFromVecs(schema *arrow.Schema, cols []exec.ColumnDef, vecs []*exec.Ve
 
 // pendingState is everything a transaction has done but not committed.
 type pendingState struct {
-	ddl     []ddl.Change  // planned DDL, in order
+	ddl     []ddl.Change // planned DDL, in order
 	overlay *ddl.Overlay // catalog with ddl applied (nil: rebuild by replay)
 	// derived is the exec catalog with ddl applied (cache)
 	derived     *catalog
 	derivedGen  uint64
 	derivedFrom *catalog
-	tables map[string]*pendingTable // by table name
-	reads  map[string]bool          // every table read, probed or written
-	locks  map[string]bool          // FOR UPDATE/SHARE tables (also in reads)
-	gen    uint64                   // bumped on every change (catalog cache key)
+	tables      map[string]*pendingTable // by table name
+	reads       map[string]bool          // every table read, probed or written
+	locks       map[string]bool          // FOR UPDATE/SHARE tables (also in reads)
+	gen         uint64                   // bumped on every change (catalog cache key)
 }
 
 func newPendingState() *pendingState {
