@@ -266,3 +266,29 @@ func fmtAny(v any) string {
 	}
 	return "?"
 }
+
+func TestWireResult(t *testing.T) {
+	call := &Result{Tag: "CALL", Value: "x"}
+	sel := &Result{Tag: "SELECT 1", Value: "x", Row: []any{"x"}, Columns: []exec.Column{{Name: "f", TypeOID: 25, TypeLen: -1, TypeMod: -1}}}
+	ctx := context.Background()
+	w := call.Wire()
+	if row, ok, err := w.Next(ctx); ok || err != nil || row != nil || w.Tag() != "CALL" || w.Columns() != nil {
+		t.Fatalf("CALL result: %v %v %v %q %v", row, ok, err, w.Tag(), w.Columns())
+	}
+	w = sel.Wire()
+	row, ok, err := w.Next(ctx)
+	if !ok || err != nil || len(row) != 1 || row[0] != "x" {
+		t.Fatalf("first row %v %v %v", row, ok, err)
+	}
+	if _, ok, _ := w.Next(ctx); ok {
+		t.Fatal("second row")
+	}
+	if cols := w.Columns(); len(cols) != 1 || cols[0].Name != "f" || cols[0].TypeOID != 25 || w.Tag() != "SELECT" {
+		t.Fatalf("columns %+v tag %q", cols, w.Tag())
+	}
+	inv, _ := Parse("SELECT graph.create_branch($1) AS b")
+	d, err := inv.WireDescribe(nil, nil, nil)
+	if err != nil || len(d.Params) != 1 || d.Params[0] != 25 || len(d.Columns) != 1 || d.Columns[0].Name != "b" {
+		t.Fatalf("describe %+v %v", d, err)
+	}
+}

@@ -162,3 +162,35 @@ func TestWithViewsCatalog(t *testing.T) {
 		t.Fatalf("column types %q", got)
 	}
 }
+
+// TestViewsAsOf: an as-of session's commits and tables are those of its
+// snapshot, even on a branch whose snapshot predates the fork.
+func TestViewsAsOf(t *testing.T) {
+	g, h, _ := asOfGraph(t)
+	ctx := context.Background()
+	for _, c := range []struct {
+		branch, value, commits, tables string
+	}{
+		{"main", "3", h.ins123 + "," + h.create + "," + g.Root.RootCommitID(), "people:3:main"},
+		{"feature", h.ins4, h.ins4 + "," + h.ins123 + "," + h.create + "," + g.Root.RootCommitID(), "people:4:feature"},
+		{"feature", "2", h.create + "," + g.Root.RootCommitID(), "people:0:main"},
+	} {
+		sn, err := ResolveAsOf(ctx, g, c.branch, c.value, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		views, err := TablesAsOf(ctx, g, sn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cat := WithViews(exec.NewMemCatalog(), views)
+		got := query(t, cat, "SELECT string_agg(id, ',') FROM graph.commits")
+		if got[0] != c.commits {
+			t.Fatalf("%s as of %s: commits %q, want %q", c.branch, c.value, got, c.commits)
+		}
+		got = query(t, cat, "SELECT string_agg(name || ':' || row_count || ':' || lance_branch, ',') FROM graph.tables")
+		if got[0] != c.tables {
+			t.Fatalf("%s as of %s: tables %q, want %q", c.branch, c.value, got, c.tables)
+		}
+	}
+}
