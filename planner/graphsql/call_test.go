@@ -188,6 +188,8 @@ func TestCallEndToEnd(t *testing.T) {
 		{sql: "SELECT graph.create_branch($1)", params: []any{"b2"}, env: Env{Branch: "b1"}, tag: "SELECT 1", row: "b2"},
 		{sql: "SELECT * FROM graph.create_branch('b' || '3', 'main', '3') AS made", tag: "SELECT 1", row: "b3"},
 		{sql: "CALL graph.create_branch('b4', 'main', '2')", code: CodeFeatureNotSupported, msg: "earlier commit"},
+		{sql: "CALL graph.create_branch('b7', 'b1', '3')", tag: "CALL", row: "-"},
+		{sql: "CALL graph.create_branch('b8', 'b1', '2')", code: CodeFeatureNotSupported, msg: "earlier commit"},
 		{sql: "CALL graph.create_branch('b4', 'main', now())", tag: "CALL", row: "-"},
 		{sql: "SELECT graph.create_branch('b4' -- the name\n) AS again", code: CodeDuplicateObject, msg: `"b4"`},
 		{sql: "CALL graph.create_branch('b5', 'main', 'garbage')", code: CodeInvalidDatetimeFormat},
@@ -244,7 +246,7 @@ func TestCallEndToEnd(t *testing.T) {
 	// the branches exist as the steps left them
 	views, _ := Tables(ctx, g, "main")
 	got := query(t, WithViews(exec.NewMemCatalog(), views), "SELECT string_agg(name || ':' || coalesce(forked_from, '-'), ',' ORDER BY name) FROM graph.branches")
-	if got[0] != "b1:main,b2:b1,b4:main,main:-" {
+	if got[0] != "b1:main,b2:b1,b4:main,b7:b1,main:-" {
 		t.Fatalf("branches %q", got)
 	}
 	// an error inside an argument points into the statement

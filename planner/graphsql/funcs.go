@@ -210,7 +210,9 @@ func createBranch(ctx context.Context, g *adapters.Graph, env Env, args []*strin
 		if err != nil {
 			return nil, err
 		}
-		if at.Version != head.Version || at.Branch != head.Branch {
+		// the head itself (commit ids are unique; a branch without commits
+		// of its own has its parent's fork commit as head)
+		if at.Commit.ID != head.Commit.ID {
 			bc, ok := any(g).(branchAtCreator)
 			if !ok {
 				return nil, errf(CodeFeatureNotSupported, "creating a branch at an earlier commit is not supported yet").
