@@ -440,7 +440,14 @@ func (m *Manager) publishPins(ctx context.Context, sc *Sidecar, pins map[graph.T
 				continue
 			}
 			te, ok := st.Table(e.Table)
-			if !ok || te.Version != e.ExpectedVersion || te.Branch != e.LanceBranch {
+			if !ok {
+				// registered by the intent itself (a merge adopting a
+				// table onto its fork's parent version): the registration
+				// is rolled back with it; the restore alone puts HEAD back
+				// on the version the other branches pin
+				continue
+			}
+			if te.Version != e.ExpectedVersion || te.Branch != e.LanceBranch {
 				return fmt.Errorf("recovery: table %s was republished (pin %d) while rolling back", e.Table, te.Version)
 			}
 			te.Version = v

@@ -1,0 +1,496 @@
+package adapters
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/google/uuid"
+
+	"github.com/pggraph/pggraph/graph"
+	"github.com/pggraph/pggraph/lance"
+	"github.com/pggraph/pggraph/protocol"
+)
+
+// The BranchMerge adapter (registry kind "branch_merge", entry point
+// Graph.Merge) merges a source graph branch into a target branch as one
+// graph commit on the target whose lineage records the source head as
+// merged parent.
+//
+// Bases. mergeBase (merge_base.go) finds the newest target version that
+// is the fork point or the previous merge of this source; the target
+// and source snapshots there are the two sides' bases.
+//
+// Rules, per table of the source (tables only the target changed are
+// kept as they are):
+//   - unchanged on the source since its base: nothing to do;
+//   - created on the source: registered on the target with the same
+//     stable id and incarnation (pointer adoption when its data lives on
+//     the dataset's main Lance branch or on the target's own branch;
+//     otherwise registered at the version its source fork started from,
+//     and the fork's rows replayed onto it); a live target table of the
+//     same name, or the same id registered on both sides, is a conflict;
+//   - dropped on the source: tombstoned on the target, unless the target
+//     changed the table (conflict);
+//   - catalog change (rename, definition) on the source: applied as a
+//     redefinition, unless the target changed the catalog entry too
+//     (conflict);
+//   - rows changed on the source: the row delta since the source base
+//     (merge_delta.go: rows gone, rows added, found by fragment
+//     comparison along the source's physical lineage) is replayed onto
+//     the target's table as one staged Lance transaction (deletes +
+//     appends; a first touch when the target branch inherits the table).
+//     Deleted rows are matched on the target by whole-row value; a row
+//     the source deleted or updated that the target no longer has means
+//     both changed it: conflict. With a primary key, every added key is
+//     checked against the target's keys: a duplicate is a conflict;
+//   - rows changed on both sides: allowed only for a table with a
+//     primary key (the two checks above then prove the changes disjoint
+//     at row level); without one the table is a conflict.
+//
+// Every conflict is collected and reported at once as a 40001 whose
+// cause is a *MergeConflictError naming the tables (IsMergeConflict);
+// nothing is written. Merging never validates foreign keys, UNIQUE or
+// CHECK constraints across the two sides' changes (the SQL layer's).
+// Cost: O(history) to find the bases, O(changed fragments) to diff, and
+// a scan of the target table for every replayed table with deletions or
+// a primary key.
+//
+// Protocol: ReadSet = target incarnation, schema identity and head
+// commit (any target commit since Prepare re-prepares the merge, which
+// reclassifies against the new target), plus each written table. The
+// source is read at its captured head (immutable pins): a later source
+// commit is simply not part of this merge. Effects are Mutation's
+// (one staged transaction per table, exact commit at pin+1; first touch
+// sidecar → fork ref → stage → commit), so recovery is Mutation's:
+// armed → roll back, confirmed → roll forward. Registrations and
+// tombstones ride in the same manifest CAS.
+
+// MergeConflict is one table the merge cannot combine.
+type MergeConflict struct {
+	Table  string
+	Reason string
+}
+
+// MergeConflictError lists every conflict of a refused merge.
+type MergeConflictError struct {
+	From, Into string
+	Conflicts  []MergeConflict
+}
+
+func (e *MergeConflictError) Error() string {
+	var parts []string
+	for _, c := range e.Conflicts {
+		parts = append(parts, fmt.Sprintf("%s (%s)", c.Table, c.Reason))
+	}
+	return fmt.Sprintf("merge of %q into %q conflicts on %s", e.From, e.Into, strings.Join(parts, "; "))
+}
+
+// IsMergeConflict reports whether err is a refused merge.
+func IsMergeConflict(err error) bool {
+	var e *MergeConflictError
+	return errors.As(err, &e)
+}
+
+// Merge merges branch from into branch into ("" = main) as one graph
+// commit on into (see the rules above). Nothing to merge returns a
+// receipt without a commit id.
+func (g *Graph) Merge(ctx context.Context, from, into, message string) (*protocol.Receipt, error) {
+	if from == "" {
+		from = graph.MainBranch
+	}
+	if into == "" {
+		into = graph.MainBranch
+	}
+	if from == into {
+		return nil, protocol.Errorf(protocol.KindInvalid, nil, "cannot merge branch %q into itself", from)
+	}
+	if message == "" {
+		message = fmt.Sprintf("merge %s into %s", from, into)
+	}
+	w := &mergeWriter{g: g, from: from, into: into,
+		staged: map[string]map[graph.TableKey]*lance.Staged{}, plans: map[string]map[graph.TableKey]*tableOps{}}
+	return g.coord.Commit(ctx, w, protocol.CommitOptions{Branch: into, Actor: g.actor, Message: message})
+}
+
+type mergeWriter struct {
+	g          *Graph
+	from, into string
+	mu         sync.Mutex
+	staged     map[string]map[graph.TableKey]*lance.Staged // by operation id
+	plans      map[string]map[graph.TableKey]*tableOps     // first touches, staged in Apply
+}
+
+func (w *mergeWriter) Kind() protocol.WriterKind { return BranchMerge }
+
+func lanceBranchOf(b string) string {
+	if b == graph.MainBranch {
+		return ""
+	}
+	return b
+}
+
+func defEqual(a, b graph.TableDef) bool {
+	x, _ := json.Marshal(a)
+	y, _ := json.Marshal(b)
+	return string(x) == string(y)
+}
+
+func samePin(a, b graph.TableEntry) bool {
+	return a.Location == b.Location && a.Branch == b.Branch && a.Version == b.Version
+}
+
+func sameCatalog(a, b graph.TableEntry) bool {
+	return a.Name == b.Name && a.Kind == b.Kind && a.State == b.State && defEqual(a.Def, b.Def)
+}
+
+// setMergedParent records the merged parent in the lineage intent when
+// this build's protocol carries it (protocol.LineageIntent.MergedParent,
+// requested from the protocol owner; see CONTRACTS.md).
+func setMergedParent(l *protocol.LineageIntent, id string) {
+	if l == nil {
+		return
+	}
+	f := reflect.ValueOf(l).Elem().FieldByName("MergedParent")
+	if f.IsValid() && f.Kind() == reflect.String && f.CanSet() {
+		f.SetString(id)
+	}
+}
+
+// Prepare classifies every source table against the bases and stages
+// the replays (first touches keep their plan until Apply).
+func (w *mergeWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite) error {
+	target := pw.Base.Snapshot
+	source, err := w.g.Root.Head(ctx, w.from)
+	if err != nil {
+		return branchErr(w.from, err)
+	}
+	tb, sb, err := w.g.mergeBase(ctx, target, source)
+	if err != nil {
+		return err
+	}
+	pw.WriterKind = BranchMerge
+	pw.Recovery.Strategy = protocol.RollBackArmedForwardConfirmed
+	pw.ReadSet.Schema = target.State.Schema.Identity()
+	pw.ReadSet.Head = target.Commit.ID
+	setMergedParent(pw.Lineage, source.Commit.ID)
+	p := &mergePlan{w: w, pw: pw, target: target, targetLB: lanceBranchOf(w.into), sourceLB: lanceBranchOf(w.from),
+		staged: map[graph.TableKey]*lance.Staged{}, plans: map[graph.TableKey]*tableOps{}}
+	for _, s := range source.State.Tables {
+		if err := p.table(ctx, s, sb, tb); err != nil {
+			return err
+		}
+	}
+	if len(p.conflicts) > 0 {
+		sort.Slice(p.conflicts, func(i, j int) bool { return p.conflicts[i].Table < p.conflicts[j].Table })
+		ce := &MergeConflictError{From: w.from, Into: w.into, Conflicts: p.conflicts}
+		return protocol.Errorf(protocol.KindReadSetChanged, ce, "%s", ce.Error())
+	}
+	if len(pw.Delta.Registrations) > 0 && source.State.Schema.NextID > target.State.Schema.NextID {
+		pw.Delta.NextID = source.State.Schema.NextID
+	}
+	w.mu.Lock()
+	w.staged[pw.OperationID] = p.staged
+	w.plans[pw.OperationID] = p.plans
+	w.mu.Unlock()
+	return nil
+}
+
+// mergePlan is one Prepare's classification state.
+type mergePlan struct {
+	w                  *mergeWriter
+	pw                 *protocol.PreparedWrite
+	target             *graph.Snapshot
+	targetLB, sourceLB string
+	staged             map[graph.TableKey]*lance.Staged
+	plans              map[graph.TableKey]*tableOps
+	conflicts          []MergeConflict
+}
+
+func (p *mergePlan) conflict(table, f string, a ...any) {
+	p.conflicts = append(p.conflicts, MergeConflict{Table: table, Reason: fmt.Sprintf(f, a...)})
+}
+
+// table classifies one source table.
+func (p *mergePlan) table(ctx context.Context, s graph.TableEntry, sb, tb *graph.Snapshot) error {
+	k := s.Key()
+	sbE, sbOK := sb.State.Table(k)
+	if sbOK && samePin(s, sbE) && sameCatalog(s, sbE) {
+		return nil // unchanged on the source
+	}
+	t, tOK := p.target.State.Table(k)
+	tbE, tbOK := tb.State.Table(k)
+	tgtChanged := tOK != tbOK || tOK && !(samePin(t, tbE) && sameCatalog(t, tbE))
+	switch {
+	case !sbOK: // created on the source
+		if s.State != graph.Live {
+			return nil
+		}
+		if tOK {
+			p.conflict(s.Name, "the same table id was registered on both branches")
+			return nil
+		}
+		if o, ok := p.target.State.TableByName(s.Name); ok {
+			p.conflict(s.Name, "a different table %s of that name exists on %s", o.Key(), p.w.into)
+			return nil
+		}
+		reg := s
+		if s.Branch == "" || s.Branch == p.targetLB {
+			p.pw.Delta.Registrations = append(p.pw.Delta.Registrations, reg)
+			p.pw.ReadSet.AddTable(p.target.State, k, false)
+			return nil
+		}
+		if s.Branch != p.sourceLB {
+			p.conflict(s.Name, "its data lives on branch %q, neither the source nor the target", s.Branch)
+			return nil
+		}
+		ref, err := lance.GetBranch(ctx, p.w.g.Root.Store(), s.Location, s.Branch)
+		if err != nil {
+			return err
+		}
+		parent := ref.ParentBranchName()
+		if parent != "" && parent != p.targetLB {
+			p.conflict(s.Name, "its source fork starts on branch %q", parent)
+			return nil
+		}
+		reg.Branch, reg.Version = parent, ref.ParentVersion
+		pds, err := p.w.g.openPin(ctx, pinOf(reg))
+		if err != nil {
+			return err
+		}
+		reg.RowCount = pds.CountRows()
+		p.pw.Delta.Registrations = append(p.pw.Delta.Registrations, reg)
+		return p.replay(ctx, reg, pinOf(reg), pinOf(s), s.Def.PrimaryKey)
+	case s.State != graph.Live: // dropped on the source
+		if sbE.State != graph.Live {
+			return nil
+		}
+		if tgtChanged {
+			p.conflict(s.Name, "dropped on %s but changed on %s", p.w.from, p.w.into)
+			return nil
+		}
+		p.pw.Delta.Tombstones = append(p.pw.Delta.Tombstones, k)
+		p.pw.ReadSet.AddTable(p.target.State, k, false)
+		return nil
+	}
+	if !tOK || t.State != graph.Live {
+		p.conflict(s.Name, "changed on %s but dropped on %s", p.w.from, p.w.into)
+		return nil
+	}
+	if !sameCatalog(s, sbE) {
+		if !sameCatalog(t, tbE) {
+			p.conflict(s.Name, "its definition changed on both branches")
+			return nil
+		}
+		p.pw.Delta.Redefinitions = append(p.pw.Delta.Redefinitions, protocol.Redefinition{Table: k, Name: s.Name, Kind: s.Kind, Def: s.Def})
+		p.pw.ReadSet.AddTable(p.target.State, k, false)
+	}
+	if samePin(s, sbE) {
+		return nil
+	}
+	if tgtChanged && !samePin(t, tbE) && len(s.Def.PrimaryKey) == 0 {
+		p.conflict(s.Name, "rows changed on both branches and the table has no primary key to prove the changes disjoint")
+		return nil
+	}
+	return p.replay(ctx, t, pinOf(sbE), pinOf(s), s.Def.PrimaryKey)
+}
+
+// replay stages the row delta from base to src (one physical lineage)
+// onto the target entry onto.
+func (p *mergePlan) replay(ctx context.Context, onto graph.TableEntry, base, src pin, pk []string) error {
+	g := p.w.g
+	old, err := g.openPin(ctx, base)
+	if err != nil {
+		return err
+	}
+	cur, err := g.openPin(ctx, src)
+	if err != nil {
+		return err
+	}
+	d, err := deltaOf(ctx, old, cur)
+	if err != nil {
+		return err
+	}
+	if d.empty() {
+		return nil
+	}
+	tds, err := g.openPin(ctx, pinOf(onto))
+	if err != nil {
+		return err
+	}
+	if !tds.Schema().Equal(cur.Schema()) {
+		p.conflict(onto.Name, "its physical schemas differ between the branches")
+		return nil
+	}
+	want := map[string]int{}
+	if len(d.deleted) > 0 {
+		if err := forEachRow(ctx, old, lanceScan(d.deleted), func(rec arrow.RecordBatch, i int, _ uint64) error {
+			want[rowKey(rec, i, dataCols(rec))]++
+			return nil
+		}); err != nil {
+			return err
+		}
+	}
+	var pkIdx []int
+	if len(pk) > 0 {
+		if pkIdx, err = colIndexes(tds.Schema(), pk); err != nil {
+			return err
+		}
+	}
+	var dels []uint64
+	keys := map[string]bool{}
+	if len(d.deleted) > 0 || pkIdx != nil {
+		if err := forEachRow(ctx, tds, lance.ScanOptions{}, func(rec arrow.RecordBatch, i int, addr uint64) error {
+			if len(want) > 0 {
+				if key := rowKey(rec, i, dataCols(rec)); want[key] > 0 {
+					want[key]--
+					dels = append(dels, addr)
+					return nil
+				}
+			}
+			if pkIdx != nil {
+				keys[rowKey(rec, i, pkIdx)] = true
+			}
+			return nil
+		}); err != nil {
+			return err
+		}
+	}
+	for _, n := range want {
+		if n > 0 {
+			p.conflict(onto.Name, "rows %s deleted or updated are no longer unchanged on %s", p.w.from, p.w.into)
+			return nil
+		}
+	}
+	var inserts []Source
+	if len(d.added) > 0 {
+		src := addedRows(cur, d.added)
+		if pkIdx != nil {
+			dup, err := duplicateKey(src, pkIdx, keys)
+			if err != nil {
+				return err
+			}
+			if dup != "" {
+				p.conflict(onto.Name, "primary key %s added on %s exists on %s", dup, p.w.from, p.w.into)
+				return nil
+			}
+		}
+		inserts = []Source{src}
+	}
+	if len(dels) == 0 && len(inserts) == 0 {
+		return nil
+	}
+	ops := &tableOps{inserts: inserts, deletes: dels}
+	k := onto.Key()
+	p.pw.Delta.Updates = append(p.pw.Delta.Updates, protocol.TableUpdate{Table: k, Branch: p.targetLB})
+	p.pw.ReadSet.AddTable(p.target.State, k, true)
+	if onto.Branch != p.targetLB {
+		// first touch on the target branch: fork after the sidecar
+		p.plans[k] = ops
+		p.pw.Effects = append(p.pw.Effects, protocol.Effect{Table: k, Location: onto.Location, LanceBranch: p.targetLB,
+			ParentBranch: onto.Branch, ParentVersion: onto.Version, Kind: protocol.EffectFirstTouch,
+			ExpectedVersion: onto.Version, TxnUUID: uuid.NewString(), Post: protocol.PostExact, RollbackSafe: true})
+		return nil
+	}
+	txn := uuid.NewString()
+	st, err := stageOps(ctx, tds, ops, lance.StageOptions{UUID: txn})
+	if err != nil {
+		return wrapStageErr(onto.Name, err)
+	}
+	p.staged[k] = st
+	p.pw.Effects = append(p.pw.Effects, protocol.Effect{Table: k, Location: onto.Location, LanceBranch: onto.Branch,
+		Kind: protocol.EffectStaged, ExpectedVersion: onto.Version, TxnUUID: txn, Post: protocol.PostExact, RollbackSafe: true})
+	return nil
+}
+
+func lanceScan(addrs []uint64) lance.ScanOptions { return lance.ScanOptions{RowAddresses: addrs} }
+
+// duplicateKey reads the primary keys of src and returns the first one
+// already in keys (or repeated within src), adding the others.
+func duplicateKey(src Source, pkIdx []int, keys map[string]bool) (string, error) {
+	rdr, err := src()
+	if err != nil {
+		return "", err
+	}
+	defer rdr.Release()
+	for rdr.Next() {
+		rec := rdr.RecordBatch()
+		for i := 0; i < int(rec.NumRows()); i++ {
+			k := rowKey(rec, i, pkIdx)
+			if keys[k] {
+				var vals []string
+				for _, c := range pkIdx {
+					vals = append(vals, rec.Column(c).ValueStr(i))
+				}
+				return "(" + strings.Join(vals, ", ") + ")", nil
+			}
+			keys[k] = true
+		}
+	}
+	return "", rdr.Err()
+}
+
+// Apply commits every replay exactly at its pin + 1 (first touches fork
+// the target ref first), recording each exact post-state.
+func (w *mergeWriter) Apply(ctx context.Context, pw *protocol.PreparedWrite) error {
+	w.mu.Lock()
+	staged, plans := w.staged[pw.OperationID], w.plans[pw.OperationID]
+	delete(w.staged, pw.OperationID)
+	delete(w.plans, pw.OperationID)
+	w.mu.Unlock()
+	landed, ambiguous := false, false
+	var firstErr error
+	for i := range pw.Effects {
+		e := &pw.Effects[i]
+		s := staged[e.Table]
+		if e.Kind == protocol.EffectFirstTouch {
+			// the Mutation adapter's first touch: fork ref, then stage on it
+			mw := &mutationWriter{root: w.g.Root, store: w.g.Root.Store()}
+			var created bool
+			var err error
+			if s, created, err = mw.firstTouch(ctx, *e, plans[e.Table]); err != nil {
+				firstErr = err
+				if !created && lance.IsExists(err) {
+					continue // a concurrent first toucher owns the ref: ours never existed
+				}
+				ambiguous = true
+				break
+			}
+		}
+		if s == nil || s.UUID != e.TxnUUID {
+			return fmt.Errorf("adapters: merge effect %s has no staged transaction %s", e.Table, e.TxnUUID)
+		}
+		nd, err := s.Commit(ctx, lance.CommitOptions{Mode: lance.CommitExact})
+		if err != nil {
+			var ce *lance.ConflictError
+			if !(errors.As(err, &ce) && ce.Kind == lance.ConflictLost && ce.Winner != nil && ce.Winner.UUID != e.TxnUUID) {
+				ambiguous = true
+			}
+			firstErr = err
+			break
+		}
+		landed = true
+		if nd.Version() != e.ExpectedVersion+1 {
+			return fmt.Errorf("adapters: table %s landed at %d, outside the declared exact post-state %d", e.Table, nd.Version(), e.ExpectedVersion+1)
+		}
+		e.Confirmed = &protocol.Confirmed{Version: nd.Version(), RowCount: nd.CountRows()}
+	}
+	if firstErr != nil && !landed && !ambiguous {
+		return fmt.Errorf("%w: %v", protocol.ErrNoEffect, firstErr)
+	}
+	return firstErr
+}
+
+// Discard forgets an abandoned attempt's staged transactions.
+func (w *mergeWriter) Discard(pw *protocol.PreparedWrite) {
+	w.mu.Lock()
+	delete(w.staged, pw.OperationID)
+	delete(w.plans, pw.OperationID)
+	w.mu.Unlock()
+}

@@ -1,0 +1,58 @@
+package adapters
+
+import (
+	"context"
+
+	"github.com/pggraph/pggraph/graph"
+	"github.com/pggraph/pggraph/lance"
+	"github.com/pggraph/pggraph/protocol"
+)
+
+// mergeBase finds where the source and the target last agreed: walking
+// the target's history newest first, the first version that is either a
+// commit of the source's own history (the fork point: a branch's first
+// version carries its parent's commit) or a merge whose merged parent is
+// a commit of the source (the previous merge of this source). It returns
+// that target snapshot and the source snapshot of the matching commit:
+// the target-side and source-side bases of the three-way comparison.
+// Merges in the other direction (target into source) are not followed:
+// tables both sides changed since the fork then classify as changed on
+// both (see merge.go). History walks are O(history); merge is rare.
+func (g *Graph) mergeBase(ctx context.Context, target, source *graph.Snapshot) (tb, sb *graph.Snapshot, err error) {
+	src := map[string]*graph.Snapshot{}
+	for v := source.Version; v >= 1; v-- {
+		sn := source
+		if v != source.Version {
+			sn, err = g.Root.SnapshotAt(ctx, source.Branch, v)
+			if lance.IsNotFound(err) {
+				break // below the branch's fork
+			}
+			if err != nil {
+				return nil, nil, err
+			}
+		}
+		if _, ok := src[sn.Commit.ID]; !ok {
+			src[sn.Commit.ID] = sn
+		}
+	}
+	for v := target.Version; v >= 1; v-- {
+		tn := target
+		if v != target.Version {
+			tn, err = g.Root.SnapshotAt(ctx, target.Branch, v)
+			if lance.IsNotFound(err) {
+				break
+			}
+			if err != nil {
+				return nil, nil, err
+			}
+		}
+		if s, ok := src[tn.Commit.ID]; ok {
+			return tn, s, nil
+		}
+		if s, ok := src[tn.Commit.MergedParent]; ok && tn.Commit.MergedParent != "" {
+			return tn, s, nil
+		}
+	}
+	return nil, nil, protocol.Errorf(protocol.KindInvalid, nil,
+		"branches %q and %q have no common commit in their own histories; merge each into the branch they were created from", source.Branch, target.Branch)
+}

@@ -1,0 +1,291 @@
+package adapters
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/pggraph/pggraph/graph"
+	"github.com/pggraph/pggraph/objstore"
+	"github.com/pggraph/pggraph/protocol"
+)
+
+// mergeRoot is a root with tables a, b, c (primary key id) holding the
+// seed rows, nopk (no primary key) holding 1, and branch dev created
+// from main after the seed.
+func mergeRoot(t *testing.T) *Graph {
+	t.Helper()
+	ctx := context.Background()
+	g := openGraph(t, objstore.NewMem(), true)
+	t.Cleanup(g.Close)
+	createTables(t, g, "a", "b", "c")
+	if _, err := g.Write(ctx, WriteOptions{}, func(ctx context.Context, s *Stage) error {
+		return s.CreateTable(TableSpec{Name: "nopk", Columns: testCols})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := insert(ctx, g, WriteOptions{}, map[string][]int64{"a": seed["a"], "b": seed["b"], "c": seed["c"], "nopk": {1}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.CreateBranch(ctx, "dev", ""); err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// branchIDs is readIDs at a branch head.
+func branchIDs(t *testing.T, g *Graph, branch, table string) []int64 {
+	t.Helper()
+	sn, err := g.Head(context.Background(), branch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids, _ := readIDs(t, g, sn, table)
+	return ids
+}
+
+// update replaces row old by row new in table on branch.
+func update(t *testing.T, g *Graph, branch, table string, old, new int64) error {
+	t.Helper()
+	_, err := g.Write(context.Background(), WriteOptions{Branch: branch}, func(ctx context.Context, s *Stage) error {
+		_, addrs := readIDs(t, g, s.Base(), table)
+		a, ok := addrs[old]
+		if !ok {
+			t.Fatalf("%s has no row %d", table, old)
+		}
+		if err := s.Delete(table, []uint64{a}); err != nil {
+			return err
+		}
+		return s.Insert(table, rowsOf(new))
+	})
+	return err
+}
+
+func deleteRow(t *testing.T, g *Graph, branch, table string, id int64) error {
+	t.Helper()
+	_, err := g.Write(context.Background(), WriteOptions{Branch: branch}, func(ctx context.Context, s *Stage) error {
+		_, addrs := readIDs(t, g, s.Base(), table)
+		return s.Delete(table, []uint64{addrs[id]})
+	})
+	return err
+}
+
+func mergedParentOf(c graph.Commit) (string, bool) {
+	// recorded once protocol.LineageIntent carries MergedParent
+	_, ok := reflect.TypeOf(protocol.LineageIntent{}).FieldByName("MergedParent")
+	return c.MergedParent, ok
+}
+
+func TestMergeAdoptsSourceChangesAndMergesAgain(t *testing.T) {
+	ctx := context.Background()
+	g := mergeRoot(t)
+	// dev: insert into a, delete from b, update c; a table created and
+	// filled on dev; main meanwhile writes a table dev leaves alone
+	if err := insert(ctx, g, WriteOptions{Branch: "dev"}, map[string][]int64{"a": {2}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := deleteRow(t, g, "dev", "b", 100); err != nil {
+		t.Fatal(err)
+	}
+	if err := update(t, g, "dev", "c", 200, 202); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.Write(ctx, WriteOptions{Branch: "dev"}, func(ctx context.Context, s *Stage) error {
+		return s.CreateTable(TableSpec{Name: "d", Columns: testCols, PrimaryKey: []string{"id"}})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := insert(ctx, g, WriteOptions{Branch: "dev"}, map[string][]int64{"d": {40, 41}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := insert(ctx, g, WriteOptions{}, map[string][]int64{"nopk": {2}}); err != nil {
+		t.Fatal(err)
+	}
+	devHead, _ := g.Head(ctx, "dev")
+	rc, err := g.Merge(ctx, "dev", "", "")
+	if err != nil {
+		t.Fatalf("merge: %v", err)
+	}
+	if rc.CommitID == "" || rc.Snapshot.Commit.WriterKind != string(BranchMerge) {
+		t.Fatalf("receipt %+v", rc.Snapshot.Commit)
+	}
+	if mp, ok := mergedParentOf(rc.Snapshot.Commit); ok && mp != devHead.Commit.ID {
+		t.Fatalf("merged parent %q, want the source head %s", mp, devHead.Commit.ID)
+	}
+	want := map[string][]int64{"a": {1, 2}, "b": {101}, "c": {202}, "d": {40, 41}, "nopk": {1, 2}}
+	for tbl, ids := range want {
+		if got := branchIDs(t, g, "", tbl); !slices.Equal(got, ids) {
+			t.Fatalf("main.%s = %v, want %v", tbl, got, ids)
+		}
+	}
+	// main keeps working on the merged tables, dev too
+	if err := insert(ctx, g, WriteOptions{}, map[string][]int64{"a": {3}, "d": {42}}); err != nil {
+		t.Fatalf("write on main after merge: %v", err)
+	}
+	if err := update(t, g, "dev", "a", 2, 20); err != nil {
+		t.Fatal(err)
+	}
+	if err := insert(ctx, g, WriteOptions{Branch: "dev"}, map[string][]int64{"d": {43}}); err != nil {
+		t.Fatal(err)
+	}
+	// the second merge starts from the first (found through the merge
+	// commit's merged parent): only dev's new changes
+	_, err = g.Merge(ctx, "dev", "", "")
+	if _, recorded := mergedParentOf(rc.Snapshot.Commit); !recorded {
+		// this build's protocol cannot record the merged parent yet, so
+		// the base is still the fork and dev's earlier changes conflict
+		if !IsMergeConflict(err) {
+			t.Fatalf("second merge without a recorded merged parent: %v", err)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatalf("second merge: %v", err)
+	}
+	want = map[string][]int64{"a": {1, 3, 20}, "b": {101}, "c": {202}, "d": {40, 41, 42, 43}, "nopk": {1, 2}}
+	for tbl, ids := range want {
+		if got := branchIDs(t, g, "", tbl); !slices.Equal(got, ids) {
+			t.Fatalf("after the second merge main.%s = %v, want %v", tbl, got, ids)
+		}
+	}
+	// nothing new on dev: already up to date
+	rc, err = g.Merge(ctx, "dev", "", "")
+	if err != nil || rc.CommitID != "" {
+		t.Fatalf("up-to-date merge: %+v %v", rc, err)
+	}
+}
+
+func TestMergeIntoABranchFirstTouches(t *testing.T) {
+	ctx := context.Background()
+	g := mergeRoot(t)
+	if err := update(t, g, "", "b", 101, 111); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.Merge(ctx, "", "dev", "bring main in"); err != nil {
+		t.Fatalf("merge main into dev: %v", err)
+	}
+	if got := branchIDs(t, g, "dev", "b"); !slices.Equal(got, []int64{100, 111}) {
+		t.Fatalf("dev.b = %v", got)
+	}
+	sn, _ := g.Head(ctx, "dev")
+	if e, _ := sn.State.TableByName("b"); e.Branch != "dev" {
+		t.Fatalf("b on dev pinned on Lance branch %q, want a dev fork", e.Branch)
+	}
+	if got := branchIDs(t, g, "", "b"); !slices.Equal(got, []int64{100, 111}) {
+		t.Fatalf("main.b = %v", got)
+	}
+}
+
+func TestMergeConflictsAreTypedAndWriteNothing(t *testing.T) {
+	ctx := context.Background()
+	cases := []struct {
+		name   string
+		main   func(t *testing.T, g *Graph) error
+		dev    func(t *testing.T, g *Graph) error
+		tables []string
+	}{
+		{"same row updated on both", func(t *testing.T, g *Graph) error { return update(t, g, "", "b", 100, 110) },
+			func(t *testing.T, g *Graph) error { return update(t, g, "dev", "b", 100, 120) }, []string{"b"}},
+		{"deleted on dev, updated on main", func(t *testing.T, g *Graph) error { return update(t, g, "", "c", 200, 210) },
+			func(t *testing.T, g *Graph) error { return deleteRow(t, g, "dev", "c", 200) }, []string{"c"}},
+		{"same key inserted on both", func(t *testing.T, g *Graph) error {
+			return insert(ctx, g, WriteOptions{}, map[string][]int64{"a": {7}})
+		}, func(t *testing.T, g *Graph) error {
+			return insert(ctx, g, WriteOptions{Branch: "dev"}, map[string][]int64{"a": {7}})
+		}, []string{"a"}},
+		{"no primary key changed on both", func(t *testing.T, g *Graph) error {
+			return insert(ctx, g, WriteOptions{}, map[string][]int64{"nopk": {5}})
+		}, func(t *testing.T, g *Graph) error {
+			return insert(ctx, g, WriteOptions{Branch: "dev"}, map[string][]int64{"nopk": {6}})
+		}, []string{"nopk"}},
+		{"two tables at once", func(t *testing.T, g *Graph) error {
+			if err := update(t, g, "", "b", 100, 110); err != nil {
+				return err
+			}
+			return insert(ctx, g, WriteOptions{}, map[string][]int64{"nopk": {5}})
+		}, func(t *testing.T, g *Graph) error {
+			if err := update(t, g, "dev", "b", 100, 120); err != nil {
+				return err
+			}
+			return insert(ctx, g, WriteOptions{Branch: "dev"}, map[string][]int64{"nopk": {6}, "a": {9}})
+		}, []string{"b", "nopk"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			g := mergeRoot(t)
+			if err := tc.main(t, g); err != nil {
+				t.Fatal(err)
+			}
+			if err := tc.dev(t, g); err != nil {
+				t.Fatal(err)
+			}
+			before, _ := g.Head(ctx, "")
+			_, err := g.Merge(ctx, "dev", "", "")
+			var ce *MergeConflictError
+			if !errors.As(err, &ce) || !IsMergeConflict(err) || protocol.SQLState(err) != "40001" {
+				t.Fatalf("want a typed merge conflict, got %v", err)
+			}
+			var names []string
+			for _, c := range ce.Conflicts {
+				names = append(names, c.Table)
+			}
+			if !slices.Equal(names, tc.tables) || !strings.Contains(err.Error(), tc.tables[0]) {
+				t.Fatalf("conflicts %v, want %v (%v)", names, tc.tables, err)
+			}
+			after, _ := g.Head(ctx, "")
+			if after.Version != before.Version {
+				t.Fatalf("a refused merge published version %d", after.Version)
+			}
+		})
+	}
+}
+
+func TestMergeDisjointChangesOnBothSides(t *testing.T) {
+	ctx := context.Background()
+	g := mergeRoot(t)
+	// main inserts 5 and updates 101; dev inserts 6 and deletes 100
+	if err := insert(ctx, g, WriteOptions{}, map[string][]int64{"b": {5}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := update(t, g, "", "b", 101, 111); err != nil {
+		t.Fatal(err)
+	}
+	if err := insert(ctx, g, WriteOptions{Branch: "dev"}, map[string][]int64{"b": {6}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := deleteRow(t, g, "dev", "b", 100); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.Merge(ctx, "dev", "", ""); err != nil {
+		t.Fatalf("merge: %v", err)
+	}
+	if got := branchIDs(t, g, "", "b"); !slices.Equal(got, []int64{5, 6, 111}) {
+		t.Fatalf("main.b = %v", got)
+	}
+}
+
+func TestMergeDroppedTableAndErrors(t *testing.T) {
+	ctx := context.Background()
+	g := mergeRoot(t)
+	if _, err := g.Write(ctx, WriteOptions{Branch: "dev"}, func(ctx context.Context, s *Stage) error {
+		return s.DropTable("c")
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.Merge(ctx, "dev", "", ""); err != nil {
+		t.Fatalf("merge: %v", err)
+	}
+	sn, _ := g.Head(ctx, "")
+	if _, ok := sn.State.TableByName("c"); ok {
+		t.Fatal("c still live on main after merging its drop")
+	}
+	if _, err := g.Merge(ctx, "nope", "", ""); !protocol.IsUnknownBranch(err) {
+		t.Fatalf("unknown source: %v", err)
+	}
+	if _, err := g.Merge(ctx, "dev", "dev", ""); protocol.SQLState(err) != "22023" {
+		t.Fatalf("self merge: %v", err)
+	}
+}
