@@ -323,11 +323,6 @@ func (s *session) location() *time.Location {
 	return loc
 }
 
-// CopyFrom implements wire.Session: not in this slice.
-func (s *session) CopyFrom(context.Context, *wire.Statement, *wire.CopyIn) (int64, error) {
-	return 0, notSupported("COPY FROM")
-}
-
 func columns(cs []exec.Column) []wire.Column {
 	out := make([]wire.Column, len(cs))
 	for i, c := range cs {

@@ -1,0 +1,61 @@
+package planner
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// TestCopyFrom: COPY FROM STDIN in text, csv and binary formats, with a
+// column list (defaults for the rest), inside a transaction (pending
+// until COMMIT) and with a constraint violation (nothing loaded).
+func TestCopyFrom(t *testing.T) {
+	ts := startServer(t, nil)
+	ctx := context.Background()
+	c := ts.connect(t, pgx.QueryExecModeSimpleProtocol)
+	runScript(t, c, []step{{sql: "create table pts (id int8 primary key, name text, score float8 default 0.5, born date)"}})
+	pc := c.PgConn()
+	copyIn := func(sql, data string) (int64, error) {
+		tag, err := pc.CopyFrom(ctx, strings.NewReader(data), sql)
+		return tag.RowsAffected(), err
+	}
+	if n, err := copyIn("COPY pts FROM STDIN", "1\tada\t1.5\t2000-01-02\n2\t\\N\t2\t\\N\n"); err != nil || n != 2 {
+		t.Fatalf("text: %d %v", n, err)
+	}
+	if n, err := copyIn("COPY pts (id, name) FROM STDIN WITH (FORMAT csv, HEADER true)", "id,name\n3,\"b,ob\"\n4,\n"); err != nil || n != 2 {
+		t.Fatalf("csv: %d %v", n, err)
+	}
+	if _, err := copyIn("COPY pts FROM STDIN", "5\tx\t1\t2000-01-01\n1\tdup\t1\t2000-01-01\n"); sqlState(err) != "23505" {
+		t.Fatalf("duplicate: %v", err)
+	}
+	if _, err := copyIn("COPY pts FROM STDIN", "6\tx\tnot-a-number\t\\N\n"); sqlState(err) != "22P02" {
+		t.Fatalf("bad value: %v", err)
+	}
+	if _, err := copyIn("COPY pts FROM STDIN", "6\tx\n"); sqlState(err) != "22P04" {
+		t.Fatalf("short row: %v", err)
+	}
+	if _, err := copyIn("COPY nope FROM STDIN", "1\n"); sqlState(err) != "42P01" {
+		t.Fatalf("missing table: %v", err)
+	}
+	runScript(t, c, []step{
+		{sql: "select id, coalesce(name, '-'), score, coalesce(born::text, '-') from pts order by id",
+			rows: "1|ada|1.5|2000-01-02;2|-|2|-;3|b,ob|0.5|-;4|-|0.5|-"},
+		{sql: "begin"},
+	})
+	if n, err := copyIn("COPY pts (id) FROM STDIN", "7\n8\n"); err != nil || n != 2 {
+		t.Fatalf("in tx: %d %v", n, err)
+	}
+	runScript(t, c, []step{{sql: "select count(*) from pts", rows: "6"}})
+	other := ts.connect(t, pgx.QueryExecModeSimpleProtocol)
+	runScript(t, other, []step{{sql: "select count(*) from pts", rows: "4"}})
+	runScript(t, c, []step{{sql: "commit"}})
+	runScript(t, other, []step{{sql: "select count(*) from pts", rows: "6"}})
+	// binary through pgx's CopyFrom (binary format)
+	n, err := c.CopyFrom(ctx, pgx.Identifier{"pts"}, []string{"id", "name", "score"}, pgx.CopyFromRows([][]any{{int64(10), "bin", 3.25}, {int64(11), nil, 4.0}}))
+	if err != nil || n != 2 {
+		t.Fatalf("binary: %d %v", n, err)
+	}
+	runScript(t, c, []step{{sql: "select id, coalesce(name, '-'), score from pts where id >= 10 order by id", rows: "10|bin|3.25;11|-|4"}})
+}
