@@ -1,0 +1,61 @@
+package graphsql
+
+import (
+	"context"
+	"reflect"
+	"testing"
+
+	"github.com/pggraph/pggraph/exec"
+	"github.com/pggraph/pggraph/protocol"
+)
+
+// TestMerge: graph.merge publishes one commit on the target whose
+// merged parent is the source head (or, in a build without the
+// BranchMerge adapter, answers 0A000 and writes nothing).
+func TestMerge(t *testing.T) {
+	g, _ := openLocal(t)
+	ctx := context.Background()
+	createPeople(t, g)
+	insertPeople(t, g, "main", "insert 1-3", 1, 2, 3)
+	if _, err := Call(ctx, g, Env{}, "create_branch", []any{"feature"}); err != nil {
+		t.Fatal(err)
+	}
+	srcHead := insertPeople(t, g, "feature", "insert 4", 4)
+	before, _ := g.Root.Head(ctx, "main")
+
+	inv, err := Parse("SELECT graph.merge('feature') AS merged")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := inv.Execute(ctx, g, Env{Branch: "main"}, nil, nil, nil, nil)
+	after, _ := g.Root.Head(ctx, "main")
+	if _, available := any(g).(merger); !available {
+		wantCode(t, err, CodeFeatureNotSupported)
+		if after.Version != before.Version {
+			t.Fatal("an unavailable merge wrote a commit")
+		}
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, _ := res.Row[0].(string)
+	if id == "" || id != after.Commit.ID || after.Version != before.Version+1 {
+		t.Fatalf("merge returned %v; main head is %s v%d (was v%d)", res.Row, after.Commit.ID, after.Version, before.Version)
+	}
+	views, _ := Tables(ctx, g, "main")
+	got := query(t, WithViews(exec.NewMemCatalog(), views), "SELECT merged_parent, message FROM graph.commits LIMIT 1")
+	want := srcHead + "|merge feature into main"
+	if _, carried := reflect.TypeOf(protocol.LineageIntent{}).FieldByName("MergedParent"); !carried {
+		want = "NULL|merge feature into main" // this build's protocol does not record merged parents yet
+	}
+	if len(got) != 1 || got[0] != want {
+		t.Fatalf("newest main commit %q; want %q", got, want)
+	}
+	if after.State.Tables[0].RowCount != 4 {
+		t.Fatalf("people has %d rows on main after the merge, want 4", after.State.Tables[0].RowCount)
+	}
+	// merging into the session branch by default, from a branch that does not exist
+	_, err = Call(ctx, g, Env{Branch: "main"}, "merge", []any{"nope"})
+	wantCode(t, err, CodeInvalidCatalogName)
+}
