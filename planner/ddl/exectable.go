@@ -12,14 +12,22 @@ import (
 const FirstUserOID = 16384
 
 // ExecTable is the exec view of a table (schema public) without Source:
-// exact PostgreSQL types, NOT NULL, defaults (serial: nextval(…)),
-// primary key, unique constraints, foreign keys and comments.
+// exact PostgreSQL types, NOT NULL, defaults (serial and identity columns:
+// nextval(…) of their sequence), primary key and unique constraints with
+// their names, CHECK constraints, foreign keys with their actions,
+// indexes that are not constraints, the graph kind and comments.
 func ExecTable(e graph.TableEntry) (*exec.TableDef, error) {
 	m, err := DecodeMeta(e.Name, e.Def)
 	if err != nil {
 		return nil, err
 	}
 	td := &exec.TableDef{OID: uint32(FirstUserOID + e.ID), Schema: "public", Name: e.Name, Comment: m.Comment}
+	if m.Relkind == RelTable {
+		td.Kind = string(m.Graph.Kind)
+		if m.Graph.Kind == graph.RelationTable {
+			td.Kind = ""
+		}
+	}
 	idx := func(name string) int {
 		return slices.IndexFunc(td.Columns, func(c exec.ColumnDef) bool { return c.Name == name })
 	}
@@ -28,7 +36,7 @@ func ExecTable(e graph.TableEntry) (*exec.TableDef, error) {
 			Name:    c.Name,
 			Type:    c.Type.Exec(),
 			NotNull: !e.Def.Columns[i].Nullable,
-			Default: c.Default,
+			Default: c.DefaultExpr(), // identity columns: nextval of their sequence
 			Comment: c.Comment,
 		})
 	}
@@ -43,15 +51,41 @@ func ExecTable(e graph.TableEntry) (*exec.TableDef, error) {
 	}
 	if m.PrimaryKey != nil {
 		td.PrimaryKey = cols(m.PrimaryKey.Columns)
+		td.PrimaryKeyName = m.PrimaryKey.Name
 	}
 	for _, u := range m.Uniques {
 		td.Unique = append(td.Unique, cols(u.Columns))
+		td.UniqueNames = append(td.UniqueNames, u.Name)
+	}
+	for _, c := range m.Checks {
+		td.Checks = append(td.Checks, exec.CheckDef{Name: c.Name, Expr: c.Expr})
 	}
 	for _, f := range m.ForeignKeys {
 		td.ForeignKeys = append(td.ForeignKeys, exec.ForeignKey{
 			Name: f.Name, Columns: cols(f.Columns), RefSchema: "public", RefTable: f.RefTable,
 			RefColumns: append([]string(nil), f.RefColumns...),
+			OnDelete:   refAction(f.OnDelete), OnUpdate: refAction(f.OnUpdate),
 		})
 	}
+	for _, ix := range m.Indexes {
+		if ix.Constraint == "" {
+			td.Indexes = append(td.Indexes, exec.IndexDef{Name: ix.Name, Columns: cols(ix.Columns), Unique: ix.Unique})
+		}
+	}
 	return td, nil
+}
+
+// refAction maps a referential action to exec's pg_constraint letter.
+func refAction(a string) exec.RefAction {
+	switch a {
+	case Restrict:
+		return exec.RefRestrict
+	case Cascade:
+		return exec.RefCascade
+	case SetNull:
+		return exec.RefSetNull
+	case SetDefault:
+		return exec.RefSetDefault
+	}
+	return exec.RefNoAction
 }

@@ -24,37 +24,41 @@ func truncateIdent(s string) string {
 func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
 
 // makeObjectName joins name1, name2 (may be empty) and label with '_',
-// shortening the longer of name1/name2 until the result fits in 63 bytes,
-// as PostgreSQL's makeObjectName does.
+// shortening name1 and name2 until the result fits in 63 bytes exactly
+// as PostgreSQL's makeObjectName does (the longer one loses a byte; on a
+// tie name2 does), then clipping each to a character boundary.
 func makeObjectName(name1, name2, label string) string {
-	over := func() int {
-		n := len(name1) + len(label) + 1
-		if name2 != "" {
-			n += len(name2) + 1
-		}
-		return n - maxIdentLen
+	overhead := 0
+	if label != "" {
+		overhead += len(label) + 1
 	}
-	for over() > 0 {
-		if len(name1) >= len(name2) && len(name1) > 0 {
-			name1 = cutLastRune(name1)
-		} else if len(name2) > 0 {
-			name2 = cutLastRune(name2)
-		} else {
-			break
-		}
-	}
-	parts := []string{name1}
 	if name2 != "" {
-		parts = append(parts, name2)
+		overhead++
+	}
+	avail := maxIdentLen - overhead
+	n1, n2 := len(name1), len(name2)
+	for n1+n2 > avail && n1+n2 > 0 {
+		if n1 > n2 {
+			n1--
+		} else {
+			n2--
+		}
+	}
+	out := clipRunes(name1, n1)
+	if name2 != "" {
+		out += "_" + clipRunes(name2, n2)
 	}
 	if label != "" {
-		parts = append(parts, label)
+		out += "_" + label
 	}
-	return truncateIdent(strings.Join(parts, "_"))
+	return out
 }
 
-func cutLastRune(s string) string {
-	n := len(s) - 1
+// clipRunes cuts s to at most n bytes on a character boundary.
+func clipRunes(s string, n int) string {
+	if n >= len(s) {
+		return s
+	}
 	for n > 0 && !isRuneStart(s[n]) {
 		n--
 	}
