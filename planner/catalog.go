@@ -11,6 +11,7 @@ import (
 	"github.com/pggraph/pggraph/graph"
 	"github.com/pggraph/pggraph/lance"
 	"github.com/pggraph/pggraph/planner/ddl"
+	"github.com/pggraph/pggraph/planner/graphsql"
 	"github.com/pggraph/pggraph/wire"
 )
 
@@ -23,11 +24,13 @@ const firstUserOID = 16384
 type catKey struct {
 	branch, incarnation string
 	version             uint64
+	asOf                bool // built for SET graph.as_of (views of that history)
 }
 
 // catalog is the exec view of one snapshot.
 type catalog struct {
 	exec.Catalog
+	views  []*exec.TableDef // schema graph
 	sn     *graph.Snapshot
 	tables map[string]*tableInfo // live user tables by name
 }
@@ -65,9 +68,9 @@ func execType(dt arrow.DataType) (exec.Type, bool) {
 }
 
 // buildCatalog opens every live table of sn at its pinned version.
-func buildCatalog(ctx context.Context, root *graph.Root, sn *graph.Snapshot) (*catalog, error) {
+func buildCatalog(ctx context.Context, root *graph.Root, sn *graph.Snapshot, views []*exec.TableDef) (*catalog, error) {
 	mc := exec.NewMemCatalog()
-	c := &catalog{Catalog: mc, sn: sn, tables: map[string]*tableInfo{}}
+	c := &catalog{Catalog: graphsql.WithViews(mc, views), views: views, sn: sn, tables: map[string]*tableInfo{}}
 	for _, e := range sn.Catalog().Tables() {
 		td, err := tableDef(ctx, root, e)
 		if err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/pggraph/pggraph/graph"
 	"github.com/pggraph/pggraph/internal/sqlparse"
 	"github.com/pggraph/pggraph/planner/ddl"
+	"github.com/pggraph/pggraph/planner/graphsql"
 	"github.com/pggraph/pggraph/wire"
 )
 
@@ -256,7 +257,7 @@ func effective(root *catalog, pend *pendingState) (*catalog, error) {
 		return pend.derived, nil
 	}
 	mc := exec.NewMemCatalog()
-	c := &catalog{Catalog: mc, sn: root.sn, tables: map[string]*tableInfo{}}
+	c := &catalog{Catalog: graphsql.WithViews(mc, root.views), views: root.views, sn: root.sn, tables: map[string]*tableInfo{}}
 	entries := pend.ddlOverlay(root.sn).Tables()
 	for _, e := range entries {
 		pt := pend.tables[e.Name]

@@ -45,6 +45,9 @@ func (s *session) readOnly() bool {
 	if s.tx != nil && s.tx.readOnly {
 		return true
 	}
+	if s.asOfActive() {
+		return true
+	}
 	if s.info.Settings != nil {
 		if v, _ := s.info.Settings.Get("transaction_read_only"); v == "on" {
 			return true
@@ -61,6 +64,9 @@ func (s *session) readOnly() bool {
 func (s *session) executeWrite(ctx context.Context, st *wire.Statement, p *plan, params []any) (wire.Result, error) {
 	if p.kind == stmtAdvisory {
 		return s.execAdvisory(ctx, p, params)
+	}
+	if p.kind == stmtGraph {
+		return s.execGraphCall(ctx, p, params)
 	}
 	if s.readOnly() {
 		return nil, wire.Errorf("25006", "cannot execute %s in a read-only transaction", p.stmtName())
@@ -144,6 +150,9 @@ func (s *session) runWrite(ctx context.Context, v *view, p *plan, params []any) 
 // describeWrite reports a writing statement's parameters and RETURNING
 // columns by planning it against the current catalog without effects.
 func (s *session) describeWrite(ctx context.Context, st *wire.Statement, p *plan) (wire.Description, error) {
+	if p.kind == stmtGraph {
+		return s.describeGraphCall(ctx, p)
+	}
 	if p.kind == stmtAdvisory {
 		var d wire.Description
 		for _, t := range p.node.GetSelectStmt().TargetList {

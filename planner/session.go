@@ -12,6 +12,7 @@ import (
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/graph"
 	"github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/planner/graphsql"
 	"github.com/pggraph/pggraph/wire"
 )
 
@@ -26,6 +27,10 @@ type session struct {
 	cats         map[catKey]*catalog // the last snapshots seen (head, transaction base)
 	tx           *txState            // nil outside a transaction
 	held         map[int64]int       // session-level advisory locks held (count)
+	// branchSet: SET graph.branch was used (until then the database
+	// name is the branch)
+	branchSet bool
+	asOf      *asOfState
 }
 
 // stmtKind classifies a statement the session executes.
@@ -40,6 +45,7 @@ const (
 	stmtTruncate
 	stmtAdvisory // SELECT of advisory lock functions only
 	stmtDDL      // planned by planner/ddl
+	stmtGraph    // CALL graph.f(…) / SELECT graph.f(…)
 )
 
 // plan is what Describe leaves on a Statement for Execute.
@@ -55,6 +61,8 @@ type plan struct {
 	key         catKey // snapshot prep was bound against
 	gen         uint64 // pending generation prep was bound against
 	ddlName     string // leading keywords of a DDL statement (messages)
+	call        *graphsql.Invocation
+	callErr     error
 }
 
 // Parse implements wire.Session: wire classifies utility statements; a
@@ -89,6 +97,14 @@ func newPlan(st *wire.Statement) *plan {
 	n := tree.Stmts[0].Stmt
 	p.node = n
 	p.reads = tableNames(n)
+	if graphsql.IsGraphCall(n) {
+		p.kind = stmtGraph
+		p.call, p.callErr = graphsql.Parse(st.SQL)
+		if p.call == nil && p.callErr == nil {
+			p.callErr = wire.Errorf(wire.CodeFeatureNotSupported, "this graph procedure call is not supported")
+		}
+		return p
+	}
 	switch {
 	case n.GetSelectStmt() != nil:
 		p.kind = stmtQuery
@@ -247,6 +263,23 @@ func (s *session) refuse(cat exec.Catalog, sql, what string) error {
 
 // head returns the catalog of the branch's latest snapshot.
 func (s *session) head(ctx context.Context) (catKey, *catalog, error) {
+	if s.asOfActive() {
+		sn, err := s.asOfSnapshot(ctx)
+		if err != nil {
+			return catKey{}, nil, err
+		}
+		key := snapKey(sn)
+		key.asOf = true
+		if c, ok := s.cats[key]; ok {
+			return key, c, nil
+		}
+		c, err := buildCatalog(ctx, s.root, sn, s.graphViews(ctx, sn, true))
+		if err != nil {
+			return catKey{}, nil, err
+		}
+		s.cacheCatalog(key, c)
+		return key, c, nil
+	}
 	branch := s.branch()
 	sn, err := s.root.Head(ctx, branch)
 	if err != nil {
@@ -265,15 +298,19 @@ func (s *session) catalogOf(ctx context.Context, sn *graph.Snapshot) (*catalog, 
 	if c, ok := s.cats[key]; ok {
 		return c, nil
 	}
-	c, err := buildCatalog(ctx, s.root, sn)
+	c, err := buildCatalog(ctx, s.root, sn, s.graphViews(ctx, sn, false))
 	if err != nil {
 		return nil, err
 	}
+	s.cacheCatalog(key, c)
+	return c, nil
+}
+
+func (s *session) cacheCatalog(key catKey, c *catalog) {
 	if len(s.cats) >= 4 {
 		clear(s.cats) // older snapshots are rarely asked for again
 	}
 	s.cats[key] = c
-	return c, nil
 }
 
 func snapKey(sn *graph.Snapshot) catKey {
@@ -283,7 +320,7 @@ func snapKey(sn *graph.Snapshot) catKey {
 // branch is the session's graph branch: SET graph.branch, else the
 // connection's database name.
 func (s *session) branch() string {
-	if s.info.Settings != nil {
+	if s.branchSet && s.info.Settings != nil {
 		if b, ok := s.info.Settings.Get("graph.branch"); ok && b != "" {
 			return b
 		}

@@ -1,0 +1,125 @@
+package planner
+
+import (
+	"context"
+
+	"github.com/pggraph/pggraph/exec"
+	"github.com/pggraph/pggraph/graph"
+	"github.com/pggraph/pggraph/planner/graphsql"
+	"github.com/pggraph/pggraph/wire"
+)
+
+// The versioning surface (planner/graphsql): schema graph's views in
+// every catalog, SET graph.branch (the branch a session reads and
+// writes; the database name until set), SET graph.as_of (a read-only
+// snapshot: writes answer 25006), and graph procedure calls (CALL
+// graph.f(…) / SELECT graph.f(…)).
+
+// asOfState caches the snapshot SET graph.as_of resolved to.
+type asOfState struct {
+	branch, value string
+	sn            *graph.Snapshot
+}
+
+// ValidateSetting implements wire.SettingValidator: an unknown branch or
+// an unresolvable as_of is refused at SET, as PostgreSQL refuses a bad
+// value for a setting.
+func (s *session) ValidateSetting(ctx context.Context, name, value string) error {
+	switch name {
+	case "graph.branch":
+		if s.tx != nil && !s.tx.implicit {
+			return wire.Errorf("25001", "graph.branch cannot be changed inside a transaction block")
+		}
+		if value == "" {
+			return wire.Errorf("22023", "graph.branch must not be empty")
+		}
+		if _, err := s.root.Head(ctx, value); err != nil {
+			if graph.IsUnknownBranch(err) {
+				return wire.Errorf("3D000", "branch \"%s\" does not exist", value)
+			}
+			return wire.Errorf("58030", "could not read branch \"%s\"", value).WithDetail(err.Error())
+		}
+		s.branchSet = true
+		s.asOf = nil
+	case "graph.as_of":
+		if value == "" {
+			s.asOf = nil
+			return nil
+		}
+		sn, err := graphsql.ResolveAsOf(ctx, s.g, s.branch(), value, s.location())
+		if err != nil {
+			return err
+		}
+		s.asOf = &asOfState{branch: s.branch(), value: value, sn: sn}
+	}
+	return nil
+}
+
+// asOfSnapshot is the SET graph.as_of snapshot (nil when unset).
+func (s *session) asOfSnapshot(ctx context.Context) (*graph.Snapshot, error) {
+	if s.info.Settings == nil {
+		return nil, nil
+	}
+	v, _ := s.info.Settings.Get("graph.as_of")
+	if v == "" {
+		return nil, nil
+	}
+	if s.asOf != nil && s.asOf.value == v && s.asOf.branch == s.branch() {
+		return s.asOf.sn, nil
+	}
+	sn, err := graphsql.ResolveAsOf(ctx, s.g, s.branch(), v, s.location())
+	if err != nil {
+		return nil, err
+	}
+	s.asOf = &asOfState{branch: s.branch(), value: v, sn: sn}
+	return sn, nil
+}
+
+// asOfActive reports a SET graph.as_of session (read-only).
+func (s *session) asOfActive() bool {
+	if s.info.Settings == nil {
+		return false
+	}
+	v, _ := s.info.Settings.Get("graph.as_of")
+	return v != ""
+}
+
+// graphViews is schema graph's views for a catalog of sn.
+func (s *session) graphViews(ctx context.Context, sn *graph.Snapshot, asOf bool) []*exec.TableDef {
+	var views []*exec.TableDef
+	if asOf {
+		views, _ = graphsql.TablesAsOf(ctx, s.g, sn)
+	} else {
+		views, _ = graphsql.Tables(ctx, s.g, sn.Branch)
+	}
+	return views
+}
+
+// execGraphCall runs CALL graph.f(…) / SELECT graph.f(…).
+func (s *session) execGraphCall(ctx context.Context, p *plan, params []any) (wire.Result, error) {
+	if p.callErr != nil {
+		return nil, p.callErr
+	}
+	_, cat, _, err := s.readCatalog(ctx)
+	if err != nil {
+		return nil, err
+	}
+	eng := &exec.Engine{Catalog: cat, MemoryLimit: s.memLimit}
+	env := graphsql.Env{Branch: s.branch(), InTransaction: s.tx != nil && !s.tx.implicit, TimeZone: s.location()}
+	res, err := p.call.Execute(ctx, s.g, env, eng, s.execSession(), p.declared, params)
+	if err != nil {
+		return nil, err
+	}
+	return res.Wire(), nil
+}
+
+func (s *session) describeGraphCall(ctx context.Context, p *plan) (wire.Description, error) {
+	if p.callErr != nil {
+		return wire.Description{}, p.callErr
+	}
+	_, cat, _, err := s.readCatalog(ctx)
+	if err != nil {
+		return wire.Description{}, err
+	}
+	return p.call.WireDescribe(&exec.Engine{Catalog: cat, MemoryLimit: s.memLimit}, s.execSession(), p.declared)
+}
