@@ -88,12 +88,28 @@ func commitsView(g *adapters.Graph, branch string, at *graph.Snapshot) *viewSour
 		},
 		estimate:  1000,
 		firstPage: 4,
-		rows: func(ctx context.Context, yield func(commitRow) error) error {
-			start := branch
+		rows: func(ctx context.Context, filters []exec.ScanFilter, yield func(commitRow) error) error {
+			start, from := branch, at
 			if at != nil {
 				start = at.Branch
 			}
-			l, err := newLineage(ctx, g.Root, start, at)
+			lo, hi, empty := versionBounds(filters, commitsVersionColumn)
+			if empty {
+				return nil
+			}
+			if hi > 0 && (from == nil || hi < from.Version) {
+				// start below the head: one lookup, not a walk
+				sn, head, ok, err := snapshotAtVersion(ctx, g.Root, start, hi)
+				if err != nil {
+					return sqlError("reading graph.commits", start, err)
+				}
+				if ok && (from != nil || hi < head.Version) {
+					from, start = sn, sn.Branch
+				} else if !ok && (head == nil || hi < head.Version) {
+					return nil // reclaimed or version 0: nothing at or below it
+				}
+			}
+			l, err := newLineage(ctx, g.Root, start, from)
 			if err != nil {
 				return sqlError("reading graph.commits", start, err)
 			}
@@ -102,8 +118,8 @@ func commitsView(g *adapters.Graph, branch string, at *graph.Snapshot) *viewSour
 				if err != nil {
 					return sqlError("reading graph.commits", b, err)
 				}
-				if sn == nil {
-					return nil
+				if sn == nil || sn.Version < lo {
+					return nil // versions only decrease along the lineage
 				}
 				if err := yield(commitRow{c: sn.Commit, branch: b, version: sn.Version}); err != nil {
 					return err // the executor's stop signal passes unchanged
@@ -111,6 +127,53 @@ func commitsView(g *adapters.Graph, branch string, at *graph.Snapshot) *viewSour
 			}
 		},
 	}
+}
+
+// commitsVersionColumn is graph.commits.manifest_version's index.
+const commitsVersionColumn = 4
+
+// versionBounds reads the scan's hints on an int8 version column into an
+// inclusive range [lo, hi] (hi 0 = unbounded); empty when no version can
+// match (a comparison with NULL, or contradictory bounds).
+func versionBounds(filters []exec.ScanFilter, col int) (lo, hi uint64, empty bool) {
+	for _, f := range filters {
+		if f.Column != col || f.Value == nil || f.Value.N != 1 || f.Value.I == nil {
+			continue
+		}
+		if f.Value.IsNull(0) {
+			return 0, 0, true
+		}
+		v := f.Value.I[0]
+		lower := func(x int64) {
+			if x > int64(lo) {
+				lo = uint64(x)
+			}
+		}
+		upper := func(x int64) {
+			if x < 1 {
+				empty = true
+			} else if hi == 0 || uint64(x) < hi {
+				hi = uint64(x)
+			}
+		}
+		switch f.Op {
+		case "=":
+			lower(v)
+			upper(v)
+		case "<":
+			upper(v - 1)
+		case "<=":
+			upper(v)
+		case ">":
+			lower(v + 1)
+		case ">=":
+			lower(v)
+		}
+	}
+	if hi > 0 && lo > hi {
+		empty = true
+	}
+	return lo, hi, empty
 }
 
 // branchRow is one graph branch.
@@ -137,7 +200,7 @@ func branchesView(g *adapters.Graph) *viewSource[branchRow] {
 			textCol("incarnation", func(r branchRow) any { return r.seg.incarnation }),
 		},
 		estimate: 10,
-		rows: func(ctx context.Context, yield func(branchRow) error) error {
+		rows: func(ctx context.Context, _ []exec.ScanFilter, yield func(branchRow) error) error {
 			names, err := g.Branches(ctx)
 			if err != nil {
 				return sqlError("reading graph.branches", "", err)
@@ -185,7 +248,7 @@ func tablesView(g *adapters.Graph, branch string, at *graph.Snapshot) *viewSourc
 			textCol("state", func(e graph.TableEntry) any { return string(e.State) }),
 		},
 		estimate: 100,
-		rows: func(ctx context.Context, yield func(graph.TableEntry) error) error {
+		rows: func(ctx context.Context, _ []exec.ScanFilter, yield func(graph.TableEntry) error) error {
 			sn := at
 			if sn == nil {
 				var err error
@@ -250,7 +313,7 @@ func recoveryView(g *adapters.Graph) *viewSource[recovery.Inspection] {
 			}),
 		},
 		estimate: 1,
-		rows: func(ctx context.Context, yield func(recovery.Inspection) error) error {
+		rows: func(ctx context.Context, _ []exec.ScanFilter, yield func(recovery.Inspection) error) error {
 			ins, err := g.Pending(ctx)
 			if err != nil {
 				return sqlError("reading graph.recovery", "", err)
@@ -298,7 +361,7 @@ func auditView(g *adapters.Graph) *viewSource[recovery.AuditRecord] {
 			textCol("recoverer", func(r recovery.AuditRecord) any { return nullIfEmpty(r.Recoverer) }),
 		},
 		estimate: 10,
-		rows: func(ctx context.Context, yield func(recovery.AuditRecord) error) error {
+		rows: func(ctx context.Context, _ []exec.ScanFilter, yield func(recovery.AuditRecord) error) error {
 			recs, err := g.Audit(ctx)
 			if err != nil {
 				return sqlError("reading graph.audit", "", err)

@@ -50,13 +50,14 @@ func nullIfZeroTime(t time.Time) any {
 
 // viewSource is a lazily computed exec.TableSource: nothing is read when
 // the catalog is built; each Scan runs rows, which pushes row values
+// (it may use the scan's filter hints to skip rows, never to add any)
 // (newest first for commits) until it ends or yield returns an error.
 // Rows are emitted in pages that grow from firstPage to maxPage, so a
 // LIMIT that stops the scan early (the executor's emit error) costs
 // O(rows requested), not O(history).
 type viewSource[T any] struct {
 	cols      []viewCol[T]
-	rows      func(ctx context.Context, yield func(T) error) error
+	rows      func(ctx context.Context, filters []exec.ScanFilter, yield func(T) error) error
 	estimate  int64
 	firstPage int
 }
@@ -88,7 +89,7 @@ func (v *viewSource[T]) Scan(ctx context.Context, req exec.ScanRequest, emit fun
 		buf = buf[:0]
 		return emit(rec, addrs)
 	}
-	err := v.rows(ctx, func(r T) error {
+	err := v.rows(ctx, req.Filters, func(r T) error {
 		buf = append(buf, r)
 		if len(buf) < page {
 			return nil
