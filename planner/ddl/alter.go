@@ -29,6 +29,9 @@ type alterState struct {
 	drops    []Change               // tables dropped as a consequence
 	notices  []*wire.Error
 	tag      string
+	// converted: a column's values change (a cast that is not a no-op),
+	// so the rows are rewritten even if the storage type stays.
+	converted bool
 }
 
 // loadBuilder makes a builder over an existing table.
@@ -132,7 +135,7 @@ func (a *alterState) change() (*AlterTable, error) {
 	if a.newName != "" && a.newName != a.entry.Name {
 		c.NewName = a.newName
 	}
-	if a.physicalChange(def) {
+	if a.converted || a.physicalChange(def) {
 		c.Rewrite = &RowRewrite{Exprs: slices.Clone(a.exprs)}
 	}
 	return c, nil
@@ -663,12 +666,16 @@ func (a *alterState) alterType(name string, cd *q.ColumnDef) error {
 			return err
 		}
 		expr = "CAST((" + using + ") AS " + execTypeSQL(rt.PGType) + ")"
+		a.converted = true
+	} else if binaryCoercible(from, rt.PGType) {
+		expr = a.exprs[i] // values stay as they are
 	} else {
 		if !assignmentCast(from, rt.PGType) {
 			return errorf(CodeDatatypeMismatch, "column \"%s\" cannot be cast automatically to type %s", name, rt.PGType).
 				WithHint(fmt.Sprintf("You might need to specify \"USING %s::%s\".", quoteIdent(name), rt.PGType))
 		}
 		expr = "CAST(" + a.exprs[i] + " AS " + execTypeSQL(rt.PGType) + ")"
+		a.converted = true
 	}
 	if _, err := rt.ArrowType(); err != nil {
 		return err
@@ -748,6 +755,25 @@ func (a *alterState) fkTypesOK(f ForeignKey, j int, t PGType) error {
 			WithDetail(fmt.Sprintf("Key columns \"%s\" and \"%s\" are of incompatible types: %s and %s.", f.Columns[j], f.RefColumns[j], t, rc.Type))
 	}
 	return nil
+}
+
+// binaryCoercible reports type changes that keep every stored value as
+// is: to text or a wider varchar from varchar/text, to the same type
+// without a tighter modifier.
+func binaryCoercible(from, to PGType) bool {
+	if from.IsVector() || to.IsVector() {
+		return from == to
+	}
+	str := from.OID == exec.OIDVarchar || from.OID == exec.OIDText
+	switch {
+	case to.OID == exec.OIDText && str:
+		return true
+	case to.OID == exec.OIDVarchar && str:
+		return to.Mod < 0 || (from.OID == exec.OIDVarchar && from.Mod >= 0 && from.Mod <= to.Mod)
+	case to.OID == from.OID && to.Mod == from.Mod:
+		return true
+	}
+	return false
 }
 
 // assignmentCast reports casts PostgreSQL applies on assignment (ALTER

@@ -8,7 +8,6 @@ import (
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/graph"
 	q "github.com/pggraph/pggraph/internal/sqlparse"
-	"github.com/pggraph/pggraph/lance/schema"
 	"github.com/pggraph/pggraph/wire"
 )
 
@@ -889,7 +888,7 @@ func buildDef(m TableMeta, nullable func(int) bool) (graph.TableDef, error) {
 		if err != nil {
 			return graph.TableDef{}, err
 		}
-		lt, err := schema.LogicalType(dt)
+		lt, err := storageTypeString(dt)
 		if err != nil {
 			return graph.TableDef{}, errorf(CodeFeatureNotSupported, "column type %s is not supported yet", c.Type)
 		}

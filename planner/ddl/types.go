@@ -52,7 +52,7 @@ func (t PGType) ArrowType() (arrow.DataType, error) {
 	}
 	// The catalog stores a Lance logical-type string per column: a type
 	// that does not survive that round trip cannot be registered.
-	lt, err := schema.LogicalType(dt)
+	lt, err := storageTypeString(dt)
 	if err == nil {
 		var back arrow.DataType
 		back, err = schema.ParseLogicalType(lt)
@@ -64,6 +64,20 @@ func (t PGType) ArrowType() (arrow.DataType, error) {
 		return nil, errorf(CodeFeatureNotSupported, "column type %s is not supported yet", t).WithDetail(err.Error())
 	}
 	return dt, nil
+}
+
+// storageTypeString is the catalog's type string of a storage type:
+// Lance's logical type, except lists, whose Lance logical type ("list")
+// does not name the element: they are "list:<element logical type>".
+func storageTypeString(dt arrow.DataType) (string, error) {
+	if l, ok := dt.(*arrow.ListType); ok {
+		inner, err := storageTypeString(l.Elem())
+		if err != nil {
+			return "", err
+		}
+		return "list:" + inner, nil
+	}
+	return schema.LogicalType(dt)
 }
 
 func (t PGType) arrowType() (arrow.DataType, error) {

@@ -26,3 +26,6 @@ CREATE TABLE knows (a bigint REFERENCES people(id), b bigint REFERENCES people(i
 CREATE TABLE notes (body text, n numeric, small smallserial, t timestamp(3), c char(2), v varchar);
 CREATE TABLE public.plain2 (x int8, PRIMARY KEY (x), UNIQUE (x)) WITH (fillfactor = 70);
 CREATE TABLE "Mixed Case" ("Id" int PRIMARY KEY, "select" text);
+CREATE TABLE emp (id int PRIMARY KEY, boss int REFERENCES emp ON DELETE SET NULL, dept text COLLATE "C");
+CREATE TABLE t_defaults (a int DEFAULT 1 + 2, b text DEFAULT 'x' || 'y', c timestamptz DEFAULT CURRENT_TIMESTAMP, d date DEFAULT current_date, e bool DEFAULT NULL);
+CREATE UNLOGGED TABLE ul (x int);

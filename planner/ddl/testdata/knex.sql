@@ -1,0 +1,13 @@
+create table if not exists "knex_migrations" ("id" serial primary key, "name" varchar(255), "batch" integer, "migration_time" timestamptz);
+create table if not exists "knex_migrations_lock" ("index" serial primary key, "is_locked" integer);
+create table "users" ("id" bigserial primary key, "email" varchar(255) not null, "created_at" timestamptz not null default CURRENT_TIMESTAMP, "uid" uuid default gen_random_uuid(), "meta" jsonb default '{}'::jsonb);
+alter table "users" add constraint "users_email_unique" unique ("email");
+create table "posts" ("id" serial primary key, "user_id" bigint, "title" varchar(255) not null default 'untitled', "body" text, "score" real default '0', "published" boolean default '0');
+create index "posts_user_id_index" on "posts" ("user_id");
+alter table "posts" add constraint "posts_user_id_foreign" foreign key ("user_id") references "users" ("id") on delete CASCADE;
+comment on column "posts"."body" is 'markdown';
+alter table "posts" alter column "title" type text using ("title"::text);
+alter table "posts" alter column "score" drop default;
+alter table "posts" rename column "body" to "content";
+drop table "posts";
+drop table if exists "users";
