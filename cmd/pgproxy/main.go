@@ -25,7 +25,7 @@ type runEnv struct {
 	getenv         func(string) (string, bool)
 }
 
-var commands = []*command{serveCmd, initCmd, verifyCmd, recoverCmd, benchCmd}
+var commands = []*command{serveCmd, initCmd, verifyCmd, recoverCmd, cleanupCmd, benchCmd}
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
