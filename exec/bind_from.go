@@ -596,7 +596,7 @@ func (b *binder) bindLateralFunction(left plan, rf *q.RangeFunction, sc *scope) 
 	if err != nil {
 		return nil, err
 	}
-	if name != "generate_series" && name != "unnest" && !jsonSRF(name) {
+	if name != "generate_series" && name != "unnest" && !otherSRF(name) {
 		if isSetReturning(name) {
 			return nil, unsupported("set-returning function %s() is not supported", name)
 		}

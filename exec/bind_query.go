@@ -458,7 +458,7 @@ func (b *binder) bindTargets(list []*q.Node, sc *scope, keepUnknown bool) ([]tar
 		var e Expr
 		var err error
 		if fc := rt.Val.GetFuncCall(); fc != nil && fc.Over == nil {
-			if name, ferr := funcName(fc.Funcname); ferr == nil && (name == "generate_series" || name == "unnest" || jsonSRF(name)) {
+			if name, ferr := funcName(fc.Funcname); ferr == nil && (name == "generate_series" || name == "unnest" || otherSRF(name)) {
 				args, err := b.bindList(fc.Args, sc)
 				if err != nil {
 					return nil, err

@@ -418,7 +418,7 @@ func refAction(code string) RefAction {
 // foreign keys: constraint names, UNIQUE and CHECK constraints, plain
 // indexes, column defaults and comments.
 func mirrorConstraints(ctx context.Context, conn *pgx.Conn, tn string, td *TableDef) error {
-	rows, err := conn.Query(ctx, `SELECT c.conname, c.contype::text, coalesce(c.conkey, '{}'), coalesce(pg_get_expr(c.conbin, c.conrelid), '')
+	rows, err := conn.Query(ctx, `SELECT c.conname, c.contype::text, coalesce(c.conkey, '{}'), coalesce(pg_get_expr(c.conbin, c.conrelid, true), '')
 		FROM pg_constraint c WHERE c.conrelid = $1::regclass AND c.contype IN ('p', 'u', 'c') ORDER BY c.oid`, tn)
 	if err != nil {
 		return err

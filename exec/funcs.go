@@ -175,7 +175,10 @@ func sigScore(s fnSig, args []Expr) (int, bool) {
 func noFunction(name string, args []Expr) error {
 	ts := make([]string, len(args))
 	for i, a := range args {
-		ts[i] = a.Type().String()
+		ts[i] = "unknown"
+		if a != nil { // a failed coercion may have cleared an argument
+			ts[i] = a.Type().String()
+		}
 	}
 	return &Error{Code: CodeUndefinedFunction, Message: "function " + name + "(" + strings.Join(ts, ", ") + ") does not exist",
 		Hint: "No function matches the given name and argument types. You might need to add explicit type casts."}
@@ -229,7 +232,7 @@ func minMaxKernel(greatest bool) kernel {
 func isSetReturning(name string) bool {
 	switch name {
 	case "generate_series", "unnest", "jsonb_array_elements", "json_array_elements", "jsonb_each", "json_each",
-		"jsonb_object_keys", "json_object_keys", "regexp_matches", "generate_subscripts", "jsonb_array_elements_text", "json_array_elements_text", "jsonb_each_text", "json_each_text":
+		"jsonb_object_keys", "json_object_keys", "regexp_matches", "generate_subscripts", "pg_partition_ancestors", "jsonb_array_elements_text", "json_array_elements_text", "jsonb_each_text", "json_each_text":
 		return true
 	}
 	return false
@@ -254,8 +257,7 @@ func knownPostgresFunction(name string) bool {
 		"age_in_days", "date_bin", "make_timestamp", "make_timestamptz", "make_interval", "make_time",
 		"timeofday", "justify_interval", "to_tsvector", "to_tsquery", "plainto_tsquery", "ts_rank",
 		"pg_sleep", "pg_advisory_lock", "pg_try_advisory_lock", "pg_advisory_unlock", "pg_notify",
-		"pg_get_viewdef", "pg_get_triggerdef", "pg_get_functiondef", "pg_get_function_arguments",
-		"pg_get_function_result", "pg_get_serial_sequence", "pg_get_keywords", "string_to_table",
+		"pg_get_functiondef", "pg_get_serial_sequence", "pg_get_keywords", "string_to_table",
 		"unistr", "normalize", "parse_ident", "inet_client_addr", "inet_server_addr", "inet_server_port",
 		"pg_is_in_recovery", "pg_postmaster_start_time", "pg_conf_load_time", "set_config", "current_setting",
 		"row_number_agg", "grouping", "xmlelement", "xmlforest", "array_sample", "array_shuffle":

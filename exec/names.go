@@ -73,6 +73,10 @@ func figure(n *q.Node) (string, int) {
 			}
 		}
 	case *q.Node_CaseExpr:
+		// a strong name of the ELSE result wins (FigureColnameInternal)
+		if name, s := figure(x.CaseExpr.Defresult); s > 1 {
+			return name, s
+		}
 		return "case", 1
 	case *q.Node_AArrayExpr:
 		return "array", 2

@@ -107,6 +107,8 @@ func (f *funcScanNode) run(ec *evalCtx, emit func(*Batch) error) error {
 		if err := flush(v); err != nil {
 			return err
 		}
+	case "pg_partition_ancestors":
+		// no partitioning: a table that is not a partition has no rows
 	case "unnest":
 		if err := flush(vals[0].A[0].Items); err != nil {
 			return err
@@ -372,6 +374,16 @@ func (b *binder) bindSRF(name string, args []Expr) (Type, []Expr, error) {
 		if name == "regexp_matches" {
 			t = Type{1009, -1}
 		}
+	case "pg_partition_ancestors":
+		// no partitioning here: every relation answers no rows
+		if len(args) != 1 {
+			return Type{}, nil, noFunction(name, args)
+		}
+		a, err := b.regCast(args[0], TRegclass)
+		if err != nil {
+			return Type{}, nil, noFunction(name, args)
+		}
+		args[0], t = a, TRegclass
 	case "unnest":
 		if len(args) != 1 {
 			return Type{}, nil, unsupported("unnest with several arguments is not supported")
@@ -463,9 +475,11 @@ func jsonSetItems(name, doc string) ([]*string, error) {
 	return out, nil
 }
 
-func jsonSRF(name string) bool {
+// otherSRF reports the set-returning functions besides generate_series
+// and unnest that bindSRF knows.
+func otherSRF(name string) bool {
 	switch name {
-	case "regexp_matches", "regexp_split_to_table":
+	case "regexp_matches", "regexp_split_to_table", "pg_partition_ancestors":
 		return true
 	case "jsonb_array_elements", "json_array_elements", "jsonb_array_elements_text", "json_array_elements_text", "jsonb_object_keys", "json_object_keys":
 		return true

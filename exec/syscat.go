@@ -31,8 +31,12 @@ func sysCols(spec string) []ColumnDef {
 		switch tn {
 		case "char":
 			t = TChar
-		case "text[]":
+		case "text[]", "aclitem[]":
 			t = Type{1009, -1}
+		case "char[]":
+			t = Type{1002, -1}
+		case "pg_node_tree":
+			t = TText
 		case "int2[]":
 			t = Type{1005, -1}
 		case "oid[]":
@@ -356,16 +360,31 @@ func init() {
 	pgCatalogRels["pg_namespace"] = &sysRelation{2615, "oid oid, nspname name, nspowner oid, nspacl text[]", func(c *catalogSet) [][]any {
 		var rows [][]any
 		for _, ns := range c.namespaces() {
-			rows = append(rows, []any{ns.oid, ns.name, oidPostgresRole, nil})
+			owner := uint32(oidPostgresRole)
+			if ns.name == "public" {
+				owner = oidDatabaseOwnerRole
+			}
+			rows = append(rows, []any{ns.oid, ns.name, owner, nil})
 		}
 		return rows
 	}}
 	pgCatalogRels["pg_class"] = &sysRelation{1259, "oid oid, relname name, relnamespace oid, reltype oid, reloftype oid, relowner oid, relam oid, relfilenode oid, reltablespace oid, relpages int4, reltuples float4, relallvisible int4, reltoastrelid oid, relhasindex bool, relisshared bool, relpersistence char, relkind char, relnatts int2, relchecks int2, relhasrules bool, relhastriggers bool, relhassubclass bool, relrowsecurity bool, relforcerowsecurity bool, relispopulated bool, relreplident char, relispartition bool, relrewrite oid, relacl text[], reloptions text[], relpartbound text", func(c *catalogSet) [][]any {
 		var rows [][]any
+		// PostgreSQL implements foreign keys with (internal) triggers on
+		// both tables; psql prints FK sections only when relhastriggers
+		fkTriggers := map[uint32]bool{}
+		for _, k := range c.constraints() {
+			if k.kind == 'f' {
+				fkTriggers[k.table.OID] = true
+				if rt := c.table(k.fk.RefSchema, k.fk.RefTable); rt != nil {
+					fkTriggers[rt.OID] = true
+				}
+			}
+		}
 		for _, t := range c.userTables() {
 			n := t.Source.RowCount()
 			rows = append(rows, []any{t.OID, t.Name, c.nsOID(t.Schema), 0, 0, oidPostgresRole, oidHeapAM, t.OID, 0, int32(max(n/100, 0)), float64(n), 0, 0,
-				hasIndexes(t), false, "p", "r", int16(len(t.Columns)), int16(len(t.Checks)), false, false, false, false, false, true, "d", false, 0, nil, nil, nil})
+				hasIndexes(t), false, "p", "r", int16(len(t.Columns)), int16(len(t.Checks)), false, fkTriggers[t.OID], false, false, false, true, "d", false, 0, nil, nil, nil})
 		}
 		for _, k := range c.constraints() {
 			if !k.hasIndex() {
@@ -399,7 +418,7 @@ func init() {
 				if t.isString() {
 					coll = 100
 				}
-				rows = append(rows, []any{rel, col.Name, t.OID, -1, t.Len(), int16(i + 1), ndims, -1, t.Mod, t.Len() > 0 && t.Len() <= 8, "i", "p", "",
+				rows = append(rows, []any{rel, col.Name, t.OID, -1, t.Len(), int16(i + 1), ndims, -1, t.Mod, t.Len() > 0 && t.Len() <= 8, "i", typStorage(t.OID), "",
 					col.NotNull || notnullPK[i], col.Default != "", false, "", "", false, true, 0, coll, nil, nil, nil})
 			}
 		}
@@ -458,7 +477,7 @@ func init() {
 				in, out = "array_in", "array_out"
 			}
 			rows = append(rows, []any{oid, ti.name, ns, oidPostgresRole, ti.len, byval, typtype, string(ti.cat), ti.pref, true, ",", 0, 0, elem, ti.array,
-				0, 0, 0, 0, 0, 0, 0, align, "p", false, base, -1, 0, coll, nil, nil, nil})
+				0, 0, 0, 0, 0, 0, 0, align, typStorage(oid), false, base, -1, 0, coll, nil, nil, nil})
 			_, _ = in, out
 		}
 		return rows
@@ -525,7 +544,7 @@ func init() {
 		return rows
 	}}
 	pgCatalogRels["pg_description"] = &sysRelation{2609, "objoid oid, classoid oid, objsubid int4, description text", func(c *catalogSet) [][]any {
-		var rows [][]any
+		rows := [][]any{{13559, 3079, 0, builtinComments[13559]}}
 		for _, t := range c.userTables() {
 			if t.Comment != "" {
 				rows = append(rows, []any{t.OID, 1259, 0, t.Comment})
@@ -556,12 +575,12 @@ func init() {
 	pgCatalogRels["pg_enum"] = &sysRelation{3501, "oid oid, enumtypid oid, enumsortorder float4, enumlabel name", func(*catalogSet) [][]any { return nil }}
 	pgCatalogRels["pg_range"] = &sysRelation{3541, "rngtypid oid, rngsubtype oid, rngmultitypid oid, rngcollation oid, rngsubopc oid, rngcanonical regproc, rngsubdiff regproc", func(*catalogSet) [][]any { return nil }}
 	pgCatalogRels["pg_inherits"] = &sysRelation{2611, "inhrelid oid, inhparent oid, inhseqno int4, inhdetachpending bool", func(*catalogSet) [][]any { return nil }}
-	pgCatalogRels["pg_trigger"] = &sysRelation{2620, "oid oid, tgrelid oid, tgparentid oid, tgname name, tgfoid oid, tgtype int2, tgenabled char, tgisinternal bool, tgconstrrelid oid, tgconstrindid oid, tgconstraint oid, tgdeferrable bool, tginitdeferred bool, tgnargs int2", func(*catalogSet) [][]any { return nil }}
-	pgCatalogRels["pg_rewrite"] = &sysRelation{2618, "oid oid, rulename name, ev_class oid, ev_type char, ev_enabled char, is_instead bool", func(*catalogSet) [][]any { return nil }}
+	pgCatalogRels["pg_trigger"] = &sysRelation{2620, "oid oid, tgrelid oid, tgparentid oid, tgname name, tgfoid oid, tgtype int2, tgenabled char, tgisinternal bool, tgconstrrelid oid, tgconstrindid oid, tgconstraint oid, tgdeferrable bool, tginitdeferred bool, tgnargs int2, tgattr int2vector, tgargs bytea, tgqual pg_node_tree, tgoldtable name, tgnewtable name", func(*catalogSet) [][]any { return nil }}
+	pgCatalogRels["pg_rewrite"] = &sysRelation{2618, "oid oid, rulename name, ev_class oid, ev_type char, ev_enabled char, is_instead bool, ev_qual pg_node_tree, ev_action pg_node_tree", func(*catalogSet) [][]any { return nil }}
 	pgCatalogRels["pg_sequence"] = &sysRelation{2224, "seqrelid oid, seqtypid oid, seqstart int8, seqincrement int8, seqmax int8, seqmin int8, seqcache int8, seqcycle bool", func(*catalogSet) [][]any { return nil }}
-	pgCatalogRels["pg_policy"] = &sysRelation{3256, "oid oid, polname name, polrelid oid, polcmd char, polpermissive bool", func(*catalogSet) [][]any { return nil }}
-	pgCatalogRels["pg_statistic_ext"] = &sysRelation{3381, "oid oid, stxrelid oid, stxname name, stxnamespace oid", func(*catalogSet) [][]any { return nil }}
-	pgCatalogRels["pg_publication"] = &sysRelation{6104, "oid oid, pubname name, pubowner oid", func(*catalogSet) [][]any { return nil }}
+	pgCatalogRels["pg_policy"] = &sysRelation{3256, "oid oid, polname name, polrelid oid, polcmd char, polpermissive bool, polroles oid[], polqual pg_node_tree, polwithcheck pg_node_tree", func(*catalogSet) [][]any { return nil }}
+	pgCatalogRels["pg_statistic_ext"] = &sysRelation{3381, "oid oid, stxrelid oid, stxname name, stxnamespace oid, stxowner oid, stxstattarget int4, stxkeys int2vector, stxkind char[], stxexprs pg_node_tree", func(*catalogSet) [][]any { return nil }}
+	pgCatalogRels["pg_publication"] = &sysRelation{6104, "oid oid, pubname name, pubowner oid, puballtables bool, pubinsert bool, pubupdate bool, pubdelete bool, pubtruncate bool, pubviaroot bool", func(*catalogSet) [][]any { return nil }}
 	pgCatalogRels["pg_extension"] = &sysRelation{3079, "oid oid, extname name, extowner oid, extnamespace oid, extrelocatable bool, extversion text", func(*catalogSet) [][]any {
 		return [][]any{{13559, "plpgsql", oidPostgresRole, oidPgCatalog, false, "1.0"}}
 	}}
@@ -788,4 +807,19 @@ func ruleName(a RefAction) string {
 		return s
 	}
 	return "NO ACTION"
+}
+
+// typStorage is pg_type.typstorage: fixed-size types are plain, numeric
+// main, other varlena types extended.
+func typStorage(oid uint32) string {
+	ti, ok := typeInfos[oid]
+	switch {
+	case !ok:
+		return "x"
+	case oid == OIDNumeric:
+		return "m"
+	case ti.len > 0 || ti.len == -2:
+		return "p"
+	}
+	return "x"
 }

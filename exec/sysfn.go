@@ -264,16 +264,6 @@ func init() {
 		}
 		return nil
 	}, TInt4))
-	def("pg_get_userbyid", sig(TName, func(ec *evalCtx, a []*Vec, out *Vec, sel []int32) error {
-		for _, i := range sel {
-			if a[0].I[i] == 10 {
-				out.S[i] = "postgres"
-			} else {
-				out.S[i] = "unknown (OID=" + itoa(a[0].I[i]) + ")"
-			}
-		}
-		return nil
-	}, TOid))
 }
 
 // catalog lookup functions close over the statement's catalog set.
@@ -320,20 +310,18 @@ func init() {
 			return nil, err
 		}
 		cs := b.cat
-		var col Expr
+		all := []Expr{a}
 		if len(args) == 3 {
-			if col, err = b.coerce(args[1], TInt4, castImplicit, ""); err != nil {
+			col, err := b.coerce(args[1], TInt4, castImplicit, "")
+			if err != nil {
 				return nil, err
 			}
+			all = append(all, col)
 		}
-		return &opExpr{name: "pg_get_indexdef", t: TText, args: []Expr{a}, strict: true, k: func(ec *evalCtx, x []*Vec, out *Vec, sel []int32) error {
+		return &opExpr{name: "pg_get_indexdef", t: TText, args: all, strict: true, k: func(ec *evalCtx, x []*Vec, out *Vec, sel []int32) error {
 			var cv *Vec
-			if col != nil {
-				one := &Batch{N: x[0].N}
-				var err error
-				if cv, err = col.Eval(ec, one, sel); err != nil {
-					return err
-				}
+			if len(x) > 1 {
+				cv = x[1]
 			}
 			cons := cs.constraints()
 			for _, i := range sel {
@@ -393,6 +381,11 @@ func init() {
 				tables := cs.userTables()
 				for _, i := range sel {
 					out.SetNull(int(i))
+					if d, ok := builtinComments[x[0].I[i]]; ok && !col {
+						out.Nulls[i] = false
+						out.S[i] = d
+						continue
+					}
 					for _, t := range tables {
 						if int64(t.OID) != x[0].I[i] {
 							continue

@@ -1,0 +1,166 @@
+package exec
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Catalog relations and functions that psql 15's describe commands (\d,
+// \d+, \di, \ds, \dv, \df, \dn, \dt+) and other client tools read besides
+// the core ones in syscat.go. Features pggraph does not have (policies,
+// triggers, rules, publications, extended statistics, partitioning,
+// foreign tables) are present with PostgreSQL's columns and no rows, so
+// the tools' queries bind and print the same empty sections PostgreSQL
+// prints for a table without them.
+
+// oidDatabaseOwnerRole is PostgreSQL 15's pg_database_owner role, the
+// owner of the public schema.
+const oidDatabaseOwnerRole = 6171
+
+func init() {
+	empty := func(*catalogSet) [][]any { return nil }
+	pgCatalogRels["pg_publication_namespace"] = &sysRelation{6237, "oid oid, pnpubid oid, pnnspid oid", empty}
+	pgCatalogRels["pg_publication_rel"] = &sysRelation{6106, "oid oid, prpubid oid, prrelid oid, prqual pg_node_tree, prattrs int2vector", empty}
+	pgCatalogRels["pg_partitioned_table"] = &sysRelation{3350, "partrelid oid, partstrat char, partnatts int2, partdefid oid, partattrs int2vector, partclass oidvector, partcollation oidvector, partexprs pg_node_tree", empty}
+	pgCatalogRels["pg_foreign_table"] = &sysRelation{3118, "ftrelid oid, ftserver oid, ftoptions text[]", empty}
+	pgCatalogRels["pg_event_trigger"] = &sysRelation{3466, "oid oid, evtname name, evtevent name, evtowner oid, evtfoid oid, evtenabled char, evttags text[]", empty}
+	pgCatalogRels["pg_statistic_ext_data"] = &sysRelation{3429, "stxoid oid, stxdinherit bool", empty}
+	pgCatalogRels["pg_language"] = &sysRelation{2612, "oid oid, lanname name, lanowner oid, lanispl bool, lanpltrusted bool, lanplcallfoid oid, laninline oid, lanvalidator oid, lanacl aclitem[]", func(*catalogSet) [][]any {
+		return [][]any{{12, "internal", oidPostgresRole, false, false, 0, 0, 2246, nil}, {13, "c", oidPostgresRole, false, false, 0, 0, 2247, nil}, {14, "sql", oidPostgresRole, false, true, 0, 0, 2248, nil}}
+	}}
+	pgCatalogRels["pg_foreign_server"] = &sysRelation{1417, "oid oid, srvname name, srvowner oid, srvfdw oid, srvtype text, srvversion text, srvacl aclitem[], srvoptions text[]", empty}
+	pgCatalogRels["pg_foreign_data_wrapper"] = &sysRelation{2328, "oid oid, fdwname name, fdwowner oid, fdwhandler oid, fdwvalidator oid, fdwacl aclitem[], fdwoptions text[]", empty}
+	pgCatalogRels["pg_auth_members"] = &sysRelation{1261, "oid oid, roleid oid, member oid, grantor oid, admin_option bool", empty}
+	pgCatalogRels["pg_sequences"] = &sysRelation{12048, "schemaname name, sequencename name, sequenceowner name, data_type regtype, start_value int8, min_value int8, max_value int8, increment_by int8, cycle bool, cache_size int8, last_value int8", empty}
+
+	// functions psql's queries call
+	def("pg_relation_is_publishable", sig(TBool, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			out.B[i] = a[0].I[i] >= firstNormalOID
+		}
+		return nil
+	}, TRegclass))
+	def("pg_get_statisticsobjdef_columns", sig(TText, nullKernel, TOid))
+	def("pg_get_triggerdef", sig(TText, nullKernel, TOid), sig(TText, nullKernel, TOid, TBool))
+	def("pg_get_ruledef", sig(TText, nullKernel, TOid), sig(TText, nullKernel, TOid, TBool))
+	def("pg_get_viewdef", sig(TText, nullKernel, TOid), sig(TText, nullKernel, TOid, TBool), sig(TText, nullKernel, TText), sig(TText, nullKernel, TText, TBool))
+	def("pg_size_pretty", sig(TText, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			out.S[i] = sizePretty(a[0].I[i])
+		}
+		return nil
+	}, TInt8))
+	def("pg_get_function_result", sig(TText, procText(func(p procInfo) string { return typeSQLName(p.ret) }), TOid))
+	argList := procText(func(p procInfo) string {
+		parts := make([]string, len(p.args))
+		for i, a := range p.args {
+			parts[i] = typeSQLName(a)
+		}
+		return strings.Join(parts, ", ")
+	})
+	def("pg_get_function_arguments", sig(TText, argList, TOid))
+	def("pg_get_function_identity_arguments", sig(TText, argList, TOid))
+	def("pg_get_userbyid", sig(TName, func(ec *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			switch a[0].I[i] {
+			case oidPostgresRole:
+				out.S[i] = ec.run.user
+				if out.S[i] == "" {
+					out.S[i] = "postgres"
+				}
+			case oidDatabaseOwnerRole:
+				out.S[i] = "pg_database_owner"
+			default:
+				out.S[i] = "unknown (OID=" + itoa(a[0].I[i]) + ")"
+			}
+		}
+		return nil
+	}, TOid))
+}
+
+// builtinComments are obj_description texts of built-in objects.
+var builtinComments = map[int64]string{13559: "PL/pgSQL procedural language"}
+
+// firstNormalOID is where user-created objects start.
+const firstNormalOID = 16384
+
+// nullKernel answers NULL: the object kind it describes never exists here.
+func nullKernel(_ *evalCtx, _ []*Vec, out *Vec, sel []int32) error {
+	for _, i := range sel {
+		out.SetNull(int(i))
+	}
+	return nil
+}
+
+// sizePretty is pg_size_pretty(bigint): bytes up to 10 kB, then kB, MB,
+// GB, TB, PB, each rounded half up, switching unit at 10 units.
+func sizePretty(n int64) string {
+	neg := n < 0
+	abs := n
+	if neg {
+		abs = -n
+	}
+	units := []string{"bytes", "kB", "MB", "GB", "TB", "PB"}
+	if abs < 10*1024 {
+		return strconv.FormatInt(n, 10) + " bytes"
+	}
+	// PostgreSQL shifts by 9 bits, then halves with rounding, per unit
+	v := abs >> 9
+	u := 1
+	for u < len(units)-1 && (v+1)/2 >= 10*1024 {
+		v >>= 10
+		u++
+	}
+	v = (v + 1) / 2
+	if neg {
+		v = -v
+	}
+	return strconv.FormatInt(v, 10) + " " + units[u]
+}
+
+// typeSQLName is format_type(oid, NULL).
+func typeSQLName(oid uint32) string {
+	if ti, ok := typeInfos[oid]; ok {
+		return ti.sqlName
+	}
+	return "???"
+}
+
+// procInfo is what pg_proc says about one of the engine's functions.
+type procInfo struct {
+	ret  uint32
+	args []uint32
+}
+
+// procText builds a kernel describing a pg_proc row by OID.
+func procText(f func(procInfo) string) kernel {
+	return func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			p, ok := procByOID(uint32(a[0].I[i]))
+			if !ok {
+				out.SetNull(int(i))
+				continue
+			}
+			out.S[i] = f(p)
+		}
+		return nil
+	}
+}
+
+// procByOID describes pg_proc's row oid (pg_proc numbers the engine's
+// functions 900000 + position in FunctionNames()).
+func procByOID(oid uint32) (procInfo, bool) {
+	names := FunctionNames()
+	i := int(oid) - 900_000
+	if i < 0 || i >= len(names) {
+		return procInfo{}, false
+	}
+	p := procInfo{ret: OIDText}
+	if d, ok := funcs[names[i]]; ok && len(d.sigs) > 0 {
+		p.ret = d.sigs[0].ret.OID
+		for _, a := range d.sigs[0].args {
+			p.args = append(p.args, a.OID)
+		}
+	}
+	return p, true
+}
