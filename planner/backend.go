@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/pggraph/pggraph/adapters"
+	"github.com/pggraph/pggraph/planner/seq"
 	"github.com/pggraph/pggraph/wire"
 )
 
@@ -19,10 +20,11 @@ type Backend struct {
 	MaxReprepare int
 	once         sync.Once
 	locks        *advisoryLocks
+	seqs         *seq.Allocator
 }
 
 // NewBackend returns a Backend serving g.
-func NewBackend(g *adapters.Graph) *Backend { return &Backend{Graph: g, locks: newAdvisoryLocks()} }
+func NewBackend(g *adapters.Graph) *Backend { return &Backend{Graph: g} }
 
 // NewSession implements wire.Backend.
 func (b *Backend) NewSession(_ context.Context, info wire.SessionInfo) (wire.Session, error) {
@@ -30,7 +32,8 @@ func (b *Backend) NewSession(_ context.Context, info wire.SessionInfo) (wire.Ses
 		if b.locks == nil {
 			b.locks = newAdvisoryLocks()
 		}
+		b.seqs = seq.Open(b.Graph.Root.Store())
 	})
 	return &session{g: b.Graph, root: b.Graph.Root, locks: b.locks, maxReprepare: b.MaxReprepare, info: info, memLimit: b.MemoryLimit,
-		cats: map[catKey]*catalog{}, held: map[int64]int{}}, nil
+		cats: map[catKey]*catalog{}, held: map[int64]int{}, seqs: b.seqs, seqSess: seq.NewSession()}, nil
 }

@@ -81,6 +81,7 @@ func (s *session) CopyFrom(ctx context.Context, st *wire.Statement, in *wire.Cop
 		return 0, writeError(err)
 	}
 	s.committed(rc)
+	s.unpin()
 	return n, nil
 }
 
@@ -204,11 +205,15 @@ func (w *writer) copyBatch(ti *tableInfo, targets []int, rows [][]any) ([]*exec.
 	}
 	var omitted []int
 	var items []string
+	fill := map[int][]bool{}
 	for c, cd := range td.Columns {
 		if out[c] != nil {
 			continue
 		}
-		if cd.Default == "" {
+		if seqDefault(cd.Default) != "" {
+			fill[c] = nil
+		}
+		if defaultFor(cd) == "NULL" {
 			out[c] = exec.NewVec(cd.Type, len(rows))
 			for i := range rows {
 				out[c].SetNull(i)
@@ -226,6 +231,9 @@ func (w *writer) copyBatch(ti *tableInfo, targets []int, rows [][]any) ([]*exec.
 		for i, c := range omitted {
 			out[c] = retype(vecs[i], td.Columns[c].Type)
 		}
+	}
+	if err := w.fillSequences(td, out, fill); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -116,6 +116,8 @@ func (w *writer) applyChange(ch ddl.Change) error {
 				p.tables[c.NewName] = pt
 			}
 		}
+	case *ddl.SetSequence:
+		return w.setSequence(c)
 	case *ddl.Truncate:
 		for _, name := range c.Names {
 			p.tables[name] = &pendingTable{mode: modeTruncated}

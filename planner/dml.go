@@ -66,7 +66,10 @@ func (s *session) executeWrite(ctx context.Context, st *wire.Statement, p *plan,
 		return s.execAdvisory(ctx, p, params)
 	}
 	if p.kind == stmtGraph {
-		return s.execGraphCall(ctx, p, params)
+		s.unpin()
+		res, err := s.execGraphCall(ctx, p, params)
+		s.unpin()
+		return res, err
 	}
 	if s.readOnly() {
 		return nil, wire.Errorf("25006", "cannot execute %s in a read-only transaction", p.stmtName())
@@ -118,7 +121,17 @@ func (s *session) executeWrite(ctx context.Context, st *wire.Statement, p *plan,
 		return nil, writeError(err)
 	}
 	s.committed(rc)
+	s.unpin()
 	return out.result(), nil
+}
+
+// unpin lets the next statement of an implicit transaction (a
+// multi-statement query) read the head that now includes this
+// statement's commit.
+func (s *session) unpin() {
+	if s.tx != nil && s.tx.implicit {
+		s.tx.base = nil
+	}
 }
 
 // runWrite evaluates one writing statement against v, recording its

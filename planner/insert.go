@@ -29,7 +29,7 @@ func (w *writer) insert(ins *sqlparse.InsertStmt) (*writeOut, error) {
 	if err != nil {
 		return nil, err
 	}
-	sql, err := w.insertSource(td, targets, ins)
+	sql, fill, err := w.insertSource(td, targets, ins)
 	if err != nil {
 		return nil, err
 	}
@@ -42,6 +42,9 @@ func (w *writer) insert(ins *sqlparse.InsertStmt) (*writeOut, error) {
 	}
 	for c, cd := range td.Columns {
 		rows[c] = retype(rows[c], cd.Type)
+	}
+	if err := w.fillSequences(td, rows, fill); err != nil {
+		return nil, err
 	}
 	var updated, updatedOld []*exec.Vec
 	var updatedAddrs []uint64
@@ -115,11 +118,12 @@ func insertTargets(td *exec.TableDef, cols []*sqlparse.Node) ([]int, error) {
 }
 
 // insertSource builds the query yielding the new rows in table order.
-func (w *writer) insertSource(td *exec.TableDef, targets []int, ins *sqlparse.InsertStmt) (string, error) {
+func (w *writer) insertSource(td *exec.TableDef, targets []int, ins *sqlparse.InsertStmt) (string, map[int][]bool, error) {
 	with, err := deparseWith(ins.WithClause)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
+	fill := map[int][]bool{} // sequence-defaulted cells (nil mask: every row)
 	sel := ins.SelectStmt.GetSelectStmt()
 	pos := make([]int, len(td.Columns)) // table column -> position in targets (-1: default)
 	for c := range pos {
@@ -128,19 +132,22 @@ func (w *writer) insertSource(td *exec.TableDef, targets []int, ins *sqlparse.In
 	if sel == nil { // DEFAULT VALUES
 		items := make([]string, len(td.Columns))
 		for c, cd := range td.Columns {
-			items[c] = castTo(defaultSQL(cd), cd.Type)
+			items[c] = castTo(defaultFor(cd), cd.Type)
+			if seqDefault(cd.Default) != "" {
+				fill[c] = nil
+			}
 		}
-		return with + "SELECT " + strings.Join(items, ", "), nil
+		return with + "SELECT " + strings.Join(items, ", "), fill, nil
 	}
 	if isPlainValues(sel) {
 		lists := make([]*sqlparse.Node, len(sel.ValuesLists))
 		for r, l := range sel.ValuesLists {
 			items := l.GetList().Items
 			if len(items) > len(targets) {
-				return "", wire.Errorf("42601", "INSERT has more expressions than target columns")
+				return "", nil, wire.Errorf("42601", "INSERT has more expressions than target columns")
 			}
 			if len(items) < len(targets) {
-				return "", wire.Errorf("42601", "INSERT has more target columns than expressions")
+				return "", nil, wire.Errorf("42601", "INSERT has more target columns than expressions")
 			}
 			row := make([]*sqlparse.Node, len(td.Columns))
 			for c, cd := range td.Columns {
@@ -148,14 +155,20 @@ func (w *writer) insertSource(td *exec.TableDef, targets []int, ins *sqlparse.In
 				if pos[c] >= 0 && items[pos[c]].GetSetToDefault() == nil {
 					expr = items[pos[c]]
 				} else {
-					expr, err = defaultNode(cd)
+					if seqDefault(cd.Default) != "" {
+						if fill[c] == nil {
+							fill[c] = make([]bool, len(sel.ValuesLists))
+						}
+						fill[c][r] = true
+					}
+					expr, err = cachedExpr(defaultFor(cd))
 					if err != nil {
-						return "", err
+						return "", nil, err
 					}
 				}
 				tn, err := typeNameNode(cd.Type)
 				if err != nil {
-					return "", err
+					return "", nil, err
 				}
 				row[c] = &sqlparse.Node{Node: &sqlparse.Node_TypeCast{TypeCast: &sqlparse.TypeCast{Arg: expr, TypeName: tn, Location: -1}}}
 			}
@@ -163,13 +176,13 @@ func (w *writer) insertSource(td *exec.TableDef, targets []int, ins *sqlparse.In
 		}
 		s, err := deparseStmt(&sqlparse.Node{Node: &sqlparse.Node_SelectStmt{SelectStmt: &sqlparse.SelectStmt{ValuesLists: lists}}})
 		if err != nil {
-			return "", err
+			return "", nil, err
 		}
-		return with + s, nil
+		return with + s, fill, nil
 	}
 	inner, err := deparseStmt(ins.SelectStmt)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	names := make([]string, len(targets))
 	for i := range targets {
@@ -180,10 +193,13 @@ func (w *writer) insertSource(td *exec.TableDef, targets []int, ins *sqlparse.In
 		if pos[c] >= 0 {
 			items[c] = castTo("_src."+names[pos[c]], cd.Type)
 		} else {
-			items[c] = castTo(defaultSQL(cd), cd.Type)
+			items[c] = castTo(defaultFor(cd), cd.Type)
+			if seqDefault(cd.Default) != "" {
+				fill[c] = nil
+			}
 		}
 	}
-	return with + "SELECT " + strings.Join(items, ", ") + " FROM (" + inner + ") AS _src(" + strings.Join(names, ", ") + ")", nil
+	return with + "SELECT " + strings.Join(items, ", ") + " FROM (" + inner + ") AS _src(" + strings.Join(names, ", ") + ")", fill, nil
 }
 
 // isPlainValues reports a bare VALUES list (no ORDER BY/LIMIT/WITH).
@@ -192,11 +208,6 @@ func isPlainValues(sel *sqlparse.SelectStmt) bool {
 }
 
 var nodeCache sync.Map // SQL text -> parsed node (read-only, shared)
-
-// defaultNode is a column's default expression as a parse node.
-func defaultNode(cd exec.ColumnDef) (*sqlparse.Node, error) {
-	return cachedExpr(defaultSQL(cd))
-}
 
 // typeNameNode is the parse node of a column type's name.
 func typeNameNode(t exec.Type) (*sqlparse.TypeName, error) {

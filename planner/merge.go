@@ -232,6 +232,9 @@ func mergeInsertItems(td *exec.TableDef, wc *sqlparse.MergeWhenClause) ([]string
 	for c, cd := range td.Columns {
 		p := slices.Index(targets, c)
 		txt := defaultSQL(cd)
+		if seqDefault(cd.Default) != "" && (len(wc.Values) == 0 || p < 0 || wc.Values[p].GetSetToDefault() != nil) {
+			return nil, wire.Errorf(wire.CodeFeatureNotSupported, "MERGE … INSERT taking the serial or identity default of column \"%s\" is not supported yet", cd.Name)
+		}
 		if len(wc.Values) > 0 && p >= 0 && wc.Values[p].GetSetToDefault() == nil {
 			if txt, err = deparseExpr(wc.Values[p]); err != nil {
 				return nil, err

@@ -120,6 +120,9 @@ func (w *writer) setItems(td *exec.TableDef, alias string, list []*sqlparse.Node
 		var txt string
 		var err error
 		if val.GetSetToDefault() != nil {
+			if seqDefault(td.Columns[c].Default) != "" {
+				return nil, wire.Errorf(wire.CodeFeatureNotSupported, "SET %s = DEFAULT of a serial or identity column is not supported yet", rt.Name)
+			}
 			txt = defaultSQL(td.Columns[c])
 		} else if txt, err = deparseExpr(val); err != nil {
 			return nil, err

@@ -13,6 +13,7 @@ import (
 	"github.com/pggraph/pggraph/graph"
 	"github.com/pggraph/pggraph/internal/sqlparse"
 	"github.com/pggraph/pggraph/planner/graphsql"
+	"github.com/pggraph/pggraph/planner/seq"
 	"github.com/pggraph/pggraph/wire"
 )
 
@@ -31,6 +32,8 @@ type session struct {
 	// name is the branch)
 	branchSet bool
 	asOf      *asOfState
+	seqs      *seq.Allocator
+	seqSess   *seq.Session
 }
 
 // stmtKind classifies a statement the session executes.

@@ -197,3 +197,17 @@ func TestAdvisoryLocks(t *testing.T) {
 	runScript(t, a, []step{{sql: "commit"}})
 	runScript(t, b, []step{{sql: "select pg_try_advisory_lock(5)", rows: "true"}})
 }
+
+// TestMultiStatementQuery: a later statement of one simple query reads
+// what an earlier autocommit statement of it wrote.
+func TestMultiStatementQuery(t *testing.T) {
+	ts := startServer(t, createPeople(t))
+	c := ts.connect(t, pgx.QueryExecModeSimpleProtocol)
+	res, err := c.PgConn().Exec(context.Background(), "insert into people values (10, 'x', 1); select count(*) from people").ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res) != 2 || res[0].CommandTag.String() != "INSERT 0 1" || len(res[1].Rows) != 1 || string(res[1].Rows[0][0]) != "4" {
+		t.Fatalf("results: %+v", res)
+	}
+}
