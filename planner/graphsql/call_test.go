@@ -211,6 +211,8 @@ func TestCallEndToEnd(t *testing.T) {
 		{sql: "SELECT graph.optimize()", tag: "SELECT 1", row: "NULL"},
 		{sql: "SELECT graph.optimize('people')", tag: "SELECT 1", row: "NULL"},
 		{sql: "SELECT graph.recover()", tag: "SELECT 1", row: "0"},
+		{sql: "CALL graph.cleanup()", tag: "CALL", row: "-"},
+		{sql: "SELECT graph.cleanup()", env: Env{InTransaction: true}, code: CodeActiveSQLTransaction},
 		{sql: "CALL graph.recover()", env: Env{InTransaction: true}, code: CodeActiveSQLTransaction},
 	}
 	for i, s := range steps {
@@ -249,10 +251,19 @@ func TestCallEndToEnd(t *testing.T) {
 	if got[0] != "b1:main,b2:b1,b4:main,b7:b1,main:-" {
 		t.Fatalf("branches %q", got)
 	}
+	// cleanup with its 24h grace keeps every (young) file and says so
+	res, err := Call(ctx, g, Env{}, "cleanup", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum, _ := res.Value.(string); !strings.HasPrefix(sum, "0 files deleted (0 bytes), 0 orphan datasets reclaimed, 0 staging files swept; ") ||
+		!strings.HasSuffix(sum, "datasets examined") || strings.HasSuffix(sum, "; 0 datasets examined") {
+		t.Fatalf("cleanup summary %q", sum)
+	}
 	// an error inside an argument points into the statement
 	sql := "CALL graph.create_branch('x' || nocol)"
 	inv, _ := Parse(sql)
-	_, err := inv.Execute(ctx, g, Env{}, nil, nil, nil, nil)
+	_, err = inv.Execute(ctx, g, Env{}, nil, nil, nil, nil)
 	we := asWire(err)
 	if we == nil || we.Code != "42703" || we.Position != int32(strings.Index(sql, "nocol")+1) {
 		t.Fatalf("error %#v; want 42703 at the position of nocol", we)

@@ -37,9 +37,9 @@
 //
 //	graph.create_branch(name [, from [, at]])  → name        (from: session branch)
 //	graph.delete_branch(name)                  → name
-//	graph.merge(from [, into])                 → commit id   (into: session branch)
+//	graph.merge(from [, into])                 → commit id, NULL when nothing to merge (into: session branch)
 //	graph.optimize([table])                    → commit id, NULL when nothing to compact
-//	graph.cleanup()                            → report text
+//	graph.cleanup()                            → summary text (adapters.Graph.Cleanup, 24h grace)
 //	graph.recover()                            → int8 intents resolved
 //
 // Errors: 42883 unknown graph.f (PostgreSQL's "function … does not exist"
@@ -47,9 +47,10 @@
 // 22004 a required argument is NULL, 3D000 unknown branch, 42710 branch
 // exists, 42602 invalid or reserved branch name, 2BP01 deleting a branch
 // others were forked from, 55006 deleting the session's own branch, 42P01
-// optimize of a missing table, 0A000 an operation this build cannot run
-// (merge and cleanup until the write path provides them; create_branch
-// at an older commit until it can fork at a version). Every procedure is
+// optimize of a missing table, 22023 merging a branch into itself, 40001
+// a merge conflict (the write path's, naming the tables), 0A000
+// create_branch at an older commit (until the write path can fork at a
+// version: adapters.Graph.CreateBranchAt is used when present). Every procedure is
 // refused inside an explicit transaction block with 25001 (as PostgreSQL
 // refuses CREATE DATABASE): branch create/delete, cleanup and recover are
 // control operations outside the graph-commit model, and merge and

@@ -11,7 +11,6 @@ import (
 	"github.com/pggraph/pggraph/adapters"
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/graph"
-	"github.com/pggraph/pggraph/protocol"
 	"github.com/pggraph/pggraph/recovery"
 	"github.com/pggraph/pggraph/wire"
 )
@@ -246,12 +245,6 @@ func deleteBranch(ctx context.Context, g *adapters.Graph, env Env, args []*strin
 	return name, nil
 }
 
-// merger is the write path's BranchMerge entry point (package adapters,
-// landing in this release): used when present.
-type merger interface {
-	Merge(ctx context.Context, from, into, message string) (*protocol.Receipt, error)
-}
-
 func merge(ctx context.Context, g *adapters.Graph, env Env, args []*string) (any, error) {
 	from, into := *args[0], env.branch()
 	if args[1] != nil {
@@ -264,11 +257,10 @@ func merge(ctx context.Context, g *adapters.Graph, env Env, args []*string) (any
 	if _, err := requireBranch(ctx, g, what, into); err != nil {
 		return nil, err
 	}
-	m, ok := any(g).(merger)
-	if !ok {
-		return nil, errf(CodeFeatureNotSupported, "graph.merge is not supported yet")
+	if from == into {
+		return nil, errf(CodeInvalidParameterValue, "cannot merge branch %q into itself", from)
 	}
-	rc, err := m.Merge(ctx, from, into, fmt.Sprintf("merge %s into %s", from, into))
+	rc, err := g.Merge(ctx, from, into, fmt.Sprintf("merge %s into %s", from, into))
 	if err != nil {
 		return nil, sqlError(what, into, err)
 	}
@@ -302,22 +294,23 @@ func optimize(ctx context.Context, g *adapters.Graph, env Env, args []*string) (
 	return rc.CommitID, nil
 }
 
-// cleaner is the write path's reclamation of unreferenced files (not in
-// every build yet): used when present.
-type cleaner interface {
-	CleanupReport(ctx context.Context) (string, error)
-}
-
+// cleanup reclaims unreachable files (adapters.Graph.Cleanup with its
+// defaults: 24h grace, recovery barrier first) and summarizes what it did.
 func cleanup(ctx context.Context, g *adapters.Graph, _ Env, _ []*string) (any, error) {
-	c, ok := any(g).(cleaner)
-	if !ok {
-		return nil, errf(CodeFeatureNotSupported, "graph.cleanup is not supported yet")
-	}
-	s, err := c.CleanupReport(ctx)
+	rep, err := g.Cleanup(ctx, adapters.CleanupOptions{})
 	if err != nil {
 		return nil, sqlError("graph.cleanup", "", err)
 	}
-	return s, nil
+	return cleanupSummary(rep), nil
+}
+
+func cleanupSummary(r adapters.CleanupReport) string {
+	s := fmt.Sprintf("%d files deleted (%d bytes), %d orphan datasets reclaimed, %d staging files swept; %d datasets examined",
+		len(r.Deleted), r.DeletedBytes, len(r.OrphanDatasets), r.StagingSwept, r.Datasets)
+	if len(r.Skipped) > 0 {
+		s += fmt.Sprintf(", %d skipped", len(r.Skipped))
+	}
+	return s
 }
 
 // recoverIntents resolves every pending intent it may act on and returns

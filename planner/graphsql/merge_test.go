@@ -3,6 +3,7 @@ package graphsql
 import (
 	"context"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/pggraph/pggraph/exec"
@@ -10,8 +11,7 @@ import (
 )
 
 // TestMerge: graph.merge publishes one commit on the target whose
-// merged parent is the source head (or, in a build without the
-// BranchMerge adapter, answers 0A000 and writes nothing).
+// merged parent is the source head.
 func TestMerge(t *testing.T) {
 	g, _ := openLocal(t)
 	ctx := context.Background()
@@ -29,13 +29,6 @@ func TestMerge(t *testing.T) {
 	}
 	res, err := inv.Execute(ctx, g, Env{Branch: "main"}, nil, nil, nil, nil)
 	after, _ := g.Root.Head(ctx, "main")
-	if _, available := any(g).(merger); !available {
-		wantCode(t, err, CodeFeatureNotSupported)
-		if after.Version != before.Version {
-			t.Fatal("an unavailable merge wrote a commit")
-		}
-		return
-	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +39,8 @@ func TestMerge(t *testing.T) {
 	views, _ := Tables(ctx, g, "main")
 	got := query(t, WithViews(exec.NewMemCatalog(), views), "SELECT merged_parent, message FROM graph.commits LIMIT 1")
 	want := srcHead + "|merge feature into main"
-	if _, carried := reflect.TypeOf(protocol.LineageIntent{}).FieldByName("MergedParent"); !carried {
+	_, carried := reflect.TypeOf(protocol.LineageIntent{}).FieldByName("MergedParent")
+	if !carried {
 		want = "NULL|merge feature into main" // this build's protocol does not record merged parents yet
 	}
 	if len(got) != 1 || got[0] != want {
@@ -58,4 +52,25 @@ func TestMerge(t *testing.T) {
 	// merging into the session branch by default, from a branch that does not exist
 	_, err = Call(ctx, g, Env{Branch: "main"}, "merge", []any{"nope"})
 	wantCode(t, err, CodeInvalidCatalogName)
+	_, err = Call(ctx, g, Env{Branch: "main"}, "merge", []any{"main"})
+	wantCode(t, err, CodeInvalidParameterValue)
+	if carried {
+		// the previous merge is the new base: nothing new to merge is NULL
+		// and writes nothing
+		res, err = Call(ctx, g, Env{Branch: "main"}, "merge", []any{"feature"})
+		if err != nil || res.Value != nil {
+			t.Fatalf("second merge: %v %v; want NULL", res, err)
+		}
+		if again, _ := g.Root.Head(ctx, "main"); again.Version != after.Version {
+			t.Fatalf("an empty merge wrote version %d", again.Version)
+		}
+	}
+	// the same primary key added on both sides is a conflict (40001)
+	insertPeople(t, g, "feature", "insert 9 on feature", 9)
+	insertPeople(t, g, "main", "insert 9 on main", 9)
+	_, err = Call(ctx, g, Env{Branch: "main"}, "merge", []any{"feature"})
+	wantCode(t, err, "40001")
+	if !strings.Contains(err.Error(), "people") {
+		t.Fatalf("conflict %q does not name the table", err)
+	}
 }
