@@ -1,0 +1,144 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// conflictCase is a pair of explicit transactions that touch the same
+// data; committing both must fail exactly one with 40001.
+type conflictCase struct {
+	name string
+	// work runs inside transaction i (0 or 1) before the commits race.
+	work func(ctx context.Context, tx pgx.Tx, i int) error
+	// check inspects the committed state (winner is 0 or 1; -1 when both
+	// committed).
+	check func(t *testing.T, ctx context.Context, conn *pgx.Conn, winner int)
+	// disjoint: the transactions touch different tables, so both commit.
+	disjoint bool
+}
+
+// TestConflictingTransactions runs two clients in conflicting explicit
+// transactions, their COMMITs racing: exactly one gets 40001
+// serialization_failure and the other's effects are the committed state.
+// A pair on disjoint tables is the control: both commit.
+func TestConflictingTransactions(t *testing.T) {
+	cases := []conflictCase{
+		{name: "same row updated",
+			work: func(ctx context.Context, tx pgx.Tx, i int) error {
+				_, err := tx.Exec(ctx, "UPDATE people SET age = age + $1 WHERE id = 1", int32(10*(i+1)))
+				return err
+			},
+			check: func(t *testing.T, ctx context.Context, conn *pgx.Conn, winner int) {
+				if age := queryInt(t, ctx, conn, "SELECT age FROM people WHERE id = 1"); age != int64(36+10*(winner+1)) {
+					t.Fatalf("age %d, want the winner's %d", age, 36+10*(winner+1))
+				}
+			}},
+		{name: "read then insert (write skew)",
+			work: func(ctx context.Context, tx pgx.Tx, i int) error {
+				var n int64
+				if err := tx.QueryRow(ctx, "SELECT count(*) FROM people WHERE age > 40").Scan(&n); err != nil {
+					return err
+				}
+				_, err := tx.Exec(ctx, "INSERT INTO people (id, name, age) VALUES ($1, $2, $3)", int64(100+i), fmt.Sprintf("c%d", i), int32(n))
+				return err
+			},
+			check: func(t *testing.T, ctx context.Context, conn *pgx.Conn, winner int) {
+				if n := queryInt(t, ctx, conn, "SELECT count(*) FROM people WHERE id >= 100"); n != 1 {
+					t.Fatalf("%d of the two inserts committed, want 1", n)
+				}
+				if n := queryInt(t, ctx, conn, "SELECT count(*) FROM people WHERE id = $1", int64(100+winner)); n != 1 {
+					t.Fatal("the committed row is not the winner's")
+				}
+			}},
+		{name: "select for update",
+			work: func(ctx context.Context, tx pgx.Tx, i int) error {
+				var name string
+				if err := tx.QueryRow(ctx, "SELECT name FROM companies WHERE id = 3 FOR UPDATE").Scan(&name); err != nil {
+					return err
+				}
+				_, err := tx.Exec(ctx, "UPDATE companies SET name = $1 WHERE id = 3", fmt.Sprintf("%s %d", name, i))
+				return err
+			},
+			check: func(t *testing.T, ctx context.Context, conn *pgx.Conn, winner int) {
+				var name string
+				if err := conn.QueryRow(ctx, "SELECT name FROM companies WHERE id = 3").Scan(&name); err != nil || name != fmt.Sprintf("Kernel Co %d", winner) {
+					t.Fatalf("company name %q (%v), want the winner's", name, err)
+				}
+			}},
+		{name: "disjoint tables both commit", disjoint: true,
+			work: func(ctx context.Context, tx pgx.Tx, i int) error {
+				table := []string{"people", "companies"}[i]
+				_, err := tx.Exec(ctx, "UPDATE "+table+" SET name = name || '!' WHERE id = 1")
+				return err
+			},
+			check: func(t *testing.T, ctx context.Context, conn *pgx.Conn, winner int) {
+				if n := queryInt(t, ctx, conn, "SELECT (SELECT count(*) FROM people WHERE name = 'Ada!') + (SELECT count(*) FROM companies WHERE name LIKE '%!')"); n != 2 {
+					t.Fatalf("%d of the two disjoint updates are visible, want 2", n)
+				}
+			}},
+	}
+	ctx := context.Background()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := startProxy(t)
+			setup, err := p.Connect(ctx, "main")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer setup.Close(ctx)
+			loadSocial(t, ctx, setup)
+			var txs [2]pgx.Tx
+			for i := range txs {
+				conn, err := p.Connect(ctx, "main")
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer conn.Close(ctx)
+				if txs[i], err = conn.Begin(ctx); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for i, tx := range txs {
+				if err := c.work(ctx, tx, i); err != nil {
+					t.Fatalf("transaction %d before COMMIT: %v", i, err)
+				}
+			}
+			var errs [2]error
+			var wg sync.WaitGroup
+			start := make(chan struct{})
+			for i, tx := range txs {
+				wg.Go(func() {
+					<-start
+					errs[i] = tx.Commit(ctx)
+				})
+			}
+			close(start)
+			wg.Wait()
+			winner, losers := -1, 0
+			for i, err := range errs {
+				switch {
+				case err == nil:
+					winner = i
+				case sqlState(err) == "40001":
+					losers++
+				default:
+					t.Fatalf("COMMIT %d: %v (want success or 40001)", i, err)
+				}
+			}
+			if c.disjoint {
+				if losers != 0 {
+					t.Fatalf("COMMIT results %v: transactions on different tables must both commit", errs)
+				}
+				winner = -1
+			} else if winner < 0 || losers != 1 {
+				t.Fatalf("COMMIT results %v: want exactly one 40001 and one success", errs)
+			}
+			c.check(t, ctx, setup, winner)
+		})
+	}
+}
