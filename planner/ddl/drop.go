@@ -59,6 +59,22 @@ func (pc *planCtx) dropStmt(st *q.DropStmt) ([]Change, error) {
 			ns = append(ns, notice(wire.CodeSuccessfulCompletion, "schema \"%s\" does not exist, skipping", n))
 		}
 		return []Change{&NoOp{CommandTag: "DROP SCHEMA", notes: notes{ns}}}, nil
+	case q.ObjectType_OBJECT_TYPE, q.ObjectType_OBJECT_DOMAIN:
+		// No user types exist here.
+		var ns []*wire.Error
+		for _, o := range st.Objects {
+			parts := stringList(o.GetTypeName().GetNames())
+			n := strings.Join(parts, ".")
+			if !st.MissingOk {
+				return nil, errorf(CodeUndefinedObject, "type \"%s\" does not exist", n)
+			}
+			ns = append(ns, notice(wire.CodeSuccessfulCompletion, "type \"%s\" does not exist, skipping", n))
+		}
+		tag := "DROP TYPE"
+		if st.RemoveType == q.ObjectType_OBJECT_DOMAIN {
+			tag = "DROP DOMAIN"
+		}
+		return []Change{&NoOp{CommandTag: tag, notes: notes{ns}}}, nil
 	case q.ObjectType_OBJECT_EXTENSION:
 		var ns []*wire.Error
 		for _, o := range st.Objects {

@@ -33,3 +33,6 @@ CREATE TABLE ref_uq (n int REFERENCES notes (id));
 DROP INDEX notes_id_uq;
 CREATE TABLE k (id int PRIMARY KEY);
 DROP INDEX k_pkey;
+DROP TYPE IF EXISTS mood;
+DROP TYPE mood;
+DROP DOMAIN IF EXISTS d1, d2;
