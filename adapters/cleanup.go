@@ -50,7 +50,8 @@ import (
 type CleanupOptions struct {
 	// Grace: unreferenced files younger than this are kept (default 24h).
 	Grace time.Duration
-	// DryRun reports what would be deleted without deleting.
+	// DryRun reports what would be deleted without deleting (and without
+	// running recovery).
 	DryRun bool
 	// Progress, when set, is called after each dataset.
 	Progress func(CleanupProgress)
@@ -86,6 +87,15 @@ type stagingSweeper interface {
 
 // Cleanup reclaims unreachable files (see above).
 func (g *Graph) Cleanup(ctx context.Context, o CleanupOptions) (CleanupReport, error) {
+	return CleanupRoot(ctx, g.Root, g.Recovery, o)
+}
+
+// CleanupRoot is Cleanup on an open root and its recovery manager. A dry
+// run resolves no intent and writes nothing (every pending intent
+// protects its datasets), so it also runs on a read-only root (pgproxy
+// verify --reclaimable).
+func CleanupRoot(ctx context.Context, root *graph.Root, rec *recovery.Manager, o CleanupOptions) (CleanupReport, error) {
+	g := &Graph{Root: root, Recovery: rec}
 	if o.Grace <= 0 {
 		o.Grace = 24 * time.Hour
 	}
@@ -96,8 +106,10 @@ func (g *Graph) Cleanup(ctx context.Context, o CleanupOptions) (CleanupReport, e
 	var rep CleanupReport
 	store := g.Root.Store()
 	// barrier: resolve what can be; what remains protects its datasets
-	reps, _ := g.Recovery.Recover(ctx)
-	rep.Recovery = reps
+	if !o.DryRun {
+		reps, _ := g.Recovery.Recover(ctx)
+		rep.Recovery = reps
+	}
 	protected := map[string]string{}
 	pend, bad, err := g.Recovery.Pending(ctx)
 	if err != nil {

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"time"
 
+	"github.com/pggraph/pggraph/adapters"
 	"github.com/pggraph/pggraph/graph"
 	"github.com/pggraph/pggraph/lance"
 	"github.com/pggraph/pggraph/objstore"
@@ -24,6 +26,8 @@ func init() {
 	verifyCmd.run = func(ctx context.Context, env *runEnv, args []string) error {
 		fs := flag.NewFlagSet("verify", flag.ContinueOnError)
 		data := fs.String("data", "", "graph root directory")
+		reclaimable := fs.Bool("reclaimable", false, "also report the files a cleanup would reclaim (reads every version of every dataset: O(history))")
+		grace := fs.Duration("grace", 24*time.Hour, "with --reclaimable: unreferenced files younger than this count as in flight, not reclaimable")
 		lf := addLogFlags(fs)
 		if err := parseCommand(verifyCmd, fs, args, env); err != nil {
 			return err
@@ -38,6 +42,11 @@ func init() {
 		problems, err := verifyRoot(ctx, store, env.stdout)
 		if err != nil {
 			return err
+		}
+		if *reclaimable {
+			if err := reportReclaimable(ctx, store, *grace, env.stdout); err != nil {
+				return err
+			}
 		}
 		if problems > 0 {
 			return fmt.Errorf("%d problem(s) found in %s (see above); pending intents are resolved by `pgproxy recover --data %s`", problems, store.Root(), store.Root())
@@ -103,6 +112,11 @@ func verifyRoot(ctx context.Context, store objstore.Store, out io.Writer) (int, 
 func verifyBranch(ctx context.Context, store objstore.Store, root *graph.Root, branch string, covered map[string]string, out io.Writer) (int, error) {
 	problems := 0
 	sn, err := root.Head(ctx, branch)
+	if errors.Is(err, graph.ErrBranchDeleting) {
+		problems++
+		fmt.Fprintf(out, "branch %s: sealed by a delete that did not finish; deleting it again completes it\n", branch)
+		return problems, nil
+	}
 	if err != nil {
 		problems++
 		fmt.Fprintf(out, "branch %s: head unreadable: %v\n", branch, err)
@@ -162,4 +176,28 @@ func fmtClasses(m map[string]recovery.Class) string {
 		s += k + "=" + string(m[k])
 	}
 	return s + "]"
+}
+
+// reportReclaimable prints what a cleanup would reclaim (a dry run on a
+// read-only root: nothing is resolved or written).
+func reportReclaimable(ctx context.Context, store objstore.Store, grace time.Duration, out io.Writer) error {
+	root, err := graph.OpenReadOnly(ctx, store)
+	if errors.Is(err, graph.ErrInitIncomplete) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	rec := recovery.New(root, recovery.Options{})
+	defer rec.Close()
+	rep, err := adapters.CleanupRoot(ctx, root, rec, adapters.CleanupOptions{DryRun: true, Grace: grace})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "reclaimable: %d file(s), %d bytes, %d unregistered dataset(s) in %d dataset(s); %d unreferenced file(s) younger than %s kept\n",
+		len(rep.Deleted), rep.DeletedBytes, len(rep.OrphanDatasets), rep.Datasets, rep.KeptYoung, grace)
+	for _, s := range rep.Skipped {
+		fmt.Fprintf(out, "  skipped %s\n", s)
+	}
+	return nil
 }
