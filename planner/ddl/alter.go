@@ -27,6 +27,7 @@ type alterState struct {
 	others   map[string]*alterState // other tables changed as a consequence (FK renames, cascades)
 	order    []string               // order of others
 	drops    []Change               // tables dropped as a consequence
+	after    []Change               // sequence moves (RESTART), applied after the catalog change
 	notices  []*wire.Error
 	tag      string
 	// converted: a column's values change (a cast that is not a no-op),
@@ -105,7 +106,7 @@ func (a *alterState) changes() ([]Change, error) {
 		return nil, err
 	}
 	main.Notice = a.notices
-	if len(a.order) == 0 && len(a.drops) == 0 && main.Rewrite == nil && len(main.Validate) == 0 && main.NewName == "" && sameDef(main.Def, a.old) {
+	if len(a.order) == 0 && len(a.drops) == 0 && len(a.after) == 0 && main.Rewrite == nil && len(main.Validate) == 0 && main.NewName == "" && sameDef(main.Def, a.old) {
 		// Nothing changes (IF [NOT] EXISTS skipped, a no-op subcommand):
 		// no catalog write, no graph commit.
 		return []Change{&NoOp{CommandTag: a.tag, notes: notes{a.notices}}}, nil
@@ -118,7 +119,8 @@ func (a *alterState) changes() ([]Change, error) {
 		}
 		out = append(out, c)
 	}
-	return append(out, a.drops...), nil
+	out = append(out, a.drops...)
+	return append(out, a.after...), nil
 }
 
 func (a *alterState) change() (*AlterTable, error) {
@@ -315,6 +317,8 @@ func (a *alterState) apply(cmd *q.AlterTableCmd) error {
 		}
 		c.meta.Identity, c.meta.Sequence = "", nil
 		return nil
+	case q.AlterTableType_AT_SetIdentity:
+		return a.setIdentity(cmd.Name, cmd.Def.GetList().GetItems())
 	case q.AlterTableType_AT_SetRelOptions:
 		return a.setOptions(cmd.Def.GetList().GetItems())
 	case q.AlterTableType_AT_ResetRelOptions:
@@ -905,4 +909,44 @@ func sameDef(a, b graph.TableDef) bool {
 	x, err1 := json.Marshal(a)
 	y, err2 := json.Marshal(b)
 	return err1 == nil && err2 == nil && string(x) == string(y)
+}
+
+// setIdentity handles ALTER COLUMN … SET GENERATED / RESTART / SET
+// <sequence option> of an identity column.
+func (a *alterState) setIdentity(name string, items []*q.Node) error {
+	c, err := a.column(name)
+	if err != nil {
+		return err
+	}
+	if c.meta.Identity == "" || c.meta.Sequence == nil {
+		return errorf(CodeObjectNotInState, "column \"%s\" of relation \"%s\" is not an identity column", name, a.b.name)
+	}
+	var seqOpts []*q.Node
+	for _, n := range items {
+		d := n.GetDefElem()
+		if d != nil && d.Defname == "generated" {
+			c.meta.Identity = IdentityByDefault
+			if d.Arg.GetInteger().GetIval() == 'a' {
+				c.meta.Identity = IdentityAlways
+			}
+			continue
+		}
+		seqOpts = append(seqOpts, n)
+	}
+	if len(seqOpts) == 0 {
+		return nil
+	}
+	opts, set, err := parseSeqOptions(seqOpts, c.meta.Sequence.SeqOptions, false, true, c.meta.Sequence.Name)
+	if err != nil {
+		return err
+	}
+	c.meta.Sequence.SeqOptions = opts
+	if set.restart != nil || set.restartAtStart {
+		v := opts.Start
+		if set.restart != nil {
+			v = *set.restart
+		}
+		a.after = append(a.after, &SetSequence{Sequence: *c.meta.Sequence, Value: v, CommandTag: a.tag})
+	}
+	return nil
 }
