@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/pggraph/pggraph/adapters"
 	"github.com/pggraph/pggraph/exec"
@@ -30,7 +31,8 @@ type Invocation struct {
 	fn       *function
 	args     []*span // by parameter position; nil = not given
 	nargs    int     // how many were given
-	pos      int     // 1-based position of the call, for errors
+	pos      int     // 1-based character position of the call, for errors
+	sql      string  // the statement text
 }
 
 // Result is what a graph procedure answered.
@@ -116,7 +118,8 @@ func Parse(sql string) (*Invocation, error) {
 		return nil, err
 	}
 	name, _ := graphFunc(fc)
-	inv.pos = int(fc.Location) + 1
+	inv.sql = sql
+	inv.pos = charPos(sql, int(fc.Location))
 	f, ok := functions[name]
 	if !ok {
 		return nil, undefinedFunction(inv.Form == FormCall, name, literalTypes(fc.Args)).WithPosition(int32(inv.pos))
@@ -376,20 +379,42 @@ func (inv *Invocation) argError(err error, q string, at []int) error {
 	}
 	w := errf(ee.Code, "%s", ee.Message)
 	w.Detail, w.Hint, w.Cause = ee.Detail, ee.Hint, err
-	if p := ee.Position - 1; p >= 0 {
-		// a byte offset into q; map it back when it falls in an argument
+	if ee.Position > 0 {
+		// a character position in q; map it back when it falls in an
+		// argument's text
+		p := byteOffset(q, ee.Position-1)
 		k := 0
 		for _, a := range inv.args {
 			if a == nil {
 				continue
 			}
 			if p >= at[k] && p < at[k]+len(a.text) {
-				w.Position = int32(a.offset + p - at[k] + 1)
+				w.Position = int32(charPos(inv.sql, a.offset+p-at[k]))
 			}
 			k++
 		}
 	}
 	return w
+}
+
+// charPos is the 1-based character position of byte offset off in s
+// (PostgreSQL reports positions in characters).
+func charPos(s string, off int) int {
+	if off > len(s) {
+		off = len(s)
+	}
+	return utf8.RuneCountInString(s[:off]) + 1
+}
+
+// byteOffset is the byte offset of the n-th (0-based) character of s.
+func byteOffset(s string, n int) int {
+	for i := range s {
+		if n == 0 {
+			return i
+		}
+		n--
+	}
+	return len(s)
 }
 
 // Execute evaluates the arguments and runs the procedure, shaping the

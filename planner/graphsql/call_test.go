@@ -268,6 +268,16 @@ func TestCallEndToEnd(t *testing.T) {
 	if we == nil || we.Code != "42703" || we.Position != int32(strings.Index(sql, "nocol")+1) {
 		t.Fatalf("error %#v; want 42703 at the position of nocol", we)
 	}
+	// positions count characters, as PostgreSQL's do
+	sql = "/* é */ CALL graph.create_branch('ü' || nocol)"
+	inv, _ = Parse(sql)
+	_, err = inv.Execute(ctx, g, Env{}, nil, nil, nil, nil)
+	if we = asWire(err); we == nil || we.Position != int32(len([]rune(sql[:strings.Index(sql, "nocol")]))+1) {
+		t.Fatalf("error %#v; want the character position of nocol", we)
+	}
+	if _, err := Parse("/* é */ CALL graph.nope()"); asWire(err) == nil || asWire(err).Position != 14 {
+		t.Fatalf("unknown procedure error %v; want position 14 (graph.nope)", err)
+	}
 }
 
 func fmtAny(v any) string {
