@@ -57,6 +57,12 @@ func AppendBinary(buf []byte, v *Vec, i int) ([]byte, error) {
 		return append(buf, u[:]...), nil
 	case OIDJSONB:
 		return append(append(buf, 1), v.S[i]...), nil
+	case OIDChar:
+		// charsend: exactly one byte, 0 for the empty "char"
+		if v.S[i] == "" {
+			return append(buf, 0), nil
+		}
+		return append(buf, v.S[i][0]), nil
 	case OIDNumeric:
 		return appendNumericBinary(buf, &v.D[i]), nil
 	}

@@ -25,6 +25,7 @@ func TestBinaryMatchesPostgres(t *testing.T) {
 		"'{\"b\": [1, 2], \"a\": 1}'::jsonb", "'{\"a\":1}'::json", "0::numeric", "123.4500::numeric", "-0.000123::numeric",
 		"1e30::numeric", "12345678.9::numeric(12,3)", "'NaN'::numeric", "ARRAY[1, NULL, 3]", "ARRAY['a', 'b c']",
 		"'{}'::int4[]", "'pg_class'::regclass", "23::oid", "'abc'::name", "'a'::char(3)",
+		`'r'::"char"`, `''::"char"`, `'xyz'::"char"`, `'é'::"char"`, `ARRAY['a', 'b']::"char"[]`, "(SELECT relkind FROM pg_class WHERE relname = 'pg_class')",
 	}
 	for _, expr := range cases {
 		sql := "SELECT " + expr
