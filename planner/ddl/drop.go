@@ -273,7 +273,18 @@ func (pc *planCtx) dropIndexes(st *q.DropStmt, names []string) ([]Change, error)
 			return nil, errorf(CodeDependentObjects, "cannot drop index %s because constraint %s on table %s requires it", n, c, table).
 				WithHint(fmt.Sprintf("You can drop constraint %s on table %s instead.", c, table))
 		}
+		ix := m.Indexes[i]
 		m.Indexes = slices.Delete(m.Indexes, i, i+1)
+		if ix.Unique && !m.hasKeyOn(ix.Columns) {
+			// foreign keys that relied on this unique index
+			if err := a.dropKeyDependents(n, ix.Columns, st.Behavior == q.DropBehavior_DROP_CASCADE); err != nil {
+				if Code(err) == CodeDependentObjects {
+					err = errorf(CodeDependentObjects, "cannot drop index %s because other objects depend on it", n).
+						WithDetail(err.(*wire.Error).Detail).WithHint(err.(*wire.Error).Hint)
+				}
+				return nil, err
+			}
+		}
 		cs, err := a.changes()
 		if err != nil {
 			return nil, err

@@ -36,3 +36,8 @@ DROP INDEX k_pkey;
 DROP TYPE IF EXISTS mood;
 DROP TYPE mood;
 DROP DOMAIN IF EXISTS d1, d2;
+CREATE UNIQUE INDEX notes_person_uq ON notes (person);
+CREATE TABLE ref2 (p bigint REFERENCES notes (person));
+DROP INDEX notes_person_uq;
+DROP INDEX notes_person_uq CASCADE;
+DROP TABLE pg_catalog.pg_class;
