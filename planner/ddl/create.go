@@ -552,7 +552,7 @@ func (b *tableBuilder) flush() error {
 			}
 			if k.primary {
 				if c.nullSet {
-					return errorf(CodeInvalidTableDefinition, "conflicting NULL/NOT NULL declarations for column \"%s\" of table \"%s\"", n, b.name)
+					return errorf(CodeSyntaxError, "conflicting NULL/NOT NULL declarations for column \"%s\" of table \"%s\"", n, b.name)
 				}
 				c.notNull = true
 			}
