@@ -36,3 +36,38 @@ func FuzzCallArgs(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParse: recognizing a graph call in any statement text never
+// panics; a recognized call's argument spans are slices of the text and
+// an error is always a SQLSTATE-carrying *wire.Error.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{
+		"CALL graph.create_branch('x', 'main', now())",
+		"SELECT graph.merge(from => 'a')",
+		"SELECT * FROM graph.optimize('t') AS o(c)",
+		"SELECT graph.nope(1, 'a'::text)",
+		"SELECT graph.recover(), 1",
+		"SELECT * FROM graph.cleanup() WITH ORDINALITY",
+		"CALL graph.delete_branch($1)",
+		"SELECT 1",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, sql string) {
+		inv, err := Parse(sql)
+		if err != nil {
+			if asWire(err) == nil || len(asWire(err).Code) != 5 {
+				t.Fatalf("error without SQLSTATE: %v", err)
+			}
+			return
+		}
+		if inv == nil {
+			return
+		}
+		for _, a := range inv.args {
+			if a != nil && (a.offset < 0 || a.offset+len(a.text) > len(sql) || sql[a.offset:a.offset+len(a.text)] != a.text) {
+				t.Fatalf("span %+v is not in %q", a, sql)
+			}
+		}
+	})
+}
