@@ -45,7 +45,7 @@ func (s *slowTables) PutIfAbsent(ctx context.Context, key string, b []byte) erro
 	return s.Store.PutIfAbsent(ctx, key, b)
 }
 
-const childLease = 1500 * time.Millisecond
+const childLease = 3 * time.Second
 
 // leaseChild inserts one row into table a with a write slowed past
 // several lease durations; it prints "ok" or "failed <sqlstate>".
@@ -56,7 +56,11 @@ func leaseChild() int {
 		return 2
 	}
 	ctx := context.Background()
-	g, err := adapters.Open(ctx, &slowTables{Store: store, delay: 4 * time.Second}, adapters.Options{Actor: "lease-child",
+	delay := 7 * time.Second // more than two leases
+	if d, err := time.ParseDuration(os.Getenv("PGGRAPH_LEASE_DELAY")); err == nil {
+		delay = d
+	}
+	g, err := adapters.Open(ctx, &slowTables{Store: store, delay: delay}, adapters.Options{Actor: "lease-child",
 		Recovery: recovery.Options{LeaseDuration: childLease}})
 	if err != nil {
 		fmt.Println("error", err)
