@@ -23,8 +23,9 @@ const asOfHint = "graph.as_of takes a commit id (see graph.commits), a manifest 
 //     its fork point, else the ancestor's version it inherited;
 //   - a ULID (26 Crockford base-32 characters, any case): a commit id;
 //   - anything else: a timestamp in PostgreSQL's timestamptz input
-//     format, read in tz (the session TimeZone; nil = UTC), naming the
-//     newest commit at or before it.
+//     format (also now, today, yesterday, tomorrow, ±infinity), read in
+//     tz (the session TimeZone; nil = UTC), naming the newest commit at
+//     or before it.
 //
 // The history walked is the lineage of the branch head (its own commits,
 // then those of the branch it was forked from, …): by version and by
@@ -143,6 +144,9 @@ func formatTime(t time.Time, tz *time.Location) string {
 // executor (so every input form it accepts works here), zone-less text in
 // tz. A value that is not a timestamp is 22007.
 func parseTimestamptz(ctx context.Context, s string, tz *time.Location) (time.Time, error) {
+	if t, ok := specialTimestamp(s, tz, time.Now()); ok {
+		return t, nil
+	}
 	eng := &exec.Engine{Catalog: exec.NewMemCatalog()}
 	res, err := eng.Query(ctx, &exec.Session{TimeZone: tz}, "SELECT CAST($1 AS timestamptz)", s)
 	if err != nil {
@@ -161,4 +165,30 @@ func parseTimestamptz(ctx context.Context, s string, tz *time.Location) (time.Ti
 		return time.Time{}, errf(CodeInvalidDatetimeFormat, "invalid value for graph.as_of: %q", s).WithHint(asOfHint)
 	}
 	return time.UnixMicro(res.Batches[0].Cols[0].I[0]).UTC(), nil
+}
+
+// specialTimestamp reads PostgreSQL's special timestamptz inputs (now,
+// today, yesterday, tomorrow, infinity, -infinity; the day names at
+// midnight in tz).
+func specialTimestamp(s string, tz *time.Location, now time.Time) (time.Time, bool) {
+	if tz == nil {
+		tz = time.UTC
+	}
+	local := now.In(tz)
+	midnight := time.Date(local.Year(), local.Month(), local.Day(), 0, 0, 0, 0, tz)
+	switch strings.ToLower(s) {
+	case "now":
+		return now, true
+	case "today":
+		return midnight, true
+	case "yesterday":
+		return midnight.AddDate(0, 0, -1), true
+	case "tomorrow":
+		return midnight.AddDate(0, 0, 1), true
+	case "infinity", "+infinity":
+		return time.Date(294276, 12, 31, 23, 59, 59, 0, time.UTC), true
+	case "-infinity":
+		return time.Date(-4713, 11, 24, 0, 0, 0, 0, time.UTC), true
+	}
+	return time.Time{}, false
 }

@@ -93,6 +93,9 @@ func TestResolveAsOf(t *testing.T) {
 		{"timestamp PG text with zone", "main", mid.In(ny).Format("2006-01-02 15:04:05.999999-07"), nil, "1,2,3", 3, "main"},
 		{"zone-less timestamp in the session TimeZone", "main", mid.In(ny).Format("2006-01-02 15:04:05.999999"), ny, "1,2,3", 3, "main"},
 		{"timestamp after the head", "main", "2999-01-01", nil, "1,2,3,5", 4, "main"},
+		{"now is the head", "main", "now", nil, "1,2,3,5", 4, "main"},
+		{"infinity is the head", "feature", "Infinity", nil, "1,2,3,4", 4, "feature"},
+		{"tomorrow is the head", "main", "tomorrow", nil, "1,2,3,5", 4, "main"},
 		{"timestamp on feature crosses the fork", "feature", between(h.create, h.ins123).Format(time.RFC3339Nano), nil, "", 2, "main"},
 	}
 	for _, c := range cases {
@@ -141,6 +144,8 @@ func TestResolveAsOfErrors(t *testing.T) {
 		{"version zero", "main", "0", CodeInvalidParameterValue, "manifest version 0"},
 		{"before the first commit", "main", first.Add(-time.Hour).Format(time.RFC3339Nano), CodeInvalidParameterValue, "before the first commit"},
 		{"year 2000", "feature", "2000-01-01 00:00:00", CodeInvalidParameterValue, "before the first commit"},
+		{"-infinity", "main", "-infinity", CodeInvalidParameterValue, "before the first commit"},
+		{"yesterday", "main", "yesterday", CodeInvalidParameterValue, "before the first commit"},
 		{"malformed", "main", "yesterday-ish", CodeInvalidDatetimeFormat, "is not a commit id, a manifest version or a timestamp"},
 		{"malformed date", "main", "2026-13-45", "", ""},
 		{"unknown branch", "nope", "1", CodeInvalidCatalogName, `branch "nope" does not exist`},
