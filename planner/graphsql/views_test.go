@@ -164,6 +164,9 @@ func TestWithViewsCatalog(t *testing.T) {
 	var names []string
 	for _, td := range cat.Tables(Schema) {
 		names = append(names, td.Name)
+		if td.Kind != ViewKind || td.Schema != Schema {
+			t.Fatalf("view %s has kind %q schema %q", td.Name, td.Kind, td.Schema)
+		}
 		if td.OID >= 16384 || td.OID < 16100 {
 			t.Fatalf("view %s has OID %d inside the user or namespace range", td.Name, td.OID)
 		}

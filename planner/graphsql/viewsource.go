@@ -137,9 +137,13 @@ func (v *viewSource[T]) record(rows []T, columns []int) arrow.RecordBatch {
 	return exec.MemTableFromVecs(defs, vecs).Records[0]
 }
 
+// ViewKind marks the graph views in exec.TableDef.Kind, so the catalogs
+// can show them as views (relkind 'v') rather than tables.
+const ViewKind = "view"
+
 // tableDef is the exec relation of a view.
 func (v *viewSource[T]) tableDef(oid uint32, name, comment string) *exec.TableDef {
-	td := &exec.TableDef{OID: oid, Schema: Schema, Name: name, Comment: comment, Source: v}
+	td := &exec.TableDef{OID: oid, Schema: Schema, Name: name, Comment: comment, Kind: ViewKind, Source: v}
 	for _, c := range v.cols {
 		td.Columns = append(td.Columns, exec.ColumnDef{Name: c.name, Type: c.typ})
 	}
