@@ -44,6 +44,31 @@
 //     planner/seq allocator uses; a branch inherits the key, so values
 //     never repeat across branches that merge later.
 //
+// Decisions (where PostgreSQL has no graph equivalent or pggraph differs):
+//   - DROP TABLE … CASCADE drops other tables' foreign keys into the
+//     dropped table (as PostgreSQL), and drops edge tables whose endpoint
+//     references it (an edge cannot outlive its endpoints' table; the
+//     tombstoned tables stay readable by time travel). An edge endpoint
+//     reference cannot be dropped on its own (42P16).
+//   - Statements migration tools send that have no meaning here are
+//     accepted as NoOp with PostgreSQL's command tag: GRANT/REVOKE, ALTER
+//     DEFAULT PRIVILEGES, … OWNER TO, storage parameters and tuning
+//     subcommands, CREATE SCHEMA IF NOT EXISTS public, COMMENT ON objects
+//     other than tables and columns, DROP VIEW/TYPE/DOMAIN/SCHEMA/EXTENSION
+//     IF EXISTS of objects that cannot exist. CREATE EXTENSION accepts the
+//     built-in plpgsql, vector (the vector(n) type) and pgcrypto
+//     (gen_random_uuid); any other extension answers 0A000.
+//   - CREATE INDEX records a (possibly non-btree) index on plain columns
+//     for the executor's key-lookup path; expression indexes and partial
+//     unique indexes answer 0A000. A unique index is a uniqueness rule
+//     like UNIQUE (validated, enforced, usable by REFERENCES).
+//   - ALTER that changes stored columns (ADD/DROP/RENAME COLUMN, a type
+//     change whose values convert) is a RowRewrite; a binary-coercible
+//     type change (varchar(n) → text, wider varchar) is catalog-only.
+//   - Temporary tables, inheritance, partitioning, generated columns,
+//     exclusion constraints, MATCH FULL, views and user types answer
+//     0A000 naming the feature.
+//
 // Invariants:
 //   - Errors are *wire.Error with PostgreSQL's SQLSTATE and message text;
 //     unsupported statements answer 0A000 naming the statement.
