@@ -14,7 +14,11 @@ import (
 // NOTHING drops the others; DO UPDATE computes the updated versions of
 // the existing rows they hit (SET over the target row and the proposed
 // row as "excluded", filtered by WHERE) with one exec query.
-func (w *writer) onConflict(ti *tableInfo, alias string, oc *sqlparse.OnConflictClause, rows []*exec.Vec) (ins []*exec.Vec, updAddrs []uint64, upd []*exec.Vec, updOld []*exec.Vec, err error) {
+//
+// order gives each returned row's position among the proposed rows (the
+// inserted rows first, then the updated ones), so RETURNING follows the
+// proposal order, as in PostgreSQL.
+func (w *writer) onConflict(ti *tableInfo, alias string, oc *sqlparse.OnConflictClause, rows []*exec.Vec) (ins []*exec.Vec, updAddrs []uint64, upd []*exec.Vec, order []int32, err error) {
 	td := ti.def
 	doUpdate := oc.Action == sqlparse.OnConflictAction_ONCONFLICT_UPDATE
 	arbiters, err := arbiterKeys(td, oc.Infer, doUpdate)
@@ -74,8 +78,9 @@ func (w *writer) onConflict(ti *tableInfo, alias string, oc *sqlparse.OnConflict
 		}
 	}
 	ins = gatherVecs(rows, keep)
+	order = keep
 	if !doUpdate || (len(proposed) == 0 && !w.describe) {
-		return ins, nil, nil, nil, nil
+		return ins, nil, nil, order, nil
 	}
 	// excluded: the proposed rows with the address of the row they hit
 	exCols := append(slices.Clip(td.Columns), exec.ColumnDef{Name: "_target", Type: exec.TInt8})
@@ -107,7 +112,14 @@ func (w *writer) onConflict(ti *tableInfo, alias string, oc *sqlparse.OnConflict
 		return nil, nil, nil, nil, err
 	}
 	updAddrs, upd = splitAddrs(res, td)
-	return ins, updAddrs, upd, nil, nil
+	at := map[int64]int32{}
+	for k, a := range targets {
+		at[a] = proposed[k]
+	}
+	for _, a := range updAddrs {
+		order = append(order, at[int64(a)])
+	}
+	return ins, updAddrs, upd, order, nil
 }
 
 func aliasFor(table, alias string) *sqlparse.Alias {

@@ -319,8 +319,49 @@ func concatBatches(res *exec.Result, cols []exec.Column) []*exec.Vec {
 	return out
 }
 
-// typeSQL is the SQL name of a column's type for a cast.
-func typeSQL(t exec.Type) string { return t.String() }
+// typeSQL is the SQL name of the type a value is cast to before it is
+// stored in a column of type t. Explicit casts to varchar(n)/char(n)
+// truncate silently while assignment raises 22001, so those are cast to
+// the unbounded type and their length is checked (checkLengths).
+func typeSQL(t exec.Type) string {
+	switch t.OID {
+	case exec.OIDVarchar:
+		return "character varying"
+	case exec.OIDBpchar:
+		return "bpchar"
+	}
+	return t.String()
+}
+
+// checkLengths enforces varchar(n)/char(n) on new rows as PostgreSQL's
+// assignment does: too long is 22001 unless the excess is spaces (then
+// truncated); char(n) is blank-padded.
+func checkLengths(td *exec.TableDef, rows []*exec.Vec) error {
+	for c, cd := range td.Columns {
+		if c >= len(rows) || (cd.Type.OID != exec.OIDVarchar && cd.Type.OID != exec.OIDBpchar) || cd.Type.Mod < 4 {
+			continue
+		}
+		n := int(cd.Type.Mod - 4)
+		v := rows[c]
+		for i := 0; i < v.N; i++ {
+			if v.IsNull(i) {
+				continue
+			}
+			r := []rune(v.S[i])
+			if len(r) > n {
+				if strings.TrimRight(string(r[n:]), " ") != "" {
+					return wire.Errorf("22001", "value too long for type %s", cd.Type)
+				}
+				v.S[i] = string(r[:n])
+				r = r[:n]
+			}
+			if cd.Type.OID == exec.OIDBpchar && len(r) < n {
+				v.S[i] += strings.Repeat(" ", n-len(r))
+			}
+		}
+	}
+	return nil
+}
 
 // castTo wraps an expression text in a cast to a column's type.
 func castTo(expr string, t exec.Type) string { return "CAST(" + expr + " AS " + typeSQL(t) + ")" }

@@ -43,25 +43,29 @@ func (w *writer) insert(ins *sqlparse.InsertStmt) (*writeOut, error) {
 	for c, cd := range td.Columns {
 		rows[c] = retype(rows[c], cd.Type)
 	}
+	if err := checkLengths(td, rows); err != nil {
+		return nil, err
+	}
 	if err := w.fillSequences(td, rows, fill); err != nil {
 		return nil, err
 	}
-	var updated, updatedOld []*exec.Vec
+	var updated []*exec.Vec
 	var updatedAddrs []uint64
+	var order []int32
 	if oc := ins.OnConflictClause; oc != nil {
-		rows, updatedAddrs, updated, updatedOld, err = w.onConflict(ti, alias, oc, rows)
+		rows, updatedAddrs, updated, order, err = w.onConflict(ti, alias, oc, rows)
 		if err != nil {
 			return nil, err
 		}
 	}
 	if len(updatedAddrs) > 0 {
-		if err := w.removeRows(ti, updatedAddrs, updatedOld, updated, 0); err != nil {
+		if err := w.removeRows(ti, updatedAddrs, nil, updated, 0); err != nil {
 			return nil, err
 		}
 	}
 	all := rows
 	if updated != nil {
-		all = appendVecs(rows, updated)
+		all = inProposalOrder(appendVecs(rows, updated), order)
 	}
 	if err := w.checkRows(ti, all); err != nil {
 		return nil, err
@@ -237,4 +241,15 @@ func projectRecord(cols []arrow.Array, n int64) arrow.RecordBatch {
 		fields[i] = arrow.Field{Name: fmt.Sprintf("c%d", i), Type: c.DataType(), Nullable: true}
 	}
 	return array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, n)
+}
+
+// inProposalOrder reorders rows by their positions among the proposed
+// rows.
+func inProposalOrder(rows []*exec.Vec, order []int32) []*exec.Vec {
+	idx := make([]int32, len(order))
+	for i := range idx {
+		idx[i] = int32(i)
+	}
+	slices.SortStableFunc(idx, func(a, b int32) int { return int(order[a]) - int(order[b]) })
+	return gatherVecs(rows, idx)
 }

@@ -6,6 +6,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/graph"
@@ -123,7 +125,37 @@ func recordFromVecs(schema *arrow.Schema, cols []exec.ColumnDef, vecs []*exec.Ve
 	rec := exec.MemTableFromVecs(cols, vecs).Records[0]
 	arrs := make([]arrow.Array, rec.NumCols())
 	copy(arrs, rec.Columns())
+	for i, f := range schema.Fields() {
+		if i < len(arrs) && !arrow.TypeEqual(arrs[i].DataType(), f.Type) {
+			arrs[i] = storageArray(vecs[i], f.Type, arrs[i])
+		}
+	}
 	return array.NewRecordBatch(schema, arrs, rec.NumRows())
+}
+
+// storageArray converts a column to a storage type that differs from
+// exec's own Arrow form (numeric(p,s) stored as decimal128).
+func storageArray(v *exec.Vec, dt arrow.DataType, fallback arrow.Array) arrow.Array {
+	dec, ok := dt.(*arrow.Decimal128Type)
+	if !ok {
+		return fallback
+	}
+	b := array.NewDecimal128Builder(memory.DefaultAllocator, dec)
+	defer b.Release()
+	for i := 0; i < v.N; i++ {
+		if v.IsNull(i) {
+			b.AppendNull()
+			continue
+		}
+		txt, _ := exec.FormatText(v, i, nil)
+		n, err := decimal128.FromString(txt, dec.Precision, dec.Scale)
+		if err != nil {
+			b.AppendNull()
+			continue
+		}
+		b.Append(n)
+	}
+	return b.NewArray()
 }
 
 // pendingState is everything a transaction has done but not committed.

@@ -183,6 +183,9 @@ func (w *writer) checkRows(ti *tableInfo, rows []*exec.Vec) error {
 	}
 	td := ti.def
 	n := rows[0].N
+	if err := checkLengths(td, rows); err != nil {
+		return err
+	}
 	for c, cd := range td.Columns {
 		if !cd.NotNull {
 			continue
