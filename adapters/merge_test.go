@@ -289,3 +289,49 @@ func TestMergeDroppedTableAndErrors(t *testing.T) {
 		t.Fatalf("self merge: %v", err)
 	}
 }
+
+// A merge racing commits on its target re-prepares (recomputing the
+// bases and the classification) instead of publishing a stale plan:
+// every concurrent commit and the merge are all in the result.
+func TestMergeRacingTargetWrites(t *testing.T) {
+	ctx := context.Background()
+	g := mergeRoot(t)
+	if err := insert(ctx, g, WriteOptions{Branch: "dev"}, map[string][]int64{"a": {2}, "b": {102}}); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		for i := int64(0); i < 4; i++ {
+			if err := insert(ctx, g, WriteOptions{MaxReprepare: 50}, map[string][]int64{"c": {300 + i}, "b": {500 + i}}); err != nil {
+				done <- err
+				return
+			}
+		}
+		done <- nil
+	}()
+	merged := false
+	for try := 0; try < 20 && !merged; try++ {
+		_, err := g.Merge(ctx, "dev", "", "")
+		switch {
+		case err == nil:
+			merged = true
+		case protocol.IsReadSetChanged(err) && !IsMergeConflict(err):
+			// the target kept moving past the re-prepare budget: run again
+		default:
+			t.Fatalf("merge: %v", err)
+		}
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if !merged {
+		t.Fatal("merge never got through")
+	}
+	t.Logf("coordinator: %+v", g.Stats())
+	want := map[string][]int64{"a": {1, 2}, "b": {100, 101, 102, 500, 501, 502, 503}, "c": {200, 300, 301, 302, 303}}
+	for tbl, ids := range want {
+		if got := branchIDs(t, g, "", tbl); !slices.Equal(got, ids) {
+			t.Fatalf("main.%s = %v, want %v", tbl, got, ids)
+		}
+	}
+}
