@@ -214,6 +214,8 @@ func TestCallEndToEnd(t *testing.T) {
 		{sql: "CALL graph.cleanup()", tag: "CALL", row: "-"},
 		{sql: "SELECT graph.cleanup()", env: Env{InTransaction: true}, code: CodeActiveSQLTransaction},
 		{sql: "CALL graph.recover()", env: Env{InTransaction: true}, code: CodeActiveSQLTransaction},
+		{sql: "SELECT graph.create_branch('ro')", env: Env{ReadOnly: true}, code: CodeReadOnly, msg: "cannot execute graph.create_branch in a read-only transaction"},
+		{sql: "CALL graph.optimize()", env: Env{ReadOnly: true}, code: CodeReadOnly},
 	}
 	for i, s := range steps {
 		inv, err := Parse(s.sql)

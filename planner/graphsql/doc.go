@@ -55,7 +55,8 @@
 // refuses CREATE DATABASE): branch create/delete, cleanup and recover are
 // control operations outside the graph-commit model, and merge and
 // optimize publish their own graph commit, which could neither join nor
-// roll back with the transaction's.
+// roll back with the transaction's. In a read-only session (Env.ReadOnly:
+// SET graph.as_of) every procedure answers 25006: each writes something.
 //
 // Invariants:
 //   - Every error is a *wire.Error with a SQLSTATE; write-path errors

@@ -19,6 +19,7 @@ const (
 	CodeInvalidDatetimeFormat = "22007" // as-of text that is no commit, version or timestamp
 	CodeNullValueNotAllowed   = "22004" // a required argument is NULL
 	CodeActiveSQLTransaction  = "25001" // graph.f inside BEGIN … COMMIT
+	CodeReadOnly              = "25006" // graph.f in a read-only session (SET graph.as_of)
 	CodeInvalidCatalogName    = "3D000" // unknown branch
 	CodeDuplicateObject       = "42710" // branch exists
 	CodeInvalidName           = "42602" // reserved or malformed branch name

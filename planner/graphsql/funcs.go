@@ -26,6 +26,12 @@ type Env struct {
 	// graph-commit model, and merge and optimize publish their own graph
 	// commit, which cannot join (or roll back with) the transaction's.
 	InTransaction bool
+	// ReadOnly: the session may not write (SET graph.as_of,
+	// default_transaction_read_only). Every graph procedure writes
+	// something (a branch ref, a graph commit, reclaimed files, recovery
+	// outcomes), so each answers 25006 then, as PostgreSQL refuses CREATE
+	// DATABASE in a read-only session.
+	ReadOnly bool
 	// TimeZone reads zone-less timestamps of create_branch's at (nil = UTC).
 	TimeZone *time.Location
 }
@@ -146,6 +152,9 @@ func argText(a any) *string {
 func call(ctx context.Context, g *adapters.Graph, env Env, f *function, args []*string) (*Result, error) {
 	if env.InTransaction {
 		return nil, errf(CodeActiveSQLTransaction, "%s.%s cannot run inside a transaction block", Schema, f.name)
+	}
+	if env.ReadOnly {
+		return nil, errf(CodeReadOnly, "cannot execute %s.%s in a read-only transaction", Schema, f.name)
 	}
 	for i := 0; i < f.required; i++ {
 		if args[i] == nil {
