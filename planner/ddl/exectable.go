@@ -89,3 +89,24 @@ func refAction(a string) exec.RefAction {
 	}
 	return exec.RefNoAction
 }
+
+// LookupColumns lists the columns a table source should serve by key
+// lookup (exec.KeyLookupSource): the leading column of the primary key,
+// of every UNIQUE constraint and of every index, each once, in that
+// order. CREATE INDEX reaches the executor's key-lookup path this way.
+func LookupColumns(td *exec.TableDef) []int {
+	var out []int
+	add := func(cols []int) {
+		if len(cols) > 0 && !slices.Contains(out, cols[0]) {
+			out = append(out, cols[0])
+		}
+	}
+	add(td.PrimaryKey)
+	for _, u := range td.Unique {
+		add(u)
+	}
+	for _, ix := range td.Indexes {
+		add(ix.Columns)
+	}
+	return out
+}

@@ -106,3 +106,19 @@ func TestExecTableDerived(t *testing.T) {
 		t.Fatalf("derived key/kind: %+v", td)
 	}
 }
+
+func TestLookupColumns(t *testing.T) {
+	ov := planInto(t,
+		`CREATE TABLE t (a int, b int, c int, d int, PRIMARY KEY (b, a), UNIQUE (c), UNIQUE (b, d))`,
+		`CREATE INDEX ON t (d, a)`,
+		`CREATE INDEX ON t (c)`,
+	)
+	e, _ := ov.Table("t")
+	td, err := ExecTable(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := LookupColumns(td); !reflect.DeepEqual(got, []int{1, 2, 3}) {
+		t.Fatalf("lookup columns %v, want [1 2 3]", got)
+	}
+}
