@@ -364,7 +364,7 @@ func (p *mergePlan) replay(ctx context.Context, onto graph.TableEntry, base, src
 	}
 	for _, n := range want {
 		if n > 0 {
-			p.conflict(onto.Name, "rows %s deleted or updated are no longer unchanged on %s", p.w.from, p.w.into)
+			p.conflict(onto.Name, "rows that %s deleted or updated were also changed on %s", p.w.from, p.w.into)
 			return nil
 		}
 	}
