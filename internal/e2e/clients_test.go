@@ -1,0 +1,66 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// nodeModules holds the npm packages of testdata/knex (knex, pg,
+// pg-copy-streams), installed from its lockfile by make deps / .ci/run.
+var nodeModules, _ = filepath.Abs("testdata/knex/node_modules")
+
+const npmInstall = "npm ci --prefix internal/e2e/testdata/knex"
+
+// runClient runs a client program with the libpq environment of branch
+// main on p and fails unless it exits 0 and its last line is OK.
+func runClient(t *testing.T, p *proxy, install string, env []string, argv ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Env = append(p.Env("main"), env...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		t.Fatalf("%s timed out\n%s", argv, out.String())
+	}
+	if err != nil || !strings.HasSuffix(strings.TrimSpace(out.String()), "OK") {
+		t.Fatalf("%s failed: %v (installed with: %s)\n%s", argv, err, install, out.String())
+	}
+	return out.String()
+}
+
+// TestClientsSocialGraph runs the social-graph flow (DDL, COPY, prepared
+// statements, every constraint class, transactions, time travel, a branch
+// as a database) through each real client against its own pgproxy:
+// node-postgres (testdata/clients/pg_social.js) and pgjdbc
+// (JdbcSocial.java). SQLAlchemy Core has its own test.
+func TestClientsSocialGraph(t *testing.T) {
+	if !fileExists(nodeModules) {
+		t.Fatalf("%s is missing: run %s", nodeModules, npmInstall)
+	}
+	clients := []struct {
+		name    string
+		argv    []string
+		env     []string
+		install string
+	}{
+		{"node-postgres", []string{"node", "testdata/clients/pg_social.js"}, []string{"NODE_PATH=" + nodeModules},
+			"apt-get install -y nodejs npm && " + npmInstall},
+		{"pgjdbc", []string{"java", "-cp", "/usr/share/java/postgresql.jar", "testdata/clients/JdbcSocial.java"}, nil,
+			"apt-get install -y openjdk-17-jdk-headless libpostgresql-jdbc-java"},
+	}
+	for _, c := range clients {
+		t.Run(c.name, func(t *testing.T) {
+			p := startProxy(t)
+			runClient(t, p, c.install, c.env, c.argv...)
+			p.alive(t)
+		})
+	}
+}
