@@ -109,35 +109,6 @@ func rangeVars(m protoreflect.ProtoMessage) []*sqlparse.RangeVar {
 	return out
 }
 
-// funcCalls lists every FuncCall in a parse tree.
-func funcCalls(m protoreflect.ProtoMessage) []*sqlparse.FuncCall {
-	var out []*sqlparse.FuncCall
-	var walk func(protoreflect.Message)
-	walk = func(msg protoreflect.Message) {
-		if fc, ok := msg.Interface().(*pg_query.FuncCall); ok {
-			out = append(out, fc)
-		}
-		msg.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-			if fd.Kind() != protoreflect.MessageKind {
-				return true
-			}
-			if fd.IsList() {
-				l := v.List()
-				for i := 0; i < l.Len(); i++ {
-					walk(l.Get(i).Message())
-				}
-			} else if !fd.IsMap() {
-				walk(v.Message())
-			}
-			return true
-		})
-	}
-	if m != nil {
-		walk(m.ProtoReflect())
-	}
-	return out
-}
-
 // funcName is a FuncCall's unqualified lower-case name and its schema.
 func funcName(fc *sqlparse.FuncCall) (schema, name string) {
 	var parts []string
@@ -152,9 +123,6 @@ func funcName(fc *sqlparse.FuncCall) (schema, name string) {
 	}
 	return parts[len(parts)-2], parts[len(parts)-1]
 }
-
-// quoteLiteral quotes s as a SQL string literal.
-func quoteLiteral(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
 // parseTreeVersion is the parser's tree version (the deparser checks it).
 var parseTreeVersion = sync.OnceValue(func() int32 {

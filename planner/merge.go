@@ -104,7 +104,6 @@ func (w *writer) merge(m *sqlparse.MergeStmt) (*writeOut, error) {
 	var delAddrs, updAddrs []uint64
 	var updIdx, insIdx []int32
 	var updClause, insClause []int
-	var actions []string
 	touched := map[int64]bool{}
 	n := rows[0].N
 	for i := 0; i < n; i++ {
@@ -141,7 +140,6 @@ func (w *writer) merge(m *sqlparse.MergeStmt) (*writeOut, error) {
 				updAddrs = append(updAddrs, uint64(rows[0].I[i]))
 				updIdx = append(updIdx, int32(i))
 				updClause = append(updClause, ci)
-				actions = append(actions, "UPDATE")
 			case sqlparse.CmdType_CMD_DELETE:
 				delAddrs = append(delAddrs, uint64(rows[0].I[i]))
 			case sqlparse.CmdType_CMD_INSERT:

@@ -44,15 +44,6 @@ func (p *pendingTable) empty() bool {
 	return p.mode == modeRows && len(p.inserts) == 0 && len(p.deleted) == 0
 }
 
-// insertedRows is the number of pending inserted rows.
-func (p *pendingTable) insertedRows() int64 {
-	var n int64
-	for _, r := range p.inserts {
-		n += r.NumRows()
-	}
-	return n
-}
-
 // remove drops rows by address: base rows join the delete set, pending
 // rows are cut out of the insert records (later pending addresses shift,
 // which is fine: addresses are only used within one statement).
