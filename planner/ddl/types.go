@@ -1,6 +1,7 @@
 package ddl
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -297,4 +298,14 @@ func typmod(name string, oid uint32, mods []int32) (int32, error) {
 		return mods[0], nil
 	}
 	return 0, errorf(CodeSyntaxError, "type modifier is not allowed for type \"%s\"", name)
+}
+
+// MarshalJSON adds the type's SQL spelling (informational: decoding
+// reads only oid, mod and dims).
+func (t PGType) MarshalJSON() ([]byte, error) {
+	type plain PGType
+	return json.Marshal(struct {
+		plain
+		SQL string `json:"sql"`
+	}{plain(t), t.String()})
 }
