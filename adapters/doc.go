@@ -1,13 +1,16 @@
 // Package adapters is the closed registry of graph-visible writers and
 // the Go API the SQL layer writes through.
 //
-// Registry (registry.go): Mutation (INSERT/UPDATE/DELETE/MERGE/COPY
-// loads: one staged Lance transaction per touched table), Optimize
-// (compaction, below) and SchemaApply
-// (CREATE/DROP TABLE, optionally with the new tables' rows in the same
-// graph commit: a create is a staged Overwrite at version 0 of a fresh
-// dataset). All three declare RollBackArmedForwardConfirmed. No other code
-// stages or commits a Lance transaction on a graph table:
+// Registry (registry.go): Mutation (INSERT/UPDATE/DELETE/MERGE: one
+// staged Lance transaction per touched table), Load (COPY FROM, below),
+// Optimize (compaction, below), SchemaApply (DDL, below) and
+// BranchMerge (merge.go, Graph.Merge: graph.merge replays a source
+// branch's row deltas as staged transactions and adopts its catalog
+// changes in one graph commit; rules in merge.go's header). All declare
+// RollBackArmedForwardConfirmed. Cleanup (cleanup.go, Graph.Cleanup) is
+// a control operation, not a writer: it reclaims files no Lance version
+// references and unregistered datasets, behind the recovery barrier. No
+// other code stages or commits a Lance transaction on a graph table:
 // TestConformanceOnlyAdaptersCommitGraphTables walks the module's source
 // and pins the exact Lance write calls per file.
 //
@@ -15,18 +18,67 @@
 // Write(ctx, WriteOptions, StageFunc). The StageFunc fills a Stage
 // against the attempt's base snapshot — Insert (Arrow record readers,
 // streamed in bounded memory: data files are cut every
-// WriteOptions.MaxRowsPerFile rows (default lance.DefaultMaxRowsPerFile),
-// so memory is one data file and there is no per-commit row cap;
-// TestLargeCommitStreamsIntoManyFragments, bench-graph reports peak heap), Delete (row
-// addresses in the base version; UPDATE = Delete + Insert), Probe (a
-// table a validator read joins the read set), CreateTable, DropTable —
-// and is re-run from a fresh base on every transparent re-prepare, so it
-// must recompute rather than replay stale addresses. Strict writes
-// (explicit transactions) pin Base and get 40001 on any read-set change;
-// Txn (Begin … Commit) packages that: it pins a snapshot, collects
-// inserts, deletes, probes and DDL, and commits them as one graph commit.
+// WriteOptions.MaxRowsPerFile rows (default lance.DefaultMaxRowsPerFile)
+// or MaxBytesPerFile bytes, so memory is one data file and there is no
+// per-commit row cap; TestLargeCommitStreamsIntoManyFragments,
+// bench-graph reports peak heap), Delete (row addresses in the base
+// version; UPDATE = Delete + Insert), Probe (a table a validator read
+// joins the read set), Load, and the DDL methods — and is re-run from a
+// fresh base on every transparent re-prepare, so it must recompute
+// rather than replay stale addresses. Strict writes (explicit
+// transactions) pin Base and get 40001 on any read-set change; Txn
+// (Begin … Commit) packages that: it pins a snapshot, collects inserts,
+// deletes, probes and DDL, and commits them as one graph commit.
 // Branches: CreateBranch / DeleteBranch (control operations behind the
 // barrier and the exclusive branch gate); writes take WriteOptions.Branch.
+//
+// Names (stage.go). A stage resolves table names in call order against
+// the base catalog as changed by its earlier calls: DROP t; CREATE t …
+// in one transaction, CREATE x … DROP x (nothing is created), RENAME
+// then use of the new name, TRUNCATE then INSERT. Unknown names are
+// 42P01, taken names 42P07, malformed definitions 42P16.
+//
+// SchemaApply (schema.go; kind "schema_apply", chosen whenever a stage
+// changes the catalog). Physical model: a table incarnation is one Lance
+// dataset whose schema is its columns' names and logical types, every
+// field nullable; NOT NULL, defaults, constraints, comments (Def.Extra,
+// owned by planner/ddl) and the table's name and kind are catalog-only.
+//   - CreateTable: a staged Overwrite at version 0 of a fresh dataset
+//     (effect "create"), registration of a new id/incarnation with fresh
+//     column ids, and the stage's rows for it in the same first version.
+//   - ReplaceTable (ALTER rewrites: ADD/DROP/RENAME COLUMN, type
+//     change): a new incarnation of the same table id — a fresh dataset
+//     created like a table, rows streamed in — registered, and the old
+//     incarnation tombstoned, in one graph commit. Surviving columns keep
+//     their ids; new ones get fresh ids.
+//   - Truncate: ReplaceTable with the same definition and no rows (a new
+//     relfilenode, in PostgreSQL terms): O(1) whatever the table's size,
+//     no fork on a branch, old rows still readable by time travel.
+//   - Redefine / SetKind: a ManifestDelta.Redefinitions entry (name,
+//     kind, definition; the data pointer kept from the head) and the
+//     table as a read-set member; no Lance effect, so a stage with only
+//     catalog-only changes and drops publishes authority-first (no
+//     sidecar: nothing durable precedes the CAS).
+//   - DropTable: a tombstone (the dataset stays for time travel).
+//
+// Schema changes on a graph branch touch only the branch's manifest:
+// created and replaced incarnations are fresh datasets only that branch
+// references (later writes to them on the branch fork them lazily like
+// any inherited table), so ALTER/TRUNCATE/DROP work while branches
+// exist (TestSchemaChangesOnBranch). Recovery is the generic one: an
+// armed intent leaves its created datasets as unregistered garbage
+// (ids never reused: the rollback commit moves the allocator), a
+// confirmed one is rolled forward.
+//
+// Load (load.go; kind "load"): Stage.Load / Graph.Load stream a COPY's
+// rows straight into staged data files of the target table (memory is
+// one data file: TestLoadMemoryIsBounded loads 2M rows, ~116 MB, with
+// under 48 MB of heap growth), one staged Append and one graph commit
+// whatever the row count; on a branch's first touch the stream is read
+// after the sidecar, under the gates. Effects and recovery are
+// Mutation's. The stream is read once (OnceSource): a read-set change
+// noticed after it was consumed answers 40001 instead of re-preparing
+// (TestLoadAfterConsumedStreamIs40001).
 //
 // Optimize (optimize.go; registry kind "optimize"): Graph.Optimize /
 // OptimizeWith compact the small fragments of one or more tables of a
@@ -60,12 +112,25 @@
 // Pending (graph.recovery), Branches (graph.branches); as-of reads use
 // graph.Root.Resolve.
 //
-// Tests: the crash sweep (crash_test.go) prints its cell count and every
-// recovery decision and class reached (go test -v -run TestCrashSweep);
-// -crash.long runs every second-crash ordinal and every fault mode on
-// the local backend too (nightly). Concurrency: goroutines
-// (concurrency_test.go), writer processes and a SIGKILL loop
-// (process_test.go), all checked by one history checker.
+// Tests: the crash sweeps (crash_test.go) print their cell counts per
+// shape, every recovery decision and class reached, and the seed of
+// their sampled cells (go test -v -run 'CrashSweep'; TestMergeCrashSweep
+// in merge_crash_test.go runs the same harness over BranchMerge). TestCrashSweep
+// (Mutation, Optimize, first touch) crashes after every durable op on
+// both backends; TestSchemaCrashSweep (create via ALTER rewrite,
+// catalog-only ALTER, DROP, TRUNCATE, DROP+CREATE of one name, ALTER on
+// a branch with a first touch in the same commit, Load, Load on a
+// branch) does so on the in-memory backend. On the in-memory backend
+// every cell runs: crash after op c for every c, power loss (unsynced
+// changes dropped) at every c, op c failing once and persistently, and
+// a second crash at every op of the recovering write (first crash every
+// third op). On the local backend the fault and second-crash cells (and
+// the schema shapes' crash cells) are a random sample per run;
+// -crash.long runs all of them (nightly), -crash.seed replays a sample
+// (with the same -run). Every cell starts from one seeded root copied
+// per cell (crash_test.go backends).
+// Concurrency: goroutines (concurrency_test.go), writer processes and a
+// SIGKILL loop (process_test.go), all checked by one history checker.
 //
 // Invariants: Prepare moves no HEAD (it stages reclaimable files with
 // pre-minted UUIDs); Apply commits every staged transaction with

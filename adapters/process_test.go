@@ -27,7 +27,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv("PGGRAPH_CHILD_LOOP") != "" {
 		os.Exit(childLoop())
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	removeSeedTemplates()
+	os.Exit(code)
 }
 
 // childWriter commits rows base..base+n-1 into its own table and into

@@ -282,7 +282,7 @@ func PublishDelta(ctx context.Context, root *graph.Root, pw *PreparedWrite, budg
 		if err != nil {
 			return nil, err
 		}
-		cm := graph.Commit{ID: pw.Lineage.CommitID, Parent: head.Commit.ID, Actor: pw.Lineage.Actor,
+		cm := graph.Commit{ID: pw.Lineage.CommitID, Parent: head.Commit.ID, MergedParent: pw.Lineage.MergedParent, Actor: pw.Lineage.Actor,
 			Message: pw.Lineage.Message, Time: time.Now().UTC(), OperationID: pw.OperationID, WriterKind: string(pw.WriterKind), Recovery: recoveryKind}
 		sn, err := root.Publish(ctx, head, st, cm)
 		if err == nil {

@@ -88,10 +88,29 @@
 //     after the CAS (no derived work exists yet). Test:
 //     recovery TestFailedSidecarDeleteIsNotAUserError.
 //
+// Catalog changes (SchemaApply): the delta carries Registrations (new
+// tables and new incarnations of an altered or truncated table, each
+// backed by an EffectCreate at version 1 of a fresh dataset),
+// Tombstones, and Redefinitions (catalog-only: name, kind, definition
+// replaced, the data pointer taken from the head the CAS applies to —
+// safe because the redefined table is a read-set member whose version,
+// branch and epoch arbitration proved unchanged). Any of them makes the
+// delta SchemaChanging: the schema gate is taken and the schema identity
+// (counter + hash) moves, so every concurrent write prepared against the
+// old schema re-prepares or gets 40001. A delta without effects
+// (redefinitions, drops) is published authority-first. Tests: adapters
+// TestRedefineIsCatalogOnly, TestReplaceTableKeepsIDAndColumnIDs,
+// TestTruncateDropCreateInOneCommit, TestSchemaChangesOnBranch,
+// TestSchemaCrashSweep (all-or-nothing for every catalog shape and
+// Load), TestLoadAfterConsumedStreamIs40001 (a one-shot COPY stream
+// never re-prepares with missing rows).
+//
 // Errors: every error a caller sees is an *Error with a Kind mapped to a
 // SQLSTATE (DESIGN.md §4): ReadSetChanged 40001, RecoveryRequired 55000
 // (Detail names the operation), live-writer contention 55P03, uncovered
 // drift 55000, key conflict 23505, foreign key 23503, check 23514, not
 // null 23502, resource limit 54000, read-only 25006, unknown branch
-// 3D000, unsupported 0A000. Test: TestSQLStates.
+// 3D000, unsupported 0A000, invalid write 22023, undefined table 42P01,
+// duplicate table 42P07, invalid table definition 42P16. Test:
+// TestSQLStates.
 package protocol

@@ -244,6 +244,9 @@ type LineageIntent struct {
 	RollbackCommitID string `json:"rollback_commit_id"`
 	Actor            string `json:"actor"`
 	Message          string `json:"message,omitempty"`
+	// MergedParent is the source head a BranchMerge merged (recorded as
+	// the commit's merged parent).
+	MergedParent string `json:"merged_parent,omitempty"`
 }
 
 // Strategy is an adapter's declared recovery direction.
