@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -36,11 +37,18 @@ type ThroughputReport struct {
 	RawMBPerSec     float64 `json:"raw_write_fsync_mb_per_sec"`
 	// WriteVsRaw is the write rate as a share of the raw rate (target ≥ 0.5).
 	WriteVsRaw float64 `json:"write_vs_raw"`
+	// WriteCPUSeconds and ScanCPUSeconds are the process's CPU time
+	// (user+sys, all threads) during the write and the scan: on a shared
+	// machine they say how much work was done even when wall time says
+	// more about the neighbours.
+	WriteCPUSeconds float64 `json:"write_cpu_seconds"`
+	RawCPUSeconds   float64 `json:"raw_write_fsync_cpu_seconds"`
 
 	ScanSeconds float64 `json:"scan_seconds"`
 	// ScanMBPerSec is decoded Arrow bytes per second (target ≥ 1000).
-	ScanMBPerSec float64 `json:"scan_decoded_mb_per_sec"`
-	ScanRows     int64   `json:"scan_rows"`
+	ScanMBPerSec   float64 `json:"scan_decoded_mb_per_sec"`
+	ScanRows       int64   `json:"scan_rows"`
+	ScanCPUSeconds float64 `json:"scan_cpu_seconds"`
 
 	// PeakHeapBytes is the highest Go heap in use sampled while writing
 	// (bounded by about one data file, not by the table).
@@ -158,13 +166,13 @@ func MeasureThroughput(ctx context.Context, dir string, rows int64, maxBytesPerF
 			}
 		}
 	}()
-	start := time.Now()
+	start, cpu := time.Now(), processCPU()
 	ds := New(store, "t.lance", Options{})
 	st, err := ds.StageOverwrite(ctx, &repeatReader{rec: batch, left: rows, batchRows: batchRows}, StageOptions{MaxBytesPerFile: maxBytesPerFile})
 	if err == nil {
 		ds, err = st.Commit(ctx, CommitOptions{Mode: CommitExact})
 	}
-	rep.WriteSeconds = time.Since(start).Seconds()
+	rep.WriteSeconds, rep.WriteCPUSeconds = time.Since(start).Seconds(), processCPU()-cpu
 	close(stop)
 	wg.Wait()
 	if err != nil {
@@ -182,14 +190,14 @@ func MeasureThroughput(ctx context.Context, dir string, rows int64, maxBytesPerF
 	for i := range raw {
 		raw[i] = byte(i * 31)
 	}
-	start = time.Now()
+	start, cpu = time.Now(), processCPU()
 	if err := rawSequentialWrite(filepath.Join(scratch, "raw.bin"), raw, rep.DataBytes); err != nil {
 		return nil, err
 	}
-	rep.RawWriteSeconds = time.Since(start).Seconds()
+	rep.RawWriteSeconds, rep.RawCPUSeconds = time.Since(start).Seconds(), processCPU()-cpu
 
 	// full scan from the page cache
-	start = time.Now()
+	start, cpu = time.Now(), processCPU()
 	sc, err := ds.Scan(ctx, ScanOptions{BatchRows: batchRows})
 	if err != nil {
 		return nil, err
@@ -207,7 +215,7 @@ func MeasureThroughput(ctx context.Context, dir string, rows int64, maxBytesPerF
 		rec.Release()
 	}
 	sc.Close()
-	rep.ScanSeconds = time.Since(start).Seconds()
+	rep.ScanSeconds, rep.ScanCPUSeconds = time.Since(start).Seconds(), processCPU()-cpu
 	// the decoded size is the input's Arrow size (scan batches may be
 	// slices of larger pages, which would overcount)
 	rep.ArrowBytes = approxBytes(batch) * rows / batchRows
@@ -252,4 +260,14 @@ func rawSequentialWrite(path string, chunk []byte, n int64) error {
 	}
 	defer d.Close()
 	return d.Sync()
+}
+
+// processCPU is the process's user+system CPU time in seconds (0 where
+// getrusage is unavailable).
+func processCPU() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
 }

@@ -62,10 +62,13 @@ func newDataFileName() string {
 // writeFragments streams the reader's batches into new data files under
 // this branch's data/ directory, starting a new file (fragment) at
 // maxRows rows or about maxBytes of Arrow data, whichever comes first,
-// splitting batches as needed. Each file is stored (one Put) as soon as
-// it is full, so memory holds at most one file's worth plus the current
-// batch, however long the stream. Fragment ids are left 0 (assigned at
-// commit).
+// splitting batches as needed. Files are built in memory (the store's
+// Put takes whole objects) and stored by a background goroutine while
+// the next file is encoded, so encoding overlaps the write and fsync of
+// the previous file; at most two files are in memory (the one being
+// stored, the one being built), however long the stream, and the two
+// buffers are reused from file to file. Fragment ids are left 0
+// (assigned at commit).
 func (d *Dataset) writeFragments(ctx context.Context, rdr array.RecordReader, sch *arrow.Schema, fields []schema.Field, maxRows uint64, maxBytes int64) ([]format.Fragment, error) {
 	if maxRows == 0 {
 		maxRows = DefaultMaxRowsPerFile
@@ -73,13 +76,15 @@ func (d *Dataset) writeFragments(ctx context.Context, rdr array.RecordReader, sc
 	if maxBytes <= 0 {
 		maxBytes = DefaultMaxBytesPerFile
 	}
-	var bytesInFile int64
 	if err := sameColumns(rdr.Schema(), sch); err != nil {
 		return nil, err
 	}
+	pw := newPutPipeline(ctx, d.store)
+	defer pw.close()
+	var bytesInFile int64
 	var frags []format.Fragment
 	var w *file.Writer
-	var buf *chunkBuffer
+	var buf *fileBuffer
 	var name string
 	var rows uint64
 	finish := func() error {
@@ -92,7 +97,7 @@ func (d *Dataset) writeFragments(ctx context.Context, rdr array.RecordReader, sc
 			return err
 		}
 		// a data file has a fresh unique name, so a plain Put is safe
-		if err := d.store.Put(ctx, join(d.base(), dataDir, name), buf.Bytes()); err != nil {
+		if err := pw.put(join(d.base(), dataDir, name), buf); err != nil {
 			return err
 		}
 		buf = nil
@@ -115,8 +120,10 @@ func (d *Dataset) writeFragments(ctx context.Context, rdr array.RecordReader, sc
 		for off := int64(0); off < rec.NumRows(); {
 			if w == nil {
 				name = newDataFileName()
-				buf = &chunkBuffer{}
 				var err error
+				if buf, err = pw.buffer(2 * approxBytes(rec)); err != nil {
+					return nil, err
+				}
 				w, err = file.NewStreamWriter(buf, sch, file.WriterOptions{Fields: fields})
 				if err != nil {
 					return nil, err
@@ -159,46 +166,10 @@ func (d *Dataset) writeFragments(ctx context.Context, rdr array.RecordReader, sc
 	if err := finish(); err != nil {
 		return nil, err
 	}
+	if err := pw.wait(); err != nil {
+		return nil, err
+	}
 	return frags, nil
-}
-
-// chunkBuffer collects a data file in fixed-size chunks (no copying as
-// it grows, unlike a doubling buffer) and joins them once for the Put.
-type chunkBuffer struct {
-	chunks [][]byte
-	size   int
-}
-
-const chunkSize = 4 << 20
-
-func (b *chunkBuffer) Write(p []byte) (int, error) {
-	n := len(p)
-	for len(p) > 0 {
-		if k := len(b.chunks); k == 0 || len(b.chunks[k-1]) == cap(b.chunks[k-1]) {
-			b.chunks = append(b.chunks, make([]byte, 0, chunkSize))
-		}
-		last := &b.chunks[len(b.chunks)-1]
-		m := min(len(p), cap(*last)-len(*last))
-		*last = append(*last, p[:m]...)
-		p = p[m:]
-	}
-	b.size += n
-	return n, nil
-}
-
-// Bytes returns the whole content as one slice (and drops the chunks).
-func (b *chunkBuffer) Bytes() []byte {
-	if len(b.chunks) == 1 {
-		out := b.chunks[0]
-		b.chunks = nil
-		return out
-	}
-	out := make([]byte, 0, b.size)
-	for _, c := range b.chunks {
-		out = append(out, c...)
-	}
-	b.chunks = nil
-	return out
 }
 
 // sameColumns checks that batches of schema got fit a dataset of want:

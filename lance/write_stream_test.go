@@ -2,6 +2,8 @@ package lance
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -78,8 +80,9 @@ func (s *dataPuts) count() int {
 }
 
 // TestStageAppendStreams: a staged append consumes a lazy stream and
-// stores each data file as soon as it is full (rows or bytes), so no
-// more than one file's worth is ever buffered; the rows all land.
+// hands each data file to the store as soon as it is full (rows or
+// bytes; the Put runs in the background, so at most one file lags), so
+// no more than two files' worth is ever buffered; the rows all land.
 func TestStageAppendStreams(t *testing.T) {
 	ctx := context.Background()
 	cases := []struct {
@@ -134,9 +137,9 @@ func TestStageAppendStreams(t *testing.T) {
 	}
 }
 
-func TestChunkBuffer(t *testing.T) {
-	for _, sizes := range [][]int{{}, {1}, {chunkSize}, {chunkSize - 1, 2}, {3, chunkSize * 2, 5}} {
-		var b chunkBuffer
+func TestFileBuffer(t *testing.T) {
+	for _, sizes := range [][]int{{}, {1}, {1 << 20}, {3, 1<<20 + 1, 5}, {0, 7, 0}} {
+		b := fileBuffer{b: make([]byte, 0, 4)}
 		var want []byte
 		for i, n := range sizes {
 			p := make([]byte, n)
@@ -148,9 +151,90 @@ func TestChunkBuffer(t *testing.T) {
 			}
 			want = append(want, p...)
 		}
-		got := b.Bytes()
-		if len(got) != len(want) || string(got) != string(want) {
-			t.Fatalf("sizes %v: %d bytes back, want %d", sizes, len(got), len(want))
+		if len(b.b) != len(want) || string(b.b) != string(want) {
+			t.Fatalf("sizes %v: %d bytes back, want %d", sizes, len(b.b), len(want))
 		}
 	}
+}
+
+// failingPuts fails every data-file Put from the failAt-th on and
+// counts the attempts.
+type failingPuts struct {
+	objstore.Store
+	mu       sync.Mutex
+	attempts int
+	failAt   int
+}
+
+var errInjected = errors.New("injected put failure")
+
+func (s *failingPuts) Put(ctx context.Context, key string, b []byte) error {
+	if strings.Contains(key, "/data/") {
+		s.mu.Lock()
+		s.attempts++
+		n := s.attempts
+		s.mu.Unlock()
+		if n >= s.failAt {
+			return errInjected
+		}
+	}
+	return s.Store.Put(ctx, key, b)
+}
+
+// TestPutPipeline: files are stored in the background with at most two
+// buffers ever made (reused from file to file), and a failed Put stops
+// the write with that error: no later file is attempted past the one
+// already handed over, and StageAppend returns the failure.
+func TestPutPipeline(t *testing.T) {
+	ctx := context.Background()
+	t.Run("buffers reused", func(t *testing.T) {
+		store := objstore.NewMem()
+		pw := newPutPipeline(ctx, store)
+		for i := 0; i < 10; i++ {
+			b, err := pw.buffer(16)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(b.b) != 0 {
+				t.Fatalf("file %d: buffer handed out with %d bytes", i, len(b.b))
+			}
+			fmt.Fprintf(b, "file %d", i)
+			if err := pw.put(fmt.Sprintf("d/%d", i), b); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := pw.wait(); err != nil {
+			t.Fatal(err)
+		}
+		if pw.made > 2 {
+			t.Fatalf("%d buffers made for 10 files, want ≤ 2", pw.made)
+		}
+		for i := 0; i < 10; i++ {
+			got, err := store.Get(ctx, fmt.Sprintf("d/%d", i))
+			if err != nil || string(got) != fmt.Sprintf("file %d", i) {
+				t.Fatalf("file %d: %q %v", i, got, err)
+			}
+		}
+	})
+	t.Run("failure stops the write", func(t *testing.T) {
+		store := &failingPuts{Store: objstore.NewMem(), failAt: 1 << 30}
+		ds, err := Create(ctx, store, "f.lance", rowsReader(t, 0, 1, 1), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		store.mu.Lock()
+		store.attempts, store.failAt = 0, 2
+		store.mu.Unlock()
+		rdr := &lazyReader{next: 1, end: 20001, batch: 100, observe: func(int64) {}}
+		_, err = ds.StageAppend(ctx, rdr, StageOptions{MaxRowsPerFile: 1000})
+		if !errors.Is(err, errInjected) {
+			t.Fatalf("StageAppend: %v, want the injected failure", err)
+		}
+		store.mu.Lock()
+		defer store.mu.Unlock()
+		// file 2 fails; file 3 may already be handed over, nothing after
+		if store.attempts > 3 {
+			t.Fatalf("%d data-file Puts attempted after the failure of the 2nd", store.attempts)
+		}
+	})
 }

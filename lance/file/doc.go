@@ -24,7 +24,12 @@
 //
 // NewStreamWriter writes to an io.Writer instead, page by page, so memory
 // stays at about WriterOptions.PageBytes per column; NewWriter buffers the
-// file for its single Put. WriterOptions.Fields supplies the dataset's Lance
+// file for its single Put. A Writer encodes every page in buffers it
+// keeps for the next page (the normalized values, the chunk bytes, the
+// chunk table), writing value bytes straight into the chunk layout: in
+// steady state writing allocates nothing per page, and the bytes it
+// emits are the same as a fresh-buffer encoding (checked byte for byte
+// when this was introduced). WriterOptions.Fields supplies the dataset's Lance
 // field ids (e.g. for appends); by default ids are assigned depth-first from
 // 0 by schema.FromArrow. Pages are mini-block layouts: values flat{bits}
 // (integers, floats, date32, timestamps, decimal128 as 128 bits,
@@ -58,10 +63,25 @@
 //
 // Open fetches the footer, schema and column metadata (one range read of
 // the file's last 64 KiB in the common case); Scan reads only the projected
-// columns' page buffers, one page per column at a time, and returns batches
-// of at most ScanOptions.BatchRows rows. ScanOptions.Ranges restricts a
-// scan to sorted row ranges (e.g. rows to take by address): only pages
-// overlapping them are fetched and decoded.
+// columns' page buffers, one page per column at a time (a page's buffers,
+// which writers lay out next to each other, in one range read), and
+// returns batches of at most ScanOptions.BatchRows rows. While the caller
+// consumes page p of a column, a background goroutine reads and decodes
+// the next page that column needs, so a scan uses a second core and
+// overlaps reads with decoding (at most two decoded pages per column are
+// held). ScanOptions.Ranges restricts a scan to sorted row ranges (e.g.
+// rows to take by address): only pages overlapping them are fetched and
+// decoded.
+//
+// Plain mini-block pages — flat fixed-width, flat bool and
+// variable{flat 32|64} values with flat u16 or no definition levels,
+// which is what this writer and Lance's plain encodings emit — are
+// decoded straight into Arrow buffers (miniblock_direct.go): value and
+// string bytes gathered with one copy per chunk into an uninitialized
+// buffer, offsets rebased in one loop, definition levels turned into the
+// validity bitmap directly. Every other page goes through the general
+// per-value decoder, which TestDirectDecodeMatchesGeneral uses as the
+// reference for every direct page of our files and of the oracle's.
 //
 // Besides what the writer emits, the reader decodes what Lance 8.0 writes
 // with its default settings, checked against files the official Lance
@@ -84,7 +104,8 @@
 // write, a list<bool> row too large for one mini-block chunk.
 //
 // Concurrency: a Reader is immutable after Open and may serve concurrent
-// Scans; a Scanner and a Writer are for one goroutine at a time.
+// Scans; a Scanner and a Writer are for one goroutine at a time (a
+// Scanner's read-ahead goroutines are its own: Close waits for them).
 //
 // Invariants: a file that Open accepts never makes Scan panic; corrupt bytes
 // give ErrCorrupt, decoded lengths are checked against page metadata before

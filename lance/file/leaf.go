@@ -2,6 +2,7 @@ package file
 
 import (
 	"encoding/binary"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -19,33 +20,78 @@ type leafData struct {
 	offsets   []int64 // physVariable: n+1 offsets into data
 	data      []byte  // physVariable
 	elemValid []bool  // physFSL: per-element validity when any element is null
+	spare     []bool  // fill keeps the nulls buffer here while a page has none
 }
 
 // leafFromArrows normalizes consecutive arrays of the column's type into one
 // page worth of values, reading their buffers directly.
 func leafFromArrows(col string, p *physical, arrs []arrow.Array) (*leafData, error) {
 	ld := &leafData{}
+	if err := ld.fill(col, p, arrs); err != nil {
+		return nil, err
+	}
+	return ld, nil
+}
+
+// fill makes ld the page made of arrs, reusing ld's buffers (the writer
+// keeps one leafData for all its pages, so steady-state writing does not
+// allocate per page).
+func (ld *leafData) fill(col string, p *physical, arrs []arrow.Array) error {
+	nulls := ld.nulls
+	if nulls == nil {
+		nulls = ld.spare
+	}
+	*ld = leafData{nulls: nulls[:0], fixed: ld.fixed[:0], boolv: ld.boolv[:0], offsets: ld.offsets[:0], data: ld.data[:0]}
+	dataBytes := 0
 	for _, a := range arrs {
 		ld.n += a.Len()
 		ld.nullCount += a.NullN()
+		if p.kind == physVariable {
+			dataBytes += variableBytes(a)
+		}
 	}
 	if ld.nullCount > 0 {
-		ld.nulls = make([]bool, 0, ld.n)
+		ld.nulls = slices.Grow(ld.nulls, ld.n)
+	} else {
+		ld.spare, ld.nulls = ld.nulls, nil
 	}
 	switch p.kind {
 	case physFixed, physFSL:
-		ld.fixed = make([]byte, 0, ld.n*p.rowBytes())
+		ld.fixed = slices.Grow(ld.fixed, ld.n*p.rowBytes())
 	case physBool:
-		ld.boolv = make([]bool, 0, ld.n)
+		ld.boolv = slices.Grow(ld.boolv, ld.n)
 	case physVariable:
-		ld.offsets = make([]int64, 1, ld.n+1)
+		ld.offsets = append(slices.Grow(ld.offsets, ld.n+1), 0)
+		ld.data = slices.Grow(ld.data, dataBytes)
 	}
 	for _, a := range arrs {
 		if err := ld.appendArrow(col, p, a); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return ld, nil
+	return nil
+}
+
+// variableBytes is the size of the value bytes of a string/binary array
+// (0 for other arrays).
+func variableBytes(a arrow.Array) int {
+	if a.Len() == 0 {
+		return 0
+	}
+	span := func(o []int64) int { return int(o[len(o)-1] - o[0]) }
+	switch v := a.(type) {
+	case *array.String:
+		o := v.ValueOffsets()
+		return int(o[len(o)-1] - o[0])
+	case *array.Binary:
+		o := v.ValueOffsets()
+		return int(o[len(o)-1] - o[0])
+	case *array.LargeString:
+		return span(v.ValueOffsets())
+	case *array.LargeBinary:
+		return span(v.ValueOffsets())
+	}
+	return 0
 }
 
 func (ld *leafData) appendArrow(col string, p *physical, arr arrow.Array) error {
@@ -53,11 +99,18 @@ func (ld *leafData) appendArrow(col string, p *physical, arr arrow.Array) error 
 	d := arr.Data()
 	base := len(ld.nulls)
 	if ld.nulls != nil {
-		if arr.NullN() == 0 {
-			ld.nulls = append(ld.nulls, make([]bool, n)...)
-		} else {
-			for i := 0; i < n; i++ {
-				ld.nulls = append(ld.nulls, arr.IsNull(i))
+		ld.nulls = append(ld.nulls, make([]bool, n)...)
+		if arr.NullN() > 0 {
+			nl := ld.nulls[base:]
+			if vb := d.Buffers()[0]; vb != nil {
+				bm, off := vb.Bytes(), d.Offset()
+				for i := range nl {
+					nl[i] = bitutil.BitIsNotSet(bm, off+i)
+				}
+			} else {
+				for i := range nl {
+					nl[i] = arr.IsNull(i)
+				}
 			}
 		}
 	}
@@ -95,8 +148,9 @@ func (ld *leafData) appendArrow(col string, p *physical, arr arrow.Array) error 
 		if b := d.Buffers()[2]; b != nil {
 			data = b.Bytes()
 		}
-		if arr.NullN() == 0 {
-			// One copy of the whole value range, then shifted offsets.
+		if arr.NullN() == 0 || nullsEmpty(ld.nulls[base:], offs) {
+			// One copy of the whole value range, then shifted offsets
+			// (null slots hold no bytes, so they stay empty).
 			lo, hi := offs(0), offs(n)
 			shift := int64(len(ld.data)) - lo
 			ld.data = append(ld.data, data[lo:hi]...)
@@ -158,6 +212,17 @@ func (ld *leafData) appendArrow(col string, p *physical, arr arrow.Array) error 
 		return unsupported(col, "leaf layout %d", p.kind)
 	}
 	return nil
+}
+
+// nullsEmpty reports whether every null slot of an array spans no bytes
+// (offs gives the array's offsets; nulls its null flags).
+func nullsEmpty(nulls []bool, offs func(int) int64) bool {
+	for i, null := range nulls {
+		if null && offs(i) != offs(i+1) {
+			return false
+		}
+	}
+	return true
 }
 
 // rowBytes is the flat size of one value of a fixed layout.

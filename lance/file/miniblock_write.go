@@ -3,6 +3,7 @@ package file
 import (
 	"encoding/binary"
 	"math/bits"
+	"slices"
 )
 
 // Chunk sizing targets (the sizes Lance itself aims for): a chunk holds a
@@ -20,8 +21,19 @@ type encodedPage struct {
 	layout  []byte
 }
 
-// encodePage encodes one page of a non-list column with plain encodings.
-func encodePage(col string, p *physical, ld *leafData) (encodedPage, error) {
+// pageScratch holds the buffers a Writer reuses for every page it
+// encodes; an encodedPage built in it is valid until the next encodePage.
+type pageScratch struct {
+	chunks, table []byte
+	defs          []uint16
+}
+
+// encodePage encodes one page of a non-list column with plain encodings,
+// in sc's buffers (nil: fresh ones).
+func encodePage(col string, p *physical, ld *leafData, sc *pageScratch) (encodedPage, error) {
+	if sc == nil {
+		sc = &pageScratch{}
+	}
 	if ld.n > 0 && ld.nullCount == ld.n {
 		var al []byte
 		al = appendPacked(al, 5, []uint64{layerNullableItem})
@@ -31,8 +43,8 @@ func encodePage(col string, p *physical, ld *leafData) (encodedPage, error) {
 		return encodeFullZipPage(col, p, ld)
 	}
 	withDef := ld.nullCount > 0
-	var table []byte
-	// One allocation for all chunks: values, levels, and per-chunk overhead.
+	table := sc.table[:0]
+	// One buffer for all chunks: values, levels, and per-chunk overhead.
 	est := ld.sizeOf(p, 0, ld.n) + ld.n/maxChunkValues*64 + 64
 	if withDef {
 		est += 2 * ld.n
@@ -40,8 +52,9 @@ func encodePage(col string, p *physical, ld *leafData) (encodedPage, error) {
 	if p.kind == physVariable {
 		est += ld.n * p.bits / 8
 	}
-	chunks := make([]byte, 0, est)
-	var defs []uint16
+	chunks := slices.Grow(sc.chunks[:0], est)
+	defs := sc.defs[:0]
+	defer func() { sc.chunks, sc.table, sc.defs = chunks[:0], table[:0], defs[:0] }()
 	for s := 0; s < ld.n; {
 		k := chunkRows(p, ld, s)
 		last := s+k == ld.n
@@ -57,7 +70,7 @@ func encodePage(col string, p *physical, ld *leafData) (encodedPage, error) {
 		}
 		before := len(chunks)
 		var err error
-		if chunks, err = appendChunk(col, chunks, withDef, defs, ld.valueBuffers(p, s, k)); err != nil {
+		if chunks, err = appendLeafChunk(col, chunks, withDef, defs, p, ld, s, k); err != nil {
 			return encodedPage{}, err
 		}
 		word := uint16(((len(chunks)-before)/miniBlockAlignment - 1) << 4)
@@ -113,21 +126,45 @@ func chunkRows(p *physical, ld *leafData, s int) int {
 	return k
 }
 
-// appendChunk lays out one mini-block chunk after dst: u16 level count,
-// u16 def size (when withDef), u16 per value buffer, padding to 8, defs,
-// padding, buffers each padded to 8. Lance pads with 0xFE.
-func appendChunk(col string, dst []byte, withDef bool, defs []uint16, bufs [][]byte) ([]byte, error) {
+// appendLeafChunk lays out the mini-block chunk of values [s, s+k) of ld
+// after dst: u16 level count, u16 def size (when withDef), u16 per value
+// buffer, padding to 8, defs, padding, value buffers each padded to 8
+// (Lance pads with 0xFE). The value buffers are written straight into
+// dst, not built first.
+func appendLeafChunk(col string, dst []byte, withDef bool, defs []uint16, p *physical, ld *leafData, s, k int) ([]byte, error) {
+	var sizes [2]int
+	nb := 1
+	switch p.kind {
+	case physFixed:
+		sizes[0] = k * p.rowBytes()
+	case physBool:
+		sizes[0] = (k + 7) / 8
+	case physVariable:
+		ow := p.bits / 8
+		n := (k+1)*ow + int(ld.offsets[s+k]-ld.offsets[s])
+		sizes[0] = (n + ow - 1) / ow * ow
+	case physFSL:
+		if ld.elemValid != nil {
+			nb = 2
+			sizes[0] = (k*p.dim + 7) / 8
+			sizes[1] = k * p.rowBytes()
+		} else {
+			sizes[0] = k * p.rowBytes()
+		}
+	default:
+		return nil, unsupported(col, "leaf layout %d", p.kind)
+	}
 	start := len(dst)
 	c := dst
 	c = binary.LittleEndian.AppendUint16(c, uint16(len(defs)))
 	if withDef {
 		c = binary.LittleEndian.AppendUint16(c, uint16(2*len(defs)))
 	}
-	for _, b := range bufs {
-		if len(b) > 0xFFFF {
-			return nil, unsupported(col, "a mini-block value buffer of %d bytes (a single value larger than ~32 KiB)", len(b))
+	for _, n := range sizes[:nb] {
+		if n > 0xFFFF {
+			return nil, unsupported(col, "a mini-block value buffer of %d bytes (a single value larger than ~32 KiB)", n)
 		}
-		c = binary.LittleEndian.AppendUint16(c, uint16(len(b)))
+		c = binary.LittleEndian.AppendUint16(c, uint16(n))
 	}
 	c = padFrom(c, start, 0xFE)
 	if withDef {
@@ -136,10 +173,50 @@ func appendChunk(col string, dst []byte, withDef bool, defs []uint16, bufs [][]b
 		}
 		c = padFrom(c, start, 0xFE)
 	}
-	for _, b := range bufs {
-		c = append(c, b...)
-		c = padFrom(c, start, 0xFE)
+	switch p.kind {
+	case physFixed:
+		w := p.rowBytes()
+		c = append(c, ld.fixed[s*w:(s+k)*w]...)
+	case physBool:
+		at := len(c)
+		c = append(c, make([]byte, sizes[0])...)
+		for i, v := range ld.boolv[s : s+k] {
+			if v {
+				c[at+i/8] |= 1 << (i % 8)
+			}
+		}
+	case physVariable:
+		ow := p.bits / 8
+		at := len(c)
+		head := int64((k + 1) * ow)
+		base := ld.offsets[s]
+		for _, o := range ld.offsets[s : s+k+1] {
+			if ow == 4 {
+				c = binary.LittleEndian.AppendUint32(c, uint32(head+o-base))
+			} else {
+				c = binary.LittleEndian.AppendUint64(c, uint64(head+o-base))
+			}
+		}
+		c = append(c, ld.data[base:ld.offsets[s+k]]...)
+		for len(c)-at < sizes[0] {
+			c = append(c, 0x48)
+		}
+	case physFSL:
+		if nb == 2 {
+			at := len(c)
+			m := k * p.dim
+			c = append(c, make([]byte, sizes[0])...)
+			for i, v := range ld.elemValid[s*p.dim : s*p.dim+m] {
+				if v {
+					c[at+i/8] |= 1 << (i % 8)
+				}
+			}
+			c = padFrom(c, start, 0xFE)
+		}
+		w := p.rowBytes()
+		c = append(c, ld.fixed[s*w:(s+k)*w]...)
 	}
+	c = padFrom(c, start, 0xFE)
 	if len(c)-start > maxChunkBytes {
 		return nil, unsupported(col, "a mini-block chunk of %d bytes (values larger than ~32 KiB need the full-zip layout)", len(c)-start)
 	}

@@ -227,23 +227,26 @@ func (r *Reader) decodePage(ctx context.Context, ci int, pm pageMeta) (arrow.Arr
 	default:
 		return nil, unsupported(f.Name, "page layout %d", pl.kind)
 	}
-	bufs := make([][]byte, len(pm.buffers))
-	for i, b := range pm.buffers {
-		if i >= 3 {
-			break
-		}
-		data, err := r.src.readAt(ctx, b.pos, b.size)
-		if err != nil {
-			return nil, err
-		}
-		bufs[i] = data
+	bufs, err := r.readBuffers(ctx, pm.buffers)
+	if err != nil {
+		return nil, err
 	}
 	p := r.phys[ci]
 	if p.kind == physList {
 		return decodeListPage(f.Name, p, f.Type, pl, pm.length, bufs)
 	}
+	if directable(p, pl) {
+		a, err := decodeMiniBlockDirect(f.Name, p, f.Type, pl, pm.length, bufs)
+		if err != nil {
+			return nil, err
+		}
+		if a.NullN() > 0 && !f.Nullable {
+			a.Release()
+			return nil, corrupt(f.Name, "nulls in a non-nullable column")
+		}
+		return a, nil
+	}
 	var ld *leafData
-	var err error
 	if pl.kind == layoutFullZip {
 		ld, err = decodeFullZipLeaf(f.Name, p, pl, pm.length, bufs)
 	} else {
@@ -256,4 +259,44 @@ func (r *Reader) decodePage(ctx context.Context, ci int, pm pageMeta) (arrow.Arr
 		return nil, corrupt(f.Name, "nulls in a non-nullable column")
 	}
 	return ld.toArrow(f.Name, p, f.Type)
+}
+
+// maxReadGap is the largest hole between two of a page's buffers that is
+// read through rather than split into two reads.
+const maxReadGap = 64 << 10
+
+// readBuffers fetches a page's buffers (the first three: chunk table or
+// rep index, data, dictionary), with one read when they lie close
+// together (as writers lay them out), else one read each.
+func (r *Reader) readBuffers(ctx context.Context, spans []span) ([][]byte, error) {
+	spans = spans[:min(len(spans), 3)]
+	bufs := make([][]byte, len(spans))
+	if len(spans) == 0 {
+		return bufs, nil
+	}
+	lo, hi, sum := spans[0].pos, spans[0].pos, uint64(0)
+	for _, s := range spans {
+		if s.pos > r.size || s.size > r.size-s.pos {
+			return nil, corrupt("", "page buffer %d+%d beyond file end %d", s.pos, s.size, r.size)
+		}
+		lo, hi, sum = min(lo, s.pos), max(hi, s.pos+s.size), sum+s.size
+	}
+	if len(spans) > 1 && hi-lo <= sum+maxReadGap*uint64(len(spans)-1) {
+		all, err := r.src.readAt(ctx, lo, hi-lo)
+		if err != nil {
+			return nil, err
+		}
+		for i, s := range spans {
+			bufs[i] = all[s.pos-lo : s.pos-lo+s.size : s.pos-lo+s.size]
+		}
+		return bufs, nil
+	}
+	for i, s := range spans {
+		data, err := r.src.readAt(ctx, s.pos, s.size)
+		if err != nil {
+			return nil, err
+		}
+		bufs[i] = data
+	}
+	return bufs, nil
 }

@@ -41,10 +41,36 @@ type Scanner struct {
 	row    uint64 // next row to return (absolute)
 }
 
-// colCursor caches the decoded page of one projected column.
+// colCursor caches the decoded page of one projected column and the
+// page being decoded ahead of it.
 type colCursor struct {
 	page int         // index of the decoded page, -1 for none
 	arr  arrow.Array // the decoded page (nil for an all-null page)
+	next *prefetch   // the next page needed, decoding in the background
+}
+
+// prefetch is one page decoded by a background goroutine: while the
+// caller consumes page p of a column, page p+1 is read and decoded, so a
+// scan uses a second core and overlaps reads with decoding. At most one
+// page per column is ahead, so memory stays at two pages per column.
+type prefetch struct {
+	page int
+	done chan struct{}
+	arr  arrow.Array
+	err  error
+}
+
+// wait returns the prefetched page (the caller owns it).
+func (p *prefetch) wait() (arrow.Array, error) {
+	<-p.done
+	return p.arr, p.err
+}
+
+// discard waits for the page and releases it.
+func (p *prefetch) discard() {
+	if a, _ := p.wait(); a != nil {
+		a.Release()
+	}
 }
 
 // Scan starts a scan.
@@ -176,15 +202,25 @@ func (s *Scanner) take(ctx context.Context, i, ci int, row uint64, n int) (arrow
 					c.arr.Release()
 					c.arr, c.page = nil, -1
 				}
-				a, err := s.r.decodePage(ctx, ci, pm)
+				var a arrow.Array
+				var err error
+				if c.next != nil && c.next.page == pi {
+					a, err = c.next.wait()
+					c.next = nil
+				} else {
+					if c.next != nil {
+						c.next.discard()
+						c.next = nil
+					}
+					a, err = s.decodeChecked(ctx, ci, pi)
+				}
 				if err != nil {
 					return nil, err
 				}
-				if uint64(a.Len()) != pm.length {
-					a.Release()
-					return nil, corrupt(f.Name, "page %d decodes to %d rows, metadata says %d", pi, a.Len(), pm.length)
-				}
 				c.arr, c.page = a, pi
+				if np, ok := s.nextPage(ci, pi); ok {
+					c.next = s.startPrefetch(ctx, ci, np)
+				}
 			}
 			parts = append(parts, array.NewSlice(c.arr, int64(off), int64(off+k)))
 		}
@@ -202,12 +238,66 @@ func (s *Scanner) take(ctx context.Context, i, ci int, row uint64, n int) (arrow
 	return a, nil
 }
 
-// Close releases the scanner's current pages.
+// decodeChecked decodes page pi of column ci and checks its length.
+func (s *Scanner) decodeChecked(ctx context.Context, ci, pi int) (arrow.Array, error) {
+	pm := s.r.cols[ci].pages[pi]
+	a, err := s.r.decodePage(ctx, ci, pm)
+	if err != nil {
+		return nil, err
+	}
+	if uint64(a.Len()) != pm.length {
+		a.Release()
+		return nil, corrupt(s.r.schema.Field(ci).Name, "page %d decodes to %d rows, metadata says %d", pi, a.Len(), pm.length)
+	}
+	return a, nil
+}
+
+// nextPage is the page of column ci after pi that the scan will decode
+// next, if any: the first later page overlapping a remaining row range
+// that is not an all-null page (those are never decoded).
+func (s *Scanner) nextPage(ci, pi int) (int, bool) {
+	starts, pages := s.r.pageStarts[ci], s.r.cols[ci].pages
+	ri := s.ri
+	for np := pi + 1; np < len(pages); np++ {
+		lo, hi := starts[np], starts[np]+pages[np].length
+		for ri < len(s.ranges) && s.ranges[ri].End <= lo {
+			ri++
+		}
+		if ri >= len(s.ranges) {
+			return 0, false
+		}
+		if s.ranges[ri].Start >= hi {
+			continue // no remaining row in this page
+		}
+		if l := pages[np].layout; l.kind == layoutAllNull && len(l.layers) <= 1 {
+			return 0, false
+		}
+		return np, true
+	}
+	return 0, false
+}
+
+func (s *Scanner) startPrefetch(ctx context.Context, ci, pi int) *prefetch {
+	p := &prefetch{page: pi, done: make(chan struct{})}
+	go func() {
+		defer close(p.done)
+		p.arr, p.err = s.decodeChecked(ctx, ci, pi)
+	}()
+	return p
+}
+
+// Close releases the scanner's current pages (waiting for pages still
+// being decoded ahead).
 func (s *Scanner) Close() {
 	for i := range s.cur {
-		if s.cur[i].arr != nil {
-			s.cur[i].arr.Release()
-			s.cur[i].arr, s.cur[i].page = nil, -1
+		c := &s.cur[i]
+		if c.next != nil {
+			c.next.discard()
+			c.next = nil
+		}
+		if c.arr != nil {
+			c.arr.Release()
+			c.arr, c.page = nil, -1
 		}
 	}
 }

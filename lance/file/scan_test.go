@@ -50,7 +50,7 @@ func TestScanRanges(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			opened := counting.ranges
+			opened := counting.ranges()
 			out, err := r.ReadAll(ctx, ScanOptions{Ranges: tc.ranges, BatchRows: 333, Columns: []string{s.Field(3).Name, s.Field(11).Name, s.Field(23).Name}})
 			if err != nil {
 				t.Fatal(err)
@@ -70,7 +70,7 @@ func TestScanRanges(t *testing.T) {
 			}
 			if tc.name == "one row" {
 				// One page of each of three columns: at most 3 buffers each.
-				if reads := counting.ranges - opened; reads > 9 {
+				if reads := counting.ranges() - opened; reads > 9 {
 					t.Fatalf("one-row read fetched %d ranges", reads)
 				}
 			}

@@ -63,6 +63,10 @@ type Writer struct {
 	err    error // sticky
 	done   bool
 
+	// reused for every page: the normalized values and the encoded page
+	leaf    leafData
+	scratch pageScratch
+
 	// store sink (NewWriter): the file is buffered and Put on Close.
 	store objstore.Store
 	key   string
@@ -229,11 +233,10 @@ func (w *Writer) flushColumn(c *columnWriter) error {
 			return err
 		}
 	} else {
-		ld, err := leafFromArrows(c.name, c.phys, pending)
-		if err != nil {
+		if err := w.leaf.fill(c.name, c.phys, pending); err != nil {
 			return err
 		}
-		ep, err := encodePage(c.name, c.phys, ld)
+		ep, err := encodePage(c.name, c.phys, &w.leaf, &w.scratch)
 		if err != nil {
 			return err
 		}

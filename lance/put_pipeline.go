@@ -1,0 +1,128 @@
+package lance
+
+import (
+	"context"
+	"sync"
+
+	"github.com/pggraph/pggraph/objstore"
+)
+
+// putPipeline stores finished data files in the background while the
+// caller builds the next one: one goroutine runs the Puts in order, the
+// hand-off has no queue (put blocks while a Put is in progress), so at
+// most two file buffers exist at a time — the one being stored and the
+// one being built — and they are reused from file to file, which keeps
+// a long write from allocating (and zeroing) a fresh buffer per file.
+type putPipeline struct {
+	ctx   context.Context
+	store objstore.Store
+	jobs  chan putJob
+	free  chan *fileBuffer // buffers whose Put is done
+	done  chan struct{}    // closed when the goroutine has exited
+	// largest is the biggest file so far: new buffers start at its size
+	largest int
+	made    int // buffers allocated (at most two)
+
+	mu     sync.Mutex
+	err    error // the first failed Put
+	closed bool
+}
+
+type putJob struct {
+	key string
+	buf *fileBuffer
+}
+
+func newPutPipeline(ctx context.Context, store objstore.Store) *putPipeline {
+	p := &putPipeline{ctx: ctx, store: store, jobs: make(chan putJob), free: make(chan *fileBuffer, 2), done: make(chan struct{})}
+	go p.run()
+	return p
+}
+
+func (p *putPipeline) run() {
+	defer close(p.done)
+	for j := range p.jobs {
+		if p.failed() == nil {
+			if err := p.store.Put(p.ctx, j.key, j.buf.b); err != nil {
+				p.mu.Lock()
+				if p.err == nil {
+					p.err = err
+				}
+				p.mu.Unlock()
+			}
+		}
+		j.buf.b = j.buf.b[:0]
+		p.free <- j.buf
+	}
+}
+
+func (p *putPipeline) failed() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.err
+}
+
+// buffer returns an empty buffer for the next file: a reused one when a
+// Put has finished, else a new one of at least hint bytes.
+func (p *putPipeline) buffer(hint int64) (*fileBuffer, error) {
+	if err := p.failed(); err != nil {
+		return nil, err
+	}
+	select {
+	case b := <-p.free:
+		return b, nil
+	default:
+	}
+	p.made++
+	// an eighth of headroom over the largest file so far, so a second
+	// buffer of similar files does not have to grow
+	return &fileBuffer{b: make([]byte, 0, max(int(hint), p.largest+p.largest/8, 1<<20))}, nil
+}
+
+// put hands a finished file to the background goroutine; it blocks
+// while the previous file is still being stored and reports an earlier
+// Put's failure.
+func (p *putPipeline) put(key string, b *fileBuffer) error {
+	if err := p.failed(); err != nil {
+		return err
+	}
+	p.largest = max(p.largest, len(b.b))
+	select {
+	case p.jobs <- putJob{key, b}:
+		return nil
+	case <-p.ctx.Done():
+		return p.ctx.Err()
+	}
+}
+
+// wait lets every handed-over file be stored and returns the first
+// failure.
+func (p *putPipeline) wait() error {
+	p.close()
+	return p.failed()
+}
+
+// close stops the goroutine after the files already handed over (it is
+// safe to call more than once).
+func (p *putPipeline) close() {
+	if !p.closed {
+		p.closed = true
+		close(p.jobs)
+	}
+	<-p.done
+}
+
+// fileBuffer is the contiguous in-memory image of one data file (the
+// file writer's io.Writer). It at least doubles when it must grow, so
+// building a file copies each byte about once more at worst.
+type fileBuffer struct{ b []byte }
+
+func (f *fileBuffer) Write(q []byte) (int, error) {
+	if len(f.b)+len(q) > cap(f.b) {
+		nb := make([]byte, len(f.b), max(2*cap(f.b), len(f.b)+len(q)))
+		copy(nb, f.b)
+		f.b = nb
+	}
+	f.b = append(f.b, q...)
+	return len(q), nil
+}
