@@ -48,10 +48,10 @@
 // exists, 42602 invalid or reserved branch name, 2BP01 deleting a branch
 // others were forked from, 55006 deleting the session's own branch, 42P01
 // optimize of a missing table, 22023 merging a branch into itself, 40001
-// a merge conflict (the write path's, naming the tables), 0A000
-// create_branch at an older commit (until the write path can fork at a
-// version: adapters.Graph.CreateBranchAt is used when present). Every procedure is
-// refused inside an explicit transaction block with 25001 (as PostgreSQL
+// a merge conflict (the write path's, naming the tables). create_branch
+// at an older commit forks the __manifest at that version (branchat.go:
+// adapters.Graph.CreateBranchAt when the build has it, else a small
+// adapter mirroring graph.Root.CreateBranch). Every procedure is refused inside an explicit transaction block with 25001 (as PostgreSQL
 // refuses CREATE DATABASE): branch create/delete, cleanup and recover are
 // control operations outside the graph-commit model, and merge and
 // optimize publish their own graph commit, which could neither join nor

@@ -196,12 +196,6 @@ func requireBranch(ctx context.Context, g *adapters.Graph, what, branch string) 
 	return sn, nil
 }
 
-// branchAtCreator is the write path's "create a branch at an older
-// snapshot" (not in every build yet): used when present.
-type branchAtCreator interface {
-	CreateBranchAt(ctx context.Context, name string, at *graph.Snapshot) (*graph.Snapshot, error)
-}
-
 func createBranch(ctx context.Context, g *adapters.Graph, env Env, args []*string) (any, error) {
 	name := *args[0]
 	from := env.branch()
@@ -221,13 +215,7 @@ func createBranch(ctx context.Context, g *adapters.Graph, env Env, args []*strin
 		// the head itself (commit ids are unique; a branch without commits
 		// of its own has its parent's fork commit as head)
 		if at.Commit.ID != head.Commit.ID {
-			bc, ok := any(g).(branchAtCreator)
-			if !ok {
-				return nil, errf(CodeFeatureNotSupported, "creating a branch at an earlier commit is not supported yet").
-					WithDetail(fmt.Sprintf("%q names version %d; the head of branch %q is version %d.", *args[2], at.Version, from, head.Version)).
-					WithHint("Create the branch from the head, or read the older state with SET graph.as_of.")
-			}
-			if _, err := bc.CreateBranchAt(ctx, name, at); err != nil {
+			if _, err := createBranchAt(ctx, g, name, from, at); err != nil {
 				return nil, sqlError(what, name, err)
 			}
 			return name, nil
