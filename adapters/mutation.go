@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/google/uuid"
@@ -86,14 +87,14 @@ func (w *mutationWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite
 			}
 		}
 		key := graph.TableKey{ID: id, Incarnation: inc}
+		txn := uuid.NewString()
 		entry := graph.TableEntry{ID: id, Incarnation: inc, Name: p.name, Kind: p.kind, Def: def,
-			Location: graph.TableLocation(key), State: graph.Live}
+			Location: datasetLocation(key, txn), State: graph.Live}
 		as, err := physicalSchema(def)
 		if err != nil {
 			return protocol.Errorf(protocol.KindInvalidDefinition, err, "invalid definition of %q", p.name)
 		}
 		sources, name := p.ops.inserts, p.name
-		txn := uuid.NewString()
 		jobs = append(jobs, stageJob{key: key, run: func(ctx context.Context) (*lance.Staged, error) {
 			rdr := newChain(as, sources)
 			defer rdr.Release()
@@ -190,6 +191,17 @@ func (w *mutationWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite
 	w.pending[pw.OperationID] = pending
 	w.mu.Unlock()
 	return nil
+}
+
+// datasetLocation is where a new table incarnation's dataset is created:
+// the table key plus the creating transaction, so two writers in
+// different processes that prepared against the same base (and so
+// allocated the same ids) never create the same dataset — the manifest
+// CAS (schema identity) picks one, and the loser's dataset is an
+// unregistered leftover its recovery classifies as its own
+// (created_only), never as foreign movement.
+func datasetLocation(k graph.TableKey, txn string) string {
+	return graph.TablesDir + k.String() + "-" + strings.ReplaceAll(txn, "-", "")[:12] + ".lance"
 }
 
 // stageOps stages one table's logical changes on ds.

@@ -3,7 +3,9 @@ package adapters
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -376,5 +378,38 @@ func TestTransactionWithDDLAndDML(t *testing.T) {
 	}
 	if got, _ := readIDs(t, g, rc.Snapshot, "m"); !slices.Equal(got, []int64{1, 2}) {
 		t.Fatalf("m = %v", got)
+	}
+}
+
+// TestNewDatasetLocationsAreUniquePerAttempt: two attempts that
+// allocated the same table key (writers in two processes preparing
+// against one base) create different datasets, so the loser's create can
+// never be mistaken for foreign movement at the winner's location.
+func TestNewDatasetLocationsAreUniquePerAttempt(t *testing.T) {
+	k := graph.TableKey{ID: 7, Incarnation: 8}
+	a, b := datasetLocation(k, "0b7e3c1a-1111-4222-8333-444455556666"), datasetLocation(k, "9f00aa11-1111-4222-8333-444455556666")
+	if a == b || !strings.HasPrefix(a, graph.TablesDir+k.String()) || !strings.HasSuffix(a, ".lance") || strings.Count(a, "/") != 1 {
+		t.Fatalf("locations %q %q", a, b)
+	}
+	g := openGraph(t, objstore.NewMem(), true)
+	defer g.Close()
+	base := head(t, g)
+	var keys []graph.TableKey
+	var locs []string
+	for i := 0; i < 2; i++ {
+		// two prepares against one base allocate the same key
+		w := newMutationWriter(g.Root, func(ctx context.Context, s *Stage) error {
+			return s.CreateTable(TableSpec{Name: "t", Columns: testCols})
+		})
+		pw := &protocol.PreparedWrite{OperationID: fmt.Sprint(i), Base: protocol.NewBaseView(base)}
+		if err := w.Prepare(context.Background(), pw); err != nil {
+			t.Fatal(err)
+		}
+		w.Discard(pw)
+		keys = append(keys, pw.Effects[0].Table)
+		locs = append(locs, pw.Effects[0].Location)
+	}
+	if keys[0] != keys[1] || locs[0] == locs[1] {
+		t.Fatalf("keys %v, locations %v", keys, locs)
 	}
 }
