@@ -7,6 +7,7 @@ import (
 
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/planner/ddl"
 	"github.com/pggraph/pggraph/wire"
 )
 
@@ -102,8 +103,12 @@ var advisoryFuncs = map[string]bool{
 	"pg_advisory_xact_lock_shared": true,
 }
 
+// seqFuncs are the sequence functions a SELECT may call at its top level
+// (answered by the session from planner/seq, not by exec).
+var seqFuncs = map[string]bool{"nextval": true, "currval": true, "setval": true, "lastval": true}
+
 // isAdvisoryCall reports SELECT f(args) [, …] without FROM where every
-// item is an advisory lock function.
+// item is an advisory lock or sequence function.
 func isAdvisoryCall(sel *sqlparse.SelectStmt) bool {
 	if len(sel.FromClause) > 0 || len(sel.TargetList) == 0 || sel.WhereClause != nil || len(sel.ValuesLists) > 0 || sel.Op != sqlparse.SetOperation_SETOP_NONE {
 		return false
@@ -113,7 +118,7 @@ func isAdvisoryCall(sel *sqlparse.SelectStmt) bool {
 		if fc == nil {
 			return false
 		}
-		if sch, name := funcName(fc); (sch != "" && sch != "pg_catalog") || !advisoryFuncs[name] {
+		if sch, name := funcName(fc); (sch != "" && sch != "pg_catalog") || (!advisoryFuncs[name] && !seqFuncs[name]) {
 			return false
 		}
 	}
@@ -187,6 +192,15 @@ func (s *session) execAdvisory(ctx context.Context, p *plan, params []any) (wire
 					}
 				}
 			}
+		}
+		if seqFuncs[name] {
+			v, err := s.seqCall(ctx, name, args)
+			if err != nil {
+				return nil, err
+			}
+			cols[i] = wire.Column{Name: colName, TypeOID: 20, TypeSize: 8, TypeMod: -1}
+			row[i] = v
+			continue
 		}
 		var out any
 		boolCol := true
@@ -265,4 +279,80 @@ func wrapTargets(args []*sqlparse.Node) []*sqlparse.Node {
 		out[i] = &sqlparse.Node{Node: &sqlparse.Node_ResTarget{ResTarget: &sqlparse.ResTarget{Val: a}}}
 	}
 	return out
+}
+
+// seqCall runs nextval/currval/setval/lastval with evaluated arguments.
+func (s *session) seqCall(ctx context.Context, name string, args []any) (any, error) {
+	if name == "lastval" {
+		v, err := s.seqSess.Lastval()
+		return v, seqError(err)
+	}
+	if len(args) == 0 || args[0] == nil {
+		if len(args) == 0 {
+			return nil, wire.Errorf("42883", "function %s() does not exist", name)
+		}
+		return nil, nil // strict: NULL in, NULL out
+	}
+	seqName, ok := args[0].(string)
+	if !ok {
+		return nil, wire.Errorf("42883", "function %s(%T) does not exist", name, args[0])
+	}
+	relname, err := ddl.ParseRegclass(seqName)
+	if err != nil {
+		return nil, err
+	}
+	_, base, _, err := s.readCatalog(ctx)
+	if err != nil {
+		return nil, err
+	}
+	root, pend, err := s.writeBase(ctx, base)
+	if err != nil {
+		return nil, err
+	}
+	w := &writer{s: s, v: newView(root, pend), ctx: ctx}
+	spec, err := w.sequence(relname)
+	if err != nil {
+		return nil, err
+	}
+	switch name {
+	case "nextval":
+		if s.readOnly() {
+			return nil, wire.Errorf("25006", "cannot execute nextval() in a read-only transaction")
+		}
+		v, err := s.seqSess.Nextval(ctx, s.seqs, spec)
+		return v, seqError(err)
+	case "currval":
+		v, err := s.seqSess.Currval(spec)
+		return v, seqError(err)
+	}
+	// setval(seq, value [, is_called])
+	if len(args) < 2 || args[1] == nil {
+		return nil, nil
+	}
+	v, ok := args[1].(int64)
+	if !ok {
+		return nil, wire.Errorf("42883", "function setval(regclass, %T) does not exist", args[1])
+	}
+	called := true
+	if len(args) > 2 {
+		if b, ok := args[2].(bool); ok {
+			called = b
+		}
+	}
+	if s.readOnly() {
+		return nil, wire.Errorf("25006", "cannot execute setval() in a read-only transaction")
+	}
+	r, err := s.seqSess.Setval(ctx, s.seqs, spec, v, called)
+	return r, seqError(err)
+}
+
+// writeBase is the snapshot catalog and pending state a session
+// statement resolves names against.
+func (s *session) writeBase(ctx context.Context, _ exec.Catalog) (*catalog, *pendingState, error) {
+	if s.tx != nil && !s.tx.implicit {
+		b, err := s.txBase(ctx)
+		return b, s.tx.pend, err
+	}
+	_, b, err := s.head(ctx)
+	return b, newPendingState(), err
 }

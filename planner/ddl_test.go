@@ -99,6 +99,14 @@ func TestSerial(t *testing.T) {
 		{sql: "insert into items (id, name) values (100, 'explicit')"},
 		{sql: "insert into items (name) values ('after') returning id", rows: "8"},
 		{sql: "select count(*), max(id) from items", rows: "8|100"},
+		{sql: "select currval('items_id_seq')", rows: "8"},
+		{sql: "select nextval('items_id_seq')", rows: "9"},
+		{sql: "select setval('items_id_seq', 200)", rows: "200"},
+		{sql: "insert into items (name) values ('x') returning id", rows: "201"},
+		{sql: "select lastval()", rows: "10"},
+		{sql: "select nextval('nope_seq')", code: "42P01", msg: `relation "nope_seq" does not exist`},
+		{sql: "create sequence s1 start 10"},
+		{sql: "select nextval('s1'), nextval('s1')", rows: "10|11"},
 	}
 	for _, m := range modes {
 		t.Run(m.name, func(t *testing.T) {

@@ -171,15 +171,18 @@ func (s *session) describeWrite(ctx context.Context, st *wire.Statement, p *plan
 		for _, t := range p.node.GetSelectStmt().TargetList {
 			fc := t.GetResTarget().GetVal().GetFuncCall()
 			_, name := funcName(fc)
-			typ := uint32(16)
-			if !strings.HasPrefix(name, "pg_try") && name != "pg_advisory_unlock" && name != "pg_advisory_unlock_shared" {
-				typ = 2278
+			typ, size := uint32(16), int16(1)
+			switch {
+			case seqFuncs[name]:
+				typ, size = 20, 8
+			case !strings.HasPrefix(name, "pg_try") && name != "pg_advisory_unlock" && name != "pg_advisory_unlock_shared":
+				typ, size = 2278, 4
 			}
 			n := t.GetResTarget().Name
 			if n == "" {
 				n = name
 			}
-			d.Columns = append(d.Columns, wire.Column{Name: n, TypeOID: typ, TypeSize: 4, TypeMod: -1})
+			d.Columns = append(d.Columns, wire.Column{Name: n, TypeOID: typ, TypeSize: size, TypeMod: -1})
 		}
 		return d, nil
 	}
