@@ -2,6 +2,8 @@ package planner
 
 import (
 	"testing"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // graphSchema creates a small social graph through SQL DDL.
@@ -114,4 +116,24 @@ func TestSerial(t *testing.T) {
 			runScript(t, ts.connect(t, m.mode), steps)
 		})
 	}
+}
+
+// TestMaxOut: graph.max_out bounds each source's outgoing edges at the
+// statement (INSERT and UPDATE), counting pending edges.
+func TestMaxOut(t *testing.T) {
+	ts := startServer(t, nil)
+	runScript(t, ts.connect(t, pgx.QueryExecModeSimpleProtocol), []step{
+		{sql: "create table n (id int8 primary key)"},
+		{sql: "create table e (src int8 not null references n(id), dst int8 not null references n(id)) with (graph.kind = edge, graph.max_out = 2)"},
+		{sql: "insert into n select g from generate_series(1, 4) g"},
+		{sql: "insert into e values (1, 2), (1, 3)", tag: "INSERT 0 2"},
+		{sql: "insert into e values (1, 4)", code: "23514", msg: `edge table "e" violates graph.max_out = 2`, detail: "Source (src)=(1) would have 3 outgoing edges."},
+		{sql: "insert into e values (2, 1), (2, 3), (2, 4)", code: "23514", msg: "graph.max_out = 2"},
+		{sql: "begin"},
+		{sql: "delete from e where dst = 3"},
+		{sql: "insert into e values (1, 4)", tag: "INSERT 0 1"},
+		{sql: "update e set src = 1 where src = 1 and dst = 2", tag: "UPDATE 1"},
+		{sql: "insert into e values (1, 1)", code: "23514", msg: "graph.max_out = 2"},
+		{sql: "rollback"},
+	})
 }

@@ -240,7 +240,44 @@ func (w *writer) checkRows(ti *tableInfo, rows []*exec.Vec) error {
 			}
 		}
 	}
+	if err := w.checkMaxOut(ti, rows); err != nil {
+		return err
+	}
 	return w.checkParents(ti, rows)
+}
+
+// checkMaxOut enforces graph.max_out on an edge table: no source may end
+// up with more outgoing edges than the bound (existing edges, as the
+// view sees them after the statement's removals, plus the new ones).
+func (w *writer) checkMaxOut(ti *tableInfo, rows []*exec.Vec) error {
+	if ti.meta == nil || ti.meta.Graph.MaxOut == nil || ti.meta.Graph.Source == "" {
+		return nil
+	}
+	limit := *ti.meta.Graph.MaxOut
+	src := slices.IndexFunc(ti.def.Columns, func(c exec.ColumnDef) bool { return c.Name == ti.meta.Graph.Source })
+	if src < 0 {
+		return nil
+	}
+	probe := []*exec.Vec{rows[src]}
+	found, err := w.findKeys(ti.def.Name, []int{src}, probe)
+	if err != nil {
+		return err
+	}
+	added := map[string]int64{}
+	var kb []byte
+	for i := 0; i < rows[src].N; i++ {
+		k, ok := keyOf(kb[:0], probe, i)
+		kb = k
+		if !ok {
+			continue
+		}
+		added[string(k)]++
+		if int64(len(found[string(k)]))+added[string(k)] > limit {
+			return wire.Errorf("23514", "edge table \"%s\" violates graph.max_out = %d", ti.def.Name, limit).
+				WithDetail(fmt.Sprintf("Source %s would have %d outgoing edges.", w.keyText(ti.def, []int{src}, probe, i), int64(len(found[string(k)]))+added[string(k)]))
+		}
+	}
+	return nil
 }
 
 func dupKey(uk uniqueKey, key string) error {
