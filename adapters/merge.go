@@ -24,8 +24,10 @@ import (
 // merged parent.
 //
 // Bases. mergeBase (merge_base.go) finds the newest target version that
-// is the fork point or the previous merge of this source; the target
-// and source snapshots there are the two sides' bases.
+// is the fork point, the previous merge of this source, or a target
+// commit the source merged in (catch-up merges are followed); the
+// target and source snapshots there are the two sides' bases. Merge
+// bases need the merged parent recorded in each merge commit.
 //
 // Rules, per table of the source (tables only the target changed are
 // kept as they are):
@@ -42,10 +44,13 @@ import (
 //     redefinition, unless the target changed the catalog entry too
 //     (conflict);
 //   - rows changed on the source: the row delta since the source base
-//     (merge_delta.go: rows gone, rows added, found by fragment
-//     comparison along the source's physical lineage) is replayed onto
+//     (merge_delta.go: rows gone, rows added, found by comparing
+//     fragments by id and data-file identity) is replayed onto
 //     the target's table as one staged Lance transaction (deletes +
-//     appends; a first touch when the target branch inherits the table).
+//     appends; a first touch when the target branch inherits the table);
+//     a row gone and an identical row added cancel out, so rows the
+//     source took in from the target by an earlier merge are not
+//     replayed back.
 //     Deleted rows are matched on the target by whole-row value; a row
 //     the source deleted or updated that the target no longer has means
 //     both changed it: conflict. With a primary key, every added key is
@@ -343,9 +348,34 @@ func (p *mergePlan) replay(ctx context.Context, onto graph.TableEntry, base, src
 			return err
 		}
 	}
+	// A row gone and an identical row added cancel out (a compaction, or
+	// the target's own rows the source took in through an earlier merge):
+	// nothing to replay for them.
+	var kept []uint64
+	var keptKeys []string
+	if len(d.added) > 0 {
+		if err := forEachRow(ctx, cur, lanceScan(d.added), func(rec arrow.RecordBatch, i int, addr uint64) error {
+			if key := rowKey(rec, i, dataCols(rec)); want[key] > 0 {
+				want[key]--
+				return nil
+			}
+			kept = append(kept, addr)
+			if pkIdx != nil {
+				keptKeys = append(keptKeys, rowKey(rec, i, pkIdx))
+			}
+			return nil
+		}); err != nil {
+			return err
+		}
+	}
+	for k, n := range want {
+		if n == 0 {
+			delete(want, k)
+		}
+	}
 	var dels []uint64
 	keys := map[string]bool{}
-	if len(d.deleted) > 0 || pkIdx != nil {
+	if len(want) > 0 || pkIdx != nil && len(kept) > 0 {
 		if err := forEachRow(ctx, tds, lance.ScanOptions{}, func(rec arrow.RecordBatch, i int, addr uint64) error {
 			if len(want) > 0 {
 				if key := rowKey(rec, i, dataCols(rec)); want[key] > 0 {
@@ -368,20 +398,16 @@ func (p *mergePlan) replay(ctx context.Context, onto graph.TableEntry, base, src
 			return nil
 		}
 	}
-	var inserts []Source
-	if len(d.added) > 0 {
-		src := addedRows(cur, d.added)
-		if pkIdx != nil {
-			dup, err := duplicateKey(src, pkIdx, keys)
-			if err != nil {
-				return err
-			}
-			if dup != "" {
-				p.conflict(onto.Name, "primary key %s added on %s exists on %s", dup, p.w.from, p.w.into)
-				return nil
-			}
+	for _, k := range keptKeys {
+		if keys[k] {
+			p.conflict(onto.Name, "a primary key added on %s exists on %s", p.w.from, p.w.into)
+			return nil
 		}
-		inserts = []Source{src}
+		keys[k] = true
+	}
+	var inserts []Source
+	if len(kept) > 0 {
+		inserts = []Source{rowsAt(cur, kept)}
 	}
 	if len(dels) == 0 && len(inserts) == 0 {
 		return nil
@@ -410,31 +436,6 @@ func (p *mergePlan) replay(ctx context.Context, onto graph.TableEntry, base, src
 }
 
 func lanceScan(addrs []uint64) lance.ScanOptions { return lance.ScanOptions{RowAddresses: addrs} }
-
-// duplicateKey reads the primary keys of src and returns the first one
-// already in keys (or repeated within src), adding the others.
-func duplicateKey(src Source, pkIdx []int, keys map[string]bool) (string, error) {
-	rdr, err := src()
-	if err != nil {
-		return "", err
-	}
-	defer rdr.Release()
-	for rdr.Next() {
-		rec := rdr.RecordBatch()
-		for i := 0; i < int(rec.NumRows()); i++ {
-			k := rowKey(rec, i, pkIdx)
-			if keys[k] {
-				var vals []string
-				for _, c := range pkIdx {
-					vals = append(vals, rec.Column(c).ValueStr(i))
-				}
-				return "(" + strings.Join(vals, ", ") + ")", nil
-			}
-			keys[k] = true
-		}
-	}
-	return "", rdr.Err()
-}
 
 // Apply commits every replay exactly at its pin + 1 (first touches fork
 // the target ref first), recording each exact post-state.

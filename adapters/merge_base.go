@@ -9,17 +9,24 @@ import (
 )
 
 // mergeBase finds where the source and the target last agreed: walking
-// the target's history newest first, the first version that is either a
-// commit of the source's own history (the fork point: a branch's first
-// version carries its parent's commit) or a merge whose merged parent is
-// a commit of the source (the previous merge of this source). It returns
-// that target snapshot and the source snapshot of the matching commit:
-// the target-side and source-side bases of the three-way comparison.
-// Merges in the other direction (target into source) are not followed:
-// tables both sides changed since the fork then classify as changed on
-// both (see merge.go). History walks are O(history); merge is rare.
+// the target's history newest first, the first version that is
+//   - a commit of the source's own history (the fork point: a branch's
+//     first version carries its parent's commit): bases (that version,
+//     the source at that commit);
+//   - a merge whose merged parent is a commit of the source (the previous
+//     merge of this source into the target): bases (the merge, the
+//     source commit it merged);
+//   - a target commit the source merged in (a merge the other way): the
+//     source then holds that target state plus its own changes, so that
+//     target version is the content base of both sides.
+//
+// It returns the target-side and source-side base snapshots of the
+// three-way comparison (their table pins may lie on different lineages:
+// deltaOf compares by file identity). History walks are O(history);
+// merge is rare.
 func (g *Graph) mergeBase(ctx context.Context, target, source *graph.Snapshot) (tb, sb *graph.Snapshot, err error) {
 	src := map[string]*graph.Snapshot{}
+	took := map[string]bool{} // target commits the source merged in
 	for v := source.Version; v >= 1; v-- {
 		sn := source
 		if v != source.Version {
@@ -33,6 +40,9 @@ func (g *Graph) mergeBase(ctx context.Context, target, source *graph.Snapshot) (
 		}
 		if _, ok := src[sn.Commit.ID]; !ok {
 			src[sn.Commit.ID] = sn
+		}
+		if mp := sn.Commit.MergedParent; mp != "" {
+			took[mp] = true
 		}
 	}
 	for v := target.Version; v >= 1; v-- {
@@ -51,6 +61,9 @@ func (g *Graph) mergeBase(ctx context.Context, target, source *graph.Snapshot) (
 		}
 		if s, ok := src[tn.Commit.MergedParent]; ok && tn.Commit.MergedParent != "" {
 			return tn, s, nil
+		}
+		if took[tn.Commit.ID] {
+			return tn, tn, nil
 		}
 	}
 	return nil, nil, protocol.Errorf(protocol.KindInvalid, nil,

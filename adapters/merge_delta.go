@@ -41,9 +41,10 @@ type rowDelta struct {
 	// deleted are the row addresses, in the old pin, of rows gone in the
 	// new one (deleted, updated, or rewritten by a compaction)
 	deleted []uint64
-	// added are the ids of the new pin's fragments that are not in the
-	// old one: their live rows are new
-	added map[uint64]bool
+	// added are the row addresses, in the new pin, of rows the old one
+	// does not have (new fragments, or rows live again in a shared
+	// fragment when the pins are on different lineages)
+	added []uint64
 }
 
 func (d rowDelta) empty() bool { return len(d.deleted) == 0 && len(d.added) == 0 }
@@ -93,9 +94,14 @@ func liveAddrs(ctx context.Context, ds *lance.Dataset, frag uint64) (map[uint64]
 	}
 }
 
-// deltaOf computes the row delta from old to cur (cur descends from old).
+// deltaOf computes the row delta from old to cur, two pins of one table
+// dataset. Fragments are the same only with the same id and the same
+// data files (file names are UUIDs: two lineages share a file only by
+// inheriting it), so the delta is exact for any two pins: a fragment the
+// other pin lacks is wholly deleted or added, and within a shared
+// fragment the live rows are compared.
 func deltaOf(ctx context.Context, old, cur *lance.Dataset) (rowDelta, error) {
-	d := rowDelta{added: map[uint64]bool{}}
+	var d rowDelta
 	curFrags := map[uint64]*format.Fragment{}
 	for i := range cur.Fragments() {
 		f := &cur.Fragments()[i]
@@ -113,7 +119,7 @@ func deltaOf(ctx context.Context, old, cur *lance.Dataset) (rowDelta, error) {
 		if err != nil {
 			return d, err
 		}
-		var now map[uint64]bool
+		now := map[uint64]bool{}
 		if c != nil && sameFiles(f, c) {
 			if now, err = liveAddrs(ctx, cur, f.ID); err != nil {
 				return d, err
@@ -124,21 +130,32 @@ func deltaOf(ctx context.Context, old, cur *lance.Dataset) (rowDelta, error) {
 				d.deleted = append(d.deleted, a)
 			}
 		}
+		for a := range now {
+			if !was[a] {
+				d.added = append(d.added, a)
+			}
+		}
 	}
 	for id, c := range curFrags {
 		if o := oldFrags[id]; o == nil || !sameFiles(o, c) {
-			d.added[id] = true
+			live, err := liveAddrs(ctx, cur, id)
+			if err != nil {
+				return d, err
+			}
+			for a := range live {
+				d.added = append(d.added, a)
+			}
 		}
 	}
 	slices.Sort(d.deleted)
+	slices.Sort(d.added)
 	return d, nil
 }
 
-// addedRows is a Source over the live rows of ds's added fragments.
-func addedRows(ds *lance.Dataset, added map[uint64]bool) Source {
+// rowsAt is a Source over the rows of ds at the given addresses (sorted).
+func rowsAt(ds *lance.Dataset, addrs []uint64) Source {
 	return func() (array.RecordReader, error) {
-		sc, err := ds.Scan(context.Background(), lance.ScanOptions{
-			FragmentFilter: func(f *format.Fragment) bool { return added[f.ID] }})
+		sc, err := ds.Scan(context.Background(), lance.ScanOptions{RowAddresses: addrs})
 		if err != nil {
 			return nil, err
 		}

@@ -335,3 +335,58 @@ func TestMergeRacingTargetWrites(t *testing.T) {
 		}
 	}
 }
+
+// The catch-up round trip: main merged into dev, both sides go on
+// (also on a table both touched), dev merged back. The second merge's
+// base is the main commit dev took in, so main's changes are not seen
+// twice.
+func TestMergeRoundTrip(t *testing.T) {
+	ctx := context.Background()
+	g := mergeRoot(t)
+	if err := update(t, g, "", "b", 101, 111); err != nil {
+		t.Fatal(err)
+	}
+	if err := insert(ctx, g, WriteOptions{}, map[string][]int64{"c": {300}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := insert(ctx, g, WriteOptions{Branch: "dev"}, map[string][]int64{"a": {2}}); err != nil {
+		t.Fatal(err)
+	}
+	rc, err := g.Merge(ctx, "", "dev", "catch up")
+	if err != nil {
+		t.Fatalf("main into dev: %v", err)
+	}
+	want := map[string][]int64{"a": {1, 2}, "b": {100, 111}, "c": {200, 300}}
+	for tbl, ids := range want {
+		if got := branchIDs(t, g, "dev", tbl); !slices.Equal(got, ids) {
+			t.Fatalf("dev.%s = %v, want %v", tbl, got, ids)
+		}
+	}
+	if err := update(t, g, "dev", "b", 100, 120); err != nil {
+		t.Fatal(err)
+	}
+	if err := insert(ctx, g, WriteOptions{Branch: "dev"}, map[string][]int64{"c": {301}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := insert(ctx, g, WriteOptions{}, map[string][]int64{"a": {5}}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = g.Merge(ctx, "dev", "", "")
+	if _, recorded := mergedParentOf(rc.Snapshot.Commit); !recorded {
+		// without a recorded merged parent the base is the fork, and main's
+		// change to b comes back through dev as a change on both sides
+		if !IsMergeConflict(err) {
+			t.Fatalf("round trip without a recorded merged parent: %v", err)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatalf("dev into main: %v", err)
+	}
+	want = map[string][]int64{"a": {1, 2, 5}, "b": {111, 120}, "c": {200, 300, 301}}
+	for tbl, ids := range want {
+		if got := branchIDs(t, g, "", tbl); !slices.Equal(got, ids) {
+			t.Fatalf("main.%s = %v, want %v", tbl, got, ids)
+		}
+	}
+}
