@@ -854,23 +854,48 @@ func (a *alterState) addIdentity(name string, con *q.Constraint) error {
 // setOptions handles ALTER TABLE … SET (graph.max_out = n, …).
 func (a *alterState) setOptions(items []*q.Node) error {
 	g := &a.b.meta.Graph
-	oldMax, oldMin := g.MaxOut, g.MinOut
+	oldKind, oldMax, oldMin := g.Kind, g.MaxOut, g.MinOut
+	given := map[string]bool{}
 	for _, n := range items {
-		d := n.GetDefElem()
-		if d == nil {
-			continue
-		}
-		if d.Defnamespace == "graph" && (d.Defname == "kind" || d.Defname == "source" || d.Defname == "target") {
-			return notSupported("changing graph.%s of an existing table", d.Defname)
+		if d := n.GetDefElem(); d != nil && d.Defnamespace == "graph" {
+			given[d.Defname] = true
 		}
 	}
 	if err := a.b.options(items); err != nil {
 		return err
 	}
-	if g.MaxOut != nil && (oldMax == nil || *g.MaxOut < *oldMax) {
+	if given["kind"] && g.Kind != graph.EdgeTable && oldKind == graph.EdgeTable {
+		// leaving the edge role drops its endpoint settings
+		if !given["source"] {
+			g.Source = ""
+		}
+		if !given["target"] {
+			g.Target = ""
+		}
+		if !given["max_out"] {
+			g.MaxOut = nil
+		}
+		if !given["min_out"] {
+			g.MinOut = nil
+		}
+	}
+	wasNotNull := map[string]bool{}
+	for _, c := range a.b.cols {
+		wasNotNull[c.meta.Name] = c.notNull
+	}
+	if err := a.b.graphRole(); err != nil {
+		return err
+	}
+	for _, c := range a.b.cols {
+		if c.notNull && !wasNotNull[c.meta.Name] {
+			a.addValidation(Validation{Kind: ValidateNotNull, Columns: []string{c.meta.Name}})
+		}
+	}
+	becameEdge := g.Kind == graph.EdgeTable && oldKind != graph.EdgeTable
+	if g.MaxOut != nil && (becameEdge || oldMax == nil || *g.MaxOut < *oldMax) {
 		a.addValidation(Validation{Kind: ValidateMaxOut, Columns: []string{g.Source}, Limit: *g.MaxOut})
 	}
-	if g.MinOut != nil && (oldMin == nil || *g.MinOut > *oldMin) {
+	if g.MinOut != nil && (becameEdge || oldMin == nil || *g.MinOut > *oldMin) {
 		a.addValidation(Validation{Kind: ValidateMinOut, Columns: []string{g.Source}, Limit: *g.MinOut})
 	}
 	return nil
