@@ -133,6 +133,11 @@
 //   - Expired owners: TestExpiredForeignOwnerIsFencedThenRolledBack (its
 //     later publish is refused), TestFenceStopsAnExpiredOwnersPendingCommit
 //     (its pending exact commit cannot land).
+//   - BranchMerge intents are Mutation-shaped (staged replays, first
+//     touches, plus registrations/tombstones in the delta); a rollback
+//     restores every landed table and skips the pin of a table the intent
+//     itself registered (publishPins). adapters TestMergeCrashSweep runs
+//     the same sweep on dev→main and main→dev merges.
 //   - Concurrent recoverers of one intent (several processes): restores
 //     land exactly on the classified HEAD and adopt each other's
 //     (adapters TestKillNineLoop).
