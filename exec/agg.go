@@ -96,7 +96,7 @@ func (a *aggNode) run(ec *evalCtx, emit func(*Batch) error) error {
 		ngroups = 1
 	}
 	var kb []byte
-	var identity, zeros []int32
+	var identity, zeros, gidBuf []int32
 	err := a.input.run(ec, func(b *Batch) error {
 		if err := checkCancel(ec.run.ctx); err != nil {
 			return err
@@ -116,7 +116,11 @@ func (a *aggNode) run(ec *evalCtx, emit func(*Batch) error) error {
 			}
 			gids = zeros[:len(rows)]
 		} else {
-			gids = make([]int32, len(rows))
+			// accumulators never keep gids: one buffer serves every batch
+			if cap(gidBuf) < len(rows) {
+				gidBuf = make([]int32, max(len(rows), batchSize))
+			}
+			gids = gidBuf[:len(rows)]
 		}
 		if len(a.groups) > 0 {
 			kv := make([]*Vec, len(a.groups))
@@ -467,15 +471,27 @@ func (m *minMaxAcc) update(_ *evalCtx, args []*Vec, rows, gids []int32, ng int) 
 	if x.Nulls == nil && (x.T.Kind() == KFloat || x.T.Kind() == KInt) {
 		// typed fast paths
 		if x.T.Kind() == KFloat {
-			st := m.st.F
+			st, has, xf := m.st.F, m.has, x.F
 			for k, r := range rows {
 				g := gids[k]
-				v := x.F[r]
-				if !m.has[g] {
-					m.has[g], st[g] = true, v
+				v := xf[r]
+				if !has[g] {
+					has[g], st[g] = true, v
 					continue
 				}
-				if c := cmpFloat(v, st[g]); (m.max && c > 0) || (!m.max && c < 0) {
+				cur := st[g]
+				if v != v || cur != cur {
+					// NaN sorts above every number (PostgreSQL)
+					if c := cmpFloat(v, cur); (m.max && c > 0) || (!m.max && c < 0) {
+						st[g] = v
+					}
+					continue
+				}
+				if m.max {
+					if v > cur {
+						st[g] = v
+					}
+				} else if v < cur {
 					st[g] = v
 				}
 			}

@@ -169,12 +169,7 @@ func (f *filterNode) run(ec *evalCtx, emit func(*Batch) error) error {
 		if err != nil {
 			return err
 		}
-		sel := make([]int32, 0, b.Live())
-		forEach(b.N, b.Sel, func(i int) {
-			if !v.IsNull(i) && v.B[i] {
-				sel = append(sel, int32(i))
-			}
-		})
+		sel := selectTrue(v, b.N, b.Sel)
 		if len(sel) == 0 {
 			return nil
 		}
@@ -551,4 +546,26 @@ func (s *sortNode) collectTopN(ec *evalCtx) (*buffer, error) {
 		return nil, err
 	}
 	return buf, nil
+}
+
+// selectTrue returns the rows (of sel, or 0..n-1) where the boolean v is
+// true; plain loops, since this runs for every row a filter sees.
+func selectTrue(v *Vec, n int, sel []int32) []int32 {
+	bs, nulls := v.B, v.Nulls
+	if sel == nil {
+		out := make([]int32, 0, n)
+		for i, x := range bs[:n] {
+			if x && (nulls == nil || !nulls[i]) {
+				out = append(out, int32(i))
+			}
+		}
+		return out
+	}
+	out := make([]int32, 0, len(sel))
+	for _, i := range sel {
+		if bs[i] && (nulls == nil || !nulls[i]) {
+			out = append(out, i)
+		}
+	}
+	return out
 }
