@@ -23,7 +23,8 @@ const asOfHint = "graph.as_of takes a commit id (see graph.commits), a manifest 
 //     its fork point, else the ancestor's version it inherited;
 //   - a ULID (26 Crockford base-32 characters, any case): a commit id;
 //   - anything else: a timestamp in PostgreSQL's timestamptz input
-//     format (also now, today, yesterday, tomorrow, ±infinity), read in
+//     format (also now, today, yesterday, tomorrow, ±infinity, and Go's
+//     time.Time.String() form that Go drivers send), read in
 //     tz (the session TimeZone; nil = UTC), naming the newest commit at
 //     or before it.
 //
@@ -147,6 +148,9 @@ func parseTimestamptz(ctx context.Context, s string, tz *time.Location) (time.Ti
 	if t, ok := specialTimestamp(s, tz, time.Now()); ok {
 		return t, nil
 	}
+	if t, ok := goTimeString(s); ok {
+		return t, nil
+	}
 	eng := &exec.Engine{Catalog: exec.NewMemCatalog()}
 	res, err := eng.Query(ctx, &exec.Session{TimeZone: tz}, "SELECT CAST($1 AS timestamptz)", s)
 	if err != nil {
@@ -191,4 +195,16 @@ func specialTimestamp(s string, tz *time.Location, now time.Time) (time.Time, bo
 		return time.Date(-4713, 11, 24, 0, 0, 0, 0, time.UTC), true
 	}
 	return time.Time{}, false
+}
+
+// goTimeString reads Go's time.Time.String() form ("2006-01-02
+// 15:04:05.999999999 -0700 MST", with an optional monotonic " m=±…"
+// suffix): Go drivers send a time.Time bound to a text parameter that
+// way.
+func goTimeString(s string) (time.Time, bool) {
+	if i := strings.Index(s, " m="); i > 0 {
+		s = s[:i]
+	}
+	t, err := time.Parse("2006-01-02 15:04:05.999999999 -0700 MST", s)
+	return t, err == nil
 }

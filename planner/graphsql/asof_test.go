@@ -94,6 +94,8 @@ func TestResolveAsOf(t *testing.T) {
 		{"zone-less timestamp in the session TimeZone", "main", mid.In(ny).Format("2006-01-02 15:04:05.999999"), ny, "1,2,3", 3, "main"},
 		{"timestamp after the head", "main", "2999-01-01", nil, "1,2,3,5", 4, "main"},
 		{"now is the head", "main", "now", nil, "1,2,3,5", 4, "main"},
+		{"Go time.String form", "main", mid.In(ny).String(), nil, "1,2,3", 3, "main"},
+		{"Go time.String form with monotonic clock", "main", mid.String() + " m=+0.046325564", nil, "1,2,3", 3, "main"},
 		{"infinity is the head", "feature", "Infinity", nil, "1,2,3,4", 4, "feature"},
 		{"tomorrow is the head", "main", "tomorrow", nil, "1,2,3,5", 4, "main"},
 		{"timestamp on feature crosses the fork", "feature", between(h.create, h.ins123).Format(time.RFC3339Nano), nil, "", 2, "main"},

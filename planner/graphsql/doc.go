@@ -33,7 +33,10 @@
 // so literals, casts, $n parameters and expressions such as now() all
 // work; positional and named (name => value) notation are accepted.
 // Results: CALL → tag CALL, no rows; the SELECT forms → one row with one
-// column named after the function (or its alias).
+// column named after the function (or its alias). A graph procedure
+// nested in a larger expression (SELECT length(graph.merge('b'))) is not
+// recognized — deep-walking every statement's tree would tax every query
+// — and the executor answers 42883 for it.
 //
 //	graph.create_branch(name [, from [, at]])  → name        (from: session branch)
 //	graph.delete_branch(name)                  → name
