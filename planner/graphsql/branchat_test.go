@@ -12,9 +12,9 @@ import (
 func TestCreateBranchAt(t *testing.T) {
 	g, _ := openLocal(t)
 	ctx := context.Background()
-	createPeople(t, g)                                    // v2
+	createPeople(t, g)                                   // v2
 	ins123 := insertPeople(t, g, "main", "1-3", 1, 2, 3) // v3
-	insertPeople(t, g, "main", "5", 5)                    // v4
+	insertPeople(t, g, "main", "5", 5)                   // v4
 	people := func(branch string) string {
 		sn, err := g.Root.Head(ctx, branch)
 		if err != nil {
