@@ -77,9 +77,13 @@
 // variable{flat 32|64} values with flat u16 or no definition levels,
 // which is what this writer and Lance's plain encodings emit — are
 // decoded straight into Arrow buffers (miniblock_direct.go): value and
-// string bytes gathered with one copy per chunk into an uninitialized
-// buffer, offsets rebased in one loop, definition levels turned into the
-// validity bitmap directly. Every other page goes through the general
+// string bytes gathered with one copy per chunk — in place, within the
+// buffer the store's GetRange returned (a fresh slice that belongs to
+// the caller, as with every objstore backend), so the Arrow buffer
+// shares the read and no second copy of the page is allocated; into an
+// uninitialized new buffer for files opened with OpenBytes — offsets
+// rebased in one loop, definition levels turned into the validity bitmap
+// directly. Every other page goes through the general
 // per-value decoder, which TestDirectDecodeMatchesGeneral uses as the
 // reference for every direct page of our files and of the oracle's.
 //

@@ -53,8 +53,11 @@ func directable(p *physical, pl *pageLayout) bool {
 }
 
 // decodeMiniBlockDirect decodes a page directable accepts into an Arrow
-// array of type dt.
-func decodeMiniBlockDirect(col string, p *physical, dt arrow.DataType, pl *pageLayout, rows uint64, bufs [][]byte) (arrow.Array, error) {
+// array of type dt. With owned, bufs are the caller's to modify (a fresh
+// read): value and string bytes are then compacted in place in bufs[1]
+// and the Arrow buffers share it, so a scan allocates and touches no
+// second copy of the page; without, they are gathered into a new buffer.
+func decodeMiniBlockDirect(col string, p *physical, dt arrow.DataType, pl *pageLayout, rows uint64, bufs [][]byte, owned bool) (arrow.Array, error) {
 	if len(bufs) < 2 {
 		return nil, corrupt(col, "mini-block page with %d buffers", len(bufs))
 	}
@@ -85,7 +88,7 @@ func decodeMiniBlockDirect(col string, p *physical, dt arrow.DataType, pl *pageL
 			}
 			parts[i] = c.vals[:c.values*w]
 		}
-		data = array.NewData(dt, n, []*memory.Buffer{vb, memory.NewBufferBytes(bytes.Join(parts, nil))}, nil, nulls, 0)
+		data = array.NewData(dt, n, []*memory.Buffer{vb, memory.NewBufferBytes(gather(parts, bufs[1], owned))}, nil, nulls, 0)
 	case physBool:
 		out := make([]byte, bitutil.BytesForBits(int64(n)))
 		at := 0
@@ -98,7 +101,7 @@ func decodeMiniBlockDirect(col string, p *physical, dt arrow.DataType, pl *pageL
 		}
 		data = array.NewData(dt, n, []*memory.Buffer{vb, memory.NewBufferBytes(out)}, nil, nulls, 0)
 	case physVariable:
-		ob, vals, err := directVariable(col, dt, chunks, n, int(pl.value.child.bits)/8)
+		ob, vals, err := directVariable(col, dt, chunks, n, int(pl.value.child.bits)/8, bufs[1], owned)
 		if err != nil {
 			return nil, err
 		}
@@ -236,10 +239,26 @@ func directValidity(col string, chunks []directChunk, n int, hasDef bool) ([]byt
 	return vb, nulls, nil
 }
 
-// directVariable gathers the bytes of every chunk's values with one copy
-// per chunk and builds the offsets buffer (32-bit for utf8/binary, 64-bit
-// for the large types) rebased onto the gathered bytes.
-func directVariable(col string, dt arrow.DataType, chunks []directChunk, n, ow int) ([]byte, []byte, error) {
+// gather concatenates parts, which are sub-slices of buf in ascending,
+// non-overlapping order: in place at the front of buf when the caller
+// owns it (each part moves left, never over a part not yet moved), else
+// into a new buffer (one copy, no zeroing).
+func gather(parts [][]byte, buf []byte, owned bool) []byte {
+	if !owned {
+		return bytes.Join(parts, nil)
+	}
+	at := 0
+	for _, p := range parts {
+		at += copy(buf[at:], p)
+	}
+	return buf[:at:at]
+}
+
+// directVariable gathers the bytes of every chunk's values (see gather)
+// and builds the offsets buffer (32-bit for utf8/binary, 64-bit for the
+// large types) rebased onto the gathered bytes. All offsets are read
+// before any byte moves, so an in-place gather cannot clobber them.
+func directVariable(col string, dt arrow.DataType, chunks []directChunk, n, ow int, buf []byte, owned bool) ([]byte, []byte, error) {
 	parts := make([][]byte, len(chunks))
 	total := 0
 	for i, c := range chunks {
@@ -289,7 +308,7 @@ func directVariable(col string, dt arrow.DataType, chunks []directChunk, n, ow i
 		at += c.values
 		base += prev - first
 	}
-	return ob, bytes.Join(parts, nil), nil
+	return ob, gather(parts, buf, owned), nil
 }
 
 func varOffset(b []byte, ow, i int) uint64 {

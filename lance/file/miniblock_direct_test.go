@@ -13,7 +13,8 @@ import (
 )
 
 // TestDirectDecodeMatchesGeneral decodes every page the direct decoder
-// accepts both ways — directly into Arrow buffers and through the
+// accepts both ways — directly into Arrow buffers (gathered into a new
+// buffer, and in place in a private copy of the page) and through the
 // general leafData path — and requires identical arrays, for our files
 // (every type, with and without nulls, several page sizes, sliced
 // inputs) and for the files the official Lance wrote (testdata).
@@ -88,10 +89,23 @@ func TestDirectDecodeMatchesGeneral(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				direct, err := decodeMiniBlockDirect(fld.Name, p, fld.Type, pm.layout, pm.length, bufs)
+				direct, err := decodeMiniBlockDirect(fld.Name, p, fld.Type, pm.layout, pm.length, bufs, false)
 				if err != nil {
 					t.Fatalf("%s %s page %d: direct: %v", f.name, fld.Name, pi, err)
 				}
+				// in place, on a private copy of the page (as read from a store)
+				own := make([][]byte, len(bufs))
+				for i, b := range bufs {
+					own[i] = append([]byte(nil), b...)
+				}
+				inPlace, err := decodeMiniBlockDirect(fld.Name, p, fld.Type, pm.layout, pm.length, own, true)
+				if err != nil {
+					t.Fatalf("%s %s page %d: direct in place: %v", f.name, fld.Name, pi, err)
+				}
+				if !array.Equal(direct, inPlace) || direct.NullN() != inPlace.NullN() {
+					t.Fatalf("%s %s page %d: in-place decode differs:\n%v\n%v", f.name, fld.Name, pi, direct, inPlace)
+				}
+				inPlace.Release()
 				ld, err := decodeMiniBlockLeaf(fld.Name, p, pm.layout, pm.length, bufs)
 				if err != nil {
 					t.Fatalf("%s %s page %d: general: %v", f.name, fld.Name, pi, err)
@@ -180,9 +194,11 @@ func TestDirectDecodeRejectsCorruptChunks(t *testing.T) {
 			"chunk past the end": func(b [][]byte) [][]byte { b[0][0], b[0][1] = 0xF0, 0xFF; return b },
 		}
 		for name, mutate := range cases {
-			_, err := decodeMiniBlockDirect(fld.Name, r.phys[ci], fld.Type, pm.layout, pm.length, mutate(clone()))
-			if !IsCorrupt(err) {
-				t.Errorf("column %s, %s: %v, want ErrCorrupt", fld.Name, name, err)
+			for _, owned := range []bool{false, true} {
+				_, err := decodeMiniBlockDirect(fld.Name, r.phys[ci], fld.Type, pm.layout, pm.length, mutate(clone()), owned)
+				if !IsCorrupt(err) {
+					t.Errorf("column %s, %s (in place %v): %v, want ErrCorrupt", fld.Name, name, owned, err)
+				}
 			}
 		}
 	}

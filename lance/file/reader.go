@@ -17,7 +17,18 @@ const tailRead = 64 << 10
 // source reads byte ranges of one file.
 type source interface {
 	readAt(ctx context.Context, off, n uint64) ([]byte, error)
+	// ownsReads says whether readAt's results are fresh buffers the
+	// caller may modify (then decoding may work in place).
+	ownsReads() bool
 }
+
+// ownsReads: an objstore read returns a new slice that belongs to the
+// caller (every backend reads into or copies to a fresh buffer, as
+// os.ReadFile does).
+func (storeSource) ownsReads() bool { return true }
+
+// ownsReads: an in-memory file hands out sub-slices of the caller's bytes.
+func (bytesSource) ownsReads() bool { return false }
 
 type storeSource struct {
 	store objstore.Store
@@ -236,7 +247,7 @@ func (r *Reader) decodePage(ctx context.Context, ci int, pm pageMeta) (arrow.Arr
 		return decodeListPage(f.Name, p, f.Type, pl, pm.length, bufs)
 	}
 	if directable(p, pl) {
-		a, err := decodeMiniBlockDirect(f.Name, p, f.Type, pl, pm.length, bufs)
+		a, err := decodeMiniBlockDirect(f.Name, p, f.Type, pl, pm.length, bufs, r.src.ownsReads())
 		if err != nil {
 			return nil, err
 		}
