@@ -2,7 +2,9 @@
 #
 #   make run     build pgproxy and serve ./data (initialized if absent)
 #   make test    the whole suite: gofmt check, go vet, staticcheck, go test -race
-#   make bench   storage primitives vs the raw fsync floor, results in bench-results/
+#   make bench   storage primitives vs the raw fsync floor, the wire and SQL write paths vs
+#                PostgreSQL 15 in the same run (PGGRAPH_BENCH_SQL_ROWS, default 10M, sizes the
+#                COPY), results in bench-results/
 
 GO          ?= go
 BIN         := bin/pgproxy
@@ -100,6 +102,7 @@ bench: build
 	$(BIN) bench --suite objstore --dir . --rounds 5 --iterations 200
 	$(BIN) bench --suite lance --dir . --rounds 3
 	$(BIN) bench --suite wire --dir . --rounds 5 --iterations 2000
+	$(BIN) bench --suite sql --dir . --rounds 3 --iterations 200
 	$(BIN) bench-graph --data .
 	$(GO) run ./exec/cmd/execbench
 
