@@ -111,12 +111,12 @@ func Functions() []string {
 	return out
 }
 
-// Call runs graph procedure name ("create_branch", … without the schema)
+// Call runs graph procedure name ("create_branch" or "graph.create_branch")
 // with evaluated arguments in parameter order: each nil (NULL / not
 // given), a string, or a value rendered as text (int64, time.Time in
 // UTC, …). The result is the procedure's value (see Result).
 func Call(ctx context.Context, g *adapters.Graph, env Env, name string, args []any) (*Result, error) {
-	f, ok := functions[strings.ToLower(name)]
+	f, ok := functions[strings.TrimPrefix(strings.ToLower(name), Schema+".")]
 	if !ok {
 		return nil, undefinedFunction(false, name, make([]string, len(args)))
 	}

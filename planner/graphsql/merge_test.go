@@ -17,7 +17,7 @@ func TestMerge(t *testing.T) {
 	ctx := context.Background()
 	createPeople(t, g)
 	insertPeople(t, g, "main", "insert 1-3", 1, 2, 3)
-	if _, err := Call(ctx, g, Env{}, "create_branch", []any{"feature"}); err != nil {
+	if _, err := Call(ctx, g, Env{}, "graph.create_branch", []any{"feature"}); err != nil {
 		t.Fatal(err)
 	}
 	srcHead := insertPeople(t, g, "feature", "insert 4", 4)
@@ -54,6 +54,10 @@ func TestMerge(t *testing.T) {
 	wantCode(t, err, CodeInvalidCatalogName)
 	_, err = Call(ctx, g, Env{Branch: "main"}, "merge", []any{"main"})
 	wantCode(t, err, CodeInvalidParameterValue)
+	_, err = Call(ctx, g, Env{}, "graph.unmerge", []any{"main"})
+	wantCode(t, err, CodeUndefinedFunction)
+	_, err = Call(ctx, g, Env{}, "merge", []any{"a", "b", "c"})
+	wantCode(t, err, CodeSyntaxError)
 	if carried {
 		// the previous merge is the new base: nothing new to merge is NULL
 		// and writes nothing
