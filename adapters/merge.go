@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"reflect"
 	"sort"
 	"strings"
 	"sync"
@@ -155,19 +154,6 @@ func sameCatalog(a, b graph.TableEntry) bool {
 	return a.Name == b.Name && a.Kind == b.Kind && a.State == b.State && defEqual(a.Def, b.Def)
 }
 
-// setMergedParent records the merged parent in the lineage intent when
-// this build's protocol carries it (protocol.LineageIntent.MergedParent,
-// requested from the protocol owner; see CONTRACTS.md).
-func setMergedParent(l *protocol.LineageIntent, id string) {
-	if l == nil {
-		return
-	}
-	f := reflect.ValueOf(l).Elem().FieldByName("MergedParent")
-	if f.IsValid() && f.Kind() == reflect.String && f.CanSet() {
-		f.SetString(id)
-	}
-}
-
 // Prepare classifies every source table against the bases and stages
 // the replays (first touches keep their plan until Apply).
 func (w *mergeWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite) error {
@@ -184,7 +170,7 @@ func (w *mergeWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite) e
 	pw.Recovery.Strategy = protocol.RollBackArmedForwardConfirmed
 	pw.ReadSet.Schema = target.State.Schema.Identity()
 	pw.ReadSet.Head = target.Commit.ID
-	setMergedParent(pw.Lineage, source.Commit.ID)
+	pw.Lineage.MergedParent = source.Commit.ID
 	p := &mergePlan{w: w, pw: pw, target: target, targetLB: lanceBranchOf(w.into), sourceLB: lanceBranchOf(w.from),
 		staged: map[graph.TableKey]*lance.Staged{}, plans: map[graph.TableKey]*tableOps{}}
 	for _, s := range source.State.Tables {

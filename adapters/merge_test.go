@@ -3,12 +3,10 @@ package adapters
 import (
 	"context"
 	"errors"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/pggraph/pggraph/graph"
 	"github.com/pggraph/pggraph/objstore"
 	"github.com/pggraph/pggraph/protocol"
 )
@@ -73,12 +71,6 @@ func deleteRow(t *testing.T, g *Graph, branch, table string, id int64) error {
 	return err
 }
 
-func mergedParentOf(c graph.Commit) (string, bool) {
-	// recorded once protocol.LineageIntent carries MergedParent
-	_, ok := reflect.TypeOf(protocol.LineageIntent{}).FieldByName("MergedParent")
-	return c.MergedParent, ok
-}
-
 func TestMergeAdoptsSourceChangesAndMergesAgain(t *testing.T) {
 	ctx := context.Background()
 	g := mergeRoot(t)
@@ -112,7 +104,7 @@ func TestMergeAdoptsSourceChangesAndMergesAgain(t *testing.T) {
 	if rc.CommitID == "" || rc.Snapshot.Commit.WriterKind != string(BranchMerge) {
 		t.Fatalf("receipt %+v", rc.Snapshot.Commit)
 	}
-	if mp, ok := mergedParentOf(rc.Snapshot.Commit); ok && mp != devHead.Commit.ID {
+	if mp := rc.Snapshot.Commit.MergedParent; mp != devHead.Commit.ID {
 		t.Fatalf("merged parent %q, want the source head %s", mp, devHead.Commit.ID)
 	}
 	want := map[string][]int64{"a": {1, 2}, "b": {101}, "c": {202}, "d": {40, 41}, "nopk": {1, 2}}
@@ -133,16 +125,7 @@ func TestMergeAdoptsSourceChangesAndMergesAgain(t *testing.T) {
 	}
 	// the second merge starts from the first (found through the merge
 	// commit's merged parent): only dev's new changes
-	_, err = g.Merge(ctx, "dev", "", "")
-	if _, recorded := mergedParentOf(rc.Snapshot.Commit); !recorded {
-		// this build's protocol cannot record the merged parent yet, so
-		// the base is still the fork and dev's earlier changes conflict
-		if !IsMergeConflict(err) {
-			t.Fatalf("second merge without a recorded merged parent: %v", err)
-		}
-		return
-	}
-	if err != nil {
+	if _, err = g.Merge(ctx, "dev", "", ""); err != nil {
 		t.Fatalf("second merge: %v", err)
 	}
 	want = map[string][]int64{"a": {1, 3, 20}, "b": {101}, "c": {202}, "d": {40, 41, 42, 43}, "nopk": {1, 2}}
@@ -353,7 +336,7 @@ func TestMergeRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	rc, err := g.Merge(ctx, "", "dev", "catch up")
-	if err != nil {
+	if err != nil || rc.Snapshot.Commit.MergedParent == "" {
 		t.Fatalf("main into dev: %v", err)
 	}
 	want := map[string][]int64{"a": {1, 2}, "b": {100, 111}, "c": {200, 300}}
@@ -371,16 +354,7 @@ func TestMergeRoundTrip(t *testing.T) {
 	if err := insert(ctx, g, WriteOptions{}, map[string][]int64{"a": {5}}); err != nil {
 		t.Fatal(err)
 	}
-	_, err = g.Merge(ctx, "dev", "", "")
-	if _, recorded := mergedParentOf(rc.Snapshot.Commit); !recorded {
-		// without a recorded merged parent the base is the fork, and main's
-		// change to b comes back through dev as a change on both sides
-		if !IsMergeConflict(err) {
-			t.Fatalf("round trip without a recorded merged parent: %v", err)
-		}
-		return
-	}
-	if err != nil {
+	if _, err = g.Merge(ctx, "dev", "", ""); err != nil {
 		t.Fatalf("dev into main: %v", err)
 	}
 	want = map[string][]int64{"a": {1, 2, 5}, "b": {111, 120}, "c": {200, 300, 301}}
