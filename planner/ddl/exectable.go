@@ -22,11 +22,11 @@ func ExecTable(e graph.TableEntry) (*exec.TableDef, error) {
 		return nil, err
 	}
 	td := &exec.TableDef{OID: uint32(FirstUserOID + e.ID), Schema: "public", Name: e.Name, Comment: m.Comment}
-	if m.Relkind == RelTable {
+	switch {
+	case m.Relkind == RelSequence:
+		td.Kind = RelSequence // pg_class.relkind 'S'
+	case m.Graph.Kind != graph.RelationTable:
 		td.Kind = string(m.Graph.Kind)
-		if m.Graph.Kind == graph.RelationTable {
-			td.Kind = ""
-		}
 	}
 	idx := func(name string) int {
 		return slices.IndexFunc(td.Columns, func(c exec.ColumnDef) bool { return c.Name == name })

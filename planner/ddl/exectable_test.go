@@ -122,3 +122,12 @@ func TestLookupColumns(t *testing.T) {
 		t.Fatalf("lookup columns %v, want [1 2 3]", got)
 	}
 }
+
+func TestExecTableSequence(t *testing.T) {
+	ov := planInto(t, `CREATE SEQUENCE s`)
+	e, _ := ov.Table("s")
+	td, err := ExecTable(e)
+	if err != nil || td.Kind != "sequence" || len(td.Columns) != 3 || td.Columns[0].Name != "last_value" {
+		t.Fatalf("%+v %v", td, err)
+	}
+}
