@@ -7,6 +7,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/pggraph/pggraph/adapters"
@@ -22,10 +24,12 @@ const copyBatchRows = 8192
 // CopyFrom implements wire.Session: COPY t [(cols)] FROM STDIN (text,
 // csv, binary). Rows are converted by exec's input functions (binary
 // values through their text form), omitted columns get their defaults,
-// and every batch passes the same validators as INSERT before it joins
-// the pending state. Inside a transaction the rows stay pending until
-// COMMIT; in autocommit the COPY is one graph commit (re-validated, not
-// re-read, when a concurrent commit moved a table it depends on).
+// and every batch passes the same validators as INSERT. Inside a
+// transaction the rows join the pending state until COMMIT; in
+// autocommit they stream through the Load adapter into staged Lance
+// files while the client sends them (bounded memory, no row cap, one
+// graph commit; a read-set change after the stream was consumed is
+// 40001, the client retries).
 func (s *session) CopyFrom(ctx context.Context, st *wire.Statement, in *wire.CopyIn) (int64, error) {
 	if s.readOnly() {
 		return 0, wire.Errorf("25006", "cannot execute COPY FROM in a read-only transaction")
@@ -37,52 +41,10 @@ func (s *session) CopyFrom(ctx context.Context, st *wire.Statement, in *wire.Cop
 		}
 		w := &writer{s: s, v: newView(base, s.tx.pend), ctx: ctx}
 		_, n, err := w.copyRows(st, in)
-		s.tx.pend.gen++
+		s.tx.pend.bump()
 		return n, err
 	}
-	_, base, err := s.head(ctx)
-	if err != nil {
-		return 0, err
-	}
-	pend := newPendingState()
-	w := &writer{s: s, v: newView(base, pend), ctx: ctx}
-	batches, n, err := w.copyRows(st, in)
-	if err != nil {
-		return 0, err
-	}
-	if n == 0 {
-		return 0, nil
-	}
-	rc, err := s.g.Write(ctx, adapters.WriteOptions{Branch: base.sn.Branch, Message: s.commitMessage(), MaxReprepare: s.maxReprepare},
-		func(ctx context.Context, stage *adapters.Stage) error {
-			if snapKey(stage.Base()) != snapKey(base.sn) {
-				c, err := s.catalogOf(ctx, stage.Base())
-				if err != nil {
-					return err
-				}
-				base, pend = c, newPendingState()
-				w := &writer{s: s, v: newView(c, pend), ctx: ctx}
-				ti, err := w.copyTarget(st)
-				if err != nil {
-					return err
-				}
-				for _, b := range batches {
-					if err := w.checkRows(ti, b); err != nil {
-						return err
-					}
-					if err := w.apply(ti, nil, b); err != nil {
-						return err
-					}
-				}
-			}
-			return flush(stage, pend)
-		})
-	if err != nil {
-		return 0, writeError(err)
-	}
-	s.committed(rc)
-	s.unpin()
-	return n, nil
+	return s.copyStream(ctx, st, in)
 }
 
 func (w *writer) copyTarget(st *wire.Statement) (*tableInfo, error) {
@@ -103,11 +65,7 @@ func (w *writer) copyRows(st *wire.Statement, in *wire.CopyIn) ([][]*exec.Vec, i
 		return nil, 0, err
 	}
 	td := ti.def
-	var names []*sqlparse.Node
-	for _, c := range st.Copy.Columns {
-		names = append(names, &sqlparse.Node{Node: &sqlparse.Node_ResTarget{ResTarget: &sqlparse.ResTarget{Name: c}}})
-	}
-	targets, err := insertTargets(td, names)
+	targets, err := copyTargets(td, st)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -118,66 +76,29 @@ func (w *writer) copyRows(st *wire.Statement, in *wire.CopyIn) ([][]*exec.Vec, i
 	m := pgtype.NewMap()
 	var batches [][]*exec.Vec
 	var total int64
-	rows := make([][]any, 0, copyBatchRows)
 	line := 0
-	flushBatch := func() error {
-		if len(rows) == 0 {
-			return nil
-		}
-		vecs, err := w.copyBatch(ti, targets, rows)
-		if err != nil {
-			return err
-		}
-		if err := w.checkRows(ti, vecs); err != nil {
-			return err
-		}
-		if err := w.apply(ti, nil, vecs); err != nil {
-			return err
-		}
-		batches = append(batches, vecs)
-		total += int64(len(rows))
-		rows = rows[:0]
-		return nil
-	}
 	for {
-		fields, err := in.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
+		rows, err := readCopyRows(in, td, targets, binary, m, &line, copyBatchRows)
 		if err != nil {
 			return nil, 0, err
 		}
-		line++
-		if len(fields) > len(targets) {
-			return nil, 0, wire.Errorf("22P04", "extra data after last expected column").WithDetail(fmt.Sprintf("COPY %s, line %d", td.Name, line))
-		}
-		if len(fields) < len(targets) {
-			return nil, 0, wire.Errorf("22P04", "missing data for column \"%s\"", td.Columns[targets[len(fields)]].Name).WithDetail(fmt.Sprintf("COPY %s, line %d", td.Name, line))
-		}
-		row := make([]any, len(targets))
-		for i, f := range fields {
-			if f == nil {
-				continue
-			}
-			if !binary {
-				row[i] = string(f)
-				continue
-			}
-			txt, err := binaryToText(m, td.Columns[targets[i]].Type, f)
+		if len(rows) > 0 {
+			vecs, err := w.copyBatch(ti, targets, rows)
 			if err != nil {
-				return nil, 0, wire.Errorf("22P03", "invalid binary data for column \"%s\"", td.Columns[targets[i]].Name).WithDetail(fmt.Sprintf("COPY %s, line %d: %v", td.Name, line, err))
-			}
-			row[i] = txt
-		}
-		rows = append(rows, row)
-		if len(rows) >= copyBatchRows {
-			if err := flushBatch(); err != nil {
 				return nil, 0, err
 			}
+			if err := w.checkRows(ti, vecs); err != nil {
+				return nil, 0, err
+			}
+			if err := w.apply(ti, nil, vecs); err != nil {
+				return nil, 0, err
+			}
+			batches = append(batches, vecs)
+			total += int64(len(rows))
 		}
-	}
-	if err := flushBatch(); err != nil {
-		return nil, 0, err
+		if len(rows) < copyBatchRows {
+			break
+		}
 	}
 	return batches, total, nil
 }
@@ -254,4 +175,159 @@ func binaryToText(m *pgtype.Map, t exec.Type, b []byte) (string, error) {
 		return "", err
 	}
 	return string(txt), nil
+}
+
+// copyStream runs an autocommit COPY through adapters.Graph.Load.
+func (s *session) copyStream(ctx context.Context, st *wire.Statement, in *wire.CopyIn) (int64, error) {
+	_, head, err := s.head(ctx)
+	if err != nil {
+		return 0, err
+	}
+	w0 := &writer{s: s, v: newView(head, newPendingState()), ctx: ctx}
+	ti0, err := w0.copyTarget(st)
+	if err != nil {
+		return 0, err
+	}
+	targets, err := copyTargets(ti0.def, st)
+	if err != nil {
+		return 0, err
+	}
+	if err := in.Start(len(targets)); err != nil {
+		return 0, err
+	}
+	name := ti0.def.Name
+	var rdr *copyReader
+	src := func() (array.RecordReader, error) { return rdr, nil }
+	rc, err := s.g.Load(ctx, adapters.WriteOptions{Branch: head.sn.Branch, Message: s.commitMessage(), MaxReprepare: s.maxReprepare}, name, src,
+		func(ctx context.Context, stage *adapters.Stage) error {
+			c, err := s.catalogOf(ctx, stage.Base())
+			if err != nil {
+				return err
+			}
+			ti, ok := c.tables[name]
+			if !ok {
+				return wire.Errorf("42P01", "relation \"%s\" does not exist", name)
+			}
+			for _, fk := range ti.def.ForeignKeys {
+				if fk.RefTable != name {
+					if err := stage.Probe(fk.RefTable); err != nil {
+						return err
+					}
+				}
+			}
+			w := &writer{s: s, v: newView(c, newPendingState()), ctx: ctx, copySeen: map[string]map[string]bool{}}
+			rdr = &copyReader{w: w, ti: ti, targets: targets, in: in, binary: in.Options().Format == wire.CopyBinary, m: pgtype.NewMap()}
+			return nil
+		})
+	if rdr != nil && rdr.err != nil {
+		return 0, rdr.err
+	}
+	if err != nil {
+		return 0, writeError(err)
+	}
+	s.committed(rc)
+	s.unpin()
+	return rdr.n, nil
+}
+
+// copyTargets maps COPY's column list to table columns.
+func copyTargets(td *exec.TableDef, st *wire.Statement) ([]int, error) {
+	var names []*sqlparse.Node
+	for _, c := range st.Copy.Columns {
+		names = append(names, &sqlparse.Node{Node: &sqlparse.Node_ResTarget{ResTarget: &sqlparse.ResTarget{Name: c}}})
+	}
+	return insertTargets(td, names)
+}
+
+// copyReader turns the COPY data stream into validated Arrow records in
+// the table's schema, one batch at a time, as the Load adapter reads
+// them. Its error (the validator's, with its SQLSTATE) is kept for the
+// client; the adapter only sees that the stream failed.
+type copyReader struct {
+	w       *writer
+	ti      *tableInfo
+	targets []int
+	in      *wire.CopyIn
+	binary  bool
+	m       *pgtype.Map
+	cur     arrow.RecordBatch
+	err     error
+	n       int64
+	line    int
+	done    bool
+}
+
+func (r *copyReader) Retain()                        {}
+func (r *copyReader) Release()                       {}
+func (r *copyReader) Schema() *arrow.Schema          { return r.ti.schema }
+func (r *copyReader) RecordBatch() arrow.RecordBatch { return r.cur }
+func (r *copyReader) Record() arrow.RecordBatch      { return r.cur }
+func (r *copyReader) Err() error                     { return r.err }
+
+func (r *copyReader) Next() bool {
+	r.cur = nil
+	if r.done || r.err != nil {
+		return false
+	}
+	rows, err := readCopyRows(r.in, r.ti.def, r.targets, r.binary, r.m, &r.line, copyBatchRows)
+	if err != nil {
+		r.err = err
+		return false
+	}
+	if len(rows) < copyBatchRows {
+		r.done = true
+	}
+	if len(rows) == 0 {
+		return false
+	}
+	vecs, err := r.w.copyBatch(r.ti, r.targets, rows)
+	if err == nil {
+		err = r.w.checkRows(r.ti, vecs)
+	}
+	if err != nil {
+		r.err = err
+		return false
+	}
+	r.n += int64(len(rows))
+	r.cur = recordFromVecs(r.ti.schema, r.ti.def.Columns, vecs)
+	return true
+}
+
+// readCopyRows reads up to max rows of the stream as text values of the
+// target columns (nil = NULL).
+func readCopyRows(in *wire.CopyIn, td *exec.TableDef, targets []int, binary bool, m *pgtype.Map, line *int, max int) ([][]any, error) {
+	var rows [][]any
+	for len(rows) < max {
+		fields, err := in.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		*line++
+		if len(fields) > len(targets) {
+			return nil, wire.Errorf("22P04", "extra data after last expected column").WithDetail(fmt.Sprintf("COPY %s, line %d", td.Name, *line))
+		}
+		if len(fields) < len(targets) {
+			return nil, wire.Errorf("22P04", "missing data for column \"%s\"", td.Columns[targets[len(fields)]].Name).WithDetail(fmt.Sprintf("COPY %s, line %d", td.Name, *line))
+		}
+		row := make([]any, len(targets))
+		for i, f := range fields {
+			if f == nil {
+				continue
+			}
+			if !binary {
+				row[i] = string(f)
+				continue
+			}
+			txt, err := binaryToText(m, td.Columns[targets[i]].Type, f)
+			if err != nil {
+				return nil, wire.Errorf("22P03", "invalid binary data for column \"%s\"", td.Columns[targets[i]].Name).WithDetail(fmt.Sprintf("COPY %s, line %d: %v", td.Name, *line, err))
+			}
+			row[i] = txt
+		}
+		rows = append(rows, row)
+	}
+	return rows, nil
 }

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -58,4 +59,36 @@ func TestCopyFrom(t *testing.T) {
 		t.Fatalf("binary: %d %v", n, err)
 	}
 	runScript(t, c, []step{{sql: "select id, coalesce(name, '-'), score from pts where id >= 10 order by id", rows: "10|bin|3.25;11|-|4"}})
+}
+
+// TestCopyStreamBatches: an autocommit COPY larger than one batch is one
+// graph commit; a duplicate key in a later batch than its first
+// occurrence fails the whole COPY (nothing loaded).
+func TestCopyStreamBatches(t *testing.T) {
+	ts := startServer(t, nil)
+	ctx := context.Background()
+	c := ts.connect(t, pgx.QueryExecModeSimpleProtocol)
+	runScript(t, c, []step{{sql: "create table big (id int8 primary key, v text)"}})
+	var b strings.Builder
+	const n = 3*copyBatchRows + 17
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "%d\tv%d\n", i, i)
+	}
+	commits := ts.g.Stats().Commits
+	tag, err := c.PgConn().CopyFrom(ctx, strings.NewReader(b.String()), "COPY big FROM STDIN")
+	if err != nil || tag.RowsAffected() != n {
+		t.Fatalf("copy: %v %v", tag, err)
+	}
+	if got := ts.g.Stats().Commits - commits; got != 1 {
+		t.Fatalf("%d commits for one COPY", got)
+	}
+	b.Reset()
+	for i := 1; i <= copyBatchRows+10; i++ {
+		fmt.Fprintf(&b, "%d\tx\n", n+i)
+	}
+	fmt.Fprintf(&b, "%d\tdup\n", n+1)
+	if _, err := c.PgConn().CopyFrom(ctx, strings.NewReader(b.String()), "COPY big FROM STDIN"); sqlState(err) != "23505" {
+		t.Fatalf("cross-batch duplicate: %v", err)
+	}
+	runScript(t, c, []step{{sql: "select count(*), max(id) from big", rows: fmt.Sprintf("%d|%d", n, n)}})
 }

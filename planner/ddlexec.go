@@ -125,7 +125,7 @@ func (w *writer) applyChange(ch ddl.Change) error {
 	default:
 		return wire.Errorf(wire.CodeFeatureNotSupported, "%s is not supported yet", ch.Tag())
 	}
-	p.gen++
+	p.bump()
 	return w.rebase()
 }
 

@@ -80,7 +80,7 @@ func (s *session) executeWrite(ctx context.Context, st *wire.Statement, p *plan,
 			return nil, err
 		}
 		out, err := s.runWrite(ctx, newView(base, s.tx.pend), p, params)
-		s.tx.pend.gen++
+		s.tx.pend.bump()
 		if err != nil {
 			return nil, err
 		}
@@ -241,6 +241,9 @@ type writer struct {
 	declared   []uint32
 	paramTypes []uint32
 	cascaded   int
+	// copySeen holds the unique keys a streamed COPY has written so far
+	// (by constraint): its rows never join the pending state
+	copySeen map[string]map[string]bool
 }
 
 // target resolves the statement's table.
@@ -388,7 +391,7 @@ func (w *writer) apply(ti *tableInfo, removed []uint64, added []*exec.Vec) error
 	if len(added) > 0 && added[0].N > 0 {
 		p.inserts = append(p.inserts, recordFromVecs(ti.schema, ti.def.Columns, added))
 	}
-	w.v.pend.gen++
+	w.v.pend.bump()
 	w.v.refresh()
 	return nil
 }

@@ -227,7 +227,7 @@ func (w *writer) truncate(tr *sqlparse.TruncateStmt) (*writeOut, error) {
 	for _, ti := range list {
 		w.v.pend.tables[ti.def.Name] = &pendingTable{mode: modeTruncated, schema: ti.schema, cols: ti.def.Columns}
 	}
-	w.v.pend.gen++
+	w.v.pend.bump()
 	if err := w.rebase(); err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package planner
 import (
 	"maps"
 	"slices"
+	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -188,6 +189,13 @@ func (s *pendingState) table(td *exec.TableDef, schema *arrow.Schema) *pendingTa
 	}
 	return p
 }
+
+// genCounter numbers pending states process-wide, so a prepared
+// statement bound to one pending state is never reused for another.
+var genCounter atomic.Uint64
+
+// bump marks a change of the pending state.
+func (s *pendingState) bump() { s.gen = genCounter.Add(1) }
 
 // hasModes reports tables created, rewritten or truncated.
 func (s *pendingState) hasModes() bool {

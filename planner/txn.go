@@ -150,7 +150,7 @@ func (s *session) RollbackToSavepoint(_ context.Context, name string) error {
 	for k := range locks {
 		s.tx.pend.locks[k] = true
 	}
-	s.tx.pend.gen = max(s.tx.pend.gen, s.tx.saves[i].pend.gen) + 1<<32
+	s.tx.pend.bump()
 	s.tx.saves = s.tx.saves[:i+1]
 	return nil
 }

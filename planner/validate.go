@@ -225,6 +225,17 @@ func (w *writer) checkRows(ti *tableInfo, rows []*exec.Vec) error {
 				return dupKey(uk, w.keyText(td, uk.cols, probe, i))
 			}
 			seen[string(k)] = true
+			if w.copySeen != nil {
+				cs := w.copySeen[uk.name]
+				if cs == nil {
+					cs = map[string]bool{}
+					w.copySeen[uk.name] = cs
+				}
+				if cs[string(k)] {
+					return dupKey(uk, w.keyText(td, uk.cols, probe, i))
+				}
+				cs[string(k)] = true
+			}
 		}
 		found, err := w.findKeys(td.Name, uk.cols, probe)
 		if err != nil {
