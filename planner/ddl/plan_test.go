@@ -1,0 +1,91 @@
+package ddl
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+
+	q "github.com/pggraph/pggraph/internal/sqlparse"
+)
+
+func planOne(t *testing.T, cat Catalog, sql string) ([]Change, error) {
+	t.Helper()
+	tree, err := q.Parse(sql)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Plan(tree.Stmts[0].Stmt, cat)
+}
+
+func TestErrorPredicates(t *testing.T) {
+	ov := planInto(t, `CREATE TABLE a (id int PRIMARY KEY)`, `CREATE TABLE b (id int, a_id int REFERENCES a)`)
+	cases := []struct {
+		sql  string
+		pred func(error) bool
+	}{
+		{`DROP TABLE nope`, IsUndefinedTable},
+		{`CREATE TABLE a (x int)`, IsDuplicateTable},
+		{`CREATE VIEW v AS SELECT 1`, IsNotSupported},
+		{`DROP TABLE a`, IsDependentObjects},
+	}
+	for _, c := range cases {
+		_, err := planOne(t, ov, c.sql)
+		if err == nil || !c.pred(err) {
+			t.Errorf("%s: %v", c.sql, err)
+		}
+		// wrapping keeps the SQLSTATE visible
+		if Code(fmt.Errorf("ctx: %w", err)) != Code(err) {
+			t.Errorf("%s: code lost through wrapping", c.sql)
+		}
+	}
+	if Code(errors.New("plain")) != "" || IsUndefinedTable(nil) {
+		t.Error("plain errors carry no SQLSTATE")
+	}
+}
+
+func TestIsDDL(t *testing.T) {
+	for sql, want := range map[string]bool{
+		`CREATE TABLE t (x int)`:           true,
+		`ALTER TABLE t ADD COLUMN y int`:   true,
+		`DROP INDEX i`:                     true,
+		`TRUNCATE t`:                       true,
+		`GRANT SELECT ON t TO u`:           true,
+		`COMMENT ON TABLE t IS 'x'`:        true,
+		`CREATE SEQUENCE s`:                true,
+		`SELECT 1`:                         false,
+		`INSERT INTO t VALUES (1)`:         false,
+		`SET search_path TO public`:        false,
+		`BEGIN`:                            false,
+		`CREATE EXTENSION IF NOT EXISTS x`: true,
+	} {
+		tree, err := q.Parse(sql)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := IsDDL(tree.Stmts[0].Stmt); got != want {
+			t.Errorf("IsDDL(%s) = %v", sql, got)
+		}
+	}
+	if IsDDL(nil) {
+		t.Error("IsDDL(nil)")
+	}
+	if _, err := Plan(nil, memCatalog{}); Code(err) != CodeSyntaxError {
+		t.Errorf("Plan(nil): %v", err)
+	}
+}
+
+func TestRewriteSelect(t *testing.T) {
+	ov := planInto(t, `CREATE TABLE "Order" (id int, "select" text)`)
+	cs, err := planOne(t, ov, `ALTER TABLE "Order" ADD COLUMN n int DEFAULT 7`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := cs[0].(*AlterTable)
+	if got, want := at.Rewrite.Select(at.Name), `SELECT id, "select", CAST(7 AS integer) FROM "Order"`; got != want {
+		t.Fatalf("select %q, want %q", got, want)
+	}
+	// the rewrite query parses
+	if _, err := q.Parse(at.Rewrite.Select(at.Name)); err != nil {
+		t.Fatal(err)
+	}
+}
