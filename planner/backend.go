@@ -21,6 +21,7 @@ type Backend struct {
 	once         sync.Once
 	locks        *advisoryLocks
 	seqs         *seq.Allocator
+	tables       tableCache
 }
 
 // NewBackend returns a Backend serving g.
@@ -35,5 +36,5 @@ func (b *Backend) NewSession(_ context.Context, info wire.SessionInfo) (wire.Ses
 		b.seqs = seq.Open(b.Graph.Root.Store())
 	})
 	return &session{g: b.Graph, root: b.Graph.Root, locks: b.locks, maxReprepare: b.MaxReprepare, info: info, memLimit: b.MemoryLimit,
-		cats: map[catKey]*catalog{}, held: map[int64]int{}, seqs: b.seqs, seqSess: seq.NewSession()}, nil
+		cats: map[catKey]*catalog{}, held: map[int64]int{}, seqs: b.seqs, seqSess: seq.NewSession(), tables: &b.tables}, nil
 }

@@ -2,8 +2,11 @@ package planner
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"slices"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/pggraph/pggraph/exec"
@@ -68,18 +71,67 @@ func execType(dt arrow.DataType) (exec.Type, bool) {
 }
 
 // buildCatalog opens every live table of sn at its pinned version.
-func buildCatalog(ctx context.Context, root *graph.Root, sn *graph.Snapshot, views []*exec.TableDef) (*catalog, error) {
+func buildCatalog(ctx context.Context, root *graph.Root, sn *graph.Snapshot, views []*exec.TableDef, cache *tableCache) (*catalog, error) {
 	mc := exec.NewMemCatalog()
 	c := &catalog{Catalog: graphsql.WithViews(mc, views), views: views, sn: sn, tables: map[string]*tableInfo{}}
 	for _, e := range sn.Catalog().Tables() {
-		td, err := tableDef(ctx, root, e)
-		if err != nil {
-			return nil, err
+		key := tableCacheKey(e)
+		ti := cache.get(key)
+		if ti == nil {
+			td, err := tableDef(ctx, root, e)
+			if err != nil {
+				return nil, err
+			}
+			ti = newTableInfo(e, td)
+			cache.put(key, ti)
 		}
-		mc.Add(td)
-		c.tables[e.Name] = newTableInfo(e, td)
+		if ti.meta != nil && ti.meta.Relkind == ddl.RelSequence {
+			continue
+		}
+		mc.Add(ti.def)
+		c.tables[e.Name] = ti
 	}
 	return c, nil
+}
+
+// tableCache shares the exec definitions (and their Lance sources, with
+// the key indexes they build) of unchanged table versions across
+// snapshots and sessions: a commit to one table does not make every
+// other table's source start over.
+type tableCache struct {
+	mu sync.Mutex
+	m  map[string]*tableInfo
+}
+
+const tableCacheMax = 1024
+
+func (c *tableCache) get(key string) *tableInfo {
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.m[key]
+}
+
+func (c *tableCache) put(key string, ti *tableInfo) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= tableCacheMax {
+		c.m = map[string]*tableInfo{}
+	}
+	c.m[key] = ti
+}
+
+// tableCacheKey identifies a table version with its definition.
+func tableCacheKey(e graph.TableEntry) string {
+	def, _ := json.Marshal(e.Def)
+	h := fnv.New64a()
+	h.Write(def)
+	return fmt.Sprintf("%s|%s|%d|%s|%d|%x", e.Location, e.Branch, e.Version, e.Name, e.ID, h.Sum64())
 }
 
 // newTableInfo pairs a table's exec definition with its stored schema and

@@ -34,6 +34,7 @@ type session struct {
 	asOf      *asOfState
 	seqs      *seq.Allocator
 	seqSess   *seq.Session
+	tables    *tableCache // shared by the backend's sessions
 }
 
 // stmtKind classifies a statement the session executes.
@@ -276,7 +277,7 @@ func (s *session) head(ctx context.Context) (catKey, *catalog, error) {
 		if c, ok := s.cats[key]; ok {
 			return key, c, nil
 		}
-		c, err := buildCatalog(ctx, s.root, sn, s.graphViews(ctx, sn, true))
+		c, err := buildCatalog(ctx, s.root, sn, s.graphViews(ctx, sn, true), s.tables)
 		if err != nil {
 			return catKey{}, nil, err
 		}
@@ -301,7 +302,7 @@ func (s *session) catalogOf(ctx context.Context, sn *graph.Snapshot) (*catalog, 
 	if c, ok := s.cats[key]; ok {
 		return c, nil
 	}
-	c, err := buildCatalog(ctx, s.root, sn, s.graphViews(ctx, sn, false))
+	c, err := buildCatalog(ctx, s.root, sn, s.graphViews(ctx, sn, false), s.tables)
 	if err != nil {
 		return nil, err
 	}
