@@ -89,3 +89,24 @@ func TestRewriteSelect(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestSerialSequence(t *testing.T) {
+	ov := planInto(t, `CREATE TABLE "T" (id serial, n int GENERATED ALWAYS AS IDENTITY, x int)`)
+	cases := []struct {
+		table, col, want string
+		ok               bool
+		code             string
+	}{
+		{`"T"`, "id", `public."T_id_seq"`, true, ""},
+		{`public."T"`, "N", `public."T_n_seq"`, true, ""},
+		{`"T"`, "x", "", false, ""},
+		{`"T"`, "nope", "", false, CodeUndefinedColumn},
+		{`t`, "id", "", false, CodeUndefinedTable},
+	}
+	for _, c := range cases {
+		got, ok, err := SerialSequence(ov, c.table, c.col)
+		if got != c.want || ok != c.ok || Code(err) != c.code {
+			t.Errorf("SerialSequence(%s, %s) = %q %v %v", c.table, c.col, got, ok, err)
+		}
+	}
+}

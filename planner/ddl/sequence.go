@@ -395,3 +395,34 @@ func addNotices(c Change, ns []*wire.Error) {
 		x.Notice = append(ns, x.Notice...)
 	}
 }
+
+// SerialSequence answers pg_get_serial_sequence(table, column): the
+// qualified name ("public.t_id_seq") of the sequence a serial or identity
+// column owns, ok false when the column has none. table is regclass text;
+// column is folded to lower case unless double-quoted, as in PostgreSQL.
+// A missing table is 42P01, a missing column 42703.
+func SerialSequence(cat Catalog, table, column string) (string, bool, error) {
+	name, err := ParseRegclass(table)
+	if err != nil {
+		return "", false, err
+	}
+	col, err := ParseRegclass(column)
+	if err != nil {
+		return "", false, err
+	}
+	_, m, ok, err := newView(cat).table(name)
+	if err != nil {
+		return "", false, err
+	}
+	if !ok {
+		return "", false, errorf(CodeUndefinedTable, "relation \"%s\" does not exist", name)
+	}
+	c, _ := m.Column(col)
+	if c == nil {
+		return "", false, errorf(CodeUndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", col, name)
+	}
+	if c.Sequence == nil {
+		return "", false, nil
+	}
+	return "public." + quoteIdent(c.Sequence.Name), true, nil
+}
