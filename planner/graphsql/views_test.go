@@ -213,3 +213,51 @@ func TestViewsAsOf(t *testing.T) {
 		}
 	}
 }
+
+// TestLineageTwoForks: a branch of a branch walks both fork points.
+func TestLineageTwoForks(t *testing.T) {
+	g, _ := openLocal(t)
+	ctx := context.Background()
+	createPeople(t, g)                          // main v2
+	insertPeople(t, g, "main", "1-3", 1, 2, 3) // main v3
+	if _, err := Call(ctx, g, Env{}, "create_branch", []any{"a", "main"}); err != nil {
+		t.Fatal(err)
+	}
+	insertPeople(t, g, "a", "4 on a", 4) // a v4
+	if _, err := Call(ctx, g, Env{Branch: "a"}, "create_branch", []any{"b"}); err != nil {
+		t.Fatal(err)
+	}
+	insertPeople(t, g, "b", "6 on b", 6) // b v5
+	insertPeople(t, g, "main", "5", 5)   // main v4
+	if _, err := Call(ctx, g, Env{Branch: "b"}, "create_branch", []any{"c"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ branch, want string }{
+		{"b", "b@5:6 on b,a@4:4 on a,main@3:1-3,main@2:create people,main@1:init"},
+		{"c", "b@5:6 on b,a@4:4 on a,main@3:1-3,main@2:create people,main@1:init"},
+		{"a", "a@4:4 on a,main@3:1-3,main@2:create people,main@1:init"},
+		{"main", "main@4:5,main@3:1-3,main@2:create people,main@1:init"},
+	} {
+		views, _ := Tables(ctx, g, c.branch)
+		got := query(t, WithViews(exec.NewMemCatalog(), views), "SELECT string_agg(branch || '@' || manifest_version || ':' || message, ',') FROM graph.commits")
+		if got[0] != c.want {
+			t.Fatalf("commits of %s: %q\nwant %q", c.branch, got[0], c.want)
+		}
+	}
+	for _, c := range []struct {
+		branch, value, wantBranch, people string
+	}{
+		{"c", "3", "main", "1,2,3"},
+		{"c", "4", "a", "1,2,3,4"},
+		{"c", "5", "b", "1,2,3,4,6"},
+		{"b", "2", "main", ""},
+	} {
+		sn, err := ResolveAsOf(ctx, g, c.branch, c.value, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sn.Branch != c.wantBranch || peopleAt(t, g, sn) != c.people {
+			t.Fatalf("%s as of %s: %s %q", c.branch, c.value, sn.Branch, peopleAt(t, g, sn))
+		}
+	}
+}
