@@ -218,7 +218,7 @@ func TestViewsAsOf(t *testing.T) {
 func TestLineageTwoForks(t *testing.T) {
 	g, _ := openLocal(t)
 	ctx := context.Background()
-	createPeople(t, g)                          // main v2
+	createPeople(t, g)                         // main v2
 	insertPeople(t, g, "main", "1-3", 1, 2, 3) // main v3
 	if _, err := Call(ctx, g, Env{}, "create_branch", []any{"a", "main"}); err != nil {
 		t.Fatal(err)
