@@ -155,9 +155,9 @@ func (inv *Invocation) selectShape(sel *sqlparse.SelectStmt) (*sqlparse.FuncCall
 		inv.Form, inv.Column = FormSelect, rt.GetName()
 	case alone && len(sel.FromClause) == 1:
 		rf := sel.FromClause[0].GetRangeFunction()
-		star := sel.TargetList[0].GetResTarget().GetVal().GetColumnRef()
-		if rf == nil || rf.Lateral || rf.Ordinality || rf.IsRowsfrom || len(rf.Functions) != 1 || len(rf.Coldeflist) > 0 ||
-			star == nil || len(star.Fields) != 1 || star.Fields[0].GetAStar() == nil {
+		rt := sel.TargetList[0].GetResTarget()
+		ref := rt.GetVal().GetColumnRef()
+		if rf == nil || rf.Lateral || rf.Ordinality || rf.IsRowsfrom || len(rf.Functions) != 1 || len(rf.Coldeflist) > 0 || ref == nil {
 			alone = false
 			break
 		}
@@ -167,15 +167,28 @@ func (inv *Invocation) selectShape(sel *sqlparse.SelectStmt) (*sqlparse.FuncCall
 			break
 		}
 		fc = items[0].GetFuncCall()
-		if _, ok := graphFunc(fc); !ok {
+		name, ok := graphFunc(fc)
+		if !ok {
 			alone = false
+			break
 		}
-		inv.Form = FormSelectFrom
+		// the relation is named by its alias (else the function), its one
+		// column by the alias's column list, else the alias, else the
+		// function — as PostgreSQL names a scalar function in FROM
+		rel, col := name, name
 		if a := rf.Alias; a != nil {
-			inv.Column = a.Aliasname
+			rel, col = a.Aliasname, a.Aliasname
 			if len(a.Colnames) > 0 {
-				inv.Column = a.Colnames[0].GetString_().GetSval()
+				col = a.Colnames[0].GetString_().GetSval()
 			}
+		}
+		if !selectsColumn(ref, rel, col) {
+			alone = false
+			break
+		}
+		inv.Form, inv.Column = FormSelectFrom, col
+		if rt.GetName() != "" {
+			inv.Column = rt.GetName()
 		}
 	default:
 		alone = false
@@ -192,6 +205,21 @@ func (inv *Invocation) selectShape(sel *sqlparse.SelectStmt) (*sqlparse.FuncCall
 			WithHint("Call it on its own: CALL graph.f(…), SELECT graph.f(…) or SELECT * FROM graph.f(…).")
 	}
 	return fc, nil
+}
+
+// selectsColumn reports whether ref is *, rel.*, col or rel.col.
+func selectsColumn(ref *sqlparse.ColumnRef, rel, col string) bool {
+	f := ref.Fields
+	if len(f) == 2 {
+		if f[0].GetString_().GetSval() != rel {
+			return false
+		}
+		f = f[1:]
+	}
+	if len(f) != 1 {
+		return false
+	}
+	return f[0].GetAStar() != nil || f[0].GetString_().GetSval() == col
 }
 
 func firstGraphCall(sel *sqlparse.SelectStmt) *sqlparse.FuncCall {

@@ -26,6 +26,10 @@ func TestParse(t *testing.T) {
 		{sql: "SELECT * FROM graph.merge('a')", fn: "merge", form: FormSelectFrom, column: "merge", args: []string{"'a'", "-"}},
 		{sql: "SELECT * FROM graph.merge('a', 'b') AS m", fn: "merge", form: FormSelectFrom, column: "m", args: []string{"'a'", "'b'"}},
 		{sql: "SELECT * FROM graph.merge('a') AS m(c)", fn: "merge", form: FormSelectFrom, column: "c", args: []string{"'a'", "-"}},
+		{sql: "SELECT m.* FROM graph.merge('a') m", fn: "merge", form: FormSelectFrom, column: "m", args: []string{"'a'", "-"}},
+		{sql: "SELECT c FROM graph.merge('a') AS m(c)", fn: "merge", form: FormSelectFrom, column: "c", args: []string{"'a'", "-"}},
+		{sql: "SELECT merge AS commit_id FROM graph.merge('a')", fn: "merge", form: FormSelectFrom, column: "commit_id", args: []string{"'a'", "-"}},
+		{sql: "SELECT merge.merge FROM graph.merge('a')", fn: "merge", form: FormSelectFrom, column: "merge", args: []string{"'a'", "-"}},
 		{sql: "CALL graph.create_branch(name => 'x', at => '3')", fn: "create_branch", form: FormCall, column: "create_branch", args: []string{"'x'", "-", "'3'"}},
 		{sql: "CALL graph.create_branch('x', at := now())", fn: "create_branch", form: FormCall, column: "create_branch", args: []string{"'x'", "-", "now()"}},
 		{sql: "CALL graph.create_branch($1, $2)", fn: "create_branch", form: FormCall, column: "create_branch", args: []string{"$1", "$2", "-"}},
@@ -55,6 +59,7 @@ func TestParse(t *testing.T) {
 		{sql: "SELECT graph.create_branch(name) FROM people", code: CodeFeatureNotSupported, msg: "inside a larger query"},
 		{sql: "SELECT graph.delete_branch('x') WHERE true", code: CodeFeatureNotSupported, msg: "inside a larger query"},
 		{sql: "SELECT id FROM graph.merge('a')", code: CodeFeatureNotSupported, msg: "graph.merge() cannot be used"},
+		{sql: "SELECT x.* FROM graph.merge('a') m", code: CodeFeatureNotSupported, msg: "graph.merge() cannot be used"},
 		{sql: "SELECT * FROM people, graph.merge('a')", code: CodeFeatureNotSupported, msg: "graph.merge() cannot be used"},
 	}
 	for _, c := range cases {

@@ -27,8 +27,8 @@
 //
 // Procedures (call.go, funcs.go, argscan.go). Parse recognizes, from the
 // pg_query parse tree, CALL graph.f(…), SELECT graph.f(…) [AS c] and
-// SELECT * FROM graph.f(…) [AS t]; anything else around a graph call is
-// 0A000. Argument texts are cut from the statement at the call's parse
+// SELECT {* | t.* | c | t.c} FROM graph.f(…) [AS t[(c)]]; anything else
+// around a graph call is 0A000. Argument texts are cut from the statement at the call's parse
 // location and evaluated by the executor as `SELECT CAST((arg) AS text)`,
 // so literals, casts, $n parameters and expressions such as now() all
 // work; positional and named (name => value) notation are accepted.
