@@ -27,7 +27,7 @@ type testServer struct {
 
 // startServer opens a fresh in-memory graph, lets setup write to it, and
 // serves it.
-func startServer(t *testing.T, setup func(ctx context.Context, g *adapters.Graph)) *testServer {
+func startServer(t testing.TB, setup func(ctx context.Context, g *adapters.Graph)) *testServer {
 	t.Helper()
 	ctx := context.Background()
 	g, err := adapters.Open(ctx, objstore.NewMem(), adapters.Options{Create: true, Actor: "test"})
