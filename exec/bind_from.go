@@ -551,8 +551,8 @@ func (b *binder) deriveScanHints(s *scanNode, pred Expr) {
 			if !ok || !isConst(x.args[1]) || s.colIdx[col.idx] < 0 {
 				continue
 			}
-			if k, ok := x.args[1].(*constExpr); ok && col.t.OID == s.table.Columns[s.colIdx[col.idx]].Type.OID {
-				s.filters = append(s.filters, ScanFilter{Column: s.colIdx[col.idx], Op: x.name, Value: k.val})
+			if v, ok := filterValue(x.args[1], s.table.Columns[s.colIdx[col.idx]].Type); ok && col.t.OID == s.table.Columns[s.colIdx[col.idx]].Type.OID {
+				s.filters = append(s.filters, ScanFilter{Column: s.colIdx[col.idx], Op: x.name, Value: v})
 			}
 			if x.name == "=" && s.keyVals == nil && isKey(col.idx) && col.t.OID == s.table.Columns[s.colIdx[col.idx]].Type.OID {
 				s.keyCol = s.colIdx[col.idx]
@@ -584,6 +584,42 @@ func (b *binder) deriveScanHints(s *scanNode, pred Expr) {
 }
 
 var _ = strings.ToLower
+
+// filterValue is a scan hint's constant in the column's type: a literal
+// or folded cast of that type, or an integer literal compared with
+// another integer or a float column (exact conversions only, as
+// PostgreSQL's cross-type comparisons are).
+func filterValue(e Expr, col Type) (*Vec, bool) {
+	var v *Vec
+	switch x := e.(type) {
+	case *constExpr:
+		v = x.val
+	case *foldedCast:
+		v = x.val
+	default:
+		return nil, false
+	}
+	if v == nil || v.N != 1 {
+		return nil, false
+	}
+	if v.T.OID == col.OID {
+		return v, true
+	}
+	if v.IsNull(0) || !v.T.isInt() {
+		return nil, false
+	}
+	switch {
+	case col.isInt() && col.Kind() == KInt:
+		out := NewVec(col, 1)
+		out.I[0] = v.I[0]
+		return out, true
+	case col.Kind() == KFloat && v.I[0] > -1<<53 && v.I[0] < 1<<53:
+		out := NewVec(col, 1)
+		out.F[0] = float64(v.I[0])
+		return out, true
+	}
+	return nil, false
+}
 
 // bindLateralFunction binds f(args) after earlier FROM items as a
 // projectSet over them.

@@ -20,6 +20,8 @@ type Source struct {
 
 	mu    sync.Mutex
 	index map[int]map[string][]uint64
+	// lateScans counts scans answered by the two-pass filtered path.
+	lateScans int
 }
 
 // New wraps a dataset version. cols must name the dataset's columns (in
@@ -47,10 +49,100 @@ func (s *Source) names(cols []int) []string {
 	return out
 }
 
-// Scan implements exec.TableSource with column pruning.
+// Scan implements exec.TableSource with column pruning and filter
+// pushdown by late materialization (see filterAddrs).
 func (s *Source) Scan(ctx context.Context, req exec.ScanRequest, emit func(arrow.RecordBatch, []uint64) error) error {
+	if fcols := s.filterColumns(req); fcols != nil {
+		addrs, selective, err := s.filterAddrs(ctx, fcols, req.Filters)
+		if err != nil {
+			return err
+		}
+		if selective {
+			s.mu.Lock()
+			s.lateScans++
+			s.mu.Unlock()
+			if len(addrs) == 0 {
+				return nil
+			}
+			return s.scan(ctx, lance.ScanOptions{Columns: s.names(req.Columns), WithRowAddress: true, RowAddresses: addrs}, len(req.Columns), emit)
+		}
+	}
 	return s.scan(ctx, lance.ScanOptions{Columns: s.names(req.Columns), WithRowAddress: true}, len(req.Columns), emit)
 	// (Lance returns addresses cheaply with the data; they are always passed.)
+}
+
+// lateFraction is the largest share of rows the filters may keep for the
+// two-pass scan to pay off; above it the first pass is abandoned.
+const lateFraction = 4
+
+// filterColumns returns the distinct columns the filters read when a
+// two-pass scan can save work: the scan needs other columns besides them.
+func (s *Source) filterColumns(req exec.ScanRequest) []int {
+	if len(req.Filters) == 0 {
+		return nil
+	}
+	var cols []int
+	seen := map[int]bool{}
+	for _, f := range req.Filters {
+		if f.Column < 0 || f.Column >= len(s.cols) {
+			return nil
+		}
+		if !seen[f.Column] {
+			seen[f.Column] = true
+			cols = append(cols, f.Column)
+		}
+	}
+	for _, c := range req.Columns {
+		if !seen[c] {
+			return cols
+		}
+	}
+	return nil
+}
+
+// filterAddrs is the first pass of a filtered scan: it reads only the
+// filter columns and returns the addresses of the rows every filter
+// keeps. Lance then fetches and decodes only the pages holding those rows
+// in the second pass. selective is false (and the caller scans normally)
+// once more than 1/lateFraction of the rows match.
+func (s *Source) filterAddrs(ctx context.Context, cols []int, filters []exec.ScanFilter) (addrs []uint64, selective bool, err error) {
+	limit := int(s.ds.CountRows() / lateFraction)
+	pos := map[int]int{}
+	for i, c := range cols {
+		pos[c] = i
+	}
+	errTooMany := errors.New("not selective")
+	var keep []bool
+	err = s.scan(ctx, lance.ScanOptions{Columns: s.names(cols), WithRowAddress: true}, len(cols), func(rec arrow.RecordBatch, ra []uint64) error {
+		vecs := make([]*exec.Vec, len(cols))
+		for i, c := range cols {
+			v, err := exec.VecFromArrow(rec.Column(i), s.cols[c].Type)
+			if err != nil {
+				return err
+			}
+			vecs[i] = v
+		}
+		keep = keep[:0]
+		for range rec.NumRows() {
+			keep = append(keep, true)
+		}
+		for _, f := range filters {
+			f.Narrow(vecs[pos[f.Column]], keep)
+		}
+		for r, k := range keep {
+			if k {
+				addrs = append(addrs, ra[r])
+			}
+		}
+		if len(addrs) > limit {
+			return errTooMany
+		}
+		return nil
+	})
+	if errors.Is(err, errTooMany) {
+		return nil, false, nil
+	}
+	return addrs, err == nil, err
 }
 
 func (s *Source) scan(ctx context.Context, opts lance.ScanOptions, ncols int, emit func(arrow.RecordBatch, []uint64) error) error {
