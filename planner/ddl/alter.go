@@ -252,7 +252,10 @@ func (a *alterState) apply(cmd *q.AlterTableCmd) error {
 		if err != nil {
 			return err
 		}
-		c.meta.Default, c.hasDef = sql, true
+		if cooked, ok := cookLiteral(cmd.Def, c.meta.Type); ok {
+			sql = cooked
+		}
+		c.meta.Default, c.hasDef = sql, sql != ""
 		return nil
 	case q.AlterTableType_AT_SetNotNull:
 		c, err := a.column(cmd.Name)

@@ -158,8 +158,11 @@ func (b *tableBuilder) setDefault(c *colBuild, expr *q.Node) error {
 	if err != nil {
 		return err
 	}
+	if cooked, ok := cookLiteral(expr, c.meta.Type); ok {
+		sql = cooked
+	}
 	c.meta.Default = sql
-	c.hasDef = true
+	c.hasDef = true // also for DEFAULT NULL: a second DEFAULT is still an error
 	return nil
 }
 
@@ -183,11 +186,18 @@ func (pc *planCtx) defaultSQL(expr *q.Node, pending func(string) bool) (string, 
 	if len(columnRefs(expr)) > 0 {
 		return "", errorf(CodeInvalidColumnReference, "cannot use column reference in DEFAULT expression")
 	}
+	if isNullConst(expr) {
+		return "", nil
+	}
 	expr, err := pc.canonicalNextval(expr, pending)
 	if err != nil {
 		return "", err
 	}
-	return deparseExpr(expr)
+	sql, err := deparseExpr(expr)
+	if err != nil {
+		return "", err
+	}
+	return upperValueKeywords(sql), nil
 }
 func (b *tableBuilder) setNotNull(c *colBuild, notNull bool) error {
 	if (notNull && c.nullSet) || (!notNull && c.notNull) {

@@ -179,3 +179,18 @@ func TestParseRegclass(t *testing.T) {
 		}
 	}
 }
+
+func TestUpperValueKeywords(t *testing.T) {
+	for in, want := range map[string]string{
+		"current_timestamp":                      "CURRENT_TIMESTAMP",
+		"date_trunc('day', current_timestamp)":   "date_trunc('day', CURRENT_TIMESTAMP)",
+		"'current_date' || \"current_date\"":     "'current_date' || \"current_date\"",
+		"'it''s current_user' || current_user":   "'it''s current_user' || CURRENT_USER",
+		"t.user_id + current_date_x + localtime": "t.user_id + current_date_x + LOCALTIME",
+		"now()":                                  "now()",
+	} {
+		if got := upperValueKeywords(in); got != want {
+			t.Errorf("upperValueKeywords(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
