@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"google.golang.org/protobuf/reflect/protoreflect"
+
 	"github.com/pggraph/pggraph/adapters"
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/internal/sqlparse"
@@ -76,7 +78,7 @@ func IsGraphCall(stmt *sqlparse.Node) bool {
 		return false
 	}
 	for _, t := range sel.TargetList {
-		if _, ok := graphFunc(t.GetResTarget().GetVal().GetFuncCall()); ok {
+		if nestedGraphCall(t.GetResTarget().GetVal()) != nil {
 			return true
 		}
 	}
@@ -195,7 +197,7 @@ func (inv *Invocation) selectShape(sel *sqlparse.SelectStmt) (*sqlparse.FuncCall
 	}
 	if !alone {
 		name := "a graph procedure"
-		if fc == nil {
+		if _, ok := graphFunc(fc); !ok {
 			fc = firstGraphCall(sel)
 		}
 		if n, ok := graphFunc(fc); ok {
@@ -224,10 +226,8 @@ func selectsColumn(ref *sqlparse.ColumnRef, rel, col string) bool {
 
 func firstGraphCall(sel *sqlparse.SelectStmt) *sqlparse.FuncCall {
 	for _, t := range sel.TargetList {
-		if fc := t.GetResTarget().GetVal().GetFuncCall(); fc != nil {
-			if _, ok := graphFunc(fc); ok {
-				return fc
-			}
+		if fc := nestedGraphCall(t.GetResTarget().GetVal()); fc != nil {
+			return fc
 		}
 	}
 	for _, f := range sel.FromClause {
@@ -240,6 +240,42 @@ func firstGraphCall(sel *sqlparse.SelectStmt) *sqlparse.FuncCall {
 		}
 	}
 	return nil
+}
+
+// nestedGraphCall finds a graph.f call anywhere in one target-list
+// expression (SELECT length(graph.merge('b')) is then refused as "inside
+// a larger query" rather than reaching the executor, which does not know
+// graph.f). Only target lists are walked: they are small, unlike the
+// VALUES lists of a bulk INSERT.
+func nestedGraphCall(n *sqlparse.Node) *sqlparse.FuncCall {
+	if n == nil {
+		return nil
+	}
+	var found *sqlparse.FuncCall
+	var walk func(m protoreflect.Message)
+	walk = func(m protoreflect.Message) {
+		if fc, ok := m.Interface().(*sqlparse.FuncCall); ok {
+			if _, ok := graphFunc(fc); ok {
+				found = fc
+				return
+			}
+		}
+		m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+			switch {
+			case fd.Message() == nil || fd.IsMap():
+			case fd.IsList():
+				l := v.List()
+				for i := 0; i < l.Len() && found == nil; i++ {
+					walk(l.Get(i).Message())
+				}
+			default:
+				walk(v.Message())
+			}
+			return found == nil
+		})
+	}
+	walk(n.ProtoReflect())
+	return found
 }
 
 // literalTypes names argument types the way PostgreSQL's "function …

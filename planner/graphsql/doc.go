@@ -34,9 +34,10 @@
 // work; positional and named (name => value) notation are accepted.
 // Results: CALL → tag CALL, no rows; the SELECT forms → one row with one
 // column named after the function (or its alias). A graph procedure
-// nested in a larger expression (SELECT length(graph.merge('b'))) is not
-// recognized — deep-walking every statement's tree would tax every query
-// — and the executor answers 42883 for it.
+// nested in a SELECT's target list (SELECT length(graph.merge('b'))) is
+// 0A000 too; elsewhere (WHERE, VALUES, …) it is left to the executor,
+// which answers 42883 — walking every statement's whole tree would tax
+// every query.
 //
 //	graph.create_branch(name [, from [, at]])  → name        (from: session branch)
 //	graph.delete_branch(name)                  → name
