@@ -137,3 +137,41 @@ func TestMaxOut(t *testing.T) {
 		{sql: "rollback"},
 	})
 }
+
+// TestAlterTable: ALTER TABLE forms that rewrite the table (ADD/DROP/
+// RENAME COLUMN, TYPE) and catalog-only ones (constraints validated
+// against existing rows), in autocommit and inside a transaction.
+func TestAlterTable(t *testing.T) {
+	steps := []step{
+		{sql: "create table a (id int8 primary key, v text)"},
+		{sql: "insert into a values (1, 'x'), (2, null)"},
+		{sql: "alter table a add column n int4 default 7", tag: "ALTER TABLE"},
+		{sql: "select id, v, n from a order by id", rows: "1|x|7;2|<nil>|7"},
+		{sql: "insert into a (id) values (3) returning n", rows: "7"},
+		{sql: "alter table a rename column v to w"},
+		{sql: "select w from a where id = 1", rows: "x"},
+		{sql: "alter table a alter column w set not null", code: "23502", msg: `column "w" of relation "a" contains null values`},
+		{sql: "update a set w = 'y' where w is null"},
+		{sql: "alter table a alter column w set not null"},
+		{sql: "insert into a (id) values (4)", code: "23502", msg: `null value in column "w" of relation "a"`},
+		{sql: "alter table a add constraint n_pos check (n > 10)", code: "23514", msg: `check constraint "n_pos" of relation "a" is violated by some row`},
+		{sql: "begin"},
+		{sql: "alter table a drop column n"},
+		{sql: "insert into a values (5, 'z')"},
+		{sql: "select string_agg(id::text || w, ',' order by id) from a", rows: "1x,2y,3y,5z"},
+		{sql: "alter table a rename to b"},
+		{sql: "select count(*) from b", rows: "4"},
+		{sql: "commit"},
+		{sql: "select * from a", code: "42P01", msg: `relation "a" does not exist`},
+		{sql: "select string_agg(id::text || w, ',' order by id) from b", rows: "1x,2y,3y,5z"},
+		{sql: "alter table b alter column id type int4"},
+		{sql: "insert into b values (6, 'q')"},
+		{sql: "select count(*), sum(id) from b", rows: "5|17"},
+	}
+	for _, m := range modes[:1] {
+		t.Run(m.name, func(t *testing.T) {
+			ts := startServer(t, nil)
+			runScript(t, ts.connect(t, m.mode), steps)
+		})
+	}
+}

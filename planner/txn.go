@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/pggraph/pggraph/adapters"
+	"github.com/pggraph/pggraph/planner/ddl"
 	"github.com/pggraph/pggraph/protocol"
 	"github.com/pggraph/pggraph/wire"
 )
@@ -222,8 +223,19 @@ func flush(st *adapters.Stage, pend *pendingState) error {
 			}
 		}
 	}
+	touched := map[string]bool{} // the DDL itself puts these in the read set
+	for _, ch := range pend.ddl {
+		switch c := ch.(type) {
+		case *ddl.CreateTable:
+			touched[c.Name] = true
+		case *ddl.DropTable:
+			touched[c.Name] = true
+		case *ddl.AlterTable:
+			touched[c.Name], touched[c.NewName] = true, true
+		}
+	}
 	for n := range pend.reads {
-		if written[n] {
+		if written[n] || touched[n] {
 			continue
 		}
 		if _, ok := st.Base().State.TableByName(n); !ok {
