@@ -30,6 +30,8 @@ import (
 //
 // Rules, per table of the source (tables only the target changed are
 // kept as they are):
+//   - the same pin and definition on both sides: nothing to do (e.g. a
+//     table both branches took in from a common parent);
 //   - unchanged on the source since its base: nothing to do;
 //   - created on the source: registered on the target with the same
 //     stable id and incarnation (pointer adoption when its data lives on
@@ -216,6 +218,9 @@ func (p *mergePlan) table(ctx context.Context, s graph.TableEntry, sb, tb *graph
 		return nil // unchanged on the source
 	}
 	t, tOK := p.target.State.Table(k)
+	if tOK && samePin(s, t) && sameCatalog(s, t) {
+		return nil // the target already holds exactly the source's table
+	}
 	tbE, tbOK := tb.State.Table(k)
 	tgtChanged := tOK != tbOK || tOK && !(samePin(t, tbE) && sameCatalog(t, tbE))
 	switch {

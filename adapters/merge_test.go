@@ -364,3 +364,37 @@ func TestMergeRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// Two sibling branches that both took in a table created on main merge
+// without a conflict on it: both hold the identical registration.
+func TestMergeSiblingsSharingAnAdoptedTable(t *testing.T) {
+	ctx := context.Background()
+	g := mergeRoot(t)
+	if _, err := g.CreateBranch(ctx, "dev2", ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.Write(ctx, WriteOptions{}, func(ctx context.Context, s *Stage) error {
+		if err := s.CreateTable(TableSpec{Name: "n", Columns: testCols, PrimaryKey: []string{"id"}}); err != nil {
+			return err
+		}
+		return s.Insert("n", rowsOf(1, 2))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range []string{"dev", "dev2"} {
+		if _, err := g.Merge(ctx, "", b, ""); err != nil {
+			t.Fatalf("main into %s: %v", b, err)
+		}
+	}
+	if err := insert(ctx, g, WriteOptions{Branch: "dev"}, map[string][]int64{"a": {2}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.Merge(ctx, "dev", "dev2", ""); err != nil {
+		t.Fatalf("dev into dev2: %v", err)
+	}
+	for tbl, ids := range map[string][]int64{"a": {1, 2}, "n": {1, 2}} {
+		if got := branchIDs(t, g, "dev2", tbl); !slices.Equal(got, ids) {
+			t.Fatalf("dev2.%s = %v, want %v", tbl, got, ids)
+		}
+	}
+}
