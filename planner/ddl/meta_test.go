@@ -7,6 +7,7 @@ import (
 
 	"github.com/pggraph/pggraph/graph"
 	q "github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/lance/schema"
 )
 
 func TestMetaRoundTrip(t *testing.T) {
@@ -192,5 +193,38 @@ func TestUpperValueKeywords(t *testing.T) {
 		if got := upperValueKeywords(in); got != want {
 			t.Errorf("upperValueKeywords(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// Arrays are stored as list:<elem>; whether that parses depends on the
+// storage layer's logical types. Either the column is created with the
+// exact type, or CREATE answers 0A000 — never anything else.
+func TestArrayColumns(t *testing.T) {
+	_, parseErr := schema.ParseLogicalType("list:int32")
+	tree, err := q.Parse(`CREATE TABLE t (a int[], b text[], c timestamptz[])`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := Plan(tree.Stmts[0].Stmt, memCatalog{})
+	if parseErr != nil {
+		if !IsNotSupported(err) {
+			t.Fatalf("storage cannot hold lists yet: want 0A000, got %v", err)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	ct := cs[0].(*CreateTable)
+	var got []string
+	for i, c := range ct.Meta.Columns {
+		got = append(got, c.Type.String()+"="+ct.Def.Columns[i].Type)
+	}
+	want := []string{"integer[]=list:int32", "text[]=list:string", "timestamp with time zone[]=list:timestamp:us:UTC"}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("array columns %v, want %v", got, want)
+	}
+	if _, err := ct.Def.ArrowSchema(); err != nil {
+		t.Fatal(err)
 	}
 }
