@@ -25,10 +25,11 @@
 // PostgreSQL reports for SET; chosen over 42704 because the value, not an
 // object name, is wrong). Text that is none of the three: 22007.
 //
-// Procedures (call.go, eval.go, funcs.go, argscan.go, branchat.go). Parse recognizes, from the
-// pg_query parse tree, CALL graph.f(…), SELECT graph.f(…) [AS c] and
-// SELECT {* | t.* | c | t.c} FROM graph.f(…) [AS t[(c)]]; anything else
-// around a graph call is 0A000. Argument texts are cut from the statement at the call's parse
+// Procedures (call.go, eval.go, funcs.go, argscan.go, branchat.go).
+// Parse recognizes, from the pg_query parse tree, CALL graph.f(…),
+// SELECT graph.f(…) [AS c] and SELECT {* | t.* | c | t.c} FROM
+// graph.f(…) [AS t[(c)]]; anything else around a graph call is 0A000.
+// Argument texts are cut from the statement at the call's parse
 // location and evaluated by the executor as `SELECT CAST((arg) AS text)`,
 // so literals, casts, $n parameters and expressions such as now() all
 // work; positional and named (name => value) notation are accepted.
