@@ -9,9 +9,11 @@
 // int8, bool, timestamptz); WithViews adds them to a session catalog as
 // schema graph (not on the search path). Building them does no I/O: every
 // scan reads the current state. graph.commits streams the lineage of the
-// branch head newest first in growing pages (4, 16, 64, 256, 1024 rows), one
-// manifest read per commit, so a LIMIT stops the walk after
-// O(rows requested) reads; the lineage crosses fork points (lineage.go):
+// branch head newest first in growing pages (4, 16, 64, 256, 1024
+// rows), one manifest read per commit, so a LIMIT stops the walk after
+// O(rows requested) reads, and the executor's hints on manifest_version
+// start the walk at the upper bound (one lookup) and stop it at the
+// lower one. The lineage crosses fork points (lineage.go):
 // a branch forked from P at version F shows its own commits F+1…head,
 // then P's history from F down, each labelled with the branch that
 // published it.
@@ -56,8 +58,9 @@
 // a merge conflict (the write path's, naming the tables). create_branch
 // at an older commit forks the __manifest at that version (branchat.go:
 // adapters.Graph.CreateBranchAt when the build has it, else a small
-// adapter mirroring graph.Root.CreateBranch). Every procedure is refused inside an explicit transaction block with 25001 (as PostgreSQL
-// refuses CREATE DATABASE): branch create/delete, cleanup and recover are
+// adapter mirroring graph.Root.CreateBranch). Every procedure is refused
+// inside an explicit transaction block with 25001 (as PostgreSQL refuses
+// CREATE DATABASE): branch create/delete, cleanup and recover are
 // control operations outside the graph-commit model, and merge and
 // optimize publish their own graph commit, which could neither join nor
 // roll back with the transaction's. In a read-only session (Env.ReadOnly:
@@ -69,5 +72,10 @@
 //   - A view scan returns the executor's emit error unchanged, so the
 //     executor's early stop (LIMIT) ends the walk.
 //   - Snapshots returned are copies labelled with the branch and
-//     incarnation whose chain holds them; nothing here writes a manifest.
+//     incarnation whose chain holds them.
+//   - Views and as-of resolution only read. Procedures write through the
+//     write path (adapters.Graph, recovery.Manager); the one exception is
+//     branchat.go's fallback, which creates a branch ref exactly as
+//     graph.Root.CreateBranch does, until the write path can fork at a
+//     version itself.
 package graphsql
