@@ -21,7 +21,8 @@ type branchAtCreator interface {
 // Until the write path offers it (branchAtCreator), this small adapter
 // follows graph.Root.CreateBranch step for step with the fork version
 // as the only difference: the recovery barrier on from; name validation
-// and the path-prefix-disjointness check; stale table forks named name
+// and the path-prefix-disjointness check (a name left sealed by an
+// interrupted delete is deleted first); stale table forks named name
 // reclaimed; then a native ref on __manifest at at's version, on the
 // branch whose chain holds at (Lance refuses a name that exists). A
 // branch forked at version v inherits every table at the version v
@@ -37,19 +38,26 @@ func createBranchAt(ctx context.Context, g *adapters.Graph, name, from string, a
 	if err := g.Recovery.Barrier(ctx, from); err != nil {
 		return nil, err
 	}
+	root := g.Root
 	existing, err := g.Branches(ctx)
 	if err != nil {
 		return nil, err
 	}
 	for _, b := range existing {
 		if b == name {
+			if sn, err := root.Head(ctx, name); err == nil && sn.Sealed() {
+				// an earlier delete stopped after its seal: finish it first
+				if err := g.DeleteBranch(ctx, name); err != nil {
+					return nil, err
+				}
+				return createBranchAt(ctx, g, name, from, at)
+			}
 			return nil, &graph.BranchError{Branch: name, Err: graph.ErrBranchExists}
 		}
 		if strings.HasPrefix(b, name+"/") || strings.HasPrefix(name, b+"/") {
 			return nil, fmt.Errorf("%w: %q and existing branch %q nest", graph.ErrInvalidBranch, name, b)
 		}
 	}
-	root := g.Root
 	for _, e := range at.State.Tables {
 		reclaimTableFork(ctx, root, e, name)
 	}
