@@ -92,3 +92,19 @@ func TestCopyStreamBatches(t *testing.T) {
 	}
 	runScript(t, c, []step{{sql: "select count(*), max(id) from big", rows: fmt.Sprintf("%d|%d", n, n)}})
 }
+
+// TestPendingMemoryLimit: a transaction's pending rows are bounded by the
+// session memory limit (53200), and the session stays usable.
+func TestPendingMemoryLimit(t *testing.T) {
+	ts := startServer(t, nil)
+	ts.backend.MemoryLimit = 64 << 10
+	c := ts.connect(t, pgx.QueryExecModeSimpleProtocol)
+	runScript(t, c, []step{
+		{sql: "create table m (id int8 primary key, v text)"},
+		{sql: "begin"},
+		{sql: "insert into m select g, repeat('x', 100) from generate_series(1, 100) g", tag: "INSERT 0 100"},
+		{sql: "insert into m select g, repeat('x', 100) from generate_series(101, 2000) g", code: "53200", msg: "out of memory"},
+		{sql: "rollback"},
+		{sql: "insert into m select g, repeat('x', 100) from generate_series(1, 100) g", tag: "INSERT 0 100"},
+	})
+}

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/jackc/pgx/v5/pgtype"
@@ -389,7 +390,14 @@ func (w *writer) apply(ti *tableInfo, removed []uint64, added []*exec.Vec) error
 		return err
 	}
 	if len(added) > 0 && added[0].N > 0 {
-		p.inserts = append(p.inserts, recordFromVecs(ti.schema, ti.def.Columns, added))
+		rec := recordFromVecs(ti.schema, ti.def.Columns, added)
+		w.v.pend.bytes += recordBytes(rec)
+		if lim := w.s.memLimit; lim > 0 && w.v.pend.bytes > lim {
+			return wire.Errorf("53200", "out of memory").
+				WithDetail(fmt.Sprintf("the transaction's pending rows exceed the session memory limit (%d bytes)", lim)).
+				WithHint("Commit in smaller transactions, or COPY outside a transaction block (it then streams).")
+		}
+		p.inserts = append(p.inserts, rec)
 	}
 	w.v.pend.bump()
 	w.v.refresh()

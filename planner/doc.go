@@ -87,15 +87,26 @@
 //
 // COPY to or from a file, EXPLAIN, LISTEN/NOTIFY, CALL of anything but
 // graph.* procedures, data-modifying CTEs (exec refuses them),
-// nextval/currval/setval as functions inside queries (column defaults
-// work), SET col = DEFAULT and MERGE … INSERT taking a serial default,
-// graph.min_out at statement level, DDL statements planner/ddl refuses.
-// A multi-statement simple query in autocommit publishes each writing
-// statement as its own commit (PostgreSQL would make the query one
-// transaction); COPY FROM holds its rows in memory until they are
-// validated (bounded by Backend.MemoryLimit only through exec's
-// queries). A syntax error is still 42601, as PostgreSQL reports it
-// first.
+// nextval/currval/setval/lastval anywhere but as the items of a plain
+// SELECT (column defaults work), SET col = DEFAULT and MERGE … INSERT
+// taking a serial default, graph.min_out (graph.max_out is enforced),
+// merge_action() in MERGE … RETURNING, DDL statements planner/ddl
+// refuses.
+// A multi-statement simple query (or a pipeline without Sync) in
+// autocommit publishes each writing statement as its own commit
+// (PostgreSQL would make it one transaction). A syntax error is still
+// 42601, as PostgreSQL reports it first.
+//
+// # COPY FROM and memory
+//
+// In autocommit, COPY FROM streams: batches of rows are converted and
+// validated while the Load adapter stages them into Lance files, so
+// memory is a batch plus the unique keys seen so far, whatever the row
+// count, and the COPY is one graph commit (a read-set change after the
+// stream was consumed answers 40001: the client retries). Inside a
+// transaction the rows join the pending state like INSERT's; pending
+// rows of a transaction are bounded by Backend.MemoryLimit (53200 when
+// exceeded).
 //
 // # Invariants
 //

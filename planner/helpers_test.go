@@ -21,8 +21,9 @@ import (
 
 // testServer is a wire server with the planner backend on loopback.
 type testServer struct {
-	addr string
-	g    *adapters.Graph
+	addr    string
+	g       *adapters.Graph
+	backend *Backend
 }
 
 // startServer opens a fresh in-memory graph, lets setup write to it, and
@@ -38,7 +39,8 @@ func startServer(t testing.TB, setup func(ctx context.Context, g *adapters.Graph
 	if setup != nil {
 		setup(ctx, g)
 	}
-	srv, err := wire.NewServer(wire.Config{Backend: NewBackend(g)})
+	backend := NewBackend(g)
+	srv, err := wire.NewServer(wire.Config{Backend: backend})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +56,7 @@ func startServer(t testing.TB, setup func(ctx context.Context, g *adapters.Graph
 		_ = srv.Shutdown(sctx)
 		<-done
 	})
-	return &testServer{addr: ln.Addr().String(), g: g}
+	return &testServer{addr: ln.Addr().String(), g: g, backend: backend}
 }
 
 func (ts *testServer) url(db string) string {

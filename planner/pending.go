@@ -162,6 +162,7 @@ type pendingState struct {
 	reads       map[string]bool          // every table read, probed or written
 	locks       map[string]bool          // FOR UPDATE/SHARE tables (also in reads)
 	gen         uint64                   // bumped on every change (catalog cache key)
+	bytes       int64                    // size of the pending insert records (memory limit)
 }
 
 func newPendingState() *pendingState {
@@ -169,7 +170,7 @@ func newPendingState() *pendingState {
 }
 
 func (s *pendingState) clone() *pendingState {
-	c := &pendingState{tables: make(map[string]*pendingTable, len(s.tables)), reads: maps.Clone(s.reads), locks: maps.Clone(s.locks), gen: s.gen,
+	c := &pendingState{tables: make(map[string]*pendingTable, len(s.tables)), reads: maps.Clone(s.reads), locks: maps.Clone(s.locks), gen: s.gen, bytes: s.bytes,
 		ddl: slices.Clone(s.ddl)}
 	for k, v := range s.tables {
 		c.tables[k] = v.clone()
@@ -217,4 +218,24 @@ func (s *pendingState) hasWrites() bool {
 		}
 	}
 	return false
+}
+
+// recordBytes is the size of a record's buffers.
+func recordBytes(rec arrow.RecordBatch) int64 {
+	var n int64
+	var add func(d arrow.ArrayData)
+	add = func(d arrow.ArrayData) {
+		for _, b := range d.Buffers() {
+			if b != nil {
+				n += int64(b.Len())
+			}
+		}
+		for _, c := range d.Children() {
+			add(c)
+		}
+	}
+	for _, c := range rec.Columns() {
+		add(c.Data())
+	}
+	return n
 }
