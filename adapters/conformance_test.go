@@ -80,21 +80,36 @@ func TestConformanceOnlyAdaptersCommitGraphTables(t *testing.T) {
 		if lanceName == "" {
 			return nil // cannot name a Lance type: cannot hold a Staged
 		}
-		// a method calling a method of its own receiver (r.DeleteBranch
-		// inside (r *Root) CreateBranch) is not a Lance call: outside
-		// package lance no receiver can be a Lance type
-		recvOf := map[ast.Node]string{}
+		// Calls on a receiver or parameter declared with a type that is
+		// not a Lance type (r.DeleteBranch inside (r *Root) CreateBranch,
+		// g.DeleteBranch on g *adapters.Graph) are not Lance calls; other
+		// receivers (locals, Lance-typed parameters) are counted.
+		nonLance := map[ast.Node]map[string]bool{}
 		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv != nil && len(fd.Recv.List) > 0 && len(fd.Recv.List[0].Names) > 0 && fd.Body != nil {
-				recvOf[fd.Body] = fd.Recv.List[0].Names[0].Name
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
 			}
+			names := map[string]bool{}
+			var fields []*ast.Field
+			if fd.Recv != nil {
+				fields = append(fields, fd.Recv.List...)
+			}
+			fields = append(fields, fd.Type.Params.List...)
+			for _, fl := range fields {
+				if isLanceType(fl.Type, lanceName) {
+					continue
+				}
+				for _, nm := range fl.Names {
+					names[nm.Name] = true
+				}
+			}
+			nonLance[fd.Body] = names
 		}
-		var recv string
+		var declared map[string]bool
 		ast.Inspect(f, func(n ast.Node) bool {
-			if r, ok := recvOf[n]; ok {
-				recv = r
-			} else if fd, ok := n.(*ast.FuncDecl); ok && fd.Recv == nil {
-				recv = ""
+			if m, ok := nonLance[n]; ok {
+				declared = m
 			}
 			call, ok := n.(*ast.CallExpr)
 			if !ok {
@@ -104,7 +119,7 @@ func TestConformanceOnlyAdaptersCommitGraphTables(t *testing.T) {
 			if !ok || !lanceWriteCalls[sel.Sel.Name] {
 				return true
 			}
-			if id, ok := sel.X.(*ast.Ident); ok && recv != "" && id.Name == recv {
+			if id, ok := sel.X.(*ast.Ident); ok && declared[id.Name] {
 				return true
 			}
 			if sel.Sel.Name == "Commit" && !mentionsCommitOptions(call, lanceName) {
@@ -149,6 +164,21 @@ func TestConformanceOnlyAdaptersCommitGraphTables(t *testing.T) {
 	if len(Registered()) != 5 {
 		t.Errorf("registry has %d adapters; update the conformance test when adding one", len(Registered()))
 	}
+}
+
+// isLanceType reports whether a declared type names package lance
+// (lance.T, *lance.T, []*lance.T, …).
+func isLanceType(e ast.Expr, lanceName string) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok {
+			if id, ok := sel.X.(*ast.Ident); ok && id.Name == lanceName {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 func mentionsCommitOptions(call *ast.CallExpr, lanceName string) bool {

@@ -74,11 +74,17 @@
 // rows straight into staged data files of the target table (memory is
 // one data file: TestLoadMemoryIsBounded loads 2M rows, ~116 MB, with
 // under 48 MB of heap growth), one staged Append and one graph commit
-// whatever the row count; on a branch's first touch the stream is read
-// after the sidecar, under the gates. Effects and recovery are
-// Mutation's. The stream is read once (OnceSource): a read-set change
-// noticed after it was consumed answers 40001 instead of re-preparing
-// (TestLoadAfterConsumedStreamIs40001).
+// whatever the row count. Like Optimize, a load stages in Apply — after
+// revalidation, with the sidecar durable and the table's gate held — so
+// a read-set change before the stream is read re-prepares transparently
+// and in-process writers of the table wait for the COPY instead of
+// failing it (TestWritersWaitForALoad); the read set is checked again
+// after streaming. The stream is read once (OnceSource): a change found
+// after it was consumed answers 40001 (TestLoadAfterConsumedStreamIs40001),
+// and an error while streaming (bad COPY data, a validator) lands
+// nothing and reaches the caller unchanged (protocol.NoEffectFinal;
+// TestLoadErrorMidStreamIsFinal). Effects and recovery are Mutation's
+// (an intent armed before its commit is empty or rolled back).
 //
 // Optimize (optimize.go; registry kind "optimize"): Graph.Optimize /
 // OptimizeWith compact the small fragments of one or more tables of a

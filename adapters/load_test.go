@@ -2,9 +2,11 @@ package adapters
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 
@@ -89,5 +91,80 @@ func TestLoadAfterConsumedStreamIs40001(t *testing.T) {
 	}
 	if got, _ := readIDs(t, g, head(t, g), "a"); !slices.Equal(got, []int64{1, 2, 3}) {
 		t.Fatalf("a = %v", got)
+	}
+}
+
+// failingReader yields one batch, then fails with err.
+type failingReader struct {
+	array.RecordReader
+	n   int
+	err error
+}
+
+func (f *failingReader) Next() bool {
+	if f.n > 0 {
+		return false
+	}
+	f.n++
+	return f.RecordReader.Next()
+}
+func (f *failingReader) Err() error { return f.err }
+
+// TestLoadErrorMidStreamIsFinal: bad COPY data found while the rows
+// stream (after the intent is armed) lands nothing and reaches the
+// caller unchanged — not retried, not a recovery case; no intent stays.
+func TestLoadErrorMidStreamIsFinal(t *testing.T) {
+	ctx := context.Background()
+	g := openGraph(t, objstore.NewMem(), true)
+	defer g.Close()
+	createTables(t, g, "a")
+	bad := protocol.Errorf(protocol.KindNotNull, nil, "null value in column \"id\"")
+	var opened atomic.Int32
+	src := func() (array.RecordReader, error) {
+		opened.Add(1)
+		r, err := rowsOf(1, 2)()
+		return &failingReader{RecordReader: r, err: bad}, err
+	}
+	before := head(t, g)
+	_, err := g.Load(ctx, WriteOptions{}, "a", src, nil)
+	if !errors.Is(err, bad) || protocol.SQLState(err) != "23502" || opened.Load() != 1 {
+		t.Fatalf("want the stream's 23502 once, got %v (%s), opened %d", err, protocol.SQLState(err), opened.Load())
+	}
+	if sn := head(t, g); sn.Version != before.Version {
+		t.Fatal("a failed load published")
+	}
+	if objs, _ := g.Root.Store().List(ctx, "__recovery/"); len(objs) != 0 {
+		t.Fatalf("intents left: %v", objs)
+	}
+	if st := g.Stats(); st.RecoveryRequired != 0 || st.Reprepares != 0 {
+		t.Fatalf("stats %+v", st)
+	}
+}
+
+// TestWritersWaitForALoad: a long COPY holds its table's gate while it
+// streams, so an in-process INSERT into the same table waits and then
+// re-prepares instead of making the COPY fail with 40001.
+func TestWritersWaitForALoad(t *testing.T) {
+	ctx := context.Background()
+	g := openGraph(t, objstore.NewMem(), true)
+	defer g.Close()
+	createTables(t, g, "a")
+	other := openGraph(t, g.Root.Store(), false)
+	defer other.Close()
+	done := make(chan error, 1)
+	src := func() (array.RecordReader, error) {
+		go func() { done <- insert(ctx, other, WriteOptions{}, map[string][]int64{"a": {-1}}) }()
+		time.Sleep(50 * time.Millisecond) // the insert prepares and queues at the gate
+		return genSource(5000)()
+	}
+	if _, err := g.Load(ctx, WriteOptions{MaxRowsPerFile: 1000}, "a", src, nil); err != nil {
+		t.Fatalf("load: %v", err)
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("concurrent insert: %v", err)
+	}
+	ids, _ := readIDs(t, g, head(t, g), "a")
+	if len(ids) != 5001 || ids[0] != -1 {
+		t.Fatalf("a has %d rows, first %v", len(ids), ids[:1])
 	}
 }

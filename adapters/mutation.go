@@ -137,12 +137,14 @@ func (w *mutationWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite
 			continue
 		}
 		txn := uuid.NewString()
-		if o.compact != nil {
-			// Optimize stages its Rewrite in Apply, under the held table
-			// gate and after the sidecar is durable: a compaction takes
-			// longer than a small write, so staged here it would lose its
-			// read set to every concurrent writer of the table and never
-			// land; under the gate those writers wait for it instead.
+		if o.compact != nil || o.onlyLoads() {
+			// Optimize stages its Rewrite, and Load streams its rows, in
+			// Apply: under the held table gate and after the sidecar is
+			// durable. Both take longer than a small write, so staged here
+			// they would lose their read set to every concurrent writer of
+			// the table (a consumed COPY stream cannot re-prepare: 40001);
+			// under the gate those writers wait for them instead, and a
+			// read-set change before the stream is read re-prepares.
 			pending[k] = o
 			pw.Effects = append(pw.Effects, protocol.Effect{Table: k, Location: e.Location, LanceBranch: e.Branch,
 				Kind: protocol.EffectStaged, ExpectedVersion: e.Version, TxnUUID: txn, Post: protocol.PostExact, RollbackSafe: true})
@@ -268,6 +270,9 @@ func (w *mutationWriter) Apply(ctx context.Context, pw *protocol.PreparedWrite) 
 	if staged == nil {
 		return fmt.Errorf("adapters: no staged transactions for %s", pw.OperationID)
 	}
+	if err := w.stageLate(ctx, pw, staged, pending); err != nil {
+		return err
+	}
 	// outcome per effect: 0 not attempted, 1 landed, 2 lost the slot to
 	// another transaction (ours can then never land: exact commits only
 	// ever use read_version+1), 3 anything else (ambiguous)
@@ -284,17 +289,6 @@ func (w *mutationWriter) Apply(ctx context.Context, pw *protocol.PreparedWrite) 
 				if !created && lance.IsExists(err) {
 					outcome[i] = 2 // a concurrent first toucher owns the ref
 				}
-				return err
-			}
-		}
-		if e.Kind == protocol.EffectStaged && s == nil && pending[e.Table] != nil {
-			// late staging (Optimize): HEAD == pin was revalidated under
-			// the gate; a failure here lands nothing
-			ds, err := lance.Open(ctx, w.store, e.Location, w.root.DatasetOptions(e.Location, e.LanceBranch, e.ExpectedVersion))
-			if err == nil {
-				s, err = stageOps(ctx, ds, pending[e.Table], w.stageOptions(e.TxnUUID))
-			}
-			if err != nil {
 				return err
 			}
 		}
@@ -337,6 +331,68 @@ func (w *mutationWriter) Apply(ctx context.Context, pw *protocol.PreparedWrite) 
 		}
 	}
 	return err
+}
+
+// stageLate stages the effects kept for Apply on existing refs (Optimize
+// rewrites, Load streams), all before any commit: HEAD == pin was
+// revalidated under the held gate, so a failure here lands nothing. A
+// load's failure (bad COPY data, a validator's error, a consumed
+// stream) is final — the stream cannot be replayed — and is returned as
+// is; a compaction's restarts the attempt. Streaming a load takes a
+// while, so the read set is checked again afterwards: a change (a probed
+// table another writer committed meanwhile) restarts the attempt before
+// any effect, and the re-prepared attempt answers 40001 when it finds
+// the stream consumed.
+func (w *mutationWriter) stageLate(ctx context.Context, pw *protocol.PreparedWrite, staged map[graph.TableKey]*lance.Staged, pending map[graph.TableKey]*tableOps) error {
+	var late []int
+	loads := false
+	for i, e := range pw.Effects {
+		if e.Kind == protocol.EffectStaged && staged[e.Table] == nil && pending[e.Table] != nil {
+			late = append(late, i)
+			loads = loads || pending[e.Table].compact == nil
+		}
+	}
+	if len(late) == 0 {
+		return nil
+	}
+	var mu sync.Mutex
+	err := objstore.Parallel(ctx, len(late), 8, func(ctx context.Context, j int) error {
+		e := pw.Effects[late[j]]
+		o := pending[e.Table]
+		ds, err := lance.Open(ctx, w.store, e.Location, w.root.DatasetOptions(e.Location, e.LanceBranch, e.ExpectedVersion))
+		if err != nil {
+			return err
+		}
+		s, err := stageOps(ctx, ds, o, w.stageOptions(e.TxnUUID))
+		if err != nil {
+			if o.compact == nil {
+				te, _ := pw.Base.Snapshot.State.Table(e.Table)
+				return protocol.NoEffectFinal(wrapStageErr(te.Name, err))
+			}
+			return err
+		}
+		mu.Lock()
+		staged[e.Table] = s
+		mu.Unlock()
+		return nil
+	})
+	if err != nil {
+		if errors.Is(err, protocol.ErrNoEffect) {
+			return err
+		}
+		return fmt.Errorf("%w: %v", protocol.ErrNoEffect, err)
+	}
+	if !loads {
+		return nil
+	}
+	fresh, err := w.root.Head(ctx, pw.Base.Branch)
+	if err != nil {
+		return fmt.Errorf("%w: %v", protocol.ErrNoEffect, err)
+	}
+	if err := pw.ReadSet.Check(fresh); err != nil {
+		return fmt.Errorf("%w: %v", protocol.ErrNoEffect, err)
+	}
+	return nil
 }
 
 // ProbeHead answers revalidation for staged effects from the dataset

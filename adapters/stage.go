@@ -237,6 +237,11 @@ func (s *Stage) changesCatalog() bool {
 	return len(s.pending) > 0 || len(s.drops) > 0 || len(s.redefs) > 0
 }
 
+// onlyLoads reports whether the table's changes are Load appends only.
+func (o *tableOps) onlyLoads() bool {
+	return o.loads > 0 && o.loads == len(o.inserts) && len(o.deletes) == 0 && o.compact == nil
+}
+
 // onlyLoads reports whether every row change of the stage is a Load
 // (COPY FROM): appends and no deletes.
 func (s *Stage) onlyLoads() bool {
@@ -244,7 +249,7 @@ func (s *Stage) onlyLoads() bool {
 		return false
 	}
 	for _, k := range s.order {
-		if o := s.ops[k]; o.loads == 0 || o.loads != len(o.inserts) || len(o.deletes) > 0 || o.compact != nil {
+		if !s.ops[k].onlyLoads() {
 			return false
 		}
 	}

@@ -225,6 +225,9 @@ func (c *Coordinator) attempt(ctx context.Context, w Writer, o CommitOptions) (*
 		if errors.Is(err, ErrNoEffect) {
 			c.Recovery.Finalize(ctx, pw)
 			w.Discard(pw)
+			if cause := finalCause(err); cause != nil {
+				return nil, false, withOp(cause, pw.OperationID)
+			}
 			return nil, true, &Error{Kind: KindReadSetChanged, OperationID: pw.OperationID,
 				Message: "a concurrent write to the same table won; nothing of this write was applied", Err: err}
 		}

@@ -38,7 +38,10 @@
 // exception is an Apply whose every commit lost its exact slot to
 // another transaction (ErrNoEffect): exact commits only use pin+1, so
 // none of ours can ever land; the intent is empty, finalized at once,
-// and the attempt restarts.
+// and the attempt restarts — unless the adapter marks its failure
+// final (NoEffectFinal: nothing landed, but re-preparing cannot help,
+// e.g. a consumed COPY stream or bad COPY data found while streaming),
+// which is finalized and returned unchanged.
 //
 // RFC-022 §3 invariants → code → tests:
 //

@@ -9,6 +9,30 @@ import (
 // none of its effects landed (so the armed intent is empty).
 var ErrNoEffect = errors.New("protocol: no effect landed")
 
+// noEffectFinal is an Apply failure that landed nothing and must not be
+// retried (see NoEffectFinal).
+type noEffectFinal struct{ err error }
+
+func (e *noEffectFinal) Error() string { return e.err.Error() }
+func (e *noEffectFinal) Unwrap() []error {
+	return []error{ErrNoEffect, e.err}
+}
+
+// NoEffectFinal wraps an adapter's Apply failure that proves no effect
+// landed and that re-preparing cannot fix (the input was invalid, or a
+// one-shot stream was consumed): the coordinator finalizes the empty
+// intent and returns err to the caller unchanged instead of restarting.
+func NoEffectFinal(err error) error { return &noEffectFinal{err: err} }
+
+// finalCause returns the error a NoEffectFinal wraps (nil if none).
+func finalCause(err error) error {
+	var f *noEffectFinal
+	if errors.As(err, &f) {
+		return f.err
+	}
+	return nil
+}
+
 // ErrorKind classifies protocol errors; each maps to one SQLSTATE
 // (DESIGN.md §4).
 type ErrorKind int

@@ -193,3 +193,14 @@ func TestSharedBranchGateExcludesOnlyControl(t *testing.T) {
 	}
 	ctl()
 }
+
+func TestNoEffectFinal(t *testing.T) {
+	cause := &Error{Kind: KindNotNull, Message: "null"}
+	err := NoEffectFinal(cause)
+	if !errors.Is(err, ErrNoEffect) || !errors.Is(err, cause) || finalCause(err) != cause || SQLState(err) != "23502" {
+		t.Fatalf("NoEffectFinal: %v", err)
+	}
+	if finalCause(ErrNoEffect) != nil || finalCause(errors.New("x")) != nil {
+		t.Fatal("finalCause of a non-final error")
+	}
+}
