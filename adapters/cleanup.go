@@ -39,8 +39,9 @@ import (
 // __manifest version of any branch registers (a rolled-back CREATE
 // TABLE; ids are never reused, so nothing can register them later), and,
 // when the store can sweep them (objstore.Local), staging files of
-// crashed puts. __manifest versions themselves are all kept (no
-// retention setting yet: time travel reaches every commit).
+// crashed puts. __manifest versions are all kept unless
+// KeepManifestVersions asks for retention (cleanup_manifest.go): every
+// manifest version is a graph commit time travel can reach.
 //
 // The recovery barrier runs first (Recover): intents of gone owners are
 // resolved, so their staged files become ordinary garbage; the others
@@ -57,6 +58,10 @@ type CleanupOptions struct {
 	Progress func(CleanupProgress)
 	// Now is the clock (tests); default time.Now.
 	Now func() time.Time
+	// KeepManifestVersions > 0 deletes __manifest versions older than
+	// the newest KeepManifestVersions of each branch that nothing needs
+	// (cleanup_manifest.go); 0 keeps every graph commit (the default).
+	KeepManifestVersions int
 }
 
 // CleanupProgress reports one step.
@@ -75,8 +80,11 @@ type CleanupReport struct {
 	KeptYoung      int      // unreferenced but younger than Grace
 	OrphanDatasets []string // whole datasets reclaimed
 	StagingSwept   int      // crashed-put staging files removed
-	Skipped        []string // datasets skipped, with the reason
-	Recovery       []recovery.Report
+	// ManifestVersionsDeleted counts __manifest versions removed by
+	// KeepManifestVersions (their keys are in Deleted too).
+	ManifestVersionsDeleted int
+	Skipped                 []string // datasets skipped, with the reason
+	Recovery                []recovery.Report
 }
 
 // stagingSweeper is implemented by stores that keep their own staging
@@ -129,9 +137,16 @@ func CleanupRoot(ctx context.Context, root *graph.Root, rec *recovery.Manager, o
 			protected[strings.TrimSuffix(e.Location, "/")] = sc.OperationID
 		}
 	}
-	registered, err := g.registeredLocations(ctx)
+	registered, hist, err := g.registeredLocations(ctx)
 	if err != nil {
 		return rep, err
+	}
+	if o.KeepManifestVersions > 0 {
+		// before the datasets: the files of deleted versions are then
+		// reclaimed by this same run
+		if err := g.pruneManifest(ctx, hist, o.KeepManifestVersions, pend, o.DryRun, &rep); err != nil {
+			return rep, err
+		}
 	}
 	roots, err := datasetRoots(ctx, store)
 	if err != nil {
@@ -191,16 +206,18 @@ func datasetRoots(ctx context.Context, store objstore.Store) ([]string, error) {
 
 // registeredLocations is every table location any __manifest version of
 // any graph branch registers (O(history): cleanup is maintenance).
-func (g *Graph) registeredLocations(ctx context.Context) (map[string]bool, error) {
+func (g *Graph) registeredLocations(ctx context.Context) (map[string]bool, *manifestHistory, error) {
 	out := map[string]bool{}
+	h := &manifestHistory{versions: map[string][]uint64{}, commits: map[string]map[uint64]string{},
+		merged: map[string]bool{}, mergeAt: map[string]map[uint64]bool{}}
 	branches, err := g.Root.Branches(ctx)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for _, b := range branches {
 		vs, err := g.manifestVersions(ctx, b)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		for _, v := range vs {
 			sn, err := g.Root.SnapshotAt(ctx, b, v)
@@ -208,35 +225,21 @@ func (g *Graph) registeredLocations(ctx context.Context) (map[string]bool, error
 				if lance.IsNotFound(err) {
 					continue
 				}
-				return nil, err
+				return nil, nil, err
 			}
+			h.add(b, v, sn.Commit)
 			for _, e := range sn.State.Tables {
 				out[strings.TrimSuffix(e.Location, "/")] = true
 			}
 		}
 	}
-	return out, nil
+	return out, h, nil
 }
 
 // manifestVersions lists the __manifest versions of a graph branch
 // (including a sealed one: its versions still register tables).
 func (g *Graph) manifestVersions(ctx context.Context, branch string) ([]uint64, error) {
-	ds, err := lance.Open(ctx, g.Root.Store(), graph.ManifestRoot, g.Root.DatasetOptions(graph.ManifestRoot, lanceBranchOf(branch), 0))
-	if err != nil {
-		if lance.IsNotFound(err) {
-			return nil, nil // deleted meanwhile
-		}
-		return nil, err
-	}
-	vi, err := ds.ListVersions(ctx)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]uint64, len(vi))
-	for i, v := range vi {
-		out[i] = v.Version
-	}
-	return out, nil
+	return g.Root.ManifestVersions(ctx, branch)
 }
 
 // candidateDirs are the directories of a dataset branch tree whose

@@ -27,12 +27,16 @@ import (
 func (g *Graph) mergeBase(ctx context.Context, target, source *graph.Snapshot) (tb, sb *graph.Snapshot, err error) {
 	src := map[string]*graph.Snapshot{}
 	took := map[string]bool{} // target commits the source merged in
-	for v := source.Version; v >= 1; v-- {
+	svs, err := g.versionsDesc(ctx, source)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, v := range svs {
 		sn := source
 		if v != source.Version {
 			sn, err = g.Root.SnapshotAt(ctx, source.Branch, v)
 			if lance.IsNotFound(err) {
-				break // below the branch's fork
+				continue // pruned meanwhile
 			}
 			if err != nil {
 				return nil, nil, err
@@ -45,12 +49,16 @@ func (g *Graph) mergeBase(ctx context.Context, target, source *graph.Snapshot) (
 			took[mp] = true
 		}
 	}
-	for v := target.Version; v >= 1; v-- {
+	tvs, err := g.versionsDesc(ctx, target)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, v := range tvs {
 		tn := target
 		if v != target.Version {
 			tn, err = g.Root.SnapshotAt(ctx, target.Branch, v)
 			if lance.IsNotFound(err) {
-				break
+				continue
 			}
 			if err != nil {
 				return nil, nil, err
@@ -68,4 +76,21 @@ func (g *Graph) mergeBase(ctx context.Context, target, source *graph.Snapshot) (
 	}
 	return nil, nil, protocol.Errorf(protocol.KindInvalid, nil,
 		"branches %q and %q have no common commit in their own histories; merge each into the branch they were created from", source.Branch, target.Branch)
+}
+
+// versionsDesc lists the existing __manifest versions of sn's branch up
+// to sn's version, newest first (a manifest retention may have pruned
+// some; a branch's versions start at its fork).
+func (g *Graph) versionsDesc(ctx context.Context, sn *graph.Snapshot) ([]uint64, error) {
+	vs, err := g.manifestVersions(ctx, sn.Branch)
+	if err != nil {
+		return nil, err
+	}
+	out := []uint64{sn.Version}
+	for i := len(vs) - 1; i >= 0; i-- {
+		if vs[i] < sn.Version {
+			out = append(out, vs[i])
+		}
+	}
+	return out, nil
 }

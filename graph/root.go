@@ -464,11 +464,20 @@ func (r *Root) walkBack(ctx context.Context, branch string, visit func(*Snapshot
 	if !visit(head) {
 		return nil
 	}
-	for v := head.Version - 1; v >= 1; v-- {
+	// the versions that exist: a manifest retention may have pruned some
+	vs, err := r.ManifestVersions(ctx, branch)
+	if err != nil {
+		return err
+	}
+	for i := len(vs) - 1; i >= 0; i-- {
+		v := vs[i]
+		if v >= head.Version {
+			continue
+		}
 		sn, err := r.SnapshotAt(ctx, branch, v)
 		if err != nil {
 			if lance.IsNotFound(err) {
-				return nil // older versions reclaimed
+				continue // pruned meanwhile
 			}
 			return err
 		}

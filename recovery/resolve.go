@@ -220,6 +220,12 @@ func (m *Manager) published(ctx context.Context, sc *Sidecar) (commit, rollback 
 		sn := head
 		if v != head.Version {
 			if sn, err = m.root.SnapshotAt(ctx, sc.Branch, v); err != nil {
+				if lance.IsNotFound(err) {
+					// pruned by a manifest retention: only versions older
+					// than every pending intent's base, or listed before
+					// this intent armed, are pruned — never its commit
+					continue
+				}
 				return false, false, err
 			}
 		}
