@@ -17,6 +17,10 @@
 // and is a PutIfAbsent CAS on N+1. Snapshots: Head (branch head),
 // SnapshotAt (manifest version), SnapshotByCommit, SnapshotAsOf (these
 // two walk history: time travel is allowed to be O(history)).
+// ManifestVersions lists a branch's existing versions from one listing
+// of its _versions/ directory; the history walks use it, so versions
+// pruned by a manifest retention (adapters Cleanup, opt-in) are skipped
+// rather than ending the walk.
 //
 // Decoded-snapshot cache (headcache.go): the decoded state of each
 // branch's latest head is cached under (branch, incarnation, manifest
