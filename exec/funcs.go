@@ -232,7 +232,7 @@ func minMaxKernel(greatest bool) kernel {
 func isSetReturning(name string) bool {
 	switch name {
 	case "generate_series", "unnest", "jsonb_array_elements", "json_array_elements", "jsonb_each", "json_each",
-		"jsonb_object_keys", "json_object_keys", "regexp_matches", "generate_subscripts", "pg_partition_ancestors", "jsonb_array_elements_text", "json_array_elements_text", "jsonb_each_text", "json_each_text":
+		"jsonb_object_keys", "json_object_keys", "regexp_matches", "generate_subscripts", "pg_partition_ancestors", "regexp_split_to_table", "jsonb_array_elements_text", "json_array_elements_text", "jsonb_each_text", "json_each_text":
 		return true
 	}
 	return false
@@ -252,12 +252,12 @@ func knownPostgresFunction(name string) bool {
 		"regexp_count",
 		"regexp_instr", "regexp_substr", "convert_from", "convert_to", "sha512",
 		"sha224", "sha384", "crc32", "overlay", "array_replace", "array_fill",
-		"generate_subscripts", "width_bucket", "min_scale",
+		"width_bucket", "min_scale",
 		"trim_scale", "setseed", "nextval", "currval", "setval", "lastval", "txid_current", "pg_current_xact_id",
 		"age_in_days", "date_bin", "make_timestamp", "make_timestamptz", "make_interval", "make_time",
 		"timeofday", "justify_interval", "to_tsvector", "to_tsquery", "plainto_tsquery", "ts_rank",
 		"pg_sleep", "pg_advisory_lock", "pg_try_advisory_lock", "pg_advisory_unlock", "pg_notify",
-		"pg_get_functiondef", "pg_get_serial_sequence", "pg_get_keywords", "string_to_table",
+		"pg_get_functiondef", "pg_get_keywords", "string_to_table",
 		"unistr", "normalize", "parse_ident", "inet_client_addr", "inet_server_addr", "inet_server_port",
 		"pg_is_in_recovery", "pg_postmaster_start_time", "pg_conf_load_time", "set_config", "current_setting",
 		"row_number_agg", "grouping", "xmlelement", "xmlforest", "array_sample", "array_shuffle":

@@ -109,6 +109,29 @@ func (f *funcScanNode) run(ec *evalCtx, emit func(*Batch) error) error {
 		}
 	case "pg_partition_ancestors":
 		// no partitioning: a table that is not a partition has no rows
+	case "generate_subscripts":
+		// one-dimensional arrays: dimension 1 only; int2vector and
+		// oidvector are 0-based
+		arr := vals[0].A[0]
+		if vals[1].I[0] != 1 || arr.Items.N == 0 {
+			return nil
+		}
+		lo := int64(1)
+		if arr.vector {
+			lo = 0
+		}
+		v := NewVec(TInt4, arr.Items.N)
+		rev := len(vals) == 3 && vals[2].B[0]
+		for i := range v.I {
+			if rev {
+				v.I[i] = lo + int64(arr.Items.N-1-i)
+			} else {
+				v.I[i] = lo + int64(i)
+			}
+		}
+		if err := flush(v); err != nil {
+			return err
+		}
 	case "unnest":
 		if err := flush(vals[0].A[0].Items); err != nil {
 			return err
@@ -374,6 +397,20 @@ func (b *binder) bindSRF(name string, args []Expr) (Type, []Expr, error) {
 		if name == "regexp_matches" {
 			t = Type{1009, -1}
 		}
+	case "generate_subscripts":
+		if len(args) < 2 || len(args) > 3 || !args[0].Type().IsArray() {
+			return Type{}, nil, noFunction(name, args)
+		}
+		var err error
+		if args[1], err = b.coerce(args[1], TInt4, castImplicit, ""); err != nil {
+			return Type{}, nil, noFunction(name, args)
+		}
+		if len(args) == 3 {
+			if args[2], err = b.coerce(args[2], TBool, castImplicit, ""); err != nil {
+				return Type{}, nil, noFunction(name, args)
+			}
+		}
+		t = TInt4
 	case "pg_partition_ancestors":
 		// no partitioning here: every relation answers no rows
 		if len(args) != 1 {
@@ -479,7 +516,7 @@ func jsonSetItems(name, doc string) ([]*string, error) {
 // and unnest that bindSRF knows.
 func otherSRF(name string) bool {
 	switch name {
-	case "regexp_matches", "regexp_split_to_table", "pg_partition_ancestors":
+	case "regexp_matches", "regexp_split_to_table", "pg_partition_ancestors", "generate_subscripts":
 		return true
 	case "jsonb_array_elements", "json_array_elements", "jsonb_array_elements_text", "json_array_elements_text", "jsonb_object_keys", "json_object_keys":
 		return true

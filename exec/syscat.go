@@ -36,7 +36,7 @@ func sysCols(spec string) []ColumnDef {
 		case "char[]":
 			t = Type{1002, -1}
 		case "pg_node_tree":
-			t = TText
+			t = Type{OIDPgNodeTree, -1}
 		case "int2[]":
 			t = Type{1005, -1}
 		case "oid[]":
@@ -368,7 +368,7 @@ func init() {
 		}
 		return rows
 	}}
-	pgCatalogRels["pg_class"] = &sysRelation{1259, "oid oid, relname name, relnamespace oid, reltype oid, reloftype oid, relowner oid, relam oid, relfilenode oid, reltablespace oid, relpages int4, reltuples float4, relallvisible int4, reltoastrelid oid, relhasindex bool, relisshared bool, relpersistence char, relkind char, relnatts int2, relchecks int2, relhasrules bool, relhastriggers bool, relhassubclass bool, relrowsecurity bool, relforcerowsecurity bool, relispopulated bool, relreplident char, relispartition bool, relrewrite oid, relacl text[], reloptions text[], relpartbound text", func(c *catalogSet) [][]any {
+	pgCatalogRels["pg_class"] = &sysRelation{1259, "oid oid, relname name, relnamespace oid, reltype oid, reloftype oid, relowner oid, relam oid, relfilenode oid, reltablespace oid, relpages int4, reltuples float4, relallvisible int4, reltoastrelid oid, relhasindex bool, relisshared bool, relpersistence char, relkind char, relnatts int2, relchecks int2, relhasrules bool, relhastriggers bool, relhassubclass bool, relrowsecurity bool, relforcerowsecurity bool, relispopulated bool, relreplident char, relispartition bool, relrewrite oid, relacl text[], reloptions text[], relpartbound pg_node_tree", func(c *catalogSet) [][]any {
 		var rows [][]any
 		// PostgreSQL implements foreign keys with (internal) triggers on
 		// both tables; psql prints FK sections only when relhastriggers
@@ -441,7 +441,7 @@ func init() {
 		}
 		return rows
 	}}
-	pgCatalogRels["pg_type"] = &sysRelation{1247, "oid oid, typname name, typnamespace oid, typowner oid, typlen int2, typbyval bool, typtype char, typcategory char, typispreferred bool, typisdefined bool, typdelim char, typrelid oid, typsubscript regproc, typelem oid, typarray oid, typinput regproc, typoutput regproc, typreceive regproc, typsend regproc, typmodin regproc, typmodout regproc, typanalyze regproc, typalign char, typstorage char, typnotnull bool, typbasetype oid, typtypmod int4, typndims int4, typcollation oid, typdefaultbin text, typdefault text, typacl text[]", func(c *catalogSet) [][]any {
+	pgCatalogRels["pg_type"] = &sysRelation{1247, "oid oid, typname name, typnamespace oid, typowner oid, typlen int2, typbyval bool, typtype char, typcategory char, typispreferred bool, typisdefined bool, typdelim char, typrelid oid, typsubscript regproc, typelem oid, typarray oid, typinput regproc, typoutput regproc, typreceive regproc, typsend regproc, typmodin regproc, typmodout regproc, typanalyze regproc, typalign char, typstorage char, typnotnull bool, typbasetype oid, typtypmod int4, typndims int4, typcollation oid, typdefaultbin pg_node_tree, typdefault text, typacl text[]", func(c *catalogSet) [][]any {
 		var oids []uint32
 		for oid := range typeInfos {
 			oids = append(oids, oid)
@@ -452,10 +452,11 @@ func init() {
 			ti := typeInfos[oid]
 			ns := uint32(oidPgCatalog)
 			typtype := "b"
-			base := uint32(0)
+			base, basemod := uint32(0), int32(-1)
 			switch oid {
 			case OIDCardinalNumber, OIDCharacterData, OIDSQLIdentifier, OIDTimeStamp, OIDYesOrNo:
 				ns, typtype = oidInformationSchema, "d"
+				base, basemod = infoDomainBase(oid)
 			case OIDRecord, OIDUnknown:
 				typtype = "p"
 			}
@@ -477,12 +478,12 @@ func init() {
 				in, out = "array_in", "array_out"
 			}
 			rows = append(rows, []any{oid, ti.name, ns, oidPostgresRole, ti.len, byval, typtype, string(ti.cat), ti.pref, true, ",", 0, 0, elem, ti.array,
-				0, 0, 0, 0, 0, 0, 0, align, typStorage(oid), false, base, -1, 0, coll, nil, nil, nil})
+				0, 0, 0, 0, 0, 0, 0, align, typStorage(oid), false, base, basemod, 0, coll, nil, typDefault(oid), nil})
 			_, _ = in, out
 		}
 		return rows
 	}}
-	pgCatalogRels["pg_constraint"] = &sysRelation{2606, "oid oid, conname name, connamespace oid, contype char, condeferrable bool, condeferred bool, convalidated bool, conrelid oid, contypid oid, conindid oid, conparentid oid, confrelid oid, confupdtype char, confdeltype char, confmatchtype char, conislocal bool, coninhcount int4, connoinherit bool, conkey int2[], confkey int2[], conbin text", func(c *catalogSet) [][]any {
+	pgCatalogRels["pg_constraint"] = &sysRelation{2606, "oid oid, conname name, connamespace oid, contype char, condeferrable bool, condeferred bool, convalidated bool, conrelid oid, contypid oid, conindid oid, conparentid oid, confrelid oid, confupdtype char, confdeltype char, confmatchtype char, conislocal bool, coninhcount int4, connoinherit bool, conkey int2[], confkey int2[], conbin pg_node_tree", func(c *catalogSet) [][]any {
 		var rows [][]any
 		for _, k := range c.constraints() {
 			if k.kind == 'i' {
@@ -518,7 +519,7 @@ func init() {
 		}
 		return rows
 	}}
-	pgCatalogRels["pg_index"] = &sysRelation{2610, "indexrelid oid, indrelid oid, indnatts int2, indnkeyatts int2, indisunique bool, indnullsnotdistinct bool, indisprimary bool, indisexclusion bool, indimmediate bool, indisclustered bool, indisvalid bool, indcheckxmin bool, indisready bool, indislive bool, indisreplident bool, indkey int2vector, indcollation oidvector, indclass oidvector, indoption int2vector, indexprs text, indpred text", func(c *catalogSet) [][]any {
+	pgCatalogRels["pg_index"] = &sysRelation{2610, "indexrelid oid, indrelid oid, indnatts int2, indnkeyatts int2, indisunique bool, indnullsnotdistinct bool, indisprimary bool, indisexclusion bool, indimmediate bool, indisclustered bool, indisvalid bool, indcheckxmin bool, indisready bool, indislive bool, indisreplident bool, indkey int2vector, indcollation oidvector, indclass oidvector, indoption int2vector, indexprs pg_node_tree, indpred pg_node_tree", func(c *catalogSet) [][]any {
 		var rows [][]any
 		for _, k := range c.constraints() {
 			if !k.hasIndex() {
@@ -532,7 +533,7 @@ func init() {
 		}
 		return rows
 	}}
-	pgCatalogRels["pg_attrdef"] = &sysRelation{2604, "oid oid, adrelid oid, adnum int2, adbin text", func(c *catalogSet) [][]any {
+	pgCatalogRels["pg_attrdef"] = &sysRelation{2604, "oid oid, adrelid oid, adnum int2, adbin pg_node_tree", func(c *catalogSet) [][]any {
 		var rows [][]any
 		for _, t := range c.userTables() {
 			for i, col := range t.Columns {
@@ -822,4 +823,30 @@ func typStorage(oid uint32) string {
 		return "p"
 	}
 	return "x"
+}
+
+// infoDomainBase is the base type and typmod of an information_schema
+// domain.
+func infoDomainBase(oid uint32) (uint32, int32) {
+	switch oid {
+	case OIDCardinalNumber:
+		return OIDInt4, -1
+	case OIDCharacterData:
+		return OIDVarchar, -1
+	case OIDSQLIdentifier:
+		return OIDName, -1
+	case OIDTimeStamp:
+		return OIDTimestamptz, 2
+	case OIDYesOrNo:
+		return OIDVarchar, 3 + 4
+	}
+	return 0, -1
+}
+
+// typDefault is pg_type.typdefault (only information_schema.time_stamp has one).
+func typDefault(oid uint32) any {
+	if oid == OIDTimeStamp {
+		return "CURRENT_TIMESTAMP(2)"
+	}
+	return nil
 }

@@ -44,6 +44,32 @@ func init() {
 	def("pg_get_triggerdef", sig(TText, nullKernel, TOid), sig(TText, nullKernel, TOid, TBool))
 	def("pg_get_ruledef", sig(TText, nullKernel, TOid), sig(TText, nullKernel, TOid, TBool))
 	def("pg_get_viewdef", sig(TText, nullKernel, TOid), sig(TText, nullKernel, TOid, TBool), sig(TText, nullKernel, TText), sig(TText, nullKernel, TText, TBool))
+	defCustom("pg_get_serial_sequence", func(b *binder, args []Expr) (Expr, error) {
+		if len(args) != 2 {
+			return nil, noFunction("pg_get_serial_sequence", args)
+		}
+		for i := range args {
+			var err error
+			if args[i], err = b.coerce(args[i], TText, castImplicit, ""); err != nil {
+				return nil, noFunction("pg_get_serial_sequence", args)
+			}
+		}
+		cs := b.cat
+		return &opExpr{name: "pg_get_serial_sequence", t: TText, args: args, strict: true, k: func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+			for _, i := range sel {
+				seq, err := cs.serialSequence(a[0].S[i], a[1].S[i])
+				if err != nil {
+					return err
+				}
+				if seq == "" {
+					out.SetNull(int(i))
+				} else {
+					out.S[i] = seq
+				}
+			}
+			return nil
+		}}, nil
+	})
 	def("pg_size_pretty", sig(TText, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
 		for _, i := range sel {
 			out.S[i] = sizePretty(a[0].I[i])
@@ -163,4 +189,71 @@ func procByOID(oid uint32) (procInfo, bool) {
 		}
 	}
 	return p, true
+}
+
+// serialSequence is pg_get_serial_sequence: the sequence a column's
+// nextval('…') default draws from, schema-qualified, or "" when none.
+func (c *catalogSet) serialSequence(table, column string) (string, error) {
+	schema, name := "", table
+	if parts := splitQualified(table); len(parts) == 2 {
+		schema, name = parts[0], parts[1]
+	} else if len(parts) == 1 {
+		name = parts[0]
+	}
+	t := c.table(schema, name)
+	if t == nil {
+		return "", errf(CodeUndefinedTable, "relation \"%s\" does not exist", table)
+	}
+	for _, col := range t.Columns {
+		if col.Name != column {
+			continue
+		}
+		d := col.Default
+		const pre = "nextval('"
+		k := strings.Index(d, pre)
+		if k < 0 {
+			return "", nil
+		}
+		rest := d[k+len(pre):]
+		end := strings.Index(rest, "'")
+		if end < 0 {
+			return "", nil
+		}
+		seq := rest[:end]
+		if !strings.Contains(seq, ".") {
+			s := t.Schema
+			if s == "" {
+				s = "public"
+			}
+			seq = quoteIdent(s) + "." + seq
+		}
+		return seq, nil
+	}
+	return "", errf(CodeUndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", column, t.Name)
+}
+
+// splitQualified splits [schema.]name, honouring double quotes and
+// folding unquoted parts to lower case.
+func splitQualified(s string) []string {
+	var parts []string
+	var cur strings.Builder
+	quoted := false
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		switch {
+		case ch == '"' && quoted && i+1 < len(s) && s[i+1] == '"':
+			cur.WriteByte('"')
+			i++
+		case ch == '"':
+			quoted = !quoted
+		case ch == '.' && !quoted:
+			parts = append(parts, cur.String())
+			cur.Reset()
+		case !quoted:
+			cur.WriteString(strings.ToLower(string(ch)))
+		default:
+			cur.WriteByte(ch)
+		}
+	}
+	return append(parts, cur.String())
 }

@@ -252,7 +252,14 @@ func init() {
 			return nil
 		}}, nil
 	})
-	funcs["pg_type_is_visible"] = funcs["pg_table_is_visible"]
+	def("pg_type_is_visible", sig(TBool, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			// information_schema is not on the search path
+			b, _ := infoDomainBase(uint32(a[0].I[i]))
+			out.B[i] = b == 0
+		}
+		return nil
+	}, TOid))
 	funcs["pg_function_is_visible"] = funcs["pg_table_is_visible"]
 	def("pg_encoding_to_char", sig(TName, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
 		for _, i := range sel {

@@ -16,6 +16,7 @@ const (
 	OIDBool         uint32 = 16
 	OIDBytea        uint32 = 17
 	OIDChar         uint32 = 18
+	OIDPgNodeTree   uint32 = 194
 	OIDName         uint32 = 19
 	OIDInt8         uint32 = 20
 	OIDInt2         uint32 = 21
@@ -141,6 +142,7 @@ var typeInfos = map[uint32]*typeInfo{
 	OIDSQLIdentifier:  {"sql_identifier", "information_schema.sql_identifier", KStr, 64, 0, 0, 'S', false},
 	OIDTimeStamp:      {"time_stamp", "information_schema.time_stamp", KInt, 8, 0, 0, 'D', false},
 	OIDYesOrNo:        {"yes_or_no", "information_schema.yes_or_no", KStr, -1, 0, 0, 'S', false},
+	OIDPgNodeTree:     {"pg_node_tree", "pg_node_tree", KStr, -1, 0, 0, 'Z', false},
 }
 
 func init() {
@@ -212,7 +214,7 @@ func (t Type) isInt() bool {
 }
 func (t Type) isString() bool {
 	switch t.OID {
-	case OIDText, OIDVarchar, OIDBpchar, OIDName, OIDChar, OIDSQLIdentifier, OIDCharacterData, OIDYesOrNo:
+	case OIDText, OIDVarchar, OIDBpchar, OIDName, OIDChar, OIDSQLIdentifier, OIDCharacterData, OIDYesOrNo, OIDPgNodeTree:
 		return true
 	}
 	return false
