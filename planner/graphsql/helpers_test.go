@@ -80,6 +80,15 @@ func createPeople(t *testing.T, g *adapters.Graph) {
 // insertPeople writes rows (id, "p<id>") on branch as one graph commit.
 func insertPeople(t *testing.T, g *adapters.Graph, branch, message string, ids ...int64) string {
 	t.Helper()
+	id, err := tryInsertPeople(g, branch, message, ids...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// tryInsertPeople is insertPeople for goroutines (no t.Fatal).
+func tryInsertPeople(g *adapters.Graph, branch, message string, ids ...int64) (string, error) {
 	b := array.NewRecordBuilder(memory.DefaultAllocator, peopleSchema)
 	defer b.Release()
 	for _, id := range ids {
@@ -91,9 +100,9 @@ func insertPeople(t *testing.T, g *adapters.Graph, branch, message string, ids .
 		return s.Insert("people", adapters.Batches(peopleSchema, rec))
 	})
 	if err != nil {
-		t.Fatal(err)
+		return "", err
 	}
-	return rc.CommitID
+	return rc.CommitID, nil
 }
 
 func itoa(n int64) string {
