@@ -180,6 +180,7 @@ func (w *mergeWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite) e
 			return err
 		}
 	}
+	p.checkNames()
 	if len(p.conflicts) > 0 {
 		sort.Slice(p.conflicts, func(i, j int) bool { return p.conflicts[i].Table < p.conflicts[j].Table })
 		ce := &MergeConflictError{From: w.from, Into: w.into, Conflicts: p.conflicts}
@@ -210,6 +211,45 @@ func (p *mergePlan) conflict(table, f string, a ...any) {
 	p.conflicts = append(p.conflicts, MergeConflict{Table: table, Reason: fmt.Sprintf(f, a...)})
 }
 
+// checkNames finds live-name collisions in the merged catalog: a table
+// the source registers or renames whose name another live target table
+// keeps (a table the source replaced — ALTER rewrite, TRUNCATE — is
+// tombstoned in the same merge and frees its name).
+func (p *mergePlan) checkNames() {
+	live := map[string]graph.TableKey{}
+	for _, e := range p.target.State.Tables {
+		if e.State == graph.Live {
+			live[e.Name] = e.Key()
+		}
+	}
+	drop := func(k graph.TableKey) {
+		for n, o := range live {
+			if o == k {
+				delete(live, n)
+			}
+		}
+	}
+	for _, k := range p.pw.Delta.Tombstones {
+		drop(k)
+	}
+	claim := func(name string, k graph.TableKey) {
+		if o, ok := live[name]; ok && o != k {
+			p.conflict(name, "a different table %s of that name exists on %s", o, p.w.into)
+			return
+		}
+		live[name] = k
+	}
+	for _, r := range p.pw.Delta.Redefinitions {
+		drop(r.Table)
+	}
+	for _, r := range p.pw.Delta.Redefinitions {
+		claim(r.Name, r.Table)
+	}
+	for _, r := range p.pw.Delta.Registrations {
+		claim(r.Name, r.Key())
+	}
+}
+
 // table classifies one source table.
 func (p *mergePlan) table(ctx context.Context, s graph.TableEntry, sb, tb *graph.Snapshot) error {
 	k := s.Key()
@@ -230,10 +270,6 @@ func (p *mergePlan) table(ctx context.Context, s graph.TableEntry, sb, tb *graph
 		}
 		if tOK {
 			p.conflict(s.Name, "the same table id was registered on both branches")
-			return nil
-		}
-		if o, ok := p.target.State.TableByName(s.Name); ok {
-			p.conflict(s.Name, "a different table %s of that name exists on %s", o.Key(), p.w.into)
 			return nil
 		}
 		reg := s

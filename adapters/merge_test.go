@@ -398,3 +398,51 @@ func TestMergeSiblingsSharingAnAdoptedTable(t *testing.T) {
 		}
 	}
 }
+
+// Catalog changes on the source: a TRUNCATE (a new incarnation of the
+// same table id, the old one tombstoned) and a rename merge into the
+// target; a table created on both sides under one name conflicts.
+func TestMergeCatalogChanges(t *testing.T) {
+	ctx := context.Background()
+	g := mergeRoot(t)
+	if _, err := g.Write(ctx, WriteOptions{Branch: "dev"}, func(ctx context.Context, s *Stage) error {
+		return s.Truncate("c")
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := insert(ctx, g, WriteOptions{Branch: "dev"}, map[string][]int64{"c": {900}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.Write(ctx, WriteOptions{Branch: "dev"}, func(ctx context.Context, s *Stage) error {
+		e, _ := s.Base().State.TableByName("a")
+		return s.Redefine("a", "a2", e.Def)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.Merge(ctx, "dev", "", ""); err != nil {
+		t.Fatalf("merge: %v", err)
+	}
+	if got := branchIDs(t, g, "", "c"); !slices.Equal(got, []int64{900}) {
+		t.Fatalf("main.c = %v", got)
+	}
+	if got := branchIDs(t, g, "", "a2"); !slices.Equal(got, []int64{1}) {
+		t.Fatalf("main.a2 = %v", got)
+	}
+	sn, _ := g.Head(ctx, "")
+	if _, ok := sn.State.TableByName("a"); ok {
+		t.Fatal("a still live on main after merging its rename")
+	}
+	// both sides create a table named z: different ids, one name
+	for _, br := range []string{"", "dev"} {
+		if _, err := g.Write(ctx, WriteOptions{Branch: br}, func(ctx context.Context, s *Stage) error {
+			return s.CreateTable(TableSpec{Name: "z", Columns: testCols})
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err := g.Merge(ctx, "dev", "", "")
+	var ce *MergeConflictError
+	if !errors.As(err, &ce) || len(ce.Conflicts) != 1 || ce.Conflicts[0].Table != "z" {
+		t.Fatalf("create on both sides: %v", err)
+	}
+}
