@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -76,6 +77,9 @@ func (l *wideReader) Record() arrow.RecordBatch      { return l.cur }
 // peakHeap samples the live heap while f runs and returns the peak
 // above the starting heap.
 func peakHeap(f func()) (peak uint64) {
+	// collect often, so the sampled heap tracks live memory rather than
+	// the collector's pacing
+	defer debug.SetGCPercent(debug.SetGCPercent(25))
 	runtime.GC()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
