@@ -90,12 +90,14 @@ func decodeMiniBlockDirect(col string, p *physical, dt arrow.DataType, pl *pageL
 		}
 		data = array.NewData(dt, n, []*memory.Buffer{vb, memory.NewBufferBytes(gather(parts, bufs[1], owned))}, nil, nulls, 0)
 	case physBool:
-		out := make([]byte, bitutil.BytesForBits(int64(n)))
-		at := 0
 		for _, c := range chunks {
 			if len(c.vals)*8 < c.values {
 				return nil, corrupt(col, "bool buffer of %d bytes for %d values", len(c.vals), c.values)
 			}
+		}
+		out := make([]byte, bitutil.BytesForBits(int64(n)))
+		at := 0
+		for _, c := range chunks {
 			bitutil.CopyBitmap(c.vals, 0, c.values, out, at)
 			at += c.values
 		}
@@ -206,12 +208,16 @@ func directValidity(col string, chunks []directChunk, n int, hasDef bool) ([]byt
 	if !hasDef {
 		return nil, 0, nil
 	}
-	vb := make([]byte, bitutil.BytesForBits(int64(n)))
-	at, nulls := 0, 0
+	// check every chunk before allocating, so a corrupt page claiming
+	// many values cannot force a large allocation
 	for _, c := range chunks {
 		if len(c.def) < 2*c.values {
 			return nil, 0, corrupt(col, "%d level bytes for %d levels", len(c.def), c.values)
 		}
+	}
+	vb := make([]byte, bitutil.BytesForBits(int64(n)))
+	at, nulls := 0, 0
+	for _, c := range chunks {
 		d := c.def[:2*c.values]
 		i := 0
 		// whole output bytes while aligned: 8 levels at a time
