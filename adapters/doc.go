@@ -71,8 +71,9 @@
 // confirmed one is rolled forward.
 //
 // Load (load.go; kind "load"): Stage.Load / Graph.Load stream a COPY's
-// rows straight into staged data files of the target table (memory is
-// one data file: TestLoadMemoryIsBounded loads 2M rows, ~116 MB, with
+// rows straight into staged data files of the target table, cut at
+// MaxRowsPerFile rows or DefaultLoadBytesPerFile (64 MB) of data (memory
+// is about one data file: TestLoadMemoryIsBounded loads 2M rows, ~116 MB, with
 // under 48 MB of heap growth), one staged Append and one graph commit
 // whatever the row count. Like Optimize, a load stages in Apply — after
 // revalidation, with the sidecar durable and the table's gate held — so

@@ -24,6 +24,12 @@ import (
 // client). A change noticed before the stream is read (the barrier, the
 // staging function's own checks) still re-prepares.
 
+// DefaultLoadBytesPerFile cuts a load's data files at about 64 MB of
+// Arrow data (unless WriteOptions.MaxBytesPerFile says otherwise): a
+// file is built in memory before its one Put, so this bounds a COPY's
+// memory whatever its row width.
+const DefaultLoadBytesPerFile = 64 << 20
+
 // Load stages the rows of a COPY FROM into a table (existing, created or
 // rewritten in this stage). src is read once; see Graph.Load. A stage
 // whose only row changes are loads (probes allowed) commits with writer
@@ -52,6 +58,9 @@ func (s *Stage) Load(table string, src Source) error {
 // is written. validate, when not nil, runs in the staging function
 // before the rows are staged (register probes there: s.Probe).
 func (g *Graph) Load(ctx context.Context, o WriteOptions, table string, src Source, validate StageFunc) (*protocol.Receipt, error) {
+	if o.MaxBytesPerFile == 0 {
+		o.MaxBytesPerFile = DefaultLoadBytesPerFile
+	}
 	once := OnceSource(src)
 	return g.Write(ctx, o, func(ctx context.Context, s *Stage) error {
 		if validate != nil {
