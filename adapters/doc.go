@@ -72,7 +72,7 @@
 //
 // Load (load.go; kind "load"): Stage.Load / Graph.Load stream a COPY's
 // rows straight into staged data files of the target table, cut at
-// MaxRowsPerFile rows or DefaultLoadBytesPerFile (64 MB) of data (memory
+// MaxRowsPerFile rows or DefaultLoadBytesPerFile (32 MB) of data (memory
 // is about one data file: TestLoadMemoryIsBounded loads 2M rows, ~116 MB, with
 // under 48 MB of heap growth), one staged Append and one graph commit
 // whatever the row count. Like Optimize, a load stages in Apply — after

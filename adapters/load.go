@@ -13,22 +13,23 @@ import (
 // one-shot stream (the client's COPY data) and are written straight into
 // staged Lance data files of the target table — cut every
 // WriteOptions.MaxRowsPerFile rows or MaxBytesPerFile bytes, each file
-// stored as soon as it is full — so memory is one data file whatever the
-// row count, there is no row cap, and any number of rows is one staged
-// Append and one graph commit. Effects, recovery and first touch on a
-// branch are Mutation's (staged Lance transaction per table, exact
-// commit at pin+1; armed intents roll back, confirmed ones roll
-// forward). The difference is the source: it cannot be replayed, so a
-// read-set change after the stream was consumed is answered with 40001
-// instead of a transparent re-prepare (the statement is retried by the
-// client). A change noticed before the stream is read (the barrier, the
-// staging function's own checks) still re-prepares.
+// stored as soon as it is full — so memory is about one data file
+// whatever the row count, there is no row cap, and any number of rows is
+// one staged Append and one graph commit. The stream is read in Apply,
+// after revalidation, with the sidecar durable and the table's gate
+// held (mutation.go stageLate): a read-set change before that
+// re-prepares transparently, and in-process writers of the table wait.
+// Effects, recovery and first touch on a branch are Mutation's (staged
+// Lance transaction per table, exact commit at pin+1; armed intents roll
+// back, confirmed ones roll forward). The source cannot be replayed, so
+// a read-set change found after it was consumed answers 40001 (the
+// client retries the statement), and an error while streaming is final.
 
-// DefaultLoadBytesPerFile cuts a load's data files at about 64 MB of
+// DefaultLoadBytesPerFile cuts a load's data files at about 32 MB of
 // Arrow data (unless WriteOptions.MaxBytesPerFile says otherwise): a
 // file is built in memory before its one Put, so this bounds a COPY's
 // memory whatever its row width.
-const DefaultLoadBytesPerFile = 64 << 20
+const DefaultLoadBytesPerFile = 32 << 20
 
 // Load stages the rows of a COPY FROM into a table (existing, created or
 // rewritten in this stage). src is read once; see Graph.Load. A stage
