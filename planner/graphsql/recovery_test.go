@@ -13,9 +13,9 @@ import (
 	"github.com/pggraph/pggraph/recovery"
 )
 
-// putSidecar leaves an intent without effects owned by another machine
-// whose lease ends at lease.
-func putSidecar(t *testing.T, g *adapters.Graph, lease time.Time) string {
+// putSidecar leaves an intent (with the given effects, none by default)
+// owned by another machine whose lease ends at lease.
+func putSidecar(t *testing.T, g *adapters.Graph, lease time.Time, effects ...protocol.Effect) string {
 	t.Helper()
 	op := graph.NewID()
 	sc := &recovery.Sidecar{
@@ -27,6 +27,7 @@ func putSidecar(t *testing.T, g *adapters.Graph, lease time.Time) string {
 			OperationID: op, WriterKind: adapters.Mutation,
 			Base:     protocol.BaseView{Branch: "main", Incarnation: "main"},
 			ReadSet:  protocol.ReadSet{Branch: "main", Incarnation: "main"},
+			Effects:  effects,
 			Lineage:  &protocol.LineageIntent{CommitID: graph.NewID(), RollbackCommitID: graph.NewID(), Actor: "elsewhere"},
 			Recovery: protocol.RecoveryPlan{Strategy: protocol.RollBackArmedForwardConfirmed},
 		},
@@ -101,5 +102,34 @@ func TestRecoveryViews(t *testing.T) {
 	wantCode(t, err, "55000")
 	if !strings.Contains(err.Error(), corrupt) {
 		t.Fatalf("error %q does not name the intent", err)
+	}
+}
+
+// TestRecoveryClassification: an intent naming a table effect shows the
+// effect's exact-identity class in graph.recovery, and its resolution
+// in graph.audit.
+func TestRecoveryClassification(t *testing.T) {
+	g, _ := openLocal(t)
+	ctx := context.Background()
+	createPeople(t, g)
+	head, _ := g.Root.Head(ctx, "main")
+	e, _ := head.State.TableByName("people")
+	op := putSidecar(t, g, time.Now().Add(-time.Hour), protocol.Effect{
+		Table: e.Key(), Location: e.Location, Kind: protocol.EffectStaged,
+		ExpectedVersion: e.Version, TxnUUID: "00000000-0000-4000-8000-000000000001",
+	})
+	views, _ := Tables(ctx, g, "main")
+	cat := WithViews(exec.NewMemCatalog(), views)
+	want := e.Key().String() + "=" + string(recovery.NoMovement)
+	got := query(t, cat, "SELECT operation_id, classification, liveness FROM graph.recovery")
+	if len(got) != 1 || got[0] != op+"|"+want+"|owner lease expired" {
+		t.Fatalf("graph.recovery %q; want the no-movement class of people", got)
+	}
+	if _, err := Call(ctx, g, Env{}, "recover", nil); err != nil {
+		t.Fatal(err)
+	}
+	got = query(t, cat, "SELECT operation_id, classification, fenced FROM graph.audit")
+	if len(got) != 1 || got[0] != op+"|"+want+"|t" {
+		t.Fatalf("graph.audit %q", got)
 	}
 }
