@@ -51,7 +51,7 @@ func (p *putPipeline) run() {
 				p.mu.Unlock()
 			}
 		}
-		j.buf.b = j.buf.b[:0]
+		j.buf.b, j.buf.expect = j.buf.b[:0], 0
 		p.free <- j.buf
 	}
 }
@@ -114,12 +114,21 @@ func (p *putPipeline) close() {
 
 // fileBuffer is the contiguous in-memory image of one data file (the
 // file writer's io.Writer). It at least doubles when it must grow, so
-// building a file copies each byte about once more at worst.
-type fileBuffer struct{ b []byte }
+// building a file copies each byte about once more at worst; once the
+// file holds an eighth of the expected size of a full file it grows
+// straight to that size (a small write never reserves a full file).
+type fileBuffer struct {
+	b      []byte
+	expect int64 // the expected size of a full file (a hint, 0 = none)
+}
 
 func (f *fileBuffer) Write(q []byte) (int, error) {
 	if len(f.b)+len(q) > cap(f.b) {
-		nb := make([]byte, len(f.b), max(2*cap(f.b), len(f.b)+len(q)))
+		c := max(2*cap(f.b), len(f.b)+len(q))
+		if e := int(f.expect); e > c && len(f.b) >= e/8 {
+			c = e
+		}
+		nb := make([]byte, len(f.b), c)
 		copy(nb, f.b)
 		f.b = nb
 	}

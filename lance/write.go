@@ -124,6 +124,12 @@ func (d *Dataset) writeFragments(ctx context.Context, rdr array.RecordReader, sc
 				if buf, err = pw.buffer(2 * approxBytes(rec)); err != nil {
 					return nil, err
 				}
+				// the size a full file of such rows would take (capped by
+				// the byte budget): the buffer grows straight to it once
+				// the file is big enough to make that likely
+				if per := approxBytes(rec); rec.NumRows() > 0 {
+					buf.expect = min(maxBytes, per*int64(maxRows)/rec.NumRows()) * 9 / 8
+				}
 				w, err = file.NewStreamWriter(buf, sch, file.WriterOptions{Fields: fields})
 				if err != nil {
 					return nil, err

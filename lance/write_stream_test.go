@@ -155,6 +155,17 @@ func TestFileBuffer(t *testing.T) {
 			t.Fatalf("sizes %v: %d bytes back, want %d", sizes, len(b.b), len(want))
 		}
 	}
+	// the expected size is taken only once the file holds an eighth of it
+	b := fileBuffer{b: make([]byte, 0, 16), expect: 1 << 20}
+	b.Write(make([]byte, 100))
+	if cap(b.b) >= 1<<20 {
+		t.Fatalf("a 100-byte file reserved %d bytes", cap(b.b))
+	}
+	b.Write(make([]byte, 200<<10)) // grows to fit: it held only 100 bytes
+	b.Write(make([]byte, 1<<10))   // holds more than an eighth: jumps
+	if c := cap(b.b); c != 1<<20 {
+		t.Fatalf("a file past an eighth of its expected size has capacity %d, want %d", c, 1<<20)
+	}
 }
 
 // failingPuts fails every data-file Put from the failAt-th on and
