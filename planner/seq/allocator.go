@@ -132,26 +132,47 @@ func (a *Allocator) load(ctx context.Context, s Spec, st *state) error {
 		return err
 	}
 	if from < 0 {
-		infos, err := a.store.List(ctx, Prefix+s.Key+"/")
-		if err != nil {
+		var err error
+		if from, err = a.listTail(ctx, s.Key); err != nil {
 			return err
-		}
-		for _, in := range infos {
-			base := in.Key[strings.LastIndexByte(in.Key, '/')+1:]
-			if n, err := strconv.ParseInt(base, 10, 64); err == nil && len(base) == 20 && n > from {
-				from = n
-			}
 		}
 	}
 	if from >= 0 {
 		b, err := a.readBlock(ctx, s.Key, from)
+		if objstore.IsNotFound(err) {
+			// a hint never points past the tail; if it does, trust the listing
+			if from, err = a.listTail(ctx, s.Key); err != nil {
+				return err
+			}
+			if from >= 0 {
+				b, err = a.readBlock(ctx, s.Key, from)
+			}
+		}
 		if err != nil {
 			return err
 		}
-		st.apply(from, b)
+		if from >= 0 {
+			st.apply(from, b)
+		}
 	}
 	st.loaded = true
 	return a.catchUp(ctx, s, st)
+}
+
+// listTail finds the highest block number by listing (-1: none).
+func (a *Allocator) listTail(ctx context.Context, key string) (int64, error) {
+	infos, err := a.store.List(ctx, Prefix+key+"/")
+	if err != nil {
+		return -1, err
+	}
+	from := int64(-1)
+	for _, in := range infos {
+		base := in.Key[strings.LastIndexByte(in.Key, '/')+1:]
+		if n, err := strconv.ParseInt(base, 10, 64); err == nil && len(base) == 20 && n > from {
+			from = n
+		}
+	}
+	return from, nil
 }
 
 // catchUp reads blocks after the known tail until none exists.

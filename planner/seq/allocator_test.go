@@ -376,3 +376,24 @@ func TestProcessesNoDuplicates(t *testing.T) {
 		}
 	}
 }
+
+// A hint pointing past the tail (or garbage) does not stop allocation.
+func TestBadHint(t *testing.T) {
+	ctx := context.Background()
+	for _, hint := range []string{"99", "garbage", "-3"} {
+		st := objstore.NewMem()
+		s := spec("k", DefaultOptions())
+		a := Open(st)
+		v1, err := a.Next(ctx, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := st.Put(ctx, hintKey("k"), []byte(hint)); err != nil {
+			t.Fatal(err)
+		}
+		v2, err := Open(st).Next(ctx, s)
+		if err != nil || v2 <= v1 {
+			t.Fatalf("hint %q: next %d after %d, %v", hint, v2, v1, err)
+		}
+	}
+}
