@@ -58,16 +58,11 @@ func (w *writer) insert(ins *sqlparse.InsertStmt) (*writeOut, error) {
 			return nil, err
 		}
 	}
-	if len(updatedAddrs) > 0 {
-		if err := w.removeRows(ti, updatedAddrs, nil, updated, 0); err != nil {
-			return nil, err
-		}
-	}
 	all := rows
 	if updated != nil {
 		all = inProposalOrder(appendVecs(rows, updated), order)
 	}
-	if err := w.checkRows(ti, all); err != nil {
+	if err := w.removeRows(ti, updatedAddrs, nil, updated, 0, func() error { return w.checkRows(ti, all) }); err != nil {
 		return nil, err
 	}
 	if err := w.apply(ti, nil, all); err != nil {

@@ -170,11 +170,8 @@ func (w *writer) merge(m *sqlparse.MergeStmt) (*writeOut, error) {
 			return nil, err
 		}
 	}
-	if err := w.removeRows(ti, append(slices.Clone(updAddrs), delAddrs...), nil, upd, 0); err != nil {
-		return nil, err
-	}
 	all := appendVecs(upd, ins)
-	if err := w.checkRows(ti, all); err != nil {
+	if err := w.removeRows(ti, append(slices.Clone(updAddrs), delAddrs...), nil, upd, 0, func() error { return w.checkRows(ti, all) }); err != nil {
 		return nil, err
 	}
 	if err := w.apply(ti, nil, all); err != nil {

@@ -42,10 +42,7 @@ func (w *writer) update(up *sqlparse.UpdateStmt) (*writeOut, error) {
 		return nil, err
 	}
 	addrs, newRows := splitAddrs(rows, ti.def)
-	if err := w.removeRows(ti, addrs, nil, newRows, 0); err != nil {
-		return nil, err
-	}
-	if err := w.checkRows(ti, newRows); err != nil {
+	if err := w.removeRows(ti, addrs, nil, newRows, 0, func() error { return w.checkRows(ti, newRows) }); err != nil {
 		return nil, err
 	}
 	if err := w.apply(ti, nil, newRows); err != nil {
@@ -176,7 +173,7 @@ func (w *writer) delete(del *sqlparse.DeleteStmt) (*writeOut, error) {
 			return nil, err
 		}
 	}
-	if err := w.removeRows(ti, addrs, old, nil, 0); err != nil {
+	if err := w.removeRows(ti, addrs, old, nil, 0, nil); err != nil {
 		return nil, err
 	}
 	out := &writeOut{tag: fmt.Sprintf("DELETE %d", len(addrs))}

@@ -47,6 +47,11 @@ func uniqueKeys(td *exec.TableDef) []uniqueKey {
 		}
 		out = append(out, uniqueKey{name: name, cols: u})
 	}
+	for _, ix := range td.Indexes {
+		if ix.Unique && len(ix.Columns) > 0 {
+			out = append(out, uniqueKey{name: ix.Name, cols: ix.Columns})
+		}
+	}
 	return out
 }
 
@@ -373,7 +378,11 @@ func (w *writer) checkParents(ti *tableInfo, rows []*exec.Vec) error {
 // recursively, in the same commit) or gets its key set to NULL (SET
 // NULL). kept are the table's replacement rows (UPDATE): a key still
 // present among them is not removed.
-func (w *writer) removeRows(ti *tableInfo, addrs []uint64, old []*exec.Vec, kept []*exec.Vec, depth int) error {
+//
+// check runs after the rows are removed and before the referential
+// actions (PostgreSQL checks the new rows' constraints first, its
+// foreign-key actions at the end of the statement).
+func (w *writer) removeRows(ti *tableInfo, addrs []uint64, old []*exec.Vec, kept []*exec.Vec, depth int, check func() error) error {
 	if depth > 64 {
 		return wire.Errorf("54001", "foreign key cascade nested too deeply")
 	}
@@ -385,6 +394,11 @@ func (w *writer) removeRows(ti *tableInfo, addrs []uint64, old []*exec.Vec, kept
 	}
 	if err := w.apply(ti, addrs, nil); err != nil {
 		return err
+	}
+	if check != nil {
+		if err := check(); err != nil {
+			return err
+		}
 	}
 	if w.describe || len(addrs) == 0 || old == nil {
 		return nil
@@ -431,13 +445,20 @@ func (w *writer) removeRows(ti *tableInfo, addrs []uint64, old []*exec.Vec, kept
 			if len(childAddrs) == 0 {
 				continue
 			}
-			switch fk.OnDelete {
+			action := fk.OnDelete
+			if kept != nil { // an UPDATE changed the referenced key
+				action = fk.OnUpdate
+				if action == exec.RefCascade || action == exec.RefSetDefault {
+					return wire.Errorf(wire.CodeFeatureNotSupported, "ON UPDATE %s of foreign key \"%s\" is not supported yet", action.SQL(), fkName(child.def, fk))
+				}
+			}
+			switch action {
 			case exec.RefCascade:
 				crow, err := w.rowsAt(child, childAddrs)
 				if err != nil {
 					return err
 				}
-				if err := w.removeRows(child, childAddrs, crow, nil, depth+1); err != nil {
+				if err := w.removeRows(child, childAddrs, crow, nil, depth+1, nil); err != nil {
 					return err
 				}
 				w.cascaded += len(childAddrs)
@@ -449,11 +470,14 @@ func (w *writer) removeRows(ti *tableInfo, addrs []uint64, old []*exec.Vec, kept
 				for _, c := range fk.Columns {
 					v := exec.NewVec(crow[c].T, crow[c].N)
 					for i := 0; i < v.N; i++ {
-						if fk.OnDelete == exec.RefSetNull {
-							v.SetNull(i)
-						} else {
-							v.SetNull(i) // SET DEFAULT: defaults are evaluated below
+						v.SetNull(i)
+					}
+					if action == exec.RefSetDefault && child.def.Columns[c].Default != "" {
+						d, _, err := w.query(fmt.Sprintf("SELECT %s FROM generate_series(1, %d)", castTo(defaultFor(child.def.Columns[c]), child.def.Columns[c].Type), v.N))
+						if err != nil {
+							return err
 						}
+						v = retype(d[0], child.def.Columns[c].Type)
 					}
 					crow[c] = v
 				}

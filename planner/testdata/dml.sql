@@ -71,3 +71,14 @@ truncate knows;
 truncate person;
 truncate person, knows, works_at, note;
 select count(*) from person;
+-- unique indexes and ON UPDATE / ON DELETE actions
+create table tag (id int8 primary key, label text);
+create unique index tag_label_idx on tag (label);
+insert into tag values (1, 'a'), (2, 'b');
+insert into tag values (3, 'a');
+update tag set label = 'b' where id = 1;
+create table tagged (tid int8 references tag(id) on delete set default default 2, n int4);
+insert into tagged values (1, 10), (2, 20);
+delete from tag where id = 1;
+select tid, n from tagged order by n;
+update tag set id = 5 where id = 2;
