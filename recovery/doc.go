@@ -104,6 +104,16 @@
 //     moved (empty intent) — the next barrier re-derives the same
 //     decision from exact identities and removes it. The fence itself
 //     keeps the owner from ever publishing.
+//   - Abandon releases the lease (one rewrite with an expiry of now,
+//     before the operation leaves the in-flight set), so recoverers in
+//     other processes fence and resolve a failed write at once instead of
+//     waiting out its lease (TestLeaseRenewalKeepsPhaseAndStops).
+//
+// Maintenance and recovery. adapters Cleanup runs Recover first, skips
+// every dataset an unresolved intent names, refuses beside an unreadable
+// one, and its opt-in __manifest retention never prunes a version above
+// a pending intent's base; published() skips versions pruned before the
+// intent armed (never its own commit, published after it armed).
 //
 // The barrier is a deliberate availability trade: an unresolvable intent
 // (unreadable, unknown version, foreign movement) fails the writes it
