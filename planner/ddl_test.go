@@ -29,7 +29,7 @@ func TestConstraints(t *testing.T) {
 		{sql: "update person set age = -5 where id = 2", code: "23514", msg: `violates check constraint "person_age_check"`},
 		{sql: "insert into knows values (1, 99, 2000)", code: "23503", msg: `insert or update on table "knows" violates foreign key constraint "knows_dst_fkey"`, detail: `Key (dst)=(99) is not present in table "person".`},
 		{sql: "delete from person where id = 2", code: "23503", msg: `update or delete on table "person" violates foreign key constraint "works_at_src_fkey" on table "works_at"`, detail: `Key (id)=(2) is still referenced from table "works_at".`},
-		{sql: "update person set id = 20 where id = 2", code: "23503", msg: `violates foreign key constraint "works_at_src_fkey" on table "works_at"`},
+		{sql: "update person set id = 20 where id = 2", code: "23503", msg: `violates foreign key constraint "knows_src_fkey" on table "knows"`},
 		// CASCADE deletes incident edges in the same statement (and commit)
 		{sql: "delete from person where id = 3", tag: "DELETE 1"},
 		{sql: "select src, dst from knows order by src, dst", rows: "1|2"},
