@@ -118,6 +118,14 @@ func CleanupRoot(ctx context.Context, root *graph.Root, rec *recovery.Manager, o
 		reps, _ := g.Recovery.Recover(ctx)
 		rep.Recovery = reps
 	}
+	// The history is read before the pending intents are listed: an
+	// intent armed after the listing published its commit after the
+	// history was read, so the retention below cannot prune it, and one
+	// armed before is in the listing and protects what is above its base.
+	registered, hist, err := g.registeredLocations(ctx)
+	if err != nil {
+		return rep, err
+	}
 	protected := map[string]string{}
 	pend, bad, err := g.Recovery.Pending(ctx)
 	if err != nil {
@@ -136,10 +144,6 @@ func CleanupRoot(ctx context.Context, root *graph.Root, rec *recovery.Manager, o
 		for _, e := range sc.Write.Effects {
 			protected[strings.TrimSuffix(e.Location, "/")] = sc.OperationID
 		}
-	}
-	registered, hist, err := g.registeredLocations(ctx)
-	if err != nil {
-		return rep, err
 	}
 	if o.KeepManifestVersions > 0 {
 		// before the datasets: the files of deleted versions are then
