@@ -42,6 +42,7 @@ func TestMain(m *testing.M) {
 			fmt.Fprintf(os.Stderr, "e2e: building pgproxy (go %v): %v\n%s", args, err, out)
 			return 1
 		}
+		defer stopSharedPostgres()
 		return m.Run()
 	}()
 	os.Exit(code)

@@ -40,6 +40,13 @@ func psqlPath(t *testing.T) string {
 // tags and errors with SQLSTATEs, in the order psql wrote them.
 func runPsql(t *testing.T, p *proxy, dir, file, db string, extra ...string) string {
 	t.Helper()
+	return runPsqlEnv(t, p.Env(db), dir, file, extra...)
+}
+
+// runPsqlEnv is runPsql against whatever server the libpq environment
+// names.
+func runPsqlEnv(t *testing.T, env []string, dir, file string, extra ...string) string {
+	t.Helper()
 	args := append([]string{"-X", "-a", "-v", "ON_ERROR_STOP=0", "-v", "VERBOSITY=verbose",
 		"-v", "SHOW_CONTEXT=never", "-P", "pager=off"}, extra...)
 	args = append(args, "-f", file)
@@ -47,7 +54,7 @@ func runPsql(t *testing.T, p *proxy, dir, file, db string, extra ...string) stri
 	defer cancel()
 	cmd := exec.CommandContext(ctx, psqlPath(t), args...)
 	cmd.Dir = dir
-	cmd.Env = p.Env(db)
+	cmd.Env = env
 	var out bytes.Buffer
 	// One writer for both streams: exec shares a single pipe, so errors
 	// interleave with results exactly as psql emitted them.
@@ -75,10 +82,16 @@ func normalizeTranscript(s string) string {
 	return b.String()
 }
 
+// differentialMark on a script's first line says PostgreSQL 15 must
+// produce the same transcript (graph clauses aside, see pgComparable).
+const differentialMark = "differential: postgresql"
+
 // TestPsqlScripts runs every testdata/sql/graph/*.sql through psql against
 // its own fresh pgproxy and compares the whole transcript with the
 // script's .out file. Files named *.psql are fragments the scripts
-// include with \ir.
+// include with \ir. A script marked differential also runs on a
+// PostgreSQL 15 started for the test, and the two transcripts must agree:
+// the expected files hold PostgreSQL's answers, not just pgproxy's.
 func TestPsqlScripts(t *testing.T) {
 	scripts, err := filepath.Glob(filepath.Join(scriptDir, "*.sql"))
 	if err != nil {
@@ -94,6 +107,13 @@ func TestPsqlScripts(t *testing.T) {
 			got := runPsql(t, p, scriptDir, name, "main")
 			p.alive(t)
 			compareGolden(t, strings.TrimSuffix(s, ".sql")+".out", got)
+			if isDifferential(t, s) {
+				pg := sharedPostgres(t)
+				want := runOnPostgres(t, pg, name)
+				if a, b := pgComparable(want), pgComparable(got); a != b {
+					t.Errorf("pgproxy's transcript differs from PostgreSQL 15's:\n%s", firstDiff(a, b, 6))
+				}
+			}
 		})
 	}
 }

@@ -1,3 +1,4 @@
+-- differential: postgresql (PostgreSQL 15 must print the same transcript)
 -- constraints.sql: INSERT, UPDATE, DELETE and MERGE on the social graph,
 -- every constraint class violated once (the statement fails with its
 -- SQLSTATE and changes nothing), then the same statements done right.

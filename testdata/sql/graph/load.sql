@@ -1,3 +1,4 @@
+-- differential: postgresql (PostgreSQL 15 must print the same transcript)
 -- load.sql: the social graph loaded with COPY (text, csv with header,
 -- csv with a NULL marker, a custom delimiter), then read back: counts,
 -- one-hop and two-hop traversals, aggregation over edges, reachability.

@@ -1,3 +1,4 @@
+-- differential: postgresql (PostgreSQL 15 must print the same transcript)
 -- sequence_functions.sql: currval of a serial's sequence, CREATE SEQUENCE
 -- with START/INCREMENT, nextval and setval.
 \ir social.psql

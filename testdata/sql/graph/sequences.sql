@@ -1,3 +1,4 @@
+-- differential: postgresql (PostgreSQL 15 must print the same transcript)
 -- sequences.sql: serial ids, defaults (now()) and sequences on the social
 -- graph: values are never handed out twice and are not rolled back.
 \ir social.psql

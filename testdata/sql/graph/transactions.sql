@@ -1,3 +1,4 @@
+-- differential: postgresql (PostgreSQL 15 must print the same transcript)
 -- transactions.sql: explicit transactions over the social graph —
 -- read-your-writes, ROLLBACK, savepoints, the failed state, READ ONLY,
 -- transactional DDL, serial ids and defaults.
