@@ -349,12 +349,9 @@ func (a *alterState) setIdentity(name string, items []*q.Node) error {
 		return err
 	}
 	c.meta.Sequence.SeqOptions = opts
-	if set.restart != nil || set.restartAtStart {
-		v := opts.Start
-		if set.restart != nil {
-			v = *set.restart
-		}
-		a.after = append(a.after, &SetSequence{Sequence: *c.meta.Sequence, Value: v, CommandTag: a.tag})
+	if r := restartSequence(a.pc, c.meta.Sequence, set); r != nil {
+		r.CommandTag = a.tag
+		a.after = append(a.after, r)
 	}
 	return nil
 }

@@ -118,8 +118,10 @@ type Validation struct {
 	Limit      int64    `json:"limit,omitempty"` // max_out / min_out
 }
 
-// Truncate empties tables. Restart lists the owned sequences to reset
-// (TRUNCATE … RESTART IDENTITY); each comes with its start value.
+// Truncate empties tables. With RESTART IDENTITY, Restart lists the
+// restarted sequences: each already has a fresh allocator key (so it
+// starts again at Start with no allocator call), carried by AlterTable
+// changes that follow the Truncate in the same statement.
 type Truncate struct {
 	notes
 	Names   []string   `json:"names"`
@@ -129,10 +131,10 @@ type Truncate struct {
 // Tag implements Change.
 func (*Truncate) Tag() string { return "TRUNCATE TABLE" }
 
-// SetSequence moves a sequence now (non-transactional, as in PostgreSQL):
-// the next nextval returns Value when IsCalled is false, the value after
-// it when true. ALTER SEQUENCE … RESTART and TRUNCATE … RESTART IDENTITY
-// produce it.
+// SetSequence moves a sequence now: the next nextval returns Value when
+// IsCalled is false, the value after it when true. ALTER SEQUENCE …
+// RESTART WITH v (v ≠ START) produces it, for the sequence's new key
+// (restarts re-key the sequence, so other branches are unaffected).
 type SetSequence struct {
 	notes
 	Sequence Sequence `json:"sequence"`

@@ -2,6 +2,7 @@ package ddl
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	q "github.com/pggraph/pggraph/internal/sqlparse"
@@ -78,30 +79,50 @@ func (pc *planCtx) truncate(st *q.TruncateStmt) ([]Change, error) {
 		}
 	}
 	t := &Truncate{Names: order, notes: notes{ns}}
+	out := []Change{t}
 	if st.RestartSeqs {
+		// Restarted sequences get fresh allocator keys in this branch's
+		// catalog (see restartSequence): values start again at START
+		// without touching other branches that share the old keys.
 		es, ms, err := pc.v.all()
 		if err != nil {
 			return nil, err
 		}
 		for i, e := range es {
 			m := ms[i]
-			if set[e.Name] {
-				for _, c := range m.Columns {
-					if c.Sequence != nil {
-						t.Restart = append(t.Restart, *c.Sequence)
-					}
-				}
-			}
+			owned := set[e.Name] && slices.ContainsFunc(m.Columns, func(c ColumnMeta) bool { return c.Sequence != nil })
+			standalone := false
 			if m.Relkind == RelSequence && m.Sequence != nil && m.Sequence.OwnedBy != "" {
-				if tbl, _, _ := strings.Cut(m.Sequence.OwnedBy, "."); set[tbl] {
-					s := *m.Sequence
-					s.Name = e.Name
-					t.Restart = append(t.Restart, s)
+				tbl, _, _ := strings.Cut(m.Sequence.OwnedBy, ".")
+				standalone = set[tbl]
+			}
+			if !owned && !standalone {
+				continue
+			}
+			a, _, err := pc.startAlter(e.Name, "TRUNCATE TABLE")
+			if err != nil {
+				return nil, err
+			}
+			if standalone {
+				a.b.meta.Sequence.Key = pc.newKey()
+				s := *a.b.meta.Sequence
+				s.Name = e.Name
+				t.Restart = append(t.Restart, s)
+			}
+			for _, c := range a.b.cols {
+				if c.meta.Sequence != nil {
+					c.meta.Sequence.Key = pc.newKey()
+					t.Restart = append(t.Restart, *c.meta.Sequence)
 				}
 			}
+			cs, err := a.changes()
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, cs...)
 		}
 	}
-	return []Change{t}, nil
+	return out, nil
 }
 
 // comment plans COMMENT ON TABLE / COLUMN (stored in the meta); comments

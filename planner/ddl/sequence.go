@@ -213,18 +213,30 @@ func (pc *planCtx) alterSequence(st *q.AlterSeqStmt) ([]Change, error) {
 		seq = a.b.col(ref.Column).meta.Sequence
 	}
 	seq.SeqOptions = opts
+	restart := restartSequence(pc, seq, set)
 	out, err := a.changes()
 	if err != nil {
 		return nil, err
 	}
-	if set.restart != nil || set.restartAtStart {
-		v := opts.Start
-		if set.restart != nil {
-			v = *set.restart
-		}
-		out = append(out, &SetSequence{Sequence: *seq, Value: v, CommandTag: "ALTER SEQUENCE"})
+	if restart != nil {
+		out = append(out, restart)
 	}
 	return out, nil
+}
+
+// restartSequence applies RESTART [WITH v]: the sequence gets a fresh
+// allocator key in this branch's catalog (another branch that shares the
+// old key keeps its values, and a rolled-back transaction leaves the old
+// sequence as it was), plus a SetSequence when v is not the start value.
+func restartSequence(pc *planCtx, seq *Sequence, set seqOptionSet) *SetSequence {
+	if set.restart == nil && !set.restartAtStart {
+		return nil
+	}
+	seq.Key = pc.newKey()
+	if set.restart == nil || *set.restart == seq.Start {
+		return nil
+	}
+	return &SetSequence{Sequence: *seq, Value: *set.restart, CommandTag: "ALTER SEQUENCE"}
 }
 
 // renameSequence plans ALTER SEQUENCE a RENAME TO b; defaults calling
