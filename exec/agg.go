@@ -97,7 +97,7 @@ func (a *aggNode) run(ec *evalCtx, emit func(*Batch) error) error {
 	}
 	var kb []byte
 	var identity, zeros, gidBuf []int32
-	err := a.input.run(ec, func(b *Batch) error {
+	err := withPrefetch(a.input).run(ec, func(b *Batch) error {
 		if err := checkCancel(ec.run.ctx); err != nil {
 			return err
 		}

@@ -512,16 +512,11 @@ func (s *sortNode) collectTopN(ec *evalCtx) (*buffer, error) {
 		buf = nb
 	}
 	var threshold *Batch // the current limit-th row once the buffer is full
-	err := s.input.run(ec, func(b *Batch) error {
+	err := withPrefetch(s.input).run(ec, func(b *Batch) error {
 		if threshold != nil {
 			// rows not strictly better than the current last kept row can
 			// never enter the top N (ties lose to earlier rows)
-			keep := []int32{}
-			forEach(b.N, b.Sel, func(i int) {
-				if cmpKeysAcross(b.Cols, i, threshold.Cols, 0, s.keys) < 0 {
-					keep = append(keep, int32(i))
-				}
-			})
+			keep := topNCandidates(b, threshold, s.keys)
 			if len(keep) == 0 {
 				return nil
 			}
@@ -568,4 +563,57 @@ func selectTrue(v *Vec, n int, sel []int32) []int32 {
 		}
 	}
 	return out
+}
+
+// topNCandidates returns the rows of b that sort strictly before the
+// threshold row. A non-NULL float or integer leading key is compared with
+// a typed test first; only ties reach the general comparison.
+func topNCandidates(b *Batch, threshold *Batch, keys []sortKey) []int32 {
+	keep := []int32{}
+	k := keys[0]
+	c, t := b.Cols[k.col], threshold.Cols[k.col]
+	if c.Nulls == nil && !t.IsNull(0) && c.T.OID == t.T.OID {
+		switch c.T.Kind() {
+		case KFloat:
+			if tv := t.F[0]; tv == tv {
+				xs := c.F
+				test := func(i int) {
+					x := xs[i]
+					if x != x || x == tv {
+						if cmpKeysAcross(b.Cols, i, threshold.Cols, 0, keys) < 0 {
+							keep = append(keep, int32(i))
+						}
+						return
+					}
+					if (x < tv) != k.desc {
+						keep = append(keep, int32(i))
+					}
+				}
+				forEach(b.N, b.Sel, test)
+				return keep
+			}
+		case KInt:
+			tv, xs := t.I[0], c.I
+			test := func(i int) {
+				x := xs[i]
+				if x == tv {
+					if cmpKeysAcross(b.Cols, i, threshold.Cols, 0, keys) < 0 {
+						keep = append(keep, int32(i))
+					}
+					return
+				}
+				if (x < tv) != k.desc {
+					keep = append(keep, int32(i))
+				}
+			}
+			forEach(b.N, b.Sel, test)
+			return keep
+		}
+	}
+	forEach(b.N, b.Sel, func(i int) {
+		if cmpKeysAcross(b.Cols, i, threshold.Cols, 0, keys) < 0 {
+			keep = append(keep, int32(i))
+		}
+	})
+	return keep
 }
