@@ -94,7 +94,7 @@ func TestPrefetchedAggregateAndTopN(t *testing.T) {
 
 	// errors on either side of the pipeline end the query cleanly
 	for _, q := range []string{
-		"SELECT sum(1 / (id - 50001)) FROM big WHERE flag",   // consumer (aggregate argument)
+		"SELECT sum(1 / (id - 50001)) FROM big WHERE flag",    // consumer (aggregate argument)
 		"SELECT count(*) FROM big WHERE 1 / (id - 70000) > 0", // producer (filter)
 	} {
 		if _, err := eng.Query(ctx, nil, q); !IsDivisionByZero(err) {
