@@ -167,4 +167,18 @@ func TestPlansThroughAdapters(t *testing.T) {
 		t.Fatal("main lost knows")
 	}
 	runDDL(t, g, "main", `TRUNCATE people, knows`)
+
+	// RESTART IDENTITY re-keys people's serial sequence on main only.
+	oldRef, _, _ := LookupSequence(head(t, g, "main"), "people_id_seq")
+	if _, err := g.CreateBranch(ctx, "dev2", "main"); err != nil {
+		t.Fatal(err)
+	}
+	runDDL(t, g, "main", `TRUNCATE people, knows RESTART IDENTITY`)
+	newRef, ok, err := LookupSequence(head(t, g, "main"), "people_id_seq")
+	if err != nil || !ok || newRef.Key == oldRef.Key || newRef.Key == "" {
+		t.Fatalf("restart kept key %q (was %q): %v", newRef.Key, oldRef.Key, err)
+	}
+	if devRef, _, _ := LookupSequence(head(t, g, "dev2"), "people_id_seq"); devRef.Key != oldRef.Key {
+		t.Fatalf("branch dev2's sequence re-keyed too: %q", devRef.Key)
+	}
 }
