@@ -20,10 +20,17 @@ const npmInstall = "npm ci --prefix internal/e2e/testdata/knex"
 // main on p and fails unless it exits 0 and its last line is OK.
 func runClient(t *testing.T, p *proxy, install string, env []string, argv ...string) string {
 	t.Helper()
+	return runClientEnv(t, append(p.Env("main"), env...), install, argv...)
+}
+
+// runClientEnv runs a client program with environment env (which names
+// the server) and fails unless it exits 0 and its last line is OK.
+func runClientEnv(t *testing.T, env []string, install string, argv ...string) string {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.Env = append(p.Env("main"), env...)
+	cmd.Env = env
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()
@@ -36,31 +43,53 @@ func runClient(t *testing.T, p *proxy, install string, env []string, argv ...str
 	return out.String()
 }
 
-// TestClientsSocialGraph runs the social-graph flow (DDL, COPY, prepared
-// statements, every constraint class, transactions, time travel, a branch
-// as a database) through each real client against its own pgproxy:
-// node-postgres (testdata/clients/pg_social.js) and pgjdbc
-// (JdbcSocial.java). SQLAlchemy Core has its own test.
-func TestClientsSocialGraph(t *testing.T) {
-	if !fileExists(nodeModules) {
-		t.Fatalf("%s is missing: run %s", nodeModules, npmInstall)
-	}
-	clients := []struct {
-		name    string
-		argv    []string
-		env     []string
-		install string
-	}{
+// clientFlow is one real client's script of the social-graph flow.
+type clientFlow struct {
+	name    string
+	argv    []string
+	env     []string
+	install string
+}
+
+// socialClients are node-postgres (testdata/clients/pg_social.js) and
+// pgjdbc (JdbcSocial.java). SQLAlchemy Core has its own test.
+func socialClients() []clientFlow {
+	return []clientFlow{
 		{"node-postgres", []string{"node", "testdata/clients/pg_social.js"}, []string{"NODE_PATH=" + nodeModules},
 			"apt-get install -y nodejs npm && " + npmInstall},
 		{"pgjdbc", []string{"java", "-cp", "/usr/share/java/postgresql.jar", "testdata/clients/JdbcSocial.java"}, nil,
 			"apt-get install -y openjdk-17-jdk-headless libpostgresql-jdbc-java"},
 	}
-	for _, c := range clients {
+}
+
+// TestClientsSocialGraph runs the social-graph flow (DDL, COPY, prepared
+// statements, every constraint class, transactions, time travel, a branch
+// as a database) through each real client against its own pgproxy.
+func TestClientsSocialGraph(t *testing.T) {
+	if !fileExists(nodeModules) {
+		t.Fatalf("%s is missing: run %s", nodeModules, npmInstall)
+	}
+	for _, c := range socialClients() {
 		t.Run(c.name, func(t *testing.T) {
 			p := startProxy(t)
 			runClient(t, p, c.install, c.env, c.argv...)
 			p.alive(t)
+		})
+	}
+}
+
+// TestClientFlowsOnPostgres runs the same client scripts against
+// PostgreSQL 15 with E2E_TARGET=postgres (the graph-only steps left out),
+// so every expectation they hold pgproxy to is PostgreSQL's own.
+func TestClientFlowsOnPostgres(t *testing.T) {
+	if !fileExists(nodeModules) {
+		t.Fatalf("%s is missing: run %s", nodeModules, npmInstall)
+	}
+	pg := sharedPostgres(t)
+	for _, c := range socialClients() {
+		t.Run(c.name, func(t *testing.T) {
+			env := append(postgresEnv(pg, freshPostgresDB(t, pg)), c.env...)
+			runClientEnv(t, append(env, "E2E_TARGET=postgres"), c.install, c.argv...)
 		})
 	}
 }
