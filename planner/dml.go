@@ -3,6 +3,7 @@ package planner
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/jackc/pgx/v5/pgtype"
@@ -407,14 +408,26 @@ func (w *writer) apply(ti *tableInfo, removed []uint64, added []*exec.Vec) error
 // returning evaluates a RETURNING list over the given rows (in table
 // order) as the relation named alias.
 func (w *writer) returning(ti *tableInfo, alias string, list []*sqlparse.Node, rows []*exec.Vec) ([]wire.Column, [][]any, error) {
+	return w.returningWith(ti, alias, list, rows, nil)
+}
+
+// returningWith is returning with MERGE's per-row action (merge_action()).
+func (w *writer) returningWith(ti *tableInfo, alias string, list []*sqlparse.Node, rows []*exec.Vec, actions []string) ([]wire.Column, [][]any, error) {
 	if len(list) == 0 {
 		return nil, nil, nil
+	}
+	cols := ti.def.Columns
+	if actions != nil {
+		list = withMergeAction(list, alias, cols)
+		cols = append(slices.Clip(cols), exec.ColumnDef{Name: mergeActionColumn, Type: exec.TText})
+		av := exec.NewVec(exec.TText, len(actions))
+		copy(av.S, actions)
+		rows = append(slices.Clip(rows), av)
 	}
 	txt, err := deparseTargets(list)
 	if err != nil {
 		return nil, nil, err
 	}
-	cols := ti.def.Columns
 	mt := exec.MemTableFromVecs(cols, rows)
 	td := &exec.TableDef{OID: ti.def.OID, Schema: "public", Name: alias, Columns: cols, Source: mt}
 	saved, had := w.v.extra[alias]

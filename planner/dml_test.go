@@ -124,8 +124,11 @@ func TestDML(t *testing.T) {
 		{sql: "select id, name from people where id in (1, 50) order by id", rows: "1|m1;50|m50"},
 		{sql: "merge into people t using (select 2 as id) s on t.id = s.id when matched then delete", tag: "MERGE 1"},
 		{sql: "merge into people t using (select 1 as id) s on t.id = s.id " +
-			"when matched and t.id = 1 then update set score = 100 when not matched by source and t.id > 8 then delete returning t.id, t.score", rows: "1|100;9|<nil>;50|<nil>"},
+			"when matched and t.id = 1 then update set score = 100 when not matched by source and t.id > 8 then delete returning merge_action(), t.id, t.score", rows: "UPDATE|1|100;DELETE|9|<nil>;DELETE|50|<nil>"},
 		{sql: "select string_agg(id::text, ',' order by id) from people", rows: "1,3,5,6,7,8"},
+		{sql: "merge into people t using (values (3, 'x'), (60, 'y')) s(id, name) on t.id = s.id when matched then update set name = s.name " +
+			"when not matched then insert values (s.id, s.name, 0) returning merge_action() as act, t.*", rows: "UPDATE|3|x|0.2;INSERT|60|y|0"},
+		{sql: "delete from people where id = 60"},
 		{sql: "merge into people t using (values (1), (1)) s(id) on t.id = s.id when matched then update set score = 0", code: "21000", msg: "MERGE command cannot affect row a second time"},
 		{sql: "truncate people", tag: "TRUNCATE TABLE"},
 		{sql: "select count(*) from people", rows: "0"},

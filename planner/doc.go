@@ -90,8 +90,9 @@
 // nextval/currval/setval/lastval anywhere but as the items of a plain
 // SELECT (column defaults work), SET col = DEFAULT and MERGE … INSERT
 // taking a serial default, graph.min_out (graph.max_out is enforced),
-// merge_action() in MERGE … RETURNING, DDL statements planner/ddl
-// refuses.
+// RETURNING that names FROM/USING/MERGE-source relations (RETURNING sees
+// the target's rows: new values for INSERT/UPDATE, old for DELETE, and
+// merge_action() for MERGE), DDL statements planner/ddl refuses.
 // A multi-statement simple query (or a pipeline without Sync) in
 // autocommit publishes each writing statement as its own commit
 // (PostgreSQL would make it one transaction). A syntax error is still

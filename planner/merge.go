@@ -5,6 +5,9 @@ import (
 	"slices"
 	"strings"
 
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/internal/sqlparse"
 	"github.com/pggraph/pggraph/wire"
@@ -179,11 +182,81 @@ func (w *writer) merge(m *sqlparse.MergeStmt) (*writeOut, error) {
 	}
 	count := len(updAddrs) + len(delAddrs) + len(insIdx)
 	out := &writeOut{tag: fmt.Sprintf("MERGE %d", count)}
+	actions := make([]string, 0, count)
+	for range updAddrs {
+		actions = append(actions, "UPDATE")
+	}
+	for range insIdx {
+		actions = append(actions, "INSERT")
+	}
 	if old != nil {
 		all = appendVecs(all, old)
+		for range delAddrs {
+			actions = append(actions, "DELETE")
+		}
 	}
-	out.cols, out.rows, err = w.returning(ti, alias, m.ReturningList, all)
+	out.cols, out.rows, err = w.returningWith(ti, alias, m.ReturningList, all, actions)
 	return out, err
+}
+
+// mergeActionColumn carries each RETURNING row's merge_action().
+const mergeActionColumn = "_merge_action"
+
+// withMergeAction rewrites a RETURNING list for the action column:
+// merge_action() reads it, and * / alias.* list the table's own columns
+// (so the helper column never shows).
+func withMergeAction(list []*sqlparse.Node, alias string, cols []exec.ColumnDef) []*sqlparse.Node {
+	var out []*sqlparse.Node
+	for _, n := range list {
+		rt := n.GetResTarget()
+		if cr := rt.GetVal().GetColumnRef(); cr != nil && len(cr.Fields) > 0 && cr.Fields[len(cr.Fields)-1].GetAStar() != nil {
+			for _, c := range cols {
+				fields := []*sqlparse.Node{pgString(alias), pgString(c.Name)}
+				out = append(out, &sqlparse.Node{Node: &sqlparse.Node_ResTarget{ResTarget: &sqlparse.ResTarget{
+					Val: &sqlparse.Node{Node: &sqlparse.Node_ColumnRef{ColumnRef: &sqlparse.ColumnRef{Fields: fields, Location: -1}}}, Location: -1}}})
+			}
+			continue
+		}
+		c := proto.Clone(n).(*sqlparse.Node)
+		replaceMergeAction(c.ProtoReflect())
+		out = append(out, c)
+	}
+	return out
+}
+
+func pgString(s string) *sqlparse.Node {
+	return &sqlparse.Node{Node: &sqlparse.Node_String_{String_: &sqlparse.String{Sval: s}}}
+}
+
+// replaceMergeAction turns merge_action() calls into references to the
+// action column, in place (on a clone).
+func replaceMergeAction(msg protoreflect.Message) {
+	if n, ok := msg.Interface().(*sqlparse.Node); ok {
+		if n.GetMergeSupportFunc() != nil {
+			n.Node = &sqlparse.Node_ColumnRef{ColumnRef: &sqlparse.ColumnRef{Fields: []*sqlparse.Node{pgString(mergeActionColumn)}, Location: -1}}
+			return
+		}
+		if fc := n.GetFuncCall(); fc != nil && len(fc.Args) == 0 {
+			if _, name := funcName(fc); name == "merge_action" {
+				n.Node = &sqlparse.Node_ColumnRef{ColumnRef: &sqlparse.ColumnRef{Fields: []*sqlparse.Node{pgString(mergeActionColumn)}, Location: -1}}
+				return
+			}
+		}
+	}
+	msg.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		if fd.Kind() != protoreflect.MessageKind {
+			return true
+		}
+		if fd.IsList() {
+			l := v.List()
+			for i := 0; i < l.Len(); i++ {
+				replaceMergeAction(l.Get(i).Message())
+			}
+		} else if !fd.IsMap() {
+			replaceMergeAction(v.Message())
+		}
+		return true
+	})
 }
 
 // mergeSource renders MERGE's source as a FROM item that also projects
