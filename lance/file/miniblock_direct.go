@@ -220,15 +220,11 @@ func directValidity(col string, chunks []directChunk, n int, hasDef bool) ([]byt
 	for _, c := range chunks {
 		d := c.def[:2*c.values]
 		i := 0
-		// whole output bytes while aligned: 8 levels at a time
+		// whole output bytes while aligned: 8 levels (16 bytes) at a time
 		if at%8 == 0 {
 			for ; i+8 <= c.values; i += 8 {
-				var byt byte
-				for j := 0; j < 8; j++ {
-					if binary.LittleEndian.Uint16(d[2*(i+j):]) == 0 {
-						byt |= 1 << j
-					}
-				}
+				q := d[2*i : 2*i+16]
+				byt := zeroLanes(binary.LittleEndian.Uint64(q)) | zeroLanes(binary.LittleEndian.Uint64(q[8:]))<<4
 				vb[(at+i)/8] = byt
 				nulls += 8 - bits.OnesCount8(byt)
 			}
@@ -258,6 +254,17 @@ func gather(parts [][]byte, buf []byte, owned bool) []byte {
 		at += copy(buf[at:], p)
 	}
 	return buf[:at:at]
+}
+
+// zeroLanes returns a 4-bit mask of the 16-bit lanes of x that are zero
+// (bit j for lane j, the level of value j in little-endian order).
+func zeroLanes(x uint64) byte {
+	const low, high = 0x7FFF7FFF7FFF7FFF, 0x8000800080008000
+	// bit 15 of a lane is set iff the lane is non-zero (no carry leaves
+	// a lane: 0x7FFF + 0x7FFF < 0x10000)
+	nz := ((x&low)+low | x) & high
+	nz >>= 15
+	return ^byte(nz|nz>>15|nz>>30|nz>>45) & 0xF
 }
 
 // directVariable gathers the bytes of every chunk's values (see gather)
@@ -295,23 +302,36 @@ func directVariable(col string, dt arrow.DataType, chunks []directChunk, n, ow i
 	ob := make([]byte, obw*(n+1))
 	at, base := 0, uint64(0)
 	for _, c := range chunks {
-		b := c.vals
-		prev := varOffset(b, ow, 0)
-		first := prev
-		for i := 1; i <= c.values; i++ {
-			o := varOffset(b, ow, i)
-			if o < prev {
-				return nil, nil, corrupt(col, "variable offsets not increasing within the buffer")
+		b, k := c.vals, c.values
+		first := varOffset(b, ow, 0)
+		prev, bad := first, false
+		if ow == 4 && !large {
+			// the common case (utf8 in a plain 2.1 file), without branches
+			src, dst := b[4:4*(k+1)], ob[4*(at+1):4*(at+k+1)]
+			p32, shift := uint32(first), uint32(base)-uint32(first)
+			for i := 0; i < k; i++ {
+				o := binary.LittleEndian.Uint32(src[4*i:])
+				bad = bad || o < p32
+				p32 = o
+				binary.LittleEndian.PutUint32(dst[4*i:], o+shift)
 			}
-			prev = o
-			v := base + o - first
-			if large {
-				binary.LittleEndian.PutUint64(ob[8*(at+i):], v)
-			} else {
-				binary.LittleEndian.PutUint32(ob[4*(at+i):], uint32(v))
+			prev = uint64(p32)
+		} else {
+			for i := 1; i <= k; i++ {
+				o := varOffset(b, ow, i)
+				bad = bad || o < prev
+				prev = o
+				if large {
+					binary.LittleEndian.PutUint64(ob[8*(at+i):], base+o-first)
+				} else {
+					binary.LittleEndian.PutUint32(ob[4*(at+i):], uint32(base+o-first))
+				}
 			}
 		}
-		at += c.values
+		if bad {
+			return nil, nil, corrupt(col, "variable offsets not increasing within the buffer")
+		}
+		at += k
 		base += prev - first
 	}
 	return ob, gather(parts, buf, owned), nil
