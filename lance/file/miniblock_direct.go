@@ -262,7 +262,7 @@ func zeroLanes(x uint64) byte {
 	const low, high = 0x7FFF7FFF7FFF7FFF, 0x8000800080008000
 	// bit 15 of a lane is set iff the lane is non-zero (no carry leaves
 	// a lane: 0x7FFF + 0x7FFF < 0x10000)
-	nz := ((x&low)+low | x) & high
+	nz := ((x & low) + low | x) & high
 	nz >>= 15
 	return ^byte(nz|nz>>15|nz>>30|nz>>45) & 0xF
 }
