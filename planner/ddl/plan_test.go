@@ -110,3 +110,24 @@ func TestSerialSequence(t *testing.T) {
 		}
 	}
 }
+
+func TestRekey(t *testing.T) {
+	ov := planInto(t, `CREATE TABLE t (id serial)`, `CREATE SEQUENCE s`)
+	n := 0
+	p := Planner{NewKey: func() string { n++; return fmt.Sprintf("new%d", n) }}
+	for _, name := range []string{"t_id_seq", "public.s"} {
+		before, _, _ := LookupSequence(ov, name)
+		s, cs, err := p.Rekey(ov, name)
+		if err != nil || len(cs) != 1 || s.Key == before.Key || cs[0].Tag() != "SELECT" {
+			t.Fatalf("%s: %+v %v %v", name, s, cs, err)
+		}
+		ov.Apply(cs...)
+		after, _, _ := LookupSequence(ov, name)
+		if after.Key != s.Key || after.Name != s.Name {
+			t.Fatalf("%s: catalog has %+v, rekey returned %+v", name, after, s)
+		}
+	}
+	if _, _, err := p.Rekey(ov, "nope"); !IsUndefinedTable(err) {
+		t.Fatalf("missing: %v", err)
+	}
+}

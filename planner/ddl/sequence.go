@@ -438,3 +438,41 @@ func SerialSequence(cat Catalog, table, column string) (string, bool, error) {
 	}
 	return "public." + quoteIdent(c.Sequence.Name), true, nil
 }
+
+// Rekey gives the named sequence a fresh allocator key in cat's branch:
+// the returned changes (catalog-only AlterTable, tag "SELECT") carry it,
+// and the returned Sequence is the re-keyed one. A session can run
+// setval(…) on a branch this way — re-key, then SetVal the new key —
+// so that other branches sharing the old key never see values move
+// backwards (which would hand out ids they already used).
+func (p Planner) Rekey(cat Catalog, name string) (Sequence, []Change, error) {
+	pc := &planCtx{p: p, v: newView(cat)}
+	n, err := ParseRegclass(name)
+	if err != nil {
+		return Sequence{}, nil, err
+	}
+	ref, ok, err := pc.v.lookupSequence(n)
+	if err != nil {
+		return Sequence{}, nil, err
+	}
+	if !ok {
+		return Sequence{}, nil, errorf(CodeUndefinedTable, "relation \"%s\" does not exist", n)
+	}
+	a, _, err := pc.startAlter(ref.Table, "SELECT")
+	if err != nil {
+		return Sequence{}, nil, err
+	}
+	var seq *Sequence
+	if ref.Column == "" {
+		seq = a.b.meta.Sequence
+	} else {
+		seq = a.b.col(ref.Column).meta.Sequence
+	}
+	seq.Key = pc.newKey()
+	out := *seq
+	if ref.Column == "" {
+		out.Name = ref.Table
+	}
+	cs, err := a.changes()
+	return out, cs, err
+}
