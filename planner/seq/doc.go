@@ -29,7 +29,10 @@
 //     PostgreSQL: a rolled-back transaction does not return its values.
 //   - Sequence keys are global to the graph root: a branch that inherits
 //     a table inherits its sequence key, so branches that later merge
-//     never produce the same serial id.
+//     never produce the same serial id. SetVal moves a key for every
+//     branch sharing it, so restarts re-key the sequence in the branch's
+//     catalog instead (planner/ddl: RESTART, TRUNCATE … RESTART IDENTITY,
+//     Planner.Rekey before a setval).
 //   - Exhaustion answers 2200H, currval/lastval before nextval 55000,
 //     setval out of range 22003, with PostgreSQL's messages.
 //   - Corrupt stored blocks give ErrCorrupt, never a panic.
