@@ -42,7 +42,11 @@
 //     "sequence" (like PostgreSQL, sequences share the relation
 //     namespace). Each sequence has a globally unique Key (ULID) that the
 //     planner/seq allocator uses; a branch inherits the key, so values
-//     never repeat across branches that merge later.
+//     never repeat across branches that merge later. RESTART (ALTER
+//     SEQUENCE, identity columns, TRUNCATE … RESTART IDENTITY) gives the
+//     sequence a fresh key in the branch's catalog rather than moving the
+//     shared allocator backwards (which would reissue other branches'
+//     ids); Planner.Rekey does the same for a session's setval.
 //
 // Decisions (where PostgreSQL has no graph equivalent or pggraph differs):
 //   - DROP TABLE … CASCADE drops other tables' foreign keys into the
