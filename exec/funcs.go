@@ -259,7 +259,7 @@ func knownPostgresFunction(name string) bool {
 		"pg_sleep", "pg_advisory_lock", "pg_try_advisory_lock", "pg_advisory_unlock", "pg_notify",
 		"pg_get_functiondef", "pg_get_keywords", "string_to_table",
 		"unistr", "normalize", "parse_ident", "inet_client_addr", "inet_server_addr", "inet_server_port",
-		"pg_is_in_recovery", "pg_postmaster_start_time", "pg_conf_load_time", "set_config", "current_setting",
+		"set_config",
 		"row_number_agg", "grouping", "xmlelement", "xmlforest", "array_sample", "array_shuffle":
 		return true
 	}

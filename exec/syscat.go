@@ -590,13 +590,7 @@ func init() {
 	}}
 	pgCatalogRels["pg_settings"] = &sysRelation{12104, "name text, setting text, unit text, category text, short_desc text, extra_desc text, context text, vartype text, source text, min_val text, max_val text, enumvals text[], boot_val text, reset_val text, sourcefile text, sourceline int4, pending_restart bool", func(c *catalogSet) [][]any {
 		var rows [][]any
-		for _, s := range []struct{ name, val, typ string }{
-			{"server_version", ServerVersion, "string"}, {"server_version_num", "150000", "integer"}, {"server_encoding", "UTF8", "string"},
-			{"client_encoding", "UTF8", "string"}, {"DateStyle", "ISO, MDY", "string"}, {"IntervalStyle", "postgres", "enum"},
-			{"TimeZone", "UTC", "string"}, {"integer_datetimes", "on", "bool"}, {"standard_conforming_strings", "on", "bool"},
-			{"search_path", "\"$user\", public", "string"}, {"max_identifier_length", "63", "integer"}, {"lc_collate", "C", "string"},
-			{"lc_ctype", "C", "string"}, {"default_transaction_isolation", "read committed", "enum"}, {"max_connections", "100", "integer"},
-		} {
+		for _, s := range defaultSettings {
 			v := s.val
 			if c.setting != nil {
 				if x, ok := c.setting(s.name); ok {
@@ -849,4 +843,39 @@ func typDefault(oid uint32) any {
 		return "CURRENT_TIMESTAMP(2)"
 	}
 	return nil
+}
+
+// defaultSettings are the server settings the catalogs and
+// current_setting report when the session has no value of its own.
+var defaultSettings = []struct{ name, val, typ string }{
+	{"server_version", ServerVersion, "string"}, {"server_version_num", "150000", "integer"}, {"server_encoding", "UTF8", "string"},
+	{"client_encoding", "UTF8", "string"}, {"DateStyle", "ISO, MDY", "string"}, {"IntervalStyle", "postgres", "enum"},
+	{"TimeZone", "UTC", "string"}, {"integer_datetimes", "on", "bool"}, {"standard_conforming_strings", "on", "bool"},
+	{"search_path", "\"$user\", public", "string"}, {"max_identifier_length", "63", "integer"}, {"lc_collate", "C", "string"},
+	{"lc_ctype", "C", "string"}, {"default_transaction_isolation", "read committed", "enum"}, {"max_connections", "100", "integer"},
+	{"transaction_isolation", "read committed", "enum"}, {"default_transaction_read_only", "off", "bool"},
+	{"transaction_read_only", "off", "bool"}, {"block_size", "8192", "integer"}, {"max_index_keys", "32", "integer"},
+	{"application_name", "", "string"}, {"extra_float_digits", "1", "integer"}, {"bytea_output", "hex", "enum"},
+	{"lc_messages", "C", "string"}, {"lc_monetary", "C", "string"}, {"lc_numeric", "C", "string"}, {"lc_time", "C", "string"},
+	{"statement_timeout", "0", "integer"}, {"lock_timeout", "0", "integer"}, {"idle_in_transaction_session_timeout", "0", "integer"},
+	{"is_superuser", "on", "bool"}, {"in_hot_standby", "off", "bool"},
+}
+
+// settingValue resolves a setting (case-insensitively) from the session,
+// then the defaults.
+func settingValue(session func(string) (string, bool), name string) (string, bool) {
+	if session != nil {
+		if v, ok := session(name); ok {
+			return v, true
+		}
+		if v, ok := session(strings.ToLower(name)); ok {
+			return v, true
+		}
+	}
+	for _, s := range defaultSettings {
+		if strings.EqualFold(s.name, name) {
+			return s.val, true
+		}
+	}
+	return "", false
 }

@@ -3,7 +3,12 @@ package exec
 import (
 	"strconv"
 	"strings"
+	"time"
 )
+
+// processStart stands for the postmaster start and configuration load
+// time.
+var processStart = time.Now()
 
 // Catalog relations and functions that psql 15's describe commands (\d,
 // \d+, \di, \ds, \dv, \df, \dn, \dt+) and other client tools read besides
@@ -70,6 +75,48 @@ func init() {
 			return nil
 		}}, nil
 	})
+	defCustom("current_setting", func(b *binder, args []Expr) (Expr, error) {
+		if len(args) < 1 || len(args) > 2 {
+			return nil, noFunction("current_setting", args)
+		}
+		var err error
+		if args[0], err = b.coerce(args[0], TText, castImplicit, ""); err != nil {
+			return nil, noFunction("current_setting", args)
+		}
+		if len(args) == 2 {
+			if args[1], err = b.coerce(args[1], TBool, castImplicit, ""); err != nil {
+				return nil, noFunction("current_setting", args)
+			}
+		}
+		return &opExpr{name: "current_setting", t: TText, args: args, strict: true, k: func(ec *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+			for _, i := range sel {
+				v, ok := settingValue(ec.run.settings, a[0].S[i])
+				switch {
+				case ok:
+					out.S[i] = v
+				case len(a) == 2 && a[1].B[i]:
+					out.SetNull(int(i))
+				default:
+					return errf(CodeUndefinedObject, "unrecognized configuration parameter \"%s\"", a[0].S[i])
+				}
+			}
+			return nil
+		}}, nil
+	})
+	def("pg_is_in_recovery", sig(TBool, func(_ *evalCtx, _ []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			out.B[i] = false
+		}
+		return nil
+	}))
+	startTime := func(ec *evalCtx, _ []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			out.I[i] = processStart.UnixMicro()
+		}
+		return nil
+	}
+	def("pg_postmaster_start_time", sig(TTimestamptz, startTime))
+	def("pg_conf_load_time", sig(TTimestamptz, startTime))
 	def("pg_size_pretty", sig(TText, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
 		for _, i := range sel {
 			out.S[i] = sizePretty(a[0].I[i])

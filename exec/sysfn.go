@@ -159,8 +159,6 @@ func init() {
 	})
 	funcs["session_user"] = funcs["current_user"]
 	constText("current_schema", func(ec *evalCtx) string { return "public" })
-	constText("pg_postmaster_start_time", func(*evalCtx) string { return "" })
-	delete(funcs, "pg_postmaster_start_time")
 	defCustom("pg_backend_pid", func(b *binder, args []Expr) (Expr, error) {
 		return &opExpr{name: "pg_backend_pid", t: TInt4, k: func(ec *evalCtx, _ []*Vec, out *Vec, sel []int32) error {
 			for _, i := range sel {
