@@ -403,7 +403,18 @@ func (p *mergePlan) replay(ctx context.Context, onto graph.TableEntry, base, src
 	var dels []uint64
 	keys := map[string]bool{}
 	if len(want) > 0 || pkIdx != nil && len(kept) > 0 {
-		if err := forEachRow(ctx, tds, lance.ScanOptions{}, func(rec arrow.RecordBatch, i int, addr uint64) error {
+		// whole rows are read only to match deletions; a key check alone
+		// reads just the key columns (rowKey over the same values, so the
+		// keys compare equal to keptKeys)
+		scan, keyIdx := lance.ScanOptions{}, pkIdx
+		if len(want) == 0 {
+			scan.Columns = pk
+			keyIdx = make([]int, len(pk))
+			for i := range keyIdx {
+				keyIdx[i] = i
+			}
+		}
+		if err := forEachRow(ctx, tds, scan, func(rec arrow.RecordBatch, i int, addr uint64) error {
 			if len(want) > 0 {
 				if key := rowKey(rec, i, dataCols(rec)); want[key] > 0 {
 					want[key]--
@@ -412,7 +423,7 @@ func (p *mergePlan) replay(ctx context.Context, onto graph.TableEntry, base, src
 				}
 			}
 			if pkIdx != nil {
-				keys[rowKey(rec, i, pkIdx)] = true
+				keys[rowKey(rec, i, keyIdx)] = true
 			}
 			return nil
 		}); err != nil {
