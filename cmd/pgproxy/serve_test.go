@@ -49,9 +49,9 @@ func startServe(t *testing.T, args ...string) (addr string, stop func() int, std
 }
 
 // serve initializes an empty directory and speaks the protocol: logins,
-// settings, transaction control and read-only queries work; SQL it cannot
-// execute yet (writes, DDL) fails with a clear 0A000 instead of a made-up
-// answer.
+// settings, transaction control, DDL, writes (each a graph commit in the
+// data directory) and queries work; SQL it cannot execute yet fails with
+// a clear 0A000 instead of a made-up answer.
 func TestServeSpeaksProtocolAndRefusesSQL(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "root")
 	addr, stop, stderr := startServe(t, "--data", dir, "--log-format", "json")
@@ -68,8 +68,20 @@ func TestServeSpeaksProtocolAndRefusesSQL(t *testing.T) {
 	if err := conn.QueryRow(ctx, "SELECT 1").Scan(&one); err != nil || one != 1 {
 		t.Fatalf("SELECT 1 = %d, %v", one, err)
 	}
-	if _, err := conn.Exec(ctx, "INSERT INTO t VALUES (1)"); !isCode(err, "0A000") || !strings.Contains(err.Error(), "INSERT is not supported yet") {
-		t.Fatalf("INSERT: %v, want 0A000", err)
+	if _, err := conn.Exec(ctx, "INSERT INTO t VALUES (1)"); !isCode(err, "42P01") || !strings.Contains(err.Error(), `relation "t" does not exist`) {
+		t.Fatalf("INSERT into a missing table: %v, want 42P01", err)
+	}
+	for _, sql := range []string{"CREATE TABLE t (id int8 PRIMARY KEY, v text)", "INSERT INTO t VALUES (1, 'a'), (2, 'b')"} {
+		if _, err := conn.Exec(ctx, sql); err != nil {
+			t.Fatalf("%s: %v", sql, err)
+		}
+	}
+	var n int
+	if err := conn.QueryRow(ctx, "SELECT count(*) FROM t").Scan(&n); err != nil || n != 2 {
+		t.Fatalf("count = %d, %v", n, err)
+	}
+	if _, err := conn.Exec(ctx, "EXPLAIN SELECT 1"); !isCode(err, "0A000") || !strings.Contains(err.Error(), "EXPLAIN is not supported yet") {
+		t.Fatalf("EXPLAIN: %v, want 0A000", err)
 	}
 	// The session survives the refusal.
 	if _, err := conn.Exec(ctx, "SET application_name = 'x'"); err != nil {
