@@ -210,3 +210,33 @@ func (pc *planCtx) createExtension(st *q.CreateExtensionStmt) ([]Change, error) 
 	}
 	return []Change{&NoOp{CommandTag: "CREATE EXTENSION", notes: notes{ns}}}, nil
 }
+
+// maintenance accepts VACUUM / ANALYZE (storage maintenance is
+// graph.optimize here) after checking the named tables exist.
+func (pc *planCtx) maintenance(st *q.VacuumStmt) ([]Change, error) {
+	tag := "VACUUM"
+	if !st.IsVacuumcmd {
+		tag = "ANALYZE"
+	}
+	for _, r := range st.Rels {
+		if vr := r.GetVacuumRelation(); vr != nil && vr.Relation != nil {
+			if _, err := pc.noOpOn(vr.Relation, false, tag); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return []Change{&NoOp{CommandTag: tag}}, nil
+}
+
+// setSchema handles ALTER … SET SCHEMA: only public exists, so moving an
+// object into public is a no-op and anything else 3F000.
+func (pc *planCtx) setSchema(st *q.AlterObjectSchemaStmt) ([]Change, error) {
+	tag := alterTag(st.ObjectType)
+	if st.Newschema != "public" {
+		return nil, errorf(CodeInvalidSchemaName, "schema \"%s\" does not exist", st.Newschema)
+	}
+	if st.Relation != nil {
+		return pc.noOpOn(st.Relation, st.MissingOk, tag)
+	}
+	return []Change{&NoOp{CommandTag: tag}}, nil
+}

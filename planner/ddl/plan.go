@@ -84,6 +84,22 @@ func (p Planner) Plan(stmt *q.Node, cat Catalog) ([]Change, error) {
 		return nil, notSupported("CREATE TABLE AS")
 	case *q.Node_ViewStmt:
 		return nil, notSupported("CREATE VIEW")
+	case *q.Node_VacuumStmt:
+		return pc.maintenance(n.VacuumStmt)
+	case *q.Node_CheckPointStmt:
+		return []Change{&NoOp{CommandTag: "CHECKPOINT"}}, nil
+	case *q.Node_ClusterStmt:
+		if rv := n.ClusterStmt.Relation; rv != nil {
+			return pc.noOpOn(rv, false, "CLUSTER")
+		}
+		return []Change{&NoOp{CommandTag: "CLUSTER"}}, nil
+	case *q.Node_ReindexStmt:
+		if rv := n.ReindexStmt.Relation; rv != nil {
+			return pc.noOpOn(rv, false, "REINDEX")
+		}
+		return []Change{&NoOp{CommandTag: "REINDEX"}}, nil
+	case *q.Node_AlterObjectSchemaStmt:
+		return pc.setSchema(n.AlterObjectSchemaStmt)
 	}
 	return nil, errorf(CodeFeatureNotSupported, "%s is not supported", statementName(stmt))
 }
@@ -99,14 +115,28 @@ func IsDDL(stmt *q.Node) bool {
 	case *q.Node_CreateStmt, *q.Node_DropStmt, *q.Node_AlterTableStmt, *q.Node_RenameStmt, *q.Node_TruncateStmt,
 		*q.Node_IndexStmt, *q.Node_CreateSeqStmt, *q.Node_AlterSeqStmt, *q.Node_CommentStmt, *q.Node_CreateSchemaStmt,
 		*q.Node_CreateExtensionStmt, *q.Node_GrantStmt, *q.Node_GrantRoleStmt, *q.Node_AlterDefaultPrivilegesStmt,
-		*q.Node_AlterOwnerStmt, *q.Node_CreateTableAsStmt, *q.Node_ViewStmt:
+		*q.Node_AlterOwnerStmt, *q.Node_CreateTableAsStmt, *q.Node_ViewStmt, *q.Node_VacuumStmt, *q.Node_CheckPointStmt,
+		*q.Node_ClusterStmt, *q.Node_ReindexStmt, *q.Node_AlterObjectSchemaStmt:
 		return true
 	}
 	return false
 }
 
+// statementNames spell the statements whose node names do not.
+var statementNames = map[string]string{
+	"CreateTrigStmt": "CREATE TRIGGER", "CreateEnumStmt": "CREATE TYPE … AS ENUM", "CreatedbStmt": "CREATE DATABASE",
+	"DropdbStmt": "DROP DATABASE", "CreatePLangStmt": "CREATE LANGUAGE", "DefineStmt": "CREATE AGGREGATE/OPERATOR/TYPE",
+	"CompositeTypeStmt": "CREATE TYPE", "CreateRangeStmt": "CREATE TYPE … AS RANGE", "RuleStmt": "CREATE RULE",
+	"CreateFunctionStmt": "CREATE FUNCTION", "DoStmt": "DO", "CreateTableSpaceStmt": "CREATE TABLESPACE",
+	"CreateForeignTableStmt": "CREATE FOREIGN TABLE", "CreateEventTrigStmt": "CREATE EVENT TRIGGER",
+	"CreateRoleStmt": "CREATE ROLE", "AlterRoleStmt": "ALTER ROLE", "DropRoleStmt": "DROP ROLE",
+}
+
 // statementName is a human name of a statement kind ("ALTER DOMAIN").
 func statementName(n *q.Node) string {
+	if s, ok := statementNames[nodeName(n)]; ok {
+		return s
+	}
 	s := strings.TrimSuffix(nodeName(n), "Stmt")
 	// CamelCase → upper words
 	var b strings.Builder
