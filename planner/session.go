@@ -403,7 +403,7 @@ func toWire(err error) error {
 
 func notSupported(what string) *wire.Error {
 	return wire.Errorf(wire.CodeFeatureNotSupported, "%s is not supported yet", what).
-		WithHint("This server answers read-only queries (SELECT, VALUES, WITH, TABLE, COPY … TO STDOUT); writes and DDL come in a later release.")
+		WithHint("pgproxy runs queries, INSERT/UPDATE/DELETE/MERGE/TRUNCATE, COPY, table and sequence DDL, transactions and the graph.* procedures; see the planner documentation for what is not supported yet.")
 }
 
 // readKeywords start statements this slice executes.
