@@ -215,7 +215,7 @@ func (s *session) copyStream(ctx context.Context, st *wire.Statement, in *wire.C
 					}
 				}
 			}
-			w := &writer{s: s, v: newView(c, newPendingState()), ctx: ctx, copySeen: map[string]map[string]bool{}}
+			w := &writer{s: s, v: newView(c, newPendingState()), ctx: ctx, copySeen: newKeySets()}
 			rdr = &copyReader{w: w, ti: ti, targets: targets, in: in, binary: in.Options().Format == wire.CopyBinary, m: pgtype.NewMap()}
 			return nil
 		})

@@ -245,7 +245,7 @@ type writer struct {
 	cascaded   int
 	// copySeen holds the unique keys a streamed COPY has written so far
 	// (by constraint): its rows never join the pending state
-	copySeen map[string]map[string]bool
+	copySeen *keySets
 }
 
 // target resolves the statement's table.
