@@ -397,7 +397,28 @@ func mirror(ctx context.Context, conn *pgx.Conn) (*MemCatalog, error) {
 		}
 		cat.Add(td)
 	}
-	return cat, nil
+	return cat, mirrorSequences(ctx, conn, cat)
+}
+
+// mirrorSequences copies the public schema's sequences.
+func mirrorSequences(ctx context.Context, conn *pgx.Conn, cat *MemCatalog) error {
+	rows, err := conn.Query(ctx, `SELECT c.relname, s.seqtypid, s.seqstart, s.seqincrement, s.seqmin, s.seqmax, s.seqcache, s.seqcycle
+		FROM pg_sequence s JOIN pg_class c ON c.oid = s.seqrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+		WHERE n.nspname = 'public' ORDER BY c.oid`)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		s := &SequenceDef{}
+		var typ uint32
+		if err := rows.Scan(&s.Name, &typ, &s.Start, &s.Increment, &s.Min, &s.Max, &s.Cache, &s.Cycle); err != nil {
+			return err
+		}
+		s.Type = Type{typ, -1}
+		cat.AddSequence(s)
+	}
+	return rows.Err()
 }
 
 func errCode(err error) (string, string) {

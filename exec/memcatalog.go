@@ -9,6 +9,7 @@ import (
 type MemCatalog struct {
 	mu      sync.RWMutex
 	tables  map[string]map[string]*TableDef
+	seqs    map[string][]*SequenceDef
 	nextOID uint32
 }
 

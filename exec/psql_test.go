@@ -39,6 +39,8 @@ CREATE INDEX item_qty_idx ON item (qty);
 CREATE UNIQUE INDEX item_made_idx ON item (made, id);
 COMMENT ON TABLE item IS 'things we sell';
 COMMENT ON COLUMN item.qty IS 'on hand';
+CREATE SEQUENCE item_seq START 5 INCREMENT 2;
+CREATE SEQUENCE small_seq AS int4 MAXVALUE 1000 CYCLE;
 `
 
 func TestPsqlDescribe(t *testing.T) {
@@ -73,7 +75,7 @@ func TestPsqlDescribe(t *testing.T) {
 	}
 	ours := serveEngine(t, &Engine{Catalog: cat})
 	pgConn := srv.ConnString(db)
-	for _, cmd := range []string{`\d item`, `\d cat`, `\d+ item`, `\d+ cat`, `\dt`, `\dt+`, `\di`, `\ds`, `\dv`, `\dm`, `\df`, `\dn`, `\d`, `\d item_pk`, `\d+ item_pk`, `\di+`, `\du`, `\dx`, `\dT`, `\dp item`, `\dD`, `\des`, `\d nosuch`} {
+	for _, cmd := range []string{`\d item`, `\d cat`, `\d+ item`, `\d+ cat`, `\dt`, `\dt+`, `\di`, `\ds`, `\ds+`, `\dv`, `\dm`, `\df`, `\dn`, `\d`, `\d item_pk`, `\d+ item_pk`, `\di+`, `\du`, `\dx`, `\dT`, `\dp item`, `\dD`, `\des`, `\d nosuch`} {
 		want := runPsqlCmd(t, pgConn, cmd)
 		got := runPsqlCmd(t, ours+" dbname="+db, cmd)
 		if strings.HasSuffix(cmd, "+") && !strings.HasPrefix(cmd, `\d+ `) {

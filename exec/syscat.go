@@ -386,6 +386,10 @@ func init() {
 			rows = append(rows, []any{t.OID, t.Name, c.nsOID(t.Schema), 0, 0, oidPostgresRole, oidHeapAM, t.OID, 0, int32(max(n/100, 0)), float64(n), 0, 0,
 				hasIndexes(t), false, "p", "r", int16(len(t.Columns)), int16(len(t.Checks)), false, fkTriggers[t.OID], false, false, false, true, "d", false, 0, nil, nil, nil})
 		}
+		for _, s := range c.sequences() {
+			rows = append(rows, []any{s.OID, s.Name, c.nsOID(s.schema()), 0, 0, oidPostgresRole, 0, s.OID, 0, 1, 1.0, 0, 0,
+				false, false, "p", "S", int16(3), 0, false, false, false, false, false, true, "n", false, 0, nil, nil, nil})
+		}
 		for _, k := range c.constraints() {
 			if !k.hasIndex() {
 				continue
@@ -578,7 +582,6 @@ func init() {
 	pgCatalogRels["pg_inherits"] = &sysRelation{2611, "inhrelid oid, inhparent oid, inhseqno int4, inhdetachpending bool", func(*catalogSet) [][]any { return nil }}
 	pgCatalogRels["pg_trigger"] = &sysRelation{2620, "oid oid, tgrelid oid, tgparentid oid, tgname name, tgfoid oid, tgtype int2, tgenabled char, tgisinternal bool, tgconstrrelid oid, tgconstrindid oid, tgconstraint oid, tgdeferrable bool, tginitdeferred bool, tgnargs int2, tgattr int2vector, tgargs bytea, tgqual pg_node_tree, tgoldtable name, tgnewtable name", func(*catalogSet) [][]any { return nil }}
 	pgCatalogRels["pg_rewrite"] = &sysRelation{2618, "oid oid, rulename name, ev_class oid, ev_type char, ev_enabled char, is_instead bool, ev_qual pg_node_tree, ev_action pg_node_tree", func(*catalogSet) [][]any { return nil }}
-	pgCatalogRels["pg_sequence"] = &sysRelation{2224, "seqrelid oid, seqtypid oid, seqstart int8, seqincrement int8, seqmax int8, seqmin int8, seqcache int8, seqcycle bool", func(*catalogSet) [][]any { return nil }}
 	pgCatalogRels["pg_policy"] = &sysRelation{3256, "oid oid, polname name, polrelid oid, polcmd char, polpermissive bool, polroles oid[], polqual pg_node_tree, polwithcheck pg_node_tree", func(*catalogSet) [][]any { return nil }}
 	pgCatalogRels["pg_statistic_ext"] = &sysRelation{3381, "oid oid, stxrelid oid, stxname name, stxnamespace oid, stxowner oid, stxstattarget int4, stxkeys int2vector, stxkind char[], stxexprs pg_node_tree", func(*catalogSet) [][]any { return nil }}
 	pgCatalogRels["pg_publication"] = &sysRelation{6104, "oid oid, pubname name, pubowner oid, puballtables bool, pubinsert bool, pubupdate bool, pubdelete bool, pubtruncate bool, pubviaroot bool", func(*catalogSet) [][]any { return nil }}

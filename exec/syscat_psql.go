@@ -36,7 +36,6 @@ func init() {
 	pgCatalogRels["pg_foreign_server"] = &sysRelation{1417, "oid oid, srvname name, srvowner oid, srvfdw oid, srvtype text, srvversion text, srvacl aclitem[], srvoptions text[]", empty}
 	pgCatalogRels["pg_foreign_data_wrapper"] = &sysRelation{2328, "oid oid, fdwname name, fdwowner oid, fdwhandler oid, fdwvalidator oid, fdwacl aclitem[], fdwoptions text[]", empty}
 	pgCatalogRels["pg_auth_members"] = &sysRelation{1261, "oid oid, roleid oid, member oid, grantor oid, admin_option bool", empty}
-	pgCatalogRels["pg_sequences"] = &sysRelation{12048, "schemaname name, sequencename name, sequenceowner name, data_type regtype, start_value int8, min_value int8, max_value int8, increment_by int8, cycle bool, cache_size int8, last_value int8", empty}
 
 	// functions psql's queries call
 	def("pg_relation_is_publishable", sig(TBool, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {

@@ -88,6 +88,19 @@ func (c *catalogSet) regLookup(kind uint32, name string) (uint32, error) {
 		rememberRegName(OIDRegclass, td.OID, quoteIdent(td.Name))
 		return td.OID, nil
 	}
+	// indexes and sequences are relations too
+	for _, k := range c.constraints() {
+		if k.hasIndex() && k.name == rel && (schema == "" || schema == k.table.Schema) {
+			rememberRegName(OIDRegclass, k.index, quoteIdent(k.name))
+			return k.index, nil
+		}
+	}
+	for _, s := range c.sequences() {
+		if s.Name == rel && (schema == "" || schema == s.schema()) {
+			rememberRegName(OIDRegclass, s.OID, quoteIdent(s.Name))
+			return s.OID, nil
+		}
+	}
 	return 0, errf(CodeUndefinedTable, "relation \"%s\" does not exist", n)
 }
 
