@@ -221,8 +221,9 @@
 // differ from glibc in the last place); pg_get_constraintdef prints a
 // CHECK expression as the catalog stores it (PostgreSQL re-deparses it
 // with inferred casts, e.g. "price > 0::numeric" for a numeric column);
-// relation sizes are 0; the catalogs hold no sequences yet (\ds is
-// empty).
+// relation sizes are 0; sequences appear only when the Catalog also
+// implements SequenceCatalog (pg_depend, and so psql's "Owned by", is
+// not generated).
 //
 // # Testing
 //
