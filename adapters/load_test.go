@@ -10,6 +10,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 
+	"github.com/pggraph/pggraph/lance"
 	"github.com/pggraph/pggraph/objstore"
 	"github.com/pggraph/pggraph/protocol"
 )
@@ -166,5 +167,41 @@ func TestWritersWaitForALoad(t *testing.T) {
 	ids, _ := readIDs(t, g, head(t, g), "a")
 	if len(ids) != 5001 || ids[0] != -1 {
 		t.Fatalf("a has %d rows, first %v", len(ids), ids[:1])
+	}
+}
+
+// TestLoadErrorMidStreamOnBranchIsFinal: on a branch's first touch the
+// stream is read on the new fork; bad data there drops the fork again
+// (nothing was committed on it), so the error is final and no intent or
+// fork stays.
+func TestLoadErrorMidStreamOnBranchIsFinal(t *testing.T) {
+	ctx := context.Background()
+	g := openGraph(t, objstore.NewMem(), true)
+	defer g.Close()
+	createTables(t, g, "a")
+	if _, err := g.CreateBranch(ctx, "dev", ""); err != nil {
+		t.Fatal(err)
+	}
+	bad := protocol.Errorf(protocol.KindCheck, nil, "check violated")
+	src := func() (array.RecordReader, error) {
+		r, err := rowsOf(1, 2)()
+		return &failingReader{RecordReader: r, err: bad}, err
+	}
+	if _, err := g.Load(ctx, WriteOptions{Branch: "dev"}, "a", src, nil); !errors.Is(err, bad) {
+		t.Fatalf("want the stream's error, got %v", err)
+	}
+	e := entryOf(t, head(t, g), "a")
+	if _, err := lance.GetBranch(ctx, g.Root.Store(), e.Location, "dev"); !lance.IsNotFound(err) {
+		t.Fatalf("the fork stayed: %v", err)
+	}
+	if objs, _ := g.Root.Store().List(ctx, "__recovery/"); len(objs) != 0 || g.Stats().RecoveryRequired != 0 {
+		t.Fatalf("intents left: %v, stats %+v", objs, g.Stats())
+	}
+	rc, err := g.Load(ctx, WriteOptions{Branch: "dev"}, "a", rowsOf(3), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := readIDs(t, g, rc.Snapshot, "a"); !slices.Equal(got, []int64{3}) {
+		t.Fatalf("dev a = %v", got)
 	}
 }

@@ -289,6 +289,17 @@ func (w *mutationWriter) Apply(ctx context.Context, pw *protocol.PreparedWrite) 
 				if !created && lance.IsExists(err) {
 					outcome[i] = 2 // a concurrent first toucher owns the ref
 				}
+				if created && pending[e.Table].onlyLoads() {
+					// a load's stream failed on our new fork (bad COPY
+					// data): nothing was committed on it, so dropping
+					// the ref — recovery's action for ref_only — leaves
+					// no effect, and the stream's error is final
+					if derr := protocol.ReclaimFork(ctx, w.root, *e); derr == nil {
+						outcome[i] = 0
+						te, _ := pw.Base.Snapshot.State.Table(e.Table)
+						return protocol.NoEffectFinal(wrapStageErr(te.Name, err))
+					}
+				}
 				return err
 			}
 		}
@@ -326,8 +337,14 @@ func (w *mutationWriter) Apply(ctx context.Context, pw *protocol.PreparedWrite) 
 				noEffect = false
 			}
 		}
-		if noEffect {
+		switch {
+		case noEffect && errors.Is(err, protocol.ErrNoEffect):
+			return err // keeps a NoEffectFinal marker
+		case noEffect:
 			return fmt.Errorf("%w: %v", protocol.ErrNoEffect, err)
+		case errors.Is(err, protocol.ErrNoEffect):
+			// another effect landed: this is no empty intent
+			return fmt.Errorf("adapters: %v", err)
 		}
 	}
 	return err
