@@ -84,7 +84,8 @@
 // after it was consumed answers 40001 (TestLoadAfterConsumedStreamIs40001),
 // and an error while streaming (bad COPY data, a validator) lands
 // nothing and reaches the caller unchanged (protocol.NoEffectFinal;
-// TestLoadErrorMidStreamIsFinal). Effects and recovery are Mutation's
+// TestLoadErrorMidStreamIsFinal; on a branch's first touch the new fork
+// is dropped again: TestLoadErrorMidStreamOnBranchIsFinal). Effects and recovery are Mutation's
 // (an intent armed before its commit is empty or rolled back).
 //
 // Optimize (optimize.go; registry kind "optimize"): Graph.Optimize /
