@@ -2,6 +2,7 @@ package file
 
 import (
 	"context"
+	"errors"
 	"io"
 	"sort"
 
@@ -207,6 +208,11 @@ func (s *Scanner) take(ctx context.Context, i, ci int, row uint64, n int) (arrow
 				if c.next != nil && c.next.page == pi {
 					a, err = c.next.wait()
 					c.next = nil
+					if err != nil && ctx.Err() == nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
+						// read ahead under an earlier call's context, which
+						// has ended since: read it again under this one
+						a, err = s.decodeChecked(ctx, ci, pi)
+					}
 				} else {
 					if c.next != nil {
 						c.next.discard()
