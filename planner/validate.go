@@ -121,7 +121,34 @@ func (w *writer) findKeys(table string, keyCols []int, probe []*exec.Vec) (map[s
 	for i, c := range keyCols {
 		types[i] = ti.def.Columns[c].Type
 	}
+	// a single integer key compares int64s, without encoding every row
+	var wantInt map[int64]string
+	if len(keyCols) == 1 && types[0].Kind() == exec.KInt && probe[0].T.Kind() == exec.KInt {
+		wantInt = map[int64]string{}
+		for _, r := range rows {
+			k, _ := keyOf(nil, probe, int(r))
+			wantInt[probe[0].I[r]] = string(k)
+		}
+	}
 	collect := func(rec arrow.RecordBatch, addrs []uint64, skipDeleted bool) error {
+		if wantInt != nil {
+			v, err := exec.VecFromArrow(rec.Column(0), types[0])
+			if err != nil {
+				return err
+			}
+			p := w.v.pend.tables[table]
+			for r := 0; r < v.N; r++ {
+				if v.IsNull(r) {
+					continue
+				}
+				k, ok := wantInt[v.I[r]]
+				if !ok || (skipDeleted && p != nil && p.deleted[addrs[r]]) {
+					continue
+				}
+				out[k] = append(out[k], addrs[r])
+			}
+			return nil
+		}
 		vecs := make([]*exec.Vec, len(keyCols))
 		for i := range keyCols {
 			v, err := exec.VecFromArrow(rec.Column(i), types[i])
@@ -143,7 +170,7 @@ func (w *writer) findKeys(table string, keyCols []int, probe []*exec.Vec) (map[s
 		}
 		return nil
 	}
-	if kl, ok := ti.def.Source.(exec.KeyLookupSource); ok && len(keyCols) == 1 && slices.Contains(kl.KeyColumns(), keyCols[0]) {
+	if kl, ok := ti.def.Source.(exec.KeyLookupSource); ok && w.useIndex(len(want), ti) && len(keyCols) == 1 && slices.Contains(kl.KeyColumns(), keyCols[0]) {
 		keys := probe[0].Gather(rows)
 		err := kl.LookupKeys(w.ctx, keyCols[0], keys, exec.ScanRequest{Columns: keyCols, NeedAddrs: true}, func(rec arrow.RecordBatch, addrs []uint64) error {
 			return collect(rec, addrs, true)
@@ -617,4 +644,13 @@ func (ks *keySets) seen(name string, probe []*exec.Vec, i int, k []byte) bool {
 	}
 	m[string(k)] = struct{}{}
 	return false
+}
+
+// useIndex decides between the snapshot source's key index (built once
+// per table version with a full key-column scan into a hash map, then
+// O(1) per key) and a plain scan of the key columns (no map, but a scan
+// per call): a few keys are cheaper by scan; a streamed COPY probes
+// batch after batch and amortizes the index.
+func (w *writer) useIndex(keys int, ti *tableInfo) bool {
+	return w.copySeen != nil || int64(keys)*64 >= ti.def.Source.RowCount()
 }
