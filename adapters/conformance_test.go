@@ -26,19 +26,24 @@ var lanceWriteCalls = map[string]bool{
 // recovery writes compensating Restores (its declared strategy) and the
 // audit dataset. Changing this table is a reviewed act.
 var allowedLanceWrites = map[string]int{
-	"adapters/mutation.go":  7, // StageOverwrite (create), StageUpdate, StageAppend, StageDelete, StageCompaction (Optimize), Commit, CreateBranch (first touch)
-	"adapters/branch_at.go": 2, // CreateBranchAt: __manifest ref at an older version, stale table-fork reclaim (until graph.Root.CreateBranchAt)
-	"adapters/merge.go":     1, // BranchMerge: Commit of each staged replay (first touches reuse mutationWriter.firstTouch)
-	"graph/root.go":         2, // __manifest: StageOverwrite + Commit
-	// TEMPORARY (18:15): H8's graph.create_branch(name, from, at)
-	// fallback — a __manifest ref at an older version + stale table-fork
-	// reclaim, no table data; dead code since adapters.Graph.CreateBranchAt
-	// exists (graphsql picks it up by interface), to be deleted by H8.
+	"adapters/mutation.go":    7, // StageOverwrite (create), StageUpdate, StageAppend, StageDelete, StageCompaction (Optimize), Commit, CreateBranch (first touch)
+	"adapters/branch_at.go":   2, // CreateBranchAt: __manifest ref at an older version, stale table-fork reclaim (until graph.Root.CreateBranchAt)
+	"adapters/merge.go":       1, // BranchMerge: Commit of each staged replay (first touches reuse mutationWriter.firstTouch)
+	"graph/root.go":           2, // __manifest: StageOverwrite + Commit
+	"graph/branch.go":         3, // __manifest refs (CreateBranch, DeleteBranch) + reclaiming a deleted branch's table forks
+	"protocol/coordinator.go": 1, // reclaiming an orphaned fork no intent covers (never data a manifest pins)
+	"recovery/resolve.go":     3, // rollback: StageRestore + Commit; dropping our first-touch fork
+	"recovery/audit.go":       3, // __audit: StageOverwrite / StageAppend + Commit
+}
+
+// temporaryLanceWrites may make at most this many calls (an entry on its
+// way out: the test passes before and after its removal).
+var temporaryLanceWrites = map[string]int{
+	// H8's graph.create_branch(name, from, at) fallback — a __manifest
+	// ref at an older version + stale table-fork reclaim, no table data;
+	// dead code since adapters.Graph.CreateBranchAt exists (graphsql
+	// picks it up by interface), to be deleted by H8.
 	"planner/graphsql/branchat.go": 2,
-	"graph/branch.go":              3, // __manifest refs (CreateBranch, DeleteBranch) + reclaiming a deleted branch's table forks
-	"protocol/coordinator.go":      1, // reclaiming an orphaned fork no intent covers (never data a manifest pins)
-	"recovery/resolve.go":          3, // rollback: StageRestore + Commit; dropping our first-touch fork
-	"recovery/audit.go":            3, // __audit: StageOverwrite / StageAppend + Commit
 }
 
 func TestConformanceOnlyAdaptersCommitGraphTables(t *testing.T) {
@@ -145,6 +150,9 @@ func TestConformanceOnlyAdaptersCommitGraphTables(t *testing.T) {
 	}
 	sort.Strings(files)
 	for _, f := range files {
+		if n, ok := temporaryLanceWrites[f]; ok && got[f] <= n {
+			continue
+		}
 		if allowedLanceWrites[f] != got[f] {
 			t.Errorf("%s makes %d Lance staging/commit calls; the registry allows %d", f, got[f], allowedLanceWrites[f])
 		}
