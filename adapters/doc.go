@@ -29,8 +29,9 @@
 // transactions) pin Base and get 40001 on any read-set change; Txn
 // (Begin … Commit) packages that: it pins a snapshot, collects inserts,
 // deletes, probes and DDL, and commits them as one graph commit.
-// Branches: CreateBranch / DeleteBranch (control operations behind the
-// barrier and the exclusive branch gate); writes take WriteOptions.Branch.
+// Branches: CreateBranch / CreateBranchAt (fork at an older snapshot,
+// branch_at.go) / DeleteBranch (control operations behind the barrier
+// and the exclusive branch gate); writes take WriteOptions.Branch.
 //
 // Names (stage.go). A stage resolves table names in call order against
 // the base catalog as changed by its earlier calls: DROP t; CREATE t …
