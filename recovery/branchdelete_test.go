@@ -37,7 +37,7 @@ func TestBranchDeleteFencesAWriterInAnotherProcess(t *testing.T) {
 	}
 	// the child's write on dev (a first touch of a) is slowed after its
 	// sidecar is durable; the delete runs while it is in flight
-	_, out, exited := startLeaseChild(t, dir, "PGGRAPH_LEASE_BRANCH=dev", "PGGRAPH_LEASE_LAX=1", "PGGRAPH_LEASE_DELAY=2s")
+	_, out, exited := startLeaseChild(t, dir, "PGGRAPH_LEASE_BRANCH=dev", "PGGRAPH_LEASE_LAX=1", "PGGRAPH_LEASE_DELAY=4s")
 	waitSidecar(t, store)
 	start := time.Now()
 	if err := g.DeleteBranch(ctx, "dev"); err != nil {

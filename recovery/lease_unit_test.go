@@ -17,7 +17,7 @@ import (
 func TestLeaseRenewalKeepsPhaseAndStops(t *testing.T) {
 	ctx := context.Background()
 	mem := setup(t)
-	g := open(t, mem, false, recovery.Options{LeaseDuration: 60 * time.Millisecond})
+	g := open(t, mem, false, recovery.Options{LeaseDuration: 400 * time.Millisecond})
 	defer g.Close()
 	sn, err := g.Head(ctx, "")
 	if err != nil {
@@ -34,7 +34,7 @@ func TestLeaseRenewalKeepsPhaseAndStops(t *testing.T) {
 		t.Fatal(err)
 	}
 	first := read(pw.OperationID).Owner.LeaseExpiry
-	time.Sleep(150 * time.Millisecond)
+	time.Sleep(500 * time.Millisecond)
 	if sc := read(pw.OperationID); !sc.Owner.LeaseExpiry.After(first) || sc.Phase != recovery.Armed {
 		t.Fatalf("armed lease not renewed: %s → %s (%s)", first, sc.Owner.LeaseExpiry, sc.Phase)
 	}
@@ -42,12 +42,12 @@ func TestLeaseRenewalKeepsPhaseAndStops(t *testing.T) {
 		t.Fatal(err)
 	}
 	confirmed := read(pw.OperationID).Owner.LeaseExpiry
-	time.Sleep(150 * time.Millisecond)
+	time.Sleep(500 * time.Millisecond)
 	if sc := read(pw.OperationID); sc.Phase != recovery.EffectsConfirmed || !sc.Owner.LeaseExpiry.After(confirmed) {
 		t.Fatalf("after confirm: phase %s, lease %s → %s", sc.Phase, confirmed, sc.Owner.LeaseExpiry)
 	}
 	g.Recovery.Finalize(ctx, pw)
-	time.Sleep(150 * time.Millisecond)
+	time.Sleep(500 * time.Millisecond)
 	if sc := read(pw.OperationID); sc != nil {
 		t.Fatalf("a renewal resurrected the finalized sidecar: %+v", sc.Owner)
 	}
@@ -62,7 +62,7 @@ func TestLeaseRenewalKeepsPhaseAndStops(t *testing.T) {
 		t.Fatalf("abandoned lease not released: %+v", sc)
 	}
 	renewed := g.Recovery.Stats().LeaseRenewals
-	time.Sleep(150 * time.Millisecond)
+	time.Sleep(500 * time.Millisecond)
 	if s := g.Recovery.Stats(); s.LeaseRenewals != renewed || s.LeaseRenewals < 4 {
 		t.Fatalf("renewals %d then %d", renewed, s.LeaseRenewals)
 	}
