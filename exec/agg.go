@@ -472,27 +472,24 @@ func (m *minMaxAcc) update(_ *evalCtx, args []*Vec, rows, gids []int32, ng int) 
 		// typed fast paths
 		if x.T.Kind() == KFloat {
 			st, has, xf := m.st.F, m.has, x.F
+			// NaN sorts above every number (PostgreSQL): max keeps a NaN
+			// once seen; min takes NaN only as a group's first value and
+			// replaces it with any number
+			if m.max {
+				for k, r := range rows {
+					g := gids[k]
+					v := xf[r]
+					if !has[g] || v > st[g] || v != v {
+						has[g], st[g] = true, v
+					}
+				}
+				return nil
+			}
 			for k, r := range rows {
 				g := gids[k]
 				v := xf[r]
-				if !has[g] {
+				if cur := st[g]; !has[g] || v < cur || (cur != cur && v == v) {
 					has[g], st[g] = true, v
-					continue
-				}
-				cur := st[g]
-				if v != v || cur != cur {
-					// NaN sorts above every number (PostgreSQL)
-					if c := cmpFloat(v, cur); (m.max && c > 0) || (!m.max && c < 0) {
-						st[g] = v
-					}
-					continue
-				}
-				if m.max {
-					if v > cur {
-						st[g] = v
-					}
-				} else if v < cur {
-					st[g] = v
 				}
 			}
 			return nil

@@ -547,10 +547,22 @@ func (s *sortNode) collectTopN(ec *evalCtx) (*buffer, error) {
 // true; plain loops, since this runs for every row a filter sees.
 func selectTrue(v *Vec, n int, sel []int32) []int32 {
 	bs, nulls := v.B, v.Nulls
+	if sel == nil && nulls == nil {
+		// branch-free: write every index, advance past the true ones
+		out := make([]int32, n+1)
+		j := 0
+		for i, x := range bs[:n] {
+			out[j] = int32(i)
+			if x {
+				j++
+			}
+		}
+		return out[:j:j]
+	}
 	if sel == nil {
 		out := make([]int32, 0, n)
 		for i, x := range bs[:n] {
-			if x && (nulls == nil || !nulls[i]) {
+			if x && !nulls[i] {
 				out = append(out, int32(i))
 			}
 		}

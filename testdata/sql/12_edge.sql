@@ -62,3 +62,6 @@ SELECT s.id, t.x2 FROM s, LATERAL (SELECT s.x * 2 AS x2) t ORDER BY 1;
 SELECT s.id, t.id FROM s, LATERAL (SELECT id FROM s s2 WHERE s2.k = s.k AND s2.id > s.id ORDER BY id LIMIT 1) t ORDER BY 1;
 SELECT a.k, top.id, top.y FROM (SELECT DISTINCT k FROM s) a, LATERAL (SELECT id, y FROM s WHERE s.k = a.k ORDER BY y DESC NULLS LAST LIMIT 2) top ORDER BY 1, 2;
 SELECT s.id, g FROM s, LATERAL generate_series(1, s.x) g WHERE s.id < 4 ORDER BY 1, 2;
+SELECT g, min(v), max(v), count(*) FROM (VALUES (1, 'NaN'::float8), (1, 2.0), (2, 'NaN'), (3, 1.5), (3, -1), (1, -7), (2, 'NaN'), (4, 'Infinity'), (4, 'NaN'), (4, '-Infinity')) t(g, v) GROUP BY g ORDER BY g;
+SELECT g, min(v), max(v) FROM (VALUES (1, 2.0::float8), (1, NULL), (2, 'NaN'), (2, 3)) t(g, v) GROUP BY g ORDER BY g;
+SELECT min(v), max(v) FROM (VALUES ('NaN'::float8), (1), (-1)) t(v);
