@@ -175,3 +175,24 @@ func TestAlterTable(t *testing.T) {
 		})
 	}
 }
+
+// TestMinOut: graph.min_out is checked when the change is published (a
+// node needs its edges in the same transaction).
+func TestMinOut(t *testing.T) {
+	ts := startServer(t, nil)
+	runScript(t, ts.connect(t, pgx.QueryExecModeSimpleProtocol), []step{
+		{sql: "create table n (id int8 primary key)"},
+		{sql: "create table e (src int8 not null references n(id), dst int8 not null references n(id)) with (graph.kind = edge, graph.min_out = 1)"},
+		{sql: "insert into n values (1)", code: "23514", msg: `edge table "e" violates graph.min_out = 1`, detail: "Source (src)=(1) has 0 outgoing edges."},
+		{sql: "begin"},
+		{sql: "insert into n values (1), (2)"},
+		{sql: "insert into e values (1, 2), (2, 1)"},
+		{sql: "commit"},
+		{sql: "select count(*) from e", rows: "2"},
+		{sql: "delete from e where src = 2", code: "23514", msg: "graph.min_out = 1"},
+		{sql: "begin"},
+		{sql: "delete from e where src = 2"},
+		{sql: "commit", code: "23514", msg: "graph.min_out = 1"},
+		{sql: "select count(*) from e", rows: "2"},
+	})
+}

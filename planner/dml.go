@@ -93,7 +93,7 @@ func (s *session) executeWrite(ctx context.Context, st *wire.Statement, p *plan,
 		return nil, err
 	}
 	pend := newPendingState()
-	out, err := s.runWrite(ctx, newView(base, pend), p, params)
+	out, err := s.runWriteChecked(ctx, newView(base, pend), p, params)
 	if err != nil {
 		return nil, err
 	}
@@ -113,7 +113,7 @@ func (s *session) executeWrite(ctx context.Context, st *wire.Statement, p *plan,
 					return err
 				}
 				base, pend = c, newPendingState()
-				if out, err = s.runWrite(ctx, newView(c, pend), p, params); err != nil {
+				if out, err = s.runWriteChecked(ctx, newView(c, pend), p, params); err != nil {
 					return err
 				}
 			}
@@ -134,6 +134,21 @@ func (s *session) unpin() {
 	if s.tx != nil && s.tx.implicit {
 		s.tx.base = nil
 	}
+}
+
+// runWriteChecked is runWrite for an autocommit statement: the
+// commit-time checks (graph.min_out) run before it publishes.
+func (s *session) runWriteChecked(ctx context.Context, v *view, p *plan, params []any) (*writeOut, error) {
+	out, err := s.runWrite(ctx, v, p, params)
+	if err != nil {
+		return nil, err
+	}
+	v.base, _ = effective(v.root, v.pend)
+	v.refresh()
+	if err := (&writer{s: s, v: v, ctx: ctx, params: params}).checkMinOut(); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // runWrite evaluates one writing statement against v, recording its

@@ -52,8 +52,12 @@
 // when the snapshot source has one; pending rows searched in memory),
 // FOREIGN KEY and edge endpoints 23503, with ON DELETE NO
 // ACTION/RESTRICT (23503), CASCADE (referencing rows deleted in the same
-// commit, recursively) and SET NULL. Every table a statement reads,
-// writes or probes joins the transaction's read set.
+// commit, recursively), SET NULL and SET DEFAULT (ON UPDATE the same
+// except CASCADE), unique indexes like UNIQUE, graph.max_out (23514, at
+// the statement) and graph.min_out (23514, when the change is published:
+// at COMMIT, or before an autocommit statement answers, since a node is
+// inserted before its edges). Every table a statement reads, writes or
+// probes joins the transaction's read set.
 //
 // # Transactions and commits
 //
@@ -89,7 +93,7 @@
 // graph.* procedures, data-modifying CTEs (exec refuses them),
 // nextval/currval/setval/lastval anywhere but as the items of a plain
 // SELECT (column defaults work), SET col = DEFAULT and MERGE … INSERT
-// taking a serial default, graph.min_out (graph.max_out is enforced),
+// taking a serial default, graph.min_out on a streamed (autocommit) COPY,
 // RETURNING that names FROM/USING/MERGE-source relations (RETURNING sees
 // the target's rows: new values for INSERT/UPDATE, old for DELETE, and
 // merge_action() for MERGE), DDL statements planner/ddl refuses.

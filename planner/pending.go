@@ -198,6 +198,26 @@ var genCounter atomic.Uint64
 // bump marks a change of the pending state.
 func (s *pendingState) bump() { s.gen = genCounter.Add(1) }
 
+// changed reports pending row or definition changes of a table.
+func (s *pendingState) changed(table string) bool {
+	if p, ok := s.tables[table]; ok && !p.empty() {
+		return true
+	}
+	for _, ch := range s.ddl {
+		switch c := ch.(type) {
+		case *ddl.CreateTable:
+			if c.Name == table {
+				return true
+			}
+		case *ddl.AlterTable:
+			if c.Name == table || c.NewName == table {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // hasModes reports tables created, rewritten or truncated.
 func (s *pendingState) hasModes() bool {
 	for _, p := range s.tables {

@@ -75,6 +75,9 @@ func (s *session) Commit(ctx context.Context) error {
 		// unchanged at COMMIT (optimistic locking).
 		return s.verifyUnchanged(ctx, tx)
 	}
+	if err := (&writer{s: s, v: newView(tx.base, tx.pend), ctx: ctx}).checkMinOut(); err != nil {
+		return err
+	}
 	rc, err := s.g.Write(ctx, adapters.WriteOptions{Branch: tx.base.sn.Branch, Message: s.commitMessage(), Strict: true, Base: tx.base.sn},
 		func(ctx context.Context, st *adapters.Stage) error { return flush(st, tx.pend) })
 	if err != nil {

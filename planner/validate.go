@@ -654,3 +654,63 @@ func (ks *keySets) seen(name string, probe []*exec.Vec, i int, k []byte) bool {
 func (w *writer) useIndex(keys int, ti *tableInfo) bool {
 	return w.copySeen != nil || int64(keys)*64 >= ti.def.Source.RowCount()
 }
+
+// checkMinOut enforces graph.min_out when a transaction (or autocommit
+// statement) is about to publish: every row of the node table an edge
+// table's source column references must have at least min_out outgoing
+// edges. It is deferred to the commit because a node is inserted before
+// its edges. Only edge tables whose edges or source nodes changed are
+// checked; both tables join the read set.
+func (w *writer) checkMinOut() error {
+	if w.describe {
+		return nil
+	}
+	names := make([]string, 0, len(w.v.base.tables))
+	for n := range w.v.base.tables {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, en := range names {
+		e := w.v.base.tables[en]
+		if e.meta == nil || e.meta.Graph.MinOut == nil || *e.meta.Graph.MinOut <= 0 || e.meta.Graph.Source == "" {
+			continue
+		}
+		src := slices.IndexFunc(e.def.Columns, func(c exec.ColumnDef) bool { return c.Name == e.meta.Graph.Source })
+		var fk *exec.ForeignKey
+		for i := range e.def.ForeignKeys {
+			if len(e.def.ForeignKeys[i].Columns) == 1 && e.def.ForeignKeys[i].Columns[0] == src {
+				fk = &e.def.ForeignKeys[i]
+			}
+		}
+		if src < 0 || fk == nil {
+			continue
+		}
+		node, ok := w.v.base.tables[fk.RefTable]
+		if !ok {
+			continue
+		}
+		if !w.v.pend.changed(en) && !w.v.pend.changed(fk.RefTable) {
+			continue
+		}
+		ref := refColumns(node.def, *fk)
+		if len(ref) != 1 {
+			continue
+		}
+		w.v.pend.reads[en], w.v.pend.reads[fk.RefTable] = true, true
+		rc, sc := quoteIdent(node.def.Columns[ref[0]].Name), quoteIdent(e.meta.Graph.Source)
+		limit := *e.meta.Graph.MinOut
+		rows, _, err := w.query(fmt.Sprintf("SELECT _n.%s, coalesce(_e.c, 0) FROM %s AS _n LEFT JOIN (SELECT %s AS s, count(*) AS c FROM %s GROUP BY %s) AS _e ON _e.s = _n.%s WHERE coalesce(_e.c, 0) < %d LIMIT 1",
+			rc, quoteIdent(node.def.Name), sc, quoteIdent(en), sc, rc, limit))
+		if err != nil {
+			return err
+		}
+		if len(rows) < 2 || rows[0].N == 0 {
+			continue
+		}
+		key, _ := exec.FormatText(rows[0], 0, w.s.location())
+		cnt, _ := exec.FormatText(rows[1], 0, w.s.location())
+		return wire.Errorf("23514", "edge table \"%s\" violates graph.min_out = %d", en, limit).
+			WithDetail(fmt.Sprintf("Source (%s)=(%s) has %s outgoing edges.", e.meta.Graph.Source, key, cnt))
+	}
+	return nil
+}
