@@ -10,7 +10,7 @@ import (
 
 // mergeBase finds where the source and the target last agreed: walking
 // the target's history newest first, the first version that is
-//   - a commit of the source's own history (the fork point: a branch's
+//   - a commit of the source's history (the fork point: a branch's
 //     first version carries its parent's commit): bases (that version,
 //     the source at that commit);
 //   - a merge whose merged parent is a commit of the source (the previous
@@ -20,6 +20,9 @@ import (
 //     source then holds that target state plus its own changes, so that
 //     target version is the content base of both sides.
 //
+// A branch's history continues into its parent's up to the version it
+// was forked from (and so on up to main), so a branch created from
+// another branch merges into main like git merges a branch of a branch.
 // It returns the target-side and source-side base snapshots of the
 // three-way comparison (their table pins may lie on different lineages:
 // deltaOf compares by file identity). History walks are O(history);
@@ -27,20 +30,17 @@ import (
 func (g *Graph) mergeBase(ctx context.Context, target, source *graph.Snapshot) (tb, sb *graph.Snapshot, err error) {
 	src := map[string]*graph.Snapshot{}
 	took := map[string]bool{} // target commits the source merged in
-	svs, err := g.versionsDesc(ctx, source)
+	sps, err := g.ancestry(ctx, source)
 	if err != nil {
 		return nil, nil, err
 	}
-	for _, v := range svs {
-		sn := source
-		if v != source.Version {
-			sn, err = g.Root.SnapshotAt(ctx, source.Branch, v)
-			if lance.IsNotFound(err) {
-				continue // pruned meanwhile
-			}
-			if err != nil {
-				return nil, nil, err
-			}
+	for _, hp := range sps {
+		sn, err := g.snapshotOf(ctx, hp, source)
+		if lance.IsNotFound(err) {
+			continue // pruned meanwhile
+		}
+		if err != nil {
+			return nil, nil, err
 		}
 		if _, ok := src[sn.Commit.ID]; !ok {
 			src[sn.Commit.ID] = sn
@@ -49,20 +49,17 @@ func (g *Graph) mergeBase(ctx context.Context, target, source *graph.Snapshot) (
 			took[mp] = true
 		}
 	}
-	tvs, err := g.versionsDesc(ctx, target)
+	tps, err := g.ancestry(ctx, target)
 	if err != nil {
 		return nil, nil, err
 	}
-	for _, v := range tvs {
-		tn := target
-		if v != target.Version {
-			tn, err = g.Root.SnapshotAt(ctx, target.Branch, v)
-			if lance.IsNotFound(err) {
-				continue
-			}
-			if err != nil {
-				return nil, nil, err
-			}
+	for _, hp := range tps {
+		tn, err := g.snapshotOf(ctx, hp, target)
+		if lance.IsNotFound(err) {
+			continue
+		}
+		if err != nil {
+			return nil, nil, err
 		}
 		if s, ok := src[tn.Commit.ID]; ok {
 			return tn, s, nil
@@ -75,22 +72,55 @@ func (g *Graph) mergeBase(ctx context.Context, target, source *graph.Snapshot) (
 		}
 	}
 	return nil, nil, protocol.Errorf(protocol.KindInvalid, nil,
-		"branches %q and %q have no common commit in their own histories; merge each into the branch they were created from", source.Branch, target.Branch)
+		"branches %q and %q have no common commit in their histories", source.Branch, target.Branch)
 }
 
-// versionsDesc lists the existing __manifest versions of sn's branch up
-// to sn's version, newest first (a manifest retention may have pruned
-// some; a branch's versions start at its fork).
-func (g *Graph) versionsDesc(ctx context.Context, sn *graph.Snapshot) ([]uint64, error) {
-	vs, err := g.manifestVersions(ctx, sn.Branch)
-	if err != nil {
-		return nil, err
+// histPoint is one __manifest version of one graph branch.
+type histPoint struct {
+	branch  string
+	version uint64
+}
+
+func (g *Graph) snapshotOf(ctx context.Context, hp histPoint, head *graph.Snapshot) (*graph.Snapshot, error) {
+	if hp.branch == head.Branch && hp.version == head.Version {
+		return head, nil
 	}
-	out := []uint64{sn.Version}
-	for i := len(vs) - 1; i >= 0; i-- {
-		if vs[i] < sn.Version {
-			out = append(out, vs[i])
+	return g.Root.SnapshotAt(ctx, hp.branch, hp.version)
+}
+
+// ancestry lists the existing __manifest versions of sn's history,
+// newest first: its branch's versions up to sn, then its parent's up to
+// the fork version, and so on up to main (a manifest retention may have
+// pruned some versions; a parent branch cannot be deleted while it has
+// children).
+func (g *Graph) ancestry(ctx context.Context, sn *graph.Snapshot) ([]histPoint, error) {
+	out := []histPoint{{sn.Branch, sn.Version}}
+	branch, upto := sn.Branch, sn.Version
+	for hops := 0; hops < 64; hops++ {
+		vs, err := g.manifestVersions(ctx, branch)
+		if err != nil {
+			return nil, err
 		}
+		for i := len(vs) - 1; i >= 0; i-- {
+			if vs[i] <= upto && !(branch == sn.Branch && vs[i] == sn.Version) {
+				out = append(out, histPoint{branch, vs[i]})
+			}
+		}
+		if branch == graph.MainBranch {
+			break
+		}
+		ref, err := lance.GetBranch(ctx, g.Root.Store(), graph.ManifestRoot, branch)
+		if err != nil {
+			if lance.IsNotFound(err) {
+				break // deleted meanwhile
+			}
+			return nil, err
+		}
+		parent := ref.ParentBranchName()
+		if parent == "" {
+			parent = graph.MainBranch
+		}
+		branch, upto = parent, ref.ParentVersion
 	}
 	return out, nil
 }

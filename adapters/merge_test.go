@@ -446,3 +446,42 @@ func TestMergeCatalogChanges(t *testing.T) {
 		t.Fatalf("create on both sides: %v", err)
 	}
 }
+
+// A branch of a branch merges into main (its history continues into its
+// parent's), bringing the parent's changes along as git does; main's
+// later changes merge back into it.
+func TestMergeBranchOfABranch(t *testing.T) {
+	ctx := context.Background()
+	g := mergeRoot(t)
+	if err := insert(ctx, g, WriteOptions{Branch: "dev"}, map[string][]int64{"a": {2}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.CreateBranch(ctx, "dev2", "dev"); err != nil {
+		t.Fatal(err)
+	}
+	if err := update(t, g, "dev2", "b", 100, 120); err != nil {
+		t.Fatal(err)
+	}
+	if err := insert(ctx, g, WriteOptions{}, map[string][]int64{"c": {300}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.Merge(ctx, "dev2", "", ""); err != nil {
+		t.Fatalf("dev2 into main: %v", err)
+	}
+	for tbl, ids := range map[string][]int64{"a": {1, 2}, "b": {101, 120}, "c": {200, 300}} {
+		if got := branchIDs(t, g, "", tbl); !slices.Equal(got, ids) {
+			t.Fatalf("main.%s = %v, want %v", tbl, got, ids)
+		}
+	}
+	if err := insert(ctx, g, WriteOptions{}, map[string][]int64{"c": {301}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.Merge(ctx, "", "dev2", ""); err != nil {
+		t.Fatalf("main into dev2: %v", err)
+	}
+	for tbl, ids := range map[string][]int64{"a": {1, 2}, "b": {101, 120}, "c": {200, 300, 301}} {
+		if got := branchIDs(t, g, "dev2", tbl); !slices.Equal(got, ids) {
+			t.Fatalf("dev2.%s = %v, want %v", tbl, got, ids)
+		}
+	}
+}
