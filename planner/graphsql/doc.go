@@ -27,7 +27,7 @@
 // PostgreSQL reports for SET; chosen over 42704 because the value, not an
 // object name, is wrong). Text that is none of the three: 22007.
 //
-// Procedures (call.go, eval.go, funcs.go, argscan.go, branchat.go).
+// Procedures (call.go, eval.go, funcs.go, argscan.go).
 // Parse recognizes, from the pg_query parse tree, CALL graph.f(…),
 // SELECT graph.f(…) [AS c] and SELECT {* | t.* | c | t.c} FROM
 // graph.f(…) [AS t[(c)]]; anything else around a graph call is 0A000.
@@ -56,9 +56,8 @@
 // others were forked from, 55006 deleting the session's own branch, 42P01
 // optimize of a missing table, 22023 merging a branch into itself, 40001
 // a merge conflict (the write path's, naming the tables). create_branch
-// at an older commit forks the __manifest at that version (branchat.go:
-// adapters.Graph.CreateBranchAt when the build has it, else a small
-// adapter mirroring graph.Root.CreateBranch). Every procedure is refused
+// at an older commit forks the __manifest at that version
+// (adapters.Graph.CreateBranchAt). Every procedure is refused
 // inside an explicit transaction block with 25001 (as PostgreSQL refuses
 // CREATE DATABASE): branch create/delete, cleanup and recover are
 // control operations outside the graph-commit model, and merge and
@@ -73,9 +72,6 @@
 //     executor's early stop (LIMIT) ends the walk.
 //   - Snapshots returned are copies labelled with the branch and
 //     incarnation whose chain holds them.
-//   - Views and as-of resolution only read. Procedures write through the
-//     write path (adapters.Graph, recovery.Manager); the one exception is
-//     branchat.go's fallback, which creates a branch ref exactly as
-//     graph.Root.CreateBranch does, until the write path can fork at a
-//     version itself.
+//   - Views and as-of resolution only read. Procedures write only
+//     through the write path (adapters.Graph, recovery.Manager).
 package graphsql

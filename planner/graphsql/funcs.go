@@ -215,7 +215,8 @@ func createBranch(ctx context.Context, g *adapters.Graph, env Env, args []*strin
 		// the head itself (commit ids are unique; a branch without commits
 		// of its own has its parent's fork commit as head)
 		if at.Commit.ID != head.Commit.ID {
-			if _, err := createBranchAt(ctx, g, name, from, at); err != nil {
+			// an older commit: fork the __manifest at that version
+			if _, err := g.CreateBranchAt(ctx, name, at); err != nil {
 				return nil, sqlError(what, name, err)
 			}
 			return name, nil
