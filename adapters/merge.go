@@ -25,8 +25,10 @@ import (
 // Bases. mergeBase (merge_base.go) finds the newest target version that
 // is the fork point, the previous merge of this source, or a target
 // commit the source merged in (catch-up merges are followed); the
-// target and source snapshots there are the two sides' bases. Merge
-// bases need the merged parent recorded in each merge commit.
+// target and source snapshots there are the two sides' bases. A
+// branch's history continues into its parent's up to its fork, so a
+// branch of a branch merges too. Merge bases need the merged parent
+// recorded in each merge commit.
 //
 // Rules, per table of the source (tables only the target changed are
 // kept as they are):
