@@ -172,6 +172,9 @@
 //     pg_get_triggerdef / pg_get_ruledef / pg_get_viewdef (NULL: no such
 //     objects), current_setting (session, then server defaults),
 //     pg_is_in_recovery, pg_postmaster_start_time, pg_conf_load_time;
+//     session advisory locks pg_advisory_lock, pg_try_advisory_lock,
+//     pg_advisory_unlock (bigint and int4, int4 keys), pg_advisory_unlock_all
+//     (per process, owned by Session.PID; see advisory.go);
 //     set-returning generate_subscripts and pg_partition_ancestors.
 //   - Catalogs: pg_namespace, pg_class, pg_attribute, pg_type, pg_constraint,
 //     pg_index, pg_attrdef, pg_description, pg_database, pg_roles, pg_user,
@@ -213,6 +216,7 @@
 // interval; to_char patterns other than those listed and to_char of
 // numbers and intervals; the PostgreSQL built-ins listed in
 // knownPostgresFunction (mode, corr, jsonb_set, set_config,
+// pg_advisory_xact_lock and shared advisory locks,
 // nextval, pg_get_keywords, ...) and types listed in knownPostgresType (money,
 // inet, ranges, tsvector, ...). An unknown function name answers 42883 as in PostgreSQL.
 //

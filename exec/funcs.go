@@ -256,7 +256,7 @@ func knownPostgresFunction(name string) bool {
 		"trim_scale", "setseed", "nextval", "currval", "setval", "lastval", "txid_current", "pg_current_xact_id",
 		"age_in_days", "date_bin", "make_timestamp", "make_timestamptz", "make_interval", "make_time",
 		"timeofday", "justify_interval", "to_tsvector", "to_tsquery", "plainto_tsquery", "ts_rank",
-		"pg_sleep", "pg_advisory_lock", "pg_try_advisory_lock", "pg_advisory_unlock", "pg_notify",
+		"pg_sleep", "pg_advisory_xact_lock", "pg_try_advisory_xact_lock", "pg_advisory_lock_shared", "pg_try_advisory_lock_shared", "pg_advisory_unlock_shared", "pg_notify",
 		"pg_get_functiondef", "pg_get_keywords", "string_to_table",
 		"unistr", "normalize", "parse_ident", "inet_client_addr", "inet_server_addr", "inet_server_port",
 		"set_config",

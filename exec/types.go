@@ -17,6 +17,7 @@ const (
 	OIDBytea        uint32 = 17
 	OIDChar         uint32 = 18
 	OIDPgNodeTree   uint32 = 194
+	OIDVoid         uint32 = 2278
 	OIDName         uint32 = 19
 	OIDInt8         uint32 = 20
 	OIDInt2         uint32 = 21
@@ -143,6 +144,7 @@ var typeInfos = map[uint32]*typeInfo{
 	OIDTimeStamp:      {"time_stamp", "information_schema.time_stamp", KInt, 8, 0, 0, 'D', false},
 	OIDYesOrNo:        {"yes_or_no", "information_schema.yes_or_no", KStr, -1, 0, 0, 'S', false},
 	OIDPgNodeTree:     {"pg_node_tree", "pg_node_tree", KStr, -1, 0, 0, 'Z', false},
+	OIDVoid:           {"void", "void", KStr, 4, 0, 0, 'P', false},
 }
 
 func init() {

@@ -28,3 +28,8 @@ SELECT schemaname, sequencename, data_type, start_value, min_value, max_value, i
 SELECT sequence_schema, sequence_name, data_type, numeric_precision, numeric_precision_radix, numeric_scale, start_value, minimum_value, maximum_value, increment, cycle_option FROM information_schema.sequences ORDER BY sequence_name;
 SELECT relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE relkind = 'S' AND n.nspname = 'public' AND relname = 'nosuch';
 SELECT 's_pkey'::regclass::text, 's_id_seq'::regclass::text, 'public.counter_seq'::regclass::text;
+SELECT pg_advisory_lock(42), pg_try_advisory_lock(42), pg_advisory_unlock(42), pg_advisory_unlock(42), pg_advisory_unlock(42);
+SELECT pg_try_advisory_lock(1, 2), pg_try_advisory_lock(1, 2), pg_advisory_unlock_all(), pg_advisory_unlock(1, 2);
+SELECT pg_advisory_lock(NULL::int8);
+-- unsupported
+SELECT pg_advisory_xact_lock(1);
