@@ -96,12 +96,14 @@
 //     (fragment) at MaxRowsPerFile rows or about MaxBytesPerFile bytes of
 //     Arrow data (batches are split as needed). A file is built in one
 //     contiguous buffer (the store's Put takes whole objects) and handed,
-//     once full, to a background goroutine that stores it while the next
-//     file is encoded (put_pipeline.go), so encoding overlaps the write
-//     and fsync of the previous file; the hand-off has no queue, so memory
-//     holds at most two files' worth (the two buffers are reused from
-//     file to file) plus the current batch, however long the stream. A
-//     failed Put stops the write with its error. StageDelete and StageUpdate write one merged .bin deletion
+//     once full, to one of two background workers that store it while
+//     the next file is encoded (put_pipeline.go), so encoding overlaps
+//     the writes and fsyncs of the previous files, and one file's fsync
+//     overlaps the next one's; the hand-off has no queue, so memory holds
+//     at most three files' worth (two being stored, one being built; the
+//     buffers are reused from file to file) plus the current batch,
+//     however long the stream. A failed Put stops the write with its
+//     error. StageDelete and StageUpdate write one merged .bin deletion
 //     vector per touched fragment and drop fragments left without live
 //     rows. New datasets
 //     carry the lance-encoding field metadata that keeps later Lance

@@ -8,20 +8,24 @@ import (
 )
 
 // putPipeline stores finished data files in the background while the
-// caller builds the next one: one goroutine runs the Puts in order, the
-// hand-off has no queue (put blocks while a Put is in progress), so at
-// most two file buffers exist at a time — the one being stored and the
-// one being built — and they are reused from file to file, which keeps
-// a long write from allocating (and zeroing) a fresh buffer per file.
+// caller builds the next one: putWorkers goroutines run the Puts (two,
+// so one file's fsync overlaps the next file's write and fsync — on a
+// busy disk an fsync waits mostly for the journal, not for bandwidth),
+// the hand-off has no queue (put blocks while every worker is busy), so
+// at most putWorkers+1 file buffers exist at a time — those being stored
+// and the one being built — and they are reused from file to file, which
+// keeps a long write from allocating (and zeroing) a fresh buffer per
+// file. Data files are referenced by nothing until the commit, so the
+// order in which they become durable does not matter.
 type putPipeline struct {
 	ctx   context.Context
 	store objstore.Store
 	jobs  chan putJob
 	free  chan *fileBuffer // buffers whose Put is done
-	done  chan struct{}    // closed when the goroutine has exited
+	done  sync.WaitGroup   // the workers
 	// largest is the biggest file so far: new buffers start at its size
 	largest int
-	made    int // buffers allocated (at most two)
+	made    int // buffers allocated (at most putWorkers+1)
 
 	mu     sync.Mutex
 	err    error // the first failed Put
@@ -33,14 +37,20 @@ type putJob struct {
 	buf *fileBuffer
 }
 
+// putWorkers is how many Puts of data files run at once.
+const putWorkers = 2
+
 func newPutPipeline(ctx context.Context, store objstore.Store) *putPipeline {
-	p := &putPipeline{ctx: ctx, store: store, jobs: make(chan putJob), free: make(chan *fileBuffer, 2), done: make(chan struct{})}
-	go p.run()
+	p := &putPipeline{ctx: ctx, store: store, jobs: make(chan putJob), free: make(chan *fileBuffer, putWorkers+1)}
+	p.done.Add(putWorkers)
+	for range putWorkers {
+		go p.run()
+	}
 	return p
 }
 
 func (p *putPipeline) run() {
-	defer close(p.done)
+	defer p.done.Done()
 	for j := range p.jobs {
 		if p.failed() == nil {
 			if err := p.store.Put(p.ctx, j.key, j.buf.b); err != nil {
@@ -79,9 +89,8 @@ func (p *putPipeline) buffer(hint int64) (*fileBuffer, error) {
 	return &fileBuffer{b: make([]byte, 0, max(int(hint), p.largest+p.largest/8, 1<<20))}, nil
 }
 
-// put hands a finished file to the background goroutine; it blocks
-// while the previous file is still being stored and reports an earlier
-// Put's failure.
+// put hands a finished file to a worker; it blocks while every worker
+// is busy and reports an earlier Put's failure.
 func (p *putPipeline) put(key string, b *fileBuffer) error {
 	if err := p.failed(); err != nil {
 		return err
@@ -102,14 +111,14 @@ func (p *putPipeline) wait() error {
 	return p.failed()
 }
 
-// close stops the goroutine after the files already handed over (it is
+// close stops the workers after the files already handed over (it is
 // safe to call more than once).
 func (p *putPipeline) close() {
 	if !p.closed {
 		p.closed = true
 		close(p.jobs)
 	}
-	<-p.done
+	p.done.Wait()
 }
 
 // fileBuffer is the contiguous in-memory image of one data file (the

@@ -63,11 +63,11 @@ func newDataFileName() string {
 // this branch's data/ directory, starting a new file (fragment) at
 // maxRows rows or about maxBytes of Arrow data, whichever comes first,
 // splitting batches as needed. Files are built in memory (the store's
-// Put takes whole objects) and stored by a background goroutine while
-// the next file is encoded, so encoding overlaps the write and fsync of
-// the previous file; at most two files are in memory (the one being
-// stored, the one being built), however long the stream, and the two
-// buffers are reused from file to file. Fragment ids are left 0
+// Put takes whole objects) and stored by background workers while the
+// next file is encoded, so encoding overlaps the writes and fsyncs of
+// the previous files; at most putWorkers+1 files are in memory (those
+// being stored, the one being built), however long the stream, and
+// their buffers are reused from file to file. Fragment ids are left 0
 // (assigned at commit).
 func (d *Dataset) writeFragments(ctx context.Context, rdr array.RecordReader, sch *arrow.Schema, fields []schema.Field, maxRows uint64, maxBytes int64) ([]format.Fragment, error) {
 	if maxRows == 0 {
