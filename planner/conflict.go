@@ -89,9 +89,12 @@ func (w *writer) onConflict(ti *tableInfo, alias string, oc *sqlparse.OnConflict
 	exVecs := append(gatherVecs(rows, proposed), tv)
 	w.v.extra["excluded"] = &exec.TableDef{OID: td.OID, Schema: "public", Name: "excluded", Columns: exCols, Source: exec.MemTableFromVecs(exCols, exVecs)}
 	defer delete(w.v.extra, "excluded")
-	items, err := w.setItems(td, alias, oc.TargetList)
+	items, seqCols, err := w.setItems(td, alias, oc.TargetList)
 	if err != nil {
 		return nil, nil, nil, nil, err
+	}
+	if len(seqCols) > 0 {
+		return nil, nil, nil, nil, wire.Errorf(wire.CodeFeatureNotSupported, "SET %s = DEFAULT of a serial or identity column in ON CONFLICT is not supported yet", td.Columns[seqCols[0]].Name)
 	}
 	from, err := deparseFrom([]*sqlparse.Node{rangeVarNode(&sqlparse.RangeVar{Relname: td.Name, Inh: true, Relpersistence: "p", Alias: aliasFor(td.Name, alias)})})
 	if err != nil {

@@ -92,8 +92,9 @@
 // COPY to or from a file, EXPLAIN, LISTEN/NOTIFY, CALL of anything but
 // graph.* procedures, data-modifying CTEs (exec refuses them),
 // nextval/currval/setval/lastval anywhere but as the items of a plain
-// SELECT (column defaults work), SET col = DEFAULT and MERGE … INSERT
-// taking a serial default, graph.min_out on a streamed (autocommit) COPY,
+// SELECT (column defaults work, also in UPDATE SET col = DEFAULT and
+// MERGE … INSERT), a serial DEFAULT in ON CONFLICT/MERGE … UPDATE SET,
+// graph.min_out on a streamed (autocommit) COPY,
 // RETURNING that names FROM/USING/MERGE-source relations (RETURNING sees
 // the target's rows: new values for INSERT/UPDATE, old for DELETE, and
 // merge_action() for MERGE), DDL statements planner/ddl refuses.

@@ -43,10 +43,11 @@ func (w *writer) merge(m *sqlparse.MergeStmt) (*writeOut, error) {
 		return nil, err
 	}
 	type clause struct {
-		kind   sqlparse.MergeMatchKind
-		cmd    sqlparse.CmdType
-		first  int // first projected column of its values
-		values int
+		kind    sqlparse.MergeMatchKind
+		cmd     sqlparse.CmdType
+		first   int // first projected column of its values
+		values  int
+		seqCols []int // columns taking a sequence default (INSERT)
 	}
 	var clauses []clause
 	var byTarget, bySource bool
@@ -71,19 +72,22 @@ func (w *writer) merge(m *sqlparse.MergeStmt) (*writeOut, error) {
 		}
 		switch wc.CommandType {
 		case sqlparse.CmdType_CMD_UPDATE:
-			items, err := w.setItems(td, alias, wc.TargetList)
+			items, seqCols, err := w.setItems(td, alias, wc.TargetList)
 			if err != nil {
 				return nil, err
+			}
+			if len(seqCols) > 0 {
+				return nil, wire.Errorf(wire.CodeFeatureNotSupported, "SET %s = DEFAULT of a serial or identity column in MERGE is not supported yet", td.Columns[seqCols[0]].Name)
 			}
 			proj = append(proj, items...)
 			cl.values = len(items)
 		case sqlparse.CmdType_CMD_INSERT:
-			items, err := mergeInsertItems(td, wc)
+			items, seqCols, err := mergeInsertItems(td, wc)
 			if err != nil {
 				return nil, err
 			}
 			proj = append(proj, items...)
-			cl.values = len(items)
+			cl.values, cl.seqCols = len(items), seqCols
 		case sqlparse.CmdType_CMD_DELETE, sqlparse.CmdType_CMD_NOTHING:
 		default:
 			return nil, wire.Errorf(wire.CodeFeatureNotSupported, "MERGE action is not supported")
@@ -167,6 +171,18 @@ func (w *writer) merge(m *sqlparse.MergeStmt) (*writeOut, error) {
 	}
 	upd := build(updIdx, updClause)
 	ins := build(insIdx, insClause)
+	fill := map[int][]bool{}
+	for k, ci := range insClause {
+		for _, c := range clauses[ci].seqCols {
+			if fill[c] == nil {
+				fill[c] = make([]bool, len(insIdx))
+			}
+			fill[c][k] = true
+		}
+	}
+	if err := w.fillSequences(td, ins, fill); err != nil {
+		return nil, err
+	}
 	var old []*exec.Vec
 	if len(m.ReturningList) > 0 && len(delAddrs) > 0 {
 		if old, err = w.rowsAt(ti, delAddrs); err != nil {
@@ -285,30 +301,30 @@ func mergeSource(n *sqlparse.Node) (alias, sql string, err error) {
 
 // mergeInsertItems renders a WHEN NOT MATCHED … INSERT's values in table
 // column order.
-func mergeInsertItems(td *exec.TableDef, wc *sqlparse.MergeWhenClause) ([]string, error) {
+func mergeInsertItems(td *exec.TableDef, wc *sqlparse.MergeWhenClause) ([]string, []int, error) {
 	targets, err := insertTargets(td, wc.TargetList)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(wc.Values) > 0 && len(wc.Values) != len(targets) {
 		if len(wc.Values) > len(targets) {
-			return nil, wire.Errorf("42601", "INSERT has more expressions than target columns")
+			return nil, nil, wire.Errorf("42601", "INSERT has more expressions than target columns")
 		}
-		return nil, wire.Errorf("42601", "INSERT has more target columns than expressions")
+		return nil, nil, wire.Errorf("42601", "INSERT has more target columns than expressions")
 	}
 	items := make([]string, len(td.Columns))
+	var seqCols []int
 	for c, cd := range td.Columns {
 		p := slices.Index(targets, c)
-		txt := defaultSQL(cd)
-		if seqDefault(cd.Default) != "" && (len(wc.Values) == 0 || p < 0 || wc.Values[p].GetSetToDefault() != nil) {
-			return nil, wire.Errorf(wire.CodeFeatureNotSupported, "MERGE … INSERT taking the serial or identity default of column \"%s\" is not supported yet", cd.Name)
-		}
+		txt := defaultFor(cd)
 		if len(wc.Values) > 0 && p >= 0 && wc.Values[p].GetSetToDefault() == nil {
 			if txt, err = deparseExpr(wc.Values[p]); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
+		} else if seqDefault(cd.Default) != "" {
+			seqCols = append(seqCols, c)
 		}
 		items[c] = castTo(txt, cd.Type)
 	}
-	return items, nil
+	return items, seqCols, nil
 }

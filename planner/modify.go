@@ -21,7 +21,7 @@ func (w *writer) update(up *sqlparse.UpdateStmt) (*writeOut, error) {
 	if err != nil {
 		return nil, err
 	}
-	items, err := w.setItems(ti.def, alias, up.TargetList)
+	items, seqCols, err := w.setItems(ti.def, alias, up.TargetList)
 	if err != nil {
 		return nil, err
 	}
@@ -42,6 +42,13 @@ func (w *writer) update(up *sqlparse.UpdateStmt) (*writeOut, error) {
 		return nil, err
 	}
 	addrs, newRows := splitAddrs(rows, ti.def)
+	fill := map[int][]bool{}
+	for _, c := range seqCols {
+		fill[c] = nil
+	}
+	if err := w.fillSequences(ti.def, newRows, fill); err != nil {
+		return nil, err
+	}
 	if err := w.removeRows(ti, addrs, nil, newRows, 0, func() error { return w.checkRows(ti, newRows) }); err != nil {
 		return nil, err
 	}
@@ -84,8 +91,11 @@ func splitAddrs(rows []*exec.Vec, td *exec.TableDef) ([]uint64, []*exec.Vec) {
 // setItems renders the new value of every column (table order) for a SET
 // list: the assigned expression cast to the column type, or the current
 // value.
-func (w *writer) setItems(td *exec.TableDef, alias string, list []*sqlparse.Node) ([]string, error) {
-	items := make([]string, len(td.Columns))
+//
+// seqCols lists the columns set to a sequence DEFAULT: their value is a
+// NULL placeholder the caller fills (fillSequences).
+func (w *writer) setItems(td *exec.TableDef, alias string, list []*sqlparse.Node) (items []string, seqCols []int, err error) {
+	items = make([]string, len(td.Columns))
 	for c, cd := range td.Columns {
 		items[c] = quoteIdent(alias) + "." + quoteIdent(cd.Name)
 	}
@@ -93,24 +103,24 @@ func (w *writer) setItems(td *exec.TableDef, alias string, list []*sqlparse.Node
 	for _, n := range list {
 		rt := n.GetResTarget()
 		if len(rt.Indirection) > 0 {
-			return nil, wire.Errorf(wire.CodeFeatureNotSupported, "assignment to a subfield or array element of column \"%s\" is not supported", rt.Name)
+			return nil, nil, wire.Errorf(wire.CodeFeatureNotSupported, "assignment to a subfield or array element of column \"%s\" is not supported", rt.Name)
 		}
 		c := slices.IndexFunc(td.Columns, func(cd exec.ColumnDef) bool { return cd.Name == rt.Name })
 		if c < 0 {
-			return nil, wire.Errorf("42703", "column \"%s\" of relation \"%s\" does not exist", rt.Name, td.Name)
+			return nil, nil, wire.Errorf("42703", "column \"%s\" of relation \"%s\" does not exist", rt.Name, td.Name)
 		}
 		if assigned[c] {
-			return nil, wire.Errorf("42601", "multiple assignments to same column \"%s\"", rt.Name)
+			return nil, nil, wire.Errorf("42601", "multiple assignments to same column \"%s\"", rt.Name)
 		}
 		assigned[c] = true
 		val := rt.Val
 		if mr := val.GetMultiAssignRef(); mr != nil {
 			row := mr.Source.GetRowExpr()
 			if row == nil || int(mr.Colno) > len(row.Args) {
-				return nil, wire.Errorf(wire.CodeFeatureNotSupported, "multiple-column assignment from a subquery is not supported")
+				return nil, nil, wire.Errorf(wire.CodeFeatureNotSupported, "multiple-column assignment from a subquery is not supported")
 			}
 			if len(row.Args) != int(mr.Ncolumns) {
-				return nil, wire.Errorf("42601", "number of columns does not match number of values")
+				return nil, nil, wire.Errorf("42601", "number of columns does not match number of values")
 			}
 			val = row.Args[mr.Colno-1]
 		}
@@ -118,15 +128,15 @@ func (w *writer) setItems(td *exec.TableDef, alias string, list []*sqlparse.Node
 		var err error
 		if val.GetSetToDefault() != nil {
 			if seqDefault(td.Columns[c].Default) != "" {
-				return nil, wire.Errorf(wire.CodeFeatureNotSupported, "SET %s = DEFAULT of a serial or identity column is not supported yet", rt.Name)
+				seqCols = append(seqCols, c)
 			}
-			txt = defaultSQL(td.Columns[c])
+			txt = defaultFor(td.Columns[c])
 		} else if txt, err = deparseExpr(val); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		items[c] = castTo(txt, td.Columns[c].Type)
 	}
-	return items, nil
+	return items, seqCols, nil
 }
 
 func rangeVarNode(rv *sqlparse.RangeVar) *sqlparse.Node {
