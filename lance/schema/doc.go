@@ -7,6 +7,10 @@
 // "fixed_size_list:float:128", a nullable flag and a metadata map. The same
 // message appears in a data file's FileDescriptor and in a dataset manifest,
 // so this package is shared by lance/file and lance/format.
+// ParseLogicalType also reads "list:<element type>" and
+// "large_list:<element type>" (a list of a nullable "item"), which Lance
+// never writes (its list fields say "list" and carry a child field) but
+// graph column definitions use for SQL arrays.
 //
 // Invariants:
 //   - EncodeField/DecodeField are a hand-written protowire codec. Fields this

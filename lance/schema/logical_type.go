@@ -151,8 +151,12 @@ var simpleTypes = map[string]arrow.DataType{
 }
 
 // ParseLogicalType maps a non-nested logical-type string to an Arrow type.
-// Nested types ("struct", "list", "large_list") need their child fields and
-// are handled by ToArrow.
+// Nested types as Lance writes them ("struct", "list", "large_list") need
+// their child fields and are handled by ToArrow. The spelled-out forms
+// "list:<element type>" and "large_list:<element type>" (not a Lance
+// spelling; what graph column definitions store for SQL arrays) give a
+// list of a nullable "item" element, e.g. "list:int32",
+// "list:timestamp:us:UTC".
 func ParseLogicalType(lt string) (arrow.DataType, error) {
 	if t, ok := simpleTypes[lt]; ok {
 		return t, nil
@@ -214,6 +218,19 @@ func ParseLogicalType(lt string) (arrow.DataType, error) {
 			return &arrow.Decimal256Type{Precision: int32(p), Scale: int32(s)}, nil
 		}
 		return bad()
+	case "list", "large_list":
+		if len(parts) < 2 {
+			return bad()
+		}
+		inner, err := ParseLogicalType(strings.Join(parts[1:], ":"))
+		if err != nil {
+			return nil, err
+		}
+		item := arrow.Field{Name: "item", Type: inner, Nullable: true}
+		if parts[0] == "large_list" {
+			return arrow.LargeListOfField(item), nil
+		}
+		return arrow.ListOfField(item), nil
 	case "fixed_size_binary":
 		if len(parts) != 2 {
 			return bad()

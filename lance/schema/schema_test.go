@@ -98,7 +98,25 @@ func TestLogicalTypes(t *testing.T) {
 			t.Errorf("ParseLogicalType(%q) = %v, %v", got, back, err)
 		}
 	}
-	for _, bad := range []string{"", "int128", "timestamp:xs:UTC", "decimal:64:1:1", "decimal:128:x:1", "fixed_size_list:float:0", "fixed_size_binary:-1", "time32:us"} {
+	// spelled-out list types (graph column definitions of SQL arrays)
+	for lt, want := range map[string]arrow.DataType{
+		"list:int32":            arrow.ListOf(arrow.PrimitiveTypes.Int32),
+		"list:string":           arrow.ListOf(arrow.BinaryTypes.String),
+		"list:timestamp:us:UTC": arrow.ListOf(&arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}),
+		"large_list:double":     arrow.LargeListOf(arrow.PrimitiveTypes.Float64),
+		"list:decimal:128:10:2": arrow.ListOf(&arrow.Decimal128Type{Precision: 10, Scale: 2}),
+	} {
+		got, err := ParseLogicalType(lt)
+		if err != nil || !arrow.TypeEqual(got, want) {
+			t.Errorf("ParseLogicalType(%q) = %v, %v; want %v", lt, got, err, want)
+			continue
+		}
+		if item := got.(arrow.ListLikeType).ElemField(); item.Name != "item" || !item.Nullable {
+			t.Errorf("ParseLogicalType(%q): element field %+v, want a nullable \"item\"", lt, item)
+		}
+	}
+	for _, bad := range []string{"", "int128", "timestamp:xs:UTC", "decimal:64:1:1", "decimal:128:x:1", "fixed_size_list:float:0", "fixed_size_binary:-1", "time32:us",
+		"list", "list:", "list:int128", "large_list:timestamp:xs:UTC"} {
 		if _, err := ParseLogicalType(bad); !IsUnsupportedType(err) {
 			t.Errorf("ParseLogicalType(%q) err = %v, want unsupported", bad, err)
 		}
