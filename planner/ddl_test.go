@@ -109,6 +109,8 @@ func TestSerial(t *testing.T) {
 		{sql: "select nextval('nope_seq')", code: "42P01", msg: `relation "nope_seq" does not exist`},
 		{sql: "merge into items t using (values ('m1'), ('after')) s(name) on t.name = s.name when not matched then insert (name) values (s.name) returning t.id, t.name", rows: "202|m1"},
 		{sql: "update items set id = default where name = 'm1' returning id", rows: "203"},
+		{sql: "truncate items restart identity"},
+		{sql: "insert into items (name) values ('fresh') returning id, n", rows: "1|1"},
 		{sql: "create sequence s1 start 10"},
 		{sql: "select nextval('s1'), nextval('s1')", rows: "10|11"},
 	}

@@ -233,6 +233,18 @@ func (w *writer) truncate(tr *sqlparse.TruncateStmt) (*writeOut, error) {
 	}
 	for _, ti := range list {
 		w.v.pend.tables[ti.def.Name] = &pendingTable{mode: modeTruncated, schema: ti.schema, cols: ti.def.Columns}
+		if tr.RestartSeqs && ti.meta != nil && !w.describe {
+			// RESTART IDENTITY: owned sequences start over (at once: not
+			// transactional, as in PostgreSQL)
+			for _, c := range ti.meta.Columns {
+				if c.Sequence == nil {
+					continue
+				}
+				if _, err := w.s.seqSess.Setval(w.ctx, w.s.seqs, c.Sequence.Spec(), c.Sequence.Start, false); err != nil {
+					return nil, seqError(err)
+				}
+			}
+		}
 	}
 	w.v.pend.bump()
 	if err := w.rebase(); err != nil {
