@@ -1,6 +1,9 @@
 package exec
 
-import "fmt"
+import (
+	"fmt"
+	"sync"
+)
 
 // prefetchNode runs its input (a scan, possibly under filters) in a
 // second goroutine so decoding and filtering overlap with the consumer's
@@ -19,6 +22,10 @@ func (p *prefetchNode) columns() []colInfo { return p.input.columns() }
 func (p *prefetchNode) run(ec *evalCtx, emit func(*Batch) error) error {
 	batches := make(chan *Batch, prefetchDepth)
 	done := make(chan struct{})
+	var once sync.Once
+	stop := func() { once.Do(func() { close(done) }) }
+	// also on a panic in the consumer: the producer must not stay blocked
+	defer stop()
 	result := make(chan error, 1)
 	go func() {
 		var err error
@@ -45,7 +52,7 @@ func (p *prefetchNode) run(ec *evalCtx, emit func(*Batch) error) error {
 		}
 		if err := emit(b); err != nil {
 			consumerErr = err
-			close(done)
+			stop()
 		}
 	}
 	producerErr := <-result

@@ -155,3 +155,27 @@ func TestPrefetchOnlyPlainInputs(t *testing.T) {
 		}
 	}
 }
+
+// TestPrefetchConsumerPanic: a panic downstream of the pipeline still
+// stops the producer goroutine.
+func TestPrefetchConsumerPanic(t *testing.T) {
+	eng := prefetchTable(t)
+	p, err := eng.Prepare("SELECT id FROM big WHERE flag", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := runtime.NumGoroutine()
+	pf := &prefetchNode{input: p.plan.(*projectNode).input}
+	ec := &evalCtx{ctx: context.Background(), run: &runCtx{ctx: context.Background()}}
+	func() {
+		defer func() { _ = recover() }()
+		_ = pf.run(ec, func(*Batch) error { panic("consumer bug") })
+	}()
+	deadline := time.Now().Add(2 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		t.Fatalf("producer goroutine leaked: %d goroutines, %d before", n, before)
+	}
+}
