@@ -261,6 +261,10 @@ type writer struct {
 	// copySeen holds the unique keys a streamed COPY has written so far
 	// (by constraint): its rows never join the pending state
 	copySeen *keySets
+	// assigned: the columns the running UPDATE sets (of assignedTable);
+	// validators skip keys it leaves alone
+	assigned      map[int]bool
+	assignedTable string
 }
 
 // target resolves the statement's table.

@@ -49,7 +49,15 @@ func (w *writer) update(up *sqlparse.UpdateStmt) (*writeOut, error) {
 	if err := w.fillSequences(ti.def, newRows, fill); err != nil {
 		return nil, err
 	}
-	if err := w.removeRows(ti, addrs, nil, newRows, 0, func() error { return w.checkRows(ti, newRows) }); err != nil {
+	w.assigned, w.assignedTable = map[int]bool{}, ti.def.Name
+	for c, it := range items {
+		if it != quoteIdent(alias)+"."+quoteIdent(ti.def.Columns[c].Name) {
+			w.assigned[c] = true
+		}
+	}
+	err = w.removeRows(ti, addrs, nil, newRows, 0, func() error { return w.checkRows(ti, newRows) })
+	w.assigned = nil
+	if err != nil {
 		return nil, err
 	}
 	if err := w.apply(ti, nil, newRows); err != nil {

@@ -245,6 +245,9 @@ func (w *writer) checkRows(ti *tableInfo, rows []*exec.Vec) error {
 		}
 	}
 	for _, uk := range uniqueKeys(td) {
+		if w.keepsAll(td, uk.cols) {
+			continue // an UPDATE that leaves the key alone cannot duplicate it
+		}
 		probe := pick(rows, uk.cols)
 		seen := map[string]bool{}
 		var kb []byte
@@ -356,6 +359,9 @@ func (w *writer) checkParents(ti *tableInfo, rows []*exec.Vec) error {
 	td := ti.def
 	n := rows[0].N
 	for _, fk := range td.ForeignKeys {
+		if w.keepsAll(td, fk.Columns) {
+			continue // the references are the ones already verified
+		}
 		parent, ok := w.v.base.tables[fk.RefTable]
 		if !ok {
 			return wire.Errorf("42P01", "relation \"%s\" referenced by constraint \"%s\" does not exist", fk.RefTable, fkName(td, fk))
@@ -405,6 +411,17 @@ func (w *writer) checkParents(ti *tableInfo, rows []*exec.Vec) error {
 func (w *writer) removeRows(ti *tableInfo, addrs []uint64, old []*exec.Vec, kept []*exec.Vec, depth int, check func() error) error {
 	if depth > 64 {
 		return wire.Errorf("54001", "foreign key cascade nested too deeply")
+	}
+	if kept != nil && w.keepsReferenced(ti) {
+		// an UPDATE that leaves every referenced key alone has no
+		// referential consequence
+		if err := w.apply(ti, addrs, nil); err != nil {
+			return err
+		}
+		if check != nil {
+			return check()
+		}
+		return nil
 	}
 	if old == nil && len(addrs) > 0 && !w.describe && w.referenced(ti.def.Name) {
 		var err error
@@ -713,4 +730,34 @@ func (w *writer) checkMinOut() error {
 			WithDetail(fmt.Sprintf("Source (%s)=(%s) has %s outgoing edges.", e.meta.Graph.Source, key, cnt))
 	}
 	return nil
+}
+
+// keepsAll reports that the running UPDATE assigns none of cols of td
+// (its new rows carry the old values there).
+func (w *writer) keepsAll(td *exec.TableDef, cols []int) bool {
+	if w.assigned == nil || w.assignedTable != td.Name {
+		return false
+	}
+	for _, c := range cols {
+		if w.assigned[c] {
+			return false
+		}
+	}
+	return true
+}
+
+// keepsReferenced reports that the running UPDATE of ti assigns no column
+// another table's foreign key references.
+func (w *writer) keepsReferenced(ti *tableInfo) bool {
+	if w.assigned == nil || w.assignedTable != ti.def.Name {
+		return false
+	}
+	for _, child := range w.v.base.tables {
+		for _, fk := range child.def.ForeignKeys {
+			if fk.RefTable == ti.def.Name && !w.keepsAll(ti.def, refColumns(ti.def, fk)) {
+				return false
+			}
+		}
+	}
+	return true
 }
