@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"sync"
 	"testing"
 
@@ -22,12 +23,9 @@ type conflictCase struct {
 	disjoint bool
 }
 
-// TestConflictingTransactions runs two clients in conflicting explicit
-// transactions, their COMMITs racing: exactly one gets 40001
-// serialization_failure and the other's effects are the committed state.
-// A pair on disjoint tables is the control: both commit.
-func TestConflictingTransactions(t *testing.T) {
-	cases := []conflictCase{
+// conflictCases are the pairs both conflict tests run.
+func conflictCases() []conflictCase {
+	return []conflictCase{
 		{name: "same row updated",
 			work: func(ctx context.Context, tx pgx.Tx, i int) error {
 				_, err := tx.Exec(ctx, "UPDATE people SET age = age + $1 WHERE id = 1", int32(10*(i+1)))
@@ -82,63 +80,91 @@ func TestConflictingTransactions(t *testing.T) {
 				}
 			}},
 	}
-	ctx := context.Background()
-	for _, c := range cases {
+}
+
+// TestConflictingTransactions runs two clients in conflicting explicit
+// transactions, their COMMITs racing: exactly one gets 40001
+// serialization_failure and the other's effects are the committed state.
+// A pair on disjoint tables is the control: both commit.
+func TestConflictingTransactions(t *testing.T) {
+	for _, c := range conflictCases() {
 		t.Run(c.name, func(t *testing.T) {
 			p := startProxy(t)
-			setup, err := p.Connect(ctx, "main")
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer setup.Close(ctx)
-			loadSocial(t, ctx, setup)
-			var txs [2]pgx.Tx
-			for i := range txs {
-				conn, err := p.Connect(ctx, "main")
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer conn.Close(ctx)
-				if txs[i], err = conn.Begin(ctx); err != nil {
-					t.Fatal(err)
-				}
-			}
-			for i, tx := range txs {
-				if err := c.work(ctx, tx, i); err != nil {
-					t.Fatalf("transaction %d before COMMIT: %v", i, err)
-				}
-			}
-			var errs [2]error
-			var wg sync.WaitGroup
-			start := make(chan struct{})
-			for i, tx := range txs {
-				wg.Go(func() {
-					<-start
-					errs[i] = tx.Commit(ctx)
-				})
-			}
-			close(start)
-			wg.Wait()
-			winner, losers := -1, 0
-			for i, err := range errs {
-				switch {
-				case err == nil:
-					winner = i
-				case sqlState(err) == "40001":
-					losers++
-				default:
-					t.Fatalf("COMMIT %d: %v (want success or 40001)", i, err)
-				}
-			}
-			if c.disjoint {
-				if losers != 0 {
-					t.Fatalf("COMMIT results %v: transactions on different tables must both commit", errs)
-				}
-				winner = -1
-			} else if winner < 0 || losers != 1 {
-				t.Fatalf("COMMIT results %v: want exactly one 40001 and one success", errs)
-			}
-			c.check(t, ctx, setup, winner)
+			runConflict(t, c, [2]*proxy{p, p})
 		})
 	}
+}
+
+// TestConflictAcrossProcesses runs the same pairs with each transaction
+// on its own pgproxy process serving one root: the commit protocol, not
+// process memory, decides the loser.
+func TestConflictAcrossProcesses(t *testing.T) {
+	for _, c := range conflictCases() {
+		t.Run(c.name, func(t *testing.T) {
+			data := filepath.Join(t.TempDir(), "graph")
+			a := startProxyOn(t, data)
+			b := startProxyOn(t, data)
+			runConflict(t, c, [2]*proxy{a, b})
+		})
+	}
+}
+
+// runConflict loads the social graph through procs[0], runs c's two
+// transactions (transaction i on procs[i]) and races their COMMITs.
+func runConflict(t *testing.T, c conflictCase, procs [2]*proxy) {
+	t.Helper()
+	ctx := context.Background()
+	setup, err := procs[0].Connect(ctx, "main")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer setup.Close(ctx)
+	loadSocial(t, ctx, setup)
+	var txs [2]pgx.Tx
+	for i := range txs {
+		conn, err := procs[i].Connect(ctx, "main")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close(ctx)
+		if txs[i], err = conn.Begin(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, tx := range txs {
+		if err := c.work(ctx, tx, i); err != nil {
+			t.Fatalf("transaction %d before COMMIT: %v", i, err)
+		}
+	}
+	var errs [2]error
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for i, tx := range txs {
+		wg.Go(func() {
+			<-start
+			errs[i] = tx.Commit(ctx)
+		})
+	}
+	close(start)
+	wg.Wait()
+	winner, losers := -1, 0
+	for i, err := range errs {
+		switch {
+		case err == nil:
+			winner = i
+		case sqlState(err) == "40001":
+			losers++
+		default:
+			t.Fatalf("COMMIT %d: %v (want success or 40001)", i, err)
+		}
+	}
+	if c.disjoint {
+		if losers != 0 {
+			t.Fatalf("COMMIT results %v: transactions on different tables must both commit", errs)
+		}
+		winner = -1
+	} else if winner < 0 || losers != 1 {
+		t.Fatalf("COMMIT results %v: want exactly one 40001 and one success", errs)
+	}
+	c.check(t, ctx, setup, winner)
 }
