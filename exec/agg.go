@@ -136,7 +136,35 @@ func (a *aggNode) run(ec *evalCtx, emit func(*Batch) error) error {
 				// int64 fast path (every batch of a query has the same key
 				// type, so the two indexes never mix)
 				col := kv[0].I
-				for k, r := range rows {
+				start := 0
+				if kv[0].Nulls == nil {
+					// the common case: no NULL keys, small non-negative
+					// values; the general loop takes over from the first
+					// row outside the direct table
+					if dense == nil {
+						dense = make([]int32, denseKeys)
+						for i := range dense {
+							dense[i] = -1
+						}
+					}
+					for ; start < len(rows); start++ {
+						r := rows[start]
+						v := col[r]
+						if uint64(v) >= denseKeys {
+							break
+						}
+						g := dense[v]
+						if g < 0 {
+							g = int32(ngroups)
+							ngroups++
+							dense[v] = g
+							newRows = append(newRows, r)
+						}
+						gids[start] = g
+					}
+				}
+				for k := start; k < len(rows); k++ {
+					r := rows[k]
 					if kv[0].IsNull(int(r)) {
 						if nullGroup < 0 {
 							nullGroup = int32(ngroups)

@@ -65,3 +65,6 @@ SELECT s.id, g FROM s, LATERAL generate_series(1, s.x) g WHERE s.id < 4 ORDER BY
 SELECT g, min(v), max(v), count(*) FROM (VALUES (1, 'NaN'::float8), (1, 2.0), (2, 'NaN'), (3, 1.5), (3, -1), (1, -7), (2, 'NaN'), (4, 'Infinity'), (4, 'NaN'), (4, '-Infinity')) t(g, v) GROUP BY g ORDER BY g;
 SELECT g, min(v), max(v) FROM (VALUES (1, 2.0::float8), (1, NULL), (2, 'NaN'), (2, 3)) t(g, v) GROUP BY g ORDER BY g;
 SELECT min(v), max(v) FROM (VALUES ('NaN'::float8), (1), (-1)) t(v);
+SELECT k, count(*) FROM (VALUES (1), (70000), (1), (-5), (70000), (3), (NULL), (-5)) t(k) GROUP BY k ORDER BY k;
+SELECT count(*), count(DISTINCT k), min(k), max(k), sum(c) FROM (SELECT (x * 7919) % 100003 - 20000 AS k, count(*) AS c FROM generate_series(1, 5000) x GROUP BY 1) s;
+SELECT k, count(*) FROM (SELECT CASE WHEN x % 3 = 0 THEN x ELSE x * 100000 END AS k FROM generate_series(1, 3000) x) s GROUP BY k ORDER BY count(*) DESC, k LIMIT 3;
