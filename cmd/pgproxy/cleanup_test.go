@@ -53,9 +53,16 @@ func TestCleanupReclaimsOnlyUnreachableOldFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	past := time.Now().Add(-48 * time.Hour)
-	if err := os.Chtimes(old, past, past); err != nil {
+	// a crashed put's staging file (never an object; see objstore)
+	staging := filepath.Join(dataDir, ".pgstage-crashed")
+	if err := os.WriteFile(staging, []byte("torn"), 0o644); err != nil {
 		t.Fatal(err)
+	}
+	past := time.Now().Add(-48 * time.Hour)
+	for _, f := range []string{old, staging} {
+		if err := os.Chtimes(f, past, past); err != nil {
+			t.Fatal(err)
+		}
 	}
 
 	if code, _, e := runCmd(t, nil, "cleanup", "--data", dir, "--grace", "0s"); code == 0 || !strings.Contains(e, "--grace must be positive") {
@@ -80,6 +87,9 @@ func TestCleanupReclaimsOnlyUnreachableOldFiles(t *testing.T) {
 	}
 	if _, err := os.Stat(young); err != nil {
 		t.Fatal("cleanup deleted a file younger than the grace period")
+	}
+	if _, err := os.Stat(staging); !os.IsNotExist(err) || !strings.Contains(out, "1 staging files") {
+		t.Fatalf("crashed put's staging file not swept: %v %q", err, out)
 	}
 	// everything reachable is intact
 	if code, out, _ := runCmd(t, nil, "verify", "--data", dir); code != 0 {
