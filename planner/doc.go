@@ -95,9 +95,10 @@
 // SELECT (column defaults work, also in UPDATE SET col = DEFAULT and
 // MERGE … INSERT), a serial DEFAULT in ON CONFLICT/MERGE … UPDATE SET,
 // graph.min_out on a streamed (autocommit) COPY,
-// RETURNING that names FROM/USING/MERGE-source relations (RETURNING sees
-// the target's rows: new values for INSERT/UPDATE, old for DELETE, and
-// merge_action() for MERGE), DDL statements planner/ddl refuses.
+// RETURNING that names UPDATE's FROM or MERGE's source relations (there
+// RETURNING sees the target's new rows, and merge_action() for MERGE;
+// DELETE's RETURNING sees the old rows and USING as in PostgreSQL), DDL
+// statements planner/ddl refuses.
 // A multi-statement simple query (or a pipeline without Sync) in
 // autocommit publishes each writing statement as its own commit
 // (PostgreSQL would make it one transaction). A syntax error is still

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/jackc/pgx/v5/pgtype"
+
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/internal/sqlparse"
 	"github.com/pggraph/pggraph/wire"
@@ -180,26 +182,55 @@ func (w *writer) delete(del *sqlparse.DeleteStmt) (*writeOut, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows, _, err := w.query(with + "SELECT " + quoteIdent(alias) + "._rowaddr FROM " + from + where)
+	// RETURNING sees the deleted rows' old values and the USING
+	// relations, so it is evaluated by the same query (one row per
+	// deleted row: the first join match, as PostgreSQL deletes once)
+	ret := ""
+	if len(del.ReturningList) > 0 {
+		txt, err := deparseTargets(del.ReturningList)
+		if err != nil {
+			return nil, err
+		}
+		ret = ", " + txt
+	}
+	rows, ecols, err := w.query(with + "SELECT " + quoteIdent(alias) + "._rowaddr" + ret + " FROM " + from + where)
 	if err != nil {
 		return nil, err
 	}
-	addrs, _ := splitAddrs(rows, &exec.TableDef{})
-	var old []*exec.Vec
-	if len(del.ReturningList) > 0 {
-		if old, err = w.rowsAt(ti, addrs); err != nil {
-			return nil, err
-		}
-	}
-	if err := w.removeRows(ti, addrs, old, nil, 0, nil); err != nil {
+	addrs, idx := firstPerAddr(rows[0])
+	if err := w.removeRows(ti, addrs, nil, nil, 0, nil); err != nil {
 		return nil, err
 	}
 	out := &writeOut{tag: fmt.Sprintf("DELETE %d", len(addrs))}
-	if old == nil {
-		old = emptyVecs(ti.def.Columns)
+	if ret != "" {
+		out.cols = columns(ecols[1:])
+		cc := &cellCodec{m: pgtype.NewMap(), loc: w.s.location()}
+		for _, i := range idx {
+			row := make([]any, len(rows)-1)
+			for c, v := range rows[1:] {
+				row[c] = cc.value(v, int(i))
+			}
+			out.rows = append(out.rows, row)
+		}
 	}
-	out.cols, out.rows, err = w.returning(ti, alias, del.ReturningList, old)
-	return out, err
+	return out, nil
+}
+
+// firstPerAddr returns the distinct addresses of an address column and
+// the row of each one's first occurrence.
+func firstPerAddr(av *exec.Vec) ([]uint64, []int32) {
+	seen := map[int64]bool{}
+	var addrs []uint64
+	var idx []int32
+	for i := 0; i < av.N; i++ {
+		if av.IsNull(i) || seen[av.I[i]] {
+			continue
+		}
+		seen[av.I[i]] = true
+		addrs = append(addrs, uint64(av.I[i]))
+		idx = append(idx, int32(i))
+	}
+	return addrs, idx
 }
 
 // truncate runs TRUNCATE [TABLE] t [, …] [CASCADE]: every row of the

@@ -82,3 +82,8 @@ insert into tagged values (1, 10), (2, 20);
 delete from tag where id = 1;
 select tid, n from tagged order by n;
 update tag set id = 5 where id = 2;
+-- DELETE … USING … RETURNING sees the USING relations
+insert into tag values (7, 'seven'), (8, 'eight');
+insert into tagged values (7, 70), (8, 80);
+delete from tagged t using tag g where g.id = t.tid and g.label like 's%' returning t.n, g.label;
+delete from tagged returning *;
