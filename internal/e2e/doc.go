@@ -12,11 +12,19 @@
 //   - Every test starts its own server on 127.0.0.1:0 and a temporary
 //     root; nothing is shared between tests, and a server is stopped with
 //     SIGINT as a user would, after which its exit status and log must be
-//     clean (no panic, exit 0).
+//     clean (no panic, no data race, exit 0). Tests that need two
+//     processes on one root (restart, cross-process conflicts) start them
+//     on the same directory.
 //   - psql scripts live in testdata/sql/graph/*.sql at the repository
-//     root; each runs with ON_ERROR_STOP off and VERBOSITY verbose, so the
-//     transcript records every SQLSTATE. `go test ./internal/e2e -update`
+//     root (fragments they include with \ir are *.psql); each runs with
+//     ON_ERROR_STOP off and VERBOSITY verbose, so the transcript records
+//     every SQLSTATE. `go test ./internal/e2e -run TestPsqlScripts -update`
 //     rewrites the expected *.out files; a reviewer reads the diff.
+//   - PostgreSQL is the reference: a script whose first line says
+//     "differential: postgresql" also runs on a PostgreSQL 15 started for
+//     the run (internal/pgtest) and the two transcripts must agree, graph
+//     clauses and error field lines aside; the client scripts run against
+//     PostgreSQL too (E2E_TARGET=postgres skips their graph-only steps).
 //
 // Invariants:
 //   - A missing client (psql, node, python modules, java, npm packages)
