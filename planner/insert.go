@@ -183,6 +183,17 @@ func (w *writer) insertSource(td *exec.TableDef, targets []int, ins *sqlparse.In
 	if err != nil {
 		return "", nil, err
 	}
+	// the source's width must match the target list (a column alias list
+	// shorter than the source would silently drop columns)
+	eng := &exec.Engine{Catalog: w.v, MemoryLimit: w.s.memLimit}
+	if prep, err := eng.PrepareFor(w.s.execSession(), with+inner, w.declared); err == nil {
+		switch n := len(prep.Columns); {
+		case n > len(targets):
+			return "", nil, wire.Errorf("42601", "INSERT has more expressions than target columns")
+		case n < len(targets):
+			return "", nil, wire.Errorf("42601", "INSERT has more target columns than expressions")
+		}
+	}
 	names := make([]string, len(targets))
 	for i := range targets {
 		names[i] = fmt.Sprintf("c%d", i+1)

@@ -26,3 +26,5 @@ update item set sku = 'a1' where sku = 'e5';
 with s as (select 'w' || g as sku from generate_series(1, 2) g) insert into item (sku) select sku from s returning sku;
 insert into item (id, sku) values (100, 'z') returning id;
 select count(*), sum(qty) from item;
+insert into item (sku, qty) select 'x', 1, 2;
+insert into item (sku, qty, price) select 'x', 1;
