@@ -95,9 +95,9 @@
 // SELECT (column defaults work, also in UPDATE SET col = DEFAULT and
 // MERGE … INSERT), a serial DEFAULT in ON CONFLICT/MERGE … UPDATE SET,
 // graph.min_out on a streamed (autocommit) COPY,
-// RETURNING that names UPDATE's FROM or MERGE's source relations (there
-// RETURNING sees the target's new rows, and merge_action() for MERGE;
-// DELETE's RETURNING sees the old rows and USING as in PostgreSQL), DDL
+// RETURNING that names MERGE's source relation (MERGE's RETURNING sees
+// the target's rows and merge_action(); DELETE's the old rows and USING;
+// UPDATE's the new rows and FROM, except a bare * with FROM), DDL
 // statements planner/ddl refuses.
 // A multi-statement simple query (or a pipeline without Sync) in
 // autocommit publishes each writing statement as its own commit

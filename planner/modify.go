@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5/pgtype"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/internal/sqlparse"
@@ -39,11 +41,29 @@ func (w *writer) update(up *sqlparse.UpdateStmt) (*writeOut, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows, _, err := w.query(with + "SELECT " + quoteIdent(alias) + "._rowaddr, " + strings.Join(items, ", ") + " FROM " + from + where)
+	// with FROM, RETURNING may name the FROM relations: it is evaluated
+	// by the updating query, target columns standing for their new values
+	ret := ""
+	if len(up.FromClause) > 0 && len(up.ReturningList) > 0 && len(seqCols) == 0 {
+		list, err := returningNewValues(up.ReturningList, alias, ti.def, items)
+		if err != nil {
+			return nil, err
+		}
+		txt, err := deparseTargets(list)
+		if err != nil {
+			return nil, err
+		}
+		ret = ", " + txt
+	}
+	rows, ecols, err := w.query(with + "SELECT " + quoteIdent(alias) + "._rowaddr, " + strings.Join(items, ", ") + ret + " FROM " + from + where)
 	if err != nil {
 		return nil, err
 	}
 	addrs, newRows := splitAddrs(rows, ti.def)
+	var retRows []*exec.Vec
+	if ret != "" {
+		newRows, retRows = newRows[:len(ti.def.Columns)], newRows[len(ti.def.Columns):]
+	}
 	fill := map[int][]bool{}
 	for _, c := range seqCols {
 		fill[c] = nil
@@ -66,8 +86,110 @@ func (w *writer) update(up *sqlparse.UpdateStmt) (*writeOut, error) {
 		return nil, err
 	}
 	out := &writeOut{tag: fmt.Sprintf("UPDATE %d", len(addrs))}
+	if ret != "" {
+		out.cols = columns(ecols[1+len(ti.def.Columns):])
+		cc := &cellCodec{m: pgtype.NewMap(), loc: w.s.location()}
+		for i := 0; i < len(addrs); i++ {
+			row := make([]any, len(retRows))
+			for c, v := range retRows {
+				row[c] = cc.value(v, i)
+			}
+			out.rows = append(out.rows, row)
+		}
+		return out, nil
+	}
 	out.cols, out.rows, err = w.returning(ti, alias, up.ReturningList, newRows)
 	return out, err
+}
+
+// returningNewValues rewrites an UPDATE's RETURNING list so that the
+// target's columns (qualified by its alias, or unqualified) read their
+// new values (items, SQL per column) and alias.* lists them.
+func returningNewValues(list []*sqlparse.Node, alias string, td *exec.TableDef, items []string) ([]*sqlparse.Node, error) {
+	col := func(name string) int {
+		return slices.IndexFunc(td.Columns, func(c exec.ColumnDef) bool { return c.Name == name })
+	}
+	var out []*sqlparse.Node
+	for _, n := range list {
+		rt := n.GetResTarget()
+		if cr := rt.GetVal().GetColumnRef(); cr != nil && len(cr.Fields) > 0 && cr.Fields[len(cr.Fields)-1].GetAStar() != nil {
+			if len(cr.Fields) == 1 {
+				return nil, wire.Errorf(wire.CodeFeatureNotSupported, "RETURNING * of UPDATE … FROM is not supported yet").WithHint("Name the columns, or use " + alias + ".*.")
+			}
+			if cr.Fields[0].GetString_().GetSval() == alias {
+				for c, cd := range td.Columns {
+					v, err := cachedExpr(items[c])
+					if err != nil {
+						return nil, err
+					}
+					out = append(out, &sqlparse.Node{Node: &sqlparse.Node_ResTarget{ResTarget: &sqlparse.ResTarget{Name: cd.Name, Val: proto.Clone(v).(*sqlparse.Node), Location: -1}}})
+				}
+				continue
+			}
+		}
+		c := proto.Clone(n).(*sqlparse.Node)
+		crt := c.GetResTarget()
+		if cr := crt.GetVal().GetColumnRef(); cr != nil && crt.Name == "" {
+			crt.Name = cr.Fields[len(cr.Fields)-1].GetString_().GetSval()
+		}
+		var err error
+		replaceColumnRefs(c.ProtoReflect(), func(cr *sqlparse.ColumnRef) *sqlparse.Node {
+			var name string
+			switch len(cr.Fields) {
+			case 1:
+				name = cr.Fields[0].GetString_().GetSval()
+			case 2:
+				if cr.Fields[0].GetString_().GetSval() != alias {
+					return nil
+				}
+				name = cr.Fields[1].GetString_().GetSval()
+			default:
+				return nil
+			}
+			i := col(name)
+			if i < 0 {
+				return nil
+			}
+			v, e := cachedExpr(items[i])
+			if e != nil {
+				err = e
+				return nil
+			}
+			return proto.Clone(v).(*sqlparse.Node)
+		})
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// replaceColumnRefs replaces, in place, every column reference for which
+// repl returns a node.
+func replaceColumnRefs(msg protoreflect.Message, repl func(*sqlparse.ColumnRef) *sqlparse.Node) {
+	if n, ok := msg.Interface().(*sqlparse.Node); ok {
+		if cr := n.GetColumnRef(); cr != nil {
+			if r := repl(cr); r != nil {
+				n.Node = r.Node
+			}
+			return
+		}
+	}
+	msg.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		if fd.Kind() != protoreflect.MessageKind {
+			return true
+		}
+		if fd.IsList() {
+			l := v.List()
+			for i := 0; i < l.Len(); i++ {
+				replaceColumnRefs(l.Get(i).Message(), repl)
+			}
+		} else if !fd.IsMap() {
+			replaceColumnRefs(v.Message(), repl)
+		}
+		return true
+	})
 }
 
 // splitAddrs separates the address column (first) from the new values

@@ -87,3 +87,6 @@ insert into tag values (7, 'seven'), (8, 'eight');
 insert into tagged values (7, 70), (8, 80);
 delete from tagged t using tag g where g.id = t.tid and g.label like 's%' returning t.n, g.label;
 delete from tagged returning *;
+-- UPDATE … FROM … RETURNING sees the FROM relations and the new values
+insert into tagged values (7, 71);
+update tagged t set n = t.n + g.id from tag g where g.id = t.tid returning t.n, n + 1, g.label, t.*;
