@@ -25,7 +25,6 @@ type Invocation struct {
 	Column   string // result column name of the SELECT forms
 	fn       *function
 	args     []*span // by parameter position; nil = not given
-	nargs    int     // how many were given
 	pos      int     // 1-based character position of the call, for errors
 	sql      string  // the statement text
 }
@@ -296,7 +295,6 @@ func (inv *Invocation) bindArgs(sql string, fc *sqlparse.FuncCall) error {
 		return errf(CodeSyntaxError, "cannot read the arguments of %s.%s", Schema, f.name).WithPosition(int32(inv.pos))
 	}
 	inv.args = make([]*span, len(f.params))
-	inv.nargs = len(spans)
 	for i, a := range fc.Args {
 		sp := spans[i]
 		idx := i
