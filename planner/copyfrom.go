@@ -31,6 +31,8 @@ const copyBatchRows = 8192
 // graph commit; a read-set change after the stream was consumed is
 // 40001, the client retries).
 func (s *session) CopyFrom(ctx context.Context, st *wire.Statement, in *wire.CopyIn) (int64, error) {
+	p, _ := st.Plan.(*plan)
+	s.promote(p)
 	if s.readOnly() {
 		return 0, wire.Errorf("25006", "cannot execute COPY FROM in a read-only transaction")
 	}

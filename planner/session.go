@@ -65,6 +65,7 @@ type plan struct {
 	key         catKey // snapshot prep was bound against
 	gen         uint64 // pending generation prep was bound against
 	ddlName     string // leading keywords of a DDL statement (messages)
+	afterBegin  bool   // follows a BEGIN that was not the query's first statement
 	call        *graphsql.Invocation
 	callErr     error
 }
@@ -76,12 +77,35 @@ func (s *session) Parse(_ context.Context, sql string) ([]*wire.Statement, error
 	if err != nil {
 		return nil, err
 	}
-	for _, st := range stmts {
-		if st.Kind == wire.KindQuery || st.Kind == wire.KindCopyTo {
-			st.Plan = newPlan(st)
+	// A BEGIN after other statements of one query string turns wire's
+	// implicit transaction into the block without a Begin call: the
+	// statements after it are marked so the session follows.
+	inBlock := false
+	for i, st := range stmts {
+		switch st.Kind {
+		case wire.KindBegin:
+			inBlock = i > 0
+		case wire.KindCommit, wire.KindRollback:
+			inBlock = false
+		case wire.KindQuery, wire.KindCopyTo:
+			p := newPlan(st)
+			p.afterBegin = inBlock
+			st.Plan = p
+		case wire.KindCopyFrom:
+			if inBlock {
+				st.Plan = &plan{afterBegin: true}
+			}
 		}
 	}
 	return stmts, nil
+}
+
+// promote makes the session's implicit transaction the explicit block a
+// BEGIN inside the same query string opened.
+func (s *session) promote(p *plan) {
+	if p != nil && p.afterBegin && s.tx != nil && s.tx.implicit {
+		s.tx.implicit = false
+	}
 }
 
 func newPlan(st *wire.Statement) *plan {
@@ -183,6 +207,7 @@ func (s *session) Execute(ctx context.Context, st *wire.Statement, params []any)
 		p = newPlan(st)
 		st.Plan = p
 	}
+	s.promote(p)
 	if p.kind != stmtQuery && p.unsupported == "" {
 		return s.executeWrite(ctx, st, p, params)
 	}

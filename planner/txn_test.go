@@ -211,3 +211,21 @@ func TestMultiStatementQuery(t *testing.T) {
 		t.Fatalf("results: %+v", res)
 	}
 }
+
+// TestBeginInsideQuery: "SET …; BEGIN; …; ROLLBACK" in one simple query:
+// the statements after BEGIN belong to the block (the rollback undoes
+// them), as in PostgreSQL.
+func TestBeginInsideQuery(t *testing.T) {
+	ts := startServer(t, createPeople(t))
+	c := ts.connect(t, pgx.QueryExecModeSimpleProtocol)
+	_, err := c.PgConn().Exec(context.Background(), "set application_name = 'm'; begin; insert into people values (10, 'x', 1); rollback").ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	runScript(t, c, []step{{sql: "select count(*) from people", rows: "3"}})
+	_, err = c.PgConn().Exec(context.Background(), "set application_name = 'm'; begin; insert into people values (10, 'x', 1); insert into people values (11, 'y', 1); commit").ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	runScript(t, c, []step{{sql: "select count(*) from people", rows: "5"}})
+}
