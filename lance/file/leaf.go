@@ -21,13 +21,19 @@ type leafData struct {
 	data      []byte  // physVariable
 	elemValid []bool  // physFSL: per-element validity when any element is null
 	spare     []bool  // fill keeps the nulls buffer here while a page has none
+	// parts, when set, stand in for fixed (physFixed pages the writer
+	// encodes as mini-block chunks): the value bytes of each input array,
+	// read in place rather than copied; partRows[i] is the first row of
+	// parts[i]. Null slots are zeroed as values are copied out.
+	parts    [][]byte
+	partRows []int
 }
 
 // leafFromArrows normalizes consecutive arrays of the column's type into one
 // page worth of values, reading their buffers directly.
 func leafFromArrows(col string, p *physical, arrs []arrow.Array) (*leafData, error) {
 	ld := &leafData{}
-	if err := ld.fill(col, p, arrs); err != nil {
+	if err := ld.fill(col, p, arrs, false); err != nil {
 		return nil, err
 	}
 	return ld, nil
@@ -35,13 +41,19 @@ func leafFromArrows(col string, p *physical, arrs []arrow.Array) (*leafData, err
 
 // fill makes ld the page made of arrs, reusing ld's buffers (the writer
 // keeps one leafData for all its pages, so steady-state writing does not
-// allocate per page).
-func (ld *leafData) fill(col string, p *physical, arrs []arrow.Array) error {
+// allocate per page). With inPlace, fixed-width values that will go to
+// mini-block chunks are referenced in arrs (ld.parts) instead of copied;
+// arrs must then outlive the page's encoding.
+func (ld *leafData) fill(col string, p *physical, arrs []arrow.Array, inPlace bool) error {
 	nulls := ld.nulls
 	if nulls == nil {
 		nulls = ld.spare
 	}
-	*ld = leafData{nulls: nulls[:0], fixed: ld.fixed[:0], boolv: ld.boolv[:0], offsets: ld.offsets[:0], data: ld.data[:0]}
+	*ld = leafData{nulls: nulls[:0], fixed: ld.fixed[:0], boolv: ld.boolv[:0], offsets: ld.offsets[:0], data: ld.data[:0],
+		parts: ld.parts[:0], partRows: ld.partRows[:0]}
+	if !inPlace || p.kind != physFixed || p.rowBytes() > fullZipThreshold {
+		ld.parts, ld.partRows = nil, nil
+	}
 	dataBytes := 0
 	for _, a := range arrs {
 		ld.n += a.Len()
@@ -57,7 +69,9 @@ func (ld *leafData) fill(col string, p *physical, arrs []arrow.Array) error {
 	}
 	switch p.kind {
 	case physFixed, physFSL:
-		ld.fixed = slices.Grow(ld.fixed, ld.n*p.rowBytes())
+		if ld.parts == nil {
+			ld.fixed = slices.Grow(ld.fixed, ld.n*p.rowBytes())
+		}
 	case physBool:
 		ld.boolv = slices.Grow(ld.boolv, ld.n)
 	case physVariable:
@@ -118,8 +132,18 @@ func (ld *leafData) appendArrow(col string, p *physical, arr arrow.Array) error 
 	switch p.kind {
 	case physFixed:
 		w := p.bits / 8
+		vals := d.Buffers()[1].Bytes()[d.Offset()*w : (d.Offset()+n)*w]
+		if ld.parts != nil {
+			row := 0
+			if k := len(ld.parts); k > 0 {
+				row = ld.partRows[k-1] + len(ld.parts[k-1])/w
+			}
+			ld.parts = append(ld.parts, vals)
+			ld.partRows = append(ld.partRows, row)
+			return nil
+		}
 		start := len(ld.fixed)
-		ld.fixed = append(ld.fixed, d.Buffers()[1].Bytes()[d.Offset()*w:(d.Offset()+n)*w]...)
+		ld.fixed = append(ld.fixed, vals...)
 		if arr.NullN() > 0 {
 			for i := 0; i < n; i++ {
 				if isNull(i) {

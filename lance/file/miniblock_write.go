@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math/bits"
 	"slices"
+	"sort"
 )
 
 // Chunk sizing targets (the sizes Lance itself aims for): a chunk holds a
@@ -176,7 +177,27 @@ func appendLeafChunk(col string, dst []byte, withDef bool, defs []uint16, p *phy
 	switch p.kind {
 	case physFixed:
 		w := p.rowBytes()
-		c = append(c, ld.fixed[s*w:(s+k)*w]...)
+		if ld.parts == nil {
+			c = append(c, ld.fixed[s*w:(s+k)*w]...)
+			break
+		}
+		// values read in place from the input arrays: copy rows
+		// [s, s+k) out of the parts they span, then zero null slots
+		at := len(c)
+		i := sort.Search(len(ld.partRows), func(j int) bool { return ld.partRows[j] > s }) - 1
+		for row := s; row < s+k; i++ {
+			part, first := ld.parts[i], ld.partRows[i]
+			end := min(s+k, first+len(part)/w)
+			c = append(c, part[(row-first)*w:(end-first)*w]...)
+			row = end
+		}
+		if ld.nulls != nil {
+			for j, null := range ld.nulls[s : s+k] {
+				if null {
+					clear(c[at+j*w : at+(j+1)*w])
+				}
+			}
+		}
 	case physBool:
 		at := len(c)
 		c = append(c, make([]byte, sizes[0])...)

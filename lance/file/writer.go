@@ -233,7 +233,9 @@ func (w *Writer) flushColumn(c *columnWriter) error {
 			return err
 		}
 	} else {
-		if err := w.leaf.fill(c.name, c.phys, pending); err != nil {
+		// pending stays retained until the page is written (deferred
+		// release above), so fixed-width values are read in place
+		if err := w.leaf.fill(c.name, c.phys, pending, true); err != nil {
 			return err
 		}
 		ep, err := encodePage(c.name, c.phys, &w.leaf, &w.scratch)
