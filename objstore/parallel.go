@@ -2,9 +2,31 @@ package objstore
 
 import (
 	"context"
+	"fmt"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 )
+
+// PanicError is what Parallel returns when an item panicked: a panic on a
+// worker goroutine would otherwise end the whole process (no caller up
+// the stack can recover it), taking every other session with it.
+type PanicError struct {
+	Value any
+	Stack []byte
+}
+
+func (e *PanicError) Error() string { return fmt.Sprintf("internal error: panic in a parallel task: %v", e.Value) }
+
+// runItem calls fn, turning a panic into a *PanicError.
+func runItem(ctx context.Context, i int, fn func(ctx context.Context, i int) error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &PanicError{Value: r, Stack: debug.Stack()}
+		}
+	}()
+	return fn(ctx, i)
+}
 
 // groupKey carries a Parallel group's identity in a context, so the
 // Counting wrapper can tell that the group's members were issued together
@@ -54,7 +76,7 @@ func Parallel(ctx context.Context, n, limit int, fn func(ctx context.Context, i 
 				if ctx.Err() != nil {
 					return
 				}
-				if err := fn(wctx, i); err != nil {
+				if err := runItem(wctx, i, fn); err != nil {
 					once.Do(func() { firstErr = err; cancel() })
 					return
 				}
