@@ -16,7 +16,9 @@ type PanicError struct {
 	Stack []byte
 }
 
-func (e *PanicError) Error() string { return fmt.Sprintf("internal error: panic in a parallel task: %v", e.Value) }
+func (e *PanicError) Error() string {
+	return fmt.Sprintf("internal error: panic in a parallel task: %v", e.Value)
+}
 
 // runItem calls fn, turning a panic into a *PanicError.
 func runItem(ctx context.Context, i int, fn func(ctx context.Context, i int) error) (err error) {
