@@ -99,10 +99,14 @@
 // the target's rows and merge_action(); DELETE's the old rows and USING;
 // UPDATE's the new rows and FROM, except a bare * with FROM), DDL
 // statements planner/ddl refuses.
-// A multi-statement simple query (or a pipeline without Sync) in
-// autocommit publishes each writing statement as its own commit
-// (PostgreSQL would make it one transaction). A syntax error is still
-// 42601, as PostgreSQL reports it first.
+// A multi-statement simple query with a write among its statements is one
+// transaction, as in PostgreSQL: its writes stay pending until the query
+// ends and publish as one strict commit (40001 if a table it read moved:
+// the statements were already answered), and a failing statement undoes
+// them all; statements after a BEGIN that is not the query's first join
+// that block. An extended-protocol pipeline without Sync still publishes
+// each writing statement on its own. A syntax error is still 42601, as
+// PostgreSQL reports it first.
 //
 // # COPY FROM and memory
 //

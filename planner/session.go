@@ -65,9 +65,12 @@ type plan struct {
 	key         catKey // snapshot prep was bound against
 	gen         uint64 // pending generation prep was bound against
 	ddlName     string // leading keywords of a DDL statement (messages)
-	afterBegin  bool   // follows a BEGIN that was not the query's first statement
-	call        *graphsql.Invocation
-	callErr     error
+	// afterBegin: the statement belongs to a block wire opened from the
+	// implicit transaction (a later BEGIN), or to a multi-statement query
+	// with writes (one transaction in PostgreSQL)
+	afterBegin bool
+	call       *graphsql.Invocation
+	callErr    error
 }
 
 // Parse implements wire.Session: wire classifies utility statements; a
@@ -92,8 +95,26 @@ func (s *session) Parse(_ context.Context, sql string) ([]*wire.Statement, error
 			p.afterBegin = inBlock
 			st.Plan = p
 		case wire.KindCopyFrom:
-			if inBlock {
-				st.Plan = &plan{afterBegin: true}
+			st.Plan = &plan{afterBegin: inBlock, kind: stmtInsert}
+		}
+	}
+	// Several statements of one query string with a write among them are
+	// one implicit transaction in PostgreSQL (all or nothing): their
+	// writes stay pending until the query ends and publish as one commit.
+	writes, n := 0, 0
+	for _, st := range stmts {
+		switch st.Kind {
+		case wire.KindQuery, wire.KindCopyFrom, wire.KindCopyTo:
+			n++
+			if p, ok := st.Plan.(*plan); ok && p.kind != stmtQuery && p.kind != stmtAdvisory && p.kind != stmtGraph {
+				writes++
+			}
+		}
+	}
+	if writes > 0 && n > 1 {
+		for _, st := range stmts {
+			if p, ok := st.Plan.(*plan); ok && p.kind != stmtGraph {
+				p.afterBegin = true
 			}
 		}
 	}

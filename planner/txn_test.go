@@ -210,6 +210,21 @@ func TestMultiStatementQuery(t *testing.T) {
 	if len(res) != 2 || res[0].CommandTag.String() != "INSERT 0 1" || len(res[1].Rows) != 1 || string(res[1].Rows[0][0]) != "4" {
 		t.Fatalf("results: %+v", res)
 	}
+	// one implicit transaction: a failing later statement undoes the
+	// earlier ones, as in PostgreSQL
+	commits := ts.g.Stats().Commits
+	_, err = c.PgConn().Exec(context.Background(), "insert into people values (20, 'a', 1); insert into people values (1, 'dup', 1)").ReadAll()
+	if sqlState(err) != "23505" {
+		t.Fatalf("duplicate: %v", err)
+	}
+	_, err = c.PgConn().Exec(context.Background(), "insert into people values (21, 'a', 1); update people set score = 0 where id = 21; delete from people where id = 10").ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ts.g.Stats().Commits - commits; got != 1 {
+		t.Fatalf("%d commits for one multi-statement query", got)
+	}
+	runScript(t, c, []step{{sql: "select string_agg(id::text || ':' || score::text, ',' order by id) from people", rows: "1:1.5,2:2.25,3:0.1,21:0"}})
 }
 
 // TestBeginInsideQuery: "SET …; BEGIN; …; ROLLBACK" in one simple query:
