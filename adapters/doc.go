@@ -117,6 +117,21 @@
 // give up with 40001, changing nothing; the next crossing retries
 // (AutoOptimizeStats counts runs and failures).
 //
+// Commit latency: by default a write returns once its manifest CAS
+// landed; its sidecar delete (stage H) runs after that, in the
+// background (Options.SyncFinalize waits for it instead); Pending and
+// Close wait for deletes in flight. The argument is in protocol/doc.go
+// ("Commit latency"); BenchmarkCommitLatencyAB measures both modes in
+// one run (p50/p99, durable ops, fsyncs and rounds until acknowledged).
+// The crash sweeps open graphs with SyncFinalize so their operation
+// counts stay deterministic; the async delete's crash state is their
+// "after the CAS, before returning" cell. Open wraps the store in
+// objstore.Fenced so the coordinator can write the durable confirmation
+// while the __manifest files are staged (the CAS waits for it), and a
+// Graph keeps the dataset handle of each main-branch commit it made
+// (headcache.go) so the next write pinning that version does not read
+// the table manifest back.
+//
 // Views for the SQL layer: Commits (graph.commits), Audit (graph.audit),
 // Pending (graph.recovery), Branches (graph.branches); as-of reads use
 // graph.Root.Resolve.

@@ -24,6 +24,12 @@ type Options struct {
 	// those tables in the background, after the write was acknowledged
 	// (derived work: never on the committing caller's path). 0 = off.
 	AutoOptimizeFragments int
+	// SyncFinalize makes every write delete its recovery sidecar before
+	// returning. By default the delete (stage H, after the manifest CAS)
+	// runs after the write has returned: it is not part of the commit,
+	// a crash before it is recovery's "CAS succeeded, sidecar remains"
+	// case, and Pending and Close wait for deletes in flight.
+	SyncFinalize bool
 }
 
 // Graph is the write path's entry point for the SQL layer: an open root
@@ -34,6 +40,8 @@ type Graph struct {
 	coord    *protocol.Coordinator
 	actor    string
 	auto     autoOptimizer
+	heads    committedHeads
+	noHeads  bool // benchmarks: measure without the handle cache
 }
 
 // Open opens (or with Create, initializes) the root in store. Recovery is
@@ -42,6 +50,10 @@ type Graph struct {
 func Open(ctx context.Context, store objstore.Store, o Options) (*Graph, error) {
 	var root *graph.Root
 	var err error
+	// Fenced lets a commit confirm its effects while the manifest files
+	// are staged, holding the CAS until the confirmation is durable
+	// (protocol/doc.go, "Commit latency").
+	store = objstore.Fenced(store)
 	if o.Create {
 		root, _, err = graph.InitWith(ctx, store, o.Actor, graph.Options{Location: o.Location})
 	} else {
@@ -54,7 +66,10 @@ func Open(ctx context.Context, store objstore.Store, o Options) (*Graph, error) 
 	if o.Actor == "" {
 		o.Actor = "pggraph"
 	}
-	return &Graph{Root: root, Recovery: rec, coord: protocol.NewCoordinator(root, rec), actor: o.Actor,
+	coord := protocol.NewCoordinator(root, rec)
+	coord.AsyncFinalize = !o.SyncFinalize
+	coord.ParallelConfirm = true
+	return &Graph{Root: root, Recovery: rec, coord: coord, actor: o.Actor,
 		auto: autoOptimizer{threshold: o.AutoOptimizeFragments, running: map[string]bool{}}}, nil
 }
 
@@ -67,6 +82,7 @@ func (g *Graph) Stats() protocol.Stats { return g.coord.Stats() }
 // recovery owner instance.
 func (g *Graph) Close() {
 	g.auto.wg.Wait()
+	g.coord.WaitFinalized()
 	g.Recovery.Close()
 }
 
@@ -108,6 +124,9 @@ func (g *Graph) Write(ctx context.Context, o WriteOptions, fn StageFunc) (*proto
 		o.Actor = g.actor
 	}
 	w := newMutationWriter(g.Root, fn)
+	if !g.noHeads {
+		w.heads = &g.heads
+	}
 	w.maxRowsPerFile, w.maxBytesPerFile = o.MaxRowsPerFile, o.MaxBytesPerFile
 	rc, err := g.coord.Commit(ctx, w, protocol.CommitOptions{Branch: o.Branch, Actor: o.Actor, Message: o.Message,
 		Strict: o.Strict, Base: o.Base, MaxReprepare: o.MaxReprepare})
@@ -149,5 +168,6 @@ func (g *Graph) Audit(ctx context.Context) ([]recovery.AuditRecord, error) {
 // Pending returns the pending recovery intents, classified read-only
 // (graph.recovery).
 func (g *Graph) Pending(ctx context.Context) ([]recovery.Inspection, error) {
+	g.coord.WaitFinalized() // a finished write's sidecar is not pending
 	return g.Recovery.Inspect(ctx)
 }

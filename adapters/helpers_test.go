@@ -43,7 +43,7 @@ func rowsOf(ids ...int64) Source {
 
 func openGraph(t testing.TB, store objstore.Store, create bool) *Graph {
 	t.Helper()
-	g, err := Open(context.Background(), store, Options{Create: create, Actor: "test", Location: "/test-root"})
+	g, err := Open(context.Background(), store, Options{Create: create, Actor: "test", Location: "/test-root", SyncFinalize: true})
 	if err != nil {
 		t.Fatalf("open graph: %v", err)
 	}

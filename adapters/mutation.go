@@ -36,6 +36,8 @@ type mutationWriter struct {
 	// fragments: each table's fragment count at its confirmed post-state
 	// (what the automatic Optimize trigger looks at)
 	fragments map[graph.TableKey]int
+	// heads (may be nil) shares committed dataset handles across writes
+	heads *committedHeads
 }
 
 func newMutationWriter(root *graph.Root, fn StageFunc) *mutationWriter {
@@ -153,7 +155,7 @@ func (w *mutationWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite
 			continue
 		}
 		jobs = append(jobs, stageJob{key: k, run: func(ctx context.Context) (*lance.Staged, error) {
-			ds, err := lance.Open(ctx, w.store, e.Location, w.root.DatasetOptions(e.Location, e.Branch, e.Version))
+			ds, err := w.heads.open(ctx, w, e.Location, e.Branch, e.Version)
 			if err != nil {
 				return nil, err
 			}
@@ -322,6 +324,7 @@ func (w *mutationWriter) Apply(ctx context.Context, pw *protocol.PreparedWrite) 
 			return fmt.Errorf("adapters: table %s landed at %d, outside the declared exact post-state %d", e.Table, nd.Version(), e.ExpectedVersion+1)
 		}
 		e.Confirmed = &protocol.Confirmed{Version: nd.Version(), RowCount: nd.CountRows()}
+		w.heads.remember(nd, e.Location, e.LanceBranch)
 		w.mu.Lock()
 		if w.fragments == nil {
 			w.fragments = map[graph.TableKey]int{}
@@ -376,7 +379,7 @@ func (w *mutationWriter) stageLate(ctx context.Context, pw *protocol.PreparedWri
 	err := objstore.Parallel(ctx, len(late), 8, func(ctx context.Context, j int) error {
 		e := pw.Effects[late[j]]
 		o := pending[e.Table]
-		ds, err := lance.Open(ctx, w.store, e.Location, w.root.DatasetOptions(e.Location, e.LanceBranch, e.ExpectedVersion))
+		ds, err := w.heads.open(ctx, w, e.Location, e.LanceBranch, e.ExpectedVersion)
 		if err != nil {
 			return err
 		}

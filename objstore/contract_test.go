@@ -30,6 +30,8 @@ var backends = []struct {
 	{"Counting(Mem)", func(t *testing.T) objstore.Store { return objstore.NewCounting(objstore.NewMem()) }},
 	{"Tracing(Local)", func(t *testing.T) objstore.Store { return objstore.NewTracing(newLocal(t)) }},
 	{"Tracing(Mem)", func(t *testing.T) objstore.Store { return objstore.NewTracing(objstore.NewMem()) }},
+	{"Fenced(Local)", func(t *testing.T) objstore.Store { return objstore.Fenced(newLocal(t)) }},
+	{"Fenced(Mem)", func(t *testing.T) objstore.Store { return objstore.Fenced(objstore.NewMem()) }},
 	{"Tracing(Counting(Faulty(Mem)))", func(t *testing.T) objstore.Store {
 		return objstore.NewTracing(objstore.NewCounting(objstore.NewFaulty(objstore.NewMem())))
 	}},

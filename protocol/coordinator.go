@@ -4,13 +4,23 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/pggraph/pggraph/graph"
 	"github.com/pggraph/pggraph/internal/failpoint"
 	"github.com/pggraph/pggraph/lance"
+	"github.com/pggraph/pggraph/objstore"
 )
+
+// isManifestCommit matches the commit point of a graph commit: a Lance
+// version file of the __manifest dataset (main or a branch tree).
+func isManifestCommit(key string) bool {
+	return strings.HasPrefix(key, graph.ManifestRoot+"/") && strings.Contains(key, "_versions/") &&
+		strings.HasSuffix(key, ".manifest")
+}
 
 // Recovery is what the coordinator needs from package recovery (injected
 // to keep the layering one-way).
@@ -90,8 +100,73 @@ type Coordinator struct {
 	Root     *graph.Root
 	Recovery Recovery
 	Gates    *Gates
+	// AsyncFinalize makes stage H's sidecar delete run after Commit has
+	// returned (see "Commit latency" in doc.go): the acknowledgement no
+	// longer waits for the delete's directory fsync. WaitFinalized waits
+	// for the deletes in flight.
+	AsyncFinalize bool
+	// ParallelConfirm overlaps the durable confirmation with staging the
+	// __manifest files; the root's store must be objstore.Fenced, which
+	// holds the manifest CAS until the confirmation is durable.
+	ParallelConfirm bool
 
+	finalizing                             inFlight
 	commits, reprepares, waits, recoveries atomic.Int64
+}
+
+// WaitFinalized waits until every asynchronous sidecar delete started
+// so far has finished.
+func (c *Coordinator) WaitFinalized() { c.finalizing.wait() }
+
+// finalize is stage H's sidecar delete, after the CAS.
+func (c *Coordinator) finalize(ctx context.Context, pw *PreparedWrite) {
+	if !c.AsyncFinalize {
+		c.Recovery.Finalize(ctx, pw)
+		return
+	}
+	// The caller's context may end as soon as it has its answer; the
+	// delete must still happen (a crash before it is the swept state
+	// "CAS succeeded, sidecar remains").
+	dctx := context.WithoutCancel(ctx)
+	c.finalizing.add()
+	go func() {
+		defer c.finalizing.done()
+		c.Recovery.Finalize(dctx, pw)
+	}()
+}
+
+// inFlight counts background tasks; unlike sync.WaitGroup, waiting may
+// overlap with new tasks starting (concurrent writers).
+type inFlight struct {
+	mu   sync.Mutex
+	n    int
+	idle *sync.Cond
+}
+
+func (f *inFlight) add() {
+	f.mu.Lock()
+	f.n++
+	f.mu.Unlock()
+}
+
+func (f *inFlight) done() {
+	f.mu.Lock()
+	f.n--
+	if f.n == 0 && f.idle != nil {
+		f.idle.Broadcast()
+	}
+	f.mu.Unlock()
+}
+
+func (f *inFlight) wait() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.idle == nil {
+		f.idle = sync.NewCond(&f.mu)
+	}
+	for f.n > 0 {
+		f.idle.Wait()
+	}
 }
 
 // Stats returns the counters.
@@ -236,11 +311,29 @@ func (c *Coordinator) attempt(ctx context.Context, w Writer, o CommitOptions) (*
 	if err := failpoint.Inject(failpoint.ProtocolAfterEffects); err != nil {
 		return nil, false, c.recoveryRequired(pw, err, "injected failure")
 	}
-	if err := c.Recovery.Confirm(ctx, pw); err != nil {
+	// Confirm runs while the publisher stages the __manifest files the
+	// CAS will reference (unreferenced until then); the fence holds the
+	// CAS itself until the confirmation is durable, so "confirmed before
+	// publish" holds. On a store without the Fenced wrapper, Confirm
+	// completes first.
+	fence := objstore.NewFence(isManifestCommit)
+	pctx := objstore.WithFence(ctx, fence)
+	if c.ParallelConfirm {
+		go func() { fence.Release(c.Recovery.Confirm(ctx, pw)) }()
+	} else if err := c.Recovery.Confirm(ctx, pw); err != nil {
 		return nil, false, c.recoveryRequired(pw, err, "could not confirm the effects")
+	} else {
+		fence.Release(nil)
 	}
-	// G: one manifest CAS, re-arbitrating the read set each attempt.
-	sn, err := c.Publish(ctx, pw, o.PublishBudget)
+	// G: one manifest CAS, re-arbitrating the read set each attempt. The
+	// first attempt starts from stage D's head instead of probing again:
+	// it was arbitrated there, and the CAS at its version+1 fails if
+	// anything was published since (then the loop reloads).
+	sn, err := publishFrom(pctx, c.Root, pw, o.PublishBudget, "", fresh)
+	// never leave with the confirmation still in flight
+	if cerr := fence.Wait(context.WithoutCancel(ctx)); cerr != nil && err != nil {
+		return nil, false, c.recoveryRequired(pw, cerr, "could not confirm the effects")
+	}
 	if err != nil {
 		return nil, false, c.recoveryRequired(pw, err, "publishing the graph commit failed")
 	}
@@ -250,7 +343,7 @@ func (c *Coordinator) attempt(ctx context.Context, w Writer, o CommitOptions) (*
 		return nil, false, c.recoveryRequired(pw, err, "injected failure")
 	}
 	// H: finalize. A failed delete is not a user error.
-	c.Recovery.Finalize(ctx, pw)
+	c.finalize(ctx, pw)
 	return &Receipt{OperationID: pw.OperationID, CommitID: pw.Lineage.CommitID, Snapshot: sn}, false, nil
 }
 
@@ -267,13 +360,23 @@ func (c *Coordinator) Publish(ctx context.Context, pw *PreparedWrite, budget int
 // roll an intent forward with its exact, pre-minted lineage (recoveryKind
 // is recorded in the commit).
 func PublishDelta(ctx context.Context, root *graph.Root, pw *PreparedWrite, budget int, recoveryKind string) (*graph.Snapshot, error) {
+	return publishFrom(ctx, root, pw, budget, recoveryKind, nil)
+}
+
+// publishFrom is PublishDelta whose first attempt may start from a head
+// the caller loaded (nil = load it).
+func publishFrom(ctx context.Context, root *graph.Root, pw *PreparedWrite, budget int, recoveryKind string, known *graph.Snapshot) (*graph.Snapshot, error) {
 	if budget <= 0 {
 		budget = 64
 	}
 	for i := 0; i < budget; i++ {
-		head, err := root.Head(ctx, pw.Base.Branch)
-		if err != nil {
-			return nil, err
+		head := known
+		known = nil
+		if head == nil {
+			var err error
+			if head, err = root.Head(ctx, pw.Base.Branch); err != nil {
+				return nil, err
+			}
 		}
 		if head.Commit.ID == pw.Lineage.CommitID {
 			return head, nil // our exact goal is already published
