@@ -64,8 +64,7 @@ type Writer struct {
 	done   bool
 
 	// reused for every page: the normalized values and the encoded page
-	leaf    leafData
-	scratch pageScratch
+	sets [2]encodeSet
 
 	// store sink (NewWriter): the file is buffered and Put on Close.
 	store objstore.Store
@@ -164,6 +163,7 @@ func (w *Writer) Write(rec arrow.RecordBatch) error {
 			return mismatch(c.name, "nulls in a non-nullable column")
 		}
 	}
+	var due []*columnWriter
 	for i, c := range w.cols {
 		col := rec.Column(i)
 		if col.Len() == 0 {
@@ -173,14 +173,77 @@ func (w *Writer) Write(rec arrow.RecordBatch) error {
 		c.pending = append(c.pending, col)
 		c.pendingBytes += approxBytes(col)
 		if c.pendingBytes >= w.opts.PageBytes {
-			if err := w.flushColumn(c); err != nil {
-				w.err = err
-				return err
-			}
+			due = append(due, c)
 		}
 	}
 	w.rows += uint64(rec.NumRows())
+	if err := w.flush(due); err != nil {
+		w.err = err
+		return err
+	}
 	return nil
+}
+
+// encodeSet is the scratch one page encoding reuses; a Writer has two, so
+// two columns' pages can be encoded at once.
+type encodeSet struct {
+	leaf    leafData
+	scratch pageScratch
+}
+
+// flush encodes and writes the pending values of cols, in order. Two
+// non-list columns at a time are encoded concurrently, each in its own
+// encodeSet, and then written in column order, so the file's bytes are
+// the same as with one-by-one flushing.
+func (w *Writer) flush(cols []*columnWriter) error {
+	for len(cols) > 0 {
+		a := cols[0]
+		if len(cols) == 1 || a.phys.kind == physList || cols[1].phys.kind == physList {
+			eps, keep, err := w.encodeColumn(a, &w.sets[0])
+			if err == nil {
+				err = w.writePages(a, eps)
+			}
+			release(keep)
+			if err != nil {
+				return err
+			}
+			cols = cols[1:]
+			continue
+		}
+		b := cols[1]
+		var epsB []encodedPage
+		var keepB []arrow.Array
+		var errB error
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			epsB, keepB, errB = w.encodeColumn(b, &w.sets[1])
+		}()
+		epsA, keepA, err := w.encodeColumn(a, &w.sets[0])
+		<-done
+		if err == nil {
+			err = w.writePages(a, epsA)
+		}
+		if err == nil {
+			err = errB
+		}
+		if err == nil {
+			err = w.writePages(b, epsB)
+		}
+		release(keepA)
+		release(keepB)
+		if err != nil {
+			return err
+		}
+		cols = cols[2:]
+	}
+	return nil
+}
+
+func release(arrs []arrow.Array) {
+	for _, a := range arrs {
+		a.Release()
+	}
 }
 
 // approxBytes estimates an array's buffered size for the flush threshold.
@@ -204,46 +267,43 @@ func approxBytes(a arrow.Array) int {
 	return n
 }
 
-func (w *Writer) flushColumn(c *columnWriter) error {
+// encodeColumn encodes c's pending values as pages in set's buffers.
+// The pages may reference the returned arrays (the pending input, read
+// in place), which the caller releases once the pages are written.
+func (w *Writer) encodeColumn(c *columnWriter, set *encodeSet) ([]encodedPage, []arrow.Array, error) {
 	if len(c.pending) == 0 {
-		return nil
+		return nil, nil, nil
 	}
-	pending := c.pending
+	keep := c.pending
 	c.pending, c.pendingBytes = nil, 0
-	defer func() {
-		for _, p := range pending {
-			p.Release()
-		}
-	}()
-	var eps []encodedPage
 	if c.phys.kind == physList {
-		arr := pending[0]
-		if len(pending) > 1 {
+		arr := keep[0]
+		if len(keep) > 1 {
 			var err error
-			if arr, err = array.Concatenate(pending, w.opts.Allocator); err != nil {
-				return &Error{Column: c.name, Detail: err.Error(), Err: ErrSchemaMismatch}
+			if arr, err = array.Concatenate(keep, w.opts.Allocator); err != nil {
+				return nil, keep, &Error{Column: c.name, Detail: err.Error(), Err: ErrSchemaMismatch}
 			}
-			defer arr.Release()
+			keep = append(keep, arr)
 		}
 		ld, err := listFromArrow(c.name, c.phys, arr)
 		if err != nil {
-			return err
+			return nil, keep, err
 		}
-		if eps, err = encodeListPages(c.name, c.phys, ld); err != nil {
-			return err
-		}
-	} else {
-		// pending stays retained until the page is written (deferred
-		// release above), so fixed-width values are read in place
-		if err := w.leaf.fill(c.name, c.phys, pending, true); err != nil {
-			return err
-		}
-		ep, err := encodePage(c.name, c.phys, &w.leaf, &w.scratch)
-		if err != nil {
-			return err
-		}
-		eps = []encodedPage{ep}
+		eps, err := encodeListPages(c.name, c.phys, ld)
+		return eps, keep, err
 	}
+	if err := set.leaf.fill(c.name, c.phys, keep, true); err != nil {
+		return nil, keep, err
+	}
+	ep, err := encodePage(c.name, c.phys, &set.leaf, &set.scratch)
+	if err != nil {
+		return nil, keep, err
+	}
+	return []encodedPage{ep}, keep, nil
+}
+
+// writePages appends encoded pages of c to the file.
+func (w *Writer) writePages(c *columnWriter, eps []encodedPage) error {
 	for _, ep := range eps {
 		wp := writtenPage{rows: ep.rows, layout: ep.layout, priority: c.firstRow}
 		for _, b := range ep.buffers {
@@ -298,10 +358,8 @@ func (w *Writer) Close(ctx context.Context) (Result, error) {
 	if w.err != nil {
 		return Result{}, w.err
 	}
-	for _, c := range w.cols {
-		if err := w.flushColumn(c); err != nil {
-			return Result{}, err
-		}
+	if err := w.flush(w.cols); err != nil {
+		return Result{}, err
 	}
 	// Global buffer 0: the FileDescriptor.
 	desc := descriptor{fields: w.fields, numRows: w.rows}
