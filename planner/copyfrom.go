@@ -290,8 +290,13 @@ func (r *copyReader) Next() bool {
 		r.err = err
 		return false
 	}
+	rec, err := recordFromVecs(r.ti.schema, r.ti.def.Columns, vecs)
+	if err != nil {
+		r.err = err
+		return false
+	}
 	r.n += int64(len(rows))
-	r.cur = recordFromVecs(r.ti.schema, r.ti.def.Columns, vecs)
+	r.cur = rec
 	return true
 }
 

@@ -166,7 +166,11 @@ func (w *writer) rewrite(c *ddl.AlterTable) error {
 	}
 	pt := &pendingTable{mode: modeReplaced, schema: schema, cols: td.Columns, def: &c.Def}
 	if len(rows) > 0 && rows[0].N > 0 {
-		pt.inserts = append(pt.inserts, recordFromVecs(schema, td.Columns, rows))
+		rec, err := recordFromVecs(schema, td.Columns, rows)
+		if err != nil {
+			return err
+		}
+		pt.inserts = append(pt.inserts, rec)
 	}
 	w.v.pend.tables[c.Name] = pt
 	return nil

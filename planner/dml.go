@@ -410,7 +410,10 @@ func (w *writer) apply(ti *tableInfo, removed []uint64, added []*exec.Vec) error
 		return err
 	}
 	if len(added) > 0 && added[0].N > 0 {
-		rec := recordFromVecs(ti.schema, ti.def.Columns, added)
+		rec, err := recordFromVecs(ti.schema, ti.def.Columns, added)
+		if err != nil {
+			return toWire(err)
+		}
 		w.v.pend.bytes += recordBytes(rec)
 		if lim := w.s.memLimit; lim > 0 && w.v.pend.bytes > lim {
 			return wire.Errorf("53200", "out of memory").

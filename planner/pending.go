@@ -7,8 +7,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/decimal128"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/graph"
@@ -90,7 +88,11 @@ func (p *pendingTable) remove(addrs []uint64) error {
 
 // overlay is the exec view of the pending changes.
 func (p *pendingTable) overlay() *exec.Overlay {
-	ov := &exec.Overlay{Inserts: p.inserts}
+	ins := make([]arrow.RecordBatch, len(p.inserts))
+	for i, rec := range p.inserts {
+		ins[i] = execRecord(rec)
+	}
+	ov := &exec.Overlay{Inserts: ins}
 	if len(p.deleted) > 0 {
 		del := p.deleted
 		ov.Deleted = func(a uint64) bool { return del[a] }
@@ -101,6 +103,7 @@ func (p *pendingTable) overlay() *exec.Overlay {
 // gatherRecord keeps the rows idx of rec.
 func gatherRecord(rec arrow.RecordBatch, cols []exec.ColumnDef, schema *arrow.Schema, idx []int32) (arrow.RecordBatch, error) {
 	vecs := make([]*exec.Vec, len(cols))
+	rec = execRecord(rec)
 	for c := range cols {
 		v, err := exec.VecFromArrow(rec.Column(c), cols[c].Type)
 		if err != nil {
@@ -108,46 +111,26 @@ func gatherRecord(rec arrow.RecordBatch, cols []exec.ColumnDef, schema *arrow.Sc
 		}
 		vecs[c] = v.Gather(idx)
 	}
-	return recordFromVecs(schema, cols, vecs), nil
+	return recordFromVecs(schema, cols, vecs)
 }
 
 // recordFromVecs builds a record with the table's Arrow schema from
-// column vectors in table order.
-func recordFromVecs(schema *arrow.Schema, cols []exec.ColumnDef, vecs []*exec.Vec) arrow.RecordBatch {
+// column vectors in table order. A value the storage type cannot hold
+// (numeric overflow, a vector of the wrong dimension) is an error.
+func recordFromVecs(schema *arrow.Schema, cols []exec.ColumnDef, vecs []*exec.Vec) (arrow.RecordBatch, error) {
 	rec := exec.MemTableFromVecs(cols, vecs).Records[0]
 	arrs := make([]arrow.Array, rec.NumCols())
 	copy(arrs, rec.Columns())
 	for i, f := range schema.Fields() {
 		if i < len(arrs) && !arrow.TypeEqual(arrs[i].DataType(), f.Type) {
-			arrs[i] = storageArray(vecs[i], f.Type, arrs[i])
+			a, err := storageArray(vecs[i], f.Type, arrs[i])
+			if err != nil {
+				return nil, err
+			}
+			arrs[i] = a
 		}
 	}
-	return array.NewRecordBatch(schema, arrs, rec.NumRows())
-}
-
-// storageArray converts a column to a storage type that differs from
-// exec's own Arrow form (numeric(p,s) stored as decimal128).
-func storageArray(v *exec.Vec, dt arrow.DataType, fallback arrow.Array) arrow.Array {
-	dec, ok := dt.(*arrow.Decimal128Type)
-	if !ok {
-		return fallback
-	}
-	b := array.NewDecimal128Builder(memory.DefaultAllocator, dec)
-	defer b.Release()
-	for i := 0; i < v.N; i++ {
-		if v.IsNull(i) {
-			b.AppendNull()
-			continue
-		}
-		txt, _ := exec.FormatText(v, i, nil)
-		n, err := decimal128.FromString(txt, dec.Precision, dec.Scale)
-		if err != nil {
-			b.AppendNull()
-			continue
-		}
-		b.Append(n)
-	}
-	return b.NewArray()
+	return array.NewRecordBatch(schema, arrs, rec.NumRows()), nil
 }
 
 // pendingState is everything a transaction has done but not committed.

@@ -231,7 +231,11 @@ func (w *writer) checkRows(ti *tableInfo, rows []*exec.Vec) error {
 		}
 	}
 	if len(td.Checks) > 0 {
-		rec := recordFromVecs(ti.schema, td.Columns, rows)
+		rec, err := recordFromVecs(ti.schema, td.Columns, rows)
+		if err != nil {
+			return toWire(err)
+		}
+		rec = execRecord(rec)
 		eng := &exec.Engine{Catalog: w.v, MemoryLimit: w.s.memLimit}
 		for _, ck := range td.Checks {
 			i, err := eng.CheckViolation(w.ctx, w.s.execSession(), td, ck.Expr, rec)

@@ -172,7 +172,7 @@ func (s *Source) scan(ctx context.Context, opts lance.ScanOptions, ncols int, em
 		for i := range cols {
 			cols[i] = rec.Column(i)
 		}
-		out := array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, rec.NumRows())
+		out := ExecForm(array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, rec.NumRows()))
 		if err := emit(out, addrs); err != nil {
 			return err
 		}
