@@ -12,7 +12,8 @@ import (
 // BenchmarkCommitLatencyAB compares a 1-row autocommit insert on the
 // commit path as it was ("baseline": sidecar delete before returning,
 // confirmation before staging the manifest, every table manifest read
-// back from storage) with the default one ("default"), interleaved in
+// back from storage, staged files written inside Prepare) with the
+// default one ("default"), interleaved in
 // one run on the local backend so machine noise hits both alike. It reports p50/p99 and, per commit,
 // durable ops, fsyncs and storage rounds seen by the caller.
 //
@@ -42,7 +43,7 @@ func BenchmarkCommitLatencyAB(b *testing.B) {
 		if syncFin {
 			name = "baseline"
 			g.coord.ParallelConfirm = false
-			g.noHeads = true
+			g.baseline = true
 		}
 		sides = append(sides, &side{name: name, g: g, cnt: cnt, stats: objstore.IOStats{Ops: map[objstore.Op]int64{}}})
 	}

@@ -130,7 +130,10 @@
 // while the __manifest files are staged (the CAS waits for it), and a
 // Graph keeps the dataset handle of each main-branch commit it made
 // (headcache.go) so the next write pinning that version does not read
-// the table manifest back.
+// the table manifest back. Mutation writes its staged files in the
+// background from Prepare on (mutation.go backgroundStaging), while the
+// gates, revalidation and the sidecar proceed; Apply waits for them
+// before the first exact commit.
 //
 // Views for the SQL layer: Commits (graph.commits), Audit (graph.audit),
 // Pending (graph.recovery), Branches (graph.branches); as-of reads use

@@ -41,7 +41,7 @@ type Graph struct {
 	actor    string
 	auto     autoOptimizer
 	heads    committedHeads
-	noHeads  bool // benchmarks: measure without the handle cache
+	baseline bool // benchmarks: no handle cache, staging inside Prepare
 }
 
 // Open opens (or with Create, initializes) the root in store. Recovery is
@@ -124,7 +124,9 @@ func (g *Graph) Write(ctx context.Context, o WriteOptions, fn StageFunc) (*proto
 		o.Actor = g.actor
 	}
 	w := newMutationWriter(g.Root, fn)
-	if !g.noHeads {
+	if g.baseline {
+		w.stageSync = true
+	} else {
 		w.heads = &g.heads
 	}
 	w.maxRowsPerFile, w.maxBytesPerFile = o.MaxRowsPerFile, o.MaxBytesPerFile

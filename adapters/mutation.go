@@ -38,6 +38,10 @@ type mutationWriter struct {
 	fragments map[graph.TableKey]int
 	// heads (may be nil) shares committed dataset handles across writes
 	heads *committedHeads
+	// bg: each attempt's background staging (by operation id);
+	// stageSync stages inside Prepare instead (benchmark baseline)
+	bg        map[string]*backgroundStaging
+	stageSync bool
 }
 
 func newMutationWriter(root *graph.Root, fn StageFunc) *mutationWriter {
@@ -97,10 +101,12 @@ func (w *mutationWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite
 			return protocol.Errorf(protocol.KindInvalidDefinition, err, "invalid definition of %q", p.name)
 		}
 		sources, name := p.ops.inserts, p.name
-		jobs = append(jobs, stageJob{key: key, run: func(ctx context.Context) (*lance.Staged, error) {
+		jobs = append(jobs, stageJob{key: key, open: func(context.Context) (*lance.Dataset, error) {
+			return lance.New(w.store, entry.Location, w.root.DatasetOptions(entry.Location, "", 0)), nil
+		}, stage: func(ctx context.Context, ds *lance.Dataset) (*lance.Staged, error) {
 			rdr := newChain(as, sources)
 			defer rdr.Release()
-			s, err := lance.New(w.store, entry.Location, w.root.DatasetOptions(entry.Location, "", 0)).StageOverwrite(ctx, rdr, w.stageOptions(txn))
+			s, err := ds.StageOverwrite(ctx, rdr, w.stageOptions(txn))
 			return s, wrapStageErr(name, err)
 		}})
 		pw.Effects = append(pw.Effects, protocol.Effect{Table: key, Location: entry.Location, Kind: protocol.EffectCreate,
@@ -154,11 +160,9 @@ func (w *mutationWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite
 			pw.ReadSet.AddTable(base.State, k, true)
 			continue
 		}
-		jobs = append(jobs, stageJob{key: k, run: func(ctx context.Context) (*lance.Staged, error) {
-			ds, err := w.heads.open(ctx, w, e.Location, e.Branch, e.Version)
-			if err != nil {
-				return nil, err
-			}
+		jobs = append(jobs, stageJob{key: k, open: func(ctx context.Context) (*lance.Dataset, error) {
+			return w.heads.open(ctx, w, e.Location, e.Branch, e.Version)
+		}, stage: func(ctx context.Context, ds *lance.Dataset) (*lance.Staged, error) {
 			s, err := stageOps(ctx, ds, o, w.stageOptions(txn))
 			return s, wrapStageErr(e.Name, err)
 		}})
@@ -167,18 +171,28 @@ func (w *mutationWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite
 		pw.Delta.Updates = append(pw.Delta.Updates, protocol.TableUpdate{Table: k, Branch: e.Branch})
 		pw.ReadSet.AddTable(base.State, k, true)
 	}
-	// Stage every table in parallel (independent datasets): a commit
-	// touching many tables costs about one table's staging time.
-	results := make([]*lance.Staged, len(jobs))
+	// Open every target now (revalidation probes HEAD on these handles);
+	// stage them in parallel (independent datasets) in the background:
+	// see backgroundStaging.
+	bases := make([]*lance.Dataset, len(jobs))
 	if err := objstore.Parallel(ctx, len(jobs), 8, func(ctx context.Context, i int) error {
-		s, err := jobs[i].run(ctx)
-		results[i] = s
+		ds, err := jobs[i].open(ctx)
+		bases[i] = ds
 		return err
 	}); err != nil {
-		return err // nothing committed: staged files are unreferenced garbage
+		return err
 	}
+	bg := &backgroundStaging{done: make(chan struct{}), bases: map[graph.TableKey]*lance.Dataset{}}
 	for i, j := range jobs {
-		staged[j.key] = results[i]
+		bg.bases[j.key] = bases[i]
+	}
+	if w.stageSync || len(jobs) == 0 {
+		bg.run(ctx, jobs, bases, staged)
+		if bg.err != nil {
+			return bg.err // nothing committed: staged files are unreferenced garbage
+		}
+	} else {
+		go bg.run(ctx, jobs, bases, staged)
 	}
 	for k := range st.probes {
 		pw.ReadSet.AddTable(base.State, k, false)
@@ -193,8 +207,50 @@ func (w *mutationWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite
 	w.mu.Lock()
 	w.staged[pw.OperationID] = staged
 	w.pending[pw.OperationID] = pending
+	if w.bg == nil {
+		w.bg = map[string]*backgroundStaging{}
+	}
+	w.bg[pw.OperationID] = bg
 	w.mu.Unlock()
 	return nil
+}
+
+// backgroundStaging writes an attempt's staged files (Lance data,
+// deletion and transaction files) while the coordinator takes the gates,
+// revalidates and makes the sidecar durable, instead of before. Those
+// files are referenced by nothing until their table's exact commit in
+// Apply, which waits for them: RFC-022 allows reclaimable uncommitted
+// files before or after the sidecar, and no HEAD moves before Apply. A
+// staging failure found in Apply landed nothing, so it is returned as
+// protocol.NoEffectFinal (the empty intent is finalized, the error
+// reaches the caller unchanged, as it did from Prepare). Discard waits
+// for the staging so no write of an abandoned attempt outlives it.
+type backgroundStaging struct {
+	done  chan struct{}
+	err   error
+	bases map[graph.TableKey]*lance.Dataset
+}
+
+func (b *backgroundStaging) run(ctx context.Context, jobs []stageJob, bases []*lance.Dataset, staged map[graph.TableKey]*lance.Staged) {
+	defer close(b.done)
+	results := make([]*lance.Staged, len(jobs))
+	b.err = objstore.Parallel(ctx, len(jobs), 8, func(ctx context.Context, i int) error {
+		s, err := jobs[i].stage(ctx, bases[i])
+		results[i] = s
+		return err
+	})
+	if b.err == nil {
+		for i, j := range jobs {
+			staged[j.key] = results[i]
+		}
+	}
+}
+
+// background returns the attempt's staging (nil if none).
+func (w *mutationWriter) background(pw *protocol.PreparedWrite) *backgroundStaging {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.bg[pw.OperationID]
 }
 
 // datasetLocation is where a new table incarnation's dataset is created:
@@ -242,8 +298,9 @@ func (w *mutationWriter) firstTouch(ctx context.Context, e protocol.Effect, o *t
 
 // stageJob stages one table's transaction.
 type stageJob struct {
-	key graph.TableKey
-	run func(ctx context.Context) (*lance.Staged, error)
+	key   graph.TableKey
+	open  func(ctx context.Context) (*lance.Dataset, error)
+	stage func(ctx context.Context, ds *lance.Dataset) (*lance.Staged, error)
 }
 
 func wrapStageErr(table string, err error) error {
@@ -263,7 +320,15 @@ func errorsIsInvalid(err error) bool { return errors.Is(err, lance.ErrInvalidArg
 // post-state. A lost slot is not retried: after arming, it is a recovery
 // case.
 func (w *mutationWriter) Apply(ctx context.Context, pw *protocol.PreparedWrite) error {
+	if bg := w.background(pw); bg != nil {
+		<-bg.done
+		if bg.err != nil {
+			w.Discard(pw)
+			return protocol.NoEffectFinal(bg.err)
+		}
+	}
 	w.mu.Lock()
+	delete(w.bg, pw.OperationID)
 	staged := w.staged[pw.OperationID]
 	pending := w.pending[pw.OperationID]
 	delete(w.staged, pw.OperationID)
@@ -422,12 +487,15 @@ func (w *mutationWriter) ProbeHead(ctx context.Context, pw *protocol.PreparedWri
 		return 0, false, false, nil
 	}
 	w.mu.Lock()
-	s := w.staged[pw.OperationID][e.Table]
+	var base *lance.Dataset
+	if bg := w.bg[pw.OperationID]; bg != nil {
+		base = bg.bases[e.Table]
+	}
 	w.mu.Unlock()
-	if s == nil {
+	if base == nil {
 		return 0, false, false, nil
 	}
-	ds, err := s.Dataset().Latest(ctx)
+	ds, err := base.Latest(ctx)
 	if err != nil {
 		return 0, false, false, err
 	}
@@ -437,7 +505,11 @@ func (w *mutationWriter) ProbeHead(ctx context.Context, pw *protocol.PreparedWri
 // Discard forgets an abandoned attempt's staged transactions (their
 // files are unreferenced and reclaimable).
 func (w *mutationWriter) Discard(pw *protocol.PreparedWrite) {
+	if bg := w.background(pw); bg != nil {
+		<-bg.done
+	}
 	w.mu.Lock()
+	delete(w.bg, pw.OperationID)
 	delete(w.staged, pw.OperationID)
 	delete(w.pending, pw.OperationID)
 	w.mu.Unlock()
