@@ -6,12 +6,29 @@
 // scan and report Lance row addresses ((fragment << 32) | offset), so a
 // transaction overlay can skip deleted rows by address.
 //
-// Key lookups: the first lookup on a key column builds a hash index from
-// key value to row addresses by scanning only that column with row
-// addresses; later lookups read just the matching rows through a
-// row-address scan (fragments without matches are never opened). The
-// index belongs to the dataset version, which never changes, so it is
-// never stale; a new version gets a new Source and a new index.
+// Key lookups: a lookup on a key column uses a hash index from key value
+// to row addresses, then reads just the matching rows through a
+// row-address scan (fragments without matches are never opened). Indexes
+// live in a process-wide cache keyed by dataset (store, location, Lance
+// branch) and column (indexcache.go), because every commit makes a new
+// version: the index of version v+k is derived from a cached version v
+// by diffing the two manifests' fragment lists (keyindex.go) — only the
+// key column of fragments added since v is read, fragments removed are
+// filtered out, and fragments whose deletion file changed get a bitmap
+// of their live offsets from an address-only scan (deletion vectors, no
+// data pages). Another process's commits are just newer versions. A
+// delta larger than 1/16 of the table (compaction, overwrite) or a
+// fragment id whose data files changed falls back to a full build; the
+// small per-version maps are merged into a new shared base once they
+// pass that size. Indexes are immutable once built (versions share the
+// base map), so concurrent sessions read them without locks; one
+// dataset's derivations are serialized so they are computed once. The
+// cache evicts least recently used datasets beyond a byte bound
+// (SetIndexCacheLimit, default 256 MiB).
+//
+// Storage forms: vector(n) columns are stored as
+// fixed_size_list<float32>[n]; scans hand exec the list form (real[])
+// through ExecForm.
 //
 // Filter pushdown: Lance keeps no column statistics, so a scan with
 // filter hints (col op const, IS [NOT] NULL) that also needs other

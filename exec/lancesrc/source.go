@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"slices"
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -19,7 +20,7 @@ type Source struct {
 	keys []int
 
 	mu    sync.Mutex
-	index map[int]map[string][]uint64
+	index map[int]*keyIndex
 	// lateScans counts scans answered by the two-pass filtered path.
 	lateScans int
 }
@@ -146,7 +147,20 @@ func (s *Source) filterAddrs(ctx context.Context, cols []int, filters []exec.Sca
 }
 
 func (s *Source) scan(ctx context.Context, opts lance.ScanOptions, ncols int, emit func(arrow.RecordBatch, []uint64) error) error {
-	sc, err := s.ds.Scan(ctx, opts)
+	return scanPlain(ctx, s.ds, opts, func(rec arrow.RecordBatch, addrs []uint64) error {
+		fields := rec.Schema().Fields()[:ncols]
+		cols := make([]arrow.Array, ncols)
+		for i := range cols {
+			cols[i] = rec.Column(i)
+		}
+		return emit(ExecForm(array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, rec.NumRows())), addrs)
+	})
+}
+
+// scanPlain runs a Lance scan with row addresses and passes each batch
+// (address column last) with a copy of its addresses.
+func scanPlain(ctx context.Context, ds *lance.Dataset, opts lance.ScanOptions, emit func(arrow.RecordBatch, []uint64) error) error {
+	sc, err := ds.Scan(ctx, opts)
 	if err != nil {
 		return err
 	}
@@ -167,20 +181,15 @@ func (s *Source) scan(ctx context.Context, opts lance.ScanOptions, ncols int, em
 			return exec.ErrSourceShape
 		}
 		addrs := append([]uint64(nil), addrCol.Uint64Values()...)
-		fields := rec.Schema().Fields()[:ncols]
-		cols := make([]arrow.Array, ncols)
-		for i := range cols {
-			cols[i] = rec.Column(i)
-		}
-		out := ExecForm(array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, rec.NumRows()))
-		if err := emit(out, addrs); err != nil {
+		if err := emit(rec, addrs); err != nil {
 			return err
 		}
 	}
 }
 
-// LookupKeys implements exec.KeyLookupSource through a per-version hash
-// index and a row-address scan.
+// LookupKeys implements exec.KeyLookupSource through the version's key
+// index (shared process-wide, derived incrementally across versions) and
+// a row-address scan.
 func (s *Source) LookupKeys(ctx context.Context, column int, keys *exec.Vec, req exec.ScanRequest, emit func(arrow.RecordBatch, []uint64) error) error {
 	idx, err := s.keyIndex(ctx, column)
 	if err != nil {
@@ -193,41 +202,29 @@ func (s *Source) LookupKeys(ctx context.Context, column int, keys *exec.Vec, req
 			continue
 		}
 		kb = exec.AppendKey(kb[:0], keys, i)
-		addrs = append(addrs, idx[string(kb)]...)
+		idx.lookup(string(kb), func(a uint64) { addrs = append(addrs, a) })
 	}
 	if len(addrs) == 0 {
 		return nil
 	}
+	slices.Sort(addrs)
+	addrs = slices.Compact(addrs)
 	return s.scan(ctx, lance.ScanOptions{Columns: s.names(req.Columns), WithRowAddress: true, RowAddresses: addrs}, len(req.Columns), emit)
 }
 
-func (s *Source) keyIndex(ctx context.Context, column int) (map[string][]uint64, error) {
+func (s *Source) keyIndex(ctx context.Context, column int) (*keyIndex, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if idx, ok := s.index[column]; ok {
 		return idx, nil
 	}
-	idx := map[string][]uint64{}
-	var kb []byte
-	err := s.scan(ctx, lance.ScanOptions{Columns: []string{s.cols[column].Name}, WithRowAddress: true}, 1, func(rec arrow.RecordBatch, addrs []uint64) error {
-		v, err := exec.VecFromArrow(rec.Column(0), s.cols[column].Type)
-		if err != nil {
-			return err
-		}
-		for i := 0; i < v.N; i++ {
-			if v.IsNull(i) {
-				continue
-			}
-			kb = exec.AppendKey(kb[:0], v, i)
-			idx[string(kb)] = append(idx[string(kb)], addrs[i])
-		}
-		return nil
-	})
+	col := keyColumn{name: s.cols[column].Name, typ: s.cols[column].Type}
+	idx, err := sharedIndexes.get(ctx, s.ds, col)
 	if err != nil {
 		return nil, err
 	}
 	if s.index == nil {
-		s.index = map[int]map[string][]uint64{}
+		s.index = map[int]*keyIndex{}
 	}
 	s.index[column] = idx
 	return idx, nil

@@ -1,0 +1,179 @@
+package lancesrc
+
+import (
+	"container/list"
+	"context"
+	"reflect"
+	"sync"
+
+	"github.com/pggraph/pggraph/lance"
+	"github.com/pggraph/pggraph/objstore"
+)
+
+// indexCache keeps the key indexes of recently used dataset versions,
+// process-wide, so a new version's index is derived from an older one
+// (keyIndex.derive) instead of read from scratch: every commit makes a
+// new version, and a 1-row INSERT must not rescan the key column.
+//
+// Entries are per dataset (store, location, Lance branch) and key
+// column; each keeps its few most recent versions. Memory is bounded by
+// evicting the least recently used datasets once the estimated bytes
+// exceed the limit.
+type indexCache struct {
+	mu      sync.Mutex
+	limit   int64
+	bytes   int64
+	entries map[cacheKey]*cacheEntry
+	lru     *list.List // of *cacheEntry, most recently used first
+	// builds and derives count how indexes were made (tests).
+	builds, derives int
+}
+
+type cacheKey struct {
+	store        objstore.Store
+	root, branch string
+	column, typ  string
+}
+
+type cacheEntry struct {
+	key  cacheKey
+	elem *list.Element
+	// build serializes index construction for one dataset, so concurrent
+	// sessions wait for one derivation instead of each scanning.
+	build sync.Mutex
+	// recent are the indexes kept, oldest first (guarded by indexCache.mu).
+	recent []*keyIndex
+	bytes  int64
+}
+
+// keepVersions is how many versions of one dataset stay cached.
+const keepVersions = 4
+
+// DefaultIndexCacheBytes is the default memory bound of the shared key
+// index cache.
+const DefaultIndexCacheBytes = 256 << 20
+
+var sharedIndexes = newIndexCache(DefaultIndexCacheBytes)
+
+func newIndexCache(limit int64) *indexCache {
+	return &indexCache{limit: limit, entries: map[cacheKey]*cacheEntry{}, lru: list.New()}
+}
+
+// SetIndexCacheLimit bounds the memory of the process-wide key index
+// cache (estimated bytes); 0 disables sharing (every Source builds its
+// own index).
+func SetIndexCacheLimit(bytes int64) {
+	c := sharedIndexes
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.limit = bytes
+	c.evict(nil)
+}
+
+// get returns the index of ds's version for col.
+func (c *indexCache) get(ctx context.Context, ds *lance.Dataset, col keyColumn) (*keyIndex, error) {
+	st := ds.Store()
+	if st == nil || !reflect.TypeOf(st).Comparable() {
+		return c.count(buildIndex(ctx, ds, col))
+	}
+	key := cacheKey{store: st, root: ds.Root(), branch: ds.Branch(), column: col.name, typ: col.typ.String()}
+	c.mu.Lock()
+	e := c.entries[key]
+	if e == nil {
+		e = &cacheEntry{key: key}
+		e.elem = c.lru.PushFront(e)
+		c.entries[key] = e
+	} else {
+		c.lru.MoveToFront(e.elem)
+	}
+	c.mu.Unlock()
+
+	e.build.Lock()
+	defer e.build.Unlock()
+	v := ds.Version()
+	c.mu.Lock()
+	var from *keyIndex
+	for _, x := range e.recent {
+		if x.version == v {
+			c.mu.Unlock()
+			return x, nil
+		}
+		if x.version < v && (from == nil || x.version > from.version) {
+			from = x
+		}
+	}
+	c.mu.Unlock()
+
+	var x *keyIndex
+	if from != nil {
+		nx, ok, err := from.derive(ctx, ds, col)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			x = nx
+			c.mu.Lock()
+			c.derives++
+			c.mu.Unlock()
+		}
+	}
+	if x == nil {
+		var err error
+		if x, err = c.count(buildIndex(ctx, ds, col)); err != nil {
+			return nil, err
+		}
+	}
+	c.add(e, x)
+	return x, nil
+}
+
+func (c *indexCache) count(x *keyIndex, err error) (*keyIndex, error) {
+	if err == nil {
+		c.mu.Lock()
+		c.builds++
+		c.mu.Unlock()
+	}
+	return x, err
+}
+
+// add keeps x among e's recent versions and evicts what exceeds the
+// memory bound.
+func (c *indexCache) add(e *cacheEntry, x *keyIndex) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.entries[e.key] != e {
+		return // evicted meanwhile
+	}
+	e.recent = append(e.recent, x)
+	for i := len(e.recent) - 1; i > 0 && e.recent[i].version < e.recent[i-1].version; i-- {
+		e.recent[i], e.recent[i-1] = e.recent[i-1], e.recent[i]
+	}
+	if len(e.recent) > keepVersions {
+		e.recent = append([]*keyIndex(nil), e.recent[len(e.recent)-keepVersions:]...)
+	}
+	// versions derived from one another share their base map: count
+	// the largest once plus the others' small maps (an estimate).
+	var nb int64
+	for _, r := range e.recent {
+		nb = max(nb, r.bytes)
+	}
+	c.bytes += nb - e.bytes
+	e.bytes = nb
+	c.evict(e)
+}
+
+// evict drops least recently used datasets until the cache fits; keep
+// (the entry just filled) goes last, and goes too if alone too large.
+func (c *indexCache) evict(keep *cacheEntry) {
+	for c.bytes > c.limit && c.lru.Len() > 0 {
+		el := c.lru.Back()
+		e := el.Value.(*cacheEntry)
+		if e == keep && c.lru.Len() > 1 {
+			c.lru.MoveToFront(el)
+			continue
+		}
+		c.lru.Remove(el)
+		delete(c.entries, e.key)
+		c.bytes -= e.bytes
+	}
+}

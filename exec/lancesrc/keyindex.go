@@ -1,0 +1,294 @@
+package lancesrc
+
+import (
+	"context"
+	"strings"
+
+	"github.com/RoaringBitmap/roaring/v2"
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/pggraph/pggraph/exec"
+	"github.com/pggraph/pggraph/lance"
+	"github.com/pggraph/pggraph/lance/format"
+)
+
+// keyIndex maps the key values of one column of one dataset version to
+// the row addresses holding them. It is immutable once built, so
+// Sources of any session share it without locks.
+//
+// To derive a newer version's index without reading the old fragments
+// again, an index is a large base map shared by every index derived from
+// it plus a small map of rows added since the base was built, and a
+// liveness filter for fragments whose deletion vector changed (or that
+// are gone) since then. A derived index copies only the small parts.
+type keyIndex struct {
+	version uint64
+	frags   map[uint64]fragIdentity // the version's fragments
+
+	base  map[string][]uint64 // shared, never written after it is built
+	added map[string][]uint64 // rows of fragments added since base
+	// nadded counts the addresses in added.
+	nadded int
+	// live holds, for fragments whose deletions changed after their rows
+	// were indexed, the offsets still live (an address of such a fragment
+	// outside the bitmap is a deleted row). gone lists fragments removed.
+	live map[uint64]*roaring.Bitmap
+	gone map[uint64]bool
+	// baseRows counts the addresses in base; bytes estimates the memory
+	// of base + added (for the cache's eviction).
+	baseRows int
+	bytes    int64
+}
+
+// fragIdentity says whether a fragment's rows or deletions changed
+// between two manifests: Lance never rewrites a fragment in place (new
+// data means new data files, new deletions a new deletion file).
+type fragIdentity struct {
+	files    string // data file paths
+	physical uint64
+	deletion deletionIdentity // zero value: no deletion file
+}
+
+type deletionIdentity struct {
+	fileType        format.DeletionFileType
+	readVersion, id uint64
+	numDeleted      uint64
+	present         bool
+}
+
+func identityOf(fr *format.Fragment) fragIdentity {
+	var sb strings.Builder
+	for i := range fr.Files {
+		sb.WriteString(fr.Files[i].Path)
+		sb.WriteByte(0)
+	}
+	id := fragIdentity{files: sb.String(), physical: fr.PhysicalRows}
+	if fr.DeletionFile != nil {
+		d := fr.DeletionFile
+		id.deletion = deletionIdentity{fileType: d.FileType, readVersion: d.ReadVersion, id: d.ID, numDeleted: d.NumDeletedRows, present: true}
+	}
+	return id
+}
+
+func fragmentsOf(ds *lance.Dataset) map[uint64]fragIdentity {
+	frs := ds.Fragments()
+	out := make(map[uint64]fragIdentity, len(frs))
+	for i := range frs {
+		out[frs[i].ID] = identityOf(&frs[i])
+	}
+	return out
+}
+
+// entryBytes approximates the memory of one map entry with one address.
+func entryBytes(key string) int64 { return int64(len(key)) + 64 }
+
+// lookup calls fn with every live address holding key.
+func (x *keyIndex) lookup(key string, fn func(uint64)) {
+	for _, a := range x.base[key] {
+		if x.isLive(a) {
+			fn(a)
+		}
+	}
+	for _, a := range x.added[key] {
+		if x.isLive(a) {
+			fn(a)
+		}
+	}
+}
+
+func (x *keyIndex) isLive(a uint64) bool {
+	frag, off := lance.SplitRowAddress(a)
+	if x.gone[frag] {
+		return false
+	}
+	if bm := x.live[frag]; bm != nil {
+		return bm.Contains(off)
+	}
+	return true
+}
+
+// keyColumn says which column an index covers and how keys are encoded.
+type keyColumn struct {
+	name string
+	typ  exec.Type
+}
+
+// scanKeys reads the key column of the fragments keep selects (nil =
+// all) and adds every non-NULL key to m. It returns the addresses added.
+func scanKeys(ctx context.Context, ds *lance.Dataset, col keyColumn, keep func(*format.Fragment) bool, m map[string][]uint64) (n int, bytes int64, err error) {
+	var kb []byte
+	err = scanPlain(ctx, ds, lance.ScanOptions{Columns: []string{col.name}, WithRowAddress: true, FragmentFilter: keep}, func(rec arrow.RecordBatch, addrs []uint64) error {
+		v, err := exec.VecFromArrow(rec.Column(0), col.typ)
+		if err != nil {
+			return err
+		}
+		for i := 0; i < v.N; i++ {
+			if v.IsNull(i) {
+				continue
+			}
+			kb = exec.AppendKey(kb[:0], v, i)
+			k := string(kb)
+			if _, ok := m[k]; !ok {
+				bytes += entryBytes(k)
+			} else {
+				bytes += 8
+			}
+			m[k] = append(m[k], addrs[i])
+			n++
+		}
+		return nil
+	})
+	return n, bytes, err
+}
+
+// buildIndex reads the whole key column of a version.
+func buildIndex(ctx context.Context, ds *lance.Dataset, col keyColumn) (*keyIndex, error) {
+	m := map[string][]uint64{}
+	n, bytes, err := scanKeys(ctx, ds, col, nil, m)
+	if err != nil {
+		return nil, err
+	}
+	return &keyIndex{version: ds.Version(), frags: fragmentsOf(ds), base: m, baseRows: n, bytes: bytes}, nil
+}
+
+// deltaLimit is the largest share of a table's rows (1/deltaLimit) a
+// derivation may read or carry in its small maps; beyond it a full build
+// (or a merge into a new base) is cheaper than copying the small maps on
+// every commit.
+const deltaLimit = 16
+
+// deltaMinRows lets small tables derive freely (a variable for tests).
+var deltaMinRows = 4096
+
+// derive computes the index of ds (a later version of the same dataset)
+// from x: only fragments added since x are read, and fragments whose
+// deletion file changed have their live offsets read (addresses only,
+// no data pages). ok is false when the delta is too large to pay off
+// (compaction, overwrite): the caller builds from scratch.
+func (x *keyIndex) derive(ctx context.Context, ds *lance.Dataset, col keyColumn) (nx *keyIndex, ok bool, err error) {
+	now := fragmentsOf(ds)
+	total := ds.CountRows()
+	limit := max(uint64(deltaMinRows), total/deltaLimit)
+	var newFrags, delFrags []uint64
+	var newRows uint64
+	gone := map[uint64]bool{}
+	for id, old := range x.frags {
+		cur, ok := now[id]
+		switch {
+		case !ok:
+			gone[id] = true
+		case cur.files != old.files || cur.physical != old.physical:
+			// rewritten under the same id (not something Lance does): its
+			// old and new rows share addresses, so build from scratch.
+			return nil, false, nil
+		}
+	}
+	for id, cur := range now {
+		old, had := x.frags[id]
+		switch {
+		case !had:
+			newFrags = append(newFrags, id)
+			newRows += cur.physical
+		case cur.deletion != old.deletion:
+			delFrags = append(delFrags, id)
+		}
+	}
+	if newRows > limit || uint64(len(gone))*4 > uint64(len(now))+16 {
+		return nil, false, nil
+	}
+	nx = &keyIndex{version: ds.Version(), frags: now, base: x.base, baseRows: x.baseRows, nadded: x.nadded, bytes: x.bytes}
+	nx.added = make(map[string][]uint64, len(x.added)+int(newRows))
+	for k, v := range x.added {
+		nx.added[k] = v // slices are never appended to in place: see below
+	}
+	nx.gone = make(map[uint64]bool, len(x.gone)+len(gone))
+	for id := range x.gone {
+		nx.gone[id] = true // fragment ids are never reused
+	}
+	for id := range gone {
+		nx.gone[id] = true
+	}
+	nx.live = make(map[uint64]*roaring.Bitmap, len(x.live)+len(delFrags))
+	for id, bm := range x.live {
+		if !gone[id] {
+			nx.live[id] = bm
+		}
+	}
+	if len(newFrags) > 0 {
+		fresh := map[string][]uint64{}
+		want := make(map[uint64]bool, len(newFrags))
+		for _, id := range newFrags {
+			want[id] = true
+		}
+		n, b, err := scanKeys(ctx, ds, col, func(fr *format.Fragment) bool { return want[fr.ID] }, fresh)
+		if err != nil {
+			return nil, false, err
+		}
+		for k, v := range fresh {
+			if old, ok := nx.added[k]; ok {
+				v = append(append(make([]uint64, 0, len(old)+len(v)), old...), v...)
+			}
+			nx.added[k] = v
+		}
+		nx.nadded += n
+		nx.bytes += b
+	}
+	if len(delFrags) > 0 {
+		want := make(map[uint64]bool, len(delFrags))
+		for _, id := range delFrags {
+			want[id] = true
+			nx.live[id] = roaring.New()
+		}
+		err := scanPlain(ctx, ds, lance.ScanOptions{Columns: []string{}, WithRowAddress: true, FragmentFilter: func(fr *format.Fragment) bool { return want[fr.ID] }}, func(_ arrow.RecordBatch, addrs []uint64) error {
+			// live rows come in runs: add them as ranges
+			for i := 0; i < len(addrs); {
+				j := i + 1
+				for j < len(addrs) && addrs[j] == addrs[j-1]+1 && addrs[j]>>32 == addrs[i]>>32 {
+					j++
+				}
+				frag, off := lance.SplitRowAddress(addrs[i])
+				nx.live[frag].AddRange(uint64(off), uint64(off)+uint64(j-i))
+				i = j
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, false, err
+		}
+		for _, id := range delFrags {
+			nx.live[id].RunOptimize()
+		}
+	}
+	if uint64(nx.nadded) > limit {
+		nx.flatten()
+	}
+	return nx, true, nil
+}
+
+// flatten merges the small maps and the liveness filter into a new base
+// (O(rows), amortized over the commits that filled the small maps).
+func (x *keyIndex) flatten() {
+	m := make(map[string][]uint64, len(x.base)+len(x.added))
+	var n int
+	var bytes int64
+	add := func(src map[string][]uint64) {
+		for k, addrs := range src {
+			for _, a := range addrs {
+				if !x.isLive(a) {
+					continue
+				}
+				if _, ok := m[k]; !ok {
+					bytes += entryBytes(k)
+				} else {
+					bytes += 8
+				}
+				m[k] = append(m[k], a)
+				n++
+			}
+		}
+	}
+	add(x.base)
+	add(x.added)
+	x.base, x.added, x.baseRows, x.nadded, x.bytes = m, nil, n, 0, bytes
+	x.live, x.gone = nil, nil
+}
