@@ -2,9 +2,12 @@ package adapters
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/pggraph/pggraph/graph"
 	"github.com/pggraph/pggraph/objstore"
@@ -86,5 +89,38 @@ func TestSidecarDeleteFollowsTheAcknowledgement(t *testing.T) {
 	}
 	if s := g.Recovery.Stats(); s.FinalizeFailures != 0 {
 		t.Fatalf("finalize failures: %+v", s)
+	}
+}
+
+// TestStagingFailureLandsNothing: staged files are written in the
+// background while the sidecar is armed; a source that fails while being
+// staged reaches the caller unchanged, leaves no intent and no rows, and
+// the next write commits.
+func TestStagingFailureLandsNothing(t *testing.T) {
+	ctx := context.Background()
+	g := openGraph(t, objstore.NewMem(), true)
+	defer g.Close()
+	createTables(t, g, "a", "b")
+	bad := errors.New("bad input row")
+	_, err := g.Write(ctx, WriteOptions{}, func(ctx context.Context, s *Stage) error {
+		if err := s.Insert("a", rowsOf(1)); err != nil {
+			return err
+		}
+		return s.Insert("b", func() (array.RecordReader, error) { return nil, bad })
+	})
+	if !errors.Is(err, bad) {
+		t.Fatalf("write with a failing source: %v, want the source's error", err)
+	}
+	if p, err := g.Pending(ctx); err != nil || len(p) != 0 {
+		t.Fatalf("pending intents after a failed staging: %v %v", p, err)
+	}
+	if ids, _ := readIDs(t, g, head(t, g), "a"); len(ids) != 0 {
+		t.Fatalf("rows of the failed write are visible: %v", ids)
+	}
+	if err := insert(ctx, g, WriteOptions{}, map[string][]int64{"a": {2}, "b": {3}}); err != nil {
+		t.Fatal(err)
+	}
+	if ids, _ := readIDs(t, g, head(t, g), "a"); len(ids) != 1 || ids[0] != 2 {
+		t.Fatalf("rows after the next write: %v", ids)
 	}
 }
