@@ -26,10 +26,13 @@
 // stays at about WriterOptions.PageBytes per column; NewWriter buffers the
 // file for its single Put. A Writer encodes every page in buffers it
 // keeps for the next page (the normalized values, the chunk bytes, the
-// chunk table), writing value bytes straight into the chunk layout: in
-// steady state writing allocates nothing per page, and the bytes it
-// emits are the same as a fresh-buffer encoding (checked byte for byte
-// when this was introduced). WriterOptions.Fields supplies the dataset's Lance
+// chunk table), reading fixed-width values in place from the input
+// arrays and writing value bytes straight into the chunk layout: in
+// steady state writing allocates nothing per page. When several columns
+// fill a page in the same Write, two are encoded at once (each with its
+// own buffers) and written in column order. The bytes it emits are the
+// same as a one-column-at-a-time, fresh-buffer encoding (checked byte
+// for byte when these were introduced). WriterOptions.Fields supplies the dataset's Lance
 // field ids (e.g. for appends); by default ids are assigned depth-first from
 // 0 by schema.FromArrow. Pages are mini-block layouts: values flat{bits}
 // (integers, floats, date32, timestamps, decimal128 as 128 bits,
