@@ -10,7 +10,10 @@ import (
 // segments and never contain empty segments.
 //
 // Every method is safe for concurrent use. A write that returns nil is
-// durable: it survives a crash or power loss.
+// durable: it survives a crash or power loss. The slices Get and GetRange
+// return are fresh and owned by the caller, who may modify them (the
+// Lance scanner decodes in place inside them): a caching backend must
+// hand out copies.
 type Store interface {
 	// Get returns the whole object. Missing → ErrNotFound.
 	Get(ctx context.Context, key string) ([]byte, error)
