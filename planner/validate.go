@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/pggraph/pggraph/exec"
+	"github.com/pggraph/pggraph/exec/lancesrc"
 	"github.com/pggraph/pggraph/wire"
 )
 
@@ -667,12 +668,17 @@ func (ks *keySets) seen(name string, probe []*exec.Vec, i int, k []byte) bool {
 	return false
 }
 
-// useIndex decides between the snapshot source's key index (built once
-// per table version with a full key-column scan into a hash map, then
-// O(1) per key) and a plain scan of the key columns (no map, but a scan
-// per call): a few keys are cheaper by scan; a streamed COPY probes
-// batch after batch and amortizes the index.
+// useIndex decides between the snapshot source's key index and a plain
+// scan of the key columns. A Lance table's index is shared across
+// versions and derived incrementally (exec/lancesrc: a commit's index
+// reads only the fragments it added), so it always pays off; another
+// source builds its index per version with a full key-column scan, so a
+// few keys are cheaper by scan, while a streamed COPY probes batch after
+// batch and amortizes the index.
 func (w *writer) useIndex(keys int, ti *tableInfo) bool {
+	if _, ok := ti.def.Source.(*lancesrc.Source); ok && lancesrc.SharedIndexes() {
+		return true
+	}
 	return w.copySeen != nil || int64(keys)*64 >= ti.def.Source.RowCount()
 }
 

@@ -70,6 +70,15 @@ func SetIndexCacheLimit(bytes int64) {
 	c.evict(nil)
 }
 
+// SharedIndexes reports whether key indexes are shared across versions
+// (the cache is enabled).
+func SharedIndexes() bool {
+	c := sharedIndexes
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.limit > 0
+}
+
 // get returns the index of ds's version for col.
 func (c *indexCache) get(ctx context.Context, ds *lance.Dataset, col keyColumn) (*keyIndex, error) {
 	st := ds.Store()
