@@ -190,7 +190,14 @@ func (w *writer) merge(m *sqlparse.MergeStmt) (*writeOut, error) {
 		}
 	}
 	all := appendVecs(upd, ins)
-	if err := w.removeRows(ti, append(slices.Clone(updAddrs), delAddrs...), nil, upd, 0, func() error { return w.checkRows(ti, all) }); err != nil {
+	// Updated rows take ON UPDATE actions (their keys may survive in
+	// upd), deleted rows ON DELETE ones; the new rows are checked once
+	// both are removed and before any referential action, as PostgreSQL
+	// orders them (the delete runs inside the update's check step).
+	removeDeleted := func() error {
+		return w.removeRows(ti, delAddrs, nil, nil, 0, func() error { return w.checkRows(ti, all) })
+	}
+	if err := w.removeRows(ti, updAddrs, nil, upd, 0, removeDeleted); err != nil {
 		return nil, err
 	}
 	if err := w.apply(ti, nil, all); err != nil {
