@@ -366,3 +366,38 @@ func TestKeyIndexCacheConcurrentAndBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestKeyIndexAcrossHandles: another process's commits (a second handle
+// on the same store) are just newer versions; the index is derived from
+// the manifests, not from anything the first handle saw being written.
+func TestKeyIndexAcrossHandles(t *testing.T) {
+	ctx := context.Background()
+	store := objstore.NewMem()
+	a := committer(t)(lance.New(store, "t.lance", lance.Options{}).StageOverwrite(ctx, idRows(t, seqIDs(0, 500)), lance.StageOptions{MaxRowsPerFile: 100}))
+	cache := newIndexCache(1 << 30)
+	if _, err := cache.get(ctx, a, idColumn); err != nil {
+		t.Fatal(err)
+	}
+	b, err := lance.Open(ctx, store, "t.lance", lance.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b = committer(t)(b.StageAppend(ctx, idRows(t, []int64{1000, 7}), lance.StageOptions{}))
+	live := liveAddrs(liveKeys(t, b))
+	b = committer(t)(b.StageDelete(ctx, live[:3], lance.StageOptions{}))
+	latest, err := a.Latest(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if latest.Version() != b.Version() {
+		t.Fatalf("latest v%d, want v%d", latest.Version(), b.Version())
+	}
+	x, err := cache.get(ctx, latest, idColumn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cache.derives != 1 || cache.builds != 1 {
+		t.Fatalf("builds %d derives %d, want 1 and 1", cache.builds, cache.derives)
+	}
+	sameIndex(t, "other handle's commits", contents(x), liveKeys(t, latest))
+}
