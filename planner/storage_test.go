@@ -2,9 +2,18 @@ package planner
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"math"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/jackc/pgx/v5"
+
+	"github.com/pggraph/pggraph/exec"
+	"github.com/pggraph/pggraph/wire"
 )
 
 // TestStorageTypesThroughServer writes vector(n) and numeric(p,s)
@@ -69,5 +78,69 @@ func TestStorageTypesThroughServer(t *testing.T) {
 		if got[i] != want[i] {
 			t.Fatalf("rows %q, want %q", got, want)
 		}
+	}
+}
+
+// TestStorageArrayErrors converts values the storage type cannot hold:
+// each is an error with pgvector's / PostgreSQL's SQLSTATE, never a NULL.
+func TestStorageArrayErrors(t *testing.T) {
+	num := func(s string) *exec.Vec {
+		v := exec.NewVec(exec.TNumeric, 1)
+		if _, _, err := v.D[0].SetString(s); err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	list := func(vals []float32, valid []bool) arrow.Array {
+		b := array.NewListBuilder(memory.DefaultAllocator, arrow.PrimitiveTypes.Float32)
+		defer b.Release()
+		b.Append(true)
+		b.ValueBuilder().(*array.Float32Builder).AppendValues(vals, valid)
+		return b.NewArray()
+	}
+	dec := &arrow.Decimal128Type{Precision: 5, Scale: 2}
+	vec3 := arrow.FixedSizeListOf(3, arrow.PrimitiveTypes.Float32)
+	nan := float32(math.NaN())
+	cases := []struct {
+		name     string
+		v        *exec.Vec
+		dt       arrow.DataType
+		fallback arrow.Array
+		state    string
+		want     string
+	}{
+		{"numeric fits", num("123.45"), dec, nil, "", "[123.45]"},
+		{"numeric overflow", num("1234.5"), dec, nil, "22003", ""},
+		{"numeric far overflow", num("1e40"), dec, nil, "22003", ""},
+		{"vector", nil, vec3, list([]float32{1, 2, 3}, nil), "", "[[1 2 3]]"},
+		{"vector short", nil, vec3, list([]float32{1, 2}, nil), "22000", ""},
+		{"vector long", nil, vec3, list([]float32{1, 2, 3, 4}, nil), "22000", ""},
+		{"vector null element", nil, vec3, list([]float32{1, 0, 3}, []bool{true, false, true}), "22004", ""},
+		{"vector NaN", nil, vec3, list([]float32{1, nan, 3}, nil), "22000", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := storageArray(c.v, c.dt, c.fallback)
+			var we *wire.Error
+			switch {
+			case c.state != "":
+				if !errors.As(err, &we) || we.Code != c.state {
+					t.Fatalf("err %v, want SQLSTATE %s", err, c.state)
+				}
+			case err != nil:
+				t.Fatal(err)
+			case !arrow.TypeEqual(got.DataType(), c.dt) || fmt.Sprint(got) != c.want:
+				t.Fatalf("got %v (%s), want %s (%s)", got, got.DataType(), c.want, c.dt)
+			default:
+				// and back to exec's list form
+				if fsl, ok := got.(*array.FixedSizeList); ok {
+					rec := array.NewRecordBatch(arrow.NewSchema([]arrow.Field{{Name: "v", Type: c.dt}}, nil), []arrow.Array{fsl}, 1)
+					back := execRecord(rec).Column(0)
+					if fmt.Sprint(back) != c.want || back.DataType().ID() != arrow.LIST {
+						t.Fatalf("exec form %v (%s)", back, back.DataType())
+					}
+				}
+			}
+		})
 	}
 }
