@@ -674,9 +674,10 @@ func (ks *keySets) seen(name string, probe []*exec.Vec, i int, k []byte) bool {
 // reads only the fragments it added), so it always pays off; another
 // source builds its index per version with a full key-column scan, so a
 // few keys are cheaper by scan, while a streamed COPY probes batch after
-// batch and amortizes the index.
+// batch and amortizes the index. (A Lance table whose index would not
+// fit in the shared cache is treated like another source.)
 func (w *writer) useIndex(keys int, ti *tableInfo) bool {
-	if _, ok := ti.def.Source.(*lancesrc.Source); ok && lancesrc.SharedIndexes() {
+	if _, ok := ti.def.Source.(*lancesrc.Source); ok && lancesrc.SharedIndexes(ti.def.Source.RowCount()) {
 		return true
 	}
 	return w.copySeen != nil || int64(keys)*64 >= ti.def.Source.RowCount()

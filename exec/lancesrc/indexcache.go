@@ -70,14 +70,19 @@ func SetIndexCacheLimit(bytes int64) {
 	c.evict(nil)
 }
 
-// SharedIndexes reports whether key indexes are shared across versions
-// (the cache is enabled).
-func SharedIndexes() bool {
+// SharedIndexes reports whether the key index of a table with rows rows
+// is shared across versions: the cache is enabled and such an index
+// fits in it (a larger one would be evicted at once and rebuilt by every
+// version, costlier than a plain key scan).
+func SharedIndexes(rows int64) bool {
 	c := sharedIndexes
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.limit > 0
+	return c.limit > 0 && rows*estRowBytes <= c.limit
 }
+
+// estRowBytes is entryBytes for a typical short key.
+const estRowBytes = 80
 
 // get returns the index of ds's version for col.
 func (c *indexCache) get(ctx context.Context, ds *lance.Dataset, col keyColumn) (*keyIndex, error) {
