@@ -24,7 +24,9 @@
 // base map), so concurrent sessions read them without locks; one
 // dataset's derivations are serialized so they are computed once. The
 // cache evicts least recently used datasets beyond a byte bound
-// (SetIndexCacheLimit, default 256 MiB).
+// (SetIndexCacheLimit, default 256 MiB; about 50 bytes per key: keys
+// with one address, all of a primary key's, are stored inline —
+// addrmap.go).
 //
 // Storage forms: vector(n) columns are stored as
 // fixed_size_list<float32>[n]; scans hand exec the list form (real[])

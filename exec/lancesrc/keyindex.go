@@ -25,8 +25,8 @@ type keyIndex struct {
 	version uint64
 	frags   map[uint64]fragIdentity // the version's fragments
 
-	base  map[string][]uint64 // shared, never written after it is built
-	added map[string][]uint64 // rows of fragments added since base
+	base  addrMap // shared, never written after it is built
+	added addrMap // rows of fragments added since base
 	// nadded counts the addresses in added.
 	nadded int
 	// live holds, for fragments whose deletions changed after their rows
@@ -80,19 +80,18 @@ func fragmentsOf(ds *lance.Dataset) map[uint64]fragIdentity {
 }
 
 // entryBytes approximates the memory of one map entry with one address.
-func entryBytes(key string) int64 { return int64(len(key)) + 64 }
+func entryBytes(key string) int64 { return int64(len(key)) + 40 }
 
 // lookup calls fn with every live address holding key.
 func (x *keyIndex) lookup(key string, fn func(uint64)) {
-	for _, a := range x.base[key] {
+	live := func(a uint64) {
 		if x.isLive(a) {
 			fn(a)
 		}
 	}
-	for _, a := range x.added[key] {
-		if x.isLive(a) {
-			fn(a)
-		}
+	x.base.each(key, live)
+	if x.added.one != nil {
+		x.added.each(key, live)
 	}
 }
 
@@ -115,7 +114,7 @@ type keyColumn struct {
 
 // scanKeys reads the key column of the fragments keep selects (nil =
 // all) and adds every non-NULL key to m. It returns the addresses added.
-func scanKeys(ctx context.Context, ds *lance.Dataset, col keyColumn, keep func(*format.Fragment) bool, m map[string][]uint64) (n int, bytes int64, err error) {
+func scanKeys(ctx context.Context, ds *lance.Dataset, col keyColumn, keep func(*format.Fragment) bool, m addrMap) (n int, bytes int64, err error) {
 	var kb []byte
 	err = scanPlain(ctx, ds, lance.ScanOptions{Columns: []string{col.name}, WithRowAddress: true, FragmentFilter: keep}, func(rec arrow.RecordBatch, addrs []uint64) error {
 		v, err := exec.VecFromArrow(rec.Column(0), col.typ)
@@ -127,13 +126,7 @@ func scanKeys(ctx context.Context, ds *lance.Dataset, col keyColumn, keep func(*
 				continue
 			}
 			kb = exec.AppendKey(kb[:0], v, i)
-			k := string(kb)
-			if _, ok := m[k]; !ok {
-				bytes += entryBytes(k)
-			} else {
-				bytes += 8
-			}
-			m[k] = append(m[k], addrs[i])
+			bytes += m.add(string(kb), addrs[i])
 			n++
 		}
 		return nil
@@ -143,7 +136,7 @@ func scanKeys(ctx context.Context, ds *lance.Dataset, col keyColumn, keep func(*
 
 // buildIndex reads the whole key column of a version.
 func buildIndex(ctx context.Context, ds *lance.Dataset, col keyColumn) (*keyIndex, error) {
-	m := map[string][]uint64{}
+	m := newAddrMap(int(ds.CountRows()))
 	n, bytes, err := scanKeys(ctx, ds, col, nil, m)
 	if err != nil {
 		return nil, err
@@ -197,9 +190,10 @@ func (x *keyIndex) derive(ctx context.Context, ds *lance.Dataset, col keyColumn)
 		return nil, false, nil
 	}
 	nx = &keyIndex{version: ds.Version(), frags: now, base: x.base, baseRows: x.baseRows, nadded: x.nadded, bytes: x.bytes}
-	nx.added = make(map[string][]uint64, len(x.added)+int(newRows))
-	for k, v := range x.added {
-		nx.added[k] = v // slices are never appended to in place: see below
+	if x.added.one != nil {
+		nx.added = x.added.clone(int(newRows))
+	} else {
+		nx.added = newAddrMap(int(newRows))
 	}
 	nx.gone = make(map[uint64]bool, len(x.gone)+len(gone))
 	for id := range x.gone {
@@ -215,20 +209,13 @@ func (x *keyIndex) derive(ctx context.Context, ds *lance.Dataset, col keyColumn)
 		}
 	}
 	if len(newFrags) > 0 {
-		fresh := map[string][]uint64{}
 		want := make(map[uint64]bool, len(newFrags))
 		for _, id := range newFrags {
 			want[id] = true
 		}
-		n, b, err := scanKeys(ctx, ds, col, func(fr *format.Fragment) bool { return want[fr.ID] }, fresh)
+		n, b, err := scanKeys(ctx, ds, col, func(fr *format.Fragment) bool { return want[fr.ID] }, nx.added)
 		if err != nil {
 			return nil, false, err
-		}
-		for k, v := range fresh {
-			if old, ok := nx.added[k]; ok {
-				v = append(append(make([]uint64, 0, len(old)+len(v)), old...), v...)
-			}
-			nx.added[k] = v
 		}
 		nx.nadded += n
 		nx.bytes += b
@@ -268,27 +255,19 @@ func (x *keyIndex) derive(ctx context.Context, ds *lance.Dataset, col keyColumn)
 // flatten merges the small maps and the liveness filter into a new base
 // (O(rows), amortized over the commits that filled the small maps).
 func (x *keyIndex) flatten() {
-	m := make(map[string][]uint64, len(x.base)+len(x.added))
+	m := newAddrMap(x.baseRows + x.nadded)
 	var n int
 	var bytes int64
-	add := func(src map[string][]uint64) {
-		for k, addrs := range src {
-			for _, a := range addrs {
-				if !x.isLive(a) {
-					continue
-				}
-				if _, ok := m[k]; !ok {
-					bytes += entryBytes(k)
-				} else {
-					bytes += 8
-				}
-				m[k] = append(m[k], a)
-				n++
-			}
+	add := func(k string, a uint64) {
+		if x.isLive(a) {
+			bytes += m.add(k, a)
+			n++
 		}
 	}
-	add(x.base)
-	add(x.added)
-	x.base, x.added, x.baseRows, x.nadded, x.bytes = m, nil, n, 0, bytes
+	x.base.all(add)
+	if x.added.one != nil {
+		x.added.all(add)
+	}
+	x.base, x.added, x.baseRows, x.nadded, x.bytes = m, addrMap{}, n, 0, bytes
 	x.live, x.gone = nil, nil
 }

@@ -66,10 +66,12 @@ func commitStaged(t testing.TB, st *lance.Staged, err error) *lance.Dataset {
 // live rows, read by a plain scan.
 func liveKeys(t testing.TB, ds *lance.Dataset) map[string][]uint64 {
 	t.Helper()
-	m := map[string][]uint64{}
-	if _, _, err := scanKeys(context.Background(), ds, idColumn, nil, m); err != nil {
+	am := newAddrMap(0)
+	if _, _, err := scanKeys(context.Background(), ds, idColumn, nil, am); err != nil {
 		t.Fatal(err)
 	}
+	m := map[string][]uint64{}
+	am.all(func(k string, a uint64) { m[k] = append(m[k], a) })
 	for _, v := range m {
 		slices.Sort(v)
 	}
@@ -80,11 +82,9 @@ func liveKeys(t testing.TB, ds *lance.Dataset) map[string][]uint64 {
 func contents(x *keyIndex) map[string][]uint64 {
 	m := map[string][]uint64{}
 	keys := map[string]bool{}
-	for k := range x.base {
-		keys[k] = true
-	}
-	for k := range x.added {
-		keys[k] = true
+	x.base.all(func(k string, _ uint64) { keys[k] = true })
+	if x.added.one != nil {
+		x.added.all(func(k string, _ uint64) { keys[k] = true })
 	}
 	for k := range keys {
 		var got []uint64
