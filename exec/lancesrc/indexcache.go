@@ -46,8 +46,12 @@ type cacheEntry struct {
 	bytes  int64
 }
 
-// keepVersions is how many versions of one dataset stay cached.
-const keepVersions = 4
+// keepVersions is how many versions of one dataset stay cached;
+// maxDatasets bounds the datasets (an entry also keeps its store alive).
+const (
+	keepVersions = 4
+	maxDatasets  = 256
+)
 
 // DefaultIndexCacheBytes is the default memory bound of the shared key
 // index cache.
@@ -180,7 +184,7 @@ func (c *indexCache) add(e *cacheEntry, x *keyIndex) {
 // evict drops least recently used datasets until the cache fits; keep
 // (the entry just filled) goes last, and goes too if alone too large.
 func (c *indexCache) evict(keep *cacheEntry) {
-	for c.bytes > c.limit && c.lru.Len() > 0 {
+	for (c.bytes > c.limit || c.lru.Len() > maxDatasets) && c.lru.Len() > 0 {
 		el := c.lru.Back()
 		e := el.Value.(*cacheEntry)
 		if e == keep && c.lru.Len() > 1 {
