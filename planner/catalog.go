@@ -195,7 +195,9 @@ func tableDef(ctx context.Context, root *graph.Root, e graph.TableEntry) (*exec.
 		if err != nil {
 			return nil, wire.Errorf("58030", "could not open table %q at version %d", e.Name, e.Version).WithDetail(err.Error())
 		}
-		td.Source = lancesrc.New(ds, td.Columns, td.PrimaryKey)
+		// every UNIQUE / indexed column gets the key-lookup path (the
+		// index is shared across versions: exec/lancesrc)
+		td.Source = lancesrc.New(ds, td.Columns, ddl.LookupColumns(td))
 		return td, nil
 	}
 	schema, err := e.Def.ArrowSchema()
