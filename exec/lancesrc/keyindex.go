@@ -183,6 +183,11 @@ func (x *keyIndex) derive(ctx context.Context, ds *lance.Dataset, col keyColumn)
 			newFrags = append(newFrags, id)
 			newRows += cur.physical
 		case cur.deletion != old.deletion:
+			if old.deletion.present && (!cur.deletion.present || cur.deletion.numDeleted == 0 || cur.deletion.numDeleted < old.deletion.numDeleted) {
+				// fewer deletions (a restore) revive rows the index
+				// dropped when it was built: build from scratch
+				return nil, false, nil
+			}
 			delFrags = append(delFrags, id)
 		}
 	}

@@ -122,6 +122,7 @@ func TestKeyIndexIncrementalEqualsRebuild(t *testing.T) {
 		small int    // deltaMinRows for the case (0 = default): small values flatten often
 	}{
 		{"flattening", 6, 40, "aaud", 8},
+		{"restores", 7, 40, "aadur", 0},
 		{"appends", 1, 30, "a", 0},
 		{"appends-deletes", 2, 40, "aad", 0},
 		{"updates", 3, 40, "aauud", 0},
@@ -157,6 +158,9 @@ func TestKeyIndexIncrementalEqualsRebuild(t *testing.T) {
 					addrs := pick(rng, live, 1+rng.IntN(3))
 					ds = committer(t)(ds.StageUpdate(ctx, addrs, idRows(t, seqIDs(next, len(addrs))), lance.StageOptions{}))
 					next += int64(len(addrs))
+				case op == 'r':
+					old := 1 + uint64(rng.IntN(int(ds.Version())))
+					ds = committer(t)(ds.StageRestore(ctx, old, lance.StageOptions{}))
 				case op == 'c':
 					if ds.CompactionCandidates(lance.CompactOptions{TargetRowsPerFragment: 64}) == 0 {
 						continue
