@@ -6,11 +6,13 @@ SHOW graph.branch;
 SELECT name, kind, row_count FROM graph.tables ORDER BY name;
 -- every DDL statement and every COPY above was one graph commit
 SELECT count(*) AS commits, count(DISTINCT id) AS distinct_ids, bool_and(branch = 'main') AS all_main FROM graph.commits;
+SELECT writer_kind, count(*) FROM graph.commits GROUP BY writer_kind ORDER BY writer_kind;
 SELECT id AS loaded, manifest_version AS loaded_version FROM graph.commits ORDER BY manifest_version DESC LIMIT 1 \gset
 -- a commit message is recorded on the next commit
 SET graph.commit_message = 'Ada turns 37';
 UPDATE people SET age = 37 WHERE id = 1;
 SELECT message, writer_kind FROM graph.commits ORDER BY manifest_version DESC LIMIT 1;
+SELECT current_setting('graph.last_commit') = id AS last_commit_is_head FROM graph.commits ORDER BY manifest_version DESC LIMIT 1;
 DELETE FROM people WHERE id = 6;
 -- time travel: the snapshot as loaded, by commit id and by manifest version
 SET graph.as_of = :'loaded';
