@@ -18,7 +18,9 @@
 // of their live offsets from an address-only scan (deletion vectors, no
 // data pages). Another process's commits are just newer versions. A
 // delta larger than 1/16 of the table (compaction, overwrite) or a
-// fragment id whose data files changed falls back to a full build; the
+// fragment id whose data files changed, or live rows that were never read
+// (a restore reviving deleted rows or removed fragments), falls back to
+// a full build; the
 // small per-version maps are merged into a new shared base once they
 // pass that size. Indexes are immutable once built (versions share the
 // base map), so concurrent sessions read them without locks; one

@@ -34,6 +34,11 @@ type keyIndex struct {
 	// outside the bitmap is a deleted row). gone lists fragments removed.
 	live map[uint64]*roaring.Bitmap
 	gone map[uint64]bool
+	// indexed holds, for fragments not all of whose physical rows were
+	// live when their keys were read, the offsets that were read. A live
+	// row outside it (revived by a restore) is missing from the maps,
+	// so such a derivation builds from scratch instead.
+	indexed map[uint64]*roaring.Bitmap
 	// baseRows counts the addresses in base; bytes estimates the memory
 	// of base + added (for the cache's eviction).
 	baseRows int
@@ -113,14 +118,30 @@ type keyColumn struct {
 }
 
 // scanKeys reads the key column of the fragments keep selects (nil =
-// all) and adds every non-NULL key to m. It returns the addresses added.
-func scanKeys(ctx context.Context, ds *lance.Dataset, col keyColumn, keep func(*format.Fragment) bool, m addrMap) (n int, bytes int64, err error) {
+// all) and adds every non-NULL key to m. It returns the addresses added
+// and records in indexed (when not nil) the offsets read of fragments
+// with deleted rows.
+func scanKeys(ctx context.Context, ds *lance.Dataset, col keyColumn, keep func(*format.Fragment) bool, m addrMap, indexed map[uint64]*roaring.Bitmap) (n int, bytes int64, err error) {
 	var kb []byte
+	read := map[uint64]*roaring.Bitmap{}
+	defer func() {
+		if err != nil || indexed == nil {
+			return
+		}
+		frags := ds.Fragments()
+		for i := range frags {
+			if bm := read[frags[i].ID]; bm != nil && bm.GetCardinality() < frags[i].PhysicalRows {
+				bm.RunOptimize()
+				indexed[frags[i].ID] = bm
+			}
+		}
+	}()
 	err = scanPlain(ctx, ds, lance.ScanOptions{Columns: []string{col.name}, WithRowAddress: true, FragmentFilter: keep}, func(rec arrow.RecordBatch, addrs []uint64) error {
 		v, err := exec.VecFromArrow(rec.Column(0), col.typ)
 		if err != nil {
 			return err
 		}
+		addRuns(read, addrs)
 		for i := 0; i < v.N; i++ {
 			if v.IsNull(i) {
 				continue
@@ -134,14 +155,34 @@ func scanKeys(ctx context.Context, ds *lance.Dataset, col keyColumn, keep func(*
 	return n, bytes, err
 }
 
+// addRuns adds row addresses to per-fragment offset bitmaps; rows come
+// in runs, added as ranges.
+func addRuns(bms map[uint64]*roaring.Bitmap, addrs []uint64) {
+	for i := 0; i < len(addrs); {
+		j := i + 1
+		for j < len(addrs) && addrs[j] == addrs[j-1]+1 && addrs[j]>>32 == addrs[i]>>32 {
+			j++
+		}
+		frag, off := lance.SplitRowAddress(addrs[i])
+		bm := bms[frag]
+		if bm == nil {
+			bm = roaring.New()
+			bms[frag] = bm
+		}
+		bm.AddRange(uint64(off), uint64(off)+uint64(j-i))
+		i = j
+	}
+}
+
 // buildIndex reads the whole key column of a version.
 func buildIndex(ctx context.Context, ds *lance.Dataset, col keyColumn) (*keyIndex, error) {
 	m := newAddrMap(int(ds.CountRows()))
-	n, bytes, err := scanKeys(ctx, ds, col, nil, m)
+	indexed := map[uint64]*roaring.Bitmap{}
+	n, bytes, err := scanKeys(ctx, ds, col, nil, m, indexed)
 	if err != nil {
 		return nil, err
 	}
-	return &keyIndex{version: ds.Version(), frags: fragmentsOf(ds), base: m, baseRows: n, bytes: bytes}, nil
+	return &keyIndex{version: ds.Version(), frags: fragmentsOf(ds), base: m, baseRows: n, bytes: bytes, indexed: indexed}, nil
 }
 
 // deltaLimit is the largest share of a table's rows (1/deltaLimit) a
@@ -179,6 +220,10 @@ func (x *keyIndex) derive(ctx context.Context, ds *lance.Dataset, col keyColumn)
 	for id, cur := range now {
 		old, had := x.frags[id]
 		switch {
+		case !had && x.gone[id]:
+			// a removed fragment is back (a restore): its old rows are
+			// hidden by gone, so build from scratch
+			return nil, false, nil
 		case !had:
 			newFrags = append(newFrags, id)
 			newRows += cur.physical
@@ -202,7 +247,7 @@ func (x *keyIndex) derive(ctx context.Context, ds *lance.Dataset, col keyColumn)
 	}
 	nx.gone = make(map[uint64]bool, len(x.gone)+len(gone))
 	for id := range x.gone {
-		nx.gone[id] = true // fragment ids are never reused
+		nx.gone[id] = true // ids coming back are caught above
 	}
 	for id := range gone {
 		nx.gone[id] = true
@@ -213,12 +258,18 @@ func (x *keyIndex) derive(ctx context.Context, ds *lance.Dataset, col keyColumn)
 			nx.live[id] = bm
 		}
 	}
+	nx.indexed = make(map[uint64]*roaring.Bitmap, len(x.indexed))
+	for id, bm := range x.indexed {
+		if !gone[id] {
+			nx.indexed[id] = bm
+		}
+	}
 	if len(newFrags) > 0 {
 		want := make(map[uint64]bool, len(newFrags))
 		for _, id := range newFrags {
 			want[id] = true
 		}
-		n, b, err := scanKeys(ctx, ds, col, func(fr *format.Fragment) bool { return want[fr.ID] }, nx.added)
+		n, b, err := scanKeys(ctx, ds, col, func(fr *format.Fragment) bool { return want[fr.ID] }, nx.added, nx.indexed)
 		if err != nil {
 			return nil, false, err
 		}
@@ -232,23 +283,18 @@ func (x *keyIndex) derive(ctx context.Context, ds *lance.Dataset, col keyColumn)
 			nx.live[id] = roaring.New()
 		}
 		err := scanPlain(ctx, ds, lance.ScanOptions{Columns: []string{}, WithRowAddress: true, FragmentFilter: func(fr *format.Fragment) bool { return want[fr.ID] }}, func(_ arrow.RecordBatch, addrs []uint64) error {
-			// live rows come in runs: add them as ranges
-			for i := 0; i < len(addrs); {
-				j := i + 1
-				for j < len(addrs) && addrs[j] == addrs[j-1]+1 && addrs[j]>>32 == addrs[i]>>32 {
-					j++
-				}
-				frag, off := lance.SplitRowAddress(addrs[i])
-				nx.live[frag].AddRange(uint64(off), uint64(off)+uint64(j-i))
-				i = j
-			}
+			addRuns(nx.live, addrs)
 			return nil
 		})
 		if err != nil {
 			return nil, false, err
 		}
 		for _, id := range delFrags {
-			nx.live[id].RunOptimize()
+			live := nx.live[id]
+			live.RunOptimize()
+			if read := nx.indexed[id]; read != nil && live.AndCardinality(read) != live.GetCardinality() {
+				return nil, false, nil // rows revived that were never read
+			}
 		}
 	}
 	if uint64(nx.nadded) > limit {
@@ -273,6 +319,19 @@ func (x *keyIndex) flatten() {
 	if x.added.one != nil {
 		x.added.all(add)
 	}
+	// rows dropped here are no longer indexed, should they come back
+	indexed := make(map[uint64]*roaring.Bitmap, len(x.indexed)+len(x.live))
+	for id := range x.frags {
+		read, live := x.indexed[id], x.live[id]
+		switch {
+		case live != nil && read != nil:
+			indexed[id] = roaring.And(read, live)
+		case live != nil:
+			indexed[id] = live
+		case read != nil:
+			indexed[id] = read
+		}
+	}
 	x.base, x.added, x.baseRows, x.nadded, x.bytes = m, addrMap{}, n, 0, bytes
-	x.live, x.gone = nil, nil
+	x.live, x.gone, x.indexed = nil, nil, indexed
 }

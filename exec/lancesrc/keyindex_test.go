@@ -67,7 +67,7 @@ func commitStaged(t testing.TB, st *lance.Staged, err error) *lance.Dataset {
 func liveKeys(t testing.TB, ds *lance.Dataset) map[string][]uint64 {
 	t.Helper()
 	am := newAddrMap(0)
-	if _, _, err := scanKeys(context.Background(), ds, idColumn, nil, am); err != nil {
+	if _, _, err := scanKeys(context.Background(), ds, idColumn, nil, am, nil); err != nil {
 		t.Fatal(err)
 	}
 	m := map[string][]uint64{}
@@ -123,6 +123,8 @@ func TestKeyIndexIncrementalEqualsRebuild(t *testing.T) {
 	}{
 		{"flattening", 6, 40, "aaud", 8},
 		{"restores", 7, 40, "aadur", 0},
+		{"restores-compactions", 8, 60, "aadurcc", 0},
+		{"restores-compactions-2", 9, 60, "aaurrcc", 0},
 		{"appends", 1, 30, "a", 0},
 		{"appends-deletes", 2, 40, "aad", 0},
 		{"updates", 3, 40, "aauud", 0},
