@@ -320,6 +320,11 @@ func TestFailedSidecarDeleteIsNotAUserError(t *testing.T) {
 	if err := writeAB(ctx, g, 1); err != nil {
 		t.Fatalf("a committed write reported %v", err)
 	}
+	// the sidecar delete runs after the acknowledgement; Pending waits
+	// for it
+	if _, err := g.Pending(ctx); err != nil {
+		t.Fatal(err)
+	}
 	if g.Recovery.Stats().FinalizeFailures != 1 {
 		t.Fatalf("stats %+v", g.Recovery.Stats())
 	}
@@ -327,6 +332,9 @@ func TestFailedSidecarDeleteIsNotAUserError(t *testing.T) {
 		t.Fatalf("expected the leftover sidecar, got %v", objs)
 	}
 	if err := writeAB(ctx, g, 2); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.Pending(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if objs, _ := mem.List(ctx, "__recovery/"); len(objs) != 0 {
