@@ -82,6 +82,9 @@ func TestBranchDeleteFencesAWriterInAnotherProcess(t *testing.T) {
 	if err := g.Recovery.Barrier(ctx, "dev"); err != nil {
 		t.Fatal(err)
 	}
+	if _, err := g.Pending(ctx); err != nil { // waits for post-ack sidecar deletes
+		t.Fatal(err)
+	}
 	if objs, _ := store.List(ctx, "__recovery/"); len(objs) != 0 {
 		t.Fatalf("sidecars remain: %v", objs)
 	}
