@@ -105,7 +105,7 @@ func (s *session) execGraphCall(ctx context.Context, p *plan, params []any) (wir
 		return nil, err
 	}
 	eng := &exec.Engine{Catalog: cat, MemoryLimit: s.memLimit}
-	env := graphsql.Env{Branch: s.branch(), InTransaction: s.tx != nil && !s.tx.implicit, TimeZone: s.location()}
+	env := graphsql.Env{Branch: s.branch(), InTransaction: s.tx != nil && !s.tx.implicit, TimeZone: s.location(), ReadOnly: s.readOnly()}
 	res, err := p.call.Execute(ctx, s.g, env, eng, s.execSession(), p.declared, params)
 	if err != nil {
 		return nil, err

@@ -42,6 +42,8 @@ func TestVersioning(t *testing.T) {
 		{sql: "set graph.as_of = '" + itoa(v1) + "'"},
 		{sql: "select count(*) from people", rows: "3"},
 		{sql: "insert into people values (9, 'x', 1)", code: "25006", msg: "read-only"},
+		{sql: "call graph.create_branch('from_the_past')", code: "25006", msg: ""},
+		{sql: "select graph.optimize()", code: "25006", msg: ""},
 		{sql: "reset graph.as_of"},
 		{sql: "select count(*) from people", rows: "4"},
 		{sql: "set graph.as_of = 'not a time'", code: "22007", msg: ""},
