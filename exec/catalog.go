@@ -35,7 +35,8 @@ type TableDef struct {
 	Checks      []CheckDef
 	// Indexes are indexes that are not constraints (CREATE [UNIQUE] INDEX).
 	Indexes []IndexDef
-	// Kind is the graph kind ("node", "edge" or ""), informational.
+	// Kind is the graph kind ("node", "edge" or ""), or "view" for a
+	// view-like relation (pg_class.relkind 'v').
 	Kind    string
 	Comment string
 	Source  TableSource

@@ -384,7 +384,7 @@ func init() {
 		for _, t := range c.userTables() {
 			n := t.Source.RowCount()
 			rows = append(rows, []any{t.OID, t.Name, c.nsOID(t.Schema), 0, 0, oidPostgresRole, oidHeapAM, t.OID, 0, int32(max(n/100, 0)), float64(n), 0, 0,
-				hasIndexes(t), false, "p", "r", int16(len(t.Columns)), int16(len(t.Checks)), false, fkTriggers[t.OID], false, false, false, true, "d", false, 0, nil, nil, nil})
+				hasIndexes(t), false, "p", relkindOf(t), int16(len(t.Columns)), int16(len(t.Checks)), false, fkTriggers[t.OID], false, false, false, true, "d", false, 0, nil, nil, nil})
 		}
 		for _, s := range c.sequences() {
 			rows = append(rows, []any{s.OID, s.Name, c.nsOID(s.schema()), 0, 0, oidPostgresRole, 0, s.OID, 0, 1, 1.0, 0, 0,

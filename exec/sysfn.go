@@ -256,9 +256,11 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
+		cat := b.cat
 		return &opExpr{name: "pg_table_is_visible", t: TBool, args: []Expr{a}, strict: true, k: func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+			visible := cat.relationVisibility() // once per batch: plans may run concurrently
 			for _, i := range sel {
-				out.B[i] = true
+				out.B[i] = visible(uint32(a[0].I[i]))
 			}
 			return nil
 		}}, nil

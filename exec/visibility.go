@@ -1,0 +1,70 @@
+package exec
+
+import "strings"
+
+// Relation visibility (pg_table_is_visible): a user relation is visible
+// when its schema is on the session's search_path, as in PostgreSQL.
+// psql's \dt and \d without a pattern list only visible relations, so a
+// schema such as graph (not on the default path) stays out of them
+// until the user qualifies it or adds it to the path.
+
+// searchPathSchemas returns the schemas of the session's search_path
+// ("$user" resolved to the session user), plus pg_catalog, which
+// PostgreSQL always searches.
+func (c *catalogSet) searchPathSchemas() map[string]bool {
+	path, _ := settingValue(c.setting, "search_path")
+	out := map[string]bool{"pg_catalog": true}
+	for _, part := range strings.Split(path, ",") {
+		name := strings.TrimSpace(part)
+		if strings.HasPrefix(name, `"`) && strings.HasSuffix(name, `"`) && len(name) >= 2 {
+			name = strings.ReplaceAll(name[1:len(name)-1], `""`, `"`)
+		} else {
+			name = strings.ToLower(name)
+		}
+		if name == "$user" {
+			name = c.user_
+		}
+		if name != "" {
+			out[name] = true
+		}
+	}
+	return out
+}
+
+// relationVisibility returns a visibility test for relation OIDs,
+// computed once per statement. Relations that are not user relations
+// (the system catalogs) are visible, except information_schema's, which
+// is not on the path.
+func (c *catalogSet) relationVisibility() func(oid uint32) bool {
+	onPath := c.searchPathSchemas()
+	visible := map[uint32]bool{}
+	for _, t := range c.userTables() {
+		visible[t.OID] = onPath[schemaOrPublic(t.Schema)]
+	}
+	for _, s := range c.sequences() {
+		visible[s.OID] = onPath[s.schema()]
+	}
+	for _, r := range infoSchemaRels {
+		visible[r.oid] = onPath["information_schema"]
+	}
+	return func(oid uint32) bool {
+		v, ok := visible[oid]
+		return !ok || v
+	}
+}
+
+func schemaOrPublic(s string) string {
+	if s == "" {
+		return "public"
+	}
+	return s
+}
+
+// relkindOf is pg_class.relkind of a user relation: 'v' for views (the
+// graph.* views), 'r' for tables.
+func relkindOf(t *TableDef) string {
+	if t.Kind == "view" {
+		return "v"
+	}
+	return "r"
+}
