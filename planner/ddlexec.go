@@ -100,9 +100,10 @@ func (w *writer) applyChange(ch ddl.Change) error {
 		delete(p.tables, c.Name)
 		delete(p.reads, c.Name)
 	case *ddl.AlterTable:
-		if err := w.validate(c.Validate); err != nil {
-			return err
-		}
+		// c.Validate runs below, against the table as altered (a new
+		// NOT NULL column exists only after the rewrite); a failure
+		// fails the statement, whose pending state is then discarded
+		// (autocommit) or only ROLLBACK [TO] can follow.
 		if c.Rewrite != nil {
 			if err := w.rewrite(c); err != nil {
 				return err
@@ -126,7 +127,13 @@ func (w *writer) applyChange(ch ddl.Change) error {
 		return wire.Errorf(wire.CodeFeatureNotSupported, "%s is not supported yet", ch.Tag())
 	}
 	p.bump()
-	return w.rebase()
+	if err := w.rebase(); err != nil {
+		return err
+	}
+	if c, ok := ch.(*ddl.AlterTable); ok {
+		return w.validate(c.Validate)
+	}
+	return nil
 }
 
 // rebase rebuilds the view's catalog from the snapshot and the pending
