@@ -98,6 +98,14 @@ func decodeParam(m *pgtype.Map, oid uint32, format int16, src []byte, index int)
 		return string(src), nil
 	}
 	v, err := t.Codec.DecodeValue(m, oid, format, src)
+	if err != nil && format == 0 && lenientDateTimeInput[oid] {
+		// pgtype's date/time text parsers accept fewer spellings than
+		// PostgreSQL's input functions (e.g. ISO 8601's "T" separator,
+		// which JavaScript drivers send); hand the text to the SQL layer,
+		// which parses it with PostgreSQL's rules and reports its own
+		// error for input PostgreSQL refuses too.
+		return string(src), nil
+	}
 	if err != nil {
 		if format == 1 {
 			return nil, Errorf(CodeInvalidBinaryRepresent, "incorrect binary data format in bind parameter %d", index+1)
@@ -112,4 +120,11 @@ func truncate(s string, n int) string {
 		return s
 	}
 	return s[:n] + "..."
+}
+
+// lenientDateTimeInput lists the types whose text-format parameters fall
+// back to the SQL layer's parser when pgtype refuses them.
+var lenientDateTimeInput = map[uint32]bool{
+	pgtype.DateOID: true, pgtype.TimeOID: true, pgtype.TimestampOID: true, pgtype.TimestamptzOID: true,
+	pgtype.IntervalOID: true, 1266: true, // timetz
 }
