@@ -11,6 +11,7 @@ import (
 
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/planner/ddl"
 	"github.com/pggraph/pggraph/wire"
 )
 
@@ -44,6 +45,9 @@ func (w *writer) insert(ins *sqlparse.InsertStmt) (*writeOut, error) {
 		rows[c] = retype(rows[c], cd.Type)
 	}
 	if err := checkLengths(td, rows); err != nil {
+		return nil, err
+	}
+	if err := checkGeneratedAlways(ti, targets, fill, ins.Override); err != nil {
 		return nil, err
 	}
 	if err := w.fillSequences(td, rows, fill); err != nil {
@@ -258,4 +262,39 @@ func inProposalOrder(rows []*exec.Vec, order []int32) []*exec.Vec {
 	}
 	slices.SortStableFunc(idx, func(a, b int32) int { return int(order[a]) - int(order[b]) })
 	return gatherVecs(rows, idx)
+}
+
+// checkGeneratedAlways refuses an explicit value for a GENERATED ALWAYS
+// AS IDENTITY column (428C9), as PostgreSQL does, unless the statement
+// says OVERRIDING SYSTEM VALUE. A target whose every row is DEFAULT is
+// not explicit (fill marks defaulted cells: nil = every row).
+func checkGeneratedAlways(ti *tableInfo, targets []int, fill map[int][]bool, override sqlparse.OverridingKind) error {
+	if ti.meta == nil || override == sqlparse.OverridingKind_OVERRIDING_SYSTEM_VALUE {
+		return nil
+	}
+	for _, c := range targets {
+		if c >= len(ti.def.Columns) {
+			continue
+		}
+		name := ti.def.Columns[c].Name
+		always := false
+		for _, cm := range ti.meta.Columns {
+			if cm.Name == name && cm.Identity == ddl.IdentityAlways {
+				always = true
+			}
+		}
+		if !always {
+			continue
+		}
+		mask, defaulted := fill[c]
+		if defaulted && mask != nil && slices.Contains(mask, false) {
+			defaulted = false
+		}
+		if !defaulted {
+			return wire.Errorf("428C9", "cannot insert a non-DEFAULT value into column \"%s\"", name).
+				WithDetail(fmt.Sprintf("Column \"%s\" is an identity column defined as GENERATED ALWAYS.", name)).
+				WithHint("Use OVERRIDING SYSTEM VALUE to override.")
+		}
+	}
+	return nil
 }
