@@ -8,32 +8,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow"
-
 	"github.com/pggraph/pggraph/adapters"
-	"github.com/pggraph/pggraph/graph"
-	"github.com/pggraph/pggraph/objstore"
 )
 
 func TestCleanupReclaimsOnlyUnreachableOldFiles(t *testing.T) {
 	ctx := context.Background()
-	dir := filepath.Join(t.TempDir(), "g")
-	if code, _, e := runCmd(t, nil, "init", "--data", dir); code != 0 {
-		t.Fatal(e)
-	}
-	store, err := objstore.NewLocal(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := adapters.Open(ctx, store, adapters.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := g.Write(ctx, adapters.WriteOptions{}, func(ctx context.Context, s *adapters.Stage) error {
-		return s.CreateTable(adapters.TableSpec{Name: "a", Columns: []graph.ColumnSpec{{Name: "id", Type: arrow.PrimitiveTypes.Int64}}})
-	}); err != nil {
-		t.Fatal(err)
-	}
+	dir, store, g := rootWithTableA(t)
 	if _, err := g.Write(ctx, adapters.WriteOptions{}, func(ctx context.Context, s *adapters.Stage) error { return s.Insert("a", idRows(1, 2, 3)) }); err != nil {
 		t.Fatal(err)
 	}

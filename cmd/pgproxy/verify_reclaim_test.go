@@ -4,16 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow"
-
-	"github.com/pggraph/pggraph/adapters"
 	"github.com/pggraph/pggraph/graph"
 	"github.com/pggraph/pggraph/lance"
-	"github.com/pggraph/pggraph/objstore"
 )
 
 // verify --reclaimable reports a staged, never committed data file
@@ -21,23 +16,7 @@ import (
 // problem verify names.
 func TestVerifyReclaimableAndSealedBranch(t *testing.T) {
 	ctx := context.Background()
-	dir := filepath.Join(t.TempDir(), "g")
-	if code, _, e := runCmd(t, nil, "init", "--data", dir); code != 0 {
-		t.Fatal(e)
-	}
-	store, err := objstore.NewLocal(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := adapters.Open(ctx, store, adapters.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := g.Write(ctx, adapters.WriteOptions{}, func(ctx context.Context, s *adapters.Stage) error {
-		return s.CreateTable(adapters.TableSpec{Name: "a", Columns: []graph.ColumnSpec{{Name: "id", Type: arrow.PrimitiveTypes.Int64}}})
-	}); err != nil {
-		t.Fatal(err)
-	}
+	dir, store, g := rootWithTableA(t)
 	sn, _ := g.Head(ctx, "")
 	ds, _, err := g.Table(ctx, sn, "a")
 	if err != nil {

@@ -12,7 +12,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/pggraph/pggraph/adapters"
-	"github.com/pggraph/pggraph/graph"
 	"github.com/pggraph/pggraph/lance"
 	"github.com/pggraph/pggraph/objstore"
 )
@@ -65,28 +64,12 @@ func idRows(ids ...int64) adapters.Source {
 
 func TestVerifyAndRecoverAnInterruptedWrite(t *testing.T) {
 	ctx := context.Background()
-	dir := filepath.Join(t.TempDir(), "g")
-	if code, _, e := runCmd(t, nil, "init", "--data", dir); code != 0 {
-		t.Fatal(e)
-	}
-	store, err := objstore.NewLocal(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := adapters.Open(ctx, store, adapters.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := g.Write(ctx, adapters.WriteOptions{}, func(ctx context.Context, s *adapters.Stage) error {
-		return s.CreateTable(adapters.TableSpec{Name: "a", Columns: []graph.ColumnSpec{{Name: "id", Type: arrow.PrimitiveTypes.Int64}}})
-	}); err != nil {
-		t.Fatal(err)
-	}
+	dir, store, g := rootWithTableA(t)
 	g.Close()
 	// crash right after the table's commit: sidecar armed, effect landed
 	f := objstore.NewFaulty(store)
 	f.SetRule(&objstore.FaultRule{Ops: objstore.MaskWrites, N: 4, Mode: objstore.CrashAfter})
-	g, err = adapters.Open(ctx, f, adapters.Options{})
+	g, err := adapters.Open(ctx, f, adapters.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
