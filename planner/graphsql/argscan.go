@@ -40,8 +40,10 @@ func callArgs(sql string, loc int) (args []span, ok bool) {
 	i++ // past "("
 	start, depth := i, 0
 	cut := func(end int) {
-		if t := strings.TrimSpace(sql[start:end]); t != "" {
-			lead := len(sql[start:end]) - len(strings.TrimLeft(sql[start:end], " \t\r\n\f"))
+		// one whitespace set for the text and its offset, so the span is
+		// always the slice of sql it claims to be
+		if t := strings.Trim(sql[start:end], sqlSpace); t != "" {
+			lead := len(sql[start:end]) - len(strings.TrimLeft(sql[start:end], sqlSpace))
 			args = append(args, span{text: t, offset: start + lead})
 		}
 	}
@@ -166,10 +168,13 @@ func stripArgName(a span) span {
 			i++
 		}
 	}
-	rest := strings.TrimLeft(t[i:], " \t\r\n\f")
+	rest := strings.TrimLeft(t[i:], sqlSpace)
 	if strings.HasPrefix(rest, "=>") || strings.HasPrefix(rest, ":=") {
-		val := strings.TrimLeft(rest[2:], " \t\r\n\f")
+		val := strings.TrimLeft(rest[2:], sqlSpace)
 		return span{text: val, offset: a.offset + len(t) - len(val)}
 	}
 	return a
 }
+
+// sqlSpace is the whitespace PostgreSQL's lexer skips between tokens.
+const sqlSpace = " \t\r\n\f\v"
