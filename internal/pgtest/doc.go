@@ -1,7 +1,10 @@
 // Package pgtest starts a throwaway PostgreSQL 15 server for differential
 // tests: a fresh cluster in a temporary directory (initdb, trust auth,
 // UTF8, C locale, TimeZone UTC), listening on a free loopback port and a
-// private unix socket directory, stopped and removed by Stop.
+// private unix socket directory, stopped and removed by Stop. The test
+// cluster runs with durability off; StartWith(Options{Durable: true, …})
+// keeps PostgreSQL's durable defaults for benchmarks that compare commit
+// latency, and places the cluster under a chosen parent directory.
 //
 // Invariants:
 //   - A missing PostgreSQL installation is an error that names the apt

@@ -79,9 +79,34 @@ func freePort() (int, error) {
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
-// Start initializes and starts a new cluster and waits until it accepts
-// connections.
+// Options shape a cluster. The zero value is the test cluster: durability
+// off (fsync, synchronous_commit and full_page_writes), 64 MB of shared
+// buffers, 20 connections, in the temporary directory.
+type Options struct {
+	// Durable keeps PostgreSQL's durable defaults on, so a commit is
+	// acknowledged only once it is on disk: a benchmark that compares
+	// commit latency needs it (fsync cannot be turned on at run time).
+	Durable bool
+	// Parent is the directory the cluster is created under, so that it
+	// shares a filesystem with what it is compared against. When the
+	// postgres OS user (root runs) cannot reach it, the temporary
+	// directory is used instead.
+	Parent string
+	// SharedBuffers (e.g. "256MB") and MaxConnections override the
+	// defaults when set.
+	SharedBuffers  string
+	MaxConnections int
+}
+
+// Start initializes and starts a new test cluster (Options' zero value)
+// and waits until it accepts connections.
 func Start(ctx context.Context) (*Server, error) {
+	return StartWith(ctx, Options{})
+}
+
+// StartWith initializes and starts a new cluster shaped by o and waits
+// until it accepts connections.
+func StartWith(ctx context.Context, o Options) (*Server, error) {
 	bin, err := findBin()
 	if err != nil {
 		return nil, err
@@ -90,7 +115,11 @@ func Start(ctx context.Context) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	root, err := os.MkdirTemp("", "pgtest-")
+	parent := o.Parent
+	if parent != "" && cred != nil && !traversable(parent) {
+		parent = ""
+	}
+	root, err := os.MkdirTemp(parent, "pgtest-")
 	if err != nil {
 		return nil, err
 	}
@@ -119,8 +148,11 @@ func Start(ctx context.Context) (*Server, error) {
 		}
 		return c
 	}
-	initdb := run("initdb", "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync")
-	if out, err := initdb.CombinedOutput(); err != nil {
+	initArgs := []string{"-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C"}
+	if !o.Durable {
+		initArgs = append(initArgs, "--no-sync")
+	}
+	if out, err := run("initdb", initArgs...).CombinedOutput(); err != nil {
 		os.RemoveAll(root)
 		return nil, fmt.Errorf("pgtest: initdb: %v\n%s", err, out)
 	}
@@ -129,9 +161,19 @@ func Start(ctx context.Context) (*Server, error) {
 		os.RemoveAll(root)
 		return nil, err
 	}
-	pg := run("postgres", "-D", data, "-p", strconv.Itoa(port), "-k", sock, "-h", "127.0.0.1",
-		"-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
-		"-c", "TimeZone=UTC", "-c", "max_connections=20", "-c", "shared_buffers=64MB")
+	sharedBuffers, maxConns := "64MB", 20
+	if o.SharedBuffers != "" {
+		sharedBuffers = o.SharedBuffers
+	}
+	if o.MaxConnections > 0 {
+		maxConns = o.MaxConnections
+	}
+	args := []string{"-D", data, "-p", strconv.Itoa(port), "-k", sock, "-h", "127.0.0.1",
+		"-c", "TimeZone=UTC", "-c", "max_connections=" + strconv.Itoa(maxConns), "-c", "shared_buffers=" + sharedBuffers}
+	if !o.Durable {
+		args = append(args, "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off")
+	}
+	pg := run("postgres", args...)
 	var logBuf bytes.Buffer
 	pg.Stdout = &logBuf
 	pg.Stderr = &logBuf
@@ -141,7 +183,7 @@ func Start(ctx context.Context) (*Server, error) {
 	}
 	s := &Server{Dir: root, Port: port, cmd: pg, done: make(chan error, 1)}
 	go func() { s.done <- pg.Wait() }()
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for {
 		cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 		conn, err := s.Connect(cctx)
@@ -165,6 +207,24 @@ func Start(ctx context.Context) (*Server, error) {
 	}
 }
 
+// traversable reports whether every directory from / down to dir may be
+// searched by other users (the postgres OS user).
+func traversable(dir string) bool {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return false
+	}
+	for d := abs; ; d = filepath.Dir(d) {
+		st, err := os.Stat(d)
+		if err != nil || st.Mode().Perm()&0o001 == 0 {
+			return false
+		}
+		if d == "/" {
+			return true
+		}
+	}
+}
+
 // Stop shuts the server down (fast shutdown, then kill) and removes its files.
 func (s *Server) Stop() {
 	if s == nil {
@@ -175,7 +235,7 @@ func (s *Server) Stop() {
 		_ = s.cmd.Process.Signal(syscall.SIGINT)
 		select {
 		case <-s.done:
-		case <-time.After(10 * time.Second):
+		case <-time.After(30 * time.Second):
 			_ = s.cmd.Process.Kill()
 			<-s.done
 		}
