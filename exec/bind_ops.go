@@ -34,6 +34,12 @@ func (b *binder) bindAExpr(x *q.A_Expr, sc *scope) (Expr, error) {
 	if lr, rr := x.Lexpr.GetRowExpr(), x.Rexpr.GetRowExpr(); x.Kind == q.A_Expr_Kind_AEXPR_OP && lr != nil && rr != nil {
 		return b.rowCompare(op, lr.Args, rr.Args, sc)
 	}
+	if lr, sl := x.Lexpr.GetRowExpr(), x.Rexpr.GetSubLink(); x.Kind == q.A_Expr_Kind_AEXPR_OP && lr != nil && sl != nil && sl.SubLinkType == q.SubLinkType_EXPR_SUBLINK {
+		return b.bindRowCompareSubLink(op, lr.Args, sl, sc)
+	}
+	if lr, rr := x.Lexpr.GetRowExpr(), x.Rexpr.GetRowExpr(); (x.Kind == q.A_Expr_Kind_AEXPR_DISTINCT || x.Kind == q.A_Expr_Kind_AEXPR_NOT_DISTINCT) && lr != nil && rr != nil {
+		return b.rowDistinct(lr.Args, rr.Args, x.Kind == q.A_Expr_Kind_AEXPR_NOT_DISTINCT, sc)
+	}
 	if lr := x.Lexpr.GetRowExpr(); x.Kind == q.A_Expr_Kind_AEXPR_IN && lr != nil {
 		var ors []Expr
 		for _, it := range x.Rexpr.GetList().Items {
@@ -777,4 +783,33 @@ func (b *binder) rowCompare(op string, ls, rs []*q.Node, sc *scope) (Expr, error
 		return acc, nil
 	}
 	return nil, unsupported("row comparison operator %s is not supported", op)
+}
+
+// rowDistinct is (a1, a2) IS [NOT] DISTINCT FROM (b1, b2): the rows are
+// distinct when any pair is.
+func (b *binder) rowDistinct(ls, rs []*q.Node, not bool, sc *scope) (Expr, error) {
+	if len(ls) != len(rs) {
+		return nil, errf(CodeSyntaxError, "unequal number of entries in row expressions")
+	}
+	l, err := b.bindList(ls, sc)
+	if err != nil {
+		return nil, err
+	}
+	r, err := b.bindList(rs, sc)
+	if err != nil {
+		return nil, err
+	}
+	parts := make([]Expr, len(l))
+	for i := range l {
+		eq, err := b.binaryOp("=", l[i], r[i])
+		if err != nil {
+			return nil, err
+		}
+		parts[i] = &distinctExpr{eq: eq.(*opExpr)}
+	}
+	var e Expr = &boolExpr{op: "OR", args: parts}
+	if not {
+		e = &boolExpr{op: "NOT", args: []Expr{e}}
+	}
+	return e, nil
 }

@@ -61,7 +61,11 @@ type diffStats struct {
 }
 
 func TestDifferential(t *testing.T) {
-	files, err := filepath.Glob("../testdata/sql/*.sql")
+	pattern := "../testdata/sql/*.sql"
+	if p := os.Getenv("DIFFTEST_FILES"); p != "" {
+		pattern = p // a scratch script while developing
+	}
+	files, err := filepath.Glob(pattern)
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no scripts in ../testdata/sql: %v", err)
 	}
@@ -117,7 +121,7 @@ func runScript(t *testing.T, path string, conn *pgx.Conn, db string, stats *diff
 	dirty := true
 	sess := &Session{TimeZone: time.UTC, User: "postgres", Database: db}
 	for _, st := range stmts {
-		body, directives := stripDirectives(st)
+		body, directives, params := stripDirectives(st)
 		if strings.TrimSpace(body) == "" {
 			continue
 		}
@@ -152,7 +156,11 @@ func runScript(t *testing.T, path string, conn *pgx.Conn, db string, stats *diff
 		}
 		line := lineOf(string(src), body)
 		label := fmt.Sprintf("%s:%d", filepath.Base(path), line)
-		ours, oerr := eng.Query(ctx, sess, body)
+		var args []any
+		for _, p := range params {
+			args = append(args, p)
+		}
+		ours, oerr := eng.Query(ctx, sess, body, args...)
 		if directives["unsupported"] {
 			stats.mu.Lock()
 			stats.unsupported++
@@ -165,7 +173,12 @@ func runScript(t *testing.T, path string, conn *pgx.Conn, db string, stats *diff
 		stats.mu.Lock()
 		stats.cases++
 		stats.mu.Unlock()
-		want := pgRun(ctx, conn, body)
+		var want pgResult
+		if params != nil {
+			want = pgRunParams(ctx, conn, body, params)
+		} else {
+			want = pgRun(ctx, conn, body)
+		}
 		if perr == nil {
 			want.order = len(tree.Stmts[0].Stmt.GetSelectStmt().SortClause) > 0
 		}
@@ -173,9 +186,13 @@ func runScript(t *testing.T, path string, conn *pgx.Conn, db string, stats *diff
 	}
 }
 
-func stripDirectives(st string) (string, map[string]bool) {
+// stripDirectives removes comment lines, returning the statement, its
+// directives ("-- unsupported") and the text parameters a
+// "-- params: v1 | v2" line gives $1, $2 (both sides receive them as
+// untyped text, so their types are inferred from the query).
+func stripDirectives(st string) (string, map[string]bool, []string) {
 	d := map[string]bool{}
-	var keep []string
+	var keep, params []string
 	for _, l := range strings.Split(st, "\n") {
 		s := strings.TrimSpace(l)
 		if strings.HasPrefix(s, "--") {
@@ -183,11 +200,44 @@ func stripDirectives(st string) (string, map[string]bool) {
 			if w == "unsupported" {
 				d[w] = true
 			}
+			if rest, ok := strings.CutPrefix(w, "params:"); ok {
+				for _, p := range strings.Split(rest, "|") {
+					params = append(params, strings.TrimSpace(p))
+				}
+			}
 			continue
 		}
 		keep = append(keep, l)
 	}
-	return strings.TrimSpace(strings.Join(keep, "\n")), d
+	return strings.TrimSpace(strings.Join(keep, "\n")), d, params
+}
+
+// pgRunParams runs a query with text parameters of unspecified type.
+func pgRunParams(ctx context.Context, conn *pgx.Conn, sql string, params []string) pgResult {
+	vals := make([][]byte, len(params))
+	for i, p := range params {
+		vals[i] = []byte(p)
+	}
+	rr := conn.PgConn().ExecParams(ctx, sql, vals, nil, nil, nil)
+	var out pgResult
+	for rr.NextRow() {
+		row := rr.Values()
+		r := make([]*string, len(row))
+		for i, v := range row {
+			if v != nil {
+				s := string(v)
+				r[i] = &s
+			}
+		}
+		out.rows = append(out.rows, r)
+	}
+	for _, f := range rr.FieldDescriptions() {
+		out.cols = append(out.cols, Column{Name: f.Name, TypeOID: f.DataTypeOID, TypeMod: f.TypeModifier})
+	}
+	if _, err := rr.Close(); err != nil {
+		out.code, out.msg = errCode(err)
+	}
+	return out
 }
 
 func lineOf(src, stmt string) int {

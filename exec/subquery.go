@@ -13,6 +13,9 @@ type subqueryExpr struct {
 	t          Type
 	test       Expr  // left operand of ANY/ALL
 	cmp        cmpOp // operator of ANY/ALL
+	// rowTests is the left row of (a, b) op ANY/ALL (SELECT x, y) and
+	// (a, b) op (SELECT x, y) (ROWCOMPARE: kind EXPR with rowTests set)
+	rowTests   []Expr
 	correlated bool
 	id         int
 }
@@ -20,7 +23,8 @@ type subqueryExpr struct {
 func (s *subqueryExpr) Type() Type     { return s.t }
 func (s *subqueryExpr) String() string { return "subquery#" + itoa(int64(s.id)) }
 
-func (b *binder) bindSubLink(sl *q.SubLink, sc *scope) (Expr, error) {
+// prepareSubLink binds a sublink's query.
+func (b *binder) prepareSubLink(sl *q.SubLink, sc *scope) (*subqueryExpr, *bound, error) {
 	sel := sl.Subselect.GetSelectStmt()
 	inner := newScope(sc)
 	inner.passthrough = true
@@ -28,9 +32,8 @@ func (b *binder) bindSubLink(sl *q.SubLink, sc *scope) (Expr, error) {
 	bd, err := b.bindSelect(sel, inner)
 	b.agg, b.win = savedAgg, savedWin
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	_ = bd
 	correlated := inner.correlated
 	// a correlated reference from the subquery marks our own scope too
 	// when it reaches beyond it (handled by scope.resolve).
@@ -38,6 +41,24 @@ func (b *binder) bindSubLink(sl *q.SubLink, sc *scope) (Expr, error) {
 	if !correlated {
 		s.p = &materialNode{input: bd.plan, id: s.id}
 	}
+	return s, bd, nil
+}
+
+// bindRowCompareSubLink binds (a, b) op (SELECT x, y).
+func (b *binder) bindRowCompareSubLink(op string, left []*q.Node, sl *q.SubLink, sc *scope) (Expr, error) {
+	s, bd, err := b.prepareSubLink(sl, sc)
+	if err != nil {
+		return nil, err
+	}
+	return b.bindRowSubLink(s, op, left, bd, sc)
+}
+
+func (b *binder) bindSubLink(sl *q.SubLink, sc *scope) (Expr, error) {
+	s, bd, err := b.prepareSubLink(sl, sc)
+	if err != nil {
+		return nil, err
+	}
+	correlated := s.correlated
 	switch sl.SubLinkType {
 	case q.SubLinkType_EXISTS_SUBLINK:
 		s.t = TBool
@@ -56,8 +77,17 @@ func (b *binder) bindSubLink(sl *q.SubLink, sc *scope) (Expr, error) {
 		}
 		s.t = at
 	case q.SubLinkType_ANY_SUBLINK, q.SubLinkType_ALL_SUBLINK:
+		if re := sl.Testexpr.GetRowExpr(); re != nil {
+			op := "="
+			if len(sl.OperName) > 0 {
+				if op, err = opName(sl.OperName); err != nil {
+					return nil, err
+				}
+			}
+			return b.bindRowSubLink(s, op, re.Args, bd, sc)
+		}
 		if len(bd.cols) != 1 {
-			return nil, unsupported("row comparisons with subqueries are not supported")
+			return nil, errf(CodeSyntaxError, "subquery has too many columns")
 		}
 		op := "="
 		if len(sl.OperName) > 0 {
@@ -106,6 +136,9 @@ func (s *subqueryExpr) Eval(ec *evalCtx, b *Batch, sel []int32) (*Vec, error) {
 		if test, err = s.test.Eval(ec, b, sel); err != nil {
 			return nil, err
 		}
+	}
+	if s.rowTests != nil {
+		return s.evalRows(ec, b, sel)
 	}
 	if !s.correlated && s.test != nil && ((s.kind == q.SubLinkType_ANY_SUBLINK && s.cmp == opEq) || (s.kind == q.SubLinkType_ALL_SUBLINK && s.cmp == opNe)) {
 		return s.evalHashed(ec, b, sel, test)
@@ -259,4 +292,168 @@ func (s *subqueryExpr) evalHashed(ec *evalCtx, b *Batch, sel []int32, test *Vec)
 		}
 	})
 	return out, nil
+}
+
+// bindRowSubLink binds (a, b) op ANY/ALL (SELECT x, y) and, with kind
+// EXPR, (a, b) op (SELECT x, y): the left row's columns and the
+// subquery's are compared pairwise after coercion to a common type.
+func (b *binder) bindRowSubLink(s *subqueryExpr, op string, left []*q.Node, bd *bound, sc *scope) (Expr, error) {
+	if op == "!=" {
+		op = "<>"
+	}
+	c, ok := cmpOps[op]
+	if !ok {
+		return nil, unsupported("row comparison operator %s is not supported", op)
+	}
+	if len(left) < len(bd.cols) {
+		return nil, errf(CodeSyntaxError, "subquery has too many columns")
+	}
+	if len(left) > len(bd.cols) {
+		return nil, errf(CodeSyntaxError, "subquery has too few columns")
+	}
+	tests, err := b.bindList(left, sc)
+	if err != nil {
+		return nil, err
+	}
+	exprs := make([]Expr, len(bd.cols))
+	cols := make([]colInfo, len(bd.cols))
+	cast := false
+	for i, col := range bd.cols {
+		ct, ok := comparableType(tests[i].Type(), col.t)
+		if tests[i].Type().OID == OIDUnknown {
+			ct, ok = col.t, true
+		}
+		if col.t.OID == OIDUnknown {
+			ct, ok = tests[i].Type(), true
+		}
+		if !ok {
+			return nil, opNotExist(op, tests[i].Type(), col.t)
+		}
+		if tests[i], err = b.coerce(tests[i], ct, castImplicit, ""); err != nil {
+			return nil, err
+		}
+		exprs[i] = &colRef{idx: i, t: col.t}
+		if col.t.OID != ct.OID {
+			exprs[i] = &castExpr{arg: exprs[i], t: ct}
+			cast = true
+		}
+		cols[i] = colInfo{name: col.name, t: ct}
+	}
+	if cast {
+		s.p = &projectNode{input: bd.plan, exprs: exprs, cols: cols}
+		if !s.correlated {
+			s.p = &materialNode{input: s.p, id: s.id}
+		}
+	}
+	s.rowTests, s.cmp, s.t = tests, c, TBool
+	return s, nil
+}
+
+// rowCmp3 compares row i of tests with row r of cols under op with SQL's
+// row-comparison rules: = and <> look at every pair (any unequal pair
+// decides), ordering operators decide at the first unequal pair; a NULL
+// pair met before the decision makes the result NULL (ok=false).
+func rowCmp3(op cmpOp, tests []*Vec, i int, cols []*Vec, r int) (res, ok bool) {
+	switch op {
+	case opEq, opNe:
+		sawNull := false
+		for k, t := range tests {
+			if t.IsNull(i) || cols[k].IsNull(r) {
+				sawNull = true
+				continue
+			}
+			if cmpRows(t, i, cols[k], r) != 0 {
+				return op == opNe, true
+			}
+		}
+		if sawNull {
+			return false, false
+		}
+		return op == opEq, true
+	}
+	for k, t := range tests {
+		if t.IsNull(i) || cols[k].IsNull(r) {
+			return false, false
+		}
+		if c := cmpRows(t, i, cols[k], r); c != 0 {
+			return op.holds(c), true
+		}
+	}
+	return op.holds(0), true
+}
+
+// evalRows evaluates a row sublink for the selected rows.
+func (s *subqueryExpr) evalRows(ec *evalCtx, b *Batch, sel []int32) (*Vec, error) {
+	tests := make([]*Vec, len(s.rowTests))
+	for k, e := range s.rowTests {
+		v, err := e.Eval(ec, b, sel)
+		if err != nil {
+			return nil, err
+		}
+		tests[k] = v
+	}
+	out := NewVec(TBool, b.N)
+	var rows *Batch
+	if !s.correlated {
+		var err error
+		if rows, err = s.results(ec); err != nil {
+			return nil, err
+		}
+	}
+	var firstErr error
+	forEach(b.N, sel, func(i int) {
+		if firstErr != nil {
+			return
+		}
+		rs := rows
+		if s.correlated {
+			sub := *ec
+			sub.outer = append(append([]outerRow{}, ec.outer...), outerRow{b: b, row: i})
+			buf, err := collect(&sub, s.p)
+			if err != nil {
+				firstErr = err
+				return
+			}
+			rs = buf.batch()
+		}
+		firstErr = s.fillRow(out, i, tests, rs)
+	})
+	return out, firstErr
+}
+
+func (s *subqueryExpr) fillRow(out *Vec, i int, tests []*Vec, rows *Batch) error {
+	if s.kind == q.SubLinkType_EXPR_SUBLINK {
+		switch rows.N {
+		case 0:
+			out.SetNull(i)
+		case 1:
+			if r, ok := rowCmp3(s.cmp, tests, i, rows.Cols, 0); ok {
+				out.B[i] = r
+			} else {
+				out.SetNull(i)
+			}
+		default:
+			return errf(CodeCardinalityViolation, "more than one row returned by a subquery used as an expression")
+		}
+		return nil
+	}
+	all := s.kind == q.SubLinkType_ALL_SUBLINK
+	sawNull := false
+	for r := 0; r < rows.N; r++ {
+		h, ok := rowCmp3(s.cmp, tests, i, rows.Cols, r)
+		switch {
+		case !ok:
+			sawNull = true
+		case h != all:
+			// ANY found a true row, ALL a false one
+			out.B[i] = h
+			return nil
+		}
+	}
+	if sawNull {
+		out.SetNull(i)
+		return nil
+	}
+	out.B[i] = all
+	return nil
 }

@@ -10,7 +10,6 @@ SELECT v, count(*) FROM u GROUP BY ROLLUP (v);
 SELECT v, count(*) FROM u GROUP BY GROUPING SETS ((v), ());
 -- unsupported
 SELECT ROW(1, 2);
--- unsupported
 SELECT (1, 2) = ANY(SELECT 1, 2);
 -- unsupported
 SELECT mode() WITHIN GROUP (ORDER BY n) FROM u;
