@@ -8,11 +8,11 @@ import (
 // ARRAY(...). Uncorrelated subqueries run once per execution; correlated
 // ones re-run for each outer row with that row pushed on the outer stack.
 type subqueryExpr struct {
-	kind       q.SubLinkType
-	p          plan
-	t          Type
-	test       Expr  // left operand of ANY/ALL
-	cmp        cmpOp // operator of ANY/ALL
+	kind q.SubLinkType
+	p    plan
+	t    Type
+	test Expr  // left operand of ANY/ALL
+	cmp  cmpOp // operator of ANY/ALL
 	// rowTests is the left row of (a, b) op ANY/ALL (SELECT x, y) and
 	// (a, b) op (SELECT x, y) (ROWCOMPARE: kind EXPR with rowTests set)
 	rowTests   []Expr
