@@ -197,15 +197,27 @@ func (b *binder) bindRangeVar(rv *q.RangeVar, sc *scope) (plan, []scopeCol, erro
 }
 
 func (b *binder) bindJoin(j *q.JoinExpr, sc *scope) (plan, []scopeCol, error) {
-	if j.Alias != nil {
-		return nil, nil, unsupported("aliases on JOIN expressions are not supported")
+	if j.Alias == nil {
+		return b.bindJoinExpr(j, sc)
 	}
+	return b.bindAliasedJoin(j, sc)
+}
+
+func (b *binder) bindJoinExpr(j *q.JoinExpr, sc *scope) (plan, []scopeCol, error) {
 	lp, lcols, err := b.bindFromItem(j.Larg, sc)
 	if err != nil {
 		return nil, nil, err
 	}
+	if lateralItem(j.Rarg) {
+		return b.bindLateralJoin(j, lp, lcols, sc)
+	}
 	rp, rcols, err := b.bindFromItem(j.Rarg, sc)
 	if err != nil {
+		if rf := j.Rarg.GetRangeFunction(); rf != nil && (Code(err) == CodeUndefinedColumn || Code(err) == CodeUndefinedTable) {
+			// functions are implicitly LATERAL: the arguments may read
+			// the left side
+			return b.bindLateralJoin(j, lp, lcols, sc)
+		}
 		return nil, nil, err
 	}
 	nl := len(lp.columns())

@@ -2,11 +2,14 @@ package exec
 
 // lateralNode joins each left row with the rows its LATERAL subquery
 // returns for that row (the row is pushed on the outer stack, where the
-// subquery's references to earlier FROM items read it). outer pads left
-// rows without matches with NULLs (LEFT JOIN LATERAL ... ON true).
+// subquery's references to earlier FROM items read it). cond is a JOIN
+// LATERAL ... ON condition over the combined row (left columns, then the
+// subquery's); outer pads left rows without a matching row with NULLs
+// (LEFT JOIN LATERAL).
 type lateralNode struct {
 	left  plan
 	sub   plan
+	cond  Expr
 	outer bool
 	cols  []colInfo
 }
@@ -18,6 +21,7 @@ func (l *lateralNode) run(ec *evalCtx, emit func(*Batch) error) error {
 	return l.left.run(ec, func(b *Batch) error {
 		var li []int32
 		subBuf := newBuffer(typesOf(subCols))
+		defer subBuf.free(ec.run)
 		var firstErr error
 		forEach(b.N, b.Sel, func(i int) {
 			if firstErr != nil {
@@ -34,25 +38,32 @@ func (l *lateralNode) run(ec *evalCtx, emit func(*Batch) error) error {
 				firstErr = err
 				return
 			}
-			n := got.n
-			if n == 0 && l.outer {
-				pad := &Batch{N: 1, Cols: make([]*Vec, len(subCols))}
-				for c, ci := range subCols {
-					pad.Cols[c] = nullVec(ci.t, 1)
-				}
-				if firstErr = subBuf.add(ec.run, pad); firstErr != nil {
+			defer got.free(ec.run)
+			sb := got.batch()
+			if l.cond != nil && sb.N > 0 {
+				if sb, err = l.matching(ec, b, i, sb); err != nil {
+					firstErr = err
 					return
 				}
+			}
+			n := sb.Live()
+			if n == 0 && l.outer {
+				sb = &Batch{N: 1, Cols: make([]*Vec, len(subCols))}
+				for c, ci := range subCols {
+					sb.Cols[c] = nullVec(ci.t, 1)
+				}
 				n = 1
-			} else if firstErr = subBuf.add(ec.run, got.batch()); firstErr != nil {
+			}
+			if n == 0 {
 				return
 			}
-			got.free(ec.run)
+			if firstErr = subBuf.add(ec.run, sb); firstErr != nil {
+				return
+			}
 			for k := 0; k < n; k++ {
 				li = append(li, int32(i))
 			}
 		})
-		defer subBuf.free(ec.run)
 		if firstErr != nil {
 			return firstErr
 		}
@@ -66,4 +77,31 @@ func (l *lateralNode) run(ec *evalCtx, emit func(*Batch) error) error {
 		out.Cols = append(out.Cols, subBuf.batch().Cols...)
 		return emit(out)
 	})
+}
+
+// matching narrows the subquery rows for left row i to those satisfying
+// the ON condition.
+func (l *lateralNode) matching(ec *evalCtx, left *Batch, i int, sub *Batch) (*Batch, error) {
+	rep := make([]int32, sub.N)
+	for k := range rep {
+		rep[k] = int32(i)
+	}
+	comb := &Batch{N: sub.N, Cols: make([]*Vec, 0, len(left.Cols)+len(sub.Cols))}
+	for _, c := range left.Cols {
+		comb.Cols = append(comb.Cols, c.Gather(rep))
+	}
+	comb.Cols = append(comb.Cols, sub.Cols...)
+	v, err := l.cond.Eval(ec, comb, nil)
+	if err != nil {
+		return nil, err
+	}
+	sel := selectTrue(v, comb.N, nil)
+	if len(sel) == sub.N {
+		return sub, nil
+	}
+	out := &Batch{N: len(sel), Cols: make([]*Vec, len(sub.Cols))}
+	for c, col := range sub.Cols {
+		out.Cols[c] = col.Gather(sel)
+	}
+	return out, nil
 }
