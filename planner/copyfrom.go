@@ -2,12 +2,9 @@ package planner
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"strings"
 
-	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/jackc/pgx/v5/pgtype"
 
@@ -74,18 +71,16 @@ func (w *writer) copyRows(st *wire.Statement, in *wire.CopyIn) ([][]*exec.Vec, i
 	if err := in.Start(len(targets)); err != nil {
 		return nil, 0, err
 	}
-	binary := in.Options().Format == wire.CopyBinary
-	m := pgtype.NewMap()
+	rd := newCopyRowReader(in, td, targets)
 	var batches [][]*exec.Vec
 	var total int64
-	line := 0
 	for {
-		rows, err := readCopyRows(in, td, targets, binary, m, &line, copyBatchRows)
+		b, err := rd.next(copyBatchRows)
 		if err != nil {
 			return nil, 0, err
 		}
-		if len(rows) > 0 {
-			vecs, err := w.copyBatch(ti, targets, rows)
+		if b.n > 0 {
+			vecs, err := w.copyVecs(ti, targets, b)
 			if err != nil {
 				return nil, 0, err
 			}
@@ -96,36 +91,28 @@ func (w *writer) copyRows(st *wire.Statement, in *wire.CopyIn) ([][]*exec.Vec, i
 				return nil, 0, err
 			}
 			batches = append(batches, vecs)
-			total += int64(len(rows))
+			total += int64(b.n)
 		}
-		if len(rows) < copyBatchRows {
+		if b.n < copyBatchRows {
 			break
 		}
 	}
 	return batches, total, nil
 }
 
-// copyBatch converts rows of text values (targets' columns) into column
-// vectors in table order; omitted columns get their defaults, evaluated
-// per row by exec.
-func (w *writer) copyBatch(ti *tableInfo, targets []int, rows [][]any) ([]*exec.Vec, error) {
+// copyVecs converts a batch of COPY rows into column vectors in table
+// order; omitted columns get their defaults, evaluated per row by exec.
+func (w *writer) copyVecs(ti *tableInfo, targets []int, b *copyBatch) ([]*exec.Vec, error) {
 	td := ti.def
-	cols := make([]exec.ColumnDef, len(targets))
-	for i, c := range targets {
-		cols[i] = exec.ColumnDef{Name: td.Columns[c].Name, Type: td.Columns[c].Type}
-	}
-	mt, err := exec.NewMemTable(cols, rows)
+	tv, err := b.vecs()
 	if err != nil {
-		return nil, toWire(err)
+		return nil, err
 	}
 	out := make([]*exec.Vec, len(td.Columns))
 	for i, c := range targets {
-		v, err := exec.VecFromArrow(mt.Records[0].Column(i), td.Columns[c].Type)
-		if err != nil {
-			return nil, toWire(err)
-		}
-		out[c] = v
+		out[c] = tv[i]
 	}
+	n := b.n
 	var omitted []int
 	var items []string
 	fill := map[int][]bool{}
@@ -137,8 +124,8 @@ func (w *writer) copyBatch(ti *tableInfo, targets []int, rows [][]any) ([]*exec.
 			fill[c] = nil
 		}
 		if defaultFor(cd) == "NULL" {
-			out[c] = exec.NewVec(cd.Type, len(rows))
-			for i := range rows {
+			out[c] = exec.NewVec(cd.Type, n)
+			for i := 0; i < n; i++ {
 				out[c].SetNull(i)
 			}
 			continue
@@ -147,7 +134,7 @@ func (w *writer) copyBatch(ti *tableInfo, targets []int, rows [][]any) ([]*exec.
 		items = append(items, castTo(cd.Default, cd.Type))
 	}
 	if len(omitted) > 0 {
-		vecs, _, err := w.query(fmt.Sprintf("SELECT %s FROM generate_series(1, %d)", strings.Join(items, ", "), len(rows)))
+		vecs, _, err := w.query(fmt.Sprintf("SELECT %s FROM generate_series(1, %d)", strings.Join(items, ", "), n))
 		if err != nil {
 			return nil, err
 		}
@@ -218,9 +205,12 @@ func (s *session) copyStream(ctx context.Context, st *wire.Statement, in *wire.C
 				}
 			}
 			w := &writer{s: s, v: newView(c, newPendingState()), ctx: ctx, copySeen: newKeySets()}
-			rdr = &copyReader{w: w, ti: ti, targets: targets, in: in, binary: in.Options().Format == wire.CopyBinary, m: pgtype.NewMap()}
+			rdr = newCopyReader(w, ti, newCopyRowReader(in, ti.def, targets), targets)
 			return nil
 		})
+	if rdr != nil {
+		rdr.close()
+	}
 	if rdr != nil && rdr.err != nil {
 		return 0, rdr.err
 	}
@@ -239,102 +229,4 @@ func copyTargets(td *exec.TableDef, st *wire.Statement) ([]int, error) {
 		names = append(names, &sqlparse.Node{Node: &sqlparse.Node_ResTarget{ResTarget: &sqlparse.ResTarget{Name: c}}})
 	}
 	return insertTargets(td, names)
-}
-
-// copyReader turns the COPY data stream into validated Arrow records in
-// the table's schema, one batch at a time, as the Load adapter reads
-// them. Its error (the validator's, with its SQLSTATE) is kept for the
-// client; the adapter only sees that the stream failed.
-type copyReader struct {
-	w       *writer
-	ti      *tableInfo
-	targets []int
-	in      *wire.CopyIn
-	binary  bool
-	m       *pgtype.Map
-	cur     arrow.RecordBatch
-	err     error
-	n       int64
-	line    int
-	done    bool
-}
-
-func (r *copyReader) Retain()                        {}
-func (r *copyReader) Release()                       {}
-func (r *copyReader) Schema() *arrow.Schema          { return r.ti.schema }
-func (r *copyReader) RecordBatch() arrow.RecordBatch { return r.cur }
-func (r *copyReader) Record() arrow.RecordBatch      { return r.cur }
-func (r *copyReader) Err() error                     { return r.err }
-
-func (r *copyReader) Next() bool {
-	r.cur = nil
-	if r.done || r.err != nil {
-		return false
-	}
-	rows, err := readCopyRows(r.in, r.ti.def, r.targets, r.binary, r.m, &r.line, copyBatchRows)
-	if err != nil {
-		r.err = err
-		return false
-	}
-	if len(rows) < copyBatchRows {
-		r.done = true
-	}
-	if len(rows) == 0 {
-		return false
-	}
-	vecs, err := r.w.copyBatch(r.ti, r.targets, rows)
-	if err == nil {
-		err = r.w.checkRows(r.ti, vecs)
-	}
-	if err != nil {
-		r.err = err
-		return false
-	}
-	rec, err := recordFromVecs(r.ti.schema, r.ti.def.Columns, vecs)
-	if err != nil {
-		r.err = err
-		return false
-	}
-	r.n += int64(len(rows))
-	r.cur = rec
-	return true
-}
-
-// readCopyRows reads up to max rows of the stream as text values of the
-// target columns (nil = NULL).
-func readCopyRows(in *wire.CopyIn, td *exec.TableDef, targets []int, binary bool, m *pgtype.Map, line *int, max int) ([][]any, error) {
-	var rows [][]any
-	for len(rows) < max {
-		fields, err := in.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-		*line++
-		if len(fields) > len(targets) {
-			return nil, wire.Errorf("22P04", "extra data after last expected column").WithDetail(fmt.Sprintf("COPY %s, line %d", td.Name, *line))
-		}
-		if len(fields) < len(targets) {
-			return nil, wire.Errorf("22P04", "missing data for column \"%s\"", td.Columns[targets[len(fields)]].Name).WithDetail(fmt.Sprintf("COPY %s, line %d", td.Name, *line))
-		}
-		row := make([]any, len(targets))
-		for i, f := range fields {
-			if f == nil {
-				continue
-			}
-			if !binary {
-				row[i] = string(f)
-				continue
-			}
-			txt, err := binaryToText(m, td.Columns[targets[i]].Type, f)
-			if err != nil {
-				return nil, wire.Errorf("22P03", "invalid binary data for column \"%s\"", td.Columns[targets[i]].Name).WithDetail(fmt.Sprintf("COPY %s, line %d: %v", td.Name, *line, err))
-			}
-			row[i] = txt
-		}
-		rows = append(rows, row)
-	}
-	return rows, nil
 }

@@ -1,0 +1,323 @@
+package planner
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/pggraph/pggraph/exec"
+	"github.com/pggraph/pggraph/wire"
+)
+
+// copyBatch accumulates one batch of COPY rows straight into typed
+// column vectors: integers and floats of the plain decimal forms are
+// parsed in place, text is appended to one buffer per column (one string
+// per batch, values are substrings of it), and only other types or
+// unusual spellings go through exec's input functions (which also
+// produce the exact error of a bad value). No per-row or per-value
+// allocation on the common path.
+type copyBatch struct {
+	td      *exec.TableDef
+	targets []int
+	cols    []copyColumn
+	n       int
+	// firstLine is the COPY line number of the batch's first row.
+	firstLine int
+}
+
+// copyKind is how a column's text values are converted.
+type copyKind uint8
+
+const (
+	copyOther copyKind = iota // exec's input function, value by value
+	copyInt                   // int2/int4/int8
+	copyFloat                 // float4/float8
+	copyStr                   // text-like: the value itself
+)
+
+// copyColumn is one target column's values in a batch.
+type copyColumn struct {
+	t     exec.Type
+	name  string
+	kind  copyKind
+	nulls []bool // nil until the first NULL
+	ints  []int64
+	flts  []float64
+	data  []byte  // copyStr: concatenated values
+	ends  []int32 // copyStr: end offset of each value in data
+	vals  []string
+}
+
+func copyKindOf(t exec.Type) copyKind {
+	switch t.OID {
+	case exec.OIDInt2, exec.OIDInt4, exec.OIDInt8:
+		return copyInt
+	case exec.OIDFloat4, exec.OIDFloat8:
+		return copyFloat
+	}
+	if t.Kind() == exec.KStr {
+		return copyStr
+	}
+	return copyOther
+}
+
+func newCopyBatch(td *exec.TableDef, targets []int, rows int) *copyBatch {
+	b := &copyBatch{td: td, targets: targets, cols: make([]copyColumn, len(targets))}
+	for i, c := range targets {
+		cd := td.Columns[c]
+		col := copyColumn{t: cd.Type, name: cd.Name, kind: copyKindOf(cd.Type)}
+		switch col.kind {
+		case copyInt:
+			col.ints = make([]int64, 0, rows)
+		case copyFloat:
+			col.flts = make([]float64, 0, rows)
+		case copyStr:
+			col.ends = make([]int32, 0, rows)
+		default:
+			col.vals = make([]string, 0, rows)
+		}
+		b.cols[i] = col
+	}
+	return b
+}
+
+// add appends one row (text-format field values of the target columns,
+// nil = NULL; the bytes are not retained). line is the row's COPY line.
+func (b *copyBatch) add(fields [][]byte, line int) error {
+	if len(fields) > len(b.targets) {
+		return wire.Errorf("22P04", "extra data after last expected column").WithDetail(fmt.Sprintf("COPY %s, line %d", b.td.Name, line))
+	}
+	if len(fields) < len(b.targets) {
+		return wire.Errorf("22P04", "missing data for column \"%s\"", b.td.Columns[b.targets[len(fields)]].Name).WithDetail(fmt.Sprintf("COPY %s, line %d", b.td.Name, line))
+	}
+	if b.n == 0 {
+		b.firstLine = line
+	}
+	for i, f := range fields {
+		c := &b.cols[i]
+		if f == nil {
+			c.null(b.n)
+			continue
+		}
+		if err := c.add(f); err != nil {
+			return copyValueError(err, b.td.Name, line, c.name, f)
+		}
+	}
+	b.n++
+	return nil
+}
+
+// null appends a NULL at row r.
+func (c *copyColumn) null(r int) {
+	if c.nulls == nil {
+		c.nulls = make([]bool, r, max(cap(c.ints), cap(c.flts), cap(c.ends), cap(c.vals), r+1))
+	}
+	c.nulls = append(c.nulls, true)
+	switch c.kind {
+	case copyInt:
+		c.ints = append(c.ints, 0)
+	case copyFloat:
+		c.flts = append(c.flts, 0)
+	case copyStr:
+		c.ends = append(c.ends, int32(len(c.data)))
+	default:
+		c.vals = append(c.vals, "")
+	}
+}
+
+func (c *copyColumn) add(f []byte) error {
+	if c.nulls != nil {
+		c.nulls = append(c.nulls, false)
+	}
+	switch c.kind {
+	case copyInt:
+		if v, ok := plainInt(f, c.t); ok {
+			c.ints = append(c.ints, v)
+			return nil
+		}
+		v, err := c.parse(f)
+		if err != nil {
+			return err
+		}
+		c.ints = append(c.ints, v.I[0])
+	case copyFloat:
+		if v, ok := plainFloat(f, c.t); ok {
+			c.flts = append(c.flts, v)
+			return nil
+		}
+		v, err := c.parse(f)
+		if err != nil {
+			return err
+		}
+		c.flts = append(c.flts, v.F[0])
+	case copyStr:
+		c.data = append(c.data, f...)
+		if len(c.data) > 1<<31-1 {
+			return wire.Errorf("54000", "COPY batch of column \"%s\" exceeds 2 GB", c.name)
+		}
+		c.ends = append(c.ends, int32(len(c.data)))
+	default:
+		c.vals = append(c.vals, string(f))
+	}
+	return nil
+}
+
+// parse converts one value through exec's input function for the
+// column's type (the spelling PostgreSQL accepts, or its error).
+func (c *copyColumn) parse(f []byte) (*exec.Vec, error) {
+	mt, err := exec.NewMemTable([]exec.ColumnDef{{Name: c.name, Type: c.t}}, [][]any{{string(f)}})
+	if err != nil {
+		return nil, err
+	}
+	return exec.VecFromArrow(mt.Records[0].Column(0), c.t)
+}
+
+// copyValueError is a value's conversion error with PostgreSQL's COPY
+// context (line and column).
+func copyValueError(err error, table string, line int, col string, f []byte) error {
+	we, ok := toWire(err).(*wire.Error)
+	if !ok {
+		return err
+	}
+	c := *we
+	val := string(f)
+	if len(val) > 100 {
+		val = val[:100] + "..."
+	}
+	c.Where = fmt.Sprintf("COPY %s, line %d, column %s: \"%s\"", table, line, col, val)
+	return &c
+}
+
+// vecs returns the batch as vectors of the target columns (in COPY
+// column order); other types are converted here, a batch at a time.
+func (b *copyBatch) vecs() ([]*exec.Vec, error) {
+	out := make([]*exec.Vec, len(b.cols))
+	for i := range b.cols {
+		c := &b.cols[i]
+		v := &exec.Vec{T: c.t, N: b.n, Nulls: c.nulls}
+		switch c.kind {
+		case copyInt:
+			v.I = c.ints
+		case copyFloat:
+			v.F = c.flts
+		case copyStr:
+			all := string(c.data)
+			v.S = make([]string, b.n)
+			start := int32(0)
+			for r, e := range c.ends {
+				v.S[r] = all[start:e]
+				start = e
+			}
+		default:
+			cv, err := c.convert(b)
+			if err != nil {
+				return nil, err
+			}
+			v = cv
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+// convert runs a copyOther column's values through exec's input
+// functions (the error names the failing row's line).
+func (c *copyColumn) convert(b *copyBatch) (*exec.Vec, error) {
+	rows := make([][]any, b.n)
+	cells := make([]any, b.n)
+	for r := range rows {
+		if c.nulls == nil || !c.nulls[r] {
+			cells[r] = c.vals[r]
+		}
+		rows[r] = cells[r : r+1 : r+1]
+	}
+	mt, err := exec.NewMemTable([]exec.ColumnDef{{Name: c.name, Type: c.t}}, rows)
+	if err != nil {
+		// find the failing value for the error's context
+		for r := range rows {
+			if cells[r] == nil {
+				continue
+			}
+			if _, err1 := c.parse([]byte(c.vals[r])); err1 != nil {
+				return nil, copyValueError(err1, b.td.Name, b.firstLine+r, c.name, []byte(c.vals[r]))
+			}
+		}
+		return nil, toWire(err)
+	}
+	v, err := exec.VecFromArrow(mt.Records[0].Column(0), c.t)
+	if err != nil {
+		return nil, toWire(err)
+	}
+	return v, nil
+}
+
+// plainInt parses the common spelling of an integer: an optional minus
+// and 1 to 18 digits (cannot overflow int64), then checks the type's
+// range. Anything else (spaces, plus signs, long or out-of-range values)
+// is left to exec's input function.
+func plainInt(f []byte, t exec.Type) (int64, bool) {
+	s := f
+	neg := false
+	if len(s) > 0 && s[0] == '-' {
+		neg, s = true, s[1:]
+	}
+	if len(s) == 0 || len(s) > 18 {
+		return 0, false
+	}
+	var n int64
+	for _, ch := range s {
+		if ch < '0' || ch > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(ch-'0')
+	}
+	if neg {
+		n = -n
+	}
+	switch t.OID {
+	case exec.OIDInt2:
+		if n < -1<<15 || n > 1<<15-1 {
+			return 0, false
+		}
+	case exec.OIDInt4:
+		if n < -1<<31 || n > 1<<31-1 {
+			return 0, false
+		}
+	}
+	return n, true
+}
+
+// plainFloat parses a float written with digits, one optional leading
+// minus, a decimal point and an exponent only (what strconv and
+// PostgreSQL's strtod read alike, correctly rounded); anything else is
+// left to exec's input function.
+func plainFloat(f []byte, t exec.Type) (float64, bool) {
+	if len(f) == 0 || len(f) > 64 {
+		return 0, false
+	}
+	digits := false
+	for i, ch := range f {
+		switch {
+		case ch >= '0' && ch <= '9':
+			digits = true
+		case ch == '.' || ch == 'e' || ch == 'E':
+		case ch == '-' || ch == '+':
+			if i > 0 && f[i-1] != 'e' && f[i-1] != 'E' || i == 0 && ch == '+' {
+				return 0, false
+			}
+		default:
+			return 0, false
+		}
+	}
+	if !digits {
+		return 0, false
+	}
+	bits := 64
+	if t.OID == exec.OIDFloat4 {
+		bits = 32
+	}
+	v, err := strconv.ParseFloat(string(f), bits)
+	if err != nil {
+		return 0, false
+	}
+	return v, true
+}

@@ -1,0 +1,60 @@
+package planner
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"testing"
+)
+
+// benchNodeText is the COPY text of n rows shaped like pgproxy bench's
+// bench_nodes rows (cmd/pgproxy/bench_sql.go nodeRows).
+func benchNodeText(n int) []byte {
+	var b []byte
+	for id := int64(0); id < int64(n); id++ {
+		b = strconv.AppendInt(b, id, 10)
+		b = append(b, "\tnode-"...)
+		b = strconv.AppendInt(b, id, 10)
+		b = append(b, '\t')
+		b = strconv.AppendFloat(b, float64(id%1000)/8, 'f', -1, 64)
+		b = append(b, "\tpayload-"...)
+		b = strconv.AppendInt(b, id*2654435761%1000003, 16)
+		b = append(b, '\n')
+	}
+	return b
+}
+
+// BenchmarkCopyNodes is an autocommit COPY of PGGRAPH_BENCH_ROWS rows
+// (default 200k) into a fresh node table (int8 primary key, NOT NULL
+// text) per iteration, on the in-memory store: the planner's COPY path
+// (parsing, conversion, validation, staging) without disk.
+func BenchmarkCopyNodes(b *testing.B) {
+	rows := 200000
+	if v, err := strconv.Atoi(os.Getenv("PGGRAPH_BENCH_ROWS")); err == nil && v > 0 {
+		rows = v
+	}
+	data := benchNodeText(rows)
+	ts := startServer(b, nil)
+	c := ts.connectB(b)
+	ctx := context.Background()
+	b.SetBytes(int64(len(data)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		name := fmt.Sprintf("nodes_%d", i)
+		if _, err := c.Exec(ctx, "create table "+name+" (id int8 primary key, name text not null, score float8, payload text)"); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		tag, err := c.PgConn().CopyFrom(ctx, bytes.NewReader(data), "COPY "+name+" (id, name, score, payload) FROM STDIN")
+		if err != nil {
+			b.Fatal(err)
+		}
+		if tag.RowsAffected() != int64(rows) {
+			b.Fatalf("COPY reported %d rows, sent %d", tag.RowsAffected(), rows)
+		}
+	}
+	b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+}
