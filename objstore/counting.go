@@ -140,6 +140,15 @@ func (c *Counting) Put(ctx context.Context, key string, data []byte) error {
 	return err
 }
 
+// PutVolatile forwards to the inner store (VolatilePutter); counted as
+// a put (its fsyncs, none on a volatile backend, as reported).
+func (c *Counting) PutVolatile(ctx context.Context, key string, data []byte) error {
+	d := c.start(ctx, OpPut, len(data))
+	err := PutVolatile(ctx, c.inner, key, data)
+	c.finish(d, 0)
+	return err
+}
+
 // PutIfAbsent implements Store.
 func (c *Counting) PutIfAbsent(ctx context.Context, key string, data []byte) error {
 	d := c.start(ctx, OpPutIfAbsent, len(data))

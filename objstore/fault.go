@@ -164,6 +164,16 @@ func (f *Faulty) Put(ctx context.Context, key string, data []byte) error {
 	return f.after(OpPut, key, later, f.inner.Put(ctx, key, data))
 }
 
+// PutVolatile forwards to the inner store (VolatilePutter); it is a
+// put for the rule (so sweeps crash at hint writes too).
+func (f *Faulty) PutVolatile(ctx context.Context, key string, data []byte) error {
+	now, later := f.before(OpPut, key)
+	if now != nil {
+		return opErr("put", key, now)
+	}
+	return f.after(OpPut, key, later, PutVolatile(ctx, f.inner, key, data))
+}
+
 // PutIfAbsent implements Store.
 func (f *Faulty) PutIfAbsent(ctx context.Context, key string, data []byte) error {
 	now, later := f.before(OpPutIfAbsent, key)

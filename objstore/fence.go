@@ -147,3 +147,12 @@ func (s *fenced) Delete(ctx context.Context, key string) error {
 func (s *fenced) Stat(ctx context.Context, key string) (ObjectInfo, error) {
 	return s.inner.Stat(ctx, key)
 }
+
+// PutVolatile forwards to the inner store (VolatilePutter), holding it
+// like Put when a fence matches the key.
+func (s *fenced) PutVolatile(ctx context.Context, key string, data []byte) error {
+	if err := s.hold(ctx, key); err != nil {
+		return err
+	}
+	return PutVolatile(ctx, s.inner, key, data)
+}

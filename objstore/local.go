@@ -124,6 +124,28 @@ func (l *Local) Put(ctx context.Context, key string, data []byte) error {
 	return opErr("put", key, l.syncDir(filepath.Dir(final)))
 }
 
+// PutVolatile implements VolatilePutter: staging file + rename, with
+// neither fsync (the staging file is not synced and the directory is
+// not synced after the rename).
+func (l *Local) PutVolatile(ctx context.Context, key string, data []byte) error {
+	if err := checkCall(ctx, key); err != nil {
+		return opErr("put", key, err)
+	}
+	final := l.path(key)
+	staging, err := l.writeStagingSync(final, data, false)
+	if err != nil {
+		return opErr("put", key, err)
+	}
+	if err := os.Rename(staging, final); err != nil {
+		_ = os.Remove(staging)
+		if st, serr := os.Lstat(final); serr == nil && st.IsDir() {
+			err = syscall.EISDIR
+		}
+		return opErr("put", key, mapWriteError(err))
+	}
+	return nil
+}
+
 // PutIfAbsent implements Store: staging file + fsync + link + directory
 // fsync. link() fails with EEXIST when the key exists, atomically, so two
 // racing writers (threads or processes) can never both win.
@@ -248,6 +270,12 @@ func (l *Local) List(ctx context.Context, prefix string) ([]ObjectInfo, error) {
 // writeStaging writes data to a fresh staging file next to final and
 // fsyncs it. The caller publishes or removes it.
 func (l *Local) writeStaging(final string, data []byte) (string, error) {
+	return l.writeStagingSync(final, data, true)
+}
+
+// writeStagingSync is writeStaging; sync=false skips the file fsync
+// (PutVolatile).
+func (l *Local) writeStagingSync(final string, data []byte, sync bool) (string, error) {
 	dir := filepath.Dir(final)
 	if err := l.ensureDir(dir); err != nil {
 		return "", err
@@ -266,10 +294,12 @@ func (l *Local) writeStaging(final string, data []byte) (string, error) {
 		os.Remove(staging)
 		return "", err
 	}
-	if err := l.syncFile(f); err != nil {
-		f.Close()
-		os.Remove(staging)
-		return "", err
+	if sync {
+		if err := l.syncFile(f); err != nil {
+			f.Close()
+			os.Remove(staging)
+			return "", err
+		}
 	}
 	if err := f.Close(); err != nil {
 		os.Remove(staging)

@@ -278,6 +278,31 @@ func (m *Mem) PutIfAbsent(ctx context.Context, key string, data []byte) error {
 	return opErr("putifabsent", key, m.write("putifabsent", key, data, true))
 }
 
+// PutVolatile implements VolatilePutter: the new content is visible at
+// once but never synced, so a power loss keeps it or loses it (and a
+// later durable write of the same key makes it durable).
+func (m *Mem) PutVolatile(ctx context.Context, key string, data []byte) error {
+	if err := checkCall(ctx, key); err != nil {
+		return opErr("put", key, err)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := m.checkPathConflict(key); err != nil {
+		return opErr("put", key, err)
+	}
+	m.makeDirs(key)
+	if err := m.step("putvolatile", key, StepWriteStaging); err != nil {
+		return opErr("put", key, err)
+	}
+	if err := m.step("putvolatile", key, StepPublish); err != nil {
+		return opErr("put", key, err)
+	}
+	obj := memObject{data: append([]byte(nil), data...), modTime: m.clock()}
+	m.visible[key] = obj
+	m.pending = append(m.pending, memChange{key: key, obj: obj})
+	return nil
+}
+
 // checkPathConflict mirrors the filesystem: a key cannot be both an
 // object and a directory.
 func (m *Mem) checkPathConflict(key string) error {

@@ -119,6 +119,14 @@ func (t *Tracing) Put(ctx context.Context, key string, data []byte) error {
 	return err
 }
 
+// PutVolatile forwards to the inner store (VolatilePutter); recorded as
+// a put marked "volatile".
+func (t *Tracing) PutVolatile(ctx context.Context, key string, data []byte) error {
+	err := PutVolatile(ctx, t.inner, key, data)
+	t.record(OpPut, key, fmt.Sprintf("%dB volatile", len(data)), err)
+	return err
+}
+
 // PutIfAbsent implements Store.
 func (t *Tracing) PutIfAbsent(ctx context.Context, key string, data []byte) error {
 	err := t.inner.PutIfAbsent(ctx, key, data)

@@ -27,6 +27,35 @@ func Run(t *testing.T, newStore Factory) {
 	t.Run("Canceled", func(t *testing.T) { testCanceled(t, newStore(t)) })
 	t.Run("PutIfAbsentRace", func(t *testing.T) { testPutIfAbsentRace(t, newStore(t)) })
 	t.Run("PutAtomicReplace", func(t *testing.T) { testPutAtomicReplace(t, newStore(t)) })
+	t.Run("PutVolatile", func(t *testing.T) { testPutVolatile(t, newStore(t)) })
+}
+
+// testPutVolatile: through objstore.PutVolatile (durable Put for a store
+// without VolatilePutter) an object is created and replaced, visible at
+// once, listed under its own name only, and keys are validated as for
+// Put.
+func testPutVolatile(t *testing.T, s objstore.Store) {
+	key := "d/_versions/hint.json"
+	for _, v := range []string{`{"version":1}`, `{"version":22}`} {
+		if err := objstore.PutVolatile(bg, s, key, []byte(v)); err != nil {
+			t.Fatalf("PutVolatile: %v", err)
+		}
+		wantGet(t, s, key, []byte(v))
+	}
+	infos, err := s.List(bg, "d/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(infos) != 1 || infos[0].Key != key {
+		t.Fatalf("List after PutVolatile = %v, want only %s", infos, key)
+	}
+	if err := objstore.PutVolatile(bg, s, "../x", nil); !errors.Is(err, objstore.ErrInvalidKey) {
+		t.Fatalf("PutVolatile(../x) = %v, want ErrInvalidKey", err)
+	}
+	// a directory's name cannot hold an object
+	if err := objstore.PutVolatile(bg, s, "d/_versions", []byte("x")); !errors.Is(err, objstore.ErrInvalidKey) {
+		t.Fatalf("PutVolatile over a directory = %v, want ErrInvalidKey", err)
+	}
 }
 
 var bg = context.Background()
