@@ -1,8 +1,11 @@
 package lance
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"time"
 
 	"github.com/pggraph/pggraph/lance/format"
@@ -109,13 +112,70 @@ func (s *Staged) tryPublish(ctx context.Context, base *Dataset, next uint64) (*D
 		return nil, err
 	}
 	base.writeHint(ctx, next)
-	mf, err := format.DecodeManifestFile(data)
-	if err != nil {
-		return nil, err
+	mf := publishedManifest(m, s.Txn, len(data))
+	if verifyPublished {
+		if err := checkPublished(mf, data); err != nil {
+			return nil, err
+		}
 	}
 	return base.withManifest(next, mf)
 }
 
+// publishedManifest is the manifest file a reader of the bytes
+// EncodeManifestFile(m, txn) made would decode, built from the values in
+// memory: a commit does not decode what it has just encoded (that cost
+// O(fragments) per commit). The inline transaction section is marked as
+// the encoder marks it; txn is shared, not copied (a staged transaction
+// is never modified after staging).
+func publishedManifest(m *format.Manifest, txn *format.Transaction, size int) *format.ManifestFile {
+	mc := *m
+	if txn != nil {
+		zero := uint64(0)
+		mc.TransactionSection = &zero
+	} else {
+		mc.TransactionSection = nil
+	}
+	return &format.ManifestFile{Manifest: &mc, Transaction: txn, Size: int64(size)}
+}
+
+// verifyPublished makes every commit check publishedManifest against a
+// decode of the bytes it stored (tests turn it on for the whole package).
+var verifyPublished = false
+
+// checkPublished fails when mf differs from what decoding data yields:
+// every manifest field equal, fragments equal by their encodings (a
+// decoded fragment also remembers its original bytes), the inline
+// transaction equal by its encoding.
+func checkPublished(mf *format.ManifestFile, data []byte) error {
+	dec, err := format.DecodeManifestFile(data)
+	if err != nil {
+		return err
+	}
+	differs := func(what string) error {
+		return wrapf(ErrCorrupt, "in-memory manifest differs from its encoding in %s", what)
+	}
+	if dec.Size != mf.Size {
+		return differs("size")
+	}
+	a, b := *mf.Manifest, *dec.Manifest
+	if len(a.Fragments) != len(b.Fragments) {
+		return differs("fragment count")
+	}
+	for i := range a.Fragments {
+		if !bytes.Equal(a.Fragments[i].Encode(), b.Fragments[i].Encode()) {
+			return differs(fmt.Sprintf("fragment %d", i))
+		}
+	}
+	a.Fragments, b.Fragments = nil, nil
+	if !reflect.DeepEqual(a, b) {
+		return differs(fmt.Sprintf("its fields:\n%#v\n%#v", a, b))
+	}
+	if (mf.Transaction == nil) != (dec.Transaction == nil) ||
+		mf.Transaction != nil && !bytes.Equal(mf.Transaction.Encode(), dec.Transaction.Encode()) {
+		return differs("the inline transaction")
+	}
+	return nil
+}
 func (s *Staged) commitRebase(ctx context.Context, opts CommitOptions) (*Dataset, error) {
 	maxRetries := opts.MaxRetries
 	if maxRetries <= 0 {

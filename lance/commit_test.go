@@ -169,6 +169,8 @@ func TestLatestProbing(t *testing.T) {
 		{"stale hint", `{"version":3}`},
 		{"bogus hint", `{"version":99}`},
 		{"garbage hint", `nope`},
+		{"torn hint", `{"vers`},
+		{"empty hint", ` `},
 		{"no hint", ""},
 	}
 	for _, tc := range cases {

@@ -203,6 +203,13 @@ func (d *Dataset) withManifest(v uint64, mf *format.ManifestFile) (*Dataset, err
 	if mf.Manifest.Version != v {
 		return nil, wrapf(ErrCorrupt, "manifest %s claims version %d", d.manifestKey(v), mf.Manifest.Version)
 	}
+	nd := *d
+	if d.mf != nil && sameFieldBytes(d.mf.Manifest.Fields, mf.Manifest.Fields) {
+		// a commit that kept the schema (buildManifest carried the very
+		// same field messages over): the decoded schema is d's
+		nd.version, nd.mf = v, mf
+		return &nd, nil
+	}
 	fields := make([]schema.Field, 0, len(mf.Manifest.Fields))
 	for _, fb := range mf.Manifest.Fields {
 		f, err := schema.DecodeField(fb)
@@ -215,12 +222,17 @@ func (d *Dataset) withManifest(v uint64, mf *format.ManifestFile) (*Dataset, err
 	if err != nil {
 		return nil, err
 	}
-	nd := *d
 	nd.version = v
 	nd.mf = mf
 	nd.fields = fields
 	nd.schema = sch
 	return &nd, nil
+}
+
+// sameFieldBytes reports whether b is a, the same slice (not merely
+// equal bytes): only then is a decoded schema known to carry over.
+func sameFieldBytes(a, b [][]byte) bool {
+	return len(a) == len(b) && len(a) > 0 && &a[0] == &b[0]
 }
 
 func (d *Dataset) readManifest(ctx context.Context, v uint64) (*format.ManifestFile, error) {

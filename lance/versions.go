@@ -185,9 +185,13 @@ func (d *Dataset) readHint(ctx context.Context) (uint64, bool) {
 	return h.Version, true
 }
 
-// writeHint records v as the latest version, best effort: the hint is an
-// optimisation (probing forward corrects a stale one), so errors are ignored.
+// writeHint records v as the latest version, best effort and without
+// waiting for durability (objstore.PutVolatile): the hint is an
+// optimisation that readers never trust — findLatestCold probes forward
+// from it, and a stale, missing, unreadable or too-high hint (a torn
+// write after a crash) falls back to probing or listing — so errors are
+// ignored and no fsync of it sits on a commit's ordered path.
 func (d *Dataset) writeHint(ctx context.Context, v uint64) {
 	b, _ := json.Marshal(versionHint{Version: v})
-	_ = d.store.Put(ctx, d.hintKey(), b)
+	_ = objstore.PutVolatile(ctx, d.store, d.hintKey(), b)
 }
