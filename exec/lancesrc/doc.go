@@ -28,7 +28,14 @@
 // cache evicts least recently used datasets beyond a byte bound
 // (SetIndexCacheLimit, default 256 MiB; about 50 bytes per key: keys
 // with one address, all of a primary key's, are stored inline —
-// addrmap.go).
+// addrmap.go). An index too large to share is kept in a spare slot
+// (the newest version per dataset column, two slots), so a statement
+// probing a large table batch after batch and the next version (derived
+// from it) reuse it; Sources remember indexes only weakly, so a catalog
+// cache holding old versions' Sources does not pin their indexes.
+//
+// Row fetch: ScanAddrs reads the rows at given addresses (DML fetching
+// the rows it changes: only their pages are read).
 //
 // Storage forms: vector(n) columns are stored as
 // fixed_size_list<float32>[n]; scans hand exec the list form (real[])

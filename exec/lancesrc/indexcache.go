@@ -4,6 +4,7 @@ import (
 	"container/list"
 	"context"
 	"reflect"
+	"slices"
 	"sync"
 
 	"github.com/pggraph/pggraph/lance"
@@ -25,6 +26,13 @@ type indexCache struct {
 	bytes   int64
 	entries map[cacheKey]*cacheEntry
 	lru     *list.List // of *cacheEntry, most recently used first
+	// spare keeps the most recently used indexes that did not fit
+	// (at most spareSlots, one per dataset column): Sources only hold
+	// indexes weakly, so a statement probing a large table batch after
+	// batch (a COPY of edges checking their nodes) needs them kept
+	// somewhere, and the next version derives from them. Older versions'
+	// indexes are dropped, so memory stays one index per large table.
+	spare []*spareIndex
 	// builds and derives count how indexes were made (tests).
 	builds, derives int
 }
@@ -44,6 +52,37 @@ type cacheEntry struct {
 	// recent are the indexes kept, oldest first (guarded by indexCache.mu).
 	recent []*keyIndex
 	bytes  int64
+}
+
+type spareIndex struct {
+	key cacheKey
+	idx *keyIndex
+}
+
+// spareSlots bounds the oversized indexes kept.
+const spareSlots = 2
+
+// keepSpare remembers x (of key) as the newest oversized index of its
+// dataset column (guarded by c.mu).
+func (c *indexCache) keepSpare(key cacheKey, x *keyIndex) {
+	if c.limit <= 0 {
+		return // sharing disabled: Sources own their indexes
+	}
+	c.spare = slices.DeleteFunc(c.spare, func(s *spareIndex) bool { return s.key == key })
+	c.spare = append([]*spareIndex{{key: key, idx: x}}, c.spare...)
+	if len(c.spare) > spareSlots {
+		c.spare = c.spare[:spareSlots]
+	}
+}
+
+// spareOf returns key's spare index (guarded by c.mu).
+func (c *indexCache) spareOf(key cacheKey) *keyIndex {
+	for _, s := range c.spare {
+		if s.key == key {
+			return s.idx
+		}
+	}
+	return nil
 }
 
 // keepVersions is how many versions of one dataset stay cached;
@@ -91,10 +130,30 @@ const estRowBytes = 56
 
 // get returns the index of ds's version for col.
 func (c *indexCache) get(ctx context.Context, ds *lance.Dataset, col keyColumn) (*keyIndex, error) {
+	x, _, err := c.getHeld(ctx, ds, col)
+	return x, err
+}
+
+// getHeld is get; held reports that the cache keeps the index (shared,
+// or in a spare slot) until a newer version of that dataset column
+// replaces it, so callers may remember it weakly. It is false when
+// sharing is disabled (limit 0) or the store cannot be a cache key:
+// then the caller owns the index.
+func (c *indexCache) getHeld(ctx context.Context, ds *lance.Dataset, col keyColumn) (*keyIndex, bool, error) {
 	st := ds.Store()
 	if st == nil || !reflect.TypeOf(st).Comparable() {
-		return c.count(buildIndex(ctx, ds, col))
+		x, err := c.count(buildIndex(ctx, ds, col))
+		return x, false, err
 	}
+	c.mu.Lock()
+	held := c.limit > 0
+	c.mu.Unlock()
+	x, err := c.lookupOrBuild(ctx, ds, col, st)
+	return x, held, err
+}
+
+// lookupOrBuild finds, derives or builds the index of ds's version.
+func (c *indexCache) lookupOrBuild(ctx context.Context, ds *lance.Dataset, col keyColumn, st objstore.Store) (*keyIndex, error) {
 	key := cacheKey{store: st, root: ds.Root(), branch: ds.Branch(), column: col.name, typ: col.typ.String()}
 	c.mu.Lock()
 	e := c.entries[key]
@@ -112,7 +171,11 @@ func (c *indexCache) get(ctx context.Context, ds *lance.Dataset, col keyColumn) 
 	v := ds.Version()
 	c.mu.Lock()
 	var from *keyIndex
-	for _, x := range e.recent {
+	recent := e.recent
+	if sp := c.spareOf(key); sp != nil {
+		recent = append(slices.Clip(recent), sp)
+	}
+	for _, x := range recent {
 		if x.version == v {
 			c.mu.Unlock()
 			return x, nil
@@ -161,7 +224,8 @@ func (c *indexCache) add(e *cacheEntry, x *keyIndex) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.entries[e.key] != e {
-		return // evicted meanwhile
+		c.keepSpare(e.key, x) // evicted meanwhile
+		return
 	}
 	e.recent = append(e.recent, x)
 	for i := len(e.recent) - 1; i > 0 && e.recent[i].version < e.recent[i-1].version; i-- {
@@ -179,6 +243,11 @@ func (c *indexCache) add(e *cacheEntry, x *keyIndex) {
 	c.bytes += nb - e.bytes
 	e.bytes = nb
 	c.evict(e)
+	if c.entries[e.key] != e {
+		c.keepSpare(e.key, x) // too large to share
+	} else {
+		c.spare = slices.DeleteFunc(c.spare, func(s *spareIndex) bool { return s.key == e.key })
+	}
 }
 
 // evict drops least recently used datasets until the cache fits; keep

@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 	"sync"
+	"weak"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -19,8 +20,14 @@ type Source struct {
 	cols []exec.ColumnDef
 	keys []int
 
-	mu    sync.Mutex
-	index map[int]*keyIndex
+	mu sync.Mutex
+	// index remembers the indexes this version used, weakly: the cache
+	// (shared, or its spare slots for indexes too large to share) owns
+	// them, so an old version's Source kept by a catalog cache does not
+	// keep its index alive.
+	index map[int]weak.Pointer[keyIndex]
+	// owned are indexes no cache keeps (sharing disabled).
+	owned map[int]*keyIndex
 	// lateScans counts scans answered by the two-pass filtered path.
 	lateScans int
 }
@@ -215,17 +222,39 @@ func (s *Source) LookupKeys(ctx context.Context, column int, keys *exec.Vec, req
 func (s *Source) keyIndex(ctx context.Context, column int) (*keyIndex, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if idx, ok := s.index[column]; ok {
-		return idx, nil
+	if p, ok := s.index[column]; ok {
+		if idx := p.Value(); idx != nil {
+			return idx, nil
+		}
 	}
 	col := keyColumn{name: s.cols[column].Name, typ: s.cols[column].Type}
-	idx, err := sharedIndexes.get(ctx, s.ds, col)
+	idx, held, err := sharedIndexes.getHeld(ctx, s.ds, col)
 	if err != nil {
 		return nil, err
 	}
-	if s.index == nil {
-		s.index = map[int]*keyIndex{}
+	if !held {
+		if s.owned == nil {
+			s.owned = map[int]*keyIndex{}
+		}
+		s.owned[column] = idx
 	}
-	s.index[column] = idx
+	if s.index == nil {
+		s.index = map[int]weak.Pointer[keyIndex]{}
+	}
+	s.index[column] = weak.Make(idx)
 	return idx, nil
+}
+
+// ScanAddrs streams the rows at the given row addresses of this version
+// (any order; addresses of deleted or absent rows yield nothing): Lance
+// reads only the pages holding them. DML uses it to fetch the rows a
+// statement changes without scanning the table.
+func (s *Source) ScanAddrs(ctx context.Context, addrs []uint64, req exec.ScanRequest, emit func(arrow.RecordBatch, []uint64) error) error {
+	if len(addrs) == 0 {
+		return nil
+	}
+	addrs = slices.Clone(addrs)
+	slices.Sort(addrs)
+	addrs = slices.Compact(addrs)
+	return s.scan(ctx, lance.ScanOptions{Columns: s.names(req.Columns), WithRowAddress: true, RowAddresses: addrs}, len(req.Columns), emit)
 }
