@@ -69,6 +69,9 @@ func AppendBinary(buf []byte, v *Vec, i int) ([]byte, error) {
 	if t.IsArray() {
 		return appendArrayBinary(buf, v.A[i])
 	}
+	if t.OID == OIDRecord {
+		return appendRecordBinary(buf, t, v.A[i])
+	}
 	if t.Kind() == KStr {
 		return append(buf, v.S[i]...), nil
 	}
@@ -232,4 +235,33 @@ func (r *Result) Value(row, col int) any {
 	}
 	s, _ := FormatText(v, i, r.loc)
 	return s
+}
+
+// appendRecordBinary writes record_send's layout: the field count, then
+// per field its type OID and length-prefixed binary value (-1 for NULL).
+func appendRecordBinary(buf []byte, t Type, a *Array) ([]byte, error) {
+	fields, ok := RecordFields(t)
+	if !ok || len(fields) != a.Items.N {
+		return nil, unsupported("binary output of an anonymous record is not supported")
+	}
+	buf = binary.BigEndian.AppendUint32(buf, uint32(len(fields)))
+	for i, f := range fields {
+		buf = binary.BigEndian.AppendUint32(buf, f.Type.OID)
+		if a.Items.IsNull(i) {
+			buf = binary.BigEndian.AppendUint32(buf, 0xFFFFFFFF)
+			continue
+		}
+		one := NewVec(f.Type, 1)
+		if err := parseText(one, 0, a.Items.S[i], nil); err != nil {
+			return nil, err
+		}
+		at := len(buf)
+		buf = append(buf, 0, 0, 0, 0)
+		var err error
+		if buf, err = AppendBinary(buf, one, 0); err != nil {
+			return nil, err
+		}
+		binary.BigEndian.PutUint32(buf[at:], uint32(len(buf)-at-4))
+	}
+	return buf, nil
 }

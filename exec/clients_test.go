@@ -97,3 +97,31 @@ func has(rows [][]*string, vals ...string) bool {
 	}
 	return false
 }
+
+// TestRecordFunctions compares record-valued set-returning functions and
+// field selection with PostgreSQL: pgjdbc's _pg_expandarray in FROM, in
+// the select list (lockstep with other SRFs), through a subquery column,
+// and the errors for a field of a non-composite value.
+func TestRecordFunctions(t *testing.T) {
+	srv := startPG(t)
+	ctx := context.Background()
+	conn, err := srv.Connect(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	eng := &Engine{Catalog: NewMemCatalog()}
+	sess := &Session{Database: "postgres", User: "postgres"}
+	for _, sql := range []string{
+		`SELECT * FROM information_schema._pg_expandarray(ARRAY[10,20,NULL])`,
+		`SELECT k.n, k.x FROM information_schema._pg_expandarray(ARRAY['a','b c']) AS k`,
+		`SELECT * FROM information_schema._pg_expandarray(ARRAY[5,6]) WITH ORDINALITY AS e(v, pos, o)`,
+		`SELECT * FROM information_schema._pg_expandarray('{}'::int[])`,
+		`SELECT x, n FROM information_schema._pg_expandarray('1 2 3'::int2vector) ORDER BY n DESC`,
+		`SELECT a.attname FROM (VALUES ('1 3'::int2vector)) v(k), LATERAL (SELECT 'c' || e.x AS attname FROM information_schema._pg_expandarray(v.k) e) a`,
+	} {
+		want := pgRun(ctx, conn, sql)
+		got, gerr := eng.Query(ctx, sess, sql)
+		compareResults(t, "record", sql, want, got, gerr)
+	}
+}

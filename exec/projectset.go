@@ -1,5 +1,49 @@
 package exec
 
+import q "github.com/pggraph/pggraph/internal/sqlparse"
+
+// bindTargetSRF binds a select-list item that is a set-returning function
+// call, or a field selection from one ((f(...)).x, as pgjdbc writes
+// (information_schema._pg_expandarray(i.indkey)).n): the call joins the
+// query's lockstep SRFs and the item reads its current value. It returns
+// nil when val is neither.
+func (b *binder) bindTargetSRF(val *q.Node, sc *scope) (Expr, error) {
+	var fields []*q.Node
+	if ind := val.GetAIndirection(); ind != nil && ind.Arg.GetFuncCall() != nil {
+		for _, f := range ind.Indirection {
+			if f.GetString_() == nil {
+				return nil, nil
+			}
+		}
+		val, fields = ind.Arg, ind.Indirection
+	}
+	fc := val.GetFuncCall()
+	if fc == nil || fc.Over != nil {
+		return nil, nil
+	}
+	name, err := funcName(fc.Funcname)
+	if err != nil || !(name == "generate_series" || name == "unnest" || otherSRF(name)) {
+		return nil, nil
+	}
+	args, err := b.bindList(fc.Args, sc)
+	if err != nil {
+		return nil, err
+	}
+	t, args, err := b.bindSRF(name, args)
+	if err != nil {
+		return nil, err
+	}
+	call := &srfCall{name: name, args: args, t: t}
+	b.srfs = append(b.srfs, call)
+	var e Expr = &srfRef{call: call}
+	for _, f := range fields {
+		if e, err = selectField(e, f.GetString_().Sval); err != nil {
+			return nil, err
+		}
+	}
+	return e, nil
+}
+
 // srfCall is a set-returning function in a select list.
 type srfCall struct {
 	name string

@@ -2,6 +2,7 @@ package exec
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 
 	q "github.com/pggraph/pggraph/internal/sqlparse"
@@ -14,6 +15,10 @@ type funcScanNode struct {
 	args []Expr
 	cols []colInfo
 	ord  bool // WITH ORDINALITY
+	// expand: a record-returning function in FROM yields one column per
+	// field instead of one record column
+	expand bool
+	rec    Type // the record type when expand
 }
 
 func (f *funcScanNode) columns() []colInfo { return f.cols }
@@ -34,6 +39,10 @@ func (f *funcScanNode) run(ec *evalCtx, emit func(*Batch) error) error {
 		b := &Batch{N: v.N, Cols: []*Vec{v}}
 		if second != nil {
 			b.Cols = append(b.Cols, second)
+		}
+		if f.expand {
+			// split each record into its fields
+			b.Cols = expandRecords(ec, v)
 		}
 		if f.ord {
 			o := NewVec(TInt8, v.N)
@@ -103,6 +112,21 @@ func (f *funcScanNode) run(ec *evalCtx, emit func(*Batch) error) error {
 		v, err := regexSet(f.name, vals[0].S[0], vals[1].S[0], flags)
 		if err != nil {
 			return err
+		}
+		if err := flush(v); err != nil {
+			return err
+		}
+	case "_pg_expandarray":
+		// (x, n): each element with its 1-based position
+		arr := vals[0].A[0]
+		v := NewVec(f.recordType(), arr.Items.N)
+		for i := 0; i < arr.Items.N; i++ {
+			n := strconv.Itoa(i + 1)
+			var x *string
+			if s, ok := FormatText(arr.Items, i, ec.loc); ok {
+				x = &s
+			}
+			v.A[i] = newRecord(v.T, []*string{x, &n})
 		}
 		if err := flush(v); err != nil {
 			return err
@@ -288,6 +312,26 @@ func (b *binder) bindRangeFunction(rf *q.RangeFunction, sc *scope) (plan, []scop
 	if err := b.addAlias(sc, alias); err != nil {
 		return nil, nil, err
 	}
+	if fields, ok := RecordFields(t); ok {
+		// a function with OUT parameters: one column per field
+		var cols []colInfo
+		var scols []scopeCol
+		for i, f := range fields {
+			cols = append(cols, colInfo{name: f.Name, t: f.Type})
+			scols = append(scols, scopeCol{name: f.Name, t: f.Type, idx: i})
+		}
+		if rf.Ordinality {
+			cols = append(cols, colInfo{name: "ordinality", t: TInt8})
+			scols = append(scols, scopeCol{name: "ordinality", t: TInt8, idx: len(fields)})
+		}
+		if scols, err = applyAlias(scols, rf.Alias, alias); err != nil {
+			return nil, nil, err
+		}
+		for i := range cols {
+			cols[i].name = scols[i].name
+		}
+		return &funcScanNode{name: name, args: args, cols: cols, ord: rf.Ordinality, expand: true, rec: t}, scols, nil
+	}
 	colName := name
 	if rf.Alias != nil && len(rf.Alias.Colnames) == 0 {
 		colName = alias
@@ -411,6 +455,13 @@ func (b *binder) bindSRF(name string, args []Expr) (Type, []Expr, error) {
 			}
 		}
 		t = TInt4
+	case "_pg_expandarray":
+		// information_schema._pg_expandarray(anyarray, OUT x anyelement,
+		// OUT n int)
+		if len(args) != 1 || !args[0].Type().IsArray() {
+			return Type{}, nil, noFunction(name, args)
+		}
+		t = RecordType([]RecordField{{"x", args[0].Type().Elem()}, {"n", TInt4}})
 	case "pg_partition_ancestors":
 		// no partitioning here: every relation answers no rows
 		if len(args) != 1 {
@@ -439,6 +490,25 @@ func (b *binder) bindSRF(name string, args []Expr) (Type, []Expr, error) {
 		return Type{}, nil, unsupported("functions in FROM other than generate_series and unnest are not supported")
 	}
 	return t, args, nil
+}
+
+// recordType is the record type a record-returning function scan builds:
+// its single column's type, or (expanded in FROM) the bound shape.
+func (f *funcScanNode) recordType() Type {
+	if f.expand {
+		return f.rec
+	}
+	return f.cols[0].t
+}
+
+// expandRecords splits a vector of records into one vector per field.
+func expandRecords(ec *evalCtx, v *Vec) []*Vec {
+	fields, _ := RecordFields(v.T)
+	out := make([]*Vec, len(fields))
+	for k, f := range fields {
+		out[k] = recordFieldVec(ec, v, k, f.Type, nil)
+	}
+	return out
 }
 
 // jsonSetItems expands a json(b) array or object for the json SRFs.
@@ -516,7 +586,7 @@ func jsonSetItems(name, doc string) ([]*string, error) {
 // and unnest that bindSRF knows.
 func otherSRF(name string) bool {
 	switch name {
-	case "regexp_matches", "regexp_split_to_table", "pg_partition_ancestors", "generate_subscripts":
+	case "regexp_matches", "regexp_split_to_table", "pg_partition_ancestors", "generate_subscripts", "_pg_expandarray":
 		return true
 	case "jsonb_array_elements", "json_array_elements", "jsonb_array_elements_text", "json_array_elements_text", "jsonb_object_keys", "json_object_keys":
 		return true

@@ -3,6 +3,7 @@ package exec
 import (
 	"sort"
 	"strings"
+	"sync"
 )
 
 // System catalogs: pg_catalog and information_schema relations generated
@@ -477,13 +478,13 @@ func init() {
 			if oid == OIDName {
 				elem = OIDChar
 			}
-			in, out := ti.name+"in", ti.name+"out"
-			if strings.HasPrefix(ti.name, "_") {
-				in, out = "array_in", "array_out"
+			io := typeIOProcs(oid)
+			var subscript uint32
+			if ti.cat == 'A' {
+				subscript, _ = procOID("array_subscript_handler")
 			}
-			rows = append(rows, []any{oid, ti.name, ns, oidPostgresRole, ti.len, byval, typtype, string(ti.cat), ti.pref, true, ",", 0, 0, elem, ti.array,
-				0, 0, 0, 0, 0, 0, 0, align, typStorage(oid), false, base, basemod, 0, coll, nil, typDefault(oid), nil})
-			_, _ = in, out
+			rows = append(rows, []any{oid, ti.name, ns, oidPostgresRole, ti.len, byval, typtype, string(ti.cat), ti.pref, true, ",", 0, subscript, elem, ti.array,
+				io[0], io[1], io[2], io[3], 0, 0, 0, align, typStorage(oid), false, base, basemod, 0, coll, nil, typDefault(oid), nil})
 		}
 		return rows
 	}}
@@ -606,6 +607,10 @@ func init() {
 	}}
 	pgCatalogRels["pg_proc"] = &sysRelation{1255, "oid oid, proname name, pronamespace oid, proowner oid, prolang oid, procost float4, prorows float4, provariadic oid, prokind char, prosecdef bool, proleakproof bool, proisstrict bool, proretset bool, provolatile char, proparallel char, pronargs int2, pronargdefaults int2, prorettype oid, proargtypes oidvector, proallargtypes oid[], proargmodes text[], proargnames text[], prosrc text, probin text, proconfig text[], proacl text[]", func(c *catalogSet) [][]any {
 		var rows [][]any
+		for _, name := range ioProcNames() {
+			oid, _ := procOID(name)
+			rows = append(rows, []any{oid, name, oidPgCatalog, oidPostgresRole, 12, 1.0, 0.0, 0, "f", false, false, true, false, "i", "s", int16(1), 0, uint32(OIDVoid), []uint32{OIDVoid}, nil, nil, nil, name, nil, nil, nil})
+		}
 		for i, name := range FunctionNames() {
 			kind := "f"
 			if _, ok := aggregates[name]; ok {
@@ -881,4 +886,96 @@ func settingValue(session func(string) (string, bool), name string) (string, boo
 		}
 	}
 	return "", false
+}
+
+// Type input/output functions: pg_type.typinput/typoutput/typreceive/
+// typsend name them (regproc) and pg_proc lists them, with OIDs from their
+// own range (900_000+ holds the SQL-callable functions). Names follow
+// PostgreSQL's (int4in, numeric_in, array_in, record_in, ...), so a
+// client's `typinput = 'array_in'::regproc` test works.
+const oidIOProcBase = 850_000
+
+// typeIOProcs returns the OIDs of t's input, output, receive and send
+// functions.
+func typeIOProcs(oid uint32) [4]uint32 {
+	var out [4]uint32
+	for i, n := range typeIONames(oid) {
+		out[i], _ = procOID(n)
+	}
+	return out
+}
+
+// typeIONames names a type's input, output, receive and send functions
+// as PostgreSQL does: "int4in" for most base types, "numeric_in" for the
+// others, array_* / record_* for arrays and records; a domain reads
+// through domain_in/domain_recv and writes with its base type's functions.
+func typeIONames(oid uint32) [4]string {
+	ti := info(oid)
+	if typtypeDomain(oid) {
+		base, _ := infoDomainBase(oid)
+		b := typeIONames(base)
+		return [4]string{"domain_in", b[1], "domain_recv", b[3]}
+	}
+	switch {
+	case ti.cat == 'A' && oid != OIDInt2Vector && oid != OIDOidVector:
+		return [4]string{"array_in", "array_out", "array_recv", "array_send"}
+	case oid == OIDRecord:
+		return [4]string{"record_in", "record_out", "record_recv", "record_send"}
+	}
+	switch oid {
+	case OIDNumeric, OIDDate, OIDTime, OIDTimestamp, OIDTimestamptz, OIDInterval, OIDUUID, OIDJSON, OIDJSONB, OIDVoid, OIDPgNodeTree:
+		return [4]string{ti.name + "_in", ti.name + "_out", ti.name + "_recv", ti.name + "_send"}
+	}
+	return [4]string{ti.name + "in", ti.name + "out", ti.name + "recv", ti.name + "send"}
+}
+
+// typtypeDomain reports the information_schema domains.
+func typtypeDomain(oid uint32) bool {
+	switch oid {
+	case OIDCardinalNumber, OIDCharacterData, OIDSQLIdentifier, OIDTimeStamp, OIDYesOrNo:
+		return true
+	}
+	return false
+}
+
+var ioProcs = sync.OnceValues(func() ([]string, map[string]uint32) {
+	seen := map[string]bool{"array_subscript_handler": true}
+	for oid := range typeInfos {
+		for _, n := range typeIONames(oid) {
+			seen[n] = true
+		}
+	}
+	var names []string
+	for n := range seen {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	byName := map[string]uint32{}
+	for i, n := range names {
+		byName[n] = oidIOProcBase + uint32(i)
+		rememberRegName(OIDRegproc, oidIOProcBase+uint32(i), n)
+	}
+	return names, byName
+})
+
+// ioProcNames lists the type I/O functions pg_proc shows.
+func ioProcNames() []string {
+	names, _ := ioProcs()
+	return names
+}
+
+// procOID resolves a function name to its pg_proc OID (the first
+// overload's).
+func procOID(name string) (uint32, bool) {
+	_, byName := ioProcs()
+	if oid, ok := byName[name]; ok {
+		return oid, true
+	}
+	for i, n := range FunctionNames() {
+		if n == name {
+			rememberRegName(OIDRegproc, uint32(900_000+i), n)
+			return uint32(900_000 + i), true
+		}
+	}
+	return 0, false
 }

@@ -72,6 +72,15 @@ func (c *catalogSet) regLookup(kind uint32, name string) (uint32, error) {
 			}
 		}
 		return 0, errf(CodeUndefinedObject, "type \"%s\" does not exist", n)
+	case OIDRegproc:
+		name := unquoteIdent(n)
+		if k := strings.Index(n, "."); k >= 0 && unquoteIdent(n[:k]) == "pg_catalog" {
+			name = unquoteIdent(n[k+1:])
+		}
+		if oid, ok := procOID(name); ok {
+			return oid, nil
+		}
+		return 0, errf(CodeUndefinedFunction, "function \"%s\" does not exist", n)
 	case OIDRegnamespace:
 		for _, ns := range c.namespaces() {
 			if ns.name == n {

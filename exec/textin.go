@@ -111,6 +111,18 @@ func parseText(v *Vec, i int, s string, loc *time.Location) error {
 			s = s[:1]
 		}
 		v.S[i] = s
+	case OIDInt2Vector, OIDOidVector:
+		// int2vectorin/oidvectorin: space-separated, 0-based
+		f := strings.Fields(s)
+		items := NewVec(t.Elem(), len(f))
+		for k, x := range f {
+			n, err := parseInt(x, t.Elem())
+			if err != nil {
+				return err
+			}
+			items.I[k] = n
+		}
+		v.A[i] = &Array{Elem: t.Elem(), Items: items, vector: true}
 	default:
 		if t.IsArray() {
 			a, err := parseArray(s, t.Elem(), loc)

@@ -71,6 +71,9 @@ func formatValue(v *Vec, i int, loc *time.Location) string {
 	case KInterval:
 		return formatInterval(v.V[i])
 	case KArray:
+		if t.OID == OIDRecord {
+			return formatRecord(v.A[i])
+		}
 		return formatArray(v.A[i], loc)
 	}
 	return ""

@@ -3,6 +3,8 @@ package exec
 import (
 	"fmt"
 	"strings"
+	"sync"
+	"time"
 )
 
 // Type is a PostgreSQL type: its OID and type modifier (-1 when none).
@@ -276,6 +278,7 @@ var typeNames = map[string]uint32{
 	"interval": OIDInterval, "numeric": OIDNumeric, "decimal": OIDNumeric,
 	"regclass": OIDRegclass, "regtype": OIDRegtype, "regnamespace": OIDRegnamespace, "uuid": OIDUUID,
 	"unknown": OIDUnknown, "record": OIDRecord, "regproc": OIDRegproc,
+	"int2vector": OIDInt2Vector, "oidvector": OIDOidVector,
 }
 
 // TypeModNumeric encodes numeric(p,s) as PostgreSQL's typmod.
@@ -293,4 +296,189 @@ func knownPostgresType(name string) bool {
 		return true
 	}
 	return false
+}
+
+// Record types: PostgreSQL's anonymous composite (OID 2249) identifies
+// its row shape by a typmod it assigns at run time ("blessed" record
+// types); the engine does the same. Type{OIDRecord, k} with k >= 0
+// names row shape k of a process-wide, append-only registry, so a
+// record-valued expression (a set-returning function with OUT
+// parameters such as information_schema._pg_expandarray) carries its
+// field names and types through subqueries to a field selection
+// (rec).field. A record value is an *Array in the Vec's A slot whose
+// Items hold the fields' text forms (TText, NULL for a NULL field); a
+// field selection parses the field with its type's input function.
+
+// RecordField is one named, typed field of a record type.
+type RecordField struct {
+	Name string
+	Type Type
+}
+
+var recordShapes struct {
+	sync.Mutex
+	list  [][]RecordField
+	byKey map[string]int32
+}
+
+// RecordType returns the record type with these fields (the same Type for
+// the same field list).
+func RecordType(fields []RecordField) Type {
+	var key strings.Builder
+	for _, f := range fields {
+		fmt.Fprintf(&key, "%s\x00%d\x00%d\x00", f.Name, f.Type.OID, f.Type.Mod)
+	}
+	recordShapes.Lock()
+	defer recordShapes.Unlock()
+	if recordShapes.byKey == nil {
+		recordShapes.byKey = map[string]int32{}
+	}
+	if k, ok := recordShapes.byKey[key.String()]; ok {
+		return Type{OIDRecord, k}
+	}
+	k := int32(len(recordShapes.list))
+	recordShapes.list = append(recordShapes.list, append([]RecordField(nil), fields...))
+	recordShapes.byKey[key.String()] = k
+	return Type{OIDRecord, k}
+}
+
+// RecordFields returns the fields of a record type made by RecordType
+// (false for an anonymous record without a known shape).
+func RecordFields(t Type) ([]RecordField, bool) {
+	if t.OID != OIDRecord || t.Mod < 0 {
+		return nil, false
+	}
+	recordShapes.Lock()
+	defer recordShapes.Unlock()
+	if int(t.Mod) >= len(recordShapes.list) {
+		return nil, false
+	}
+	return recordShapes.list[t.Mod], true
+}
+
+// WireMod is the typmod a result column of type t reports in
+// RowDescription: a record's shape number is internal (PostgreSQL
+// reports -1 for record-valued expressions too).
+func (t Type) WireMod() int32 {
+	if t.OID == OIDRecord {
+		return -1
+	}
+	return t.Mod
+}
+
+// newRecord builds a record value from its fields' text forms (nil =
+// NULL field).
+func newRecord(t Type, fields []*string) *Array {
+	items := NewVec(TText, len(fields))
+	for i, f := range fields {
+		if f == nil {
+			items.SetNull(i)
+			continue
+		}
+		items.S[i] = *f
+	}
+	return &Array{Elem: t, Items: items}
+}
+
+// formatRecord is record_out: (f1,f2,...) with a field quoted when it is
+// empty or holds a quote, backslash, parenthesis, comma or white space;
+// a NULL field is empty.
+func formatRecord(a *Array) string {
+	var sb strings.Builder
+	sb.WriteByte('(')
+	for i := 0; i < a.Items.N; i++ {
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		if a.Items.IsNull(i) {
+			continue
+		}
+		s := a.Items.S[i]
+		need := s == ""
+		for k := 0; k < len(s) && !need; k++ {
+			switch s[k] {
+			case '"', '\\', '(', ')', ',', ' ', '\t', '\n', '\r', '\v', '\f':
+				need = true
+			}
+		}
+		if !need {
+			sb.WriteString(s)
+			continue
+		}
+		sb.WriteByte('"')
+		for k := 0; k < len(s); k++ {
+			if s[k] == '"' || s[k] == '\\' {
+				sb.WriteByte(s[k])
+			}
+			sb.WriteByte(s[k])
+		}
+		sb.WriteByte('"')
+	}
+	sb.WriteByte(')')
+	return sb.String()
+}
+
+// fieldSelectExpr is (rec).field: the field's text parsed with its type's
+// input function; NULL when the record or the field is NULL.
+type fieldSelectExpr struct {
+	arg Expr
+	idx int
+	t   Type
+}
+
+func (f *fieldSelectExpr) Type() Type { return f.t }
+func (f *fieldSelectExpr) String() string {
+	return fmt.Sprintf("(%s).f%d", f.arg, f.idx)
+}
+func (f *fieldSelectExpr) Eval(ec *evalCtx, b *Batch, sel []int32) (*Vec, error) {
+	rv, err := f.arg.Eval(ec, b, sel)
+	if err != nil {
+		return nil, err
+	}
+	var ferr error
+	out := recordFieldVec(ec, rv, f.idx, f.t, func(e error) {
+		if ferr == nil {
+			ferr = e
+		}
+	}, sel...)
+	return out, ferr
+}
+
+// recordFieldVec extracts field idx (of type t) from the records of rv at
+// the selected rows (all rows when sel is empty); a field that does not
+// parse reports through fail (ignored when nil).
+func recordFieldVec(ec *evalCtx, rv *Vec, idx int, t Type, fail func(error), sel ...int32) *Vec {
+	out := NewVec(t, rv.N)
+	var loc *time.Location
+	if ec != nil {
+		loc = ec.loc
+	}
+	forEach(rv.N, sel, func(i int) {
+		if rv.IsNull(i) || rv.A[i] == nil || idx >= rv.A[i].Items.N || rv.A[i].Items.IsNull(idx) {
+			out.SetNull(i)
+			return
+		}
+		if err := parseText(out, i, rv.A[i].Items.S[idx], loc); err != nil && fail != nil {
+			fail(err)
+		}
+	})
+	return out
+}
+
+// selectField binds (e).name on a record-typed expression.
+func selectField(e Expr, name string) (Expr, error) {
+	t := e.Type()
+	fields, ok := RecordFields(t)
+	if !ok {
+		if t.OID == OIDRecord {
+			return nil, errf(CodeFeatureNotSupported, "could not identify column \"%s\" in record data type", name)
+		}
+		return nil, errf("42809", "column notation .%s applied to type %s, which is not a composite type", name, t)
+	}
+	for i, f := range fields {
+		if f.Name == name {
+			return &fieldSelectExpr{arg: e, idx: i, t: f.Type}, nil
+		}
+	}
+	return nil, errf(CodeUndefinedColumn, "could not identify column \"%s\" in record data type", name)
 }
