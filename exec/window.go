@@ -1,6 +1,11 @@
 package exec
 
 import (
+	"sort"
+	"time"
+
+	"github.com/cockroachdb/apd/v3"
+
 	q "github.com/pggraph/pggraph/internal/sqlparse"
 )
 
@@ -75,12 +80,6 @@ func (b *binder) bindWindowCall(name string, fc *q.FuncCall, sc *scope) (Expr, e
 	if wc.frame == 0 {
 		wc.frame = frameDefault
 	}
-	if wc.frame&frameGroups != 0 || wc.frame&frameExclude != 0 {
-		return nil, unsupported("GROUPS frames and frame exclusion are not supported")
-	}
-	if wc.frame&frameRange != 0 && wc.frame&(frameStartOffPrec|frameEndOffPrec|frameStartOffFoll|frameEndOffFoll) != 0 {
-		return nil, unsupported("RANGE frames with offsets are not supported")
-	}
 	if !fc.AggStar {
 		if wc.args, err = b.bindList(fc.Args, sc); err != nil {
 			return nil, err
@@ -105,21 +104,8 @@ func (b *binder) bindWindowCall(name string, fc *q.FuncCall, sc *scope) (Expr, e
 		wc.order = append(wc.order, e)
 		wc.orderKeys = append(wc.orderKeys, makeSortKey(sb, len(wc.order)-1))
 	}
-	if wd.StartOffset != nil {
-		if wc.startOff, err = b.bindExpr(wd.StartOffset, newScope(nil)); err != nil {
-			return nil, err
-		}
-		if wc.startOff, err = b.coerce(wc.startOff, TInt8, castImplicit, "frame offset"); err != nil {
-			return nil, err
-		}
-	}
-	if wd.EndOffset != nil {
-		if wc.endOff, err = b.bindExpr(wd.EndOffset, newScope(nil)); err != nil {
-			return nil, err
-		}
-		if wc.endOff, err = b.coerce(wc.endOff, TInt8, castImplicit, "frame offset"); err != nil {
-			return nil, err
-		}
+	if err := b.bindFrameOffsets(wc, wd); err != nil {
+		return nil, err
 	}
 	if fc.AggFilter != nil {
 		f, err := b.bindExpr(fc.AggFilter, sc)
@@ -286,26 +272,9 @@ func evalWindow(ec *evalCtx, c *winCall, in *Batch) (*Vec, error) {
 	out := NewVec(c.t, n)
 	partKeys := keys[:len(parts)]
 	ordKeys := keys[len(parts):]
-	var startOff, endOff int64
-	if c.startOff != nil {
-		v, err := evalConst(ec, c.startOff)
-		if err != nil {
-			return nil, err
-		}
-		if v.IsNull(0) || v.I[0] < 0 {
-			return nil, errf(CodeInvalidParameterValue, "frame starting offset must not be null or negative")
-		}
-		startOff = v.I[0]
-	}
-	if c.endOff != nil {
-		v, err := evalConst(ec, c.endOff)
-		if err != nil {
-			return nil, err
-		}
-		if v.IsNull(0) || v.I[0] < 0 {
-			return nil, errf(CodeInvalidParameterValue, "frame ending offset must not be null or negative")
-		}
-		endOff = v.I[0]
+	fr, err := evalFrameSpec(ec, c, ords)
+	if err != nil {
+		return nil, err
 	}
 	for lo := 0; lo < n; {
 		hi := lo + 1
@@ -313,7 +282,7 @@ func evalWindow(ec *evalCtx, c *winCall, in *Batch) (*Vec, error) {
 			hi++
 		}
 		rows := perm[lo:hi]
-		if err := windowPartition(c, rows, keyCols, ordKeys, args, filt, out, startOff, endOff); err != nil {
+		if err := windowPartition(c, rows, keyCols, ordKeys, args, filt, out, fr); err != nil {
 			return nil, err
 		}
 		lo = hi
@@ -322,61 +291,34 @@ func evalWindow(ec *evalCtx, c *winCall, in *Batch) (*Vec, error) {
 }
 
 // windowPartition computes one partition (rows in window order).
-func windowPartition(c *winCall, rows []int32, keyCols []*Vec, ordKeys []sortKey, args []*Vec, filt *Vec, out *Vec, startOff, endOff int64) error {
+func windowPartition(c *winCall, rows []int32, keyCols []*Vec, ordKeys []sortKey, args []*Vec, filt *Vec, out *Vec, fr *frameSpec) error {
 	m := len(rows)
 	peerEnd := make([]int, m) // exclusive end of each row's peer group
 	peerStart := make([]int, m)
+	group := make([]int, m) // peer group number (GROUPS frames)
+	var groupStart []int    // first row of each peer group
 	for i := 0; i < m; {
 		j := i + 1
 		for j < m && cmpKeys(keyCols, ordKeys, int(rows[i]), int(rows[j])) == 0 {
 			j++
 		}
 		for k := i; k < j; k++ {
-			peerStart[k], peerEnd[k] = i, j
+			peerStart[k], peerEnd[k], group[k] = i, j, len(groupStart)
 		}
+		groupStart = append(groupStart, i)
 		i = j
 	}
 	if len(ordKeys) == 0 {
 		for k := range peerEnd {
-			peerStart[k], peerEnd[k] = 0, m
+			peerStart[k], peerEnd[k], group[k] = 0, m, 0
 		}
+		groupStart = []int{0}
 	}
-	// frame bounds [fs, fe) per row
-	frame := func(i int) (int, int) {
-		f := c.frame
-		fs, fe := 0, m
-		switch {
-		case f&frameStartUnbPrec != 0:
-			fs = 0
-		case f&frameStartCurrent != 0:
-			if f&frameRows != 0 {
-				fs = i
-			} else {
-				fs = peerStart[i]
-			}
-		case f&frameStartOffPrec != 0:
-			fs = i - int(startOff)
-		case f&frameStartOffFoll != 0:
-			fs = i + int(startOff)
-		}
-		switch {
-		case f&frameEndUnbFoll != 0:
-			fe = m
-		case f&frameEndCurrent != 0:
-			if f&frameRows != 0 {
-				fe = i + 1
-			} else {
-				fe = peerEnd[i]
-			}
-		case f&frameEndOffPrec != 0:
-			fe = i - int(endOff) + 1
-		case f&frameEndOffFoll != 0:
-			fe = i + int(endOff) + 1
-		}
-		fs = max(fs, 0)
-		fe = min(fe, m)
-		return fs, fe
+	pf := &partFrame{fr: fr, rows: rows, peerStart: peerStart, peerEnd: peerEnd, group: group, groupStart: groupStart}
+	if fr.rangeOffsets {
+		pf.nullLo, pf.nullHi = fr.nullRegion(rows)
 	}
+	frame := pf.bounds
 	switch c.name {
 	case "row_number":
 		for i, r := range rows {
@@ -459,17 +401,17 @@ func windowPartition(c *winCall, rows []int32, keyCols []*Vec, ordKeys []sortKey
 		return nil
 	case "first_value", "last_value", "nth_value":
 		for i, r := range rows {
-			fs, fe := frame(i)
-			if fs >= fe {
+			idx := pf.members(i)
+			if len(idx) == 0 {
 				out.SetNull(int(r))
 				continue
 			}
 			var j int
 			switch c.name {
 			case "first_value":
-				j = fs
+				j = idx[0]
 			case "last_value":
-				j = fe - 1
+				j = idx[len(idx)-1]
 			default:
 				if args[1].IsNull(int(r)) {
 					out.SetNull(int(r))
@@ -479,11 +421,11 @@ func windowPartition(c *winCall, rows []int32, keyCols []*Vec, ordKeys []sortKey
 				if nth <= 0 {
 					return errf(CodeInvalidParameterValue, "argument of nth_value must be greater than zero")
 				}
-				j = fs + nth - 1
-				if j >= fe {
+				if nth > len(idx) {
 					out.SetNull(int(r))
 					continue
 				}
+				j = idx[nth-1]
 			}
 			out.copyRow(int(r), args[0], int(rows[j]))
 		}
@@ -491,7 +433,7 @@ func windowPartition(c *winCall, rows []int32, keyCols []*Vec, ordKeys []sortKey
 	}
 	// aggregate over the frame
 	use := func(j int) bool { return filt == nil || (!filt.IsNull(int(rows[j])) && filt.B[rows[j]]) }
-	if c.frame&frameStartUnbPrec != 0 {
+	if c.frame&frameStartUnbPrec != 0 && c.frame&frameExclude == 0 {
 		acc := c.agg()
 		fed := 0
 		for i, r := range rows {
@@ -513,10 +455,9 @@ func windowPartition(c *winCall, rows []int32, keyCols []*Vec, ordKeys []sortKey
 		return nil
 	}
 	for i, r := range rows {
-		fs, fe := frame(i)
 		acc := c.agg()
 		var sel []int32
-		for j := fs; j < fe; j++ {
+		for _, j := range pf.members(i) {
 			if use(j) {
 				sel = append(sel, rows[j])
 			}
@@ -574,3 +515,427 @@ func (b *binder) resolveWindow(wd *q.WindowDef) (*q.WindowDef, error) {
 	}
 	return out, nil
 }
+
+// Frame exclusion bits (FRAMEOPTION_EXCLUDE_*).
+const (
+	frameExcludeCurrent = 0x8000
+	frameExcludeGroup   = 0x10000
+	frameExcludeTies    = 0x20000
+)
+
+// bindFrameOffsets types the frame offsets: ROWS and GROUPS count rows or
+// peer groups (bigint); RANGE offsets are added to the single ORDER BY
+// column, so their type follows it (PostgreSQL's in_range support:
+// integers, numeric, floats, and interval for date/time and interval
+// columns).
+func (b *binder) bindFrameOffsets(wc *winCall, wd *q.WindowDef) error {
+	if wc.frame&frameGroups != 0 && len(wc.order) == 0 {
+		return errf(CodeWindowingError, "GROUPS mode requires an ORDER BY clause")
+	}
+	var offT Type
+	rangeOff := wc.frame&frameRange != 0 && (wd.StartOffset != nil || wd.EndOffset != nil)
+	if rangeOff {
+		if len(wc.order) != 1 {
+			return errf(CodeWindowingError, "RANGE with offset PRECEDING/FOLLOWING requires exactly one ORDER BY column")
+		}
+		ct := wc.order[0].Type()
+		switch {
+		case ct.isInt():
+			offT = TInt8
+		case ct.OID == OIDNumeric:
+			offT = TNumeric
+		case ct.OID == OIDFloat4 || ct.OID == OIDFloat8:
+			offT = TFloat8
+		case ct.OID == OIDDate || ct.OID == OIDTimestamp || ct.OID == OIDTimestamptz || ct.OID == OIDTime || ct.OID == OIDInterval:
+			offT = TInterval
+		default:
+			return unsupported("RANGE with offset PRECEDING/FOLLOWING is not supported for column type %s", typeName(ct))
+		}
+	}
+	bind := func(n *q.Node) (Expr, error) {
+		e, err := b.bindExpr(n, newScope(nil))
+		if err != nil {
+			return nil, err
+		}
+		if !rangeOff {
+			return b.coerce(e, TInt8, castImplicit, "frame offset")
+		}
+		et := e.Type()
+		ok := et.OID == OIDUnknown || (offT.isInt() && et.isInt()) || et.OID == offT.OID ||
+			(offT.OID == OIDNumeric && (et.isInt() || et.OID == OIDNumeric)) || (offT.OID == OIDFloat8 && (et.OID == OIDFloat4 || et.isInt() || et.OID == OIDNumeric))
+		if !ok {
+			return nil, unsupported("RANGE with offset PRECEDING/FOLLOWING is not supported for column type %s and offset type %s", typeName(wc.order[0].Type()), typeName(et))
+		}
+		return b.coerce(e, offT, castImplicit, "frame offset")
+	}
+	var err error
+	if wd.StartOffset != nil {
+		if wc.startOff, err = bind(wd.StartOffset); err != nil {
+			return err
+		}
+	}
+	if wd.EndOffset != nil {
+		if wc.endOff, err = bind(wd.EndOffset); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// typeName is a type's SQL name as PostgreSQL's messages print it.
+func typeName(t Type) string {
+	if info, ok := typeInfos[t.OID]; ok {
+		return info.sqlName
+	}
+	return t.String()
+}
+
+// frameSpec is a window call's frame with its offsets evaluated.
+type frameSpec struct {
+	opts             int32
+	startOff, endOff int64 // ROWS and GROUPS offsets
+	rangeOffsets     bool
+	ord              *Vec // RANGE with offsets: the ORDER BY column
+	desc, nullsFirst bool
+	startV, endV     *Vec // RANGE offsets (one row)
+	loc              *time.Location
+}
+
+func evalFrameSpec(ec *evalCtx, c *winCall, ords []*Vec) (*frameSpec, error) {
+	fr := &frameSpec{opts: c.frame, loc: ec.loc}
+	fr.rangeOffsets = c.frame&frameRange != 0 && (c.startOff != nil || c.endOff != nil)
+	eval := func(e Expr, which string) (*Vec, error) {
+		v, err := evalConst(ec, e)
+		if err != nil {
+			return nil, err
+		}
+		if v.IsNull(0) {
+			return nil, errf(CodeNullValueNotAllowed, "frame %s offset must not be null", which)
+		}
+		neg := false
+		switch v.T.Kind() {
+		case KInt:
+			neg = v.I[0] < 0
+		case KFloat:
+			neg = v.F[0] < 0
+		case KNum:
+			neg = v.D[0].Negative && !v.D[0].IsZero()
+		case KInterval:
+			neg = cmpInterval(v.V[0], Interval{}) < 0
+		}
+		if neg {
+			if fr.rangeOffsets {
+				return nil, errf(codeInvalidPrecedingFollowing, "invalid preceding or following size in window function")
+			}
+			return nil, errf(codeInvalidPrecedingFollowing, "frame %s offset must not be negative", which)
+		}
+		return v, nil
+	}
+	if c.startOff != nil {
+		v, err := eval(c.startOff, "starting")
+		if err != nil {
+			return nil, err
+		}
+		if fr.rangeOffsets {
+			fr.startV = v
+		} else {
+			fr.startOff = v.I[0]
+		}
+	}
+	if c.endOff != nil {
+		v, err := eval(c.endOff, "ending")
+		if err != nil {
+			return nil, err
+		}
+		if fr.rangeOffsets {
+			fr.endV = v
+		} else {
+			fr.endOff = v.I[0]
+		}
+	}
+	if fr.rangeOffsets {
+		fr.ord = ords[0]
+		fr.desc, fr.nullsFirst = c.orderKeys[0].desc, c.orderKeys[0].nullsFirst
+	}
+	return fr, nil
+}
+
+// nullRegion finds the partition's rows whose ORDER BY value is NULL
+// (contiguous, at the start or the end).
+func (fr *frameSpec) nullRegion(rows []int32) (int, int) {
+	m := len(rows)
+	if fr.nullsFirst {
+		k := 0
+		for k < m && fr.ord.IsNull(int(rows[k])) {
+			k++
+		}
+		return 0, k
+	}
+	k := m
+	for k > 0 && fr.ord.IsNull(int(rows[k-1])) {
+		k--
+	}
+	return k, m
+}
+
+// partFrame computes frames within one sorted partition.
+type partFrame struct {
+	fr                 *frameSpec
+	rows               []int32
+	peerStart, peerEnd []int
+	group              []int
+	groupStart         []int
+	nullLo, nullHi     int
+}
+
+func satAdd(i int, off int64) int {
+	if off > int64(1<<40) {
+		off = 1 << 40
+	}
+	return i + int(off)
+}
+
+// bounds returns row i's frame [fs, fe) before exclusion.
+func (p *partFrame) bounds(i int) (int, int) {
+	f := p.fr.opts
+	m := len(p.rows)
+	groupEnd := func(g int) int {
+		if g+1 < len(p.groupStart) {
+			return p.groupStart[g+1]
+		}
+		return m
+	}
+	fs, fe := 0, m
+	switch {
+	case f&frameStartUnbPrec != 0:
+		fs = 0
+	case f&frameStartCurrent != 0:
+		if f&frameRows != 0 {
+			fs = i
+		} else {
+			fs = p.peerStart[i]
+		}
+	case f&(frameStartOffPrec|frameStartOffFoll) != 0:
+		prec := f&frameStartOffPrec != 0
+		switch {
+		case f&frameRows != 0:
+			if prec {
+				fs = satAdd(i, -min(p.fr.startOff, 1<<40))
+			} else {
+				fs = satAdd(i, p.fr.startOff)
+			}
+		case f&frameGroups != 0:
+			g := satAdd(p.group[i], p.fr.startOff)
+			if prec {
+				g = satAdd(p.group[i], -min(p.fr.startOff, 1<<40))
+			}
+			switch {
+			case g < 0:
+				fs = 0
+			case g >= len(p.groupStart):
+				fs = m
+			default:
+				fs = p.groupStart[g]
+			}
+		default:
+			fs = p.rangeBound(i, true, prec, p.fr.startV)
+		}
+	}
+	switch {
+	case f&frameEndUnbFoll != 0:
+		fe = m
+	case f&frameEndCurrent != 0:
+		if f&frameRows != 0 {
+			fe = i + 1
+		} else {
+			fe = p.peerEnd[i]
+		}
+	case f&(frameEndOffPrec|frameEndOffFoll) != 0:
+		prec := f&frameEndOffPrec != 0
+		switch {
+		case f&frameRows != 0:
+			if prec {
+				fe = satAdd(i, -min(p.fr.endOff, 1<<40)) + 1
+			} else {
+				fe = satAdd(i, p.fr.endOff) + 1
+			}
+		case f&frameGroups != 0:
+			g := satAdd(p.group[i], p.fr.endOff)
+			if prec {
+				g = satAdd(p.group[i], -min(p.fr.endOff, 1<<40))
+			}
+			switch {
+			case g < 0:
+				fe = 0
+			case g >= len(p.groupStart):
+				fe = m
+			default:
+				fe = groupEnd(g)
+			}
+		default:
+			fe = p.rangeBound(i, false, prec, p.fr.endV)
+		}
+	}
+	return max(fs, 0), min(fe, m)
+}
+
+// members lists row i's frame rows (partition positions) after frame
+// exclusion.
+func (p *partFrame) members(i int) []int {
+	fs, fe := p.bounds(i)
+	if fs >= fe {
+		return nil
+	}
+	f := p.fr.opts
+	out := make([]int, 0, fe-fs)
+	for j := fs; j < fe; j++ {
+		switch {
+		case f&frameExcludeCurrent != 0 && j == i:
+			continue
+		case f&frameExcludeGroup != 0 && j >= p.peerStart[i] && j < p.peerEnd[i]:
+			continue
+		case f&frameExcludeTies != 0 && j != i && j >= p.peerStart[i] && j < p.peerEnd[i]:
+			continue
+		}
+		out = append(out, j)
+	}
+	return out
+}
+
+// rangeBound finds a RANGE offset frame bound for row i: the value is
+// the current row's ORDER BY value minus (PRECEDING) or plus (FOLLOWING)
+// the offset, mirrored for DESC; a start bound is the first row not
+// before it, an end bound the first row after it. NULL values are only in
+// range of each other.
+func (p *partFrame) rangeBound(i int, start, prec bool, off *Vec) int {
+	ord := p.fr.ord
+	r := int(p.rows[i])
+	if ord.IsNull(r) {
+		if start {
+			return p.nullLo
+		}
+		return p.nullHi
+	}
+	a, b := 0, len(p.rows) // the non-NULL region
+	if p.nullHi > p.nullLo {
+		if p.nullLo == 0 {
+			a = p.nullHi
+		} else {
+			b = p.nullLo
+		}
+	}
+	sub := prec != p.fr.desc
+	tgt := newRangeTarget(ord, r, off, sub, p.fr.loc)
+	// c(k) compares row k's value with the target in window order
+	c := func(k int) int {
+		x := tgt.cmp(ord, int(p.rows[k]))
+		if p.fr.desc {
+			return -x
+		}
+		return x
+	}
+	return a + sort.Search(b-a, func(k int) bool {
+		if start {
+			return c(a+k) >= 0
+		}
+		return c(a+k) > 0
+	})
+}
+
+// rangeTarget is value ± offset for RANGE frames; inf is -1/+1 when the
+// sum overflowed (beyond every value).
+type rangeTarget struct {
+	inf int
+	i   int64
+	f   float64
+	d   apd.Decimal
+	iv  Interval
+	us  bool // i holds microseconds (date columns are compared as timestamps)
+}
+
+func newRangeTarget(ord *Vec, r int, off *Vec, sub bool, loc *time.Location) *rangeTarget {
+	t := &rangeTarget{}
+	switch ord.T.OID {
+	case OIDDate, OIDTimestamp, OIDTimestamptz:
+		iv := off.V[0]
+		if sub {
+			iv = Interval{Months: -iv.Months, Days: -iv.Days, Micros: -iv.Micros}
+		}
+		us := ord.I[r]
+		if ord.T.OID == OIDDate {
+			us *= usPerDay
+			t.us = true
+		}
+		t.i = addInterval(us, iv, ord.T.OID == OIDTimestamptz, loc)
+		return t
+	case OIDTime:
+		d := off.V[0].Micros
+		if sub {
+			d = -d
+		}
+		t.i = ord.I[r] + d
+		return t
+	case OIDInterval:
+		v, o := ord.V[r], off.V[0]
+		if sub {
+			o = Interval{Months: -o.Months, Days: -o.Days, Micros: -o.Micros}
+		}
+		t.iv = Interval{Months: v.Months + o.Months, Days: v.Days + o.Days, Micros: v.Micros + o.Micros}
+		return t
+	}
+	switch ord.T.Kind() {
+	case KInt:
+		o := off.I[0]
+		if sub {
+			o = -o
+		}
+		s := ord.I[r] + o
+		if (o > 0 && s < ord.I[r]) || (o < 0 && s > ord.I[r]) {
+			t.inf = 1
+			if o < 0 {
+				t.inf = -1
+			}
+		}
+		t.i = s
+	case KFloat:
+		o := off.F[0]
+		if sub {
+			o = -o
+		}
+		t.f = ord.F[r] + o
+	case KNum:
+		o := off.D[0]
+		if sub {
+			o.Neg(&o)
+		}
+		_, _ = numCtx.Add(&t.d, &ord.D[r], &o)
+	}
+	return t
+}
+
+// cmp compares row k of ord with the target.
+func (t *rangeTarget) cmp(ord *Vec, k int) int {
+	if t.inf != 0 {
+		return -t.inf
+	}
+	switch ord.T.OID {
+	case OIDInterval:
+		return cmpInterval(ord.V[k], t.iv)
+	}
+	switch ord.T.Kind() {
+	case KInt:
+		v := ord.I[k]
+		if t.us {
+			v *= usPerDay
+		}
+		return cmpInt(v, t.i)
+	case KFloat:
+		return cmpFloat(ord.F[k], t.f)
+	case KNum:
+		return cmpNum(&ord.D[k], &t.d)
+	}
+	return 0
+}
+
+// codeInvalidPrecedingFollowing is invalid_preceding_or_following_size.
+const codeInvalidPrecedingFollowing = "22013"

@@ -13,9 +13,7 @@ SELECT (1, 2) = ANY(SELECT 1, 2);
 -- unsupported
 SELECT mode() WITHIN GROUP (ORDER BY n) FROM u;
 SELECT sum(n) OVER w FROM u WINDOW w AS (ORDER BY id);
--- unsupported
 SELECT sum(n) OVER (ORDER BY id GROUPS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM u;
--- unsupported
 SELECT sum(n) OVER (ORDER BY n RANGE BETWEEN 5 PRECEDING AND CURRENT ROW) FROM u;
 -- unsupported
 SELECT ARRAY[[1, 2], [3, 4]];
