@@ -75,208 +75,261 @@ type aggNode struct {
 func (a *aggNode) columns() []colInfo { return a.cols }
 
 func (a *aggNode) run(ec *evalCtx, emit func(*Batch) error) error {
-	accs := make([]accum, len(a.aggs))
+	if w := a.parallelism(); w > 1 {
+		return a.runParallel(ec, w, emit)
+	}
+	st := a.newState(false)
+	err := withPrefetch(a.input).run(ec, func(b *Batch) error {
+		if err := checkCancel(ec.run.ctx); err != nil {
+			return err
+		}
+		return st.consume(ec, b, 0)
+	})
+	if err != nil {
+		return err
+	}
+	return st.emit(nil, emit)
+}
+
+// aggState is a hash aggregation's groups and accumulators: the whole
+// aggregate in a serial run, one worker's partial aggregate in a parallel
+// one. Group ids are dense and numbered in order of first appearance.
+type aggState struct {
+	a         *aggNode
+	accs      []accum
+	keys      *buffer // group key values, row g = group g
+	index     map[string]int32
+	intIndex  map[int64]int32
+	dense     []int32 // direct table for small non-negative int keys
+	nullGroup int32
+	ngroups   int
+	// track records first (the position of each group's first row) for
+	// the merge of a parallel run
+	track bool
+	first []int64
+	kb    []byte
+	// reused per batch: accumulators never keep rows or gids
+	identity, zeros, gidBuf []int32
+}
+
+func (a *aggNode) newState(track bool) *aggState {
+	st := &aggState{a: a, accs: make([]accum, len(a.aggs)), index: map[string]int32{},
+		intIndex: map[int64]int32{}, nullGroup: -1, track: track}
 	for i, c := range a.aggs {
-		accs[i] = c.newAcc()
+		st.accs[i] = c.newAcc()
 		if c.distinct || len(c.order) > 0 {
-			accs[i] = &sortedAcc{call: c, inner: accs[i]}
+			st.accs[i] = &sortedAcc{call: c, inner: st.accs[i]}
 		}
 	}
 	gtypes := make([]Type, len(a.groups))
 	for i, g := range a.groups {
 		gtypes[i] = g.Type()
 	}
-	keys := newBuffer(gtypes)
-	index := map[string]int32{}
-	intIndex := map[int64]int32{}
-	var dense []int32
-	nullGroup := int32(-1)
-	ngroups := 0
+	st.keys = newBuffer(gtypes)
 	if len(a.groups) == 0 {
-		ngroups = 1
+		st.ngroups = 1
+		if track {
+			st.first = []int64{0}
+		}
 	}
-	var kb []byte
-	var identity, zeros, gidBuf []int32
-	err := withPrefetch(a.input).run(ec, func(b *Batch) error {
-		if err := checkCancel(ec.run.ctx); err != nil {
-			return err
+	return st
+}
+
+// consume folds one batch into the state; base is the position of the
+// batch's row 0 (only used when tracking first appearances).
+func (st *aggState) consume(ec *evalCtx, b *Batch, base int64) error {
+	a := st.a
+	rows := b.Sel
+	if rows == nil {
+		if len(st.identity) < b.N {
+			st.identity = allRows(max(b.N, batchSize))
 		}
-		rows := b.Sel
-		if rows == nil {
-			if len(identity) < b.N {
-				identity = allRows(max(b.N, batchSize))
-			}
-			rows = identity[:b.N]
+		rows = st.identity[:b.N]
+	}
+	var gids []int32
+	if len(a.groups) == 0 {
+		// one group: a shared zero slice
+		if len(st.zeros) < len(rows) {
+			st.zeros = make([]int32, max(len(rows), batchSize))
 		}
-		var gids []int32
-		if len(a.groups) == 0 {
-			// one group: a shared zero slice
-			if len(zeros) < len(rows) {
-				zeros = make([]int32, max(len(rows), batchSize))
-			}
-			gids = zeros[:len(rows)]
-		} else {
-			// accumulators never keep gids: one buffer serves every batch
-			if cap(gidBuf) < len(rows) {
-				gidBuf = make([]int32, max(len(rows), batchSize))
-			}
-			gids = gidBuf[:len(rows)]
+		gids = st.zeros[:len(rows)]
+	} else {
+		if cap(st.gidBuf) < len(rows) {
+			st.gidBuf = make([]int32, max(len(rows), batchSize))
 		}
-		if len(a.groups) > 0 {
-			kv := make([]*Vec, len(a.groups))
-			for i, g := range a.groups {
-				v, err := g.Eval(ec, b, b.Sel)
-				if err != nil {
-					return err
-				}
-				kv[i] = v
+		gids = st.gidBuf[:len(rows)]
+		kv := make([]*Vec, len(a.groups))
+		for i, g := range a.groups {
+			v, err := g.Eval(ec, b, b.Sel)
+			if err != nil {
+				return err
 			}
-			var newRows []int32
-			if len(kv) == 1 && kv[0].T.Kind() == KInt {
-				// int64 fast path (every batch of a query has the same key
-				// type, so the two indexes never mix)
-				col := kv[0].I
-				start := 0
-				if kv[0].Nulls == nil {
-					// the common case: no NULL keys, small non-negative
-					// values; the general loop takes over from the first
-					// row outside the direct table
-					if dense == nil {
-						dense = make([]int32, denseKeys)
-						for i := range dense {
-							dense[i] = -1
-						}
-					}
-					for ; start < len(rows); start++ {
-						r := rows[start]
-						v := col[r]
-						if uint64(v) >= denseKeys {
-							break
-						}
-						g := dense[v]
-						if g < 0 {
-							g = int32(ngroups)
-							ngroups++
-							dense[v] = g
-							newRows = append(newRows, r)
-						}
-						gids[start] = g
-					}
-				}
-				for k := start; k < len(rows); k++ {
-					r := rows[k]
-					if kv[0].IsNull(int(r)) {
-						if nullGroup < 0 {
-							nullGroup = int32(ngroups)
-							ngroups++
-							newRows = append(newRows, r)
-						}
-						gids[k] = nullGroup
-						continue
-					}
-					v := col[r]
-					if v >= 0 && v < denseKeys {
-						// small non-negative keys: direct table, no hashing
-						if dense == nil {
-							dense = make([]int32, denseKeys)
-							for i := range dense {
-								dense[i] = -1
-							}
-						}
-						g := dense[v]
-						if g < 0 {
-							g = int32(ngroups)
-							ngroups++
-							dense[v] = g
-							newRows = append(newRows, r)
-						}
-						gids[k] = g
-						continue
-					}
-					g, ok := intIndex[v]
-					if !ok {
-						g = int32(ngroups)
-						ngroups++
-						intIndex[v] = g
-						newRows = append(newRows, r)
-					}
-					gids[k] = g
-				}
-			} else {
-				for k, r := range rows {
-					kb, _ = rowKey(kb[:0], kv, int(r))
-					g, ok := index[string(kb)]
-					if !ok {
-						g = int32(ngroups)
-						ngroups++
-						index[string(kb)] = g
-						newRows = append(newRows, r)
-					}
-					gids[k] = g
-				}
-			}
-			if len(newRows) > 0 {
-				if err := keys.add(ec.run, &Batch{Cols: kv, N: b.N, Sel: newRows}); err != nil {
-					return err
-				}
-				if err := ec.run.budget.reserve(int64(len(newRows)) * int64(64+16*len(a.aggs))); err != nil {
-					return err
-				}
-			}
+			kv[i] = v
 		}
-		for i, c := range a.aggs {
-			r, g := rows, gids
-			if c.filter != nil {
-				fv, err := c.filter.Eval(ec, b, rows)
-				if err != nil {
-					return err
-				}
-				r, g = nil, nil
-				for k, row := range rows {
-					if !fv.IsNull(int(row)) && fv.B[row] {
-						r = append(r, row)
-						g = append(g, gids[k])
-					}
-				}
-				if len(r) == 0 {
-					continue
+		newRows := st.assign(kv, rows, gids)
+		if len(newRows) > 0 {
+			if st.track {
+				for _, r := range newRows {
+					st.first = append(st.first, base+int64(r))
 				}
 			}
-			args := make([]*Vec, len(c.args)+len(c.order))
-			for k, x := range c.args {
-				v, err := x.Eval(ec, b, r)
-				if err != nil {
-					return err
-				}
-				args[k] = v
+			if err := st.keys.add(ec.run, &Batch{Cols: kv, N: b.N, Sel: newRows}); err != nil {
+				return err
 			}
-			for k, x := range c.order {
-				v, err := x.Eval(ec, b, r)
-				if err != nil {
-					return err
-				}
-				args[len(c.args)+k] = v
-			}
-			if err := accs[i].update(ec, args, r, g, ngroups); err != nil {
+			if err := ec.run.budget.reserve(int64(len(newRows)) * int64(64+16*len(a.aggs))); err != nil {
 				return err
 			}
 		}
-		return nil
-	})
-	if err != nil {
-		return err
 	}
-	if ngroups == 0 {
+	for i, c := range a.aggs {
+		r, g := rows, gids
+		if c.filter != nil {
+			fv, err := c.filter.Eval(ec, b, rows)
+			if err != nil {
+				return err
+			}
+			r, g = nil, nil
+			for k, row := range rows {
+				if !fv.IsNull(int(row)) && fv.B[row] {
+					r = append(r, row)
+					g = append(g, gids[k])
+				}
+			}
+			if len(r) == 0 {
+				continue
+			}
+		}
+		args := make([]*Vec, len(c.args)+len(c.order))
+		for k, x := range c.args {
+			v, err := x.Eval(ec, b, r)
+			if err != nil {
+				return err
+			}
+			args[k] = v
+		}
+		for k, x := range c.order {
+			v, err := x.Eval(ec, b, r)
+			if err != nil {
+				return err
+			}
+			args[len(c.args)+k] = v
+		}
+		if err := st.accs[i].update(ec, args, r, g, st.ngroups); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// assign sets gids[k] to the group of row rows[k] of the key vectors kv,
+// creating groups as needed; it returns the rows that created one.
+func (st *aggState) assign(kv []*Vec, rows, gids []int32) []int32 {
+	var newRows []int32
+	if len(kv) == 1 && kv[0].T.Kind() == KInt {
+		// int64 fast path (every batch of a query has the same key type,
+		// so the two indexes never mix)
+		col := kv[0].I
+		start := 0
+		if kv[0].Nulls == nil {
+			// the common case: no NULL keys, small non-negative values;
+			// the general loop takes over from the first row outside the
+			// direct table
+			dense := st.denseTable()
+			for ; start < len(rows); start++ {
+				r := rows[start]
+				v := col[r]
+				if uint64(v) >= denseKeys {
+					break
+				}
+				g := dense[v]
+				if g < 0 {
+					g = int32(st.ngroups)
+					st.ngroups++
+					dense[v] = g
+					newRows = append(newRows, r)
+				}
+				gids[start] = g
+			}
+		}
+		for k := start; k < len(rows); k++ {
+			r := rows[k]
+			if kv[0].IsNull(int(r)) {
+				if st.nullGroup < 0 {
+					st.nullGroup = int32(st.ngroups)
+					st.ngroups++
+					newRows = append(newRows, r)
+				}
+				gids[k] = st.nullGroup
+				continue
+			}
+			v := col[r]
+			if v >= 0 && v < denseKeys {
+				// small non-negative keys: direct table, no hashing
+				dense := st.denseTable()
+				g := dense[v]
+				if g < 0 {
+					g = int32(st.ngroups)
+					st.ngroups++
+					dense[v] = g
+					newRows = append(newRows, r)
+				}
+				gids[k] = g
+				continue
+			}
+			g, ok := st.intIndex[v]
+			if !ok {
+				g = int32(st.ngroups)
+				st.ngroups++
+				st.intIndex[v] = g
+				newRows = append(newRows, r)
+			}
+			gids[k] = g
+		}
+		return newRows
+	}
+	for k, r := range rows {
+		st.kb, _ = rowKey(st.kb[:0], kv, int(r))
+		g, ok := st.index[string(st.kb)]
+		if !ok {
+			g = int32(st.ngroups)
+			st.ngroups++
+			st.index[string(st.kb)] = g
+			newRows = append(newRows, r)
+		}
+		gids[k] = g
+	}
+	return newRows
+}
+
+func (st *aggState) denseTable() []int32 {
+	if st.dense == nil {
+		st.dense = make([]int32, denseKeys)
+		for i := range st.dense {
+			st.dense[i] = -1
+		}
+	}
+	return st.dense
+}
+
+// emit produces the result rows: group keys, then aggregate values;
+// perm (nil = group order) reorders the groups.
+func (st *aggState) emit(perm []int32, emit func(*Batch) error) error {
+	if st.ngroups == 0 {
 		return nil
 	}
-	out := &Batch{N: ngroups, Cols: make([]*Vec, 0, len(a.groups)+len(a.aggs))}
-	out.Cols = append(out.Cols, keys.cols...)
-	for _, acc := range accs {
-		v, err := acc.result(ngroups)
+	out := &Batch{N: st.ngroups, Cols: make([]*Vec, 0, len(st.a.groups)+len(st.a.aggs))}
+	out.Cols = append(out.Cols, st.keys.cols...)
+	for _, acc := range st.accs {
+		v, err := acc.result(st.ngroups)
 		if err != nil {
 			return err
 		}
 		out.Cols = append(out.Cols, v)
+	}
+	if perm != nil {
+		for i, c := range out.Cols {
+			out.Cols[i] = c.Gather(perm)
+		}
 	}
 	return emitChunks(out, emit)
 }

@@ -61,8 +61,38 @@ type scanNode struct {
 func (s *scanNode) columns() []colInfo { return s.cols }
 
 func (s *scanNode) run(ec *evalCtx, emit func(*Batch) error) error {
+	req, conv := s.prepare()
+	return s.read(ec, req, func(rec arrow.RecordBatch, addrs []uint64) error {
+		if err := checkCancel(ec.run.ctx); err != nil {
+			return err
+		}
+		n := int(rec.NumRows())
+		for lo := 0; lo < n; lo += batchSize {
+			b, err := conv.batch(rec, addrs, lo, min(lo+batchSize, n))
+			if err != nil {
+				return err
+			}
+			if err := emit(b); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// scanConv turns row ranges of a source's records into batches. It keeps
+// a cache of NULL placeholders, so each goroutine needs its own.
+type scanConv struct {
+	s     *scanNode
+	pos   []int        // output column -> record column; -1 = not fetched, -2 = row address
+	nulls map[int]*Vec // placeholder per column and length (Vecs are immutable)
+}
+
+// prepare computes the scan request (projection, filter hints) and a
+// converter for the records it yields.
+func (s *scanNode) prepare() (ScanRequest, *scanConv) {
 	req := ScanRequest{Filters: s.filters}
-	pos := make([]int, len(s.cols)) // output column -> record column, -1 = not fetched
+	pos := make([]int, len(s.cols))
 	for i, c := range s.colIdx {
 		pos[i] = -1
 		if c == rowAddrIdx {
@@ -77,51 +107,66 @@ func (s *scanNode) run(ec *evalCtx, emit func(*Batch) error) error {
 			req.Columns = append(req.Columns, c)
 		}
 	}
-	nulls := map[int]*Vec{} // placeholder per column and length (Vecs are immutable)
-	placeholder := func(i, n int) *Vec {
-		if v, ok := nulls[i]; ok && v.N == n {
-			return v
+	return req, &scanConv{s: s, pos: pos, nulls: map[int]*Vec{}}
+}
+
+// fork returns a converter for another goroutine.
+func (c *scanConv) fork() *scanConv {
+	return &scanConv{s: c.s, pos: c.pos, nulls: map[int]*Vec{}}
+}
+
+// batch converts rows [lo, hi) of rec.
+func (c *scanConv) batch(rec arrow.RecordBatch, addrs []uint64, lo, hi int) (*Batch, error) {
+	n := int(rec.NumRows())
+	b := &Batch{N: hi - lo, Cols: make([]*Vec, len(c.s.cols))}
+	for i, p := range c.pos {
+		switch {
+		case p == -2:
+			b.Cols[i] = addrVec(addrs, lo, hi)
+		case p < 0:
+			v, ok := c.nulls[i]
+			if !ok || v.N != hi-lo {
+				v = nullVec(c.s.cols[i].t, hi-lo)
+				c.nulls[i] = v
+			}
+			b.Cols[i] = v
+		default:
+			arr := rec.Column(p)
+			if lo != 0 || hi != n {
+				arr = sliceArray(arr, lo, hi)
+			}
+			v, err := vecFromArrow(arr, c.s.cols[i].t)
+			if err != nil {
+				return nil, err
+			}
+			b.Cols[i] = v
 		}
-		v := nullVec(s.cols[i].t, n)
-		nulls[i] = v
-		return v
 	}
-	conv := func(rec arrow.RecordBatch, addrs []uint64) error {
-		if err := checkCancel(ec.run.ctx); err != nil {
-			return err
-		}
-		n := int(rec.NumRows())
-		for lo := 0; lo < n || (n == 0 && lo == 0); lo += batchSize {
-			if n == 0 {
-				return nil
-			}
-			hi := min(lo+batchSize, n)
-			b := &Batch{N: hi - lo, Cols: make([]*Vec, len(s.cols))}
-			for i := range s.cols {
-				if pos[i] == -2 {
-					b.Cols[i] = addrVec(addrs, lo, hi)
-					continue
-				}
-				if pos[i] < 0 {
-					b.Cols[i] = placeholder(i, hi-lo)
-					continue
-				}
-				arr := rec.Column(pos[i])
-				if lo != 0 || hi != n {
-					arr = sliceArray(arr, lo, hi)
-				}
-				v, err := vecFromArrow(arr, s.cols[i].t)
-				if err != nil {
-					return err
-				}
-				b.Cols[i] = v
-			}
-			if err := emit(b); err != nil {
-				return err
-			}
-		}
-		return nil
+	return b, nil
+}
+
+// columns converts rows [lo, hi) of rec into whole column vectors (one
+// conversion for a unit of many batches; see sliceBatch).
+func (c *scanConv) columns(rec arrow.RecordBatch, addrs []uint64, lo, hi int) ([]*Vec, error) {
+	b, err := c.batch(rec, addrs, lo, hi)
+	if err != nil {
+		return nil, err
 	}
+	return b.Cols, nil
+}
+
+// sliceBatch is the batch of rows [lo, hi) of converted columns.
+func sliceBatch(cols []*Vec, lo, hi int) *Batch {
+	b := &Batch{N: hi - lo, Cols: make([]*Vec, len(cols))}
+	for i, v := range cols {
+		b.Cols[i] = v.slice(lo, hi)
+	}
+	return b
+}
+
+// read streams the source's records for req: through the key index when
+// the scan is a key lookup the source supports, else a full scan.
+func (s *scanNode) read(ec *evalCtx, req ScanRequest, fn func(rec arrow.RecordBatch, addrs []uint64) error) error {
 	if s.keyVals != nil {
 		if kl, ok := s.table.Source.(KeyLookupSource); ok {
 			keys := NewVec(s.table.Columns[s.keyCol].Type, 0)
@@ -140,10 +185,10 @@ func (s *scanNode) run(ec *evalCtx, emit func(*Batch) error) error {
 				}
 				keys.appendVec(v, nil)
 			}
-			return stopOK(kl.LookupKeys(ec.run.ctx, s.keyCol, keys, req, conv))
+			return stopOK(kl.LookupKeys(ec.run.ctx, s.keyCol, keys, req, fn))
 		}
 	}
-	return stopOK(s.table.Source.Scan(ec.run.ctx, req, conv))
+	return stopOK(s.table.Source.Scan(ec.run.ctx, req, fn))
 }
 
 func stopOK(err error) error {
@@ -546,35 +591,51 @@ func (s *sortNode) collectTopN(ec *evalCtx) (*buffer, error) {
 // selectTrue returns the rows (of sel, or 0..n-1) where the boolean v is
 // true; plain loops, since this runs for every row a filter sees.
 func selectTrue(v *Vec, n int, sel []int32) []int32 {
+	return selectTrueInto(nil, v, n, sel)
+}
+
+// selectTrueInto is selectTrue writing into buf when it has room for n+1
+// indexes (a caller that consumes the selection before the next batch
+// reuses one buffer).
+func selectTrueInto(buf []int32, v *Vec, n int, sel []int32) []int32 {
 	bs, nulls := v.B, v.Nulls
-	if sel == nil && nulls == nil {
+	if cap(buf) < n+1 {
+		buf = make([]int32, n+1)
+	}
+	out := buf[:n+1]
+	j := 0
+	switch {
+	case sel == nil && nulls == nil:
 		// branch-free: write every index, advance past the true ones
-		out := make([]int32, n+1)
-		j := 0
 		for i, x := range bs[:n] {
 			out[j] = int32(i)
 			if x {
 				j++
 			}
 		}
-		return out[:j:j]
-	}
-	if sel == nil {
-		out := make([]int32, 0, n)
+	case sel == nil:
 		for i, x := range bs[:n] {
+			out[j] = int32(i)
 			if x && !nulls[i] {
-				out = append(out, int32(i))
+				j++
 			}
 		}
-		return out
-	}
-	out := make([]int32, 0, len(sel))
-	for _, i := range sel {
-		if bs[i] && (nulls == nil || !nulls[i]) {
-			out = append(out, i)
+	case nulls == nil:
+		for _, i := range sel {
+			out[j] = i
+			if bs[i] {
+				j++
+			}
+		}
+	default:
+		for _, i := range sel {
+			out[j] = i
+			if bs[i] && !nulls[i] {
+				j++
+			}
 		}
 	}
-	return out
+	return out[:j:j]
 }
 
 // topNCandidates returns the rows of b that sort strictly before the

@@ -285,3 +285,28 @@ func allRows(n int) []int32 {
 	}
 	return s
 }
+
+// slice returns rows [lo, hi) of v sharing its storage (v is immutable).
+func (v *Vec) slice(lo, hi int) *Vec {
+	out := &Vec{T: v.T, N: hi - lo}
+	if v.Nulls != nil {
+		out.Nulls = v.Nulls[lo:hi:hi]
+	}
+	switch {
+	case v.I != nil:
+		out.I = v.I[lo:hi:hi]
+	case v.F != nil:
+		out.F = v.F[lo:hi:hi]
+	case v.B != nil:
+		out.B = v.B[lo:hi:hi]
+	case v.S != nil:
+		out.S = v.S[lo:hi:hi]
+	case v.D != nil:
+		out.D = v.D[lo:hi:hi]
+	case v.V != nil:
+		out.V = v.V[lo:hi:hi]
+	case v.A != nil:
+		out.A = v.A[lo:hi:hi]
+	}
+	return out
+}
