@@ -8,20 +8,50 @@ import (
 	"github.com/RoaringBitmap/roaring/v2"
 
 	"github.com/pggraph/pggraph/lance/format"
+	"github.com/pggraph/pggraph/objstore"
 )
 
 // deletionPlan is the outcome of deleting row addresses from d.
 type deletionPlan struct {
 	updated []format.Fragment // fragments with a new deletion file
 	removed []uint64          // fragments whose every row is now deleted
+	// files are the new deletion files, not yet stored (see store)
+	files []deletionFile
+}
+
+// deletionFile is one encoded deletion file and its fresh, unique key.
+type deletionFile struct {
+	key  string
+	data []byte
 }
 
 // planDeletion groups addresses by fragment, merges them with each
 // fragment's existing deletion vector and writes one new .bin deletion
-// file per touched fragment (under this branch's _deletions/). Addresses
-// already deleted are ignored; unknown fragments or offsets past a
-// fragment's physical rows are ErrInvalidArgument.
+// file per touched fragment (under this branch's _deletions/), all at
+// once. Addresses already deleted are ignored; unknown fragments or
+// offsets past a fragment's physical rows are ErrInvalidArgument.
 func (d *Dataset) planDeletion(ctx context.Context, addrs []uint64) (*deletionPlan, error) {
+	plan, err := d.planDeletionFiles(ctx, addrs)
+	if err != nil {
+		return nil, err
+	}
+	if err := plan.store(ctx, d); err != nil {
+		return nil, err
+	}
+	return plan, nil
+}
+
+// store writes the plan's deletion files durably, in parallel (each has
+// a fresh random name and nothing references it before a commit, so
+// their order does not matter).
+func (p *deletionPlan) store(ctx context.Context, d *Dataset) error {
+	return objstore.Parallel(ctx, len(p.files), 16, func(ctx context.Context, i int) error {
+		return d.store.PutIfAbsent(ctx, p.files[i].key, p.files[i].data)
+	})
+}
+
+// planDeletionFiles is planDeletion without storing the files.
+func (d *Dataset) planDeletionFiles(ctx context.Context, addrs []uint64) (*deletionPlan, error) {
 	byFrag := map[uint64][]uint32{}
 	for _, a := range addrs {
 		f, off := SplitRowAddress(a)
@@ -61,10 +91,11 @@ func (d *Dataset) planDeletion(ctx context.Context, addrs []uint64) (*deletionPl
 			plan.removed = append(plan.removed, id)
 			continue
 		}
-		del, err := d.writeDeletionFile(ctx, id, dv)
+		del, file, err := d.encodeDeletionFile(id, dv)
 		if err != nil {
 			return nil, err
 		}
+		plan.files = append(plan.files, file)
 		nf := fr.Clone()
 		nf.DeletionFile = del
 		plan.updated = append(plan.updated, nf)
@@ -72,12 +103,26 @@ func (d *Dataset) planDeletion(ctx context.Context, addrs []uint64) (*deletionPl
 	return plan, nil
 }
 
-// writeDeletionFile writes dv as a Roaring .bin deletion file, durably.
+// writeDeletionFile writes dv as a new deletion file of fragmentID,
+// durably (the rebase path, one file at a time).
 func (d *Dataset) writeDeletionFile(ctx context.Context, fragmentID uint64, dv *roaring.Bitmap) (*format.DeletionFile, error) {
+	del, f, err := d.encodeDeletionFile(fragmentID, dv)
+	if err != nil {
+		return nil, err
+	}
+	if err := d.store.PutIfAbsent(ctx, f.key, f.data); err != nil {
+		return nil, err
+	}
+	return del, nil
+}
+
+// encodeDeletionFile encodes dv as a Roaring .bin deletion file of
+// fragmentID under a fresh name.
+func (d *Dataset) encodeDeletionFile(fragmentID uint64, dv *roaring.Bitmap) (*format.DeletionFile, deletionFile, error) {
 	dv.RunOptimize()
 	data, err := encodeDeletionBitmap(dv)
 	if err != nil {
-		return nil, err
+		return nil, deletionFile{}, err
 	}
 	del := &format.DeletionFile{
 		FileType:       format.DeletionBitmap,
@@ -85,11 +130,7 @@ func (d *Dataset) writeDeletionFile(ctx context.Context, fragmentID uint64, dv *
 		ID:             rand.Uint64(),
 		NumDeletedRows: dv.GetCardinality(),
 	}
-	key := join(d.base(), deletionsDir, del.FileName(fragmentID))
-	if err := d.store.PutIfAbsent(ctx, key, data); err != nil {
-		return nil, err
-	}
-	return del, nil
+	return del, deletionFile{key: join(d.base(), deletionsDir, del.FileName(fragmentID)), data: data}, nil
 }
 
 // StageDelete stages a Delete of the given row addresses
@@ -98,11 +139,13 @@ func (d *Dataset) StageDelete(ctx context.Context, addrs []uint64, opts StageOpt
 	if err := d.checkWritable(); err != nil {
 		return nil, err
 	}
-	plan, err := d.planDeletion(ctx, addrs)
+	plan, err := d.planDeletionFiles(ctx, addrs)
 	if err != nil {
 		return nil, err
 	}
-	return d.StageOperation(ctx, &format.Delete{UpdatedFragments: plan.updated, DeletedFragmentIDs: plan.removed}, opts)
+	// the deletion files and the transaction file in one round
+	return d.stageOperationWhile(ctx, &format.Delete{UpdatedFragments: plan.updated, DeletedFragmentIDs: plan.removed}, opts,
+		func(ctx context.Context) error { return plan.store(ctx, d) })
 }
 
 func (d *Dataset) checkWritable() error {

@@ -58,3 +58,47 @@ func TestStageDelete(t *testing.T) {
 		}
 	}
 }
+
+// A delete touching several fragments stores its deletion files and its
+// transaction file together: one storage round, whatever the number of
+// fragments.
+func TestStageDeleteWritesFilesInOneRound(t *testing.T) {
+	ctx := context.Background()
+	mem := objstore.NewMem()
+	createFake(t, mem, "t", NamingV2, 4, 4, 4, 4)
+	cnt := objstore.NewCounting(mem)
+	ds, err := Open(ctx, cnt, "t", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cnt.Reset()
+	st, err := ds.StageDelete(ctx, []uint64{RowAddress(0, 1), RowAddress(1, 2), RowAddress(2, 0), RowAddress(3, 3)}, StageOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := cnt.Stats()
+	if got := s.Ops[objstore.OpPutIfAbsent]; got != 5 {
+		t.Fatalf("%d PutIfAbsent, want 4 deletion files + 1 transaction file", got)
+	}
+	if s.Rounds != 1 {
+		t.Fatalf("staging took %d storage rounds, want 1", s.Rounds)
+	}
+	nd, err := st.Commit(ctx, CommitOptions{Mode: CommitExact})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if nd.CountRows() != 12 {
+		t.Fatalf("rows after deleting 4 of 16: %d", nd.CountRows())
+	}
+	// a failed deletion-file write fails the staging (the transaction
+	// file it may have written is unreferenced)
+	f := objstore.NewFaulty(mem)
+	ds2, err := Open(ctx, f, "t", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.SetRule(&objstore.FaultRule{Ops: objstore.MaskOf(objstore.OpPutIfAbsent), N: 1, Mode: objstore.FailPersistent})
+	if _, err := ds2.StageDelete(ctx, []uint64{RowAddress(0, 2), RowAddress(1, 3)}, StageOptions{}); !errors.Is(err, objstore.ErrInjected) {
+		t.Fatalf("staging with failing writes = %v", err)
+	}
+}

@@ -46,6 +46,40 @@ type StageOptions struct {
 // already written durably) against d's version: it writes the
 // transaction file and returns the staged transaction.
 func (d *Dataset) StageOperation(ctx context.Context, op format.Operation, opts StageOptions) (*Staged, error) {
+	return d.stageOperationWhile(ctx, op, opts, nil)
+}
+
+// stageOperationWhile is StageOperation for an op whose data or deletion
+// files are still being stored by pending (nil = none; it gets the
+// context its storage calls should use): the transaction
+// file is written at the same time, one storage round instead of two.
+// Why that is safe: none of these files is referenced by anything until
+// Commit publishes a manifest naming them, and Commit needs a Staged,
+// which is returned only after both have finished without error; a
+// failure of either leaves unreferenced files a cleanup reclaims, as a
+// failure between the two sequential writes did. pending is always
+// waited for, even when the transaction file fails.
+func (d *Dataset) stageOperationWhile(ctx context.Context, op format.Operation, opts StageOptions, pending func(ctx context.Context) error) (*Staged, error) {
+	if pending == nil {
+		return d.stageTransaction(ctx, op, opts)
+	}
+	var st *Staged
+	err := objstore.Parallel(ctx, 2, 2, func(ctx context.Context, i int) error {
+		if i == 0 {
+			return pending(ctx)
+		}
+		var err error
+		st, err = d.stageTransaction(ctx, op, opts)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+// stageTransaction writes op's transaction file against d's version.
+func (d *Dataset) stageTransaction(ctx context.Context, op format.Operation, opts StageOptions) (*Staged, error) {
 	if d.mf != nil {
 		if err := format.CheckWritable(d.mf.Manifest); err != nil {
 			return nil, err

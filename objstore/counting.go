@@ -96,10 +96,22 @@ func (c *Counting) start(ctx context.Context, op Op, wrote int) int64 {
 		base, seen := c.groupBase[m.group]
 		if !seen {
 			base = c.doneDepth
+			if p := m.parent; p != nil {
+				if pb, ok := c.groupBase[p.group]; ok {
+					// nested: starts where the issuing member's chain is
+					base = pb + c.memberCalls[*p]
+				}
+			}
 			c.groupBase[m.group] = base
 		}
 		c.memberCalls[m]++
 		d = base + c.memberCalls[m]
+		// the issuing members' chains now reach d too
+		for p := m.parent; p != nil; p = p.parent {
+			if pb, ok := c.groupBase[p.group]; ok && d-pb > c.memberCalls[*p] {
+				c.memberCalls[*p] = d - pb
+			}
+		}
 	}
 	if d > c.maxDepth {
 		c.maxDepth = d

@@ -40,6 +40,9 @@ type groupKey struct{}
 type groupMember struct {
 	group  uint64
 	worker int
+	// parent is the member whose call issued this group (nil at top
+	// level): a nested group's calls continue its chain of rounds
+	parent *groupMember
 }
 
 var nextGroup atomic.Uint64
@@ -63,6 +66,10 @@ func Parallel(ctx context.Context, n, limit int, fn func(ctx context.Context, i 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	group := nextGroup.Add(1)
+	var parentMember *groupMember
+	if pm, ok := memberOf(parent); ok {
+		parentMember = &pm
+	}
 	var (
 		wg       sync.WaitGroup
 		once     sync.Once
@@ -72,7 +79,7 @@ func Parallel(ctx context.Context, n, limit int, fn func(ctx context.Context, i 
 	// ...), so which calls wait for which is fixed by n and limit, not by
 	// the scheduler; the round accounting depends on that.
 	for w := range limit {
-		wctx := context.WithValue(ctx, groupKey{}, groupMember{group: group, worker: w})
+		wctx := context.WithValue(ctx, groupKey{}, groupMember{group: group, worker: w, parent: parentMember})
 		wg.Go(func() {
 			for i := w; i < n; i += limit {
 				if ctx.Err() != nil {

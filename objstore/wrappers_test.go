@@ -151,6 +151,32 @@ func TestCountingStatsAndRounds(t *testing.T) {
 	}
 }
 
+// A Parallel group issued from inside another group's item continues
+// that item's chain: puts in a nested group are in the same round as
+// their sibling's, and the item's next call is one round later.
+func TestCountingNestedParallel(t *testing.T) {
+	ctx := context.Background()
+	c := objstore.NewCounting(objstore.NewMem())
+	err := objstore.Parallel(ctx, 2, 0, func(ctx context.Context, i int) error {
+		if i == 1 {
+			return c.Put(ctx, "solo", nil)
+		}
+		if err := objstore.Parallel(ctx, 3, 0, func(ctx context.Context, j int) error {
+			return c.Put(ctx, fmt.Sprintf("n%d", j), nil)
+		}); err != nil {
+			return err
+		}
+		_, err := c.Get(ctx, "n0")
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Stats().Rounds; got != 2 {
+		t.Fatalf("nested parallel puts then a get = %d rounds, want 2", got)
+	}
+}
+
 // TestLocalFsyncsNewDirectories: creating a key in new directories
 // fsyncs every parent that gained an entry.
 func TestLocalFsyncsNewDirectories(t *testing.T) {
