@@ -11,8 +11,8 @@ import (
 func (b *binder) bindFrom(items []*q.Node, sc *scope) (plan, error) {
 	var p plan
 	for _, it := range items {
-		if rf := it.GetRangeFunction(); rf != nil && rf.Lateral && p != nil && !rf.Ordinality && !rf.IsRowsfrom && len(rf.Functions) == 1 && len(rf.Coldeflist) == 0 {
-			np, err := b.bindLateralFunction(p, rf, sc)
+		if rf := it.GetRangeFunction(); rf != nil && rf.Lateral && p != nil {
+			np, err := b.bindLateralFromFunction(p, rf, sc)
 			if err != nil {
 				return nil, err
 			}
@@ -28,11 +28,11 @@ func (b *binder) bindFrom(items []*q.Node, sc *scope) (plan, error) {
 			continue
 		}
 		ip, cols, err := b.bindFromItem(it, sc)
-		if rf := it.GetRangeFunction(); err != nil && rf != nil && p != nil && !rf.Ordinality && !rf.IsRowsfrom && !rf.Lateral && len(rf.Functions) == 1 && len(rf.Coldeflist) == 0 &&
+		if rf := it.GetRangeFunction(); err != nil && rf != nil && p != nil && !rf.Lateral &&
 			(Code(err) == CodeUndefinedColumn || Code(err) == CodeUndefinedTable) {
 			// functions in FROM are implicitly LATERAL: when the arguments
 			// read earlier items, expand each of their rows
-			np, lerr := b.bindLateralFunction(p, rf, sc)
+			np, lerr := b.bindLateralFromFunction(p, rf, sc)
 			if lerr != nil {
 				return nil, lerr
 			}

@@ -44,21 +44,10 @@ func (b *binder) bindLateralJoin(j *q.JoinExpr, lp plan, lcols []scopeCol, sc *s
 		}
 		ln = p.(*lateralNode)
 	case j.Rarg.GetRangeFunction() != nil:
-		rf := proto.Clone(j.Rarg.GetRangeFunction()).(*q.RangeFunction)
-		rf.Lateral = false
-		fsc := &scope{parent: ls, aliases: sc.aliases}
-		fp, fcols, err := b.bindRangeFunction(rf, fsc)
-		if err != nil {
+		var err error
+		if ln, err = b.bindLateralFuncNode(lp, j.Rarg.GetRangeFunction(), ls, outer); err != nil {
 			return nil, nil, err
 		}
-		nl := len(lp.columns())
-		all := append([]colInfo{}, lp.columns()...)
-		all = append(all, fp.columns()...)
-		for _, c := range fcols {
-			c.idx += nl
-			ls.cols = append(ls.cols, c)
-		}
-		ln = &lateralNode{left: lp, sub: fp, outer: outer, cols: all}
 	default:
 		return nil, nil, unsupported("LATERAL %s is not supported", nodeName(j.Rarg))
 	}
@@ -125,4 +114,55 @@ func (b *binder) bindAliasedJoin(j *q.JoinExpr, sc *scope) (plan, []scopeCol, er
 		out[visible[k]].name = n.GetString_().Sval
 	}
 	return p, out, nil
+}
+
+// bindLateralFuncNode binds a function item that reads earlier FROM
+// items (ls holds their columns; the function's columns are appended) as
+// a lateralNode that calls it once per left row.
+func (b *binder) bindLateralFuncNode(lp plan, rf0 *q.RangeFunction, ls *scope, outer bool) (*lateralNode, error) {
+	rf := proto.Clone(rf0).(*q.RangeFunction)
+	rf.Lateral = false
+	fsc := &scope{parent: ls, aliases: ls.aliases}
+	fp, fcols, err := b.bindRangeFunction(rf, fsc)
+	if err != nil {
+		return nil, err
+	}
+	nl := len(lp.columns())
+	all := append([]colInfo{}, lp.columns()...)
+	all = append(all, fp.columns()...)
+	for _, c := range fcols {
+		c.idx += nl
+		ls.cols = append(ls.cols, c)
+	}
+	return &lateralNode{left: lp, sub: fp, outer: outer, cols: all}, nil
+}
+
+// projectSetLateral reports whether a lateral function item can run as a
+// projectSet over the earlier items (a single set-returning function of
+// one output column); others use a lateralNode.
+func projectSetLateral(rf *q.RangeFunction) bool {
+	if rf.Ordinality || rf.IsRowsfrom || len(rf.Functions) != 1 || len(rf.Coldeflist) != 0 {
+		return false
+	}
+	fc := rf.Functions[0].GetList().Items[0].GetFuncCall()
+	if fc == nil {
+		return false
+	}
+	name, err := funcName(fc.Funcname)
+	return err == nil && (name == "generate_series" || name == "unnest" || otherSRF(name))
+}
+
+// bindLateralFromFunction binds a function FROM item reading earlier
+// comma items.
+func (b *binder) bindLateralFromFunction(p plan, rf *q.RangeFunction, sc *scope) (plan, error) {
+	if projectSetLateral(rf) {
+		return b.bindLateralFunction(p, rf, sc)
+	}
+	ls := &scope{cols: sc.cols, parent: sc.parent, aliases: sc.aliases}
+	ln, err := b.bindLateralFuncNode(p, rf, ls, false)
+	if err != nil {
+		return nil, err
+	}
+	sc.cols = ls.cols
+	return ln, nil
 }

@@ -312,6 +312,12 @@ func (b *binder) binaryOp(op string, l, r Expr) (Expr, error) {
 	if op == "!=" {
 		op = "<>"
 	}
+	if (op == "-" || op == "#-") && l.Type().OID == OIDJSONB {
+		return b.jsonbDeleteOp(op, l, r)
+	}
+	if (op == "?|" || op == "?&") && l.Type().OID == OIDJSONB {
+		return b.jsonbExistsAnyAll(op, l, r)
+	}
 	l, r, err := b.unknownPeers(op, l, r)
 	if err != nil {
 		return nil, err

@@ -366,6 +366,35 @@ func (b *binder) pushFilter(input plan, pred Expr) plan {
 		}
 		return &filterNode{input: ps, pred: pred}
 	}
+	if ln, ok := input.(*lateralNode); ok {
+		// conditions on the left rows of a lateral join run before the
+		// lateral item is evaluated for them, as in PostgreSQL
+		nin := len(ln.left.columns())
+		var below, rest []Expr
+		for _, c := range splitAnd(pred) {
+			if s := sideOf(c, nin); s == 1 {
+				below = append(below, c)
+			} else {
+				rest = append(rest, c)
+			}
+		}
+		if len(below) > 0 {
+			var bp Expr = &boolExpr{op: "AND", args: below}
+			if len(below) == 1 {
+				bp = below[0]
+			}
+			ln.left = b.pushFilter(ln.left, bp)
+		}
+		switch len(rest) {
+		case 0:
+			return ln
+		case 1:
+			pred = rest[0]
+		default:
+			pred = &boolExpr{op: "AND", args: rest}
+		}
+		return &filterNode{input: ln, pred: pred}
+	}
 	if j, ok := input.(*joinNode); ok && isCrossJoin(j) {
 		// comma joins: WHERE conjuncts that relate the inputs become join
 		// conditions (hash keys where they are equalities)

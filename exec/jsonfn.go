@@ -429,6 +429,11 @@ func (b *binder) jsonOp(op string, l, r Expr) (Expr, error) {
 			}
 			return nil
 		}}, nil
+	case "?|", "?&":
+		if !jb {
+			return nil, opNotExist(op, lt, r.Type())
+		}
+		return b.jsonbExistsAnyAll(op, l, r)
 	}
 	return nil, unsupported("json operator %s is not supported", op)
 }
