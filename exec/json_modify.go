@@ -413,4 +413,3 @@ func (b *binder) jsonbExistsAnyAll(op string, l, r Expr) (Expr, error) {
 		return nil
 	}}, nil
 }
-
