@@ -265,6 +265,11 @@ type writer struct {
 	// validators skip keys it leaves alone
 	assigned      map[int]bool
 	assignedTable string
+	// cascading is the foreign key (table "\x00" constraint) whose
+	// referencing rows an ON UPDATE CASCADE is rewriting: their new keys
+	// are the referenced rows' new keys, which join the pending state
+	// only after the actions, so checkParents leaves that key alone.
+	cascading string
 }
 
 // target resolves the statement's table.
@@ -320,28 +325,22 @@ func (w *writer) query(sql string) ([]*exec.Vec, []exec.Column, error) {
 // concatBatches joins a result's batches into one vector per column.
 func concatBatches(res *exec.Result, cols []exec.Column) []*exec.Vec {
 	out := make([]*exec.Vec, len(cols))
-	n := 0
-	for _, b := range res.Batches {
-		n += b.N
-	}
 	for c, col := range cols {
 		t := exec.Type{OID: col.TypeOID, Mod: col.TypeMod}
 		if len(res.Batches) > 0 {
 			t = res.Batches[0].Cols[c].T
 		}
-		v := exec.NewVec(t, n)
-		r := 0
+		parts := make([]*exec.Vec, 0, len(res.Batches))
 		for _, b := range res.Batches {
-			for i := 0; i < b.N; i++ {
-				if d := b.Cols[c].Datum(i); d == nil {
-					v.SetNull(r)
-				} else {
-					v.SetDatum(r, d)
-				}
-				r++
+			if b.N > 0 {
+				parts = append(parts, batchVec(b, c))
 			}
 		}
-		out[c] = v
+		if len(parts) == 0 {
+			out[c] = exec.NewVec(t, 0)
+			continue
+		}
+		out[c] = catVecs(t, parts)
 	}
 	return out
 }

@@ -196,18 +196,8 @@ func replaceColumnRefs(msg protoreflect.Message, repl func(*sqlparse.ColumnRef) 
 // and keeps the first row per address (a join may match a row twice:
 // PostgreSQL updates it once).
 func splitAddrs(rows []*exec.Vec, td *exec.TableDef) ([]uint64, []*exec.Vec) {
+	addrs, idx := firstPerAddr(rows[0])
 	av := rows[0]
-	seen := map[int64]bool{}
-	var idx []int32
-	var addrs []uint64
-	for i := 0; i < av.N; i++ {
-		if av.IsNull(i) || seen[av.I[i]] {
-			continue
-		}
-		seen[av.I[i]] = true
-		idx = append(idx, int32(i))
-		addrs = append(addrs, uint64(av.I[i]))
-	}
 	vals := rows[1:]
 	if len(idx) != av.N {
 		vals = gatherVecs(vals, idx)
@@ -315,21 +305,40 @@ func (w *writer) delete(del *sqlparse.DeleteStmt) (*writeOut, error) {
 		}
 		ret = ", " + txt
 	}
-	rows, ecols, err := w.query(with + "SELECT " + quoteIdent(alias) + "._rowaddr" + ret + " FROM " + from + where)
+	// the referenced key columns come with the addresses: the cascade
+	// needs the deleted keys, and the query reads the rows anyway
+	refCols := w.referencedCols(ti.def.Name)
+	proj := ""
+	for _, c := range refCols {
+		proj += ", " + quoteIdent(alias) + "." + quoteIdent(ti.def.Columns[c].Name)
+	}
+	rows, ecols, err := w.query(with + "SELECT " + quoteIdent(alias) + "._rowaddr" + proj + ret + " FROM " + from + where)
 	if err != nil {
 		return nil, err
 	}
 	addrs, idx := firstPerAddr(rows[0])
-	if err := w.removeRows(ti, addrs, nil, nil, 0, nil); err != nil {
+	var old []*exec.Vec
+	if len(refCols) > 0 {
+		old = make([]*exec.Vec, len(ti.def.Columns))
+		for k, c := range refCols {
+			v := rows[1+k]
+			if len(idx) != v.N {
+				v = v.Gather(idx)
+			}
+			old[c] = retype(v, ti.def.Columns[c].Type)
+		}
+	}
+	if err := w.removeRows(ti, addrs, old, nil, 0, nil); err != nil {
 		return nil, err
 	}
 	out := &writeOut{tag: fmt.Sprintf("DELETE %d", len(addrs))}
 	if ret != "" {
-		out.cols = columns(ecols[1:])
+		retRows := rows[1+len(refCols):]
+		out.cols = columns(ecols[1+len(refCols):])
 		cc := &cellCodec{m: pgtype.NewMap(), loc: w.s.location()}
 		for _, i := range idx {
-			row := make([]any, len(rows)-1)
-			for c, v := range rows[1:] {
+			row := make([]any, len(retRows))
+			for c, v := range retRows {
 				row[c] = cc.value(v, int(i))
 			}
 			out.rows = append(out.rows, row)
@@ -341,14 +350,17 @@ func (w *writer) delete(del *sqlparse.DeleteStmt) (*writeOut, error) {
 // firstPerAddr returns the distinct addresses of an address column and
 // the row of each one's first occurrence.
 func firstPerAddr(av *exec.Vec) ([]uint64, []int32) {
-	seen := map[int64]bool{}
-	var addrs []uint64
-	var idx []int32
+	seen := make(map[int64]struct{}, av.N)
+	addrs := make([]uint64, 0, av.N)
+	idx := make([]int32, 0, av.N)
 	for i := 0; i < av.N; i++ {
-		if av.IsNull(i) || seen[av.I[i]] {
+		if av.IsNull(i) {
 			continue
 		}
-		seen[av.I[i]] = true
+		if _, dup := seen[av.I[i]]; dup {
+			continue
+		}
+		seen[av.I[i]] = struct{}{}
 		addrs = append(addrs, uint64(av.I[i]))
 		idx = append(idx, int32(i))
 	}

@@ -1,0 +1,213 @@
+package planner
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"runtime"
+	"runtime/metrics"
+	"runtime/pprof"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/pggraph/pggraph/adapters"
+	"github.com/pggraph/pggraph/objstore"
+	"github.com/pggraph/pggraph/wire"
+)
+
+// BenchmarkBulkDML is the sql bench suite's bulk part in process: a
+// node table of PGGRAPH_BENCH_ROWS rows (default 200k) on a local store
+// with rows/10 edges (ON DELETE CASCADE), then an UPDATE of 1% of the
+// nodes and a DELETE of 1% cascading to their edges. It reports each
+// statement's seconds and the peak Go heap while it ran (sampled), so
+// memory proportional to the table (not to the rows changed) shows.
+// H3_PROFILE=dir writes cpu/heap profiles of each statement there.
+func BenchmarkBulkDML(b *testing.B) {
+	rows := int64(200000)
+	if v, err := strconv.ParseInt(os.Getenv("PGGRAPH_BENCH_ROWS"), 10, 64); err == nil && v > 0 {
+		rows = v
+	}
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		ctx := context.Background()
+		st, err := objstore.NewLocal(b.TempDir())
+		if err != nil {
+			b.Fatal(err)
+		}
+		g, err := adapters.Open(ctx, st, adapters.Options{Create: true, Actor: "bench"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		ts := startServerOn(b, g)
+		c := ts.connectB(b)
+		for _, s := range []string{
+			"CREATE TABLE bench_nodes (id int8 PRIMARY KEY, name text NOT NULL, score float8, payload text)",
+			"CREATE TABLE bench_edges (src int8 NOT NULL REFERENCES bench_nodes (id) ON DELETE CASCADE, dst int8 NOT NULL REFERENCES bench_nodes (id) ON DELETE CASCADE, weight float8) WITH (graph.kind = edge)",
+			"CREATE INDEX bench_edges_src ON bench_edges (src)",
+			"CREATE INDEX bench_edges_dst ON bench_edges (dst)",
+		} {
+			if _, err := c.Exec(ctx, s); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if _, err := c.PgConn().CopyFrom(ctx, &genRows{n: rows, row: func(buf []byte, i int64) []byte {
+			return fmt.Appendf(buf, "%d\tname-%d\t1.5\tpayload-payload-payload-payload\n", i, i)
+		}}, "COPY bench_nodes FROM STDIN"); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := c.PgConn().CopyFrom(ctx, &genRows{n: rows / 10, row: func(buf []byte, i int64) []byte {
+			return fmt.Appendf(buf, "%d\t%d\t0.5\n", i, i+1)
+		}}, "COPY bench_edges FROM STDIN"); err != nil {
+			b.Fatal(err)
+		}
+		for _, stmt := range []struct{ name, sql, tag string }{
+			{"update", "UPDATE bench_nodes SET score = score + 1 WHERE id % 100 = 0", fmt.Sprintf("UPDATE %d", rows/100)},
+			{"delete", "DELETE FROM bench_nodes WHERE id % 100 = 1", fmt.Sprintf("DELETE %d", rows/100)},
+		} {
+			runtime.GC()
+			base := heapNow()
+			stop := profile(b, stmt.name)
+			peak := heapPeak()
+			t0 := time.Now()
+			b.StartTimer()
+			tag, err := c.Exec(ctx, stmt.sql)
+			b.StopTimer()
+			el := time.Since(t0)
+			mb := peak()
+			stop()
+			if err != nil {
+				b.Fatal(err)
+			}
+			if tag.String() != stmt.tag {
+				b.Fatalf("%s: tag %s, want %s", stmt.sql, tag, stmt.tag)
+			}
+			b.ReportMetric(el.Seconds(), stmt.name+"-s")
+			b.ReportMetric(mb-base, stmt.name+"-heapgrowth-MB")
+		}
+		var left int64
+		if err := c.QueryRow(ctx, "SELECT count(*) FROM bench_edges").Scan(&left); err != nil {
+			b.Fatal(err)
+		}
+		if want := rows/10 - 2*((rows/10)/100); left < want-2 || left > want+2 {
+			b.Fatalf("edges left %d, want about %d", left, want)
+		}
+		g.Close()
+	}
+}
+
+// heapNow is the live heap in MB.
+func heapNow() float64 {
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(s)
+	return float64(s[0].Value.Uint64()) / (1 << 20)
+}
+
+// heapPeak samples the live heap until the returned function is called,
+// which answers the peak in MB.
+func heapPeak() func() float64 {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	var peak uint64
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(5 * time.Millisecond)
+		defer t.Stop()
+		for {
+			metrics.Read(s)
+			peak = max(peak, s[0].Value.Uint64())
+			select {
+			case <-done:
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return func() float64 {
+		close(done)
+		wg.Wait()
+		return float64(peak) / (1 << 20)
+	}
+}
+
+func profile(b *testing.B, name string) func() {
+	dir := os.Getenv("H3_PROFILE")
+	if dir == "" {
+		return func() {}
+	}
+	f, err := os.Create(dir + "/" + name + ".cpu")
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		b.Fatal(err)
+	}
+	runtime.MemProfileRate = 64 << 10
+	writeAllocs(b, dir+"/"+name+".heap0")
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+		writeAllocs(b, dir+"/"+name+".heap")
+	}
+}
+
+// writeAllocs writes the allocation profile so far (diff two with
+// pprof -base).
+func writeAllocs(b *testing.B, path string) {
+	h, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer h.Close()
+	_ = pprof.Lookup("allocs").WriteTo(h, 0)
+}
+
+// genRows streams n generated COPY text rows.
+type genRows struct {
+	n, i int64
+	row  func([]byte, int64) []byte
+	buf  []byte
+}
+
+func (g *genRows) Read(p []byte) (int, error) {
+	for len(g.buf) < len(p) && g.i < g.n {
+		g.buf = g.row(g.buf, g.i)
+		g.i++
+	}
+	if len(g.buf) == 0 {
+		return 0, io.EOF
+	}
+	k := copy(p, g.buf)
+	g.buf = g.buf[:copy(g.buf, g.buf[k:])]
+	return k, nil
+}
+
+// startServerOn serves an open graph on loopback.
+func startServerOn(t testing.TB, g *adapters.Graph) *testServer {
+	t.Helper()
+	backend := NewBackend(g)
+	srv, err := wire.NewServer(wire.Config{Backend: backend})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := netListen()
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(context.Background(), ln) }()
+	t.Cleanup(func() {
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(sctx)
+		<-done
+	})
+	return &testServer{addr: ln.Addr().String(), g: g, backend: backend}
+}
+
+func netListen() (net.Listener, error) { return net.Listen("tcp", "127.0.0.1:0") }
