@@ -99,7 +99,22 @@ type ColumnDef struct {
 	NotNull bool
 	Default string // SQL text of the default expression, "" when none
 	Comment string
+	// Identity is pg_attribute.attidentity: IdentityAlways, IdentityByDefault
+	// or 0. An identity column shows no default in the catalogs (its
+	// Default, nextval of its sequence, is for the writer only).
+	Identity byte
+	// OwnedSequence names the sequence this column owns (serial and
+	// identity columns; schema as the table's), "" when none: pg_depend
+	// records it, so psql prints "Owned by" and pg_get_serial_sequence
+	// finds identity sequences.
+	OwnedSequence string
 }
+
+// Identity kinds (pg_attribute.attidentity).
+const (
+	IdentityAlways    byte = 'a'
+	IdentityByDefault byte = 'd'
+)
 
 // ForeignKey is a REFERENCES constraint.
 type ForeignKey struct {

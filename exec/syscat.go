@@ -384,7 +384,11 @@ func init() {
 		}
 		for _, t := range c.userTables() {
 			n := t.Source.RowCount()
-			rows = append(rows, []any{t.OID, t.Name, c.nsOID(t.Schema), 0, 0, oidPostgresRole, oidHeapAM, t.OID, 0, int32(max(n/100, 0)), float64(n), 0, 0,
+			var reltype uint32
+			if hasRowType(t) {
+				reltype = rowTypeOID(t.OID)
+			}
+			rows = append(rows, []any{t.OID, t.Name, c.nsOID(t.Schema), reltype, 0, oidPostgresRole, oidHeapAM, t.OID, 0, int32(max(n/100, 0)), float64(n), 0, 0,
 				hasIndexes(t), false, "p", relkindOf(t), int16(len(t.Columns)), int16(len(t.Checks)), false, fkTriggers[t.OID], false, false, false, true, "d", false, 0, nil, nil, nil})
 		}
 		for _, s := range c.sequences() {
@@ -423,8 +427,12 @@ func init() {
 				if t.isString() {
 					coll = 100
 				}
+				ident := ""
+				if col.Identity != 0 {
+					ident = string(rune(col.Identity))
+				}
 				rows = append(rows, []any{rel, col.Name, t.OID, -1, t.Len(), int16(i + 1), ndims, -1, t.Mod, t.Len() > 0 && t.Len() <= 8, "i", typStorage(t.OID), "",
-					col.NotNull || notnullPK[i], col.Default != "", false, "", "", false, true, 0, coll, nil, nil, nil})
+					col.NotNull || notnullPK[i], col.Default != "" && col.Identity == 0, false, ident, "", false, true, 0, coll, nil, nil, nil})
 			}
 		}
 		for _, t := range c.userTables() {
@@ -486,7 +494,7 @@ func init() {
 			rows = append(rows, []any{oid, ti.name, ns, oidPostgresRole, ti.len, byval, typtype, string(ti.cat), ti.pref, true, ",", 0, subscript, elem, ti.array,
 				io[0], io[1], io[2], io[3], 0, 0, 0, align, typStorage(oid), false, base, basemod, 0, coll, nil, typDefault(oid), nil})
 		}
-		return rows
+		return append(rows, c.rowTypeRows()...)
 	}}
 	pgCatalogRels["pg_constraint"] = &sysRelation{2606, "oid oid, conname name, connamespace oid, contype char, condeferrable bool, condeferred bool, convalidated bool, conrelid oid, contypid oid, conindid oid, conparentid oid, confrelid oid, confupdtype char, confdeltype char, confmatchtype char, conislocal bool, coninhcount int4, connoinherit bool, conkey int2[], confkey int2[], conbin pg_node_tree", func(c *catalogSet) [][]any {
 		var rows [][]any
@@ -542,7 +550,7 @@ func init() {
 		var rows [][]any
 		for _, t := range c.userTables() {
 			for i, col := range t.Columns {
-				if col.Default != "" {
+				if col.Default != "" && col.Identity == 0 {
 					rows = append(rows, []any{attrdefOID(t.OID, i), t.OID, int16(i + 1), col.Default})
 				}
 			}
@@ -711,11 +719,11 @@ func init() {
 					dataType = "ARRAY"
 				}
 				var def any
-				if col.Default != "" {
+				if col.Default != "" && col.Identity == 0 {
 					def = col.Default
 				}
 				rows = append(rows, []any{c.database(), t.Schema, t.Name, col.Name, i + 1, def, boolYN(!col.NotNull && !pk[i]), dataType,
-					charMax, octet, prec, radix, scale, dtp, nil, nil, c.database(), "pg_catalog", ct.Name(), "NO", "NEVER", "YES"})
+					charMax, octet, prec, radix, scale, dtp, nil, nil, c.database(), "pg_catalog", ct.Name(), boolYN(col.Identity != 0), "NEVER", "YES"})
 			}
 		}
 		return rows

@@ -254,6 +254,15 @@ func (c *catalogSet) serialSequence(table, column string) (string, error) {
 		if col.Name != column {
 			continue
 		}
+		if col.OwnedSequence != "" {
+			s := t.Schema
+			if s == "" {
+				s = "public"
+			}
+			return quoteIdent(s) + "." + quoteIdent(col.OwnedSequence), nil
+		}
+		// catalogs that do not record ownership: the sequence the
+		// column's nextval default draws from
 		d := col.Default
 		const pre = "nextval('"
 		k := strings.Index(d, pre)
