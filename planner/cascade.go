@@ -153,25 +153,31 @@ func (w *writer) referentialActions(ti *tableInfo, gone *rows, upd *rowUpdate, d
 				}
 				w.cascaded += found.n()
 			case action == exec.RefCascade, action == exec.RefSetNull, action == exec.RefSetDefault:
-				if err := w.rewriteChildren(child, fk, found, keys, newKeys, action, depth); err != nil {
+				if err := w.rewriteChildren(ti, child, fk, found, keys, newKeys, action, depth); err != nil {
 					return err
 				}
 			default:
-				// the first removed key (in statement order) still referenced
-				have := keySetOf(pick(found.cols, fk.Columns))
-				first := 0
-				for i := 0; i < keys[0].N; i++ {
-					if _, ok := have.find(keys, i); ok {
-						first = i
-						break
-					}
-				}
-				return wire.Errorf("23503", "update or delete on table \"%s\" violates foreign key constraint \"%s\" on table \"%s\"", ti.def.Name, fkName(child.def, fk), cname).
-					WithDetail(fmt.Sprintf("Key %s is still referenced from table \"%s\".", w.keyText(ti.def, ref, keys, first), cname))
+				return w.stillReferenced(ti, child, fk, keys, pick(found.cols, fk.Columns))
 			}
 		}
 	}
 	return nil
+}
+
+// stillReferenced is NO ACTION/RESTRICT's 23503 for the first removed
+// key (in statement order) that a row of child references (refs: the
+// referencing rows' key columns).
+func (w *writer) stillReferenced(ti, child *tableInfo, fk exec.ForeignKey, keys, refs []*exec.Vec) error {
+	have := keySetOf(refs)
+	first := 0
+	for i := 0; i < keys[0].N; i++ {
+		if _, ok := have.find(keys, i); ok {
+			first = i
+			break
+		}
+	}
+	return wire.Errorf("23503", "update or delete on table \"%s\" violates foreign key constraint \"%s\" on table \"%s\"", ti.def.Name, fkName(child.def, fk), child.def.Name).
+		WithDetail(fmt.Sprintf("Key %s is still referenced from table \"%s\".", w.keyText(ti.def, refColumns(ti.def, fk), keys, first), child.def.Name))
 }
 
 // removedKeys returns the distinct keys (columns ref) of the removed rows
@@ -245,7 +251,7 @@ func allColumns(td *exec.TableDef) []int {
 // their foreign key columns get NULL, their defaults or the referenced
 // key's new value; the rewritten rows replace them (validated like an
 // UPDATE's, with their own referential consequences).
-func (w *writer) rewriteChildren(child *tableInfo, fk exec.ForeignKey, found *rows, keys, newKeys []*exec.Vec, action exec.RefAction, depth int) error {
+func (w *writer) rewriteChildren(parent, child *tableInfo, fk exec.ForeignKey, found *rows, keys, newKeys []*exec.Vec, action exec.RefAction, depth int) error {
 	n := found.n()
 	crow := make([]*exec.Vec, len(found.cols))
 	copy(crow, found.cols)
@@ -280,6 +286,13 @@ func (w *writer) rewriteChildren(child *tableInfo, fk exec.ForeignKey, found *ro
 			}
 			crow[c] = v
 		}
+		if action == exec.RefSetDefault {
+			// a default equal to a removed key would keep referencing
+			// it: PostgreSQL reports the removal, as NO ACTION does
+			if err := w.defaultStillReferences(parent, child, fk, keys, pick(crow, fk.Columns)); err != nil {
+				return err
+			}
+		}
 	}
 	saved, savedTable, savedCascading := w.assigned, w.assignedTable, w.cascading
 	w.assigned, w.assignedTable = map[int]bool{}, child.def.Name
@@ -295,6 +308,27 @@ func (w *writer) rewriteChildren(child *tableInfo, fk exec.ForeignKey, found *ro
 		return err
 	}
 	return w.apply(child, nil, crow)
+}
+
+// defaultStillReferences fails when a SET DEFAULT value (newRefs) is
+// one of the removed keys.
+func (w *writer) defaultStillReferences(parent, child *tableInfo, fk exec.ForeignKey, keys, newRefs []*exec.Vec) error {
+	if len(keys) != len(newRefs) {
+		return nil
+	}
+	removed := newKeySet(vecTypes(keys), keys[0].N)
+	if removed.ints != nil && newRefs[0].T.Kind() != exec.KInt {
+		return nil
+	}
+	for i := 0; i < keys[0].N; i++ {
+		removed.add(keys, i)
+	}
+	for i := 0; i < newRefs[0].N; i++ {
+		if _, ok := removed.find(newRefs, i); ok {
+			return w.stillReferenced(parent, child, fk, keys, newRefs)
+		}
+	}
+	return nil
 }
 
 // referencedCols lists the columns of table any foreign key references
