@@ -4,9 +4,15 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"net"
 	"os"
 	"strconv"
 	"testing"
+	"time"
+
+	"github.com/pggraph/pggraph/adapters"
+	"github.com/pggraph/pggraph/objstore"
+	"github.com/pggraph/pggraph/wire"
 )
 
 // benchNodeText is the COPY text of n rows shaped like pgproxy bench's
@@ -26,10 +32,44 @@ func benchNodeText(n int) []byte {
 	return b
 }
 
+// startLocalServer serves a fresh graph on the local (fsyncing) store in
+// a temporary directory.
+func startLocalServer(b *testing.B) *testServer {
+	ctx := context.Background()
+	st, err := objstore.NewLocal(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	g, err := adapters.Open(ctx, st, adapters.Options{Create: true, Actor: "bench"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(g.Close)
+	backend := NewBackend(g)
+	srv, err := wire.NewServer(wire.Config{Backend: backend})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(context.Background(), ln) }()
+	b.Cleanup(func() {
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(sctx)
+		<-done
+	})
+	return &testServer{addr: ln.Addr().String(), g: g, backend: backend}
+}
+
 // BenchmarkCopyNodes is an autocommit COPY of PGGRAPH_BENCH_ROWS rows
 // (default 200k) into a fresh node table (int8 primary key, NOT NULL
-// text) per iteration, on the in-memory store: the planner's COPY path
-// (parsing, conversion, validation, staging) without disk.
+// text) per iteration, on the in-memory store (the planner's COPY path:
+// parsing, conversion, validation, staging, without disk) or, with
+// PGGRAPH_BENCH_STORE=local, on the local store in a temporary directory.
 func BenchmarkCopyNodes(b *testing.B) {
 	rows := 200000
 	if v, err := strconv.Atoi(os.Getenv("PGGRAPH_BENCH_ROWS")); err == nil && v > 0 {
@@ -37,6 +77,9 @@ func BenchmarkCopyNodes(b *testing.B) {
 	}
 	data := benchNodeText(rows)
 	ts := startServer(b, nil)
+	if os.Getenv("PGGRAPH_BENCH_STORE") == "local" {
+		ts = startLocalServer(b)
+	}
 	c := ts.connectB(b)
 	ctx := context.Background()
 	b.SetBytes(int64(len(data)))

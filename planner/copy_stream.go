@@ -23,6 +23,9 @@ type copyRowReader struct {
 	binary  bool
 	m       *pgtype.Map
 	line    int
+	// hint is each text column's byte size in the previous batch (the
+	// next batch's buffer starts there)
+	hint []int
 }
 
 // sharedRows is the allocation-free row decoder a CopyIn may offer: the
@@ -45,6 +48,17 @@ func newCopyRowReader(in *wire.CopyIn, td *exec.TableDef, targets []int) *copyRo
 // next reads up to max rows (fewer only at the end of the data).
 func (r *copyRowReader) next(max int) (*copyBatch, error) {
 	b := newCopyBatch(r.td, r.targets, max)
+	for i := range b.cols {
+		if i < len(r.hint) {
+			b.cols[i].data = make([]byte, 0, r.hint[i]+r.hint[i]/8)
+		}
+	}
+	defer func() {
+		r.hint = r.hint[:0]
+		for i := range b.cols {
+			r.hint = append(r.hint, len(b.cols[i].data))
+		}
+	}()
 	for b.n < max {
 		fields, err := r.next1()
 		if errors.Is(err, io.EOF) {
@@ -254,7 +268,7 @@ func (r *copyReader) Next() bool {
 			r.err = err
 			return false
 		}
-		rec, err := recordFromVecs(r.ti.schema, r.ti.def.Columns, vecs)
+		rec, err := copyRecord(r.ti, r.targets, p.b, vecs)
 		if err != nil {
 			r.err = err
 			return false
