@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/RoaringBitmap/roaring/v2/roaring64"
-	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/exec/lancesrc"
@@ -93,117 +92,49 @@ func pick(vecs []*exec.Vec, cols []int) []*exec.Vec {
 }
 
 // findKeys returns the addresses of the rows of table (as the view sees
-// it) whose keyCols equal the key of one of the probe rows. A
-// single-column key the snapshot source can look up is found without a
-// full scan; pending inserts are searched in memory.
+// it) whose keyCols equal the key of one of the probe rows, by encoded
+// key. One batched probe for all the probe rows' distinct keys
+// (probeRows): the snapshot source's key index on the key's leading
+// column when it has one (multi-column keys then filtered by the whole
+// key), pending inserts searched in memory; else one scan of the key
+// columns.
 func (w *writer) findKeys(table string, keyCols []int, probe []*exec.Vec) (map[string][]uint64, error) {
 	ti := w.v.base.tables[table]
 	w.v.pend.reads[table] = true
-	want := map[string]bool{}
-	var kb []byte
-	n := 0
-	if len(probe) > 0 {
-		n = probe[0].N
-	}
-	var rows []int32
-	for i := 0; i < n; i++ {
-		k, ok := keyOf(kb[:0], probe, i)
-		kb = k
-		if ok && !want[string(k)] {
-			want[string(k)] = true
-			rows = append(rows, int32(i))
-		}
-	}
 	out := map[string][]uint64{}
-	if len(want) == 0 || w.describe {
+	if len(probe) == 0 || probe[0].N == 0 || w.describe {
 		return out, nil
 	}
-	types := make([]exec.Type, len(keyCols))
-	for i, c := range keyCols {
-		types[i] = ti.def.Columns[c].Type
-	}
-	// a single integer key compares int64s, without encoding every row
-	var wantInt map[int64]string
-	if len(keyCols) == 1 && types[0].Kind() == exec.KInt && probe[0].T.Kind() == exec.KInt {
-		wantInt = map[int64]string{}
-		for _, r := range rows {
-			k, _ := keyOf(nil, probe, int(r))
-			wantInt[probe[0].I[r]] = string(k)
+	ks := newKeySet(vecTypes(probe), probe[0].N)
+	var rowsIdx []int32
+	for i := 0; i < probe[0].N; i++ {
+		if ks.add(probe, i) {
+			rowsIdx = append(rowsIdx, int32(i))
 		}
 	}
-	collect := func(rec arrow.RecordBatch, addrs []uint64, skipDeleted bool) error {
-		if wantInt != nil {
-			v, err := exec.VecFromArrow(rec.Column(0), types[0])
-			if err != nil {
-				return err
-			}
-			p := w.v.pend.tables[table]
-			for r := 0; r < v.N; r++ {
-				if v.IsNull(r) {
-					continue
-				}
-				k, ok := wantInt[v.I[r]]
-				if !ok || (skipDeleted && p != nil && p.deleted[addrs[r]]) {
-					continue
-				}
-				out[k] = append(out[k], addrs[r])
-			}
-			return nil
-		}
-		vecs := make([]*exec.Vec, len(keyCols))
-		for i := range keyCols {
-			v, err := exec.VecFromArrow(rec.Column(i), types[i])
-			if err != nil {
-				return err
-			}
-			vecs[i] = v
-		}
-		p := w.v.pend.tables[table]
-		for r := 0; r < int(rec.NumRows()); r++ {
-			if skipDeleted && p != nil && p.deleted[addrs[r]] {
-				continue
-			}
-			k, ok := keyOf(kb[:0], vecs, r)
-			kb = k
-			if ok && want[string(k)] {
-				out[string(k)] = append(out[string(k)], addrs[r])
-			}
-		}
-		return nil
-	}
-	if kl, ok := ti.def.Source.(exec.KeyLookupSource); ok && w.useIndex(len(want), ti) && len(keyCols) == 1 && slices.Contains(kl.KeyColumns(), keyCols[0]) {
-		keys := probe[0].Gather(rows)
-		err := kl.LookupKeys(w.ctx, keyCols[0], keys, exec.ScanRequest{Columns: keyCols, NeedAddrs: true}, func(rec arrow.RecordBatch, addrs []uint64) error {
-			return collect(rec, addrs, true)
-		})
-		if err != nil {
-			return nil, toWire(err)
-		}
-		if p := w.v.pend.tables[table]; p != nil {
-			var seq uint64
-			for _, rec := range p.inserts {
-				addrs := make([]uint64, rec.NumRows())
-				for i := range addrs {
-					addrs[i] = pendingAddrBit | seq
-					seq++
-				}
-				cols := make([]arrow.Array, len(keyCols))
-				for i, c := range keyCols {
-					cols[i] = rec.Column(c)
-				}
-				if err := collect(projectRecord(cols, rec.NumRows()), addrs, false); err != nil {
-					return nil, err
-				}
-			}
-		}
+	if len(rowsIdx) == 0 {
 		return out, nil
 	}
-	src, _ := w.v.source(table)
-	err := src.Source.Scan(w.ctx, exec.ScanRequest{Columns: keyCols, NeedAddrs: true}, func(rec arrow.RecordBatch, addrs []uint64) error {
-		return collect(rec, addrs, false)
-	})
+	keys := probe
+	if len(rowsIdx) != probe[0].N {
+		keys = gatherVecs(probe, rowsIdx)
+	}
+	found, err := w.probeRows(ti, keyCols, keys, keyCols)
 	if err != nil {
-		return nil, toWire(err)
+		return nil, err
+	}
+	// encode with the probe's types, as callers look keys up
+	fk := pick(found.cols, keyCols)
+	for k := range fk {
+		fk[k] = retype(fk[k], probe[k].T)
+	}
+	var kb []byte
+	for i := 0; i < found.n(); i++ {
+		k, ok := keyOf(kb[:0], fk, i)
+		kb = k
+		if ok {
+			out[string(k)] = append(out[string(k)], found.addrs[i])
+		}
 	}
 	return out, nil
 }
