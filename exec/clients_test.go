@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // TestClientCatalogQueries runs catalog queries real drivers and tools send
@@ -98,6 +100,59 @@ func has(rows [][]*string, vals ...string) bool {
 	return false
 }
 
+// jdbcSchema is the schema the pgjdbc DatabaseMetaData comparison runs
+// over: single and composite keys, UNIQUE constraints and indexes, foreign
+// keys with actions, defaults, comments and a table without a key.
+const jdbcSchema = `
+CREATE TABLE cat (id int PRIMARY KEY, code text UNIQUE NOT NULL, label varchar(20) DEFAULT 'none');
+CREATE TABLE item (
+  id int8 CONSTRAINT item_pk PRIMARY KEY,
+  cat_id int REFERENCES cat(id) ON DELETE CASCADE,
+  qty int NOT NULL DEFAULT 0 CHECK (qty >= 0),
+  price numeric(10,2),
+  sku char(8),
+  made timestamptz,
+  flag bool,
+  CONSTRAINT item_sku_uq UNIQUE (sku, cat_id)
+);
+CREATE TABLE tag (name text PRIMARY KEY, weight float8);
+CREATE TABLE item_tag (
+  tag text REFERENCES tag(name) ON UPDATE CASCADE,
+  item_id int8 REFERENCES item(id) ON DELETE SET NULL,
+  note text,
+  PRIMARY KEY (item_id, tag)
+);
+CREATE TABLE nokey (a int, b text);
+CREATE INDEX item_qty_idx ON item (qty);
+CREATE UNIQUE INDEX item_made_idx ON item (made, id);
+COMMENT ON TABLE item IS 'things we sell';
+COMMENT ON COLUMN item.qty IS 'on hand';
+`
+
+// mirrorKeyOrder sets each mirrored primary key's column order to the
+// key's own (pg_index.indkey), which composite keys need.
+func mirrorKeyOrder(ctx context.Context, conn *pgx.Conn, cat *MemCatalog) error {
+	rows, err := conn.Query(ctx, `SELECT c.relname, i.indkey::int2[] FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid
+		JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND i.indisprimary`)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var tn string
+		var key []int16
+		if err := rows.Scan(&tn, &key); err != nil {
+			return err
+		}
+		td := cat.Table("public", tn)
+		td.PrimaryKey = td.PrimaryKey[:0]
+		for _, k := range key {
+			td.PrimaryKey = append(td.PrimaryKey, int(k)-1)
+		}
+	}
+	return rows.Err()
+}
+
 // TestRecordFunctions compares record-valued set-returning functions and
 // field selection with PostgreSQL: pgjdbc's _pg_expandarray in FROM, in
 // the select list (lockstep with other SRFs), through a subquery column,
@@ -123,5 +178,94 @@ func TestRecordFunctions(t *testing.T) {
 		want := pgRun(ctx, conn, sql)
 		got, gerr := eng.Query(ctx, sess, sql)
 		compareResults(t, "record", sql, want, got, gerr)
+	}
+}
+
+// toolQueries are the catalog queries DBeaver 25 and Metabase 0.55 send
+// on connect and when they list a schema (as logged by a PostgreSQL
+// server, see reference/pgwire.md), over jdbcSchema. rows: the answer
+// must equal PostgreSQL's row for row; otherwise only the columns (names,
+// types) must, because PostgreSQL's catalogs hold built-in objects
+// pggraph does not have.
+var toolQueries = []struct {
+	rows bool
+	sql  string
+}{
+	{true, `SELECT current_schema(),session_user`},
+	{false, `SELECT n.oid,n.*,d.description FROM pg_catalog.pg_namespace n LEFT OUTER JOIN pg_catalog.pg_description d ON d.objoid=n.oid AND d.objsubid=0 AND d.classoid='pg_namespace'::regclass ORDER BY nspname`},
+	{true, `SELECT n.nspname = ANY(current_schemas(true)), n.nspname, t.typname FROM pg_catalog.pg_type t JOIN pg_catalog.pg_namespace n ON t.typnamespace = n.oid WHERE t.oid = 1034`},
+	{true, `SELECT n.nspname = ANY(current_schemas(true)), n.nspname, t.typname FROM pg_catalog.pg_type t JOIN pg_catalog.pg_namespace n ON t.typnamespace = n.oid WHERE t.oid = 1007`},
+	{true, `SELECT typinput='pg_catalog.array_in'::regproc as is_array, typtype, typname, pg_type.oid FROM pg_catalog.pg_type LEFT JOIN (select ns.oid as nspoid, ns.nspname, r.r from pg_namespace as ns join ( select s.r, (current_schemas(false))[s.r] as nspname from generate_series(1, array_upper(current_schemas(false), 1)) as s(r) ) as r using ( nspname ) ) as sp ON sp.nspoid = typnamespace WHERE pg_type.oid = 1007 ORDER BY sp.r, pg_type.oid DESC`},
+	{false, `SELECT db.oid,db.* FROM pg_catalog.pg_database db WHERE datname=current_database()`},
+	{false, `SELECT * FROM pg_catalog.pg_settings where name='standard_conforming_strings'`},
+	{true, `SELECT * FROM pg_catalog.pg_enum WHERE 1<>1 LIMIT 1`},
+	{true, `SELECT reltype FROM pg_catalog.pg_class WHERE 1<>1 LIMIT 1`},
+	{false, `SELECT t.oid,t.*,c.relkind,format_type(nullif(t.typbasetype, 0), t.typtypmod) as base_type_name, d.description FROM pg_catalog.pg_type t LEFT OUTER JOIN pg_catalog.pg_type et ON et.oid=t.typelem LEFT OUTER JOIN pg_catalog.pg_class c ON c.oid=t.typrelid LEFT OUTER JOIN pg_catalog.pg_description d ON t.oid=d.objoid WHERE t.typname IS NOT NULL AND (c.relkind IS NULL OR c.relkind = 'c') AND (et.typcategory IS NULL OR et.typcategory <> 'C')`},
+	{false, `SELECT c.oid,c.*,d.description,pg_catalog.pg_get_expr(c.relpartbound, c.oid) as partition_expr, pg_catalog.pg_get_partkeydef(c.oid) as partition_key FROM pg_catalog.pg_class c LEFT OUTER JOIN pg_catalog.pg_description d ON d.objoid=c.oid AND d.objsubid=0 AND d.classoid='pg_class'::regclass WHERE c.relnamespace='public'::regnamespace AND c.relkind not in ('i','I','c')`},
+	{false, `select c.oid,pg_catalog.pg_total_relation_size(c.oid) as total_rel_size,pg_catalog.pg_relation_size(c.oid) as rel_size FROM pg_class c WHERE c.relnamespace='public'::regnamespace`},
+	{false, `SELECT i.*,i.indkey as keys,c.relname,c.relnamespace,c.relam,c.reltablespace,tc.relname as tabrelname,dsc.description,pg_catalog.pg_get_expr(i.indpred, i.indrelid) as pred_expr,pg_catalog.pg_get_expr(i.indexprs, i.indrelid, true) as expr,pg_catalog.pg_relation_size(i.indexrelid) as index_rel_size,pg_catalog.pg_stat_get_numscans(i.indexrelid) as index_num_scans FROM pg_catalog.pg_index i INNER JOIN pg_catalog.pg_class c ON c.oid=i.indexrelid INNER JOIN pg_catalog.pg_class tc ON tc.oid=i.indrelid LEFT OUTER JOIN pg_catalog.pg_description dsc ON i.indexrelid=dsc.objoid WHERE i.indrelid='item'::regclass ORDER BY tabrelname, c.relname`},
+	{false, `SELECT c.oid,c.*,t.relname as tabrelname,rt.relnamespace as refnamespace,d.description, case when c.contype='c' then "substring"(pg_get_constraintdef(c.oid), 7) else null end consrc_copy FROM pg_catalog.pg_constraint c INNER JOIN pg_catalog.pg_class t ON t.oid=c.conrelid LEFT OUTER JOIN pg_catalog.pg_class rt ON rt.oid=c.confrelid LEFT OUTER JOIN pg_catalog.pg_description d ON d.objoid=c.oid AND d.objsubid=0 AND d.classoid='pg_constraint'::regclass WHERE c.conrelid='item'::regclass ORDER BY c.oid`},
+	{true, `SELECT c.relname, a.attname, a.attnum, format_type(a.atttypid, a.atttypmod), a.attnotnull, pg_get_expr(ad.adbin, ad.adrelid) FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_class c ON c.oid = a.attrelid LEFT JOIN pg_catalog.pg_attrdef ad ON ad.adrelid = a.attrelid AND ad.adnum = a.attnum WHERE c.relnamespace = 'public'::regnamespace AND c.relkind = 'r' AND a.attnum > 0 AND NOT a.attisdropped ORDER BY 1, 3`},
+	{false, `SELECT nspname AS "TABLE_SCHEM", current_database() AS "TABLE_CATALOG" FROM pg_catalog.pg_namespace WHERE nspname <> 'pg_toast' AND (nspname !~ '^pg_temp_' OR nspname = (pg_catalog.current_schemas(true))[1]) AND (nspname !~ '^pg_toast_temp_' OR nspname = replace((pg_catalog.current_schemas(true))[1], 'pg_temp_', 'pg_toast_temp_')) ORDER BY "TABLE_SCHEM"`},
+	{true, `with table_privileges as ( select NULL as role, t.schemaname as schema, t.objectname as table, pg_catalog.has_any_column_privilege(current_user, '"' || replace(t.schemaname, '"', '""') || '"' || '.' || '"' || replace(t.objectname, '"', '""') || '"', 'update') as update, pg_catalog.has_any_column_privilege(current_user, '"' || replace(t.schemaname, '"', '""') || '"' || '.' || '"' || replace(t.objectname, '"', '""') || '"', 'select') as select, pg_catalog.has_any_column_privilege(current_user, '"' || replace(t.schemaname, '"', '""') || '"' || '.' || '"' || replace(t.objectname, '"', '""') || '"', 'insert') as insert, pg_catalog.has_table_privilege( current_user, '"' || replace(t.schemaname, '"', '""') || '"' || '.' || '"' || replace(t.objectname, '"', '""') || '"', 'delete') as delete from ( select schemaname, tablename as objectname from pg_catalog.pg_tables union select schemaname, viewname as objectname from pg_catalog.pg_views union select schemaname, matviewname as objectname from pg_catalog.pg_matviews ) t where t.schemaname !~ '^pg_' and t.schemaname <> 'information_schema' and pg_catalog.has_schema_privilege(current_user, t.schemaname, 'usage') ) select t.* from table_privileges t ORDER BY 3`},
+	{true, `SELECT "n"."nspname" AS "schema", "c"."relname" AS "name", CASE "c"."relkind" WHEN 'r' THEN 'TABLE' WHEN 'p' THEN 'PARTITIONED TABLE' WHEN 'v' THEN 'VIEW' WHEN 'f' THEN 'FOREIGN TABLE' WHEN 'm' THEN 'MATERIALIZED VIEW' ELSE NULL END AS "type", "d"."description" AS "description", "stat"."n_live_tup" AS "estimated_row_count" FROM "pg_catalog"."pg_class" AS "c" INNER JOIN "pg_catalog"."pg_namespace" AS "n" ON "c"."relnamespace" = "n"."oid" LEFT JOIN "pg_catalog"."pg_description" AS "d" ON ("c"."oid" = "d"."objoid") AND ("d"."objsubid" = '0') AND ("d"."classoid" = 'pg_class'::regclass) LEFT JOIN "pg_stat_user_tables" AS "stat" ON ("n"."nspname" = "stat"."schemaname") AND ("c"."relname" = "stat"."relname") WHERE ("c"."relnamespace" = "n"."oid") AND ("n"."nspname" !~ '^pg_') AND ("n"."nspname" <> 'information_schema') AND c.relkind in ('r', 'p', 'v', 'f', 'm') AND ("n"."nspname" IN ('public')) ORDER BY "type" ASC, "schema" ASC, "name" ASC`},
+	{true, `SELECT TRUE AS "_" FROM "public"."item" WHERE 1 <> 1 LIMIT 0`},
+	{true, `SELECT c.column_name, c.data_type, c.is_nullable, c.column_default, c.ordinal_position FROM information_schema.columns c WHERE c.table_schema = 'public' AND c.table_name = 'item' ORDER BY c.ordinal_position`},
+	{true, `SELECT tc.constraint_name, kcu.column_name, ccu_t.relname AS foreign_table FROM information_schema.table_constraints tc JOIN information_schema.key_column_usage kcu ON tc.constraint_name = kcu.constraint_name JOIN information_schema.referential_constraints rc ON rc.constraint_name = tc.constraint_name JOIN pg_catalog.pg_constraint pc ON pc.conname = tc.constraint_name JOIN pg_catalog.pg_class ccu_t ON ccu_t.oid = pc.confrelid WHERE tc.constraint_type = 'FOREIGN KEY' ORDER BY 1, 2`},
+	{true, `select current_database() as a, current_schemas(false) as b`},
+	{true, `SELECT a.attname, d.refobjsubid, d.deptype, t.relname FROM pg_catalog.pg_depend d JOIN pg_catalog.pg_class s ON s.oid = d.objid JOIN pg_catalog.pg_class t ON t.oid = d.refobjid JOIN pg_catalog.pg_attribute a ON a.attrelid = t.oid AND a.attnum = d.refobjsubid WHERE s.relkind = 'S' AND d.classid = 'pg_class'::regclass ORDER BY 1`},
+	{true, `SELECT classid::regclass, refclassid::regclass, refobjsubid, deptype, count(*) FROM pg_catalog.pg_depend WHERE refobjid IN (SELECT oid FROM pg_class WHERE relnamespace = 'public'::regnamespace AND relkind = 'r') AND NOT (classid = 'pg_class'::regclass AND objid IN (SELECT oid FROM pg_class WHERE relkind = 't')) GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`},
+}
+
+// TestToolStartupQueries compares DBeaver's and Metabase's catalog
+// queries with PostgreSQL over the same schema (rows, or the result's
+// columns where PostgreSQL lists its built-in objects).
+func TestToolStartupQueries(t *testing.T) {
+	srv := startPG(t)
+	ctx := context.Background()
+	admin, err := srv.Connect(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close(ctx)
+	const db = "toolcat"
+	for _, s := range []string{"DROP DATABASE IF EXISTS " + db, "CREATE DATABASE " + db} {
+		if _, err := admin.Exec(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	conn, err := pgx.Connect(ctx, srv.ConnString(db))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, jdbcSchema+`CREATE TABLE counter (id serial PRIMARY KEY, n bigint GENERATED ALWAYS AS IDENTITY);`); err != nil {
+		t.Fatal(err)
+	}
+	cat, err := mirror(ctx, conn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := mirrorKeyOrder(ctx, conn, cat); err != nil {
+		t.Fatal(err)
+	}
+	if err := mirrorOwnership(ctx, conn, cat); err != nil {
+		t.Fatal(err)
+	}
+	eng := &Engine{Catalog: cat}
+	sess := &Session{Database: db, User: "postgres"}
+	for _, q := range toolQueries {
+		want := pgRun(ctx, conn, q.sql)
+		got, gerr := eng.Query(ctx, sess, q.sql)
+		if want.code != "" {
+			t.Errorf("PostgreSQL fails %s: %s %s", q.sql, want.code, want.msg)
+			continue
+		}
+		if !q.rows && gerr == nil {
+			// compare the columns only
+			want.rows = nil
+			got = &Result{Columns: got.Columns}
+		}
+		compareResults(t, "tool", q.sql, want, got, gerr)
 	}
 }

@@ -32,8 +32,10 @@ func sysCols(spec string) []ColumnDef {
 		switch tn {
 		case "char":
 			t = TChar
-		case "text[]", "aclitem[]":
+		case "text[]":
 			t = Type{1009, -1}
+		case "aclitem[]":
+			t = Type{OIDAclitemArray, -1}
 		case "char[]":
 			t = Type{1002, -1}
 		case "pg_node_tree":
@@ -358,7 +360,7 @@ func boolYN(b bool) string {
 }
 
 func init() {
-	pgCatalogRels["pg_namespace"] = &sysRelation{2615, "oid oid, nspname name, nspowner oid, nspacl text[]", func(c *catalogSet) [][]any {
+	pgCatalogRels["pg_namespace"] = &sysRelation{2615, "oid oid, nspname name, nspowner oid, nspacl aclitem[]", func(c *catalogSet) [][]any {
 		var rows [][]any
 		for _, ns := range c.namespaces() {
 			owner := uint32(oidPostgresRole)
@@ -369,7 +371,7 @@ func init() {
 		}
 		return rows
 	}}
-	pgCatalogRels["pg_class"] = &sysRelation{1259, "oid oid, relname name, relnamespace oid, reltype oid, reloftype oid, relowner oid, relam oid, relfilenode oid, reltablespace oid, relpages int4, reltuples float4, relallvisible int4, reltoastrelid oid, relhasindex bool, relisshared bool, relpersistence char, relkind char, relnatts int2, relchecks int2, relhasrules bool, relhastriggers bool, relhassubclass bool, relrowsecurity bool, relforcerowsecurity bool, relispopulated bool, relreplident char, relispartition bool, relrewrite oid, relacl text[], reloptions text[], relpartbound pg_node_tree", func(c *catalogSet) [][]any {
+	pgCatalogRels["pg_class"] = &sysRelation{1259, "oid oid, relname name, relnamespace oid, reltype oid, reloftype oid, relowner oid, relam oid, relfilenode oid, reltablespace oid, relpages int4, reltuples float4, relallvisible int4, reltoastrelid oid, relhasindex bool, relisshared bool, relpersistence char, relkind char, relnatts int2, relchecks int2, relhasrules bool, relhastriggers bool, relhassubclass bool, relrowsecurity bool, relforcerowsecurity bool, relispopulated bool, relreplident char, relispartition bool, relrewrite oid, relfrozenxid xid, relminmxid xid, relacl aclitem[], reloptions text[], relpartbound pg_node_tree", func(c *catalogSet) [][]any {
 		var rows [][]any
 		// PostgreSQL implements foreign keys with (internal) triggers on
 		// both tables; psql prints FK sections only when relhastriggers
@@ -389,32 +391,32 @@ func init() {
 				reltype = rowTypeOID(t.OID)
 			}
 			rows = append(rows, []any{t.OID, t.Name, c.nsOID(t.Schema), reltype, 0, oidPostgresRole, oidHeapAM, t.OID, 0, int32(max(n/100, 0)), float64(n), 0, 0,
-				hasIndexes(t), false, "p", relkindOf(t), int16(len(t.Columns)), int16(len(t.Checks)), false, fkTriggers[t.OID], false, false, false, true, "d", false, 0, nil, nil, nil})
+				hasIndexes(t), false, "p", relkindOf(t), int16(len(t.Columns)), int16(len(t.Checks)), false, fkTriggers[t.OID], false, false, false, true, "d", false, 0, 716, 1, nil, nil, nil})
 		}
 		for _, s := range c.sequences() {
 			rows = append(rows, []any{s.OID, s.Name, c.nsOID(s.schema()), 0, 0, oidPostgresRole, 0, s.OID, 0, 1, 1.0, 0, 0,
-				false, false, "p", "S", int16(3), 0, false, false, false, false, false, true, "n", false, 0, nil, nil, nil})
+				false, false, "p", "S", int16(3), 0, false, false, false, false, false, true, "n", false, 0, 0, 0, nil, nil, nil})
 		}
 		for _, k := range c.constraints() {
 			if !k.hasIndex() {
 				continue
 			}
 			rows = append(rows, []any{k.index, k.name, c.nsOID(k.table.Schema), 0, 0, oidPostgresRole, oidBtreeAM, k.index, 0, 1, 0.0, 0, 0,
-				false, false, "p", "i", int16(len(k.cols)), 0, false, false, false, false, false, true, "n", false, 0, nil, nil, nil})
+				false, false, "p", "i", int16(len(k.cols)), 0, false, false, false, false, false, true, "n", false, 0, 0, 0, nil, nil, nil})
 		}
 		for _, name := range sortedKeys(pgCatalogRels) {
 			r := pgCatalogRels[name]
 			rows = append(rows, []any{r.oid, name, oidPgCatalog, 0, 0, oidPostgresRole, oidHeapAM, r.oid, 0, 0, 0.0, 0, 0,
-				false, false, "p", "r", int16(len(sysCols(r.cols))), 0, false, false, false, false, false, true, "n", false, 0, nil, nil, nil})
+				false, false, "p", "r", int16(len(sysCols(r.cols))), 0, false, false, false, false, false, true, "n", false, 0, 0, 0, nil, nil, nil})
 		}
 		for _, name := range sortedKeys(infoSchemaRels) {
 			r := infoSchemaRels[name]
 			rows = append(rows, []any{r.oid, name, oidInformationSchema, 0, 0, oidPostgresRole, 0, 0, 0, 0, 0.0, 0, 0,
-				false, false, "p", "v", int16(len(sysCols(r.cols))), 0, true, false, false, false, false, true, "n", false, 0, nil, nil, nil})
+				false, false, "p", "v", int16(len(sysCols(r.cols))), 0, true, false, false, false, false, true, "n", false, 0, 0, 0, nil, nil, nil})
 		}
 		return rows
 	}}
-	pgCatalogRels["pg_attribute"] = &sysRelation{1249, "attrelid oid, attname name, atttypid oid, attstattarget int4, attlen int2, attnum int2, attndims int4, attcacheoff int4, atttypmod int4, attbyval bool, attalign char, attstorage char, attcompression char, attnotnull bool, atthasdef bool, atthasmissing bool, attidentity char, attgenerated char, attisdropped bool, attislocal bool, attinhcount int4, attcollation oid, attacl text[], attoptions text[], attfdwoptions text[]", func(c *catalogSet) [][]any {
+	pgCatalogRels["pg_attribute"] = &sysRelation{1249, "attrelid oid, attname name, atttypid oid, attstattarget int4, attlen int2, attnum int2, attndims int4, attcacheoff int4, atttypmod int4, attbyval bool, attalign char, attstorage char, attcompression char, attnotnull bool, atthasdef bool, atthasmissing bool, attidentity char, attgenerated char, attisdropped bool, attislocal bool, attinhcount int4, attcollation oid, attacl aclitem[], attoptions text[], attfdwoptions text[]", func(c *catalogSet) [][]any {
 		var rows [][]any
 		add := func(rel uint32, cols []ColumnDef, notnullPK map[int]bool) {
 			for i, col := range cols {
@@ -454,7 +456,7 @@ func init() {
 		}
 		return rows
 	}}
-	pgCatalogRels["pg_type"] = &sysRelation{1247, "oid oid, typname name, typnamespace oid, typowner oid, typlen int2, typbyval bool, typtype char, typcategory char, typispreferred bool, typisdefined bool, typdelim char, typrelid oid, typsubscript regproc, typelem oid, typarray oid, typinput regproc, typoutput regproc, typreceive regproc, typsend regproc, typmodin regproc, typmodout regproc, typanalyze regproc, typalign char, typstorage char, typnotnull bool, typbasetype oid, typtypmod int4, typndims int4, typcollation oid, typdefaultbin pg_node_tree, typdefault text, typacl text[]", func(c *catalogSet) [][]any {
+	pgCatalogRels["pg_type"] = &sysRelation{1247, "oid oid, typname name, typnamespace oid, typowner oid, typlen int2, typbyval bool, typtype char, typcategory char, typispreferred bool, typisdefined bool, typdelim char, typrelid oid, typsubscript regproc, typelem oid, typarray oid, typinput regproc, typoutput regproc, typreceive regproc, typsend regproc, typmodin regproc, typmodout regproc, typanalyze regproc, typalign char, typstorage char, typnotnull bool, typbasetype oid, typtypmod int4, typndims int4, typcollation oid, typdefaultbin pg_node_tree, typdefault text, typacl aclitem[]", func(c *catalogSet) [][]any {
 		var oids []uint32
 		for oid := range typeInfos {
 			oids = append(oids, oid)
@@ -496,7 +498,7 @@ func init() {
 		}
 		return append(rows, c.rowTypeRows()...)
 	}}
-	pgCatalogRels["pg_constraint"] = &sysRelation{2606, "oid oid, conname name, connamespace oid, contype char, condeferrable bool, condeferred bool, convalidated bool, conrelid oid, contypid oid, conindid oid, conparentid oid, confrelid oid, confupdtype char, confdeltype char, confmatchtype char, conislocal bool, coninhcount int4, connoinherit bool, conkey int2[], confkey int2[], conbin pg_node_tree", func(c *catalogSet) [][]any {
+	pgCatalogRels["pg_constraint"] = &sysRelation{2606, "oid oid, conname name, connamespace oid, contype char, condeferrable bool, condeferred bool, convalidated bool, conrelid oid, contypid oid, conindid oid, conparentid oid, confrelid oid, confupdtype char, confdeltype char, confmatchtype char, conislocal bool, coninhcount int4, connoinherit bool, conkey int2[], confkey int2[], conpfeqop oid[], conppeqop oid[], conffeqop oid[], confdelsetcols int2[], conexclop oid[], conbin pg_node_tree", func(c *catalogSet) [][]any {
 		var rows [][]any
 		for _, k := range c.constraints() {
 			if k.kind == 'i' {
@@ -528,7 +530,7 @@ func init() {
 				// conindid of a foreign key is the referenced unique index
 				k.index = c.refIndex(k.fk)
 			}
-			rows = append(rows, []any{k.oid, k.name, c.nsOID(k.table.Schema), string(k.kind), false, false, true, k.table.OID, 0, k.index, 0, confrel, upd, del, match, true, 0, k.kind != 'c', conkey, confkey, conbin})
+			rows = append(rows, []any{k.oid, k.name, c.nsOID(k.table.Schema), string(k.kind), false, false, true, k.table.OID, 0, k.index, 0, confrel, upd, del, match, true, 0, k.kind != 'c', conkey, confkey, nil, nil, nil, nil, nil, conbin})
 		}
 		return rows
 	}}
@@ -571,8 +573,8 @@ func init() {
 		}
 		return rows
 	}}
-	pgCatalogRels["pg_database"] = &sysRelation{1262, "oid oid, datname name, datdba oid, encoding int4, datlocprovider char, datistemplate bool, datallowconn bool, datconnlimit int4, dattablespace oid, datcollate text, datctype text, daticulocale text, datcollversion text, datacl text[]", func(c *catalogSet) [][]any {
-		return [][]any{{oidDatabase, c.database(), oidPostgresRole, 6, "c", false, true, -1, 1663, "C", "C", nil, nil, nil}}
+	pgCatalogRels["pg_database"] = &sysRelation{1262, "oid oid, datname name, datdba oid, encoding int4, datlocprovider char, datistemplate bool, datallowconn bool, datconnlimit int4, datfrozenxid xid, datminmxid xid, dattablespace oid, datcollate text, datctype text, daticulocale text, datcollversion text, datacl aclitem[]", func(c *catalogSet) [][]any {
+		return [][]any{{oidDatabase, c.database(), oidPostgresRole, 6, "c", false, true, -1, 716, 1, 1663, "C", "C", nil, nil, nil}}
 	}}
 	pgCatalogRels["pg_roles"] = &sysRelation{12000, "rolname name, rolsuper bool, rolinherit bool, rolcreaterole bool, rolcreatedb bool, rolcanlogin bool, rolreplication bool, rolconnlimit int4, rolpassword text, rolvaliduntil timestamptz, rolbypassrls bool, rolconfig text[], oid oid", func(c *catalogSet) [][]any {
 		return [][]any{{c.userName(), true, true, true, true, true, true, -1, "********", nil, true, nil, oidPostgresRole}}
@@ -613,7 +615,7 @@ func init() {
 		}
 		return rows
 	}}
-	pgCatalogRels["pg_proc"] = &sysRelation{1255, "oid oid, proname name, pronamespace oid, proowner oid, prolang oid, procost float4, prorows float4, provariadic oid, prokind char, prosecdef bool, proleakproof bool, proisstrict bool, proretset bool, provolatile char, proparallel char, pronargs int2, pronargdefaults int2, prorettype oid, proargtypes oidvector, proallargtypes oid[], proargmodes text[], proargnames text[], prosrc text, probin text, proconfig text[], proacl text[]", func(c *catalogSet) [][]any {
+	pgCatalogRels["pg_proc"] = &sysRelation{1255, "oid oid, proname name, pronamespace oid, proowner oid, prolang oid, procost float4, prorows float4, provariadic oid, prokind char, prosecdef bool, proleakproof bool, proisstrict bool, proretset bool, provolatile char, proparallel char, pronargs int2, pronargdefaults int2, prorettype oid, proargtypes oidvector, proallargtypes oid[], proargmodes text[], proargnames text[], prosrc text, probin text, proconfig text[], proacl aclitem[]", func(c *catalogSet) [][]any {
 		var rows [][]any
 		for _, name := range ioProcNames() {
 			oid, _ := procOID(name)
@@ -715,6 +717,9 @@ func init() {
 					}
 				}
 				dataType := FormatType(ct.OID, -1)
+				if ct.OID == OIDBpchar {
+					dataType = "character"
+				}
 				if ct.IsArray() {
 					dataType = "ARRAY"
 				}

@@ -450,7 +450,11 @@ func init() {
 			}}, nil
 		})
 	}
-	for _, n := range []string{"pg_relation_size", "pg_total_relation_size", "pg_table_size", "pg_indexes_size"} {
+	// sizes and access statistics are not kept: 0 (pg_stat_get_numscans
+	// is what DBeaver's index list reads)
+	for _, n := range []string{"pg_relation_size", "pg_total_relation_size", "pg_table_size", "pg_indexes_size", "pg_stat_get_numscans"} {
 		zero(n)
 	}
+	// no partitioned tables: pg_get_partkeydef is NULL for every relation
+	def("pg_get_partkeydef", sig(TText, nullKernel, TOid))
 }

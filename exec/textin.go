@@ -27,7 +27,7 @@ func parseText(v *Vec, i int, s string, loc *time.Location) error {
 			return syntaxErr("boolean", s)
 		}
 		v.B[i] = b
-	case OIDInt2, OIDInt4, OIDInt8, OIDOid, OIDRegclass, OIDRegtype, OIDRegproc, OIDRegnamespace:
+	case OIDInt2, OIDInt4, OIDInt8, OIDOid, OIDRegclass, OIDRegtype, OIDRegproc, OIDRegnamespace, OIDXid:
 		n, err := parseInt(s, t)
 		if err != nil {
 			return err
@@ -188,6 +188,8 @@ func intRange(t Type) (int64, int64, string) {
 		return math.MinInt32, math.MaxInt32, "integer"
 	case OIDOid, OIDRegclass, OIDRegtype, OIDRegproc, OIDRegnamespace:
 		return math.MinInt32, math.MaxUint32, "oid"
+	case OIDXid:
+		return 0, math.MaxUint32, "xid"
 	}
 	return math.MinInt64, math.MaxInt64, "bigint"
 }

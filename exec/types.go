@@ -46,6 +46,9 @@ const (
 	OIDJSONB        uint32 = 3802
 	OIDRegnamespace uint32 = 4089
 	OIDInt2Vector   uint32 = 22
+	OIDXid          uint32 = 28
+	OIDAclitem      uint32 = 1033
+	OIDAclitemArray uint32 = 1034
 	OIDOidVector    uint32 = 30
 	// information_schema domains (PostgreSQL 15 OIDs)
 	OIDCardinalNumber uint32 = 13221
@@ -147,6 +150,10 @@ var typeInfos = map[uint32]*typeInfo{
 	OIDYesOrNo:        {"yes_or_no", "information_schema.yes_or_no", KStr, -1, 0, 0, 'S', false},
 	OIDPgNodeTree:     {"pg_node_tree", "pg_node_tree", KStr, -1, 0, 0, 'Z', false},
 	OIDVoid:           {"void", "void", KStr, 4, 0, 0, 'P', false},
+	// catalog-only types: transaction ids and ACL items appear in catalog
+	// columns (datfrozenxid, relacl) and compare and print as such
+	OIDXid:     {"xid", "xid", KInt, 4, 1011, 0, 'U', false},
+	OIDAclitem: {"aclitem", "aclitem", KStr, 12, OIDAclitemArray, 0, 'U', false},
 }
 
 func init() {
@@ -278,7 +285,7 @@ var typeNames = map[string]uint32{
 	"interval": OIDInterval, "numeric": OIDNumeric, "decimal": OIDNumeric,
 	"regclass": OIDRegclass, "regtype": OIDRegtype, "regnamespace": OIDRegnamespace, "uuid": OIDUUID,
 	"unknown": OIDUnknown, "record": OIDRecord, "regproc": OIDRegproc,
-	"int2vector": OIDInt2Vector, "oidvector": OIDOidVector,
+	"int2vector": OIDInt2Vector, "oidvector": OIDOidVector, "xid": OIDXid, "aclitem": OIDAclitem,
 }
 
 // TypeModNumeric encodes numeric(p,s) as PostgreSQL's typmod.
@@ -291,7 +298,7 @@ func knownPostgresType(name string) bool {
 	case "money", "inet", "cidr", "macaddr", "macaddr8", "point", "line", "lseg", "box", "path", "polygon",
 		"circle", "tsvector", "tsquery", "xml", "bit", "varbit", "bit varying", "timetz", "int4range", "int8range",
 		"numrange", "tsrange", "tstzrange", "daterange", "int4multirange", "txid_snapshot", "pg_lsn", "regoper",
-		"regoperator", "regprocedure", "regconfig", "regdictionary", "regrole", "regcollation", "aclitem", "xid",
+		"regoperator", "regprocedure", "regconfig", "regdictionary", "regrole", "regcollation",
 		"xid8", "cid", "tid", "pg_snapshot", "jsonpath", "float", "smallserial", "serial", "bigserial":
 		return true
 	}
