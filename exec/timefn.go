@@ -1,9 +1,12 @@
 package exec
 
 import (
+	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/cockroachdb/apd/v3"
 )
@@ -485,11 +488,28 @@ func init() {
 	})
 }
 
-// pgFormat implements format() for %s, %I, %L and %% (no widths).
+// pgFormat implements format(): %[n$][-][width|*|*n$](s|I|L) and %%, as
+// PostgreSQL's text_format (widths count characters; a negative width
+// argument left-justifies; NULL is empty for %s and NULL for %L).
 func pgFormat(ec *evalCtx, a []*Vec, i int) (string, error) {
 	f := a[0].S[i]
 	var sb strings.Builder
-	next := 1
+	arg := 0 // the last argument consumed (0 is the format string)
+	unterminated := func() error {
+		return &Error{Code: CodeInvalidParameterValue, Message: "unterminated format() type specifier", Hint: "For a single \"%\" use \"%%\"."}
+	}
+	digits := func(k int) (int, int, bool, error) {
+		n, any := 0, false
+		for k < len(f) && f[k] >= '0' && f[k] <= '9' {
+			n = n*10 + int(f[k]-'0')
+			if n > 1<<31-1 {
+				return 0, k, false, errf(CodeNumericOutOfRange, "number is out of range")
+			}
+			any = true
+			k++
+		}
+		return n, k, any, nil
+	}
 	for k := 0; k < len(f); k++ {
 		if f[k] != '%' {
 			sb.WriteByte(f[k])
@@ -497,41 +517,152 @@ func pgFormat(ec *evalCtx, a []*Vec, i int) (string, error) {
 		}
 		k++
 		if k >= len(f) {
-			return "", errf(CodeInvalidParameterValue, "unterminated format() type specifier")
+			return "", unterminated()
 		}
-		c := f[k]
-		if c == '%' {
+		if f[k] == '%' {
 			sb.WriteByte('%')
 			continue
 		}
-		if c != 's' && c != 'I' && c != 'L' {
-			return "", unsupported("format() specifier %%%c is not supported", c)
+		argpos, widthpos, width, minus := 0, -1, 0, false
+		n, nk, ok, err := digits(k)
+		if err != nil {
+			return "", err
 		}
-		if next >= len(a) {
+		if ok {
+			if nk >= len(f) {
+				return "", unterminated()
+			}
+			if f[nk] == '$' {
+				if n == 0 {
+					return "", errf(CodeInvalidParameterValue, "format specifies argument 0, but arguments are numbered from 1")
+				}
+				argpos = n
+				k = nk + 1
+			} else {
+				width = n
+				k = nk
+				goto typ
+			}
+		}
+		if k >= len(f) {
+			return "", unterminated()
+		}
+		for k < len(f) && f[k] == '-' {
+			minus = true
+			k++
+		}
+		if k >= len(f) {
+			return "", unterminated()
+		}
+		if f[k] == '*' {
+			k++
+			n, nk, ok, err := digits(k)
+			if err != nil {
+				return "", err
+			}
+			if ok {
+				if nk >= len(f) {
+					return "", unterminated()
+				}
+				if f[nk] != '$' {
+					return "", errf(CodeInvalidParameterValue, "width argument position must be ended by \"$\"")
+				}
+				if n == 0 {
+					return "", errf(CodeInvalidParameterValue, "format specifies argument 0, but arguments are numbered from 1")
+				}
+				widthpos = n
+				k = nk + 1
+			} else {
+				widthpos = 0
+			}
+		} else {
+			n, nk, ok, err := digits(k)
+			if err != nil {
+				return "", err
+			}
+			if ok {
+				width = n
+				k = nk
+			}
+		}
+	typ:
+		if k >= len(f) {
+			return "", unterminated()
+		}
+		c := f[k]
+		if c != 's' && c != 'I' && c != 'L' {
+			_, size := utf8.DecodeRuneInString(f[k:])
+			return "", &Error{Code: CodeInvalidParameterValue, Message: fmt.Sprintf("unrecognized format() type specifier \"%s\"", f[k:k+size]), Hint: "For a single \"%\" use \"%%\"."}
+		}
+		if widthpos >= 0 {
+			if widthpos > 0 {
+				arg = widthpos
+			} else {
+				arg++
+			}
+			if arg >= len(a) {
+				return "", errf(CodeInvalidParameterValue, "too few arguments for format()")
+			}
+			wv := a[arg]
+			if wv.IsNull(i) {
+				width = 0
+			} else {
+				var w int64
+				switch wv.T.Kind() {
+				case KInt:
+					w = wv.I[i]
+				default:
+					ws := strings.TrimSpace(formatValue(wv, i, ec.loc))
+					pw, err := strconv.ParseInt(ws, 10, 32)
+					if err != nil {
+						return "", errf(CodeInvalidTextRepr, "invalid input syntax for type integer: \"%s\"", ws)
+					}
+					w = pw
+				}
+				if w < 0 {
+					if w == -1<<31 {
+						return "", errf(CodeNumericOutOfRange, "number is out of range")
+					}
+					minus, w = true, -w
+				}
+				width = int(w)
+			}
+		}
+		if argpos > 0 {
+			arg = argpos
+		} else {
+			arg++
+		}
+		if arg >= len(a) {
 			return "", errf(CodeInvalidParameterValue, "too few arguments for format()")
 		}
-		v := a[next]
-		next++
+		v := a[arg]
 		null := v.IsNull(i)
 		var s string
 		if !null {
 			s = formatValue(v, i, ec.loc)
 		}
 		switch c {
-		case 's':
-			sb.WriteString(s)
 		case 'I':
 			if null {
 				return "", errf(CodeNullValueNotAllowed, "null values cannot be formatted as an SQL identifier")
 			}
-			sb.WriteString(quoteIdent(s))
+			s = quoteIdent(s)
 		case 'L':
 			if null {
-				sb.WriteString("NULL")
+				s = "NULL"
 			} else {
-				sb.WriteString(quoteLiteral(s))
+				s = quoteLiteral(s)
 			}
 		}
+		if pad := width - utf8.RuneCountInString(s); pad > 0 {
+			if minus {
+				s += strings.Repeat(" ", pad)
+			} else {
+				s = strings.Repeat(" ", pad) + s
+			}
+		}
+		sb.WriteString(s)
 	}
 	return sb.String(), nil
 }

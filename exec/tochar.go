@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -17,7 +18,29 @@ var toCharPatterns = []string{ // longest first
 	"hh24", "hh12", "yyyy", "ddd", "yy", "mm", "dd", "hh", "mi", "ss", "ms", "us", "q", "d",
 }
 
+// dateFields are the broken-down values a template reads: a timestamp's
+// wall clock, or an interval's fields (hours unbounded, signed).
+type dateFields struct {
+	year, month, day, hour, min, sec int
+	frac                             int64 // microseconds
+	yday, wday                       int
+	interval                         bool
+}
+
 func toCharTime(t time.Time, frac int64, f string) (string, error) {
+	return toCharFields(dateFields{year: t.Year(), month: int(t.Month()), day: t.Day(), hour: t.Hour(), min: t.Minute(), sec: t.Second(),
+		frac: frac, yday: t.YearDay(), wday: int(t.Weekday())}, f)
+}
+
+// toCharInterval is to_char(interval, text): years, months within the
+// year, days, and the time part's hours (not reduced modulo 24).
+func toCharInterval(iv Interval, f string) (string, error) {
+	us := iv.Micros
+	return toCharFields(dateFields{year: int(iv.Months / 12), month: int(iv.Months % 12), day: int(iv.Days),
+		hour: int(us / 3_600_000_000), min: int(us / 60_000_000 % 60), sec: int(us / 1_000_000 % 60), frac: us % 1_000_000, interval: true}, f)
+}
+
+func toCharFields(d dateFields, f string) (string, error) {
 	var sb strings.Builder
 	for i := 0; i < len(f); {
 		if f[i] == '"' {
@@ -53,13 +76,13 @@ func toCharTime(t time.Time, frac int64, f string) (string, error) {
 		}
 		i += len(matched)
 		num := func(n, width int) string {
-			s := strconv.Itoa(n)
-			if !fm {
-				for len(s) < width {
-					s = "0" + s
-				}
+			if fm {
+				return strconv.Itoa(n)
 			}
-			return s
+			if n < 0 {
+				width++ // PostgreSQL widens the field for the sign
+			}
+			return fmt.Sprintf("%0*d", width, n)
 		}
 		word := func(s string, width int, upper, lower bool) string {
 			switch {
@@ -75,7 +98,7 @@ func toCharTime(t time.Time, frac int64, f string) (string, error) {
 			}
 			return s
 		}
-		hour12 := t.Hour() % 12
+		hour12 := d.hour % 12
 		if hour12 == 0 {
 			hour12 = 12
 		}
@@ -83,53 +106,66 @@ func toCharTime(t time.Time, frac int64, f string) (string, error) {
 		case "hh24", "hh12", "yyyy", "ddd", "yy", "mm", "dd", "hh", "mi", "ss", "ms", "us", "q", "d":
 			matched = strings.ToUpper(matched)
 		}
+		if d.interval {
+			switch matched {
+			case "YYYY", "YY", "MM", "DD", "HH24", "HH12", "HH", "MI", "SS", "MS", "US", "AM", "PM", "am", "pm":
+			case "DDD", "Q", "q", "ddd":
+				return "", unsupported("to_char pattern %s is not supported for intervals", matched)
+			default:
+				return "", errf(CodeInvalidDatetimeFormat, "invalid format specification for an interval value")
+			}
+		}
 		switch matched {
 		case "YYYY":
-			sb.WriteString(num(t.Year(), 4))
+			sb.WriteString(num(d.year, 4))
 		case "YY":
-			sb.WriteString(num(t.Year()%100, 2))
+			sb.WriteString(num(d.year%100, 2))
 		case "MM":
-			sb.WriteString(num(int(t.Month()), 2))
+			sb.WriteString(num(d.month, 2))
 		case "DD":
-			sb.WriteString(num(t.Day(), 2))
+			if fm || d.day >= 0 {
+				sb.WriteString(num(d.day, 2))
+			} else {
+				sb.WriteString(fmt.Sprintf("%02d", d.day)) // no sign widening for DD
+			}
 		case "DDD":
-			sb.WriteString(num(t.YearDay(), 3))
+			sb.WriteString(num(d.yday, 3))
 		case "D":
-			sb.WriteString(strconv.Itoa(int(t.Weekday()) + 1))
+			sb.WriteString(strconv.Itoa(d.wday + 1))
 		case "Q":
-			sb.WriteString(strconv.Itoa((int(t.Month())-1)/3 + 1))
+			sb.WriteString(strconv.Itoa((d.month-1)/3 + 1))
 		case "HH24":
-			sb.WriteString(num(t.Hour(), 2))
+			sb.WriteString(num(d.hour, 2))
 		case "HH12", "HH":
 			sb.WriteString(num(hour12, 2))
 		case "MI":
-			sb.WriteString(num(t.Minute(), 2))
+			sb.WriteString(num(d.min, 2))
 		case "SS":
-			sb.WriteString(num(t.Second(), 2))
+			sb.WriteString(num(d.sec, 2))
 		case "MS":
-			sb.WriteString(num(int(frac/1000), 3))
+			sb.WriteString(num(int(d.frac/1000), 3))
 		case "US":
-			sb.WriteString(num(int(frac), 6))
+			sb.WriteString(num(int(d.frac), 6))
 		case "AM", "PM":
-			if t.Hour() < 12 {
+			if d.hour%24 < 12 {
 				sb.WriteString("AM")
 			} else {
 				sb.WriteString("PM")
 			}
 		case "am", "pm":
-			if t.Hour() < 12 {
+			if d.hour%24 < 12 {
 				sb.WriteString("am")
 			} else {
 				sb.WriteString("pm")
 			}
 		case "MONTH", "Month", "month":
-			sb.WriteString(word(t.Month().String(), 9, matched == "MONTH", matched == "month"))
+			sb.WriteString(word(time.Month(d.month).String(), 9, matched == "MONTH", matched == "month"))
 		case "MON", "Mon", "mon":
-			sb.WriteString(word(t.Month().String()[:3], 0, matched == "MON", matched == "mon"))
+			sb.WriteString(word(time.Month(d.month).String()[:3], 0, matched == "MON", matched == "mon"))
 		case "DAY", "Day", "day":
-			sb.WriteString(word(t.Weekday().String(), 9, matched == "DAY", matched == "day"))
+			sb.WriteString(word(time.Weekday(d.wday).String(), 9, matched == "DAY", matched == "day"))
 		case "DY", "Dy", "dy":
-			sb.WriteString(word(t.Weekday().String()[:3], 0, matched == "DY", matched == "dy"))
+			sb.WriteString(word(time.Weekday(d.wday).String()[:3], 0, matched == "DY", matched == "dy"))
 		}
 	}
 	return sb.String(), nil
@@ -157,8 +193,60 @@ func init() {
 		}
 	}
 	def("to_char", sig(TText, k(OIDTimestamptz), TTimestamptz, TText), sig(TText, k(OIDTimestamp), TTimestamp, TText))
-	numeric := func(_ *evalCtx, _ []*Vec, _ *Vec, _ []int32) error {
-		return unsupported("to_char for numbers and intervals is not supported")
+	def("to_char",
+		sig(TText, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+			for _, i := range sel {
+				s, err := toCharNumeric(&a[0].D[i], a[1].S[i])
+				if err != nil {
+					return err
+				}
+				out.S[i] = s
+			}
+			return nil
+		}, TNumeric, TText),
+		sig(TText, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+			for _, i := range sel {
+				s, err := toCharFloat(a[0].F[i], 15, a[1].S[i])
+				if err != nil {
+					return err
+				}
+				out.S[i] = s
+			}
+			return nil
+		}, TFloat8, TText),
+		sig(TText, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+			for _, i := range sel {
+				s, err := toCharFloat(a[0].F[i], 6, a[1].S[i])
+				if err != nil {
+					return err
+				}
+				out.S[i] = s
+			}
+			return nil
+		}, TFloat4, TText),
+		sig(TText, toCharIntKernel(false), TInt8, TText),
+		sig(TText, toCharIntKernel(true), TInt4, TText),
+		sig(TText, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+			for _, i := range sel {
+				s, err := toCharInterval(a[0].V[i], a[1].S[i])
+				if err != nil {
+					return err
+				}
+				out.S[i] = s
+			}
+			return nil
+		}, TInterval, TText))
+}
+
+func toCharIntKernel(int4 bool) kernel {
+	return func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			s, err := toCharInt(a[0].I[i], int4, a[1].S[i])
+			if err != nil {
+				return err
+			}
+			out.S[i] = s
+		}
+		return nil
 	}
-	def("to_char", sig(TText, numeric, TNumeric, TText), sig(TText, numeric, TFloat8, TText), sig(TText, numeric, TInt8, TText), sig(TText, numeric, TInterval, TText))
 }

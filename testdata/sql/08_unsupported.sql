@@ -39,7 +39,6 @@ SELECT * FROM regexp_matches('abc', 'b', 'x');
 SELECT interval '1' day;
 -- unsupported
 SELECT 2::numeric ^ 0.5::numeric * 0 + 'NaN'::numeric::int;
--- unsupported
 SELECT format('%5s', 'x');
 -- unsupported
 SELECT regexp_replace('abc', 'b', 'x', 'n');
@@ -56,7 +55,6 @@ SELECT count(*) FROM u GROUP BY CUBE (v, n);
 SELECT '1 day'::interval day to second;
 -- unsupported
 SELECT to_char(now(), 'IYYY-IW');
--- unsupported
 SELECT to_char(12.5, '999.99');
 -- unsupported
 SELECT '1.50'::money;
