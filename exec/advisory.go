@@ -5,14 +5,23 @@ import (
 	"sync"
 )
 
-// Session-level advisory locks (pg_advisory_lock, pg_try_advisory_lock,
-// pg_advisory_unlock, pg_advisory_unlock_all), which migration tools
-// (Flyway, Prisma, golang-migrate) take around their runs. Locks belong
-// to the session's PID, are re-entrant like PostgreSQL's, and live in this
-// process: pggraph processes sharing a graph do not see each other's
-// advisory locks. The session layer calls ReleaseAdvisoryLocks when a
-// session ends. Transaction-scoped variants (pg_advisory_xact_lock) and
-// shared locks answer 0A000.
+// Advisory locks (pg_advisory_lock and friends, which migration tools —
+// Flyway, Prisma, golang-migrate, knex — take around their runs) live in
+// an AdvisoryLocks space: one per served graph in a process (the session
+// layer creates it and hands each connection an AdvisorySession through
+// the query context with WithAdvisorySession). Every form PostgreSQL has
+// is here, wherever an expression is allowed: exclusive and shared,
+// session and transaction scope (pg_advisory_xact_lock…, released by the
+// session layer's AdvisorySession.ReleaseXact at COMMIT/ROLLBACK),
+// blocking and try. Holds are re-entrant and counted per scope, as in
+// PostgreSQL: an exclusive request waits for every other owner's hold, a
+// shared one only for other owners' exclusive holds; one owner's holds
+// never conflict with each other. Sessions of other processes do not see
+// these locks (a documented limit).
+//
+// A query without an AdvisorySession in its context takes locks in a
+// process-wide default space owned by its Session.PID
+// (ReleaseAdvisoryLocks frees them).
 
 // advisoryKey keeps the one-bigint and two-int4 key spaces apart, as
 // PostgreSQL does.
@@ -21,35 +30,128 @@ type advisoryKey struct {
 	two bool
 }
 
+// lockMode indexes a hold's counts: exclusive or shared, session or
+// transaction scope.
+type lockMode struct{ shared, xact bool }
+
 type advisoryLock struct {
-	owner int32
-	count int
-	freed chan struct{} // closed when the lock is released
+	holds map[any]*[2][2]int // owner → counts [shared][xact]
+	freed chan struct{}      // closed (and replaced) when a hold ends
 }
 
-var advisory = struct {
+func (l *advisoryLock) total(owner any) int {
+	h := l.holds[owner]
+	if h == nil {
+		return 0
+	}
+	return h[0][0] + h[0][1] + h[1][0] + h[1][1]
+}
+
+// conflicts reports whether owner may not take the lock in mode now.
+func (l *advisoryLock) conflicts(owner any, shared bool) bool {
+	for o, h := range l.holds {
+		if o == owner {
+			continue
+		}
+		if h[0][0]+h[0][1] > 0 || (!shared && h[1][0]+h[1][1] > 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// AdvisoryLocks is one space of advisory locks. The zero value is not
+// usable; use NewAdvisoryLocks.
+type AdvisoryLocks struct {
 	mu   sync.Mutex
 	held map[advisoryKey]*advisoryLock
-}{held: map[advisoryKey]*advisoryLock{}}
+}
 
-// acquireAdvisory takes the lock for pid; with wait=false it reports
-// false instead of waiting for another session's lock.
-func acquireAdvisory(ctx context.Context, pid int32, key advisoryKey, wait bool) (bool, error) {
+// NewAdvisoryLocks returns an empty lock space.
+func NewAdvisoryLocks() *AdvisoryLocks {
+	return &AdvisoryLocks{held: map[advisoryKey]*advisoryLock{}}
+}
+
+var defaultAdvisory = NewAdvisoryLocks()
+
+// pidOwner owns the default space's locks of a query without an
+// AdvisorySession.
+type pidOwner int32
+
+// AdvisorySession is one connection's identity in a lock space.
+type AdvisorySession struct {
+	space *AdvisoryLocks
+	// Warn, when set, receives PostgreSQL's WARNING for an unlock of a
+	// lock the session does not hold.
+	Warn func(message string)
+}
+
+// Session returns a new owner in the space.
+func (l *AdvisoryLocks) Session() *AdvisorySession { return &AdvisorySession{space: l} }
+
+// ReleaseXact ends every transaction-scoped hold of the session (COMMIT,
+// ROLLBACK, end of an autocommit statement).
+func (a *AdvisorySession) ReleaseXact() { a.space.release(a, func(m lockMode) bool { return m.xact }) }
+
+// ReleaseSession ends every session-scoped hold (pg_advisory_unlock_all).
+func (a *AdvisorySession) ReleaseSession() {
+	a.space.release(a, func(m lockMode) bool { return !m.xact })
+}
+
+// Close ends every hold of the session (disconnect).
+func (a *AdvisorySession) Close() { a.space.release(a, func(lockMode) bool { return true }) }
+
+// Holds reports how many holds of any mode the session has on the
+// one-bigint key k (tests, diagnostics).
+func (a *AdvisorySession) Holds(k int64) int {
+	a.space.mu.Lock()
+	defer a.space.mu.Unlock()
+	if l := a.space.held[advisoryKey{k: k}]; l != nil {
+		return l.total(a)
+	}
+	return 0
+}
+
+type advisorySessionKey struct{}
+
+// WithAdvisorySession returns a context whose queries take advisory locks
+// as a.
+func WithAdvisorySession(ctx context.Context, a *AdvisorySession) context.Context {
+	return context.WithValue(ctx, advisorySessionKey{}, a)
+}
+
+// advisoryOwner is the space and owner a query's lock calls use.
+func advisoryOwner(ec *evalCtx) (*AdvisoryLocks, any, *AdvisorySession) {
+	if ec.run.ctx != nil {
+		if a, ok := ec.run.ctx.Value(advisorySessionKey{}).(*AdvisorySession); ok && a != nil {
+			return a.space, a, a
+		}
+	}
+	return defaultAdvisory, pidOwner(ec.run.pid), nil
+}
+
+// acquire takes the lock for owner; with wait=false it reports false
+// instead of waiting for another owner's conflicting hold.
+func (l *AdvisoryLocks) acquire(ctx context.Context, owner any, key advisoryKey, m lockMode, wait bool) (bool, error) {
 	for {
-		advisory.mu.Lock()
-		l := advisory.held[key]
-		if l == nil {
-			advisory.held[key] = &advisoryLock{owner: pid, count: 1, freed: make(chan struct{})}
-			advisory.mu.Unlock()
+		l.mu.Lock()
+		lk := l.held[key]
+		if lk == nil {
+			lk = &advisoryLock{holds: map[any]*[2][2]int{}, freed: make(chan struct{})}
+			l.held[key] = lk
+		}
+		if !lk.conflicts(owner, m.shared) {
+			h := lk.holds[owner]
+			if h == nil {
+				h = &[2][2]int{}
+				lk.holds[owner] = h
+			}
+			h[b2i(m.shared)][b2i(m.xact)]++
+			l.mu.Unlock()
 			return true, nil
 		}
-		if l.owner == pid {
-			l.count++
-			advisory.mu.Unlock()
-			return true, nil
-		}
-		freed := l.freed
-		advisory.mu.Unlock()
+		freed := lk.freed
+		l.mu.Unlock()
 		if !wait {
 			return false, nil
 		}
@@ -61,33 +163,65 @@ func acquireAdvisory(ctx context.Context, pid int32, key advisoryKey, wait bool)
 	}
 }
 
-// releaseAdvisory drops one hold of pid's lock; false when pid holds none.
-func releaseAdvisory(pid int32, key advisoryKey) bool {
-	advisory.mu.Lock()
-	defer advisory.mu.Unlock()
-	l := advisory.held[key]
-	if l == nil || l.owner != pid {
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// unlock drops one session-scoped hold of owner; false when it has none.
+func (l *AdvisoryLocks) unlock(owner any, key advisoryKey, shared bool) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	lk := l.held[key]
+	if lk == nil || lk.holds[owner] == nil || lk.holds[owner][b2i(shared)][0] == 0 {
 		return false
 	}
-	l.count--
-	if l.count == 0 {
-		delete(advisory.held, key)
-		close(l.freed)
-	}
+	lk.holds[owner][b2i(shared)][0]--
+	l.dropped(key, lk, owner)
 	return true
 }
 
-// ReleaseAdvisoryLocks frees every advisory lock the session pid holds
-// (at session end, and for pg_advisory_unlock_all).
-func ReleaseAdvisoryLocks(pid int32) {
-	advisory.mu.Lock()
-	defer advisory.mu.Unlock()
-	for k, l := range advisory.held {
-		if l.owner == pid {
-			delete(advisory.held, k)
-			close(l.freed)
+// dropped forgets empty holds and wakes waiters. Caller holds l.mu.
+func (l *AdvisoryLocks) dropped(key advisoryKey, lk *advisoryLock, owner any) {
+	if lk.total(owner) == 0 {
+		delete(lk.holds, owner)
+	}
+	if len(lk.holds) == 0 {
+		delete(l.held, key)
+	}
+	close(lk.freed)
+	lk.freed = make(chan struct{})
+}
+
+// release drops every hold of owner whose mode matches.
+func (l *AdvisoryLocks) release(owner any, match func(lockMode) bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for key, lk := range l.held {
+		h := lk.holds[owner]
+		if h == nil {
+			continue
+		}
+		changed := false
+		for s := 0; s < 2; s++ {
+			for x := 0; x < 2; x++ {
+				if h[s][x] > 0 && match(lockMode{shared: s == 1, xact: x == 1}) {
+					h[s][x], changed = 0, true
+				}
+			}
+		}
+		if changed {
+			l.dropped(key, lk, owner)
 		}
 	}
+}
+
+// ReleaseAdvisoryLocks frees every advisory lock the PID holds in the
+// default space (queries run without an AdvisorySession).
+func ReleaseAdvisoryLocks(pid int32) {
+	defaultAdvisory.release(pidOwner(pid), func(lockMode) bool { return true })
 }
 
 func init() {
@@ -97,10 +231,11 @@ func init() {
 		}
 		return advisoryKey{k: a[0].I[i]}
 	}
-	lockFn := func(wait bool, ret Type) kernel {
+	lockFn := func(m lockMode, wait bool, ret Type) kernel {
 		return func(ec *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+			space, owner, _ := advisoryOwner(ec)
 			for _, i := range sel {
-				ok, err := acquireAdvisory(ec.run.ctx, ec.run.pid, keyOf(a, i), wait)
+				ok, err := space.acquire(ec.run.ctx, owner, keyOf(a, i), m, wait)
 				if err != nil {
 					return err
 				}
@@ -111,18 +246,40 @@ func init() {
 			return nil
 		}
 	}
-	unlockFn := func(ec *evalCtx, a []*Vec, out *Vec, sel []int32) error {
-		for _, i := range sel {
-			out.B[i] = releaseAdvisory(ec.run.pid, keyOf(a, i))
+	unlockFn := func(shared bool) kernel {
+		return func(ec *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+			space, owner, sess := advisoryOwner(ec)
+			for _, i := range sel {
+				out.B[i] = space.unlock(owner, keyOf(a, i), shared)
+				if !out.B[i] && sess != nil && sess.Warn != nil {
+					mode := "ExclusiveLock"
+					if shared {
+						mode = "ShareLock"
+					}
+					sess.Warn("you don't own a lock of type " + mode)
+				}
+			}
+			return nil
 		}
-		return nil
 	}
 	void := Type{OIDVoid, -1}
-	def("pg_advisory_lock", sig(void, lockFn(true, void), TInt8), sig(void, lockFn(true, void), TInt4, TInt4))
-	def("pg_try_advisory_lock", sig(TBool, lockFn(false, TBool), TInt8), sig(TBool, lockFn(false, TBool), TInt4, TInt4))
-	def("pg_advisory_unlock", sig(TBool, unlockFn, TInt8), sig(TBool, unlockFn, TInt4, TInt4))
+	both := func(name string, ret Type, k kernel) {
+		def(name, sig(ret, k, TInt8), sig(ret, k, TInt4, TInt4))
+	}
+	for _, shared := range []bool{false, true} {
+		suffix := ""
+		if shared {
+			suffix = "_shared"
+		}
+		both("pg_advisory_lock"+suffix, void, lockFn(lockMode{shared: shared}, true, void))
+		both("pg_try_advisory_lock"+suffix, TBool, lockFn(lockMode{shared: shared}, false, TBool))
+		both("pg_advisory_xact_lock"+suffix, void, lockFn(lockMode{shared: shared, xact: true}, true, void))
+		both("pg_try_advisory_xact_lock"+suffix, TBool, lockFn(lockMode{shared: shared, xact: true}, false, TBool))
+		both("pg_advisory_unlock"+suffix, TBool, unlockFn(shared))
+	}
 	def("pg_advisory_unlock_all", sig(void, func(ec *evalCtx, _ []*Vec, _ *Vec, _ []int32) error {
-		ReleaseAdvisoryLocks(ec.run.pid)
+		space, owner, _ := advisoryOwner(ec)
+		space.release(owner, func(m lockMode) bool { return !m.xact })
 		return nil
 	}))
 }

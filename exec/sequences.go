@@ -1,5 +1,10 @@
 package exec
 
+import (
+	"context"
+	"errors"
+)
+
 // SequenceCatalog is an optional extension of Catalog for catalogs that
 // know sequences (serial/identity and CREATE SEQUENCE). When the Catalog
 // implements it, sequences appear in pg_class (relkind 'S'), pg_sequence,
@@ -105,4 +110,161 @@ func init() {
 		}
 		return rows
 	}}
+}
+
+// SequenceFunctions answers nextval, currval, setval and lastval for the
+// session a query runs in. The session layer owns sequences (durable
+// allocation, the per-session currval/lastval state, read-only
+// transactions); exec evaluates the arguments and calls it once per row,
+// in row order, wherever an expression is allowed. name is the sequence
+// as regclass input spells it ('s', 'public."S"'), or its OID's name.
+// Errors keep their SQLSTATE when they are *Error (or carry a Code).
+type SequenceFunctions interface {
+	Nextval(ctx context.Context, name string) (int64, error)
+	Currval(ctx context.Context, name string) (int64, error)
+	Setval(ctx context.Context, name string, value int64, isCalled bool) (int64, error)
+	Lastval(ctx context.Context) (int64, error)
+}
+
+type sequenceFunctionsKey struct{}
+
+// WithSequenceFunctions returns a context whose queries call f for the
+// sequence functions. Without one they answer 0A000.
+func WithSequenceFunctions(ctx context.Context, f SequenceFunctions) context.Context {
+	return context.WithValue(ctx, sequenceFunctionsKey{}, f)
+}
+
+func sequenceFunctions(ctx context.Context) (SequenceFunctions, error) {
+	if ctx != nil {
+		if f, ok := ctx.Value(sequenceFunctionsKey{}).(SequenceFunctions); ok && f != nil {
+			return f, nil
+		}
+	}
+	return nil, unsupported("sequence functions are not supported by this session")
+}
+
+// seqNameArg binds a sequence argument: 's'::regclass is used by its
+// text (the session resolves names against its own catalog, which may
+// hold sequences created earlier in the transaction), text stays text,
+// and an OID is looked up by the name exec remembers for it.
+func (b *binder) seqNameArg(fn string, args []Expr, e Expr) (Expr, error) {
+	if op, ok := e.(*opExpr); ok && op.name == "reg" && len(op.args) == 1 {
+		return op.args[0], nil
+	}
+	t := e.Type()
+	if t.OID == OIDRegclass || t.OID == OIDOid || t.isInt() {
+		return &opExpr{name: "regclass_name", t: TText, args: []Expr{e}, strict: true, k: func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+			for _, i := range sel {
+				n, ok := regName(OIDRegclass, uint32(a[0].I[i]))
+				if !ok {
+					return errf(CodeUndefinedTable, "could not open relation with OID %d", a[0].I[i])
+				}
+				out.S[i] = n
+			}
+			return nil
+		}}, nil
+	}
+	if t.OID != OIDUnknown && !t.isString() {
+		return nil, noFunction(fn, args)
+	}
+	return b.coerce(e, TText, castImplicit, "")
+}
+
+// seqError keeps the SQLSTATE of a session error (an *Error, or any
+// error with a SQLState method, such as wire's and pgconn's).
+func seqError(err error) error {
+	var ee *Error
+	if err == nil || errors.As(err, &ee) {
+		return err
+	}
+	var st interface{ SQLState() string }
+	if errors.As(err, &st) {
+		return &Error{Code: st.SQLState(), Message: err.Error()}
+	}
+	return err
+}
+
+func init() {
+	one := func(fn string, call func(SequenceFunctions, context.Context, string) (int64, error)) {
+		defCustom(fn, func(b *binder, args []Expr) (Expr, error) {
+			if len(args) != 1 {
+				return nil, noFunction(fn, args)
+			}
+			name, err := b.seqNameArg(fn, args, args[0])
+			if err != nil {
+				return nil, err
+			}
+			return &opExpr{name: fn, t: TInt8, args: []Expr{name}, strict: true, k: func(ec *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+				f, err := sequenceFunctions(ec.run.ctx)
+				if err != nil {
+					return err
+				}
+				for _, i := range sel {
+					v, err := call(f, ec.run.ctx, a[0].S[i])
+					if err != nil {
+						return seqError(err)
+					}
+					out.I[i] = v
+				}
+				return nil
+			}}, nil
+		})
+	}
+	one("nextval", SequenceFunctions.Nextval)
+	one("currval", SequenceFunctions.Currval)
+	defCustom("setval", func(b *binder, args []Expr) (Expr, error) {
+		if len(args) != 2 && len(args) != 3 {
+			return nil, noFunction("setval", args)
+		}
+		name, err := b.seqNameArg("setval", args, args[0])
+		if err != nil {
+			return nil, err
+		}
+		v, err := b.coerce(args[1], TInt8, castImplicit, "")
+		if err != nil {
+			return nil, noFunction("setval", args)
+		}
+		bound := []Expr{name, v}
+		if len(args) == 3 {
+			c, err := b.coerce(args[2], TBool, castImplicit, "")
+			if err != nil {
+				return nil, noFunction("setval", args)
+			}
+			bound = append(bound, c)
+		}
+		return &opExpr{name: "setval", t: TInt8, args: bound, strict: true, k: func(ec *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+			f, err := sequenceFunctions(ec.run.ctx)
+			if err != nil {
+				return err
+			}
+			for _, i := range sel {
+				called := len(a) < 3 || a[2].B[i]
+				r, err := f.Setval(ec.run.ctx, a[0].S[i], a[1].I[i], called)
+				if err != nil {
+					return seqError(err)
+				}
+				out.I[i] = r
+			}
+			return nil
+		}}, nil
+	})
+	defCustom("lastval", func(_ *binder, args []Expr) (Expr, error) {
+		if len(args) != 0 {
+			return nil, noFunction("lastval", args)
+		}
+		return &opExpr{name: "lastval", t: TInt8, k: func(ec *evalCtx, _ []*Vec, out *Vec, sel []int32) error {
+			f, err := sequenceFunctions(ec.run.ctx)
+			if err != nil {
+				return err
+			}
+			for _, i := range sel {
+				v, err := f.Lastval(ec.run.ctx)
+				if err != nil {
+					return seqError(err)
+				}
+				out.I[i] = v
+			}
+			return nil
+		}}, nil
+	})
 }

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/pggraph/pggraph/adapters"
+	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/planner/seq"
 	"github.com/pggraph/pggraph/wire"
 )
@@ -19,7 +20,7 @@ type Backend struct {
 	// statement whose read set changed before its effects (0: 5).
 	MaxReprepare int
 	once         sync.Once
-	locks        *advisoryLocks
+	locks        *exec.AdvisoryLocks
 	seqs         *seq.Allocator
 	tables       tableCache
 }
@@ -31,10 +32,12 @@ func NewBackend(g *adapters.Graph) *Backend { return &Backend{Graph: g} }
 func (b *Backend) NewSession(_ context.Context, info wire.SessionInfo) (wire.Session, error) {
 	b.once.Do(func() {
 		if b.locks == nil {
-			b.locks = newAdvisoryLocks()
+			b.locks = exec.NewAdvisoryLocks()
 		}
 		b.seqs = seq.Open(b.Graph.Root.Store())
 	})
-	return &session{g: b.Graph, root: b.Graph.Root, locks: b.locks, maxReprepare: b.MaxReprepare, info: info, memLimit: b.MemoryLimit,
-		cats: map[catKey]*catalog{}, held: map[int64]int{}, seqs: b.seqs, seqSess: seq.NewSession(), tables: &b.tables}, nil
+	s := &session{g: b.Graph, root: b.Graph.Root, maxReprepare: b.MaxReprepare, info: info, memLimit: b.MemoryLimit,
+		cats: map[catKey]*catalog{}, seqs: b.seqs, seqSess: seq.NewSession(), tables: &b.tables}
+	s.advisory = s.newAdvisorySession(b.locks)
+	return s, nil
 }

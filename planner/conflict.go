@@ -93,9 +93,7 @@ func (w *writer) onConflict(ti *tableInfo, alias string, oc *sqlparse.OnConflict
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
-	if len(seqCols) > 0 {
-		return nil, nil, nil, nil, wire.Errorf(wire.CodeFeatureNotSupported, "SET %s = DEFAULT of a serial or identity column in ON CONFLICT is not supported yet", td.Columns[seqCols[0]].Name)
-	}
+	seqDefaultItems(td, items, seqCols)
 	from, err := deparseFrom([]*sqlparse.Node{rangeVarNode(&sqlparse.RangeVar{Relname: td.Name, Inh: true, Relpersistence: "p", Alias: aliasFor(td.Name, alias)})})
 	if err != nil {
 		return nil, nil, nil, nil, err

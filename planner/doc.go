@@ -81,19 +81,30 @@
 // graph.commit_message is recorded on the next commit; SHOW
 // graph.last_commit answers the id of the session's last commit.
 //
-// pg_advisory_lock, pg_try_advisory_lock, pg_advisory_unlock(_all),
-// pg_advisory_xact_lock (SELECT of these calls only) are honoured within
-// this process: sessions of other pgproxy processes over the same root
-// do not see them (table writes stay safe across processes regardless:
-// commits are arbitrated by the write protocol).
+// Advisory locks are exec's (every pg_advisory_* and pg_try_advisory_*
+// form: exclusive and _shared, session and _xact scope, anywhere an
+// expression is allowed), in one lock space per Backend: each session is
+// an exec.AdvisorySession handed to its queries through the context;
+// transaction holds end at COMMIT/ROLLBACK (or with the autocommit
+// statement or pipeline), all holds when the session closes. They are
+// honoured within this process: sessions of other pgproxy processes over
+// the same root do not see them (table writes stay safe across processes
+// regardless: commits are arbitrated by the write protocol).
+//
+// nextval, currval, setval and lastval work anywhere an expression is
+// allowed (VALUES, INSERT … SELECT, UPDATE SET, WHERE, CTEs, ON CONFLICT
+// DO UPDATE SET, MERGE actions — a MERGE clause's values are computed
+// only for the rows that clause changes): exec calls the session
+// (exec.WithSequenceFunctions), which resolves the name against the
+// statement's catalog and draws from planner/seq, with PostgreSQL's
+// errors (42P01, 42809, 55000 currval/lastval not yet defined, 22003
+// setval out of bounds, 2200H limit reached, 25006 in a read-only
+// transaction).
 //
 // # Not supported yet (0A000 naming the statement, never a made-up answer)
 //
 // COPY to or from a file, EXPLAIN, LISTEN/NOTIFY, CALL of anything but
 // graph.* procedures, data-modifying CTEs (exec refuses them),
-// nextval/currval/setval/lastval anywhere but as the items of a plain
-// SELECT (column defaults work, also in UPDATE SET col = DEFAULT and
-// MERGE … INSERT), a serial DEFAULT in ON CONFLICT/MERGE … UPDATE SET,
 // graph.min_out on a streamed (autocommit) COPY,
 // RETURNING that names MERGE's source relation (MERGE's RETURNING sees
 // the target's rows and merge_action(); DELETE's the old rows and USING;
@@ -104,9 +115,15 @@
 // ends and publish as one strict commit (40001 if a table it read moved:
 // the statements were already answered), and a failing statement undoes
 // them all; statements after a BEGIN that is not the query's first join
-// that block. An extended-protocol pipeline without Sync still publishes
-// each writing statement on its own. A syntax error is still 42601, as
-// PostgreSQL reports it first.
+// that block. An extended-protocol pipeline (statements before one
+// Sync, as pgx batches, node-postgres and pgjdbc send them) is one
+// implicit transaction the same way: a writing statement that shares it
+// (wire.InPipeline) keeps its writes pending until the Sync, later
+// statements read them, and an error rolls all of them back. (The first
+// statement of a pipeline is seen as shared only when the client's next
+// Execute has already arrived; otherwise it publishes alone, as an
+// autocommit statement.) A syntax error is still 42601, as PostgreSQL
+// reports it first.
 //
 // # COPY FROM and memory
 //

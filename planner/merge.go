@@ -52,6 +52,35 @@ func (w *writer) merge(m *sqlparse.MergeStmt) (*writeOut, error) {
 	var clauses []clause
 	var byTarget, bySource bool
 	proj := []string{quoteIdent(alias) + "._rowaddr", quoteIdent(salias) + "._merge_src"}
+	// guard is true on the rows a clause acts on (its kind, its
+	// condition, and no earlier clause of its kind taking the row): its
+	// values are computed only there, so nextval() in a clause's values
+	// draws for the rows that clause changes, as in PostgreSQL.
+	earlier := map[sqlparse.MergeMatchKind][]string{}
+	guard := func(kind sqlparse.MergeMatchKind, cond string) string {
+		t, src := quoteIdent(alias)+"._rowaddr IS NOT NULL", quoteIdent(salias)+"._merge_src IS NOT NULL"
+		switch kind {
+		case sqlparse.MergeMatchKind_MERGE_WHEN_NOT_MATCHED_BY_TARGET:
+			t = quoteIdent(alias) + "._rowaddr IS NULL"
+		case sqlparse.MergeMatchKind_MERGE_WHEN_NOT_MATCHED_BY_SOURCE:
+			src = quoteIdent(salias) + "._merge_src IS NULL"
+		}
+		g := t + " AND " + src + " AND " + cond
+		for _, e := range earlier[kind] {
+			g += " AND NOT " + e
+		}
+		return g
+	}
+	guarded := func(items []string, g string) []string {
+		out := make([]string, len(items))
+		for i, it := range items {
+			out[i] = it
+			if callsSequence(it) {
+				out[i] = "CASE WHEN " + g + " THEN " + it + " END"
+			}
+		}
+		return out
+	}
 	for _, n := range m.MergeWhenClauses {
 		wc := n.GetMergeWhenClause()
 		cond := "TRUE"
@@ -62,6 +91,8 @@ func (w *writer) merge(m *sqlparse.MergeStmt) (*writeOut, error) {
 			}
 			cond = "(" + c + ") IS TRUE"
 		}
+		g := guard(wc.MatchKind, cond)
+		earlier[wc.MatchKind] = append(earlier[wc.MatchKind], "("+cond+")")
 		proj = append(proj, cond)
 		cl := clause{kind: wc.MatchKind, cmd: wc.CommandType, first: len(proj)}
 		switch wc.MatchKind {
@@ -76,17 +107,15 @@ func (w *writer) merge(m *sqlparse.MergeStmt) (*writeOut, error) {
 			if err != nil {
 				return nil, err
 			}
-			if len(seqCols) > 0 {
-				return nil, wire.Errorf(wire.CodeFeatureNotSupported, "SET %s = DEFAULT of a serial or identity column in MERGE is not supported yet", td.Columns[seqCols[0]].Name)
-			}
-			proj = append(proj, items...)
+			seqDefaultItems(td, items, seqCols)
+			proj = append(proj, guarded(items, g)...)
 			cl.values = len(items)
 		case sqlparse.CmdType_CMD_INSERT:
 			items, seqCols, err := mergeInsertItems(td, wc)
 			if err != nil {
 				return nil, err
 			}
-			proj = append(proj, items...)
+			proj = append(proj, guarded(items, g)...)
 			cl.values, cl.seqCols = len(items), seqCols
 		case sqlparse.CmdType_CMD_DELETE, sqlparse.CmdType_CMD_NOTHING:
 		default:

@@ -1,6 +1,10 @@
 package planner
 
 import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/pggraph/pggraph/exec"
@@ -130,4 +134,141 @@ func seqError(err error) error {
 		return we
 	}
 	return wire.Errorf("58030", "sequence allocation failed").WithDetail(err.Error())
+}
+
+// sessionSequences answers exec's sequence functions (nextval, currval,
+// setval, lastval anywhere an expression is allowed) for one statement
+// of s: names resolve against the statement's catalog (the transaction's
+// snapshot plus its DDL, else the branch head), values come from the
+// durable allocator and the session's currval/lastval state. exec calls
+// it from the query's coroutine while the connection goroutine waits;
+// the mutex guards against plans that evaluate on several goroutines.
+type sessionSequences struct {
+	s     *session
+	mu    sync.Mutex
+	specs map[string]seq.Spec // resolved names (a statement sees one catalog)
+}
+
+// withSequences gives ctx's exec queries the session's sequences.
+func (s *session) withSequences(ctx context.Context) context.Context {
+	return exec.WithSequenceFunctions(ctx, &sessionSequences{s: s, specs: map[string]seq.Spec{}})
+}
+
+func (q *sessionSequences) spec(ctx context.Context, name string) (seq.Spec, error) {
+	if sp, ok := q.specs[name]; ok {
+		return sp, nil
+	}
+	rel, err := ddl.ParseRegclass(name)
+	if err != nil {
+		return seq.Spec{}, execErr(err)
+	}
+	root, pend, err := q.s.writeBase(ctx, nil)
+	if err != nil {
+		return seq.Spec{}, execErr(err)
+	}
+	v := newView(root, pend)
+	sp, err := (&writer{s: q.s, v: v, ctx: ctx}).sequence(rel)
+	if err != nil {
+		if _, ok := v.base.tables[rel]; ok {
+			return seq.Spec{}, &exec.Error{Code: "42809", Message: fmt.Sprintf("\"%s\" is not a sequence", rel)}
+		}
+		return seq.Spec{}, execErr(err)
+	}
+	q.specs[name] = sp
+	return sp, nil
+}
+
+func (q *sessionSequences) writable(fn string) error {
+	if q.s.readOnly() {
+		return &exec.Error{Code: "25006", Message: fmt.Sprintf("cannot execute %s() in a read-only transaction", fn)}
+	}
+	return nil
+}
+
+// Nextval implements exec.SequenceFunctions.
+func (q *sessionSequences) Nextval(ctx context.Context, name string) (int64, error) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	sp, err := q.spec(ctx, name)
+	if err != nil {
+		return 0, err
+	}
+	if err := q.writable("nextval"); err != nil {
+		return 0, err
+	}
+	v, err := q.s.seqSess.Nextval(ctx, q.s.seqs, sp)
+	return v, execErr(seqError(err))
+}
+
+// Currval implements exec.SequenceFunctions.
+func (q *sessionSequences) Currval(ctx context.Context, name string) (int64, error) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	sp, err := q.spec(ctx, name)
+	if err != nil {
+		return 0, err
+	}
+	v, err := q.s.seqSess.Currval(sp)
+	return v, execErr(seqError(err))
+}
+
+// Setval implements exec.SequenceFunctions.
+func (q *sessionSequences) Setval(ctx context.Context, name string, value int64, isCalled bool) (int64, error) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	sp, err := q.spec(ctx, name)
+	if err != nil {
+		return 0, err
+	}
+	if err := q.writable("setval"); err != nil {
+		return 0, err
+	}
+	v, err := q.s.seqSess.Setval(ctx, q.s.seqs, sp, value, isCalled)
+	return v, execErr(seqError(err))
+}
+
+// Lastval implements exec.SequenceFunctions.
+func (q *sessionSequences) Lastval(context.Context) (int64, error) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	v, err := q.s.seqSess.Lastval()
+	return v, execErr(seqError(err))
+}
+
+// execErr turns a session error into exec's, keeping code, message,
+// detail and hint (exec reports it with the statement's position).
+func execErr(err error) error {
+	var we *wire.Error
+	if err != nil && errors.As(err, &we) {
+		return &exec.Error{Code: we.Code, Message: we.Message, Detail: we.Detail, Hint: we.Hint}
+	}
+	return err
+}
+
+// writeBase is the snapshot catalog and pending state a session
+// statement resolves names against.
+func (s *session) writeBase(ctx context.Context, _ exec.Catalog) (*catalog, *pendingState, error) {
+	if s.tx != nil && !s.tx.implicit {
+		b, err := s.txBase(ctx)
+		return b, s.tx.pend, err
+	}
+	_, b, err := s.head(ctx)
+	return b, newPendingState(), err
+}
+
+// seqDefaultItems makes the SET col = DEFAULT items of sequence columns
+// call the default itself (exec evaluates nextval per row), where the
+// caller does not fill placeholders afterwards (ON CONFLICT DO UPDATE,
+// MERGE … UPDATE).
+func seqDefaultItems(td *exec.TableDef, items []string, seqCols []int) {
+	for _, c := range seqCols {
+		items[c] = castTo(td.Columns[c].Default, td.Columns[c].Type)
+	}
+}
+
+// callsSequence reports SQL text that may call a sequence function (a
+// cheap over-approximation: the text mentions one).
+func callsSequence(sql string) bool {
+	l := strings.ToLower(sql)
+	return strings.Contains(l, "nextval") || strings.Contains(l, "setval")
 }

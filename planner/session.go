@@ -21,13 +21,12 @@ import (
 type session struct {
 	g            *adapters.Graph
 	root         *graph.Root
-	locks        *advisoryLocks
+	advisory     *exec.AdvisorySession
 	info         wire.SessionInfo
 	memLimit     int64
 	maxReprepare int
 	cats         map[catKey]*catalog // the last snapshots seen (head, transaction base)
 	tx           *txState            // nil outside a transaction
-	held         map[int64]int       // session-level advisory locks held (count)
 	// branchSet: SET graph.branch was used (until then the database
 	// name is the branch)
 	branchSet bool
@@ -47,7 +46,7 @@ const (
 	stmtDelete
 	stmtMerge
 	stmtTruncate
-	stmtAdvisory // SELECT of advisory lock functions only
+	stmtAdvisory // no longer produced (advisory and sequence functions run in exec)
 	stmtDDL      // planned by planner/ddl
 	stmtGraph    // CALL graph.f(…) / SELECT graph.f(…)
 )
@@ -158,9 +157,6 @@ func newPlan(st *wire.Statement) *plan {
 	case n.GetSelectStmt() != nil:
 		p.kind = stmtQuery
 		p.locking = len(n.GetSelectStmt().LockingClause) > 0
-		if isAdvisoryCall(n.GetSelectStmt()) {
-			p.kind = stmtAdvisory
-		}
 	case n.GetInsertStmt() != nil:
 		p.kind = stmtInsert
 	case n.GetUpdateStmt() != nil:
@@ -223,6 +219,7 @@ func (s *session) Describe(ctx context.Context, st *wire.Statement, declared []u
 
 // Execute implements wire.Session.
 func (s *session) Execute(ctx context.Context, st *wire.Statement, params []any) (wire.Result, error) {
+	ctx = s.withSession(ctx)
 	p, _ := st.Plan.(*plan)
 	if p == nil {
 		p = newPlan(st)
@@ -230,6 +227,11 @@ func (s *session) Execute(ctx context.Context, st *wire.Statement, params []any)
 	}
 	s.promote(p)
 	if p.kind != stmtQuery && p.unsupported == "" {
+		if p.kind != stmtGraph && wire.InPipeline(ctx) && s.tx != nil && s.tx.implicit {
+			// one of several statements before Sync: its writes wait for
+			// the Sync (Commit) and roll back with an error before it
+			s.tx.implicit = false
+		}
 		return s.executeWrite(ctx, st, p, params)
 	}
 	p, err := s.prepare(ctx, st, nil, false)

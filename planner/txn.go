@@ -23,14 +23,18 @@ import (
 //
 // An implicit (autocommit) transaction publishes each writing statement
 // at once, before answering, so a read-set change before the effects is
-// re-prepared transparently (bounded) instead of failing.
+// re-prepared transparently (bounded) instead of failing. A writing
+// statement that shares its implicit transaction with others (an
+// extended-protocol pipeline before Sync, wire.InPipeline, or a
+// multi-statement simple query) turns it into a pending one like an
+// explicit block: everything publishes at Commit (Sync / end of query)
+// as one strict commit, and an error rolls it all back.
 type txState struct {
-	implicit  bool
-	readOnly  bool
-	base      *catalog // nil until the first statement
-	pend      *pendingState
-	saves     []savepoint
-	xactLocks []int64 // pg_advisory_xact_lock keys, released at the end
+	implicit bool
+	readOnly bool
+	base     *catalog // nil until the first statement
+	pend     *pendingState
+	saves    []savepoint
 }
 
 type savepoint struct {
@@ -66,7 +70,7 @@ func (s *session) Commit(ctx context.Context) error {
 	if tx == nil {
 		return nil
 	}
-	defer s.releaseXactLocks(tx)
+	defer s.endXactLocks()
 	if tx.implicit || tx.base == nil || (!tx.pend.hasWrites() && len(tx.pend.locks) == 0) {
 		return nil
 	}
@@ -107,9 +111,7 @@ func (s *session) verifyUnchanged(ctx context.Context, tx *txState) error {
 
 // Rollback implements wire.Session.
 func (s *session) Rollback(context.Context) error {
-	if s.tx != nil {
-		s.releaseXactLocks(s.tx)
-	}
+	s.endXactLocks()
 	s.tx = nil
 	return nil
 }
@@ -170,11 +172,10 @@ func (s *session) findSave(name string) int {
 
 // Close implements wire.Session.
 func (s *session) Close() error {
-	if s.tx != nil {
-		s.releaseXactLocks(s.tx)
-	}
 	s.tx = nil
-	s.locks.releaseAll(s.held)
+	if s.advisory != nil {
+		s.advisory.Close()
+	}
 	clear(s.cats)
 	return nil
 }

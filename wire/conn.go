@@ -29,6 +29,7 @@ type conn struct {
 	nc  net.Conn // plain or TLS
 	bw  *bufio.Writer
 	be  *pgproto3.Backend
+	mr  *messageReader // what be reads (sees the messages after the current one)
 	log logrus.FieldLogger
 
 	pid       uint32
@@ -359,7 +360,8 @@ func (c *conn) startup() error {
 		break
 	}
 	c.bw = bufio.NewWriterSize(c.nc, c.srv.cfg.FlushThreshold)
-	c.be = pgproto3.NewBackend(c.nc, c.bw)
+	c.mr = newMessageReader(c.nc)
+	c.be = pgproto3.NewBackend(c.mr, c.bw)
 	c.be.SetMaxBodyLen(c.srv.cfg.MaxMessageSize)
 
 	if pkt.major != protocolMajor {

@@ -91,6 +91,10 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Cause }
 
+// SQLState is the error's code (the method pgconn.PgError also has, so
+// other packages can keep a SQLSTATE without importing wire).
+func (e *Error) SQLState() string { return e.Code }
+
 // WithDetail returns a copy of e carrying detail.
 func (e *Error) WithDetail(detail string) *Error { c := *e; c.Detail = detail; return &c }
 

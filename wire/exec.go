@@ -414,6 +414,10 @@ func (c *conn) encodeRow(cols []Column, formats []int16, row []any) (*pgproto3.D
 		return nil, fmt.Errorf("wire: row has %d values for %d columns", len(row), len(cols))
 	}
 	buf := c.rowBuf[:0]
+	if buf == nil {
+		// a nil slice would encode an empty value as NULL
+		buf = make([]byte, 0, 256)
+	}
 	ends := c.rowEnds[:0]
 	for i, v := range row {
 		var err error

@@ -200,6 +200,11 @@ func (c *conn) handleExecute(m *pgproto3.Execute) error {
 	ctx, done := c.statementContext()
 	defer done()
 	if p.src == nil {
+		// an implicit transaction already open ran an earlier statement
+		// of this cycle
+		if c.tx == txImplicit || (c.tx == txIdle && c.mr != nil && c.mr.aheadExecute()) {
+			ctx = withPipeline(ctx)
+		}
 		res, err := c.run(ctx, st, p.params)
 		if err != nil {
 			if errors.Is(err, errClientGone) {

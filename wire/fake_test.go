@@ -40,6 +40,8 @@ type fakeBackend struct {
 	rejectDB string
 	sleeping atomic.Int32 // statements inside sleep()
 	lastInfo SessionInfo
+	// pipelined lists the statements executed with InPipeline(ctx)
+	pipelined []string
 }
 
 func (b *fakeBackend) NewSession(ctx context.Context, info SessionInfo) (Session, error) {
@@ -227,6 +229,11 @@ func (s *fakeSession) Describe(ctx context.Context, st *Statement, declared []ui
 
 func (s *fakeSession) Execute(ctx context.Context, st *Statement, params []any) (Result, error) {
 	op := st.Plan.(fakeOp)
+	if InPipeline(ctx) {
+		s.b.mu.Lock()
+		s.b.pipelined = append(s.b.pipelined, st.SQL)
+		s.b.mu.Unlock()
+	}
 	one := func(name string, oid uint32, v any) Result {
 		return &staticResult{cols: []Column{{Name: name, TypeOID: oid}}, rows: [][]any{{v}}}
 	}
