@@ -187,9 +187,6 @@ func (b *binder) bindLimit(p plan, sel *q.SelectStmt, outer *scope) (plan, error
 	if sel.LimitCount == nil && sel.LimitOffset == nil {
 		return p, nil
 	}
-	if sel.LimitOption == q.LimitOption_LIMIT_OPTION_WITH_TIES {
-		return nil, unsupported("FETCH ... WITH TIES is not supported")
-	}
 	sc := newScope(outer)
 	var lim, off Expr
 	var err error
@@ -213,6 +210,16 @@ func (b *binder) bindLimit(p plan, sel *q.SelectStmt, outer *scope) (plan, error
 	}
 	if sc.correlated {
 		return nil, unsupported("LIMIT/OFFSET referring to outer columns is not supported")
+	}
+	if sel.LimitOption == q.LimitOption_LIMIT_OPTION_WITH_TIES {
+		s, ok := p.(*sortNode)
+		if !ok {
+			return nil, errf(CodeSyntaxError, "WITH TIES cannot be specified without ORDER BY clause")
+		}
+		if lim == nil && sel.LimitCount != nil {
+			lim = constNull(TInt8) // FETCH FIRST NULL ROWS: an error at run time
+		}
+		return &tiesLimitNode{input: p, limit: lim, offset: off, keys: s.keys}, nil
 	}
 	if s, ok := p.(*sortNode); ok && lim != nil {
 		if n, ok := constInt(lim); ok && n >= 0 {

@@ -46,7 +46,6 @@ SELECT regexp_replace('abc', 'b', 'x', 'n');
 WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM t WHERE n < 3) SEARCH DEPTH FIRST BY n SET ord SELECT * FROM t;
 -- unsupported
 WITH d AS (DELETE FROM u RETURNING *) SELECT * FROM d;
--- unsupported
 SELECT n FROM u ORDER BY id FETCH FIRST 1 ROWS WITH TIES;
 SELECT * FROM ((SELECT 1 AS x) a JOIN (SELECT 2 AS y) b ON true) AS j;
 -- unsupported
