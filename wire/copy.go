@@ -8,8 +8,10 @@ import (
 	"errors"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5/pgproto3"
 )
@@ -29,6 +31,19 @@ type CopyIn struct {
 	ended   bool // end of data reached (trailer, \. or CopyDone)
 	header  bool // header line/binary header consumed
 	maxLine int
+	// NextShared's reusable storage: the fields of the current row as
+	// spans of the line or the arena, the arena for unescaped values
+	spans []copySpan
+	arena []byte
+	row   [][]byte
+}
+
+// copySpan is one field of a decoded row: bytes a..b of the line
+// (inLine) or of the arena; null marks SQL NULL.
+type copySpan struct {
+	a, b   int
+	inLine bool
+	null   bool
 }
 
 // Options returns the statement's COPY options.
@@ -56,7 +71,31 @@ func (in *CopyIn) Start(ncols int) error {
 // Next returns the next row's fields: text-format values for text and csv
 // (unescaped), binary-format values for binary; nil is NULL. It returns
 // io.EOF after the last row. A CopyFail from the client is a 57014 *Error.
+// The row is the caller's.
 func (in *CopyIn) Next() ([][]byte, error) {
+	row, err := in.NextShared()
+	if err != nil {
+		return nil, err
+	}
+	n := 0
+	for _, f := range row {
+		n += len(f)
+	}
+	buf := make([]byte, 0, n)
+	out := make([][]byte, len(row))
+	for i, f := range row {
+		if f != nil {
+			buf = append(buf, f...)
+			out[i] = buf[len(buf)-len(f) : len(buf) : len(buf)]
+		}
+	}
+	return out, nil
+}
+
+// NextShared is Next without allocating: the returned slice and the
+// field bytes belong to the CopyIn and are valid only until the next
+// call (bulk loaders copy what they keep).
+func (in *CopyIn) NextShared() ([][]byte, error) {
 	if !in.started {
 		return nil, errors.New("wire: CopyIn.Next before Start")
 	}
@@ -98,6 +137,7 @@ func (in *CopyIn) drain() error {
 }
 
 // readLine returns one line without its terminator; io.EOF at end of data.
+// The line may alias the reader's buffer: it is valid until the next read.
 func (in *CopyIn) readLine() ([]byte, error) {
 	var acc []byte
 	for {
@@ -113,13 +153,21 @@ func (in *CopyIn) readLine() ([]byte, error) {
 			if len(acc)+len(chunk) == 0 {
 				return nil, io.EOF
 			}
-			line := append(acc, chunk...)
+			line := chunk
+			if acc != nil {
+				line = append(acc, chunk...)
+			}
 			return bytes.TrimSuffix(line, []byte("\r")), nil
 		}
 		if err != nil {
 			return nil, err
 		}
-		line := append(acc, chunk[:len(chunk)-1]...)
+		// a line that fit the reader's buffer is returned in place (valid
+		// until the next read)
+		line := chunk[:len(chunk)-1]
+		if acc != nil {
+			line = append(acc, line...)
+		}
 		return bytes.TrimSuffix(line, []byte("\r")), nil
 	}
 }
@@ -129,7 +177,7 @@ func (in *CopyIn) nextText() ([][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if e := checkUTF8(string(line)); e != nil {
+	if e := checkUTF8Bytes(line); e != nil {
 		return nil, e
 	}
 	if string(line) == `\.` {
@@ -139,44 +187,68 @@ func (in *CopyIn) nextText() ([][]byte, error) {
 		in.header = true
 		return nil, nil
 	}
-	var row [][]byte
-	for _, raw := range splitCopyText(line, in.opts.Delimiter) {
-		if string(raw) == in.opts.Null {
-			row = append(row, nil)
-			continue
-		}
-		v, err := unescapeCopyText(raw)
-		if err != nil {
-			return nil, err
-		}
-		row = append(row, v)
-	}
-	return row, nil
-}
-
-// splitCopyText splits a text-format line at delimiters that are not
-// backslash-escaped.
-func splitCopyText(line []byte, delim byte) [][]byte {
-	var out [][]byte
-	start := 0
+	in.spans, in.arena = in.spans[:0], in.arena[:0]
+	delim := in.opts.Delimiter
+	start, esc := 0, false
 	for i := 0; i < len(line); i++ {
 		switch line[i] {
 		case '\\':
+			esc = true
 			i++
 		case delim:
-			out = append(out, line[start:i])
-			start = i + 1
+			in.textField(line, start, i, esc)
+			start, esc = i+1, false
 		}
 	}
-	return append(out, line[start:])
+	in.textField(line, start, len(line), esc)
+	return in.rowOf(line), nil
 }
 
-// unescapeCopyText interprets the backslash escapes of COPY text format.
-func unescapeCopyText(raw []byte) ([]byte, error) {
-	if bytes.IndexByte(raw, '\\') < 0 {
-		return append([]byte{}, raw...), nil
+// textField records line[a:b] as a field: NULL, the raw bytes, or (with
+// backslashes) their unescaped form in the arena.
+func (in *CopyIn) textField(line []byte, a, b int, esc bool) {
+	raw := line[a:b]
+	switch {
+	case string(raw) == in.opts.Null:
+		in.spans = append(in.spans, copySpan{null: true})
+	case !esc:
+		in.spans = append(in.spans, copySpan{a: a, b: b, inLine: true})
+	default:
+		s := len(in.arena)
+		in.arena = unescapeCopyText(in.arena, raw)
+		in.spans = append(in.spans, copySpan{a: s, b: len(in.arena)})
 	}
-	out := make([]byte, 0, len(raw))
+}
+
+// rowOf turns the recorded spans into the shared row.
+func (in *CopyIn) rowOf(line []byte) [][]byte {
+	if line == nil {
+		line = []byte{}
+	}
+	arena := in.arena
+	if arena == nil {
+		arena = []byte{}
+	}
+	if in.row == nil {
+		in.row = make([][]byte, 0, len(in.spans)) // non-nil: nil means a skipped header
+	}
+	in.row = in.row[:0]
+	for _, sp := range in.spans {
+		switch {
+		case sp.null:
+			in.row = append(in.row, nil)
+		case sp.inLine:
+			in.row = append(in.row, line[sp.a:sp.b:sp.b])
+		default:
+			in.row = append(in.row, arena[sp.a:sp.b:sp.b])
+		}
+	}
+	return in.row
+}
+
+// unescapeCopyText appends raw with the backslash escapes of COPY text
+// format interpreted to out.
+func unescapeCopyText(out, raw []byte) []byte {
 	for i := 0; i < len(raw); i++ {
 		c := raw[i]
 		if c != '\\' || i+1 >= len(raw) {
@@ -219,7 +291,7 @@ func unescapeCopyText(raw []byte) ([]byte, error) {
 			out = append(out, e)
 		}
 	}
-	return out, nil
+	return out
 }
 
 func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
@@ -233,22 +305,24 @@ func hexVal(c byte) int {
 	return int(c - '0')
 }
 
-// nextCSV reads one CSV record (quoted fields may span lines).
+// nextCSV reads one CSV record (quoted fields may span lines). Field
+// bytes are collected in the arena (a quoted field may continue on the
+// next line, which replaces the current one).
 func (in *CopyIn) nextCSV() ([][]byte, error) {
 	line, err := in.readLine()
 	if err != nil {
 		return nil, err
 	}
-	if e := checkUTF8(string(line)); e != nil {
+	if e := checkUTF8Bytes(line); e != nil {
 		return nil, e
 	}
 	if string(line) == `\.` {
 		return nil, io.EOF
 	}
 	o := in.opts
-	var row [][]byte
-	var field []byte
-	quoted, inQuotes, any := false, false, false
+	in.spans, in.arena = in.spans[:0], in.arena[:0]
+	start := 0
+	quoted, inQuotes := false, false
 	i := 0
 	for {
 		if i >= len(line) {
@@ -260,10 +334,10 @@ func (in *CopyIn) nextCSV() ([][]byte, error) {
 				if err != nil {
 					return nil, err
 				}
-				if e := checkUTF8(string(next)); e != nil {
+				if e := checkUTF8Bytes(next); e != nil {
 					return nil, e
 				}
-				field = append(field, '\n')
+				in.arena = append(in.arena, '\n')
 				line, i = next, 0
 				continue
 			}
@@ -272,39 +346,37 @@ func (in *CopyIn) nextCSV() ([][]byte, error) {
 		c := line[i]
 		switch {
 		case inQuotes && c == o.Escape && i+1 < len(line) && (line[i+1] == o.Quote || line[i+1] == o.Escape) && !(o.Escape == o.Quote && line[i+1] != o.Quote):
-			field = append(field, line[i+1])
+			in.arena = append(in.arena, line[i+1])
 			i += 2
 			continue
 		case inQuotes && c == o.Quote:
 			inQuotes = false
 		case !inQuotes && c == o.Quote:
-			inQuotes, quoted, any = true, true, true
+			inQuotes, quoted = true, true
 		case !inQuotes && c == o.Delimiter:
-			row = append(row, csvField(field, quoted, o.Null))
-			field, quoted = nil, false
+			in.csvField(start, quoted)
+			start, quoted = len(in.arena), false
 		default:
-			field = append(field, c)
-			any = true
+			in.arena = append(in.arena, c)
 		}
 		i++
 	}
-	_ = any
-	row = append(row, csvField(field, quoted, o.Null))
+	in.csvField(start, quoted)
 	if o.Header && !in.header {
 		in.header = true
 		return nil, nil
 	}
-	return row, nil
+	return in.rowOf(nil), nil
 }
 
-func csvField(f []byte, quoted bool, null string) []byte {
-	if !quoted && string(f) == null {
-		return nil
+// csvField records arena[start:] as a field: an unquoted value equal to
+// the NULL string is NULL.
+func (in *CopyIn) csvField(start int, quoted bool) {
+	if !quoted && string(in.arena[start:]) == in.opts.Null {
+		in.spans = append(in.spans, copySpan{null: true})
+		return
 	}
-	if f == nil {
-		return []byte{}
-	}
-	return f
+	in.spans = append(in.spans, copySpan{a: start, b: len(in.arena)})
 }
 
 func (in *CopyIn) nextBinary() ([][]byte, error) {
@@ -339,26 +411,28 @@ func (in *CopyIn) nextBinary() ([][]byte, error) {
 	if n < 0 {
 		return nil, Errorf("22P04", "row field count is %d, expected a non-negative count", n)
 	}
-	row := make([][]byte, n)
-	for i := range row {
+	in.spans, in.arena = in.spans[:0], in.arena[:0]
+	for range n {
 		var b4 [4]byte
 		if _, err := io.ReadFull(in.br, b4[:]); err != nil {
 			return nil, badBinaryCopy(err)
 		}
 		l := int32(binary.BigEndian.Uint32(b4[:]))
 		if l == -1 {
+			in.spans = append(in.spans, copySpan{null: true})
 			continue
 		}
 		if l < 0 || int(l) > in.maxLine {
 			return nil, Errorf("22P04", "invalid field size")
 		}
-		v := make([]byte, l)
-		if _, err := io.ReadFull(in.br, v); err != nil {
+		a := len(in.arena)
+		in.arena = slices.Grow(in.arena, int(l))[:a+int(l)]
+		if _, err := io.ReadFull(in.br, in.arena[a:]); err != nil {
 			return nil, badBinaryCopy(err)
 		}
-		row[i] = v
+		in.spans = append(in.spans, copySpan{a: a, b: a + int(l)})
 	}
-	return row, nil
+	return in.rowOf(nil), nil
 }
 
 func badBinaryCopy(err error) error {
@@ -590,4 +664,12 @@ func appendCopyText(buf, v []byte, o CopyOptions) []byte {
 		}
 	}
 	return buf
+}
+
+// checkUTF8Bytes is checkUTF8 without converting a valid line.
+func checkUTF8Bytes(b []byte) *Error {
+	if utf8.Valid(b) {
+		return nil
+	}
+	return checkUTF8(string(b))
 }
