@@ -314,10 +314,56 @@ func plainFloat(f []byte, t exec.Type) (float64, bool) {
 	bits := 64
 	if t.OID == exec.OIDFloat4 {
 		bits = 32
+	} else if v, ok := exactFloat(f); ok {
+		return v, true
 	}
 	v, err := strconv.ParseFloat(string(f), bits)
 	if err != nil {
 		return 0, false
+	}
+	return v, true
+}
+
+// pow10 are the powers of ten a float64 holds exactly.
+var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// exactFloat converts a plain decimal (checked by plainFloat) whose
+// digits fit 53 bits and whose decimal exponent is at most 22 in size:
+// then the integer and the power of ten are exact doubles and one
+// multiplication or division rounds correctly, as strtod would
+// (Clinger's fast path). Other values are left to strconv.
+func exactFloat(f []byte) (float64, bool) {
+	i, neg := 0, false
+	if f[0] == '-' {
+		neg, i = true, 1
+	}
+	var m uint64
+	exp := 0
+	dot := false
+	for ; i < len(f); i++ {
+		ch := f[i]
+		switch {
+		case ch >= '0' && ch <= '9':
+			if m >= 1<<53/10 {
+				return 0, false
+			}
+			m = m*10 + uint64(ch-'0')
+			if dot {
+				exp--
+			}
+		case ch == '.' && !dot:
+			dot = true
+		default:
+			return 0, false // exponents, a second point: strconv
+		}
+	}
+	if exp < -len(pow10)+1 {
+		return 0, false
+	}
+	v := float64(m) / pow10[-exp]
+	if neg {
+		v = -v
 	}
 	return v, true
 }
