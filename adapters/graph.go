@@ -69,7 +69,7 @@ func Open(ctx context.Context, store objstore.Store, o Options) (*Graph, error) 
 	coord := protocol.NewCoordinator(root, rec)
 	coord.AsyncFinalize = !o.SyncFinalize
 	coord.ParallelConfirm = true
-	return &Graph{Root: root, Recovery: rec, coord: coord, actor: o.Actor,
+	return &Graph{Root: root, Recovery: rec, coord: coord, actor: o.Actor, heads: committedHeads{root: root},
 		auto: autoOptimizer{threshold: o.AutoOptimizeFragments, running: map[string]bool{}}}, nil
 }
 
@@ -145,7 +145,7 @@ func (g *Graph) Table(ctx context.Context, sn *graph.Snapshot, name string) (*la
 	if !ok {
 		return nil, e, protocol.Errorf(protocol.KindInvalid, nil, "relation %q does not exist", name)
 	}
-	ds, err := lance.Open(ctx, g.Root.Store(), e.Location, g.Root.DatasetOptions(e.Location, e.Branch, e.Version))
+	ds, err := g.Root.OpenTable(ctx, e)
 	return ds, e, err
 }
 

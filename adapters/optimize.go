@@ -69,7 +69,7 @@ func (g *Graph) OptimizeWith(ctx context.Context, o OptimizeOptions) (*protocol.
 			if !ok {
 				return protocol.Errorf(protocol.KindInvalid, nil, "relation %q does not exist", name)
 			}
-			ds, err := lance.Open(ctx, g.Root.Store(), e.Location, g.Root.DatasetOptions(e.Location, e.Branch, e.Version))
+			ds, err := g.Root.OpenTable(ctx, e)
 			if err != nil {
 				return err
 			}

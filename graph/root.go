@@ -44,6 +44,9 @@ type Root struct {
 	// decoded caches the decoded state of each branch's latest known head
 	// (see headcache.go): an unchanged head costs no JSON decode.
 	decoded map[string]*decodedHead
+	// tables remembers the table datasets this process's commits
+	// produced (tablecache.go)
+	tables tableCache
 	// deleteGuard runs between a branch's seal and its ref removal
 	// (seal.go); set by the recovery manager.
 	deleteGuard BranchDeleteGuard

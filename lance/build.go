@@ -31,7 +31,7 @@ func buildManifest(ctx context.Context, base *Dataset, txn *format.Transaction, 
 	var m format.Manifest
 	if prev != nil {
 		m = *prev
-		m.Fragments = cloneFragments(prev.Fragments)
+		m.Fragments = carryFragments(prev.Fragments)
 		m.TransactionSection = nil
 	}
 	maxID, haveMax := uint64(0), false
@@ -107,7 +107,7 @@ func buildManifest(ctx context.Context, base *Dataset, txn *format.Transaction, 
 			return nil, err
 		}
 		m = *old.mf.Manifest
-		m.Fragments = cloneFragments(m.Fragments)
+		m.Fragments = carryFragments(m.Fragments)
 		m.TransactionSection = nil
 		// keep ids monotonic across the restore: never hand out an id again
 		if oldMax, ok := m.MaxFragmentIDOrComputed(); ok && (!haveMax || oldMax > maxID) {
@@ -179,6 +179,18 @@ func buildManifest(ctx context.Context, base *Dataset, txn *format.Transaction, 
 	return &m, nil
 }
 
+// carryFragments copies the fragment list of a committed manifest into a
+// new one without deep-copying each fragment (O(fragments) allocations
+// per commit otherwise): the new manifest only ever replaces, drops or
+// appends whole fragments (replaceFragments and rewriteFragments put in
+// clones), never writes into a carried fragment's files or deletion
+// file, so sharing those with the immutable previous manifest is safe.
+func carryFragments(frs []format.Fragment) []format.Fragment {
+	return append([]format.Fragment(nil), frs...)
+}
+
+// cloneFragments deep-copies fragments (for a manifest that edits them
+// in place, such as a branch's first manifest).
 func cloneFragments(frs []format.Fragment) []format.Fragment {
 	out := make([]format.Fragment, len(frs))
 	for i := range frs {

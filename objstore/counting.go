@@ -93,17 +93,7 @@ func (c *Counting) start(ctx context.Context, op Op, wrote int) int64 {
 	c.wrote += int64(wrote)
 	d := c.doneDepth + 1
 	if m, ok := memberOf(ctx); ok {
-		base, seen := c.groupBase[m.group]
-		if !seen {
-			base = c.doneDepth
-			if p := m.parent; p != nil {
-				if pb, ok := c.groupBase[p.group]; ok {
-					// nested: starts where the issuing member's chain is
-					base = pb + c.memberCalls[*p]
-				}
-			}
-			c.groupBase[m.group] = base
-		}
+		base := c.baseOf(m)
 		c.memberCalls[m]++
 		d = base + c.memberCalls[m]
 		// the issuing members' chains now reach d too
@@ -117,6 +107,23 @@ func (c *Counting) start(ctx context.Context, op Op, wrote int) int64 {
 		c.maxDepth = d
 	}
 	return d
+}
+
+// baseOf returns the depth before m's group's first call, registering
+// the group (and, first, the groups it is nested in: an enclosing group
+// starts no later than a group one of its members issued) on first use.
+// The caller holds c.mu.
+func (c *Counting) baseOf(m groupMember) int64 {
+	if base, seen := c.groupBase[m.group]; seen {
+		return base
+	}
+	base := c.doneDepth
+	if p := m.parent; p != nil {
+		// nested: starts where the issuing member's chain is
+		base = c.baseOf(*p) + c.memberCalls[*p]
+	}
+	c.groupBase[m.group] = base
+	return base
 }
 
 func (c *Counting) finish(depth int64, read int) {
