@@ -424,31 +424,43 @@ func init() {
 			return nil
 		}}, nil
 	})
-	def("string_to_array", fnSig{args: []Type{TText, TText}, ret: Type{1009, -1}, nonStrict: true, k: func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
-		for _, i := range sel {
-			if a[0].IsNull(int(i)) {
-				out.SetNull(int(i))
-				continue
-			}
-			s := a[0].S[i]
-			var parts []string
-			switch {
-			case s == "":
-			case a[1].IsNull(int(i)):
-				for _, r := range s {
-					parts = append(parts, string(r))
-				}
-			case a[1].S[i] == "":
-				parts = []string{s}
-			default:
-				parts = strings.Split(s, a[1].S[i])
-			}
-			items := NewVec(TText, len(parts))
-			copy(items.S, parts)
-			out.A[i] = &Array{Elem: TText, Items: items}
+	def("string_to_array", fnSig{args: []Type{TText, TText}, ret: Type{1009, -1}, nonStrict: true, k: stringToArray},
+		fnSig{args: []Type{TText, TText, TText}, ret: Type{1009, -1}, nonStrict: true, k: stringToArray})
+}
+
+// stringToArray is string_to_array(s, delim [, null_string]): a NULL
+// delimiter splits into characters; fields equal to null_string are NULL.
+func stringToArray(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+	for _, i := range sel {
+		if a[0].IsNull(int(i)) {
+			out.SetNull(int(i))
+			continue
 		}
-		return nil
-	}})
+		s := a[0].S[i]
+		var parts []string
+		switch {
+		case s == "":
+		case a[1].IsNull(int(i)):
+			for _, r := range s {
+				parts = append(parts, string(r))
+			}
+		case a[1].S[i] == "":
+			parts = []string{s}
+		default:
+			parts = strings.Split(s, a[1].S[i])
+		}
+		items := NewVec(TText, len(parts))
+		copy(items.S, parts)
+		if len(a) == 3 && !a[2].IsNull(int(i)) {
+			for k, p := range parts {
+				if p == a[2].S[i] {
+					items.SetNull(k)
+				}
+			}
+		}
+		out.A[i] = &Array{Elem: TText, Items: items}
+	}
+	return nil
 }
 
 func textArray(items []string, nulls []bool) *Array {

@@ -3,6 +3,8 @@ package exec
 import (
 	"strings"
 
+	"google.golang.org/protobuf/proto"
+
 	q "github.com/pggraph/pggraph/internal/sqlparse"
 )
 
@@ -11,6 +13,7 @@ import (
 func (b *binder) bindFrom(items []*q.Node, sc *scope) (plan, error) {
 	var p plan
 	for _, it := range items {
+		it = normalizeFromFunction(it)
 		if rf := it.GetRangeFunction(); rf != nil && rf.Lateral && p != nil {
 			np, err := b.bindLateralFromFunction(p, rf, sc)
 			if err != nil {
@@ -204,6 +207,10 @@ func (b *binder) bindJoin(j *q.JoinExpr, sc *scope) (plan, []scopeCol, error) {
 }
 
 func (b *binder) bindJoinExpr(j *q.JoinExpr, sc *scope) (plan, []scopeCol, error) {
+	if l, r := normalizeFromFunction(j.Larg), normalizeFromFunction(j.Rarg); l != j.Larg || r != j.Rarg {
+		j = proto.Clone(j).(*q.JoinExpr)
+		j.Larg, j.Rarg = l, r
+	}
 	lp, lcols, err := b.bindFromItem(j.Larg, sc)
 	if err != nil {
 		return nil, nil, err

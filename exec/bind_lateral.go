@@ -166,3 +166,31 @@ func (b *binder) bindLateralFromFunction(p plan, rf *q.RangeFunction, sc *scope)
 	sc.cols = ls.cols
 	return ln, nil
 }
+
+// normalizeFromFunction rewrites FROM string_to_table(s, d [, n]) [AS a]
+// into unnest(string_to_array(s, d [, n])) AS string_to_table (or a), so
+// the column keeps PostgreSQL's name. Other items are returned as is.
+func normalizeFromFunction(n *q.Node) *q.Node {
+	rf := n.GetRangeFunction()
+	if rf == nil || rf.IsRowsfrom || len(rf.Functions) != 1 {
+		return n
+	}
+	items := rf.Functions[0].GetList().GetItems()
+	if len(items) == 0 || items[0].GetFuncCall() == nil {
+		return n
+	}
+	if name, err := funcName(items[0].GetFuncCall().Funcname); err != nil || name != "string_to_table" {
+		return n
+	}
+	c := proto.Clone(n).(*q.Node)
+	crf := c.GetRangeFunction()
+	fc := crf.Functions[0].GetList().Items[0].GetFuncCall()
+	inner := proto.Clone(fc).(*q.FuncCall)
+	inner.Funcname = []*q.Node{{Node: &q.Node_String_{String_: &q.String{Sval: "string_to_array"}}}}
+	fc.Funcname = []*q.Node{{Node: &q.Node_String_{String_: &q.String{Sval: "unnest"}}}}
+	fc.Args = []*q.Node{{Node: &q.Node_FuncCall{FuncCall: inner}}}
+	if crf.Alias == nil {
+		crf.Alias = &q.Alias{Aliasname: "string_to_table"}
+	}
+	return c
+}

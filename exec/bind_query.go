@@ -487,10 +487,18 @@ func (b *binder) bindTargets(list []*q.Node, sc *scope, keepUnknown bool) ([]tar
 		var e Expr
 		var err error
 		if fc := rt.Val.GetFuncCall(); fc != nil && fc.Over == nil {
-			if name, ferr := funcName(fc.Funcname); ferr == nil && (name == "generate_series" || name == "unnest" || otherSRF(name)) {
+			if name, ferr := funcName(fc.Funcname); ferr == nil && (name == "generate_series" || name == "unnest" || otherSRF(name) || name == "string_to_table") {
 				args, err := b.bindList(fc.Args, sc)
 				if err != nil {
 					return nil, err
+				}
+				if name == "string_to_table" {
+					// string_to_table(s, d [, n]) = unnest(string_to_array(s, d [, n]))
+					arr, err := b.funcByName("string_to_array", args)
+					if err != nil {
+						return nil, noFunction(name, args)
+					}
+					name, args = "unnest", []Expr{arr}
 				}
 				t, args, err := b.bindSRF(name, args)
 				if err != nil {

@@ -232,7 +232,7 @@ func minMaxKernel(greatest bool) kernel {
 func isSetReturning(name string) bool {
 	switch name {
 	case "generate_series", "unnest", "jsonb_array_elements", "json_array_elements", "jsonb_each", "json_each",
-		"jsonb_object_keys", "json_object_keys", "regexp_matches", "generate_subscripts", "pg_partition_ancestors", "regexp_split_to_table", "jsonb_array_elements_text", "json_array_elements_text", "jsonb_each_text", "json_each_text":
+		"jsonb_object_keys", "json_object_keys", "regexp_matches", "generate_subscripts", "pg_partition_ancestors", "regexp_split_to_table", "jsonb_array_elements_text", "json_array_elements_text", "jsonb_each_text", "json_each_text", "string_to_table":
 		return true
 	}
 	return false

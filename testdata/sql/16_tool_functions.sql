@@ -31,5 +31,4 @@ SELECT 's_pkey'::regclass::text, 's_id_seq'::regclass::text, 'public.counter_seq
 SELECT pg_advisory_lock(42), pg_try_advisory_lock(42), pg_advisory_unlock(42), pg_advisory_unlock(42), pg_advisory_unlock(42);
 SELECT pg_try_advisory_lock(1, 2), pg_try_advisory_lock(1, 2), pg_advisory_unlock_all(), pg_advisory_unlock(1, 2);
 SELECT pg_advisory_lock(NULL::int8);
--- unsupported
 SELECT pg_advisory_xact_lock(1);
