@@ -75,8 +75,8 @@ type aggNode struct {
 func (a *aggNode) columns() []colInfo { return a.cols }
 
 func (a *aggNode) run(ec *evalCtx, emit func(*Batch) error) error {
-	if w := a.parallelism(); w > 1 {
-		return a.runParallel(ec, w, emit)
+	if pl, w := a.parallelPlan(); pl != nil {
+		return a.runParallel(ec, pl, w, emit)
 	}
 	st := a.newState(false)
 	err := withPrefetch(a.input).run(ec, func(b *Batch) error {

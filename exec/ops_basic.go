@@ -232,19 +232,28 @@ type projectNode struct {
 func (p *projectNode) columns() []colInfo { return p.cols }
 func (p *projectNode) run(ec *evalCtx, emit func(*Batch) error) error {
 	return p.input.run(ec, func(b *Batch) error {
-		out := &Batch{N: b.Live(), Cols: make([]*Vec, len(p.exprs))}
-		for i, e := range p.exprs {
-			v, err := e.Eval(ec, b, b.Sel)
-			if err != nil {
-				return err
-			}
-			if b.Sel != nil {
-				v = v.Gather(b.Sel)
-			}
-			out.Cols[i] = v
+		out, err := projectBatch(ec, p.exprs, b)
+		if err != nil {
+			return err
 		}
 		return emit(out)
 	})
+}
+
+// projectBatch evaluates exprs over the live rows of b into a dense batch.
+func projectBatch(ec *evalCtx, exprs []Expr, b *Batch) (*Batch, error) {
+	out := &Batch{N: b.Live(), Cols: make([]*Vec, len(exprs))}
+	for i, e := range exprs {
+		v, err := e.Eval(ec, b, b.Sel)
+		if err != nil {
+			return nil, err
+		}
+		if b.Sel != nil {
+			v = v.Gather(b.Sel)
+		}
+		out.Cols[i] = v
+	}
+	return out, nil
 }
 
 // limitNode applies OFFSET then LIMIT and stops its input early.

@@ -30,266 +30,33 @@ type joinNode struct {
 func (j *joinNode) columns() []colInfo { return j.cols }
 
 func (j *joinNode) run(ec *evalCtx, emit func(*Batch) error) error {
-	rbuf, err := collect(ec, j.right)
+	jt, err := j.build(ec)
 	if err != nil {
 		return err
 	}
-	defer rbuf.free(ec.run)
-	right := rbuf.batch()
-	nl := len(j.left.columns())
-	// build
-	var table map[string][]int32
-	var itable map[int64]int32 // single int key fast path: first row per key
-	var inext []int32          // chain of further rows with the same key (-1 ends)
-	var dense []int32          // dense alternative to itable: first row of key denseLo+i
-	var denseLo int64
-	if len(j.rightKeys) > 0 {
-		table = map[string][]int32{}
-		kv := make([]*Vec, len(j.rightKeys))
-		for i, k := range j.rightKeys {
-			v, err := k.Eval(ec, right, nil)
-			if err != nil {
-				return err
-			}
-			kv[i] = v
-		}
-		var kb []byte
-		if len(kv) == 1 && kv[0].T.Kind() == KInt {
-			inext = make([]int32, right.N)
-			lo, hi, any := int64(0), int64(0), false
-			for r := 0; r < right.N; r++ {
-				if kv[0].IsNull(r) {
-					continue
-				}
-				k := kv[0].I[r]
-				if !any || k < lo {
-					lo = k
-				}
-				if !any || k > hi {
-					hi = k
-				}
-				any = true
-			}
-			span := uint64(hi - lo)
-			if any && span < 1<<26 && span <= 16*uint64(right.N) {
-				// dense key range: a direct table instead of a hash map
-				dense = make([]int32, span+1)
-				for i := range dense {
-					dense[i] = -1
-				}
-				denseLo = lo
-				for r := right.N - 1; r >= 0; r-- {
-					if kv[0].IsNull(r) {
-						continue
-					}
-					k := kv[0].I[r] - lo
-					inext[r] = dense[k]
-					dense[k] = int32(r)
-				}
-				if err := ec.run.budget.reserve(int64(len(dense)) * 4); err != nil {
-					return err
-				}
-				defer ec.run.budget.release(int64(len(dense)) * 4)
-			} else {
-				itable = make(map[int64]int32, right.N)
-				// insert in reverse so each chain lists rows in input order
-				for r := right.N - 1; r >= 0; r-- {
-					if kv[0].IsNull(r) {
-						continue
-					}
-					k := kv[0].I[r]
-					if h, ok := itable[k]; ok {
-						inext[r] = h
-					} else {
-						inext[r] = -1
-					}
-					itable[k] = int32(r)
-				}
-			}
-		} else {
-			for r := 0; r < right.N; r++ {
-				var hasNull bool
-				kb, hasNull = rowKey(kb[:0], kv, r)
-				if hasNull {
-					continue
-				}
-				table[string(kb)] = append(table[string(kb)], int32(r))
-			}
-		}
-		if err := ec.run.budget.reserve(int64(right.N) * 24); err != nil {
-			return err
-		}
-		defer ec.run.budget.release(int64(right.N) * 24)
-	}
+	defer jt.free(ec.run)
 	var rightMatched []bool
 	if j.kind == joinRight || j.kind == joinFull {
-		rightMatched = make([]bool, right.N)
+		rightMatched = make([]bool, jt.right.N)
 	}
-	probe := func(lb *Batch) error {
-		if err := checkCancel(ec.run.ctx); err != nil {
-			return err
-		}
-		// candidate pairs
-		var li, ri []int32
-		if table != nil {
-			kv := make([]*Vec, len(j.leftKeys))
-			for i, k := range j.leftKeys {
-				v, err := k.Eval(ec, lb, lb.Sel)
-				if err != nil {
-					return err
-				}
-				kv[i] = v
-			}
-			var kb []byte
-			if dense != nil {
-				k0 := kv[0]
-				span := uint64(len(dense))
-				forEach(lb.N, lb.Sel, func(l int) {
-					if k0.IsNull(l) {
-						return
-					}
-					off := uint64(k0.I[l] - denseLo)
-					if off >= span {
-						return
-					}
-					for r := dense[off]; r >= 0; r = inext[r] {
-						li = append(li, int32(l))
-						ri = append(ri, r)
-					}
-				})
-			} else if itable != nil {
-				k0 := kv[0]
-				forEach(lb.N, lb.Sel, func(l int) {
-					if k0.IsNull(l) {
-						return
-					}
-					r, ok := itable[k0.I[l]]
-					if !ok {
-						return
-					}
-					for ; r >= 0; r = inext[r] {
-						li = append(li, int32(l))
-						ri = append(ri, r)
-					}
-				})
-			} else {
-				forEach(lb.N, lb.Sel, func(l int) {
-					var hasNull bool
-					kb, hasNull = rowKey(kb[:0], kv, l)
-					if hasNull {
-						return
-					}
-					for _, r := range table[string(kb)] {
-						li = append(li, int32(l))
-						ri = append(ri, r)
-					}
-				})
-			}
-		} else {
-			forEach(lb.N, lb.Sel, func(l int) {
-				for r := 0; r < right.N; r++ {
-					li = append(li, int32(l))
-					ri = append(ri, int32(r))
-				}
-			})
-		}
-		if err := ec.run.budget.reserve(int64(len(li)) * 8); err != nil {
-			return err
-		}
-		ec.run.budget.release(int64(len(li)) * 8)
-		pairs := &Batch{N: len(li), Cols: make([]*Vec, nl+len(right.Cols))}
-		for c := 0; c < nl; c++ {
-			pairs.Cols[c] = lb.Cols[c].Gather(li)
-		}
-		for c := range right.Cols {
-			pairs.Cols[nl+c] = right.Cols[c].Gather(ri)
-		}
-		if j.residual != nil && pairs.N > 0 {
-			v, err := j.residual.Eval(ec, pairs, nil)
-			if err != nil {
-				return err
-			}
-			var keep []int32
-			for p := 0; p < pairs.N; p++ {
-				if !v.IsNull(p) && v.B[p] {
-					keep = append(keep, int32(p))
-				}
-			}
-			nli, nri := make([]int32, len(keep)), make([]int32, len(keep))
-			for k, p := range keep {
-				nli[k], nri[k] = li[p], ri[p]
-			}
-			li, ri = nli, nri
-			pairs.Sel = keep
-			if len(keep) == 0 {
-				pairs.Sel = []int32{}
-			}
-		}
-		for _, r := range ri {
-			if rightMatched != nil {
-				rightMatched[r] = true
-			}
-		}
-		switch j.kind {
-		case joinSemi, joinAnti:
-			matched := map[int32]bool{}
-			for _, l := range li {
-				matched[l] = true
-			}
-			var keep []int32
-			forEach(lb.N, lb.Sel, func(l int) {
-				if matched[int32(l)] == (j.kind == joinSemi) {
-					keep = append(keep, int32(l))
-				}
-			})
-			if len(keep) == 0 {
-				return nil
-			}
-			return emit(&Batch{Cols: lb.Cols, N: lb.N, Sel: keep})
-		case joinLeft, joinFull:
-			matched := make(map[int32]bool, len(li))
-			for _, l := range li {
-				matched[l] = true
-			}
-			// emit matches and null-extended unmatched left rows, in left order
-			var ol, or []int32
-			p := 0
-			forEach(lb.N, lb.Sel, func(l int) {
-				if !matched[int32(l)] {
-					ol = append(ol, int32(l))
-					or = append(or, -1)
-					return
-				}
-				for p < len(li) && li[p] < int32(l) {
-					p++
-				}
-				for p < len(li) && li[p] == int32(l) {
-					ol = append(ol, li[p])
-					or = append(or, ri[p])
-					p++
-				}
-			})
-			return emitPairs(lb, right, nl, ol, or, emit)
-		}
-		if len(li) == 0 {
-			return nil
-		}
-		return emit(pairs)
-	}
+	var sc probeScratch
 	// bound the candidate pairs materialized at once: a nested loop pairs
 	// every left row with every right row
 	chunk := batchSize
-	if table == nil && right.N > 0 {
-		chunk = max(1, maxPairs/right.N)
+	if !jt.keyed && jt.right.N > 0 {
+		chunk = max(1, maxPairs/jt.right.N)
 	}
 	err = j.left.run(ec, func(lb *Batch) error {
+		if lb.Live() <= chunk {
+			return j.probe(ec, jt, lb, &sc, nil, rightMatched, emit)
+		}
 		rows := lb.Sel
 		if rows == nil {
 			rows = allRows(lb.N)
 		}
 		for lo := 0; lo < len(rows); lo += chunk {
 			hi := min(lo+chunk, len(rows))
-			if err := probe(&Batch{Cols: lb.Cols, N: lb.N, Sel: rows[lo:hi]}); err != nil {
+			if err := j.probe(ec, jt, &Batch{Cols: lb.Cols, N: lb.N, Sel: rows[lo:hi]}, &sc, nil, rightMatched, emit); err != nil {
 				return err
 			}
 		}
@@ -299,6 +66,8 @@ func (j *joinNode) run(ec *evalCtx, emit func(*Batch) error) error {
 		return err
 	}
 	if rightMatched != nil {
+		right := jt.right
+		nl := len(j.left.columns())
 		var ri []int32
 		for r, m := range rightMatched {
 			if !m {
@@ -324,18 +93,360 @@ func (j *joinNode) run(ec *evalCtx, emit func(*Batch) error) error {
 	return nil
 }
 
-func emitPairs(lb, right *Batch, nl int, li, ri []int32, emit func(*Batch) error) error {
+// joinTable is the build side of a hash join: the right input's rows and
+// an index from key to rows. It is read-only once built, so several
+// probes (parallel workers) may share it.
+type joinTable struct {
+	buf   *buffer
+	right *Batch
+	keyed bool // equi-join keys (else a nested loop)
+	table map[string][]int32
+	// single int key: the first row per key in itable, or in the direct
+	// table dense (key denseLo+i at i); inext chains further rows with
+	// the same key (-1 ends)
+	itable   map[int64]int32
+	inext    []int32
+	dense    []int32
+	denseLo  int64
+	reserved int64
+}
+
+func (jt *joinTable) free(rc *runCtx) {
+	jt.buf.free(rc)
+	rc.budget.release(jt.reserved)
+	jt.reserved = 0
+}
+
+// build collects the right input and indexes it by its join keys.
+func (j *joinNode) build(ec *evalCtx) (*joinTable, error) {
+	rbuf, err := collect(ec, j.right)
+	if err != nil {
+		rbuf.free(ec.run)
+		return nil, err
+	}
+	jt := &joinTable{buf: rbuf, right: rbuf.batch(), keyed: len(j.rightKeys) > 0}
+	if !jt.keyed {
+		return jt, nil
+	}
+	right := jt.right
+	reserve := func(n int64) error {
+		jt.reserved += n
+		return ec.run.budget.reserve(n)
+	}
+	kv := make([]*Vec, len(j.rightKeys))
+	for i, k := range j.rightKeys {
+		v, err := k.Eval(ec, right, nil)
+		if err != nil {
+			jt.free(ec.run)
+			return nil, err
+		}
+		kv[i] = v
+	}
+	if len(kv) == 1 && kv[0].T.Kind() == KInt {
+		jt.inext = make([]int32, right.N)
+		lo, hi, any := int64(0), int64(0), false
+		for r := 0; r < right.N; r++ {
+			if kv[0].IsNull(r) {
+				continue
+			}
+			k := kv[0].I[r]
+			if !any || k < lo {
+				lo = k
+			}
+			if !any || k > hi {
+				hi = k
+			}
+			any = true
+		}
+		span := uint64(hi - lo)
+		if any && span < 1<<26 && span <= 16*uint64(right.N) {
+			// dense key range: a direct table instead of a hash map
+			dense := make([]int32, span+1)
+			for i := range dense {
+				dense[i] = -1
+			}
+			for r := right.N - 1; r >= 0; r-- {
+				if kv[0].IsNull(r) {
+					continue
+				}
+				k := kv[0].I[r] - lo
+				jt.inext[r] = dense[k]
+				dense[k] = int32(r)
+			}
+			jt.dense, jt.denseLo = dense, lo
+			if err := reserve(int64(len(dense)) * 4); err != nil {
+				jt.free(ec.run)
+				return nil, err
+			}
+		} else {
+			jt.itable = make(map[int64]int32, right.N)
+			// insert in reverse so each chain lists rows in input order
+			for r := right.N - 1; r >= 0; r-- {
+				if kv[0].IsNull(r) {
+					continue
+				}
+				k := kv[0].I[r]
+				if h, ok := jt.itable[k]; ok {
+					jt.inext[r] = h
+				} else {
+					jt.inext[r] = -1
+				}
+				jt.itable[k] = int32(r)
+			}
+		}
+	} else {
+		jt.table = map[string][]int32{}
+		var kb []byte
+		for r := 0; r < right.N; r++ {
+			var hasNull bool
+			kb, hasNull = rowKey(kb[:0], kv, r)
+			if hasNull {
+				continue
+			}
+			jt.table[string(kb)] = append(jt.table[string(kb)], int32(r))
+		}
+	}
+	if err := reserve(int64(right.N) * 24); err != nil {
+		jt.free(ec.run)
+		return nil, err
+	}
+	return jt, nil
+}
+
+// probeScratch holds one prober's reusable pair buffers and NULL
+// placeholders for columns it does not materialize.
+type probeScratch struct {
+	li, ri []int32
+	kb     []byte
+	nulls  map[int]*Vec
+}
+
+func (sc *probeScratch) placeholder(c int, t Type, n int) *Vec {
+	v := sc.nulls[c]
+	if v == nil || v.N < n {
+		if sc.nulls == nil {
+			sc.nulls = map[int]*Vec{}
+		}
+		v = nullVec(t, max(n, batchSize))
+		sc.nulls[c] = v
+	}
+	return v.slice(0, n)
+}
+
+// probe joins the live rows of lb with the build side and emits the
+// result. need (nil = all) marks the output columns to materialize; the
+// others are NULL placeholders (the parallel pipeline passes only what
+// the operators above read). rightMatched (right and full joins) records
+// the build rows that matched.
+func (j *joinNode) probe(ec *evalCtx, jt *joinTable, lb *Batch, sc *probeScratch, need []bool, rightMatched []bool, emit func(*Batch) error) error {
+	if err := checkCancel(ec.run.ctx); err != nil {
+		return err
+	}
+	right := jt.right
+	nl := len(j.left.columns())
+	// candidate pairs
+	li, ri := sc.li[:0], sc.ri[:0]
+	if jt.keyed {
+		kv := make([]*Vec, len(j.leftKeys))
+		for i, k := range j.leftKeys {
+			v, err := k.Eval(ec, lb, lb.Sel)
+			if err != nil {
+				return err
+			}
+			kv[i] = v
+		}
+		switch {
+		case jt.dense != nil:
+			k0, dense, inext, denseLo := kv[0], jt.dense, jt.inext, jt.denseLo
+			span := uint64(len(dense))
+			probeOne := func(l int) {
+				off := uint64(k0.I[l] - denseLo)
+				if off >= span {
+					return
+				}
+				for r := dense[off]; r >= 0; r = inext[r] {
+					li = append(li, int32(l))
+					ri = append(ri, r)
+				}
+			}
+			switch {
+			case k0.Nulls != nil:
+				forEach(lb.N, lb.Sel, func(l int) {
+					if !k0.Nulls[l] {
+						probeOne(l)
+					}
+				})
+			case lb.Sel == nil:
+				for l := 0; l < lb.N; l++ {
+					probeOne(l)
+				}
+			default:
+				for _, l := range lb.Sel {
+					probeOne(int(l))
+				}
+			}
+		case jt.itable != nil:
+			k0 := kv[0]
+			forEach(lb.N, lb.Sel, func(l int) {
+				if k0.IsNull(l) {
+					return
+				}
+				r, ok := jt.itable[k0.I[l]]
+				if !ok {
+					return
+				}
+				for ; r >= 0; r = jt.inext[r] {
+					li = append(li, int32(l))
+					ri = append(ri, r)
+				}
+			})
+		default:
+			forEach(lb.N, lb.Sel, func(l int) {
+				var hasNull bool
+				sc.kb, hasNull = rowKey(sc.kb[:0], kv, l)
+				if hasNull {
+					return
+				}
+				for _, r := range jt.table[string(sc.kb)] {
+					li = append(li, int32(l))
+					ri = append(ri, r)
+				}
+			})
+		}
+	} else {
+		forEach(lb.N, lb.Sel, func(l int) {
+			for r := 0; r < right.N; r++ {
+				li = append(li, int32(l))
+				ri = append(ri, int32(r))
+			}
+		})
+	}
+	sc.li, sc.ri = li, ri // keep the grown buffers for the next batch
+	if err := ec.run.budget.reserve(int64(len(li)) * 8); err != nil {
+		return err
+	}
+	ec.run.budget.release(int64(len(li)) * 8)
+	// semi and anti joins emit left rows: only the residual reads pairs
+	pairNeed := need
+	if j.kind == joinSemi || j.kind == joinAnti {
+		pairNeed = residualCols(j.residual, nl+len(right.Cols))
+	}
+	var pairs *Batch
+	if j.residual != nil || (j.kind != joinSemi && j.kind != joinAnti && j.kind != joinLeft && j.kind != joinFull) {
+		pairs = gatherPairs(lb, right, nl, li, ri, pairNeed, sc)
+	}
+	if j.residual != nil && pairs.N > 0 {
+		v, err := j.residual.Eval(ec, pairs, nil)
+		if err != nil {
+			return err
+		}
+		var keep []int32
+		for p := 0; p < pairs.N; p++ {
+			if !v.IsNull(p) && v.B[p] {
+				keep = append(keep, int32(p))
+			}
+		}
+		nli, nri := make([]int32, len(keep)), make([]int32, len(keep))
+		for k, p := range keep {
+			nli[k], nri[k] = li[p], ri[p]
+		}
+		li, ri = nli, nri
+		pairs.Sel = keep
+		if len(keep) == 0 {
+			pairs.Sel = []int32{}
+		}
+	}
+	for _, r := range ri {
+		if rightMatched != nil {
+			rightMatched[r] = true
+		}
+	}
+	switch j.kind {
+	case joinSemi, joinAnti:
+		matched := map[int32]bool{}
+		for _, l := range li {
+			matched[l] = true
+		}
+		var keep []int32
+		forEach(lb.N, lb.Sel, func(l int) {
+			if matched[int32(l)] == (j.kind == joinSemi) {
+				keep = append(keep, int32(l))
+			}
+		})
+		if len(keep) == 0 {
+			return nil
+		}
+		return emit(&Batch{Cols: lb.Cols, N: lb.N, Sel: keep})
+	case joinLeft, joinFull:
+		matched := make(map[int32]bool, len(li))
+		for _, l := range li {
+			matched[l] = true
+		}
+		// emit matches and null-extended unmatched left rows, in left order
+		var ol, or []int32
+		p := 0
+		forEach(lb.N, lb.Sel, func(l int) {
+			if !matched[int32(l)] {
+				ol = append(ol, int32(l))
+				or = append(or, -1)
+				return
+			}
+			for p < len(li) && li[p] < int32(l) {
+				p++
+			}
+			for p < len(li) && li[p] == int32(l) {
+				ol = append(ol, li[p])
+				or = append(or, ri[p])
+				p++
+			}
+		})
+		if len(ol) == 0 {
+			return nil
+		}
+		return emit(gatherPairs(lb, right, nl, ol, or, need, sc))
+	}
 	if len(li) == 0 {
 		return nil
 	}
+	return emit(pairs)
+}
+
+// gatherPairs materializes the pairs (li[k], ri[k]) of left and right
+// rows (ri -1: NULL right side); columns outside need (nil = all) are
+// NULL placeholders.
+func gatherPairs(lb, right *Batch, nl int, li, ri []int32, need []bool, sc *probeScratch) *Batch {
 	out := &Batch{N: len(li), Cols: make([]*Vec, nl+len(right.Cols))}
-	for c := 0; c < nl; c++ {
-		out.Cols[c] = lb.Cols[c].Gather(li)
+	for c := range out.Cols {
+		src := right
+		sel, col := ri, c-nl
+		if c < nl {
+			src, sel, col = lb, li, c
+		}
+		if need != nil && !need[c] {
+			out.Cols[c] = sc.placeholder(c, src.Cols[col].T, len(li))
+			continue
+		}
+		out.Cols[c] = src.Cols[col].Gather(sel)
 	}
-	for c := range right.Cols {
-		out.Cols[nl+c] = right.Cols[c].Gather(ri)
+	return out
+}
+
+// residualCols marks the columns a residual predicate reads (nil: none).
+func residualCols(residual Expr, n int) []bool {
+	need := make([]bool, n)
+	if residual != nil {
+		markCols(residual, need)
 	}
-	return emit(out)
+	return need
+}
+
+// markCols sets need[i] for every column i that e reads.
+func markCols(e Expr, need []bool) {
+	walkExpr(e, func(x Expr) {
+		if c, ok := x.(*colRef); ok && c.idx >= 0 && c.idx < len(need) {
+			need[c.idx] = true
+		}
+	})
 }
 
 // setOpNode is UNION / INTERSECT / EXCEPT [ALL].

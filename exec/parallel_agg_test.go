@@ -45,10 +45,25 @@ func parallelTable(t testing.TB, n int) *MemCatalog {
 	mt.Keys = []int{0}
 	cat := NewMemCatalog()
 	cat.Add(&TableDef{Name: "t", Columns: cols, PrimaryKey: []int{0}, Source: mt})
+	// d: join partners for t.k (ids 0..119, two rows for ids divisible
+	// by 10, none for 97..119 in t), with sparse and text keys too
+	dcols := []ColumnDef{{Name: "id", Type: TInt8}, {Name: "name", Type: TText}, {Name: "sparse", Type: TInt8}, {Name: "w", Type: TFloat8}}
+	var drows [][]any
+	for i := 0; i < 120; i++ {
+		drows = append(drows, []any{int64(i), fmt.Sprintf("g%02d", i%31), int64(i) * 1_000_000_000_000 - 25_000_000_000_000, float64(i) / 2})
+		if i%10 == 0 {
+			drows = append(drows, []any{int64(i), nil, nil, float64(i)})
+		}
+	}
+	dt, err := NewMemTable(dcols, drows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat.Add(&TableDef{Name: "d", Columns: dcols, Source: dt})
 	return cat
 }
 
-// withWorkers runs f with the parallel path forced on (w > 1) or off.
+// withWorkers runs f with w workers on any table size (0: the serial path).
 func withWorkers(w int, f func()) {
 	saved, savedMin := parallelWorkers, parallelMinRows
 	parallelWorkers = func() int { return w }
@@ -94,10 +109,19 @@ func TestParallelAggMatchesSerial(t *testing.T) {
 		"SELECT s, count(*) FROM t WHERE nk IS NULL AND k < 40 GROUP BY s",
 		"SELECT k, sum(k) FROM t GROUP BY k HAVING count(*) > 721 ORDER BY 2 DESC, 1",
 		"SELECT id % 20000, count(*), sum(f) FROM t WHERE id % 3 <> 1 GROUP BY 1",
+		// hash-join probes in the pipeline
+		"SELECT count(*), sum(d.w), sum(t.f) FROM t JOIN d ON t.k = d.id",
+		"SELECT d.name, count(*), sum(t.f), max(t.s) FROM t JOIN d ON t.k = d.id WHERE t.b GROUP BY d.name",
+		"SELECT d.id % 4, count(*), count(d.name), sum(d.w) FROM t LEFT JOIN d ON t.k = d.id AND d.w < 30 GROUP BY 1",
+		"SELECT count(*), min(d.id), max(t.id) FROM t JOIN d ON t.nk = d.sparse",
+		"SELECT d.name, count(*) FROM t JOIN d ON t.s = d.name GROUP BY 1",
+		"SELECT count(*), sum(t.k) FROM t, d WHERE t.k = d.id AND d.id > 50 AND t.f < 100",
+		"SELECT d2.name, count(*), sum(d1.w) FROM t JOIN d d1 ON t.k = d1.id JOIN d d2 ON d1.id + 1 = d2.id GROUP BY 1",
+		"SELECT x.k, count(*) FROM (SELECT k, f * 2 AS f2 FROM t WHERE f > 10) x GROUP BY x.k",
 	}
 	for _, q := range queries {
 		var want string
-		withWorkers(1, func() {
+		withWorkers(0, func() {
 			r, err := eng.Query(ctx, nil, q)
 			if err != nil {
 				t.Fatalf("%s: serial: %v", q, err)
@@ -107,7 +131,7 @@ func TestParallelAggMatchesSerial(t *testing.T) {
 		if want == "" && !strings.Contains(q, "1000 GROUP") {
 			t.Fatalf("%s: serial result is empty", q)
 		}
-		for _, w := range []int{2, 3} {
+		for _, w := range []int{1, 2, 3} {
 			withWorkers(w, func() {
 				before := parallelAggRuns.Load()
 				r, err := eng.Query(ctx, nil, q)
@@ -143,6 +167,10 @@ func TestParallelAggEligibility(t *testing.T) {
 		{"SELECT upper(s), count(*) FROM t GROUP BY 1", false},
 		{"SELECT count(*) FROM t WHERE id = 7", false}, // key lookup
 		{"SELECT count(*) FROM (SELECT k FROM t LIMIT 10) x", false},
+		{"SELECT count(*) FROM t JOIN d ON t.k = d.id", true},
+		{"SELECT count(*) FROM t FULL JOIN d ON t.k = d.id", false},
+		{"SELECT count(*) FROM t JOIN d ON t.k < d.id", false}, // nested loop
+		{"SELECT count(*) FROM t JOIN d ON t.k = d.id AND t.s ~ d.name", false},
 	}
 	for _, c := range cases {
 		withWorkers(2, func() {

@@ -198,6 +198,9 @@ func (v *Vec) appendVec(src *Vec, sel []int32) {
 	}
 	base := v.N
 	v.grow(base + n)
+	if appendTyped(v, src, sel, base) {
+		return
+	}
 	if sel == nil {
 		for j := 0; j < src.N; j++ {
 			v.copyRow(base+j, src, j)
@@ -309,4 +312,48 @@ func (v *Vec) slice(lo, hi int) *Vec {
 		out.A = v.A[lo:hi:hi]
 	}
 	return out
+}
+
+// appendTyped is appendVec's bulk path for fixed-width kinds and strings
+// (values copied without a per-row switch, then NULL flags); false when
+// the kind needs copyRow.
+func appendTyped(v, src *Vec, sel []int32, base int) bool {
+	switch v.T.Kind() {
+	case KInt:
+		appendSlice(v.I[base:], src.I, src.N, sel)
+	case KFloat:
+		appendSlice(v.F[base:], src.F, src.N, sel)
+	case KBool:
+		appendSlice(v.B[base:], src.B, src.N, sel)
+	case KStr:
+		appendSlice(v.S[base:], src.S, src.N, sel)
+	default:
+		return false
+	}
+	if src.Nulls != nil {
+		if sel == nil {
+			for j, null := range src.Nulls[:src.N] {
+				if null {
+					v.SetNull(base + j)
+				}
+			}
+		} else {
+			for k, j := range sel {
+				if src.Nulls[j] {
+					v.SetNull(base + k)
+				}
+			}
+		}
+	}
+	return true
+}
+
+func appendSlice[T any](dst, src []T, n int, sel []int32) {
+	if sel == nil {
+		copy(dst, src[:n])
+		return
+	}
+	for k, j := range sel {
+		dst[k] = src[j]
+	}
 }
