@@ -50,7 +50,7 @@ func parallelTable(t testing.TB, n int) *MemCatalog {
 	dcols := []ColumnDef{{Name: "id", Type: TInt8}, {Name: "name", Type: TText}, {Name: "sparse", Type: TInt8}, {Name: "w", Type: TFloat8}}
 	var drows [][]any
 	for i := 0; i < 120; i++ {
-		drows = append(drows, []any{int64(i), fmt.Sprintf("g%02d", i%31), int64(i) * 1_000_000_000_000 - 25_000_000_000_000, float64(i) / 2})
+		drows = append(drows, []any{int64(i), fmt.Sprintf("g%02d", i%31), int64(i)*1_000_000_000_000 - 25_000_000_000_000, float64(i) / 2})
 		if i%10 == 0 {
 			drows = append(drows, []any{int64(i), nil, nil, float64(i)})
 		}
