@@ -106,10 +106,11 @@
 // COPY to or from a file, EXPLAIN, LISTEN/NOTIFY, CALL of anything but
 // graph.* procedures, data-modifying CTEs (exec refuses them),
 // graph.min_out on a streamed (autocommit) COPY,
-// RETURNING that names MERGE's source relation (MERGE's RETURNING sees
-// the target's rows and merge_action(); DELETE's the old rows and USING;
-// UPDATE's the new rows and FROM, except a bare * with FROM), DDL
-// statements planner/ddl refuses.
+// a bare RETURNING * of UPDATE … FROM (UPDATE's RETURNING sees the new
+// rows and FROM otherwise; DELETE's the old rows and USING; MERGE's the
+// changed rows, the source row that caused each — NULL for NOT MATCHED
+// BY SOURCE — and merge_action(), * being the target's columns then the
+// source's, as PostgreSQL 17), DDL statements planner/ddl refuses.
 // A multi-statement simple query with a write among its statements is one
 // transaction, as in PostgreSQL: its writes stay pending until the query
 // ends and publish as one strict commit (40001 if a table it read moved:

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/jackc/pgx/v5/pgtype"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
@@ -132,13 +133,17 @@ func (w *writer) merge(m *sqlparse.MergeStmt) (*writeOut, error) {
 	case bySource:
 		join = "LEFT JOIN"
 	}
+	srcAt := len(proj) // RETURNING may name the source's columns: project them last
+	if len(m.ReturningList) > 0 {
+		proj = append(proj, quoteIdent(salias)+".*")
+	}
 	q := with + "SELECT " + strings.Join(proj, ", ") + " FROM " + target + " " + join + " " + src + " ON " + on
-	rows, _, err := w.query(q)
+	rows, cols, err := w.query(q)
 	if err != nil {
 		return nil, err
 	}
 	var delAddrs, updAddrs []uint64
-	var updIdx, insIdx []int32
+	var updIdx, insIdx, delIdx []int32
 	var updClause, insClause []int
 	touched := map[int64]bool{}
 	n := rows[0].N
@@ -178,6 +183,7 @@ func (w *writer) merge(m *sqlparse.MergeStmt) (*writeOut, error) {
 				updClause = append(updClause, ci)
 			case sqlparse.CmdType_CMD_DELETE:
 				delAddrs = append(delAddrs, uint64(rows[0].I[i]))
+				delIdx = append(delIdx, int32(i))
 			case sqlparse.CmdType_CMD_INSERT:
 				insIdx = append(insIdx, int32(i))
 				insClause = append(insClause, ci)
@@ -247,7 +253,21 @@ func (w *writer) merge(m *sqlparse.MergeStmt) (*writeOut, error) {
 			actions = append(actions, "DELETE")
 		}
 	}
-	out.cols, out.rows, err = w.returningWith(ti, alias, m.ReturningList, all, actions)
+	if len(m.ReturningList) == 0 {
+		return out, nil
+	}
+	// the source row of each returned row, in the same order
+	idx := append(append(slices.Clone(updIdx), insIdx...), delIdx...)[:len(actions)]
+	var srcCols []exec.ColumnDef
+	var srcRows []*exec.Vec
+	for c := srcAt; c < len(rows); c++ {
+		if c == len(rows)-1 {
+			break // the source's _merge_src marker
+		}
+		srcCols = append(srcCols, exec.ColumnDef{Name: cols[c].Name, Type: rows[c].T})
+		srcRows = append(srcRows, rows[c].Gather(idx))
+	}
+	out.cols, out.rows, err = w.mergeReturning(ti, alias, salias, m.ReturningList, all, actions, srcCols, srcRows)
 	return out, err
 }
 
@@ -363,4 +383,113 @@ func mergeInsertItems(td *exec.TableDef, wc *sqlparse.MergeWhenClause) ([]string
 		items[c] = castTo(txt, cd.Type)
 	}
 	return items, seqCols, nil
+}
+
+// mergeReturning evaluates MERGE's RETURNING list over the changed rows
+// (new contents for INSERT/UPDATE, old for DELETE) and, row by row, the
+// source row that caused each change (NULL for NOT MATCHED BY SOURCE):
+// the target's rows go by its alias, the source's by the source's, * is
+// every target column and then every source column (PostgreSQL 17's
+// expansion), merge_action() is the action.
+func (w *writer) mergeReturning(ti *tableInfo, alias, salias string, list []*sqlparse.Node, rows []*exec.Vec, actions []string,
+	srcCols []exec.ColumnDef, src []*exec.Vec) ([]wire.Column, [][]any, error) {
+	const rowCol = "_merge_row"
+	n := len(actions)
+	num := func() *exec.Vec {
+		v := exec.NewVec(exec.TInt8, n)
+		for i := range v.I {
+			v.I[i] = int64(i)
+		}
+		return v
+	}
+	av := exec.NewVec(exec.TText, n)
+	copy(av.S, actions)
+	tcols := append(slices.Clip(ti.def.Columns), exec.ColumnDef{Name: mergeActionColumn, Type: exec.TText}, exec.ColumnDef{Name: rowCol, Type: exec.TInt8})
+	tvecs := append(slices.Clip(rows), av, num())
+	scols := append(slices.Clip(srcCols), exec.ColumnDef{Name: rowCol, Type: exec.TInt8})
+	svecs := append(slices.Clip(src), num())
+	ref := func(rel, col string) *sqlparse.Node {
+		return &sqlparse.Node{Node: &sqlparse.Node_ResTarget{ResTarget: &sqlparse.ResTarget{
+			Val: &sqlparse.Node{Node: &sqlparse.Node_ColumnRef{ColumnRef: &sqlparse.ColumnRef{Fields: []*sqlparse.Node{pgString(rel), pgString(col)}, Location: -1}}}, Location: -1}}}
+	}
+	var expanded []*sqlparse.Node
+	for _, item := range list {
+		rt := item.GetResTarget()
+		cr := rt.GetVal().GetColumnRef()
+		if cr == nil || len(cr.Fields) == 0 || cr.Fields[len(cr.Fields)-1].GetAStar() == nil {
+			c := proto.Clone(item).(*sqlparse.Node)
+			replaceMergeAction(c.ProtoReflect())
+			expanded = append(expanded, c)
+			continue
+		}
+		rel := ""
+		if len(cr.Fields) == 2 {
+			rel = cr.Fields[0].GetString_().GetSval()
+		}
+		if rel != "" && rel != alias && rel != salias {
+			return nil, nil, wire.Errorf("42P01", "missing FROM-clause entry for table \"%s\"", rel)
+		}
+		if rel == "" || rel == alias {
+			for _, c := range ti.def.Columns {
+				expanded = append(expanded, ref(alias, c.Name))
+			}
+		}
+		if rel == "" || rel == salias {
+			for _, c := range srcCols {
+				expanded = append(expanded, ref(salias, c.Name))
+			}
+		}
+	}
+	txt, err := deparseTargets(expanded)
+	if err != nil {
+		return nil, nil, err
+	}
+	restore := w.shadow(map[string]*exec.TableDef{
+		alias:  {OID: ti.def.OID, Schema: "public", Name: alias, Columns: tcols, Source: exec.MemTableFromVecs(tcols, tvecs)},
+		salias: {Schema: "public", Name: salias, Columns: scols, Source: exec.MemTableFromVecs(scols, svecs)},
+	})
+	defer restore()
+	a, sa := quoteIdent(alias), quoteIdent(salias)
+	vecs, ecols, err := w.query("SELECT " + txt + " FROM " + a + " JOIN " + sa + " ON " + a + "." + rowCol + " = " + sa + "." + rowCol + " ORDER BY " + a + "." + rowCol)
+	if err != nil {
+		return nil, nil, err
+	}
+	wcols := columns(ecols)
+	if len(vecs) == 0 || vecs[0].N == 0 {
+		return wcols, nil, nil
+	}
+	out := make([][]any, vecs[0].N)
+	cc := &cellCodec{m: pgtype.NewMap(), loc: w.s.location()}
+	for i := range out {
+		row := make([]any, len(vecs))
+		for c, v := range vecs {
+			row[c] = cc.value(v, i)
+		}
+		out[i] = row
+	}
+	return wcols, out, nil
+}
+
+// shadow puts relations in front of the catalog's for the writer's
+// queries and returns what puts the earlier ones back.
+func (w *writer) shadow(rels map[string]*exec.TableDef) func() {
+	type was struct {
+		td  *exec.TableDef
+		had bool
+	}
+	saved := map[string]was{}
+	for name, td := range rels {
+		old, had := w.v.extra[name]
+		saved[name] = was{old, had}
+		w.v.extra[name] = td
+	}
+	return func() {
+		for name, s := range saved {
+			if s.had {
+				w.v.extra[name] = s.td
+			} else {
+				delete(w.v.extra, name)
+			}
+		}
+	}
 }
