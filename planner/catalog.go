@@ -12,7 +12,6 @@ import (
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/exec/lancesrc"
 	"github.com/pggraph/pggraph/graph"
-	"github.com/pggraph/pggraph/lance"
 	"github.com/pggraph/pggraph/planner/ddl"
 	"github.com/pggraph/pggraph/planner/graphsql"
 	"github.com/pggraph/pggraph/wire"
@@ -191,7 +190,7 @@ func sqlTableDef(e graph.TableEntry) (*exec.TableDef, bool) {
 
 func tableDef(ctx context.Context, root *graph.Root, e graph.TableEntry) (*exec.TableDef, error) {
 	if td, ok := sqlTableDef(e); ok {
-		ds, err := lance.Open(ctx, root.Store(), e.Location, root.DatasetOptions(e.Location, e.Branch, e.Version))
+		ds, err := root.OpenTable(ctx, e) // this process's own commit's handle when it has one
 		if err != nil {
 			return nil, wire.Errorf("58030", "could not open table %q at version %d", e.Name, e.Version).WithDetail(err.Error())
 		}
@@ -224,7 +223,7 @@ func tableDef(ctx context.Context, root *graph.Root, e graph.TableEntry) (*exec.
 		td.Source = failingSource{wire.Errorf(wire.CodeFeatureNotSupported, "reading table %q is not supported yet: column types %v", e.Name, unsupported)}
 		return td, nil
 	}
-	ds, err := lance.Open(ctx, root.Store(), e.Location, root.DatasetOptions(e.Location, e.Branch, e.Version))
+	ds, err := root.OpenTable(ctx, e) // this process's own commit's handle when it has one
 	if err != nil {
 		return nil, wire.Errorf("58030", "could not open table %q at version %d", e.Name, e.Version).WithDetail(err.Error())
 	}

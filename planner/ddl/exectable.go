@@ -32,13 +32,25 @@ func ExecTable(e graph.TableEntry) (*exec.TableDef, error) {
 		return slices.IndexFunc(td.Columns, func(c exec.ColumnDef) bool { return c.Name == name })
 	}
 	for i, c := range m.Columns {
-		td.Columns = append(td.Columns, exec.ColumnDef{
+		cd := exec.ColumnDef{
 			Name:    c.Name,
 			Type:    c.Type.Exec(),
 			NotNull: !e.Def.Columns[i].Nullable,
 			Default: c.DefaultExpr(), // identity columns: nextval of their sequence
 			Comment: c.Comment,
-		})
+		}
+		switch c.Identity {
+		case IdentityAlways:
+			cd.Identity = exec.IdentityAlways
+		case IdentityByDefault:
+			cd.Identity = exec.IdentityByDefault
+		}
+		if c.Sequence != nil {
+			// serial and identity columns own their sequence (pg_depend
+			// 'a' / 'i', pg_get_serial_sequence).
+			cd.OwnedSequence = c.Sequence.Name
+		}
+		td.Columns = append(td.Columns, cd)
 	}
 	cols := func(names []string) []int {
 		out := make([]int, 0, len(names))

@@ -47,7 +47,7 @@ func TestExecTable(t *testing.T) {
 	want := &exec.TableDef{
 		OID: FirstUserOID + 7, Schema: "public", Name: "people", Kind: "node", Comment: "humans",
 		Columns: []exec.ColumnDef{
-			{Name: "id", Type: exec.TInt8, NotNull: true, Default: "nextval('people_id_seq'::regclass)"},
+			{Name: "id", Type: exec.TInt8, NotNull: true, Default: "nextval('people_id_seq'::regclass)", Identity: exec.IdentityAlways, OwnedSequence: "people_id_seq"},
 			{Name: "name", Type: exec.Type{OID: exec.OIDVarchar, Mod: 44}, NotNull: true, Comment: "display name"},
 			{Name: "score", Type: exec.Type{OID: exec.OIDNumeric, Mod: exec.TypeModNumeric(8, 2)}, Default: "0"},
 			{Name: "emb", Type: exec.Type{OID: 1021, Mod: -1}},
