@@ -416,6 +416,9 @@ func (w *writer) probeRows(ti *tableInfo, keyCols []int, keys []*exec.Vec, need 
 		if len(sel) < int(rec.NumRows()) {
 			vecs = gatherVecs(vecs, sel)
 		}
+		for _, v := range vecs {
+			detachStrings(v, v.N)
+		}
 		parts = append(parts, vecs)
 		return nil
 	}

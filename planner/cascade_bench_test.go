@@ -71,6 +71,7 @@ func BenchmarkBulkDML(b *testing.B) {
 			runtime.GC()
 			base := heapNow()
 			stop := profile(b, stmt.name)
+			stopLive := liveProfile(b, stmt.name)
 			peak := heapPeak()
 			t0 := time.Now()
 			b.StartTimer()
@@ -78,6 +79,7 @@ func BenchmarkBulkDML(b *testing.B) {
 			b.StopTimer()
 			el := time.Since(t0)
 			mb := peak()
+			stopLive()
 			stop()
 			if err != nil {
 				b.Fatal(err)
@@ -156,6 +158,37 @@ func profile(b *testing.B, name string) func() {
 	}
 }
 
+// liveProfile (H3_LIVEPROF=dir) collects every 100 ms while a
+// statement runs and writes the in-use heap profile of the largest live
+// heap seen: what the statement keeps, not what it churns.
+func liveProfile(b *testing.B, name string) func() {
+	dir := os.Getenv("H3_LIVEPROF")
+	if dir == "" {
+		return func() {}
+	}
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		var best float64
+		for {
+			select {
+			case <-done:
+				b.Logf("%s: largest live heap %.1f MB", name, best)
+				return
+			case <-time.After(100 * time.Millisecond):
+			}
+			runtime.GC()
+			if h := heapNow(); h > best {
+				best = h
+				writeProfile(b, "heap", dir+"/"+name+".live")
+			}
+		}
+	}()
+	return func() { close(done); wg.Wait() }
+}
+
 // writeAllocs writes the allocation profile so far (diff two with
 // pprof -base).
 func writeAllocs(b *testing.B, path string) {
@@ -165,6 +198,16 @@ func writeAllocs(b *testing.B, path string) {
 	}
 	defer h.Close()
 	_ = pprof.Lookup("allocs").WriteTo(h, 0)
+}
+
+func writeProfile(b *testing.B, kind, path string) {
+	h, err := os.Create(path)
+	if err != nil {
+		b.Error(err)
+		return
+	}
+	defer h.Close()
+	_ = pprof.Lookup(kind).WriteTo(h, 0)
 }
 
 // genRows streams n generated COPY text rows.

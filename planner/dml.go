@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/pggraph/pggraph/adapters"
@@ -315,23 +316,33 @@ func (w *writer) query(sql string) ([]*exec.Vec, []exec.Column, error) {
 		}
 		return vecs, prep.Columns, nil
 	}
-	res, err := prep.Execute(w.ctx, w.s.execSession(), w.params)
+	// batches are kept as they stream, their strings copied out of the
+	// scan's page buffers: a string value aliases its Arrow page, so
+	// keeping 1% of a table's rows would otherwise keep every page
+	var batches []*exec.Batch
+	_, err = prep.Stream(w.ctx, w.s.execSession(), w.params, func(b *exec.Batch, _ *time.Location) error {
+		for _, v := range b.Cols {
+			detachStrings(v, b.N)
+		}
+		batches = append(batches, b)
+		return nil
+	})
 	if err != nil {
 		return nil, nil, toWire(err)
 	}
-	return concatBatches(res, prep.Columns), prep.Columns, nil
+	return concatBatches(batches, prep.Columns), prep.Columns, nil
 }
 
-// concatBatches joins a result's batches into one vector per column.
-func concatBatches(res *exec.Result, cols []exec.Column) []*exec.Vec {
+// concatBatches joins result batches into one vector per column.
+func concatBatches(batches []*exec.Batch, cols []exec.Column) []*exec.Vec {
 	out := make([]*exec.Vec, len(cols))
 	for c, col := range cols {
 		t := exec.Type{OID: col.TypeOID, Mod: col.TypeMod}
-		if len(res.Batches) > 0 {
-			t = res.Batches[0].Cols[c].T
+		if len(batches) > 0 {
+			t = batches[0].Cols[c].T
 		}
-		parts := make([]*exec.Vec, 0, len(res.Batches))
-		for _, b := range res.Batches {
+		parts := make([]*exec.Vec, 0, len(batches))
+		for _, b := range batches {
 			if b.N > 0 {
 				parts = append(parts, batchVec(b, c))
 			}

@@ -3,6 +3,7 @@ package planner
 import (
 	"context"
 	"slices"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
@@ -156,6 +157,7 @@ func (w *writer) fetchRows(ti *tableInfo, addrs []uint64, cols []int) (*rows, er
 			if sel != nil {
 				v = v.Gather(sel)
 			}
+			detachStrings(v, v.N)
 			vecs[k] = v
 		}
 		parts = append(parts, vecs)
@@ -291,4 +293,30 @@ func batchVec(b *exec.Batch, c int) *exec.Vec {
 		idx[i] = int32(i)
 	}
 	return v.Gather(idx)
+}
+
+// detachStrings copies the first n string values of v (when it holds
+// strings) into one allocation of their own. exec's strings read from a
+// scan alias the Arrow page they came from: a statement keeping a few
+// rows of every page would otherwise keep the whole column in memory.
+func detachStrings(v *exec.Vec, n int) {
+	if v == nil || v.T.Kind() != exec.KStr || n == 0 {
+		return
+	}
+	n = min(n, len(v.S))
+	total := 0
+	for _, s := range v.S[:n] {
+		total += len(s)
+	}
+	var sb strings.Builder
+	sb.Grow(total)
+	for _, s := range v.S[:n] {
+		sb.WriteString(s)
+	}
+	arena := sb.String()
+	off := 0
+	for i, s := range v.S[:n] {
+		v.S[i] = arena[off : off+len(s)]
+		off += len(s)
+	}
 }
