@@ -40,6 +40,14 @@ func ArrowType(t Type) arrow.DataType {
 		return &arrow.FixedSizeBinaryType{ByteWidth: 16}
 	case OIDInterval:
 		return arrow.FixedWidthTypes.MonthDayNanoInterval
+	case OIDVector:
+		// pgvector columns are stored as fixed_size_list<float32>[n]
+		// (planner/ddl); a vector without a dimension as a list
+		item := arrow.Field{Name: "item", Type: arrow.PrimitiveTypes.Float32, Nullable: true}
+		if t.Mod > 0 {
+			return arrow.FixedSizeListOfField(t.Mod, item)
+		}
+		return arrow.ListOfField(item)
 	}
 	if t.IsArray() {
 		return arrow.ListOf(ArrowType(t.Elem()))
@@ -192,17 +200,43 @@ func vecFromArrow(arr arrow.Array, t Type) (*Vec, error) {
 			v.V[i] = Interval{Months: x.Months, Days: x.Days, Micros: x.Nanoseconds / 1000}
 		}
 		return v, nil
+	case *array.FixedSizeList:
+		// vector(n) storage: n float32 per row
+		if t.Kind() != KArray {
+			break
+		}
+		dims := int64(a.DataType().(*arrow.FixedSizeListType).Len())
+		et := t.Elem()
+		if t.OID == OIDVector {
+			et = TFloat4
+		}
+		for i := 0; i < n; i++ {
+			if v.IsNull(i) {
+				continue
+			}
+			lo := (int64(a.Offset()) + int64(i)) * dims
+			items, err := vecFromArrow(array.NewSlice(a.ListValues(), lo, lo+dims), et)
+			if err != nil {
+				return nil, err
+			}
+			v.A[i] = &Array{Elem: et, Items: items}
+		}
+		return v, nil
 	case *array.List:
+		et := t.Elem()
+		if t.OID == OIDVector {
+			et = TFloat4
+		}
 		for i := 0; i < n; i++ {
 			if v.IsNull(i) {
 				continue
 			}
 			lo, hi := a.ValueOffsets(i)
-			items, err := vecFromArrow(array.NewSlice(a.ListValues(), lo, hi), t.Elem())
+			items, err := vecFromArrow(array.NewSlice(a.ListValues(), lo, hi), et)
 			if err != nil {
 				return nil, err
 			}
-			v.A[i] = &Array{Elem: t.Elem(), Items: items, vector: t.OID == OIDInt2Vector || t.OID == OIDOidVector}
+			v.A[i] = &Array{Elem: et, Items: items, vector: t.OID == OIDInt2Vector || t.OID == OIDOidVector}
 		}
 		return v, nil
 	}
@@ -255,6 +289,25 @@ func appendToBuilder(b array.Builder, v *Vec) {
 		case *array.ListBuilder:
 			bb.Append(true)
 			appendToBuilder(bb.ValueBuilder(), v.A[i].Items)
+		case *array.FixedSizeListBuilder:
+			// vector(n): the value's dimension count was checked when it
+			// was cast to the column type; a short one is padded with
+			// NULLs rather than corrupting the array
+			bb.Append(true)
+			dims := int(bb.Type().(*arrow.FixedSizeListType).Len())
+			items := v.A[i].Items
+			vb := bb.ValueBuilder()
+			fb, isF32 := vb.(*array.Float32Builder)
+			for k := 0; k < dims; k++ {
+				switch {
+				case k >= items.N || items.IsNull(k):
+					vb.AppendNull()
+				case isF32 && items.T.Kind() == KFloat:
+					fb.Append(float32(items.F[k]))
+				default:
+					appendToBuilder(vb, sliceVec(items, k))
+				}
+			}
 		case *array.StringBuilder:
 			bb.Append(formatValue(v, i, nil))
 		default:

@@ -72,6 +72,16 @@ func AppendBinary(buf []byte, v *Vec, i int) ([]byte, error) {
 	if t.OID == OIDRecord {
 		return appendRecordBinary(buf, t, v.A[i])
 	}
+	if t.OID == OIDVector {
+		// vector_send: dimensions (int16), an unused int16, float4s
+		a := v.A[i]
+		buf = binary.BigEndian.AppendUint16(buf, uint16(a.Items.N))
+		buf = binary.BigEndian.AppendUint16(buf, 0)
+		for k := 0; k < a.Items.N; k++ {
+			buf = binary.BigEndian.AppendUint32(buf, math.Float32bits(float32(a.Items.F[k])))
+		}
+		return buf, nil
+	}
 	if t.Kind() == KStr {
 		return append(buf, v.S[i]...), nil
 	}

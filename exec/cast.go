@@ -56,6 +56,13 @@ func canCast(from, to Type, cc castContext) bool {
 		return true
 	case from.OID == OIDJSONB && (to.Kind() == KInt || to.Kind() == KFloat || to.OID == OIDNumeric || to.OID == OIDBool):
 		return cc == castExplicit
+	case to.OID == OIDVector && from.IsArray():
+		// pgvector: integer[], real[], double precision[], numeric[] → vector
+		e := from.Elem()
+		return cc >= castAssignment && (e.isInt() || e.Kind() == KFloat || e.OID == OIDNumeric)
+	case from.OID == OIDVector && to.IsArray():
+		// vector → real[] (implicit, as pgvector declares it)
+		return to.Elem().OID == OIDFloat4 || cc == castExplicit && (to.Elem().Kind() == KFloat || to.Elem().OID == OIDNumeric)
 	case from.IsArray() && to.IsArray():
 		return canCast(from.Elem(), to.Elem(), cc)
 	}
@@ -100,6 +107,9 @@ func castRows(ec *evalCtx, v, out *Vec, live []int32, explicit bool) error {
 	loc := time.UTC
 	if ec != nil && ec.loc != nil {
 		loc = ec.loc
+	}
+	if to.OID == OIDVector || from.OID == OIDVector {
+		return castVector(ec, v, out, live, explicit)
 	}
 	switch {
 	case from.OID == to.OID && to.Mod < 0 || from.OID == to.OID && to.Kind() != KNum && !to.isString():
@@ -365,4 +375,73 @@ func formatFloatDigits(f float64, bits int) string {
 		return strconv.FormatFloat(f, 'g', 6, 64)
 	}
 	return strconv.FormatFloat(f, 'g', 15, 64)
+}
+
+// castVector converts to and from pgvector's vector: vector(n) typmod
+// checks, numeric arrays to vector (no NULL, NaN or infinite elements),
+// vector to float arrays, and the text forms.
+func castVector(ec *evalCtx, v, out *Vec, live []int32, explicit bool) error {
+	from, to := v.T, out.T
+	loc := time.UTC
+	if ec != nil && ec.loc != nil {
+		loc = ec.loc
+	}
+	for _, i := range live {
+		switch {
+		case from.OID == OIDVector && to.OID == OIDVector:
+			if err := checkVectorDims(v.A[i].Items.N, to); err != nil {
+				return err
+			}
+			out.A[i] = v.A[i]
+		case to.OID == OIDVector && from.IsArray():
+			a := v.A[i]
+			items := NewVec(TFloat4, a.Items.N)
+			for k := 0; k < a.Items.N; k++ {
+				if a.Items.IsNull(k) {
+					return errf(CodeNullValueNotAllowed, "array must not contain nulls")
+				}
+				one := NewVec(TFloat4, 1)
+				if err := castRows(ec, sliceVec(a.Items, k), one, []int32{0}, explicit); err != nil {
+					return err
+				}
+				f := one.F[0]
+				if math.IsNaN(f) {
+					return errf("22000", "NaN not allowed in vector")
+				}
+				if math.IsInf(f, 0) {
+					return errf("22000", "infinite value not allowed in vector")
+				}
+				items.F[k] = f
+			}
+			if a.Items.N == 0 {
+				return errf("22000", "vector must have at least 1 dimension")
+			}
+			if err := checkVectorDims(a.Items.N, to); err != nil {
+				return err
+			}
+			out.A[i] = &Array{Elem: TFloat4, Items: items}
+		case from.OID == OIDVector && to.IsArray():
+			items := NewVec(to.Elem(), v.A[i].Items.N)
+			if err := castRows(ec, v.A[i].Items, items, allRows(items.N), explicit); err != nil {
+				return err
+			}
+			out.A[i] = &Array{Elem: to.Elem(), Items: items}
+		case from.OID == OIDVector:
+			if err := parseText(out, int(i), formatVector(v.A[i]), loc); err != nil {
+				return err
+			}
+		default:
+			if err := parseText(out, int(i), formatValue(v, int(i), loc), loc); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// sliceVec is row k of v as a one-row vector.
+func sliceVec(v *Vec, k int) *Vec {
+	one := NewVec(v.T, 1)
+	one.copyRow(0, v, k)
+	return one
 }

@@ -717,10 +717,10 @@ func init() {
 					}
 				}
 				dataType := FormatType(ct.OID, -1)
-				if ct.OID == OIDBpchar {
+				switch {
+				case ct.OID == OIDBpchar:
 					dataType = "character"
-				}
-				if ct.IsArray() {
+				case ct.IsArray():
 					dataType = "ARRAY"
 				}
 				var def any
@@ -936,7 +936,7 @@ func typeIONames(oid uint32) [4]string {
 		return [4]string{"record_in", "record_out", "record_recv", "record_send"}
 	}
 	switch oid {
-	case OIDNumeric, OIDDate, OIDTime, OIDTimestamp, OIDTimestamptz, OIDInterval, OIDUUID, OIDJSON, OIDJSONB, OIDVoid, OIDPgNodeTree:
+	case OIDNumeric, OIDDate, OIDTime, OIDTimestamp, OIDTimestamptz, OIDInterval, OIDUUID, OIDJSON, OIDJSONB, OIDVoid, OIDPgNodeTree, OIDVector:
 		return [4]string{ti.name + "_in", ti.name + "_out", ti.name + "_recv", ti.name + "_send"}
 	}
 	return [4]string{ti.name + "in", ti.name + "out", ti.name + "recv", ti.name + "send"}

@@ -111,6 +111,12 @@ func parseText(v *Vec, i int, s string, loc *time.Location) error {
 			s = s[:1]
 		}
 		v.S[i] = s
+	case OIDVector:
+		a, err := parseVector(s, t)
+		if err != nil {
+			return err
+		}
+		v.A[i] = a
 	case OIDInt2Vector, OIDOidVector:
 		// int2vectorin/oidvectorin: space-separated, 0-based
 		f := strings.Fields(s)
@@ -732,3 +738,61 @@ func parseArray(s string, elem Type, loc *time.Location) (*Array, error) {
 	}
 	return &Array{Elem: elem, Items: vec}, nil
 }
+
+// parseVector is pgvector's vector_in: '[1,2,3]' (white space around the
+// brackets and elements allowed), finite float4 elements, at least one
+// and at most 16000, and exactly the typmod's count when it has one.
+func parseVector(s string, t Type) (*Array, error) {
+	bad := func() (*Array, error) {
+		return nil, errf(CodeInvalidTextRepr, "invalid input syntax for type vector: \"%s\"", s)
+	}
+	x := strings.TrimSpace(s)
+	if !strings.HasPrefix(x, "[") || !strings.HasSuffix(x, "]") || len(x) < 2 {
+		return bad()
+	}
+	body := strings.TrimSpace(x[1 : len(x)-1])
+	if body == "" {
+		return nil, errf(codeDataException, "vector must have at least 1 dimension")
+	}
+	parts := strings.Split(body, ",")
+	if len(parts) > 16000 {
+		return nil, errf(CodeProgramLimitExceeded, "vector cannot have more than 16000 dimensions")
+	}
+	items := NewVec(TFloat4, len(parts))
+	for k, p := range parts {
+		p = strings.TrimSpace(p)
+		f, err := strconv.ParseFloat(p, 32)
+		if p == "" || strings.ContainsAny(p, " \t") {
+			return bad()
+		}
+		if err != nil {
+			if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+				return nil, errf(CodeNumericOutOfRange, "\"%s\" is out of range for type vector", p)
+			}
+			return bad()
+		}
+		if math.IsNaN(f) {
+			return nil, errf(codeDataException, "NaN not allowed in vector")
+		}
+		if math.IsInf(f, 0) {
+			return nil, errf(codeDataException, "infinite value not allowed in vector")
+		}
+		items.F[k] = f
+	}
+	if err := checkVectorDims(len(parts), t); err != nil {
+		return nil, err
+	}
+	return &Array{Elem: TFloat4, Items: items}, nil
+}
+
+// checkVectorDims enforces vector(n)'s dimension count.
+func checkVectorDims(n int, t Type) error {
+	if t.Mod > 0 && int32(n) != t.Mod {
+		return errf(codeDataException, "expected %d dimensions, not %d", t.Mod, n)
+	}
+	return nil
+}
+
+// codeDataException is SQLSTATE 22000 (pgvector's dimension and value
+// errors).
+const codeDataException = "22000"

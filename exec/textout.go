@@ -74,6 +74,9 @@ func formatValue(v *Vec, i int, loc *time.Location) string {
 		if t.OID == OIDRecord {
 			return formatRecord(v.A[i])
 		}
+		if t.OID == OIDVector {
+			return formatVector(v.A[i])
+		}
 		return formatArray(v.A[i], loc)
 	}
 	return ""
@@ -374,5 +377,20 @@ func quoteArrayElem(s string) string {
 		sb.WriteByte(s[i])
 	}
 	sb.WriteByte('"')
+	return sb.String()
+}
+
+// formatVector is pgvector's vector_out: [e1,e2,...] with each element's
+// shortest float4 form.
+func formatVector(a *Array) string {
+	var sb strings.Builder
+	sb.WriteByte('[')
+	for k := 0; k < a.Items.N; k++ {
+		if k > 0 {
+			sb.WriteByte(',')
+		}
+		sb.WriteString(formatFloat(a.Items.F[k], 32))
+	}
+	sb.WriteByte(']')
 	return sb.String()
 }

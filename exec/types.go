@@ -49,6 +49,10 @@ const (
 	OIDXid          uint32 = 28
 	OIDAclitem      uint32 = 1033
 	OIDAclitemArray uint32 = 1034
+	// OIDVector is pgvector's vector(n) (typmod = n). pgvector's type
+	// has no fixed OID (an extension type); pggraph has it built in, in
+	// pg_catalog, with this one (clients find it by typname).
+	OIDVector uint32 = 0x3000_0001
 	OIDOidVector    uint32 = 30
 	// information_schema domains (PostgreSQL 15 OIDs)
 	OIDCardinalNumber uint32 = 13221
@@ -154,6 +158,8 @@ var typeInfos = map[uint32]*typeInfo{
 	// columns (datfrozenxid, relacl) and compare and print as such
 	OIDXid:     {"xid", "xid", KInt, 4, 1011, 0, 'U', false},
 	OIDAclitem: {"aclitem", "aclitem", KStr, 12, OIDAclitemArray, 0, 'U', false},
+	// vector(n): a float4 array in the Vec (Array.Items), not an SQL array
+	OIDVector: {"vector", "vector", KArray, -1, 0, OIDFloat4, 'U', false},
 }
 
 func init() {
@@ -268,6 +274,10 @@ func FormatType(oid uint32, mod int32) string {
 			base, rest, _ := strings.Cut(ti.sqlName, " ")
 			return fmt.Sprintf("%s(%d) %s", base, mod, rest)
 		}
+	case OIDVector:
+		if mod > 0 {
+			return fmt.Sprintf("vector(%d)", mod)
+		}
 	}
 	return ti.sqlName
 }
@@ -285,7 +295,7 @@ var typeNames = map[string]uint32{
 	"interval": OIDInterval, "numeric": OIDNumeric, "decimal": OIDNumeric,
 	"regclass": OIDRegclass, "regtype": OIDRegtype, "regnamespace": OIDRegnamespace, "uuid": OIDUUID,
 	"unknown": OIDUnknown, "record": OIDRecord, "regproc": OIDRegproc,
-	"int2vector": OIDInt2Vector, "oidvector": OIDOidVector, "xid": OIDXid, "aclitem": OIDAclitem,
+	"int2vector": OIDInt2Vector, "oidvector": OIDOidVector, "xid": OIDXid, "aclitem": OIDAclitem, "vector": OIDVector,
 }
 
 // TypeModNumeric encodes numeric(p,s) as PostgreSQL's typmod.
@@ -488,4 +498,28 @@ func selectField(e Expr, name string) (Expr, error) {
 		}
 	}
 	return nil, errf(CodeUndefinedColumn, "could not identify column \"%s\" in record data type", name)
+}
+
+// VectorType is pgvector's vector(dims) (dims <= 0: vector without a
+// dimension).
+func VectorType(dims int) Type {
+	if dims <= 0 {
+		return Type{OIDVector, -1}
+	}
+	return Type{OIDVector, int32(dims)}
+}
+
+// vectorTypmod checks vector(n)'s modifier as pgvector does (22023
+// outside 1..16000) and returns the typmod (n).
+func vectorTypmod(mods []int64) (int32, error) {
+	if len(mods) != 1 {
+		return 0, errf(CodeInvalidParameterValue, "invalid type modifier")
+	}
+	if mods[0] < 1 {
+		return 0, errf(CodeInvalidParameterValue, "dimensions for type vector must be at least 1")
+	}
+	if mods[0] > 16000 {
+		return 0, errf(CodeInvalidParameterValue, "dimensions for type vector cannot exceed 16000")
+	}
+	return int32(mods[0]), nil
 }
