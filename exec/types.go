@@ -52,8 +52,8 @@ const (
 	// OIDVector is pgvector's vector(n) (typmod = n). pgvector's type
 	// has no fixed OID (an extension type); pggraph has it built in, in
 	// pg_catalog, with this one (clients find it by typname).
-	OIDVector uint32 = 0x3000_0001
-	OIDOidVector    uint32 = 30
+	OIDVector    uint32 = 0x3000_0001
+	OIDOidVector uint32 = 30
 	// information_schema domains (PostgreSQL 15 OIDs)
 	OIDCardinalNumber uint32 = 13221
 	OIDCharacterData  uint32 = 13224
