@@ -329,6 +329,9 @@ func (b *binder) resolveType(tn *q.TypeName) (Type, error) {
 }
 
 func (b *binder) bindTypeCast(tc *q.TypeCast, sc *scope) (Expr, error) {
+	if isIntervalTypmodCast(tc.TypeName) {
+		return b.bindIntervalTypmodCast(tc, sc)
+	}
 	t, err := b.resolveType(tc.TypeName)
 	if err != nil {
 		return nil, err

@@ -35,7 +35,6 @@ SELECT * FROM ROWS FROM (generate_series(1, 2), generate_series(1, 3));
 SELECT json_each('{"a": 1}');
 -- unsupported
 SELECT * FROM regexp_matches('abc', 'b', 'x');
--- unsupported
 SELECT interval '1' day;
 -- unsupported
 SELECT 2::numeric ^ 0.5::numeric * 0 + 'NaN'::numeric::int;

@@ -26,3 +26,19 @@ SELECT id, s.v FROM mt LEFT JOIN LATERAL string_to_table(g, 'x') s(v) ON true OR
 SELECT string_to_table('abc', NULL), string_to_table(NULL, ',');
 SELECT string_to_table('abc', '');
 SELECT string_to_table(1, 2);
+-- interval field qualifiers and precision on casts
+SELECT INTERVAL '1' DAY, interval '1 day 2 hours 3 minutes' hour to minute;
+SELECT INTERVAL '1' YEAR, INTERVAL '14' MONTH, INTERVAL '1.5' HOUR, INTERVAL '90' MINUTE, INTERVAL '3.25' SECOND, INTERVAL '2' DAY TO HOUR;
+SELECT INTERVAL '1 year 5 months 3 days' YEAR, INTERVAL '1 year 5 months 3 days' YEAR TO MONTH, INTERVAL '1 year 5 months 3 days 04:05:06.789' MONTH;
+SELECT INTERVAL '3 days 04:05:06.789' DAY, INTERVAL '3 days 04:05:06.789' DAY TO HOUR, INTERVAL '3 days 04:05:06.789' DAY TO MINUTE, INTERVAL '3 days 04:05:06.789' DAY TO SECOND;
+SELECT INTERVAL '3 days 04:05:06.789' HOUR, INTERVAL '3 days 04:05:06.789' MINUTE, INTERVAL '3 days 04:05:06.789' HOUR TO SECOND, INTERVAL '3 days 04:05:06.789' MINUTE TO SECOND;
+SELECT INTERVAL '1:30' MINUTE TO SECOND, INTERVAL '1:30' HOUR TO MINUTE, INTERVAL '1:30' DAY TO SECOND, INTERVAL '-1:30' MINUTE TO SECOND;
+SELECT INTERVAL '04:05:06.789' SECOND(1), interval(2) '1.23456 seconds', '1.5 seconds'::interval(0), INTERVAL '-04:05:06.789' HOUR;
+SELECT x::interval day, x::interval hour to minute FROM (VALUES (interval '1 day 03:04:05'), (interval '-2 days -01:02:03'), (NULL)) v(x);
+SELECT '5'::interval day;
+SELECT CAST('7' AS interval minute);
+SELECT INTERVAL '1 day' SECOND(7);
+SELECT INTERVAL '1' DAY + INTERVAL '2' HOUR;
+SELECT pg_typeof(INTERVAL '1' DAY);
+-- unsupported
+SELECT '{1 day}'::interval day[];
