@@ -156,4 +156,3 @@ func adjustInterval(v Interval, rng, prec int64) Interval {
 	}
 	return v
 }
-
