@@ -333,3 +333,36 @@ func TestMain(m *testing.M) {
 	}
 	os.Exit(m.Run())
 }
+
+// --auto-optimize-fragments accepts 0 (never) and thresholds >= 2; the
+// value reaches the write path's options unchanged.
+func TestServeAutoOptimizeFlag(t *testing.T) {
+	cases := []struct {
+		args    []string
+		want    int
+		wantErr bool
+	}{
+		{nil, 64, false},
+		{[]string{"--auto-optimize-fragments", "0"}, 0, false},
+		{[]string{"--auto-optimize-fragments", "8"}, 8, false},
+		{[]string{"--auto-optimize-fragments", "1"}, 0, true},
+		{[]string{"--auto-optimize-fragments", "-3"}, 0, true},
+	}
+	for _, c := range cases {
+		fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+		cfg := serveFlags(fs)
+		if err := parseFlags(fs, append([]string{"--data", t.TempDir()}, c.args...), func(string) (string, bool) { return "", false }); err != nil {
+			t.Fatal(err)
+		}
+		err := cfg.validate()
+		if c.wantErr {
+			if err == nil || !isUsageError(err) {
+				t.Fatalf("%v: err = %v, want a usage error", c.args, err)
+			}
+			continue
+		}
+		if err != nil || cfg.autoOptimize != c.want {
+			t.Fatalf("%v: autoOptimize=%d err=%v, want %d", c.args, cfg.autoOptimize, err, c.want)
+		}
+	}
+}

@@ -28,6 +28,7 @@ type serveConfig struct {
 	auth                                      *choiceValue
 	tlsSelfSigned, requireTLS                 bool
 	maxConns, maxMessage                      int
+	autoOptimize                              int
 	statementTimeout, idleInTxTimeout         time.Duration
 	shutdownGrace                             time.Duration
 	log                                       *logFlags
@@ -48,6 +49,7 @@ func serveFlags(fs *flag.FlagSet) *serveConfig {
 	fs.IntVar(&c.maxMessage, "max-message-size", 64<<20, "largest client message in bytes; larger ones get 54000 and are disconnected")
 	fs.DurationVar(&c.statementTimeout, "statement-timeout", 0, "default statement_timeout (0 = none)")
 	fs.DurationVar(&c.idleInTxTimeout, "idle-in-transaction-timeout", 0, "default idle_in_transaction_session_timeout (0 = none)")
+	fs.IntVar(&c.autoOptimize, "auto-optimize-fragments", 64, "after a commit leaves a table with this many fragments, compact it in the background (0 = never)")
 	fs.DurationVar(&c.shutdownGrace, "shutdown-grace", 30*time.Second, "on SIGINT/SIGTERM, how long running statements may finish")
 	c.log = addLogFlags(fs)
 	return c
@@ -68,6 +70,9 @@ func (c *serveConfig) validate() error {
 	}
 	if c.maxConns < 1 || c.maxMessage < 1024 {
 		return usagef("--max-connections must be >= 1 and --max-message-size >= 1024")
+	}
+	if c.autoOptimize < 0 || c.autoOptimize == 1 {
+		return usagef("--auto-optimize-fragments must be 0 (never) or >= 2")
 	}
 	return nil
 }
@@ -104,7 +109,10 @@ func init() {
 			return err
 		}
 		// The write path (coordinator + recovery) over the same store.
-		g, err := adapters.Open(ctx, root.Store(), adapters.Options{Actor: actor(), Location: root.Location()})
+		g, err := adapters.Open(ctx, root.Store(), adapters.Options{Actor: actor(), Location: root.Location(),
+			// Without compaction every small commit adds a fragment and
+			// each later commit's manifest work grows with the count.
+			AutoOptimizeFragments: cfg.autoOptimize})
 		if err != nil {
 			return &dataDirError{root.Location(), err}
 		}
