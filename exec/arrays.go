@@ -83,6 +83,12 @@ func (b *binder) bindIndirection(x *q.A_Indirection, sc *scope) (Expr, error) {
 		return nil, err
 	}
 	for _, ind := range x.Indirection {
+		if s := ind.GetString_(); s != nil {
+			if e, err = selectField(e, s.Sval); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		idx := ind.GetAIndices()
 		if idx == nil {
 			return nil, unsupported("field selection is not supported")

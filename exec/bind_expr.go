@@ -312,6 +312,12 @@ func (b *binder) resolveType(tn *q.TypeName) (Type, error) {
 			if mods[0] <= 24 {
 				t = TFloat4
 			}
+		case OIDVector:
+			m, err := vectorTypmod(mods)
+			if err != nil {
+				return Type{}, err
+			}
+			t.Mod = m
 		default:
 			return Type{}, unsupported("type modifier on %s is not supported", name)
 		}

@@ -487,26 +487,28 @@ func (b *binder) bindTargets(list []*q.Node, sc *scope, keepUnknown bool) ([]tar
 		var e Expr
 		var err error
 		if fc := rt.Val.GetFuncCall(); fc != nil && fc.Over == nil {
-			if name, ferr := funcName(fc.Funcname); ferr == nil && (name == "generate_series" || name == "unnest" || otherSRF(name) || name == "string_to_table") {
+			if name, ferr := funcName(fc.Funcname); ferr == nil && name == "string_to_table" {
+				// string_to_table(s, d [, n]) = unnest(string_to_array(s, d [, n]))
 				args, err := b.bindList(fc.Args, sc)
 				if err != nil {
 					return nil, err
 				}
-				if name == "string_to_table" {
-					// string_to_table(s, d [, n]) = unnest(string_to_array(s, d [, n]))
-					arr, err := b.funcByName("string_to_array", args)
-					if err != nil {
-						return nil, noFunction(name, args)
-					}
-					name, args = "unnest", []Expr{arr}
+				arr, err := b.funcByName("string_to_array", args)
+				if err != nil {
+					return nil, noFunction(name, args)
 				}
-				t, args, err := b.bindSRF(name, args)
+				t, args, err := b.bindSRF("unnest", []Expr{arr})
 				if err != nil {
 					return nil, err
 				}
-				call := &srfCall{name: name, args: args, t: t}
+				call := &srfCall{name: "unnest", args: args, t: t}
 				b.srfs = append(b.srfs, call)
 				e = &srfRef{call: call}
+			}
+		}
+		if e == nil {
+			if e, err = b.bindTargetSRF(rt.Val, sc); err != nil {
+				return nil, err
 			}
 		}
 		if e == nil {

@@ -49,7 +49,6 @@ SELECT n FROM u ORDER BY id FETCH FIRST 1 ROWS WITH TIES;
 SELECT * FROM ((SELECT 1 AS x) a JOIN (SELECT 2 AS y) b ON true) AS j;
 -- unsupported
 SELECT count(*) FROM u GROUP BY CUBE (v, n);
--- unsupported
 SELECT '1 day'::interval day to second;
 -- unsupported
 SELECT to_char(now(), 'IYYY-IW');
