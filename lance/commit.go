@@ -111,7 +111,9 @@ func (s *Staged) tryPublish(ctx context.Context, base *Dataset, next uint64) (*D
 	if err := base.store.PutIfAbsent(ctx, base.manifestKey(next), data); err != nil {
 		return nil, err
 	}
-	base.writeHint(ctx, next)
+	if next == 1 || next%hintInterval == 0 {
+		base.writeHint(ctx, next)
+	}
 	mf := publishedManifest(m, s.Txn, len(data))
 	if verifyPublished {
 		if err := checkPublished(mf, data); err != nil {
