@@ -102,8 +102,8 @@ type joinTable struct {
 	keyed bool // equi-join keys (else a nested loop)
 	table map[string][]int32
 	// single int key: the first row per key in itable, or in the direct
-	// table dense (key denseLo+i at i); inext chains further rows with
-	// the same key (-1 ends)
+	// table dense (key denseLo+i at i, holding row+1, 0 = none); inext
+	// chains further rows with the same key (-1 ends)
 	itable   map[int64]int32
 	inext    []int32
 	dense    []int32
@@ -119,7 +119,7 @@ func (jt *joinTable) free(rc *runCtx) {
 
 // build collects the right input and indexes it by its join keys.
 func (j *joinNode) build(ec *evalCtx) (*joinTable, error) {
-	rbuf, err := collect(ec, j.right)
+	rbuf, err := collectSized(ec, j.right, estimateRows(j.right))
 	if err != nil {
 		rbuf.free(ec.run)
 		return nil, err
@@ -160,18 +160,16 @@ func (j *joinNode) build(ec *evalCtx) (*joinTable, error) {
 		}
 		span := uint64(hi - lo)
 		if any && span < 1<<26 && span <= 16*uint64(right.N) {
-			// dense key range: a direct table instead of a hash map
+			// dense key range: a direct table instead of a hash map; it
+			// holds row+1 so that a fresh (zeroed) table is empty
 			dense := make([]int32, span+1)
-			for i := range dense {
-				dense[i] = -1
-			}
 			for r := right.N - 1; r >= 0; r-- {
 				if kv[0].IsNull(r) {
 					continue
 				}
 				k := kv[0].I[r] - lo
-				jt.inext[r] = dense[k]
-				dense[k] = int32(r)
+				jt.inext[r] = dense[k] - 1
+				dense[k] = int32(r) + 1
 			}
 			jt.dense, jt.denseLo = dense, lo
 			if err := reserve(int64(len(dense)) * 4); err != nil {
@@ -264,7 +262,7 @@ func (j *joinNode) probe(ec *evalCtx, jt *joinTable, lb *Batch, sc *probeScratch
 				if off >= span {
 					return
 				}
-				for r := dense[off]; r >= 0; r = inext[r] {
+				for r := dense[off] - 1; r >= 0; r = inext[r] {
 					li = append(li, int32(l))
 					ri = append(ri, r)
 				}

@@ -167,9 +167,36 @@ func typesOf(cols []colInfo) []Type {
 
 // collect runs p to completion into a buffer.
 func collect(ec *evalCtx, p plan) (*buffer, error) {
+	return collectSized(ec, p, -1)
+}
+
+// collectSized is collect with an estimate of the row count (-1 =
+// unknown): the columns are allocated once (up to 2M rows, so a wrong
+// estimate cannot hold much unaccounted memory) instead of grown by copying.
+func collectSized(ec *evalCtx, p plan, rows int64) (*buffer, error) {
 	buf := newBuffer(typesOf(p.columns()))
+	if rows > 0 {
+		buf.reserveRows(int(min(rows, 1<<21)))
+	}
 	err := p.run(ec, func(b *Batch) error { return buf.add(ec.run, b) })
 	return buf, err
+}
+
+// reserveRows sets the capacity of the (empty) buffer's fixed-width and
+// text columns to n rows.
+func (b *buffer) reserveRows(n int) {
+	for _, c := range b.cols {
+		switch c.T.Kind() {
+		case KInt:
+			c.I = make([]int64, 0, n)
+		case KFloat:
+			c.F = make([]float64, 0, n)
+		case KBool:
+			c.B = make([]bool, 0, n)
+		case KStr:
+			c.S = make([]string, 0, n)
+		}
+	}
 }
 
 func ctxErr(err error) bool {
