@@ -64,6 +64,21 @@
 // through a bounded channel, so decoding overlaps aggregation on two
 // cores; errors from either side, cancellation and early stops end both.
 //
+// Parallel aggregation: an aggregate whose input is a pipeline over a
+// table of at least 256K estimated rows (a scan under plain filters,
+// projections and inner/left hash-join probes) runs on min(GOMAXPROCS, 8)
+// workers. The scan's records are cut into 16K-row units dealt to the
+// workers round-robin by position; each worker converts, filters, probes
+// (the build side is built once and shared read-only; only columns read
+// above are materialized) and folds into its own partial groups. Partial
+// states merge in worker order and groups come out in first-appearance
+// order, as in a serial run. Eligible aggregates: count, sum, avg, min,
+// max, bool_and, bool_or, every (DISTINCT/ORDER BY aggregates and the
+// others stay serial). Float sums and averages may differ from a serial
+// run in the last bits (as in PostgreSQL's parallel plans) but are
+// deterministic for a worker count. Errors report the earliest failing
+// unit; cancellation and the memory budget apply to every worker.
+//
 // DML: MatchAddresses evaluates a WHERE expression over a table source
 // (overlay included) and returns the matching row addresses for
 // DELETE/UPDATE; CheckViolation evaluates a CHECK expression over
