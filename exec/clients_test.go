@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 
@@ -100,34 +101,19 @@ func has(rows [][]*string, vals ...string) bool {
 	return false
 }
 
-// jdbcSchema is the schema the pgjdbc DatabaseMetaData comparison runs
-// over: single and composite keys, UNIQUE constraints and indexes, foreign
-// keys with actions, defaults, comments and a table without a key.
-const jdbcSchema = `
-CREATE TABLE cat (id int PRIMARY KEY, code text UNIQUE NOT NULL, label varchar(20) DEFAULT 'none');
-CREATE TABLE item (
-  id int8 CONSTRAINT item_pk PRIMARY KEY,
-  cat_id int REFERENCES cat(id) ON DELETE CASCADE,
-  qty int NOT NULL DEFAULT 0 CHECK (qty >= 0),
-  price numeric(10,2),
-  sku char(8),
-  made timestamptz,
-  flag bool,
-  CONSTRAINT item_sku_uq UNIQUE (sku, cat_id)
-);
-CREATE TABLE tag (name text PRIMARY KEY, weight float8);
-CREATE TABLE item_tag (
-  tag text REFERENCES tag(name) ON UPDATE CASCADE,
-  item_id int8 REFERENCES item(id) ON DELETE SET NULL,
-  note text,
-  PRIMARY KEY (item_id, tag)
-);
-CREATE TABLE nokey (a int, b text);
-CREATE INDEX item_qty_idx ON item (qty);
-CREATE UNIQUE INDEX item_made_idx ON item (made, id);
-COMMENT ON TABLE item IS 'things we sell';
-COMMENT ON COLUMN item.qty IS 'on hand';
-`
+// jdbcSchema is the schema the pgjdbc DatabaseMetaData and tool query
+// comparisons run over (shared with internal/e2e's pgproxy test): single
+// and composite keys, UNIQUE constraints and indexes, foreign keys with
+// actions, defaults, serial and identity columns, comments and a table
+// without a key.
+func jdbcSchema(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile("../internal/e2e/testdata/clients/jdbc_metadata_schema.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
 
 // mirrorKeyOrder sets each mirrored primary key's column order to the
 // key's own (pg_index.indkey), which composite keys need.
@@ -239,7 +225,7 @@ func TestToolStartupQueries(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close(ctx)
-	if _, err := conn.Exec(ctx, jdbcSchema+`CREATE TABLE counter (id serial PRIMARY KEY, n bigint GENERATED ALWAYS AS IDENTITY);`); err != nil {
+	if _, err := conn.Exec(ctx, jdbcSchema(t)+`CREATE TABLE counter (id serial PRIMARY KEY, n bigint GENERATED ALWAYS AS IDENTITY);`); err != nil {
 		t.Fatal(err)
 	}
 	cat, err := mirror(ctx, conn)
