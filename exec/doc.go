@@ -138,12 +138,19 @@
 //     regexp_split_to_table in FROM (implicitly
 //     lateral when their arguments read earlier FROM items) and in the
 //     select list (run in lockstep as in PostgreSQL 10+);
-//     json(b)_each[_text] (key, value) in FROM.
+//     json(b)_each[_text] (key, value) in FROM;
+//     information_schema._pg_expandarray (pgjdbc's key queries): in FROM
+//     its columns x, n, in the select list a record whose fields
+//     (f(...)).x and (rec).x select (types.go RecordType: a record's
+//     shape travels in its typmod, as PostgreSQL's blessed records).
 //   - Types: bool, int2/int4/int8, float4/float8, numeric[(p,s)] (arbitrary
 //     precision, PostgreSQL's display scales), text, varchar(n), char(n),
 //     name, "char", bytea, uuid, json, jsonb, date, time, timestamp,
 //     timestamptz (session TimeZone), interval, oid, regclass, regtype,
-//     regnamespace, and one-dimensional arrays of these.
+//     regnamespace, and one-dimensional arrays of these; pgvector's
+//     vector(n) ('[1,2,3]' text form, binary send, casts from numeric
+//     arrays and to real[], stored as Arrow fixed_size_list<float32>[n]);
+//     record values of known shape; xid and aclitem in catalog columns.
 //   - Operators: + - * / % ^ |/ @ & | # ~ << >> with overflow (22003) and
 //     division by zero (22012); comparisons; AND/OR/NOT with three-valued
 //     logic; IS [NOT] NULL/TRUE/FALSE/UNKNOWN/DISTINCT FROM; BETWEEN
@@ -199,9 +206,15 @@
 //     pg_tables, pg_views, pg_matviews, pg_indexes, pg_publication_rel,
 //     pg_publication_namespace, pg_partitioned_table, pg_foreign_table,
 //     pg_foreign_server, pg_foreign_data_wrapper, pg_event_trigger,
-//     pg_language, pg_auth_members, pg_sequences, pg_statistic_ext_data
-//     (features pggraph lacks are present with PostgreSQL's columns and
-//     no rows); TableDef's constraint names, CHECK constraints, FK
+//     pg_language, pg_auth_members, pg_sequences, pg_statistic_ext_data,
+//     pg_depend (PostgreSQL's deptype rules: schema, row type,
+//     constraint, index, default and serial/identity sequence ownership,
+//     see syscat_depend.go), pg_stat_user_tables (no statistics: counters
+//     0) (features pggraph lacks are present with PostgreSQL's columns
+//     and no rows); each table's row type and its array type in pg_type
+//     (pg_class.reltype); pg_type.typinput/typoutput/typreceive/typsend
+//     name the type I/O functions ('array_in'::regproc) listed in
+//     pg_proc; TableDef's constraint names, CHECK constraints, FK
 //     actions and plain indexes show in pg_constraint, pg_index, pg_class
 //     and pg_get_constraintdef/pg_get_indexdef; psql 15's \d, \d+,
 //     \dt(+), \di(+), \ds, \dv, \dm, \df, \dn, \du, \dx, \dT, \dp, \dD
@@ -219,8 +232,8 @@
 // multidimensional arrays and array slices; collations other than "C";
 // bit-string literals; ORDER BY ... USING; TABLESAMPLE; ROWS FROM and
 // column definition lists; other set-returning functions
-// (pg_get_keywords, information_schema._pg_expandarray, string_to_table,
-// ...) and json(b)_each[_text] outside FROM or
+// (pg_get_keywords, string_to_table, ...); (rec).* and field
+// selection on records of unknown shape and json(b)_each[_text] outside FROM or
 // lateral to earlier items; SRFs in the
 // select list of aggregated or windowed queries; interval field
 // qualifiers; SEARCH/CYCLE clauses; data-modifying CTEs; FETCH ... WITH
@@ -241,14 +254,21 @@
 // CHECK expression as the catalog stores it (PostgreSQL re-deparses it
 // with inferred casts, e.g. "price > 0::numeric" for a numeric column);
 // relation sizes are 0; sequences appear only when the Catalog also
-// implements SequenceCatalog (pg_depend, and so psql's "Owned by", is
-// not generated).
+// implements SequenceCatalog, and pg_depend shows a column's sequence
+// ownership only when the Catalog fills ColumnDef.OwnedSequence;
+// built-in functions have no pg_description comments; pgvector's type
+// is built in (pg_catalog, fixed OID OIDVector) rather than an
+// extension's.
 //
 // # Testing
 //
 // psql_test.go runs psql 15's describe commands through the wire server
 // against the engine and against PostgreSQL over the same tables and
-// compares the printed text. prefetch_test.go and rowaddr_test.go cover
+// compares the printed text. clients_test.go does the same for pgjdbc's
+// DatabaseMetaData (../internal/e2e/testdata/clients/JdbcMetadata.java)
+// and DBeaver's/Metabase's catalog queries; vector_test.go checks
+// pgvector's documented behaviour (pgvector is not installed in the
+// PostgreSQL the tests start). prefetch_test.go and rowaddr_test.go cover
 // the pipeline and the hidden column.
 //
 // The differential harness (difftest_test.go) runs ../testdata/sql/*.sql
