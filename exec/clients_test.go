@@ -2,7 +2,10 @@ package exec
 
 import (
 	"context"
+	"fmt"
 	"os"
+	osexec "os/exec"
+	"sort"
 	"strings"
 	"testing"
 
@@ -115,6 +118,65 @@ func jdbcSchema(t *testing.T) string {
 	return string(b)
 }
 
+// TestJdbcMetadata runs pgjdbc's DatabaseMetaData calls
+// (../internal/e2e/testdata/clients/JdbcMetadata.java) against PostgreSQL
+// 15 and against the engine behind the wire server over the same schema,
+// and requires the same transcript.
+func TestJdbcMetadata(t *testing.T) {
+	const jar = "/usr/share/java/postgresql.jar"
+	if _, err := osexec.LookPath("java"); err != nil {
+		t.Fatalf("java not installed (apt-get install -y openjdk-17-jdk-headless libpostgresql-jdbc-java): %v", err)
+	}
+	srv := startPG(t)
+	ctx := context.Background()
+	admin, err := srv.Connect(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close(ctx)
+	const db = "jdbcmeta"
+	for _, s := range []string{"DROP DATABASE IF EXISTS " + db, "CREATE DATABASE " + db} {
+		if _, err := admin.Exec(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	conn, err := pgx.Connect(ctx, srv.ConnString(db))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, jdbcSchema(t)); err != nil {
+		t.Fatal(err)
+	}
+	cat, err := mirror(ctx, conn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := mirrorKeyOrder(ctx, conn, cat); err != nil {
+		t.Fatal(err)
+	}
+	if err := mirrorOwnership(ctx, conn, cat); err != nil {
+		t.Fatal(err)
+	}
+	ours := serveEngine(t, &Engine{Catalog: cat})
+	run := func(host, port string) string {
+		c := osexec.Command("java", "-cp", jar, "../internal/e2e/testdata/clients/JdbcMetadata.java")
+		c.Env = append(os.Environ(), "PGHOST="+host, "PGPORT="+port, "PGUSER=postgres", "PGDATABASE="+db)
+		out, err := c.CombinedOutput()
+		if err != nil || !strings.HasSuffix(strings.TrimSpace(string(out)), "OK") {
+			t.Fatalf("JdbcMetadata against %s:%s: %v\n%s", host, port, err, out)
+		}
+		return string(out)
+	}
+	want := run("127.0.0.1", fmt.Sprint(srv.Port))
+	f := strings.Fields(ours)
+	host, port := strings.TrimPrefix(f[0], "host="), strings.TrimPrefix(f[1], "port=")
+	got := run(host, port)
+	if got != want {
+		t.Errorf("DatabaseMetaData transcripts differ (-PostgreSQL +engine):\n%s", lineDiff(want, got))
+	}
+}
+
 // mirrorKeyOrder sets each mirrored primary key's column order to the
 // key's own (pg_index.indkey), which composite keys need.
 func mirrorKeyOrder(ctx context.Context, conn *pgx.Conn, cat *MemCatalog) error {
@@ -139,6 +201,34 @@ func mirrorKeyOrder(ctx context.Context, conn *pgx.Conn, cat *MemCatalog) error 
 	return rows.Err()
 }
 
+// lineDiff lists the sections whose lines differ.
+func lineDiff(want, got string) string {
+	split := func(s string) map[string]string {
+		m := map[string]string{}
+		var title string
+		for _, l := range strings.Split(s, "\n") {
+			if strings.HasPrefix(l, "## ") {
+				title = l
+			}
+			m[title] += l + "\n"
+		}
+		return m
+	}
+	w, g := split(want), split(got)
+	var out strings.Builder
+	var titles []string
+	for k := range w {
+		titles = append(titles, k)
+	}
+	sort.Strings(titles)
+	for _, k := range titles {
+		if w[k] != g[k] {
+			fmt.Fprintf(&out, "--- PostgreSQL\n%s+++ engine\n%s\n", w[k], g[k])
+		}
+	}
+	return out.String()
+}
+
 // TestRecordFunctions compares record-valued set-returning functions and
 // field selection with PostgreSQL: pgjdbc's _pg_expandarray in FROM, in
 // the select list (lockstep with other SRFs), through a subquery column,
@@ -160,6 +250,11 @@ func TestRecordFunctions(t *testing.T) {
 		`SELECT * FROM information_schema._pg_expandarray('{}'::int[])`,
 		`SELECT x, n FROM information_schema._pg_expandarray('1 2 3'::int2vector) ORDER BY n DESC`,
 		`SELECT a.attname FROM (VALUES ('1 3'::int2vector)) v(k), LATERAL (SELECT 'c' || e.x AS attname FROM information_schema._pg_expandarray(v.k) e) a`,
+		`SELECT (information_schema._pg_expandarray(ARRAY[7,8])).n, (information_schema._pg_expandarray(ARRAY[7,8])).x ORDER BY 1`,
+		`SELECT (s.k).x, (s.k).n FROM (SELECT information_schema._pg_expandarray(ARRAY[3,1,2]) AS k) s WHERE (s.k).x > 1 ORDER BY 2`,
+		`SELECT (information_schema._pg_expandarray('1 2 3'::int2vector)).x`,
+		`SELECT (s.k).nosuch FROM (SELECT information_schema._pg_expandarray(ARRAY[1]) AS k) s`,
+		`SELECT (s.a).x FROM (SELECT 1 AS a) s`,
 	} {
 		want := pgRun(ctx, conn, sql)
 		got, gerr := eng.Query(ctx, sess, sql)
