@@ -130,7 +130,7 @@ func (b *binder) bindExpr(n *q.Node, sc *scope) (Expr, error) {
 		}
 		return arg, nil
 	case *q.Node_RowExpr:
-		return nil, unsupported("row constructors are not supported")
+		return b.bindRowValue(x.RowExpr.Args, sc)
 	case *q.Node_GroupingFunc:
 		return nil, unsupported("GROUPING() is not supported")
 	case *q.Node_List:
@@ -177,6 +177,9 @@ func (b *binder) bindColumnRef(cr *q.ColumnRef, sc *scope) (Expr, error) {
 		if Code(err) == CodeUndefinedColumn && table == "" && len(parts) == 1 {
 			// a whole-row reference to a table alias
 			if sc.hasAlias(name) {
+				if r, rerr := b.wholeRowRef(name, sc); rerr != nil || r != nil {
+					return r, rerr
+				}
 				return nil, unsupported("whole-row references are not supported")
 			}
 		}

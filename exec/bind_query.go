@@ -274,6 +274,9 @@ func (b *binder) bindQuery(sel *q.SelectStmt, outer *scope) (*bound, error) {
 			cols = append(cols, colInfo{name: "?sort?", t: o.e.Type()})
 			idx = len(exprs) - 1
 		}
+		if cols[idx].t.OID == OIDJSON {
+			return nil, errf(CodeUndefinedFunction, "could not identify an ordering operator for type json")
+		}
 		keys = append(keys, makeSortKey(o.sort, idx))
 	}
 	var distinctKeys []int
@@ -515,6 +518,9 @@ func (b *binder) bindTargets(list []*q.Node, sc *scope, keepUnknown bool) ([]tar
 			if e, err = b.bindExprCtx(rt.Val, sc, ""); err != nil {
 				return nil, err
 			}
+		}
+		if err := checkRecordOutput(e); err != nil {
+			return nil, err
 		}
 		if e.Type().OID == OIDUnknown && !keepUnknown {
 			if e, err = b.coerce(e, TText, castImplicit, ""); err != nil {

@@ -128,8 +128,19 @@ func sortJSONB(o *jsonObject) {
 	o.vals = nv
 }
 
+// jsonRaw is a json or jsonb value embedded in a value being converted
+// to JSON: json output keeps its text, jsonb output normalizes it.
+type jsonRaw string
+
 func writeJSONB(b *bytes.Buffer, v any) {
 	switch x := v.(type) {
+	case jsonRaw:
+		d, err := decodeJSON(string(x))
+		if err != nil {
+			b.WriteString(string(x))
+			return
+		}
+		writeJSONB(b, d)
 	case *jsonObject:
 		sortJSONB(x)
 		b.WriteByte('{')
@@ -213,6 +224,8 @@ func jsonText(v any, jsonb bool) string {
 
 func writeJSONCompact(b *bytes.Buffer, v any) {
 	switch x := v.(type) {
+	case jsonRaw:
+		b.WriteString(string(x))
 	case *jsonObject:
 		b.WriteByte('{')
 		for i, k := range x.keys {

@@ -15,11 +15,11 @@ func jsonValueOf(v *Vec, i int, loc *time.Location) any {
 	}
 	switch v.T.OID {
 	case OIDJSON, OIDJSONB:
-		d, err := decodeJSON(v.S[i])
-		if err != nil {
+		if !validJSON(v.S[i]) {
 			return v.S[i]
 		}
-		return d
+		// embedded verbatim in json output, normalized in jsonb
+		return jsonRaw(v.S[i])
 	case OIDBool:
 		return v.B[i]
 	case OIDInt2, OIDInt4, OIDInt8, OIDOid, OIDFloat4, OIDFloat8, OIDNumeric:
@@ -28,8 +28,17 @@ func jsonValueOf(v *Vec, i int, loc *time.Location) any {
 			return s
 		}
 		return json.Number(s)
-	case OIDTimestamp, OIDTimestamptz:
+	case OIDTimestamp:
 		return strings.Replace(formatValue(v, i, loc), " ", "T", 1)
+	case OIDTimestamptz:
+		// ISO 8601 with a full ±hh:mm offset, as PostgreSQL's JSON encoding
+		s := strings.Replace(formatValue(v, i, loc), " ", "T", 1)
+		if k := strings.LastIndexAny(s, "+-"); k > 0 && len(s)-k == 3 {
+			s += ":00"
+		}
+		return s
+	case OIDRecord:
+		return jsonRecordValue(v, i, loc)
 	}
 	if v.T.IsArray() {
 		a := v.A[i]
@@ -518,9 +527,12 @@ func jsonbConcatKernel(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
 // jsonAggAcc is json_agg / jsonb_agg.
 type jsonAggAcc struct {
 	jsonb bool
-	vals  [][]any
-	has   []bool
-	t     Type
+	// structured: array or record inputs, which json_agg separates with
+	// ", \n " as PostgreSQL does
+	structured bool
+	vals       [][]any
+	has        []bool
+	t          Type
 }
 
 func jsonAgg(b *binder, args []Expr, jsonb bool) (Type, func() accum, []Expr, error) {
@@ -534,7 +546,8 @@ func jsonAgg(b *binder, args []Expr, jsonb bool) (Type, func() accum, []Expr, er
 	if jsonb {
 		t = TJSONB
 	}
-	return t, func() accum { return &jsonAggAcc{jsonb: jsonb, t: t} }, args, nil
+	structured := args[0].Type().IsArray() || args[0].Type().OID == OIDRecord
+	return t, func() accum { return &jsonAggAcc{jsonb: jsonb, t: t, structured: structured} }, args, nil
 }
 
 func (j *jsonAggAcc) update(ec *evalCtx, args []*Vec, rows, gids []int32, ng int) error {
@@ -569,6 +582,9 @@ func (j *jsonAggAcc) result(n int) (*Vec, error) {
 		for i, v := range j.vals[g] {
 			if i > 0 {
 				b.WriteString(", ")
+				if j.structured && v != nil {
+					b.WriteString("\n ")
+				}
 			}
 			writeJSONCompact(&b, v)
 		}

@@ -7,8 +7,6 @@ SELECT * FROM u LEFT JOIN LATERAL (SELECT u.n * 2 AS d) s ON true;
 SELECT v, count(*) FROM u GROUP BY ROLLUP (v);
 -- unsupported
 SELECT v, count(*) FROM u GROUP BY GROUPING SETS ((v), ());
--- unsupported
-SELECT ROW(1, 2);
 SELECT (1, 2) = ANY(SELECT 1, 2);
 -- unsupported
 SELECT mode() WITHIN GROUP (ORDER BY n) FROM u;

@@ -54,6 +54,4 @@ SELECT a, b FROM rv WHERE (a + 1, b * 2) IN (SELECT x + 1, y * 2 FROM rn) ORDER 
 -- unsupported
 SELECT ROW(1, 2) ~ ROW(1, 2);
 -- unsupported
-SELECT ROW(a, b) FROM rv;
--- unsupported
 SELECT rv FROM rv;
