@@ -110,16 +110,21 @@
 //     functions incl. WITH ORDINALITY), WHERE, GROUP BY (expressions, ordinals, output names, (),
 //     primary-key functional dependency), HAVING, window functions, ORDER
 //     BY (ordinals, output names, expressions; ASC/DESC; NULLS FIRST/LAST
-//     with PostgreSQL's defaults), LIMIT/OFFSET/FETCH FIRST, DISTINCT and
+//     with PostgreSQL's defaults), LIMIT/OFFSET/FETCH FIRST [WITH TIES], DISTINCT and
 //     DISTINCT ON; FOR UPDATE/SHARE are accepted (snapshot reads).
 //   - Joins: [INNER], LEFT, RIGHT, FULL, CROSS, comma; ON, USING, NATURAL;
-//     LATERAL subqueries and functions as comma items (re-executed per
-//     left row);
+//     LATERAL subqueries and functions as comma items and as the right
+//     side of [INNER|CROSS|LEFT] JOIN ... ON (re-executed per left row;
+//     a function reading the left side is implicitly lateral; RIGHT/FULL
+//     answer 42P10 as PostgreSQL); aliases on JOIN expressions
+//     ((a JOIN b USING (id)) AS j(c1, ...));
 //     hash join on equi-keys with residual predicates, nested loop
 //     otherwise.
 //   - UNION / INTERSECT / EXCEPT [ALL] with PostgreSQL's type unification;
 //     VALUES lists.
-//   - Subqueries: scalar, EXISTS, IN / NOT IN, op ANY/ALL, ARRAY(...);
+//   - Subqueries: scalar, EXISTS, IN / NOT IN, op ANY/ALL, ARRAY(...),
+//     also with a row on the left ((a, b) IN (SELECT x, y), (a, b) op
+//     ANY/ALL (...), (a, b) op (SELECT x, y));
 //     correlated ones are re-executed per outer row.
 //   - WITH and WITH RECURSIVE (UNION and UNION ALL, iteration cap).
 //   - Aggregates: count, sum, avg, min, max, bool_and, bool_or, every,
@@ -131,14 +136,16 @@
 //     cume_dist, ntile, lag, lead, first_value, last_value, nth_value,
 //     and every aggregate above (with FILTER) over PARTITION BY / ORDER BY
 //     (inline or named in a WINDOW clause)
-//     with ROWS frames (UNBOUNDED/CURRENT ROW/n PRECEDING|FOLLOWING) and
-//     RANGE frames without offsets.
+//     with ROWS, GROUPS and RANGE frames (UNBOUNDED/CURRENT ROW/offset
+//     PRECEDING|FOLLOWING; RANGE offsets on integer, numeric, float,
+//     date/time/timestamp[tz] (interval offsets) and interval keys) and
+//     EXCLUDE CURRENT ROW/GROUP/TIES/NO OTHERS.
 //   - Set-returning functions generate_series, unnest,
 //     json(b)_array_elements[_text], json(b)_object_keys, regexp_matches,
-//     regexp_split_to_table in FROM (implicitly
+//     regexp_split_to_table, string_to_table in FROM (implicitly
 //     lateral when their arguments read earlier FROM items) and in the
 //     select list (run in lockstep as in PostgreSQL 10+);
-//     json(b)_each[_text] (key, value) in FROM;
+//     json(b)_each[_text] (key, value) in FROM (also lateral);
 //     information_schema._pg_expandarray (pgjdbc's key queries): in FROM
 //     its columns x, n, in the select list a record whose fields
 //     (f(...)).x and (rec).x select (types.go RecordType: a record's
@@ -156,19 +163,26 @@
 //     logic; IS [NOT] NULL/TRUE/FALSE/UNKNOWN/DISTINCT FROM; BETWEEN
 //     [SYMMETRIC]; IN; LIKE/ILIKE (backslash escape), SIMILAR TO, ~ ~* !~
 //     !~* (RE2 syntax: back-references or look-around fail with 2201B);
-//     || for text, arrays and jsonb; -> ->> #> #>> ? @> <@ on json/jsonb;
+//     || for text, arrays and jsonb; -> ->> #> #>> ? ?| ?& @> <@ - #- on
+//     json/jsonb (jsonb - text|text[]|int);
 //     @> <@ && on arrays; date/time/interval arithmetic; AT TIME ZONE.
-//   - Row comparisons (a, b) op (c, d) for = <> < <= > >=, row IN
-//     lists, row IS [NOT] NULL.
+//   - Row comparisons (a, b) op (c, d) for = <> < <= > >= (keyset
+//     pagination with $n), row IN lists and subqueries, row IS [NOT]
+//     NULL and IS [NOT] DISTINCT FROM, with PostgreSQL's NULL rules;
+//     ROW(...) values and whole-row references (t) as records
+//     (bind_record.go).
+//   - Interval field qualifiers and precision on casts: INTERVAL '1'
+//     DAY, x::interval hour to minute, interval(3) (PostgreSQL's typmod,
+//     truncation and bare-number rules; bind_interval.go).
 //   - CASE, COALESCE, NULLIF, GREATEST, LEAST, CAST / :: (PostgreSQL text
 //     input and output formats), ARRAY[...], subscripts.
 //   - Functions: length, char_length, octet_length, bit_length, lower,
 //     upper, initcap, substr, substring (incl. regex form), left, right,
 //     lpad, rpad, trim/btrim/ltrim/rtrim, replace, translate, repeat,
 //     reverse, position, strpos, starts_with, split_part, concat,
-//     concat_ws, format (%s %I %L), quote_ident, quote_literal,
+//     concat_ws, format (%[n$][-][width|*|*n$] with s I L), quote_ident, quote_literal,
 //     quote_nullable, md5, ascii, chr, to_hex, regexp_replace,
-//     regexp_match, regexp_split_to_array, string_to_array,
+//     regexp_match, regexp_split_to_array, string_to_array (with null string),
 //     array_to_string, array_remove, encode/decode (hex, base64), sha256; abs, round, trunc, ceil, ceiling,
 //     floor, sign, sqrt, cbrt, exp, ln, log, log10, power, pow, mod, div,
 //     pi, degrees, radians, sin, cos, tan, asin, acos, atan, atan2, gcd,
@@ -177,10 +191,13 @@
 //     current_timestamp, current_date, localtimestamp, date_trunc,
 //     extract, date_part, make_date, to_timestamp, to_char (timestamps,
 //     dates: YYYY YY MM DD DDD D Q HH24 HH12 HH MI SS MS US AM/PM Month
-//     Mon Day Dy with FM and quoted text), age, justify_days,
+//     Mon Day Dy with FM and quoted text; numbers: 9 0 . D , G S MI PL SG
+//     PR L V RN FM with '#' overflow (tochar_num.go); intervals: YYYY MM
+//     DD HH24 HH12 MI SS MS US AM), age, justify_days,
 //     justify_hours, isfinite, timezone; json_build_object,
 //     jsonb_build_object, json_build_array, jsonb_build_array, to_json,
-//     to_jsonb, json(b)_typeof, json(b)_array_length; array_length,
+//     to_jsonb, row_to_json, json(b)_typeof, json(b)_array_length,
+//     jsonb_set, jsonb_insert, jsonb_strip_nulls, json_strip_nulls; array_length,
 //     array_upper, array_lower, cardinality, array_append, array_prepend,
 //     array_cat, array_position, array_ndims, array_dims; version, current_database, current_user,
 //     session_user, current_schema, current_schemas, pg_backend_pid,
@@ -224,26 +241,25 @@
 //
 // # Answered with 0A000 (feature_not_supported)
 //
-// LATERAL inside JOIN ... ON (LEFT JOIN LATERAL); GROUPING SETS/ROLLUP/CUBE and GROUPING(); row
-// values (ROW(...) as a column, rows against subqueries); ordered-set aggregates other than
+// NATURAL/USING joins with a LATERAL item; GROUPING SETS/ROLLUP/CUBE and GROUPING(); a base
+// table's whole-row reference as a result column (PostgreSQL types it as the table's row
+// type; inside expressions such as row_to_json(t) it works) and nested records; ordered-set aggregates other than
 // percentile_cont/percentile_disc (mode, hypothetical-set);
-// GROUPS frames, frame exclusion, RANGE
-// frames with offsets; DISTINCT or ORDER BY inside window aggregates;
+// DISTINCT or ORDER BY inside window aggregates (PostgreSQL answers 0A000 too);
 // multidimensional arrays and array slices; collations other than "C";
 // bit-string literals; ORDER BY ... USING; TABLESAMPLE; ROWS FROM and
 // column definition lists; other set-returning functions
-// (pg_get_keywords, string_to_table, ...); (rec).* and field
-// selection on records of unknown shape and json(b)_each[_text] outside FROM or
-// lateral to earlier items; SRFs in the
+// (pg_get_keywords, ...); (rec).* and field
+// selection on records of unknown shape and json(b)_each[_text] in the
+// select list; SRFs in the
 // select list of aggregated or windowed queries; interval field
-// qualifiers; SEARCH/CYCLE clauses; data-modifying CTEs; FETCH ... WITH
-// TIES; aliases on JOIN expressions; whole-row references; SELECT INTO;
+// qualifiers outside casts (column types, arrays); SEARCH/CYCLE clauses;
+// data-modifying CTEs; SELECT INTO;
 // EXPLAIN and non-SELECT statements (the planner owns DML/DDL); regexp
-// flags other than g and i; format() widths and %-flags; numeric NaN or
+// flags other than g and i; numeric NaN or
 // Infinity to integer; generate_series over floats; sum/avg over
-// interval; to_char patterns other than those listed and to_char of
-// numbers and intervals; the PostgreSQL built-ins listed in
-// knownPostgresFunction (mode, corr, jsonb_set, set_config,
+// interval; to_char patterns other than those listed (EEEE, TH, ...); the PostgreSQL built-ins listed in
+// knownPostgresFunction (mode, corr, set_config,
 // pg_advisory_xact_lock and shared advisory locks,
 // nextval, pg_get_keywords, ...) and types listed in knownPostgresType (money,
 // inet, ranges, tsvector, ...). An unknown function name answers 42883 as in PostgreSQL.
