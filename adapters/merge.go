@@ -64,8 +64,9 @@ import (
 //
 // Every conflict is collected and reported at once as a 40001 whose
 // cause is a *MergeConflictError naming the tables (IsMergeConflict);
-// nothing is written. Merging never validates foreign keys, UNIQUE or
-// CHECK constraints across the two sides' changes (the SQL layer's).
+// nothing is written. Constraints across the two sides' changes (foreign
+// keys, UNIQUE, CHECK) are the SQL layer's: a MergeCheck it registered
+// (merge_check.go) sees the merged result before anything is written.
 // Cost: O(history) to find the bases, O(changed fragments) to diff, and
 // a scan of the target table for every replayed table with deletions or
 // a primary key.
@@ -176,7 +177,7 @@ func (w *mergeWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite) e
 	pw.ReadSet.Head = target.Commit.ID
 	pw.Lineage.MergedParent = source.Commit.ID
 	p := &mergePlan{w: w, pw: pw, target: target, targetLB: lanceBranchOf(w.into), sourceLB: lanceBranchOf(w.from),
-		staged: map[graph.TableKey]*lance.Staged{}, plans: map[graph.TableKey]*tableOps{}}
+		staged: map[graph.TableKey]*lance.Staged{}, plans: map[graph.TableKey]*tableOps{}, rows: map[graph.TableKey]*MergedRows{}}
 	for _, s := range source.State.Tables {
 		if err := p.table(ctx, s, sb, tb); err != nil {
 			return err
@@ -187,6 +188,11 @@ func (w *mergeWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite) e
 		sort.Slice(p.conflicts, func(i, j int) bool { return p.conflicts[i].Table < p.conflicts[j].Table })
 		ce := &MergeConflictError{From: w.from, Into: w.into, Conflicts: p.conflicts}
 		return protocol.Errorf(protocol.KindReadSetChanged, ce, "%s", ce.Error())
+	}
+	if check := mergeCheckOf(w.g); check != nil {
+		if err := check(ctx, p.result()); err != nil {
+			return err
+		}
 	}
 	if len(pw.Delta.Registrations) > 0 && source.State.Schema.NextID > target.State.Schema.NextID {
 		pw.Delta.NextID = source.State.Schema.NextID
@@ -206,6 +212,7 @@ type mergePlan struct {
 	targetLB, sourceLB string
 	staged             map[graph.TableKey]*lance.Staged
 	plans              map[graph.TableKey]*tableOps
+	rows               map[graph.TableKey]*MergedRows // replayed deltas (merge checks)
 	conflicts          []MergeConflict
 }
 
@@ -454,6 +461,11 @@ func (p *mergePlan) replay(ctx context.Context, onto graph.TableEntry, base, src
 	}
 	ops := &tableOps{inserts: inserts, deletes: dels}
 	k := onto.Key()
+	mr := &MergedRows{Deleted: dels}
+	if len(inserts) > 0 {
+		mr.Added = inserts[0]
+	}
+	p.rows[k] = mr
 	p.pw.Delta.Updates = append(p.pw.Delta.Updates, protocol.TableUpdate{Table: k, Branch: p.targetLB})
 	p.pw.ReadSet.AddTable(p.target.State, k, true)
 	if onto.Branch != p.targetLB {

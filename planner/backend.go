@@ -35,6 +35,7 @@ func (b *Backend) NewSession(_ context.Context, info wire.SessionInfo) (wire.Ses
 			b.locks = exec.NewAdvisoryLocks()
 		}
 		b.seqs = seq.Open(b.Graph.Root.Store())
+		adapters.SetMergeCheck(b.Graph, b.checkMerge)
 	})
 	s := &session{g: b.Graph, root: b.Graph.Root, maxReprepare: b.MaxReprepare, info: info, memLimit: b.MemoryLimit,
 		cats: map[catKey]*catalog{}, seqs: b.seqs, seqSess: seq.NewSession(), tables: &b.tables}

@@ -126,6 +126,19 @@
 // autocommit statement.) A syntax error is still 42601, as PostgreSQL
 // reports it first.
 //
+// # Branch merges
+//
+// graph.merge (planner/graphsql → adapters.Graph.Merge) is checked
+// against the SQL constraints before it publishes: the Backend registers
+// checkMerge (adapters.SetMergeCheck), which queries the merged result —
+// the target's tables with the merge's catalog and each replayed table's
+// deletions and additions as a pending state — for duplicate PRIMARY
+// KEY/UNIQUE/unique-index keys (23505 naming the constraint and key),
+// CHECK violations (23514) and rows without their referenced row
+// (23503, worded after the side that caused it), for every table the
+// merge changes and every foreign key into or out of one. A violation
+// refuses the merge: nothing is published.
+//
 // # COPY FROM and memory
 //
 // In autocommit, COPY FROM streams: batches of rows are converted and

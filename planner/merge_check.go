@@ -1,0 +1,208 @@
+package planner
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/pggraph/pggraph/adapters"
+	"github.com/pggraph/pggraph/exec"
+	"github.com/pggraph/pggraph/graph"
+	"github.com/pggraph/pggraph/wire"
+)
+
+// checkMerge validates a graph branch merge (graph.merge) against the
+// SQL constraints before it publishes (adapters.SetMergeCheck): the
+// merged result — the target's tables with the merge's catalog applied
+// and each replayed table's deletions and additions as a pending state
+// — is queried with exec for what the two sides' changes could break
+// together. For every table the merge changes: PRIMARY KEY, UNIQUE and
+// unique indexes (23505 naming the constraint and the key) and CHECK
+// (23514); for every foreign key whose table or referenced table the
+// merge changes: rows without their referenced row (23503, reported as
+// PostgreSQL reports the side that caused it: an added row "insert or
+// update on table …", a target row whose parent the merge deletes
+// "update or delete on table … is still referenced"). One query per
+// constraint over the merged table: a merge costs a scan of what it
+// touches.
+func (b *Backend) checkMerge(ctx context.Context, m *adapters.MergeResult) error {
+	cat, err := buildCatalog(ctx, b.Graph.Root, m.Merged, nil, &b.tables)
+	if err != nil {
+		return err
+	}
+	pend := newPendingState()
+	for k, rows := range m.Rows {
+		e, ok := m.Merged.State.Table(k)
+		if !ok {
+			continue
+		}
+		ti := cat.tables[e.Name]
+		if ti == nil {
+			continue
+		}
+		p := pend.table(ti.def, ti.schema)
+		if err := p.remove(rows.Deleted); err != nil {
+			return err
+		}
+		if rows.Added != nil {
+			recs, err := readSource(rows.Added)
+			if err != nil {
+				return err
+			}
+			p.inserts = append(p.inserts, recs...)
+		}
+	}
+	changed := map[string]bool{}
+	for _, k := range m.Changed {
+		if e, ok := m.Merged.State.Table(k); ok && e.State == graph.Live {
+			changed[e.Name] = true
+		}
+	}
+	v := newView(cat, pend)
+	w := &writer{s: &session{memLimit: b.MemoryLimit, info: wire.SessionInfo{Database: m.Into}}, v: v, ctx: ctx}
+	names := make([]string, 0, len(v.base.tables))
+	for n := range v.base.tables {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		td := v.base.tables[n].def
+		if changed[n] {
+			if err := w.mergeUnique(td); err != nil {
+				return err
+			}
+			for _, c := range td.Checks {
+				rows, _, err := w.query("SELECT 1 FROM " + quoteIdent(n) + " WHERE NOT (" + c.Expr + ") LIMIT 1")
+				if err != nil {
+					return err
+				}
+				if len(rows) > 0 && rows[0].N > 0 {
+					return wire.Errorf("23514", "new row for relation \"%s\" violates check constraint \"%s\"", n, c.Name).
+						WithDetail(fmt.Sprintf("graph.merge of %q into %q combines changes of both branches", m.From, m.Into))
+				}
+			}
+		}
+		for _, fk := range td.ForeignKeys {
+			if !changed[n] && !changed[fk.RefTable] {
+				continue
+			}
+			if err := w.mergeForeignKey(td, fk); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// readSource reads every batch of a row source.
+func readSource(src adapters.Source) ([]arrow.RecordBatch, error) {
+	r, err := src()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Release()
+	var out []arrow.RecordBatch
+	for r.Next() {
+		rec := r.RecordBatch()
+		rec.Retain()
+		out = append(out, rec)
+	}
+	return out, r.Err()
+}
+
+// mergeUnique finds a duplicate key of any unique constraint of td.
+func (w *writer) mergeUnique(td *exec.TableDef) error {
+	type key struct {
+		name string
+		cols []int
+	}
+	var keys []key
+	if len(td.PrimaryKey) > 0 {
+		name := td.PrimaryKeyName
+		if name == "" {
+			name = td.Name + "_pkey"
+		}
+		keys = append(keys, key{name, td.PrimaryKey})
+	}
+	for i, u := range td.Unique {
+		name := ""
+		if i < len(td.UniqueNames) {
+			name = td.UniqueNames[i]
+		}
+		if name == "" {
+			parts := []string{td.Name}
+			for _, c := range u {
+				parts = append(parts, td.Columns[c].Name)
+			}
+			name = strings.Join(parts, "_") + "_key"
+		}
+		keys = append(keys, key{name, u})
+	}
+	for _, ix := range td.Indexes {
+		if ix.Unique {
+			keys = append(keys, key{ix.Name, ix.Columns})
+		}
+	}
+	for _, k := range keys {
+		var cols, conds, names []string
+		for _, c := range k.cols {
+			q := quoteIdent(td.Columns[c].Name)
+			cols = append(cols, q)
+			conds = append(conds, q+" IS NOT NULL")
+			names = append(names, td.Columns[c].Name)
+		}
+		texts := make([]string, len(cols))
+		for i, c := range cols {
+			texts[i] = c + "::text"
+		}
+		rows, _, err := w.query("SELECT " + strings.Join(texts, ", ") + " FROM " + quoteIdent(td.Name) + " WHERE " + strings.Join(conds, " AND ") +
+			" GROUP BY " + strings.Join(cols, ", ") + " HAVING count(*) > 1 LIMIT 1")
+		if err != nil {
+			return err
+		}
+		if len(rows) > 0 && rows[0].N > 0 {
+			vals := make([]string, len(rows))
+			for i, v := range rows {
+				vals[i] = v.S[0]
+			}
+			return wire.Errorf("23505", "duplicate key value violates unique constraint \"%s\"", k.name).
+				WithDetail(fmt.Sprintf("Key (%s)=(%s) already exists.", strings.Join(names, ", "), strings.Join(vals, ", ")))
+		}
+	}
+	return nil
+}
+
+// mergeForeignKey finds a row of td whose foreign key fk references no
+// row of the referenced table.
+func (w *writer) mergeForeignKey(td *exec.TableDef, fk exec.ForeignKey) error {
+	var texts, conds, match, names []string
+	for i, c := range fk.Columns {
+		q := "c." + quoteIdent(td.Columns[c].Name)
+		texts = append(texts, q+"::text")
+		conds = append(conds, q+" IS NOT NULL")
+		match = append(match, "p."+quoteIdent(fk.RefColumns[i])+" = "+q)
+		names = append(names, td.Columns[c].Name)
+	}
+	rows, _, err := w.query("SELECT c._rowaddr < 0, " + strings.Join(texts, ", ") + " FROM " + quoteIdent(td.Name) + " c WHERE " + strings.Join(conds, " AND ") +
+		" AND NOT EXISTS (SELECT 1 FROM " + quoteIdent(fk.RefTable) + " p WHERE " + strings.Join(match, " AND ") + ") LIMIT 1")
+	if err != nil {
+		return err
+	}
+	if len(rows) == 0 || rows[0].N == 0 {
+		return nil
+	}
+	vals := make([]string, 0, len(rows)-1)
+	for _, v := range rows[1:] {
+		vals = append(vals, v.S[0])
+	}
+	key := fmt.Sprintf("(%s)=(%s)", strings.Join(names, ", "), strings.Join(vals, ", "))
+	if rows[0].B[0] { // a row the merge adds
+		return wire.Errorf("23503", "insert or update on table \"%s\" violates foreign key constraint \"%s\"", td.Name, fk.Name).
+			WithDetail(fmt.Sprintf("Key %s is not present in table \"%s\".", key, fk.RefTable))
+	}
+	refKey := fmt.Sprintf("(%s)=(%s)", strings.Join(fk.RefColumns, ", "), strings.Join(vals, ", "))
+	return wire.Errorf("23503", "update or delete on table \"%s\" violates foreign key constraint \"%s\" on table \"%s\"", fk.RefTable, fk.Name, td.Name).
+		WithDetail(fmt.Sprintf("Key %s is still referenced from table \"%s\".", refKey, td.Name))
+}
