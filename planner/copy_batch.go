@@ -83,11 +83,8 @@ func newCopyBatch(td *exec.TableDef, targets []int, rows int) *copyBatch {
 // add appends one row (text-format field values of the target columns,
 // nil = NULL; the bytes are not retained). line is the row's COPY line.
 func (b *copyBatch) add(fields [][]byte, line int) error {
-	if len(fields) > len(b.targets) {
-		return wire.Errorf("22P04", "extra data after last expected column").WithDetail(fmt.Sprintf("COPY %s, line %d", b.td.Name, line))
-	}
-	if len(fields) < len(b.targets) {
-		return wire.Errorf("22P04", "missing data for column \"%s\"", b.td.Columns[b.targets[len(fields)]].Name).WithDetail(fmt.Sprintf("COPY %s, line %d", b.td.Name, line))
+	if len(fields) != len(b.targets) {
+		return copyWidthError(b.td, b.targets, len(fields), line)
 	}
 	if b.n == 0 {
 		b.firstLine = line

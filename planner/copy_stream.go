@@ -45,20 +45,130 @@ func newCopyRowReader(in *wire.CopyIn, td *exec.TableDef, targets []int) *copyRo
 	return r
 }
 
-// next reads up to max rows (fewer only at the end of the data).
+// next reads up to max rows (fewer only at the end of the data) and
+// converts them.
 func (r *copyRowReader) next(max int) (*copyBatch, error) {
-	b := newCopyBatch(r.td, r.targets, max)
+	if r.binary {
+		return r.nextBinary(max)
+	}
+	raw := r.nextRaw(max, nil)
+	return r.convert(raw)
+}
+
+// copyRaw is a batch of text or csv rows as decoded by wire (escapes
+// resolved, NULLs known) but not converted: the reading goroutine only
+// copies field bytes here, conversion runs on the consuming side, so a
+// COPY keeps two cores busy with similar loads.
+type copyRaw struct {
+	rows      int
+	firstLine int
+	arena     []byte
+	ends      []int32 // end of each field in arena, row by row
+	nulls     []bool  // per field
+	// err ends the stream after these rows (a decoding error or a row
+	// with the wrong number of columns); nil at a batch boundary or at
+	// the end of the data
+	err error
+	eof bool
+}
+
+// nextRaw reads up to max rows into raw (reused when given).
+func (r *copyRowReader) nextRaw(max int, raw *copyRaw) *copyRaw {
+	if raw == nil {
+		raw = &copyRaw{}
+	}
+	raw.rows, raw.err, raw.eof = 0, nil, false
+	raw.arena, raw.ends, raw.nulls = raw.arena[:0], raw.ends[:0], raw.nulls[:0]
+	ncols := len(r.targets)
+	for raw.rows < max {
+		fields, err := r.next1()
+		if errors.Is(err, io.EOF) {
+			raw.eof = true
+			return raw
+		}
+		if err != nil {
+			raw.err = err
+			return raw
+		}
+		r.line++
+		if len(fields) != ncols {
+			raw.err = copyWidthError(r.td, r.targets, len(fields), r.line)
+			return raw
+		}
+		if raw.rows == 0 {
+			raw.firstLine = r.line
+		}
+		for _, f := range fields {
+			raw.arena = append(raw.arena, f...)
+			raw.ends = append(raw.ends, int32(len(raw.arena)))
+			raw.nulls = append(raw.nulls, f == nil)
+		}
+		raw.rows++
+	}
+	return raw
+}
+
+// convert turns a raw batch into typed columns; a conversion error in
+// its rows comes before the error that ended it (rows are checked in
+// order).
+func (r *copyRowReader) convert(raw *copyRaw) (*copyBatch, error) {
+	b := r.newBatch(raw.rows)
+	defer r.keepHints(b)
+	ncols := len(r.targets)
+	fields := make([][]byte, ncols)
+	start, k := int32(0), 0
+	for row := 0; row < raw.rows; row++ {
+		for i := range fields {
+			end := raw.ends[k]
+			if raw.nulls[k] {
+				fields[i] = nil
+			} else {
+				fields[i] = raw.arena[start:end:end]
+			}
+			start = end
+			k++
+		}
+		if err := b.add(fields, raw.firstLine+row); err != nil {
+			return nil, err
+		}
+	}
+	if raw.err != nil {
+		return nil, raw.err
+	}
+	return b, nil
+}
+
+// newBatch starts a batch whose text buffers are sized like the
+// previous batch's.
+func (r *copyRowReader) newBatch(rows int) *copyBatch {
+	b := newCopyBatch(r.td, r.targets, max(rows, 1))
 	for i := range b.cols {
 		if i < len(r.hint) {
 			b.cols[i].data = make([]byte, 0, r.hint[i]+r.hint[i]/8)
 		}
 	}
-	defer func() {
-		r.hint = r.hint[:0]
-		for i := range b.cols {
-			r.hint = append(r.hint, len(b.cols[i].data))
-		}
-	}()
+	return b
+}
+
+func (r *copyRowReader) keepHints(b *copyBatch) {
+	r.hint = r.hint[:0]
+	for i := range b.cols {
+		r.hint = append(r.hint, len(b.cols[i].data))
+	}
+}
+
+// copyWidthError is the 22P04 of a row with too many or too few fields.
+func copyWidthError(td *exec.TableDef, targets []int, got, line int) error {
+	if got > len(targets) {
+		return wire.Errorf("22P04", "extra data after last expected column").WithDetail(fmt.Sprintf("COPY %s, line %d", td.Name, line))
+	}
+	return wire.Errorf("22P04", "missing data for column \"%s\"", td.Columns[targets[got]].Name).WithDetail(fmt.Sprintf("COPY %s, line %d", td.Name, line))
+}
+
+// nextBinary reads and converts up to max binary-format rows.
+func (r *copyRowReader) nextBinary(max int) (*copyBatch, error) {
+	b := r.newBatch(max)
+	defer r.keepHints(b)
 	for b.n < max {
 		fields, err := r.next1()
 		if errors.Is(err, io.EOF) {
@@ -68,12 +178,7 @@ func (r *copyRowReader) next(max int) (*copyBatch, error) {
 			return nil, err
 		}
 		r.line++
-		if r.binary {
-			err = r.addBinary(b, fields)
-		} else {
-			err = b.add(fields, r.line)
-		}
-		if err != nil {
+		if err := r.addBinary(b, fields); err != nil {
 			return nil, err
 		}
 	}
@@ -180,12 +285,15 @@ type copyReader struct {
 
 	started bool
 	batches chan copyParsed
+	free    chan *copyRaw // converted raw batches, for the decoder to reuse
 	stop    chan struct{}
 	exited  chan struct{}
 }
 
-// copyParsed is one decoded batch, or the decoder's error.
+// copyParsed is one decoded batch (raw text/csv rows, or converted
+// binary rows), or the decoder's error.
 type copyParsed struct {
+	raw *copyRaw
 	b   *copyBatch
 	err error
 }
@@ -203,22 +311,38 @@ func (r *copyReader) Err() error                     { return r.err }
 
 // start runs the decoder: batches of copyBatchRows rows, the last one
 // shorter (possibly empty), then the channel closes; an error ends it.
+// Text and csv batches travel raw (converted in Next); their buffers
+// come back through free for reuse. Binary rows are converted here.
 func (r *copyReader) start() {
 	r.started = true
 	r.batches = make(chan copyParsed, 1)
+	r.free = make(chan *copyRaw, 3)
 	r.stop = make(chan struct{})
 	r.exited = make(chan struct{})
 	go func() {
 		defer close(r.exited)
 		defer close(r.batches)
 		for {
-			b, err := r.rows.next(copyBatchRows)
+			var p copyParsed
+			last := false
+			if r.rows.binary {
+				p.b, p.err = r.rows.next(copyBatchRows)
+				last = p.err != nil || p.b.n < copyBatchRows
+			} else {
+				var raw *copyRaw
+				select {
+				case raw = <-r.free:
+				default:
+				}
+				p.raw = r.rows.nextRaw(copyBatchRows, raw)
+				last = p.raw.err != nil || p.raw.eof
+			}
 			select {
-			case r.batches <- copyParsed{b, err}:
+			case r.batches <- p:
 			case <-r.stop:
 				return
 			}
-			if err != nil || b.n < copyBatchRows {
+			if last {
 				return
 			}
 		}
@@ -252,6 +376,13 @@ func (r *copyReader) Next() bool {
 		if !ok {
 			r.done = true
 			return false
+		}
+		if p.raw != nil {
+			p.b, p.err = r.rows.convert(p.raw)
+			select {
+			case r.free <- p.raw:
+			default:
+			}
 		}
 		if p.err != nil {
 			r.err = p.err
