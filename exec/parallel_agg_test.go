@@ -2,10 +2,15 @@ package exec
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
 )
 
 // parallelTable is n rows covering the key and value shapes the parallel
@@ -247,6 +252,102 @@ func TestParallelAggDeterministic(t *testing.T) {
 			} else if got != first {
 				t.Fatalf("run %d differs:\n%s\n%s", i, got, first)
 			}
+		}
+	})
+}
+
+// stoppingSource cancels the query's context, or fails, after some
+// records, to check that a pipeline mid-run stops every worker.
+type stoppingSource struct {
+	*MemTable
+	after  int
+	cancel context.CancelFunc
+	err    error
+}
+
+func (s *stoppingSource) Scan(ctx context.Context, req ScanRequest, emit func(arrow.RecordBatch, []uint64) error) error {
+	n := 0
+	return s.MemTable.Scan(ctx, req, func(rec arrow.RecordBatch, addrs []uint64) error {
+		if n++; n > s.after {
+			if s.cancel != nil {
+				s.cancel()
+			}
+			if s.err != nil {
+				return s.err
+			}
+		}
+		return emit(rec, addrs)
+	})
+}
+
+// TestParallelPipelineStops: cancellation and source errors in the middle
+// of a parallel run end it with the right error and leave no goroutine
+// behind.
+func TestParallelPipelineStops(t *testing.T) {
+	cat := parallelTable(t, 1000)
+	base := cat.Table("public", "t").Source.(*MemTable)
+	// many small records, so the scan is still running when it stops
+	var recs []arrow.RecordBatch
+	for i := 0; i < 200; i++ {
+		recs = append(recs, base.Records[0])
+	}
+	many := &MemTable{Cols: base.Cols, Records: recs}
+	srcErr := errors.New("disk on fire")
+	before := runtime.NumGoroutine()
+	for _, c := range []struct {
+		name string
+		src  func(cancel context.CancelFunc) TableSource
+		want string
+	}{
+		{"cancel", func(cancel context.CancelFunc) TableSource {
+			return &stoppingSource{MemTable: many, after: 20, cancel: cancel}
+		}, CodeQueryCanceled},
+		{"source error", func(context.CancelFunc) TableSource { return &stoppingSource{MemTable: many, after: 20, err: srcErr} }, ""},
+	} {
+		withWorkers(2, func() {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			c2 := NewMemCatalog()
+			c2.Add(&TableDef{Name: "t", Columns: many.Cols, Source: c.src(cancel)})
+			c2.Add(cat.Table("public", "d"))
+			eng := &Engine{Catalog: c2}
+			for _, q := range []string{"SELECT k, count(*), sum(f) FROM t WHERE b GROUP BY k", "SELECT count(*) FROM t JOIN d ON t.k = d.id"} {
+				_, err := eng.Query(ctx, nil, q)
+				switch {
+				case err == nil:
+					t.Errorf("%s: %s: no error", c.name, q)
+				case c.want != "" && Code(err) != c.want:
+					t.Errorf("%s: %s: %v, want %s", c.name, q, err, c.want)
+				case c.want == "" && !errors.Is(err, srcErr) && !strings.Contains(err.Error(), srcErr.Error()):
+					t.Errorf("%s: %s: %v, want the source's error", c.name, q, err)
+				}
+			}
+		})
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		t.Errorf("%d goroutines left behind (%d before)", n-before, before)
+	}
+}
+
+// TestParallelJoinBudget: a join build that exceeds the memory budget
+// fails the parallel aggregate with 53200.
+func TestParallelJoinBudget(t *testing.T) {
+	cat := parallelTable(t, 20_000)
+	withWorkers(2, func() {
+		eng := &Engine{Catalog: cat, MemoryLimit: 100_000}
+		_, err := eng.Query(context.Background(), nil, "SELECT count(*), count(t.s) FROM d LEFT JOIN t ON d.id = t.id")
+		if Code(err) != CodeOutOfMemory {
+			t.Errorf("20,000-row build under a 100 kB budget: %v", err)
+		}
+		before := parallelAggRuns.Load()
+		big := &Engine{Catalog: cat}
+		r, err := big.Query(context.Background(), nil, "SELECT count(*), count(t.s) FROM d LEFT JOIN t ON d.id = t.id")
+		if err != nil || oneText(t, r) != "132,123" || parallelAggRuns.Load() == before {
+			t.Errorf("without a budget: %v %q (parallel: %v)", err, oneText(t, r), parallelAggRuns.Load() > before)
 		}
 	})
 }
