@@ -45,10 +45,11 @@ func vecTypes(vecs []*exec.Vec) []exec.Type {
 }
 
 // add records row i of vecs; it reports false when a part is NULL (NULL
-// keys never match) or the key is already present.
+// keys never match) or the key is already present. Vectors of another
+// kind than the set's never match an integer set.
 func (ks *keySet) add(vecs []*exec.Vec, i int) bool {
 	if ks.ints != nil {
-		if vecs[0].IsNull(i) {
+		if vecs[0].T.Kind() != exec.KInt || vecs[0].IsNull(i) {
 			return false
 		}
 		k := vecs[0].I[i]
@@ -73,7 +74,7 @@ func (ks *keySet) add(vecs []*exec.Vec, i int) bool {
 // find returns the row that added row i's key of vecs.
 func (ks *keySet) find(vecs []*exec.Vec, i int) (int32, bool) {
 	if ks.ints != nil {
-		if vecs[0].IsNull(i) {
+		if vecs[0].T.Kind() != exec.KInt || vecs[0].IsNull(i) {
 			return 0, false
 		}
 		r, ok := ks.ints[vecs[0].I[i]]
@@ -319,4 +320,17 @@ func detachStrings(v *exec.Vec, n int) {
 		v.S[i] = arena[off : off+len(s)]
 		off += len(s)
 	}
+}
+
+// sameKindRetype gives vecs the types of like where the kinds agree (the
+// key encoding then agrees too); others stay as they are.
+func sameKindRetype(vecs, like []*exec.Vec) []*exec.Vec {
+	out := make([]*exec.Vec, len(vecs))
+	for k, v := range vecs {
+		out[k] = v
+		if k < len(like) && v.T.Kind() == like[k].T.Kind() {
+			out[k] = retype(v, like[k].T)
+		}
+	}
+	return out
 }

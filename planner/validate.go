@@ -124,10 +124,7 @@ func (w *writer) findKeys(table string, keyCols []int, probe []*exec.Vec) (map[s
 		return nil, err
 	}
 	// encode with the probe's types, as callers look keys up
-	fk := pick(found.cols, keyCols)
-	for k := range fk {
-		fk[k] = retype(fk[k], probe[k].T)
-	}
+	fk := sameKindRetype(pick(found.cols, keyCols), probe)
 	var kb []byte
 	for i := 0; i < found.n(); i++ {
 		k, ok := keyOf(kb[:0], fk, i)
@@ -137,6 +134,50 @@ func (w *writer) findKeys(table string, keyCols []int, probe []*exec.Vec) (map[s
 		}
 	}
 	return out, nil
+}
+
+// existingKeys returns the set of the probe rows' keys that rows of
+// table (as the view sees it) hold in keyCols (one batched probe,
+// probeRows), usable with find on the probe rows; nil when none.
+func (w *writer) existingKeys(table string, keyCols []int, probe []*exec.Vec) (*keySet, error) {
+	ti := w.v.base.tables[table]
+	w.v.pend.reads[table] = true
+	if len(probe) == 0 || probe[0].N == 0 || w.describe {
+		return nil, nil
+	}
+	ks := newKeySet(vecTypes(probe), probe[0].N)
+	var idx []int32
+	for i := 0; i < probe[0].N; i++ {
+		if ks.add(probe, i) {
+			idx = append(idx, int32(i))
+		}
+	}
+	if len(idx) == 0 {
+		return nil, nil
+	}
+	keys := probe
+	if len(idx) != probe[0].N {
+		keys = gatherVecs(probe, idx)
+	}
+	found, err := w.probeRows(ti, keyCols, keys, keyCols)
+	if err != nil {
+		return nil, err
+	}
+	if found.n() == 0 {
+		return nil, nil
+	}
+	// in the probe's types, so the probe rows find them
+	return keySetOf(sameKindRetype(pick(found.cols, keyCols), probe)), nil
+}
+
+// nullKey reports a NULL part in row i's key (it matches nothing).
+func nullKey(vecs []*exec.Vec, i int) bool {
+	for _, v := range vecs {
+		if v.IsNull(i) {
+			return true
+		}
+	}
+	return false
 }
 
 // checkRows validates new rows of ti (table column order) before they
@@ -185,31 +226,32 @@ func (w *writer) checkRows(ti *tableInfo, rows []*exec.Vec) error {
 			continue // an UPDATE that leaves the key alone cannot duplicate it
 		}
 		probe := pick(rows, uk.cols)
-		seen := map[string]bool{}
-		var kb []byte
-		for i := 0; i < n; i++ {
-			k, ok := keyOf(kb[:0], probe, i)
-			kb = k
-			if !ok {
-				continue
-			}
-			if seen[string(k)] {
-				return dupKey(uk, w.keyText(td, uk.cols, probe, i))
-			}
-			seen[string(k)] = true
-			if w.copySeen != nil && w.copySeen.seen(uk.name, probe, i, k) {
-				return dupKey(uk, w.keyText(td, uk.cols, probe, i))
-			}
-		}
-		found, err := w.findKeys(td.Name, uk.cols, probe)
+		// one batched probe for all the rows' keys, then the rows in
+		// statement order: the first that repeats an earlier row's key
+		// or an existing one is reported, as PostgreSQL's row-by-row
+		// insertion would
+		existing, err := w.existingKeys(td.Name, uk.cols, probe)
 		if err != nil {
 			return err
 		}
-		if len(found) > 0 {
-			for i := 0; i < n; i++ {
-				k, ok := keyOf(kb[:0], probe, i)
+		seen := newKeySet(vecTypes(probe), n)
+		var kb []byte
+		for i := 0; i < n; i++ {
+			if !seen.add(probe, i) {
+				if _, dup := seen.find(probe, i); dup {
+					return dupKey(uk, w.keyText(td, uk.cols, probe, i))
+				}
+				continue // NULL
+			}
+			if existing != nil {
+				if _, ok := existing.find(probe, i); ok {
+					return dupKey(uk, w.keyText(td, uk.cols, probe, i))
+				}
+			}
+			if w.copySeen != nil {
+				k, _ := keyOf(kb[:0], probe, i)
 				kb = k
-				if ok && len(found[string(k)]) > 0 {
+				if w.copySeen.seen(uk.name, probe, i, k) {
 					return dupKey(uk, w.keyText(td, uk.cols, probe, i))
 				}
 			}
@@ -310,25 +352,27 @@ func (w *writer) checkParents(ti *tableInfo, rows []*exec.Vec) error {
 			continue
 		}
 		probe := pick(rows, fk.Columns)
-		found, err := w.findKeys(fk.RefTable, ref, probe)
+		found, err := w.existingKeys(fk.RefTable, ref, probe)
 		if err != nil {
 			return err
 		}
-		self := map[string]bool{}
+		var self *keySet
 		if fk.RefTable == td.Name {
-			var kb []byte
-			for i := 0; i < n; i++ {
-				if k, ok := keyOf(kb[:0], pick(rows, ref), i); ok {
-					self[string(k)] = true
+			self = keySetOf(pick(rows, ref))
+		}
+		for i := 0; i < n; i++ {
+			if nullKey(probe, i) {
+				continue
+			}
+			if found != nil {
+				if _, ok := found.find(probe, i); ok {
+					continue
 				}
 			}
-		}
-		var kb []byte
-		for i := 0; i < n; i++ {
-			k, ok := keyOf(kb[:0], probe, i)
-			kb = k
-			if !ok || len(found[string(k)]) > 0 || self[string(k)] {
-				continue
+			if self != nil {
+				if _, ok := self.find(probe, i); ok {
+					continue
+				}
 			}
 			return wire.Errorf("23503", "insert or update on table \"%s\" violates foreign key constraint \"%s\"", td.Name, fkName(td, fk)).
 				WithDetail(fmt.Sprintf("Key %s is not present in table \"%s\".", w.keyText(td, fk.Columns, probe, i), fk.RefTable))

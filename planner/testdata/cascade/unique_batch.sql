@@ -29,3 +29,8 @@ delete from u where id = 20000;
 insert into u values (20001, 'tx@x', 0, 1);
 commit;
 select id, email from u where id >= 20000;
+-- the first offending row in statement order is reported
+insert into u values (30, 'k@x', 30, 30), (30, 'l@x', 31, 31), (1, 'm@x', 32, 32);
+insert into u values (40, 'n@x', 40, 40), (1, 'o@x', 41, 41), (40, 'p@x', 42, 42);
+insert into u values (50, 'q@x', 50, 50), (51, 'q@x', 51, 51), (52, 'a@x', 52, 52);
+select count(*) from u where id >= 30 and id < 60;
