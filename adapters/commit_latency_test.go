@@ -3,6 +3,8 @@ package adapters
 import (
 	"context"
 	"sort"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -48,6 +50,7 @@ func BenchmarkCommitLatencyAB(b *testing.B) {
 		if syncFin {
 			name = "baseline"
 			g.coord.ParallelConfirm = false
+			g.coord.NoRetryTurns = true
 			g.baseline = true
 		}
 		sides = append(sides, &side{name: name, g: g, cnt: cnt, stats: objstore.IOStats{Ops: map[objstore.Op]int64{}}})
@@ -86,3 +89,63 @@ func BenchmarkCommitLatencyAB(b *testing.B) {
 type durableHints struct{ objstore.Store }
 
 func (d durableHints) Fsyncs() int64 { return d.Store.(*objstore.Counting).Fsyncs() }
+
+// BenchmarkConcurrentInsertsAB runs 1-row autocommit inserts into one
+// table from 4 and 16 goroutines of one process, for a fixed time per
+// round, with retry turns on and off (protocol/turns.go), the rounds of
+// the two variants interleaved. It reports commits/s and re-prepares
+// per commit of each.
+//
+//	go test -run xxx -bench ConcurrentInsertsAB -benchtime 1x ./adapters/
+func BenchmarkConcurrentInsertsAB(b *testing.B) {
+	ctx := context.Background()
+	const rounds, per = 3, 2 * time.Second
+	for _, clients := range []int{4, 16} {
+		type side struct {
+			name             string
+			turns            bool
+			commits, retries int64
+			secs             float64
+		}
+		sides := []*side{{name: "turns", turns: true}, {name: "no turns"}}
+		for r := 0; r < rounds; r++ {
+			for _, s := range sides {
+				local, err := objstore.NewLocal(b.TempDir())
+				if err != nil {
+					b.Fatal(err)
+				}
+				g, err := Open(ctx, local, Options{Create: true, Actor: "bench", Location: "/bench"})
+				if err != nil {
+					b.Fatal(err)
+				}
+				g.coord.NoRetryTurns = !s.turns
+				createTables(b, g, "a")
+				var next atomic.Int64
+				deadline := time.Now().Add(per)
+				t0 := time.Now()
+				var wg sync.WaitGroup
+				for range clients {
+					wg.Go(func() {
+						for time.Now().Before(deadline) {
+							id := next.Add(1)
+							if err := insert(ctx, g, WriteOptions{MaxReprepare: 50}, map[string][]int64{"a": {id}}); err != nil {
+								b.Error(err)
+								return
+							}
+						}
+					})
+				}
+				wg.Wait()
+				s.secs += time.Since(t0).Seconds()
+				st := g.Stats()
+				s.commits += st.Commits
+				s.retries += st.Reprepares + st.ContentionWaits
+				g.Close()
+			}
+		}
+		for _, s := range sides {
+			b.Logf("%2d clients %-8s %.1f commits/s, %.2f re-prepares per commit", clients, s.name,
+				float64(s.commits)/s.secs, float64(s.retries)/float64(max(s.commits, 1)))
+		}
+	}
+}

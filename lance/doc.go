@@ -40,8 +40,11 @@
 //     retryable. Lost slots are retried with bounded, jittered backoff.
 //     A version whose transaction cannot be read is a
 //     *MissingTransactionError, never guessed. A slot that holds our own
-//     UUID counts as committed. The version hint is written best effort
-//     after each commit.
+//     UUID counts as committed. The version hint is written best effort,
+//     without fsync (objstore.PutVolatile), when a dataset is created and
+//     at every 16th version; readers never trust it (see Open above).
+//     A commit builds its new Dataset from the manifest it encoded (the
+//     package's tests check that a decode of the stored bytes agrees).
 //
 //   - Tags live in _refs/tags/{name}.json with Lance's camelCase keys
 //     (branch, version, createdAt, updatedAt, manifestSize, metadata),

@@ -109,6 +109,9 @@ type Coordinator struct {
 	// __manifest files; the root's store must be objstore.Fenced, which
 	// holds the manifest CAS until the confirmation is durable.
 	ParallelConfirm bool
+	// NoRetryTurns turns retry turns off (turns.go): every retry
+	// re-prepares at once, as before (benchmark baseline).
+	NoRetryTurns bool
 
 	finalizing                             inFlight
 	commits, reprepares, waits, recoveries atomic.Int64
@@ -192,8 +195,26 @@ func (c *Coordinator) Commit(ctx context.Context, w Writer, o CommitOptions) (*R
 	if o.PublishBudget <= 0 {
 		o.PublishBudget = 64
 	}
+	// the retry turns held (turns.go), released when Commit returns
+	var turns []GateKey
+	releaseTurns := func() {}
+	defer func() { releaseTurns() }()
+	takeTurns := func(pw *PreparedWrite) error {
+		keys := turnKeys(pw)
+		if c.NoRetryTurns || len(keys) == 0 || sameKeys(keys, turns) {
+			return nil
+		}
+		releaseTurns()
+		releaseTurns, turns = func() {}, nil
+		rel, err := c.Gates.Acquire(ctx, keys)
+		if err != nil {
+			return err
+		}
+		releaseTurns, turns = rel, keys
+		return nil
+	}
 	for attempt := 1; ; attempt++ {
-		rc, retry, err := c.attempt(ctx, w, o)
+		rc, pw, retry, err := c.attempt(ctx, w, o)
 		if err == nil {
 			rc.Attempts = attempt
 			if rc.CommitID != "" {
@@ -206,6 +227,9 @@ func (c *Coordinator) Commit(ctx context.Context, w Writer, o CommitOptions) (*R
 		}
 		if IsContention(err) && attempt <= o.MaxReprepare {
 			c.waits.Add(1)
+			if terr := takeTurns(pw); terr != nil {
+				return nil, err
+			}
 			// a live writer is mid-flight on our table: give it a moment
 			select {
 			case <-ctx.Done():
@@ -221,14 +245,25 @@ func (c *Coordinator) Commit(ctx context.Context, w Writer, o CommitOptions) (*R
 			return nil, err
 		}
 		// Recompute, do not patch (invariant 4): the next attempt
-		// re-runs the barrier and Prepare from a fresh base.
+		// re-runs the barrier and Prepare from a fresh base — after
+		// this process's other retriers of the same tables.
 		o.Base = nil
 		c.reprepares.Add(1)
+		if terr := takeTurns(pw); terr != nil {
+			return nil, err
+		}
 	}
 }
 
 // attempt is one pass; retry says a pre-effect mismatch may re-prepare.
-func (c *Coordinator) attempt(ctx context.Context, w Writer, o CommitOptions) (*Receipt, bool, error) {
+// It returns the prepared write once there is one (for retry turns).
+func (c *Coordinator) attempt(ctx context.Context, w Writer, o CommitOptions) (_ *Receipt, _ *PreparedWrite, retry bool, _ error) {
+	var pw *PreparedWrite
+	rc, retry, err := c.attemptWith(ctx, w, o, &pw)
+	return rc, pw, retry, err
+}
+
+func (c *Coordinator) attemptWith(ctx context.Context, w Writer, o CommitOptions, pwOut **PreparedWrite) (*Receipt, bool, error) {
 	// A: recovery barrier before any base capture.
 	if err := c.Recovery.Barrier(ctx, o.Branch); err != nil {
 		return nil, false, err
@@ -244,6 +279,7 @@ func (c *Coordinator) attempt(ctx context.Context, w Writer, o CommitOptions) (*
 	pw := &PreparedWrite{OperationID: graph.NewID(), WriterKind: w.Kind(), Base: NewBaseView(base),
 		Lineage: &LineageIntent{CommitID: graph.NewID(), RollbackCommitID: graph.NewID(), Actor: o.Actor, Message: o.Message}}
 	pw.ReadSet.Branch, pw.ReadSet.Incarnation = o.Branch, base.Incarnation
+	*pwOut = pw
 	if err := w.Prepare(ctx, pw); err != nil {
 		return nil, false, err
 	}

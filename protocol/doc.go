@@ -121,11 +121,13 @@
 // local backend with adapters BenchmarkCommitLatencyAB (1-row insert, one
 // table, both variants interleaved in one run): before, 11 durable
 // operations, 21 fsyncs and 17 ordered storage rounds before the
-// acknowledgement; now 10 durable operations, 20 fsyncs and 12 rounds
-// (p50 36 → 29 ms in one run on this loaded machine).
+// acknowledgement; after the cuts below 10 durable operations, 16
+// fsyncs and 11-12 rounds (each volatile hint and each read still
+// counts as a round).
 // Wall time is fsync bound on this disk (~0.5–1.5 ms per durable op; the
 // commit path's own CPU is ~0.6 ms on the in-memory backend). Each cut,
 // and why it keeps the invariants:
+//
 //   - Stage H runs after Commit returns when Coordinator.AsyncFinalize is
 //     set (adapters default; Options.SyncFinalize turns it off). The
 //     delete was already after the acknowledgement in RFC terms; now the
@@ -140,6 +142,7 @@
 //     remains" (the crash sweeps' "after the CAS, before returning"
 //     cell): the next barrier finds the commit id on the branch and
 //     converges. Test: adapters TestSidecarDeleteFollowsTheAcknowledgement.
+//
 //   - Confirm runs concurrently with the publisher's staging of the
 //     __manifest data and transaction files (ParallelConfirm; adapters
 //     sets it and wraps the root's store in objstore.Fenced). Those files
@@ -155,6 +158,7 @@
 //     of the now-concurrent ops lands in Armed → rolled back or
 //     Confirmed → rolled forward), objstore TestFenceHoldsOnlyMatchedWrites
 //     and the contract suite over Fenced.
+//
 //   - adapters writes a write's staged files (Lance data, deletion and
 //     transaction files) in the background from Prepare on, so they are
 //     written while the gates are taken, stage D revalidates and stage E
@@ -167,6 +171,7 @@
 //     reaches the caller unchanged). Discard waits for the staging.
 //     Tests: the crash sweeps, TestEffectOrder (no HEAD before the
 //     sidecar), adapters/mutation.go backgroundStaging.
+//
 //   - The first CAS attempt reuses stage D's fresh head instead of
 //     probing the manifest again. Safe because the CAS is a PutIfAbsent
 //     of that head's version+1: it lands only if nothing was published
@@ -174,6 +179,7 @@
 //     is lost and the loop reloads and re-arbitrates as before
 //     (TestPublisherArbitratesProbedMember still fails a probed member
 //     that changed in between into recovery).
+//
 //   - adapters keeps the dataset handle each commit produced (main Lance
 //     branch only) and stages the next write that pins exactly that
 //     version on it instead of reading and decoding the table manifest
@@ -181,9 +187,51 @@
 //     immutable names and fork versions are not). Prepare still moves no
 //     HEAD; revalidation still probes live HEAD == pin from storage.
 //
-// Not done (need other packages; requests in .helpers/CONTRACTS.md): the
-// Lance data file and transaction file of one staged transaction
-// written in parallel, the version-hint Puts off the ordered path and
-// tryPublish keeping the manifest it encoded instead of decoding it
-// again (lance); group commit of concurrent writers into one CAS.
+//   - Lance version hints (latest_version_hint.json) are off the ordered
+//     path: written only when a dataset is created and every 16th
+//     version, and then with objstore.PutVolatile (no fsync). A hint is
+//     never trusted: readers probe forward from it, a missing, stale,
+//     unreadable or too-high one falls back to probing or listing (lance
+//     TestLatestProbing, TestVersionHintIsVolatileAndReadersSurvivePowerLoss),
+//     and the official Lance opens the latest version with a stale one.
+//     No invariant refers to the hint.
+//
+//   - A commit builds the new table handle from the manifest it encoded
+//     (no decode of its own bytes; lance checks the two agree in its
+//     tests), carries fragments over without deep copies, and keeps the
+//     handle in graph.Root's committed-table cache, which the next
+//     write's staging and the SQL layer's catalog (Root.OpenTable) use
+//     instead of reading and decoding the manifest: main-branch versions
+//     are immutable names (graph/tablecache.go).
+//
+//   - A delete writes its deletion files and its transaction file in
+//     one round (lance stageOperationWhile): all are unreferenced until
+//     the table's exact commit, as the staged files above.
+//
+//   - Retry turns (turns.go): a write whose read set changed re-prepares
+//     only when no other retrier of the same table in this process is
+//     mid-attempt, instead of N-1 writers re-preparing against a head
+//     that is about to move again. A turn is not a gate, protects
+//     nothing, and the retry runs the unchanged state machine (invariant
+//     7). Test: adapters TestRetryWaitsForTheTablesTurn.
+//
+// Every acknowledged write is durable: adapters
+// TestAcknowledgedWritesSurvivePowerLoss checks after each write that
+// the only unsynced objects are version hints, then drops any subset of
+// unsynced changes and finds every acknowledged row.
+//
+// Per 1-row commit now (CommitLatencyAB, local backend): 10 durable
+// operations (one of them a hint every 16th commit), 16 fsyncs before
+// the acknowledgement. The ordered durable rounds are
+// [sidecar ‖ data file → txn file] → table manifest → [confirm ‖
+// __manifest data file → txn file] → __manifest CAS.
+//
+// Not done: the data file and transaction file of one staged
+// transaction written in parallel (the arrows above; needs lance's
+// writeFragments to hand back its pending Puts: requested from H1, then
+// StageAppend/StageOverwrite/StageUpdate call stageOperationWhile), which
+// leaves 4 ordered durable rounds; group commit of concurrent writers
+// into one CAS (see .helpers/CONTRACTS.md "H2 notes" for why writers of
+// one table cannot share a CAS under table-granular read sets, and what
+// the SQL layer would have to provide).
 package protocol

@@ -18,6 +18,10 @@ const (
 	GateSchema
 	GateBranch
 	GateTable
+	// GateTurn is not one of RFC-022 §4.3's gates: it is the retry turn
+	// of a table (turns.go), taken only before an attempt, never while
+	// holding any gate.
+	GateTurn
 )
 
 // GateKey is one process-local gate. Shared keys may be held by many
