@@ -41,6 +41,8 @@ func newCopyRowReader(in *wire.CopyIn, td *exec.TableDef, targets []int) *copyRo
 	}
 	if r.binary {
 		r.m = pgtype.NewMap()
+	} else if in.Options().Header {
+		r.line = 1 // PostgreSQL counts the header line
 	}
 	return r
 }
