@@ -89,11 +89,32 @@ public class JdbcMetadata {
             dump(md, "getFunctions(pg_catalog, version)", m -> m.getFunctions(null, "pg_catalog", "version"), null, null, "SPECIFIC_NAME", "REMARKS");
             dump(md, "getFunctions(null, current_database)", m -> m.getFunctions(null, null, "current_database"), null, null, "SPECIFIC_NAME", "REMARKS");
             dump(md, "getProcedures(public, %)", m -> m.getProcedures(null, "public", "%"));
+            dump(md, "getFunctionColumns(pg_catalog, version)", m -> m.getFunctionColumns(null, "pg_catalog", "version", null), null, null, "SPECIFIC_NAME", "REMARKS");
+            dump(md, "getProcedureColumns(pg_catalog, version)", m -> m.getProcedureColumns(null, "pg_catalog", "version", null), null, null, "SPECIFIC_NAME", "REMARKS");
+            dump(md, "getColumnPrivileges(public, item, q%)", m -> m.getColumnPrivileges(null, "public", "item", "q%"));
+            dump(md, "getTables(public, %, SEQUENCE)", m -> m.getTables(null, "public", "%", new String[] {"SEQUENCE"}));
+            dump(md, "getColumns(null, tick, %)", m -> m.getColumns(null, "public", "tick", "%"));
             dump(md, "getTablePrivileges(public, item)", m -> m.getTablePrivileges(null, "public", "item"));
             dump(md, "getVersionColumns(item)", m -> m.getVersionColumns(null, "public", "item"));
             dump(md, "getUDTs(public)", m -> m.getUDTs(null, "public", "%", null));
             dump(md, "getCatalogs()", m -> m.getCatalogs());
             dump(md, "getTableTypes()", m -> m.getTableTypes());
+            // ResultSetMetaData reads pg_attribute/pg_class/pg_attrdef for
+            // the result's source columns (nullability, auto-increment)
+            for (String q : new String[] {"SELECT * FROM tick", "SELECT i.id, i.qty, c.code, i.price, i.sku, 1 AS one FROM item i JOIN cat c ON c.id = i.cat_id"}) {
+                out.append("## ResultSetMetaData ").append(q).append('\n');
+                try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(q)) {
+                    org.postgresql.PGResultSetMetaData m = rs.getMetaData().unwrap(org.postgresql.PGResultSetMetaData.class);
+                    ResultSetMetaData jm = rs.getMetaData();
+                    for (int i = 1; i <= jm.getColumnCount(); i++) {
+                        out.append(jm.getColumnLabel(i)).append(" | ").append(jm.getColumnTypeName(i))
+                            .append(" | ").append(m.getBaseTableName(i)).append(" | ").append(m.getBaseColumnName(i))
+                            .append(" | nullable=").append(jm.isNullable(i)).append(" | auto=").append(jm.isAutoIncrement(i))
+                            .append(" | ").append(jm.getPrecision(i)).append(',').append(jm.getScale(i))
+                            .append(" | ").append(jm.getColumnDisplaySize(i)).append(" | ").append(jm.getColumnClassName(i)).append('\n');
+                    }
+                }
+            }
             out.append("## product\n").append(md.getDatabaseProductName()).append(' ').append(md.getDatabaseMajorVersion()).append('\n');
         }
         System.out.print(out);
