@@ -101,3 +101,50 @@ func BenchmarkCopyNodes(b *testing.B) {
 	}
 	b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 }
+
+// BenchmarkCopyEdges is an autocommit COPY of PGGRAPH_BENCH_ROWS edges
+// (default 200k, i -> i+1) whose two endpoints are probed in a node
+// table of as many rows (loaded once, before timing).
+func BenchmarkCopyEdges(b *testing.B) {
+	rows := 200000
+	if v, err := strconv.Atoi(os.Getenv("PGGRAPH_BENCH_ROWS")); err == nil && v > 0 {
+		rows = v
+	}
+	ts := startServer(b, nil)
+	if os.Getenv("PGGRAPH_BENCH_STORE") == "local" {
+		ts = startLocalServer(b)
+	}
+	c := ts.connectB(b)
+	ctx := context.Background()
+	if _, err := c.Exec(ctx, "create table nodes (id int8 primary key, name text not null, score float8, payload text)"); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := c.PgConn().CopyFrom(ctx, bytes.NewReader(benchNodeText(rows+1)), "COPY nodes FROM STDIN"); err != nil {
+		b.Fatal(err)
+	}
+	var edges []byte
+	for i := int64(0); i < int64(rows); i++ {
+		edges = strconv.AppendInt(edges, i, 10)
+		edges = append(edges, '\t')
+		edges = strconv.AppendInt(edges, i+1, 10)
+		edges = append(edges, "\t0.5\n"...)
+	}
+	b.SetBytes(int64(len(edges)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		name := fmt.Sprintf("edges_%d", i)
+		if _, err := c.Exec(ctx, "create table "+name+" (src int8 not null references nodes (id), dst int8 not null references nodes (id), weight float8) with (graph.kind = edge)"); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		tag, err := c.PgConn().CopyFrom(ctx, bytes.NewReader(edges), "COPY "+name+" FROM STDIN")
+		if err != nil {
+			b.Fatal(err)
+		}
+		if tag.RowsAffected() != int64(rows) {
+			b.Fatalf("COPY reported %d rows, sent %d", tag.RowsAffected(), rows)
+		}
+	}
+	b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+}

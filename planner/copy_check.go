@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"context"
 	"fmt"
 	"slices"
 
@@ -95,7 +96,7 @@ func (w *writer) checkUniqueInt(td *exec.TableDef, uk uniqueKey, v *exec.Vec) er
 		return nil
 	}
 	for i := 0; i < v.N; i++ {
-		if !v.IsNull(i) && found[v.I[i]] {
+		if !v.IsNull(i) && found.has(v.I[i]) {
 			return dupKey(uk, w.keyText(td, uk.cols, []*exec.Vec{v}, i))
 		}
 	}
@@ -118,6 +119,10 @@ func (w *writer) checkUniqueGeneral(td *exec.TableDef, uk uniqueKey, probe []*ex
 		}
 		seen[string(k)] = true
 	}
+	if ti := w.v.base.tables[td.Name]; ti != nil && w.v.pend.tables[td.Name] == nil && ti.def.Source.RowCount() == 0 {
+		w.v.pend.reads[td.Name] = true
+		return nil // nothing stored to collide with
+	}
 	found, err := w.findKeys(td.Name, uk.cols, probe)
 	if err != nil {
 		return err
@@ -134,11 +139,25 @@ func (w *writer) checkUniqueGeneral(td *exec.TableDef, uk uniqueKey, probe []*ex
 	return nil
 }
 
+// keyPresence is an index that answers whether keys exist without
+// reading their rows (exec/lancesrc may offer it; see existingInts).
+type keyPresence interface {
+	HasKeys(ctx context.Context, column int, keys *exec.Vec) ([]bool, error)
+}
+
+// sortedInts is a sorted set of integers.
+type sortedInts []int64
+
+func (s sortedInts) has(v int64) bool {
+	_, ok := slices.BinarySearch(s, v)
+	return ok
+}
+
 // existingInts returns which of v's integer values table's column col
 // already holds (as the view's snapshot sees it): nothing to look up
 // in an empty table; one key-index probe with the distinct values when
 // the source has an index on col; else findKeys' scan.
-func (w *writer) existingInts(table string, col int, v *exec.Vec) (map[int64]bool, error) {
+func (w *writer) existingInts(table string, col int, v *exec.Vec) (sortedInts, error) {
 	w.v.pend.reads[table] = true
 	ti := w.v.base.tables[table]
 	if ti == nil || w.describe {
@@ -153,35 +172,46 @@ func (w *writer) existingInts(table string, col int, v *exec.Vec) (map[int64]boo
 		if err != nil {
 			return nil, err
 		}
-		out := map[int64]bool{}
+		var out sortedInts
 		for i := 0; i < v.N; i++ {
 			if v.IsNull(i) {
 				continue
 			}
 			k, _ := keyOf(nil, []*exec.Vec{v}, i)
 			if len(found[string(k)]) > 0 {
-				out[v.I[i]] = true
+				out = append(out, v.I[i])
 			}
 		}
+		slices.Sort(out)
 		return out, nil
 	}
 	keys := distinctInts(v)
 	if keys.N == 0 {
 		return nil, nil
 	}
+	if kp, ok := kl.(keyPresence); ok {
+		has, err := kp.HasKeys(w.ctx, col, keys)
+		if err != nil {
+			return nil, toWire(err)
+		}
+		var out sortedInts
+		for i, h := range has {
+			if h && i < keys.N {
+				out = append(out, keys.I[i]) // keys are sorted
+			}
+		}
+		return out, nil
+	}
 	keyType := ti.def.Columns[col].Type
-	var out map[int64]bool
+	var out sortedInts
 	err := kl.LookupKeys(w.ctx, col, keys, exec.ScanRequest{Columns: []int{col}, NeedAddrs: true}, func(rec arrow.RecordBatch, _ []uint64) error {
 		got, err := exec.VecFromArrow(rec.Column(0), keyType)
 		if err != nil {
 			return err
 		}
-		if out == nil {
-			out = map[int64]bool{}
-		}
 		for r := 0; r < got.N; r++ {
 			if !got.IsNull(r) {
-				out[got.I[r]] = true
+				out = append(out, got.I[r])
 			}
 		}
 		return nil
@@ -189,6 +219,7 @@ func (w *writer) existingInts(table string, col int, v *exec.Vec) (map[int64]boo
 	if err != nil {
 		return nil, toWire(err)
 	}
+	slices.Sort(out)
 	return out, nil
 }
 
@@ -235,7 +266,7 @@ func (w *writer) checkCopyParents(ti *tableInfo, rows []*exec.Vec, n int) error 
 			return err
 		}
 		for i := 0; i < n; i++ {
-			if probe[0].IsNull(i) || found[probe[0].I[i]] {
+			if probe[0].IsNull(i) || found.has(probe[0].I[i]) {
 				continue
 			}
 			return wire.Errorf("23503", "insert or update on table \"%s\" violates foreign key constraint \"%s\"", td.Name, fkName(td, fk)).
