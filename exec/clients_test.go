@@ -255,6 +255,9 @@ func TestRecordFunctions(t *testing.T) {
 		`SELECT (information_schema._pg_expandarray('1 2 3'::int2vector)).x`,
 		`SELECT (s.k).nosuch FROM (SELECT information_schema._pg_expandarray(ARRAY[1]) AS k) s`,
 		`SELECT (s.a).x FROM (SELECT 1 AS a) s`,
+		`SELECT * FROM pg_catalog.pg_get_keywords() ORDER BY word`,
+		`SELECT catcode, barelabel, count(*), min(word), max(word) FROM pg_get_keywords() GROUP BY 1, 2 ORDER BY 1, 2`,
+		`SELECT (pg_get_keywords()).word ORDER BY 1 LIMIT 3`,
 	} {
 		want := pgRun(ctx, conn, sql)
 		got, gerr := eng.Query(ctx, sess, sql)
@@ -294,6 +297,7 @@ var toolQueries = []struct {
 	{true, `SELECT c.column_name, c.data_type, c.is_nullable, c.column_default, c.ordinal_position FROM information_schema.columns c WHERE c.table_schema = 'public' AND c.table_name = 'item' ORDER BY c.ordinal_position`},
 	{true, `SELECT tc.constraint_name, kcu.column_name, ccu_t.relname AS foreign_table FROM information_schema.table_constraints tc JOIN information_schema.key_column_usage kcu ON tc.constraint_name = kcu.constraint_name JOIN information_schema.referential_constraints rc ON rc.constraint_name = tc.constraint_name JOIN pg_catalog.pg_constraint pc ON pc.conname = tc.constraint_name JOIN pg_catalog.pg_class ccu_t ON ccu_t.oid = pc.confrelid WHERE tc.constraint_type = 'FOREIGN KEY' ORDER BY 1, 2`},
 	{true, `select current_database() as a, current_schemas(false) as b`},
+	{true, `SELECT string_agg(word, ',' ) from pg_catalog.pg_get_keywords() where word <> ALL ('{a,abs,absolute,action,ada,add,admin,after,all,allocate,alter,always,and,any,are,array,as,asc,asensitive,assertion,assignment,asymmetric,at,atomic,attribute,attributes,authorization,avg,before,begin,bernoulli,between,bigint,binary,blob,boolean,both,breadth,by,c,call,called,cardinality,cascade,cascaded,case,cast,catalog,char,character,check,close,coalesce,collate,column,commit,constraint,create,cross,current,cursor,cycle,data,date,day,deallocate,dec,decimal,declare,default,not,null,nullif,numeric,of,old,on,only,open,option,or,order,out,outer,over,overlaps,position,precision,prepare,primary,procedure,public,range,read,real,references,release,rollback,row,rows,select,session_user,set,similar,some,table,then,time,to,trailing,transaction,trim,true,union,unique,update,user,using,values,varchar,view,when,where,window,with,without,work,write,year,zone}'::text[])`},
 	{true, `SELECT a.attname, d.refobjsubid, d.deptype, t.relname FROM pg_catalog.pg_depend d JOIN pg_catalog.pg_class s ON s.oid = d.objid JOIN pg_catalog.pg_class t ON t.oid = d.refobjid JOIN pg_catalog.pg_attribute a ON a.attrelid = t.oid AND a.attnum = d.refobjsubid WHERE s.relkind = 'S' AND d.classid = 'pg_class'::regclass ORDER BY 1`},
 	{true, `SELECT classid::regclass, refclassid::regclass, refobjsubid, deptype, count(*) FROM pg_catalog.pg_depend WHERE refobjid IN (SELECT oid FROM pg_class WHERE relnamespace = 'public'::regnamespace AND relkind = 'r') AND NOT (classid = 'pg_class'::regclass AND objid IN (SELECT oid FROM pg_class WHERE relkind = 't')) GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`},
 }

@@ -131,6 +131,19 @@ func (f *funcScanNode) run(ec *evalCtx, emit func(*Batch) error) error {
 		if err := flush(v); err != nil {
 			return err
 		}
+	case "pg_get_keywords":
+		kws := keywords()
+		v := NewVec(f.recordType(), len(kws))
+		for i, k := range kws {
+			word, cat, bare, catDesc, bareDesc := k.word, k.cat, "f", keywordCatDesc[k.cat], keywordBareDesc(k.bare)
+			if k.bare {
+				bare = "t"
+			}
+			v.A[i] = newRecord(v.T, []*string{&word, &cat, &bare, &catDesc, &bareDesc})
+		}
+		if err := flush(v); err != nil {
+			return err
+		}
 	case "pg_partition_ancestors":
 		// no partitioning: a table that is not a partition has no rows
 	case "generate_subscripts":
@@ -462,6 +475,11 @@ func (b *binder) bindSRF(name string, args []Expr) (Type, []Expr, error) {
 			return Type{}, nil, noFunction(name, args)
 		}
 		t = RecordType([]RecordField{{"x", args[0].Type().Elem()}, {"n", TInt4}})
+	case "pg_get_keywords":
+		if len(args) != 0 {
+			return Type{}, nil, noFunction(name, args)
+		}
+		t = RecordType([]RecordField{{"word", TText}, {"catcode", TChar}, {"barelabel", TBool}, {"catdesc", TText}, {"baredesc", TText}})
 	case "pg_partition_ancestors":
 		// no partitioning here: every relation answers no rows
 		if len(args) != 1 {
@@ -586,7 +604,7 @@ func jsonSetItems(name, doc string) ([]*string, error) {
 // and unnest that bindSRF knows.
 func otherSRF(name string) bool {
 	switch name {
-	case "regexp_matches", "regexp_split_to_table", "pg_partition_ancestors", "generate_subscripts", "_pg_expandarray":
+	case "regexp_matches", "regexp_split_to_table", "pg_partition_ancestors", "generate_subscripts", "_pg_expandarray", "pg_get_keywords":
 		return true
 	case "jsonb_array_elements", "json_array_elements", "jsonb_array_elements_text", "json_array_elements_text", "jsonb_object_keys", "json_object_keys":
 		return true
