@@ -149,7 +149,8 @@
 //     information_schema._pg_expandarray (pgjdbc's key queries): in FROM
 //     its columns x, n, in the select list a record whose fields
 //     (f(...)).x and (rec).x select (types.go RecordType: a record's
-//     shape travels in its typmod, as PostgreSQL's blessed records).
+//     shape travels in its typmod, as PostgreSQL's blessed records);
+//     pg_get_keywords() (PostgreSQL 15's keyword list, syscat_keywords.go).
 //   - Types: bool, int2/int4/int8, float4/float8, numeric[(p,s)] (arbitrary
 //     precision, PostgreSQL's display scales), text, varchar(n), char(n),
 //     name, "char", bytea, uuid, json, jsonb, date, time, timestamp,
@@ -248,8 +249,7 @@
 // DISTINCT or ORDER BY inside window aggregates (PostgreSQL answers 0A000 too);
 // multidimensional arrays and array slices; collations other than "C";
 // bit-string literals; ORDER BY ... USING; TABLESAMPLE; ROWS FROM and
-// column definition lists; other set-returning functions
-// (pg_get_keywords, ...); (rec).* and field
+// column definition lists; other set-returning functions; (rec).* and field
 // selection on records of unknown shape and json(b)_each[_text] in the
 // select list; SRFs in the
 // select list of aggregated or windowed queries; interval field
@@ -261,7 +261,7 @@
 // interval; to_char patterns other than those listed (EEEE, TH, ...); the PostgreSQL built-ins listed in
 // knownPostgresFunction (mode, corr, set_config,
 // pg_advisory_xact_lock and shared advisory locks,
-// nextval, pg_get_keywords, ...) and types listed in knownPostgresType (money,
+// nextval, ...) and types listed in knownPostgresType (money,
 // inet, ranges, tsvector, ...). An unknown function name answers 42883 as in PostgreSQL.
 //
 // Known differences kept visible: regular expressions are RE2, not
