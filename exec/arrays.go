@@ -221,7 +221,7 @@ func (b *binder) arrayContains(op string, l, r Expr) (Expr, error) {
 func (b *binder) anyAll(op string, l, r Expr, all bool) (Expr, error) {
 	c, ok := cmpOps[op]
 	if !ok {
-		return nil, unsupported("operator %s with ANY/ALL is not supported", op)
+		return b.anyAllGeneric(op, l, r, all)
 	}
 	rt := r.Type()
 	if rt.OID == OIDUnknown {
@@ -560,4 +560,82 @@ func init() {
 			return nil
 		}}, nil
 	})
+}
+
+// anyAllGeneric is x op ANY/ALL (array) for a boolean operator other
+// than a comparison (LIKE, ILIKE, regex matches, ...): op is bound once
+// over (x, element) and evaluated over each row's elements.
+func (b *binder) anyAllGeneric(op string, l, r Expr, all bool) (Expr, error) {
+	rt := r.Type()
+	var err error
+	if rt.OID == OIDUnknown {
+		lt := l.Type()
+		if lt.OID == OIDUnknown {
+			lt = TText
+		}
+		at, ok := ArrayOf(lt)
+		if !ok {
+			return nil, unsupported("ANY/ALL over %s is not supported", l.Type())
+		}
+		if r, err = b.coerce(r, at, castImplicit, ""); err != nil {
+			return nil, err
+		}
+		rt = at
+	}
+	if !rt.IsArray() {
+		return nil, errf(CodeDatatypeMismatch, "op ANY/ALL (array) requires array on right side")
+	}
+	lt := l.Type()
+	if lt.OID == OIDUnknown {
+		if l, err = b.coerce(l, rt.Elem(), castImplicit, ""); err != nil {
+			return nil, err
+		}
+		lt = l.Type()
+	}
+	inner, err := b.binaryOp(op, &colRef{idx: 0, t: lt}, &colRef{idx: 1, t: rt.Elem()})
+	if err != nil {
+		return nil, err
+	}
+	if inner.Type().OID != OIDBool {
+		return nil, errf(CodeWrongObjectType, "op ANY/ALL (array) requires operator to yield boolean")
+	}
+	return &opExpr{name: op + "ANY", t: TBool, args: []Expr{l, r}, k: func(ec *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			if a[1].IsNull(int(i)) {
+				out.SetNull(int(i))
+				continue
+			}
+			items := a[1].A[i].Items
+			if items.N == 0 {
+				out.B[i] = all
+				continue
+			}
+			rep := make([]int32, items.N)
+			for k := range rep {
+				rep[k] = i
+			}
+			v, err := inner.Eval(ec, &Batch{N: items.N, Cols: []*Vec{a[0].Gather(rep), items}}, nil)
+			if err != nil {
+				return err
+			}
+			res, sawNull := all, false
+			for k := 0; k < items.N; k++ {
+				if v.IsNull(k) {
+					sawNull = true
+					continue
+				}
+				if v.B[k] != all {
+					res = v.B[k]
+					sawNull = false
+					break
+				}
+			}
+			if sawNull {
+				out.SetNull(int(i))
+			} else {
+				out.B[i] = res
+			}
+		}
+		return nil
+	}}, nil
 }

@@ -13,7 +13,7 @@ import (
 // silently different.
 
 var toCharPatterns = []string{ // longest first
-	"MONTH", "Month", "month", "HH24", "HH12", "YYYY", "DDD", "MON", "Mon", "mon", "DAY", "Day", "day",
+	"MONTH", "Month", "month", "HH24", "HH12", "IYYY", "YYYY", "DDD", "IW", "ID", "MON", "Mon", "mon", "DAY", "Day", "day",
 	"DY", "Dy", "dy", "AM", "PM", "am", "pm", "YY", "MM", "DD", "HH", "MI", "SS", "MS", "US", "Q", "D",
 	"hh24", "hh12", "yyyy", "ddd", "yy", "mm", "dd", "hh", "mi", "ss", "ms", "us", "q", "d",
 }
@@ -109,7 +109,7 @@ func toCharFields(d dateFields, f string) (string, error) {
 		if d.interval {
 			switch matched {
 			case "YYYY", "YY", "MM", "DD", "HH24", "HH12", "HH", "MI", "SS", "MS", "US", "AM", "PM", "am", "pm":
-			case "DDD", "Q", "q", "ddd":
+			case "DDD", "Q", "q", "ddd", "IYYY", "IW", "ID":
 				return "", unsupported("to_char pattern %s is not supported for intervals", matched)
 			default:
 				return "", errf(CodeInvalidDatetimeFormat, "invalid format specification for an interval value")
@@ -118,6 +118,17 @@ func toCharFields(d dateFields, f string) (string, error) {
 		switch matched {
 		case "YYYY":
 			sb.WriteString(num(d.year, 4))
+		case "IYYY", "IW", "ID":
+			t := time.Date(d.year, time.Month(d.month), d.day, 12, 0, 0, 0, time.UTC)
+			iy, iw := t.ISOWeek()
+			switch matched {
+			case "IYYY":
+				sb.WriteString(num(iy, 4))
+			case "IW":
+				sb.WriteString(num(iw, 2))
+			default:
+				sb.WriteString(strconv.Itoa((d.wday+6)%7 + 1))
+			}
 		case "YY":
 			sb.WriteString(num(d.year%100, 2))
 		case "MM":

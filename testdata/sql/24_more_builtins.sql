@@ -1,0 +1,24 @@
+-- LIKE/ILIKE/regex with ANY/ALL, array_replace, array_to_json, overlay, justify_interval, jsonb_pretty, json(b)_object_agg, ISO week patterns.
+CREATE TABLE mb (id int PRIMARY KEY, v text, tags text[], n int[], d date, j jsonb);
+INSERT INTO mb VALUES (1, 'Hello World', '{a,b}', '{1,2,1}', '2024-03-10', '{"b": [1, {"c": {}}], "a": []}'), (2, 'foo_bar', '{c}', '{NULL,3}', '2021-01-03', '"s"'), (3, NULL, NULL, NULL, NULL, NULL), (4, 'abc', '{}', '{}', '2020-12-31', '{}');
+SELECT id, v ILIKE ANY (ARRAY['%world%', 'x']), v LIKE ALL (ARRAY['%o%', 'H%']), v NOT LIKE ALL (ARRAY['%z%', 'q%']), v ~ ANY (ARRAY['^f', 'c$']), v !~~ ANY ('{a%,%r}') FROM mb ORDER BY id;
+SELECT id, v LIKE ANY (tags), 'a' ~~ ANY (tags) FROM mb ORDER BY id;
+SELECT 'x' LIKE ANY (ARRAY['x', NULL]), 'y' LIKE ANY (ARRAY['x', NULL]), 'y' LIKE ALL (ARRAY['y', NULL]), 'y' LIKE ALL (ARRAY['z', NULL]), NULL LIKE ANY (ARRAY['x']), 'a' LIKE ANY ('{}'::text[]);
+SELECT 1 + ANY (ARRAY[1]);
+SELECT id, array_replace(n, 1, 9), array_replace(n, NULL, 0), array_replace(tags, 'a', NULL) FROM mb ORDER BY id;
+SELECT array_replace(ARRAY[1.5, 2], 2, 3), array_replace('{x,y}'::text[], 'x', 'z');
+SELECT id, array_to_json(n), array_to_json(tags), array_to_json(n, true) FROM mb ORDER BY id;
+SELECT array_to_json('{}'::int[]), array_to_json(ARRAY['a b', NULL]);
+SELECT overlay('hello' PLACING 'XX' FROM 2 FOR 2), overlay('hello' PLACING 'XX' FROM 2), overlay('hello' PLACING '' FROM 1 FOR 10), overlay('héllo' PLACING 'é' FROM 5), overlay('abc' PLACING 'Z' FROM 10);
+SELECT overlay('hello' PLACING 'X' FROM 0);
+SELECT overlay('hello' PLACING 'X' FROM 2 FOR -1);
+SELECT justify_interval(interval '35 days 25 hours'), justify_interval(interval '-35 days 25 hours'), justify_interval(interval '1 mon -1 hour'), justify_interval(interval '-1 mon 1 hour'), justify_interval(interval '29 days 23:59:59.999999'), justify_interval(interval '-1 year 400 days -50 hours');
+SELECT id, jsonb_pretty(j) FROM mb ORDER BY id;
+SELECT jsonb_pretty('[]'), jsonb_pretty('{"a": {"b": [1, "x", null, true]}}'), jsonb_pretty('1.50');
+SELECT json_object_agg(id, v), jsonb_object_agg(id, v) FROM mb;
+SELECT json_object_agg(v, n ORDER BY id) FILTER (WHERE v IS NOT NULL), jsonb_object_agg(coalesce(v, 'null'), j) FROM mb;
+SELECT id % 2, json_object_agg(id, d), jsonb_object_agg('k' || id, tags) FROM mb GROUP BY 1 ORDER BY 1;
+SELECT json_object_agg(v, id) FROM mb;
+SELECT jsonb_object_agg(k, v) FROM (VALUES ('a', 1), ('b', 2), ('a', 3)) t(k, v);
+SELECT json_object_agg(id, v) FROM mb WHERE false;
+SELECT id, to_char(d, 'IYYY-IW'), to_char(d, 'IYYY IW ID FMIW'), to_char(d::timestamp, 'IYYY"W"IW-ID') FROM mb ORDER BY id;
