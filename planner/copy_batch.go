@@ -31,7 +31,7 @@ const (
 	copyOther copyKind = iota // exec's input function, value by value
 	copyInt                   // int2/int4/int8
 	copyFloat                 // float4/float8
-	copyStr                   // text-like: the value itself
+	copyStr                   // text, varchar, char: the value itself
 )
 
 // copyColumn is one target column's values in a batch.
@@ -53,10 +53,11 @@ func copyKindOf(t exec.Type) copyKind {
 		return copyInt
 	case exec.OIDFloat4, exec.OIDFloat8:
 		return copyFloat
-	}
-	if t.Kind() == exec.KStr {
+	case exec.OIDText, exec.OIDVarchar, exec.OIDBpchar:
 		return copyStr
 	}
+	// other string-kinded types (bytea, uuid, json, …) keep exec's
+	// conversion and canonical form
 	return copyOther
 }
 
