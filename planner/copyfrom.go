@@ -19,14 +19,17 @@ import (
 const copyBatchRows = 8192
 
 // CopyFrom implements wire.Session: COPY t [(cols)] FROM STDIN (text,
-// csv, binary). Rows are converted by exec's input functions (binary
-// values through their text form), omitted columns get their defaults,
-// and every batch passes the same validators as INSERT. Inside a
-// transaction the rows join the pending state until COMMIT; in
-// autocommit they stream through the Load adapter into staged Lance
-// files while the client sends them (bounded memory, no row cap, one
-// graph commit; a read-set change after the stream was consumed is
-// 40001, the client retries).
+// csv, binary). Rows are decoded into typed column batches (copyBatch:
+// integers, floats and text in place, other types by exec's input
+// functions, binary values of other types through their text form),
+// omitted columns get their defaults, and every batch passes the same
+// constraints as INSERT. Inside a transaction the rows join the pending
+// state until COMMIT; in autocommit they stream through the Load adapter
+// into staged Lance files while the client sends them (copyReader: a
+// decoding goroutine one batch ahead, set-based validation per batch in
+// checkCopyRows; bounded memory, no row cap, one graph commit; a
+// read-set change after the stream was consumed is 40001, the client
+// retries).
 func (s *session) CopyFrom(ctx context.Context, st *wire.Statement, in *wire.CopyIn) (int64, error) {
 	p, _ := st.Plan.(*plan)
 	s.promote(p)
