@@ -49,7 +49,7 @@ SELECT * FROM ((SELECT 1 AS x) a JOIN (SELECT 2 AS y) b ON true) AS j;
 SELECT count(*) FROM u GROUP BY CUBE (v, n);
 SELECT '1 day'::interval day to second;
 -- unsupported
-SELECT to_char(now(), 'IYYY-IW');
+SELECT to_char(now(), 'DDTH');
 SELECT to_char(12.5, '999.99');
 -- unsupported
 SELECT '1.50'::money;
