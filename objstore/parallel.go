@@ -63,13 +63,23 @@ func Parallel(ctx context.Context, n, limit int, fn func(ctx context.Context, i 
 		limit = n
 	}
 	parent := ctx
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	group := nextGroup.Add(1)
 	var parentMember *groupMember
 	if pm, ok := memberOf(parent); ok {
 		parentMember = &pm
 	}
+	if n == 1 {
+		// one item: run it on the caller's goroutine (a hand-off to a
+		// new goroutine and back costs scheduling latency on a busy
+		// machine, on the commit path of every one-table write)
+		if err := parent.Err(); err != nil {
+			return err // skipped, as a worker skips items once the caller gave up
+		}
+		wctx := context.WithValue(parent, groupKey{}, groupMember{group: group, worker: 0, parent: parentMember})
+		return runItem(wctx, 0, fn)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	var (
 		wg       sync.WaitGroup
 		once     sync.Once

@@ -32,7 +32,10 @@ func TestParallel(t *testing.T) {
 	}
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
-	if err := objstore.Parallel(cctx, 5, 0, func(context.Context, int) error { return nil }); !errors.Is(err, context.Canceled) {
-		t.Fatalf("canceled parent: err = %v", err)
+	for _, n := range []int{1, 5} {
+		var ran atomic.Bool
+		if err := objstore.Parallel(cctx, n, 0, func(context.Context, int) error { ran.Store(true); return nil }); !errors.Is(err, context.Canceled) || ran.Load() {
+			t.Fatalf("canceled parent, %d items: err = %v, an item ran: %v", n, err, ran.Load())
+		}
 	}
 }
