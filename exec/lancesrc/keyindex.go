@@ -204,13 +204,14 @@ func (x *keyIndex) derive(ctx context.Context, ds *lance.Dataset, col keyColumn)
 	total := ds.CountRows()
 	limit := max(uint64(deltaMinRows), total/deltaLimit)
 	var newFrags, delFrags []uint64
-	var newRows uint64
+	var newRows, goneRows uint64
 	gone := map[uint64]bool{}
 	for id, old := range x.frags {
 		cur, ok := now[id]
 		switch {
 		case !ok:
 			gone[id] = true
+			goneRows += old.physical
 		case cur.files != old.files || cur.physical != old.physical:
 			// rewritten under the same id (not something Lance does): its
 			// old and new rows share addresses, so build from scratch.
@@ -236,7 +237,11 @@ func (x *keyIndex) derive(ctx context.Context, ds *lance.Dataset, col keyColumn)
 			delFrags = append(delFrags, id)
 		}
 	}
-	if newRows > limit || uint64(len(gone))*4 > uint64(len(now))+16 {
+	// removed fragments cost only their stale entries (filtered by gone
+	// until the next flatten): a compaction of small fragments (a
+	// Rewrite: they go, their rows come back in new fragments) derives
+	// like an append of those rows
+	if newRows > limit || goneRows > limit {
 		return nil, false, nil
 	}
 	nx = &keyIndex{version: ds.Version(), frags: now, base: x.base, baseRows: x.baseRows, nadded: x.nadded, bytes: x.bytes}
