@@ -103,7 +103,10 @@
 //
 // # Not supported yet (0A000 naming the statement, never a made-up answer)
 //
-// COPY to or from a file, EXPLAIN, LISTEN/NOTIFY, CALL of anything but
+// COPY to or from a file, EXPLAIN of a writing statement or in another
+// format than TEXT (EXPLAIN [ANALYZE] of a query answers a short QUERY
+// PLAN text: the relations it reads and the snapshot, explain.go),
+// LISTEN/NOTIFY, CALL of anything but
 // graph.* procedures, data-modifying CTEs (exec refuses them),
 // graph.min_out on a streamed (autocommit) COPY,
 // a bare RETURNING * of UPDATE … FROM (UPDATE's RETURNING sees the new

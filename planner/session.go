@@ -49,6 +49,7 @@ const (
 	stmtAdvisory // no longer produced (advisory and sequence functions run in exec)
 	stmtDDL      // planned by planner/ddl
 	stmtGraph    // CALL graph.f(…) / SELECT graph.f(…)
+	stmtExplain  // EXPLAIN [ANALYZE] of a query (explain.go)
 )
 
 // plan is what Describe leaves on a Statement for Execute.
@@ -105,7 +106,7 @@ func (s *session) Parse(_ context.Context, sql string) ([]*wire.Statement, error
 		switch st.Kind {
 		case wire.KindQuery, wire.KindCopyFrom, wire.KindCopyTo:
 			n++
-			if p, ok := st.Plan.(*plan); ok && p.kind != stmtQuery && p.kind != stmtAdvisory && p.kind != stmtGraph {
+			if p, ok := st.Plan.(*plan); ok && p.kind != stmtQuery && p.kind != stmtAdvisory && p.kind != stmtGraph && p.kind != stmtExplain {
 				writes++
 			}
 		}
@@ -167,6 +168,8 @@ func newPlan(st *wire.Statement) *plan {
 		p.kind = stmtMerge
 	case n.GetTruncateStmt() != nil:
 		p.kind = stmtTruncate
+	case n.GetExplainStmt() != nil:
+		p.kind = stmtExplain
 	case isDDL(n):
 		p.kind = stmtDDL
 		p.ddlName = unsupportedKeyword(st.SQL)
@@ -203,6 +206,9 @@ func (s *session) Describe(ctx context.Context, st *wire.Statement, declared []u
 		st.Plan = p
 	}
 	p.declared = declared
+	if p.kind == stmtExplain {
+		return s.describeExplain(ctx, p)
+	}
 	if p.kind != stmtQuery && p.unsupported == "" {
 		return s.describeWrite(ctx, st, p)
 	}
@@ -226,6 +232,9 @@ func (s *session) Execute(ctx context.Context, st *wire.Statement, params []any)
 		st.Plan = p
 	}
 	s.promote(p)
+	if p.kind == stmtExplain {
+		return s.executeExplain(ctx, p, params)
+	}
 	if p.kind != stmtQuery && p.unsupported == "" {
 		if p.kind != stmtGraph && wire.InPipeline(ctx) && s.tx != nil && s.tx.implicit {
 			// one of several statements before Sync: its writes wait for

@@ -1,0 +1,87 @@
+package planner
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// TestExplain: EXPLAIN of a query answers a QUERY PLAN text listing the
+// relations it reads (ANALYZE also runs it); binding errors are
+// PostgreSQL's (the codes are compared with PostgreSQL 15); other
+// formats and writing statements are 0A000.
+func TestExplain(t *testing.T) {
+	ctx := context.Background()
+	for _, mode := range []pgx.QueryExecMode{pgx.QueryExecModeSimpleProtocol, pgx.QueryExecModeCacheStatement} {
+		t.Run(mode.String(), func(t *testing.T) {
+			ts := startServer(t, createPeople(t))
+			c := ts.connect(t, mode)
+			plan := func(sql string, args ...any) []string {
+				t.Helper()
+				rows, err := c.Query(ctx, sql, args...)
+				if err != nil {
+					t.Fatalf("%s: %v", sql, err)
+				}
+				var out []string
+				for rows.Next() {
+					var l string
+					if err := rows.Scan(&l); err != nil {
+						t.Fatal(err)
+					}
+					out = append(out, l)
+				}
+				if rows.Err() != nil {
+					t.Fatalf("%s: %v", sql, rows.Err())
+				}
+				if fd := rows.FieldDescriptions(); len(fd) != 1 || fd[0].Name != "QUERY PLAN" {
+					t.Fatalf("%s: columns %v", sql, fd)
+				}
+				return out
+			}
+			got := plan("explain select p.name from people p join people q on q.id = p.id where p.id > $1", 1)
+			if len(got) != 3 || !strings.HasPrefix(got[0], `Query  (pgproxy executor; branch "main", graph version `) ||
+				got[1] != "  ->  Scan on people p" || got[2] != "  ->  Scan on people q" {
+				t.Fatalf("plan %q", got)
+			}
+			got = plan("explain analyze select * from people")
+			if len(got) != 3 || !strings.Contains(got[0], "(actual rows=3)") || !strings.HasPrefix(got[2], "Execution Time: ") {
+				t.Fatalf("analyze plan %q", got)
+			}
+			got = plan("explain (verbose, costs off) values (1)")
+			if len(got) != 1 {
+				t.Fatalf("values plan %q", got)
+			}
+		})
+	}
+	// errors: binding errors as PostgreSQL reports them
+	pg := startPG(t)
+	want, err := pgx.Connect(ctx, pg.ConnString("postgres"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer want.Close(ctx)
+	ts := startServer(t, createPeople(t))
+	got := ts.connect(t, pgx.QueryExecModeSimpleProtocol)
+	for _, s := range []string{"create table people (id int8 primary key, name text, score float8)"} {
+		if _, err := want.Exec(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	defer want.Exec(ctx, "drop table people")
+	for _, sql := range []string{"explain select * from nope", "explain select nope from people", "explain selec 1", "explain (format json) select 1"} {
+		_, we := want.Exec(ctx, sql)
+		_, ge := got.Exec(ctx, sql)
+		wc, gc := sqlState(we), sqlState(ge)
+		if sql == "explain (format json) select 1" {
+			wc = "0A000" // PostgreSQL has JSON plans; pgproxy refuses them
+		}
+		if wc != gc || gc == "" {
+			t.Errorf("%s: postgres %v, pgproxy %v", sql, we, ge)
+		}
+	}
+	if _, err := got.Exec(ctx, "explain insert into people values (9, 'x', 1)"); sqlState(err) != "0A000" {
+		t.Errorf("explain insert: %v", err)
+	}
+}
