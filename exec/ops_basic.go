@@ -345,6 +345,9 @@ func (s *sortNode) run(ec *evalCtx, emit func(*Batch) error) error {
 	var buf *buffer
 	var err error
 	if s.topN > 0 {
+		if pl, w := s.parallelPlan(); pl != nil {
+			return s.runParallelTopN(ec, pl, w, emit)
+		}
 		buf, err = s.collectTopN(ec)
 	} else {
 		buf, err = collect(ec, s.input)
@@ -543,58 +546,97 @@ func nullVec(t Type, n int) *Vec {
 	return v
 }
 
-// collectTopN keeps only the best topN rows seen so far: whenever the
-// buffer holds enough surplus it is sorted (stably, so ties keep arrival
-// order as a full sort would) and truncated.
+// collectTopN keeps only the best topN rows seen so far (see topN).
 func (s *sortNode) collectTopN(ec *evalCtx) (*buffer, error) {
-	types := typesOf(s.input.columns())
-	buf := newBuffer(types)
-	limit := int(s.topN)
-	compact := func() {
-		full := buf.batch()
-		perm := allRows(full.N)
-		sortPerm(perm, full.Cols, s.keys)
-		perm = perm[:min(limit, len(perm))]
-		nb := newBuffer(types)
-		for i, c := range full.Cols {
-			nb.cols[i] = c.Gather(perm)
-		}
-		nb.n = len(perm)
-		nb.bytes = batchBytes(nb.batch())
-		buf.free(ec.run)
-		_ = ec.run.budget.reserve(nb.bytes)
-		buf = nb
-	}
-	var threshold *Batch // the current limit-th row once the buffer is full
-	err := withPrefetch(s.input).run(ec, func(b *Batch) error {
-		if threshold != nil {
-			// rows not strictly better than the current last kept row can
-			// never enter the top N (ties lose to earlier rows)
-			keep := topNCandidates(b, threshold, s.keys)
-			if len(keep) == 0 {
-				return nil
-			}
-			b = &Batch{Cols: b.Cols, N: b.N, Sel: keep}
-		}
-		if err := buf.add(ec.run, b); err != nil {
-			return err
-		}
-		if buf.n >= 2*limit+batchSize {
-			compact()
-			if buf.n == limit {
-				full := buf.batch()
-				threshold = &Batch{N: 1, Cols: make([]*Vec, len(full.Cols))}
-				for i, c := range full.Cols {
-					threshold.Cols[i] = c.Gather([]int32{int32(limit - 1)})
-				}
-			}
-		}
-		return nil
-	})
+	t := s.newTopN(false)
+	err := withPrefetch(s.input).run(ec, func(b *Batch) error { return t.add(ec, b, 0) })
 	if err != nil {
+		t.buf.free(ec.run)
 		return nil, err
 	}
-	return buf, nil
+	return t.buf, nil
+}
+
+// topN collects the best limit rows of a stream: whenever the buffer
+// holds enough surplus it is sorted (stably, so ties keep arrival order
+// as a full sort would) and truncated; once it has been cut to limit
+// rows, the last kept row is a threshold that incoming rows must beat.
+// With track, pos records each kept row's position in the serial order
+// (for merging the collectors of parallel workers).
+type topN struct {
+	s         *sortNode
+	types     []Type
+	buf       *buffer
+	limit     int
+	threshold *Batch // the current limit-th row once the buffer is full
+	track     bool
+	pos       []int64
+}
+
+func (s *sortNode) newTopN(track bool) *topN {
+	types := typesOf(s.input.columns())
+	return &topN{s: s, types: types, buf: newBuffer(types), limit: int(s.topN), track: track}
+}
+
+// add offers the live rows of b; pos is the position of its row 0.
+func (t *topN) add(ec *evalCtx, b *Batch, pos int64) error {
+	if t.threshold != nil {
+		// rows not strictly better than the current last kept row can
+		// never enter the top N (ties lose to earlier rows)
+		keep := topNCandidates(b, t.threshold, t.s.keys)
+		if len(keep) == 0 {
+			return nil
+		}
+		b = &Batch{Cols: b.Cols, N: b.N, Sel: keep}
+	}
+	if t.track {
+		if b.Sel == nil {
+			for r := 0; r < b.N; r++ {
+				t.pos = append(t.pos, pos+int64(r))
+			}
+		} else {
+			for _, r := range b.Sel {
+				t.pos = append(t.pos, pos+int64(r))
+			}
+		}
+	}
+	if err := t.buf.add(ec.run, b); err != nil {
+		return err
+	}
+	if t.buf.n >= 2*t.limit+batchSize {
+		t.compact(ec)
+		if t.buf.n == t.limit {
+			full := t.buf.batch()
+			t.threshold = &Batch{N: 1, Cols: make([]*Vec, len(full.Cols))}
+			for i, c := range full.Cols {
+				t.threshold.Cols[i] = c.Gather([]int32{int32(t.limit - 1)})
+			}
+		}
+	}
+	return nil
+}
+
+func (t *topN) compact(ec *evalCtx) {
+	full := t.buf.batch()
+	perm := allRows(full.N)
+	sortPerm(perm, full.Cols, t.s.keys)
+	perm = perm[:min(t.limit, len(perm))]
+	nb := newBuffer(t.types)
+	for i, c := range full.Cols {
+		nb.cols[i] = c.Gather(perm)
+	}
+	nb.n = len(perm)
+	nb.bytes = batchBytes(nb.batch())
+	if t.track {
+		pos := make([]int64, len(perm))
+		for i, r := range perm {
+			pos[i] = t.pos[r]
+		}
+		t.pos = pos
+	}
+	t.buf.free(ec.run)
+	_ = ec.run.budget.reserve(nb.bytes)
+	t.buf = nb
 }
 
 // selectTrue returns the rows (of sel, or 0..n-1) where the boolean v is
