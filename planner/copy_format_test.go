@@ -338,3 +338,31 @@ func TestCopyPlainParsers(t *testing.T) {
 		}
 	}
 }
+
+// FuzzCopyPlainParsers: on any bytes the in-place parsers do not panic,
+// and a value they accept is the one exec's input function reads.
+func FuzzCopyPlainParsers(f *testing.F) {
+	for _, s := range []string{"0", "-12", "+1", "1.5", "-0.001", "1e5", "9007199254740993", "3.4e38", "NaN", "", "-", "1.2.3"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		for _, typ := range []exec.Type{exec.TInt2, exec.TInt4, exec.TInt8} {
+			if v, ok := plainInt(in, typ); ok {
+				col := copyColumn{t: typ, name: "x", kind: copyInt}
+				ref, err := col.parse(in)
+				if err != nil || ref.I[0] != v {
+					t.Fatalf("%s %q: fast %d, exec %v %v", typ, in, v, ref, err)
+				}
+			}
+		}
+		for _, typ := range []exec.Type{exec.TFloat4, exec.TFloat8} {
+			if v, ok := plainFloat(in, typ); ok {
+				col := copyColumn{t: typ, name: "x", kind: copyFloat}
+				ref, err := col.parse(in)
+				if err != nil || math.Float64bits(ref.F[0]) != math.Float64bits(v) {
+					t.Fatalf("%s %q: fast %v, exec %v %v", typ, in, v, ref, err)
+				}
+			}
+		}
+	})
+}
