@@ -74,6 +74,8 @@
 //	       Parse/Bind/Describe/Execute/Close → extended cycle; after an error
 //	                 every message up to Sync is discarded
 //	       Sync    → end the cycle: commit the implicit transaction, ReadyForQuery
+//	                 (a statement that shares the cycle's implicit transaction
+//	                 with others runs with InPipeline(ctx): pipeline.go)
 //	       Flush   → write pending output
 //	       CopyData/CopyDone/CopyFail outside COPY → dropped (after a failed COPY)
 //	       Terminate or EOF → close (rolling back an open transaction)
