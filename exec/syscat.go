@@ -48,6 +48,8 @@ func sysCols(spec string) []ColumnDef {
 			t = Type{1003, -1}
 		case "int2vector":
 			t = Type{OIDInt2Vector, -1}
+		case "anyarray":
+			t = Type{OIDAnyArray, -1}
 		case "oidvector":
 			t = Type{OIDOidVector, -1}
 		// information_schema domains describe as their base types on the wire
@@ -416,7 +418,7 @@ func init() {
 		}
 		return rows
 	}}
-	pgCatalogRels["pg_attribute"] = &sysRelation{1249, "attrelid oid, attname name, atttypid oid, attstattarget int4, attlen int2, attnum int2, attndims int4, attcacheoff int4, atttypmod int4, attbyval bool, attalign char, attstorage char, attcompression char, attnotnull bool, atthasdef bool, atthasmissing bool, attidentity char, attgenerated char, attisdropped bool, attislocal bool, attinhcount int4, attcollation oid, attacl aclitem[], attoptions text[], attfdwoptions text[]", func(c *catalogSet) [][]any {
+	pgCatalogRels["pg_attribute"] = &sysRelation{1249, "attrelid oid, attname name, atttypid oid, attstattarget int4, attlen int2, attnum int2, attndims int4, attcacheoff int4, atttypmod int4, attbyval bool, attalign char, attstorage char, attcompression char, attnotnull bool, atthasdef bool, atthasmissing bool, attidentity char, attgenerated char, attisdropped bool, attislocal bool, attinhcount int4, attcollation oid, attacl aclitem[], attoptions text[], attfdwoptions text[], attmissingval anyarray", func(c *catalogSet) [][]any {
 		var rows [][]any
 		add := func(rel uint32, cols []ColumnDef, notnullPK map[int]bool) {
 			for i, col := range cols {
@@ -434,7 +436,7 @@ func init() {
 					ident = string(rune(col.Identity))
 				}
 				rows = append(rows, []any{rel, col.Name, t.OID, -1, t.Len(), int16(i + 1), ndims, -1, t.Mod, t.Len() > 0 && t.Len() <= 8, "i", typStorage(t.OID), "",
-					col.NotNull || notnullPK[i], col.Default != "" && col.Identity == 0, false, ident, "", false, true, 0, coll, nil, nil, nil})
+					col.NotNull || notnullPK[i], col.Default != "" && col.Identity == 0, false, ident, "", false, true, 0, coll, nil, nil, nil, nil})
 			}
 		}
 		for _, t := range c.userTables() {
@@ -443,6 +445,11 @@ func init() {
 				pk[k] = true
 			}
 			add(t.OID, t.Columns, pk)
+		}
+		// a sequence relation's columns (what SELECT * FROM seq shows)
+		seqCols := []ColumnDef{{Name: "last_value", Type: TInt8, NotNull: true}, {Name: "log_cnt", Type: TInt8, NotNull: true}, {Name: "is_called", Type: TBool, NotNull: true}}
+		for _, sq := range c.sequences() {
+			add(sq.OID, seqCols, nil)
 		}
 		for _, k := range c.constraints() {
 			if !k.hasIndex() {
@@ -472,7 +479,7 @@ func init() {
 			case OIDCardinalNumber, OIDCharacterData, OIDSQLIdentifier, OIDTimeStamp, OIDYesOrNo:
 				ns, typtype = oidInformationSchema, "d"
 				base, basemod = infoDomainBase(oid)
-			case OIDRecord, OIDUnknown:
+			case OIDRecord, OIDUnknown, OIDAnyArray, OIDVoid:
 				typtype = "p"
 			}
 			coll := uint32(0)

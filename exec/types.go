@@ -49,6 +49,7 @@ const (
 	OIDXid          uint32 = 28
 	OIDAclitem      uint32 = 1033
 	OIDAclitemArray uint32 = 1034
+	OIDAnyArray     uint32 = 2277
 	// OIDVector is pgvector's vector(n) (typmod = n). pgvector's type
 	// has no fixed OID (an extension type); pggraph has it built in, in
 	// pg_catalog, with this one (clients find it by typname).
@@ -158,6 +159,8 @@ var typeInfos = map[uint32]*typeInfo{
 	// columns (datfrozenxid, relacl) and compare and print as such
 	OIDXid:     {"xid", "xid", KInt, 4, 1011, 0, 'U', false},
 	OIDAclitem: {"aclitem", "aclitem", KStr, 12, OIDAclitemArray, 0, 'U', false},
+	// pseudo-type of pg_attribute.attmissingval (always NULL here)
+	OIDAnyArray: {"anyarray", "anyarray", KStr, -1, 0, 0, 'P', false},
 	// vector(n): a float4 array in the Vec (Array.Items), not an SQL array
 	OIDVector: {"vector", "vector", KArray, -1, 0, OIDFloat4, 'U', false},
 }
