@@ -62,12 +62,9 @@ func (s *session) readOnly() bool {
 	return false
 }
 
-// executeWrite runs INSERT/UPDATE/DELETE/MERGE/TRUNCATE and advisory
-// lock calls.
+// executeWrite runs INSERT/UPDATE/DELETE/MERGE/TRUNCATE, DDL and graph
+// procedure calls.
 func (s *session) executeWrite(ctx context.Context, st *wire.Statement, p *plan, params []any) (wire.Result, error) {
-	if p.kind == stmtAdvisory {
-		return s.execAdvisory(ctx, p, params)
-	}
 	if p.kind == stmtGraph {
 		s.unpin()
 		res, err := s.execGraphCall(ctx, p, params)
@@ -183,26 +180,6 @@ func (s *session) runWrite(ctx context.Context, v *view, p *plan, params []any) 
 func (s *session) describeWrite(ctx context.Context, st *wire.Statement, p *plan) (wire.Description, error) {
 	if p.kind == stmtGraph {
 		return s.describeGraphCall(ctx, p)
-	}
-	if p.kind == stmtAdvisory {
-		var d wire.Description
-		for _, t := range p.node.GetSelectStmt().TargetList {
-			fc := t.GetResTarget().GetVal().GetFuncCall()
-			_, name := funcName(fc)
-			typ, size := uint32(16), int16(1)
-			switch {
-			case seqFuncs[name]:
-				typ, size = 20, 8
-			case !strings.HasPrefix(name, "pg_try") && name != "pg_advisory_unlock" && name != "pg_advisory_unlock_shared":
-				typ, size = 2278, 4
-			}
-			n := t.GetResTarget().Name
-			if n == "" {
-				n = name
-			}
-			d.Columns = append(d.Columns, wire.Column{Name: n, TypeOID: typ, TypeSize: size, TypeMod: -1})
-		}
-		return d, nil
 	}
 	if p.kind == stmtDDL {
 		return wire.Description{Params: p.declared}, nil
@@ -517,24 +494,9 @@ func appendVecs(a, b []*exec.Vec) []*exec.Vec {
 	}
 	out := make([]*exec.Vec, len(a))
 	for c := range a {
-		v := exec.NewVec(a[c].T, a[c].N+b[c].N)
-		for i := 0; i < a[c].N; i++ {
-			setFrom(v, i, a[c], i)
-		}
-		for i := 0; i < b[c].N; i++ {
-			setFrom(v, a[c].N+i, b[c], i)
-		}
-		out[c] = v
+		out[c] = catVecs(a[c].T, []*exec.Vec{a[c], b[c]})
 	}
 	return out
-}
-
-func setFrom(dst *exec.Vec, i int, src *exec.Vec, j int) {
-	if d := src.Datum(j); d == nil {
-		dst.SetNull(i)
-	} else {
-		dst.SetDatum(i, d)
-	}
 }
 
 func (o *writeOut) result() wire.Result {

@@ -45,7 +45,7 @@ func (w *writer) update(up *sqlparse.UpdateStmt) (*writeOut, error) {
 	// by the updating query, target columns standing for their new values
 	ret := ""
 	if len(up.FromClause) > 0 && len(up.ReturningList) > 0 && len(seqCols) == 0 {
-		list, err := returningNewValues(up.ReturningList, alias, ti.def, items)
+		list, err := returningNewValues(up.ReturningList, alias, ti.def, items, fromAliases(up.FromClause))
 		if err != nil {
 			return nil, err
 		}
@@ -105,24 +105,38 @@ func (w *writer) update(up *sqlparse.UpdateStmt) (*writeOut, error) {
 // returningNewValues rewrites an UPDATE's RETURNING list so that the
 // target's columns (qualified by its alias, or unqualified) read their
 // new values (items, SQL per column) and alias.* lists them.
-func returningNewValues(list []*sqlparse.Node, alias string, td *exec.TableDef, items []string) ([]*sqlparse.Node, error) {
+func returningNewValues(list []*sqlparse.Node, alias string, td *exec.TableDef, items []string, from []string) ([]*sqlparse.Node, error) {
 	col := func(name string) int {
 		return slices.IndexFunc(td.Columns, func(c exec.ColumnDef) bool { return c.Name == name })
 	}
 	var out []*sqlparse.Node
+	target := func() error {
+		for c, cd := range td.Columns {
+			v, err := cachedExpr(items[c])
+			if err != nil {
+				return err
+			}
+			out = append(out, &sqlparse.Node{Node: &sqlparse.Node_ResTarget{ResTarget: &sqlparse.ResTarget{Name: cd.Name, Val: proto.Clone(v).(*sqlparse.Node), Location: -1}}})
+		}
+		return nil
+	}
 	for _, n := range list {
 		rt := n.GetResTarget()
 		if cr := rt.GetVal().GetColumnRef(); cr != nil && len(cr.Fields) > 0 && cr.Fields[len(cr.Fields)-1].GetAStar() != nil {
 			if len(cr.Fields) == 1 {
-				return nil, wire.Errorf(wire.CodeFeatureNotSupported, "RETURNING * of UPDATE … FROM is not supported yet").WithHint("Name the columns, or use " + alias + ".*.")
+				// PostgreSQL: the target's columns (new values), then
+				// every FROM item's, in FROM order
+				if err := target(); err != nil {
+					return nil, err
+				}
+				for _, a := range from {
+					out = append(out, &sqlparse.Node{Node: &sqlparse.Node_ResTarget{ResTarget: &sqlparse.ResTarget{Val: starOf(a), Location: -1}}})
+				}
+				continue
 			}
 			if cr.Fields[0].GetString_().GetSval() == alias {
-				for c, cd := range td.Columns {
-					v, err := cachedExpr(items[c])
-					if err != nil {
-						return nil, err
-					}
-					out = append(out, &sqlparse.Node{Node: &sqlparse.Node_ResTarget{ResTarget: &sqlparse.ResTarget{Name: cd.Name, Val: proto.Clone(v).(*sqlparse.Node), Location: -1}}})
+				if err := target(); err != nil {
+					return nil, err
 				}
 				continue
 			}
@@ -163,6 +177,48 @@ func returningNewValues(list []*sqlparse.Node, alias string, td *exec.TableDef, 
 		out = append(out, c)
 	}
 	return out, nil
+}
+
+// starOf is the column reference alias.*.
+func starOf(alias string) *sqlparse.Node {
+	return &sqlparse.Node{Node: &sqlparse.Node_ColumnRef{ColumnRef: &sqlparse.ColumnRef{Fields: []*sqlparse.Node{
+		{Node: &sqlparse.Node_String_{String_: &sqlparse.String{Sval: alias}}},
+		{Node: &sqlparse.Node_AStar{AStar: &sqlparse.A_Star{}}},
+	}, Location: -1}}}
+}
+
+// fromAliases names the relations of FROM items in order, as * expands
+// them: a table by its alias or name, a subquery or function by its
+// alias, a join by its alias or else both sides.
+func fromAliases(items []*sqlparse.Node) []string {
+	var out []string
+	for _, n := range items {
+		switch {
+		case n.GetRangeVar() != nil:
+			rv := n.GetRangeVar()
+			if rv.Alias != nil && rv.Alias.Aliasname != "" {
+				out = append(out, rv.Alias.Aliasname)
+			} else {
+				out = append(out, rv.Relname)
+			}
+		case n.GetRangeSubselect() != nil:
+			if a := n.GetRangeSubselect().Alias; a != nil {
+				out = append(out, a.Aliasname)
+			}
+		case n.GetRangeFunction() != nil:
+			if a := n.GetRangeFunction().Alias; a != nil {
+				out = append(out, a.Aliasname)
+			}
+		case n.GetJoinExpr() != nil:
+			j := n.GetJoinExpr()
+			if j.Alias != nil && j.Alias.Aliasname != "" {
+				out = append(out, j.Alias.Aliasname)
+			} else {
+				out = append(out, fromAliases([]*sqlparse.Node{j.Larg, j.Rarg})...)
+			}
+		}
+	}
+	return out
 }
 
 // replaceColumnRefs replaces, in place, every column reference for which

@@ -57,6 +57,11 @@ func decimalArray(v *exec.Vec, dec *arrow.Decimal128Type) (arrow.Array, error) {
 // vectorArray builds fixed_size_list<float32>[n] from a list column,
 // checking every vector's dimension as pgvector does.
 func vectorArray(src arrow.Array, t *arrow.FixedSizeListType) (arrow.Array, error) {
+	if fsl, ok := src.(*array.FixedSizeList); ok && arrow.TypeEqual(fsl.DataType(), t) {
+		// exec's vector(n) values: dimensions already checked by its cast
+		fsl.Retain()
+		return fsl, nil
+	}
 	lst, ok := src.(*array.List)
 	if !ok {
 		return nil, wire.Errorf("42804", "cannot store %s as %s", src.DataType(), t)
