@@ -381,19 +381,6 @@ func (w *writer) checkParents(ti *tableInfo, rows []*exec.Vec) error {
 	return nil
 }
 
-// referenced reports whether any table (itself included) has a foreign
-// key to table.
-func (w *writer) referenced(table string) bool {
-	for _, ti := range w.v.base.tables {
-		for _, fk := range ti.def.ForeignKeys {
-			if fk.RefTable == table {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // keySets are the unique keys a streamed COPY has written so far, by
 // constraint: single integer keys in a compressed bitmap (a 10M-row COPY
 // of dense ids costs kilobytes), others as encoded strings.
