@@ -225,8 +225,22 @@ func (b *binder) bindQuery(sel *q.SelectStmt, outer *scope) (*bound, error) {
 		}
 	}
 	if len(b.srfs) > 0 {
-		if aggregated || len(b.win.calls) > 0 {
-			return nil, unsupported("set-returning functions in the select list of an aggregated or windowed query are not supported")
+		if len(b.win.calls) > 0 {
+			return nil, unsupported("set-returning functions in the select list of a windowed query are not supported")
+		}
+		if aggregated {
+			// the functions run over the aggregated rows (after HAVING)
+			rw := &postAgg{groupKeys: make([]string, len(groups)), ngroups: len(groups), groups: groups}
+			for i, g := range groups {
+				rw.groupKeys[i] = g.String()
+			}
+			for _, s := range b.srfs {
+				for k := range s.args {
+					if s.args[k], err = rw.rewrite(s.args[k]); err != nil {
+						return nil, err
+					}
+				}
+			}
 		}
 		cols := append([]colInfo{}, p.columns()...)
 		for _, s := range b.srfs {
@@ -577,14 +591,8 @@ func (r *postAgg) rewrite(e Expr) (Expr, error) {
 		if x.correlated {
 			return nil, unsupported("correlated subqueries in an aggregated select list are not supported")
 		}
-		if x.test != nil {
-			t, err := r.rewrite(x.test)
-			if err != nil {
-				return nil, err
-			}
-			cp := *x
-			cp.test = t
-			return &cp, nil
+		if x.test != nil || x.rowTests != nil {
+			return mapChildren(x, r.rewrite)
 		}
 		return x, nil
 	case *winRef:

@@ -60,11 +60,38 @@ func mapChildren(e Expr, f func(Expr) (Expr, error)) (Expr, error) {
 		c.list, err = mapAll(x.list)
 		return &c, err
 	case *subqueryExpr:
-		if x.test == nil {
+		if x.test == nil && x.rowTests == nil {
 			return x, nil
 		}
 		c := *x
-		c.test, err = f(x.test)
+		if x.test != nil {
+			if c.test, err = f(x.test); err != nil {
+				return nil, err
+			}
+		}
+		if x.rowTests != nil {
+			c.rowTests, err = mapAll(x.rowTests)
+		}
+		return &c, err
+	case *arrayExpr:
+		c := *x
+		c.items, err = mapAll(x.items)
+		return &c, err
+	case *distinctExpr:
+		c := *x
+		eq := *x.eq
+		if eq.args, err = mapAll(x.eq.args); err != nil {
+			return nil, err
+		}
+		c.eq = &eq
+		return &c, nil
+	case *recordExpr:
+		c := *x
+		c.args, err = mapAll(x.args)
+		return &c, err
+	case *fieldSelectExpr:
+		c := *x
+		c.arg, err = f(x.arg)
 		return &c, err
 	}
 	return e, nil

@@ -182,6 +182,10 @@ func (b *binder) bindWindowCall(name string, fc *q.FuncCall, sc *scope) (Expr, e
 			wc.t, wc.agg, wc.args = t, acc, args
 		}
 	}
+	switch name {
+	case "lag", "lead", "first_value", "last_value", "nth_value":
+		wc.t.Mod = -1 // polymorphic results carry no typmod in PostgreSQL
+	}
 	if wc.t.OID == OIDUnknown {
 		wc.t = TText
 		wc.args[0], _ = b.coerce(wc.args[0], TText, castImplicit, "")
