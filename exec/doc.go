@@ -144,7 +144,8 @@
 //     json(b)_array_elements[_text], json(b)_object_keys, regexp_matches,
 //     regexp_split_to_table, string_to_table in FROM (implicitly
 //     lateral when their arguments read earlier FROM items) and in the
-//     select list (run in lockstep as in PostgreSQL 10+);
+//     select list (run in lockstep as in PostgreSQL 10+; over the
+//     grouped rows in aggregated queries);
 //     json(b)_each[_text] (key, value) in FROM (also lateral);
 //     information_schema._pg_expandarray (pgjdbc's key queries): in FROM
 //     its columns x, n, in the select list a record whose fields
@@ -162,7 +163,8 @@
 //   - Operators: + - * / % ^ |/ @ & | # ~ << >> with overflow (22003) and
 //     division by zero (22012); comparisons; AND/OR/NOT with three-valued
 //     logic; IS [NOT] NULL/TRUE/FALSE/UNKNOWN/DISTINCT FROM; BETWEEN
-//     [SYMMETRIC]; IN; LIKE/ILIKE (backslash escape), SIMILAR TO, ~ ~* !~
+//     [SYMMETRIC]; IN; any boolean operator with ANY/ALL (array), e.g.
+//     ILIKE ANY (ARRAY[...]); LIKE/ILIKE (backslash escape), SIMILAR TO, ~ ~* !~
 //     !~* (RE2 syntax: back-references or look-around fail with 2201B);
 //     || for text, arrays and jsonb; -> ->> #> #>> ? ?| ?& @> <@ - #- on
 //     json/jsonb (jsonb - text|text[]|int);
@@ -193,12 +195,15 @@
 //     extract, date_part, make_date, to_timestamp, to_char (timestamps,
 //     dates: YYYY YY MM DD DDD D Q HH24 HH12 HH MI SS MS US AM/PM Month
 //     Mon Day Dy with FM and quoted text; numbers: 9 0 . D , G S MI PL SG
-//     PR L V RN FM with '#' overflow (tochar_num.go); intervals: YYYY MM
+//     PR L V RN FM with '#' overflow (tochar_num.go); IYYY IW ID; intervals: YYYY MM
 //     DD HH24 HH12 MI SS MS US AM), age, justify_days,
 //     justify_hours, isfinite, timezone; json_build_object,
 //     jsonb_build_object, json_build_array, jsonb_build_array, to_json,
 //     to_jsonb, row_to_json, json(b)_typeof, json(b)_array_length,
-//     jsonb_set, jsonb_insert, jsonb_strip_nulls, json_strip_nulls; array_length,
+//     jsonb_set, jsonb_insert, jsonb_strip_nulls, json_strip_nulls,
+//     jsonb_pretty, array_to_json, json_object_agg, jsonb_object_agg
+//     (builtins_sql.go); to_timestamp(text, template) and to_date
+//     (builtins_totimestamp.go); overlay, justify_interval, array_replace; array_length,
 //     array_upper, array_lower, cardinality, array_append, array_prepend,
 //     array_cat, array_position, array_ndims, array_dims; version, current_database, current_user,
 //     session_user, current_schema, current_schemas, pg_backend_pid,
@@ -252,7 +257,7 @@
 // column definition lists; other set-returning functions; (rec).* and field
 // selection on records of unknown shape and json(b)_each[_text] in the
 // select list; SRFs in the
-// select list of aggregated or windowed queries; interval field
+// select list of windowed queries; interval field
 // qualifiers outside casts (column types, arrays); SEARCH/CYCLE clauses;
 // data-modifying CTEs; SELECT INTO;
 // EXPLAIN and non-SELECT statements (the planner owns DML/DDL); regexp
