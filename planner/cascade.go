@@ -424,7 +424,7 @@ func (w *writer) probeRows(ti *tableInfo, keyCols []int, keys []*exec.Vec, need 
 	}
 	kl, ok := ti.def.Source.(exec.KeyLookupSource)
 	indexed := ok && (p == nil || p.mode == modeRows) && slices.Contains(kl.KeyColumns(), keyCols[0]) &&
-		keys[0].T.Kind() == keyTypes[0].Kind() && w.useIndex(want.len(), ti)
+		keys[0].T.Kind() == keyTypes[0].Kind() && w.useIndex(want.len(), ti, keyCols[0])
 	if indexed {
 		first := keys[0]
 		if len(keyCols) > 1 {

@@ -416,16 +416,17 @@ func (ks *keySets) seen(name string, probe []*exec.Vec, i int, k []byte) bool {
 	return false
 }
 
-// useIndex decides between the snapshot source's key index and a plain
-// scan of the key columns. A Lance table's index is shared across
-// versions and derived incrementally (exec/lancesrc: a commit's index
-// reads only the fragments it added), so it always pays off; another
-// source builds its index per version with a full key-column scan, so a
-// few keys are cheaper by scan, while a streamed COPY probes batch after
-// batch and amortizes the index. (A Lance table whose index would not
-// fit in the shared cache is treated like another source.)
-func (w *writer) useIndex(keys int, ti *tableInfo) bool {
-	if _, ok := ti.def.Source.(*lancesrc.Source); ok && lancesrc.SharedIndexes(ti.def.Source.RowCount()) {
+// useIndex decides between the snapshot source's key index on column
+// and a plain scan of the key columns. A Lance table's index is shared
+// across versions and derived incrementally (exec/lancesrc: a commit's
+// index reads only the fragments it added), so it pays off whenever it
+// fits the shared cache or is already held (a large table's index kept
+// in a spare slot after an earlier statement built it); another source
+// builds its index per version with a full key-column scan, so a few
+// keys are cheaper by scan, while a streamed COPY probes batch after
+// batch and amortizes the index.
+func (w *writer) useIndex(keys int, ti *tableInfo, column int) bool {
+	if src, ok := ti.def.Source.(*lancesrc.Source); ok && (lancesrc.SharedIndexes(ti.def.Source.RowCount()) || src.IndexHeld(column)) {
 		return true
 	}
 	return w.copySeen != nil || int64(keys)*64 >= ti.def.Source.RowCount()

@@ -134,6 +134,28 @@ func (c *indexCache) get(ctx context.Context, ds *lance.Dataset, col keyColumn) 
 	return x, err
 }
 
+// holds reports that the cache keeps an index of ds's dataset column at
+// ds's version or an older one.
+func (c *indexCache) holds(ds *lance.Dataset, col keyColumn) bool {
+	st := ds.Store()
+	if st == nil || !reflect.TypeOf(st).Comparable() {
+		return false
+	}
+	key := cacheKey{store: st, root: ds.Root(), branch: ds.Branch(), column: col.name, typ: col.typ.String()}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v := ds.Version()
+	if e := c.entries[key]; e != nil {
+		for _, x := range e.recent {
+			if x.version <= v {
+				return true
+			}
+		}
+	}
+	sp := c.spareOf(key)
+	return sp != nil && sp.version <= v
+}
+
 // getHeld is get; held reports that the cache keeps the index (shared,
 // or in a spare slot) until a newer version of that dataset column
 // replaces it, so callers may remember it weakly. It is false when

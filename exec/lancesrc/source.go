@@ -245,6 +245,23 @@ func (s *Source) keyIndex(ctx context.Context, column int) (*keyIndex, error) {
 	return idx, nil
 }
 
+// IndexHeld reports whether column's key index for this version is at
+// hand without reading the whole column: this Source has it, or the
+// process-wide cache (shared or spare slot) holds this version's or an
+// older one to derive it from (reading only what changed since).
+func (s *Source) IndexHeld(column int) bool {
+	if column < 0 || column >= len(s.cols) {
+		return false
+	}
+	s.mu.Lock()
+	if p, ok := s.index[column]; ok && p.Value() != nil {
+		s.mu.Unlock()
+		return true
+	}
+	s.mu.Unlock()
+	return sharedIndexes.holds(s.ds, keyColumn{name: s.cols[column].Name, typ: s.cols[column].Type})
+}
+
 // ScanAddrs streams the rows at the given row addresses of this version
 // (any order; addresses of deleted or absent rows yield nothing): Lance
 // reads only the pages holding them. DML uses it to fetch the rows a

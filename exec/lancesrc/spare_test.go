@@ -6,6 +6,9 @@ import (
 	"testing"
 	"weak"
 
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/lance"
 	"github.com/pggraph/pggraph/objstore"
 )
@@ -55,5 +58,38 @@ func TestOversizedIndexKeptOncePerDataset(t *testing.T) {
 	off := newIndexCache(0)
 	if _, held, err := off.getHeld(ctx, v0, idColumn); err != nil || held || len(off.spare) != 0 {
 		t.Fatalf("limit 0: held %v, spare %d, err %v", held, len(off.spare), err)
+	}
+}
+
+// TestIndexHeld: a Source reports its column's index as held once the
+// process-wide cache keeps this version's index or an older one (here in
+// a spare slot, the shared cache being too small), and not for a
+// dataset never indexed.
+func TestIndexHeld(t *testing.T) {
+	ctx := context.Background()
+	SetIndexCacheLimit(1)
+	defer SetIndexCacheLimit(DefaultIndexCacheBytes)
+	cols := []exec.ColumnDef{{Name: "id", Type: exec.TInt8}}
+	v0 := committer(t)(lance.New(objstore.NewMem(), "held.lance", lance.Options{}).StageOverwrite(ctx, idRows(t, seqIDs(0, 3000)), lance.StageOptions{}))
+	v1 := committer(t)(v0.StageAppend(ctx, idRows(t, []int64{7777}), lance.StageOptions{}))
+	other := committer(t)(lance.New(objstore.NewMem(), "other.lance", lance.Options{}).StageOverwrite(ctx, idRows(t, seqIDs(0, 10)), lance.StageOptions{}))
+	if New(v1, cols, []int{0}).IndexHeld(0) {
+		t.Fatal("held before any lookup")
+	}
+	s0 := New(v0, cols, []int{0})
+	keys := exec.NewVec(exec.TInt8, 1)
+	keys.I[0] = 5
+	n := 0
+	if err := s0.LookupKeys(ctx, 0, keys, exec.ScanRequest{Columns: []int{0}, NeedAddrs: true}, func(rec arrow.RecordBatch, _ []uint64) error {
+		n += int(rec.NumRows())
+		return nil
+	}); err != nil || n != 1 {
+		t.Fatalf("lookup: %d rows, %v", n, err)
+	}
+	if !New(v1, cols, []int{0}).IndexHeld(0) {
+		t.Fatal("v1 does not see v0's spare index to derive from")
+	}
+	if New(other, cols, []int{0}).IndexHeld(0) {
+		t.Fatal("another dataset reports an index")
 	}
 }
