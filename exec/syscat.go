@@ -2,6 +2,7 @@ package exec
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -680,7 +681,7 @@ func init() {
 		return rows
 	}}
 	infoSchemaRels["views"] = &sysRelation{13302, "table_catalog sql_identifier, table_schema sql_identifier, table_name sql_identifier, view_definition character_data, check_option character_data, is_updatable yes_or_no, is_insertable_into yes_or_no, is_trigger_updatable yes_or_no, is_trigger_deletable yes_or_no, is_trigger_insertable_into yes_or_no", func(*catalogSet) [][]any { return nil }}
-	infoSchemaRels["columns"] = &sysRelation{13303, "table_catalog sql_identifier, table_schema sql_identifier, table_name sql_identifier, column_name sql_identifier, ordinal_position cardinal_number, column_default character_data, is_nullable yes_or_no, data_type character_data, character_maximum_length cardinal_number, character_octet_length cardinal_number, numeric_precision cardinal_number, numeric_precision_radix cardinal_number, numeric_scale cardinal_number, datetime_precision cardinal_number, interval_type character_data, interval_precision cardinal_number, udt_catalog sql_identifier, udt_schema sql_identifier, udt_name sql_identifier, is_identity yes_or_no, is_generated character_data, is_updatable yes_or_no", func(c *catalogSet) [][]any {
+	infoSchemaRels["columns"] = &sysRelation{13303, "table_catalog sql_identifier, table_schema sql_identifier, table_name sql_identifier, column_name sql_identifier, ordinal_position cardinal_number, column_default character_data, is_nullable yes_or_no, data_type character_data, character_maximum_length cardinal_number, character_octet_length cardinal_number, numeric_precision cardinal_number, numeric_precision_radix cardinal_number, numeric_scale cardinal_number, datetime_precision cardinal_number, interval_type character_data, interval_precision cardinal_number, character_set_catalog sql_identifier, character_set_schema sql_identifier, character_set_name sql_identifier, collation_catalog sql_identifier, collation_schema sql_identifier, collation_name sql_identifier, domain_catalog sql_identifier, domain_schema sql_identifier, domain_name sql_identifier, udt_catalog sql_identifier, udt_schema sql_identifier, udt_name sql_identifier, scope_catalog sql_identifier, scope_schema sql_identifier, scope_name sql_identifier, maximum_cardinality cardinal_number, dtd_identifier sql_identifier, is_self_referencing yes_or_no, is_identity yes_or_no, identity_generation character_data, identity_start character_data, identity_increment character_data, identity_maximum character_data, identity_minimum character_data, identity_cycle yes_or_no, is_generated character_data, generation_expression character_data, is_updatable yes_or_no", func(c *catalogSet) [][]any {
 		var rows [][]any
 		for _, t := range c.userTables() {
 			pk := map[int]bool{}
@@ -734,8 +735,11 @@ func init() {
 				if col.Default != "" && col.Identity == 0 {
 					def = col.Default
 				}
-				rows = append(rows, []any{c.database(), t.Schema, t.Name, col.Name, i + 1, def, boolYN(!col.NotNull && !pk[i]), dataType,
-					charMax, octet, prec, radix, scale, dtp, nil, nil, c.database(), "pg_catalog", ct.Name(), boolYN(col.Identity != 0), "NEVER", "YES"})
+				row := []any{c.database(), t.Schema, t.Name, col.Name, i + 1, def, boolYN(!col.NotNull && !pk[i]), dataType,
+					charMax, octet, prec, radix, scale, dtp, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil,
+					c.database(), "pg_catalog", ct.Name(), nil, nil, nil, nil, strconv.Itoa(i + 1), "NO", boolYN(col.Identity != 0)}
+				row = append(row, c.identityColumns(t, col)...)
+				rows = append(rows, append(row, "NEVER", nil, "YES"))
 			}
 		}
 		return rows
@@ -787,6 +791,34 @@ func init() {
 		}
 		return rows
 	}}
+}
+
+// identityColumns are information_schema.columns' identity_generation,
+// identity_start, _increment, _maximum, _minimum and _cycle: the owned
+// sequence's options for an identity column, NULL otherwise ('NO' cycle).
+func (c *catalogSet) identityColumns(t *TableDef, col ColumnDef) []any {
+	if col.Identity == 0 {
+		return []any{nil, nil, nil, nil, nil, "NO"}
+	}
+	gen := "BY DEFAULT"
+	if col.Identity == IdentityAlways {
+		gen = "ALWAYS"
+	}
+	for _, s := range c.sequences() {
+		if s.Name == col.OwnedSequence && s.schema() == schemaName(t.Schema) {
+			f := func(n int64) string { return strconv.FormatInt(n, 10) }
+			return []any{gen, f(s.Start), f(s.Increment), f(s.Max), f(s.Min), boolYN(s.Cycle)}
+		}
+	}
+	return []any{gen, nil, nil, nil, nil, "NO"}
+}
+
+// schemaName is a TableDef schema with "" meaning public.
+func schemaName(s string) string {
+	if s == "" {
+		return "public"
+	}
+	return s
 }
 
 func sortedKeys(m map[string]*sysRelation) []string {
