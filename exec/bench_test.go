@@ -2,7 +2,10 @@ package exec
 
 import (
 	"context"
+	"fmt"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -68,4 +71,55 @@ func BenchmarkSort1M(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkParallel runs execbench's scan queries at 2M rows serially
+// (w0) and on GOMAXPROCS workers (wN), interleaved; cpu-ms/op is the
+// process's CPU time per query (the work done, whatever the machine's
+// load).
+func BenchmarkParallel(b *testing.B) {
+	cat := NewMemCatalog()
+	mt := benchTable(2_000_000)
+	cat.Add(&TableDef{Name: "big", Columns: mt.Cols, Source: mt})
+	rows := make([][]any, 200_000)
+	for i := range rows {
+		rows[i] = []any{int64((i + 1) * 10), int64(i % 7)}
+	}
+	sm, err := NewMemTable([]ColumnDef{{Name: "id", Type: TInt8}, {Name: "w", Type: TInt8}}, rows)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cat.Add(&TableDef{Name: "small", Columns: sm.Cols, Source: sm})
+	eng := &Engine{Catalog: cat}
+	saved := parallelWorkers
+	defer func() { parallelWorkers = saved }()
+	queries := map[string]string{
+		"scanagg": "SELECT sum(v), count(v), count(*) FROM big",
+		"groupby": "SELECT grp, count(*), sum(v), min(v), max(v) FROM big WHERE flag GROUP BY grp",
+		"join":    "SELECT count(*), sum(small.w) FROM big JOIN small ON big.id = small.id",
+		"topn":    "SELECT id, v FROM big ORDER BY v DESC, id LIMIT 100",
+	}
+	for _, name := range []string{"scanagg", "groupby", "join", "topn"} {
+		for _, w := range []int{0, saved()} {
+			b.Run(fmt.Sprintf("%s/w%d", name, w), func(b *testing.B) {
+				parallelWorkers = func() int { return w }
+				c0 := processCPU()
+				for i := 0; i < b.N; i++ {
+					if _, err := eng.Query(context.Background(), nil, queries[name]); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(processCPU()-c0)/float64(b.N)/1e6, "cpu-ms/op")
+			})
+		}
+	}
+}
+
+// processCPU is the user+system CPU time this process has used.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
