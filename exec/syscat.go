@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -752,10 +753,55 @@ func init() {
 			}
 			typ := map[byte]string{'p': "PRIMARY KEY", 'u': "UNIQUE", 'f': "FOREIGN KEY", 'c': "CHECK"}[k.kind]
 			var nd any
-			if k.kind == 'p' || k.kind == 'u' {
-				nd = "YES"
+			if k.kind == 'u' {
+				nd = "YES" // UNIQUE only (NULLS DISTINCT)
 			}
 			rows = append(rows, []any{c.database(), k.table.Schema, k.name, c.database(), k.table.Schema, k.table.Name, typ, "NO", "NO", "YES", nd})
+		}
+		for _, nn := range c.notNullConstraints() {
+			rows = append(rows, []any{c.database(), nn.table.Schema, nn.name, c.database(), nn.table.Schema, nn.table.Name, "CHECK", "NO", "NO", "YES", nil})
+		}
+		return rows
+	}}
+	infoSchemaRels["check_constraints"] = &sysRelation{13307, "constraint_catalog sql_identifier, constraint_schema sql_identifier, constraint_name sql_identifier, check_clause character_data", func(c *catalogSet) [][]any {
+		var rows [][]any
+		for _, k := range c.constraints() {
+			if k.kind == 'c' {
+				rows = append(rows, []any{c.database(), k.table.Schema, k.name, strings.TrimPrefix(c.constraintDef(k, false), "CHECK ")})
+			}
+		}
+		for _, nn := range c.notNullConstraints() {
+			rows = append(rows, []any{c.database(), nn.table.Schema, nn.name, nn.table.Columns[nn.col].Name + " IS NOT NULL"})
+		}
+		return rows
+	}}
+	infoSchemaRels["constraint_column_usage"] = &sysRelation{13308, "table_catalog sql_identifier, table_schema sql_identifier, table_name sql_identifier, column_name sql_identifier, constraint_catalog sql_identifier, constraint_schema sql_identifier, constraint_name sql_identifier", func(c *catalogSet) [][]any {
+		var rows [][]any
+		for _, k := range c.constraints() {
+			t, cols := k.table, k.cols
+			switch k.kind {
+			case 'i':
+				continue
+			case 'c':
+				cols = checkColumns(t, k.check)
+			case 'f':
+				// a foreign key uses the referenced columns
+				rt := c.table(k.fk.RefSchema, k.fk.RefTable)
+				if rt == nil {
+					continue
+				}
+				t, cols = rt, nil
+				for _, rc := range k.fk.RefColumns {
+					for i, col := range rt.Columns {
+						if col.Name == rc {
+							cols = append(cols, i)
+						}
+					}
+				}
+			}
+			for _, ci := range cols {
+				rows = append(rows, []any{c.database(), t.Schema, t.Name, t.Columns[ci].Name, c.database(), k.table.Schema, k.name})
+			}
 		}
 		return rows
 	}}
@@ -791,6 +837,33 @@ func init() {
 		}
 		return rows
 	}}
+}
+
+// notNull is a NOT NULL column as information_schema shows it: a CHECK
+// constraint named <namespace oid>_<table oid>_<attnum>_not_null.
+type notNull struct {
+	table *TableDef
+	col   int
+	name  string
+}
+
+func (c *catalogSet) notNullConstraints() []notNull {
+	var out []notNull
+	for _, t := range c.userTables() {
+		if t.Kind == "view" || t.Kind == "sequence" {
+			continue
+		}
+		pk := map[int]bool{}
+		for _, k := range t.PrimaryKey {
+			pk[k] = true
+		}
+		for i, col := range t.Columns {
+			if col.NotNull || pk[i] {
+				out = append(out, notNull{table: t, col: i, name: fmt.Sprintf("%d_%d_%d_not_null", c.nsOID(t.Schema), t.OID, i+1)})
+			}
+		}
+	}
+	return out
 }
 
 // identityColumns are information_schema.columns' identity_generation,
