@@ -146,22 +146,13 @@ func (c *scanConv) batch(rec arrow.RecordBatch, addrs []uint64, lo, hi int) (*Ba
 }
 
 // columns converts rows [lo, hi) of rec into whole column vectors (one
-// conversion for a unit of many batches; see sliceBatch).
+// conversion for a unit of many batches, sliced with Vec.sliceInto).
 func (c *scanConv) columns(rec arrow.RecordBatch, addrs []uint64, lo, hi int) ([]*Vec, error) {
 	b, err := c.batch(rec, addrs, lo, hi)
 	if err != nil {
 		return nil, err
 	}
 	return b.Cols, nil
-}
-
-// sliceBatch is the batch of rows [lo, hi) of converted columns.
-func sliceBatch(cols []*Vec, lo, hi int) *Batch {
-	b := &Batch{N: hi - lo, Cols: make([]*Vec, len(cols))}
-	for i, v := range cols {
-		b.Cols[i] = v.slice(lo, hi)
-	}
-	return b
 }
 
 // read streams the source's records for req: through the key index when

@@ -286,8 +286,20 @@ func (wk *pipeWorker) unit(ec *evalCtx, u scanUnit) error {
 		return err
 	}
 	wk.pos = u.seq << unitShift
-	for lo := 0; lo < u.hi-u.lo; lo += batchSize {
-		if err := wk.push(ec, 0, sliceBatch(cols, lo, min(lo+batchSize, u.hi-u.lo))); err != nil {
+	// the unit's batches share three allocations
+	n := u.hi - u.lo
+	nb := (n + batchSize - 1) / batchSize
+	batches, ptrs, vecs := make([]Batch, nb), make([]*Vec, nb*len(cols)), make([]Vec, nb*len(cols))
+	for k := range nb {
+		lo, hi := k*batchSize, min((k+1)*batchSize, n)
+		b := &batches[k]
+		b.N, b.Cols = hi-lo, ptrs[k*len(cols):(k+1)*len(cols):(k+1)*len(cols)]
+		for i, c := range cols {
+			v := &vecs[k*len(cols)+i]
+			c.sliceInto(v, lo, hi)
+			b.Cols[i] = v
+		}
+		if err := wk.push(ec, 0, b); err != nil {
 			return err
 		}
 	}

@@ -291,7 +291,14 @@ func allRows(n int) []int32 {
 
 // slice returns rows [lo, hi) of v sharing its storage (v is immutable).
 func (v *Vec) slice(lo, hi int) *Vec {
-	out := &Vec{T: v.T, N: hi - lo}
+	out := &Vec{}
+	v.sliceInto(out, lo, hi)
+	return out
+}
+
+// sliceInto makes out rows [lo, hi) of v, sharing v's storage.
+func (v *Vec) sliceInto(out *Vec, lo, hi int) {
+	*out = Vec{T: v.T, N: hi - lo}
 	if v.Nulls != nil {
 		out.Nulls = v.Nulls[lo:hi:hi]
 	}
@@ -311,7 +318,6 @@ func (v *Vec) slice(lo, hi int) *Vec {
 	case v.A != nil:
 		out.A = v.A[lo:hi:hi]
 	}
-	return out
 }
 
 // appendTyped is appendVec's bulk path for fixed-width kinds and strings
