@@ -78,6 +78,9 @@
 // run in the last bits (as in PostgreSQL's parallel plans) but are
 // deterministic for a worker count. Errors report the earliest failing
 // unit; cancellation and the memory budget apply to every worker.
+// ORDER BY ... LIMIT over such a pipeline keeps a top-N collector per
+// worker and merges them by the sort keys and then serial position, so
+// the rows and their order (ties included) are a serial run's.
 //
 // DML: MatchAddresses evaluates a WHERE expression over a table source
 // (overlay included) and returns the matching row addresses for
