@@ -17,10 +17,6 @@ import (
 // pgproxy processes over the same root do not see them (table writes
 // stay safe regardless: commits are arbitrated by the write protocol).
 
-// seqFuncs names the sequence functions (describeWrite's former
-// advisory path still mentions them); they run in exec like any other.
-var seqFuncs = map[string]bool{"nextval": true, "currval": true, "setval": true, "lastval": true}
-
 // newAdvisorySession joins the backend's lock space; unlock warnings
 // become the client's WARNING notices.
 func (s *session) newAdvisorySession(space *exec.AdvisoryLocks) *exec.AdvisorySession {
@@ -37,12 +33,6 @@ func (s *session) newAdvisorySession(space *exec.AdvisoryLocks) *exec.AdvisorySe
 // sequences.
 func (s *session) withSession(ctx context.Context) context.Context {
 	return exec.WithAdvisorySession(s.withSequences(ctx), s.advisory)
-}
-
-// execAdvisory is kept for callers of the former stmtAdvisory kind
-// (which Parse no longer produces): the statement runs as a query.
-func (s *session) execAdvisory(ctx context.Context, p *plan, params []any) (wire.Result, error) {
-	return nil, wire.Errorf(wire.CodeInternalError, "internal error: %s runs as a query", p.stmtName())
 }
 
 // endXactLocks releases the transaction-scoped advisory holds.

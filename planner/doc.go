@@ -48,12 +48,14 @@
 // Validators run at the statement that causes a violation, against the
 // view the statement sees, with PostgreSQL's SQLSTATEs, messages and
 // details: NOT NULL 23502, CHECK 23514 (exec.Engine.CheckViolation),
-// PRIMARY KEY/UNIQUE 23505 (key lookups through exec.KeyLookupSource
-// when the snapshot source has one; pending rows searched in memory),
-// FOREIGN KEY and edge endpoints 23503, with ON DELETE NO
-// ACTION/RESTRICT (23503), CASCADE (referencing rows deleted in the same
-// commit, recursively), SET NULL and SET DEFAULT (ON UPDATE the same
-// except CASCADE), unique indexes like UNIQUE, graph.max_out (23514, at
+// PRIMARY KEY/UNIQUE 23505, FOREIGN KEY and edge endpoints 23503 — each
+// one batched probe per constraint for all rows of a statement (through
+// the key index of the key's leading column when the snapshot source has
+// one; pending rows searched in memory) — with ON DELETE and ON UPDATE
+// NO ACTION, RESTRICT (per row, as PostgreSQL; 23503), CASCADE
+// (referencing rows deleted or updated in the same commit, recursively),
+// SET NULL and SET DEFAULT, referential actions applied set-based per
+// level; unique indexes like UNIQUE, graph.max_out (23514, at
 // the statement) and graph.min_out (23514, when the change is published:
 // at COMMIT, or before an autocommit statement answers, since a node is
 // inserted before its edges). Every table a statement reads, writes or
@@ -99,7 +101,10 @@
 // statement's catalog and draws from planner/seq, with PostgreSQL's
 // errors (42P01, 42809, 55000 currval/lastval not yet defined, 22003
 // setval out of bounds, 2200H limit reached, 25006 in a read-only
-// transaction).
+// transaction). One difference: exec evaluates a batch expression by
+// expression, so several sequence calls in one query draw column by
+// column (SELECT nextval('s'), nextval('s') FROM two rows gives 1|3,
+// 2|4 where PostgreSQL gives 1|2, 3|4; values stay unique).
 //
 // # Not supported yet (0A000 naming the statement, never a made-up answer)
 //
@@ -109,11 +114,12 @@
 // LISTEN/NOTIFY, CALL of anything but
 // graph.* procedures, data-modifying CTEs (exec refuses them),
 // graph.min_out on a streamed (autocommit) COPY,
-// a bare RETURNING * of UPDATE … FROM (UPDATE's RETURNING sees the new
-// rows and FROM otherwise; DELETE's the old rows and USING; MERGE's the
-// changed rows, the source row that caused each — NULL for NOT MATCHED
-// BY SOURCE — and merge_action(), * being the target's columns then the
-// source's, as PostgreSQL 17), DDL statements planner/ddl refuses.
+// DDL statements planner/ddl refuses. (RETURNING: UPDATE's sees the new
+// rows and FROM, * being the target's then each FROM item's columns;
+// DELETE's the old rows and USING; MERGE's the changed rows, the source
+// row that caused each — NULL for NOT MATCHED BY SOURCE — and
+// merge_action(), * being the target's columns then the source's, as
+// PostgreSQL 17.)
 // A multi-statement simple query with a write among its statements is one
 // transaction, as in PostgreSQL: its writes stay pending until the query
 // ends and publish as one strict commit (40001 if a table it read moved:

@@ -192,15 +192,34 @@ func (w *writer) merge(m *sqlparse.MergeStmt) (*writeOut, error) {
 		}
 	}
 	// the new rows of updates and inserts, each from its clause's columns
+	// (one gather per clause, then the rows back in join order)
 	build := func(idx []int32, which []int) []*exec.Vec {
 		out := emptyVecs(td.Columns)
-		for k, i := range idx {
-			cl := clauses[which[k]]
-			row := make([]*exec.Vec, len(td.Columns))
-			for c := range td.Columns {
-				row[c] = retype(rows[cl.first+c].Gather([]int32{i}), td.Columns[c].Type)
+		perm := make([]int32, len(idx))
+		at, parts := int32(0), 0
+		for ci, cl := range clauses {
+			var mine []int32
+			for k, i := range idx {
+				if which[k] == ci {
+					perm[k] = at + int32(len(mine))
+					mine = append(mine, i)
+				}
 			}
-			out = appendVecs(out, row)
+			if len(mine) == 0 {
+				continue
+			}
+			part := make([]*exec.Vec, len(td.Columns))
+			for c := range td.Columns {
+				part[c] = retype(rows[cl.first+c].Gather(mine), td.Columns[c].Type)
+			}
+			out = appendVecs(out, part)
+			at += int32(len(mine))
+			parts++
+		}
+		if parts > 1 {
+			for c := range out {
+				out[c] = out[c].Gather(perm)
+			}
 		}
 		return out
 	}

@@ -46,10 +46,9 @@ const (
 	stmtDelete
 	stmtMerge
 	stmtTruncate
-	stmtAdvisory // no longer produced (advisory and sequence functions run in exec)
-	stmtDDL      // planned by planner/ddl
-	stmtGraph    // CALL graph.f(…) / SELECT graph.f(…)
-	stmtExplain  // EXPLAIN [ANALYZE] of a query (explain.go)
+	stmtDDL     // planned by planner/ddl
+	stmtGraph   // CALL graph.f(…) / SELECT graph.f(…)
+	stmtExplain // EXPLAIN [ANALYZE] of a query (explain.go)
 )
 
 // plan is what Describe leaves on a Statement for Execute.
@@ -106,7 +105,7 @@ func (s *session) Parse(_ context.Context, sql string) ([]*wire.Statement, error
 		switch st.Kind {
 		case wire.KindQuery, wire.KindCopyFrom, wire.KindCopyTo:
 			n++
-			if p, ok := st.Plan.(*plan); ok && p.kind != stmtQuery && p.kind != stmtAdvisory && p.kind != stmtGraph && p.kind != stmtExplain {
+			if p, ok := st.Plan.(*plan); ok && p.kind != stmtQuery && p.kind != stmtGraph && p.kind != stmtExplain {
 				writes++
 			}
 		}
