@@ -57,3 +57,7 @@ SELECT nextval('tx_seq');
 SELECT setval('x', 1, true, 4);
 SELECT pg_advisory_lock(NULL);
 SELECT 1 WHERE pg_try_advisory_xact_lock(3);
+CREATE TABLE m (id int PRIMARY KEY, v text);
+INSERT INTO m VALUES (1, 'a'), (2, 'b'), (3, 'c'), (4, 'd');
+MERGE INTO m USING (VALUES (1), (2), (3), (4), (5), (6)) s(id) ON m.id = s.id WHEN MATCHED AND m.id % 2 = 0 THEN UPDATE SET v = 'even' || m.id WHEN MATCHED THEN UPDATE SET v = 'odd' || m.id WHEN NOT MATCHED AND s.id = 5 THEN INSERT VALUES (s.id, 'five') WHEN NOT MATCHED THEN INSERT VALUES (s.id, 'other');
+SELECT * FROM m ORDER BY id;
