@@ -258,6 +258,9 @@ func TestRecordFunctions(t *testing.T) {
 		`SELECT * FROM pg_catalog.pg_get_keywords() ORDER BY word`,
 		`SELECT catcode, barelabel, count(*), min(word), max(word) FROM pg_get_keywords() GROUP BY 1, 2 ORDER BY 1, 2`,
 		`SELECT (pg_get_keywords()).word ORDER BY 1 LIMIT 3`,
+		`SELECT * FROM aclexplode('{postgres=arwdDxt/postgres,=r*/postgres,postgres=UC*/postgres}'::aclitem[])`,
+		`SELECT (aclexplode(NULL::aclitem[])).privilege_type`,
+		`SELECT count(*) FROM pg_class c, aclexplode(c.relacl) a WHERE c.relnamespace = 'public'::regnamespace`,
 	} {
 		want := pgRun(ctx, conn, sql)
 		got, gerr := eng.Query(ctx, sess, sql)

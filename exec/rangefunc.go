@@ -131,6 +131,25 @@ func (f *funcScanNode) run(ec *evalCtx, emit func(*Batch) error) error {
 		if err := flush(v); err != nil {
 			return err
 		}
+	case "aclexplode":
+		// args: the ACL, then the session user's name (bound in bindSRF)
+		arr := vals[0].A[0]
+		var recs []*Array
+		for k := 0; k < arr.Items.N; k++ {
+			if arr.Items.IsNull(k) {
+				continue
+			}
+			rs, err := explodeACLItem(f.recordType(), arr.Items.S[k], vals[1].S[0])
+			if err != nil {
+				return err
+			}
+			recs = append(recs, rs...)
+		}
+		v := NewVec(f.recordType(), len(recs))
+		copy(v.A, recs)
+		if err := flush(v); err != nil {
+			return err
+		}
 	case "pg_get_keywords":
 		kws := keywords()
 		v := NewVec(f.recordType(), len(kws))
@@ -475,6 +494,18 @@ func (b *binder) bindSRF(name string, args []Expr) (Type, []Expr, error) {
 			return Type{}, nil, noFunction(name, args)
 		}
 		t = RecordType([]RecordField{{"x", args[0].Type().Elem()}, {"n", TInt4}})
+	case "aclexplode":
+		if len(args) != 1 || (args[0].Type().OID != OIDAclitemArray && args[0].Type().OID != OIDUnknown) {
+			return Type{}, nil, noFunction(name, args)
+		}
+		var err error
+		if args[0], err = b.coerce(args[0], Type{OIDAclitemArray, -1}, castImplicit, ""); err != nil {
+			return Type{}, nil, noFunction(name, args)
+		}
+		user := NewVec(TText, 1)
+		user.S[0] = b.cat.userName()
+		args = append(args, newConst(user))
+		t = RecordType([]RecordField{{"grantor", TOid}, {"grantee", TOid}, {"privilege_type", TText}, {"is_grantable", TBool}})
 	case "pg_get_keywords":
 		if len(args) != 0 {
 			return Type{}, nil, noFunction(name, args)
@@ -604,7 +635,7 @@ func jsonSetItems(name, doc string) ([]*string, error) {
 // and unnest that bindSRF knows.
 func otherSRF(name string) bool {
 	switch name {
-	case "regexp_matches", "regexp_split_to_table", "pg_partition_ancestors", "generate_subscripts", "_pg_expandarray", "pg_get_keywords":
+	case "regexp_matches", "regexp_split_to_table", "pg_partition_ancestors", "generate_subscripts", "_pg_expandarray", "pg_get_keywords", "aclexplode":
 		return true
 	case "jsonb_array_elements", "json_array_elements", "jsonb_array_elements_text", "json_array_elements_text", "jsonb_object_keys", "json_object_keys":
 		return true
@@ -733,6 +764,78 @@ func jsonRawMembers(s string) ([]string, error) {
 			return nil, jsonSyntaxErr("json", s)
 		}
 		out = append(out, string(raw))
+	}
+	return out, nil
+}
+
+// aclPrivileges are the ACL letters in PostgreSQL's bit order (aclexplode
+// lists them in this order).
+var aclPrivileges = []struct {
+	letter byte
+	name   string
+}{
+	{'a', "INSERT"}, {'r', "SELECT"}, {'w', "UPDATE"}, {'d', "DELETE"}, {'D', "TRUNCATE"}, {'x', "REFERENCES"},
+	{'t', "TRIGGER"}, {'X', "EXECUTE"}, {'U', "USAGE"}, {'C', "CREATE"}, {'T', "TEMPORARY"}, {'c', "CONNECT"},
+}
+
+// explodeACLItem expands one aclitem ("grantee=privs/grantor", an empty
+// grantee being PUBLIC) into aclexplode's rows. The only role is the
+// session user (OID 10).
+func explodeACLItem(t Type, item, user string) ([]*Array, error) {
+	bad := func() ([]*Array, error) {
+		return nil, errf(CodeInvalidTextRepr, "invalid input syntax for type aclitem: \"%s\"", item)
+	}
+	grantee, rest, ok := strings.Cut(item, "=")
+	if !ok {
+		return bad()
+	}
+	privs, grantor, ok := strings.Cut(rest, "/")
+	if !ok {
+		return bad()
+	}
+	roleOID := func(name string) (string, error) {
+		switch unquoteIdent(name) {
+		case "":
+			return "0", nil
+		case user:
+			return strconv.Itoa(oidPostgresRole), nil
+		}
+		return "", errf(CodeUndefinedObject, "role \"%s\" does not exist", name)
+	}
+	ge, err := roleOID(grantee)
+	if err != nil {
+		return nil, err
+	}
+	gr, err := roleOID(grantor)
+	if err != nil {
+		return nil, err
+	}
+	have := map[byte]string{}
+	for k := 0; k < len(privs); k++ {
+		grant := "f"
+		if k+1 < len(privs) && privs[k+1] == '*' {
+			grant = "t"
+		}
+		known := false
+		for _, p := range aclPrivileges {
+			known = known || p.letter == privs[k]
+		}
+		if !known {
+			return bad()
+		}
+		have[privs[k]] = grant
+		if grant == "t" {
+			k++
+		}
+	}
+	var out []*Array
+	for _, p := range aclPrivileges {
+		grant, ok := have[p.letter]
+		if !ok {
+			continue
+		}
+		name := p.name
+		out = append(out, newRecord(t, []*string{&gr, &ge, &name, &grant}))
 	}
 	return out, nil
 }
