@@ -426,7 +426,7 @@ func (ks *keySets) seen(name string, probe []*exec.Vec, i int, k []byte) bool {
 // keys are cheaper by scan, while a streamed COPY probes batch after
 // batch and amortizes the index.
 func (w *writer) useIndex(keys int, ti *tableInfo, column int) bool {
-	if src, ok := ti.def.Source.(*lancesrc.Source); ok && (lancesrc.SharedIndexes(ti.def.Source.RowCount()) || src.IndexHeld(column)) {
+	if src, ok := ti.def.Source.(*lancesrc.Source); ok && (lancesrc.SharedIndexesFor(ti.def.Source.RowCount(), ti.def.Columns[column].Type) || src.IndexHeld(column)) {
 		return true
 	}
 	return w.copySeen != nil || int64(keys)*64 >= ti.def.Source.RowCount()

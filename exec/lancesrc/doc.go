@@ -28,7 +28,8 @@
 // cache evicts least recently used datasets beyond a byte bound
 // (SetIndexCacheLimit, default 256 MiB; about 50 bytes per key: keys
 // with one address, all of a primary key's, are stored inline —
-// addrmap.go). An index too large to share is kept in a spare slot
+// addrmap.go; integer key columns use int64-keyed maps, about 24-32
+// bytes per key and nothing for the garbage collector to scan). An index too large to share is kept in a spare slot
 // (the newest version per dataset column, two slots), so a statement
 // probing a large table batch after batch and the next version (derived
 // from it) reuse it; Sources remember indexes only weakly, so a catalog

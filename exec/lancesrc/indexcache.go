@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/lance"
 	"github.com/pggraph/pggraph/objstore"
 )
@@ -125,8 +126,26 @@ func SharedIndexes(rows int64) bool {
 }
 
 // estRowBytes is entryBytes for a typical short key plus map overhead
-// (measured: 1M int8 keys take 50 MB of heap).
-const estRowBytes = 56
+// (measured: 1M int8 keys took 50 MB of heap as strings); estIntRowBytes
+// is an integer key column's (int64 maps: 16 bytes a slot plus the
+// map's load and control bytes).
+const (
+	estRowBytes    = 56
+	estIntRowBytes = 32
+)
+
+// SharedIndexesFor is SharedIndexes for a key column of type t (integer
+// columns' indexes are about half the size).
+func SharedIndexesFor(rows int64, t exec.Type) bool {
+	per := int64(estRowBytes)
+	if t.Kind() == exec.KInt {
+		per = estIntRowBytes
+	}
+	c := sharedIndexes
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.limit > 0 && rows*per <= c.limit
+}
 
 // get returns the index of ds's version for col.
 func (c *indexCache) get(ctx context.Context, ds *lance.Dataset, col keyColumn) (*keyIndex, error) {

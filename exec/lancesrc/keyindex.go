@@ -95,8 +95,21 @@ func (x *keyIndex) lookup(key string, fn func(uint64)) {
 		}
 	}
 	x.base.each(key, live)
-	if x.added.one != nil {
+	if x.added.valid() {
 		x.added.each(key, live)
+	}
+}
+
+// lookupInt is lookup for an integer key column's index.
+func (x *keyIndex) lookupInt(v int64, fn func(uint64)) {
+	live := func(a uint64) {
+		if x.isLive(a) {
+			fn(a)
+		}
+	}
+	x.base.eachInt(v, live)
+	if x.added.valid() {
+		x.added.eachInt(v, live)
 	}
 }
 
@@ -146,8 +159,12 @@ func scanKeys(ctx context.Context, ds *lance.Dataset, col keyColumn, keep func(*
 			if v.IsNull(i) {
 				continue
 			}
-			kb = exec.AppendKey(kb[:0], v, i)
-			bytes += m.add(string(kb), addrs[i])
+			if m.ints {
+				bytes += m.addInt(v.I[i], addrs[i])
+			} else {
+				kb = exec.AppendKey(kb[:0], v, i)
+				bytes += m.add(string(kb), addrs[i])
+			}
 			n++
 		}
 		return nil
@@ -176,7 +193,7 @@ func addRuns(bms map[uint64]*roaring.Bitmap, addrs []uint64) {
 
 // buildIndex reads the whole key column of a version.
 func buildIndex(ctx context.Context, ds *lance.Dataset, col keyColumn) (*keyIndex, error) {
-	m := newAddrMap(int(ds.CountRows()))
+	m := newAddrMap(int(ds.CountRows()), col.typ.Kind() == exec.KInt)
 	indexed := map[uint64]*roaring.Bitmap{}
 	n, bytes, err := scanKeys(ctx, ds, col, nil, m, indexed)
 	if err != nil {
@@ -245,10 +262,10 @@ func (x *keyIndex) derive(ctx context.Context, ds *lance.Dataset, col keyColumn)
 		return nil, false, nil
 	}
 	nx = &keyIndex{version: ds.Version(), frags: now, base: x.base, baseRows: x.baseRows, nadded: x.nadded, bytes: x.bytes}
-	if x.added.one != nil {
+	if x.added.valid() {
 		nx.added = x.added.clone(int(newRows))
 	} else {
-		nx.added = newAddrMap(int(newRows))
+		nx.added = newAddrMap(int(newRows), x.base.ints)
 	}
 	nx.gone = make(map[uint64]bool, len(x.gone)+len(gone))
 	for id := range x.gone {
@@ -311,7 +328,7 @@ func (x *keyIndex) derive(ctx context.Context, ds *lance.Dataset, col keyColumn)
 // flatten merges the small maps and the liveness filter into a new base
 // (O(rows), amortized over the commits that filled the small maps).
 func (x *keyIndex) flatten() {
-	m := newAddrMap(x.baseRows + x.nadded)
+	m := newAddrMap(x.baseRows+x.nadded, x.base.ints)
 	var n int
 	var bytes int64
 	add := func(k string, a uint64) {
@@ -320,9 +337,22 @@ func (x *keyIndex) flatten() {
 			n++
 		}
 	}
-	x.base.all(add)
-	if x.added.one != nil {
-		x.added.all(add)
+	if m.ints {
+		addInt := func(v int64, a uint64) {
+			if x.isLive(a) {
+				bytes += m.addInt(v, a)
+				n++
+			}
+		}
+		x.base.allInt(addInt)
+		if x.added.valid() {
+			x.added.allInt(addInt)
+		}
+	} else {
+		x.base.all(add)
+		if x.added.valid() {
+			x.added.all(add)
+		}
 	}
 	// rows dropped here are no longer indexed, should they come back
 	indexed := make(map[uint64]*roaring.Bitmap, len(x.indexed)+len(x.live))

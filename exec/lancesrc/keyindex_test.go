@@ -66,7 +66,7 @@ func commitStaged(t testing.TB, st *lance.Staged, err error) *lance.Dataset {
 // live rows, read by a plain scan.
 func liveKeys(t testing.TB, ds *lance.Dataset) map[string][]uint64 {
 	t.Helper()
-	am := newAddrMap(0)
+	am := newAddrMap(0, false) // ground truth in the generic (encoded) form
 	if _, _, err := scanKeys(context.Background(), ds, idColumn, nil, am, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func contents(x *keyIndex) map[string][]uint64 {
 	m := map[string][]uint64{}
 	keys := map[string]bool{}
 	x.base.all(func(k string, _ uint64) { keys[k] = true })
-	if x.added.one != nil {
+	if x.added.valid() {
 		x.added.all(func(k string, _ uint64) { keys[k] = true })
 	}
 	for k := range keys {

@@ -2,8 +2,10 @@ package lancesrc
 
 import (
 	"context"
+	"slices"
 	"testing"
 
+	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/lance"
 	"github.com/pggraph/pggraph/objstore"
 )
@@ -44,4 +46,51 @@ func TestKeyIndexDerivesAcrossCompaction(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameIndex(t, "after compaction and delete", contents(x), liveKeys(t, ds))
+}
+
+// TestKeyIndexTextKeys: a text key column keeps the generic encoded form
+// (integer columns use int64 maps) and derives across commits exactly.
+func TestKeyIndexTextKeys(t *testing.T) {
+	ctx := context.Background()
+	col := keyColumn{name: idSchema.Field(1).Name, typ: exec.TText}
+	truth := func(ds *lance.Dataset) map[string][]uint64 {
+		am := newAddrMap(0, false)
+		if _, _, err := scanKeys(ctx, ds, col, nil, am, nil); err != nil {
+			t.Fatal(err)
+		}
+		m := map[string][]uint64{}
+		am.all(func(k string, a uint64) { m[k] = append(m[k], a) })
+		for _, v := range m {
+			slices.Sort(v)
+		}
+		return m
+	}
+	ds := committer(t)(lance.New(objstore.NewMem(), "txt.lance", lance.Options{}).StageOverwrite(ctx, idRows(t, seqIDs(0, 500)), lance.StageOptions{MaxRowsPerFile: 100}))
+	cache := newIndexCache(1 << 30)
+	x, err := cache.get(ctx, ds, col)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if x.base.ints {
+		t.Fatal("a text column got an integer index")
+	}
+	ds = committer(t)(ds.StageAppend(ctx, idRows(t, []int64{7, 900}), lance.StageOptions{})) // "v7" twice now
+	live := liveAddrs(truth(ds))
+	ds = committer(t)(ds.StageDelete(ctx, live[:2], lance.StageOptions{}))
+	if x, err = cache.get(ctx, ds, col); err != nil {
+		t.Fatal(err)
+	}
+	if cache.derives != 1 || cache.builds != 1 {
+		t.Fatalf("builds %d derives %d, want the later version derived", cache.builds, cache.derives)
+	}
+	sameIndex(t, "text keys", contents(x), truth(ds))
+	if got := contents(x)[string(exec.AppendKey(nil, textVec("v7"), 0))]; len(got) != 2 {
+		t.Fatalf("key v7: %d addresses, want 2", len(got))
+	}
+}
+
+func textVec(s string) *exec.Vec {
+	v := exec.NewVec(exec.TText, 1)
+	v.S[0] = s
+	return v
 }

@@ -204,12 +204,18 @@ func (s *Source) LookupKeys(ctx context.Context, column int, keys *exec.Vec, req
 	}
 	var addrs []uint64
 	var kb []byte
+	add := func(a uint64) { addrs = append(addrs, a) }
+	ints := idx.base.ints && keys.T.Kind() == exec.KInt
 	for i := 0; i < keys.N; i++ {
 		if keys.IsNull(i) {
 			continue
 		}
+		if ints {
+			idx.lookupInt(keys.I[i], add)
+			continue
+		}
 		kb = exec.AppendKey(kb[:0], keys, i)
-		idx.lookup(string(kb), func(a uint64) { addrs = append(addrs, a) })
+		idx.lookup(string(kb), add)
 	}
 	if len(addrs) == 0 {
 		return nil
