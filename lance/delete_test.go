@@ -5,6 +5,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/pggraph/pggraph/lance/format"
 	"github.com/pggraph/pggraph/objstore"
 )
 
@@ -100,5 +101,20 @@ func TestStageDeleteWritesFilesInOneRound(t *testing.T) {
 	f.SetRule(&objstore.FaultRule{Ops: objstore.MaskOf(objstore.OpPutIfAbsent), N: 1, Mode: objstore.FailPersistent})
 	if _, err := ds2.StageDelete(ctx, []uint64{RowAddress(0, 2), RowAddress(1, 3)}, StageOptions{}); !errors.Is(err, objstore.ErrInjected) {
 		t.Fatalf("staging with failing writes = %v", err)
+	}
+}
+
+// stageOperationWhile waits for the pending writes on every path, even
+// when the caller's context is already canceled (Parallel then skips
+// its items): an abandoned pipeline would leak its workers.
+func TestStageOperationWhileAlwaysWaitsForPending(t *testing.T) {
+	ds := createFake(t, objstore.NewMem(), "t", NamingV2, 4)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var waited bool
+	_, err := ds.stageOperationWhile(ctx, &format.Append{Fragments: []format.Fragment{fakeFragment("x", 1)}}, StageOptions{},
+		func(context.Context) error { waited = true; return nil })
+	if !errors.Is(err, context.Canceled) || !waited {
+		t.Fatalf("canceled staging: err %v, pending waited for: %v", err, waited)
 	}
 }

@@ -2,6 +2,7 @@ package lance
 
 import (
 	"context"
+	"sync/atomic"
 
 	"github.com/google/uuid"
 
@@ -64,14 +65,23 @@ func (d *Dataset) stageOperationWhile(ctx context.Context, op format.Operation, 
 		return d.stageTransaction(ctx, op, opts)
 	}
 	var st *Staged
+	var waited atomic.Bool
 	err := objstore.Parallel(ctx, 2, 2, func(ctx context.Context, i int) error {
 		if i == 0 {
+			waited.Store(true)
 			return pending(ctx)
 		}
 		var err error
 		st, err = d.stageTransaction(ctx, op, opts)
 		return err
 	})
+	if !waited.Load() {
+		// Parallel skipped it (the caller gave up, or the transaction
+		// file failed first): pending work must still be waited for
+		if perr := pending(ctx); err == nil {
+			err = perr
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
