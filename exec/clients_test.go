@@ -365,3 +365,40 @@ func TestToolStartupQueries(t *testing.T) {
 		compareResults(t, "tool", q.sql, want, got, gerr)
 	}
 }
+
+// TestRecordExpandNode expands a record column produced by a lateral
+// record-returning function into its fields.
+func TestRecordExpandNode(t *testing.T) {
+	arr := NewVec(Type{OIDInt2Vector, -1}, 1)
+	if err := parseText(arr, 0, "3 1", nil); err != nil {
+		t.Fatal(err)
+	}
+	rt := RecordType([]RecordField{{"x", TInt2}, {"n", TInt4}})
+	fs := &funcScanNode{name: "_pg_expandarray", args: []Expr{newConst(arr)}, cols: []colInfo{{name: "k", t: rt}}}
+	p, fields, ok := expandRecordColumn(fs, 0, []string{"attnum"})
+	if !ok || len(fields) != 2 {
+		t.Fatalf("expandRecordColumn: %v %v", ok, fields)
+	}
+	if cols := p.columns(); len(cols) != 3 || cols[1].name != "attnum" || cols[2].name != "n" || cols[1].t != TInt2 {
+		t.Fatalf("columns %+v", cols)
+	}
+	ec := &evalCtx{ctx: context.Background(), run: &runCtx{ctx: context.Background()}}
+	buf, err := collect(ec, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := buf.batch()
+	var got []string
+	for i := 0; i < b.N; i++ {
+		got = append(got, FormatText1(b.Cols[0], i)+" "+FormatText1(b.Cols[1], i)+" "+FormatText1(b.Cols[2], i))
+	}
+	if want := "(3,1) 3 1;(1,2) 1 2"; strings.Join(got, ";") != want {
+		t.Errorf("rows %q, want %q", strings.Join(got, ";"), want)
+	}
+	if _, _, ok := expandRecordColumn(fs, 0, nil); !ok {
+		t.Error("names are optional")
+	}
+	if _, _, ok := expandRecordColumn(&funcScanNode{cols: []colInfo{{name: "r", t: TRecord}}}, 0, nil); ok {
+		t.Error("an anonymous record has no fields to expand")
+	}
+}

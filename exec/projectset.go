@@ -140,3 +140,55 @@ func (p *projectSetNode) run(ec *evalCtx, emit func(*Batch) error) error {
 		return emit(out)
 	})
 }
+
+// recordExpandNode appends the fields of a record column of its input as
+// columns (a record-returning function laterally in FROM, e.g.
+// `FROM pg_index i, information_schema._pg_expandarray(i.indkey) k`
+// exposes k.x and k.n as PostgreSQL does).
+type recordExpandNode struct {
+	input plan
+	col   int // the record column of input
+	cols  []colInfo
+}
+
+// expandRecordColumn wraps p so that record column col is followed by
+// one column per field (named by names, or the field names when nil);
+// ok is false when the column's type has no known shape.
+func expandRecordColumn(p plan, col int, names []string) (plan, []RecordField, bool) {
+	t := p.columns()[col].t
+	fields, ok := RecordFields(t)
+	if !ok {
+		return p, nil, false
+	}
+	cols := append([]colInfo{}, p.columns()...)
+	for k, f := range fields {
+		name := f.Name
+		if k < len(names) {
+			name = names[k]
+		}
+		cols = append(cols, colInfo{name: name, t: f.Type})
+	}
+	return &recordExpandNode{input: p, col: col, cols: cols}, fields, true
+}
+
+func (r *recordExpandNode) columns() []colInfo { return r.cols }
+
+func (r *recordExpandNode) run(ec *evalCtx, emit func(*Batch) error) error {
+	return r.input.run(ec, func(b *Batch) error {
+		out := &Batch{N: b.N, Sel: b.Sel, Cols: append([]*Vec{}, b.Cols...)}
+		rv := b.Cols[r.col]
+		fields, _ := RecordFields(rv.T)
+		var ferr error
+		for k, f := range fields {
+			out.Cols = append(out.Cols, recordFieldVec(ec, rv, k, f.Type, func(e error) {
+				if ferr == nil {
+					ferr = e
+				}
+			}, b.Sel...))
+		}
+		if ferr != nil {
+			return ferr
+		}
+		return emit(out)
+	})
+}
