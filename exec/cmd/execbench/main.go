@@ -16,8 +16,12 @@
 // alike. The point lookup runs -runs rounds of -lookups lookups
 // (interleaved per lookup) and reports each round's p50. The table shows
 // the minimum and median of the repeats for both sides, the ratio of the
-// medians, the target and the load average before and after; the results
-// file goes to bench-results/exec-<time>.json like the other suites.
+// medians, the target and the load average before and after, then the
+// median CPU time per query of both sides (the engine process's, and
+// PostgreSQL's backend plus parallel workers' from /proc), a comparison
+// that depends much less on the machine's load; the results file goes to
+// bench-results/exec-<time>.json like the other suites. PostgreSQL keeps
+// its other defaults (work_mem 4MB, max_parallel_workers_per_gather 2).
 package main
 
 import (
@@ -34,11 +38,13 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/jackc/pgx/v5"
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/internal/pgtest"
 )
@@ -190,10 +196,13 @@ func main() {
 	fmt.Printf("\nPostgreSQL %s; GOMAXPROCS %d, %d CPUs; load average before: %v\n", rep.PostgresVersion, rep.GOMAXPROCS, rep.NumCPU, rep.LoadBefore)
 	fmt.Printf("%d+%d rows, %d interleaved repeats per query (after one untimed warm-up each)\n\n", *rows, *small, *runs)
 	fmt.Printf("%-24s %21s %21s %8s %8s %s\n", "query", "engine min/median", "postgres min/median", "ratio", "target", "results")
+	pgc := newPGCPU(ctx, conn)
+	var ourCPU, pgCPU []time.Duration
 	runEngine := func(sql string) ([][]string, time.Duration) {
-		t0 := time.Now()
+		c0, t0 := processCPU(), time.Now()
 		res, err := eng.Query(ctx, nil, sql)
 		el := time.Since(t0)
+		ourCPU = append(ourCPU, processCPU()-c0)
 		if err != nil {
 			srv.Stop()
 			fail(sql, err)
@@ -201,7 +210,7 @@ func main() {
 		return engineRows(res), el
 	}
 	runPG := func(sql string) ([][]string, time.Duration) {
-		t0 := time.Now()
+		c0, t0 := pgc.used(), time.Now()
 		rr := conn.PgConn().Exec(ctx, sql)
 		res, err := rr.ReadAll()
 		el := time.Since(t0)
@@ -209,6 +218,8 @@ func main() {
 			srv.Stop()
 			fail(sql, err)
 		}
+		time.Sleep(20 * time.Millisecond) // let the postmaster reap the parallel workers
+		pgCPU = append(pgCPU, pgc.used()-c0)
 		return pgRows(res[len(res)-1].Rows), el
 	}
 	for _, q := range queries {
@@ -216,6 +227,7 @@ func main() {
 		pgRes, _ := runPG(q.sql)
 		check := sameRows(ourRows, pgRes)
 		var ours, theirs []time.Duration
+		ourCPU, pgCPU = nil, nil
 		for r := 0; r < *runs; r++ {
 			// alternate which side goes first so neither always follows the other
 			if r%2 == 0 {
@@ -232,6 +244,13 @@ func main() {
 		}
 		res := newResult(q.name, "wall time per query", ours, theirs, ">= 5x faster", check)
 		res.Pass = res.Speedup >= 5
+		res.EngineCPUMs = msOf(statsOf(ourCPU).median)
+		if pgc.ok {
+			res.PgCPUMs = msOf(statsOf(pgCPU).median)
+			if res.EngineCPUMs > 0 {
+				res.CPURatio = math.Round(100*res.PgCPUMs/res.EngineCPUMs) / 100
+			}
+		}
 		rep.Results = append(rep.Results, res)
 		printResult(res)
 	}
@@ -287,6 +306,16 @@ func main() {
 	printResult(res)
 	rep.LoadAfter = loadAvg()
 	fmt.Printf("\nratio = postgres median / engine median (higher: engine faster); point lookup target: engine p50 <= 2x postgres p50.\n")
+	if pgc.ok {
+		fmt.Printf("\nCPU time per query (median; less sensitive to the machine's load than wall time):\n")
+		for _, r := range rep.Results {
+			if r.PgCPUMs > 0 {
+				fmt.Printf("%-24s engine %8.1f ms   postgres %8.1f ms (backend + parallel workers)   %6.1fx\n", r.Query, r.EngineCPUMs, r.PgCPUMs, r.CPURatio)
+			}
+		}
+	} else {
+		fmt.Printf("(PostgreSQL's CPU time is not readable from /proc here; only wall times are compared)\n")
+	}
 	fmt.Printf("load average after: %v (a load above %d means the run shared the CPUs)\n", rep.LoadAfter, rep.NumCPU)
 	srv.Stop()
 	if err := writeResults(*out, started, &rep); err != nil {
@@ -403,6 +432,87 @@ type benchResult struct {
 	Pass        bool      `json:"meets_target"`
 	Check       string    `json:"result_check"`
 	Note        string    `json:"note,omitempty"`
+	// CPU time per query (medians): the engine process's user+system
+	// time, and PostgreSQL's backend plus its parallel workers (reaped
+	// children of the postmaster), both from the kernel's accounting.
+	EngineCPUMs float64 `json:"engine_cpu_ms,omitempty"`
+	PgCPUMs     float64 `json:"postgres_cpu_ms,omitempty"`
+	CPURatio    float64 `json:"cpu_ratio_postgres_vs_engine,omitempty"`
+}
+
+// processCPU is this process's user+system CPU time.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// pgCPU reads PostgreSQL's CPU time from /proc: the backend serving the
+// benchmark's connection and the reaped children of the postmaster (the
+// parallel workers of finished queries). Ticks are taken as 100 Hz (the
+// USER_HZ of Linux on the usual architectures), so the resolution is
+// 10 ms: fine for PostgreSQL's scan times, not for point lookups.
+type pgCPU struct {
+	ok                bool
+	backend, postmstr int
+}
+
+func newPGCPU(ctx context.Context, conn interface {
+	QueryRow(context.Context, string, ...any) pgx.Row
+}) *pgCPU {
+	var pid int
+	if err := conn.QueryRow(ctx, "SELECT pg_backend_pid()").Scan(&pid); err != nil {
+		return &pgCPU{}
+	}
+	f, err := procStat(pid)
+	if err != nil || len(f) < 17 {
+		return &pgCPU{}
+	}
+	ppid, err := strconv.Atoi(f[1])
+	if err != nil {
+		return &pgCPU{}
+	}
+	return &pgCPU{ok: true, backend: pid, postmstr: ppid}
+}
+
+func (p *pgCPU) used() time.Duration {
+	if !p.ok {
+		return 0
+	}
+	ticks := func(pid int, fields ...int) int64 {
+		f, err := procStat(pid)
+		if err != nil {
+			p.ok = false
+			return 0
+		}
+		var n int64
+		for _, i := range fields {
+			if i < len(f) {
+				x, _ := strconv.ParseInt(f[i], 10, 64)
+				n += x
+			}
+		}
+		return n
+	}
+	// fields after the command: [0] state, [1] ppid, ..., [11] utime,
+	// [12] stime, [13] cutime, [14] cstime
+	t := ticks(p.backend, 11, 12) + ticks(p.postmstr, 13, 14)
+	return time.Duration(t) * 10 * time.Millisecond
+}
+
+// procStat returns the fields of /proc/<pid>/stat after the command name.
+func procStat(pid int) ([]string, error) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return nil, err
+	}
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return nil, fmt.Errorf("unexpected /proc/%d/stat", pid)
+	}
+	return strings.Fields(string(b[i+1:])), nil
 }
 
 func msOf(d time.Duration) float64 { return math.Round(float64(d)/float64(time.Microsecond)) / 1000 }
