@@ -155,7 +155,8 @@
 //     (f(...)).x and (rec).x select (types.go RecordType: a record's
 //     shape travels in its typmod, as PostgreSQL's blessed records);
 //     pg_get_keywords() (PostgreSQL 15's keyword list, syscat_keywords.go);
-//     aclexplode(aclitem[]).
+//     aclexplode(aclitem[]); unnest(a, b, ...) in FROM (arrays side by
+//     side, NULL-padded).
 //   - Types: bool, int2/int4/int8, float4/float8, numeric[(p,s)] (arbitrary
 //     precision, PostgreSQL's display scales), text, varchar(n), char(n),
 //     name, "char", bytea, uuid, json, jsonb, date, time, timestamp,

@@ -29,6 +29,10 @@ func (b *binder) bindTargetSRF(val *q.Node, sc *scope) (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
+	if name == "unnest" && len(args) > 1 {
+		// the several-array form exists only in FROM
+		return nil, noFunction(name, args)
+	}
 	t, args, err := b.bindSRF(name, args)
 	if err != nil {
 		return nil, err

@@ -35,12 +35,16 @@ func (f *funcScanNode) run(ec *evalCtx, emit func(*Batch) error) error {
 	out := newBuffer(typesOf(f.cols))
 	var ordN int64
 	var second *Vec // the value column of json(b)_each
+	var fieldCols []*Vec // unnest(a, b, ...) in FROM: its columns, built directly
 	flush := func(v *Vec) error {
 		b := &Batch{N: v.N, Cols: []*Vec{v}}
 		if second != nil {
 			b.Cols = append(b.Cols, second)
 		}
-		if f.expand {
+		switch {
+		case fieldCols != nil:
+			b.Cols = fieldCols
+		case f.expand:
 			// split each record into its fields
 			b.Cols = expandRecords(ec, v)
 		}
@@ -61,6 +65,54 @@ func (f *funcScanNode) run(ec *evalCtx, emit func(*Batch) error) error {
 			}
 			out.free(ec.run)
 			out = newBuffer(typesOf(f.cols))
+		}
+		return nil
+	}
+	if f.name == "unnest" && len(vals) > 1 {
+		// unnest(a, b, ...): the arrays side by side, shorter ones (and
+		// NULL arrays) padded with NULLs
+		fields, _ := RecordFields(f.recordType())
+		n := 0
+		for _, v := range vals {
+			if !v.IsNull(0) {
+				n = max(n, v.A[0].Items.N)
+			}
+		}
+		cols := make([]*Vec, len(vals))
+		for k, v := range vals {
+			c := NewVec(fields[k].Type, n)
+			for i := 0; i < n; i++ {
+				if v.IsNull(0) || i >= v.A[0].Items.N {
+					c.SetNull(i)
+					continue
+				}
+				c.copyRow(i, v.A[0].Items, i)
+			}
+			cols[k] = c
+		}
+		if f.expand {
+			fieldCols = cols
+			if err := flush(cols[0]); err != nil {
+				return err
+			}
+		} else {
+			recs := NewVec(f.recordType(), n)
+			for i := 0; i < n; i++ {
+				texts := make([]*string, len(cols))
+				for k, c := range cols {
+					if s, ok := FormatText(c, i, ec.loc); ok {
+						texts[k] = &s
+					}
+				}
+				recs.A[i] = newRecord(recs.T, texts)
+			}
+			if err := flush(recs); err != nil {
+				return err
+			}
+		}
+		if out.n > 0 {
+			defer out.free(ec.run)
+			return emit(out.batch())
 		}
 		return nil
 	}
@@ -522,8 +574,23 @@ func (b *binder) bindSRF(name string, args []Expr) (Type, []Expr, error) {
 		}
 		args[0], t = a, TRegclass
 	case "unnest":
+		if len(args) > 1 {
+			// unnest(a, b, ...) (FROM only): one column per array
+			var fields []RecordField
+			for _, a := range args {
+				if !a.Type().IsArray() {
+					if a.Type().OID == OIDUnknown {
+						return Type{}, nil, errf(CodeIndeterminateDatatype, "could not determine polymorphic type because input has type unknown")
+					}
+					return Type{}, nil, noFunction(name, args)
+				}
+				fields = append(fields, RecordField{Name: "unnest", Type: a.Type().Elem()})
+			}
+			t = RecordType(fields)
+			break
+		}
 		if len(args) != 1 {
-			return Type{}, nil, unsupported("unnest with several arguments is not supported")
+			return Type{}, nil, noFunction(name, args)
 		}
 		if !args[0].Type().IsArray() {
 			if args[0].Type().OID == OIDUnknown {
