@@ -34,7 +34,7 @@ func (f *funcScanNode) run(ec *evalCtx, emit func(*Batch) error) error {
 	}
 	out := newBuffer(typesOf(f.cols))
 	var ordN int64
-	var second *Vec // the value column of json(b)_each
+	var second *Vec      // the value column of json(b)_each
 	var fieldCols []*Vec // unnest(a, b, ...) in FROM: its columns, built directly
 	flush := func(v *Vec) error {
 		b := &Batch{N: v.N, Cols: []*Vec{v}}
