@@ -22,6 +22,11 @@ type copyBatch struct {
 	n       int
 	// firstLine is the COPY line number of the batch's first row.
 	firstLine int
+	// lazy marks text columns whose vectors may go without strings
+	// (nothing reads them before the record is built from the column's
+	// own buffers); fillStrings adds them when an error message needs
+	// the row
+	lazy []bool
 }
 
 // copyKind is how a column's text values are converted.
@@ -198,12 +203,8 @@ func (b *copyBatch) vecs() ([]*exec.Vec, error) {
 		case copyFloat:
 			v.F = c.flts
 		case copyStr:
-			all := string(c.data)
-			v.S = make([]string, b.n)
-			start := int32(0)
-			for r, e := range c.ends {
-				v.S[r] = all[start:e]
-				start = e
+			if i >= len(b.lazy) || !b.lazy[i] {
+				v.S = c.strings(b.n)
 			}
 		default:
 			cv, err := c.convert(b)
@@ -215,6 +216,62 @@ func (b *copyBatch) vecs() ([]*exec.Vec, error) {
 		out[i] = v
 	}
 	return out, nil
+}
+
+// strings returns a text column's values (substrings of one copy of
+// its buffer).
+func (c *copyColumn) strings(n int) []string {
+	all := string(c.data)
+	out := make([]string, n)
+	start := int32(0)
+	for r, e := range c.ends {
+		out[r] = all[start:e]
+		start = e
+	}
+	return out
+}
+
+// fillStrings gives the lazy text columns of vecs (table order) their
+// strings.
+func (b *copyBatch) fillStrings(vecs []*exec.Vec) {
+	for i, c := range b.targets {
+		if col := &b.cols[i]; col.kind == copyStr && c < len(vecs) && vecs[c].S == nil {
+			vecs[c].S = col.strings(b.n)
+		}
+	}
+}
+
+// lazyStrings marks the target columns of a streamed COPY whose strings
+// no validation reads: plain text columns outside every unique key,
+// foreign key and graph source column, in a table without CHECKs.
+func lazyStrings(ti *tableInfo, targets []int) []bool {
+	td := ti.def
+	if len(td.Checks) > 0 {
+		return nil
+	}
+	used := map[int]bool{}
+	for _, uk := range uniqueKeys(td) {
+		for _, c := range uk.cols {
+			used[c] = true
+		}
+	}
+	for _, fk := range td.ForeignKeys {
+		for _, c := range fk.Columns {
+			used[c] = true
+		}
+	}
+	if ti.meta != nil && ti.meta.Graph.Source != "" {
+		for c, cd := range td.Columns {
+			if cd.Name == ti.meta.Graph.Source {
+				used[c] = true
+			}
+		}
+	}
+	out := make([]bool, len(targets))
+	for i, c := range targets {
+		out[i] = td.Columns[c].Type.OID == exec.OIDText && !used[c]
+	}
+	return out
 }
 
 // convert runs a copyOther column's values through exec's input

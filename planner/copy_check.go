@@ -21,7 +21,10 @@ import (
 // the batch's distinct keys. Other shapes take checkRows' general
 // paths. The stream has no pending state besides its own rows, which
 // copySeen covers.
-func (w *writer) checkCopyRows(ti *tableInfo, rows []*exec.Vec) error {
+//
+// fill gives lazily built text vectors their strings (before an error
+// message formats a whole row).
+func (w *writer) checkCopyRows(ti *tableInfo, rows []*exec.Vec, fill func()) error {
 	if len(rows) == 0 || rows[0].N == 0 || w.describe {
 		return nil
 	}
@@ -35,6 +38,7 @@ func (w *writer) checkCopyRows(ti *tableInfo, rows []*exec.Vec) error {
 			continue
 		}
 		if i := slices.Index(rows[c].Nulls, true); i >= 0 {
+			fill()
 			return wire.Errorf("23502", "null value in column \"%s\" of relation \"%s\" violates not-null constraint", cd.Name, td.Name).
 				WithDetail(failingRow(rows, i, w.s))
 		}

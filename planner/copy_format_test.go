@@ -54,13 +54,14 @@ func TestCopyFormats(t *testing.T) {
 	c := ts.connect(t, pgx.QueryExecModeSimpleProtocol)
 	ctx := context.Background()
 	cases := []struct {
-		name  string
-		cols  string // table columns
-		copy  string // COPY options after FROM STDIN
-		data  string
-		rows  string // SELECT * ORDER BY 1 when the COPY succeeds
-		code  string // SQLSTATE when it fails
-		where string // the error's CONTEXT, when set
+		name   string
+		cols   string // table columns
+		copy   string // COPY options after FROM STDIN
+		data   string
+		rows   string // SELECT * ORDER BY 1 when the COPY succeeds
+		code   string // SQLSTATE when it fails
+		where  string // the error's CONTEXT, when set
+		detail string // the error's DETAIL, when set
 	}{
 		{name: "text escapes", cols: "id int8, s text", data: "1\ta\\tb\n2\tx\\\\y\n3\t\\101\\x42\\nC\n4\tq\\zr\n",
 			rows: "1|a\tb;2|x\\y;3|AB\nC;4|qzr"},
@@ -108,6 +109,8 @@ func TestCopyFormats(t *testing.T) {
 		{name: "duplicate text key", cols: "k text primary key", data: "a\nb\na\n", code: "23505"},
 		{name: "null key", cols: "id int8 primary key", data: "\\N\n", code: "23502"},
 		{name: "not null", cols: "id int8, s text not null", data: "1\ta\n2\t\\N\n", code: "23502"},
+		{name: "not null shows the row", cols: "id int8, s text, t text not null, u text", data: "1\ta\tb\tc\n2\tx\t\\N\tz\n", code: "23502",
+			detail: "Failing row contains (2, x, null, z)."},
 		{name: "check", cols: "id int8, n int4 check (n > 0)", data: "1\t1\n2\t0\n", code: "23514"},
 		{name: "no rows", cols: "id int8, s text", data: "", rows: ""},
 	}
@@ -141,7 +144,10 @@ func TestCopyFormats(t *testing.T) {
 					}
 					var pe *pgconn.PgError
 					if tc.where != "" && (!errors.As(err, &pe) || pe.Where != tc.where) {
-						t.Fatalf("case %d: CONTEXT %q, want %q", i, pe.Where, tc.where)
+						t.Fatalf("case %d: %v: CONTEXT %+v, want %q", i, err, pe, tc.where)
+					}
+					if tc.detail != "" && (!errors.As(err, &pe) || pe.Detail != tc.detail) {
+						t.Fatalf("case %d: %v: DETAIL %+v, want %q", i, err, pe, tc.detail)
 					}
 					if got := textRows(t, c, "select count(*) from t"); got != "0" {
 						t.Fatalf("case %d: a rejected COPY left %s rows", i, got)

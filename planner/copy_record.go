@@ -30,6 +30,7 @@ func copyRecord(ti *tableInfo, targets []int, b *copyBatch, vecs []*exec.Vec) (a
 		}
 	}
 	if len(rest) > 0 {
+		b.fillStrings(vecs) // a text column stored in another Arrow type
 		sub := make([]arrow.Field, len(rest))
 		cols := make([]exec.ColumnDef, len(rest))
 		vs := make([]*exec.Vec, len(rest))

@@ -22,6 +22,7 @@ type copyReader struct {
 	done    bool
 
 	started bool
+	lazy    []bool // lazyStrings of the target columns
 	batches chan copyParsed
 	free    chan *copyRaw // converted raw batches, for the decoder to reuse
 	stop    chan struct{}
@@ -37,7 +38,7 @@ type copyParsed struct {
 }
 
 func newCopyReader(w *writer, ti *tableInfo, rows *copyRowReader, targets []int) *copyReader {
-	return &copyReader{w: w, ti: ti, rows: rows, targets: targets}
+	return &copyReader{w: w, ti: ti, rows: rows, targets: targets, lazy: lazyStrings(ti, targets)}
 }
 
 func (r *copyReader) Retain()                        {}
@@ -129,9 +130,10 @@ func (r *copyReader) Next() bool {
 		if p.b.n == 0 {
 			continue
 		}
+		p.b.lazy = r.lazy
 		vecs, err := r.w.copyVecs(r.ti, r.targets, p.b)
 		if err == nil {
-			err = r.w.checkCopyRows(r.ti, vecs)
+			err = r.w.checkCopyRows(r.ti, vecs, func() { p.b.fillStrings(vecs) })
 		}
 		if err != nil {
 			r.err = err
