@@ -494,8 +494,11 @@ func init() {
 				align = "d"
 			}
 			elem := ti.elem
-			if oid == OIDName {
+			switch oid {
+			case OIDName:
 				elem = OIDChar
+			case OIDVector:
+				elem = 0 // not subscriptable (float4 items are internal)
 			}
 			io := typeIOProcs(oid)
 			var subscript uint32
