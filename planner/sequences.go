@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/pggraph/pggraph/exec"
+	"github.com/pggraph/pggraph/graph"
 	"github.com/pggraph/pggraph/planner/ddl"
 	"github.com/pggraph/pggraph/planner/seq"
 	"github.com/pggraph/pggraph/wire"
@@ -271,4 +272,66 @@ func seqDefaultItems(td *exec.TableDef, items []string, seqCols []int) {
 func callsSequence(sql string) bool {
 	l := strings.ToLower(sql)
 	return strings.Contains(l, "nextval") || strings.Contains(l, "setval")
+}
+
+// Sequences implements exec.SequenceCatalog for a snapshot: standalone
+// sequences (CREATE SEQUENCE) and the ones serial and identity columns
+// own, so pg_class, pg_sequence(s), information_schema.sequences,
+// 's'::regclass, psql's \ds and JDBC's getTables see them.
+func (c *catalog) Sequences(schema string) []*exec.SequenceDef {
+	if schema != "public" || c.sn == nil {
+		return nil
+	}
+	return sequenceDefs(c.sn.Catalog().Tables())
+}
+
+// Sequences implements exec.SequenceCatalog with the transaction's DDL.
+func (v *view) Sequences(schema string) []*exec.SequenceDef {
+	if schema != "public" || v.root == nil || v.root.sn == nil {
+		return nil
+	}
+	if v.pend == nil {
+		return v.root.Sequences(schema)
+	}
+	return sequenceDefs(v.pend.ddlOverlay(v.root.sn).Tables())
+}
+
+// Sequence OIDs: a standalone sequence is a table entry (firstUserOID +
+// its id, as tables); an owned one gets a range of its own, apart from
+// exec's constraint (1e6 + 64·table) and default (2³¹ + …) OIDs; one
+// created in the open transaction (no id yet) a number from a third.
+const (
+	ownedSeqOIDBase   = 0x4000_0000
+	pendingSeqOIDBase = 0x3F00_0000
+)
+
+func sequenceDefs(entries []graph.TableEntry) []*exec.SequenceDef {
+	var out []*exec.SequenceDef
+	def := func(oid uint32, s *ddl.Sequence) *exec.SequenceDef {
+		return &exec.SequenceDef{OID: oid, Schema: "public", Name: s.Name, Type: s.Type.Exec(), Start: s.Start,
+			Increment: s.Increment, Min: s.Min, Max: s.Max, Cache: s.Cache, Cycle: s.Cycle}
+	}
+	for i, e := range entries {
+		m, err := ddl.DecodeMeta(e.Name, e.Def)
+		if err != nil {
+			continue
+		}
+		tableOID := uint32(firstUserOID + e.ID)
+		if e.ID == 0 {
+			tableOID = uint32(pendingSeqOIDBase + i*64)
+		}
+		if m.Sequence != nil && m.Relkind == ddl.RelSequence {
+			out = append(out, def(tableOID, m.Sequence))
+		}
+		for c, col := range m.Columns {
+			if col.Sequence != nil {
+				oid := uint32(ownedSeqOIDBase) + tableOID*64 + uint32(c%64)
+				if e.ID == 0 {
+					oid = tableOID + 1 + uint32(c%63)
+				}
+				out = append(out, def(oid, col.Sequence))
+			}
+		}
+	}
+	return out
 }
