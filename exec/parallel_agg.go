@@ -141,7 +141,7 @@ func (a *aggNode) mergeStates(ec *evalCtx, parts []*aggState) (*aggState, []int3
 		return m, nil, nil
 	}
 	perm := allRows(m.ngroups)
-	slices.SortFunc(perm, func(x, y int32) int {
+	slices.SortStableFunc(perm, func(x, y int32) int {
 		switch {
 		case firstOf[x] < firstOf[y]:
 			return -1

@@ -59,7 +59,10 @@ var parallelMinRows int64 = 1 << 18
 var parallelWorkers = func() int { return min(runtime.GOMAXPROCS(0), maxParallel) }
 
 // unitShift places a unit's sequence number above the row offsets inside
-// it in an output position.
+// it in an output position. An offset beyond 2^36-2^31 (a join probe
+// with an enormous fan-out) saturates: such rows may tie with others of
+// the same unit, and since consumers sort positions stably and a unit is
+// one worker's, they keep their order.
 const unitShift = 36
 
 // scanUnit is rows [lo, hi) of a source record, the seq-th unit of a scan.
@@ -272,7 +275,8 @@ type pipeWorker struct {
 	sels    [][]int32
 	scratch []probeScratch
 	sink    pipeSink
-	pos     int64 // position of the next output row
+	base    int64 // the current unit's first position
+	off     int64 // offset of the next output row in the unit
 }
 
 // unit converts one unit and pushes it through the stages a batch at a
@@ -285,7 +289,7 @@ func (wk *pipeWorker) unit(ec *evalCtx, u scanUnit) error {
 	if err != nil {
 		return err
 	}
-	wk.pos = u.seq << unitShift
+	wk.base, wk.off = u.seq<<unitShift, 0
 	// the unit's batches share three allocations
 	n := u.hi - u.lo
 	nb := (n + batchSize - 1) / batchSize
@@ -309,8 +313,9 @@ func (wk *pipeWorker) unit(ec *evalCtx, u scanUnit) error {
 // push runs stage k and those above it on b.
 func (wk *pipeWorker) push(ec *evalCtx, k int, b *Batch) error {
 	if k == len(wk.pl.stages) {
-		pos := wk.pos
-		wk.pos += int64(b.N)
+		// batch rows are int32-indexed, so pos+r stays inside the unit
+		pos := wk.base + min(wk.off, 1<<unitShift-1<<31)
+		wk.off += int64(b.N)
 		return wk.sink(b, pos)
 	}
 	st := &wk.pl.stages[k]
@@ -326,7 +331,7 @@ func (wk *pipeWorker) push(ec *evalCtx, k int, b *Batch) error {
 		// the buffer is free again once the stages above return
 		sel := selectTrueInto(wk.sels[k], v, b.N, b.Sel)
 		if len(sel) == 0 {
-			wk.pos += int64(b.N)
+			wk.off += int64(b.N)
 			return nil
 		}
 		return wk.push(ec, k+1, &Batch{Cols: b.Cols, N: b.N, Sel: sel})
