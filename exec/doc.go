@@ -238,8 +238,9 @@
 //     pg_depend (PostgreSQL's deptype rules: schema, row type,
 //     constraint, index, default and serial/identity sequence ownership,
 //     see syscat_depend.go), pg_stat_user_tables (no statistics: counters
-//     0) (features pggraph lacks are present with PostgreSQL's columns
-//     and no rows); each table's row type and its array type in pg_type
+//     0), pg_shdescription, pg_shdepend, pg_default_acl, pg_init_privs,
+//     pg_seclabel, pg_shseclabel (features pggraph lacks are present with
+//     PostgreSQL's columns and no rows); each table's row type and its array type in pg_type
 //     (pg_class.reltype); pg_type.typinput/typoutput/typreceive/typsend
 //     name the type I/O functions ('array_in'::regproc) listed in
 //     pg_proc; TableDef's constraint names, CHECK constraints, FK
@@ -247,8 +248,10 @@
 //     and pg_get_constraintdef/pg_get_indexdef; psql 15's \d, \d+,
 //     \dt(+), \di(+), \ds, \dv, \dm, \df, \dn, \du, \dx, \dT, \dp, \dD
 //     and \des print what PostgreSQL prints (psql_test.go); information_schema
-//     schemata, tables, columns, views, table_constraints,
-//     key_column_usage, referential_constraints.
+//     schemata, tables, columns (all of PostgreSQL 15's columns), views,
+//     table_constraints (NOT NULL constraints as CHECKs, as PostgreSQL
+//     15), check_constraints, constraint_column_usage, key_column_usage,
+//     referential_constraints, sequences.
 //
 // # Answered with 0A000 (feature_not_supported)
 //
