@@ -73,6 +73,9 @@ func (b *binder) bindArrayExpr(ae *q.A_ArrayExpr, sc *scope, want Type) (Expr, e
 	if !ok {
 		return nil, unsupported("arrays of %s are not supported", et)
 	}
+	if et.OID == OIDRecord {
+		at.Mod = -1 // record[]: elements keep their own shape
+	}
 	return &arrayExpr{t: at, items: items}, nil
 }
 

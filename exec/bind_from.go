@@ -440,10 +440,6 @@ func (b *binder) bindWith(w *q.WithClause, outer *scope) (func(), error) {
 	pop := func() { b.ctes = b.ctes[:len(b.ctes)-1] }
 	for _, cn := range w.Ctes {
 		cte := cn.GetCommonTableExpr()
-		if cte.SearchClause != nil || cte.CycleClause != nil {
-			pop()
-			return nil, unsupported("SEARCH and CYCLE clauses are not supported")
-		}
 		if _, dup := level[cte.Ctename]; dup {
 			pop()
 			return nil, errf(CodeDuplicateAlias, "WITH query name \"%s\" specified more than once", cte.Ctename)
@@ -453,8 +449,24 @@ func (b *binder) bindWith(w *q.WithClause, outer *scope) (func(), error) {
 			pop()
 			return nil, unsupported("data-modifying statements in WITH are not supported")
 		}
+		colNames := cte.Aliascolnames
+		if cte.SearchClause != nil || cte.CycleClause != nil {
+			if !w.Recursive || !selfReferences(sel, cte.Ctename) {
+				pop()
+				return nil, errf(CodeSyntaxError, "WITH query is not recursive")
+			}
+			nsel, ncols, err := rewriteSearchCycle(cte)
+			if err != nil {
+				pop()
+				return nil, err
+			}
+			sel = nsel
+			if ncols != nil {
+				colNames = ncols
+			}
+		}
 		var aliases []string
-		for _, a := range cte.Aliascolnames {
+		for _, a := range colNames {
 			aliases = append(aliases, a.GetString_().Sval)
 		}
 		d := &cteDef{name: cte.Ctename, id: b.newID()}

@@ -100,9 +100,46 @@ func cmpRows(a *Vec, i int, b *Vec, j int) int {
 	case KInterval:
 		return cmpInterval(a.V[i], b.V[j])
 	case KArray:
+		if a.T.OID == OIDRecord {
+			return cmpRecord(a.A[i], b.A[j])
+		}
 		return cmpArray(a.A[i], b.A[j])
 	}
 	return 0
+}
+
+// cmpRecord compares records field by field in their fields' types (a
+// record holds its fields' text forms); NULL fields sort last.
+func cmpRecord(x, y *Array) int {
+	fx, okx := RecordFields(x.Elem)
+	fy, oky := RecordFields(y.Elem)
+	n := min(x.Items.N, y.Items.N)
+	for k := 0; k < n; k++ {
+		xn, yn := x.Items.IsNull(k), y.Items.IsNull(k)
+		switch {
+		case xn && yn:
+			continue
+		case xn:
+			return 1
+		case yn:
+			return -1
+		}
+		c := 0
+		if okx && oky && k < len(fx) && k < len(fy) && fx[k].Type.OID == fy[k].Type.OID {
+			xv, yv := NewVec(fx[k].Type, 1), NewVec(fy[k].Type, 1)
+			if parseText(xv, 0, x.Items.S[k], nil) == nil && parseText(yv, 0, y.Items.S[k], nil) == nil {
+				c = cmpRows(xv, 0, yv, 0)
+			} else {
+				c = strings.Compare(x.Items.S[k], y.Items.S[k])
+			}
+		} else {
+			c = strings.Compare(x.Items.S[k], y.Items.S[k])
+		}
+		if c != 0 {
+			return c
+		}
+	}
+	return cmpInt(int64(x.Items.N), int64(y.Items.N))
 }
 
 // cmpArray compares arrays element-wise; NULL elements sort last.

@@ -39,7 +39,6 @@ SELECT 2::numeric ^ 0.5::numeric * 0 + 'NaN'::numeric::int;
 SELECT format('%5s', 'x');
 -- unsupported
 SELECT regexp_replace('abc', 'b', 'x', 'n');
--- unsupported
 WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM t WHERE n < 3) SEARCH DEPTH FIRST BY n SET ord SELECT * FROM t;
 -- unsupported
 WITH d AS (DELETE FROM u RETURNING *) SELECT * FROM d;
