@@ -129,7 +129,8 @@
 //     also with a row on the left ((a, b) IN (SELECT x, y), (a, b) op
 //     ANY/ALL (...), (a, b) op (SELECT x, y));
 //     correlated ones are re-executed per outer row.
-//   - WITH and WITH RECURSIVE (UNION and UNION ALL, iteration cap).
+//   - WITH and WITH RECURSIVE (UNION and UNION ALL, iteration cap;
+//     CYCLE ... SET ... USING and SEARCH DEPTH/BREADTH FIRST, bind_cycle.go).
 //   - Aggregates: count, sum, avg, min, max, bool_and, bool_or, every,
 //     string_agg, array_agg, json_agg, jsonb_agg, bit_and, bit_or, stddev, stddev_samp,
 //     stddev_pop, variance, var_samp, var_pop, and the ordered-set
@@ -266,7 +267,7 @@
 // selection on records of unknown shape and json(b)_each[_text] in the
 // select list; SRFs in the
 // select list of windowed queries; interval field
-// qualifiers outside casts (column types, arrays); SEARCH/CYCLE clauses;
+// qualifiers outside casts (column types, arrays); SEARCH/CYCLE with * in the recursive query;
 // data-modifying CTEs; SELECT INTO;
 // EXPLAIN and non-SELECT statements (the planner owns DML/DDL); regexp
 // flags other than g and i; numeric NaN or
