@@ -123,6 +123,7 @@ func TestParallelAggMatchesSerial(t *testing.T) {
 		"SELECT count(*), sum(t.k) FROM t, d WHERE t.k = d.id AND d.id > 50 AND t.f < 100",
 		"SELECT d2.name, count(*), sum(d1.w) FROM t JOIN d d1 ON t.k = d1.id JOIN d d2 ON d1.id + 1 = d2.id GROUP BY 1",
 		"SELECT x.k, count(*) FROM (SELECT k, f * 2 AS f2 FROM t WHERE f > 10) x GROUP BY x.k",
+		"SELECT k % 3, count(_rowaddr), min(_rowaddr), max(_rowaddr), sum(_rowaddr) FROM t WHERE b GROUP BY 1", // row addresses reach the workers
 	}
 	for _, q := range queries {
 		var want string
