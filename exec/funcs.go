@@ -63,6 +63,12 @@ func (b *binder) bindFuncCall(fc *q.FuncCall, sc *scope) (Expr, error) {
 	if fc.Over != nil {
 		return b.bindWindowCall(name, fc, sc)
 	}
+	if name == "mode" && fc.Over == nil {
+		if !fc.AggWithinGroup {
+			return nil, errf(CodeWrongObjectType, "WITHIN GROUP is required for ordered-set aggregate mode")
+		}
+		return b.bindModeAgg(fc, sc)
+	}
 	if fc.AggWithinGroup && (name == "percentile_cont" || name == "percentile_disc") && fc.Over == nil {
 		return b.bindOrderedSetAgg(name, fc, sc)
 	}

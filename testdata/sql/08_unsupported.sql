@@ -8,7 +8,6 @@ SELECT v, count(*) FROM u GROUP BY ROLLUP (v);
 -- unsupported
 SELECT v, count(*) FROM u GROUP BY GROUPING SETS ((v), ());
 SELECT (1, 2) = ANY(SELECT 1, 2);
--- unsupported
 SELECT mode() WITHIN GROUP (ORDER BY n) FROM u;
 SELECT sum(n) OVER w FROM u WINDOW w AS (ORDER BY id);
 SELECT sum(n) OVER (ORDER BY id GROUPS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM u;
@@ -60,3 +59,5 @@ SELECT '[1,5)'::int4range;
 SELECT 'a fat cat'::tsvector;
 -- unsupported
 SELECT '10:00+02'::timetz;
+-- unsupported
+SELECT rank(2) WITHIN GROUP (ORDER BY n) FROM u;
