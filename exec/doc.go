@@ -134,7 +134,8 @@
 //   - Aggregates: count, sum, avg, min, max, bool_and, bool_or, every,
 //     string_agg, array_agg, json_agg, jsonb_agg, bit_and, bit_or, stddev, stddev_samp,
 //     stddev_pop, variance, var_samp, var_pop, and the ordered-set
-//     percentile_cont / percentile_disc (fraction) WITHIN GROUP (ORDER BY x); DISTINCT, ORDER BY and
+//     percentile_cont / percentile_disc (fraction) and mode() WITHIN GROUP (ORDER BY x)
+//     (bind_mode.go); json_object_agg, jsonb_object_agg; DISTINCT, ORDER BY and
 //     FILTER on aggregates.
 //   - Window functions: row_number, rank, dense_rank, percent_rank,
 //     cume_dist, ntile, lag, lead, first_value, last_value, nth_value,
@@ -259,7 +260,7 @@
 // NATURAL/USING joins with a LATERAL item; GROUPING SETS/ROLLUP/CUBE and GROUPING(); a base
 // table's whole-row reference as a result column (PostgreSQL types it as the table's row
 // type; inside expressions such as row_to_json(t) it works) and nested records; ordered-set aggregates other than
-// percentile_cont/percentile_disc (mode, hypothetical-set);
+// percentile_cont/percentile_disc/mode (hypothetical-set: rank(x) WITHIN GROUP, ...);
 // DISTINCT or ORDER BY inside window aggregates (PostgreSQL answers 0A000 too);
 // multidimensional arrays and array slices; collations other than "C";
 // bit-string literals; ORDER BY ... USING; TABLESAMPLE; ROWS FROM and
