@@ -113,6 +113,8 @@ public class JdbcMetadata {
                             .append(" | ").append(jm.getPrecision(i)).append(',').append(jm.getScale(i))
                             .append(" | ").append(jm.getColumnDisplaySize(i)).append(" | ").append(jm.getColumnClassName(i)).append('\n');
                     }
+                } catch (SQLException e) {
+                    out.append("ERROR ").append(e.getSQLState()).append('\n');
                 }
             }
             out.append("## product\n").append(md.getDatabaseProductName()).append(' ').append(md.getDatabaseMajorVersion()).append('\n');
