@@ -312,6 +312,42 @@ func TestCopyBinaryFormat(t *testing.T) {
 	if sqlState(err) != "23505" {
 		t.Fatalf("binary duplicate: %v", err)
 	}
+	// several batches: every row once; a duplicate in the last batch
+	// stores nothing
+	const k = 2*copyBatchRows + 5
+	many := func(count int, dup bool) pgx.CopyFromSource {
+		return pgx.CopyFromSlice(count, func(i int) ([]any, error) {
+			if dup && i == count-1 {
+				return []any{int64(1000), "again"}, nil
+			}
+			return []any{int64(1000 + i), fmt.Sprint("r", i)}, nil
+		})
+	}
+	if got, err := c.CopyFrom(ctx, pgx.Identifier{"b"}, []string{"c", "f"}, many(k, false)); err != nil || got != k {
+		t.Fatalf("binary batches: %d %v", got, err)
+	}
+	if got, want := textRows(t, c, "select count(*), count(distinct c), sum(c), sum(length(f)) from b where c between 1000 and 1000000"),
+		fmt.Sprintf("%d|%d|%d|%d", k, k, k*1000+k*(k-1)/2, binaryTextLen(k)); got != want {
+		t.Fatalf("binary batches stored %s, want %s", got, want)
+	}
+	if _, err := c.Exec(ctx, "delete from b where c between 1000 and 1000000"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.CopyFrom(ctx, pgx.Identifier{"b"}, []string{"c", "f"}, many(k, true)); sqlState(err) != "23505" {
+		t.Fatalf("binary duplicate in a later batch: %v", err)
+	}
+	if got := textRows(t, c, "select count(*) from b"); got != "3" {
+		t.Fatalf("after a rejected binary COPY: %s rows, want 3", got)
+	}
+}
+
+// binaryTextLen is the total length of "r0" … "r<k-1>".
+func binaryTextLen(k int) int {
+	n := 0
+	for i := range k {
+		n += len(fmt.Sprint("r", i))
+	}
+	return n
 }
 
 // TestCopyPlainParsers: the in-place integer and float parsers either
