@@ -238,7 +238,7 @@ func minMaxKernel(greatest bool) kernel {
 func isSetReturning(name string) bool {
 	switch name {
 	case "generate_series", "unnest", "jsonb_array_elements", "json_array_elements", "jsonb_each", "json_each",
-		"jsonb_object_keys", "json_object_keys", "regexp_matches", "generate_subscripts", "pg_partition_ancestors", "regexp_split_to_table", "jsonb_array_elements_text", "json_array_elements_text", "jsonb_each_text", "json_each_text", "string_to_table":
+		"jsonb_object_keys", "json_object_keys", "regexp_matches", "generate_subscripts", "pg_partition_ancestors", "regexp_split_to_table", "jsonb_array_elements_text", "json_array_elements_text", "jsonb_each_text", "json_each_text":
 		return true
 	}
 	return false
@@ -249,20 +249,14 @@ func isSetReturning(name string) bool {
 // an unknown name, so a missing feature is never mistaken for a typo.
 func knownPostgresFunction(name string) bool {
 	switch name {
-	case "to_date", "to_number", "mode", "rank_agg",
+	case "to_number", "rank_agg",
 		"corr", "covar_pop", "covar_samp",
-		"regr_slope", "regr_intercept", "bit_xor", "xmlagg", "jsonb_object_agg", "json_object_agg",
-		"jsonb_set", "jsonb_insert", "jsonb_path_query", "jsonb_path_exists", "jsonb_pretty", "jsonb_strip_nulls",
-		"json_strip_nulls", "jsonb_extract_path", "jsonb_extract_path_text", "json_extract_path",
-		"json_extract_path_text", "jsonb_to_record", "json_populate_record", "row_to_json", "array_to_json",
-		"regexp_count",
-		"regexp_instr", "regexp_substr", "convert_from", "convert_to", "sha512",
-		"sha224", "sha384", "crc32", "overlay", "array_replace", "array_fill",
-		"width_bucket", "min_scale",
-		"trim_scale", "setseed", "nextval", "currval", "setval", "lastval", "txid_current", "pg_current_xact_id",
+		"regr_slope", "regr_intercept", "bit_xor", "xmlagg", "jsonb_path_query", "jsonb_path_exists", "jsonb_to_record", "json_populate_record", "regexp_count",
+		"regexp_instr", "regexp_substr", "convert_from", "convert_to", "crc32", "array_fill",
+		"setseed", "nextval", "currval", "setval", "lastval", "txid_current", "pg_current_xact_id",
 		"age_in_days", "date_bin", "make_timestamp", "make_timestamptz", "make_interval", "make_time",
-		"timeofday", "justify_interval", "to_tsvector", "to_tsquery", "plainto_tsquery", "ts_rank",
-		"pg_sleep", "pg_advisory_xact_lock", "pg_try_advisory_xact_lock", "pg_advisory_lock_shared", "pg_try_advisory_lock_shared", "pg_advisory_unlock_shared", "pg_notify",
+		"timeofday", "to_tsvector", "to_tsquery", "plainto_tsquery", "ts_rank",
+		"pg_sleep", "pg_try_advisory_xact_lock", "pg_advisory_lock_shared", "pg_try_advisory_lock_shared", "pg_advisory_unlock_shared", "pg_notify",
 		"pg_get_functiondef", "pg_get_keywords", "string_to_table",
 		"unistr", "normalize", "parse_ident", "inet_client_addr", "inet_server_addr", "inet_server_port",
 		"set_config",

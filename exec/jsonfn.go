@@ -351,6 +351,30 @@ func (b *binder) jsonOp(op string, l, r Expr) (Expr, error) {
 		}
 		return &opExpr{name: op, t: t, args: []Expr{l, r}, strict: true, k: func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
 			for _, i := range sel {
+				if !jb {
+					// json keeps the selected value's text verbatim
+					raw, ok, err := jsonPathRaw(a[0].S[i], a[1].A[i].Items)
+					if err != nil {
+						return err
+					}
+					if !ok {
+						out.SetNull(int(i))
+						continue
+					}
+					if op == "#>>" {
+						v, _ := decodeJSON(raw)
+						if v == nil {
+							out.SetNull(int(i))
+							continue
+						}
+						if s, isStr := v.(string); isStr {
+							out.S[i] = s
+							continue
+						}
+					}
+					out.S[i] = raw
+					continue
+				}
 				v, err := decodeJSON(a[0].S[i])
 				if err != nil {
 					return jsonSyntaxErr("json", a[0].S[i])
@@ -669,4 +693,32 @@ func jsonRawItems(s string) ([]string, error) {
 		out = append(out, string(raw))
 	}
 	return out, nil
+}
+
+// jsonPathRaw follows a #> path through json text, returning the
+// selected value's text as written.
+func jsonPathRaw(raw string, path *Vec) (string, bool, error) {
+	for k := 0; k < path.N; k++ {
+		if path.IsNull(k) {
+			return "", false, nil
+		}
+		var kv *Vec
+		if strings.HasPrefix(strings.TrimSpace(raw), "[") {
+			n, err := strconv.ParseInt(path.S[k], 10, 32)
+			if err != nil {
+				return "", false, nil
+			}
+			kv = NewVec(TInt4, 1)
+			kv.I[0] = n
+		} else {
+			kv = NewVec(TText, 1)
+			kv.S[0] = path.S[k]
+		}
+		next, ok, err := jsonGetRaw(raw, kv, 0)
+		if err != nil || !ok {
+			return "", false, err
+		}
+		raw = next
+	}
+	return raw, true, nil
 }
