@@ -210,7 +210,9 @@
 //     jsonb_set, jsonb_insert, jsonb_strip_nulls, json_strip_nulls,
 //     jsonb_pretty, array_to_json, json_object_agg, jsonb_object_agg
 //     (builtins_sql.go); to_timestamp(text, template) and to_date
-//     (builtins_totimestamp.go); overlay, justify_interval, array_replace; array_length,
+//     (builtins_totimestamp.go); overlay, justify_interval, array_replace,
+//     json(b)_extract_path[_text], sha224/sha384/sha512, trim_scale,
+//     min_scale, width_bucket (builtins_sql2.go); array_length,
 //     array_upper, array_lower, cardinality, array_append, array_prepend,
 //     array_cat, array_position, array_ndims, array_dims; version, current_database, current_user,
 //     session_user, current_schema, current_schemas, pg_backend_pid,
