@@ -84,18 +84,21 @@ func EncodeManifestFile(m *Manifest, txn *Transaction) ([]byte, error) {
 		return nil, &UnsupportedError{Feature: "index section"}
 	}
 	mc := *m
-	var out []byte
+	var tb []byte
 	if txn != nil {
-		tb := txn.Encode()
-		out = binary.LittleEndian.AppendUint32(out, uint32(len(tb)))
-		out = append(out, tb...)
+		tb = txn.Encode()
 		zero := uint64(0)
 		mc.TransactionSection = &zero
 	} else {
 		mc.TransactionSection = nil
 	}
-	pos := len(out)
 	mb := mc.Encode()
+	out := make([]byte, 0, 4+len(tb)+4+len(mb)+footerSize)
+	if txn != nil {
+		out = binary.LittleEndian.AppendUint32(out, uint32(len(tb)))
+		out = append(out, tb...)
+	}
+	pos := len(out)
 	out = binary.LittleEndian.AppendUint32(out, uint32(len(mb)))
 	out = append(out, mb...)
 	out = binary.LittleEndian.AppendUint64(out, uint64(pos))

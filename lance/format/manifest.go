@@ -131,7 +131,13 @@ func DecodeManifest(b []byte) (*Manifest, error) {
 
 // Encode returns the Manifest protobuf message.
 func (m *Manifest) Encode() []byte {
-	var b []byte
+	// presized (fragments dominate: ~100-200 bytes each), so a large
+	// manifest is not regrown and copied a dozen times per commit
+	n := 256 + len(m.Unknown) + 160*len(m.Fragments)
+	for _, fb := range m.Fields {
+		n += len(fb) + 8
+	}
+	b := make([]byte, 0, n)
 	for _, fb := range m.Fields {
 		b = putBytesAlways(b, 1, fb)
 	}
