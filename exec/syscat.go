@@ -651,13 +651,37 @@ func init() {
 		return rows
 	}}
 	pgCatalogRels["pg_tables"] = &sysRelation{12033, "schemaname name, tablename name, tableowner name, tablespace name, hasindexes bool, hasrules bool, hastriggers bool, rowsecurity bool", func(c *catalogSet) [][]any {
+		// tables only (views are in pg_views); hastriggers as relhastriggers
+		// (foreign keys are triggers in PostgreSQL)
+		fkTriggers := map[uint32]bool{}
+		for _, k := range c.constraints() {
+			if k.kind == 'f' {
+				fkTriggers[k.table.OID] = true
+				if rt := c.table(k.fk.RefSchema, k.fk.RefTable); rt != nil {
+					fkTriggers[rt.OID] = true
+				}
+			}
+		}
 		var rows [][]any
 		for _, t := range c.userTables() {
-			rows = append(rows, []any{t.Schema, t.Name, c.userName(), nil, hasIndexes(t), false, false, false})
+			if relkindOf(t) != "r" || t.Kind == "sequence" {
+				continue
+			}
+			rows = append(rows, []any{t.Schema, t.Name, c.userName(), nil, hasIndexes(t), false, fkTriggers[t.OID], false})
 		}
 		return rows
 	}}
-	pgCatalogRels["pg_views"] = &sysRelation{12028, "schemaname name, viewname name, viewowner name, definition text", func(*catalogSet) [][]any { return nil }}
+	pgCatalogRels["pg_views"] = &sysRelation{12028, "schemaname name, viewname name, viewowner name, definition text", func(c *catalogSet) [][]any {
+		// view-like relations (pggraph's graph.* views); their definition
+		// is not SQL text (pg_get_viewdef is NULL too)
+		var rows [][]any
+		for _, t := range c.userTables() {
+			if relkindOf(t) == "v" {
+				rows = append(rows, []any{t.Schema, t.Name, c.userName(), nil})
+			}
+		}
+		return rows
+	}}
 	pgCatalogRels["pg_matviews"] = &sysRelation{12038, "schemaname name, matviewname name, matviewowner name, definition text", func(*catalogSet) [][]any { return nil }}
 	pgCatalogRels["pg_indexes"] = &sysRelation{12043, "schemaname name, tablename name, indexname name, tablespace name, indexdef text", func(c *catalogSet) [][]any {
 		var rows [][]any
