@@ -63,6 +63,9 @@ func (b *binder) bindFuncCall(fc *q.FuncCall, sc *scope) (Expr, error) {
 	if fc.Over != nil {
 		return b.bindWindowCall(name, fc, sc)
 	}
+	if name == "make_interval" && fc.Over == nil && !fc.AggWithinGroup && !fc.AggStar {
+		return b.bindMakeInterval(fc, sc)
+	}
 	if name == "mode" && fc.Over == nil {
 		if !fc.AggWithinGroup {
 			return nil, errf(CodeWrongObjectType, "WITHIN GROUP is required for ordered-set aggregate mode")
@@ -251,11 +254,9 @@ func knownPostgresFunction(name string) bool {
 	switch name {
 	case "to_number", "rank_agg",
 		"corr", "covar_pop", "covar_samp",
-		"regr_slope", "regr_intercept", "bit_xor", "xmlagg", "jsonb_path_query", "jsonb_path_exists", "jsonb_to_record", "json_populate_record", "regexp_count",
-		"regexp_instr", "regexp_substr", "convert_from", "convert_to", "crc32", "array_fill",
+		"regr_slope", "regr_intercept", "bit_xor", "xmlagg", "jsonb_path_query", "jsonb_path_exists", "jsonb_to_record", "json_populate_record", "convert_from", "convert_to", "crc32", "array_fill",
 		"setseed", "nextval", "currval", "setval", "lastval", "txid_current", "pg_current_xact_id",
-		"age_in_days", "date_bin", "make_timestamp", "make_timestamptz", "make_interval", "make_time",
-		"timeofday", "to_tsvector", "to_tsquery", "plainto_tsquery", "ts_rank",
+		"age_in_days", "timeofday", "to_tsvector", "to_tsquery", "plainto_tsquery", "ts_rank",
 		"pg_sleep", "pg_try_advisory_xact_lock", "pg_advisory_lock_shared", "pg_try_advisory_lock_shared", "pg_advisory_unlock_shared", "pg_notify",
 		"pg_get_functiondef", "pg_get_keywords", "string_to_table",
 		"unistr", "normalize", "parse_ident", "inet_client_addr", "inet_server_addr", "inet_server_port",
