@@ -165,7 +165,10 @@
 //     timestamptz (session TimeZone), interval, oid, regclass, regtype,
 //     regnamespace, and one-dimensional arrays of these; pgvector's
 //     vector(n) ('[1,2,3]' text form, binary send, casts from numeric
-//     arrays and to real[], stored as Arrow fixed_size_list<float32>[n]);
+//     arrays and to real[], stored as Arrow fixed_size_list<float32>[n];
+//     functions vector_dims, vector_norm, l2_distance, l1_distance,
+//     inner_product, cosine_distance; the distance operators <-> <=> <#>
+//     are not supported);
 //     record values of known shape; xid and aclitem in catalog columns.
 //   - Operators: + - * / % ^ |/ @ & | # ~ << >> with overflow (22003) and
 //     division by zero (22012); comparisons; AND/OR/NOT with three-valued

@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"math"
 	"strings"
 	"sync"
 )
@@ -457,4 +458,74 @@ func init() {
 	}
 	// no partitioned tables: pg_get_partkeydef is NULL for every relation
 	def("pg_get_partkeydef", sig(TText, nullKernel, TOid))
+}
+
+// pgvector's functions on vector(n): dimensions, norm and distances
+// (float4 accumulation as pgvector does; 22000 for vectors of different
+// dimensions).
+func init() {
+	tv := Type{OIDVector, -1}
+	def("vector_dims", sig(TInt4, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			out.I[i] = int64(a[0].A[i].Items.N)
+		}
+		return nil
+	}, tv))
+	def("vector_norm", sig(TFloat8, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			var n float64
+			for _, x := range a[0].A[i].Items.F {
+				n += x * x
+			}
+			out.F[i] = math.Sqrt(n)
+		}
+		return nil
+	}, tv))
+	distance := func(f func(x, y []float64) float64) kernel {
+		return func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+			for _, i := range sel {
+				x, y := a[0].A[i].Items.F, a[1].A[i].Items.F
+				if len(x) != len(y) {
+					return errf("22000", "different vector dimensions %d and %d", len(x), len(y))
+				}
+				out.F[i] = f(x, y)
+			}
+			return nil
+		}
+	}
+	def("l2_distance", sig(TFloat8, distance(func(x, y []float64) float64 {
+		var d float32
+		for k := range x {
+			diff := float32(x[k]) - float32(y[k])
+			d += diff * diff
+		}
+		return math.Sqrt(float64(d))
+	}), tv, tv))
+	def("l1_distance", sig(TFloat8, distance(func(x, y []float64) float64 {
+		var d float32
+		for k := range x {
+			d += float32(math.Abs(float64(float32(x[k]) - float32(y[k]))))
+		}
+		return float64(d)
+	}), tv, tv))
+	def("inner_product", sig(TFloat8, distance(func(x, y []float64) float64 {
+		var d float32
+		for k := range x {
+			d += float32(x[k]) * float32(y[k])
+		}
+		return float64(d)
+	}), tv, tv))
+	def("cosine_distance", sig(TFloat8, distance(func(x, y []float64) float64 {
+		var d, na, nb float32
+		for k := range x {
+			d += float32(x[k]) * float32(y[k])
+			na += float32(x[k]) * float32(x[k])
+			nb += float32(y[k]) * float32(y[k])
+		}
+		sim := float64(d) / math.Sqrt(float64(na)*float64(nb))
+		if math.IsNaN(sim) {
+			return sim
+		}
+		return 1 - max(-1, min(1, sim))
+	}), tv, tv))
 }

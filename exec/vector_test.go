@@ -66,6 +66,15 @@ func TestVectorType(t *testing.T) {
 		{sql: `SELECT t.typname || ' ' || n.nspname FROM pg_type t JOIN pg_namespace n ON n.oid = t.typnamespace JOIN pg_attribute a ON a.atttypid = t.oid WHERE a.attrelid = 'emb'::regclass AND a.attname = 'v'`, want: "vector pg_catalog"},
 		{sql: `SELECT data_type || ' ' || udt_schema || '.' || udt_name FROM information_schema.columns WHERE table_name = 'emb' AND column_name = 'v'`, want: "vector pg_catalog.vector"},
 		{sql: `SELECT 'vector'::regtype::text`, want: "vector"},
+		{sql: `SELECT vector_dims(v) FROM emb WHERE id = 1`, want: "3"},
+		{sql: `SELECT l2_distance(v, '[1,2,5]') FROM emb WHERE id = 1`, want: "2"},
+		{sql: `SELECT l1_distance('[1,2]'::vector, '[3,5]')`, want: "5"},
+		{sql: `SELECT inner_product('[1,2]'::vector, '[3,5]')`, want: "13"},
+		{sql: `SELECT cosine_distance('[1,0]'::vector, '[0,2]')`, want: "1"},
+		{sql: `SELECT cosine_distance('[1,1]'::vector, '[2,2]')`, want: "0"},
+		{sql: `SELECT cosine_distance('[0,0]'::vector, '[2,2]')`, want: "NaN"},
+		{sql: `SELECT vector_norm('[3,4]')`, want: "5"},
+		{sql: `SELECT l2_distance('[1,2]'::vector, '[1,2,3]')`, code: "22000"},
 	}
 	for _, c := range cases {
 		r, err := eng.Query(context.Background(), sess, c.sql)
