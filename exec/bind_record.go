@@ -112,7 +112,8 @@ func (b *binder) wholeRowRef(name string, sc *scope) (Expr, error) {
 		for k, c := range cols {
 			c.markUsed()
 			fields[k] = RecordField{Name: c.name, Type: c.t}
-			if c.table_ == nil {
+			// a base table's own row: its columns, all of them, in order
+			if c.table_ == nil || c.table_ != cols[0].table_ || int(c.attnum) != k+1 || len(cols) != len(c.table_.Columns) {
 				r.tableRow = false
 			}
 			if level == 0 {

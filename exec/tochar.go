@@ -186,6 +186,10 @@ func init() {
 	k := func(kind uint32) kernel {
 		return func(ec *evalCtx, a []*Vec, out *Vec, sel []int32) error {
 			for _, i := range sel {
+				if a[1].S[i] == "" {
+					out.SetNull(int(i)) // PostgreSQL: an empty template gives NULL
+					continue
+				}
 				us := a[0].I[i]
 				switch kind {
 				case OIDDate:
@@ -239,6 +243,10 @@ func init() {
 		sig(TText, toCharIntKernel(true), TInt4, TText),
 		sig(TText, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
 			for _, i := range sel {
+				if a[1].S[i] == "" {
+					out.SetNull(int(i))
+					continue
+				}
 				s, err := toCharInterval(a[0].V[i], a[1].S[i])
 				if err != nil {
 					return err

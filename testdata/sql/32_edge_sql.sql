@@ -1,0 +1,22 @@
+-- Edge cases of the H6 features (empty templates, empty frames, NULL-only inputs, zero-row laterals)
+CREATE TABLE od (a int, b text);
+INSERT INTO od VALUES (1, 'x'), (NULL, NULL);
+SELECT to_char(1, ''), to_char(1.5, 'FM'), to_char(-1, 'PR'), to_char(0, 'S'), to_char(interval '1 day', ''), format('');
+SELECT to_char(1, '"unterminated'), to_char(12, '9.9.'), to_char(1, 'V9');
+SELECT to_char(1e20, '9999V99'), to_char(-0.0001, '0.9'), to_char(0.99999, '9.99'), to_char(9.99, '9.9');
+SELECT jsonb_set('[]', '{}', '1'), jsonb_set('{}', '{a,b,c}', '1'), jsonb_insert('[]', '{-1}', '1'), '{}'::jsonb #- '{a,b}';
+SELECT * FROM od LEFT JOIN LATERAL (SELECT 1 WHERE false) s ON true;
+SELECT * FROM od JOIN LATERAL generate_series(1, 0) g ON true;
+SELECT (a, b) IN (SELECT a, b FROM od) FROM od;
+SELECT a FROM od ORDER BY a NULLS FIRST FETCH FIRST 1 ROW WITH TIES;
+SELECT sum(a) OVER (ORDER BY a RANGE BETWEEN 0 PRECEDING AND 0 FOLLOWING) FROM od;
+SELECT INTERVAL '' DAY;
+SELECT INTERVAL 'abc' HOUR;
+SELECT string_to_table('', ','), string_to_table(NULL, NULL);
+WITH RECURSIVE t(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM t WHERE x < 3) CYCLE x SET c TO 1 DEFAULT 0 USING p SELECT * FROM t;
+SELECT ROW() = ROW();
+SELECT row_to_json(j) FROM (od a JOIN od b ON true) AS j;
+SELECT mode() WITHIN GROUP (ORDER BY b DESC NULLS FIRST) FROM od;
+SELECT to_timestamp('', ''), to_date('2024', '');
+SELECT overlay('' PLACING '' FROM 1), width_bucket(NULL, 1, 2, 3);
+SELECT to_char(now(), ''), to_char(current_date, '') IS NULL;
