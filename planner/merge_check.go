@@ -185,8 +185,11 @@ func (w *writer) mergeForeignKey(td *exec.TableDef, fk exec.ForeignKey) error {
 		match = append(match, "p."+quoteIdent(fk.RefColumns[i])+" = "+q)
 		names = append(names, td.Columns[c].Name)
 	}
-	rows, _, err := w.query("SELECT c._rowaddr < 0, " + strings.Join(texts, ", ") + " FROM " + quoteIdent(td.Name) + " c WHERE " + strings.Join(conds, " AND ") +
-		" AND NOT EXISTS (SELECT 1 FROM " + quoteIdent(fk.RefTable) + " p WHERE " + strings.Join(match, " AND ") + ") LIMIT 1")
+	// an anti-join as LEFT JOIN … IS NULL: exec hashes it (a correlated
+	// NOT EXISTS would be a nested loop)
+	rows, _, err := w.query("SELECT c._rowaddr < 0, " + strings.Join(texts, ", ") + " FROM " + quoteIdent(td.Name) + " c LEFT JOIN " +
+		quoteIdent(fk.RefTable) + " p ON " + strings.Join(match, " AND ") + " WHERE " + strings.Join(conds, " AND ") +
+		" AND p." + quoteIdent(fk.RefColumns[0]) + " IS NULL LIMIT 1")
 	if err != nil {
 		return err
 	}
