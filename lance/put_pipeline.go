@@ -86,8 +86,14 @@ func (p *putPipeline) buffer(hint int64) (*fileBuffer, error) {
 	p.made++
 	// an eighth of headroom over the largest file so far, so a second
 	// buffer of similar files does not have to grow
-	return &fileBuffer{b: make([]byte, 0, max(int(hint), p.largest+p.largest/8, 1<<20))}, nil
+	return &fileBuffer{b: make([]byte, 0, max(int(hint), p.largest+p.largest/8, minFileBuffer))}, nil
 }
+
+// minFileBuffer is a new buffer's least capacity: small, because a
+// 1-row write's file is a few KiB (a 1 MiB floor cost an allocation and
+// zeroing of 1 MiB per commit), and a growing buffer doubles, then jumps
+// to the expected full-file size (fileBuffer.expect).
+const minFileBuffer = 64 << 10
 
 // put hands a finished file to a worker; it blocks while every worker
 // is busy and reports an earlier Put's failure.

@@ -70,6 +70,23 @@ func newDataFileName() string {
 // their buffers are reused from file to file. Fragment ids are left 0
 // (assigned at commit).
 func (d *Dataset) writeFragments(ctx context.Context, rdr array.RecordReader, sch *arrow.Schema, fields []schema.Field, maxRows uint64, maxBytes int64) ([]format.Fragment, error) {
+	frags, wait, err := d.writeFragmentsAsync(ctx, rdr, sch, fields, maxRows, maxBytes)
+	if err != nil {
+		return nil, err
+	}
+	if err := wait(ctx); err != nil {
+		return nil, err
+	}
+	return frags, nil
+}
+
+// writeFragmentsAsync is writeFragments that returns as soon as every
+// file is built and handed to the put workers: wait lets the last Puts
+// finish and returns the first failure. The files' metadata (the
+// fragments) is final before they are stored, so the caller can write
+// the transaction file while they are (stageOperationWhile). On success
+// the caller must call wait exactly once; on error nothing is pending.
+func (d *Dataset) writeFragmentsAsync(ctx context.Context, rdr array.RecordReader, sch *arrow.Schema, fields []schema.Field, maxRows uint64, maxBytes int64) (_ []format.Fragment, wait func(context.Context) error, err error) {
 	if maxRows == 0 {
 		maxRows = DefaultMaxRowsPerFile
 	}
@@ -77,10 +94,14 @@ func (d *Dataset) writeFragments(ctx context.Context, rdr array.RecordReader, sc
 		maxBytes = DefaultMaxBytesPerFile
 	}
 	if err := sameColumns(rdr.Schema(), sch); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	pw := newPutPipeline(ctx, d.store)
-	defer pw.close()
+	defer func() {
+		if err != nil {
+			pw.close()
+		}
+	}()
 	var bytesInFile int64
 	var frags []format.Fragment
 	var w *file.Writer
@@ -122,7 +143,7 @@ func (d *Dataset) writeFragments(ctx context.Context, rdr array.RecordReader, sc
 				name = newDataFileName()
 				var err error
 				if buf, err = pw.buffer(2 * approxBytes(rec)); err != nil {
-					return nil, err
+					return nil, nil, err
 				}
 				// the size a full file of such rows would take (capped by
 				// the byte budget): the buffer grows straight to it once
@@ -132,7 +153,7 @@ func (d *Dataset) writeFragments(ctx context.Context, rdr array.RecordReader, sc
 				}
 				w, err = file.NewStreamWriter(buf, sch, file.WriterOptions{Fields: fields})
 				if err != nil {
-					return nil, err
+					return nil, nil, err
 				}
 				rows, bytesInFile = 0, 0
 			}
@@ -152,7 +173,7 @@ func (d *Dataset) writeFragments(ctx context.Context, rdr array.RecordReader, sc
 				part.Release()
 			}
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			off += n
 			rows += uint64(n)
@@ -161,21 +182,18 @@ func (d *Dataset) writeFragments(ctx context.Context, rdr array.RecordReader, sc
 			}
 			if rows >= maxRows || bytesInFile >= maxBytes {
 				if err := finish(); err != nil {
-					return nil, err
+					return nil, nil, err
 				}
 			}
 		}
 	}
 	if err := rdr.Err(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := finish(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if err := pw.wait(); err != nil {
-		return nil, err
-	}
-	return frags, nil
+	return frags, func(context.Context) error { return pw.wait() }, nil
 }
 
 // sameColumns checks that batches of schema got fit a dataset of want:
@@ -223,11 +241,12 @@ func (d *Dataset) StageAppend(ctx context.Context, rdr array.RecordReader, opts 
 	if err := d.checkDataFormat(); err != nil {
 		return nil, err
 	}
-	frags, err := d.writeFragments(ctx, rdr, d.schema, d.fields, opts.MaxRowsPerFile, opts.MaxBytesPerFile)
+	frags, wait, err := d.writeFragmentsAsync(ctx, rdr, d.schema, d.fields, opts.MaxRowsPerFile, opts.MaxBytesPerFile)
 	if err != nil {
 		return nil, err
 	}
-	return d.StageOperation(ctx, &format.Append{Fragments: frags}, opts)
+	// the transaction file is written while the last data files are
+	return d.stageOperationWhile(ctx, &format.Append{Fragments: frags}, opts, wait)
 }
 
 // StageOverwrite writes the reader's rows as the new content (and
@@ -250,7 +269,7 @@ func (d *Dataset) StageOverwrite(ctx context.Context, rdr array.RecordReader, op
 	if err != nil {
 		return nil, err
 	}
-	frags, err := d.writeFragments(ctx, rdr, dsSchema, fields, opts.MaxRowsPerFile, opts.MaxBytesPerFile)
+	frags, wait, err := d.writeFragmentsAsync(ctx, rdr, dsSchema, fields, opts.MaxRowsPerFile, opts.MaxBytesPerFile)
 	if err != nil {
 		return nil, err
 	}
@@ -261,7 +280,7 @@ func (d *Dataset) StageOverwrite(ctx context.Context, rdr array.RecordReader, op
 			md[k] = []byte(m.Values()[i])
 		}
 	}
-	return d.StageOperation(ctx, &format.Overwrite{Fragments: frags, Schema: encoded, SchemaMetadata: md, ConfigUpsert: opts.Config}, opts)
+	return d.stageOperationWhile(ctx, &format.Overwrite{Fragments: frags, Schema: encoded, SchemaMetadata: md, ConfigUpsert: opts.Config}, opts, wait)
 }
 
 // StageUpdate stages an Update that rewrites rows: the rows at addrs are
@@ -278,16 +297,16 @@ func (d *Dataset) StageUpdate(ctx context.Context, addrs []uint64, rdr array.Rec
 	if err != nil {
 		return nil, err
 	}
-	frags, err := d.writeFragments(ctx, rdr, d.schema, d.fields, opts.MaxRowsPerFile, opts.MaxBytesPerFile)
+	frags, wait, err := d.writeFragmentsAsync(ctx, rdr, d.schema, d.fields, opts.MaxRowsPerFile, opts.MaxBytesPerFile)
 	if err != nil {
 		return nil, err
 	}
-	return d.StageOperation(ctx, &format.Update{
+	return d.stageOperationWhile(ctx, &format.Update{
 		RemovedFragmentIDs: plan.removed,
 		UpdatedFragments:   plan.updated,
 		NewFragments:       frags,
 		Mode:               format.UpdateRewriteRows,
-	}, opts)
+	}, opts, wait)
 }
 
 // Create creates a dataset at root from the reader's rows (version 1,
