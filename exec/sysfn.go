@@ -515,6 +515,13 @@ func init() {
 		}
 		return float64(d)
 	}), tv, tv))
+	def("vector_negative_inner_product", sig(TFloat8, distance(func(x, y []float64) float64 {
+		var d float32
+		for k := range x {
+			d += float32(x[k]) * float32(y[k])
+		}
+		return -float64(d)
+	}), tv, tv))
 	def("cosine_distance", sig(TFloat8, distance(func(x, y []float64) float64 {
 		var d, na, nb float32
 		for k := range x {
@@ -528,4 +535,24 @@ func init() {
 		}
 		return 1 - max(-1, min(1, sim))
 	}), tv, tv))
+}
+
+// vectorOperators are pgvector's distance operators and their functions.
+var vectorOperators = map[string]string{
+	"<->": "l2_distance", "<=>": "cosine_distance", "<+>": "l1_distance", "<#>": "vector_negative_inner_product",
+}
+
+// vectorOperator binds l op r for pgvector's distance operators when an
+// operand is a vector (an unknown literal on the other side reads as a
+// vector); ok is false otherwise.
+func (b *binder) vectorOperator(op string, l, r Expr) (Expr, bool, error) {
+	fn, isOp := vectorOperators[op]
+	if !isOp || (l.Type().OID != OIDVector && r.Type().OID != OIDVector) {
+		return nil, false, nil
+	}
+	e, err := b.funcByName(fn, []Expr{l, r})
+	if err != nil {
+		return nil, true, opNotExist(op, l.Type(), r.Type())
+	}
+	return e, true, nil
 }
