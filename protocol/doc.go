@@ -204,9 +204,14 @@
 //     instead of reading and decoding the manifest: main-branch versions
 //     are immutable names (graph/tablecache.go).
 //
-//   - A delete writes its deletion files and its transaction file in
-//     one round (lance stageOperationWhile): all are unreferenced until
-//     the table's exact commit, as the staged files above.
+//   - A staged transaction's data or deletion files and its transaction
+//     file are written in one round (lance stageOperationWhile; appends,
+//     overwrites and updates through writeFragmentsAsync): all are
+//     unreferenced until the table's exact commit, as the staged files
+//     above, so their order among themselves does not matter; the same
+//     holds for the __manifest commit's data and transaction files,
+//     which the CAS is the first to reference. Crash cells: every
+//     durable op of these rounds is an ordinal of the crash sweeps.
 //
 //   - Retry turns (turns.go): a write whose read set changed re-prepares
 //     only when no other retrier of the same table in this process is
@@ -220,18 +225,18 @@
 // the only unsynced objects are version hints, then drops any subset of
 // unsynced changes and finds every acknowledged row.
 //
-// Per 1-row commit now (CommitLatencyAB, local backend): 10 durable
-// operations (one of them a hint every 16th commit), 16 fsyncs before
-// the acknowledgement. The ordered durable rounds are
-// [sidecar ‖ data file → txn file] → table manifest → [confirm ‖
-// __manifest data file → txn file] → __manifest CAS.
+// Per 1-row commit now (CommitLatencyAB, local backend): 8 durable
+// operations (plus a hint every 16th commit) and 16 fsyncs before the
+// acknowledgement, in 4 ordered durable rounds:
+// [sidecar ‖ data file ‖ txn file] → table manifest → [confirm ‖
+// __manifest data file ‖ txn file] → __manifest CAS. That is the
+// protocol's floor for one table: the confirmation must follow the
+// table commit and precede the CAS (RFC §4.5), the table commit must
+// follow the sidecar (invariant 2).
 //
-// Not done: the data file and transaction file of one staged
-// transaction written in parallel (the arrows above; needs lance's
-// writeFragments to hand back its pending Puts: requested from H1, then
-// StageAppend/StageOverwrite/StageUpdate call stageOperationWhile), which
-// leaves 4 ordered durable rounds; group commit of concurrent writers
-// into one CAS (see .helpers/CONTRACTS.md "H2 notes" for why writers of
-// one table cannot share a CAS under table-granular read sets, and what
-// the SQL layer would have to provide).
+// Not done: group commit of concurrent writers into one CAS (see
+// .helpers/CONTRACTS.md, H2's notes: writers of one table cannot share a
+// CAS under table-granular read sets without the SQL layer validating
+// each statement against the group's earlier statements; an API is
+// proposed there).
 package protocol
