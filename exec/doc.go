@@ -218,7 +218,7 @@
 //     min_scale, width_bucket (builtins_sql2.go); make_timestamp,
 //     make_timestamptz, make_time, make_interval (named arguments too),
 //     date_bin, regexp_count/regexp_substr/regexp_instr (pattern, start)
-//     (builtins_sql3.go); array_length,
+//     (builtins_sql3.go); to_number (builtins_tonumber.go); array_length,
 //     array_upper, array_lower, cardinality, array_append, array_prepend,
 //     array_cat, array_position, array_ndims, array_dims; version, current_database, current_user,
 //     session_user, current_schema, current_schemas, pg_backend_pid,

@@ -252,7 +252,7 @@ func isSetReturning(name string) bool {
 // an unknown name, so a missing feature is never mistaken for a typo.
 func knownPostgresFunction(name string) bool {
 	switch name {
-	case "to_number", "rank_agg",
+	case "rank_agg",
 		"corr", "covar_pop", "covar_samp",
 		"regr_slope", "regr_intercept", "bit_xor", "xmlagg", "jsonb_path_query", "jsonb_path_exists", "jsonb_to_record", "json_populate_record", "convert_from", "convert_to", "crc32", "array_fill",
 		"setseed", "nextval", "currval", "setval", "lastval", "txid_current", "pg_current_xact_id",
