@@ -272,7 +272,7 @@
 // DISTINCT or ORDER BY inside window aggregates (PostgreSQL answers 0A000 too);
 // multidimensional arrays and array slices; collations other than "C";
 // bit-string literals; ORDER BY ... USING; TABLESAMPLE; ROWS FROM and
-// column definition lists; other set-returning functions; (rec).* and field
+// column definition lists; other set-returning functions (pg_get_keywords, ...); (rec).* and field
 // selection on records of unknown shape and json(b)_each[_text] in the
 // select list; SRFs in the
 // select list of windowed queries; interval field
@@ -282,9 +282,8 @@
 // flags other than g and i; numeric NaN or
 // Infinity to integer; generate_series over floats; sum/avg over
 // interval; to_char patterns other than those listed (EEEE, TH, ...); the PostgreSQL built-ins listed in
-// knownPostgresFunction (mode, corr, set_config,
-// pg_advisory_xact_lock and shared advisory locks,
-// nextval, ...) and types listed in knownPostgresType (money,
+// knownPostgresFunction (corr, covar_*, regr_*, set_config,
+// jsonb_path_*, jsonb_to_record, array_fill, ...) and types listed in knownPostgresType (money,
 // inet, ranges, tsvector, ...). An unknown function name answers 42883 as in PostgreSQL.
 //
 // Known differences kept visible: regular expressions are RE2, not
