@@ -166,3 +166,38 @@ func FormatText1(v *Vec, i int) string {
 	}
 	return s
 }
+
+// TestVectorOperatorBinding binds pgvector's distance operators directly
+// (the operator binder calls vectorOperator for them).
+func TestVectorOperatorBinding(t *testing.T) {
+	b := &binder{cat: &catalogSet{}}
+	x := NewVec(VectorType(2), 1)
+	y := NewVec(VectorType(2), 1)
+	if err := parseText(x, 0, "[1,2]", nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := parseText(y, 0, "[3,5]", nil); err != nil {
+		t.Fatal(err)
+	}
+	ec := &evalCtx{ctx: context.Background(), run: &runCtx{ctx: context.Background()}}
+	for op, want := range map[string]string{"<->": "3.605551275463989", "<=>": "0.002945514498418511", "<+>": "5", "<#>": "-13"} {
+		e, ok, err := b.vectorOperator(op, newConst(x), newConst(y))
+		if !ok || err != nil {
+			t.Fatalf("%s: %v %v", op, ok, err)
+		}
+		v, err := e.Eval(ec, &Batch{N: 1}, nil)
+		if err != nil || FormatText1(v, 0) != want {
+			t.Errorf("%s: %v %q, want %s", op, err, FormatText1(v, 0), want)
+		}
+	}
+	if _, ok, _ := b.vectorOperator("+", newConst(x), newConst(y)); ok {
+		t.Error("+ is not a vector operator")
+	}
+	n := NewVec(TInt4, 1)
+	if _, ok, _ := b.vectorOperator("<->", newConst(n), newConst(n)); ok {
+		t.Error("<-> on integers is not pgvector's")
+	}
+	if _, ok, err := b.vectorOperator("<->", newConst(x), newConst(n)); !ok || Code(err) != CodeUndefinedFunction {
+		t.Errorf("vector <-> integer: %v %v", ok, err)
+	}
+}
