@@ -232,9 +232,12 @@
 //     pg_get_triggerdef / pg_get_ruledef / pg_get_viewdef (NULL: no such
 //     objects), current_setting (session, then server defaults),
 //     pg_is_in_recovery, pg_postmaster_start_time, pg_conf_load_time;
-//     session advisory locks pg_advisory_lock, pg_try_advisory_lock,
-//     pg_advisory_unlock (bigint and int4, int4 keys), pg_advisory_unlock_all
-//     (per process, owned by Session.PID; see advisory.go);
+//     every advisory lock function (exclusive and _shared, session and
+//     _xact, try and blocking; bigint and int4, int4 keys) in the
+//     AdvisorySession the context carries (WithAdvisorySession; else
+//     owned by Session.PID in a process-wide space; see advisory.go);
+//     nextval, currval, setval, lastval through the SequenceFunctions
+//     the context carries (WithSequenceFunctions; else 0A000);
 //     set-returning generate_subscripts and pg_partition_ancestors.
 //   - Catalogs: pg_namespace, pg_class, pg_attribute, pg_type, pg_constraint,
 //     pg_index, pg_attrdef, pg_description, pg_database, pg_roles, pg_user,
