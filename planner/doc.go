@@ -111,10 +111,12 @@
 // COPY to or from a file, EXPLAIN of a writing statement or in another
 // format than TEXT (EXPLAIN [ANALYZE] of a query answers a short QUERY
 // PLAN text: the relations it reads and the snapshot, explain.go),
-// LISTEN/NOTIFY, CALL of anything but
-// graph.* procedures, data-modifying CTEs (exec refuses them),
-// graph.min_out on a streamed (autocommit) COPY,
-// DDL statements planner/ddl refuses. (RETURNING: UPDATE's sees the new
+// LISTEN/NOTIFY, CALL of anything but graph.* procedures,
+// data-modifying CTEs (exec refuses them), graph.min_out on a streamed
+// (autocommit) COPY, DDL statements planner/ddl refuses. Sequence
+// allocation is shared by branches (merged branches never collide), so
+// setval on a branch moves the sequence for every branch.
+// (RETURNING: UPDATE's sees the new
 // rows and FROM, * being the target's then each FROM item's columns;
 // DELETE's the old rows and USING; MERGE's the changed rows, the source
 // row that caused each — NULL for NOT MATCHED BY SOURCE — and
