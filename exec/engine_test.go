@@ -225,7 +225,7 @@ func TestErrorsCarrySQLSTATE(t *testing.T) {
 		"SELEC 1":                         CodeSyntaxError,
 		"SELECT * FROM nope":              CodeUndefinedTable,
 		"SELECT x FROM (SELECT 1 AS y) s": CodeUndefinedColumn,
-		"SELECT * FROM (SELECT 1 AS a) s LEFT JOIN LATERAL (SELECT s.a) t ON true": CodeFeatureNotSupported,
+		"SELECT a FROM (SELECT 1 AS a) s GROUP BY ROLLUP (a)": CodeFeatureNotSupported,
 		"SELECT 1; SELECT 2": CodeSyntaxError,
 	}
 	for sql, code := range cases {

@@ -31,16 +31,17 @@ func TestStorageTypesThroughServer(t *testing.T) {
 		sql   string
 		state string
 	}{
-		{"INSERT INTO t VALUES (1, '{1,2,3}', 123.45)", ""},
-		{"INSERT INTO t VALUES (2, '{1,2}', 1)", "22000"},
-		{"INSERT INTO t VALUES (3, '{1,2,3,4}', 1)", "22000"},
-		{"INSERT INTO t VALUES (4, '{1,2,3}', 1234.5)", "22003"},
+		{"INSERT INTO t VALUES (1, '[1,2,3]', 123.45)", ""},
+		{"INSERT INTO t VALUES (2, '[1,2]', 1)", "22000"},
+		{"INSERT INTO t VALUES (3, '[1,2,3,4]', 1)", "22000"},
+		{"INSERT INTO t VALUES (4, '[1,2,3]', 1234.5)", "22003"},
 		{"INSERT INTO t VALUES (5, NULL, NULL)", ""},
+		{"INSERT INTO t VALUES (7, '{1,2,3}', 1)", "22P02"}, // pgvector's text form is [...]
 		{"BEGIN", ""},
-		{"INSERT INTO t VALUES (6, '{4,5,6.5}', -0.01)", ""},
+		{"INSERT INTO t VALUES (6, ARRAY[4,5,6.5], -0.01)", ""},
 		{"UPDATE t SET p = p + 1 WHERE id = 6", ""},
 		{"COMMIT", ""},
-		{"UPDATE t SET v = '{7,8}' WHERE id = 1", "22000"},
+		{"UPDATE t SET v = '[7,8]' WHERE id = 1", "22000"},
 	}
 	for _, s := range steps {
 		_, err := c.Exec(ctx, s.sql)
@@ -70,7 +71,7 @@ func TestStorageTypesThroughServer(t *testing.T) {
 	if err := rows.Err(); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"{1,2,3} 123.45", "NULL NULL", "{4,5,6.5} 0.99"}
+	want := []string{"[1,2,3] 123.45", "NULL NULL", "[4,5,6.5] 0.99"}
 	if len(got) != len(want) {
 		t.Fatalf("rows %q, want %q", got, want)
 	}

@@ -50,7 +50,7 @@ func TestExecTable(t *testing.T) {
 			{Name: "id", Type: exec.TInt8, NotNull: true, Default: "nextval('people_id_seq'::regclass)", Identity: exec.IdentityAlways, OwnedSequence: "people_id_seq"},
 			{Name: "name", Type: exec.Type{OID: exec.OIDVarchar, Mod: 44}, NotNull: true, Comment: "display name"},
 			{Name: "score", Type: exec.Type{OID: exec.OIDNumeric, Mod: exec.TypeModNumeric(8, 2)}, Default: "0"},
-			{Name: "emb", Type: exec.Type{OID: 1021, Mod: -1}},
+			{Name: "emb", Type: exec.VectorType(4)},
 			{Name: "tags", Type: exec.TText},
 			{Name: "born", Type: exec.Type{OID: exec.OIDTimestamptz, Mod: 3}},
 		},
@@ -98,7 +98,7 @@ func TestExecTableDerived(t *testing.T) {
 	for _, c := range td.Columns {
 		got = append(got, c.Type.String())
 	}
-	want := []string{"bigint", "text", "numeric(10,2)", "timestamp with time zone", "uuid", "real[]", "text"}
+	want := []string{"bigint", "text", "numeric(10,2)", "timestamp with time zone", "uuid", "vector(3)", "text"}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("types %v, want %v", got, want)
 	}

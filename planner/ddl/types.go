@@ -21,8 +21,14 @@ type PGType struct {
 	Dims int32  `json:"dims,omitempty"`
 }
 
-// Exec is the type as exec knows it.
-func (t PGType) Exec() exec.Type { return exec.Type{OID: t.OID, Mod: t.Mod} }
+// Exec is the column's executor type; vector(n) is exec's vector type
+// (pgvector's '[1,2,3]' text form), not real[].
+func (t PGType) Exec() exec.Type {
+	if t.IsVector() {
+		return exec.VectorType(int(t.Dims))
+	}
+	return exec.Type{OID: t.OID, Mod: t.Mod}
+}
 
 // IsVector reports a pgvector-style vector(n) column.
 func (t PGType) IsVector() bool { return t.Dims > 0 }
