@@ -138,3 +138,53 @@ func widthBucketFloat(x, lo, hi float64, count int64) (int64, error) {
 	}
 	return int64(float64(count)*(lo-x)/(lo-hi)) + 1, nil
 }
+
+func init() {
+	// array_fill(value, ARRAY[n]): one dimension, lower bound 1
+	defCustom("array_fill", func(b *binder, args []Expr) (Expr, error) {
+		if len(args) < 2 || len(args) > 3 {
+			return nil, noFunction("array_fill", args)
+		}
+		if args[0].Type().OID == OIDUnknown {
+			return nil, errf(CodeDatatypeMismatch, "could not determine polymorphic type because input has type unknown")
+		}
+		at, ok := ArrayOf(args[0].Type())
+		if !ok {
+			return nil, noFunction("array_fill", args)
+		}
+		intArr, _ := ArrayOf(TInt4)
+		var err error
+		for k := 1; k < len(args); k++ {
+			if args[k], err = b.coerce(args[k], intArr, castImplicit, ""); err != nil {
+				return nil, noFunction("array_fill", args)
+			}
+		}
+		return &opExpr{name: "array_fill", t: at, args: args, k: func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+			for _, i := range sel {
+				if a[1].IsNull(int(i)) || (len(a) == 3 && a[2].IsNull(int(i))) {
+					return errf(CodeNullValueNotAllowed, "dimension array or low bound array cannot be null")
+				}
+				dims := a[1].A[i].Items
+				if dims.N != 1 || (len(a) == 3 && (a[2].A[i].Items.N != 1 || a[2].A[i].Items.I[0] != 1)) {
+					return unsupported("array_fill with more than one dimension or a lower bound other than 1 is not supported")
+				}
+				if dims.IsNull(0) {
+					return errf(CodeNullValueNotAllowed, "dimension values cannot be null")
+				}
+				n := dims.I[0]
+				if n < 0 {
+					n = 0
+				}
+				if n > 1<<20 {
+					return errf(CodeProgramLimitExceeded, "array size exceeds the maximum allowed (%d)", 1<<20)
+				}
+				items := NewVec(a[0].T, int(n))
+				for k := 0; k < int(n); k++ {
+					items.copyRow(k, a[0], int(i))
+				}
+				out.A[i] = &Array{Elem: a[0].T, Items: items}
+			}
+			return nil
+		}}, nil
+	})
+}

@@ -215,7 +215,7 @@
 //     (builtins_sql.go); to_timestamp(text, template) and to_date
 //     (builtins_totimestamp.go); overlay, justify_interval, array_replace,
 //     json(b)_extract_path[_text], sha224/sha384/sha512, trim_scale,
-//     min_scale, width_bucket (builtins_sql2.go); make_timestamp,
+//     min_scale, width_bucket, array_fill (one dimension) (builtins_sql2.go); make_timestamp,
 //     make_timestamptz, make_time, make_interval (named arguments too),
 //     date_bin, regexp_count/regexp_substr/regexp_instr (pattern, start)
 //     (builtins_sql3.go); to_number (builtins_tonumber.go); array_length,
@@ -286,7 +286,7 @@
 // Infinity to integer; generate_series over floats; sum/avg over
 // interval; to_char patterns other than those listed (EEEE, TH, ...); the PostgreSQL built-ins listed in
 // knownPostgresFunction (corr, covar_*, regr_*, set_config,
-// jsonb_path_*, jsonb_to_record, array_fill, ...) and types listed in knownPostgresType (money,
+// jsonb_path_*, jsonb_to_record, ...) and types listed in knownPostgresType (money,
 // inet, ranges, tsvector, ...). An unknown function name answers 42883 as in PostgreSQL.
 //
 // Known differences kept visible: regular expressions are RE2, not

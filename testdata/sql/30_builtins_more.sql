@@ -11,3 +11,7 @@ SELECT width_bucket(1, 0, 2, 0);
 SELECT jsonb_extract_path('{}'::jsonb);
 SELECT t #> '{a}', t #> '{a,b,1}', t #>> '{a,b,1}', t #> '{a,b,9}', t #> '{}' FROM jx ORDER BY id;
 SELECT '{"a" :  [1,  2]}'::json #> '{a}', '[{"x":  1}]'::json #> '{0}', '[{"x":  1}]'::json #>> '{0,x}', '{"a": null}'::json #>> '{a}';
+SELECT array_fill(0, ARRAY[3]), array_fill('x'::text, ARRAY[2]), array_fill(NULL::int, ARRAY[2]), array_fill(1, ARRAY[0]), array_fill(7, ARRAY[2], ARRAY[1]);
+SELECT array_fill(1, NULL);
+-- unsupported
+SELECT array_fill(1, ARRAY[2, 2]);
