@@ -33,9 +33,10 @@ func NewMemTable(cols []ColumnDef, rows [][]any) (*MemTable, error) {
 			case nil:
 				v.SetNull(r)
 			case string:
-				if cd.Type.Kind() == KStr {
-					v.S[r] = x
-				} else if err := parseText(v, r, x, nil); err != nil {
+				// a string is the value's text form, as a literal: bytea,
+				// json(b), uuid, char(n) and the rest run their input
+				// function (text itself is kept verbatim)
+				if err := parseText(v, r, x, nil); err != nil {
 					return nil, err
 				}
 			case int:

@@ -87,6 +87,14 @@ func TestCopyFormats(t *testing.T) {
 		{name: "uuid canonical", cols: "id int8, u uuid", data: "1\tA0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11\n2\t\\N\n",
 			rows: "1|a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11;2|<null>"},
 		{name: "duplicate uuid key spelled twice", cols: "u uuid primary key", data: "A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11\na0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11\n", code: "23505"},
+		// bytea and json(b) run their input functions, as INSERT does
+		// (raw text used to be stored: \x4142 as six bytes)
+		{name: "bytea hex and escape", cols: "id int8, b bytea", data: "1\t\\\\x4142\n2\tab\\\\\\\\c\n",
+			rows: "1|\\x4142;2|\\x61625c63"},
+		{name: "jsonb normalized", cols: "id int8, j jsonb, k json", data: "1\t{\"b\": 1,  \"a\": [1, 2]}\t{\"b\": 1,  \"a\": 2}\n",
+			rows: "1|{\"a\": [1, 2], \"b\": 1}|{\"b\": 1,  \"a\": 2}"},
+		{name: "invalid json", cols: "id int8, j json", data: "1\t{nope\n", code: "22P02"},
+		{name: "invalid bytea", cols: "id int8, b bytea", data: "1\t\\\\xZZ\n", code: "22P02"},
 		{name: "varchar and char", cols: "id int8, v varchar(3), c char(3)", data: "1\tab\tx\n2\tabc  \tyz\n",
 			rows: "1|ab|x  ;2|abc|yz "},
 		{name: "bad integer", cols: "id int8, s text", data: "1\ta\n2x\tb\n", code: "22P02", where: `COPY t, line 2, column id: "2x"`},
