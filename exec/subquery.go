@@ -15,7 +15,10 @@ type subqueryExpr struct {
 	cmp  cmpOp // operator of ANY/ALL
 	// rowTests is the left row of (a, b) op ANY/ALL (SELECT x, y) and
 	// (a, b) op (SELECT x, y) (ROWCOMPARE: kind EXPR with rowTests set)
-	rowTests   []Expr
+	rowTests []Expr
+	// inner is x op y for an operator other than a comparison (x LIKE
+	// ANY (SELECT ...)): bound over colRef 0 (x) and colRef 1 (the row)
+	inner      Expr
 	correlated bool
 	id         int
 }
@@ -97,7 +100,7 @@ func (b *binder) bindSubLink(sl *q.SubLink, sc *scope) (Expr, error) {
 		}
 		c, ok := cmpOps[op]
 		if !ok {
-			return nil, unsupported("operator %s with ANY/ALL is not supported", op)
+			return b.bindGenericSubLink(s, op, sl, bd, sc)
 		}
 		test, err := b.bindExpr(sl.Testexpr, sc)
 		if err != nil {
@@ -139,6 +142,9 @@ func (s *subqueryExpr) Eval(ec *evalCtx, b *Batch, sel []int32) (*Vec, error) {
 	}
 	if s.rowTests != nil {
 		return s.evalRows(ec, b, sel)
+	}
+	if s.inner != nil {
+		return s.evalGeneric(ec, b, sel)
 	}
 	if !s.correlated && s.test != nil && ((s.kind == q.SubLinkType_ANY_SUBLINK && s.cmp == opEq) || (s.kind == q.SubLinkType_ALL_SUBLINK && s.cmp == opNe)) {
 		return s.evalHashed(ec, b, sel, test)
@@ -456,4 +462,91 @@ func (s *subqueryExpr) fillRow(out *Vec, i int, tests []*Vec, rows *Batch) error
 	}
 	out.B[i] = all
 	return nil
+}
+
+// bindGenericSubLink binds x op ANY/ALL (SELECT y) for a boolean operator
+// that is not a comparison (LIKE, ILIKE, regex matches, ...).
+func (b *binder) bindGenericSubLink(s *subqueryExpr, op string, sl *q.SubLink, bd *bound, sc *scope) (Expr, error) {
+	test, err := b.bindExpr(sl.Testexpr, sc)
+	if err != nil {
+		return nil, err
+	}
+	ct := bd.cols[0].t
+	if test.Type().OID == OIDUnknown {
+		if test, err = b.coerce(test, TText, castImplicit, ""); err != nil {
+			return nil, err
+		}
+	}
+	inner, err := b.binaryOp(op, &colRef{idx: 0, t: test.Type()}, &colRef{idx: 1, t: ct})
+	if err != nil {
+		return nil, err
+	}
+	if inner.Type().OID != OIDBool {
+		return nil, errf(CodeDatatypeMismatch, "operator %s must return type boolean, not type %s", op, inner.Type())
+	}
+	s.test, s.inner, s.t = test, inner, TBool
+	return s, nil
+}
+
+// evalGeneric evaluates x op ANY/ALL (SELECT y) with a bound operator.
+func (s *subqueryExpr) evalGeneric(ec *evalCtx, b *Batch, sel []int32) (*Vec, error) {
+	test, err := s.test.Eval(ec, b, sel)
+	if err != nil {
+		return nil, err
+	}
+	var rows *Batch
+	if !s.correlated {
+		if rows, err = s.results(ec); err != nil {
+			return nil, err
+		}
+	}
+	all := s.kind == q.SubLinkType_ALL_SUBLINK
+	out := NewVec(TBool, b.N)
+	var firstErr error
+	forEach(b.N, sel, func(i int) {
+		if firstErr != nil {
+			return
+		}
+		rs := rows
+		if s.correlated {
+			sub := *ec
+			sub.outer = append(append([]outerRow{}, ec.outer...), outerRow{b: b, row: i})
+			buf, err := collect(&sub, s.p)
+			if err != nil {
+				firstErr = err
+				return
+			}
+			rs = buf.batch()
+		}
+		if rs.N == 0 {
+			out.B[i] = all
+			return
+		}
+		rep := make([]int32, rs.N)
+		for k := range rep {
+			rep[k] = int32(i)
+		}
+		v, err := s.inner.Eval(ec, &Batch{N: rs.N, Cols: []*Vec{test.Gather(rep), rs.Cols[0]}}, nil)
+		if err != nil {
+			firstErr = err
+			return
+		}
+		res, sawNull := all, false
+		for k := 0; k < rs.N; k++ {
+			if v.IsNull(k) {
+				sawNull = true
+				continue
+			}
+			if v.B[k] != all {
+				res, sawNull = v.B[k], false
+				break
+			}
+		}
+		if sawNull {
+			out.SetNull(i)
+		} else {
+			out.B[i] = res
+		}
+	})
+	return out, firstErr
 }
