@@ -173,7 +173,7 @@
 //   - Operators: + - * / % ^ |/ @ & | # ~ << >> with overflow (22003) and
 //     division by zero (22012); comparisons; AND/OR/NOT with three-valued
 //     logic; IS [NOT] NULL/TRUE/FALSE/UNKNOWN/DISTINCT FROM; BETWEEN
-//     [SYMMETRIC]; IN; any boolean operator with ANY/ALL (array), e.g.
+//     [SYMMETRIC]; IN; any boolean operator with ANY/ALL (array or subquery), e.g.
 //     ILIKE ANY (ARRAY[...]); LIKE/ILIKE (backslash escape), SIMILAR TO, ~ ~* !~
 //     !~* (RE2 syntax: back-references or look-around fail with 2201B);
 //     || for text, arrays and jsonb; -> ->> #> #>> ? ?| ?& @> <@ - #- on
