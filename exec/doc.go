@@ -315,4 +315,7 @@
 // The differential harness (difftest_test.go) runs ../testdata/sql/*.sql
 // against a real PostgreSQL 15 started by internal/pgtest and against the
 // engine, comparing column names, type OIDs, typmods, rows and SQLSTATEs.
+// A "-- params: v1 | v2" line before a query binds $1, $2 as untyped text
+// on both sides; "-- unsupported" expects 0A000 from the engine;
+// DIFFTEST_FILES=<glob> runs other scripts (scratch checks).
 package exec
