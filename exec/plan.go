@@ -136,21 +136,25 @@ func (b *buffer) batch() *Batch { return &Batch{Cols: b.cols, N: b.n} }
 
 func (b *buffer) free(rc *runCtx) { rc.budget.release(b.bytes); b.bytes = 0 }
 
-// emitChunks emits a materialized batch in batchSize slices.
+// emitChunks emits a materialized batch in batchSize slices. Each chunk
+// is a dense batch whose columns share the full batch's storage (not the
+// full batch under a selection: operators size per-batch work, such as a
+// constant's broadcast, by Batch.N, which made large outputs quadratic).
 func emitChunks(full *Batch, emit func(*Batch) error) error {
 	if full.N <= batchSize {
-		if full.N == 0 {
+		if full.Live() == 0 {
 			return nil
 		}
 		return emit(full)
 	}
+	full = full.Compact()
 	for lo := 0; lo < full.N; lo += batchSize {
 		hi := min(lo+batchSize, full.N)
-		idx := make([]int32, hi-lo)
-		for i := range idx {
-			idx[i] = int32(lo + i)
+		b := &Batch{N: hi - lo, Cols: make([]*Vec, len(full.Cols))}
+		for i, c := range full.Cols {
+			b.Cols[i] = c.slice(lo, hi)
 		}
-		if err := emit(&Batch{Cols: full.Cols, N: full.N, Sel: idx}); err != nil {
+		if err := emit(b); err != nil {
 			return err
 		}
 	}
