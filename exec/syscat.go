@@ -627,11 +627,11 @@ func init() {
 		}
 		return rows
 	}}
-	pgCatalogRels["pg_proc"] = &sysRelation{1255, "oid oid, proname name, pronamespace oid, proowner oid, prolang oid, procost float4, prorows float4, provariadic oid, prokind char, prosecdef bool, proleakproof bool, proisstrict bool, proretset bool, provolatile char, proparallel char, pronargs int2, pronargdefaults int2, prorettype oid, proargtypes oidvector, proallargtypes oid[], proargmodes text[], proargnames text[], prosrc text, probin text, proconfig text[], proacl aclitem[]", func(c *catalogSet) [][]any {
+	pgCatalogRels["pg_proc"] = &sysRelation{1255, "oid oid, proname name, pronamespace oid, proowner oid, prolang oid, procost float4, prorows float4, provariadic oid, prosupport regproc, prokind char, prosecdef bool, proleakproof bool, proisstrict bool, proretset bool, provolatile char, proparallel char, pronargs int2, pronargdefaults int2, prorettype oid, proargtypes oidvector, proallargtypes oid[], proargmodes char[], proargnames text[], proargdefaults pg_node_tree, protrftypes oid[], prosrc text, probin text, prosqlbody pg_node_tree, proconfig text[], proacl aclitem[]", func(c *catalogSet) [][]any {
 		var rows [][]any
 		for _, name := range ioProcNames() {
 			oid, _ := procOID(name)
-			rows = append(rows, []any{oid, name, oidPgCatalog, oidPostgresRole, 12, 1.0, 0.0, 0, "f", false, false, true, false, "i", "s", int16(1), 0, uint32(OIDVoid), []uint32{OIDVoid}, nil, nil, nil, name, nil, nil, nil})
+			rows = append(rows, []any{oid, name, oidPgCatalog, oidPostgresRole, 12, 1.0, 0.0, 0, 0, "f", false, false, true, false, "i", "s", int16(1), 0, uint32(OIDVoid), []uint32{OIDVoid}, nil, nil, nil, nil, nil, name, nil, nil, nil, nil})
 		}
 		for i, name := range FunctionNames() {
 			kind := "f"
@@ -645,8 +645,15 @@ func init() {
 				for _, a := range d.sigs[0].args {
 					argTypes = append(argTypes, a.OID)
 				}
+			} else if ok && d.custom != nil {
+				// a function with its own binder: its type when called
+				// without arguments (current_database(), pg_backend_pid(),
+				// ...), else text
+				if e, err := safeBindCustom(c, d); err == nil && e != nil {
+					ret = e.Type().OID
+				}
 			}
-			rows = append(rows, []any{uint32(900_000 + i), name, oidPgCatalog, oidPostgresRole, 12, 1.0, 0.0, 0, kind, false, false, true, isSetReturning(name), "i", "s", int16(len(argTypes)), 0, ret, argTypes, nil, nil, nil, name, nil, nil, nil})
+			rows = append(rows, []any{uint32(900_000 + i), name, oidPgCatalog, oidPostgresRole, 12, 1.0, 0.0, 0, 0, kind, false, false, true, isSetReturning(name), "i", "s", int16(len(argTypes)), 0, ret, argTypes, nil, nil, nil, nil, nil, name, nil, nil, nil, nil})
 		}
 		return rows
 	}}
@@ -1079,6 +1086,17 @@ func typeIONames(oid uint32) [4]string {
 		return [4]string{ti.name + "_in", ti.name + "_out", ti.name + "_recv", ti.name + "_send"}
 	}
 	return [4]string{ti.name + "in", ti.name + "out", ti.name + "recv", ti.name + "send"}
+}
+
+// safeBindCustom binds a custom-bound function with no arguments (a
+// binder that panics on that is treated as failing).
+func safeBindCustom(c *catalogSet, d *fnDef) (e Expr, err error) {
+	defer func() {
+		if recover() != nil {
+			e, err = nil, errf(CodeInternalError, "no zero-argument form")
+		}
+	}()
+	return d.custom(&binder{cat: c}, nil)
 }
 
 // typtypeDomain reports the information_schema domains.
