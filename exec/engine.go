@@ -104,7 +104,7 @@ func (e *Engine) PrepareFor(sess *Session, sql string, declared []uint32) (p *Pr
 	}
 	for _, c := range bd.cols {
 		p.Columns = append(p.Columns, Column{Name: c.name, TableOID: c.tableOID, AttNum: c.attnum,
-			TypeOID: c.t.OID, TypeLen: c.t.Len(), TypeMod: c.t.Mod})
+			TypeOID: c.t.OID, TypeLen: c.t.Len(), TypeMod: c.t.WireMod()})
 	}
 	return p, nil
 }
