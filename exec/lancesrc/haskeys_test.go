@@ -35,9 +35,7 @@ func TestHasKeysAgreesWithLookup(t *testing.T) {
 
 	src := New(ds, cols, []int{0, 1})
 	probe := exec.NewVec(exec.TInt8, 9)
-	for i, k := range []int64{0, 5, 7, 299, 300, 1000, 1001, 2000} {
-		probe.I[i] = k
-	}
+	copy(probe.I, []int64{0, 5, 7, 299, 300, 1000, 1001, 2000})
 	probe.SetNull(8)
 	want := []bool{true, false, false, true, false, false, true, true, false}
 	got, err := src.HasKeys(ctx, 0, probe)
