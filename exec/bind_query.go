@@ -37,7 +37,15 @@ func (b *binder) bindQuery(sel *q.SelectStmt, outer *scope) (*bound, error) {
 		if pred, err = b.coerceBool(pred, "WHERE"); err != nil {
 			return nil, err
 		}
-		input = b.pushFilter(input, pred)
+		// [NOT] EXISTS conjuncts correlated by equalities become hash
+		// semi/anti joins (bind_decorrelate.go); else one filter
+		if dp, ok, err := b.bindWhereDecorrelated(sel.WhereClause, input, sc); err != nil {
+			return nil, err
+		} else if ok {
+			input = dp
+		} else {
+			input = b.pushFilter(input, pred)
+		}
 	}
 
 	b.agg = &aggCollector{}
