@@ -34,7 +34,7 @@ func TestExistsDecorrelated(t *testing.T) {
 		outer[i] = []any{int64(i), src}
 	}
 	inner := make([][]any, nInner)
-	innerKeys := map[int64]int{}    // id -> rows
+	innerKeys := map[int64]int{}   // id -> rows
 	taggedKeys := map[int64]bool{} // ids with a row whose tag is not 'x'
 	for i := range inner {
 		id := int64(2 * (i % 250)) // ids 0..498, 50 duplicated
