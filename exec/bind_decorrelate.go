@@ -21,6 +21,9 @@ import (
 // volatile functions, other correlation, a sublink under OR) keeps the
 // per-row path.
 
+// decorrelateExistsOn switches the rewrite (benchmarks compare both paths).
+var decorrelateExistsOn = true
+
 // semiJoinSpec is one decorrelated conjunct.
 type semiJoinSpec struct {
 	right     plan
@@ -197,6 +200,9 @@ func rewriteOuter(e Expr) (Expr, error) {
 // other conjuncts filter input first. ok=false leaves the clause to the
 // ordinary filter. pred is the whole clause already bound (and checked).
 func (b *binder) bindWhereDecorrelated(where *q.Node, input plan, sc *scope) (plan, bool, error) {
+	if !decorrelateExistsOn {
+		return nil, false, nil
+	}
 	conjuncts := andArgs(where)
 	var specs []*semiJoinSpec
 	var rest []*q.Node

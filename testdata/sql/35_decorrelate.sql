@@ -46,3 +46,18 @@ SELECT id, src IN (SELECT id FROM dc_p), src NOT IN (SELECT id FROM dc_p WHERE i
 SELECT id FROM dc_c c WHERE EXISTS (SELECT 1 FROM dc_p p WHERE p.id = c.src AND random() < 2) ORDER BY id;
 SELECT id FROM dc_c c WHERE EXISTS (SELECT generate_series(1, 0) FROM dc_p p WHERE p.id = c.src) ORDER BY id;
 SELECT id FROM dc_c c WHERE EXISTS (SELECT 1 FROM dc_p p WHERE p.id = c.nosuch) ORDER BY id;
+-- key types whose equality is not byte equality
+CREATE TABLE dc_kt (id int, n numeric, f float8, ch char(4), vc varchar(5), ts timestamptz, d date);
+INSERT INTO dc_kt VALUES (1, 1.0, 0, 'ab', 'ab', '2024-01-01 00:00+00', '2024-01-01'), (2, 2.50, 'NaN', 'cd  ', 'cd ', '2024-01-01 05:00+05', '2024-01-02'), (3, NULL, NULL, NULL, NULL, NULL, NULL);
+CREATE TABLE dc_kt2 (n numeric, f float8, ch char(2), t text, ts timestamp, i bigint);
+INSERT INTO dc_kt2 VALUES (1.00, '-0', 'ab', 'ab', '2024-01-01 00:00', 1), (2.5, 'NaN', 'cd', 'cd', '2024-01-02 00:00', 2), (NULL, NULL, NULL, NULL, NULL, NULL);
+SELECT id FROM dc_kt k WHERE EXISTS (SELECT 1 FROM dc_kt2 x WHERE x.n = k.n) ORDER BY id;
+SELECT id FROM dc_kt k WHERE EXISTS (SELECT 1 FROM dc_kt2 x WHERE x.f = k.f) ORDER BY id;
+SELECT id FROM dc_kt k WHERE NOT EXISTS (SELECT 1 FROM dc_kt2 x WHERE x.f = k.f) ORDER BY id;
+SELECT id FROM dc_kt k WHERE EXISTS (SELECT 1 FROM dc_kt2 x WHERE x.ch = k.ch) ORDER BY id;
+SELECT id FROM dc_kt k WHERE EXISTS (SELECT 1 FROM dc_kt2 x WHERE x.t = k.vc) ORDER BY id;
+SELECT id FROM dc_kt k WHERE EXISTS (SELECT 1 FROM dc_kt2 x WHERE x.t = k.ch) ORDER BY id;
+SELECT id FROM dc_kt k WHERE EXISTS (SELECT 1 FROM dc_kt2 x WHERE x.i = k.n) ORDER BY id;
+SELECT id FROM dc_kt k WHERE EXISTS (SELECT 1 FROM dc_kt2 x WHERE x.i = k.id AND x.ts = k.ts) ORDER BY id;
+SELECT id FROM dc_kt k WHERE EXISTS (SELECT 1 FROM dc_kt2 x WHERE x.ts = k.d) ORDER BY id;
+SELECT id FROM dc_kt k WHERE EXISTS (SELECT 1 FROM dc_kt2 x WHERE x.f = k.id) ORDER BY id;
