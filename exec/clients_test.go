@@ -250,6 +250,8 @@ func TestRecordFunctions(t *testing.T) {
 		`SELECT * FROM information_schema._pg_expandarray('{}'::int[])`,
 		`SELECT x, n FROM information_schema._pg_expandarray('1 2 3'::int2vector) ORDER BY n DESC`,
 		`SELECT a.attname FROM (VALUES ('1 3'::int2vector)) v(k), LATERAL (SELECT 'c' || e.x AS attname FROM information_schema._pg_expandarray(v.k) e) a`,
+		`SELECT information_schema._pg_expandarray(ARRAY['a','b c','', NULL, 'q"t'])`,
+		`SELECT k FROM (SELECT information_schema._pg_expandarray('{3,4}'::int8[]) AS k) s`,
 		`SELECT (information_schema._pg_expandarray(ARRAY[7,8])).n, (information_schema._pg_expandarray(ARRAY[7,8])).x ORDER BY 1`,
 		`SELECT (s.k).x, (s.k).n FROM (SELECT information_schema._pg_expandarray(ARRAY[3,1,2]) AS k) s WHERE (s.k).x > 1 ORDER BY 2`,
 		`SELECT (information_schema._pg_expandarray('1 2 3'::int2vector)).x`,
