@@ -16,7 +16,10 @@ import (
 // true iff some inner row satisfies every conjunct, an equality with a NULL
 // side is never true (hash keys with a NULL never match), and an anti join
 // keeps exactly the rows without such an inner row (a NULL outer key
-// included). Without the rewrite the subquery re-runs per outer row.
+// included). A correlated `x IN (SELECT y ...)` conjunct is a semi join
+// with the extra key pair x = y (in WHERE, NULL and false both drop the
+// row); NOT IN keeps the per-row path (its NULL rules differ). Without the
+// rewrite the subquery re-runs per outer row.
 // Anything else (LIMIT/OFFSET, aggregates, GROUP BY, set operations,
 // volatile functions, other correlation, a sublink under OR) keeps the
 // per-row path.
@@ -44,23 +47,43 @@ func andArgs(n *q.Node) []*q.Node {
 	return []*q.Node{n}
 }
 
-// existsConjunct recognizes EXISTS (sub) and NOT EXISTS (sub).
-func existsConjunct(n *q.Node) (*q.SelectStmt, joinKind, bool) {
-	kind := joinSemi
+// existsConjunct recognizes EXISTS (sub), NOT EXISTS (sub) and x IN (sub)
+// (in, set for the latter: x = ANY with a single left operand).
+func existsConjunct(n *q.Node) (sel *q.SelectStmt, kind joinKind, in *q.SubLink, ok bool) {
+	kind = joinSemi
 	if be := n.GetBoolExpr(); be != nil && be.Boolop == q.BoolExprType_NOT_EXPR && len(be.Args) == 1 {
 		n, kind = be.Args[0], joinAnti
 	}
 	sl := n.GetSubLink()
-	if sl == nil || sl.SubLinkType != q.SubLinkType_EXISTS_SUBLINK {
-		return nil, 0, false
+	if sl == nil {
+		return nil, 0, nil, false
 	}
-	sel := sl.Subselect.GetSelectStmt()
-	return sel, kind, sel != nil
+	sel = sl.Subselect.GetSelectStmt()
+	switch {
+	case sel == nil:
+		return nil, 0, nil, false
+	case sl.SubLinkType == q.SubLinkType_EXISTS_SUBLINK:
+		return sel, kind, nil, true
+	case sl.SubLinkType == q.SubLinkType_ANY_SUBLINK && kind == joinSemi && sl.Testexpr.GetRowExpr() == nil &&
+		len(sel.TargetList) == 1 && isEqOperator(sl.OperName):
+		// NOT (x IN ...) has NOT IN's NULL rules: not a plain anti join
+		return sel, kind, sl, true
+	}
+	return nil, 0, nil, false
+}
+
+// isEqOperator reports whether an ANY sublink's operator is = (IN).
+func isEqOperator(name []*q.Node) bool {
+	if len(name) == 0 {
+		return true
+	}
+	op, err := opName(name)
+	return err == nil && op == "="
 }
 
 // simpleExistsQuery reports whether a subquery's shape leaves its row
 // existence to FROM and WHERE alone.
-func simpleExistsQuery(sel *q.SelectStmt) bool {
+func simpleExistsQuery(sel *q.SelectStmt, in bool) bool {
 	if (sel.Op != q.SetOperation_SETOP_NONE && sel.Op != q.SetOperation_SET_OPERATION_UNDEFINED) ||
 		len(sel.FromClause) == 0 || sel.WhereClause == nil || sel.WithClause != nil ||
 		sel.LimitCount != nil || sel.LimitOffset != nil || len(sel.GroupClause) > 0 ||
@@ -75,6 +98,10 @@ func simpleExistsQuery(sel *q.SelectStmt) bool {
 		if rt == nil || rt.Val == nil || (rt.Val.GetAConst() == nil && rt.Val.GetColumnRef() == nil) {
 			return false
 		}
+		if in && rt.Val.GetColumnRef() == nil {
+			// x IN (SELECT <constant> ...): left to the ordinary path
+			return false
+		}
 	}
 	return true
 }
@@ -84,7 +111,22 @@ func simpleExistsQuery(sel *q.SelectStmt) bool {
 var volatileFuncs = map[string]bool{
 	"random": true, "random_normal": true, "setseed": true, "nextval": true, "currval": true,
 	"setval": true, "lastval": true, "clock_timestamp": true, "timeofday": true,
-	"gen_random_uuid": true, "uuid_generate_v4": true, "txid_current": true,
+	"gen_random_uuid": true, "uuid_generate_v4": true, "txid_current": true, "pg_current_xact_id": true,
+	"pg_sleep": true, "set_config": true, "pg_notify": true, "array_sample": true, "array_shuffle": true,
+}
+
+// plainNode reports whether an expression node (not its children) is
+// deterministic and self-contained: no sublink, aggregate, window or
+// set-returning reference, no volatile function.
+func plainNode(x Expr) bool {
+	switch c := x.(type) {
+	case *opExpr:
+		return !volatileFuncs[c.name] && !strings.Contains(c.name, "advisory")
+	case *constExpr, *foldedCast, *paramExpr, *boolExpr, *nullTest, *boolTest, *caseExpr, *coalesceExpr,
+		*castExpr, *inListExpr, *arrayExpr, *distinctExpr, *fieldSelectExpr, *recordExpr:
+		return true
+	}
+	return false
 }
 
 // refsOf classifies an expression bound in the subquery's scope: whether it
@@ -103,14 +145,10 @@ func refsOf(e Expr) (inner, outer, safe bool) {
 			} else {
 				safe = false
 			}
-		case *opExpr:
-			if volatileFuncs[c.name] || strings.Contains(c.name, "advisory") {
+		default:
+			if !plainNode(x) {
 				safe = false
 			}
-		case *constExpr, *paramExpr, *boolExpr, *nullTest, *boolTest, *caseExpr, *coalesceExpr,
-			*castExpr, *inListExpr, *arrayExpr, *distinctExpr, *fieldSelectExpr, *recordExpr:
-		default:
-			safe = false
 		}
 	})
 	return inner, outer, safe
@@ -120,8 +158,8 @@ func refsOf(e Expr) (inner, outer, safe bool) {
 // the query whose scope is sc, or ok=false when the subquery does not
 // qualify. The caller has bound the sublink the ordinary way already, so
 // binding errors cannot surface here for the first time.
-func (b *binder) decorrelateExists(sel *q.SelectStmt, kind joinKind, sc *scope) (*semiJoinSpec, bool) {
-	if !simpleExistsQuery(sel) {
+func (b *binder) decorrelateExists(sel *q.SelectStmt, kind joinKind, in *q.SubLink, sc *scope) (*semiJoinSpec, bool) {
+	if !simpleExistsQuery(sel, in != nil) {
 		return nil, false
 	}
 	savedAgg, savedWin := b.agg, b.win
@@ -173,8 +211,35 @@ func (b *binder) decorrelateExists(sel *q.SelectStmt, kind joinKind, sc *scope) 
 		spec.rightKeys = append(spec.rightKeys, ik)
 	}
 	if len(spec.leftKeys) == 0 {
-		// uncorrelated: the ordinary path already runs it once
+		// uncorrelated: the ordinary path already runs it once (IN
+		// with a hash set)
 		return nil, false
+	}
+	if in != nil {
+		// x IN (SELECT y ...) in WHERE keeps a row iff some inner row has
+		// y = x true (NULL and false both drop it): one more key pair
+		y, err := b.bindExprCtx(sel.TargetList[0].GetResTarget().Val, inner, "")
+		if err != nil {
+			return nil, false
+		}
+		x, err := b.bindExprCtx(in.Testexpr, sc, "")
+		if err != nil {
+			return nil, false
+		}
+		yi, yo, ysafe := refsOf(y)
+		if !yi || yo || !ysafe || !movableLeft(x) {
+			return nil, false
+		}
+		eq, err := b.binaryOp("=", x, y)
+		if err != nil {
+			return nil, false
+		}
+		op, ok := eq.(*opExpr)
+		if !ok || op.name != "=" || len(op.args) != 2 {
+			return nil, false
+		}
+		spec.leftKeys = append(spec.leftKeys, op.args[0])
+		spec.rightKeys = append(spec.rightKeys, op.args[1])
 	}
 	spec.right = rp
 	switch len(filters) {
@@ -185,6 +250,23 @@ func (b *binder) decorrelateExists(sel *q.SelectStmt, kind joinKind, sc *scope) 
 		spec.right = b.pushFilter(rp, &boolExpr{op: "AND", args: filters})
 	}
 	return spec, true
+}
+
+// movableLeft reports whether an expression bound in the enclosing query
+// may be evaluated as a join key over its rows (no sublinks, nothing
+// volatile; outer references of that query stay as they are).
+func movableLeft(e Expr) bool {
+	ok := true
+	walkExpr(e, func(x Expr) {
+		switch x.(type) {
+		case *colRef, *outerRef:
+		default:
+			if !plainNode(x) {
+				ok = false
+			}
+		}
+	})
+	return ok
 }
 
 // rewriteOuter turns level-1 outer references into column references.
@@ -207,8 +289,8 @@ func (b *binder) bindWhereDecorrelated(where *q.Node, input plan, sc *scope) (pl
 	var specs []*semiJoinSpec
 	var rest []*q.Node
 	for _, cn := range conjuncts {
-		if sel, kind, ok := existsConjunct(cn); ok {
-			if spec, ok := b.decorrelateExists(sel, kind, sc); ok {
+		if sel, kind, in, ok := existsConjunct(cn); ok {
+			if spec, ok := b.decorrelateExists(sel, kind, in, sc); ok {
 				specs = append(specs, spec)
 				continue
 			}

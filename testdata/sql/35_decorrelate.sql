@@ -61,3 +61,17 @@ SELECT id FROM dc_kt k WHERE EXISTS (SELECT 1 FROM dc_kt2 x WHERE x.i = k.n) ORD
 SELECT id FROM dc_kt k WHERE EXISTS (SELECT 1 FROM dc_kt2 x WHERE x.i = k.id AND x.ts = k.ts) ORDER BY id;
 SELECT id FROM dc_kt k WHERE EXISTS (SELECT 1 FROM dc_kt2 x WHERE x.ts = k.d) ORDER BY id;
 SELECT id FROM dc_kt k WHERE EXISTS (SELECT 1 FROM dc_kt2 x WHERE x.f = k.id) ORDER BY id;
+-- correlated IN as a semi join
+SELECT id FROM dc_c c WHERE v IN (SELECT p.id / 10 FROM dc_p p WHERE p.k2 = c.k2) ORDER BY id;
+SELECT id FROM dc_c c WHERE src IN (SELECT p.id FROM dc_p p WHERE p.k2 = c.k2 AND p.flag) ORDER BY id;
+SELECT id FROM dc_c c WHERE c.src::bigint IN (SELECT p.id FROM dc_p p WHERE p.k2 = c.k2) AND c.v < 7 ORDER BY id;
+SELECT id FROM dc_c c WHERE NOT (src IN (SELECT p.id FROM dc_p p WHERE p.k2 = c.k2)) ORDER BY id;
+SELECT id FROM dc_c c WHERE src IN (SELECT p.id FROM dc_p p WHERE p.k2 = c.k2) OR v = 6 ORDER BY id;
+SELECT id FROM dc_c c WHERE '10' IN (SELECT p.id FROM dc_p p WHERE p.k2 = c.k2) ORDER BY id;
+SELECT id FROM dc_c c WHERE src IN (SELECT p.id FROM dc_p p WHERE p.k2 = c.k2 LIMIT 1) ORDER BY id;
+SELECT id FROM dc_c c WHERE src = ANY (SELECT p.id FROM dc_p p WHERE p.k2 = c.k2) ORDER BY id;
+SELECT id FROM dc_c c WHERE src > ANY (SELECT p.id FROM dc_p p WHERE p.k2 = c.k2) ORDER BY id;
+SELECT id FROM dc_c c WHERE k2 IN (SELECT p.k2 FROM dc_p p WHERE p.id = c.src) ORDER BY id;
+SELECT id FROM dc_kt k WHERE k.n IN (SELECT x.i FROM dc_kt2 x WHERE x.t = k.vc) ORDER BY id;
+SELECT id FROM dc_kt k WHERE k.f IN (SELECT x.f FROM dc_kt2 x WHERE x.i = k.id) ORDER BY id;
+SELECT id, (SELECT count(*) FROM dc_c c2 WHERE c2.src IN (SELECT p.id FROM dc_p p WHERE p.k2 = c2.k2 AND p.id <> c.src)) FROM dc_c c ORDER BY id;
