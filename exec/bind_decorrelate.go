@@ -91,6 +91,9 @@ func simpleExistsQuery(sel *q.SelectStmt, in bool) bool {
 		len(sel.LockingClause) > 0 || sel.IntoClause != nil || len(sel.DistinctClause) > 0 {
 		return false
 	}
+	if !plainFrom(sel.FromClause) {
+		return false
+	}
 	// a target list of constants and column references cannot change the
 	// row count (set-returning functions and aggregates could)
 	for _, t := range sel.TargetList {
@@ -100,6 +103,25 @@ func simpleExistsQuery(sel *q.SelectStmt, in bool) bool {
 		}
 		if in && rt.Val.GetColumnRef() == nil {
 			// x IN (SELECT <constant> ...): left to the ordinary path
+			return false
+		}
+	}
+	return true
+}
+
+// plainFrom reports whether FROM holds only tables (and CTEs) and joins
+// of them: a derived table or function in FROM may read the enclosing row
+// in ways the scope's correlation flag does not show.
+func plainFrom(items []*q.Node) bool {
+	for _, it := range items {
+		switch {
+		case it.GetRangeVar() != nil:
+		case it.GetJoinExpr() != nil:
+			j := it.GetJoinExpr()
+			if !plainFrom([]*q.Node{j.Larg, j.Rarg}) {
+				return false
+			}
+		default:
 			return false
 		}
 	}

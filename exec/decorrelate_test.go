@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"sync/atomic"
 	"testing"
 
@@ -135,5 +136,97 @@ func BenchmarkNotExists(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// countSemiJoins counts the semi and anti joins reachable from v (plans,
+// and the plans of sublinks inside expressions), by reflection.
+func countSemiJoins(v reflect.Value, seen map[uintptr]bool) (semi, anti int) {
+	switch v.Kind() {
+	case reflect.Interface:
+		if !v.IsNil() {
+			return countSemiJoins(v.Elem(), seen)
+		}
+	case reflect.Pointer:
+		if v.IsNil() || seen[v.Pointer()] {
+			return 0, 0
+		}
+		seen[v.Pointer()] = true
+		if v.Type() == reflect.TypeFor[*joinNode]() {
+			// unexported fields cannot be converted back with Interface
+			switch joinKind(v.Elem().FieldByName("kind").Uint()) {
+			case joinSemi:
+				semi++
+			case joinAnti:
+				anti++
+			}
+		}
+		s, a := countSemiJoins(v.Elem(), seen)
+		return semi + s, anti + a
+	case reflect.Struct:
+		for i := 0; i < v.NumField(); i++ {
+			s, a := countSemiJoins(v.Field(i), seen)
+			semi, anti = semi+s, anti+a
+		}
+	case reflect.Slice, reflect.Array:
+		switch v.Type().Elem().Kind() {
+		case reflect.Pointer, reflect.Interface, reflect.Struct, reflect.Slice:
+			for i := 0; i < v.Len(); i++ {
+				s, a := countSemiJoins(v.Index(i), seen)
+				semi, anti = semi+s, anti+a
+			}
+		}
+	}
+	return semi, anti
+}
+
+// TestDecorrelatePlans: which sublinks become semi/anti joins and which
+// keep the per-row path.
+func TestDecorrelatePlans(t *testing.T) {
+	cat := NewMemCatalog()
+	for _, name := range []string{"c", "p"} {
+		mt, err := NewMemTable([]ColumnDef{{Name: "id", Type: TInt4}, {Name: "src", Type: TInt4}, {Name: "k", Type: TText}}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cat.Add(&TableDef{Name: name, Columns: mt.Cols, Source: mt})
+	}
+	eng := &Engine{Catalog: cat}
+	for _, c := range []struct {
+		sql        string
+		semi, anti int
+	}{
+		{"SELECT * FROM c WHERE EXISTS (SELECT 1 FROM p WHERE p.id = c.src)", 1, 0},
+		{"SELECT * FROM c WHERE NOT EXISTS (SELECT 1 FROM p WHERE p.id = c.src)", 0, 1},
+		{"SELECT * FROM c WHERE c.id > 1 AND EXISTS (SELECT * FROM p WHERE p.id = c.src AND p.k = c.k AND p.src > 2) AND NOT EXISTS (SELECT 1 FROM p WHERE c.id = p.src)", 1, 1},
+		{"SELECT * FROM c WHERE c.src IN (SELECT p.id FROM p WHERE p.k = c.k)", 1, 0},
+		{"SELECT (SELECT count(*) FROM c c2 WHERE NOT EXISTS (SELECT 1 FROM p WHERE p.id = c2.src)) FROM c", 0, 1},
+		{"SELECT * FROM c WHERE EXISTS (SELECT 1 FROM p WHERE p.id = c.src) OR c.id = 1", 0, 0},
+		{"SELECT * FROM c WHERE EXISTS (SELECT 1 FROM p WHERE p.id = c.src LIMIT 1)", 0, 0},
+		{"SELECT * FROM c WHERE EXISTS (SELECT 1 FROM p WHERE p.id = c.src OFFSET 0)", 0, 0},
+		{"SELECT * FROM c WHERE EXISTS (SELECT count(*) FROM p WHERE p.id = c.src)", 0, 0},
+		{"SELECT * FROM c WHERE EXISTS (SELECT p.id FROM p WHERE p.id = c.src GROUP BY p.id)", 0, 0},
+		{"SELECT * FROM c WHERE EXISTS (SELECT 1 FROM p WHERE p.id = c.src UNION SELECT 1)", 0, 0},
+		{"SELECT * FROM c WHERE EXISTS (SELECT 1 FROM p WHERE p.id = c.src AND random() < 0.5)", 0, 0},
+		{"SELECT * FROM c WHERE EXISTS (SELECT 1 FROM p WHERE p.id < c.src)", 0, 0},
+		{"SELECT * FROM c WHERE EXISTS (SELECT 1 FROM p WHERE p.id = c.src AND p.k = (SELECT max(k) FROM p))", 0, 0},
+		{"SELECT * FROM c WHERE EXISTS (SELECT 1 FROM p WHERE p.id = 3)", 0, 0},
+		{"SELECT * FROM c WHERE c.src NOT IN (SELECT p.id FROM p WHERE p.k = c.k)", 0, 0},
+		{"SELECT * FROM c WHERE NOT (c.src IN (SELECT p.id FROM p WHERE p.k = c.k))", 0, 0},
+		{"SELECT * FROM c WHERE EXISTS (SELECT 1 FROM (SELECT * FROM p WHERE p.k = c.k) s WHERE s.id = c.src)", 0, 0},
+		{"SELECT * FROM c WHERE EXISTS (SELECT generate_series(1, 2) FROM p WHERE p.id = c.src)", 0, 0},
+		{"SELECT * FROM c WHERE EXISTS (SELECT 1 FROM p JOIN c c2 ON c2.src = p.id AND c2.k = c.k WHERE p.id = c.src)", 0, 0},
+		{"SELECT * FROM c WHERE EXISTS (SELECT 1 FROM p, generate_series(1, c.id) g WHERE p.id = c.src)", 0, 0},
+		{"SELECT * FROM c WHERE EXISTS (SELECT 1 FROM p JOIN c c2 ON c2.src = p.id WHERE p.id = c.src)", 1, 0},
+		{"SELECT (SELECT 1 FROM c c2 WHERE EXISTS (SELECT 1 FROM p WHERE p.id = c.src AND p.src = c2.id)) FROM c", 0, 0},
+	} {
+		p, err := eng.Prepare(c.sql, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", c.sql, err)
+		}
+		semi, anti := countSemiJoins(reflect.ValueOf(p.plan), map[uintptr]bool{})
+		if semi != c.semi || anti != c.anti {
+			t.Errorf("%s: %d semi and %d anti joins, want %d and %d", c.sql, semi, anti, c.semi, c.anti)
+		}
 	}
 }

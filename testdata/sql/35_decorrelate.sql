@@ -75,3 +75,8 @@ SELECT id FROM dc_c c WHERE k2 IN (SELECT p.k2 FROM dc_p p WHERE p.id = c.src) O
 SELECT id FROM dc_kt k WHERE k.n IN (SELECT x.i FROM dc_kt2 x WHERE x.t = k.vc) ORDER BY id;
 SELECT id FROM dc_kt k WHERE k.f IN (SELECT x.f FROM dc_kt2 x WHERE x.i = k.id) ORDER BY id;
 SELECT id, (SELECT count(*) FROM dc_c c2 WHERE c2.src IN (SELECT p.id FROM dc_p p WHERE p.k2 = c2.k2 AND p.id <> c.src)) FROM dc_c c ORDER BY id;
+-- FROM items that read the enclosing row keep the per-row path
+SELECT id FROM dc_c c WHERE EXISTS (SELECT 1 FROM (SELECT * FROM dc_p p WHERE p.k2 = c.k2) s WHERE s.id = c.src) ORDER BY id;
+SELECT id FROM dc_c c WHERE NOT EXISTS (SELECT 1 FROM dc_p p JOIN dc_c c2 ON c2.src = p.id AND c2.k2 = c.k2 WHERE p.id = c.src) ORDER BY id;
+SELECT id FROM dc_c c WHERE EXISTS (SELECT 1 FROM dc_p p, generate_series(1, c.v) g WHERE p.id = c.src AND g = 3) ORDER BY id;
+SELECT id FROM dc_c c WHERE EXISTS (SELECT 1 FROM dc_p p LEFT JOIN dc_c c2 ON c2.src = p.id WHERE p.id = c.src AND c2.id IS NULL) ORDER BY id;
