@@ -89,7 +89,12 @@
 //
 // Joins: equi-joins hash the smaller estimated input (int64 keys use a
 // direct table when their range is compact); comma joins take their keys
-// from WHERE; uncorrelated IN/NOT IN subqueries probe a hash set.
+// from WHERE; uncorrelated IN/NOT IN subqueries probe a hash set. A
+// top-level WHERE conjunct [NOT] EXISTS (or a correlated x IN) whose
+// subquery reads only tables and joins, and whose correlation is only
+// equalities between inner and enclosing-row expressions, is a hash semi
+// (anti) join on those keys (bind_decorrelate.go); other shapes (OR,
+// LIMIT, aggregates, set operations, volatile calls) re-run per row.
 //
 // Catalogs: pg_catalog and information_schema relations are generated from
 // the Catalog interface when a statement references them, with
@@ -128,7 +133,8 @@
 //   - Subqueries: scalar, EXISTS, IN / NOT IN, op ANY/ALL, ARRAY(...),
 //     also with a row on the left ((a, b) IN (SELECT x, y), (a, b) op
 //     ANY/ALL (...), (a, b) op (SELECT x, y));
-//     correlated ones are re-executed per outer row.
+//     correlated ones are re-executed per outer row, except the
+//     [NOT] EXISTS / IN conjuncts decorrelated into semi/anti joins.
 //   - WITH and WITH RECURSIVE (UNION and UNION ALL, iteration cap;
 //     CYCLE ... SET ... USING and SEARCH DEPTH/BREADTH FIRST, bind_cycle.go).
 //   - Aggregates: count, sum, avg, min, max, bool_and, bool_or, every,
