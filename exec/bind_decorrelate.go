@@ -203,16 +203,16 @@ func (b *binder) decorrelateExists(sel *q.SelectStmt, kind joinKind, in *q.SubLi
 		if e, err = b.coerceBool(e, "WHERE"); err != nil {
 			return nil, false
 		}
-		in, out, safe := refsOf(e)
+		readsInner, readsOuter, safe := refsOf(e)
 		if !safe {
 			return nil, false
 		}
-		if !out {
+		if !readsOuter {
 			filters = append(filters, e)
 			continue
 		}
 		op, isOp := e.(*opExpr)
-		if !isOp || op.name != "=" || len(op.args) != 2 || !in {
+		if !isOp || op.name != "=" || len(op.args) != 2 || !readsInner {
 			return nil, false
 		}
 		li, lo, _ := refsOf(op.args[0])
