@@ -20,9 +20,9 @@ import (
 // with the extra key pair x = y (in WHERE, NULL and false both drop the
 // row); NOT IN keeps the per-row path (its NULL rules differ). Without the
 // rewrite the subquery re-runs per outer row.
-// Anything else (LIMIT/OFFSET, aggregates, GROUP BY, set operations,
-// volatile functions, other correlation, a sublink under OR) keeps the
-// per-row path.
+// Anything else (OFFSET, a LIMIT other than a positive literal,
+// aggregates, GROUP BY, set operations, volatile functions, other
+// correlation, a sublink under OR) keeps the per-row path.
 
 // decorrelateExistsOn switches the rewrite (benchmarks compare both paths).
 var decorrelateExistsOn = true
@@ -86,7 +86,7 @@ func isEqOperator(name []*q.Node) bool {
 func simpleExistsQuery(sel *q.SelectStmt, in bool) bool {
 	if (sel.Op != q.SetOperation_SETOP_NONE && sel.Op != q.SetOperation_SET_OPERATION_UNDEFINED) ||
 		len(sel.FromClause) == 0 || sel.WhereClause == nil || sel.WithClause != nil ||
-		sel.LimitCount != nil || sel.LimitOffset != nil || len(sel.GroupClause) > 0 ||
+		(in && sel.LimitCount != nil) || !existsNeutralLimit(sel.LimitCount) || sel.LimitOffset != nil || len(sel.GroupClause) > 0 ||
 		sel.HavingClause != nil || len(sel.WindowClause) > 0 || len(sel.ValuesLists) > 0 ||
 		len(sel.LockingClause) > 0 || sel.IntoClause != nil || len(sel.DistinctClause) > 0 {
 		return false
@@ -107,6 +107,17 @@ func simpleExistsQuery(sel *q.SelectStmt, in bool) bool {
 		}
 	}
 	return true
+}
+
+// existsNeutralLimit reports whether a subquery's LIMIT leaves EXISTS's
+// answer unchanged: none, or a positive integer literal (ORMs write
+// EXISTS (SELECT 1 ... LIMIT 1)); PostgreSQL drops such a limit too.
+func existsNeutralLimit(n *q.Node) bool {
+	if n == nil {
+		return true
+	}
+	c := n.GetAConst()
+	return c != nil && c.GetIval() != nil && c.GetIval().GetIval() > 0
 }
 
 // plainFrom reports whether FROM holds only tables (and CTEs) and joins

@@ -80,3 +80,13 @@ SELECT id FROM dc_c c WHERE EXISTS (SELECT 1 FROM (SELECT * FROM dc_p p WHERE p.
 SELECT id FROM dc_c c WHERE NOT EXISTS (SELECT 1 FROM dc_p p JOIN dc_c c2 ON c2.src = p.id AND c2.k2 = c.k2 WHERE p.id = c.src) ORDER BY id;
 SELECT id FROM dc_c c WHERE EXISTS (SELECT 1 FROM dc_p p, generate_series(1, c.v) g WHERE p.id = c.src AND g = 3) ORDER BY id;
 SELECT id FROM dc_c c WHERE EXISTS (SELECT 1 FROM dc_p p LEFT JOIN dc_c c2 ON c2.src = p.id WHERE p.id = c.src AND c2.id IS NULL) ORDER BY id;
+-- a positive literal LIMIT does not change EXISTS (ORMs add LIMIT 1)
+SELECT id FROM dc_c c WHERE NOT EXISTS (SELECT 1 AS a FROM dc_p p WHERE p.id = c.src LIMIT 1) ORDER BY id;
+SELECT id FROM dc_c c WHERE EXISTS (SELECT 1 FROM dc_p p WHERE p.id = c.src AND p.k2 = c.k2 LIMIT 5) ORDER BY id;
+SELECT id FROM dc_c c WHERE EXISTS (SELECT 1 FROM dc_p p WHERE p.id = c.src ORDER BY p.flag FETCH FIRST 1 ROW WITH TIES) ORDER BY id;
+SELECT id FROM dc_c c WHERE EXISTS (SELECT 1 FROM dc_p p WHERE p.id = c.src LIMIT 0) ORDER BY id;
+SELECT id FROM dc_c c WHERE NOT EXISTS (SELECT 1 FROM dc_p p WHERE p.id = c.src LIMIT 0) ORDER BY id;
+SELECT id FROM dc_c c WHERE EXISTS (SELECT 1 FROM dc_p p WHERE p.id = c.src LIMIT NULL) ORDER BY id;
+SELECT id FROM dc_c c WHERE EXISTS (SELECT 1 FROM dc_p p WHERE p.id = c.src LIMIT -1) ORDER BY id;
+SELECT id FROM dc_c c WHERE src IN (SELECT p.id FROM dc_p p WHERE p.k2 = c.k2 LIMIT 1) ORDER BY id;
+SELECT id FROM dc_c c WHERE src IN (SELECT p.id FROM dc_p p WHERE p.k2 = c.k2 ORDER BY p.id NULLS FIRST LIMIT 1) ORDER BY id;
