@@ -93,8 +93,9 @@
 // top-level WHERE conjunct [NOT] EXISTS (or a correlated x IN) whose
 // subquery reads only tables and joins, and whose correlation is only
 // equalities between inner and enclosing-row expressions, is a hash semi
-// (anti) join on those keys (bind_decorrelate.go); other shapes (OR,
-// LIMIT, aggregates, set operations, volatile calls) re-run per row.
+// (anti) join on those keys (bind_decorrelate.go; EXISTS may carry a
+// positive literal LIMIT); other shapes (OR, OFFSET, aggregates, set
+// operations, volatile calls) re-run per row.
 //
 // Catalogs: pg_catalog and information_schema relations are generated from
 // the Catalog interface when a statement references them, with
