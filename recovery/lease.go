@@ -33,7 +33,11 @@ import (
 // lease is the renewal state of one armed operation of this manager.
 type lease struct {
 	mu      sync.Mutex
-	sc      *Sidecar // the sidecar as last written (phase, write)
+	// written is the sidecar as last written (phase, write), as bytes:
+	// the armed write's PreparedWrite stays the coordinator's to mutate
+	// (effects gain their confirmed post-states while the renewer runs),
+	// so a renewal re-encodes a decoded copy, never the live value.
+	written []byte
 	expiry  time.Time
 	stopped bool
 	cancel  context.CancelFunc
@@ -50,9 +54,9 @@ func renewEvery(d time.Duration) time.Duration {
 }
 
 // startLease begins renewing the lease of a freshly armed sidecar.
-func (m *Manager) startLease(ctx context.Context, sc *Sidecar) {
+func (m *Manager) startLease(ctx context.Context, sc *Sidecar, written []byte) {
 	rctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	l := &lease{sc: sc, expiry: sc.Owner.LeaseExpiry, cancel: cancel, done: make(chan struct{})}
+	l := &lease{written: written, expiry: sc.Owner.LeaseExpiry, cancel: cancel, done: make(chan struct{})}
 	m.mu.Lock()
 	if m.leases == nil {
 		m.leases = map[string]*lease{}
@@ -96,7 +100,14 @@ func (m *Manager) renewOnce(ctx context.Context, l *lease) bool {
 		m.countRenewal(false, true)
 		return false
 	}
-	next := *l.sc
+	next, err := Decode(l.written)
+	if err != nil {
+		// our own bytes: only a bug gets here; stop renewing and let
+		// the lease run out rather than write something else
+		l.stopped = true
+		m.countRenewal(false, false)
+		return false
+	}
 	next.Owner = m.owner()
 	b, err := next.Encode()
 	if err == nil {
@@ -106,7 +117,7 @@ func (m *Manager) renewOnce(ctx context.Context, l *lease) bool {
 		m.countRenewal(false, false)
 		return true // retried at the next tick while the lease still holds
 	}
-	l.sc, l.expiry = &next, next.Owner.LeaseExpiry
+	l.written, l.expiry = b, next.Owner.LeaseExpiry
 	m.countRenewal(true, false)
 	return true
 }
@@ -154,7 +165,10 @@ func (m *Manager) countRenewal(ok, lost bool) {
 func (m *Manager) releaseLease(l *lease) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	next := *l.sc
+	next, err := Decode(l.written)
+	if err != nil {
+		return
+	}
 	next.Owner.LeaseExpiry = m.opts.Now().UTC()
 	b, err := next.Encode()
 	if err != nil {

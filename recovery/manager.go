@@ -136,7 +136,7 @@ func (m *Manager) Arm(ctx context.Context, pw *protocol.PreparedWrite) error {
 		setInFlight(m.instance, pw.OperationID, false)
 		return err
 	}
-	m.startLease(ctx, sc)
+	m.startLease(ctx, sc, b)
 	return nil
 }
 
@@ -174,7 +174,7 @@ func (m *Manager) Confirm(ctx context.Context, pw *protocol.PreparedWrite) error
 		if err := m.store.Put(ctx, Key(pw.OperationID), b); err != nil {
 			return err
 		}
-		l.sc, l.expiry = sc, sc.Owner.LeaseExpiry
+		l.written, l.expiry = b, sc.Owner.LeaseExpiry
 		return nil
 	}
 	return m.store.Put(ctx, Key(pw.OperationID), b)
