@@ -23,7 +23,7 @@ func TestJdbcMetadata(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	schema := withoutSequenceTables(string(raw))
+	schema := string(raw)
 	ctx := context.Background()
 	argv := []string{"java", "-cp", "/usr/share/java/postgresql.jar", "testdata/clients/JdbcMetadata.java"}
 
@@ -60,23 +60,6 @@ func TestJdbcMetadata(t *testing.T) {
 	if w != g {
 		t.Errorf("DatabaseMetaData transcripts differ\n%s", sectionDiff(w, g))
 	}
-}
-
-// withoutSequenceTables drops the tables with serial or identity columns
-// from the schema: pgproxy's session catalog does not list sequence
-// relations yet (planner/catalog.go skips them; requested in
-// .helpers/CONTRACTS.md), so getTables would miss their sequences. exec's
-// TestJdbcMetadata covers those tables against PostgreSQL.
-func withoutSequenceTables(schema string) string {
-	var out []string
-	for _, stmt := range strings.SplitAfter(schema, ";") {
-		s := strings.ToLower(stripComments(stmt))
-		if strings.Contains(s, "serial") || strings.Contains(s, "identity") {
-			continue
-		}
-		out = append(out, stmt)
-	}
-	return strings.Join(out, "")
 }
 
 // withoutGraphSchema removes pggraph's own schema (graph: the commit log

@@ -34,7 +34,7 @@ func TestToolStartupQueries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	schema := withoutSequenceTables(string(raw))
+	schema := string(raw)
 	qb, err := os.ReadFile("testdata/clients/tool_metadata_queries.sql")
 	if err != nil {
 		t.Fatal(err)
