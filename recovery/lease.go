@@ -32,7 +32,7 @@ import (
 
 // lease is the renewal state of one armed operation of this manager.
 type lease struct {
-	mu      sync.Mutex
+	mu sync.Mutex
 	// written is the sidecar as last written (phase, write), as bytes:
 	// the armed write's PreparedWrite stays the coordinator's to mutate
 	// (effects gain their confirmed post-states while the renewer runs),
