@@ -693,6 +693,26 @@ func (b *binder) bindLateralFunction(left plan, rf *q.RangeFunction, sc *scope) 
 	}
 	cols := append([]colInfo{}, left.columns()...)
 	call := &srfCall{name: name, args: args, t: t, col: len(cols)}
+	if fields, ok := RecordFields(t); ok {
+		// a record-returning function's fields are the item's columns
+		// (_pg_expandarray(i.indkey) k → k.x, k.n), as in PostgreSQL
+		fcols := make([]scopeCol, len(fields))
+		for k, f := range fields {
+			fcols[k] = scopeCol{name: f.Name, t: f.Type, idx: call.col + 1 + k}
+		}
+		if fcols, err = applyAlias(fcols, rf.Alias, alias); err != nil {
+			return nil, err
+		}
+		names := make([]string, len(fcols))
+		for k := range fcols {
+			names[k] = fcols[k].name
+		}
+		ps := &projectSetNode{input: left, srfs: []*srfCall{call}, cols: append(cols, colInfo{name: colName, t: t})}
+		expanded, _, _ := expandRecordColumn(ps, call.col, names)
+		sc.cols = append(sc.cols, scopeCol{table: alias, name: alias, t: t, idx: call.col, noStar: true})
+		sc.cols = append(sc.cols, fcols...)
+		return expanded, nil
+	}
 	scols, err := applyAlias([]scopeCol{{name: colName, t: t, idx: len(cols)}}, rf.Alias, alias)
 	if err != nil {
 		return nil, err

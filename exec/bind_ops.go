@@ -72,6 +72,9 @@ func (b *binder) bindAExpr(x *q.A_Expr, sc *scope) (Expr, error) {
 		if l == nil {
 			return b.unaryOp(op, r)
 		}
+		if e, ok, err := b.vectorOperator(op, l, r); ok {
+			return e, err // pgvector's distance operators
+		}
 		return b.binaryOp(op, l, r)
 	case q.A_Expr_Kind_AEXPR_DISTINCT, q.A_Expr_Kind_AEXPR_NOT_DISTINCT:
 		l, err := bindSide(x.Lexpr)

@@ -160,7 +160,7 @@
 //     grouped rows in aggregated queries);
 //     json(b)_each[_text] (key, value) in FROM (also lateral);
 //     information_schema._pg_expandarray (pgjdbc's key queries): in FROM
-//     its columns x, n, in the select list a record whose fields
+//     (also lateral, after earlier items) its columns x, n, in the select list a record whose fields
 //     (f(...)).x and (rec).x select (types.go RecordType: a record's
 //     shape travels in its typmod, as PostgreSQL's blessed records);
 //     pg_get_keywords() (PostgreSQL 15's keyword list, syscat_keywords.go);
@@ -174,8 +174,8 @@
 //     vector(n) ('[1,2,3]' text form, binary send, casts from numeric
 //     arrays and to real[], stored as Arrow fixed_size_list<float32>[n];
 //     functions vector_dims, vector_norm, l2_distance, l1_distance,
-//     inner_product, cosine_distance; the distance operators <-> <=> <#>
-//     are not supported);
+//     inner_product, cosine_distance, and the distance operators <-> <+>
+//     <#> <=>, also in ORDER BY ... LIMIT);
 //     record values of known shape; xid and aclitem in catalog columns.
 //   - Operators: + - * / % ^ |/ @ & | # ~ << >> with overflow (22003) and
 //     division by zero (22012); comparisons; AND/OR/NOT with three-valued

@@ -75,6 +75,13 @@ func TestVectorType(t *testing.T) {
 		{sql: `SELECT cosine_distance('[0,0]'::vector, '[2,2]')`, want: "NaN"},
 		{sql: `SELECT vector_norm('[3,4]')`, want: "5"},
 		{sql: `SELECT l2_distance('[1,2]'::vector, '[1,2,3]')`, code: "22000"},
+		// pgvector's operators in SQL: <-> l2, <+> l1, <#> negative inner product, <=> cosine
+		{sql: `SELECT v <-> '[1,2,5]' FROM emb WHERE id = 1`, want: "2"},
+		{sql: `SELECT '[1,2]'::vector <+> '[3,5]'`, want: "5"},
+		{sql: `SELECT '[1,2]'::vector <#> '[3,5]'`, want: "-13"},
+		{sql: `SELECT '[1,1]'::vector <=> '[2,2]'`, want: "0"},
+		{sql: `SELECT id FROM emb WHERE v IS NOT NULL ORDER BY v <-> '[0.5,0,1e20]' LIMIT 1`, want: "2"},
+		{sql: `SELECT '[1,2]'::vector <-> '[1,2,3]'`, code: "22000"},
 	}
 	for _, c := range cases {
 		r, err := eng.Query(context.Background(), sess, c.sql)
