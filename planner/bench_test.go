@@ -96,3 +96,37 @@ func BenchmarkInsertLargeTable(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkPointLookup is SELECT … WHERE pk = $1 in autocommit over a
+// table of PGGRAPH_BENCH_ROWS rows (default 300k): the per-statement
+// cost of a read (snapshot, catalog, key-index probe, wire).
+func BenchmarkPointLookup(b *testing.B) {
+	rows := 300000
+	if v, err := strconv.Atoi(os.Getenv("PGGRAPH_BENCH_ROWS")); err == nil && v > 0 {
+		rows = v
+	}
+	ts := startServer(b, nil)
+	c := ts.connectB(b)
+	ctx := context.Background()
+	if _, err := c.Exec(ctx, "create table t (id int8 primary key, v text)"); err != nil {
+		b.Fatal(err)
+	}
+	var sb strings.Builder
+	for i := 0; i < rows; i++ {
+		fmt.Fprintf(&sb, "%d\tv%d\n", i, i)
+	}
+	if _, err := c.PgConn().CopyFrom(ctx, strings.NewReader(sb.String()), "COPY t FROM STDIN"); err != nil {
+		b.Fatal(err)
+	}
+	var v string
+	if err := c.QueryRow(ctx, "select v from t where id = $1", int64(7)).Scan(&v); err != nil || v != "v7" {
+		b.Fatalf("warm-up lookup: %q %v", v, err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		id := int64(i*7919) % int64(rows)
+		if err := c.QueryRow(ctx, "select v from t where id = $1", id).Scan(&v); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
