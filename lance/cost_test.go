@@ -49,15 +49,11 @@ func TestHotPathNeverLists(t *testing.T) {
 			t.Fatalf("history %d: hot path listed %d times", history, s.Ops[objstore.OpList])
 		}
 		// delete: read old deletion vector (≤1 Get), write .bin + txn +
-		// manifest (PutIfAbsent ×3), the hint (a volatile Put) only for
-		// a version that is a multiple of hintInterval, refresh (Stat)
+		// manifest (PutIfAbsent ×3), the hint (a volatile Put), refresh (Stat)
 		total := s.Total(^objstore.OpMask(0))
-		want := int64(5)
+		want := int64(6)
 		if history == 1 {
-			want = 4 // no previous deletion file to read
-		}
-		if uint64(history+1)%hintInterval == 0 {
-			want++
+			want = 5 // no previous deletion file to read
 		}
 		if total != want {
 			t.Fatalf("history %d: %d operations %v, want %d", history, total, s.Ops, want)

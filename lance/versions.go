@@ -185,15 +185,6 @@ func (d *Dataset) readHint(ctx context.Context) (uint64, bool) {
 	return h.Version, true
 }
 
-// hintInterval: a commit writes the version hint only when it creates
-// the dataset or its version is a multiple of this. A reader probes
-// forward from the hint by galloping (about 2·log2(hintInterval) Stats
-// at worst on a cold open; a warm handle never reads the hint), and the
-// official Lance opens the latest version with a stale hint too, so
-// writing it on every commit bought nothing but one more storage call
-// on each commit's ordered path.
-const hintInterval = 16
-
 // writeHint records v as the latest version, best effort and without
 // waiting for durability (objstore.PutVolatile): the hint is an
 // optimisation that readers never trust — findLatestCold probes forward
