@@ -41,8 +41,8 @@
 //     A version whose transaction cannot be read is a
 //     *MissingTransactionError, never guessed. A slot that holds our own
 //     UUID counts as committed. The version hint is written best effort,
-//     without fsync (objstore.PutVolatile), when a dataset is created and
-//     at every 16th version; readers never trust it (see Open above).
+//     without fsync (objstore.PutVolatile), at every commit; readers never
+//     trust it (see Open above).
 //     A commit builds its new Dataset from the manifest it encoded (the
 //     package's tests check that a decode of the stored bytes agrees).
 //

@@ -187,9 +187,10 @@
 //     immutable names and fork versions are not). Prepare still moves no
 //     HEAD; revalidation still probes live HEAD == pin from storage.
 //
-//   - Lance version hints (latest_version_hint.json) are off the ordered
-//     path: written only when a dataset is created and every 16th
-//     version, and then with objstore.PutVolatile (no fsync). A hint is
+//   - Lance version hints (latest_version_hint.json) cost no fsync:
+//     every commit writes one with objstore.PutVolatile. (Writing it only
+//     every 16th version made adapters TestKillNineLoop fail more often,
+//     so that cut was reverted; see lance/commit.go.) A hint is
 //     never trusted: readers probe forward from it, a missing, stale,
 //     unreadable or too-high one falls back to probing or listing (lance
 //     TestLatestProbing, TestVersionHintIsVolatileAndReadersSurvivePowerLoss),
@@ -226,7 +227,7 @@
 // unsynced changes and finds every acknowledged row.
 //
 // Per 1-row commit now (CommitLatencyAB, local backend): 8 durable
-// operations (plus a hint every 16th commit) and 16 fsyncs before the
+// operations (plus a volatile hint) and 16 fsyncs before the
 // acknowledgement, in 4 ordered durable rounds:
 // [sidecar ‖ data file ‖ txn file] → table manifest → [confirm ‖
 // __manifest data file ‖ txn file] → __manifest CAS. That is the
