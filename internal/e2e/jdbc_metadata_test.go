@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/pggraph/pggraph/internal/pgtest"
 )
 
 // TestJdbcMetadata runs pgjdbc's DatabaseMetaData calls
@@ -19,47 +21,63 @@ import (
 // transcript, database and user names aside.
 func TestJdbcMetadata(t *testing.T) {
 	const install = "apt-get install -y openjdk-17-jdk-headless libpostgresql-jdbc-java"
-	raw, err := os.ReadFile("testdata/clients/jdbc_metadata_schema.sql")
+	ctx := context.Background()
+	argv := []string{"java", "-cp", "/usr/share/java/postgresql.jar", "testdata/clients/JdbcMetadata.java"}
+
+	both := schemaOnBoth(t, ctx, "testdata/clients/jdbc_metadata_schema.sql")
+	want := runClientEnv(t, postgresEnv(both.pg, both.db), install, argv...)
+	got := runClient(t, both.proxy, install, nil, argv...)
+	both.proxy.alive(t)
+
+	w, g := neutralNames(want, both.db, "postgres"), neutralNames(withoutGraphSchema(got), "main", e2eUser)
+	if w != g {
+		t.Errorf("DatabaseMetaData transcripts differ\n%s", sectionDiff(w, g))
+	}
+}
+
+// bothSides is PostgreSQL 15 (a fresh database in the shared cluster) and
+// a pgproxy, each with the same DDL applied.
+type bothSides struct {
+	pg    *pgtest.Server
+	db    string
+	pgc   *pgx.Conn
+	proxy *proxy
+	conn  *pgx.Conn
+}
+
+// schemaOnBoth runs the DDL script at path on a fresh PostgreSQL database
+// (as one multi-statement query) and on a new pgproxy (statement by
+// statement); both connections close when the test ends.
+func schemaOnBoth(t *testing.T, ctx context.Context, path string) bothSides {
+	t.Helper()
+	raw, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	schema := string(raw)
-	ctx := context.Background()
-	argv := []string{"java", "-cp", "/usr/share/java/postgresql.jar", "testdata/clients/JdbcMetadata.java"}
-
-	pg := sharedPostgres(t)
-	db := freshPostgresDB(t, pg)
-	pgc, err := pgx.Connect(ctx, pg.ConnString(db))
-	if err != nil {
+	b := bothSides{pg: sharedPostgres(t)}
+	b.db = freshPostgresDB(t, b.pg)
+	if b.pgc, err = pgx.Connect(ctx, b.pg.ConnString(b.db)); err != nil {
 		t.Fatal(err)
 	}
-	defer pgc.Close(ctx)
-	if _, err := pgc.Exec(ctx, schema); err != nil {
+	t.Cleanup(func() { b.pgc.Close(context.Background()) })
+	if _, err := b.pgc.Exec(ctx, schema); err != nil {
 		t.Fatal(err)
 	}
-	want := runClientEnv(t, postgresEnv(pg, db), install, argv...)
-
-	p := startProxy(t)
-	conn, err := p.Connect(ctx, "main")
-	if err != nil {
+	b.proxy = startProxy(t)
+	if b.conn, err = b.proxy.Connect(ctx, "main"); err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Close(ctx)
+	t.Cleanup(func() { b.conn.Close(context.Background()) })
 	for _, stmt := range strings.Split(schema, ";") {
 		if strings.TrimSpace(stripComments(stmt)) == "" {
 			continue
 		}
-		if _, err := conn.Exec(ctx, stmt); err != nil {
+		if _, err := b.conn.Exec(ctx, stmt); err != nil {
 			t.Fatalf("pgproxy: %s: %v", stmt, err)
 		}
 	}
-	got := runClient(t, p, install, nil, argv...)
-	p.alive(t)
-
-	w, g := neutralNames(want, db, "postgres"), neutralNames(withoutGraphSchema(got), "main", e2eUser)
-	if w != g {
-		t.Errorf("DatabaseMetaData transcripts differ\n%s", sectionDiff(w, g))
-	}
+	return b
 }
 
 // withoutGraphSchema removes pggraph's own schema (graph: the commit log

@@ -14,13 +14,7 @@ import (
 // transactions and a pipelined batch, and a cascading delete.
 func TestPgxSocialGraph(t *testing.T) {
 	ctx := context.Background()
-	p := startProxy(t)
-	conn, err := p.Connect(ctx, "main")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	loadSocial(t, ctx, conn)
+	p, conn := socialProxy(t, ctx)
 
 	// two hops from Ada, parameterized
 	rows, err := conn.Query(ctx, `SELECT DISTINCT p.name FROM knows a JOIN knows b ON b.src = a.dst

@@ -13,14 +13,8 @@ import (
 // database whose writes main never sees.
 func TestPgxVersioning(t *testing.T) {
 	ctx := context.Background()
-	p := startProxy(t)
-	conn, err := p.Connect(ctx, "main")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	loadSocial(t, ctx, conn)
-	err = pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+	p, conn := socialProxy(t, ctx)
+	err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
 		b := &pgx.Batch{}
 		for i := int64(10); i < 20; i++ {
 			b.Queue("INSERT INTO people (id, name, age) VALUES ($1, $2, $3)", i, fmt.Sprintf("p%d", i), int32(i))

@@ -53,13 +53,7 @@ func (r *rowsThenHang) Read(p []byte) (int, error) {
 // serving others; a connection that sends garbage is dropped alone.
 func TestClientsThatGoAway(t *testing.T) {
 	ctx := context.Background()
-	p := startProxy(t)
-	conn, err := p.Connect(ctx, "main")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	loadSocial(t, ctx, conn)
+	p, conn := socialProxy(t, ctx)
 
 	// 1. A transaction whose client disappears is rolled back.
 	gone, err := p.Connect(ctx, "main")

@@ -55,6 +55,20 @@ func queryInt(t *testing.T, ctx context.Context, conn *pgx.Conn, sql string, arg
 	return n
 }
 
+// socialProxy starts a pgproxy, connects to main and loads the social
+// graph; the connection closes when the test ends.
+func socialProxy(t *testing.T, ctx context.Context) (*proxy, *pgx.Conn) {
+	t.Helper()
+	p := startProxy(t)
+	conn, err := p.Connect(ctx, "main")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	loadSocial(t, ctx, conn)
+	return p, conn
+}
+
 // loadSocial creates the schema and loads it with binary COPY.
 func loadSocial(t *testing.T, ctx context.Context, conn *pgx.Conn) {
 	t.Helper()

@@ -30,11 +30,6 @@ var toolSession = []string{
 // same DDL and compares the answers: column names and types always, rows
 // where the query is marked "rows:", SQLSTATEs when PostgreSQL fails.
 func TestToolStartupQueries(t *testing.T) {
-	raw, err := os.ReadFile("testdata/clients/jdbc_metadata_schema.sql")
-	if err != nil {
-		t.Fatal(err)
-	}
-	schema := string(raw)
 	qb, err := os.ReadFile("testdata/clients/tool_metadata_queries.sql")
 	if err != nil {
 		t.Fatal(err)
@@ -55,38 +50,15 @@ func TestToolStartupQueries(t *testing.T) {
 		}
 	}
 	ctx := context.Background()
-	pg := sharedPostgres(t)
-	db := freshPostgresDB(t, pg)
-	pgc, err := pgx.Connect(ctx, pg.ConnString(db))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pgc.Close(ctx)
-	if _, err := pgc.Exec(ctx, schema); err != nil {
-		t.Fatal(err)
-	}
-	p := startProxy(t)
-	conn, err := p.Connect(ctx, "main")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	for _, stmt := range strings.Split(schema, ";") {
-		if strings.TrimSpace(stripComments(stmt)) == "" {
-			continue
-		}
-		if _, err := conn.Exec(ctx, stmt); err != nil {
-			t.Fatalf("pgproxy: %s: %v", stmt, err)
-		}
-	}
+	both := schemaOnBoth(t, ctx, "testdata/clients/jdbc_metadata_schema.sql")
 	for _, q := range queries {
-		want := simpleQuery(ctx, pgc, q.sql, q.rows, db, "postgres")
-		got := withoutGraphRows(simpleQuery(ctx, conn, q.sql, q.rows, "main", e2eUser))
+		want := simpleQuery(ctx, both.pgc, q.sql, q.rows, both.db, "postgres")
+		got := withoutGraphRows(simpleQuery(ctx, both.conn, q.sql, q.rows, "main", e2eUser))
 		if want != got {
 			t.Errorf("%s\n--- PostgreSQL\n%s--- pgproxy\n%s", q.sql, want, got)
 		}
 	}
-	p.alive(t)
+	both.proxy.alive(t)
 }
 
 // withoutGraphRows drops result rows naming pggraph's own schema (graph:
