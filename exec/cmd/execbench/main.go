@@ -2,6 +2,7 @@
 // same data in the same run and prints the ratios (issue 6, item 8).
 //
 //	go run ./exec/cmd/execbench [-rows 10000000] [-small 1000000] [-runs 5] [-lookups 2000]
+//	    [-only all|scans|lookup] [-data-dir DIR] [-cpuprofile FILE]
 //
 // PGGRAPH_BENCH_EXEC_ROWS and PGGRAPH_BENCH_EXEC_SMALL set the defaults of
 // -rows and -small (iterate at 1M-2M rows; the issue's target is 10M).
@@ -13,8 +14,22 @@
 // lookup. Each query runs once on both sides untimed (warm-up; the two
 // results are compared, floats to 1e-9 relative), then -runs times with
 // the two sides interleaved, so drift in the machine's load hits both
-// alike. The point lookup runs -runs rounds of -lookups lookups
-// (interleaved per lookup) and reports each round's p50. The table shows
+// alike.
+//
+// The point lookup goes through the product end to end: a pgproxy server
+// started in this process as `pgproxy serve` builds it (planner + wire
+// over a graph root of real files in a fresh directory under -data-dir),
+// the same big table loaded into it by COPY over the wire (the load time
+// is reported), and `SELECT v FROM big WHERE id = $1` sent by pgx with its
+// default prepared extended protocol over local TCP to pgproxy and to
+// PostgreSQL alike, interleaved per lookup (random ids, each answer
+// compared). It runs -runs rounds of -lookups lookups and reports each
+// round's p50 and p99. The in-process engine over the in-memory table is
+// timed on the same ids as an extra, informational row ("in process": no
+// storage, no wire, no round trip). -only lookup skips the scan queries
+// (and the small table) to iterate on the lookup; -cpuprofile writes a CPU
+// profile of the served lookup rounds (client and server share this
+// process). The table shows
 // the minimum and median of the repeats for both sides, the ratio of the
 // medians, the target and the load average before and after, then the
 // median CPU time per query of both sides (the engine process's, and
@@ -31,7 +46,6 @@ import (
 	"flag"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -91,6 +105,13 @@ type query struct {
 	name, sql string
 }
 
+var scanQueries = []query{
+	{"full-scan aggregate", "SELECT sum(v), count(v), count(*) FROM big"},
+	{"GROUP BY 1000 groups", "SELECT grp, count(*), sum(v), min(v), max(v) FROM big WHERE flag GROUP BY grp"},
+	{"join 1M x 10M on key", "SELECT count(*), sum(small.w) FROM big JOIN small ON big.id = small.id"},
+	{"ORDER BY ... LIMIT 100", "SELECT id, v FROM big ORDER BY v DESC, id LIMIT 100"},
+}
+
 // stats are the repeats of one measurement.
 type stats struct {
 	min, median, max time.Duration
@@ -140,21 +161,33 @@ func main() {
 	runs := flag.Int("runs", 5, "timed repeats per query (>= 3); min and median reported")
 	lookups := flag.Int("lookups", 2000, "point lookups per round for the p50")
 	out := flag.String("out", "", "results file (JSON); default bench-results/exec-<time>.json")
+	only := flag.String("only", "all", "which part to run: all, scans (the scan queries) or lookup (the point lookup)")
+	dataDir := flag.String("data-dir", "", "parent directory of pgproxy's scratch data directory (default: the system temp directory)")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the served point-lookup rounds to this file")
 	flag.Parse()
 	if *runs < 3 || *lookups < 10 || *rows < 1000 || *small < 1 || *small > *rows {
 		fail("need -runs >= 3, -lookups >= 10, -rows >= 1000, 1 <= -small <= -rows")
+	}
+	doScans, doLookup := *only == "all" || *only == "scans", *only == "all" || *only == "lookup"
+	if !doScans && !doLookup {
+		fail("-only must be all, scans or lookup")
 	}
 	started := time.Now().UTC()
 	rep := report{Kind: "exec-vs-postgres", StartedAt: started, Rows: *rows, SmallRows: *small, Runs: *runs,
 		Lookups: *lookups, GOMAXPROCS: runtime.GOMAXPROCS(0), NumCPU: runtime.NumCPU(), LoadBefore: loadAvg()}
 	ctx := context.Background()
 
-	fmt.Printf("building %d + %d rows for the engine...\n", *rows, *small)
+	if !doScans {
+		rep.SmallRows = 0
+	}
+	fmt.Printf("building %d + %d rows for the engine...\n", *rows, rep.SmallRows)
 	cat := exec.NewMemCatalog()
 	big := bigTable(*rows)
 	cat.Add(&exec.TableDef{Name: "big", Columns: big.Cols, PrimaryKey: []int{0}, Source: big})
-	sm := smallTable(*small)
-	cat.Add(&exec.TableDef{Name: "small", Columns: sm.Cols, PrimaryKey: []int{0}, Source: sm})
+	if doScans {
+		sm := smallTable(*small)
+		cat.Add(&exec.TableDef{Name: "small", Columns: sm.Cols, PrimaryKey: []int{0}, Source: sm})
+	}
 	eng := &exec.Engine{Catalog: cat}
 
 	fmt.Println("starting PostgreSQL 15 and loading the same rows...")
@@ -169,14 +202,18 @@ func main() {
 		fail(err)
 	}
 	defer conn.Close(ctx)
-	for _, s := range []string{
+	pgLoad := []string{
 		"SET max_parallel_workers_per_gather = 2",
 		"CREATE UNLOGGED TABLE big (id int8 PRIMARY KEY, grp int8, v float8, flag bool)",
 		fmt.Sprintf("INSERT INTO big SELECT i, i %% 1000, (i * 7 %% 1000) / 10.0, i %% 3 = 0 FROM generate_series(1, %d) i", *rows),
-		"CREATE UNLOGGED TABLE small (id int8 PRIMARY KEY, w int8)",
-		fmt.Sprintf("INSERT INTO small SELECT i * 10, i %% 7 FROM generate_series(1, %d) i", *small),
-		"VACUUM ANALYZE big", "VACUUM ANALYZE small",
-	} {
+		"VACUUM ANALYZE big",
+	}
+	if doScans {
+		pgLoad = append(pgLoad, "CREATE UNLOGGED TABLE small (id int8 PRIMARY KEY, w int8)",
+			fmt.Sprintf("INSERT INTO small SELECT i * 10, i %% 7 FROM generate_series(1, %d) i", *small),
+			"VACUUM ANALYZE small")
+	}
+	for _, s := range pgLoad {
 		if _, err := conn.Exec(ctx, s); err != nil {
 			srv.Stop()
 			fail(s, err)
@@ -187,15 +224,15 @@ func main() {
 		fail(err)
 	}
 
-	queries := []query{
-		{"full-scan aggregate", "SELECT sum(v), count(v), count(*) FROM big"},
-		{"GROUP BY 1000 groups", "SELECT grp, count(*), sum(v), min(v), max(v) FROM big WHERE flag GROUP BY grp"},
-		{"join 1M x 10M on key", "SELECT count(*), sum(small.w) FROM big JOIN small ON big.id = small.id"},
-		{"ORDER BY ... LIMIT 100", "SELECT id, v FROM big ORDER BY v DESC, id LIMIT 100"},
+	var queries []query
+	if doScans {
+		queries = scanQueries
 	}
 	fmt.Printf("\nPostgreSQL %s; GOMAXPROCS %d, %d CPUs; load average before: %v\n", rep.PostgresVersion, rep.GOMAXPROCS, rep.NumCPU, rep.LoadBefore)
-	fmt.Printf("%d+%d rows, %d interleaved repeats per query (after one untimed warm-up each)\n\n", *rows, *small, *runs)
-	fmt.Printf("%-24s %21s %21s %8s %8s %s\n", "query", "engine min/median", "postgres min/median", "ratio", "target", "results")
+	if doScans {
+		fmt.Printf("%d+%d rows, %d interleaved repeats per query (after one untimed warm-up each)\n\n", *rows, rep.SmallRows, *runs)
+		printHeader()
+	}
 	pgc := newPGCPU(ctx, conn)
 	var ourCPU, pgCPU []time.Duration
 	runEngine := func(sql string) ([][]string, time.Duration) {
@@ -255,58 +292,18 @@ func main() {
 		printResult(res)
 	}
 
-	// point lookups: -runs rounds, each a p50 over -lookups interleaved lookups
-	const lookupSQL = "SELECT v FROM big WHERE id = $1"
-	p, err := eng.Prepare(lookupSQL, nil)
-	if err != nil {
-		srv.Stop()
-		fail(err)
-	}
-	lookupCheck := "ok"
-	for _, id := range []int64{1, int64(*rows), int64(*rows/2 + 1)} { // also builds the key index once
-		r, err := p.Execute(ctx, nil, []any{id})
-		if err != nil {
+	if doLookup {
+		if err := runLookups(ctx, lookupConfig{rows: *rows, runs: *runs, lookups: *lookups, dataDir: *dataDir, cpuProfile: *cpuProfile},
+			eng, conn, &rep); err != nil {
 			srv.Stop()
 			fail(err)
 		}
-		var v float64
-		if err := conn.QueryRow(ctx, lookupSQL, id).Scan(&v); err != nil {
-			srv.Stop()
-			fail(err)
-		}
-		if got, _ := r.Text(0, 0); got != strconv.FormatFloat(v, 'g', -1, 64) {
-			lookupCheck = fmt.Sprintf("MISMATCH id %d: engine %s, postgres %v", id, got, v)
-		}
 	}
-	var ours, theirs []time.Duration
-	for round := 0; round < *runs; round++ {
-		o, t := make([]time.Duration, 0, *lookups), make([]time.Duration, 0, *lookups)
-		for i := 0; i < *lookups; i++ {
-			id := int64(rand.IntN(*rows) + 1)
-			t0 := time.Now()
-			if _, err := p.Execute(ctx, nil, []any{id}); err != nil {
-				srv.Stop()
-				fail(err)
-			}
-			o = append(o, time.Since(t0))
-			t0 = time.Now()
-			var v float64
-			if err := conn.QueryRow(ctx, lookupSQL, id).Scan(&v); err != nil {
-				srv.Stop()
-				fail(err)
-			}
-			t = append(t, time.Since(t0))
-		}
-		ours, theirs = append(ours, statsOf(o).median), append(theirs, statsOf(t).median)
-	}
-	res := newResult("point lookup by pk", "p50 latency per round of lookups", ours, theirs, "p50 <= 2x postgres", lookupCheck)
-	res.Pass = res.EngineMs <= 2*res.PostgresMs
-	res.Note = "engine in process (prepared); postgres over a local TCP connection (extended protocol, prepared by pgx), so its p50 includes the client round trip"
-	rep.Results = append(rep.Results, res)
-	printResult(res)
 	rep.LoadAfter = loadAvg()
-	fmt.Printf("\nratio = postgres median / engine median (higher: engine faster); point lookup target: engine p50 <= 2x postgres p50.\n")
-	if pgc.ok {
+	fmt.Printf("\nratio = postgres median / ours (higher: ours faster); point lookup target: served pgproxy p50 <= 2x postgres p50.\n")
+	if !doScans {
+		// the CPU times are read for the scan queries only
+	} else if pgc.ok {
 		fmt.Printf("\nCPU time per query (median; less sensitive to the machine's load than wall time):\n")
 		for _, r := range rep.Results {
 			if r.PgCPUMs > 0 {
@@ -323,10 +320,17 @@ func main() {
 	}
 }
 
+func printHeader() {
+	fmt.Printf("%-24s %21s %21s %8s %8s %s\n", "query", "ours min/median", "postgres min/median", "ratio", "target", "results")
+}
+
 func printResult(r benchResult) {
 	pass := "PASS"
 	if !r.Pass {
 		pass = "BELOW TARGET"
+	}
+	if r.Target == "" {
+		pass = "(info)"
 	}
 	fmt.Printf("%-24s %21s %21s %7.1fx %8s %s\n", r.Query,
 		fmt.Sprintf("%.3g/%.3g ms", r.EngineMinMs, r.EngineMs), fmt.Sprintf("%.3g/%.3g ms", r.PgMinMs, r.PostgresMs),
@@ -410,6 +414,8 @@ type report struct {
 	LoadBefore      []float64     `json:"load_average_before"`
 	LoadAfter       []float64     `json:"load_average_after"`
 	Results         []benchResult `json:"results"`
+	// ServedLoad is pgproxy's COPY of the big table (point lookup).
+	ServedLoad *servedLoad `json:"pgproxy_load,omitempty"`
 }
 
 // benchResult is one query's timings on both sides; min and max show
@@ -432,6 +438,9 @@ type benchResult struct {
 	Pass        bool      `json:"meets_target"`
 	Check       string    `json:"result_check"`
 	Note        string    `json:"note,omitempty"`
+	// OursP99Ms and PgP99Ms are the medians of the rounds' p99 (lookups).
+	OursP99Ms float64 `json:"ours_p99_ms,omitempty"`
+	PgP99Ms   float64 `json:"postgres_p99_ms,omitempty"`
 	// CPU time per query (medians): the engine process's user+system
 	// time, and PostgreSQL's backend plus its parallel workers (reaped
 	// children of the postmaster), both from the kernel's accounting.
