@@ -124,7 +124,8 @@ func minMaxAgg(b *binder, name string, args []Expr, isMax bool) (Type, func() ac
 		t = TText
 	}
 	switch t.OID {
-	case OIDJSON, OIDBool, OIDRecord:
+	case OIDJSON, OIDJSONB, OIDBool, OIDRecord, OIDBytea, OIDUUID:
+		// PostgreSQL 15 has no min/max for these types
 		return Type{}, nil, nil, noFunction(name, args)
 	}
 	if t.OID == OIDVarchar || t.OID == OIDName {

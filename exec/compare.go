@@ -78,8 +78,11 @@ func cmpBool(a, b bool) int {
 }
 
 func cmpString(t Type, a, b string) int {
-	if t.OID == OIDBpchar {
+	switch t.OID {
+	case OIDBpchar:
 		a, b = strings.TrimRight(a, " "), strings.TrimRight(b, " ")
+	case OIDJSONB:
+		return cmpJSONB(a, b)
 	}
 	return strings.Compare(a, b)
 }
@@ -200,7 +203,7 @@ func compareVecs(op cmpOp, l, r *Vec, out *Vec, sel []int32) {
 	case KFloat:
 		cmpLoop(op, l.F, r.F, out.B, sel, cmpFloat)
 	case KStr:
-		if l.T.OID == OIDBpchar {
+		if l.T.OID == OIDBpchar || l.T.OID == OIDJSONB {
 			for _, i := range sel {
 				out.B[i] = op.holds(cmpString(l.T, l.S[i], r.S[i]))
 			}

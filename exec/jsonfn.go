@@ -522,7 +522,8 @@ func jsonContains(x, y any, top bool) bool {
 	return jsonEqual(x, y)
 }
 
-func jsonEqual(x, y any) bool { return jsonText(x, true) == jsonText(y, true) }
+// jsonEqual is jsonb equality of decoded values (numbers by value).
+func jsonEqual(x, y any) bool { return cmpJSONBValue(x, y) == 0 }
 
 func jsonbConcatKernel(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
 	for _, i := range sel {

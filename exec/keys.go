@@ -9,7 +9,7 @@ import (
 
 // appendKey appends a canonical encoding of row i of v such that two values
 // PostgreSQL considers equal (1.0 = 1.00, -0 = 0, NaN = NaN, 'a ' = 'a'
-// for char(n), '1 day' = '24 hours') encode identically. NULL encodes as a
+// for char(n), '1 day' = '24 hours', jsonb 1.0 = 1) encode identically. NULL encodes as a
 // distinct marker (callers decide whether NULLs match).
 func appendKey(buf []byte, v *Vec, i int) []byte {
 	if v.IsNull(i) {
@@ -35,6 +35,9 @@ func appendKey(buf []byte, v *Vec, i int) []byte {
 		return append(buf, 0)
 	case KStr:
 		s := v.S[i]
+		if v.T.OID == OIDJSONB {
+			return appendJSONBKey(buf, s)
+		}
 		if v.T.OID == OIDBpchar {
 			s = trimRightSpaces(s)
 		}

@@ -398,7 +398,7 @@ func sortPerm(perm []int32, cols []*Vec, keys []sortKey) {
 			typed = func(a, b int32) int { return dir * cmpInt(c.I[a], c.I[b]) }
 		case c.T.Kind() == KFloat:
 			typed = func(a, b int32) int { return dir * cmpFloat(c.F[a], c.F[b]) }
-		case c.T.Kind() == KStr && c.T.OID != OIDBpchar:
+		case c.T.Kind() == KStr && c.T.OID != OIDBpchar && c.T.OID != OIDJSONB:
 			typed = func(a, b int32) int { return dir * strings.Compare(c.S[a], c.S[b]) }
 		}
 		if typed != nil {
