@@ -1,9 +1,12 @@
 package lance
 
 import (
+	"container/list"
 	"context"
 	"io"
+	"reflect"
 	"sort"
+	"sync"
 
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/apache/arrow-go/v18/arrow"
@@ -13,6 +16,7 @@ import (
 	"github.com/pggraph/pggraph/lance/file"
 	"github.com/pggraph/pggraph/lance/format"
 	"github.com/pggraph/pggraph/lance/schema"
+	"github.com/pggraph/pggraph/objstore"
 )
 
 // RowAddressColumn is the name of the row address column a scan adds
@@ -217,7 +221,7 @@ func (s *Scanner) Close() {
 }
 
 func (s *Scanner) openFragment(ctx context.Context, fr *format.Fragment) (*fragScan, error) {
-	dv, err := s.ds.deletionVector(ctx, fr)
+	dv, err := scanDeletionVector(ctx, s.ds, fr)
 	if err != nil {
 		return nil, err
 	}
@@ -268,7 +272,7 @@ func (s *Scanner) openFragment(ctx context.Context, fr *format.Fragment) (*fragS
 			fs.close()
 			return nil, err
 		}
-		r, err := file.Open(ctx, s.ds.store, key)
+		r, err := file.OpenCached(ctx, s.ds.store, key, df.FileSizeBytes)
 		if err != nil {
 			fs.close()
 			return nil, err
@@ -472,4 +476,113 @@ func selectRows(rec arrow.RecordBatch, runs [][2]int) (arrow.RecordBatch, error)
 		cols[ci] = c
 	}
 	return array.NewRecordBatch(rec.Schema(), cols, int64(n)), nil
+}
+
+// scanDeletionVector is fragment fr's deletion vector for a scan (nil
+// when it has none). Deletion files are immutable (named by the version
+// and id that wrote them), so decoded vectors are cached per store and
+// key, bounded in entries and bytes: a point lookup then reads no
+// deletion file. The cached bitmaps are only read (keepMask), never
+// handed out to callers that could change them.
+func scanDeletionVector(ctx context.Context, d *Dataset, fr *format.Fragment) (*roaring.Bitmap, error) {
+	if fr.DeletionFile == nil {
+		return nil, nil
+	}
+	key, err := d.deletionFileKey(fr.ID, fr.DeletionFile)
+	if err != nil {
+		return nil, err
+	}
+	id, ok := backendOf(d.store)
+	if !ok {
+		return d.deletionVector(ctx, fr)
+	}
+	k := dvKey{store: id, key: key, kind: fr.DeletionFile.FileType, rows: fr.DeletionFile.NumDeletedRows}
+	if bm := dvCache.get(k); bm != nil {
+		return bm, nil
+	}
+	bm, err := d.deletionVector(ctx, fr)
+	if err != nil {
+		return nil, err
+	}
+	dvCache.put(k, bm)
+	return bm, nil
+}
+
+type dvKey struct {
+	store objstore.Store
+	key   string
+	kind  format.DeletionFileType
+	rows  uint64
+}
+
+const (
+	dvCacheEntries = 1024
+	dvCacheBytes   = 32 << 20
+)
+
+type dvEntry struct {
+	k     dvKey
+	bm    *roaring.Bitmap
+	bytes uint64
+}
+
+// deletionCache is an LRU of decoded deletion vectors.
+type deletionCache struct {
+	mu    sync.Mutex
+	byKey map[dvKey]*list.Element
+	lru   list.List // front = most recently used
+	bytes uint64
+}
+
+var dvCache = &deletionCache{byKey: map[dvKey]*list.Element{}}
+
+func (c *deletionCache) get(k dvKey) *roaring.Bitmap {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e := c.byKey[k]; e != nil {
+		c.lru.MoveToFront(e)
+		return e.Value.(*dvEntry).bm
+	}
+	return nil
+}
+
+func (c *deletionCache) put(k dvKey, bm *roaring.Bitmap) {
+	n := bm.GetSizeInBytes()
+	if n > dvCacheBytes/4 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.byKey[k] != nil {
+		return
+	}
+	c.byKey[k] = c.lru.PushFront(&dvEntry{k: k, bm: bm, bytes: n})
+	c.bytes += n
+	for c.lru.Len() > dvCacheEntries || c.bytes > dvCacheBytes {
+		e := c.lru.Back()
+		de := e.Value.(*dvEntry)
+		c.lru.Remove(e)
+		delete(c.byKey, de.k)
+		c.bytes -= de.bytes
+	}
+}
+
+// backendOf is the store under store's wrappers (such as the fencing
+// one a transaction reads through), when it can key a map.
+func backendOf(store objstore.Store) (objstore.Store, bool) {
+	for range 8 {
+		u, ok := store.(interface{ Unwrap() objstore.Store })
+		if !ok {
+			break
+		}
+		inner := u.Unwrap()
+		if inner == nil {
+			break
+		}
+		store = inner
+	}
+	if store == nil || !reflect.TypeOf(store).Comparable() {
+		return nil, false
+	}
+	return store, true
 }

@@ -67,6 +67,9 @@ type Reader struct {
 	phys    []*physical
 	// pageStarts[c][p] is the first row of page p of column c.
 	pageStarts [][]uint64
+	// aux caches what sparse reads need per page (see sparse.go); it is
+	// shared by the copies OpenCached hands out.
+	aux *auxCache
 }
 
 // Open reads the footer, schema and column metadata of the file at key.
@@ -143,7 +146,7 @@ func open(ctx context.Context, src source, size uint64) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Reader{src: src, size: size, fields: desc.fields, schema: sch, numRows: desc.numRows}
+	r := &Reader{src: src, size: size, fields: desc.fields, schema: sch, numRows: desc.numRows, aux: newAuxCache()}
 	for i, s := range cms {
 		b, err := region(s.pos, s.size)
 		if err != nil {
@@ -242,12 +245,20 @@ func (r *Reader) decodePage(ctx context.Context, ci int, pm pageMeta) (arrow.Arr
 	if err != nil {
 		return nil, err
 	}
+	return r.decodeBuffers(ci, pl, pm.length, bufs)
+}
+
+// decodeBuffers decodes a page of column ci (or, for a sparse read, the
+// part of one presented as a page: see decodeRows) from its buffers.
+func (r *Reader) decodeBuffers(ci int, pl *pageLayout, rows uint64, bufs [][]byte) (arrow.Array, error) {
+	f := r.schema.Field(ci)
 	p := r.phys[ci]
 	if p.kind == physList {
-		return decodeListPage(f.Name, p, f.Type, pl, pm.length, bufs)
+		return decodeListPage(f.Name, p, f.Type, pl, rows, bufs)
 	}
+	var err error
 	if directable(p, pl) {
-		a, err := decodeMiniBlockDirect(f.Name, p, f.Type, pl, pm.length, bufs, r.src.ownsReads())
+		a, err := decodeMiniBlockDirect(f.Name, p, f.Type, pl, rows, bufs, r.src.ownsReads())
 		if err != nil {
 			return nil, err
 		}
@@ -259,9 +270,9 @@ func (r *Reader) decodePage(ctx context.Context, ci int, pm pageMeta) (arrow.Arr
 	}
 	var ld *leafData
 	if pl.kind == layoutFullZip {
-		ld, err = decodeFullZipLeaf(f.Name, p, pl, pm.length, bufs)
+		ld, err = decodeFullZipLeaf(f.Name, p, pl, rows, bufs)
 	} else {
-		ld, err = decodeMiniBlockLeaf(f.Name, p, pl, pm.length, bufs)
+		ld, err = decodeMiniBlockLeaf(f.Name, p, pl, rows, bufs)
 	}
 	if err != nil {
 		return nil, err

@@ -45,9 +45,15 @@ type Scanner struct {
 // colCursor caches the decoded page of one projected column and the
 // page being decoded ahead of it.
 type colCursor struct {
-	page int         // index of the decoded page, -1 for none
-	arr  arrow.Array // the decoded page (nil for an all-null page)
-	next *prefetch   // the next page needed, decoding in the background
+	page  int         // index of the decoded page, -1 for none
+	first uint64      // the page row of arr's first row (0 unless read sparsely)
+	arr   arrow.Array // the decoded page or part of it (nil for an all-null page)
+	next  *prefetch   // the next page needed, decoding in the background
+}
+
+// holds says whether the cursor has page rows [off, off+k) decoded.
+func (c *colCursor) holds(pi int, off uint64, k int) bool {
+	return c.page == pi && c.arr != nil && off >= c.first && off+uint64(k) <= c.first+uint64(c.arr.Len())
 }
 
 // prefetch is one page decoded by a background goroutine: while the
@@ -187,8 +193,8 @@ func (s *Scanner) take(ctx context.Context, i, ci int, row uint64, n int) (arrow
 			return nil, corrupt(f.Name, "no page holds row %d", row)
 		}
 		pm := s.r.cols[ci].pages[pi]
-		off := int(row - starts[pi])
-		k := min(int(pm.length)-off, n)
+		off := row - starts[pi]
+		k := min(int(pm.length-off), n)
 		if k <= 0 {
 			return nil, corrupt(f.Name, "empty page %d", pi)
 		}
@@ -198,13 +204,14 @@ func (s *Scanner) take(ctx context.Context, i, ci int, row uint64, n int) (arrow
 			}
 			parts = append(parts, array.MakeArrayOfNull(s.opts.Allocator, f.Type, k))
 		} else {
-			if c.page != pi {
+			if !c.holds(pi, off, k) {
 				if c.arr != nil {
 					c.arr.Release()
 					c.arr, c.page = nil, -1
 				}
 				var a arrow.Array
 				var err error
+				first, sparse := uint64(0), false
 				if c.next != nil && c.next.page == pi {
 					a, err = c.next.wait()
 					c.next = nil
@@ -218,17 +225,24 @@ func (s *Scanner) take(ctx context.Context, i, ci int, row uint64, n int) (arrow
 						c.next.discard()
 						c.next = nil
 					}
-					a, err = s.decodeChecked(ctx, ci, pi)
+					if sparse = s.sparse(ci, pi, row); sparse {
+						// a few rows of the page: read only their chunks
+						// and read nothing ahead
+						a, first, err = s.r.decodeRows(ctx, ci, pi, off, off+uint64(k))
+					} else {
+						a, err = s.decodeChecked(ctx, ci, pi)
+					}
 				}
 				if err != nil {
 					return nil, err
 				}
-				c.arr, c.page = a, pi
-				if np, ok := s.nextPage(ci, pi); ok {
+				c.arr, c.page, c.first = a, pi, first
+				if np, ok := s.nextPage(ci, pi); ok && !sparse {
 					c.next = s.startPrefetch(ctx, ci, np)
 				}
 			}
-			parts = append(parts, array.NewSlice(c.arr, int64(off), int64(off+k)))
+			at := int64(off - c.first)
+			parts = append(parts, array.NewSlice(c.arr, at, at+int64(k)))
 		}
 		row += uint64(k)
 		n -= k
@@ -242,6 +256,32 @@ func (s *Scanner) take(ctx context.Context, i, ci int, row uint64, n int) (arrow
 		return nil, corrupt(f.Name, "concatenate: %v", err)
 	}
 	return a, nil
+}
+
+// sparse says whether page pi of column ci is better read sparsely
+// (decodeRows) for what the scan still wants of it, from row on: at most
+// 1/sparseRatio of the page's rows in at most sparseMaxRanges ranges
+// (each range is a read of its own: past a few, one read of the page
+// costs less on an object store), and a layout that allows it.
+func (s *Scanner) sparse(ci, pi int, row uint64) bool {
+	pm := s.r.cols[ci].pages[pi]
+	if s.r.sparseKind(ci, pm) == sparseNone {
+		return false
+	}
+	lo := s.r.pageStarts[ci][pi]
+	hi := lo + pm.length
+	limit := pm.length / sparseRatio
+	want, ranges := uint64(0), 0
+	for ri := s.ri; ri < len(s.ranges) && s.ranges[ri].Start < hi; ri++ {
+		a, b := max(s.ranges[ri].Start, lo, row), min(s.ranges[ri].End, hi)
+		if a < b {
+			want += b - a
+			if ranges++; want > limit || ranges > sparseMaxRanges {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // decodeChecked decodes page pi of column ci and checks its length.

@@ -1,0 +1,295 @@
+package file
+
+import (
+	"context"
+	"encoding/binary"
+	"sort"
+	"sync"
+	"sync/atomic"
+
+	"github.com/apache/arrow-go/v18/arrow"
+)
+
+// Sparse reads. A take that wants a few rows of a page (a point lookup
+// by row address) would otherwise fetch and decode the whole page —
+// megabytes for one value. decodeRows reads only what holds the wanted
+// rows instead:
+//
+//   - mini-block pages (no repetition index): the chunk table (page
+//     buffer 0, cached per page) gives every chunk's byte range and value
+//     count, so only the chunks holding the rows are fetched (one range
+//     read) and decoded, through the same decoders as a whole page (the
+//     chunks are presented as a page of their own: a sub-table of the
+//     chunk table and the chunks' bytes); a dictionary page adds its
+//     dictionary buffer (cached per page too);
+//   - full-zip pages of fixed-width values: every row has the same
+//     stride, so row i starts at i·stride;
+//   - full-zip pages of variable values: the repetition index (page
+//     buffer 1, rows+1 u64 byte positions) gives the rows' byte range.
+//
+// Everything else decodes the whole page: list pages (a row's items may
+// span chunks, and rows are located through the repetition index, which
+// this path does not read), full-zip pages with repetition levels or
+// without a repetition index of the expected size, and layouts the
+// whole-page decoder would refuse anyway (it then reports the error).
+// All-null pages are never decoded at all (see Scanner.take).
+
+// sparseRatio: a page is read sparsely when the scan wants at most
+// 1/sparseRatio of its rows.
+const sparseRatio = 16
+
+// sparseMaxRanges: a page is read sparsely only for at most this many
+// separate row ranges.
+const sparseMaxRanges = 8
+
+// How a page can be read sparsely.
+const (
+	sparseNone = iota
+	sparseMiniBlock
+	sparseFullZipFixed
+	sparseFullZipVariable
+)
+
+// sparseKind says whether (and how) page pm of column ci can be read
+// sparsely.
+func (r *Reader) sparseKind(ci int, pm pageMeta) int {
+	p, pl := r.phys[ci], pm.layout
+	if p.kind == physList || pm.length == 0 || pm.length > maxPageItems {
+		return sparseNone
+	}
+	switch pl.kind {
+	case layoutMiniBlock:
+		if pl.rep != nil || pl.repIndexDepth != 0 || len(pm.buffers) < 2 || pl.numItems != pm.length {
+			return sparseNone
+		}
+		if pl.dictionary != nil && len(pm.buffers) < 3 {
+			return sparseNone
+		}
+		if pl.chunkWordBytes != 2 && pl.chunkWordBytes != 4 {
+			return sparseNone
+		}
+		return sparseMiniBlock
+	case layoutFullZip:
+		if pl.bitsRep != 0 || len(pm.buffers) < 1 || pl.numItems != pm.length {
+			return sparseNone
+		}
+		cw, ok := controlWordBytes(pl.bitsDef)
+		if !ok {
+			return sparseNone
+		}
+		switch {
+		case p.kind == physVariable && pl.bitsPerOffst != 0:
+			if len(pm.buffers) >= 2 && pm.buffers[1].size/8 == pm.length+1 && pm.buffers[1].size%8 == 0 {
+				return sparseFullZipVariable
+			}
+		case (p.kind == physFixed || p.kind == physFSL) && pl.bitsPerValue != 0 && pl.bitsPerValue%8 == 0:
+			stride := uint64(cw) + pl.bitsPerValue/8
+			if pm.buffers[0].size/stride >= pm.length {
+				return sparseFullZipFixed
+			}
+		}
+	}
+	return sparseNone
+}
+
+// controlWordBytes is the width of a full-zip control word for def
+// levels of the given bit width (no repetition levels).
+func controlWordBytes(bitsDef uint64) (int, bool) {
+	switch {
+	case bitsDef == 0:
+		return 0, true
+	case bitsDef <= 8:
+		return 1, true
+	case bitsDef <= 16:
+		return 2, true
+	case bitsDef <= 32:
+		return 4, true
+	}
+	return 0, false
+}
+
+// decodeRows decodes at least rows [lo, hi) (page-relative, lo < hi ≤
+// page length) of page pi of column ci, reading only the parts of the
+// page that hold them when the page's layout allows (see sparseKind;
+// else the whole page). It returns the array and the page row of its
+// first element.
+func (r *Reader) decodeRows(ctx context.Context, ci, pi int, lo, hi uint64) (arrow.Array, uint64, error) {
+	pm := r.cols[ci].pages[pi]
+	f := r.schema.Field(ci)
+	if lo >= hi || hi > pm.length {
+		return nil, 0, corrupt(f.Name, "rows %d..%d of a page of %d", lo, hi, pm.length)
+	}
+	pl := pm.layout
+	var bufs [][]byte
+	var first, n uint64
+	switch r.sparseKind(ci, pm) {
+	case sparseMiniBlock:
+		aux, err := r.pageAux(ctx, ci, pi)
+		if err != nil {
+			return nil, 0, err
+		}
+		rows := aux.firstRow
+		// chunks a..b hold rows lo..hi-1
+		a := sort.Search(len(aux.chunks), func(i int) bool { return rows[i+1] > lo })
+		b := sort.Search(len(aux.chunks), func(i int) bool { return rows[i+1] >= hi })
+		if a >= len(aux.chunks) || b >= len(aux.chunks) {
+			return nil, 0, corrupt(f.Name, "no chunk holds rows %d..%d", lo, hi)
+		}
+		ca, cb := aux.chunks[a], aux.chunks[b]
+		data, err := r.src.readAt(ctx, pm.buffers[1].pos+uint64(ca.off), uint64(cb.off+cb.size-ca.off))
+		if err != nil {
+			return nil, 0, err
+		}
+		wb := pl.chunkWordBytes
+		bufs = [][]byte{aux.table[a*wb : (b+1)*wb], data}
+		if pl.dictionary != nil {
+			bufs = append(bufs, aux.dict)
+		}
+		first, n = rows[a], rows[b+1]-rows[a]
+	case sparseFullZipFixed:
+		cw, _ := controlWordBytes(pl.bitsDef)
+		stride := uint64(cw) + pl.bitsPerValue/8
+		data, err := r.src.readAt(ctx, pm.buffers[0].pos+lo*stride, (hi-lo)*stride)
+		if err != nil {
+			return nil, 0, err
+		}
+		bufs, first, n = [][]byte{data}, lo, hi-lo
+	case sparseFullZipVariable:
+		idx, err := r.src.readAt(ctx, pm.buffers[1].pos+8*lo, 8*(hi-lo+1))
+		if err != nil {
+			return nil, 0, err
+		}
+		p0, p1 := binary.LittleEndian.Uint64(idx), binary.LittleEndian.Uint64(idx[8*(hi-lo):])
+		if p0 > p1 || p1 > pm.buffers[0].size {
+			return nil, 0, corrupt(f.Name, "full-zip repetition index positions %d..%d in a %d-byte buffer", p0, p1, pm.buffers[0].size)
+		}
+		data, err := r.src.readAt(ctx, pm.buffers[0].pos+p0, p1-p0)
+		if err != nil {
+			return nil, 0, err
+		}
+		bufs, first, n = [][]byte{data}, lo, hi-lo
+	default:
+		a, err := r.decodePage(ctx, ci, pm)
+		if err != nil {
+			return nil, 0, err
+		}
+		if uint64(a.Len()) != pm.length {
+			a.Release()
+			return nil, 0, corrupt(f.Name, "page %d decodes to %d rows, metadata says %d", pi, a.Len(), pm.length)
+		}
+		return a, 0, nil
+	}
+	sub := *pl
+	sub.numItems = n
+	a, err := r.decodeBuffers(ci, &sub, n, bufs)
+	if err != nil {
+		return nil, 0, err
+	}
+	if uint64(a.Len()) != n {
+		a.Release()
+		return nil, 0, corrupt(f.Name, "rows %d..%d of page %d decode to %d rows", first, first+n, pi, a.Len())
+	}
+	return a, first, nil
+}
+
+// pageAux is what a sparse read of a mini-block page needs besides the
+// chunks themselves: the chunk table and, for a dictionary page, the
+// dictionary buffer. Read once per page and cached by the Reader.
+type pageAux struct {
+	table  []byte      // page buffer 0
+	chunks []chunkInfo // the parsed table (offsets within page buffer 1)
+	// firstRow[i] is the page row of chunk i's first value;
+	// firstRow[len(chunks)] is the page's row count.
+	firstRow []uint64
+	dict     []byte // page buffer 2 of a dictionary page
+}
+
+func (a *pageAux) bytes() int64 {
+	return int64(len(a.table) + len(a.dict) + 24*len(a.chunks) + 8*len(a.firstRow) + 128)
+}
+
+// auxCache holds a Reader's pageAux entries, bounded in bytes: entries
+// that would pass the bound are read again on every use instead. Readers
+// shared through OpenCached count against one process-wide bound.
+type auxCache struct {
+	mu     sync.Mutex
+	pages  map[[2]int]*pageAux
+	used   int64         // this reader's bytes
+	shared *atomic.Int64 // the bound's counter when shared, nil for own
+	limit  int64
+	closed bool // evicted from the shared cache: adds nothing more
+}
+
+// auxCacheBytes bounds a Reader's own aux cache (Open, OpenBytes).
+const auxCacheBytes = 4 << 20
+
+func newAuxCache() *auxCache { return &auxCache{limit: auxCacheBytes} }
+
+func (c *auxCache) get(k [2]int) *pageAux {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.pages[k]
+}
+
+func (c *auxCache) put(k [2]int, a *pageAux) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed || c.pages[k] != nil {
+		return
+	}
+	n := a.bytes()
+	if c.shared != nil {
+		if c.shared.Add(n) > c.limit {
+			c.shared.Add(-n)
+			return
+		}
+	} else if c.used+n > c.limit {
+		return
+	}
+	if c.pages == nil {
+		c.pages = map[[2]int]*pageAux{}
+	}
+	c.pages[k] = a
+	c.used += n
+}
+
+// release drops every entry and returns their bytes to the shared bound.
+func (c *auxCache) release() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.closed = true
+	if c.shared != nil {
+		c.shared.Add(-c.used)
+	}
+	c.pages, c.used = nil, 0
+}
+
+// pageAux returns page pi of column ci's chunk table (and dictionary),
+// from the cache or read now.
+func (r *Reader) pageAux(ctx context.Context, ci, pi int) (*pageAux, error) {
+	k := [2]int{ci, pi}
+	if a := r.aux.get(k); a != nil {
+		return a, nil
+	}
+	pm := r.cols[ci].pages[pi]
+	col := r.schema.Field(ci).Name
+	table, err := r.src.readAt(ctx, pm.buffers[0].pos, pm.buffers[0].size)
+	if err != nil {
+		return nil, err
+	}
+	chunks, err := parseChunkTable(col, table, pm.layout.chunkWordBytes, int(min(pm.buffers[1].size, 1<<62)), pm.length)
+	if err != nil {
+		return nil, err
+	}
+	a := &pageAux{table: table, chunks: chunks, firstRow: make([]uint64, len(chunks)+1)}
+	for i, c := range chunks {
+		a.firstRow[i+1] = a.firstRow[i] + uint64(c.values)
+	}
+	if pm.layout.dictionary != nil {
+		if a.dict, err = r.src.readAt(ctx, pm.buffers[2].pos, pm.buffers[2].size); err != nil {
+			return nil, err
+		}
+	}
+	r.aux.put(k, a)
+	return a, nil
+}
