@@ -95,6 +95,11 @@ var (
 	registry   = map[string]*Gates{}
 )
 
+// NewGates returns a gate manager shared with no other handle: what a
+// handle in another process has (tests simulating several processes in
+// one).
+func NewGates() *Gates { return &Gates{m: map[gateID]*gate{}} }
+
 // GatesFor returns the manager shared by every handle of the same root
 // (keyed by graph id) in this process.
 func GatesFor(graphID string) *Gates {

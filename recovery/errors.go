@@ -48,3 +48,12 @@ func IsUnknownVersion(err error) bool {
 	var e *SidecarError
 	return errors.As(err, &e) && e.Kind == SidecarUnknownVersion
 }
+
+// ErrLeaseLost: the owner's lease ran out before it could confirm its
+// effects; a recoverer in another process may already have fenced the
+// operation, so the owner writes nothing more to its sidecar (the write
+// fails into recovery).
+var ErrLeaseLost = errors.New("recovery: the operation's owner lease ran out")
+
+// IsLeaseLost reports a write whose owner lease ran out.
+func IsLeaseLost(err error) bool { return errors.Is(err, ErrLeaseLost) }

@@ -171,6 +171,15 @@ func (m *Manager) Confirm(ctx context.Context, pw *protocol.PreparedWrite) error
 	if l := m.leaseOf(pw.OperationID); l != nil {
 		l.mu.Lock()
 		defer l.mu.Unlock()
+		if !m.opts.Now().Before(l.expiry) {
+			// Same rule as the renewer: past its lease the owner may
+			// have been judged expired, and a recoverer may have read
+			// the Armed sidecar and be rolling it back; confirming now
+			// could make a sibling recoverer roll the intent forward
+			// instead (two directions for one intent).
+			l.stopped = true
+			return fmt.Errorf("%w: operation %s, lease ended %s", ErrLeaseLost, pw.OperationID, l.expiry.Format(time.RFC3339Nano))
+		}
 		if err := m.store.Put(ctx, Key(pw.OperationID), b); err != nil {
 			return err
 		}

@@ -134,6 +134,15 @@ func (m *Manager) resolve(ctx context.Context, sc *Sidecar) (Report, error) {
 		cls[i], heads[i] = c, h
 		rep.Classes[e.Table.String()] = c
 		if c == Foreign || c == Violation {
+			// a sibling recoverer may have resolved the intent since we
+			// read it, and writers moved on: that is no refusal
+			if o, oerr := m.outcome(ctx, sc); oerr == nil && (o.commit || o.rollback) {
+				rep.Decision = Converged
+				if o.rollback {
+					rep.Decision = AlreadyRolled
+				}
+				return m.finish(ctx, sc, rep)
+			}
 			rep.Decision = Refused
 			rep.Detail = fmt.Sprintf("table %s: %s (HEAD %d, expected %d); not adopted, not rolled back", e.Table, c, h, e.ExpectedVersion)
 			m.count(Refused, rep.Classes)
@@ -151,23 +160,22 @@ func (m *Manager) resolve(ctx context.Context, sc *Sidecar) (Report, error) {
 		allLanded = allLanded && landed
 	}
 	if sc.Phase == EffectsConfirmed && allLanded {
-		_, err := protocol.PublishDelta(ctx, m.root, sc.Write, 64, string(RolledForward))
-		if err == nil {
-			rep.Decision = RolledForward
-			return m.finish(ctx, sc, rep)
+		done, err := m.rollForward(ctx, sc, &rep)
+		if err != nil {
+			return rep, err
 		}
-		if !protocol.IsReadSetChanged(err) {
-			return rep, m.required(sc, err, "roll-forward publish failed")
-		}
-		// A read-set member changed: the confirmed delta is no longer
-		// valid. Someone may have published our exact goal (convergence);
-		// otherwise compensate.
-		if pub, _, perr := m.published(ctx, sc); perr == nil && pub {
-			rep.Decision = Converged
+		if done {
 			return m.finish(ctx, sc, rep)
 		}
 	}
-	if err := m.rollback(ctx, sc, cls, heads, lv == OwnerExpired); err != nil {
+	if err := m.rollback(ctx, sc, cls, heads); err != nil {
+		// another recoverer of this intent (another process) may have
+		// rolled it back meanwhile (its restores and ours are the same
+		// and adopt each other's; a lost race ends here)
+		if o, oerr := m.outcome(ctx, sc); oerr == nil && o.rollback {
+			rep.Decision = AlreadyRolled
+			return m.finish(ctx, sc, rep)
+		}
 		return rep, m.required(sc, err, "rollback failed")
 	}
 	rep.Decision = RolledBackDec
@@ -175,6 +183,41 @@ func (m *Manager) resolve(ctx context.Context, sc *Sidecar) (Report, error) {
 		rep.Decision = EmptyIntentDone
 	}
 	return m.finish(ctx, sc, rep)
+}
+
+// rollForward publishes the intent's exact confirmed delta. done=false
+// means a read-set member really changed (not merely a sibling
+// recoverer's fence of this intent): the caller compensates instead.
+func (m *Manager) rollForward(ctx context.Context, sc *Sidecar, rep *Report) (done bool, err error) {
+	for try := 0; try < 8; try++ {
+		_, err := protocol.PublishDelta(ctx, m.root, sc.Write, 64, string(RolledForward))
+		if err == nil {
+			rep.Decision = RolledForward
+			return true, nil
+		}
+		if !protocol.IsReadSetChanged(err) {
+			return false, m.required(sc, err, "roll-forward publish failed")
+		}
+		// A read-set member changed. Someone may have published our
+		// exact goal (convergence); a sibling recoverer may have fenced
+		// this intent (adopt its epochs and retry); otherwise the
+		// confirmed delta is no longer valid: compensate.
+		h, herr := m.outcome(ctx, sc)
+		if herr != nil {
+			return false, m.required(sc, herr, "cannot read the manifest")
+		}
+		switch {
+		case h.commit:
+			rep.Decision = Converged
+			return true, nil
+		case h.rollback:
+			rep.Decision = AlreadyRolled
+			return true, nil
+		case !adoptFence(sc, h.fence):
+			return false, nil
+		}
+	}
+	return false, m.required(sc, nil, "roll-forward kept losing its arbitration to fences")
 }
 
 func allNoMovement(cls []Class) bool {
@@ -212,9 +255,25 @@ func (m *Manager) required(sc *Sidecar, cause error, why string) error {
 // commit id is on the branch since its base version (exact identity,
 // never version arithmetic).
 func (m *Manager) published(ctx context.Context, sc *Sidecar) (commit, rollback bool, err error) {
+	h, err := m.outcome(ctx, sc)
+	return h.commit, h.rollback, err
+}
+
+// intentHistory is what the branch records about one intent since its
+// base: its commit, its rollback commit, and the newest fence commit a
+// recoverer published for it (nil if none).
+type intentHistory struct {
+	commit, rollback bool
+	fence            *graph.Snapshot
+}
+
+// outcome walks the branch from its head down to the intent's base
+// version and reports the intent's own commits, by exact identity.
+func (m *Manager) outcome(ctx context.Context, sc *Sidecar) (intentHistory, error) {
+	var h intentHistory
 	head, err := m.root.Head(ctx, sc.Branch)
 	if err != nil {
-		return false, false, err
+		return h, err
 	}
 	for v := head.Version; v > sc.Write.Base.ManifestVersion; v-- {
 		sn := head
@@ -226,17 +285,55 @@ func (m *Manager) published(ctx context.Context, sc *Sidecar) (commit, rollback 
 					// this intent armed, are pruned — never its commit
 					continue
 				}
-				return false, false, err
+				return h, err
 			}
 		}
-		switch sn.Commit.ID {
-		case sc.Write.Lineage.CommitID:
-			return true, false, nil
-		case sc.Write.Lineage.RollbackCommitID:
-			return false, true, nil
+		switch {
+		case sn.Commit.ID == sc.Write.Lineage.CommitID:
+			h.commit = true
+			return h, nil
+		case sn.Commit.ID == sc.Write.Lineage.RollbackCommitID:
+			h.rollback = true
+			return h, nil
+		case h.fence == nil && sn.Commit.Recovery == fenceRecovery && sn.Commit.OperationID == sc.OperationID:
+			h.fence = sn
 		}
 	}
-	return false, false, nil
+	return h, nil
+}
+
+// fenceRecovery is the Recovery mark of a fence commit.
+const fenceRecovery = "fence"
+
+// adoptFence makes sc's read set carry the epochs the newest fence of
+// this same intent published, and reports whether any member changed.
+// Why: several recoverers (processes) may resolve one intent at once and
+// judge its owner differently (its own process sees an abandoned
+// operation as gone, another sees a live pid whose lease was released as
+// expired and fences). A fence bumps the epochs so the old owner can
+// never publish; a recoverer rolling the intent forward acts for the
+// intent, not as its owner, so it must not lose its arbitration to a
+// sibling recoverer's fence — else it rolls back (restoring tables)
+// while the fencer rolls forward, and its restores stack on the
+// published versions as uncovered drift. Epochs are bumped only by
+// fences, and only a fence naming this operation is adopted.
+func adoptFence(sc *Sidecar, fence *graph.Snapshot) bool {
+	if fence == nil {
+		return false
+	}
+	changed := false
+	for j, mb := range sc.Write.ReadSet.Tables {
+		if !mb.Written || !mb.Present {
+			continue
+		}
+		te, ok := fence.State.Table(mb.Table)
+		if !ok || te.Epoch == mb.Epoch {
+			continue
+		}
+		sc.Write.ReadSet.Tables[j].Epoch = te.Epoch
+		changed = true
+	}
+	return changed
 }
 
 // classify finds where one effect stands, by exact transaction identity.
@@ -373,12 +470,23 @@ func dropFork(ctx context.Context, root *graph.Root, e protocol.Effect) error {
 	return nil
 }
 
-// rollback compensates: restore every table our transaction reached
-// (and, when the owner may still be alive, occupy the next slot of every
-// untouched table so its pending commit can never land), then publish the
-// restored HEADs so pin == HEAD. A created, unregistered dataset is left
-// as unreachable garbage (its location is never reused).
-func (m *Manager) rollback(ctx context.Context, sc *Sidecar, cls []Class, heads []uint64, fence bool) error {
+// rollback compensates: restore every table our transaction reached,
+// occupy the next slot of every untouched table (so a pending commit of
+// the owner can never land), then publish the restored HEADs so pin ==
+// HEAD. A created, unregistered dataset is left as unreachable garbage
+// (its location is never reused).
+//
+// The untouched tables are occupied whatever the owner's liveness: the
+// compensation must be the same for every recoverer of the intent.
+// Recoverers in several processes may resolve one intent at once and
+// judge its owner differently (its own process sees an abandoned
+// operation as gone; another process sees a live pid with a released
+// lease as expired). If only the fencer occupied the slots, its restore
+// could land after the other's rollback commit had already been
+// published without that table: a HEAD one past its pin that no intent
+// covers (adapters TestKillNineLoop; recovery
+// TestSiblingRecoverersAgreeOnRollback).
+func (m *Manager) rollback(ctx context.Context, sc *Sidecar, cls []Class, heads []uint64) error {
 	pins := map[graph.TableKey]uint64{}
 	allocated := false
 	for i, e := range sc.Write.Effects {
@@ -406,7 +514,7 @@ func (m *Manager) rollback(ctx context.Context, sc *Sidecar, cls []Class, heads 
 			}
 			pins[e.Table] = v
 		case NoMovement:
-			if fence && e.Kind == protocol.EffectStaged {
+			if e.Kind == protocol.EffectStaged {
 				v, err := restore(ctx, m.root, sc.OperationID, e, heads[i])
 				if err != nil {
 					return err
@@ -482,8 +590,18 @@ func (m *Manager) publishPins(ctx context.Context, sc *Sidecar, pins map[graph.T
 // owner's goal is found published first, that is convergence.
 func (m *Manager) fenceManifest(ctx context.Context, sc *Sidecar) (converged bool, err error) {
 	for i := 0; i < 64; i++ {
-		if pub, _, err := m.published(ctx, sc); err != nil || pub {
-			return pub, err
+		h, err := m.outcome(ctx, sc)
+		if err != nil || h.commit || h.rollback {
+			// converged, or another recoverer already rolled it back
+			// (the caller's classification then finds its restores)
+			return h.commit, err
+		}
+		if h.fence != nil {
+			// another recoverer fenced this intent: its fence already
+			// keeps the old owner from publishing; a second one would
+			// only invalidate that recoverer's arbitration
+			adoptFence(sc, h.fence)
+			return false, nil
 		}
 		head, err := m.root.Head(ctx, sc.Branch)
 		if err != nil {
@@ -504,7 +622,7 @@ func (m *Manager) fenceManifest(ctx context.Context, sc *Sidecar) (converged boo
 		}
 		cm := graph.Commit{ID: graph.NewID(), Parent: head.Commit.ID, Actor: "pggraph:recovery",
 			Message: "fence expired owner of operation " + sc.OperationID, Time: m.opts.Now().UTC(),
-			OperationID: sc.OperationID, WriterKind: string(sc.WriterKind), Recovery: "fence"}
+			OperationID: sc.OperationID, WriterKind: string(sc.WriterKind), Recovery: fenceRecovery}
 		if _, err := m.root.Publish(ctx, head, st, cm); err != nil {
 			if lance.IsConflict(err) {
 				continue
