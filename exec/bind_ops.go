@@ -269,7 +269,7 @@ func (b *binder) unknownPeers(op string, l, r Expr) (Expr, Expr, error) {
 		if op == "+" && rt.isTemporal() || op == "-" && rt.OID == OIDInterval {
 			t = TInterval
 		}
-		if op == "||" && !rt.IsArray() {
+		if op == "||" && !rt.IsArray() && rt.OID != OIDBytea && rt.OID != OIDJSONB {
 			t = TText
 		}
 		if rt.OID == OIDBpchar || rt.OID == OIDVarchar || rt.OID == OIDName {
@@ -284,11 +284,14 @@ func (b *binder) unknownPeers(op string, l, r Expr) (Expr, Expr, error) {
 		if (op == "-" && lt.isTemporal() && lt.OID != OIDDate) || op == "||" && lt.IsArray() {
 			t = lt
 		}
-		if op == "||" && !lt.IsArray() {
+		if op == "||" && !lt.IsArray() && lt.OID != OIDBytea && lt.OID != OIDJSONB {
 			t = TText
 		}
 		if isRegexOp(op) || op == "~~" || op == "!~~" || op == "~~*" || op == "!~~*" {
 			t = TText
+			if lt.OID == OIDBytea && (op == "~~" || op == "!~~") {
+				t = TBytea
+			}
 		}
 		if (op == "->" || op == "->>" || op == "#>" || op == "#>>" || op == "?" || op == "-") && (lt.OID == OIDJSON || lt.OID == OIDJSONB) {
 			return l, r, nil
@@ -310,6 +313,37 @@ func opNotExist(op string, l, r Type) error {
 		Hint: "No operator matches the given name and argument types. You might need to add explicit type casts."}
 }
 
+func unaryOpNotExist(op string, r Type) error {
+	return &Error{Code: CodeUndefinedFunction, Message: "operator does not exist: " + op + " " + r.String(),
+		Hint: "No operator matches the given name and argument types. You might need to add explicit type casts."}
+}
+
+// opNotUnique is PostgreSQL's answer when untyped literals leave several
+// candidate operators ('1' + '1', -'1').
+func opNotUnique(sig string) error {
+	return &Error{Code: CodeAmbiguousFunction, Message: "operator is not unique: " + sig,
+		Hint: "Could not choose a best candidate operator. You might need to add explicit type casts."}
+}
+
+// ambiguousUnknownBinary lists PostgreSQL 15's binary operators that have
+// several candidates and none preferred when both operands are untyped
+// literals ('1' + '1' is 42725, not integer addition); the other operator
+// names resolve such literals as text (=, ||, ~~, ...) or one type (^, ?).
+var ambiguousUnknownBinary = setOf("#", "##", "#>", "#>>", "%", "&", "&&", "&<", "&<|", "&>", "*", "+", "-",
+	"->", "->>", "-|-", "/", "<->", "<<", "<<|", "<@", "<^", ">>", ">^", "?#", "?-|", "?|", "?||", "@>",
+	"@@@", "|", "|&>", "|>>", "~=")
+
+// ambiguousUnknownUnary is the prefix-operator counterpart (-'1').
+var ambiguousUnknownUnary = setOf("#", "-", "?-", "?|", "@-@", "@@", "~")
+
+func setOf(xs ...string) map[string]bool {
+	m := make(map[string]bool, len(xs))
+	for _, x := range xs {
+		m[x] = true
+	}
+	return m
+}
+
 // binaryOp resolves and binds l op r.
 func (b *binder) binaryOp(op string, l, r Expr) (Expr, error) {
 	if op == "!=" {
@@ -321,8 +355,28 @@ func (b *binder) binaryOp(op string, l, r Expr) (Expr, error) {
 	if (op == "?|" || op == "?&") && l.Type().OID == OIDJSONB {
 		return b.jsonbExistsAnyAll(op, l, r)
 	}
+	// errors name the operand types as written (unknown for literals)
+	lt0, rt0 := l.Type(), r.Type()
+	if lt0.OID == OIDUnknown && rt0.OID == OIDUnknown && ambiguousUnknownBinary[op] {
+		return nil, opNotUnique("unknown " + op + " unknown")
+	}
+	opNotExist := func(op string, _, _ Type) error { return opNotExist(op, lt0, rt0) }
+	l0, r0 := l, r
 	l, r, err := b.unknownPeers(op, l, r)
 	if err != nil {
+		if (lt0.OID == OIDUnknown) != (rt0.OID == OIDUnknown) {
+			// a literal that does not parse as the other side's type is
+			// only an error if the operator exists: PostgreSQL resolves
+			// the operator first (1 <-> 'b' is 42883, not 22P02)
+			if lt0.OID == OIDUnknown {
+				l0 = constNull(TUnknown)
+			} else {
+				r0 = constNull(TUnknown)
+			}
+			if _, perr := b.binaryOp(op, l0, r0); perr != nil && Code(perr) == CodeUndefinedFunction {
+				return nil, perr
+			}
+		}
 		return nil, err
 	}
 	lt, rt := l.Type(), r.Type()
@@ -414,6 +468,13 @@ func (b *binder) binaryOp(op string, l, r Expr) (Expr, error) {
 		if lt.OID == OIDJSONB && rt.OID == OIDJSONB {
 			return mk(TJSONB, jsonbConcatKernel, l, r), nil
 		}
+		if lt.OID == OIDBytea && rt.OID == OIDBytea {
+			return mk(TBytea, concatKernel, l, r), nil
+		}
+		if !lt.isString() && !rt.isString() {
+			// text || anynonarray needs a text operand
+			return nil, opNotExist(op, lt, rt)
+		}
 		l2, err := b.toText(l)
 		if err != nil {
 			return nil, err
@@ -424,6 +485,12 @@ func (b *binder) binaryOp(op string, l, r Expr) (Expr, error) {
 		}
 		return mk(TText, concatKernel, l2, r2), nil
 	case "~~", "!~~", "~~*", "!~~*":
+		if lt.OID == OIDBytea && rt.OID == OIDBytea && (op == "~~" || op == "!~~") {
+			return byteaLikeExpr(op, l, r), nil
+		}
+		if !likeOperand(lt) || !likeOperand(rt) {
+			return nil, opNotExist(op, lt, rt)
+		}
 		l2, err := b.toTextLike(l)
 		if err != nil {
 			return nil, err
@@ -434,6 +501,9 @@ func (b *binder) binaryOp(op string, l, r Expr) (Expr, error) {
 		}
 		return b.likeExpr(op, l2, r2)
 	case "~", "~*", "!~", "!~*":
+		if !likeOperand(lt) || !likeOperand(rt) {
+			return nil, opNotExist(op, lt, rt)
+		}
 		l2, err := b.toTextLike(l)
 		if err != nil {
 			return nil, err
@@ -457,8 +527,17 @@ func (b *binder) binaryOp(op string, l, r Expr) (Expr, error) {
 		if lt.IsArray() && rt.IsArray() {
 			return b.arrayContains(op, l, r)
 		}
+	case "^@", "~<~", "~<=~", "~>=~", "~>~":
+		if e, ok, err := b.textPatternOp(op, l, r); ok || err != nil {
+			return e, err
+		}
+	case "@@":
+		if lt.isString() && rt.isString() {
+			// text @@ text is full text search (to_tsvector @@ plainto_tsquery)
+			return nil, unsupported("text search operator @@ is not supported")
+		}
 	}
-	return nil, unsupported("operator %s is not supported for %s and %s", op, lt, rt)
+	return nil, opNotExist(op, lt, rt)
 }
 
 // comparableType picks the type both sides are compared as.
@@ -515,11 +594,16 @@ func (b *binder) toTextLike(e Expr) (Expr, error) {
 func (b *binder) unaryOp(op string, r Expr) (Expr, error) {
 	rt := r.Type()
 	if rt.OID == OIDUnknown {
+		if ambiguousUnknownUnary[op] {
+			return nil, opNotUnique(op + " unknown")
+		}
+		// the remaining numeric prefix operators resolve an untyped
+		// literal to the preferred type, double precision
 		var err error
-		if r, err = b.coerce(r, TNumeric, castImplicit, ""); err != nil {
+		if r, err = b.coerce(r, TFloat8, castImplicit, ""); err != nil {
 			return nil, err
 		}
-		rt = TNumeric
+		rt = TFloat8
 	}
 	switch op {
 	case "-":
@@ -547,12 +631,20 @@ func (b *binder) unaryOp(op string, r Expr) (Expr, error) {
 				return nil
 			}, strict: true}, nil
 		}
-	case "|/":
-		return b.funcByName("sqrt", []Expr{r})
+	case "|/", "||/":
+		if numericRank(rt) > 0 {
+			r2, err := b.coerce(r, TFloat8, castImplicit, "")
+			if err != nil {
+				return nil, err
+			}
+			return b.funcByName(map[string]string{"|/": "sqrt", "||/": "cbrt"}[op], []Expr{r2})
+		}
 	case "@":
-		return b.funcByName("abs", []Expr{r})
+		if numericRank(rt) > 0 {
+			return b.funcByName("abs", []Expr{r})
+		}
 	}
-	return nil, &Error{Code: CodeUndefinedFunction, Message: "operator does not exist: " + op + " " + rt.String()}
+	return nil, unaryOpNotExist(op, rt)
 }
 
 func negKernelConst(c *constExpr, t Type) (Expr, error) {
@@ -611,7 +703,9 @@ func (b *binder) temporalArith(op string, l, r Expr) (Expr, bool, error) {
 			}
 			return nil
 		}, l2, r)
-	case lt.OID == OIDInterval && (rt.OID == OIDDate || rt.OID == OIDTimestamp || rt.OID == OIDTimestamptz) && op == "+":
+	case lt.OID == OIDInterval && (rt.OID == OIDDate || rt.OID == OIDTimestamp || rt.OID == OIDTimestamptz || rt.OID == OIDTime) && op == "+",
+		lt.OID == OIDTime && rt.OID == OIDDate && op == "+":
+		// the commuted forms: interval + time, time + date
 		return b.temporalArith(op, r, l)
 	case lt.OID == OIDTime && rt.OID == OIDInterval && (op == "+" || op == "-"):
 		return mk(TTime, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {

@@ -27,7 +27,7 @@ func init() {
 				sb.WriteString(enc)
 				out.S[i] = sb.String()
 			case "escape":
-				return unsupported("encode(..., 'escape') is not supported")
+				out.S[i] = encodeByteaEscape(a[0].S[i])
 			default:
 				return errf(CodeInvalidParameterValue, "unrecognized encoding: \"%s\"", a[1].S[i])
 			}
@@ -39,11 +39,11 @@ func init() {
 			s := a[0].S[i]
 			switch strings.ToLower(a[1].S[i]) {
 			case "hex":
-				b, err := hex.DecodeString(strings.Join(strings.Fields(s), ""))
+				b, err := decodeHexPG(s)
 				if err != nil {
-					return errf(CodeInvalidParameterValue, "invalid hexadecimal data")
+					return err
 				}
-				out.S[i] = string(b)
+				out.S[i] = b
 			case "base64":
 				b, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(s), ""))
 				if err != nil {
@@ -51,7 +51,11 @@ func init() {
 				}
 				out.S[i] = string(b)
 			case "escape":
-				return unsupported("decode(..., 'escape') is not supported")
+				b, err := parseByteaEscape(s)
+				if err != nil {
+					return err
+				}
+				out.S[i] = b
 			default:
 				return errf(CodeInvalidParameterValue, "unrecognized encoding: \"%s\"", a[1].S[i])
 			}

@@ -185,7 +185,16 @@
 //     !~* (RE2 syntax: back-references or look-around fail with 2201B);
 //     || for text, arrays and jsonb; -> ->> #> #>> ? ?| ?& @> <@ - #- on
 //     json/jsonb (jsonb - text|text[]|int);
-//     @> <@ && on arrays; date/time/interval arithmetic; AT TIME ZONE.
+//     @> <@ && on arrays; date/time/interval arithmetic; AT TIME ZONE;
+//     ^@ and the pattern comparisons ~<~ ~<=~ ~>=~ ~>~; bytea || and
+//     LIKE; prefix |/ ||/ @ ~ - + (ops_pattern.go). Operator resolution
+//     answers as PostgreSQL: no such operator for the operand types is
+//     42883 (with its HINT), untyped literals with several candidate
+//     operators ('1' + '1', -'1') are 42725 (bind_ops.go).
+//   - jsonb compares by value in PostgreSQL's order (numbers
+//     numerically, object > array > boolean > number > string > null,
+//     sizes first); equality, ordering and hashing agree
+//     (jsonb_order.go).
 //   - Row comparisons (a, b) op (c, d) for = <> < <= > >= (keyset
 //     pagination with $n), row IN lists and subqueries, row IS [NOT]
 //     NULL and IS [NOT] DISTINCT FROM, with PostgreSQL's NULL rules;
@@ -203,7 +212,7 @@
 //     concat_ws, format (%[n$][-][width|*|*n$] with s I L), quote_ident, quote_literal,
 //     quote_nullable, md5, ascii, chr, to_hex, regexp_replace,
 //     regexp_match, regexp_split_to_array, string_to_array (with null string),
-//     array_to_string, array_remove, encode/decode (hex, base64), sha256; abs, round, trunc, ceil, ceiling,
+//     array_to_string, array_remove, encode/decode (hex, base64, escape), sha256; abs, round, trunc, ceil, ceiling,
 //     floor, sign, sqrt, cbrt, exp, ln, log, log10, power, pow, mod, div,
 //     pi, degrees, radians, sin, cos, tan, asin, acos, atan, atan2, gcd,
 //     random, gen_random_uuid, num_nulls, num_nonnulls, lcm, factorial,
@@ -281,7 +290,7 @@
 // percentile_cont/percentile_disc/mode (hypothetical-set: rank(x) WITHIN GROUP, ...);
 // DISTINCT or ORDER BY inside window aggregates (PostgreSQL answers 0A000 too);
 // multidimensional arrays and array slices; collations other than "C";
-// bit-string literals; ORDER BY ... USING; TABLESAMPLE; ROWS FROM and
+// bit-string literals; text search (text @@ text, tsvector); ORDER BY ... USING; TABLESAMPLE; ROWS FROM and
 // column definition lists; other set-returning functions (pg_get_keywords, ...); (rec).* and field
 // selection on records of unknown shape and json(b)_each[_text] in the
 // select list; SRFs in the

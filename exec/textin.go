@@ -1,12 +1,12 @@
 package exec
 
 import (
-	"encoding/hex"
 	"math"
 	"strconv"
 	"strings"
 	"time"
 	_ "time/tzdata" // TimeZone names must resolve without the host's zoneinfo
+	"unicode/utf8"
 
 	"github.com/google/uuid"
 )
@@ -621,20 +621,76 @@ func parseInterval(s string) (Interval, error) {
 	return iv, nil
 }
 
+// decodeHexPG decodes hex digit pairs as PostgreSQL's hex_decode does:
+// whitespace is allowed only between pairs, and errors are 22023.
+func decodeHexPG(s string) (string, error) {
+	out := make([]byte, 0, len(s)/2)
+	val := func(c byte) (byte, bool) {
+		switch {
+		case c >= '0' && c <= '9':
+			return c - '0', true
+		case c >= 'a' && c <= 'f':
+			return c - 'a' + 10, true
+		case c >= 'A' && c <= 'F':
+			return c - 'A' + 10, true
+		}
+		return 0, false
+	}
+	bad := func(i int) error {
+		_, w := utf8.DecodeRuneInString(s[i:])
+		return errf(CodeInvalidParameterValue, "invalid hexadecimal digit: \"%s\"", s[i:i+w])
+	}
+	for i := 0; i < len(s); {
+		if c := s[i]; c == ' ' || c == '\n' || c == '\t' || c == '\r' {
+			i++
+			continue
+		}
+		hi, ok := val(s[i])
+		if !ok {
+			return "", bad(i)
+		}
+		if i+1 >= len(s) {
+			return "", errf(CodeInvalidParameterValue, "invalid hexadecimal data: odd number of digits")
+		}
+		lo, ok := val(s[i+1])
+		if !ok {
+			return "", bad(i + 1)
+		}
+		out = append(out, hi<<4|lo)
+		i += 2
+	}
+	return string(out), nil
+}
+
 func parseBytea(s string) (string, error) {
 	if strings.HasPrefix(s, `\x`) {
-		h := strings.Map(func(r rune) rune {
-			if r == ' ' || r == '\n' || r == '\t' {
-				return -1
-			}
-			return r
-		}, s[2:])
-		b, err := hex.DecodeString(h)
-		if err != nil {
-			return "", errf(CodeInvalidTextRepr, "invalid hexadecimal data: odd number of digits")
-		}
-		return string(b), nil
+		return decodeHexPG(s[2:])
 	}
+	return parseByteaEscape(s)
+}
+
+// encodeByteaEscape is encode(b, 'escape'): NUL and high-bit bytes as
+// \ooo, a backslash doubled.
+func encodeByteaEscape(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == 0 || c >= 0x80:
+			b.WriteByte('\\')
+			b.WriteByte('0' + c>>6)
+			b.WriteByte('0' + c>>3&7)
+			b.WriteByte('0' + c&7)
+		case c == '\\':
+			b.WriteString(`\\`)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// parseByteaEscape reads bytea's escape format (also decode(s, 'escape')).
+func parseByteaEscape(s string) (string, error) {
 	var out []byte
 	for i := 0; i < len(s); i++ {
 		if s[i] != '\\' {

@@ -1,0 +1,56 @@
+-- Operator resolution: a missing operator is 42883 (not 0A000), untyped
+-- literals with several candidate operators are 42725, and the string
+-- operators PostgreSQL has for the supported types exist here too.
+SELECT 1 <-> 2;
+SELECT 'a'::text <-> 'b'::text;
+SELECT 1 <-> 'b';
+SELECT 'a' <-> 'b';
+SELECT 'a' <<<< 'b';
+SELECT '1' + '1';
+SELECT '1' * '2';
+SELECT 'a' && 'b';
+SELECT 'a' # 'b';
+SELECT '1' / '2';
+SELECT 'a' -> 'b';
+SELECT 'a' @> 'b';
+SELECT -'1';
+SELECT ~'1';
+SELECT + '1', pg_typeof(+ '1');
+SELECT @ '-1', pg_typeof(@ '-1');
+SELECT |/ '16', pg_typeof(||/ '8');
+SELECT |/ 16, @ -3.5, ||/ -8, ||/ 0::int2, pg_typeof(@ -3.5);
+SELECT - 'a'::text;
+SELECT @ 'a'::text;
+SELECT ~ 1.5;
+SELECT !! 1;
+SELECT 1 !! 2;
+SELECT 1 ~~ 2;
+SELECT 'a'::text ~~ 1;
+SELECT 1 ~ 'a';
+SELECT 1 || 2;
+SELECT true || false;
+SELECT '{}'::json || 1;
+SELECT true + 1;
+SELECT 'a'::text - 1;
+SELECT 1 @> 2;
+SELECT 1 -> 2;
+SELECT '1'::json -> 1.5;
+SELECT ARRAY[1] - 1;
+SELECT 1.5::float8 % 2;
+SELECT 1.5 # 2;
+SELECT 'a'::text ^@ 'a', 'abc' ^@ 'ab', 'ab'::varchar ^@ 'a', 'ab'::name ^@ 'b', 'a'::"char" ^@ 'a';
+SELECT 'a'::text ~<~ 'b', 'b' ~<=~ 'b', 'B' ~>=~ 'a', 'é' ~>~ 'z', 'a  '::char(3) ~<~ 'a'::char(1), 'a '::char(2) ~<=~ 'a'::char(2);
+SELECT 'ab'::varchar ~>~ 'a'::char(2), 'ab'::name ~<~ 'b', 'a'::"char" ~<~ 'b';
+SELECT x FROM (VALUES ('b'), ('a'), ('ab')) v(x) WHERE x ~>=~ 'ab' ORDER BY x;
+SELECT '\x41'::bytea ~~ 'A', '\x4142'::bytea ~~ '_B'::bytea, '\xff00'::bytea LIKE '\xff25'::bytea, '\xff00e9'::bytea LIKE '\xff5f5f'::bytea, '\x41'::bytea NOT LIKE 'a';
+SELECT '\x41'::bytea ~~* 'a'::bytea;
+SELECT '\x01'::bytea || '\x02'::bytea, '\x01'::bytea || '\x02', pg_typeof('\x01'::bytea || '\x02');
+SELECT '\x01'::bytea || 'x'::text, 5 || 'a'::varchar, 'a'::"char" || 1, '{}'::json || 'a';
+SELECT '{"a":1}'::jsonb || '{"b":2}', pg_typeof('{"a":1}'::jsonb || '{"b":2}');
+SELECT '1 day'::interval + '10:00'::time, '10:00'::time + '2020-01-02'::date, '23:00'::time + '2 hours'::interval;
+-- unsupported
+SELECT 'ab'::text @@ 'ab'::text;
+SELECT 1 = 'a'::text;
+SELECT 1 < true;
+SELECT now() + 1;
+SELECT '2020-01-01'::date * 2;
