@@ -3,10 +3,14 @@ package file
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/pggraph/pggraph/objstore"
 )
 
 func benchSchema() *arrow.Schema {
@@ -73,5 +77,60 @@ func BenchmarkScan(b *testing.B) {
 		for _, rec := range recs {
 			rec.Release()
 		}
+	}
+}
+
+// BenchmarkTakeOneRow reads one row (id and a text value) of a
+// 1M-row file by row range through a store, as a point lookup does:
+// sparse reads only the row's chunks; whole-page decodes its pages.
+func BenchmarkTakeOneRow(b *testing.B) {
+	ctx := context.Background()
+	s := arrow.NewSchema([]arrow.Field{
+		{Name: "id", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "v", Type: arrow.BinaryTypes.String, Nullable: true},
+	}, nil)
+	const rows = 1 << 20
+	ib := array.NewInt64Builder(memory.DefaultAllocator)
+	sb := array.NewStringBuilder(memory.DefaultAllocator)
+	for i := 0; i < rows; i++ {
+		ib.Append(int64(i))
+		sb.Append(fmt.Sprintf("v%d", i))
+	}
+	ia, sa := ib.NewArray(), sb.NewArray()
+	file := writeOurs(b, s, WriterOptions{}, array.NewRecordBatch(s, []arrow.Array{ia, sa}, rows))
+	ia.Release()
+	sa.Release()
+	store := objstore.NewMem()
+	if err := store.Put(ctx, "f.lance", file); err != nil {
+		b.Fatal(err)
+	}
+	r, err := Open(ctx, store, "f.lance")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		ratio uint64
+	}{{"sparse", 16}, {"whole-page", 1 << 62}} {
+		b.Run(tc.name, func(b *testing.B) {
+			defer func(old uint64) { sparseRatio = old }(sparseRatio)
+			sparseRatio = tc.ratio
+			for i := 0; b.Loop(); i++ {
+				row := uint64(i*7919) % rows
+				sc, err := r.Scan(ScanOptions{Ranges: []RowRange{{row, row + 1}}})
+				if err != nil {
+					b.Fatal(err)
+				}
+				rec, err := sc.Next(ctx)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if rec.Column(0).(*array.Int64).Value(0) != int64(row) {
+					b.Fatal("wrong row")
+				}
+				rec.Release()
+				sc.Close()
+			}
+		})
 	}
 }

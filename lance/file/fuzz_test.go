@@ -47,6 +47,7 @@ func fuzzScan(t *testing.T, b []byte, viaStore bool) {
 		}
 		return
 	}
+	fuzzSparse(t, r)
 	// A tiny file may legitimately claim billions of all-null rows;
 	// scan a bounded prefix.
 	sc, err := r.Scan(ScanOptions{BatchRows: 1000})
@@ -66,5 +67,28 @@ func fuzzScan(t *testing.T, b []byte, viaStore bool) {
 			return
 		}
 		rec.Release()
+	}
+}
+
+// fuzzSparse reads the first and last row of (at most 50) pages of every
+// column sparsely: a typed error or rows, never a panic.
+func fuzzSparse(t *testing.T, r *Reader) {
+	ctx := context.Background()
+	for ci, cm := range r.cols {
+		for pi, pm := range cm.pages[:min(len(cm.pages), 50)] {
+			if pm.length == 0 || (pm.layout.kind == layoutAllNull && len(pm.layout.layers) <= 1) {
+				continue
+			}
+			for _, lo := range []uint64{0, pm.length - 1} {
+				a, _, err := r.decodeRows(ctx, ci, pi, lo, lo+1)
+				if err != nil {
+					if !IsCorrupt(err) && !IsUnsupported(err) {
+						t.Fatalf("untyped sparse read error: %v", err)
+					}
+					continue
+				}
+				a.Release()
+			}
+		}
 	}
 }

@@ -2,7 +2,6 @@ package file
 
 import (
 	"context"
-	"encoding/binary"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -25,7 +24,7 @@ import (
 //   - full-zip pages of fixed-width values: every row has the same
 //     stride, so row i starts at i·stride;
 //   - full-zip pages of variable values: the repetition index (page
-//     buffer 1, rows+1 u64 byte positions) gives the rows' byte range.
+//     buffer 1, rows+1 byte positions) gives the rows' byte range.
 //
 // Everything else decodes the whole page: list pages (a row's items may
 // span chunks, and rows are located through the repetition index, which
@@ -36,7 +35,7 @@ import (
 
 // sparseRatio: a page is read sparsely when the scan wants at most
 // 1/sparseRatio of its rows.
-const sparseRatio = 16
+var sparseRatio uint64 = 16 // a variable so benchmarks can compare with whole-page reads
 
 // sparseMaxRanges: a page is read sparsely only for at most this many
 // separate row ranges.
@@ -79,7 +78,7 @@ func (r *Reader) sparseKind(ci int, pm pageMeta) int {
 		}
 		switch {
 		case p.kind == physVariable && pl.bitsPerOffst != 0:
-			if len(pm.buffers) >= 2 && pm.buffers[1].size/8 == pm.length+1 && pm.buffers[1].size%8 == 0 {
+			if len(pm.buffers) >= 2 && repIndexWidth(pm) != 0 {
 				return sparseFullZipVariable
 			}
 		case (p.kind == physFixed || p.kind == physFSL) && pl.bitsPerValue != 0 && pl.bitsPerValue%8 == 0:
@@ -90,6 +89,22 @@ func (r *Reader) sparseKind(ci int, pm pageMeta) int {
 		}
 	}
 	return sparseNone
+}
+
+// repIndexWidth is the byte width of the entries of a full-zip page's
+// repetition index (page buffer 1): rows+1 byte positions into the
+// zipped data, u64 from our writer, the narrowest width that fits from
+// Lance (u32 seen) — or 0 when the buffer is no such index.
+func repIndexWidth(pm pageMeta) int {
+	n, size := pm.length+1, pm.buffers[1].size
+	if size%n != 0 {
+		return 0
+	}
+	switch w := size / n; w {
+	case 1, 2, 4, 8:
+		return int(w)
+	}
+	return 0
 }
 
 // controlWordBytes is the width of a full-zip control word for def
@@ -155,11 +170,12 @@ func (r *Reader) decodeRows(ctx context.Context, ci, pi int, lo, hi uint64) (arr
 		}
 		bufs, first, n = [][]byte{data}, lo, hi-lo
 	case sparseFullZipVariable:
-		idx, err := r.src.readAt(ctx, pm.buffers[1].pos+8*lo, 8*(hi-lo+1))
+		w := uint64(repIndexWidth(pm))
+		idx, err := r.src.readAt(ctx, pm.buffers[1].pos+w*lo, w*(hi-lo+1))
 		if err != nil {
 			return nil, 0, err
 		}
-		p0, p1 := binary.LittleEndian.Uint64(idx), binary.LittleEndian.Uint64(idx[8*(hi-lo):])
+		p0, p1 := readWord(idx, int(8*w), 0), readWord(idx, int(8*w), int(hi-lo))
 		if p0 > p1 || p1 > pm.buffers[0].size {
 			return nil, 0, corrupt(f.Name, "full-zip repetition index positions %d..%d in a %d-byte buffer", p0, p1, pm.buffers[0].size)
 		}
