@@ -161,6 +161,7 @@ func childLoop() int {
 		return 2
 	}
 	w := bufio.NewWriter(os.Stdout)
+	fmt.Fprintf(w, "pid %d recoverer %s\n", os.Getpid(), g.Recovery.Instance())
 	for i := 0; ; i++ {
 		id := int64(base + i)
 		fmt.Fprintf(w, "try %d\n", id)
@@ -179,7 +180,7 @@ func childLoop() int {
 		default:
 			fmt.Fprintf(w, "error %v\n", err)
 			if protocol.IsUncoveredDrift(err) {
-				dumpTable(ctx, g, own, w)
+				dumpRoot(ctx, g, w)
 			}
 			w.Flush()
 			return 1
@@ -188,24 +189,75 @@ func childLoop() int {
 	}
 }
 
-func dumpTable(ctx context.Context, g *Graph, name string, w *bufio.Writer) {
-	sn, _ := g.Head(ctx, "")
-	e, _ := sn.State.TableByName(name)
-	fmt.Fprintf(w, "dump manifest v%d pins %s at %d\n", sn.Version, name, e.Version)
-	ds, err := lance.Open(ctx, g.Root.Store(), e.Location, g.Root.DatasetOptions(e.Location, "", 0))
+// dumpRoot prints what one CI failure needs to diagnose drift: for
+// every table its pin, its Lance HEAD as a cold open sees it, the raw
+// version hint, every version file with its transaction (uuid, op,
+// properties, time); every pending sidecar (phase, owner, lease, and
+// each effect's pin, planned uuid and confirmed version); every manifest
+// version with its commit and pins; the audit log.
+func dumpRoot(ctx context.Context, g *Graph, w *bufio.Writer) {
+	fmt.Fprintf(w, "dump pid %d at %s\n", os.Getpid(), time.Now().UTC().Format(time.RFC3339Nano))
+	sn, err := g.Head(ctx, "")
 	if err != nil {
+		fmt.Fprintf(w, "dump head: %v\n", err)
 		return
 	}
-	for v := uint64(1); v <= ds.Version(); v++ {
-		t, err := ds.Transaction(ctx, v)
-		if err == nil {
-			fmt.Fprintf(w, "dump v%d uuid=%s op=%T props=%v\n", v, t.UUID, t.Op, t.Properties)
+	names := sn.Catalog().Tables()
+	for _, e := range names {
+		fmt.Fprintf(w, "dump table %s key=%s location=%s branch=%q pin=%d epoch=%d\n", e.Name, e.Key(), e.Location, e.Branch, e.Version, e.Epoch)
+		ds, err := lance.Open(ctx, g.Root.Store(), e.Location, g.Root.DatasetOptions(e.Location, e.Branch, 0))
+		if err != nil {
+			fmt.Fprintf(w, "dump   open: %v\n", err)
+			continue
+		}
+		fmt.Fprintf(w, "dump   cold-open HEAD %d\n", ds.Version())
+		hint, herr := g.Root.Store().Get(ctx, e.Location+"/_versions/latest_version_hint.json")
+		fmt.Fprintf(w, "dump   hint %q %v\n", hint, herr)
+		if objs, err := g.Root.Store().List(ctx, e.Location+"/_versions/"); err == nil {
+			for _, o := range objs {
+				fmt.Fprintf(w, "dump   file %s size=%d mtime=%s\n", o.Key, o.Size, o.ModTime.UTC().Format(time.RFC3339Nano))
+			}
+		}
+		vs, err := ds.ListVersions(ctx)
+		if err != nil {
+			fmt.Fprintf(w, "dump   versions: %v\n", err)
+		}
+		for _, v := range vs {
+			props := map[string]string{}
+			if t, err := ds.Transaction(ctx, v.Version); err == nil {
+				props = t.Properties
+			}
+			fmt.Fprintf(w, "dump   v%d uuid=%s op=%s time=%s props=%v\n", v.Version, v.TransactionUUID, v.Operation, v.Timestamp.UTC().Format(time.RFC3339Nano), props)
+		}
+	}
+	pending, bad, err := g.Recovery.Pending(ctx)
+	if err != nil {
+		fmt.Fprintf(w, "dump sidecars: %v\n", err)
+	}
+	for k, e := range bad {
+		fmt.Fprintf(w, "dump sidecar %s unreadable: %v\n", k, e)
+	}
+	for _, sc := range pending {
+		fmt.Fprintf(w, "dump sidecar %s phase=%s owner=%s/%d/%s lease=%s created=%s base=v%d\n", sc.OperationID, sc.Phase, sc.Owner.Host, sc.Owner.PID,
+			sc.Owner.Instance, sc.Owner.LeaseExpiry.Format(time.RFC3339Nano), sc.CreatedAt.Format(time.RFC3339Nano), sc.Write.Base.ManifestVersion)
+		for _, e := range sc.Write.Effects {
+			conf := "-"
+			if e.Confirmed != nil {
+				conf = fmt.Sprint(e.Confirmed.Version)
+			}
+			fmt.Fprintf(w, "dump   effect %s kind=%s pin=%d txn=%s confirmed=%s\n", e.Table, e.Kind, e.ExpectedVersion, e.TxnUUID, conf)
 		}
 	}
 	h, _ := g.Root.History(ctx, "")
 	for _, s := range h {
-		e, _ := s.State.TableByName(name)
-		fmt.Fprintf(w, "dump manifest v%d commit=%s op=%s rec=%s pin=%d\n", s.Version, s.Commit.ID, s.Commit.OperationID, s.Commit.Recovery, e.Version)
+		var pins []string
+		for _, e := range names {
+			if te, ok := s.State.TableByName(e.Name); ok {
+				pins = append(pins, fmt.Sprintf("%s=%d/e%d", e.Name, te.Version, te.Epoch))
+			}
+		}
+		fmt.Fprintf(w, "dump manifest v%d commit=%s op=%s rec=%s actor=%s time=%s pins=%v\n", s.Version, s.Commit.ID, s.Commit.OperationID, s.Commit.Recovery,
+			s.Commit.Actor, s.Commit.Time.Format(time.RFC3339Nano), pins)
 	}
 	recs, _ := recovery.ReadAudit(ctx, g.Root)
 	for _, r := range recs {

@@ -90,6 +90,10 @@ func (m *Manager) Close() {
 	endInstance(m.instance)
 }
 
+// Instance is this manager's owner instance id: the Recoverer of its
+// audit rows and the Owner.Instance of its sidecars.
+func (m *Manager) Instance() string { return m.instance }
+
 // Stats returns a copy of the counters.
 func (m *Manager) Stats() Stats {
 	m.mu.Lock()
