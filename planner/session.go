@@ -34,6 +34,10 @@ type session struct {
 	seqs      *seq.Allocator
 	seqSess   *seq.Session
 	tables    *tableCache // shared by the backend's sessions
+	tz        struct {    // the TimeZone setting's location (location)
+		name string
+		loc  *time.Location
+	}
 }
 
 // stmtKind classifies a statement the session executes.
@@ -413,10 +417,16 @@ func (s *session) location() *time.Location {
 	if !ok {
 		return time.UTC
 	}
+	// time.LoadLocation reads the zone's file on every call (only UTC
+	// and Local are built in): keep the last zone, read per statement.
+	if s.tz.loc != nil && s.tz.name == tz {
+		return s.tz.loc
+	}
 	loc, err := time.LoadLocation(tz)
 	if err != nil {
 		return time.UTC
 	}
+	s.tz.name, s.tz.loc = tz, loc
 	return loc
 }
 

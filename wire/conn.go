@@ -61,6 +61,7 @@ type conn struct {
 	// (PostgreSQL treats that as an implicit transaction block).
 	multiStatement bool
 	reported       []string // values last sent as ParameterStatus (reportedSettings order)
+	reportedGen    uint64   // settings.gen when reported was last compared
 	scratch        []string
 
 	mu         sync.Mutex
@@ -441,6 +442,7 @@ func (c *conn) startup() error {
 	}
 	c.sess = sess
 	c.reported = c.settings.reported(nil)
+	c.reportedGen = c.settings.gen
 	for i, r := range reportedSettings {
 		c.send(&pgproto3.ParameterStatus{Name: r[1], Value: c.reported[i]})
 	}
@@ -561,9 +563,10 @@ func (c *conn) readyForQuery() {
 // reportChanges sends ParameterStatus for every reported setting whose
 // value changed since last sent.
 func (c *conn) reportChanges() {
-	if c.settings == nil || c.reported == nil {
+	if c.settings == nil || c.reported == nil || c.settings.gen == c.reportedGen {
 		return
 	}
+	c.reportedGen = c.settings.gen
 	c.scratch = c.settings.reported(c.scratch)
 	for i, v := range c.scratch {
 		if c.reported[i] != v {

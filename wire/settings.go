@@ -102,6 +102,21 @@ type Settings struct {
 	defaults map[string]string // per-session defaults (startup parameters)
 	custom   map[string]string // display spelling of custom names
 	saves    []settingsSave    // savepoints of the current transaction, oldest first
+	// inTx: a transaction is open; its start values are copied into
+	// snapshot on its first change only, so a statement that sets
+	// nothing (every autocommit lookup) copies nothing.
+	inTx bool
+	// gen counts changes of what Get can return, so the connection
+	// re-reads the reported settings only after one (ParameterStatus).
+	gen uint64
+}
+
+// touch is called before a change of values, local or defaults.
+func (s *Settings) touch() {
+	s.gen++
+	if s.inTx && s.snapshot == nil {
+		s.snapshot = copyMap(s.values)
+	}
 }
 
 // settingsSave is the state at a SAVEPOINT, restored by ROLLBACK TO.
@@ -134,6 +149,7 @@ func (s *Settings) findSave(name string) int {
 // rollbackTo restores the state of savepoint name, which stays defined.
 func (s *Settings) rollbackTo(name string) {
 	if i := s.findSave(name); i >= 0 {
+		s.touch()
 		s.values, s.local = copyMap(s.saves[i].values), copyMap(s.saves[i].local)
 		s.saves = s.saves[:i+1]
 	}
@@ -228,6 +244,7 @@ func (s *Settings) set(key, value string, local bool, display string) {
 	if _, known := settingDefs[key]; !known {
 		s.custom[key] = display
 	}
+	s.touch()
 	if local {
 		if s.local == nil {
 			s.local = map[string]string{}
@@ -245,15 +262,18 @@ func (s *Settings) setDefault(key, value, display string) {
 	if _, known := settingDefs[key]; !known {
 		s.custom[key] = display
 	}
+	s.touch()
 	s.defaults[key] = value
 }
 
 func (s *Settings) reset(key string) {
+	s.touch()
 	delete(s.values, key)
 	delete(s.local, key)
 }
 
 func (s *Settings) resetAll() {
+	s.touch()
 	for k := range s.values {
 		if d, ok := settingDefs[k]; ok && d.readOnly {
 			continue
@@ -263,24 +283,35 @@ func (s *Settings) resetAll() {
 	s.local = nil
 }
 
+// beginTx marks a transaction's start; its values are copied lazily by
+// the first change (touch).
 func (s *Settings) beginTx() {
-	s.snapshot = make(map[string]string, len(s.values))
-	for k, v := range s.values {
-		s.snapshot[k] = v
-	}
+	s.inTx = true
+	s.snapshot = nil
 }
 
+// transactionScoped settings end with the transaction.
+var transactionScoped = []string{"transaction_isolation", "transaction_read_only", "transaction_deferrable"}
+
 func (s *Settings) endTx(commit bool) {
+	changed := s.local != nil
 	if !commit && s.snapshot != nil {
 		s.values = s.snapshot
+		changed = true
 	}
+	s.inTx = false
 	s.snapshot = nil
 	s.local = nil
 	s.saves = nil
-	// transaction-scoped settings end with the transaction
-	delete(s.values, "transaction_isolation")
-	delete(s.values, "transaction_read_only")
-	delete(s.values, "transaction_deferrable")
+	for _, k := range transactionScoped {
+		if _, ok := s.values[k]; ok {
+			delete(s.values, k)
+			changed = true
+		}
+	}
+	if changed {
+		s.gen++
+	}
 }
 
 // reportedSettings are the ParameterStatus settings, sorted by display
@@ -467,7 +498,13 @@ func normDuration(v string) (string, *Error) {
 	return formatDurationMS(ms), nil
 }
 
+// durationUnits are the units of time settings, in milliseconds.
+var durationUnits = map[string]float64{"": 1, "us": 0.001, "ms": 1, "s": 1000, "min": 60000, "h": 3600000, "d": 86400000}
+
 func parseDurationMS(v string) (int64, error) {
+	if v == "0" {
+		return 0, nil // the default of every timeout, read per statement
+	}
 	t := strings.TrimSpace(v)
 	i := 0
 	for i < len(t) && (t[i] >= '0' && t[i] <= '9' || t[i] == '.' || (i == 0 && t[i] == '-')) {
@@ -478,8 +515,7 @@ func parseDurationMS(v string) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	mult := map[string]float64{"": 1, "us": 0.001, "ms": 1, "s": 1000, "min": 60000, "h": 3600000, "d": 86400000}
-	m, ok := mult[unit]
+	m, ok := durationUnits[unit]
 	if !ok {
 		return 0, fmt.Errorf("bad unit %q", unit)
 	}

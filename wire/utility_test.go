@@ -217,3 +217,56 @@ func TestSettingsSetAPI(t *testing.T) {
 		t.Fatalf("read-only: %v", err)
 	}
 }
+
+// TestSettingsChangeCount: a transaction that sets nothing copies and
+// changes nothing (every autocommit statement opens one), while every
+// kind of change, incl. a rollback that restores values set inside the
+// transaction, is counted so ParameterStatus follows it.
+func TestSettingsChangeCount(t *testing.T) {
+	s := NewSettings()
+	s.set("search_path", "a", false, "")
+	steps := []struct {
+		name    string
+		do      func()
+		changed bool
+		path    string
+	}{
+		{"empty transaction, committed", func() { s.beginTx(); s.endTx(true) }, false, "a"},
+		{"empty transaction, rolled back", func() { s.beginTx(); s.endTx(false) }, false, "a"},
+		{"set, rolled back", func() { s.beginTx(); s.set("search_path", "b", false, ""); s.endTx(false) }, true, "a"},
+		{"set local, committed", func() { s.beginTx(); s.set("search_path", "l", true, ""); s.endTx(true) }, true, "a"},
+		{"set twice, committed", func() {
+			s.beginTx()
+			s.set("search_path", "c", false, "")
+			s.set("search_path", "d", false, "")
+			s.endTx(true)
+		}, true, "d"},
+		{"savepoint, set, rollback to, rolled back", func() {
+			s.beginTx()
+			s.savepoint("p")
+			s.set("search_path", "e", false, "")
+			s.rollbackTo("p")
+			s.endTx(false)
+		}, true, "d"},
+		{"transaction-scoped setting ends", func() {
+			s.beginTx()
+			s.set("transaction_read_only", "on", false, "")
+			s.endTx(true)
+		}, true, "d"},
+		{"reset", func() { s.reset("search_path") }, true, `"$user", public`},
+		{"default", func() { s.setDefault("application_name", "x", "") }, true, `"$user", public`},
+	}
+	for _, st := range steps {
+		before := s.gen
+		st.do()
+		if got := s.gen != before; got != st.changed {
+			t.Errorf("%s: changed %v, want %v", st.name, got, st.changed)
+		}
+		if v, _ := s.Get("search_path"); v != st.path {
+			t.Errorf("%s: search_path %q, want %q", st.name, v, st.path)
+		}
+		if v, _ := s.Get("transaction_read_only"); v == "on" {
+			t.Errorf("%s: transaction_read_only outlived its transaction", st.name)
+		}
+	}
+}

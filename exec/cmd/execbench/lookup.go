@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"runtime"
 	"runtime/pprof"
 	"slices"
 	"strconv"
@@ -20,6 +21,7 @@ const lookupSQL = "SELECT v FROM big WHERE id = $1"
 type lookupConfig struct {
 	rows, runs, lookups int
 	dataDir, cpuProfile string
+	memProfile          string
 }
 
 // servedLoad describes pgproxy's copy of the big table.
@@ -30,6 +32,9 @@ type servedLoad struct {
 	RowsPerSec  float64 `json:"rows_per_second"`
 	DataBytes   int64   `json:"data_directory_bytes"`
 	DataDir     string  `json:"data_directory"`
+	// StorePerLookup is what one served lookup asked of the data
+	// directory (objstore operations, averaged over the timed lookups).
+	StorePerLookup string `json:"store_operations_per_lookup"`
 }
 
 // percentile is the q-quantile (nearest rank) of d.
@@ -105,6 +110,7 @@ func runLookups(ctx context.Context, c lookupConfig, eng *exec.Engine, pg *pgx.C
 		}
 		defer pprof.StopCPUProfile()
 	}
+	ops0 := px.store.read()
 	var served, inproc, theirs, servedP99, inprocP99, theirsP99 []time.Duration
 	for round := 0; round < c.runs; round++ {
 		s, e, t := make([]time.Duration, 0, c.lookups), make([]time.Duration, 0, c.lookups), make([]time.Duration, 0, c.lookups)
@@ -149,8 +155,14 @@ func runLookups(ctx context.Context, c lookupConfig, eng *exec.Engine, pg *pgx.C
 		served, inproc, theirs = append(served, percentile(s, 0.5)), append(inproc, percentile(e, 0.5)), append(theirs, percentile(t, 0.5))
 		servedP99, inprocP99, theirsP99 = append(servedP99, percentile(s, 0.99)), append(inprocP99, percentile(e, 0.99)), append(theirsP99, percentile(t, 0.99))
 	}
+	ops := px.store.read().minus(ops0)
 	if check == "ok" {
 		check = fmt.Sprintf("ok (%d lookups equal)", 3+c.runs*c.lookups)
+	}
+	if c.memProfile != "" {
+		if err := writeHeapProfile(c.memProfile); err != nil {
+			return err
+		}
 	}
 	fmt.Printf("\n%d rows, %d rounds of %d lookups (random ids; pgproxy and postgres interleaved per lookup)\n", c.rows, c.runs, c.lookups)
 	printHeader()
@@ -166,5 +178,21 @@ func runLookups(ctx context.Context, c lookupConfig, eng *exec.Engine, pg *pgx.C
 	rep.Results = append(rep.Results, info)
 	printResult(info)
 	fmt.Printf("%-24s p99 (median of rounds): pgproxy %.3g ms, in-process %.3g ms, postgres %.3g ms\n", "", res.OursP99Ms, info.OursP99Ms, res.PgP99Ms)
+	rep.ServedLoad.StorePerLookup = ops.perOp(c.runs * c.lookups)
+	fmt.Printf("%-24s pgproxy data-directory operations per lookup: %s\n", "", rep.ServedLoad.StorePerLookup)
 	return nil
+}
+
+// writeHeapProfile writes the live heap (after a GC) to path.
+func writeHeapProfile(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	runtime.GC()
+	if err := pprof.WriteHeapProfile(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

@@ -2,7 +2,7 @@
 // same data in the same run and prints the ratios (issue 6, item 8).
 //
 //	go run ./exec/cmd/execbench [-rows 10000000] [-small 1000000] [-runs 5] [-lookups 2000]
-//	    [-only all|scans|lookup] [-data-dir DIR] [-cpuprofile FILE]
+//	    [-only all|scans|lookup] [-data-dir DIR] [-cpuprofile FILE] [-memprofile FILE]
 //
 // PGGRAPH_BENCH_EXEC_ROWS and PGGRAPH_BENCH_EXEC_SMALL set the defaults of
 // -rows and -small (iterate at 1M-2M rows; the issue's target is 10M).
@@ -164,6 +164,7 @@ func main() {
 	only := flag.String("only", "all", "which part to run: all, scans (the scan queries) or lookup (the point lookup)")
 	dataDir := flag.String("data-dir", "", "parent directory of pgproxy's scratch data directory (default: the system temp directory)")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the served point-lookup rounds to this file")
+	memProfile := flag.String("memprofile", "", "write a heap profile (live objects) after the point-lookup rounds to this file")
 	flag.Parse()
 	if *runs < 3 || *lookups < 10 || *rows < 1000 || *small < 1 || *small > *rows {
 		fail("need -runs >= 3, -lookups >= 10, -rows >= 1000, 1 <= -small <= -rows")
@@ -293,7 +294,7 @@ func main() {
 	}
 
 	if doLookup {
-		if err := runLookups(ctx, lookupConfig{rows: *rows, runs: *runs, lookups: *lookups, dataDir: *dataDir, cpuProfile: *cpuProfile},
+		if err := runLookups(ctx, lookupConfig{rows: *rows, runs: *runs, lookups: *lookups, dataDir: *dataDir, cpuProfile: *cpuProfile, memProfile: *memProfile},
 			eng, conn, &rep); err != nil {
 			srv.Stop()
 			fail(err)

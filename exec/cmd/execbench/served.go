@@ -25,11 +25,12 @@ import (
 // The point lookup is timed through it with pgx, as PostgreSQL's is, so
 // both sides pay one client round trip per lookup.
 type servedProxy struct {
-	addr string
-	dir  string
-	g    *adapters.Graph
-	srv  *wire.Server
-	done chan error
+	addr  string
+	dir   string
+	g     *adapters.Graph
+	srv   *wire.Server
+	store *countingStore
+	done  chan error
 }
 
 // startServedProxy initializes a fresh graph root in a new directory
@@ -44,13 +45,14 @@ func startServedProxy(ctx context.Context, parent string) (*servedProxy, error) 
 		os.RemoveAll(dir)
 		return nil, err
 	}
-	store, err := objstore.NewLocal(abs)
+	local, err := objstore.NewLocal(abs)
 	if err != nil {
 		os.RemoveAll(dir)
 		return nil, err
 	}
 	// The options serve uses (cmd/pgproxy/serve.go), incl. background
 	// compaction after many small commits.
+	store := &countingStore{Local: local}
 	g, err := adapters.Open(ctx, store, adapters.Options{Create: true, Actor: "execbench", Location: abs, AutoOptimizeFragments: 64})
 	if err != nil {
 		os.RemoveAll(dir)
@@ -68,7 +70,7 @@ func startServedProxy(ctx context.Context, parent string) (*servedProxy, error) 
 		os.RemoveAll(dir)
 		return nil, err
 	}
-	p := &servedProxy{addr: ln.Addr().String(), dir: abs, g: g, srv: srv, done: make(chan error, 1)}
+	p := &servedProxy{addr: ln.Addr().String(), dir: abs, g: g, srv: srv, store: store, done: make(chan error, 1)}
 	go func() { p.done <- srv.Serve(context.Background(), ln) }()
 	return p, nil
 }
