@@ -323,7 +323,7 @@ func (b *binder) bindQuery(sel *q.SelectStmt, outer *scope) (*bound, error) {
 			distinctKeys = append(distinctKeys, idx)
 		}
 	}
-	p = &projectNode{input: p, exprs: exprs, cols: cols}
+	p = &projectNode{input: p, exprs: exprs, cols: cols, alias: volatileSortAliases(exprs, keys)}
 	if distinct {
 		if distinctOn != nil {
 			if len(keys) > 0 {

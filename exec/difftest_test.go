@@ -120,6 +120,8 @@ func runScript(t *testing.T, path string, conn *pgx.Conn, db string, stats *diff
 	eng := &Engine{Catalog: cat}
 	dirty := true
 	sess := &Session{TimeZone: time.UTC, User: "postgres", Database: db}
+	seqs := newDiffSequences()
+	qctx := WithSequenceFunctions(ctx, seqs)
 	for _, st := range stmts {
 		body, directives, params := stripDirectives(st)
 		if strings.TrimSpace(body) == "" {
@@ -153,6 +155,9 @@ func runScript(t *testing.T, path string, conn *pgx.Conn, db string, stats *diff
 			}
 			eng = &Engine{Catalog: cat}
 			dirty = false
+			if err := seqs.reload(ctx, conn); err != nil {
+				t.Fatalf("mirror sequences: %v", err)
+			}
 		}
 		line := lineOf(string(src), body)
 		label := fmt.Sprintf("%s:%d", filepath.Base(path), line)
@@ -160,7 +165,7 @@ func runScript(t *testing.T, path string, conn *pgx.Conn, db string, stats *diff
 		for _, p := range params {
 			args = append(args, p)
 		}
-		ours, oerr := eng.Query(ctx, sess, body, args...)
+		ours, oerr := eng.Query(qctx, sess, body, args...)
 		if directives["unsupported"] {
 			stats.mu.Lock()
 			stats.unsupported++

@@ -109,6 +109,15 @@
 // batch with 57014. WITH RECURSIVE stops with 54000 after
 // Engine.RecursionLimit iterations (default 10000) instead of truncating.
 //
+// Volatile calls (nextval, random, clock_timestamp, ...) in a select list
+// are drawn in PostgreSQL's order: row by row, left to right across the
+// targets (project_volatile.go evaluates only those expressions one row
+// at a time; the rest stay vectorized); a volatile ORDER BY key is
+// computed once per row and select-list entries equal to it repeat its
+// value, as PostgreSQL's sort input does. Not modelled: the extra calls
+// PostgreSQL's ProjectSet makes for non-SRF targets after the last SRF
+// row (visible only through currval afterwards).
+//
 // Invariants: every error is an *Error with a SQLSTATE; a panic inside
 // Prepare or Execute is converted to XX000 (and is a bug). Vecs are never
 // mutated after an operator emits them. Collation is "C" (byte order).

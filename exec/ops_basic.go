@@ -218,12 +218,14 @@ type projectNode struct {
 	input plan
 	exprs []Expr
 	cols  []colInfo
+	alias []int // nil, or per column: -1, or the column whose value it repeats (volatileSortAliases)
 }
 
 func (p *projectNode) columns() []colInfo { return p.cols }
 func (p *projectNode) run(ec *evalCtx, emit func(*Batch) error) error {
+	rowMajor := rowMajorExprs(p.exprs, p.alias) // volatile calls in PostgreSQL's order
 	return p.input.run(ec, func(b *Batch) error {
-		out, err := projectBatch(ec, p.exprs, b)
+		out, err := projectBatchOrdered(ec, p.exprs, rowMajor, p.alias, b)
 		if err != nil {
 			return err
 		}

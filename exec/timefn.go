@@ -183,9 +183,22 @@ func init() {
 			return nil
 		}}, nil
 	})
-	for _, n := range []string{"transaction_timestamp", "statement_timestamp", "clock_timestamp"} {
+	for _, n := range []string{"transaction_timestamp", "statement_timestamp"} {
 		funcs[n] = funcs["now"]
 	}
+	// clock_timestamp is the wall clock at each call (it advances within a
+	// statement, unlike now())
+	defCustom("clock_timestamp", func(b *binder, args []Expr) (Expr, error) {
+		if len(args) != 0 {
+			return nil, noFunction("clock_timestamp", args)
+		}
+		return &opExpr{name: "clock_timestamp", t: TTimestamptz, k: func(ec *evalCtx, _ []*Vec, out *Vec, sel []int32) error {
+			for _, i := range sel {
+				out.I[i] = max(time.Now().UnixMicro(), ec.run.now.UnixMicro())
+			}
+			return nil
+		}}, nil
+	})
 	defCustom("current_date", func(b *binder, args []Expr) (Expr, error) {
 		return &opExpr{name: "current_date", t: TDate, k: func(ec *evalCtx, _ []*Vec, out *Vec, sel []int32) error {
 			d := floorDiv(utcToLocal(ec.run.now.UnixMicro(), ec.loc), usPerDay)
