@@ -3,12 +3,16 @@ package lance
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
 
 	"github.com/RoaringBitmap/roaring/v2"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/pggraph/pggraph/objstore"
 )
 
 func TestRangesOf(t *testing.T) {
@@ -133,5 +137,88 @@ func TestKeepMask(t *testing.T) {
 				t.Fatalf("kept %s, want %s", got, tc.want)
 			}
 		})
+	}
+}
+
+// countingView counts reads but names inner as the store it wraps (as
+// the fencing wrapper does), so the shared caches key it as inner.
+type countingView struct {
+	*objstore.Counting
+	inner objstore.Store
+}
+
+func (c countingView) Unwrap() objstore.Store { return c.inner }
+
+// TestPointTakeReadsChunksAndHonoursDeletions: once a data file is open
+// (shared across versions and store wrappers), taking one row reads a
+// few KiB — its chunk of each column, no page, no footer, no deletion
+// file again — and the cached deletion vectors still answer per version:
+// a row deleted in a later version is gone there and present in the
+// earlier one.
+func TestPointTakeReadsChunksAndHonoursDeletions(t *testing.T) {
+	ctx := context.Background()
+	mem := objstore.NewMem()
+	const rows = 400_000
+	ds, err := Create(ctx, mem, "t", rowsReader(t, 0, rows, 50_000), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := ds.StageDelete(ctx, []uint64{RowAddress(0, 10)}, StageOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ds, err = st.Commit(ctx, CommitOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	cs := objstore.NewCounting(mem)
+	view := *ds
+	view.store = countingView{cs, mem}
+	take := func(d *Dataset, off uint32) (int64, error) {
+		t.Helper()
+		rec, err := d.Take(ctx, []uint64{RowAddress(0, off)}, nil, false)
+		if err != nil {
+			return 0, err
+		}
+		defer rec.Release()
+		if got := rec.Column(0).(*array.Int64).Value(0); got != int64(off) {
+			t.Fatalf("row %d: id %d", off, got)
+		}
+		if got := rec.Column(2).(*array.Float64).Value(0); got != float64(off)/2 {
+			t.Fatalf("row %d: score %v", off, got)
+		}
+		return cs.Stats().BytesRead, nil
+	}
+	if _, err := take(&view, 11); err != nil { // opens the file, reads chunk tables
+		t.Fatal(err)
+	}
+	for _, off := range []uint32{12, rows / 2, rows - 1, 77_777} {
+		cs.Reset()
+		n, err := take(&view, off)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n > 24<<10 {
+			t.Fatalf("taking row %d read %d bytes", off, n)
+		}
+	}
+	if _, err := take(&view, 10); !errors.Is(err, ErrRowNotFound) {
+		t.Fatalf("deleted row: %v", err)
+	}
+	st, err = ds.StageDelete(ctx, []uint64{RowAddress(0, 12)}, StageOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	later, err := st.Commit(ctx, CommitOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := take(later, 12); !errors.Is(err, ErrRowNotFound) {
+		t.Fatalf("row deleted in the later version: %v", err)
+	}
+	if _, err := take(later, 10); !errors.Is(err, ErrRowNotFound) {
+		t.Fatalf("row deleted in the earlier version, in the later: %v", err)
+	}
+	if _, err := take(ds, 12); err != nil {
+		t.Fatalf("the earlier version lost row 12: %v", err)
 	}
 }

@@ -15,22 +15,30 @@ const maxPageItems = 1 << 28
 
 // decodeMiniBlockLeaf decodes a non-list mini-block page into leafData.
 func decodeMiniBlockLeaf(col string, p *physical, pl *pageLayout, rows uint64, bufs [][]byte) (*leafData, error) {
+	return decodeMiniBlockLeafDict(col, p, pl, rows, bufs, nil)
+}
+
+// decodeMiniBlockLeafDict is decodeMiniBlockLeaf with the page's
+// dictionary already decoded (dict; nil = decode page buffer 2), as
+// sparse reads cache it.
+func decodeMiniBlockLeafDict(col string, p *physical, pl *pageLayout, rows uint64, bufs [][]byte, dict *leafData) (*leafData, error) {
 	if pl.kind != layoutMiniBlock {
 		return nil, corrupt(col, "page layout %d with layers %v for a primitive column", pl.kind, pl.layers)
 	}
 	if pl.rep != nil || pl.repIndexDepth != 0 {
 		return nil, corrupt(col, "repetition levels in a non-list column")
 	}
-	var dict *leafData
 	var idx *leafData
 	vp, ve := p, pl.value
 	if pl.dictionary != nil {
-		if len(bufs) < 3 {
-			return nil, corrupt(col, "dictionary page without its dictionary buffer")
-		}
-		var err error
-		if dict, err = decodeDictionary(col, p, pl.dictionary, pl.numDictItems, bufs[2]); err != nil {
-			return nil, err
+		if dict == nil {
+			if len(bufs) < 3 {
+				return nil, corrupt(col, "dictionary page without its dictionary buffer")
+			}
+			var err error
+			if dict, err = decodeDictionary(col, p, pl.dictionary, pl.numDictItems, bufs[2]); err != nil {
+				return nil, err
+			}
 		}
 		bits := int(pl.value.bits)
 		if (pl.value.kind != encFlat && pl.value.kind != encInlineBitpacking) || (bits != 8 && bits != 16 && bits != 32 && bits != 64) {

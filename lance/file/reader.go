@@ -245,12 +245,13 @@ func (r *Reader) decodePage(ctx context.Context, ci int, pm pageMeta) (arrow.Arr
 	if err != nil {
 		return nil, err
 	}
-	return r.decodeBuffers(ci, pl, pm.length, bufs)
+	return r.decodeBuffers(ci, pl, pm.length, bufs, nil)
 }
 
 // decodeBuffers decodes a page of column ci (or, for a sparse read, the
-// part of one presented as a page: see decodeRows) from its buffers.
-func (r *Reader) decodeBuffers(ci int, pl *pageLayout, rows uint64, bufs [][]byte) (arrow.Array, error) {
+// part of one presented as a page: see decodeRows) from its buffers;
+// dict, when set, is the page's decoded dictionary.
+func (r *Reader) decodeBuffers(ci int, pl *pageLayout, rows uint64, bufs [][]byte, dict *leafData) (arrow.Array, error) {
 	f := r.schema.Field(ci)
 	p := r.phys[ci]
 	if p.kind == physList {
@@ -272,7 +273,7 @@ func (r *Reader) decodeBuffers(ci int, pl *pageLayout, rows uint64, bufs [][]byt
 	if pl.kind == layoutFullZip {
 		ld, err = decodeFullZipLeaf(f.Name, p, pl, rows, bufs)
 	} else {
-		ld, err = decodeMiniBlockLeaf(f.Name, p, pl, rows, bufs)
+		ld, err = decodeMiniBlockLeafDict(f.Name, p, pl, rows, bufs, dict)
 	}
 	if err != nil {
 		return nil, err

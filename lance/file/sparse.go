@@ -19,8 +19,8 @@ import (
 //     count, so only the chunks holding the rows are fetched (one range
 //     read) and decoded, through the same decoders as a whole page (the
 //     chunks are presented as a page of their own: a sub-table of the
-//     chunk table and the chunks' bytes); a dictionary page adds its
-//     dictionary buffer (cached per page too);
+//     chunk table and the chunks' bytes); a dictionary page's dictionary
+//     is decoded once and cached per page too;
 //   - full-zip pages of fixed-width values: every row has the same
 //     stride, so row i starts at i·stride;
 //   - full-zip pages of variable values: the repetition index (page
@@ -136,6 +136,7 @@ func (r *Reader) decodeRows(ctx context.Context, ci, pi int, lo, hi uint64) (arr
 	}
 	pl := pm.layout
 	var bufs [][]byte
+	var dict *leafData
 	var first, n uint64
 	switch r.sparseKind(ci, pm) {
 	case sparseMiniBlock:
@@ -157,9 +158,7 @@ func (r *Reader) decodeRows(ctx context.Context, ci, pi int, lo, hi uint64) (arr
 		}
 		wb := pl.chunkWordBytes
 		bufs = [][]byte{aux.table[a*wb : (b+1)*wb], data}
-		if pl.dictionary != nil {
-			bufs = append(bufs, aux.dict)
-		}
+		dict = aux.dict
 		first, n = rows[a], rows[b+1]-rows[a]
 	case sparseFullZipFixed:
 		cw, _ := controlWordBytes(pl.bitsDef)
@@ -197,7 +196,7 @@ func (r *Reader) decodeRows(ctx context.Context, ci, pi int, lo, hi uint64) (arr
 	}
 	sub := *pl
 	sub.numItems = n
-	a, err := r.decodeBuffers(ci, &sub, n, bufs)
+	a, err := r.decodeBuffers(ci, &sub, n, bufs, dict)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -210,18 +209,23 @@ func (r *Reader) decodeRows(ctx context.Context, ci, pi int, lo, hi uint64) (arr
 
 // pageAux is what a sparse read of a mini-block page needs besides the
 // chunks themselves: the chunk table and, for a dictionary page, the
-// dictionary buffer. Read once per page and cached by the Reader.
+// decoded dictionary. Read once per page and cached by the Reader (the
+// dictionary is only read: lookupDictionary copies its items).
 type pageAux struct {
 	table  []byte      // page buffer 0
 	chunks []chunkInfo // the parsed table (offsets within page buffer 1)
 	// firstRow[i] is the page row of chunk i's first value;
 	// firstRow[len(chunks)] is the page's row count.
 	firstRow []uint64
-	dict     []byte // page buffer 2 of a dictionary page
+	dict     *leafData // the decoded dictionary (page buffer 2) of a dictionary page
 }
 
 func (a *pageAux) bytes() int64 {
-	return int64(len(a.table) + len(a.dict) + 24*len(a.chunks) + 8*len(a.firstRow) + 128)
+	n := len(a.table) + 24*len(a.chunks) + 8*len(a.firstRow) + 128
+	if d := a.dict; d != nil {
+		n += len(d.data) + 8*len(d.offsets) + len(d.fixed)
+	}
+	return int64(n)
 }
 
 // auxCache holds a Reader's pageAux entries, bounded in bytes: entries
@@ -301,8 +305,12 @@ func (r *Reader) pageAux(ctx context.Context, ci, pi int) (*pageAux, error) {
 	for i, c := range chunks {
 		a.firstRow[i+1] = a.firstRow[i] + uint64(c.values)
 	}
-	if pm.layout.dictionary != nil {
-		if a.dict, err = r.src.readAt(ctx, pm.buffers[2].pos, pm.buffers[2].size); err != nil {
+	if pl := pm.layout; pl.dictionary != nil {
+		b, err := r.src.readAt(ctx, pm.buffers[2].pos, pm.buffers[2].size)
+		if err != nil {
+			return nil, err
+		}
+		if a.dict, err = decodeDictionary(col, r.phys[ci], pl.dictionary, pl.numDictItems, b); err != nil {
 			return nil, err
 		}
 	}
