@@ -76,6 +76,20 @@
 // rows to take by address): only pages overlapping them are fetched and
 // decoded.
 //
+// Sparse reads (sparse.go): when a scan wants few rows of a page (at most
+// 1/16 of them, in at most 8 ranges — a point lookup by row address), the
+// page is not read whole and nothing is read ahead: for a mini-block page
+// only the chunks holding the rows are fetched (one range read per range)
+// and decoded, located through the page's chunk table, which the Reader
+// caches per page with the page's decoded dictionary (bounded in bytes);
+// for a full-zip page only the rows' bytes (fixed stride, or the
+// repetition index's positions). The chunks go through the same decoders
+// as a whole page, presented as a page of their own, so the rows are the
+// same (TestSparseReadMatchesWholePage compares them for every page of
+// our files and the official Lance's). List pages are always read whole.
+// OpenCached shares opened Readers of immutable files process-wide (LRU),
+// so a warm point read costs no footer or metadata read either.
+//
 // Plain mini-block pages — flat fixed-width, flat bool and
 // variable{flat 32|64} values with flat u16 or no definition levels,
 // which is what this writer and Lance's plain encodings emit — are
@@ -110,9 +124,10 @@
 // vectors, struct columns, and files of format 2.0, 2.2 or legacy; on
 // write, a list<bool> row too large for one mini-block chunk.
 //
-// Concurrency: a Reader is immutable after Open and may serve concurrent
-// Scans; a Scanner and a Writer are for one goroutine at a time (a
-// Scanner's read-ahead goroutines are its own: Close waits for them).
+// Concurrency: a Reader is immutable after Open (but for its page
+// metadata cache, behind a mutex) and may serve concurrent Scans; a
+// Scanner and a Writer are for one goroutine at a time (a Scanner's
+// read-ahead goroutines are its own: Close waits for them).
 //
 // Invariants: a file that Open accepts never makes Scan panic; corrupt bytes
 // give ErrCorrupt, decoded lengths are checked against page metadata before
