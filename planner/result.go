@@ -3,7 +3,6 @@ package planner
 import (
 	"context"
 	"errors"
-	"iter"
 	"strings"
 	"time"
 
@@ -13,7 +12,7 @@ import (
 )
 
 // result streams a query's rows: exec produces batches in a coroutine
-// (iter.Pull) that runs only while the connection goroutine waits for the
+// (the session's queryRunner) that runs only while the connection goroutine waits for the
 // next batch inside Execute or Next, so memory is one batch plus what the
 // plan buffers, a suspended portal costs nothing, and exec's reads of the
 // session settings happen on behalf of the connection goroutine (no
@@ -22,8 +21,9 @@ import (
 type result struct {
 	cols   []wire.Column
 	cells  cellCodec
-	next   func() (*exec.Batch, bool)
-	stop   func()
+	s      *session
+	run    *queryRunner       // nil once the query ended and the runner went back
+	closed bool               // Close was called: the query stops at its next batch
 	cancel context.CancelFunc // the query's own context
 	cur    *exec.Batch
 	i      int
@@ -39,11 +39,13 @@ var errStopped = errors.New("planner: result closed")
 // error in the first batch is Execute's error.
 func (s *session) startResult(ctx context.Context, st *wire.Statement, prep *exec.Prepared, params []any) (*result, error) {
 	qctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	r := &result{cols: columns(prep.Columns), cells: cellCodec{m: pgtype.NewMap(), loc: s.location()}, cancel: cancel}
+	r := &result{s: s, cols: columns(prep.Columns), cells: cellCodec{m: pgtype.NewMap(), loc: s.location()}, cancel: cancel}
 	sess := s.execSession()
-	seq := func(yield func(*exec.Batch) bool) {
+	r.run = s.takeRunner()
+	r.run.job = func(yield func(*exec.Batch) bool) {
 		tag, err := prep.Stream(qctx, sess, params, func(b *exec.Batch, _ *time.Location) error {
-			if !yield(b) {
+			// Close resumes a running query only to end it
+			if r.closed || !yield(b) || r.closed {
 				return errStopped
 			}
 			return nil
@@ -53,7 +55,6 @@ func (s *session) startResult(ctx context.Context, st *wire.Statement, prep *exe
 		}
 		r.tag = tag
 	}
-	r.next, r.stop = iter.Pull(seq)
 	if err := r.pull(ctx); err != nil {
 		r.Close()
 		return nil, err
@@ -67,10 +68,10 @@ func (r *result) pull(ctx context.Context) error {
 	r.cur, r.i = nil, 0
 	for !r.done {
 		unlink := context.AfterFunc(ctx, r.cancel)
-		b, ok := r.next()
+		b, ok := r.run.resume()
 		unlink()
-		if !ok {
-			r.done = true
+		if !ok || b == nil {
+			r.finish()
 			return r.err
 		}
 		if b.N > 0 {
@@ -117,10 +118,30 @@ func (r *result) Tag() string {
 	return r.tag
 }
 
-// Close implements wire.Result: it ends the query if it is still running.
+// finish marks the query ended and hands the runner back to the session.
+func (r *result) finish() {
+	r.done = true
+	if q := r.run; q != nil {
+		r.run = nil
+		r.s.returnRunner(q)
+	}
+}
+
+// Close implements wire.Result: it ends the query if it is still running
+// (its next batch is refused, and the runner resumed up to the end
+// marker).
 func (r *result) Close() error {
 	r.cancel()
-	r.stop()
+	r.closed = true
+	if q := r.run; q != nil && !r.done && q.usable() {
+		for {
+			b, ok := q.resume()
+			if !ok || b == nil {
+				break
+			}
+		}
+	}
+	r.finish()
 	r.cur = nil
 	return nil
 }

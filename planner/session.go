@@ -33,8 +33,10 @@ type session struct {
 	asOf      *asOfState
 	seqs      *seq.Allocator
 	seqSess   *seq.Session
-	tables    *tableCache // shared by the backend's sessions
-	tz        struct {    // the TimeZone setting's location (location)
+	tables    *tableCache  // shared by the backend's sessions
+	runner    *queryRunner // idle coroutine for the next query (runner.go)
+	closed    bool
+	tz        struct { // the TimeZone setting's location (location)
 		name string
 		loc  *time.Location
 	}

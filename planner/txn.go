@@ -172,6 +172,8 @@ func (s *session) findSave(name string) int {
 
 // Close implements wire.Session.
 func (s *session) Close() error {
+	s.closed = true
+	s.stopRunner()
 	s.tx = nil
 	if s.advisory != nil {
 		s.advisory.Close()
