@@ -30,7 +30,7 @@ func (c *counting) LookupKeys(ctx context.Context, col int, keys *exec.Vec, req 
 	return c.Source.LookupKeys(ctx, col, keys, req, emit)
 }
 
-func newPersonDataset(t *testing.T, n int) *lance.Dataset {
+func newPersonDataset(t testing.TB, n int) *lance.Dataset {
 	t.Helper()
 	schema := arrow.NewSchema([]arrow.Field{
 		{Name: "id", Type: arrow.PrimitiveTypes.Int64},

@@ -489,3 +489,55 @@ func TestOpenCachedSharesReaders(t *testing.T) {
 		t.Fatal("two stores share a reader")
 	}
 }
+
+// TestSparseConcurrentTakes: goroutines taking rows of one shared Reader
+// at once (filling its page metadata cache concurrently) get their rows.
+func TestSparseConcurrentTakes(t *testing.T) {
+	ctx := context.Background()
+	s := allTypesSchema(true)
+	rng := newRand(11)
+	rec := randomBatch(rng, memory.DefaultAllocator, s, 20000, 0.1)
+	rec.Retain()
+	b := writeOurs(t, s, WriterOptions{PageBytes: 32 << 10}, rec)
+	defer rec.Release()
+	store := objstore.NewMem()
+	if err := store.Put(ctx, "f.lance", b); err != nil {
+		t.Fatal(err)
+	}
+	r, err := OpenCached(ctx, store, "f.lance", uint64(len(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 4)
+	for g := range 4 {
+		go func() {
+			rng := newRand(int64(g))
+			for range 40 {
+				row := uint64(rng.Intn(20000))
+				recs, err := r.ReadAll(ctx, ScanOptions{Ranges: []RowRange{{row, row + 1}}})
+				if err != nil {
+					errs <- err
+					return
+				}
+				for c := range s.NumFields() {
+					want := array.NewSlice(rec.Column(c), int64(row), int64(row+1))
+					ok := array.Equal(recs[0].Column(c), want)
+					want.Release()
+					if !ok {
+						errs <- fmt.Errorf("row %d column %s: %v", row, s.Field(c).Name, recs[0].Column(c))
+						return
+					}
+				}
+				for _, x := range recs {
+					x.Release()
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+}
