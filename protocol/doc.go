@@ -189,8 +189,10 @@
 //
 //   - Lance version hints (latest_version_hint.json) cost no fsync:
 //     every commit writes one with objstore.PutVolatile. (Writing it only
-//     every 16th version made adapters TestKillNineLoop fail more often,
-//     so that cut was reverted; see lance/commit.go.) A hint is
+//     every 16th version once seemed to make adapters TestKillNineLoop
+//     fail more often; it only changed the timing of the real cause,
+//     sibling recoverers deciding differently, fixed in recovery; see
+//     lance/commit.go.) A hint is
 //     never trusted: readers probe forward from it, a missing, stale,
 //     unreadable or too-high one falls back to probing or listing (lance
 //     TestLatestProbing, TestVersionHintIsVolatileAndReadersSurvivePowerLoss),

@@ -67,8 +67,9 @@
 //     owner can never publish.
 //   - The owner can move a table HEAD only with a CommitExact at exactly
 //     expected+1. Recovery's Restore of every untouched table occupies
-//     that slot (rollback with fencing), so the owner's pending commits
-//     can never land; a table it already reached is restored on top.
+//     that slot (every rollback does this, fenced or not: see sibling
+//     recoverers below), so the owner's pending commits can never land;
+//     a table it already reached is restored on top.
 //     A commit racing the fence loses the PutIfAbsent or is classified
 //     as landed and compensated (restore retries after reclassifying).
 //   - Hence after fencing the owner has no remaining way to change
@@ -150,11 +151,34 @@
 //     the same sweep on dev→main and main→dev merges.
 //   - Concurrent recoverers of one intent (several processes): restores
 //     land exactly on the classified HEAD and adopt each other's
-//     (adapters TestKillNineLoop).
+//     (adapters TestKillNineLoop). Sibling recoverers may judge the owner
+//     differently — its own process sees an abandoned operation as gone,
+//     another process sees a live pid whose lease Abandon released as
+//     expired and fences — so no step may depend on that judgment:
+//     (1) a rollback occupies every untouched table's next slot whether
+//     or not it fenced, so every sibling computes the same restores and
+//     no restore can land after a sibling's rollback commit (it would
+//     sit one past its pin with the sidecar gone: uncovered drift);
+//     (2) a roll-forward adopts the epochs of a fence of the same intent
+//     (adoptFence) and retries, instead of reading the sibling's fence as
+//     a read-set change and rolling back while the fencer rolls forward;
+//     (3) fenceManifest never fences an intent already fenced or rolled
+//     back; (4) a refusal or failed rollback first checks whether a
+//     sibling already resolved the intent. recovery
+//     TestSiblingRecoverersAgreeOnRollback / ...OnRollForward replay both
+//     interleavings deterministically (hooked store, a manager with its
+//     own gates as in another process).
 //
 // Known limits: an owner whose renewals all fail for a whole lease (its
 // store unreachable) can be fenced; its write then fails with
-// 55000/40001 and nothing of it is visible — safe, not live.
+// 55000/40001 and nothing of it is visible — safe, not live. Confirm
+// refuses once the owner's own clock passes its lease (ErrLeaseLost),
+// because a recoverer that read the Armed sidecar rolls back while one
+// that read a late confirmation would roll forward. A confirmation put
+// issued before the lease ended but landing after a recoverer's read
+// (a store request stalled longer than the clock margin) can still
+// split the two directions; a PutIfAbsent decision record per intent
+// would close that window and is not built.
 //
 // Branch delete versus a write in another process (branchguard.go,
 // graph/seal.go). Lance refs have no compare-and-delete, so the delete

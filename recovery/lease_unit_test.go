@@ -2,6 +2,7 @@ package recovery_test
 
 import (
 	"context"
+	"sync"
 	"testing"
 	"time"
 
@@ -65,5 +66,56 @@ func TestLeaseRenewalKeepsPhaseAndStops(t *testing.T) {
 	time.Sleep(500 * time.Millisecond)
 	if s := g.Recovery.Stats(); s.LeaseRenewals != renewed || s.LeaseRenewals < 4 {
 		t.Fatalf("renewals %d then %d", renewed, s.LeaseRenewals)
+	}
+}
+
+// Confirm follows the renewer's rule: once the owner's own clock has
+// passed its lease, a recoverer may have read the Armed sidecar and be
+// rolling it back, so the owner confirms nothing more (ErrLeaseLost) and
+// its write fails into recovery.
+func TestConfirmRefusedAfterTheLease(t *testing.T) {
+	ctx := context.Background()
+	mem := setup(t)
+	var mu sync.Mutex
+	clock := time.Now()
+	now := func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		return clock
+	}
+	advance := func(d time.Duration) {
+		mu.Lock()
+		clock = clock.Add(d)
+		mu.Unlock()
+	}
+	g := open(t, mem, false, recovery.Options{LeaseDuration: time.Hour, Now: now})
+	defer g.Close()
+	sn, err := g.Head(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		after time.Duration
+		lost  bool
+	}{{30 * time.Minute, false}, {61 * time.Minute, true}} {
+		pw := &protocol.PreparedWrite{OperationID: graph.NewID(), WriterKind: adapters.Mutation, Base: protocol.NewBaseView(sn),
+			Lineage:  &protocol.LineageIntent{CommitID: graph.NewID(), RollbackCommitID: graph.NewID()},
+			Recovery: protocol.RecoveryPlan{Strategy: protocol.RollBackArmedForwardConfirmed}}
+		if err := g.Recovery.Arm(ctx, pw); err != nil {
+			t.Fatal(err)
+		}
+		advance(c.after)
+		err := g.Recovery.Confirm(ctx, pw)
+		if recovery.IsLeaseLost(err) != c.lost || !c.lost && err != nil {
+			t.Fatalf("confirm %s after arming: %v", c.after, err)
+		}
+		want := recovery.EffectsConfirmed
+		if c.lost {
+			want = recovery.Armed
+		}
+		if sc := readSidecar(t, mem, recovery.Key(pw.OperationID)); sc.Phase != want {
+			t.Fatalf("confirm %s after arming: sidecar %s, want %s", c.after, sc.Phase, want)
+		}
+		g.Recovery.Abandon(pw)
 	}
 }
