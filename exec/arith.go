@@ -183,8 +183,8 @@ func floatArith(op string, t Type) kernel {
 			case "*":
 				v = x[i] * y[i]
 			case "/":
-				if y[i] == 0 {
-					return errDivZero()
+				if y[i] == 0 && !math.IsNaN(x[i]) {
+					return errDivZero() // NaN / 0 is NaN
 				}
 				v = x[i] / y[i]
 			case "^":

@@ -353,7 +353,11 @@ func init() {
 		return 0
 	}), TFloat8), sig(TNumeric, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
 		for _, i := range sel {
-			out.D[i].SetInt64(int64(a[0].D[i].Sign()))
+			if isNaN(&a[0].D[i]) {
+				setNaN(&out.D[i])
+				continue
+			}
+			out.D[i].SetInt64(int64(numSign(&a[0].D[i])))
 		}
 		return nil
 	}, TNumeric))

@@ -225,7 +225,9 @@
 //     floor, sign, sqrt, cbrt, exp, ln, log, log10, power, pow, mod, div,
 //     pi, degrees, radians, sin, cos, tan, asin, acos, atan, atan2, gcd,
 //     random, gen_random_uuid, num_nulls, num_nonnulls, lcm, factorial,
-//     scale; now,
+//     scale (numeric overloads of sqrt, exp, ln, log, log10, gcd, lcm
+//     with PostgreSQL's result scales, numeric_special.go; numeric NaN and
+//     ±Infinity in arithmetic as PostgreSQL 14+); now,
 //     current_timestamp, current_date, localtimestamp, date_trunc,
 //     extract, date_part, make_date, to_timestamp, to_char (timestamps,
 //     dates: YYYY YY MM DD DDD D Q HH24 HH12 HH MI SS MS US AM/PM Month

@@ -151,7 +151,9 @@ func (s fnSig) argType(i int) Type {
 }
 
 // sigScore says whether args fit the signature (implicitly) and how well:
-// exact matches count 2, preferred-type targets 1.
+// as PostgreSQL's func_select_candidate, the number of exact matches
+// decides first (power(numeric, int) is power(numeric, numeric)), then
+// preferred-type and same-category targets.
 func sigScore(s fnSig, args []Expr) (int, bool) {
 	if len(args) != len(s.args) && !(s.variadic && len(args) >= len(s.args)-1) {
 		return 0, false
@@ -162,7 +164,7 @@ func sigScore(s fnSig, args []Expr) (int, bool) {
 		got := a.Type()
 		switch {
 		case got.OID == want.OID:
-			score += 3
+			score += 100
 		case got.OID == OIDUnknown:
 			if want.OID == OIDText {
 				score++

@@ -85,21 +85,33 @@ func roundTo(d *apd.Decimal, s int32) error {
 }
 
 func numAdd(out, a, b *apd.Decimal) error {
+	if ok, err := numSpecialArith('+', out, a, b); ok {
+		return err
+	}
 	_, err := numCtx.Add(out, a, b)
 	return numErr(err)
 }
 
 func numSub(out, a, b *apd.Decimal) error {
+	if ok, err := numSpecialArith('-', out, a, b); ok {
+		return err
+	}
 	_, err := numCtx.Sub(out, a, b)
 	return numErr(err)
 }
 
 func numMul(out, a, b *apd.Decimal) error {
+	if ok, err := numSpecialArith('*', out, a, b); ok {
+		return err
+	}
 	_, err := numCtx.Mul(out, a, b)
 	return numErr(err)
 }
 
 func numDiv(out, a, b *apd.Decimal) error {
+	if ok, err := numSpecialArith('/', out, a, b); ok {
+		return err
+	}
 	if b.IsZero() {
 		return errDivZero()
 	}
@@ -121,6 +133,9 @@ func numDivTrunc(out, a, b *apd.Decimal) error {
 }
 
 func numMod(out, a, b *apd.Decimal) error {
+	if ok, err := numSpecialArith('%', out, a, b); ok {
+		return err
+	}
 	if b.IsZero() {
 		return errDivZero()
 	}
@@ -171,11 +186,15 @@ func parseNumeric(s string) (apd.Decimal, error) {
 // applyNumericTypmod enforces numeric(p,s): round to s, then check the
 // integer digits fit p-s (22003 otherwise).
 func applyNumericTypmod(d *apd.Decimal, mod int32) error {
-	if mod < 4 || d.Form != apd.Finite {
+	if mod < 4 || isNaN(d) {
 		return nil
 	}
 	m := mod - 4
 	p, s := int32(m>>16)&0xffff, int32(m&0xffff)
+	if isInf(d) {
+		return &Error{Code: CodeNumericOutOfRange, Message: "numeric field overflow",
+			Detail: "A field with precision " + itoa(int64(p)) + ", scale " + itoa(int64(s)) + " cannot hold an infinite value."}
+	}
 	if err := roundTo(d, s); err != nil {
 		return numErr(err)
 	}
@@ -200,6 +219,9 @@ func numericOverflowDetail(p, s int32) string {
 // numPow is numeric ^ numeric with power_var's result scale: at least 16
 // significant digits, never less than either input's scale.
 func numPow(out, base, exp *apd.Decimal) error {
+	if ok, err := numSpecialPow(out, base, exp); ok {
+		return err
+	}
 	var ip apd.Decimal
 	integral := false
 	if _, err := numCtx.RoundToIntegralExact(&ip, exp); err == nil && ip.Cmp(exp) == 0 {

@@ -247,6 +247,17 @@ func parseFloat(s string, t Type) (float64, error) {
 		}
 		return 0, syntaxErr(name, s)
 	}
+	if f == 0 {
+		// a non-zero value that underflows to zero is out of range, as
+		// strtod's ERANGE is in PostgreSQL (denormals are accepted)
+		mant := x
+		if k := strings.IndexAny(mant, "eE"); k >= 0 {
+			mant = mant[:k]
+		}
+		if strings.ContainsAny(mant, "123456789") {
+			return 0, errf(CodeNumericOutOfRange, "\"%s\" is out of range for type %s", s, name)
+		}
+	}
 	return f, nil
 }
 
