@@ -8,6 +8,8 @@ import (
 
 	"slices"
 
+	"github.com/jackc/pgx/v5/pgtype"
+
 	"github.com/pggraph/pggraph/adapters"
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/graph"
@@ -35,6 +37,7 @@ type session struct {
 	seqSess   *seq.Session
 	tables    *tableCache  // shared by the backend's sessions
 	runner    *queryRunner // idle coroutine for the next query (runner.go)
+	types     *pgtype.Map  // result cells' codecs (typeMap)
 	closed    bool
 	tz        struct { // the TimeZone setting's location (location)
 		name string
