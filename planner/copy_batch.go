@@ -373,10 +373,25 @@ func plainFloat(f []byte, t exec.Type) (float64, bool) {
 		return v, true
 	}
 	v, err := strconv.ParseFloat(string(f), bits)
-	if err != nil {
+	if err != nil || v == 0 && nonzeroMantissa(f) {
+		// an underflow to zero is out of range in PostgreSQL (strtod's
+		// ERANGE); exec's input function reports it
 		return 0, false
 	}
 	return v, true
+}
+
+// nonzeroMantissa: a digit other than 0 before the exponent.
+func nonzeroMantissa(f []byte) bool {
+	for _, ch := range f {
+		if ch == 'e' || ch == 'E' {
+			return false
+		}
+		if ch >= '1' && ch <= '9' {
+			return true
+		}
+	}
+	return false
 }
 
 // pow10 are the powers of ten a float64 holds exactly.
