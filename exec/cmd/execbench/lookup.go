@@ -177,6 +177,7 @@ func runLookups(ctx context.Context, c lookupConfig, eng *exec.Engine, pg *pgx.C
 	info.Note = "exec.Engine over an in-memory table in this process (no storage, wire or round trip); informational"
 	rep.Results = append(rep.Results, info)
 	printResult(info)
+	fmt.Printf("%-24s pgproxy p50 / postgres p50 = %.2f (target <= 2)\n", "", res.EngineMs/res.PostgresMs)
 	fmt.Printf("%-24s p99 (median of rounds): pgproxy %.3g ms, in-process %.3g ms, postgres %.3g ms\n", "", res.OursP99Ms, info.OursP99Ms, res.PgP99Ms)
 	rep.ServedLoad.StorePerLookup = ops.perOp(c.runs * c.lookups)
 	fmt.Printf("%-24s pgproxy data-directory operations per lookup: %s\n", "", rep.ServedLoad.StorePerLookup)
