@@ -6,6 +6,7 @@ import (
 	"io"
 	"reflect"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/RoaringBitmap/roaring/v2"
@@ -111,38 +112,11 @@ func (d *Dataset) Scan(ctx context.Context, opts ScanOptions) (*Scanner, error) 
 		opts.BatchRows = 8192
 	}
 	s := &Scanner{ds: d, opts: opts}
-	top := topLevelFields(d)
-	var fs []arrow.Field
-	if d.schema != nil {
-		names := opts.Columns
-		if names == nil {
-			for _, f := range d.schema.Fields() {
-				names = append(names, f.Name)
-			}
-		}
-		for _, n := range names {
-			idx := d.schema.FieldIndices(n)
-			if len(idx) != 1 {
-				return nil, wrapf(ErrInvalidArgument, "no column %q", n)
-			}
-			col, ok := schema.ColumnFieldID(d.fields, top[idx[0]])
-			if !ok {
-				col = top[idx[0]]
-			}
-			s.cols = append(s.cols, projected{name: n, fieldID: top[idx[0]], colID: col})
-			fs = append(fs, d.schema.Field(idx[0]))
-		}
-	} else if len(opts.Columns) > 0 {
-		return nil, wrapf(ErrInvalidArgument, "dataset has no schema yet")
+	plan, err := d.scanPlan(opts.Columns, opts.WithRowAddress)
+	if err != nil {
+		return nil, err
 	}
-	if opts.WithRowAddress {
-		fs = append(fs, arrow.Field{Name: RowAddressColumn, Type: arrow.PrimitiveTypes.Uint64})
-	}
-	var md arrow.Metadata
-	if d.schema != nil {
-		md = d.schema.Metadata()
-	}
-	s.schema = arrow.NewSchema(fs, &md)
+	s.cols, s.schema = plan.cols, plan.schema
 	if opts.RowAddresses != nil {
 		s.selected = map[uint64]*roaring.Bitmap{}
 		for _, a := range opts.RowAddresses {
@@ -166,6 +140,87 @@ func (d *Dataset) Scan(ctx context.Context, opts ScanOptions) (*Scanner, error) 
 		s.frags = append(s.frags, fr)
 	}
 	return s, nil
+}
+
+// scanPlan is the projected columns and output schema of a scan of
+// some columns; plans are kept per dataset schema (a version that kept
+// its schema shares its predecessor's), so a point lookup does not
+// rebuild them.
+type scanPlan struct {
+	cols   []projected // read-only once made
+	schema *arrow.Schema
+}
+
+type planKey struct {
+	schema  *arrow.Schema
+	fields  *schema.Field // &fields[0] (nil without fields)
+	nfields int
+	cols    string
+	addr    bool
+}
+
+// maxScanPlans bounds the plan cache (cleared whole when full).
+const maxScanPlans = 512
+
+var scanPlans struct {
+	mu sync.Mutex
+	m  map[planKey]*scanPlan
+}
+
+func (d *Dataset) scanPlan(columns []string, withAddr bool) (*scanPlan, error) {
+	k := planKey{schema: d.schema, nfields: len(d.fields), cols: "*", addr: withAddr}
+	if len(d.fields) > 0 {
+		k.fields = &d.fields[0]
+	}
+	if columns != nil {
+		k.cols = "=" + strings.Join(columns, "\x00")
+	}
+	scanPlans.mu.Lock()
+	p := scanPlans.m[k]
+	scanPlans.mu.Unlock()
+	if p != nil {
+		return p, nil
+	}
+	p = &scanPlan{}
+	top := topLevelFields(d)
+	var fs []arrow.Field
+	if d.schema != nil {
+		names := columns
+		if names == nil {
+			for _, f := range d.schema.Fields() {
+				names = append(names, f.Name)
+			}
+		}
+		for _, n := range names {
+			idx := d.schema.FieldIndices(n)
+			if len(idx) != 1 {
+				return nil, wrapf(ErrInvalidArgument, "no column %q", n)
+			}
+			col, ok := schema.ColumnFieldID(d.fields, top[idx[0]])
+			if !ok {
+				col = top[idx[0]]
+			}
+			p.cols = append(p.cols, projected{name: n, fieldID: top[idx[0]], colID: col})
+			fs = append(fs, d.schema.Field(idx[0]))
+		}
+	} else if len(columns) > 0 {
+		return nil, wrapf(ErrInvalidArgument, "dataset has no schema yet")
+	}
+	if withAddr {
+		fs = append(fs, arrow.Field{Name: RowAddressColumn, Type: arrow.PrimitiveTypes.Uint64})
+	}
+	var md arrow.Metadata
+	if d.schema != nil {
+		md = d.schema.Metadata()
+	}
+	p.schema = arrow.NewSchema(fs, &md)
+	scanPlans.mu.Lock()
+	if scanPlans.m == nil || len(scanPlans.m) >= maxScanPlans {
+		scanPlans.m = map[planKey]*scanPlan{}
+	}
+	scanPlans.m[k] = p
+	scanPlans.mu.Unlock()
+	return p, nil
 }
 
 // topLevelFields returns the Lance field id of each top-level Arrow field.
@@ -365,13 +420,14 @@ func (fs *fragScan) nextBatch(ctx context.Context, s *Scanner) (arrow.RecordBatc
 		return nil, nil
 	}
 	if s.opts.WithRowAddress {
-		b := array.NewUint64Builder(memory.DefaultAllocator)
-		b.Resize(int(n))
-		for i := uint64(0); i < n; i++ {
-			b.UnsafeAppend(RowAddress(fs.frag.ID, uint32(start+i)))
+		addrs := make([]uint64, n)
+		for i := range addrs {
+			addrs[i] = RowAddress(fs.frag.ID, uint32(start+uint64(i)))
 		}
-		cols[len(cols)-1] = b.NewArray()
-		b.Release()
+		data := array.NewData(arrow.PrimitiveTypes.Uint64, int(n),
+			[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Uint64Traits.CastToBytes(addrs))}, nil, 0, 0)
+		cols[len(cols)-1] = array.NewUint64Data(data)
+		data.Release()
 	}
 	rec := array.NewRecordBatch(s.schema, cols, int64(n))
 	if keep == nil {

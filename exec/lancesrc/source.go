@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"weak"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -30,6 +31,8 @@ type Source struct {
 	owned map[int]*keyIndex
 	// lateScans counts scans answered by the two-pass filtered path.
 	lateScans int
+	// lastSchema is the last schema scan derived (see dataSchema).
+	lastSchema atomic.Pointer[derivedSchema]
 }
 
 // New wraps a dataset version. cols must name the dataset's columns (in
@@ -155,13 +158,27 @@ func (s *Source) filterAddrs(ctx context.Context, cols []int, filters []exec.Sca
 
 func (s *Source) scan(ctx context.Context, opts lance.ScanOptions, ncols int, emit func(arrow.RecordBatch, []uint64) error) error {
 	return scanPlain(ctx, s.ds, opts, func(rec arrow.RecordBatch, addrs []uint64) error {
-		fields := rec.Schema().Fields()[:ncols]
-		cols := make([]arrow.Array, ncols)
-		for i := range cols {
-			cols[i] = rec.Column(i)
-		}
-		return emit(ExecForm(array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, rec.NumRows())), addrs)
+		cols := rec.Columns()[:ncols]
+		return emit(ExecForm(array.NewRecordBatch(s.dataSchema(rec.Schema(), ncols), cols, rec.NumRows())), addrs)
 	})
+}
+
+// dataSchema is scanned's schema without the address column (its first
+// ncols fields, no metadata). Lance hands out one schema per projection,
+// so the last one made is kept: a point lookup does not rebuild it.
+func (s *Source) dataSchema(scanned *arrow.Schema, ncols int) *arrow.Schema {
+	if d := s.lastSchema.Load(); d != nil && d.scanned == scanned && d.ncols == ncols {
+		return d.out
+	}
+	out := arrow.NewSchema(scanned.Fields()[:ncols], nil)
+	s.lastSchema.Store(&derivedSchema{scanned: scanned, ncols: ncols, out: out})
+	return out
+}
+
+type derivedSchema struct {
+	scanned *arrow.Schema
+	ncols   int
+	out     *arrow.Schema
 }
 
 // scanPlain runs a Lance scan with row addresses and passes each batch

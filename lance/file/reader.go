@@ -67,9 +67,11 @@ type Reader struct {
 	phys    []*physical
 	// pageStarts[c][p] is the first row of page p of column c.
 	pageStarts [][]uint64
-	// aux caches what sparse reads need per page (see sparse.go); it is
-	// shared by the copies OpenCached hands out.
-	aux *auxCache
+	// aux caches what sparse reads need per page (see sparse.go); it and
+	// proj (the scans' projections) are shared by the copies OpenCached
+	// hands out.
+	aux  *auxCache
+	proj *projCache
 }
 
 // Open reads the footer, schema and column metadata of the file at key.
@@ -146,7 +148,7 @@ func open(ctx context.Context, src source, size uint64) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Reader{src: src, size: size, fields: desc.fields, schema: sch, numRows: desc.numRows, aux: newAuxCache()}
+	r := &Reader{src: src, size: size, fields: desc.fields, schema: sch, numRows: desc.numRows, aux: newAuxCache(), proj: &projCache{}}
 	for i, s := range cms {
 		b, err := region(s.pos, s.size)
 		if err != nil {

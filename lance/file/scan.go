@@ -5,6 +5,8 @@ import (
 	"errors"
 	"io"
 	"sort"
+	"strings"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -89,22 +91,11 @@ func (r *Reader) Scan(opts ScanOptions) (*Scanner, error) {
 		opts.Allocator = memory.DefaultAllocator
 	}
 	s := &Scanner{r: r, opts: opts}
-	var fs []arrow.Field
-	if opts.Columns == nil {
-		for i := range r.schema.Fields() {
-			s.cols = append(s.cols, i)
-		}
-		fs = r.schema.Fields()
-	} else {
-		for _, name := range opts.Columns {
-			idx := r.schema.FieldIndices(name)
-			if len(idx) != 1 {
-				return nil, mismatch(name, "no such column (or ambiguous)")
-			}
-			s.cols = append(s.cols, idx[0])
-			fs = append(fs, r.schema.Field(idx[0]))
-		}
+	pr, err := r.projection(opts.Columns)
+	if err != nil {
+		return nil, err
 	}
+	s.cols, s.schema = pr.cols, pr.schema
 	if opts.Ranges == nil {
 		if r.numRows > 0 {
 			s.ranges = []RowRange{{0, r.numRows}}
@@ -124,8 +115,6 @@ func (r *Reader) Scan(opts ScanOptions) (*Scanner, error) {
 	if len(s.ranges) > 0 {
 		s.row = s.ranges[0].Start
 	}
-	md := r.schema.Metadata()
-	s.schema = arrow.NewSchema(fs, &md)
 	s.cur = make([]colCursor, len(s.cols))
 	for i := range s.cur {
 		s.cur[i].page = -1
@@ -346,4 +335,61 @@ func (s *Scanner) Close() {
 			c.arr, c.page = nil, -1
 		}
 	}
+}
+
+// projection is the file columns and schema a scan of some columns
+// returns; a Reader keeps the ones asked for (a few distinct lists per
+// file in practice: a point lookup need not rebuild the schema).
+type projection struct {
+	cols   []int // read-only once made
+	schema *arrow.Schema
+}
+
+type projCache struct {
+	mu sync.Mutex
+	m  map[string]*projection
+}
+
+// maxProjections bounds a Reader's projection cache.
+const maxProjections = 64
+
+func (r *Reader) projection(columns []string) (*projection, error) {
+	key := "*" // every column
+	if columns != nil {
+		key = "=" + strings.Join(columns, "\x00")
+	}
+	r.proj.mu.Lock()
+	pr := r.proj.m[key]
+	r.proj.mu.Unlock()
+	if pr != nil {
+		return pr, nil
+	}
+	pr = &projection{}
+	var fs []arrow.Field
+	if columns == nil {
+		for i := range r.schema.Fields() {
+			pr.cols = append(pr.cols, i)
+		}
+		fs = r.schema.Fields()
+	} else {
+		for _, name := range columns {
+			idx := r.schema.FieldIndices(name)
+			if len(idx) != 1 {
+				return nil, mismatch(name, "no such column (or ambiguous)")
+			}
+			pr.cols = append(pr.cols, idx[0])
+			fs = append(fs, r.schema.Field(idx[0]))
+		}
+	}
+	md := r.schema.Metadata()
+	pr.schema = arrow.NewSchema(fs, &md)
+	r.proj.mu.Lock()
+	if r.proj.m == nil {
+		r.proj.m = map[string]*projection{}
+	}
+	if len(r.proj.m) < maxProjections {
+		r.proj.m[key] = pr
+	}
+	r.proj.mu.Unlock()
+	return pr, nil
 }
