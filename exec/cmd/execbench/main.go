@@ -2,7 +2,7 @@
 // same data in the same run and prints the ratios (issue 6, item 8).
 //
 //	go run ./exec/cmd/execbench [-rows 10000000] [-small 1000000] [-runs 5] [-lookups 2000]
-//	    [-only all|scans|lookup] [-data-dir DIR] [-cpuprofile FILE] [-memprofile FILE]
+//	    [-only all|scans|lookup] [-pgproxy BIN] [-data-dir DIR] [-cpuprofile FILE] [-memprofile FILE]
 //
 // PGGRAPH_BENCH_EXEC_ROWS and PGGRAPH_BENCH_EXEC_SMALL set the defaults of
 // -rows and -small (iterate at 1M-2M rows; the issue's target is 10M).
@@ -29,7 +29,8 @@
 // storage, no wire, no round trip). -only lookup skips the scan queries
 // (and the small table) to iterate on the lookup; -cpuprofile writes a CPU
 // profile of the served lookup rounds (client and server share this
-// process). The table shows
+// process). With -pgproxy BIN the lookups go to `BIN serve` started as a
+// child process instead (the deployed shape: its own runtime and GC). The table shows
 // the minimum and median of the repeats for both sides, the ratio of the
 // medians, the target and the load average before and after, then the
 // median CPU time per query of both sides (the engine process's, and
@@ -164,6 +165,7 @@ func main() {
 	only := flag.String("only", "all", "which part to run: all, scans (the scan queries) or lookup (the point lookup)")
 	dataDir := flag.String("data-dir", "", "parent directory of pgproxy's scratch data directory (default: the system temp directory)")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the served point-lookup rounds to this file")
+	pgproxyBin := flag.String("pgproxy", "", "serve the point lookups from this pgproxy binary's `serve` in a child process (default: a server in this process, with data-directory operation counts)")
 	memProfile := flag.String("memprofile", "", "write a heap profile (live objects) after the point-lookup rounds to this file")
 	flag.Parse()
 	if *runs < 3 || *lookups < 10 || *rows < 1000 || *small < 1 || *small > *rows {
@@ -294,7 +296,7 @@ func main() {
 	}
 
 	if doLookup {
-		if err := runLookups(ctx, lookupConfig{rows: *rows, runs: *runs, lookups: *lookups, dataDir: *dataDir, cpuProfile: *cpuProfile, memProfile: *memProfile},
+		if err := runLookups(ctx, lookupConfig{rows: *rows, runs: *runs, lookups: *lookups, dataDir: *dataDir, cpuProfile: *cpuProfile, memProfile: *memProfile, pgproxyBin: *pgproxyBin},
 			eng, conn, &rep); err != nil {
 			srv.Stop()
 			fail(err)
