@@ -671,6 +671,9 @@ func (b *binder) temporalArith(op string, l, r Expr) (Expr, bool, error) {
 				} else {
 					out.I[i] = a[0].I[i] - a[1].I[i]
 				}
+				if !dateInRange(out.I[i]) {
+					return errDateRange()
+				}
 			}
 			return nil
 		}, l, r2)
@@ -700,6 +703,9 @@ func (b *binder) temporalArith(op string, l, r Expr) (Expr, bool, error) {
 					iv = Interval{-iv.Months, -iv.Days, -iv.Micros}
 				}
 				out.I[i] = addInterval(a[0].I[i], iv, tz, ec.loc)
+				if !tsInRange(out.I[i]) {
+					return errTSRange()
+				}
 			}
 			return nil
 		}, l2, r)
@@ -763,7 +769,11 @@ func (b *binder) temporalArith(op string, l, r Expr) (Expr, bool, error) {
 				if op == "-" {
 					y = Interval{-y.Months, -y.Days, -y.Micros}
 				}
-				out.V[i] = Interval{x.Months + y.Months, x.Days + y.Days, x.Micros + y.Micros}
+				v, err := addIntervals(x, y)
+				if err != nil {
+					return err
+				}
+				out.V[i] = v
 			}
 			return nil
 		}, l, r)
@@ -780,6 +790,9 @@ func (b *binder) temporalArith(op string, l, r Expr) (Expr, bool, error) {
 						return errDivZero()
 					}
 					f = 1 / f
+				}
+				if !scaleFits(a[0].V[i], f) {
+					return errIntervalRange()
 				}
 				out.V[i] = scaleInterval(a[0].V[i], f)
 			}

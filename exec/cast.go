@@ -103,6 +103,44 @@ func (c *castExpr) Eval(ec *evalCtx, b *Batch, sel []int32) (*Vec, error) {
 
 // castRows converts the live rows of v into out.
 func castRows(ec *evalCtx, v, out *Vec, live []int32, explicit bool) error {
+	if err := castRowsBase(ec, v, out, live, explicit); err != nil {
+		return err
+	}
+	if to := out.T; to.Mod >= 0 && to.Mod < 6 && (to.OID == OIDTimestamp || to.OID == OIDTimestamptz || to.OID == OIDTime) {
+		for _, i := range live {
+			if !out.IsNull(int(i)) {
+				out.I[i] = roundTemporal(out.I[i], to)
+			}
+		}
+	}
+	return nil
+}
+
+// roundTemporal applies a time(p)/timestamp(p) typmod. PostgreSQL rounds
+// half away from zero on its own epoch (2000-01-01), so timestamps are
+// rounded relative to it.
+func roundTemporal(us int64, t Type) int64 {
+	if t.OID == OIDTime {
+		return roundMicrosTo(us, int(t.Mod))
+	}
+	const pgEpoch = 946684800_000_000
+	return roundMicrosTo(us-pgEpoch, int(t.Mod)) + pgEpoch
+}
+
+// roundMicrosTo rounds µs to p fractional digits of a second, half away
+// from zero (timestamp(p), time(p)).
+func roundMicrosTo(us int64, p int) int64 {
+	scale := int64(1)
+	for k := p; k < 6; k++ {
+		scale *= 10
+	}
+	if us >= 0 {
+		return (us + scale/2) / scale * scale
+	}
+	return -((-us + scale/2) / scale * scale)
+}
+
+func castRowsBase(ec *evalCtx, v, out *Vec, live []int32, explicit bool) error {
 	from, to := v.T, out.T
 	loc := time.UTC
 	if ec != nil && ec.loc != nil {

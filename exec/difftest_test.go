@@ -139,7 +139,7 @@ func runScript(t *testing.T, path string, conn *pgx.Conn, db string, stats *diff
 				if err := conn.QueryRow(ctx, "SHOW TimeZone").Scan(&tz); err != nil {
 					t.Fatal(err)
 				}
-				loc, err := time.LoadLocation(tz)
+				loc, err := loadZone(tz)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -234,7 +234,11 @@
 //     Mon Day Dy with FM and quoted text; numbers: 9 0 . D , G S MI PL SG
 //     PR L V RN FM with '#' overflow (tochar_num.go); IYYY IW ID; intervals: YYYY MM
 //     DD HH24 HH12 MI SS MS US AM), age, justify_days,
-//     justify_hours, isfinite, timezone; json_build_object,
+//     justify_hours, isfinite, timezone, OVERLAPS (overlaps.go); special
+//     inputs epoch/now/today/tomorrow/yesterday/allballs; common zone
+//     abbreviations (PST, CEST, ...); ISO 8601 interval input (P1Y2M...);
+//     date/timestamp/interval range checks (22008, timerange.go);
+//     time(p)/timestamp(p) rounding; to_char TZ/tz/OF/TZH/TZM; json_build_object,
 //     jsonb_build_object, json_build_array, jsonb_build_array, to_json,
 //     to_jsonb, row_to_json, json(b)_typeof, json(b)_array_length,
 //     jsonb_set, jsonb_insert, jsonb_strip_nulls, json_strip_nulls,
@@ -311,7 +315,7 @@
 // EXPLAIN and non-SELECT statements (the planner owns DML/DDL); regexp
 // flags other than g and i; numeric NaN or
 // Infinity to integer; generate_series over floats; sum/avg over
-// interval; to_char patterns other than those listed (EEEE, TH, ...); the PostgreSQL built-ins listed in
+// interval; 'infinity'/'-infinity' dates and timestamps; to_char patterns other than those listed (EEEE, TH, ...); the PostgreSQL built-ins listed in
 // knownPostgresFunction (corr, covar_*, regr_*, set_config,
 // jsonb_path_*, jsonb_to_record, ...) and types listed in knownPostgresType (money,
 // inet, ranges, tsvector, ...). An unknown function name answers 42883 as in PostgreSQL.

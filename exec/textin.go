@@ -19,6 +19,16 @@ func syntaxErr(typ, s string) *Error {
 
 // parseText stores the text input s, read as type v.T, at row i.
 func parseText(v *Vec, i int, s string, loc *time.Location) error {
+	if err := parseTextBase(v, i, s, loc); err != nil {
+		return err
+	}
+	if t := v.T; t.Mod >= 0 && t.Mod < 6 && (t.OID == OIDTime || t.OID == OIDTimestamp || t.OID == OIDTimestamptz) {
+		v.I[i] = roundTemporal(v.I[i], t) // time(p), timestamp(p)
+	}
+	return nil
+}
+
+func parseTextBase(v *Vec, i int, s string, loc *time.Location) error {
 	t := v.T
 	switch t.OID {
 	case OIDBool:
@@ -49,7 +59,7 @@ func parseText(v *Vec, i int, s string, loc *time.Location) error {
 		}
 		v.D[i] = d
 	case OIDDate:
-		d, err := parseDate(s)
+		d, err := parseDateIn(s, loc)
 		if err != nil {
 			return err
 		}
@@ -61,8 +71,18 @@ func parseText(v *Vec, i int, s string, loc *time.Location) error {
 		}
 		v.I[i] = us
 	case OIDTime:
-		us, ok := parseClock(strings.TrimSpace(s))
-		if !ok {
+		x := strings.TrimSpace(s)
+		if strings.EqualFold(x, "allballs") {
+			x = "00:00:00"
+		}
+		if strings.EqualFold(x, "now") {
+			x = formatTimeOfDay(utcToLocal(time.Now().UnixMicro(), loc) % usPerDay)
+		}
+		us, st := parseClockStatus(x)
+		if st == clockRange {
+			return errf(CodeDatetimeFieldOverflow, "date/time field value out of range: \"%s\"", s)
+		}
+		if st != clockOK {
 			return errf(CodeInvalidDatetimeFormat, "invalid input syntax for type time: \"%s\"", s)
 		}
 		v.I[i] = us
@@ -301,8 +321,48 @@ func validCivil(y, m, d int) bool {
 	return d <= time.Date(y, time.Month(m)+1, 0, 0, 0, 0, 0, time.UTC).Day()
 }
 
+// infiniteDateTime reports PostgreSQL's special inputs 'infinity' and
+// '-infinity', which exec does not represent (0A000, listed in doc.go).
+func infiniteDateTime(x, typ string) error {
+	switch strings.ToLower(x) {
+	case "infinity", "+infinity", "-infinity":
+		return unsupported("infinite %s values are not supported", typ)
+	}
+	return nil
+}
+
+// specialDay answers PostgreSQL's date words: epoch, today, tomorrow,
+// yesterday (and now, for timestamps), as the local day in loc.
+func specialDay(x string, loc *time.Location) (int64, bool) {
+	if loc == nil {
+		loc = time.UTC
+	}
+	today := func() int64 { return floorDiv(utcToLocal(time.Now().UnixMicro(), loc), usPerDay) }
+	switch strings.ToLower(x) {
+	case "epoch":
+		return 0, true
+	case "today", "now":
+		return today(), true
+	case "tomorrow":
+		return today() + 1, true
+	case "yesterday":
+		return today() - 1, true
+	}
+	return 0, false
+}
+
 func parseDate(s string) (int64, error) {
+	return parseDateIn(s, time.UTC)
+}
+
+func parseDateIn(s string, loc *time.Location) (int64, error) {
 	x := strings.TrimSpace(s)
+	if err := infiniteDateTime(x, "date"); err != nil {
+		return 0, err
+	}
+	if d, ok := specialDay(x, loc); ok {
+		return d, nil
+	}
 	y, m, d, rest, ok := splitDate(x)
 	rest = strings.TrimSpace(rest)
 	bc := false
@@ -318,26 +378,49 @@ func parseDate(s string) (int64, error) {
 	if bc {
 		y = 1 - y
 	}
-	return daysFromCivil(y, time.Month(m), d), nil
+	days := daysFromCivil(y, time.Month(m), d)
+	if !dateInRange(days) {
+		return 0, errf(CodeDatetimeFieldOverflow, "date out of range: \"%s\"", s)
+	}
+	return days, nil
 }
 
 // parseClock reads HH:MM[:SS[.ffffff]] as µs since midnight.
 func parseClock(s string) (int64, bool) {
+	us, st := parseClockStatus(s)
+	return us, st == clockOK
+}
+
+const (
+	clockOK = iota
+	clockSyntax
+	clockRange // well-formed, but a field is out of range (22008)
+)
+
+// parseClockStatus reads hh:mm[:ss[.frac]], telling a syntax error from
+// a field out of range as PostgreSQL does.
+func parseClockStatus(s string) (int64, int) {
 	parts := strings.Split(s, ":")
 	if len(parts) < 2 || len(parts) > 3 {
-		return 0, false
+		return 0, clockSyntax
 	}
 	h, err1 := strconv.Atoi(parts[0])
 	mi, err2 := strconv.Atoi(parts[1])
-	if err1 != nil || err2 != nil || h < 0 || h > 24 || mi < 0 || mi > 59 {
-		return 0, false
+	if err1 != nil || err2 != nil || h < 0 || mi < 0 {
+		return 0, clockSyntax
+	}
+	if h > 24 || mi > 59 {
+		return 0, clockRange
 	}
 	var us int64
 	if len(parts) == 3 {
 		sec, frac, _ := strings.Cut(parts[2], ".")
 		sv, err := strconv.Atoi(sec)
-		if err != nil || sv < 0 || sv > 60 {
-			return 0, false
+		if err != nil || sv < 0 {
+			return 0, clockSyntax
+		}
+		if sv > 60 {
+			return 0, clockRange
 		}
 		us = int64(sv) * 1_000_000
 		if frac != "" {
@@ -346,16 +429,16 @@ func parseClock(s string) (int64, bool) {
 			}
 			f, err := strconv.Atoi(frac[:7])
 			if err != nil {
-				return 0, false
+				return 0, clockSyntax
 			}
 			us += int64((f + 5) / 10)
 		}
 	}
 	total := int64(h)*3600_000_000 + int64(mi)*60_000_000 + us
 	if total > 24*3600_000_000 {
-		return 0, false
+		return 0, clockRange
 	}
-	return total, true
+	return total, clockOK
 }
 
 // parseTimestamp reads ISO timestamps with an optional zone suffix; tz
@@ -369,6 +452,27 @@ func parseTimestamp(s string, tz bool, loc *time.Location) (int64, error) {
 	switch strings.ToLower(x) {
 	case "epoch":
 		return 0, nil
+	case "now":
+		now := time.Now().UnixMicro()
+		if !tz {
+			if loc == nil {
+				loc = time.UTC
+			}
+			now = utcToLocal(now, loc)
+		}
+		return now, nil
+	case "today", "tomorrow", "yesterday":
+		d, _ := specialDay(x, loc)
+		if !tz {
+			return d * usPerDay, nil
+		}
+		if loc == nil {
+			loc = time.UTC
+		}
+		return localToUTC(d*usPerDay, loc), nil
+	}
+	if err := infiniteDateTime(x, "timestamp"); err != nil {
+		return 0, err
 	}
 	bad := func() error {
 		return errf(CodeInvalidDatetimeFormat, "invalid input syntax for type %s: \"%s\"", name, s)
@@ -395,8 +499,11 @@ func parseTimestamp(s string, tz bool, loc *time.Location) (int64, error) {
 				break
 			}
 		}
-		var ok bool
-		if clock, ok = parseClock(rest[:end]); !ok {
+		var st int
+		if clock, st = parseClockStatus(rest[:end]); st != clockOK {
+			if st == clockRange {
+				return 0, errf(CodeDatetimeFieldOverflow, "date/time field value out of range: \"%s\"", s)
+			}
 			return 0, bad()
 		}
 		zone := strings.TrimSpace(rest[end:])
@@ -411,6 +518,10 @@ func parseTimestamp(s string, tz bool, loc *time.Location) (int64, error) {
 				}
 				off, zoneSet = o, true
 			default:
+				if o, ok := tzAbbrevs[strings.ToUpper(zone)]; ok {
+					off, zoneSet = o, true
+					break
+				}
 				l, err := time.LoadLocation(zone)
 				if err != nil {
 					return 0, bad()
@@ -459,6 +570,68 @@ func localToUTC(local int64, loc *time.Location) int64 {
 		return bt*1_000_000 + frac
 	}
 	return at*1_000_000 + frac
+}
+
+// iso8601Interval rewrites the part after "P" of an ISO 8601 duration
+// ("1Y2M3DT4H5M6S") as verbose interval input.
+func iso8601Interval(x string) (string, bool) {
+	var parts []string
+	timePart := false
+	for len(x) > 0 {
+		if x[0] == 'T' {
+			if timePart {
+				return "", false
+			}
+			timePart = true
+			x = x[1:]
+			continue
+		}
+		j := 0
+		for j < len(x) && (x[j] == '-' || x[j] == '+' || x[j] == '.' || (x[j] >= '0' && x[j] <= '9')) {
+			j++
+		}
+		if j == 0 || j == len(x) {
+			return "", false
+		}
+		num, unit := x[:j], x[j]+('a'-'A') // designators are upper case
+		x = x[j+1:]
+		var name string
+		switch {
+		case !timePart && unit == 'y':
+			name = "years"
+		case !timePart && unit == 'm':
+			name = "months"
+		case !timePart && unit == 'w':
+			name = "weeks"
+		case !timePart && unit == 'd':
+			name = "days"
+		case timePart && unit == 'h':
+			name = "hours"
+		case timePart && unit == 'm':
+			name = "minutes"
+		case timePart && unit == 's':
+			name = "seconds"
+		default:
+			return "", false
+		}
+		parts = append(parts, num+" "+name)
+	}
+	if len(parts) == 0 {
+		return "", false
+	}
+	return strings.Join(parts, " "), true
+}
+
+// tzAbbrevs holds common entries of PostgreSQL's default
+// timezone_abbreviations set (seconds east of UTC); an abbreviation is a
+// fixed offset, unlike a zone name.
+var tzAbbrevs = map[string]int{
+	"ACDT": 37800, "ACST": 34200, "ADT": -10800, "AEDT": 39600, "AEST": 36000, "AKDT": -28800, "AKST": -32400,
+	"AST": -14400, "AWST": 28800, "BST": 3600, "CDT": -18000, "CEST": 7200, "CET": 3600, "CST": -21600,
+	"EDT": -14400, "EEST": 10800, "EET": 7200, "EST": -18000, "GMT": 0, "HKT": 28800, "HST": -36000,
+	"IST": 7200, "JST": 32400, "KST": 32400, "MDT": -21600, "MEST": 7200, "MET": 3600, "MSK": 10800,
+	"MST": -25200, "NDT": -9000, "NST": -12600, "NZDT": 46800, "NZST": 43200, "PDT": -25200, "PST": -28800,
+	"SGT": 28800, "UCT": 0, "UT": 0, "UTC": 0, "WET": 0, "Z": 0, "ZULU": 0,
 }
 
 func parseOffset(z string) (int, bool) {
@@ -541,6 +714,15 @@ func intervalUnit(u string) (string, bool) {
 func parseInterval(s string) (Interval, error) {
 	bad := func() (Interval, error) {
 		return Interval{}, errf(CodeInvalidDatetimeFormat, "invalid input syntax for type interval: \"%s\"", s)
+	}
+	if x := strings.TrimSpace(s); len(x) > 1 && x[0] == 'P' {
+		// ISO 8601 designators: P[nY][nM][nW][nD][T[nH][nM][nS]], read
+		// as the equivalent verbose input (same fraction cascading)
+		verbose, ok := iso8601Interval(x[1:])
+		if !ok {
+			return bad()
+		}
+		return parseInterval(verbose)
 	}
 	f := strings.Fields(strings.ToLower(strings.TrimSpace(s)))
 	var iv Interval

@@ -161,7 +161,20 @@ func extractField(unit string, us int64, epochUS int64, isDate bool) (apd.Decima
 			d.SetFinite(epochUS, -6)
 		}
 	case "julian":
-		return d, unsupported("extract(julian) is not supported")
+		// the Julian day number of the local date, plus the fraction of
+		// the day for timestamps (numeric division, as PostgreSQL)
+		days := floorDiv(us, usPerDay)
+		setI(days + 2440588)
+		if !isDate {
+			var f, jd apd.Decimal
+			if err := numDiv(&f, apd.New(us-days*usPerDay, 0), apd.New(usPerDay, 0)); err != nil {
+				return d, err
+			}
+			jd.Set(&d)
+			if err := numAdd(&d, &jd, &f); err != nil {
+				return d, err
+			}
+		}
 	default:
 		return d, errf(CodeInvalidParameterValue, "unit \"%s\" not supported", unit)
 	}
@@ -290,9 +303,22 @@ func init() {
 					d, err = extractField(u, us, us, true)
 				case OIDTimestamp:
 					d, err = extractField(u, a[1].I[i], a[1].I[i], false)
+				case OIDTime:
+					switch u {
+					case "hour", "minute", "second", "milliseconds", "microseconds", "epoch":
+						d, err = extractField(u, a[1].I[i], a[1].I[i], false)
+					default:
+						return errf(CodeFeatureNotSupported, "unit \"%s\" not supported for type time without time zone", u)
+					}
 				case OIDTimestamptz:
-					if u == "timezone" {
+					if u == "timezone" || u == "timezone_hour" || u == "timezone_minute" {
 						_, off := time.Unix(floorDiv(a[1].I[i], 1_000_000), 0).In(ec.loc).Zone()
+						switch u {
+						case "timezone_hour":
+							off /= 3600
+						case "timezone_minute":
+							off = off / 60 % 60
+						}
 						d.SetInt64(int64(off))
 						break
 					}
@@ -314,9 +340,10 @@ func init() {
 		}
 	}
 	def("extract", sig(TNumeric, extractK(OIDTimestamptz, false), TText, TTimestamptz), sig(TNumeric, extractK(OIDTimestamp, false), TText, TTimestamp),
-		sig(TNumeric, extractK(OIDDate, false), TText, TDate), sig(TNumeric, extractK(OIDInterval, false), TText, TInterval))
+		sig(TNumeric, extractK(OIDDate, false), TText, TDate), sig(TNumeric, extractK(OIDInterval, false), TText, TInterval),
+		sig(TNumeric, extractK(OIDTime, false), TText, TTime))
 	def("date_part", sig(TFloat8, extractK(OIDTimestamptz, true), TText, TTimestamptz), sig(TFloat8, extractK(OIDTimestamp, true), TText, TTimestamp),
-		sig(TFloat8, extractK(OIDInterval, true), TText, TInterval))
+		sig(TFloat8, extractK(OIDInterval, true), TText, TInterval), sig(TFloat8, extractK(OIDTime, true), TText, TTime))
 	def("make_date", sig(TDate, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
 		for _, i := range sel {
 			y, m, d := int(a[0].I[i]), int(a[1].I[i]), int(a[2].I[i])
@@ -444,6 +471,9 @@ func loadZone(name string) (*time.Location, error) {
 	if off, ok := parseOffset(name); ok && (name[0] == '+' || name[0] == '-') {
 		// POSIX-style offsets are inverted in PostgreSQL; ISO offsets are not
 		return time.FixedZone(name, -off), nil
+	}
+	if off, ok := tzAbbrevs[strings.ToUpper(name)]; ok {
+		return time.FixedZone(strings.ToUpper(name), off), nil
 	}
 	l, err := time.LoadLocation(name)
 	if err != nil {

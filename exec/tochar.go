@@ -13,7 +13,8 @@ import (
 // silently different.
 
 var toCharPatterns = []string{ // longest first
-	"MONTH", "Month", "month", "HH24", "HH12", "IYYY", "YYYY", "DDD", "IW", "ID", "MON", "Mon", "mon", "DAY", "Day", "day",
+	"MONTH", "Month", "month", "HH24", "HH12", "IYYY", "YYYY", "TZH", "TZM", "DDD", "IW", "ID", "MON", "Mon", "mon", "DAY", "Day", "day",
+	"TZ", "tz", "OF",
 	"DY", "Dy", "dy", "AM", "PM", "am", "pm", "YY", "MM", "DD", "HH", "MI", "SS", "MS", "US", "Q", "D",
 	"hh24", "hh12", "yyyy", "ddd", "yy", "mm", "dd", "hh", "mi", "ss", "ms", "us", "q", "d",
 }
@@ -25,11 +26,27 @@ type dateFields struct {
 	frac                             int64 // microseconds
 	yday, wday                       int
 	interval                         bool
+	zone                             string // TZ: the zone abbreviation (timestamptz only)
+	offset                           int    // OF, TZH, TZM: seconds east of UTC
 }
 
-func toCharTime(t time.Time, frac int64, f string) (string, error) {
+func toCharTime(t time.Time, frac int64, f string, zone string, offset int) (string, error) {
 	return toCharFields(dateFields{year: t.Year(), month: int(t.Month()), day: t.Day(), hour: t.Hour(), min: t.Minute(), sec: t.Second(),
-		frac: frac, yday: t.YearDay(), wday: int(t.Weekday())}, f)
+		frac: frac, yday: t.YearDay(), wday: int(t.Weekday()), zone: zone, offset: offset}, f)
+}
+
+// zoneOffsetText is PostgreSQL's OF / TZH form: +HH, or +HH:MM when the
+// offset has minutes.
+func zoneOffsetText(off int, withMinutes bool) string {
+	sign := "+"
+	if off < 0 {
+		sign, off = "-", -off
+	}
+	s := fmt.Sprintf("%s%02d", sign, off/3600)
+	if withMinutes && off%3600 != 0 {
+		s += fmt.Sprintf(":%02d", off%3600/60)
+	}
+	return s
 }
 
 // toCharInterval is to_char(interval, text): years, months within the
@@ -175,6 +192,20 @@ func toCharFields(d dateFields, f string) (string, error) {
 			sb.WriteString(word(time.Month(d.month).String()[:3], 0, matched == "MON", matched == "mon"))
 		case "DAY", "Day", "day":
 			sb.WriteString(word(time.Weekday(d.wday).String(), 9, matched == "DAY", matched == "day"))
+		case "TZ":
+			sb.WriteString(strings.ToUpper(d.zone))
+		case "tz":
+			sb.WriteString(strings.ToLower(d.zone))
+		case "OF":
+			sb.WriteString(zoneOffsetText(d.offset, true))
+		case "TZH":
+			sb.WriteString(zoneOffsetText(d.offset, false))
+		case "TZM":
+			off := d.offset
+			if off < 0 {
+				off = -off
+			}
+			sb.WriteString(num(off%3600/60, 2))
 		case "DY", "Dy", "dy":
 			sb.WriteString(word(time.Weekday(d.wday).String()[:3], 0, matched == "DY", matched == "dy"))
 		}
@@ -191,14 +222,16 @@ func init() {
 					continue
 				}
 				us := a[0].I[i]
+				zone, offset := "", 0
 				switch kind {
 				case OIDDate:
 					us *= usPerDay
 				case OIDTimestamptz:
+					zone, offset = time.Unix(floorDiv(us, 1_000_000), 0).In(ec.loc).Zone()
 					us = utcToLocal(us, ec.loc)
 				}
 				t, frac := wallParts(us)
-				s, err := toCharTime(t, frac, a[1].S[i])
+				s, err := toCharTime(t, frac, a[1].S[i], zone, offset)
 				if err != nil {
 					return err
 				}
