@@ -164,21 +164,25 @@
 //     a read-set change and rolling back while the fencer rolls forward;
 //     (3) fenceManifest never fences an intent already fenced or rolled
 //     back; (4) a refusal or failed rollback first checks whether a
-//     sibling already resolved the intent. recovery
-//     TestSiblingRecoverersAgreeOnRollback / ...OnRollForward replay both
-//     interleavings deterministically (hooked store, a manager with its
-//     own gates as in another process).
+//     sibling already resolved the intent; (5) the direction (roll
+//     forward or back) is recorded once per intent with PutIfAbsent
+//     under DecisionDir before any restore or roll-forward, and every
+//     sibling follows the first record (decide): the sidecar's phase is
+//     the one input that can still change (an owner past its lease
+//     landing a late confirmation), so two siblings could otherwise read
+//     Armed and EffectsConfirmed and go both ways. The record is deleted
+//     before the sidecar when the intent is finished. recovery
+//     TestSiblingRecoverersAgreeOnRollback / ...OnRollForward /
+//     ...FollowTheFirstDirection replay the three interleavings
+//     deterministically (hooked store, a manager with its own gates as in
+//     another process); each fails without its part of the fix.
 //
 // Known limits: an owner whose renewals all fail for a whole lease (its
 // store unreachable) can be fenced; its write then fails with
 // 55000/40001 and nothing of it is visible — safe, not live. Confirm
 // refuses once the owner's own clock passes its lease (ErrLeaseLost),
-// because a recoverer that read the Armed sidecar rolls back while one
-// that read a late confirmation would roll forward. A confirmation put
-// issued before the lease ended but landing after a recoverer's read
-// (a store request stalled longer than the clock margin) can still
-// split the two directions; a PutIfAbsent decision record per intent
-// would close that window and is not built.
+// so a late confirmation is rare; when one still lands (a put stalled
+// past the lease), the direction record decides.
 //
 // Branch delete versus a write in another process (branchguard.go,
 // graph/seal.go). Lance refs have no compare-and-delete, so the delete

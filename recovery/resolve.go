@@ -7,6 +7,7 @@ import (
 	"github.com/pggraph/pggraph/graph"
 	"github.com/pggraph/pggraph/internal/failpoint"
 	"github.com/pggraph/pggraph/lance"
+	"github.com/pggraph/pggraph/objstore"
 	"github.com/pggraph/pggraph/protocol"
 )
 
@@ -159,7 +160,37 @@ func (m *Manager) resolve(ctx context.Context, sc *Sidecar) (Report, error) {
 		}
 		allLanded = allLanded && landed
 	}
+	// One direction per intent, whichever recoverer decides first
+	// (decide): a sibling that read the sidecar before a late
+	// confirmation would otherwise roll back what this one rolls forward.
+	want := decisionRollBack
 	if sc.Phase == EffectsConfirmed && allLanded {
+		want = decisionRollForward
+	}
+	dir, err := m.decide(ctx, sc, want)
+	if err != nil {
+		return rep, m.required(sc, err, "recording the recovery direction failed")
+	}
+	// the intent may have been resolved between our reads and the record
+	if o, oerr := m.outcome(ctx, sc); oerr != nil {
+		return rep, m.required(sc, oerr, "cannot read the manifest")
+	} else if o.commit || o.rollback {
+		rep.Decision = Converged
+		if o.rollback {
+			rep.Decision = AlreadyRolled
+		}
+		return m.finish(ctx, sc, rep)
+	}
+	if dir == decisionRollForward && want != decisionRollForward {
+		// a sibling read the confirmed sidecar; so must we
+		if allLanded, err = m.confirmedLanded(ctx, sc); err != nil {
+			return rep, err
+		}
+		if !allLanded {
+			return rep, m.required(sc, nil, "recovery recorded a roll-forward, but the intent's effects are not all confirmed and landed")
+		}
+	}
+	if dir == decisionRollForward {
 		done, err := m.rollForward(ctx, sc, &rep)
 		if err != nil {
 			return rep, err
@@ -183,6 +214,80 @@ func (m *Manager) resolve(ctx context.Context, sc *Sidecar) (Report, error) {
 		rep.Decision = EmptyIntentDone
 	}
 	return m.finish(ctx, sc, rep)
+}
+
+// DecisionDir holds one direction record per intent being resolved
+// (decisionKey). It is outside RecoveryDir: it is not an intent.
+const DecisionDir = "__recovery_decisions/"
+
+func decisionKey(op string) string { return DecisionDir + op }
+
+// Recorded recovery directions.
+const (
+	decisionRollForward = "roll_forward"
+	decisionRollBack    = "roll_back"
+)
+
+// decide records want as the intent's direction with PutIfAbsent and
+// returns the recorded one (an earlier recoverer's, if any). Why: every
+// input of the choice is fixed once the owner is gone or fenced except
+// the sidecar's phase — an owner past its lease may still land its
+// confirmation (a stalled put) after one recoverer read Armed (roll
+// back) and before another reads EffectsConfirmed (roll forward). The
+// first record wins and every sibling follows it. A roll-forward that
+// then loses its arbitration to a real read-set change falls back to a
+// rollback; that change is permanent, so every sibling falls back too.
+func (m *Manager) decide(ctx context.Context, sc *Sidecar, want string) (string, error) {
+	key := decisionKey(sc.OperationID)
+	err := m.store.PutIfAbsent(ctx, key, []byte(want))
+	if err == nil {
+		return want, nil
+	}
+	if !objstore.IsExists(err) {
+		return "", err
+	}
+	b, err := m.store.Get(ctx, key)
+	if objstore.IsNotFound(err) {
+		// a sibling finished (and removed the record) in between; the
+		// caller's outcome check finds its result
+		return want, nil
+	}
+	if err != nil {
+		return "", err
+	}
+	switch d := string(b); d {
+	case decisionRollForward, decisionRollBack:
+		return d, nil
+	default:
+		return "", fmt.Errorf("recovery: direction record %s holds %q", key, d)
+	}
+}
+
+// confirmedLanded re-reads the sidecar and reports whether it is
+// EffectsConfirmed with every effect landed at its confirmed version
+// (then sc takes the confirmed write).
+func (m *Manager) confirmedLanded(ctx context.Context, sc *Sidecar) (bool, error) {
+	fresh, err := m.read(ctx, Key(sc.OperationID))
+	if err != nil || fresh == nil || fresh.Phase != EffectsConfirmed {
+		return false, err
+	}
+	for _, e := range fresh.Write.Effects {
+		c, h, err := classify(ctx, m.root, fresh.OperationID, e)
+		if err != nil {
+			return false, m.required(sc, err, "cannot classify table "+e.Table.String())
+		}
+		landed := c == Landed && e.Confirmed != nil && e.Confirmed.Version == h
+		if e.Kind == protocol.EffectCreate {
+			landed = c == CreatedOnly && e.Confirmed != nil && h == 1
+		}
+		if !landed {
+			return false, nil
+		}
+	}
+	// keep the epochs this resolution adopted from a fence
+	fresh.Write.ReadSet = sc.Write.ReadSet
+	*sc = *fresh
+	return true, nil
 }
 
 // rollForward publishes the intent's exact confirmed delta. done=false
@@ -236,6 +341,9 @@ func (m *Manager) finish(ctx context.Context, sc *Sidecar, rep Report) (Report, 
 		return rep, m.required(sc, err, "recording the recovery audit row failed")
 	}
 	m.count(rep.Decision, rep.Classes)
+	// the direction record first: a crash before the sidecar delete
+	// leaves the sidecar, whose next resolution finds the outcome
+	_ = m.store.Delete(ctx, decisionKey(sc.OperationID))
 	if err := m.store.Delete(ctx, Key(sc.OperationID)); err != nil {
 		m.mu.Lock()
 		m.stats.FinalizeFailures++

@@ -261,3 +261,76 @@ func TestSiblingRecoverersAgreeOnRollForward(t *testing.T) {
 		t.Fatalf("write after both recoveries: %v", err)
 	}
 }
+
+// An owner past its lease lands its confirmation late (a stalled put):
+// the fencer read the sidecar Armed and rolls back; its sibling reads it
+// EffectsConfirmed, all landed, and would roll forward. Without one
+// recorded direction per intent the sibling published the roll-forward
+// while the fencer's restores stacked on top of it. The first recorded
+// direction (the fencer's rollback) is followed by both.
+func TestSiblingRecoverersFollowTheFirstDirection(t *testing.T) {
+	mem := setup(t)
+	ctx := context.Background()
+	kc := &keyCrash{Store: mem, pred: isManifestVersion}
+	g := open(t, kc, false, recovery.Options{})
+	_ = writeAB(ctx, g, 1)
+	g.Close()
+	objs, _ := mem.List(ctx, "__recovery/")
+	if len(objs) != 1 {
+		t.Fatalf("sidecars %v", objs)
+	}
+	key := objs[0].Key
+	confirmed, sc := expiredElsewhere(t, mem, key)
+	if sc.Phase != recovery.EffectsConfirmed {
+		t.Fatalf("sidecar %s", sc.Phase)
+	}
+	// what the fencer reads: the same intent before its confirmation
+	sc.Phase = recovery.Armed
+	for i := range sc.Write.Effects {
+		sc.Write.Effects[i].Confirmed = nil
+	}
+	armed, err := sc.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := mem.Put(ctx, key, armed); err != nil {
+		t.Fatal(err)
+	}
+
+	sibling := open(t, mem, false, recovery.Options{})
+	defer sibling.Close()
+	var sibReps []recovery.Report
+	var sibErr error
+	hs := &hookStore{Store: mem, match: isTableVersion, n: 1, fn: func() {
+		// the late confirmation lands; the sibling reads it
+		if err := mem.Put(ctx, key, confirmed); err != nil {
+			t.Error(err)
+			return
+		}
+		sibReps, sibErr = sibling.Recovery.Recover(ctx)
+	}}
+	fencer := open(t, hs, false, recovery.Options{})
+	defer fencer.Close()
+	recovery.AsAnotherProcess(fencer.Recovery)
+	hs.arm()
+	reps, err := fencer.Recovery.Recover(ctx)
+	if !hs.wasFired() {
+		t.Fatal("the fencer never restored a table")
+	}
+	if sibErr != nil || len(sibReps) != 1 || sibReps[0].Decision != recovery.RolledBackDec {
+		t.Fatalf("sibling: %+v %v", sibReps, sibErr)
+	}
+	if err != nil || len(reps) != 1 || !reps[0].Fenced {
+		t.Fatalf("fencer: %+v %v", reps, err)
+	}
+	assertPinnedHeads(t, sibling)
+	if objs, _ := mem.List(ctx, recovery.DecisionDir); len(objs) != 0 {
+		t.Fatalf("direction records left: %v", objs)
+	}
+	if a, b := ids(t, sibling, "a"), ids(t, sibling, "b"); len(a) != 0 || len(b) != 0 {
+		t.Fatalf("rolled back, yet a = %v, b = %v", a, b)
+	}
+	if err := writeAB(ctx, sibling, 2); err != nil {
+		t.Fatalf("write after both recoveries: %v", err)
+	}
+}
