@@ -24,6 +24,19 @@
 // buffers (Backend.MemoryLimit), and a prepared statement re-binds when
 // its snapshot or the pending state changed.
 //
+// Per-statement cost of an autocommit read (the served point lookup of
+// issue 6): the head is re-read every statement — graph.Root.Head checks
+// for a newer manifest version with one Stat, which is how commits of
+// other processes on the same data directory become visible (a lookup
+// sees every commit acknowledged before it started;
+// TestLookupSeesOtherProcessCommits) — and everything derived from it is
+// cached per snapshot: the catalog, the table definitions with their
+// Lance sources and key indexes (shared by sessions), and the plan of a
+// prepared statement. The coroutine is the session's queryRunner, reused
+// from query to query (a new goroutine per statement re-grew its stack
+// every time); the session also keeps its TimeZone location and result
+// type map.
+//
 // # Writes
 //
 // INSERT (VALUES, SELECT, DEFAULT, DEFAULT VALUES, column lists, ON
