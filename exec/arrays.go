@@ -485,11 +485,19 @@ func textArray(items []string, nulls []bool) *Array {
 
 func init() {
 	textArr := Type{1009, -1}
-	def("regexp_match", sig(textArr, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+	regexpMatch := func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
 		for _, i := range sel {
-			re, err := compileRegex(a[1].S[i])
+			flags := ""
+			if len(a) > 2 {
+				flags = a[2].S[i]
+			}
+			re, global, err := compileARE(a[1].S[i], flags)
 			if err != nil {
 				return err
+			}
+			if global {
+				return &Error{Code: CodeInvalidParameterValue, Message: "regexp_match() does not support the \"global\" option",
+					Hint: "Use the regexp_matches function instead."}
 			}
 			m := re.FindStringSubmatchIndex(a[0].S[i])
 			if m == nil {
@@ -511,10 +519,11 @@ func init() {
 			out.A[i] = textArray(items, nulls)
 		}
 		return nil
-	}, TText, TText))
+	}
+	def("regexp_match", sig(textArr, regexpMatch, TText, TText), sig(textArr, regexpMatch, TText, TText, TText))
 	def("regexp_split_to_array", sig(textArr, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
 		for _, i := range sel {
-			re, err := compileRegex(a[1].S[i])
+			re, _, err := compileARE(a[1].S[i], "")
 			if err != nil {
 				return err
 			}

@@ -2,6 +2,7 @@ package exec
 
 import (
 	"math"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -17,7 +18,8 @@ func init() {
 		sig(TInt4, kSI(func(s string) int64 { return int64(len(s)) }), TBytea))
 	funcs["char_length"] = funcs["length"]
 	funcs["character_length"] = funcs["length"]
-	def("octet_length", sig(TInt4, kSI(func(s string) int64 { return int64(len(s)) }), TText), sig(TInt4, kSI(func(s string) int64 { return int64(len(s)) }), TBytea))
+	def("octet_length", sig(TInt4, kSI(func(s string) int64 { return int64(len(s)) }), TText), sig(TInt4, kSI(func(s string) int64 { return int64(len(s)) }), TBytea),
+		sig(TInt4, kSI(func(s string) int64 { return int64(len(s)) }), TBpchar)) // char(n) counts its padding
 	def("bit_length", sig(TInt4, kSI(func(s string) int64 { return int64(8 * len(s)) }), TText))
 	def("lower", sig(TText, kSS(strings.ToLower), TText))
 	def("upper", sig(TText, kSS(strings.ToUpper), TText))
@@ -37,7 +39,10 @@ func init() {
 			if c == 0 {
 				return errf(CodeProgramLimitExceeded, "null character not permitted")
 			}
-			if c < 0 || c > utf8.MaxRune {
+			if c < 0 {
+				return errf(CodeInvalidParameterValue, "character number must be positive")
+			}
+			if c > utf8.MaxRune {
 				return errf(CodeProgramLimitExceeded, "requested character too large for encoding: %d", c)
 			}
 			out.S[i] = string(rune(c))
@@ -100,7 +105,7 @@ func init() {
 	def("substring", sig(TText, substr(false), TText, TInt4), sig(TText, substr(true), TText, TInt4, TInt4),
 		sig(TText, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
 			for _, i := range sel {
-				re, err := compileRegex(a[1].S[i])
+				re, _, err := compileARE(a[1].S[i], "")
 				if err != nil {
 					return err
 				}
@@ -202,7 +207,13 @@ func init() {
 			}
 		}
 		return nil
-	}, TInt8))
+	}, TInt8), sig(TText, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+		// to_hex(integer) shows the 32-bit two's complement
+		for _, i := range sel {
+			out.S[i] = strconv.FormatUint(uint64(uint32(a[0].I[i])), 16)
+		}
+		return nil
+	}, TInt4))
 	def("regexp_replace", sig(TText, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
 		for _, i := range sel {
 			s, err := pgRegexpReplace(a[0].S[i], a[1].S[i], a[2].S[i], "")

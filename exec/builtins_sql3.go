@@ -166,7 +166,7 @@ func init() {
 		return func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
 			for _, i := range sel {
 				s := a[0].S[i]
-				re, err := compileRegex(a[1].S[i])
+				re, _, err := compileARE(a[1].S[i], "")
 				if err != nil {
 					return err
 				}

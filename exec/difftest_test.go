@@ -84,8 +84,13 @@ func TestDifferential(t *testing.T) {
 			if _, err := admin.Exec(ctx, "DROP DATABASE IF EXISTS "+db); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := admin.Exec(ctx, "CREATE DATABASE "+db); err != nil {
-				t.Fatal(err)
+			// C collation (byte order, as the engine) with C.UTF-8 character
+			// classification: Unicode upper/lower/ILIKE, as pgproxy reports
+			// lc_ctype C.UTF-8
+			if _, err := admin.Exec(ctx, "CREATE DATABASE "+db+" TEMPLATE template0 LC_COLLATE 'C' LC_CTYPE 'C.UTF-8'"); err != nil {
+				if _, err := admin.Exec(ctx, "CREATE DATABASE "+db); err != nil {
+					t.Fatal(err)
+				}
 			}
 			conn, err := pgx.Connect(ctx, srv.ConnString(db))
 			if err != nil {

@@ -191,7 +191,8 @@
 //     logic; IS [NOT] NULL/TRUE/FALSE/UNKNOWN/DISTINCT FROM; BETWEEN
 //     [SYMMETRIC]; IN; any boolean operator with ANY/ALL (array or subquery), e.g.
 //     ILIKE ANY (ARRAY[...]); LIKE/ILIKE (backslash escape), SIMILAR TO, ~ ~* !~
-//     !~* (RE2 syntax: back-references or look-around fail with 2201B);
+//     !~* (RE2 syntax: back-references or look-around fail with 2201B;
+//     '.' matches newlines unless the n flag is given, as in PostgreSQL);
 //     || for text, arrays and jsonb; -> ->> #> #>> ? ?| ?& @> <@ - #- on
 //     json/jsonb (jsonb - text|text[]|int);
 //     @> <@ && on arrays; date/time/interval arithmetic; AT TIME ZONE;
@@ -215,7 +216,7 @@
 //   - CASE, COALESCE, NULLIF, GREATEST, LEAST, CAST / :: (PostgreSQL text
 //     input and output formats), ARRAY[...], subscripts.
 //   - Functions: length, char_length, octet_length, bit_length, lower,
-//     upper, initcap, substr, substring (incl. regex form), left, right,
+//     upper, initcap, substr, substring (incl. regex and SIMILAR forms), convert_to/convert_from (UTF8), left, right,
 //     lpad, rpad, trim/btrim/ltrim/rtrim, replace, translate, repeat,
 //     reverse, position, strpos, starts_with, split_part, concat,
 //     concat_ws, format (%[n$][-][width|*|*n$] with s I L), quote_ident, quote_literal,
@@ -313,7 +314,8 @@
 // qualifiers outside casts (column types, arrays); SEARCH/CYCLE with * in the recursive query;
 // data-modifying CTEs; SELECT INTO;
 // EXPLAIN and non-SELECT statements (the planner owns DML/DDL); regexp
-// flags other than g and i; numeric NaN or
+// flags p, w, b, e (i c n m s x t q g work, regex_flags.go); encodings other
+// than UTF8 in convert_to/convert_from; numeric NaN or
 // Infinity to integer; generate_series over floats; sum/avg over
 // interval; 'infinity'/'-infinity' dates and timestamps; to_char patterns other than those listed (EEEE, TH, ...); the PostgreSQL built-ins listed in
 // knownPostgresFunction (corr, covar_*, regr_*, set_config,

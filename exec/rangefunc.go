@@ -712,18 +712,7 @@ func otherSRF(name string) bool {
 
 // regexSet computes regexp_matches / regexp_split_to_table rows.
 func regexSet(name, s, pat, flags string) (*Vec, error) {
-	global := false
-	for _, f := range flags {
-		switch f {
-		case 'g':
-			global = true
-		case 'i':
-			pat = "(?i)" + pat
-		default:
-			return nil, unsupported("regexp flag \"%c\" is not supported", f)
-		}
-	}
-	re, err := compileRegex(pat)
+	re, global, err := compileARE(pat, flags)
 	if err != nil {
 		return nil, err
 	}

@@ -87,11 +87,11 @@ func (b *binder) regexExpr(op string, l, r Expr) (Expr, error) {
 	neg := strings.HasPrefix(op, "!")
 	return &opExpr{name: op, t: TBool, args: []Expr{l, r}, strict: true, k: func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
 		for _, i := range sel {
-			p := a[1].S[i]
+			flags := ""
 			if ci {
-				p = "(?i)" + p
+				flags = "i"
 			}
-			re, err := compileRegex(p)
+			re, _, err := compileARE(a[1].S[i], flags)
 			if err != nil {
 				return err
 			}
@@ -347,16 +347,7 @@ func splitPart(s, delim string, n int64) (string, error) {
 
 // pgRegexpReplace implements regexp_replace(s, pattern, repl [, flags]).
 func pgRegexpReplace(s, pat, repl, flags string) (string, error) {
-	global := strings.Contains(flags, "g")
-	if strings.Contains(flags, "i") {
-		pat = "(?i)" + pat
-	}
-	for _, f := range flags {
-		if f != 'g' && f != 'i' {
-			return "", unsupported("regexp flag \"%c\" is not supported", f)
-		}
-	}
-	re, err := compileRegex(pat)
+	re, global, err := compileARE(pat, flags)
 	if err != nil {
 		return "", err
 	}

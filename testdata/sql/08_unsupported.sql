@@ -30,14 +30,17 @@ SELECT * FROM u TABLESAMPLE SYSTEM (10);
 SELECT * FROM ROWS FROM (generate_series(1, 2), generate_series(1, 3));
 -- unsupported
 SELECT json_each('{"a": 1}');
--- unsupported
+-- supported now (expanded syntax): compared with PostgreSQL
 SELECT * FROM regexp_matches('abc', 'b', 'x');
+-- unsupported
+SELECT * FROM regexp_matches('abc', 'b', 'p');
 SELECT interval '1' day;
 -- unsupported
 SELECT 2::numeric ^ 0.5::numeric * 0 + 'NaN'::numeric::int;
 SELECT format('%5s', 'x');
--- unsupported
 SELECT regexp_replace('abc', 'b', 'x', 'n');
+-- unsupported
+SELECT regexp_replace('abc', 'b', 'x', 'w');
 WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM t WHERE n < 3) SEARCH DEPTH FIRST BY n SET ord SELECT * FROM t;
 -- unsupported
 WITH d AS (DELETE FROM u RETURNING *) SELECT * FROM d;

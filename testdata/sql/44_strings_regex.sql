@@ -1,0 +1,40 @@
+-- strings: multibyte text, Unicode case mapping (C.UTF-8 ctype), regexp flags
+-- (i c n x q g), PostgreSQL's '.' matching newlines, SIMILAR substring, convert_to/from.
+SELECT length('héllo'), octet_length('héllo'), bit_length('日本'), upper('straße'), lower('ÀÉÎ'), initcap('élan vital-ÉTÉ'), reverse('añb');
+SELECT substr('日本語テキスト', 2, 3), left('日本語', -1), right('日本語', 2), lpad('日本', 5, 'ab'), rpad('é', 3, '日'), position('語' in '日本語'), strpos('añaña', 'ña');
+SELECT translate('añob', 'ñ', 'n'), replace('日本日本', '本', 'x'), split_part('a→b→c', '→', 2), overlay('日本語' placing 'XY' from 2 for 1), repeat('é', 3), ascii('é'), chr(233), chr(26085);
+SELECT chr(0);
+SELECT chr(-1);
+SELECT btrim('ééaéé', 'é'), ltrim('  x '), rtrim('xyyy', 'y'), trim(both 'x' from 'xxaxx'), trim(leading from '  a'), to_hex(-1), to_hex(255::int8);
+SELECT md5('日本'), quote_literal('it''s'), quote_ident('Ab c'), quote_ident('abc'), quote_literal(E'a\\b'), format('%s|%I|%L', 'x', 'Y z', NULL);
+SELECT 'abc' ~ 'B', 'abc' ~* 'B', 'ABC' !~* 'b', 'a.c' ~ '^a\.c$', 'x' SIMILAR TO '[a-z]', 'abc' SIMILAR TO 'a%', 'abc' LIKE 'A%', 'abc' ILIKE 'A_C';
+SELECT regexp_replace('aAbB', 'a', 'x', 'gi'), regexp_replace('foo bar', '(o+)', '<\1>'), regexp_replace('abc', 'B', 'x', 'i'), regexp_replace('a.b.c', '\.', '-', 'g');
+SELECT regexp_match('foobar', '(o)(b)'), regexp_match('ABC', 'b', 'i'), regexp_matches('a1b2', '\d', 'g');
+SELECT regexp_replace('abc', 'b', 'x', 'x');
+SELECT regexp_replace('a b', 'a b', 'x', 'x');
+SELECT regexp_match('abc', '(?<n>b)');
+SELECT regexp_split_to_array('a1b22c', '\d+'), string_to_array('a,b,,c', ','), string_to_array('abc', NULL), string_to_array('', ',');
+SELECT 'ß' ILIKE 'SS', 'é' ILIKE 'É', upper('é') = 'É', 'Ä' ~* 'ä';
+SELECT substring('hello' from 2 for 2), substring('hello' from '(l+)'), substring('hello' similar '%#"l+#"o' escape '#'), substring('hello', 0, 2), substring('hello', -1, 3);
+SELECT substring('hello', 2, -1);
+SELECT left('abc', 0), repeat('x', -1), lpad('abc', 2), rpad('', 3, ''), lpad('a', 3, '');
+SELECT concat('a', NULL, 1, true), concat_ws(',', 'a', NULL, 'b'), concat_ws(NULL, 'a'), 'a' || NULL, array_to_string(ARRAY['a', NULL, 'c'], ',', '*');
+SELECT 'abc'::char(5) || 'x', length('ab  '::char(4)), 'ab'::char(4) = 'ab  ', octet_length('ab'::char(4)), 'ab '::varchar(5) = 'ab';
+SELECT 'abcdef'::varchar(3);
+SELECT 'abcdef'::char(3), cast('ab' as char(4)) || '|';
+SELECT x FROM (VALUES ('b'), ('B'), ('a'), ('é'), ('E'), ('_'), ('1')) v(x) ORDER BY x;
+SELECT starts_with('日本', '日'), 'abc' < 'abd', 'a' < 'B', 'Z' < 'a';
+SELECT encode('日本'::bytea, 'hex'), convert_to('é', 'UTF8'), length('é'::bytea);
+SELECT E'a\nb' ~ 'a.b', regexp_replace(E'a\nb', 'a.b', 'x'), E'a\nb' ~ '^b', E'a\nb' ~ 'a$', substring(E'a\nb' from 'a.b');
+SELECT regexp_replace(E'a\nb', '^b', 'x', 'n'), regexp_replace(E'a\nb', 'a.b', 'x', 'n'), regexp_replace('a B c', 'a b # comment
+ c', 'x', 'xi'), regexp_replace('abc', 'a b c', 'x', 'x'), regexp_replace('a.b', '.', 'x', 'q'), regexp_replace('aB', 'b', 'x', 'ic'), regexp_replace('aB', 'b', 'x', 'ci');
+SELECT regexp_replace('ab', 'a', 'x', 'z');
+SELECT regexp_match('ab', 'a', 'g');
+SELECT regexp_match('aBc', 'b', 'i'), regexp_match(E'x\ny', '^y', 'n'), regexp_matches('aAa', 'a', 'gi');
+SELECT regexp_split_to_array(E'a\nb', '.'), regexp_count(E'a\nb', '.'), regexp_count('aAa', 'a');
+SELECT substring('foobar' similar '%#"o_b#"%' escape '#'), substring('foobar' similar '#"o_b#"%' escape '#'), substring('foobar' similar 'f%' escape '#'), substring('abcabc' similar '%#"b%#"c' escape '#');
+SELECT substring('foobar' similar '%#"o#"b#"%' escape '#');
+SELECT convert_from('\xc3a9'::bytea, 'UTF8'), convert_to('日', 'utf8'), convert_from('\x61'::bytea, 'UTF-8');
+SELECT convert_from('\xff'::bytea, 'UTF8');
+SELECT convert_to('a', 'nope');
+SELECT 'A' ~ '[[:upper:]]', 'a1' ~ '^[[:alpha:]][[:digit:]]$', 'x y' ~ '\s', 'ab' ~ '\w+', 'a' ~ '\d';
