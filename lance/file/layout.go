@@ -226,6 +226,10 @@ type pageLayout struct {
 	// chunkWordBytes is the mini-block chunk-table word size, which
 	// depends on the file version (set by the reader).
 	chunkWordBytes int
+	// leadingPartialRow: the (sub-)page starts inside a row, whose
+	// levels decode as a row of their own (set only by sparse reads of
+	// list pages, which slice it off).
+	leadingPartialRow bool
 	// mini-block
 	rep, def, value, dictionary *enc
 	numDictItems                uint64

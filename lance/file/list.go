@@ -326,7 +326,7 @@ func decodeListPage(col string, p *physical, dt arrow.DataType, pl *pageLayout, 
 			if r > 1 {
 				return 0, corrupt(col, "repetition level %d for a single list layer", r)
 			}
-			if r == 1 {
+			if r == 1 || (len(offsets) == 0 && pl.leadingPartialRow) {
 				offsets = append(offsets, items)
 				rowNull = append(rowNull, false)
 			} else if len(offsets) == 0 {

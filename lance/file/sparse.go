@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 )
 
 // Sparse reads. A take that wants a few rows of a page (a point lookup
@@ -26,11 +27,18 @@ import (
 //   - full-zip pages of variable values: the repetition index (page
 //     buffer 1, rows+1 byte positions) gives the rows' byte range.
 //
-// Everything else decodes the whole page: list pages (a row's items may
-// span chunks, and rows are located through the repetition index, which
-// this path does not read), full-zip pages with repetition levels or
-// without a repetition index of the expected size, and layouts the
-// whole-page decoder would refuse anyway (it then reports the error).
+//   - mini-block list pages: a row's items may span chunks, so the rows
+//     are located through a per-page row map (rows starting before each
+//     chunk, whether a chunk begins inside a row) built from every
+//     chunk's repetition levels at the first sparse read of the page and
+//     cached; then only the chunks from row lo's start to row hi-1's end
+//     are read (see decodeListRows). The dictionary of a list page is
+//     read with them (not cached).
+//
+// Everything else decodes the whole page: full-zip and all-null list
+// pages, full-zip pages with repetition levels or without a repetition
+// index of the expected size, and layouts the whole-page decoder would
+// refuse anyway (it then reports the error).
 // All-null pages are never decoded at all (see Scanner.take).
 
 // sparseRatio: a page is read sparsely when the scan wants at most
@@ -47,14 +55,24 @@ const (
 	sparseMiniBlock
 	sparseFullZipFixed
 	sparseFullZipVariable
+	sparseListMiniBlock
 )
 
 // sparseKind says whether (and how) page pm of column ci can be read
 // sparsely.
 func (r *Reader) sparseKind(ci int, pm pageMeta) int {
 	p, pl := r.phys[ci], pm.layout
-	if p.kind == physList || pm.length == 0 || pm.length > maxPageItems {
+	if pm.length == 0 || pm.length > maxPageItems {
 		return sparseNone
+	}
+	if p.kind == physList {
+		// mini-block list pages only (full-zip and all-null list pages
+		// are read whole)
+		if pl.kind != layoutMiniBlock || pl.rep == nil || len(pm.buffers) < 2 ||
+			(pl.dictionary != nil && len(pm.buffers) < 3) || (pl.chunkWordBytes != 2 && pl.chunkWordBytes != 4) {
+			return sparseNone
+		}
+		return sparseListMiniBlock
 	}
 	switch pl.kind {
 	case layoutMiniBlock:
@@ -183,6 +201,8 @@ func (r *Reader) decodeRows(ctx context.Context, ci, pi int, lo, hi uint64) (arr
 			return nil, 0, err
 		}
 		bufs, first, n = [][]byte{data}, lo, hi-lo
+	case sparseListMiniBlock:
+		return r.decodeListRows(ctx, ci, pi, lo, hi)
 	default:
 		a, err := r.decodePage(ctx, ci, pm)
 		if err != nil {
@@ -218,10 +238,15 @@ type pageAux struct {
 	// firstRow[len(chunks)] is the page's row count.
 	firstRow []uint64
 	dict     *leafData // the decoded dictionary (page buffer 2) of a dictionary page
+	// list pages: rowsBefore[i] is the number of rows starting before
+	// chunk i (rowsBefore[len(chunks)] = the page's rows) and midRow[i]
+	// says chunk i begins inside a row started in an earlier chunk.
+	rowsBefore []uint64
+	midRow     []bool
 }
 
 func (a *pageAux) bytes() int64 {
-	n := len(a.table) + 24*len(a.chunks) + 8*len(a.firstRow) + 128
+	n := len(a.table) + 24*len(a.chunks) + 8*len(a.firstRow) + 9*len(a.rowsBefore) + 128
 	if d := a.dict; d != nil {
 		n += len(d.data) + 8*len(d.offsets) + len(d.fixed)
 	}
@@ -297,7 +322,11 @@ func (r *Reader) pageAux(ctx context.Context, ci, pi int) (*pageAux, error) {
 	if err != nil {
 		return nil, err
 	}
-	chunks, err := parseChunkTable(col, table, pm.layout.chunkWordBytes, int(min(pm.buffers[1].size, 1<<62)), pm.length)
+	items := pm.length
+	if r.phys[ci].kind == physList {
+		items = pm.layout.numItems
+	}
+	chunks, err := parseChunkTable(col, table, pm.layout.chunkWordBytes, int(min(pm.buffers[1].size, 1<<62)), items)
 	if err != nil {
 		return nil, err
 	}
@@ -305,7 +334,7 @@ func (r *Reader) pageAux(ctx context.Context, ci, pi int) (*pageAux, error) {
 	for i, c := range chunks {
 		a.firstRow[i+1] = a.firstRow[i] + uint64(c.values)
 	}
-	if pl := pm.layout; pl.dictionary != nil {
+	if pl := pm.layout; pl.dictionary != nil && r.phys[ci].kind != physList {
 		b, err := r.src.readAt(ctx, pm.buffers[2].pos, pm.buffers[2].size)
 		if err != nil {
 			return nil, err
@@ -314,6 +343,121 @@ func (r *Reader) pageAux(ctx context.Context, ci, pi int) (*pageAux, error) {
 			return nil, err
 		}
 	}
+	if r.phys[ci].kind == physList {
+		if err := r.listRowMap(ctx, ci, pm, a); err != nil {
+			return nil, err
+		}
+	}
 	r.aux.put(k, a)
 	return a, nil
+}
+
+// listRowMap fills a list page's row map (a.rowsBefore, a.midRow) from
+// the repetition levels of every chunk: the first sparse read of a list
+// page reads its chunks once (the repetition index Lance writes is not
+// read), later ones only the chunks holding their rows.
+func (r *Reader) listRowMap(ctx context.Context, ci int, pm pageMeta, a *pageAux) error {
+	col := r.schema.Field(ci).Name
+	pl := pm.layout
+	data, err := r.src.readAt(ctx, pm.buffers[1].pos, pm.buffers[1].size)
+	if err != nil {
+		return err
+	}
+	a.rowsBefore = make([]uint64, len(a.chunks)+1)
+	a.midRow = make([]bool, len(a.chunks))
+	for i, ch := range a.chunks {
+		rc, err := splitChunk(col, data[ch.off:ch.off+ch.size], true, pl.def != nil, int(min(pl.numBuffers, 16)))
+		if err != nil {
+			return err
+		}
+		reps, err := decodeLevels(col, pl.rep, rc.rep, rc.numLevels)
+		if err != nil {
+			return err
+		}
+		if len(reps) == 0 {
+			return corrupt(col, "list chunk %d without levels", i)
+		}
+		starts := uint64(0)
+		for _, rep := range reps {
+			if rep == 1 {
+				starts++
+			}
+		}
+		a.midRow[i] = reps[0] != 1
+		a.rowsBefore[i+1] = a.rowsBefore[i] + starts
+	}
+	if a.rowsBefore[len(a.chunks)] != pm.length || (len(a.chunks) > 0 && a.midRow[0]) {
+		return corrupt(col, "list page levels start %d rows, metadata says %d", a.rowsBefore[len(a.chunks)], pm.length)
+	}
+	return nil
+}
+
+// decodeListRows decodes rows [lo, hi) of a mini-block list page from
+// the chunks holding them: from the chunk where row lo starts to the
+// one where row hi-1 ends. A leading partial row (the end of a row
+// started in an earlier chunk) and a trailing one (a row continuing past
+// the last chunk read) are decoded as rows of their own and sliced off.
+func (r *Reader) decodeListRows(ctx context.Context, ci, pi int, lo, hi uint64) (arrow.Array, uint64, error) {
+	pm := r.cols[ci].pages[pi]
+	aux, err := r.pageAux(ctx, ci, pi)
+	if err != nil {
+		return nil, 0, err
+	}
+	nc := len(aux.chunks)
+	rb := aux.rowsBefore
+	// the chunk where row x starts
+	startChunk := func(x uint64) int { return sort.Search(nc, func(i int) bool { return rb[i+1] > x }) }
+	a := startChunk(lo)
+	b := nc - 1
+	if hi < pm.length {
+		k := startChunk(hi)
+		if k >= nc {
+			return nil, 0, corrupt(r.schema.Field(ci).Name, "no chunk starts row %d", hi)
+		}
+		b = k
+		if rb[k] == hi && !aux.midRow[k] {
+			b = k - 1 // row hi opens chunk k: rows before it end in k-1
+		}
+	}
+	if a >= nc || b < a {
+		return nil, 0, corrupt(r.schema.Field(ci).Name, "no chunks hold rows %d..%d", lo, hi)
+	}
+	ca, cb := aux.chunks[a], aux.chunks[b]
+	data, err := r.src.readAt(ctx, pm.buffers[1].pos+uint64(ca.off), uint64(cb.off+cb.size-ca.off))
+	if err != nil {
+		return nil, 0, err
+	}
+	lead, trail := 0, 0
+	if aux.midRow[a] {
+		lead = 1
+	}
+	if b+1 < nc && aux.midRow[b+1] {
+		trail = 1
+	}
+	rows := rb[b+1] - rb[a] + uint64(lead)
+	sub := *pm.layout
+	sub.numItems = aux.firstRow[b+1] - aux.firstRow[a]
+	sub.leadingPartialRow = lead == 1
+	wb := sub.chunkWordBytes
+	bufs := [][]byte{aux.table[a*wb : (b+1)*wb], data}
+	if sub.dictionary != nil {
+		d, err := r.src.readAt(ctx, pm.buffers[2].pos, pm.buffers[2].size)
+		if err != nil {
+			return nil, 0, err
+		}
+		bufs = append(bufs, d)
+	}
+	arr, err := r.decodeBuffers(ci, &sub, rows, bufs, nil)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer arr.Release()
+	if uint64(arr.Len()) != rows || rows < uint64(lead+trail) {
+		return nil, 0, corrupt(r.schema.Field(ci).Name, "list chunks %d..%d decode to %d rows, want %d", a, b, arr.Len(), rows)
+	}
+	first := rb[a]
+	if first > lo || first+rows-uint64(lead+trail) < hi {
+		return nil, 0, corrupt(r.schema.Field(ci).Name, "list chunks %d..%d hold rows %d+%d, not %d..%d", a, b, first, rows, lo, hi)
+	}
+	return array.NewSlice(arr, int64(lead), int64(rows)-int64(trail)), first, nil
 }

@@ -7,6 +7,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -99,8 +100,10 @@ func sparseTestFiles(t *testing.T) []namedFile {
 		{Name: "s", Type: "string", Nullable: true, Metadata: plain},
 		{Name: "ls", Type: "large_string", Metadata: plain},
 	}, fzRows)
+	lcols, lrows := listsData(4000)
+	oracle.Create(t, root, "lists", lcols, lrows)
 	made, _ := filepath.Glob(filepath.Join(root, "*.lance", "data", "*.lance"))
-	if len(made) != 2 {
+	if len(made) != 3 {
 		t.Fatalf("oracle wrote %v", made)
 	}
 	for _, f := range made {
@@ -165,7 +168,7 @@ func TestSparseReadMatchesWholePage(t *testing.T) {
 	ctx := context.Background()
 	kinds := map[int]int{}
 	lanceKinds := map[int]int{}
-	dict, nulls := 0, 0
+	dict, nulls, spanning := 0, 0, 0
 	for _, f := range sparseTestFiles(t) {
 		for how, r := range openBoth(t, f.b) {
 			rng := newRand(5)
@@ -184,12 +187,26 @@ func TestSparseReadMatchesWholePage(t *testing.T) {
 					}
 					kind := r.sparseKind(ci, pm)
 					var starts []uint64
-					if kind == sparseMiniBlock {
+					switch kind {
+					case sparseMiniBlock:
 						aux, err := r.pageAux(ctx, ci, pi)
 						if err != nil {
 							t.Fatal(err)
 						}
 						starts = aux.firstRow[:len(aux.chunks)]
+					case sparseListMiniBlock:
+						aux, err := r.pageAux(ctx, ci, pi)
+						if err != nil {
+							t.Fatal(err)
+						}
+						// rows around chunk boundaries (rows spanning chunks)
+						starts = slices.Clone(aux.rowsBefore[:len(aux.chunks)])
+						for i, m := range aux.midRow {
+							if m {
+								spanning++
+								starts = append(starts, aux.rowsBefore[i]-1)
+							}
+						}
 					}
 					for _, p := range pageProbes(rng, pm.length, starts) {
 						lo, hi := p[0], p[1]
@@ -203,8 +220,10 @@ func TestSparseReadMatchesWholePage(t *testing.T) {
 						if kind == sparseNone && (first != 0 || uint64(got.Len()) != pm.length) {
 							t.Fatalf("%s %s page %d: whole-page fallback returned %d+%d", f.name, fld.Name, pi, first, got.Len())
 						}
-						a := array.NewSlice(got, int64(lo-first), int64(hi-first))
-						b := array.NewSlice(whole, int64(lo), int64(hi))
+						// every row returned (not only the ones asked for:
+						// a scan serves later rows from it) is the page's
+						a := array.NewSlice(got, 0, int64(got.Len()))
+						b := array.NewSlice(whole, int64(first), int64(first)+int64(got.Len()))
 						if !array.Equal(a, b) || a.NullN() != b.NullN() {
 							t.Fatalf("%s (%s) %s page %d (kind %d) rows %d..%d differ:\nsparse %v\nwhole  %v", f.name, how, fld.Name, pi, kind, lo, hi, a, b)
 						}
@@ -227,13 +246,16 @@ func TestSparseReadMatchesWholePage(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("pages by sparse kind: %v (Lance-written: %v), %d dictionary pages, %d probes with nulls", kinds, lanceKinds, dict, nulls)
-	for _, k := range []int{sparseNone, sparseMiniBlock, sparseFullZipFixed, sparseFullZipVariable} {
+	t.Logf("pages by sparse kind: %v (Lance-written: %v), %d dictionary pages, %d probes with nulls, %d list chunks starting inside a row", kinds, lanceKinds, dict, nulls, spanning)
+	for _, k := range []int{sparseNone, sparseMiniBlock, sparseFullZipFixed, sparseFullZipVariable, sparseListMiniBlock} {
 		if kinds[k] == 0 {
 			t.Errorf("no page of sparse kind %d compared", k)
 		}
 	}
-	for _, k := range []int{sparseMiniBlock, sparseFullZipVariable} {
+	if spanning == 0 {
+		t.Error("no list row spanning chunks was read sparsely")
+	}
+	for _, k := range []int{sparseMiniBlock, sparseFullZipVariable, sparseListMiniBlock} {
 		if lanceKinds[k] == 0 {
 			t.Errorf("no Lance-written page of sparse kind %d compared", k)
 		}
