@@ -86,7 +86,10 @@
 // repetition index's positions). The chunks go through the same decoders
 // as a whole page, presented as a page of their own, so the rows are the
 // same (TestSparseReadMatchesWholePage compares them for every page of
-// our files and the official Lance's). List pages are always read whole.
+// our files and the official Lance's). Mini-block list pages are read
+// sparsely through a per-page row map built from the chunks' repetition
+// levels at the first sparse read (cached); full-zip and all-null list
+// pages are read whole.
 // OpenCached shares opened Readers of immutable files process-wide (LRU),
 // so a warm point read costs no footer or metadata read either.
 //
