@@ -12,7 +12,9 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/pggraph/pggraph/adapters"
 	"github.com/pggraph/pggraph/exec/lancesrc"
+	"github.com/pggraph/pggraph/objstore"
 )
 
 // BenchmarkSelect1 is the trivial query through the planner and exec.
@@ -101,13 +103,31 @@ func BenchmarkInsertLargeTable(b *testing.B) {
 
 // BenchmarkPointLookup is SELECT … WHERE pk = $1 in autocommit over a
 // table of PGGRAPH_BENCH_ROWS rows (default 300k): the per-statement
-// cost of a read (snapshot, catalog, key-index probe, wire).
+// cost of a read (snapshot, catalog, key-index probe, wire), over an
+// in-memory store ("mem") and over objstore.Local, real files as `pgproxy
+// serve` reads them ("local").
 func BenchmarkPointLookup(b *testing.B) {
 	rows := 300000
 	if v, err := strconv.Atoi(os.Getenv("PGGRAPH_BENCH_ROWS")); err == nil && v > 0 {
 		rows = v
 	}
-	ts := startServer(b, nil)
+	b.Run("mem", func(b *testing.B) { benchPointLookup(b, startServer(b, nil), rows) })
+	b.Run("local", func(b *testing.B) {
+		dir := b.TempDir()
+		st, err := objstore.NewLocal(dir)
+		if err != nil {
+			b.Fatal(err)
+		}
+		g, err := adapters.Open(context.Background(), st, adapters.Options{Create: true, Actor: "bench", Location: dir})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(g.Close)
+		benchPointLookup(b, startServerOn(b, g), rows)
+	})
+}
+
+func benchPointLookup(b *testing.B, ts *testServer, rows int) {
 	c := ts.connectB(b)
 	ctx := context.Background()
 	if _, err := c.Exec(ctx, "create table t (id int8 primary key, v text)"); err != nil {
@@ -131,7 +151,11 @@ func BenchmarkPointLookup(b *testing.B) {
 		if err := c.QueryRow(ctx, "select v from t where id = $1", id).Scan(&v); err != nil {
 			b.Fatal(err)
 		}
+		if want := "v" + strconv.FormatInt(id, 10); v != want {
+			b.Fatalf("id %d: %q, want %q", id, v, want)
+		}
 	}
+	b.StopTimer()
 	// CPU time (client, server and GC alike: one process) depends much
 	// less on the shared machine's load than wall time.
 	b.ReportMetric(float64(processCPU()-cpu0)/float64(b.N), "cpu-ns/op")
