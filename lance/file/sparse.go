@@ -32,8 +32,8 @@ import (
 //     chunk, whether a chunk begins inside a row) built from every
 //     chunk's repetition levels at the first sparse read of the page and
 //     cached; then only the chunks from row lo's start to row hi-1's end
-//     are read (see decodeListRows). The dictionary of a list page is
-//     read with them (not cached).
+//     are read (see decodeListRows). A list page's dictionary buffer is
+//     cached too (decoded per read).
 //
 // Everything else decodes the whole page: full-zip and all-null list
 // pages, full-zip pages with repetition levels or without a repetition
@@ -243,10 +243,11 @@ type pageAux struct {
 	// says chunk i begins inside a row started in an earlier chunk.
 	rowsBefore []uint64
 	midRow     []bool
+	rawDict    []byte // a list page's dictionary buffer (decoded per read)
 }
 
 func (a *pageAux) bytes() int64 {
-	n := len(a.table) + 24*len(a.chunks) + 8*len(a.firstRow) + 9*len(a.rowsBefore) + 128
+	n := len(a.table) + len(a.rawDict) + 24*len(a.chunks) + 8*len(a.firstRow) + 9*len(a.rowsBefore) + 128
 	if d := a.dict; d != nil {
 		n += len(d.data) + 8*len(d.offsets) + len(d.fixed)
 	}
@@ -347,6 +348,11 @@ func (r *Reader) pageAux(ctx context.Context, ci, pi int) (*pageAux, error) {
 		if err := r.listRowMap(ctx, ci, pm, a); err != nil {
 			return nil, err
 		}
+		if pm.layout.dictionary != nil {
+			if a.rawDict, err = r.src.readAt(ctx, pm.buffers[2].pos, pm.buffers[2].size); err != nil {
+				return nil, err
+			}
+		}
 	}
 	r.aux.put(k, a)
 	return a, nil
@@ -441,11 +447,7 @@ func (r *Reader) decodeListRows(ctx context.Context, ci, pi int, lo, hi uint64) 
 	wb := sub.chunkWordBytes
 	bufs := [][]byte{aux.table[a*wb : (b+1)*wb], data}
 	if sub.dictionary != nil {
-		d, err := r.src.readAt(ctx, pm.buffers[2].pos, pm.buffers[2].size)
-		if err != nil {
-			return nil, 0, err
-		}
-		bufs = append(bufs, d)
+		bufs = append(bufs, aux.rawDict)
 	}
 	arr, err := r.decodeBuffers(ci, &sub, rows, bufs, nil)
 	if err != nil {
