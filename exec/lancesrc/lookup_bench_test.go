@@ -6,6 +6,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/pggraph/pggraph/exec"
+	"github.com/pggraph/pggraph/lance"
+	"github.com/pggraph/pggraph/objstore"
 )
 
 // BenchmarkLookupKeysOne is the storage side of a point lookup by
@@ -13,7 +15,37 @@ import (
 // of two columns of a 1M-row dataset.
 func BenchmarkLookupKeysOne(b *testing.B) {
 	const rows = 1 << 20
-	ds := newPersonDataset(b, rows)
+	mem := newPersonDataset(b, rows)
+	b.Run("mem", func(b *testing.B) { benchLookupOne(b, mem, rows) })
+	// the same dataset copied to a local directory (a read is a file
+	// open, stat, pread and close)
+	dir := b.TempDir()
+	local, err := objstore.NewLocal(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	objs, err := mem.Store().List(ctx, "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, o := range objs {
+		data, err := mem.Store().Get(ctx, o.Key)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := local.Put(ctx, o.Key, data); err != nil {
+			b.Fatal(err)
+		}
+	}
+	onDisk, err := lance.Open(ctx, local, "person.lance", lance.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("local", func(b *testing.B) { benchLookupOne(b, onDisk, rows) })
+}
+
+func benchLookupOne(b *testing.B, ds *lance.Dataset, rows int64) {
 	cols := []exec.ColumnDef{{Name: "id", Type: exec.TInt8, NotNull: true}, {Name: "name", Type: exec.TText}, {Name: "score", Type: exec.TFloat8}}
 	src := New(ds, cols, []int{0})
 	ctx := context.Background()
