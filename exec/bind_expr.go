@@ -473,14 +473,6 @@ func (b *binder) commonType(es []Expr, ctx string) (Type, error) {
 	if !sameMod {
 		cand.Mod = -1
 	}
-	if cand.OID == OIDBpchar || cand.OID == OIDVarchar {
-		// mixed string types resolve to text unless all agree
-		for _, e := range es {
-			if t := e.Type(); t.OID != OIDUnknown && t.OID != cand.OID {
-				return TText, nil
-			}
-		}
-	}
 	return cand, nil
 }
 
@@ -554,9 +546,20 @@ func (b *binder) bindCase(c *q.CaseExpr, sc *scope) (Expr, error) {
 		}
 		results = append(results, d)
 	}
-	t, err := b.commonTypeCoerce(results, "CASE")
+	// PostgreSQL resolves the ELSE result's type first (it heads the list
+	// select_common_type sees): CASE ... THEN text ELSE varchar is varchar
+	order := results
+	if c.Defresult != nil {
+		order = append([]Expr{results[len(results)-1]}, results[:len(results)-1]...)
+	}
+	t, err := b.commonType(order, "CASE")
 	if err != nil {
 		return nil, err
+	}
+	for i := range results {
+		if results[i], err = b.coerce(results[i], t, castImplicit, ""); err != nil {
+			return nil, err
+		}
 	}
 	ce.t = t
 	ce.thens = results[:len(ce.whens)]

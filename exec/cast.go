@@ -46,8 +46,10 @@ func canCast(from, to Type, cc castContext) bool {
 		return cc == castExplicit
 	case from.OID == OIDDate && (to.OID == OIDTimestamp || to.OID == OIDTimestamptz):
 		return true
-	case from.OID == OIDTimestamp && to.OID == OIDTimestamptz:
+	case from.OID == OIDTimestamp && to.OID == OIDTimestamptz, from.OID == OIDTime && to.OID == OIDInterval:
 		return true
+	case from.OID == OIDInterval && to.OID == OIDTime:
+		return cc >= castAssignment
 	case (from.OID == OIDTimestamp || from.OID == OIDTimestamptz) && (to.OID == OIDDate || to.OID == OIDTimestamp || to.OID == OIDTime):
 		return cc >= castAssignment
 	case from.OID == OIDBool && to.OID == OIDInt4, from.OID == OIDInt4 && to.OID == OIDBool:
@@ -257,6 +259,10 @@ func castRowsBase(ec *evalCtx, v, out *Vec, live []int32, explicit bool) error {
 			if err != nil && !math.IsInf(f, 0) {
 				return errf(CodeNumericOutOfRange, "value out of range: overflow")
 			}
+			if v.D[i].Form == apd.Finite && (math.IsInf(f, 0) || f == 0 && !v.D[i].IsZero()) {
+				// PostgreSQL converts through float8in: out of range both ways
+				return errf(CodeNumericOutOfRange, "\"%s\" is out of range for type double precision", formatNumeric(&v.D[i]))
+			}
 			if to.OID == OIDFloat4 {
 				f32 := float32(f)
 				if math.IsInf(float64(f32), 0) && !math.IsInf(f, 0) {
@@ -299,6 +305,21 @@ func castRowsBase(ec *evalCtx, v, out *Vec, live []int32, explicit bool) error {
 	case from.OID == OIDTimestamp && to.OID == OIDTimestamptz:
 		for _, i := range live {
 			out.I[i] = localToUTC(v.I[i], loc)
+		}
+		return nil
+	case from.OID == OIDTime && to.OID == OIDInterval:
+		for _, i := range live {
+			out.V[i] = Interval{Micros: v.I[i]}
+		}
+		return nil
+	case from.OID == OIDInterval && to.OID == OIDTime:
+		// the time-of-day part, as interval_time: modulo one day
+		for _, i := range live {
+			us := v.V[i].Micros % usPerDay
+			if us < 0 {
+				us += usPerDay
+			}
+			out.I[i] = us
 		}
 		return nil
 	case from.OID == OIDTimestamptz && (to.OID == OIDTimestamp || to.OID == OIDDate || to.OID == OIDTime):

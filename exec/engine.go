@@ -72,7 +72,7 @@ func (e *Engine) PrepareFor(sess *Session, sql string, declared []uint32) (p *Pr
 	tree, err := sqlparse.Parse(sql)
 	if err != nil {
 		if se, ok := err.(*sqlparse.SyntaxError); ok {
-			return nil, &Error{Code: CodeSyntaxError, Message: se.Message, Position: se.Position}
+			return nil, &Error{Code: grammarErrorCode(se.Message), Message: se.Message, Position: se.Position}
 		}
 		return nil, err
 	}
@@ -355,3 +355,13 @@ func (c *catalogSet) table(schema, name string) *TableDef {
 }
 
 var _ = strings.ToLower
+
+// grammarErrorCode is the SQLSTATE of an error PostgreSQL's grammar raises:
+// most are syntax errors, the window frame checks are 42P20.
+func grammarErrorCode(msg string) string {
+	if strings.HasPrefix(msg, "frame start cannot be") || strings.HasPrefix(msg, "frame end cannot be") ||
+		strings.HasPrefix(msg, "frame starting from") {
+		return CodeWindowingError
+	}
+	return CodeSyntaxError
+}

@@ -211,6 +211,9 @@ func init() {
 			mod := int32(-1)
 			if !a[1].IsNull(int(i)) {
 				mod = int32(a[1].I[i])
+			} else if uint32(a[0].I[i]) == OIDBpchar {
+				out.S[i] = "character" // no typmod given: PostgreSQL's bpchar spelling
+				continue
 			}
 			out.S[i] = FormatType(uint32(a[0].I[i]), mod)
 		}

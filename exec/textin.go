@@ -300,6 +300,7 @@ func splitDate(s string) (y, m, d int, rest string, ok bool) {
 		return n, err == nil
 	}
 	if y, ok = num(); !ok || i >= len(s) || s[i] != '-' {
+		ok = false
 		return
 	}
 	i++
@@ -514,6 +515,9 @@ func parseTimestamp(s string, tz bool, loc *time.Location) (int64, error) {
 			case zone[0] == '+' || zone[0] == '-':
 				o, ok := parseOffset(zone)
 				if !ok {
+					if h, err := strconv.Atoi(strings.SplitN(zone[1:], ":", 2)[0]); err == nil && h > 15 && len(zone) <= 3 {
+						return 0, errf("22009", "time zone displacement out of range: \"%s\"", s)
+					}
 					return 0, bad()
 				}
 				off, zoneSet = o, true

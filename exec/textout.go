@@ -40,6 +40,9 @@ func formatValue(v *Vec, i int, loc *time.Location) string {
 		case OIDTimeStamp:
 			return formatTimestamp(v.I[i], loc)
 		case OIDRegtype:
+			if uint32(v.I[i]) == OIDBpchar {
+				return "character" // regtype output names bpchar without a length
+			}
 			if _, ok := typeInfos[uint32(v.I[i])]; ok {
 				return FormatType(uint32(v.I[i]), -1)
 			}

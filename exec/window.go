@@ -363,7 +363,7 @@ func windowPartition(c *winCall, rows []int32, keyCols []*Vec, ordKeys []sortKey
 			}
 			buckets := args[0].I[r]
 			if buckets <= 0 {
-				return errf(CodeInvalidParameterValue, "argument of ntile must be greater than zero")
+				return errf("22014", "argument of ntile must be greater than zero")
 			}
 			per := int64(m) / buckets
 			extra := int64(m) % buckets
@@ -423,7 +423,7 @@ func windowPartition(c *winCall, rows []int32, keyCols []*Vec, ordKeys []sortKey
 				}
 				nth := int(args[1].I[r])
 				if nth <= 0 {
-					return errf(CodeInvalidParameterValue, "argument of nth_value must be greater than zero")
+					return errf("22016", "argument of nth_value must be greater than zero")
 				}
 				if nth > len(idx) {
 					out.SetNull(int(r))
