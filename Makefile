@@ -104,7 +104,7 @@ bench: build
 	$(BIN) bench --suite wire --dir . --rounds 5 --iterations 2000
 	$(BIN) bench --suite sql --dir . --rounds 3 --iterations 200
 	$(BIN) bench-graph --data .
-	$(GO) run ./exec/cmd/execbench
+	$(GO) run ./exec/cmd/execbench -pgproxy $(BIN)
 
 clean:
 	rm -rf bin

@@ -24,6 +24,13 @@ var backends = []struct {
 }{
 	{"Local", func(t *testing.T) objstore.Store { return newLocal(t) }},
 	{"Mem", func(t *testing.T) objstore.Store { return objstore.NewMem() }},
+	// every key "immutable" and two handles: the store's own writes must
+	// still be read back (they drop the handle), evictions included
+	{"Local(cached reads)", func(t *testing.T) objstore.Store {
+		l := newLocal(t)
+		l.CacheImmutableReads(func(string) bool { return true }, 2)
+		return l
+	}},
 	{"Faulty(Local)", func(t *testing.T) objstore.Store { return objstore.NewFaulty(newLocal(t)) }},
 	{"Faulty(Mem)", func(t *testing.T) objstore.Store { return objstore.NewFaulty(objstore.NewMem()) }},
 	{"Counting(Local)", func(t *testing.T) objstore.Store { return objstore.NewCounting(newLocal(t)) }},

@@ -10,3 +10,11 @@ func (m *Mem) SetUnsafeNoSync(v bool) {
 }
 
 func (l *Local) SetUnsafeNoSync(v bool) { l.noSync = v }
+
+// OpenReadHandles reports how many read handles l keeps open.
+func OpenReadHandles(l *Local) int {
+	if l.handles == nil {
+		return 0
+	}
+	return l.handles.open()
+}

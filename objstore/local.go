@@ -26,6 +26,9 @@ type Local struct {
 	// noSync disables every fsync. Only tests use it, to prove that the
 	// crash tests can tell a store that skips fsync from one that does not.
 	noSync bool
+	// handles, when set (CacheImmutableReads), keeps open files of
+	// immutable objects for GetRange.
+	handles *readHandles
 }
 
 // NewLocal opens root as a Local store. The directory must exist, be a
@@ -68,6 +71,17 @@ func (l *Local) GetRange(ctx context.Context, key string, off, length int64) ([]
 	if err := checkCall(ctx, key); err != nil {
 		return nil, opErr("getrange", key, err)
 	}
+	if l.handles != nil {
+		h, ok, err := l.handles.acquire(key, l.path(key))
+		if ok {
+			if err != nil {
+				return nil, opErr("getrange", key, err)
+			}
+			defer l.handles.release(h)
+			b, err := h.readRange(off, length)
+			return b, opErr("getrange", key, err)
+		}
+	}
 	f, err := os.Open(l.path(key))
 	if err != nil {
 		return nil, opErr("getrange", key, mapFSError(err))
@@ -109,6 +123,7 @@ func (l *Local) Put(ctx context.Context, key string, data []byte) error {
 	if err := checkCall(ctx, key); err != nil {
 		return opErr("put", key, err)
 	}
+	defer l.dropHandle(key) // after the write: a handle opened meanwhile is stale too
 	final := l.path(key)
 	staging, err := l.writeStaging(final, data)
 	if err != nil {
@@ -131,6 +146,7 @@ func (l *Local) PutVolatile(ctx context.Context, key string, data []byte) error 
 	if err := checkCall(ctx, key); err != nil {
 		return opErr("put", key, err)
 	}
+	defer l.dropHandle(key) // after the write: a handle opened meanwhile is stale too
 	final := l.path(key)
 	staging, err := l.writeStagingSync(final, data, false)
 	if err != nil {
@@ -153,6 +169,7 @@ func (l *Local) PutIfAbsent(ctx context.Context, key string, data []byte) error 
 	if err := checkCall(ctx, key); err != nil {
 		return opErr("putifabsent", key, err)
 	}
+	defer l.dropHandle(key) // after the write: a handle opened meanwhile is stale too
 	final := l.path(key)
 	staging, err := l.writeStaging(final, data)
 	if err != nil {
@@ -182,6 +199,7 @@ func (l *Local) Delete(ctx context.Context, key string) error {
 	if err := checkCall(ctx, key); err != nil {
 		return opErr("delete", key, err)
 	}
+	defer l.dropHandle(key) // after the write: a handle opened meanwhile is stale too
 	p := l.path(key)
 	if st, err := os.Lstat(p); err == nil && st.IsDir() {
 		return opErr("delete", key, ErrNotFound)
@@ -359,6 +377,14 @@ func (l *Local) syncDir(dir string) error {
 	return nil
 }
 
+// dropHandle forgets a cached read handle of key once this process has
+// written or deleted it.
+func (l *Local) dropHandle(key string) {
+	if l.handles != nil {
+		l.handles.drop(key)
+	}
+}
+
 // checkCall validates the common arguments of a keyed call.
 func checkCall(ctx context.Context, key string) error {
 	if err := ctx.Err(); err != nil {
@@ -374,10 +400,18 @@ func mapFSError(err error) error {
 	case err == nil:
 		return nil
 	case errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.ENOTDIR), errors.Is(err, syscall.EISDIR):
-		return fmt.Errorf("%w (%v)", ErrNotFound, err)
+		return &notFoundError{cause: err}
 	}
 	return err
 }
+
+// notFoundError is ErrNotFound with the filesystem's reason. It is built
+// without formatting: a missing key is the common answer of the per-
+// statement head probe (is there a manifest newer than ours?).
+type notFoundError struct{ cause error }
+
+func (e *notFoundError) Error() string { return ErrNotFound.Error() + " (" + e.cause.Error() + ")" }
+func (e *notFoundError) Unwrap() error { return ErrNotFound }
 
 // mapWriteError maps errors of a write: a key whose path runs through an
 // existing file, or that names an existing directory, is not writable.

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/pggraph/pggraph/graph"
+	"github.com/pggraph/pggraph/lance"
 	"github.com/pggraph/pggraph/objstore"
 )
 
@@ -55,6 +56,9 @@ func openStore(dir string, create bool) (*objstore.Local, error) {
 		}
 		return nil, &dataDirError{abs, err}
 	}
+	// Lance data files are written once under unique names: keep a few
+	// open so a point lookup's reads are one pread each.
+	store.CacheImmutableReads(lance.IsDataFileKey, objstore.DefaultReadHandles)
 	return store, nil
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/pggraph/pggraph/adapters"
+	"github.com/pggraph/pggraph/lance"
 	"github.com/pggraph/pggraph/objstore"
 	"github.com/pggraph/pggraph/planner"
 	"github.com/pggraph/pggraph/wire"
@@ -50,6 +51,7 @@ func startServedProxy(ctx context.Context, parent string) (*servedProxy, error) 
 		os.RemoveAll(dir)
 		return nil, err
 	}
+	local.CacheImmutableReads(lance.IsDataFileKey, objstore.DefaultReadHandles) // as serve does (cmd/pgproxy/datadir.go)
 	// The options serve uses (cmd/pgproxy/serve.go), incl. background
 	// compaction after many small commits.
 	store := &countingStore{Local: local}

@@ -1,0 +1,17 @@
+package lance
+
+import "strings"
+
+// IsDataFileKey reports whether key names a Lance data file (…/data/
+// <name>.lance). Data files get a fresh unique name when written and are
+// never rewritten in place, by this implementation or the official one;
+// a store may therefore keep such files open for reading
+// (objstore.Local.CacheImmutableReads).
+func IsDataFileKey(key string) bool {
+	i := strings.LastIndexByte(key, '/')
+	if i < 0 || !strings.HasSuffix(key, ".lance") || len(key)-i-1 <= len(".lance") {
+		return false
+	}
+	dir := key[:i]
+	return dir == dataDir || strings.HasSuffix(dir, "/"+dataDir)
+}
