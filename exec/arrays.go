@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"math"
 	"math/rand/v2"
 	"strings"
 
@@ -97,7 +98,13 @@ func (b *binder) bindIndirection(x *q.A_Indirection, sc *scope) (Expr, error) {
 			return nil, unsupported("field selection is not supported")
 		}
 		if idx.IsSlice {
-			return nil, unsupported("array slices are not supported")
+			if len(x.Indirection) > 1 || e.Type().OID == OIDVector || !e.Type().IsArray() {
+				return nil, unsupported("array slices are supported on one-dimensional arrays with a single subscript")
+			}
+			if e, err = b.arraySlice(e, idx, sc); err != nil {
+				return nil, err
+			}
+			continue
 		}
 		if !e.Type().IsArray() {
 			return nil, errf(CodeDatatypeMismatch, "cannot subscript type %s because it does not support subscripting", e.Type())
@@ -373,22 +380,37 @@ func init() {
 		return b.arrayConcat(args[0], args[1])
 	})
 	defCustom("array_position", func(b *binder, args []Expr) (Expr, error) {
-		if len(args) != 2 || !args[0].Type().IsArray() {
+		if (len(args) != 2 && len(args) != 3) || !args[0].Type().IsArray() {
 			return nil, noFunction("array_position", args)
 		}
 		x, err := b.coerce(args[1], args[0].Type().Elem(), castImplicit, "")
 		if err != nil {
 			return nil, err
 		}
-		return &opExpr{name: "array_position", t: TInt4, args: []Expr{args[0], x}, k: func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+		bound := []Expr{args[0], x}
+		if len(args) == 3 {
+			st, err := b.coerce(args[2], TInt4, castImplicit, "")
+			if err != nil {
+				return nil, noFunction("array_position", args)
+			}
+			bound = append(bound, st)
+		}
+		return &opExpr{name: "array_position", t: TInt4, args: bound, k: func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
 			for _, i := range sel {
 				if a[0].IsNull(int(i)) {
 					out.SetNull(int(i))
 					continue
 				}
+				start := 0
+				if len(a) > 2 {
+					if a[2].IsNull(int(i)) {
+						return errf("22004", "initial position must not be null")
+					}
+					start = int(max(a[2].I[i]-1, 0))
+				}
 				arr := a[0].A[i]
 				found := -1
-				for k := 0; k < arr.Items.N; k++ {
+				for k := start; k < arr.Items.N; k++ {
 					an, xn := arr.Items.IsNull(k), a[1].IsNull(int(i))
 					if (an && xn) || (!an && !xn && cmpRows(arr.Items, k, a[1], int(i)) == 0) {
 						found = k
@@ -650,4 +672,82 @@ func (b *binder) anyAllGeneric(op string, l, r Expr, all bool) (Expr, error) {
 		}
 		return nil
 	}}, nil
+}
+
+// arraySlice binds a[lo:hi] on a one-dimensional array (lower bound 1):
+// omitted bounds are the array's own, bounds are clamped to the array,
+// an empty range gives '{}', a NULL bound gives NULL.
+func (b *binder) arraySlice(arr Expr, idx *q.A_Indices, sc *scope) (Expr, error) {
+	bound := func(n *q.Node, dflt int64) (Expr, error) {
+		if n == nil {
+			v := NewVec(TInt4, 1)
+			v.I[0] = dflt
+			return newConst(v), nil
+		}
+		e, err := b.bindExpr(n, sc)
+		if err != nil {
+			return nil, err
+		}
+		return b.coerce(e, TInt4, castImplicit, "array subscript")
+	}
+	lo, err := bound(idx.Lidx, math.MinInt32)
+	if err != nil {
+		return nil, err
+	}
+	hi, err := bound(idx.Uidx, math.MaxInt32)
+	if err != nil {
+		return nil, err
+	}
+	t := arr.Type()
+	return &opExpr{name: "slice", t: t, args: []Expr{arr, lo, hi}, strict: true, k: func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			src := a[0].A[i]
+			l, h := max(a[1].I[i], 1), min(a[2].I[i], int64(src.Items.N))
+			var rows []int32
+			for k := l; k <= h; k++ {
+				rows = append(rows, int32(k-1))
+			}
+			items := src.Items.Gather(rows)
+			if rows == nil {
+				items = NewVec(src.Items.T, 0)
+			}
+			out.A[i] = &Array{Elem: src.Elem, Items: items}
+		}
+		return nil
+	}}, nil
+}
+
+func init() {
+	// array_positions(a, x): every 1-based position of x (IS NOT DISTINCT
+	// FROM), '{}' when none, NULL for a NULL array
+	defCustom("array_positions", func(b *binder, args []Expr) (Expr, error) {
+		if len(args) != 2 || !args[0].Type().IsArray() {
+			return nil, noFunction("array_positions", args)
+		}
+		x, err := b.coerce(args[1], args[0].Type().Elem(), castImplicit, "")
+		if err != nil {
+			return nil, err
+		}
+		t, _ := ArrayOf(TInt4)
+		return &opExpr{name: "array_positions", t: t, args: []Expr{args[0], x}, k: func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+			for _, i := range sel {
+				if a[0].IsNull(int(i)) {
+					out.SetNull(int(i))
+					continue
+				}
+				arr := a[0].A[i]
+				var pos []int64
+				for k := 0; k < arr.Items.N; k++ {
+					an, xn := arr.Items.IsNull(k), a[1].IsNull(int(i))
+					if (an && xn) || (!an && !xn && cmpRows(arr.Items, k, a[1], int(i)) == 0) {
+						pos = append(pos, int64(k+1))
+					}
+				}
+				items := NewVec(TInt4, len(pos))
+				copy(items.I, pos)
+				out.A[i] = &Array{Elem: TInt4, Items: items}
+			}
+			return nil
+		}}, nil
+	})
 }

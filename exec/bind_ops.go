@@ -391,6 +391,11 @@ func (b *binder) binaryOp(op string, l, r Expr) (Expr, error) {
 		r2, err := b.coerce(r, t, castImplicit, "")
 		return l2, r2, err
 	}
+	if lt.IsArray() && rt.IsArray() && lt.OID != rt.OID && op != "||" {
+		// anyarray operators need one array type: integer[] = numeric[]
+		// has no operator in PostgreSQL (array_cat unifies, || above)
+		return nil, opNotExist(op, lt, rt)
+	}
 	if c, ok := cmpOps[op]; ok {
 		t, ok := comparableType(lt, rt)
 		if !ok {

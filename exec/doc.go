@@ -252,7 +252,8 @@
 //     date_bin, regexp_count/regexp_substr/regexp_instr (pattern, start)
 //     (builtins_sql3.go); to_number (builtins_tonumber.go); array_length,
 //     array_upper, array_lower, cardinality, array_append, array_prepend,
-//     array_cat, array_position, array_ndims, array_dims; version, current_database, current_user,
+//     array_cat, array_position (with a start), array_positions, array_ndims,
+//     array_dims; one-dimensional slices a[lo:hi] (arrays.go); version, current_database, current_user,
 //     session_user, current_schema, current_schemas, pg_backend_pid,
 //     pg_typeof, format_type, pg_table_is_visible, pg_type_is_visible,
 //     has_*_privilege, pg_get_constraintdef, pg_get_indexdef, pg_get_expr,
@@ -305,7 +306,8 @@
 // type; inside expressions such as row_to_json(t) it works) and nested records; ordered-set aggregates other than
 // percentile_cont/percentile_disc/mode (hypothetical-set: rank(x) WITHIN GROUP, ...);
 // DISTINCT or ORDER BY inside window aggregates (PostgreSQL answers 0A000 too);
-// multidimensional arrays and array slices; collations other than "C";
+// multidimensional arrays, array literals with explicit bounds, slices
+// mixed with other subscripts; collations other than "C";
 // bit-string literals; text search (text @@ text, tsvector); ORDER BY ... USING; TABLESAMPLE; ROWS FROM and
 // column definition lists; other set-returning functions (pg_get_keywords, ...); (rec).* and field
 // selection on records of unknown shape and json(b)_each[_text] in the

@@ -918,6 +918,10 @@ func parseArray(s string, elem Type, loc *time.Location) (*Array, error) {
 		return &Error{Code: CodeInvalidTextRepr, Message: "malformed array literal: \"" + s + "\""}
 	}
 	x := strings.TrimSpace(s)
+	if strings.HasPrefix(x, "[") && strings.Contains(x, "]={") {
+		// explicit bounds ('[0:2]={1,2,3}'): exec's arrays start at 1
+		return nil, unsupported("array literals with explicit bounds are not supported")
+	}
 	if len(x) < 2 || x[0] != '{' || x[len(x)-1] != '}' {
 		return nil, bad()
 	}

@@ -42,8 +42,9 @@ SELECT ARRAY(SELECT id FROM docs ORDER BY id DESC), ARRAY(SELECT 1 WHERE false);
 SELECT array_to_string(ARRAY(SELECT name FROM (VALUES ('a'), ('b')) v(name)), '+');
 -- unsupported
 SELECT (ARRAY[[1, 2], [3, 4]]);
--- unsupported
 SELECT nums[1:2] FROM docs;
+-- unsupported
+SELECT nums[1:2][1] FROM docs;
 SELECT string_agg(t, ',') FROM docs, unnest(tags) t;
 SELECT * FROM jsonb_array_elements('[1, "a", null, {"b": 2}]');
 SELECT * FROM json_array_elements('[1, "a" ,  {"b":2}]');

@@ -16,8 +16,9 @@ SELECT sum(n) OVER (ORDER BY n RANGE BETWEEN 5 PRECEDING AND CURRENT ROW) FROM u
 SELECT ARRAY[[1, 2], [3, 4]];
 -- unsupported
 SELECT '{{1,2},{3,4}}'::int[];
--- unsupported
 SELECT (ARRAY[1, 2, 3])[1:2];
+-- unsupported
+SELECT ('{{1,2},{3,4}}'::int[])[1:2];
 -- unsupported
 SELECT 'a' COLLATE "en_US";
 -- unsupported
