@@ -43,6 +43,17 @@ func BenchmarkLookupKeysOne(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.Run("local", func(b *testing.B) { benchLookupOne(b, onDisk, rows) })
+	// as served: data files kept open (objstore.Local.CacheImmutableReads)
+	served, err := objstore.NewLocal(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	served.CacheImmutableReads(lance.IsDataFileKey, 64)
+	onDiskServed, err := lance.Open(ctx, served, "person.lance", lance.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("local-open-files", func(b *testing.B) { benchLookupOne(b, onDiskServed, rows) })
 }
 
 func benchLookupOne(b *testing.B, ds *lance.Dataset, rows int64) {
