@@ -88,7 +88,13 @@
 //     each fragment is read as sorted row ranges (runs of selected rows,
 //     gaps of up to 64 rows folded in) through lance/file's row ranges:
 //     only the pages overlapping selected rows are fetched and decoded,
-//     and fragments with no selected row are never opened. Data files are
+//     and fragments with no selected row are never opened; a page of
+//     which few rows are wanted is read sparsely (only the chunks holding
+//     them; lance/file's doc). Opened data files are shared process-wide
+//     (file.OpenCached: data files are written once under unique names,
+//     IsDataFileKey), and decoded deletion vectors and scan plans
+//     (projected columns and output schema per dataset schema) are
+//     cached, so a point lookup does no per-call metadata work. Data files are
 //     read with lance/file (see its doc for the encodings it decodes);
 //     files of inherited fragments are found through base_paths, mapped
 //     onto the store with Options.Location.
