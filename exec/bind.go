@@ -326,6 +326,13 @@ func (b *binder) bindSetOp(sel *q.SelectStmt, outer *scope) (*bound, error) {
 			cols[i].t = lc.t
 		}
 	}
+	if !sel.All || op != "UNION" {
+		for _, c := range cols {
+			if err := needEquality(c.t); err != nil {
+				return nil, err
+			}
+		}
+	}
 	lp, rp := l.plan, r.plan
 	if lcast {
 		lp = &projectNode{input: lp, exprs: lx, cols: cols}

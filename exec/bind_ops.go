@@ -126,6 +126,9 @@ func (b *binder) bindAExpr(x *q.A_Expr, sc *scope) (Expr, error) {
 		if err != nil {
 			return nil, err
 		}
+		if needEquality(t) != nil {
+			return nil, opNotExist("=", t, t)
+		}
 		for i := range all {
 			if all[i], err = b.coerce(all[i], t, castImplicit, ""); err != nil {
 				return nil, err
@@ -547,6 +550,9 @@ func (b *binder) binaryOp(op string, l, r Expr) (Expr, error) {
 
 // comparableType picks the type both sides are compared as.
 func comparableType(a, b Type) (Type, bool) {
+	if needEquality(a) != nil || needEquality(b) != nil {
+		return Type{}, false // json has no comparison operators
+	}
 	if a.OID == b.OID {
 		return Type{a.OID, -1}, true
 	}
@@ -933,4 +939,18 @@ func (b *binder) rowDistinct(ls, rs []*q.Node, not bool, sc *scope) (Expr, error
 		e = &boolExpr{op: "NOT", args: []Expr{e}}
 	}
 	return e, nil
+}
+
+// needEquality fails as PostgreSQL does when a type has no equality
+// operator (json, json[]) but DISTINCT, GROUP BY or a set operation needs
+// one.
+func needEquality(t Type) error {
+	e := t
+	if t.IsArray() {
+		e = t.Elem()
+	}
+	if e.OID == OIDJSON {
+		return errf(CodeUndefinedFunction, "could not identify an equality operator for type %s", t)
+	}
+	return nil
 }

@@ -175,6 +175,11 @@ func (b *binder) bindQuery(sel *q.SelectStmt, outer *scope) (*bound, error) {
 		groups = append(groups, e)
 	}
 
+	for _, g := range groups {
+		if err := needEquality(g.Type()); err != nil {
+			return nil, err
+		}
+	}
 	groups = addFunctionallyDependent(groups, sc)
 	aggregated := len(groups) > 0 || len(b.agg.calls) > 0 || having != nil || emptyGroup
 	p := input
@@ -335,6 +340,9 @@ func (b *binder) bindQuery(sel *q.SelectStmt, outer *scope) (*bound, error) {
 			dk := make([]int, len(targets))
 			for i := range dk {
 				dk[i] = i
+				if err := needEquality(cols[i].t); err != nil {
+					return nil, err
+				}
 			}
 			p = &distinctNode{input: p, keys: dk}
 		}

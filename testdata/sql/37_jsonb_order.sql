@@ -31,3 +31,14 @@ SELECT x FROM (VALUES ('1.0'::jsonb), ('1'::jsonb), ('0.5'::jsonb)) v(x) ORDER B
 SELECT x FROM (VALUES ('{"a":1, "b":2}'::jsonb), ('{"b":2, "a":1.0}'::jsonb)) v(x) EXCEPT SELECT '{"a":1.00, "b":2.0}'::jsonb;
 SELECT '{"a":{"b":[1,2,{"c":3.0}]}}'::jsonb = '{"a":{"b":[1.0,2,{"c":3}]}}'::jsonb;
 SELECT '[1,2]'::jsonb <@ '[2.0, 1.0, 3]'::jsonb, '{"a":1}'::jsonb <@ '{"a":1.0,"b":2}'::jsonb;
+SELECT '1'::json = '1'::json;
+SELECT DISTINCT x FROM (VALUES ('1'::json)) v(x);
+SELECT x FROM (VALUES ('1'::json)) v(x) GROUP BY x;
+SELECT '1'::json UNION SELECT '2'::json;
+SELECT '1'::json UNION ALL SELECT '2'::json;
+SELECT '1'::json INTERSECT ALL SELECT '2'::json;
+SELECT '1'::json IN ('1'::json);
+SELECT ARRAY['1'::json] = ARRAY['1'::json];
+SELECT x FROM (VALUES ('1'::json)) v(x) ORDER BY x;
+SELECT '1'::json::jsonb = '1.0'::json::jsonb, '{"a":1}'::json::text = '{"a":1}', count(x) FROM (VALUES ('1'::json)) v(x);
+SELECT DISTINCT x::text FROM (VALUES ('1'::json), ('1'::json)) v(x);
