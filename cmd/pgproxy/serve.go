@@ -6,6 +6,8 @@ import (
 	"flag"
 	"fmt"
 	"net"
+	"os"
+	"runtime/pprof"
 	"time"
 
 	"github.com/sirupsen/logrus"
@@ -31,6 +33,7 @@ type serveConfig struct {
 	autoOptimize                              int
 	statementTimeout, idleInTxTimeout         time.Duration
 	shutdownGrace                             time.Duration
+	cpuProfile                                string
 	log                                       *logFlags
 }
 
@@ -51,6 +54,7 @@ func serveFlags(fs *flag.FlagSet) *serveConfig {
 	fs.DurationVar(&c.idleInTxTimeout, "idle-in-transaction-timeout", 0, "default idle_in_transaction_session_timeout (0 = none)")
 	fs.IntVar(&c.autoOptimize, "auto-optimize-fragments", 64, "after a commit leaves a table with this many fragments, compact it in the background (0 = never)")
 	fs.DurationVar(&c.shutdownGrace, "shutdown-grace", 30*time.Second, "on SIGINT/SIGTERM, how long running statements may finish")
+	fs.StringVar(&c.cpuProfile, "cpu-profile", "", "write a CPU profile of the whole run to this file (Go pprof format; written at shutdown)")
 	c.log = addLogFlags(fs)
 	return c
 }
@@ -104,6 +108,13 @@ func init() {
 			return err
 		}
 		log := cfg.log.newLogger(env.stderr)
+		if cfg.cpuProfile != "" {
+			stop, err := startCPUProfile(cfg.cpuProfile)
+			if err != nil {
+				return err
+			}
+			defer stop()
+		}
 		root, created, err := openOrInitRoot(ctx, cfg.data, actor())
 		if err != nil {
 			return err
@@ -161,4 +172,21 @@ func init() {
 		log.Info("pgproxy stopped")
 		return nil
 	}
+}
+
+// startCPUProfile profiles the process until the returned stop runs (a
+// server's hot paths, measured as deployed).
+func startCPUProfile(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("--cpu-profile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("--cpu-profile: %w", err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
 }

@@ -149,3 +149,38 @@ func isCode(err error, code string) bool {
 	var pgErr *pgconn.PgError
 	return errors.As(err, &pgErr) && pgErr.Code == code
 }
+
+// --cpu-profile writes a Go CPU profile (gzip-compressed protobuf) of the
+// run when serve shuts down; an unwritable path is refused at start.
+func TestServeCPUProfile(t *testing.T) {
+	dir := t.TempDir()
+	prof := filepath.Join(dir, "cpu.pprof")
+	addr, stop, stderr := startServe(t, "--data", filepath.Join(dir, "root"), "--cpu-profile", prof)
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, "postgres://alice@"+addr+"/main?sslmode=disable")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	if err := conn.QueryRow(ctx, "SELECT count(*) FROM generate_series(1, 100000)").Scan(&n); err != nil || n != 100000 {
+		t.Fatalf("query: %d %v", n, err)
+	}
+	conn.Close(ctx)
+	if code := stop(); code != 0 {
+		t.Fatalf("serve exited %d: %s", code, stderr.String())
+	}
+	b, err := os.ReadFile(prof)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+		t.Fatalf("profile is not gzip-compressed pprof data (%d bytes)", len(b))
+	}
+
+	var out, errb syncBuffer
+	code := run(ctx, []string{"serve", "--listen", "127.0.0.1:0", "--data", filepath.Join(dir, "root2"), "--cpu-profile", filepath.Join(dir, "missing", "cpu.pprof")},
+		&runEnv{stdout: &out, stderr: &errb, getenv: func(string) (string, bool) { return "", false }})
+	if code == 0 || !strings.Contains(errb.String(), "--cpu-profile") {
+		t.Fatalf("unwritable profile path: exit %d, stderr %q", code, errb.String())
+	}
+}

@@ -32,7 +32,11 @@ func startChildProxy(bin, parent string) (*childProxy, error) {
 		return nil, err
 	}
 	data := filepath.Join(abs, "g")
-	cmd := osexec.Command(bin, "serve", "--data", data, "--listen", "127.0.0.1:0", "--log-level", "warn")
+	args := []string{"serve", "--data", data, "--listen", "127.0.0.1:0", "--log-level", "warn"}
+	if p := os.Getenv("PGGRAPH_EXECBENCH_SERVE_PROFILE"); p != "" {
+		args = append(args, "--cpu-profile", p) // the child's own profile, COPY load included
+	}
+	cmd := osexec.Command(bin, args...)
 	cmd.Stderr = os.Stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {
