@@ -33,33 +33,8 @@ func (w *writer) checkCopyRows(ti *tableInfo, rows []*exec.Vec, fill func()) err
 	if err := checkLengths(td, rows); err != nil {
 		return err
 	}
-	for c, cd := range td.Columns {
-		if !cd.NotNull || rows[c].Nulls == nil {
-			continue
-		}
-		if i := slices.Index(rows[c].Nulls, true); i >= 0 {
-			fill()
-			return wire.Errorf("23502", "null value in column \"%s\" of relation \"%s\" violates not-null constraint", cd.Name, td.Name).
-				WithDetail(failingRow(rows, i, w.s))
-		}
-	}
-	if len(td.Checks) > 0 {
-		rec, err := recordFromVecs(ti.schema, td.Columns, rows)
-		if err != nil {
-			return toWire(err)
-		}
-		rec = execRecord(rec)
-		eng := &exec.Engine{Catalog: w.v, MemoryLimit: w.s.memLimit}
-		for _, ck := range td.Checks {
-			i, err := eng.CheckViolation(w.ctx, w.s.execSession(), td, ck.Expr, rec)
-			if err != nil {
-				return toWire(err)
-			}
-			if i >= 0 {
-				return wire.Errorf("23514", "new row for relation \"%s\" violates check constraint \"%s\"", td.Name, ck.Name).
-					WithDetail(failingRow(rows, i, w.s))
-			}
-		}
+	if err := w.checkRowValues(ti, rows, fill); err != nil {
+		return err
 	}
 	for _, uk := range uniqueKeys(td) {
 		probe := pick(rows, uk.cols)

@@ -192,34 +192,8 @@ func (w *writer) checkRows(ti *tableInfo, rows []*exec.Vec) error {
 	if err := checkLengths(td, rows); err != nil {
 		return err
 	}
-	for c, cd := range td.Columns {
-		if !cd.NotNull {
-			continue
-		}
-		for i := 0; i < n; i++ {
-			if rows[c].IsNull(i) {
-				return wire.Errorf("23502", "null value in column \"%s\" of relation \"%s\" violates not-null constraint", cd.Name, td.Name).
-					WithDetail(failingRow(rows, i, w.s))
-			}
-		}
-	}
-	if len(td.Checks) > 0 {
-		rec, err := recordFromVecs(ti.schema, td.Columns, rows)
-		if err != nil {
-			return toWire(err)
-		}
-		rec = execRecord(rec)
-		eng := &exec.Engine{Catalog: w.v, MemoryLimit: w.s.memLimit}
-		for _, ck := range td.Checks {
-			i, err := eng.CheckViolation(w.ctx, w.s.execSession(), td, ck.Expr, rec)
-			if err != nil {
-				return toWire(err)
-			}
-			if i >= 0 {
-				return wire.Errorf("23514", "new row for relation \"%s\" violates check constraint \"%s\"", td.Name, ck.Name).
-					WithDetail(failingRow(rows, i, w.s))
-			}
-		}
+	if err := w.checkRowValues(ti, rows, func() {}); err != nil {
+		return err
 	}
 	for _, uk := range uniqueKeys(td) {
 		if w.keepsAll(td, uk.cols) {
@@ -261,6 +235,49 @@ func (w *writer) checkRows(ti *tableInfo, rows []*exec.Vec) error {
 		return err
 	}
 	return w.checkParents(ti, rows)
+}
+
+// checkRowValues checks the constraints that look at one row at a time:
+// NOT NULL (the first NULL of the first such column, in column order,
+// as PostgreSQL reports) and then each CHECK. fill gives lazily built
+// text vectors their strings before an error message formats a row.
+func (w *writer) checkRowValues(ti *tableInfo, rows []*exec.Vec, fill func()) error {
+	td := ti.def
+	for c, cd := range td.Columns {
+		if !cd.NotNull || rows[c].Nulls == nil {
+			continue
+		}
+		nulls := rows[c].Nulls
+		if len(nulls) > rows[c].N {
+			nulls = nulls[:rows[c].N] // a reused buffer may be longer
+		}
+		if i := slices.Index(nulls, true); i >= 0 {
+			fill()
+			return wire.Errorf("23502", "null value in column \"%s\" of relation \"%s\" violates not-null constraint", cd.Name, td.Name).
+				WithDetail(failingRow(rows, i, w.s))
+		}
+	}
+	if len(td.Checks) == 0 {
+		return nil
+	}
+	rec, err := recordFromVecs(ti.schema, td.Columns, rows)
+	if err != nil {
+		return toWire(err)
+	}
+	rec = execRecord(rec)
+	eng := &exec.Engine{Catalog: w.v, MemoryLimit: w.s.memLimit}
+	for _, ck := range td.Checks {
+		i, err := eng.CheckViolation(w.ctx, w.s.execSession(), td, ck.Expr, rec)
+		if err != nil {
+			return toWire(err)
+		}
+		if i >= 0 {
+			fill()
+			return wire.Errorf("23514", "new row for relation \"%s\" violates check constraint \"%s\"", td.Name, ck.Name).
+				WithDetail(failingRow(rows, i, w.s))
+		}
+	}
+	return nil
 }
 
 // checkMaxOut enforces graph.max_out on an edge table: no source may end
