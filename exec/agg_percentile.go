@@ -90,6 +90,9 @@ func (b *binder) bindOrderedSetAgg(name string, fc *q.FuncCall, sc *scope) (Expr
 	if err != nil {
 		return nil, err
 	}
+	if frac.Type().IsArray() {
+		return nil, unsupported("%s with an array of fractions is not supported", name)
+	}
 	if frac, err = b.coerce(frac, TFloat8, castImplicit, ""); err != nil {
 		return nil, err
 	}

@@ -160,9 +160,10 @@ func init() {
 	})
 }
 
-// bitAcc is bit_and / bit_or over integers.
+// bitAcc is bit_and / bit_or / bit_xor over integers.
 type bitAcc struct {
 	and bool
+	xor bool
 	t   Type
 	has []bool
 	v   []int64
@@ -179,6 +180,8 @@ func (b *bitAcc) update(_ *evalCtx, args []*Vec, rows, gids []int32, ng int) err
 		switch {
 		case !b.has[g]:
 			b.has[g], b.v[g] = true, x.I[r]
+		case b.xor:
+			b.v[g] ^= x.I[r]
 		case b.and:
 			b.v[g] &= x.I[r]
 		default:
@@ -211,5 +214,12 @@ func init() {
 			t := Type{args[0].Type().OID, -1}
 			return t, func() accum { return &bitAcc{and: and, t: t} }, args, nil
 		}
+	}
+	aggregates["bit_xor"] = func(b *binder, args []Expr) (Type, func() accum, []Expr, error) {
+		if len(args) != 1 || !args[0].Type().isInt() {
+			return Type{}, nil, nil, noFunction("bit_xor", args)
+		}
+		t := Type{args[0].Type().OID, -1}
+		return t, func() accum { return &bitAcc{xor: true, t: t} }, args, nil
 	}
 }

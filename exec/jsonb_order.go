@@ -72,9 +72,6 @@ func cmpJSONB(a, b string) int {
 	return cmpJSONBValue(decodeJSONBOrdered(a), decodeJSONBOrdered(b))
 }
 
-// jsonbEqual is jsonb = (by value).
-func jsonbEqual(a, b string) bool { return cmpJSONB(a, b) == 0 }
-
 func cmpJSONBValue(x, y any) int {
 	rx, ry := jsonbRank(x), jsonbRank(y)
 	if rx != ry {

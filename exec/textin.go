@@ -352,10 +352,6 @@ func specialDay(x string, loc *time.Location) (int64, bool) {
 	return 0, false
 }
 
-func parseDate(s string) (int64, error) {
-	return parseDateIn(s, time.UTC)
-}
-
 func parseDateIn(s string, loc *time.Location) (int64, error) {
 	x := strings.TrimSpace(s)
 	if err := infiniteDateTime(x, "date"); err != nil {
