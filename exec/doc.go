@@ -148,7 +148,7 @@
 //   - WITH and WITH RECURSIVE (UNION and UNION ALL, iteration cap;
 //     CYCLE ... SET ... USING and SEARCH DEPTH/BREADTH FIRST, bind_cycle.go).
 //   - Aggregates: count, sum, avg, min, max, bool_and, bool_or, every,
-//     string_agg, array_agg, json_agg, jsonb_agg, bit_and, bit_or, stddev, stddev_samp,
+//     string_agg, array_agg, json_agg, jsonb_agg, bit_and, bit_or, bit_xor, stddev, stddev_samp,
 //     stddev_pop, variance, var_samp, var_pop, and the ordered-set
 //     percentile_cont / percentile_disc (fraction) and mode() WITHIN GROUP (ORDER BY x)
 //     (bind_mode.go); json_object_agg, jsonb_object_agg; DISTINCT, ORDER BY and

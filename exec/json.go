@@ -90,6 +90,10 @@ func normalizeJSONB(s string) (string, error) {
 	if err != nil {
 		return "", jsonSyntaxErr("json", s)
 	}
+	if jsonHasNUL(v) {
+		// jsonb stores text, which cannot hold U+0000 (json keeps it escaped)
+		return "", &Error{Code: "22P05", Message: "unsupported Unicode escape sequence", Detail: "\\u0000 cannot be converted to text."}
+	}
 	var b bytes.Buffer
 	writeJSONB(&b, v)
 	return b.String(), nil
@@ -249,4 +253,25 @@ func writeJSONCompact(b *bytes.Buffer, v any) {
 	default:
 		writeJSONB(b, v)
 	}
+}
+
+// jsonHasNUL reports a U+0000 in any decoded string or key.
+func jsonHasNUL(v any) bool {
+	switch x := v.(type) {
+	case string:
+		return strings.IndexByte(x, 0) >= 0
+	case []any:
+		for _, e := range x {
+			if jsonHasNUL(e) {
+				return true
+			}
+		}
+	case *jsonObject:
+		for i, k := range x.keys {
+			if strings.IndexByte(k, 0) >= 0 || jsonHasNUL(x.vals[i]) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -59,6 +59,15 @@ func (c *catalogSet) regLookup(kind uint32, name string) (uint32, error) {
 	}
 	switch kind {
 	case OIDRegtype:
+		// a schema qualifier and a type modifier do not change the OID:
+		// 'pg_catalog.text', 'character varying(10)'
+		if rest, ok := strings.CutPrefix(strings.ToLower(n), "pg_catalog."); ok {
+			n = n[len(n)-len(rest):]
+		}
+		if k, j := strings.IndexByte(n, '('), strings.IndexByte(n, ')'); k > 0 && j > k {
+			n = strings.Join(strings.Fields(n[:k]+" "+n[j+1:]), " ")
+			n = strings.ReplaceAll(n, " []", "[]")
+		}
 		if oid, ok := typeNames[strings.ToLower(n)]; ok {
 			return oid, nil
 		}

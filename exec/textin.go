@@ -7,8 +7,6 @@ import (
 	"time"
 	_ "time/tzdata" // TimeZone names must resolve without the host's zoneinfo
 	"unicode/utf8"
-
-	"github.com/google/uuid"
 )
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
@@ -99,11 +97,11 @@ func parseTextBase(v *Vec, i int, s string, loc *time.Location) error {
 		}
 		v.S[i] = b
 	case OIDUUID:
-		u, err := uuid.Parse(strings.TrimSpace(s))
-		if err != nil {
+		u, ok := parseUUID(strings.TrimSpace(s))
+		if !ok {
 			return syntaxErr("uuid", s)
 		}
-		v.S[i] = u.String()
+		v.S[i] = u
 	case OIDJSON:
 		if !validJSON(s) {
 			return jsonSyntaxErr("json", s)
@@ -1049,3 +1047,33 @@ func checkVectorDims(n int, t Type) error {
 // codeDataException is SQLSTATE 22000 (pgvector's dimension and value
 // errors).
 const codeDataException = "22000"
+
+// parseUUID reads uuid input as PostgreSQL does: 32 hex digits, an
+// optional hyphen after any group of four, optionally in braces; the
+// result is the canonical lower-case 8-4-4-4-12 form.
+func parseUUID(s string) (string, bool) {
+	if strings.HasPrefix(s, "{") {
+		if !strings.HasSuffix(s, "}") {
+			return "", false
+		}
+		s = s[1 : len(s)-1]
+	}
+	var hexd []byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= '0' && c <= '9', c >= 'a' && c <= 'f':
+			hexd = append(hexd, c)
+		case c >= 'A' && c <= 'F':
+			hexd = append(hexd, c+('a'-'A'))
+		case c == '-' && len(hexd) > 0 && len(hexd)%4 == 0 && len(hexd) < 32 && s[i-1] != '-':
+		default:
+			return "", false
+		}
+	}
+	if len(hexd) != 32 || strings.HasSuffix(s, "-") {
+		return "", false
+	}
+	h := string(hexd)
+	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:], true
+}

@@ -1,0 +1,34 @@
+-- LIMIT/OFFSET/FETCH WITH TIES, generate_series edges, NULL IN semantics, scalar
+-- subquery errors, string function edges, format().
+SELECT 1 LIMIT -1;
+SELECT 1 OFFSET -1;
+SELECT 1 LIMIT NULL;
+SELECT 1 LIMIT 'a';
+SELECT generate_series(1, 10, 0);
+SELECT * FROM generate_series(1, 3, -1);
+SELECT * FROM generate_series(3, 1, -1);
+SELECT * FROM generate_series('2021-01-01'::date, '2021-01-03'::date, '1 day');
+SELECT * FROM generate_series('2021-01-01'::timestamp, '2021-01-02', '0 days');
+SELECT * FROM generate_series(1.5, 3, 0.5);
+SELECT * FROM generate_series(1, NULL);
+SELECT NULL IN (1, 2), 1 IN (NULL, 2), 1 IN (NULL, 1), 1 NOT IN (NULL, 2), NULL NOT IN (SELECT 1 WHERE false);
+SELECT 1 IN (SELECT NULL::int), 1 NOT IN (SELECT NULL::int), EXISTS (SELECT NULL);
+SELECT (SELECT 1 UNION SELECT 2);
+SELECT (SELECT 1, 2);
+SELECT 1 = (SELECT 1 WHERE false), (SELECT x FROM (VALUES (1)) v(x) WHERE x > 5) IS NULL;
+SELECT repeat('x', 3) FROM generate_series(1, 2) ORDER BY 1 LIMIT 1 OFFSET 1;
+SELECT x FROM generate_series(1, 5) x ORDER BY x FETCH FIRST 2 ROWS WITH TIES;
+SELECT x / 2 AS h FROM generate_series(1, 5) x ORDER BY h FETCH FIRST 1 ROW WITH TIES;
+SELECT x FROM generate_series(1, 5) x FETCH FIRST 2 ROWS WITH TIES;
+SELECT 1 AS a, 2 AS a ORDER BY a;
+SELECT x FROM (SELECT 1 AS x) s ORDER BY 2;
+SELECT sum(x) OVER () FROM generate_series(1, 3) x ORDER BY 1 LIMIT 1;
+SELECT left('abc', 2147483647), substr('abc', 2147483647), lpad('x', 0), rpad('x', -5), repeat('ab', 0);
+SELECT split_part('a,b', ',', 0);
+SELECT split_part('a,b,c', ',', -1), split_part('abc', '', 1), split_part('', ',', 1);
+SELECT format('%s %s', 'a');
+SELECT format('%z', 'a');
+SELECT format('%1$s %1$s', 'x'), format('%-5s|', 'ab'), format('%5s|', 'ab'), format('%I', 'A b'), format('%L', 'O''Reilly'), format(NULL), format('%%');
+SELECT length(NULL::text), upper(NULL), NULL || 'a', concat(NULL), concat_ws(',', NULL);
+SELECT 'a' = NULL, NULL::bool AND false, NULL::bool OR true, NOT NULL::bool, NULL IS DISTINCT FROM NULL, NULL::int IS NULL;
+SELECT md5(NULL), sha256(NULL), encode(NULL, 'hex'), trim(NULL), ascii(''), chr(65), initcap(''), reverse('');

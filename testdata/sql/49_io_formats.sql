@@ -1,0 +1,30 @@
+-- input/output formats: uuid input forms, jsonb \\u0000, array and record text
+-- output, float/numeric/interval output, bool/bytea/oid input, regtype names.
+SELECT 'A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11'::uuid, '{a0eebc99-9c0b4ef8-bb6d6bb9-bd380a11}'::uuid, 'a0eebc999c0b4ef8bb6d6bb9bd380a11'::uuid;
+SELECT 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a1'::uuid;
+SELECT 'a0ee-bc99-9c0b-4ef8-bb6d-6bb9-bd38-0a11'::uuid;
+SELECT '{"a":"\u00e9","b":"\ud83d\ude00"}'::jsonb, '"\u0000"'::json, '{"a":1,"a":2}'::jsonb, '{"a":1,"a":2}'::json;
+SELECT '"\u0000"'::jsonb;
+SELECT '[1e2, 1E-2, -0, 0.0, 1.50]'::jsonb, '1e400'::jsonb;
+SELECT '  {"b" : [ 1 , 2 ] , "a":null }  '::jsonb, '  {"b" : [ 1 , 2 ] }  '::json;
+SELECT ARRAY['a b', 'c,d', '', NULL, 'NULL', 'x"y', 'back\slash', ' lead', '{}']::text[];
+SELECT ARRAY[1.5, NULL]::numeric[], ARRAY[true, false], ARRAY['2021-01-01'::date], ARRAY['1 day'::interval], ARRAY['{"a":1}'::jsonb];
+SELECT ROW(1, 'a b', NULL, ''), ROW(1.5, ARRAY[1,2]), ROW('x"y', 'a,b');
+SELECT 1.0::float8, 0.1::float4, 1e100::float8, 1.5e-10::float8, 123456789.0::float4, -1.0::float8 / 3, 2::float4 / 3;
+SELECT 100::numeric, 100.000::numeric, 0.000001::numeric, 1e-10::numeric, 123e5::numeric, -0.00::numeric;
+SELECT '1 year 2 months'::interval, '-1 year -2 months 3 days'::interval, '1 day -00:00:01'::interval, '0.5 seconds'::interval, '-0.000001 seconds'::interval, '100 years'::interval;
+SELECT 'on'::bool, 'OFF'::bool, '1'::bool, 'n'::bool, 'TRUE'::bool;
+SELECT 'maybe'::bool;
+SELECT '\x'::bytea, ''::bytea, 'a\\b'::bytea, E'\\001'::bytea;
+SELECT 1::oid, 4294967295::oid, '-1'::oid;
+SELECT '4294967296'::oid;
+SELECT 'pg_class'::regclass::oid, 'int4'::regtype, 'integer[]'::regtype, 'pg_catalog.text'::regtype, 'character varying(10)'::regtype, 'numeric(5,2)[]'::regtype, 'timestamp(3) with time zone'::regtype;
+SELECT 'nosuch'::regclass;
+SELECT 'nosuchtype'::regtype;
+SELECT 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11-'::uuid;
+SELECT '-a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'::uuid;
+SELECT '{a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'::uuid;
+SELECT 'urn:uuid:a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'::uuid;
+SELECT 'a0eebc99--9c0b-4ef8-bb6d-6bb9bd380a11'::uuid;
+SELECT '{"k\u0000":1}'::jsonb;
+SELECT '"\\u0000"'::jsonb, '["\u00e9"]'::jsonb;
