@@ -1,7 +1,6 @@
 package planner
 
 import (
-	"fmt"
 	"strconv"
 
 	"github.com/pggraph/pggraph/exec"
@@ -90,7 +89,7 @@ func newCopyBatch(td *exec.TableDef, targets []int, rows int) *copyBatch {
 // nil = NULL; the bytes are not retained). line is the row's COPY line.
 func (b *copyBatch) add(fields [][]byte, line int) error {
 	if len(fields) != len(b.targets) {
-		return copyWidthError(b.td, b.targets, len(fields), line)
+		return copyWidthError(b.td, b.targets, fields, line, nil)
 	}
 	if b.n == 0 {
 		b.firstLine = line
@@ -172,22 +171,6 @@ func (c *copyColumn) parse(f []byte) (*exec.Vec, error) {
 		return nil, err
 	}
 	return exec.VecFromArrow(mt.Records[0].Column(0), c.t)
-}
-
-// copyValueError is a value's conversion error with PostgreSQL's COPY
-// context (line and column).
-func copyValueError(err error, table string, line int, col string, f []byte) error {
-	we, ok := toWire(err).(*wire.Error)
-	if !ok {
-		return err
-	}
-	c := *we
-	val := string(f)
-	if len(val) > 100 {
-		val = val[:100] + "..."
-	}
-	c.Where = fmt.Sprintf("COPY %s, line %d, column %s: \"%s\"", table, line, col, val)
-	return &c
 }
 
 // vecs returns the batch as vectors of the target columns (in COPY

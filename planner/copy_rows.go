@@ -3,7 +3,6 @@ package planner
 import (
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"io"
 	"math"
 
@@ -84,7 +83,8 @@ func (r *copyRowReader) nextRaw(max int, raw *copyRaw) *copyRaw {
 		}
 		r.line++
 		if len(fields) != ncols {
-			raw.err = copyWidthError(r.td, r.targets, len(fields), r.line)
+			o := r.in.Options()
+			raw.err = copyWidthError(r.td, r.targets, fields, r.line, &o)
 			return raw
 		}
 		if raw.rows == 0 {
@@ -149,14 +149,6 @@ func (r *copyRowReader) keepHints(b *copyBatch) {
 	}
 }
 
-// copyWidthError is the 22P04 of a row with too many or too few fields.
-func copyWidthError(td *exec.TableDef, targets []int, got, line int) error {
-	if got > len(targets) {
-		return wire.Errorf("22P04", "extra data after last expected column").WithDetail(fmt.Sprintf("COPY %s, line %d", td.Name, line))
-	}
-	return wire.Errorf("22P04", "missing data for column \"%s\"", td.Columns[targets[got]].Name).WithDetail(fmt.Sprintf("COPY %s, line %d", td.Name, line))
-}
-
 // nextBinary reads and converts up to max binary-format rows.
 func (r *copyRowReader) nextBinary(max int) (*copyBatch, error) {
 	b := r.newBatch(max)
@@ -181,7 +173,8 @@ func (r *copyRowReader) nextBinary(max int) (*copyBatch, error) {
 // text are decoded in place, other types through their text form.
 func (r *copyRowReader) addBinary(b *copyBatch, fields [][]byte) error {
 	if len(fields) != len(r.targets) {
-		return b.add(fields, r.line) // the column-count error
+		o := r.in.Options()
+		return copyWidthError(r.td, r.targets, fields, r.line, &o)
 	}
 	if b.n == 0 {
 		b.firstLine = r.line
@@ -197,10 +190,10 @@ func (r *copyRowReader) addBinary(b *copyBatch, fields [][]byte) error {
 		}
 		txt, err := binaryToText(r.m, c.t, f)
 		if err != nil {
-			return wire.Errorf("22P03", "invalid binary data for column \"%s\"", c.name).WithDetail(fmt.Sprintf("COPY %s, line %d: %v", r.td.Name, r.line, err))
+			return copyBinaryValueError(binaryValueError(c.t, f, err), r.td.Name, r.line, c.name)
 		}
 		if err := c.add([]byte(txt)); err != nil {
-			return copyValueError(err, r.td.Name, r.line, c.name, []byte(txt))
+			return copyBinaryValueError(err, r.td.Name, r.line, c.name)
 		}
 	}
 	b.n++

@@ -133,7 +133,9 @@ func (r *copyReader) Next() bool {
 		p.b.lazy = r.lazy
 		vecs, err := r.w.copyVecs(r.ti, r.targets, p.b)
 		if err == nil {
+			r.w.copyAt = copyLinesOf(r.rows, p.b)
 			err = r.w.checkCopyRows(r.ti, vecs, func() { p.b.fillStrings(vecs) })
+			r.w.copyAt = nil
 		}
 		if err != nil {
 			r.err = err

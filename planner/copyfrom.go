@@ -87,7 +87,10 @@ func (w *writer) copyRows(st *wire.Statement, in *wire.CopyIn) ([][]*exec.Vec, i
 			if err != nil {
 				return nil, 0, err
 			}
-			if err := w.checkRows(ti, vecs); err != nil {
+			w.copyAt = copyLinesOf(rd, b)
+			err = w.checkRows(ti, vecs)
+			w.copyAt = nil
+			if err != nil {
 				return nil, 0, err
 			}
 			if err := w.apply(ti, nil, vecs); err != nil {

@@ -81,6 +81,29 @@ func TestDifferential(t *testing.T) {
 	t.Logf("%d statements compared", total)
 }
 
+// freshPGDatabase (re)creates database db in PostgreSQL and connects to
+// it; the connection closes when t ends.
+func freshPGDatabase(ctx context.Context, t *testing.T, pg *pgtest.Server, db string) *pgx.Conn {
+	t.Helper()
+	admin, err := pg.Connect(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close(ctx)
+	if _, err := admin.Exec(ctx, "drop database if exists "+db); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := admin.Exec(ctx, "create database "+db); err != nil {
+		t.Fatal(err)
+	}
+	c, err := pgx.Connect(ctx, pg.ConnString(db))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close(context.Background()) })
+	return c
+}
+
 // compareScripts runs every script matching pattern statement by
 // statement against a fresh PostgreSQL 15 database (prefix_i) and a fresh
 // pgproxy, one subtest per script, and reports each statement whose
@@ -106,23 +129,7 @@ func compareScripts(t *testing.T, pattern, prefix string, skipComments bool, min
 			if err != nil {
 				t.Fatal(err)
 			}
-			admin, err := pg.Connect(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer admin.Close(ctx)
-			db := fmt.Sprintf("%s_%d", prefix, i)
-			if _, err := admin.Exec(ctx, "drop database if exists "+db); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := admin.Exec(ctx, "create database "+db); err != nil {
-				t.Fatal(err)
-			}
-			want, err := pgx.Connect(ctx, pg.ConnString(db))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer want.Close(ctx)
+			want := freshPGDatabase(ctx, t, pg, fmt.Sprintf("%s_%d", prefix, i))
 			ts := startServer(t, nil)
 			got := ts.connect(t, pgx.QueryExecModeSimpleProtocol)
 			n := 0

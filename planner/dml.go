@@ -239,6 +239,9 @@ type writer struct {
 	// copySeen holds the unique keys a streamed COPY has written so far
 	// (by constraint): its rows never join the pending state
 	copySeen *keySets
+	// copyAt places the rows a COPY is checking on its lines, for the
+	// CONTEXT of constraint errors (nil outside COPY)
+	copyAt *copyLines
 	// assigned: the columns the running UPDATE sets (of assignedTable);
 	// validators skip keys it leaves alone
 	assigned      map[int]bool

@@ -174,6 +174,15 @@
 // rows of a transaction are bounded by Backend.MemoryLimit (53200 when
 // exceeded).
 //
+// COPY FROM's errors carry PostgreSQL's CONTEXT (wire.Error.Where), in
+// both paths: the line and column (and, for text and csv, the value) of
+// a value that does not convert; the line (with its text, except in
+// binary format) of a row with the wrong number of fields or that breaks
+// NOT NULL or CHECK; the line alone for a duplicate key. The line text
+// is rebuilt from the decoded fields (wire.CopyIn keeps no raw line), so
+// it differs from PostgreSQL's when the client used optional escapes or
+// quotes.
+//
 // # Invariants
 //
 // Every error the client sees is a *wire.Error with a SQLSTATE (exec

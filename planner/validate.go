@@ -213,20 +213,20 @@ func (w *writer) checkRows(ti *tableInfo, rows []*exec.Vec) error {
 		for i := 0; i < n; i++ {
 			if !seen.add(probe, i) {
 				if _, dup := seen.find(probe, i); dup {
-					return dupKey(uk, w.keyText(td, uk.cols, probe, i))
+					return w.dupKeyAt(uk, w.keyText(td, uk.cols, probe, i), i)
 				}
 				continue // NULL
 			}
 			if existing != nil {
 				if _, ok := existing.find(probe, i); ok {
-					return dupKey(uk, w.keyText(td, uk.cols, probe, i))
+					return w.dupKeyAt(uk, w.keyText(td, uk.cols, probe, i), i)
 				}
 			}
 			if w.copySeen != nil {
 				k, _ := keyOf(kb[:0], probe, i)
 				kb = k
 				if w.copySeen.seen(uk.name, probe, i, k) {
-					return dupKey(uk, w.keyText(td, uk.cols, probe, i))
+					return w.dupKeyAt(uk, w.keyText(td, uk.cols, probe, i), i)
 				}
 			}
 		}
@@ -253,8 +253,10 @@ func (w *writer) checkRowValues(ti *tableInfo, rows []*exec.Vec, fill func()) er
 		}
 		if i := slices.Index(nulls, true); i >= 0 {
 			fill()
-			return wire.Errorf("23502", "null value in column \"%s\" of relation \"%s\" violates not-null constraint", cd.Name, td.Name).
+			e := wire.Errorf("23502", "null value in column \"%s\" of relation \"%s\" violates not-null constraint", cd.Name, td.Name).
 				WithDetail(failingRow(rows, i, w.s))
+			e.Where = w.copyAt.context(rows, i, true, w.s)
+			return e
 		}
 	}
 	if len(td.Checks) == 0 {
@@ -273,8 +275,10 @@ func (w *writer) checkRowValues(ti *tableInfo, rows []*exec.Vec, fill func()) er
 		}
 		if i >= 0 {
 			fill()
-			return wire.Errorf("23514", "new row for relation \"%s\" violates check constraint \"%s\"", td.Name, ck.Name).
+			e := wire.Errorf("23514", "new row for relation \"%s\" violates check constraint \"%s\"", td.Name, ck.Name).
 				WithDetail(failingRow(rows, i, w.s))
+			e.Where = w.copyAt.context(rows, i, true, w.s)
+			return e
 		}
 	}
 	return nil
@@ -314,9 +318,18 @@ func (w *writer) checkMaxOut(ti *tableInfo, rows []*exec.Vec) error {
 	return nil
 }
 
-func dupKey(uk uniqueKey, key string) error {
+func dupKey(uk uniqueKey, key string) *wire.Error {
 	return wire.Errorf("23505", "duplicate key value violates unique constraint \"%s\"", uk.name).
 		WithDetail(fmt.Sprintf("Key %s already exists.", key))
+}
+
+// dupKeyAt is dupKey for row i of the checked rows: under COPY, the
+// CONTEXT names the row's line (not its text: PostgreSQL checks unique
+// keys when it flushes buffered rows, when the line is gone).
+func (w *writer) dupKeyAt(uk uniqueKey, key string, i int) error {
+	e := dupKey(uk, key)
+	e.Where = w.copyAt.context(nil, i, false, w.s)
+	return e
 }
 
 // refColumns resolves a foreign key's referenced columns in its parent

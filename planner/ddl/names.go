@@ -11,14 +11,7 @@ const maxIdentLen = 63
 // truncateIdent cuts a name to maxIdentLen bytes on a rune boundary, as
 // PostgreSQL does (with a NOTICE we do not send).
 func truncateIdent(s string) string {
-	if len(s) <= maxIdentLen {
-		return s
-	}
-	n := maxIdentLen
-	for n > 0 && !isRuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
+	return ClipRunes(s, maxIdentLen)
 }
 
 func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
@@ -44,9 +37,9 @@ func makeObjectName(name1, name2, label string) string {
 			n2--
 		}
 	}
-	out := clipRunes(name1, n1)
+	out := ClipRunes(name1, n1)
 	if name2 != "" {
-		out += "_" + clipRunes(name2, n2)
+		out += "_" + ClipRunes(name2, n2)
 	}
 	if label != "" {
 		out += "_" + label
@@ -54,8 +47,9 @@ func makeObjectName(name1, name2, label string) string {
 	return out
 }
 
-// clipRunes cuts s to at most n bytes on a character boundary.
-func clipRunes(s string, n int) string {
+// ClipRunes cuts s to at most n bytes on a character boundary (as
+// PostgreSQL's pg_mbcliplen does for UTF-8).
+func ClipRunes(s string, n int) string {
 	if n >= len(s) {
 		return s
 	}
