@@ -190,7 +190,7 @@
 //     division by zero (22012); comparisons; AND/OR/NOT with three-valued
 //     logic; IS [NOT] NULL/TRUE/FALSE/UNKNOWN/DISTINCT FROM; BETWEEN
 //     [SYMMETRIC]; IN; any boolean operator with ANY/ALL (array or subquery), e.g.
-//     ILIKE ANY (ARRAY[...]); LIKE/ILIKE (backslash escape), SIMILAR TO, ~ ~* !~
+//     ILIKE ANY (ARRAY[...]); LIKE/ILIKE and SIMILAR TO with ESCAPE (like_escape), ~ ~* !~
 //     !~* (RE2 syntax: back-references or look-around fail with 2201B;
 //     '.' matches newlines unless the n flag is given, as in PostgreSQL);
 //     || for text, arrays and jsonb; -> ->> #> #>> ? ?| ?& @> <@ - #- on

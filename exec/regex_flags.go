@@ -213,3 +213,58 @@ func utf8Encoding(name string) error {
 	}
 	return errf(CodeInvalidParameterValue, "invalid destination encoding name \"%s\"", name)
 }
+
+// escapeRune reads an ESCAPE string: empty (no escape) or one character.
+func escapeRune(esc string) (rune, error) {
+	rs := []rune(esc)
+	switch len(rs) {
+	case 0:
+		return 0, nil
+	case 1:
+		return rs[0], nil
+	}
+	return 0, &Error{Code: "22025", Message: "invalid escape string", Hint: "Escape string must be empty or one character."}
+}
+
+// likeEscape rewrites a LIKE pattern written with escape character esc
+// into the default backslash form (PostgreSQL's like_escape).
+func likeEscape(p, esc string) (string, error) {
+	e, err := escapeRune(esc)
+	if err != nil {
+		return "", err
+	}
+	if e == '\\' {
+		return p, nil
+	}
+	var sb strings.Builder
+	rs := []rune(p)
+	for i := 0; i < len(rs); i++ {
+		c := rs[i]
+		switch {
+		case e != 0 && c == e:
+			sb.WriteByte('\\')
+			if i+1 < len(rs) {
+				i++
+				sb.WriteRune(rs[i])
+			}
+		case c == '\\':
+			sb.WriteString(`\\`)
+		default:
+			sb.WriteRune(c)
+		}
+	}
+	return sb.String(), nil
+}
+
+func init() {
+	def("like_escape", sig(TText, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			s, err := likeEscape(a[0].S[i], a[1].S[i])
+			if err != nil {
+				return err
+			}
+			out.S[i] = s
+		}
+		return nil
+	}, TText, TText))
+}

@@ -69,6 +69,11 @@ func (b *binder) likeExpr(op string, l, r Expr) (Expr, error) {
 				// fast paths for prefix/exact patterns are left to RE2's literal prefix
 				src, err := likeToRegexp(p, ci)
 				if err != nil {
+					if trailingEscapeUnreached(a[0].S[i], p, ci) {
+						out.B[i] = neg // PostgreSQL stops before the escape: no match
+						re = nil
+						continue
+					}
 					return err
 				}
 				if re, err = compileRegex(src); err != nil {
@@ -130,11 +135,12 @@ func similarToRegexp(p string) string {
 
 func (b *binder) similarTo(l, r Expr, neg bool) (Expr, error) {
 	// the parser wraps the pattern in similar_to_escape(); unwrap it
+	var esc Expr
 	if op, ok := r.(*opExpr); ok && op.name == "similar_to_escape" {
-		if len(op.args) != 1 {
-			return nil, unsupported("SIMILAR TO ... ESCAPE is not supported")
-		}
 		r = op.args[0]
+		if len(op.args) == 2 {
+			esc = op.args[1]
+		}
 	}
 	l2, err := b.toTextLike(l)
 	if err != nil {
@@ -144,9 +150,25 @@ func (b *binder) similarTo(l, r Expr, neg bool) (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &opExpr{name: "similar", t: TBool, args: []Expr{l2, r2}, strict: true, k: func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+	args := []Expr{l2, r2}
+	if esc != nil {
+		e2, err := b.toTextLike(esc)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, e2)
+	}
+	return &opExpr{name: "similar", t: TBool, args: args, strict: true, k: func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
 		for _, i := range sel {
-			re, err := compileRegex(similarToRegexp(a[1].S[i]))
+			src := similarToRegexp(a[1].S[i])
+			if len(a) > 2 {
+				e, err := escapeRune(a[2].S[i])
+				if err != nil {
+					return err
+				}
+				src = "(?s)^(?:" + similarBody(a[1].S[i], e, false) + ")$"
+			}
+			re, err := compileRegex(src)
 			if err != nil {
 				return err
 			}
@@ -389,4 +411,20 @@ func pgRegexpReplace(s, pat, repl, flags string) (string, error) {
 	var dst []byte
 	dst = re.ExpandString(dst, r, s, loc)
 	return s[:loc[0]] + string(dst) + s[loc[1]:], nil
+}
+
+// trailingEscapeUnreached reports whether PostgreSQL's LIKE matcher, for a
+// pattern ending in a lone escape, runs out of text before reaching it
+// (then the answer is false, not an error): the error needs text left
+// after a match of the pattern before the escape.
+func trailingEscapeUnreached(s, p string, ci bool) bool {
+	if !strings.HasSuffix(p, "\\") {
+		return false
+	}
+	src, err := likeToRegexp(p[:len(p)-1], ci)
+	if err != nil {
+		return false
+	}
+	re, err := compileRegex(strings.TrimSuffix(src, "$") + "(?s:.)")
+	return err == nil && !re.MatchString(s)
 }
