@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"encoding/json"
 	"math"
 	"strconv"
 	"time"
@@ -144,6 +145,9 @@ func roundMicrosTo(us int64, p int) int64 {
 
 func castRowsBase(ec *evalCtx, v, out *Vec, live []int32, explicit bool) error {
 	from, to := v.T, out.T
+	if from.OID == OIDJSONB && (to.isInt() || to.Kind() == KFloat || to.OID == OIDNumeric || to.OID == OIDBool) {
+		return castJSONBScalar(ec, v, out, live)
+	}
 	loc := time.UTC
 	if ec != nil && ec.loc != nil {
 		loc = ec.loc
@@ -503,4 +507,54 @@ func sliceVec(v *Vec, k int) *Vec {
 	one := NewVec(v.T, 1)
 	one.copyRow(0, v, k)
 	return one
+}
+
+// castJSONBScalar is jsonb::numeric/int/float/bool: the value must be a
+// JSON number (a boolean for bool); numbers convert as numeric does
+// (2.5::jsonb::int is 3). Other kinds are 22023 as in PostgreSQL.
+func castJSONBScalar(ec *evalCtx, v, out *Vec, live []int32) error {
+	to := out.T
+	num := NewVec(TNumeric, 1)
+	for _, i := range live {
+		x, err := decodeJSON(v.S[i])
+		if err != nil {
+			return err
+		}
+		kind := "null"
+		switch x.(type) {
+		case string:
+			kind = "string"
+		case json.Number:
+			kind = "numeric"
+		case bool:
+			kind = "boolean"
+		case []any:
+			kind = "array"
+		case *jsonObject:
+			kind = "object"
+		}
+		if to.OID == OIDBool {
+			b, ok := x.(bool)
+			if !ok {
+				return errf(CodeInvalidParameterValue, "cannot cast jsonb %s to type boolean", kind)
+			}
+			out.B[i] = b
+			continue
+		}
+		n, ok := x.(json.Number)
+		if !ok {
+			return errf(CodeInvalidParameterValue, "cannot cast jsonb %s to type %s", kind, to)
+		}
+		d, err := parseNumeric(string(n))
+		if err != nil {
+			return err
+		}
+		num.D[0] = d
+		one := NewVec(to, 1)
+		if err := castRowsBase(ec, num, one, []int32{0}, true); err != nil {
+			return err
+		}
+		out.copyRow(int(i), one, 0)
+	}
+	return nil
 }

@@ -3,6 +3,7 @@ package exec
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -58,7 +59,10 @@ func jsonKernelBuild(object, jsonb bool) kernel {
 				o := &jsonObject{}
 				for k := 0; k+1 < len(a); k += 2 {
 					if a[k].IsNull(int(i)) {
-						return errf(CodeNullValueNotAllowed, "null value not allowed for object key")
+						if jsonb {
+							return errf(CodeInvalidParameterValue, "argument %d: key must not be null", k+1)
+						}
+						return &Error{Code: CodeInvalidParameterValue, Message: fmt.Sprintf("argument %d cannot be null", k+1), Hint: "Object keys should be text."}
 					}
 					o.keys = append(o.keys, formatValue(a[k], int(i), ec.loc))
 					o.vals = append(o.vals, jsonValueOf(a[k+1], int(i), ec.loc))

@@ -1,0 +1,32 @@
+-- json/jsonb operators and functions at their edges; jsonb casts to numbers and
+-- booleans with PostgreSQL's errors (22023).
+SELECT '{"a":{"b":[1,2]}}'::jsonb -> 'a' -> 'b' -> -1, '[1,2,3]'::jsonb -> -4, '{"a":1}'::jsonb ->> 'b', '[1,2]'::jsonb ->> 5, '"x"'::jsonb -> 0, '{"a":1}'::jsonb -> 0;
+SELECT '{"a":{"b":[1,2]}}'::jsonb #> '{a,b,1}', '{"a":{"b":[1,2]}}'::jsonb #>> '{a,b}', '{"a":1}'::jsonb #> '{}', '[1]'::jsonb #> '{x}';
+SELECT '{"a":1}'::jsonb ? 'a', '["a","b"]'::jsonb ? 'b', '"a"'::jsonb ? 'a', '{"a":1}'::jsonb ?| ARRAY['x','a'], '{"a":1}'::jsonb ?& ARRAY['a','x'];
+SELECT jsonb_typeof('1.0'), jsonb_typeof('null'), json_typeof('[]'), jsonb_array_length('[1,[2]]'), jsonb_build_object('a', NULL, 'b', 1.50), jsonb_build_array(1, 'x', NULL, true);
+SELECT jsonb_array_length('{}');
+SELECT jsonb_build_object('a');
+SELECT jsonb_build_object(NULL, 1);
+SELECT to_jsonb('x'::text), to_jsonb(1.0::numeric), to_jsonb(now()::date), to_jsonb('1 day'::interval), to_json(ARRAY[1,NULL]), to_jsonb(true), to_json('a"b'::text);
+SELECT jsonb_set('{"a":1}', '{b}', '2'), jsonb_set('[1,2]', '{5}', '3'), jsonb_set('[1,2]', '{-1}', '9'), jsonb_insert('[1,2]', '{0}', '0'), jsonb_insert('{"a":[1]}', '{a,0}', '5', true);
+SELECT '{"a":1,"b":2}'::jsonb - 'a', '[1,2,3]'::jsonb - 1, '["a","b"]'::jsonb - 'a', '{"a":{"b":1}}'::jsonb #- '{a,b}', '{"a":1}'::jsonb - ARRAY['a','b'];
+SELECT '{"a":1}'::jsonb || '[2]'::jsonb, '[1]'::jsonb || '2'::jsonb, '1'::jsonb || '2'::jsonb, '{"a":1}'::jsonb || '{"a":2}';
+SELECT jsonb_strip_nulls('{"a":null,"b":{"c":null,"d":1},"e":[null]}'), jsonb_pretty('{"a":[1,{"b":2}]}');
+SELECT key, value FROM jsonb_each('{"b":1,"a":[2]}') ORDER BY key;
+SELECT * FROM jsonb_array_elements_text('[1,"a",null,{"x":1}]');
+SELECT jsonb_object_keys('{"b":1,"a":2,"aa":3}');
+SELECT '{"a":1}'::json -> 'a', '{"a": 1 }'::json ->> 'a', '[1, 2]'::json -> 1, '{"a":{"b":2}}'::json #>> '{a,b}';
+SELECT json_build_object('a', 1, 'b', 'x'), json_build_array(1, 2), row_to_json(ROW(1, 'a')), json_agg(x) FROM (VALUES (1), (2)) v(x);
+SELECT '{"a":1}'::jsonb @> '{}', '[]'::jsonb <@ '[1]', '[[1,2]]'::jsonb @> '[[1]]', '[1,[2]]'::jsonb @> '[2]', '{"a":[1,2]}'::jsonb @> '{"a":1}';
+SELECT ('{"a":"1.5"}'::jsonb ->> 'a')::numeric, ('{"a":1.5}'::jsonb -> 'a')::numeric, ('true'::jsonb)::bool, ('12'::jsonb)::int;
+SELECT ('"x"'::jsonb)::int;
+SELECT ('1.5'::jsonb)::int;
+SELECT ('2.5'::jsonb)::int, ('-2.5'::jsonb)::int8, ('1e2'::jsonb)::int2, ('1.5'::jsonb)::float8, ('1.50'::jsonb)::numeric, ('false'::jsonb)::bool;
+SELECT ('true'::jsonb)::int;
+SELECT ('1'::jsonb)::bool;
+SELECT ('null'::jsonb)::int;
+SELECT ('[1]'::jsonb)::numeric;
+SELECT ('{}'::jsonb)::float8;
+SELECT ('99999999999'::jsonb)::int;
+SELECT json_build_object(NULL, 1);
+SELECT x::int FROM (VALUES ('1'::jsonb), (NULL), ('3')) v(x);
