@@ -501,7 +501,12 @@ func (b *binder) bindWith(w *q.WithClause, outer *scope) (func(), error) {
 
 // selfReferences reports whether a query mentions name as a relation.
 func selfReferences(sel *q.SelectStmt, name string) bool {
-	found := false
+	return selfReferenceCount(sel, name) > 0
+}
+
+// selfReferenceCount counts the FROM references to name in sel.
+func selfReferenceCount(sel *q.SelectStmt, name string) int {
+	found := 0
 	var walk func(n any)
 	walk = func(n any) {
 		switch x := n.(type) {
@@ -524,7 +529,7 @@ func selfReferences(sel *q.SelectStmt, name string) bool {
 			switch y := x.GetNode().(type) {
 			case *q.Node_RangeVar:
 				if y.RangeVar.Schemaname == "" && y.RangeVar.Relname == name {
-					found = true
+					found++
 				}
 			case *q.Node_JoinExpr:
 				walk(y.JoinExpr.Larg)

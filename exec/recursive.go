@@ -112,6 +112,9 @@ func (b *binder) bindRecursive(d *cteDef, sel *q.SelectStmt, aliases []string, o
 	if selfReferences(sel.Larg, d.name) {
 		return errf(CodeInvalidRecursion, "recursive reference to query \"%s\" must not appear within its non-recursive term", d.name)
 	}
+	if selfReferenceCount(sel.Rarg, d.name) > 1 {
+		return errf(CodeInvalidRecursion, "recursive reference to query \"%s\" must not appear more than once", d.name)
+	}
 	base, err := b.bindSelect(sel.Larg, outer)
 	if err != nil {
 		return err
