@@ -80,7 +80,12 @@ func divScale(a, b *apd.Decimal) int32 {
 
 // roundTo rounds d in place to scale s (half away from zero).
 func roundTo(d *apd.Decimal, s int32) error {
-	_, err := numCtx.Quantize(d, d, -s)
+	c := numCtx
+	if need := int64(d.NumDigits()) + int64(d.Exponent) + int64(s) + 2; need > int64(c.Precision) {
+		// results with more than 2000 digits (exp(5000)) keep their scale
+		c = numCtx.WithPrecision(uint32(min(need, 200000)))
+	}
+	_, err := c.Quantize(d, d, -s)
 	return err
 }
 

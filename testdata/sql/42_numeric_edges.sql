@@ -134,3 +134,5 @@ SELECT scale(sqrt(2::numeric)), scale(exp(1::numeric)), scale(ln(10::numeric)), 
 SELECT cbrt(-8), sign(-0.0), sign(-3.5::float8), abs(-0.0::float8);
 -- unsupported
 SELECT to_char(1e10, '9.99EEEE');
+SELECT exp(5000::numeric) > 0, length(exp(5000::numeric)::text), round(exp(5000::numeric) / exp(4999::numeric), 10);
+SELECT length((10::numeric ^ 2500)::text), scale(10::numeric ^ 2500);
