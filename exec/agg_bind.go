@@ -103,7 +103,7 @@ func sumLike(b *binder, name string, args []Expr, avg bool) (Type, func() accum,
 	case OIDFloat8:
 		out = TFloat8
 	case OIDInterval:
-		return Type{}, nil, nil, unsupported("%s(interval) is not supported", name)
+		return TInterval, func() accum { return &intervalSumAcc{avg: avg} }, args, nil
 	default:
 		return Type{}, nil, nil, noFunction(name, args)
 	}

@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"math"
 	"strings"
 
 	q "github.com/pggraph/pggraph/internal/sqlparse"
@@ -800,7 +801,11 @@ func (b *binder) temporalArith(op string, l, r Expr) (Expr, bool, error) {
 					if f == 0 {
 						return errDivZero()
 					}
-					f = 1 / f
+					if !scaleFits(a[0].V[i], 1/f) {
+						return errIntervalRange()
+					}
+					out.V[i] = divideInterval(a[0].V[i], f)
+					continue
 				}
 				if !scaleFits(a[0].V[i], f) {
 					return errIntervalRange()
@@ -824,6 +829,24 @@ func scaleInterval(v Interval, f float64) Interval {
 	days := int32(d)
 	us := float64(v.Micros)*f + (d-float64(days))*usPerDay
 	return Interval{Months: months, Days: days, Micros: int64(roundHalfEven(us))}
+}
+
+// divideInterval is interval / float with PostgreSQL's cascade: the
+// fractional months become days rounded to microsecond precision (as a
+// day count), the fractional days become seconds rounded likewise.
+func divideInterval(v Interval, f float64) Interval {
+	months := int32(float64(v.Months) / f)
+	days := int32(float64(v.Days) / f)
+	tsRound := func(x float64) float64 { return math.RoundToEven(x*1e6) / 1e6 }
+	monthDays := tsRound((float64(v.Months)/f - float64(months)) * 30)
+	secs := tsRound((float64(v.Days)/f - float64(days) + monthDays - float64(int64(monthDays))) * 86400)
+	if math.Abs(secs) >= 86400 {
+		days += int32(secs / 86400)
+		secs -= float64(int64(secs/86400)) * 86400
+	}
+	days += int32(monthDays)
+	us := math.RoundToEven(float64(v.Micros)/f + secs*1e6)
+	return Interval{Months: months, Days: days, Micros: int64(us)}
 }
 
 func roundHalfEven(f float64) float64 {

@@ -147,7 +147,7 @@
 //     [NOT] EXISTS / IN conjuncts decorrelated into semi/anti joins.
 //   - WITH and WITH RECURSIVE (UNION and UNION ALL, iteration cap;
 //     CYCLE ... SET ... USING and SEARCH DEPTH/BREADTH FIRST, bind_cycle.go).
-//   - Aggregates: count, sum, avg, min, max, bool_and, bool_or, every,
+//   - Aggregates: count, sum, avg (also over interval, agg_interval.go), min, max, bool_and, bool_or, every,
 //     string_agg, array_agg, json_agg, jsonb_agg, bit_and, bit_or, bit_xor, stddev, stddev_samp,
 //     stddev_pop, variance, var_samp, var_pop, and the ordered-set
 //     percentile_cont / percentile_disc (fraction) and mode() WITHIN GROUP (ORDER BY x)
@@ -318,8 +318,7 @@
 // EXPLAIN and non-SELECT statements (the planner owns DML/DDL); regexp
 // flags p, w, b, e (i c n m s x t q g work, regex_flags.go); encodings other
 // than UTF8 in convert_to/convert_from; numeric NaN or
-// Infinity to integer; generate_series over floats; sum/avg over
-// interval; 'infinity'/'-infinity' dates and timestamps; to_char patterns other than those listed (EEEE, TH, ...); the PostgreSQL built-ins listed in
+// Infinity to integer; generate_series over floats; 'infinity'/'-infinity' dates and timestamps; to_char patterns other than those listed (EEEE, TH, ...); the PostgreSQL built-ins listed in
 // knownPostgresFunction (corr, covar_*, regr_*, set_config,
 // jsonb_path_*, jsonb_to_record, ...) and types listed in knownPostgresType (money,
 // inet, ranges, tsvector, ...). An unknown function name answers 42883 as in PostgreSQL.
