@@ -232,7 +232,8 @@
 //     current_timestamp, current_date, localtimestamp, date_trunc,
 //     extract, date_part, make_date, to_timestamp, to_char (timestamps,
 //     dates: YYYY YY MM DD DDD D Q HH24 HH12 HH MI SS MS US AM/PM Month
-//     Mon Day Dy with FM and quoted text; numbers: 9 0 . D , G S MI PL SG
+//     Mon Day Dy with FM/fm and quoted text, TH/th suffixes, FF1-FF6 SSSS
+//     SSSSS WW W CC J RM rm Y,YYY IDDD (tochar.go); numbers: 9 0 . D , G S MI PL SG
 //     PR L V RN FM with '#' overflow (tochar_num.go); IYYY IW ID; intervals: YYYY MM
 //     DD HH24 HH12 MI SS MS US AM), age, justify_days,
 //     justify_hours, isfinite, timezone, OVERLAPS (overlaps.go); special

@@ -430,6 +430,16 @@ func extractInterval(u string, v Interval) (apd.Decimal, error) {
 		// PostgreSQL counts a year as 365.25 days here
 		total += int64(v.Months/12) * 86400 * 1_000_000 / 4
 		d.SetFinite(total, -6)
+	case "quarter":
+		d.SetInt64(int64(v.Months%12/3 + 1))
+	case "decade":
+		d.SetInt64(int64(v.Months / 12 / 10))
+	case "century":
+		d.SetInt64(int64(v.Months / 12 / 100))
+	case "millennium":
+		d.SetInt64(int64(v.Months / 12 / 1000))
+	case "week", "dow", "doy", "isodow", "isoyear", "julian", "timezone", "timezone_hour", "timezone_minute":
+		return d, errf(CodeFeatureNotSupported, "unit \"%s\" not supported for type interval", u)
 	default:
 		return d, unsupported("extract(%s from interval) is not supported", u)
 	}

@@ -13,7 +13,8 @@ import (
 // silently different.
 
 var toCharPatterns = []string{ // longest first
-	"MONTH", "Month", "month", "HH24", "HH12", "IYYY", "YYYY", "TZH", "TZM", "DDD", "IW", "ID", "MON", "Mon", "mon", "DAY", "Day", "day",
+	"IDDD", "Y,YYY", "SSSSS", "SSSS", "FF1", "FF2", "FF3", "FF4", "FF5", "FF6", "MONTH", "Month", "month", "HH24", "HH12", "IYYY", "YYYY", "TZH", "TZM",
+	"WW", "CC", "RM", "rm", "TH", "th", "W", "J", "DDD", "IW", "ID", "MON", "Mon", "mon", "DAY", "Day", "day",
 	"TZ", "tz", "OF",
 	"DY", "Dy", "dy", "AM", "PM", "am", "pm", "YY", "MM", "DD", "HH", "MI", "SS", "MS", "US", "Q", "D",
 	"hh24", "hh12", "yyyy", "ddd", "yy", "mm", "dd", "hh", "mi", "ss", "ms", "us", "q", "d",
@@ -59,6 +60,7 @@ func toCharInterval(iv Interval, f string) (string, error) {
 
 func toCharFields(d dateFields, f string) (string, error) {
 	var sb strings.Builder
+	lastNum := -1 // the last numeric field written (for a TH/th suffix)
 	for i := 0; i < len(f); {
 		if f[i] == '"' {
 			j := strings.IndexByte(f[i+1:], '"')
@@ -71,7 +73,7 @@ func toCharFields(d dateFields, f string) (string, error) {
 			continue
 		}
 		fm := false
-		if strings.HasPrefix(f[i:], "FM") {
+		if strings.HasPrefix(f[i:], "FM") || strings.HasPrefix(f[i:], "fm") {
 			fm = true
 			i += 2
 		}
@@ -93,6 +95,7 @@ func toCharFields(d dateFields, f string) (string, error) {
 		}
 		i += len(matched)
 		num := func(n, width int) string {
+			lastNum = n
 			if fm {
 				return strconv.Itoa(n)
 			}
@@ -135,10 +138,12 @@ func toCharFields(d dateFields, f string) (string, error) {
 		switch matched {
 		case "YYYY":
 			sb.WriteString(num(d.year, 4))
-		case "IYYY", "IW", "ID":
+		case "IYYY", "IW", "ID", "IDDD":
 			t := time.Date(d.year, time.Month(d.month), d.day, 12, 0, 0, 0, time.UTC)
 			iy, iw := t.ISOWeek()
 			switch matched {
+			case "IDDD":
+				sb.WriteString(num((iw-1)*7+(d.wday+6)%7+1, 3))
 			case "IYYY":
 				sb.WriteString(num(iy, 4))
 			case "IW":
@@ -192,6 +197,43 @@ func toCharFields(d dateFields, f string) (string, error) {
 			sb.WriteString(word(time.Month(d.month).String()[:3], 0, matched == "MON", matched == "mon"))
 		case "DAY", "Day", "day":
 			sb.WriteString(word(time.Weekday(d.wday).String(), 9, matched == "DAY", matched == "day"))
+		case "TH", "th":
+			if lastNum >= 0 {
+				sfx := ordinalSuffix(lastNum)
+				if matched == "TH" {
+					sfx = strings.ToUpper(sfx)
+				}
+				sb.WriteString(sfx)
+			}
+		case "Y,YYY":
+			sb.WriteString(fmt.Sprintf("%d,%03d", d.year/1000, d.year%1000))
+		case "SSSS", "SSSSS":
+			sb.WriteString(num(d.hour*3600+d.min*60+d.sec, 0))
+		case "FF1", "FF2", "FF3", "FF4", "FF5", "FF6":
+			n := int(matched[2] - '0')
+			v := int(d.frac)
+			for k := n; k < 6; k++ {
+				v /= 10
+			}
+			sb.WriteString(fmt.Sprintf("%0*d", n, v))
+		case "WW":
+			sb.WriteString(num((d.yday-1)/7+1, 2))
+		case "W":
+			sb.WriteString(num((d.day-1)/7+1, 0))
+		case "CC":
+			c := (d.year + 99) / 100
+			if d.year <= 0 {
+				c = -((99 - d.year) / 100)
+			}
+			sb.WriteString(num(c, 2))
+		case "J":
+			sb.WriteString(num(int(daysFromCivil(d.year, time.Month(d.month), d.day))+2440588, 0))
+		case "RM", "rm":
+			r := romanNumeral(int64(d.month), matched == "rm")
+			if !fm {
+				r = fmt.Sprintf("%-4s", r)
+			}
+			sb.WriteString(r)
 		case "TZ":
 			sb.WriteString(strings.ToUpper(d.zone))
 		case "tz":
@@ -301,4 +343,20 @@ func toCharIntKernel(int4 bool) kernel {
 		}
 		return nil
 	}
+}
+
+// ordinalSuffix is the English ordinal ending of n (TH/th).
+func ordinalSuffix(n int) string {
+	if n%100 >= 11 && n%100 <= 13 {
+		return "th"
+	}
+	switch n % 10 {
+	case 1:
+		return "st"
+	case 2:
+		return "nd"
+	case 3:
+		return "rd"
+	}
+	return "th"
 }

@@ -50,8 +50,10 @@ SELECT * FROM ((SELECT 1 AS x) a JOIN (SELECT 2 AS y) b ON true) AS j;
 -- unsupported
 SELECT count(*) FROM u GROUP BY CUBE (v, n);
 SELECT '1 day'::interval day to second;
+SELECT to_char(date '2021-03-01', 'DDTH');
+SELECT to_char(date '2021-01-03', 'IDDD'), to_char(date '2021-12-31', 'IDDD IYYY');
 -- unsupported
-SELECT to_char(now(), 'DDTH');
+SELECT to_char(now(), 'YYYY AD');
 SELECT to_char(12.5, '999.99');
 -- unsupported
 SELECT '1.50'::money;
