@@ -40,6 +40,12 @@ func canCast(from, to Type, cc castContext) bool {
 	case from.Kind() == KFloat && (to.isInt() || to.OID == OIDNumeric || to.Kind() == KFloat):
 		return cc >= castAssignment
 	case from.isString() && to.isString():
+		// pg_cast: name and "char" reach varchar/char(n) only by
+		// assignment, and text types reach "char" only by assignment
+		if ((from.OID == OIDName || from.OID == OIDChar) && (to.OID == OIDVarchar || to.OID == OIDBpchar)) ||
+			(to.OID == OIDChar && from.OID != OIDChar) {
+			return cc >= castAssignment
+		}
 		return true
 	case to.isString() || to.OID == OIDName:
 		return cc >= castAssignment

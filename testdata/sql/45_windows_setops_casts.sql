@@ -101,3 +101,8 @@ SELECT '24:00:01'::time;
 SELECT to_date('2021-13-01', 'YYYY-MM-DD');
 SELECT to_timestamp('2021-01-32', 'YYYY-MM-DD');
 SELECT to_number('x', '999');
+SELECT pg_typeof(coalesce('a'::varchar, 'b'::name)), pg_typeof(coalesce('a'::name, 'b'::varchar)), pg_typeof(coalesce('a'::char(2), 'b'::name));
+SELECT pg_typeof(x) FROM (SELECT 'a'::varchar x UNION SELECT 'b'::name) s LIMIT 1;
+SELECT 'a'::name = 'a'::varchar, 'a'::name || 'b'::varchar, 'ab'::name LIKE 'a%', upper('a'::name), length('ab'::name), 'x'::"char" = 'x'::text;
+SELECT relname FROM pg_class WHERE relname = 'pg_class'::varchar;
+SELECT pg_typeof(CASE WHEN true THEN 'a'::name ELSE 'b'::varchar END), pg_typeof(CASE WHEN true THEN 'a'::"char" ELSE 'b'::text END);
