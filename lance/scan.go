@@ -4,7 +4,6 @@ import (
 	"container/list"
 	"context"
 	"io"
-	"reflect"
 	"sort"
 	"strings"
 	"sync"
@@ -548,7 +547,7 @@ func scanDeletionVector(ctx context.Context, d *Dataset, fr *format.Fragment) (*
 	if err != nil {
 		return nil, err
 	}
-	id, ok := backendOf(d.store)
+	id, ok := objstore.Backend(d.store)
 	if !ok {
 		return d.deletionVector(ctx, fr)
 	}
@@ -621,24 +620,4 @@ func (c *deletionCache) put(k dvKey, bm *roaring.Bitmap) {
 		delete(c.byKey, de.k)
 		c.bytes -= de.bytes
 	}
-}
-
-// backendOf is the store under store's wrappers (such as the fencing
-// one a transaction reads through), when it can key a map.
-func backendOf(store objstore.Store) (objstore.Store, bool) {
-	for range 8 {
-		u, ok := store.(interface{ Unwrap() objstore.Store })
-		if !ok {
-			break
-		}
-		inner := u.Unwrap()
-		if inner == nil {
-			break
-		}
-		store = inner
-	}
-	if store == nil || !reflect.TypeOf(store).Comparable() {
-		return nil, false
-	}
-	return store, true
 }

@@ -3,7 +3,6 @@ package file
 import (
 	"container/list"
 	"context"
-	"reflect"
 	"sync"
 	"sync/atomic"
 
@@ -24,7 +23,7 @@ import (
 // openCacheFiles readers (least recently used go first) and
 // openCacheAuxBytes of per-page metadata over all of them.
 func OpenCached(ctx context.Context, store objstore.Store, key string, size uint64) (*Reader, error) {
-	id, ok := storeIdentity(store)
+	id, ok := objstore.Backend(store)
 	if !ok {
 		return Open(ctx, store, key)
 	}
@@ -106,28 +105,4 @@ func (r *Reader) withSource(src source) *Reader {
 	cp := *r
 	cp.src = src
 	return &cp
-}
-
-// unwrapper is a store wrapper (e.g. the fencing one) that can name the
-// store it wraps.
-type unwrapper interface{ Unwrap() objstore.Store }
-
-// storeIdentity is the backend under store's wrappers, when it can key
-// a map (a pointer, as every backend is).
-func storeIdentity(store objstore.Store) (objstore.Store, bool) {
-	for range 8 {
-		u, ok := store.(unwrapper)
-		if !ok {
-			break
-		}
-		inner := u.Unwrap()
-		if inner == nil {
-			break
-		}
-		store = inner
-	}
-	if store == nil || !reflect.TypeOf(store).Comparable() {
-		return nil, false
-	}
-	return store, true
 }
