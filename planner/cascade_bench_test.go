@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"runtime"
 	"runtime/metrics"
@@ -17,7 +16,6 @@ import (
 
 	"github.com/pggraph/pggraph/adapters"
 	"github.com/pggraph/pggraph/objstore"
-	"github.com/pggraph/pggraph/wire"
 )
 
 // BenchmarkBulkDML is the sql bench suite's bulk part in process: a
@@ -241,28 +239,3 @@ func (g *genRows) Read(p []byte) (int, error) {
 	g.buf = g.buf[:copy(g.buf, g.buf[k:])]
 	return k, nil
 }
-
-// startServerOn serves an open graph on loopback.
-func startServerOn(t testing.TB, g *adapters.Graph) *testServer {
-	t.Helper()
-	backend := NewBackend(g)
-	srv, err := wire.NewServer(wire.Config{Backend: backend})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := netListen()
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(context.Background(), ln) }()
-	t.Cleanup(func() {
-		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(sctx)
-		<-done
-	})
-	return &testServer{addr: ln.Addr().String(), g: g, backend: backend}
-}
-
-func netListen() (net.Listener, error) { return net.Listen("tcp", "127.0.0.1:0") }

@@ -3,17 +3,14 @@ package planner
 import (
 	"context"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/pggraph/pggraph/adapters"
 	"github.com/pggraph/pggraph/objstore"
-	"github.com/pggraph/pggraph/wire"
 )
 
 // TestLookupSeesOtherProcessCommits: an autocommit point lookup sees every
@@ -36,23 +33,7 @@ func TestLookupSeesOtherProcessCommits(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(g.Close)
-		srv, err := wire.NewServer(wire.Config{Backend: NewBackend(g)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		done := make(chan error, 1)
-		go func() { done <- srv.Serve(context.Background(), ln) }()
-		t.Cleanup(func() {
-			sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			defer cancel()
-			_ = srv.Shutdown(sctx)
-			<-done
-		})
-		c, err := pgx.Connect(ctx, fmt.Sprintf("postgres://app@%s/main?sslmode=disable", ln.Addr()))
+		c, err := pgx.Connect(ctx, startServerOn(t, g).url("main"))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -39,6 +39,12 @@ func startServer(t testing.TB, setup func(ctx context.Context, g *adapters.Graph
 	if setup != nil {
 		setup(ctx, g)
 	}
+	return startServerOn(t, g)
+}
+
+// startServerOn serves an open graph on loopback until the test ends.
+func startServerOn(t testing.TB, g *adapters.Graph) *testServer {
+	t.Helper()
 	backend := NewBackend(g)
 	srv, err := wire.NewServer(wire.Config{Backend: backend})
 	if err != nil {

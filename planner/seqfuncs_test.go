@@ -2,16 +2,12 @@ package planner
 
 import (
 	"context"
-	"fmt"
-	"net"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/pggraph/pggraph/adapters"
 	"github.com/pggraph/pggraph/objstore"
-	"github.com/pggraph/pggraph/wire"
 )
 
 // TestNextvalNeverTwice: sessions of two pgproxy processes (two graphs
@@ -27,23 +23,7 @@ func TestNextvalNeverTwice(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(g.Close)
-		srv, err := wire.NewServer(wire.Config{Backend: NewBackend(g)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		done := make(chan error, 1)
-		go func() { done <- srv.Serve(context.Background(), ln) }()
-		t.Cleanup(func() {
-			sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			defer cancel()
-			_ = srv.Shutdown(sctx)
-			<-done
-		})
-		return fmt.Sprintf("postgres://app@%s/main?sslmode=disable", ln.Addr())
+		return startServerOn(t, g).url("main")
 	}
 	a := serve(true)
 	b := serve(false)
