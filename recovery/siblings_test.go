@@ -126,6 +126,49 @@ func assertPinnedHeads(t *testing.T, g *adapters.Graph) {
 	}
 }
 
+// crashedIntent runs writeAB over kc (which crashes at a chosen write)
+// and returns the key of the one sidecar it leaves.
+func crashedIntent(t *testing.T, kc *keyCrash) string {
+	t.Helper()
+	ctx := context.Background()
+	g := open(t, kc, false, recovery.Options{})
+	_ = writeAB(ctx, g, 1)
+	g.Close()
+	objs, _ := kc.Store.List(ctx, "__recovery/")
+	if len(objs) != 1 {
+		t.Fatalf("sidecars %v", objs)
+	}
+	return objs[0].Key
+}
+
+// fencerWithSibling runs a recoverer as another process would (its own
+// gates) over mem; at its first table-version write the sidecar bytes
+// are put under key and a sibling recoverer of this process resolves the
+// intent before the fencer goes on. It returns the sibling's graph (open
+// until the test ends) and both recoverers' reports.
+func fencerWithSibling(t *testing.T, mem objstore.Store, key string, sidecar []byte) (sibling *adapters.Graph, sibReps []recovery.Report, sibErr error, reps []recovery.Report, err error) {
+	t.Helper()
+	ctx := context.Background()
+	sibling = open(t, mem, false, recovery.Options{})
+	t.Cleanup(sibling.Close)
+	hs := &hookStore{Store: mem, match: isTableVersion, n: 1, fn: func() {
+		if err := mem.Put(ctx, key, sidecar); err != nil {
+			t.Error(err)
+			return
+		}
+		sibReps, sibErr = sibling.Recovery.Recover(ctx)
+	}}
+	fencer := open(t, hs, false, recovery.Options{})
+	defer fencer.Close()
+	recovery.AsAnotherProcess(fencer.Recovery)
+	hs.arm()
+	reps, err = fencer.Recovery.Recover(ctx)
+	if !hs.wasFired() {
+		t.Fatal("the fencer never restored a table")
+	}
+	return sibling, sibReps, sibErr, reps, err
+}
+
 // An armed intent with one table landed and one untouched. The fencing
 // recoverer is about to restore; right then its sibling (no fence)
 // resolves the whole intent and publishes the rollback commit. Before the
@@ -136,40 +179,15 @@ func TestSiblingRecoverersAgreeOnRollback(t *testing.T) {
 	mem := setup(t)
 	ctx := context.Background()
 	// crash at the second table HEAD move: one table landed, one not
-	kc := &keyCrash{Store: mem, skip: 1, pred: isTableVersion}
-	g := open(t, kc, false, recovery.Options{})
-	_ = writeAB(ctx, g, 1)
-	g.Close()
-	objs, _ := mem.List(ctx, "__recovery/")
-	if len(objs) != 1 {
-		t.Fatalf("sidecars %v", objs)
-	}
-	key := objs[0].Key
+	key := crashedIntent(t, &keyCrash{Store: mem, skip: 1, pred: isTableVersion})
 	original, sc := expiredElsewhere(t, mem, key)
 	if sc.Phase != recovery.Armed || len(sc.Write.Effects) != 2 {
 		t.Fatalf("sidecar %s with %d effects", sc.Phase, len(sc.Write.Effects))
 	}
 
-	sibling := open(t, mem, false, recovery.Options{})
-	defer sibling.Close()
-	var sibReps []recovery.Report
-	var sibErr error
-	hs := &hookStore{Store: mem, match: isTableVersion, n: 1, fn: func() {
-		// the sibling reads the sidecar as its owner's process does
-		if err := mem.Put(ctx, key, original); err != nil {
-			t.Error(err)
-			return
-		}
-		sibReps, sibErr = sibling.Recovery.Recover(ctx)
-	}}
-	fencer := open(t, hs, false, recovery.Options{})
-	defer fencer.Close()
-	recovery.AsAnotherProcess(fencer.Recovery)
-	hs.arm()
-	reps, err := fencer.Recovery.Recover(ctx)
-	if !hs.wasFired() {
-		t.Fatal("the fencer never restored a table")
-	}
+	// at the fencer's first table restore, its sibling reads the sidecar
+	// as its owner's process does
+	sibling, sibReps, sibErr, reps, err := fencerWithSibling(t, mem, key, original)
 	if sibErr != nil || len(sibReps) != 1 || sibReps[0].Fenced || sibReps[0].Decision != recovery.RolledBackDec {
 		t.Fatalf("sibling: %+v %v", sibReps, sibErr)
 	}
@@ -195,15 +213,7 @@ func TestSiblingRecoverersAgreeOnRollForward(t *testing.T) {
 	mem := setup(t)
 	ctx := context.Background()
 	// crash at the manifest CAS: confirmed, not published
-	kc := &keyCrash{Store: mem, pred: isManifestVersion}
-	g := open(t, kc, false, recovery.Options{})
-	_ = writeAB(ctx, g, 1)
-	g.Close()
-	objs, _ := mem.List(ctx, "__recovery/")
-	if len(objs) != 1 {
-		t.Fatalf("sidecars %v", objs)
-	}
-	key := objs[0].Key
+	key := crashedIntent(t, &keyCrash{Store: mem, pred: isManifestVersion})
 	original, sc := expiredElsewhere(t, mem, key)
 	if sc.Phase != recovery.EffectsConfirmed {
 		t.Fatalf("sidecar %s", sc.Phase)
@@ -271,15 +281,7 @@ func TestSiblingRecoverersAgreeOnRollForward(t *testing.T) {
 func TestSiblingRecoverersFollowTheFirstDirection(t *testing.T) {
 	mem := setup(t)
 	ctx := context.Background()
-	kc := &keyCrash{Store: mem, pred: isManifestVersion}
-	g := open(t, kc, false, recovery.Options{})
-	_ = writeAB(ctx, g, 1)
-	g.Close()
-	objs, _ := mem.List(ctx, "__recovery/")
-	if len(objs) != 1 {
-		t.Fatalf("sidecars %v", objs)
-	}
-	key := objs[0].Key
+	key := crashedIntent(t, &keyCrash{Store: mem, pred: isManifestVersion})
 	confirmed, sc := expiredElsewhere(t, mem, key)
 	if sc.Phase != recovery.EffectsConfirmed {
 		t.Fatalf("sidecar %s", sc.Phase)
@@ -297,26 +299,9 @@ func TestSiblingRecoverersFollowTheFirstDirection(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	sibling := open(t, mem, false, recovery.Options{})
-	defer sibling.Close()
-	var sibReps []recovery.Report
-	var sibErr error
-	hs := &hookStore{Store: mem, match: isTableVersion, n: 1, fn: func() {
-		// the late confirmation lands; the sibling reads it
-		if err := mem.Put(ctx, key, confirmed); err != nil {
-			t.Error(err)
-			return
-		}
-		sibReps, sibErr = sibling.Recovery.Recover(ctx)
-	}}
-	fencer := open(t, hs, false, recovery.Options{})
-	defer fencer.Close()
-	recovery.AsAnotherProcess(fencer.Recovery)
-	hs.arm()
-	reps, err := fencer.Recovery.Recover(ctx)
-	if !hs.wasFired() {
-		t.Fatal("the fencer never restored a table")
-	}
+	// at the fencer's first table restore, the late confirmation lands;
+	// its sibling reads it
+	sibling, sibReps, sibErr, reps, err := fencerWithSibling(t, mem, key, confirmed)
 	if sibErr != nil || len(sibReps) != 1 || sibReps[0].Decision != recovery.RolledBackDec {
 		t.Fatalf("sibling: %+v %v", sibReps, sibErr)
 	}
