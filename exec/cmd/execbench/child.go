@@ -22,13 +22,8 @@ type childProxy struct {
 }
 
 func startChildProxy(bin, parent string) (*childProxy, error) {
-	dir, err := os.MkdirTemp(parent, "execbench-pgproxy-")
+	abs, err := scratchDir(parent)
 	if err != nil {
-		return nil, err
-	}
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		os.RemoveAll(dir)
 		return nil, err
 	}
 	data := filepath.Join(abs, "g")

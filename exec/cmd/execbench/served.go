@@ -34,21 +34,31 @@ type servedProxy struct {
 	done  chan error
 }
 
-// startServedProxy initializes a fresh graph root in a new directory
-// under parent and serves it on 127.0.0.1 (a free port).
-func startServedProxy(ctx context.Context, parent string) (*servedProxy, error) {
+// scratchDir makes a fresh directory under parent (the system temp
+// directory when empty) for a pgproxy data directory; absolute path.
+func scratchDir(parent string) (string, error) {
 	dir, err := os.MkdirTemp(parent, "execbench-pgproxy-")
 	if err != nil {
-		return nil, err
+		return "", err
 	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		os.RemoveAll(dir)
+		return "", err
+	}
+	return abs, nil
+}
+
+// startServedProxy initializes a fresh graph root in a new directory
+// under parent and serves it on 127.0.0.1 (a free port).
+func startServedProxy(ctx context.Context, parent string) (*servedProxy, error) {
+	abs, err := scratchDir(parent)
+	if err != nil {
 		return nil, err
 	}
 	local, err := objstore.NewLocal(abs)
 	if err != nil {
-		os.RemoveAll(dir)
+		os.RemoveAll(abs)
 		return nil, err
 	}
 	local.CacheImmutableReads(lance.IsDataFileKey, objstore.DefaultReadHandles) // as serve does (cmd/pgproxy/datadir.go)
@@ -57,19 +67,19 @@ func startServedProxy(ctx context.Context, parent string) (*servedProxy, error) 
 	store := &countingStore{Local: local}
 	g, err := adapters.Open(ctx, store, adapters.Options{Create: true, Actor: "execbench", Location: abs, AutoOptimizeFragments: 64})
 	if err != nil {
-		os.RemoveAll(dir)
+		os.RemoveAll(abs)
 		return nil, err
 	}
 	srv, err := wire.NewServer(wire.Config{Backend: planner.NewBackend(g)})
 	if err != nil {
 		g.Close()
-		os.RemoveAll(dir)
+		os.RemoveAll(abs)
 		return nil, err
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		g.Close()
-		os.RemoveAll(dir)
+		os.RemoveAll(abs)
 		return nil, err
 	}
 	p := &servedProxy{addr: ln.Addr().String(), dir: abs, g: g, srv: srv, store: store, done: make(chan error, 1)}
