@@ -427,7 +427,7 @@ func (s *session) location() *time.Location {
 	if s.tz.loc != nil && s.tz.name == tz {
 		return s.tz.loc
 	}
-	loc, err := time.LoadLocation(tz)
+	loc, err := exec.LoadTimeZone(tz) // wire accepted it; POSIX offsets count west
 	if err != nil {
 		return time.UTC
 	}

@@ -475,14 +475,19 @@ func normTimeZone(v string) (string, *Error) {
 	if strings.EqualFold(t, "local") {
 		return "UTC", nil
 	}
-	// Numeric offsets (POSIX sign convention is the caller's business).
-	if f, err := strconv.ParseFloat(t, 64); err == nil && math.Abs(f) <= 15 {
-		return t, nil
+	// A number is hours east of Greenwich, kept in the POSIX form
+	// PostgreSQL's SHOW prints (-7 → <-07>+07).
+	if f, err := strconv.ParseFloat(t, 64); err == nil {
+		z, ok := zoneFromHours(f)
+		if !ok {
+			return "", zoneOutOfRange(t)
+		}
+		return z, nil
 	}
 	if _, err := time.LoadLocation(t); err == nil {
 		return t, nil
 	}
-	if len(t) > 1 && (t[0] == '+' || t[0] == '-' || strings.HasPrefix(strings.ToUpper(t), "UTC")) {
+	if len(t) > 1 && (t[0] == '+' || t[0] == '-' || t[0] == '<' || strings.HasPrefix(strings.ToUpper(t), "UTC")) {
 		return t, nil
 	}
 	return "", &Error{Code: CodeInvalidParameterValue, Message: fmt.Sprintf("invalid value for parameter \"TimeZone\": \"%s\"", v)}

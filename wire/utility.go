@@ -400,11 +400,15 @@ func (p *uparser) set(st *Statement) error {
 			if t.kind != tokString {
 				return p.errHere("")
 			}
-			st.Setting.Value = t.text
+			v, err := zoneFromInterval(t.text)
+			if err != nil {
+				return err
+			}
+			st.Setting.Value = v
 			p.i = len(p.toks)
 			return nil
 		}
-		return p.setValues(st)
+		return p.setValues(st) // a number: hours east (normTimeZone)
 	case p.kw("names"):
 		st.Setting.Name = "client_encoding"
 		if p.kw("default") {
