@@ -302,18 +302,7 @@ func (b *binder) jsonOp(op string, l, r Expr) (Expr, error) {
 						out.SetNull(int(i))
 						continue
 					}
-					if op == "->>" {
-						v, _ := decodeJSON(raw)
-						if v == nil {
-							out.SetNull(int(i))
-							continue
-						}
-						if s, isStr := v.(string); isStr {
-							out.S[i] = s
-							continue
-						}
-					}
-					out.S[i] = raw
+					setRawJSON(out, int(i), raw, op == "->>")
 					continue
 				}
 				v, err := decodeJSON(a[0].S[i])
@@ -365,18 +354,7 @@ func (b *binder) jsonOp(op string, l, r Expr) (Expr, error) {
 						out.SetNull(int(i))
 						continue
 					}
-					if op == "#>>" {
-						v, _ := decodeJSON(raw)
-						if v == nil {
-							out.SetNull(int(i))
-							continue
-						}
-						if s, isStr := v.(string); isStr {
-							out.S[i] = s
-							continue
-						}
-					}
-					out.S[i] = raw
+					setRawJSON(out, int(i), raw, op == "#>>")
 					continue
 				}
 				v, err := decodeJSON(a[0].S[i])
@@ -726,4 +704,21 @@ func jsonPathRaw(raw string, path *Vec) (string, bool, error) {
 		raw = next
 	}
 	return raw, true, nil
+}
+
+// setRawJSON stores a json value selected by -> or #> as its text,
+// verbatim; asText (->>, #>>) unquotes a string and makes null NULL.
+func setRawJSON(out *Vec, i int, raw string, asText bool) {
+	if asText {
+		v, _ := decodeJSON(raw)
+		if v == nil {
+			out.SetNull(i)
+			return
+		}
+		if s, isStr := v.(string); isStr {
+			out.S[i] = s
+			return
+		}
+	}
+	out.S[i] = raw
 }

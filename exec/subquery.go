@@ -167,14 +167,12 @@ func (s *subqueryExpr) Eval(ec *evalCtx, b *Batch, sel []int32) (*Vec, error) {
 		if firstErr != nil {
 			return
 		}
-		sub := *ec
-		sub.outer = append(append([]outerRow{}, ec.outer...), outerRow{b: b, row: i})
-		buf, err := collect(&sub, s.p)
+		rows, err := s.resultsFor(ec, b, i)
 		if err != nil {
 			firstErr = err
 			return
 		}
-		firstErr = s.fill(out, i, buf.batch(), test)
+		firstErr = s.fill(out, i, rows, test)
 	})
 	return out, firstErr
 }
@@ -185,6 +183,13 @@ func (s *subqueryExpr) results(ec *evalCtx) (*Batch, error) {
 		return nil, err
 	}
 	return buf.batch(), nil
+}
+
+// resultsFor runs a correlated subquery for row i of the outer batch b.
+func (s *subqueryExpr) resultsFor(ec *evalCtx, b *Batch, i int) (*Batch, error) {
+	sub := *ec
+	sub.outer = append(append([]outerRow{}, ec.outer...), outerRow{b: b, row: i})
+	return s.results(&sub)
 }
 
 // fill sets out[i] from the subquery's rows.
@@ -413,14 +418,11 @@ func (s *subqueryExpr) evalRows(ec *evalCtx, b *Batch, sel []int32) (*Vec, error
 		}
 		rs := rows
 		if s.correlated {
-			sub := *ec
-			sub.outer = append(append([]outerRow{}, ec.outer...), outerRow{b: b, row: i})
-			buf, err := collect(&sub, s.p)
-			if err != nil {
+			var err error
+			if rs, err = s.resultsFor(ec, b, i); err != nil {
 				firstErr = err
 				return
 			}
-			rs = buf.batch()
 		}
 		firstErr = s.fillRow(out, i, tests, rs)
 	})
@@ -509,14 +511,11 @@ func (s *subqueryExpr) evalGeneric(ec *evalCtx, b *Batch, sel []int32) (*Vec, er
 		}
 		rs := rows
 		if s.correlated {
-			sub := *ec
-			sub.outer = append(append([]outerRow{}, ec.outer...), outerRow{b: b, row: i})
-			buf, err := collect(&sub, s.p)
-			if err != nil {
+			var err error
+			if rs, err = s.resultsFor(ec, b, i); err != nil {
 				firstErr = err
 				return
 			}
-			rs = buf.batch()
 		}
 		if rs.N == 0 {
 			out.B[i] = all
