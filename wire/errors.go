@@ -23,6 +23,7 @@ const (
 	CodeCharacterNotInRepertoire = "22021"
 	CodeInvalidBinaryRepresent   = "22P03"
 	CodeDataException            = "22000"
+	CodeInvalidDatetimeFormat    = "22007"
 	CodeActiveSQLTransaction     = "25001"
 	CodeNoActiveSQLTransaction   = "25P01"
 	CodeInFailedSQLTransaction   = "25P02"

@@ -35,7 +35,7 @@ func zoneFromInterval(text string) (string, *Error) {
 		s = s[1:]
 	}
 	parts := strings.Split(s, ":")
-	bad := &Error{Code: "22007", Message: fmt.Sprintf("invalid input syntax for type interval: \"%s\"", text)}
+	bad := &Error{Code: CodeInvalidDatetimeFormat, Message: fmt.Sprintf("invalid input syntax for type interval: \"%s\"", text)}
 	if len(parts) > 2 || parts[0] == "" {
 		return "", bad
 	}
