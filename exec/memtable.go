@@ -219,7 +219,32 @@ const pendingAddrBit = uint64(1) << 63
 func (o *overlaySource) Scan(ctx context.Context, req ScanRequest, emit func(arrow.RecordBatch, []uint64) error) error {
 	base := req
 	base.NeedAddrs = req.NeedAddrs || o.ov.Deleted != nil
-	err := o.base.Scan(ctx, base, func(rec arrow.RecordBatch, addrs []uint64) error {
+	err := o.base.Scan(ctx, base, o.skipDeleted(req, emit))
+	if err != nil {
+		return err
+	}
+	var seq uint64
+	for _, rec := range o.ov.Inserts {
+		out := project(rec, req.Columns)
+		var ad []uint64
+		if req.NeedAddrs {
+			ad = make([]uint64, rec.NumRows())
+			for i := range ad {
+				ad[i] = pendingAddrBit | seq
+				seq++
+			}
+		}
+		if err := emit(out, ad); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// skipDeleted wraps emit for the base source's records: rows whose
+// address the transaction deleted are left out.
+func (o *overlaySource) skipDeleted(req ScanRequest, emit func(arrow.RecordBatch, []uint64) error) func(arrow.RecordBatch, []uint64) error {
+	return func(rec arrow.RecordBatch, addrs []uint64) error {
 		if o.ov.Deleted == nil {
 			return emit(rec, addrs)
 		}
@@ -248,24 +273,5 @@ func (o *overlaySource) Scan(ctx context.Context, req ScanRequest, emit func(arr
 			ad[i] = addrs[k]
 		}
 		return emit(array.NewRecordBatch(rec.Schema(), cols, int64(len(keep))), ad)
-	})
-	if err != nil {
-		return err
 	}
-	var seq uint64
-	for _, rec := range o.ov.Inserts {
-		out := project(rec, req.Columns)
-		var ad []uint64
-		if req.NeedAddrs {
-			ad = make([]uint64, rec.NumRows())
-			for i := range ad {
-				ad[i] = pendingAddrBit | seq
-				seq++
-			}
-		}
-		if err := emit(out, ad); err != nil {
-			return err
-		}
-	}
-	return nil
 }

@@ -152,7 +152,7 @@ func (s *session) runWriteChecked(ctx context.Context, v *view, p *plan, params 
 // runWrite evaluates one writing statement against v, recording its
 // changes and reads in v.pend.
 func (s *session) runWrite(ctx context.Context, v *view, p *plan, params []any) (*writeOut, error) {
-	for _, t := range p.reads {
+	for _, t := range p.readTables() {
 		if _, ok := v.base.tables[t]; ok {
 			v.pend.reads[t] = true
 		}

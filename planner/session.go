@@ -66,7 +66,9 @@ type plan struct {
 	unsupported string // first keyword of a statement this slice refuses
 	kind        stmtKind
 	node        *sqlparse.Node // the statement's parse tree (DML)
-	reads       []string       // tables the statement names (read set)
+	readsFrom   *sqlparse.Node // the tree readTables lists names of
+	reads       []string       // readTables' answer, once asked
+	readsDone   bool
 	locking     bool           // SELECT … FOR UPDATE/SHARE
 	declared    []uint32
 	prep        *exec.Prepared
@@ -141,7 +143,7 @@ func newPlan(st *wire.Statement) *plan {
 	if st.Kind == wire.KindCopyTo {
 		p := &plan{sql: copyQuery(st)}
 		if tree, err := sqlparse.Parse(p.sql); err == nil && len(tree.Stmts) == 1 {
-			p.reads = tableNames(tree.Stmts[0].Stmt)
+			p.readsFrom = tree.Stmts[0].Stmt
 		}
 		return p
 	}
@@ -153,7 +155,7 @@ func newPlan(st *wire.Statement) *plan {
 	}
 	n := tree.Stmts[0].Stmt
 	p.node = n
-	p.reads = tableNames(n)
+	p.readsFrom = n
 	if graphsql.IsGraphCall(n) {
 		p.kind = stmtGraph
 		p.call, p.callErr = graphsql.Parse(st.SQL)
@@ -188,6 +190,19 @@ func newPlan(st *wire.Statement) *plan {
 		}
 	}
 	return p
+}
+
+// readTables is the statement's read set (tableNames of its tree),
+// listed on first use: an autocommit query never needs it, and walking
+// the tree was a sixth of a simple-protocol point lookup's CPU.
+func (p *plan) readTables() []string {
+	if !p.readsDone {
+		p.readsDone = true
+		if p.readsFrom != nil {
+			p.reads = tableNames(p.readsFrom)
+		}
+	}
+	return p.reads
 }
 
 // tableNames lists the unqualified (or public.) relation names a tree
@@ -256,7 +271,7 @@ func (s *session) Execute(ctx context.Context, st *wire.Statement, params []any)
 		return nil, err
 	}
 	if s.tx != nil && !s.tx.implicit {
-		for _, t := range p.reads {
+		for _, t := range p.readTables() {
 			s.tx.pend.reads[t] = true
 			if p.locking {
 				s.tx.pend.locks[t] = true
