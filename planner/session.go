@@ -69,7 +69,7 @@ type plan struct {
 	readsFrom   *sqlparse.Node // the tree readTables lists names of
 	reads       []string       // readTables' answer, once asked
 	readsDone   bool
-	locking     bool           // SELECT … FOR UPDATE/SHARE
+	locking     bool // SELECT … FOR UPDATE/SHARE
 	declared    []uint32
 	prep        *exec.Prepared
 	key         catKey // snapshot prep was bound against
