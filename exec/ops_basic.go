@@ -62,7 +62,14 @@ func (s *scanNode) columns() []colInfo { return s.cols }
 
 func (s *scanNode) run(ec *evalCtx, emit func(*Batch) error) error {
 	req, conv := s.prepare()
-	return s.read(ec, req, func(rec arrow.RecordBatch, addrs []uint64) error {
+	keys, err := s.lookupKeys(ec)
+	if err != nil {
+		return err
+	}
+	if keys != nil {
+		req, conv = conv.knownKey(req, keys)
+	}
+	return s.readKeys(ec, req, keys, func(rec arrow.RecordBatch, addrs []uint64) error {
 		if err := checkCancel(ec.run.ctx); err != nil {
 			return err
 		}
@@ -84,8 +91,9 @@ func (s *scanNode) run(ec *evalCtx, emit func(*Batch) error) error {
 // a cache of NULL placeholders, so each goroutine needs its own.
 type scanConv struct {
 	s     *scanNode
-	pos   []int        // output column -> record column; -1 = not fetched, -2 = row address
+	pos   []int        // output column -> record column; -1 = not fetched, -2 = row address, posKnownKey = key
 	nulls map[int]*Vec // placeholder per column and length (Vecs are immutable)
+	key   *Vec         // the one key value of a lookup (posKnownKey), see knownKey
 }
 
 // prepare computes the scan request (projection, filter hints) and a
@@ -112,7 +120,7 @@ func (s *scanNode) prepare() (ScanRequest, *scanConv) {
 
 // fork returns a converter for another goroutine.
 func (c *scanConv) fork() *scanConv {
-	return &scanConv{s: c.s, pos: c.pos, nulls: map[int]*Vec{}}
+	return &scanConv{s: c.s, pos: c.pos, nulls: map[int]*Vec{}, key: c.key}
 }
 
 // batch converts rows [lo, hi) of rec.
@@ -123,6 +131,8 @@ func (c *scanConv) batch(rec arrow.RecordBatch, addrs []uint64, lo, hi int) (*Ba
 		switch {
 		case p == -2:
 			b.Cols[i] = addrVec(addrs, lo, hi)
+		case p == posKnownKey:
+			b.Cols[i] = broadcast(c.key, 0, hi-lo)
 		case p < 0:
 			v, ok := c.nulls[i]
 			if !ok || v.N != hi-lo {
@@ -158,26 +168,47 @@ func (c *scanConv) columns(rec arrow.RecordBatch, addrs []uint64, lo, hi int) ([
 // read streams the source's records for req: through the key index when
 // the scan is a key lookup the source supports, else a full scan.
 func (s *scanNode) read(ec *evalCtx, req ScanRequest, fn func(rec arrow.RecordBatch, addrs []uint64) error) error {
-	if s.keyVals != nil {
-		if kl, ok := s.table.Source.(KeyLookupSource); ok {
-			keys := NewVec(s.table.Columns[s.keyCol].Type, 0)
-			for _, e := range s.keyVals {
-				v, err := evalConst(ec, e)
-				if err != nil {
-					return err
-				}
-				if v.T.OID != keys.T.OID {
-					cv := NewVec(keys.T, 1)
-					if err := castRows(ec, v, cv, nonNull(1, nil, cv, v), false); err != nil {
-						// a key that cannot be represented matches nothing
-						continue
-					}
-					v = cv
-				}
-				keys.appendVec(v, nil)
-			}
-			return stopOK(kl.LookupKeys(ec.run.ctx, s.keyCol, keys, req, fn))
+	keys, err := s.lookupKeys(ec)
+	if err != nil {
+		return err
+	}
+	return s.readKeys(ec, req, keys, fn)
+}
+
+// lookupKeys evaluates the key lookup's values in the key column's type,
+// or returns nil when the scan is no key lookup the source supports. A
+// value that cannot be represented in that type matches nothing and is
+// left out.
+func (s *scanNode) lookupKeys(ec *evalCtx) (*Vec, error) {
+	if s.keyVals == nil {
+		return nil, nil
+	}
+	if _, ok := s.table.Source.(KeyLookupSource); !ok {
+		return nil, nil
+	}
+	keys := NewVec(s.table.Columns[s.keyCol].Type, 0)
+	for _, e := range s.keyVals {
+		v, err := evalConst(ec, e)
+		if err != nil {
+			return nil, err
 		}
+		if v.T.OID != keys.T.OID {
+			cv := NewVec(keys.T, 1)
+			if err := castRows(ec, v, cv, nonNull(1, nil, cv, v), false); err != nil {
+				continue
+			}
+			v = cv
+		}
+		keys.appendVec(v, nil)
+	}
+	return keys, nil
+}
+
+// readKeys streams the records for req through the key index for keys
+// (from lookupKeys), or the whole source when keys is nil.
+func (s *scanNode) readKeys(ec *evalCtx, req ScanRequest, keys *Vec, fn func(rec arrow.RecordBatch, addrs []uint64) error) error {
+	if keys != nil {
+		return stopOK(s.table.Source.(KeyLookupSource).LookupKeys(ec.run.ctx, s.keyCol, keys, req, fn))
 	}
 	return stopOK(s.table.Source.Scan(ec.run.ctx, req, fn))
 }

@@ -72,7 +72,7 @@ func (l *Local) GetRange(ctx context.Context, key string, off, length int64) ([]
 		return nil, opErr("getrange", key, err)
 	}
 	if l.handles != nil {
-		h, ok, err := l.handles.acquire(key, l.path(key))
+		h, ok, err := l.handles.acquire(key, l.path) // the path is built only to open a file
 		if ok {
 			if err != nil {
 				return nil, opErr("getrange", key, err)

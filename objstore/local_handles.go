@@ -54,7 +54,7 @@ type readHandle struct {
 
 // acquire returns an open handle of key (opening path on a miss) with a
 // reference the caller must release. ok=false: key is not cacheable.
-func (c *readHandles) acquire(key, path string) (h *readHandle, ok bool, err error) {
+func (c *readHandles) acquire(key string, path func(string) string) (h *readHandle, ok bool, err error) {
 	if !c.immutable(key) {
 		return nil, false, nil
 	}
@@ -68,7 +68,7 @@ func (c *readHandles) acquire(key, path string) (h *readHandle, ok bool, err err
 	}
 	c.mu.Unlock()
 
-	f, err := os.Open(path)
+	f, err := os.Open(path(key))
 	if err != nil {
 		return nil, true, mapFSError(err)
 	}

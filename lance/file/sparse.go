@@ -216,6 +216,18 @@ func (r *Reader) decodeRows(ctx context.Context, ci, pi int, lo, hi uint64) (arr
 	}
 	sub := *pl
 	sub.numItems = n
+	if dict == nil && r.phys[ci].kind != physList && directable(r.phys[ci], &sub) {
+		// plain mini-block chunks: decode only the rows asked for
+		a, err := decodeMiniBlockWindow(f.Name, r.phys[ci], f.Type, &sub, n, bufs, lo-first, hi-first)
+		if err != nil {
+			return nil, 0, err
+		}
+		if a.NullN() > 0 && !f.Nullable {
+			a.Release()
+			return nil, 0, corrupt(f.Name, "nulls in a non-nullable column")
+		}
+		return a, lo, nil
+	}
 	a, err := r.decodeBuffers(ci, &sub, n, bufs, dict)
 	if err != nil {
 		return nil, 0, err
