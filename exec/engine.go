@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -218,12 +219,23 @@ func (p *Prepared) Stream(ctx context.Context, sess *Session, params []any, fn f
 	if len(params) < len(p.ParamTypes) {
 		return "", &Error{Code: CodeProtocolViolation, Message: fmt.Sprintf("bind message supplies %d parameters, but prepared statement requires %d", len(params), len(p.ParamTypes))}
 	}
-	rc := &runCtx{ctx: ctx, loc: loc, recursion: p.eng.RecursionLimit, user: sess.User, database: sess.Database, pid: sess.PID, settings: sess.Setting}
+	// one allocation for the execution's state (a point lookup runs many
+	// statements of little work each)
+	st := &struct {
+		rc     runCtx
+		ec     evalCtx
+		budget memBudget
+		params [2]*Vec
+	}{}
+	rc := &st.rc
+	*rc = runCtx{ctx: ctx, loc: loc, recursion: p.eng.RecursionLimit, user: sess.User, database: sess.Database, pid: sess.PID, settings: sess.Setting}
 	if p.eng.MemoryLimit > 0 {
-		rc.budget = &memBudget{limit: p.eng.MemoryLimit}
+		st.budget.limit = p.eng.MemoryLimit
+		rc.budget = &st.budget
 	}
 	rc.now = time.Now()
-	ec := &evalCtx{ctx: ctx, loc: loc, run: rc}
+	ec := &st.ec
+	*ec = evalCtx{ctx: ctx, loc: loc, run: rc, params: st.params[:0]}
 	for i, t := range p.ParamTypes {
 		v, err := paramVec(params[i], t, loc)
 		if err != nil {
@@ -253,7 +265,7 @@ func (p *Prepared) Stream(ctx context.Context, sess *Session, params []any, fn f
 			return "", err
 		}
 	}
-	return fmt.Sprintf("SELECT %d", rows), nil
+	return "SELECT " + strconv.Itoa(rows), nil
 }
 
 // Query prepares and executes sql in one step.
@@ -294,7 +306,18 @@ func paramVec(x any, t Type, loc *time.Location) (*Vec, error) {
 	case int32:
 		return paramVec(int64(y), t, loc)
 	case int64, float64, bool:
-		src := NewVec(map[string]Type{"int64": TInt8, "float64": TFloat8, "bool": TBool}[fmt.Sprintf("%T", y)], 1)
+		if iv, ok := y.(int64); ok && t.OID == OIDInt8 {
+			v.I[0] = iv
+			return v, nil
+		}
+		st := TBool
+		switch y.(type) {
+		case int64:
+			st = TInt8
+		case float64:
+			st = TFloat8
+		}
+		src := NewVec(st, 1)
 		src.SetDatum(0, y)
 		if err := castRows(&evalCtx{loc: loc}, src, v, []int32{0}, true); err != nil {
 			return nil, err

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 )
@@ -56,6 +57,21 @@ type scanNode struct {
 	// used marks the columns the query reads; the others are not fetched
 	// and arrive as NULL placeholders (nil = all)
 	used []bool
+	// proj is prepare's projection and knownKey's variant of it, made on
+	// first use (used is final once the plan is bound)
+	projOnce sync.Once
+	proj     scanProjection
+	kkOnce   sync.Once
+	kk       scanProjection
+}
+
+// scanProjection is the columns a scan fetches and where each output
+// column comes from (scanConv.pos).
+type scanProjection struct {
+	cols      []int
+	pos       []int
+	needAddrs bool
+	ok        bool // knownKey: the key column is fetched and can be dropped
 }
 
 func (s *scanNode) columns() []colInfo { return s.cols }
@@ -97,30 +113,36 @@ type scanConv struct {
 }
 
 // prepare computes the scan request (projection, filter hints) and a
-// converter for the records it yields.
+// converter for the records it yields. The projection depends only on
+// the bound plan, so it is worked out once (shared read-only by every
+// execution; sources must not modify req.Columns).
 func (s *scanNode) prepare() (ScanRequest, *scanConv) {
-	req := ScanRequest{Filters: s.filters}
-	pos := make([]int, len(s.cols))
-	for i, c := range s.colIdx {
-		pos[i] = -1
-		if c == rowAddrIdx {
-			if s.used == nil || s.used[i] {
-				pos[i] = -2
-				req.NeedAddrs = true
+	s.projOnce.Do(func() {
+		pos := make([]int, len(s.cols))
+		var cols []int
+		for i, c := range s.colIdx {
+			pos[i] = -1
+			if c == rowAddrIdx {
+				if s.used == nil || s.used[i] {
+					pos[i] = -2
+					s.proj.needAddrs = true
+				}
+				continue
 			}
-			continue
+			if s.used == nil || s.used[i] {
+				pos[i] = len(cols)
+				cols = append(cols, c)
+			}
 		}
-		if s.used == nil || s.used[i] {
-			pos[i] = len(req.Columns)
-			req.Columns = append(req.Columns, c)
-		}
-	}
-	return req, &scanConv{s: s, pos: pos, nulls: map[int]*Vec{}}
+		s.proj.cols, s.proj.pos = cols, pos
+	})
+	req := ScanRequest{Filters: s.filters, Columns: s.proj.cols, NeedAddrs: s.proj.needAddrs}
+	return req, &scanConv{s: s, pos: s.proj.pos}
 }
 
 // fork returns a converter for another goroutine.
 func (c *scanConv) fork() *scanConv {
-	return &scanConv{s: c.s, pos: c.pos, nulls: map[int]*Vec{}, key: c.key}
+	return &scanConv{s: c.s, pos: c.pos, key: c.key}
 }
 
 // batch converts rows [lo, hi) of rec.
@@ -137,6 +159,9 @@ func (c *scanConv) batch(rec arrow.RecordBatch, addrs []uint64, lo, hi int) (*Ba
 			v, ok := c.nulls[i]
 			if !ok || v.N != hi-lo {
 				v = nullVec(c.s.cols[i].t, hi-lo)
+				if c.nulls == nil {
+					c.nulls = map[int]*Vec{}
+				}
 				c.nulls[i] = v
 			}
 			b.Cols[i] = v

@@ -29,30 +29,36 @@ func (c *scanConv) knownKey(req ScanRequest, keys *Vec) (ScanRequest, *scanConv)
 	if keys.N != 1 || keys.IsNull(0) || !identityKey(s.table.Columns[s.keyCol].Type) || keys.T.OID != s.table.Columns[s.keyCol].Type.OID {
 		return req, c
 	}
-	out := -1
-	for i, tc := range s.colIdx {
-		if tc == s.keyCol && c.pos[i] >= 0 {
-			out = i
+	s.kkOnce.Do(func() {
+		out := -1
+		for i, tc := range s.colIdx {
+			if tc == s.keyCol && c.pos[i] >= 0 {
+				out = i
+			}
 		}
-	}
-	if out < 0 {
-		return req, c // the query does not read the key column
-	}
-	drop := c.pos[out]
-	pos := make([]int, len(c.pos))
-	for i, p := range c.pos {
-		switch {
-		case i == out:
-			pos[i] = posKnownKey
-		case p > drop:
-			pos[i] = p - 1
-		default:
-			pos[i] = p
+		if out < 0 {
+			return // the query does not read the key column
 		}
+		drop := c.pos[out]
+		pos := make([]int, len(c.pos))
+		for i, p := range c.pos {
+			switch {
+			case i == out:
+				pos[i] = posKnownKey
+			case p > drop:
+				pos[i] = p - 1
+			default:
+				pos[i] = p
+			}
+		}
+		cols := make([]int, 0, len(req.Columns)-1)
+		cols = append(cols, req.Columns[:drop]...)
+		cols = append(cols, req.Columns[drop+1:]...)
+		s.kk = scanProjection{cols: cols, pos: pos, ok: true}
+	})
+	if !s.kk.ok {
+		return req, c
 	}
-	cols := make([]int, 0, len(req.Columns)-1)
-	cols = append(cols, req.Columns[:drop]...)
-	cols = append(cols, req.Columns[drop+1:]...)
-	req.Columns = cols
-	return req, &scanConv{s: s, pos: pos, nulls: c.nulls, key: keys}
+	req.Columns = s.kk.cols
+	return req, &scanConv{s: s, pos: s.kk.pos, nulls: c.nulls, key: keys}
 }

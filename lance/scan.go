@@ -4,6 +4,7 @@ import (
 	"container/list"
 	"context"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -52,7 +53,10 @@ type Scanner struct {
 	schema   *arrow.Schema
 	cols     []projected
 	frags    []*format.Fragment
-	selected map[uint64]*roaring.Bitmap // per fragment, when RowAddresses is set
+	// selected holds the wanted row offsets per fragment (sorted by
+	// fragment id) when RowAddresses is set
+	selected  []fragSelection
+	selecting bool
 	next     int                        // index into frags of the next fragment
 	cur      *fragScan
 }
@@ -68,8 +72,9 @@ type projected struct {
 
 type fragScan struct {
 	frag    *format.Fragment
-	dv      *roaring.Bitmap
-	sel     *roaring.Bitmap // nil = all rows
+	dv        *roaring.Bitmap
+	sel       []uint32 // the wanted row offsets, sorted, when selecting
+	selecting bool     // false = all rows
 	ranges  []file.RowRange // rows to read, sorted (all rows without sel)
 	ri      int             // index of the current range
 	offset  uint64          // row offset of the next batch
@@ -81,13 +86,55 @@ type fragScan struct {
 // decoded is cheaper than another batch.
 const selectionGap = 64
 
-// rangesOf turns selected row offsets into sorted row ranges within the
+// fragSelection is the row offsets a scan wants of one fragment.
+type fragSelection struct {
+	id   uint64
+	offs []uint32 // sorted, distinct
+}
+
+// selectRowAddresses groups row addresses by fragment: sorted, distinct
+// offsets per fragment, in fragment id order (slices of one array; a
+// point lookup builds no map or bitmap).
+func selectRowAddresses(addrs []uint64) []fragSelection {
+	if !slices.IsSorted(addrs) {
+		addrs = slices.Clone(addrs)
+		slices.Sort(addrs)
+	}
+	offs := make([]uint32, 0, len(addrs))
+	var out []fragSelection
+	for i := 0; i < len(addrs); {
+		f, _ := SplitRowAddress(addrs[i])
+		start := len(offs)
+		for ; i < len(addrs); i++ {
+			g, off := SplitRowAddress(addrs[i])
+			if g != f {
+				break
+			}
+			if len(offs) > start && offs[len(offs)-1] == off {
+				continue
+			}
+			offs = append(offs, off)
+		}
+		out = append(out, fragSelection{id: f, offs: offs[start:len(offs):len(offs)]})
+	}
+	return out
+}
+
+// selection returns the offsets wanted of fragment id (ok=false: none).
+func (s *Scanner) selection(id uint64) ([]uint32, bool) {
+	i := sort.Search(len(s.selected), func(i int) bool { return s.selected[i].id >= id })
+	if i < len(s.selected) && s.selected[i].id == id {
+		return s.selected[i].offs, true
+	}
+	return nil, false
+}
+
+// rangesOf turns sorted row offsets into sorted row ranges within the
 // fragment's rows, merging ranges separated by at most selectionGap rows.
-func rangesOf(sel *roaring.Bitmap, rows uint64) []file.RowRange {
+func rangesOf(sel []uint32, rows uint64) []file.RowRange {
 	var out []file.RowRange
-	it := sel.Iterator()
-	for it.HasNext() {
-		off := uint64(it.Next())
+	for _, o := range sel {
+		off := uint64(o)
 		if off >= rows {
 			break
 		}
@@ -117,21 +164,14 @@ func (d *Dataset) Scan(ctx context.Context, opts ScanOptions) (*Scanner, error) 
 	}
 	s.cols, s.schema = plan.cols, plan.schema
 	if opts.RowAddresses != nil {
-		s.selected = map[uint64]*roaring.Bitmap{}
-		for _, a := range opts.RowAddresses {
-			f, off := SplitRowAddress(a)
-			bm := s.selected[f]
-			if bm == nil {
-				bm = roaring.New()
-				s.selected[f] = bm
-			}
-			bm.Add(off)
-		}
+		s.selected, s.selecting = selectRowAddresses(opts.RowAddresses), true
 	}
 	for i := range d.Fragments() {
 		fr := &d.Fragments()[i]
-		if s.selected != nil && s.selected[fr.ID] == nil {
-			continue
+		if s.selecting {
+			if _, ok := s.selection(fr.ID); !ok {
+				continue
+			}
 		}
 		if opts.FragmentFilter != nil && !opts.FragmentFilter(fr) {
 			continue
@@ -281,9 +321,10 @@ func (s *Scanner) openFragment(ctx context.Context, fr *format.Fragment) (*fragS
 	}
 	fs := &fragScan{frag: fr, dv: dv, ranges: []file.RowRange{{Start: 0, End: fr.PhysicalRows}}}
 	var fileRanges []file.RowRange // nil = every row
-	if s.selected != nil {
+	if s.selecting {
 		// Only pages overlapping the selected rows are fetched and decoded.
-		fs.sel = s.selected[fr.ID]
+		fs.sel, _ = s.selection(fr.ID)
+		fs.selecting = true
 		fs.ranges = rangesOf(fs.sel, fr.PhysicalRows)
 		if len(fs.ranges) == 0 {
 			return fs, nil // nothing selected exists: no file is opened
@@ -442,12 +483,11 @@ func (fs *fragScan) nextBatch(ctx context.Context, s *Scanner) (arrow.RecordBatc
 func (fs *fragScan) keepMask(start, n uint64) (keep []bool, kept int) {
 	end := start + n
 	kept = int(n)
-	if fs.sel != nil {
+	if fs.selecting {
 		keep, kept = make([]bool, n), 0
-		it := fs.sel.Iterator()
-		it.AdvanceIfNeeded(uint32(start))
-		for it.HasNext() && uint64(it.PeekNext()) < end {
-			keep[uint64(it.Next())-start] = true
+		i := sort.Search(len(fs.sel), func(i int) bool { return uint64(fs.sel[i]) >= start })
+		for ; i < len(fs.sel) && uint64(fs.sel[i]) < end; i++ {
+			keep[uint64(fs.sel[i])-start] = true
 			kept++
 		}
 	}

@@ -30,7 +30,7 @@ func TestRangesOf(t *testing.T) {
 		{[]uint32{12}, 10, "[]"},
 	}
 	for _, tc := range cases {
-		got := fmt.Sprint(rangesOf(roaring.BitmapOf(tc.sel...), tc.rows))
+		got := fmt.Sprint(rangesOf(tc.sel, tc.rows))
 		if got != tc.want {
 			t.Errorf("rangesOf(%v, %d) = %s, want %s", tc.sel, tc.rows, got, tc.want)
 		}
@@ -112,7 +112,7 @@ func TestKeepMask(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			fs := &fragScan{dv: roaring.BitmapOf(tc.dv...)}
 			if !tc.noSel {
-				fs.sel = roaring.BitmapOf(tc.sel...)
+				fs.sel, fs.selecting = tc.sel, true
 			}
 			keep, kept := fs.keepMask(tc.start, tc.n)
 			got := "all"
@@ -220,5 +220,26 @@ func TestPointTakeReadsChunksAndHonoursDeletions(t *testing.T) {
 	}
 	if _, err := take(ds, 12); err != nil {
 		t.Fatalf("the earlier version lost row 12: %v", err)
+	}
+}
+
+func TestSelectRowAddresses(t *testing.T) {
+	cases := []struct {
+		addrs []uint64
+		want  string
+	}{
+		{nil, "[]"},
+		{[]uint64{RowAddress(0, 5)}, "[{0 [5]}]"},
+		{[]uint64{RowAddress(2, 9), RowAddress(0, 5), RowAddress(2, 1), RowAddress(0, 5), RowAddress(7, 0)}, "[{0 [5]} {2 [1 9]} {7 [0]}]"},
+		{[]uint64{RowAddress(1, 3), RowAddress(1, 3), RowAddress(1, 4)}, "[{1 [3 4]}]"},
+	}
+	for _, tc := range cases {
+		in := slices.Clone(tc.addrs)
+		if got := fmt.Sprint(selectRowAddresses(in)); got != tc.want {
+			t.Errorf("selectRowAddresses(%v) = %s, want %s", tc.addrs, got, tc.want)
+		}
+		if !slices.Equal(in, tc.addrs) {
+			t.Errorf("the caller's addresses were reordered: %v", in)
+		}
 	}
 }

@@ -363,7 +363,7 @@ func (w *writer) referencedCols(table string) []int {
 // one scan of the needed columns. The table joins the read set.
 func (w *writer) probeRows(ti *tableInfo, keyCols []int, keys []*exec.Vec, need []int) (*rows, error) {
 	table := ti.def.Name
-	w.v.pend.reads[table] = true
+	w.v.pend.markRead(table)
 	out := &rows{cols: make([]*exec.Vec, len(ti.def.Columns))}
 	if w.describe || keys[0].N == 0 {
 		for _, c := range need {

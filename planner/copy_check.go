@@ -99,7 +99,7 @@ func (w *writer) checkUniqueGeneral(td *exec.TableDef, uk uniqueKey, probe []*ex
 		seen[string(k)] = true
 	}
 	if ti := w.v.base.tables[td.Name]; ti != nil && w.v.pend.tables[td.Name] == nil && ti.def.Source.RowCount() == 0 {
-		w.v.pend.reads[td.Name] = true
+		w.v.pend.markRead(td.Name)
 		return nil // nothing stored to collide with
 	}
 	found, err := w.findKeys(td.Name, uk.cols, probe)
@@ -137,7 +137,7 @@ func (s sortedInts) has(v int64) bool {
 // in an empty table; one key-index probe with the distinct values when
 // the source has an index on col; else findKeys' scan.
 func (w *writer) existingInts(table string, col int, v *exec.Vec) (sortedInts, error) {
-	w.v.pend.reads[table] = true
+	w.v.pend.markRead(table)
 	ti := w.v.base.tables[table]
 	if ti == nil || w.describe {
 		return nil, nil

@@ -92,7 +92,7 @@ func (w *writer) applyChange(ch ddl.Change) error {
 		p.ddl = append(p.ddl, c)
 		w.ddlCatalog().Apply(c)
 		if c.Meta.Relkind != ddl.RelSequence {
-			p.tables[c.Name] = &pendingTable{mode: modeCreated}
+			p.setTable(c.Name, &pendingTable{mode: modeCreated})
 		}
 	case *ddl.DropTable:
 		p.ddl = append(p.ddl, c)
@@ -114,14 +114,14 @@ func (w *writer) applyChange(ch ddl.Change) error {
 		if c.NewName != "" && c.NewName != c.Name {
 			if pt, ok := p.tables[c.Name]; ok {
 				delete(p.tables, c.Name)
-				p.tables[c.NewName] = pt
+				p.setTable(c.NewName, pt)
 			}
 		}
 	case *ddl.SetSequence:
 		return w.setSequence(c)
 	case *ddl.Truncate:
 		for _, name := range c.Names {
-			p.tables[name] = &pendingTable{mode: modeTruncated}
+			p.setTable(name, &pendingTable{mode: modeTruncated})
 		}
 	default:
 		return wire.Errorf(wire.CodeFeatureNotSupported, "%s is not supported yet", ch.Tag())
@@ -179,7 +179,7 @@ func (w *writer) rewrite(c *ddl.AlterTable) error {
 		}
 		pt.inserts = append(pt.inserts, rec)
 	}
-	w.v.pend.tables[c.Name] = pt
+	w.v.pend.setTable(c.Name, pt)
 	return nil
 }
 

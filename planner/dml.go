@@ -154,7 +154,7 @@ func (s *session) runWriteChecked(ctx context.Context, v *view, p *plan, params 
 func (s *session) runWrite(ctx context.Context, v *view, p *plan, params []any) (*writeOut, error) {
 	for _, t := range p.readTables() {
 		if _, ok := v.base.tables[t]; ok {
-			v.pend.reads[t] = true
+			v.pend.markRead(t)
 		}
 	}
 	w := &writer{s: s, v: v, params: params, ctx: ctx}
@@ -265,7 +265,7 @@ func (w *writer) target(rv *sqlparse.RangeVar) (*tableInfo, string, error) {
 	if !ok {
 		return nil, "", wire.Errorf("42P01", "relation \"%s\" does not exist", rv.Relname)
 	}
-	w.v.pend.reads[rv.Relname] = true
+	w.v.pend.markRead(rv.Relname)
 	alias := rv.Relname
 	if rv.Alias != nil && rv.Alias.Aliasname != "" {
 		alias = rv.Alias.Aliasname

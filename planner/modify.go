@@ -455,13 +455,13 @@ func (w *writer) truncate(tr *sqlparse.TruncateStmt) (*writeOut, error) {
 					w.s.info.Notice(&wire.Error{Code: "00000", Message: fmt.Sprintf("truncate cascades to table \"%s\"", child.def.Name)})
 				}
 				list = append(list, child)
-				w.v.pend.reads[child.def.Name] = true
+				w.v.pend.markRead(child.def.Name)
 				changed = true
 			}
 		}
 	}
 	for _, ti := range list {
-		w.v.pend.tables[ti.def.Name] = &pendingTable{mode: modeTruncated, schema: ti.schema, cols: ti.def.Columns}
+		w.v.pend.setTable(ti.def.Name, &pendingTable{mode: modeTruncated, schema: ti.schema, cols: ti.def.Columns})
 		if tr.RestartSeqs && ti.meta != nil && !w.describe {
 			// RESTART IDENTITY: owned sequences start over (at once: not
 			// transactional, as in PostgreSQL)

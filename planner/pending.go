@@ -148,8 +148,33 @@ type pendingState struct {
 	bytes       int64                    // size of the pending insert records (memory limit)
 }
 
-func newPendingState() *pendingState {
-	return &pendingState{tables: map[string]*pendingTable{}, reads: map[string]bool{}, locks: map[string]bool{}}
+// newPendingState is an empty pending state. Its maps are made on first
+// write (markRead, markLock, setTable): most transactions wire opens are
+// one statement's implicit ones that read a table and write nothing.
+func newPendingState() *pendingState { return &pendingState{} }
+
+// markRead adds a table to the read set.
+func (s *pendingState) markRead(name string) {
+	if s.reads == nil {
+		s.reads = map[string]bool{}
+	}
+	s.reads[name] = true
+}
+
+// markLock records a FOR UPDATE/SHARE table.
+func (s *pendingState) markLock(name string) {
+	if s.locks == nil {
+		s.locks = map[string]bool{}
+	}
+	s.locks[name] = true
+}
+
+// setTable records a table's pending changes.
+func (s *pendingState) setTable(name string, p *pendingTable) {
+	if s.tables == nil {
+		s.tables = map[string]*pendingTable{}
+	}
+	s.tables[name] = p
 }
 
 func (s *pendingState) clone() *pendingState {
@@ -166,7 +191,7 @@ func (s *pendingState) table(td *exec.TableDef, schema *arrow.Schema) *pendingTa
 	p := s.tables[td.Name]
 	if p == nil {
 		p = &pendingTable{schema: schema, cols: td.Columns}
-		s.tables[td.Name] = p
+		s.setTable(td.Name, p)
 	}
 	if p.schema == nil {
 		p.schema, p.cols = schema, td.Columns

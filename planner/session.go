@@ -272,9 +272,9 @@ func (s *session) Execute(ctx context.Context, st *wire.Statement, params []any)
 	}
 	if s.tx != nil && !s.tx.implicit {
 		for _, t := range p.readTables() {
-			s.tx.pend.reads[t] = true
+			s.tx.pend.markRead(t)
 			if p.locking {
-				s.tx.pend.locks[t] = true
+				s.tx.pend.markLock(t)
 			}
 		}
 	}

@@ -151,10 +151,10 @@ func (s *session) RollbackToSavepoint(_ context.Context, name string) error {
 	reads, locks := s.tx.pend.reads, s.tx.pend.locks
 	s.tx.pend = s.tx.saves[i].pend.clone()
 	for k := range reads {
-		s.tx.pend.reads[k] = true
+		s.tx.pend.markRead(k)
 	}
 	for k := range locks {
-		s.tx.pend.locks[k] = true
+		s.tx.pend.markLock(k)
 	}
 	s.tx.pend.bump()
 	s.tx.saves = s.tx.saves[:i+1]

@@ -100,7 +100,7 @@ func pick(vecs []*exec.Vec, cols []int) []*exec.Vec {
 // columns.
 func (w *writer) findKeys(table string, keyCols []int, probe []*exec.Vec) (map[string][]uint64, error) {
 	ti := w.v.base.tables[table]
-	w.v.pend.reads[table] = true
+	w.v.pend.markRead(table)
 	out := map[string][]uint64{}
 	if len(probe) == 0 || probe[0].N == 0 || w.describe {
 		return out, nil
@@ -141,7 +141,7 @@ func (w *writer) findKeys(table string, keyCols []int, probe []*exec.Vec) (map[s
 // probeRows), usable with find on the probe rows; nil when none.
 func (w *writer) existingKeys(table string, keyCols []int, probe []*exec.Vec) (*keySet, error) {
 	ti := w.v.base.tables[table]
-	w.v.pend.reads[table] = true
+	w.v.pend.markRead(table)
 	if len(probe) == 0 || probe[0].N == 0 || w.describe {
 		return nil, nil
 	}
@@ -503,7 +503,8 @@ func (w *writer) checkMinOut() error {
 		if len(ref) != 1 {
 			continue
 		}
-		w.v.pend.reads[en], w.v.pend.reads[fk.RefTable] = true, true
+		w.v.pend.markRead(en)
+		w.v.pend.markRead(fk.RefTable)
 		rc, sc := quoteIdent(node.def.Columns[ref[0]].Name), quoteIdent(e.meta.Graph.Source)
 		limit := *e.meta.Graph.MinOut
 		rows, _, err := w.query(fmt.Sprintf("SELECT _n.%s, coalesce(_e.c, 0) FROM %s AS _n LEFT JOIN (SELECT %s AS s, count(*) AS c FROM %s GROUP BY %s) AS _e ON _e.s = _n.%s WHERE coalesce(_e.c, 0) < %d LIMIT 1",
