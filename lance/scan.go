@@ -48,17 +48,17 @@ type ScanOptions struct {
 // Scanner streams the live rows of a dataset version, fragment by
 // fragment in id order, with deletion vectors applied.
 type Scanner struct {
-	ds       *Dataset
-	opts     ScanOptions
-	schema   *arrow.Schema
-	cols     []projected
-	frags    []*format.Fragment
+	ds     *Dataset
+	opts   ScanOptions
+	schema *arrow.Schema
+	cols   []projected
+	frags  []*format.Fragment
 	// selected holds the wanted row offsets per fragment (sorted by
 	// fragment id) when RowAddresses is set
 	selected  []fragSelection
 	selecting bool
-	next     int                        // index into frags of the next fragment
-	cur      *fragScan
+	next      int // index into frags of the next fragment
+	cur       *fragScan
 }
 
 // projected is one output data column.
@@ -71,14 +71,14 @@ type projected struct {
 }
 
 type fragScan struct {
-	frag    *format.Fragment
+	frag      *format.Fragment
 	dv        *roaring.Bitmap
-	sel       []uint32 // the wanted row offsets, sorted, when selecting
-	selecting bool     // false = all rows
-	ranges  []file.RowRange // rows to read, sorted (all rows without sel)
-	ri      int             // index of the current range
-	offset  uint64          // row offset of the next batch
-	readers []fileScan
+	sel       []uint32        // the wanted row offsets, sorted, when selecting
+	selecting bool            // false = all rows
+	ranges    []file.RowRange // rows to read, sorted (all rows without sel)
+	ri        int             // index of the current range
+	offset    uint64          // row offset of the next batch
+	readers   []fileScan
 }
 
 // selectionGap is the largest run of unselected rows folded into a
