@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"sync"
 	"testing"
@@ -565,10 +566,17 @@ func TestManifestNames(t *testing.T) {
 		{NamingV2, 4, "18446744073709551611.manifest"},
 		{NamingV1, 1, "1.manifest"},
 		{NamingV1, 1234, "1234.manifest"},
+		{NamingV2, math.MaxUint64 - 7, "00000000000000000007.manifest"},
+		{NamingV2, math.MaxUint64, "00000000000000000000.manifest"},
 	}
 	for _, c := range cases {
 		if got := manifestName(c.n, c.v); got != c.name {
 			t.Errorf("%v %d: %s", c.n, c.v, got)
+		}
+		for _, base := range []string{"t.lance", "/t.lance/", "tables/x.lance/tree/b", ""} {
+			if got, want := versionKey(base, c.n, c.v), join(base, versionsDir, c.name); got != want {
+				t.Errorf("versionKey(%q, %v, %d) = %q, want %q", base, c.n, c.v, got, want)
+			}
 		}
 		n, v, ok := parseManifestName(c.name)
 		if !ok || n != c.n || v != c.v {

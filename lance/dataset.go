@@ -110,7 +110,7 @@ func (d *Dataset) base() string {
 }
 
 func (d *Dataset) manifestKey(v uint64) string {
-	return join(d.base(), versionsDir, manifestName(d.naming, v))
+	return versionKey(d.base(), d.naming, v)
 }
 
 // New returns an empty handle (version 0) for a dataset that does not

@@ -1,7 +1,6 @@
 package lance
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -39,10 +38,39 @@ const (
 
 // manifestName returns the file name of version v under scheme n.
 func manifestName(n Naming, v uint64) string {
+	var buf [32]byte
+	return string(appendManifestName(buf[:0], n, v))
+}
+
+// appendManifestName appends manifestName(n, v) to b (V2: the inverted
+// version zero-padded to 20 digits).
+func appendManifestName(b []byte, n Naming, v uint64) []byte {
 	if n == NamingV1 {
-		return strconv.FormatUint(v, 10) + manifestExt
+		b = strconv.AppendUint(b, v, 10)
+		return append(b, manifestExt...)
 	}
-	return fmt.Sprintf("%020d%s", math.MaxUint64-v, manifestExt)
+	var digits [20]byte
+	d := strconv.AppendUint(digits[:0], math.MaxUint64-v, 10)
+	for i := len(d); i < 20; i++ {
+		b = append(b, '0')
+	}
+	b = append(b, d...)
+	return append(b, manifestExt...)
+}
+
+// versionKey is the key of version v's manifest under base (join of
+// base, _versions and the name), built in one allocation: the head
+// probe asks for one on every statement.
+func versionKey(base string, n Naming, v uint64) string {
+	var buf [160]byte
+	b := buf[:0]
+	if base = strings.Trim(base, "/"); base != "" {
+		b = append(b, base...)
+		b = append(b, '/')
+	}
+	b = append(b, versionsDir...)
+	b = append(b, '/')
+	return string(appendManifestName(b, n, v))
 }
 
 // parseManifestName decodes a _versions entry. Detached versions

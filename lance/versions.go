@@ -12,7 +12,7 @@ import (
 
 // exists reports whether version v's manifest exists under naming n.
 func (d *Dataset) exists(ctx context.Context, n Naming, v uint64) (bool, error) {
-	key := join(d.base(), versionsDir, manifestName(n, v))
+	key := versionKey(d.base(), n, v)
 	_, err := d.store.Stat(ctx, key)
 	if err == nil {
 		return true, nil

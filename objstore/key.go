@@ -23,16 +23,24 @@ func ValidateKey(key string) error {
 	if strings.ContainsAny(key, "\x00\\") {
 		return fmt.Errorf("%w: %q contains NUL or backslash", ErrInvalidKey, key)
 	}
-	segs := strings.Split(key, "/")
-	for _, s := range segs {
-		switch s {
+	// segment by segment without splitting: every store call checks its
+	// key, a point lookup makes several
+	last := key
+	for rest := key; ; {
+		seg, tail, more := strings.Cut(rest, "/")
+		switch seg {
 		case "":
 			return fmt.Errorf("%w: %q has an empty segment", ErrInvalidKey, key)
 		case ".", "..":
-			return fmt.Errorf("%w: %q has a %q segment", ErrInvalidKey, key, s)
+			return fmt.Errorf("%w: %q has a %q segment", ErrInvalidKey, key, seg)
 		}
+		if !more {
+			last = seg
+			break
+		}
+		rest = tail
 	}
-	if strings.HasPrefix(segs[len(segs)-1], stagingMarker) {
+	if strings.HasPrefix(last, stagingMarker) {
 		return fmt.Errorf("%w: %q uses the reserved staging prefix", ErrInvalidKey, key)
 	}
 	return nil
