@@ -67,6 +67,24 @@ type scannedRow struct {
 	addr  uint64
 }
 
+// rowsOf turns a record of (id, name, score, _rowaddr) into rows.
+func rowsOf(rec arrow.RecordBatch) []scannedRow {
+	ids := rec.Column(0).(*array.Int64)
+	names := rec.Column(1).(*array.String)
+	scores := rec.Column(2).(*array.Float64)
+	addrs := rec.Column(3).(*array.Uint64)
+	var out []scannedRow
+	for i := 0; i < int(rec.NumRows()); i++ {
+		r := scannedRow{id: ids.Value(i), score: scores.Value(i), addr: addrs.Value(i)}
+		if names.IsValid(i) {
+			s := names.Value(i)
+			r.name = &s
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
 func scanAll(t *testing.T, ds *Dataset, opts ScanOptions) []scannedRow {
 	t.Helper()
 	ctx := context.Background()
@@ -85,18 +103,7 @@ func scanAll(t *testing.T, ds *Dataset, opts ScanOptions) []scannedRow {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ids := rec.Column(0).(*array.Int64)
-		names := rec.Column(1).(*array.String)
-		scores := rec.Column(2).(*array.Float64)
-		addrs := rec.Column(3).(*array.Uint64)
-		for i := 0; i < int(rec.NumRows()); i++ {
-			r := scannedRow{id: ids.Value(i), score: scores.Value(i), addr: addrs.Value(i)}
-			if names.IsValid(i) {
-				s := names.Value(i)
-				r.name = &s
-			}
-			out = append(out, r)
-		}
+		out = append(out, rowsOf(rec)...)
 		rec.Release()
 	}
 	return out

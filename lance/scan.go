@@ -339,17 +339,7 @@ func (s *Scanner) openFragment(ctx context.Context, fr *format.Fragment) (*fragS
 	// group the projected columns by the data file holding them
 	byFile := map[int][]int{}
 	for pos, c := range s.cols {
-		fi := -1
-		for j := range fr.Files {
-			for _, id := range fr.Files[j].Fields {
-				// files record the column's field id (Lance, and our
-				// writer since it matched Lance); the top-level id is
-				// accepted for files written before that
-				if id == c.colID || id == c.fieldID {
-					fi = j
-				}
-			}
-		}
+		fi := dataFileOf(fr, c)
 		if fi < 0 {
 			return nil, wrapf(ErrCorrupt, "fragment %d has no data file with column %q", fr.ID, c.name)
 		}
@@ -436,24 +426,21 @@ func (fs *fragScan) nextBatch(ctx context.Context, s *Scanner) (arrow.RecordBatc
 			}
 		}
 	}()
+	var arrs [8]arrow.Array
 	for _, r := range fs.readers {
-		rec, err := r.sc.Next(ctx)
+		got, rows, err := r.sc.NextArrays(ctx, arrs[:0])
 		if err != nil {
 			if err == io.EOF {
 				return nil, wrapf(ErrCorrupt, "data file of fragment %d ended early", fs.frag.ID)
 			}
 			return nil, err
 		}
-		if uint64(rec.NumRows()) != n {
-			rec.Release()
+		for i, pos := range r.out {
+			cols[pos] = got[i] // cols releases it
+		}
+		if uint64(rows) != n {
 			return nil, wrapf(ErrCorrupt, "data files of fragment %d are misaligned", fs.frag.ID)
 		}
-		for i, pos := range r.out {
-			c := rec.Column(i)
-			c.Retain()
-			cols[pos] = c
-		}
-		rec.Release()
 	}
 	keep, kept := fs.keepMask(start, n)
 	if kept == 0 {

@@ -88,6 +88,26 @@ func TestScanRowAddressesMatchesFullScan(t *testing.T) {
 				t.Fatalf("round %d: row %+v (live %+v)", round, r, l)
 			}
 		}
+		// TakeLive answers the same rows, addresses and values
+		rng.Shuffle(len(addrs), func(i, j int) { addrs[i], addrs[j] = addrs[j], addrs[i] })
+		rec, took, err := ds.TakeLive(ctx, addrs, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var taken []scannedRow
+		if rec != nil {
+			taken = rowsOf(rec)
+			rec.Release()
+		}
+		if len(taken) != len(got) || len(took) != len(got) {
+			t.Fatalf("round %d: TakeLive gave %d rows (%d addresses), the scan %d", round, len(taken), len(took), len(got))
+		}
+		for i, r := range taken {
+			g := got[i]
+			if r.addr != g.addr || took[i] != g.addr || r.id != g.id || (r.name == nil) != (g.name == nil) || (r.name != nil && *r.name != *g.name) || r.score != g.score {
+				t.Fatalf("round %d: TakeLive row %d %+v, scan %+v", round, i, r, g)
+			}
+		}
 	}
 }
 

@@ -239,7 +239,25 @@ func (s *Source) LookupKeys(ctx context.Context, column int, keys *exec.Vec, req
 	}
 	slices.Sort(addrs)
 	addrs = slices.Compact(addrs)
+	if len(addrs) <= takeMaxRows {
+		return s.take(ctx, addrs, req, emit)
+	}
 	return s.scan(ctx, lance.ScanOptions{Columns: s.names(req.Columns), WithRowAddress: true, RowAddresses: addrs}, len(req.Columns), emit)
+}
+
+// takeMaxRows: key lookups finding at most this many rows read them with
+// Dataset.TakeLive (one chunk read per row and column, no scanners);
+// more go through a row-address scan, which reads each page's rows once.
+const takeMaxRows = 16
+
+// take emits the live rows at addrs (sorted) as one record.
+func (s *Source) take(ctx context.Context, addrs []uint64, req exec.ScanRequest, emit func(arrow.RecordBatch, []uint64) error) error {
+	rec, got, err := s.ds.TakeLive(ctx, addrs, s.names(req.Columns))
+	if err != nil || rec == nil {
+		return err
+	}
+	ncols := len(req.Columns)
+	return emit(ExecForm(array.NewRecordBatch(s.dataSchema(rec.Schema(), ncols), rec.Columns()[:ncols], rec.NumRows())), got)
 }
 
 func (s *Source) keyIndex(ctx context.Context, column int) (*keyIndex, error) {
@@ -296,5 +314,8 @@ func (s *Source) ScanAddrs(ctx context.Context, addrs []uint64, req exec.ScanReq
 	addrs = slices.Clone(addrs)
 	slices.Sort(addrs)
 	addrs = slices.Compact(addrs)
+	if len(addrs) <= takeMaxRows {
+		return s.take(ctx, addrs, req, emit)
+	}
 	return s.scan(ctx, lance.ScanOptions{Columns: s.names(req.Columns), WithRowAddress: true, RowAddresses: addrs}, len(req.Columns), emit)
 }

@@ -128,26 +128,38 @@ func (s *Scanner) Schema() *arrow.Schema { return s.schema }
 // Next returns the next batch, or io.EOF after the last one. The caller
 // releases the batch.
 func (s *Scanner) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	out, n, err := s.NextArrays(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	rec := array.NewRecordBatch(s.schema, out, int64(n))
+	for _, a := range out {
+		a.Release()
+	}
+	return rec, nil
+}
+
+// NextArrays is Next without the record: the next batch's column
+// arrays (appended to out, in projection order; the caller releases
+// them) and its row count, or io.EOF after the last batch. A caller
+// assembling its own batches (a dataset scan adding row addresses)
+// builds one record instead of two.
+func (s *Scanner) NextArrays(ctx context.Context, out []arrow.Array) ([]arrow.Array, int, error) {
 	if s.ri >= len(s.ranges) {
-		return nil, io.EOF
+		return out, 0, io.EOF
 	}
 	rg := s.ranges[s.ri]
 	n := min(uint64(s.opts.BatchRows), rg.End-s.row)
-	out := make([]arrow.Array, len(s.cols))
-	release := func() {
-		for _, a := range out {
-			if a != nil {
-				a.Release()
-			}
-		}
-	}
+	base := len(out)
 	for i, ci := range s.cols {
 		a, err := s.take(ctx, i, ci, s.row, int(n))
 		if err != nil {
-			release()
-			return nil, err
+			for _, a := range out[base:] {
+				a.Release()
+			}
+			return out[:base], 0, err
 		}
-		out[i] = a
+		out = append(out, a)
 	}
 	s.row += n
 	if s.row == rg.End {
@@ -156,9 +168,7 @@ func (s *Scanner) Next(ctx context.Context) (arrow.RecordBatch, error) {
 			s.row = s.ranges[s.ri].Start
 		}
 	}
-	rec := array.NewRecordBatch(s.schema, out, int64(n))
-	release()
-	return rec, nil
+	return out, int(n), nil
 }
 
 // take returns rows [row, row+n) of projected column i (file column ci).
