@@ -593,6 +593,11 @@ func (b *binder) deriveScanHints(s *scanNode, pred Expr) {
 			if x.name == "=" && s.keyVals == nil && isKey(col.idx) && col.t.OID == s.table.Columns[s.colIdx[col.idx]].Type.OID {
 				s.keyCol = s.colIdx[col.idx]
 				s.keyVals = []Expr{x.args[1]}
+				if kt := s.table.Columns[s.keyCol].Type; exactKeyValue(x.args[1], kt) {
+					// the lookup finds exactly the rows this conjunct keeps
+					// (the key needs no cast; see keyConjunct)
+					s.keyConj = c
+				}
 			}
 		case *nullTest:
 			if col, ok := x.arg.(*colRef); ok && s.colIdx[col.idx] >= 0 {

@@ -370,6 +370,22 @@ func (b *binder) bindQuery(sel *q.SelectStmt, outer *scope) (*bound, error) {
 func (b *binder) pushFilter(input plan, pred Expr) plan {
 	if s, ok := input.(*scanNode); ok {
 		b.deriveScanHints(s, pred)
+		if s.keyConj != nil {
+			var rest []Expr
+			for _, c := range splitAnd(pred) {
+				if c != s.keyConj {
+					rest = append(rest, c)
+				}
+			}
+			switch len(rest) {
+			case 0:
+				return s
+			case 1:
+				pred = rest[0]
+			default:
+				pred = &boolExpr{op: "AND", args: rest}
+			}
+		}
 	}
 	if ps, ok := input.(*projectSetNode); ok {
 		// conditions on the rows a lateral function expands are applied

@@ -54,6 +54,10 @@ type scanNode struct {
 	// key lookup: column index into the table and the key expressions
 	keyCol  int
 	keyVals []Expr
+	// keyConj is the WHERE conjunct the key lookup answers exactly (an
+	// identity-typed key compared with a value of its own type); the
+	// filter above the scan leaves it out
+	keyConj Expr
 	// used marks the columns the query reads; the others are not fetched
 	// and arrive as NULL placeholders (nil = all)
 	used []bool
@@ -158,7 +162,7 @@ func (c *scanConv) batch(rec arrow.RecordBatch, addrs []uint64, lo, hi int) (*Ba
 		case p < 0:
 			v, ok := c.nulls[i]
 			if !ok || v.N != hi-lo {
-				v = nullVec(c.s.cols[i].t, hi-lo)
+				v = placeholder(c.s.cols[i].t, hi-lo)
 				if c.nulls == nil {
 					c.nulls = map[int]*Vec{}
 				}
@@ -586,6 +590,29 @@ func (m *materialNode) run(ec *evalCtx, emit func(*Batch) error) error {
 }
 
 // nullVec is an all-NULL placeholder for a column the query never reads.
+// placeholder is an all-NULL vector standing in for a column a scan
+// does not fetch. Placeholders of a few rows (a key lookup's batches) are
+// shared process-wide: nothing reads an unfetched column's values, and
+// no Vec is changed once emitted.
+func placeholder(t Type, n int) *Vec {
+	if n > 16 {
+		return nullVec(t, n)
+	}
+	k := placeholderKey{t, n}
+	if v, ok := placeholders.Load(k); ok {
+		return v.(*Vec)
+	}
+	v, _ := placeholders.LoadOrStore(k, nullVec(t, n))
+	return v.(*Vec)
+}
+
+type placeholderKey struct {
+	t Type
+	n int
+}
+
+var placeholders sync.Map // placeholderKey -> *Vec
+
 func nullVec(t Type, n int) *Vec {
 	v := NewVec(t, n)
 	v.Nulls = make([]bool, n)

@@ -21,6 +21,28 @@ func identityKey(t Type) bool {
 	return false
 }
 
+// exactKeyValue says whether a key lookup for `key = e` finds exactly
+// the rows the comparison keeps, so the conjunct can leave the filter: an
+// identity-typed key compared with a value of its own type, either as
+// is or through a cast between integer types (which keeps the value or
+// matches nothing). A cast to a text type may change the value
+// (varchar(n) cuts it short), so it stays a comparison.
+func exactKeyValue(e Expr, kt Type) bool {
+	if !identityKey(kt) || e.Type() != kt {
+		return false
+	}
+	var from Expr
+	switch x := e.(type) {
+	case *castExpr:
+		from = x.arg
+	case *foldedCast:
+		from = x.orig.arg
+	default:
+		return true
+	}
+	return kt.Kind() == KInt && from.Type().Kind() == KInt && from.Type().OID != OIDBool
+}
+
 // knownKey drops the key column from req when the lookup is of a single
 // non-null key of an identity type, and returns a converter that fills
 // that column from the key instead.
