@@ -29,8 +29,11 @@ type conn struct {
 	nc  net.Conn // plain or TLS
 	bw  *bufio.Writer
 	be  *pgproto3.Backend
-	mr  *messageReader // what be reads (sees the messages after the current one)
-	log logrus.FieldLogger
+	// completeMsg and tagBuf carry every CommandComplete (sendComplete)
+	completeMsg pgproto3.CommandComplete
+	tagBuf      []byte
+	mr          *messageReader // what be reads (sees the messages after the current one)
+	log         logrus.FieldLogger
 
 	pid       uint32
 	secretKey []byte
@@ -205,6 +208,14 @@ func (c *conn) send(msg pgproto3.BackendMessage) {
 	if err := c.be.Flush(); err != nil {
 		c.werr = err
 	}
+}
+
+// sendComplete queues CommandComplete with tag, through a message and a
+// buffer the connection keeps (send encodes at once).
+func (c *conn) sendComplete(tag string) {
+	c.tagBuf = append(c.tagBuf[:0], tag...)
+	c.completeMsg.CommandTag = c.tagBuf
+	c.send(&c.completeMsg)
 }
 
 func (c *conn) flush() error {
@@ -581,18 +592,21 @@ func (c *conn) reportChanges() {
 func (c *conn) loop() {
 	for {
 		msg, err := c.receive()
-		var me *messageError
-		if errors.As(err, &me) {
-			c.failStatement(me.pgError())
-			switch me.msgType {
-			case "Query", "FunctionCall":
-				c.readyForQuery()
-			default:
-				c.inCycle, c.skipSync = true, true
-			}
-			continue
-		}
 		if err != nil {
+			// (declared here: errors.As's target escapes, and a
+			// declaration outside this branch cost an allocation per
+			// message)
+			var me *messageError
+			if errors.As(err, &me) {
+				c.failStatement(me.pgError())
+				switch me.msgType {
+				case "Query", "FunctionCall":
+					c.readyForQuery()
+				default:
+					c.inCycle, c.skipSync = true, true
+				}
+				continue
+			}
 			c.endWith(err)
 			return
 		}

@@ -614,7 +614,7 @@ func (c *conn) copyOut(ctx context.Context, st *Statement, res Result) error {
 		c.send(&pgproto3.CopyData{Data: append(header, 0xFF, 0xFF)})
 	}
 	c.send(&pgproto3.CopyDone{})
-	c.send(&pgproto3.CommandComplete{CommandTag: []byte("COPY " + strconv.FormatInt(n, 10))})
+	c.sendComplete("COPY " + strconv.FormatInt(n, 10))
 	return nil
 }
 

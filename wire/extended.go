@@ -3,6 +3,7 @@ package wire
 import (
 	"context"
 	"errors"
+	"slices"
 
 	"github.com/jackc/pgx/v5/pgproto3"
 )
@@ -12,6 +13,22 @@ type prepared struct {
 	name string
 	st   *Statement // nil for an empty query
 	desc Description
+	// rd is the last RowDescription sent for desc.Columns in rdFormats
+	// (a portal is described at every execution by many drivers)
+	rd        *pgproto3.RowDescription
+	rdCols    []Column
+	rdFormats []int16
+}
+
+// rowDescription is prep's RowDescription for formats, made once per
+// column list and formats.
+func (prep *prepared) rowDescription(formats []int16) *pgproto3.RowDescription {
+	cols := prep.desc.Columns
+	if prep.rd != nil && len(prep.rdCols) == len(cols) && (len(cols) == 0 || &prep.rdCols[0] == &cols[0]) && slices.Equal(prep.rdFormats, formats) {
+		return prep.rd
+	}
+	prep.rd, prep.rdCols, prep.rdFormats = rowDescription(cols, formats), cols, slices.Clone(formats)
+	return prep.rd
 }
 
 // portal is a bound statement created by Bind.
@@ -21,6 +38,7 @@ type portal struct {
 	params  []any
 	formats []int16
 	src     *rowSource // nil until the first Execute
+	srcVal  rowSource  // what src points at
 	done    bool
 	tag     string
 }
@@ -154,7 +172,7 @@ func (c *conn) handleDescribe(m *pgproto3.Describe) error {
 		}
 		c.send(&pgproto3.ParameterDescription{ParameterOIDs: params})
 		if len(prep.desc.Columns) > 0 {
-			c.send(rowDescription(prep.desc.Columns, nil))
+			c.send(prep.rowDescription(nil))
 		} else {
 			c.send(&pgproto3.NoData{})
 		}
@@ -164,7 +182,7 @@ func (c *conn) handleDescribe(m *pgproto3.Describe) error {
 			return err
 		}
 		if len(p.prep.desc.Columns) > 0 {
-			c.send(rowDescription(p.prep.desc.Columns, p.formats))
+			c.send(p.prep.rowDescription(p.formats))
 		} else {
 			c.send(&pgproto3.NoData{})
 		}
@@ -186,7 +204,7 @@ func (c *conn) handleExecute(m *pgproto3.Execute) error {
 	}
 	if p.done {
 		// An exhausted portal answers with its tag and no rows, as PostgreSQL.
-		c.send(&pgproto3.CommandComplete{CommandTag: []byte(p.tag)})
+		c.sendComplete(p.tag)
 		return nil
 	}
 	if c.tx == txFailed && !exitsTx(st) {
@@ -227,7 +245,8 @@ func (c *conn) handleExecute(m *pgproto3.Execute) error {
 			res.Close()
 			return Errorf(CodeInternalError, "internal error: result shape differs from the described one")
 		}
-		p.src = &rowSource{res: res, cols: cols, formats: p.formats}
+		p.srcVal = rowSource{res: res, cols: cols, formats: p.formats}
+		p.src = &p.srcVal
 	}
 	more, err := c.stream(ctx, p.src, int32(min(m.MaxRows, 1<<31-1)))
 	if err != nil {
@@ -242,7 +261,7 @@ func (c *conn) handleExecute(m *pgproto3.Execute) error {
 	tag := p.src.res.Tag()
 	p.tag = completeTag(tag, p.src.cols != nil, 0)
 	p.src.res.Close()
-	c.send(&pgproto3.CommandComplete{CommandTag: []byte(completeTag(tag, p.src.cols != nil, p.src.count))})
+	c.sendComplete(completeTag(tag, p.src.cols != nil, p.src.count))
 	return nil
 }
 

@@ -78,7 +78,7 @@ func (c *conn) runSimple(st *Statement) error {
 		return shiftPosition(toPGError(ctx, err), st.Offset)
 	}
 	if tag := completeTag(res.Tag(), cols != nil, src.count); tag != "" || cols == nil {
-		c.send(&pgproto3.CommandComplete{CommandTag: []byte(tag)})
+		c.sendComplete(tag)
 	}
 	return nil
 }
