@@ -123,6 +123,9 @@ func WithAdvisorySession(ctx context.Context, a *AdvisorySession) context.Contex
 // advisoryOwner is the space and owner a query's lock calls use.
 func advisoryOwner(ec *evalCtx) (*AdvisoryLocks, any, *AdvisorySession) {
 	if ec.run.ctx != nil {
+		if h, ok := ec.run.ctx.Value(sessionHooksKey{}).(*SessionHooks); ok && h != nil && h.Advisory != nil {
+			return h.Advisory.space, h.Advisory, h.Advisory
+		}
 		if a, ok := ec.run.ctx.Value(advisorySessionKey{}).(*AdvisorySession); ok && a != nil {
 			return a.space, a, a
 		}

@@ -128,6 +128,23 @@ type SequenceFunctions interface {
 
 type sequenceFunctionsKey struct{}
 
+// SessionHooks is what a session lends its queries: sequence functions
+// and advisory locks. A session keeps one and adds it to each statement's
+// context with WithSessionHooks (one context value per statement, where
+// WithSequenceFunctions and WithAdvisorySession make one each).
+type SessionHooks struct {
+	Sequences SequenceFunctions
+	Advisory  *AdvisorySession
+}
+
+type sessionHooksKey struct{}
+
+// WithSessionHooks returns a context whose queries use h's sequence
+// functions and advisory locks.
+func WithSessionHooks(ctx context.Context, h *SessionHooks) context.Context {
+	return context.WithValue(ctx, sessionHooksKey{}, h)
+}
+
 // WithSequenceFunctions returns a context whose queries call f for the
 // sequence functions. Without one they answer 0A000.
 func WithSequenceFunctions(ctx context.Context, f SequenceFunctions) context.Context {
@@ -136,6 +153,9 @@ func WithSequenceFunctions(ctx context.Context, f SequenceFunctions) context.Con
 
 func sequenceFunctions(ctx context.Context) (SequenceFunctions, error) {
 	if ctx != nil {
+		if h, ok := ctx.Value(sessionHooksKey{}).(*SessionHooks); ok && h != nil && h.Sequences != nil {
+			return h.Sequences, nil
+		}
 		if f, ok := ctx.Value(sequenceFunctionsKey{}).(SequenceFunctions); ok && f != nil {
 			return f, nil
 		}

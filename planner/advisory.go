@@ -32,7 +32,11 @@ func (s *session) newAdvisorySession(space *exec.AdvisoryLocks) *exec.AdvisorySe
 // withSession gives ctx's exec queries the session's advisory locks and
 // sequences.
 func (s *session) withSession(ctx context.Context) context.Context {
-	return exec.WithAdvisorySession(s.withSequences(ctx), s.advisory)
+	if s.hooks == nil {
+		s.hooks = &exec.SessionHooks{Sequences: &sessionSequences{s: s}, Advisory: s.advisory}
+	}
+	s.hooks.Sequences.(*sessionSequences).newStatement()
+	return exec.WithSessionHooks(ctx, s.hooks)
 }
 
 // endXactLocks releases the transaction-scoped advisory holds.

@@ -150,9 +150,12 @@ type sessionSequences struct {
 	specs map[string]seq.Spec // resolved names (a statement sees one catalog)
 }
 
-// withSequences gives ctx's exec queries the session's sequences.
-func (s *session) withSequences(ctx context.Context) context.Context {
-	return exec.WithSequenceFunctions(ctx, &sessionSequences{s: s, specs: map[string]seq.Spec{}})
+// newStatement forgets the names resolved for the previous statement
+// (a statement sees one catalog; the session keeps one sessionSequences).
+func (q *sessionSequences) newStatement() {
+	q.mu.Lock()
+	clear(q.specs)
+	q.mu.Unlock()
 }
 
 func (q *sessionSequences) spec(ctx context.Context, name string) (seq.Spec, error) {
@@ -174,6 +177,9 @@ func (q *sessionSequences) spec(ctx context.Context, name string) (seq.Spec, err
 			return seq.Spec{}, &exec.Error{Code: "42809", Message: fmt.Sprintf("\"%s\" is not a sequence", rel)}
 		}
 		return seq.Spec{}, execErr(err)
+	}
+	if q.specs == nil {
+		q.specs = map[string]seq.Spec{}
 	}
 	q.specs[name] = sp
 	return sp, nil

@@ -35,9 +35,11 @@ type session struct {
 	asOf      *asOfState
 	seqs      *seq.Allocator
 	seqSess   *seq.Session
-	tables    *tableCache  // shared by the backend's sessions
-	runner    *queryRunner // idle coroutine for the next query (runner.go)
-	types     *pgtype.Map  // result cells' codecs (typeMap)
+	tables    *tableCache        // shared by the backend's sessions
+	runner    *queryRunner       // idle coroutine for the next query (runner.go)
+	hooks     *exec.SessionHooks // what the session lends its queries (withSession)
+	execSess  *exec.Session      // the exec view of the session (execSession)
+	types     *pgtype.Map        // result cells' codecs (typeMap)
 	closed    bool
 	tz        struct { // the TimeZone setting's location (location)
 		name string
@@ -412,20 +414,27 @@ func (s *session) branch() string {
 	return s.info.Database
 }
 
+// execSession is the exec view of the session, made once; only its
+// TimeZone follows the setting (exec reads it when a query starts, and
+// queries run while the connection goroutine waits, so updating it in
+// place races with nothing).
 func (s *session) execSession() *exec.Session {
-	settings := s.info.Settings
-	return &exec.Session{
-		TimeZone: s.location(),
-		User:     s.info.User,
-		Database: s.info.Database,
-		PID:      int32(s.info.ProcessID),
-		Setting: func(name string) (string, bool) {
-			if settings == nil {
-				return "", false
-			}
-			return settings.Get(name)
-		},
+	if s.execSess == nil {
+		settings := s.info.Settings
+		s.execSess = &exec.Session{
+			User:     s.info.User,
+			Database: s.info.Database,
+			PID:      int32(s.info.ProcessID),
+			Setting: func(name string) (string, bool) {
+				if settings == nil {
+					return "", false
+				}
+				return settings.Get(name)
+			},
+		}
 	}
+	s.execSess.TimeZone = s.location()
+	return s.execSess
 }
 
 // location is the session TimeZone (UTC when unset or unknown).
