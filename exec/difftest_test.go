@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -58,6 +59,7 @@ func TestMain(m *testing.M) {
 type diffStats struct {
 	mu                 sync.Mutex
 	cases, unsupported int
+	literals           int // queries also run with their literals as parameters
 }
 
 func TestDifferential(t *testing.T) {
@@ -100,7 +102,10 @@ func TestDifferential(t *testing.T) {
 			runScript(t, f, conn, db, stats)
 		})
 	}
-	t.Logf("differential: %d queries compared with PostgreSQL, %d unsupported checks", stats.cases, stats.unsupported)
+	t.Logf("differential: %d queries compared with PostgreSQL (%d of them also with their literals as parameters), %d unsupported checks", stats.cases, stats.literals, stats.unsupported)
+	if os.Getenv("DIFFTEST_FILES") == "" && stats.literals < 500 {
+		t.Errorf("only %d queries ran with their literals as parameters", stats.literals)
+	}
 }
 
 type pgResult struct {
@@ -193,7 +198,48 @@ func runScript(t *testing.T, path string, conn *pgx.Conn, db string, stats *diff
 			want.order = len(tree.Stmts[0].Stmt.GetSelectStmt().SortClause) > 0
 		}
 		compareResults(t, label, body, want, ours, oerr)
+		if params == nil && perr == nil && compareAsParameters(t, label, body, want, eng, qctx, sess) {
+			stats.mu.Lock()
+			stats.literals++
+			stats.mu.Unlock()
+		}
 	}
+}
+
+// compareAsParameters runs a query the way a session's literal cache
+// would (NormalizeLiterals, bound with the literals' types, executed with
+// their texts) and compares it with PostgreSQL's answer to the query as
+// written. Like the session, it counts only when the normalized
+// statement has the written one's columns, and takes a failure before
+// the first row as a fall back to the written statement.
+func compareAsParameters(t *testing.T, label, body string, want pgResult, eng *Engine, ctx context.Context, sess *Session) bool {
+	norm, lits, ok := NormalizeLiterals(body)
+	if !ok {
+		return false
+	}
+	declared := make([]uint32, len(lits))
+	args := make([]any, len(lits))
+	for i, l := range lits {
+		declared[i], args[i] = l.OID, l.Text
+	}
+	np, err := eng.PrepareFor(sess, norm, declared)
+	if err != nil {
+		return false
+	}
+	lp, err := eng.PrepareFor(sess, body, nil)
+	if err != nil || !slices.Equal(np.Columns, lp.Columns) {
+		return false
+	}
+	res, err := np.Execute(ctx, sess, args)
+	if err != nil {
+		batches := 0
+		np.Stream(ctx, sess, args, func(*Batch, *time.Location) error { batches++; return nil })
+		if batches == 0 {
+			return false // the session runs the statement as written
+		}
+	}
+	compareResults(t, label+" (literals as parameters: "+norm+")", body, want, res, err)
+	return true
 }
 
 // stripDirectives removes comment lines, returning the statement, its

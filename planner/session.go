@@ -35,11 +35,12 @@ type session struct {
 	asOf      *asOfState
 	seqs      *seq.Allocator
 	seqSess   *seq.Session
-	tables    *tableCache        // shared by the backend's sessions
-	runner    *queryRunner       // idle coroutine for the next query (runner.go)
-	hooks     *exec.SessionHooks // what the session lends its queries (withSession)
-	execSess  *exec.Session      // the exec view of the session (execSession)
-	types     *pgtype.Map        // result cells' codecs (typeMap)
+	tables    *tableCache              // shared by the backend's sessions
+	runner    *queryRunner             // idle coroutine for the next query (runner.go)
+	hooks     *exec.SessionHooks       // what the session lends its queries (withSession)
+	shapes    map[string]*literalShape // the literal cache (literal_cache.go)
+	execSess  *exec.Session            // the exec view of the session (execSession)
+	types     *pgtype.Map              // result cells' codecs (typeMap)
 	closed    bool
 	tz        struct { // the TimeZone setting's location (location)
 		name string
@@ -83,6 +84,10 @@ type plan struct {
 	afterBegin bool
 	call       *graphsql.Invocation
 	callErr    error
+	// lit: the query's literals as parameters (literal_cache.go); with
+	// litMiss its shape has no plan yet and the plan was parsed as usual
+	lit     *literalUse
+	litMiss bool
 }
 
 // Parse implements wire.Session: wire classifies utility statements; a
@@ -103,7 +108,14 @@ func (s *session) Parse(_ context.Context, sql string) ([]*wire.Statement, error
 		case wire.KindCommit, wire.KindRollback:
 			inBlock = false
 		case wire.KindQuery, wire.KindCopyTo:
-			p := newPlan(st)
+			p := s.literalPlan(st)
+			if p == nil || p.litMiss {
+				parsed := newPlan(st)
+				if p != nil {
+					parsed.lit, parsed.litMiss = p.lit, true
+				}
+				p = parsed
+			}
 			p.afterBegin = inBlock
 			st.Plan = p
 		case wire.KindCopyFrom:
@@ -268,6 +280,16 @@ func (s *session) Execute(ctx context.Context, st *wire.Statement, params []any)
 		}
 		return s.executeWrite(ctx, st, p, params)
 	}
+	if p.lit != nil && !p.litMiss {
+		if res, ok := s.executeLiteral(ctx, st, p); ok {
+			return res, nil
+		}
+		// the shape's plan does not serve: run the statement as written
+		parsed := newPlan(st)
+		parsed.afterBegin, parsed.lit, parsed.litMiss = p.afterBegin, p.lit, true
+		p = parsed
+		st.Plan = p
+	}
 	p, err := s.prepare(ctx, st, nil, false)
 	if err != nil {
 		return nil, err
@@ -280,7 +302,14 @@ func (s *session) Execute(ctx context.Context, st *wire.Statement, params []any)
 			}
 		}
 	}
-	return s.startResult(ctx, st, p.prep, params)
+	res, err := s.startResult(ctx, st, p.prep, params)
+	if err != nil {
+		return nil, err
+	}
+	if p.lit != nil && len(params) == 0 {
+		s.learnLiteral(ctx, p, p.prep)
+	}
+	return res, nil
 }
 
 // prepare binds st against the statement's catalog (the branch head, or

@@ -109,11 +109,19 @@ type Settings struct {
 	// gen counts changes of what Get can return, so the connection
 	// re-reads the reported settings only after one (ParameterStatus).
 	gen uint64
+	// bindGen counts the changes that can matter to a bound plan: all
+	// but those of the session's own bookkeeping (unboundSettings)
+	bindGen uint64
 }
+
+// unboundSettings change with every commit or describe the session, and
+// no statement's binding depends on them.
+var unboundSettings = map[string]bool{"graph.last_commit": true, "graph.commit_message": true, "application_name": true}
 
 // touch is called before a change of values, local or defaults.
 func (s *Settings) touch() {
 	s.gen++
+	s.bindGen++
 	if s.inTx && s.snapshot == nil {
 		s.snapshot = copyMap(s.values)
 	}
@@ -166,6 +174,12 @@ func (s *Settings) release(name string) {
 func NewSettings() *Settings {
 	return &Settings{values: map[string]string{}, defaults: map[string]string{}, custom: map[string]string{}}
 }
+
+// BindGeneration counts the changes of settings a bound plan may depend
+// on (search_path, TimeZone, the branch, ...; not graph.last_commit): a
+// caller that bound a statement under them can tell whether it still
+// holds.
+func (s *Settings) BindGeneration() uint64 { return s.bindGen }
 
 // Get returns the current value of name (case-insensitive) and whether the
 // setting exists (known, or a custom name that has been set).
@@ -245,6 +259,9 @@ func (s *Settings) set(key, value string, local bool, display string) {
 		s.custom[key] = display
 	}
 	s.touch()
+	if unboundSettings[key] {
+		s.bindGen--
+	}
 	if local {
 		if s.local == nil {
 			s.local = map[string]string{}
@@ -311,6 +328,7 @@ func (s *Settings) endTx(commit bool) {
 	}
 	if changed {
 		s.gen++
+		s.bindGen++
 	}
 }
 
