@@ -396,6 +396,9 @@ func (b *binder) coerce(e Expr, t Type, cc castContext, what string) (Expr, erro
 	if from.OID == OIDUnknown {
 		return &castExpr{arg: e, t: t, explicit: cc == castExplicit}, nil
 	}
+	if t.OID == OIDRegclass && (from.OID == OIDText || from.OID == OIDVarchar) {
+		return b.regCast(e, t) // a relation name, looked up (pg_cast's text → regclass)
+	}
 	if !canCast(from, t, cc) {
 		if cc == castExplicit {
 			return nil, errf(CodeCannotCoerce, "cannot cast type %s to %s", from, t)

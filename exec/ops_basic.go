@@ -84,7 +84,7 @@ func (s *scanNode) run(ec *evalCtx, emit func(*Batch) error) error {
 // a cache of NULL placeholders, so each goroutine needs its own.
 type scanConv struct {
 	s     *scanNode
-	pos   []int        // output column -> record column; -1 = not fetched, -2 = row address
+	pos   []int        // output column -> record column; -1 = not fetched, -2 = row address, -3 = tableoid
 	nulls map[int]*Vec // placeholder per column and length (Vecs are immutable)
 }
 
@@ -99,6 +99,12 @@ func (s *scanNode) prepare() (ScanRequest, *scanConv) {
 			if s.used == nil || s.used[i] {
 				pos[i] = -2
 				req.NeedAddrs = true
+			}
+			continue
+		}
+		if c == tableOIDIdx {
+			if s.used == nil || s.used[i] {
+				pos[i] = -3
 			}
 			continue
 		}
@@ -123,6 +129,12 @@ func (c *scanConv) batch(rec arrow.RecordBatch, addrs []uint64, lo, hi int) (*Ba
 		switch {
 		case p == -2:
 			b.Cols[i] = addrVec(addrs, lo, hi)
+		case p == -3:
+			v := NewVec(TOid, hi-lo)
+			for k := range v.I {
+				v.I[k] = int64(c.s.table.OID)
+			}
+			b.Cols[i] = v
 		case p < 0:
 			v, ok := c.nulls[i]
 			if !ok || v.N != hi-lo {

@@ -101,7 +101,7 @@ func init() {
 		}
 		return rows
 	}}
-	infoSchemaRels["sequences"] = &sysRelation{13320, "sequence_catalog sql_identifier, sequence_schema sql_identifier, sequence_name sql_identifier, data_type character_data, numeric_precision cardinal_number, numeric_precision_radix cardinal_number, numeric_scale cardinal_number, start_value character_data, minimum_value character_data, maximum_value character_data, increment character_data, cycle_option yes_or_no", func(c *catalogSet) [][]any {
+	infoSchemaRels["sequences"] = &sysRelation{13386, "sequence_catalog sql_identifier, sequence_schema sql_identifier, sequence_name sql_identifier, data_type character_data, numeric_precision cardinal_number, numeric_precision_radix cardinal_number, numeric_scale cardinal_number, start_value character_data, minimum_value character_data, maximum_value character_data, increment character_data, cycle_option yes_or_no", func(c *catalogSet) [][]any {
 		var rows [][]any
 		for _, s := range c.sequences() {
 			prec := map[uint32]int{OIDInt2: 16, OIDInt4: 32, OIDInt8: 64}[s.typ().OID]

@@ -411,8 +411,12 @@ func init() {
 				return nil, err
 			}
 			ex := []Expr{a}
-			if col {
-				n, err := b.coerce(args[1], TInt4, castImplicit, "")
+			if len(args) == 2 {
+				want := TText // obj_description(oid, catalog name)
+				if col {
+					want = TInt4
+				}
+				n, err := b.coerce(args[1], want, castImplicit, "")
 				if err != nil {
 					return nil, err
 				}
@@ -423,10 +427,20 @@ func init() {
 				tables := cs.userTables()
 				for _, i := range sel {
 					out.SetNull(int(i))
-					if d, ok := builtinComments[x[0].I[i]]; ok && !col {
+					class := uint32(0)
+					if !col && len(x) == 2 {
+						class = catalogRelOID(x[1].S[i])
+						if class == 0 {
+							continue // not a catalog: no description
+						}
+					}
+					if d, ok := builtinDescription(uint32(x[0].I[i]), class); ok && !col {
 						out.Nulls[i] = false
 						out.S[i] = d
 						continue
+					}
+					if class != 0 && class != oidPgClassRel {
+						continue // user comments are on relations only
 					}
 					for _, t := range tables {
 						if int64(t.OID) != x[0].I[i] {

@@ -55,6 +55,21 @@ const (
 	// pg_catalog, with this one (clients find it by typname).
 	OIDVector    uint32 = 0x3000_0001
 	OIDOidVector uint32 = 30
+	// pseudo-types (PostgreSQL 15 OIDs)
+	OIDCstring             uint32 = 2275
+	OIDInternal            uint32 = 2281
+	OIDAny                 uint32 = 2276
+	OIDAnyElement          uint32 = 2283
+	OIDAnyNonArray         uint32 = 2776
+	OIDAnyCompatible       uint32 = 5077
+	OIDAnyCompatibleArray  uint32 = 5078
+	OIDAnyCompatibleNonArr uint32 = 5079
+	OIDAnyEnum             uint32 = 3500
+	OIDAnyRange            uint32 = 3831
+	OIDAnyMultirange       uint32 = 4537
+	OIDLanguageHandler     uint32 = 2280
+	OIDTableAMHandler      uint32 = 269
+	OIDIndexAMHandler      uint32 = 325
 	// information_schema domains (PostgreSQL 15 OIDs)
 	OIDCardinalNumber uint32 = 13221
 	OIDCharacterData  uint32 = 13224
@@ -163,6 +178,33 @@ var typeInfos = map[uint32]*typeInfo{
 	OIDAnyArray: {"anyarray", "anyarray", KStr, -1, 0, 0, 'P', false},
 	// vector(n): a float4 array in the Vec (Array.Items), not an SQL array
 	OIDVector: {"vector", "vector", KArray, -1, 0, OIDFloat4, 'U', false},
+	// catalog-only types of pg_statistic_ext_data's columns (never
+	// filled: pggraph keeps no extended statistics); _pg_statistic is an
+	// array in PostgreSQL, text here since nothing reads it
+	3361:  {"pg_ndistinct", "pg_ndistinct", KStr, -1, 0, 0, 'Z', false},
+	3402:  {"pg_dependencies", "pg_dependencies", KStr, -1, 0, 0, 'Z', false},
+	5017:  {"pg_mcv_list", "pg_mcv_list", KStr, -1, 0, 0, 'Z', false},
+	10028: {"_pg_statistic", "pg_statistic[]", KStr, -1, 0, 0, 'Z', false},
+	// pg_subscription.subskiplsn (no subscriptions here)
+	3220: {"pg_lsn", "pg_lsn", KStr, 8, 0, 0, 'U', false},
+	// pseudo-types pg_proc's signatures name (polymorphic arguments,
+	// type I/O and handler functions); no value has them, and they have
+	// no SQL spelling (typeNames), so only the catalogs and regtype see
+	// them
+	OIDCstring:             {"cstring", "cstring", KStr, -2, 1263, 0, 'P', false},
+	OIDInternal:            {"internal", "internal", KStr, 8, 0, 0, 'P', false},
+	OIDAny:                 {"any", `"any"`, KStr, 4, 0, 0, 'P', false},
+	OIDAnyElement:          {"anyelement", "anyelement", KStr, 4, 0, 0, 'P', false},
+	OIDAnyNonArray:         {"anynonarray", "anynonarray", KStr, 4, 0, 0, 'P', false},
+	OIDAnyCompatible:       {"anycompatible", "anycompatible", KStr, 4, 0, 0, 'P', false},
+	OIDAnyCompatibleArray:  {"anycompatiblearray", "anycompatiblearray", KStr, -1, 0, 0, 'P', false},
+	OIDAnyCompatibleNonArr: {"anycompatiblenonarray", "anycompatiblenonarray", KStr, 4, 0, 0, 'P', false},
+	OIDAnyEnum:             {"anyenum", "anyenum", KStr, 4, 0, 0, 'P', false},
+	OIDAnyRange:            {"anyrange", "anyrange", KStr, -1, 0, 0, 'P', false},
+	OIDAnyMultirange:       {"anymultirange", "anymultirange", KStr, -1, 0, 0, 'P', false},
+	OIDLanguageHandler:     {"language_handler", "language_handler", KStr, 4, 0, 0, 'P', false},
+	OIDTableAMHandler:      {"table_am_handler", "table_am_handler", KStr, 4, 0, 0, 'P', false},
+	OIDIndexAMHandler:      {"index_am_handler", "index_am_handler", KStr, 4, 0, 0, 'P', false},
 }
 
 func init() {

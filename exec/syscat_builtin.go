@@ -1,0 +1,45 @@
+package exec
+
+// The built-in objects every PostgreSQL 15 database has and pggraph
+// reports as PostgreSQL does: the access methods (heap and the six index
+// methods; CREATE INDEX records whichever one it names) and the
+// languages (internal, c, sql and plpgsql, whose extension pg_extension
+// lists), with their handler functions (listed in pg_proc) and their
+// descriptions (pg_description, pg15/descriptions.tsv).
+
+func init() {
+	pgCatalogRels["pg_am"] = &sysRelation{2601, "oid oid, amname name, amhandler regproc, amtype char", func(*catalogSet) [][]any {
+		catalogProcs() // names the handlers (regproc output)
+		var rows [][]any
+		for _, a := range pgAMFacts() {
+			rows = append(rows, []any{a.oid, a.name, a.handler, string(a.amtype)})
+		}
+		return rows
+	}}
+	pgCatalogRels["pg_language"] = &sysRelation{2612, "oid oid, lanname name, lanowner oid, lanispl bool, lanpltrusted bool, lanplcallfoid oid, laninline oid, lanvalidator oid, lanacl aclitem[]", func(*catalogSet) [][]any {
+		var rows [][]any
+		for _, l := range pgLanguageFacts() {
+			rows = append(rows, []any{l.oid, l.name, oidPostgresRole, l.isPL, l.trusted, l.handler, l.inline, l.validator, nil})
+		}
+		return rows
+	}}
+}
+
+// catalogRelOID is the OID of the pg_catalog relation obj_description's
+// second argument names ("pg_class", "pg_catalog.pg_am"); 0 if none.
+func catalogRelOID(name string) uint32 {
+	parts := splitQualified(name)
+	if len(parts) == 2 && parts[0] == "pg_catalog" {
+		parts = parts[1:]
+	}
+	if len(parts) != 1 {
+		return 0
+	}
+	if r := pgCatalogRels[parts[0]]; r != nil {
+		return r.oid
+	}
+	if f := pgRelFacts()["pg_catalog."+parts[0]]; f != nil {
+		return f.oid
+	}
+	return 0
+}
