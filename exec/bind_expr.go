@@ -371,6 +371,9 @@ func (b *binder) coerce(e Expr, t Type, cc castContext, what string) (Expr, erro
 		}
 		return p, nil
 	}
+	if from.OID == OIDUnknown && (t.OID == OIDRegclass || t.OID == OIDRegtype || t.OID == OIDRegnamespace || t.OID == OIDRegproc) {
+		return b.regCast(e, t) // an object name, looked up ('person' as a regclass argument)
+	}
 	if c, ok := e.(*constExpr); ok && from.OID == OIDUnknown {
 		out := NewVec(t, 1)
 		if c.isNull() {

@@ -28,6 +28,9 @@ type SequenceDef struct {
 	Cycle     bool
 	// LastValue is the last value handed out (nil: never called).
 	LastValue *int64
+	// Storage reports the bytes the sequence's stored state occupies
+	// (pg_relation_size); nil: nothing stored.
+	Storage func(ctx context.Context) (int64, error)
 }
 
 func (s *SequenceDef) schema() string {

@@ -588,7 +588,7 @@ func init() {
 		return rows
 	}}
 	pgCatalogRels["pg_database"] = &sysRelation{1262, "oid oid, datname name, datdba oid, encoding int4, datlocprovider char, datistemplate bool, datallowconn bool, datconnlimit int4, datfrozenxid xid, datminmxid xid, dattablespace oid, datcollate text, datctype text, daticulocale text, datcollversion text, datacl aclitem[]", func(c *catalogSet) [][]any {
-		return [][]any{{oidDatabase, c.database(), oidPostgresRole, 6, "c", false, true, -1, 716, 1, 1663, "C", "C", nil, nil, nil}}
+		return [][]any{{oidDatabase, c.database(), oidPostgresRole, encodingUTF8, "c", false, true, -1, 716, 1, oidDefaultTablespace, "C", "C", nil, nil, nil}}
 	}}
 	pgCatalogRels["pg_roles"] = &sysRelation{12000, "rolname name, rolsuper bool, rolinherit bool, rolcreaterole bool, rolcreatedb bool, rolcanlogin bool, rolreplication bool, rolconnlimit int4, rolpassword text, rolvaliduntil timestamptz, rolbypassrls bool, rolconfig text[], oid oid", func(c *catalogSet) [][]any {
 		return [][]any{{c.userName(), true, true, true, true, true, true, -1, "********", nil, true, nil, oidPostgresRole}}
@@ -609,22 +609,6 @@ func init() {
 	pgCatalogRels["pg_publication"] = &sysRelation{6104, "oid oid, pubname name, pubowner oid, puballtables bool, pubinsert bool, pubupdate bool, pubdelete bool, pubtruncate bool, pubviaroot bool", func(*catalogSet) [][]any { return nil }}
 	pgCatalogRels["pg_extension"] = &sysRelation{3079, "oid oid, extname name, extowner oid, extnamespace oid, extrelocatable bool, extversion text, extconfig oid[], extcondition text[]", func(*catalogSet) [][]any {
 		return [][]any{{13559, "plpgsql", oidPostgresRole, oidPgCatalog, false, "1.0", nil, nil}}
-	}}
-	pgCatalogRels["pg_tablespace"] = &sysRelation{1213, "oid oid, spcname name, spcowner oid, spcacl aclitem[], spcoptions text[]", func(*catalogSet) [][]any {
-		return [][]any{{1663, "pg_default", oidPostgresRole, nil, nil}, {1664, "pg_global", oidPostgresRole, nil, nil}}
-	}}
-	pgCatalogRels["pg_settings"] = &sysRelation{12104, "name text, setting text, unit text, category text, short_desc text, extra_desc text, context text, vartype text, source text, min_val text, max_val text, enumvals text[], boot_val text, reset_val text, sourcefile text, sourceline int4, pending_restart bool", func(c *catalogSet) [][]any {
-		var rows [][]any
-		for _, s := range defaultSettings {
-			v := s.val
-			if c.setting != nil {
-				if x, ok := c.setting(s.name); ok {
-					v = x
-				}
-			}
-			rows = append(rows, []any{s.name, v, nil, "pggraph", "", nil, "user", s.typ, "default", nil, nil, nil, s.val, s.val, nil, nil, false})
-		}
-		return rows
 	}}
 	pgCatalogRels["pg_tables"] = &sysRelation{12033, "schemaname name, tablename name, tableowner name, tablespace name, hasindexes bool, hasrules bool, hastriggers bool, rowsecurity bool", func(c *catalogSet) [][]any {
 		// tables only (views are in pg_views); hastriggers as relhastriggers

@@ -1,13 +1,29 @@
 package exec
 
 // The built-in objects every PostgreSQL 15 database has and pggraph
-// reports as PostgreSQL does: the access methods (heap and the six index
+// reports as PostgreSQL does: the tablespaces pg_default and pg_global
+// (pggraph has no others; pg_tablespace_location is empty for both, as
+// PostgreSQL answers for its built-in ones), the access methods (heap and the six index
 // methods; CREATE INDEX records whichever one it names) and the
 // languages (internal, c, sql and plpgsql, whose extension pg_extension
 // lists), with their handler functions (listed in pg_proc) and their
 // descriptions (pg_description, pg15/descriptions.tsv).
 
 func init() {
+	pgCatalogRels["pg_tablespace"] = &sysRelation{1213, "oid oid, spcname name, spcowner oid, spcacl aclitem[], spcoptions text[]", func(*catalogSet) [][]any {
+		return [][]any{{oidDefaultTablespace, "pg_default", oidPostgresRole, nil, nil}, {oidGlobalTablespace, "pg_global", oidPostgresRole, nil, nil}}
+	}}
+	def("pg_tablespace_location", sig(TText, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			switch a[0].I[i] {
+			case oidDefaultTablespace, oidGlobalTablespace:
+				out.S[i] = ""
+			default:
+				out.SetNull(int(i))
+			}
+		}
+		return nil
+	}, TOid))
 	pgCatalogRels["pg_am"] = &sysRelation{2601, "oid oid, amname name, amhandler regproc, amtype char", func(*catalogSet) [][]any {
 		catalogProcs() // names the handlers (regproc output)
 		var rows [][]any
@@ -24,6 +40,12 @@ func init() {
 		return rows
 	}}
 }
+
+// The built-in tablespaces.
+const (
+	oidDefaultTablespace = 1663
+	oidGlobalTablespace  = 1664
+)
 
 // catalogRelOID is the OID of the pg_catalog relation obj_description's
 // second argument names ("pg_class", "pg_catalog.pg_am"); 0 if none.

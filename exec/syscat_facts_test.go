@@ -256,6 +256,13 @@ func generateFacts(ctx context.Context, conn *pgx.Conn) (map[string]string, erro
 	}
 	out["descriptions.tsv"] = tsvText("objoid\tclassoid\tobjsubid\tdescription", descs)
 
+	encs, err := queryTSV(ctx, conn, `SELECT i::text, pg_encoding_to_char(i)::text FROM generate_series(0, 100) i
+		WHERE pg_encoding_to_char(i) <> '' ORDER BY i`)
+	if err != nil {
+		return nil, err
+	}
+	out["encodings.tsv"] = tsvText("number\tname", encs)
+
 	const typeCols = `t.oid::text, t.typname::text, n.nspname::text, t.typlen::text, t.typbyval::text, t.typtype::text,
 		t.typcategory::text, t.typispreferred::text, t.typdelim::text, t.typelem::text, t.typarray::text, t.typinput::oid::text,
 		t.typoutput::oid::text, t.typreceive::oid::text, t.typsend::oid::text, t.typmodin::oid::text, t.typmodout::oid::text,

@@ -384,6 +384,9 @@ func nspOID(name string) uint32 {
 }
 
 func init() {
+	// no function has an SQL-standard body here (PostgreSQL's SQL-bodied
+	// built-ins are implemented natively), so there is none to show
+	def("pg_get_function_sqlbody", sig(TText, nullKernel, TOid))
 	pgCatalogRels["pg_proc"] = &sysRelation{1255, "oid oid, proname name, pronamespace oid, proowner oid, prolang oid, procost float4, prorows float4, provariadic oid, prosupport regproc, prokind char, prosecdef bool, proleakproof bool, proisstrict bool, proretset bool, provolatile char, proparallel char, pronargs int2, pronargdefaults int2, prorettype oid, proargtypes oidvector, proallargtypes oid[], proargmodes char[], proargnames text[], proargdefaults pg_node_tree, protrftypes oid[], prosrc text, probin text, prosqlbody pg_node_tree, proconfig text[], proacl aclitem[]", func(c *catalogSet) [][]any {
 		var rows [][]any
 		for _, f := range catalogProcs().rows {

@@ -162,7 +162,7 @@ func constText(name string, f func(ec *evalCtx) string) {
 			return nil, noFunction(name, args)
 		}
 		t := TText
-		if name == "current_user" || name == "current_database" || name == "current_schema" || name == "session_user" || name == "user" {
+		if name == "current_user" || name == "current_database" || name == "getdatabaseencoding" || name == "current_schema" || name == "session_user" || name == "user" {
 			t = TName
 		}
 		return &opExpr{name: name, t: t, k: func(ec *evalCtx, _ []*Vec, out *Vec, sel []int32) error {
@@ -295,17 +295,6 @@ func init() {
 		}
 		return nil
 	}, TOid))
-	funcs["pg_function_is_visible"] = funcs["pg_table_is_visible"]
-	def("pg_encoding_to_char", sig(TName, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
-		for _, i := range sel {
-			if a[0].I[i] == 6 {
-				out.S[i] = "UTF8"
-			} else {
-				out.S[i] = ""
-			}
-		}
-		return nil
-	}, TInt4))
 }
 
 // catalog lookup functions close over the statement's catalog set.
@@ -477,11 +466,9 @@ func init() {
 			}}, nil
 		})
 	}
-	// sizes and access statistics are not kept: 0 (pg_stat_get_numscans
-	// is what DBeaver's index list reads)
-	for _, n := range []string{"pg_relation_size", "pg_total_relation_size", "pg_table_size", "pg_indexes_size", "pg_stat_get_numscans"} {
-		zero(n)
-	}
+	// access statistics are not kept: 0 (pg_stat_get_numscans is what
+	// DBeaver's index list reads); sizes are in syscat_size.go
+	zero("pg_stat_get_numscans")
 	// no partitioned tables: pg_get_partkeydef is NULL for every relation
 	def("pg_get_partkeydef", sig(TText, nullKernel, TOid))
 }

@@ -298,7 +298,7 @@ func FormatType(oid uint32, mod int32) string {
 	if !ok {
 		return "???"
 	}
-	if ti.cat == 'A' {
+	if ti.cat == 'A' && oid != OIDInt2Vector && oid != OIDOidVector {
 		return FormatType(ti.elem, mod) + "[]"
 	}
 	switch oid {

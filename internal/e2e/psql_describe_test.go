@@ -58,6 +58,12 @@ const (
 	// are dropped from both outputs; what the client and the session set
 	// must match.
 	installationSettings
+	// builtinDescriptions: pgproxy has no descriptions of PostgreSQL's
+	// built-in functions and operators (pg_description holds those of
+	// the built-in schemas, access methods, languages and extensions
+	// only), so the Description column, the last one, is blanked in
+	// PostgreSQL's rows.
+	builtinDescriptions
 	// catalogIndexes: PostgreSQL's system catalogs have indexes, which
 	// \d lists under "Indexes:"; pgproxy's catalogs are generated per
 	// statement and have none, so that footer is dropped from
@@ -84,15 +90,15 @@ var describeCases = []describeCase{
 	dc(0, `\dRp`), dc(0, `\det`), dc(0, `\dew`), dc(0, `\dp`), dc(0, `\dp person`),
 	dc(0, `\dd`), dc(0, `\dL`), dc(0, `\db`), dc(0, `\do`), dc(0, `\dl`), dc(0, `\drds`), dc(0, `\dc`),
 	dc(0, `\dO`), dc(0, `\dRs`), dc(0, `\dX`), dc(0, `\deu`), dc(0, `\dA`), dc(0, `\dA+`),
-	dc(0, `\df now`), dc(0, `\df length`), dc(0, `\df+ pg_relation_size`),
-	dc(0, `\d pg_catalog.pg_namespace`), dc(0, `\d pg_roles`), dc(0, `\d information_schema.tables`),
+	dc(0, `\df now`), dc(fewerBuiltins, `\df length`), dc(0, `\df pg_relation_size`), dc(builtinDescriptions, `\df+ now`),
+	dc(catalogIndexes, `\d pg_catalog.pg_namespace`), dc(0, `\d pg_roles`), dc(0, `\d information_schema.tables`),
 	dc(catalogIndexes, `\d pg_class`), dc(catalogIndexes, `\d pg_attribute`), dc(catalogIndexes, `\d pg_proc`),
 	dc(sizes, `\dt+`), dc(sizes, `\di+`), dc(sizes, `\ds+`),
 	dc(sizes|otherDatabases, `\l+`),
 	dc(installationSettings, `\dconfig`),
 	dc(installationSettings, `SET extra_float_digits = 2`, `SET search_path = public, pg_catalog`, `\dconfig`),
 	dc(fewerBuiltins, `\dC`), dc(fewerBuiltins, `\df upper`), dc(fewerBuiltins, `\dS`), dc(fewerBuiltins|sizes, `\dtS+`),
-	dc(fewerBuiltins, `\do+ ||`), dc(fewerBuiltins, `\dfa sum`),
+	dc(fewerBuiltins|builtinDescriptions, `\do ||`), dc(fewerBuiltins|builtinDescriptions, `\do+ =`), dc(fewerBuiltins, `\dfa sum`),
 	dc(noBuiltins, `\dF`), dc(noBuiltins, `\dFd`), dc(noBuiltins, `\dFp`), dc(noBuiltins, `\dFt`),
 	dc(graphSchema, `\dn`),
 }
@@ -264,11 +270,18 @@ func normalizeDescribe(diff allowed, s string, installed map[string]bool, postgr
 		}
 		lines = out
 	}
+	if diff&builtinDescriptions != 0 && postgres {
+		for i, l := range lines {
+			if k := strings.LastIndex(l, "|"); k >= 0 && i >= 3 && rowCount.FindString(l) == "" {
+				lines[i] = l[:k+1]
+			}
+		}
+	}
 	s = strings.Join(lines, "\n")
 	if diff&sizes != 0 {
 		s = sizeValue.ReplaceAllString(s, "SIZE")
 	}
-	if diff&(sizes|fewerBuiltins|noBuiltins|otherDatabases|installationSettings|graphSchema) != 0 {
+	if diff&(sizes|fewerBuiltins|noBuiltins|otherDatabases|installationSettings|graphSchema|builtinDescriptions) != 0 {
 		// padding follows the widest value, which may be one of the
 		// values masked or dropped above
 		s = padding.ReplaceAllStringFunc(s, func(m string) string { return m[:1] })

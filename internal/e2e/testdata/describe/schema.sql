@@ -20,3 +20,4 @@ COMMENT ON TABLE person IS 'people we know';
 COMMENT ON COLUMN person.born IS 'year of birth';
 INSERT INTO person (name, born) VALUES ('Ada', 1815), ('Charles', 1791), ('Mary', 1780);
 INSERT INTO knows VALUES (1, 2, 1833), (2, 3, 1834), (3, 1, 1834);
+SELECT nextval('ticket_seq');
