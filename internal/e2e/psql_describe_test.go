@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os/exec"
 	"regexp"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -48,9 +47,11 @@ const (
 	// branch views), is not in PostgreSQL: its rows are dropped from
 	// pgproxy's output.
 	graphSchema
-	// otherDatabases: PostgreSQL's postgres, template0 and template1
-	// databases have no pgproxy counterpart (a pgproxy database is a
-	// branch): their rows are dropped from PostgreSQL's output.
+	// otherDatabases: PostgreSQL's databases other than main (postgres,
+	// template0, template1 and the other tests' databases on the shared
+	// server) have no pgproxy counterpart (a pgproxy database is a
+	// branch, and this one has only main): their rows are dropped from
+	// PostgreSQL's output.
 	otherDatabases
 	// installationSettings: parameters PostgreSQL's installation sets
 	// (pg_settings.source is the command line, the configuration file,
@@ -202,6 +203,7 @@ var (
 	sizeValue  = regexp.MustCompile(`\b\d+ (bytes|kB|MB|GB|TB)\b`)
 	padding    = regexp.MustCompile(`  +|--+`)
 	rowCount   = regexp.MustCompile(`^\((\d+) rows?\)$`)
+	separator  = regexp.MustCompile(`^-+(\+-+)*$`)
 	zeroSizeRE = regexp.MustCompile(`\| 0 bytes +\|`)
 )
 
@@ -226,10 +228,14 @@ func normalizeDescribe(diff allowed, s string, installed map[string]bool, postgr
 	drop := func(keep func(first string) bool) {
 		var out []string
 		removed := 0
+		inRows := false // between a header's separator line and the row count
 		for i := 0; i < len(lines); i++ {
 			l := lines[i]
+			if separator.MatchString(l) {
+				inRows = true
+			}
 			first, _, isRow := strings.Cut(l, "|")
-			if isRow && !keep(strings.TrimSpace(first)) {
+			if inRows && isRow && !keep(strings.TrimSpace(first)) {
 				removed++
 				// a cell wrapped onto continuation lines (first cell empty)
 				for i+1 < len(lines) && strings.HasPrefix(lines[i+1], " ") && strings.Contains(lines[i+1], "|") && strings.TrimSpace(strings.SplitN(lines[i+1], "|", 2)[0]) == "" {
@@ -237,7 +243,11 @@ func normalizeDescribe(diff allowed, s string, installed map[string]bool, postgr
 				}
 				continue
 			}
-			if m := rowCount.FindStringSubmatch(l); m != nil && removed > 0 {
+			m := rowCount.FindStringSubmatch(l)
+			if m != nil {
+				inRows = false
+			}
+			if m != nil && removed > 0 {
 				n := 0
 				fmt.Sscan(m[1], &n)
 				l = rowsFooter(n - removed)
@@ -250,9 +260,7 @@ func normalizeDescribe(diff allowed, s string, installed map[string]bool, postgr
 		drop(func(first string) bool { return first != "graph" })
 	}
 	if diff&otherDatabases != 0 && postgres {
-		drop(func(first string) bool {
-			return !slices.Contains([]string{"postgres", "template0", "template1"}, first)
-		})
+		drop(func(first string) bool { return first == "main" })
 	}
 	if diff&installationSettings != 0 {
 		drop(func(first string) bool { return !installed[first] })
