@@ -352,7 +352,7 @@ func (b *binder) bindTypeCast(tc *q.TypeCast, sc *scope) (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	if t.OID == OIDRegclass || t.OID == OIDRegtype || t.OID == OIDRegnamespace || t.OID == OIDRegproc {
+	if isRegNameType(t) {
 		return b.regCast(arg, t)
 	}
 	return b.coerce(arg, t, castExplicit, "")
@@ -371,7 +371,7 @@ func (b *binder) coerce(e Expr, t Type, cc castContext, what string) (Expr, erro
 		}
 		return p, nil
 	}
-	if from.OID == OIDUnknown && (t.OID == OIDRegclass || t.OID == OIDRegtype || t.OID == OIDRegnamespace || t.OID == OIDRegproc) {
+	if from.OID == OIDUnknown && isRegNameType(t) {
 		return b.regCast(e, t) // an object name, looked up ('person' as a regclass argument)
 	}
 	if c, ok := e.(*constExpr); ok && from.OID == OIDUnknown {

@@ -43,7 +43,7 @@ func (b *binder) implementationCall(name string, args []Expr) (Expr, bool, error
 		return nil, false, nil
 	}
 	t := Type{oid, -1}
-	if t.OID == OIDRegclass || t.OID == OIDRegtype || t.OID == OIDRegnamespace || t.OID == OIDRegproc {
+	if isRegNameType(t) {
 		e, err := b.regCast(args[0], t)
 		return e, true, err
 	}

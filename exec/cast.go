@@ -34,8 +34,10 @@ func canCast(from, to Type, cc castContext) bool {
 		return true
 	case isOIDType(from) && isOIDType(to):
 		// an OID alias type converts to and from oid implicitly, not to
-		// another alias (PostgreSQL's pg_cast)
-		return from.OID == OIDOid || to.OID == OIDOid
+		// another alias (PostgreSQL's pg_cast), except between regproc
+		// and regprocedure
+		return from.OID == OIDOid || to.OID == OIDOid ||
+			from.OID == OIDRegproc && to.OID == OIDRegprocedure || from.OID == OIDRegprocedure && to.OID == OIDRegproc
 	case isOIDType(from) && (to.OID == OIDInt4 || to.OID == OIDInt8):
 		return cc >= castAssignment
 	case (from.OID == OIDText || from.OID == OIDVarchar) && to.OID == OIDRegclass:
@@ -93,10 +95,10 @@ func canCast(from, to Type, cc castContext) bool {
 }
 
 // isOIDType reports oid and its alias types (regclass, regtype,
-// regnamespace, regproc).
+// regnamespace, regproc, regprocedure, regoperator).
 func isOIDType(t Type) bool {
 	switch t.OID {
-	case OIDOid, OIDRegclass, OIDRegtype, OIDRegnamespace, OIDRegproc:
+	case OIDOid, OIDRegclass, OIDRegtype, OIDRegnamespace, OIDRegproc, OIDRegprocedure, OIDRegoperator:
 		return true
 	}
 	return false

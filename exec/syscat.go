@@ -19,7 +19,6 @@ import (
 const (
 	oidPostgresRole = 10
 	oidDatabase     = 5
-	oidBtreeAM      = 403
 	oidHeapAM       = 2
 )
 
@@ -217,11 +216,31 @@ type constraint struct {
 	oid, index uint32
 	name       string
 	kind       byte
-	unique     bool // kind i: CREATE UNIQUE INDEX
+	unique     bool   // kind i: CREATE UNIQUE INDEX
+	method     string // kind i: the access method ("" = btree)
 	table      *TableDef
 	cols       []int
 	fk         *ForeignKey
 	check      string
+}
+
+// accessMethod names an index's access method.
+func (k constraint) accessMethod() string {
+	if k.method == "" {
+		return "btree"
+	}
+	return k.method
+}
+
+// accessMethodOID is pg_class.relam of an index: the pg_am row of its
+// method, 0 for a method pg_am does not list (pgvector's hnsw).
+func (k constraint) accessMethodOID() uint32 {
+	for _, a := range pgAMFacts() {
+		if a.name == k.accessMethod() {
+			return a.oid
+		}
+	}
+	return 0
 }
 
 // hasIndex reports whether a constraint kind owns an index relation.
@@ -267,7 +286,7 @@ func (c *catalogSet) constraints() []constraint {
 			out = append(out, constraint{oid: next(), name: ck.Name, kind: 'c', table: t, check: ck.Expr})
 		}
 		for _, ix := range t.Indexes {
-			out = append(out, constraint{index: next(), name: ix.Name, kind: 'i', table: t, cols: ix.Columns, unique: ix.Unique})
+			out = append(out, constraint{index: next(), name: ix.Name, kind: 'i', table: t, cols: ix.Columns, unique: ix.Unique, method: ix.Method})
 		}
 	}
 	return out
@@ -370,7 +389,7 @@ func (c *catalogSet) indexDef(k constraint) string {
 	if k.unique {
 		create = "CREATE UNIQUE INDEX "
 	}
-	return create + quoteIdent(k.name) + " ON " + quoteIdent(schema) + "." + quoteIdent(k.table.Name) + " USING btree (" + strings.Join(names, ", ") + ")"
+	return create + quoteIdent(k.name) + " ON " + quoteIdent(schema) + "." + quoteIdent(k.table.Name) + " USING " + k.accessMethod() + " (" + strings.Join(names, ", ") + ")"
 }
 
 func boolYN(b bool) string {
@@ -388,7 +407,7 @@ func init() {
 			if ns.name == "public" {
 				owner = oidDatabaseOwnerRole
 			}
-			rows = append(rows, []any{ns.oid, ns.name, owner, nil})
+			rows = append(rows, []any{ns.oid, ns.name, owner, c.namespaceACL(ns.name)})
 		}
 		return rows
 	}}
@@ -422,7 +441,7 @@ func init() {
 			if !k.hasIndex() {
 				continue
 			}
-			rows = append(rows, []any{k.index, k.name, c.nsOID(k.table.Schema), 0, 0, oidPostgresRole, oidBtreeAM, k.index, 0, 1, 0.0, 0, 0,
+			rows = append(rows, []any{k.index, k.name, c.nsOID(k.table.Schema), 0, 0, oidPostgresRole, k.accessMethodOID(), k.index, 0, 1, 0.0, 0, 0,
 				false, false, "p", "i", int16(len(k.cols)), 0, false, false, false, false, false, true, "n", false, 0, 0, 0, nil, nil, nil})
 		}
 		// the generated catalogs, as PostgreSQL's pg_class has them
@@ -608,7 +627,7 @@ func init() {
 	pgCatalogRels["pg_statistic_ext"] = &sysRelation{3381, "oid oid, stxrelid oid, stxname name, stxnamespace oid, stxowner oid, stxstattarget int4, stxkeys int2vector, stxkind char[], stxexprs pg_node_tree", func(*catalogSet) [][]any { return nil }}
 	pgCatalogRels["pg_publication"] = &sysRelation{6104, "oid oid, pubname name, pubowner oid, puballtables bool, pubinsert bool, pubupdate bool, pubdelete bool, pubtruncate bool, pubviaroot bool", func(*catalogSet) [][]any { return nil }}
 	pgCatalogRels["pg_extension"] = &sysRelation{3079, "oid oid, extname name, extowner oid, extnamespace oid, extrelocatable bool, extversion text, extconfig oid[], extcondition text[]", func(*catalogSet) [][]any {
-		return [][]any{{13559, "plpgsql", oidPostgresRole, oidPgCatalog, false, "1.0", nil, nil}}
+		return [][]any{{oidPlpgsqlExtension, "plpgsql", oidPostgresRole, oidPgCatalog, false, "1.0", nil, nil}}
 	}}
 	pgCatalogRels["pg_tables"] = &sysRelation{12033, "schemaname name, tablename name, tableowner name, tablespace name, hasindexes bool, hasrules bool, hastriggers bool, rowsecurity bool", func(c *catalogSet) [][]any {
 		// tables only (views are in pg_views); hastriggers as relhastriggers
@@ -998,6 +1017,20 @@ func settingValue(session func(string) (string, bool), name string) (string, boo
 		}
 	}
 	return "", false
+}
+
+// namespaceACL is a built-in schema's nspacl as a fresh PostgreSQL 15
+// database has it: its owner may use and create in it, everyone may use
+// it (pg_toast and the user schemas have no ACL, i.e. the defaults).
+func (c *catalogSet) namespaceACL(name string) any {
+	owner := c.userName() // the role with OID 10
+	switch name {
+	case "public":
+		return []string{"pg_database_owner=UC/pg_database_owner", "=U/pg_database_owner"}
+	case "pg_catalog", "information_schema":
+		return []string{owner + "=UC/" + owner, "=U/" + owner}
+	}
+	return nil
 }
 
 // providedRel is one generated catalog relation.

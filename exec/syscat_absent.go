@@ -5,8 +5,9 @@ package exec
 // nothing: large objects, per-database and per-role settings (ALTER
 // ROLE/DATABASE ... SET), encoding conversions (pggraph speaks UTF8
 // only), logical-replication subscriptions, foreign-server user
-// mappings and operator classes and families (pggraph's indexes are key
-// lookups without operator classes). A fresh PostgreSQL database has no
+// mappings and operator classes and families with their operators and
+// support functions (pggraph's indexes are key lookups without operator
+// classes). A fresh PostgreSQL database has no
 // rows in the first four either; its built-in conversions and operator
 // classes are hidden by psql's \dc and \dd unless asked for with S.
 //
@@ -22,6 +23,8 @@ func init() {
 	pgCatalogRels["pg_user_mappings"] = &sysRelation{12327, "umid oid, srvid oid, srvname name, umuser oid, usename name, umoptions text[]", empty}
 	pgCatalogRels["pg_opclass"] = &sysRelation{2616, "oid oid, opcmethod oid, opcname name, opcnamespace oid, opcowner oid, opcfamily oid, opcintype oid, opcdefault bool, opckeytype oid", empty}
 	pgCatalogRels["pg_opfamily"] = &sysRelation{2753, "oid oid, opfmethod oid, opfname name, opfnamespace oid, opfowner oid", empty}
+	pgCatalogRels["pg_amop"] = &sysRelation{2602, "oid oid, amopfamily oid, amoplefttype oid, amoprighttype oid, amopstrategy int2, amoppurpose char, amopopr oid, amopmethod oid, amopsortfamily oid", empty}
+	pgCatalogRels["pg_amproc"] = &sysRelation{2603, "oid oid, amprocfamily oid, amproclefttype oid, amprocrighttype oid, amprocnum int2, amproc regproc", empty}
 	for _, name := range []string{"pg_conversion_is_visible", "pg_opclass_is_visible", "pg_opfamily_is_visible", "pg_statistics_obj_is_visible"} {
 		def(name, sig(TBool, nullKernel, TOid))
 	}

@@ -18,7 +18,9 @@ import "strings"
 //     calls nextval on ('n');
 //   - a serial column's sequence depends on the column ('a'), an identity
 //     column's ('i') — psql's "Owned by" and pg_get_serial_sequence read
-//     this.
+//     this;
+//   - the built-in plpgsql extension owns its language and handler
+//     functions ('e', PostgreSQL's own rows) — psql's \dx+ lists them.
 
 // Catalog relation OIDs used as classid/refclassid.
 const (
@@ -66,6 +68,10 @@ func (c *catalogSet) dependRows() [][]any {
 	var rows [][]any
 	dep := func(classid, objid uint32, objsub int, refclass, refobj uint32, refsub int, deptype string) {
 		rows = append(rows, []any{classid, objid, objsub, refclass, refobj, refsub, deptype})
+	}
+	// the built-in extension's objects (plpgsql's language and handlers)
+	for _, m := range pgExtensionMembers() {
+		dep(m.classid, m.objid, int(m.objsubid), m.refclassid, m.refobj, int(m.refsubid), "e")
 	}
 	seqByName := map[string]*SequenceDef{}
 	for _, s := range c.sequences() {

@@ -305,3 +305,21 @@ func builtinDescription(objoid, classoid uint32) (string, bool) {
 	}
 	return "", false
 }
+
+// pgExtensionMember is a pg_depend row recording that an extension owns
+// an object (deptype 'e').
+type pgExtensionMember struct {
+	classid, objid     uint32
+	objsubid           int32
+	refclassid, refobj uint32
+	refsubid           int32
+}
+
+var pgExtensionMembers = sync.OnceValue(func() []pgExtensionMember {
+	var out []pgExtensionMember
+	for _, r := range tsvRows("extension_members.tsv") {
+		out = append(out, pgExtensionMember{classid: factU32(r[0]), objid: factU32(r[1]), objsubid: int32(factI64(r[2])),
+			refclassid: factU32(r[3]), refobj: factU32(r[4]), refsubid: int32(factI64(r[5]))})
+	}
+	return out
+})

@@ -256,6 +256,14 @@ func generateFacts(ctx context.Context, conn *pgx.Conn) (map[string]string, erro
 	}
 	out["descriptions.tsv"] = tsvText("objoid\tclassoid\tobjsubid\tdescription", descs)
 
+	// the objects extensions own (plpgsql's language and functions)
+	members, err := queryTSV(ctx, conn, `SELECT classid::text, objid::text, objsubid::text, refclassid::text, refobjid::text,
+		refobjsubid::text FROM pg_depend WHERE deptype = 'e' ORDER BY 1, 2`)
+	if err != nil {
+		return nil, err
+	}
+	out["extension_members.tsv"] = tsvText("classid\tobjid\tobjsubid\trefclassid\trefobjid\trefobjsubid", members)
+
 	encs, err := queryTSV(ctx, conn, `SELECT i::text, pg_encoding_to_char(i)::text FROM generate_series(0, 100) i
 		WHERE pg_encoding_to_char(i) <> '' ORDER BY i`)
 	if err != nil {

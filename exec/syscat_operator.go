@@ -15,14 +15,20 @@ import (
 
 // catalogOperators probes the engine once; the operator set is static.
 func catalogOperators() []pgOperatorFact {
-	operatorsOnce.Do(func() { operators = probeOperators() })
+	operatorsOnce.Do(func() { operators = buildOperators() })
 	return operators
 }
 
 var (
 	operatorsOnce sync.Once
 	operators     []pgOperatorFact
+	// buildOperators is probeOperators, assigned in init (as
+	// buildProcs: the probe binds through tables whose initializers
+	// reach regoperator output)
+	buildOperators func() []pgOperatorFact
 )
+
+func init() { buildOperators = probeOperators }
 
 func probeOperators() []pgOperatorFact {
 	eng := &Engine{Catalog: NewMemCatalog()}
@@ -67,6 +73,16 @@ func probeOperator(eng *Engine, o pgOperatorFact) bool {
 	}
 	want, ok := probeType(o.result)
 	return ok && p.Columns[0].TypeOID == want
+}
+
+// operatorByOID finds a listed operator.
+func operatorByOID(oid uint32) (pgOperatorFact, bool) {
+	for _, o := range catalogOperators() {
+		if o.oid == oid {
+			return o, true
+		}
+	}
+	return pgOperatorFact{}, false
 }
 
 func init() {

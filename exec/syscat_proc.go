@@ -47,7 +47,7 @@ var windowFunctionNames = []string{"row_number", "rank", "dense_rank", "percent_
 // fromFunctionNames are the set-returning functions bound only in FROM
 // (rangefunc.go, bind_lateral.go).
 var fromFunctionNames = []string{"generate_series", "unnest", "string_to_table", "regexp_matches", "regexp_split_to_table",
-	"pg_partition_ancestors", "generate_subscripts", "_pg_expandarray", "pg_get_keywords", "aclexplode",
+	"pg_partition_ancestors", "pg_partition_tree", "pg_options_to_table", "generate_subscripts", "_pg_expandarray", "pg_get_keywords", "aclexplode",
 	"jsonb_array_elements", "json_array_elements", "jsonb_array_elements_text", "json_array_elements_text",
 	"jsonb_object_keys", "json_object_keys", "jsonb_each", "json_each", "jsonb_each_text", "json_each_text"}
 
@@ -216,7 +216,7 @@ func probeType(oid uint32) (uint32, bool) {
 	case OIDRecord:
 		return OIDRecord, true
 	case OIDCstring, OIDInternal, OIDAnyEnum, OIDAnyRange, OIDAnyMultirange, OIDLanguageHandler, OIDTableAMHandler,
-		OIDIndexAMHandler, OIDVoid, OIDUnknown:
+		OIDIndexAMHandler, OIDTrigger, OIDEventTrigger, OIDVoid, OIDUnknown:
 		return 0, false
 	}
 	if _, ok := typeInfos[oid]; !ok {

@@ -1,6 +1,11 @@
 package exec
 
-import "context"
+import (
+	"context"
+	"math/big"
+
+	"github.com/cockroachdb/apd/v3"
+)
 
 // Relation and database sizes (pg_relation_size, pg_table_size,
 // pg_indexes_size, pg_total_relation_size, pg_database_size,
@@ -245,4 +250,47 @@ func init() {
 			return nil
 		}}, nil
 	})
+}
+
+// sizePrettyNumeric is pg_size_pretty(numeric) (what sum() of sizes
+// yields): below 10 kB the value itself, else sizePretty's rounding on
+// its integer part, for any magnitude.
+func sizePrettyNumeric(d *apd.Decimal) string {
+	abs := new(apd.Decimal).Abs(d)
+	if abs.Cmp(apd.New(10*1024, 0)) < 0 {
+		return formatNumeric(d) + " bytes"
+	}
+	var whole apd.Decimal
+	_, _ = numCtx.RoundToIntegralValue(&whole, abs) // RoundHalfUp: truncate first
+	if whole.Cmp(abs) > 0 {
+		_, _ = numCtx.Sub(&whole, &whole, apd.New(1, 0))
+	}
+	n, ok := new(big.Int).SetString(whole.Text('f'), 10)
+	if !ok {
+		return formatNumeric(d) + " bytes"
+	}
+	units := []string{"kB", "MB", "GB", "TB", "PB"}
+	v := new(big.Int).Rsh(n, 9)
+	limit := big.NewInt(10 * 1024)
+	one := big.NewInt(1)
+	half := func(x *big.Int) *big.Int { return new(big.Int).Rsh(new(big.Int).Add(x, one), 1) }
+	u := 0
+	for u < len(units)-1 && half(v).Cmp(limit) >= 0 {
+		v.Rsh(v, 10)
+		u++
+	}
+	v = half(v)
+	if d.Negative {
+		v.Neg(v)
+	}
+	return v.String() + " " + units[u]
+}
+
+func init() {
+	def("pg_size_pretty", sig(TText, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			out.S[i] = sizePrettyNumeric(&a[0].D[i])
+		}
+		return nil
+	}, TNumeric))
 }

@@ -2,6 +2,7 @@ package exec
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -28,7 +29,7 @@ func rememberRegName(kind, oid uint32, name string) { regNames.Store([2]uint32{k
 // regCast binds x::regclass / ::regtype / ::regnamespace.
 func (b *binder) regCast(arg Expr, t Type) (Expr, error) {
 	at := arg.Type()
-	if at.isInt() || at.OID == OIDOid || at.OID == t.OID {
+	if at.isInt() || at.OID == OIDOid || at.OID == t.OID || isOIDType(at) && canCast(at, t, castExplicit) {
 		return &castExpr{arg: arg, t: t, explicit: true}, nil
 	}
 	if at.OID != OIDUnknown && !at.isString() {
@@ -82,6 +83,10 @@ func (c *catalogSet) regLookup(kind uint32, name string) (uint32, error) {
 			}
 		}
 		return 0, errf(CodeUndefinedObject, "type \"%s\" does not exist", n)
+	case OIDRegprocedure:
+		return regprocedureLookup(n)
+	case OIDRegoperator:
+		return regoperatorLookup(n)
 	case OIDRegproc:
 		name := unquoteIdent(n)
 		if k := strings.Index(n, "."); k >= 0 && unquoteIdent(n[:k]) == "pg_catalog" {
@@ -121,6 +126,78 @@ func (c *catalogSet) regLookup(kind uint32, name string) (uint32, error) {
 		}
 	}
 	return 0, errf(CodeUndefinedTable, "relation \"%s\" does not exist", n)
+}
+
+// isRegNameType reports the OID alias types whose input is an object
+// name (looked up in the catalogs).
+func isRegNameType(t Type) bool {
+	switch t.OID {
+	case OIDRegclass, OIDRegtype, OIDRegnamespace, OIDRegproc, OIDRegprocedure, OIDRegoperator:
+		return true
+	}
+	return false
+}
+
+// regprocedureLookup resolves 'name(type, ...)' (schema-qualified or
+// not) to the pg_proc row with exactly those argument types.
+func regprocedureLookup(s string) (uint32, error) {
+	open, close := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
+	if open <= 0 || close < open {
+		return 0, errf(CodeInvalidTextRepr, "expected a left parenthesis")
+	}
+	parts := splitQualified(strings.TrimSpace(s[:open]))
+	name := parts[len(parts)-1]
+	var want []uint32
+	if args := strings.TrimSpace(s[open+1 : close]); args != "" {
+		for _, a := range strings.Split(args, ",") {
+			oid, err := (&catalogSet{}).regLookup(OIDRegtype, strings.TrimSpace(a))
+			if err != nil {
+				return 0, err
+			}
+			want = append(want, oid)
+		}
+	}
+	for _, f := range catalogProcs().byName[name] {
+		if len(parts) == 2 && parts[0] != f.nsp {
+			continue
+		}
+		if slices.Equal(f.args, want) || len(f.args) == 0 && len(want) == 0 {
+			return f.oid, nil
+		}
+	}
+	return 0, errf(CodeUndefinedFunction, "function \"%s\" does not exist", s)
+}
+
+// regoperatorLookup resolves 'op(type, type)' (NONE for a prefix
+// operator's missing left operand) to the pg_operator row.
+func regoperatorLookup(s string) (uint32, error) {
+	open, close := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
+	if open <= 0 || close < open {
+		return 0, errf(CodeInvalidTextRepr, "expected a left parenthesis")
+	}
+	name := strings.TrimPrefix(strings.TrimSpace(s[:open]), "pg_catalog.")
+	args := strings.Split(s[open+1:close], ",")
+	if len(args) != 2 {
+		return 0, errf(CodeInvalidTextRepr, "expected two type names")
+	}
+	var types [2]uint32
+	for i, a := range args {
+		a = strings.TrimSpace(a)
+		if strings.EqualFold(a, "none") {
+			continue
+		}
+		oid, err := (&catalogSet{}).regLookup(OIDRegtype, a)
+		if err != nil {
+			return 0, err
+		}
+		types[i] = oid
+	}
+	for _, o := range catalogOperators() {
+		if o.name == name && o.left == types[0] && o.right == types[1] {
+			return o.oid, nil
+		}
+	}
+	return 0, errf(CodeUndefinedFunction, "operator does not exist: %s", s)
 }
 
 func unquoteIdent(s string) string {

@@ -45,6 +45,8 @@ const (
 	OIDUUID         uint32 = 2950
 	OIDJSONB        uint32 = 3802
 	OIDRegnamespace uint32 = 4089
+	OIDRegprocedure uint32 = 2202
+	OIDRegoperator  uint32 = 2204
 	OIDInt2Vector   uint32 = 22
 	OIDXid          uint32 = 28
 	OIDAclitem      uint32 = 1033
@@ -70,6 +72,8 @@ const (
 	OIDLanguageHandler     uint32 = 2280
 	OIDTableAMHandler      uint32 = 269
 	OIDIndexAMHandler      uint32 = 325
+	OIDTrigger             uint32 = 2279
+	OIDEventTrigger        uint32 = 3838
 	// information_schema domains (PostgreSQL 15 OIDs)
 	OIDCardinalNumber uint32 = 13221
 	OIDCharacterData  uint32 = 13224
@@ -158,6 +162,8 @@ var typeInfos = map[uint32]*typeInfo{
 	OIDRegclass:       {"regclass", "regclass", KInt, 4, 2210, 0, 'N', false},
 	OIDRegtype:        {"regtype", "regtype", KInt, 4, 2211, 0, 'N', false},
 	OIDRegnamespace:   {"regnamespace", "regnamespace", KInt, 4, 4090, 0, 'N', false},
+	OIDRegprocedure:   {"regprocedure", "regprocedure", KInt, 4, 2207, 0, 'N', false},
+	OIDRegoperator:    {"regoperator", "regoperator", KInt, 4, 2208, 0, 'N', false},
 	OIDRecord:         {"record", "record", KArray, -1, 2287, 0, 'P', false},
 	OIDUUID:           {"uuid", "uuid", KStr, 16, 2951, 0, 'U', false},
 	OIDJSONB:          {"jsonb", "jsonb", KStr, -1, 3807, 0, 'U', false},
@@ -205,6 +211,10 @@ var typeInfos = map[uint32]*typeInfo{
 	OIDLanguageHandler:     {"language_handler", "language_handler", KStr, 4, 0, 0, 'P', false},
 	OIDTableAMHandler:      {"table_am_handler", "table_am_handler", KStr, 4, 0, 0, 'P', false},
 	OIDIndexAMHandler:      {"index_am_handler", "index_am_handler", KStr, 4, 0, 0, 'P', false},
+	// trigger functions' result types (psql's \df excludes them by
+	// 'trigger'::regtype; pggraph has no triggers)
+	OIDTrigger:      {"trigger", "trigger", KStr, 4, 0, 0, 'P', false},
+	OIDEventTrigger: {"event_trigger", "event_trigger", KStr, 4, 0, 0, 'P', false},
 }
 
 func init() {
@@ -338,7 +348,7 @@ var typeNames = map[string]uint32{
 	"varchar": OIDVarchar, "character varying": OIDVarchar, "date": OIDDate,
 	"time": OIDTime, "timestamp": OIDTimestamp, "timestamptz": OIDTimestamptz,
 	"interval": OIDInterval, "numeric": OIDNumeric, "decimal": OIDNumeric,
-	"regclass": OIDRegclass, "regtype": OIDRegtype, "regnamespace": OIDRegnamespace, "uuid": OIDUUID,
+	"regclass": OIDRegclass, "regtype": OIDRegtype, "regnamespace": OIDRegnamespace, "regprocedure": OIDRegprocedure, "regoperator": OIDRegoperator, "uuid": OIDUUID,
 	"unknown": OIDUnknown, "record": OIDRecord, "regproc": OIDRegproc,
 	"int2vector": OIDInt2Vector, "oidvector": OIDOidVector, "xid": OIDXid, "aclitem": OIDAclitem, "vector": OIDVector,
 }
@@ -353,7 +363,7 @@ func knownPostgresType(name string) bool {
 	case "money", "inet", "cidr", "macaddr", "macaddr8", "point", "line", "lseg", "box", "path", "polygon",
 		"circle", "tsvector", "tsquery", "xml", "bit", "varbit", "bit varying", "timetz", "int4range", "int8range",
 		"numrange", "tsrange", "tstzrange", "daterange", "int4multirange", "txid_snapshot", "pg_lsn", "regoper",
-		"regoperator", "regprocedure", "regconfig", "regdictionary", "regrole", "regcollation",
+		"regconfig", "regdictionary", "regrole", "regcollation",
 		"xid8", "cid", "tid", "pg_snapshot", "jsonpath", "float", "smallserial", "serial", "bigserial":
 		return true
 	}
