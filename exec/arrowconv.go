@@ -20,7 +20,7 @@ func ArrowType(t Type) arrow.DataType {
 		return arrow.PrimitiveTypes.Int32
 	case OIDInt8:
 		return arrow.PrimitiveTypes.Int64
-	case OIDOid, OIDRegclass, OIDRegtype, OIDRegproc, OIDRegnamespace:
+	case OIDOid, OIDRegclass, OIDRegtype, OIDRegproc, OIDRegprocedure, OIDRegoperator, OIDRegnamespace:
 		return arrow.PrimitiveTypes.Uint32
 	case OIDFloat4:
 		return arrow.PrimitiveTypes.Float32

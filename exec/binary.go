@@ -30,7 +30,7 @@ func AppendBinary(buf []byte, v *Vec, i int) ([]byte, error) {
 		return binary.BigEndian.AppendUint16(buf, uint16(v.I[i])), nil
 	case OIDInt4, OIDCardinalNumber:
 		return binary.BigEndian.AppendUint32(buf, uint32(v.I[i])), nil
-	case OIDOid, OIDRegclass, OIDRegtype, OIDRegproc, OIDRegnamespace, OIDXid:
+	case OIDOid, OIDRegclass, OIDRegtype, OIDRegproc, OIDRegprocedure, OIDRegoperator, OIDRegnamespace, OIDXid:
 		return binary.BigEndian.AppendUint32(buf, uint32(v.I[i])), nil
 	case OIDInt8:
 		return binary.BigEndian.AppendUint64(buf, uint64(v.I[i])), nil

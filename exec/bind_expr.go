@@ -352,7 +352,7 @@ func (b *binder) bindTypeCast(tc *q.TypeCast, sc *scope) (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	if t.OID == OIDRegclass || t.OID == OIDRegtype || t.OID == OIDRegnamespace || t.OID == OIDRegproc {
+	if isRegNameType(t) {
 		return b.regCast(arg, t)
 	}
 	return b.coerce(arg, t, castExplicit, "")
@@ -370,6 +370,9 @@ func (b *binder) coerce(e Expr, t Type, cc castContext, what string) (Expr, erro
 			return &castExpr{arg: p, t: t, explicit: cc == castExplicit}, nil
 		}
 		return p, nil
+	}
+	if from.OID == OIDUnknown && isRegNameType(t) {
+		return b.regCast(e, t) // an object name, looked up ('person' as a regclass argument)
 	}
 	if c, ok := e.(*constExpr); ok && from.OID == OIDUnknown {
 		out := NewVec(t, 1)
@@ -395,6 +398,9 @@ func (b *binder) coerce(e Expr, t Type, cc castContext, what string) (Expr, erro
 	}
 	if from.OID == OIDUnknown {
 		return &castExpr{arg: e, t: t, explicit: cc == castExplicit}, nil
+	}
+	if t.OID == OIDRegclass && (from.OID == OIDText || from.OID == OIDVarchar) {
+		return b.regCast(e, t) // a relation name, looked up (pg_cast's text → regclass)
 	}
 	if !canCast(from, t, cc) {
 		if cc == castExplicit {

@@ -192,6 +192,11 @@ func (b *binder) bindRangeVar(rv *q.RangeVar, sc *scope) (plan, []scopeCol, erro
 		ci = append(ci, colInfo{name: RowAddrColumn, t: TInt8})
 		idx = append(idx, rowAddrIdx)
 	}
+	if !hasColumn(td, TableOIDColumn) {
+		cols = append(cols, scopeCol{table: alias, name: TableOIDColumn, t: TOid, idx: len(ci), hidden: true, noStar: true})
+		ci = append(ci, colInfo{name: TableOIDColumn, t: TOid})
+		idx = append(idx, tableOIDIdx)
+	}
 	sn := &scanNode{table: td, cols: ci, colIdx: idx, keyCol: -1, used: make([]bool, len(ci))}
 	for i := range cols {
 		cols[i].used = &sn.used[i]

@@ -872,7 +872,7 @@ var _ = strings.ToLower
 
 func isOidLike(t Type) bool {
 	switch t.OID {
-	case OIDOid, OIDRegclass, OIDRegtype, OIDRegnamespace, OIDRegproc:
+	case OIDOid, OIDRegclass, OIDRegtype, OIDRegnamespace, OIDRegproc, OIDRegprocedure, OIDRegoperator:
 		return true
 	}
 	return false

@@ -25,11 +25,25 @@ func canCast(from, to Type, cc castContext) bool {
 	}
 	fk, tk := from.category(), to.category()
 	switch {
+	case from.OID == OIDInt4 && to.OID == OIDChar, from.OID == OIDChar && to.OID == OIDInt4:
+		// "char" and integer convert by the character's code, explicitly
+		return cc == castExplicit
 	case from.isInt() && (to.isInt() || to.OID == OIDNumeric || to.Kind() == KFloat):
 		return cc >= castAssignment || intRank(from) < intRank(to) || to.OID == OIDNumeric || to.Kind() == KFloat
-	case from.isInt() && (to.OID == OIDOid || to.OID == OIDRegclass || to.OID == OIDRegtype || to.OID == OIDRegnamespace):
+	case from.isInt() && isOIDType(to):
 		return true
-	case (from.OID == OIDOid || from.OID == OIDRegclass || from.OID == OIDRegtype || from.OID == OIDRegnamespace) && (to.OID == OIDOid || to.isInt() || to.OID == OIDRegclass || to.OID == OIDRegtype):
+	case isOIDType(from) && isOIDType(to):
+		// an OID alias type converts to and from oid implicitly, not to
+		// another alias (PostgreSQL's pg_cast), except between regproc
+		// and regprocedure
+		return from.OID == OIDOid || to.OID == OIDOid ||
+			from.OID == OIDRegproc && to.OID == OIDRegprocedure || from.OID == OIDRegprocedure && to.OID == OIDRegproc
+	case isOIDType(from) && (to.OID == OIDInt4 || to.OID == OIDInt8):
+		return cc >= castAssignment
+	case (from.OID == OIDText || from.OID == OIDVarchar) && to.OID == OIDRegclass:
+		// 'name'::text reaches regclass arguments (pg_table_size(text))
+		return true
+	case isStatisticsType(from) && (to.OID == OIDText || to.OID == OIDBytea):
 		return true
 	case from.OID == OIDNumeric && to.Kind() == KFloat:
 		return true
@@ -62,7 +76,7 @@ func canCast(from, to Type, cc castContext) bool {
 	case from.OID == OIDBool && to.OID == OIDInt4, from.OID == OIDInt4 && to.OID == OIDBool:
 		return cc == castExplicit
 	case (from.OID == OIDJSON || from.OID == OIDJSONB) && (to.OID == OIDJSON || to.OID == OIDJSONB):
-		return true
+		return cc >= castAssignment
 	case from.OID == OIDJSONB && (to.Kind() == KInt || to.Kind() == KFloat || to.OID == OIDNumeric || to.OID == OIDBool):
 		return cc == castExplicit
 	case to.OID == OIDVector && from.IsArray():
@@ -77,6 +91,26 @@ func canCast(from, to Type, cc castContext) bool {
 	}
 	_ = fk
 	_ = tk
+	return false
+}
+
+// isOIDType reports oid and its alias types (regclass, regtype,
+// regnamespace, regproc, regprocedure, regoperator).
+func isOIDType(t Type) bool {
+	switch t.OID {
+	case OIDOid, OIDRegclass, OIDRegtype, OIDRegnamespace, OIDRegproc, OIDRegprocedure, OIDRegoperator:
+		return true
+	}
+	return false
+}
+
+// isStatisticsType reports the extended-statistics types, which convert
+// to text and bytea implicitly (pg_statistic_ext_data's columns).
+func isStatisticsType(t Type) bool {
+	switch t.OID {
+	case 3361, 3402, 5017: // pg_ndistinct, pg_dependencies, pg_mcv_list
+		return true
+	}
 	return false
 }
 
@@ -162,6 +196,27 @@ func castRowsBase(ec *evalCtx, v, out *Vec, live []int32, explicit bool) error {
 		return castVector(ec, v, out, live, explicit)
 	}
 	switch {
+	case from.OID == OIDInt4 && to.OID == OIDChar:
+		// the character with that code (a signed byte; 0 is empty)
+		for _, i := range live {
+			x := v.I[i]
+			if x < -128 || x > 127 {
+				return errf(CodeNumericOutOfRange, "\"char\" out of range")
+			}
+			out.S[i] = ""
+			if x != 0 {
+				out.S[i] = string([]byte{byte(int8(x))})
+			}
+		}
+		return nil
+	case from.OID == OIDChar && to.OID == OIDInt4:
+		for _, i := range live {
+			out.I[i] = 0
+			if s := v.S[i]; s != "" {
+				out.I[i] = int64(int8(s[0]))
+			}
+		}
+		return nil
 	case from.OID == to.OID && to.Mod < 0 || from.OID == to.OID && to.Kind() != KNum && !to.isString():
 		for _, i := range live {
 			out.copyRow(int(i), v, int(i))
@@ -169,7 +224,7 @@ func castRowsBase(ec *evalCtx, v, out *Vec, live []int32, explicit bool) error {
 		return nil
 	case from.Kind() == KInt && to.Kind() == KInt && !from.isTemporal() && !to.isTemporal():
 		lo, hi, msg := intBounds(to)
-		if to.OID == OIDOid || to.OID == OIDRegclass || to.OID == OIDRegtype || to.OID == OIDRegnamespace {
+		if isOIDType(to) {
 			lo, hi, msg = math.MinInt32, math.MaxUint32, "OID out of range"
 		}
 		for _, i := range live {

@@ -54,6 +54,8 @@ type IndexDef struct {
 	Name    string
 	Columns []int // column indexes
 	Unique  bool
+	// Method is the access method CREATE INDEX named ("" = btree).
+	Method string
 }
 
 // RefAction is a foreign key's ON DELETE / ON UPDATE action, encoded as

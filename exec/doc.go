@@ -259,8 +259,15 @@
 //     pg_typeof, format_type, pg_table_is_visible, pg_type_is_visible,
 //     has_*_privilege, pg_get_constraintdef, pg_get_indexdef, pg_get_expr,
 //     obj_description, col_description, pg_get_userbyid,
-//     pg_encoding_to_char, pg_relation_size (0), pg_table_size (0),
-//     pg_size_pretty, pg_get_serial_sequence, pg_get_function_result,
+//     pg_encoding_to_char, pg_char_to_encoding, getdatabaseencoding
+//     (PostgreSQL's encoding numbers, sysfn_encoding.go),
+//     pg_relation_size, pg_table_size, pg_indexes_size,
+//     pg_total_relation_size, pg_database_size, pg_tablespace_size
+//     (the Lance files of the pinned version, syscat_size.go),
+//     pg_tablespace_location, pg_describe_object, pg_function_is_visible,
+//     pg_operator_is_visible, pg_collation_is_visible (the other kinds'
+//     _is_visible answer NULL: no such objects), pg_get_function_sqlbody
+//     (NULL), pg_size_pretty (bigint and numeric), pg_get_serial_sequence, pg_get_function_result,
 //     pg_get_function_arguments, pg_get_function_identity_arguments,
 //     pg_relation_is_publishable, pg_get_statisticsobjdef_columns,
 //     pg_get_triggerdef / pg_get_ruledef / pg_get_viewdef (NULL: no such
@@ -272,10 +279,32 @@
 //     owned by Session.PID in a process-wide space; see advisory.go);
 //     nextval, currval, setval, lastval through the SequenceFunctions
 //     the context carries (WithSequenceFunctions; else 0A000);
-//     set-returning generate_subscripts and pg_partition_ancestors.
-//   - Catalogs: pg_namespace, pg_class, pg_attribute, pg_type, pg_constraint,
+//     set-returning generate_subscripts, pg_partition_ancestors,
+//     pg_partition_tree (no rows: no partitioning) and pg_options_to_table;
+//     the functions PostgreSQL implements operators and casts with
+//     (int4pl(1, 2), textcat, int4(x), text(5)) bind as that operator
+//     or cast when no function of the name exists (bind_implfunc.go).
+//   - Every table scan offers the system column tableoid (rowaddr.go):
+//     the relation's OID, on user tables and the generated catalogs
+//     (pg_attribute lists it at attnum -6).
+//   - Catalogs: their column lists, OIDs, relkinds (views 'v') and
+//     pg_attribute rows are PostgreSQL 15's own, from pg15/*.tsv, which
+//     TestCatalogFactsPG15 writes from and checks against a real
+//     PostgreSQL 15 (syscat_facts.go); pg_proc lists each PostgreSQL
+//     overload of the engine's function names that the engine binds with
+//     PostgreSQL's argument and result types (probed once per process,
+//     syscat_proc.go) with PostgreSQL's OIDs, plus the functions other
+//     catalogs reference and pgvector's; pg_operator likewise
+//     (syscat_operator.go); pg_cast lists PostgreSQL's casts between the
+//     engine's types with the engine's contexts, which are PostgreSQL's
+//     (syscat_cast.go); pg_type describes the engine's types with
+//     PostgreSQL's rows (syscat_type.go); pg_am (all seven methods),
+//     pg_language (with plpgsql), pg_tablespace and the built-in schemas'
+//     descriptions and ACLs are PostgreSQL's (syscat_builtin.go);
+//     pg_settings reports each parameter's source (syscat_settings.go).
+//     The relations: pg_namespace, pg_class, pg_attribute, pg_type, pg_constraint,
 //     pg_index, pg_attrdef, pg_description, pg_database, pg_roles, pg_user,
-//     pg_settings, pg_proc, pg_am, pg_collation, pg_enum, pg_range,
+//     pg_settings, pg_proc, pg_operator, pg_cast, pg_am, pg_collation, pg_enum, pg_range,
 //     pg_inherits, pg_trigger, pg_rewrite, pg_sequence, pg_policy,
 //     pg_statistic_ext, pg_publication, pg_extension, pg_tablespace,
 //     pg_tables, pg_views, pg_matviews, pg_indexes, pg_publication_rel,
@@ -286,15 +315,19 @@
 //     constraint, index, default and serial/identity sequence ownership,
 //     see syscat_depend.go), pg_stat_user_tables (no statistics: counters
 //     0), pg_shdescription, pg_shdepend, pg_default_acl, pg_init_privs,
-//     pg_seclabel, pg_shseclabel (features pggraph lacks are present with
+//     pg_seclabel, pg_shseclabel, pg_ts_config, pg_ts_config_map,
+//     pg_ts_dict, pg_ts_parser, pg_ts_template (syscat_textsearch.go),
+//     pg_largeobject_metadata, pg_db_role_setting, pg_conversion,
+//     pg_subscription, pg_user_mappings, pg_opclass, pg_opfamily, pg_amop,
+//     pg_amproc (syscat_absent.go) (features pggraph lacks are present with
 //     PostgreSQL's columns and no rows); each table's row type and its array type in pg_type
 //     (pg_class.reltype); pg_type.typinput/typoutput/typreceive/typsend
 //     name the type I/O functions ('array_in'::regproc) listed in
 //     pg_proc; TableDef's constraint names, CHECK constraints, FK
 //     actions and plain indexes show in pg_constraint, pg_index, pg_class
-//     and pg_get_constraintdef/pg_get_indexdef; psql 15's \d, \d+,
-//     \dt(+), \di(+), \ds, \dv, \dm, \df, \dn, \du, \dx, \dT, \dp, \dD
-//     and \des print what PostgreSQL prints (psql_test.go); information_schema
+//     and pg_get_constraintdef/pg_get_indexdef; every psql 15 describe
+//     command prints what PostgreSQL prints, with the differences
+//     listed below (../internal/e2e/psql_describe_test.go); information_schema
 //     schemata, tables, columns (all of PostgreSQL 15's columns), views,
 //     table_constraints (NOT NULL constraints as CHECKs, as PostgreSQL
 //     15), check_constraints, constraint_column_usage, key_column_usage,
@@ -329,15 +362,40 @@
 // differ from glibc in the last place); pg_get_constraintdef prints a
 // CHECK expression as the catalog stores it (PostgreSQL re-deparses it
 // with inferred casts, e.g. "price > 0::numeric" for a numeric column);
-// relation sizes are 0; sequences appear only when the Catalog also
+// relation sizes are the bytes of the Lance files a table's pinned
+// version references (data files; pg_table_size adds deletion files and
+// the manifest), not 8 kB heap pages, indexes (built in memory) and the
+// generated catalogs occupy 0 bytes, a sequence its claimed value blocks,
+// and a database is the sum of its tables and sequences (syscat_size.go);
+// the system catalogs have no indexes (psql's \d on one lists no
+// "Indexes:"); the built-in functions' and operators' pg_description
+// comments are not reproduced (only the schemas', access methods',
+// languages' and extension's are), nor the SQL bodies of PostgreSQL's
+// SQL-language built-ins (prosrc is empty, pg_get_function_sqlbody NULL)
+// or its views' definitions (pg_get_viewdef NULL); proargdefaults is NULL
+// (pg_get_function_arguments shows the defaults); pg_proc and pg_operator
+// list fewer overloads than PostgreSQL where the engine lacks them
+// (md5(bytea), ranges, enums) and pg_cast fewer casts (between types the
+// engine lacks); there is no text search, so the text-search catalogs are
+// empty where PostgreSQL lists its built-in configurations;
+// pg_settings lists pggraph's parameters (not the server installation's
+// paths, ports or memory settings), and client_encoding's built-in value
+// is UTF8; sequences appear only when the Catalog also
 // implements SequenceCatalog, and pg_depend shows a column's sequence
 // ownership only when the Catalog fills ColumnDef.OwnedSequence;
-// built-in functions have no pg_description comments; pgvector's type
+// pgvector's type
 // is built in (pg_catalog, fixed OID OIDVector) rather than an
 // extension's.
 //
 // # Testing
 //
+// ../internal/e2e/psql_describe_test.go (TestPsqlDescribeCommands) runs
+// the real psql 15 with every describe command against a pgproxy server
+// and a PostgreSQL 15 holding the same schema and compares the output,
+// with an explicit list of allowed differences (sizes, the graph schema,
+// databases other than main, installation settings, built-in objects
+// pgproxy lacks, built-in descriptions, catalog indexes).
+// TestCatalogFactsPG15 keeps pg15/*.tsv equal to PostgreSQL 15's catalogs.
 // psql_test.go runs psql 15's describe commands through the wire server
 // against the engine and against PostgreSQL over the same tables and
 // compares the printed text. clients_test.go does the same for pgjdbc's

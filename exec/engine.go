@@ -33,6 +33,9 @@ type Session struct {
 	PID      int32
 	// Setting reads other settings (current_setting, search_path).
 	Setting func(name string) (string, bool)
+	// Parameters lists every configuration parameter with its source
+	// (pg_settings); nil: the engine's defaults, read through Setting.
+	Parameters func() []Parameter
 }
 
 // Column describes one result column (RowDescription).
@@ -82,7 +85,7 @@ func (e *Engine) PrepareFor(sess *Session, sql string, declared []uint32) (p *Pr
 	}
 	cs := &catalogSet{user: e.Catalog, loc: time.UTC}
 	if sess != nil {
-		cs.db, cs.user_, cs.setting = sess.Database, sess.User, sess.Setting
+		cs.db, cs.user_, cs.setting, cs.params = sess.Database, sess.User, sess.Setting, sess.Parameters
 	}
 	b := &binder{cat: cs, sql: sql}
 	for i, oid := range declared {
@@ -345,6 +348,7 @@ type catalogSet struct {
 	db      string
 	user_   string
 	setting func(string) (string, bool)
+	params  func() []Parameter
 }
 
 func (c *catalogSet) database() string {

@@ -104,6 +104,9 @@ func (b *binder) bindFuncCall(fc *q.FuncCall, sc *scope) (Expr, error) {
 func (b *binder) funcByName(name string, args []Expr) (Expr, error) {
 	d, ok := funcs[name]
 	if !ok {
+		if e, ok, err := b.implementationCall(name, args); ok {
+			return e, err
+		}
 		if knownPostgresFunction(name) {
 			return nil, unsupported("function %s() is not supported", name)
 		}

@@ -111,7 +111,7 @@ func (s *scanNode) run(ec *evalCtx, emit func(*Batch) error) error {
 // a cache of NULL placeholders, so each goroutine needs its own.
 type scanConv struct {
 	s     *scanNode
-	pos   []int        // output column -> record column; -1 = not fetched, -2 = row address, posKnownKey = key
+	pos   []int        // output column -> record column; -1 = not fetched, -2 = row address, -3 = tableoid, posKnownKey = key
 	nulls map[int]*Vec // placeholder per column and length (Vecs are immutable)
 	key   *Vec         // the one key value of a lookup (posKnownKey), see knownKey
 }
@@ -130,6 +130,12 @@ func (s *scanNode) prepare() (ScanRequest, *scanConv) {
 				if s.used == nil || s.used[i] {
 					pos[i] = -2
 					s.proj.needAddrs = true
+				}
+				continue
+			}
+			if c == tableOIDIdx {
+				if s.used == nil || s.used[i] {
+					pos[i] = -3
 				}
 				continue
 			}
@@ -159,6 +165,12 @@ func (c *scanConv) batch(rec arrow.RecordBatch, addrs []uint64, lo, hi int) (*Ba
 			b.Cols[i] = addrVec(addrs, lo, hi)
 		case p == posKnownKey:
 			b.Cols[i] = broadcast(c.key, 0, hi-lo)
+		case p == -3:
+			v := NewVec(TOid, hi-lo)
+			for k := range v.I {
+				v.I[k] = int64(c.s.table.OID)
+			}
+			b.Cols[i] = v
 		case p < 0:
 			v, ok := c.nulls[i]
 			if !ok || v.N != hi-lo {

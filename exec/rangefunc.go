@@ -215,8 +215,27 @@ func (f *funcScanNode) run(ec *evalCtx, emit func(*Batch) error) error {
 		if err := flush(v); err != nil {
 			return err
 		}
-	case "pg_partition_ancestors":
+	case "pg_partition_ancestors", "pg_partition_tree":
 		// no partitioning: a table that is not a partition has no rows
+	case "pg_options_to_table":
+		// each "name=value" option (a name alone has a NULL value)
+		arr := vals[0].A[0]
+		v := NewVec(f.recordType(), 0)
+		for k := 0; k < arr.Items.N; k++ {
+			if arr.Items.IsNull(k) {
+				continue
+			}
+			name, value, hasValue := strings.Cut(arr.Items.S[k], "=")
+			var val *string
+			if hasValue {
+				val = &value
+			}
+			v.grow(v.N + 1)
+			v.A[v.N-1] = newRecord(v.T, []*string{&name, val})
+		}
+		if err := flush(v); err != nil {
+			return err
+		}
 	case "generate_subscripts":
 		// one-dimensional arrays: dimension 1 only; int2vector and
 		// oidvector are 0-based
@@ -563,7 +582,7 @@ func (b *binder) bindSRF(name string, args []Expr) (Type, []Expr, error) {
 			return Type{}, nil, noFunction(name, args)
 		}
 		t = RecordType([]RecordField{{"word", TText}, {"catcode", TChar}, {"barelabel", TBool}, {"catdesc", TText}, {"baredesc", TText}})
-	case "pg_partition_ancestors":
+	case "pg_partition_ancestors", "pg_partition_tree":
 		// no partitioning here: every relation answers no rows
 		if len(args) != 1 {
 			return Type{}, nil, noFunction(name, args)
@@ -573,6 +592,19 @@ func (b *binder) bindSRF(name string, args []Expr) (Type, []Expr, error) {
 			return Type{}, nil, noFunction(name, args)
 		}
 		args[0], t = a, TRegclass
+		if name == "pg_partition_tree" {
+			t = RecordType([]RecordField{{"relid", TRegclass}, {"parentrelid", TRegclass}, {"isleaf", TBool}, {"level", TInt4}})
+		}
+	case "pg_options_to_table":
+		// pg_options_to_table(text[], OUT option_name text, OUT option_value text)
+		if len(args) != 1 {
+			return Type{}, nil, noFunction(name, args)
+		}
+		var err error
+		if args[0], err = b.coerce(args[0], Type{1009, -1}, castImplicit, ""); err != nil {
+			return Type{}, nil, noFunction(name, args)
+		}
+		t = RecordType([]RecordField{{"option_name", TText}, {"option_value", TText}})
 	case "unnest":
 		if len(args) > 1 {
 			// unnest(a, b, ...) (FROM only): one column per array
@@ -702,7 +734,8 @@ func jsonSetItems(name, doc string) ([]*string, error) {
 // and unnest that bindSRF knows.
 func otherSRF(name string) bool {
 	switch name {
-	case "regexp_matches", "regexp_split_to_table", "pg_partition_ancestors", "generate_subscripts", "_pg_expandarray", "pg_get_keywords", "aclexplode":
+	case "regexp_matches", "regexp_split_to_table", "pg_partition_ancestors", "generate_subscripts", "_pg_expandarray", "pg_get_keywords", "aclexplode",
+		"pg_options_to_table", "pg_partition_tree":
 		return true
 	case "jsonb_array_elements", "json_array_elements", "jsonb_array_elements_text", "json_array_elements_text", "jsonb_object_keys", "json_object_keys":
 		return true

@@ -11,6 +11,17 @@ const RowAddrColumn = "_rowaddr"
 // rowAddrIdx marks the hidden column in scanNode.colIdx.
 const rowAddrIdx = -1
 
+// TableOIDColumn is PostgreSQL's tableoid system column: the OID of the
+// relation a row comes from, on every table scan (user tables and the
+// generated catalogs alike; psql's \dd and \dL join pg_description on
+// it). Like _rowaddr it resolves by name, qualified or not, unless a real
+// column has that name, and never appears in *, t.*, NATURAL/USING joins
+// or pg_attribute's user columns.
+const TableOIDColumn = "tableoid"
+
+// tableOIDIdx marks the tableoid column in scanNode.colIdx.
+const tableOIDIdx = -2
+
 func hasColumn(td *TableDef, name string) bool {
 	for _, c := range td.Columns {
 		if c.Name == name {

@@ -7,7 +7,7 @@ package exec
 // above the scan, so the answer never depends on this.
 
 // posKnownKey marks an output column filled from the lookup's key value.
-const posKnownKey = -3
+const posKnownKey = -4
 
 // identityKey says whether two values of type t that the key index finds
 // equal are the same value, byte for byte, so the key can stand in for

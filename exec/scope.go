@@ -8,7 +8,7 @@ type scopeCol struct {
 	idx      int  // position in the operator's input batch
 	noUnqual bool // only reachable qualified (USING-merged sides)
 	noStar   bool // not part of * expansion
-	hidden   bool // system column (_rowaddr): never in * or t.*, NATURAL or USING
+	hidden   bool // system column (_rowaddr, tableoid): never in * or t.*, NATURAL or USING
 	tableOID uint32
 	attnum   int16
 	table_   *TableDef // base table (for primary-key functional dependency)

@@ -28,6 +28,9 @@ type SequenceDef struct {
 	Cycle     bool
 	// LastValue is the last value handed out (nil: never called).
 	LastValue *int64
+	// Storage reports the bytes the sequence's stored state occupies
+	// (pg_relation_size); nil: nothing stored.
+	Storage func(ctx context.Context) (int64, error)
 }
 
 func (s *SequenceDef) schema() string {
@@ -101,7 +104,7 @@ func init() {
 		}
 		return rows
 	}}
-	infoSchemaRels["sequences"] = &sysRelation{13320, "sequence_catalog sql_identifier, sequence_schema sql_identifier, sequence_name sql_identifier, data_type character_data, numeric_precision cardinal_number, numeric_precision_radix cardinal_number, numeric_scale cardinal_number, start_value character_data, minimum_value character_data, maximum_value character_data, increment character_data, cycle_option yes_or_no", func(c *catalogSet) [][]any {
+	infoSchemaRels["sequences"] = &sysRelation{13386, "sequence_catalog sql_identifier, sequence_schema sql_identifier, sequence_name sql_identifier, data_type character_data, numeric_precision cardinal_number, numeric_precision_radix cardinal_number, numeric_scale cardinal_number, start_value character_data, minimum_value character_data, maximum_value character_data, increment character_data, cycle_option yes_or_no", func(c *catalogSet) [][]any {
 		var rows [][]any
 		for _, s := range c.sequences() {
 			prec := map[uint32]int{OIDInt2: 16, OIDInt4: 32, OIDInt8: 64}[s.typ().OID]

@@ -5,7 +5,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 )
 
 // System catalogs: pg_catalog and information_schema relations generated
@@ -20,7 +19,6 @@ import (
 const (
 	oidPostgresRole = 10
 	oidDatabase     = 5
-	oidBtreeAM      = 403
 	oidHeapAM       = 2
 )
 
@@ -67,10 +65,24 @@ func sysCols(spec string) []ColumnDef {
 			t = TTimestamptz
 		default:
 			t = Type{typeNames[tn], -1}
+			if t.OID == 0 {
+				t.OID = catalogTypeByName(tn)
+			}
 		}
 		out = append(out, ColumnDef{Name: name, Type: t})
 	}
 	return out
+}
+
+// catalogTypeByName finds a catalog-only type (no SQL spelling, e.g.
+// pg_ndistinct) by its typname; 0 when there is none.
+func catalogTypeByName(name string) uint32 {
+	for oid, ti := range typeInfos {
+		if ti.name == name {
+			return oid
+		}
+	}
+	return 0
 }
 
 // sysRelation is one generated relation.
@@ -158,9 +170,13 @@ func setSysValue(v *Vec, r int, x any) {
 		}
 		v.A[r] = &Array{Elem: TOid, Items: items, vector: v.T.OID == OIDOidVector}
 	case []string:
-		items := NewVec(TText, len(y))
+		et := v.T.Elem() // text[], name[] or "char"[]
+		if !v.T.IsArray() {
+			et = TText
+		}
+		items := NewVec(et, len(y))
 		copy(items.S, y)
-		v.A[r] = &Array{Elem: TText, Items: items}
+		v.A[r] = &Array{Elem: et, Items: items}
 	}
 }
 
@@ -200,11 +216,31 @@ type constraint struct {
 	oid, index uint32
 	name       string
 	kind       byte
-	unique     bool // kind i: CREATE UNIQUE INDEX
+	unique     bool   // kind i: CREATE UNIQUE INDEX
+	method     string // kind i: the access method ("" = btree)
 	table      *TableDef
 	cols       []int
 	fk         *ForeignKey
 	check      string
+}
+
+// accessMethod names an index's access method.
+func (k constraint) accessMethod() string {
+	if k.method == "" {
+		return "btree"
+	}
+	return k.method
+}
+
+// accessMethodOID is pg_class.relam of an index: the pg_am row of its
+// method, 0 for a method pg_am does not list (pgvector's hnsw).
+func (k constraint) accessMethodOID() uint32 {
+	for _, a := range pgAMFacts() {
+		if a.name == k.accessMethod() {
+			return a.oid
+		}
+	}
+	return 0
 }
 
 // hasIndex reports whether a constraint kind owns an index relation.
@@ -250,7 +286,7 @@ func (c *catalogSet) constraints() []constraint {
 			out = append(out, constraint{oid: next(), name: ck.Name, kind: 'c', table: t, check: ck.Expr})
 		}
 		for _, ix := range t.Indexes {
-			out = append(out, constraint{index: next(), name: ix.Name, kind: 'i', table: t, cols: ix.Columns, unique: ix.Unique})
+			out = append(out, constraint{index: next(), name: ix.Name, kind: 'i', table: t, cols: ix.Columns, unique: ix.Unique, method: ix.Method})
 		}
 	}
 	return out
@@ -353,7 +389,7 @@ func (c *catalogSet) indexDef(k constraint) string {
 	if k.unique {
 		create = "CREATE UNIQUE INDEX "
 	}
-	return create + quoteIdent(k.name) + " ON " + quoteIdent(schema) + "." + quoteIdent(k.table.Name) + " USING btree (" + strings.Join(names, ", ") + ")"
+	return create + quoteIdent(k.name) + " ON " + quoteIdent(schema) + "." + quoteIdent(k.table.Name) + " USING " + k.accessMethod() + " (" + strings.Join(names, ", ") + ")"
 }
 
 func boolYN(b bool) string {
@@ -371,7 +407,7 @@ func init() {
 			if ns.name == "public" {
 				owner = oidDatabaseOwnerRole
 			}
-			rows = append(rows, []any{ns.oid, ns.name, owner, nil})
+			rows = append(rows, []any{ns.oid, ns.name, owner, c.namespaceACL(ns.name)})
 		}
 		return rows
 	}}
@@ -405,30 +441,41 @@ func init() {
 			if !k.hasIndex() {
 				continue
 			}
-			rows = append(rows, []any{k.index, k.name, c.nsOID(k.table.Schema), 0, 0, oidPostgresRole, oidBtreeAM, k.index, 0, 1, 0.0, 0, 0,
+			rows = append(rows, []any{k.index, k.name, c.nsOID(k.table.Schema), 0, 0, oidPostgresRole, k.accessMethodOID(), k.index, 0, 1, 0.0, 0, 0,
 				false, false, "p", "i", int16(len(k.cols)), 0, false, false, false, false, false, true, "n", false, 0, 0, 0, nil, nil, nil})
 		}
-		for _, name := range sortedKeys(pgCatalogRels) {
-			r := pgCatalogRels[name]
-			rows = append(rows, []any{r.oid, name, oidPgCatalog, 0, 0, oidPostgresRole, oidHeapAM, r.oid, 0, 0, 0.0, 0, 0,
-				false, false, "p", "r", int16(len(sysCols(r.cols))), 0, false, false, false, false, false, true, "n", false, 0, 0, 0, nil, nil, nil})
-		}
-		for _, name := range sortedKeys(infoSchemaRels) {
-			r := infoSchemaRels[name]
-			rows = append(rows, []any{r.oid, name, oidInformationSchema, 0, 0, oidPostgresRole, 0, 0, 0, 0, 0.0, 0, 0,
-				false, false, "p", "v", int16(len(sysCols(r.cols))), 0, true, false, false, false, false, true, "n", false, 0, 0, 0, nil, nil, nil})
+		// the generated catalogs, as PostgreSQL's pg_class has them
+		// (views relkind 'v', shared catalogs in pg_global)
+		for _, r := range providedRelations() {
+			kind, am, rules, shared, space := "r", uint32(oidHeapAM), false, false, uint32(0)
+			if f := pgRelFacts()[r.schema+"."+r.name]; f != nil {
+				kind, shared, space = string(f.relkind), f.shared, f.tablespace
+			}
+			if kind == "v" {
+				am, rules = 0, true // a view is its ON SELECT rule
+			}
+			rows = append(rows, []any{r.rel.oid, r.name, nspOID(r.schema), 0, 0, oidPostgresRole, am, 0, space, 0, 0.0, 0, 0,
+				false, shared, "p", kind, int16(len(sysCols(r.rel.cols))), 0, rules, false, false, false, false, true, "n", false, 0, 0, 0, nil, nil, nil})
 		}
 		return rows
 	}}
 	pgCatalogRels["pg_attribute"] = &sysRelation{1249, "attrelid oid, attname name, atttypid oid, attstattarget int4, attlen int2, attnum int2, attndims int4, attcacheoff int4, atttypmod int4, attbyval bool, attalign char, attstorage char, attcompression char, attnotnull bool, atthasdef bool, atthasmissing bool, attidentity char, attgenerated char, attisdropped bool, attislocal bool, attinhcount int4, attcollation oid, attacl aclitem[], attoptions text[], attfdwoptions text[], attmissingval anyarray", func(c *catalogSet) [][]any {
 		var rows [][]any
+		row := func(rel uint32, name string, typ Type, num int16, notNull, hasDef bool, ident string, coll uint32) {
+			ndims := 0
+			if typ.IsArray() {
+				ndims = 1
+			}
+			l := layoutOf(typ.OID)
+			rows = append(rows, []any{rel, name, typ.OID, -1, l.len, num, ndims, -1, typ.Mod, l.byVal, l.align, l.storage, "",
+				notNull, hasDef, false, ident, "", false, true, 0, coll, nil, nil, nil, nil})
+		}
+		// tableoid, the one system column relations have here (attnum
+		// -6 as in PostgreSQL)
+		sysColumn := func(rel uint32) { row(rel, TableOIDColumn, TOid, -6, true, false, "", 0) }
 		add := func(rel uint32, cols []ColumnDef, notnullPK map[int]bool) {
 			for i, col := range cols {
 				t := col.Type
-				ndims := 0
-				if t.IsArray() {
-					ndims = 1
-				}
 				coll := uint32(0)
 				if t.isString() {
 					coll = 100
@@ -437,8 +484,7 @@ func init() {
 				if col.Identity != 0 {
 					ident = string(rune(col.Identity))
 				}
-				rows = append(rows, []any{rel, col.Name, t.OID, -1, t.Len(), int16(i + 1), ndims, -1, t.Mod, t.Len() > 0 && t.Len() <= 8, "i", typStorage(t.OID), "",
-					col.NotNull || notnullPK[i], col.Default != "" && col.Identity == 0, false, ident, "", false, true, 0, coll, nil, nil, nil, nil})
+				row(rel, col.Name, t, int16(i+1), col.NotNull || notnullPK[i], col.Default != "" && col.Identity == 0, ident, coll)
 			}
 		}
 		for _, t := range c.userTables() {
@@ -446,11 +492,15 @@ func init() {
 			for _, k := range t.PrimaryKey {
 				pk[k] = true
 			}
+			if relkindOf(t) != "v" {
+				sysColumn(t.OID)
+			}
 			add(t.OID, t.Columns, pk)
 		}
 		// a sequence relation's columns (what SELECT * FROM seq shows)
 		seqCols := []ColumnDef{{Name: "last_value", Type: TInt8, NotNull: true}, {Name: "log_cnt", Type: TInt8, NotNull: true}, {Name: "is_called", Type: TBool, NotNull: true}}
 		for _, sq := range c.sequences() {
+			sysColumn(sq.OID)
 			add(sq.OID, seqCols, nil)
 		}
 		for _, k := range c.constraints() {
@@ -463,52 +513,20 @@ func init() {
 			}
 			add(k.index, cols, nil)
 		}
+		// the generated catalogs: PostgreSQL's own column lists
+		for _, r := range providedRelations() {
+			f := pgRelFacts()[r.schema+"."+r.name]
+			if f == nil {
+				continue
+			}
+			if f.relkind == 'r' {
+				sysColumn(f.oid)
+			}
+			for i, col := range f.cols {
+				row(f.oid, col.name, Type{col.typ, col.typmod}, int16(i+1), col.notNull, false, "", col.collation)
+			}
+		}
 		return rows
-	}}
-	pgCatalogRels["pg_type"] = &sysRelation{1247, "oid oid, typname name, typnamespace oid, typowner oid, typlen int2, typbyval bool, typtype char, typcategory char, typispreferred bool, typisdefined bool, typdelim char, typrelid oid, typsubscript regproc, typelem oid, typarray oid, typinput regproc, typoutput regproc, typreceive regproc, typsend regproc, typmodin regproc, typmodout regproc, typanalyze regproc, typalign char, typstorage char, typnotnull bool, typbasetype oid, typtypmod int4, typndims int4, typcollation oid, typdefaultbin pg_node_tree, typdefault text, typacl aclitem[]", func(c *catalogSet) [][]any {
-		var oids []uint32
-		for oid := range typeInfos {
-			oids = append(oids, oid)
-		}
-		sort.Slice(oids, func(i, j int) bool { return oids[i] < oids[j] })
-		var rows [][]any
-		for _, oid := range oids {
-			ti := typeInfos[oid]
-			ns := uint32(oidPgCatalog)
-			typtype := "b"
-			base, basemod := uint32(0), int32(-1)
-			switch oid {
-			case OIDCardinalNumber, OIDCharacterData, OIDSQLIdentifier, OIDTimeStamp, OIDYesOrNo:
-				ns, typtype = oidInformationSchema, "d"
-				base, basemod = infoDomainBase(oid)
-			case OIDRecord, OIDUnknown, OIDAnyArray, OIDVoid:
-				typtype = "p"
-			}
-			coll := uint32(0)
-			if (Type{oid, -1}).isString() {
-				coll = 100
-			}
-			byval := ti.len > 0 && ti.len <= 8 && ti.cat != 'A'
-			align := "i"
-			if ti.len == 8 {
-				align = "d"
-			}
-			elem := ti.elem
-			switch oid {
-			case OIDName:
-				elem = OIDChar
-			case OIDVector:
-				elem = 0 // not subscriptable (float4 items are internal)
-			}
-			io := typeIOProcs(oid)
-			var subscript uint32
-			if ti.cat == 'A' {
-				subscript, _ = procOID("array_subscript_handler")
-			}
-			rows = append(rows, []any{oid, ti.name, ns, oidPostgresRole, ti.len, byval, typtype, string(ti.cat), ti.pref, true, ",", 0, subscript, elem, ti.array,
-				io[0], io[1], io[2], io[3], 0, 0, 0, align, typStorage(oid), false, base, basemod, 0, coll, nil, typDefault(oid), nil})
-		}
-		return append(rows, c.rowTypeRows()...)
 	}}
 	pgCatalogRels["pg_constraint"] = &sysRelation{2606, "oid oid, conname name, connamespace oid, contype char, condeferrable bool, condeferred bool, convalidated bool, conrelid oid, contypid oid, conindid oid, conparentid oid, confrelid oid, confupdtype char, confdeltype char, confmatchtype char, conislocal bool, coninhcount int4, connoinherit bool, conkey int2[], confkey int2[], conpfeqop oid[], conppeqop oid[], conffeqop oid[], confdelsetcols int2[], conexclop oid[], conbin pg_node_tree", func(c *catalogSet) [][]any {
 		var rows [][]any
@@ -572,7 +590,10 @@ func init() {
 		return rows
 	}}
 	pgCatalogRels["pg_description"] = &sysRelation{2609, "objoid oid, classoid oid, objsubid int4, description text", func(c *catalogSet) [][]any {
-		rows := [][]any{{13559, 3079, 0, builtinComments[13559]}}
+		var rows [][]any
+		for _, d := range pgDescriptionFacts() {
+			rows = append(rows, []any{d.objoid, d.classoid, d.objsubid, d.text})
+		}
 		for _, t := range c.userTables() {
 			if t.Comment != "" {
 				rows = append(rows, []any{t.OID, 1259, 0, t.Comment})
@@ -586,16 +607,13 @@ func init() {
 		return rows
 	}}
 	pgCatalogRels["pg_database"] = &sysRelation{1262, "oid oid, datname name, datdba oid, encoding int4, datlocprovider char, datistemplate bool, datallowconn bool, datconnlimit int4, datfrozenxid xid, datminmxid xid, dattablespace oid, datcollate text, datctype text, daticulocale text, datcollversion text, datacl aclitem[]", func(c *catalogSet) [][]any {
-		return [][]any{{oidDatabase, c.database(), oidPostgresRole, 6, "c", false, true, -1, 716, 1, 1663, "C", "C", nil, nil, nil}}
+		return [][]any{{oidDatabase, c.database(), oidPostgresRole, encodingUTF8, "c", false, true, -1, 716, 1, oidDefaultTablespace, "C", "C", nil, nil, nil}}
 	}}
 	pgCatalogRels["pg_roles"] = &sysRelation{12000, "rolname name, rolsuper bool, rolinherit bool, rolcreaterole bool, rolcreatedb bool, rolcanlogin bool, rolreplication bool, rolconnlimit int4, rolpassword text, rolvaliduntil timestamptz, rolbypassrls bool, rolconfig text[], oid oid", func(c *catalogSet) [][]any {
 		return [][]any{{c.userName(), true, true, true, true, true, true, -1, "********", nil, true, nil, oidPostgresRole}}
 	}}
 	pgCatalogRels["pg_user"] = &sysRelation{12014, "usename name, usesysid oid, usecreatedb bool, usesuper bool, userepl bool, usebypassrls bool, passwd text, valuntil timestamptz, useconfig text[]", func(c *catalogSet) [][]any {
 		return [][]any{{c.userName(), oidPostgresRole, true, true, true, true, "********", nil, nil}}
-	}}
-	pgCatalogRels["pg_am"] = &sysRelation{2601, "oid oid, amname name, amhandler regproc, amtype char", func(c *catalogSet) [][]any {
-		return [][]any{{oidHeapAM, "heap", 0, "t"}, {oidBtreeAM, "btree", 0, "i"}, {405, "hash", 0, "i"}}
 	}}
 	pgCatalogRels["pg_collation"] = &sysRelation{3456, "oid oid, collname name, collnamespace oid, collowner oid, collprovider char, collisdeterministic bool, collencoding int4, collcollate text, collctype text, colliculocale text, collversion text", func(c *catalogSet) [][]any {
 		return [][]any{{100, "default", oidPgCatalog, oidPostgresRole, "d", true, -1, nil, nil, nil, nil}, {950, "C", oidPgCatalog, oidPostgresRole, "c", true, -1, "C", "C", nil, nil}, {951, "POSIX", oidPgCatalog, oidPostgresRole, "c", true, -1, "POSIX", "POSIX", nil, nil}}
@@ -608,54 +626,8 @@ func init() {
 	pgCatalogRels["pg_policy"] = &sysRelation{3256, "oid oid, polname name, polrelid oid, polcmd char, polpermissive bool, polroles oid[], polqual pg_node_tree, polwithcheck pg_node_tree", func(*catalogSet) [][]any { return nil }}
 	pgCatalogRels["pg_statistic_ext"] = &sysRelation{3381, "oid oid, stxrelid oid, stxname name, stxnamespace oid, stxowner oid, stxstattarget int4, stxkeys int2vector, stxkind char[], stxexprs pg_node_tree", func(*catalogSet) [][]any { return nil }}
 	pgCatalogRels["pg_publication"] = &sysRelation{6104, "oid oid, pubname name, pubowner oid, puballtables bool, pubinsert bool, pubupdate bool, pubdelete bool, pubtruncate bool, pubviaroot bool", func(*catalogSet) [][]any { return nil }}
-	pgCatalogRels["pg_extension"] = &sysRelation{3079, "oid oid, extname name, extowner oid, extnamespace oid, extrelocatable bool, extversion text", func(*catalogSet) [][]any {
-		return [][]any{{13559, "plpgsql", oidPostgresRole, oidPgCatalog, false, "1.0"}}
-	}}
-	pgCatalogRels["pg_tablespace"] = &sysRelation{1213, "oid oid, spcname name, spcowner oid", func(*catalogSet) [][]any {
-		return [][]any{{1663, "pg_default", oidPostgresRole}, {1664, "pg_global", oidPostgresRole}}
-	}}
-	pgCatalogRels["pg_settings"] = &sysRelation{12104, "name text, setting text, unit text, category text, short_desc text, extra_desc text, context text, vartype text, source text, min_val text, max_val text, enumvals text[], boot_val text, reset_val text, sourcefile text, sourceline int4, pending_restart bool", func(c *catalogSet) [][]any {
-		var rows [][]any
-		for _, s := range defaultSettings {
-			v := s.val
-			if c.setting != nil {
-				if x, ok := c.setting(s.name); ok {
-					v = x
-				}
-			}
-			rows = append(rows, []any{s.name, v, nil, "pggraph", "", nil, "user", s.typ, "default", nil, nil, nil, s.val, s.val, nil, nil, false})
-		}
-		return rows
-	}}
-	pgCatalogRels["pg_proc"] = &sysRelation{1255, "oid oid, proname name, pronamespace oid, proowner oid, prolang oid, procost float4, prorows float4, provariadic oid, prosupport regproc, prokind char, prosecdef bool, proleakproof bool, proisstrict bool, proretset bool, provolatile char, proparallel char, pronargs int2, pronargdefaults int2, prorettype oid, proargtypes oidvector, proallargtypes oid[], proargmodes char[], proargnames text[], proargdefaults pg_node_tree, protrftypes oid[], prosrc text, probin text, prosqlbody pg_node_tree, proconfig text[], proacl aclitem[]", func(c *catalogSet) [][]any {
-		var rows [][]any
-		for _, name := range ioProcNames() {
-			oid, _ := procOID(name)
-			rows = append(rows, []any{oid, name, oidPgCatalog, oidPostgresRole, 12, 1.0, 0.0, 0, 0, "f", false, false, true, false, "i", "s", int16(1), 0, uint32(OIDVoid), []uint32{OIDVoid}, nil, nil, nil, nil, nil, name, nil, nil, nil, nil})
-		}
-		for i, name := range FunctionNames() {
-			kind := "f"
-			if _, ok := aggregates[name]; ok {
-				kind = "a"
-			}
-			var argTypes []uint32
-			ret := uint32(OIDText)
-			if d, ok := funcs[name]; ok && len(d.sigs) > 0 {
-				ret = d.sigs[0].ret.OID
-				for _, a := range d.sigs[0].args {
-					argTypes = append(argTypes, a.OID)
-				}
-			} else if ok && d.custom != nil {
-				// a function with its own binder: its type when called
-				// without arguments (current_database(), pg_backend_pid(),
-				// ...), else text
-				if e, err := safeBindCustom(c, d); err == nil && e != nil {
-					ret = e.Type().OID
-				}
-			}
-			rows = append(rows, []any{uint32(900_000 + i), name, oidPgCatalog, oidPostgresRole, 12, 1.0, 0.0, 0, 0, kind, false, false, true, isSetReturning(name), "i", "s", int16(len(argTypes)), 0, ret, argTypes, nil, nil, nil, nil, nil, name, nil, nil, nil, nil})
-		}
-		return rows
+	pgCatalogRels["pg_extension"] = &sysRelation{3079, "oid oid, extname name, extowner oid, extnamespace oid, extrelocatable bool, extversion text, extconfig oid[], extcondition text[]", func(*catalogSet) [][]any {
+		return [][]any{{oidPlpgsqlExtension, "plpgsql", oidPostgresRole, oidPgCatalog, false, "1.0", nil, nil}}
 	}}
 	pgCatalogRels["pg_tables"] = &sysRelation{12033, "schemaname name, tablename name, tableowner name, tablespace name, hasindexes bool, hasrules bool, hastriggers bool, rowsecurity bool", func(c *catalogSet) [][]any {
 		// tables only (views are in pg_views); hastriggers as relhastriggers
@@ -689,7 +661,7 @@ func init() {
 		}
 		return rows
 	}}
-	pgCatalogRels["pg_matviews"] = &sysRelation{12038, "schemaname name, matviewname name, matviewowner name, definition text", func(*catalogSet) [][]any { return nil }}
+	pgCatalogRels["pg_matviews"] = &sysRelation{12038, "schemaname name, matviewname name, matviewowner name, tablespace name, hasindexes bool, ispopulated bool, definition text", func(*catalogSet) [][]any { return nil }}
 	pgCatalogRels["pg_indexes"] = &sysRelation{12043, "schemaname name, tablename name, indexname name, tablespace name, indexdef text", func(c *catalogSet) [][]any {
 		var rows [][]any
 		for _, k := range c.constraints() {
@@ -701,22 +673,22 @@ func init() {
 	}}
 
 	// information_schema
-	infoSchemaRels["schemata"] = &sysRelation{13300, "catalog_name sql_identifier, schema_name sql_identifier, schema_owner sql_identifier, default_character_set_catalog sql_identifier, default_character_set_schema sql_identifier, default_character_set_name sql_identifier, sql_path character_data", func(c *catalogSet) [][]any {
+	infoSchemaRels["schemata"] = &sysRelation{13382, "catalog_name sql_identifier, schema_name sql_identifier, schema_owner sql_identifier, default_character_set_catalog sql_identifier, default_character_set_schema sql_identifier, default_character_set_name sql_identifier, sql_path character_data", func(c *catalogSet) [][]any {
 		var rows [][]any
 		for _, ns := range c.namespaces() {
 			rows = append(rows, []any{c.database(), ns.name, c.userName(), nil, nil, nil, nil})
 		}
 		return rows
 	}}
-	infoSchemaRels["tables"] = &sysRelation{13301, "table_catalog sql_identifier, table_schema sql_identifier, table_name sql_identifier, table_type character_data, self_referencing_column_name sql_identifier, reference_generation character_data, user_defined_type_catalog sql_identifier, user_defined_type_schema sql_identifier, user_defined_type_name sql_identifier, is_insertable_into yes_or_no, is_typed yes_or_no, commit_action character_data", func(c *catalogSet) [][]any {
+	infoSchemaRels["tables"] = &sysRelation{13425, "table_catalog sql_identifier, table_schema sql_identifier, table_name sql_identifier, table_type character_data, self_referencing_column_name sql_identifier, reference_generation character_data, user_defined_type_catalog sql_identifier, user_defined_type_schema sql_identifier, user_defined_type_name sql_identifier, is_insertable_into yes_or_no, is_typed yes_or_no, commit_action character_data", func(c *catalogSet) [][]any {
 		var rows [][]any
 		for _, t := range c.userTables() {
 			rows = append(rows, []any{c.database(), t.Schema, t.Name, "BASE TABLE", nil, nil, nil, nil, nil, "YES", "NO", nil})
 		}
 		return rows
 	}}
-	infoSchemaRels["views"] = &sysRelation{13302, "table_catalog sql_identifier, table_schema sql_identifier, table_name sql_identifier, view_definition character_data, check_option character_data, is_updatable yes_or_no, is_insertable_into yes_or_no, is_trigger_updatable yes_or_no, is_trigger_deletable yes_or_no, is_trigger_insertable_into yes_or_no", func(*catalogSet) [][]any { return nil }}
-	infoSchemaRels["columns"] = &sysRelation{13303, "table_catalog sql_identifier, table_schema sql_identifier, table_name sql_identifier, column_name sql_identifier, ordinal_position cardinal_number, column_default character_data, is_nullable yes_or_no, data_type character_data, character_maximum_length cardinal_number, character_octet_length cardinal_number, numeric_precision cardinal_number, numeric_precision_radix cardinal_number, numeric_scale cardinal_number, datetime_precision cardinal_number, interval_type character_data, interval_precision cardinal_number, character_set_catalog sql_identifier, character_set_schema sql_identifier, character_set_name sql_identifier, collation_catalog sql_identifier, collation_schema sql_identifier, collation_name sql_identifier, domain_catalog sql_identifier, domain_schema sql_identifier, domain_name sql_identifier, udt_catalog sql_identifier, udt_schema sql_identifier, udt_name sql_identifier, scope_catalog sql_identifier, scope_schema sql_identifier, scope_name sql_identifier, maximum_cardinality cardinal_number, dtd_identifier sql_identifier, is_self_referencing yes_or_no, is_identity yes_or_no, identity_generation character_data, identity_start character_data, identity_increment character_data, identity_maximum character_data, identity_minimum character_data, identity_cycle yes_or_no, is_generated character_data, generation_expression character_data, is_updatable yes_or_no", func(c *catalogSet) [][]any {
+	infoSchemaRels["views"] = &sysRelation{13483, "table_catalog sql_identifier, table_schema sql_identifier, table_name sql_identifier, view_definition character_data, check_option character_data, is_updatable yes_or_no, is_insertable_into yes_or_no, is_trigger_updatable yes_or_no, is_trigger_deletable yes_or_no, is_trigger_insertable_into yes_or_no", func(*catalogSet) [][]any { return nil }}
+	infoSchemaRels["columns"] = &sysRelation{13295, "table_catalog sql_identifier, table_schema sql_identifier, table_name sql_identifier, column_name sql_identifier, ordinal_position cardinal_number, column_default character_data, is_nullable yes_or_no, data_type character_data, character_maximum_length cardinal_number, character_octet_length cardinal_number, numeric_precision cardinal_number, numeric_precision_radix cardinal_number, numeric_scale cardinal_number, datetime_precision cardinal_number, interval_type character_data, interval_precision cardinal_number, character_set_catalog sql_identifier, character_set_schema sql_identifier, character_set_name sql_identifier, collation_catalog sql_identifier, collation_schema sql_identifier, collation_name sql_identifier, domain_catalog sql_identifier, domain_schema sql_identifier, domain_name sql_identifier, udt_catalog sql_identifier, udt_schema sql_identifier, udt_name sql_identifier, scope_catalog sql_identifier, scope_schema sql_identifier, scope_name sql_identifier, maximum_cardinality cardinal_number, dtd_identifier sql_identifier, is_self_referencing yes_or_no, is_identity yes_or_no, identity_generation character_data, identity_start character_data, identity_increment character_data, identity_maximum character_data, identity_minimum character_data, identity_cycle yes_or_no, is_generated character_data, generation_expression character_data, is_updatable yes_or_no", func(c *catalogSet) [][]any {
 		var rows [][]any
 		for _, t := range c.userTables() {
 			pk := map[int]bool{}
@@ -779,7 +751,7 @@ func init() {
 		}
 		return rows
 	}}
-	infoSchemaRels["table_constraints"] = &sysRelation{13304, "constraint_catalog sql_identifier, constraint_schema sql_identifier, constraint_name sql_identifier, table_catalog sql_identifier, table_schema sql_identifier, table_name sql_identifier, constraint_type character_data, is_deferrable yes_or_no, initially_deferred yes_or_no, enforced yes_or_no, nulls_distinct yes_or_no", func(c *catalogSet) [][]any {
+	infoSchemaRels["table_constraints"] = &sysRelation{13411, "constraint_catalog sql_identifier, constraint_schema sql_identifier, constraint_name sql_identifier, table_catalog sql_identifier, table_schema sql_identifier, table_name sql_identifier, constraint_type character_data, is_deferrable yes_or_no, initially_deferred yes_or_no, enforced yes_or_no, nulls_distinct yes_or_no", func(c *catalogSet) [][]any {
 		var rows [][]any
 		for _, k := range c.constraints() {
 			if k.kind == 'i' {
@@ -797,7 +769,7 @@ func init() {
 		}
 		return rows
 	}}
-	infoSchemaRels["check_constraints"] = &sysRelation{13307, "constraint_catalog sql_identifier, constraint_schema sql_identifier, constraint_name sql_identifier, check_clause character_data", func(c *catalogSet) [][]any {
+	infoSchemaRels["check_constraints"] = &sysRelation{13260, "constraint_catalog sql_identifier, constraint_schema sql_identifier, constraint_name sql_identifier, check_clause character_data", func(c *catalogSet) [][]any {
 		var rows [][]any
 		for _, k := range c.constraints() {
 			if k.kind == 'c' {
@@ -809,7 +781,7 @@ func init() {
 		}
 		return rows
 	}}
-	infoSchemaRels["constraint_column_usage"] = &sysRelation{13308, "table_catalog sql_identifier, table_schema sql_identifier, table_name sql_identifier, column_name sql_identifier, constraint_catalog sql_identifier, constraint_schema sql_identifier, constraint_name sql_identifier", func(c *catalogSet) [][]any {
+	infoSchemaRels["constraint_column_usage"] = &sysRelation{13300, "table_catalog sql_identifier, table_schema sql_identifier, table_name sql_identifier, column_name sql_identifier, constraint_catalog sql_identifier, constraint_schema sql_identifier, constraint_name sql_identifier", func(c *catalogSet) [][]any {
 		var rows [][]any
 		for _, k := range c.constraints() {
 			t, cols := k.table, k.cols
@@ -839,7 +811,7 @@ func init() {
 		}
 		return rows
 	}}
-	infoSchemaRels["key_column_usage"] = &sysRelation{13305, "constraint_catalog sql_identifier, constraint_schema sql_identifier, constraint_name sql_identifier, table_catalog sql_identifier, table_schema sql_identifier, table_name sql_identifier, column_name sql_identifier, ordinal_position cardinal_number, position_in_unique_constraint cardinal_number", func(c *catalogSet) [][]any {
+	infoSchemaRels["key_column_usage"] = &sysRelation{13329, "constraint_catalog sql_identifier, constraint_schema sql_identifier, constraint_name sql_identifier, table_catalog sql_identifier, table_schema sql_identifier, table_name sql_identifier, column_name sql_identifier, ordinal_position cardinal_number, position_in_unique_constraint cardinal_number", func(c *catalogSet) [][]any {
 		var rows [][]any
 		for _, k := range c.constraints() {
 			if k.kind == 'i' || k.kind == 'c' {
@@ -855,7 +827,7 @@ func init() {
 		}
 		return rows
 	}}
-	infoSchemaRels["referential_constraints"] = &sysRelation{13306, "constraint_catalog sql_identifier, constraint_schema sql_identifier, constraint_name sql_identifier, unique_constraint_catalog sql_identifier, unique_constraint_schema sql_identifier, unique_constraint_name sql_identifier, match_option character_data, update_rule character_data, delete_rule character_data", func(c *catalogSet) [][]any {
+	infoSchemaRels["referential_constraints"] = &sysRelation{13339, "constraint_catalog sql_identifier, constraint_schema sql_identifier, constraint_name sql_identifier, unique_constraint_catalog sql_identifier, unique_constraint_schema sql_identifier, unique_constraint_name sql_identifier, match_option character_data, update_rule character_data, delete_rule character_data", func(c *catalogSet) [][]any {
 		var rows [][]any
 		for _, k := range c.constraints() {
 			if k.kind != 'f' {
@@ -1047,105 +1019,48 @@ func settingValue(session func(string) (string, bool), name string) (string, boo
 	return "", false
 }
 
-// Type input/output functions: pg_type.typinput/typoutput/typreceive/
-// typsend name them (regproc) and pg_proc lists them, with OIDs from their
-// own range (900_000+ holds the SQL-callable functions). Names follow
-// PostgreSQL's (int4in, numeric_in, array_in, record_in, ...), so a
-// client's `typinput = 'array_in'::regproc` test works.
-const oidIOProcBase = 850_000
+// namespaceACL is a built-in schema's nspacl as a fresh PostgreSQL 15
+// database has it: its owner may use and create in it, everyone may use
+// it (pg_toast and the user schemas have no ACL, i.e. the defaults).
+func (c *catalogSet) namespaceACL(name string) any {
+	owner := c.userName() // the role with OID 10
+	switch name {
+	case "public":
+		return []string{"pg_database_owner=UC/pg_database_owner", "=U/pg_database_owner"}
+	case "pg_catalog", "information_schema":
+		return []string{owner + "=UC/" + owner, "=U/" + owner}
+	}
+	return nil
+}
 
-// typeIOProcs returns the OIDs of t's input, output, receive and send
-// functions.
-func typeIOProcs(oid uint32) [4]uint32 {
-	var out [4]uint32
-	for i, n := range typeIONames(oid) {
-		out[i], _ = procOID(n)
+// providedRel is one generated catalog relation.
+type providedRel struct {
+	schema, name string
+	rel          *sysRelation
+}
+
+// providedRelations lists the generated catalog relations, pg_catalog's
+// first, each sorted by name.
+func providedRelations() []providedRel {
+	var out []providedRel
+	for _, n := range sortedKeys(pgCatalogRels) {
+		out = append(out, providedRel{"pg_catalog", n, pgCatalogRels[n]})
+	}
+	for _, n := range sortedKeys(infoSchemaRels) {
+		out = append(out, providedRel{"information_schema", n, infoSchemaRels[n]})
 	}
 	return out
 }
 
-// typeIONames names a type's input, output, receive and send functions
-// as PostgreSQL does: "int4in" for most base types, "numeric_in" for the
-// others, array_* / record_* for arrays and records; a domain reads
-// through domain_in/domain_recv and writes with its base type's functions.
-func typeIONames(oid uint32) [4]string {
-	ti := info(oid)
-	if typtypeDomain(oid) {
-		base, _ := infoDomainBase(oid)
-		b := typeIONames(base)
-		return [4]string{"domain_in", b[1], "domain_recv", b[3]}
-	}
-	switch {
-	case ti.cat == 'A' && oid != OIDInt2Vector && oid != OIDOidVector:
-		return [4]string{"array_in", "array_out", "array_recv", "array_send"}
-	case oid == OIDRecord:
-		return [4]string{"record_in", "record_out", "record_recv", "record_send"}
-	}
-	switch oid {
-	case OIDNumeric, OIDDate, OIDTime, OIDTimestamp, OIDTimestamptz, OIDInterval, OIDUUID, OIDJSON, OIDJSONB, OIDVoid, OIDPgNodeTree, OIDVector:
-		return [4]string{ti.name + "_in", ti.name + "_out", ti.name + "_recv", ti.name + "_send"}
-	}
-	return [4]string{ti.name + "in", ti.name + "out", ti.name + "recv", ti.name + "send"}
-}
-
-// safeBindCustom binds a custom-bound function with no arguments (a
-// binder that panics on that is treated as failing).
-func safeBindCustom(c *catalogSet, d *fnDef) (e Expr, err error) {
-	defer func() {
-		if recover() != nil {
-			e, err = nil, errf(CodeInternalError, "no zero-argument form")
+// wireType is the type a catalog column of PostgreSQL type oid has in the
+// engine: information_schema's domains are their base types on the wire
+// (as RowDescription reports them).
+func wireType(oid uint32) Type {
+	if base, mod := infoDomainBase(oid); base != 0 {
+		if oid == OIDYesOrNo {
+			return Type{base, mod}
 		}
-	}()
-	return d.custom(&binder{cat: c}, nil)
-}
-
-// typtypeDomain reports the information_schema domains.
-func typtypeDomain(oid uint32) bool {
-	switch oid {
-	case OIDCardinalNumber, OIDCharacterData, OIDSQLIdentifier, OIDTimeStamp, OIDYesOrNo:
-		return true
+		return Type{base, -1}
 	}
-	return false
-}
-
-var ioProcs = sync.OnceValues(func() ([]string, map[string]uint32) {
-	seen := map[string]bool{"array_subscript_handler": true}
-	for oid := range typeInfos {
-		for _, n := range typeIONames(oid) {
-			seen[n] = true
-		}
-	}
-	var names []string
-	for n := range seen {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	byName := map[string]uint32{}
-	for i, n := range names {
-		byName[n] = oidIOProcBase + uint32(i)
-		rememberRegName(OIDRegproc, oidIOProcBase+uint32(i), n)
-	}
-	return names, byName
-})
-
-// ioProcNames lists the type I/O functions pg_proc shows.
-func ioProcNames() []string {
-	names, _ := ioProcs()
-	return names
-}
-
-// procOID resolves a function name to its pg_proc OID (the first
-// overload's).
-func procOID(name string) (uint32, bool) {
-	_, byName := ioProcs()
-	if oid, ok := byName[name]; ok {
-		return oid, true
-	}
-	for i, n := range FunctionNames() {
-		if n == name {
-			rememberRegName(OIDRegproc, uint32(900_000+i), n)
-			return uint32(900_000 + i), true
-		}
-	}
-	return 0, false
+	return Type{oid, -1}
 }

@@ -18,7 +18,9 @@ import "strings"
 //     calls nextval on ('n');
 //   - a serial column's sequence depends on the column ('a'), an identity
 //     column's ('i') — psql's "Owned by" and pg_get_serial_sequence read
-//     this.
+//     this;
+//   - the built-in plpgsql extension owns its language and handler
+//     functions ('e', PostgreSQL's own rows) — psql's \dx+ lists them.
 
 // Catalog relation OIDs used as classid/refclassid.
 const (
@@ -66,6 +68,10 @@ func (c *catalogSet) dependRows() [][]any {
 	var rows [][]any
 	dep := func(classid, objid uint32, objsub int, refclass, refobj uint32, refsub int, deptype string) {
 		rows = append(rows, []any{classid, objid, objsub, refclass, refobj, refsub, deptype})
+	}
+	// the built-in extension's objects (plpgsql's language and handlers)
+	for _, m := range pgExtensionMembers() {
+		dep(m.classid, m.objid, int(m.objsubid), m.refclassid, m.refobj, int(m.refsubid), "e")
 	}
 	seqByName := map[string]*SequenceDef{}
 	for _, s := range c.sequences() {
@@ -181,7 +187,7 @@ func nextvalTarget(def string) (string, bool) {
 func init() {
 	// pg_stat_user_tables: Metabase reads n_live_tup as a row estimate;
 	// pggraph keeps no access statistics (counters are 0, times NULL)
-	pgCatalogRels["pg_stat_user_tables"] = &sysRelation{12240, "relid oid, schemaname name, relname name, seq_scan int8, seq_tup_read int8, idx_scan int8, idx_tup_fetch int8, n_tup_ins int8, n_tup_upd int8, n_tup_del int8, n_tup_hot_upd int8, n_live_tup int8, n_dead_tup int8, n_mod_since_analyze int8, n_ins_since_vacuum int8, last_vacuum timestamptz, last_autovacuum timestamptz, last_analyze timestamptz, last_autoanalyze timestamptz, vacuum_count int8, autovacuum_count int8, analyze_count int8, autoanalyze_count int8", func(c *catalogSet) [][]any {
+	pgCatalogRels["pg_stat_user_tables"] = &sysRelation{12161, "relid oid, schemaname name, relname name, seq_scan int8, seq_tup_read int8, idx_scan int8, idx_tup_fetch int8, n_tup_ins int8, n_tup_upd int8, n_tup_del int8, n_tup_hot_upd int8, n_live_tup int8, n_dead_tup int8, n_mod_since_analyze int8, n_ins_since_vacuum int8, last_vacuum timestamptz, last_autovacuum timestamptz, last_analyze timestamptz, last_autoanalyze timestamptz, vacuum_count int8, autovacuum_count int8, analyze_count int8, autoanalyze_count int8", func(c *catalogSet) [][]any {
 		var rows [][]any
 		for _, t := range c.userTables() {
 			if relkindOf(t) != "r" || t.Kind == "sequence" {

@@ -29,13 +29,10 @@ func init() {
 	pgCatalogRels["pg_partitioned_table"] = &sysRelation{3350, "partrelid oid, partstrat char, partnatts int2, partdefid oid, partattrs int2vector, partclass oidvector, partcollation oidvector, partexprs pg_node_tree", empty}
 	pgCatalogRels["pg_foreign_table"] = &sysRelation{3118, "ftrelid oid, ftserver oid, ftoptions text[]", empty}
 	pgCatalogRels["pg_event_trigger"] = &sysRelation{3466, "oid oid, evtname name, evtevent name, evtowner oid, evtfoid oid, evtenabled char, evttags text[]", empty}
-	pgCatalogRels["pg_statistic_ext_data"] = &sysRelation{3429, "stxoid oid, stxdinherit bool", empty}
-	pgCatalogRels["pg_language"] = &sysRelation{2612, "oid oid, lanname name, lanowner oid, lanispl bool, lanpltrusted bool, lanplcallfoid oid, laninline oid, lanvalidator oid, lanacl aclitem[]", func(*catalogSet) [][]any {
-		return [][]any{{12, "internal", oidPostgresRole, false, false, 0, 0, 2246, nil}, {13, "c", oidPostgresRole, false, false, 0, 0, 2247, nil}, {14, "sql", oidPostgresRole, false, true, 0, 0, 2248, nil}}
-	}}
+	pgCatalogRels["pg_statistic_ext_data"] = &sysRelation{3429, "stxoid oid, stxdinherit bool, stxdndistinct pg_ndistinct, stxddependencies pg_dependencies, stxdmcv pg_mcv_list, stxdexpr _pg_statistic", empty}
 	pgCatalogRels["pg_foreign_server"] = &sysRelation{1417, "oid oid, srvname name, srvowner oid, srvfdw oid, srvtype text, srvversion text, srvacl aclitem[], srvoptions text[]", empty}
 	pgCatalogRels["pg_foreign_data_wrapper"] = &sysRelation{2328, "oid oid, fdwname name, fdwowner oid, fdwhandler oid, fdwvalidator oid, fdwacl aclitem[], fdwoptions text[]", empty}
-	pgCatalogRels["pg_auth_members"] = &sysRelation{1261, "oid oid, roleid oid, member oid, grantor oid, admin_option bool", empty}
+	pgCatalogRels["pg_auth_members"] = &sysRelation{1261, "roleid oid, member oid, grantor oid, admin_option bool", empty}
 
 	// functions psql's queries call
 	def("pg_relation_is_publishable", sig(TBool, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
@@ -122,16 +119,9 @@ func init() {
 		}
 		return nil
 	}, TInt8))
-	def("pg_get_function_result", sig(TText, procText(func(p procInfo) string { return typeSQLName(p.ret) }), TOid))
-	argList := procText(func(p procInfo) string {
-		parts := make([]string, len(p.args))
-		for i, a := range p.args {
-			parts[i] = typeSQLName(a)
-		}
-		return strings.Join(parts, ", ")
-	})
-	def("pg_get_function_arguments", sig(TText, argList, TOid))
-	def("pg_get_function_identity_arguments", sig(TText, argList, TOid))
+	def("pg_get_function_result", sig(TText, procText(func(p *pgProcFact) string { return p.resultText }), TOid))
+	def("pg_get_function_arguments", sig(TText, procText(func(p *pgProcFact) string { return p.argsText }), TOid))
+	def("pg_get_function_identity_arguments", sig(TText, procText(func(p *pgProcFact) string { return p.identArgsText }), TOid))
 	def("pg_get_userbyid", sig(TName, func(ec *evalCtx, a []*Vec, out *Vec, sel []int32) error {
 		for _, i := range sel {
 			switch a[0].I[i] {
@@ -149,9 +139,6 @@ func init() {
 		return nil
 	}, TOid))
 }
-
-// builtinComments are obj_description texts of built-in objects.
-var builtinComments = map[int64]string{13559: "PL/pgSQL procedural language"}
 
 // firstNormalOID is where user-created objects start.
 const firstNormalOID = 16384
@@ -198,14 +185,9 @@ func typeSQLName(oid uint32) string {
 	return "???"
 }
 
-// procInfo is what pg_proc says about one of the engine's functions.
-type procInfo struct {
-	ret  uint32
-	args []uint32
-}
-
-// procText builds a kernel describing a pg_proc row by OID.
-func procText(f func(procInfo) string) kernel {
+// procText builds a kernel describing a pg_proc row by OID (NULL for
+// an OID pg_proc does not list, as PostgreSQL answers).
+func procText(f func(*pgProcFact) string) kernel {
 	return func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
 		for _, i := range sel {
 			p, ok := procByOID(uint32(a[0].I[i]))
@@ -217,24 +199,6 @@ func procText(f func(procInfo) string) kernel {
 		}
 		return nil
 	}
-}
-
-// procByOID describes pg_proc's row oid (pg_proc numbers the engine's
-// functions 900000 + position in FunctionNames()).
-func procByOID(oid uint32) (procInfo, bool) {
-	names := FunctionNames()
-	i := int(oid) - 900_000
-	if i < 0 || i >= len(names) {
-		return procInfo{}, false
-	}
-	p := procInfo{ret: OIDText}
-	if d, ok := funcs[names[i]]; ok && len(d.sigs) > 0 {
-		p.ret = d.sigs[0].ret.OID
-		for _, a := range d.sigs[0].args {
-			p.args = append(p.args, a.OID)
-		}
-	}
-	return p, true
 }
 
 // serialSequence is pg_get_serial_sequence: the sequence a column's

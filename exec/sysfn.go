@@ -2,6 +2,7 @@ package exec
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -28,7 +29,7 @@ func rememberRegName(kind, oid uint32, name string) { regNames.Store([2]uint32{k
 // regCast binds x::regclass / ::regtype / ::regnamespace.
 func (b *binder) regCast(arg Expr, t Type) (Expr, error) {
 	at := arg.Type()
-	if at.isInt() || at.OID == OIDOid || at.OID == t.OID {
+	if at.isInt() || at.OID == OIDOid || at.OID == t.OID || isOIDType(at) && canCast(at, t, castExplicit) {
 		return &castExpr{arg: arg, t: t, explicit: true}, nil
 	}
 	if at.OID != OIDUnknown && !at.isString() {
@@ -82,6 +83,10 @@ func (c *catalogSet) regLookup(kind uint32, name string) (uint32, error) {
 			}
 		}
 		return 0, errf(CodeUndefinedObject, "type \"%s\" does not exist", n)
+	case OIDRegprocedure:
+		return regprocedureLookup(n)
+	case OIDRegoperator:
+		return regoperatorLookup(n)
 	case OIDRegproc:
 		name := unquoteIdent(n)
 		if k := strings.Index(n, "."); k >= 0 && unquoteIdent(n[:k]) == "pg_catalog" {
@@ -123,6 +128,78 @@ func (c *catalogSet) regLookup(kind uint32, name string) (uint32, error) {
 	return 0, errf(CodeUndefinedTable, "relation \"%s\" does not exist", n)
 }
 
+// isRegNameType reports the OID alias types whose input is an object
+// name (looked up in the catalogs).
+func isRegNameType(t Type) bool {
+	switch t.OID {
+	case OIDRegclass, OIDRegtype, OIDRegnamespace, OIDRegproc, OIDRegprocedure, OIDRegoperator:
+		return true
+	}
+	return false
+}
+
+// regprocedureLookup resolves 'name(type, ...)' (schema-qualified or
+// not) to the pg_proc row with exactly those argument types.
+func regprocedureLookup(s string) (uint32, error) {
+	open, close := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
+	if open <= 0 || close < open {
+		return 0, errf(CodeInvalidTextRepr, "expected a left parenthesis")
+	}
+	parts := splitQualified(strings.TrimSpace(s[:open]))
+	name := parts[len(parts)-1]
+	var want []uint32
+	if args := strings.TrimSpace(s[open+1 : close]); args != "" {
+		for _, a := range strings.Split(args, ",") {
+			oid, err := (&catalogSet{}).regLookup(OIDRegtype, strings.TrimSpace(a))
+			if err != nil {
+				return 0, err
+			}
+			want = append(want, oid)
+		}
+	}
+	for _, f := range catalogProcs().byName[name] {
+		if len(parts) == 2 && parts[0] != f.nsp {
+			continue
+		}
+		if slices.Equal(f.args, want) || len(f.args) == 0 && len(want) == 0 {
+			return f.oid, nil
+		}
+	}
+	return 0, errf(CodeUndefinedFunction, "function \"%s\" does not exist", s)
+}
+
+// regoperatorLookup resolves 'op(type, type)' (NONE for a prefix
+// operator's missing left operand) to the pg_operator row.
+func regoperatorLookup(s string) (uint32, error) {
+	open, close := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
+	if open <= 0 || close < open {
+		return 0, errf(CodeInvalidTextRepr, "expected a left parenthesis")
+	}
+	name := strings.TrimPrefix(strings.TrimSpace(s[:open]), "pg_catalog.")
+	args := strings.Split(s[open+1:close], ",")
+	if len(args) != 2 {
+		return 0, errf(CodeInvalidTextRepr, "expected two type names")
+	}
+	var types [2]uint32
+	for i, a := range args {
+		a = strings.TrimSpace(a)
+		if strings.EqualFold(a, "none") {
+			continue
+		}
+		oid, err := (&catalogSet{}).regLookup(OIDRegtype, a)
+		if err != nil {
+			return 0, err
+		}
+		types[i] = oid
+	}
+	for _, o := range catalogOperators() {
+		if o.name == name && o.left == types[0] && o.right == types[1] {
+			return o.oid, nil
+		}
+	}
+	return 0, errf(CodeUndefinedFunction, "operator does not exist: %s", s)
+}
+
 func unquoteIdent(s string) string {
 	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
 		return strings.ReplaceAll(s[1:len(s)-1], `""`, `"`)
@@ -162,7 +239,7 @@ func constText(name string, f func(ec *evalCtx) string) {
 			return nil, noFunction(name, args)
 		}
 		t := TText
-		if name == "current_user" || name == "current_database" || name == "current_schema" || name == "session_user" || name == "user" {
+		if name == "current_user" || name == "current_database" || name == "getdatabaseencoding" || name == "current_schema" || name == "session_user" || name == "user" {
 			t = TName
 		}
 		return &opExpr{name: name, t: t, k: func(ec *evalCtx, _ []*Vec, out *Vec, sel []int32) error {
@@ -295,17 +372,6 @@ func init() {
 		}
 		return nil
 	}, TOid))
-	funcs["pg_function_is_visible"] = funcs["pg_table_is_visible"]
-	def("pg_encoding_to_char", sig(TName, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
-		for _, i := range sel {
-			if a[0].I[i] == 6 {
-				out.S[i] = "UTF8"
-			} else {
-				out.S[i] = ""
-			}
-		}
-		return nil
-	}, TInt4))
 }
 
 // catalog lookup functions close over the statement's catalog set.
@@ -411,8 +477,12 @@ func init() {
 				return nil, err
 			}
 			ex := []Expr{a}
-			if col {
-				n, err := b.coerce(args[1], TInt4, castImplicit, "")
+			if len(args) == 2 {
+				want := TText // obj_description(oid, catalog name)
+				if col {
+					want = TInt4
+				}
+				n, err := b.coerce(args[1], want, castImplicit, "")
 				if err != nil {
 					return nil, err
 				}
@@ -423,10 +493,20 @@ func init() {
 				tables := cs.userTables()
 				for _, i := range sel {
 					out.SetNull(int(i))
-					if d, ok := builtinComments[x[0].I[i]]; ok && !col {
+					class := uint32(0)
+					if !col && len(x) == 2 {
+						class = catalogRelOID(x[1].S[i])
+						if class == 0 {
+							continue // not a catalog: no description
+						}
+					}
+					if d, ok := builtinDescription(uint32(x[0].I[i]), class); ok && !col {
 						out.Nulls[i] = false
 						out.S[i] = d
 						continue
+					}
+					if class != 0 && class != oidPgClassRel {
+						continue // user comments are on relations only
 					}
 					for _, t := range tables {
 						if int64(t.OID) != x[0].I[i] {
@@ -463,11 +543,9 @@ func init() {
 			}}, nil
 		})
 	}
-	// sizes and access statistics are not kept: 0 (pg_stat_get_numscans
-	// is what DBeaver's index list reads)
-	for _, n := range []string{"pg_relation_size", "pg_total_relation_size", "pg_table_size", "pg_indexes_size", "pg_stat_get_numscans"} {
-		zero(n)
-	}
+	// access statistics are not kept: 0 (pg_stat_get_numscans is what
+	// DBeaver's index list reads); sizes are in syscat_size.go
+	zero("pg_stat_get_numscans")
 	// no partitioned tables: pg_get_partkeydef is NULL for every relation
 	def("pg_get_partkeydef", sig(TText, nullKernel, TOid))
 }

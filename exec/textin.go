@@ -35,7 +35,7 @@ func parseTextBase(v *Vec, i int, s string, loc *time.Location) error {
 			return syntaxErr("boolean", s)
 		}
 		v.B[i] = b
-	case OIDInt2, OIDInt4, OIDInt8, OIDOid, OIDRegclass, OIDRegtype, OIDRegproc, OIDRegnamespace, OIDXid:
+	case OIDInt2, OIDInt4, OIDInt8, OIDOid, OIDRegclass, OIDRegtype, OIDRegproc, OIDRegprocedure, OIDRegoperator, OIDRegnamespace, OIDXid:
 		n, err := parseInt(s, t)
 		if err != nil {
 			return err
@@ -210,7 +210,7 @@ func intRange(t Type) (int64, int64, string) {
 		return math.MinInt16, math.MaxInt16, "smallint"
 	case OIDInt4:
 		return math.MinInt32, math.MaxInt32, "integer"
-	case OIDOid, OIDRegclass, OIDRegtype, OIDRegproc, OIDRegnamespace:
+	case OIDOid, OIDRegclass, OIDRegtype, OIDRegproc, OIDRegprocedure, OIDRegoperator, OIDRegnamespace:
 		return math.MinInt32, math.MaxUint32, "oid"
 	case OIDXid:
 		return 0, math.MaxUint32, "xid"

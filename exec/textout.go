@@ -46,6 +46,24 @@ func formatValue(v *Vec, i int, loc *time.Location) string {
 			if _, ok := typeInfos[uint32(v.I[i])]; ok {
 				return FormatType(uint32(v.I[i]), -1)
 			}
+		case OIDRegoperator:
+			if v.I[i] == 0 {
+				return "0"
+			}
+			if o, ok := operatorByOID(uint32(v.I[i])); ok {
+				l := "NONE"
+				if o.kind == 'b' {
+					l = typeSQLName(o.left)
+				}
+				return o.name + "(" + l + "," + typeSQLName(o.right) + ")"
+			}
+		case OIDRegprocedure:
+			if v.I[i] == 0 {
+				return "-"
+			}
+			if f, ok := procByOID(uint32(v.I[i])); ok {
+				return qualifiedName(f.nsp, f.name, f.nsp == "pg_catalog") + "(" + typeSQLList(f.args) + ")"
+			}
 		case OIDRegproc:
 			if v.I[i] == 0 {
 				return "-"

@@ -45,6 +45,8 @@ const (
 	OIDUUID         uint32 = 2950
 	OIDJSONB        uint32 = 3802
 	OIDRegnamespace uint32 = 4089
+	OIDRegprocedure uint32 = 2202
+	OIDRegoperator  uint32 = 2204
 	OIDInt2Vector   uint32 = 22
 	OIDXid          uint32 = 28
 	OIDAclitem      uint32 = 1033
@@ -55,6 +57,23 @@ const (
 	// pg_catalog, with this one (clients find it by typname).
 	OIDVector    uint32 = 0x3000_0001
 	OIDOidVector uint32 = 30
+	// pseudo-types (PostgreSQL 15 OIDs)
+	OIDCstring             uint32 = 2275
+	OIDInternal            uint32 = 2281
+	OIDAny                 uint32 = 2276
+	OIDAnyElement          uint32 = 2283
+	OIDAnyNonArray         uint32 = 2776
+	OIDAnyCompatible       uint32 = 5077
+	OIDAnyCompatibleArray  uint32 = 5078
+	OIDAnyCompatibleNonArr uint32 = 5079
+	OIDAnyEnum             uint32 = 3500
+	OIDAnyRange            uint32 = 3831
+	OIDAnyMultirange       uint32 = 4537
+	OIDLanguageHandler     uint32 = 2280
+	OIDTableAMHandler      uint32 = 269
+	OIDIndexAMHandler      uint32 = 325
+	OIDTrigger             uint32 = 2279
+	OIDEventTrigger        uint32 = 3838
 	// information_schema domains (PostgreSQL 15 OIDs)
 	OIDCardinalNumber uint32 = 13221
 	OIDCharacterData  uint32 = 13224
@@ -143,6 +162,8 @@ var typeInfos = map[uint32]*typeInfo{
 	OIDRegclass:       {"regclass", "regclass", KInt, 4, 2210, 0, 'N', false},
 	OIDRegtype:        {"regtype", "regtype", KInt, 4, 2211, 0, 'N', false},
 	OIDRegnamespace:   {"regnamespace", "regnamespace", KInt, 4, 4090, 0, 'N', false},
+	OIDRegprocedure:   {"regprocedure", "regprocedure", KInt, 4, 2207, 0, 'N', false},
+	OIDRegoperator:    {"regoperator", "regoperator", KInt, 4, 2208, 0, 'N', false},
 	OIDRecord:         {"record", "record", KArray, -1, 2287, 0, 'P', false},
 	OIDUUID:           {"uuid", "uuid", KStr, 16, 2951, 0, 'U', false},
 	OIDJSONB:          {"jsonb", "jsonb", KStr, -1, 3807, 0, 'U', false},
@@ -163,6 +184,37 @@ var typeInfos = map[uint32]*typeInfo{
 	OIDAnyArray: {"anyarray", "anyarray", KStr, -1, 0, 0, 'P', false},
 	// vector(n): a float4 array in the Vec (Array.Items), not an SQL array
 	OIDVector: {"vector", "vector", KArray, -1, 0, OIDFloat4, 'U', false},
+	// catalog-only types of pg_statistic_ext_data's columns (never
+	// filled: pggraph keeps no extended statistics); _pg_statistic is an
+	// array in PostgreSQL, text here since nothing reads it
+	3361:  {"pg_ndistinct", "pg_ndistinct", KStr, -1, 0, 0, 'Z', false},
+	3402:  {"pg_dependencies", "pg_dependencies", KStr, -1, 0, 0, 'Z', false},
+	5017:  {"pg_mcv_list", "pg_mcv_list", KStr, -1, 0, 0, 'Z', false},
+	10028: {"_pg_statistic", "pg_statistic[]", KStr, -1, 0, 0, 'Z', false},
+	// pg_subscription.subskiplsn (no subscriptions here)
+	3220: {"pg_lsn", "pg_lsn", KStr, 8, 0, 0, 'U', false},
+	// pseudo-types pg_proc's signatures name (polymorphic arguments,
+	// type I/O and handler functions); no value has them, and they have
+	// no SQL spelling (typeNames), so only the catalogs and regtype see
+	// them
+	OIDCstring:             {"cstring", "cstring", KStr, -2, 1263, 0, 'P', false},
+	OIDInternal:            {"internal", "internal", KStr, 8, 0, 0, 'P', false},
+	OIDAny:                 {"any", `"any"`, KStr, 4, 0, 0, 'P', false},
+	OIDAnyElement:          {"anyelement", "anyelement", KStr, 4, 0, 0, 'P', false},
+	OIDAnyNonArray:         {"anynonarray", "anynonarray", KStr, 4, 0, 0, 'P', false},
+	OIDAnyCompatible:       {"anycompatible", "anycompatible", KStr, 4, 0, 0, 'P', false},
+	OIDAnyCompatibleArray:  {"anycompatiblearray", "anycompatiblearray", KStr, -1, 0, 0, 'P', false},
+	OIDAnyCompatibleNonArr: {"anycompatiblenonarray", "anycompatiblenonarray", KStr, 4, 0, 0, 'P', false},
+	OIDAnyEnum:             {"anyenum", "anyenum", KStr, 4, 0, 0, 'P', false},
+	OIDAnyRange:            {"anyrange", "anyrange", KStr, -1, 0, 0, 'P', false},
+	OIDAnyMultirange:       {"anymultirange", "anymultirange", KStr, -1, 0, 0, 'P', false},
+	OIDLanguageHandler:     {"language_handler", "language_handler", KStr, 4, 0, 0, 'P', false},
+	OIDTableAMHandler:      {"table_am_handler", "table_am_handler", KStr, 4, 0, 0, 'P', false},
+	OIDIndexAMHandler:      {"index_am_handler", "index_am_handler", KStr, 4, 0, 0, 'P', false},
+	// trigger functions' result types (psql's \df excludes them by
+	// 'trigger'::regtype; pggraph has no triggers)
+	OIDTrigger:      {"trigger", "trigger", KStr, 4, 0, 0, 'P', false},
+	OIDEventTrigger: {"event_trigger", "event_trigger", KStr, 4, 0, 0, 'P', false},
 }
 
 func init() {
@@ -256,7 +308,7 @@ func FormatType(oid uint32, mod int32) string {
 	if !ok {
 		return "???"
 	}
-	if ti.cat == 'A' {
+	if ti.cat == 'A' && oid != OIDInt2Vector && oid != OIDOidVector {
 		return FormatType(ti.elem, mod) + "[]"
 	}
 	switch oid {
@@ -296,7 +348,7 @@ var typeNames = map[string]uint32{
 	"varchar": OIDVarchar, "character varying": OIDVarchar, "date": OIDDate,
 	"time": OIDTime, "timestamp": OIDTimestamp, "timestamptz": OIDTimestamptz,
 	"interval": OIDInterval, "numeric": OIDNumeric, "decimal": OIDNumeric,
-	"regclass": OIDRegclass, "regtype": OIDRegtype, "regnamespace": OIDRegnamespace, "uuid": OIDUUID,
+	"regclass": OIDRegclass, "regtype": OIDRegtype, "regnamespace": OIDRegnamespace, "regprocedure": OIDRegprocedure, "regoperator": OIDRegoperator, "uuid": OIDUUID,
 	"unknown": OIDUnknown, "record": OIDRecord, "regproc": OIDRegproc,
 	"int2vector": OIDInt2Vector, "oidvector": OIDOidVector, "xid": OIDXid, "aclitem": OIDAclitem, "vector": OIDVector,
 }
@@ -311,7 +363,7 @@ func knownPostgresType(name string) bool {
 	case "money", "inet", "cidr", "macaddr", "macaddr8", "point", "line", "lseg", "box", "path", "polygon",
 		"circle", "tsvector", "tsquery", "xml", "bit", "varbit", "bit varying", "timetz", "int4range", "int8range",
 		"numrange", "tsrange", "tstzrange", "daterange", "int4multirange", "txid_snapshot", "pg_lsn", "regoper",
-		"regoperator", "regprocedure", "regconfig", "regdictionary", "regrole", "regcollation",
+		"regconfig", "regdictionary", "regrole", "regcollation",
 		"xid8", "cid", "tid", "pg_snapshot", "jsonpath", "float", "smallserial", "serial", "bigserial":
 		return true
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/exec/lancesrc"
 	"github.com/pggraph/pggraph/graph"
+	"github.com/pggraph/pggraph/objstore"
 	"github.com/pggraph/pggraph/planner/ddl"
 	"github.com/pggraph/pggraph/planner/graphsql"
 	"github.com/pggraph/pggraph/wire"
@@ -35,6 +36,7 @@ type catalog struct {
 	views  []*exec.TableDef // schema graph
 	sn     *graph.Snapshot
 	tables map[string]*tableInfo // live user tables by name
+	store  objstore.Store        // the graph root's store (sequence sizes)
 }
 
 // tableInfo is one table of a snapshot as the planner writes it.
@@ -72,7 +74,7 @@ func execType(dt arrow.DataType) (exec.Type, bool) {
 // buildCatalog opens every live table of sn at its pinned version.
 func buildCatalog(ctx context.Context, root *graph.Root, sn *graph.Snapshot, views []*exec.TableDef, cache *tableCache) (*catalog, error) {
 	mc := exec.NewMemCatalog()
-	c := &catalog{Catalog: graphsql.WithViews(mc, views), views: views, sn: sn, tables: map[string]*tableInfo{}}
+	c := &catalog{Catalog: graphsql.WithViews(mc, views), views: views, sn: sn, tables: map[string]*tableInfo{}, store: root.Store()}
 	for _, e := range sn.Catalog().Tables() {
 		key := tableCacheKey(e)
 		ti := cache.get(key)

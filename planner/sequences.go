@@ -9,6 +9,7 @@ import (
 
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/graph"
+	"github.com/pggraph/pggraph/objstore"
 	"github.com/pggraph/pggraph/planner/ddl"
 	"github.com/pggraph/pggraph/planner/seq"
 	"github.com/pggraph/pggraph/wire"
@@ -288,7 +289,7 @@ func (c *catalog) Sequences(schema string) []*exec.SequenceDef {
 	if schema != "public" || c.sn == nil {
 		return nil
 	}
-	return sequenceDefs(c.sn.Catalog().Tables())
+	return sequenceDefs(c.sn.Catalog().Tables(), c.store)
 }
 
 // Sequences implements exec.SequenceCatalog with the transaction's DDL.
@@ -299,7 +300,7 @@ func (v *view) Sequences(schema string) []*exec.SequenceDef {
 	if v.pend == nil {
 		return v.root.Sequences(schema)
 	}
-	return sequenceDefs(v.pend.ddlOverlay(v.root.sn).Tables())
+	return sequenceDefs(v.pend.ddlOverlay(v.root.sn).Tables(), v.root.store)
 }
 
 // Sequence OIDs: a standalone sequence is a table entry (firstUserOID +
@@ -311,11 +312,18 @@ const (
 	pendingSeqOIDBase = 0x3F00_0000
 )
 
-func sequenceDefs(entries []graph.TableEntry) []*exec.SequenceDef {
+// sequenceDefs describes the sequences of entries; store (nil: none) is
+// where their values are claimed, which their size reports.
+func sequenceDefs(entries []graph.TableEntry, store objstore.Store) []*exec.SequenceDef {
 	var out []*exec.SequenceDef
 	def := func(oid uint32, s *ddl.Sequence) *exec.SequenceDef {
-		return &exec.SequenceDef{OID: oid, Schema: "public", Name: s.Name, Type: s.Type.Exec(), Start: s.Start,
+		d := &exec.SequenceDef{OID: oid, Schema: "public", Name: s.Name, Type: s.Type.Exec(), Start: s.Start,
 			Increment: s.Increment, Min: s.Min, Max: s.Max, Cache: s.Cache, Cycle: s.Cycle}
+		if store != nil && s.Key != "" {
+			key := s.Key
+			d.Storage = func(ctx context.Context) (int64, error) { return seq.StoredBytes(ctx, store, key) }
+		}
+		return d
 	}
 	for i, e := range entries {
 		m, err := ddl.DecodeMeta(e.Name, e.Def)

@@ -460,6 +460,16 @@ func (s *session) execSession() *exec.Session {
 				}
 				return settings.Get(name)
 			},
+			Parameters: func() []exec.Parameter {
+				if settings == nil {
+					return nil
+				}
+				var out []exec.Parameter
+				for _, p := range settings.Parameters() {
+					out = append(out, exec.Parameter{Name: p.Name, Value: p.Value, Boot: p.Boot, Reset: p.Reset, Source: p.Source, Desc: p.Desc, ReadOnly: p.ReadOnly})
+				}
+				return out
+			},
 		}
 	}
 	s.execSess.TimeZone = s.location()

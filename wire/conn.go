@@ -513,10 +513,10 @@ func (c *conn) initSettings(pkt *startupPacket) error {
 	s.setDefault("session_authorization", c.user, "")
 	s.setDefault("graph.branch", c.database, "")
 	if d := c.srv.cfg.StatementTimeout; d > 0 {
-		s.setDefault("statement_timeout", formatDurationMS(d.Milliseconds()), "")
+		s.setServerDefault("statement_timeout", formatDurationMS(d.Milliseconds()))
 	}
 	if d := c.srv.cfg.IdleInTransactionTimeout; d > 0 {
-		s.setDefault("idle_in_transaction_session_timeout", formatDurationMS(d.Milliseconds()), "")
+		s.setServerDefault("idle_in_transaction_session_timeout", formatDurationMS(d.Milliseconds()))
 	}
 	apply := func(name, value string) error {
 		key, v, perr := resolveSetting(name, value)

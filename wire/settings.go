@@ -100,8 +100,11 @@ type Settings struct {
 	local    map[string]string // SET LOCAL overlay for the current transaction
 	snapshot map[string]string // session values at transaction start (nil outside)
 	defaults map[string]string // per-session defaults (startup parameters)
-	custom   map[string]string // display spelling of custom names
-	saves    []settingsSave    // savepoints of the current transaction, oldest first
+	// serverSet marks the defaults the server's configuration set (its
+	// flags), not the client's startup packet (pg_settings.source)
+	serverSet map[string]bool
+	custom    map[string]string // display spelling of custom names
+	saves     []settingsSave    // savepoints of the current transaction, oldest first
 	// inTx: a transaction is open; its start values are copied into
 	// snapshot on its first change only, so a statement that sets
 	// nothing (every autocommit lookup) copies nothing.
@@ -283,6 +286,15 @@ func (s *Settings) setDefault(key, value, display string) {
 	s.defaults[key] = value
 }
 
+// setServerDefault records a default the server's configuration sets.
+func (s *Settings) setServerDefault(key, value string) {
+	s.setDefault(key, value, "")
+	if s.serverSet == nil {
+		s.serverSet = map[string]bool{}
+	}
+	s.serverSet[key] = true
+}
+
 func (s *Settings) reset(key string) {
 	s.touch()
 	delete(s.values, key)
@@ -375,6 +387,54 @@ func (s *Settings) all() [][3]string {
 		out = append(out, [3]string{n, v, ""})
 	}
 	sort.Slice(out, func(i, j int) bool { return strings.ToLower(out[i][0]) < strings.ToLower(out[j][0]) })
+	return out
+}
+
+// Parameter is one configuration parameter as pg_settings shows it.
+// Source is "default", "client" (a startup parameter), "command line"
+// (the server's flags) or "session" (SET).
+type Parameter struct {
+	Name     string // display spelling
+	Value    string // the current value
+	Boot     string // the built-in default
+	Reset    string // what RESET returns to: the startup value, else the default
+	Source   string
+	Desc     string
+	ReadOnly bool
+}
+
+// Parameters lists every known parameter and the custom ones set, sorted
+// case-insensitively by name, with where its value comes from.
+func (s *Settings) Parameters() []Parameter {
+	var out []Parameter
+	add := func(key, name, boot, desc string, readOnly bool) {
+		p := Parameter{Name: name, Boot: boot, Reset: boot, Source: "default", Desc: desc, ReadOnly: readOnly}
+		p.Value, _ = s.Get(key)
+		if v, ok := s.defaults[key]; ok {
+			p.Reset, p.Source = v, "client"
+			if s.serverSet[key] {
+				p.Source = "command line"
+			}
+		}
+		_, local := s.local[key]
+		if _, set := s.values[key]; set || local {
+			p.Source = "session"
+		}
+		out = append(out, p)
+	}
+	// the session's identity is not a parameter pg_settings shows (in
+	// PostgreSQL these two are hidden from SHOW ALL and pg_settings)
+	seen := map[string]bool{"session_authorization": true, "is_superuser": true}
+	for k, d := range settingDefs {
+		if !seen[d.name] {
+			seen[d.name] = true
+			add(k, d.name, d.def, d.desc, d.readOnly)
+		}
+	}
+	for k, n := range s.custom {
+		add(k, n, "", "", false)
+	}
+	sort.Slice(out, func(i, j int) bool { return strings.ToLower(out[i].Name) < strings.ToLower(out[j].Name) })
 	return out
 }
 

@@ -33,6 +33,8 @@ type Source struct {
 	lateScans int
 	// lastSchema is the last schema scan derived (see dataSchema).
 	lastSchema atomic.Pointer[derivedSchema]
+	// size is the version's storage size, once read (size.go).
+	size sizeMemo
 }
 
 // New wraps a dataset version. cols must name the dataset's columns (in

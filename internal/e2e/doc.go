@@ -25,6 +25,10 @@
 //     the run (internal/pgtest) and the two transcripts must agree, graph
 //     clauses and error field lines aside; the client scripts run against
 //     PostgreSQL too (E2E_TARGET=postgres skips their graph-only steps).
+//   - psql_describe_test.go runs every psql 15 describe command (\d, \dt+,
+//     \df, \dC, \dconfig, ...) against pgproxy and PostgreSQL 15 over
+//     testdata/describe/schema.sql and compares what psql prints, with
+//     its allowed differences listed and explained in the test.
 //
 // Invariants:
 //   - A missing client (psql, node, python modules, java, npm packages)

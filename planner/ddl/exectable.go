@@ -81,7 +81,7 @@ func ExecTable(e graph.TableEntry) (*exec.TableDef, error) {
 	}
 	for _, ix := range m.Indexes {
 		if ix.Constraint == "" {
-			td.Indexes = append(td.Indexes, exec.IndexDef{Name: ix.Name, Columns: cols(ix.Columns), Unique: ix.Unique})
+			td.Indexes = append(td.Indexes, exec.IndexDef{Name: ix.Name, Columns: cols(ix.Columns), Unique: ix.Unique, Method: ix.Method})
 		}
 	}
 	return td, nil
