@@ -41,7 +41,20 @@
 // exec/lancesrc build a per-version hash index on first use; the index is
 // never stale because a version is immutable). WithOverlay applies a
 // transaction's pending writes: rows whose address is deleted are
-// skipped, pending inserts are appended.
+// skipped, pending inserts are appended; its key lookups use the base
+// index and match the pending inserts by key. A lookup of one key of an
+// identity type (integers, text/varchar: equal keys are the same value)
+// fills the key column from the key instead of reading it, and when the
+// compared value has the key's type (at most through an integer cast) the
+// conjunct leaves the filter: the lookup alone answers it.
+//
+// Literals as parameters: NormalizeLiterals rewrites the literals in
+// value positions (after = <> < > <= >=, IN lists, BETWEEN bounds,
+// LIMIT/OFFSET) as $n declared with the literal's own type (int4, int8,
+// numeric, unknown), for a session's cache of simple-protocol plans;
+// ordinals, type modifiers, typed/escape/dollar strings and statements
+// calling side-effecting functions are left alone. The differential
+// suite runs every query it can rewrite both ways against PostgreSQL.
 //
 // Row addresses: every table scan offers the hidden system column
 // _rowaddr (RowAddrColumn): int8 = int64(the address the source passed

@@ -37,6 +37,17 @@
 // every time); the session also keeps its TimeZone location and result
 // type map.
 //
+// Literal cache (literal_cache.go): a simple-protocol query whose text
+// differs from an earlier one only in literals (exec.NormalizeLiterals,
+// and the literals' types) runs the plan bound once for the normalized
+// text, with its literals as the parameters. A shape gets its plan at
+// its second occurrence and keeps it only when the normalized
+// statement's columns equal the written one's; the plan serves only the
+// snapshot catalog (and pending generation) and the binding-relevant
+// settings (wire.Settings.BindGeneration) it was bound under; a failure
+// before the first row runs the statement as written (so an error is its
+// own, with its position). At most 256 shapes per session.
+//
 // # Writes
 //
 // INSERT (VALUES, SELECT, DEFAULT, DEFAULT VALUES, column lists, ON
