@@ -25,6 +25,9 @@ type lookupConfig struct {
 	// pgproxyBin, when set, serves the lookups from `pgproxyBin serve`
 	// in a child process instead of a server in this process.
 	pgproxyBin string
+	// pgConn and pgCPU reach the same PostgreSQL for the pgbench rounds
+	pgConn string
+	pgCPU  *pgCPU
 }
 
 // servedLoad describes pgproxy's copy of the big table.
@@ -193,7 +196,35 @@ func runLookups(ctx context.Context, c lookupConfig, eng *exec.Engine, pg *pgx.C
 		rep.ServedLoad.StorePerLookup = ops.perOp(c.runs * c.lookups)
 		fmt.Printf("%-24s pgproxy data-directory operations per lookup: %s\n", "", rep.ServedLoad.StorePerLookup)
 	}
+	if c.pgConn != "" {
+		proxyCPU := processCPU // the server runs in this process
+		if px.child != nil {
+			pid := px.child.cmd.Process.Pid
+			proxyCPU = func() time.Duration { return procCPU(pid) }
+		}
+		pgCPUFn := func() time.Duration { return 0 }
+		if c.pgCPU != nil && c.pgCPU.ok {
+			pgCPUFn = c.pgCPU.used
+		}
+		fmt.Printf("\nthe same lookup through pgbench (PostgreSQL's C client), %d rounds of %d per side and mode\n", c.runs, c.lookups)
+		printHeader()
+		if err := runPgbench(c.rows, c.runs, c.lookups, &pgbenchTarget{name: "pgproxy", conn: px.connString(), cpu: proxyCPU},
+			&pgbenchTarget{name: "postgres", conn: c.pgConn, cpu: pgCPUFn}, rep); err != nil {
+			return err
+		}
+	}
 	return nil
+}
+
+// procCPU is a process's user+system CPU time (0 when unreadable).
+func procCPU(pid int) time.Duration {
+	f, err := procStat(pid)
+	if err != nil || len(f) < 13 {
+		return 0
+	}
+	u, _ := strconv.ParseInt(f[11], 10, 64)
+	s, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(u+s) * 10 * time.Millisecond
 }
 
 // writeHeapProfile writes the live heap (after a GC) to path.

@@ -296,7 +296,8 @@ func main() {
 	}
 
 	if doLookup {
-		if err := runLookups(ctx, lookupConfig{rows: *rows, runs: *runs, lookups: *lookups, dataDir: *dataDir, cpuProfile: *cpuProfile, memProfile: *memProfile, pgproxyBin: *pgproxyBin},
+		if err := runLookups(ctx, lookupConfig{rows: *rows, runs: *runs, lookups: *lookups, dataDir: *dataDir, cpuProfile: *cpuProfile, memProfile: *memProfile, pgproxyBin: *pgproxyBin,
+			pgConn: srv.ConnString("postgres"), pgCPU: pgc},
 			eng, conn, &rep); err != nil {
 			srv.Stop()
 			fail(err)
