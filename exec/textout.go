@@ -19,6 +19,23 @@ func FormatText(v *Vec, i int, loc *time.Location) (string, bool) {
 	return formatValue(v, i, loc), true
 }
 
+// AppendText appends FormatText of row i of v (not NULL) to buf; the
+// common types are written without an intermediate string.
+func AppendText(buf []byte, v *Vec, i int, loc *time.Location) []byte {
+	switch v.T.OID {
+	case OIDInt2, OIDInt4, OIDInt8:
+		return strconv.AppendInt(buf, v.I[i], 10)
+	case OIDBool:
+		if v.B[i] {
+			return append(buf, 't')
+		}
+		return append(buf, 'f')
+	case OIDText, OIDVarchar:
+		return append(buf, v.S[i]...)
+	}
+	return append(buf, formatValue(v, i, loc)...)
+}
+
 func formatValue(v *Vec, i int, loc *time.Location) string {
 	t := v.T
 	switch t.Kind() {

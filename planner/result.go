@@ -118,6 +118,29 @@ func (r *result) Next(ctx context.Context) ([]any, bool, error) {
 	return row, true, nil
 }
 
+// NextText implements wire.TextRows: the next row's values in
+// PostgreSQL's text output, written straight from the column vectors.
+func (r *result) NextText(ctx context.Context, buf []byte, ends []int) ([]byte, []int, bool, error) {
+	if r.cur == nil || r.i >= r.cur.N {
+		if err := r.pull(ctx); err != nil {
+			return buf, ends, false, err
+		}
+		if r.cur == nil {
+			return buf, ends, false, nil
+		}
+	}
+	for _, v := range r.cur.Cols {
+		if v.IsNull(r.i) {
+			ends = append(ends, -1)
+			continue
+		}
+		buf = exec.AppendText(buf, v, r.i, r.cells.loc)
+		ends = append(ends, len(buf))
+	}
+	r.i++
+	return buf, ends, true, nil
+}
+
 // Tag implements wire.Result. A SELECT's tag is left without its count:
 // wire counts the rows it sent, which after a suspended portal is what
 // PostgreSQL reports.

@@ -560,6 +560,48 @@ func (c *conn) copyOut(ctx context.Context, st *Statement, res Result) error {
 		c.send(&pgproto3.CopyData{Data: append(buf, '\n')})
 	}
 	var n int64
+	if tr, ok := res.(TextRows); ok && o.Format != CopyBinary {
+		var vals []byte
+		var ends []int
+		msg := &pgproto3.CopyData{}
+		for {
+			var ok bool
+			var err error
+			vals, ends, ok, err = tr.NextText(ctx, vals[:0], ends[:0])
+			if err != nil {
+				return err
+			}
+			if !ok {
+				break
+			}
+			if len(ends) != len(cols) {
+				return errors.New("wire: row width differs from columns")
+			}
+			buf = buf[:0]
+			prev := 0
+			for i, end := range ends {
+				if i > 0 {
+					buf = append(buf, o.Delimiter)
+				}
+				if end < 0 {
+					buf = append(buf, o.Null...)
+					continue
+				}
+				buf = appendCopyText(buf, vals[prev:end], o)
+				prev = end
+			}
+			buf = append(buf, '\n')
+			msg.Data = buf
+			c.send(msg)
+			if c.werr != nil {
+				return c.werr
+			}
+			n++
+		}
+		c.send(&pgproto3.CopyDone{})
+		c.sendComplete("COPY " + strconv.FormatInt(n, 10))
+		return nil
+	}
 	for {
 		row, ok, err := res.Next(ctx)
 		if err != nil {

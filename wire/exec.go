@@ -366,20 +366,35 @@ func (c *conn) stream(ctx context.Context, src *rowSource, max int32) (more bool
 		if max > 0 && src.count == int64(max) {
 			return true, nil
 		}
-		row, ok, err := src.res.Next(ctx)
-		if err != nil {
-			return false, err
-		}
-		if !ok {
-			src.eof = true
-			return false, nil
-		}
-		if src.cols == nil {
-			return false, errors.New("wire: session returned rows for a statement without columns")
-		}
-		dr, err := c.encodeRow(src.cols, src.formats, row)
-		if err != nil {
-			return false, err
+		var dr *pgproto3.DataRow
+		if tr, ok := src.res.(TextRows); ok && allText(src.formats) {
+			buf, ends, ok, err := tr.NextText(ctx, c.rowBuf[:0], c.rowEnds[:0])
+			if err != nil {
+				return false, err
+			}
+			if !ok {
+				src.eof = true
+				return false, nil
+			}
+			if src.cols == nil || len(ends) != len(src.cols) {
+				return false, errors.New("wire: session returned rows that do not fit the statement's columns")
+			}
+			dr = c.dataRow(buf, ends)
+		} else {
+			row, ok, err := src.res.Next(ctx)
+			if err != nil {
+				return false, err
+			}
+			if !ok {
+				src.eof = true
+				return false, nil
+			}
+			if src.cols == nil {
+				return false, errors.New("wire: session returned rows for a statement without columns")
+			}
+			if dr, err = c.encodeRow(src.cols, src.formats, row); err != nil {
+				return false, err
+			}
 		}
 		c.send(dr)
 		if c.werr != nil {
@@ -433,11 +448,20 @@ func (c *conn) encodeRow(cols []Column, formats []int16, row []any) (*pgproto3.D
 		}
 		ends = append(ends, len(buf))
 	}
-	c.rowBuf, c.rowEnds = buf, ends
-	if cap(c.row.Values) < len(row) {
-		c.row.Values = make([][]byte, len(row))
+	return c.dataRow(buf, ends), nil
+}
+
+// dataRow is the DataRow of values laid out in buf as ends says (see
+// TextRows), on the connection's scratch message.
+func (c *conn) dataRow(buf []byte, ends []int) *pgproto3.DataRow {
+	if buf == nil {
+		buf = []byte{} // a nil slice would encode an empty value as NULL
 	}
-	c.row.Values = c.row.Values[:len(row)]
+	c.rowBuf, c.rowEnds = buf, ends
+	if cap(c.row.Values) < len(ends) {
+		c.row.Values = make([][]byte, len(ends))
+	}
+	c.row.Values = c.row.Values[:len(ends)]
 	prev := 0
 	for i, end := range ends {
 		if end < 0 {
@@ -447,5 +471,15 @@ func (c *conn) encodeRow(cols []Column, formats []int16, row []any) (*pgproto3.D
 		c.row.Values[i] = buf[prev:end:end]
 		prev = end
 	}
-	return &c.row, nil
+	return &c.row
+}
+
+// allText says whether every column travels in text format.
+func allText(formats []int16) bool {
+	for _, f := range formats {
+		if f != 0 {
+			return false
+		}
+	}
+	return true
 }

@@ -156,6 +156,9 @@ func parseFake(sql string) (fakeOp, error) {
 	if _, err := fmt.Sscanf(q, "select gen(%d)", &n); err == nil {
 		return fakeOp{name: "gen", n: n}, nil
 	}
+	if _, err := fmt.Sscanf(q, "select textgen(%d)", &n); err == nil {
+		return fakeOp{name: "textgen", n: n}, nil
+	}
 	if _, err := fmt.Sscanf(q, "select sleep(%d)", &n); err == nil {
 		return fakeOp{name: "sleep", n: n}, nil
 	}
@@ -191,7 +194,7 @@ func (s *fakeSession) Describe(ctx context.Context, st *Statement, declared []ui
 		return Description{}, missingRelation(st, op.label)
 	case "one":
 		return Description{Columns: []Column{{Name: "?column?", TypeOID: pgtype.Int4OID, TypeSize: 4, TypeMod: -1}}}, nil
-	case "gen":
+	case "gen", "textgen":
 		return Description{Columns: genColumns}, nil
 	case "series":
 		return Description{Columns: seriesColumns}, nil
@@ -244,6 +247,8 @@ func (s *fakeSession) Execute(ctx context.Context, st *Statement, params []any) 
 		return &staticResult{cols: []Column{{Name: "?column?", TypeOID: pgtype.Int4OID}}, rows: [][]any{{int32(1)}}, tag: "SELECT"}, nil
 	case "gen":
 		return &genResult{n: op.n}, nil
+	case "textgen":
+		return &textGenResult{genResult{n: op.n}}, nil
 	case "series":
 		rows := make([][]any, op.n)
 		for i := range rows {
@@ -425,6 +430,25 @@ func (r *genResult) Next(ctx context.Context) ([]any, bool, error) {
 }
 func (r *genResult) Tag() string  { return "SELECT" }
 func (r *genResult) Close() error { return nil }
+
+// textGenResult is genResult that also offers its rows as text
+// (wire.TextRows), different from what Next says, so a test sees which
+// path wire took: "t<n>" and a label that is NULL every third row.
+type textGenResult struct{ genResult }
+
+func (r *textGenResult) NextText(ctx context.Context, buf []byte, ends []int) ([]byte, []int, bool, error) {
+	if r.i >= r.n {
+		return buf, ends, false, nil
+	}
+	r.i++
+	buf = append(buf, "t"+strconv.Itoa(r.i)...)
+	ends = append(ends, len(buf))
+	if r.i%3 == 0 {
+		return buf, append(ends, -1), true, nil
+	}
+	buf = append(buf, "text\trow "+strconv.Itoa(r.i)...)
+	return buf, append(ends, len(buf)), true, nil
+}
 
 // bigResult yields n rows of 1 KiB text.
 type bigResult struct{ n, i int }

@@ -113,6 +113,16 @@ type Result interface {
 	Close() error
 }
 
+// TextRows is what a Result may offer besides Next: the next row with
+// every value already in PostgreSQL's text format, appended to buf, with
+// ends[i] the end of value i in buf or -1 for NULL (values start where
+// the previous one ended). wire uses it when every column travels as
+// text (DataRow in text format, COPY TO in text and csv), so a value is
+// neither boxed nor encoded a second time.
+type TextRows interface {
+	NextText(ctx context.Context, buf []byte, ends []int) ([]byte, []int, bool, error)
+}
+
 // Kind classifies a statement for wire. Only KindQuery, KindCopyFrom and
 // KindCopyTo reach Session.Execute/CopyFrom; wire executes the others
 // itself (calling the transaction hooks where needed).
