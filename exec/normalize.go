@@ -3,6 +3,8 @@ package exec
 import (
 	"strconv"
 	"strings"
+
+	"github.com/pggraph/pggraph/internal/sqllex"
 )
 
 // Literals as parameters. A client on the simple protocol (psql,
@@ -212,35 +214,15 @@ func scanTokens(sql string) ([]token, bool) {
 	isIdentStart := func(c byte) bool { return c == '_' || c >= 0x80 || (c|0x20 >= 'a' && c|0x20 <= 'z') }
 	isIdentCont := func(c byte) bool { return isIdentStart(c) || c == '$' || (c >= '0' && c <= '9') }
 	for i < n {
+		next, open := sqllex.SkipSpace(sql, i)
+		if open >= 0 {
+			return nil, false // unterminated comment
+		}
+		if i = next; i >= n {
+			break
+		}
 		c := sql[i]
 		switch {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
-			i++
-		case c == '-' && i+1 < n && sql[i+1] == '-':
-			for i < n && sql[i] != '\n' && sql[i] != '\r' {
-				i++
-			}
-		case c == '/' && i+1 < n && sql[i+1] == '*':
-			depth := 0
-			for {
-				if i+1 >= n {
-					return nil, false // unterminated comment
-				}
-				if sql[i] == '/' && sql[i+1] == '*' {
-					depth++
-					i += 2
-					continue
-				}
-				if sql[i] == '*' && sql[i+1] == '/' {
-					depth--
-					i += 2
-					if depth == 0 {
-						break
-					}
-					continue
-				}
-				i++
-			}
 		case c == '\'':
 			s, end, ok := scanQuoted(sql, i, '\'')
 			if !ok {

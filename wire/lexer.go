@@ -3,6 +3,8 @@ package wire
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/pggraph/pggraph/internal/sqllex"
 )
 
 // tokKind is the class of a lexical token of PostgreSQL SQL. The lexer
@@ -38,36 +40,15 @@ func lex(sql string) ([]token, *lexError) {
 	i := 0
 	n := len(sql)
 	for i < n {
+		next, open := sqllex.SkipSpace(sql, i)
+		if open >= 0 {
+			return toks, &lexError{"unterminated /* comment", open}
+		}
+		if i = next; i >= n {
+			break
+		}
 		c := sql[i]
 		switch {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
-			i++
-		case c == '-' && i+1 < n && sql[i+1] == '-':
-			for i < n && sql[i] != '\n' {
-				i++
-			}
-		case c == '/' && i+1 < n && sql[i+1] == '*':
-			start := i
-			depth := 0
-			for {
-				if i+1 >= n {
-					return toks, &lexError{"unterminated /* comment", start}
-				}
-				if sql[i] == '/' && sql[i+1] == '*' {
-					depth++
-					i += 2
-					continue
-				}
-				if sql[i] == '*' && sql[i+1] == '/' {
-					depth--
-					i += 2
-					if depth == 0 {
-						break
-					}
-					continue
-				}
-				i++
-			}
 		case c == ';':
 			toks = append(toks, token{tokSemi, ";", i})
 			i++

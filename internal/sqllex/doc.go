@@ -1,0 +1,6 @@
+// Package sqllex holds the pieces of PostgreSQL's lexical rules that
+// more than one of pggraph's scanners needs (wire splits statements and
+// reads utility commands, exec finds literals for the literal cache),
+// so each rule is written once. It decides nothing about what a
+// statement means.
+package sqllex
