@@ -127,8 +127,9 @@ func BenchmarkPointLookup(b *testing.B) {
 	})
 }
 
-func benchPointLookup(b *testing.B, ts *testServer, rows int) {
-	c := ts.connectB(b)
+// createLookupTable makes t(id int8 primary key, v text) with rows rows
+// (v = 'v<id>') in one COPY.
+func createLookupTable(b *testing.B, c *pgx.Conn, rows int) {
 	ctx := context.Background()
 	if _, err := c.Exec(ctx, "create table t (id int8 primary key, v text)"); err != nil {
 		b.Fatal(err)
@@ -140,6 +141,12 @@ func benchPointLookup(b *testing.B, ts *testServer, rows int) {
 	if _, err := c.PgConn().CopyFrom(ctx, strings.NewReader(sb.String()), "COPY t FROM STDIN"); err != nil {
 		b.Fatal(err)
 	}
+}
+
+func benchPointLookup(b *testing.B, ts *testServer, rows int) {
+	c := ts.connectB(b)
+	ctx := context.Background()
+	createLookupTable(b, c, rows)
 	var v string
 	if err := c.QueryRow(ctx, "select v from t where id = $1", int64(7)).Scan(&v); err != nil || v != "v7" {
 		b.Fatalf("warm-up lookup: %q %v", v, err)

@@ -2,9 +2,7 @@ package planner
 
 import (
 	"context"
-	"fmt"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/pggraph/pggraph/adapters"
@@ -31,16 +29,7 @@ func BenchmarkServedLookup(b *testing.B) {
 	b.Cleanup(g.Close)
 	ts := startServerOn(b, g)
 	c := ts.connectB(b)
-	if _, err := c.Exec(ctx, "create table t (id int8 primary key, v text)"); err != nil {
-		b.Fatal(err)
-	}
-	var sb strings.Builder
-	for i := 0; i < rows; i++ {
-		fmt.Fprintf(&sb, "%d\tv%d\n", i, i)
-	}
-	if _, err := c.PgConn().CopyFrom(ctx, strings.NewReader(sb.String()), "COPY t FROM STDIN"); err != nil {
-		b.Fatal(err)
-	}
+	createLookupTable(b, c, rows)
 	pc := c.PgConn()
 	if _, err := pc.Prepare(ctx, "look", "select v from t where id = $1", nil); err != nil {
 		b.Fatal(err)
