@@ -377,88 +377,70 @@ func (b *binder) pushFilter(input plan, pred Expr) plan {
 					rest = append(rest, c)
 				}
 			}
-			switch len(rest) {
-			case 0:
+			if pred = conjunction(rest); pred == nil {
 				return s
-			case 1:
-				pred = rest[0]
-			default:
-				pred = &boolExpr{op: "AND", args: rest}
 			}
 		}
 	}
 	if ps, ok := input.(*projectSetNode); ok {
 		// conditions on the rows a lateral function expands are applied
 		// before it runs (PostgreSQL evaluates them below the function)
-		nin := len(ps.input.columns())
-		var below, rest []Expr
-		for _, c := range splitAnd(pred) {
-			if s := sideOf(c, nin); s == 1 {
-				below = append(below, c)
-			} else {
-				rest = append(rest, c)
-			}
+		below, rest := splitBySide(pred, len(ps.input.columns()))
+		if below != nil {
+			ps.input = b.pushFilter(ps.input, below)
 		}
-		if len(below) > 0 {
-			var bp Expr = &boolExpr{op: "AND", args: below}
-			if len(below) == 1 {
-				bp = below[0]
-			}
-			ps.input = b.pushFilter(ps.input, bp)
-		}
-		if len(rest) == 0 {
+		if rest == nil {
 			return ps
 		}
-		pred = rest[0]
-		if len(rest) > 1 {
-			pred = &boolExpr{op: "AND", args: rest}
-		}
-		return &filterNode{input: ps, pred: pred}
+		return &filterNode{input: ps, pred: rest}
 	}
 	if ln, ok := input.(*lateralNode); ok {
 		// conditions on the left rows of a lateral join run before the
 		// lateral item is evaluated for them, as in PostgreSQL
-		nin := len(ln.left.columns())
-		var below, rest []Expr
-		for _, c := range splitAnd(pred) {
-			if s := sideOf(c, nin); s == 1 {
-				below = append(below, c)
-			} else {
-				rest = append(rest, c)
-			}
+		below, rest := splitBySide(pred, len(ln.left.columns()))
+		if below != nil {
+			ln.left = b.pushFilter(ln.left, below)
 		}
-		if len(below) > 0 {
-			var bp Expr = &boolExpr{op: "AND", args: below}
-			if len(below) == 1 {
-				bp = below[0]
-			}
-			ln.left = b.pushFilter(ln.left, bp)
-		}
-		switch len(rest) {
-		case 0:
+		if rest == nil {
 			return ln
-		case 1:
-			pred = rest[0]
-		default:
-			pred = &boolExpr{op: "AND", args: rest}
 		}
-		return &filterNode{input: ln, pred: pred}
+		return &filterNode{input: ln, pred: rest}
 	}
 	if j, ok := input.(*joinNode); ok && isCrossJoin(j) {
 		// comma joins: WHERE conjuncts that relate the inputs become join
 		// conditions (hash keys where they are equalities)
 		rest := pushJoinConds(j, splitAnd(pred))
 		input = buildSmaller(j)
-		switch len(rest) {
-		case 0:
+		if pred = conjunction(rest); pred == nil {
 			return input
-		case 1:
-			pred = rest[0]
-		default:
-			pred = &boolExpr{op: "AND", args: rest}
 		}
 	}
 	return &filterNode{input: input, pred: pred}
+}
+
+// conjunction is the AND of exprs: nil for none, the one for one.
+func conjunction(exprs []Expr) Expr {
+	switch len(exprs) {
+	case 0:
+		return nil
+	case 1:
+		return exprs[0]
+	}
+	return &boolExpr{op: "AND", args: exprs}
+}
+
+// splitBySide splits pred's conjuncts into those reading only the first
+// nin columns (side 1) and the rest, each as a conjunction (nil: none).
+func splitBySide(pred Expr, nin int) (below, rest Expr) {
+	var b, r []Expr
+	for _, c := range splitAnd(pred) {
+		if sideOf(c, nin) == 1 {
+			b = append(b, c)
+		} else {
+			r = append(r, c)
+		}
+	}
+	return conjunction(b), conjunction(r)
 }
 
 func isCrossJoin(j *joinNode) bool {
