@@ -24,8 +24,15 @@ func (b *binder) bindExpr(n *q.Node, sc *scope) (Expr, error) {
 		e, err := b.bindColumnRef(x.ColumnRef, sc)
 		return e, b.at(err, x.ColumnRef.Location)
 	case *q.Node_AConst:
-		return bindConst(x.AConst)
+		e, err := bindConst(x.AConst)
+		if c, ok := e.(*constExpr); ok && b.trace != nil && c.t.OID == OIDUnknown {
+			c.src = x.AConst
+		}
+		return e, err
 	case *q.Node_ParamRef:
+		if b.noParams {
+			return nil, b.at(errf(CodeUndefinedParameter, "there is no parameter $%d", x.ParamRef.Number), x.ParamRef.Location)
+		}
 		return b.bindParam(int(x.ParamRef.Number))
 	case *q.Node_TypeCast:
 		return b.bindTypeCast(x.TypeCast, sc)
@@ -172,6 +179,9 @@ func (b *binder) bindColumnRef(cr *q.ColumnRef, sc *scope) (Expr, error) {
 	c, level, err := sc.resolve(table, name)
 	if err == nil {
 		c.markUsed()
+		if b.trace != nil {
+			b.trace.column(cr, c, sc, table == "")
+		}
 	}
 	if err != nil {
 		if Code(err) == CodeUndefinedColumn && table == "" && len(parts) == 1 {
@@ -372,6 +382,9 @@ func (b *binder) coerce(e Expr, t Type, cc castContext, what string) (Expr, erro
 		return p, nil
 	}
 	if c, ok := e.(*constExpr); ok && from.OID == OIDUnknown {
+		if b.trace != nil && c.src != nil {
+			b.trace.consts[c.src] = t
+		}
 		out := NewVec(t, 1)
 		if c.isNull() {
 			out.SetNull(0)

@@ -170,6 +170,12 @@ func (b *binder) bindRangeVar(rv *q.RangeVar, sc *scope) (plan, []scopeCol, erro
 		}
 		return nil, nil, errf(CodeUndefinedTable, "relation \"%s\" does not exist", rv.Relname)
 	}
+	if b.trace != nil {
+		b.trace.relation(rv, td)
+	}
+	if td.View != nil {
+		return b.bindView(rv, td, alias, sc)
+	}
 	if err := b.addAlias(sc, alias); err != nil {
 		return nil, nil, err
 	}
@@ -177,7 +183,7 @@ func (b *binder) bindRangeVar(rv *q.RangeVar, sc *scope) (plan, []scopeCol, erro
 	ci := make([]colInfo, len(td.Columns))
 	idx := make([]int, len(td.Columns))
 	for i, c := range td.Columns {
-		cols[i] = scopeCol{name: c.Name, t: c.Type, idx: i, tableOID: td.OID, attnum: int16(i + 1), table_: td}
+		cols[i] = scopeCol{name: c.Name, t: c.Type, idx: i, tableOID: td.OID, attnum: int16(i + 1), table_: td, from: rv}
 		ci[i] = colInfo{name: c.Name, t: c.Type, tableOID: td.OID, attnum: int16(i + 1)}
 		idx[i] = i
 	}
@@ -261,6 +267,9 @@ func (b *binder) bindJoinExpr(j *q.JoinExpr, sc *scope) (plan, []scopeCol, error
 	for _, u := range j.UsingClause {
 		using = append(using, u.GetString_().Sval)
 	}
+	if b.trace != nil && j.IsNatural {
+		b.trace.natural[j] = using
+	}
 	var conds []Expr
 	if len(using) > 0 || j.IsNatural {
 		var merged []scopeCol
@@ -294,6 +303,9 @@ func (b *binder) bindJoinExpr(j *q.JoinExpr, sc *scope) (plan, []scopeCol, error
 				return nil, nil, err
 			}
 			conds = append(conds, eq)
+			if b.trace != nil {
+				b.trace.using(lc, rc)
+			}
 			lc.noUnqual, lc.noStar = true, true
 			rc.noUnqual, rc.noStar = true, true
 			lc.markUsed()

@@ -497,6 +497,9 @@ func (b *binder) bindTargets(list []*q.Node, sc *scope, keepUnknown bool) ([]tar
 				return nil, unsupported("cross-database references are not implemented")
 			}
 			found := false
+			if b.trace != nil {
+				b.trace.starBegin(cr)
+			}
 			if tbl != "" && !sc.aliases[tbl] {
 				return nil, errf(CodeUndefinedTable, "missing FROM-clause entry for table \"%s\"", tbl)
 			}
@@ -511,6 +514,9 @@ func (b *binder) bindTargets(list []*q.Node, sc *scope, keepUnknown bool) ([]tar
 				found = true
 				c.markUsed()
 				out = append(out, target{name: c.name, e: &colRef{idx: c.idx, t: c.t, name: c.name}, src: c})
+				if b.trace != nil {
+					b.trace.star(cr, c, sc)
+				}
 			}
 			if !found && tbl == "" && len(sc.cols) == 0 {
 				return nil, errf(CodeSyntaxError, "SELECT * with no tables specified is not valid")
@@ -560,6 +566,9 @@ func (b *binder) bindTargets(list []*q.Node, sc *scope, keepUnknown bool) ([]tar
 		name := rt.Name
 		if name == "" {
 			name = figureColname(rt.Val)
+		}
+		if b.trace != nil {
+			b.trace.names[rt] = name
 		}
 		t := target{name: name, e: e}
 		if cr, ok := e.(*colRef); ok {

@@ -1,5 +1,7 @@
 package exec
 
+import q "github.com/pggraph/pggraph/internal/sqlparse"
+
 // scopeCol is one column visible to name resolution.
 type scopeCol struct {
 	table    string // range alias ("" for unnamed)
@@ -13,6 +15,7 @@ type scopeCol struct {
 	attnum   int16
 	table_   *TableDef // base table (for primary-key functional dependency)
 	used     *bool     // set when referenced: the scan reads only used columns
+	from     *q.RangeVar // the FROM entry that produced it (a relation or view), for AnalyzeView
 }
 
 // markUsed records that a column is read (projection pushdown).

@@ -1,0 +1,148 @@
+package exec
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	q "github.com/pggraph/pggraph/internal/sqlparse"
+)
+
+// viewCatalog is t(a int4, b text, c varchar(10)) with rows and u(a int4, x int4).
+func viewCatalog(t *testing.T) *MemCatalog {
+	t.Helper()
+	cat := NewMemCatalog()
+	tt := &TableDef{Name: "t", Columns: []ColumnDef{{Name: "a", Type: TInt4}, {Name: "b", Type: TText}, {Name: "c", Type: Type{OIDVarchar, 14}}}}
+	tt.Source = memRows(t, tt.Columns, "1|one|x", "2|two|y", "3|three|z")
+	u := &TableDef{Name: "u", Columns: []ColumnDef{{Name: "a", Type: TInt4}, {Name: "x", Type: TInt4}}}
+	u.Source = memRows(t, u.Columns, "1|10", "2|20")
+	cat.Add(tt)
+	cat.Add(u)
+	return cat
+}
+
+// memRows builds a MemTable from '|'-separated text rows.
+func memRows(t *testing.T, cols []ColumnDef, rows ...string) TableSource {
+	t.Helper()
+	vecs := make([]*Vec, len(cols))
+	for i, c := range cols {
+		vecs[i] = NewVec(c.Type, len(rows))
+	}
+	for r, row := range rows {
+		for i, f := range strings.Split(row, "|") {
+			if err := parseText(vecs[i], r, f, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return MemTableFromVecs(cols, vecs)
+}
+
+// addView analyzes CREATE VIEW text and registers the view in cat.
+func addView(t *testing.T, cat *MemCatalog, sql string) (*ViewAnalysis, error) {
+	t.Helper()
+	tree, err := q.Parse(sql)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vs := tree.Stmts[0].Stmt.GetViewStmt()
+	var names []string
+	for _, a := range vs.Aliases {
+		names = append(names, a.GetString_().Sval)
+	}
+	va, err := AnalyzeView(cat, sql, vs.Query, names)
+	if err != nil {
+		return nil, err
+	}
+	td := &TableDef{Name: vs.View.Relname, Kind: "view", View: &ViewDef{Query: va.Query, Depends: va.Depends}, Source: ViewSource{Name: vs.View.Relname}}
+	for _, c := range va.Columns {
+		td.Columns = append(td.Columns, ColumnDef{Name: c.Name, Type: c.Type})
+	}
+	cat.Add(td)
+	return va, nil
+}
+
+func TestAnalyzeViewNormalizes(t *testing.T) {
+	cases := []struct {
+		create, stored, deps string
+	}{
+		{"create view v1 as select * from t", "SELECT t.a AS a, t.b AS b, t.c AS c FROM public.t", "t(a,b,c)"},
+		{"create view v2 (x) as select a, b || 'x' from t where c = 'y'", "SELECT t.a AS a, t.b || 'x'::text AS \"?column?\" FROM public.t WHERE t.c = 'y'::varchar", "t(a,b,c)"},
+		{"create view v3 as select count(*) from t", "SELECT count(*) AS count FROM public.t", "t()"},
+		{"create view v4 as select * from t natural join u", "SELECT a AS a, t.b AS b, t.c AS c, u.x AS x FROM public.t JOIN public.u USING (a)", "t(a,b,c) u(a,x)"},
+		{"create view v5 as with t as (select 1 as a) select a from t", "WITH t AS (SELECT 1 AS a) SELECT t.a AS a FROM t", ""},
+		{"create view v6 as select s.a from (select a from t) s", "SELECT s.a AS a FROM (SELECT t.a AS a FROM public.t) s", "t(a)"},
+		{"create view v7 as select a from v1", "SELECT v1.a AS a FROM public.v1", "v1(a)"},
+	}
+	cat := viewCatalog(t)
+	for _, c := range cases {
+		va, err := addView(t, cat, c.create)
+		if err != nil {
+			t.Fatalf("%s: %v", c.create, err)
+		}
+		if va.Query != c.stored {
+			t.Errorf("%s:\n stored %s\n want   %s", c.create, va.Query, c.stored)
+		}
+		var deps []string
+		for _, d := range va.Depends {
+			deps = append(deps, d.Name+"("+strings.Join(d.Columns, ",")+")")
+		}
+		if got := strings.Join(deps, " "); got != c.deps {
+			t.Errorf("%s: depends %s, want %s", c.create, got, c.deps)
+		}
+	}
+}
+
+func TestViewExpansion(t *testing.T) {
+	cat := viewCatalog(t)
+	for _, sql := range []string{
+		"create view v as select a, b from t where a > 1",
+		"create view vv (n, total) as select v.a, sum(u.x) from v join u on u.a = v.a group by v.a",
+	} {
+		if _, err := addView(t, cat, sql); err != nil {
+			t.Fatal(err)
+		}
+	}
+	eng := &Engine{Catalog: cat}
+	cases := []struct{ sql, want string }{
+		{"select * from v order by a", "2|two;3|three"},
+		{"with t as (select 9 as a) select count(*) from v", "2"},
+		{"select n, total from vv", "2|20"},
+		{"select x.b from v x where x.a = 3", "three"},
+		{"select (select count(*) from v where v.a > t.a) from t order by a", "2;1;0"},
+	}
+	for _, c := range cases {
+		res, err := eng.Query(context.Background(), nil, c.sql)
+		if err != nil {
+			t.Fatalf("%s: %v", c.sql, err)
+		}
+		if got := strings.ReplaceAll(strings.TrimSuffix(resultText(res), "\n"), "\n", ";"); got != c.want {
+			t.Errorf("%s: got %s, want %s", c.sql, got, c.want)
+		}
+	}
+	if _, err := eng.Query(context.Background(), nil, "select * from v where nope = 1"); Code(err) != CodeUndefinedColumn {
+		t.Errorf("unknown column through a view: %v", err)
+	}
+}
+
+func TestRenameInView(t *testing.T) {
+	cat := viewCatalog(t)
+	va, err := addView(t, cat, "create view v as select a, b from t where a > 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := RenameInView(cat, "v", va.Query, va.Columns, ViewRename{Schema: "public", Relation: "t", NewName: "t2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "SELECT t2.a AS a, t2.b AS b FROM public.t2 WHERE t2.a > 1"; got.Query != want {
+		t.Errorf("table rename: %s, want %s", got.Query, want)
+	}
+	got, err = RenameInView(cat, "v", va.Query, va.Columns, ViewRename{Schema: "public", Relation: "t", Column: "a", NewName: "z"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "SELECT t.z AS a, t.b AS b FROM public.t WHERE t.z > 1"; got.Query != want {
+		t.Errorf("column rename: %s, want %s", got.Query, want)
+	}
+}
