@@ -13,8 +13,8 @@ type scopeCol struct {
 	hidden   bool // system column (_rowaddr): never in * or t.*, NATURAL or USING
 	tableOID uint32
 	attnum   int16
-	table_   *TableDef // base table (for primary-key functional dependency)
-	used     *bool     // set when referenced: the scan reads only used columns
+	table_   *TableDef   // base table (for primary-key functional dependency)
+	used     *bool       // set when referenced: the scan reads only used columns
 	from     *q.RangeVar // the FROM entry that produced it (a relation or view), for AnalyzeView
 }
 
