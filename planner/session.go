@@ -67,6 +67,7 @@ type plan struct {
 	kind        stmtKind
 	node        *sqlparse.Node // the statement's parse tree (DML)
 	reads       []string       // tables the statement names (read set)
+	viewReads   []string       // reads plus what the views among them read, as of the last prepare
 	locking     bool           // SELECT … FOR UPDATE/SHARE
 	declared    []uint32
 	prep        *exec.Prepared
@@ -256,7 +257,7 @@ func (s *session) Execute(ctx context.Context, st *wire.Statement, params []any)
 		return nil, err
 	}
 	if s.tx != nil && !s.tx.implicit {
-		for _, t := range p.reads {
+		for _, t := range p.viewReads {
 			s.tx.pend.reads[t] = true
 			if p.locking {
 				s.tx.pend.locks[t] = true
@@ -289,6 +290,10 @@ func (s *session) prepare(ctx context.Context, st *wire.Statement, declared []ui
 	if p.sql == "" && st.Kind == wire.KindCopyTo {
 		return nil, wire.Errorf(wire.CodeSyntaxError, "syntax error in the query of COPY")
 	}
+	if err := copyViewError(cat, st); err != nil {
+		return nil, err
+	}
+	p.viewReads = withViewReads(cat, p.reads)
 	if p.prep != nil && p.key == key && p.gen == gen {
 		return p, nil
 	}

@@ -28,7 +28,7 @@ func TestMetaRoundTrip(t *testing.T) {
 	if !reflect.DeepEqual(m, again) {
 		t.Fatalf("round trip changed the meta:\n%+v\n%+v", m, again)
 	}
-	if m.Version != MetaVersion || m.Graph.Kind != graph.EdgeTable || *m.Graph.MaxOut != 4 || *m.Graph.MinOut != 1 ||
+	if m.Version != metaVersionTables || m.Graph.Kind != graph.EdgeTable || *m.Graph.MaxOut != 4 || *m.Graph.MinOut != 1 ||
 		m.Comment != "edges" || m.Options["fillfactor"] != "50" || m.ForeignKeys[0].OnDelete != SetNull ||
 		m.Uniques[0].Name != "e_src_dst_key" || m.Checks[0].Name != "e_w_check" || m.Columns[2].Default != "1.5" {
 		t.Fatalf("meta: %+v", m)
@@ -38,7 +38,7 @@ func TestMetaRoundTrip(t *testing.T) {
 func TestDecodeMetaRefuses(t *testing.T) {
 	cols := []graph.ColumnDef{{ID: 1, Name: "a", Type: "int32"}}
 	good := TableMeta{Relkind: RelTable, Columns: []ColumnMeta{{Name: "a", Type: PGType{OID: 23, Mod: -1}}}}.Encode()
-	newer := json.RawMessage(`{"v":2,"relkind":"table","columns":[{"name":"a","type":{"oid":23,"mod":-1}}]}`)
+	newer := json.RawMessage(`{"v":3,"relkind":"table","columns":[{"name":"a","type":{"oid":23,"mod":-1}}]}`)
 	cases := []struct {
 		name  string
 		cols  []graph.ColumnDef

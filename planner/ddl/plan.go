@@ -16,6 +16,9 @@ import (
 type Planner struct {
 	// NewKey returns a fresh, globally unique sequence key.
 	NewKey func() string
+	// Views binds view queries (CREATE VIEW, renames views follow); nil
+	// answers CREATE VIEW with 0A000.
+	Views ViewBinder
 }
 
 // Plan plans one DDL statement against cat with the default Planner.
@@ -83,7 +86,7 @@ func (p Planner) Plan(stmt *q.Node, cat Catalog) ([]Change, error) {
 		}
 		return nil, notSupported("CREATE TABLE AS")
 	case *q.Node_ViewStmt:
-		return nil, notSupported("CREATE VIEW")
+		return pc.createView(n.ViewStmt)
 	case *q.Node_VacuumStmt:
 		return pc.maintenance(n.VacuumStmt)
 	case *q.Node_CheckPointStmt:
