@@ -25,7 +25,7 @@ func (b *binder) bindExpr(n *q.Node, sc *scope) (Expr, error) {
 		return e, b.at(err, x.ColumnRef.Location)
 	case *q.Node_AConst:
 		e, err := bindConst(x.AConst)
-		if c, ok := e.(*constExpr); ok && b.trace != nil && c.t.OID == OIDUnknown {
+		if c, ok := e.(*constExpr); ok && b.trace != nil && (c.t.OID == OIDUnknown || c.t.Kind() == KInt || c.t.OID == OIDNumeric) {
 			c.src = x.AConst
 		}
 		return e, err
@@ -419,6 +419,11 @@ func (b *binder) coerce(e Expr, t Type, cc castContext, what string) (Expr, erro
 		return nil, errf(CodeDatatypeMismatch, "column is of type %s but expression is of type %s", t, from)
 	}
 	if c, ok := e.(*constExpr); ok && !(t.isTemporal() || from.isTemporal()) {
+		if b.trace != nil && c.src != nil && (t.OID == OIDNumeric || t.OID == OIDFloat4 || t.OID == OIDFloat8) {
+			// a number PostgreSQL converts to the other operand's type
+			// (there is no cross-type operator): it prints 2::numeric
+			b.trace.consts[c.src] = t
+		}
 		out := NewVec(t, 1)
 		if c.isNull() {
 			out.SetNull(0)
@@ -575,6 +580,9 @@ func (b *binder) bindCase(c *q.CaseExpr, sc *scope) (Expr, error) {
 		}
 	}
 	ce.t = t
+	if b.trace != nil {
+		b.trace.cases[c] = t
+	}
 	ce.thens = results[:len(ce.whens)]
 	if c.Defresult != nil {
 		ce.els = results[len(results)-1]

@@ -326,7 +326,14 @@ func (b *binder) bindJoinExpr(j *q.JoinExpr, sc *scope) (plan, []scopeCol, error
 				me = &coalesceExpr{t: t, args: []Expr{l2, r2}}
 				mt = t
 			}
-			merged = append(merged, scopeCol{name: name, t: mt})
+			m := scopeCol{name: name, t: mt}
+			switch kind {
+			case joinInner, joinLeft:
+				m.merged = &scopeCol{table: lc.table, name: name, from: lc.from, table_: lc.table_, attnum: lc.attnum}
+			case joinRight:
+				m.merged = &scopeCol{table: rc.table, name: name, from: rc.from, table_: rc.table_, attnum: rc.attnum}
+			}
+			merged = append(merged, m)
 			mergedExprs = append(mergedExprs, me)
 		}
 		joined.setCond(b, conds, nl)

@@ -16,6 +16,9 @@ type scopeCol struct {
 	table_   *TableDef   // base table (for primary-key functional dependency)
 	used     *bool       // set when referenced: the scan reads only used columns
 	from     *q.RangeVar // the FROM entry that produced it (a relation or view), for AnalyzeView
+	// merged: a USING column of an inner, left or right join is the
+	// column of that side (table, from); AnalyzeView qualifies it so
+	merged *scopeCol
 }
 
 // markUsed records that a column is read (projection pushdown).

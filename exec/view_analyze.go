@@ -51,7 +51,8 @@ type viewTrace struct {
 	natural map[*q.JoinExpr][]string
 	names   map[*q.ResTarget]string
 	consts  map[*q.A_Const]Type
-	usings  []tracedCol // columns a USING or NATURAL join matches by name
+	cases   map[*q.CaseExpr]Type // result types (a CASE without ELSE gets ELSE NULL::type)
+	usings  []tracedCol          // columns a USING or NATURAL join matches by name
 }
 
 // tracedCol is one resolved column reference.
@@ -65,7 +66,7 @@ type tracedCol struct {
 
 func newViewTrace() *viewTrace {
 	return &viewTrace{cols: map[*q.ColumnRef]tracedCol{}, stars: map[*q.ColumnRef][]tracedCol{}, rels: map[*q.RangeVar]*TableDef{},
-		natural: map[*q.JoinExpr][]string{}, names: map[*q.ResTarget]string{}, consts: map[*q.A_Const]Type{}}
+		natural: map[*q.JoinExpr][]string{}, names: map[*q.ResTarget]string{}, consts: map[*q.A_Const]Type{}, cases: map[*q.CaseExpr]Type{}}
 }
 
 func (t *viewTrace) relation(rv *q.RangeVar, td *TableDef) { t.rels[rv] = td }
@@ -74,8 +75,15 @@ func (t *viewTrace) relation(rv *q.RangeVar, td *TableDef) { t.rels[rv] = td }
 // reference with c's alias finds c again.
 func traced(c *scopeCol, sc *scope, wantQual bool) tracedCol {
 	tc := tracedCol{name: c.name, base: c.table_, attnum: c.attnum, from: c.from}
-	if wantQual && c.table != "" && sc.peek(c.table, c.name) == c {
+	switch {
+	case !wantQual:
+	case c.table != "" && sc.peek(c.table, c.name) == c:
 		tc.qual = c.table
+	case c.table == "" && c.merged != nil && c.merged.table != "":
+		// a USING column: its side's column, when qualifying finds it
+		if s := sc.peek(c.merged.table, c.name); s != nil && s.from == c.merged.from && s.table == c.merged.table {
+			tc.qual = c.merged.table
+		}
 	}
 	return tc
 }
@@ -291,11 +299,21 @@ func normalize(stmt *q.Node, tr *viewTrace) {
 			j.UsingClause = append(j.UsingClause, strNode(u))
 		}
 	}
+	for c, t := range tr.cases {
+		if c.Defresult == nil {
+			if tn := typeNameOf(t); tn != nil {
+				null := &q.Node{Node: &q.Node_AConst{AConst: &q.A_Const{Isnull: true, Location: -1}}}
+				c.Defresult = &q.Node{Node: &q.Node_TypeCast{TypeCast: &q.TypeCast{Arg: null, TypeName: tn, Location: -1}}}
+			}
+		}
+	}
+	textComparisons(stmt, tr)
 	explicit := map[*q.A_Const]bool{} // literals already under a cast or in special syntax
 	walkProto(stmt.ProtoReflect(), func(m protoreflect.Message) {
 		switch x := m.Interface().(type) {
 		case *q.SelectStmt:
 			x.TargetList = expandTargets(x.TargetList, tr)
+			outputKeys(x, tr)
 		case *q.TypeCast:
 			if c := x.Arg.GetAConst(); c != nil {
 				explicit[c] = true
@@ -323,11 +341,140 @@ func normalize(stmt *q.Node, tr *viewTrace) {
 		if !ok || t.OID == OIDUnknown {
 			return
 		}
+		if t.OID == OIDVarchar || t.OID == OIDBpchar {
+			// a literal has no length: the cast must not truncate it
+			t.Mod = -1
+		}
 		if tn := typeNameOf(t); tn != nil {
 			explicit[c] = true // the walk goes on into the new cast
 			n.Node = &q.Node_TypeCast{TypeCast: &q.TypeCast{Arg: &q.Node{Node: &q.Node_AConst{AConst: c}}, TypeName: tn, Location: -1}}
 		}
 	})
+}
+
+// comparisonOps are the operators whose result (boolean) does not
+// depend on the operand type they compare in.
+var comparisonOps = map[string]bool{"=": true, "<>": true, "!=": true, "<": true, ">": true, "<=": true, ">=": true,
+	"~~": true, "!~~": true, "~~*": true, "!~~*": true}
+
+// textComparisons spells a comparison of a varchar column with literals
+// as PostgreSQL resolves it, in text (varchar has no operators of its
+// own): c::text = 'y'::text. The result is the same; the stored text
+// then prints as PostgreSQL's does.
+func textComparisons(stmt *q.Node, tr *viewTrace) {
+	isVarcharCol := func(n *q.Node) bool {
+		cr := n.GetColumnRef()
+		if cr == nil {
+			return false
+		}
+		c, ok := tr.cols[cr]
+		return ok && c.base != nil && c.attnum > 0 && int(c.attnum) <= len(c.base.Columns) && c.base.Columns[c.attnum-1].Type.OID == OIDVarchar
+	}
+	varcharLit := func(n *q.Node) (*q.A_Const, bool) {
+		c := n.GetAConst()
+		if c == nil {
+			return nil, false
+		}
+		t, ok := tr.consts[c]
+		return c, ok && t.OID == OIDVarchar
+	}
+	toText := func(n *q.Node) {
+		inner := &q.Node{Node: n.Node}
+		n.Node = &q.Node_TypeCast{TypeCast: &q.TypeCast{Arg: inner, TypeName: typeNameOf(TText), Location: -1}}
+	}
+	walkProto(stmt.ProtoReflect(), func(m protoreflect.Message) {
+		e, ok := m.Interface().(*q.A_Expr)
+		if !ok || len(e.Name) == 0 || e.Lexpr == nil || e.Rexpr == nil {
+			return
+		}
+		op := e.Name[len(e.Name)-1].GetString_().GetSval()
+		var lits []*q.Node
+		switch e.Kind {
+		case q.A_Expr_Kind_AEXPR_OP, q.A_Expr_Kind_AEXPR_LIKE, q.A_Expr_Kind_AEXPR_ILIKE:
+			if !comparisonOps[op] {
+				return
+			}
+			lits = []*q.Node{e.Rexpr}
+		case q.A_Expr_Kind_AEXPR_IN:
+			lits = e.Rexpr.GetList().GetItems()
+		default:
+			return
+		}
+		col := e.Lexpr
+		if e.Kind == q.A_Expr_Kind_AEXPR_OP && !isVarcharCol(col) && isVarcharCol(e.Rexpr) {
+			col, lits = e.Rexpr, []*q.Node{e.Lexpr}
+		}
+		if !isVarcharCol(col) || len(lits) == 0 {
+			return
+		}
+		var cs []*q.A_Const
+		for _, l := range lits {
+			c, ok := varcharLit(l)
+			if !ok {
+				return
+			}
+			cs = append(cs, c)
+		}
+		for _, c := range cs {
+			tr.consts[c] = TText
+		}
+		toText(col)
+	})
+}
+
+// outputKeys spells ORDER BY, DISTINCT ON and GROUP BY keys that name a
+// select-list column (by name or position) as that column when it is a
+// plain column reference, as PostgreSQL prints them.
+func outputKeys(sel *q.SelectStmt, tr *viewTrace) {
+	if len(sel.TargetList) == 0 || sel.Op != q.SetOperation_SETOP_NONE && sel.Op != q.SetOperation_SET_OPERATION_UNDEFINED {
+		return
+	}
+	target := func(n *q.Node, byName bool) *q.Node { // byName: a bare name may be an output
+		var rt *q.ResTarget
+		if c := n.GetAConst(); c != nil && c.GetIval() != nil {
+			k := int(c.GetIval().Ival)
+			if k >= 1 && k <= len(sel.TargetList) {
+				rt = sel.TargetList[k-1].GetResTarget()
+			}
+		} else if cr := n.GetColumnRef(); byName && cr != nil && len(cr.Fields) == 1 && cr.Fields[0].GetString_() != nil {
+			if _, bound := tr.cols[cr]; bound {
+				return nil // an input column (already qualified)
+			}
+			name := cr.Fields[0].GetString_().Sval
+			for _, t := range sel.TargetList {
+				if t.GetResTarget().GetName() == name {
+					if rt != nil {
+						return nil
+					}
+					rt = t.GetResTarget()
+				}
+			}
+		}
+		if rt == nil || rt.Val.GetColumnRef() == nil || isStar(rt.Val.GetColumnRef()) {
+			return nil
+		}
+		return proto.Clone(rt.Val).(*q.Node)
+	}
+	for _, s := range sel.SortClause {
+		if sb := s.GetSortBy(); sb != nil {
+			if t := target(sb.Node, true); t != nil {
+				sb.Node = t
+			}
+		}
+	}
+	for i, d := range sel.DistinctClause {
+		if d.GetNode() == nil {
+			continue
+		}
+		if t := target(d, true); t != nil {
+			sel.DistinctClause[i] = t
+		}
+	}
+	for i, g := range sel.GroupClause {
+		if t := target(g, true); t != nil {
+			sel.GroupClause[i] = t
+		}
+	}
 }
 
 // expandTargets replaces * entries by the columns they expanded to and
