@@ -518,7 +518,7 @@ func (b *binder) bindTargets(list []*q.Node, sc *scope, keepUnknown bool) ([]tar
 					b.trace.star(cr, c, sc)
 				}
 			}
-			if !found && tbl == "" && len(sc.cols) == 0 {
+			if !found && tbl == "" && len(sc.cols) == 0 && len(sc.aliases) == 0 {
 				return nil, errf(CodeSyntaxError, "SELECT * with no tables specified is not valid")
 			}
 			continue

@@ -3,6 +3,7 @@ package exec
 import (
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -313,7 +314,6 @@ func normalize(stmt *q.Node, tr *viewTrace) {
 		switch x := m.Interface().(type) {
 		case *q.SelectStmt:
 			x.TargetList = expandTargets(x.TargetList, tr)
-			outputKeys(x, tr)
 		case *q.TypeCast:
 			if c := x.Arg.GetAConst(); c != nil {
 				explicit[c] = true
@@ -348,6 +348,12 @@ func normalize(stmt *q.Node, tr *viewTrace) {
 		if tn := typeNameOf(t); tn != nil {
 			explicit[c] = true // the walk goes on into the new cast
 			n.Node = &q.Node_TypeCast{TypeCast: &q.TypeCast{Arg: &q.Node{Node: &q.Node_AConst{AConst: c}}, TypeName: tn, Location: -1}}
+		}
+	})
+	// last: the keys copy finished select-list entries
+	walkProto(stmt.ProtoReflect(), func(m protoreflect.Message) {
+		if x, ok := m.Interface().(*q.SelectStmt); ok {
+			outputKeys(x, tr)
 		}
 	})
 }
@@ -407,6 +413,12 @@ func textComparisons(stmt *q.Node, tr *viewTrace) {
 		if !isVarcharCol(col) || len(lits) == 0 {
 			return
 		}
+		if e.Kind == q.A_Expr_Kind_AEXPR_OP && isVarcharCol(lits[0]) {
+			// two varchar columns compare as text too
+			toText(col)
+			toText(lits[0])
+			return
+		}
 		var cs []*q.A_Const
 		for _, l := range lits {
 			c, ok := varcharLit(l)
@@ -450,7 +462,7 @@ func outputKeys(sel *q.SelectStmt, tr *viewTrace) {
 				}
 			}
 		}
-		if rt == nil || rt.Val.GetColumnRef() == nil || isStar(rt.Val.GetColumnRef()) {
+		if rt == nil || !safeToRepeat(rt.Val) {
 			return nil
 		}
 		return proto.Clone(rt.Val).(*q.Node)
@@ -475,6 +487,32 @@ func outputKeys(sel *q.SelectStmt, tr *viewTrace) {
 			sel.GroupClause[i] = t
 		}
 	}
+}
+
+// safeToRepeat reports an expression that can be written a second time
+// (as a sort or group key) without changing the result: no * and no
+// volatile, set-returning or advisory-lock calls, no subqueries.
+func safeToRepeat(n *q.Node) bool {
+	if cr := n.GetColumnRef(); cr != nil {
+		return !isStar(cr)
+	}
+	ok := true
+	walkProto(n.ProtoReflect(), func(m protoreflect.Message) {
+		switch x := m.Interface().(type) {
+		case *q.SubLink, *q.ParamRef:
+			ok = false
+		case *q.ColumnRef:
+			if isStar(x) {
+				ok = false
+			}
+		case *q.FuncCall:
+			name := x.Funcname[len(x.Funcname)-1].GetString_().GetSval()
+			if volatileFuncs[name] || isSetReturning(name) || strings.Contains(name, "advisory") || x.Over != nil {
+				ok = false
+			}
+		}
+	})
+	return ok
 }
 
 // expandTargets replaces * entries by the columns they expanded to and

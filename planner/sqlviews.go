@@ -67,6 +67,13 @@ func refuseViewWrite(v *view, p *plan) error {
 		rv, verb = p.node.GetUpdateStmt().Relation, "update"
 	case p.node.GetDeleteStmt() != nil:
 		rv, verb = p.node.GetDeleteStmt().Relation, "delete from"
+	case p.node.GetTruncateStmt() != nil:
+		for _, r := range p.node.GetTruncateStmt().Relations {
+			if rv := r.GetRangeVar(); rv != nil && sqlView(v, rv.Schemaname, rv.Relname) != nil {
+				return wire.Errorf("42809", "\"%s\" is not a table", rv.Relname)
+			}
+		}
+		return nil
 	case p.node.GetMergeStmt() != nil:
 		rv = p.node.GetMergeStmt().Relation
 		if rv != nil && sqlView(v, rv.Schemaname, rv.Relname) != nil {

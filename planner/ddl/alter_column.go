@@ -158,7 +158,7 @@ func (a *alterState) alterType(name string, cd *q.ColumnDef) error {
 	if rt.Serial {
 		return errorf(CodeUndefinedObject, "type \"%s\" does not exist", strings.ToLower(mustTypeName(cd.TypeName)))
 	}
-	if vs, err := a.pc.v.viewDependents(a.entry.Name, c.meta.Name); err != nil {
+	if vs, err := a.pc.v.viewDependents(a.entry.Name, c.meta.Name, true); err != nil {
 		return err
 	} else if len(vs) > 0 {
 		return errorf(CodeFeatureNotSupported, "cannot alter type of a column used by a view or rule").

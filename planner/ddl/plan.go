@@ -4,6 +4,8 @@ import (
 	"crypto/rand"
 	"fmt"
 	"strings"
+	"sync/atomic"
+	"time"
 
 	"github.com/oklog/ulid/v2"
 
@@ -16,6 +18,9 @@ import (
 type Planner struct {
 	// NewKey returns a fresh, globally unique sequence key.
 	NewKey func() string
+	// Now returns the time a view is defined at (Unix nanoseconds; nil:
+	// the clock). It only orders views (ViewMeta.Defined).
+	Now func() int64
 	// Views binds view queries (CREATE VIEW, renames views follow); nil
 	// answers CREATE VIEW with 0A000.
 	Views ViewBinder
@@ -29,6 +34,23 @@ type planCtx struct {
 	p Planner
 	v *view
 }
+
+// now is the planning time (Unix nanoseconds), for the order of view
+// definitions; successive calls never repeat a value in this process.
+func (pc *planCtx) now() int64 {
+	if pc.p.Now != nil {
+		return pc.p.Now()
+	}
+	for {
+		last := lastStamp.Load()
+		t := max(time.Now().UnixNano(), last+1)
+		if lastStamp.CompareAndSwap(last, t) {
+			return t
+		}
+	}
+}
+
+var lastStamp atomic.Int64
 
 func (pc *planCtx) newKey() string {
 	if pc.p.NewKey != nil {

@@ -32,6 +32,14 @@ type ViewMeta struct {
 	// Depends lists the relations the query reads, with the columns it
 	// references (DROP … CASCADE, column drops and type changes).
 	Depends []ViewDepend `json:"depends,omitempty"`
+	// Created and Defined are when the view was created and when its
+	// query was last (re)defined (Unix nanoseconds; CREATE OR REPLACE
+	// moves Defined only). They order dependent views as PostgreSQL does:
+	// DROP … CASCADE and its DETAIL by creation, the type-change check by
+	// definition (the order PostgreSQL's dependency records were
+	// written in).
+	Created int64 `json:"created,omitempty"`
+	Defined int64 `json:"defined,omitempty"`
 }
 
 // ViewDepend is one relation (table or view) a view reads.
@@ -143,7 +151,8 @@ func (pc *planCtx) createView(st *q.ViewStmt) ([]Change, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := TableMeta{Relkind: RelView, Graph: GraphMeta{Kind: graph.RelationTable}, View: &ViewMeta{Query: va.Query}}
+	m := TableMeta{Relkind: RelView, Graph: GraphMeta{Kind: graph.RelationTable}, View: &ViewMeta{Query: va.Query, Defined: pc.now()}}
+	m.View.Created = m.View.Defined
 	for _, c := range va.Columns {
 		m.Columns = append(m.Columns, ColumnMeta{Name: c.Name, Type: pgType(c.Type)})
 	}
@@ -168,17 +177,20 @@ func (pc *planCtx) createView(st *q.ViewStmt) ([]Change, error) {
 		nc.Comment = oc.Comment
 	}
 	m.Comment = old.Comment
+	m.View.Created = old.View.Created
 	return []Change{&AlterTable{Name: name, Def: viewDef(m, e.Def.Columns[0].ID), Meta: m, CommandTag: "CREATE VIEW"}}, nil
 }
 
 // viewDependents lists the views that read relation rel (or, when col is
-// set, that column of it), in creation order.
-func (v *view) viewDependents(rel, col string) ([]graph.TableEntry, error) {
+// set, that column of it), in creation order, or with byDefinition in
+// the order their queries were last defined.
+func (v *view) viewDependents(rel, col string, byDefinition bool) ([]graph.TableEntry, error) {
 	es, ms, err := v.all()
 	if err != nil {
 		return nil, err
 	}
 	var out []graph.TableEntry
+	var defined []int64
 	for i, e := range es {
 		if ms[i].Relkind != RelView || ms[i].View == nil || e.Name == rel {
 			continue
@@ -186,19 +198,25 @@ func (v *view) viewDependents(rel, col string) ([]graph.TableEntry, error) {
 		for _, d := range ms[i].View.Depends {
 			if d.Relation == rel && (col == "" || slices.Contains(d.Columns, col)) {
 				out = append(out, e)
+				if byDefinition {
+					defined = append(defined, ms[i].View.Defined)
+				} else {
+					defined = append(defined, ms[i].View.Created)
+				}
 				break
 			}
 		}
 	}
-	// creation order: published entries by id, this transaction's last
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i].ID, out[j].ID
-		if (a == 0) != (b == 0) {
-			return b == 0
-		}
-		return a < b
-	})
-	return out, nil
+	idx := make([]int, len(out))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(i, j int) bool { return defined[idx[i]] < defined[idx[j]] })
+	sorted := make([]graph.TableEntry, len(out))
+	for i, k := range idx {
+		sorted[i] = out[k]
+	}
+	return sorted, nil
 }
 
 // viewDrop is a view a drop removes, with why (PostgreSQL's DETAIL line).
@@ -215,7 +233,7 @@ func (pc *planCtx) dependentViews(rel, col, what string, gone map[string]bool) (
 	var out []viewDrop
 	var visit func(rel, col, what string) error
 	visit = func(rel, col, what string) error {
-		deps, err := pc.v.viewDependents(rel, col)
+		deps, err := pc.v.viewDependents(rel, col, false)
 		if err != nil {
 			return err
 		}
@@ -341,7 +359,7 @@ func viewRedefinition(e graph.TableEntry, m TableMeta, va *exec.ViewAnalysis, ta
 // followRename rewrites the views that read relation rel (or its column
 // col) for its rename to newName: one catalog-only change per view.
 func (pc *planCtx) followRename(rel, col, newName, tag string) ([]Change, error) {
-	deps, err := pc.v.viewDependents(rel, col)
+	deps, err := pc.v.viewDependents(rel, col, false)
 	if err != nil || len(deps) == 0 {
 		return nil, err
 	}
