@@ -20,8 +20,8 @@ import (
 // The differential harness runs testdata/*.sql statement by statement
 // against a real PostgreSQL 15 (fresh database) and against pgproxy
 // (fresh graph), both through the simple protocol, and requires the same
-// command tag, rows in text format, and error SQLSTATE, message and
-// detail for every statement.
+// command tag, result columns (name, type OID, typmod), rows in text
+// format, and error SQLSTATE, message and detail for every statement.
 
 var (
 	pgOnce   sync.Once
@@ -59,6 +59,12 @@ func outcome(ctx context.Context, c *pgconn.PgConn, sql string) string {
 	var b strings.Builder
 	for _, r := range res {
 		b.WriteString(r.CommandTag.String())
+		for i, f := range r.FieldDescriptions {
+			if i == 0 {
+				b.WriteString("\n  columns:")
+			}
+			fmt.Fprintf(&b, " %s(%d/%d)", f.Name, f.DataTypeOID, f.TypeModifier)
+		}
 		for _, row := range r.Rows {
 			b.WriteString("\n  ")
 			for i, v := range row {
