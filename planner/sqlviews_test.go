@@ -1,0 +1,87 @@
+package planner
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// TestViewsRefused: what views do not support answers an error naming
+// it, and changes nothing (PostgreSQL would accept the first group; its
+// answers are compared in testdata/views.sql for everything else).
+func TestViewsRefused(t *testing.T) {
+	ts := startServer(t, createPeople(t))
+	c := ts.connect(t, pgx.QueryExecModeSimpleProtocol)
+	ctx := context.Background()
+	runScript(t, c, []step{
+		{sql: "create view v as select id, name from people where id > 1", tag: "CREATE VIEW"},
+		{sql: "create view vj as select p.id, q.name from people p join people q using (id)", tag: "CREATE VIEW"},
+		// not supported: 0A000 naming the feature
+		{sql: "create temp view tv as select 1", code: "0A000", msg: "CREATE TEMPORARY VIEW is not supported"},
+		{sql: "create temporary view tv as select 1", code: "0A000", msg: "CREATE TEMPORARY VIEW is not supported"},
+		{sql: "create view cv as select id from people with check option", code: "0A000", msg: "WITH CHECK OPTION is not supported"},
+		{sql: "create view cv as select id from people with local check option", code: "0A000", msg: "WITH CHECK OPTION is not supported"},
+		{sql: "create view cv with (check_option = cascaded) as select id from people", code: "0A000", msg: "view option check_option is not supported"},
+		{sql: "create view sv with (security_barrier) as select id from people", code: "0A000", msg: "view option security_barrier is not supported"},
+		{sql: "create view sv with (security_invoker = true) as select id from people", code: "0A000", msg: "view option security_invoker is not supported"},
+		{sql: "create materialized view mv as select 1", code: "0A000", msg: "CREATE MATERIALIZED VIEW is not supported"},
+		{sql: "create view rc as with recursive r(n) as (select 1 union all select n + 1 from r where n < 3) search depth first by n set o select n from r", code: "0A000", msg: "SEARCH or CYCLE"},
+		{sql: "alter view v alter column name set default 'x'", code: "0A000", msg: "ALTER VIEW"},
+		{sql: "alter view v set (security_barrier = true)", code: "0A000", msg: "ALTER VIEW"},
+		// writes through a view: 0A000, never a silent success
+		{sql: "insert into v values (9, 'x')", code: "0A000", msg: `cannot insert into view "v"`, detail: "Views are read-only in pggraph: automatically updatable views and INSTEAD OF triggers are not supported."},
+		{sql: "insert into v select 9, 'x'", code: "0A000", msg: `cannot insert into view "v"`},
+		{sql: "update v set name = 'x' where id = 2", code: "0A000", msg: `cannot update view "v"`},
+		{sql: "delete from v where id = 2", code: "0A000", msg: `cannot delete from view "v"`},
+		{sql: "delete from public.v", code: "0A000", msg: `cannot delete from view "v"`},
+		{sql: "merge into v using people p on p.id = v.id when matched then delete", code: "42809", msg: `cannot execute MERGE on relation "v"`},
+		// a rename a USING join cannot follow
+		{sql: "alter table people rename column id to pid", code: "0A000", msg: `view "vj" joins on it by name`},
+		{sql: "select count(*) from people", rows: "3"},
+		{sql: "select * from v order by id", rows: "2|<nil>;3|bob"},
+	})
+	// COPY FROM into a view (PostgreSQL's 42809)
+	_, err := c.PgConn().CopyFrom(ctx, strings.NewReader("9\tx\n"), "copy v from stdin")
+	if sqlState(err) != "42809" || !strings.Contains(err.Error(), `cannot copy to view "v"`) {
+		t.Fatalf("COPY view FROM: %v", err)
+	}
+	runScript(t, c, []step{{sql: "begin"}, {sql: "select 1"}})
+	_, err = c.PgConn().CopyFrom(ctx, strings.NewReader("9\tx\n"), "copy v from stdin")
+	if sqlState(err) != "42809" {
+		t.Fatalf("COPY view FROM in a transaction: %v", err)
+	}
+	runScript(t, c, []step{{sql: "rollback"}, {sql: "select count(*) from people", rows: "3"}})
+}
+
+// TestViewReadSet: a transaction that read through a view conflicts with
+// a change of the table under it (the view's dependencies join the read
+// set), and CREATE VIEW conflicts with a concurrent change of what it
+// reads.
+func TestViewReadSet(t *testing.T) {
+	ts := startServer(t, createPeople(t))
+	a := ts.connect(t, pgx.QueryExecModeSimpleProtocol)
+	b := ts.connect(t, pgx.QueryExecModeSimpleProtocol)
+	runScript(t, a, []step{
+		{sql: "create view v as select id, name from people"},
+		{sql: "create view vv as select id from v"},
+		{sql: "create table log (n int8)"},
+		{sql: "begin"},
+		{sql: "select count(*) from vv", rows: "3"},
+		{sql: "insert into log values (1)"},
+	})
+	runScript(t, b, []step{{sql: "insert into people values (9, 'zed', 1)"}})
+	runScript(t, a, []step{
+		{sql: "commit", code: "40001", msg: ""},
+		{sql: "select count(*) from log", rows: "0"},
+		{sql: "begin"},
+		{sql: "create view v2 as select name from people"},
+	})
+	runScript(t, b, []step{{sql: "alter table people rename column name to nm"}})
+	runScript(t, a, []step{
+		{sql: "commit", code: "40001", msg: ""},
+		{sql: "select count(*) from pg_views where viewname = 'v2'", rows: "0"},
+		{sql: "select * from v where id = 9", rows: "9|zed"},
+	})
+}
