@@ -85,3 +85,29 @@ func TestViewReadSet(t *testing.T) {
 		{sql: "select * from v where id = 9", rows: "9|zed"},
 	})
 }
+
+// TestMergeChecksViews: a merge that would publish a view over what the
+// other branch renamed or dropped is refused (40001 naming the view);
+// once the view reads what the merged graph has, the merge goes through.
+func TestMergeChecksViews(t *testing.T) {
+	ts := startServer(t, createPeople(t))
+	ctx := context.Background()
+	main := ts.connect(t, pgx.QueryExecModeSimpleProtocol)
+	runScript(t, main, []step{{sql: "select graph.create_branch('dev')"}})
+	dev, err := pgx.Connect(ctx, ts.url("dev"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dev.Close(ctx)
+	runScript(t, dev, []step{{sql: "create view names as select id, name from people"}})
+	runScript(t, main, []step{
+		{sql: "alter table people rename column name to full_name"},
+		{sql: "select graph.merge('dev')", code: "40001", msg: `merge of "dev" into "main" breaks view "names"`, detail: `column people.name does not exist`},
+		{sql: "select count(*) from pg_views where viewname = 'names'", rows: "0"},
+	})
+	runScript(t, dev, []step{{sql: "create or replace view names as select id, score::text as name from people"}})
+	runScript(t, main, []step{
+		{sql: "select graph.merge('dev')"},
+		{sql: "select * from names order by id", rows: "1|1.5;2|2.25;3|0.1"},
+	})
+}

@@ -28,7 +28,7 @@ SET graph.branch = 'main';
 SELECT viewname FROM pg_views WHERE schemaname = 'public' ORDER BY 1;
 SELECT * FROM over_fifty ORDER BY id;
 -- a merge brings the branch's views
-SELECT graph.merge('dev', 'main') IS NOT NULL AS merged;
+CALL graph.merge('dev', 'main');
 SELECT viewname FROM pg_views WHERE schemaname = 'public' ORDER BY 1;
 SELECT * FROM dev_only ORDER BY name;
 SELECT * FROM over_fifty ORDER BY id;
