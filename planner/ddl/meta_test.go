@@ -228,3 +228,51 @@ func TestArrayColumns(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestViewMetaVersions: tables and sequences are still written as
+// version 1 (builds that predate views read them), a view as version 2
+// (those builds refuse it: their DecodeMeta accepts only 1, and the
+// stored placeholder column, of type null, is not readable as a table
+// either); a view's meta must come with its placeholder definition.
+func TestViewMetaVersions(t *testing.T) {
+	version := func(raw []byte) int {
+		var probe struct {
+			V int `json:"v"`
+		}
+		if err := json.Unmarshal(raw, &probe); err != nil {
+			t.Fatal(err)
+		}
+		return probe.V
+	}
+	table := TableMeta{Relkind: RelTable, Columns: []ColumnMeta{{Name: "a", Type: PGType{OID: 23, Mod: -1}}}}
+	if v := version(table.Encode()); v != 1 {
+		t.Fatalf("a table's meta is version %d, want 1", v)
+	}
+	view := TableMeta{Relkind: RelView, Columns: []ColumnMeta{{Name: "a", Type: PGType{OID: 23, Mod: -1}}, {Name: "b", Type: PGType{OID: 25, Mod: -1}}},
+		Graph: GraphMeta{Kind: graph.RelationTable}, View: &ViewMeta{Query: "SELECT t.a AS a, t.b AS b FROM public.t", Depends: []ViewDepend{{Relation: "t", Columns: []string{"a", "b"}}}}}
+	def := viewDef(view, 7)
+	if v := version(def.Extra); v != 2 {
+		t.Fatalf("a view's meta is version %d, want 2", v)
+	}
+	got, err := DecodeMeta("v", def)
+	if err != nil || got.View == nil || got.View.Query != view.View.Query || len(got.Columns) != 2 {
+		t.Fatalf("view meta: %+v %v", got, err)
+	}
+	td, err := ExecTable(graph.TableEntry{ID: 3, Name: "v", Def: def})
+	if err != nil || td.View == nil || td.Kind != "view" || len(td.Columns) != 2 || td.View.Depends[0].Name != "t" {
+		t.Fatalf("exec view: %+v %v", td, err)
+	}
+	bad := []struct {
+		name string
+		def  graph.TableDef
+	}{
+		{"view stamped version 1", graph.TableDef{Columns: def.Columns, Extra: []byte(`{"v":1,"relkind":"view","columns":[],"graph":{"kind":"relation"},"view":{"query":"SELECT 1"}}`)}},
+		{"view without its placeholder", graph.TableDef{Columns: []graph.ColumnDef{{ID: 1, Name: "a", Type: "int32"}}, Extra: def.Extra}},
+		{"view kind without a query", graph.TableDef{Columns: def.Columns, Extra: []byte(`{"v":2,"relkind":"view","columns":[],"graph":{"kind":"relation"}}`)}},
+	}
+	for _, c := range bad {
+		if _, err := DecodeMeta("v", c.def); !IsBadMeta(err) {
+			t.Errorf("%s: err %v, want bad metadata", c.name, err)
+		}
+	}
+}
