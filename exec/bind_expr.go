@@ -399,6 +399,13 @@ func (b *binder) coerce(e Expr, t Type, cc castContext, what string) (Expr, erro
 		} else if err := parseText(out, 0, c.val.S[0], b.cat.loc); err != nil {
 			return nil, err
 		}
+		if b.trace != nil && c.src != nil && !t.isTemporal() && t.OID != OIDVarchar && t.OID != OIDBpchar {
+			// PostgreSQL keeps (and prints) the constant, in its type's
+			// output form: '{"a": 1}'::jsonb
+			if s, ok := FormatText(out, 0, b.cat.loc); ok {
+				b.trace.text[c.src] = s
+			}
+		}
 		k := newConst(out)
 		if t.OID == OIDTimestamptz || t.OID == OIDTimestamp || t.OID == OIDDate {
 			// time-zone dependent input is re-read at execution

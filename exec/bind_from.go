@@ -121,7 +121,11 @@ func (b *binder) bindFromItem(n *q.Node, sc *scope) (plan, []scopeCol, error) {
 	case *q.Node_JoinExpr:
 		return b.bindJoin(x.JoinExpr, sc)
 	case *q.Node_RangeFunction:
-		return b.bindRangeFunction(x.RangeFunction, sc)
+		p, cols, err := b.bindRangeFunction(x.RangeFunction, sc)
+		if err == nil && b.trace != nil {
+			b.trace.function(x.RangeFunction, cols)
+		}
+		return p, cols, err
 	}
 	return nil, nil, unsupported("FROM item %s is not supported", nodeName(n))
 }

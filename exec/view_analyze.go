@@ -52,8 +52,10 @@ type viewTrace struct {
 	natural map[*q.JoinExpr][]string
 	names   map[*q.ResTarget]string
 	consts  map[*q.A_Const]Type
-	cases   map[*q.CaseExpr]Type // result types (a CASE without ELSE gets ELSE NULL::type)
-	usings  []tracedCol          // columns a USING or NATURAL join matches by name
+	cases   map[*q.CaseExpr]Type          // result types (a CASE without ELSE gets ELSE NULL::type)
+	funcs   map[*q.RangeFunction][]string // FROM functions' column names
+	text    map[*q.A_Const]string         // literals' values in their type's output form
+	usings  []tracedCol                   // columns a USING or NATURAL join matches by name
 }
 
 // tracedCol is one resolved column reference.
@@ -67,10 +69,21 @@ type tracedCol struct {
 
 func newViewTrace() *viewTrace {
 	return &viewTrace{cols: map[*q.ColumnRef]tracedCol{}, stars: map[*q.ColumnRef][]tracedCol{}, rels: map[*q.RangeVar]*TableDef{},
-		natural: map[*q.JoinExpr][]string{}, names: map[*q.ResTarget]string{}, consts: map[*q.A_Const]Type{}, cases: map[*q.CaseExpr]Type{}}
+		natural: map[*q.JoinExpr][]string{}, names: map[*q.ResTarget]string{}, consts: map[*q.A_Const]Type{}, cases: map[*q.CaseExpr]Type{},
+		funcs: map[*q.RangeFunction][]string{}, text: map[*q.A_Const]string{}}
 }
 
 func (t *viewTrace) relation(rv *q.RangeVar, td *TableDef) { t.rels[rv] = td }
+
+func (t *viewTrace) function(rf *q.RangeFunction, cols []scopeCol) {
+	var names []string
+	for _, c := range cols {
+		if !c.hidden {
+			names = append(names, c.name)
+		}
+	}
+	t.funcs[rf] = names
+}
 
 // traced describes c as seen from sc; qual is set when qualifying the
 // reference with c's alias finds c again.
@@ -308,6 +321,30 @@ func normalize(stmt *q.Node, tr *viewTrace) {
 			}
 		}
 	}
+	for rf, names := range tr.funcs {
+		// a FROM function's columns are named, as PostgreSQL prints them
+		// (generate_series(1, 3) g(g)); the names are the ones it had
+		if len(rf.Functions) != 1 || rf.Lateral || len(names) == 0 {
+			continue
+		}
+		if rf.Alias == nil {
+			fc := rf.Functions[0].GetList().GetItems()[0].GetFuncCall()
+			if fc == nil {
+				continue
+			}
+			rf.Alias = &q.Alias{Aliasname: fc.Funcname[len(fc.Funcname)-1].GetString_().GetSval()}
+		}
+		if len(rf.Alias.Colnames) == 0 {
+			for _, n := range names {
+				rf.Alias.Colnames = append(rf.Alias.Colnames, strNode(n))
+			}
+		}
+	}
+	for c, text := range tr.text {
+		if sv := c.GetSval(); sv != nil {
+			sv.Sval = text
+		}
+	}
 	textComparisons(stmt, tr)
 	explicit := map[*q.A_Const]bool{} // literals already under a cast or in special syntax
 	walkProto(stmt.ProtoReflect(), func(m protoreflect.Message) {
@@ -319,7 +356,10 @@ func normalize(stmt *q.Node, tr *viewTrace) {
 				explicit[c] = true
 			}
 		case *q.FuncCall:
-			if x.Funcformat == q.CoercionForm_COERCE_SQL_SYNTAX {
+			// EXTRACT(field FROM …) and NORMALIZE(…, form) keep their
+			// keyword argument as the syntax spells it
+			name := x.Funcname[len(x.Funcname)-1].GetString_().GetSval()
+			if x.Funcformat == q.CoercionForm_COERCE_SQL_SYNTAX && (name == "extract" || name == "normalize" || name == "is_normalized") {
 				for _, a := range x.Args {
 					if c := a.GetAConst(); c != nil {
 						explicit[c] = true
@@ -359,7 +399,8 @@ func normalize(stmt *q.Node, tr *viewTrace) {
 }
 
 // comparisonOps are the operators whose result (boolean) does not
-// depend on the operand type they compare in.
+// depend on the operand type they compare in (|| of varchar and text is
+// text either way).
 var comparisonOps = map[string]bool{"=": true, "<>": true, "!=": true, "<": true, ">": true, "<=": true, ">=": true,
 	"~~": true, "!~~": true, "~~*": true, "!~~*": true}
 
@@ -388,6 +429,14 @@ func textComparisons(stmt *q.Node, tr *viewTrace) {
 		inner := &q.Node{Node: n.Node}
 		n.Node = &q.Node_TypeCast{TypeCast: &q.TypeCast{Arg: inner, TypeName: typeNameOf(TText), Location: -1}}
 	}
+	colType := func(n *q.Node) uint32 {
+		if cr := n.GetColumnRef(); cr != nil {
+			if c, ok := tr.cols[cr]; ok && c.base != nil && c.attnum > 0 && int(c.attnum) <= len(c.base.Columns) {
+				return c.base.Columns[c.attnum-1].Type.OID
+			}
+		}
+		return 0
+	}
 	walkProto(stmt.ProtoReflect(), func(m protoreflect.Message) {
 		e, ok := m.Interface().(*q.A_Expr)
 		if !ok || len(e.Name) == 0 || e.Lexpr == nil || e.Rexpr == nil {
@@ -396,24 +445,33 @@ func textComparisons(stmt *q.Node, tr *viewTrace) {
 		op := e.Name[len(e.Name)-1].GetString_().GetSval()
 		var lits []*q.Node
 		switch e.Kind {
-		case q.A_Expr_Kind_AEXPR_OP, q.A_Expr_Kind_AEXPR_LIKE, q.A_Expr_Kind_AEXPR_ILIKE:
-			if !comparisonOps[op] {
+		case q.A_Expr_Kind_AEXPR_OP, q.A_Expr_Kind_AEXPR_LIKE, q.A_Expr_Kind_AEXPR_ILIKE, q.A_Expr_Kind_AEXPR_DISTINCT, q.A_Expr_Kind_AEXPR_NOT_DISTINCT:
+			if !comparisonOps[op] && op != "||" {
 				return
 			}
 			lits = []*q.Node{e.Rexpr}
+			// a varchar column against a text column: the varchar one
+			// is cast
+			if l, r := colType(e.Lexpr), colType(e.Rexpr); l == OIDVarchar && r == OIDText {
+				toText(e.Lexpr)
+				return
+			} else if l == OIDText && r == OIDVarchar {
+				toText(e.Rexpr)
+				return
+			}
 		case q.A_Expr_Kind_AEXPR_IN:
 			lits = e.Rexpr.GetList().GetItems()
 		default:
 			return
 		}
 		col := e.Lexpr
-		if e.Kind == q.A_Expr_Kind_AEXPR_OP && !isVarcharCol(col) && isVarcharCol(e.Rexpr) {
+		if e.Kind != q.A_Expr_Kind_AEXPR_IN && !isVarcharCol(col) && isVarcharCol(e.Rexpr) {
 			col, lits = e.Rexpr, []*q.Node{e.Lexpr}
 		}
 		if !isVarcharCol(col) || len(lits) == 0 {
 			return
 		}
-		if e.Kind == q.A_Expr_Kind_AEXPR_OP && isVarcharCol(lits[0]) {
+		if e.Kind != q.A_Expr_Kind_AEXPR_IN && isVarcharCol(lits[0]) {
 			// two varchar columns compare as text too
 			toText(col)
 			toText(lits[0])

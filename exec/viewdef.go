@@ -449,6 +449,21 @@ func (p *viewPrinter) fromItem(n *q.Node) {
 		p.alias(x.RangeSubselect.Alias)
 	case *q.Node_JoinExpr:
 		p.join(x.JoinExpr)
+	case *q.Node_RangeFunction:
+		rf := x.RangeFunction
+		items := rf.Functions
+		if len(items) != 1 || rf.IsRowsfrom || len(items[0].GetList().GetItems()) != 1 || len(items[0].GetList().GetItems()[0].GetFuncCall().GetFuncname()) == 0 {
+			p.fallbackFrom(n)
+			return
+		}
+		if rf.Lateral {
+			p.write("LATERAL ")
+		}
+		p.funcCall(items[0].GetList().GetItems()[0].GetFuncCall())
+		if rf.Ordinality {
+			p.write(" WITH ORDINALITY")
+		}
+		p.alias(rf.Alias)
 	default:
 		p.fallbackFrom(n)
 	}
@@ -645,7 +660,8 @@ func literalText(c *q.A_Const) (text string, needCast string) {
 		}
 		return "false", ""
 	case *q.A_Const_Sval:
-		return quoteLiteral(v.Sval.Sval), ""
+		// standard_conforming_strings: backslashes are literal
+		return "'" + strings.ReplaceAll(v.Sval.Sval, "'", "''") + "'", ""
 	case *q.A_Const_Bsval:
 		return "B'" + strings.TrimPrefix(v.Bsval.Bsval, "b") + "'", ""
 	}

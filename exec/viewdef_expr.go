@@ -235,7 +235,11 @@ func (p *viewPrinter) list(ns []*q.Node, sep string) {
 
 // typeCast prints arg::type with the type's format_type name.
 func (p *viewPrinter) typeCast(tc *q.TypeCast) {
+	b := &binder{cat: &catalogSet{}}
+	t, terr := b.resolveType(tc.TypeName)
 	switch c := tc.Arg.GetAConst(); {
+	case c != nil && c.GetSval() != nil && terr == nil && p.bareConst(c.GetSval().Sval, t):
+		return
 	case c != nil && (c.GetSval() != nil || c.Isnull):
 		text, _ := literalText(c)
 		p.write(text)
@@ -255,8 +259,7 @@ func (p *viewPrinter) typeCast(tc *q.TypeCast) {
 	default:
 		p.expr(tc.Arg, &exprCtx{kind: "cast"})
 	}
-	b := &binder{cat: &catalogSet{}}
-	if t, err := b.resolveType(tc.TypeName); err == nil {
+	if terr == nil {
 		p.write("::" + FormatType(t.OID, t.Mod))
 		return
 	}
@@ -266,6 +269,53 @@ func (p *viewPrinter) typeCast(tc *q.TypeCast) {
 	if err == nil {
 		p.write("::" + strings.TrimPrefix(s, "SELECT NULL::"))
 	}
+}
+
+// bareConst prints a literal of type t the way PostgreSQL prints such a
+// constant when it needs no cast (true, 5, 1.5; an integral numeric is
+// 5::numeric) and reports whether it did.
+func (p *viewPrinter) bareConst(s string, t Type) bool {
+	digits := func(s string) bool {
+		if s == "" {
+			return false
+		}
+		for _, r := range s {
+			if r < '0' || r > '9' {
+				return false
+			}
+		}
+		return true
+	}
+	switch t.OID {
+	case OIDBool:
+		if s == "true" || s == "false" {
+			p.write(s)
+			return true
+		}
+	case OIDInt4:
+		if digits(s) {
+			p.write(s)
+			return true
+		}
+	case OIDNumeric:
+		if t.Mod >= 0 {
+			return false
+		}
+		whole, frac, dot := strings.Cut(s, ".")
+		switch {
+		case dot && digits(whole) && digits(frac):
+			p.write(s)
+			return true
+		case !dot && digits(s):
+			if p.pretty {
+				p.write(s + "::numeric")
+			} else {
+				p.write("(" + s + ")::numeric")
+			}
+			return true
+		}
+	}
+	return false
 }
 
 // aExpr prints operator expressions in PostgreSQL's analyzed spelling.
@@ -281,6 +331,18 @@ func (p *viewPrinter) aExpr(e *q.A_Expr) {
 	}
 	switch e.Kind {
 	case q.A_Expr_Kind_AEXPR_OP:
+		if l, r := e.Lexpr.GetRowExpr(), e.Rexpr.GetRowExpr(); l != nil && r != nil && len(l.Args) == len(r.Args) && (name == "=" || name == "<>") {
+			// PostgreSQL compares rows field by field: a = 1 AND b = 'x'
+			b := &q.BoolExpr{Boolop: q.BoolExprType_AND_EXPR}
+			if name == "<>" {
+				b.Boolop = q.BoolExprType_OR_EXPR
+			}
+			for i := range l.Args {
+				b.Args = append(b.Args, &q.Node{Node: &q.Node_AExpr{AExpr: &q.A_Expr{Kind: q.A_Expr_Kind_AEXPR_OP, Name: e.Name, Lexpr: l.Args[i], Rexpr: r.Args[i]}}})
+			}
+			p.boolExpr(b)
+			return
+		}
 		if e.Lexpr == nil {
 			p.write(name + " ")
 			p.expr(e.Rexpr, &exprCtx{kind: "op", op: name})
@@ -416,7 +478,9 @@ func (p *viewPrinter) subLink(sl *q.SubLink) {
 // included); SQL-syntax forms (EXTRACT, SUBSTRING, …) go to the deparser.
 func (p *viewPrinter) funcCall(f *q.FuncCall) {
 	if f.Funcformat == q.CoercionForm_COERCE_SQL_SYNTAX {
-		p.fallbackExpr(&q.Node{Node: &q.Node_FuncCall{FuncCall: f}})
+		if !p.sqlSyntax(f) {
+			p.fallbackExpr(&q.Node{Node: &q.Node_FuncCall{FuncCall: f}})
+		}
 		return
 	}
 	var parts []string
@@ -489,6 +553,41 @@ func (p *viewPrinter) funcCall(f *q.FuncCall) {
 			p.windowSpec(f.Over)
 		}
 	}
+}
+
+// sqlSyntax prints the SQL-standard forms PostgreSQL prints as such
+// (EXTRACT, POSITION, TRIM) and reports whether it did.
+func (p *viewPrinter) sqlSyntax(f *q.FuncCall) bool {
+	name := f.Funcname[len(f.Funcname)-1].GetString_().GetSval()
+	arg := func(n *q.Node) { // PostgreSQL parenthesizes these
+		p.write("(")
+		p.expr(n, nil)
+		p.write(")")
+	}
+	switch {
+	case name == "extract" && len(f.Args) == 2 && f.Args[0].GetAConst().GetSval() != nil:
+		p.write("EXTRACT(" + f.Args[0].GetAConst().GetSval().Sval + " FROM ")
+		p.expr(f.Args[1], nil)
+		p.write(")")
+	case name == "position" && len(f.Args) == 2:
+		p.write("POSITION(")
+		arg(f.Args[1])
+		p.write(" IN ")
+		arg(f.Args[0])
+		p.write(")")
+	case (name == "btrim" || name == "ltrim" || name == "rtrim") && (len(f.Args) == 1 || len(f.Args) == 2):
+		p.write("TRIM(" + map[string]string{"btrim": "BOTH", "ltrim": "LEADING", "rtrim": "TRAILING"}[name])
+		if len(f.Args) == 2 {
+			p.write(" ")
+			p.expr(f.Args[1], nil)
+		}
+		p.write(" FROM ")
+		p.expr(f.Args[0], nil)
+		p.write(")")
+	default:
+		return false
+	}
+	return true
 }
 
 // windowSpec prints (PARTITION BY … ORDER BY … frame); the frame is the
