@@ -18,10 +18,17 @@ import (
 // makes redundant; otherwise every operator expression is parenthesized,
 // as PostgreSQL prints pg_views.definition.
 //
+// FROM entries named like an entry of an enclosing level print as
+// name_1, name_2 (PostgreSQL makes them unique the same way).
+//
 // Known differences (the text is printed from the normalized parse tree,
-// not from an analyzed query): implicit casts PostgreSQL inserts
-// (varchar_col::text = 'x'::text) are not shown; FROM entries keep the
-// query's own names where PostgreSQL makes repeated ones unique (u_1);
+// not from an analyzed query): implicit casts PostgreSQL inserts are
+// shown only where the normalized query spells them (literals, numbers
+// converted to numeric or float, varchar compared as text), not e.g. on
+// function arguments; sort and group keys that repeat a select-list
+// entry with a volatile call or a subquery keep their name or position;
+// timestamp literals keep their text (PostgreSQL folds them in the
+// session's time zone); BETWEEN SYMMETRIC, SIMILAR TO, ROWS FROM and
 // expressions the printer does not know are printed by libpg_query's
 // deparser on one line.
 
