@@ -111,3 +111,35 @@ func TestMergeChecksViews(t *testing.T) {
 		{sql: "select * from names order by id", rows: "1|1.5;2|2.25;3|0.1"},
 	})
 }
+
+// TestViewDDLRaces: concurrent DDL never leaves a view over something
+// that is gone: a view created over a view or table that another
+// session drops (or replaces) before the COMMIT, or a table dropped
+// while another session's view over it commits first.
+func TestViewDDLRaces(t *testing.T) {
+	ts := startServer(t, createPeople(t))
+	a := ts.connect(t, pgx.QueryExecModeSimpleProtocol)
+	b := ts.connect(t, pgx.QueryExecModeSimpleProtocol)
+	runScript(t, a, []step{
+		{sql: "create view v1 as select id, name from people"},
+		{sql: "begin"},
+		{sql: "create view v2 as select id from v1"},
+	})
+	runScript(t, b, []step{{sql: "drop view v1"}})
+	runScript(t, a, []step{
+		{sql: "commit", code: "40001", msg: ""},
+		{sql: "select count(*) from pg_views where schemaname = 'public'", rows: "0"},
+		{sql: "create table t (x int)"},
+		{sql: "begin"},
+		{sql: "drop table t"},
+	})
+	runScript(t, b, []step{{sql: "create view tv as select x from t"}})
+	runScript(t, a, []step{
+		{sql: "commit", code: "40001", msg: ""},
+		{sql: "select count(*) from tv", rows: "0"},
+		{sql: "begin"},
+		{sql: "create view v3 as select x from tv"},
+	})
+	runScript(t, b, []step{{sql: "create or replace view tv as select x, 1 as y from t"}})
+	runScript(t, a, []step{{sql: "commit", code: "40001", msg: ""}})
+}
