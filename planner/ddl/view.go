@@ -252,18 +252,6 @@ func (pc *planCtx) dependentViews(rel, col, what string, gone map[string]bool) (
 	return out, visit(rel, col, what)
 }
 
-// relKindWord names a relation's kind as PostgreSQL's dependency
-// messages do ("table", "view", "sequence").
-func relKindWord(m TableMeta) string {
-	switch m.Relkind {
-	case RelView:
-		return "view"
-	case RelSequence:
-		return "sequence"
-	}
-	return "table"
-}
-
 // cascadeNotices are the NOTICEs of a drop that took dependent objects
 // with it: one line, or a count with the list as DETAIL.
 func cascadeNotices(lines []string) []*wire.Error {
