@@ -26,6 +26,7 @@ type binder struct {
 	// is infinite recursion); trace, when set, records how names resolved
 	// (AnalyzeView); noParams refuses $n (a view's query has none).
 	viewStack []uint32
+	views     []*viewUse
 	trace     *viewTrace
 	noParams  bool
 }

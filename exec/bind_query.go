@@ -371,6 +371,11 @@ func (b *binder) pushFilter(input plan, pred Expr) plan {
 	if s, ok := input.(*scanNode); ok {
 		b.deriveScanHints(s, pred)
 	}
+	if pn, ok := input.(*projectNode); ok && pn.view {
+		if p, ok := b.pushIntoView(pn, pred); ok {
+			return p
+		}
+	}
 	if ps, ok := input.(*projectSetNode); ok {
 		// conditions on the rows a lateral function expands are applied
 		// before it runs (PostgreSQL evaluates them below the function)

@@ -91,6 +91,7 @@ func (b *binder) bindView(rv *q.RangeVar, td *TableDef, alias string, sc *scope)
 	exprs := make([]Expr, len(td.Columns))
 	ci := make([]colInfo, len(td.Columns))
 	cols := make([]scopeCol, len(td.Columns))
+	vu := &viewUse{used: make([]bool, len(td.Columns))}
 	for i, c := range td.Columns {
 		var e Expr = &colRef{idx: i, t: bd.cols[i].t, name: c.Name}
 		if got := bd.cols[i].t; got.OID != c.Type.OID || (c.Type.Mod >= 0 && got.Mod != c.Type.Mod) {
@@ -102,11 +103,134 @@ func (b *binder) bindView(rv *q.RangeVar, td *TableDef, alias string, sc *scope)
 		}
 		exprs[i] = e
 		ci[i] = colInfo{name: c.Name, t: c.Type, tableOID: td.OID, attnum: int16(i + 1)}
-		cols[i] = scopeCol{name: c.Name, t: c.Type, idx: i, tableOID: td.OID, attnum: int16(i + 1), table_: td, from: rv}
+		cols[i] = scopeCol{name: c.Name, t: c.Type, idx: i, tableOID: td.OID, attnum: int16(i + 1), table_: td, from: rv, used: &vu.used[i]}
 	}
 	cols, err = applyAlias(cols, rv.Alias, alias)
 	if err != nil {
 		return nil, nil, err
 	}
-	return &projectNode{input: bd.plan, exprs: exprs, cols: ci}, cols, nil
+	vu.pn = &projectNode{input: bd.plan, exprs: exprs, cols: ci, view: true}
+	b.views = append(b.views, vu)
+	return vu.pn, cols, nil
+}
+
+// pushIntoView moves a filter on a view's columns into the view's query
+// when that query is a plain filtered scan (under projections of its
+// columns): the condition then reaches the scan, so key lookups, filter
+// hints and late materialization work through a view as on the table.
+// It runs after the view's own WHERE (AND evaluates the view's condition
+// first), so it is evaluated for no row the view excludes. Conditions
+// with subqueries, and views with aggregates, DISTINCT, LIMIT, windows,
+// set operations or computed columns under the filter stay above.
+func (b *binder) pushIntoView(pn *projectNode, pred Expr) (plan, bool) {
+	if sideOf(pred, len(pn.cols)) < 0 {
+		return nil, false // a subquery: its correlation is by position
+	}
+	var mapped Expr = pred
+	var in plan = pn
+	var stack []*projectNode // the projections the filter moves below
+	for {
+		p, ok := in.(*projectNode)
+		if !ok {
+			break
+		}
+		var err error
+		ok = true
+		mapped, err = rewriteCols(mapped, func(c *colRef) Expr {
+			x, isCol := p.exprs[c.idx].(*colRef)
+			if !isCol || x.t.OID != c.t.OID || x.t.Mod != c.t.Mod {
+				ok = false
+				return c
+			}
+			return &colRef{idx: x.idx, t: x.t, name: x.name}
+		})
+		if err != nil || !ok {
+			return nil, false
+		}
+		stack = append(stack, p)
+		in = p.input
+	}
+	var below plan
+	switch x := in.(type) {
+	case *scanNode:
+		below = b.pushFilter(x, mapped)
+	case *filterNode:
+		s, ok := x.input.(*scanNode)
+		if !ok {
+			return nil, false
+		}
+		b.deriveScanHints(s, mapped)
+		below = &filterNode{input: s, pred: &boolExpr{op: "AND", args: []Expr{x.pred, mapped}}}
+	default:
+		return nil, false
+	}
+	// the projections stay, over the filtered input
+	for i := len(stack) - 1; i >= 0; i-- {
+		stack[i].input = below
+		below = stack[i]
+	}
+	return below, true
+}
+
+// viewUse is one expanded view reference: which of its columns the
+// referencing query reads.
+type viewUse struct {
+	used []bool
+	pn   *projectNode
+}
+
+// pruneViews narrows the scans under expanded views to the columns the
+// statement reads through them, once the whole statement is bound (a
+// view's query marks every column it selects; the statement may read
+// few of them). Only views that are plain filtered scans (under
+// projections of columns) are narrowed: others read what their query
+// reads.
+func (b *binder) pruneViews() {
+	for _, vu := range b.views {
+		vu.prune()
+	}
+}
+
+func (vu *viewUse) prune() {
+	need := vu.used
+	ok := true
+	mark := func(e Expr, into []bool) {
+		walkExpr(e, func(x Expr) {
+			switch c := x.(type) {
+			case *colRef:
+				if c.idx < len(into) {
+					into[c.idx] = true
+				} else {
+					ok = false
+				}
+			case *subqueryExpr, *outerRef:
+				ok = false // what it reads of this level is not visible here
+			}
+		})
+	}
+	var in plan = vu.pn
+	for {
+		p, isProject := in.(*projectNode)
+		if !isProject {
+			break
+		}
+		next := make([]bool, len(p.input.columns()))
+		for i, e := range p.exprs {
+			if i < len(need) && need[i] {
+				mark(e, next)
+			}
+		}
+		need, in = next, p.input
+	}
+	if f, isFilter := in.(*filterNode); isFilter {
+		mark(f.pred, need)
+		in = f.input
+	}
+	s, isScan := in.(*scanNode)
+	if !ok || !isScan || len(s.used) != len(need) {
+		return
+	}
+	for j := range s.used {
+		s.used[j] = s.used[j] && need[j]
+	}
 }
