@@ -305,6 +305,10 @@
 //     of its own (the referencing query's CTEs and columns are not
 //     visible; a view reaching itself is 42P17 "infinite recursion
 //     detected in rules"); its columns take the view's names and types.
+//     A condition on a view over a plain filtered scan moves into it,
+//     after the view's own condition (key lookups and scan hints work
+//     through views), and once a statement is bound the scans under its
+//     views read only the columns it reads through them.
 //     AnalyzeView checks and normalizes CREATE VIEW's query and lists
 //     what it reads (view_analyze.go), RenameInView rewrites a stored
 //     query for a rename (view_rename.go). pg_get_viewdef(view [, pretty])
