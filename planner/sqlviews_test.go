@@ -143,3 +143,32 @@ func TestViewDDLRaces(t *testing.T) {
 	runScript(t, b, []step{{sql: "create or replace view tv as select x, 1 as y from t"}})
 	runScript(t, a, []step{{sql: "commit", code: "40001", msg: ""}})
 }
+
+// TestViewsExtendedProtocol: view DDL and reads through prepared
+// statements (describe, then execute with parameters); a prepared read
+// re-binds when the view is replaced.
+func TestViewsExtendedProtocol(t *testing.T) {
+	ts := startServer(t, createPeople(t))
+	c := ts.connect(t, pgx.QueryExecModeCacheStatement)
+	ctx := context.Background()
+	runScript(t, c, []step{
+		{sql: "create view v as select id, name from people", tag: "CREATE VIEW"},
+		{sql: "select name from v where id = $1", args: []any{int64(3)}, rows: "bob"},
+		{sql: "create or replace view v as select id, upper(name) as name from people", tag: "CREATE VIEW"},
+		{sql: "select name from v where id = $1", args: []any{int64(3)}, rows: "BOB"},
+		{sql: "create view bad as select $1::int as x", code: "42P02", msg: "there is no parameter $1"},
+		{sql: "drop view v", tag: "DROP VIEW"},
+		{sql: "select name from v where id = $1", args: []any{int64(3)}, code: "42P01", msg: `relation "v" does not exist`},
+	})
+	var oid uint32
+	var def string
+	if _, err := c.Exec(ctx, "create view w as select id from people where id > 1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.QueryRow(ctx, "select 'w'::regclass::oid, pg_get_viewdef($1::regclass, true)", "w").Scan(&oid, &def); err != nil {
+		t.Fatal(err)
+	}
+	if want := " SELECT people.id\n   FROM people\n  WHERE people.id > 1;"; def != want || oid == 0 {
+		t.Fatalf("pg_get_viewdef: %d %q, want %q", oid, def, want)
+	}
+}
