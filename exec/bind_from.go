@@ -607,6 +607,9 @@ func (b *binder) deriveScanHints(s *scanNode, pred Expr) {
 				continue
 			}
 			col, ok := x.args[0].(*colRef)
+			if !ok {
+				col, ok = varcharAsText(x.args[0])
+			}
 			if !ok || !isConst(x.args[1]) || s.colIdx[col.idx] < 0 {
 				continue
 			}
@@ -644,6 +647,19 @@ func (b *binder) deriveScanHints(s *scanNode, pred Expr) {
 
 var _ = strings.ToLower
 
+// varcharAsText is the varchar column under a cast to text (how
+// PostgreSQL compares varchar, and how view definitions spell it): the
+// cast keeps every value, so a comparison through it is one on the
+// column.
+func varcharAsText(e Expr) (*colRef, bool) {
+	c, ok := e.(*castExpr)
+	if !ok || c.t.OID != OIDText {
+		return nil, false
+	}
+	col, ok := c.arg.(*colRef)
+	return col, ok && col.t.OID == OIDVarchar
+}
+
 // filterValue is a scan hint's constant in the column's type: a literal
 // or folded cast of that type, or an integer literal compared with
 // another integer or a float column (exact conversions only, as
@@ -663,6 +679,9 @@ func filterValue(e Expr, col Type) (*Vec, bool) {
 	}
 	if v.T.OID == col.OID {
 		return v, true
+	}
+	if col.OID == OIDVarchar && v.T.OID == OIDText {
+		return v, true // varchar compares as text (varcharAsText)
 	}
 	if v.IsNull(0) || !v.T.isInt() {
 		return nil, false

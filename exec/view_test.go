@@ -268,3 +268,36 @@ func TestViewColumnPruning(t *testing.T) {
 		}
 	}
 }
+
+// TestVarcharAsTextLookup: a view's condition on a varchar key is stored
+// as PostgreSQL spells it (code::text = 'eng'::text) and still reads
+// the row by key.
+func TestVarcharAsTextLookup(t *testing.T) {
+	cols := []ColumnDef{{Name: "code", Type: Type{OIDVarchar, 14}, NotNull: true}, {Name: "title", Type: TText}}
+	mt, err := NewMemTable(cols, [][]any{{"eng", "Engineering"}, {"ops", "Operations"}, {"hr", "People"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mt.Keys = []int{0}
+	src := &countingSource{MemTable: mt}
+	cat := NewMemCatalog()
+	cat.Add(&TableDef{Name: "dept", Columns: cols, PrimaryKey: []int{0}, Source: src})
+	va, err := addView(t, cat, "create view eng as select title from dept where code = 'eng'")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "SELECT dept.title AS title FROM public.dept WHERE dept.code::text = 'eng'::text"; va.Query != want {
+		t.Fatalf("stored %s, want %s", va.Query, want)
+	}
+	for _, sql := range []string{"select * from eng", "select title from dept where code::text = 'eng'"} {
+		src.lookups.Store(0)
+		src.scans.Store(0)
+		res, err := (&Engine{Catalog: cat}).Query(context.Background(), nil, sql)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := resultText(res); got != "Engineering\n" || src.lookups.Load() != 1 || src.scans.Load() != 0 {
+			t.Errorf("%s: %q with %d lookups, %d scans", sql, got, src.lookups.Load(), src.scans.Load())
+		}
+	}
+}
