@@ -78,7 +78,11 @@
 //     PostgreSQL's DETAIL and HINT, or with CASCADE drop the views (and
 //     views over them); a type change of a column a view reads is 0A000
 //     as in PostgreSQL. Dependents are listed in PostgreSQL's order
-//     (ViewMeta.Created for drops, Defined for the type check).
+//     (ViewMeta.Created for drops, Defined for the type check). What a
+//     view reads in FROM (relations and their columns) is all that is
+//     recorded: a sequence it calls nextval on is not (PostgreSQL records
+//     the regclass constant), so dropping it breaks the view at its next
+//     use instead of answering 2BP01.
 //
 // Decisions (where PostgreSQL has no graph equivalent or pggraph differs):
 //   - DROP TABLE … CASCADE drops other tables' foreign keys into the
