@@ -162,7 +162,7 @@ func AnalyzeView(cat Catalog, sql string, query *q.Node, columns []string) (va *
 	if searchCycle {
 		// the binder rewrites such a CTE into a copy, which the stored
 		// form's normalization would not reach
-		return nil, unsupported("CREATE VIEW with SEARCH or CYCLE in a WITH query")
+		return nil, unsupported("CREATE VIEW with SEARCH or CYCLE in a WITH query is not supported")
 	}
 	stmt := proto.Clone(query).(*q.Node)
 	bd, tr, err := bindTraced(cat, sql, stmt)
@@ -195,7 +195,7 @@ func AnalyzeView(cat Catalog, sql string, query *q.Node, columns []string) (va *
 	normalize(stmt, tr)
 	text, err := q.Deparse(stmt)
 	if err != nil {
-		return nil, unsupported("CREATE VIEW cannot store this query: %v", err)
+		return nil, unsupported("the view's query cannot be stored: %v", err)
 	}
 	deps, err := verifyView(cat, text, out)
 	if err != nil {
@@ -219,23 +219,24 @@ func bindTraced(cat Catalog, sql string, stmt *q.Node) (*bound, *viewTrace, erro
 // will) and checks it yields the view's columns; it returns the
 // dependencies, recomputed from that binding.
 func verifyView(cat Catalog, text string, cols []ViewColumn) ([]ViewDependency, error) {
+	const what = "the view's query cannot be stored"
 	tree, err := q.Parse(text)
 	if err != nil || len(tree.Stmts) != 1 {
-		return nil, unsupported("CREATE VIEW cannot store this query: its stored form does not parse (%v)", err)
+		return nil, unsupported("%s: its stored form does not parse (%v)", what, err)
 	}
 	stmt := proto.Clone(tree.Stmts[0].Stmt).(*q.Node)
 	bd, tr, err := bindTraced(cat, "", stmt)
 	if err != nil {
-		e := unsupported("CREATE VIEW cannot store this query: its stored form does not bind")
+		e := unsupported("%s: its stored form does not bind", what)
 		e.Detail = err.Error()
 		return nil, e
 	}
 	if len(bd.cols) != len(cols) {
-		return nil, unsupported("CREATE VIEW cannot store this query: its stored form has %d columns for %d", len(bd.cols), len(cols))
+		return nil, unsupported("%s: its stored form has %d columns for %d", what, len(bd.cols), len(cols))
 	}
 	for i, c := range bd.cols {
 		if c.t.OID != cols[i].Type.OID && !(c.t.OID == OIDUnknown && cols[i].Type.OID == OIDText) {
-			return nil, unsupported("CREATE VIEW cannot store this query: column \"%s\" is %s in its stored form (%s)", cols[i].Name, c.t, cols[i].Type)
+			return nil, unsupported("%s: column \"%s\" is %s in its stored form (%s)", what, cols[i].Name, c.t, cols[i].Type)
 		}
 	}
 	return tr.dependencies(), nil
