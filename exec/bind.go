@@ -22,6 +22,13 @@ type binder struct {
 	windows     map[string]*q.WindowDef // WINDOW clause of the current query level    // select-list set-returning functions of the current level
 	win         *winCollector
 	aggLevel    string // context name for "not allowed in X" errors
+	// viewStack holds the views being expanded (a view reaching itself
+	// is infinite recursion); trace, when set, records how names resolved
+	// (AnalyzeView); noParams refuses $n (a view's query has none).
+	viewStack []uint32
+	views     []*viewUse
+	trace     *viewTrace
+	noParams  bool
 }
 
 type aggCollector struct {

@@ -24,8 +24,15 @@ func (b *binder) bindExpr(n *q.Node, sc *scope) (Expr, error) {
 		e, err := b.bindColumnRef(x.ColumnRef, sc)
 		return e, b.at(err, x.ColumnRef.Location)
 	case *q.Node_AConst:
-		return bindConst(x.AConst)
+		e, err := bindConst(x.AConst)
+		if c, ok := e.(*constExpr); ok && b.trace != nil && (c.t.OID == OIDUnknown || c.t.Kind() == KInt || c.t.OID == OIDNumeric) {
+			c.src = x.AConst
+		}
+		return e, err
 	case *q.Node_ParamRef:
+		if b.noParams {
+			return nil, b.at(errf(CodeUndefinedParameter, "there is no parameter $%d", x.ParamRef.Number), x.ParamRef.Location)
+		}
 		return b.bindParam(int(x.ParamRef.Number))
 	case *q.Node_TypeCast:
 		return b.bindTypeCast(x.TypeCast, sc)
@@ -172,6 +179,9 @@ func (b *binder) bindColumnRef(cr *q.ColumnRef, sc *scope) (Expr, error) {
 	c, level, err := sc.resolve(table, name)
 	if err == nil {
 		c.markUsed()
+		if b.trace != nil {
+			b.trace.column(cr, c, sc, table == "")
+		}
 	}
 	if err != nil {
 		if Code(err) == CodeUndefinedColumn && table == "" && len(parts) == 1 {
@@ -375,6 +385,9 @@ func (b *binder) coerce(e Expr, t Type, cc castContext, what string) (Expr, erro
 		return b.regCast(e, t) // an object name, looked up ('person' as a regclass argument)
 	}
 	if c, ok := e.(*constExpr); ok && from.OID == OIDUnknown {
+		if b.trace != nil && c.src != nil {
+			b.trace.consts[c.src] = t
+		}
 		out := NewVec(t, 1)
 		if c.isNull() {
 			out.SetNull(0)
@@ -388,6 +401,13 @@ func (b *binder) coerce(e Expr, t Type, cc castContext, what string) (Expr, erro
 			out.S[0] = s
 		} else if err := parseText(out, 0, c.val.S[0], b.cat.loc); err != nil {
 			return nil, err
+		}
+		if b.trace != nil && c.src != nil && !t.isTemporal() && t.OID != OIDVarchar && t.OID != OIDBpchar {
+			// PostgreSQL keeps (and prints) the constant, in its type's
+			// output form: '{"a": 1}'::jsonb
+			if s, ok := FormatText(out, 0, b.cat.loc); ok {
+				b.trace.text[c.src] = s
+			}
 		}
 		k := newConst(out)
 		if t.OID == OIDTimestamptz || t.OID == OIDTimestamp || t.OID == OIDDate {
@@ -412,6 +432,11 @@ func (b *binder) coerce(e Expr, t Type, cc castContext, what string) (Expr, erro
 		return nil, errf(CodeDatatypeMismatch, "column is of type %s but expression is of type %s", t, from)
 	}
 	if c, ok := e.(*constExpr); ok && !(t.isTemporal() || from.isTemporal()) {
+		if b.trace != nil && c.src != nil && (t.OID == OIDNumeric || t.OID == OIDFloat4 || t.OID == OIDFloat8) {
+			// a number PostgreSQL converts to the other operand's type
+			// (there is no cross-type operator): it prints 2::numeric
+			b.trace.consts[c.src] = t
+		}
 		out := NewVec(t, 1)
 		if c.isNull() {
 			out.SetNull(0)
@@ -568,6 +593,9 @@ func (b *binder) bindCase(c *q.CaseExpr, sc *scope) (Expr, error) {
 		}
 	}
 	ce.t = t
+	if b.trace != nil {
+		b.trace.cases[c] = t
+	}
 	ce.thens = results[:len(ce.whens)]
 	if c.Defresult != nil {
 		ce.els = results[len(results)-1]

@@ -121,7 +121,11 @@ func (b *binder) bindFromItem(n *q.Node, sc *scope) (plan, []scopeCol, error) {
 	case *q.Node_JoinExpr:
 		return b.bindJoin(x.JoinExpr, sc)
 	case *q.Node_RangeFunction:
-		return b.bindRangeFunction(x.RangeFunction, sc)
+		p, cols, err := b.bindRangeFunction(x.RangeFunction, sc)
+		if err == nil && b.trace != nil {
+			b.trace.function(x.RangeFunction, cols)
+		}
+		return p, cols, err
 	}
 	return nil, nil, unsupported("FROM item %s is not supported", nodeName(n))
 }
@@ -170,6 +174,12 @@ func (b *binder) bindRangeVar(rv *q.RangeVar, sc *scope) (plan, []scopeCol, erro
 		}
 		return nil, nil, errf(CodeUndefinedTable, "relation \"%s\" does not exist", rv.Relname)
 	}
+	if b.trace != nil {
+		b.trace.relation(rv, td)
+	}
+	if td.View != nil {
+		return b.bindView(rv, td, alias, sc)
+	}
 	if err := b.addAlias(sc, alias); err != nil {
 		return nil, nil, err
 	}
@@ -177,7 +187,7 @@ func (b *binder) bindRangeVar(rv *q.RangeVar, sc *scope) (plan, []scopeCol, erro
 	ci := make([]colInfo, len(td.Columns))
 	idx := make([]int, len(td.Columns))
 	for i, c := range td.Columns {
-		cols[i] = scopeCol{name: c.Name, t: c.Type, idx: i, tableOID: td.OID, attnum: int16(i + 1), table_: td}
+		cols[i] = scopeCol{name: c.Name, t: c.Type, idx: i, tableOID: td.OID, attnum: int16(i + 1), table_: td, from: rv}
 		ci[i] = colInfo{name: c.Name, t: c.Type, tableOID: td.OID, attnum: int16(i + 1)}
 		idx[i] = i
 	}
@@ -266,6 +276,9 @@ func (b *binder) bindJoinExpr(j *q.JoinExpr, sc *scope) (plan, []scopeCol, error
 	for _, u := range j.UsingClause {
 		using = append(using, u.GetString_().Sval)
 	}
+	if b.trace != nil && j.IsNatural {
+		b.trace.natural[j] = using
+	}
 	var conds []Expr
 	if len(using) > 0 || j.IsNatural {
 		var merged []scopeCol
@@ -299,6 +312,9 @@ func (b *binder) bindJoinExpr(j *q.JoinExpr, sc *scope) (plan, []scopeCol, error
 				return nil, nil, err
 			}
 			conds = append(conds, eq)
+			if b.trace != nil {
+				b.trace.using(lc, rc)
+			}
 			lc.noUnqual, lc.noStar = true, true
 			rc.noUnqual, rc.noStar = true, true
 			lc.markUsed()
@@ -319,7 +335,14 @@ func (b *binder) bindJoinExpr(j *q.JoinExpr, sc *scope) (plan, []scopeCol, error
 				me = &coalesceExpr{t: t, args: []Expr{l2, r2}}
 				mt = t
 			}
-			merged = append(merged, scopeCol{name: name, t: mt})
+			m := scopeCol{name: name, t: mt}
+			switch kind {
+			case joinInner, joinLeft:
+				m.merged = &scopeCol{table: lc.table, name: name, from: lc.from, table_: lc.table_, attnum: lc.attnum}
+			case joinRight:
+				m.merged = &scopeCol{table: rc.table, name: name, from: rc.from, table_: rc.table_, attnum: rc.attnum}
+			}
+			merged = append(merged, m)
 			mergedExprs = append(mergedExprs, me)
 		}
 		joined.setCond(b, conds, nl)
@@ -589,6 +612,9 @@ func (b *binder) deriveScanHints(s *scanNode, pred Expr) {
 				continue
 			}
 			col, ok := x.args[0].(*colRef)
+			if !ok {
+				col, ok = varcharAsText(x.args[0])
+			}
 			if !ok || !isConst(x.args[1]) || s.colIdx[col.idx] < 0 {
 				continue
 			}
@@ -631,6 +657,19 @@ func (b *binder) deriveScanHints(s *scanNode, pred Expr) {
 
 var _ = strings.ToLower
 
+// varcharAsText is the varchar column under a cast to text (how
+// PostgreSQL compares varchar, and how view definitions spell it): the
+// cast keeps every value, so a comparison through it is one on the
+// column.
+func varcharAsText(e Expr) (*colRef, bool) {
+	c, ok := e.(*castExpr)
+	if !ok || c.t.OID != OIDText {
+		return nil, false
+	}
+	col, ok := c.arg.(*colRef)
+	return col, ok && col.t.OID == OIDVarchar
+}
+
 // filterValue is a scan hint's constant in the column's type: a literal
 // or folded cast of that type, or an integer literal compared with
 // another integer or a float column (exact conversions only, as
@@ -650,6 +689,9 @@ func filterValue(e Expr, col Type) (*Vec, bool) {
 	}
 	if v.T.OID == col.OID {
 		return v, true
+	}
+	if col.OID == OIDVarchar && v.T.OID == OIDText {
+		return v, true // varchar compares as text (varcharAsText)
 	}
 	if v.IsNull(0) || !v.T.isInt() {
 		return nil, false

@@ -382,6 +382,11 @@ func (b *binder) pushFilter(input plan, pred Expr) plan {
 			}
 		}
 	}
+	if pn, ok := input.(*projectNode); ok && pn.view {
+		if p, ok := b.pushIntoView(pn, pred); ok {
+			return p
+		}
+	}
 	if ps, ok := input.(*projectSetNode); ok {
 		// conditions on the rows a lateral function expands are applied
 		// before it runs (PostgreSQL evaluates them below the function)
@@ -495,6 +500,9 @@ func (b *binder) bindTargets(list []*q.Node, sc *scope, keepUnknown bool) ([]tar
 				return nil, unsupported("cross-database references are not implemented")
 			}
 			found := false
+			if b.trace != nil {
+				b.trace.starBegin(cr)
+			}
 			if tbl != "" && !sc.aliases[tbl] {
 				return nil, errf(CodeUndefinedTable, "missing FROM-clause entry for table \"%s\"", tbl)
 			}
@@ -509,8 +517,11 @@ func (b *binder) bindTargets(list []*q.Node, sc *scope, keepUnknown bool) ([]tar
 				found = true
 				c.markUsed()
 				out = append(out, target{name: c.name, e: &colRef{idx: c.idx, t: c.t, name: c.name}, src: c})
+				if b.trace != nil {
+					b.trace.star(cr, c, sc)
+				}
 			}
-			if !found && tbl == "" && len(sc.cols) == 0 {
+			if !found && tbl == "" && len(sc.cols) == 0 && len(sc.aliases) == 0 {
 				return nil, errf(CodeSyntaxError, "SELECT * with no tables specified is not valid")
 			}
 			continue
@@ -558,6 +569,9 @@ func (b *binder) bindTargets(list []*q.Node, sc *scope, keepUnknown bool) ([]tar
 		name := rt.Name
 		if name == "" {
 			name = figureColname(rt.Val)
+		}
+		if b.trace != nil {
+			b.trace.names[rt] = name
 		}
 		t := target{name: name, e: e}
 		if cr, ok := e.(*colRef); ok {

@@ -40,6 +40,9 @@ type TableDef struct {
 	Kind    string
 	Comment string
 	Source  TableSource
+	// View is set for a SQL view (Kind "view"): its stored query, which
+	// the binder expands where the view is referenced (view.go).
+	View *ViewDef
 }
 
 // CheckDef is a CHECK constraint. Expr is the SQL expression without the

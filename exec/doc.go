@@ -283,8 +283,9 @@
 //     (NULL), pg_size_pretty (bigint and numeric), pg_get_serial_sequence, pg_get_function_result,
 //     pg_get_function_arguments, pg_get_function_identity_arguments,
 //     pg_relation_is_publishable, pg_get_statisticsobjdef_columns,
-//     pg_get_triggerdef / pg_get_ruledef / pg_get_viewdef (NULL: no such
-//     objects), current_setting (session, then server defaults),
+//     pg_get_triggerdef / pg_get_ruledef (NULL: no such objects),
+//     pg_get_viewdef (a SQL view's text, see below), current_setting
+//     (session, then server defaults),
 //     pg_is_in_recovery, pg_postmaster_start_time, pg_conf_load_time;
 //     every advisory lock function (exclusive and _shared, session and
 //     _xact, try and blocking; bigint and int4, int4 keys) in the
@@ -345,6 +346,24 @@
 //     table_constraints (NOT NULL constraints as CHECKs, as PostgreSQL
 //     15), check_constraints, constraint_column_usage, key_column_usage,
 //     referential_constraints, sequences.
+//   - SQL views (view.go): a TableDef with View set is expanded where it
+//     is referenced into its stored query, bound as a subquery in a scope
+//     of its own (the referencing query's CTEs and columns are not
+//     visible; a view reaching itself is 42P17 "infinite recursion
+//     detected in rules"); its columns take the view's names and types.
+//     A condition on a view over a plain filtered scan moves into it,
+//     after the view's own condition (key lookups and scan hints work
+//     through views), and once a statement is bound the scans under its
+//     views read only the columns it reads through them.
+//     AnalyzeView checks and normalizes CREATE VIEW's query and lists
+//     what it reads (view_analyze.go), RenameInView rewrites a stored
+//     query for a rename (view_rename.go). pg_get_viewdef(view [, pretty])
+//     and the definition columns of pg_views and information_schema.views
+//     print the stored query in PostgreSQL's layout (viewdef.go:
+//     PostgreSQL 15's text for the shapes planner/testdata/viewdefs_*.sql
+//     compare; known differences are listed there); views have
+//     pg_rewrite _RETURN rules, pg_depend rows for what they read,
+//     relkind 'v' in pg_class and table_type VIEW (syscat_views.go).
 //
 // # Answered with 0A000 (feature_not_supported)
 //

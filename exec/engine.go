@@ -102,6 +102,7 @@ func (e *Engine) PrepareFor(sess *Session, sql string, declared []uint32) (p *Pr
 	if err != nil {
 		return nil, err
 	}
+	b.pruneViews()
 	p = &Prepared{SQL: sql, plan: bd.plan, cols: bd.cols, eng: e}
 	for _, t := range b.params {
 		p.ParamTypes = append(p.ParamTypes, *t)

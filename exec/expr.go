@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	q "github.com/pggraph/pggraph/internal/sqlparse"
 )
 
 // Expr is a bound, typed scalar expression evaluated a batch at a time.
@@ -36,6 +38,7 @@ type constExpr struct {
 	t    Type
 	val  *Vec // one row
 	text string
+	src  *q.A_Const // the literal it was bound from, while AnalyzeView traces
 }
 
 func newConst(v *Vec) *constExpr {

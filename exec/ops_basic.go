@@ -291,6 +291,7 @@ type projectNode struct {
 	exprs []Expr
 	cols  []colInfo
 	alias []int // nil, or per column: -1, or the column whose value it repeats (volatileSortAliases)
+	view  bool  // a view's columns over its query (filters may move below it: pushIntoView)
 }
 
 func (p *projectNode) columns() []colInfo { return p.cols }

@@ -6,20 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/apache/arrow-go/v18/arrow"
 )
-
-// columnsSource records the columns each key lookup asks for.
-type columnsSource struct {
-	*MemTable
-	asked [][]int
-}
-
-func (c *columnsSource) LookupKeys(ctx context.Context, col int, keys *Vec, req ScanRequest, emit func(arrow.RecordBatch, []uint64) error) error {
-	c.asked = append(c.asked, slices.Clone(req.Columns))
-	return c.MemTable.LookupKeys(ctx, col, keys, req, emit)
-}
 
 // TestLookupOfOneKeySkipsKeyColumn: a lookup of one key of an identity
 // type (integers, text) does not fetch the key column and still answers

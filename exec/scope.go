@@ -1,5 +1,7 @@
 package exec
 
+import q "github.com/pggraph/pggraph/internal/sqlparse"
+
 // scopeCol is one column visible to name resolution.
 type scopeCol struct {
 	table    string // range alias ("" for unnamed)
@@ -11,8 +13,12 @@ type scopeCol struct {
 	hidden   bool // system column (_rowaddr, tableoid): never in * or t.*, NATURAL or USING
 	tableOID uint32
 	attnum   int16
-	table_   *TableDef // base table (for primary-key functional dependency)
-	used     *bool     // set when referenced: the scan reads only used columns
+	table_   *TableDef   // base table (for primary-key functional dependency)
+	used     *bool       // set when referenced: the scan reads only used columns
+	from     *q.RangeVar // the FROM entry that produced it (a relation or view), for AnalyzeView
+	// merged: a USING column of an inner, left or right join is the
+	// column of that side (table, from); AnalyzeView qualifies it so
+	merged *scopeCol
 }
 
 // markUsed records that a column is read (projection pushdown).

@@ -430,8 +430,8 @@ func init() {
 			if hasRowType(t) {
 				reltype = rowTypeOID(t.OID)
 			}
-			rows = append(rows, []any{t.OID, t.Name, c.nsOID(t.Schema), reltype, 0, oidPostgresRole, oidHeapAM, t.OID, 0, int32(max(n/100, 0)), float64(n), 0, 0,
-				hasIndexes(t), false, "p", relkindOf(t), int16(len(t.Columns)), int16(len(t.Checks)), false, fkTriggers[t.OID], false, false, false, true, "d", false, 0, 716, 1, nil, nil, nil})
+			rows = append(rows, viewClassRow(t, []any{t.OID, t.Name, c.nsOID(t.Schema), reltype, 0, oidPostgresRole, oidHeapAM, t.OID, 0, int32(max(n/100, 0)), float64(n), 0, 0,
+				hasIndexes(t), false, "p", relkindOf(t), int16(len(t.Columns)), int16(len(t.Checks)), false, fkTriggers[t.OID], false, false, false, true, "d", false, 0, 716, 1, nil, nil, nil}))
 		}
 		for _, s := range c.sequences() {
 			rows = append(rows, []any{s.OID, s.Name, c.nsOID(s.schema()), 0, 0, oidPostgresRole, 0, s.OID, 0, 1, 1.0, 0, 0,
@@ -622,7 +622,7 @@ func init() {
 	pgCatalogRels["pg_range"] = &sysRelation{3541, "rngtypid oid, rngsubtype oid, rngmultitypid oid, rngcollation oid, rngsubopc oid, rngcanonical regproc, rngsubdiff regproc", func(*catalogSet) [][]any { return nil }}
 	pgCatalogRels["pg_inherits"] = &sysRelation{2611, "inhrelid oid, inhparent oid, inhseqno int4, inhdetachpending bool", func(*catalogSet) [][]any { return nil }}
 	pgCatalogRels["pg_trigger"] = &sysRelation{2620, "oid oid, tgrelid oid, tgparentid oid, tgname name, tgfoid oid, tgtype int2, tgenabled char, tgisinternal bool, tgconstrrelid oid, tgconstrindid oid, tgconstraint oid, tgdeferrable bool, tginitdeferred bool, tgnargs int2, tgattr int2vector, tgargs bytea, tgqual pg_node_tree, tgoldtable name, tgnewtable name", func(*catalogSet) [][]any { return nil }}
-	pgCatalogRels["pg_rewrite"] = &sysRelation{2618, "oid oid, rulename name, ev_class oid, ev_type char, ev_enabled char, is_instead bool, ev_qual pg_node_tree, ev_action pg_node_tree", func(*catalogSet) [][]any { return nil }}
+	pgCatalogRels["pg_rewrite"] = &sysRelation{2618, "oid oid, rulename name, ev_class oid, ev_type char, ev_enabled char, is_instead bool, ev_qual pg_node_tree, ev_action pg_node_tree", (*catalogSet).viewRewriteRows}
 	pgCatalogRels["pg_policy"] = &sysRelation{3256, "oid oid, polname name, polrelid oid, polcmd char, polpermissive bool, polroles oid[], polqual pg_node_tree, polwithcheck pg_node_tree", func(*catalogSet) [][]any { return nil }}
 	pgCatalogRels["pg_statistic_ext"] = &sysRelation{3381, "oid oid, stxrelid oid, stxname name, stxnamespace oid, stxowner oid, stxstattarget int4, stxkeys int2vector, stxkind char[], stxexprs pg_node_tree", func(*catalogSet) [][]any { return nil }}
 	pgCatalogRels["pg_publication"] = &sysRelation{6104, "oid oid, pubname name, pubowner oid, puballtables bool, pubinsert bool, pubupdate bool, pubdelete bool, pubtruncate bool, pubviaroot bool", func(*catalogSet) [][]any { return nil }}
@@ -651,12 +651,12 @@ func init() {
 		return rows
 	}}
 	pgCatalogRels["pg_views"] = &sysRelation{12028, "schemaname name, viewname name, viewowner name, definition text", func(c *catalogSet) [][]any {
-		// view-like relations (pggraph's graph.* views); their definition
-		// is not SQL text (pg_get_viewdef is NULL too)
+		// SQL views, and pggraph's graph.* views (whose definition is not
+		// SQL text: NULL, as pg_get_viewdef)
 		var rows [][]any
 		for _, t := range c.userTables() {
 			if relkindOf(t) == "v" {
-				rows = append(rows, []any{t.Schema, t.Name, c.userName(), nil})
+				rows = append(rows, []any{t.Schema, t.Name, c.userName(), viewDefinitionOf(t)})
 			}
 		}
 		return rows
@@ -683,11 +683,12 @@ func init() {
 	infoSchemaRels["tables"] = &sysRelation{13425, "table_catalog sql_identifier, table_schema sql_identifier, table_name sql_identifier, table_type character_data, self_referencing_column_name sql_identifier, reference_generation character_data, user_defined_type_catalog sql_identifier, user_defined_type_schema sql_identifier, user_defined_type_name sql_identifier, is_insertable_into yes_or_no, is_typed yes_or_no, commit_action character_data", func(c *catalogSet) [][]any {
 		var rows [][]any
 		for _, t := range c.userTables() {
-			rows = append(rows, []any{c.database(), t.Schema, t.Name, "BASE TABLE", nil, nil, nil, nil, nil, "YES", "NO", nil})
+			typ, insertable := viewTableType(t)
+			rows = append(rows, []any{c.database(), t.Schema, t.Name, typ, nil, nil, nil, nil, nil, insertable, "NO", nil})
 		}
 		return rows
 	}}
-	infoSchemaRels["views"] = &sysRelation{13483, "table_catalog sql_identifier, table_schema sql_identifier, table_name sql_identifier, view_definition character_data, check_option character_data, is_updatable yes_or_no, is_insertable_into yes_or_no, is_trigger_updatable yes_or_no, is_trigger_deletable yes_or_no, is_trigger_insertable_into yes_or_no", func(*catalogSet) [][]any { return nil }}
+	infoSchemaRels["views"] = &sysRelation{13483, "table_catalog sql_identifier, table_schema sql_identifier, table_name sql_identifier, view_definition character_data, check_option character_data, is_updatable yes_or_no, is_insertable_into yes_or_no, is_trigger_updatable yes_or_no, is_trigger_deletable yes_or_no, is_trigger_insertable_into yes_or_no", (*catalogSet).infoSchemaViewRows}
 	infoSchemaRels["columns"] = &sysRelation{13295, "table_catalog sql_identifier, table_schema sql_identifier, table_name sql_identifier, column_name sql_identifier, ordinal_position cardinal_number, column_default character_data, is_nullable yes_or_no, data_type character_data, character_maximum_length cardinal_number, character_octet_length cardinal_number, numeric_precision cardinal_number, numeric_precision_radix cardinal_number, numeric_scale cardinal_number, datetime_precision cardinal_number, interval_type character_data, interval_precision cardinal_number, character_set_catalog sql_identifier, character_set_schema sql_identifier, character_set_name sql_identifier, collation_catalog sql_identifier, collation_schema sql_identifier, collation_name sql_identifier, domain_catalog sql_identifier, domain_schema sql_identifier, domain_name sql_identifier, udt_catalog sql_identifier, udt_schema sql_identifier, udt_name sql_identifier, scope_catalog sql_identifier, scope_schema sql_identifier, scope_name sql_identifier, maximum_cardinality cardinal_number, dtd_identifier sql_identifier, is_self_referencing yes_or_no, is_identity yes_or_no, identity_generation character_data, identity_start character_data, identity_increment character_data, identity_maximum character_data, identity_minimum character_data, identity_cycle yes_or_no, is_generated character_data, generation_expression character_data, is_updatable yes_or_no", func(c *catalogSet) [][]any {
 		var rows [][]any
 		for _, t := range c.userTables() {
@@ -746,7 +747,7 @@ func init() {
 					charMax, octet, prec, radix, scale, dtp, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil,
 					c.database(), "pg_catalog", ct.Name(), nil, nil, nil, nil, strconv.Itoa(i + 1), "NO", boolYN(col.Identity != 0)}
 				row = append(row, c.identityColumns(t, col)...)
-				rows = append(rows, append(row, "NEVER", nil, "YES"))
+				rows = append(rows, append(row, "NEVER", nil, viewColumnUpdatable(t)))
 			}
 		}
 		return rows

@@ -44,7 +44,7 @@ func init() {
 	def("pg_get_statisticsobjdef_columns", sig(TText, nullKernel, TOid))
 	def("pg_get_triggerdef", sig(TText, nullKernel, TOid), sig(TText, nullKernel, TOid, TBool))
 	def("pg_get_ruledef", sig(TText, nullKernel, TOid), sig(TText, nullKernel, TOid, TBool))
-	def("pg_get_viewdef", sig(TText, nullKernel, TOid), sig(TText, nullKernel, TOid, TBool), sig(TText, nullKernel, TText), sig(TText, nullKernel, TText, TBool))
+	// pg_get_viewdef: syscat_views.go
 	defCustom("pg_get_serial_sequence", func(b *binder, args []Expr) (Expr, error) {
 		if len(args) != 2 {
 			return nil, noFunction("pg_get_serial_sequence", args)

@@ -35,7 +35,7 @@ type catalog struct {
 	exec.Catalog
 	views  []*exec.TableDef // schema graph
 	sn     *graph.Snapshot
-	tables map[string]*tableInfo // live user tables by name
+	tables map[string]*tableInfo // live user tables by name (SQL views are only in Catalog)
 	store  objstore.Store        // the graph root's store (sequence sizes)
 }
 
@@ -90,7 +90,9 @@ func buildCatalog(ctx context.Context, root *graph.Root, sn *graph.Snapshot, vie
 			continue
 		}
 		mc.Add(ti.def)
-		c.tables[e.Name] = ti
+		if ti.def.View == nil { // views are relations of the exec catalog, not write targets
+			c.tables[e.Name] = ti
+		}
 	}
 	return c, nil
 }
@@ -192,6 +194,9 @@ func sqlTableDef(e graph.TableEntry) (*exec.TableDef, bool) {
 
 func tableDef(ctx context.Context, root *graph.Root, e graph.TableEntry) (*exec.TableDef, error) {
 	if td, ok := sqlTableDef(e); ok {
+		if td.View != nil {
+			return td, nil // a view's rows are its query's: nothing to open
+		}
 		ds, err := root.OpenTable(ctx, e) // this process's own commit's handle when it has one
 		if err != nil {
 			return nil, wire.Errorf("58030", "could not open table %q at version %d", e.Name, e.Version).WithDetail(err.Error())

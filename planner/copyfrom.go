@@ -50,6 +50,9 @@ func (s *session) CopyFrom(ctx context.Context, st *wire.Statement, in *wire.Cop
 }
 
 func (w *writer) copyTarget(st *wire.Statement) (*tableInfo, error) {
+	if err := copyViewError(w.v, st); err != nil {
+		return nil, err
+	}
 	name := st.Copy.Table
 	rv := &sqlparse.RangeVar{Relname: name}
 	if i := strings.LastIndexByte(name, '.'); i >= 0 {

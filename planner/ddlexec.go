@@ -62,7 +62,7 @@ func (p *pendingState) ddlOverlay(sn *graph.Snapshot) *ddl.Overlay {
 
 // ddl plans and applies one DDL statement.
 func (w *writer) ddl(n *sqlparse.Node) (*writeOut, error) {
-	changes, err := ddl.Plan(n, w.ddlCatalog())
+	changes, err := ddl.Planner{Views: viewBinder{w}}.Plan(n, w.ddlCatalog())
 	if err != nil {
 		return nil, err
 	}
@@ -91,7 +91,7 @@ func (w *writer) applyChange(ch ddl.Change) error {
 	case *ddl.CreateTable:
 		p.ddl = append(p.ddl, c)
 		w.ddlCatalog().Apply(c)
-		if c.Meta.Relkind != ddl.RelSequence {
+		if c.Meta.Relkind == ddl.RelTable {
 			p.setTable(c.Name, &pendingTable{mode: modeCreated})
 		}
 	case *ddl.DropTable:
@@ -278,7 +278,9 @@ func effective(root *catalog, pend *pendingState) (*catalog, error) {
 		if inBase && base.entry.ID == e.ID && base.entry.Incarnation == e.Incarnation && string(base.entry.Def.Extra) == string(e.Def.Extra) &&
 			len(base.entry.Def.Columns) == len(e.Def.Columns) && (pt == nil || pt.mode == modeRows) {
 			mc.Add(base.def)
-			c.tables[e.Name] = base
+			if base.def.View == nil {
+				c.tables[e.Name] = base
+			}
 			continue
 		}
 		if m, err := ddl.DecodeMeta(e.Name, e.Def); err == nil && m.Relkind == ddl.RelSequence {
@@ -290,6 +292,10 @@ func effective(root *catalog, pend *pendingState) (*catalog, error) {
 		}
 		if e.ID == 0 {
 			td.OID = 0 // allocated by the catalog until the commit assigns the id
+		}
+		if td.View != nil {
+			mc.Add(td) // no rows of its own: not a write target
+			continue
 		}
 		switch {
 		case pt != nil && pt.mode != modeRows:

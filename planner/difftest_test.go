@@ -20,8 +20,8 @@ import (
 // The differential harness runs testdata/*.sql statement by statement
 // against a real PostgreSQL 15 (fresh database) and against pgproxy
 // (fresh graph), both through the simple protocol, and requires the same
-// command tag, rows in text format, and error SQLSTATE, message and
-// detail for every statement.
+// command tag, result columns (name, type OID, typmod), rows in text
+// format, and error SQLSTATE, message and detail for every statement.
 
 var (
 	pgOnce   sync.Once
@@ -46,8 +46,19 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// outcome renders one statement's result for comparison.
+// outcome renders one statement's result for comparison: tag, rows and
+// errors.
 func outcome(ctx context.Context, c *pgconn.PgConn, sql string) string {
+	return render(ctx, c, sql, false)
+}
+
+// scriptOutcome is outcome with the result columns (name, type OID,
+// typmod) too: what the differential scripts compare.
+func scriptOutcome(ctx context.Context, c *pgconn.PgConn, sql string) string {
+	return render(ctx, c, sql, true)
+}
+
+func render(ctx context.Context, c *pgconn.PgConn, sql string, columns bool) string {
 	res, err := c.Exec(ctx, sql).ReadAll()
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) {
@@ -59,6 +70,15 @@ func outcome(ctx context.Context, c *pgconn.PgConn, sql string) string {
 	var b strings.Builder
 	for _, r := range res {
 		b.WriteString(r.CommandTag.String())
+		for i, f := range r.FieldDescriptions {
+			if !columns {
+				break
+			}
+			if i == 0 {
+				b.WriteString("\n  columns:")
+			}
+			fmt.Fprintf(&b, " %s(%d/%d)", f.Name, f.DataTypeOID, f.TypeModifier)
+		}
 		for _, row := range r.Rows {
 			b.WriteString("\n  ")
 			for i, v := range row {
@@ -77,7 +97,11 @@ func outcome(ctx context.Context, c *pgconn.PgConn, sql string) string {
 }
 
 func TestDifferential(t *testing.T) {
-	total := compareScripts(t, "testdata/*.sql", "diff", false, 0)
+	pattern := "testdata/*.sql"
+	if p := os.Getenv("DIFFTEST_FILES"); p != "" {
+		pattern = p // one script while developing
+	}
+	total := compareScripts(t, pattern, "diff", false, 0)
 	t.Logf("%d statements compared", total)
 }
 
@@ -138,7 +162,7 @@ func compareScripts(t *testing.T, pattern, prefix string, skipComments bool, min
 				if s == "" || skipComments && strings.HasPrefix(s, "--") && !strings.Contains(s, "\n") {
 					continue
 				}
-				w, g := outcome(ctx, want.PgConn(), s), outcome(ctx, got.PgConn(), s)
+				w, g := scriptOutcome(ctx, want.PgConn(), s), scriptOutcome(ctx, got.PgConn(), s)
 				n++
 				if w != g {
 					t.Errorf("%s\n  postgres: %s\n  pgproxy:  %s", s, w, g)

@@ -152,12 +152,15 @@ func (s *session) runWriteChecked(ctx context.Context, v *view, p *plan, params 
 // runWrite evaluates one writing statement against v, recording its
 // changes and reads in v.pend.
 func (s *session) runWrite(ctx context.Context, v *view, p *plan, params []any) (*writeOut, error) {
-	for _, t := range p.readTables() {
+	for _, t := range withViewReads(v, p.readTables()) {
 		if _, ok := v.base.tables[t]; ok {
 			v.pend.markRead(t)
 		}
 	}
-	w := &writer{s: s, v: v, params: params, ctx: ctx}
+	w := &writer{s: s, v: v, params: params, ctx: ctx, sql: p.sql}
+	if err := refuseViewWrite(v, p); err != nil {
+		return nil, err
+	}
 	switch p.kind {
 	case stmtInsert:
 		return w.insert(p.node.GetInsertStmt())
@@ -251,6 +254,8 @@ type writer struct {
 	// are the referenced rows' new keys, which join the pending state
 	// only after the actions, so checkParents leaves that key alone.
 	cascading string
+	// sql is the statement's text (error positions of CREATE VIEW)
+	sql string
 }
 
 // target resolves the statement's table.
@@ -263,6 +268,9 @@ func (w *writer) target(rv *sqlparse.RangeVar) (*tableInfo, string, error) {
 	}
 	ti, ok := w.v.base.tables[rv.Relname]
 	if !ok {
+		if sqlView(w.v, "", rv.Relname) != nil {
+			return nil, "", viewWriteError("change", rv.Relname)
+		}
 		return nil, "", wire.Errorf("42P01", "relation \"%s\" does not exist", rv.Relname)
 	}
 	w.v.pend.markRead(rv.Relname)

@@ -130,6 +130,23 @@
 // column (SELECT nextval('s'), nextval('s') FROM two rows gives 1|3,
 // 2|4 where PostgreSQL gives 1|2, 3|4; values stay unique).
 //
+// # Views
+//
+// CREATE/DROP/ALTER VIEW are DDL like the rest (planner/ddl/view.go):
+// the view's query is bound against the statement's catalog (the
+// transaction's earlier DDL included: viewBinder) and the view joins the
+// pending catalog changes, so it is rolled back by ROLLBACK and published
+// with the transaction's graph commit. Reads expand views (exec); what a
+// view reads, transitively, joins the read set of a statement that reads
+// through it (sqlviews.go), so a conflicting change of a base table fails
+// COMMIT with 40001 as a direct read would. Views are read-only: INSERT,
+// UPDATE and DELETE on a view answer 0A000 (PostgreSQL's automatically
+// updatable views and INSTEAD OF triggers are not implemented), MERGE,
+// COPY view TO/FROM and TRUNCATE answer PostgreSQL's 42809. EXPLAIN of a
+// query over a view lists the tables under it. graph.merge binds every
+// view of the merged graph and refuses (40001) a merge that leaves one
+// that no longer binds to its columns.
+//
 // # Not supported yet (0A000 naming the statement, never a made-up answer)
 //
 // COPY to or from a file, EXPLAIN of a writing statement or in another

@@ -14,8 +14,8 @@ import (
 
 // EXPLAIN of a query (SELECT, VALUES, TABLE, WITH … SELECT) answers a
 // short text plan in PostgreSQL's one-column shape ("QUERY PLAN"):
-// what the executor reads — each relation the query names, the snapshot
-// it reads — not PostgreSQL's cost-based node tree, which pgproxy's
+// what the executor reads — each relation the query names (for a view,
+// the tables under it), the snapshot it reads — not PostgreSQL's cost-based node tree, which pgproxy's
 // executor does not have (no made-up costs). The query is bound first,
 // so a wrong name is PostgreSQL's error (42P01, 42703, 42601).
 // EXPLAIN ANALYZE also runs the query and reports its row count and
@@ -132,6 +132,19 @@ func (s *session) executeExplain(ctx context.Context, p *plan, params []any) (wi
 		line := "  ->  Scan on " + name
 		if rv.Alias != nil && rv.Alias.Aliasname != "" && rv.Alias.Aliasname != rv.Relname {
 			line += " " + rv.Alias.Aliasname
+		}
+		if sqlView(cat, rv.Schemaname, rv.Relname) != nil {
+			// a view reads the tables under it
+			for _, t := range withViewReads(cat, []string{rv.Relname})[1:] {
+				if sqlView(cat, "", t) == nil {
+					line = "  ->  Scan on " + t + " (view " + rv.Relname + ")"
+					if !slices.Contains(seen, line) {
+						seen = append(seen, line)
+						lines = append(lines, line)
+					}
+				}
+			}
+			continue
 		}
 		if slices.Contains(seen, line) {
 			continue

@@ -49,6 +49,16 @@ func TestExplain(t *testing.T) {
 			if len(got) != 3 || !strings.Contains(got[0], "(actual rows=3)") || !strings.HasPrefix(got[2], "Execution Time: ") {
 				t.Fatalf("analyze plan %q", got)
 			}
+			// a view: the tables under it (here through another view)
+			for _, ddl := range []string{"create view ids as select id from people", "create view pv as select p.name from ids i join people p using (id)"} {
+				if _, err := c.Exec(ctx, ddl); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got = plan("explain select * from pv")
+			if len(got) != 2 || got[1] != "  ->  Scan on people (view pv)" {
+				t.Fatalf("view plan %q", got)
+			}
 			got = plan("explain (verbose, costs off) values (1)")
 			if len(got) != 1 {
 				t.Fatalf("values plan %q", got)

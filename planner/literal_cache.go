@@ -84,12 +84,12 @@ func (s *session) executeLiteral(ctx context.Context, st *wire.Statement, p *pla
 	if sh == nil || sh.prep == nil {
 		return nil, false
 	}
-	key, _, gen, err := s.readCatalog(ctx)
+	key, cat, gen, err := s.readCatalog(ctx)
 	if err != nil || key != sh.key || gen != sh.gen {
 		return nil, false
 	}
 	if s.tx != nil && !s.tx.implicit {
-		for _, t := range p.readTables() {
+		for _, t := range withViewReads(cat, p.readTables()) {
 			s.tx.pend.markRead(t)
 		}
 	}

@@ -26,7 +26,7 @@ import (
 // update on table …", a target row whose parent the merge deletes
 // "update or delete on table … is still referenced"). One query per
 // constraint over the merged table: a merge costs a scan of what it
-// touches.
+// touches. Every view must still bind (checkMergedViews).
 func (b *Backend) checkMerge(ctx context.Context, m *adapters.MergeResult) error {
 	cat, err := buildCatalog(ctx, b.Graph.Root, m.Merged, nil, &b.tables)
 	if err != nil {
@@ -91,6 +91,33 @@ func (b *Backend) checkMerge(ctx context.Context, m *adapters.MergeResult) error
 			if err := w.mergeForeignKey(td, fk); err != nil {
 				return err
 			}
+		}
+	}
+	return checkMergedViews(v, m)
+}
+
+// checkMergedViews binds every view of the merged catalog: a view one
+// branch created over what the other branch renamed, dropped or retyped
+// no longer binds to its columns, and the merge is refused (40001, the
+// view and the binding error named) rather than published with a broken
+// view.
+func checkMergedViews(v *view, m *adapters.MergeResult) error {
+	for _, td := range v.Tables("public") {
+		if !td.IsSQLView() {
+			continue
+		}
+		prep, err := (&exec.Engine{Catalog: v}).Prepare(td.View.Query, nil)
+		if err == nil {
+			for i, c := range prep.Columns {
+				if i >= len(td.Columns) || c.TypeOID != td.Columns[i].Type.OID {
+					err = fmt.Errorf("its column %q no longer has its type", c.Name)
+					break
+				}
+			}
+		}
+		if err != nil {
+			return wire.Errorf("40001", "merge of %q into %q breaks view \"%s\"", m.From, m.Into, td.Name).
+				WithDetail(err.Error()).WithHint("Change or drop the view on one branch so that it reads what the merged graph has, then merge again.")
 		}
 	}
 	return nil

@@ -72,7 +72,8 @@ type plan struct {
 	readsFrom   *sqlparse.Node // the tree readTables lists names of
 	reads       []string       // readTables' answer, once asked
 	readsDone   bool
-	locking     bool // SELECT … FOR UPDATE/SHARE
+	viewReads   []string // readTables plus what the views among them read, as of the last prepare in an explicit transaction
+	locking     bool     // SELECT … FOR UPDATE/SHARE
 	declared    []uint32
 	prep        *exec.Prepared
 	key         catKey // snapshot prep was bound against
@@ -295,7 +296,7 @@ func (s *session) Execute(ctx context.Context, st *wire.Statement, params []any)
 		return nil, err
 	}
 	if s.tx != nil && !s.tx.implicit {
-		for _, t := range p.readTables() {
+		for _, t := range p.viewReads {
 			s.tx.pend.markRead(t)
 			if p.locking {
 				s.tx.pend.markLock(t)
@@ -334,6 +335,13 @@ func (s *session) prepare(ctx context.Context, st *wire.Statement, declared []ui
 	}
 	if p.sql == "" && st.Kind == wire.KindCopyTo {
 		return nil, wire.Errorf(wire.CodeSyntaxError, "syntax error in the query of COPY")
+	}
+	if err := copyViewError(cat, st); err != nil {
+		return nil, err
+	}
+	if s.tx != nil && !s.tx.implicit {
+		// an explicit transaction's read set holds what its views read
+		p.viewReads = withViewReads(cat, p.readTables())
 	}
 	if p.prep != nil && p.key == key && p.gen == gen {
 		return p, nil

@@ -4,7 +4,8 @@
 // place and can be swapped.
 //
 // Model: Parse turns SQL text into the PostgreSQL 17 raw parse tree
-// (protobuf-shaped Go structs, re-exported here as type aliases). Parse
+// (protobuf-shaped Go structs, re-exported here as type aliases); Deparse
+// prints a tree back as SQL text (libpg_query's deparser). Parse
 // trees are cached per exact statement text in a bounded LRU, because ORMs
 // and drivers send the same text over and over.
 //

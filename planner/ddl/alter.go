@@ -64,6 +64,10 @@ func (pc *planCtx) startAlter(name string, tag string) (*alterState, bool, error
 	if err != nil || !ok {
 		return nil, ok, err
 	}
+	if m.Relkind == RelView {
+		// a view has no stored columns to alter (its changes are view.go's)
+		return nil, true, errorf(CodeWrongObjectType, "\"%s\" is not a table", name)
+	}
 	b, err := pc.loadBuilder(e, m)
 	if err != nil {
 		return nil, true, err
@@ -171,6 +175,8 @@ func (a *alterState) notice(format string, args ...any) {
 func (pc *planCtx) alterTable(st *q.AlterTableStmt) ([]Change, error) {
 	switch st.Objtype {
 	case q.ObjectType_OBJECT_TABLE:
+	case q.ObjectType_OBJECT_VIEW:
+		return pc.alterView(st)
 	case q.ObjectType_OBJECT_SEQUENCE, q.ObjectType_OBJECT_INDEX:
 		// ALTER SEQUENCE/INDEX … OWNER TO and friends arrive here.
 		if allCmds(st.Cmds, q.AlterTableType_AT_ChangeOwner, q.AlterTableType_AT_SetRelOptions, q.AlterTableType_AT_ResetRelOptions) {
@@ -186,6 +192,15 @@ func (pc *planCtx) alterTable(st *q.AlterTableStmt) ([]Change, error) {
 	name, err := relName(st.Relation)
 	if err != nil {
 		return nil, err
+	}
+	if _, m, ok, err := pc.v.table(name); err != nil {
+		return nil, err
+	} else if ok && m.Relkind == RelView {
+		for _, n := range st.Cmds {
+			if cmd := n.GetAlterTableCmd(); cmd != nil {
+				return nil, viewActionError(atName(cmd.Subtype), name)
+			}
+		}
 	}
 	a, ok, err := pc.startAlter(name, "ALTER TABLE")
 	if err != nil {

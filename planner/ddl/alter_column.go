@@ -72,6 +72,9 @@ func (a *alterState) dropColumn(name string, missingOk, cascade bool) error {
 	if len(b.cols) == 1 {
 		return notSupported("dropping the last column of a table")
 	}
+	if err := a.dropColumnViews(name, cascade); err != nil {
+		return err
+	}
 	m := &b.meta
 	// Keys on the column: other tables' foreign keys depend on them.
 	if m.PrimaryKey != nil && slices.Contains(m.PrimaryKey.Columns, name) {
@@ -113,6 +116,30 @@ func (a *alterState) dropColumn(name string, missingOk, cascade bool) error {
 	return nil
 }
 
+// dropColumnViews handles the views that read a dropped column: 2BP01
+// naming them, or with CASCADE their drops (and of the views reading
+// those).
+func (a *alterState) dropColumnViews(col string, cascade bool) error {
+	vs, err := a.pc.dependentViews(a.entry.Name, col, fmt.Sprintf("column %s of table %s", col, a.b.name), map[string]bool{a.entry.Name: true})
+	if err != nil || len(vs) == 0 {
+		return err
+	}
+	var lines, cascaded []string
+	for _, v := range vs {
+		lines = append(lines, v.line)
+		cascaded = append(cascaded, "drop cascades to view "+v.name)
+	}
+	if !cascade {
+		return errorf(CodeDependentObjects, "cannot drop column %s of table %s because other objects depend on it", col, a.b.name).
+			WithDetail(strings.Join(lines, "\n")).WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+	}
+	for _, v := range vs {
+		a.drops = append(a.drops, &DropTable{Name: v.name, Cascade: true, CommandTag: a.tag})
+	}
+	a.notices = append(a.notices, cascadeNotices(cascaded)...)
+	return nil
+}
+
 // alterType changes a column's type; the rewrite casts (or evaluates
 // USING). Without USING the cast must be one PostgreSQL applies
 // implicitly on assignment.
@@ -130,6 +157,12 @@ func (a *alterState) alterType(name string, cd *q.ColumnDef) error {
 	}
 	if rt.Serial {
 		return errorf(CodeUndefinedObject, "type \"%s\" does not exist", strings.ToLower(mustTypeName(cd.TypeName)))
+	}
+	if vs, err := a.pc.v.viewDependents(a.entry.Name, c.meta.Name, true); err != nil {
+		return err
+	} else if len(vs) > 0 {
+		return errorf(CodeFeatureNotSupported, "cannot alter type of a column used by a view or rule").
+			WithDetail(fmt.Sprintf("rule _RETURN on view %s depends on column \"%s\"", vs[0].Name, c.meta.Name))
 	}
 	i := slices.IndexFunc(a.b.cols, func(x *colBuild) bool { return x == c })
 	from := c.meta.Type

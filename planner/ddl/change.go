@@ -24,7 +24,7 @@ type notes struct {
 func (n notes) Notices() []*wire.Error { return n.Notice }
 
 // CreateTable registers a new table (or a standalone sequence, Meta.Relkind
-// = RelSequence). Def is complete: column ids are 0 (the adapter allocates
+// = RelSequence, or a view, RelView). Def is complete: column ids are 0 (the adapter allocates
 // them), Def.Extra is Meta encoded.
 type CreateTable struct {
 	notes
@@ -36,8 +36,11 @@ type CreateTable struct {
 
 // Tag implements Change.
 func (c *CreateTable) Tag() string {
-	if c.Meta.Relkind == RelSequence {
+	switch c.Meta.Relkind {
+	case RelSequence:
 		return "CREATE SEQUENCE"
+	case RelView:
+		return "CREATE VIEW"
 	}
 	return "CREATE TABLE"
 }
@@ -50,7 +53,7 @@ type DropTable struct {
 	notes
 	Name       string `json:"name"`
 	Cascade    bool   `json:"cascade,omitempty"`
-	CommandTag string `json:"tag"` // "DROP TABLE" or "DROP SEQUENCE"
+	CommandTag string `json:"tag"` // "DROP TABLE", "DROP SEQUENCE" or "DROP VIEW"
 }
 
 // Tag implements Change.

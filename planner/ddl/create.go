@@ -69,7 +69,7 @@ func (pc *planCtx) createTable(st *q.CreateStmt) ([]Change, error) {
 		return nil, err
 	}
 	b := &tableBuilder{pc: pc, name: name, relTaken: relTaken, conTaken: conTaken, own: map[string]bool{},
-		meta: TableMeta{Version: MetaVersion, Relkind: RelTable}}
+		meta: TableMeta{Version: metaVersionTables, Relkind: RelTable}}
 	if err := b.options(st.Options); err != nil {
 		return nil, err
 	}

@@ -13,7 +13,7 @@ import (
 // types, the primary key named <table>_pkey, graph kind from the entry's
 // definition (node when it has a key).
 func deriveMeta(name string, def graph.TableDef) (TableMeta, error) {
-	m := TableMeta{Version: MetaVersion, Relkind: RelTable, Graph: GraphMeta{Kind: graph.RelationTable}}
+	m := TableMeta{Version: metaVersionTables, Relkind: RelTable, Graph: GraphMeta{Kind: graph.RelationTable}}
 	for _, c := range def.Columns {
 		t := PGType{OID: exec.OIDText, Mod: -1}
 		if dt, err := schema.ParseLogicalType(c.Type); err == nil {

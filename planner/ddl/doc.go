@@ -1,6 +1,6 @@
 // Package ddl plans SQL schema statements (CREATE/ALTER/DROP TABLE,
-// TRUNCATE, sequences, indexes, the no-op statements migration tools
-// send) into catalog changes, and owns the SQL metadata of a table.
+// TRUNCATE, sequences, indexes, views, the no-op statements migration
+// tools send) into catalog changes, and owns the SQL metadata of a table.
 //
 // Model:
 //   - A table's SQL definition is split in two. graph.TableDef holds what
@@ -13,7 +13,10 @@
 //     t_col_check, t_col_fkey, t_col_seq, t_col_idx), indexes, the graph
 //     role (node / edge with endpoint columns and out-degree bounds /
 //     relation) and comments. TableMeta is versioned (MetaVersion); a
-//     newer version is refused, never guessed at.
+//     newer version is refused, never guessed at. Each meta is written
+//     with the oldest version that expresses it: tables and sequences
+//     as 1, views as 2, so builds from before views keep reading every
+//     table and refuse only the views.
 //   - Plan is a pure function of a parse tree and a Catalog view of the
 //     pinned snapshot (plus the transaction's earlier DDL: Overlay). It
 //     returns Changes — CreateTable, DropTable, AlterTable (catalog-only
@@ -47,6 +50,39 @@
 //     sequence a fresh key in the branch's catalog rather than moving the
 //     shared allocator backwards (which would reissue other branches'
 //     ids); Planner.Rekey does the same for a session's setval.
+//   - Views (view.go): CREATE [OR REPLACE] [RECURSIVE] VIEW registers a
+//     relation of kind "view" — one manifest entry, so a view is per
+//     branch, time-travels, shares the relation namespace (42P07, 42809
+//     "is not a view" / "is not a table" with PostgreSQL's hints) and is
+//     created, redefined, renamed and dropped by CreateTable,
+//     catalog-only AlterTable and DropTable in the statement's graph
+//     commit. Its stored definition has no columns (one placeholder of
+//     Lance type null; an older build reading it as a table refuses the
+//     type); the meta holds the view's columns (names and exact types,
+//     fixed at creation), the query and its dependencies. The query is
+//     bound when the view is created (ViewBinder: exec.AnalyzeView
+//     against the transaction's catalog, PostgreSQL's 42P01, 42703,
+//     42701, 42P02) and stored as normalized SQL text (relations
+//     schema-qualified, columns qualified, * expanded, NATURAL spelled as
+//     USING, every output named, literals typed: see exec/view_analyze.go)
+//     whose meaning does not drift when tables gain columns. Dependencies
+//     are stored by name (relation, referenced columns) because a table
+//     created in the same transaction has no id yet; every rename of a
+//     relation or column a view reads rewrites the view's query in the
+//     same statement (exec.RenameInView re-binds it and renames what
+//     resolved to the renamed object, then checks the result binds to the
+//     same columns), so the definition follows renames as PostgreSQL's
+//     does. OR REPLACE keeps the columns (new ones only at the end, 42P16
+//     as PostgreSQL) and the comments. DROP TABLE, DROP VIEW and ALTER
+//     TABLE … DROP COLUMN of something a view reads answer 2BP01 with
+//     PostgreSQL's DETAIL and HINT, or with CASCADE drop the views (and
+//     views over them); a type change of a column a view reads is 0A000
+//     as in PostgreSQL. Dependents are listed in PostgreSQL's order
+//     (ViewMeta.Created for drops, Defined for the type check). What a
+//     view reads in FROM (relations and their columns) is all that is
+//     recorded: a sequence it calls nextval on is not (PostgreSQL records
+//     the regclass constant), so dropping it breaks the view at its next
+//     use instead of answering 2BP01.
 //
 // Decisions (where PostgreSQL has no graph equivalent or pggraph differs):
 //   - DROP TABLE … CASCADE drops other tables' foreign keys into the
@@ -58,8 +94,9 @@
 //     accepted as NoOp with PostgreSQL's command tag: GRANT/REVOKE, ALTER
 //     DEFAULT PRIVILEGES, … OWNER TO, storage parameters and tuning
 //     subcommands, CREATE SCHEMA IF NOT EXISTS public, COMMENT ON objects
-//     other than tables and columns, DROP VIEW/TYPE/DOMAIN/SCHEMA/EXTENSION
-//     IF EXISTS of objects that cannot exist. CREATE EXTENSION accepts the
+//     other than tables, views and columns, DROP MATERIALIZED
+//     VIEW/TYPE/DOMAIN/SCHEMA/EXTENSION IF EXISTS of objects that cannot
+//     exist. CREATE EXTENSION accepts the
 //     built-in plpgsql, vector (the vector(n) type) and pgcrypto
 //     (gen_random_uuid); any other extension answers 0A000.
 //   - CREATE INDEX records a (possibly non-btree) index on plain columns
@@ -70,14 +107,24 @@
 //     change whose values convert) is a RowRewrite; a binary-coercible
 //     type change (varchar(n) → text, wider varchar) is catalog-only.
 //   - Temporary tables, inheritance, partitioning, generated columns,
-//     exclusion constraints, MATCH FULL, views and user types answer
-//     0A000 naming the feature.
+//     exclusion constraints, MATCH FULL, materialized views and user
+//     types answer 0A000 naming the feature; so do temporary views, WITH
+//     CHECK OPTION, view options (check_option, security_barrier,
+//     security_invoker; an unknown one is 22023 as in PostgreSQL),
+//     ALTER VIEW subcommands other than OWNER TO and RENAME, views whose
+//     query has SEARCH/CYCLE, and a column rename a view cannot follow
+//     (the column is matched by name in a USING or NATURAL join).
+//   - Views are read-only: there are no automatically updatable views
+//     (PostgreSQL's simple views are), so writes through a view fail
+//     (planner) and information_schema shows views and their columns as
+//     not updatable or insertable.
 //
 // Invariants:
 //   - Errors are *wire.Error with PostgreSQL's SQLSTATE and message text;
 //     unsupported statements answer 0A000 naming the statement.
 //   - A planned definition's Extra always decodes (DecodeMeta) to the
-//     change's Meta, and its columns match the meta's one to one by name.
+//     change's Meta, and its columns match the meta's one to one by name
+//     (a view's definition: exactly the placeholder column).
 //   - Column ids of surviving columns are preserved; new columns carry id
 //     0 for the adapter to allocate.
 package ddl

@@ -24,7 +24,13 @@ func (pc *planCtx) dropStmt(st *q.DropStmt) ([]Change, error) {
 			return pc.dropSequences(st, names)
 		}
 		return pc.dropIndexes(st, names)
-	case q.ObjectType_OBJECT_VIEW, q.ObjectType_OBJECT_MATVIEW, q.ObjectType_OBJECT_FOREIGN_TABLE:
+	case q.ObjectType_OBJECT_VIEW:
+		names, err := objectNames(st.Objects)
+		if err != nil {
+			return nil, err
+		}
+		return pc.dropViews(st, names)
+	case q.ObjectType_OBJECT_MATVIEW, q.ObjectType_OBJECT_FOREIGN_TABLE:
 		// No such relations exist here: IF EXISTS skips, a table of that
 		// name answers PostgreSQL's wrong-type error.
 		names, err := objectNames(st.Objects)
@@ -37,8 +43,10 @@ func (pc *planCtx) dropStmt(st *q.DropStmt) ([]Change, error) {
 		}
 		var ns []*wire.Error
 		for _, n := range names {
-			if _, ok := pc.v.cat.Table(n); ok {
-				return nil, errorf(CodeWrongObjectType, "\"%s\" is not a %s", n, kind).WithHint("Use DROP TABLE to remove a table.")
+			if _, m, ok, err := pc.v.table(n); err != nil {
+				return nil, err
+			} else if ok {
+				return nil, errorf(CodeWrongObjectType, "\"%s\" is not a %s", n, kind).WithHint(dropHint(m))
 			}
 			if !st.MissingOk {
 				return nil, errorf(CodeUndefinedTable, "%s \"%s\" does not exist", kind, n)
@@ -134,8 +142,8 @@ func (pc *planCtx) dropTables(st *q.DropStmt, names []string) ([]Change, error) 
 			}
 			return nil, errorf(CodeUndefinedTable, "table \"%s\" does not exist", n)
 		}
-		if m.Relkind == RelSequence {
-			return nil, errorf(CodeWrongObjectType, "\"%s\" is not a table", n).WithHint("Use DROP SEQUENCE to remove a sequence.")
+		if m.Relkind != RelTable {
+			return nil, errorf(CodeWrongObjectType, "\"%s\" is not a table", n).WithHint(dropHint(m))
 		}
 		if !drop[n] {
 			drop[n] = true
@@ -170,6 +178,18 @@ func (pc *planCtx) dropTables(st *q.DropStmt, names []string) ([]Change, error) 
 			fkDrops = append(fkDrops, fkDrop{d.Table, d.FK.Name, order[i]})
 		}
 	}
+	// Views reading a dropped table (and views reading those).
+	var views []viewDrop
+	for _, n := range slices.Clone(order) {
+		vs, err := pc.dependentViews(n, "", "table "+n, drop)
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range vs {
+			lines = append(lines, d.line)
+		}
+		views = append(views, vs...)
+	}
 	// Standalone sequences OWNED BY a dropped table go with it.
 	es, ms, err := pc.v.all()
 	if err != nil {
@@ -188,27 +208,23 @@ func (pc *planCtx) dropTables(st *q.DropStmt, names []string) ([]Change, error) 
 		return nil, errorf(CodeDependentObjects, "cannot drop table %s because other objects depend on it", order[0]).
 			WithDetail(strings.Join(lines, "\n")).WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 	}
-	var ns []*wire.Error
-	ns = append(ns, skipped...)
-	if len(lines) == 1 {
-		if len(cascaded) == 1 {
-			ns = append(ns, notice(wire.CodeSuccessfulCompletion, "drop cascades to table %s", cascaded[0]))
-		} else {
-			ns = append(ns, notice(wire.CodeSuccessfulCompletion, "drop cascades to constraint %s on table %s", fkDrops[0].fk, fkDrops[0].table))
-		}
-	} else if len(lines) > 1 {
-		var det []string
-		for _, c := range cascaded {
-			det = append(det, "drop cascades to table "+c)
-		}
-		for _, f := range fkDrops {
-			det = append(det, fmt.Sprintf("drop cascades to constraint %s on table %s", f.fk, f.table))
-		}
-		ns = append(ns, notice(wire.CodeSuccessfulCompletion, "drop cascades to %d other objects", len(det)).WithDetail(strings.Join(det, "\n")))
+	var det []string
+	for _, c := range cascaded {
+		det = append(det, "drop cascades to table "+c)
 	}
+	for _, f := range fkDrops {
+		det = append(det, fmt.Sprintf("drop cascades to constraint %s on table %s", f.fk, f.table))
+	}
+	for _, v := range views {
+		det = append(det, "drop cascades to view "+v.name)
+	}
+	ns := append(skipped, cascadeNotices(det)...)
 	var out []Change
 	for _, n := range order {
 		out = append(out, &DropTable{Name: n, Cascade: cascade, CommandTag: "DROP TABLE"})
+	}
+	for _, v := range views {
+		out = append(out, &DropTable{Name: v.name, Cascade: cascade, CommandTag: "DROP TABLE"})
 	}
 	for _, n := range ownedSeqs {
 		out = append(out, &DropTable{Name: n, Cascade: cascade, CommandTag: "DROP TABLE"})
@@ -254,8 +270,10 @@ func (pc *planCtx) dropIndexes(st *q.DropStmt, names []string) ([]Change, error)
 			return nil, err
 		}
 		if !ok {
-			if _, isRel := pc.v.cat.Table(n); isRel {
-				return nil, errorf(CodeWrongObjectType, "\"%s\" is not an index", n).WithHint("Use DROP TABLE to remove a table.")
+			if _, m, isRel, err := pc.v.table(n); err != nil {
+				return nil, err
+			} else if isRel {
+				return nil, errorf(CodeWrongObjectType, "\"%s\" is not an index", n).WithHint(dropHint(m))
 			}
 			if st.MissingOk {
 				skipped = append(skipped, notice(wire.CodeSuccessfulCompletion, "index \"%s\" does not exist, skipping", n))

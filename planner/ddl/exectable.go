@@ -22,6 +22,9 @@ func ExecTable(e graph.TableEntry) (*exec.TableDef, error) {
 		return nil, err
 	}
 	td := &exec.TableDef{OID: uint32(FirstUserOID + e.ID), Schema: "public", Name: e.Name, Comment: m.Comment}
+	if m.Relkind == RelView {
+		return execView(td, m), nil
+	}
 	switch {
 	case m.Relkind == RelSequence:
 		td.Kind = RelSequence // pg_class.relkind 'S'
@@ -85,6 +88,21 @@ func ExecTable(e graph.TableEntry) (*exec.TableDef, error) {
 		}
 	}
 	return td, nil
+}
+
+// execView is the exec view of a SQL view: its columns (never NOT NULL,
+// no defaults) and its stored query, which the binder expands.
+func execView(td *exec.TableDef, m TableMeta) *exec.TableDef {
+	td.Kind = "view"
+	td.Source = exec.ViewSource{Name: td.Name}
+	td.View = &exec.ViewDef{Query: m.View.Query}
+	for _, d := range m.View.Depends {
+		td.View.Depends = append(td.View.Depends, exec.ViewDependency{Schema: "public", Name: d.Relation, Columns: slices.Clone(d.Columns)})
+	}
+	for _, c := range m.Columns {
+		td.Columns = append(td.Columns, exec.ColumnDef{Name: c.Name, Type: c.Type.Exec(), Comment: c.Comment})
+	}
+	return td
 }
 
 // refAction maps a referential action to exec's pg_constraint letter.

@@ -14,6 +14,9 @@ func (pc *planCtx) createIndex(st *q.IndexStmt) ([]Change, error) {
 	if err != nil {
 		return nil, err
 	}
+	if _, m, ok, err := pc.v.table(table); err == nil && ok && m.Relkind == RelView {
+		return nil, errorf(CodeWrongObjectType, "cannot create index on relation \"%s\"", table).WithDetail("This operation is not supported for views.")
+	}
 	a, ok, err := pc.startAlter(table, "CREATE INDEX")
 	if err != nil {
 		return nil, err

@@ -7,14 +7,25 @@ import (
 	"github.com/pggraph/pggraph/graph"
 )
 
-// MetaVersion is the TableMeta encoding this build writes and reads; a
+// MetaVersion is the newest TableMeta encoding this build reads; a
 // definition written by a newer build is refused rather than misread.
-const MetaVersion = 1
+// Version 2 adds views (Relkind RelView, View). A meta is written with
+// the oldest version that can express it: tables and sequences stay at
+// version 1, so builds that predate views keep reading them, and refuse
+// (rather than misread as a table) only the views.
+const MetaVersion = 2
+
+// The encodings: tables and sequences, and views.
+const (
+	metaVersionTables = 1
+	metaVersionViews  = 2
+)
 
 // Relation kinds (PostgreSQL's relkind, spelled out).
 const (
 	RelTable    = "table"
 	RelSequence = "sequence"
+	RelView     = "view"
 )
 
 // Identity flavours of GENERATED … AS IDENTITY columns.
@@ -48,6 +59,7 @@ type TableMeta struct {
 	Comment     string            `json:"comment,omitempty"`
 	Sequence    *Sequence         `json:"sequence,omitempty"` // Relkind == RelSequence
 	Options     map[string]string `json:"options,omitempty"`  // other WITH (…) storage options, kept verbatim
+	View        *ViewMeta         `json:"view,omitempty"`     // Relkind == RelView (version 2)
 }
 
 // ColumnMeta is one column's SQL definition beyond name and nullability.
@@ -149,7 +161,10 @@ func IsBadMeta(err error) bool {
 
 // Encode renders the meta for TableDef.Extra.
 func (m TableMeta) Encode() json.RawMessage {
-	m.Version = MetaVersion
+	m.Version = metaVersionTables
+	if m.Relkind == RelView || m.View != nil {
+		m.Version = metaVersionViews
+	}
 	b, err := json.Marshal(m)
 	if err != nil {
 		panic(fmt.Sprintf("ddl: TableMeta is always encodable: %v", err)) // only plain data types
@@ -171,12 +186,19 @@ func DecodeMeta(name string, def graph.TableDef) (TableMeta, error) {
 	if err := json.Unmarshal(def.Extra, &probe); err != nil {
 		return TableMeta{}, &errBadMeta{fmt.Sprintf("table %q: %v", name, err)}
 	}
-	if probe.Version != MetaVersion {
-		return TableMeta{}, &errBadMeta{fmt.Sprintf("table %q: metadata version %d (this build reads %d)", name, probe.Version, MetaVersion)}
+	if probe.Version < 1 || probe.Version > MetaVersion {
+		return TableMeta{}, &errBadMeta{fmt.Sprintf("table %q: metadata version %d (this build reads 1 to %d)", name, probe.Version, MetaVersion)}
 	}
 	var m TableMeta
 	if err := json.Unmarshal(def.Extra, &m); err != nil {
 		return TableMeta{}, &errBadMeta{fmt.Sprintf("table %q: %v", name, err)}
+	}
+	if m.Relkind == RelView || m.View != nil {
+		// a view's definition stores no columns, only the placeholder
+		if m.Relkind != RelView || m.View == nil || probe.Version < metaVersionViews || !isViewPlaceholder(def) {
+			return TableMeta{}, &errBadMeta{fmt.Sprintf("view %q: inconsistent view metadata", name)}
+		}
+		return m, nil
 	}
 	if len(m.Columns) != len(def.Columns) {
 		return TableMeta{}, &errBadMeta{fmt.Sprintf("table %q: %d column definitions for %d columns", name, len(m.Columns), len(def.Columns))}

@@ -28,7 +28,7 @@ func TestMetaRoundTrip(t *testing.T) {
 	if !reflect.DeepEqual(m, again) {
 		t.Fatalf("round trip changed the meta:\n%+v\n%+v", m, again)
 	}
-	if m.Version != MetaVersion || m.Graph.Kind != graph.EdgeTable || *m.Graph.MaxOut != 4 || *m.Graph.MinOut != 1 ||
+	if m.Version != metaVersionTables || m.Graph.Kind != graph.EdgeTable || *m.Graph.MaxOut != 4 || *m.Graph.MinOut != 1 ||
 		m.Comment != "edges" || m.Options["fillfactor"] != "50" || m.ForeignKeys[0].OnDelete != SetNull ||
 		m.Uniques[0].Name != "e_src_dst_key" || m.Checks[0].Name != "e_w_check" || m.Columns[2].Default != "1.5" {
 		t.Fatalf("meta: %+v", m)
@@ -38,7 +38,7 @@ func TestMetaRoundTrip(t *testing.T) {
 func TestDecodeMetaRefuses(t *testing.T) {
 	cols := []graph.ColumnDef{{ID: 1, Name: "a", Type: "int32"}}
 	good := TableMeta{Relkind: RelTable, Columns: []ColumnMeta{{Name: "a", Type: PGType{OID: 23, Mod: -1}}}}.Encode()
-	newer := json.RawMessage(`{"v":2,"relkind":"table","columns":[{"name":"a","type":{"oid":23,"mod":-1}}]}`)
+	newer := json.RawMessage(`{"v":3,"relkind":"table","columns":[{"name":"a","type":{"oid":23,"mod":-1}}]}`)
 	cases := []struct {
 		name  string
 		cols  []graph.ColumnDef
@@ -226,5 +226,53 @@ func TestArrayColumns(t *testing.T) {
 	}
 	if _, err := ct.Def.ArrowSchema(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestViewMetaVersions: tables and sequences are still written as
+// version 1 (builds that predate views read them), a view as version 2
+// (those builds refuse it: their DecodeMeta accepts only 1, and the
+// stored placeholder column, of type null, is not readable as a table
+// either); a view's meta must come with its placeholder definition.
+func TestViewMetaVersions(t *testing.T) {
+	version := func(raw []byte) int {
+		var probe struct {
+			V int `json:"v"`
+		}
+		if err := json.Unmarshal(raw, &probe); err != nil {
+			t.Fatal(err)
+		}
+		return probe.V
+	}
+	table := TableMeta{Relkind: RelTable, Columns: []ColumnMeta{{Name: "a", Type: PGType{OID: 23, Mod: -1}}}}
+	if v := version(table.Encode()); v != 1 {
+		t.Fatalf("a table's meta is version %d, want 1", v)
+	}
+	view := TableMeta{Relkind: RelView, Columns: []ColumnMeta{{Name: "a", Type: PGType{OID: 23, Mod: -1}}, {Name: "b", Type: PGType{OID: 25, Mod: -1}}},
+		Graph: GraphMeta{Kind: graph.RelationTable}, View: &ViewMeta{Query: "SELECT t.a AS a, t.b AS b FROM public.t", Depends: []ViewDepend{{Relation: "t", Columns: []string{"a", "b"}}}}}
+	def := viewDef(view, 7)
+	if v := version(def.Extra); v != 2 {
+		t.Fatalf("a view's meta is version %d, want 2", v)
+	}
+	got, err := DecodeMeta("v", def)
+	if err != nil || got.View == nil || got.View.Query != view.View.Query || len(got.Columns) != 2 {
+		t.Fatalf("view meta: %+v %v", got, err)
+	}
+	td, err := ExecTable(graph.TableEntry{ID: 3, Name: "v", Def: def})
+	if err != nil || td.View == nil || td.Kind != "view" || len(td.Columns) != 2 || td.View.Depends[0].Name != "t" {
+		t.Fatalf("exec view: %+v %v", td, err)
+	}
+	bad := []struct {
+		name string
+		def  graph.TableDef
+	}{
+		{"view stamped version 1", graph.TableDef{Columns: def.Columns, Extra: []byte(`{"v":1,"relkind":"view","columns":[],"graph":{"kind":"relation"},"view":{"query":"SELECT 1"}}`)}},
+		{"view without its placeholder", graph.TableDef{Columns: []graph.ColumnDef{{ID: 1, Name: "a", Type: "int32"}}, Extra: def.Extra}},
+		{"view kind without a query", graph.TableDef{Columns: def.Columns, Extra: []byte(`{"v":2,"relkind":"view","columns":[],"graph":{"kind":"relation"}}`)}},
+	}
+	for _, c := range bad {
+		if _, err := DecodeMeta("v", c.def); !IsBadMeta(err) {
+			t.Errorf("%s: err %v, want bad metadata", c.name, err)
+		}
 	}
 }

@@ -129,7 +129,7 @@ func (pc *planCtx) truncate(st *q.TruncateStmt) ([]Change, error) {
 // on other objects are accepted without effect.
 func (pc *planCtx) comment(st *q.CommentStmt) ([]Change, error) {
 	switch st.Objtype {
-	case q.ObjectType_OBJECT_TABLE, q.ObjectType_OBJECT_COLUMN:
+	case q.ObjectType_OBJECT_TABLE, q.ObjectType_OBJECT_COLUMN, q.ObjectType_OBJECT_VIEW:
 	case q.ObjectType_OBJECT_INDEX, q.ObjectType_OBJECT_SEQUENCE, q.ObjectType_OBJECT_TABCONSTRAINT,
 		q.ObjectType_OBJECT_SCHEMA, q.ObjectType_OBJECT_EXTENSION, q.ObjectType_OBJECT_DATABASE:
 		return []Change{&NoOp{CommandTag: "COMMENT"}}, nil
@@ -151,6 +151,16 @@ func (pc *planCtx) comment(st *q.CommentStmt) ([]Change, error) {
 	name, err := relName(rv)
 	if err != nil {
 		return nil, err
+	}
+	if e, m, ok, err := pc.v.table(name); err != nil {
+		return nil, err
+	} else if ok && (m.Relkind == RelView) != (st.Objtype == q.ObjectType_OBJECT_VIEW) && st.Objtype != q.ObjectType_OBJECT_COLUMN {
+		if st.Objtype == q.ObjectType_OBJECT_VIEW {
+			return nil, errorf(CodeWrongObjectType, "\"%s\" is not a view", name)
+		}
+		return nil, errorf(CodeWrongObjectType, "\"%s\" is not a table", name)
+	} else if ok && m.Relkind == RelView {
+		return pc.commentOnView(e, m, col, st.Comment)
 	}
 	a, ok, err := pc.startAlter(name, "COMMENT")
 	if err != nil {

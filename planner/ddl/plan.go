@@ -4,6 +4,8 @@ import (
 	"crypto/rand"
 	"fmt"
 	"strings"
+	"sync/atomic"
+	"time"
 
 	"github.com/oklog/ulid/v2"
 
@@ -16,6 +18,12 @@ import (
 type Planner struct {
 	// NewKey returns a fresh, globally unique sequence key.
 	NewKey func() string
+	// Now returns the time a view is defined at (Unix nanoseconds; nil:
+	// the clock). It only orders views (ViewMeta.Defined).
+	Now func() int64
+	// Views binds view queries (CREATE VIEW, renames views follow); nil
+	// answers CREATE VIEW with 0A000.
+	Views ViewBinder
 }
 
 // Plan plans one DDL statement against cat with the default Planner.
@@ -26,6 +34,23 @@ type planCtx struct {
 	p Planner
 	v *view
 }
+
+// now is the planning time (Unix nanoseconds), for the order of view
+// definitions; successive calls never repeat a value in this process.
+func (pc *planCtx) now() int64 {
+	if pc.p.Now != nil {
+		return pc.p.Now()
+	}
+	for {
+		last := lastStamp.Load()
+		t := max(time.Now().UnixNano(), last+1)
+		if lastStamp.CompareAndSwap(last, t) {
+			return t
+		}
+	}
+}
+
+var lastStamp atomic.Int64
 
 func (pc *planCtx) newKey() string {
 	if pc.p.NewKey != nil {
@@ -83,7 +108,7 @@ func (p Planner) Plan(stmt *q.Node, cat Catalog) ([]Change, error) {
 		}
 		return nil, notSupported("CREATE TABLE AS")
 	case *q.Node_ViewStmt:
-		return nil, notSupported("CREATE VIEW")
+		return pc.createView(n.ViewStmt)
 	case *q.Node_VacuumStmt:
 		return pc.maintenance(n.VacuumStmt)
 	case *q.Node_CheckPointStmt:

@@ -11,7 +11,7 @@ import (
 // rename plans ALTER TABLE/SEQUENCE/INDEX … RENAME [COLUMN|CONSTRAINT] … TO ….
 func (pc *planCtx) rename(st *q.RenameStmt) ([]Change, error) {
 	switch st.RenameType {
-	case q.ObjectType_OBJECT_TABLE, q.ObjectType_OBJECT_COLUMN, q.ObjectType_OBJECT_TABCONSTRAINT:
+	case q.ObjectType_OBJECT_TABLE, q.ObjectType_OBJECT_COLUMN, q.ObjectType_OBJECT_TABCONSTRAINT, q.ObjectType_OBJECT_VIEW:
 		return pc.renameInTable(st)
 	case q.ObjectType_OBJECT_INDEX:
 		return pc.renameIndex(st)
@@ -26,31 +26,57 @@ func (pc *planCtx) renameInTable(st *q.RenameStmt) ([]Change, error) {
 	if err != nil {
 		return nil, err
 	}
-	a, ok, err := pc.startAlter(name, "ALTER TABLE")
+	tag := "ALTER TABLE"
+	if st.RenameType == q.ObjectType_OBJECT_VIEW || st.RelationType == q.ObjectType_OBJECT_VIEW {
+		tag = "ALTER VIEW"
+	}
+	if e, m, ok, err := pc.v.table(name); err != nil {
+		return nil, err
+	} else if ok && m.Relkind == RelView {
+		if st.RenameType == q.ObjectType_OBJECT_TABCONSTRAINT {
+			return nil, errorf(CodeWrongObjectType, "\"%s\" is not a table, foreign table, or partitioned table", name)
+		}
+		return pc.renameView(st, e, m, tag)
+	} else if ok && st.RenameType == q.ObjectType_OBJECT_VIEW {
+		return nil, errorf(CodeWrongObjectType, "\"%s\" is not a view", name)
+	}
+	a, ok, err := pc.startAlter(name, tag)
 	if err != nil {
 		return nil, err
 	}
 	if !ok {
 		if st.MissingOk {
-			return []Change{&NoOp{CommandTag: "ALTER TABLE", notes: notes{[]*wire.Error{notice(wire.CodeSuccessfulCompletion, "relation \"%s\" does not exist, skipping", name)}}}}, nil
+			return []Change{&NoOp{CommandTag: tag, notes: notes{[]*wire.Error{notice(wire.CodeSuccessfulCompletion, "relation \"%s\" does not exist, skipping", name)}}}}, nil
 		}
 		return nil, errorf(CodeUndefinedTable, "relation \"%s\" does not exist", name)
 	}
 	if a.b.meta.Relkind != RelTable && st.RenameType != q.ObjectType_OBJECT_TABLE {
 		return nil, errorf(CodeWrongObjectType, "\"%s\" is not a table", name)
 	}
+	var follow []Change
 	switch st.RenameType {
 	case q.ObjectType_OBJECT_TABLE:
 		err = a.renameTable(st.Newname)
+		if err == nil && a.newName != "" {
+			follow, err = pc.followRename(name, "", a.newName, tag)
+		}
 	case q.ObjectType_OBJECT_COLUMN:
-		err = a.renameColumn(st.Subname, st.Newname)
+		from, to := st.Subname, truncateIdent(st.Newname)
+		err = a.renameColumn(from, to)
+		if err == nil && from != to {
+			follow, err = pc.followRename(name, from, to, tag)
+		}
 	case q.ObjectType_OBJECT_TABCONSTRAINT:
 		err = a.renameConstraint(st.Subname, st.Newname)
 	}
 	if err != nil {
 		return nil, err
 	}
-	return a.changes()
+	cs, err := a.changes()
+	if err != nil {
+		return nil, err
+	}
+	return append(cs, follow...), nil
 }
 
 // renameTable renames the relation; foreign keys elsewhere follow it.

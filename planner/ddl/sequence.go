@@ -140,7 +140,7 @@ func (pc *planCtx) createSequence(st *q.CreateSeqStmt) ([]Change, error) {
 			return nil, err
 		}
 	}
-	m := TableMeta{Version: MetaVersion, Relkind: RelSequence, Columns: append([]ColumnMeta(nil), sequenceColumns...),
+	m := TableMeta{Version: metaVersionTables, Relkind: RelSequence, Columns: append([]ColumnMeta(nil), sequenceColumns...),
 		Graph: GraphMeta{Kind: graph.RelationTable}, Sequence: seq}
 	def, err := buildDef(m, func(int) bool { return false })
 	if err != nil {
@@ -311,8 +311,10 @@ func (pc *planCtx) dropSequences(st *q.DropStmt, names []string) ([]Change, erro
 				skipped = append(skipped, notice(wire.CodeSuccessfulCompletion, "sequence \"%s\" does not exist, skipping", name))
 				continue
 			}
-			if _, ok := pc.v.cat.Table(name); ok {
-				return nil, errorf(CodeWrongObjectType, "\"%s\" is not a sequence", name).WithHint("Use DROP TABLE to remove a table.")
+			if _, m, ok, err := pc.v.table(name); err != nil {
+				return nil, err
+			} else if ok {
+				return nil, errorf(CodeWrongObjectType, "\"%s\" is not a sequence", name).WithHint(dropHint(m))
 			}
 			return nil, errorf(CodeUndefinedTable, "sequence \"%s\" does not exist", name)
 		}
