@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"math"
 	"testing"
 	"time"
 )
@@ -22,7 +23,7 @@ func TestAppendTextMatchesFormatText(t *testing.T) {
 		{TBool, []any{true, false}},
 		{TText, []any{"", "a\tb\n'c'", "ünïcode"}},
 		{TVarchar, []any{"x", ""}},
-		{TFloat8, []any{1.5, -0.0, 1e300}},
+		{TFloat8, []any{1.5, math.Copysign(0, -1), 1e300}},
 		{TNumeric, []any{"1.50", "-0", "NaN"}},
 		{TDate, []any{"2020-02-29"}},
 		{TTimestamptz, []any{"2020-06-01 12:00:00+00"}},

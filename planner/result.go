@@ -94,8 +94,8 @@ func (r *result) pull(ctx context.Context) error {
 
 // Columns implements wire.Result.
 func (r *result) Columns() []wire.Column {
-	if len(r.cols) == 0 {
-		return nil
+	if r.cols == nil {
+		return []wire.Column{} // a query's rows may have no columns (SELECT;)
 	}
 	return r.cols
 }

@@ -171,7 +171,7 @@ func (c *conn) handleDescribe(m *pgproto3.Describe) error {
 			params = []uint32{}
 		}
 		c.send(&pgproto3.ParameterDescription{ParameterOIDs: params})
-		if len(prep.desc.Columns) > 0 {
+		if prep.desc.Columns != nil { // rows, maybe of no columns (SELECT;)
 			c.send(prep.rowDescription(nil))
 		} else {
 			c.send(&pgproto3.NoData{})
@@ -181,7 +181,7 @@ func (c *conn) handleDescribe(m *pgproto3.Describe) error {
 		if err != nil {
 			return err
 		}
-		if len(p.prep.desc.Columns) > 0 {
+		if p.prep.desc.Columns != nil {
 			c.send(p.prep.rowDescription(p.formats))
 		} else {
 			c.send(&pgproto3.NoData{})

@@ -82,7 +82,9 @@ type SettingValidator interface {
 	ValidateSetting(ctx context.Context, name, value string) error
 }
 
-// Description is the shape of a prepared statement.
+// Description is the shape of a prepared statement. Columns is nil for a
+// statement without rows (NoData) and empty, not nil, for rows of no
+// columns (SELECT;).
 type Description struct {
 	Params  []uint32
 	Columns []Column
@@ -101,7 +103,8 @@ type Column struct {
 // Result is a statement's outcome: an optional row stream and a command
 // tag. Columns must be stable from the first call on.
 type Result interface {
-	// Columns describes the rows; nil for statements without rows.
+	// Columns describes the rows; nil for statements without rows, empty
+	// for rows of no columns.
 	Columns() []Column
 	// Next returns the next row as Go values (nil = NULL) encodable by
 	// pgx/pgtype for the column's OID, or ok=false at the end.
