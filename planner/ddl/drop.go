@@ -121,34 +121,48 @@ func objectNames(objs []*q.Node) ([]string, error) {
 	return out, nil
 }
 
+// dropTargets resolves the relations DROP TABLE or DROP VIEW names: each
+// must be of kind want (word names the kind in messages, with the HINT
+// naming the right DROP otherwise); under IF EXISTS a missing one is
+// skipped with a NOTICE. It returns them in order without repeats, and
+// as a set.
+func (pc *planCtx) dropTargets(names []string, want string, word string, missingOk bool) (order []string, set map[string]bool, skipped []*wire.Error, err error) {
+	set = map[string]bool{}
+	for _, n := range names {
+		_, m, ok, err := pc.v.table(n)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		if !ok {
+			if _, isIndex, err := pc.indexTable(n); err == nil && isIndex {
+				return nil, nil, nil, errorf(CodeWrongObjectType, "\"%s\" is not a %s", n, word).WithHint("Use DROP INDEX to remove an index.")
+			}
+			if missingOk {
+				skipped = append(skipped, notice(wire.CodeSuccessfulCompletion, "%s \"%s\" does not exist, skipping", word, n))
+				continue
+			}
+			return nil, nil, nil, errorf(CodeUndefinedTable, "%s \"%s\" does not exist", word, n)
+		}
+		if m.Relkind != want {
+			return nil, nil, nil, errorf(CodeWrongObjectType, "\"%s\" is not a %s", n, word).WithHint(dropHint(m))
+		}
+		if !set[n] {
+			set[n] = true
+			order = append(order, n)
+		}
+	}
+	return order, set, skipped, nil
+}
+
 // dropTables plans DROP TABLE. Foreign keys of other tables referencing a
 // dropped table need CASCADE, which drops those constraints; an edge
 // table whose endpoint references a dropped node table is dropped with
 // it (an edge cannot outlive its endpoints' table).
 func (pc *planCtx) dropTables(st *q.DropStmt, names []string) ([]Change, error) {
 	cascade := st.Behavior == q.DropBehavior_DROP_CASCADE
-	var skipped []*wire.Error
-	drop := map[string]bool{}
-	var order []string
-	for _, n := range names {
-		_, m, ok, err := pc.v.table(n)
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			if st.MissingOk {
-				skipped = append(skipped, notice(wire.CodeSuccessfulCompletion, "table \"%s\" does not exist, skipping", n))
-				continue
-			}
-			return nil, errorf(CodeUndefinedTable, "table \"%s\" does not exist", n)
-		}
-		if m.Relkind != RelTable {
-			return nil, errorf(CodeWrongObjectType, "\"%s\" is not a table", n).WithHint(dropHint(m))
-		}
-		if !drop[n] {
-			drop[n] = true
-			order = append(order, n)
-		}
+	order, drop, skipped, err := pc.dropTargets(names, RelTable, "table", st.MissingOk)
+	if err != nil {
+		return nil, err
 	}
 	if len(order) == 0 {
 		return []Change{&NoOp{CommandTag: "DROP TABLE", notes: notes{skipped}}}, nil

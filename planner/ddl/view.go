@@ -268,31 +268,9 @@ func cascadeNotices(lines []string) []*wire.Error {
 // CASCADE, which drops them too (2BP01 otherwise, as PostgreSQL).
 func (pc *planCtx) dropViews(st *q.DropStmt, names []string) ([]Change, error) {
 	cascade := st.Behavior == q.DropBehavior_DROP_CASCADE
-	var ns []*wire.Error
-	gone := map[string]bool{}
-	var order []string
-	for _, n := range names {
-		_, m, ok, err := pc.v.table(n)
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			if _, isIndex, err := pc.indexTable(n); err == nil && isIndex {
-				return nil, errorf(CodeWrongObjectType, "\"%s\" is not a view", n).WithHint("Use DROP INDEX to remove an index.")
-			}
-			if st.MissingOk {
-				ns = append(ns, notice(wire.CodeSuccessfulCompletion, "view \"%s\" does not exist, skipping", n))
-				continue
-			}
-			return nil, errorf(CodeUndefinedTable, "view \"%s\" does not exist", n)
-		}
-		if m.Relkind != RelView {
-			return nil, errorf(CodeWrongObjectType, "\"%s\" is not a view", n).WithHint(dropHint(m))
-		}
-		if !gone[n] {
-			gone[n] = true
-			order = append(order, n)
-		}
+	order, gone, ns, err := pc.dropTargets(names, RelView, "view", st.MissingOk)
+	if err != nil {
+		return nil, err
 	}
 	if len(order) == 0 {
 		return []Change{&NoOp{CommandTag: "DROP VIEW", notes: notes{ns}}}, nil

@@ -185,3 +185,16 @@ select * from loop1;
 drop view loop1 cascade;
 -- view options PostgreSQL does not know
 create view ov2 with (foo = 1) as select id from staff;
+-- DROP TABLE / DROP VIEW name an index, a missing relation, the other kind
+create table dropt (id int8 primary key, v text);
+create index dropt_v on dropt (v);
+create view dropv as select id from dropt;
+drop table dropt_v;
+drop view dropt_v;
+drop table dropv;
+drop view dropt;
+drop table if exists nosuch, dropt_nope;
+drop view if exists nosuch;
+drop table nosuch;
+drop view dropv, dropv;
+drop table dropt;
