@@ -1,7 +1,6 @@
 package exec
 
 import (
-	"context"
 	"testing"
 )
 
@@ -46,11 +45,7 @@ func rowAddrCatalog(t *testing.T) *MemCatalog {
 func TestRowAddrColumn(t *testing.T) {
 	eng := &Engine{Catalog: rowAddrCatalog(t)}
 	pend := "-9223372036854775808" // first pending insert: top bit set
-	cases := []struct {
-		sql  string
-		want string
-		code string
-	}{
+	cases := []sqlCase{
 		{sql: "SELECT t._rowaddr, id FROM t ORDER BY id", want: "0,0,2,2,3,3," + pend + ",100"},
 		{sql: "SELECT _rowaddr FROM t WHERE v = 'c'", want: "2"},
 		{sql: "SELECT _rowaddr FROM tk WHERE id = 3", want: "3"},         // key lookup path
@@ -77,26 +72,7 @@ func TestRowAddrColumn(t *testing.T) {
 		{sql: "SELECT _rowaddr FROM t JOIN u ON u.t_id = t.id", code: CodeAmbiguousColumn},
 		{sql: "SELECT s._rowaddr FROM (SELECT * FROM t) s", code: CodeUndefinedColumn},
 	}
-	for _, c := range cases {
-		p, err := eng.Prepare(c.sql, nil)
-		var res *Result
-		if err == nil {
-			res, err = p.Execute(context.Background(), nil, nil)
-		}
-		if c.code != "" {
-			if Code(err) != c.code {
-				t.Errorf("%s: want %s, got %v", c.sql, c.code, err)
-			}
-			continue
-		}
-		if err != nil {
-			t.Errorf("%s: %v", c.sql, err)
-			continue
-		}
-		if got := oneText(t, res); got != c.want {
-			t.Errorf("%s:\n got %q\nwant %q", c.sql, got, c.want)
-		}
-	}
+	runSQLCases(t, eng, nil, cases)
 }
 
 func TestRowAddrDescribe(t *testing.T) {

@@ -1,7 +1,6 @@
 package exec
 
 import (
-	"context"
 	"strconv"
 	"testing"
 )
@@ -19,11 +18,7 @@ func TestTableOIDColumn(t *testing.T) {
 	eng := &Engine{Catalog: cat}
 	toid := strconv.Itoa(int(cat.Table("public", "t").OID))
 	uoid := strconv.Itoa(int(cat.Table("public", "u").OID))
-	cases := []struct {
-		sql  string
-		want string
-		code string
-	}{
+	cases := []sqlCase{
 		{sql: "SELECT DISTINCT tableoid FROM t", want: toid},
 		{sql: "SELECT tableoid::regclass::text, count(*) FROM t GROUP BY 1", want: "t,4"}, // overlay rows too
 		{sql: "SELECT pg_typeof(tableoid)::text FROM tk LIMIT 1", want: "oid"},
@@ -38,24 +33,5 @@ func TestTableOIDColumn(t *testing.T) {
 		{sql: "SELECT tableoid FROM t JOIN u ON u.t_id = t.id", code: CodeAmbiguousColumn},
 		{sql: "SELECT s.tableoid FROM (SELECT * FROM t) s", code: CodeUndefinedColumn},
 	}
-	for _, c := range cases {
-		p, err := eng.Prepare(c.sql, nil)
-		var res *Result
-		if err == nil {
-			res, err = p.Execute(context.Background(), nil, nil)
-		}
-		if c.code != "" {
-			if Code(err) != c.code {
-				t.Errorf("%s: want %s, got %v", c.sql, c.code, err)
-			}
-			continue
-		}
-		if err != nil {
-			t.Errorf("%s: %v", c.sql, err)
-			continue
-		}
-		if got := oneText(t, res); got != c.want {
-			t.Errorf("%s:\n got %q\nwant %q", c.sql, got, c.want)
-		}
-	}
+	runSQLCases(t, eng, nil, cases)
 }
