@@ -175,19 +175,9 @@ func init() {
 	defCustom("pg_total_relation_size", sizeFn("pg_total_relation_size", false, func(s relationSize, _ string) (int64, error) { return s.table, nil }))
 	defCustom("pg_indexes_size", sizeFn("pg_indexes_size", false, func(relationSize, string) (int64, error) { return 0, nil }))
 	defCustom("pg_database_size", func(b *binder, args []Expr) (Expr, error) {
-		if len(args) != 1 {
-			return nil, noFunction("pg_database_size", args)
-		}
-		arg := args[0]
-		byName := !arg.Type().isInt() && arg.Type().OID != OIDOid
-		var err error
-		if byName {
-			arg, err = b.coerce(arg, TName, castImplicit, "")
-		} else {
-			arg, err = b.coerce(arg, TOid, castImplicit, "")
-		}
+		arg, byName, err := nameOrOIDArg(b, "pg_database_size", args)
 		if err != nil {
-			return nil, noFunction("pg_database_size", args)
+			return nil, err
 		}
 		cs := b.cat
 		return &opExpr{name: "pg_database_size", t: TInt8, args: []Expr{arg}, strict: true, k: func(ec *evalCtx, a []*Vec, out *Vec, sel []int32) error {
@@ -209,19 +199,9 @@ func init() {
 		}}, nil
 	})
 	defCustom("pg_tablespace_size", func(b *binder, args []Expr) (Expr, error) {
-		if len(args) != 1 {
-			return nil, noFunction("pg_tablespace_size", args)
-		}
-		arg := args[0]
-		byName := !arg.Type().isInt() && arg.Type().OID != OIDOid
-		var err error
-		if byName {
-			arg, err = b.coerce(arg, TName, castImplicit, "")
-		} else {
-			arg, err = b.coerce(arg, TOid, castImplicit, "")
-		}
+		arg, byName, err := nameOrOIDArg(b, "pg_tablespace_size", args)
 		if err != nil {
-			return nil, noFunction("pg_tablespace_size", args)
+			return nil, err
 		}
 		cs := b.cat
 		return &opExpr{name: "pg_tablespace_size", t: TInt8, args: []Expr{arg}, strict: true, k: func(ec *evalCtx, a []*Vec, out *Vec, sel []int32) error {
@@ -293,4 +273,24 @@ func init() {
 		}
 		return nil
 	}, TNumeric))
+}
+
+// nameOrOIDArg binds the one argument of a function taking an object's
+// name or its OID (pg_database_size, pg_tablespace_size): an integer or
+// oid argument is the OID, anything else is coerced to name.
+func nameOrOIDArg(b *binder, fn string, args []Expr) (arg Expr, byName bool, err error) {
+	if len(args) != 1 {
+		return nil, false, noFunction(fn, args)
+	}
+	arg = args[0]
+	byName = !arg.Type().isInt() && arg.Type().OID != OIDOid
+	if byName {
+		arg, err = b.coerce(arg, TName, castImplicit, "")
+	} else {
+		arg, err = b.coerce(arg, TOid, castImplicit, "")
+	}
+	if err != nil {
+		return nil, false, noFunction(fn, args)
+	}
+	return arg, byName, nil
 }
