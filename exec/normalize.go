@@ -31,8 +31,9 @@ import (
 // Literal is one replaced literal: its text (what a parameter in text
 // format carries) and the type it is declared with.
 type Literal struct {
-	Text string
-	OID  uint32
+	Text   string
+	OID    uint32
+	Source string // the literal as written ('it''s', - 5)
 }
 
 // OIDUnknownLiteral is the type of a string literal (PostgreSQL's unknown).
@@ -103,12 +104,15 @@ func NormalizeLiterals(sql string) (norm string, lits []Literal, ok bool) {
 			start, end, text, kind = t.start, n.end, "-"+n.text, tokNumber
 			i++
 		}
-		// the literal must stand alone: not cast's operand on the left of
-		// "::" with a type modifier after, not a prefix of an identifier
-		if i+1 < len(toks) && toks[i+1].kind == tokPunct && (toks[i+1].text == "." || toks[i+1].text == "[") {
-			continue
+		// the literal must stand alone: not subscripted or qualified, and
+		// a negated one not cast (-5::int4 is -(5::int4), which a
+		// parameter holding -5 would not be)
+		if i+1 < len(toks) && toks[i+1].kind == tokPunct {
+			if nt := toks[i+1].text; nt == "." || nt == "[" || (nt == "::" && text[0] == '-') {
+				continue
+			}
 		}
-		lit := Literal{Text: text}
+		lit := Literal{Text: text, Source: sql[start:end]}
 		if kind == tokString {
 			lit.OID = OIDUnknownLiteral
 		} else {

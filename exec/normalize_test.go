@@ -44,6 +44,8 @@ func TestNormalizeLiterals(t *testing.T) {
 		{"SELECT * FROM t /* unterminated", "", ""},
 		{"SELECT a[1] FROM t", "", ""},
 		{"SELECT * FROM t WHERE x - 5 > y", "", ""},
+		{"SELECT * FROM t WHERE x = -5::int4", "", ""},
+		{"SELECT * FROM t WHERE x = 5::int4 AND y > - 7", "SELECT * FROM t WHERE x = $1::int4 AND y > $2", "5/23 -7/23"},
 	}
 	for _, c := range cases {
 		norm, lits, ok := NormalizeLiterals(c.sql)
@@ -64,13 +66,15 @@ func TestNormalizeLiterals(t *testing.T) {
 }
 
 // FuzzNormalizeLiterals: any text either stays as it is or comes back as
-// a text with $1..$n where its replaced literals were, and putting the
-// literals back (numbers as written, strings quoted) gives the original.
+// a text with $1..$n where its replaced literals were; putting the
+// literals' sources back gives the original, and each value is what its
+// source spells.
 func FuzzNormalizeLiterals(f *testing.F) {
 	for _, s := range []string{
 		"SELECT v FROM big WHERE id = 42", "select * from t where a = -5 and b <> 'x''y' and c in (1, 2.5, 'z')",
 		"SELECT * FROM t WHERE x BETWEEN 1 AND 10 LIMIT 5 OFFSET 1", "SELECT 1 /* c = 2 */ -- d = 3\n WHERE e = 4",
 		"SELECT * FROM t WHERE d = date '2020-01-01' AND s = E'\\n'", "x = 1e5 AND y <= .5 AND z >= 5.",
+		"0>- 0", "x = -5::int4", // found by the fuzzer: a minus apart from its number; a negated literal cast
 	} {
 		f.Add(s)
 	}
@@ -82,15 +86,26 @@ func FuzzNormalizeLiterals(f *testing.F) {
 		back := norm
 		for i := len(lits); i >= 1; i-- { // $10 before $1
 			l := lits[i-1]
-			text := l.Text
+			// the value is what the source spells: a string unquoted, a
+			// number as written (a minus sign may be apart from it)
+			want := l.Source
 			if l.OID == OIDUnknownLiteral {
-				text = "'" + strings.ReplaceAll(l.Text, "'", "''") + "'"
+				want = "'" + strings.ReplaceAll(l.Text, "'", "''") + "'"
+			} else {
+				want = strings.Join(strings.Fields(l.Source), "")
+				if want != l.Text {
+					t.Fatalf("%q: number %q written as %q", sql, l.Text, l.Source)
+				}
+				want = l.Source
+			}
+			if want != l.Source {
+				t.Fatalf("%q: string %q written as %q", sql, l.Text, l.Source)
 			}
 			ph := fmt.Sprintf("$%d", i)
 			if strings.Count(back, ph) < 1 {
 				t.Fatalf("%q -> %q: no %s", sql, norm, ph)
 			}
-			back = strings.Replace(back, ph, text, 1)
+			back = strings.Replace(back, ph, l.Source, 1)
 		}
 		if back != sql {
 			t.Fatalf("%q -> %q %v -> %q", sql, norm, lits, back)
