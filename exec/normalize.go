@@ -44,6 +44,11 @@ const OIDUnknownLiteral = 705
 // none or the text holds something the scanner does not handle (an
 // existing parameter, an unterminated string or comment, ...).
 func NormalizeLiterals(sql string) (norm string, lits []Literal, ok bool) {
+	if strings.IndexByte(sql, '$') >= 0 {
+		// parameters, dollar quotes, or identifiers such as a$1 that the
+		// placeholders could be read into: left alone
+		return "", nil, false
+	}
 	toks, ok := scanTokens(sql)
 	if !ok {
 		return "", nil, false

@@ -35,6 +35,7 @@ func TestNormalizeLiterals(t *testing.T) {
 		{"SELECT * FROM t WHERE s = 'a'\n'b'", "", ""},
 		{"SELECT * FROM t WHERE s = $$x$$", "", ""},
 		{"SELECT * FROM t WHERE s = $1", "", ""},
+		{"SELECT a$1 FROM t LIMIT 5", "", ""},
 		{"SELECT * FROM t WHERE a IN (SELECT b FROM u ORDER BY 1, 2)", "", ""},
 		{"SELECT nextval('s') FROM t WHERE id = 1", "", ""},
 		{"SELECT pg_advisory_lock(1) WHERE 1 = 1", "", ""},
@@ -74,7 +75,7 @@ func FuzzNormalizeLiterals(f *testing.F) {
 		"SELECT v FROM big WHERE id = 42", "select * from t where a = -5 and b <> 'x''y' and c in (1, 2.5, 'z')",
 		"SELECT * FROM t WHERE x BETWEEN 1 AND 10 LIMIT 5 OFFSET 1", "SELECT 1 /* c = 2 */ -- d = 3\n WHERE e = 4",
 		"SELECT * FROM t WHERE d = date '2020-01-01' AND s = E'\\n'", "x = 1e5 AND y <= .5 AND z >= 5.",
-		"0>- 0", "x = -5::int4", // found by the fuzzer: a minus apart from its number; a negated literal cast
+		"0>- 0", "x = -5::int4", "A$1 LIMIT 0", // found by the fuzzer: a minus apart from its number; a negated literal cast; $ in an identifier
 	} {
 		f.Add(s)
 	}
