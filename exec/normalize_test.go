@@ -89,18 +89,12 @@ func FuzzNormalizeLiterals(f *testing.F) {
 			l := lits[i-1]
 			// the value is what the source spells: a string unquoted, a
 			// number as written (a minus sign may be apart from it)
-			want := l.Source
 			if l.OID == OIDUnknownLiteral {
-				want = "'" + strings.ReplaceAll(l.Text, "'", "''") + "'"
-			} else {
-				want = strings.Join(strings.Fields(l.Source), "")
-				if want != l.Text {
-					t.Fatalf("%q: number %q written as %q", sql, l.Text, l.Source)
+				if quoted := "'" + strings.ReplaceAll(l.Text, "'", "''") + "'"; quoted != l.Source {
+					t.Fatalf("%q: string %q written as %q", sql, l.Text, l.Source)
 				}
-				want = l.Source
-			}
-			if want != l.Source {
-				t.Fatalf("%q: string %q written as %q", sql, l.Text, l.Source)
+			} else if spelled := strings.Join(strings.Fields(l.Source), ""); spelled != l.Text {
+				t.Fatalf("%q: number %q written as %q", sql, l.Text, l.Source)
 			}
 			ph := fmt.Sprintf("$%d", i)
 			if strings.Count(back, ph) < 1 {
