@@ -46,6 +46,7 @@ const (
 	CodeOutOfMemory              = "53200"
 	CodeQueryCanceled            = "57014"
 	CodeProgramLimitExceeded     = "54000"
+	CodeStackDepthExceeded       = "54001"
 	CodeInternalError            = "XX000"
 	CodeProtocolViolation        = "08P01"
 	CodeInvalidJSONText          = "22032"

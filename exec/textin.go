@@ -103,6 +103,9 @@ func parseTextBase(v *Vec, i int, s string, loc *time.Location) error {
 		}
 		v.S[i] = u
 	case OIDJSON:
+		if err := checkJSONDepth(s); err != nil {
+			return err
+		}
 		if !validJSON(s) {
 			return jsonSyntaxErr("json", s)
 		}

@@ -374,11 +374,12 @@ func (s *session) readCatalog(ctx context.Context) (catKey, exec.Catalog, uint64
 }
 
 // refuse answers a statement this slice does not run: a syntax error
-// stays 42601 (as PostgreSQL reports it before anything else), everything
+// stays 42601 and a statement nested too deeply 54001 (as PostgreSQL
+// reports them before anything else), everything
 // else is 0A000 naming the statement.
 func (s *session) refuse(cat exec.Catalog, sql, what string) error {
 	eng := &exec.Engine{Catalog: cat, MemoryLimit: s.memLimit}
-	if _, err := eng.PrepareFor(s.execSession(), sql, nil); exec.Code(err) == wire.CodeSyntaxError {
+	if _, err := eng.PrepareFor(s.execSession(), sql, nil); exec.Code(err) == wire.CodeSyntaxError || exec.Code(err) == exec.CodeStackDepthExceeded {
 		return toWire(err)
 	}
 	return notSupported(what)
