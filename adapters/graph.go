@@ -86,6 +86,19 @@ func (g *Graph) Close() {
 	g.Recovery.Close()
 }
 
+// Quiesce finishes this handle's own work before a clean shutdown: it
+// waits for background Optimize runs and sidecar deletes, then resolves
+// every intent whose owner is gone — in particular this process's own
+// writes that failed into recovery (55000) — so `pgproxy verify` finds
+// nothing pending after a clean shutdown. Intents of other live
+// processes are left to them. Call it once no new writes start.
+func (g *Graph) Quiesce(ctx context.Context) error {
+	g.auto.wg.Wait()
+	g.coord.WaitFinalized()
+	_, err := g.Recovery.Recover(ctx)
+	return err
+}
+
 // Head returns the latest snapshot of a branch ("" = main).
 func (g *Graph) Head(ctx context.Context, branch string) (*graph.Snapshot, error) {
 	sn, err := g.Root.Head(ctx, branch)
