@@ -18,6 +18,8 @@ import (
 // commit was not published) leaves a sidecar behind while serve runs; a
 // clean shutdown resolves it, so verify finds nothing pending, and the
 // failed row is not visible after a restart (rolled back, never forward).
+// The write is a branch's first touch of a table: the one write shape
+// that still arms a sidecar (docs/architecture.md, "Commit path v2").
 func TestCleanShutdownResolvesOwnFailedWrites(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "g")
 	addr, stop, stderr := startServe(t, "--data", dir)
@@ -26,7 +28,13 @@ func TestCleanShutdownResolvesOwnFailedWrites(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := conn.Exec(ctx, "CREATE TABLE t (k int8)"); err != nil {
+	for _, sql := range []string{"CREATE TABLE t (k int8)", "CALL graph.create_branch('dev')"} {
+		if _, err := conn.Exec(ctx, sql); err != nil {
+			t.Fatalf("%s: %v", sql, err)
+		}
+	}
+	conn.Close(ctx)
+	if conn, err = pgx.Connect(ctx, "postgres://alice@"+addr+"/dev?sslmode=disable"); err != nil {
 		t.Fatal(err)
 	}
 	defer failpoint.Reset()
@@ -49,7 +57,7 @@ func TestCleanShutdownResolvesOwnFailedWrites(t *testing.T) {
 	}
 	addr, stop, stderr = startServe(t, "--data", dir)
 	defer stop()
-	conn, err = pgx.Connect(ctx, "postgres://alice@"+addr+"/main?sslmode=disable")
+	conn, err = pgx.Connect(ctx, "postgres://alice@"+addr+"/dev?sslmode=disable")
 	if err != nil {
 		t.Fatal(err)
 	}

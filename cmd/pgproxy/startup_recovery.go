@@ -52,7 +52,11 @@ func recoverBeforeServing(ctx context.Context, g *adapters.Graph, log *logrus.Lo
 			}
 		}
 		if err == nil || (reps != nil && !transient) {
-			return nil
+			// every published pin not written yet (commit path v2) is
+			// materialized now, so the official Lance sees it too
+			if err = adapters.MaterializeHeads(ctx, g.Root); err == nil {
+				return nil
+			}
 		}
 		if ctx.Err() != nil {
 			break
