@@ -45,6 +45,9 @@ func TestLookupJoinReadsByKey(t *testing.T) {
 		{"SELECT k FROM s WHERE NOT EXISTS (SELECT 1 FROM e WHERE e.dst = s.k AND e.w = 1) ORDER BY 1", true},
 		{"SELECT e2.dst, count(*) FROM e e1 JOIN e e2 ON e2.src = e1.dst WHERE e1.src = 3 GROUP BY 1 ORDER BY 1", true},
 		{"SELECT count(*) FROM e e1 JOIN e e2 ON e2.src = e1.dst", false},
+		// each iteration's frontier looks up its edges
+		{"WITH RECURSIVE r(n, d) AS (SELECT 3::int8, 0 UNION ALL SELECT e.dst, r.d + 1 FROM r JOIN e ON e.src = r.n WHERE r.d < 3) SELECT d, count(*) FROM r GROUP BY d ORDER BY d", true},
+		{"WITH RECURSIVE r(n, d) AS (SELECT 3::int8, 0 UNION ALL SELECT e.dst, r.d + 1 FROM r JOIN e ON e.src = r.n WHERE r.d < 3) CYCLE n SET c USING p SELECT count(*), count(*) FILTER (WHERE c) FROM r", true},
 	}
 	run := func(sql string, settings map[string]string) (string, int, int) {
 		edges.mu.Lock()

@@ -56,3 +56,11 @@ SELECT s.label, x.cnt FROM ij_small s LEFT JOIN LATERAL (SELECT count(*) AS cnt 
 SELECT count(*), sum(n.grp) FROM ij_edge e JOIN ij_node n ON n.id = e.dst;
 SELECT count(*) FROM ij_node n WHERE NOT EXISTS (SELECT 1 FROM ij_edge e WHERE e.src = n.id);
 SELECT count(*) FROM ij_edge e LEFT JOIN ij_node n ON n.id = e.dst + 1990;
+-- WITH RECURSIVE: each iteration's frontier looks up its edges
+WITH RECURSIVE r(node, depth) AS (SELECT 7, 0 UNION ALL SELECT e.dst, r.depth + 1 FROM r JOIN ij_edge e ON e.src = r.node WHERE r.depth < 3) SELECT depth, count(*), count(DISTINCT node) FROM r GROUP BY depth ORDER BY 1;
+WITH RECURSIVE r(node, path) AS (SELECT 1, ARRAY[1] UNION ALL SELECT e.dst, r.path || e.dst FROM r JOIN ij_edge e ON e.src = r.node WHERE cardinality(r.path) < 4 AND NOT e.dst = ANY(r.path)) SELECT count(*), max(cardinality(path)) FROM r;
+WITH RECURSIVE r(node, depth) AS (SELECT 1, 0 UNION ALL SELECT e.dst, r.depth + 1 FROM r JOIN ij_edge e ON e.src = r.node WHERE r.depth < 4) CYCLE node SET is_cycle USING path SELECT count(*), count(*) FILTER (WHERE is_cycle) FROM r;
+WITH RECURSIVE r(node, depth) AS (SELECT 2, 0 UNION ALL SELECT e.dst, r.depth + 1 FROM r JOIN ij_edge e ON e.src = r.node WHERE r.depth < 2) SEARCH BREADTH FIRST BY node SET ord SELECT node, depth FROM r ORDER BY ord LIMIT 20;
+WITH RECURSIVE r(node, depth) AS (SELECT 2, 0 UNION ALL SELECT e.dst, r.depth + 1 FROM r JOIN ij_edge e ON e.src = r.node WHERE r.depth < 2) SEARCH DEPTH FIRST BY node SET ord SELECT node, depth FROM r ORDER BY ord LIMIT 20;
+WITH RECURSIVE r(node) AS (SELECT 1 UNION SELECT e.dst FROM r JOIN ij_edge e ON e.src = r.node WHERE e.w > 8) SELECT count(*) FROM r;
+WITH RECURSIVE r(node, depth) AS (SELECT s.k, 0 FROM ij_small s WHERE s.k < 100 UNION ALL SELECT n.id, r.depth + 1 FROM r JOIN ij_node n ON n.id = r.node + 1 WHERE r.depth < 5) SELECT node, depth FROM r ORDER BY 1, 2;
