@@ -56,6 +56,9 @@ func funcName(names []*q.Node) (string, error) {
 }
 
 func (b *binder) bindFuncCall(fc *q.FuncCall, sc *scope) (Expr, error) {
+	if isAssignCall(fc.Funcname) {
+		return b.bindAssign(fc, sc)
+	}
 	name, err := funcName(fc.Funcname)
 	if err != nil {
 		return nil, err

@@ -401,6 +401,30 @@ func checkLengths(td *exec.TableDef, rows []*exec.Vec) error {
 // castTo wraps an expression text in a cast to a column's type.
 func castTo(expr string, t exec.Type) string { return "CAST(" + expr + " AS " + typeSQL(t) + ")" }
 
+// assignTo is expr stored into column cd: converted with PostgreSQL's
+// assignment casts (exec.AssignFunc), as INSERT, UPDATE and MERGE convert
+// the values they store.
+func assignTo(expr string, cd exec.ColumnDef) string {
+	return exec.AssignFunc + "(" + expr + ", CAST(NULL AS " + typeSQL(cd.Type) + "), " + quoteLiteral(cd.Name) + ")"
+}
+
+// assignFromSubquery is assignTo for a column of INSERT … SELECT's
+// source subquery, where an untyped literal was resolved as text.
+func assignFromSubquery(expr string, cd exec.ColumnDef) string {
+	return exec.AssignFunc + "(" + expr + ", CAST(NULL AS " + typeSQL(cd.Type) + "), " + quoteLiteral(cd.Name) + ", true)"
+}
+
+// assignNode is assignTo for a parse tree.
+func assignNode(expr *sqlparse.Node, cd exec.ColumnDef) (*sqlparse.Node, error) {
+	n, err := cachedExpr(assignTo("NULL", cd))
+	if err != nil {
+		return nil, err
+	}
+	fc := *n.GetFuncCall()
+	fc.Args = append([]*sqlparse.Node{expr}, fc.Args[1:]...)
+	return &sqlparse.Node{Node: &sqlparse.Node_FuncCall{FuncCall: &fc}}, nil
+}
+
 // defaultSQL is a column's default expression (NULL when none).
 func defaultSQL(c exec.ColumnDef) string {
 	if c.Default == "" {
@@ -555,3 +579,6 @@ func failingRow(vecs []*exec.Vec, i int, s *session) string {
 	}
 	return "Failing row contains (" + strings.Join(parts, ", ") + ")."
 }
+
+// quoteLiteral is s as an SQL string literal.
+func quoteLiteral(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }

@@ -216,11 +216,16 @@ func (w *writer) insertSource(td *exec.TableDef, targets []int, ins *sqlparse.In
 						return "", nil, err
 					}
 				}
-				tn, err := typeNameNode(cd.Type)
+				if pos[c] >= 0 && items[pos[c]].GetSetToDefault() == nil {
+					row[c], err = assignNode(expr, cd)
+				} else {
+					var tn *sqlparse.TypeName
+					tn, err = typeNameNode(cd.Type)
+					row[c] = &sqlparse.Node{Node: &sqlparse.Node_TypeCast{TypeCast: &sqlparse.TypeCast{Arg: expr, TypeName: tn, Location: -1}}}
+				}
 				if err != nil {
 					return "", nil, err
 				}
-				row[c] = &sqlparse.Node{Node: &sqlparse.Node_TypeCast{TypeCast: &sqlparse.TypeCast{Arg: expr, TypeName: tn, Location: -1}}}
 			}
 			lists[r] = &sqlparse.Node{Node: &sqlparse.Node_List{List: &sqlparse.List{Items: row}}}
 		}
@@ -252,7 +257,7 @@ func (w *writer) insertSource(td *exec.TableDef, targets []int, ins *sqlparse.In
 	items := make([]string, len(td.Columns))
 	for c, cd := range td.Columns {
 		if pos[c] >= 0 {
-			items[c] = castTo("_src."+names[pos[c]], cd.Type)
+			items[c] = assignFromSubquery("_src."+names[pos[c]], cd)
 		} else {
 			items[c] = castTo(defaultFor(cd), cd.Type)
 			if seqDefault(cd.Default) != "" {

@@ -396,6 +396,8 @@ func mergeInsertItems(td *exec.TableDef, wc *sqlparse.MergeWhenClause) ([]string
 			if txt, err = deparseExpr(wc.Values[p]); err != nil {
 				return nil, nil, err
 			}
+			items[c] = assignTo(txt, cd)
+			continue
 		} else if seqDefault(cd.Default) != "" {
 			seqCols = append(seqCols, c)
 		}

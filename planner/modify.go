@@ -322,10 +322,12 @@ func (w *writer) setItems(td *exec.TableDef, alias string, list []*sqlparse.Node
 				seqCols = append(seqCols, c)
 			}
 			txt = defaultFor(td.Columns[c])
+			items[c] = castTo(txt, td.Columns[c].Type)
+			continue
 		} else if txt, err = deparseExpr(val); err != nil {
 			return nil, nil, err
 		}
-		items[c] = castTo(txt, td.Columns[c].Type)
+		items[c] = assignTo(txt, td.Columns[c])
 	}
 	return items, seqCols, nil
 }

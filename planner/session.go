@@ -28,6 +28,7 @@ type session struct {
 	advisory     *exec.AdvisorySession
 	info         wire.SessionInfo
 	memLimit     int64
+	analyze      AnalyzeFunc // ANALYZE's statistics collector (nil: none)
 	maxReprepare int
 	cats         map[catKey]*catalog // the last snapshots seen (head, transaction base)
 	tx           *txState            // nil outside a transaction
@@ -60,9 +61,10 @@ const (
 	stmtDelete
 	stmtMerge
 	stmtTruncate
-	stmtDDL     // planned by planner/ddl
-	stmtGraph   // CALL graph.f(…) / SELECT graph.f(…)
-	stmtExplain // EXPLAIN [ANALYZE] of a query (explain.go)
+	stmtDDL         // planned by planner/ddl
+	stmtGraph       // CALL graph.f(…) / SELECT graph.f(…)
+	stmtExplain     // EXPLAIN [ANALYZE] of a query (explain.go)
+	stmtMaintenance // VACUUM, ANALYZE, CHECKPOINT, REINDEX, CLUSTER, LOCK (maintenance.go)
 )
 
 // plan is what Describe leaves on a Statement for Execute.
@@ -139,7 +141,7 @@ func (s *session) Parse(_ context.Context, sql string) ([]*wire.Statement, error
 		switch st.Kind {
 		case wire.KindQuery, wire.KindCopyFrom, wire.KindCopyTo:
 			n++
-			if p, ok := st.Plan.(*plan); ok && p.kind != stmtQuery && p.kind != stmtGraph && p.kind != stmtExplain {
+			if p, ok := st.Plan.(*plan); ok && p.kind != stmtQuery && p.kind != stmtGraph && p.kind != stmtExplain && p.kind != stmtMaintenance {
 				writes++
 			}
 		}
@@ -203,6 +205,8 @@ func newPlan(st *wire.Statement) *plan {
 		p.kind = stmtTruncate
 	case n.GetExplainStmt() != nil:
 		p.kind = stmtExplain
+	case isMaintenance(n):
+		p.kind = stmtMaintenance
 	case isDDL(n):
 		p.kind = stmtDDL
 		p.ddlName = unsupportedKeyword(st.SQL)
@@ -255,6 +259,9 @@ func (s *session) Describe(ctx context.Context, st *wire.Statement, declared []u
 	if p.kind == stmtExplain {
 		return s.describeExplain(ctx, p)
 	}
+	if p.kind == stmtMaintenance {
+		return wire.Description{}, nil
+	}
 	if p.kind != stmtQuery && p.unsupported == "" {
 		return s.describeWrite(ctx, st, p)
 	}
@@ -280,6 +287,9 @@ func (s *session) Execute(ctx context.Context, st *wire.Statement, params []any)
 	s.promote(p)
 	if p.kind == stmtExplain {
 		return s.executeExplain(ctx, p, params)
+	}
+	if p.kind == stmtMaintenance {
+		return s.executeMaintenance(ctx, p)
 	}
 	if p.kind != stmtQuery && p.unsupported == "" {
 		if p.kind != stmtGraph && wire.InPipeline(ctx) && s.tx != nil && s.tx.implicit {
