@@ -42,6 +42,9 @@ type conn struct {
 	user      string
 	database  string
 	params    map[string]string // startup parameters
+	// authMethod is how the client proved its identity at startup; a
+	// later switch to another database (branch) must not need more.
+	authMethod AuthMethod
 
 	ctx       context.Context // ends when the connection is force-closed
 	cancelCtx context.CancelCauseFunc
@@ -475,6 +478,7 @@ func (c *conn) startup() error {
 	if err := c.authenticate(method); err != nil {
 		return err
 	}
+	c.authMethod = method
 	if method != AuthTrust {
 		c.srv.limiter.succeed(c.nc.RemoteAddr())
 	}
@@ -492,7 +496,7 @@ func (c *conn) startup() error {
 		return err
 	}
 	info := SessionInfo{User: c.user, Database: c.database, Startup: c.params, RemoteAddr: c.nc.RemoteAddr(),
-		ProcessID: c.pid, TLS: c.tls, Settings: c.settings, Notice: c.notice}
+		ProcessID: c.pid, TLS: c.tls, Settings: c.settings, Notice: c.notice, Admit: c.admit}
 	ctx, done := c.statementContext()
 	sess, err := c.newSession(ctx, info)
 	done()
