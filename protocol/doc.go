@@ -286,9 +286,13 @@
 //
 // Per 1-row commit with v2 (BenchmarkCommitLatencyAB): 6 durable
 // operations and 10 fsyncs before the acknowledgement (before: 10 and
-// 16): [table data ‖ txn file] (from Prepare, overlapping gates and
-// revalidation) → [__manifest data ‖ txn file] → __manifest CAS; no
-// sidecar, no confirmation, no table manifest. The numbers below are
+// 16), no sidecar, no confirmation, no table manifest. When the row
+// counts are known from the input (Predictor: inserts from memory, no
+// deletes) the rounds are [table data ‖ txn file ‖ __manifest data ‖
+// txn file] → __manifest CAS, the CAS held by an objstore.Fence until
+// Apply has seen the staged files durable and the preview equal to the
+// prediction (commitPredicted); otherwise [table data ‖ txn file] →
+// [__manifest data ‖ txn file] → CAS. The numbers below are
 // the path before v2.
 //
 // Not done: group commit of concurrent writers into one CAS (see
