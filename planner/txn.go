@@ -224,7 +224,7 @@ func flush(st *adapters.Stage, pend *pendingState) error {
 			}
 		}
 		if len(p.inserts) > 0 {
-			if err := st.Insert(n, adapters.Batches(p.schema, p.inserts...)); err != nil {
+			if err := st.InsertBatches(n, p.schema, p.inserts...); err != nil {
 				return err
 			}
 		}
