@@ -134,6 +134,16 @@
 // positive literal LIMIT); other shapes (OR, OFFSET, aggregates, set
 // operations, volatile calls) re-run per row.
 //
+// EXPLAIN (explain.go): Prepared.Explain prints the bound operator tree
+// in PostgreSQL's text layout with PostgreSQL's node names (Seq Scan,
+// Index Scan using <key or index> with its Index Cond, Hash Join over a
+// Hash, Nested Loop over an inner Index Scan for lookup joins, Aggregate,
+// Sort, Limit, Recursive Union, WorkTable Scan, ...), "(rows=N)" from
+// the executor's estimates (no costs, no statistics), and the join method
+// it predicts; ANALYZE runs the statement with every node wrapped in a
+// counter and prints the method each join used and actual time, rows and
+// loops per node (serially: the wrapped plan is no parallel pipeline).
+//
 // Catalogs: pg_catalog and information_schema relations are generated from
 // the Catalog interface when a statement references them, with
 // PostgreSQL's OIDs for built-in objects, and are scanned by the same
@@ -405,7 +415,8 @@
 // select list of windowed queries; interval field
 // qualifiers outside casts (column types, arrays); SEARCH/CYCLE with * in the recursive query;
 // data-modifying CTEs; SELECT INTO;
-// EXPLAIN and non-SELECT statements (the planner owns DML/DDL); regexp
+// non-SELECT statements (the planner owns DML/DDL and EXPLAIN, which
+// prints Prepared.Explain: explain.go); regexp
 // flags p, w, b, e (i c n m s x t q g work, regex_flags.go); encodings other
 // than UTF8 in convert_to/convert_from; numeric NaN or
 // Infinity to integer; generate_series over floats; 'infinity'/'-infinity' dates and timestamps; to_char patterns other than those listed (EEEE, TH, ...); the PostgreSQL built-ins listed in
