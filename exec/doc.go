@@ -48,6 +48,12 @@
 // compared value has the key's type (at most through an integer cast) the
 // conjunct leaves the filter: the lookup alone answers it.
 //
+// Key-only lookups (scan_keyonly.go): a key lookup that reads no column
+// but the key (of an identity type) and no row address — count(*) of
+// `k = 1`, the last hop of a counted traversal, a semi join's test — is
+// answered from the index's counts (KeyCountSource) without reading a
+// row, as PostgreSQL's index-only scans are.
+//
 // Literals as parameters: NormalizeLiterals rewrites the literals in
 // value positions (after = <> < > <= >=, IN lists, BETWEEN bounds,
 // LIMIT/OFFSET) as $n declared with the literal's own type (int4, int8,

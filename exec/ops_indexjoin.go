@@ -245,6 +245,9 @@ func (n *lookupNode) columns() []colInfo { return n.scan.cols }
 
 func (n *lookupNode) run(ec *evalCtx, emit func(*Batch) error) error {
 	s := n.scan
+	if ok, err := s.keyOnly(ec, n.col, n.keys, emit); ok {
+		return err
+	}
 	req, conv := s.prepare()
 	src := s.table.Source.(KeyLookupSource)
 	return stopOK(src.LookupKeys(ec.run.ctx, n.col, n.keys, req, func(rec arrow.RecordBatch, addrs []uint64) error {
