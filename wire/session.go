@@ -29,6 +29,13 @@ type SessionInfo struct {
 	// Notice queues a NoticeResponse (severity NOTICE unless set); call it
 	// only from inside a Session method.
 	Notice func(*Error)
+	// Admit applies the connection rules (hba) to another database name:
+	// nil when this connection could have connected to it directly with
+	// the authentication it already gave, else a 28000 *Error. The SQL
+	// layer calls it for every other way of reaching a branch (SET
+	// graph.branch, procedures naming a branch), so a rule that refuses
+	// a user on a branch cannot be walked around. nil Admit admits all.
+	Admit func(database string) error
 }
 
 // Session executes statements for one connection. All methods are called
@@ -80,6 +87,23 @@ type Session interface {
 // new value.
 type SettingValidator interface {
 	ValidateSetting(ctx context.Context, name, value string) error
+}
+
+// ParamDecoder is an optional interface of a Session: wire hands it each
+// Bind parameter (after checking text parameters are valid UTF-8) instead
+// of decoding it through pgtype, so the SQL layer reads every type it has
+// with its own input rules, in text and binary format. The value it
+// returns reaches Execute unchanged; an *Error is the Bind's error.
+type ParamDecoder interface {
+	DecodeParam(oid uint32, format int16, src []byte, index int) (any, error)
+}
+
+// ValueEncoder is what a row value may be besides a Go value pgtype
+// encodes: it appends its own encoding in format (0 text, 1 binary), so
+// the SQL layer's text output and binary send formats reach the client
+// unchanged.
+type ValueEncoder interface {
+	AppendWire(format int16, buf []byte) ([]byte, error)
 }
 
 // Description is the shape of a prepared statement. Columns is nil for a
