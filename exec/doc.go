@@ -269,6 +269,8 @@
 //     array_cat, array_position (with a start), array_positions, array_ndims,
 //     array_dims; one-dimensional slices a[lo:hi] (arrays.go); version, current_database, current_user,
 //     session_user, current_schema, current_schemas, pg_backend_pid,
+//     pg_cancel_backend, pg_terminate_backend (through SessionHooks.Signal,
+//     signal.go),
 //     pg_typeof, format_type, pg_table_is_visible, pg_type_is_visible,
 //     has_*_privilege, pg_get_constraintdef, pg_get_indexdef, pg_get_expr,
 //     obj_description, col_description, pg_get_userbyid,

@@ -182,6 +182,8 @@ func toPGError(ctx context.Context, err error) *Error {
 			return &Error{Severity: SeverityError, Code: CodeQueryCanceled, Message: "canceling statement due to statement timeout", Cause: err}
 		case errors.Is(cause, ErrShutdown):
 			return &Error{Severity: SeverityFatal, Code: CodeAdminShutdown, Message: "terminating connection due to administrator command", Cause: err}
+		case errors.Is(cause, errClientGone):
+			return &Error{Severity: SeverityFatal, Code: "08006", Message: "connection to client lost", Cause: err}
 		case errors.Is(cause, ErrCancelRequested):
 			return &Error{Severity: SeverityError, Code: CodeQueryCanceled, Message: "canceling statement due to user request", Cause: err}
 		}
