@@ -86,6 +86,7 @@ func (g *Graph) OptimizeWith(ctx context.Context, o OptimizeOptions) (*protocol.
 		}
 		return nil
 	})
+	w.legacy = g.legacy
 	rc, err := g.coord.Commit(ctx, w, protocol.CommitOptions{Branch: o.Branch, Actor: o.Actor,
 		Message: "optimize"})
 	if errors.Is(err, errNothingToOptimize) {

@@ -19,10 +19,14 @@ type Backend struct {
 	// MaxReprepare bounds transparent re-prepares of an autocommit
 	// statement whose read set changed before its effects (0: 5).
 	MaxReprepare int
-	once         sync.Once
-	locks        *exec.AdvisoryLocks
-	seqs         *seq.Allocator
-	tables       tableCache
+	// Analyze is called by ANALYZE and VACUUM ANALYZE with the tables
+	// named (none: every table) — where a statistics collector plugs in.
+	// nil answers ANALYZE with a NOTICE that no statistics are kept.
+	Analyze AnalyzeFunc
+	once    sync.Once
+	locks   *exec.AdvisoryLocks
+	seqs    *seq.Allocator
+	tables  tableCache
 }
 
 // NewBackend returns a Backend serving g.
@@ -37,7 +41,7 @@ func (b *Backend) NewSession(_ context.Context, info wire.SessionInfo) (wire.Ses
 		b.seqs = seq.Open(b.Graph.Root.Store())
 		adapters.SetMergeCheck(b.Graph, b.checkMerge)
 	})
-	s := &session{g: b.Graph, root: b.Graph.Root, maxReprepare: b.MaxReprepare, info: info, memLimit: b.MemoryLimit,
+	s := &session{g: b.Graph, root: b.Graph.Root, maxReprepare: b.MaxReprepare, analyze: b.Analyze, info: info, memLimit: b.MemoryLimit,
 		cats: map[catKey]*catalog{}, seqs: b.seqs, seqSess: seq.NewSession(), tables: &b.tables}
 	s.advisory = s.newAdvisorySession(b.locks)
 	return s, nil

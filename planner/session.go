@@ -3,6 +3,7 @@ package planner
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/pggraph/pggraph/adapters"
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/graph"
+	"github.com/pggraph/pggraph/internal/sqllex"
 	"github.com/pggraph/pggraph/internal/sqlparse"
 	"github.com/pggraph/pggraph/planner/graphsql"
 	"github.com/pggraph/pggraph/planner/seq"
@@ -26,6 +28,7 @@ type session struct {
 	advisory     *exec.AdvisorySession
 	info         wire.SessionInfo
 	memLimit     int64
+	analyze      AnalyzeFunc // ANALYZE's statistics collector (nil: none)
 	maxReprepare int
 	cats         map[catKey]*catalog // the last snapshots seen (head, transaction base)
 	tx           *txState            // nil outside a transaction
@@ -58,9 +61,10 @@ const (
 	stmtDelete
 	stmtMerge
 	stmtTruncate
-	stmtDDL     // planned by planner/ddl
-	stmtGraph   // CALL graph.f(…) / SELECT graph.f(…)
-	stmtExplain // EXPLAIN [ANALYZE] of a query (explain.go)
+	stmtDDL         // planned by planner/ddl
+	stmtGraph       // CALL graph.f(…) / SELECT graph.f(…)
+	stmtExplain     // EXPLAIN [ANALYZE] of a query (explain.go)
+	stmtMaintenance // VACUUM, ANALYZE, CHECKPOINT, REINDEX, CLUSTER, LOCK (maintenance.go)
 )
 
 // plan is what Describe leaves on a Statement for Execute.
@@ -98,6 +102,12 @@ func (s *session) Parse(_ context.Context, sql string) ([]*wire.Statement, error
 	if err != nil {
 		return nil, err
 	}
+	// PostgreSQL's scanner truncates long identifiers with a NOTICE while
+	// it reads the text, before anything runs (the parser here truncates
+	// silently).
+	for _, id := range sqllex.TruncatedIdentifiers(sql) {
+		s.info.Notice(&wire.Error{Code: "42622", Message: fmt.Sprintf("identifier \"%s\" will be truncated to \"%s\"", id.Full, id.Truncated)})
+	}
 	// A BEGIN after other statements of one query string turns wire's
 	// implicit transaction into the block without a Begin call: the
 	// statements after it are marked so the session follows.
@@ -131,7 +141,7 @@ func (s *session) Parse(_ context.Context, sql string) ([]*wire.Statement, error
 		switch st.Kind {
 		case wire.KindQuery, wire.KindCopyFrom, wire.KindCopyTo:
 			n++
-			if p, ok := st.Plan.(*plan); ok && p.kind != stmtQuery && p.kind != stmtGraph && p.kind != stmtExplain {
+			if p, ok := st.Plan.(*plan); ok && p.kind != stmtQuery && p.kind != stmtGraph && p.kind != stmtExplain && p.kind != stmtMaintenance {
 				writes++
 			}
 		}
@@ -195,6 +205,8 @@ func newPlan(st *wire.Statement) *plan {
 		p.kind = stmtTruncate
 	case n.GetExplainStmt() != nil:
 		p.kind = stmtExplain
+	case isMaintenance(n):
+		p.kind = stmtMaintenance
 	case isDDL(n):
 		p.kind = stmtDDL
 		p.ddlName = unsupportedKeyword(st.SQL)
@@ -247,6 +259,9 @@ func (s *session) Describe(ctx context.Context, st *wire.Statement, declared []u
 	if p.kind == stmtExplain {
 		return s.describeExplain(ctx, p)
 	}
+	if p.kind == stmtMaintenance {
+		return wire.Description{}, nil
+	}
 	if p.kind != stmtQuery && p.unsupported == "" {
 		return s.describeWrite(ctx, st, p)
 	}
@@ -272,6 +287,9 @@ func (s *session) Execute(ctx context.Context, st *wire.Statement, params []any)
 	s.promote(p)
 	if p.kind == stmtExplain {
 		return s.executeExplain(ctx, p, params)
+	}
+	if p.kind == stmtMaintenance {
+		return s.executeMaintenance(ctx, p)
 	}
 	if p.kind != stmtQuery && p.unsupported == "" {
 		if p.kind != stmtGraph && wire.InPipeline(ctx) && s.tx != nil && s.tx.implicit {
@@ -374,11 +392,12 @@ func (s *session) readCatalog(ctx context.Context) (catKey, exec.Catalog, uint64
 }
 
 // refuse answers a statement this slice does not run: a syntax error
-// stays 42601 (as PostgreSQL reports it before anything else), everything
+// stays 42601 and a statement nested too deeply 54001 (as PostgreSQL
+// reports them before anything else), everything
 // else is 0A000 naming the statement.
 func (s *session) refuse(cat exec.Catalog, sql, what string) error {
 	eng := &exec.Engine{Catalog: cat, MemoryLimit: s.memLimit}
-	if _, err := eng.PrepareFor(s.execSession(), sql, nil); exec.Code(err) == wire.CodeSyntaxError {
+	if _, err := eng.PrepareFor(s.execSession(), sql, nil); exec.Code(err) == wire.CodeSyntaxError || exec.Code(err) == exec.CodeStackDepthExceeded {
 		return toWire(err)
 	}
 	return notSupported(what)

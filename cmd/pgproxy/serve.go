@@ -143,6 +143,11 @@ func init() {
 		if created {
 			log.WithFields(logrus.Fields{"data": root.Location(), "graph_id": stamp.GraphID}).Info("initialized a new graph root")
 		}
+		// Before the first connection: a read served now must not see a
+		// state that resolving an interrupted write changes later.
+		if err := recoverBeforeServing(ctx, g, log); err != nil {
+			return &dataDirError{root.Location(), err}
+		}
 		srv, err := wire.NewServer(cfg.wireConfig(g, log))
 		if err != nil {
 			return fmt.Errorf("configuring the protocol server: %w", err)
@@ -178,6 +183,12 @@ func init() {
 		}
 		if err := <-served; err != nil && !errors.Is(err, wire.ErrServerClosed) {
 			return fmt.Errorf("serving: %w", err)
+		}
+		// Finish this process's own work: background maintenance, sidecar
+		// deletes, and any write of ours that failed into recovery, so a
+		// clean shutdown leaves nothing pending.
+		if err := g.Quiesce(sctx); err != nil {
+			log.WithError(err).Warn("shutdown: an interrupted write is left for recovery")
 		}
 		log.Info("pgproxy stopped")
 		return nil
