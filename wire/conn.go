@@ -828,8 +828,14 @@ func (c *conn) dispatch(msg pgproto3.FrontendMessage) (fatal error) {
 // failStatement reports a statement error and moves the transaction state.
 func (c *conn) failStatement(err error) {
 	e := toPGError(context.Background(), err)
-	if e.Code == CodeInternalError && e.Cause != nil {
+	switch {
+	case e.Cause == nil:
+	case e.Code == CodeInternalError:
 		c.log.WithError(e.Cause).Warn("wire: statement failed with an internal error")
+	case e.Code == CodeDiskFull || e.Code == CodeIOError:
+		// the client's message names only the operation; the log gets the
+		// whole chain (object keys included)
+		c.log.WithError(errorChain(e.Cause)).Warn("wire: statement failed with a storage error")
 	}
 	c.sendError(e)
 	c.txFailed()

@@ -161,6 +161,11 @@
 // ClientCheckInterval (clientcheck.go): a client that went away has its
 // statement cancelled and its transaction rolled back.
 //
+// Storage failures anywhere below (storage_errors.go) answer PostgreSQL's
+// 53100 (disk full, quota) and 58030 (I/O error, read-only file system)
+// with a message naming the operation, never an internal path; the full
+// chain goes to the log.
+//
 // Incoming messages (msgreader.go) cost memory only as their bytes
 // arrive: an announced length reserves nothing, a message larger than the
 // 64 KiB read buffer is assembled in a buffer grown with what arrived and

@@ -40,12 +40,14 @@ const (
 	CodeInsufficientPrivilege    = "42501"
 	CodeDuplicatePreparedStmt    = "42P05"
 	CodeDuplicateCursor          = "42P03"
+	CodeDiskFull                 = "53100"
 	CodeOutOfMemory              = "53200"
 	CodeTooManyConnections       = "53300"
 	CodeProgramLimitExceeded     = "54000"
 	CodeObjectNotInState         = "55000"
 	CodeCantChangeRuntimeParam   = "55P02"
 	CodeQueryCanceled            = "57014"
+	CodeIOError                  = "58030"
 	CodeAdminShutdown            = "57P01"
 	CodeInternalError            = "XX000"
 )
@@ -190,7 +192,10 @@ func toPGError(ctx context.Context, err error) *Error {
 	}
 	var e *Error
 	if errors.As(err, &e) {
-		return e
+		return refine(e)
+	}
+	if se := storageError(err); se != nil {
+		return se
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return &Error{Severity: SeverityError, Code: CodeQueryCanceled, Message: "canceling statement due to user request", Cause: err}
