@@ -141,7 +141,9 @@
 //
 // Limits: Engine.MemoryLimit bounds the bytes a query buffers (sorts, hash
 // tables, materialized CTEs and subqueries, window partitions); exceeding
-// it fails the query with 53200 and leaves the engine usable. Cancelling
+// it fails the query with 53200 and leaves the engine usable; string_agg
+// charges the value it builds. A value past PostgreSQL's 1 GB limit
+// (value_limit.go) fails with 54000. Cancelling
 // the context stops scans, joins, aggregation and recursion at the next
 // batch with 57014. WITH RECURSIVE stops with 54000 after
 // Engine.RecursionLimit iterations (default 10000) instead of truncating.
