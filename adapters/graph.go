@@ -126,7 +126,11 @@ func (g *Graph) Head(ctx context.Context, branch string) (*graph.Snapshot, error
 type WriteOptions struct {
 	Branch  string
 	Message string
-	Actor   string
+	// Actor is who writes (the SQL role; default: this process).
+	// Application and Client are the session's application_name and
+	// client address (graph.Commit).
+	Actor               string
+	Application, Client string
 	// Strict: an explicit transaction's COMMIT — any read-set change is
 	// 40001; Base should be the snapshot the transaction read.
 	Strict bool
@@ -147,9 +151,6 @@ type WriteOptions struct {
 // Arrow, deletes as row addresses, probes, DDL) against the attempt's
 // base; the coordinator publishes them as one graph commit.
 func (g *Graph) Write(ctx context.Context, o WriteOptions, fn StageFunc) (*protocol.Receipt, error) {
-	if o.Actor == "" {
-		o.Actor = g.actor
-	}
 	w := newMutationWriter(g.Root, fn)
 	w.legacy = g.legacy
 	if g.baseline {
@@ -158,8 +159,8 @@ func (g *Graph) Write(ctx context.Context, o WriteOptions, fn StageFunc) (*proto
 		w.heads = &g.heads
 	}
 	w.maxRowsPerFile, w.maxBytesPerFile = o.MaxRowsPerFile, o.MaxBytesPerFile
-	rc, err := g.coord.Commit(ctx, w, protocol.CommitOptions{Branch: o.Branch, Actor: o.Actor, Message: o.Message,
-		Strict: o.Strict, Base: o.Base, MaxReprepare: o.MaxReprepare})
+	rc, err := g.coord.Commit(ctx, w, g.attribute(protocol.CommitOptions{Branch: o.Branch, Message: o.Message,
+		Strict: o.Strict, Base: o.Base, MaxReprepare: o.MaxReprepare}, o.Actor, o.Application, o.Client))
 	if err == nil {
 		g.maybeOptimize(rc, w)
 	}
@@ -200,4 +201,17 @@ func (g *Graph) Audit(ctx context.Context) ([]recovery.AuditRecord, error) {
 func (g *Graph) Pending(ctx context.Context) ([]recovery.Inspection, error) {
 	g.coord.WaitFinalized() // a finished write's sidecar is not pending
 	return g.Recovery.Inspect(ctx)
+}
+
+// attribute fills a commit's attribution: the given actor (the SQL role)
+// with the session's application and client, and this process; without
+// an actor the process itself is the actor.
+func (g *Graph) attribute(o protocol.CommitOptions, actor, application, client string) protocol.CommitOptions {
+	o.Actor, o.Application, o.Client = actor, application, client
+	if actor == "" {
+		o.Actor = g.actor
+	} else {
+		o.Process = g.actor
+	}
+	return o
 }

@@ -111,6 +111,19 @@ func IsMergeConflict(err error) bool {
 // commit on into (see the rules above). Nothing to merge returns a
 // receipt without a commit id.
 func (g *Graph) Merge(ctx context.Context, from, into, message string) (*protocol.Receipt, error) {
+	return g.MergeWith(ctx, MergeOptions{From: from, Into: into, Message: message})
+}
+
+// MergeOptions are Merge's arguments with the merge commit's attribution
+// (as WriteOptions').
+type MergeOptions struct {
+	From, Into, Message        string
+	Actor, Application, Client string
+}
+
+// MergeWith is Merge with attribution.
+func (g *Graph) MergeWith(ctx context.Context, o MergeOptions) (*protocol.Receipt, error) {
+	from, into, message := o.From, o.Into, o.Message
 	if from == "" {
 		from = graph.MainBranch
 	}
@@ -125,7 +138,7 @@ func (g *Graph) Merge(ctx context.Context, from, into, message string) (*protoco
 	}
 	w := &mergeWriter{g: g, from: from, into: into,
 		staged: map[string]map[graph.TableKey]*lance.Staged{}, plans: map[string]map[graph.TableKey]*tableOps{}}
-	return g.coord.Commit(ctx, w, protocol.CommitOptions{Branch: into, Actor: g.actor, Message: message})
+	return g.coord.Commit(ctx, w, g.attribute(protocol.CommitOptions{Branch: into, Message: message}, o.Actor, o.Application, o.Client))
 }
 
 type mergeWriter struct {

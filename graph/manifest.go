@@ -91,14 +91,22 @@ func (s SchemaRow) Identity() string { return fmt.Sprintf("%d:%s", s.Counter, s.
 
 // Commit is the lineage of one manifest version.
 type Commit struct {
-	ID           string    `json:"id"`
-	Parent       string    `json:"parent,omitempty"`
-	MergedParent string    `json:"merged_parent,omitempty"`
-	Actor        string    `json:"actor"`
-	Message      string    `json:"message,omitempty"`
-	Time         time.Time `json:"time"`
-	OperationID  string    `json:"operation_id,omitempty"`
-	WriterKind   string    `json:"writer_kind,omitempty"`
+	ID           string `json:"id"`
+	Parent       string `json:"parent,omitempty"`
+	MergedParent string `json:"merged_parent,omitempty"`
+	// Actor is who made the commit: the SQL role for commits made by
+	// SQL sessions, else the process or component (pggraph:recovery).
+	Actor string `json:"actor"`
+	// Application and Client are the committing session's
+	// application_name and client address; Process the serving process
+	// (empty when Actor names it).
+	Application string    `json:"application,omitempty"`
+	Client      string    `json:"client,omitempty"`
+	Process     string    `json:"process,omitempty"`
+	Message     string    `json:"message,omitempty"`
+	Time        time.Time `json:"time"`
+	OperationID string    `json:"operation_id,omitempty"`
+	WriterKind  string    `json:"writer_kind,omitempty"`
 	// Recovery names the recovery outcome when recovery published it.
 	Recovery string `json:"recovery,omitempty"`
 }

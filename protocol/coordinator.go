@@ -78,6 +78,9 @@ type CommitOptions struct {
 	Branch  string
 	Actor   string
 	Message string
+	// Application, Client and Process complete the attribution
+	// (graph.Commit).
+	Application, Client, Process string
 	// Strict: the caller has already answered its client (explicit
 	// transaction), so any read-set change is a 40001, never a re-prepare.
 	Strict bool
@@ -327,7 +330,8 @@ func (c *Coordinator) attemptWith(ctx context.Context, w Writer, o CommitOptions
 		}
 	}
 	pw := &PreparedWrite{OperationID: graph.NewID(), WriterKind: w.Kind(), Base: NewBaseView(base),
-		Lineage: &LineageIntent{CommitID: graph.NewID(), RollbackCommitID: graph.NewID(), Actor: o.Actor, Message: o.Message}}
+		Lineage: &LineageIntent{CommitID: graph.NewID(), RollbackCommitID: graph.NewID(), Actor: o.Actor, Message: o.Message,
+			Application: o.Application, Client: o.Client, Process: o.Process}}
 	pw.ReadSet.Branch, pw.ReadSet.Incarnation = o.Branch, base.Incarnation
 	*pwOut = pw
 	if err := w.Prepare(ctx, pw); err != nil {
@@ -540,6 +544,7 @@ func publishFrom(ctx context.Context, root *graph.Root, pw *PreparedWrite, budge
 			return nil, err
 		}
 		cm := graph.Commit{ID: pw.Lineage.CommitID, Parent: head.Commit.ID, MergedParent: pw.Lineage.MergedParent, Actor: pw.Lineage.Actor,
+			Application: pw.Lineage.Application, Client: pw.Lineage.Client, Process: pw.Lineage.Process,
 			Message: pw.Lineage.Message, Time: time.Now().UTC(), OperationID: pw.OperationID, WriterKind: string(pw.WriterKind), Recovery: recoveryKind}
 		sn, err := root.Publish(ctx, head, st, cm)
 		if err == nil {

@@ -261,6 +261,9 @@ type LineageIntent struct {
 	CommitID         string `json:"commit_id"`
 	RollbackCommitID string `json:"rollback_commit_id"`
 	Actor            string `json:"actor"`
+	Application      string `json:"application,omitempty"`
+	Client           string `json:"client,omitempty"`
+	Process          string `json:"process,omitempty"`
 	Message          string `json:"message,omitempty"`
 	// MergedParent is the source head a BranchMerge merged (recorded as
 	// the commit's merged parent).

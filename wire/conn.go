@@ -46,6 +46,9 @@ type conn struct {
 	user      string
 	database  string
 	params    map[string]string // startup parameters
+	// authMethod is how the client proved its identity at startup; a
+	// later switch to another database (branch) must not need more.
+	authMethod AuthMethod
 
 	ctx       context.Context // ends when the connection is force-closed
 	cancelCtx context.CancelCauseFunc
@@ -500,6 +503,7 @@ func (c *conn) startup() error {
 	if err := c.authenticate(method); err != nil {
 		return err
 	}
+	c.authMethod = method
 	if method != AuthTrust {
 		c.srv.limiter.succeed(c.nc.RemoteAddr())
 	}
@@ -517,7 +521,7 @@ func (c *conn) startup() error {
 		return err
 	}
 	info := SessionInfo{User: c.user, Database: c.database, Startup: c.params, RemoteAddr: c.nc.RemoteAddr(),
-		ProcessID: c.pid, TLS: c.tls, Settings: c.settings, Notice: c.notice,
+		ProcessID: c.pid, TLS: c.tls, Settings: c.settings, Notice: c.notice, Admit: c.admit,
 		Signal: func(pid int32, terminate bool, wait time.Duration) (bool, error) {
 			return c.srv.signalBackend(c, pid, terminate, wait)
 		}}
