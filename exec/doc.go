@@ -157,7 +157,9 @@
 //
 // Limits: Engine.MemoryLimit bounds the bytes a query buffers (sorts, hash
 // tables, materialized CTEs and subqueries, window partitions); exceeding
-// it fails the query with 53200 and leaves the engine usable. Cancelling
+// it fails the query with 53200 and leaves the engine usable; string_agg
+// charges the value it builds. A value past PostgreSQL's 1 GB limit
+// (value_limit.go) fails with 54000. Cancelling
 // the context stops scans, joins, aggregation and recursion at the next
 // batch with 57014. WITH RECURSIVE stops with 54000 after
 // Engine.RecursionLimit iterations (default 10000) instead of truncating.
@@ -309,6 +311,8 @@
 //     array_cat, array_position (with a start), array_positions, array_ndims,
 //     array_dims; one-dimensional slices a[lo:hi] (arrays.go); version, current_database, current_user,
 //     session_user, current_schema, current_schemas, pg_backend_pid,
+//     pg_cancel_backend, pg_terminate_backend (through SessionHooks.Signal,
+//     signal.go),
 //     pg_typeof, format_type, pg_table_is_visible, pg_type_is_visible,
 //     has_*_privilege, pg_get_constraintdef, pg_get_indexdef, pg_get_expr,
 //     obj_description, col_description, pg_get_userbyid,

@@ -414,6 +414,11 @@ func ParseError(err error) error {
 }
 
 func grammarErrorCode(msg string) string {
+	if strings.HasPrefix(msg, "invalid byte sequence for encoding") {
+		// the scanner's check of an escape string (E'\xff', E'\000'):
+		// PostgreSQL raises it as 22021, not as a syntax error
+		return CodeCharacterNotInRepertoire
+	}
 	if strings.HasPrefix(msg, "frame start cannot be") || strings.HasPrefix(msg, "frame end cannot be") ||
 		strings.HasPrefix(msg, "frame starting from") {
 		return CodeWindowingError
