@@ -111,6 +111,19 @@ func IsMergeConflict(err error) bool {
 // commit on into (see the rules above). Nothing to merge returns a
 // receipt without a commit id.
 func (g *Graph) Merge(ctx context.Context, from, into, message string) (*protocol.Receipt, error) {
+	return g.MergeWith(ctx, MergeOptions{From: from, Into: into, Message: message})
+}
+
+// MergeOptions are Merge's arguments with the merge commit's attribution
+// (as WriteOptions').
+type MergeOptions struct {
+	From, Into, Message        string
+	Actor, Application, Client string
+}
+
+// MergeWith is Merge with attribution.
+func (g *Graph) MergeWith(ctx context.Context, o MergeOptions) (*protocol.Receipt, error) {
+	from, into, message := o.From, o.Into, o.Message
 	if from == "" {
 		from = graph.MainBranch
 	}
@@ -125,7 +138,7 @@ func (g *Graph) Merge(ctx context.Context, from, into, message string) (*protoco
 	}
 	w := &mergeWriter{g: g, from: from, into: into,
 		staged: map[string]map[graph.TableKey]*lance.Staged{}, plans: map[string]map[graph.TableKey]*tableOps{}}
-	return g.coord.Commit(ctx, w, protocol.CommitOptions{Branch: into, Actor: g.actor, Message: message})
+	return g.coord.Commit(ctx, w, g.attribute(protocol.CommitOptions{Branch: into, Message: message}, o.Actor, o.Application, o.Client))
 }
 
 type mergeWriter struct {
@@ -507,7 +520,8 @@ func (w *mergeWriter) Apply(ctx context.Context, pw *protocol.PreparedWrite) err
 			mw := &mutationWriter{root: w.g.Root, store: w.g.Root.Store()}
 			var created bool
 			var err error
-			if s, created, err = mw.firstTouch(ctx, *e, plans[e.Table]); err != nil {
+			inherited, _ := pw.Base.Snapshot.State.Table(e.Table)
+			if s, created, err = mw.firstTouch(ctx, *e, plans[e.Table], inherited); err != nil {
 				firstErr = err
 				if !created && lance.IsExists(err) {
 					continue // a concurrent first toucher owns the ref: ours never existed
@@ -518,6 +532,16 @@ func (w *mergeWriter) Apply(ctx context.Context, pw *protocol.PreparedWrite) err
 		}
 		if s == nil || s.UUID != e.TxnUUID {
 			return fmt.Errorf("adapters: merge effect %s has no staged transaction %s", e.Table, e.TxnUUID)
+		}
+		if e.Deferred {
+			// commit path v2: materialized after the CAS (mutation.go)
+			nd, err := s.Preview(ctx)
+			if err != nil {
+				firstErr = err
+				break
+			}
+			e.Confirmed = &protocol.Confirmed{Version: nd.Version(), RowCount: nd.CountRows()}
+			continue
 		}
 		nd, err := s.Commit(ctx, lance.CommitOptions{Mode: lance.CommitExact})
 		if err != nil {
@@ -539,6 +563,10 @@ func (w *mergeWriter) Apply(ctx context.Context, pw *protocol.PreparedWrite) err
 	}
 	return firstErr
 }
+
+// DefersEffects: replays are committed by materialization after the
+// manifest CAS, as Mutation's (protocol.Deferrer).
+func (w *mergeWriter) DefersEffects() bool { return !w.g.legacy }
 
 // Discard forgets an abandoned attempt's staged transactions.
 func (w *mergeWriter) Discard(pw *protocol.PreparedWrite) {

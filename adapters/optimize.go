@@ -24,7 +24,9 @@ type OptimizeOptions struct {
 	// MinFragments: a table is compacted only when at least this many of
 	// its fragments would be rewritten (default 2).
 	MinFragments int
-	Actor        string
+	// Actor, Application, Client: the commit's attribution (as
+	// WriteOptions').
+	Actor, Application, Client string
 }
 
 // errNothingToOptimize ends an Optimize whose base has nothing to
@@ -47,9 +49,6 @@ func (g *Graph) Optimize(ctx context.Context, branch string, tables ...string) (
 // publish the new one) the graph shows the same rows. A nil receipt and
 // nil error mean there was nothing to compact.
 func (g *Graph) OptimizeWith(ctx context.Context, o OptimizeOptions) (*protocol.Receipt, error) {
-	if o.Actor == "" {
-		o.Actor = g.actor
-	}
 	if o.MinFragments < 2 {
 		o.MinFragments = 2
 	}
@@ -86,8 +85,8 @@ func (g *Graph) OptimizeWith(ctx context.Context, o OptimizeOptions) (*protocol.
 		}
 		return nil
 	})
-	rc, err := g.coord.Commit(ctx, w, protocol.CommitOptions{Branch: o.Branch, Actor: o.Actor,
-		Message: "optimize"})
+	w.legacy = g.legacy
+	rc, err := g.coord.Commit(ctx, w, g.attribute(protocol.CommitOptions{Branch: o.Branch, Message: "optimize"}, o.Actor, o.Application, o.Client))
 	if errors.Is(err, errNothingToOptimize) {
 		return nil, nil
 	}

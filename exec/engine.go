@@ -75,10 +75,7 @@ func (e *Engine) PrepareFor(sess *Session, sql string, declared []uint32) (p *Pr
 	}()
 	tree, err := sqlparse.Parse(sql)
 	if err != nil {
-		if se, ok := err.(*sqlparse.SyntaxError); ok {
-			return nil, &Error{Code: grammarErrorCode(se.Message), Message: se.Message, Position: se.Position}
-		}
-		return nil, err
+		return nil, ParseError(err)
 	}
 	if len(tree.Stmts) != 1 {
 		return nil, errf(CodeSyntaxError, "cannot insert multiple commands into a prepared statement")
@@ -397,6 +394,19 @@ var _ = strings.ToLower
 
 // grammarErrorCode is the SQLSTATE of an error PostgreSQL's grammar raises:
 // most are syntax errors, the window frame checks are 42P20.
+// ParseError gives a sqlparse error its SQLSTATE: 42601 (or 42P20 for a
+// window frame the grammar refuses) with the position, 54001 for a
+// statement nested too deeply.
+func ParseError(err error) error {
+	if se, ok := err.(*sqlparse.SyntaxError); ok {
+		return &Error{Code: grammarErrorCode(se.Message), Message: se.Message, Position: se.Position}
+	}
+	if sqlparse.IsStackDepthError(err) {
+		return &Error{Code: CodeStackDepthExceeded, Message: err.Error(), Hint: sqlparse.StackDepthHint}
+	}
+	return err
+}
+
 func grammarErrorCode(msg string) string {
 	if strings.HasPrefix(msg, "frame start cannot be") || strings.HasPrefix(msg, "frame end cannot be") ||
 		strings.HasPrefix(msg, "frame starting from") {

@@ -6,13 +6,67 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	q "github.com/pggraph/pggraph/internal/sqlparse"
 )
 
 // JSON values are stored as text. json keeps the input verbatim; jsonb is
 // normalized the way PostgreSQL prints it: keys sorted by (length, bytes),
 // the last duplicate key wins, ", " and ": " separators, numbers as numeric.
 
-func validJSON(s string) bool { return json.Valid([]byte(s)) }
+// validJSON reports whether s is JSON text. encoding/json's validator
+// stops at 10,000 nesting levels; deeper text that the input check let
+// through (see checkJSONDepth) is judged by the token decoder instead.
+func validJSON(s string) bool {
+	if json.Valid([]byte(s)) {
+		return true
+	}
+	if jsonNesting(s) <= 10000 {
+		return false
+	}
+	_, err := decodeJSON(s)
+	return err == nil
+}
+
+// maxJSONNesting is how deeply json and jsonb input may nest. PostgreSQL
+// parses JSON recursively under its 2 MB stack guard and stops between
+// 14,000 and 16,000 levels with 54001; the decoder here recurses on the
+// Go stack, which must not grow without bound either.
+const maxJSONNesting = 15000
+
+// checkJSONDepth refuses JSON text nested deeper than maxJSONNesting.
+func checkJSONDepth(s string) error {
+	if len(s) > 2*maxJSONNesting && jsonNesting(s) > maxJSONNesting {
+		return &Error{Code: CodeStackDepthExceeded, Message: "stack depth limit exceeded", Hint: q.StackDepthHint}
+	}
+	return nil
+}
+
+// jsonNesting is the deepest bracket nesting of JSON text, outside its
+// strings.
+func jsonNesting(s string) int {
+	depth, best, inString := 0, 0, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case inString:
+			if c == '\\' {
+				i++
+			} else if c == '"' {
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '[' || c == '{':
+			if depth++; depth > best {
+				best = depth
+			}
+		case c == ']' || c == '}':
+			depth--
+		}
+	}
+	return best
+}
 
 func jsonSyntaxErr(typ, s string) *Error {
 	return &Error{Code: CodeInvalidTextRepr, Message: "invalid input syntax for type " + typ, Detail: "Token \"" + s + "\" is invalid."}
@@ -20,6 +74,9 @@ func jsonSyntaxErr(typ, s string) *Error {
 
 // decodeJSON parses s keeping numbers as json.Number and objects ordered.
 func decodeJSON(s string) (any, error) {
+	if err := checkJSONDepth(s); err != nil {
+		return nil, err
+	}
 	dec := json.NewDecoder(strings.NewReader(s))
 	dec.UseNumber()
 	v, err := decodeValue(dec)
@@ -88,6 +145,9 @@ func decodeValue(dec *json.Decoder) (any, error) {
 func normalizeJSONB(s string) (string, error) {
 	v, err := decodeJSON(s)
 	if err != nil {
+		if Code(err) == CodeStackDepthExceeded {
+			return "", err
+		}
 		return "", jsonSyntaxErr("json", s)
 	}
 	if jsonHasNUL(v) {

@@ -59,12 +59,22 @@ func parseViewQuery(td *TableDef) (*q.SelectStmt, error) {
 	return tree.Stmts[0].Stmt.GetSelectStmt(), nil
 }
 
+// maxViewNesting bounds how many views deep one reference may expand:
+// each level binds the next view's query on the Go stack, and a chain of
+// views created one by one is not bounded by any one statement's text.
+const maxViewNesting = 1000
+
 // bindView expands a reference to a SQL view: its query is bound on its
 // own and its outputs take the view's column names and types (fixed
 // when the view was created).
 func (b *binder) bindView(rv *q.RangeVar, td *TableDef, alias string, sc *scope) (plan, []scopeCol, error) {
+	if len(b.viewStack) >= maxViewNesting {
+		return nil, nil, &Error{Code: CodeStackDepthExceeded, Message: "stack depth limit exceeded", Hint: q.StackDepthHint}
+	}
 	if slices.Contains(b.viewStack, td.OID) {
-		return nil, nil, errf(CodeInvalidObjectDefinition, "infinite recursion detected in rules for relation \"%s\"", td.Name)
+		e := errf(CodeInvalidObjectDefinition, "infinite recursion detected in rules for relation \"%s\"", td.Name)
+		e.unplaced = true
+		return nil, nil, e
 	}
 	sel, err := parseViewQuery(td)
 	if err != nil {

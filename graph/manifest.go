@@ -56,6 +56,12 @@ type TableEntry struct {
 	// Epoch is bumped by a recovery fence: a writer that prepared against
 	// an older epoch can no longer publish (its read-set member changed).
 	Epoch uint64 `json:"epoch,omitempty"`
+	// Txn, when set, is the commit record of a pin published before its
+	// Lance version existed (commit path v2, docs/architecture.md): the
+	// UUID of the transaction staged against Version-1 whose application
+	// yields Version. Version may not be materialized yet; open it with
+	// Root.OpenTable or Root.Materialize, which materialize it first.
+	Txn string `json:"txn,omitempty"`
 }
 
 // Key is the identity pair of the entry.
@@ -85,14 +91,22 @@ func (s SchemaRow) Identity() string { return fmt.Sprintf("%d:%s", s.Counter, s.
 
 // Commit is the lineage of one manifest version.
 type Commit struct {
-	ID           string    `json:"id"`
-	Parent       string    `json:"parent,omitempty"`
-	MergedParent string    `json:"merged_parent,omitempty"`
-	Actor        string    `json:"actor"`
-	Message      string    `json:"message,omitempty"`
-	Time         time.Time `json:"time"`
-	OperationID  string    `json:"operation_id,omitempty"`
-	WriterKind   string    `json:"writer_kind,omitempty"`
+	ID           string `json:"id"`
+	Parent       string `json:"parent,omitempty"`
+	MergedParent string `json:"merged_parent,omitempty"`
+	// Actor is who made the commit: the SQL role for commits made by
+	// SQL sessions, else the process or component (pggraph:recovery).
+	Actor string `json:"actor"`
+	// Application and Client are the committing session's
+	// application_name and client address; Process the serving process
+	// (empty when Actor names it).
+	Application string    `json:"application,omitempty"`
+	Client      string    `json:"client,omitempty"`
+	Process     string    `json:"process,omitempty"`
+	Message     string    `json:"message,omitempty"`
+	Time        time.Time `json:"time"`
+	OperationID string    `json:"operation_id,omitempty"`
+	WriterKind  string    `json:"writer_kind,omitempty"`
 	// Recovery names the recovery outcome when recovery published it.
 	Recovery string `json:"recovery,omitempty"`
 }

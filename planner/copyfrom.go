@@ -196,7 +196,7 @@ func (s *session) copyStream(ctx context.Context, st *wire.Statement, in *wire.C
 	name := ti0.def.Name
 	var rdr *copyReader
 	src := func() (array.RecordReader, error) { return rdr, nil }
-	rc, err := s.g.Load(ctx, adapters.WriteOptions{Branch: head.sn.Branch, Message: s.commitMessage(), MaxReprepare: s.maxReprepare}, name, src,
+	rc, err := s.g.Load(ctx, s.writeOptions(adapters.WriteOptions{Branch: head.sn.Branch, Message: s.commitMessage(), MaxReprepare: s.maxReprepare}), name, src,
 		func(ctx context.Context, stage *adapters.Stage) error {
 			c, err := s.catalogOf(ctx, stage.Base())
 			if err != nil {
@@ -237,5 +237,5 @@ func copyTargets(td *exec.TableDef, st *wire.Statement) ([]int, error) {
 	for _, c := range st.Copy.Columns {
 		names = append(names, &sqlparse.Node{Node: &sqlparse.Node_ResTarget{ResTarget: &sqlparse.ResTarget{Name: c}}})
 	}
-	return insertTargets(td, names)
+	return insertTargets(td, names, "")
 }

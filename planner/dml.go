@@ -102,7 +102,7 @@ func (s *session) executeWrite(ctx context.Context, st *wire.Statement, p *plan,
 	if max == 0 {
 		max = 5
 	}
-	rc, err := s.g.Write(ctx, adapters.WriteOptions{Branch: base.sn.Branch, Message: s.commitMessage(), MaxReprepare: max},
+	rc, err := s.g.Write(ctx, s.writeOptions(adapters.WriteOptions{Branch: base.sn.Branch, Message: s.commitMessage(), MaxReprepare: max}),
 		func(ctx context.Context, stage *adapters.Stage) error {
 			if snapKey(stage.Base()) != snapKey(base.sn) {
 				// re-prepare: the statement runs again against the new base
@@ -258,20 +258,24 @@ type writer struct {
 	sql string
 }
 
+// at gives err the 1-based character position of byte offset loc in the
+// statement's text (PostgreSQL points at the name it could not resolve).
+func (w *writer) at(err *wire.Error, loc int32) *wire.Error { return positioned(err, w.sql, loc) }
+
 // target resolves the statement's table.
 func (w *writer) target(rv *sqlparse.RangeVar) (*tableInfo, string, error) {
 	if rv.Schemaname != "" && rv.Schemaname != "public" {
 		if rv.Schemaname == "pg_catalog" || rv.Schemaname == "information_schema" || rv.Schemaname == "graph" {
 			return nil, "", wire.Errorf("42809", "cannot change relation \"%s\"", rv.Relname)
 		}
-		return nil, "", wire.Errorf("42P01", "relation \"%s.%s\" does not exist", rv.Schemaname, rv.Relname)
+		return nil, "", w.at(wire.Errorf("42P01", "relation \"%s.%s\" does not exist", rv.Schemaname, rv.Relname), rv.Location)
 	}
 	ti, ok := w.v.base.tables[rv.Relname]
 	if !ok {
 		if sqlView(w.v, "", rv.Relname) != nil {
 			return nil, "", viewWriteError("change", rv.Relname)
 		}
-		return nil, "", wire.Errorf("42P01", "relation \"%s\" does not exist", rv.Relname)
+		return nil, "", w.at(wire.Errorf("42P01", "relation \"%s\" does not exist", rv.Relname), rv.Location)
 	}
 	w.v.pend.markRead(rv.Relname)
 	alias := rv.Relname
@@ -287,7 +291,13 @@ func (w *writer) query(sql string) ([]*exec.Vec, []exec.Column, error) {
 	eng := &exec.Engine{Catalog: w.v, MemoryLimit: w.s.memLimit}
 	prep, err := eng.PrepareFor(w.s.execSession(), sql, w.declared)
 	if err != nil {
-		return nil, nil, toWire(err)
+		err = toWire(err)
+		if we, ok := err.(*wire.Error); ok && sql != w.sql && we.Position != 0 {
+			// a position in text the planner rewrote would point at the
+			// wrong place of the client's statement
+			err = we.WithPosition(0)
+		}
+		return nil, nil, err
 	}
 	for i, t := range prep.ParamTypes {
 		for len(w.paramTypes) <= i {

@@ -33,6 +33,11 @@ func (s *session) ValidateSetting(ctx context.Context, name, value string) error
 		if value == "" {
 			return wire.Errorf("22023", "graph.branch must not be empty")
 		}
+		// the connection rules first, as at startup: a refused user
+		// learns nothing about the branch
+		if err := s.admit(value); err != nil {
+			return err
+		}
 		if _, err := s.root.Head(ctx, value); err != nil {
 			if graph.IsUnknownBranch(err) {
 				return wire.Errorf("3D000", "branch \"%s\" does not exist", value)
@@ -53,6 +58,15 @@ func (s *session) ValidateSetting(ctx context.Context, name, value string) error
 		s.asOf = &asOfState{branch: s.branch(), value: value, sn: sn}
 	}
 	return nil
+}
+
+// admit applies the connection's rules to another branch (nil when the
+// session may reach it, as if it had connected to it).
+func (s *session) admit(branch string) error {
+	if s.info.Admit == nil {
+		return nil
+	}
+	return s.info.Admit(branch)
 }
 
 // asOfSnapshot is the SET graph.as_of snapshot (nil when unset).
@@ -105,7 +119,9 @@ func (s *session) execGraphCall(ctx context.Context, p *plan, params []any) (wir
 		return nil, err
 	}
 	eng := &exec.Engine{Catalog: cat, MemoryLimit: s.memLimit}
-	env := graphsql.Env{Branch: s.branch(), InTransaction: s.tx != nil && !s.tx.implicit, TimeZone: s.location(), ReadOnly: s.readOnly()}
+	env := graphsql.Env{Branch: s.branch(), InTransaction: s.tx != nil && !s.tx.implicit, TimeZone: s.location(), ReadOnly: s.readOnly(),
+		Admit: s.admit}
+	env.Actor, env.Application, env.Client = s.attribution()
 	res, err := p.call.Execute(ctx, s.g, env, eng, s.execSession(), p.declared, params)
 	if err != nil {
 		return nil, err

@@ -377,7 +377,7 @@ func mergeSource(n *sqlparse.Node) (alias, sql string, err error) {
 // mergeInsertItems renders a WHEN NOT MATCHED … INSERT's values in table
 // column order.
 func mergeInsertItems(td *exec.TableDef, wc *sqlparse.MergeWhenClause) ([]string, []int, error) {
-	targets, err := insertTargets(td, wc.TargetList)
+	targets, err := insertTargets(td, wc.TargetList, "")
 	if err != nil {
 		return nil, nil, err
 	}

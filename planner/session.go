@@ -3,6 +3,7 @@ package planner
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/pggraph/pggraph/adapters"
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/graph"
+	"github.com/pggraph/pggraph/internal/sqllex"
 	"github.com/pggraph/pggraph/internal/sqlparse"
 	"github.com/pggraph/pggraph/planner/graphsql"
 	"github.com/pggraph/pggraph/planner/seq"
@@ -99,6 +101,12 @@ func (s *session) Parse(_ context.Context, sql string) ([]*wire.Statement, error
 	stmts, err := wire.ParseUtility(sql)
 	if err != nil {
 		return nil, err
+	}
+	// PostgreSQL's scanner truncates long identifiers with a NOTICE while
+	// it reads the text, before anything runs (the parser here truncates
+	// silently).
+	for _, id := range sqllex.TruncatedIdentifiers(sql) {
+		s.info.Notice(&wire.Error{Code: "42622", Message: fmt.Sprintf("identifier \"%s\" will be truncated to \"%s\"", id.Full, id.Truncated)})
 	}
 	// A BEGIN after other statements of one query string turns wire's
 	// implicit transaction into the block without a Begin call: the
@@ -384,11 +392,12 @@ func (s *session) readCatalog(ctx context.Context) (catKey, exec.Catalog, uint64
 }
 
 // refuse answers a statement this slice does not run: a syntax error
-// stays 42601 (as PostgreSQL reports it before anything else), everything
+// stays 42601 and a statement nested too deeply 54001 (as PostgreSQL
+// reports them before anything else), everything
 // else is 0A000 naming the statement.
 func (s *session) refuse(cat exec.Catalog, sql, what string) error {
 	eng := &exec.Engine{Catalog: cat, MemoryLimit: s.memLimit}
-	if _, err := eng.PrepareFor(s.execSession(), sql, nil); exec.Code(err) == wire.CodeSyntaxError {
+	if _, err := eng.PrepareFor(s.execSession(), sql, nil); exec.Code(err) == wire.CodeSyntaxError || exec.Code(err) == exec.CodeStackDepthExceeded {
 		return toWire(err)
 	}
 	return notSupported(what)

@@ -82,7 +82,7 @@ func (s *session) Commit(ctx context.Context) error {
 	if err := (&writer{s: s, v: newView(tx.base, tx.pend), ctx: ctx}).checkMinOut(); err != nil {
 		return err
 	}
-	rc, err := s.g.Write(ctx, adapters.WriteOptions{Branch: tx.base.sn.Branch, Message: s.commitMessage(), Strict: true, Base: tx.base.sn},
+	rc, err := s.g.Write(ctx, s.writeOptions(adapters.WriteOptions{Branch: tx.base.sn.Branch, Message: s.commitMessage(), Strict: true, Base: tx.base.sn}),
 		func(ctx context.Context, st *adapters.Stage) error { return flush(st, tx.pend) })
 	if err != nil {
 		return writeError(err)

@@ -25,6 +25,11 @@ type AuditRecord struct {
 	CommitID    string           `json:"commit_id,omitempty"`
 	Detail      string           `json:"detail,omitempty"`
 	Recoverer   string           `json:"recoverer"`
+	// Actor, Application and Client are the recovered write's
+	// attribution (who made the commit recovery decided about).
+	Actor       string `json:"actor,omitempty"`
+	Application string `json:"application,omitempty"`
+	Client      string `json:"client,omitempty"`
 }
 
 var auditSchema = arrow.NewSchema([]arrow.Field{
@@ -42,6 +47,9 @@ func (m *Manager) audit(ctx context.Context, sc *Sidecar, rep Report) error {
 	rec := AuditRecord{Time: m.opts.Now().UTC(), OperationID: sc.OperationID, WriterKind: string(sc.WriterKind),
 		Branch: sc.Branch, Decision: rep.Decision, Classes: rep.Classes, Fenced: rep.Fenced, Detail: rep.Detail,
 		Recoverer: m.instance}
+	if l := sc.Write.Lineage; l != nil {
+		rec.Actor, rec.Application, rec.Client = l.Actor, l.Application, l.Client
+	}
 	switch rep.Decision {
 	case RolledForward, Converged:
 		rec.CommitID = sc.Write.Lineage.CommitID

@@ -315,3 +315,29 @@ func newMockSecret() []byte {
 	}
 	return b
 }
+
+// admit is SessionInfo.Admit: the hba rules for (this client, database).
+// A rule that rejects refuses; a rule that asks for a password refuses a
+// session that logged in without one (trust), since it cannot be asked
+// for one now. Every password method proves the same secret, so a
+// session that gave one may reach any database its rules let it.
+func (c *conn) admit(database string) error {
+	m := c.srv.methodFor(c.nc.RemoteAddr(), c.tls, c.user, database)
+	if m == AuthReject || (m != AuthTrust && c.authMethod == AuthTrust) {
+		return &Error{Severity: SeverityError, Code: CodeInvalidAuthorization,
+			Message: fmt.Sprintf("pg_hba.conf rejects connection for host \"%s\", user \"%s\", database \"%s\", %s",
+				hostOf(c.nc.RemoteAddr()), c.user, database, map[bool]string{true: "SSL encryption", false: "no encryption"}[c.tls])}
+	}
+	return nil
+}
+
+// hostOf is the client address as PostgreSQL prints it in hba messages.
+func hostOf(addr net.Addr) string {
+	if ta, ok := addr.(*net.TCPAddr); ok {
+		return ta.IP.String()
+	}
+	if addr == nil {
+		return "[local]"
+	}
+	return addr.String()
+}

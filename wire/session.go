@@ -29,6 +29,13 @@ type SessionInfo struct {
 	// Notice queues a NoticeResponse (severity NOTICE unless set); call it
 	// only from inside a Session method.
 	Notice func(*Error)
+	// Admit applies the connection rules (hba) to another database name:
+	// nil when this connection could have connected to it directly with
+	// the authentication it already gave, else a 28000 *Error. The SQL
+	// layer calls it for every other way of reaching a branch (SET
+	// graph.branch, procedures naming a branch), so a rule that refuses
+	// a user on a branch cannot be walked around. nil Admit admits all.
+	Admit func(database string) error
 }
 
 // Session executes statements for one connection. All methods are called

@@ -67,9 +67,14 @@ func init() {
 	for _, n := range []string{"lc_messages", "lc_monetary", "lc_numeric", "lc_time"} {
 		add(settingDef{name: n, def: "C.UTF-8", normalize: normAny, desc: "Locale setting."})
 	}
-	for _, n := range []string{"check_function_bodies", "row_security", "synchronous_commit", "jit", "enable_seqscan", "enable_indexscan", "escape_string_warning", "array_nulls", "quote_all_identifiers"} {
+	for _, n := range []string{"check_function_bodies", "row_security", "synchronous_commit", "jit", "enable_seqscan", "enable_indexscan", "enable_bitmapscan", "enable_mergejoin", "escape_string_warning", "array_nulls", "quote_all_identifiers"} {
 		add(settingDef{name: n, def: "on", normalize: normBool, desc: "Accepted for compatibility."})
 	}
+	// join methods the executor has (exec/ops_indexjoin.go): off disables
+	// the lookup (index nested-loop) join or the hash join where the
+	// other one can answer, as PostgreSQL's planner settings do
+	add(settingDef{name: "enable_nestloop", def: "on", normalize: normBool, desc: "Enables the planner's use of nested-loop join plans."})
+	add(settingDef{name: "enable_hashjoin", def: "on", normalize: normBool, desc: "Enables the planner's use of hash join plans."})
 	add(settingDef{name: "xmloption", def: "content", normalize: normEnum("content", "document"), desc: "Sets whether XML data is to be considered as documents or content fragments."})
 	add(settingDef{name: "default_tablespace", def: "", normalize: normAny, desc: "Accepted for compatibility."})
 	add(settingDef{name: "default_table_access_method", def: "heap", normalize: normAny, desc: "Accepted for compatibility."})

@@ -15,4 +15,13 @@
 //   - A grammar error is a *SyntaxError (SQLSTATE 42601) carrying the
 //     1-based character position PostgreSQL would report; errors are never
 //     cached.
+//   - No text reaches the C parser if it could nest deeper than its stack
+//     or protobuf decoding allows: text longer than maxNesting bytes whose
+//     sqllex.NestingBound exceeds maxNesting is refused with a
+//     *StackDepthError (SQLSTATE 54001, PostgreSQL's "stack depth limit
+//     exceeded" message and hint) before the parser runs. The bound is a
+//     cheap upper estimate of the tree's depth in which wide shapes (long
+//     VALUES, IN and OR lists, CASE arms) count once, so only genuinely deep
+//     text is refused; FuzzParseSurvives and depth_test.go check the bound
+//     covers every tree the parser builds.
 package sqlparse

@@ -3,10 +3,13 @@ package sqlparse
 import (
 	"container/list"
 	"errors"
+	"strings"
 	"sync"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 	"github.com/pganalyze/pg_query_go/v6/parser"
+
+	"github.com/pggraph/pggraph/internal/sqllex"
 )
 
 // SyntaxError is a grammar error (SQLSTATE 42601).
@@ -22,6 +25,35 @@ func IsSyntaxError(err error) bool {
 	var se *SyntaxError
 	return errors.As(err, &se)
 }
+
+// StackDepthError is a statement nested too deeply to parse or walk
+// (SQLSTATE 54001, "stack depth limit exceeded", as PostgreSQL reports
+// it when its max_stack_depth guard trips).
+type StackDepthError struct{}
+
+func (*StackDepthError) Error() string { return "stack depth limit exceeded" }
+
+// StackDepthHint is PostgreSQL's hint for a 54001, with its default
+// max_stack_depth (which pggraph does not let users raise).
+const StackDepthHint = `Increase the configuration parameter "max_stack_depth" (currently 2048kB), after ensuring the platform's stack depth limit is adequate.`
+
+// IsStackDepthError reports whether err is (or wraps) a *StackDepthError.
+func IsStackDepthError(err error) bool {
+	var se *StackDepthError
+	return errors.As(err, &se)
+}
+
+// maxNesting bounds how deep a statement's parse tree may be before the C
+// parser sees it. The grammar builds left-deep chains (1+1+…, UNION arms,
+// JOINs) without recursion, but libpg_query's conversion of the tree to
+// protobuf recurses once per level on the C stack with no guard of its
+// own: about 24,000 levels of 1+1+… overflowed its 8 MB and killed the
+// process. The bound leaves a margin of four for shapes that take more
+// stack per level. Trees that pass it and are still deeper than the
+// protobuf decoder's nesting limit (about 5,000 expression levels;
+// PostgreSQL itself stops near 4,500 with its 2 MB stack) fail there,
+// also as 54001.
+const maxNesting = 6000
 
 // defaultCacheSize bounds the parse cache; a tree is a few KiB.
 const defaultCacheSize = 2048
@@ -72,6 +104,11 @@ func Parse(sql string) (*ParseResult, error) {
 	if t, ok := shared.get(sql); ok {
 		return t, nil
 	}
+	// Each tree level takes at least one byte of text, so only a long
+	// statement can be too deep, and only a long one pays for the scan.
+	if len(sql) > maxNesting && sqllex.NestingBound(sql) > maxNesting {
+		return nil, &StackDepthError{}
+	}
 	t, err := pg_query.Parse(sql)
 	if err != nil {
 		return nil, toSyntaxError(err)
@@ -84,6 +121,10 @@ func toSyntaxError(err error) error {
 	var pe *parser.Error
 	if errors.As(err, &pe) {
 		return &SyntaxError{Message: pe.Message, Position: pe.Cursorpos}
+	}
+	// The protobuf decoder's nesting limit: the tree is too deep to walk.
+	if strings.Contains(err.Error(), "exceeded maximum recursion depth") {
+		return &StackDepthError{}
 	}
 	return &SyntaxError{Message: err.Error()}
 }

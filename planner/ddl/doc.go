@@ -91,8 +91,11 @@
 //     tombstoned tables stay readable by time travel). An edge endpoint
 //     reference cannot be dropped on its own (42P16).
 //   - Statements migration tools send that have no meaning here are
-//     accepted as NoOp with PostgreSQL's command tag: GRANT/REVOKE, ALTER
-//     DEFAULT PRIVILEGES, … OWNER TO, storage parameters and tuning
+//     accepted as NoOp with PostgreSQL's command tag: GRANT and ALTER
+//     DEFAULT PRIVILEGES … GRANT (object privileges are not enforced, so
+//     every role already holds what a GRANT gives; REVOKE and ALTER
+//     DEFAULT PRIVILEGES … REVOKE answer 0A000 because they could not
+//     take effect), … OWNER TO, storage parameters and tuning
 //     subcommands, CREATE SCHEMA IF NOT EXISTS public, COMMENT ON objects
 //     other than tables, views and columns, DROP MATERIALIZED
 //     VIEW/TYPE/DOMAIN/SCHEMA/EXTENSION IF EXISTS of objects that cannot

@@ -59,6 +59,13 @@ func IsNotSupported(err error) bool { return Code(err) == CodeFeatureNotSupporte
 func IsDependentObjects(err error) bool { return Code(err) == CodeDependentObjects }
 
 // notSupported is 0A000 naming what is not supported.
+// revokeNotSupported refuses a statement that takes privileges away:
+// object privileges are not enforced, so it could not take effect.
+func revokeNotSupported(what string) *wire.Error {
+	return notSupported("%s", what).WithDetail("Object privileges are not enforced: every role may use every table, view and sequence, so a revoked privilege would still be usable.").
+		WithHint("Restrict who reaches a branch with pg_hba rules (--hba).")
+}
+
 func notSupported(format string, args ...any) *wire.Error {
 	return errorf(CodeFeatureNotSupported, "%s is not supported", fmt.Sprintf(format, args...))
 }

@@ -89,16 +89,22 @@ func (p Planner) Plan(stmt *q.Node, cat Catalog) ([]Change, error) {
 	case *q.Node_CreateExtensionStmt:
 		return pc.createExtension(n.CreateExtensionStmt)
 	case *q.Node_GrantStmt:
+		// Object privileges are not enforced: every role holds every
+		// privilege on every object, so a GRANT states what already
+		// holds, while a REVOKE would be a promise not kept.
 		if n.GrantStmt.IsGrant {
 			return []Change{&NoOp{CommandTag: "GRANT"}}, nil
 		}
-		return []Change{&NoOp{CommandTag: "REVOKE"}}, nil
+		return nil, revokeNotSupported("REVOKE")
 	case *q.Node_GrantRoleStmt:
 		if n.GrantRoleStmt.IsGrant {
 			return []Change{&NoOp{CommandTag: "GRANT ROLE"}}, nil
 		}
 		return []Change{&NoOp{CommandTag: "REVOKE ROLE"}}, nil
 	case *q.Node_AlterDefaultPrivilegesStmt:
+		if a := n.AlterDefaultPrivilegesStmt.Action; a != nil && !a.IsGrant {
+			return nil, revokeNotSupported("ALTER DEFAULT PRIVILEGES … REVOKE")
+		}
 		return []Change{&NoOp{CommandTag: "ALTER DEFAULT PRIVILEGES"}}, nil
 	case *q.Node_AlterOwnerStmt:
 		return []Change{&NoOp{CommandTag: alterTag(n.AlterOwnerStmt.ObjectType)}}, nil

@@ -34,6 +34,28 @@ type Env struct {
 	ReadOnly bool
 	// TimeZone reads zone-less timestamps of create_branch's at (nil = UTC).
 	TimeZone *time.Location
+	// Admit refuses a branch the session may not reach (the connection
+	// rules applied to that branch as a database name); every branch a
+	// procedure names passes it, so a procedure is no way around a rule
+	// that refuses the branch at connection. nil admits all.
+	Admit func(branch string) error
+	// Actor, Application and Client attribute the commits procedures
+	// make (graph.Commit): the session's role, application_name and
+	// client address.
+	Actor, Application, Client string
+}
+
+// admit checks every branch a procedure names against Env.Admit.
+func (e Env) admit(branches ...string) error {
+	if e.Admit == nil {
+		return nil
+	}
+	for _, b := range branches {
+		if err := e.Admit(b); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (e Env) branch() string {
@@ -203,6 +225,11 @@ func createBranch(ctx context.Context, g *adapters.Graph, env Env, args []*strin
 		from = *args[1]
 	}
 	const what = "graph.create_branch"
+	// a new branch starts as a copy of from: reading from and reaching
+	// the new branch are both connections to them
+	if err := env.admit(from, name); err != nil {
+		return nil, err
+	}
 	head, err := requireBranch(ctx, g, what, from)
 	if err != nil {
 		return nil, err
@@ -230,6 +257,9 @@ func createBranch(ctx context.Context, g *adapters.Graph, env Env, args []*strin
 
 func deleteBranch(ctx context.Context, g *adapters.Graph, env Env, args []*string) (any, error) {
 	name := *args[0]
+	if err := env.admit(name); err != nil {
+		return nil, err
+	}
 	if name == graph.MainBranch {
 		return nil, errf(CodeInvalidName, "branch %q cannot be deleted", name).WithDetail("main is the graph's default branch.")
 	}
@@ -249,6 +279,9 @@ func merge(ctx context.Context, g *adapters.Graph, env Env, args []*string) (any
 		into = *args[1]
 	}
 	const what = "graph.merge"
+	if err := env.admit(from, into); err != nil {
+		return nil, err
+	}
 	if _, err := requireBranch(ctx, g, what, from); err != nil {
 		return nil, err
 	}
@@ -258,7 +291,8 @@ func merge(ctx context.Context, g *adapters.Graph, env Env, args []*string) (any
 	if from == into {
 		return nil, errf(CodeInvalidParameterValue, "cannot merge branch %q into itself", from)
 	}
-	rc, err := g.Merge(ctx, from, into, fmt.Sprintf("merge %s into %s", from, into))
+	rc, err := g.MergeWith(ctx, adapters.MergeOptions{From: from, Into: into, Message: fmt.Sprintf("merge %s into %s", from, into),
+		Actor: env.Actor, Application: env.Application, Client: env.Client})
 	if err != nil {
 		return nil, sqlError(what, into, err)
 	}
@@ -271,6 +305,9 @@ func merge(ctx context.Context, g *adapters.Graph, env Env, args []*string) (any
 func optimize(ctx context.Context, g *adapters.Graph, env Env, args []*string) (any, error) {
 	branch := env.branch()
 	const what = "graph.optimize"
+	if err := env.admit(branch); err != nil {
+		return nil, err
+	}
 	head, err := requireBranch(ctx, g, what, branch)
 	if err != nil {
 		return nil, err
@@ -282,7 +319,8 @@ func optimize(ctx context.Context, g *adapters.Graph, env Env, args []*string) (
 		}
 		tables = []string{*args[0]}
 	}
-	rc, err := g.Optimize(ctx, branch, tables...)
+	rc, err := g.OptimizeWith(ctx, adapters.OptimizeOptions{Branch: branch, Tables: tables,
+		Actor: env.Actor, Application: env.Application, Client: env.Client})
 	if err != nil {
 		return nil, sqlError(what, branch, err)
 	}
