@@ -266,7 +266,12 @@ func init() {
 		}
 		return ec.run.user
 	})
-	funcs["session_user"] = funcs["current_user"]
+	constText("session_user", func(ec *evalCtx) string {
+		if ec.run.sessionUser == "" {
+			return "postgres"
+		}
+		return ec.run.sessionUser
+	})
 	constText("current_schema", func(ec *evalCtx) string { return "public" })
 	defCustom("pg_backend_pid", func(b *binder, args []Expr) (Expr, error) {
 		return &opExpr{name: "pg_backend_pid", t: TInt4, k: func(ec *evalCtx, _ []*Vec, out *Vec, sel []int32) error {

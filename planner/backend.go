@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 
+	"github.com/pggraph/pggraph/access"
 	"github.com/pggraph/pggraph/adapters"
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/planner/seq"
@@ -19,17 +20,23 @@ type Backend struct {
 	// MaxReprepare bounds transparent re-prepares of an autocommit
 	// statement whose read set changed before its effects (0: 5).
 	MaxReprepare int
-	once         sync.Once
-	locks        *exec.AdvisoryLocks
-	seqs         *seq.Allocator
-	tables       tableCache
+	// Access is the root's role catalog (NewBackend opens it; share one
+	// per root and process so role changes reach every session at once).
+	Access *access.Store
+	logins loginCounts
+	once   sync.Once
+	locks  *exec.AdvisoryLocks
+	seqs   *seq.Allocator
+	tables tableCache
 }
 
 // NewBackend returns a Backend serving g.
-func NewBackend(g *adapters.Graph) *Backend { return &Backend{Graph: g} }
+func NewBackend(g *adapters.Graph) *Backend {
+	return &Backend{Graph: g, Access: access.Open(g.Root.Store())}
+}
 
 // NewSession implements wire.Backend.
-func (b *Backend) NewSession(_ context.Context, info wire.SessionInfo) (wire.Session, error) {
+func (b *Backend) NewSession(ctx context.Context, info wire.SessionInfo) (wire.Session, error) {
 	b.once.Do(func() {
 		if b.locks == nil {
 			b.locks = exec.NewAdvisoryLocks()
@@ -37,8 +44,13 @@ func (b *Backend) NewSession(_ context.Context, info wire.SessionInfo) (wire.Ses
 		b.seqs = seq.Open(b.Graph.Root.Store())
 		adapters.SetMergeCheck(b.Graph, b.checkMerge)
 	})
+	release, err := b.admitLogin(ctx, info.User)
+	if err != nil {
+		return nil, err
+	}
 	s := &session{g: b.Graph, root: b.Graph.Root, maxReprepare: b.MaxReprepare, info: info, memLimit: b.MemoryLimit,
-		cats: map[catKey]*catalog{}, seqs: b.seqs, seqSess: seq.NewSession(), tables: &b.tables}
+		cats: map[catKey]*catalog{}, seqs: b.seqs, seqSess: seq.NewSession(), tables: &b.tables,
+		access: b.Access, backend: b, releaseLogin: release}
 	s.advisory = s.newAdvisorySession(b.locks)
 	return s, nil
 }

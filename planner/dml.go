@@ -71,6 +71,9 @@ func (s *session) executeWrite(ctx context.Context, st *wire.Statement, p *plan,
 		s.unpin()
 		return res, err
 	}
+	if p.kind == stmtRole {
+		return s.executeRole(ctx, p)
+	}
 	if s.readOnly() {
 		return nil, wire.Errorf("25006", "cannot execute %s in a read-only transaction", p.stmtName())
 	}
@@ -184,7 +187,7 @@ func (s *session) describeWrite(ctx context.Context, st *wire.Statement, p *plan
 	if p.kind == stmtGraph {
 		return s.describeGraphCall(ctx, p)
 	}
-	if p.kind == stmtDDL {
+	if p.kind == stmtDDL || p.kind == stmtRole {
 		return wire.Description{Params: p.declared}, nil
 	}
 	var base *catalog

@@ -46,6 +46,8 @@ func (s *session) ValidateSetting(ctx context.Context, name, value string) error
 		}
 		s.branchSet = true
 		s.asOf = nil
+	case "role":
+		return s.validateSetRole(ctx, value)
 	case "graph.as_of":
 		if value == "" {
 			s.asOf = nil
@@ -122,6 +124,7 @@ func (s *session) execGraphCall(ctx context.Context, p *plan, params []any) (wir
 	env := graphsql.Env{Branch: s.branch(), InTransaction: s.tx != nil && !s.tx.implicit, TimeZone: s.location(), ReadOnly: s.readOnly(),
 		Admit: s.admit}
 	env.Actor, env.Application, env.Client = s.attribution()
+	env.MayManageBranches = func() error { return s.mayManageBranches(ctx) }
 	res, err := p.call.Execute(ctx, s.g, env, eng, s.execSession(), p.declared, params)
 	if err != nil {
 		return nil, err

@@ -43,6 +43,10 @@ type Env struct {
 	// make (graph.Commit): the session's role, application_name and
 	// client address.
 	Actor, Application, Client string
+	// MayManageBranches refuses a role that may not create or delete
+	// branches (PostgreSQL's CREATEDB: a database is a branch). nil
+	// allows.
+	MayManageBranches func() error
 }
 
 // admit checks every branch a procedure names against Env.Admit.
@@ -230,6 +234,11 @@ func createBranch(ctx context.Context, g *adapters.Graph, env Env, args []*strin
 	if err := env.admit(from, name); err != nil {
 		return nil, err
 	}
+	if env.MayManageBranches != nil {
+		if err := env.MayManageBranches(); err != nil {
+			return nil, err
+		}
+	}
 	head, err := requireBranch(ctx, g, what, from)
 	if err != nil {
 		return nil, err
@@ -259,6 +268,11 @@ func deleteBranch(ctx context.Context, g *adapters.Graph, env Env, args []*strin
 	name := *args[0]
 	if err := env.admit(name); err != nil {
 		return nil, err
+	}
+	if env.MayManageBranches != nil {
+		if err := env.MayManageBranches(); err != nil {
+			return nil, err
+		}
 	}
 	if name == graph.MainBranch {
 		return nil, errf(CodeInvalidName, "branch %q cannot be deleted", name).WithDetail("main is the graph's default branch.")

@@ -1,0 +1,175 @@
+package exec
+
+import (
+	"strings"
+
+	"github.com/pggraph/pggraph/access"
+)
+
+// Roles in the catalogs: pg_roles, pg_user and pg_auth_members list the
+// root's role catalog (Session.Roles); pg_has_role and pg_get_userbyid
+// read it. A root without a role catalog has one role, the session user,
+// a superuser with OID 10 (package access).
+
+// bootstrapRoles is the catalog of a root without roles.
+func bootstrapRoles(user string) *access.Catalog {
+	if user == "" {
+		user = "postgres"
+	}
+	r := access.NewSuperuser(user)
+	r.OID = access.BootstrapOID
+	return &access.Catalog{Roles: []access.Role{r}}
+}
+
+func resolveRoles(fn func() *access.Catalog, sessionUser string) *access.Catalog {
+	if fn != nil {
+		if c := fn(); !c.Bootstrap() {
+			return c
+		}
+	}
+	return bootstrapRoles(sessionUser)
+}
+
+// roleCatalog is the statement's role catalog (read once).
+func (c *catalogSet) roleCatalog() *access.Catalog {
+	if c.roles == nil {
+		u := c.sessUser
+		if u == "" {
+			u = c.user_
+		}
+		c.roles = resolveRoles(c.rolesFn, u)
+	}
+	return c.roles
+}
+
+// roleCatalog is the execution's role catalog (read once).
+func (rc *runCtx) roleCatalog() *access.Catalog {
+	if rc.roles == nil {
+		rc.roles = resolveRoles(rc.rolesFn, rc.sessionUser)
+	}
+	return rc.roles
+}
+
+func validUntil(r *access.Role) any {
+	if r.ValidUntil == nil {
+		return nil
+	}
+	return *r.ValidUntil
+}
+
+func (c *catalogSet) rolesRows() [][]any {
+	var rows [][]any
+	for i := range c.roleCatalog().Roles {
+		r := &c.roleCatalog().Roles[i]
+		// rolpassword is always masked in pg_roles
+		rows = append(rows, []any{r.Name, r.Superuser, r.Inherit, r.CreateRole, r.CreateDB, r.Login, r.Replication,
+			r.ConnLimit, "********", validUntil(r), r.BypassRLS, nil, r.OID})
+	}
+	return rows
+}
+
+func (c *catalogSet) userRows() [][]any {
+	var rows [][]any
+	for i := range c.roleCatalog().Roles {
+		r := &c.roleCatalog().Roles[i]
+		if r.Login {
+			rows = append(rows, []any{r.Name, r.OID, r.CreateDB, r.Superuser, r.Replication, r.BypassRLS, "********", validUntil(r), nil})
+		}
+	}
+	return rows
+}
+
+func (c *catalogSet) authMembersRows() [][]any {
+	var rows [][]any
+	for _, m := range c.roleCatalog().Members {
+		rows = append(rows, []any{m.Role, m.Member, m.Grantor, m.Admin})
+	}
+	return rows
+}
+
+// pg_has_role(user, role, privilege), pg_has_role(role, privilege):
+// users and roles by name or OID; privilege MEMBER (a member through any
+// chain), USAGE (through roles that inherit), with or without WITH ADMIN
+// OPTION / WITH GRANT OPTION, comma-separated (any one suffices).
+// Superusers hold every role.
+func init() {
+	type argKind int
+	const (
+		byName argKind = iota
+		byOID
+	)
+	kernel := func(kinds []argKind) kernel {
+		return func(ec *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+			cat := ec.run.roleCatalog()
+			role := func(i int, k argKind, row int32) (*access.Role, error) {
+				if k == byOID {
+					return cat.ByOID(uint32(a[i].I[row])), nil
+				}
+				r := cat.Role(a[i].S[row])
+				if r == nil {
+					return nil, errf(CodeUndefinedObject, "role \"%s\" does not exist", a[i].S[row])
+				}
+				return r, nil
+			}
+			for _, i := range sel {
+				var user, target *access.Role
+				var err error
+				pi := len(kinds)
+				if len(kinds) == 1 {
+					user = cat.Role(ec.run.user)
+					if target, err = role(0, kinds[0], i); err != nil {
+						return err
+					}
+				} else {
+					if user, err = role(0, kinds[0], i); err != nil {
+						return err
+					}
+					if target, err = role(1, kinds[1], i); err != nil {
+						return err
+					}
+				}
+				privs := a[pi].S[i]
+				held := false
+				for _, p := range strings.Split(privs, ",") {
+					p = strings.ToUpper(strings.Join(strings.Fields(p), " "))
+					admin := false
+					if base, ok := strings.CutSuffix(p, " WITH ADMIN OPTION"); ok {
+						p, admin = base, true
+					} else if base, ok := strings.CutSuffix(p, " WITH GRANT OPTION"); ok {
+						p, admin = base, true
+					}
+					if p != "MEMBER" && p != "USAGE" {
+						return errf(CodeInvalidParameterValue, "unrecognized privilege type: \"%s\"", strings.TrimSpace(privs))
+					}
+					if user == nil || target == nil {
+						continue
+					}
+					switch {
+					case user.Superuser:
+						held = true
+					case admin:
+						held = held || cat.HasAdmin(user.OID, target.OID)
+					default:
+						held = held || cat.MemberOf(user.OID, target.OID, p == "USAGE")
+					}
+				}
+				out.B[i] = held
+			}
+			return nil
+		}
+	}
+	var sigs []fnSig
+	for _, kinds := range [][]argKind{{byName, byName}, {byName, byOID}, {byOID, byName}, {byOID, byOID}, {byName}, {byOID}} {
+		var args []Type
+		for _, k := range kinds {
+			if k == byName {
+				args = append(args, TName)
+			} else {
+				args = append(args, TOid)
+			}
+		}
+		args = append(args, TText)
+		sigs = append(sigs, sig(TBool, kernel(kinds), args...))
+	}
+	def("pg_has_role", sigs...)
+}
