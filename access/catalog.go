@@ -20,6 +20,9 @@ type Catalog struct {
 	NextOID uint32       `json:"next_oid"`
 	Roles   []Role       `json:"roles"`   // sorted by name
 	Members []Membership `json:"members"` // sorted by (role, member)
+	// Branches holds the ACL of every branch someone granted or revoked
+	// on (branches.go); others have DefaultBranchACL.
+	Branches []BranchACL `json:"branches,omitempty"`
 }
 
 // Role is one role with PostgreSQL's attributes.
@@ -78,7 +81,10 @@ func (c *Catalog) ByOID(oid uint32) *Role {
 // clone copies the catalog so a change can edit it.
 func (c *Catalog) clone() *Catalog {
 	out := &Catalog{Version: c.Version, NextOID: c.NextOID,
-		Roles: slices.Clone(c.Roles), Members: slices.Clone(c.Members)}
+		Roles: slices.Clone(c.Roles), Members: slices.Clone(c.Members), Branches: slices.Clone(c.Branches)}
+	for i := range out.Branches {
+		out.Branches[i].Items = slices.Clone(out.Branches[i].Items)
+	}
 	for i := range out.Roles {
 		if v := out.Roles[i].ValidUntil; v != nil {
 			t := *v
@@ -124,6 +130,9 @@ func (c *Catalog) AddRole(r Role) *Role {
 func (c *Catalog) DropRole(oid uint32) {
 	c.Roles = slices.DeleteFunc(c.Roles, func(r Role) bool { return r.OID == oid })
 	c.Members = slices.DeleteFunc(c.Members, func(m Membership) bool { return m.Role == oid || m.Member == oid })
+	for i := range c.Branches {
+		c.Branches[i].Items = slices.DeleteFunc(c.Branches[i].Items, func(it ACLItem) bool { return it.Grantee == oid })
+	}
 }
 
 // RenameRole renames a role, keeping the order by name.

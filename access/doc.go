@@ -21,6 +21,9 @@
 // statement, as superusers, so whoever bootstraps the catalog cannot
 // lock themselves out. From then on the catalog decides who exists.
 //
+// Branch privileges (branches.go) are kept here too: a branch is a
+// database, and database ACLs are shared catalogs in PostgreSQL.
+//
 // Secrets are stored as PostgreSQL stores rolpassword: SCRAM-SHA-256
 // verifiers, or md5 hashes when given already hashed (import); a plain
 // password given to CREATE/ALTER ROLE is turned into a SCRAM verifier

@@ -610,7 +610,11 @@ func init() {
 		return rows
 	}}
 	pgCatalogRels["pg_database"] = &sysRelation{1262, "oid oid, datname name, datdba oid, encoding int4, datlocprovider char, datistemplate bool, datallowconn bool, datconnlimit int4, datfrozenxid xid, datminmxid xid, dattablespace oid, datcollate text, datctype text, daticulocale text, datcollversion text, datacl aclitem[]", func(c *catalogSet) [][]any {
-		return [][]any{{oidDatabase, c.database(), oidPostgresRole, encodingUTF8, "c", false, true, -1, 716, 1, oidDefaultTablespace, "C", "C", nil, nil, nil}}
+		var acl any
+		if items, changed := c.roleCatalog().BranchACL(c.database()); changed {
+			acl = c.roleCatalog().ACLText(items)
+		}
+		return [][]any{{oidDatabase, c.database(), oidPostgresRole, encodingUTF8, "c", false, true, -1, 716, 1, oidDefaultTablespace, "C", "C", nil, nil, acl}}
 	}}
 	pgCatalogRels["pg_roles"] = &sysRelation{12000, "rolname name, rolsuper bool, rolinherit bool, rolcreaterole bool, rolcreatedb bool, rolcanlogin bool, rolreplication bool, rolconnlimit int4, rolpassword text, rolvaliduntil timestamptz, rolbypassrls bool, rolconfig text[], oid oid", (*catalogSet).rolesRows}
 	pgCatalogRels["pg_user"] = &sysRelation{12014, "usename name, usesysid oid, usecreatedb bool, usesuper bool, userepl bool, usebypassrls bool, passwd text, valuntil timestamptz, useconfig text[]", (*catalogSet).userRows}

@@ -173,3 +173,70 @@ func init() {
 	}
 	def("pg_has_role", sigs...)
 }
+
+// has_database_privilege([user,] database, privilege): a database is a
+// graph branch; its privileges are CONNECT, CREATE, TEMPORARY and
+// pggraph's WRITE and MERGE (access.BranchPrivs), answered from the
+// role catalog. user is a name or OID (default current_user), database
+// a name or the current database's OID.
+func init() {
+	defCustom("has_database_privilege", func(b *binder, args []Expr) (Expr, error) {
+		if len(args) < 2 || len(args) > 3 {
+			return nil, noFunction("has_database_privilege", args)
+		}
+		for i := range args {
+			if args[i].Type().OID == OIDUnknown {
+				args[i], _ = b.coerce(args[i], TText, castImplicit, "")
+			}
+		}
+		db := b.cat.database()
+		return &opExpr{name: "has_database_privilege", t: TBool, args: args, strict: true, k: func(ec *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+			cat := ec.run.roleCatalog()
+			for _, i := range sel {
+				role := cat.Role(ec.run.user)
+				dbArg, privArg := a[0], a[1]
+				if len(a) == 3 {
+					dbArg, privArg = a[1], a[2]
+					if a[0].T.Kind() == KStr {
+						if role = cat.Role(a[0].S[i]); role == nil {
+							return errf(CodeUndefinedObject, "role \"%s\" does not exist", a[0].S[i])
+						}
+					} else {
+						role = cat.ByOID(uint32(a[0].I[i]))
+					}
+				}
+				name := db
+				if dbArg.T.Kind() == KStr {
+					name = dbArg.S[i]
+				} else if uint32(dbArg.I[i]) != oidDatabase {
+					out.SetNull(int(i))
+					continue
+				}
+				var want, grantOpt access.BranchPrivs
+				for _, p := range strings.Split(privArg.S[i], ",") {
+					p = strings.ToUpper(strings.Join(strings.Fields(p), " "))
+					opt := false
+					if base, ok := strings.CutSuffix(p, " WITH GRANT OPTION"); ok {
+						p, opt = base, true
+					}
+					bp, ok := access.ParseBranchPriv(p)
+					if !ok {
+						return errf(CodeInvalidParameterValue, "unrecognized privilege type: \"%s\"", strings.TrimSpace(privArg.S[i]))
+					}
+					if opt {
+						grantOpt |= bp
+					} else {
+						want |= bp
+					}
+				}
+				if role == nil {
+					out.B[i] = false
+					continue
+				}
+				held, grantable := cat.BranchPrivileges(role.OID, name)
+				out.B[i] = held&want != 0 || grantable&grantOpt != 0
+			}
+			return nil
+		}}, nil
+	})
+}

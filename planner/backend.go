@@ -44,7 +44,7 @@ func (b *Backend) NewSession(ctx context.Context, info wire.SessionInfo) (wire.S
 		b.seqs = seq.Open(b.Graph.Root.Store())
 		adapters.SetMergeCheck(b.Graph, b.checkMerge)
 	})
-	release, err := b.admitLogin(ctx, info.User)
+	release, err := b.admitLogin(ctx, info.User, info.Database)
 	if err != nil {
 		return nil, err
 	}

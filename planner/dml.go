@@ -3,6 +3,7 @@ package planner
 import (
 	"context"
 	"fmt"
+	"github.com/pggraph/pggraph/access"
 	"slices"
 	"strings"
 	"time"
@@ -76,6 +77,9 @@ func (s *session) executeWrite(ctx context.Context, st *wire.Statement, p *plan,
 	}
 	if s.readOnly() {
 		return nil, wire.Errorf("25006", "cannot execute %s in a read-only transaction", p.stmtName())
+	}
+	if err := s.checkBranchPrivilege(ctx, s.branch(), access.PrivWrite); err != nil {
+		return nil, err
 	}
 	if s.tx != nil && !s.tx.implicit {
 		base, err := s.txBase(ctx)

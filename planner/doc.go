@@ -159,7 +159,11 @@
 // CONNECTION LIMIT; Backend.Credentials gives wire the stored secret
 // (none after VALID UNTIL). graph.create_branch and graph.delete_branch
 // need CREATEDB. Every branch a session reaches other than its startup
-// database passes wire.SessionInfo.Admit (hba rules). ALTER ROLE … SET
+// database passes wire.SessionInfo.Admit (hba rules) and the CONNECT
+// privilege. GRANT/REVOKE … ON DATABASE b (branch_privileges.go): a
+// branch's CONNECT, WRITE (checked before every publishing statement)
+// and MERGE (graph.merge's target), with PostgreSQL's grant options,
+// grantor choice and dependent-privilege rules. ALTER ROLE … SET
 // answers 0A000.
 //
 // # Not supported yet (0A000 naming the statement, never a made-up answer)

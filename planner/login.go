@@ -2,6 +2,7 @@ package planner
 
 import (
 	"context"
+	"github.com/pggraph/pggraph/access"
 	"sync"
 	"time"
 
@@ -22,7 +23,7 @@ type loginCounts struct {
 
 // admitLogin checks user against the role catalog and returns what
 // gives its connection back.
-func (b *Backend) admitLogin(ctx context.Context, user string) (func(), error) {
+func (b *Backend) admitLogin(ctx context.Context, user, database string) (func(), error) {
 	if b.Access == nil {
 		return nil, nil
 	}
@@ -39,6 +40,9 @@ func (b *Backend) admitLogin(ctx context.Context, user string) (func(), error) {
 		return nil, wire.Errorf(wire.CodeInvalidAuthorization, "role \"%s\" does not exist", user)
 	case !r.Login:
 		return nil, wire.Errorf(wire.CodeInvalidAuthorization, "role \"%s\" is not permitted to log in", user)
+	}
+	if err := branchPrivilege(c, user, database, access.PrivConnect); err != nil {
+		return nil, err
 	}
 	b.logins.mu.Lock()
 	defer b.logins.mu.Unlock()

@@ -26,6 +26,9 @@ func isRoleStmt(n *q.Node) bool {
 		return true
 	case *q.Node_RenameStmt:
 		return x.RenameStmt.RenameType == q.ObjectType_OBJECT_ROLE
+	case *q.Node_GrantStmt:
+		// privileges on a database: a branch (branch_privileges.go)
+		return x.GrantStmt.Objtype == q.ObjectType_OBJECT_DATABASE
 	}
 	return false
 }
@@ -52,6 +55,11 @@ func roleStmtName(n *q.Node) (name, tag string) {
 		return "REVOKE", "REVOKE ROLE"
 	case *q.Node_RenameStmt:
 		return "ALTER ROLE", "ALTER ROLE"
+	case *q.Node_GrantStmt:
+		if x.GrantStmt.IsGrant {
+			return "GRANT", "GRANT"
+		}
+		return "REVOKE", "REVOKE"
 	}
 	return "this statement", ""
 }
@@ -174,6 +182,8 @@ func (rc *roleChange) apply(n *q.Node) error {
 		return rc.rename(x.RenameStmt)
 	case *q.Node_GrantRoleStmt:
 		return rc.grant(x.GrantRoleStmt)
+	case *q.Node_GrantStmt:
+		return rc.grantOnBranches(x.GrantStmt)
 	}
 	return notSupported("this role statement")
 }
@@ -479,6 +489,9 @@ func (rc *roleChange) drop(st *q.DropRoleStmt) error {
 			return errRole(wire.CodeInsufficientPrivilege, "must be superuser to drop superusers")
 		case role.OID == access.BootstrapOID:
 			return errRole("2BP01", "cannot drop role %s because it is required by the database system", name)
+		}
+		if err := rc.dependentPrivileges(role); err != nil {
+			return err
 		}
 		rc.c.DropRole(role.OID)
 	}

@@ -25,6 +25,16 @@ func TestRolesDifferential(t *testing.T) {
 	t.Cleanup(func() { dropPGRoles(context.Background(), t, pg.ConnString("postgres")) })
 	freshPGDatabase(ctx, t, pg, db)
 	ts := startServer(t, nil)
+	// the branch of the same name as PostgreSQL's database, so GRANT …
+	// ON DATABASE and current_database() read the same
+	boot, err := pgx.Connect(ctx, fmt.Sprintf("postgres://postgres@%s/main?sslmode=disable", ts.addr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := boot.Exec(ctx, "CALL graph.create_branch('"+db+"')"); err != nil {
+		t.Fatal(err)
+	}
+	boot.Close(ctx)
 	text, err := os.ReadFile("testdata/roles/roles.sql")
 	if err != nil {
 		t.Fatal(err)
@@ -43,7 +53,7 @@ func TestRolesDifferential(t *testing.T) {
 		if err != nil {
 			t.Fatalf("postgres as %s: %v", user, err)
 		}
-		g, err := pgx.Connect(ctx, fmt.Sprintf("postgres://%s@%s/main?sslmode=disable", user, ts.addr))
+		g, err := pgx.Connect(ctx, fmt.Sprintf("postgres://%s@%s/%s?sslmode=disable", user, ts.addr, db))
 		if err != nil {
 			t.Fatalf("pgproxy as %s: %v", user, err)
 		}

@@ -3,6 +3,7 @@ package graphsql
 import (
 	"context"
 	"fmt"
+	"github.com/pggraph/pggraph/access"
 	"sort"
 	"strconv"
 	"strings"
@@ -47,6 +48,19 @@ type Env struct {
 	// branches (PostgreSQL's CREATEDB: a database is a branch). nil
 	// allows.
 	MayManageBranches func() error
+	// Privilege refuses the session's role without privilege p on branch
+	// (WRITE for optimize's commit, MERGE on merge's target); nil allows.
+	Privilege func(branch string, p access.BranchPrivs) error
+	// BranchDeleted is told of a deleted branch (its privileges are
+	// forgotten); nil does nothing.
+	BranchDeleted func(branch string) error
+}
+
+func (e Env) privilege(branch string, p access.BranchPrivs) error {
+	if e.Privilege == nil {
+		return nil
+	}
+	return e.Privilege(branch, p)
 }
 
 // admit checks every branch a procedure names against Env.Admit.
@@ -284,6 +298,11 @@ func deleteBranch(ctx context.Context, g *adapters.Graph, env Env, args []*strin
 	if err := g.DeleteBranch(ctx, name); err != nil {
 		return nil, sqlError("graph.delete_branch", name, err)
 	}
+	if env.BranchDeleted != nil {
+		if err := env.BranchDeleted(name); err != nil {
+			return nil, errf("58030", "branch %q was deleted but its privileges could not be forgotten: %v", name, err)
+		}
+	}
 	return name, nil
 }
 
@@ -294,6 +313,9 @@ func merge(ctx context.Context, g *adapters.Graph, env Env, args []*string) (any
 	}
 	const what = "graph.merge"
 	if err := env.admit(from, into); err != nil {
+		return nil, err
+	}
+	if err := env.privilege(into, access.PrivMerge); err != nil {
 		return nil, err
 	}
 	if _, err := requireBranch(ctx, g, what, from); err != nil {
@@ -320,6 +342,9 @@ func optimize(ctx context.Context, g *adapters.Graph, env Env, args []*string) (
 	branch := env.branch()
 	const what = "graph.optimize"
 	if err := env.admit(branch); err != nil {
+		return nil, err
+	}
+	if err := env.privilege(branch, access.PrivWrite); err != nil {
 		return nil, err
 	}
 	head, err := requireBranch(ctx, g, what, branch)

@@ -75,6 +75,29 @@ REVOKE manager FROM writer;
 -- as postgres
 REVOKE ADMIN OPTION FOR manager FROM reader;
 SELECT m.admin_option FROM pg_auth_members m JOIN pg_roles r ON r.oid = m.roleid WHERE r.rolname = 'manager';
+SELECT datacl FROM pg_database WHERE datname = current_database();
+REVOKE CONNECT ON DATABASE roles_diff FROM PUBLIC;
+GRANT CONNECT ON DATABASE roles_diff TO reader;
+GRANT CONNECT, TEMPORARY ON DATABASE roles_diff TO manager WITH GRANT OPTION;
+GRANT CONNECT ON DATABASE nope TO reader;
+GRANT SELECT ON DATABASE roles_diff TO reader;
+SELECT datacl FROM pg_database WHERE datname = current_database();
+SELECT has_database_privilege('reader', 'roles_diff', 'CONNECT'), has_database_privilege('writer', 'roles_diff', 'CONNECT'), has_database_privilege('manager', 'roles_diff', 'CONNECT WITH GRANT OPTION'), has_database_privilege('roles_diff', 'TEMP'), has_database_privilege('reader', 'roles_diff', 'CREATE');
+SELECT has_database_privilege('reader', 'roles_diff', 'FLY');
+DROP ROLE manager;
+-- as manager
+GRANT CONNECT ON DATABASE roles_diff TO writer;
+REVOKE CONNECT ON DATABASE roles_diff FROM writer;
+-- as reader
+GRANT CONNECT ON DATABASE roles_diff TO writer;
+-- as postgres
+SELECT datacl FROM pg_database WHERE datname = current_database();
+SELECT has_database_privilege('writer', 'roles_diff', 'CONNECT');
+REVOKE ALL ON DATABASE roles_diff FROM manager;
+GRANT CONNECT ON DATABASE roles_diff TO PUBLIC;
+REVOKE ALL ON DATABASE roles_diff FROM writer, reader;
+SELECT datacl FROM pg_database WHERE datname = current_database();
+-- as postgres
 ALTER ROLE writer RENAME TO w2;
 ALTER ROLE w2 RENAME TO writer;
 DROP ROLE reader, writer;
