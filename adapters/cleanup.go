@@ -118,6 +118,13 @@ func CleanupRoot(ctx context.Context, root *graph.Root, rec *recovery.Manager, o
 		reps, _ := g.Recovery.Recover(ctx)
 		rep.Recovery = reps
 	}
+	// A pin published before its version was written (commit path v2)
+	// references its staged files only through its commit record:
+	// materialize it first; a dry run cannot, so it skips that dataset.
+	unmaterialized, err := pendingPins(ctx, g.Root, o.DryRun)
+	if err != nil {
+		return rep, err
+	}
 	// The history is read before the pending intents are listed: an
 	// intent armed after the listing published its commit after the
 	// history was read, so the retention below cannot prune it, and one
@@ -144,6 +151,9 @@ func CleanupRoot(ctx context.Context, root *graph.Root, rec *recovery.Manager, o
 		for _, e := range sc.Write.Effects {
 			protected[strings.TrimSuffix(e.Location, "/")] = sc.OperationID
 		}
+	}
+	for loc := range unmaterialized {
+		protected[loc] = "(a published version not materialized yet)"
 	}
 	if o.KeepManifestVersions > 0 {
 		// before the datasets: the files of deleted versions are then

@@ -29,6 +29,7 @@ var allowedLanceWrites = map[string]int{
 	"adapters/mutation.go":    7, // StageOverwrite (create), StageUpdate, StageAppend, StageDelete, StageCompaction (Optimize), Commit, CreateBranch (first touch)
 	"adapters/branch_at.go":   2, // CreateBranchAt: __manifest ref at an older version, stale table-fork reclaim (until graph.Root.CreateBranchAt)
 	"adapters/merge.go":       1, // BranchMerge: Commit of each staged replay (first touches reuse mutationWriter.firstTouch)
+	"graph/materialize.go":    1, // commit path v2: Commit of the transaction a published pin records (an adapter staged it)
 	"graph/root.go":           2, // __manifest: StageOverwrite + Commit
 	"graph/branch.go":         3, // __manifest refs (CreateBranch, DeleteBranch) + reclaiming a deleted branch's table forks
 	"protocol/coordinator.go": 1, // reclaiming an orphaned fork no intent covers (never data a manifest pins)

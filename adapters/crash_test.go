@@ -462,6 +462,12 @@ func verify(t testing.TB, store objstore.Store, sh writeShape, acked bool, g *Gr
 	if objs, err := store.List(ctx, graph.RecoveryDir); err != nil || len(objs) != 0 {
 		t.Fatalf("sidecars remain after the next write: %v %v", objs, err)
 	}
+	// a version published before it was written (commit path v2) is
+	// materialized by its first reader or the next serve start (this
+	// stands in for the latter); then every HEAD is its pin
+	if err := MaterializeHeads(ctx, g.Root); err != nil {
+		t.Fatalf("materializing the published versions: %v", err)
+	}
 	for _, e := range sn.State.Tables {
 		if e.Branch != sh.branch {
 			continue // inherited from the parent at a version the parent may have moved past

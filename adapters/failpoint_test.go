@@ -18,18 +18,28 @@ import (
 // case) again inside recovery between restore and publish.
 func TestFailpointCrashes(t *testing.T) {
 	errCrash := errors.New("injected crash")
+	v1, v2 := shapes()[5], shapes()[1] // a branch's first touch (sidecar); three tables (commit path v2)
+	if v1.name != "first-touch-on-branch" || v2.name != "three-tables" {
+		t.Fatalf("shapes moved: %s, %s", v1.name, v2.name)
+	}
 	cases := []struct {
+		shape    writeShape
 		point    failpoint.Point
 		outcome  string
-		decision recovery.Decision
+		code     string            // the failed write's SQLSTATE ("" = it succeeds: the point is not on its path)
+		decision recovery.Decision // "" = recovery has nothing to do
 	}{
-		{failpoint.ProtocolAfterArm, "none", recovery.EmptyIntentDone},
-		{failpoint.ProtocolAfterEffects, "none", recovery.RolledBackDec},
-		{failpoint.ProtocolAfterPublish, "all", recovery.Converged},
+		{v1, failpoint.ProtocolAfterArm, "none", "55000", recovery.EmptyIntentDone},
+		{v1, failpoint.ProtocolAfterEffects, "none", "55000", recovery.RolledBackDec},
+		{v1, failpoint.ProtocolAfterPublish, "all", "55000", recovery.Converged},
+		// commit path v2: no sidecar; before the CAS nothing is
+		// referenced, after it the commit stands (its reply was lost)
+		{v2, failpoint.ProtocolAfterArm, "all", "", ""},
+		{v2, failpoint.ProtocolAfterEffects, "none", "XX000", ""},
+		{v2, failpoint.ProtocolAfterPublish, "all", "08007", ""},
 	}
-	sh := shapes()[1] // three tables
 	for _, c := range cases {
-		t.Run(string(c.point), func(t *testing.T) {
+		t.Run(c.shape.name+"/"+string(c.point), func(t *testing.T) {
 			defer failpoint.Reset()
 			store := objstore.NewMem()
 			seedRoot(t, store)
@@ -37,25 +47,36 @@ func TestFailpointCrashes(t *testing.T) {
 				t.Fatal(err)
 			}
 			g := openGraph(t, store, false)
-			err := sh.run(context.Background(), t, g)
+			err := c.shape.run(context.Background(), t, g)
 			g.Close()
 			failpoint.Disable(c.point)
-			if !protocol.IsRecoveryRequired(err) || !errors.Is(err, errCrash) {
-				t.Fatalf("write at %s: %v", c.point, err)
+			if c.code == "" && err != nil || c.code != "" && (protocol.SQLState(err) != c.code || !errors.Is(err, errCrash)) {
+				t.Fatalf("write at %s: %v (SQLSTATE %s), want %q", c.point, err, protocol.SQLState(err), c.code)
 			}
-			out, rs := verify(t, store, sh, false, nil)
-			if out != c.outcome || rs.Decisions[c.decision] != 1 {
-				t.Fatalf("outcome %s decisions %v; want %s and %s", out, rs.Decisions, c.outcome, c.decision)
+			out, rs := verify(t, store, c.shape, c.code == "", nil)
+			decisions := 0
+			for _, n := range rs.Decisions {
+				decisions += n
+			}
+			if out != c.outcome || c.decision != "" && rs.Decisions[c.decision] != 1 || c.decision == "" && decisions != 0 {
+				t.Fatalf("outcome %s decisions %v; want %s and %q", out, rs.Decisions, c.outcome, c.decision)
 			}
 		})
 	}
+	// A sidecar of the commit path before v2 (staged effects committed
+	// before the CAS) is still rolled back by restores; a second crash
+	// between the restores and the rollback commit is finished by the
+	// next recoverer.
 	t.Run("second crash inside rollback", func(t *testing.T) {
 		defer failpoint.Reset()
 		store := objstore.NewMem()
 		seedRoot(t, store)
 		_ = failpoint.Enable(failpoint.ProtocolAfterEffects, failpoint.Error(errCrash))
-		g := openGraph(t, store, false)
-		_ = sh.run(context.Background(), t, g)
+		g, err := Open(context.Background(), store, Options{Actor: "test", Location: "/test-root", SyncFinalize: true, LegacyCommitPath: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = v2.run(context.Background(), t, g)
 		g.Close()
 		failpoint.Disable(failpoint.ProtocolAfterEffects)
 		_ = failpoint.Enable(failpoint.RecoveryAfterRestore, failpoint.Error(errCrash))
@@ -65,7 +86,7 @@ func TestFailpointCrashes(t *testing.T) {
 		}
 		g.Close()
 		failpoint.Disable(failpoint.RecoveryAfterRestore)
-		out, rs := verify(t, store, sh, false, nil)
+		out, rs := verify(t, store, v2, false, nil)
 		if out != "none" || rs.Classes[recovery.RolledBack] == 0 {
 			t.Fatalf("outcome %s, stats %+v", out, rs)
 		}
@@ -74,10 +95,11 @@ func TestFailpointCrashes(t *testing.T) {
 
 // TestPublisherArbitratesProbedMember: a table the write only probed
 // changes between revalidation and the CAS (another writer commits it
-// while our effects are applied). The publisher re-arbitrates every
-// member on the CAS, so the stale plan is never published: the write is
-// a recovery case, rolled back by the next barrier, and the other
-// writer's commit stands. A disjoint concurrent commit does not fail it.
+// while our effects are staged). The publisher re-arbitrates every
+// member on the CAS, so the stale plan is never published: the write
+// re-prepares from the new head (nothing of the stale plan is
+// referenced: commit path v2), and the other writer's commit stands. A
+// disjoint concurrent commit does not fail it.
 func TestPublisherArbitratesProbedMember(t *testing.T) {
 	ctx := context.Background()
 	for _, probe := range []bool{true, false} {
@@ -118,15 +140,15 @@ func TestPublisherArbitratesProbedMember(t *testing.T) {
 				}
 				return
 			}
-			if !protocol.IsRecoveryRequired(err) {
-				t.Fatalf("stale plan: want 55000, got %v", err)
-			}
-			if err := insert(ctx, g, WriteOptions{}, map[string][]int64{"q": {2}}); err != nil {
-				t.Fatal(err)
+			// commit path v2: the lost arbitration happens before anything
+			// is referenced, so the autocommit write re-prepares against
+			// the new head and commits once
+			if err != nil || g.Stats().Reprepares == 0 {
+				t.Fatalf("stale plan: want a re-prepare and a commit, got %v (stats %+v)", err, g.Stats())
 			}
 			sn := head(t, g)
-			if got, _ := readIDs(t, g, sn, "x"); len(got) != 0 {
-				t.Fatalf("the stale plan became visible: x = %v", got)
+			if got, _ := readIDs(t, g, sn, "x"); len(got) != 1 {
+				t.Fatalf("x = %v, want the one row of the re-prepared write", got)
 			}
 			if got, _ := readIDs(t, g, sn, "p"); len(got) != 1 {
 				t.Fatalf("the winner was lost: p = %v", got)

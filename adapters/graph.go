@@ -24,6 +24,13 @@ type Options struct {
 	// those tables in the background, after the write was acknowledged
 	// (derived work: never on the committing caller's path). 0 = off.
 	AutoOptimizeFragments int
+	// LegacyCommitPath turns commit path v2 off: staged effects are
+	// committed to their tables before the manifest CAS, under a recovery
+	// sidecar, as every build before v2 did (the A/B benchmark's
+	// baseline, and tests of recovering such intents). Not for production:
+	// mixing it with v2 writers of the same tables in other processes
+	// breaks slot exclusivity (docs/architecture.md, "Commit path v2").
+	LegacyCommitPath bool
 	// SyncFinalize makes every write delete its recovery sidecar before
 	// returning. By default the delete (stage H, after the manifest CAS)
 	// runs after the write has returned: it is not part of the commit,
@@ -42,6 +49,7 @@ type Graph struct {
 	auto     autoOptimizer
 	heads    committedHeads
 	baseline bool // benchmarks: no handle cache, staging inside Prepare
+	legacy   bool // Options.LegacyCommitPath
 }
 
 // Open opens (or with Create, initializes) the root in store. Recovery is
@@ -69,7 +77,7 @@ func Open(ctx context.Context, store objstore.Store, o Options) (*Graph, error) 
 	coord := protocol.NewCoordinator(root, rec)
 	coord.AsyncFinalize = !o.SyncFinalize
 	coord.ParallelConfirm = true
-	return &Graph{Root: root, Recovery: rec, coord: coord, actor: o.Actor, heads: committedHeads{root: root},
+	return &Graph{Root: root, Recovery: rec, coord: coord, actor: o.Actor, heads: committedHeads{root: root}, legacy: o.LegacyCommitPath,
 		auto: autoOptimizer{threshold: o.AutoOptimizeFragments, running: map[string]bool{}}}, nil
 }
 
@@ -84,6 +92,25 @@ func (g *Graph) Close() {
 	g.auto.wg.Wait()
 	g.coord.WaitFinalized()
 	g.Recovery.Close()
+}
+
+// Quiesce finishes this handle's own work before a clean shutdown: it
+// waits for background Optimize runs and sidecar deletes, then resolves
+// every intent whose owner is gone — in particular this process's own
+// writes that failed into recovery (55000) — and materializes every
+// published pin not written yet, so `pgproxy verify` finds nothing
+// pending after a clean shutdown and every table's Lance HEAD is its pin. Intents of other live
+// processes are left to them. Call it once no new writes start.
+func (g *Graph) Quiesce(ctx context.Context) error {
+	g.auto.wg.Wait()
+	g.coord.WaitFinalized()
+	_, err := g.Recovery.Recover(ctx)
+	// and every table's Lance HEAD at its pin (a materialization that
+	// failed after its commit is retried here)
+	if merr := MaterializeHeads(ctx, g.Root); err == nil {
+		err = merr
+	}
+	return err
 }
 
 // Head returns the latest snapshot of a branch ("" = main).
@@ -125,6 +152,7 @@ type WriteOptions struct {
 // base; the coordinator publishes them as one graph commit.
 func (g *Graph) Write(ctx context.Context, o WriteOptions, fn StageFunc) (*protocol.Receipt, error) {
 	w := newMutationWriter(g.Root, fn)
+	w.legacy = g.legacy
 	if g.baseline {
 		w.stageSync = true
 	} else {

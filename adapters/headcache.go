@@ -24,11 +24,18 @@ func (c *committedHeads) remember(ds *lance.Dataset, location, branch string) {
 	c.root.RememberTable(location, ds)
 }
 
-// open returns the remembered handle of (location, branch, version), or
-// opens it from storage.
-func (c *committedHeads) open(ctx context.Context, w *mutationWriter, location, branch string, version uint64) (*lance.Dataset, error) {
+// open returns the remembered handle of a table entry's pinned version,
+// or opens it from storage — materializing it first when its pin was
+// published before the version was written (graph.Root.Materialize: a
+// writer stages only on a materialized base, the prefix obligation of
+// commit path v2).
+func (c *committedHeads) open(ctx context.Context, w *mutationWriter, e graph.TableEntry) (*lance.Dataset, error) {
 	if c != nil {
-		return c.root.OpenDataset(ctx, location, branch, version)
+		return c.root.OpenTable(ctx, e)
 	}
-	return lance.Open(ctx, w.store, location, w.root.DatasetOptions(location, branch, version))
+	ds, err := lance.Open(ctx, w.store, e.Location, w.root.DatasetOptions(e.Location, e.Branch, e.Version))
+	if err != nil && e.Txn != "" && lance.IsNotFound(err) {
+		return w.root.Materialize(ctx, e)
+	}
+	return ds, err
 }

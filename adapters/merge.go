@@ -520,7 +520,8 @@ func (w *mergeWriter) Apply(ctx context.Context, pw *protocol.PreparedWrite) err
 			mw := &mutationWriter{root: w.g.Root, store: w.g.Root.Store()}
 			var created bool
 			var err error
-			if s, created, err = mw.firstTouch(ctx, *e, plans[e.Table]); err != nil {
+			inherited, _ := pw.Base.Snapshot.State.Table(e.Table)
+			if s, created, err = mw.firstTouch(ctx, *e, plans[e.Table], inherited); err != nil {
 				firstErr = err
 				if !created && lance.IsExists(err) {
 					continue // a concurrent first toucher owns the ref: ours never existed
@@ -531,6 +532,16 @@ func (w *mergeWriter) Apply(ctx context.Context, pw *protocol.PreparedWrite) err
 		}
 		if s == nil || s.UUID != e.TxnUUID {
 			return fmt.Errorf("adapters: merge effect %s has no staged transaction %s", e.Table, e.TxnUUID)
+		}
+		if e.Deferred {
+			// commit path v2: materialized after the CAS (mutation.go)
+			nd, err := s.Preview(ctx)
+			if err != nil {
+				firstErr = err
+				break
+			}
+			e.Confirmed = &protocol.Confirmed{Version: nd.Version(), RowCount: nd.CountRows()}
+			continue
 		}
 		nd, err := s.Commit(ctx, lance.CommitOptions{Mode: lance.CommitExact})
 		if err != nil {
@@ -552,6 +563,10 @@ func (w *mergeWriter) Apply(ctx context.Context, pw *protocol.PreparedWrite) err
 	}
 	return firstErr
 }
+
+// DefersEffects: replays are committed by materialization after the
+// manifest CAS, as Mutation's (protocol.Deferrer).
+func (w *mergeWriter) DefersEffects() bool { return !w.g.legacy }
 
 // Discard forgets an abandoned attempt's staged transactions.
 func (w *mergeWriter) Discard(pw *protocol.PreparedWrite) {

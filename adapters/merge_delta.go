@@ -28,12 +28,19 @@ import (
 type pin struct {
 	location, branch string
 	version          uint64
+	txn              string // the entry's commit record (graph.TableEntry.Txn)
 }
 
-func pinOf(e graph.TableEntry) pin { return pin{e.Location, e.Branch, e.Version} }
+func pinOf(e graph.TableEntry) pin { return pin{e.Location, e.Branch, e.Version, e.Txn} }
 
+// openPin opens a pinned version, materializing it first when it was
+// published before it was written (graph.Root.Materialize).
 func (g *Graph) openPin(ctx context.Context, p pin) (*lance.Dataset, error) {
-	return lance.Open(ctx, g.Root.Store(), p.location, g.Root.DatasetOptions(p.location, p.branch, p.version))
+	ds, err := lance.Open(ctx, g.Root.Store(), p.location, g.Root.DatasetOptions(p.location, p.branch, p.version))
+	if err != nil && p.txn != "" && lance.IsNotFound(err) {
+		return g.Root.Materialize(ctx, graph.TableEntry{Location: p.location, Branch: p.branch, Version: p.version, Txn: p.txn, Name: p.location})
+	}
+	return ds, err
 }
 
 // rowDelta is the change from an old pin to a new one.

@@ -42,6 +42,7 @@ type mutationWriter struct {
 	// stageSync stages inside Prepare instead (benchmark baseline)
 	bg        map[string]*backgroundStaging
 	stageSync bool
+	legacy    bool // commit before the CAS (Options.LegacyCommitPath)
 }
 
 func newMutationWriter(root *graph.Root, fn StageFunc) *mutationWriter {
@@ -161,7 +162,7 @@ func (w *mutationWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite
 			continue
 		}
 		jobs = append(jobs, stageJob{key: k, open: func(ctx context.Context) (*lance.Dataset, error) {
-			return w.heads.open(ctx, w, e.Location, e.Branch, e.Version)
+			return w.heads.open(ctx, w, e)
 		}, stage: func(ctx context.Context, ds *lance.Dataset) (*lance.Staged, error) {
 			s, err := stageOps(ctx, ds, o, w.stageOptions(txn))
 			return s, wrapStageErr(e.Name, err)
@@ -283,7 +284,11 @@ func stageOps(ctx context.Context, ds *lance.Dataset, o *tableOps, opts lance.St
 // firstTouch forks the table's Lance branch from the inherited version
 // and stages the retained changes on it (called under the held gates,
 // after the sidecar is durable). created reports whether the ref is ours.
-func (w *mutationWriter) firstTouch(ctx context.Context, e protocol.Effect, o *tableOps) (s *lance.Staged, created bool, err error) {
+func (w *mutationWriter) firstTouch(ctx context.Context, e protocol.Effect, o *tableOps, inherited graph.TableEntry) (s *lance.Staged, created bool, err error) {
+	// the inherited pin may not be materialized yet (commit path v2)
+	if _, err := w.root.Materialize(ctx, inherited); err != nil {
+		return nil, false, err
+	}
 	parent, err := lance.Open(ctx, w.store, e.Location, w.root.DatasetOptions(e.Location, e.ParentBranch, e.ParentVersion))
 	if err != nil {
 		return nil, false, err
@@ -350,7 +355,8 @@ func (w *mutationWriter) Apply(ctx context.Context, pw *protocol.PreparedWrite) 
 		if e.Kind == protocol.EffectFirstTouch {
 			var created bool
 			var err error
-			s, created, err = w.firstTouch(ctx, *e, pending[e.Table])
+			inherited, _ := pw.Base.Snapshot.State.Table(e.Table)
+			s, created, err = w.firstTouch(ctx, *e, pending[e.Table], inherited)
 			if err != nil {
 				outcome[i] = 3
 				if !created && lance.IsExists(err) {
@@ -374,6 +380,17 @@ func (w *mutationWriter) Apply(ctx context.Context, pw *protocol.PreparedWrite) 
 			outcome[i] = 3
 			return fmt.Errorf("adapters: effect %s has no staged transaction %s", e.Table, e.TxnUUID)
 		}
+		if e.Deferred {
+			// commit path v2: no version is committed before the CAS; the
+			// exact post-state is the manifest the materialization builds
+			nd, err := s.Preview(ctx)
+			if err != nil {
+				return err // nothing landed (outcome stays 0)
+			}
+			e.Confirmed = &protocol.Confirmed{Version: nd.Version(), RowCount: nd.CountRows()}
+			w.noteFragments(e.Table, len(nd.Fragments()))
+			return nil
+		}
 		nd, err := s.Commit(ctx, lance.CommitOptions{Mode: lance.CommitExact})
 		if err != nil {
 			var ce *lance.ConflictError
@@ -390,12 +407,7 @@ func (w *mutationWriter) Apply(ctx context.Context, pw *protocol.PreparedWrite) 
 		}
 		e.Confirmed = &protocol.Confirmed{Version: nd.Version(), RowCount: nd.CountRows()}
 		w.heads.remember(nd, e.Location, e.LanceBranch)
-		w.mu.Lock()
-		if w.fragments == nil {
-			w.fragments = map[graph.TableKey]int{}
-		}
-		w.fragments[e.Table] = len(nd.Fragments())
-		w.mu.Unlock()
+		w.noteFragments(e.Table, len(nd.Fragments()))
 		return nil
 	})
 	if err != nil {
@@ -417,6 +429,21 @@ func (w *mutationWriter) Apply(ctx context.Context, pw *protocol.PreparedWrite) 
 	}
 	return err
 }
+
+// noteFragments records a table's fragment count at its post-state (the
+// automatic Optimize trigger reads it).
+func (w *mutationWriter) noteFragments(k graph.TableKey, n int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.fragments == nil {
+		w.fragments = map[graph.TableKey]int{}
+	}
+	w.fragments[k] = n
+}
+
+// DefersEffects: staged and create effects are committed by
+// materialization after the manifest CAS (protocol.Deferrer).
+func (w *mutationWriter) DefersEffects() bool { return !w.legacy }
 
 // stageLate stages the effects kept for Apply on existing refs (Optimize
 // rewrites, Load streams), all before any commit: HEAD == pin was
@@ -444,7 +471,8 @@ func (w *mutationWriter) stageLate(ctx context.Context, pw *protocol.PreparedWri
 	err := objstore.Parallel(ctx, len(late), 8, func(ctx context.Context, j int) error {
 		e := pw.Effects[late[j]]
 		o := pending[e.Table]
-		ds, err := w.heads.open(ctx, w, e.Location, e.LanceBranch, e.ExpectedVersion)
+		te, _ := pw.Base.Snapshot.State.Table(e.Table)
+		ds, err := w.heads.open(ctx, w, te)
 		if err != nil {
 			return err
 		}

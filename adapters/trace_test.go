@@ -8,19 +8,34 @@ import (
 	"github.com/pggraph/pggraph/objstore"
 )
 
-// TestEffectOrder pins the durable order of one graph write: staged files
-// (reclaimable) → sidecar → table HEADs → confirmation → exactly one
-// __manifest version (the only visibility point) → sidecar delete.
+// TestEffectOrder pins the durable order of one graph write.
+// Commit path v2 (docs/architecture.md): staged files (unreferenced) →
+// exactly one __manifest version (the only visibility point, the first
+// durable effect anything references) → each table's Lance version
+// (materialized after the CAS); no sidecar. The commit path before v2
+// (Options.LegacyCommitPath): staged files → sidecar → table HEADs →
+// confirmation → the __manifest version → sidecar delete.
 func TestEffectOrder(t *testing.T) {
-	ctx := context.Background()
-	tr := objstore.NewTracing(objstore.NewMem())
-	g := openGraph(t, tr, true)
-	defer g.Close()
-	createTables(t, g, "a", "b")
-	tr.Reset()
-	if err := insert(ctx, g, WriteOptions{}, map[string][]int64{"a": {1}, "b": {2}}); err != nil {
-		t.Fatal(err)
+	for _, legacy := range []bool{false, true} {
+		t.Run(map[bool]string{false: "v2", true: "legacy"}[legacy], func(t *testing.T) {
+			ctx := context.Background()
+			tr := objstore.NewTracing(objstore.NewMem())
+			g, err := Open(ctx, tr, Options{Create: true, Actor: "test", Location: "/test-root", SyncFinalize: true, LegacyCommitPath: legacy})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer g.Close()
+			createTables(t, g, "a", "b")
+			tr.Reset()
+			if err := insert(ctx, g, WriteOptions{}, map[string][]int64{"a": {1}, "b": {2}}); err != nil {
+				t.Fatal(err)
+			}
+			checkEffectOrder(t, tr, legacy)
+		})
 	}
+}
+
+func checkEffectOrder(t *testing.T, tr *objstore.Tracing, legacy bool) {
 	first := func(pred func(l string) bool) int {
 		for i, l := range tr.Lines() {
 			if pred(l) {
@@ -50,14 +65,27 @@ func TestEffectOrder(t *testing.T) {
 		return strings.HasPrefix(l, "putifabsent") && strings.Contains(l, "__manifest.lance/_versions/")
 	})
 	del := first(func(l string) bool { return strings.HasPrefix(l, "delete") && strings.Contains(l, "__recovery/") })
-	if !(sidecarArm >= 0 && sidecarArm < tableHead && tableHead < confirm && confirm < manifest && manifest < del) {
-		t.Fatalf("durable order wrong: arm %d, first table HEAD %d, confirm %d, manifest %d, delete %d\n%s",
-			sidecarArm, tableHead, confirm, manifest, del, tr.String())
-	}
-	// before the sidecar only reclaimable staged files were written
-	for _, l := range tr.Lines()[:sidecarArm] {
-		if isWrite(l) && strings.Contains(l, "_versions/") {
-			t.Fatalf("a HEAD moved before the sidecar: %s", l)
+	if legacy {
+		if !(sidecarArm >= 0 && sidecarArm < tableHead && tableHead < confirm && confirm < manifest && manifest < del) {
+			t.Fatalf("durable order wrong: arm %d, first table HEAD %d, confirm %d, manifest %d, delete %d\n%s",
+				sidecarArm, tableHead, confirm, manifest, del, tr.String())
+		}
+		// before the sidecar only reclaimable staged files were written
+		for _, l := range tr.Lines()[:sidecarArm] {
+			if isWrite(l) && strings.Contains(l, "_versions/") {
+				t.Fatalf("a HEAD moved before the sidecar: %s", l)
+			}
+		}
+	} else {
+		if !(sidecarArm == -1 && confirm == -1 && del == -1 && manifest >= 0 && manifest < tableHead) {
+			t.Fatalf("durable order wrong: arm %d, confirm %d, delete %d, manifest %d, first table HEAD %d\n%s",
+				sidecarArm, confirm, del, manifest, tableHead, tr.String())
+		}
+		// before the CAS only unreferenced staged files were written
+		for _, l := range tr.Lines()[:manifest] {
+			if isWrite(l) && strings.Contains(l, "_versions/") {
+				t.Fatalf("a HEAD moved before the graph commit: %s", l)
+			}
 		}
 	}
 	if n := count(func(l string) bool {

@@ -108,10 +108,12 @@ func appendNumericBinary(buf []byte, d *apd.Decimal) []byte {
 	case apd.NaN, apd.NaNSignaling:
 		return head(0, 0, signNaN, 0)
 	case apd.Infinite:
+		// PostgreSQL 15's numeric_send writes 32 as the display scale
+		// of the infinities (what its header bits read as)
 		if d.Negative {
-			return head(0, 0, signNInf, 0)
+			return head(0, 0, signNInf, 32)
 		}
-		return head(0, 0, signPInf, 0)
+		return head(0, 0, signPInf, 32)
 	}
 	scale := int(dscale(d))
 	digits := d.Coeff.String()

@@ -381,7 +381,7 @@ func constInt(e Expr) (int64, bool) {
 // location) to a binder error that has none.
 func (b *binder) at(err error, loc int32) error {
 	e, ok := err.(*Error)
-	if !ok || e.Position != 0 || loc < 0 || b.sql == "" || int(loc) > len(b.sql) {
+	if !ok || e.Position != 0 || e.unplaced || loc < 0 || b.sql == "" || int(loc) > len(b.sql) {
 		return err
 	}
 	cp := *e

@@ -25,6 +25,9 @@ func (b *binder) bindExpr(n *q.Node, sc *scope) (Expr, error) {
 		return e, b.at(err, x.ColumnRef.Location)
 	case *q.Node_AConst:
 		e, err := bindConst(x.AConst)
+		if c, ok := e.(*constExpr); ok && x.AConst.Location >= 0 {
+			c.loc = x.AConst.Location + 1
+		}
 		if c, ok := e.(*constExpr); ok && b.trace != nil && (c.t.OID == OIDUnknown || c.t.Kind() == KInt || c.t.OID == OIDNumeric) {
 			c.src = x.AConst
 		}
@@ -382,7 +385,11 @@ func (b *binder) coerce(e Expr, t Type, cc castContext, what string) (Expr, erro
 		return p, nil
 	}
 	if from.OID == OIDUnknown && isRegNameType(t) {
-		return b.regCast(e, t) // an object name, looked up ('person' as a regclass argument)
+		r, err := b.regCast(e, t) // an object name, looked up ('person' as a regclass argument)
+		if c, ok := e.(*constExpr); ok && err != nil {
+			err = b.at(err, c.loc-1)
+		}
+		return r, err
 	}
 	if c, ok := e.(*constExpr); ok && from.OID == OIDUnknown {
 		if b.trace != nil && c.src != nil {
@@ -400,7 +407,7 @@ func (b *binder) coerce(e Expr, t Type, cc castContext, what string) (Expr, erro
 			}
 			out.S[0] = s
 		} else if err := parseText(out, 0, c.val.S[0], b.cat.loc); err != nil {
-			return nil, err
+			return nil, b.at(err, c.loc-1)
 		}
 		if b.trace != nil && c.src != nil && !t.isTemporal() && t.OID != OIDVarchar && t.OID != OIDBpchar {
 			// PostgreSQL keeps (and prints) the constant, in its type's

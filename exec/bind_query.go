@@ -420,6 +420,12 @@ func (b *binder) pushFilter(input plan, pred Expr) plan {
 			return input
 		}
 	}
+	if p, rest, ok := b.pushBelowJoin(input, pred); ok {
+		if rest == nil {
+			return p
+		}
+		return &filterNode{input: p, pred: rest}
+	}
 	return &filterNode{input: input, pred: pred}
 }
 

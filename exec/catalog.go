@@ -35,6 +35,11 @@ type TableDef struct {
 	Checks      []CheckDef
 	// Indexes are indexes that are not constraints (CREATE [UNIQUE] INDEX).
 	Indexes []IndexDef
+	// Adjacency lists an edge table's endpoint columns (source, target):
+	// the table's source serves key lookups on them (the adjacency
+	// indexes every edge table has, see docs/architecture.md) although no
+	// catalog index names them.
+	Adjacency []int
 	// Kind is the graph kind ("node", "edge" or ""), or "view" for a
 	// view-like relation (pg_class.relkind 'v').
 	Kind    string

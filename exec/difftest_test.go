@@ -99,7 +99,7 @@ func TestDifferential(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer conn.Close(ctx)
-			runScript(t, f, conn, db, stats)
+			runScript(t, f, conn, db, stats, nil)
 		})
 	}
 	t.Logf("differential: %d queries compared with PostgreSQL (%d of them also with their literals as parameters), %d unsupported checks", stats.cases, stats.literals, stats.unsupported)
@@ -116,7 +116,10 @@ type pgResult struct {
 	order bool
 }
 
-func runScript(t *testing.T, path string, conn *pgx.Conn, db string, stats *diffStats) {
+// runScript runs one script; preset settings (planner settings such as
+// enable_hashjoin) are SET on PostgreSQL first and given to the engine's
+// session, as are the script's own SET enable_* statements.
+func runScript(t *testing.T, path string, conn *pgx.Conn, db string, stats *diffStats, preset map[string]string) {
 	src, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -129,7 +132,15 @@ func runScript(t *testing.T, path string, conn *pgx.Conn, db string, stats *diff
 	cat := NewMemCatalog()
 	eng := &Engine{Catalog: cat}
 	dirty := true
-	sess := &Session{TimeZone: time.UTC, User: "postgres", Database: db}
+	planner := map[string]string{}
+	for k, v := range preset {
+		if _, err := conn.Exec(ctx, "SET "+k+" = "+v); err != nil {
+			t.Fatal(err)
+		}
+		planner[k] = v
+	}
+	sess := &Session{TimeZone: time.UTC, User: "postgres", Database: db,
+		Setting: func(name string) (string, bool) { v, ok := planner[strings.ToLower(name)]; return v, ok }}
 	seqs := newDiffSequences()
 	qctx := WithSequenceFunctions(ctx, seqs)
 	for _, st := range stmts {
@@ -154,6 +165,14 @@ func runScript(t *testing.T, path string, conn *pgx.Conn, db string, stats *diff
 					t.Fatal(err)
 				}
 				sess.TimeZone = loc
+				continue
+			}
+			if vs := tree.Stmts[0].Stmt.GetVariableSetStmt(); vs != nil && strings.HasPrefix(strings.ToLower(vs.Name), "enable_") {
+				var v string
+				if err := conn.QueryRow(ctx, "SHOW "+vs.Name).Scan(&v); err != nil {
+					t.Fatal(err)
+				}
+				planner[strings.ToLower(vs.Name)] = v
 				continue
 			}
 			dirty = true
@@ -473,9 +492,6 @@ func mirror(ctx context.Context, conn *pgx.Conn) (*MemCatalog, error) {
 			pk = append(pk, int(n)-1)
 		}
 		td.PrimaryKey = pk
-		if len(pk) == 1 {
-			mt.Keys = pk
-		}
 		frow, err := conn.Query(ctx, `SELECT c.conname, c.conkey, f.relname, (SELECT array_agg(a.attname ORDER BY k.i) FROM unnest(c.confkey) WITH ORDINALITY k(n, i) JOIN pg_attribute a ON a.attrelid = c.confrelid AND a.attnum = k.n),
 			c.confupdtype::text, c.confdeltype::text
 			FROM pg_constraint c JOIN pg_class f ON f.oid = c.confrelid WHERE c.conrelid = $1::regclass AND c.contype = 'f' ORDER BY c.oid`, tn)
@@ -501,6 +517,7 @@ func mirror(ctx context.Context, conn *pgx.Conn) (*MemCatalog, error) {
 		if err := mirrorConstraints(ctx, conn, tn, td); err != nil {
 			return nil, err
 		}
+		mt.Keys = mirrorLookupColumns(td)
 		cat.Add(td)
 	}
 	return cat, mirrorSequences(ctx, conn, cat)
@@ -539,6 +556,26 @@ func refAction(code string) RefAction {
 		return RefNoAction
 	}
 	return RefAction(code[0])
+}
+
+// mirrorLookupColumns lists the columns pgproxy serves by key lookup for
+// a table like td, as planner/ddl.LookupColumns does: the leading column
+// of the primary key, of each UNIQUE constraint and of each index.
+func mirrorLookupColumns(td *TableDef) []int {
+	var out []int
+	add := func(cols []int) {
+		if len(cols) > 0 && cols[0] >= 0 && !slices.Contains(out, cols[0]) {
+			out = append(out, cols[0])
+		}
+	}
+	add(td.PrimaryKey)
+	for _, u := range td.Unique {
+		add(u)
+	}
+	for _, ix := range td.Indexes {
+		add(ix.Columns)
+	}
+	return out
 }
 
 // mirrorConstraints copies what the catalogs show besides columns and

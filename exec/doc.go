@@ -102,7 +102,31 @@
 //
 // Joins: equi-joins hash the smaller estimated input (int64 keys use a
 // direct table when their range is compact); comma joins take their keys
-// from WHERE; uncorrelated IN/NOT IN subqueries probe a hash set. A
+// from WHERE; uncorrelated IN/NOT IN subqueries probe a hash set. WHERE
+// conjuncts that read one join input only (no subqueries, no volatile
+// calls) move below the join to that input — both inputs of an inner
+// join, the preserved side of left/semi/anti joins — so e1.src = 1
+// becomes a key lookup on e1 under a join (bind_pushdown.go).
+//
+// Lookup joins (ops_indexjoin.go): when one input of an inner, left,
+// semi or anti equi-join is a table scan (under filters) whose source
+// serves key lookups on a join key column — primary key, UNIQUE or
+// CREATE INDEX leading column, an edge table's endpoints
+// (TableDef.Adjacency) — and the other input is small, the join is an
+// index nested loop: each batch of outer rows looks up its distinct keys
+// at once (one LookupKeys call per batch), the found rows pass the scan's
+// filters, and the batch is probed against a hash table of just those
+// rows by the hash join's own probe, so residuals, NULL keys and the
+// output order are the hash join's. The choice is made at run time: the
+// outer input is buffered up to a sixteenth of the indexed table's rows;
+// if it ends first the lookups run, else the join hashes the indexed
+// table and probes the buffered batches first (a whole-table outer scan
+// hashes at once; an indexed table under 1024 rows is always hashed). An
+// inner join whose build side is the small one looks up into the other
+// side with the columns put back in order. enable_nestloop = off (no
+// lookup joins) and enable_hashjoin = off (lookup joins wherever an index
+// allows) force one method, as PostgreSQL's settings do; the differential
+// suite runs its join scripts both ways (difftest_joins_test.go). A
 // top-level WHERE conjunct [NOT] EXISTS (or a correlated x IN) whose
 // subquery reads only tables and joins, and whose correlation is only
 // equalities between inner and enclosing-row expressions, is a hash semi

@@ -301,6 +301,17 @@ func paramVec(x any, t Type, loc *time.Location) (*Vec, error) {
 	if t.OID == OIDUnknown {
 		t = TText
 	}
+	if pv, ok := x.(*Vec); ok && pv.N == 1 {
+		// DecodeParam's binary value, already of the parameter's type
+		if pv.T.OID == t.OID {
+			return pv, nil
+		}
+		v := NewVec(t, 1)
+		if err := castRows(&evalCtx{loc: loc}, pv, v, []int32{0}, true); err != nil {
+			return nil, err
+		}
+		return v, nil
+	}
 	v := NewVec(t, 1)
 	switch y := x.(type) {
 	case nil:

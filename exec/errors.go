@@ -60,6 +60,9 @@ type Error struct {
 	Detail   string
 	Hint     string
 	Position int // 1-based character offset in the statement, 0 if none
+	// unplaced marks errors PostgreSQL reports without a position even
+	// where a name in the text caused them (a view's rules recursing).
+	unplaced bool
 }
 
 func (e *Error) Error() string { return e.Message }

@@ -39,6 +39,9 @@ type constExpr struct {
 	val  *Vec // one row
 	text string
 	src  *q.A_Const // the literal it was bound from, while AnalyzeView traces
+	// loc is the literal's byte offset in the statement plus one (0: not
+	// from the text), so input errors point at it as PostgreSQL's do.
+	loc int32
 }
 
 func newConst(v *Vec) *constExpr {

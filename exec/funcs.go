@@ -56,6 +56,9 @@ func funcName(names []*q.Node) (string, error) {
 }
 
 func (b *binder) bindFuncCall(fc *q.FuncCall, sc *scope) (Expr, error) {
+	if isAssignCall(fc.Funcname) {
+		return b.bindAssign(fc, sc)
+	}
 	name, err := funcName(fc.Funcname)
 	if err != nil {
 		return nil, err
@@ -169,7 +172,12 @@ func sigScore(s fnSig, args []Expr) (int, bool) {
 		case got.OID == want.OID:
 			score += 100
 		case got.OID == OIDUnknown:
+			// an untyped literal goes to the string category if any
+			// candidate takes it, else to its category's preferred type
+			// (abs('1') is abs(double precision))
 			if want.OID == OIDText {
+				score += 2
+			} else if want.preferred() {
 				score++
 			}
 		case canCast(got, want, castImplicit):

@@ -30,43 +30,88 @@ type joinNode struct {
 func (j *joinNode) columns() []colInfo { return j.cols }
 
 func (j *joinNode) run(ec *evalCtx, emit func(*Batch) error) error {
-	jt, err := j.build(ec)
-	if err != nil {
-		return err
-	}
-	defer jt.free(ec.run)
-	var rightMatched []bool
-	if j.kind == joinRight || j.kind == joinFull {
-		rightMatched = make([]bool, jt.right.N)
-	}
-	var sc probeScratch
-	// bound the candidate pairs materialized at once: a nested loop pairs
-	// every left row with every right row
-	chunk := batchSize
-	if !jt.keyed && jt.right.N > 0 {
-		chunk = max(1, maxPairs/jt.right.N)
-	}
-	err = j.left.run(ec, func(lb *Batch) error {
-		if lb.Live() <= chunk {
-			return j.probe(ec, jt, lb, &sc, nil, rightMatched, emit)
+	if ip := j.lookupTarget(); ip != nil {
+		if limit := j.lookupJoinLimit(ec.run, ip); limit >= 0 {
+			return j.runLookup(ec, ip, limit, emit)
 		}
-		rows := lb.Sel
-		if rows == nil {
-			rows = allRows(lb.N)
-		}
-		for lo := 0; lo < len(rows); lo += chunk {
-			hi := min(lo+chunk, len(rows))
-			if err := j.probe(ec, jt, &Batch{Cols: lb.Cols, N: lb.N, Sel: rows[lo:hi]}, &sc, nil, rightMatched, emit); err != nil {
-				return err
+	}
+	if sw := j.swapped(); sw != nil {
+		if ip := sw.lookupTarget(); ip != nil {
+			if limit := sw.lookupJoinLimit(ec.run, ip); limit >= 0 {
+				return j.runSwapped(ec, sw, ip, limit, emit)
 			}
 		}
-		return nil
-	})
+	}
+	hr, err := j.startHash(ec)
 	if err != nil {
 		return err
 	}
+	defer hr.free(ec)
+	if err := j.left.run(ec, func(lb *Batch) error { return hr.probe(ec, lb, emit) }); err != nil {
+		return err
+	}
+	return hr.finish(ec, emit)
+}
+
+// hashRun is one execution of a hash (or plain nested-loop) join: the
+// built right side and the state its probes share.
+type hashRun struct {
+	j            *joinNode
+	jt           *joinTable
+	rightMatched []bool
+	sc           probeScratch
+	chunk        int
+}
+
+// startHash builds the right side.
+func (j *joinNode) startHash(ec *evalCtx) (*hashRun, error) {
+	jt, err := j.build(ec)
+	if err != nil {
+		return nil, err
+	}
+	return j.hashRunOf(jt), nil
+}
+
+// hashRunOf starts a hash join run over a built right side.
+func (j *joinNode) hashRunOf(jt *joinTable) *hashRun {
+	hr := &hashRun{j: j, jt: jt, chunk: batchSize}
+	if j.kind == joinRight || j.kind == joinFull {
+		hr.rightMatched = make([]bool, jt.right.N)
+	}
+	// bound the candidate pairs materialized at once: a nested loop pairs
+	// every left row with every right row
+	if !jt.keyed && jt.right.N > 0 {
+		hr.chunk = max(1, maxPairs/jt.right.N)
+	}
+	return hr
+}
+
+func (hr *hashRun) free(ec *evalCtx) { hr.jt.free(ec.run) }
+
+// probe joins one left batch.
+func (hr *hashRun) probe(ec *evalCtx, lb *Batch, emit func(*Batch) error) error {
+	j, jt := hr.j, hr.jt
+	if lb.Live() <= hr.chunk {
+		return j.probe(ec, jt, lb, &hr.sc, nil, hr.rightMatched, emit)
+	}
+	rows := lb.Sel
+	if rows == nil {
+		rows = allRows(lb.N)
+	}
+	for lo := 0; lo < len(rows); lo += hr.chunk {
+		hi := min(lo+hr.chunk, len(rows))
+		if err := j.probe(ec, jt, &Batch{Cols: lb.Cols, N: lb.N, Sel: rows[lo:hi]}, &hr.sc, nil, hr.rightMatched, emit); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// finish emits the unmatched right rows of right and full joins.
+func (hr *hashRun) finish(ec *evalCtx, emit func(*Batch) error) error {
+	j, rightMatched := hr.j, hr.rightMatched
 	if rightMatched != nil {
-		right := jt.right
+		right := hr.jt.right
 		nl := len(j.left.columns())
 		var ri []int32
 		for r, m := range rightMatched {
@@ -124,6 +169,12 @@ func (j *joinNode) build(ec *evalCtx) (*joinTable, error) {
 		rbuf.free(ec.run)
 		return nil, err
 	}
+	return j.index(ec, rbuf)
+}
+
+// index makes a joinTable of the collected right rows (which it owns and
+// frees with the table).
+func (j *joinNode) index(ec *evalCtx, rbuf *buffer) (*joinTable, error) {
 	jt := &joinTable{buf: rbuf, right: rbuf.batch(), keyed: len(j.rightKeys) > 0}
 	if !jt.keyed {
 		return jt, nil
@@ -563,16 +614,11 @@ func estimateRows(p plan) int64 {
 	return -1
 }
 
-// buildSmaller swaps an inner equi-join so the smaller estimated input is
-// the hash table (build) side, restoring the column order with a
-// projection.
-func buildSmaller(j *joinNode) plan {
+// swapped is the inner equi-join j with its inputs exchanged (columns
+// right ++ left), or nil when j is no inner equi-join.
+func (j *joinNode) swapped() *joinNode {
 	if j.kind != joinInner || len(j.leftKeys) == 0 {
-		return j
-	}
-	l, r := estimateRows(j.left), estimateRows(j.right)
-	if l < 0 || r < 0 || l >= r {
-		return j
+		return nil
 	}
 	nl, nr := len(j.left.columns()), len(j.right.columns())
 	sw := &joinNode{left: j.right, right: j.left, kind: joinInner, leftKeys: j.rightKeys, rightKeys: j.leftKeys,
@@ -586,6 +632,22 @@ func buildSmaller(j *joinNode) plan {
 			return &colRef{idx: c.idx - nl, t: c.t, name: c.name}
 		})
 	}
+	return sw
+}
+
+// buildSmaller swaps an inner equi-join so the smaller estimated input is
+// the hash table (build) side, restoring the column order with a
+// projection.
+func buildSmaller(j *joinNode) plan {
+	if j.kind != joinInner || len(j.leftKeys) == 0 {
+		return j
+	}
+	l, r := estimateRows(j.left), estimateRows(j.right)
+	if l < 0 || r < 0 || l >= r {
+		return j
+	}
+	nl, nr := len(j.left.columns()), len(j.right.columns())
+	sw := j.swapped()
 	exprs := make([]Expr, 0, nl+nr)
 	for i, c := range j.left.columns() {
 		exprs = append(exprs, &colRef{idx: nr + i, t: c.t})

@@ -89,14 +89,24 @@ func (s *scope) resolve(table, name string) (*scopeCol, int, error) {
 			return c, level, nil
 		}
 		if table != "" && cur.aliases[table] {
-			return nil, 0, errf(CodeUndefinedColumn, "column %s.%s does not exist", table, name)
+			e := errf(CodeUndefinedColumn, "column %s.%s does not exist", table, name)
+			f := newFuzzyColumnMatch()
+			f.consider(cur, table, name)
+			e.Hint = f.hint()
+			return nil, 0, e
 		}
 		level++
 	}
 	if table != "" {
 		return nil, 0, errf(CodeUndefinedTable, "missing FROM-clause entry for table \"%s\"", table)
 	}
-	return nil, 0, errf(CodeUndefinedColumn, "column \"%s\" does not exist", name)
+	e := errf(CodeUndefinedColumn, "column \"%s\" does not exist", name)
+	f := newFuzzyColumnMatch()
+	for cur := s; cur != nil; cur = cur.parent {
+		f.consider(cur, "", name)
+	}
+	e.Hint = f.hint()
+	return nil, 0, e
 }
 
 func (s *scope) hasAlias(name string) bool {

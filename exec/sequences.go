@@ -190,6 +190,14 @@ func (b *binder) seqNameArg(fn string, args []Expr, e Expr) (Expr, error) {
 	if t.OID != OIDUnknown && !t.isString() {
 		return nil, noFunction(fn, args)
 	}
+	if c, ok := e.(*constExpr); ok && t.OID == OIDUnknown && !c.isNull() {
+		// the literal is a regclass in PostgreSQL, resolved while the
+		// statement is analyzed: a missing relation fails there, pointing
+		// at the literal
+		if _, err := b.cat.regLookup(OIDRegclass, c.val.S[0]); Code(err) == CodeUndefinedTable {
+			return nil, b.at(err, c.loc-1)
+		}
+	}
 	return b.coerce(e, TText, castImplicit, "")
 }
 

@@ -91,44 +91,57 @@ func (c *catalogSet) authMembersRows() [][]any {
 // users and roles by name or OID; privilege MEMBER (a member through any
 // chain), USAGE (through roles that inherit), with or without WITH ADMIN
 // OPTION / WITH GRANT OPTION, comma-separated (any one suffices).
-// Superusers hold every role.
+// Superusers hold every role. Untyped literals are names (PostgreSQL
+// prefers the string category's overload).
 func init() {
-	type argKind int
-	const (
-		byName argKind = iota
-		byOID
-	)
-	kernel := func(kinds []argKind) kernel {
-		return func(ec *evalCtx, a []*Vec, out *Vec, sel []int32) error {
-			cat := ec.run.roleCatalog()
-			role := func(i int, k argKind, row int32) (*access.Role, error) {
-				if k == byOID {
-					return cat.ByOID(uint32(a[i].I[row])), nil
+	defCustom("pg_has_role", func(b *binder, args []Expr) (Expr, error) {
+		if len(args) < 2 || len(args) > 3 {
+			return nil, noFunction("pg_has_role", args)
+		}
+		for i := range args {
+			t := args[i].Type()
+			switch {
+			case t.OID == OIDUnknown:
+				args[i], _ = b.coerce(args[i], TName, castImplicit, "")
+			case i == len(args)-1 && t.Kind() != KStr:
+				return nil, noFunction("pg_has_role", args)
+			case i < len(args)-1 && t.Kind() != KStr && t.OID != OIDOid:
+				c, err := b.coerce(args[i], TOid, castImplicit, "")
+				if err != nil {
+					return nil, noFunction("pg_has_role", args)
 				}
-				r := cat.Role(a[i].S[row])
+				args[i] = c
+			}
+		}
+		return &opExpr{name: "pg_has_role", t: TBool, args: args, strict: true, k: func(ec *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+			cat := ec.run.roleCatalog()
+			role := func(v *Vec, row int32) (*access.Role, error) {
+				if v.T.Kind() != KStr {
+					return cat.ByOID(uint32(v.I[row])), nil
+				}
+				r := cat.Role(v.S[row])
 				if r == nil {
-					return nil, errf(CodeUndefinedObject, "role \"%s\" does not exist", a[i].S[row])
+					return nil, errf(CodeUndefinedObject, "role \"%s\" does not exist", v.S[row])
 				}
 				return r, nil
 			}
 			for _, i := range sel {
 				var user, target *access.Role
 				var err error
-				pi := len(kinds)
-				if len(kinds) == 1 {
+				if len(a) == 2 {
 					user = cat.Role(ec.run.user)
-					if target, err = role(0, kinds[0], i); err != nil {
+					if target, err = role(a[0], i); err != nil {
 						return err
 					}
 				} else {
-					if user, err = role(0, kinds[0], i); err != nil {
+					if user, err = role(a[0], i); err != nil {
 						return err
 					}
-					if target, err = role(1, kinds[1], i); err != nil {
+					if target, err = role(a[1], i); err != nil {
 						return err
 					}
 				}
-				privs := a[pi].S[i]
+				privs := a[len(a)-1].S[i]
 				held := false
 				for _, p := range strings.Split(privs, ",") {
 					p = strings.ToUpper(strings.Join(strings.Fields(p), " "))
@@ -156,22 +169,8 @@ func init() {
 				out.B[i] = held
 			}
 			return nil
-		}
-	}
-	var sigs []fnSig
-	for _, kinds := range [][]argKind{{byName, byName}, {byName, byOID}, {byOID, byName}, {byOID, byOID}, {byName}, {byOID}} {
-		var args []Type
-		for _, k := range kinds {
-			if k == byName {
-				args = append(args, TName)
-			} else {
-				args = append(args, TOid)
-			}
-		}
-		args = append(args, TText)
-		sigs = append(sigs, sig(TBool, kernel(kinds), args...))
-	}
-	def("pg_has_role", sigs...)
+		}}, nil
+	})
 }
 
 // has_database_privilege([user,] database, privilege): a database is a

@@ -15,6 +15,12 @@ func syntaxErr(typ, s string) *Error {
 	return errf(CodeInvalidTextRepr, "invalid input syntax for type %s: \"%s\"", typ, s)
 }
 
+// CheckInput reports the error reading text s as a value of type t would
+// give (nil when it is valid input), without keeping the value.
+func CheckInput(t Type, s string) error {
+	return parseText(NewVec(t, 1), 0, s, time.UTC)
+}
+
 // parseText stores the text input s, read as type v.T, at row i.
 func parseText(v *Vec, i int, s string, loc *time.Location) error {
 	if err := parseTextBase(v, i, s, loc); err != nil {
@@ -264,7 +270,7 @@ func parseFloat(s string, t Type) (float64, error) {
 	f, err := strconv.ParseFloat(x, bits)
 	if err != nil {
 		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
-			return 0, errf(CodeNumericOutOfRange, "\"%s\" is out of range for type %s", s, name)
+			return 0, errf(CodeNumericOutOfRange, "\"%s\" is out of range for type %s", x, name) // PostgreSQL quotes the number as read, without the white space around it
 		}
 		return 0, syntaxErr(name, s)
 	}
@@ -276,7 +282,7 @@ func parseFloat(s string, t Type) (float64, error) {
 			mant = mant[:k]
 		}
 		if strings.ContainsAny(mant, "123456789") {
-			return 0, errf(CodeNumericOutOfRange, "\"%s\" is out of range for type %s", s, name)
+			return 0, errf(CodeNumericOutOfRange, "\"%s\" is out of range for type %s", x, name) // PostgreSQL quotes the number as read, without the white space around it
 		}
 	}
 	return f, nil
@@ -371,7 +377,7 @@ func parseDateIn(s string, loc *time.Location) (int64, error) {
 		return 0, errf(CodeInvalidDatetimeFormat, "invalid input syntax for type date: \"%s\"", s)
 	}
 	if !validCivil(y, m, d) {
-		return 0, errf(CodeDatetimeFieldOverflow, "date/time field value out of range: \"%s\"", s)
+		return 0, dateFieldRangeError(s, m)
 	}
 	if bc {
 		y = 1 - y
@@ -480,7 +486,7 @@ func parseTimestamp(s string, tz bool, loc *time.Location) (int64, error) {
 		return 0, bad()
 	}
 	if !validCivil(y, m, d) {
-		return 0, errf(CodeDatetimeFieldOverflow, "date/time field value out of range: \"%s\"", s)
+		return 0, dateFieldRangeError(s, m)
 	}
 	var clock int64
 	zoneSet := false
@@ -909,76 +915,106 @@ func parseByteaEscape(s string) (string, error) {
 	return string(out), nil
 }
 
-// parseArray reads a one-dimensional array literal such as {1,2,"a b",NULL}.
+// parseArray reads a one-dimensional array literal such as {1,2,"a b",NULL};
+// malformed text gets PostgreSQL's message and the DETAIL naming what is
+// wrong.
 func parseArray(s string, elem Type, loc *time.Location) (*Array, error) {
-	bad := func() error {
-		return &Error{Code: CodeInvalidTextRepr, Message: "malformed array literal: \"" + s + "\""}
+	bad := func(detail string) error {
+		return &Error{Code: CodeInvalidTextRepr, Message: "malformed array literal: \"" + s + "\"", Detail: detail}
 	}
+	const endOfInput = "Unexpected end of input."
 	x := strings.TrimSpace(s)
 	if strings.HasPrefix(x, "[") && strings.Contains(x, "]={") {
 		// explicit bounds ('[0:2]={1,2,3}'): exec's arrays start at 1
 		return nil, unsupported("array literals with explicit bounds are not supported")
 	}
-	if len(x) < 2 || x[0] != '{' || x[len(x)-1] != '}' {
-		return nil, bad()
+	if x == "" || x[0] != '{' {
+		return nil, bad(`Array value must start with "{" or dimension information.`)
 	}
-	body := x[1 : len(x)-1]
-	var items []string
-	var nulls []bool
-	i := 0
-	if strings.TrimSpace(body) != "" {
-		for {
-			for i < len(body) && body[i] == ' ' {
-				i++
-			}
-			var sb strings.Builder
-			quoted := false
-			if i < len(body) && body[i] == '{' {
-				return nil, unsupported("multidimensional arrays are not supported")
-			}
-			if i < len(body) && body[i] == '"' {
-				quoted = true
-				i++
-				for i < len(body) && body[i] != '"' {
-					if body[i] == '\\' && i+1 < len(body) {
-						i++
-					}
-					sb.WriteByte(body[i])
-					i++
-				}
-				if i >= len(body) {
-					return nil, bad()
-				}
-				i++
-			} else {
-				for i < len(body) && body[i] != ',' {
-					if body[i] == '\\' && i+1 < len(body) {
-						i++
-					}
-					sb.WriteByte(body[i])
-					i++
-				}
-			}
-			v := sb.String()
-			if !quoted {
-				v = strings.TrimSpace(v)
-				if v == "" {
-					return nil, bad()
-				}
-			}
-			items = append(items, v)
-			nulls = append(nulls, !quoted && strings.EqualFold(v, "NULL"))
-			for i < len(body) && body[i] == ' ' {
-				i++
-			}
-			if i >= len(body) {
-				break
-			}
-			if body[i] != ',' {
-				return nil, bad()
-			}
+	skipSpace := func(i int) int {
+		for i < len(x) && isArraySpace(x[i]) {
 			i++
 		}
+		return i
+	}
+	var items []string
+	var nulls []bool
+	i := 1
+	for afterComma := false; ; {
+		if i = skipSpace(i); i >= len(x) {
+			return nil, bad(endOfInput)
+		}
+		switch x[i] {
+		case '}':
+			if afterComma {
+				return nil, bad(`Unexpected "}" character.`)
+			}
+		case ',':
+			return nil, bad(`Unexpected "," character.`)
+		case '{':
+			return nil, unsupported("multidimensional arrays are not supported")
+		}
+		if x[i] == '}' {
+			i++
+			break
+		}
+		var sb strings.Builder
+		quoted := x[i] == '"'
+		if quoted {
+			for i++; i < len(x) && x[i] != '"'; i++ {
+				if x[i] == '\\' && i+1 < len(x) {
+					i++
+				}
+				sb.WriteByte(x[i])
+			}
+			if i >= len(x) {
+				return nil, bad(endOfInput)
+			}
+			i = skipSpace(i + 1)
+		} else {
+			keep := 0 // unescaped white space at the end is not part of the value
+			for ; i < len(x) && x[i] != ',' && x[i] != '}'; i++ {
+				c := x[i]
+				switch {
+				case c == '\\' && i+1 < len(x):
+					i++
+					sb.WriteByte(x[i])
+					keep = sb.Len()
+					continue
+				case c == '"':
+					return nil, bad("Unexpected array element.")
+				case c == '{':
+					return nil, bad(`Unexpected "{" character.`)
+				}
+				sb.WriteByte(c)
+				if !isArraySpace(c) {
+					keep = sb.Len()
+				}
+			}
+			if keep < sb.Len() {
+				v := sb.String()[:keep]
+				sb.Reset()
+				sb.WriteString(v)
+			}
+		}
+		if i >= len(x) {
+			return nil, bad(endOfInput)
+		}
+		if x[i] != ',' && x[i] != '}' {
+			return nil, bad("Unexpected array element.")
+		}
+		v := sb.String()
+		items = append(items, v)
+		nulls = append(nulls, !quoted && strings.EqualFold(v, "NULL"))
+		if x[i] == '}' {
+			i++
+			break
+		}
+		i++
+		afterComma = true
+	}
+	if i = skipSpace(i); i < len(x) {
+		return nil, bad("Junk after closing right brace.")
 	}
 	vec := NewVec(elem, len(items))
 	for k, it := range items {
@@ -991,6 +1027,22 @@ func parseArray(s string, elem Type, loc *time.Location) (*Array, error) {
 		}
 	}
 	return &Array{Elem: elem, Items: vec}, nil
+}
+
+// dateFieldRangeError is PostgreSQL's 22008 for a date whose fields are out
+// of range; a month above 12 suggests the fields were read in the wrong
+// order, so PostgreSQL hints at DateStyle.
+func dateFieldRangeError(s string, month int) *Error {
+	e := errf(CodeDatetimeFieldOverflow, "date/time field value out of range: \"%s\"", s)
+	if month > 12 {
+		e.Hint = `Perhaps you need a different "datestyle" setting.`
+	}
+	return e
+}
+
+// isArraySpace is array_in's white space (scanner_isspace).
+func isArraySpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
 }
 
 // parseVector is pgvector's vector_in: '[1,2,3]' (white space around the

@@ -72,7 +72,9 @@ func (b *binder) bindView(rv *q.RangeVar, td *TableDef, alias string, sc *scope)
 		return nil, nil, &Error{Code: CodeStackDepthExceeded, Message: "stack depth limit exceeded", Hint: q.StackDepthHint}
 	}
 	if slices.Contains(b.viewStack, td.OID) {
-		return nil, nil, errf(CodeInvalidObjectDefinition, "infinite recursion detected in rules for relation \"%s\"", td.Name)
+		e := errf(CodeInvalidObjectDefinition, "infinite recursion detected in rules for relation \"%s\"", td.Name)
+		e.unplaced = true
+		return nil, nil, e
 	}
 	sel, err := parseViewQuery(td)
 	if err != nil {

@@ -56,6 +56,12 @@ type TableEntry struct {
 	// Epoch is bumped by a recovery fence: a writer that prepared against
 	// an older epoch can no longer publish (its read-set member changed).
 	Epoch uint64 `json:"epoch,omitempty"`
+	// Txn, when set, is the commit record of a pin published before its
+	// Lance version existed (commit path v2, docs/architecture.md): the
+	// UUID of the transaction staged against Version-1 whose application
+	// yields Version. Version may not be materialized yet; open it with
+	// Root.OpenTable or Root.Materialize, which materialize it first.
+	Txn string `json:"txn,omitempty"`
 }
 
 // Key is the identity pair of the entry.

@@ -65,7 +65,13 @@ func (r *Root) OpenDataset(ctx context.Context, location, branch string, version
 	return lance.Open(ctx, r.store, location, r.DatasetOptions(location, branch, version))
 }
 
-// OpenTable opens a table entry's pinned version (see OpenDataset).
+// OpenTable opens a table entry's pinned version (see OpenDataset),
+// materializing it first when the pin was published before its Lance
+// version was written (Materialize).
 func (r *Root) OpenTable(ctx context.Context, e TableEntry) (*lance.Dataset, error) {
-	return r.OpenDataset(ctx, e.Location, e.Branch, e.Version)
+	ds, err := r.OpenDataset(ctx, e.Location, e.Branch, e.Version)
+	if err != nil && e.Txn != "" && lance.IsNotFound(err) {
+		return r.Materialize(ctx, e)
+	}
+	return ds, err
 }

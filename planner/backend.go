@@ -20,6 +20,10 @@ type Backend struct {
 	// MaxReprepare bounds transparent re-prepares of an autocommit
 	// statement whose read set changed before its effects (0: 5).
 	MaxReprepare int
+	// Analyze is called by ANALYZE and VACUUM ANALYZE with the tables
+	// named (none: every table) — where a statistics collector plugs in.
+	// nil answers ANALYZE with a NOTICE that no statistics are kept.
+	Analyze AnalyzeFunc
 	// Access is the root's role catalog (NewBackend opens it; share one
 	// per root and process so role changes reach every session at once).
 	Access *access.Store
@@ -48,7 +52,7 @@ func (b *Backend) NewSession(ctx context.Context, info wire.SessionInfo) (wire.S
 	if err != nil {
 		return nil, err
 	}
-	s := &session{g: b.Graph, root: b.Graph.Root, maxReprepare: b.MaxReprepare, info: info, memLimit: b.MemoryLimit,
+	s := &session{g: b.Graph, root: b.Graph.Root, maxReprepare: b.MaxReprepare, analyze: b.Analyze, info: info, memLimit: b.MemoryLimit,
 		cats: map[catKey]*catalog{}, seqs: b.seqs, seqSess: seq.NewSession(), tables: &b.tables,
 		access: b.Access, backend: b, releaseLogin: release}
 	s.advisory = s.newAdvisorySession(b.locks)

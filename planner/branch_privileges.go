@@ -143,7 +143,7 @@ func (rc *roleChange) grantOnBranches(st *q.GrantStmt) error {
 			for j := range items {
 				if items[j].Grantor == g && g != grantor && items[j].Privs&apply != 0 {
 					if st.Behavior != q.DropBehavior_DROP_CASCADE {
-						return errRole("2BP01", "dependent privileges exist")
+						return errRole("2BP01", "dependent privileges exist").WithHint("Use CASCADE to revoke them too.")
 					}
 					items[j].Privs &^= apply
 					items[j].GrantOption &^= apply

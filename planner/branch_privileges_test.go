@@ -58,6 +58,7 @@ func TestBranchPrivileges(t *testing.T) {
 		{"ROLLBACK", ""},
 		{"CREATE TABLE other (id int)", denied("WRITE")},
 		{"CALL graph.optimize()", denied("WRITE")},
+		{"VACUUM FULL item", denied("WRITE")},
 		{"SET graph.branch = 'dev'", ""},
 		{"INSERT INTO item VALUES (7)", ""},
 		{"CALL graph.merge('dev', 'main')", denied("MERGE")},

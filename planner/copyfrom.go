@@ -241,5 +241,5 @@ func copyTargets(td *exec.TableDef, st *wire.Statement) ([]int, error) {
 	for _, c := range st.Copy.Columns {
 		names = append(names, &sqlparse.Node{Node: &sqlparse.Node_ResTarget{ResTarget: &sqlparse.ResTarget{Name: c}}})
 	}
-	return insertTargets(td, names)
+	return insertTargets(td, names, "")
 }

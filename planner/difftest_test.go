@@ -62,7 +62,7 @@ func render(ctx context.Context, c *pgconn.PgConn, sql string, columns bool) str
 	res, err := c.Exec(ctx, sql).ReadAll()
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) {
-		return fmt.Sprintf("ERROR %s: %s | %s", pe.Code, pe.Message, pe.Detail)
+		return fmt.Sprintf("ERROR %s: %s | %s | hint: %s | at %d", pe.Code, pe.Message, pe.Detail, pe.Hint, pe.Position)
 	}
 	if err != nil {
 		return "ERROR " + err.Error()

@@ -265,20 +265,24 @@ type writer struct {
 	sql string
 }
 
+// at gives err the 1-based character position of byte offset loc in the
+// statement's text (PostgreSQL points at the name it could not resolve).
+func (w *writer) at(err *wire.Error, loc int32) *wire.Error { return positioned(err, w.sql, loc) }
+
 // target resolves the statement's table.
 func (w *writer) target(rv *sqlparse.RangeVar) (*tableInfo, string, error) {
 	if rv.Schemaname != "" && rv.Schemaname != "public" {
 		if rv.Schemaname == "pg_catalog" || rv.Schemaname == "information_schema" || rv.Schemaname == "graph" {
 			return nil, "", wire.Errorf("42809", "cannot change relation \"%s\"", rv.Relname)
 		}
-		return nil, "", wire.Errorf("42P01", "relation \"%s.%s\" does not exist", rv.Schemaname, rv.Relname)
+		return nil, "", w.at(wire.Errorf("42P01", "relation \"%s.%s\" does not exist", rv.Schemaname, rv.Relname), rv.Location)
 	}
 	ti, ok := w.v.base.tables[rv.Relname]
 	if !ok {
 		if sqlView(w.v, "", rv.Relname) != nil {
 			return nil, "", viewWriteError("change", rv.Relname)
 		}
-		return nil, "", wire.Errorf("42P01", "relation \"%s\" does not exist", rv.Relname)
+		return nil, "", w.at(wire.Errorf("42P01", "relation \"%s\" does not exist", rv.Relname), rv.Location)
 	}
 	w.v.pend.markRead(rv.Relname)
 	alias := rv.Relname
@@ -294,7 +298,13 @@ func (w *writer) query(sql string) ([]*exec.Vec, []exec.Column, error) {
 	eng := &exec.Engine{Catalog: w.v, MemoryLimit: w.s.memLimit}
 	prep, err := eng.PrepareFor(w.s.execSession(), sql, w.declared)
 	if err != nil {
-		return nil, nil, toWire(err)
+		err = toWire(err)
+		if we, ok := err.(*wire.Error); ok && sql != w.sql && we.Position != 0 {
+			// a position in text the planner rewrote would point at the
+			// wrong place of the client's statement
+			err = we.WithPosition(0)
+		}
+		return nil, nil, err
 	}
 	for i, t := range prep.ParamTypes {
 		for len(w.paramTypes) <= i {
@@ -397,6 +407,30 @@ func checkLengths(td *exec.TableDef, rows []*exec.Vec) error {
 
 // castTo wraps an expression text in a cast to a column's type.
 func castTo(expr string, t exec.Type) string { return "CAST(" + expr + " AS " + typeSQL(t) + ")" }
+
+// assignTo is expr stored into column cd: converted with PostgreSQL's
+// assignment casts (exec.AssignFunc), as INSERT, UPDATE and MERGE convert
+// the values they store.
+func assignTo(expr string, cd exec.ColumnDef) string {
+	return exec.AssignFunc + "(" + expr + ", CAST(NULL AS " + typeSQL(cd.Type) + "), " + quoteLiteral(cd.Name) + ")"
+}
+
+// assignFromSubquery is assignTo for a column of INSERT … SELECT's
+// source subquery, where an untyped literal was resolved as text.
+func assignFromSubquery(expr string, cd exec.ColumnDef) string {
+	return exec.AssignFunc + "(" + expr + ", CAST(NULL AS " + typeSQL(cd.Type) + "), " + quoteLiteral(cd.Name) + ", true)"
+}
+
+// assignNode is assignTo for a parse tree.
+func assignNode(expr *sqlparse.Node, cd exec.ColumnDef) (*sqlparse.Node, error) {
+	n, err := cachedExpr(assignTo("NULL", cd))
+	if err != nil {
+		return nil, err
+	}
+	fc := *n.GetFuncCall()
+	fc.Args = append([]*sqlparse.Node{expr}, fc.Args[1:]...)
+	return &sqlparse.Node{Node: &sqlparse.Node_FuncCall{FuncCall: &fc}}, nil
+}
 
 // defaultSQL is a column's default expression (NULL when none).
 func defaultSQL(c exec.ColumnDef) string {
@@ -552,3 +586,6 @@ func failingRow(vecs []*exec.Vec, i int, s *session) string {
 	}
 	return "Failing row contains (" + strings.Join(parts, ", ") + ")."
 }
+
+// quoteLiteral is s as an SQL string literal.
+func quoteLiteral(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }

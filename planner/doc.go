@@ -166,6 +166,15 @@
 // grantor choice and dependent-privilege rules. ALTER ROLE … SET
 // answers 0A000.
 //
+// # Maintenance statements (maintenance.go)
+//
+// VACUUM, ANALYZE, CHECKPOINT, REINDEX, CLUSTER and LOCK TABLE check
+// their arguments and answer as PostgreSQL 15 does, doing what they mean
+// here: VACUUM FULL compacts (graph.optimize), ANALYZE calls
+// Backend.Analyze, LOCK TABLE locks optimistically like FOR UPDATE; the
+// rest have nothing to do and say so in a NOTICE where PostgreSQL would
+// have done work (plain VACUUM, ANALYZE without a collector, CLUSTER).
+//
 // # Not supported yet (0A000 naming the statement, never a made-up answer)
 //
 // COPY to or from a file, EXPLAIN of a writing statement or in another

@@ -26,7 +26,7 @@ func (w *writer) insert(ins *sqlparse.InsertStmt) (*writeOut, error) {
 		return nil, err
 	}
 	td := ti.def
-	targets, err := insertTargets(td, ins.Cols)
+	targets, err := insertTargets(td, ins.Cols, w.sql)
 	if err != nil {
 		return nil, err
 	}
@@ -36,7 +36,7 @@ func (w *writer) insert(ins *sqlparse.InsertStmt) (*writeOut, error) {
 	}
 	rows, _, err := w.query(sql)
 	if err != nil {
-		return nil, err
+		return nil, placeInputError(err, w.sql, insertLiterals(td, targets, ins))
 	}
 	if len(rows) != len(td.Columns) {
 		return nil, wire.Errorf("42601", "INSERT has more expressions than target columns")
@@ -93,8 +93,9 @@ func retype(v *exec.Vec, t exec.Type) *exec.Vec {
 }
 
 // insertTargets maps INSERT's column list to table column indexes (all
-// columns in order when there is none).
-func insertTargets(td *exec.TableDef, cols []*sqlparse.Node) ([]int, error) {
+// columns in order when there is none); sql, when given, is the text the
+// column names come from, for the error cursor.
+func insertTargets(td *exec.TableDef, cols []*sqlparse.Node, sql string) ([]int, error) {
 	if len(cols) == 0 {
 		out := make([]int, len(td.Columns))
 		for i := range out {
@@ -110,7 +111,7 @@ func insertTargets(td *exec.TableDef, cols []*sqlparse.Node) ([]int, error) {
 		}
 		i := slices.IndexFunc(td.Columns, func(c exec.ColumnDef) bool { return c.Name == rt.Name })
 		if i < 0 {
-			return nil, wire.Errorf("42703", "column \"%s\" of relation \"%s\" does not exist", rt.Name, td.Name)
+			return nil, positioned(wire.Errorf("42703", "column \"%s\" of relation \"%s\" does not exist", rt.Name, td.Name), sql, rt.Location)
 		}
 		if slices.Contains(out, i) {
 			return nil, wire.Errorf("42701", "column \"%s\" specified more than once", rt.Name)
@@ -118,6 +119,52 @@ func insertTargets(td *exec.TableDef, cols []*sqlparse.Node) ([]int, error) {
 		out = append(out, i)
 	}
 	return out, nil
+}
+
+// insertLiterals lists the string literals of a VALUES or SELECT source
+// with the types of the columns they fill (for placeInputError).
+func insertLiterals(td *exec.TableDef, targets []int, ins *sqlparse.InsertStmt) []literalTarget {
+	sel := ins.SelectStmt.GetSelectStmt()
+	if sel == nil {
+		return nil
+	}
+	var out []literalTarget
+	for k, n := range sel.TargetList { // INSERT … SELECT 'literal', …
+		if k < len(targets) {
+			out = append(out, literalTarget{n.GetResTarget().GetVal(), td.Columns[targets[k]].Type, td.Columns[targets[k]].Name})
+		}
+	}
+	for _, l := range sel.ValuesLists {
+		for k, item := range l.GetList().Items {
+			if k < len(targets) {
+				out = append(out, literalTarget{item, td.Columns[targets[k]].Type, td.Columns[targets[k]].Name})
+			}
+		}
+	}
+	return out
+}
+
+// targetLocation is where the i-th column of an INSERT's column list
+// starts (-1 when the list is implicit or shorter).
+func targetLocation(cols []*sqlparse.Node, i int) int32 {
+	if i < len(cols) {
+		return cols[i].GetResTarget().GetLocation()
+	}
+	return -1
+}
+
+// selectTargetLocation is where the i-th output expression of a plain
+// SELECT source starts (-1 for other sources).
+func selectTargetLocation(n *sqlparse.Node, i int) int32 {
+	sel := n.GetSelectStmt()
+	if sel == nil || i >= len(sel.TargetList) {
+		return -1
+	}
+	rt := sel.TargetList[i].GetResTarget()
+	if l := nodeLocation(rt.GetVal()); l >= 0 {
+		return l
+	}
+	return rt.GetLocation()
 }
 
 // insertSource builds the query yielding the new rows in table order.
@@ -147,10 +194,10 @@ func (w *writer) insertSource(td *exec.TableDef, targets []int, ins *sqlparse.In
 		for r, l := range sel.ValuesLists {
 			items := l.GetList().Items
 			if len(items) > len(targets) {
-				return "", nil, wire.Errorf("42601", "INSERT has more expressions than target columns")
+				return "", nil, w.at(wire.Errorf("42601", "INSERT has more expressions than target columns"), nodeLocation(items[len(targets)]))
 			}
 			if len(items) < len(targets) {
-				return "", nil, wire.Errorf("42601", "INSERT has more target columns than expressions")
+				return "", nil, w.at(wire.Errorf("42601", "INSERT has more target columns than expressions"), targetLocation(ins.Cols, len(items)))
 			}
 			row := make([]*sqlparse.Node, len(td.Columns))
 			for c, cd := range td.Columns {
@@ -169,11 +216,16 @@ func (w *writer) insertSource(td *exec.TableDef, targets []int, ins *sqlparse.In
 						return "", nil, err
 					}
 				}
-				tn, err := typeNameNode(cd.Type)
+				if pos[c] >= 0 && items[pos[c]].GetSetToDefault() == nil {
+					row[c], err = assignNode(expr, cd)
+				} else {
+					var tn *sqlparse.TypeName
+					tn, err = typeNameNode(cd.Type)
+					row[c] = &sqlparse.Node{Node: &sqlparse.Node_TypeCast{TypeCast: &sqlparse.TypeCast{Arg: expr, TypeName: tn, Location: -1}}}
+				}
 				if err != nil {
 					return "", nil, err
 				}
-				row[c] = &sqlparse.Node{Node: &sqlparse.Node_TypeCast{TypeCast: &sqlparse.TypeCast{Arg: expr, TypeName: tn, Location: -1}}}
 			}
 			lists[r] = &sqlparse.Node{Node: &sqlparse.Node_List{List: &sqlparse.List{Items: row}}}
 		}
@@ -193,9 +245,9 @@ func (w *writer) insertSource(td *exec.TableDef, targets []int, ins *sqlparse.In
 	if prep, err := eng.PrepareFor(w.s.execSession(), with+inner, w.declared); err == nil {
 		switch n := len(prep.Columns); {
 		case n > len(targets):
-			return "", nil, wire.Errorf("42601", "INSERT has more expressions than target columns")
+			return "", nil, w.at(wire.Errorf("42601", "INSERT has more expressions than target columns"), selectTargetLocation(ins.SelectStmt, len(targets)))
 		case n < len(targets):
-			return "", nil, wire.Errorf("42601", "INSERT has more target columns than expressions")
+			return "", nil, w.at(wire.Errorf("42601", "INSERT has more target columns than expressions"), targetLocation(ins.Cols, n))
 		}
 	}
 	names := make([]string, len(targets))
@@ -205,7 +257,7 @@ func (w *writer) insertSource(td *exec.TableDef, targets []int, ins *sqlparse.In
 	items := make([]string, len(td.Columns))
 	for c, cd := range td.Columns {
 		if pos[c] >= 0 {
-			items[c] = castTo("_src."+names[pos[c]], cd.Type)
+			items[c] = assignFromSubquery("_src."+names[pos[c]], cd)
 		} else {
 			items[c] = castTo(defaultFor(cd), cd.Type)
 			if seqDefault(cd.Default) != "" {

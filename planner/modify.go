@@ -57,7 +57,7 @@ func (w *writer) update(up *sqlparse.UpdateStmt) (*writeOut, error) {
 	}
 	rows, ecols, err := w.query(with + "SELECT " + quoteIdent(alias) + "._rowaddr, " + strings.Join(items, ", ") + ret + " FROM " + from + where)
 	if err != nil {
-		return nil, err
+		return nil, placeInputError(err, w.sql, setLiterals(ti.def, up.TargetList))
 	}
 	addrs, newRows := splitAddrs(rows, ti.def)
 	var retRows []*exec.Vec
@@ -272,6 +272,19 @@ func splitAddrs(rows []*exec.Vec, td *exec.TableDef) ([]uint64, []*exec.Vec) {
 //
 // seqCols lists the columns set to a sequence DEFAULT: their value is a
 // NULL placeholder the caller fills (fillSequences).
+// setLiterals lists the string literals a SET list assigns, with their
+// columns' types (for placeInputError).
+func setLiterals(td *exec.TableDef, list []*sqlparse.Node) []literalTarget {
+	var out []literalTarget
+	for _, n := range list {
+		rt := n.GetResTarget()
+		if c := slices.IndexFunc(td.Columns, func(cd exec.ColumnDef) bool { return cd.Name == rt.Name }); c >= 0 {
+			out = append(out, literalTarget{rt.Val, td.Columns[c].Type, rt.Name})
+		}
+	}
+	return out
+}
+
 func (w *writer) setItems(td *exec.TableDef, alias string, list []*sqlparse.Node) (items []string, seqCols []int, err error) {
 	items = make([]string, len(td.Columns))
 	for c, cd := range td.Columns {
@@ -285,7 +298,7 @@ func (w *writer) setItems(td *exec.TableDef, alias string, list []*sqlparse.Node
 		}
 		c := slices.IndexFunc(td.Columns, func(cd exec.ColumnDef) bool { return cd.Name == rt.Name })
 		if c < 0 {
-			return nil, nil, wire.Errorf("42703", "column \"%s\" of relation \"%s\" does not exist", rt.Name, td.Name)
+			return nil, nil, w.at(wire.Errorf("42703", "column \"%s\" of relation \"%s\" does not exist", rt.Name, td.Name), rt.Location)
 		}
 		if assigned[c] {
 			return nil, nil, wire.Errorf("42601", "multiple assignments to same column \"%s\"", rt.Name)
@@ -309,10 +322,12 @@ func (w *writer) setItems(td *exec.TableDef, alias string, list []*sqlparse.Node
 				seqCols = append(seqCols, c)
 			}
 			txt = defaultFor(td.Columns[c])
+			items[c] = castTo(txt, td.Columns[c].Type)
+			continue
 		} else if txt, err = deparseExpr(val); err != nil {
 			return nil, nil, err
 		}
-		items[c] = castTo(txt, td.Columns[c].Type)
+		items[c] = assignTo(txt, td.Columns[c])
 	}
 	return items, seqCols, nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/pggraph/pggraph/access"
 	"github.com/pggraph/pggraph/exec"
@@ -91,7 +92,7 @@ func (s *session) executeRole(ctx context.Context, p *plan) (wire.Result, error)
 	var notices []*wire.Error
 	_, err := s.access.Update(ctx, s.seedRoles, func(c *access.Catalog) error {
 		notices = notices[:0]
-		rc := &roleChange{s: s, c: c, notice: func(e *wire.Error) { notices = append(notices, e) }}
+		rc := &roleChange{s: s, c: c, sql: p.sql, notice: func(e *wire.Error) { notices = append(notices, e) }}
 		return rc.apply(p.node)
 	})
 	if err != nil && err != access.ErrNoChange {
@@ -120,7 +121,16 @@ func (s *session) seedRoles(c *access.Catalog) error {
 type roleChange struct {
 	s      *session
 	c      *access.Catalog
+	sql    string // the statement (error positions)
 	notice func(*wire.Error)
+}
+
+// position is the 1-based character position of a parse-tree location.
+func (rc *roleChange) position(loc int32) int32 {
+	if loc < 0 || int(loc) > len(rc.sql) {
+		return 0
+	}
+	return int32(utf8.RuneCountInString(rc.sql[:loc])) + 1
 }
 
 func errRole(code, format string, args ...any) *wire.Error { return wire.Errorf(code, format, args...) }
@@ -221,7 +231,7 @@ func roleSpecs(nodes []*q.Node) []*q.RoleSpec {
 	return out
 }
 
-func parseRoleOptions(opts []*q.Node) (*roleOptions, error) {
+func (rc *roleChange) parseRoleOptions(opts []*q.Node) (*roleOptions, error) {
 	o := &roleOptions{}
 	seen := map[string]bool{}
 	for _, n := range opts {
@@ -230,7 +240,7 @@ func parseRoleOptions(opts []*q.Node) (*roleOptions, error) {
 			continue
 		}
 		if seen[d.Defname] {
-			return nil, errRole(wire.CodeSyntaxError, "conflicting or redundant options")
+			return nil, errRole(wire.CodeSyntaxError, "conflicting or redundant options").WithPosition(rc.position(d.Location))
 		}
 		seen[d.Defname] = true
 		b := boolArg(d)
@@ -365,7 +375,7 @@ func reservedRoleName(name string) error {
 }
 
 func (rc *roleChange) create(st *q.CreateRoleStmt) error {
-	o, err := parseRoleOptions(st.Options)
+	o, err := rc.parseRoleOptions(st.Options)
 	if err != nil {
 		return err
 	}
@@ -428,7 +438,7 @@ func (rc *roleChange) alter(st *q.AlterRoleStmt) error {
 	if err != nil {
 		return err
 	}
-	o, err := parseRoleOptions(st.Options)
+	o, err := rc.parseRoleOptions(st.Options)
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package planner
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/pggraph/pggraph/adapters"
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/graph"
+	"github.com/pggraph/pggraph/internal/sqllex"
 	"github.com/pggraph/pggraph/internal/sqlparse"
 	"github.com/pggraph/pggraph/planner/graphsql"
 	"github.com/pggraph/pggraph/planner/seq"
@@ -27,6 +29,7 @@ type session struct {
 	advisory     *exec.AdvisorySession
 	info         wire.SessionInfo
 	memLimit     int64
+	analyze      AnalyzeFunc // ANALYZE's statistics collector (nil: none)
 	maxReprepare int
 	cats         map[catKey]*catalog // the last snapshots seen (head, transaction base)
 	tx           *txState            // nil outside a transaction
@@ -64,10 +67,11 @@ const (
 	stmtDelete
 	stmtMerge
 	stmtTruncate
-	stmtDDL     // planned by planner/ddl
-	stmtGraph   // CALL graph.f(…) / SELECT graph.f(…)
-	stmtExplain // EXPLAIN [ANALYZE] of a query (explain.go)
-	stmtRole    // CREATE/ALTER/DROP ROLE, GRANT/REVOKE role (roles.go)
+	stmtDDL         // planned by planner/ddl
+	stmtGraph       // CALL graph.f(…) / SELECT graph.f(…)
+	stmtExplain     // EXPLAIN [ANALYZE] of a query (explain.go)
+	stmtMaintenance // VACUUM, ANALYZE, CHECKPOINT, REINDEX, CLUSTER, LOCK (maintenance.go)
+	stmtRole        // CREATE/ALTER/DROP ROLE, GRANT/REVOKE role (roles.go)
 )
 
 // control reports statements that act outside the graph commit
@@ -109,6 +113,12 @@ func (s *session) Parse(_ context.Context, sql string) ([]*wire.Statement, error
 	if err != nil {
 		return nil, err
 	}
+	// PostgreSQL's scanner truncates long identifiers with a NOTICE while
+	// it reads the text, before anything runs (the parser here truncates
+	// silently).
+	for _, id := range sqllex.TruncatedIdentifiers(sql) {
+		s.info.Notice(&wire.Error{Code: "42622", Message: fmt.Sprintf("identifier \"%s\" will be truncated to \"%s\"", id.Full, id.Truncated)})
+	}
 	// A BEGIN after other statements of one query string turns wire's
 	// implicit transaction into the block without a Begin call: the
 	// statements after it are marked so the session follows.
@@ -142,7 +152,7 @@ func (s *session) Parse(_ context.Context, sql string) ([]*wire.Statement, error
 		switch st.Kind {
 		case wire.KindQuery, wire.KindCopyFrom, wire.KindCopyTo:
 			n++
-			if p, ok := st.Plan.(*plan); ok && p.kind != stmtQuery && !p.kind.control() && p.kind != stmtExplain {
+			if p, ok := st.Plan.(*plan); ok && p.kind != stmtQuery && !p.kind.control() && p.kind != stmtExplain && p.kind != stmtMaintenance {
 				writes++
 			}
 		}
@@ -208,6 +218,8 @@ func newPlan(st *wire.Statement) *plan {
 		p.kind = stmtExplain
 	case isRoleStmt(n):
 		p.kind = stmtRole
+	case isMaintenance(n):
+		p.kind = stmtMaintenance
 	case isDDL(n):
 		p.kind = stmtDDL
 		p.ddlName = unsupportedKeyword(st.SQL)
@@ -260,6 +272,9 @@ func (s *session) Describe(ctx context.Context, st *wire.Statement, declared []u
 	if p.kind == stmtExplain {
 		return s.describeExplain(ctx, p)
 	}
+	if p.kind == stmtMaintenance {
+		return wire.Description{}, nil
+	}
 	if p.kind != stmtQuery && p.unsupported == "" {
 		return s.describeWrite(ctx, st, p)
 	}
@@ -285,6 +300,9 @@ func (s *session) Execute(ctx context.Context, st *wire.Statement, params []any)
 	s.promote(p)
 	if p.kind == stmtExplain {
 		return s.executeExplain(ctx, p, params)
+	}
+	if p.kind == stmtMaintenance {
+		return s.executeMaintenance(ctx, p)
 	}
 	if p.kind != stmtQuery && p.unsupported == "" {
 		if !p.kind.control() && wire.InPipeline(ctx) && s.tx != nil && s.tx.implicit {

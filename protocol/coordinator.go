@@ -57,6 +57,14 @@ type Writer interface {
 	Discard(pw *PreparedWrite)
 }
 
+// Deferrer is implemented by a Writer whose staged and create effects
+// are committed by materialization after the manifest CAS (commit path
+// v2, doc.go): its Apply stages them and sets their Confirmed post-state
+// from an in-memory preview, committing nothing.
+type Deferrer interface {
+	DefersEffects() bool
+}
+
 // HeadProber is optionally implemented by a Writer that holds an open
 // handle of an effect's target (e.g. the dataset it staged against), so
 // revalidation probes HEAD with one Stat of version pin+1 instead of a
@@ -96,6 +104,9 @@ type Receipt struct {
 // Stats counts coordinator outcomes, so retries are observable.
 type Stats struct {
 	Commits, Reprepares, ContentionWaits, RecoveryRequired int64
+	// MaterializeFailures counts post-commit materializations that failed
+	// (left to the next reader; never a user error).
+	MaterializeFailures int64
 }
 
 // Coordinator runs the RFC-022 state machine for one root.
@@ -118,10 +129,11 @@ type Coordinator struct {
 
 	finalizing                             inFlight
 	commits, reprepares, waits, recoveries atomic.Int64
+	materializeFailures                    atomic.Int64
 }
 
-// WaitFinalized waits until every asynchronous sidecar delete started
-// so far has finished.
+// WaitFinalized waits until every asynchronous sidecar delete and every
+// post-commit materialization started so far has finished.
 func (c *Coordinator) WaitFinalized() { c.finalizing.wait() }
 
 // finalize is stage H's sidecar delete, after the CAS.
@@ -138,6 +150,43 @@ func (c *Coordinator) finalize(ctx context.Context, pw *PreparedWrite) {
 	go func() {
 		defer c.finalizing.done()
 		c.Recovery.Finalize(dctx, pw)
+	}()
+}
+
+// materialize commits the Lance versions of a published write's
+// deferred effects (commit path v2), after the acknowledgement. A
+// failure is counted, never a user error: the commit is published, and
+// the next reader or writer of the table, or the next serve start,
+// materializes the version (graph.Root.Materialize is idempotent).
+func (c *Coordinator) materialize(ctx context.Context, pw *PreparedWrite, sn *graph.Snapshot) {
+	var entries []graph.TableEntry
+	for _, e := range pw.Effects {
+		if !e.Deferred {
+			continue
+		}
+		if te, ok := sn.State.Table(e.Table); ok && te.Txn == e.TxnUUID {
+			entries = append(entries, te)
+		}
+	}
+	if len(entries) == 0 {
+		return
+	}
+	run := func(ctx context.Context) {
+		for _, te := range entries {
+			if _, err := c.Root.Materialize(ctx, te); err != nil {
+				c.materializeFailures.Add(1)
+			}
+		}
+	}
+	if !c.AsyncFinalize {
+		run(ctx)
+		return
+	}
+	dctx := context.WithoutCancel(ctx)
+	c.finalizing.add()
+	go func() {
+		defer c.finalizing.done()
+		run(dctx)
 	}()
 }
 
@@ -178,7 +227,8 @@ func (f *inFlight) wait() {
 // Stats returns the counters.
 func (c *Coordinator) Stats() Stats {
 	return Stats{Commits: c.commits.Load(), Reprepares: c.reprepares.Load(),
-		ContentionWaits: c.waits.Load(), RecoveryRequired: c.recoveries.Load()}
+		ContentionWaits: c.waits.Load(), RecoveryRequired: c.recoveries.Load(),
+		MaterializeFailures: c.materializeFailures.Load()}
 }
 
 // NewCoordinator wires a coordinator; gates are shared per root in the
@@ -312,6 +362,14 @@ func (c *Coordinator) attemptWith(ctx context.Context, w Writer, o CommitOptions
 		w.Discard(pw)
 		return nil, IsReadSetChanged(err), err
 	}
+	if d, ok := w.(Deferrer); ok && d.DefersEffects() {
+		for i := range pw.Effects {
+			pw.Effects[i].Deferred = pw.Effects[i].Kind.Deferrable()
+		}
+	}
+	if len(pw.Effects) > 0 && allDeferred(pw.Effects) {
+		return c.commitDeferred(ctx, w, pw, o, fresh)
+	}
 	if len(pw.Effects) == 0 {
 		// Authority-first (§4.9): nothing durable precedes the CAS, so
 		// no sidecar; a lost arbitration is a safe pre-effect restart.
@@ -383,7 +441,64 @@ func (c *Coordinator) attemptWith(ctx context.Context, w Writer, o CommitOptions
 		return nil, false, c.recoveryRequired(pw, err, "injected failure")
 	}
 	// H: finalize. A failed delete is not a user error.
+	c.materialize(ctx, pw, sn)
 	c.finalize(ctx, pw)
+	return &Receipt{OperationID: pw.OperationID, CommitID: pw.Lineage.CommitID, Snapshot: sn}, false, nil
+}
+
+func allDeferred(effects []Effect) bool {
+	for _, e := range effects {
+		if !e.Deferred {
+			return false
+		}
+	}
+	return true
+}
+
+// commitDeferred is commit path v2 for a write whose every effect is
+// deferred (doc.go; docs/architecture.md "Commit path v2"): after stage
+// D it stages and previews (Apply commits no version), publishes the
+// one manifest CAS — the first durable effect anything references, so
+// no sidecar (RFC-022 §4.9, authority-first) — and materializes the
+// table versions after the acknowledgement. Every failure before the
+// CAS landed leaves only unreferenced files: a changed read set
+// re-prepares (or is 40001 when strict), anything else is returned as is.
+func (c *Coordinator) commitDeferred(ctx context.Context, w Writer, pw *PreparedWrite, o CommitOptions, fresh *graph.Snapshot) (*Receipt, bool, error) {
+	if err := w.Apply(ctx, pw); err != nil {
+		w.Discard(pw)
+		if errors.Is(err, ErrNoEffect) {
+			if cause := finalCause(err); cause != nil {
+				return nil, false, withOp(cause, pw.OperationID)
+			}
+			return nil, true, &Error{Kind: KindReadSetChanged, OperationID: pw.OperationID,
+				Message: "a concurrent write to the same table won; nothing of this write was applied", Err: err}
+		}
+		return nil, IsReadSetChanged(err), withOp(err, pw.OperationID)
+	}
+	if err := failpoint.Inject(failpoint.ProtocolAfterEffects); err != nil {
+		// nothing durable is referenced yet: the write simply fails
+		w.Discard(pw)
+		return nil, false, withOp(err, pw.OperationID)
+	}
+	sn, err := publishFrom(ctx, c.Root, pw, o.PublishBudget, "", fresh)
+	if err != nil {
+		w.Discard(pw)
+		if IsReadSetChanged(err) {
+			return nil, true, withOp(err, pw.OperationID)
+		}
+		// Never acknowledged, even when a read-back finds the version:
+		// a put that failed may be visible without being durable (its
+		// directory fsync failed), so the outcome is unknown to the
+		// client, as PostgreSQL's commit whose reply was lost. If it
+		// did land durably it is a valid commit; readers materialize it.
+		return nil, false, newErr(KindResolutionUnknown, pw.OperationID, err, "publishing the graph commit failed; whether it was published is unknown")
+	}
+	if err := failpoint.Inject(failpoint.ProtocolAfterPublish); err != nil {
+		// a crash between the CAS and the reply: the commit is visible
+		// but unacknowledged; readers materialize its versions
+		return nil, false, newErr(KindResolutionUnknown, pw.OperationID, err, "injected failure after the commit was published")
+	}
+	c.materialize(ctx, pw, sn)
 	return &Receipt{OperationID: pw.OperationID, CommitID: pw.Lineage.CommitID, Snapshot: sn}, false, nil
 }
 

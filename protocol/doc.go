@@ -237,6 +237,23 @@
 // table commit and precede the CAS (RFC §4.5), the table commit must
 // follow the sidecar (invariant 2).
 //
+// Commit path v2 (design in docs/architecture.md, "Commit path v2:
+// publish first, materialize after"; it extends RFC-022 §4.9 to data
+// writes). Staged and create effects are Deferred: Apply stages them and
+// computes their exact post-state in memory but commits no Lance
+// version; the manifest CAS publishes each written table's pin p with
+// the transaction UUID that yields it (graph.TableEntry.Txn), and the
+// table's Lance manifest at p is materialized after the CAS — by the
+// committer after the acknowledgement, and by any reader or writer that
+// opens a pinned version not yet materialized (graph.Root.Materialize).
+// A write whose effects are all deferred arms no sidecar (authority-
+// first: the CAS is its first referenced durable effect; a lost CAS
+// leaves unreferenced files only); a write with a first touch keeps the
+// sidecar for its fork effects. Proof obligations (prefix, slot
+// exclusivity, idempotence, losers leave nothing referenced, one
+// visibility point, HEAD == pin at rest) are stated there; each names
+// the code that discharges it.
+//
 // Not done: group commit of concurrent writers into one CAS (see
 // .helpers/CONTRACTS.md, H2's notes: writers of one table cannot share a
 // CAS under table-granular read sets without the SQL layer validating

@@ -55,6 +55,10 @@ const (
 	KindUndefinedTable                         // 42P01 undefined_table
 	KindDuplicateTable                         // 42P07 duplicate_table
 	KindInvalidDefinition                      // 42P16 invalid_table_definition
+	// KindResolutionUnknown: the commit's manifest CAS failed in a way
+	// that does not say whether it landed (commit path v2 has no sidecar
+	// to resolve it later); PostgreSQL's transaction_resolution_unknown.
+	KindResolutionUnknown // 08007
 )
 
 var sqlStates = map[ErrorKind]string{
@@ -63,7 +67,7 @@ var sqlStates = map[ErrorKind]string{
 	KindCheck: "23514", KindNotNull: "23502", KindResourceLimit: "54000",
 	KindReadOnly: "25006", KindUnknownBranch: "3D000", KindUnsupported: "0A000",
 	KindInvalid: "22023", KindUndefinedTable: "42P01", KindDuplicateTable: "42P07",
-	KindInvalidDefinition: "42P16",
+	KindInvalidDefinition: "42P16", KindResolutionUnknown: "08007",
 }
 
 var kindNames = map[ErrorKind]string{
@@ -75,6 +79,7 @@ var kindNames = map[ErrorKind]string{
 	KindUnknownBranch: "unknown branch", KindUnsupported: "unsupported",
 	KindInvalid: "invalid write", KindUndefinedTable: "undefined table",
 	KindDuplicateTable: "duplicate table", KindInvalidDefinition: "invalid table definition",
+	KindResolutionUnknown: "transaction resolution unknown",
 }
 
 // Error is every error the write path returns to its callers. Message is

@@ -142,9 +142,23 @@ type Effect struct {
 	RollbackUUID    string         `json:"rollback_uuid"`
 	Post            PostShape      `json:"post"`
 	RollbackSafe    bool           `json:"rollback_safe"`
-	// Confirmed is the achieved post-state, set once committed.
+	// Deferred: the effect's Lance version is not committed before the
+	// manifest CAS; Apply stages it and computes its exact post-state in
+	// memory (Confirmed), the CAS publishes the pin with TxnUUID as its
+	// commit record, and the version is materialized afterwards
+	// (commit path v2, doc.go). Set by the coordinator on every staged
+	// and create effect.
+	Deferred bool `json:"deferred,omitempty"`
+	// Confirmed is the achieved post-state, set once committed (for a
+	// deferred effect: once staged and previewed).
 	Confirmed *Confirmed `json:"confirmed,omitempty"`
 }
+
+// Deferrable reports whether an effect kind is committed by
+// materialization after the CAS: staged transactions on an existing ref
+// and creations of fresh datasets. A first touch creates a branch ref,
+// an independently durable effect, and keeps the sidecar path.
+func (k EffectKind) Deferrable() bool { return k == EffectStaged || k == EffectCreate }
 
 // Confirmed is an exact achieved post-state.
 type Confirmed struct {
@@ -194,8 +208,12 @@ func (d ManifestDelta) SchemaChanging() bool {
 func (d ManifestDelta) Apply(head graph.State, effects []Effect) (graph.State, error) {
 	st := head.Clone()
 	conf := map[graph.TableKey]*Confirmed{}
+	txn := map[graph.TableKey]string{}
 	for _, e := range effects {
 		conf[e.Table] = e.Confirmed
+		if e.Deferred {
+			txn[e.Table] = e.TxnUUID
+		}
 	}
 	for _, r := range d.Registrations {
 		st.Put(r)
@@ -217,7 +235,7 @@ func (d ManifestDelta) Apply(head graph.State, effects []Effect) (graph.State, e
 		if !ok {
 			return graph.State{}, fmt.Errorf("protocol: slot %s names an unregistered table", u.Table)
 		}
-		e.Version, e.Branch, e.RowCount = c.Version, u.Branch, c.RowCount
+		e.Version, e.Branch, e.RowCount, e.Txn = c.Version, u.Branch, c.RowCount, txn[u.Table]
 		st.Put(e)
 	}
 	for _, k := range d.Tombstones {

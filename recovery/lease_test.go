@@ -61,7 +61,7 @@ func leaseChild() int {
 		delay = d
 	}
 	g, err := adapters.Open(ctx, &slowTables{Store: store, delay: delay}, adapters.Options{Actor: "lease-child",
-		Recovery: recovery.Options{LeaseDuration: childLease}})
+		Recovery: recovery.Options{LeaseDuration: childLease}, LegacyCommitPath: true}) // a write with a sidecar (recovery_test.go open)
 	if err != nil {
 		fmt.Println("error", err)
 		return 2

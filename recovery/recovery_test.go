@@ -96,9 +96,14 @@ func rows(ids ...int64) adapters.Source {
 	}
 }
 
+// open opens a graph whose writes commit their table effects before the
+// manifest CAS under a sidecar (adapters.Options.LegacyCommitPath): the
+// intents these tests recover. Commit path v2 arms a sidecar only for a
+// branch's first touch (docs/architecture.md), and sidecars of earlier
+// builds are resolved the same way.
 func open(t *testing.T, store objstore.Store, create bool, opts recovery.Options) *adapters.Graph {
 	t.Helper()
-	g, err := adapters.Open(context.Background(), store, adapters.Options{Create: create, Actor: "t", Recovery: opts})
+	g, err := adapters.Open(context.Background(), store, adapters.Options{Create: create, Actor: "t", Recovery: opts, LegacyCommitPath: true})
 	if err != nil {
 		t.Fatal(err)
 	}

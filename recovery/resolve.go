@@ -154,11 +154,7 @@ func (m *Manager) resolve(ctx context.Context, sc *Sidecar) (Report, error) {
 			// another first toucher's fork: not ours, nothing to undo
 			cls[i] = NoMovement
 		}
-		landed := c == Landed && e.Confirmed != nil && e.Confirmed.Version == h
-		if e.Kind == protocol.EffectCreate {
-			landed = c == CreatedOnly && e.Confirmed != nil && h == 1
-		}
-		allLanded = allLanded && landed
+		allLanded = allLanded && ready(e, c, h)
 	}
 	// One direction per intent, whichever recoverer decides first
 	// (decide): a sibling that read the sidecar before a late
@@ -276,11 +272,7 @@ func (m *Manager) confirmedLanded(ctx context.Context, sc *Sidecar) (bool, error
 		if err != nil {
 			return false, m.required(sc, err, "cannot classify table "+e.Table.String())
 		}
-		landed := c == Landed && e.Confirmed != nil && e.Confirmed.Version == h
-		if e.Kind == protocol.EffectCreate {
-			landed = c == CreatedOnly && e.Confirmed != nil && h == 1
-		}
-		if !landed {
+		if !ready(e, c, h) {
 			return false, nil
 		}
 	}
@@ -323,6 +315,23 @@ func (m *Manager) rollForward(ctx context.Context, sc *Sidecar, rep *Report) (do
 		}
 	}
 	return false, m.required(sc, nil, "roll-forward kept losing its arbitration to fences")
+}
+
+// ready reports whether an effect is where a roll-forward needs it: a
+// committed effect landed at its confirmed version; a deferred one
+// (commit path v2) not moved at all — its version is materialized only
+// after the roll-forward publishes its pin — or already materialized.
+func ready(e protocol.Effect, c Class, h uint64) bool {
+	if e.Confirmed == nil {
+		return false
+	}
+	if e.Kind == protocol.EffectCreate {
+		return c == CreatedOnly && h == 1 || e.Deferred && c == NoMovement
+	}
+	if e.Deferred {
+		return c == NoMovement || c == Landed && e.Confirmed.Version == h
+	}
+	return c == Landed && e.Confirmed.Version == h
 }
 
 func allNoMovement(cls []Class) bool {
@@ -495,6 +504,20 @@ func classify(ctx context.Context, root *graph.Root, op string, e protocol.Effec
 	case head < e.ExpectedVersion:
 		return Violation, head, nil
 	}
+	if e.Deferred {
+		// commit path v2: our version exists only if our commit was
+		// published and materialized; otherwise others may have written
+		// the table since (their materializations), which is no foreign
+		// movement over an effect of ours — ours never moved anything
+		t, err := ds.Transaction(ctx, e.ExpectedVersion+1)
+		if err != nil {
+			return "", head, err
+		}
+		if t.UUID == e.TxnUUID {
+			return Landed, head, nil
+		}
+		return Superseded, head, nil
+	}
 	var seq []string
 	for v := e.ExpectedVersion + 1; v <= head && v <= e.ExpectedVersion+3; v++ {
 		t, err := ds.Transaction(ctx, v)
@@ -601,7 +624,14 @@ func (m *Manager) rollback(ctx context.Context, sc *Sidecar, cls []Class, heads 
 		if e.Kind == protocol.EffectCreate {
 			// the dataset stays unregistered garbage, but its ids must
 			// never be allocated again
-			allocated = allocated || cls[i] == CreatedOnly
+			allocated = allocated || cls[i] == CreatedOnly || e.Deferred
+			continue
+		}
+		if e.Deferred {
+			// commit path v2: nothing of it was committed before the CAS,
+			// and its slot must stay free — a concurrent writer may
+			// publish that very version (slot exclusivity,
+			// docs/architecture.md); its staged files are unreferenced
 			continue
 		}
 		if e.Kind == protocol.EffectFirstTouch {

@@ -75,12 +75,27 @@ type Config struct {
 	// gets 53300.
 	MaxConnections int
 	// MaxMessageSize caps one client message in bytes (default 64 MiB). A
-	// larger message gets 54000 and the connection is closed.
+	// larger message gets 54000 and the connection is closed. It is also
+	// the per-connection cap on buffered input: a connection holds its
+	// 64 KiB read buffer plus at most the one message being received,
+	// and only the bytes of it that have arrived.
 	MaxMessageSize int
-	// StatementTimeout and IdleInTransactionTimeout are the defaults of the
-	// statement_timeout and idle_in_transaction_session_timeout settings.
+	// MaxBufferedBytes caps the bytes all connections together hold in
+	// messages larger than their read buffer (default 512 MiB). A message
+	// that would pass it is read through and dropped; its statement fails
+	// with 53200.
+	MaxBufferedBytes int64
+	// MessageTimeout bounds each wait for more bytes of a message that
+	// has begun (default 60s); a client that stops in the middle of a
+	// message is disconnected with FATAL 08P01.
+	MessageTimeout time.Duration
+	// StatementTimeout, IdleInTransactionTimeout and IdleSessionTimeout
+	// are the defaults of the statement_timeout,
+	// idle_in_transaction_session_timeout and idle_session_timeout
+	// settings.
 	StatementTimeout         time.Duration
 	IdleInTransactionTimeout time.Duration
+	IdleSessionTimeout       time.Duration
 	// StartupTimeout bounds the time from accept to ReadyForQuery
 	// (authentication included; default 60s, as authentication_timeout).
 	StartupTimeout time.Duration
@@ -106,6 +121,12 @@ func (c *Config) withDefaults() Config {
 	}
 	if out.MaxMessageSize <= 0 {
 		out.MaxMessageSize = 64 << 20
+	}
+	if out.MaxBufferedBytes <= 0 {
+		out.MaxBufferedBytes = 512 << 20
+	}
+	if out.MessageTimeout <= 0 {
+		out.MessageTimeout = 60 * time.Second
 	}
 	if out.StartupTimeout <= 0 {
 		out.StartupTimeout = 60 * time.Second

@@ -75,6 +75,10 @@ type conn struct {
 	copying    bool // inside COPY FROM STDIN (a cancel may interrupt the read)
 	stmtCancel context.CancelCauseFunc
 	closed     bool
+	// ready: startup is over (its own deadline no longer applies).
+	// woken: a read deadline was moved to now to interrupt a blocked read
+	// (cancel, shutdown); the message timeout must not move it back.
+	ready, woken bool
 }
 
 func newConn(s *Server, nc net.Conn) *conn {
@@ -123,6 +127,9 @@ func (c *conn) serve(ctx context.Context) {
 		return
 	}
 	c.nc.SetDeadline(time.Time{})
+	c.mu.Lock()
+	c.ready = true
+	c.mu.Unlock()
 	c.loop()
 }
 
@@ -146,6 +153,9 @@ func (c *conn) close() {
 	}
 	c.cancelCtx(ErrShutdown)
 	c.nc.Close()
+	if c.mr != nil {
+		c.mr.drop()
+	}
 	c.srv.unregister(c)
 }
 
@@ -166,7 +176,31 @@ func (c *conn) interruptIdle() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.idle {
+		c.woken = true
 		c.nc.SetReadDeadline(time.Now())
+	}
+}
+
+// armMessageDeadline bounds the next wait for more bytes of a message
+// that has begun (see msgreader.go); false when a wake-up is pending or
+// startup (with its own deadline) is still running.
+func (c *conn) armMessageDeadline() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.ready || c.woken {
+		return false
+	}
+	c.nc.SetReadDeadline(time.Now().Add(c.srv.cfg.MessageTimeout))
+	return true
+}
+
+// disarmMessageDeadline lifts that bound once the message is complete
+// (the next wait sets its own: receive's idle timeouts, or none in COPY).
+func (c *conn) disarmMessageDeadline() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.woken {
+		c.nc.SetReadDeadline(time.Time{})
 	}
 }
 
@@ -284,6 +318,13 @@ func (c *conn) readError(err error) error {
 		return errClientGone
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		return err
+	case errors.Is(err, errIncompleteMessage):
+		return &Error{Severity: SeverityFatal, Code: CodeProtocolViolation,
+			Message: fmt.Sprintf("terminating connection: incomplete message, no data for %s", c.srv.cfg.MessageTimeout)}
+	}
+	var de *droppedError
+	if errors.As(err, &de) {
+		return &messageError{msgType: messageTypeName(de.msgType), err: de.pgError(c.srv.cfg.MaxMessageSize, c.srv.cfg.MaxBufferedBytes)}
 	}
 	var ne net.Error
 	if errors.As(err, &ne) {
@@ -302,13 +343,20 @@ func (c *conn) readError(err error) error {
 	return &Error{Severity: SeverityFatal, Code: CodeProtocolViolation, Message: "invalid frontend message: " + text}
 }
 
-// messageError is a well-framed message whose content is malformed.
-type messageError struct{ msgType string }
+// messageError is a well-framed message whose content is malformed, or
+// (err set) that was read through and dropped for another reason.
+type messageError struct {
+	msgType string
+	err     *Error
+}
 
 func (e *messageError) Error() string { return "wire: malformed " + e.msgType + " message" }
 
 // pgError is what the client receives for it.
 func (e *messageError) pgError() *Error {
+	if e.err != nil {
+		return e.err
+	}
 	if e.msgType == "Query" {
 		return Errorf(CodeProtocolViolation, "invalid string in message")
 	}
@@ -376,6 +424,8 @@ func (c *conn) startup() error {
 	}
 	c.bw = bufio.NewWriterSize(c.nc, c.srv.cfg.FlushThreshold)
 	c.mr = newMessageReader(c.nc)
+	c.mr.maxBody, c.mr.budget = c.srv.cfg.MaxMessageSize, c.srv.buffered
+	c.mr.arm, c.mr.disarm = c.armMessageDeadline, c.disarmMessageDeadline
 	c.be = pgproto3.NewBackend(c.mr, c.bw)
 	c.be.SetMaxBodyLen(c.srv.cfg.MaxMessageSize)
 
@@ -522,6 +572,9 @@ func (c *conn) initSettings(pkt *startupPacket) error {
 	if d := c.srv.cfg.IdleInTransactionTimeout; d > 0 {
 		s.setServerDefault("idle_in_transaction_session_timeout", formatDurationMS(d.Milliseconds()))
 	}
+	if d := c.srv.cfg.IdleSessionTimeout; d > 0 {
+		s.setServerDefault("idle_session_timeout", formatDurationMS(d.Milliseconds()))
+	}
 	apply := func(name, value string) error {
 		key, v, perr := resolveSetting(name, value)
 		if perr != nil {
@@ -659,6 +712,7 @@ func (c *conn) receive() (pgproto3.FrontendMessage, error) {
 	} else {
 		c.nc.SetReadDeadline(time.Time{})
 	}
+	c.woken = false
 	c.mu.Unlock()
 	msg, err := c.be.Receive()
 	c.mu.Lock()

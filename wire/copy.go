@@ -469,6 +469,9 @@ func (s *copyStream) Read(p []byte) (int, error) {
 				return 0, s.err
 			}
 			s.err = s.c.readError(err)
+			if me := (*messageError)(nil); errors.As(s.err, &me) {
+				s.err = me.pgError()
+			}
 			return 0, s.err
 		}
 		switch m := msg.(type) {
@@ -502,6 +505,7 @@ func (c *conn) copyIn(ctx context.Context, st *Statement) (int64, error) {
 	stop := context.AfterFunc(ctx, func() {
 		c.mu.Lock()
 		if c.copying {
+			c.woken = true
 			c.nc.SetReadDeadline(time.Now())
 		}
 		c.mu.Unlock()
@@ -510,6 +514,7 @@ func (c *conn) copyIn(ctx context.Context, st *Statement) (int64, error) {
 		stop()
 		c.mu.Lock()
 		c.copying = false
+		c.woken = false
 		c.nc.SetReadDeadline(time.Time{})
 		c.mu.Unlock()
 	}()

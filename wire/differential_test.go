@@ -121,7 +121,7 @@ func TestDifferentialPostgres(t *testing.T) {
 			q("set session authorization default"), q("reset session authorization"),
 			q("show server_version_num"), q("set search_path to default; show search_path"),
 			q("set lock_timeout = '5s'; show lock_timeout; set statement_timeout = 0; show statement_timeout"),
-			q("set datestyle = 'ISO'; show datestyle"), q("set intervalstyle = iso_8601; show intervalstyle"),
+			q("set datestyle = 'ISO'; show datestyle"), q("set intervalstyle = postgres; show intervalstyle"),
 			q("set extra_float_digits to 3; show extra_float_digits"), q("begin; reset all; rollback; show intervalstyle"),
 			q("set idle_in_transaction_session_timeout = 60000; show idle_in_transaction_session_timeout"),
 			q("show is_superuser; show integer_datetimes; show server_encoding; show standard_conforming_strings"),

@@ -25,9 +25,16 @@
 //	TLSConfig                 a ready tls.Config (overrides the two above)
 //	RequireTLS                refuse plaintext sessions (28000)
 //	MaxConnections            concurrent sessions, default 100; more get FATAL 53300
-//	MaxMessageSize            bytes per client message, default 64 MiB; larger: FATAL 54000 and close
+//	MaxMessageSize            bytes per client message, default 64 MiB (the per-connection cap on
+//	                          buffered input); a larger one is read through unkept, its statement
+//	                          fails with 54000 and the session goes on
+//	MaxBufferedBytes          bytes all connections together hold in large messages, default 512 MiB;
+//	                          a message that would pass it is read through unkept, 53200
+//	MessageTimeout            longest wait for more bytes of a message that has begun, default 60s
+//	                          (FATAL 08P01): half-sent messages do not hold a connection forever
 //	StatementTimeout          default statement_timeout (57014 when exceeded)
 //	IdleInTransactionTimeout  default idle_in_transaction_session_timeout (FATAL 25P03)
+//	IdleSessionTimeout        default idle_session_timeout (FATAL 57P05)
 //	StartupTimeout            accept → ReadyForQuery budget, default 60s
 //	AuthFailureDelay          base delay before answering a failed login, doubled per recent
 //	                          failure from the same address (max 32×), default 200ms; <0 disables
@@ -143,6 +150,11 @@
 // is checked strictly (FATAL on an unknown or invalid setting).
 // client_min_messages filters notices; idle_session_timeout (57P05) and
 // idle_in_transaction_session_timeout (25P03) end idle connections.
+//
+// Incoming messages (msgreader.go) cost memory only as their bytes
+// arrive: an announced length reserves nothing, a message larger than the
+// 64 KiB read buffer is assembled in a buffer grown with what arrived and
+// charged to the server-wide MaxBufferedBytes.
 //
 // # Tests
 //

@@ -40,6 +40,7 @@ const (
 	CodeInsufficientPrivilege    = "42501"
 	CodeDuplicatePreparedStmt    = "42P05"
 	CodeDuplicateCursor          = "42P03"
+	CodeOutOfMemory              = "53200"
 	CodeTooManyConnections       = "53300"
 	CodeProgramLimitExceeded     = "54000"
 	CodeObjectNotInState         = "55000"

@@ -144,7 +144,7 @@ func (c *conn) handleBind(m *pgproto3.Bind) error {
 		if f != 0 && f != 1 {
 			return Errorf(CodeInvalidParameterValue, "unsupported format code: %d", f)
 		}
-		v, err := decodeParam(c.types, prep.desc.Params[i], f, raw, i)
+		v, err := c.decodeParam(prep.desc.Params[i], f, raw, i)
 		if err != nil {
 			return err
 		}

@@ -1,10 +1,8 @@
 package wire
 
 import (
-	"bufio"
 	"context"
 	"encoding/binary"
-	"io"
 )
 
 // Extended-protocol pipelines. PostgreSQL runs every statement between
@@ -40,51 +38,11 @@ func withPipeline(ctx context.Context) context.Context {
 	return context.WithValue(ctx, pipelineKey{}, true)
 }
 
-// messageReader reads the connection through a buffer but never hands
-// out bytes past the end of the current message.
-type messageReader struct {
-	br   *bufio.Reader
-	left int // bytes of the current message not handed out yet
-}
-
-func newMessageReader(r io.Reader) *messageReader {
-	return &messageReader{br: bufio.NewReaderSize(r, 64<<10)}
-}
-
-func (m *messageReader) Read(p []byte) (int, error) {
-	if len(p) == 0 {
-		return 0, nil
-	}
-	if m.left == 0 {
-		hdr, err := m.br.Peek(5)
-		if err != nil {
-			// a short or failed header: hand out what there is and let
-			// the decoder report it
-			if len(hdr) == 0 {
-				return 0, err
-			}
-			m.left = len(hdr)
-		} else {
-			n := int(binary.BigEndian.Uint32(hdr[1:5]))
-			if n < 4 {
-				n = 4 // malformed: the decoder rejects the header
-			}
-			m.left = 1 + n
-		}
-	}
-	if len(p) > m.left {
-		p = p[:m.left]
-	}
-	n, err := m.br.Read(p)
-	m.left -= n
-	return n, err
-}
-
 // aheadExecute reports whether the bytes already received after the
 // current message hold an Execute before the next Sync.
 func (m *messageReader) aheadExecute() bool {
 	buf, _ := m.br.Peek(m.br.Buffered())
-	if m.left > 0 {
+	if m.left > 0 && m.msg == nil {
 		if m.left >= len(buf) {
 			return false
 		}

@@ -377,7 +377,6 @@ func TestMalformedAndOversized(t *testing.T) {
 		raw  []byte
 		want string
 	}{
-		{"oversized", append([]byte{'Q', 0, 0, 0x10, 0}, make([]byte, 16)...), "ErrorResponse FATAL 54000"},
 		{"unknown_type", []byte{'!', 0, 0, 0, 4}, "ErrorResponse FATAL 08P01"},
 		{"short_length", []byte{'Q', 0, 0, 0, 2}, "ErrorResponse FATAL 08P01"},
 	}

@@ -27,6 +27,9 @@ type Server struct {
 	// endpointBinding is the SCRAM-SHA-256-PLUS channel binding data.
 	endpointBinding []byte
 	limiter         failureLimiter
+	// buffered counts the bytes held in large incoming messages
+	// (msgreader.go) against Config.MaxBufferedBytes.
+	buffered *byteBudget
 
 	closing atomic.Bool
 	mu      sync.Mutex
@@ -45,6 +48,7 @@ func NewServer(cfg Config) (*Server, error) {
 	}
 	s := &Server{cfg: c, mockSecret: newMockSecret(), lns: map[net.Listener]struct{}{}, conns: map[uint32]*conn{}}
 	s.limiter.base = c.AuthFailureDelay
+	s.buffered = &byteBudget{limit: c.MaxBufferedBytes}
 	s.users = c.Users
 	if s.users == nil && c.UsersFile != "" {
 		u, err := LoadUsersFile(c.UsersFile)
@@ -228,4 +232,10 @@ func (s *Server) ActiveConnections() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.active
+}
+
+// BufferedBytes reports the bytes connections hold now in partly or
+// wholly received large messages, and the most held at once.
+func (s *Server) BufferedBytes() (now, peak int64) {
+	return s.buffered.inUse()
 }

@@ -89,6 +89,23 @@ type SettingValidator interface {
 	ValidateSetting(ctx context.Context, name, value string) error
 }
 
+// ParamDecoder is an optional interface of a Session: wire hands it each
+// Bind parameter (after checking text parameters are valid UTF-8) instead
+// of decoding it through pgtype, so the SQL layer reads every type it has
+// with its own input rules, in text and binary format. The value it
+// returns reaches Execute unchanged; an *Error is the Bind's error.
+type ParamDecoder interface {
+	DecodeParam(oid uint32, format int16, src []byte, index int) (any, error)
+}
+
+// ValueEncoder is what a row value may be besides a Go value pgtype
+// encodes: it appends its own encoding in format (0 text, 1 binary), so
+// the SQL layer's text output and binary send formats reach the client
+// unchanged.
+type ValueEncoder interface {
+	AppendWire(format int16, buf []byte) ([]byte, error)
+}
+
 // Description is the shape of a prepared statement. Columns is nil for a
 // statement without rows (NoData) and empty, not nil, for rows of no
 // columns (SELECT;).

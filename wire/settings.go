@@ -37,7 +37,7 @@ func init() {
 	add(settingDef{name: "server_encoding", def: "UTF8", report: true, readOnly: true, desc: "Shows the server (database) character set encoding."})
 	add(settingDef{name: "client_encoding", def: "UTF8", report: true, normalize: normEncoding, desc: "Sets the client's character set encoding."})
 	add(settingDef{name: "DateStyle", def: "ISO, MDY", report: true, normalize: normDateStyle, desc: "Sets the display format for date and time values."})
-	add(settingDef{name: "IntervalStyle", def: "postgres", report: true, normalize: normEnum("postgres", "postgres_verbose", "sql_standard", "iso_8601"), desc: "Sets the display format for interval values."})
+	add(settingDef{name: "IntervalStyle", def: "postgres", report: true, normalize: normIntervalStyle, desc: "Sets the display format for interval values."})
 	add(settingDef{name: "TimeZone", def: "UTC", report: true, normalize: normTimeZone, desc: "Sets the time zone for displaying and interpreting time stamps."})
 	add(settingDef{name: "integer_datetimes", def: "on", report: true, readOnly: true, desc: "Shows whether datetimes are integer based."})
 	add(settingDef{name: "standard_conforming_strings", def: "on", report: true, normalize: normOnlyOn, desc: "Causes '...' strings to treat backslashes literally."})
@@ -67,9 +67,14 @@ func init() {
 	for _, n := range []string{"lc_messages", "lc_monetary", "lc_numeric", "lc_time"} {
 		add(settingDef{name: n, def: "C.UTF-8", normalize: normAny, desc: "Locale setting."})
 	}
-	for _, n := range []string{"check_function_bodies", "row_security", "synchronous_commit", "jit", "enable_seqscan", "enable_indexscan", "escape_string_warning", "array_nulls", "quote_all_identifiers"} {
+	for _, n := range []string{"check_function_bodies", "row_security", "synchronous_commit", "jit", "enable_seqscan", "enable_indexscan", "enable_bitmapscan", "enable_mergejoin", "escape_string_warning", "array_nulls", "quote_all_identifiers"} {
 		add(settingDef{name: n, def: "on", normalize: normBool, desc: "Accepted for compatibility."})
 	}
+	// join methods the executor has (exec/ops_indexjoin.go): off disables
+	// the lookup (index nested-loop) join or the hash join where the
+	// other one can answer, as PostgreSQL's planner settings do
+	add(settingDef{name: "enable_nestloop", def: "on", normalize: normBool, desc: "Enables the planner's use of nested-loop join plans."})
+	add(settingDef{name: "enable_hashjoin", def: "on", normalize: normBool, desc: "Enables the planner's use of hash join plans."})
 	add(settingDef{name: "xmloption", def: "content", normalize: normEnum("content", "document"), desc: "Sets whether XML data is to be considered as documents or content fragments."})
 	add(settingDef{name: "default_tablespace", def: "", normalize: normAny, desc: "Accepted for compatibility."})
 	add(settingDef{name: "default_table_access_method", def: "heap", normalize: normAny, desc: "Accepted for compatibility."})
@@ -476,6 +481,20 @@ func normDateStyle(v string) (string, *Error) {
 	}
 	_ = style
 	return "ISO, " + order, nil
+}
+
+// normIntervalStyle accepts the output style pgproxy prints intervals in
+// (postgres); the other styles PostgreSQL has answer 0A000 rather than
+// being accepted and ignored.
+func normIntervalStyle(v string) (string, *Error) {
+	lv := strings.ToLower(strings.TrimSpace(v))
+	switch lv {
+	case "postgres", "default", "":
+		return "postgres", nil
+	case "postgres_verbose", "sql_standard", "iso_8601":
+		return "", Errorf(CodeFeatureNotSupported, "IntervalStyle \"%s\" is not supported", v).WithHint("Only the postgres output style is supported.")
+	}
+	return "", &Error{Code: CodeInvalidParameterValue, Hint: "Available values: postgres, postgres_verbose, sql_standard, iso_8601."}
 }
 
 func normEnum(allowed ...string) func(string) (string, *Error) {

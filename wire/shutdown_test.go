@@ -95,8 +95,8 @@ func TestNoGoroutineLeak(t *testing.T) {
 			}
 			rc.nc.Close() // mid-COPY, inside a transaction
 			rc2, _ := connectRaw(t, ts, nil)
-			rc2.nc.Write([]byte{'Q', 0, 0, 0x40, 0}) // oversized
-			rc2.until(1)
+			rc2.nc.Write([]byte{'Q', 0, 0, 0x40, 0}) // oversized, and only its header sent
+			rc2.nc.Close()
 			rc3 := dialRaw(t, ts)
 			rc3.nc.Write([]byte{0, 0, 0, 8}) // truncated startup
 			rc3.nc.Close()

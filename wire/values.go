@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/jackc/pgx/v5/pgtype"
@@ -12,6 +13,9 @@ import (
 func encodeValue(m *pgtype.Map, oid uint32, format int16, v any) ([]byte, error) {
 	if v == nil {
 		return nil, nil
+	}
+	if e, ok := v.(ValueEncoder); ok {
+		return e.AppendWire(format, []byte{})
 	}
 	if format == 0 {
 		switch x := v.(type) {
@@ -49,6 +53,10 @@ func appendValue(m *pgtype.Map, oid uint32, format int16, v any, buf []byte) (ou
 	if v == nil {
 		return buf, true, nil
 	}
+	if e, ok := v.(ValueEncoder); ok {
+		out, err := e.AppendWire(format, buf)
+		return out, false, err
+	}
 	if format == 0 {
 		switch x := v.(type) {
 		case string:
@@ -76,7 +84,30 @@ func appendValue(m *pgtype.Map, oid uint32, format int16, v any, buf []byte) (ou
 	return nb, false, nil
 }
 
-// decodeParam decodes one Bind parameter. Unknown or unspecified types
+// decodeParam decodes one Bind parameter: through the session when it is
+// a ParamDecoder, else through pgtype.
+func (c *conn) decodeParam(oid uint32, format int16, src []byte, index int) (any, error) {
+	d, ok := c.sess.(ParamDecoder)
+	if !ok {
+		return decodeParam(c.types, oid, format, src, index)
+	}
+	if src != nil && format == 0 && oid != pgtype.ByteaOID {
+		if e := checkUTF8(string(src)); e != nil {
+			return nil, e
+		}
+	}
+	v, err := d.DecodeParam(oid, format, src, index)
+	if err != nil {
+		var we *Error
+		if errors.As(err, &we) {
+			return nil, we
+		}
+		return nil, Errorf(CodeInvalidBinaryRepresent, "%s", err.Error())
+	}
+	return v, nil
+}
+
+// decodeParam decodes one Bind parameter with pgtype. Unknown or unspecified types
 // arrive as string (text) or []byte (binary).
 func decodeParam(m *pgtype.Map, oid uint32, format int16, src []byte, index int) (any, error) {
 	if src == nil {

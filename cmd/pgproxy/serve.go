@@ -32,6 +32,8 @@ type serveConfig struct {
 	maxConns, maxMessage                      int
 	autoOptimize                              int
 	statementTimeout, idleInTxTimeout         time.Duration
+	idleSessionTimeout, messageTimeout        time.Duration
+	maxBuffered                               int64
 	shutdownGrace                             time.Duration
 	cpuProfile                                string
 	log                                       *logFlags
@@ -52,6 +54,9 @@ func serveFlags(fs *flag.FlagSet) *serveConfig {
 	fs.IntVar(&c.maxMessage, "max-message-size", 64<<20, "largest client message in bytes; larger ones get 54000 and are disconnected")
 	fs.DurationVar(&c.statementTimeout, "statement-timeout", 0, "default statement_timeout (0 = none)")
 	fs.DurationVar(&c.idleInTxTimeout, "idle-in-transaction-timeout", 0, "default idle_in_transaction_session_timeout (0 = none)")
+	fs.DurationVar(&c.idleSessionTimeout, "idle-session-timeout", 0, "default idle_session_timeout (0 = none)")
+	fs.DurationVar(&c.messageTimeout, "message-timeout", time.Minute, "longest wait for more bytes of a client message that has begun; a client stalled mid-message is disconnected")
+	fs.Int64Var(&c.maxBuffered, "max-buffered-bytes", 512<<20, "bytes all connections together may hold in large incoming messages; a message that would pass it fails with 53200")
 	fs.IntVar(&c.autoOptimize, "auto-optimize-fragments", 64, "after a commit leaves a table with this many fragments, compact it in the background (0 = never)")
 	fs.DurationVar(&c.shutdownGrace, "shutdown-grace", 30*time.Second, "on SIGINT/SIGTERM, how long running statements may finish")
 	fs.StringVar(&c.cpuProfile, "cpu-profile", "", "write a CPU profile of the whole run to this file (Go pprof format; written at shutdown)")
@@ -75,6 +80,9 @@ func (c *serveConfig) validate() error {
 	if c.maxConns < 1 || c.maxMessage < 1024 {
 		return usagef("--max-connections must be >= 1 and --max-message-size >= 1024")
 	}
+	if c.maxBuffered < 1<<20 || c.messageTimeout <= 0 || c.idleSessionTimeout < 0 {
+		return usagef("--max-buffered-bytes must be >= 1048576, --message-timeout > 0 and --idle-session-timeout >= 0")
+	}
 	if c.autoOptimize < 0 || c.autoOptimize == 1 {
 		return usagef("--auto-optimize-fragments must be 0 (never) or >= 2")
 	}
@@ -95,8 +103,10 @@ func (c *serveConfig) wireConfig(g *adapters.Graph, backend *planner.Backend, lo
 		UsersFile:   c.users, HBAFile: c.hba,
 		TLSCertFile: c.tlsCert, TLSKeyFile: c.tlsKey, TLSSelfSigned: c.tlsSelfSigned, RequireTLS: c.requireTLS,
 		MaxConnections: c.maxConns, MaxMessageSize: c.maxMessage,
+		MaxBufferedBytes: c.maxBuffered, MessageTimeout: c.messageTimeout,
 		StatementTimeout: c.statementTimeout, IdleInTransactionTimeout: c.idleInTxTimeout,
-		Logger: log,
+		IdleSessionTimeout: c.idleSessionTimeout,
+		Logger:             log,
 	}
 }
 
@@ -135,6 +145,11 @@ func init() {
 		stamp := root.Stamp()
 		if created {
 			log.WithFields(logrus.Fields{"data": root.Location(), "graph_id": stamp.GraphID}).Info("initialized a new graph root")
+		}
+		// Before the first connection: a read served now must not see a
+		// state that resolving an interrupted write changes later.
+		if err := recoverBeforeServing(ctx, g, log); err != nil {
+			return &dataDirError{root.Location(), err}
 		}
 		backend := planner.NewBackend(g)
 		if err := seedRoles(ctx, backend.Access, cfg.users, log); err != nil {
@@ -175,6 +190,12 @@ func init() {
 		}
 		if err := <-served; err != nil && !errors.Is(err, wire.ErrServerClosed) {
 			return fmt.Errorf("serving: %w", err)
+		}
+		// Finish this process's own work: background maintenance, sidecar
+		// deletes, and any write of ours that failed into recovery, so a
+		// clean shutdown leaves nothing pending.
+		if err := g.Quiesce(sctx); err != nil {
+			log.WithError(err).Warn("shutdown: an interrupted write is left for recovery")
 		}
 		log.Info("pgproxy stopped")
 		return nil

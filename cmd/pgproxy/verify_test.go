@@ -65,15 +65,20 @@ func idRows(ids ...int64) adapters.Source {
 func TestVerifyAndRecoverAnInterruptedWrite(t *testing.T) {
 	ctx := context.Background()
 	dir, store, g := rootWithTableA(t)
+	if _, err := g.CreateBranch(ctx, "dev", ""); err != nil {
+		t.Fatal(err)
+	}
 	g.Close()
-	// crash right after the table's commit: sidecar armed, effect landed
+	// A branch's first touch of a table arms a sidecar (the one write
+	// shape that still does): crash right after its third durable write,
+	// with the sidecar armed.
 	f := objstore.NewFaulty(store)
-	f.SetRule(&objstore.FaultRule{Ops: objstore.MaskWrites, N: 4, Mode: objstore.CrashAfter})
+	f.SetRule(&objstore.FaultRule{Ops: objstore.MaskWrites, N: 3, Mode: objstore.CrashAfter})
 	g, err := adapters.Open(ctx, f, adapters.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, werr := g.Write(ctx, adapters.WriteOptions{}, func(ctx context.Context, s *adapters.Stage) error { return s.Insert("a", idRows(1)) })
+	_, werr := g.Write(ctx, adapters.WriteOptions{Branch: "dev"}, func(ctx context.Context, s *adapters.Stage) error { return s.Insert("a", idRows(1)) })
 	g.Close()
 	if werr == nil {
 		t.Fatal("write survived the crash")
@@ -89,12 +94,48 @@ func TestVerifyAndRecoverAnInterruptedWrite(t *testing.T) {
 	if code, out, _ := runCmd(t, nil, "verify", "--data", dir); code != 0 {
 		t.Fatalf("verify after recover: %d %q", code, out)
 	}
-	// a branch with a first-touch fork verifies too
+	// A main-branch write publishes before its table version is written
+	// (commit path v2): crashed right after the manifest CAS, it is
+	// committed, verify reports the version as not materialized yet (no
+	// problem), and the first open materializes it.
+	for n := 1; ; n++ {
+		f := objstore.NewFaulty(store)
+		f.SetRule(&objstore.FaultRule{Ops: objstore.MaskWrites, N: int64(n), Mode: objstore.CrashAfter})
+		g, err := adapters.Open(ctx, f, adapters.Options{SyncFinalize: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, werr := g.Write(ctx, adapters.WriteOptions{}, func(ctx context.Context, s *adapters.Stage) error { return s.Insert("a", idRows(int64(100+n))) })
+		g.Close()
+		if werr == nil {
+			t.Fatalf("a crash after durable write %d did not stop the write", n)
+		}
+		code, out, _ := runCmd(t, nil, "verify", "--data", dir)
+		if code != 0 || strings.Contains(out, "\npending recovery") {
+			t.Fatalf("verify after a crash at write %d: %d %q", n, code, out)
+		}
+		if strings.Contains(out, "not materialized yet") {
+			break
+		}
+		if n > 12 {
+			t.Fatalf("no crash point left a published, unmaterialized version:\n%s", out)
+		}
+	}
 	g, err = adapters.Open(ctx, store, adapters.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := g.CreateBranch(ctx, "dev", ""); err != nil {
+	sn, _ := g.Head(ctx, "")
+	if ds, _, err := g.Table(ctx, sn, "a"); err != nil || ds.CountRows() != 1 {
+		t.Fatalf("reading the published version: %v", err)
+	}
+	g.Close()
+	if code, out, _ := runCmd(t, nil, "verify", "--data", dir); code != 0 || strings.Contains(out, "not materialized") {
+		t.Fatalf("verify after the first read: %d %q", code, out)
+	}
+	// a branch with a first-touch fork verifies too
+	g, err = adapters.Open(ctx, store, adapters.Options{})
+	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := g.Write(ctx, adapters.WriteOptions{Branch: "dev"}, func(ctx context.Context, s *adapters.Stage) error {
@@ -111,7 +152,7 @@ func TestVerifyAndRecoverAnInterruptedWrite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sn, _ := g.Head(ctx, "")
+	sn, _ = g.Head(ctx, "")
 	ds, _, err := g.Table(ctx, sn, "a")
 	if err != nil {
 		t.Fatal(err)

@@ -82,6 +82,17 @@ func ExecTable(e graph.TableEntry) (*exec.TableDef, error) {
 			OnDelete:   refAction(f.OnDelete), OnUpdate: refAction(f.OnUpdate),
 		})
 	}
+	if m.Graph.Kind == graph.EdgeTable {
+		// every edge table is looked up by its endpoints (traversals)
+		src, dst := m.Graph.Source, m.Graph.Target
+		if src == "" {
+			src = "src"
+		}
+		if dst == "" {
+			dst = "dst"
+		}
+		td.Adjacency = cols([]string{src, dst})
+	}
 	for _, ix := range m.Indexes {
 		if ix.Constraint == "" {
 			td.Indexes = append(td.Indexes, exec.IndexDef{Name: ix.Name, Columns: cols(ix.Columns), Unique: ix.Unique, Method: ix.Method})
@@ -123,7 +134,8 @@ func refAction(a string) exec.RefAction {
 // LookupColumns lists the columns a table source should serve by key
 // lookup (exec.KeyLookupSource): the leading column of the primary key,
 // of every UNIQUE constraint and of every index, each once, in that
-// order. CREATE INDEX reaches the executor's key-lookup path this way.
+// order, then an edge table's endpoint columns (its adjacency). CREATE
+// INDEX reaches the executor's key-lookup path this way.
 func LookupColumns(td *exec.TableDef) []int {
 	var out []int
 	add := func(cols []int) {
@@ -137,6 +149,9 @@ func LookupColumns(td *exec.TableDef) []int {
 	}
 	for _, ix := range td.Indexes {
 		add(ix.Columns)
+	}
+	for _, c := range td.Adjacency {
+		add([]int{c})
 	}
 	return out
 }

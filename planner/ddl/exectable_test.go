@@ -123,6 +123,29 @@ func TestLookupColumns(t *testing.T) {
 	}
 }
 
+// TestLookupColumnsEdge: an edge table's endpoints are lookup columns
+// without any index (adjacency), also when renamed by graph.source/target.
+func TestLookupColumnsEdge(t *testing.T) {
+	ov := planInto(t,
+		`CREATE TABLE person (id int PRIMARY KEY)`,
+		`CREATE TABLE knows (since int, src int REFERENCES person (id), dst int REFERENCES person (id)) WITH (graph.kind = edge)`,
+		`CREATE TABLE likes (w int, a int REFERENCES person (id), b int REFERENCES person (id), id int UNIQUE) WITH (graph.kind = edge, graph.source = a, graph.target = b)`,
+	)
+	for _, tc := range []struct {
+		table string
+		want  []int
+	}{{"knows", []int{1, 2}}, {"likes", []int{3, 1, 2}}, {"person", []int{0}}} {
+		e, _ := ov.Table(tc.table)
+		td, err := ExecTable(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := LookupColumns(td); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: lookup columns %v, want %v", tc.table, got, tc.want)
+		}
+	}
+}
+
 func TestExecTableSequence(t *testing.T) {
 	ov := planInto(t, `CREATE SEQUENCE s`)
 	e, _ := ov.Table("s")

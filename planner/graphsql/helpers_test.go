@@ -16,7 +16,6 @@ import (
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/exec/lancesrc"
 	"github.com/pggraph/pggraph/graph"
-	"github.com/pggraph/pggraph/lance"
 	"github.com/pggraph/pggraph/objstore"
 	"github.com/pggraph/pggraph/wire"
 )
@@ -132,7 +131,7 @@ func catalogAt(t *testing.T, g *adapters.Graph, sn *graph.Snapshot, branch strin
 	ctx := context.Background()
 	mc := exec.NewMemCatalog()
 	for _, e := range sn.Catalog().Tables() {
-		ds, err := lance.Open(ctx, g.Root.Store(), e.Location, g.Root.DatasetOptions(e.Location, e.Branch, e.Version))
+		ds, err := g.Root.OpenTable(ctx, e) // materializes a version published before it was written
 		if err != nil {
 			t.Fatal(err)
 		}

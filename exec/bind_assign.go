@@ -1,0 +1,63 @@
+package exec
+
+import (
+	"strings"
+
+	q "github.com/pggraph/pggraph/internal/sqlparse"
+)
+
+// AssignFunc is the call the planner writes around each value it stores
+// into a column (INSERT, UPDATE SET, MERGE): AssignFunc(value,
+// NULL::coltype, 'colname') converts value with PostgreSQL's assignment
+// casts, not the explicit casts CAST(value AS coltype) would allow —
+// INSERT INTO t(intcol) VALUES (true) is 42804 as in PostgreSQL, while
+// 2.5 into an integer column rounds and 12345 into varchar(3) is 22001.
+const AssignFunc = "pg_catalog.pggraph_assign"
+
+// A fourth argument true marks a value read from a subquery's output
+// (INSERT … SELECT, rewritten as a SELECT over it): a literal there left
+// untyped was resolved as text, where PostgreSQL converts it as the
+// untyped literal it was, so text converts as by input there.
+//
+// bindAssign binds AssignFunc's call.
+func (b *binder) bindAssign(fc *q.FuncCall, sc *scope) (Expr, error) {
+	fromSubquery := false
+	if len(fc.Args) == 4 {
+		fromSubquery = fc.Args[3].GetAConst().GetBoolval().GetBoolval()
+		fc = &q.FuncCall{Funcname: fc.Funcname, Args: fc.Args[:3]}
+	}
+	if len(fc.Args) != 3 {
+		return nil, errf(CodeUndefinedFunction, "function pggraph_assign does not exist")
+	}
+	tc := fc.Args[1].GetTypeCast()
+	col := fc.Args[2].GetAConst().GetSval()
+	if tc == nil || col == nil {
+		return nil, errf(CodeUndefinedFunction, "function pggraph_assign does not exist")
+	}
+	t, err := b.resolveType(tc.TypeName)
+	if err != nil {
+		return nil, err
+	}
+	arg, err := b.bindExpr(fc.Args[0], sc)
+	if err != nil {
+		return nil, err
+	}
+	from := arg.Type()
+	if fromSubquery && from.OID == OIDText {
+		return b.coerce(arg, t, castExplicit, "")
+	}
+	if from.OID != OIDUnknown && from.OID != t.OID && !canCast(from, t, castAssignment) {
+		return nil, &Error{Code: CodeDatatypeMismatch,
+			Message: "column \"" + col.Sval + "\" is of type " + t.String() + " but expression is of type " + from.String(),
+			Hint:    "You will need to rewrite or cast the expression."}
+	}
+	return b.coerce(arg, t, castAssignment, "")
+}
+
+// isAssignCall reports AssignFunc's call.
+func isAssignCall(names []*q.Node) bool {
+	if len(names) != 2 {
+		return false
+	}
+	return names[0].GetString_().GetSval() == "pg_catalog" && names[1].GetString_().GetSval() == strings.TrimPrefix(AssignFunc, "pg_catalog.")
+}

@@ -1,0 +1,295 @@
+package exec
+
+import (
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+)
+
+// Index nested-loop joins (lookup joins). A join whose right input is a
+// table read through a key index (a primary key, UNIQUE column, CREATE
+// INDEX column or an edge table's endpoint: TableDef lookup columns,
+// KeyLookupSource) on one of its join keys need not read that table:
+// each batch of left rows looks up its distinct keys in the index at
+// once (one LookupKeys call per batch of up to batchSize rows), the
+// matching rows pass the filters that sat on the scan, and the batch is
+// probed against a hash table of just those rows with the ordinary
+// probe (so residuals, NULL keys and the inner/left/semi/anti output
+// are exactly the hash join's, in the same order).
+//
+// The choice is adaptive: the left input is buffered until it ends or
+// passes lookupJoinLimit (a sixteenth of the indexed table's rows); a
+// small left side is then answered by lookups, a large one falls back to
+// the hash join with the buffered batches probed first. A left input
+// known to be large (a whole-table scan) goes to the hash join at once.
+// The settings enable_nestloop and enable_hashjoin (PostgreSQL's names;
+// the lookup join is PostgreSQL's nested loop with an inner index scan)
+// force one method where both are possible: enable_nestloop = off never
+// looks up, enable_hashjoin = off always does when the right side has
+// an index on a join key.
+
+// indexProbe says how a join's right input can be read by key.
+type indexProbe struct {
+	scan    *scanNode
+	filters []Expr // the filters between the join and the scan, innermost first
+	col     int    // table column looked up
+	keyPos  int    // the join key (leftKeys/rightKeys index) on that column
+}
+
+// lookupTarget returns how j's right input can be read through an
+// index, or nil when it cannot (or the join type needs every right row).
+func (j *joinNode) lookupTarget() *indexProbe {
+	switch j.kind {
+	case joinInner, joinLeft, joinSemi, joinAnti:
+	default:
+		return nil
+	}
+	if len(j.rightKeys) == 0 {
+		return nil
+	}
+	var filters []Expr
+	p := j.right
+	for {
+		f, ok := p.(*filterNode)
+		if !ok {
+			break
+		}
+		filters = append(filters, f.pred)
+		p = f.input
+	}
+	s, ok := p.(*scanNode)
+	if !ok || s.keyVals != nil {
+		return nil
+	}
+	kl, ok := s.table.Source.(KeyLookupSource)
+	if !ok {
+		return nil
+	}
+	keyCols := kl.KeyColumns()
+	for k, e := range j.rightKeys {
+		c, ok := e.(*colRef)
+		if !ok || c.idx < 0 || c.idx >= len(s.colIdx) {
+			continue
+		}
+		tc := s.colIdx[c.idx]
+		if tc < 0 || tc >= len(s.table.Columns) || s.table.Columns[tc].Type.OID != c.t.OID || j.leftKeys[k].Type().OID != c.t.OID {
+			continue
+		}
+		for _, kc := range keyCols {
+			if kc == tc {
+				// innermost first: filters were collected top-down
+				for a, b := 0, len(filters)-1; a < b; a, b = a+1, b-1 {
+					filters[a], filters[b] = filters[b], filters[a]
+				}
+				return &indexProbe{scan: s, filters: filters, col: tc, keyPos: k}
+			}
+		}
+	}
+	return nil
+}
+
+// joinMethodSetting reads a boolean planner setting (default on).
+func joinMethodSetting(rc *runCtx, name string) bool {
+	if rc == nil || rc.settings == nil {
+		return true
+	}
+	v, ok := rc.settings(name)
+	if !ok {
+		return true
+	}
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "off", "false", "no", "0", "f", "n":
+		return false
+	}
+	return true
+}
+
+// lookupJoinLimit is the left row count up to which a lookup join is
+// chosen over a hash join of the indexed table (-1: never; a very large
+// number: always).
+func (j *joinNode) lookupJoinLimit(rc *runCtx, ip *indexProbe) int64 {
+	if !joinMethodSetting(rc, "enable_nestloop") {
+		return -1
+	}
+	if !joinMethodSetting(rc, "enable_hashjoin") {
+		return 1 << 62
+	}
+	limit := ip.scan.table.Source.RowCount() / 16
+	if limit < 64 {
+		return -1 // a small table: hashing it costs less than a lookup
+	}
+	if s, ok := j.left.(*scanNode); ok && s.keyVals == nil && s.table.Source.RowCount() > limit {
+		return -1 // the whole left table: certainly large
+	}
+	return limit
+}
+
+// runLookup runs j as a lookup join when its left input stays within
+// limit rows, else as a hash join that first probes the buffered left
+// batches.
+func (j *joinNode) runLookup(ec *evalCtx, ip *indexProbe, limit int64, emit func(*Batch) error) error {
+	var held []*Batch
+	var rows, bytes int64
+	var hr *hashRun
+	defer func() { ec.run.budget.release(bytes) }()
+	err := j.left.run(ec, func(lb *Batch) error {
+		if hr != nil {
+			return hr.probe(ec, lb, emit)
+		}
+		if lb.Live() == 0 {
+			return nil
+		}
+		held = append(held, lb)
+		rows += int64(lb.Live())
+		sz := batchBytes(lb)
+		bytes += sz
+		if err := ec.run.budget.reserve(sz); err != nil {
+			return err
+		}
+		if rows <= limit {
+			return nil
+		}
+		// too many left rows for lookups: hash the right side
+		var err error
+		if hr, err = j.startHash(ec); err != nil {
+			return err
+		}
+		for _, b := range held {
+			if err := hr.probe(ec, b, emit); err != nil {
+				return err
+			}
+		}
+		held = nil
+		ec.run.budget.release(bytes)
+		bytes = 0
+		return nil
+	})
+	if hr != nil {
+		defer hr.free(ec)
+		if err != nil {
+			return err
+		}
+		return hr.finish(ec, emit)
+	}
+	if err != nil {
+		return err
+	}
+	var sc probeScratch
+	for _, lb := range held {
+		if err := j.probeLookup(ec, ip, lb, &sc, emit); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// probeLookup joins the live rows of lb with the right rows whose key is
+// one of lb's: one index lookup for the batch's distinct keys, then the
+// hash probe against those rows.
+func (j *joinNode) probeLookup(ec *evalCtx, ip *indexProbe, lb *Batch, sc *probeScratch, emit func(*Batch) error) error {
+	kv, err := j.leftKeys[ip.keyPos].Eval(ec, lb, lb.Sel)
+	if err != nil {
+		return err
+	}
+	keys := NewVec(ip.scan.table.Columns[ip.col].Type, 0)
+	seen := make(map[string]struct{}, lb.Live())
+	var kb []byte
+	var pick []int32
+	forEach(lb.N, lb.Sel, func(l int) {
+		if kv.IsNull(l) {
+			return
+		}
+		kb = appendKey(kb[:0], kv, l)
+		if _, ok := seen[string(kb)]; ok {
+			return
+		}
+		seen[string(kb)] = struct{}{}
+		pick = append(pick, int32(l))
+	})
+	keys.appendVec(kv, pick)
+	keys.N = len(pick)
+	var in plan = &lookupNode{scan: ip.scan, col: ip.col, keys: keys}
+	for _, f := range ip.filters {
+		in = &filterNode{input: in, pred: f}
+	}
+	buf := newBuffer(typesOf(j.right.columns()))
+	if keys.N > 0 {
+		if err := in.run(ec, func(b *Batch) error { return buf.add(ec.run, b) }); err != nil {
+			buf.free(ec.run)
+			return err
+		}
+	}
+	jt, err := j.index(ec, buf)
+	if err != nil {
+		return err
+	}
+	defer jt.free(ec.run)
+	return j.probe(ec, jt, lb, sc, nil, nil, emit)
+}
+
+// lookupNode reads the rows of a scan's table whose key column col holds
+// one of keys (distinct, of the column's type), with the scan's
+// projection.
+type lookupNode struct {
+	scan *scanNode
+	col  int
+	keys *Vec
+}
+
+func (n *lookupNode) columns() []colInfo { return n.scan.cols }
+
+func (n *lookupNode) run(ec *evalCtx, emit func(*Batch) error) error {
+	s := n.scan
+	req, conv := s.prepare()
+	src := s.table.Source.(KeyLookupSource)
+	return stopOK(src.LookupKeys(ec.run.ctx, n.col, n.keys, req, func(rec arrow.RecordBatch, addrs []uint64) error {
+		if err := checkCancel(ec.run.ctx); err != nil {
+			return err
+		}
+		nr := int(rec.NumRows())
+		for lo := 0; lo < nr; lo += batchSize {
+			b, err := conv.batch(rec, addrs, lo, min(lo+batchSize, nr))
+			if err != nil {
+				return err
+			}
+			if err := emit(b); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+}
+
+// runSwapped runs the inner join j whose left input is the indexed one:
+// the right input (the build side, collected in any case) drives lookups
+// into the left table through sw (j with its inputs exchanged) when it
+// has at most limit rows; the output columns are put back in j's order.
+// More rows make it an ordinary hash join over what was collected.
+func (j *joinNode) runSwapped(ec *evalCtx, sw *joinNode, ip *indexProbe, limit int64, emit func(*Batch) error) error {
+	rbuf, err := collectSized(ec, j.right, estimateRows(j.right))
+	if err != nil {
+		rbuf.free(ec.run)
+		return err
+	}
+	if int64(rbuf.n) > limit {
+		jt, err := j.index(ec, rbuf)
+		if err != nil {
+			return err
+		}
+		hr := j.hashRunOf(jt)
+		defer hr.free(ec)
+		if err := j.left.run(ec, func(lb *Batch) error { return hr.probe(ec, lb, emit) }); err != nil {
+			return err
+		}
+		return hr.finish(ec, emit)
+	}
+	defer rbuf.free(ec.run)
+	nr := len(j.right.columns())
+	back := func(b *Batch) error {
+		out := &Batch{N: b.N, Sel: b.Sel, Cols: make([]*Vec, 0, len(b.Cols))}
+		out.Cols = append(append(out.Cols, b.Cols[nr:]...), b.Cols[:nr]...)
+		return emit(out)
+	}
+	var sc probeScratch
+	return emitChunks(rbuf.batch(), func(b *Batch) error { return sw.probeLookup(ec, ip, b, &sc, back) })
+}

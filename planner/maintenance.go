@@ -1,0 +1,369 @@
+package planner
+
+import (
+	"context"
+	"github.com/pggraph/pggraph/access"
+	"github.com/pggraph/pggraph/adapters"
+	"strings"
+
+	"github.com/pggraph/pggraph/exec"
+	"github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/wire"
+)
+
+// Maintenance statements tools send (pgbench -i, pg_dump, ORMs, admin
+// consoles) answer as PostgreSQL 15 does — same checks, same errors,
+// same tags — and do what they mean here:
+//
+//   - VACUUM FULL rewrites a table compactly: here that is the table's
+//     compaction (graph.optimize of the named tables, all when none),
+//     published as a graph commit.
+//   - Plain VACUUM reclaims dead rows in place; a Lance table has none to
+//     reclaim that way (deleted rows are masked until compaction), so it
+//     checks its arguments and answers with a NOTICE saying so.
+//   - ANALYZE (and VACUUM ANALYZE) hands the tables to the Backend's
+//     Analyze hook, where a statistics collector plugs in; without one
+//     it answers with a NOTICE that no statistics are kept.
+//   - CHECKPOINT: every commit is already durable when acknowledged, so
+//     there is nothing to flush.
+//   - REINDEX: indexes are maintained with every commit; there is
+//     nothing to rebuild.
+//   - CLUSTER t USING i: rows are not reordered (NOTICE); CLUSTER t needs
+//     a previously clustered index, which no table has (42704, as in
+//     PostgreSQL for a table never clustered).
+//   - LOCK TABLE: only inside a transaction block (25P01); ACCESS SHARE
+//     conflicts only with DDL, which a transaction's snapshot never sees,
+//     so it needs nothing; the stronger modes lock optimistically, as
+//     SELECT … FOR UPDATE does: COMMIT fails with 40001 if another
+//     commit changed the table since the transaction's snapshot.
+
+// AnalyzeFunc collects statistics of tables of a branch (ANALYZE).
+type AnalyzeFunc func(ctx context.Context, branch string, tables []string) error
+
+// isMaintenance reports the statements maintenance.go executes.
+func isMaintenance(n *sqlparse.Node) bool {
+	switch n.Node.(type) {
+	case *sqlparse.Node_VacuumStmt, *sqlparse.Node_CheckPointStmt, *sqlparse.Node_ReindexStmt,
+		*sqlparse.Node_ClusterStmt, *sqlparse.Node_LockStmt:
+		return true
+	}
+	return false
+}
+
+// inBlock reports an explicit transaction block.
+func (s *session) inBlock() bool { return s.tx != nil && !s.tx.implicit }
+
+// executeMaintenance runs one maintenance statement.
+func (s *session) executeMaintenance(ctx context.Context, p *plan) (wire.Result, error) {
+	tag, err := s.maintain(ctx, p.node)
+	if err != nil {
+		return nil, err
+	}
+	return (&writeOut{tag: tag}).result(), nil
+}
+
+func (s *session) maintain(ctx context.Context, n *sqlparse.Node) (string, error) {
+	switch x := n.Node.(type) {
+	case *sqlparse.Node_VacuumStmt:
+		return s.vacuum(ctx, x.VacuumStmt)
+	case *sqlparse.Node_CheckPointStmt:
+		return "CHECKPOINT", nil
+	case *sqlparse.Node_ReindexStmt:
+		return s.reindex(ctx, x.ReindexStmt)
+	case *sqlparse.Node_ClusterStmt:
+		return s.cluster(ctx, x.ClusterStmt)
+	case *sqlparse.Node_LockStmt:
+		return s.lockTables(ctx, x.LockStmt)
+	}
+	return "", notSupported("this statement")
+}
+
+func (s *session) notice(msg, hint string) {
+	if s.info.Notice != nil {
+		s.info.Notice(&wire.Error{Code: "00000", Message: msg, Hint: hint})
+	}
+}
+
+// vacuumOptions reads VACUUM's or ANALYZE's option list.
+func vacuumOptions(v *sqlparse.VacuumStmt) (full, analyze bool, err error) {
+	what := "ANALYZE"
+	if v.IsVacuumcmd {
+		what = "VACUUM"
+	}
+	for _, o := range v.Options {
+		d := o.GetDefElem()
+		if d == nil {
+			continue
+		}
+		on := true
+		if d.Arg != nil {
+			if b, ok := defBool(d.Arg); ok {
+				on = b
+			}
+		}
+		switch name := strings.ToLower(d.Defname); {
+		case name == "full" && v.IsVacuumcmd:
+			full = on
+		case name == "analyze" && v.IsVacuumcmd:
+			analyze = on
+		case name == "verbose" || name == "skip_locked":
+		case v.IsVacuumcmd && (name == "freeze" || name == "disable_page_skipping" || name == "index_cleanup" ||
+			name == "process_toast" || name == "truncate" || name == "parallel"):
+		default:
+			return false, false, wire.Errorf("42601", "unrecognized %s option \"%s\"", what, d.Defname).WithPosition(d.Location + 1)
+		}
+	}
+	if !v.IsVacuumcmd {
+		analyze = true
+	}
+	return full, analyze, nil
+}
+
+// defBool reads a boolean option value (true/false/on/off/1/0).
+func defBool(n *sqlparse.Node) (bool, bool) {
+	var s string
+	switch {
+	case n.GetString_() != nil:
+		s = n.GetString_().Sval
+	case n.GetInteger() != nil:
+		return n.GetInteger().Ival != 0, true
+	case n.GetBoolean() != nil:
+		return n.GetBoolean().Boolval, true
+	case n.GetAConst() != nil && n.GetAConst().GetSval() != nil:
+		s = n.GetAConst().GetSval().Sval
+	case n.GetAConst() != nil && n.GetAConst().GetBoolval() != nil:
+		return n.GetAConst().GetBoolval().Boolval, true
+	case n.GetAConst() != nil && n.GetAConst().GetIval() != nil:
+		return n.GetAConst().GetIval().Ival != 0, true
+	default:
+		return false, false
+	}
+	switch strings.ToLower(s) {
+	case "true", "on", "1", "yes":
+		return true, true
+	case "false", "off", "0", "no":
+		return false, true
+	}
+	return false, false
+}
+
+func (s *session) vacuum(ctx context.Context, v *sqlparse.VacuumStmt) (string, error) {
+	tag := "ANALYZE"
+	if v.IsVacuumcmd {
+		tag = "VACUUM"
+	}
+	full, analyze, err := vacuumOptions(v)
+	if err != nil {
+		return "", err
+	}
+	if v.IsVacuumcmd && s.inBlock() {
+		return "", wire.Errorf("25001", "VACUUM cannot run inside a transaction block")
+	}
+	_, cat, _, err := s.readCatalog(ctx)
+	if err != nil {
+		return "", err
+	}
+	var tables []string
+	for _, r := range v.Rels {
+		vr := r.GetVacuumRelation()
+		if vr == nil || vr.Relation == nil {
+			continue
+		}
+		if len(vr.VaCols) > 0 && !analyze {
+			return "", wire.Errorf(wire.CodeFeatureNotSupported, "ANALYZE option must be specified when a column list is provided")
+		}
+		td, err := relation(cat, vr.Relation)
+		if err != nil {
+			return "", err
+		}
+		for _, c := range vr.VaCols {
+			name := c.GetString_().GetSval()
+			if !hasColumn(td, name) {
+				return "", wire.Errorf("42703", "column \"%s\" of relation \"%s\" does not exist", name, td.Name)
+			}
+		}
+		if td.Kind != "view" {
+			tables = append(tables, td.Name)
+		}
+	}
+	branch := s.branch()
+	if full {
+		// a compaction is a commit on the branch: WRITE, as graph.optimize
+		if err := s.checkBranchPrivilege(ctx, branch, access.PrivWrite); err != nil {
+			return "", err
+		}
+		o := adapters.OptimizeOptions{Branch: branch, Tables: tables}
+		o.Actor, o.Application, o.Client = s.attribution()
+		if _, err := s.g.OptimizeWith(ctx, o); err != nil {
+			return "", writeError(err)
+		}
+		s.unpin()
+	} else if v.IsVacuumcmd {
+		s.notice("VACUUM has nothing to reclaim in place in pgproxy",
+			"Deleted rows are masked until the table is compacted: VACUUM FULL (or CALL graph.optimize()) compacts it.")
+	}
+	if analyze {
+		if s.analyze != nil {
+			if err := s.analyze(ctx, branch, tables); err != nil {
+				return "", toWire(err)
+			}
+		} else {
+			s.notice("ANALYZE collects no statistics in pgproxy", "")
+		}
+	}
+	return tag, nil
+}
+
+// relation resolves a maintenance statement's table (42P01 when absent).
+func relation(cat exec.Catalog, rv *sqlparse.RangeVar) (*exec.TableDef, error) {
+	td := cat.Table(rv.Schemaname, rv.Relname)
+	if td == nil {
+		if rv.Schemaname != "" {
+			return nil, wire.Errorf("42P01", "relation \"%s.%s\" does not exist", rv.Schemaname, rv.Relname)
+		}
+		return nil, wire.Errorf("42P01", "relation \"%s\" does not exist", rv.Relname)
+	}
+	return td, nil
+}
+
+func hasColumn(td *exec.TableDef, name string) bool {
+	for _, c := range td.Columns {
+		if c.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// indexNamed reports whether some table has an index (or a constraint's
+// index) called name.
+func indexNamed(cat exec.Catalog, schema, name string) bool {
+	schemas := []string{schema}
+	if schema == "" {
+		schemas = cat.Schemas()
+	}
+	for _, sc := range schemas {
+		for _, td := range cat.Tables(sc) {
+			for _, ix := range td.Indexes {
+				if ix.Name == name {
+					return true
+				}
+			}
+			if len(td.PrimaryKey) > 0 && (td.PrimaryKeyName == name || (td.PrimaryKeyName == "" && td.Name+"_pkey" == name)) {
+				return true
+			}
+			for _, u := range td.UniqueNames {
+				if u == name {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func (s *session) reindex(ctx context.Context, r *sqlparse.ReindexStmt) (string, error) {
+	concurrently := false
+	for _, o := range r.Params {
+		if d := o.GetDefElem(); d != nil && strings.EqualFold(d.Defname, "concurrently") {
+			concurrently = true
+		}
+	}
+	var kind string
+	switch r.Kind {
+	case sqlparse.ReindexObjectType_REINDEX_OBJECT_SCHEMA:
+		kind = "SCHEMA"
+	case sqlparse.ReindexObjectType_REINDEX_OBJECT_SYSTEM:
+		kind = "SYSTEM"
+	case sqlparse.ReindexObjectType_REINDEX_OBJECT_DATABASE:
+		kind = "DATABASE"
+	}
+	if s.inBlock() {
+		if kind != "" {
+			return "", wire.Errorf("25001", "REINDEX %s cannot run inside a transaction block", kind)
+		}
+		if concurrently {
+			return "", wire.Errorf("25001", "REINDEX CONCURRENTLY cannot run inside a transaction block")
+		}
+	}
+	_, cat, _, err := s.readCatalog(ctx)
+	if err != nil {
+		return "", err
+	}
+	switch r.Kind {
+	case sqlparse.ReindexObjectType_REINDEX_OBJECT_TABLE:
+		if _, err := relation(cat, r.Relation); err != nil {
+			return "", err
+		}
+	case sqlparse.ReindexObjectType_REINDEX_OBJECT_INDEX:
+		if !indexNamed(cat, r.Relation.Schemaname, r.Relation.Relname) {
+			return "", wire.Errorf("42P01", "relation \"%s\" does not exist", r.Relation.Relname)
+		}
+	case sqlparse.ReindexObjectType_REINDEX_OBJECT_SCHEMA:
+		found := r.Name == "pg_catalog" || r.Name == "information_schema"
+		for _, sc := range cat.Schemas() {
+			found = found || sc == r.Name
+		}
+		if !found {
+			return "", wire.Errorf("3F000", "schema \"%s\" does not exist", r.Name)
+		}
+	case sqlparse.ReindexObjectType_REINDEX_OBJECT_DATABASE, sqlparse.ReindexObjectType_REINDEX_OBJECT_SYSTEM:
+		if r.Name != "" && r.Name != s.info.Database {
+			return "", wire.Errorf(wire.CodeFeatureNotSupported, "can only reindex the currently open database")
+		}
+	}
+	return "REINDEX", nil
+}
+
+func (s *session) cluster(ctx context.Context, c *sqlparse.ClusterStmt) (string, error) {
+	if c.Relation == nil {
+		if s.inBlock() {
+			return "", wire.Errorf("25001", "CLUSTER cannot run inside a transaction block")
+		}
+		return "CLUSTER", nil // no table was ever clustered on an index
+	}
+	_, cat, _, err := s.readCatalog(ctx)
+	if err != nil {
+		return "", err
+	}
+	td, err := relation(cat, c.Relation)
+	if err != nil {
+		return "", err
+	}
+	if c.Indexname == "" {
+		return "", wire.Errorf("42704", "there is no previously clustered index for table \"%s\"", td.Name)
+	}
+	if !indexNamed(cat, c.Relation.Schemaname, c.Indexname) {
+		return "", wire.Errorf("42704", "index \"%s\" for table \"%s\" does not exist", c.Indexname, td.Name)
+	}
+	s.notice("CLUSTER does not reorder rows in pgproxy", "")
+	return "CLUSTER", nil
+}
+
+// accessShareLock is LOCK TABLE's ACCESS SHARE mode (lockdefs.h).
+const accessShareLock = 1
+
+func (s *session) lockTables(ctx context.Context, l *sqlparse.LockStmt) (string, error) {
+	if !s.inBlock() {
+		return "", wire.Errorf("25P01", "LOCK TABLE can only be used in transaction blocks")
+	}
+	_, cat, _, err := s.readCatalog(ctx)
+	if err != nil {
+		return "", err
+	}
+	for _, n := range l.Relations {
+		rv := n.GetRangeVar()
+		if rv == nil {
+			continue
+		}
+		td, err := relation(cat, rv)
+		if err != nil {
+			return "", err
+		}
+		if l.Mode != accessShareLock && td.Kind != "view" {
+			s.tx.pend.markRead(td.Name)
+			s.tx.pend.markLock(td.Name)
+		}
+	}
+	return "LOCK TABLE", nil
+}
