@@ -359,7 +359,14 @@
 //     PostgreSQL's rows (syscat_type.go); pg_am (all seven methods),
 //     pg_language (with plpgsql), pg_tablespace and the built-in schemas'
 //     descriptions and ACLs are PostgreSQL's (syscat_builtin.go);
-//     pg_settings reports each parameter's source (syscat_settings.go).
+//     pg_settings reports each parameter's source (syscat_settings.go);
+//     pg_roles, pg_user and pg_auth_members list the root's role catalog
+//     (Session.Roles, syscat_roles.go; one superuser with OID 10, the
+//     session user, on a root without roles), pg_has_role answers from
+//     it, current_user follows SET ROLE and session_user does not. The
+//     owner of every object is the role with OID 10 (objects have no
+//     per-role owner). PostgreSQL's predefined pg_* roles and pg_authid
+//     are not listed.
 //     The relations: pg_namespace, pg_class, pg_attribute, pg_type, pg_constraint,
 //     pg_index, pg_attrdef, pg_description, pg_database, pg_roles, pg_user,
 //     pg_settings, pg_proc, pg_operator, pg_cast, pg_am, pg_collation, pg_enum, pg_range,

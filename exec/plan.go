@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"errors"
+	"github.com/pggraph/pggraph/access"
 	"sync/atomic"
 	"time"
 )
@@ -34,6 +35,9 @@ type runCtx struct {
 	loc          *time.Location
 	recursion    int // WITH RECURSIVE iteration cap
 	user         string
+	sessionUser  string
+	rolesFn      func() *access.Catalog
+	roles        *access.Catalog // roleCatalog(): read on first use
 	database     string
 	pid          int32
 	settings     func(name string) (string, bool)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/pggraph/pggraph/access"
 	"slices"
 	"strings"
 	"time"
@@ -73,8 +74,14 @@ func (s *session) executeWrite(ctx context.Context, st *wire.Statement, p *plan,
 		s.unpin()
 		return res, err
 	}
+	if p.kind == stmtRole {
+		return s.executeRole(ctx, p)
+	}
 	if s.readOnly() {
 		return nil, wire.Errorf("25006", "cannot execute %s in a read-only transaction", p.stmtName())
+	}
+	if err := s.checkBranchPrivilege(ctx, s.branch(), access.PrivWrite); err != nil {
+		return nil, err
 	}
 	if s.tx != nil && !s.tx.implicit {
 		base, err := s.txBase(ctx)
@@ -186,7 +193,7 @@ func (s *session) describeWrite(ctx context.Context, st *wire.Statement, p *plan
 	if p.kind == stmtGraph {
 		return s.describeGraphCall(ctx, p)
 	}
-	if p.kind == stmtDDL {
+	if p.kind == stmtDDL || p.kind == stmtRole {
 		return wire.Description{Params: p.declared}, nil
 	}
 	var base *catalog

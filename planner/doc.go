@@ -147,6 +147,25 @@
 // view of the merged graph and refuses (40001) a merge that leaves one
 // that no longer binds to its columns.
 //
+// Roles (roles.go, login.go): CREATE/ALTER/DROP ROLE|USER|GROUP, ALTER
+// ROLE … RENAME TO, GRANT/REVOKE role [WITH ADMIN OPTION] change the
+// root's role catalog (package access) at once, with PostgreSQL 15's
+// permission rules and messages (testdata/roles/roles.sql is compared
+// with PostgreSQL); inside an explicit transaction block they answer
+// 25001 (the catalog is not part of a graph commit and could not roll
+// back). SET ROLE needs membership; current_user follows it and commits
+// are attributed to it (attribution.go). Backend.NewSession admits a
+// session only for an existing role with LOGIN and within its
+// CONNECTION LIMIT; Backend.Credentials gives wire the stored secret
+// (none after VALID UNTIL). graph.create_branch and graph.delete_branch
+// need CREATEDB. Every branch a session reaches other than its startup
+// database passes wire.SessionInfo.Admit (hba rules) and the CONNECT
+// privilege. GRANT/REVOKE … ON DATABASE b (branch_privileges.go): a
+// branch's CONNECT, WRITE (checked before every publishing statement)
+// and MERGE (graph.merge's target), with PostgreSQL's grant options,
+// grantor choice and dependent-privilege rules. ALTER ROLE … SET
+// answers 0A000.
+//
 // # Maintenance statements (maintenance.go)
 //
 // VACUUM, ANALYZE, CHECKPOINT, REINDEX, CLUSTER and LOCK TABLE check

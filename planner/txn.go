@@ -173,6 +173,10 @@ func (s *session) findSave(name string) int {
 // Close implements wire.Session.
 func (s *session) Close() error {
 	s.closed = true
+	if s.releaseLogin != nil {
+		s.releaseLogin()
+		s.releaseLogin = nil
+	}
 	s.stopRunner()
 	s.tx = nil
 	if s.advisory != nil {
