@@ -131,13 +131,13 @@ func insertLiterals(td *exec.TableDef, targets []int, ins *sqlparse.InsertStmt) 
 	var out []literalTarget
 	for k, n := range sel.TargetList { // INSERT … SELECT 'literal', …
 		if k < len(targets) {
-			out = append(out, literalTarget{n.GetResTarget().GetVal(), td.Columns[targets[k]].Type})
+			out = append(out, literalTarget{n.GetResTarget().GetVal(), td.Columns[targets[k]].Type, td.Columns[targets[k]].Name})
 		}
 	}
 	for _, l := range sel.ValuesLists {
 		for k, item := range l.GetList().Items {
 			if k < len(targets) {
-				out = append(out, literalTarget{item, td.Columns[targets[k]].Type})
+				out = append(out, literalTarget{item, td.Columns[targets[k]].Type, td.Columns[targets[k]].Name})
 			}
 		}
 	}

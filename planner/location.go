@@ -59,15 +59,30 @@ func positioned(err *wire.Error, sql string, loc int32) *wire.Error {
 type literalTarget struct {
 	lit *sqlparse.Node
 	t   exec.Type
+	col string
 }
 
-// placeInputError gives an input error (class 22) that the planner's
-// rewritten statement raised without a usable position the position of
-// the client's literal that fails with the same error, as PostgreSQL
-// points at it. It only runs on the error path.
+// placeInputError gives an error that the planner's rewritten statement
+// raised without a usable position the position PostgreSQL reports: for
+// an input error (class 22) the client's literal that fails the same way,
+// for a 42804 assignment mismatch the expression stored into the column.
+// It only runs on the error path.
 func placeInputError(err error, sql string, lits []literalTarget) error {
 	we, ok := err.(*wire.Error)
-	if !ok || we.Position != 0 || !strings.HasPrefix(we.Code, "22") {
+	if !ok || we.Position != 0 {
+		return err
+	}
+	if we.Code == "42804" {
+		// an assignment whose type does not fit: PostgreSQL points at the
+		// (first) expression stored into the column the message names
+		for _, l := range lits {
+			if strings.HasPrefix(we.Message, "column \""+l.col+"\" is of type ") {
+				return positioned(we, sql, nodeLocation(l.lit))
+			}
+		}
+		return err
+	}
+	if !strings.HasPrefix(we.Code, "22") {
 		return err
 	}
 	for _, l := range lits {

@@ -140,7 +140,7 @@ func (w *writer) merge(m *sqlparse.MergeStmt) (*writeOut, error) {
 	q := with + "SELECT " + strings.Join(proj, ", ") + " FROM " + target + " " + join + " " + src + " ON " + on
 	rows, cols, err := w.query(q)
 	if err != nil {
-		return nil, err
+		return nil, placeInputError(err, w.sql, mergeLiterals(td, m))
 	}
 	var delAddrs, updAddrs []uint64
 	var updIdx, insIdx, delIdx []int32
@@ -372,6 +372,30 @@ func mergeSource(n *sqlparse.Node) (alias, sql string, err error) {
 		return "", "", err
 	}
 	return alias, "(SELECT " + quoteIdent(alias) + ".*, TRUE AS _merge_src FROM " + inner + ") AS " + quoteIdent(alias), nil
+}
+
+// mergeLiterals lists what MERGE's actions store, with the columns' types
+// (for placeInputError), in clause order.
+func mergeLiterals(td *exec.TableDef, m *sqlparse.MergeStmt) []literalTarget {
+	var out []literalTarget
+	for _, n := range m.MergeWhenClauses {
+		wc := n.GetMergeWhenClause()
+		switch wc.CommandType {
+		case sqlparse.CmdType_CMD_UPDATE:
+			out = append(out, setLiterals(td, wc.TargetList)...)
+		case sqlparse.CmdType_CMD_INSERT:
+			targets, err := insertTargets(td, wc.TargetList, "")
+			if err != nil {
+				continue
+			}
+			for k, v := range wc.Values {
+				if k < len(targets) {
+					out = append(out, literalTarget{v, td.Columns[targets[k]].Type, td.Columns[targets[k]].Name})
+				}
+			}
+		}
+	}
+	return out
 }
 
 // mergeInsertItems renders a WHEN NOT MATCHED … INSERT's values in table

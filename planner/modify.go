@@ -279,7 +279,7 @@ func setLiterals(td *exec.TableDef, list []*sqlparse.Node) []literalTarget {
 	for _, n := range list {
 		rt := n.GetResTarget()
 		if c := slices.IndexFunc(td.Columns, func(cd exec.ColumnDef) bool { return cd.Name == rt.Name }); c >= 0 {
-			out = append(out, literalTarget{rt.Val, td.Columns[c].Type})
+			out = append(out, literalTarget{rt.Val, td.Columns[c].Type, rt.Name})
 		}
 	}
 	return out

@@ -56,9 +56,9 @@ func NestingBound(sql string) int {
 			// escape the next byte; plain strings do not
 			// (standard_conforming_strings is always on here).
 			escapes := lastWordEnd == i && lastWordEnd-lastWordStart == 1 && (sql[i-1] == 'e' || sql[i-1] == 'E')
-			i = skipQuoted(sql, i, '\'', escapes)
+			i = SkipQuoted(sql, i, '\'', escapes)
 		case c == '"':
-			i = skipQuoted(sql, i, '"', false)
+			i = SkipQuoted(sql, i, '"', false)
 		case c == '$':
 			// Identifiers and numbers consume their own $ bytes, so a
 			// $ here starts a token: a parameter or a dollar quote.
@@ -235,10 +235,10 @@ func keywordRole(w string) keywordKind {
 	return keywordRoles[string(buf[:len(w)])]
 }
 
-// skipQuoted returns the index after the quoted token starting at
+// SkipQuoted returns the index after the quoted token starting at
 // sql[i] == q (a doubled quote stays inside; with escapes, a backslash
 // takes the next byte), or len(sql) when it is not terminated.
-func skipQuoted(sql string, i int, q byte, escapes bool) int {
+func SkipQuoted(sql string, i int, q byte, escapes bool) int {
 	for j := i + 1; j < len(sql); j++ {
 		switch sql[j] {
 		case '\\':

@@ -38,9 +38,9 @@ func TruncatedIdentifiers(sql string) []TruncatedIdentifier {
 		switch {
 		case c == '\'':
 			escapes := lastWordEnd == i && lastWordEnd-lastWordStart == 1 && (sql[i-1] == 'e' || sql[i-1] == 'E')
-			i = skipQuoted(sql, i, '\'', escapes)
+			i = SkipQuoted(sql, i, '\'', escapes)
 		case c == '"':
-			end := skipQuoted(sql, i, '"', false)
+			end := SkipQuoted(sql, i, '"', false)
 			unicodeEscapes := i >= 2 && sql[i-1] == '&' && (sql[i-2] == 'u' || sql[i-2] == 'U')
 			if body := sql[i+1 : max(end-1, i+1)]; end-i-2 > MaxIdentifierBytes && !unicodeEscapes {
 				out = appendTruncated(out, strings.ReplaceAll(body, `""`, `"`))

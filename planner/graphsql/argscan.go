@@ -1,6 +1,10 @@
 package graphsql
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/pggraph/pggraph/internal/sqllex"
+)
 
 // The argument texts of a call are cut out of the statement text at the
 // call's parse-tree location with a small PostgreSQL-aware scanner
@@ -27,7 +31,7 @@ func callArgs(sql string, loc int) (args []span, ok bool) {
 	for i < len(sql) && sql[i] != '(' {
 		switch {
 		case sql[i] == '"':
-			i = skipQuoted(sql, i, '"', false)
+			i = sqllex.SkipQuoted(sql, i, '"', false)
 		case strings.HasPrefix(sql[i:], "--"), strings.HasPrefix(sql[i:], "/*"):
 			i = skipComment(sql, i)
 		default:
@@ -52,10 +56,10 @@ func callArgs(sql string, loc int) (args []span, ok bool) {
 		switch {
 		case c == '\'':
 			esc := i > 0 && (sql[i-1] == 'E' || sql[i-1] == 'e') && (i < 2 || !isIdentByte(sql[i-2]))
-			i = skipQuoted(sql, i, '\'', esc)
+			i = sqllex.SkipQuoted(sql, i, '\'', esc)
 			continue
 		case c == '"':
-			i = skipQuoted(sql, i, '"', false)
+			i = sqllex.SkipQuoted(sql, i, '"', false)
 			continue
 		case c == '$':
 			if j, ok := skipDollar(sql, i); ok {
@@ -87,26 +91,6 @@ func callArgs(sql string, loc int) (args []span, ok bool) {
 
 func isIdentByte(c byte) bool {
 	return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
-}
-
-// skipQuoted returns the offset just past the quoted text starting at i
-// (doubled quotes escape; backslash too in E” strings).
-func skipQuoted(s string, i int, q byte, backslash bool) int {
-	for j := i + 1; j < len(s); j++ {
-		switch s[j] {
-		case '\\':
-			if backslash {
-				j++
-			}
-		case q:
-			if j+1 < len(s) && s[j+1] == q {
-				j++
-				continue
-			}
-			return j + 1
-		}
-	}
-	return len(s)
 }
 
 // skipDollar skips a $tag$…$tag$ string at i; ok is false for a
@@ -162,7 +146,7 @@ func stripArgName(a span) span {
 	t := a.text
 	i := 0
 	if strings.HasPrefix(t, `"`) {
-		i = skipQuoted(t, 0, '"', false)
+		i = sqllex.SkipQuoted(t, 0, '"', false)
 	} else {
 		for i < len(t) && isIdentByte(t[i]) {
 			i++
