@@ -825,6 +825,10 @@ func (c *conn) dispatch(msg pgproto3.FrontendMessage) (fatal error) {
 		}
 		c.failStatement(err)
 		c.skipSync = true
+		// PostgreSQL flushes an error at once (elog.c's
+		// send_message_to_frontend): a client that sent no Sync or Flush
+		// yet — a pipeline waiting on its first result — learns of it
+		c.flush()
 	}
 	return nil
 }

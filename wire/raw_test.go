@@ -572,3 +572,26 @@ func TestCopyStalledClientTimesOut(t *testing.T) {
 		t.Fatalf("after stalled COPY: %s", got)
 	}
 }
+
+// TestExtendedErrorFlushedAtOnce: an error of an extended-protocol
+// message reaches the client without waiting for Sync or Flush, as
+// PostgreSQL sends it (a pipelining client sees it while it still
+// writes).
+func TestExtendedErrorFlushedAtOnce(t *testing.T) {
+	ts := startServer(t, nil)
+	rc, _ := connectRaw(t, ts, nil)
+	rc.send(parse("", "selec 1"))
+	rc.nc.SetReadDeadline(time.Now().Add(5 * time.Second))
+	msg, err := rc.fe.Receive()
+	if err != nil {
+		t.Fatalf("no ErrorResponse before Sync: %v", err)
+	}
+	if got := transcribe(msg); !strings.HasPrefix(got, "ErrorResponse ERROR 42601") {
+		t.Fatalf("got %s, want the syntax error", got)
+	}
+	rc.nc.SetReadDeadline(time.Now().Add(20 * time.Second))
+	rc.send(&pgproto3.Sync{})
+	if got := strings.Join(rc.until(1), "\n"); got != "ReadyForQuery I" {
+		t.Fatalf("after Sync: %s", got)
+	}
+}
