@@ -106,6 +106,12 @@ func (b *binder) bindIndirection(x *q.A_Indirection, sc *scope) (Expr, error) {
 			}
 			continue
 		}
+		if e.Type().OID == TName.OID {
+			if e, err = b.nameSubscript(e, idx, sc); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		if !e.Type().IsArray() {
 			return nil, errf(CodeDatatypeMismatch, "cannot subscript type %s because it does not support subscripting", e.Type())
 		}
@@ -133,6 +139,34 @@ func (b *binder) bindIndirection(x *q.A_Indirection, sc *scope) (Expr, error) {
 		}}
 	}
 	return e, nil
+}
+
+// nameSubscript is name[i]: PostgreSQL stores a name as a fixed array of
+// 64 bytes subscripted from 0, so name[i] is the "char" at byte i, empty
+// past the end of the string, NULL outside the array (pg_dump tests
+// typname[0] = '_' to find array types).
+func (b *binder) nameSubscript(e Expr, idx *q.A_Indices, sc *scope) (Expr, error) {
+	sub, err := b.bindExpr(idx.Uidx, sc)
+	if err != nil {
+		return nil, err
+	}
+	if sub, err = b.coerce(sub, TInt4, castImplicit, "array subscript"); err != nil {
+		return nil, err
+	}
+	return &opExpr{name: "subscript", t: TChar, args: []Expr{e, sub}, strict: true, k: func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			s, k := a[0].S[i], a[1].I[i]
+			switch {
+			case k < 0 || k >= 64:
+				out.SetNull(int(i))
+			case k >= int64(len(s)):
+				out.S[i] = ""
+			default:
+				out.S[i] = s[k : k+1]
+			}
+		}
+		return nil
+	}}, nil
 }
 
 func (b *binder) arrayConcat(l, r Expr) (Expr, error) {

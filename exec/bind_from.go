@@ -169,6 +169,9 @@ func (b *binder) bindRangeVar(rv *q.RangeVar, sc *scope) (plan, []scopeCol, erro
 	}
 	td := b.cat.table(rv.Schemaname, rv.Relname)
 	if td == nil {
+		if s := b.cat.sequenceByName(rv.Schemaname, rv.Relname); s != nil {
+			return b.bindSequenceRelation(rv, s, sc)
+		}
 		if rv.Schemaname != "" {
 			return nil, nil, errf(CodeUndefinedTable, "relation \"%s.%s\" does not exist", rv.Schemaname, rv.Relname)
 		}

@@ -212,6 +212,6 @@ func init() {
 	pgCatalogRels["pg_seclabel"] = &sysRelation{3596, "objoid oid, classoid oid, objsubid int4, provider text, label text", none}
 	pgCatalogRels["pg_shseclabel"] = &sysRelation{3592, "objoid oid, classoid oid, provider text, label text", none}
 	pgCatalogRels["pg_depend"] = &sysRelation{2608, "classid oid, objid oid, objsubid int4, refclassid oid, refobjid oid, refobjsubid int4, deptype char", func(c *catalogSet) [][]any {
-		return append(c.dependRows(), c.viewDependRows()...)
+		return append(append(c.dependRows(), c.viewDependRows()...), c.pggraphExtensionDepends()...)
 	}}
 }

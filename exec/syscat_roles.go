@@ -65,6 +65,11 @@ func (c *catalogSet) rolesRows() [][]any {
 		rows = append(rows, []any{r.Name, r.Superuser, r.Inherit, r.CreateRole, r.CreateDB, r.Login, r.Replication,
 			r.ConnLimit, "********", validUntil(r), r.BypassRLS, nil, r.OID})
 	}
+	// pg_database_owner, the predefined owner of schema public, is a role
+	// as in PostgreSQL 15: pg_dump resolves every owner OID it reads
+	// through pg_roles and stops at one it cannot find.
+	rows = append(rows, []any{"pg_database_owner", false, true, false, false, false, false,
+		int32(-1), "********", nil, false, nil, uint32(oidDatabaseOwnerRole)})
 	return rows
 }
 
