@@ -1,16 +1,14 @@
 package exec
 
-import (
-	"strconv"
-
-	q "github.com/pganalyze/pg_query_go/v6"
-)
+import q "github.com/pggraph/pggraph/internal/sqlparse"
 
 // A sequence read as a relation (SELECT last_value, is_called FROM s, as
 // pg_dump does to restore its position) has PostgreSQL 15's one row of
-// last_value, log_cnt and is_called: last_value is the last value handed
-// out, or the start value before the first nextval (then is_called is
-// false). log_cnt (WAL pre-logging) has no meaning here and is 0.
+// last_value, log_cnt and is_called: where the sequence stands (its
+// Position, read when the statement runs: nextval is not transactional,
+// so a sequence relation is a snapshot as in PostgreSQL), or the start
+// value and false before the first nextval. log_cnt (WAL pre-logging) has
+// no meaning here and is 0.
 
 // sequenceByName finds a sequence by its schema-qualified or bare name
 // (bare names are looked up in public, where unqualified DDL puts them).
@@ -26,21 +24,54 @@ func (c *catalogSet) sequenceByName(schema, name string) *SequenceDef {
 	return nil
 }
 
-// bindSequenceRelation binds a FROM reference to sequence s as the
-// one-row subquery PostgreSQL's sequence relation amounts to.
+// sequenceState is s's last_value and is_called.
+func sequenceState(ec *evalCtx, s *SequenceDef) (int64, bool, error) {
+	switch {
+	case s.Position != nil:
+		return s.Position(ec.ctx)
+	case s.LastValue != nil:
+		return *s.LastValue, true, nil
+	}
+	return s.Start, false, nil
+}
+
+// bindSequenceRelation binds a FROM reference to sequence s as its
+// one-row relation.
 func (b *binder) bindSequenceRelation(rv *q.RangeVar, s *SequenceDef, sc *scope) (plan, []scopeCol, error) {
-	last, called := s.Start, "false"
-	if s.LastValue != nil {
-		last, called = *s.LastValue, "true"
+	alias := rv.Relname
+	if rv.Alias != nil {
+		alias = rv.Alias.Aliasname
 	}
-	tree, err := q.Parse("SELECT " + strconv.FormatInt(last, 10) + "::int8 AS last_value, 0::int8 AS log_cnt, " + called + " AS is_called")
+	if err := b.addAlias(sc, alias); err != nil {
+		return nil, nil, err
+	}
+	field := func(name string, t Type, set func(out *Vec, i int32, last int64, called bool)) Expr {
+		return &opExpr{name: name, t: t, k: func(ec *evalCtx, _ []*Vec, out *Vec, sel []int32) error {
+			last, called, err := sequenceState(ec, s)
+			if err != nil {
+				return err
+			}
+			for _, i := range sel {
+				set(out, i, last, called)
+			}
+			return nil
+		}}
+	}
+	row := []Expr{
+		field("last_value", TInt8, func(out *Vec, i int32, last int64, _ bool) { out.I[i] = last }),
+		field("log_cnt", TInt8, func(out *Vec, i int32, _ int64, _ bool) { out.I[i] = 0 }),
+		field("is_called", TBool, func(out *Vec, i int32, _ int64, called bool) { out.B[i] = called }),
+	}
+	names := []string{"last_value", "log_cnt", "is_called"}
+	ci := make([]colInfo, len(row))
+	cols := make([]scopeCol, len(row))
+	for i, e := range row {
+		ci[i] = colInfo{name: names[i], t: e.Type()}
+		cols[i] = scopeCol{name: names[i], t: e.Type(), idx: i}
+	}
+	cols, err := applyAlias(cols, rv.Alias, alias)
 	if err != nil {
-		return nil, nil, errf(CodeInternalError, "sequence relation: %v", err)
+		return nil, nil, err
 	}
-	alias := rv.Alias
-	if alias == nil {
-		alias = &q.Alias{Aliasname: rv.Relname}
-	}
-	sub := &q.Node{Node: &q.Node_RangeSubselect{RangeSubselect: &q.RangeSubselect{Subquery: tree.Stmts[0].Stmt, Alias: alias}}}
-	return b.bindFromItem(sub, sc)
+	return &valuesNode{cols: ci, rows: [][]Expr{row}}, cols, nil
 }

@@ -31,6 +31,10 @@ type SequenceDef struct {
 	// Storage reports the bytes the sequence's stored state occupies
 	// (pg_relation_size); nil: nothing stored.
 	Storage func(ctx context.Context) (int64, error)
+	// Position reports where the sequence stands durably, as a sequence
+	// relation's last_value and is_called (SELECT … FROM seq); nil: from
+	// LastValue.
+	Position func(ctx context.Context) (last int64, called bool, err error)
 }
 
 func (s *SequenceDef) schema() string {

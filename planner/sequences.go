@@ -322,6 +322,22 @@ func sequenceDefs(entries []graph.TableEntry, store objstore.Store) []*exec.Sequ
 		if store != nil && s.Key != "" {
 			key := s.Key
 			d.Storage = func(ctx context.Context) (int64, error) { return seq.StoredBytes(ctx, store, key) }
+			spec := s.Spec()
+			d.Position = func(ctx context.Context) (int64, bool, error) {
+				// a fresh allocator reads the durable blocks only
+				p, err := seq.Open(store).Peek(ctx, spec)
+				if err != nil {
+					return 0, false, err
+				}
+				if p.End { // exhausted: the bound was handed out
+					if spec.Increment > 0 {
+						return spec.Max, true, nil
+					}
+					return spec.Min, true, nil
+				}
+				// "next is p.Next" is setval(p.Next, false)
+				return p.Next, false, nil
+			}
 		}
 		return d
 	}

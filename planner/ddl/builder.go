@@ -142,6 +142,11 @@ func (b *tableBuilder) ownedSequence(c *colBuild, opts SeqOptions) *Sequence {
 // renameOwnedSequence applies SEQUENCE NAME of an identity column.
 func (b *tableBuilder) renameOwnedSequence(seq *Sequence, name string) error {
 	name = truncateIdent(name)
+	if name == seq.Name {
+		// the name the sequence was given already (pg_dump names an
+		// identity's default-named sequence explicitly)
+		return nil
+	}
 	if b.relTaken[name] {
 		return errorf(CodeDuplicateTable, "relation \"%s\" already exists", name)
 	}
