@@ -44,6 +44,10 @@ type TableDef struct {
 	// view-like relation (pg_class.relkind 'v').
 	Kind    string
 	Comment string
+	// Options are pg_class.reloptions: the WITH (…) storage parameters
+	// and graph.* options as "name=value", in the order pg_dump writes
+	// them back (nil: none).
+	Options []string
 	Source  TableSource
 	// View is set for a SQL view (Kind "view"): its stored query, which
 	// the binder expands where the view is referenced (view.go).

@@ -434,7 +434,7 @@ func init() {
 				reltype = rowTypeOID(t.OID)
 			}
 			rows = append(rows, viewClassRow(t, []any{t.OID, t.Name, c.nsOID(t.Schema), reltype, 0, oidPostgresRole, oidHeapAM, t.OID, 0, int32(max(n/100, 0)), float64(n), 0, 0,
-				hasIndexes(t), false, "p", relkindOf(t), int16(len(t.Columns)), int16(len(t.Checks)), false, fkTriggers[t.OID], false, false, false, true, "d", false, 0, 716, 1, nil, nil, nil}))
+				hasIndexes(t), false, "p", relkindOf(t), int16(len(t.Columns)), int16(len(t.Checks)), false, fkTriggers[t.OID], false, false, false, true, "d", false, 0, 716, 1, nil, relOptions(t), nil}))
 		}
 		for _, s := range c.sequences() {
 			rows = append(rows, []any{s.OID, s.Name, c.nsOID(s.schema()), 0, 0, oidPostgresRole, 0, s.OID, 0, 1, 1.0, 0, 0,
@@ -1035,6 +1035,14 @@ func (c *catalogSet) namespaceACL(name string) any {
 		return []string{owner + "=UC/" + owner, "=U/" + owner}
 	}
 	return nil
+}
+
+// relOptions is a relation's pg_class.reloptions (NULL when it has none).
+func relOptions(t *TableDef) any {
+	if len(t.Options) == 0 {
+		return nil
+	}
+	return t.Options
 }
 
 // providedRel is one generated catalog relation.

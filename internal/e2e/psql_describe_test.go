@@ -46,8 +46,9 @@ const (
 	// (or, for the per-object \dF+ and \dFp+, psql says it found none).
 	noBuiltins
 	// graphSchema: pgproxy's own schema, graph (the commit log and
-	// branch views), is not in PostgreSQL: its rows are dropped from
-	// pgproxy's output.
+	// branch views), and the built-in extension pggraph it belongs to
+	// are not in PostgreSQL: their rows (and \dx+'s listing of the
+	// extension's objects) are dropped from pgproxy's output.
 	graphSchema
 	// otherDatabases: PostgreSQL's databases other than main (postgres,
 	// template0, template1 and the other tests' databases on the shared
@@ -87,7 +88,7 @@ func dc(diff allowed, cmds ...string) describeCase { return describeCase{cmds: c
 // allowed difference must print exactly what PostgreSQL prints.
 var describeCases = []describeCase{
 	// the + forms and the other object kinds
-	dc(otherDatabases, `\l`), dc(graphSchema, `\dn+`), dc(0, `\dx+`), dc(0, `\dL+`), dc(sizes, `\db+`),
+	dc(otherDatabases, `\l`), dc(graphSchema, `\dn+`), dc(graphSchema, `\dx+`), dc(0, `\dL+`), dc(sizes, `\db+`),
 	dc(0, `\des+`), dc(0, `\dew+`), dc(0, `\deu+`), dc(0, `\det+`), dc(0, `\dP+`), dc(0, `\dfn`), dc(0, `\dft`),
 	dc(0, `\dfp`), dc(0, `\dfw`), dc(0, `\dfa`), dc(0, `\dRp+`), dc(0, `\dRs+`), dc(0, `\dX+`), dc(0, `\dy+`),
 	dc(0, `\dc+`), dc(0, `\dD+`), dc(0, `\dE+`), dc(0, `\dm+`), dc(0, `\dv+`), dc(0, `\dl+`), dc(0, `\du+`),
@@ -99,7 +100,7 @@ var describeCases = []describeCase{
 	dc(0, `\d`), dc(0, `\dt`), dc(0, `\d person`), dc(0, `\d+ person`), dc(0, `\d knows`), dc(0, `\d+ knows`),
 	dc(0, `\d person_pkey`), dc(0, `\d person_id_seq`), dc(0, `\d ticket_seq`),
 	dc(0, `\di`), dc(0, `\ds`), dc(0, `\dv`), dc(0, `\dm`), dc(0, `\du`), dc(0, `\dg`), dc(0, `\dT`), dc(0, `\dT+`),
-	dc(0, `\df`), dc(0, `\df+`), dc(0, `\dx`), dc(0, `\dE`), dc(0, `\dD`), dc(0, `\des`), dc(0, `\dy`), dc(0, `\dP`),
+	dc(0, `\df`), dc(0, `\df+`), dc(graphSchema, `\dx`), dc(0, `\dE`), dc(0, `\dD`), dc(0, `\des`), dc(0, `\dy`), dc(0, `\dP`),
 	dc(0, `\dRp`), dc(0, `\det`), dc(0, `\dew`), dc(0, `\dp`), dc(0, `\dp person`),
 	dc(0, `\dd`), dc(0, `\dL`), dc(0, `\db`), dc(0, `\do`), dc(0, `\dl`), dc(0, `\drds`), dc(0, `\dc`),
 	dc(0, `\dO`), dc(0, `\dRs`), dc(0, `\dX`), dc(0, `\deu`), dc(0, `\dA`), dc(0, `\dA+`),
@@ -269,7 +270,19 @@ func normalizeDescribe(diff allowed, s string, installed map[string]bool, postgr
 		lines = out
 	}
 	if diff&graphSchema != 0 && !postgres {
-		drop(func(first string) bool { return first != "graph" })
+		// \dx+'s member listing of the pggraph extension, a block of its own
+		var out []string
+		for i := 0; i < len(lines); i++ {
+			if strings.TrimSpace(lines[i]) == `Objects in extension "pggraph"` {
+				for i < len(lines) && lines[i] != "" {
+					i++
+				}
+				continue
+			}
+			out = append(out, lines[i])
+		}
+		lines = out
+		drop(func(first string) bool { return first != "graph" && first != "pggraph" })
 	}
 	if diff&otherDatabases != 0 && postgres {
 		drop(func(first string) bool { return first == "main" })

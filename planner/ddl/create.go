@@ -121,6 +121,10 @@ func (b *tableBuilder) options(opts []*q.Node) error {
 			continue
 		}
 		val := defArgString(d.Arg)
+		if ns, name, ok := strings.Cut(d.Defname, "."); ok && d.Defnamespace == "" && ns == "graph" {
+			// pg_dump quotes a qualified reloption: WITH ("graph.kind"=edge)
+			d = &q.DefElem{Defnamespace: ns, Defname: name, Arg: d.Arg}
+		}
 		if d.Defnamespace != "graph" {
 			key := d.Defname
 			if d.Defnamespace != "" {

@@ -1,6 +1,7 @@
 package ddl
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/pggraph/pggraph/exec"
@@ -30,6 +31,14 @@ func ExecTable(e graph.TableEntry) (*exec.TableDef, error) {
 		td.Kind = RelSequence // pg_class.relkind 'S'
 	case m.Graph.Kind != graph.RelationTable:
 		td.Kind = string(m.Graph.Kind)
+	}
+	// reloptions: the declared graph kind (so pg_dump's CREATE TABLE …
+	// WITH (…) re-creates it), then the storage parameters by name
+	if m.Graph.Declared {
+		td.Options = append(td.Options, "graph.kind="+string(m.Graph.Kind))
+	}
+	for _, k := range slices.Sorted(maps.Keys(m.Options)) {
+		td.Options = append(td.Options, k+"="+m.Options[k])
 	}
 	idx := func(name string) int {
 		return slices.IndexFunc(td.Columns, func(c exec.ColumnDef) bool { return c.Name == name })

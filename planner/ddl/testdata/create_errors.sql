@@ -32,3 +32,5 @@ CREATE TABLE t29 (x int) INHERITS (n);
 CREATE TABLE t30 (x int, CONSTRAINT n UNIQUE (x));
 CREATE TABLE t31 (x int CHECK (x IN (SELECT 1)));
 CREATE TABLE t33 (x int GENERATED ALWAYS AS (1) STORED);
+CREATE TABLE t34 (x int) WITH ("graph.kind"=edge);
+CREATE TABLE t35 (x int) WITH ("graph.kind"=bogus);
