@@ -618,8 +618,10 @@ func (b *binder) bindSQLValueFunction(f *q.SQLValueFunction) (Expr, error) {
 		return b.funcByName("now", nil)
 	case q.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP, q.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP_N:
 		return b.funcByName("localtimestamp", nil)
-	case q.SQLValueFunctionOp_SVFOP_CURRENT_USER, q.SQLValueFunctionOp_SVFOP_USER, q.SQLValueFunctionOp_SVFOP_CURRENT_ROLE, q.SQLValueFunctionOp_SVFOP_SESSION_USER:
+	case q.SQLValueFunctionOp_SVFOP_CURRENT_USER, q.SQLValueFunctionOp_SVFOP_USER, q.SQLValueFunctionOp_SVFOP_CURRENT_ROLE:
 		return b.funcByName("current_user", nil)
+	case q.SQLValueFunctionOp_SVFOP_SESSION_USER:
+		return b.funcByName("session_user", nil)
 	case q.SQLValueFunctionOp_SVFOP_CURRENT_CATALOG:
 		return b.funcByName("current_database", nil)
 	case q.SQLValueFunctionOp_SVFOP_CURRENT_SCHEMA:

@@ -25,6 +25,7 @@ func (e *Engine) bindTableExpr(sess *Session, td *TableDef, exprSQL string, decl
 	cs := &catalogSet{user: e.Catalog, loc: time.UTC}
 	if sess != nil {
 		cs.db, cs.user_, cs.setting = sess.Database, sess.User, sess.Setting
+		cs.rolesFn, cs.sessUser = sess.Roles, sess.sessionUser()
 	}
 	b := &binder{cat: cs}
 	for _, oid := range declared {
@@ -55,7 +56,8 @@ func (e *Engine) evalSetup(ctx context.Context, sess *Session, b *binder, params
 	if loc == nil {
 		loc = time.UTC
 	}
-	rc := &runCtx{ctx: ctx, loc: loc, recursion: e.RecursionLimit, user: sess.User, database: sess.Database, pid: sess.PID, settings: sess.Setting, now: time.Now()}
+	rc := &runCtx{ctx: ctx, loc: loc, recursion: e.RecursionLimit, user: sess.User, sessionUser: sess.sessionUser(), rolesFn: sess.Roles,
+		database: sess.Database, pid: sess.PID, settings: sess.Setting, now: time.Now()}
 	if e.MemoryLimit > 0 {
 		rc.budget = &memBudget{limit: e.MemoryLimit}
 	}

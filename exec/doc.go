@@ -48,6 +48,12 @@
 // compared value has the key's type (at most through an integer cast) the
 // conjunct leaves the filter: the lookup alone answers it.
 //
+// Key-only lookups (scan_keyonly.go): a key lookup that reads no column
+// but the key (of an identity type) and no row address — count(*) of
+// `k = 1`, the last hop of a counted traversal, a semi join's test — is
+// answered from the index's counts (KeyCountSource) without reading a
+// row, as PostgreSQL's index-only scans are.
+//
 // Literals as parameters: NormalizeLiterals rewrites the literals in
 // value positions (after = <> < > <= >=, IN lists, BETWEEN bounds,
 // LIMIT/OFFSET) as $n declared with the literal's own type (int4, int8,
@@ -133,6 +139,16 @@
 // (anti) join on those keys (bind_decorrelate.go; EXISTS may carry a
 // positive literal LIMIT); other shapes (OR, OFFSET, aggregates, set
 // operations, volatile calls) re-run per row.
+//
+// EXPLAIN (explain.go): Prepared.Explain prints the bound operator tree
+// in PostgreSQL's text layout with PostgreSQL's node names (Seq Scan,
+// Index Scan using <key or index> with its Index Cond, Hash Join over a
+// Hash, Nested Loop over an inner Index Scan for lookup joins, Aggregate,
+// Sort, Limit, Recursive Union, WorkTable Scan, ...), "(rows=N)" from
+// the executor's estimates (no costs, no statistics), and the join method
+// it predicts; ANALYZE runs the statement with every node wrapped in a
+// counter and prints the method each join used and actual time, rows and
+// loops per node (serially: the wrapped plan is no parallel pipeline).
 //
 // Catalogs: pg_catalog and information_schema relations are generated from
 // the Catalog interface when a statement references them, with
@@ -343,7 +359,14 @@
 //     PostgreSQL's rows (syscat_type.go); pg_am (all seven methods),
 //     pg_language (with plpgsql), pg_tablespace and the built-in schemas'
 //     descriptions and ACLs are PostgreSQL's (syscat_builtin.go);
-//     pg_settings reports each parameter's source (syscat_settings.go).
+//     pg_settings reports each parameter's source (syscat_settings.go);
+//     pg_roles, pg_user and pg_auth_members list the root's role catalog
+//     (Session.Roles, syscat_roles.go; one superuser with OID 10, the
+//     session user, on a root without roles), pg_has_role answers from
+//     it, current_user follows SET ROLE and session_user does not. The
+//     owner of every object is the role with OID 10 (objects have no
+//     per-role owner). PostgreSQL's predefined pg_* roles and pg_authid
+//     are not listed.
 //     The relations: pg_namespace, pg_class, pg_attribute, pg_type, pg_constraint,
 //     pg_index, pg_attrdef, pg_description, pg_database, pg_roles, pg_user,
 //     pg_settings, pg_proc, pg_operator, pg_cast, pg_am, pg_collation, pg_enum, pg_range,
@@ -409,7 +432,8 @@
 // select list of windowed queries; interval field
 // qualifiers outside casts (column types, arrays); SEARCH/CYCLE with * in the recursive query;
 // data-modifying CTEs; SELECT INTO;
-// EXPLAIN and non-SELECT statements (the planner owns DML/DDL); regexp
+// non-SELECT statements (the planner owns DML/DDL and EXPLAIN, which
+// prints Prepared.Explain: explain.go); regexp
 // flags p, w, b, e (i c n m s x t q g work, regex_flags.go); encodings other
 // than UTF8 in convert_to/convert_from; numeric NaN or
 // Infinity to integer; generate_series over floats; 'infinity'/'-infinity' dates and timestamps; to_char patterns other than those listed (EEEE, TH, ...); the PostgreSQL built-ins listed in

@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"fmt"
+	"github.com/pggraph/pggraph/access"
 	"strconv"
 	"strings"
 	"time"
@@ -36,6 +37,22 @@ type Session struct {
 	// Parameters lists every configuration parameter with its source
 	// (pg_settings); nil: the engine's defaults, read through Setting.
 	Parameters func() []Parameter
+	// SessionUser is session_user when SET ROLE made User (current_user)
+	// another role ("" = User).
+	SessionUser string
+	// Roles returns the role catalog for pg_roles, pg_user,
+	// pg_auth_members, pg_has_role and owner names; called at most once
+	// per statement, when one of them is used. nil, or a catalog in
+	// bootstrap state, means the session user is the only role, a
+	// superuser with OID 10.
+	Roles func() *access.Catalog
+}
+
+func (s *Session) sessionUser() string {
+	if s.SessionUser != "" {
+		return s.SessionUser
+	}
+	return s.User
 }
 
 // Column describes one result column (RowDescription).
@@ -83,6 +100,7 @@ func (e *Engine) PrepareFor(sess *Session, sql string, declared []uint32) (p *Pr
 	cs := &catalogSet{user: e.Catalog, loc: time.UTC}
 	if sess != nil {
 		cs.db, cs.user_, cs.setting, cs.params = sess.Database, sess.User, sess.Setting, sess.Parameters
+		cs.rolesFn, cs.sessUser = sess.Roles, sess.sessionUser()
 	}
 	b := &binder{cat: cs, sql: sql}
 	for i, oid := range declared {
@@ -205,6 +223,12 @@ func (p *Prepared) Execute(ctx context.Context, sess *Session, params []any) (re
 // fn as it is produced, so large results need not be held in memory. It
 // returns the command tag. fn returning an error stops the query.
 func (p *Prepared) Stream(ctx context.Context, sess *Session, params []any, fn func(b *Batch, loc *time.Location) error) (tag string, err error) {
+	return p.streamWith(ctx, sess, params, nil, fn)
+}
+
+// streamWith is Stream recording the join methods used in joins (EXPLAIN
+// ANALYZE; nil: not recorded).
+func (p *Prepared) streamWith(ctx context.Context, sess *Session, params []any, joins map[*joinNode]*nodeStats, fn func(b *Batch, loc *time.Location) error) (tag string, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			tag, err = "", &Error{Code: CodeInternalError, Message: fmt.Sprintf("internal error: %v", r)}
@@ -229,7 +253,8 @@ func (p *Prepared) Stream(ctx context.Context, sess *Session, params []any, fn f
 		params [2]*Vec
 	}{}
 	rc := &st.rc
-	*rc = runCtx{ctx: ctx, loc: loc, recursion: p.eng.RecursionLimit, user: sess.User, database: sess.Database, pid: sess.PID, settings: sess.Setting}
+	*rc = runCtx{ctx: ctx, loc: loc, recursion: p.eng.RecursionLimit, user: sess.User, sessionUser: sess.sessionUser(), rolesFn: sess.Roles,
+		database: sess.Database, pid: sess.PID, settings: sess.Setting, joinStats: joins}
 	if p.eng.MemoryLimit > 0 {
 		st.budget.limit = p.eng.MemoryLimit
 		rc.budget = &st.budget
@@ -351,13 +376,17 @@ func paramVec(x any, t Type, loc *time.Location) (*Vec, error) {
 // catalogSet resolves relation names: system catalogs first (pg_catalog is
 // searched before the search path, as in PostgreSQL), then user tables.
 type catalogSet struct {
+	roles   *access.Catalog // roles(): the role catalog, read on first use
+	rolesFn func() *access.Catalog
 	user    Catalog
 	loc     *time.Location
 	sys     map[string]*TableDef
 	db      string
 	user_   string
-	setting func(string) (string, bool)
-	params  func() []Parameter
+	// sessUser is session_user (user_ is current_user)
+	sessUser string
+	setting  func(string) (string, bool)
+	params   func() []Parameter
 }
 
 func (c *catalogSet) database() string {
@@ -367,7 +396,13 @@ func (c *catalogSet) database() string {
 	return c.db
 }
 
+// userName is the owner of every object: the bootstrap superuser (the
+// role with OID 10), which is the session user on a root without a role
+// catalog.
 func (c *catalogSet) userName() string {
+	if r := c.roleCatalog().ByOID(access.BootstrapOID); r != nil {
+		return r.Name
+	}
 	if c.user_ == "" {
 		return "postgres"
 	}

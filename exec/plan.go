@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"errors"
+	"github.com/pggraph/pggraph/access"
 	"sync/atomic"
 	"time"
 )
@@ -34,13 +35,17 @@ type runCtx struct {
 	loc          *time.Location
 	recursion    int // WITH RECURSIVE iteration cap
 	user         string
+	sessionUser  string
+	rolesFn      func() *access.Catalog
+	roles        *access.Catalog // roleCatalog(): read on first use
 	database     string
 	pid          int32
 	settings     func(name string) (string, bool)
 	materialized map[int]*Batch
 	working      map[int]*Batch
 	now          time.Time
-	hashed       map[int]*hashedSet // uncorrelated IN-subquery sets
+	hashed       map[int]*hashedSet       // uncorrelated IN-subquery sets
+	joinStats    map[*joinNode]*nodeStats // EXPLAIN ANALYZE: the join methods used
 }
 
 // memBudget accounts buffered bytes of one query.

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // System catalogs: pg_catalog and information_schema relations generated
@@ -151,6 +152,8 @@ func setSysValue(v *Vec, r int, x any) {
 		v.F[r] = y
 	case bool:
 		v.B[r] = y
+	case time.Time: // timestamptz
+		v.I[r] = y.UnixMicro()
 	case string:
 		if v.T.Kind() == KStr {
 			v.S[r] = y
@@ -607,14 +610,14 @@ func init() {
 		return rows
 	}}
 	pgCatalogRels["pg_database"] = &sysRelation{1262, "oid oid, datname name, datdba oid, encoding int4, datlocprovider char, datistemplate bool, datallowconn bool, datconnlimit int4, datfrozenxid xid, datminmxid xid, dattablespace oid, datcollate text, datctype text, daticulocale text, datcollversion text, datacl aclitem[]", func(c *catalogSet) [][]any {
-		return [][]any{{oidDatabase, c.database(), oidPostgresRole, encodingUTF8, "c", false, true, -1, 716, 1, oidDefaultTablespace, "C", "C", nil, nil, nil}}
+		var acl any
+		if items, changed := c.roleCatalog().BranchACL(c.database()); changed {
+			acl = c.roleCatalog().ACLText(items)
+		}
+		return [][]any{{oidDatabase, c.database(), oidPostgresRole, encodingUTF8, "c", false, true, -1, 716, 1, oidDefaultTablespace, "C", "C", nil, nil, acl}}
 	}}
-	pgCatalogRels["pg_roles"] = &sysRelation{12000, "rolname name, rolsuper bool, rolinherit bool, rolcreaterole bool, rolcreatedb bool, rolcanlogin bool, rolreplication bool, rolconnlimit int4, rolpassword text, rolvaliduntil timestamptz, rolbypassrls bool, rolconfig text[], oid oid", func(c *catalogSet) [][]any {
-		return [][]any{{c.userName(), true, true, true, true, true, true, -1, "********", nil, true, nil, oidPostgresRole}}
-	}}
-	pgCatalogRels["pg_user"] = &sysRelation{12014, "usename name, usesysid oid, usecreatedb bool, usesuper bool, userepl bool, usebypassrls bool, passwd text, valuntil timestamptz, useconfig text[]", func(c *catalogSet) [][]any {
-		return [][]any{{c.userName(), oidPostgresRole, true, true, true, true, "********", nil, nil}}
-	}}
+	pgCatalogRels["pg_roles"] = &sysRelation{12000, "rolname name, rolsuper bool, rolinherit bool, rolcreaterole bool, rolcreatedb bool, rolcanlogin bool, rolreplication bool, rolconnlimit int4, rolpassword text, rolvaliduntil timestamptz, rolbypassrls bool, rolconfig text[], oid oid", (*catalogSet).rolesRows}
+	pgCatalogRels["pg_user"] = &sysRelation{12014, "usename name, usesysid oid, usecreatedb bool, usesuper bool, userepl bool, usebypassrls bool, passwd text, valuntil timestamptz, useconfig text[]", (*catalogSet).userRows}
 	pgCatalogRels["pg_collation"] = &sysRelation{3456, "oid oid, collname name, collnamespace oid, collowner oid, collprovider char, collisdeterministic bool, collencoding int4, collcollate text, collctype text, colliculocale text, collversion text", func(c *catalogSet) [][]any {
 		return [][]any{{100, "default", oidPgCatalog, oidPostgresRole, "d", true, -1, nil, nil, nil, nil}, {950, "C", oidPgCatalog, oidPostgresRole, "c", true, -1, "C", "C", nil, nil}, {951, "POSIX", oidPgCatalog, oidPostgresRole, "c", true, -1, "POSIX", "POSIX", nil, nil}}
 	}}

@@ -32,7 +32,7 @@ func init() {
 	pgCatalogRels["pg_statistic_ext_data"] = &sysRelation{3429, "stxoid oid, stxdinherit bool, stxdndistinct pg_ndistinct, stxddependencies pg_dependencies, stxdmcv pg_mcv_list, stxdexpr _pg_statistic", empty}
 	pgCatalogRels["pg_foreign_server"] = &sysRelation{1417, "oid oid, srvname name, srvowner oid, srvfdw oid, srvtype text, srvversion text, srvacl aclitem[], srvoptions text[]", empty}
 	pgCatalogRels["pg_foreign_data_wrapper"] = &sysRelation{2328, "oid oid, fdwname name, fdwowner oid, fdwhandler oid, fdwvalidator oid, fdwacl aclitem[], fdwoptions text[]", empty}
-	pgCatalogRels["pg_auth_members"] = &sysRelation{1261, "roleid oid, member oid, grantor oid, admin_option bool", empty}
+	pgCatalogRels["pg_auth_members"] = &sysRelation{1261, "roleid oid, member oid, grantor oid, admin_option bool", (*catalogSet).authMembersRows}
 
 	// functions psql's queries call
 	def("pg_relation_is_publishable", sig(TBool, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
@@ -124,12 +124,11 @@ func init() {
 	def("pg_get_function_identity_arguments", sig(TText, procText(func(p *pgProcFact) string { return p.identArgsText }), TOid))
 	def("pg_get_userbyid", sig(TName, func(ec *evalCtx, a []*Vec, out *Vec, sel []int32) error {
 		for _, i := range sel {
+			if r := ec.run.roleCatalog().ByOID(uint32(a[0].I[i])); r != nil {
+				out.S[i] = r.Name
+				continue
+			}
 			switch a[0].I[i] {
-			case oidPostgresRole:
-				out.S[i] = ec.run.user
-				if out.S[i] == "" {
-					out.S[i] = "postgres"
-				}
 			case oidDatabaseOwnerRole:
 				out.S[i] = "pg_database_owner"
 			default:

@@ -266,7 +266,12 @@ func init() {
 		}
 		return ec.run.user
 	})
-	funcs["session_user"] = funcs["current_user"]
+	constText("session_user", func(ec *evalCtx) string {
+		if ec.run.sessionUser == "" {
+			return "postgres"
+		}
+		return ec.run.sessionUser
+	})
 	constText("current_schema", func(ec *evalCtx) string { return "public" })
 	defCustom("pg_backend_pid", func(b *binder, args []Expr) (Expr, error) {
 		return &opExpr{name: "pg_backend_pid", t: TInt4, k: func(ec *evalCtx, _ []*Vec, out *Vec, sel []int32) error {
@@ -344,7 +349,7 @@ func init() {
 			}}, nil
 		})
 	}
-	for _, p := range []string{"has_table_privilege", "has_schema_privilege", "has_database_privilege", "has_column_privilege", "has_function_privilege", "has_sequence_privilege", "has_any_column_privilege"} {
+	for _, p := range []string{"has_table_privilege", "has_schema_privilege", "has_column_privilege", "has_function_privilege", "has_sequence_privilege", "has_any_column_privilege"} {
 		trueFn(p, 3)
 	}
 	defCustom("pg_table_is_visible", func(b *binder, args []Expr) (Expr, error) {

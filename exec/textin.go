@@ -1132,3 +1132,17 @@ func parseUUID(s string) (string, bool) {
 	h := string(hexd)
 	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:], true
 }
+
+// ParseTimestamptz reads a timestamp with time zone as PostgreSQL's input
+// function does (zone-less text is in loc); for values outside SQL
+// expressions, such as a role's VALID UNTIL.
+func ParseTimestamptz(s string, loc *time.Location) (time.Time, error) {
+	if loc == nil {
+		loc = time.UTC
+	}
+	us, err := parseTimestamp(s, true, loc)
+	if err != nil {
+		return time.Time{}, err
+	}
+	return time.UnixMicro(us).UTC(), nil
+}

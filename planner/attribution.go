@@ -33,7 +33,13 @@ func (s *session) writeOptions(o adapters.WriteOptions) adapters.WriteOptions {
 	return o
 }
 
-// currentRole is the role whose privileges the session's statements use.
+// currentRole is the role whose privileges the session's statements use:
+// SET ROLE's role, else the session user.
 func (s *session) currentRole() string {
+	if s.info.Settings != nil {
+		if r, ok := s.info.Settings.Get("role"); ok && r != "" && r != "none" {
+			return r
+		}
+	}
 	return s.info.User
 }

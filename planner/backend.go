@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 
+	"github.com/pggraph/pggraph/access"
 	"github.com/pggraph/pggraph/adapters"
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/planner/seq"
@@ -23,17 +24,23 @@ type Backend struct {
 	// named (none: every table) — where a statistics collector plugs in.
 	// nil answers ANALYZE with a NOTICE that no statistics are kept.
 	Analyze AnalyzeFunc
-	once    sync.Once
-	locks   *exec.AdvisoryLocks
-	seqs    *seq.Allocator
-	tables  tableCache
+	// Access is the root's role catalog (NewBackend opens it; share one
+	// per root and process so role changes reach every session at once).
+	Access *access.Store
+	logins loginCounts
+	once   sync.Once
+	locks  *exec.AdvisoryLocks
+	seqs   *seq.Allocator
+	tables tableCache
 }
 
 // NewBackend returns a Backend serving g.
-func NewBackend(g *adapters.Graph) *Backend { return &Backend{Graph: g} }
+func NewBackend(g *adapters.Graph) *Backend {
+	return &Backend{Graph: g, Access: access.Open(g.Root.Store())}
+}
 
 // NewSession implements wire.Backend.
-func (b *Backend) NewSession(_ context.Context, info wire.SessionInfo) (wire.Session, error) {
+func (b *Backend) NewSession(ctx context.Context, info wire.SessionInfo) (wire.Session, error) {
 	b.once.Do(func() {
 		if b.locks == nil {
 			b.locks = exec.NewAdvisoryLocks()
@@ -41,8 +48,13 @@ func (b *Backend) NewSession(_ context.Context, info wire.SessionInfo) (wire.Ses
 		b.seqs = seq.Open(b.Graph.Root.Store())
 		adapters.SetMergeCheck(b.Graph, b.checkMerge)
 	})
+	release, err := b.admitLogin(ctx, info.User, info.Database)
+	if err != nil {
+		return nil, err
+	}
 	s := &session{g: b.Graph, root: b.Graph.Root, maxReprepare: b.MaxReprepare, analyze: b.Analyze, info: info, memLimit: b.MemoryLimit,
-		cats: map[catKey]*catalog{}, seqs: b.seqs, seqSess: seq.NewSession(), tables: &b.tables}
+		cats: map[catKey]*catalog{}, seqs: b.seqs, seqSess: seq.NewSession(), tables: &b.tables,
+		access: b.Access, backend: b, releaseLogin: release}
 	s.advisory = s.newAdvisorySession(b.locks)
 	return s, nil
 }

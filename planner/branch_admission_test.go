@@ -23,8 +23,17 @@ func startServerWith(t *testing.T, cfg wire.Config) *testServer {
 		t.Fatal(err)
 	}
 	t.Cleanup(g.Close)
+	return serveGraph(t, g, cfg)
+}
+
+// serveGraph serves g with wire settings; logins are checked against the
+// root's role catalog (Backend.Credentials) as pgproxy serve does.
+func serveGraph(t *testing.T, g *adapters.Graph, cfg wire.Config) *testServer {
+	t.Helper()
 	backend := NewBackend(g)
 	cfg.Backend = backend
+	cfg.Credentials = backend.Credentials
+	cfg.AuthFailureDelay = -1
 	srv, err := wire.NewServer(cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -28,6 +28,12 @@ type catKey struct {
 	branch, incarnation string
 	version             uint64
 	asOf                bool // built for SET graph.as_of (views of that history)
+	// roles is the role catalog version plans were bound with (pg_roles
+	// rows are bound into a plan); set by readCatalog, never part of a
+	// cached catalog's key.
+	roles uint64
+	// role is the current role (current_user, pg_has_role's default)
+	role string
 }
 
 // catalog is the exec view of one snapshot.

@@ -3,6 +3,7 @@ package planner
 import (
 	"context"
 	"fmt"
+	"github.com/pggraph/pggraph/access"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -35,6 +36,9 @@ func (s *session) CopyFrom(ctx context.Context, st *wire.Statement, in *wire.Cop
 	s.promote(p)
 	if s.readOnly() {
 		return 0, wire.Errorf("25006", "cannot execute COPY FROM in a read-only transaction")
+	}
+	if err := s.checkBranchPrivilege(ctx, s.branch(), access.PrivWrite); err != nil {
+		return 0, err
 	}
 	if s.tx != nil && !s.tx.implicit {
 		base, err := s.txBase(ctx)

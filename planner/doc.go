@@ -143,9 +143,28 @@
 // UPDATE and DELETE on a view answer 0A000 (PostgreSQL's automatically
 // updatable views and INSTEAD OF triggers are not implemented), MERGE,
 // COPY view TO/FROM and TRUNCATE answer PostgreSQL's 42809. EXPLAIN of a
-// query over a view lists the tables under it. graph.merge binds every
+// query over a view shows the scans of the tables under it. graph.merge binds every
 // view of the merged graph and refuses (40001) a merge that leaves one
 // that no longer binds to its columns.
+//
+// Roles (roles.go, login.go): CREATE/ALTER/DROP ROLE|USER|GROUP, ALTER
+// ROLE … RENAME TO, GRANT/REVOKE role [WITH ADMIN OPTION] change the
+// root's role catalog (package access) at once, with PostgreSQL 15's
+// permission rules and messages (testdata/roles/roles.sql is compared
+// with PostgreSQL); inside an explicit transaction block they answer
+// 25001 (the catalog is not part of a graph commit and could not roll
+// back). SET ROLE needs membership; current_user follows it and commits
+// are attributed to it (attribution.go). Backend.NewSession admits a
+// session only for an existing role with LOGIN and within its
+// CONNECTION LIMIT; Backend.Credentials gives wire the stored secret
+// (none after VALID UNTIL). graph.create_branch and graph.delete_branch
+// need CREATEDB. Every branch a session reaches other than its startup
+// database passes wire.SessionInfo.Admit (hba rules) and the CONNECT
+// privilege. GRANT/REVOKE … ON DATABASE b (branch_privileges.go): a
+// branch's CONNECT, WRITE (checked before every publishing statement)
+// and MERGE (graph.merge's target), with PostgreSQL's grant options,
+// grantor choice and dependent-privilege rules. ALTER ROLE … SET
+// answers 0A000.
 //
 // # Maintenance statements (maintenance.go)
 //
@@ -159,8 +178,9 @@
 // # Not supported yet (0A000 naming the statement, never a made-up answer)
 //
 // COPY to or from a file, EXPLAIN of a writing statement or in another
-// format than TEXT (EXPLAIN [ANALYZE] of a query answers a short QUERY
-// PLAN text: the relations it reads and the snapshot, explain.go),
+// format than TEXT (EXPLAIN [ANALYZE] of a query answers the executor's
+// plan tree in PostgreSQL's text layout, exec/explain.go, and the
+// snapshot it reads, explain.go),
 // LISTEN/NOTIFY, CALL of anything but graph.* procedures,
 // data-modifying CTEs (exec refuses them), graph.min_out on a streamed
 // (autocommit) COPY, DDL statements planner/ddl refuses. Sequence

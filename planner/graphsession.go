@@ -2,6 +2,7 @@ package planner
 
 import (
 	"context"
+	"github.com/pggraph/pggraph/access"
 
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/graph"
@@ -46,6 +47,8 @@ func (s *session) ValidateSetting(ctx context.Context, name, value string) error
 		}
 		s.branchSet = true
 		s.asOf = nil
+	case "role":
+		return s.validateSetRole(ctx, value)
 	case "graph.as_of":
 		if value == "" {
 			s.asOf = nil
@@ -63,10 +66,13 @@ func (s *session) ValidateSetting(ctx context.Context, name, value string) error
 // admit applies the connection's rules to another branch (nil when the
 // session may reach it, as if it had connected to it).
 func (s *session) admit(branch string) error {
-	if s.info.Admit == nil {
-		return nil
+	if s.info.Admit != nil {
+		if err := s.info.Admit(branch); err != nil {
+			return err
+		}
 	}
-	return s.info.Admit(branch)
+	// then the CONNECT privilege, as at login (branch_privileges.go)
+	return s.checkBranchPrivilege(context.Background(), branch, access.PrivConnect)
 }
 
 // asOfSnapshot is the SET graph.as_of snapshot (nil when unset).
@@ -122,6 +128,9 @@ func (s *session) execGraphCall(ctx context.Context, p *plan, params []any) (wir
 	env := graphsql.Env{Branch: s.branch(), InTransaction: s.tx != nil && !s.tx.implicit, TimeZone: s.location(), ReadOnly: s.readOnly(),
 		Admit: s.admit}
 	env.Actor, env.Application, env.Client = s.attribution()
+	env.MayManageBranches = func() error { return s.mayManageBranches(ctx) }
+	env.Privilege = func(branch string, p access.BranchPrivs) error { return s.checkBranchPrivilege(ctx, branch, p) }
+	env.BranchDeleted = func(branch string) error { return s.forgetBranch(ctx, branch) }
 	res, err := p.call.Execute(ctx, s.g, env, eng, s.execSession(), p.declared, params)
 	if err != nil {
 		return nil, err

@@ -2,6 +2,8 @@ package planner
 
 import (
 	"context"
+	"github.com/pggraph/pggraph/access"
+	"github.com/pggraph/pggraph/adapters"
 	"strings"
 
 	"github.com/pggraph/pggraph/exec"
@@ -186,7 +188,13 @@ func (s *session) vacuum(ctx context.Context, v *sqlparse.VacuumStmt) (string, e
 	}
 	branch := s.branch()
 	if full {
-		if _, err := s.g.Optimize(ctx, branch, tables...); err != nil {
+		// a compaction is a commit on the branch: WRITE, as graph.optimize
+		if err := s.checkBranchPrivilege(ctx, branch, access.PrivWrite); err != nil {
+			return "", err
+		}
+		o := adapters.OptimizeOptions{Branch: branch, Tables: tables}
+		o.Actor, o.Application, o.Client = s.attribution()
+		if _, err := s.g.OptimizeWith(ctx, o); err != nil {
 			return "", writeError(err)
 		}
 		s.unpin()

@@ -11,6 +11,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgtype"
 
+	"github.com/pggraph/pggraph/access"
 	"github.com/pggraph/pggraph/adapters"
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/graph"
@@ -37,15 +38,20 @@ type session struct {
 	branchSet bool
 	asOf      *asOfState
 	seqs      *seq.Allocator
-	seqSess   *seq.Session
-	tables    *tableCache              // shared by the backend's sessions
-	runner    *queryRunner             // idle coroutine for the next query (runner.go)
-	hooks     *exec.SessionHooks       // what the session lends its queries (withSession)
-	shapes    map[string]*literalShape // the literal cache (literal_cache.go)
-	execSess  *exec.Session            // the exec view of the session (execSession)
-	types     *pgtype.Map              // result cells' codecs (typeMap)
-	closed    bool
-	tz        struct { // the TimeZone setting's location (location)
+	access    *access.Store // the root's role catalog (roles.go)
+	backend   *Backend
+	// releaseLogin gives back the session's place under its role's
+	// CONNECTION LIMIT (login.go)
+	releaseLogin func()
+	seqSess      *seq.Session
+	tables       *tableCache              // shared by the backend's sessions
+	runner       *queryRunner             // idle coroutine for the next query (runner.go)
+	hooks        *exec.SessionHooks       // what the session lends its queries (withSession)
+	shapes       map[string]*literalShape // the literal cache (literal_cache.go)
+	execSess     *exec.Session            // the exec view of the session (execSession)
+	types        *pgtype.Map              // result cells' codecs (typeMap)
+	closed       bool
+	tz           struct { // the TimeZone setting's location (location)
 		name string
 		loc  *time.Location
 	}
@@ -65,7 +71,12 @@ const (
 	stmtGraph       // CALL graph.f(…) / SELECT graph.f(…)
 	stmtExplain     // EXPLAIN [ANALYZE] of a query (explain.go)
 	stmtMaintenance // VACUUM, ANALYZE, CHECKPOINT, REINDEX, CLUSTER, LOCK (maintenance.go)
+	stmtRole        // CREATE/ALTER/DROP ROLE, GRANT/REVOKE role (roles.go)
 )
+
+// control reports statements that act outside the graph commit
+// (procedures, role changes): they never join a transaction's writes.
+func (k stmtKind) control() bool { return k == stmtGraph || k == stmtRole }
 
 // plan is what Describe leaves on a Statement for Execute.
 type plan struct {
@@ -141,14 +152,14 @@ func (s *session) Parse(_ context.Context, sql string) ([]*wire.Statement, error
 		switch st.Kind {
 		case wire.KindQuery, wire.KindCopyFrom, wire.KindCopyTo:
 			n++
-			if p, ok := st.Plan.(*plan); ok && p.kind != stmtQuery && p.kind != stmtGraph && p.kind != stmtExplain && p.kind != stmtMaintenance {
+			if p, ok := st.Plan.(*plan); ok && p.kind != stmtQuery && !p.kind.control() && p.kind != stmtExplain && p.kind != stmtMaintenance {
 				writes++
 			}
 		}
 	}
 	if writes > 0 && n > 1 {
 		for _, st := range stmts {
-			if p, ok := st.Plan.(*plan); ok && p.kind != stmtGraph {
+			if p, ok := st.Plan.(*plan); ok && !p.kind.control() {
 				p.afterBegin = true
 			}
 		}
@@ -205,6 +216,8 @@ func newPlan(st *wire.Statement) *plan {
 		p.kind = stmtTruncate
 	case n.GetExplainStmt() != nil:
 		p.kind = stmtExplain
+	case isRoleStmt(n):
+		p.kind = stmtRole
 	case isMaintenance(n):
 		p.kind = stmtMaintenance
 	case isDDL(n):
@@ -292,7 +305,7 @@ func (s *session) Execute(ctx context.Context, st *wire.Statement, params []any)
 		return s.executeMaintenance(ctx, p)
 	}
 	if p.kind != stmtQuery && p.unsupported == "" {
-		if p.kind != stmtGraph && wire.InPipeline(ctx) && s.tx != nil && s.tx.implicit {
+		if !p.kind.control() && wire.InPipeline(ctx) && s.tx != nil && s.tx.implicit {
 			// one of several statements before Sync: its writes wait for
 			// the Sync (Commit) and roll back with an error before it
 			s.tx.implicit = false
@@ -381,14 +394,25 @@ func (s *session) readCatalog(ctx context.Context) (catKey, exec.Catalog, uint64
 		if err != nil {
 			return catKey{}, nil, 0, err
 		}
-		key := snapKey(base.sn)
+		key := s.withRoles(snapKey(base.sn))
 		if !s.tx.pend.hasWrites() {
 			return key, base, 0, nil
 		}
 		return key, newView(base, s.tx.pend), s.tx.pend.gen, nil
 	}
 	key, cat, err := s.head(ctx)
-	return key, cat, 0, err
+	return s.withRoles(key), cat, 0, err
+}
+
+// withRoles marks a catalog key with the role catalog version this
+// process has seen and the current role, so a plan bound before a role
+// change (or SET ROLE) is bound again.
+func (s *session) withRoles(k catKey) catKey {
+	if s.access != nil {
+		k.roles = s.access.Seen()
+	}
+	k.role = s.currentRole()
+	return k
 }
 
 // refuse answers a statement this slice does not run: a syntax error
@@ -479,6 +503,7 @@ func (s *session) execSession() *exec.Session {
 		settings := s.info.Settings
 		s.execSess = &exec.Session{
 			User:     s.info.User,
+			Roles:    s.rolesForExec,
 			Database: s.info.Database,
 			PID:      int32(s.info.ProcessID),
 			Setting: func(name string) (string, bool) {
@@ -500,6 +525,9 @@ func (s *session) execSession() *exec.Session {
 		}
 	}
 	s.execSess.TimeZone = s.location()
+	if r := s.currentRole(); r != s.execSess.User {
+		s.execSess.User, s.execSess.SessionUser = r, s.info.User
+	}
 	return s.execSess
 }
 

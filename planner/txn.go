@@ -173,6 +173,10 @@ func (s *session) findSave(name string) int {
 // Close implements wire.Session.
 func (s *session) Close() error {
 	s.closed = true
+	if s.releaseLogin != nil {
+		s.releaseLogin()
+		s.releaseLogin = nil
+	}
 	s.stopRunner()
 	s.tx = nil
 	if s.advisory != nil {
@@ -224,7 +228,7 @@ func flush(st *adapters.Stage, pend *pendingState) error {
 			}
 		}
 		if len(p.inserts) > 0 {
-			if err := st.Insert(n, adapters.Batches(p.schema, p.inserts...)); err != nil {
+			if err := st.InsertBatches(n, p.schema, p.inserts...); err != nil {
 				return err
 			}
 		}

@@ -165,7 +165,7 @@ func errAuthFailed(user string, method AuthMethod) *Error {
 // authenticate runs the authentication exchange; nil means success.
 func (c *conn) authenticate(method AuthMethod) error {
 	user := c.user
-	sec, known := c.srv.users.lookup(user)
+	sec, known := c.srv.lookupSecret(user)
 	switch method {
 	case AuthTrust:
 		return nil
@@ -216,6 +216,21 @@ func (c *conn) authenticate(method AuthMethod) error {
 		return c.authSCRAM(sec, known && sec.kind == secretSCRAM)
 	}
 	return errAuthFailed(user, AuthReject)
+}
+
+// lookupSecret finds user's stored secret: Credentials first, then the
+// users file.
+func (s *Server) lookupSecret(user string) (secret, bool) {
+	if s.cfg.Credentials != nil {
+		if text, authoritative := s.cfg.Credentials(user); authoritative {
+			if text == "" {
+				return secret{}, false
+			}
+			sec, err := parseSecret(text)
+			return sec, err == nil
+		}
+	}
+	return s.users.lookup(user)
 }
 
 func errAuthProtocol(msg pgproto3.FrontendMessage) *Error {

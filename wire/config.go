@@ -50,6 +50,12 @@ type Config struct {
 	UsersFile string
 	// Users, if non-nil, is used instead of UsersFile (tests, embedding).
 	Users *Users
+	// Credentials, if set, is asked first for a login role's stored
+	// secret (a SCRAM verifier or md5 hash, "" for none usable: no such
+	// role, no password, or VALID UNTIL passed). authoritative=false
+	// means it keeps no roles (yet) and Users decides; pgproxy answers
+	// from the root's role catalog.
+	Credentials func(user string) (secret string, authoritative bool)
 	// HBA are pg_hba-style rules checked in order; the first match decides
 	// the method. No rule matching means Auth.
 	HBA []HBARule

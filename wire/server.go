@@ -75,7 +75,7 @@ func NewServer(cfg Config) (*Server, error) {
 			needUsers = true
 		}
 	}
-	if needUsers && s.users == nil {
+	if needUsers && s.users == nil && c.Credentials == nil {
 		return nil, fmt.Errorf("wire: auth method %s needs a users file", c.Auth)
 	}
 	tc, err := buildTLSConfig(c)

@@ -30,6 +30,31 @@ import (
 // white space. HashSCRAM and HashMD5 produce the secrets.
 type Users struct {
 	byName map[string]secret
+	order  []string          // names in file (or Add) order
+	text   map[string]string // the secrets as written
+}
+
+// Entries lists the users as (name, secret text) in file order; pgproxy
+// seeds the role catalog with them.
+func (u *Users) Entries() [][2]string {
+	if u == nil {
+		return nil
+	}
+	out := make([][2]string, 0, len(u.order))
+	for _, n := range u.order {
+		out = append(out, [2]string{n, u.text[n]})
+	}
+	return out
+}
+
+func (u *Users) set(name, text string, s secret) {
+	if u.byName == nil {
+		u.byName, u.text = map[string]secret{}, map[string]string{}
+	}
+	if _, ok := u.byName[name]; !ok {
+		u.order = append(u.order, name)
+	}
+	u.byName[name], u.text[name] = s, text
 }
 
 type secretKind int
@@ -70,7 +95,7 @@ func LoadUsersFile(path string) (*Users, error) {
 
 // ParseUsers reads the users file format from r.
 func ParseUsers(r io.Reader) (*Users, error) {
-	u := &Users{byName: map[string]secret{}}
+	u := &Users{}
 	sc := bufio.NewScanner(r)
 	line := 0
 	for sc.Scan() {
@@ -90,7 +115,7 @@ func ParseUsers(r io.Reader) (*Users, error) {
 		if _, dup := u.byName[fields[0]]; dup {
 			return nil, &UsersFileError{line, "duplicate user " + strconv.Quote(fields[0])}
 		}
-		u.byName[fields[0]] = s
+		u.set(fields[0], fields[1], s)
 	}
 	if err := sc.Err(); err != nil {
 		return nil, err
@@ -104,10 +129,7 @@ func (u *Users) Add(name, secretText string) error {
 	if err != nil {
 		return err
 	}
-	if u.byName == nil {
-		u.byName = map[string]secret{}
-	}
-	u.byName[name] = s
+	u.set(name, secretText, s)
 	return nil
 }
 
@@ -117,6 +139,14 @@ func (u *Users) lookup(name string) (secret, bool) {
 	}
 	s, ok := u.byName[name]
 	return s, ok
+}
+
+// IsStoredSecret reports text in a stored secret's form (a SCRAM
+// verifier or an md5 hash), which CREATE/ALTER ROLE … PASSWORD keeps as
+// given, as PostgreSQL does.
+func IsStoredSecret(s string) bool {
+	_, err := parseSecret(s)
+	return err == nil
 }
 
 func parseSecret(s string) (secret, error) {

@@ -5,11 +5,13 @@ import (
 	"flag"
 	"fmt"
 	"os"
+
+	"github.com/pggraph/pggraph/access"
 )
 
 var initCmd = &command{
 	name:     "init",
-	synopsis: "pgproxy init --data DIR",
+	synopsis: "pgproxy init --data DIR [--users FILE]",
 	about:    "create a new, empty graph root in DIR (created if missing; must be empty)",
 }
 
@@ -17,6 +19,7 @@ func init() {
 	initCmd.run = func(ctx context.Context, env *runEnv, args []string) error {
 		fs := flag.NewFlagSet("init", flag.ContinueOnError)
 		data := fs.String("data", "", "graph root directory")
+		users := fs.String("users", "", "users file whose users become the first superuser roles (when the root has no roles yet)")
 		lf := addLogFlags(fs)
 		if err := parseCommand(initCmd, fs, args, env); err != nil {
 			return err
@@ -24,6 +27,9 @@ func init() {
 		log := lf.newLogger(env.stderr)
 		root, created, err := openOrInitRoot(ctx, *data, actor())
 		if err != nil {
+			return err
+		}
+		if err := seedRoles(ctx, access.Open(root.Store()), *users, log); err != nil {
 			return err
 		}
 		stamp := root.Stamp()

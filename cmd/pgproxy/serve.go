@@ -96,14 +96,17 @@ func (c *serveConfig) validate() error {
 }
 
 // wireConfig maps the flags onto the protocol server's configuration.
-func (c *serveConfig) wireConfig(g *adapters.Graph, log *logrus.Logger) wire.Config {
+func (c *serveConfig) wireConfig(g *adapters.Graph, backend *planner.Backend, log *logrus.Logger) wire.Config {
 	method, _ := wire.ParseAuthMethod(c.auth.value)
 	return wire.Config{
 		// Sessions connect to an existing branch; the planner reads
 		// through the root and writes through the graph's write protocol.
-		Backend:   branchBackend{root: g.Root, inner: &planner.Backend{Graph: g, MemoryLimit: c.queryMemory}},
-		Auth:      method,
-		UsersFile: c.users, HBAFile: c.hba,
+		Backend: branchBackend{root: g.Root, inner: backend},
+		// Logins are checked against the root's role catalog; the users
+		// file decides only while the root has none.
+		Credentials: backend.Credentials,
+		Auth:        method,
+		UsersFile:   c.users, HBAFile: c.hba,
 		TLSCertFile: c.tlsCert, TLSKeyFile: c.tlsKey, TLSSelfSigned: c.tlsSelfSigned, RequireTLS: c.requireTLS,
 		MaxConnections: c.maxConns, MaxMessageSize: c.maxMessage,
 		MaxBufferedBytes: c.maxBuffered, MessageTimeout: c.messageTimeout,
@@ -160,7 +163,12 @@ func init() {
 		if err := recoverBeforeServing(ctx, g, log); err != nil {
 			return &dataDirError{root.Location(), err}
 		}
-		srv, err := wire.NewServer(cfg.wireConfig(g, log))
+		backend := planner.NewBackend(g)
+		backend.MemoryLimit = cfg.queryMemory
+		if err := seedRoles(ctx, backend.Access, cfg.users, log); err != nil {
+			return err
+		}
+		srv, err := wire.NewServer(cfg.wireConfig(g, backend, log))
 		if err != nil {
 			return fmt.Errorf("configuring the protocol server: %w", err)
 		}

@@ -3,6 +3,7 @@ package graphsql
 import (
 	"context"
 	"fmt"
+	"github.com/pggraph/pggraph/access"
 	"sort"
 	"strconv"
 	"strings"
@@ -43,6 +44,23 @@ type Env struct {
 	// make (graph.Commit): the session's role, application_name and
 	// client address.
 	Actor, Application, Client string
+	// MayManageBranches refuses a role that may not create or delete
+	// branches (PostgreSQL's CREATEDB: a database is a branch). nil
+	// allows.
+	MayManageBranches func() error
+	// Privilege refuses the session's role without privilege p on branch
+	// (WRITE for optimize's commit, MERGE on merge's target); nil allows.
+	Privilege func(branch string, p access.BranchPrivs) error
+	// BranchDeleted is told of a deleted branch (its privileges are
+	// forgotten); nil does nothing.
+	BranchDeleted func(branch string) error
+}
+
+func (e Env) privilege(branch string, p access.BranchPrivs) error {
+	if e.Privilege == nil {
+		return nil
+	}
+	return e.Privilege(branch, p)
 }
 
 // admit checks every branch a procedure names against Env.Admit.
@@ -230,6 +248,11 @@ func createBranch(ctx context.Context, g *adapters.Graph, env Env, args []*strin
 	if err := env.admit(from, name); err != nil {
 		return nil, err
 	}
+	if env.MayManageBranches != nil {
+		if err := env.MayManageBranches(); err != nil {
+			return nil, err
+		}
+	}
 	head, err := requireBranch(ctx, g, what, from)
 	if err != nil {
 		return nil, err
@@ -260,6 +283,11 @@ func deleteBranch(ctx context.Context, g *adapters.Graph, env Env, args []*strin
 	if err := env.admit(name); err != nil {
 		return nil, err
 	}
+	if env.MayManageBranches != nil {
+		if err := env.MayManageBranches(); err != nil {
+			return nil, err
+		}
+	}
 	if name == graph.MainBranch {
 		return nil, errf(CodeInvalidName, "branch %q cannot be deleted", name).WithDetail("main is the graph's default branch.")
 	}
@@ -269,6 +297,11 @@ func deleteBranch(ctx context.Context, g *adapters.Graph, env Env, args []*strin
 	}
 	if err := g.DeleteBranch(ctx, name); err != nil {
 		return nil, sqlError("graph.delete_branch", name, err)
+	}
+	if env.BranchDeleted != nil {
+		if err := env.BranchDeleted(name); err != nil {
+			return nil, errf("58030", "branch %q was deleted but its privileges could not be forgotten: %v", name, err)
+		}
 	}
 	return name, nil
 }
@@ -280,6 +313,9 @@ func merge(ctx context.Context, g *adapters.Graph, env Env, args []*string) (any
 	}
 	const what = "graph.merge"
 	if err := env.admit(from, into); err != nil {
+		return nil, err
+	}
+	if err := env.privilege(into, access.PrivMerge); err != nil {
 		return nil, err
 	}
 	if _, err := requireBranch(ctx, g, what, from); err != nil {
@@ -306,6 +342,9 @@ func optimize(ctx context.Context, g *adapters.Graph, env Env, args []*string) (
 	branch := env.branch()
 	const what = "graph.optimize"
 	if err := env.admit(branch); err != nil {
+		return nil, err
+	}
+	if err := env.privilege(branch, access.PrivWrite); err != nil {
 		return nil, err
 	}
 	head, err := requireBranch(ctx, g, what, branch)

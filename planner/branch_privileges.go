@@ -1,0 +1,222 @@
+package planner
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/pggraph/pggraph/access"
+	"github.com/pggraph/pggraph/graph"
+	q "github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/wire"
+)
+
+// Branch privileges: GRANT/REVOKE … ON DATABASE b, since a database is a
+// branch. PostgreSQL's CONNECT is checked wherever a session reaches a
+// branch (login, SET graph.branch, procedures naming one); pggraph's
+// WRITE before every statement that would publish a commit on the
+// session's branch, and MERGE on the target of graph.merge. PUBLIC holds
+// CONNECT, TEMPORARY, WRITE and MERGE on a branch until someone revokes
+// them (access.PublicDefault), so `REVOKE WRITE, MERGE ON DATABASE main
+// FROM PUBLIC` plus grants to named roles makes main a protected branch.
+// CREATE is recorded (datacl) but CREATE SCHEMA does not check it, so
+// revoking it from a role that holds it answers 0A000; no session can
+// create temporary tables, so TEMPORARY needs no check.
+
+// errNoBranchPrivilege is PostgreSQL's error for a missing database
+// privilege.
+func errNoBranchPrivilege(branch string, p access.BranchPrivs) *wire.Error {
+	return wire.Errorf(wire.CodeInsufficientPrivilege, "permission denied for database \"%s\"", branch).
+		WithDetail(fmt.Sprintf("User does not have %s privilege.", p.Name()))
+}
+
+// checkBranchPrivilege refuses the current role without p on branch.
+func (s *session) checkBranchPrivilege(ctx context.Context, branch string, p access.BranchPrivs) error {
+	c, err := s.roleCatalog(ctx)
+	if err != nil || c.Bootstrap() {
+		return err
+	}
+	return branchPrivilege(c, s.currentRole(), branch, p)
+}
+
+func branchPrivilege(c *access.Catalog, role, branch string, p access.BranchPrivs) error {
+	r := c.Role(role)
+	if r == nil {
+		return errNoBranchPrivilege(branch, p)
+	}
+	if held, _ := c.BranchPrivileges(r.OID, branch); held&p == 0 {
+		return errNoBranchPrivilege(branch, p)
+	}
+	return nil
+}
+
+// grantOnBranches runs GRANT/REVOKE privileges ON DATABASE branches.
+func (rc *roleChange) grantOnBranches(st *q.GrantStmt) error {
+	// PostgreSQL's order: the databases, the grantees, the privileges
+	var branches []string
+	for _, n := range st.Objects {
+		sv := n.GetString_()
+		if sv == nil {
+			continue
+		}
+		branch := sv.GetSval()
+		if _, err := rc.s.root.Head(context.Background(), branch); err != nil {
+			if graph.IsUnknownBranch(err) {
+				return errRole("3D000", "database \"%s\" does not exist", branch)
+			}
+			return errRole("58030", "could not read branch \"%s\"", branch).WithDetail(err.Error())
+		}
+		branches = append(branches, branch)
+	}
+	var grantees []uint32
+	for _, spec := range roleSpecs(st.Grantees) {
+		if spec.Roletype == q.RoleSpecType_ROLESPEC_PUBLIC {
+			grantees = append(grantees, 0)
+			continue
+		}
+		r, _, err := rc.spec(spec)
+		if err != nil {
+			return err
+		}
+		grantees = append(grantees, r.OID)
+	}
+	var privs access.BranchPrivs
+	if len(st.Privileges) == 0 {
+		privs = access.AllBranchPrivs
+	}
+	for _, n := range st.Privileges {
+		ap := n.GetAccessPriv()
+		if ap == nil {
+			continue
+		}
+		p, ok := access.ParseBranchPriv(ap.PrivName)
+		if !ok || len(ap.Cols) > 0 {
+			return errRole("0LP01", "invalid privilege type %s for database", strings.ToUpper(ap.PrivName))
+		}
+		privs |= p
+	}
+	actor := rc.actorOID()
+	for _, branch := range branches {
+		// what the grantor may pass on: everything for superusers (the
+		// owner), else what it holds WITH GRANT OPTION
+		var may access.BranchPrivs
+		if rc.isSuper() {
+			may = access.AllBranchPrivs
+		} else {
+			_, may = rc.c.BranchPrivileges(actor, branch)
+		}
+		if privs&may == 0 {
+			what := "granted"
+			if !st.IsGrant {
+				what = "could be revoked"
+			}
+			rc.notice(&wire.Error{Severity: "WARNING", Code: "01007", Message: fmt.Sprintf("no privileges were %s for \"%s\"", what, branch)})
+			continue
+		}
+		apply := privs & may
+		items, _ := rc.c.BranchACL(branch)
+		items = append([]access.ACLItem(nil), items...)
+		grantor := rc.grantor(items, actor, apply)
+		for _, g := range grantees {
+			i := -1
+			for j := range items {
+				if items[j].Grantee == g && items[j].Grantor == grantor {
+					i = j
+				}
+			}
+			if st.IsGrant {
+				if i < 0 {
+					items = append(items, access.ACLItem{Grantee: g, Grantor: grantor})
+					i = len(items) - 1
+				}
+				items[i].Privs |= apply
+				if st.GrantOption {
+					items[i].GrantOption |= apply
+				}
+				continue
+			}
+			if i < 0 {
+				continue
+			}
+			// what g passed on with its grant option must go first
+			// (RESTRICT), or goes with it (CASCADE)
+			for j := range items {
+				if items[j].Grantor == g && g != grantor && items[j].Privs&apply != 0 {
+					if st.Behavior != q.DropBehavior_DROP_CASCADE {
+						return errRole("2BP01", "dependent privileges exist").WithHint("Use CASCADE to revoke them too.")
+					}
+					items[j].Privs &^= apply
+					items[j].GrantOption &^= apply
+				}
+			}
+			if st.GrantOption { // REVOKE GRANT OPTION FOR
+				items[i].GrantOption &^= apply
+				continue
+			}
+			if items[i].Privs&apply&access.PrivCreate != 0 && g != 0 {
+				return notSupported("REVOKE CREATE ON DATABASE").
+					WithDetail("CREATE SCHEMA does not check the CREATE privilege on a branch, so revoking it would not take effect.")
+			}
+			items[i].Privs &^= apply
+			items[i].GrantOption &^= apply
+		}
+		rc.c.SetBranchACL(branch, items)
+	}
+	return nil
+}
+
+// grantor is whom a grant is recorded from, as PostgreSQL's
+// select_best_grantor: the owner for superusers, else the actor when it
+// holds the grant option itself, else a role it inherits that does.
+func (rc *roleChange) grantor(items []access.ACLItem, actor uint32, privs access.BranchPrivs) uint32 {
+	if rc.isSuper() {
+		return access.BootstrapOID
+	}
+	best := actor
+	for _, it := range items {
+		if it.Grantee == 0 || it.GrantOption&privs == 0 || !rc.c.MemberOf(actor, it.Grantee, true) {
+			continue
+		}
+		if it.Grantee == actor {
+			return actor
+		}
+		if best == actor {
+			best = it.Grantee
+		}
+	}
+	return best
+}
+
+// dependentPrivileges refuses to drop a role that holds or granted
+// branch privileges, as PostgreSQL refuses (2BP01) while privileges on a
+// database name it.
+func (rc *roleChange) dependentPrivileges(role *access.Role) error {
+	var dbs []string
+	for _, b := range rc.c.Branches {
+		for _, it := range b.Items {
+			if (it.Grantee == role.OID || it.Grantor == role.OID) && it.Privs != 0 {
+				dbs = append(dbs, "privileges for database "+b.Branch)
+				break
+			}
+		}
+	}
+	if len(dbs) == 0 {
+		return nil
+	}
+	return errRole("2BP01", "role \"%s\" cannot be dropped because some objects depend on it", role.Name).
+		WithDetail(strings.Join(dbs, "\n"))
+}
+
+// forgetBranch drops a deleted branch's privileges.
+func (s *session) forgetBranch(ctx context.Context, branch string) error {
+	if s.access == nil {
+		return nil
+	}
+	_, err := s.access.Update(ctx, nil, func(c *access.Catalog) error {
+		if !c.DropBranchACL(branch) {
+			return access.ErrNoChange
+		}
+		return nil
+	})
+	return err
+}

@@ -1,0 +1,108 @@
+package planner
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/pggraph/pggraph/internal/sqlparse"
+)
+
+// TestRolesDifferential runs testdata/roles/roles.sql against
+// PostgreSQL 15 and pgproxy as the users it names ("-- as NAME" switches
+// sessions) and requires the same outcome for every statement: role
+// statements, permission errors, SET ROLE, pg_has_role and the role
+// catalogs. Roles are cluster-wide in PostgreSQL, so the script's roles
+// are dropped there before and after.
+func TestRolesDifferential(t *testing.T) {
+	pg := startPG(t)
+	ctx := context.Background()
+	const db = "roles_diff"
+	dropPGRoles(ctx, t, pg.ConnString("postgres"))
+	t.Cleanup(func() { dropPGRoles(context.Background(), t, pg.ConnString("postgres")) })
+	freshPGDatabase(ctx, t, pg, db)
+	ts := startServer(t, nil)
+	// the branch of the same name as PostgreSQL's database, so GRANT …
+	// ON DATABASE and current_database() read the same
+	boot, err := pgx.Connect(ctx, fmt.Sprintf("postgres://postgres@%s/main?sslmode=disable", ts.addr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := boot.Exec(ctx, "CALL graph.create_branch('"+db+"')"); err != nil {
+		t.Fatal(err)
+	}
+	boot.Close(ctx)
+	text, err := os.ReadFile("testdata/roles/roles.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stmts, err := sqlparse.Split(string(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	type pair struct{ want, got *pgx.Conn }
+	sessions := map[string]*pair{}
+	session := func(user string) *pair {
+		if p := sessions[user]; p != nil {
+			return p
+		}
+		w, err := pgx.Connect(ctx, strings.Replace(pg.ConnString(db), "user=postgres", "user="+user, 1))
+		if err != nil {
+			t.Fatalf("postgres as %s: %v", user, err)
+		}
+		g, err := pgx.Connect(ctx, fmt.Sprintf("postgres://%s@%s/%s?sslmode=disable", user, ts.addr, db))
+		if err != nil {
+			t.Fatalf("pgproxy as %s: %v", user, err)
+		}
+		p := &pair{w, g}
+		sessions[user] = p
+		t.Cleanup(func() { w.Close(context.Background()); g.Close(context.Background()) })
+		return p
+	}
+	cur := session("postgres")
+	n := 0
+	for _, s := range stmts {
+		for _, line := range strings.Split(strings.TrimSpace(s), "\n") {
+			if user, ok := strings.CutPrefix(strings.TrimSpace(line), "-- as "); ok {
+				cur = session(user)
+			}
+		}
+		s = strings.TrimSpace(s)
+		if s == "" || strings.HasPrefix(s, "--") && !strings.Contains(s, "\n") {
+			continue
+		}
+		w, g := scriptOutcome(ctx, cur.want.PgConn(), s), scriptOutcome(ctx, cur.got.PgConn(), s)
+		n++
+		if w != g {
+			t.Errorf("%s\n  postgres: %s\n  pgproxy:  %s", s, w, g)
+		}
+	}
+	if n < 60 {
+		t.Fatalf("only %d statements compared", n)
+	}
+	t.Logf("%d statements compared", n)
+}
+
+// dropPGRoles drops every role but postgres and the predefined ones.
+func dropPGRoles(ctx context.Context, t *testing.T, conn string) {
+	c, err := pgx.Connect(ctx, conn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(ctx)
+	rows, err := c.Query(ctx, "SELECT quote_ident(rolname) FROM pg_roles WHERE rolname !~ '^pg_' AND rolname <> 'postgres'")
+	if err != nil {
+		t.Fatal(err)
+	}
+	names, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range names {
+		_, _ = c.Exec(ctx, "DROP OWNED BY "+n)
+		_, _ = c.Exec(ctx, "DROP ROLE "+n)
+	}
+}
