@@ -4,7 +4,8 @@
 #   make test    the whole suite: gofmt check, go vet, staticcheck, go test -race
 #   make bench   storage primitives vs the raw fsync floor, the wire and SQL write paths vs
 #                PostgreSQL 15 in the same run (PGGRAPH_BENCH_SQL_ROWS, default 10M, sizes the
-#                COPY), results in bench-results/
+#                COPY), graph traversals (PGGRAPH_BENCH_GRAPH_PERSONS, default 100k), results
+#                in bench-results/
 
 GO          ?= go
 BIN         := bin/pgproxy
@@ -105,6 +106,7 @@ bench: build
 	$(BIN) bench --suite sql --dir . --rounds 3 --iterations 200
 	$(BIN) bench-graph --data .
 	$(GO) run ./exec/cmd/execbench -pgproxy $(BIN)
+	$(GO) run ./exec/cmd/graphbench -pgproxy $(BIN)
 
 clean:
 	rm -rf bin

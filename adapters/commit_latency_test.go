@@ -15,8 +15,9 @@ import (
 // commit path as it was ("baseline": sidecar delete before returning,
 // confirmation before staging the manifest, every table manifest read
 // back from storage, staged files written inside Prepare, Lance version
-// hints written durably) with the
-// default one ("default"), interleaved in
+// hints written durably), the path before commit path v2 ("legacy":
+// Options.LegacyCommitPath, sidecar and table commits before the CAS)
+// and the default one ("v2": publish first, materialize after), interleaved in
 // one run on the local backend so machine noise hits both alike. It reports p50/p99 and, per commit,
 // durable ops, fsyncs and storage rounds seen by the caller.
 //
@@ -31,7 +32,8 @@ func BenchmarkCommitLatencyAB(b *testing.B) {
 		stats objstore.IOStats
 	}
 	var sides []*side
-	for _, syncFin := range []bool{true, false} {
+	for _, name := range []string{"baseline", "legacy", "v2"} {
+		syncFin := name == "baseline"
 		local, err := objstore.NewLocal(b.TempDir())
 		if err != nil {
 			b.Fatal(err)
@@ -41,14 +43,13 @@ func BenchmarkCommitLatencyAB(b *testing.B) {
 		if syncFin {
 			store = durableHints{cnt} // the baseline's version hints are durable Puts
 		}
-		g, err := Open(ctx, store, Options{Create: true, Actor: "bench", Location: "/bench", SyncFinalize: syncFin})
+		g, err := Open(ctx, store, Options{Create: true, Actor: "bench", Location: "/bench", SyncFinalize: syncFin,
+			LegacyCommitPath: name != "v2"})
 		if err != nil {
 			b.Fatal(err)
 		}
 		createTables(b, g, "a")
-		name := "default"
 		if syncFin {
-			name = "baseline"
 			g.coord.ParallelConfirm = false
 			g.coord.NoRetryTurns = true
 			g.baseline = true

@@ -85,10 +85,13 @@ func shapes() []writeShape {
 				if err := s.CreateTable(TableSpec{Name: "d", Columns: testCols}); err != nil {
 					return err
 				}
-				if err := s.Insert("d", rowsOf(1, 2)); err != nil {
+				// in-memory batches: a predicted create (commit path v2);
+				// they outlive the write (the GC owns their memory)
+				d, a := batchOf(1, 2), batchOf(2)
+				if err := s.InsertBatches("d", testSchema, d); err != nil {
 					return err
 				}
-				return s.Insert("a", rowsOf(2))
+				return s.InsertBatches("a", testSchema, a)
 			})
 			return err
 		}, before: seed, after: map[string][]int64{"a": {1, 2}, "b": {100, 101}, "c": {200}, "d": {1, 2}}},

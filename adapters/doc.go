@@ -117,6 +117,17 @@
 // give up with 40001, changing nothing; the next crossing retries
 // (AutoOptimizeStats counts runs and failures).
 //
+// Commit path v2 (docs/architecture.md, protocol/doc.go): every writer
+// here implements protocol.Deferrer — Apply stages and previews its
+// staged and create effects (lance.Staged.Preview) and commits no table
+// version; the manifest CAS publishes the pins with their transaction
+// UUIDs, and the versions are materialized afterwards by the committer
+// (after the acknowledgement), by any open of the pin (committedHeads.open,
+// openPin, a first touch's parent), by MaterializeHeads (serve start,
+// Quiesce) and by Cleanup (before it decides what nothing references).
+// Options.LegacyCommitPath turns it off (the path before v2: table
+// commits under a sidecar before the CAS; benchmarks and recovery tests).
+//
 // Commit latency: by default a write returns once its manifest CAS
 // landed; its sidecar delete (stage H) runs after that, in the
 // background (Options.SyncFinalize waits for it instead); Pending and

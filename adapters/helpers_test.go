@@ -41,6 +41,19 @@ func rowsOf(ids ...int64) Source {
 	}
 }
 
+// batchOf is rowsOf as one in-memory batch, for Stage.InsertBatches
+// (whose row count a commit predicts: protocol.Predictor). The caller
+// releases it.
+func batchOf(ids ...int64) arrow.RecordBatch {
+	b := array.NewRecordBuilder(memory.DefaultAllocator, testSchema)
+	defer b.Release()
+	for _, id := range ids {
+		b.Field(0).(*array.Int64Builder).Append(id)
+		b.Field(1).(*array.StringBuilder).Append("v")
+	}
+	return b.NewRecordBatch()
+}
+
 func openGraph(t testing.TB, store objstore.Store, create bool) *Graph {
 	t.Helper()
 	g, err := Open(context.Background(), store, Options{Create: create, Actor: "test", Location: "/test-root", SyncFinalize: true})
@@ -66,9 +79,16 @@ func createTables(t testing.TB, g *Graph, names ...string) {
 }
 
 func insert(ctx context.Context, g *Graph, o WriteOptions, rows map[string][]int64) error {
+	// in-memory rows, as the SQL layer inserts them: the commit predicts
+	// the row counts (commit path v2, two rounds)
+	recs := map[string]arrow.RecordBatch{}
+	for tbl, ids := range rows {
+		recs[tbl] = batchOf(ids...)
+		defer recs[tbl].Release()
+	}
 	_, err := g.Write(ctx, o, func(ctx context.Context, s *Stage) error {
 		for _, tbl := range sortedKeys(rows) {
-			if err := s.Insert(tbl, rowsOf(rows[tbl]...)); err != nil {
+			if err := s.InsertBatches(tbl, testSchema, recs[tbl]); err != nil {
 				return err
 			}
 		}

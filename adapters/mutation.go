@@ -33,6 +33,9 @@ type mutationWriter struct {
 	staged          map[string]map[graph.TableKey]*lance.Staged // by operation id
 	// first-touch tables keep their logical input until Apply
 	pending map[string]map[graph.TableKey]*tableOps
+	// predicted: each effect's row count known before its files are
+	// written (by operation id; absent = unknown)
+	predicted map[string]map[graph.TableKey]uint64
 	// fragments: each table's fragment count at its confirmed post-state
 	// (what the automatic Optimize trigger looks at)
 	fragments map[graph.TableKey]int
@@ -71,6 +74,7 @@ func (w *mutationWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite
 	pw.Recovery.Strategy = protocol.RollBackArmedForwardConfirmed
 	pw.WriterKind = st.writerKind()
 	staged := map[graph.TableKey]*lance.Staged{}
+	predicted := map[graph.TableKey]uint64{}
 	var jobs []stageJob
 	schemaRow := base.State.Schema
 	for _, p := range st.pending {
@@ -112,6 +116,9 @@ func (w *mutationWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite
 		}})
 		pw.Effects = append(pw.Effects, protocol.Effect{Table: key, Location: entry.Location, Kind: protocol.EffectCreate,
 			ExpectedVersion: 0, TxnUUID: txn, Post: protocol.PostExact, RollbackSafe: true})
+		if n, ok := p.ops.predictedRows(0); ok {
+			predicted[key] = n
+		}
 		pw.Delta.Registrations = append(pw.Delta.Registrations, entry)
 		pw.Delta.Updates = append(pw.Delta.Updates, protocol.TableUpdate{Table: key})
 		pw.ReadSet.AddTable(base.State, key, true)
@@ -161,6 +168,9 @@ func (w *mutationWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite
 			pw.ReadSet.AddTable(base.State, k, true)
 			continue
 		}
+		if n, ok := o.predictedRows(e.RowCount); ok {
+			predicted[k] = n
+		}
 		jobs = append(jobs, stageJob{key: k, open: func(ctx context.Context) (*lance.Dataset, error) {
 			return w.heads.open(ctx, w, e)
 		}, stage: func(ctx context.Context, ds *lance.Dataset) (*lance.Staged, error) {
@@ -208,6 +218,10 @@ func (w *mutationWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite
 	w.mu.Lock()
 	w.staged[pw.OperationID] = staged
 	w.pending[pw.OperationID] = pending
+	if w.predicted == nil {
+		w.predicted = map[string]map[graph.TableKey]uint64{}
+	}
+	w.predicted[pw.OperationID] = predicted
 	if w.bg == nil {
 		w.bg = map[string]*backgroundStaging{}
 	}
@@ -338,6 +352,7 @@ func (w *mutationWriter) Apply(ctx context.Context, pw *protocol.PreparedWrite) 
 	pending := w.pending[pw.OperationID]
 	delete(w.staged, pw.OperationID)
 	delete(w.pending, pw.OperationID)
+	delete(w.predicted, pw.OperationID)
 	w.mu.Unlock()
 	if staged == nil {
 		return fmt.Errorf("adapters: no staged transactions for %s", pw.OperationID)
@@ -387,8 +402,17 @@ func (w *mutationWriter) Apply(ctx context.Context, pw *protocol.PreparedWrite) 
 			if err != nil {
 				return err // nothing landed (outcome stays 0)
 			}
-			e.Confirmed = &protocol.Confirmed{Version: nd.Version(), RowCount: nd.CountRows()}
 			w.noteFragments(e.Table, len(nd.Fragments()))
+			if c := e.Confirmed; c != nil {
+				// predicted (Predict): the CAS, held until Apply returns,
+				// must publish exactly what the preview built
+				if c.Version != nd.Version() || c.RowCount != nd.CountRows() {
+					// nothing landed and re-preparing would predict the same
+					return protocol.NoEffectFinal(fmt.Errorf("adapters: table %s: predicted post-state version %d with %d rows, staged %d with %d", e.Table, c.Version, c.RowCount, nd.Version(), nd.CountRows()))
+				}
+				return nil
+			}
+			e.Confirmed = &protocol.Confirmed{Version: nd.Version(), RowCount: nd.CountRows()}
 			return nil
 		}
 		nd, err := s.Commit(ctx, lance.CommitOptions{Mode: lance.CommitExact})
@@ -439,6 +463,26 @@ func (w *mutationWriter) noteFragments(k graph.TableKey, n int) {
 		w.fragments = map[graph.TableKey]int{}
 	}
 	w.fragments[k] = n
+}
+
+// Predict sets every effect's post-state from the row counts known in
+// Prepare, before its files are written (protocol.Predictor), when all
+// of them are known and deferred; Apply then checks the preview against
+// them.
+func (w *mutationWriter) Predict(pw *protocol.PreparedWrite) bool {
+	w.mu.Lock()
+	pred := w.predicted[pw.OperationID]
+	w.mu.Unlock()
+	for _, e := range pw.Effects {
+		if _, ok := pred[e.Table]; !ok || !e.Deferred || e.Confirmed != nil {
+			return false
+		}
+	}
+	for i := range pw.Effects {
+		e := &pw.Effects[i]
+		e.Confirmed = &protocol.Confirmed{Version: e.ExpectedVersion + 1, RowCount: pred[e.Table]}
+	}
+	return true
 }
 
 // DefersEffects: staged and create effects are committed by
@@ -540,5 +584,6 @@ func (w *mutationWriter) Discard(pw *protocol.PreparedWrite) {
 	delete(w.bg, pw.OperationID)
 	delete(w.staged, pw.OperationID)
 	delete(w.pending, pw.OperationID)
+	delete(w.predicted, pw.OperationID)
 	w.mu.Unlock()
 }

@@ -41,7 +41,14 @@ type TableSpec struct {
 
 type tableOps struct {
 	inserts []Source
-	deletes []uint64
+	// knownRows counts the rows of the knownInserts inserts given as
+	// in-memory batches (InsertBatches); when every insert is one of them
+	// a commit can predict the table's row count before its files are
+	// written (protocol.Predictor). Inserts added any other way leave the
+	// count unknown.
+	knownRows    int64
+	knownInserts int
+	deletes      []uint64
 	// loads counts the inserts that came from Stage.Load (COPY FROM)
 	loads int
 	// compact, when set, makes the table's transaction a Rewrite
@@ -158,20 +165,52 @@ func (s *Stage) forget(k graph.TableKey) {
 
 // Insert stages rows into a table (existing, or created in this write).
 func (s *Stage) Insert(table string, src Source) error {
+	return s.insert(table, src, -1)
+}
+
+// InsertBatches stages in-memory rows (Insert of Batches(schema,
+// recs...)); their count is known, so the commit can publish the table's
+// row count without waiting for its files (protocol.Predictor).
+func (s *Stage) InsertBatches(table string, schema *arrow.Schema, recs ...arrow.RecordBatch) error {
+	var n int64
+	for _, r := range recs {
+		n += r.NumRows()
+	}
+	return s.insert(table, Batches(schema, recs...), n)
+}
+
+// insert stages src; rows is its row count, -1 when unknown.
+func (s *Stage) insert(table string, src Source, rows int64) error {
 	b, err := s.resolve(table)
 	if err != nil {
 		return err
 	}
+	var o *tableOps
 	if b.pending != nil {
-		b.pending.ops.inserts = append(b.pending.ops.inserts, src)
-		return nil
-	}
-	o := s.opsFor(b.key)
-	if o.compact != nil {
-		return protocol.Errorf(protocol.KindInvalid, nil, "cannot change the rows of %q in a write that optimizes it", table)
+		o = &b.pending.ops
+	} else {
+		o = s.opsFor(b.key)
+		if o.compact != nil {
+			return protocol.Errorf(protocol.KindInvalid, nil, "cannot change the rows of %q in a write that optimizes it", table)
+		}
 	}
 	o.inserts = append(o.inserts, src)
+	if rows >= 0 {
+		o.knownRows += rows
+		o.knownInserts++
+	}
 	return nil
+}
+
+// predictedRows is the table's row count after these ops applied to a
+// version holding base rows, when it is known before any file is
+// written: inserts of known size only. Deletes are left out (an address
+// deleted twice, or already deleted, would make the prediction wrong).
+func (o *tableOps) predictedRows(base uint64) (uint64, bool) {
+	if o.knownInserts != len(o.inserts) || len(o.deletes) > 0 || o.compact != nil || o.loads > 0 {
+		return 0, false
+	}
+	return base + uint64(o.knownRows), true
 }
 
 // Delete stages the deletion of rows by address in the base snapshot's

@@ -140,3 +140,45 @@ func TestFirstTouchOrder(t *testing.T) {
 		t.Fatalf("first-touch order: arm %d, ref %d, first HEAD %d, first table write %d\n%s", arm, ref, head, firstTableWrite, tr.String())
 	}
 }
+
+// TestWrongPredictionIsNeverPublished: a commit whose row counts were
+// predicted (protocol.Predictor) writes its __manifest files while its
+// table files are still being written, and its CAS is held until Apply
+// has compared the staged result with the prediction. A prediction that
+// does not match fails the write before the CAS is issued: nothing is
+// published, no table version is written. With the right count the same
+// write commits.
+func TestWrongPredictionIsNeverPublished(t *testing.T) {
+	ctx := context.Background()
+	tr := objstore.NewTracing(objstore.NewMem())
+	g := openGraph(t, tr, true)
+	defer g.Close()
+	createTables(t, g, "a")
+	before := head(t, g)
+	tr.Reset()
+	_, err := g.Write(ctx, WriteOptions{}, func(ctx context.Context, s *Stage) error {
+		return s.insert("a", rowsOf(1, 2), 5) // claims 5 rows, stages 2
+	})
+	if err == nil || !strings.Contains(err.Error(), "predicted post-state") {
+		t.Fatalf("a wrong prediction: %v", err)
+	}
+	if after := head(t, g); after.Version != before.Version {
+		t.Fatalf("a write with a wrong prediction was published (manifest %d -> %d)", before.Version, after.Version)
+	}
+	for _, l := range tr.Lines() {
+		if strings.HasPrefix(l, "putifabsent") && strings.Contains(l, "_versions/") {
+			t.Fatalf("a version was written: %s", l)
+		}
+	}
+	if !strings.Contains(tr.String(), "__manifest.lance/data/") {
+		t.Fatalf("the __manifest files were not written ahead of the CAS (no predicted path?):\n%s", tr.String())
+	}
+	if _, err := g.Write(ctx, WriteOptions{}, func(ctx context.Context, s *Stage) error {
+		return s.insert("a", rowsOf(1, 2), 2)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if ids, _ := readIDs(t, g, head(t, g), "a"); len(ids) != 2 {
+		t.Fatalf("a = %v", ids)
+	}
+}

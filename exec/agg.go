@@ -671,7 +671,7 @@ type stringAggAcc struct {
 	sb  []*strings.Builder
 }
 
-func (s *stringAggAcc) update(_ *evalCtx, args []*Vec, rows, gids []int32, ng int) error {
+func (s *stringAggAcc) update(ec *evalCtx, args []*Vec, rows, gids []int32, ng int) error {
 	n := ng
 	s.has, s.sb = growTo(s.has, n), growTo(s.sb, n)
 	x, d := args[0], args[1]
@@ -682,6 +682,17 @@ func (s *stringAggAcc) update(_ *evalCtx, args []*Vec, rows, gids []int32, ng in
 		g := gids[k]
 		if s.sb[g] == nil {
 			s.sb[g] = &strings.Builder{}
+		}
+		add := len(x.S[r])
+		if s.has[g] && !d.IsNull(int(r)) {
+			add += len(d.S[r])
+		}
+		if err := checkValueGrowth(s.sb[g].Len(), add); err != nil {
+			return err
+		}
+		// the value being built counts against the query's budget
+		if err := ec.run.budget.reserve(int64(add)); err != nil {
+			return err
 		}
 		if s.has[g] && !d.IsNull(int(r)) {
 			s.sb[g].WriteString(d.S[r])

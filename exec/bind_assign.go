@@ -14,16 +14,19 @@ import (
 // 2.5 into an integer column rounds and 12345 into varchar(3) is 22001.
 const AssignFunc = "pg_catalog.pggraph_assign"
 
-// A fourth argument true marks a value read from a subquery's output
+// Its fourth and fifth arguments (optional) say whether the value comes
+// from a subquery's output and where the client wrote it (the 1-based
+// character position a 42804 points at, 0 unknown). The fourth argument true marks a value read from a subquery's output
 // (INSERT … SELECT, rewritten as a SELECT over it): a literal there left
 // untyped was resolved as text, where PostgreSQL converts it as the
 // untyped literal it was, so text converts as by input there.
 //
 // bindAssign binds AssignFunc's call.
 func (b *binder) bindAssign(fc *q.FuncCall, sc *scope) (Expr, error) {
-	fromSubquery := false
-	if len(fc.Args) == 4 {
+	fromSubquery, pos := false, 0
+	if len(fc.Args) == 5 {
 		fromSubquery = fc.Args[3].GetAConst().GetBoolval().GetBoolval()
+		pos = int(fc.Args[4].GetAConst().GetIval().GetIval())
 		fc = &q.FuncCall{Funcname: fc.Funcname, Args: fc.Args[:3]}
 	}
 	if len(fc.Args) != 3 {
@@ -49,7 +52,7 @@ func (b *binder) bindAssign(fc *q.FuncCall, sc *scope) (Expr, error) {
 	if from.OID != OIDUnknown && from.OID != t.OID && !canCast(from, t, castAssignment) {
 		return nil, &Error{Code: CodeDatatypeMismatch,
 			Message: "column \"" + col.Sval + "\" is of type " + t.String() + " but expression is of type " + from.String(),
-			Hint:    "You will need to rewrite or cast the expression."}
+			Hint:    "You will need to rewrite or cast the expression.", Position: pos, Placed: pos > 0}
 	}
 	return b.coerce(arg, t, castAssignment, "")
 }

@@ -146,6 +146,7 @@ var volatileFuncs = map[string]bool{
 	"setval": true, "lastval": true, "clock_timestamp": true, "timeofday": true,
 	"gen_random_uuid": true, "uuid_generate_v4": true, "txid_current": true, "pg_current_xact_id": true,
 	"pg_sleep": true, "set_config": true, "pg_notify": true, "array_sample": true, "array_shuffle": true,
+	"pg_cancel_backend": true, "pg_terminate_backend": true,
 }
 
 // plainNode reports whether an expression node (not its children) is

@@ -413,12 +413,23 @@ func (b *binder) pushFilter(input plan, pred Expr) plan {
 	}
 	if j, ok := input.(*joinNode); ok && isCrossJoin(j) {
 		// comma joins: WHERE conjuncts that relate the inputs become join
-		// conditions (hash keys where they are equalities)
-		rest := pushJoinConds(j, splitAnd(pred))
-		input = buildSmaller(j)
-		if pred = conjunction(rest); pred == nil {
-			return input
+		// conditions (hash keys where they are equalities), in an order
+		// that joins related items first (join_order.go)
+		conds := splitAnd(pred)
+		var restore []Expr
+		cols := j.columns()
+		if nj, nconds, proj, ok := reorderCrossJoins(j, conds); ok {
+			j, conds, restore = nj, nconds, proj
 		}
+		rest := pushJoinConds(j, conds)
+		input = buildSmaller(j)
+		if pred = conjunction(rest); pred != nil {
+			input = &filterNode{input: input, pred: pred}
+		}
+		if restore != nil {
+			input = &projectNode{input: input, exprs: restore, cols: cols}
+		}
+		return input
 	}
 	if p, rest, ok := b.pushBelowJoin(input, pred); ok {
 		if rest == nil {

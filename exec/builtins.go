@@ -78,7 +78,7 @@ func init() {
 				out.S[i] = ""
 				continue
 			}
-			if int64(len(a[0].S[i]))*n > 1<<30 {
+			if int64(len(a[0].S[i]))*n > int64(maxValueBytes) {
 				return errf(CodeProgramLimitExceeded, "requested length too large")
 			}
 			out.S[i] = strings.Repeat(a[0].S[i], int(n))

@@ -159,6 +159,18 @@ type KeyLookupSource interface {
 	KeyColumns() []int
 }
 
+// KeyCountSource is implemented by key-lookup sources that can count the
+// live rows holding each key from the index alone. A lookup that needs no
+// column but the key (a count, a semi join, the last hop of a traversal
+// counted) is answered this way without reading any row, as PostgreSQL's
+// index-only scans are.
+type KeyCountSource interface {
+	KeyLookupSource
+	// CountKeys returns, for each value of keys (of the column's Vec
+	// kind), the number of live rows whose column equals it (NULL: 0).
+	CountKeys(ctx context.Context, column int, keys *Vec) ([]int, error)
+}
+
 // ScanRequest says what a scan needs.
 type ScanRequest struct {
 	// Columns to read (indexes into the table's columns), in output order.

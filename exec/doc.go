@@ -48,6 +48,12 @@
 // compared value has the key's type (at most through an integer cast) the
 // conjunct leaves the filter: the lookup alone answers it.
 //
+// Key-only lookups (scan_keyonly.go): a key lookup that reads no column
+// but the key (of an identity type) and no row address — count(*) of
+// `k = 1`, the last hop of a counted traversal, a semi join's test — is
+// answered from the index's counts (KeyCountSource) without reading a
+// row, as PostgreSQL's index-only scans are.
+//
 // Literals as parameters: NormalizeLiterals rewrites the literals in
 // value positions (after = <> < > <= >=, IN lists, BETWEEN bounds,
 // LIMIT/OFFSET) as $n declared with the literal's own type (int4, int8,
@@ -134,6 +140,16 @@
 // positive literal LIMIT); other shapes (OR, OFFSET, aggregates, set
 // operations, volatile calls) re-run per row.
 //
+// EXPLAIN (explain.go): Prepared.Explain prints the bound operator tree
+// in PostgreSQL's text layout with PostgreSQL's node names (Seq Scan,
+// Index Scan using <key or index> with its Index Cond, Hash Join over a
+// Hash, Nested Loop over an inner Index Scan for lookup joins, Aggregate,
+// Sort, Limit, Recursive Union, WorkTable Scan, ...), "(rows=N)" from
+// the executor's estimates (no costs, no statistics), and the join method
+// it predicts; ANALYZE runs the statement with every node wrapped in a
+// counter and prints the method each join used and actual time, rows and
+// loops per node (serially: the wrapped plan is no parallel pipeline).
+//
 // Catalogs: pg_catalog and information_schema relations are generated from
 // the Catalog interface when a statement references them, with
 // PostgreSQL's OIDs for built-in objects, and are scanned by the same
@@ -141,7 +157,9 @@
 //
 // Limits: Engine.MemoryLimit bounds the bytes a query buffers (sorts, hash
 // tables, materialized CTEs and subqueries, window partitions); exceeding
-// it fails the query with 53200 and leaves the engine usable. Cancelling
+// it fails the query with 53200 and leaves the engine usable; string_agg
+// charges the value it builds. A value past PostgreSQL's 1 GB limit
+// (value_limit.go) fails with 54000. Cancelling
 // the context stops scans, joins, aggregation and recursion at the next
 // batch with 57014. WITH RECURSIVE stops with 54000 after
 // Engine.RecursionLimit iterations (default 10000) instead of truncating.
@@ -293,6 +311,8 @@
 //     array_cat, array_position (with a start), array_positions, array_ndims,
 //     array_dims; one-dimensional slices a[lo:hi] (arrays.go); version, current_database, current_user,
 //     session_user, current_schema, current_schemas, pg_backend_pid,
+//     pg_cancel_backend, pg_terminate_backend (through SessionHooks.Signal,
+//     signal.go),
 //     pg_typeof, format_type, pg_table_is_visible, pg_type_is_visible,
 //     has_*_privilege, pg_get_constraintdef, pg_get_indexdef, pg_get_expr,
 //     obj_description, col_description, pg_get_userbyid,
@@ -412,7 +432,8 @@
 // select list of windowed queries; interval field
 // qualifiers outside casts (column types, arrays); SEARCH/CYCLE with * in the recursive query;
 // data-modifying CTEs; SELECT INTO;
-// EXPLAIN and non-SELECT statements (the planner owns DML/DDL); regexp
+// non-SELECT statements (the planner owns DML/DDL and EXPLAIN, which
+// prints Prepared.Explain: explain.go); regexp
 // flags p, w, b, e (i c n m s x t q g work, regex_flags.go); encodings other
 // than UTF8 in convert_to/convert_from; numeric NaN or
 // Infinity to integer; generate_series over floats; 'infinity'/'-infinity' dates and timestamps; to_char patterns other than those listed (EEEE, TH, ...); the PostgreSQL built-ins listed in

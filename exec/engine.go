@@ -223,6 +223,12 @@ func (p *Prepared) Execute(ctx context.Context, sess *Session, params []any) (re
 // fn as it is produced, so large results need not be held in memory. It
 // returns the command tag. fn returning an error stops the query.
 func (p *Prepared) Stream(ctx context.Context, sess *Session, params []any, fn func(b *Batch, loc *time.Location) error) (tag string, err error) {
+	return p.streamWith(ctx, sess, params, nil, fn)
+}
+
+// streamWith is Stream recording the join methods used in joins (EXPLAIN
+// ANALYZE; nil: not recorded).
+func (p *Prepared) streamWith(ctx context.Context, sess *Session, params []any, joins map[*joinNode]*nodeStats, fn func(b *Batch, loc *time.Location) error) (tag string, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			tag, err = "", &Error{Code: CodeInternalError, Message: fmt.Sprintf("internal error: %v", r)}
@@ -248,7 +254,7 @@ func (p *Prepared) Stream(ctx context.Context, sess *Session, params []any, fn f
 	}{}
 	rc := &st.rc
 	*rc = runCtx{ctx: ctx, loc: loc, recursion: p.eng.RecursionLimit, user: sess.User, sessionUser: sess.sessionUser(), rolesFn: sess.Roles,
-		database: sess.Database, pid: sess.PID, settings: sess.Setting}
+		database: sess.Database, pid: sess.PID, settings: sess.Setting, joinStats: joins}
 	if p.eng.MemoryLimit > 0 {
 		st.budget.limit = p.eng.MemoryLimit
 		rc.budget = &st.budget
@@ -437,6 +443,11 @@ func ParseError(err error) error {
 }
 
 func grammarErrorCode(msg string) string {
+	if strings.HasPrefix(msg, "invalid byte sequence for encoding") {
+		// the scanner's check of an escape string (E'\xff', E'\000'):
+		// PostgreSQL raises it as 22021, not as a syntax error
+		return CodeCharacterNotInRepertoire
+	}
 	if strings.HasPrefix(msg, "frame start cannot be") || strings.HasPrefix(msg, "frame end cannot be") ||
 		strings.HasPrefix(msg, "frame starting from") {
 		return CodeWindowingError

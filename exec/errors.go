@@ -60,6 +60,10 @@ type Error struct {
 	Detail   string
 	Hint     string
 	Position int // 1-based character offset in the statement, 0 if none
+	// Placed says Position is already in the client's statement (a
+	// rewriting caller such as the planner's DML passed it in), not in
+	// the text exec parsed.
+	Placed bool
 	// unplaced marks errors PostgreSQL reports without a position even
 	// where a name in the text caused them (a view's rules recursing).
 	unplaced bool

@@ -275,3 +275,23 @@ func (o *overlaySource) skipDeleted(req ScanRequest, emit func(arrow.RecordBatch
 		return emit(array.NewRecordBatch(rec.Schema(), cols, int64(len(keep))), ad)
 	}
 }
+
+var _ KeyCountSource = (*MemTable)(nil)
+
+// CountKeys implements KeyCountSource through the lazily built index.
+func (m *MemTable) CountKeys(_ context.Context, column int, keys *Vec) ([]int, error) {
+	idx, err := m.keyIndex(column)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]int, keys.N)
+	var kb []byte
+	for i := 0; i < keys.N; i++ {
+		if keys.IsNull(i) {
+			continue
+		}
+		kb = appendKey(kb[:0], keys, i)
+		out[i] = len(idx[string(kb)])
+	}
+	return out, nil
+}

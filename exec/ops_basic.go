@@ -87,6 +87,9 @@ func (s *scanNode) run(ec *evalCtx, emit func(*Batch) error) error {
 		return err
 	}
 	if keys != nil {
+		if ok, err := s.keyOnly(ec, s.keyCol, distinctKeys(keys), emit); ok {
+			return err
+		}
 		req, conv = conv.knownKey(req, keys)
 	}
 	return s.readKeys(ec, req, keys, func(rec arrow.RecordBatch, addrs []uint64) error {

@@ -2,6 +2,7 @@ package exec
 
 import (
 	"strings"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 )
@@ -48,7 +49,7 @@ func (j *joinNode) lookupTarget() *indexProbe {
 		return nil
 	}
 	var filters []Expr
-	p := j.right
+	p := bare(j.right)
 	for {
 		f, ok := p.(*filterNode)
 		if !ok {
@@ -118,7 +119,7 @@ func (j *joinNode) lookupJoinLimit(rc *runCtx, ip *indexProbe) int64 {
 	if limit < 64 {
 		return -1 // a small table: hashing it costs less than a lookup
 	}
-	if s, ok := j.left.(*scanNode); ok && s.keyVals == nil && s.table.Source.RowCount() > limit {
+	if s, ok := bare(j.left).(*scanNode); ok && s.keyVals == nil && s.table.Source.RowCount() > limit {
 		return -1 // the whole left table: certainly large
 	}
 	return limit
@@ -150,6 +151,7 @@ func (j *joinNode) runLookup(ec *evalCtx, ip *indexProbe, limit int64, emit func
 			return nil
 		}
 		// too many left rows for lookups: hash the right side
+		recordMethod(ec, j, "hash")
 		var err error
 		if hr, err = j.startHash(ec); err != nil {
 			return err
@@ -174,6 +176,7 @@ func (j *joinNode) runLookup(ec *evalCtx, ip *indexProbe, limit int64, emit func
 	if err != nil {
 		return err
 	}
+	recordMethod(ec, j, "lookup")
 	var sc probeScratch
 	for _, lb := range held {
 		if err := j.probeLookup(ec, ip, lb, &sc, emit); err != nil {
@@ -213,12 +216,14 @@ func (j *joinNode) probeLookup(ec *evalCtx, ip *indexProbe, lb *Batch, sc *probe
 		in = &filterNode{input: in, pred: f}
 	}
 	buf := newBuffer(typesOf(j.right.columns()))
+	start := time.Now()
 	if keys.N > 0 {
 		if err := in.run(ec, func(b *Batch) error { return buf.add(ec.run, b) }); err != nil {
 			buf.free(ec.run)
 			return err
 		}
 	}
+	recordLookups(j.right, buf.n, time.Since(start))
 	jt, err := j.index(ec, buf)
 	if err != nil {
 		return err
@@ -240,6 +245,9 @@ func (n *lookupNode) columns() []colInfo { return n.scan.cols }
 
 func (n *lookupNode) run(ec *evalCtx, emit func(*Batch) error) error {
 	s := n.scan
+	if ok, err := s.keyOnly(ec, n.col, n.keys, emit); ok {
+		return err
+	}
 	req, conv := s.prepare()
 	src := s.table.Source.(KeyLookupSource)
 	return stopOK(src.LookupKeys(ec.run.ctx, n.col, n.keys, req, func(rec arrow.RecordBatch, addrs []uint64) error {
@@ -272,6 +280,7 @@ func (j *joinNode) runSwapped(ec *evalCtx, sw *joinNode, ip *indexProbe, limit i
 		return err
 	}
 	if int64(rbuf.n) > limit {
+		recordMethod(ec, j, "hash")
 		jt, err := j.index(ec, rbuf)
 		if err != nil {
 			return err
@@ -283,6 +292,7 @@ func (j *joinNode) runSwapped(ec *evalCtx, sw *joinNode, ip *indexProbe, limit i
 		}
 		return hr.finish(ec, emit)
 	}
+	recordMethod(ec, j, "lookup swapped")
 	defer rbuf.free(ec.run)
 	nr := len(j.right.columns())
 	back := func(b *Batch) error {
@@ -292,4 +302,44 @@ func (j *joinNode) runSwapped(ec *evalCtx, sw *joinNode, ip *indexProbe, limit i
 	}
 	var sc probeScratch
 	return emitChunks(rbuf.batch(), func(b *Batch) error { return sw.probeLookup(ec, ip, b, &sc, back) })
+}
+
+// estimate is the join's estimated output: a lookup on a primary key or
+// UNIQUE column finds at most one row per outer row, other joins are
+// guessed at their larger input (semi and anti joins at their left).
+func (j *joinNode) estimate() int64 {
+	l, r := explainRows(j.left), explainRows(j.right)
+	switch j.kind {
+	case joinSemi, joinAnti:
+		return l
+	}
+	if l < 0 || r < 0 {
+		return -1
+	}
+	if ip := j.lookupTarget(); ip != nil && l < r {
+		if uniqueColumn(ip.scan.table, ip.col) {
+			return l
+		}
+		return 4 * l // no statistics: a guess of a few rows per key
+	}
+	return max(l, r)
+}
+
+// uniqueColumn reports whether col alone is the table's primary key or a
+// UNIQUE constraint or index.
+func uniqueColumn(td *TableDef, col int) bool {
+	if len(td.PrimaryKey) == 1 && td.PrimaryKey[0] == col {
+		return true
+	}
+	for _, u := range td.Unique {
+		if len(u) == 1 && u[0] == col {
+			return true
+		}
+	}
+	for _, ix := range td.Indexes {
+		if ix.Unique && len(ix.Columns) == 1 && ix.Columns[0] == col {
+			return true
+		}
+	}
+	return false
 }

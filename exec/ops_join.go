@@ -42,6 +42,7 @@ func (j *joinNode) run(ec *evalCtx, emit func(*Batch) error) error {
 			}
 		}
 	}
+	recordMethod(ec, j, "hash")
 	hr, err := j.startHash(ec)
 	if err != nil {
 		return err
@@ -609,6 +610,8 @@ func estimateRows(p plan) int64 {
 	case *valuesNode:
 		return int64(len(x.rows))
 	case *materialNode:
+		return estimateRows(x.input)
+	case *instrNode:
 		return estimateRows(x.input)
 	}
 	return -1

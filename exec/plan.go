@@ -44,7 +44,8 @@ type runCtx struct {
 	materialized map[int]*Batch
 	working      map[int]*Batch
 	now          time.Time
-	hashed       map[int]*hashedSet // uncorrelated IN-subquery sets
+	hashed       map[int]*hashedSet       // uncorrelated IN-subquery sets
+	joinStats    map[*joinNode]*nodeStats // EXPLAIN ANALYZE: the join methods used
 }
 
 // memBudget accounts buffered bytes of one query.

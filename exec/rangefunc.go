@@ -2,6 +2,7 @@ package exec
 
 import (
 	"encoding/json"
+	"errors"
 	"strconv"
 	"strings"
 
@@ -409,6 +410,9 @@ func (b *binder) bindRangeFunction(rf *q.RangeFunction, sc *scope) (plan, []scop
 		return &funcScanNode{name: name, args: args, cols: cols}, scols, nil
 	}
 	t, args, err := b.bindSRF(name, args)
+	if err != nil && errors.Is(err, errNotSRF) {
+		return b.bindScalarFromFunction(rf, item[0], name, sc)
+	}
 	if err != nil {
 		return nil, nil, err
 	}
@@ -635,7 +639,7 @@ func (b *binder) bindSRF(name string, args []Expr) (Type, []Expr, error) {
 		if isSetReturning(name) {
 			return Type{}, nil, unsupported("set-returning function %s() is not supported", name)
 		}
-		return Type{}, nil, unsupported("functions in FROM other than generate_series and unnest are not supported")
+		return Type{}, nil, errNotSRF
 	}
 	return t, args, nil
 }
@@ -927,4 +931,33 @@ func explodeACLItem(t Type, item, user string) ([]*Array, error) {
 		out = append(out, newRecord(t, []*string{&gr, &ge, &name, &grant}))
 	}
 	return out, nil
+}
+
+// errNotSRF is bindSRF's answer for a function that returns no set: in
+// FROM, such a function is one row of its value (bindScalarFromFunction).
+var errNotSRF = unsupported("functions in FROM other than generate_series and unnest are not supported")
+
+// bindScalarFromFunction binds a function that returns one value as a
+// FROM item, as PostgreSQL does: one row, one column named after the
+// item (the function, or its alias), unless a column alias names it, with WITH ORDINALITY's ordinality 1 — bound as
+// (SELECT f(...) AS f [, 1::int8 AS ordinality]) AS f.
+func (b *binder) bindScalarFromFunction(rf *q.RangeFunction, call *q.Node, name string, sc *scope) (plan, []scopeCol, error) {
+	col := name // a scalar function's column is named like its item
+	if rf.Alias != nil {
+		col = rf.Alias.Aliasname
+	}
+	targets := []*q.Node{{Node: &q.Node_ResTarget{ResTarget: &q.ResTarget{Name: col, Val: call, Location: -1}}}}
+	if rf.Ordinality {
+		ord, err := q.Parse("SELECT 1::int8 AS ordinality")
+		if err != nil {
+			return nil, nil, err
+		}
+		targets = append(targets, ord.Stmts[0].Stmt.GetSelectStmt().TargetList[0])
+	}
+	alias := rf.Alias
+	if alias == nil {
+		alias = &q.Alias{Aliasname: name}
+	}
+	sel := &q.Node{Node: &q.Node_SelectStmt{SelectStmt: &q.SelectStmt{TargetList: targets, Op: q.SetOperation_SETOP_NONE}}}
+	return b.bindFromItem(&q.Node{Node: &q.Node_RangeSubselect{RangeSubselect: &q.RangeSubselect{Subquery: sel, Alias: alias}}}, sc)
 }

@@ -54,7 +54,9 @@ func TestLookupOfOneKeySkipsKeyColumn(t *testing.T) {
 			{"SELECT * FROM t WHERE k = " + lit(8) + " AND v = 'v8'", fmt.Sprintf("%v,v8", tc.key(8)), !skips},
 			{"SELECT count(*) FROM t WHERE k = " + lit(9), "1", !skips},
 			{"SELECT count(*) FROM t WHERE k = " + lit(9) + " AND v = 'x'", "0", !skips},
-			{"SELECT k FROM t WHERE k IN (" + lit(1) + ", " + lit(2) + ") ORDER BY 1", fmt.Sprintf("%v,%v", tc.key(1), tc.key(2)), true},
+			// several keys of an identity type: a key-only lookup gives the
+			// keys without fetching them; others fetch the stored values
+			{"SELECT k FROM t WHERE k IN (" + lit(1) + ", " + lit(2) + ") ORDER BY 1", fmt.Sprintf("%v,%v", tc.key(1), tc.key(2)), !skips},
 		}
 		for _, st := range steps {
 			src.asked = nil

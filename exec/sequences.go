@@ -138,6 +138,8 @@ type sequenceFunctionsKey struct{}
 type SessionHooks struct {
 	Sequences SequenceFunctions
 	Advisory  *AdvisorySession
+	// Signal serves pg_cancel_backend and pg_terminate_backend (signal.go).
+	Signal SignalBackend
 }
 
 type sessionHooksKey struct{}

@@ -210,6 +210,14 @@ func (c *columnsSource) Scan(ctx context.Context, req ScanRequest, emit func(arr
 	return c.MemTable.Scan(ctx, req, emit)
 }
 
+// CountKeys records a key-only lookup as one that fetched no column.
+func (c *columnsSource) CountKeys(ctx context.Context, col int, keys *Vec) ([]int, error) {
+	c.mu.Lock()
+	c.asked = append(c.asked, []int{})
+	c.mu.Unlock()
+	return c.MemTable.CountKeys(ctx, col, keys)
+}
+
 func (c *columnsSource) LookupKeys(ctx context.Context, col int, keys *Vec, req ScanRequest, emit func(arrow.RecordBatch, []uint64) error) error {
 	c.mu.Lock()
 	c.asked = append(c.asked, slices.Clone(req.Columns))

@@ -43,6 +43,10 @@ type OpError struct {
 func (e *OpError) Error() string { return fmt.Sprintf("objstore %s %q: %v", e.Op, e.Key, e.Err) }
 func (e *OpError) Unwrap() error { return e.Err }
 
+// Operation is the failed operation's name (get, getrange, put,
+// putifabsent, delete, list), for messages that must not show the key.
+func (e *OpError) Operation() string { return e.Op }
+
 func opErr(op, key string, err error) error {
 	if err == nil {
 		return nil

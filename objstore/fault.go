@@ -30,6 +30,10 @@ type FaultRule struct {
 	Ops  OpMask
 	N    int64
 	Mode FaultMode
+	// Err, if set, is what a failed operation reports besides ErrInjected
+	// (syscall.ENOSPC for a full disk, syscall.EIO for an I/O error), so
+	// callers can be tested on how they classify storage failures.
+	Err error
 }
 
 // Faulty wraps a Store and injects failures according to its rule. It
@@ -111,10 +115,10 @@ func (f *Faulty) before(op Op, key string) (failNow error, failAfter bool) {
 		case CrashAfter:
 			return nil, true
 		default:
-			return fmt.Errorf("%w (at %s %q, operation %d)", ErrInjected, op, key, f.seen), false
+			return injected(r.Err, fmt.Sprintf("at %s %q, operation %d", op, key, f.seen)), false
 		}
 	case f.seen > r.N && r.Mode == FailPersistent:
-		return fmt.Errorf("%w (persistent, at %s %q, operation %d)", ErrInjected, op, key, f.seen), false
+		return injected(r.Err, fmt.Sprintf("persistent, at %s %q, operation %d", op, key, f.seen)), false
 	}
 	return nil, false
 }
@@ -226,4 +230,12 @@ func fsyncsOf(s Store) int64 {
 		return c.Fsyncs()
 	}
 	return 0
+}
+
+// injected is ErrInjected, wrapping cause too when the rule has one.
+func injected(cause error, where string) error {
+	if cause == nil {
+		return fmt.Errorf("%w (%s)", ErrInjected, where)
+	}
+	return fmt.Errorf("%w (%s): %w", ErrInjected, where, cause)
 }

@@ -34,6 +34,9 @@ func (s *session) newAdvisorySession(space *exec.AdvisoryLocks) *exec.AdvisorySe
 func (s *session) withSession(ctx context.Context) context.Context {
 	if s.hooks == nil {
 		s.hooks = &exec.SessionHooks{Sequences: &sessionSequences{s: s}, Advisory: s.advisory}
+		if s.info.Signal != nil {
+			s.hooks.Signal = s.info.Signal
+		}
 	}
 	s.hooks.Sequences.(*sessionSequences).newStatement()
 	return exec.WithSessionHooks(ctx, s.hooks)

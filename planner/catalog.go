@@ -205,7 +205,7 @@ func tableDef(ctx context.Context, root *graph.Root, e graph.TableEntry) (*exec.
 		}
 		ds, err := root.OpenTable(ctx, e) // this process's own commit's handle when it has one
 		if err != nil {
-			return nil, wire.Errorf("58030", "could not open table %q at version %d", e.Name, e.Version).WithDetail(err.Error())
+			return nil, storageFailed(err, "could not open table %q at version %d", e.Name, e.Version)
 		}
 		// every UNIQUE / indexed column gets the key-lookup path (the
 		// index is shared across versions: exec/lancesrc)
@@ -238,7 +238,7 @@ func tableDef(ctx context.Context, root *graph.Root, e graph.TableEntry) (*exec.
 	}
 	ds, err := root.OpenTable(ctx, e) // this process's own commit's handle when it has one
 	if err != nil {
-		return nil, wire.Errorf("58030", "could not open table %q at version %d", e.Name, e.Version).WithDetail(err.Error())
+		return nil, storageFailed(err, "could not open table %q at version %d", e.Name, e.Version)
 	}
 	td.Source = lancesrc.New(ds, td.Columns, td.PrimaryKey)
 	return td, nil

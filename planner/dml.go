@@ -2,11 +2,13 @@ package planner
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"github.com/pggraph/pggraph/access"
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/pggraph/pggraph/adapters"
@@ -303,8 +305,10 @@ func (w *writer) query(sql string) ([]*exec.Vec, []exec.Column, error) {
 	eng := &exec.Engine{Catalog: w.v, MemoryLimit: w.s.memLimit}
 	prep, err := eng.PrepareFor(w.s.execSession(), sql, w.declared)
 	if err != nil {
+		var ee *exec.Error
+		placed := errors.As(err, &ee) && ee.Placed
 		err = toWire(err)
-		if we, ok := err.(*wire.Error); ok && sql != w.sql && we.Position != 0 {
+		if we, ok := err.(*wire.Error); ok && sql != w.sql && we.Position != 0 && !placed {
 			// a position in text the planner rewrote would point at the
 			// wrong place of the client's statement
 			err = we.WithPosition(0)
@@ -415,20 +419,29 @@ func castTo(expr string, t exec.Type) string { return "CAST(" + expr + " AS " + 
 
 // assignTo is expr stored into column cd: converted with PostgreSQL's
 // assignment casts (exec.AssignFunc), as INSERT, UPDATE and MERGE convert
-// the values they store.
-func assignTo(expr string, cd exec.ColumnDef) string {
-	return exec.AssignFunc + "(" + expr + ", CAST(NULL AS " + typeSQL(cd.Type) + "), " + quoteLiteral(cd.Name) + ")"
+// the values they store. loc is where the client wrote the value (byte
+// offset in w.sql, -1 unknown): a 42804 points there.
+func (w *writer) assignTo(expr string, cd exec.ColumnDef, loc int32) string {
+	return w.assignCall(expr, cd, false, loc)
 }
 
 // assignFromSubquery is assignTo for a column of INSERT … SELECT's
 // source subquery, where an untyped literal was resolved as text.
-func assignFromSubquery(expr string, cd exec.ColumnDef) string {
-	return exec.AssignFunc + "(" + expr + ", CAST(NULL AS " + typeSQL(cd.Type) + "), " + quoteLiteral(cd.Name) + ", true)"
+func (w *writer) assignFromSubquery(expr string, cd exec.ColumnDef, loc int32) string {
+	return w.assignCall(expr, cd, true, loc)
+}
+
+func (w *writer) assignCall(expr string, cd exec.ColumnDef, fromSubquery bool, loc int32) string {
+	pos := 0
+	if loc >= 0 && int(loc) <= len(w.sql) {
+		pos = utf8.RuneCountInString(w.sql[:loc]) + 1
+	}
+	return fmt.Sprintf("%s(%s, CAST(NULL AS %s), %s, %t, %d)", exec.AssignFunc, expr, typeSQL(cd.Type), quoteLiteral(cd.Name), fromSubquery, pos)
 }
 
 // assignNode is assignTo for a parse tree.
-func assignNode(expr *sqlparse.Node, cd exec.ColumnDef) (*sqlparse.Node, error) {
-	n, err := cachedExpr(assignTo("NULL", cd))
+func (w *writer) assignNode(expr *sqlparse.Node, cd exec.ColumnDef) (*sqlparse.Node, error) {
+	n, err := cachedExpr(w.assignTo("NULL", cd, nodeLocation(expr)))
 	if err != nil {
 		return nil, err
 	}

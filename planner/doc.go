@@ -143,7 +143,7 @@
 // UPDATE and DELETE on a view answer 0A000 (PostgreSQL's automatically
 // updatable views and INSTEAD OF triggers are not implemented), MERGE,
 // COPY view TO/FROM and TRUNCATE answer PostgreSQL's 42809. EXPLAIN of a
-// query over a view lists the tables under it. graph.merge binds every
+// query over a view shows the scans of the tables under it. graph.merge binds every
 // view of the merged graph and refuses (40001) a merge that leaves one
 // that no longer binds to its columns.
 //
@@ -181,8 +181,9 @@
 // # Not supported yet (0A000 naming the statement, never a made-up answer)
 //
 // COPY to or from a file, EXPLAIN of a writing statement or in another
-// format than TEXT (EXPLAIN [ANALYZE] of a query answers a short QUERY
-// PLAN text: the relations it reads and the snapshot, explain.go),
+// format than TEXT (EXPLAIN [ANALYZE] of a query answers the executor's
+// plan tree in PostgreSQL's text layout, exec/explain.go, and the
+// snapshot it reads, explain.go),
 // LISTEN/NOTIFY, CALL of anything but graph.* procedures,
 // data-modifying CTEs (exec refuses them), graph.min_out on a streamed
 // (autocommit) COPY, DDL statements planner/ddl refuses. Sequence

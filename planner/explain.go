@@ -3,24 +3,21 @@ package planner
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
-	"time"
 
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/internal/sqlparse"
 	"github.com/pggraph/pggraph/wire"
 )
 
-// EXPLAIN of a query (SELECT, VALUES, TABLE, WITH … SELECT) answers a
-// short text plan in PostgreSQL's one-column shape ("QUERY PLAN"):
-// what the executor reads — each relation the query names (for a view,
-// the tables under it), the snapshot it reads — not PostgreSQL's cost-based node tree, which pgproxy's
-// executor does not have (no made-up costs). The query is bound first,
-// so a wrong name is PostgreSQL's error (42P01, 42703, 42601).
-// EXPLAIN ANALYZE also runs the query and reports its row count and
-// time. Other formats than TEXT, and EXPLAIN of a writing statement,
-// answer 0A000.
+// EXPLAIN of a query (SELECT, VALUES, TABLE, WITH … SELECT) answers the
+// executor's operator tree in PostgreSQL's text layout and one-column
+// shape ("QUERY PLAN"): scans and index (key) lookups, join methods,
+// estimated rows, and with ANALYZE each node's actual rows, loops and
+// time (exec/explain.go), then a Snapshot line naming the branch and
+// graph version read. The query is bound first, so a wrong name is
+// PostgreSQL's error (42P01, 42703, 42601). Other formats than TEXT, and
+// EXPLAIN of a writing statement, answer 0A000.
 
 // explainOptions reads EXPLAIN's options.
 func explainOptions(ex *sqlparse.ExplainStmt) (analyze bool, err error) {
@@ -103,58 +100,16 @@ func (s *session) executeExplain(ctx context.Context, p *plan, params []any) (wi
 	if err != nil {
 		return nil, toWire(err)
 	}
-	snap := fmt.Sprintf("branch %q, graph version %d", key.branch, key.version)
+	lines, err := prep.Explain(ctx, s.execSession(), params, analyze)
+	if err != nil {
+		return nil, toWire(err)
+	}
+	// what PostgreSQL has no words for: the snapshot the plan reads
+	snap := fmt.Sprintf("Snapshot: branch %q, graph version %d", key.branch, key.version)
 	if s.tx != nil && !s.tx.implicit && s.tx.pend.hasWrites() {
 		snap += ", with the transaction's pending changes"
 	}
-	top := fmt.Sprintf("Query  (pgproxy executor; %s)", snap)
-	var lines []string
-	var took time.Duration
-	if analyze {
-		start := time.Now()
-		n := 0
-		if _, err := prep.Stream(ctx, s.execSession(), params, func(b *exec.Batch, _ *time.Location) error {
-			n += b.N
-			return nil
-		}); err != nil {
-			return nil, toWire(err)
-		}
-		took = time.Since(start)
-		top += fmt.Sprintf(" (actual rows=%d)", n)
-	}
-	lines = append(lines, top)
-	var seen []string
-	for _, rv := range rangeVars(ex.Query) {
-		name := rv.Relname
-		if rv.Schemaname != "" {
-			name = rv.Schemaname + "." + name
-		}
-		line := "  ->  Scan on " + name
-		if rv.Alias != nil && rv.Alias.Aliasname != "" && rv.Alias.Aliasname != rv.Relname {
-			line += " " + rv.Alias.Aliasname
-		}
-		if sqlView(cat, rv.Schemaname, rv.Relname) != nil {
-			// a view reads the tables under it
-			for _, t := range withViewReads(cat, []string{rv.Relname})[1:] {
-				if sqlView(cat, "", t) == nil {
-					line = "  ->  Scan on " + t + " (view " + rv.Relname + ")"
-					if !slices.Contains(seen, line) {
-						seen = append(seen, line)
-						lines = append(lines, line)
-					}
-				}
-			}
-			continue
-		}
-		if slices.Contains(seen, line) {
-			continue
-		}
-		seen = append(seen, line)
-		lines = append(lines, line)
-	}
-	if analyze {
-		lines = append(lines, fmt.Sprintf("Execution Time: %.3f ms", float64(took.Microseconds())/1000))
-	}
+	lines = append(lines, snap)
 	rows := make([][]any, len(lines))
 	for i, l := range lines {
 		rows[i] = []any{l}

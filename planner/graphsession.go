@@ -43,7 +43,7 @@ func (s *session) ValidateSetting(ctx context.Context, name, value string) error
 			if graph.IsUnknownBranch(err) {
 				return wire.Errorf("3D000", "branch \"%s\" does not exist", value)
 			}
-			return wire.Errorf("58030", "could not read branch \"%s\"", value).WithDetail(err.Error())
+			return storageFailed(err, "could not read branch \"%s\"", value)
 		}
 		s.branchSet = true
 		s.asOf = nil

@@ -217,7 +217,7 @@ func (w *writer) insertSource(td *exec.TableDef, targets []int, ins *sqlparse.In
 					}
 				}
 				if pos[c] >= 0 && items[pos[c]].GetSetToDefault() == nil {
-					row[c], err = assignNode(expr, cd)
+					row[c], err = w.assignNode(expr, cd)
 				} else {
 					var tn *sqlparse.TypeName
 					tn, err = typeNameNode(cd.Type)
@@ -257,7 +257,7 @@ func (w *writer) insertSource(td *exec.TableDef, targets []int, ins *sqlparse.In
 	items := make([]string, len(td.Columns))
 	for c, cd := range td.Columns {
 		if pos[c] >= 0 {
-			items[c] = assignFromSubquery("_src."+names[pos[c]], cd)
+			items[c] = w.assignFromSubquery("_src."+names[pos[c]], cd, selectTargetLocation(ins.SelectStmt, pos[c]))
 		} else {
 			items[c] = castTo(defaultFor(cd), cd.Type)
 			if seqDefault(cd.Default) != "" {

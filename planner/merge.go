@@ -112,7 +112,7 @@ func (w *writer) merge(m *sqlparse.MergeStmt) (*writeOut, error) {
 			proj = append(proj, guarded(items, g)...)
 			cl.values = len(items)
 		case sqlparse.CmdType_CMD_INSERT:
-			items, seqCols, err := mergeInsertItems(td, wc)
+			items, seqCols, err := w.mergeInsertItems(td, wc)
 			if err != nil {
 				return nil, err
 			}
@@ -400,7 +400,7 @@ func mergeLiterals(td *exec.TableDef, m *sqlparse.MergeStmt) []literalTarget {
 
 // mergeInsertItems renders a WHEN NOT MATCHED … INSERT's values in table
 // column order.
-func mergeInsertItems(td *exec.TableDef, wc *sqlparse.MergeWhenClause) ([]string, []int, error) {
+func (w *writer) mergeInsertItems(td *exec.TableDef, wc *sqlparse.MergeWhenClause) ([]string, []int, error) {
 	targets, err := insertTargets(td, wc.TargetList, "")
 	if err != nil {
 		return nil, nil, err
@@ -420,7 +420,7 @@ func mergeInsertItems(td *exec.TableDef, wc *sqlparse.MergeWhenClause) ([]string
 			if txt, err = deparseExpr(wc.Values[p]); err != nil {
 				return nil, nil, err
 			}
-			items[c] = assignTo(txt, cd)
+			items[c] = w.assignTo(txt, cd, nodeLocation(wc.Values[p]))
 			continue
 		} else if seqDefault(cd.Default) != "" {
 			seqCols = append(seqCols, c)

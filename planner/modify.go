@@ -327,7 +327,7 @@ func (w *writer) setItems(td *exec.TableDef, alias string, list []*sqlparse.Node
 		} else if txt, err = deparseExpr(val); err != nil {
 			return nil, nil, err
 		}
-		items[c] = assignTo(txt, td.Columns[c])
+		items[c] = w.assignTo(txt, td.Columns[c], nodeLocation(val))
 	}
 	return items, seqCols, nil
 }

@@ -135,7 +135,7 @@ func seqError(err error) error {
 	if we, ok := err.(*wire.Error); ok {
 		return we
 	}
-	return wire.Errorf("58030", "sequence allocation failed").WithDetail(err.Error())
+	return storageFailed(err, "sequence allocation failed")
 }
 
 // sessionSequences answers exec's sequence functions (nextval, currval,

@@ -452,7 +452,7 @@ func (s *session) head(ctx context.Context) (catKey, *catalog, error) {
 		if graph.IsUnknownBranch(err) {
 			return catKey{}, nil, wire.Errorf("3D000", "database %q does not exist", branch)
 		}
-		return catKey{}, nil, wire.Errorf("58030", "could not read the head of branch %q", branch).WithDetail(err.Error())
+		return catKey{}, nil, storageFailed(err, "could not read the head of branch %q", branch)
 	}
 	c, err := s.catalogOf(ctx, sn)
 	return snapKey(sn), c, err

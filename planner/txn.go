@@ -228,7 +228,7 @@ func flush(st *adapters.Stage, pend *pendingState) error {
 			}
 		}
 		if len(p.inserts) > 0 {
-			if err := st.Insert(n, adapters.Batches(p.schema, p.inserts...)); err != nil {
+			if err := st.InsertBatches(n, p.schema, p.inserts...); err != nil {
 				return err
 			}
 		}
@@ -310,5 +310,7 @@ func writeError(err error) error {
 	if c := protocol.SQLState(err); c != "XX000" {
 		return wire.Errorf(c, "%s", err.Error())
 	}
-	return &wire.Error{Code: "XX000", Message: "the write failed: " + err.Error(), Cause: err}
+	// (the cause names object keys, internal paths: it goes to the log,
+	// not to the client; a storage failure in it becomes 53100/58030)
+	return &wire.Error{Code: "XX000", Message: "the write failed", Cause: err}
 }

@@ -65,6 +65,18 @@ type Deferrer interface {
 	DefersEffects() bool
 }
 
+// Predictor is implemented by a Deferrer that can know a write's exact
+// post-states before its staged files are durable (e.g. rows inserted
+// from memory). Predict sets every effect's Confirmed and reports true
+// when it could; Apply then only waits for the staging and checks the
+// preview against the prediction (an error when they differ). The
+// coordinator runs Apply while the __manifest files are written and
+// holds the CAS until Apply has returned (objstore.Fence): two ordered
+// durable rounds before the acknowledgement instead of three.
+type Predictor interface {
+	Predict(pw *PreparedWrite) bool
+}
+
 // HeadProber is optionally implemented by a Writer that holds an open
 // handle of an effect's target (e.g. the dataset it staged against), so
 // revalidation probes HEAD with one Stat of version pin+1 instead of a
@@ -464,6 +476,9 @@ func allDeferred(effects []Effect) bool {
 // CAS landed leaves only unreferenced files: a changed read set
 // re-prepares (or is 40001 when strict), anything else is returned as is.
 func (c *Coordinator) commitDeferred(ctx context.Context, w Writer, pw *PreparedWrite, o CommitOptions, fresh *graph.Snapshot) (*Receipt, bool, error) {
+	if p, ok := w.(Predictor); ok && c.ParallelConfirm && p.Predict(pw) {
+		return c.commitPredicted(ctx, w, pw, o, fresh)
+	}
 	if err := w.Apply(ctx, pw); err != nil {
 		w.Discard(pw)
 		if errors.Is(err, ErrNoEffect) {
@@ -481,6 +496,46 @@ func (c *Coordinator) commitDeferred(ctx context.Context, w Writer, pw *Prepared
 		return nil, false, withOp(err, pw.OperationID)
 	}
 	sn, err := publishFrom(ctx, c.Root, pw, o.PublishBudget, "", fresh)
+	return c.afterDeferredPublish(ctx, w, pw, sn, err)
+}
+
+// commitPredicted is commitDeferred for a write whose post-states were
+// predicted (Predictor): Apply (waiting for the staged files and
+// checking the previews) runs while the publisher writes the __manifest
+// data and transaction files; the CAS is held by a fence until Apply has
+// returned and is never issued if it failed. So the CAS still follows
+// every file it references being durable, and the state it publishes is
+// exactly the previewed one.
+func (c *Coordinator) commitPredicted(ctx context.Context, w Writer, pw *PreparedWrite, o CommitOptions, fresh *graph.Snapshot) (*Receipt, bool, error) {
+	fence := objstore.NewFence(isManifestCommit)
+	applied := make(chan error, 1)
+	go func() {
+		err := w.Apply(ctx, pw)
+		if err == nil {
+			err = failpoint.Inject(failpoint.ProtocolAfterEffects)
+		}
+		fence.Release(err)
+		applied <- err
+	}()
+	sn, err := publishFrom(objstore.WithFence(ctx, fence), c.Root, pw, o.PublishBudget, "", fresh)
+	if aerr := <-applied; aerr != nil {
+		// the CAS was never issued (the fence failed it): nothing of this
+		// write is referenced
+		w.Discard(pw)
+		if errors.Is(aerr, ErrNoEffect) {
+			if cause := finalCause(aerr); cause != nil {
+				return nil, false, withOp(cause, pw.OperationID)
+			}
+			return nil, true, &Error{Kind: KindReadSetChanged, OperationID: pw.OperationID,
+				Message: "a concurrent write to the same table won; nothing of this write was applied", Err: aerr}
+		}
+		return nil, IsReadSetChanged(aerr), withOp(aerr, pw.OperationID)
+	}
+	return c.afterDeferredPublish(ctx, w, pw, sn, err)
+}
+
+// afterDeferredPublish finishes a deferred commit after its CAS attempt.
+func (c *Coordinator) afterDeferredPublish(ctx context.Context, w Writer, pw *PreparedWrite, sn *graph.Snapshot, err error) (*Receipt, bool, error) {
 	if err != nil {
 		w.Discard(pw)
 		if IsReadSetChanged(err) {

@@ -6,7 +6,9 @@
 // errors with their SQLSTATEs.
 //
 // Model. A graph-visible write is one Coordinator.Commit of a Writer
-// (an adapter from the closed registry in package adapters):
+// (an adapter from the closed registry in package adapters). The stages
+// below are the path a branch's first touch takes; every other write
+// skips E and F's table commits (commit path v2, further down):
 //
 //	A  Recovery.Barrier resolves every intent whose owner is gone
 //	B  the base snapshot is captured (after A), Writer.Prepare stages
@@ -248,11 +250,50 @@
 // opens a pinned version not yet materialized (graph.Root.Materialize).
 // A write whose effects are all deferred arms no sidecar (authority-
 // first: the CAS is its first referenced durable effect; a lost CAS
-// leaves unreferenced files only); a write with a first touch keeps the
-// sidecar for its fork effects. Proof obligations (prefix, slot
-// exclusivity, idempotence, losers leave nothing referenced, one
-// visibility point, HEAD == pin at rest) are stated there; each names
-// the code that discharges it.
+// leaves unreferenced files only): Coordinator.commitDeferred. A write
+// with a first touch keeps the sidecar for its fork effects (stages E–H
+// above) and defers its other effects the same way. Proof obligations
+// (stated in docs/architecture.md) → code → tests:
+//
+//   - Prefix (a published pin's base version exists): adapters opens
+//     every written table's base through Root.OpenTable /
+//     committedHeads.open, which materialize it, before staging on it.
+//     Tests: the crash sweeps (every cell's next write stages on a base
+//     a crash may have left unmaterialized).
+//   - Slot exclusivity (only materialization writes a pinned slot):
+//     deferred effects are never committed before the CAS (adapters
+//     Apply previews them); recovery never restores a deferred effect
+//     nor occupies its slot (recovery rollback, classify); the first
+//     touch commits only on its own new fork. Tests: TestEffectOrder/v2
+//     (no table version before the __manifest version), the conformance
+//     registry (graph/materialize.go is the one new commit call).
+//   - Idempotence: Root.Materialize commits the recorded transaction
+//     exactly at the pin and adopts the same UUID found there. Tests:
+//     TestVerifyAndRecoverAnInterruptedWrite (crash after the CAS, first
+//     read materializes), crash sweeps (materialization interrupted at
+//     every op, then completed by MaterializeHeads).
+//   - Losers leave nothing referenced; an ambiguous CAS is 08007, never
+//     an acknowledgement (a put that failed may be visible but not
+//     durable). Tests: TestPublisherArbitratesProbedMember (a changed
+//     probed member re-prepares, nothing stale visible), the power-loss
+//     cells of the crash sweeps.
+//   - One visibility point and HEAD == pin at rest: Delta.Apply records
+//     Txn only for deferred effects; the committer materializes after
+//     the acknowledgement (tracked by WaitFinalized), serve start and
+//     Graph.Quiesce materialize every branch head. Tests:
+//     adapters TestOfficialLanceReadsEveryCommit (the official Lance
+//     reads every table at its pin while open and after Close).
+//
+// Per 1-row commit with v2 (BenchmarkCommitLatencyAB): 6 durable
+// operations and 10 fsyncs before the acknowledgement (before: 10 and
+// 16), no sidecar, no confirmation, no table manifest. When the row
+// counts are known from the input (Predictor: inserts from memory, no
+// deletes) the rounds are [table data ‖ txn file ‖ __manifest data ‖
+// txn file] → __manifest CAS, the CAS held by an objstore.Fence until
+// Apply has seen the staged files durable and the preview equal to the
+// prediction (commitPredicted); otherwise [table data ‖ txn file] →
+// [__manifest data ‖ txn file] → CAS. The numbers below are
+// the path before v2.
 //
 // Not done: group commit of concurrent writers into one CAS (see
 // .helpers/CONTRACTS.md, H2's notes: writers of one table cannot share a

@@ -31,6 +31,7 @@ func TestSQLStates(t *testing.T) {
 		{&Error{Kind: KindUndefinedTable}, "42P01", IsUndefinedTable},
 		{&Error{Kind: KindDuplicateTable}, "42P07", IsDuplicateTable},
 		{&Error{Kind: KindInvalidDefinition}, "42P16", IsInvalidDefinition},
+		{&Error{Kind: KindResolutionUnknown}, "08007", nil},
 		{errors.New("raw"), "XX000", nil},
 	}
 	for _, c := range cases {

@@ -45,6 +45,22 @@
 // counted, never a user error: the next barrier finds the commit id
 // published and converges.
 //
+// Deferred effects (commit path v2, docs/architecture.md). Most writes
+// arm no sidecar at all: their table versions are published first and
+// materialized after the CAS, so nothing of theirs needs recovery. A
+// sidecar exists only for a write with a first-touch effect, and its
+// other effects are Deferred: never committed before the CAS. Such an
+// effect classifies no_movement while its commit is unpublished (or
+// superseded, when other commits have materialized the slot since —
+// never foreign: ours never moved anything), counts as ready for a
+// roll-forward when nothing moved (the roll-forward publishes its pin;
+// readers materialize it), and a rollback neither restores it nor
+// occupies its slot — a concurrent v2 writer may publish exactly that
+// version, and a restore there would make it unmaterializable (slot
+// exclusivity). A deferred create always moves the id allocator on
+// rollback. Sidecars of earlier builds (staged effects committed before
+// the CAS) are resolved exactly as before.
+//
 // Ownership, liveness and fencing. Recovery never destroys an intent
 // whose owner may be alive. Liveness: the owning Manager instance is
 // live in this process and the operation is in flight → alive; the

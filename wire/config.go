@@ -89,6 +89,11 @@ type Config struct {
 	// has begun (default 60s); a client that stops in the middle of a
 	// message is disconnected with FATAL 08P01.
 	MessageTimeout time.Duration
+	// ClientCheckInterval is how often the connection of a running
+	// statement is checked for a client that went away (default 250ms;
+	// negative disables): its statement is then cancelled and its
+	// transaction rolled back.
+	ClientCheckInterval time.Duration
 	// StatementTimeout, IdleInTransactionTimeout and IdleSessionTimeout
 	// are the defaults of the statement_timeout,
 	// idle_in_transaction_session_timeout and idle_session_timeout
@@ -127,6 +132,9 @@ func (c *Config) withDefaults() Config {
 	}
 	if out.MessageTimeout <= 0 {
 		out.MessageTimeout = 60 * time.Second
+	}
+	if out.ClientCheckInterval == 0 {
+		out.ClientCheckInterval = 250 * time.Millisecond
 	}
 	if out.StartupTimeout <= 0 {
 		out.StartupTimeout = 60 * time.Second

@@ -27,8 +27,12 @@ import (
 type conn struct {
 	srv *Server
 	nc  net.Conn // plain or TLS
-	bw  *bufio.Writer
-	be  *pgproto3.Backend
+	raw net.Conn // the accepted connection (under TLS): watched for disconnects
+	// done is closed when the connection has ended (pg_terminate_backend
+	// waits on it).
+	done chan struct{}
+	bw   *bufio.Writer
+	be   *pgproto3.Backend
 	// completeMsg and tagBuf carry every CommandComplete (sendComplete)
 	completeMsg pgproto3.CommandComplete
 	tagBuf      []byte
@@ -79,11 +83,14 @@ type conn struct {
 	// woken: a read deadline was moved to now to interrupt a blocked read
 	// (cancel, shutdown); the message timeout must not move it back.
 	ready, woken bool
+	// terminated: pg_terminate_backend ended this session (FATAL 57P01
+	// at the next boundary, or at once for a running statement).
+	terminated bool
 }
 
 func newConn(s *Server, nc net.Conn) *conn {
 	ctx, cancel := context.WithCancelCause(context.Background())
-	return &conn{srv: s, nc: nc, ctx: ctx, cancelCtx: cancel, types: pgtype.NewMap(),
+	return &conn{srv: s, nc: nc, raw: nc, done: make(chan struct{}), ctx: ctx, cancelCtx: cancel, types: pgtype.NewMap(),
 		log:   s.cfg.Logger.WithField("remote", nc.RemoteAddr().String()),
 		stmts: map[string]*prepared{}, portals: map[string]*portal{}}
 }
@@ -157,6 +164,7 @@ func (c *conn) close() {
 		c.mr.drop()
 	}
 	c.srv.unregister(c)
+	close(c.done)
 }
 
 // forceClose cancels the running statement and closes the socket (from
@@ -221,12 +229,23 @@ func (c *conn) statementContext() (context.Context, func()) {
 	if d := c.settings.Duration("statement_timeout"); d > 0 {
 		timer = time.AfterFunc(d, func() { cancel(ErrStatementTimeout) })
 	}
+	var watch *clientWatch
+	if d := c.srv.cfg.ClientCheckInterval; d > 0 && c.ready {
+		watch = watchClient(c.raw, d, cancel)
+	}
 	c.mu.Lock()
 	c.stmtCancel = cancel
+	terminated := c.terminated
 	c.mu.Unlock()
+	if terminated {
+		cancel(ErrShutdown)
+	}
 	return ctx, func() {
 		if timer != nil {
 			timer.Stop()
+		}
+		if watch != nil {
+			watch.stop()
 		}
 		c.mu.Lock()
 		c.stmtCancel = nil
@@ -383,6 +402,7 @@ func (c *conn) startup() error {
 			sniffed = io.MultiReader(bytes.NewReader(b[:]), c.nc)
 		}
 	}
+	sslDone, gssDone := c.tls, false
 	for {
 		var r io.Reader = c.nc
 		if sniffed != nil {
@@ -392,12 +412,16 @@ func (c *conn) startup() error {
 		if err != nil {
 			return err
 		}
+		// A second encryption request is not a negotiation any more: as in
+		// PostgreSQL, its code is read as a protocol version (0A000).
+		if (p.code == codeSSLRequest && sslDone) || (p.code == codeGSSEncRequest && gssDone) {
+			return &Error{Severity: SeverityFatal, Code: CodeFeatureNotSupported,
+				Message: fmt.Sprintf("unsupported frontend protocol %d.%d: server supports 3.0 to 3.%d", p.code>>16, p.code&0xffff, protocolLatestMinor)}
+		}
 		switch p.code {
 		case codeSSLRequest:
-			if c.tls || c.srv.tlsConf == nil {
-				if c.tls {
-					return &Error{Severity: SeverityFatal, Code: CodeProtocolViolation, Message: "SSL negotiation already done"}
-				}
+			sslDone = true
+			if c.srv.tlsConf == nil {
 				if _, err := c.nc.Write([]byte{'N'}); err != nil {
 					return errClientGone
 				}
@@ -411,6 +435,7 @@ func (c *conn) startup() error {
 			}
 			continue
 		case codeGSSEncRequest:
+			gssDone = true
 			if _, err := c.nc.Write([]byte{'N'}); err != nil {
 				return errClientGone
 			}
@@ -496,7 +521,10 @@ func (c *conn) startup() error {
 		return err
 	}
 	info := SessionInfo{User: c.user, Database: c.database, Startup: c.params, RemoteAddr: c.nc.RemoteAddr(),
-		ProcessID: c.pid, TLS: c.tls, Settings: c.settings, Notice: c.notice, Admit: c.admit}
+		ProcessID: c.pid, TLS: c.tls, Settings: c.settings, Notice: c.notice, Admit: c.admit,
+		Signal: func(pid int32, terminate bool, wait time.Duration) (bool, error) {
+			return c.srv.signalBackend(c, pid, terminate, wait)
+		}}
 	ctx, done := c.statementContext()
 	sess, err := c.newSession(ctx, info)
 	done()
@@ -696,9 +724,9 @@ func (c *conn) endWith(err error) {
 func (c *conn) receive() (pgproto3.FrontendMessage, error) {
 	boundary := !c.inCycle
 	c.mu.Lock()
-	if c.srv.closing.Load() && boundary {
+	if (c.srv.closing.Load() && boundary) || c.terminated {
 		c.mu.Unlock()
-		return nil, &Error{Severity: SeverityFatal, Code: CodeAdminShutdown, Message: "terminating connection due to administrator command"}
+		return nil, errTerminated()
 	}
 	c.idle = boundary
 	idleTimeout, inTx := time.Duration(0), c.tx == txBlock || c.tx == txFailed
@@ -720,7 +748,10 @@ func (c *conn) receive() (pgproto3.FrontendMessage, error) {
 	c.mu.Unlock()
 	if err != nil {
 		if errors.Is(err, os.ErrDeadlineExceeded) {
-			if c.srv.closing.Load() {
+			c.mu.Lock()
+			terminated := c.terminated
+			c.mu.Unlock()
+			if c.srv.closing.Load() || terminated {
 				return nil, &Error{Severity: SeverityFatal, Code: CodeAdminShutdown, Message: "terminating connection due to administrator command"}
 			}
 			if idleTimeout > 0 && inTx {
@@ -801,8 +832,14 @@ func (c *conn) dispatch(msg pgproto3.FrontendMessage) (fatal error) {
 // failStatement reports a statement error and moves the transaction state.
 func (c *conn) failStatement(err error) {
 	e := toPGError(context.Background(), err)
-	if e.Code == CodeInternalError && e.Cause != nil {
+	switch {
+	case e.Cause == nil:
+	case e.Code == CodeInternalError:
 		c.log.WithError(e.Cause).Warn("wire: statement failed with an internal error")
+	case e.Code == CodeDiskFull || e.Code == CodeIOError:
+		// the client's message names only the operation; the log gets the
+		// whole chain (object keys included)
+		c.log.WithError(errorChain(e.Cause)).Warn("wire: statement failed with a storage error")
 	}
 	c.sendError(e)
 	c.txFailed()

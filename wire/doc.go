@@ -35,6 +35,8 @@
 //	StatementTimeout          default statement_timeout (57014 when exceeded)
 //	IdleInTransactionTimeout  default idle_in_transaction_session_timeout (FATAL 25P03)
 //	IdleSessionTimeout        default idle_session_timeout (FATAL 57P05)
+//	ClientCheckInterval       how often a running statement's client is checked for a disconnect
+//	                          (default 250ms; <0 disables); a gone client's statement is cancelled
 //	StartupTimeout            accept → ReadyForQuery budget, default 60s
 //	AuthFailureDelay          base delay before answering a failed login, doubled per recent
 //	                          failure from the same address (max 32×), default 200ms; <0 disables
@@ -150,6 +152,19 @@
 // is checked strictly (FATAL on an unknown or invalid setting).
 // client_min_messages filters notices; idle_session_timeout (57P05) and
 // idle_in_transaction_session_timeout (25P03) end idle connections.
+//
+// Sessions are registered by process id (BackendKeyData): CancelRequest
+// with the secret key, and pg_cancel_backend / pg_terminate_backend
+// through SessionInfo.Signal with PostgreSQL's permission rules
+// (signal.go), cancel a session's statement or end the session (FATAL
+// 57P01). While a statement runs its client is checked every
+// ClientCheckInterval (clientcheck.go): a client that went away has its
+// statement cancelled and its transaction rolled back.
+//
+// Storage failures anywhere below (storage_errors.go) answer PostgreSQL's
+// 53100 (disk full, quota) and 58030 (I/O error, read-only file system)
+// with a message naming the operation, never an internal path; the full
+// chain goes to the log.
 //
 // Incoming messages (msgreader.go) cost memory only as their bytes
 // arrive: an announced length reserves nothing, a message larger than the

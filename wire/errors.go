@@ -40,12 +40,14 @@ const (
 	CodeInsufficientPrivilege    = "42501"
 	CodeDuplicatePreparedStmt    = "42P05"
 	CodeDuplicateCursor          = "42P03"
+	CodeDiskFull                 = "53100"
 	CodeOutOfMemory              = "53200"
 	CodeTooManyConnections       = "53300"
 	CodeProgramLimitExceeded     = "54000"
 	CodeObjectNotInState         = "55000"
 	CodeCantChangeRuntimeParam   = "55P02"
 	CodeQueryCanceled            = "57014"
+	CodeIOError                  = "58030"
 	CodeAdminShutdown            = "57P01"
 	CodeInternalError            = "XX000"
 )
@@ -182,13 +184,18 @@ func toPGError(ctx context.Context, err error) *Error {
 			return &Error{Severity: SeverityError, Code: CodeQueryCanceled, Message: "canceling statement due to statement timeout", Cause: err}
 		case errors.Is(cause, ErrShutdown):
 			return &Error{Severity: SeverityFatal, Code: CodeAdminShutdown, Message: "terminating connection due to administrator command", Cause: err}
+		case errors.Is(cause, errClientGone):
+			return &Error{Severity: SeverityFatal, Code: "08006", Message: "connection to client lost", Cause: err}
 		case errors.Is(cause, ErrCancelRequested):
 			return &Error{Severity: SeverityError, Code: CodeQueryCanceled, Message: "canceling statement due to user request", Cause: err}
 		}
 	}
 	var e *Error
 	if errors.As(err, &e) {
-		return e
+		return refine(e)
+	}
+	if se := storageError(err); se != nil {
+		return se
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return &Error{Severity: SeverityError, Code: CodeQueryCanceled, Message: "canceling statement due to user request", Cause: err}

@@ -319,6 +319,26 @@ func TestStartupNegotiation(t *testing.T) {
 			t.Fatalf("startup after N: %v", got)
 		}
 	})
+	t.Run("second_encryption_request", func(t *testing.T) {
+		// PostgreSQL reads a repeated request's code as a protocol version
+		for _, code := range []uint32{codeSSLRequest, codeGSSEncRequest} {
+			rc := dialRaw(t, ts)
+			var b [8]byte
+			binary.BigEndian.PutUint32(b[:], 8)
+			binary.BigEndian.PutUint32(b[4:], code)
+			rc.nc.Write(b[:])
+			var resp [1]byte
+			if _, err := rc.nc.Read(resp[:]); err != nil || resp[0] != 'N' {
+				t.Fatalf("code %d: %q %v", code, resp, err)
+			}
+			rc.nc.Write(b[:])
+			got := rc.until(1)
+			want := fmt.Sprintf("ErrorResponse FATAL 0A000 unsupported frontend protocol 1234.%d: server supports 3.0 to 3.2", code&0xffff)
+			if len(got) != 2 || got[0] != want || got[1] != "<closed>" {
+				t.Fatalf("code %d: got %q, want %q", code, got, want)
+			}
+		}
+	})
 	versions := []struct {
 		name    string
 		version uint32

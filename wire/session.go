@@ -3,6 +3,7 @@ package wire
 import (
 	"context"
 	"net"
+	"time"
 )
 
 // Backend creates one Session per authenticated connection. It is the seam
@@ -29,6 +30,13 @@ type SessionInfo struct {
 	// Notice queues a NoticeResponse (severity NOTICE unless set); call it
 	// only from inside a Session method.
 	Notice func(*Error)
+	// Signal is pg_cancel_backend (terminate false) and
+	// pg_terminate_backend for the session with process id pid, with
+	// PostgreSQL's permission rules (42501) and answer: false with a
+	// WARNING when no session has that id, or (terminate with wait > 0)
+	// when it has not ended within wait. Call it only from inside a
+	// Session method.
+	Signal func(pid int32, terminate bool, wait time.Duration) (bool, error)
 	// Admit applies the connection rules (hba) to another database name:
 	// nil when this connection could have connected to it directly with
 	// the authentication it already gave, else a 28000 *Error. The SQL

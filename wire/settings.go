@@ -67,7 +67,7 @@ func init() {
 	for _, n := range []string{"lc_messages", "lc_monetary", "lc_numeric", "lc_time"} {
 		add(settingDef{name: n, def: "C.UTF-8", normalize: normAny, desc: "Locale setting."})
 	}
-	for _, n := range []string{"check_function_bodies", "row_security", "synchronous_commit", "jit", "enable_seqscan", "enable_indexscan", "enable_bitmapscan", "enable_mergejoin", "escape_string_warning", "array_nulls", "quote_all_identifiers"} {
+	for _, n := range []string{"check_function_bodies", "row_security", "synchronous_commit", "jit", "enable_seqscan", "enable_indexscan", "enable_bitmapscan", "enable_mergejoin", "escape_string_warning", "array_nulls", "quote_all_identifiers", "synchronize_seqscans"} {
 		add(settingDef{name: n, def: "on", normalize: normBool, desc: "Accepted for compatibility."})
 	}
 	// join methods the executor has (exec/ops_indexjoin.go): off disables

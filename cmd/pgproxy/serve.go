@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"runtime/debug"
 	"runtime/pprof"
 	"time"
 
@@ -33,7 +34,7 @@ type serveConfig struct {
 	autoOptimize                              int
 	statementTimeout, idleInTxTimeout         time.Duration
 	idleSessionTimeout, messageTimeout        time.Duration
-	maxBuffered                               int64
+	maxBuffered, queryMemory, memoryLimit     int64
 	shutdownGrace                             time.Duration
 	cpuProfile                                string
 	log                                       *logFlags
@@ -57,6 +58,8 @@ func serveFlags(fs *flag.FlagSet) *serveConfig {
 	fs.DurationVar(&c.idleSessionTimeout, "idle-session-timeout", 0, "default idle_session_timeout (0 = none)")
 	fs.DurationVar(&c.messageTimeout, "message-timeout", time.Minute, "longest wait for more bytes of a client message that has begun; a client stalled mid-message is disconnected")
 	fs.Int64Var(&c.maxBuffered, "max-buffered-bytes", 512<<20, "bytes all connections together may hold in large incoming messages; a message that would pass it fails with 53200")
+	fs.Int64Var(&c.queryMemory, "query-memory", 1<<30, "bytes one query may buffer (sorts, hash tables, aggregates, values it builds) and a transaction may hold in pending rows; past it the statement fails with 53200 (0 = unlimited)")
+	fs.Int64Var(&c.memoryLimit, "memory-limit", 0, "soft limit of the process's Go heap in bytes (runtime/debug.SetMemoryLimit; 0 = leave GOMEMLIMIT / Go's default)")
 	fs.IntVar(&c.autoOptimize, "auto-optimize-fragments", 64, "after a commit leaves a table with this many fragments, compact it in the background (0 = never)")
 	fs.DurationVar(&c.shutdownGrace, "shutdown-grace", 30*time.Second, "on SIGINT/SIGTERM, how long running statements may finish")
 	fs.StringVar(&c.cpuProfile, "cpu-profile", "", "write a CPU profile of the whole run to this file (Go pprof format; written at shutdown)")
@@ -82,6 +85,9 @@ func (c *serveConfig) validate() error {
 	}
 	if c.maxBuffered < 1<<20 || c.messageTimeout <= 0 || c.idleSessionTimeout < 0 {
 		return usagef("--max-buffered-bytes must be >= 1048576, --message-timeout > 0 and --idle-session-timeout >= 0")
+	}
+	if c.queryMemory < 0 || c.memoryLimit < 0 {
+		return usagef("--query-memory and --memory-limit must be >= 0")
 	}
 	if c.autoOptimize < 0 || c.autoOptimize == 1 {
 		return usagef("--auto-optimize-fragments must be 0 (never) or >= 2")
@@ -121,6 +127,12 @@ func init() {
 			return err
 		}
 		log := cfg.log.newLogger(env.stderr)
+		if cfg.memoryLimit > 0 {
+			// The GC works harder as the heap nears it (the process is not
+			// refused memory: the per-query budget is what fails queries).
+			prev := debug.SetMemoryLimit(cfg.memoryLimit)
+			defer debug.SetMemoryLimit(prev)
+		}
 		if cfg.cpuProfile != "" {
 			stop, err := startCPUProfile(cfg.cpuProfile)
 			if err != nil {
@@ -152,6 +164,7 @@ func init() {
 			return &dataDirError{root.Location(), err}
 		}
 		backend := planner.NewBackend(g)
+		backend.MemoryLimit = cfg.queryMemory
 		if err := seedRoles(ctx, backend.Access, cfg.users, log); err != nil {
 			return err
 		}

@@ -12,7 +12,7 @@ import (
 )
 
 // TestHasKeysAgreesWithLookup: HasKeys answers exactly the keys whose
-// live rows LookupKeys reads — deleted rows, updated-away keys, NULL
+// live rows LookupKeys reads, and CountKeys counts them — deleted rows, updated-away keys, NULL
 // probes and keys never written are false — for integer and text keys.
 func TestHasKeysAgreesWithLookup(t *testing.T) {
 	ctx := context.Background()
@@ -64,6 +64,14 @@ func TestHasKeysAgreesWithLookup(t *testing.T) {
 		}
 		if (rows > 0) != got[i] {
 			t.Fatalf("key %d: LookupKeys found %d rows, HasKeys says %v", probe.I[i], rows, got[i])
+		}
+		// CountKeys (key-only lookups) counts exactly those rows
+		n, err := src.CountKeys(ctx, 0, one)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n[0] != rows {
+			t.Fatalf("key %d: LookupKeys found %d rows, CountKeys %d", probe.I[i], rows, n[0])
 		}
 	}
 	// text keys use the encoded form

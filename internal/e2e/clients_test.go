@@ -49,17 +49,25 @@ type clientFlow struct {
 	argv    []string
 	env     []string
 	install string
+	java    string // a Java client's class (argv is then javaArgv's)
 }
 
 // socialClients are node-postgres (testdata/clients/pg_social.js) and
 // pgjdbc (JdbcSocial.java). SQLAlchemy Core has its own test.
 func socialClients() []clientFlow {
 	return []clientFlow{
-		{"node-postgres", []string{"node", "testdata/clients/pg_social.js"}, []string{"NODE_PATH=" + nodeModules},
-			"apt-get install -y nodejs npm && " + npmInstall},
-		{"pgjdbc", []string{"java", "-cp", "/usr/share/java/postgresql.jar", "testdata/clients/JdbcSocial.java"}, nil,
-			"apt-get install -y openjdk-17-jdk-headless libpostgresql-jdbc-java"},
+		{name: "node-postgres", argv: []string{"node", "testdata/clients/pg_social.js"}, env: []string{"NODE_PATH=" + nodeModules},
+			install: "apt-get install -y nodejs npm && " + npmInstall},
+		{name: "pgjdbc", install: javaInstall, java: "JdbcSocial"},
 	}
+}
+
+// command is the client's command line.
+func (c clientFlow) command(t *testing.T) []string {
+	if c.java != "" {
+		return javaArgv(t, c.java)
+	}
+	return c.argv
 }
 
 // TestClientsSocialGraph runs the social-graph flow (DDL, COPY, prepared
@@ -72,7 +80,7 @@ func TestClientsSocialGraph(t *testing.T) {
 	for _, c := range socialClients() {
 		t.Run(c.name, func(t *testing.T) {
 			p := startProxy(t)
-			runClient(t, p, c.install, c.env, c.argv...)
+			runClient(t, p, c.install, c.env, c.command(t)...)
 			p.alive(t)
 		})
 	}
@@ -89,7 +97,7 @@ func TestClientFlowsOnPostgres(t *testing.T) {
 	for _, c := range socialClients() {
 		t.Run(c.name, func(t *testing.T) {
 			env := append(postgresEnv(pg, freshPostgresDB(t, pg)), c.env...)
-			runClientEnv(t, append(env, "E2E_TARGET=postgres"), c.install, c.argv...)
+			runClientEnv(t, append(env, "E2E_TARGET=postgres"), c.install, c.command(t)...)
 		})
 	}
 }

@@ -20,9 +20,9 @@ import (
 // DDL (testdata/clients/jdbc_metadata_schema.sql) and requires the same
 // transcript, database and user names aside.
 func TestJdbcMetadata(t *testing.T) {
-	const install = "apt-get install -y openjdk-17-jdk-headless libpostgresql-jdbc-java"
+	const install = javaInstall
 	ctx := context.Background()
-	argv := []string{"java", "-cp", "/usr/share/java/postgresql.jar", "testdata/clients/JdbcMetadata.java"}
+	argv := javaArgv(t, "JdbcMetadata")
 
 	both := schemaOnBoth(t, ctx, "testdata/clients/jdbc_metadata_schema.sql")
 	want := runClientEnv(t, postgresEnv(both.pg, both.db), install, argv...)

@@ -28,6 +28,7 @@ func TestMain(m *testing.M) {
 	code := func() int {
 		defer os.RemoveAll(dir)
 		pgproxyBin = filepath.Join(dir, "pgproxy")
+		javaClassesDir = dir
 		args := []string{"build", "-o", pgproxyBin}
 		if raceEnabled {
 			args = append(args, "-race")

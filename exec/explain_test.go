@@ -1,0 +1,99 @@
+package exec
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+var updateGolden = flag.Bool("update", false, "rewrite golden files under testdata/")
+
+// TestExplainPlans compares EXPLAIN and EXPLAIN ANALYZE (times masked)
+// of join shapes, lookups, recursion and aggregation with
+// testdata/explain.golden: the operator names, the join method (the one
+// predicted, and the one used under ANALYZE, also with each method
+// disabled), indexes, estimated and actual rows and loops. Run with
+// -update to rewrite the file after a deliberate change.
+func TestExplainPlans(t *testing.T) {
+	pcols := []ColumnDef{{Name: "id", Type: TInt8, NotNull: true}, {Name: "name", Type: TText}, {Name: "age", Type: TInt4}}
+	prows := make([][]any, 3000)
+	for i := range prows {
+		prows[i] = []any{int64(i + 1), fmt.Sprintf("p%d", i+1), int64(18 + i%60)}
+	}
+	people, err := NewMemTable(pcols, prows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	people.Keys = []int{0}
+	ecols := []ColumnDef{{Name: "src", Type: TInt8, NotNull: true}, {Name: "dst", Type: TInt8, NotNull: true}, {Name: "w", Type: TInt4}}
+	erows := make([][]any, 12000)
+	for i := range erows {
+		erows[i] = []any{int64(i%3000 + 1), int64((i*7)%3000 + 1), int64(i % 100)}
+	}
+	edges, err := NewMemTable(ecols, erows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edges.Keys = []int{0, 1}
+	cat := NewMemCatalog()
+	cat.Add(&TableDef{Name: "person", Columns: pcols, PrimaryKey: []int{0}, Source: people})
+	cat.Add(&TableDef{Name: "knows", Columns: ecols, Kind: "edge", Adjacency: []int{0, 1}, Source: edges})
+	eng := &Engine{Catalog: cat}
+	queries := []string{
+		"SELECT count(*) FROM knows e1 JOIN knows e2 ON e2.src = e1.dst WHERE e1.src = 1",
+		"SELECT p.name, e.w FROM knows e JOIN person p ON p.id = e.dst WHERE e.src = 7 AND e.w > 10 ORDER BY e.w DESC LIMIT 2",
+		"SELECT p.age, count(*) FROM person p JOIN knows e ON e.src = p.id GROUP BY p.age",
+		"SELECT name FROM person p WHERE NOT EXISTS (SELECT 1 FROM knows e WHERE e.dst = p.id) AND p.id < 5",
+		"SELECT p.name FROM person p LEFT JOIN knows e ON e.src = p.id AND e.w = 3 WHERE p.id IN (1, 2)",
+		"WITH RECURSIVE r(n, d) AS (SELECT 1::int8, 0 UNION ALL SELECT e.dst, r.d + 1 FROM r JOIN knows e ON e.src = r.n WHERE r.d < 3) SELECT count(*) FROM r",
+	}
+	settings := []map[string]string{nil, {"enable_hashjoin": "off"}, {"enable_nestloop": "off"}}
+	times := regexp.MustCompile(`actual time=[0-9.]+\.\.[0-9.]+`)
+	var out strings.Builder
+	for _, sql := range queries {
+		for _, set := range settings {
+			sess := &Session{Setting: func(n string) (string, bool) { v, ok := set[n]; return v, ok }}
+			for _, analyze := range []bool{false, true} {
+				prep, err := eng.PrepareFor(sess, sql, nil)
+				if err != nil {
+					t.Fatalf("%s: %v", sql, err)
+				}
+				lines, err := prep.Explain(context.Background(), sess, nil, analyze)
+				if err != nil {
+					t.Fatalf("%s: %v", sql, err)
+				}
+				fmt.Fprintf(&out, "-- %s", sql)
+				for k, v := range set {
+					fmt.Fprintf(&out, " [%s=%s]", k, v)
+				}
+				if analyze {
+					out.WriteString(" [ANALYZE]")
+				}
+				out.WriteString("\n")
+				for _, l := range lines {
+					if strings.HasPrefix(l, "Execution Time: ") {
+						l = "Execution Time: (masked)"
+					}
+					out.WriteString(times.ReplaceAllString(l, "actual time=(masked)") + "\n")
+				}
+			}
+		}
+	}
+	const golden = "testdata/explain.golden"
+	if *updateGolden {
+		if err := os.WriteFile(golden, []byte(out.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.String() != string(want) {
+		t.Errorf("plans differ from %s (run with -update after a deliberate change):\n%s", golden, out.String())
+	}
+}

@@ -1,0 +1,55 @@
+package exec
+
+import (
+	"time"
+)
+
+// pg_cancel_backend(pid) and pg_terminate_backend(pid [, timeout]) reach
+// other sessions through SessionHooks.Signal (the protocol server's
+// session registry); without it they answer 0A000.
+
+// SignalBackend cancels the running statement of session pid (terminate
+// false) or ends that session, waiting up to wait for it to end. It
+// reports false (after warning the caller) when there is no such session
+// or it did not end in time, and a 42501 error when the caller may not
+// signal it.
+type SignalBackend func(pid int32, terminate bool, wait time.Duration) (bool, error)
+
+func signalHook(ec *evalCtx) SignalBackend {
+	if ec.run.ctx != nil {
+		if h, ok := ec.run.ctx.Value(sessionHooksKey{}).(*SessionHooks); ok && h != nil {
+			return h.Signal
+		}
+	}
+	return nil
+}
+
+func init() {
+	signal := func(name string, terminate, timed bool) kernel {
+		return func(ec *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+			f := signalHook(ec)
+			if f == nil {
+				return unsupported("%s() is not supported outside a server session", name)
+			}
+			for _, i := range sel {
+				var wait time.Duration
+				if timed {
+					ms := a[1].I[i]
+					if ms < 0 {
+						return errf(CodeInvalidParameterValue, "\"timeout\" must not be negative")
+					}
+					wait = time.Duration(ms) * time.Millisecond
+				}
+				ok, err := f(int32(a[0].I[i]), terminate, wait)
+				if err != nil {
+					return err
+				}
+				out.B[i] = ok
+			}
+			return nil
+		}
+	}
+	def("pg_cancel_backend", sig(TBool, signal("pg_cancel_backend", false, false), TInt4))
+	def("pg_terminate_backend", sig(TBool, signal("pg_terminate_backend", true, false), TInt4),
+		sig(TBool, signal("pg_terminate_backend", true, true), TInt4, TInt8))
+}

@@ -1,0 +1,48 @@
+package exec
+
+import (
+	"context"
+	"testing"
+)
+
+// TestValueAndBudgetLimits: a string_agg value past the value limit
+// answers 54000 with PostgreSQL's message, and the bytes it builds count
+// against the query's memory budget (53200).
+func TestValueAndBudgetLimits(t *testing.T) {
+	defer func(v int) { maxValueBytes = v }(maxValueBytes)
+	maxValueBytes = 1 << 20
+	const big = "SELECT length(string_agg(repeat('x', 1000), '')) FROM generate_series(1, 2000)"
+	cases := []struct {
+		name   string
+		limit  int64
+		sql    string
+		code   string
+		msg    string
+		detail string
+	}{
+		{"value_limit", 0, big, "54000", "out of memory", "Cannot enlarge string buffer containing 1048000 bytes by 1000 more bytes."},
+		{"budget", 256 << 10, big, "53200", "out of memory", "query exceeded its memory budget of 262144 bytes"},
+		{"repeat", 0, "SELECT repeat('ab', 600000)", "54000", "requested length too large", ""},
+		{"fits", 0, "SELECT length(string_agg(repeat('x', 1000), '')) FROM generate_series(1, 1000)", "", "", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			eng := &Engine{Catalog: NewMemCatalog(), MemoryLimit: c.limit}
+			p, err := eng.Prepare(c.sql, nil)
+			if err == nil {
+				var res *Result
+				res, err = p.Execute(context.Background(), nil, nil)
+				if err == nil && c.code == "" {
+					if got := oneText(t, res); got != "1000000" {
+						t.Fatalf("got %s", got)
+					}
+					return
+				}
+			}
+			e, _ := err.(*Error)
+			if e == nil || e.Code != c.code || e.Message != c.msg || e.Detail != c.detail {
+				t.Fatalf("got %#v", err)
+			}
+		})
+	}
+}

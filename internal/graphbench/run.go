@@ -1,0 +1,221 @@
+package graphbench
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Query is one benchmark query; $1 is the start node of a traversal.
+type Query struct {
+	Name       string
+	SQL        string
+	Traversal  bool // single-node: one start node per round, target 1x
+	WholeGraph bool // target 5x
+}
+
+// Queries are the benchmark's queries.
+var Queries = []Query{
+	{Name: "1-hop count", SQL: "SELECT count(*) FROM knows WHERE src = $1", Traversal: true},
+	{Name: "1-hop names (lookup through edges)", SQL: "SELECT p.name FROM knows e JOIN person p ON p.id = e.dst WHERE e.src = $1 ORDER BY p.name, e.since", Traversal: true},
+	{Name: "top-3 neighbours by w", SQL: "SELECT dst, w FROM knows WHERE src = $1 ORDER BY w DESC, dst LIMIT 3", Traversal: true},
+	{Name: "2-hop count", SQL: "SELECT count(*) FROM knows e1 JOIN knows e2 ON e2.src = e1.dst WHERE e1.src = $1", Traversal: true},
+	{Name: "2-hop distinct, age filter", SQL: "SELECT count(DISTINCT e2.dst) FROM knows e1 JOIN knows e2 ON e2.src = e1.dst JOIN person p ON p.id = e2.dst WHERE e1.src = $1 AND p.age > 40", Traversal: true},
+	{Name: "3-hop count", SQL: "SELECT count(*), count(DISTINCT e3.dst) FROM knows e1 JOIN knows e2 ON e2.src = e1.dst JOIN knows e3 ON e3.src = e2.dst WHERE e1.src = $1", Traversal: true},
+	{Name: "friends-of-friends top 5", SQL: "SELECT e2.dst, count(*) AS c FROM knows e1 JOIN knows e2 ON e2.src = e1.dst WHERE e1.src = $1 AND e2.dst <> $1 AND NOT EXISTS (SELECT 1 FROM knows x WHERE x.src = $1 AND x.dst = e2.dst) GROUP BY e2.dst ORDER BY c DESC, e2.dst LIMIT 5", Traversal: true},
+	{Name: "recursive depth 4 (paths)", SQL: "WITH RECURSIVE r(node, depth) AS (SELECT $1::bigint, 0 UNION ALL SELECT e.dst, r.depth + 1 FROM r JOIN knows e ON e.src = r.node WHERE r.depth < 4) SELECT count(*), count(DISTINCT node) FROM r", Traversal: true},
+	{Name: "recursive depth 4 (reachable)", SQL: "WITH RECURSIVE r(node, depth) AS (SELECT $1::bigint, 0 UNION SELECT e.dst, r.depth + 1 FROM r JOIN knows e ON e.src = r.node WHERE r.depth < 4) SELECT depth, count(*) FROM r GROUP BY depth ORDER BY depth", Traversal: true},
+	{Name: "degree distribution", SQL: "SELECT d, count(*) FROM (SELECT src, count(*) AS d FROM knows GROUP BY src) x GROUP BY d ORDER BY d", WholeGraph: true},
+}
+
+// Config says what to run against.
+type Config struct {
+	Persons int
+	Seed    int64
+	Rounds  int
+	// Proxy and Postgres are connected clients of the two servers (empty
+	// databases: Load creates the tables).
+	Proxy, Postgres *pgx.Conn
+	Log             io.Writer // progress; nil: none
+}
+
+// Result is one query's measurements.
+type Result struct {
+	Query      string    `json:"query"`
+	Target     string    `json:"target"`
+	ProxyMs    []float64 `json:"pgproxy_ms"`
+	PostgresMs []float64 `json:"postgres_ms"`
+	ProxyP50   float64   `json:"pgproxy_median_ms"`
+	ProxyP95   float64   `json:"pgproxy_p95_ms"`
+	PgP50      float64   `json:"postgres_median_ms"`
+	PgP95      float64   `json:"postgres_p95_ms"`
+	Ratio      float64   `json:"ratio"` // postgres median / pgproxy median
+	Pass       bool      `json:"meets_target"`
+}
+
+// Load creates and fills the tables on both sides.
+func Load(ctx context.Context, c Config, g *Graph) error {
+	proxyDDL := []string{
+		"CREATE TABLE person (id bigint PRIMARY KEY, name text, age int)",
+		"CREATE TABLE knows (src bigint NOT NULL REFERENCES person (id), dst bigint NOT NULL REFERENCES person (id), since int, w int) WITH (graph.kind = edge)",
+	}
+	pgDDL := []string{
+		"CREATE TABLE person (id bigint PRIMARY KEY, name text, age int)",
+		"CREATE TABLE knows (src bigint NOT NULL REFERENCES person (id), dst bigint NOT NULL REFERENCES person (id), since int, w int)",
+	}
+	after := []string{"CREATE INDEX knows_src ON knows (src)", "CREATE INDEX knows_dst ON knows (dst)"}
+	for side, conn := range map[string]*pgx.Conn{"pgproxy": c.Proxy, "postgres": c.Postgres} {
+		ddl := pgDDL
+		if side == "pgproxy" {
+			ddl = proxyDDL
+		}
+		for _, s := range ddl {
+			if _, err := conn.Exec(ctx, s); err != nil {
+				return fmt.Errorf("%s: %s: %w", side, s, err)
+			}
+		}
+		if _, err := conn.PgConn().CopyFrom(ctx, bytes.NewReader(g.PersonCopy), "COPY person FROM STDIN"); err != nil {
+			return fmt.Errorf("%s: COPY person: %w", side, err)
+		}
+		if _, err := conn.PgConn().CopyFrom(ctx, bytes.NewReader(g.KnowsCopy), "COPY knows FROM STDIN"); err != nil {
+			return fmt.Errorf("%s: COPY knows: %w", side, err)
+		}
+		for _, s := range after {
+			if _, err := conn.Exec(ctx, s); err != nil {
+				return fmt.Errorf("%s: %s: %w", side, s, err)
+			}
+		}
+	}
+	_, err := c.Postgres.Exec(ctx, "VACUUM ANALYZE")
+	return err
+}
+
+// startNode is round r's start node: spread over the ids, the same on
+// both sides.
+func startNode(r, persons int) int64 {
+	return int64((r*7919+17)%persons + 1)
+}
+
+// Run times every query (see the package doc). A differing answer is an
+// error naming the query and start node.
+func Run(ctx context.Context, c Config) ([]Result, error) {
+	var out []Result
+	for _, q := range Queries {
+		args := func(r int) []any {
+			if strings.Contains(q.SQL, "$1") {
+				return []any{startNode(r, c.Persons)}
+			}
+			return nil
+		}
+		// warm-up: every start node's answer compared once
+		for r := 0; r < c.Rounds; r++ {
+			a, _, err := runQuery(ctx, c.Proxy, q.SQL, args(r))
+			if err != nil {
+				return nil, fmt.Errorf("pgproxy: %s: %w", q.Name, err)
+			}
+			b, _, err := runQuery(ctx, c.Postgres, q.SQL, args(r))
+			if err != nil {
+				return nil, fmt.Errorf("postgres: %s: %w", q.Name, err)
+			}
+			if !slices.Equal(a, b) {
+				return nil, fmt.Errorf("%s (start node %v): pgproxy answered %v, PostgreSQL %v", q.Name, args(r), clip(a), clip(b))
+			}
+			if !q.Traversal {
+				break
+			}
+		}
+		res := Result{Query: q.Name, Target: ">= 1x"}
+		if q.WholeGraph {
+			res.Target = ">= 5x"
+		}
+		var ours, theirs []time.Duration
+		for r := 0; r < c.Rounds; r++ {
+			sides := []*pgx.Conn{c.Proxy, c.Postgres}
+			if r%2 == 1 {
+				sides[0], sides[1] = sides[1], sides[0]
+			}
+			for _, conn := range sides {
+				_, d, err := runQuery(ctx, conn, q.SQL, args(r))
+				if err != nil {
+					return nil, fmt.Errorf("%s: %w", q.Name, err)
+				}
+				if conn == c.Proxy {
+					ours = append(ours, d)
+				} else {
+					theirs = append(theirs, d)
+				}
+			}
+		}
+		res.ProxyMs, res.PostgresMs = msList(ours), msList(theirs)
+		res.ProxyP50, res.ProxyP95 = ms(quantile(ours, 0.5)), ms(quantile(ours, 0.95))
+		res.PgP50, res.PgP95 = ms(quantile(theirs, 0.5)), ms(quantile(theirs, 0.95))
+		if res.ProxyP50 > 0 {
+			res.Ratio = float64(int(100*res.PgP50/res.ProxyP50+0.5)) / 100
+		}
+		res.Pass = (q.WholeGraph && res.Ratio >= 5) || (!q.WholeGraph && res.Ratio >= 1)
+		if c.Log != nil {
+			fmt.Fprintf(c.Log, "%-36s %10.3f %10.3f %10.3f %10.3f %7.2fx %6s\n", q.Name, res.ProxyP50, res.ProxyP95, res.PgP50, res.PgP95, res.Ratio, res.Target)
+		}
+		out = append(out, res)
+	}
+	return out, nil
+}
+
+// Header is the column line of Run's log.
+func Header() string {
+	return fmt.Sprintf("%-36s %10s %10s %10s %10s %8s %6s", "query (ms)", "pgproxy", "p95", "postgres", "p95", "ratio", "target")
+}
+
+// runQuery runs sql and returns its rows as text, and the elapsed time.
+func runQuery(ctx context.Context, conn *pgx.Conn, sql string, args []any) ([]string, time.Duration, error) {
+	start := time.Now()
+	rows, err := conn.Query(ctx, sql, args...)
+	if err != nil {
+		return nil, 0, err
+	}
+	var out []string
+	for rows.Next() {
+		vals, err := rows.Values()
+		if err != nil {
+			rows.Close()
+			return nil, 0, err
+		}
+		out = append(out, fmt.Sprint(vals...))
+	}
+	rows.Close()
+	took := time.Since(start)
+	return out, took, rows.Err()
+}
+
+func clip(rows []string) []string {
+	if len(rows) > 5 {
+		return append(slices.Clone(rows[:5]), fmt.Sprintf("… (%d rows)", len(rows)))
+	}
+	return rows
+}
+
+func quantile(d []time.Duration, q float64) time.Duration {
+	if len(d) == 0 {
+		return 0
+	}
+	s := slices.Clone(d)
+	slices.Sort(s)
+	i := int(q*float64(len(s)-1) + 0.5)
+	return s[min(i, len(s)-1)]
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+func msList(d []time.Duration) []float64 {
+	out := make([]float64, len(d))
+	for i, x := range d {
+		out[i] = ms(x)
+	}
+	return out
+}
