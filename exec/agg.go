@@ -690,9 +690,12 @@ func (s *stringAggAcc) update(ec *evalCtx, args []*Vec, rows, gids []int32, ng i
 		if err := checkValueGrowth(s.sb[g].Len(), add); err != nil {
 			return err
 		}
-		// the value being built counts against the query's budget
-		if err := ec.run.budget.reserve(int64(add)); err != nil {
-			return err
+		// the value being built counts against the query's budget (an
+		// ordered aggregate's final fold runs without an evaluation context)
+		if ec != nil && ec.run != nil {
+			if err := ec.run.budget.reserve(int64(add)); err != nil {
+				return err
+			}
 		}
 		if s.has[g] && !d.IsNull(int(r)) {
 			s.sb[g].WriteString(d.S[r])
