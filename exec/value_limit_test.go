@@ -22,6 +22,8 @@ func TestValueAndBudgetLimits(t *testing.T) {
 	}{
 		{"value_limit", 0, big, "54000", "out of memory", "Cannot enlarge string buffer containing 1048000 bytes by 1000 more bytes."},
 		{"budget", 256 << 10, big, "53200", "out of memory", "query exceeded its memory budget of 262144 bytes"},
+		{"ordered", 0, "SELECT length(string_agg(repeat('x', 1000), '' ORDER BY g DESC)) FROM generate_series(1, 2000) g", "54000", "out of memory", "Cannot enlarge string buffer containing 1048000 bytes by 1000 more bytes."},
+		{"window", 0, "SELECT max(length(s)) FROM (SELECT string_agg(repeat('x', 1000), '') OVER (ORDER BY g) s FROM generate_series(1, 2000) g) w", "54000", "out of memory", "Cannot enlarge string buffer containing 1048000 bytes by 1000 more bytes."},
 		{"repeat", 0, "SELECT repeat('ab', 600000)", "54000", "requested length too large", ""},
 		{"fits", 0, "SELECT length(string_agg(repeat('x', 1000), '')) FROM generate_series(1, 1000)", "", "", ""},
 	}

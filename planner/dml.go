@@ -83,6 +83,11 @@ func (s *session) executeWrite(ctx context.Context, st *wire.Statement, p *plan,
 	if err := s.checkBranchPrivilege(ctx, s.branch(), access.PrivWrite); err != nil {
 		return nil, err
 	}
+	if p.kind == stmtDDL {
+		if err := s.checkOwnerChange(ctx, p.node); err != nil {
+			return nil, err
+		}
+	}
 	if s.tx != nil && !s.tx.implicit {
 		base, err := s.txBase(ctx)
 		if err != nil {

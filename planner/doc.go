@@ -163,7 +163,10 @@
 // privilege. GRANT/REVOKE … ON DATABASE b (branch_privileges.go): a
 // branch's CONNECT, WRITE (checked before every publishing statement)
 // and MERGE (graph.merge's target), with PostgreSQL's grant options,
-// grantor choice and dependent-privilege rules. ALTER ROLE … SET
+// grantor choice and dependent-privilege rules. ALTER … OWNER TO
+// (checkOwnerChange): objects have no per-role owner (the bootstrap
+// superuser owns all), so a superuser's OWNER TO an existing role is
+// accepted without effect and anyone else's is 42501. ALTER ROLE … SET
 // answers 0A000.
 //
 // # Maintenance statements (maintenance.go)

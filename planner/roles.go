@@ -692,3 +692,54 @@ func (s *session) mayManageBranches(ctx context.Context) error {
 	return wire.Errorf(wire.CodeInsufficientPrivilege, "permission denied to create database").
 		WithDetail("A database is a graph branch: creating or deleting one needs CREATEDB.")
 }
+
+// checkOwnerChange vets ALTER … OWNER TO (pg_dump's restore scripts end
+// every object with one). Objects have no per-role owner here: the
+// bootstrap superuser owns everything, so a superuser's OWNER TO an
+// existing role is accepted without changing what the catalogs show,
+// a missing role is 42704 and anyone else is not the owner (42501), as
+// PostgreSQL answers a non-owner.
+func (s *session) checkOwnerChange(ctx context.Context, n *q.Node) error {
+	type change struct {
+		owner      *q.RoleSpec
+		kind, name string
+	}
+	var changes []change
+	switch x := n.Node.(type) {
+	case *q.Node_AlterOwnerStmt:
+		name := ""
+		if x.AlterOwnerStmt.Relation != nil {
+			name = x.AlterOwnerStmt.Relation.Relname
+		} else if sv := x.AlterOwnerStmt.Object.GetString_(); sv != nil {
+			name = sv.GetSval()
+		}
+		changes = append(changes, change{x.AlterOwnerStmt.Newowner, strings.ToLower(strings.TrimPrefix(x.AlterOwnerStmt.ObjectType.String(), "OBJECT_")), name})
+	case *q.Node_AlterTableStmt:
+		for _, c := range x.AlterTableStmt.Cmds {
+			if cmd := c.GetAlterTableCmd(); cmd != nil && cmd.Subtype == q.AlterTableType_AT_ChangeOwner {
+				name := ""
+				if x.AlterTableStmt.Relation != nil {
+					name = x.AlterTableStmt.Relation.Relname
+				}
+				changes = append(changes, change{cmd.Newowner, strings.ToLower(strings.TrimPrefix(x.AlterTableStmt.Objtype.String(), "OBJECT_")), name})
+			}
+		}
+	}
+	if len(changes) == 0 {
+		return nil
+	}
+	c, err := s.roleCatalog(ctx)
+	if err != nil || c.Bootstrap() {
+		return err
+	}
+	rc := &roleChange{s: s, c: c}
+	for _, ch := range changes {
+		if _, _, err := rc.spec(ch.owner); err != nil {
+			return err
+		}
+		if !rc.isSuper() {
+			return wire.Errorf(wire.CodeInsufficientPrivilege, "must be owner of %s %s", ch.kind, ch.name)
+		}
+	}
+	return nil
+}

@@ -194,6 +194,12 @@ func (m *messageReader) assemble() error {
 		k, err := m.br.Read(m.msg[len(m.msg):cap(m.msg)])
 		m.msg = m.msg[:len(m.msg)+k]
 		if err != nil {
+			if errors.Is(err, io.EOF) && len(m.msg) > 0 {
+				// the stream ends inside the message: hand out what came,
+				// the decoder reports the truncated message
+				m.assembling, m.total, m.left = false, len(m.msg), len(m.msg)
+				return nil
+			}
 			// (resumable: a cancelled COPY reads on later)
 			return m.mapErr(err)
 		}

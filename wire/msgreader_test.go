@@ -168,11 +168,15 @@ func TestHalfSentMessageTimesOut(t *testing.T) {
 		}
 	})
 	t.Run("slow_but_steady", func(t *testing.T) {
-		rc, _ := connectRaw(t, ts, nil)
+		// its own server with a timeout far above each gap (a loaded
+		// machine stretches sleeps) but below the whole message's time,
+		// so the test fails unless every arriving byte restarts the clock
+		steady := startServer(t, func(c *Config) { c.MessageTimeout = time.Second })
+		rc, _ := connectRaw(t, steady, nil)
 		msg, _ := q("select 1").Encode(nil)
 		for _, b := range msg {
 			rc.nc.Write([]byte{b})
-			time.Sleep(50 * time.Millisecond)
+			time.Sleep(150 * time.Millisecond)
 		}
 		if got := rc.until(1); got[len(got)-1] != "ReadyForQuery I" {
 			t.Fatalf("got %v", got)

@@ -26,8 +26,18 @@ SELECT pg_has_role('reader', 'readers', 'MEMBER'), pg_has_role('writer', 'reader
 SELECT pg_has_role('reader', 'readers', 'FLY');
 SELECT pg_has_role('nobody', 'readers', 'MEMBER');
 SELECT pg_has_role('readers', 'USAGE');
+CREATE TABLE owned (id int PRIMARY KEY);
+CREATE SEQUENCE owned_seq;
+ALTER TABLE owned OWNER TO nobody;
+ALTER TABLE owned OWNER TO writer;
+ALTER SEQUENCE owned_seq OWNER TO writer;
+-- (pggraph records no per-role owner: give them back before comparing)
+ALTER TABLE owned OWNER TO postgres;
+ALTER SEQUENCE owned_seq OWNER TO postgres;
 -- as reader
 SELECT current_user, session_user;
+ALTER TABLE owned OWNER TO reader;
+ALTER SEQUENCE owned_seq OWNER TO reader;
 CREATE ROLE x;
 ALTER ROLE writer NOLOGIN;
 ALTER ROLE reader PASSWORD 'pw2';
