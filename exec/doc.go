@@ -437,9 +437,17 @@
 // flags p, w, b, e (i c n m s x t q g work, regex_flags.go); encodings other
 // than UTF8 in convert_to/convert_from; numeric NaN or
 // Infinity to integer; generate_series over floats; 'infinity'/'-infinity' dates and timestamps; to_char patterns other than those listed (EEEE, TH, ...); the PostgreSQL built-ins listed in
-// knownPostgresFunction (corr, covar_*, regr_*, set_config,
+// knownPostgresFunction (corr, covar_*, regr_*,
 // jsonb_path_*, jsonb_to_record, ...) and types listed in knownPostgresType (money,
 // inet, ranges, tsvector, ...). An unknown function name answers 42883 as in PostgreSQL.
+//
+// set_config in a query answers the current value when it would not
+// change it and 0A000 when it would (a query cannot change its session's
+// settings; the wire layer serves the plain SELECT set_config(...) form),
+// set_config.go. For pg_dump: acldefault, name[i], sequences read as
+// relations (last_value, log_cnt, is_called from the durable position),
+// pg_class.reloptions, and the graph schema as members of the built-in
+// extension pggraph (OID below 16384), which pg_dump leaves out.
 //
 // Known differences kept visible: regular expressions are RE2, not
 // PostgreSQL's ARE; math functions use Go's libm (cbrt and friends can
