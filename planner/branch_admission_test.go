@@ -3,9 +3,7 @@ package planner
 import (
 	"context"
 	"fmt"
-	"net"
 	"testing"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/pggraph/pggraph/adapters"
@@ -34,23 +32,7 @@ func serveGraph(t *testing.T, g *adapters.Graph, cfg wire.Config) *testServer {
 	cfg.Backend = backend
 	cfg.Credentials = backend.Credentials
 	cfg.AuthFailureDelay = -1
-	srv, err := wire.NewServer(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(context.Background(), ln) }()
-	t.Cleanup(func() {
-		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(sctx)
-		<-done
-	})
-	return &testServer{addr: ln.Addr().String(), g: g, backend: backend}
+	return serveBackend(t, g, backend, cfg)
 }
 
 // connectAs opens a connection as user to database with extra URL

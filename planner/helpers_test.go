@@ -46,7 +46,14 @@ func startServer(t testing.TB, setup func(ctx context.Context, g *adapters.Graph
 func startServerOn(t testing.TB, g *adapters.Graph) *testServer {
 	t.Helper()
 	backend := NewBackend(g)
-	srv, err := wire.NewServer(wire.Config{Backend: backend})
+	return serveBackend(t, g, backend, wire.Config{Backend: backend})
+}
+
+// serveBackend runs a protocol server configured by cfg (whose Backend is
+// backend) on loopback until the test ends.
+func serveBackend(t testing.TB, g *adapters.Graph, backend *Backend, cfg wire.Config) *testServer {
+	t.Helper()
+	srv, err := wire.NewServer(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
