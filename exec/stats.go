@@ -505,3 +505,22 @@ func (o *overlaySource) SetTableStats(st *TableStats) {
 		s.SetTableStats(st)
 	}
 }
+
+// rowsPerKey estimates the rows of td holding one value of column col,
+// from ANALYZE's distinct count (ok false: never analyzed).
+func rowsPerKey(td *TableDef, col int) (float64, bool) {
+	st := TableStatsOf(td)
+	if st == nil || col < 0 || col >= len(st.Columns) || st.Columns[col] == nil {
+		return 0, false
+	}
+	cs := st.Columns[col]
+	rows := float64(td.Source.RowCount())
+	nd := float64(cs.NDistinct)
+	if nd < 0 {
+		nd = -nd * rows
+	}
+	if nd <= 0 {
+		return 0, false
+	}
+	return max(rows*(1-float64(cs.NullFrac))/nd, 1), true
+}
