@@ -144,6 +144,18 @@ func instrument(p plan, joins map[*joinNode]*nodeStats) plan {
 // analyze it first runs the statement (results discarded) and reports
 // what each node did, then "Planning Time"-less PostgreSQL footer lines.
 func (p *Prepared) Explain(ctx context.Context, sess *Session, params []any, analyze bool) ([]string, error) {
+	e, took, err := p.explain(ctx, sess, params, analyze)
+	if err != nil {
+		return nil, err
+	}
+	if analyze {
+		e.lines = append(e.lines, fmt.Sprintf("Execution Time: %.3f ms", float64(took.Microseconds())/1000))
+	}
+	return e.lines, nil
+}
+
+// explain builds (and with analyze first runs) the plan description.
+func (p *Prepared) explain(ctx context.Context, sess *Session, params []any, analyze bool) (*explainer, time.Duration, error) {
 	root := p.plan
 	var took time.Duration
 	if analyze {
@@ -153,7 +165,7 @@ func (p *Prepared) Explain(ctx context.Context, sess *Session, params []any, ana
 		run.plan = root
 		start := time.Now()
 		if _, err := run.streamWith(ctx, sess, params, joins, func(*Batch, *time.Location) error { return nil }); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		took = time.Since(start)
 	}
@@ -163,16 +175,16 @@ func (p *Prepared) Explain(ctx context.Context, sess *Session, params []any, ana
 	}
 	e := &explainer{analyze: analyze, rc: &runCtx{settings: settings}}
 	e.node(root, 0, nil)
-	if analyze {
-		e.lines = append(e.lines, fmt.Sprintf("Execution Time: %.3f ms", float64(took.Microseconds())/1000))
-	}
-	return e.lines, nil
+	return e, took, nil
 }
 
 type explainer struct {
 	analyze bool
 	rc      *runCtx
 	lines   []string
+	// nodes are the printed nodes in order (FORMAT JSON rebuilds the
+	// tree from their depths)
+	nodes []explainNode
 }
 
 // node prints p at depth with extra detail lines (a filter above it).
@@ -414,6 +426,7 @@ func (e *explainer) line(depth int, name string, est int64, st *nodeStats, det [
 		}
 	}
 	e.lines = append(e.lines, s)
+	e.nodes = append(e.nodes, explainNode{depth: depth, name: name, est: est, st: st, det: det})
 	for _, d := range det {
 		e.lines = append(e.lines, detPrefix+d)
 	}

@@ -16,11 +16,13 @@ import (
 // estimated rows, and with ANALYZE each node's actual rows, loops and
 // time (exec/explain.go), then a Snapshot line naming the branch and
 // graph version read. The query is bound first, so a wrong name is
-// PostgreSQL's error (42P01, 42703, 42601). Other formats than TEXT, and
-// EXPLAIN of a writing statement, answer 0A000.
+// PostgreSQL's error (42P01, 42703, 42601). FORMAT JSON answers the same
+// plan as one JSON value (exec/explain_json.go; the snapshot is its
+// "Snapshot" key); YAML and XML, and EXPLAIN of a writing statement,
+// answer 0A000.
 
 // explainOptions reads EXPLAIN's options.
-func explainOptions(ex *sqlparse.ExplainStmt) (analyze bool, err error) {
+func explainOptions(ex *sqlparse.ExplainStmt) (analyze, asJSON bool, err error) {
 	for _, o := range ex.Options {
 		d := o.GetDefElem()
 		if d == nil {
@@ -38,12 +40,17 @@ func explainOptions(ex *sqlparse.ExplainStmt) (analyze bool, err error) {
 		case "analyze":
 			analyze = val != "false" && val != "off" && val != "0"
 		case "format":
-			if val != "text" {
-				return false, notSupported("EXPLAIN (FORMAT " + strings.ToUpper(val) + ")")
+			switch val {
+			case "text":
+				asJSON = false
+			case "json":
+				asJSON = true
+			default:
+				return false, false, notSupported("EXPLAIN (FORMAT " + strings.ToUpper(val) + ")")
 			}
 		}
 	}
-	return analyze, nil
+	return analyze, asJSON, nil
 }
 
 // explainQuery is the SQL of EXPLAIN's statement when it is a query.
@@ -56,10 +63,14 @@ func explainQuery(ex *sqlparse.ExplainStmt) (string, error) {
 
 var queryPlanColumn = []wire.Column{{Name: "QUERY PLAN", TypeOID: 25, TypeSize: -1, TypeMod: -1}}
 
+// queryPlanJSON is FORMAT JSON's column: PostgreSQL types it json.
+var queryPlanJSON = []wire.Column{{Name: "QUERY PLAN", TypeOID: 114, TypeSize: -1, TypeMod: -1}}
+
 // describeExplain binds the inner query (its parameters are EXPLAIN's).
 func (s *session) describeExplain(ctx context.Context, p *plan) (wire.Description, error) {
 	ex := p.node.GetExplainStmt()
-	if _, err := explainOptions(ex); err != nil {
+	_, asJSON, err := explainOptions(ex)
+	if err != nil {
 		return wire.Description{}, err
 	}
 	sql, err := explainQuery(ex)
@@ -75,6 +86,9 @@ func (s *session) describeExplain(ctx context.Context, p *plan) (wire.Descriptio
 		return wire.Description{}, toWire(err)
 	}
 	d := wire.Description{Params: make([]uint32, len(prep.ParamTypes)), Columns: queryPlanColumn}
+	if asJSON {
+		d.Columns = queryPlanJSON
+	}
 	for i, t := range prep.ParamTypes {
 		d.Params[i] = t.OID
 	}
@@ -84,7 +98,7 @@ func (s *session) describeExplain(ctx context.Context, p *plan) (wire.Descriptio
 // executeExplain answers EXPLAIN [ANALYZE] of a query.
 func (s *session) executeExplain(ctx context.Context, p *plan, params []any) (wire.Result, error) {
 	ex := p.node.GetExplainStmt()
-	analyze, err := explainOptions(ex)
+	analyze, asJSON, err := explainOptions(ex)
 	if err != nil {
 		return nil, err
 	}
@@ -100,13 +114,22 @@ func (s *session) executeExplain(ctx context.Context, p *plan, params []any) (wi
 	if err != nil {
 		return nil, toWire(err)
 	}
+	pending := s.tx != nil && !s.tx.implicit && s.tx.pend.hasWrites()
+	if asJSON {
+		doc, err := prep.ExplainJSON(ctx, s.execSession(), params, analyze, map[string]any{
+			"Snapshot": map[string]any{"Branch": key.branch, "Graph Version": key.version, "Pending Changes": pending}})
+		if err != nil {
+			return nil, toWire(err)
+		}
+		return &rowsResult{cols: queryPlanJSON, rows: [][]any{{doc}}, tag: "EXPLAIN"}, nil
+	}
 	lines, err := prep.Explain(ctx, s.execSession(), params, analyze)
 	if err != nil {
 		return nil, toWire(err)
 	}
 	// what PostgreSQL has no words for: the snapshot the plan reads
 	snap := fmt.Sprintf("Snapshot: branch %q, graph version %d", key.branch, key.version)
-	if s.tx != nil && !s.tx.implicit && s.tx.pend.hasWrites() {
+	if pending {
 		snap += ", with the transaction's pending changes"
 	}
 	lines = append(lines, snap)
