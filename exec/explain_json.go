@@ -28,6 +28,17 @@ type explainNode struct {
 // ExplainJSON is Explain in FORMAT JSON: one text value; extra keys (the
 // snapshot read) are added to the top-level object.
 func (p *Prepared) ExplainJSON(ctx context.Context, sess *Session, params []any, analyze bool, extra map[string]any) (string, error) {
+	return p.explainJSON(ctx, sess, params, analyze, extra, nil)
+}
+
+// ExplainModifyJSON is ExplainJSON of a writing statement whose row
+// source is p: a ModifyTable node (operation Insert, Update, Delete or
+// Merge on relation) above p's plan, as PostgreSQL prints it.
+func (p *Prepared) ExplainModifyJSON(ctx context.Context, sess *Session, params []any, operation, relation string, extra map[string]any) (string, error) {
+	return p.explainJSON(ctx, sess, params, false, extra, orderedJSON{{"Node Type", "ModifyTable"}, {"Operation", operation}, {"Relation Name", relation}})
+}
+
+func (p *Prepared) explainJSON(ctx context.Context, sess *Session, params []any, analyze bool, extra map[string]any, modify orderedJSON) (string, error) {
 	e, took, err := p.explain(ctx, sess, params, analyze)
 	if err != nil {
 		return "", err
@@ -35,6 +46,9 @@ func (p *Prepared) ExplainJSON(ctx context.Context, sess *Session, params []any,
 	var top orderedJSON
 	if len(e.nodes) > 0 {
 		root, _ := e.jsonTree(0)
+		if modify != nil {
+			root = append(slices.Clone(modify), kv{"Plans", []any{root}})
+		}
 		top = append(top, kv{"Plan", root})
 	}
 	if analyze {
@@ -107,7 +121,11 @@ func nodeJSON(n explainNode, analyze bool) orderedJSON {
 		if index != "" {
 			o = append(o, kv{"Index Name", index})
 		}
-		o = append(o, kv{"Relation Name", strings.Trim(rel, `"`)})
+		if r, alias, ok := strings.Cut(rel, " "); ok && !strings.HasPrefix(rel, `"`) {
+			o = append(o, kv{"Relation Name", r}, kv{"Alias", alias})
+		} else {
+			o = append(o, kv{"Relation Name", strings.Trim(rel, `"`)})
+		}
 	}
 	if n.est >= 0 {
 		o = append(o, kv{"Plan Rows", n.est})
