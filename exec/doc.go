@@ -141,14 +141,37 @@
 // operations, volatile calls) re-run per row.
 //
 // EXPLAIN (explain.go): Prepared.Explain prints the bound operator tree
-// in PostgreSQL's text layout with PostgreSQL's node names (Seq Scan,
-// Index Scan using <key or index> with its Index Cond, Hash Join over a
-// Hash, Nested Loop over an inner Index Scan for lookup joins, Aggregate,
-// Sort, Limit, Recursive Union, WorkTable Scan, ...), "(rows=N)" from
-// the executor's estimates (no costs, no statistics), and the join method
-// it predicts; ANALYZE runs the statement with every node wrapped in a
-// counter and prints the method each join used and actual time, rows and
-// loops per node (serially: the wrapped plan is no parallel pipeline).
+// in PostgreSQL's text layout with PostgreSQL's node names (Seq Scan on
+// <table> [<alias>], Index Scan using <key or index> with its Index
+// Cond, Hash Join over a Hash, Nested Loop over an inner Index Scan for
+// lookup joins, Aggregate, Sort, Limit, Recursive Union, WorkTable Scan,
+// a one-row VALUES as Result, ...), "(rows=N)" from the executor's
+// estimates (no costs; ANALYZE statistics where a table has them), and
+// the join method it predicts; ANALYZE runs the statement with every
+// node wrapped in a counter and prints the method each join used and
+// actual time, rows and loops per node (serially: the wrapped plan is no
+// parallel pipeline). ExplainJSON (explain_json.go) is the same plan in
+// PostgreSQL's FORMAT JSON keys (Node Type, Join Type, Relation Name,
+// Alias, Index Name, Plan Rows, the conditions, Actual Rows/Loops/Times,
+// Execution Time); ExplainModifyJSON puts a ModifyTable node above a
+// writing statement's row source.
+//
+// Statistics (stats.go): AnalyzeTable computes PostgreSQL 15's ANALYZE
+// statistics per column over the whole table up to 30000 rows, else a
+// reservoir sample of 30000 rows kept in table order (fixed seed):
+// null_frac, avg_width (typlen, or the stored size of variable-width
+// values), n_distinct (-1 × non-null share when no value repeats, the
+// sample's count when every value repeats, else Haas-Stokes; negative
+// beyond 10% of the rows), the most common values (values seen more
+// than once, at most 100, trimmed by PostgreSQL's analyze_mcv_list when
+// sampled) with their frequencies, a histogram of up to 101 bounds over
+// the other values, and the correlation of table and sorted order; json
+// and vector columns get null_frac and avg_width only. A source that
+// implements StatsSource keeps them (lancesrc per dataset version,
+// MemTable per table); pg_stats shows them (syscat_stats.go), and key
+// lookups and lookup joins are estimated at rows per distinct value, a
+// lookup join's outer-row limit shrinking for keys with many rows.
+// ANALYZE of an empty table keeps what the table had, as PostgreSQL.
 //
 // Catalogs: pg_catalog and information_schema relations are generated from
 // the Catalog interface when a statement references them, with
@@ -379,7 +402,8 @@
 //     pg_depend (PostgreSQL's deptype rules: schema, row type,
 //     constraint, index, default and serial/identity sequence ownership,
 //     see syscat_depend.go), pg_stat_user_tables (no statistics: counters
-//     0), pg_shdescription, pg_shdepend, pg_default_acl, pg_init_privs,
+//     0), pg_stats (ANALYZE's statistics, see above; no element
+//     statistics of array columns), pg_shdescription, pg_shdepend, pg_default_acl, pg_init_privs,
 //     pg_seclabel, pg_shseclabel, pg_ts_config, pg_ts_config_map,
 //     pg_ts_dict, pg_ts_parser, pg_ts_template (syscat_textsearch.go),
 //     pg_largeobject_metadata, pg_db_role_setting, pg_conversion,
