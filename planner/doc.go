@@ -173,10 +173,12 @@
 //
 // VACUUM, ANALYZE, CHECKPOINT, REINDEX, CLUSTER and LOCK TABLE check
 // their arguments and answer as PostgreSQL 15 does, doing what they mean
-// here: VACUUM FULL compacts (graph.optimize), ANALYZE calls
-// Backend.Analyze, LOCK TABLE locks optimistically like FOR UPDATE; the
-// rest have nothing to do and say so in a NOTICE where PostgreSQL would
-// have done work (plain VACUUM, ANALYZE without a collector, CLUSTER).
+// here: VACUUM FULL compacts (graph.optimize), ANALYZE collects
+// PostgreSQL's column statistics from the statement's snapshot
+// (exec.AnalyzeTable; Backend.Analyze replaces the collector when set),
+// LOCK TABLE locks optimistically like FOR UPDATE; the rest have nothing
+// to do and say so in a NOTICE where PostgreSQL would have done work
+// (plain VACUUM, CLUSTER).
 //
 // # Not supported yet (0A000 naming the statement, never a made-up answer)
 //
