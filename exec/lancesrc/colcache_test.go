@@ -224,3 +224,33 @@ func TestCoveringLookupReadsNoDataFiles(t *testing.T) {
 	}
 	rec.mu.Unlock()
 }
+
+// TestCoveringLookupsConcurrent: sessions looking up at once share one
+// load per fragment column, and eviction under a tight bound (entries
+// dropped while others read them) never changes an answer.
+func TestCoveringLookupsConcurrent(t *testing.T) {
+	ctx := context.Background()
+	defer SetColumnCacheLimit(DefaultColumnCacheBytes)
+	ds := committer(t)(lance.New(objstore.NewMem(), "e.lance", lance.Options{}).StageOverwrite(ctx, edgeRows(t, seqIDs(0, 300), 4, 1), lance.StageOptions{MaxRowsPerFile: 100}))
+	SetColumnCacheLimit(0)
+	want := lookupText(t, New(ds, edgeCols, []int{0, 1}), 0, seqIDs(0, 300), []int{1, 2})
+	for _, limit := range []int64{DefaultColumnCacheBytes, 4096} {
+		SetColumnCacheLimit(limit)
+		errs := make(chan string, 8)
+		for g := 0; g < 8; g++ {
+			go func() {
+				got := lookupText(t, New(ds, edgeCols, []int{0, 1}), 0, seqIDs(0, 300), []int{1, 2})
+				if !slices.Equal(got, want) {
+					errs <- fmt.Sprintf("limit %d: %d rows, want %d", limit, len(got), len(want))
+					return
+				}
+				errs <- ""
+			}()
+		}
+		for g := 0; g < 8; g++ {
+			if e := <-errs; e != "" {
+				t.Fatal(e)
+			}
+		}
+	}
+}
