@@ -16,25 +16,33 @@ import (
 type Factory func(t *testing.T) objstore.Store
 
 // Run runs the whole contract against stores made by newStore.
-func Run(t *testing.T, newStore Factory) {
+func Run(t *testing.T, newStore Factory) { run(t, newStore, false) }
+
+// RunFlatKeys runs the contract for a store with a flat key space (S3):
+// an object and a "directory" of the same name may coexist, so the
+// checks that such keys are refused become checks that both objects are
+// stored and read back independently. Everything else is Run's.
+func RunFlatKeys(t *testing.T, newStore Factory) { run(t, newStore, true) }
+
+func run(t *testing.T, newStore Factory, flat bool) {
 	t.Run("GetMissing", func(t *testing.T) { testGetMissing(t, newStore(t)) })
 	t.Run("PutGetReplace", func(t *testing.T) { testPutGetReplace(t, newStore(t)) })
 	t.Run("PutIfAbsent", func(t *testing.T) { testPutIfAbsent(t, newStore(t)) })
 	t.Run("GetRange", func(t *testing.T) { testGetRange(t, newStore(t)) })
 	t.Run("StatDelete", func(t *testing.T) { testStatDelete(t, newStore(t)) })
 	t.Run("List", func(t *testing.T) { testList(t, newStore(t)) })
-	t.Run("InvalidKeys", func(t *testing.T) { testInvalidKeys(t, newStore(t)) })
+	t.Run("InvalidKeys", func(t *testing.T) { testInvalidKeys(t, newStore(t), flat) })
 	t.Run("Canceled", func(t *testing.T) { testCanceled(t, newStore(t)) })
 	t.Run("PutIfAbsentRace", func(t *testing.T) { testPutIfAbsentRace(t, newStore(t)) })
 	t.Run("PutAtomicReplace", func(t *testing.T) { testPutAtomicReplace(t, newStore(t)) })
-	t.Run("PutVolatile", func(t *testing.T) { testPutVolatile(t, newStore(t)) })
+	t.Run("PutVolatile", func(t *testing.T) { testPutVolatile(t, newStore(t), flat) })
 }
 
 // testPutVolatile: through objstore.PutVolatile (durable Put for a store
 // without VolatilePutter) an object is created and replaced, visible at
 // once, listed under its own name only, and keys are validated as for
 // Put.
-func testPutVolatile(t *testing.T, s objstore.Store) {
+func testPutVolatile(t *testing.T, s objstore.Store, flat bool) {
 	key := "d/_versions/hint.json"
 	for _, v := range []string{`{"version":1}`, `{"version":22}`} {
 		if err := objstore.PutVolatile(bg, s, key, []byte(v)); err != nil {
@@ -51,6 +59,15 @@ func testPutVolatile(t *testing.T, s objstore.Store) {
 	}
 	if err := objstore.PutVolatile(bg, s, "../x", nil); !errors.Is(err, objstore.ErrInvalidKey) {
 		t.Fatalf("PutVolatile(../x) = %v, want ErrInvalidKey", err)
+	}
+	if flat {
+		// the directory's name is a key of its own
+		if err := objstore.PutVolatile(bg, s, "d/_versions", []byte("x")); err != nil {
+			t.Fatalf("PutVolatile beside a prefix in a flat store: %v", err)
+		}
+		wantGet(t, s, "d/_versions", []byte("x"))
+		wantGet(t, s, key, []byte(`{"version":22}`))
+		return
 	}
 	// a directory's name cannot hold an object
 	if err := objstore.PutVolatile(bg, s, "d/_versions", []byte("x")); !errors.Is(err, objstore.ErrInvalidKey) {
@@ -250,7 +267,7 @@ func testList(t *testing.T, s objstore.Store) {
 	}
 }
 
-func testInvalidKeys(t *testing.T, s objstore.Store) {
+func testInvalidKeys(t *testing.T, s objstore.Store, flat bool) {
 	bad := []string{"", "/abs", "a//b", "a/./b", "../up", "a/..", "a/", "nul\x00x", `back\slash`}
 	for _, k := range bad {
 		if err := s.Put(bg, k, []byte("x")); !errors.Is(err, objstore.ErrInvalidKey) {
@@ -262,6 +279,18 @@ func testInvalidKeys(t *testing.T, s objstore.Store) {
 		if _, err := s.Get(bg, k); !errors.Is(err, objstore.ErrInvalidKey) {
 			t.Errorf("Get(%q) = %v, want ErrInvalidKey", k, err)
 		}
+	}
+	if flat {
+		// An object and objects under its name are independent keys.
+		mustPut(t, s, "file", []byte("x"))
+		mustPut(t, s, "file/child", []byte("y"))
+		if err := s.PutIfAbsent(bg, "file/other", []byte("z")); err != nil {
+			t.Fatalf("PutIfAbsent under an object in a flat store: %v", err)
+		}
+		wantGet(t, s, "file", []byte("x"))
+		wantGet(t, s, "file/child", []byte("y"))
+		wantGet(t, s, "file/other", []byte("z"))
+		return
 	}
 	// An object cannot sit where another object's parent "directory" is.
 	mustPut(t, s, "file", []byte("x"))
