@@ -89,6 +89,7 @@ type S3 struct {
 	threshold int64
 	partSize  int64
 	requests  *requestCounter
+	cache     *rangeCache // nil unless CacheImmutableReads
 }
 
 // NewS3 builds an S3 store. It sends no request: CheckBucket verifies
@@ -221,7 +222,7 @@ func (s *S3) Get(ctx context.Context, key string) ([]byte, error) {
 	if err := checkCall(ctx, key); err != nil {
 		return nil, opErr("get", key, err)
 	}
-	b, err := s.get(ctx, key, "")
+	b, err := s.cachedRead(rangeKey{key, 0, -1}, func() ([]byte, error) { return s.get(ctx, key, "") })
 	return b, opErr("get", key, err)
 }
 
@@ -260,6 +261,12 @@ func (s *S3) GetRange(ctx context.Context, key string, off, length int64) ([]byt
 	if off < 0 {
 		return nil, opErr("getrange", key, fmt.Errorf("%w: negative offset %d", ErrInvalidRange, off))
 	}
+	b, err := s.cachedRead(rangeKey{key, off, length}, func() ([]byte, error) { return s.getRange(ctx, key, off, length) })
+	return b, opErr("getrange", key, err)
+}
+
+// getRange is GetRange's request(s), errors unwrapped.
+func (s *S3) getRange(ctx context.Context, key string, off, length int64) ([]byte, error) {
 	if length != 0 {
 		rng := fmt.Sprintf("bytes=%d-", off)
 		if length > 0 {
@@ -267,19 +274,19 @@ func (s *S3) GetRange(ctx context.Context, key string, off, length int64) ([]byt
 		}
 		b, err := s.get(ctx, key, rng)
 		if err == nil || httpStatus(err) != http.StatusRequestedRangeNotSatisfiable {
-			return b, opErr("getrange", key, err)
+			return b, err
 		}
 	}
 	info, err := s.stat(ctx, key)
 	if err != nil {
-		return nil, opErr("getrange", key, err)
+		return nil, err
 	}
 	if _, err := clampRange(info.Size, off, length); err != nil {
-		return nil, opErr("getrange", key, err)
+		return nil, err
 	}
 	if length != 0 && off < info.Size {
 		// 416 for a satisfiable range: the object changed under us.
-		return nil, opErr("getrange", key, fmt.Errorf("objstore: s3: range %d+%d of a %d-byte object refused", off, length, info.Size))
+		return nil, fmt.Errorf("objstore: s3: range %d+%d of a %d-byte object refused", off, length, info.Size)
 	}
 	return []byte{}, nil
 }
@@ -289,6 +296,7 @@ func (s *S3) Put(ctx context.Context, key string, data []byte) error {
 	if err := checkCall(ctx, key); err != nil {
 		return opErr("put", key, err)
 	}
+	defer s.dropCached(key) // after the write: a read that raced it is not cached
 	if int64(len(data)) >= s.threshold {
 		return opErr("put", key, s.putMultipart(ctx, key, data, false))
 	}
@@ -304,6 +312,7 @@ func (s *S3) PutIfAbsent(ctx context.Context, key string, data []byte) error {
 	if err := checkCall(ctx, key); err != nil {
 		return opErr("putifabsent", key, err)
 	}
+	defer s.dropCached(key)
 	if int64(len(data)) >= s.threshold {
 		return opErr("putifabsent", key, s.putMultipart(ctx, key, data, true))
 	}
@@ -317,6 +326,7 @@ func (s *S3) Delete(ctx context.Context, key string) error {
 	if err := checkCall(ctx, key); err != nil {
 		return opErr("delete", key, err)
 	}
+	defer s.dropCached(key)
 	if _, err := s.stat(ctx, key); err != nil {
 		return opErr("delete", key, err)
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/credentials"
@@ -51,6 +52,70 @@ func TestS3ContractFake(t *testing.T) {
 				return newFakeS3Store(t, fakeS3(t), prefix, nil)
 			})
 		})
+	}
+}
+
+// TestS3CachedReads: the contract holds with every key cached as
+// immutable (the store's own writes drop their ranges), and a cached
+// range costs no request until it is dropped or evicted.
+func TestS3CachedReads(t *testing.T) {
+	t.Run("Contract", func(t *testing.T) {
+		storetest.RunFlatKeys(t, func(t *testing.T) objstore.Store {
+			s := newFakeS3Store(t, fakeS3(t), "c", nil)
+			s.CacheImmutableReads(func(string) bool { return true }, 1<<20)
+			return s
+		})
+	})
+	ctx := context.Background()
+	s := newFakeS3Store(t, fakeS3(t), "c", nil)
+	s.CacheImmutableReads(func(k string) bool { return strings.HasSuffix(k, ".lance") }, 4000)
+	data := bytes.Repeat([]byte("0123456789"), 100)
+	for _, k := range []string{"a.lance", "b.json"} {
+		if err := s.PutIfAbsent(ctx, k, data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ranges := func() int64 { return s.Requests()["GET-range"] }
+	steps := []struct {
+		do        func() error
+		wantFetch int64 // GET-range requests this step sends
+	}{
+		{func() error { _, err := s.GetRange(ctx, "a.lance", 10, 20); return err }, 1},
+		{func() error { _, err := s.GetRange(ctx, "a.lance", 10, 20); return err }, 0}, // cached
+		{func() error { _, err := s.GetRange(ctx, "a.lance", 10, 21); return err }, 1}, // another range
+		{func() error { _, err := s.GetRange(ctx, "b.json", 10, 20); return err }, 1},
+		{func() error { _, err := s.GetRange(ctx, "b.json", 10, 20); return err }, 1}, // not immutable
+		{func() error { return s.Put(ctx, "a.lance", data) }, 0},
+		{func() error { _, err := s.GetRange(ctx, "a.lance", 10, 20); return err }, 1}, // dropped by our Put
+		{func() error { // 3000 bytes of other ranges (4000-byte bound)
+			for i := range 3 {
+				if _, err := s.GetRange(ctx, "a.lance", int64(i), 1000); err != nil {
+					return err
+				}
+			}
+			return nil
+		}, 3},
+		{func() error { _, err := s.GetRange(ctx, "a.lance", 10, 20); return err }, 0}, // still within the bound
+		{func() error { _, err := s.GetRange(ctx, "a.lance", 0, 1000); return err }, 0},
+		{func() error { _, err := s.GetRange(ctx, "a.lance", 3, 1000); return err }, 1}, // evicts the LRU
+		{func() error { _, err := s.GetRange(ctx, "a.lance", 1, 1000); return err }, 1}, // which was this one
+	}
+	for i, st := range steps {
+		before := ranges()
+		if err := st.do(); err != nil {
+			t.Fatalf("step %d: %v", i, err)
+		}
+		if got := ranges() - before; got != st.wantFetch {
+			t.Fatalf("step %d: %d GET-range requests, want %d", i, got, st.wantFetch)
+		}
+	}
+	got, err := s.GetRange(ctx, "a.lance", 10, 20)
+	if err != nil || !bytes.Equal(got, data[10:30]) {
+		t.Fatalf("cached range = %q, %v", got, err)
+	}
+	got[0] = 'X' // the caller's copy
+	if again, _ := s.GetRange(ctx, "a.lance", 10, 20); !bytes.Equal(again, data[10:30]) {
+		t.Fatalf("a caller's change reached the cache: %q", again)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 
+	"github.com/pggraph/pggraph/lance"
 	"github.com/pggraph/pggraph/objstore"
 )
 
@@ -48,6 +49,9 @@ func openS3Store(ctx context.Context, loc string, f *s3Flags) (*objstore.S3, err
 	if err := s.CheckBucket(ctx); err != nil {
 		return nil, &dataDirError{loc, err}
 	}
+	// Lance data files are written once under unique names: keep recent
+	// ranges of them in memory so repeated point reads skip the GETs.
+	s.CacheImmutableReads(lance.IsDataFileKey, objstore.DefaultS3CacheBytes)
 	return s, nil
 }
 
