@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -149,6 +150,17 @@ func TestServeOnS3(t *testing.T) {
 	code, out, errOut = runCmd(t, nil, append([]string{"cleanup", "--grace", "1h"}, r.flags()...)...)
 	if code != 0 || !strings.Contains(out, "cleanup: ") || !strings.Contains(out, "files examined") {
 		t.Fatalf("cleanup: exit %d\n%s%s", code, out, errOut)
+	}
+	// bench measures the store's primitives under a scratch prefix it
+	// removes afterwards
+	code, out, errOut = runCmd(t, nil, "bench", "--suite", "objstore", "--dir", "s3://graphs/scratch", "--s3-endpoint", r.srv.Endpoint,
+		"--s3-path-style", "--iterations", "10", "--rounds", "1", "--out", filepath.Join(t.TempDir(), "bench.json"))
+	if code != 0 || !strings.Contains(out, "s3 PutIfAbsent lost") {
+		t.Fatalf("bench on S3: exit %d\n%s%s", code, out, errOut)
+	}
+	t.Logf("bench on versitygw:\n%s", out)
+	if left, err := r.bucket.List(ctx, "scratch/"); err != nil || len(left) != 0 {
+		t.Fatalf("bench left %d objects behind (%v)", len(left), err)
 	}
 	// a local directory is still a local directory, and S3 flags without
 	// an S3 location are refused rather than ignored
