@@ -45,7 +45,11 @@
 //     silently); two racing deletes may both succeed.
 //
 // S3 counts its HTTP requests by kind (Requests): the unit object
-// storage bills and rate-limits, finer than Counting's store calls.
+// storage bills and rate-limits, finer than Counting's store calls. It
+// can keep recent ranges of immutable objects in memory, bounded in
+// bytes (CacheImmutableReads, as Local keeps their files open): the
+// store's own writes drop a key's ranges and a read racing one of them
+// is not cached.
 //
 // Backends: Local (POSIX filesystem), S3 and Mem (in memory, with a model of
 // synced vs unsynced state so tests can simulate power loss mid-write).
