@@ -180,6 +180,7 @@ func (b *binder) bindRangeVar(rv *q.RangeVar, sc *scope) (plan, []scopeCol, erro
 	if b.trace != nil {
 		b.trace.relation(rv, td)
 	}
+	b.useRelation(td)
 	if td.View != nil {
 		return b.bindView(rv, td, alias, sc)
 	}
