@@ -149,3 +149,72 @@ func init() {
 		})
 	}
 }
+
+// information_schema.table_privileges and role_table_grants: one row per
+// privilege of every aclitem of a user relation's ACL (its default when
+// it has none: the owner holds everything), as PostgreSQL's aclexplode
+// lists them. table_privileges shows the rows whose grantor or grantee
+// the current role has the privileges of, or whose grantee is PUBLIC;
+// role_table_grants leaves out PUBLIC's unless the grantor qualifies.
+// System catalogs are not listed.
+func init() {
+	const cols = "grantor sql_identifier, grantee sql_identifier, table_catalog sql_identifier, table_schema sql_identifier, table_name sql_identifier, privilege_type character_data, is_grantable yes_or_no, with_hierarchy yes_or_no"
+	infoSchemaRels["table_privileges"] = &sysRelation{13429, cols, func(c *catalogSet) [][]any { return c.tablePrivilegeRows(true) }}
+	infoSchemaRels["role_table_grants"] = &sysRelation{13433, cols, func(c *catalogSet) [][]any { return c.tablePrivilegeRows(false) }}
+}
+
+func (c *catalogSet) tablePrivilegeRows(public bool) [][]any {
+	cat := c.roleCatalog()
+	me := cat.Role(c.user_)
+	sees := func(role uint32) bool {
+		if cat.Bootstrap() {
+			return true
+		}
+		if me == nil {
+			return false
+		}
+		return me.Superuser || cat.MemberOf(me.OID, role, true)
+	}
+	name := func(oid uint32) string {
+		if oid == 0 {
+			return "PUBLIC"
+		}
+		if r := cat.ByOID(oid); r != nil {
+			return r.Name
+		}
+		if oid == access.BootstrapOID {
+			return c.userName()
+		}
+		return strconv.FormatUint(uint64(oid), 10)
+	}
+	yes := func(b bool) string {
+		if b {
+			return "YES"
+		}
+		return "NO"
+	}
+	var rows [][]any
+	for _, t := range c.userTables() {
+		if t.Kind == "sequence" {
+			continue
+		}
+		items := access.DefaultTableACL(t.Owner)
+		if t.ACL != nil {
+			items = t.ACL.Items
+		}
+		owner := access.OwnerOID(t.Owner)
+		for _, it := range items {
+			if !sees(it.Grantor) && !(it.Grantee != 0 && sees(it.Grantee)) && !(public && it.Grantee == 0) {
+				continue
+			}
+			for p := access.PrivInsert; p <= access.PrivTrigger; p <<= 1 {
+				if it.Privs&p == 0 {
+					continue
+				}
+				grantable := it.GrantOption&p != 0 || it.Grantee != 0 && cat.MemberOf(it.Grantee, owner, true)
+				rows = append(rows, []any{name(it.Grantor), name(it.Grantee), c.database(), t.Schema, t.Name, p.Name(), yes(grantable), yes(p == access.PrivSelect)})
+			}
+		}
+	}
+	return rows
+}

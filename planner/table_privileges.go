@@ -351,15 +351,24 @@ func (w *writer) ownerChecks(pc *privCtx, n *q.Node) error {
 				}
 			}
 		}
+	case *q.Node_CreateStmt:
+		return w.referencesChecks(pc, x.CreateStmt.TableElts)
 	case *q.Node_AlterTableStmt:
 		if x.AlterTableStmt.Objtype == q.ObjectType_OBJECT_INDEX {
 			return nil
 		}
+		var defs []*q.Node
 		for _, c := range x.AlterTableStmt.Cmds {
 			if cmd := c.GetAlterTableCmd(); cmd != nil && cmd.Subtype != q.AlterTableType_AT_ChangeOwner {
-				return rv(x.AlterTableStmt.Relation)
+				if err := rv(x.AlterTableStmt.Relation); err != nil {
+					return err
+				}
+				if cmd.Def != nil {
+					defs = append(defs, cmd.Def)
+				}
 			}
 		}
+		return w.referencesChecks(pc, defs)
 	case *q.Node_RenameStmt:
 		switch x.RenameStmt.RenameType {
 		case q.ObjectType_OBJECT_TABLE, q.ObjectType_OBJECT_VIEW, q.ObjectType_OBJECT_SEQUENCE, q.ObjectType_OBJECT_COLUMN,
@@ -373,6 +382,38 @@ func (w *writer) ownerChecks(pc *privCtx, n *q.Node) error {
 	case *q.Node_ViewStmt:
 		if x.ViewStmt.Replace {
 			return rv(x.ViewStmt.View)
+		}
+	}
+	return nil
+}
+
+// referencesChecks requires REFERENCES on the relations the foreign
+// keys among a table's elements (columns, constraints) reference.
+func (w *writer) referencesChecks(pc *privCtx, elts []*q.Node) error {
+	var cons []*q.Constraint
+	for _, n := range elts {
+		if c := n.GetConstraint(); c != nil {
+			cons = append(cons, c)
+		}
+		if cd := n.GetColumnDef(); cd != nil {
+			for _, cn := range cd.Constraints {
+				if c := cn.GetConstraint(); c != nil {
+					cons = append(cons, c)
+				}
+			}
+		}
+	}
+	for _, c := range cons {
+		if c.Contype != q.ConstrType_CONSTR_FOREIGN || c.Pktable == nil {
+			continue
+		}
+		if c.Pktable.Schemaname != "" && c.Pktable.Schemaname != "public" {
+			continue
+		}
+		if ti, ok := w.v.base.tables[c.Pktable.Relname]; ok {
+			if err := pc.need(pc.role, ti.def, access.PrivReferences); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

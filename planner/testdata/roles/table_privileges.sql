@@ -136,7 +136,29 @@ DROP TABLE at;
 -- as bob
 INSERT INTO at VALUES (2);
 DROP TABLE at;
+-- REFERENCES on the referenced table, EXPLAIN as the query
+-- as alice
+CREATE TABLE fk1 (id int PRIMARY KEY, p int REFERENCES pt (id));
+CREATE TABLE fk2 (id int PRIMARY KEY);
+ALTER TABLE fk2 ADD FOREIGN KEY (id) REFERENCES pt (id);
+EXPLAIN (COSTS OFF) SELECT * FROM child;
 -- as postgres
+GRANT REFERENCES ON pt TO alice;
+-- as alice
+CREATE TABLE fk1 (id int PRIMARY KEY, p int REFERENCES pt (id));
+DROP TABLE fk1, fk2;
+-- the information_schema views
+-- as postgres
+GRANT SELECT ON pt TO carol WITH GRANT OPTION;
+GRANT UPDATE ON pv TO PUBLIC;
+SELECT grantor, grantee, table_name, privilege_type, is_grantable, with_hierarchy FROM information_schema.table_privileges WHERE table_schema = 'public' ORDER BY table_name, grantee, privilege_type;
+SELECT grantor, grantee, table_name, privilege_type, is_grantable FROM information_schema.role_table_grants WHERE table_schema = 'public' ORDER BY table_name, grantee, privilege_type;
+-- as carol
+SELECT grantor, grantee, table_name, privilege_type, is_grantable, with_hierarchy FROM information_schema.table_privileges WHERE table_schema = 'public' ORDER BY table_name, grantee, privilege_type;
+SELECT grantor, grantee, table_name, privilege_type, is_grantable FROM information_schema.role_table_grants WHERE table_schema = 'public' ORDER BY table_name, grantee, privilege_type;
+-- as postgres
+REVOKE UPDATE ON pv FROM PUBLIC;
+REVOKE SELECT ON pt FROM carol;
 GRANT ALL ON ALL TABLES IN SCHEMA public TO carol;
 GRANT SELECT ON ALL TABLES IN SCHEMA nope TO carol;
 SELECT relname, relacl FROM pg_class WHERE relname IN ('pt', 'pv', 'child') ORDER BY 1;
