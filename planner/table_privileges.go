@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sort"
 	"strings"
 
 	"github.com/pggraph/pggraph/access"
@@ -494,6 +495,56 @@ func (w *writer) changeOwner(pc *privCtx, n *q.Node) ([]ddl.Change, error) {
 
 func alterTagOf(t q.ObjectType) string {
 	return "ALTER " + strings.ReplaceAll(strings.TrimPrefix(t.String(), "OBJECT_"), "_", " ")
+}
+
+// relationDependents lists what depends on role in the relations of
+// every branch, as PostgreSQL's shared dependencies do for DROP ROLE:
+// on the session's branch (its database) each relation it owns or has
+// grants on, on the others a count per branch.
+func (s *session) relationDependents(ctx context.Context, role uint32) (local []string, remote []string, err error) {
+	branches, err := s.root.Branches(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	sort.Strings(branches)
+	for _, b := range branches {
+		sn, err := s.root.Head(ctx, b)
+		if err != nil {
+			if graph.IsUnknownBranch(err) {
+				continue // deleted meanwhile
+			}
+			return nil, nil, err
+		}
+		var mine []string
+		for _, e := range sn.Catalog().Tables() {
+			m, err := ddl.DecodeMeta(e.Name, e.Def)
+			if err != nil {
+				continue
+			}
+			kind := metaKind(m)
+			if m.Owner == role {
+				mine = append(mine, "owner of "+kind+" "+e.Name)
+			}
+			if m.ACL != nil {
+				for _, it := range m.ACL.Items {
+					if (it.Grantee == role || it.Grantor == role) && m.Owner != role {
+						mine = append(mine, "privileges for "+kind+" "+e.Name)
+						break
+					}
+				}
+			}
+		}
+		switch {
+		case len(mine) == 0:
+		case b == s.branch():
+			local = append(local, mine...)
+		case len(mine) == 1:
+			remote = append(remote, fmt.Sprintf("1 object in database %s", b))
+		default:
+			remote = append(remote, fmt.Sprintf("%d objects in database %s", len(mine), b))
+		}
+	}
+	return local, remote, nil
 }
 
 // grantContext is the privilege context of GRANT: in a root without a

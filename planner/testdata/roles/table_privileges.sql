@@ -214,3 +214,15 @@ WHERE c.relkind IN ('r','v','m','S','f','p')
 ORDER BY 1, 2;
 -- as bob
 SELECT * FROM pv ORDER BY id;
+-- a role that owns relations or holds grants cannot be dropped (alice
+-- is not dropped here: PostgreSQL records her CREATE on schema public,
+-- which pggraph does not keep)
+-- as postgres
+DROP ROLE bob;
+REVOKE ALL ON pt, pv, child FROM bob;
+ALTER TABLE pt OWNER TO bob;
+SELECT relname, relacl, pg_get_userbyid(relowner) FROM pg_class WHERE relname IN ('pt', 'pv', 'child') ORDER BY 1;
+DROP ROLE bob;
+ALTER TABLE pt OWNER TO postgres;
+SELECT relname, relacl, pg_get_userbyid(relowner) FROM pg_class WHERE relname IN ('pt', 'pv', 'child') ORDER BY 1;
+DROP ROLE bob;
