@@ -2,6 +2,7 @@ package planner
 
 import (
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -84,6 +85,24 @@ func TestTablePrivilegesDurable(t *testing.T) {
 		{"SELECT count(*) FROM mine", "42501 permission denied for table mine"},
 		{"RESET graph.branch", ""},
 	})
+	// COPY: TO needs SELECT, FROM needs INSERT
+	if _, err := bobB.PgConn().CopyTo(ctx, io.Discard, "COPY mine TO STDOUT"); err != nil {
+		t.Fatalf("COPY TO with SELECT: %v", err)
+	}
+	if _, err := bobB.PgConn().CopyTo(ctx, io.Discard, "COPY secret TO STDOUT"); sqlState(err) != "42501" {
+		t.Fatalf("COPY secret TO: %v", err)
+	}
+	if _, err := bobB.PgConn().CopyTo(ctx, io.Discard, "COPY (SELECT * FROM secret) TO STDOUT"); sqlState(err) != "42501" {
+		t.Fatalf("COPY (query on secret) TO: %v", err)
+	}
+	if _, err := bobB.CopyFrom(ctx, []string{"mine"}, []string{"id"}, copyRows([][]any{{int32(5)}})); sqlState(err) != "42501" {
+		t.Fatalf("COPY mine FROM without INSERT: %v", err)
+	}
+	runRoleSteps(t, alice, []roleStep{{"GRANT INSERT ON mine TO bob", ""}})
+	if _, err := bobB.CopyFrom(ctx, []string{"mine"}, []string{"id"}, copyRows([][]any{{int32(5)}})); err != nil {
+		t.Fatalf("COPY mine FROM with INSERT: %v", err)
+	}
+	runRoleSteps(t, alice, []roleStep{{"REVOKE INSERT ON mine FROM bob", ""}})
 	// a merge carries the revoke (a definition change) to main
 	runRoleSteps(t, admin, []roleStep{{"CALL graph.merge('dev', 'main')", ""}})
 	runRoleSteps(t, bobB, []roleStep{

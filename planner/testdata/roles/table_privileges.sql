@@ -147,6 +147,21 @@ GRANT REFERENCES ON pt TO alice;
 -- as alice
 CREATE TABLE fk1 (id int PRIMARY KEY, p int REFERENCES pt (id));
 DROP TABLE fk1, fk2;
+-- a view reads its relations with its owner's privileges
+-- as alice
+CREATE VIEW av AS SELECT id FROM pt;
+GRANT SELECT ON av TO bob;
+-- as bob
+SELECT * FROM av ORDER BY id;
+-- as postgres
+REVOKE SELECT ON pt FROM alice;
+-- as bob
+SELECT * FROM av ORDER BY id;
+-- as alice
+SELECT * FROM av ORDER BY id;
+DROP VIEW av;
+-- as postgres
+GRANT SELECT ON pt TO alice;
 -- the information_schema views
 -- as postgres
 GRANT SELECT ON pt TO carol WITH GRANT OPTION;
