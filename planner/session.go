@@ -417,6 +417,7 @@ func (s *session) withRoles(k catKey) catKey {
 		k.roles = s.access.Seen()
 	}
 	k.role = s.currentRole()
+	k.head = s.asOfHeadVersion()
 	return k
 }
 

@@ -120,13 +120,52 @@ func (pc *privCtx) checkReads(uses []exec.RelationUse, target uint32, locking bo
 	return nil
 }
 
-// checkQuery checks a client's query before it runs.
+// checkQuery checks a client's query before it runs. Reading history
+// (SET graph.as_of) needs the privileges of the version read and those
+// of the branch head: a REVOKE also closes the history it protected.
 func (s *session) checkQuery(ctx context.Context, p *plan, prep *exec.Prepared) error {
 	pc, err := s.privileges(ctx)
 	if err != nil || pc == nil {
 		return err
 	}
-	return pc.checkReads(prep.Relations(), 0, p.locking)
+	uses := prep.Relations()
+	if err := pc.checkReads(uses, 0, p.locking); err != nil || !s.asOfActive() {
+		return err
+	}
+	sn, err := s.root.Head(ctx, s.branch())
+	if err != nil {
+		return storageFailed(err, "could not read the head of branch %q", s.branch())
+	}
+	head, err := s.catalogOf(ctx, sn)
+	if err != nil {
+		return err
+	}
+	now := map[uint32]*exec.TableDef{}
+	for _, td := range head.Tables("public") {
+		now[td.OID] = td
+	}
+	current := make([]exec.RelationUse, 0, len(uses))
+	for _, u := range uses {
+		if td := now[u.Table.OID]; td != nil {
+			u.Table = td
+			current = append(current, u)
+		}
+	}
+	return pc.checkReads(current, 0, p.locking)
+}
+
+// asOfHeadVersion is the branch head's version while the session reads
+// history in a root with roles (0 otherwise, or when the head cannot
+// be read: the statement then reports that).
+func (s *session) asOfHeadVersion() uint64 {
+	if s.access == nil || s.access.Seen() == 0 || !s.asOfActive() {
+		return 0
+	}
+	sn, err := s.root.Head(context.Background(), s.branch())
+	if err != nil {
+		return 0
+	}
+	return sn.Version
 }
 
 // hasColumnRef reports whether a parse subtree names a column.
