@@ -511,11 +511,13 @@ func (b *binder) bindWith(w *q.WithClause, outer *scope) (func(), error) {
 		}
 		watch := newScope(outer)
 		watch.passthrough = true
+		first := len(b.uses)
 		bd, err := b.bindSelect(sel, watch)
 		if err != nil {
 			pop()
 			return nil, err
 		}
+		b.usedBy(first, d)
 		d.correlated = watch.correlated
 		cols := append([]colInfo{}, bd.cols...)
 		if len(aliases) > len(cols) {

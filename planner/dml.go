@@ -331,6 +331,12 @@ func (w *writer) query(sql string) ([]*exec.Vec, []exec.Column, error) {
 		}
 		return nil, nil, err
 	}
+	if check := w.checkReads; check != nil {
+		w.checkReads = nil
+		if err := check(prep); err != nil {
+			return nil, nil, err
+		}
+	}
 	for i, t := range prep.ParamTypes {
 		for len(w.paramTypes) <= i {
 			w.paramTypes = append(w.paramTypes, 0)

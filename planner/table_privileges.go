@@ -93,8 +93,10 @@ func (pc *privCtx) need(role uint32, td *exec.TableDef, privs access.TablePrivs)
 }
 
 // checkReads requires SELECT on every relation a statement reads (as
-// the view owner under a view), except the DML target (target OID;
-// checked by checkTarget).
+// the view owner under a view), except one naming of the UPDATE, DELETE
+// or MERGE target (target OID; checkTarget decided what it needs): its
+// query names the target once, and any other naming of it (a FROM item,
+// a subquery, a CTE) needs SELECT, in whichever order they were bound.
 func (pc *privCtx) checkReads(uses []exec.RelationUse, target uint32, locking bool) error {
 	if pc == nil {
 		return nil
@@ -107,6 +109,7 @@ func (pc *privCtx) checkReads(uses []exec.RelationUse, target uint32, locking bo
 		if u.InView {
 			role = access.OwnerOID(u.ViewOwner)
 		} else if target != 0 && u.Table.OID == target {
+			target = 0
 			continue
 		}
 		privs := access.PrivSelect
@@ -201,7 +204,7 @@ func (w *writer) checkTarget(p *plan) error {
 		}
 		return ti.def.OID, pc.need(pc.role, ti.def, privs)
 	}
-	var target uint32
+	var target, keys uint32 // the target whose reads skip a naming; the one changed
 	switch p.kind {
 	case stmtInsert:
 		st := p.node.GetInsertStmt()
@@ -217,7 +220,9 @@ func (w *writer) checkTarget(p *plan) error {
 				privs |= access.PrivUpdate | access.PrivSelect
 			}
 		}
-		target, err = one(st.Relation, privs)
+		// the INSERT's query is its source: every relation it names
+		// needs SELECT, the target too
+		keys, err = one(st.Relation, privs)
 	case stmtUpdate:
 		st := p.node.GetUpdateStmt()
 		privs := access.PrivUpdate
@@ -225,6 +230,7 @@ func (w *writer) checkTarget(p *plan) error {
 			privs |= access.PrivSelect
 		}
 		target, err = one(st.Relation, privs)
+		keys = target
 	case stmtDelete:
 		st := p.node.GetDeleteStmt()
 		privs := access.PrivDelete
@@ -232,6 +238,7 @@ func (w *writer) checkTarget(p *plan) error {
 			privs |= access.PrivSelect
 		}
 		target, err = one(st.Relation, privs)
+		keys = target
 	case stmtMerge:
 		st := p.node.GetMergeStmt()
 		privs := access.PrivSelect // the join condition reads the target
@@ -246,6 +253,7 @@ func (w *writer) checkTarget(p *plan) error {
 			}
 		}
 		target, err = one(st.Relation, privs)
+		keys = target
 	case stmtTruncate:
 		for _, n := range p.node.GetTruncateStmt().Relations {
 			if _, err := one(n.GetRangeVar(), access.PrivTruncate); err != nil {
@@ -260,9 +268,9 @@ func (w *writer) checkTarget(p *plan) error {
 		return err
 	}
 	w.checkReads = func(prep *exec.Prepared) error { return pc.checkReads(prep.Relations(), target, false) }
-	if target != 0 {
+	if keys != 0 {
 		for _, ti := range w.v.base.tables {
-			if ti.def.OID == target {
+			if ti.def.OID == keys {
 				if held, _ := pc.c.TablePrivileges(pc.role, ti.def.Owner, ti.def.ACL); held&access.PrivSelect == 0 {
 					w.hideKeys = true
 				}
