@@ -108,6 +108,12 @@ GRANT INSERT ON child TO bob;
 DELETE FROM pt WHERE id = 1;
 INSERT INTO child VALUES (12, 2);
 INSERT INTO child VALUES (13, 99);
+DELETE FROM pt USING child WHERE child.p = pt.id AND pt.id < 0;
+DELETE FROM pt WHERE id IN (SELECT p FROM child) AND id < 0;
+DELETE FROM pt WHERE id < 0 RETURNING *;
+MERGE INTO pt USING child ON pt.id = child.p WHEN MATCHED THEN DELETE;
+MERGE INTO pt USING (SELECT -1 AS id) s ON pt.id = s.id WHEN MATCHED THEN DELETE;
+MERGE INTO pt USING (SELECT -1 AS id) s ON pt.id = s.id WHEN NOT MATCHED THEN INSERT VALUES (s.id, 'm');
 -- as postgres
 SELECT * FROM child ORDER BY id;
 -- ownership
