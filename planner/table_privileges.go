@@ -255,9 +255,32 @@ func (w *writer) checkTarget(p *plan) error {
 		target, err = one(st.Relation, privs)
 		keys = target
 	case stmtTruncate:
-		for _, n := range p.node.GetTruncateStmt().Relations {
-			if _, err := one(n.GetRangeVar(), access.PrivTruncate); err != nil {
+		st := p.node.GetTruncateStmt()
+		seen := map[string]bool{}
+		var queue []string
+		for _, n := range st.Relations {
+			rv := n.GetRangeVar()
+			if _, err := one(rv, access.PrivTruncate); err != nil {
 				return err
+			}
+			if rv != nil && !seen[rv.Relname] {
+				seen[rv.Relname] = true
+				queue = append(queue, rv.Relname)
+			}
+		}
+		// CASCADE truncates the referencing tables too: they need it as well
+		for len(queue) > 0 && st.Behavior == q.DropBehavior_DROP_CASCADE {
+			name := queue[0]
+			queue = queue[1:]
+			for _, child := range w.children(name) {
+				if seen[child.def.Name] {
+					continue
+				}
+				seen[child.def.Name] = true
+				queue = append(queue, child.def.Name)
+				if err := pc.need(pc.role, child.def, access.PrivTruncate); err != nil {
+					return err
+				}
 			}
 		}
 		return nil

@@ -191,6 +191,12 @@ SELECT relname, relacl FROM pg_class WHERE relname IN ('pt', 'pv', 'child') ORDE
 TRUNCATE child;
 SELECT count(*) FROM child;
 -- as postgres
+CREATE TABLE gc (id int REFERENCES child (id));
+-- as carol
+TRUNCATE pt CASCADE;
+-- as postgres
+DROP TABLE gc;
+-- as postgres
 REVOKE ALL ON ALL TABLES IN SCHEMA public FROM carol, readers;
 REVOKE ALL ON pt FROM PUBLIC;
 SELECT relname, relacl FROM pg_class WHERE relname IN ('pt', 'pv', 'child') ORDER BY 1;
