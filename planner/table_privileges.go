@@ -448,6 +448,32 @@ func (w *writer) ownerChecks(pc *privCtx, n *q.Node) error {
 		}
 	case *q.Node_IndexStmt:
 		return rv(x.IndexStmt.Relation)
+	case *q.Node_CommentStmt:
+		var parts []string
+		for _, it := range x.CommentStmt.Object.GetList().GetItems() {
+			parts = append(parts, it.GetString_().GetSval())
+		}
+		switch x.CommentStmt.Objtype {
+		case q.ObjectType_OBJECT_COLUMN:
+			if len(parts) >= 2 {
+				parts = parts[:len(parts)-1] // the column's relation
+			}
+		case q.ObjectType_OBJECT_TABLE, q.ObjectType_OBJECT_VIEW, q.ObjectType_OBJECT_SEQUENCE:
+		default:
+			return nil
+		}
+		var err error
+		switch len(parts) {
+		case 1:
+			err = check("", parts[0])
+		case 2:
+			err = check(parts[0], parts[1])
+		}
+		if err != nil && x.CommentStmt.Objtype == q.ObjectType_OBJECT_COLUMN {
+			// PostgreSQL names a column's relation generically here
+			return errNotOwner("relation", parts[len(parts)-1])
+		}
+		return err
 	case *q.Node_AlterSeqStmt:
 		return rv(x.AlterSeqStmt.Sequence)
 	case *q.Node_ViewStmt:
