@@ -175,6 +175,15 @@ func (s *session) runWrite(ctx context.Context, v *view, p *plan, params []any) 
 	if err := refuseViewWrite(v, p); err != nil {
 		return nil, err
 	}
+	if err := w.checkTarget(p); err != nil {
+		return nil, err
+	}
+	out, err := w.dispatch(p)
+	return out, w.redactKeys(err)
+}
+
+// dispatch runs the writing statement.
+func (w *writer) dispatch(p *plan) (*writeOut, error) {
 	switch p.kind {
 	case stmtInsert:
 		return w.insert(p.node.GetInsertStmt())
@@ -268,6 +277,13 @@ type writer struct {
 	// are the referenced rows' new keys, which join the pending state
 	// only after the actions, so checkParents leaves that key alone.
 	cascading string
+	// checkReads checks the privileges of the next query (the one
+	// evaluating the client's statement, never the planner's own
+	// checks and cascades that follow it): table_privileges.go
+	checkReads func(*exec.Prepared) error
+	// hideKeys: the role may not read the target, so constraint errors
+	// do not show key values
+	hideKeys bool
 	// sql is the statement's text (error positions of CREATE VIEW)
 	sql string
 }
@@ -314,6 +330,12 @@ func (w *writer) query(sql string) ([]*exec.Vec, []exec.Column, error) {
 			err = we.WithPosition(0)
 		}
 		return nil, nil, err
+	}
+	if check := w.checkReads; check != nil {
+		w.checkReads = nil
+		if err := check(prep); err != nil {
+			return nil, nil, err
+		}
 	}
 	for i, t := range prep.ParamTypes {
 		for len(w.paramTypes) <= i {

@@ -100,6 +100,9 @@ func (s *session) executeExplain(ctx context.Context, p *plan, params []any) (wi
 	if err != nil {
 		return nil, toWire(err)
 	}
+	if err := s.checkQuery(ctx, p, prep); err != nil { // as PostgreSQL's EXPLAIN checks
+		return nil, err
+	}
 	lines, err := prep.Explain(ctx, s.execSession(), params, analyze)
 	if err != nil {
 		return nil, toWire(err)
