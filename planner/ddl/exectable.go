@@ -122,7 +122,7 @@ func ExecTable(e graph.TableEntry) (*exec.TableDef, error) {
 	}
 	for _, ix := range m.Indexes {
 		if ix.Constraint == "" {
-			td.Indexes = append(td.Indexes, exec.IndexDef{Name: ix.Name, Columns: cols(ix.Columns), Unique: ix.Unique, Method: ix.Method})
+			td.Indexes = append(td.Indexes, exec.IndexDef{Name: ix.Name, Columns: cols(ix.Columns), Unique: ix.Unique, Method: ix.Method, Where: ix.Where})
 		}
 	}
 	return td, nil
