@@ -315,6 +315,9 @@ func (c *catalogSet) constraintDef(k constraint, pretty bool) string {
 	case 'u':
 		return "UNIQUE (" + strings.Join(names, ", ") + ")"
 	case 'c':
+		if e, ok := checkDefinition(k.check, k.table, pretty); ok {
+			return "CHECK (" + e + ")"
+		}
 		e := checkExprText(k.check)
 		if pretty && strings.HasPrefix(e, "(") {
 			// the pretty form drops the outermost parentheses
