@@ -75,6 +75,8 @@ type IndexDef struct {
 	Unique  bool
 	// Method is the access method CREATE INDEX named ("" = btree).
 	Method string
+	// Where is a partial index's predicate (SQL, "" = the whole table).
+	Where string
 }
 
 // RefAction is a foreign key's ON DELETE / ON UPDATE action, encoded as

@@ -221,6 +221,7 @@ type constraint struct {
 	kind       byte
 	unique     bool   // kind i: CREATE UNIQUE INDEX
 	method     string // kind i: the access method ("" = btree)
+	where      string // kind i: a partial index's predicate
 	table      *TableDef
 	cols       []int
 	fk         *ForeignKey
@@ -289,7 +290,7 @@ func (c *catalogSet) constraints() []constraint {
 			out = append(out, constraint{oid: next(), name: ck.Name, kind: 'c', table: t, check: ck.Expr})
 		}
 		for _, ix := range t.Indexes {
-			out = append(out, constraint{index: next(), name: ix.Name, kind: 'i', table: t, cols: ix.Columns, unique: ix.Unique, method: ix.Method})
+			out = append(out, constraint{index: next(), name: ix.Name, kind: 'i', table: t, cols: ix.Columns, unique: ix.Unique, method: ix.Method, where: ix.Where})
 		}
 	}
 	return out
@@ -314,6 +315,9 @@ func (c *catalogSet) constraintDef(k constraint, pretty bool) string {
 	case 'u':
 		return "UNIQUE (" + strings.Join(names, ", ") + ")"
 	case 'c':
+		if e, ok := checkDefinition(k.check, k.table, pretty); ok {
+			return "CHECK (" + e + ")"
+		}
 		e := checkExprText(k.check)
 		if pretty && strings.HasPrefix(e, "(") {
 			// the pretty form drops the outermost parentheses
@@ -379,7 +383,9 @@ func balancedOuter(e string) bool {
 	return depth == 0
 }
 
-func (c *catalogSet) indexDef(k constraint) string {
+// indexDef is pg_get_indexdef's text; pretty leaves the predicate
+// unparenthesized as psql's \d shows it, pg_dump's form has parentheses.
+func (c *catalogSet) indexDef(k constraint, pretty bool) string {
 	names := make([]string, len(k.cols))
 	for i, ci := range k.cols {
 		names[i] = quoteIdent(k.table.Columns[ci].Name)
@@ -392,7 +398,15 @@ func (c *catalogSet) indexDef(k constraint) string {
 	if k.unique {
 		create = "CREATE UNIQUE INDEX "
 	}
-	return create + quoteIdent(k.name) + " ON " + quoteIdent(schema) + "." + quoteIdent(k.table.Name) + " USING " + k.accessMethod() + " (" + strings.Join(names, ", ") + ")"
+	def := create + quoteIdent(k.name) + " ON " + quoteIdent(schema) + "." + quoteIdent(k.table.Name) + " USING " + k.accessMethod() + " (" + strings.Join(names, ", ") + ")"
+	switch {
+	case k.where == "":
+	case pretty:
+		def += " WHERE " + k.where
+	default:
+		def += " WHERE (" + k.where + ")"
+	}
+	return def
 }
 
 func boolYN(b bool) string {
@@ -669,7 +683,7 @@ func init() {
 		var rows [][]any
 		for _, k := range c.constraints() {
 			if k.hasIndex() {
-				rows = append(rows, []any{k.table.Schema, k.table.Name, k.name, nil, c.indexDef(k)})
+				rows = append(rows, []any{k.table.Schema, k.table.Name, k.name, nil, c.indexDef(k, false)})
 			}
 		}
 		return rows

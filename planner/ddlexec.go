@@ -383,6 +383,18 @@ func flushDDL(st *adapters.Stage, pend *pendingState) error {
 					return err
 				}
 			}
+			// the manifest's kind follows the definition's graph role
+			// (ADD PRIMARY KEY makes a node, a pending edge's last
+			// endpoint reference an edge)
+			if k := c.Meta.Graph.Kind; k != "" {
+				name := c.Name
+				if c.NewName != "" {
+					name = c.NewName
+				}
+				if err := st.SetKind(name, k); err != nil {
+					return err
+				}
+			}
 		}
 	}
 	return nil

@@ -129,11 +129,14 @@ type GraphMeta struct {
 	Kind graph.TableKind `json:"kind"`
 	// Declared says graph.kind was given; otherwise the kind follows the
 	// primary key (node with one, relation without).
-	Declared bool   `json:"declared,omitempty"`
-	Source   string `json:"source,omitempty"`
-	Target   string `json:"target,omitempty"`
-	MaxOut   *int64 `json:"max_out,omitempty"`
-	MinOut   *int64 `json:"min_out,omitempty"`
+	Declared bool `json:"declared,omitempty"`
+	// Pending marks a declared edge table whose endpoint references are
+	// not all declared yet: Kind is RelationTable until they are.
+	Pending bool   `json:"pending,omitempty"`
+	Source  string `json:"source,omitempty"`
+	Target  string `json:"target,omitempty"`
+	MaxOut  *int64 `json:"max_out,omitempty"`
+	MinOut  *int64 `json:"min_out,omitempty"`
 }
 
 // Sequence is a sequence definition: its SQL name, the durable allocator
