@@ -78,17 +78,7 @@ func (a *aggNode) run(ec *evalCtx, emit func(*Batch) error) error {
 	if pl, w := a.parallelPlan(); pl != nil {
 		return a.runParallel(ec, pl, w, emit)
 	}
-	st := a.newState(false)
-	err := withPrefetch(a.input).run(ec, func(b *Batch) error {
-		if err := checkCancel(ec.run.ctx); err != nil {
-			return err
-		}
-		return st.consume(ec, b, 0)
-	})
-	if err != nil {
-		return err
-	}
-	return st.emit(nil, emit)
+	return a.runSerial(ec, emit)
 }
 
 // aggState is a hash aggregation's groups and accumulators: the whole

@@ -27,6 +27,13 @@ var spillQueries = []struct {
 	{"sort_offset", "SELECT g FROM generate_series(1, 3000) g ORDER BY g % 100 DESC, g OFFSET 1000", true},
 	{"sort_in_window", "SELECT g, row_number() OVER (ORDER BY g % 10, g DESC) FROM generate_series(1, 1500) g ORDER BY 2", true},
 	{"sort_under_distinct_on", "SELECT DISTINCT ON (g % 10) g % 10 AS k, g FROM generate_series(1, 1500) g ORDER BY g % 10, g DESC", true},
+	{"agg_int", "SELECT g % 300 AS k, count(*), sum(g), avg(g), min(g), max(g) FROM generate_series(1, 5000) g GROUP BY g % 300", false},
+	{"agg_big_int_keys", "SELECT g * 100000 AS k, count(*) FROM generate_series(1, 2000) g, generate_series(1, 2) h GROUP BY 1", false},
+	{"agg_text_nulls", "SELECT CASE WHEN g % 13 = 0 THEN NULL ELSE md5((g % 400)::text) END AS k, count(*), string_agg(g::text, ',' ORDER BY g), array_agg(DISTINCT g % 5 ORDER BY g % 5) FROM generate_series(1, 4000) g GROUP BY 1", false},
+	{"agg_null_int_key", "SELECT CASE WHEN g % 9 = 0 THEN NULL ELSE g % 500 END AS k, count(g), bool_and(g % 2 = 0), sum(g::numeric / 3) FROM generate_series(1, 4000) g GROUP BY 1", false},
+	{"agg_multi_key_having", "SELECT g % 40 AS a, (g % 7)::text AS b, count(*) FILTER (WHERE g % 3 = 0), jsonb_agg(g ORDER BY g DESC) FROM generate_series(1, 3000) g GROUP BY 1, 2 HAVING count(*) > 5", false},
+	{"agg_ordered_output", "SELECT g % 250 AS k, sum(g) FROM generate_series(1, 5000) g GROUP BY 1 ORDER BY 2 DESC, 1", true},
+	{"agg_interval_numeric_keys", "SELECT make_interval(days => g % 30) AS iv, (g % 17)::numeric / 4 AS n, count(*) FROM generate_series(1, 3000) g GROUP BY 1, 2", false},
 	{"sort_empty", "SELECT g FROM generate_series(1, 0) g ORDER BY g", true},
 }
 
