@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -34,17 +35,54 @@ var spillQueries = []struct {
 	{"agg_multi_key_having", "SELECT g % 40 AS a, (g % 7)::text AS b, count(*) FILTER (WHERE g % 3 = 0), jsonb_agg(g ORDER BY g DESC) FROM generate_series(1, 3000) g GROUP BY 1, 2 HAVING count(*) > 5", false},
 	{"agg_ordered_output", "SELECT g % 250 AS k, sum(g) FROM generate_series(1, 5000) g GROUP BY 1 ORDER BY 2 DESC, 1", true},
 	{"agg_interval_numeric_keys", "SELECT make_interval(days => g % 30) AS iv, (g % 17)::numeric / 4 AS n, count(*) FROM generate_series(1, 3000) g GROUP BY 1, 2", false},
+	{"join_inner", "SELECT a.g, b.h FROM generate_series(1, 2000) a(g) JOIN generate_series(1, 3000) b(h) ON b.h = a.g * 2", false},
+	{"join_text_keys_dup", "SELECT a.g, b.h FROM generate_series(1, 600) a(g) JOIN generate_series(1, 900) b(h) ON (b.h % 50)::text = (a.g % 70)::text", false},
+	{"join_left_nulls", "SELECT a.g, b.h FROM generate_series(1, 1500) a(g) LEFT JOIN (SELECT CASE WHEN h % 5 = 0 THEN NULL ELSE h END AS h FROM generate_series(1, 2000) h) b ON b.h = a.g + 3", false},
+	{"join_right_full", "SELECT a.g, b.h FROM (SELECT CASE WHEN g % 7 = 0 THEN NULL ELSE g END AS g FROM generate_series(1, 1500) g) a FULL JOIN generate_series(500, 2500) b(h) ON b.h = a.g", false},
+	{"join_right", "SELECT a.g, b.h FROM generate_series(1, 1000) a(g) RIGHT JOIN generate_series(1, 1800) b(h) ON b.h = a.g * 3 AND b.h % 2 = 0", false},
+	{"join_semi", "SELECT id, v FROM st1 WHERE EXISTS (SELECT 1 FROM st2 WHERE st2.id = st1.v)", false},
+	{"join_anti", "SELECT id, v FROM st1 WHERE NOT EXISTS (SELECT 1 FROM st2 WHERE st2.id = st1.v AND st2.tag <> 't3')", false},
+	{"join_tables", "SELECT st1.id, st2.tag FROM st1 JOIN st2 ON st2.id = st1.v", false},
+	{"join_residual_multikey", "SELECT a.g, b.h FROM generate_series(1, 1500) a(g) JOIN generate_series(1, 1500) b(h) ON b.h % 40 = a.g % 40 AND (b.h % 3)::text = (a.g % 3)::text AND a.g < b.h + 20", false},
 	{"sort_empty", "SELECT g FROM generate_series(1, 0) g ORDER BY g", true},
 }
 
 func runSpillQuery(t *testing.T, sql string) [][]*string {
 	t.Helper()
-	eng := &Engine{Catalog: NewMemCatalog(), MemoryLimit: 1 << 30}
+	eng := &Engine{Catalog: spillCatalog(t), MemoryLimit: 1 << 30}
 	res, err := eng.Query(context.Background(), nil, sql)
 	if err != nil {
 		t.Fatalf("%s: %v", sql, err)
 	}
 	return res.Rows()
+}
+
+// spillCatalog holds st1(id, v) and st2(id, tag) without keys (so joins
+// between them are hash joins); v has NULLs and repeats.
+func spillCatalog(t *testing.T) *MemCatalog {
+	var r1, r2 [][]any
+	for i := 0; i < 2500; i++ {
+		var v any = int64(i % 1700)
+		if i%9 == 0 {
+			v = nil
+		}
+		r1 = append(r1, []any{int64(i), v})
+	}
+	for i := 0; i < 3000; i += 2 {
+		r2 = append(r2, []any{int64(i % 2000), "t" + strconv.Itoa(i%5)})
+	}
+	m1, err := NewMemTable([]ColumnDef{{Name: "id", Type: TInt8}, {Name: "v", Type: TInt8}}, r1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m2, err := NewMemTable([]ColumnDef{{Name: "id", Type: TInt8}, {Name: "tag", Type: TText}}, r2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat := NewMemCatalog()
+	cat.Add(&TableDef{Name: "st1", Columns: m1.Cols, Source: m1})
+	cat.Add(&TableDef{Name: "st2", Columns: m2.Cols, Source: m2})
+	return cat
 }
 
 func rowsText(rows [][]*string, sorted bool) []string {
