@@ -115,3 +115,7 @@ func (m *memBudget) underPressure() bool {
 	lim := m.shared.limit.Load()
 	return lim > 0 && m.shared.used.Load() > lim/4*3
 }
+
+// SpillBytesWritten reports the bytes ever written to spill files by this
+// process (tests and the soak report read it).
+func SpillBytesWritten() int64 { return spillBytesTotal.Load() }

@@ -14,6 +14,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/pggraph/pggraph/adapters"
+	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/internal/failpoint"
 	"github.com/pggraph/pggraph/planner"
 	"github.com/pggraph/pggraph/wire"
@@ -35,6 +36,8 @@ type serveConfig struct {
 	statementTimeout, idleInTxTimeout         time.Duration
 	idleSessionTimeout, messageTimeout        time.Duration
 	maxBuffered, queryMemory, memoryLimit     int64
+	serverMemory                              int64
+	workMem, tempDir                          string
 	shutdownGrace                             time.Duration
 	cpuProfile                                string
 	log                                       *logFlags
@@ -60,6 +63,9 @@ func serveFlags(fs *flag.FlagSet) *serveConfig {
 	fs.Int64Var(&c.maxBuffered, "max-buffered-bytes", 512<<20, "bytes all connections together may hold in large incoming messages; a message that would pass it fails with 53200")
 	fs.Int64Var(&c.queryMemory, "query-memory", 1<<30, "bytes one query may buffer (sorts, hash tables, aggregates, values it builds) and a transaction may hold in pending rows; past it the statement fails with 53200 (0 = unlimited)")
 	fs.Int64Var(&c.memoryLimit, "memory-limit", 0, "soft limit of the process's Go heap in bytes (runtime/debug.SetMemoryLimit; 0 = leave GOMEMLIMIT / Go's default)")
+	fs.Int64Var(&c.serverMemory, "server-query-memory", 2<<30, "bytes all running statements together may hold; past three quarters of it sorts, aggregates and hash joins spill to disk, past it the statement that asks fails with 53200 (0 = no server-wide limit)")
+	fs.StringVar(&c.workMem, "work-mem", "64MB", "default work_mem: memory one sort, hash aggregate or hash join build may use before spilling to disk (PostgreSQL units: kB, MB, GB; sessions may SET work_mem)")
+	fs.StringVar(&c.tempDir, "temp-dir", "", "directory for spill files (deleted as they are created, gone when the statement ends; default: the system's temporary directory)")
 	fs.IntVar(&c.autoOptimize, "auto-optimize-fragments", 64, "after a commit leaves a table with this many fragments, compact it in the background (0 = never)")
 	fs.DurationVar(&c.shutdownGrace, "shutdown-grace", 30*time.Second, "on SIGINT/SIGTERM, how long running statements may finish")
 	fs.StringVar(&c.cpuProfile, "cpu-profile", "", "write a CPU profile of the whole run to this file (Go pprof format; written at shutdown)")
@@ -86,8 +92,11 @@ func (c *serveConfig) validate() error {
 	if c.maxBuffered < 1<<20 || c.messageTimeout <= 0 || c.idleSessionTimeout < 0 {
 		return usagef("--max-buffered-bytes must be >= 1048576, --message-timeout > 0 and --idle-session-timeout >= 0")
 	}
-	if c.queryMemory < 0 || c.memoryLimit < 0 {
-		return usagef("--query-memory and --memory-limit must be >= 0")
+	if c.queryMemory < 0 || c.memoryLimit < 0 || c.serverMemory < 0 {
+		return usagef("--query-memory, --server-query-memory and --memory-limit must be >= 0")
+	}
+	if n, ok := exec.ParseMemorySetting(c.workMem); !ok || n < 64<<10 {
+		return usagef("--work-mem must be a size of at least 64kB (e.g. 4MB)")
 	}
 	if c.autoOptimize < 0 || c.autoOptimize == 1 {
 		return usagef("--auto-optimize-fragments must be 0 (never) or >= 2")
@@ -112,6 +121,7 @@ func (c *serveConfig) wireConfig(g *adapters.Graph, backend *planner.Backend, lo
 		MaxBufferedBytes: c.maxBuffered, MessageTimeout: c.messageTimeout,
 		StatementTimeout: c.statementTimeout, IdleInTransactionTimeout: c.idleInTxTimeout,
 		IdleSessionTimeout: c.idleSessionTimeout,
+		WorkMem:            c.workMem,
 		Logger:             log,
 	}
 }
@@ -165,6 +175,8 @@ func init() {
 		}
 		backend := planner.NewBackend(g)
 		backend.MemoryLimit = cfg.queryMemory
+		exec.SetServerMemoryBudget(cfg.serverMemory)
+		exec.SpillDir = cfg.tempDir
 		if err := seedRoles(ctx, backend.Access, cfg.users, log); err != nil {
 			return err
 		}
