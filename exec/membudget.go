@@ -119,3 +119,7 @@ func (m *memBudget) underPressure() bool {
 // SpillBytesWritten reports the bytes ever written to spill files by this
 // process (tests and the soak report read it).
 func SpillBytesWritten() int64 { return spillBytesTotal.Load() }
+
+// BatchBytes estimates the memory a batch's columns hold (the measure
+// the budgets use).
+func BatchBytes(b *Batch) int64 { return batchBytes(b) }

@@ -37,7 +37,7 @@ type serveConfig struct {
 	idleSessionTimeout, messageTimeout        time.Duration
 	maxBuffered, queryMemory, memoryLimit     int64
 	serverMemory                              int64
-	workMem, tempDir                          string
+	workMem, tempDir, debugListen             string
 	shutdownGrace                             time.Duration
 	cpuProfile                                string
 	log                                       *logFlags
@@ -66,6 +66,7 @@ func serveFlags(fs *flag.FlagSet) *serveConfig {
 	fs.Int64Var(&c.serverMemory, "server-query-memory", 2<<30, "bytes all running statements together may hold; past three quarters of it sorts, aggregates and hash joins spill to disk, past it the statement that asks fails with 53200 (0 = no server-wide limit)")
 	fs.StringVar(&c.workMem, "work-mem", "64MB", "default work_mem: memory one sort, hash aggregate or hash join build may use before spilling to disk (PostgreSQL units: kB, MB, GB; sessions may SET work_mem)")
 	fs.StringVar(&c.tempDir, "temp-dir", "", "directory for spill files (deleted as they are created, gone when the statement ends; default: the system's temporary directory)")
+	fs.StringVar(&c.debugListen, "debug-listen", "", "address for /debug/pprof/ and /debug/stats (goroutines, heap, statement memory); keep it on loopback (default: off)")
 	fs.IntVar(&c.autoOptimize, "auto-optimize-fragments", 64, "after a commit leaves a table with this many fragments, compact it in the background (0 = never)")
 	fs.DurationVar(&c.shutdownGrace, "shutdown-grace", 30*time.Second, "on SIGINT/SIGTERM, how long running statements may finish")
 	fs.StringVar(&c.cpuProfile, "cpu-profile", "", "write a CPU profile of the whole run to this file (Go pprof format; written at shutdown)")
@@ -176,6 +177,7 @@ func init() {
 		backend := planner.NewBackend(g)
 		backend.MemoryLimit = cfg.queryMemory
 		exec.SetServerMemoryBudget(cfg.serverMemory)
+		defer exec.SetServerMemoryBudget(0)
 		exec.SpillDir = cfg.tempDir
 		if err := seedRoles(ctx, backend.Access, cfg.users, log); err != nil {
 			return err
@@ -195,6 +197,16 @@ func init() {
 			Info("pgproxy serving")
 		host, port, _ := net.SplitHostPort(ln.Addr().String())
 		fmt.Fprintf(env.stdout, "pgproxy is listening on %s; connect with:\n  psql \"host=%s port=%s dbname=main user=$USER\"\n", ln.Addr(), host, port)
+		if cfg.debugListen != "" {
+			dl, err := net.Listen("tcp", cfg.debugListen)
+			if err != nil {
+				_ = ln.Close()
+				return fmt.Errorf("listen on %s: %w", cfg.debugListen, err)
+			}
+			defer dl.Close()
+			go serveDebug(dl)
+			fmt.Fprintf(env.stdout, "pgproxy debug endpoint on http://%s/debug/stats\n", dl.Addr())
+		}
 
 		// Serve runs under its own context: ending it is a hard stop, and a
 		// signal should first give running statements the grace period.
