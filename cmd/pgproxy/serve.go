@@ -62,7 +62,7 @@ func serveFlags(fs *flag.FlagSet) *serveConfig {
 	fs.DurationVar(&c.messageTimeout, "message-timeout", time.Minute, "longest wait for more bytes of a client message that has begun; a client stalled mid-message is disconnected")
 	fs.Int64Var(&c.maxBuffered, "max-buffered-bytes", 512<<20, "bytes all connections together may hold in large incoming messages; a message that would pass it fails with 53200")
 	fs.Int64Var(&c.queryMemory, "query-memory", 1<<30, "bytes one query may buffer (sorts, hash tables, aggregates, values it builds) and a transaction may hold in pending rows; past it the statement fails with 53200 (0 = unlimited)")
-	fs.Int64Var(&c.memoryLimit, "memory-limit", 0, "soft limit of the process's Go heap in bytes (runtime/debug.SetMemoryLimit; 0 = leave GOMEMLIMIT / Go's default)")
+	fs.Int64Var(&c.memoryLimit, "memory-limit", 0, "soft limit of the process's Go heap in bytes (runtime/debug.SetMemoryLimit; 0 = GOMEMLIMIT if set, else 1.5 × --server-query-memory + 512 MiB)")
 	fs.Int64Var(&c.serverMemory, "server-query-memory", 2<<30, "bytes all running statements together may hold; past three quarters of it sorts, aggregates and hash joins spill to disk, past it the statement that asks fails with 53200 (0 = no server-wide limit)")
 	fs.StringVar(&c.workMem, "work-mem", "64MB", "default work_mem: memory one sort, hash aggregate or hash join build may use before spilling to disk (PostgreSQL units: kB, MB, GB; sessions may SET work_mem)")
 	fs.StringVar(&c.tempDir, "temp-dir", "", "directory for spill files (deleted as they are created, gone when the statement ends; default: the system's temporary directory)")
@@ -138,6 +138,13 @@ func init() {
 			return err
 		}
 		log := cfg.log.newLogger(env.stderr)
+		if cfg.memoryLimit == 0 && os.Getenv("GOMEMLIMIT") == "" && cfg.serverMemory > 0 {
+			// Without a limit the collector lets the heap reach twice
+			// what is live: statements holding the whole server budget
+			// would make the process twice that. Collect harder from
+			// the budget plus headroom for sessions, caches and buffers.
+			cfg.memoryLimit = cfg.serverMemory + cfg.serverMemory/2 + 512<<20
+		}
 		if cfg.memoryLimit > 0 {
 			// The GC works harder as the heap nears it (the process is not
 			// refused memory: the per-query budget is what fails queries).
