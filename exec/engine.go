@@ -260,6 +260,11 @@ func (p *Prepared) streamWith(ctx context.Context, sess *Session, params []any, 
 		st.budget.limit = p.eng.MemoryLimit
 		rc.budget = &st.budget
 	}
+	if serverBudget.limit.Load() > 0 {
+		st.budget.shared = &serverBudget
+		rc.budget = &st.budget
+		defer st.budget.settle()
+	}
 	rc.now = time.Now()
 	ec := &st.ec
 	*ec = evalCtx{ctx: ctx, loc: loc, run: rc, params: st.params[:0]}

@@ -356,12 +356,14 @@ func (w *writer) query(sql string) ([]*exec.Vec, []exec.Column, error) {
 	// scan's page buffers: a string value aliases its Arrow page, so
 	// keeping 1% of a table's rows would otherwise keep every page
 	var batches []*exec.Batch
+	var held int64
 	_, err = prep.Stream(w.ctx, w.s.execSession(), w.params, func(b *exec.Batch, _ *time.Location) error {
 		for _, v := range b.Cols {
 			detachStrings(v, b.N)
 		}
 		batches = append(batches, b)
-		return nil
+		held += exec.BatchBytes(b)
+		return w.checkPendingBudget(held)
 	})
 	if err != nil {
 		return nil, nil, toWire(err)
@@ -493,12 +495,10 @@ func (w *writer) apply(ti *tableInfo, removed []uint64, added []*exec.Vec) error
 		if err != nil {
 			return toWire(err)
 		}
-		w.v.pend.bytes += recordBytes(rec)
-		if lim := w.s.memLimit; lim > 0 && w.v.pend.bytes > lim {
-			return wire.Errorf("53200", "out of memory").
-				WithDetail(fmt.Sprintf("the transaction's pending rows exceed the session memory limit (%d bytes)", lim)).
-				WithHint("Commit in smaller transactions, or COPY outside a transaction block (it then streams).")
+		if err := w.checkPendingBudget(recordBytes(rec)); err != nil {
+			return err
 		}
+		w.v.pend.bytes += recordBytes(rec)
 		p.inserts = append(p.inserts, rec)
 	}
 	w.v.pend.bump()
