@@ -212,6 +212,9 @@ func (b *binder) bindRangeVar(rv *q.RangeVar, sc *scope) (plan, []scopeCol, erro
 		idx = append(idx, tableOIDIdx)
 	}
 	sn := &scanNode{table: td, cols: ci, colIdx: idx, keyCol: -1, used: make([]bool, len(ci))}
+	if rv.Alias != nil {
+		sn.alias = rv.Alias.Aliasname
+	}
 	for i := range cols {
 		cols[i].used = &sn.used[i]
 	}

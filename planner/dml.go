@@ -286,6 +286,9 @@ type writer struct {
 	hideKeys bool
 	// sql is the statement's text (error positions of CREATE VIEW)
 	sql string
+	// planned collects, in describe mode, the queries the statement
+	// would run (EXPLAIN shows the first: its row source)
+	planned []*exec.Prepared
 }
 
 // at gives err the 1-based character position of byte offset loc in the
@@ -346,6 +349,7 @@ func (w *writer) query(sql string) ([]*exec.Vec, []exec.Column, error) {
 		}
 	}
 	if w.describe {
+		w.planned = append(w.planned, prep)
 		vecs := make([]*exec.Vec, len(prep.Columns))
 		for i, c := range prep.Columns {
 			vecs[i] = exec.NewVec(exec.Type{OID: c.TypeOID, Mod: c.TypeMod}, 0)
