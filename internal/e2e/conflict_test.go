@@ -127,7 +127,9 @@ func runConflict(t *testing.T, c conflictCase, procs [2]*proxy) {
 			t.Fatal(err)
 		}
 		defer conn.Close(ctx)
-		if txs[i], err = conn.Begin(ctx); err != nil {
+		// SERIALIZABLE: the write-skew pair conflicts only there (at
+		// READ COMMITTED, PostgreSQL's default, both commit)
+		if txs[i], err = conn.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.Serializable}); err != nil {
 			t.Fatal(err)
 		}
 	}
