@@ -36,6 +36,7 @@ type Backend struct {
 	// (writeset.go); rows holds the in-process row and key locks
 	// (rowlocks.go).
 	changes changeCache
+	rows    rowLocks
 }
 
 // NewBackend returns a Backend serving g.

@@ -29,3 +29,13 @@ func (tx *txState) serializable() bool { return tx.iso == isoSerializable }
 // perStatement reports a READ COMMITTED transaction, whose statements
 // each read the latest committed state.
 func (tx *txState) perStatement() bool { return tx.iso == isoReadCommitted }
+
+// statementSnapshot starts a statement of a READ COMMITTED transaction
+// on the latest committed state: the next txBase pins a new head. A
+// transaction with pending DDL, truncations or rewrites keeps its
+// snapshot (its catalog changes are planned against it).
+func (s *session) statementSnapshot() {
+	if tx := s.tx; tx != nil && !tx.implicit && tx.base != nil && tx.perStatement() && tx.pend.rowLevel() {
+		tx.base = nil
+	}
+}

@@ -33,8 +33,9 @@ import (
 type txState struct {
 	implicit bool
 	readOnly bool
-	iso      string   // isolation level, fixed at the first statement (isolation.go)
-	base     *catalog // nil until the first statement
+	iso      string     // isolation level, fixed at the first statement (isolation.go)
+	owner    *lockOwner // row and key locks held (rowlocks.go)
+	base     *catalog   // nil until the first statement
 	pend     *pendingState
 	saves    []savepoint
 }
@@ -76,6 +77,8 @@ func (s *session) Commit(ctx context.Context) error {
 		return nil
 	}
 	defer s.endXactLocks()
+	// row locks end after the publish: a waiter wakes up to the new rows
+	defer s.backend.rows.release(tx.owner, nil)
 	if tx.implicit || tx.base == nil || (!tx.pend.hasWrites() && len(tx.pend.locks) == 0) {
 		return nil
 	}
@@ -123,6 +126,9 @@ func (s *session) verifyUnchanged(ctx context.Context, tx *txState) error {
 // Rollback implements wire.Session.
 func (s *session) Rollback(context.Context) error {
 	s.endXactLocks()
+	if s.tx != nil {
+		s.backend.rows.release(s.tx.owner, nil)
+	}
 	s.tx = nil
 	return nil
 }
@@ -197,6 +203,9 @@ func (s *session) Close() error {
 		s.releaseLogin = nil
 	}
 	s.stopRunner()
+	if s.tx != nil && s.backend != nil {
+		s.backend.rows.release(s.tx.owner, nil)
+	}
 	s.tx = nil
 	if s.advisory != nil {
 		s.advisory.Close()
@@ -362,6 +371,9 @@ func (s *session) commitRows(ctx context.Context, tx *txState) (*protocol.Receip
 				return err
 			}
 			if err := s.arbitrateRows(ctx, tx.pend, since, head, tx.serializable()); err != nil {
+				if kc, ok := err.(keyConflict); ok {
+					return kc.err
+				}
 				return err
 			}
 			return flush(st, tx.pend)

@@ -369,8 +369,9 @@ func (s *session) arbitrateKeys(ctx context.Context, ti *tableInfo, p *pendingTa
 			ours := pick(mine, uk.cols)
 			for i := 0; i < ours[0].N; i++ {
 				if _, hit := theirs.find(ours, i); hit {
-					return serializationFailure(fmt.Sprintf("Key %s of table %q (constraint %q) was inserted by a concurrent transaction.",
-						(&writer{s: s}).keyText(ti.def, uk.cols, ours, i), ti.def.Name, uk.name))
+					kt := (&writer{s: s}).keyText(ti.def, uk.cols, ours, i)
+					return keyConflict{dup: dupKey(uk, kt)}.with(serializationFailure(fmt.Sprintf("Key %s of table %q (constraint %q) was inserted by a concurrent transaction.",
+						kt, ti.def.Name, uk.name)))
 				}
 			}
 		}
@@ -402,3 +403,16 @@ func pendingVecs(p *pendingTable, td *exec.TableDef) []*exec.Vec {
 func samePin(a, b graph.TableEntry) bool {
 	return a.Key() == b.Key() && a.Location == b.Location && a.Branch == b.Branch && a.Version == b.Version && a.Epoch == b.Epoch
 }
+
+// keyConflict is the 40001 of a unique key inserted concurrently; dup is
+// the 23505 a statement reports instead once it waited for the inserter
+// (PostgreSQL checks uniqueness against committed rows at any level).
+type keyConflict struct {
+	err, dup *wire.Error
+}
+
+func (k keyConflict) with(e *wire.Error) error { k.err = e; return k }
+
+func (k keyConflict) Error() string { return k.err.Error() }
+
+func (k keyConflict) Unwrap() error { return k.err }
