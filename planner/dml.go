@@ -89,25 +89,35 @@ func (s *session) executeWrite(ctx context.Context, st *wire.Statement, p *plan,
 		}
 	}
 	if s.tx != nil && !s.tx.implicit {
-		base, err := s.txBase(ctx)
-		if err != nil {
-			return nil, err
-		}
-		out, err := s.runWrite(ctx, newView(base, s.tx.pend), p, params)
+		out, err := s.lockedWrite(ctx, p, params)
 		s.tx.pend.bump()
 		if err != nil {
 			return nil, err
 		}
 		return out.result(), nil
 	}
-	_, base, err := s.head(ctx)
-	if err != nil {
-		return nil, err
-	}
-	pend := newPendingState()
-	out, err := s.runWriteChecked(ctx, newView(base, pend), p, params)
-	if err != nil {
-		return nil, err
+	// row locks of an autocommit statement are held until it published
+	owner := &lockOwner{}
+	defer s.backend.rows.release(owner, nil)
+	var base *catalog
+	var pend *pendingState
+	var out *writeOut
+	for round := 0; ; round++ {
+		var err error
+		if _, base, err = s.head(ctx); err != nil {
+			return nil, err
+		}
+		pend = newPendingState()
+		if out, err = s.runWriteChecked(ctx, newView(base, pend), p, params); err != nil {
+			return nil, err
+		}
+		again, err := s.lockedAutocommit(ctx, owner, pend, base)
+		if err != nil {
+			return nil, err
+		}
+		if !again || round >= maxLockRounds {
+			break
+		}
 	}
 	if !pend.hasWrites() {
 		return out.result(), nil
@@ -119,11 +129,17 @@ func (s *session) executeWrite(ctx context.Context, st *wire.Statement, p *plan,
 	rc, err := s.g.Write(ctx, s.writeOptions(adapters.WriteOptions{Branch: base.sn.Branch, Message: s.commitMessage(), MaxReprepare: max}),
 		func(ctx context.Context, stage *adapters.Stage) error {
 			if snapKey(stage.Base()) != snapKey(base.sn) {
-				// re-prepare: the statement runs again against the new base
 				c, err := s.catalogOf(ctx, stage.Base())
 				if err != nil {
 					return err
 				}
+				if s.rowsCommute(ctx, pend, base, c) {
+					// what committed meanwhile leaves the statement's
+					// rows alone: its changes stage as they are on the
+					// new head (row-level arbitration, writeset.go)
+					return flush(stage, pend)
+				}
+				// re-prepare: the statement runs again against the new base
 				base, pend = c, newPendingState()
 				if out, err = s.runWriteChecked(ctx, newView(c, pend), p, params); err != nil {
 					return err
