@@ -410,9 +410,10 @@ func (w *mutationWriter) Apply(ctx context.Context, pw *protocol.PreparedWrite) 
 					// nothing landed and re-preparing would predict the same
 					return protocol.NoEffectFinal(fmt.Errorf("adapters: table %s: predicted post-state version %d with %d rows, staged %d with %d", e.Table, c.Version, c.RowCount, nd.Version(), nd.CountRows()))
 				}
+				c.Preview = nd
 				return nil
 			}
-			e.Confirmed = &protocol.Confirmed{Version: nd.Version(), RowCount: nd.CountRows()}
+			e.Confirmed = &protocol.Confirmed{Version: nd.Version(), RowCount: nd.CountRows(), Preview: nd}
 			return nil
 		}
 		nd, err := s.Commit(ctx, lance.CommitOptions{Mode: lance.CommitExact})
