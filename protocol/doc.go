@@ -295,9 +295,27 @@
 // [__manifest data ‖ txn file] → CAS. The numbers below are
 // the path before v2.
 //
-// Not done: group commit of concurrent writers into one CAS (see
-// .helpers/CONTRACTS.md, H2's notes: writers of one table cannot share a
-// CAS under table-granular read sets without the SQL layer validating
-// each statement against the group's earlier statements; an API is
-// proposed there).
+// Chaining on a published version (docs/architecture.md, "Commit path
+// v2", prefix): after its CAS and before its acknowledgement a commit
+// hands each deferred effect's in-memory post-state (Confirmed.Preview)
+// to graph.Root.RememberPublished, so the next statement of this process
+// reads and stages on the published version at once. Such a write's
+// base is materialized by materializeBases in its own first round,
+// concurrently with Apply (its staged files), and the CAS is issued only
+// after both succeeded (commitPredicted: the same fence; commitDeferred:
+// before publishFrom; the sidecar path: before Arm). checkHeads accepts
+// HEAD == pin-1 only for a base pin that carries a commit record.
+// Tests: adapters TestNextWriteStagesOnThePublishedVersion (the base's
+// materialization precedes the CAS, and staging does not wait for it),
+// the crash sweeps (every cell's next write may stage on an
+// unmaterialized base). Measured: adapters BenchmarkBackToBackInserts.
+//
+// Not done: group commit of concurrent writers into one CAS. Writers of
+// one table cannot share a CAS under table-granular read sets unless the
+// SQL layer validates each member statement against the base plus the
+// members before it (recompute, never patch): the leader's stage
+// function must run each member's statement on a view that includes the
+// earlier members' pending rows, and cut a failing member out of the
+// Stage. That needs a hook in the SQL layer's autocommit path
+// (planner/dml.go) and per-member Stage isolation in adapters.
 package protocol
