@@ -500,12 +500,23 @@ func pendingBase(pw *PreparedWrite, e Effect) (graph.TableEntry, bool) {
 // (usually it is the committer's materialization already in flight,
 // which graph.Root.Materialize shares).
 func (c *Coordinator) materializeBases(ctx context.Context, pw *PreparedWrite) error {
+	return c.materializeEntries(ctx, pw, c.basesToMaterialize(pw))
+}
+
+// basesToMaterialize lists the base pins materializeBases must make
+// exist; it reads pw.Effects, so it runs before Apply does (which sets
+// each effect's Confirmed).
+func (c *Coordinator) basesToMaterialize(pw *PreparedWrite) []graph.TableEntry {
 	var todo []graph.TableEntry
 	for _, e := range pw.Effects {
 		if te, ok := pendingBase(pw, e); ok && !c.Root.Materialized(te) {
 			todo = append(todo, te)
 		}
 	}
+	return todo
+}
+
+func (c *Coordinator) materializeEntries(ctx context.Context, pw *PreparedWrite, todo []graph.TableEntry) error {
 	if len(todo) == 0 {
 		return nil
 	}
@@ -523,8 +534,9 @@ func (c *Coordinator) materializeBases(ctx context.Context, pw *PreparedWrite) e
 // applyAndMaterialize runs Apply and materializeBases concurrently; both
 // precede the CAS.
 func (c *Coordinator) applyAndMaterialize(ctx context.Context, w Writer, pw *PreparedWrite) (applyErr, baseErr error) {
+	todo := c.basesToMaterialize(pw) // before Apply writes pw.Effects
 	mb := make(chan error, 1)
-	go func() { mb <- c.materializeBases(ctx, pw) }()
+	go func() { mb <- c.materializeEntries(ctx, pw, todo) }()
 	applyErr = w.Apply(ctx, pw)
 	return applyErr, <-mb
 }
