@@ -48,7 +48,10 @@ type tableOps struct {
 	// count unknown.
 	knownRows    int64
 	knownInserts int
-	deletes      []uint64
+	// batches are the in-memory rows of InsertBatches, kept for group
+	// commit's key claims (group.go)
+	batches []schemaBatches
+	deletes []uint64
 	// loads counts the inserts that came from Stage.Load (COPY FROM)
 	loads int
 	// compact, when set, makes the table's transaction a Rewrite
@@ -176,7 +179,20 @@ func (s *Stage) InsertBatches(table string, schema *arrow.Schema, recs ...arrow.
 	for _, r := range recs {
 		n += r.NumRows()
 	}
-	return s.insert(table, Batches(schema, recs...), n)
+	if err := s.insert(table, Batches(schema, recs...), n); err != nil {
+		return err
+	}
+	if b, _ := s.lookup(table); b.pending == nil {
+		o := s.opsFor(b.key)
+		o.batches = append(o.batches, schemaBatches{schema: schema, recs: recs})
+	}
+	return nil
+}
+
+// schemaBatches is one InsertBatches call's rows.
+type schemaBatches struct {
+	schema *arrow.Schema
+	recs   []arrow.RecordBatch
 }
 
 // insert stages src; rows is its row count, -1 when unknown.
