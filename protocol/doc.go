@@ -310,12 +310,12 @@
 // the crash sweeps (every cell's next write may stage on an
 // unmaterialized base). Measured: adapters BenchmarkBackToBackInserts.
 //
-// Not done: group commit of concurrent writers into one CAS. Writers of
-// one table cannot share a CAS under table-granular read sets unless the
-// SQL layer validates each member statement against the base plus the
-// members before it (recompute, never patch): the leader's stage
-// function must run each member's statement on a view that includes the
-// earlier members' pending rows, and cut a failing member out of the
-// Stage. That needs a hook in the SQL layer's autocommit path
-// (planner/dml.go) and per-member Stage isolation in adapters.
+// Group commit (adapters/group.go, docs/architecture.md "The write
+// protocol") needs nothing new here: a group is one Writer whose
+// Prepare runs every member's stage function against one base, so the
+// stage machine, the read set and the crash contract are those of any
+// write (invariant 4 holds: a read-set change re-runs every member).
+// Not done: grouping of UPDATE/DELETE statements and of explicit
+// transactions' COMMITs (their validity against the base does not imply
+// validity after other members' deletes).
 package protocol
