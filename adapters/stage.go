@@ -9,6 +9,7 @@ import (
 
 	"github.com/pggraph/pggraph/graph"
 	"github.com/pggraph/pggraph/lance"
+	"github.com/pggraph/pggraph/lance/format"
 	"github.com/pggraph/pggraph/protocol"
 )
 
@@ -220,13 +221,44 @@ func (s *Stage) insert(table string, src Source, rows int64) error {
 
 // predictedRows is the table's row count after these ops applied to a
 // version holding base rows, when it is known before any file is
-// written: inserts of known size only. Deletes are left out (an address
-// deleted twice, or already deleted, would make the prediction wrong).
+// written: inserts of known size only. Deletes need the base dataset
+// (an address deleted twice, or already deleted, would make a count
+// from the addresses alone wrong): predictedWithDeletes.
 func (o *tableOps) predictedRows(base uint64) (uint64, bool) {
 	if o.knownInserts != len(o.inserts) || len(o.deletes) > 0 || o.compact != nil || o.loads > 0 {
 		return 0, false
 	}
 	return base + uint64(o.knownRows), true
+}
+
+// predictedWithDeletes is predictedRows for ops that also delete rows,
+// given the dataset they are staged on: known when every deleted
+// address is certainly live there without reading a deletion vector —
+// its fragment exists, the offset is within the fragment's physical
+// rows and the fragment has no deletion file. Addresses deleted twice
+// count once.
+func (o *tableOps) predictedWithDeletes(ds *lance.Dataset) (uint64, bool) {
+	if len(o.deletes) == 0 || o.knownInserts != len(o.inserts) || o.compact != nil || o.loads > 0 {
+		return 0, false
+	}
+	frags := ds.Fragments()
+	byID := make(map[uint64]*format.Fragment, len(frags))
+	for i := range frags {
+		byID[frags[i].ID] = &frags[i]
+	}
+	seen := make(map[uint64]bool, len(o.deletes))
+	for _, a := range o.deletes {
+		f := byID[a>>32]
+		if f == nil || f.DeletionFile != nil || a&0xffffffff >= f.PhysicalRows {
+			return 0, false
+		}
+		seen[a] = true
+	}
+	live := ds.CountRows()
+	if uint64(len(seen)) > live {
+		return 0, false
+	}
+	return live - uint64(len(seen)) + uint64(o.knownRows), true
 }
 
 // Delete stages the deletion of rows by address in the base snapshot's
