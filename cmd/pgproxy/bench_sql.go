@@ -178,6 +178,10 @@ func runSQLBench(ctx context.Context, env *runEnv, c benchConfig) error {
 				return fmt.Errorf("%s: insert latency: %w", tg.name, err)
 			}
 			if i == 1 {
+				// a backend reports its WAL statistics at most once a
+				// second and when it exits (the latency run's has just
+				// closed): wait for the report
+				time.Sleep(1500 * time.Millisecond)
 				syncs1, err := pgWALSyncs(ctx, tg.dsn)
 				if err != nil {
 					return fmt.Errorf("%s: pg_stat_wal: %w", tg.name, err)
