@@ -126,7 +126,8 @@ func (s *session) executeWrite(ctx context.Context, st *wire.Statement, p *plan,
 	if max == 0 {
 		max = 5
 	}
-	rc, err := s.g.Write(ctx, s.writeOptions(adapters.WriteOptions{Branch: base.sn.Branch, Message: s.commitMessage(), MaxReprepare: max}),
+	rc, err := s.g.Write(ctx, s.writeOptions(adapters.WriteOptions{Branch: base.sn.Branch, Message: s.commitMessage(), MaxReprepare: max,
+		Group: groupable(base, pend)}),
 		func(ctx context.Context, stage *adapters.Stage) error {
 			if snapKey(stage.Base()) != snapKey(base.sn) {
 				c, err := s.catalogOf(ctx, stage.Base())
