@@ -210,6 +210,9 @@ func (s *session) executeExplain(ctx context.Context, p *plan, params []any) (wi
 	if err != nil {
 		return nil, toWire(err)
 	}
+	if err := s.checkQuery(ctx, p, prep); err != nil { // as PostgreSQL's EXPLAIN checks
+		return nil, err
+	}
 	pending := s.tx != nil && !s.tx.implicit && s.tx.pend.hasWrites()
 	if asJSON {
 		doc, err := prep.ExplainJSON(ctx, s.execSession(), params, analyze, map[string]any{
