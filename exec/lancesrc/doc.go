@@ -36,9 +36,9 @@
 // cache holding old versions' Sources does not pin their indexes.
 //
 // Covering lookups (colcache.go): the rows a key lookup finds are built
-// from a process-wide cache of fixed-width column values (integers,
-// floats, dates, timestamps) per fragment, indexed by row offset, when
-// every requested column is such a column — an edge table's lookup by
+// from a process-wide cache of column values per fragment (fixed-width
+// integers, floats, dates, timestamps, and text), indexed by row offset,
+// when every requested column is such a column — an edge table's lookup by
 // src reading dst (and dst reading src) never reads edge rows. Entries
 // are keyed by dataset, the fragment's data files and the column's field
 // id and type: Lance never rewrites a fragment's data files, so every
