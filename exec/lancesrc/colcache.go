@@ -232,10 +232,16 @@ func (c *colCache) column(ctx context.Context, ds *lance.Dataset, fr *format.Fra
 		c.lru.MoveToFront(e.elem)
 	}
 	c.mu.Unlock()
+	c.mu.Lock()
+	budget := c.limit / 2
+	c.mu.Unlock()
 	e.once.Do(func() {
-		e.col, e.err = loadColumn(ctx, ds, fr, name, width)
+		e.col, e.err = loadColumn(ctx, ds, fr, name, width, budget)
 		c.mu.Lock()
 		defer c.mu.Unlock()
+		if e.err == errTooLarge {
+			return // kept as a negative entry: lookups read Lance
+		}
 		if e.err != nil {
 			if c.entries[key] == e {
 				c.lru.Remove(e.elem)
@@ -267,7 +273,7 @@ func (c *colCache) evictLocked() {
 }
 
 // loadColumn reads one column of one fragment (its live rows).
-func loadColumn(ctx context.Context, ds *lance.Dataset, fr *format.Fragment, name string, width int) (*fragColumn, error) {
+func loadColumn(ctx context.Context, ds *lance.Dataset, fr *format.Fragment, name string, width int, budget int64) (*fragColumn, error) {
 	fc := &fragColumn{width: width, filled: roaring.New()}
 	if width < 0 {
 		fc.strs = make([]string, fr.PhysicalRows)
@@ -299,6 +305,9 @@ func loadColumn(ctx context.Context, ds *lance.Dataset, fr *format.Fragment, nam
 				// a copy: the scan's strings alias its page buffers
 				fc.strs[off] = strings.Clone(sa.Value(i))
 				strBytes += int64(len(fc.strs[off]))
+			}
+			if strBytes > budget {
+				return errTooLarge // long texts: not worth holding
 			}
 			return nil
 		}
@@ -346,7 +355,10 @@ type colCacheError string
 
 func (e colCacheError) Error() string { return string(e) }
 
-const errNotFixed = colCacheError("lancesrc: column cache: unexpected column layout")
+const (
+	errNotFixed = colCacheError("lancesrc: column cache: unexpected column layout")
+	errTooLarge = colCacheError("lancesrc: column cache: column too large to cache")
+)
 
 // estStringBytes is the memory a cached string is assumed to take when
 // deciding whether a table's columns fit the cache.

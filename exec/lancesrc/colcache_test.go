@@ -254,3 +254,52 @@ func TestCoveringLookupsConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestCoveringLookupLongTexts: a text column larger than the cache's
+// budget is not held (the load stops, its entry stays negative so later
+// lookups do not load it again) and lookups answer from Lance.
+func TestCoveringLookupLongTexts(t *testing.T) {
+	ctx := context.Background()
+	defer SetColumnCacheLimit(DefaultColumnCacheBytes)
+	b := array.NewRecordBuilder(memory.DefaultAllocator, edgeSchema)
+	for i := 0; i < 400; i++ {
+		b.Field(0).(*array.Int64Builder).Append(int64(i % 40))
+		b.Field(1).(*array.Int64Builder).Append(int64(i))
+		b.Field(2).(*array.Int32Builder).Append(int32(i))
+		b.Field(3).(*array.StringBuilder).Append(strings.Repeat(fmt.Sprint(i%10), 300))
+	}
+	rdr, err := array.NewRecordReader(edgeSchema, []arrow.RecordBatch{b.NewRecordBatch()})
+	b.Release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds := committer(t)(lance.New(objstore.NewMem(), "long.lance", lance.Options{}).StageOverwrite(ctx, rdr, lance.StageOptions{}))
+	SetColumnCacheLimit(0)
+	want := lookupText(t, New(ds, edgeCols, []int{0, 1}), 0, []int64{3, 7}, []int{1, 3})
+	SetColumnCacheLimit(64 << 10) // 400 texts of 300 bytes exceed half of it
+	s := New(ds, edgeCols, []int{0, 1})
+	if s.coverFor([]int{1, 3}) == nil {
+		t.Fatal("the projection was not planned for the cache (the test checks nothing)")
+	}
+	sharedColumns.mu.Lock()
+	loads0 := sharedColumns.loads
+	sharedColumns.mu.Unlock()
+	for round := 0; round < 2; round++ {
+		got := lookupText(t, s, 0, []int64{3, 7}, []int{1, 3})
+		if !slices.Equal(got, want) || len(want) != 20 {
+			t.Fatalf("round %d: %d rows, want %d (%d)", round, len(got), len(want), 20)
+		}
+		sharedColumns.mu.Lock()
+		held := sharedColumns.bytes
+		sharedColumns.mu.Unlock()
+		if held > 64<<10 {
+			t.Fatalf("round %d: the cache holds %d bytes over its bound", round, held)
+		}
+	}
+	sharedColumns.mu.Lock()
+	loads := sharedColumns.loads - loads0
+	sharedColumns.mu.Unlock()
+	if loads != 1 { // dst once; the texts never
+		t.Fatalf("%d fragment columns loaded, want 1", loads)
+	}
+}
