@@ -131,6 +131,13 @@ REVOKE ALL ON at FROM alice;
 SELECT * FROM at;
 GRANT ALL ON at TO alice;
 SELECT * FROM at;
+CREATE SEQUENCE aseq;
+SELECT pg_get_userbyid(relowner), relkind FROM pg_class WHERE relname = 'aseq';
+-- as bob
+ALTER SEQUENCE aseq RESTART;
+DROP SEQUENCE aseq;
+-- as alice
+DROP SEQUENCE aseq;
 -- as bob
 SELECT * FROM at;
 INSERT INTO at VALUES (2);
