@@ -328,6 +328,21 @@ func (w *writer) redactKeys(err error) error {
 	return &cp
 }
 
+// writeKind is the kind of a writing statement's node (EXPLAIN's).
+func writeKind(n *q.Node) stmtKind {
+	switch {
+	case n.GetInsertStmt() != nil:
+		return stmtInsert
+	case n.GetUpdateStmt() != nil:
+		return stmtUpdate
+	case n.GetDeleteStmt() != nil:
+		return stmtDelete
+	case n.GetMergeStmt() != nil:
+		return stmtMerge
+	}
+	return stmtQuery
+}
+
 // setValues are the value expressions of UPDATE's SET list.
 func setValues(list []*q.Node) []*q.Node {
 	var out []*q.Node
