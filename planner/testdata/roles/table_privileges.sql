@@ -186,6 +186,18 @@ SELECT * FROM av ORDER BY id;
 DROP VIEW av;
 -- as postgres
 GRANT SELECT ON pt TO alice;
+-- views and sequences change owner too
+-- as postgres
+CREATE SEQUENCE ps;
+ALTER VIEW pv OWNER TO alice;
+ALTER SEQUENCE ps OWNER TO alice;
+SELECT relname, pg_get_userbyid(relowner), relacl FROM pg_class WHERE relname IN ('pv', 'ps') ORDER BY 1;
+-- as alice
+ALTER VIEW pv OWNER TO carol;
+SELECT * FROM pv ORDER BY id;
+-- as postgres
+ALTER VIEW pv OWNER TO postgres;
+DROP SEQUENCE ps;
 -- the information_schema views
 -- as postgres
 GRANT SELECT ON pt TO carol WITH GRANT OPTION;
