@@ -235,6 +235,9 @@ func (s *session) collectStatistics(ctx context.Context, tables []string, cols m
 	var tds []*exec.TableDef
 	if len(tables) == 0 {
 		for _, sc := range cat.Schemas() {
+			if sc == "graph" || sc == "pg_catalog" || sc == "information_schema" {
+				continue // generated relations: nothing to keep statistics of
+			}
 			tds = append(tds, cat.Tables(sc)...)
 		}
 	} else {
