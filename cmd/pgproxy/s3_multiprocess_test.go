@@ -67,7 +67,8 @@ func TestSeveralProcessesOnOneBucket(t *testing.T) {
 					pmu.Lock()
 					p := servers[c%procs]
 					pmu.Unlock()
-					if cn, err = p.connect(ctx); err != nil {
+					var cerr error // err is the test's: each client has its own
+					if cn, cerr = p.connect(ctx); cerr != nil {
 						cn = nil
 						time.Sleep(20 * time.Millisecond)
 						continue
