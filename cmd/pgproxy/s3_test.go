@@ -168,6 +168,15 @@ func TestServeOnS3(t *testing.T) {
 	if code != 2 || !strings.Contains(errOut, "--s3-path-style need --data s3://") {
 		t.Fatalf("verify of a local dir with --s3-path-style: exit %d: %s", code, errOut)
 	}
+	// a prefix holding someone else's objects is refused, unchanged
+	if err := r.bucket.Put(ctx, "other/readme.txt", []byte("not a graph")); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut = runCmd(t, nil, "init", "--data", "s3://graphs/other", "--s3-endpoint", r.srv.Endpoint, "--s3-path-style")
+	if objs, _ := r.bucket.List(ctx, "other/"); code != 1 || len(objs) != 1 {
+		t.Fatalf("init on a foreign prefix: exit %d, %d objects now: %s", code, len(objs), errOut)
+	}
+	t.Logf("init on a foreign prefix: %s", strings.TrimSpace(errOut))
 	// a missing bucket is named
 	code, _, errOut = runCmd(t, nil, "verify", "--data", "s3://nosuchbucket/x", "--s3-endpoint", r.srv.Endpoint, "--s3-path-style")
 	if code != 1 || !strings.Contains(errOut, `bucket "nosuchbucket" does not exist`) {
