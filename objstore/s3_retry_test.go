@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/iotest"
 
 	"github.com/pggraph/pggraph/objstore"
 )
@@ -88,6 +89,22 @@ func TestS3Retries(t *testing.T) {
 			run:      func(s *objstore.S3) error { _, err := s.Get(ctx, "seed"); return err },
 			wantData: "seed",
 			wantReqs: map[string]int64{"GET": 3},
+		},
+		{
+			name: "get whose body is cut off",
+			hook: func(*objstore.S3) func(string, int, *http.Request) (*http.Response, bool) {
+				return func(kind string, n int, r *http.Request) (*http.Response, bool) {
+					if kind == "GET" && n == 1 {
+						return &http.Response{StatusCode: 200, Status: "200 OK", Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+							Header: http.Header{"Content-Length": {"4"}}, ContentLength: 4, Request: r,
+							Body: io.NopCloser(io.MultiReader(strings.NewReader("se"), iotest.ErrReader(io.ErrUnexpectedEOF)))}, false
+					}
+					return nil, false
+				}
+			},
+			run:      func(s *objstore.S3) error { _, err := s.Get(ctx, "seed"); return err },
+			wantData: "seed",
+			wantReqs: map[string]int64{"GET": 2},
 		},
 		{
 			name: "put-if-absent whose response was lost",
