@@ -197,3 +197,31 @@ func TestS3Retries(t *testing.T) {
 		})
 	}
 }
+
+// stripCondition sends requests without If-None-Match: a server (or a
+// proxy in front of one) that ignores the condition.
+type stripCondition struct{}
+
+func (stripCondition) Do(r *http.Request) (*http.Response, error) {
+	r.Header.Del("If-None-Match")
+	return http.DefaultClient.Do(r)
+}
+
+// TestS3CheckConditionalWrites: the probe passes on a server that
+// honours If-None-Match and refuses one that ignores it, leaving no
+// object behind either way.
+func TestS3CheckConditionalWrites(t *testing.T) {
+	ctx := context.Background()
+	ep := fakeS3(t)
+	good := newFakeS3Store(t, ep, "g", nil)
+	if err := good.CheckConditionalWrites(ctx, "probe/1.tmp"); err != nil {
+		t.Fatalf("a conforming server: %v", err)
+	}
+	bad := newFakeS3Store(t, ep, "g", func(o *objstore.S3Options) { o.HTTPClient = stripCondition{} })
+	if err := bad.CheckConditionalWrites(ctx, "probe/2.tmp"); !errors.Is(err, objstore.ErrNoConditionalWrites) {
+		t.Fatalf("a server ignoring If-None-Match: %v, want ErrNoConditionalWrites", err)
+	}
+	if left, err := good.List(ctx, "probe/"); err != nil || len(left) != 0 {
+		t.Fatalf("probe objects left behind: %v %v", left, err)
+	}
+}

@@ -128,6 +128,11 @@ func TestServeOnS3(t *testing.T) {
 	if err != nil || len(objs) < 10 {
 		t.Fatalf("the graph's objects are not in the bucket: %d objects, %v", len(objs), err)
 	}
+	// init and serve each probed the server's conditional writes and
+	// removed the probe object
+	if left, err := r.bucket.List(ctx, "team/g1/__recovery/"); err != nil || len(left) != 0 {
+		t.Fatalf("objects left under __recovery/: %v, %v", left, err)
+	}
 
 	srv = startS3Serve(t, r)
 	conn, err = srv.connect(ctx)
