@@ -48,6 +48,7 @@ func (v *valuesNode) run(ec *evalCtx, emit func(*Batch) error) error {
 // filter hints and, when possible, a key lookup.
 type scanNode struct {
 	table   *TableDef
+	alias   string // the FROM item's alias ("" = none; EXPLAIN prints it)
 	cols    []colInfo
 	colIdx  []int
 	filters []ScanFilter

@@ -602,6 +602,9 @@ func estimateRows(p plan) int64 {
 	switch x := p.(type) {
 	case *scanNode:
 		if x.keyVals != nil {
+			if rpk, ok := rowsPerKey(x.table, x.keyCol); ok {
+				return int64(float64(len(x.keyVals))*rpk + 0.5)
+			}
 			return int64(len(x.keyVals))
 		}
 		return x.table.Source.RowCount()

@@ -146,8 +146,13 @@ type pendingState struct {
 	tables      map[string]*pendingTable // by table name
 	reads       map[string]bool          // every table read, probed or written
 	locks       map[string]bool          // FOR UPDATE/SHARE tables (also in reads)
-	gen         uint64                   // bumped on every change (catalog cache key)
-	bytes       int64                    // size of the pending insert records (memory limit)
+	// since holds each table's pin when the transaction first read or
+	// wrote it (row-level arbitration starts there: writeset.go); at is
+	// the snapshot the running statement reads (set by newView).
+	since map[string]graph.TableEntry
+	at    *catalog
+	gen   uint64 // bumped on every change (catalog cache key)
+	bytes int64  // size of the pending insert records (memory limit)
 }
 
 // newPendingState is an empty pending state. Its maps are made on first
@@ -161,6 +166,14 @@ func (s *pendingState) markRead(name string) {
 		s.reads = map[string]bool{}
 	}
 	s.reads[name] = true
+	if _, ok := s.since[name]; !ok && s.at != nil {
+		if ti, ok := s.at.tables[name]; ok {
+			if s.since == nil {
+				s.since = map[string]graph.TableEntry{}
+			}
+			s.since[name] = ti.entry
+		}
+	}
 }
 
 // markLock records a FOR UPDATE/SHARE table.
@@ -180,7 +193,7 @@ func (s *pendingState) setTable(name string, p *pendingTable) {
 }
 
 func (s *pendingState) clone() *pendingState {
-	c := &pendingState{tables: make(map[string]*pendingTable, len(s.tables)), reads: maps.Clone(s.reads), locks: maps.Clone(s.locks), gen: s.gen, bytes: s.bytes,
+	c := &pendingState{tables: make(map[string]*pendingTable, len(s.tables)), reads: maps.Clone(s.reads), locks: maps.Clone(s.locks), since: maps.Clone(s.since), at: s.at, gen: s.gen, bytes: s.bytes,
 		ddl: slices.Clone(s.ddl)}
 	for k, v := range s.tables {
 		c.tables[k] = v.clone()
@@ -236,6 +249,13 @@ func (s *pendingState) hasModes() bool {
 		}
 	}
 	return false
+}
+
+// rowLevel reports a pending state of row changes only (no DDL, no
+// created, truncated or rewritten table): it commits with row-level
+// arbitration (writeset.go).
+func (s *pendingState) rowLevel() bool {
+	return len(s.ddl) == 0 && !s.hasModes()
 }
 
 func (s *pendingState) hasWrites() bool {

@@ -41,11 +41,12 @@ type serveConfig struct {
 	shutdownGrace                             time.Duration
 	cpuProfile                                string
 	log                                       *logFlags
+	s3                                        *s3Flags
 }
 
 func serveFlags(fs *flag.FlagSet) *serveConfig {
 	c := &serveConfig{}
-	fs.StringVar(&c.data, "data", "", "graph root directory")
+	fs.StringVar(&c.data, "data", "", "graph root: a directory, or s3://bucket/prefix")
 	fs.StringVar(&c.listen, "listen", "127.0.0.1:5433", "address to listen on")
 	c.auth = newChoice(fs, "auth", "trust", "client authentication", "trust", "password", "md5", "scram")
 	fs.StringVar(&c.users, "users", "", "users file: one `name secret` per line, secrets as SCRAM-SHA-256$… or md5… (required unless --auth trust)")
@@ -71,6 +72,7 @@ func serveFlags(fs *flag.FlagSet) *serveConfig {
 	fs.DurationVar(&c.shutdownGrace, "shutdown-grace", 30*time.Second, "on SIGINT/SIGTERM, how long running statements may finish")
 	fs.StringVar(&c.cpuProfile, "cpu-profile", "", "write a CPU profile of the whole run to this file (Go pprof format; written at shutdown)")
 	c.log = addLogFlags(fs)
+	c.s3 = addS3Flags(fs)
 	return c
 }
 
@@ -158,7 +160,7 @@ func init() {
 			}
 			defer stop()
 		}
-		root, created, err := openOrInitRoot(ctx, cfg.data, actor())
+		root, created, err := openOrInitRoot(ctx, cfg.data, cfg.s3, actor())
 		if err != nil {
 			return err
 		}
