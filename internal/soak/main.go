@@ -63,7 +63,7 @@ type sample struct {
 	At         float64 `json:"t_s"`
 	RSSMB      float64 `json:"rss_mb"`
 	FDs        int     `json:"fds"`      // descriptors other than cached data-file handles
-	DataFDs    int     `json:"data_fds"` // read handles of Lance data files (an LRU of at most objstore.DefaultReadHandles)
+	DataFDs    int     `json:"data_fds"` // open Lance data files (read handles: an LRU of at most objstore.DefaultReadHandles, plus those in flight)
 	Goroutines int     `json:"goroutines"`
 	QueryMemMB float64 `json:"query_memory_mb"`
 }
@@ -222,7 +222,10 @@ func run(bin string, dur time.Duration) (*report, error) {
 	}
 	rep.Returned["goroutines"] = last.Goroutines <= rep.Baseline.Goroutines+2
 	rep.Returned["fds"] = last.FDs <= rep.Baseline.FDs+2
-	rep.Returned["data_fds_bounded"] = rep.Max.DataFDs <= objstore.DefaultReadHandles
+	// the LRU keeps at most DefaultReadHandles; an evicted handle stays
+	// open until the reads using it end, and writes open their files
+	// briefly, so the maximum may pass it by what is in flight
+	rep.Returned["data_fds_bounded"] = last.DataFDs <= objstore.DefaultReadHandles && rep.Max.DataFDs <= objstore.DefaultReadHandles+16
 	rep.PeakRSSMB = s2mb(srv.hwm())
 	rep.Returned["rss"] = last.RSSMB <= rep.Baseline.RSSMB+64 || last.RSSMB <= rep.Baseline.RSSMB+(rep.Max.RSSMB-rep.Baseline.RSSMB)/2
 	rep.Returned["query_memory"] = last.QueryMemMB == 0
