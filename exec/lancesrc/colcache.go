@@ -59,12 +59,14 @@ type colCache struct {
 }
 
 // Loading a fragment column reads all its rows; reading a few rows from
-// Lance costs a page each. A column is loaded only once lookups asked for
-// at least 1/loadDemandRatio of the fragment's rows (rent or buy: the rows
-// read one by one before buying cost about as much as the load), so a
-// one-off point lookup in a big table never reads a whole column.
+// Lance costs at least one encoded page of each column, kilobytes where a
+// cached value is 8 bytes. A column is loaded only once lookups asked for
+// at least 1/loadDemandRatio of the fragment's rows (rent or buy: by then
+// the pages read row by row weigh about as much as the load), so a one-off
+// point lookup in a big table never reads a whole column, while the
+// repeated lookups of traversals buy it after a few queries.
 const (
-	loadDemandRatio = 64
+	loadDemandRatio = 512
 	demandKeys      = 4096
 )
 

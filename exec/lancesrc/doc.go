@@ -47,7 +47,7 @@
 // records the offsets it read; a lookup reaching a row outside them
 // (live in an older version, deleted when the entry was loaded) reads
 // Lance instead. LRU beyond SetColumnCacheLimit (default 256 MiB). A
-// fragment column is loaded only once lookups asked for 1/64 of its rows
+// fragment column is loaded only once lookups asked for 1/512 of its rows
 // (rent or buy): a one-off point lookup in a big table reads its rows,
 // not whole columns.
 //
