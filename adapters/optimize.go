@@ -118,6 +118,7 @@ type autoOptimizer struct {
 	runs      atomic.Int64
 	failures  atomic.Int64
 	lastErr   atomic.Value // error of the latest failed run
+	guard     atomic.Pointer[OptimizeGuard]
 }
 
 // AutoOptimizeStats reports the background Optimize runs started and
@@ -166,6 +167,15 @@ func (g *Graph) maybeOptimize(rc *protocol.Receipt, w *mutationWriter) {
 			delete(a.running, branch)
 			a.mu.Unlock()
 		}()
+		if gf := a.guard.Load(); gf != nil {
+			var release func()
+			if tables, release = (*gf)(branch, tables); release != nil {
+				defer release()
+			}
+			if len(tables) == 0 {
+				return
+			}
+		}
 		// derived work outlives the caller's request context
 		if _, err := g.OptimizeWith(context.Background(), OptimizeOptions{Branch: branch, Tables: tables, Actor: "auto-optimize"}); err != nil {
 			a.failures.Add(1)

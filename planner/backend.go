@@ -52,6 +52,7 @@ func (b *Backend) NewSession(ctx context.Context, info wire.SessionInfo) (wire.S
 		}
 		b.seqs = seq.Open(b.Graph.Root.Store())
 		adapters.SetMergeCheck(b.Graph, b.checkMerge)
+		b.Graph.SetOptimizeGuard(b.optimizeGuard)
 	})
 	release, err := b.admitLogin(ctx, info.User, info.Database)
 	if err != nil {

@@ -78,7 +78,7 @@ func (s *session) Commit(ctx context.Context) error {
 	}
 	defer s.endXactLocks()
 	// row locks end after the publish: a waiter wakes up to the new rows
-	defer s.backend.rows.release(tx.owner, nil)
+	defer s.backend.rows.releaseAll(tx.owner)
 	if tx.implicit || tx.base == nil || (!tx.pend.hasWrites() && len(tx.pend.locks) == 0) {
 		return nil
 	}
@@ -127,7 +127,7 @@ func (s *session) verifyUnchanged(ctx context.Context, tx *txState) error {
 func (s *session) Rollback(context.Context) error {
 	s.endXactLocks()
 	if s.tx != nil {
-		s.backend.rows.release(s.tx.owner, nil)
+		s.backend.rows.releaseAll(s.tx.owner)
 	}
 	s.tx = nil
 	return nil
@@ -204,7 +204,7 @@ func (s *session) Close() error {
 	}
 	s.stopRunner()
 	if s.tx != nil && s.backend != nil {
-		s.backend.rows.release(s.tx.owner, nil)
+		s.backend.rows.releaseAll(s.tx.owner)
 	}
 	s.tx = nil
 	if s.advisory != nil {
