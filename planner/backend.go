@@ -18,7 +18,7 @@ type Backend struct {
 	// MemoryLimit bounds the bytes one query may buffer (0: unlimited).
 	MemoryLimit int64
 	// MaxReprepare bounds transparent re-prepares of an autocommit
-	// statement whose read set changed before its effects (0: 5).
+	// statement whose read set changed before its effects (0: 64).
 	MaxReprepare int
 	// Analyze is called by ANALYZE and VACUUM ANALYZE with the tables
 	// named (none: every table) — where a statistics collector plugs in.

@@ -129,7 +129,10 @@ func (s *session) executeWrite(ctx context.Context, st *wire.Statement, p *plan,
 	}
 	max := s.maxReprepare
 	if max == 0 {
-		max = 5
+		// most re-prepares only re-stage rows that commute with what
+		// committed meanwhile (rowsCommute), so concurrent writers of one
+		// table get the same bound as a COMMIT
+		max = commitMaxReprepare
 	}
 	rc, err := s.g.Write(ctx, s.writeOptions(adapters.WriteOptions{Branch: base.sn.Branch, Message: s.commitMessage(), MaxReprepare: max}),
 		func(ctx context.Context, stage *adapters.Stage) error {

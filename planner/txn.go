@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 
 	"github.com/pggraph/pggraph/adapters"
 	"github.com/pggraph/pggraph/graph"
@@ -18,9 +19,11 @@ import (
 //
 // An explicit transaction pins its base snapshot at its first statement
 // (not at BEGIN, as PostgreSQL takes its snapshot at the first query),
-// runs every statement against base + pending changes, and publishes the
-// pending changes at COMMIT as one strict graph write: any change since
-// the pin to a table it read or wrote fails COMMIT with 40001.
+// runs every statement against base + pending changes (READ COMMITTED:
+// a new base per statement), and publishes the pending changes at COMMIT
+// as one graph write, arbitrated at row level (commitRows) or, with DDL,
+// strictly: any change since the pin to a table it read or wrote fails
+// COMMIT with 40001.
 //
 // An implicit (autocommit) transaction publishes each writing statement
 // at once, before answering, so a read-set change before the effects is
@@ -29,7 +32,7 @@ import (
 // extended-protocol pipeline before Sync, wire.InPipeline, or a
 // multi-statement simple query) turns it into a pending one like an
 // explicit block: everything publishes at Commit (Sync / end of query)
-// as one strict commit, and an error rolls it all back.
+// as one commit, and an error rolls it all back.
 type txState struct {
 	implicit bool
 	readOnly bool
@@ -322,9 +325,11 @@ func writeError(err error) error {
 		switch pe.Kind {
 		case protocol.KindReadSetChanged:
 			msg = "could not serialize access due to concurrent update"
+			// the protocol's message names the table by its SQL name;
+			// Member holds internal table ids, which never reach clients
 			detail = pe.Message
-			if pe.Member != "" {
-				detail = "changed since the transaction's snapshot: " + pe.Member
+			if strings.Contains(detail, "table  ") {
+				detail = "a table the transaction read or wrote was dropped or replaced since its snapshot"
 			}
 		case protocol.KindRecoveryRequired, protocol.KindUncoveredDrift:
 			if pe.OperationID != "" {
