@@ -360,8 +360,11 @@ func (b *binder) bindRangeFunction(rf *q.RangeFunction, sc *scope) (plan, []scop
 	if rf.Lateral {
 		return nil, nil, unsupported("LATERAL function calls are not supported")
 	}
-	if rf.IsRowsfrom || len(rf.Functions) != 1 || len(rf.Coldeflist) > 0 {
-		return nil, nil, unsupported("ROWS FROM and column definition lists are not supported")
+	if rf.IsRowsfrom || len(rf.Functions) != 1 {
+		return b.bindRowsFrom(rf, sc)
+	}
+	if len(rf.Coldeflist) > 0 || len(rf.Functions[0].GetList().GetItems()) > 1 && len(rf.Functions[0].GetList().GetItems()[1].GetList().GetItems()) > 0 {
+		return nil, nil, unsupported("column definition lists are not supported")
 	}
 	item := rf.Functions[0].GetList().Items
 	fc := item[0].GetFuncCall()

@@ -221,6 +221,7 @@ type constraint struct {
 	kind       byte
 	unique     bool   // kind i: CREATE UNIQUE INDEX
 	method     string // kind i: the access method ("" = btree)
+	where      string // kind i: a partial index's predicate
 	table      *TableDef
 	cols       []int
 	fk         *ForeignKey
@@ -289,7 +290,7 @@ func (c *catalogSet) constraints() []constraint {
 			out = append(out, constraint{oid: next(), name: ck.Name, kind: 'c', table: t, check: ck.Expr})
 		}
 		for _, ix := range t.Indexes {
-			out = append(out, constraint{index: next(), name: ix.Name, kind: 'i', table: t, cols: ix.Columns, unique: ix.Unique, method: ix.Method})
+			out = append(out, constraint{index: next(), name: ix.Name, kind: 'i', table: t, cols: ix.Columns, unique: ix.Unique, method: ix.Method, where: ix.Where})
 		}
 	}
 	return out
@@ -314,6 +315,9 @@ func (c *catalogSet) constraintDef(k constraint, pretty bool) string {
 	case 'u':
 		return "UNIQUE (" + strings.Join(names, ", ") + ")"
 	case 'c':
+		if e, ok := checkDefinition(k.check, k.table, pretty); ok {
+			return "CHECK (" + e + ")"
+		}
 		e := checkExprText(k.check)
 		if pretty && strings.HasPrefix(e, "(") {
 			// the pretty form drops the outermost parentheses
@@ -379,7 +383,9 @@ func balancedOuter(e string) bool {
 	return depth == 0
 }
 
-func (c *catalogSet) indexDef(k constraint) string {
+// indexDef is pg_get_indexdef's text; pretty leaves the predicate
+// unparenthesized as psql's \d shows it, pg_dump's form has parentheses.
+func (c *catalogSet) indexDef(k constraint, pretty bool) string {
 	names := make([]string, len(k.cols))
 	for i, ci := range k.cols {
 		names[i] = quoteIdent(k.table.Columns[ci].Name)
@@ -392,7 +398,15 @@ func (c *catalogSet) indexDef(k constraint) string {
 	if k.unique {
 		create = "CREATE UNIQUE INDEX "
 	}
-	return create + quoteIdent(k.name) + " ON " + quoteIdent(schema) + "." + quoteIdent(k.table.Name) + " USING " + k.accessMethod() + " (" + strings.Join(names, ", ") + ")"
+	def := create + quoteIdent(k.name) + " ON " + quoteIdent(schema) + "." + quoteIdent(k.table.Name) + " USING " + k.accessMethod() + " (" + strings.Join(names, ", ") + ")"
+	switch {
+	case k.where == "":
+	case pretty:
+		def += " WHERE " + k.where
+	default:
+		def += " WHERE (" + k.where + ")"
+	}
+	return def
 }
 
 func boolYN(b bool) string {
@@ -433,8 +447,8 @@ func init() {
 			if hasRowType(t) {
 				reltype = rowTypeOID(t.OID)
 			}
-			rows = append(rows, viewClassRow(t, []any{t.OID, t.Name, c.nsOID(t.Schema), reltype, 0, oidPostgresRole, oidHeapAM, t.OID, 0, int32(max(n/100, 0)), float64(n), 0, 0,
-				hasIndexes(t), false, "p", relkindOf(t), int16(len(t.Columns)), int16(len(t.Checks)), false, fkTriggers[t.OID], false, false, false, true, "d", false, 0, 716, 1, nil, relOptions(t), nil}))
+			rows = append(rows, viewClassRow(t, []any{t.OID, t.Name, c.nsOID(t.Schema), reltype, 0, relOwner(t), oidHeapAM, t.OID, 0, int32(max(n/100, 0)), float64(n), 0, 0,
+				hasIndexes(t), false, "p", relkindOf(t), int16(len(t.Columns)), int16(len(t.Checks)), false, fkTriggers[t.OID], false, false, false, true, "d", false, 0, 716, 1, c.relACL(t), relOptions(t), nil}))
 		}
 		for _, s := range c.sequences() {
 			rows = append(rows, []any{s.OID, s.Name, c.nsOID(s.schema()), 0, 0, oidPostgresRole, 0, s.OID, 0, 1, 1.0, 0, 0,
@@ -649,7 +663,7 @@ func init() {
 			if relkindOf(t) != "r" || t.Kind == "sequence" {
 				continue
 			}
-			rows = append(rows, []any{t.Schema, t.Name, c.userName(), nil, hasIndexes(t), false, fkTriggers[t.OID], false})
+			rows = append(rows, []any{t.Schema, t.Name, c.ownerName(t), nil, hasIndexes(t), false, fkTriggers[t.OID], false})
 		}
 		return rows
 	}}
@@ -659,7 +673,7 @@ func init() {
 		var rows [][]any
 		for _, t := range c.userTables() {
 			if relkindOf(t) == "v" {
-				rows = append(rows, []any{t.Schema, t.Name, c.userName(), viewDefinitionOf(t)})
+				rows = append(rows, []any{t.Schema, t.Name, c.ownerName(t), viewDefinitionOf(t)})
 			}
 		}
 		return rows
@@ -669,7 +683,7 @@ func init() {
 		var rows [][]any
 		for _, k := range c.constraints() {
 			if k.hasIndex() {
-				rows = append(rows, []any{k.table.Schema, k.table.Name, k.name, nil, c.indexDef(k)})
+				rows = append(rows, []any{k.table.Schema, k.table.Name, k.name, nil, c.indexDef(k, false)})
 			}
 		}
 		return rows

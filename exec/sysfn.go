@@ -349,7 +349,8 @@ func init() {
 			}}, nil
 		})
 	}
-	for _, p := range []string{"has_table_privilege", "has_schema_privilege", "has_column_privilege", "has_function_privilege", "has_sequence_privilege", "has_any_column_privilege"} {
+	// has_table_privilege and the column functions: syscat_privileges.go
+	for _, p := range []string{"has_schema_privilege", "has_function_privilege", "has_sequence_privilege"} {
 		trueFn(p, 3)
 	}
 	defCustom("pg_table_is_visible", func(b *binder, args []Expr) (Expr, error) {
@@ -429,12 +430,16 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			all = append(all, col)
+			p, err := b.coerce(args[2], TBool, castImplicit, "")
+			if err != nil {
+				return nil, err
+			}
+			all = append(all, col, p)
 		}
 		return &opExpr{name: "pg_get_indexdef", t: TText, args: all, strict: true, k: func(ec *evalCtx, x []*Vec, out *Vec, sel []int32) error {
-			var cv *Vec
-			if len(x) > 1 {
-				cv = x[1]
+			var cv, pv *Vec
+			if len(x) > 2 {
+				cv, pv = x[1], x[2]
 			}
 			cons := cs.constraints()
 			for _, i := range sel {
@@ -442,7 +447,7 @@ func init() {
 				for _, k := range cons {
 					if k.hasIndex() && int64(k.index) == x[0].I[i] {
 						out.Nulls[i] = false
-						out.S[i] = cs.indexDef(k)
+						out.S[i] = cs.indexDef(k, pv != nil && pv.B[i])
 						if cv != nil && !cv.IsNull(int(i)) && cv.I[i] > 0 {
 							n := int(cv.I[i]) - 1
 							if n < len(k.cols) {

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 	"sync/atomic"
@@ -11,6 +12,7 @@ import (
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/graph"
 	"github.com/pggraph/pggraph/planner/ddl"
+	"github.com/pggraph/pggraph/wire"
 )
 
 // pendingAddrBit marks the address of a pending (uncommitted) insert, as
@@ -286,4 +288,19 @@ func recordBytes(rec arrow.RecordBatch) int64 {
 		add(c.Data())
 	}
 	return n
+}
+
+// checkPendingBudget fails with 53200 when the transaction's pending
+// rows plus the rows a statement is about to add (adding, in bytes)
+// pass the session's memory limit. A statement's rows are counted as
+// they arrive, so an INSERT … SELECT stops before it holds more than the
+// limit rather than after building everything.
+func (w *writer) checkPendingBudget(adding int64) error {
+	lim := w.s.memLimit
+	if lim <= 0 || w.v.pend.bytes+adding <= lim {
+		return nil
+	}
+	return wire.Errorf("53200", "out of memory").
+		WithDetail(fmt.Sprintf("the transaction's pending rows exceed the session memory limit (%d bytes)", lim)).
+		WithHint("Commit in smaller transactions, or COPY outside a transaction block (it then streams).")
 }

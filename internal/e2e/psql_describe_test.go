@@ -97,7 +97,7 @@ var describeCases = []describeCase{
 	dc(noBuiltins, `\dAc`), dc(noBuiltins, `\dAf`), dc(noBuiltins, `\dAo`), dc(noBuiltins, `\dAp`),
 	dc(noBuiltins, `\dF+`), dc(noBuiltins, `\dFp+`), dc(noBuiltins, `\dFd+`), dc(noBuiltins, `\dFt+`),
 	// the commands as first reported
-	dc(0, `\d`), dc(0, `\dt`), dc(0, `\d person`), dc(0, `\d+ person`), dc(0, `\d knows`), dc(0, `\d+ knows`),
+	dc(0, `\d`), dc(0, `\dt`), dc(0, `\d person`), dc(0, `\d+ person`), dc(0, `\d knows`), dc(0, `\d+ knows`), dc(0, `\d scores`), dc(0, `\d+ scores`), dc(0, `SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint WHERE contype = 'c' AND conrelid <> 0 ORDER BY 1`),
 	dc(0, `\d person_pkey`), dc(0, `\d person_id_seq`), dc(0, `\d ticket_seq`),
 	dc(0, `\di`), dc(0, `\ds`), dc(0, `\dv`), dc(0, `\dm`), dc(0, `\du`), dc(0, `\dg`), dc(0, `\dT`), dc(0, `\dT+`),
 	dc(0, `\df`), dc(0, `\df+`), dc(graphSchema, `\dx`), dc(0, `\dE`), dc(0, `\dD`), dc(0, `\des`), dc(0, `\dy`), dc(0, `\dP`),

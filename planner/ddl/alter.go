@@ -215,6 +215,7 @@ func (pc *planCtx) alterTable(st *q.AlterTableStmt) ([]Change, error) {
 	if a.b.meta.Relkind != RelTable {
 		return nil, errorf(CodeWrongObjectType, "\"%s\" is not a table", name).WithHint("Use ALTER SEQUENCE to change a sequence.")
 	}
+	wasPending := a.b.meta.Graph.Pending
 	for _, n := range st.Cmds {
 		cmd := n.GetAlterTableCmd()
 		if cmd == nil {
@@ -226,6 +227,16 @@ func (pc *planCtx) alterTable(st *q.AlterTableStmt) ([]Change, error) {
 	}
 	if err := a.b.graphRole(); err != nil {
 		return nil, err
+	}
+	if g := a.b.meta.Graph; wasPending && g.Kind == graph.EdgeTable {
+		// the last endpoint reference arrived: the rows loaded while the
+		// edge was pending must meet its out-degree bounds
+		if g.MaxOut != nil {
+			a.addValidation(Validation{Kind: ValidateMaxOut, Columns: []string{g.Source}, Limit: *g.MaxOut})
+		}
+		if g.MinOut != nil {
+			a.addValidation(Validation{Kind: ValidateMinOut, Columns: []string{g.Source}, Limit: *g.MinOut})
+		}
 	}
 	return a.changes()
 }

@@ -15,6 +15,10 @@ func (a *alterState) setOptions(items []*q.Node) error {
 			given[d.Defname] = true
 		}
 	}
+	if given["kind"] {
+		// an explicit kind replaces a pending edge's wait
+		g.Pending = false
+	}
 	if err := a.b.options(items); err != nil {
 		return err
 	}

@@ -42,6 +42,7 @@ type tableBuilder struct {
 	conTaken map[string]bool // constraint names, schema-wide
 	own      map[string]bool // explicit constraint names of this table
 	meta     TableMeta
+	creating bool // CREATE TABLE (an edge may wait for its endpoint references)
 
 	// constraints flush added (ALTER TABLE validates them)
 	addedKeys   []addedKey

@@ -68,7 +68,7 @@ func (pc *planCtx) createTable(st *q.CreateStmt) ([]Change, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &tableBuilder{pc: pc, name: name, relTaken: relTaken, conTaken: conTaken, own: map[string]bool{},
+	b := &tableBuilder{pc: pc, name: name, relTaken: relTaken, conTaken: conTaken, own: map[string]bool{}, creating: true,
 		meta: TableMeta{Version: metaVersionTables, Relkind: RelTable}}
 	if err := b.options(st.Options); err != nil {
 		return nil, err

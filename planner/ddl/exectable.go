@@ -3,6 +3,7 @@ package ddl
 import (
 	"maps"
 	"slices"
+	"strconv"
 
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/graph"
@@ -22,7 +23,7 @@ func ExecTable(e graph.TableEntry) (*exec.TableDef, error) {
 	if err != nil {
 		return nil, err
 	}
-	td := &exec.TableDef{OID: uint32(FirstUserOID + e.ID), Schema: "public", Name: e.Name, Comment: m.Comment}
+	td := &exec.TableDef{OID: uint32(FirstUserOID + e.ID), Schema: "public", Name: e.Name, Comment: m.Comment, Owner: m.Owner, ACL: m.ACL}
 	if m.Relkind == RelView {
 		return execView(td, m), nil
 	}
@@ -34,8 +35,25 @@ func ExecTable(e graph.TableEntry) (*exec.TableDef, error) {
 	}
 	// reloptions: the declared graph kind (so pg_dump's CREATE TABLE …
 	// WITH (…) re-creates it), then the storage parameters by name
-	if m.Graph.Declared {
+	switch {
+	case m.Graph.Pending:
+		td.Options = append(td.Options, "graph.kind="+string(graph.EdgeTable))
+	case m.Graph.Declared:
 		td.Options = append(td.Options, "graph.kind="+string(m.Graph.Kind))
+	}
+	if g := m.Graph; g.Kind == graph.EdgeTable || g.Pending {
+		if g.Source != "" && g.Source != "src" {
+			td.Options = append(td.Options, "graph.source="+g.Source)
+		}
+		if g.Target != "" && g.Target != "dst" {
+			td.Options = append(td.Options, "graph.target="+g.Target)
+		}
+		if g.MaxOut != nil {
+			td.Options = append(td.Options, "graph.max_out="+strconv.FormatInt(*g.MaxOut, 10))
+		}
+		if g.MinOut != nil {
+			td.Options = append(td.Options, "graph.min_out="+strconv.FormatInt(*g.MinOut, 10))
+		}
 	}
 	for _, k := range slices.Sorted(maps.Keys(m.Options)) {
 		td.Options = append(td.Options, k+"="+m.Options[k])
@@ -104,7 +122,7 @@ func ExecTable(e graph.TableEntry) (*exec.TableDef, error) {
 	}
 	for _, ix := range m.Indexes {
 		if ix.Constraint == "" {
-			td.Indexes = append(td.Indexes, exec.IndexDef{Name: ix.Name, Columns: cols(ix.Columns), Unique: ix.Unique, Method: ix.Method})
+			td.Indexes = append(td.Indexes, exec.IndexDef{Name: ix.Name, Columns: cols(ix.Columns), Unique: ix.Unique, Method: ix.Method, Where: ix.Where})
 		}
 	}
 	return td, nil

@@ -28,7 +28,7 @@ SELECT v FROM u ORDER BY v USING <;
 -- unsupported
 SELECT * FROM u TABLESAMPLE SYSTEM (10);
 -- unsupported
-SELECT * FROM ROWS FROM (generate_series(1, 2), generate_series(1, 3));
+SELECT * FROM ROWS FROM (generate_series(1, 2), json_to_record('{"a": 1}') AS (a int));
 -- unsupported
 SELECT json_each('{"a": 1}');
 -- supported now (expanded syntax): compared with PostgreSQL

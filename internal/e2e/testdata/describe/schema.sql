@@ -21,3 +21,17 @@ COMMENT ON COLUMN person.born IS 'year of birth';
 INSERT INTO person (name, born) VALUES ('Ada', 1815), ('Charles', 1791), ('Mary', 1780);
 INSERT INTO knows VALUES (1, 2, 1833), (2, 3, 1834), (3, 1, 1834);
 SELECT nextval('ticket_seq');
+-- CHECK constraints print as PostgreSQL's analyzer stores them: implicit
+-- coercions shown, BETWEEN expanded, IN as = ANY (ARRAY[…]), LIKE as ~~.
+CREATE TABLE scores (
+  score numeric CHECK (score >= 0),
+  i int4 CHECK (i BETWEEN 1 AND 10) CHECK (i > -1),
+  b int8 CHECK (b > 3000000000),
+  f float8 CHECK (f > i AND f < 1.5),
+  v varchar(10) CHECK (v IN ('a', 'b')) CHECK (length(v) < 5),
+  t text CHECK (t LIKE 'a%' OR t IS NULL) CHECK (t NOT IN ('x', 'y')),
+  c char(3) CHECK (c <> 'abc'),
+  d date CHECK (d > '2020-01-01'),
+  ok bool CHECK (ok) CHECK (NOT (score < 0 AND ok)),
+  CHECK ((i > 0 OR score > 0) AND b + i > 2)
+);
