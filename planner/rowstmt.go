@@ -77,7 +77,7 @@ func lockKeys(d *pendingState, base *catalog) []string {
 			continue
 		}
 		rows := pendingVecs(p, ti.def)
-		if rows == nil || len(rows) == 0 || rows[0] == nil {
+		if len(rows) == 0 || rows[0] == nil {
 			continue
 		}
 		var kb []byte
