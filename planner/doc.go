@@ -120,10 +120,12 @@
 // committed a change (REPEATABLE READ, SERIALIZABLE; 23505 for a
 // duplicate key, as PostgreSQL); lock_timeout gives 55P03 and a wait
 // that closes a cycle 40P01. Across processes a same-row or same-key
-// conflict is 40001 at the second COMMIT. SELECT … FOR UPDATE/SHARE
-// still locks optimistically at table level (a transaction that locked
-// a table fails COMMIT with 40001 when the table moved; no NOWAIT or
-// SKIP LOCKED), and LOCK TABLE likewise. 40001 details name tables and
+// conflict is 40001 at the second COMMIT. SELECT … FOR UPDATE / FOR NO
+// KEY UPDATE / FOR SHARE / FOR KEY SHARE [NOWAIT | SKIP LOCKED] of one
+// table in an explicit transaction locks the rows it returns
+// (forupdate.go; SKIP LOCKED skips before LIMIT counts); other locking
+// shapes, and LOCK TABLE, lock optimistically at table level (COMMIT
+// fails with 40001 when the table moved). 40001 details name tables and
 // keys by their SQL names.
 //
 // SAVEPOINT copies the pending state (records are immutable and
