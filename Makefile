@@ -108,6 +108,7 @@ bench: build
 	$(BIN) bench-graph --data .
 	$(GO) run ./exec/cmd/execbench -pgproxy $(BIN)
 	$(GO) run ./exec/cmd/graphbench -pgproxy $(BIN)
+	$(GO) run ./internal/soak -pgproxy $(BIN) -duration 120s
 
 clean:
 	rm -rf bin

@@ -156,10 +156,27 @@
 // engine; nothing answers by matching query text.
 //
 // Limits: Engine.MemoryLimit bounds the bytes a query buffers (sorts, hash
-// tables, materialized CTEs and subqueries, window partitions); exceeding
-// it fails the query with 53200 and leaves the engine usable; string_agg
-// charges the value it builds. A value past PostgreSQL's 1 GB limit
-// (value_limit.go) fails with 54000. Cancelling
+// tables, materialized CTEs and subqueries, window partitions, the values
+// string_agg and array_agg build); exceeding it fails the query with 53200
+// and leaves the engine usable (membudget.go). A process-wide account
+// (SetServerMemoryBudget) adds up every running statement's bytes: a
+// reservation past it fails that statement with 53200, and past three
+// quarters of it spilling operators spill at once. Spilling
+// (spill*.go) follows the session's work_mem (DefaultWorkMem without
+// settings): a full sort writes stably sorted runs to spill files and
+// merges them (mergeFanIn runs per pass, ties to the earlier run, so the
+// order is the in-memory sort's); a serial hash aggregate whose groups
+// pass work_mem folds rows of known groups and writes the others to hash
+// partitions, aggregated after the in-memory groups (up to four levels
+// deep; group keys with volatile calls do not spill); a hash join whose
+// build side passes work_mem partitions both sides by key hash (keys of
+// the same kind on both sides) and joins partition pairs in memory. Spill
+// files are unlinked at creation (SpillDir), never fsynced, and closed
+// when their operator ends; a full disk answers 53100. Not spilled: the
+// parallel aggregate, top-N, window partitions, DISTINCT, materialized
+// CTEs, hashed IN sets. A value past PostgreSQL's 1 GB limit
+// (value_limit.go: string_agg, repeat, text concatenation) fails with
+// 54000. Cancelling
 // the context stops scans, joins, aggregation and recursion at the next
 // batch with 57014. WITH RECURSIVE stops with 54000 after
 // Engine.RecursionLimit iterations (default 10000) instead of truncating.

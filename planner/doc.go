@@ -282,7 +282,8 @@
 // stream was consumed answers 40001: the client retries). Inside a
 // transaction the rows join the pending state like INSERT's; pending
 // rows of a transaction are bounded by Backend.MemoryLimit (53200 when
-// exceeded).
+// exceeded; a statement's rows count as they arrive, so an INSERT …
+// SELECT stops near the limit instead of after building every row).
 //
 // COPY FROM's errors carry PostgreSQL's CONTEXT (wire.Error.Where), in
 // both paths: the line and column (and, for text and csv, the value) of
