@@ -210,7 +210,7 @@ func (s *session) lockedAutocommit(ctx context.Context, owner *lockOwner, pend *
 	}
 	taken, _, waited, err := s.backend.rows.acquire(ctx, owner, lockKeys(d, base), lockUpdate, s.lockWaitOf(deltaRelation(d)))
 	if err != nil {
-		s.backend.rows.release(owner, nil)
+		s.backend.rows.releaseAll(owner)
 		return false, err
 	}
 	if waited {
