@@ -97,7 +97,7 @@ func TestCopyStreamBatches(t *testing.T) {
 // session memory limit (53200), and the session stays usable.
 func TestPendingMemoryLimit(t *testing.T) {
 	ts := startServer(t, nil)
-	ts.backend.MemoryLimit = 64 << 10
+	ts.backend.MemoryLimit = 128 << 10 // 100 rows' locks (rowLockBytes each) and records fit
 	c := ts.connect(t, pgx.QueryExecModeSimpleProtocol)
 	runScript(t, c, []step{
 		{sql: "create table m (id int8 primary key, v text)"},
@@ -106,5 +106,26 @@ func TestPendingMemoryLimit(t *testing.T) {
 		{sql: "insert into m select g, repeat('x', 100) from generate_series(101, 2000) g", code: "53200", msg: "out of memory"},
 		{sql: "rollback"},
 		{sql: "insert into m select g, repeat('x', 100) from generate_series(1, 100) g", tag: "INSERT 0 100"},
+	})
+}
+
+// TestRowLockMemoryLimit: the row locks a transaction holds count
+// against the session memory limit with its pending rows (a DELETE's
+// pending state is small, its locks are not), and the session stays
+// usable.
+func TestRowLockMemoryLimit(t *testing.T) {
+	ts := startServer(t, nil)
+	ts.backend.MemoryLimit = 256 << 10
+	c := ts.connect(t, pgx.QueryExecModeSimpleProtocol)
+	runScript(t, c, []step{
+		{sql: "create table m (id int8 primary key, v int8)"},
+		{sql: "insert into m select g, g from generate_series(1, 300) g", tag: "INSERT 0 300"},
+		{sql: "insert into m select g, g from generate_series(301, 600) g", tag: "INSERT 0 300"},
+		{sql: "insert into m select g, g from generate_series(601, 900) g", tag: "INSERT 0 300"},
+		{sql: "begin"},
+		{sql: "delete from m where id <= 300", tag: "DELETE 300"},
+		{sql: "delete from m", code: "53200", msg: "out of memory"},
+		{sql: "rollback"},
+		{sql: "select count(*) from m", rows: "900"},
 	})
 }

@@ -274,6 +274,13 @@ func (rl *rowLocks) acquire(ctx context.Context, o *lockOwner, keys []string, m 
 }
 
 // releaseAll drops every lock of o (the end of its transaction).
+// heldCount is the number of locks o holds.
+func (rl *rowLocks) heldCount(o *lockOwner) int {
+	rl.mu.Lock()
+	defer rl.mu.Unlock()
+	return len(o.held)
+}
+
 func (rl *rowLocks) releaseAll(o *lockOwner) { rl.releaseKeys(o, nil, true) }
 
 // release drops the given keys of o and wakes their waiters.
