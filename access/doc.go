@@ -24,6 +24,13 @@
 // Branch privileges (branches.go) are kept here too: a branch is a
 // database, and database ACLs are shared catalogs in PostgreSQL.
 //
+// Table privileges (table_privileges.go) are only rules here: a
+// relation's owner and ACL are stored with its definition, versioned
+// with the branch's schema (PostgreSQL keeps relacl per database), and
+// keyed by role OID; this package decides what a role holds
+// (aclmask), who grants (select_best_grantor), what a revoke takes
+// with it (recursive revoke) and how an ACL prints (aclitem text).
+//
 // Secrets are stored as PostgreSQL stores rolpassword: SCRAM-SHA-256
 // verifiers, or md5 hashes when given already hashed (import); a plain
 // password given to CREATE/ALTER ROLE is turned into a SCRAM verifier

@@ -62,6 +62,10 @@ func shapes() []writeShape {
 		{name: "one-table", run: func(ctx context.Context, t testing.TB, g *Graph) error {
 			return insert(ctx, g, WriteOptions{}, map[string][]int64{"a": {2, 3}})
 		}, before: seed, after: map[string][]int64{"a": {1, 2, 3}, "b": {100, 101}, "c": {200}}},
+		// group commit: three writers' inserts in one graph commit
+		{name: "group-commit", run: func(ctx context.Context, t testing.TB, g *Graph) error {
+			return groupOf(ctx, g, map[string][]int64{"a": {2}}, map[string][]int64{"b": {102}}, map[string][]int64{"a": {3}, "c": {201}})
+		}, before: seed, after: map[string][]int64{"a": {1, 2, 3}, "b": {100, 101, 102}, "c": {200, 201}}},
 		{name: "three-tables", run: func(ctx context.Context, t testing.TB, g *Graph) error {
 			return insert(ctx, g, WriteOptions{}, map[string][]int64{"a": {2}, "b": {102}, "c": {201}})
 		}, before: seed, after: map[string][]int64{"a": {1, 2}, "b": {100, 101, 102}, "c": {200, 201}}},

@@ -47,6 +47,7 @@ type Graph struct {
 	coord    *protocol.Coordinator
 	actor    string
 	auto     autoOptimizer
+	groups   groupQueue
 	heads    committedHeads
 	baseline bool // benchmarks: no handle cache, staging inside Prepare
 	legacy   bool // Options.LegacyCommitPath
@@ -135,6 +136,14 @@ type WriteOptions struct {
 	// 40001; Base should be the snapshot the transaction read.
 	Strict bool
 	Base   *graph.Snapshot
+	// Group lets an autocommit write (not Strict, no Base) share one
+	// graph commit with the branch's concurrent grouped writes (group
+	// commit, group.go). Set it only where validity against the base
+	// implies validity against the base plus other members' inserts:
+	// in-memory inserts into tables whose only unique constraint is the
+	// primary key (adapters checks those across the group). A grouped
+	// write that stages anything else runs alone.
+	Group bool
 	// MaxReprepare bounds transparent re-prepares (default 5).
 	MaxReprepare int
 	// MaxRowsPerFile cuts inserted rows into data files (fragments) of at
@@ -151,6 +160,13 @@ type WriteOptions struct {
 // Arrow, deletes as row addresses, probes, DDL) against the attempt's
 // base; the coordinator publishes them as one graph commit.
 func (g *Graph) Write(ctx context.Context, o WriteOptions, fn StageFunc) (*protocol.Receipt, error) {
+	if o.Group && !o.Strict && o.Base == nil {
+		return g.writeGrouped(ctx, o, fn)
+	}
+	return g.write(ctx, o, fn)
+}
+
+func (g *Graph) write(ctx context.Context, o WriteOptions, fn StageFunc) (*protocol.Receipt, error) {
 	w := newMutationWriter(g.Root, fn)
 	w.legacy = g.legacy
 	if g.baseline {

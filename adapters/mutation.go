@@ -176,7 +176,7 @@ func (w *mutationWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite
 		}, stage: func(ctx context.Context, ds *lance.Dataset) (*lance.Staged, error) {
 			s, err := stageOps(ctx, ds, o, w.stageOptions(txn))
 			return s, wrapStageErr(e.Name, err)
-		}})
+		}, predict: o.predictedWithDeletes})
 		pw.Effects = append(pw.Effects, protocol.Effect{Table: k, Location: e.Location, LanceBranch: e.Branch,
 			Kind: protocol.EffectStaged, ExpectedVersion: e.Version, TxnUUID: txn, Post: protocol.PostExact, RollbackSafe: true})
 		pw.Delta.Updates = append(pw.Delta.Updates, protocol.TableUpdate{Table: k, Branch: e.Branch})
@@ -192,6 +192,15 @@ func (w *mutationWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite
 		return err
 	}); err != nil {
 		return err
+	}
+	for i, j := range jobs {
+		// deletes whose rows are certainly live in the base: the post-state
+		// row count is known before the files are written (Predict)
+		if j.predict != nil && bases[i] != nil {
+			if n, ok := j.predict(bases[i]); ok {
+				predicted[j.key] = n
+			}
+		}
 	}
 	bg := &backgroundStaging{done: make(chan struct{}), bases: map[graph.TableKey]*lance.Dataset{}}
 	for i, j := range jobs {
@@ -320,6 +329,9 @@ type stageJob struct {
 	key   graph.TableKey
 	open  func(ctx context.Context) (*lance.Dataset, error)
 	stage func(ctx context.Context, ds *lance.Dataset) (*lance.Staged, error)
+	// predict, when set, may know the post-state row count from the
+	// opened base (tableOps.predictedWithDeletes)
+	predict func(ds *lance.Dataset) (uint64, bool)
 }
 
 func wrapStageErr(table string, err error) error {
@@ -410,9 +422,10 @@ func (w *mutationWriter) Apply(ctx context.Context, pw *protocol.PreparedWrite) 
 					// nothing landed and re-preparing would predict the same
 					return protocol.NoEffectFinal(fmt.Errorf("adapters: table %s: predicted post-state version %d with %d rows, staged %d with %d", e.Table, c.Version, c.RowCount, nd.Version(), nd.CountRows()))
 				}
+				c.Preview = nd
 				return nil
 			}
-			e.Confirmed = &protocol.Confirmed{Version: nd.Version(), RowCount: nd.CountRows()}
+			e.Confirmed = &protocol.Confirmed{Version: nd.Version(), RowCount: nd.CountRows(), Preview: nd}
 			return nil
 		}
 		nd, err := s.Commit(ctx, lance.CommitOptions{Mode: lance.CommitExact})

@@ -9,6 +9,7 @@ import (
 
 	"github.com/pggraph/pggraph/graph"
 	"github.com/pggraph/pggraph/lance"
+	"github.com/pggraph/pggraph/lance/format"
 	"github.com/pggraph/pggraph/protocol"
 )
 
@@ -48,7 +49,10 @@ type tableOps struct {
 	// count unknown.
 	knownRows    int64
 	knownInserts int
-	deletes      []uint64
+	// batches are the in-memory rows of InsertBatches, kept for group
+	// commit's key claims (group.go)
+	batches []schemaBatches
+	deletes []uint64
 	// loads counts the inserts that came from Stage.Load (COPY FROM)
 	loads int
 	// compact, when set, makes the table's transaction a Rewrite
@@ -176,7 +180,20 @@ func (s *Stage) InsertBatches(table string, schema *arrow.Schema, recs ...arrow.
 	for _, r := range recs {
 		n += r.NumRows()
 	}
-	return s.insert(table, Batches(schema, recs...), n)
+	if err := s.insert(table, Batches(schema, recs...), n); err != nil {
+		return err
+	}
+	if b, _ := s.lookup(table); b.pending == nil {
+		o := s.opsFor(b.key)
+		o.batches = append(o.batches, schemaBatches{schema: schema, recs: recs})
+	}
+	return nil
+}
+
+// schemaBatches is one InsertBatches call's rows.
+type schemaBatches struct {
+	schema *arrow.Schema
+	recs   []arrow.RecordBatch
 }
 
 // insert stages src; rows is its row count, -1 when unknown.
@@ -204,13 +221,44 @@ func (s *Stage) insert(table string, src Source, rows int64) error {
 
 // predictedRows is the table's row count after these ops applied to a
 // version holding base rows, when it is known before any file is
-// written: inserts of known size only. Deletes are left out (an address
-// deleted twice, or already deleted, would make the prediction wrong).
+// written: inserts of known size only. Deletes need the base dataset
+// (an address deleted twice, or already deleted, would make a count
+// from the addresses alone wrong): predictedWithDeletes.
 func (o *tableOps) predictedRows(base uint64) (uint64, bool) {
 	if o.knownInserts != len(o.inserts) || len(o.deletes) > 0 || o.compact != nil || o.loads > 0 {
 		return 0, false
 	}
 	return base + uint64(o.knownRows), true
+}
+
+// predictedWithDeletes is predictedRows for ops that also delete rows,
+// given the dataset they are staged on: known when every deleted
+// address is certainly live there without reading a deletion vector —
+// its fragment exists, the offset is within the fragment's physical
+// rows and the fragment has no deletion file. Addresses deleted twice
+// count once.
+func (o *tableOps) predictedWithDeletes(ds *lance.Dataset) (uint64, bool) {
+	if len(o.deletes) == 0 || o.knownInserts != len(o.inserts) || o.compact != nil || o.loads > 0 {
+		return 0, false
+	}
+	frags := ds.Fragments()
+	byID := make(map[uint64]*format.Fragment, len(frags))
+	for i := range frags {
+		byID[frags[i].ID] = &frags[i]
+	}
+	seen := make(map[uint64]bool, len(o.deletes))
+	for _, a := range o.deletes {
+		f := byID[a>>32]
+		if f == nil || f.DeletionFile != nil || a&0xffffffff >= f.PhysicalRows {
+			return 0, false
+		}
+		seen[a] = true
+	}
+	live := ds.CountRows()
+	if uint64(len(seen)) > live {
+		return 0, false
+	}
+	return live - uint64(len(seen)) + uint64(o.knownRows), true
 }
 
 // Delete stages the deletion of rows by address in the base snapshot's

@@ -78,17 +78,7 @@ func (a *aggNode) run(ec *evalCtx, emit func(*Batch) error) error {
 	if pl, w := a.parallelPlan(); pl != nil {
 		return a.runParallel(ec, pl, w, emit)
 	}
-	st := a.newState(false)
-	err := withPrefetch(a.input).run(ec, func(b *Batch) error {
-		if err := checkCancel(ec.run.ctx); err != nil {
-			return err
-		}
-		return st.consume(ec, b, 0)
-	})
-	if err != nil {
-		return err
-	}
-	return st.emit(nil, emit)
+	return a.runSerial(ec, emit)
 }
 
 // aggState is a hash aggregation's groups and accumulators: the whole
@@ -727,8 +717,21 @@ type arrayAggAcc struct {
 	v    []*Vec
 }
 
-func (a *arrayAggAcc) update(_ *evalCtx, args []*Vec, rows, gids []int32, ng int) error {
+func (a *arrayAggAcc) update(ec *evalCtx, args []*Vec, rows, gids []int32, ng int) error {
 	a.v = growTo(a.v, ng)
+	// the arrays being built count against the query's budget (as
+	// string_agg's value does; the ordered forms pass no context)
+	if ec != nil && ec.run != nil {
+		n := int64(len(rows)) * 24
+		if args[0].T.Kind() == KStr {
+			for _, r := range rows {
+				n += int64(len(args[0].S[r]))
+			}
+		}
+		if err := ec.run.budget.reserve(n); err != nil {
+			return err
+		}
+	}
 	for k, r := range rows {
 		g := gids[k]
 		if a.v[g] == nil {

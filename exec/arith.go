@@ -202,7 +202,8 @@ func floatArith(op string, t Type) kernel {
 			if math.IsInf(v, 0) && !math.IsInf(x[i], 0) && !math.IsInf(y[i], 0) {
 				return errf(CodeNumericOutOfRange, "value out of range: overflow")
 			}
-			if v == 0 && op != "+" && op != "-" && x[i] != 0 && !(op == "^" && math.IsInf(y[i], -1)) && !math.IsInf(y[i], 0) {
+			// a zero factor gives zero, not an underflow (float8mul checks both)
+			if v == 0 && op != "+" && op != "-" && x[i] != 0 && !(op == "*" && y[i] == 0) && !(op == "^" && math.IsInf(y[i], -1)) && !math.IsInf(y[i], 0) {
 				return errf(CodeNumericOutOfRange, "value out of range: underflow")
 			}
 			r[i] = v

@@ -29,6 +29,12 @@ type binder struct {
 	views     []*viewUse
 	trace     *viewTrace
 	noParams  bool
+	// uses lists the relations named (Prepared.Relations); inView and
+	// viewOwner say they are read by the query of a view owned by
+	// viewOwner.
+	uses      []RelationUse
+	inView    bool
+	viewOwner uint32
 }
 
 type aggCollector struct {

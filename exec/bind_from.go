@@ -180,6 +180,7 @@ func (b *binder) bindRangeVar(rv *q.RangeVar, sc *scope) (plan, []scopeCol, erro
 	if b.trace != nil {
 		b.trace.relation(rv, td)
 	}
+	b.useRelation(td)
 	if td.View != nil {
 		return b.bindView(rv, td, alias, sc)
 	}
@@ -211,6 +212,9 @@ func (b *binder) bindRangeVar(rv *q.RangeVar, sc *scope) (plan, []scopeCol, erro
 		idx = append(idx, tableOIDIdx)
 	}
 	sn := &scanNode{table: td, cols: ci, colIdx: idx, keyCol: -1, used: make([]bool, len(ci))}
+	if rv.Alias != nil {
+		sn.alias = rv.Alias.Aliasname
+	}
 	for i := range cols {
 		cols[i].used = &sn.used[i]
 	}
@@ -510,11 +514,13 @@ func (b *binder) bindWith(w *q.WithClause, outer *scope) (func(), error) {
 		}
 		watch := newScope(outer)
 		watch.passthrough = true
+		first := len(b.uses)
 		bd, err := b.bindSelect(sel, watch)
 		if err != nil {
 			pop()
 			return nil, err
 		}
+		b.usedBy(first, d)
 		d.correlated = watch.correlated
 		cols := append([]colInfo{}, bd.cols...)
 		if len(aliases) > len(cols) {

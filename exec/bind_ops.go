@@ -863,6 +863,9 @@ func roundHalfEven(f float64) float64 {
 
 func concatKernel(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
 	for _, i := range sel {
+		if len(a[0].S[i])+len(a[1].S[i]) > maxValueBytes {
+			return checkValueGrowth(len(a[0].S[i]), len(a[1].S[i]))
+		}
 		out.S[i] = a[0].S[i] + a[1].S[i]
 	}
 	return nil

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/pggraph/pggraph/access"
 )
 
 // Catalog is what the engine needs to know about user relations. The graph
@@ -52,6 +53,12 @@ type TableDef struct {
 	// View is set for a SQL view (Kind "view"): its stored query, which
 	// the binder expands where the view is referenced (view.go).
 	View *ViewDef
+	// Owner is the owning role (0: the bootstrap superuser, OID 10) and
+	// ACL relacl (nil: PostgreSQL's default, the owner holds all); the
+	// planner enforces them, exec shows them (pg_class, has_*_privilege)
+	// and reports which relations a statement reads (Prepared.Relations).
+	Owner uint32
+	ACL   *access.TableACL
 }
 
 // CheckDef is a CHECK constraint. Expr is the SQL expression without the

@@ -79,6 +79,7 @@ type Prepared struct {
 	plan       plan
 	cols       []colInfo
 	eng        *Engine
+	uses       []RelationUse
 }
 
 // Prepare parses and binds one statement. declared holds parameter type
@@ -124,7 +125,7 @@ func (e *Engine) PrepareFor(sess *Session, sql string, declared []uint32) (p *Pr
 		return nil, err
 	}
 	b.pruneViews()
-	p = &Prepared{SQL: sql, plan: bd.plan, cols: bd.cols, eng: e}
+	p = &Prepared{SQL: sql, plan: bd.plan, cols: bd.cols, eng: e, uses: b.uses}
 	for _, t := range b.params {
 		p.ParamTypes = append(p.ParamTypes, *t)
 	}
@@ -264,6 +265,11 @@ func (p *Prepared) streamWith(ctx context.Context, sess *Session, params []any, 
 	if p.eng.MemoryLimit > 0 {
 		st.budget.limit = p.eng.MemoryLimit
 		rc.budget = &st.budget
+	}
+	if serverBudget.limit.Load() > 0 {
+		st.budget.shared = &serverBudget
+		rc.budget = &st.budget
+		defer st.budget.settle()
 	}
 	rc.now = time.Now()
 	ec := &st.ec

@@ -144,6 +144,18 @@ func instrument(p plan, joins map[*joinNode]*nodeStats) plan {
 // analyze it first runs the statement (results discarded) and reports
 // what each node did, then "Planning Time"-less PostgreSQL footer lines.
 func (p *Prepared) Explain(ctx context.Context, sess *Session, params []any, analyze bool) ([]string, error) {
+	e, took, err := p.explain(ctx, sess, params, analyze)
+	if err != nil {
+		return nil, err
+	}
+	if analyze {
+		e.lines = append(e.lines, fmt.Sprintf("Execution Time: %.3f ms", float64(took.Microseconds())/1000))
+	}
+	return e.lines, nil
+}
+
+// explain builds (and with analyze first runs) the plan description.
+func (p *Prepared) explain(ctx context.Context, sess *Session, params []any, analyze bool) (*explainer, time.Duration, error) {
 	root := p.plan
 	var took time.Duration
 	if analyze {
@@ -153,7 +165,7 @@ func (p *Prepared) Explain(ctx context.Context, sess *Session, params []any, ana
 		run.plan = root
 		start := time.Now()
 		if _, err := run.streamWith(ctx, sess, params, joins, func(*Batch, *time.Location) error { return nil }); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		took = time.Since(start)
 	}
@@ -163,16 +175,16 @@ func (p *Prepared) Explain(ctx context.Context, sess *Session, params []any, ana
 	}
 	e := &explainer{analyze: analyze, rc: &runCtx{settings: settings}}
 	e.node(root, 0, nil)
-	if analyze {
-		e.lines = append(e.lines, fmt.Sprintf("Execution Time: %.3f ms", float64(took.Microseconds())/1000))
-	}
-	return e.lines, nil
+	return e, took, nil
 }
 
 type explainer struct {
 	analyze bool
 	rc      *runCtx
 	lines   []string
+	// nodes are the printed nodes in order (FORMAT JSON rebuilds the
+	// tree from their depths)
+	nodes []explainNode
 }
 
 // node prints p at depth with extra detail lines (a filter above it).
@@ -274,6 +286,9 @@ func describe(p plan) (string, []string, []plan) {
 	case *funcScanNode:
 		return "Function Scan on " + x.name, nil, nil
 	case *valuesNode:
+		if len(x.rows) == 1 {
+			return "Result", nil, nil // PostgreSQL plans one row as a Result
+		}
 		return `Values Scan on "*VALUES*"`, nil, nil
 	case oneRowNode:
 		return "Result", nil, nil
@@ -296,11 +311,20 @@ func (e *explainer) scan(s *scanNode, depth int, extra []string, st *nodeStats, 
 			} else {
 				cond += "ANY ('{" + strings.Join(vals, ",") + "}')"
 			}
-			e.line(depth, "Index Scan using "+indexName(s.table, s.keyCol)+" on "+s.table.Name, est, st, append([]string{"Index Cond: (" + cond + ")"}, extra...))
+			e.line(depth, "Index Scan using "+indexName(s.table, s.keyCol)+" on "+scanName(s), est, st, append([]string{"Index Cond: (" + cond + ")"}, extra...))
 			return
 		}
 	}
-	e.line(depth, "Seq Scan on "+s.table.Name, est, st, extra)
+	e.line(depth, "Seq Scan on "+scanName(s), est, st, extra)
+}
+
+// scanName is the table as PostgreSQL's EXPLAIN names it: with the FROM
+// item's alias when it has another one.
+func scanName(s *scanNode) string {
+	if s.alias != "" && s.alias != s.table.Name {
+		return s.table.Name + " " + s.alias
+	}
+	return s.table.Name
 }
 
 // join prints a join with the method it used (ANALYZE) or would use.
@@ -351,7 +375,7 @@ func (e *explainer) join(j *joinNode, depth int, extra []string, st *nodeStats) 
 			idet = append(idet, "Filter: "+exprText(f, ip.scan.cols))
 		}
 		_ = ik
-		e.line(depth+1, "Index Scan using "+indexName(ip.scan.table, ip.col)+" on "+ip.scan.table.Name, -1, ist, idet)
+		e.line(depth+1, "Index Scan using "+indexName(ip.scan.table, ip.col)+" on "+scanName(ip.scan), -1, ist, idet)
 	case "hash":
 		if len(j.leftKeys) == 0 {
 			e.line(depth, "Nested Loop"+kind, explainRows(j), st, append(det, extra...))
@@ -414,6 +438,7 @@ func (e *explainer) line(depth int, name string, est int64, st *nodeStats, det [
 		}
 	}
 	e.lines = append(e.lines, s)
+	e.nodes = append(e.nodes, explainNode{depth: depth, name: name, est: est, st: st, det: det})
 	for _, d := range det {
 		e.lines = append(e.lines, detPrefix+d)
 	}
@@ -461,7 +486,7 @@ func exprText(x Expr, cols []colInfo) string {
 		}
 	case *constExpr:
 		switch e.t.Kind() {
-		case KInt, KFloat, KNum, KBool:
+		case KInt, KNum, KBool:
 			return e.text
 		}
 		return "'" + strings.ReplaceAll(e.text, "'", "''") + "'::" + e.t.String()
@@ -470,6 +495,10 @@ func exprText(x Expr, cols []colInfo) string {
 	case *castExpr:
 		if c, ok := e.arg.(*constExpr); ok && c.t.Kind() == KInt && e.t.Kind() == KInt {
 			return c.text // an integer literal widened to the column's type
+		}
+		if c, ok := e.arg.(*constExpr); ok && (c.t.Kind() == KInt || c.t.Kind() == KNum) && e.t.Kind() == KFloat {
+			// a numeric literal folded to float, as PostgreSQL prints it
+			return "'" + c.text + "'::" + e.t.String()
 		}
 		return "(" + exprText(e.arg, cols) + ")::" + e.t.String()
 	case *boolExpr:

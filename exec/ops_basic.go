@@ -48,6 +48,7 @@ func (v *valuesNode) run(ec *evalCtx, emit func(*Batch) error) error {
 // filter hints and, when possible, a key lookup.
 type scanNode struct {
 	table   *TableDef
+	alias   string // the FROM item's alias ("" = none; EXPLAIN prints it)
 	cols    []colInfo
 	colIdx  []int
 	filters []ScanFilter
@@ -411,16 +412,19 @@ type sortNode struct {
 
 func (s *sortNode) columns() []colInfo { return s.input.columns() }
 func (s *sortNode) run(ec *evalCtx, emit func(*Batch) error) error {
-	var buf *buffer
-	var err error
-	if s.topN > 0 {
-		if pl, w := s.parallelPlan(); pl != nil {
-			return s.runParallelTopN(ec, pl, w, emit)
+	if s.topN <= 0 {
+		types := typesOf(s.input.columns())
+		sp := &sortSpill{s: s, types: types, limit: workMem(ec.run), buf: newBuffer(types)}
+		if err := s.input.run(ec, func(b *Batch) error { return sp.add(ec, b) }); err != nil {
+			sp.close(ec)
+			return err
 		}
-		buf, err = s.collectTopN(ec)
-	} else {
-		buf, err = collect(ec, s.input)
+		return sp.finish(ec, emit)
 	}
+	if pl, w := s.parallelPlan(); pl != nil {
+		return s.runParallelTopN(ec, pl, w, emit)
+	}
+	buf, err := s.collectTopN(ec)
 	if err != nil {
 		return err
 	}

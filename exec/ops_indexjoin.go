@@ -116,6 +116,11 @@ func (j *joinNode) lookupJoinLimit(rc *runCtx, ip *indexProbe) int64 {
 		return 1 << 62
 	}
 	limit := ip.scan.table.Source.RowCount() / 16
+	if rpk, ok := rowsPerKey(ip.scan.table, ip.col); ok && rpk > 4 {
+		// keys with many rows each: lookups pay per row found, so fewer
+		// outer rows make hashing the table the cheaper plan
+		limit = int64(float64(limit) * 4 / rpk)
+	}
 	if limit < 64 {
 		return -1 // a small table: hashing it costs less than a lookup
 	}
@@ -319,6 +324,9 @@ func (j *joinNode) estimate() int64 {
 	if ip := j.lookupTarget(); ip != nil && l < r {
 		if uniqueColumn(ip.scan.table, ip.col) {
 			return l
+		}
+		if rpk, ok := rowsPerKey(ip.scan.table, ip.col); ok {
+			return int64(float64(l)*rpk + 0.5) // ANALYZE's distinct count
 		}
 		return 4 * l // no statistics: a guess of a few rows per key
 	}

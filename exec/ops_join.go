@@ -43,10 +43,14 @@ func (j *joinNode) run(ec *evalCtx, emit func(*Batch) error) error {
 		}
 	}
 	recordMethod(ec, j, "hash")
-	hr, err := j.startHash(ec)
+	jt, spilled, err := j.buildOrSpill(ec)
 	if err != nil {
 		return err
 	}
+	if spilled != nil {
+		return j.runGrace(ec, spilled, emit)
+	}
+	hr := j.hashRunOf(jt)
 	defer hr.free(ec)
 	if err := j.left.run(ec, func(lb *Batch) error { return hr.probe(ec, lb, emit) }); err != nil {
 		return err
@@ -598,6 +602,9 @@ func estimateRows(p plan) int64 {
 	switch x := p.(type) {
 	case *scanNode:
 		if x.keyVals != nil {
+			if rpk, ok := rowsPerKey(x.table, x.keyCol); ok {
+				return int64(float64(len(x.keyVals))*rpk + 0.5)
+			}
 			return int64(len(x.keyVals))
 		}
 		return x.table.Source.RowCount()

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"github.com/pggraph/pggraph/access"
-	"sync/atomic"
 	"time"
 )
 
@@ -46,30 +45,6 @@ type runCtx struct {
 	now          time.Time
 	hashed       map[int]*hashedSet       // uncorrelated IN-subquery sets
 	joinStats    map[*joinNode]*nodeStats // EXPLAIN ANALYZE: the join methods used
-}
-
-// memBudget accounts buffered bytes of one query.
-type memBudget struct {
-	limit int64
-	used  atomic.Int64
-}
-
-func (m *memBudget) reserve(n int64) error {
-	if m == nil || m.limit <= 0 {
-		return nil
-	}
-	if m.used.Add(n) > m.limit {
-		return &Error{Code: CodeOutOfMemory, Message: "out of memory",
-			Detail: "query exceeded its memory budget of " + itoa(m.limit) + " bytes",
-			Hint:   "Reduce the amount of data the query sorts, groups, joins or materializes, or raise the memory budget."}
-	}
-	return nil
-}
-
-func (m *memBudget) release(n int64) {
-	if m != nil {
-		m.used.Add(-n)
-	}
 }
 
 // vecBytes estimates the memory a vector holds.

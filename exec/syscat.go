@@ -461,8 +461,8 @@ func init() {
 			if hasRowType(t) {
 				reltype = rowTypeOID(t.OID)
 			}
-			rows = append(rows, viewClassRow(t, []any{t.OID, t.Name, c.nsOID(t.Schema), reltype, 0, oidPostgresRole, oidHeapAM, t.OID, 0, int32(max(n/100, 0)), float64(n), 0, 0,
-				hasIndexes(t), false, "p", relkindOf(t), int16(len(t.Columns)), int16(len(t.Checks)), false, fkTriggers[t.OID], false, false, false, true, "d", false, 0, 716, 1, nil, relOptions(t), nil}))
+			rows = append(rows, viewClassRow(t, []any{t.OID, t.Name, c.nsOID(t.Schema), reltype, 0, relOwner(t), oidHeapAM, t.OID, 0, int32(max(n/100, 0)), float64(n), 0, 0,
+				hasIndexes(t), false, "p", relkindOf(t), int16(len(t.Columns)), int16(len(t.Checks)), false, fkTriggers[t.OID], false, false, false, true, "d", false, 0, 716, 1, c.relACL(t), relOptions(t), nil}))
 		}
 		for _, s := range c.sequences() {
 			rows = append(rows, []any{s.OID, s.Name, c.nsOID(s.schema()), 0, 0, oidPostgresRole, 0, s.OID, 0, 1, 1.0, 0, 0,
@@ -677,7 +677,7 @@ func init() {
 			if relkindOf(t) != "r" || t.Kind == "sequence" {
 				continue
 			}
-			rows = append(rows, []any{t.Schema, t.Name, c.userName(), nil, hasIndexes(t), false, fkTriggers[t.OID], false})
+			rows = append(rows, []any{t.Schema, t.Name, c.ownerName(t), nil, hasIndexes(t), false, fkTriggers[t.OID], false})
 		}
 		return rows
 	}}
@@ -687,7 +687,7 @@ func init() {
 		var rows [][]any
 		for _, t := range c.userTables() {
 			if relkindOf(t) == "v" {
-				rows = append(rows, []any{t.Schema, t.Name, c.userName(), viewDefinitionOf(t)})
+				rows = append(rows, []any{t.Schema, t.Name, c.ownerName(t), viewDefinitionOf(t)})
 			}
 		}
 		return rows

@@ -349,7 +349,8 @@ func init() {
 			}}, nil
 		})
 	}
-	for _, p := range []string{"has_table_privilege", "has_schema_privilege", "has_column_privilege", "has_function_privilege", "has_sequence_privilege", "has_any_column_privilege"} {
+	// has_table_privilege and the column functions: syscat_privileges.go
+	for _, p := range []string{"has_schema_privilege", "has_function_privilege", "has_sequence_privilege"} {
 		trueFn(p, 3)
 	}
 	defCustom("pg_table_is_visible", func(b *binder, args []Expr) (Expr, error) {

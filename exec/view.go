@@ -90,8 +90,12 @@ func (b *binder) bindView(rv *q.RangeVar, td *TableDef, alias string, sc *scope)
 	ctes, sql, keep, trace, stack := b.ctes, b.sql, b.keepUnknown, b.trace, b.viewStack
 	b.ctes, b.sql, b.keepUnknown, b.trace = nil, "", false, nil
 	b.viewStack = append(slices.Clone(stack), td.OID)
+	// the view's relations are read with its owner's privileges
+	inView, viewOwner := b.inView, b.viewOwner
+	b.inView, b.viewOwner = true, td.Owner
 	bd, err := b.bindSelect(sel, nil)
 	b.ctes, b.sql, b.keepUnknown, b.trace, b.viewStack = ctes, sql, keep, trace, stack
+	b.inView, b.viewOwner = inView, viewOwner
 	if err != nil {
 		return nil, nil, err
 	}

@@ -24,9 +24,66 @@ var ErrMaterializeConflict = errors.New("graph: a pinned table version holds ano
 // transaction; a concurrent materializer's identical commit (same UUID)
 // is adopted. Version-1 exists because every writer materializes its
 // base pins before staging on them (prefix obligation).
+//
+// Concurrent materializations of one pin in this process share one run
+// (the committer's after its acknowledgement and the next writer's
+// before its CAS race for it): the put-if-absent would make them agree
+// anyway, this only saves the loser's writes.
 func (r *Root) Materialize(ctx context.Context, e TableEntry) (*lance.Dataset, error) {
+	if ds := r.committed(e.Location, e.Branch, e.Version); ds != nil {
+		return ds, nil
+	}
+	if e.Txn == "" {
+		return r.OpenDataset(ctx, e.Location, e.Branch, e.Version)
+	}
+	k := materializeKey{location: e.Location, branch: e.Branch, version: e.Version, txn: e.Txn}
+	c := &r.tables
+	c.mu.Lock()
+	if call := c.inflight[k]; call != nil {
+		c.mu.Unlock()
+		select {
+		case <-call.done:
+			return call.ds, call.err
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	if c.inflight == nil {
+		c.inflight = map[materializeKey]*materializeCall{}
+	}
+	call := &materializeCall{done: make(chan struct{})}
+	c.inflight[k] = call
+	c.mu.Unlock()
+	// the shared run must not end with one caller's cancellation
+	call.ds, call.err = r.materialize(context.WithoutCancel(ctx), e)
+	c.mu.Lock()
+	delete(c.inflight, k)
+	c.mu.Unlock()
+	close(call.done)
+	return call.ds, call.err
+}
+
+// materializeKey names one pin's materialization.
+type materializeKey struct {
+	location, branch string
+	version          uint64
+	txn              string
+}
+
+// materializeCall is one materialization in flight; done is closed when
+// ds and err are set.
+type materializeCall struct {
+	done chan struct{}
+	ds   *lance.Dataset
+	err  error
+}
+
+func (r *Root) materialize(ctx context.Context, e TableEntry) (*lance.Dataset, error) {
 	ds, err := r.OpenDataset(ctx, e.Location, e.Branch, e.Version)
-	if err == nil || e.Txn == "" || !lance.IsNotFound(err) {
+	if err == nil || !lance.IsNotFound(err) {
+		if err == nil {
+			r.RememberTable(e.Location, ds)
+		}
 		return ds, err
 	}
 	opts := r.DatasetOptions(e.Location, e.Branch, e.Version-1)

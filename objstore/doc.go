@@ -25,7 +25,33 @@
 //   - Missing keys give ErrNotFound, lost creates ErrExists, malformed keys
 //     ErrInvalidKey; errors are wrapped in *OpError naming op and key.
 //
-// Backends: Local (POSIX filesystem) and Mem (in memory, with a model of
+// S3 (s3.go) keeps a store under a prefix of an S3 bucket, on AWS or an
+// S3-compatible server, through the AWS SDK for Go v2. PutIfAbsent is
+// PutObject with If-None-Match: * — S3's own conditional write, atomic
+// across every process and machine on the bucket. Where it departs from
+// the invariants above:
+//   - The key space is flat: "a" and "a/b" may both hold objects, and a
+//     former "directory" name is an ordinary key. Nothing in pggraph
+//     writes such pairs; portable callers rely on neither behaviour
+//     (storetest.RunFlatKeys checks the flat variant).
+//   - No staging objects exist: a put (multipart included) appears whole
+//     when S3 acknowledges it, durable, or not at all.
+//   - A PutIfAbsent whose earlier attempt failed ambiguously (5xx, a
+//     lost connection) and whose retry finds the key taken reads the
+//     object back: identical bytes mean our own write landed (nil), not
+//     a lost race. Commit points carry unique identifiers, so two
+//     writers never race with identical bytes.
+//   - Delete is HeadObject + DeleteObject (S3 deletes a missing key
+//     silently); two racing deletes may both succeed.
+//
+// S3 counts its HTTP requests by kind (Requests): the unit object
+// storage bills and rate-limits, finer than Counting's store calls. It
+// can keep recent ranges of immutable objects in memory, bounded in
+// bytes (CacheImmutableReads, as Local keeps their files open): the
+// store's own writes drop a key's ranges and a read racing one of them
+// is not cached.
+//
+// Backends: Local (POSIX filesystem), S3 and Mem (in memory, with a model of
 // synced vs unsynced state so tests can simulate power loss mid-write).
 // Wrappers: Faulty (fail the Nth operation once, persistently, or crash),
 // Counting (operations, bytes, fsyncs, dependent round trips) and Tracing

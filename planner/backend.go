@@ -32,6 +32,11 @@ type Backend struct {
 	locks  *exec.AdvisoryLocks
 	seqs   *seq.Allocator
 	tables tableCache
+	// changes caches row-change summaries of published table versions
+	// (writeset.go); rows holds the in-process row and key locks
+	// (rowlocks.go).
+	changes changeCache
+	rows    rowLocks
 }
 
 // NewBackend returns a Backend serving g.

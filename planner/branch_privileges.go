@@ -191,7 +191,13 @@ func (rc *roleChange) grantor(items []access.ACLItem, actor uint32, privs access
 // branch privileges, as PostgreSQL refuses (2BP01) while privileges on a
 // database name it.
 func (rc *roleChange) dependentPrivileges(role *access.Role) error {
-	var dbs []string
+	// relations it owns or has grants on (table_privileges.go), on
+	// this branch by name, on the others counted
+	local, remote, err := rc.s.relationDependents(context.Background(), role.OID)
+	if err != nil {
+		return errRole("58030", "could not read the branches' relations").WithDetail(err.Error())
+	}
+	dbs := local
 	for _, b := range rc.c.Branches {
 		for _, it := range b.Items {
 			if (it.Grantee == role.OID || it.Grantor == role.OID) && it.Privs != 0 {
@@ -200,6 +206,7 @@ func (rc *roleChange) dependentPrivileges(role *access.Role) error {
 			}
 		}
 	}
+	dbs = append(dbs, remote...)
 	if len(dbs) == 0 {
 		return nil
 	}

@@ -34,6 +34,10 @@ type catKey struct {
 	roles uint64
 	// role is the current role (current_user, pg_has_role's default)
 	role string
+	// head is the branch head's version under SET graph.as_of once roles
+	// exist: the head's grants apply to reads of history too
+	// (table_privileges.go), so a plan is checked again when they move
+	head uint64
 }
 
 // catalog is the exec view of one snapshot.

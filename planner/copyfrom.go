@@ -63,7 +63,13 @@ func (w *writer) copyTarget(st *wire.Statement) (*tableInfo, error) {
 		rv.Schemaname, rv.Relname = name[:i], name[i+1:]
 	}
 	ti, _, err := w.target(rv)
-	return ti, err
+	if err != nil {
+		return nil, err
+	}
+	if err := w.checkCopyFrom(ti.def); err != nil {
+		return nil, err
+	}
+	return ti, nil
 }
 
 // copyRows reads the COPY stream into validated pending rows and returns

@@ -62,9 +62,23 @@ func (p *pendingState) ddlOverlay(sn *graph.Snapshot) *ddl.Overlay {
 
 // ddl plans and applies one DDL statement.
 func (w *writer) ddl(n *sqlparse.Node) (*writeOut, error) {
-	changes, err := ddl.Planner{Views: viewBinder{w}}.Plan(n, w.ddlCatalog())
+	// owners and grants (table_privileges.go)
+	pc, err := w.s.privileges(w.ctx)
 	if err != nil {
 		return nil, err
+	}
+	changes, handled, err := w.grantTables(pc, n)
+	if err != nil {
+		return nil, err
+	}
+	if !handled {
+		if err := w.ownerChecks(pc, n); err != nil {
+			return nil, err
+		}
+		if changes, err = (ddl.Planner{Views: viewBinder{w}}).Plan(n, w.ddlCatalog()); err != nil {
+			return nil, err
+		}
+		ownCreated(pc, changes)
 	}
 	if len(changes) == 0 {
 		return &writeOut{tag: "SELECT"}, nil
@@ -77,6 +91,16 @@ func (w *writer) ddl(n *sqlparse.Node) (*writeOut, error) {
 			for _, nt := range ch.Notices() {
 				w.s.info.Notice(nt)
 			}
+		}
+	}
+	// ALTER … OWNER TO, after the statement's other subcommands
+	owner, err := w.changeOwner(pc, n)
+	if err != nil {
+		return nil, err
+	}
+	for _, ch := range owner {
+		if err := w.applyChange(ch); err != nil {
+			return nil, err
 		}
 	}
 	return &writeOut{tag: changes[0].Tag()}, nil

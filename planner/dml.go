@@ -89,25 +89,35 @@ func (s *session) executeWrite(ctx context.Context, st *wire.Statement, p *plan,
 		}
 	}
 	if s.tx != nil && !s.tx.implicit {
-		base, err := s.txBase(ctx)
-		if err != nil {
-			return nil, err
-		}
-		out, err := s.runWrite(ctx, newView(base, s.tx.pend), p, params)
+		out, err := s.lockedWrite(ctx, p, params)
 		s.tx.pend.bump()
 		if err != nil {
 			return nil, err
 		}
 		return out.result(), nil
 	}
-	_, base, err := s.head(ctx)
-	if err != nil {
-		return nil, err
-	}
-	pend := newPendingState()
-	out, err := s.runWriteChecked(ctx, newView(base, pend), p, params)
-	if err != nil {
-		return nil, err
+	// row locks of an autocommit statement are held until it published
+	owner := &lockOwner{}
+	defer s.backend.rows.release(owner, nil)
+	var base *catalog
+	var pend *pendingState
+	var out *writeOut
+	for round := 0; ; round++ {
+		var err error
+		if _, base, err = s.head(ctx); err != nil {
+			return nil, err
+		}
+		pend = newPendingState()
+		if out, err = s.runWriteChecked(ctx, newView(base, pend), p, params); err != nil {
+			return nil, err
+		}
+		again, err := s.lockedAutocommit(ctx, owner, pend, base)
+		if err != nil {
+			return nil, err
+		}
+		if !again || round >= maxLockRounds {
+			break
+		}
 	}
 	if !pend.hasWrites() {
 		return out.result(), nil
@@ -116,14 +126,21 @@ func (s *session) executeWrite(ctx context.Context, st *wire.Statement, p *plan,
 	if max == 0 {
 		max = 5
 	}
-	rc, err := s.g.Write(ctx, s.writeOptions(adapters.WriteOptions{Branch: base.sn.Branch, Message: s.commitMessage(), MaxReprepare: max}),
+	rc, err := s.g.Write(ctx, s.writeOptions(adapters.WriteOptions{Branch: base.sn.Branch, Message: s.commitMessage(), MaxReprepare: max,
+		Group: groupable(base, pend)}),
 		func(ctx context.Context, stage *adapters.Stage) error {
 			if snapKey(stage.Base()) != snapKey(base.sn) {
-				// re-prepare: the statement runs again against the new base
 				c, err := s.catalogOf(ctx, stage.Base())
 				if err != nil {
 					return err
 				}
+				if s.rowsCommute(ctx, pend, base, c) {
+					// what committed meanwhile leaves the statement's
+					// rows alone: its changes stage as they are on the
+					// new head (row-level arbitration, writeset.go)
+					return flush(stage, pend)
+				}
+				// re-prepare: the statement runs again against the new base
 				base, pend = c, newPendingState()
 				if out, err = s.runWriteChecked(ctx, newView(c, pend), p, params); err != nil {
 					return err
@@ -175,6 +192,15 @@ func (s *session) runWrite(ctx context.Context, v *view, p *plan, params []any) 
 	if err := refuseViewWrite(v, p); err != nil {
 		return nil, err
 	}
+	if err := w.checkTarget(p); err != nil {
+		return nil, err
+	}
+	out, err := w.dispatch(p)
+	return out, w.redactKeys(err)
+}
+
+// dispatch runs the writing statement.
+func (w *writer) dispatch(p *plan) (*writeOut, error) {
 	switch p.kind {
 	case stmtInsert:
 		return w.insert(p.node.GetInsertStmt())
@@ -268,8 +294,18 @@ type writer struct {
 	// are the referenced rows' new keys, which join the pending state
 	// only after the actions, so checkParents leaves that key alone.
 	cascading string
+	// checkReads checks the privileges of the next query (the one
+	// evaluating the client's statement, never the planner's own
+	// checks and cascades that follow it): table_privileges.go
+	checkReads func(*exec.Prepared) error
+	// hideKeys: the role may not read the target, so constraint errors
+	// do not show key values
+	hideKeys bool
 	// sql is the statement's text (error positions of CREATE VIEW)
 	sql string
+	// planned collects, in describe mode, the queries the statement
+	// would run (EXPLAIN shows the first: its row source)
+	planned []*exec.Prepared
 }
 
 // at gives err the 1-based character position of byte offset loc in the
@@ -315,6 +351,12 @@ func (w *writer) query(sql string) ([]*exec.Vec, []exec.Column, error) {
 		}
 		return nil, nil, err
 	}
+	if check := w.checkReads; check != nil {
+		w.checkReads = nil
+		if err := check(prep); err != nil {
+			return nil, nil, err
+		}
+	}
 	for i, t := range prep.ParamTypes {
 		for len(w.paramTypes) <= i {
 			w.paramTypes = append(w.paramTypes, 0)
@@ -324,6 +366,7 @@ func (w *writer) query(sql string) ([]*exec.Vec, []exec.Column, error) {
 		}
 	}
 	if w.describe {
+		w.planned = append(w.planned, prep)
 		vecs := make([]*exec.Vec, len(prep.Columns))
 		for i, c := range prep.Columns {
 			vecs[i] = exec.NewVec(exec.Type{OID: c.TypeOID, Mod: c.TypeMod}, 0)
@@ -334,12 +377,14 @@ func (w *writer) query(sql string) ([]*exec.Vec, []exec.Column, error) {
 	// scan's page buffers: a string value aliases its Arrow page, so
 	// keeping 1% of a table's rows would otherwise keep every page
 	var batches []*exec.Batch
+	var held int64
 	_, err = prep.Stream(w.ctx, w.s.execSession(), w.params, func(b *exec.Batch, _ *time.Location) error {
 		for _, v := range b.Cols {
 			detachStrings(v, b.N)
 		}
 		batches = append(batches, b)
-		return nil
+		held += exec.BatchBytes(b)
+		return w.checkPendingBudget(held)
 	})
 	if err != nil {
 		return nil, nil, toWire(err)
@@ -471,12 +516,10 @@ func (w *writer) apply(ti *tableInfo, removed []uint64, added []*exec.Vec) error
 		if err != nil {
 			return toWire(err)
 		}
-		w.v.pend.bytes += recordBytes(rec)
-		if lim := w.s.memLimit; lim > 0 && w.v.pend.bytes > lim {
-			return wire.Errorf("53200", "out of memory").
-				WithDetail(fmt.Sprintf("the transaction's pending rows exceed the session memory limit (%d bytes)", lim)).
-				WithHint("Commit in smaller transactions, or COPY outside a transaction block (it then streams).")
+		if err := w.checkPendingBudget(recordBytes(rec)); err != nil {
+			return err
 		}
+		w.v.pend.bytes += recordBytes(rec)
 		p.inserts = append(p.inserts, rec)
 	}
 	w.v.pend.bump()

@@ -163,11 +163,30 @@
 // privilege. GRANT/REVOKE … ON DATABASE b (branch_privileges.go): a
 // branch's CONNECT, WRITE (checked before every publishing statement)
 // and MERGE (graph.merge's target), with PostgreSQL's grant options,
-// grantor choice and dependent-privilege rules. ALTER … OWNER TO
-// (checkOwnerChange): objects have no per-role owner (the bootstrap
-// superuser owns all), so a superuser's OWNER TO an existing role is
-// accepted without effect and anyone else's is 42501. ALTER ROLE … SET
+// grantor choice and dependent-privilege rules. ALTER ROLE … SET
 // answers 0A000.
+//
+// Table and view privileges (table_privileges.go): a relation's owner
+// and ACL are in its definition (ddl.TableMeta.Owner/ACL), so GRANT and
+// REVOKE ON [TABLE] t | ALL TABLES IN SCHEMA public are catalog-only
+// redefinitions published like DDL (in the transaction, on the branch,
+// merged with the schema). CREATE records the acting role as owner
+// (bootstrap superuser: 0), ALTER TABLE|VIEW|SEQUENCE … OWNER TO changes
+// it with PostgreSQL 15's checks, DROP/ALTER/RENAME/CREATE INDEX need
+// ownership and a foreign key REFERENCES on its target. Enforcement is
+// for the client's statements only: prepare checks SELECT on every
+// relation exec.Prepared.Relations reports (a view's relations as the
+// view's owner; cached plans are keyed by role catalog version and
+// current role, so a reused plan passed the checks), runWrite checks the
+// target's INSERT/UPDATE/DELETE/TRUNCATE (+SELECT where the statement
+// reads its columns) and arms writer.checkReads for the statement's
+// first query only, so the planner's own FK checks, cascades and
+// validations run unchecked. DROP ROLE refuses a role that owns or has
+// grants on relations of any branch. Column privileges, sequence
+// grants and ALTER DEFAULT PRIVILEGES answer 0A000. ALTER … OWNER TO
+// of other objects (checkOwnerChange): they have no per-role owner, so
+// a superuser's OWNER TO an existing role is accepted without effect
+// and anyone else's is 42501.
 //
 // # Maintenance statements (maintenance.go)
 //

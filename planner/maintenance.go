@@ -4,6 +4,7 @@ import (
 	"context"
 	"github.com/pggraph/pggraph/access"
 	"github.com/pggraph/pggraph/adapters"
+	"slices"
 	"strings"
 
 	"github.com/pggraph/pggraph/exec"
@@ -164,6 +165,7 @@ func (s *session) vacuum(ctx context.Context, v *sqlparse.VacuumStmt) (string, e
 		return "", err
 	}
 	var tables []string
+	analyzeCols := map[string][]int{} // ANALYZE t (cols): those only
 	for _, r := range v.Rels {
 		vr := r.GetVacuumRelation()
 		if vr == nil || vr.Relation == nil {
@@ -180,6 +182,11 @@ func (s *session) vacuum(ctx context.Context, v *sqlparse.VacuumStmt) (string, e
 			name := c.GetString_().GetSval()
 			if !hasColumn(td, name) {
 				return "", wire.Errorf("42703", "column \"%s\" of relation \"%s\" does not exist", name, td.Name)
+			}
+			for i := range td.Columns {
+				if td.Columns[i].Name == name && !slices.Contains(analyzeCols[td.Name], i) {
+					analyzeCols[td.Name] = append(analyzeCols[td.Name], i)
+				}
 			}
 		}
 		if td.Kind != "view" {
@@ -207,11 +214,45 @@ func (s *session) vacuum(ctx context.Context, v *sqlparse.VacuumStmt) (string, e
 			if err := s.analyze(ctx, branch, tables); err != nil {
 				return "", toWire(err)
 			}
-		} else {
-			s.notice("ANALYZE collects no statistics in pgproxy", "")
+		} else if err := s.collectStatistics(ctx, tables, analyzeCols); err != nil {
+			return "", toWire(err)
 		}
 	}
 	return tag, nil
+}
+
+// collectStatistics is ANALYZE's built-in collector: the named tables'
+// statistics (all tables of the branch when none is named) computed from
+// the statement's snapshot (exec.AnalyzeTable) and kept with the
+// table's version, where pg_stats and the executor's estimates find them.
+func (s *session) collectStatistics(ctx context.Context, tables []string, cols map[string][]int) error {
+	_, cat, _, err := s.readCatalog(ctx)
+	if err != nil {
+		return err
+	}
+	var tds []*exec.TableDef
+	if len(tables) == 0 {
+		for _, sc := range cat.Schemas() {
+			tds = append(tds, cat.Tables(sc)...)
+		}
+	} else {
+		for _, name := range tables {
+			if td := cat.Table("", name); td != nil {
+				tds = append(tds, td)
+			}
+		}
+	}
+	done := map[*exec.TableDef]bool{}
+	for _, td := range tds {
+		if td == nil || done[td] || td.Kind == "view" || td.Kind == "sequence" || td.Source == nil {
+			continue
+		}
+		done[td] = true
+		if _, err := exec.AnalyzeTable(ctx, td, cols[td.Name]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // relation resolves a maintenance statement's table (42P01 when absent).

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 	"sync/atomic"
@@ -11,6 +12,7 @@ import (
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/graph"
 	"github.com/pggraph/pggraph/planner/ddl"
+	"github.com/pggraph/pggraph/wire"
 )
 
 // pendingAddrBit marks the address of a pending (uncommitted) insert, as
@@ -144,8 +146,13 @@ type pendingState struct {
 	tables      map[string]*pendingTable // by table name
 	reads       map[string]bool          // every table read, probed or written
 	locks       map[string]bool          // FOR UPDATE/SHARE tables (also in reads)
-	gen         uint64                   // bumped on every change (catalog cache key)
-	bytes       int64                    // size of the pending insert records (memory limit)
+	// since holds each table's pin when the transaction first read or
+	// wrote it (row-level arbitration starts there: writeset.go); at is
+	// the snapshot the running statement reads (set by newView).
+	since map[string]graph.TableEntry
+	at    *catalog
+	gen   uint64 // bumped on every change (catalog cache key)
+	bytes int64  // size of the pending insert records (memory limit)
 }
 
 // newPendingState is an empty pending state. Its maps are made on first
@@ -159,6 +166,14 @@ func (s *pendingState) markRead(name string) {
 		s.reads = map[string]bool{}
 	}
 	s.reads[name] = true
+	if _, ok := s.since[name]; !ok && s.at != nil {
+		if ti, ok := s.at.tables[name]; ok {
+			if s.since == nil {
+				s.since = map[string]graph.TableEntry{}
+			}
+			s.since[name] = ti.entry
+		}
+	}
 }
 
 // markLock records a FOR UPDATE/SHARE table.
@@ -178,7 +193,7 @@ func (s *pendingState) setTable(name string, p *pendingTable) {
 }
 
 func (s *pendingState) clone() *pendingState {
-	c := &pendingState{tables: make(map[string]*pendingTable, len(s.tables)), reads: maps.Clone(s.reads), locks: maps.Clone(s.locks), gen: s.gen, bytes: s.bytes,
+	c := &pendingState{tables: make(map[string]*pendingTable, len(s.tables)), reads: maps.Clone(s.reads), locks: maps.Clone(s.locks), since: maps.Clone(s.since), at: s.at, gen: s.gen, bytes: s.bytes,
 		ddl: slices.Clone(s.ddl)}
 	for k, v := range s.tables {
 		c.tables[k] = v.clone()
@@ -236,6 +251,13 @@ func (s *pendingState) hasModes() bool {
 	return false
 }
 
+// rowLevel reports a pending state of row changes only (no DDL, no
+// created, truncated or rewritten table): it commits with row-level
+// arbitration (writeset.go).
+func (s *pendingState) rowLevel() bool {
+	return len(s.ddl) == 0 && !s.hasModes()
+}
+
 func (s *pendingState) hasWrites() bool {
 	if len(s.ddl) > 0 {
 		return true
@@ -266,4 +288,19 @@ func recordBytes(rec arrow.RecordBatch) int64 {
 		add(c.Data())
 	}
 	return n
+}
+
+// checkPendingBudget fails with 53200 when the transaction's pending
+// rows plus the rows a statement is about to add (adding, in bytes)
+// pass the session's memory limit. A statement's rows are counted as
+// they arrive, so an INSERT … SELECT stops before it holds more than the
+// limit rather than after building everything.
+func (w *writer) checkPendingBudget(adding int64) error {
+	lim := w.s.memLimit
+	if lim <= 0 || w.v.pend.bytes+adding <= lim {
+		return nil
+	}
+	return wire.Errorf("53200", "out of memory").
+		WithDetail(fmt.Sprintf("the transaction's pending rows exceed the session memory limit (%d bytes)", lim)).
+		WithHint("Commit in smaller transactions, or COPY outside a transaction block (it then streams).")
 }

@@ -105,7 +105,7 @@ func TestQueriesReadTable(t *testing.T) {
 func TestUnsupportedStatements(t *testing.T) {
 	ts := startServer(t, createPeople(t))
 	cases := []struct{ sql, code, msg string }{
-		{"explain (format json) select 1", "0A000", "EXPLAIN (FORMAT JSON) is not supported yet"},
+		{"explain (format yaml) select 1", "0A000", "EXPLAIN (FORMAT YAML) is not supported yet"},
 		{"/* c */ CALL public.f()", "0A000", "CALL is not supported yet"},
 		{"select * from nope", "42P01", "nope"},
 		{"selec 1", "42601", "syntax error"},

@@ -694,8 +694,10 @@ func (s *session) mayManageBranches(ctx context.Context) error {
 }
 
 // checkOwnerChange vets ALTER … OWNER TO (pg_dump's restore scripts end
-// every object with one). Objects have no per-role owner here: the
-// bootstrap superuser owns everything, so a superuser's OWNER TO an
+// every object with one) of objects other than tables, views and
+// sequences (those record their owner: table_privileges.go). Other
+// objects have no per-role owner here: the bootstrap superuser owns
+// them, so a superuser's OWNER TO an
 // existing role is accepted without changing what the catalogs show,
 // a missing role is 42704 and anyone else is not the owner (42501), as
 // PostgreSQL answers a non-owner.
@@ -715,6 +717,10 @@ func (s *session) checkOwnerChange(ctx context.Context, n *q.Node) error {
 		}
 		changes = append(changes, change{x.AlterOwnerStmt.Newowner, strings.ToLower(strings.TrimPrefix(x.AlterOwnerStmt.ObjectType.String(), "OBJECT_")), name})
 	case *q.Node_AlterTableStmt:
+		switch x.AlterTableStmt.Objtype {
+		case q.ObjectType_OBJECT_TABLE, q.ObjectType_OBJECT_VIEW, q.ObjectType_OBJECT_SEQUENCE:
+			return nil // relations record their owner (table_privileges.go)
+		}
 		for _, c := range x.AlterTableStmt.Cmds {
 			if cmd := c.GetAlterTableCmd(); cmd != nil && cmd.Subtype == q.AlterTableType_AT_ChangeOwner {
 				name := ""

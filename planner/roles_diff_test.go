@@ -18,9 +18,16 @@ import (
 // catalogs. Roles are cluster-wide in PostgreSQL, so the script's roles
 // are dropped there before and after.
 func TestRolesDifferential(t *testing.T) {
+	roleScriptDiff(t, "roles_diff", "testdata/roles/roles.sql", 60)
+}
+
+// roleScriptDiff runs script on PostgreSQL 15 (database db) and on
+// pgproxy (branch db), switching users at "-- as NAME" lines, and
+// requires the same outcome (rows, command tag or SQLSTATE, message,
+// detail, hint and position) for every statement.
+func roleScriptDiff(t *testing.T, db, script string, minStmts int) {
 	pg := startPG(t)
 	ctx := context.Background()
-	const db = "roles_diff"
 	dropPGRoles(ctx, t, pg.ConnString("postgres"))
 	t.Cleanup(func() { dropPGRoles(context.Background(), t, pg.ConnString("postgres")) })
 	freshPGDatabase(ctx, t, pg, db)
@@ -35,7 +42,7 @@ func TestRolesDifferential(t *testing.T) {
 		t.Fatal(err)
 	}
 	boot.Close(ctx)
-	text, err := os.ReadFile("testdata/roles/roles.sql")
+	text, err := os.ReadFile(script)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +87,7 @@ func TestRolesDifferential(t *testing.T) {
 			t.Errorf("%s\n  postgres: %s\n  pgproxy:  %s", s, w, g)
 		}
 	}
-	if n < 60 {
+	if n < minStmts {
 		t.Fatalf("only %d statements compared", n)
 	}
 	t.Logf("%d statements compared", n)
@@ -105,4 +112,13 @@ func dropPGRoles(ctx context.Context, t *testing.T, conn string) {
 		_, _ = c.Exec(ctx, "DROP OWNED BY "+n)
 		_, _ = c.Exec(ctx, "DROP ROLE "+n)
 	}
+}
+
+// TestTablePrivilegesDifferential runs the privilege matrix of
+// testdata/roles/table_privileges.sql (owner, granted, ungranted, group
+// and PUBLIC roles × tables and views × SELECT, INSERT, UPDATE, DELETE,
+// TRUNCATE, DROP, ALTER, GRANT/REVOKE, with the catalogs and \dp)
+// against PostgreSQL 15 and pgproxy.
+func TestTablePrivilegesDifferential(t *testing.T) {
+	roleScriptDiff(t, "tp_diff", "testdata/roles/table_privileges.sql", 100)
 }

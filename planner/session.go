@@ -292,6 +292,7 @@ func (s *session) Describe(ctx context.Context, st *wire.Statement, declared []u
 // Execute implements wire.Session.
 func (s *session) Execute(ctx context.Context, st *wire.Statement, params []any) (wire.Result, error) {
 	ctx = s.withSession(ctx)
+	s.statementSnapshot()
 	p, _ := st.Plan.(*plan)
 	if p == nil {
 		p = newPlan(st)
@@ -382,6 +383,11 @@ func (s *session) prepare(ctx context.Context, st *wire.Statement, declared []ui
 	if err != nil {
 		return nil, s.errFor(st, err)
 	}
+	// the binding is kept per role catalog version and current role
+	// (withRoles), so a reused one passed these checks
+	if err := s.checkQuery(ctx, p, prep); err != nil {
+		return nil, err
+	}
 	p.prep, p.key, p.gen = prep, key, gen
 	return p, nil
 }
@@ -412,6 +418,7 @@ func (s *session) withRoles(k catKey) catKey {
 		k.roles = s.access.Seen()
 	}
 	k.role = s.currentRole()
+	k.head = s.asOfHeadVersion()
 	return k
 }
 

@@ -55,9 +55,9 @@ func TestViewsRefused(t *testing.T) {
 	runScript(t, c, []step{{sql: "rollback"}, {sql: "select count(*) from people", rows: "3"}})
 }
 
-// TestViewReadSet: a transaction that read through a view conflicts with
-// a change of the table under it (the view's dependencies join the read
-// set), and CREATE VIEW conflicts with a concurrent change of what it
+// TestViewReadSet: a SERIALIZABLE transaction that read through a view
+// conflicts with a change of the table under it (the view's dependencies
+// join the read set), and CREATE VIEW conflicts with a concurrent change of what it
 // reads.
 func TestViewReadSet(t *testing.T) {
 	ts := startServer(t, createPeople(t))
@@ -67,7 +67,7 @@ func TestViewReadSet(t *testing.T) {
 		{sql: "create view v as select id, name from people"},
 		{sql: "create view vv as select id from v"},
 		{sql: "create table log (n int8)"},
-		{sql: "begin"},
+		{sql: "begin isolation level serializable"},
 		{sql: "select count(*) from vv", rows: "3"},
 		{sql: "insert into log values (1)"},
 	})

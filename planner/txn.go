@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/pggraph/pggraph/adapters"
+	"github.com/pggraph/pggraph/graph"
 	"github.com/pggraph/pggraph/planner/ddl"
 	"github.com/pggraph/pggraph/protocol"
 	"github.com/pggraph/pggraph/wire"
@@ -32,7 +33,9 @@ import (
 type txState struct {
 	implicit bool
 	readOnly bool
-	base     *catalog // nil until the first statement
+	iso      string     // isolation level, fixed at the first statement (isolation.go)
+	owner    *lockOwner // row and key locks held (rowlocks.go)
+	base     *catalog   // nil until the first statement
 	pend     *pendingState
 	saves    []savepoint
 }
@@ -58,6 +61,9 @@ func (s *session) txBase(ctx context.Context) (*catalog, error) {
 		return nil, err
 	}
 	s.tx.base = c
+	if s.tx.iso == "" {
+		s.tx.iso = s.isolation()
+	}
 	return c, nil
 }
 
@@ -71,6 +77,8 @@ func (s *session) Commit(ctx context.Context) error {
 		return nil
 	}
 	defer s.endXactLocks()
+	// row locks end after the publish: a waiter wakes up to the new rows
+	defer s.backend.rows.release(tx.owner, nil)
 	if tx.implicit || tx.base == nil || (!tx.pend.hasWrites() && len(tx.pend.locks) == 0) {
 		return nil
 	}
@@ -82,8 +90,14 @@ func (s *session) Commit(ctx context.Context) error {
 	if err := (&writer{s: s, v: newView(tx.base, tx.pend), ctx: ctx}).checkMinOut(); err != nil {
 		return err
 	}
-	rc, err := s.g.Write(ctx, s.writeOptions(adapters.WriteOptions{Branch: tx.base.sn.Branch, Message: s.commitMessage(), Strict: true, Base: tx.base.sn}),
-		func(ctx context.Context, st *adapters.Stage) error { return flush(st, tx.pend) })
+	var rc *protocol.Receipt
+	var err error
+	if tx.pend.rowLevel() {
+		rc, err = s.commitRows(ctx, tx)
+	} else {
+		rc, err = s.g.Write(ctx, s.writeOptions(adapters.WriteOptions{Branch: tx.base.sn.Branch, Message: s.commitMessage(), Strict: true, Base: tx.base.sn}),
+			func(ctx context.Context, st *adapters.Stage) error { return flush(st, tx.pend) })
+	}
 	if err != nil {
 		return writeError(err)
 	}
@@ -112,6 +126,9 @@ func (s *session) verifyUnchanged(ctx context.Context, tx *txState) error {
 // Rollback implements wire.Session.
 func (s *session) Rollback(context.Context) error {
 	s.endXactLocks()
+	if s.tx != nil {
+		s.backend.rows.release(s.tx.owner, nil)
+	}
 	s.tx = nil
 	return nil
 }
@@ -148,8 +165,16 @@ func (s *session) RollbackToSavepoint(_ context.Context, name string) error {
 	if i < 0 {
 		return nil
 	}
-	reads, locks := s.tx.pend.reads, s.tx.pend.locks
+	reads, locks, since := s.tx.pend.reads, s.tx.pend.locks, s.tx.pend.since
 	s.tx.pend = s.tx.saves[i].pend.clone()
+	for k, e := range since {
+		if _, ok := s.tx.pend.since[k]; !ok {
+			if s.tx.pend.since == nil {
+				s.tx.pend.since = map[string]graph.TableEntry{}
+			}
+			s.tx.pend.since[k] = e
+		}
+	}
 	for k := range reads {
 		s.tx.pend.markRead(k)
 	}
@@ -178,6 +203,9 @@ func (s *session) Close() error {
 		s.releaseLogin = nil
 	}
 	s.stopRunner()
+	if s.tx != nil && s.backend != nil {
+		s.backend.rows.release(s.tx.owner, nil)
+	}
 	s.tx = nil
 	if s.advisory != nil {
 		s.advisory.Close()
@@ -313,4 +341,41 @@ func writeError(err error) error {
 	// (the cause names object keys, internal paths: it goes to the log,
 	// not to the client; a storage failure in it becomes 53100/58030)
 	return &wire.Error{Code: "XX000", Message: "the write failed", Cause: err}
+}
+
+// commitMaxReprepare bounds how often a COMMIT is staged again because
+// a table it touches moved between staging and the manifest CAS (each
+// time re-arbitrated at row level against the newer head).
+const commitMaxReprepare = 64
+
+// commitRows publishes a transaction whose changes are rows only (no
+// DDL, no truncation or rewrite): arbitrated at row level against every
+// head it is staged on (writeset.go) and staged anew on that head
+// (recompute, never patch: the pending rows are the transaction's
+// logical changes; deletes name row addresses, which no commit reuses).
+func (s *session) commitRows(ctx context.Context, tx *txState) (*protocol.Receipt, error) {
+	since := func(name string) (graph.TableEntry, bool) {
+		if e, ok := tx.pend.since[name]; ok {
+			return e, true
+		}
+		ti, ok := tx.base.tables[name]
+		if !ok {
+			return graph.TableEntry{}, false
+		}
+		return ti.entry, true
+	}
+	return s.g.Write(ctx, s.writeOptions(adapters.WriteOptions{Branch: tx.base.sn.Branch, Message: s.commitMessage(), MaxReprepare: commitMaxReprepare}),
+		func(ctx context.Context, st *adapters.Stage) error {
+			head, err := s.catalogOf(ctx, st.Base())
+			if err != nil {
+				return err
+			}
+			if err := s.arbitrateRows(ctx, tx.pend, since, head, tx.serializable()); err != nil {
+				if kc, ok := err.(keyConflict); ok {
+					return kc.err
+				}
+				return err
+			}
+			return flush(st, tx.pend)
+		})
 }

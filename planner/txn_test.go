@@ -79,14 +79,16 @@ func TestTransactions(t *testing.T) {
 	}
 }
 
-// TestConflictingTransactions: two explicit transactions that both read
-// and write people: exactly one COMMIT succeeds, the other gets 40001.
+// TestConflictingTransactions: two SERIALIZABLE transactions that both
+// read all of people and insert into it: exactly one COMMIT succeeds,
+// the other gets 40001 (at READ COMMITTED both commit:
+// TestRowLevelCommit).
 func TestConflictingTransactions(t *testing.T) {
 	ts := startServer(t, createPeople(t))
 	ctx := context.Background()
 	a, b := ts.connect(t, pgx.QueryExecModeSimpleProtocol), ts.connect(t, pgx.QueryExecModeCacheStatement)
 	for i, c := range []*pgx.Conn{a, b} {
-		if _, err := c.Exec(ctx, "begin"); err != nil {
+		if _, err := c.Exec(ctx, "begin isolation level serializable"); err != nil {
 			t.Fatal(err)
 		}
 		var n int

@@ -26,6 +26,7 @@ type view struct {
 func newView(root *catalog, pend *pendingState) *view {
 	base := root
 	if pend != nil {
+		pend.at = root
 		if c, err := effective(root, pend); err == nil {
 			base = c
 		}

@@ -138,6 +138,17 @@ type Coordinator struct {
 	// NoRetryTurns turns retry turns off (turns.go): every retry
 	// re-prepares at once, as before (benchmark baseline).
 	NoRetryTurns bool
+	// NoPublishedPreviews keeps a commit's published versions out of
+	// graph.Root's published-table cache, so the next statement
+	// materializes (or waits for the materialization of) the version
+	// before reading or staging on it: commit path v2 as first built,
+	// the A/B benchmark's baseline.
+	NoPublishedPreviews bool
+	// LeaveMaterialization skips the committer's own materialization
+	// after the acknowledgement: the next reader or writer of the table
+	// (or serve start, Quiesce) materializes the version. For tests of
+	// the prefix obligation; never set in production.
+	LeaveMaterialization bool
 
 	finalizing                             inFlight
 	commits, reprepares, waits, recoveries atomic.Int64
@@ -178,9 +189,14 @@ func (c *Coordinator) materialize(ctx context.Context, pw *PreparedWrite, sn *gr
 		}
 		if te, ok := sn.State.Table(e.Table); ok && te.Txn == e.TxnUUID {
 			entries = append(entries, te)
+			if e.Confirmed != nil && !c.NoPublishedPreviews {
+				// before the acknowledgement: the caller's next statement
+				// reads and stages on this version at once
+				c.Root.RememberPublished(te, e.Confirmed.Preview)
+			}
 		}
 	}
-	if len(entries) == 0 {
+	if len(entries) == 0 || c.LeaveMaterialization {
 		return
 	}
 	run := func(ctx context.Context) {
@@ -382,6 +398,10 @@ func (c *Coordinator) attemptWith(ctx context.Context, w Writer, o CommitOptions
 	if len(pw.Effects) > 0 && allDeferred(pw.Effects) {
 		return c.commitDeferred(ctx, w, pw, o, fresh)
 	}
+	if err := c.materializeBases(ctx, pw); err != nil {
+		w.Discard(pw)
+		return nil, false, withOp(err, pw.OperationID)
+	}
 	if len(pw.Effects) == 0 {
 		// Authority-first (§4.9): nothing durable precedes the CAS, so
 		// no sidecar; a lost arbitration is a safe pre-effect restart.
@@ -458,6 +478,69 @@ func (c *Coordinator) attemptWith(ctx context.Context, w Writer, o CommitOptions
 	return &Receipt{OperationID: pw.OperationID, CommitID: pw.Lineage.CommitID, Snapshot: sn}, false, nil
 }
 
+// pendingBase returns the base pin of a staged effect when that pin was
+// published with a commit record (commit path v2): its Lance version may
+// not be materialized yet, and the write may have staged on the
+// published preview (graph.Root.OpenTable).
+func pendingBase(pw *PreparedWrite, e Effect) (graph.TableEntry, bool) {
+	if e.Kind != EffectStaged || pw.Base.Snapshot == nil {
+		return graph.TableEntry{}, false
+	}
+	te, ok := pw.Base.Snapshot.State.Table(e.Table)
+	if !ok || te.Txn == "" || te.Version != e.ExpectedVersion || te.Branch != e.LanceBranch {
+		return graph.TableEntry{}, false
+	}
+	return te, true
+}
+
+// materializeBases makes every written table's base version exist before
+// the write's CAS (the prefix obligation of commit path v2): a write may
+// stage on a published version this process has not materialized yet,
+// so its own round 1 materializes it, concurrently with its staged files
+// (usually it is the committer's materialization already in flight,
+// which graph.Root.Materialize shares).
+func (c *Coordinator) materializeBases(ctx context.Context, pw *PreparedWrite) error {
+	return c.materializeEntries(ctx, pw, c.basesToMaterialize(pw))
+}
+
+// basesToMaterialize lists the base pins materializeBases must make
+// exist; it reads pw.Effects, so it runs before Apply does (which sets
+// each effect's Confirmed).
+func (c *Coordinator) basesToMaterialize(pw *PreparedWrite) []graph.TableEntry {
+	var todo []graph.TableEntry
+	for _, e := range pw.Effects {
+		if te, ok := pendingBase(pw, e); ok && !c.Root.Materialized(te) {
+			todo = append(todo, te)
+		}
+	}
+	return todo
+}
+
+func (c *Coordinator) materializeEntries(ctx context.Context, pw *PreparedWrite, todo []graph.TableEntry) error {
+	if len(todo) == 0 {
+		return nil
+	}
+	return objstore.Parallel(ctx, len(todo), 8, func(ctx context.Context, i int) error {
+		if _, err := c.Root.Materialize(ctx, todo[i]); err != nil {
+			if errors.Is(err, graph.ErrMaterializeConflict) {
+				return newErr(KindUncoveredDrift, pw.OperationID, err, "table %s: its pinned version holds another transaction", todo[i].Name)
+			}
+			return fmt.Errorf("materializing version %d of table %s: %w", todo[i].Version, todo[i].Name, err)
+		}
+		return nil
+	})
+}
+
+// applyAndMaterialize runs Apply and materializeBases concurrently; both
+// precede the CAS.
+func (c *Coordinator) applyAndMaterialize(ctx context.Context, w Writer, pw *PreparedWrite) (applyErr, baseErr error) {
+	todo := c.basesToMaterialize(pw) // before Apply writes pw.Effects
+	mb := make(chan error, 1)
+	go func() { mb <- c.materializeEntries(ctx, pw, todo) }()
+	applyErr = w.Apply(ctx, pw)
+	return applyErr, <-mb
+}
+
 func allDeferred(effects []Effect) bool {
 	for _, e := range effects {
 		if !e.Deferred {
@@ -479,7 +562,13 @@ func (c *Coordinator) commitDeferred(ctx context.Context, w Writer, pw *Prepared
 	if p, ok := w.(Predictor); ok && c.ParallelConfirm && p.Predict(pw) {
 		return c.commitPredicted(ctx, w, pw, o, fresh)
 	}
-	if err := w.Apply(ctx, pw); err != nil {
+	err, berr := c.applyAndMaterialize(ctx, w, pw)
+	if err == nil && berr != nil {
+		// nothing of this write is referenced: it fails before its CAS
+		w.Discard(pw)
+		return nil, false, withOp(berr, pw.OperationID)
+	}
+	if err != nil {
 		w.Discard(pw)
 		if errors.Is(err, ErrNoEffect) {
 			if cause := finalCause(err); cause != nil {
@@ -510,7 +599,10 @@ func (c *Coordinator) commitPredicted(ctx context.Context, w Writer, pw *Prepare
 	fence := objstore.NewFence(isManifestCommit)
 	applied := make(chan error, 1)
 	go func() {
-		err := w.Apply(ctx, pw)
+		err, berr := c.applyAndMaterialize(ctx, w, pw)
+		if err == nil && berr != nil {
+			err = NoEffectFinal(berr)
+		}
 		if err == nil {
 			err = failpoint.Inject(failpoint.ProtocolAfterEffects)
 		}
@@ -656,6 +748,11 @@ func (c *Coordinator) checkHeads(ctx context.Context, w Writer, pw *PreparedWrit
 			return err
 		}
 		want := e.ExpectedVersion
+		if _, pending := pendingBase(pw, e); pending && ((exists && head+1 == want) || (!exists && want == 1)) {
+			// the base pin is published but not materialized yet; the
+			// write materializes it before its CAS (materializeBases)
+			continue
+		}
 		switch {
 		case e.Kind == EffectCreate || e.Kind == EffectFirstTouch:
 			if !exists {

@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/pggraph/pggraph/graph"
+	"github.com/pggraph/pggraph/lance"
 )
 
 // WriterKind names a registered adapter (the registry is closed: see
@@ -164,6 +165,12 @@ func (k EffectKind) Deferrable() bool { return k == EffectStaged || k == EffectC
 type Confirmed struct {
 	Version  uint64 `json:"version"`
 	RowCount uint64 `json:"row_count"`
+	// Preview is a deferred effect's post-state built in memory
+	// (lance.Staged.Preview), set by Apply. After the CAS publishes the
+	// effect, the coordinator hands it to graph.Root.RememberPublished
+	// so the next statement reads and stages on the published version
+	// before it is materialized. Never persisted.
+	Preview *lance.Dataset `json:"-"`
 }
 
 // TableUpdate is one output slot of the delta: it is bound to the

@@ -101,6 +101,9 @@ type Config struct {
 	StatementTimeout         time.Duration
 	IdleInTransactionTimeout time.Duration
 	IdleSessionTimeout       time.Duration
+	// WorkMem is the default of the work_mem setting (PostgreSQL's
+	// syntax, e.g. "64MB"; "" = 4MB).
+	WorkMem string
 	// StartupTimeout bounds the time from accept to ReadyForQuery
 	// (authentication included; default 60s, as authentication_timeout).
 	StartupTimeout time.Duration

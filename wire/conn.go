@@ -606,6 +606,9 @@ func (c *conn) initSettings(pkt *startupPacket) error {
 	if d := c.srv.cfg.IdleSessionTimeout; d > 0 {
 		s.setServerDefault("idle_session_timeout", formatDurationMS(d.Milliseconds()))
 	}
+	if w := c.srv.cfg.WorkMem; w != "" {
+		s.setServerDefault("work_mem", w)
+	}
 	apply := func(name, value string) error {
 		key, v, perr := resolveSetting(name, value)
 		if perr != nil {

@@ -78,7 +78,7 @@ func init() {
 	add(settingDef{name: "xmloption", def: "content", normalize: normEnum("content", "document"), desc: "Sets whether XML data is to be considered as documents or content fragments."})
 	add(settingDef{name: "default_tablespace", def: "", normalize: normAny, desc: "Accepted for compatibility."})
 	add(settingDef{name: "default_table_access_method", def: "heap", normalize: normAny, desc: "Accepted for compatibility."})
-	add(settingDef{name: "work_mem", def: "4MB", normalize: normAny, desc: "Accepted for compatibility."})
+	add(settingDef{name: "work_mem", def: "4MB", normalize: normWorkMem, desc: "Sets the maximum memory to be used for query workspaces."})
 	add(settingDef{name: "maintenance_work_mem", def: "64MB", normalize: normAny, desc: "Accepted for compatibility."})
 	add(settingDef{name: "timezone_abbreviations", def: "Default", normalize: normAny, desc: "Accepted for compatibility."})
 	add(settingDef{name: "backslash_quote", def: "safe_encoding", normalize: normAny, desc: "Accepted for compatibility."})
@@ -559,6 +559,50 @@ func normIntRange(lo, hi int) func(string) (string, *Error) {
 		}
 		return strconv.Itoa(n), nil
 	}
+}
+
+// normWorkMem reads a memory size in kB as PostgreSQL does (a bare number
+// is kB; units B, kB, MB, GB, TB), checks work_mem's range (64 kB .. 2 TB)
+// and displays it in the largest unit that divides it, as SHOW does.
+func normWorkMem(v string) (string, *Error) {
+	t := strings.TrimSpace(v)
+	i := 0
+	for i < len(t) && t[i] >= '0' && t[i] <= '9' {
+		i++
+	}
+	units := map[string]int64{"": 1, "kB": 1, "MB": 1 << 10, "GB": 1 << 20, "TB": 1 << 30}
+	n, err := strconv.ParseInt(t[:i], 10, 64)
+	mult, ok := units[strings.TrimSpace(t[i:])]
+	if strings.TrimSpace(t[i:]) == "B" {
+		// bytes round up to kB
+		mult, ok = 1, true
+		n = (n + 1023) / 1024
+	}
+	if i == 0 || err != nil {
+		return "", Errorf(CodeInvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", paramPlaceholder, v)
+	}
+	if !ok {
+		return "", Errorf(CodeInvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", paramPlaceholder, v).
+			WithHint("Valid units for this parameter are \"B\", \"kB\", \"MB\", \"GB\", and \"TB\".")
+	}
+	const maxKB = 2147483647
+	if n > maxKB/mult {
+		return "", Errorf(CodeInvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", paramPlaceholder, v).
+			WithHint("Value exceeds integer range.")
+	}
+	if n*mult < 64 {
+		return "", Errorf(CodeInvalidParameterValue, "%d kB is outside the valid range for parameter \"%s\" (64 .. %d)", n*mult, paramPlaceholder, maxKB)
+	}
+	kb := n * mult
+	for _, u := range []struct {
+		name string
+		kb   int64
+	}{{"TB", 1 << 30}, {"GB", 1 << 20}, {"MB", 1 << 10}} {
+		if kb%u.kb == 0 {
+			return strconv.FormatInt(kb/u.kb, 10) + u.name, nil
+		}
+	}
+	return strconv.FormatInt(kb, 10) + "kB", nil
 }
 
 func normTimeZone(v string) (string, *Error) {

@@ -27,6 +27,7 @@ type benchConfig struct {
 	dir, out          string
 	iterations, round int
 	size              int
+	s3                *s3Flags // with --dir s3://bucket/prefix (bench_s3.go)
 }
 
 // benchSuite is one family of measurements. Suites register themselves
@@ -106,11 +107,12 @@ func init() {
 		fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 		var c benchConfig
 		suites := fs.String("suite", "all", "comma-separated bench suites to run, or all")
-		fs.StringVar(&c.dir, "dir", ".", "directory on the filesystem to measure (a scratch subdirectory is created and removed)")
+		fs.StringVar(&c.dir, "dir", ".", "directory on the filesystem, or s3://bucket/prefix, to measure (a scratch subdirectory or prefix is created and removed)")
 		fs.StringVar(&c.out, "out", "", "results file (JSON); default bench-results/objstore-<time>.json")
 		fs.IntVar(&c.iterations, "iterations", 200, "samples per primitive per round")
 		fs.IntVar(&c.round, "rounds", 3, "rounds; primitives are interleaved round by round so drift hits all alike")
 		fs.IntVar(&c.size, "size", 512, "payload bytes per object")
+		c.s3 = addS3Flags(fs)
 		lf := addLogFlags(fs)
 		if err := parseCommand(benchCmd, fs, args, env); err != nil {
 			return err
@@ -118,6 +120,9 @@ func init() {
 		_ = lf.newLogger(env.stderr)
 		if c.iterations < 10 || c.round < 1 || c.size < 0 {
 			return usagef("need --iterations >= 10, --rounds >= 1, --size >= 0")
+		}
+		if err := c.s3.checkS3Only(c.dir); err != nil {
+			return err
 		}
 		run, err := selectSuites(*suites)
 		if err != nil {
@@ -138,6 +143,9 @@ func init() {
 
 // runBench is the objstore suite.
 func runBench(ctx context.Context, env *runEnv, c benchConfig) error {
+	if objstore.IsS3URL(c.dir) {
+		return runBenchS3(ctx, env, c)
+	}
 	if err := objstore.CheckDir(c.dir); err != nil {
 		return err
 	}

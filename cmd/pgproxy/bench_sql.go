@@ -26,7 +26,9 @@ import (
 // so both sides acknowledge only what is on disk.
 //
 // Measured per server: 1-row INSERT autocommit latency (one client,
-// p50/p99), INSERT throughput with 1, 4 and 16 clients, a COPY of N rows
+// p50/p99), INSERT throughput with 1, 4, 16 and 64 clients, durable
+// rounds and fsyncs per commit, INSERT latency after 10 and after many
+// prior commits (bench_sql_commit.go), a COPY of N rows
 // (rows/s, MB/s, peak resident memory of the serving process), an UPDATE
 // of 1% of the table and a DELETE of 1% of the nodes cascading to their
 // edges. Issue targets: COPY >= 3x PostgreSQL, 1-row commit p50 <= 3x.
@@ -35,7 +37,7 @@ const (
 	sqlBenchSeconds = 5          // PGGRAPH_BENCH_SQL_SECONDS: each throughput run
 )
 
-var sqlBenchClients = []int{1, 4, 16}
+var sqlBenchClients = []int{1, 4, 16, 64}
 
 // sqlBenchSide is one server's numbers.
 type sqlBenchSide struct {
@@ -58,6 +60,15 @@ type sqlBenchSide struct {
 	DeleteCascaded     int64              `json:"delete_cascaded_edges"`
 	DeleteSeconds      float64            `json:"delete_seconds"`
 	PeakRSSProcessNote string             `json:"peak_rss_process"`
+	// WALSyncsPerCommit: PostgreSQL only (pg_stat_wal over the latency run).
+	WALSyncsPerCommit float64 `json:"wal_syncs_per_commit,omitempty"`
+	// CommitCost: pgproxy only, counted in process (bench_sql_commit.go).
+	CommitCost *sqlCommitCost `json:"commit_cost,omitempty"`
+	// History: 1-row INSERT p50 after 10 and after HistoryCommits prior
+	// commits to one table.
+	HistoryCommits  int64   `json:"history_commits"`
+	InsertAfter10us float64 `json:"insert_p50_after_10_commits_us"`
+	InsertAfterNus  float64 `json:"insert_p50_after_history_us"`
 }
 
 type sqlBenchReport struct {
@@ -108,6 +119,10 @@ func runSQLBench(ctx context.Context, env *runEnv, c benchConfig) error {
 	if err != nil {
 		return err
 	}
+	history, err := envInt(env, "PGGRAPH_BENCH_SQL_HISTORY", sqlBenchHistory)
+	if err != nil {
+		return err
+	}
 	fmt.Fprintln(env.stderr, "bench sql: starting PostgreSQL 15 (durable settings) and pgproxy")
 	pg, err := startDurablePostgres(ctx, c.dir)
 	if err != nil {
@@ -152,9 +167,27 @@ func runSQLBench(ctx context.Context, env *runEnv, c benchConfig) error {
 	for r := range c.round {
 		for i, tg := range targets {
 			fmt.Fprintf(env.stderr, "\rbench sql: round %d/%d, %-14s INSERT latency          ", r+1, c.round, tg.name)
+			var syncs0 int64
+			if i == 1 {
+				if syncs0, err = pgWALSyncs(ctx, tg.dsn); err != nil {
+					return fmt.Errorf("%s: pg_stat_wal: %w", tg.name, err)
+				}
+			}
 			lat, retries, err := sqlInsertLatency(ctx, tg.dsn, &next[i], c.iterations)
 			if err != nil {
 				return fmt.Errorf("%s: insert latency: %w", tg.name, err)
+			}
+			if i == 1 {
+				// a backend reports its WAL statistics at most once a
+				// second and when it exits (the latency run's has just
+				// closed): wait for the report
+				time.Sleep(1500 * time.Millisecond)
+				syncs1, err := pgWALSyncs(ctx, tg.dsn)
+				if err != nil {
+					return fmt.Errorf("%s: pg_stat_wal: %w", tg.name, err)
+				}
+				// the latency run commits 10 warm-up rows and the samples
+				sides[i].WALSyncsPerCommit = round3(float64(syncs1-syncs0) / float64(c.iterations+10))
 			}
 			samples[i] = append(samples[i], lat...)
 			sides[i].InsertRoundP50us = append(sides[i].InsertRoundP50us, us(percentile(lat, 0.5)))
@@ -177,6 +210,20 @@ func runSQLBench(ctx context.Context, env *runEnv, c benchConfig) error {
 			sides[i].InsertRowsPerSec[strconv.Itoa(n)] = round3(median(tput[i][n]))
 		}
 	}
+	fmt.Fprintf(env.stderr, "\rbench sql: pgproxy        durable work per commit (in process)   ")
+	cost, err := pgproxyCommitCost(ctx, c.dir, 50)
+	if err != nil {
+		return fmt.Errorf("pgproxy: commit cost: %w", err)
+	}
+	sides[0].CommitCost = &cost
+	for i, tg := range targets {
+		fmt.Fprintf(env.stderr, "\rbench sql: %-14s INSERT after %d prior commits    ", tg.name, history)
+		a10, aN, err := sqlHistoryLatency(ctx, tg.dsn, history, 50)
+		if err != nil {
+			return fmt.Errorf("%s: history: %w", tg.name, err)
+		}
+		sides[i].HistoryCommits, sides[i].InsertAfter10us, sides[i].InsertAfterNus = history, us(a10), us(aN)
+	}
 	// The bulk part runs once per server: COPY, UPDATE 1%, DELETE cascade.
 	for i, tg := range targets {
 		if err := sqlBulk(ctx, env, tg, rows, &sides[i]); err != nil {
@@ -196,6 +243,11 @@ func runSQLBench(ctx context.Context, env *runEnv, c benchConfig) error {
 	for _, n := range sqlBenchClients {
 		k := strconv.Itoa(n)
 		ratio("insert_rows_per_sec_"+k+"_clients", px.InsertRowsPerSec[k], pgs.InsertRowsPerSec[k])
+	}
+	ratio("insert_p50_after_10_commits", px.InsertAfter10us, pgs.InsertAfter10us)
+	ratio("insert_p50_after_history", px.InsertAfterNus, pgs.InsertAfterNus)
+	if px.CommitCost != nil && pgs.WALSyncsPerCommit > 0 {
+		ratio("fsyncs_per_commit", px.CommitCost.Fsyncs, pgs.WALSyncsPerCommit)
 	}
 	ratio("copy_rows_per_sec", px.CopyRowsPerSec, pgs.CopyRowsPerSec)
 	ratio("copy_peak_rss", px.CopyPeakRSSMB, pgs.CopyPeakRSSMB)
@@ -478,10 +530,22 @@ func peakRSS(pid int) int64 {
 func writeSQLBenchTable(w io.Writer, rep sqlBenchReport) {
 	fmt.Fprintf(w, "sql: %d rows COPY, %d rounds x %d INSERT samples, %ds per throughput run, PostgreSQL with durable defaults (fsync, synchronous_commit on)\n",
 		rep.Rows, rep.Rounds, rep.Iterations, rep.Seconds)
-	fmt.Fprintf(w, "%-14s %10s %10s %10s %10s %10s %9s\n", "server", "ins p50 us", "ins p99 us", "ins/s x1", "ins/s x4", "ins/s x16", "retries")
+	fmt.Fprintf(w, "%-14s %10s %10s %10s %10s %10s %10s %9s\n", "server", "ins p50 us", "ins p99 us", "ins/s x1", "ins/s x4", "ins/s x16", "ins/s x64", "retries")
 	for _, s := range rep.Results {
-		fmt.Fprintf(w, "%-14s %10.1f %10.1f %10.0f %10.0f %10.0f %9d\n", s.Server, s.InsertP50us, s.InsertP99us,
-			s.InsertRowsPerSec["1"], s.InsertRowsPerSec["4"], s.InsertRowsPerSec["16"], s.InsertRetries)
+		fmt.Fprintf(w, "%-14s %10.1f %10.1f %10.0f %10.0f %10.0f %10.0f %9d\n", s.Server, s.InsertP50us, s.InsertP99us,
+			s.InsertRowsPerSec["1"], s.InsertRowsPerSec["4"], s.InsertRowsPerSec["16"], s.InsertRowsPerSec["64"], s.InsertRetries)
+	}
+	fmt.Fprintf(w, "%-14s %16s %18s\n", "server", "p50 after 10 us", "p50 after hist us")
+	for _, s := range rep.Results {
+		fmt.Fprintf(w, "%-14s %16.1f %18.1f  (history %d commits)\n", s.Server, s.InsertAfter10us, s.InsertAfterNus, s.HistoryCommits)
+	}
+	for _, s := range rep.Results {
+		if s.CommitCost != nil {
+			fmt.Fprintf(w, "%-14s per 1-row commit: %s\n", s.Server, fmtCommitCost(*s.CommitCost))
+		}
+		if s.WALSyncsPerCommit > 0 {
+			fmt.Fprintf(w, "%-14s per 1-row commit: %.2f WAL syncs (pg_stat_wal; floor 1 round, 1 fsync)\n", s.Server, s.WALSyncsPerCommit)
+		}
 	}
 	fmt.Fprintf(w, "%-14s %12s %10s %10s %12s %10s %12s %12s\n", "server", "COPY rows/s", "COPY MB/s", "COPY s", "peak RSS MB", "UPDATE s", "DELETE s", "cascaded")
 	for _, s := range rep.Results {
@@ -494,6 +558,9 @@ func writeSQLBenchTable(w io.Writer, rep sqlBenchReport) {
 	for _, n := range sqlBenchClients {
 		fmt.Fprintf(w, "INSERT/s x%-2d   pgproxy / PostgreSQL = %.2fx\n", n, rep.Ratios["insert_rows_per_sec_"+strconv.Itoa(n)+"_clients"])
 	}
+	fmt.Fprintf(w, "after 10        pgproxy / PostgreSQL = %.2fx (INSERT p50)\n", rep.Ratios["insert_p50_after_10_commits"])
+	fmt.Fprintf(w, "after history   pgproxy / PostgreSQL = %.2fx (INSERT p50)\n", rep.Ratios["insert_p50_after_history"])
+	fmt.Fprintf(w, "fsyncs/commit   pgproxy / PostgreSQL = %.2fx\n", rep.Ratios["fsyncs_per_commit"])
 	fmt.Fprintf(w, "UPDATE 1%%       pgproxy / PostgreSQL = %.2fx (time)\n", rep.Ratios["update_seconds"])
 	fmt.Fprintf(w, "DELETE cascade  pgproxy / PostgreSQL = %.2fx (time)\n", rep.Ratios["delete_cascade_seconds"])
 }

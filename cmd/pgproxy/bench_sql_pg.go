@@ -22,7 +22,7 @@ func (p *durablePostgres) connString() string { return p.srv.ConnString("postgre
 
 func startDurablePostgres(ctx context.Context, dir string) (*durablePostgres, error) {
 	srv, err := pgtest.StartWith(ctx, pgtest.Options{Durable: true, Parent: dir,
-		SharedBuffers: "256MB", MaxConnections: 40})
+		SharedBuffers: "256MB", MaxConnections: 100})
 	if err != nil {
 		return nil, fmt.Errorf("bench sql: %w", err)
 	}

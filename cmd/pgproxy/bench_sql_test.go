@@ -14,7 +14,7 @@ func TestBenchSQLSuite(t *testing.T) {
 	t.Setenv("PGGRAPH_TEST_AS_PGPROXY", "1")
 	dir := t.TempDir()
 	out := filepath.Join(dir, "s.json")
-	env := map[string]string{"PGGRAPH_BENCH_SQL_ROWS": "3000", "PGGRAPH_BENCH_SQL_SECONDS": "1"}
+	env := map[string]string{"PGGRAPH_BENCH_SQL_ROWS": "3000", "PGGRAPH_BENCH_SQL_SECONDS": "1", "PGGRAPH_BENCH_SQL_HISTORY": "40"}
 	code, stdout, stderr := runCmd(t, env, "bench", "--suite", "sql", "--dir", dir, "--iterations", "10", "--rounds", "1", "--out", out)
 	if code != 0 {
 		t.Fatalf("bench exited %d: %s", code, stderr)
@@ -44,11 +44,19 @@ func TestBenchSQLSuite(t *testing.T) {
 		if s.DeleteCascaded != 6 {
 			t.Errorf("%s: the cascade removed %d edges, want 6", s.Server, s.DeleteCascaded)
 		}
-		if s.InsertP50us <= 0 || s.CopyRowsPerSec <= 0 || s.InsertRowsPerSec["16"] <= 0 {
+		if s.InsertP50us <= 0 || s.CopyRowsPerSec <= 0 || s.InsertRowsPerSec["16"] <= 0 || s.InsertRowsPerSec["64"] <= 0 ||
+			s.InsertAfter10us <= 0 || s.InsertAfterNus <= 0 || s.HistoryCommits != 40 {
 			t.Errorf("%s: empty measurements %+v", s.Server, s)
 		}
 	}
-	for _, k := range []string{"copy_rows_per_sec", "insert_p50_latency", "insert_rows_per_sec_16_clients", "update_seconds", "delete_cascade_seconds"} {
+	if c := rep.Results[0].CommitCost; c == nil || c.Fsyncs <= 0 || c.DurableRounds < 1 || c.DurableOps <= 0 {
+		t.Errorf("pgproxy: no durable work per commit counted: %+v", c)
+	}
+	if rep.Results[1].WALSyncsPerCommit <= 0 {
+		t.Errorf("postgresql-15: no WAL syncs per commit: %+v", rep.Results[1])
+	}
+	for _, k := range []string{"copy_rows_per_sec", "insert_p50_latency", "insert_rows_per_sec_16_clients", "insert_rows_per_sec_64_clients",
+		"insert_p50_after_10_commits", "insert_p50_after_history", "fsyncs_per_commit", "update_seconds", "delete_cascade_seconds"} {
 		if rep.Ratios[k] <= 0 {
 			t.Errorf("ratio %s missing: %v", k, rep.Ratios)
 		}

@@ -23,9 +23,10 @@ var cleanupCmd = &command{
 func init() {
 	cleanupCmd.run = func(ctx context.Context, env *runEnv, args []string) error {
 		fs := flag.NewFlagSet("cleanup", flag.ContinueOnError)
-		data := fs.String("data", "", "graph root directory")
+		data := fs.String("data", "", "graph root: a directory, or s3://bucket/prefix")
 		grace := fs.Duration("grace", 24*time.Hour, "keep unreferenced files younger than this (in-flight writers' staged files)")
 		dry := fs.Bool("dry-run", false, "list what would be reclaimed without deleting anything (and without running recovery)")
+		s3f := addS3Flags(fs)
 		lf := addLogFlags(fs)
 		if err := parseCommand(cleanupCmd, fs, args, env); err != nil {
 			return err
@@ -34,7 +35,7 @@ func init() {
 		if *grace <= 0 {
 			return fmt.Errorf("--grace must be positive (got %s): a zero grace could reclaim files a running writer has staged but not yet published", *grace)
 		}
-		store, _, err := openRoot(ctx, *data)
+		store, _, err := openRoot(ctx, *data, s3f)
 		if err != nil {
 			return err
 		}

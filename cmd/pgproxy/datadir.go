@@ -23,12 +23,20 @@ type dataDirError struct {
 func (e *dataDirError) Error() string { return fmt.Sprintf("data directory %s: %v", e.path, e.err) }
 func (e *dataDirError) Unwrap() error { return e.err }
 
-// openStore checks dir and opens it as a Local store. With create, a
-// missing directory is created (its parent must exist); nothing else is
-// ever created or changed here.
-func openStore(dir string, create bool) (*objstore.Local, error) {
+// openStore opens the --data location: s3://bucket/prefix as an S3
+// store (datastore_s3.go), anything else as a local directory, checked
+// and opened as a Local store. With create, a missing directory is
+// created (its parent must exist); nothing else is ever created or
+// changed here.
+func openStore(ctx context.Context, dir string, s3f *s3Flags, create bool) (rootedStore, error) {
 	if dir == "" {
 		return nil, usagef("--data is required (or set %s)", envName("data"))
+	}
+	if err := s3f.checkS3Only(dir); err != nil {
+		return nil, err
+	}
+	if objstore.IsS3URL(dir) {
+		return openS3Store(ctx, dir, s3f)
 	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -72,8 +80,8 @@ func syncDir(dir string) error {
 }
 
 // openRoot opens an existing graph root, refusing anything else.
-func openRoot(ctx context.Context, dir string) (*objstore.Local, graph.Stamp, error) {
-	store, err := openStore(dir, false)
+func openRoot(ctx context.Context, dir string, s3f *s3Flags) (rootedStore, graph.Stamp, error) {
+	store, err := openStore(ctx, dir, s3f, false)
 	if err != nil {
 		return nil, graph.Stamp{}, err
 	}
@@ -90,8 +98,8 @@ func openRoot(ctx context.Context, dir string) (*objstore.Local, graph.Stamp, er
 // openOrInitRoot opens a graph root, initializing it (format stamp, then
 // the first __manifest version) when the directory is missing or empty,
 // and completing an init that was interrupted between the two.
-func openOrInitRoot(ctx context.Context, dir, actor string) (*graph.Root, bool, error) {
-	store, err := openStore(dir, true)
+func openOrInitRoot(ctx context.Context, dir string, s3f *s3Flags, actor string) (*graph.Root, bool, error) {
+	store, err := openStore(ctx, dir, s3f, true)
 	if err != nil {
 		return nil, false, err
 	}

@@ -18,14 +18,15 @@ var initCmd = &command{
 func init() {
 	initCmd.run = func(ctx context.Context, env *runEnv, args []string) error {
 		fs := flag.NewFlagSet("init", flag.ContinueOnError)
-		data := fs.String("data", "", "graph root directory")
+		data := fs.String("data", "", "graph root: a directory, or s3://bucket/prefix")
 		users := fs.String("users", "", "users file whose users become the first superuser roles (when the root has no roles yet)")
+		s3f := addS3Flags(fs)
 		lf := addLogFlags(fs)
 		if err := parseCommand(initCmd, fs, args, env); err != nil {
 			return err
 		}
 		log := lf.newLogger(env.stderr)
-		root, created, err := openOrInitRoot(ctx, *data, actor())
+		root, created, err := openOrInitRoot(ctx, *data, s3f, actor())
 		if err != nil {
 			return err
 		}

@@ -19,13 +19,14 @@ var recoverCmd = &command{
 func init() {
 	recoverCmd.run = func(ctx context.Context, env *runEnv, args []string) error {
 		fs := flag.NewFlagSet("recover", flag.ContinueOnError)
-		data := fs.String("data", "", "graph root directory")
+		data := fs.String("data", "", "graph root: a directory, or s3://bucket/prefix")
+		s3f := addS3Flags(fs)
 		lf := addLogFlags(fs)
 		if err := parseCommand(recoverCmd, fs, args, env); err != nil {
 			return err
 		}
 		log := lf.newLogger(env.stderr)
-		store, _, err := openRoot(ctx, *data)
+		store, _, err := openRoot(ctx, *data, s3f)
 		if err != nil {
 			return err
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/pggraph/pggraph/adapters"
+	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/internal/failpoint"
 	"github.com/pggraph/pggraph/planner"
 	"github.com/pggraph/pggraph/wire"
@@ -35,14 +36,17 @@ type serveConfig struct {
 	statementTimeout, idleInTxTimeout         time.Duration
 	idleSessionTimeout, messageTimeout        time.Duration
 	maxBuffered, queryMemory, memoryLimit     int64
+	serverMemory                              int64
+	workMem, tempDir, debugListen             string
 	shutdownGrace                             time.Duration
 	cpuProfile                                string
 	log                                       *logFlags
+	s3                                        *s3Flags
 }
 
 func serveFlags(fs *flag.FlagSet) *serveConfig {
 	c := &serveConfig{}
-	fs.StringVar(&c.data, "data", "", "graph root directory")
+	fs.StringVar(&c.data, "data", "", "graph root: a directory, or s3://bucket/prefix")
 	fs.StringVar(&c.listen, "listen", "127.0.0.1:5433", "address to listen on")
 	c.auth = newChoice(fs, "auth", "trust", "client authentication", "trust", "password", "md5", "scram")
 	fs.StringVar(&c.users, "users", "", "users file: one `name secret` per line, secrets as SCRAM-SHA-256$… or md5… (required unless --auth trust)")
@@ -59,11 +63,16 @@ func serveFlags(fs *flag.FlagSet) *serveConfig {
 	fs.DurationVar(&c.messageTimeout, "message-timeout", time.Minute, "longest wait for more bytes of a client message that has begun; a client stalled mid-message is disconnected")
 	fs.Int64Var(&c.maxBuffered, "max-buffered-bytes", 512<<20, "bytes all connections together may hold in large incoming messages; a message that would pass it fails with 53200")
 	fs.Int64Var(&c.queryMemory, "query-memory", 1<<30, "bytes one query may buffer (sorts, hash tables, aggregates, values it builds) and a transaction may hold in pending rows; past it the statement fails with 53200 (0 = unlimited)")
-	fs.Int64Var(&c.memoryLimit, "memory-limit", 0, "soft limit of the process's Go heap in bytes (runtime/debug.SetMemoryLimit; 0 = leave GOMEMLIMIT / Go's default)")
+	fs.Int64Var(&c.memoryLimit, "memory-limit", 0, "soft limit of the process's Go heap in bytes (runtime/debug.SetMemoryLimit; 0 = GOMEMLIMIT if set, else 1.5 × --server-query-memory + 512 MiB)")
+	fs.Int64Var(&c.serverMemory, "server-query-memory", 2<<30, "bytes all running statements together may hold; past three quarters of it sorts, aggregates and hash joins spill to disk, past it the statement that asks fails with 53200 (0 = no server-wide limit)")
+	fs.StringVar(&c.workMem, "work-mem", "64MB", "default work_mem: memory one sort, hash aggregate or hash join build may use before spilling to disk (PostgreSQL units: kB, MB, GB; sessions may SET work_mem)")
+	fs.StringVar(&c.tempDir, "temp-dir", "", "directory for spill files (deleted as they are created, gone when the statement ends; default: the system's temporary directory)")
+	fs.StringVar(&c.debugListen, "debug-listen", "", "address for /debug/pprof/ and /debug/stats (goroutines, heap, statement memory); keep it on loopback (default: off)")
 	fs.IntVar(&c.autoOptimize, "auto-optimize-fragments", 64, "after a commit leaves a table with this many fragments, compact it in the background (0 = never)")
 	fs.DurationVar(&c.shutdownGrace, "shutdown-grace", 30*time.Second, "on SIGINT/SIGTERM, how long running statements may finish")
 	fs.StringVar(&c.cpuProfile, "cpu-profile", "", "write a CPU profile of the whole run to this file (Go pprof format; written at shutdown)")
 	c.log = addLogFlags(fs)
+	c.s3 = addS3Flags(fs)
 	return c
 }
 
@@ -86,8 +95,11 @@ func (c *serveConfig) validate() error {
 	if c.maxBuffered < 1<<20 || c.messageTimeout <= 0 || c.idleSessionTimeout < 0 {
 		return usagef("--max-buffered-bytes must be >= 1048576, --message-timeout > 0 and --idle-session-timeout >= 0")
 	}
-	if c.queryMemory < 0 || c.memoryLimit < 0 {
-		return usagef("--query-memory and --memory-limit must be >= 0")
+	if c.queryMemory < 0 || c.memoryLimit < 0 || c.serverMemory < 0 {
+		return usagef("--query-memory, --server-query-memory and --memory-limit must be >= 0")
+	}
+	if n, ok := exec.ParseMemorySetting(c.workMem); !ok || n < 64<<10 {
+		return usagef("--work-mem must be a size of at least 64kB (e.g. 4MB)")
 	}
 	if c.autoOptimize < 0 || c.autoOptimize == 1 {
 		return usagef("--auto-optimize-fragments must be 0 (never) or >= 2")
@@ -112,6 +124,7 @@ func (c *serveConfig) wireConfig(g *adapters.Graph, backend *planner.Backend, lo
 		MaxBufferedBytes: c.maxBuffered, MessageTimeout: c.messageTimeout,
 		StatementTimeout: c.statementTimeout, IdleInTransactionTimeout: c.idleInTxTimeout,
 		IdleSessionTimeout: c.idleSessionTimeout,
+		WorkMem:            c.workMem,
 		Logger:             log,
 	}
 }
@@ -127,6 +140,13 @@ func init() {
 			return err
 		}
 		log := cfg.log.newLogger(env.stderr)
+		if cfg.memoryLimit == 0 && os.Getenv("GOMEMLIMIT") == "" && cfg.serverMemory > 0 {
+			// Without a limit the collector lets the heap reach twice
+			// what is live: statements holding the whole server budget
+			// would make the process twice that. Collect harder from
+			// the budget plus headroom for sessions, caches and buffers.
+			cfg.memoryLimit = cfg.serverMemory + cfg.serverMemory/2 + 512<<20
+		}
 		if cfg.memoryLimit > 0 {
 			// The GC works harder as the heap nears it (the process is not
 			// refused memory: the per-query budget is what fails queries).
@@ -140,7 +160,7 @@ func init() {
 			}
 			defer stop()
 		}
-		root, created, err := openOrInitRoot(ctx, cfg.data, actor())
+		root, created, err := openOrInitRoot(ctx, cfg.data, cfg.s3, actor())
 		if err != nil {
 			return err
 		}
@@ -165,6 +185,9 @@ func init() {
 		}
 		backend := planner.NewBackend(g)
 		backend.MemoryLimit = cfg.queryMemory
+		exec.SetServerMemoryBudget(cfg.serverMemory)
+		defer exec.SetServerMemoryBudget(0)
+		exec.SpillDir = cfg.tempDir
 		if err := seedRoles(ctx, backend.Access, cfg.users, log); err != nil {
 			return err
 		}
@@ -183,6 +206,16 @@ func init() {
 			Info("pgproxy serving")
 		host, port, _ := net.SplitHostPort(ln.Addr().String())
 		fmt.Fprintf(env.stdout, "pgproxy is listening on %s; connect with:\n  psql \"host=%s port=%s dbname=main user=$USER\"\n", ln.Addr(), host, port)
+		if cfg.debugListen != "" {
+			dl, err := net.Listen("tcp", cfg.debugListen)
+			if err != nil {
+				_ = ln.Close()
+				return fmt.Errorf("listen on %s: %w", cfg.debugListen, err)
+			}
+			defer dl.Close()
+			go serveDebug(dl)
+			fmt.Fprintf(env.stdout, "pgproxy debug endpoint on http://%s/debug/stats\n", dl.Addr())
+		}
 
 		// Serve runs under its own context: ending it is a hard stop, and a
 		// signal should first give running statements the grace period.

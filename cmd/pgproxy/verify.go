@@ -25,15 +25,16 @@ var verifyCmd = &command{
 func init() {
 	verifyCmd.run = func(ctx context.Context, env *runEnv, args []string) error {
 		fs := flag.NewFlagSet("verify", flag.ContinueOnError)
-		data := fs.String("data", "", "graph root directory")
+		data := fs.String("data", "", "graph root: a directory, or s3://bucket/prefix")
 		reclaimable := fs.Bool("reclaimable", false, "also report the files a cleanup would reclaim (reads every version of every dataset: O(history))")
 		grace := fs.Duration("grace", 24*time.Hour, "with --reclaimable: unreferenced files younger than this count as in flight, not reclaimable")
+		s3f := addS3Flags(fs)
 		lf := addLogFlags(fs)
 		if err := parseCommand(verifyCmd, fs, args, env); err != nil {
 			return err
 		}
 		_ = lf.newLogger(env.stderr)
-		store, stamp, err := openRoot(ctx, *data)
+		store, stamp, err := openRoot(ctx, *data, s3f)
 		if err != nil {
 			return err
 		}

@@ -35,6 +35,19 @@
 // from it) reuse it; Sources remember indexes only weakly, so a catalog
 // cache holding old versions' Sources does not pin their indexes.
 //
+// Covering lookups (colcache.go): the rows a key lookup finds are built
+// from a process-wide cache of fixed-width column values (integers,
+// floats, dates, timestamps) per fragment, indexed by row offset, when
+// every requested column is such a column — an edge table's lookup by
+// src reading dst (and dst reading src) never reads edge rows. Entries
+// are keyed by dataset, the fragment's data files and the column's field
+// id and type: Lance never rewrites a fragment's data files, so every
+// version, branch checkout or time-travel read referencing them sees the
+// same values, and a commit loads only the fragments it added. An entry
+// records the offsets it read; a lookup reaching a row outside them
+// (live in an older version, deleted when the entry was loaded) reads
+// Lance instead. LRU beyond SetColumnCacheLimit (default 256 MiB).
+//
 // Row fetch: ScanAddrs reads the rows at given addresses (DML fetching
 // the rows it changes: only their pages are read).
 //

@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/lance"
+	"github.com/pggraph/pggraph/lance/format"
 )
 
 // Source is an exec.TableSource over one Lance dataset version.
@@ -35,6 +36,11 @@ type Source struct {
 	lastSchema atomic.Pointer[derivedSchema]
 	// size is the version's storage size, once read (size.go).
 	size sizeMemo
+	// lastCover is the last projection planned for covering lookups;
+	// frags indexes the version's fragments by id (colcache.go).
+	lastCover atomic.Pointer[coverPlan]
+	fragOnce  sync.Once
+	frags     map[uint64]*format.Fragment
 }
 
 // New wraps a dataset version. cols must name the dataset's columns (in
@@ -241,6 +247,11 @@ func (s *Source) LookupKeys(ctx context.Context, column int, keys *exec.Vec, req
 	}
 	slices.Sort(addrs)
 	addrs = slices.Compact(addrs)
+	if p := s.coverFor(req.Columns); p != nil {
+		if ok, err := s.lookupCovered(ctx, p, addrs, emit); ok || err != nil {
+			return err
+		}
+	}
 	if len(addrs) <= takeMaxRows {
 		return s.take(ctx, addrs, req, emit)
 	}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -127,21 +128,36 @@ func runConflict(t *testing.T, c conflictCase, procs [2]*proxy) {
 			t.Fatal(err)
 		}
 		defer conn.Close(ctx)
-		if txs[i], err = conn.Begin(ctx); err != nil {
+		// SERIALIZABLE: the write-skew pair conflicts only there (at
+		// READ COMMITTED, PostgreSQL's default, both commit)
+		if txs[i], err = conn.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.Serializable}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	for i, tx := range txs {
-		if err := c.work(ctx, tx, i); err != nil {
-			t.Fatalf("transaction %d before COMMIT: %v", i, err)
-		}
-	}
+	// each transaction works and commits on its own goroutine: in one
+	// process a second writer of a locked row waits for the first
+	// transaction's end (and then fails with 40001 at SERIALIZABLE), so
+	// the loser may fail at its statement instead of its COMMIT
 	var errs [2]error
 	var wg sync.WaitGroup
 	start := make(chan struct{})
+	worked := [2]chan struct{}{make(chan struct{}), make(chan struct{})}
 	for i, tx := range txs {
 		wg.Go(func() {
 			<-start
+			err := c.work(ctx, tx, i)
+			close(worked[i])
+			if err != nil {
+				errs[i] = err
+				_ = tx.Rollback(ctx)
+				return
+			}
+			// both transactions' work precedes both COMMITs, unless the
+			// other one waits for a lock this one holds
+			select {
+			case <-worked[1-i]:
+			case <-time.After(time.Second):
+			}
 			errs[i] = tx.Commit(ctx)
 		})
 	}

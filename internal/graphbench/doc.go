@@ -3,8 +3,11 @@
 // same indexes, and single-node traversals (1-, 2- and 3-hop
 // neighbourhoods with and without property filters, friends-of-friends
 // recommendations, WITH RECURSIVE to depth 4, top-k neighbours by an
-// edge property, point lookups through edges) plus a whole-graph query
-// (the out-degree distribution) timed on both, every answer compared.
+// edge property (also over 2 hops), point lookups through edges,
+// recursive queries with a CYCLE clause and an array-path cycle check,
+// shortest paths to depth 5) plus whole-graph queries (the out-degree
+// distribution, a triangle count, three PageRank iterations in SQL)
+// timed on both, every answer compared.
 //
 // The graph (Generate): n persons (id, name, age) and about 5 knows edges
 // (src, dst, since, w) per person; out-degrees are spread 1..9 and edge

@@ -31,8 +31,25 @@ var Queries = []Query{
 	{Name: "friends-of-friends top 5", SQL: "SELECT e2.dst, count(*) AS c FROM knows e1 JOIN knows e2 ON e2.src = e1.dst WHERE e1.src = $1 AND e2.dst <> $1 AND NOT EXISTS (SELECT 1 FROM knows x WHERE x.src = $1 AND x.dst = e2.dst) GROUP BY e2.dst ORDER BY c DESC, e2.dst LIMIT 5", Traversal: true},
 	{Name: "recursive depth 4 (paths)", SQL: "WITH RECURSIVE r(node, depth) AS (SELECT $1::bigint, 0 UNION ALL SELECT e.dst, r.depth + 1 FROM r JOIN knows e ON e.src = r.node WHERE r.depth < 4) SELECT count(*), count(DISTINCT node) FROM r", Traversal: true},
 	{Name: "recursive depth 4 (reachable)", SQL: "WITH RECURSIVE r(node, depth) AS (SELECT $1::bigint, 0 UNION SELECT e.dst, r.depth + 1 FROM r JOIN knows e ON e.src = r.node WHERE r.depth < 4) SELECT depth, count(*) FROM r GROUP BY depth ORDER BY depth", Traversal: true},
+	{Name: "2-hop top-5 by w", SQL: "SELECT e2.dst, e2.w FROM knows e1 JOIN knows e2 ON e2.src = e1.dst WHERE e1.src = $1 ORDER BY e2.w DESC, e2.dst LIMIT 5", Traversal: true},
+	{Name: "recursive depth 4 (CYCLE)", SQL: "WITH RECURSIVE r(node, depth) AS (SELECT $1::bigint, 0 UNION ALL SELECT e.dst, r.depth + 1 FROM r JOIN knows e ON e.src = r.node WHERE r.depth < 4) CYCLE node SET is_cycle USING path SELECT count(*), count(*) FILTER (WHERE is_cycle) FROM r", Traversal: true},
+	{Name: "recursive depth 4 (array path)", SQL: "WITH RECURSIVE r(node, path) AS (SELECT $1::bigint, ARRAY[$1::bigint] UNION ALL SELECT e.dst, r.path || e.dst FROM r JOIN knows e ON e.src = r.node WHERE cardinality(r.path) < 5 AND NOT e.dst = ANY (r.path)) SELECT count(*), count(DISTINCT node), max(cardinality(path)) FROM r", Traversal: true},
+	{Name: "shortest path (depth <= 5)", SQL: "WITH RECURSIVE sp(node, depth) AS (SELECT $1::bigint, 0 UNION SELECT e.dst, sp.depth + 1 FROM sp JOIN knows e ON e.src = sp.node WHERE sp.depth < 5) SELECT node, min(depth) FROM sp WHERE node IN (1, 2, 3, 4, 5) GROUP BY node ORDER BY node", Traversal: true},
 	{Name: "degree distribution", SQL: "SELECT d, count(*) FROM (SELECT src, count(*) AS d FROM knows GROUP BY src) x GROUP BY d ORDER BY d", WholeGraph: true},
+	{Name: "triangle count", SQL: "SELECT count(*) FROM knows a JOIN knows b ON b.src = a.dst JOIN knows c ON c.src = b.dst AND c.dst = a.src WHERE a.src < b.src AND b.src < c.src", WholeGraph: true},
+	{Name: "PageRank, 3 iterations", SQL: pageRankSQL, WholeGraph: true},
 }
+
+// pageRankSQL runs three PageRank iterations (damping 0.85, dangling
+// mass dropped) as SQL and lists the top 10; ranks are rounded so that
+// float sums added in another order compare equal.
+const pageRankSQL = `WITH n AS (SELECT count(*)::float8 AS n FROM person),
+deg AS (SELECT src, count(*)::float8 AS d FROM knows GROUP BY src),
+r0 AS (SELECT p.id, 1.0 / n.n AS r FROM person p, n),
+r1 AS (SELECT p.id, 0.15 / n.n + 0.85 * coalesce(sum(r0.r / deg.d), 0) AS r FROM person p CROSS JOIN n LEFT JOIN knows e ON e.dst = p.id LEFT JOIN r0 ON r0.id = e.src LEFT JOIN deg ON deg.src = e.src GROUP BY p.id, n.n),
+r2 AS (SELECT p.id, 0.15 / n.n + 0.85 * coalesce(sum(r1.r / deg.d), 0) AS r FROM person p CROSS JOIN n LEFT JOIN knows e ON e.dst = p.id LEFT JOIN r1 ON r1.id = e.src LEFT JOIN deg ON deg.src = e.src GROUP BY p.id, n.n),
+r3 AS (SELECT p.id, 0.15 / n.n + 0.85 * coalesce(sum(r2.r / deg.d), 0) AS r FROM person p CROSS JOIN n LEFT JOIN knows e ON e.dst = p.id LEFT JOIN r2 ON r2.id = e.src LEFT JOIN deg ON deg.src = e.src GROUP BY p.id, n.n)
+SELECT id, round(r::numeric, 9) AS rank FROM r3 ORDER BY round(r::numeric, 9) DESC, id LIMIT 10`
 
 // Config says what to run against.
 type Config struct {

@@ -16,25 +16,50 @@ import (
 type Factory func(t *testing.T) objstore.Store
 
 // Run runs the whole contract against stores made by newStore.
-func Run(t *testing.T, newStore Factory) {
+func Run(t *testing.T, newStore Factory) { run(t, newStore, hierarchicalKeys) }
+
+// RunFlatKeys runs the contract for a store with a flat key space (S3):
+// an object and a "directory" of the same name may coexist, so the
+// checks that such keys are refused become checks that both objects are
+// stored and read back independently. Everything else is Run's.
+func RunFlatKeys(t *testing.T, newStore Factory) { run(t, newStore, flatKeys) }
+
+// RunServerKeys runs the contract for an S3-compatible server whose key
+// space is its backend's: a server on a filesystem (versitygw's posix
+// backend) refuses an object under another object's name, a flat one
+// accepts it. Either answer passes, provided it is consistent: a
+// conflicting write that succeeds leaves both objects readable, one that
+// fails leaves the existing object unchanged.
+func RunServerKeys(t *testing.T, newStore Factory) { run(t, newStore, serverKeys) }
+
+// keySpace is the rule for an object and a "directory" of one name.
+type keySpace int
+
+const (
+	hierarchicalKeys keySpace = iota // refused: ErrInvalidKey (Local, Mem)
+	flatKeys                         // both stored (S3)
+	serverKeys                       // either, consistently
+)
+
+func run(t *testing.T, newStore Factory, keys keySpace) {
 	t.Run("GetMissing", func(t *testing.T) { testGetMissing(t, newStore(t)) })
 	t.Run("PutGetReplace", func(t *testing.T) { testPutGetReplace(t, newStore(t)) })
 	t.Run("PutIfAbsent", func(t *testing.T) { testPutIfAbsent(t, newStore(t)) })
 	t.Run("GetRange", func(t *testing.T) { testGetRange(t, newStore(t)) })
 	t.Run("StatDelete", func(t *testing.T) { testStatDelete(t, newStore(t)) })
 	t.Run("List", func(t *testing.T) { testList(t, newStore(t)) })
-	t.Run("InvalidKeys", func(t *testing.T) { testInvalidKeys(t, newStore(t)) })
+	t.Run("InvalidKeys", func(t *testing.T) { testInvalidKeys(t, newStore(t), keys) })
 	t.Run("Canceled", func(t *testing.T) { testCanceled(t, newStore(t)) })
 	t.Run("PutIfAbsentRace", func(t *testing.T) { testPutIfAbsentRace(t, newStore(t)) })
 	t.Run("PutAtomicReplace", func(t *testing.T) { testPutAtomicReplace(t, newStore(t)) })
-	t.Run("PutVolatile", func(t *testing.T) { testPutVolatile(t, newStore(t)) })
+	t.Run("PutVolatile", func(t *testing.T) { testPutVolatile(t, newStore(t), keys) })
 }
 
 // testPutVolatile: through objstore.PutVolatile (durable Put for a store
 // without VolatilePutter) an object is created and replaced, visible at
 // once, listed under its own name only, and keys are validated as for
 // Put.
-func testPutVolatile(t *testing.T, s objstore.Store) {
+func testPutVolatile(t *testing.T, s objstore.Store, keys keySpace) {
 	key := "d/_versions/hint.json"
 	for _, v := range []string{`{"version":1}`, `{"version":22}`} {
 		if err := objstore.PutVolatile(bg, s, key, []byte(v)); err != nil {
@@ -51,6 +76,18 @@ func testPutVolatile(t *testing.T, s objstore.Store) {
 	}
 	if err := objstore.PutVolatile(bg, s, "../x", nil); !errors.Is(err, objstore.ErrInvalidKey) {
 		t.Fatalf("PutVolatile(../x) = %v, want ErrInvalidKey", err)
+	}
+	if keys != hierarchicalKeys {
+		// the directory's name is a key of its own, or refused
+		err := objstore.PutVolatile(bg, s, "d/_versions", []byte("x"))
+		switch {
+		case err == nil:
+			wantGet(t, s, "d/_versions", []byte("x"))
+		case keys == flatKeys:
+			t.Fatalf("PutVolatile beside a prefix in a flat store: %v", err)
+		}
+		wantGet(t, s, key, []byte(`{"version":22}`))
+		return
 	}
 	// a directory's name cannot hold an object
 	if err := objstore.PutVolatile(bg, s, "d/_versions", []byte("x")); !errors.Is(err, objstore.ErrInvalidKey) {
@@ -250,7 +287,7 @@ func testList(t *testing.T, s objstore.Store) {
 	}
 }
 
-func testInvalidKeys(t *testing.T, s objstore.Store) {
+func testInvalidKeys(t *testing.T, s objstore.Store, keys keySpace) {
 	bad := []string{"", "/abs", "a//b", "a/./b", "../up", "a/..", "a/", "nul\x00x", `back\slash`}
 	for _, k := range bad {
 		if err := s.Put(bg, k, []byte("x")); !errors.Is(err, objstore.ErrInvalidKey) {
@@ -262,6 +299,30 @@ func testInvalidKeys(t *testing.T, s objstore.Store) {
 		if _, err := s.Get(bg, k); !errors.Is(err, objstore.ErrInvalidKey) {
 			t.Errorf("Get(%q) = %v, want ErrInvalidKey", k, err)
 		}
+	}
+	if keys != hierarchicalKeys {
+		// An object and objects under its name are independent keys (or,
+		// on a server, possibly refused without changing anything).
+		mustPut(t, s, "file", []byte("x"))
+		writes := []struct {
+			key  string
+			put  func(string, []byte) error
+			data string
+		}{
+			{"file/child", func(k string, b []byte) error { return s.Put(bg, k, b) }, "y"},
+			{"file/other", func(k string, b []byte) error { return s.PutIfAbsent(bg, k, b) }, "z"},
+		}
+		for _, w := range writes {
+			err := w.put(w.key, []byte(w.data))
+			switch {
+			case err == nil:
+				wantGet(t, s, w.key, []byte(w.data))
+			case keys == flatKeys:
+				t.Fatalf("write of %s under an object in a flat store: %v", w.key, err)
+			}
+			wantGet(t, s, "file", []byte("x"))
+		}
+		return
 	}
 	// An object cannot sit where another object's parent "directory" is.
 	mustPut(t, s, "file", []byte("x"))

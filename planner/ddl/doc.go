@@ -15,8 +15,10 @@
 //     relation) and comments. TableMeta is versioned (MetaVersion); a
 //     newer version is refused, never guessed at. Each meta is written
 //     with the oldest version that expresses it: tables and sequences
-//     as 1, views as 2, so builds from before views keep reading every
-//     table and refuse only the views.
+//     as 1, views as 2, relations with an owner or ACL (Owner, ACL: the
+//     planner's table privileges) as 3, so builds from before views keep
+//     reading every table and refuse only the views, and builds from
+//     before privileges refuse a relation whose grants they would ignore.
 //   - Plan is a pure function of a parse tree and a Catalog view of the
 //     pinned snapshot (plus the transaction's earlier DDL: Overlay). It
 //     returns Changes — CreateTable, DropTable, AlterTable (catalog-only
@@ -92,10 +94,12 @@
 //     reference cannot be dropped on its own (42P16).
 //   - Statements migration tools send that have no meaning here are
 //     accepted as NoOp with PostgreSQL's command tag: GRANT and ALTER
-//     DEFAULT PRIVILEGES … GRANT (object privileges are not enforced, so
-//     every role already holds what a GRANT gives; REVOKE and ALTER
-//     DEFAULT PRIVILEGES … REVOKE answer 0A000 because they could not
-//     take effect), … OWNER TO, storage parameters and tuning
+//     DEFAULT PRIVILEGES … GRANT on objects other than relations (their
+//     privileges are not enforced, so every role already holds what such
+//     a GRANT gives; REVOKE and ALTER DEFAULT PRIVILEGES … REVOKE answer
+//     0A000 because they could not take effect; the planner handles
+//     GRANT/REVOKE on tables and views, and owners, before Plan),
+//     … OWNER TO, storage parameters and tuning
 //     subcommands, CREATE SCHEMA IF NOT EXISTS public, COMMENT ON objects
 //     other than tables, views and columns, DROP MATERIALIZED
 //     VIEW/TYPE/DOMAIN/SCHEMA/EXTENSION IF EXISTS of objects that cannot

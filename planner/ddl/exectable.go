@@ -23,7 +23,7 @@ func ExecTable(e graph.TableEntry) (*exec.TableDef, error) {
 	if err != nil {
 		return nil, err
 	}
-	td := &exec.TableDef{OID: uint32(FirstUserOID + e.ID), Schema: "public", Name: e.Name, Comment: m.Comment}
+	td := &exec.TableDef{OID: uint32(FirstUserOID + e.ID), Schema: "public", Name: e.Name, Comment: m.Comment, Owner: m.Owner, ACL: m.ACL}
 	if m.Relkind == RelView {
 		return execView(td, m), nil
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/pggraph/pggraph/access"
 	"github.com/pggraph/pggraph/graph"
 )
 
@@ -12,13 +13,17 @@ import (
 // Version 2 adds views (Relkind RelView, View). A meta is written with
 // the oldest version that can express it: tables and sequences stay at
 // version 1, so builds that predate views keep reading them, and refuse
-// (rather than misread as a table) only the views.
-const MetaVersion = 2
+// (rather than misread as a table) only the views. Version 3 adds a
+// per-role owner and an ACL (Owner, ACL): a relation that has either is
+// written as version 3, so a build that predates privileges refuses it
+// rather than ignore its grants (letting every role read it).
+const MetaVersion = 3
 
-// The encodings: tables and sequences, and views.
+// The encodings: tables and sequences, views, privileges.
 const (
 	metaVersionTables = 1
 	metaVersionViews  = 2
+	metaVersionACL    = 3
 )
 
 // Relation kinds (PostgreSQL's relkind, spelled out).
@@ -60,6 +65,13 @@ type TableMeta struct {
 	Sequence    *Sequence         `json:"sequence,omitempty"` // Relkind == RelSequence
 	Options     map[string]string `json:"options,omitempty"`  // other WITH (…) storage options, kept verbatim
 	View        *ViewMeta         `json:"view,omitempty"`     // Relkind == RelView (version 2)
+	// Owner is the owning role's OID; 0 is the bootstrap superuser (OID
+	// 10), the owner of relations created before roles or by it.
+	Owner uint32 `json:"owner,omitempty"`
+	// ACL is relacl once someone granted or revoked on the relation; nil
+	// is PostgreSQL's default (the owner holds everything, PUBLIC
+	// nothing). Both are version 3.
+	ACL *access.TableACL `json:"acl,omitempty"`
 }
 
 // ColumnMeta is one column's SQL definition beyond name and nullability.
@@ -167,6 +179,9 @@ func (m TableMeta) Encode() json.RawMessage {
 	m.Version = metaVersionTables
 	if m.Relkind == RelView || m.View != nil {
 		m.Version = metaVersionViews
+	}
+	if m.Owner != 0 || m.ACL != nil {
+		m.Version = metaVersionACL
 	}
 	b, err := json.Marshal(m)
 	if err != nil {

@@ -2,6 +2,7 @@ package ddl
 
 import (
 	"encoding/json"
+	"github.com/pggraph/pggraph/access"
 	"reflect"
 	"testing"
 
@@ -38,7 +39,7 @@ func TestMetaRoundTrip(t *testing.T) {
 func TestDecodeMetaRefuses(t *testing.T) {
 	cols := []graph.ColumnDef{{ID: 1, Name: "a", Type: "int32"}}
 	good := TableMeta{Relkind: RelTable, Columns: []ColumnMeta{{Name: "a", Type: PGType{OID: 23, Mod: -1}}}}.Encode()
-	newer := json.RawMessage(`{"v":3,"relkind":"table","columns":[{"name":"a","type":{"oid":23,"mod":-1}}]}`)
+	newer := json.RawMessage(`{"v":4,"relkind":"table","columns":[{"name":"a","type":{"oid":23,"mod":-1}}]}`)
 	cases := []struct {
 		name  string
 		cols  []graph.ColumnDef
@@ -274,5 +275,40 @@ func TestViewMetaVersions(t *testing.T) {
 		if _, err := DecodeMeta("v", c.def); !IsBadMeta(err) {
 			t.Errorf("%s: err %v, want bad metadata", c.name, err)
 		}
+	}
+}
+
+// TestACLMetaVersion: a relation with an owner or an ACL is written as
+// version 3 (a build that predates privileges refuses it rather than
+// ignore its grants), one without stays at version 1, and ExecTable
+// carries both to exec.
+func TestACLMetaVersion(t *testing.T) {
+	version := func(raw []byte) int {
+		var probe struct {
+			V int `json:"v"`
+		}
+		if err := json.Unmarshal(raw, &probe); err != nil {
+			t.Fatal(err)
+		}
+		return probe.V
+	}
+	cols := []graph.ColumnDef{{ID: 1, Name: "a", Type: "int32"}}
+	plain := TableMeta{Relkind: RelTable, Columns: []ColumnMeta{{Name: "a", Type: PGType{OID: 23, Mod: -1}}}}
+	if v := version(plain.Encode()); v != 1 {
+		t.Fatalf("plain table: version %d, want 1", v)
+	}
+	owned := plain
+	owned.Owner = 16390
+	owned.ACL = &access.TableACL{Items: []access.TableACLItem{{Grantee: 16390, Grantor: 16390, Privs: access.AllTablePrivs}, {Grantee: 0, Grantor: 16390, Privs: access.PrivSelect}}}
+	raw := owned.Encode()
+	if v := version(raw); v != 3 {
+		t.Fatalf("owned table: version %d, want 3", v)
+	}
+	td, err := ExecTable(graph.TableEntry{ID: 1, Name: "t", Def: graph.TableDef{Columns: cols, Extra: raw}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if td.Owner != 16390 || td.ACL == nil || len(td.ACL.Items) != 2 || td.ACL.Items[1].Privs != access.PrivSelect {
+		t.Fatalf("exec table: owner %d acl %+v", td.Owner, td.ACL)
 	}
 }

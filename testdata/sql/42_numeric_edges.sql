@@ -136,3 +136,7 @@ SELECT cbrt(-8), sign(-0.0), sign(-3.5::float8), abs(-0.0::float8);
 SELECT to_char(1e10, '9.99EEEE');
 SELECT exp(5000::numeric) > 0, length(exp(5000::numeric)::text), round(exp(5000::numeric) / exp(4999::numeric), 10);
 SELECT length((10::numeric ^ 2500)::text), scale(10::numeric ^ 2500);
+-- a zero factor is zero, a product of nonzero values that is zero underflows
+select 0.85 * 0::float8, 0::float8 * 2.5, 0::float8 * 0::float8, 0::float4 * 1.5::float4;
+select 1e-300::float8 * 1e-300::float8;
+select 0::float8 / 1e300::float8, 1e-300::float8 / 1e300::float8;

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/pggraph/pggraph/objstore"
+)
+
+// runBenchS3 is the objstore suite on an s3://bucket/prefix location:
+// the store's primitives on S3 (or an S3-compatible server) under a
+// scratch prefix that is removed afterwards. There is no filesystem
+// floor to compare with; the floor is an unconditional Put, so the
+// ratios show what a condition, a read or a delete costs next to it.
+func runBenchS3(ctx context.Context, env *runEnv, c benchConfig) error {
+	store, err := openS3Store(ctx, c.dir, c.s3)
+	if err != nil {
+		return err
+	}
+	scratch := fmt.Sprintf(".pgproxy-bench-%d/", time.Now().UnixNano())
+	defer func() {
+		// best effort, also after a failure or an interrupt
+		ctx := context.WithoutCancel(ctx)
+		objs, err := store.List(ctx, scratch)
+		if err != nil {
+			fmt.Fprintf(env.stderr, "bench: scratch prefix %s left behind: %v\n", scratch, err)
+			return
+		}
+		for _, o := range objs {
+			_ = store.Delete(ctx, o.Key)
+		}
+	}()
+	payload := make([]byte, c.size)
+	for i := range payload {
+		payload[i] = byte('a' + i%26)
+	}
+	round := 0
+	key := func(kind string, i int) string { return fmt.Sprintf("%s%s/r%d/%06d", scratch, kind, round, i) }
+	prims := []primitive{
+		{name: "s3 Put", about: "PutObject (floor)",
+			op: func(ctx context.Context, i int) error { return store.Put(ctx, key("put", i), payload) }},
+		{name: "s3 PutIfAbsent", about: "PutObject If-None-Match: * (the CAS), new key",
+			op: func(ctx context.Context, i int) error { return store.PutIfAbsent(ctx, key("pia", i), payload) }},
+		{name: "s3 PutIfAbsent lost", about: "the CAS losing: 412",
+			setup: func(ctx context.Context, i int) error {
+				if i == 0 {
+					return store.Put(ctx, key("lost", 0), payload)
+				}
+				return nil
+			},
+			op: func(ctx context.Context, i int) error {
+				if err := store.PutIfAbsent(ctx, key("lost", 0), payload); !objstore.IsExists(err) {
+					return fmt.Errorf("expected ErrExists, got %v", err)
+				}
+				return nil
+			}},
+		{name: "s3 Get", about: "GetObject of a written key",
+			op: func(ctx context.Context, i int) error { _, err := store.Get(ctx, key("put", i)); return err }},
+		{name: "s3 GetRange", about: "GetObject with a Range header (first 64 bytes)",
+			op: func(ctx context.Context, i int) error {
+				_, err := store.GetRange(ctx, key("put", i), 0, 64)
+				return err
+			}},
+		{name: "s3 Stat", about: "HeadObject (the per-statement manifest probe)",
+			op: func(ctx context.Context, i int) error { _, err := store.Stat(ctx, key("put", i)); return err }},
+		{name: "s3 Delete", about: "HeadObject + DeleteObject",
+			setup: func(ctx context.Context, i int) error { return store.Put(ctx, key("del", i), payload) },
+			op:    func(ctx context.Context, i int) error { return store.Delete(ctx, key("del", i)) }},
+	}
+	samples := make([][]time.Duration, len(prims))
+	roundP50 := make([][]float64, len(prims))
+	for round = 0; round < c.round; round++ {
+		for pi, p := range prims {
+			fmt.Fprintf(env.stderr, "\rbench: round %d/%d, %-24s", round+1, c.round, p.name)
+			var rs []time.Duration
+			for i := range c.iterations {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				if p.setup != nil {
+					if err := p.setup(ctx, i); err != nil {
+						return fmt.Errorf("%s setup: %w", p.name, err)
+					}
+				}
+				t0 := time.Now()
+				if err := p.op(ctx, i); err != nil {
+					return fmt.Errorf("%s: %w", p.name, err)
+				}
+				rs = append(rs, time.Since(t0))
+			}
+			samples[pi] = append(samples[pi], rs...)
+			roundP50[pi] = append(roundP50[pi], ms(percentile(rs, 0.50)))
+		}
+	}
+	fmt.Fprintln(env.stderr)
+	rep := benchReport{Kind: "objstore-primitives-s3", StartedAt: time.Now().UTC(), Dir: c.dir,
+		Iterations: c.iterations, Rounds: c.round, Payload: c.size}
+	floor := ms(percentile(samples[0], 0.50))
+	for pi, p := range prims {
+		s := samples[pi]
+		st := sampleStats{Name: p.name, About: p.about, Samples: len(s),
+			P50ms: ms(percentile(s, 0.50)), P90ms: ms(percentile(s, 0.90)), P99ms: ms(percentile(s, 0.99)),
+			MaxMs: ms(percentile(s, 1)), RoundP50ms: roundP50[pi]}
+		if floor > 0 {
+			st.VsFloor = round3(st.P50ms / floor)
+		}
+		rep.Results = append(rep.Results, st)
+	}
+	writeBenchTable(env.stdout, rep)
+	return writeBenchFile(env, c.out, rep.Kind, rep.StartedAt, rep)
+}

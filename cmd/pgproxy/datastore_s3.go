@@ -1,0 +1,68 @@
+package main
+
+import (
+	"context"
+	"flag"
+
+	"github.com/pggraph/pggraph/lance"
+	"github.com/pggraph/pggraph/objstore"
+)
+
+// rootedStore is a graph root's store: the local directory or the S3
+// prefix, which both name their location (Root).
+type rootedStore interface {
+	objstore.Store
+	Root() string
+}
+
+// s3Flags are the options of an s3://bucket/prefix --data location;
+// credentials and region come from the standard AWS environment and
+// config files.
+type s3Flags struct {
+	endpoint  string
+	pathStyle bool
+}
+
+func addS3Flags(fs *flag.FlagSet) *s3Flags {
+	f := &s3Flags{}
+	fs.StringVar(&f.endpoint, "s3-endpoint", "", "with --data s3://bucket/prefix: the S3 endpoint URL of an S3-compatible server (default: AWS, or AWS_ENDPOINT_URL_S3)")
+	fs.BoolVar(&f.pathStyle, "s3-path-style", false, "with --data s3://…: address the bucket as endpoint/bucket (most S3-compatible servers need it)")
+	return f
+}
+
+// openS3Store opens an s3://bucket/prefix location and checks the
+// bucket is reachable with the configured credentials. The bucket must
+// exist: pgproxy never creates buckets (their region, policy and
+// lifecycle are the operator's choices); the prefix needs no creation.
+func openS3Store(ctx context.Context, loc string, f *s3Flags) (*objstore.S3, error) {
+	o, err := objstore.ParseS3URL(loc)
+	if err != nil {
+		return nil, usagef("--data: %v", err)
+	}
+	if f != nil {
+		o.Endpoint, o.PathStyle = f.endpoint, f.pathStyle
+	}
+	s, err := objstore.NewS3(ctx, o)
+	if err != nil {
+		return nil, &dataDirError{loc, err}
+	}
+	if err := s.CheckBucket(ctx); err != nil {
+		return nil, &dataDirError{loc, err}
+	}
+	// Lance data files are written once under unique names: keep recent
+	// ranges of them in memory so repeated point reads skip the GETs.
+	s.CacheImmutableReads(lance.IsDataFileKey, objstore.DefaultS3CacheBytes)
+	return s, nil
+}
+
+// checkS3Only refuses S3 flags next to a local --data directory, where
+// they would silently mean nothing.
+func (f *s3Flags) checkS3Only(data string) error {
+	if f == nil || objstore.IsS3URL(data) {
+		return nil
+	}
+	if f.endpoint != "" || f.pathStyle {
+		return usagef("--s3-endpoint and --s3-path-style need --data s3://bucket/prefix (got %q)", data)
+	}
+	return nil
+}

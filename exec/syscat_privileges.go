@@ -1,0 +1,220 @@
+package exec
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/pggraph/pggraph/access"
+)
+
+// Table privileges in the catalogs: pg_class.relowner and relacl come
+// from the relation's TableDef.Owner and ACL (the planner stores them
+// with the table's definition and enforces them);
+// has_table_privilege, has_column_privilege and
+// has_any_column_privilege answer from them with the role catalog
+// (columns have no privileges of their own here, so the column
+// functions give the table's answer, as PostgreSQL does for a column
+// without an attacl).
+
+// relOwner is a relation's pg_class.relowner.
+func relOwner(t *TableDef) uint32 { return access.OwnerOID(t.Owner) }
+
+// relACL is a relation's pg_class.relacl (NULL: the default).
+func (c *catalogSet) relACL(t *TableDef) any {
+	if t.ACL == nil {
+		return nil
+	}
+	return c.roleCatalog().TableACLText(t.ACL)
+}
+
+// ownerName is the name of a relation's owner (pg_tables.tableowner).
+func (c *catalogSet) ownerName(t *TableDef) string {
+	if t.Owner == 0 {
+		return c.userName()
+	}
+	if r := c.roleCatalog().ByOID(t.Owner); r != nil {
+		return r.Name
+	}
+	return "unknown (OID=" + strconv.FormatUint(uint64(t.Owner), 10) + ")"
+}
+
+// parseTablePrivs reads has_table_privilege's privilege list ("SELECT,
+// INSERT WITH GRANT OPTION").
+func parseTablePrivs(list string) (want, opt access.TablePrivs, err error) {
+	for _, p := range strings.Split(list, ",") {
+		p = strings.ToUpper(strings.Join(strings.Fields(p), " "))
+		withOpt := false
+		if base, ok := strings.CutSuffix(p, " WITH GRANT OPTION"); ok {
+			p, withOpt = base, true
+		}
+		tp, ok := access.ParseTablePriv(p)
+		if !ok {
+			return 0, 0, errf(CodeInvalidParameterValue, "unrecognized privilege type: \"%s\"", strings.TrimSpace(list))
+		}
+		if withOpt {
+			opt |= tp
+		} else {
+			want |= tp
+		}
+	}
+	return want, opt, nil
+}
+
+// firstUserOID is where user relations' OIDs start.
+const firstUserOID = 16384
+
+func init() {
+	// name: the function; cols: whether a column argument precedes the
+	// privilege
+	for _, f := range []struct {
+		name string
+		col  bool
+	}{{"has_table_privilege", false}, {"has_column_privilege", true}, {"has_any_column_privilege", false}} {
+		name, col := f.name, f.col
+		minArgs := 2
+		if col {
+			minArgs = 3
+		}
+		defCustom(name, func(b *binder, args []Expr) (Expr, error) {
+			if len(args) < minArgs || len(args) > minArgs+1 {
+				return nil, noFunction(name, args)
+			}
+			for i := range args {
+				if args[i].Type().OID == OIDUnknown {
+					args[i], _ = b.coerce(args[i], TText, castImplicit, "")
+				}
+			}
+			withUser := len(args) == minArgs+1
+			cs := b.cat
+			return &opExpr{name: name, t: TBool, args: args, strict: true, k: func(ec *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+				cat := ec.run.roleCatalog()
+				tables := cs.userTables()
+				for _, i := range sel {
+					role := cat.Role(ec.run.user)
+					rest := a
+					if withUser {
+						rest = a[1:]
+						if a[0].T.Kind() == KStr {
+							if role = cat.Role(a[0].S[i]); role == nil {
+								return errf(CodeUndefinedObject, "role \"%s\" does not exist", a[0].S[i])
+							}
+						} else {
+							role = cat.ByOID(uint32(a[0].I[i]))
+						}
+					}
+					var td *TableDef
+					if rest[0].T.Kind() == KStr {
+						parts := splitQualified(rest[0].S[i])
+						schema := ""
+						if len(parts) > 1 {
+							schema = parts[len(parts)-2]
+						}
+						if td = cs.table(schema, parts[len(parts)-1]); td == nil {
+							return errf(CodeUndefinedTable, "relation \"%s\" does not exist", rest[0].S[i])
+						}
+					} else {
+						oid := uint32(rest[0].I[i])
+						for _, t := range tables {
+							if t.OID == oid {
+								td = t
+							}
+						}
+					}
+					want, opt, err := parseTablePrivs(rest[len(rest)-1].S[i])
+					if err != nil {
+						return err
+					}
+					if td == nil || td.OID < firstUserOID {
+						// an OID naming no user relation (PostgreSQL: NULL), or
+						// a catalog relation (everyone may read it)
+						if td == nil {
+							out.SetNull(int(i))
+						} else {
+							out.B[i] = want&^access.PrivSelect == 0 && opt == 0
+						}
+						continue
+					}
+					if col && rest[1].T.Kind() == KStr && !hasColumn(td, rest[1].S[i]) {
+						return errf(CodeUndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", rest[1].S[i], td.Name)
+					}
+					if role == nil {
+						out.B[i] = false
+						continue
+					}
+					held, grantable := cat.TablePrivileges(role.OID, td.Owner, td.ACL)
+					out.B[i] = held&want != 0 || grantable&opt != 0
+				}
+				return nil
+			}}, nil
+		})
+	}
+}
+
+// information_schema.table_privileges and role_table_grants: one row per
+// privilege of every aclitem of a user relation's ACL (its default when
+// it has none: the owner holds everything), as PostgreSQL's aclexplode
+// lists them. table_privileges shows the rows whose grantor or grantee
+// the current role has the privileges of, or whose grantee is PUBLIC;
+// role_table_grants leaves out PUBLIC's unless the grantor qualifies.
+// System catalogs are not listed.
+func init() {
+	const cols = "grantor sql_identifier, grantee sql_identifier, table_catalog sql_identifier, table_schema sql_identifier, table_name sql_identifier, privilege_type character_data, is_grantable yes_or_no, with_hierarchy yes_or_no"
+	infoSchemaRels["table_privileges"] = &sysRelation{13429, cols, func(c *catalogSet) [][]any { return c.tablePrivilegeRows(true) }}
+	infoSchemaRels["role_table_grants"] = &sysRelation{13433, cols, func(c *catalogSet) [][]any { return c.tablePrivilegeRows(false) }}
+}
+
+func (c *catalogSet) tablePrivilegeRows(public bool) [][]any {
+	cat := c.roleCatalog()
+	me := cat.Role(c.user_)
+	sees := func(role uint32) bool {
+		if cat.Bootstrap() {
+			return true
+		}
+		if me == nil {
+			return false
+		}
+		return me.Superuser || cat.MemberOf(me.OID, role, true)
+	}
+	name := func(oid uint32) string {
+		if oid == 0 {
+			return "PUBLIC"
+		}
+		if r := cat.ByOID(oid); r != nil {
+			return r.Name
+		}
+		if oid == access.BootstrapOID {
+			return c.userName()
+		}
+		return strconv.FormatUint(uint64(oid), 10)
+	}
+	yes := func(b bool) string {
+		if b {
+			return "YES"
+		}
+		return "NO"
+	}
+	var rows [][]any
+	for _, t := range c.userTables() {
+		if t.Kind == "sequence" {
+			continue
+		}
+		items := access.DefaultTableACL(t.Owner)
+		if t.ACL != nil {
+			items = t.ACL.Items
+		}
+		owner := access.OwnerOID(t.Owner)
+		for _, it := range items {
+			if !sees(it.Grantor) && !(it.Grantee != 0 && sees(it.Grantee)) && !(public && it.Grantee == 0) {
+				continue
+			}
+			for p := access.PrivInsert; p <= access.PrivTrigger; p <<= 1 {
+				if it.Privs&p == 0 {
+					continue
+				}
+				grantable := it.GrantOption&p != 0 || it.Grantee != 0 && cat.MemberOf(it.Grantee, owner, true)
+				rows = append(rows, []any{name(it.Grantor), name(it.Grantee), c.database(), t.Schema, t.Name, p.Name(), yes(grantable), yes(p == access.PrivSelect)})
+			}
+		}
+	}
+	return rows
+}

@@ -1,0 +1,145 @@
+package planner
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/pggraph/pggraph/adapters"
+	"github.com/pggraph/pggraph/objstore"
+)
+
+// slowPuts delays every durable write, so concurrent statements queue
+// behind the commit in flight (as on a real disk or object store).
+type slowPuts struct{ objstore.Store }
+
+func (s slowPuts) Put(ctx context.Context, key string, data []byte) error {
+	time.Sleep(time.Millisecond)
+	return s.Store.Put(ctx, key, data)
+}
+
+func (s slowPuts) PutIfAbsent(ctx context.Context, key string, data []byte) error {
+	time.Sleep(time.Millisecond)
+	return s.Store.PutIfAbsent(ctx, key, data)
+}
+
+// TestGroupCommitOverTheWire: concurrent autocommit INSERTs from several
+// sessions share graph commits (group commit); every one of distinct
+// keys commits and names its own commit in SHOW graph.last_commit;
+// concurrent inserts of one primary key, or of one value of a UNIQUE
+// column, leave exactly one winner and give every other session 23505.
+func TestGroupCommitOverTheWire(t *testing.T) {
+	ctx := context.Background()
+	g, err := adapters.Open(ctx, slowPuts{objstore.NewMem()}, adapters.Options{Create: true, Actor: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(g.Close)
+	ts := startServerOn(t, g)
+	setup := ts.connect(t, pgx.QueryExecModeExec)
+	for _, q := range []string{"CREATE TABLE kv (id int8 PRIMARY KEY, v text)", "CREATE TABLE u (id int8 PRIMARY KEY, name text UNIQUE)"} {
+		if _, err := setup.Exec(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const clients, each = 8, 6
+	conns := make([]*pgx.Conn, clients)
+	for i := range conns {
+		conns[i] = ts.connect(t, pgx.QueryExecModeExec)
+	}
+	run := func(f func(i int, c *pgx.Conn) error) []error {
+		errs := make([]error, clients)
+		var wg sync.WaitGroup
+		for i, c := range conns {
+			wg.Go(func() { errs[i] = f(i, c) })
+		}
+		wg.Wait()
+		return errs
+	}
+	lasts := make([][]string, clients)
+	for i, err := range run(func(i int, c *pgx.Conn) error {
+		for j := range each {
+			if _, err := c.Exec(ctx, "INSERT INTO kv (id, v) VALUES ($1, 'x')", i*each+j); err != nil {
+				return err
+			}
+			var last string
+			if err := c.QueryRow(ctx, "SHOW graph.last_commit").Scan(&last); err != nil {
+				return err
+			}
+			lasts[i] = append(lasts[i], last)
+		}
+		return nil
+	}) {
+		if err != nil {
+			t.Fatalf("client %d: %v", i, err)
+		}
+	}
+	var n int
+	if err := setup.QueryRow(ctx, "SELECT count(DISTINCT id) FROM kv").Scan(&n); err != nil || n != clients*each {
+		t.Fatalf("%d distinct rows (%v), want %d", n, err, clients*each)
+	}
+	commits, members := g.GroupStats()
+	if commits == 0 {
+		t.Fatalf("no group commit among %d concurrent inserts", clients*each)
+	}
+	t.Logf("%d group commits carried %d of %d inserts", commits, members, clients*each)
+	// each session's last commit is a commit of the branch that holds
+	// its row: the row is visible as of that commit
+	for i, ls := range lasts {
+		for j, id := range ls {
+			var found int
+			if err := setup.QueryRow(ctx, "SELECT count(*) FROM graph.commits WHERE id = $1", id).Scan(&found); err != nil || found != 1 {
+				t.Fatalf("client %d insert %d: last_commit %q found %d times (%v)", i, j, id, found, err)
+			}
+		}
+	}
+	for _, tc := range []struct{ name, sql string }{
+		{"primary key", "INSERT INTO kv (id, v) VALUES (1000 + 0 * $1, 'x')"},
+		{"unique column", "INSERT INTO u (id, name) VALUES ($1, 'same')"},
+	} {
+		// hold the branch's group runner so that all the inserts queue
+		// into one group
+		started, release := make(chan struct{}), make(chan struct{})
+		held := make(chan error, 1)
+		go func() {
+			_, err := g.Write(ctx, adapters.WriteOptions{Group: true}, func(context.Context, *adapters.Stage) error {
+				select {
+				case <-started:
+				default:
+					close(started)
+				}
+				<-release
+				return nil
+			})
+			held <- err
+		}()
+		<-started
+		time.AfterFunc(300*time.Millisecond, func() { close(release) })
+		errs := run(func(i int, c *pgx.Conn) error {
+			_, err := c.Exec(ctx, tc.sql, 2000+i)
+			return err
+		})
+		if err := <-held; err != nil {
+			t.Fatal(err)
+		}
+		ok := 0
+		for i, err := range errs {
+			var pe *pgconn.PgError
+			switch {
+			case err == nil:
+				ok++
+			case errors.As(err, &pe) && pe.Code == "23505":
+			default:
+				t.Fatalf("%s: client %d: %v, want success or 23505", tc.name, i, err)
+			}
+		}
+		if ok != 1 {
+			t.Fatalf("%s: %d concurrent inserts of one key succeeded, want 1", tc.name, ok)
+		}
+	}
+}

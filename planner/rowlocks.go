@@ -1,0 +1,251 @@
+package planner
+
+import (
+	"context"
+	"encoding/binary"
+	"sync"
+	"time"
+
+	"github.com/pggraph/pggraph/wire"
+)
+
+// Row locks (docs/architecture.md, "Isolation and row-level
+// concurrency"). Within one process, a transaction that writes a row
+// (by its row address in the snapshot the statement read) or inserts a
+// unique key holds a lock on it until the transaction ends — after its
+// commit is published, so a waiter that wakes up reads the new row. A
+// second writer of the row waits; when it wakes, its statement runs
+// again from a new snapshot (READ COMMITTED: PostgreSQL re-evaluates the
+// row it waited for; here the whole statement is recomputed, never
+// patched) or fails with 40001 when the holder committed a change
+// (REPEATABLE READ, SERIALIZABLE). Locks are per Backend (one lock space
+// per process and root, like advisory locks): across processes
+// conflicting writes are arbitrated at COMMIT (writeset.go).
+
+// lockMode is PostgreSQL's row lock strength.
+type lockMode int
+
+const (
+	lockKeyShare lockMode = iota
+	lockShare
+	lockNoKeyUpdate
+	lockUpdate
+)
+
+// lockConflicts is PostgreSQL's row-level lock conflict table.
+func lockConflicts(held, want lockMode) bool {
+	switch want {
+	case lockKeyShare:
+		return held == lockUpdate
+	case lockShare:
+		return held >= lockNoKeyUpdate
+	case lockNoKeyUpdate:
+		return held >= lockShare
+	}
+	return true
+}
+
+// lockOwner is one transaction's (or autocommit statement's) set of
+// held row locks.
+type lockOwner struct {
+	held    map[string]lockMode
+	waiting *rowLock // the lock it waits for (deadlock detection)
+}
+
+type rowLock struct {
+	holders map[*lockOwner]lockMode
+	wake    chan struct{} // closed when a holder leaves
+}
+
+// rowLocks is a Backend's lock table.
+type rowLocks struct {
+	mu    sync.Mutex
+	locks map[string]*rowLock
+}
+
+// lockWait tunes one acquisition.
+type lockWait struct {
+	noWait, skipLocked bool
+	timeout            time.Duration // lock_timeout (0: none)
+	relation           string        // for messages
+}
+
+// conflicting reports whether o may not take l in mode m.
+func (l *rowLock) conflicting(o *lockOwner, m lockMode) bool {
+	for h, hm := range l.holders {
+		if h != o && lockConflicts(hm, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// deadlocked reports whether o waiting for l closes a cycle in the
+// waits-for graph (conservatively: every other holder of a lock a
+// holder waits for is an edge).
+func (rl *rowLocks) deadlocked(o *lockOwner, l *rowLock) bool {
+	seen := map[*lockOwner]bool{}
+	var visit func(l *rowLock) bool
+	visit = func(l *rowLock) bool {
+		for h := range l.holders {
+			if h == o {
+				return true
+			}
+			if seen[h] {
+				continue
+			}
+			seen[h] = true
+			if h.waiting != nil && visit(h.waiting) {
+				return true
+			}
+		}
+		return false
+	}
+	for h := range l.holders {
+		if h == o {
+			continue
+		}
+		seen[h] = true
+		if h.waiting != nil && visit(h.waiting) {
+			return true
+		}
+	}
+	return false
+}
+
+// acquire takes keys in mode for o. It returns waited=true when it had
+// to wait for another holder (the caller recomputes its statement; the
+// locks taken by this call are then released again), and the keys it
+// skipped (SKIP LOCKED).
+func (rl *rowLocks) acquire(ctx context.Context, o *lockOwner, keys []string, m lockMode, w lockWait) (taken []string, skipped map[string]bool, waited bool, err error) {
+	for _, k := range keys {
+		if hm, ok := o.held[k]; ok && hm >= m {
+			continue
+		}
+		for {
+			rl.mu.Lock()
+			if rl.locks == nil {
+				rl.locks = map[string]*rowLock{}
+			}
+			l := rl.locks[k]
+			if l == nil {
+				l = &rowLock{holders: map[*lockOwner]lockMode{}, wake: make(chan struct{})}
+				rl.locks[k] = l
+			}
+			if !l.conflicting(o, m) {
+				if hm, ok := l.holders[o]; !ok || hm < m {
+					l.holders[o] = m
+				}
+				if o.held == nil {
+					o.held = map[string]lockMode{}
+				}
+				if _, had := o.held[k]; !had {
+					taken = append(taken, k)
+				}
+				o.held[k] = max(o.held[k], m)
+				rl.mu.Unlock()
+				break
+			}
+			if w.skipLocked {
+				rl.mu.Unlock()
+				if skipped == nil {
+					skipped = map[string]bool{}
+				}
+				skipped[k] = true
+				break
+			}
+			if w.noWait {
+				rl.mu.Unlock()
+				return taken, nil, false, wire.Errorf("55P03", "could not obtain lock on row in relation \"%s\"", w.relation)
+			}
+			if rl.deadlocked(o, l) {
+				rl.mu.Unlock()
+				return taken, nil, false, wire.Errorf("40P01", "deadlock detected").
+					WithDetail("Two transactions wait for rows of relation \"" + w.relation + "\" each of them has locked.").
+					WithHint("See server log for query details.")
+			}
+			o.waiting = l
+			ch := l.wake
+			rl.mu.Unlock()
+			var timer <-chan time.Time
+			if w.timeout > 0 {
+				t := time.NewTimer(w.timeout)
+				defer t.Stop()
+				timer = t.C
+			}
+			select {
+			case <-ch:
+				err = nil
+			case <-ctx.Done():
+				err = ctx.Err()
+			case <-timer:
+				err = wire.Errorf("55P03", "canceling statement due to lock timeout")
+			}
+			rl.mu.Lock()
+			o.waiting = nil
+			rl.mu.Unlock()
+			if err != nil {
+				return taken, nil, true, err
+			}
+			return taken, nil, true, nil
+		}
+	}
+	return taken, skipped, false, nil
+}
+
+// release drops the given keys of o (all of them when keys is nil) and
+// wakes their waiters.
+func (rl *rowLocks) release(o *lockOwner, keys []string) {
+	if o == nil || len(o.held) == 0 {
+		return
+	}
+	rl.mu.Lock()
+	defer rl.mu.Unlock()
+	drop := func(k string) {
+		delete(o.held, k)
+		l := rl.locks[k]
+		if l == nil {
+			return
+		}
+		delete(l.holders, o)
+		close(l.wake)
+		l.wake = make(chan struct{})
+		if len(l.holders) == 0 {
+			delete(rl.locks, k)
+		}
+	}
+	if keys == nil {
+		for k := range o.held {
+			drop(k)
+		}
+		return
+	}
+	for _, k := range keys {
+		drop(k)
+	}
+}
+
+// rowLockKey names a row version: table incarnation and row address.
+func rowLockKey(branch string, id, inc uint64, addr uint64) string {
+	b := make([]byte, 0, len(branch)+26)
+	b = append(b, 'r')
+	b = append(b, branch...)
+	b = append(b, 0)
+	b = binary.BigEndian.AppendUint64(b, id)
+	b = binary.BigEndian.AppendUint64(b, inc)
+	b = binary.BigEndian.AppendUint64(b, addr)
+	return string(b)
+}
+
+// keyLockKey names a unique key value of a constraint.
+func keyLockKey(branch string, id uint64, constraint string, key []byte) string {
+	b := make([]byte, 0, len(branch)+len(constraint)+len(key)+12)
+	b = append(b, 'k')
+	b = append(b, branch...)
+	b = append(b, 0)
+	b = binary.BigEndian.AppendUint64(b, id)
+	b = append(b, constraint...)
+	b = append(b, 0)
+	b = append(b, key...)
+	return string(b)
+}

@@ -1,0 +1,244 @@
+package planner
+
+import (
+	"context"
+	"slices"
+
+	"github.com/pggraph/pggraph/graph"
+	"github.com/pggraph/pggraph/wire"
+)
+
+// maxLockRounds bounds how often one statement is recomputed after
+// waiting for row locks (each round waited for a commit or rollback).
+const maxLockRounds = 1000
+
+// statementDelta is what one statement added to a pending state: the
+// row addresses it newly deletes and the rows it newly inserts, per
+// table (a pending state of its own, for arbitration).
+func statementDelta(before, after *pendingState) *pendingState {
+	d := &pendingState{}
+	for name, p := range after.tables {
+		if p.mode != modeRows {
+			continue
+		}
+		q := &pendingTable{schema: p.schema, cols: p.cols}
+		var was *pendingTable
+		if before != nil {
+			was = before.tables[name]
+		}
+		for a := range p.deleted {
+			if was == nil || !was.deleted[a] {
+				if q.deleted == nil {
+					q.deleted = map[uint64]bool{}
+				}
+				q.deleted[a] = true
+			}
+		}
+		q.inserts = p.inserts
+		if was != nil && len(was.inserts) <= len(p.inserts) && slices.Equal(was.inserts, p.inserts[:len(was.inserts)]) {
+			q.inserts = p.inserts[len(was.inserts):]
+		}
+		if !q.empty() {
+			d.setTable(name, q)
+		}
+	}
+	return d
+}
+
+// lockKeys lists the row locks (rows deleted or updated, by address in
+// base) and key locks (unique keys of inserted rows) of a delta.
+func lockKeys(d *pendingState, base *catalog) []string {
+	var keys []string
+	names := make([]string, 0, len(d.tables))
+	for n := range d.tables {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	branch := base.sn.Branch
+	for _, n := range names {
+		p := d.tables[n]
+		ti, ok := base.tables[n]
+		if !ok {
+			continue
+		}
+		addrs := make([]uint64, 0, len(p.deleted))
+		for a := range p.deleted {
+			addrs = append(addrs, a)
+		}
+		slices.Sort(addrs)
+		for _, a := range addrs {
+			keys = append(keys, rowLockKey(branch, ti.entry.ID, ti.entry.Incarnation, a))
+		}
+		if len(p.inserts) == 0 {
+			continue
+		}
+		uks := uniqueKeys(ti.def)
+		if len(uks) == 0 {
+			continue
+		}
+		rows := pendingVecs(p, ti.def)
+		if rows == nil || len(rows) == 0 || rows[0] == nil {
+			continue
+		}
+		var kb []byte
+		for _, uk := range uks {
+			vecs := pick(rows, uk.cols)
+			for i := 0; i < vecs[0].N; i++ {
+				k, ok := keyOf(kb[:0], vecs, i)
+				kb = k
+				if ok {
+					keys = append(keys, keyLockKey(branch, ti.entry.ID, uk.name, k))
+				}
+			}
+		}
+	}
+	return keys
+}
+
+// lockWaitOf is the session's lock_timeout for an acquisition.
+func (s *session) lockWaitOf(relation string) lockWait {
+	w := lockWait{relation: relation}
+	if s.info.Settings != nil {
+		w.timeout = s.info.Settings.Duration("lock_timeout")
+	}
+	return w
+}
+
+// deltaRelation names the first table of a delta (lock messages).
+func deltaRelation(d *pendingState) string {
+	names := make([]string, 0, len(d.tables))
+	for n := range d.tables {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	if len(names) == 0 {
+		return ""
+	}
+	return names[0]
+}
+
+// lockedWrite runs one writing statement of an explicit transaction
+// under row locks: the statement runs against the transaction's
+// snapshot (READ COMMITTED: a new one per statement), then locks the
+// rows it changes and the unique keys it inserts. When it had to wait,
+// or a row it changes was committed by someone else after its snapshot,
+// the statement's changes are dropped and it runs again from a new
+// snapshot (READ COMMITTED) or fails with 40001 (REPEATABLE READ,
+// SERIALIZABLE) when the other transaction's commit conflicts.
+func (s *session) lockedWrite(ctx context.Context, p *plan, params []any) (*writeOut, error) {
+	tx := s.tx
+	if tx.owner == nil {
+		tx.owner = &lockOwner{}
+	}
+	locks := &s.backend.rows
+	for round := 0; ; round++ {
+		base, err := s.txBase(ctx)
+		if err != nil {
+			return nil, err
+		}
+		before := tx.pend.clone()
+		out, err := s.runWrite(ctx, newView(base, tx.pend), p, params)
+		if err != nil || !tx.pend.rowLevel() || round >= maxLockRounds {
+			return out, err
+		}
+		d := statementDelta(before, tx.pend)
+		if len(d.tables) == 0 {
+			return out, nil
+		}
+		taken, _, waited, err := locks.acquire(ctx, tx.owner, lockKeys(d, base), lockUpdate, s.lockWaitOf(deltaRelation(d)))
+		if err != nil {
+			locks.release(tx.owner, taken)
+			tx.pend = before
+			return nil, err
+		}
+		// every row it changes is locked now (or was, before the wait):
+		// did a commit after the snapshot change one of them?
+		_, head, err := s.head(ctx)
+		if err != nil {
+			return nil, err
+		}
+		since := func(name string) (graph.TableEntry, bool) {
+			ti, ok := base.tables[name]
+			if !ok {
+				return graph.TableEntry{}, false
+			}
+			return ti.entry, true
+		}
+		conflict := s.arbitrateRows(ctx, d, since, head, false)
+		if !waited && conflict == nil {
+			return out, nil
+		}
+		if conflict != nil {
+			if kc, ok := conflict.(keyConflict); ok && !onConflict(p) {
+				// the key is taken by a committed row now: 23505, as
+				// PostgreSQL at every isolation level
+				conflict = kc.dup
+			} else if kc, ok := conflict.(keyConflict); ok {
+				conflict = kc.err
+			}
+			if we, ok := conflict.(*wire.Error); !ok || we.Code != "40001" {
+				locks.release(tx.owner, taken)
+				tx.pend = before
+				return nil, conflict
+			}
+		}
+		if !tx.perStatement() {
+			if conflict != nil {
+				locks.release(tx.owner, taken)
+				tx.pend = before
+				return nil, conflict
+			}
+			// the holder rolled back: run again on the same snapshot
+		} else {
+			tx.base = nil // READ COMMITTED: recompute on a new snapshot
+		}
+		locks.release(tx.owner, taken)
+		tx.pend = before
+	}
+}
+
+// lockedAutocommit takes the row locks of an autocommit statement's
+// changes (held until it published); it reports whether the statement
+// must be recomputed (it waited, or a row it changes moved since base).
+func (s *session) lockedAutocommit(ctx context.Context, owner *lockOwner, pend *pendingState, base *catalog) (bool, error) {
+	if !pend.rowLevel() {
+		return false, nil
+	}
+	d := statementDelta(nil, pend)
+	if len(d.tables) == 0 {
+		return false, nil
+	}
+	taken, _, waited, err := s.backend.rows.acquire(ctx, owner, lockKeys(d, base), lockUpdate, s.lockWaitOf(deltaRelation(d)))
+	if err != nil {
+		s.backend.rows.release(owner, nil)
+		return false, err
+	}
+	if waited {
+		s.backend.rows.release(owner, taken)
+		return true, nil
+	}
+	return false, nil
+}
+
+// rowsCommute reports whether pend, computed against base, can be
+// staged unchanged on head: nothing committed in between deleted a row
+// it deletes or inserted a unique key it inserts.
+func (s *session) rowsCommute(ctx context.Context, pend *pendingState, base, head *catalog) bool {
+	if !pend.rowLevel() || len(pend.ddl) > 0 {
+		return false
+	}
+	since := func(name string) (graph.TableEntry, bool) {
+		ti, ok := base.tables[name]
+		if !ok {
+			return graph.TableEntry{}, false
+		}
+		return ti.entry, true
+	}
+	return s.arbitrateRows(ctx, pend, since, head, false) == nil
+}
+
+// onConflict reports an INSERT … ON CONFLICT.
+func onConflict(p *plan) bool {
+	ins := p.node.GetInsertStmt()
+	return ins != nil && ins.OnConflictClause != nil
+}

@@ -1,0 +1,824 @@
+package planner
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/pggraph/pggraph/access"
+	"github.com/pggraph/pggraph/exec"
+	"github.com/pggraph/pggraph/graph"
+	q "github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/planner/ddl"
+	"github.com/pggraph/pggraph/wire"
+)
+
+// Table and view privileges. A relation's owner and ACL are part of its
+// definition (ddl.TableMeta.Owner/ACL): versioned with the branch's
+// schema, published by the statement's graph commit like other DDL, and
+// carried by merges as definition changes. The rules (who holds what,
+// grantor choice, cascading revokes, aclitem text) are package access's;
+// this file applies them to statements:
+//
+//   - GRANT/REVOKE … ON [TABLE] t | ALL TABLES IN SCHEMA public
+//     rewrite the relations' ACLs (grantTables);
+//   - CREATE TABLE/VIEW/SEQUENCE records the creating role as owner;
+//     ALTER TABLE|VIEW|SEQUENCE … OWNER TO changes it (changeOwner);
+//     DROP, ALTER, RENAME and CREATE INDEX need ownership (ownerChecks);
+//   - the client's statements need SELECT on every relation they read
+//     (exec.Prepared.Relations, so CTE names are resolved first; a
+//     view's relations are checked as the view's owner) and INSERT,
+//     UPDATE, DELETE or TRUNCATE on their target, plus SELECT on the
+//     target where they read its columns. Queries the planner runs
+//     itself (constraint checks, cascades, rewrites) are not checked,
+//     as PostgreSQL's RI triggers are not.
+//
+// A root without a role catalog checks nothing (everyone is a
+// superuser); superusers and owners pass every check, as in PostgreSQL.
+
+// privCtx is the role catalog and the acting role of one statement; nil
+// when nothing is checked (a root without roles).
+type privCtx struct {
+	c    *access.Catalog
+	role uint32 // math.MaxUint32 when the role no longer exists
+	name string
+}
+
+// privileges returns the statement's privilege context.
+func (s *session) privileges(ctx context.Context) (*privCtx, error) {
+	if s.access == nil {
+		return nil, nil
+	}
+	c, err := s.roleCatalog(ctx)
+	if err != nil || c.Bootstrap() {
+		return nil, err
+	}
+	pc := &privCtx{c: c, role: math.MaxUint32, name: s.currentRole()}
+	if r := c.Role(pc.name); r != nil {
+		pc.role = r.OID
+	}
+	return pc, nil
+}
+
+// relKind is the relation kind PostgreSQL's messages name.
+func relKind(td *exec.TableDef) string {
+	switch {
+	case td.View != nil:
+		return "view"
+	case td.Kind == ddl.RelSequence:
+		return "sequence"
+	}
+	return "table"
+}
+
+func errPermission(kind, name string) *wire.Error {
+	return wire.Errorf(wire.CodeInsufficientPrivilege, "permission denied for %s %s", kind, name)
+}
+
+func errNotOwner(kind, name string) *wire.Error {
+	return wire.Errorf(wire.CodeInsufficientPrivilege, "must be owner of %s %s", kind, name)
+}
+
+// need refuses role without privs on td.
+func (pc *privCtx) need(role uint32, td *exec.TableDef, privs access.TablePrivs) error {
+	if pc == nil || privs == 0 {
+		return nil
+	}
+	if held, _ := pc.c.TablePrivileges(role, td.Owner, td.ACL); held&privs != privs {
+		return errPermission(relKind(td), td.Name)
+	}
+	return nil
+}
+
+// checkReads requires SELECT on every relation a statement reads (as
+// the view owner under a view), except one naming of the UPDATE, DELETE
+// or MERGE target (target OID; checkTarget decided what it needs): its
+// query names the target once, and any other naming of it (a FROM item,
+// a subquery, a CTE) needs SELECT, in whichever order they were bound.
+func (pc *privCtx) checkReads(uses []exec.RelationUse, target uint32, locking bool) error {
+	if pc == nil {
+		return nil
+	}
+	for _, u := range uses {
+		if u.Table.OID < ddl.FirstUserOID {
+			continue // the system catalogs: everyone may read them
+		}
+		role := pc.role
+		if u.InView {
+			role = access.OwnerOID(u.ViewOwner)
+		} else if target != 0 && u.Table.OID == target {
+			target = 0
+			continue
+		}
+		privs := access.PrivSelect
+		if locking && u.Table.View == nil {
+			privs |= access.PrivUpdate // SELECT … FOR UPDATE/SHARE
+		}
+		if err := pc.need(role, u.Table, privs); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkQuery checks a client's query before it runs. Reading history
+// (SET graph.as_of) needs the privileges of the version read and those
+// of the branch head: a REVOKE also closes the history it protected.
+func (s *session) checkQuery(ctx context.Context, p *plan, prep *exec.Prepared) error {
+	pc, err := s.privileges(ctx)
+	if err != nil || pc == nil {
+		return err
+	}
+	uses := prep.Relations()
+	if err := pc.checkReads(uses, 0, p.locking); err != nil || !s.asOfActive() {
+		return err
+	}
+	sn, err := s.root.Head(ctx, s.branch())
+	if err != nil {
+		return storageFailed(err, "could not read the head of branch %q", s.branch())
+	}
+	head, err := s.catalogOf(ctx, sn)
+	if err != nil {
+		return err
+	}
+	now := map[uint32]*exec.TableDef{}
+	for _, td := range head.Tables("public") {
+		now[td.OID] = td
+	}
+	current := make([]exec.RelationUse, 0, len(uses))
+	for _, u := range uses {
+		if td := now[u.Table.OID]; td != nil {
+			u.Table = td
+			current = append(current, u)
+		}
+	}
+	return pc.checkReads(current, 0, p.locking)
+}
+
+// asOfHeadVersion is the branch head's version while the session reads
+// history in a root with roles (0 otherwise, or when the head cannot
+// be read: the statement then reports that).
+func (s *session) asOfHeadVersion() uint64 {
+	if s.access == nil || s.access.Seen() == 0 || !s.asOfActive() {
+		return 0
+	}
+	sn, err := s.root.Head(context.Background(), s.branch())
+	if err != nil {
+		return 0
+	}
+	return sn.Version
+}
+
+// hasColumnRef reports whether a parse subtree names a column.
+func hasColumnRef(nodes ...*q.Node) bool {
+	found := false
+	for _, n := range nodes {
+		if n == nil || found {
+			continue
+		}
+		replaceColumnRefs(n.ProtoReflect(), func(*q.ColumnRef) *q.Node {
+			found = true
+			return nil
+		})
+	}
+	return found
+}
+
+// checkTarget checks the client's INSERT, UPDATE, DELETE, MERGE or
+// TRUNCATE on its target relations, then arranges for its first query
+// (the one evaluating the client's statement) to check what it reads.
+func (w *writer) checkTarget(p *plan) error {
+	pc, err := w.s.privileges(w.ctx)
+	if err != nil || pc == nil {
+		return err
+	}
+	one := func(rv *q.RangeVar, privs access.TablePrivs) (uint32, error) {
+		if rv == nil || rv.Schemaname != "" && rv.Schemaname != "public" {
+			return 0, nil
+		}
+		ti, ok := w.v.base.tables[rv.Relname]
+		if !ok {
+			return 0, nil // the statement reports the missing relation
+		}
+		return ti.def.OID, pc.need(pc.role, ti.def, privs)
+	}
+	var target, keys uint32 // the target whose reads skip a naming; the one changed
+	switch p.kind {
+	case stmtInsert:
+		st := p.node.GetInsertStmt()
+		privs := access.PrivInsert
+		if len(st.ReturningList) > 0 {
+			privs |= access.PrivSelect
+		}
+		if oc := st.OnConflictClause; oc != nil {
+			if oc.Infer != nil {
+				privs |= access.PrivSelect // the arbiter columns are read
+			}
+			if oc.Action == q.OnConflictAction_ONCONFLICT_UPDATE {
+				privs |= access.PrivUpdate | access.PrivSelect
+			}
+		}
+		// the INSERT's query is its source: every relation it names
+		// needs SELECT, the target too
+		keys, err = one(st.Relation, privs)
+	case stmtUpdate:
+		st := p.node.GetUpdateStmt()
+		privs := access.PrivUpdate
+		if hasColumnRef(append([]*q.Node{st.WhereClause}, append(setValues(st.TargetList), st.ReturningList...)...)...) {
+			privs |= access.PrivSelect
+		}
+		target, err = one(st.Relation, privs)
+		keys = target
+	case stmtDelete:
+		st := p.node.GetDeleteStmt()
+		privs := access.PrivDelete
+		if hasColumnRef(append([]*q.Node{st.WhereClause}, st.ReturningList...)...) {
+			privs |= access.PrivSelect
+		}
+		target, err = one(st.Relation, privs)
+		keys = target
+	case stmtMerge:
+		st := p.node.GetMergeStmt()
+		privs := access.PrivSelect // the join condition reads the target
+		for _, n := range st.MergeWhenClauses {
+			switch n.GetMergeWhenClause().GetCommandType() {
+			case q.CmdType_CMD_INSERT:
+				privs |= access.PrivInsert
+			case q.CmdType_CMD_UPDATE:
+				privs |= access.PrivUpdate
+			case q.CmdType_CMD_DELETE:
+				privs |= access.PrivDelete
+			}
+		}
+		target, err = one(st.Relation, privs)
+		keys = target
+	case stmtTruncate:
+		st := p.node.GetTruncateStmt()
+		seen := map[string]bool{}
+		var queue []string
+		for _, n := range st.Relations {
+			rv := n.GetRangeVar()
+			if _, err := one(rv, access.PrivTruncate); err != nil {
+				return err
+			}
+			if rv != nil && !seen[rv.Relname] {
+				seen[rv.Relname] = true
+				queue = append(queue, rv.Relname)
+			}
+		}
+		// CASCADE truncates the referencing tables too: they need it as well
+		for len(queue) > 0 && st.Behavior == q.DropBehavior_DROP_CASCADE {
+			name := queue[0]
+			queue = queue[1:]
+			for _, child := range w.children(name) {
+				if seen[child.def.Name] {
+					continue
+				}
+				seen[child.def.Name] = true
+				queue = append(queue, child.def.Name)
+				if err := pc.need(pc.role, child.def, access.PrivTruncate); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	default:
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	w.checkReads = func(prep *exec.Prepared) error { return pc.checkReads(prep.Relations(), target, false) }
+	if keys != 0 {
+		for _, ti := range w.v.base.tables {
+			if ti.def.OID == keys {
+				if held, _ := pc.c.TablePrivileges(pc.role, ti.def.Owner, ti.def.ACL); held&access.PrivSelect == 0 {
+					w.hideKeys = true
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// redactKeys drops the key values from a constraint error's detail when
+// the role may not read the table it changed, as PostgreSQL does: a
+// foreign key error says "Key is not present in table …", a unique one
+// has no detail.
+func (w *writer) redactKeys(err error) error {
+	we, ok := err.(*wire.Error)
+	if !ok || !w.hideKeys || !strings.HasPrefix(we.Detail, "Key (") {
+		return err
+	}
+	cp := *we
+	switch we.Code {
+	case "23505":
+		cp.Detail = ""
+	case "23503":
+		if i := strings.Index(we.Detail, ") is "); i >= 0 {
+			cp.Detail = "Key" + we.Detail[i+1:]
+		} else {
+			return err
+		}
+	default:
+		return err
+	}
+	return &cp
+}
+
+// setValues are the value expressions of UPDATE's SET list.
+func setValues(list []*q.Node) []*q.Node {
+	var out []*q.Node
+	for _, n := range list {
+		if rt := n.GetResTarget(); rt != nil {
+			out = append(out, rt.Val)
+		}
+	}
+	return out
+}
+
+// checkCopyFrom checks COPY t FROM: INSERT on t.
+func (w *writer) checkCopyFrom(td *exec.TableDef) error {
+	pc, err := w.s.privileges(w.ctx)
+	if err != nil {
+		return err
+	}
+	return pc.need(pc.roleOf(), td, access.PrivInsert)
+}
+
+func (pc *privCtx) roleOf() uint32 {
+	if pc == nil {
+		return 0
+	}
+	return pc.role
+}
+
+// relationOf finds a relation of the DDL catalog with its meta.
+func (w *writer) relationOf(name string) (graph.TableEntry, ddl.TableMeta, bool) {
+	e, ok := w.ddlCatalog().Table(name)
+	if !ok {
+		return graph.TableEntry{}, ddl.TableMeta{}, false
+	}
+	m, err := ddl.DecodeMeta(e.Name, e.Def)
+	if err != nil {
+		return graph.TableEntry{}, ddl.TableMeta{}, false
+	}
+	return e, m, true
+}
+
+func metaKind(m ddl.TableMeta) string {
+	switch m.Relkind {
+	case ddl.RelView:
+		return "view"
+	case ddl.RelSequence:
+		return "sequence"
+	}
+	return "table"
+}
+
+// ownerChecks refuses DDL on a relation the acting role does not own
+// (PostgreSQL's "must be owner of table t"). Relations that do not exist
+// are left to the statement (it reports them, or IF EXISTS skips them).
+func (w *writer) ownerChecks(pc *privCtx, n *q.Node) error {
+	if pc == nil {
+		return nil
+	}
+	check := func(schema, name string) error {
+		if schema != "" && schema != "public" {
+			return nil
+		}
+		_, m, ok := w.relationOf(name)
+		if !ok || pc.c.IsOwner(pc.role, m.Owner) {
+			return nil
+		}
+		return errNotOwner(metaKind(m), name)
+	}
+	rv := func(r *q.RangeVar) error {
+		if r == nil {
+			return nil
+		}
+		return check(r.Schemaname, r.Relname)
+	}
+	switch x := n.Node.(type) {
+	case *q.Node_DropStmt:
+		switch x.DropStmt.RemoveType {
+		case q.ObjectType_OBJECT_TABLE, q.ObjectType_OBJECT_VIEW, q.ObjectType_OBJECT_SEQUENCE:
+			for _, o := range x.DropStmt.Objects {
+				var parts []string
+				for _, it := range o.GetList().GetItems() {
+					parts = append(parts, it.GetString_().GetSval())
+				}
+				if len(parts) == 0 {
+					continue
+				}
+				schema := ""
+				if len(parts) > 1 {
+					schema = parts[len(parts)-2]
+				}
+				if err := check(schema, parts[len(parts)-1]); err != nil {
+					return err
+				}
+			}
+		}
+	case *q.Node_CreateStmt:
+		return w.referencesChecks(pc, x.CreateStmt.TableElts)
+	case *q.Node_AlterTableStmt:
+		if x.AlterTableStmt.Objtype == q.ObjectType_OBJECT_INDEX {
+			return nil
+		}
+		var defs []*q.Node
+		for _, c := range x.AlterTableStmt.Cmds {
+			if cmd := c.GetAlterTableCmd(); cmd != nil && cmd.Subtype != q.AlterTableType_AT_ChangeOwner {
+				if err := rv(x.AlterTableStmt.Relation); err != nil {
+					return err
+				}
+				if cmd.Def != nil {
+					defs = append(defs, cmd.Def)
+				}
+			}
+		}
+		return w.referencesChecks(pc, defs)
+	case *q.Node_RenameStmt:
+		switch x.RenameStmt.RenameType {
+		case q.ObjectType_OBJECT_TABLE, q.ObjectType_OBJECT_VIEW, q.ObjectType_OBJECT_SEQUENCE, q.ObjectType_OBJECT_COLUMN,
+			q.ObjectType_OBJECT_TABCONSTRAINT:
+			return rv(x.RenameStmt.Relation)
+		}
+	case *q.Node_IndexStmt:
+		return rv(x.IndexStmt.Relation)
+	case *q.Node_CommentStmt:
+		var parts []string
+		for _, it := range x.CommentStmt.Object.GetList().GetItems() {
+			parts = append(parts, it.GetString_().GetSval())
+		}
+		switch x.CommentStmt.Objtype {
+		case q.ObjectType_OBJECT_COLUMN:
+			if len(parts) >= 2 {
+				parts = parts[:len(parts)-1] // the column's relation
+			}
+		case q.ObjectType_OBJECT_TABLE, q.ObjectType_OBJECT_VIEW, q.ObjectType_OBJECT_SEQUENCE:
+		default:
+			return nil
+		}
+		var err error
+		switch len(parts) {
+		case 1:
+			err = check("", parts[0])
+		case 2:
+			err = check(parts[0], parts[1])
+		}
+		if err != nil && x.CommentStmt.Objtype == q.ObjectType_OBJECT_COLUMN {
+			// PostgreSQL names a column's relation generically here
+			return errNotOwner("relation", parts[len(parts)-1])
+		}
+		return err
+	case *q.Node_AlterSeqStmt:
+		return rv(x.AlterSeqStmt.Sequence)
+	case *q.Node_ViewStmt:
+		if x.ViewStmt.Replace {
+			return rv(x.ViewStmt.View)
+		}
+	}
+	return nil
+}
+
+// referencesChecks requires REFERENCES on the relations the foreign
+// keys among a table's elements (columns, constraints) reference.
+func (w *writer) referencesChecks(pc *privCtx, elts []*q.Node) error {
+	var cons []*q.Constraint
+	for _, n := range elts {
+		if c := n.GetConstraint(); c != nil {
+			cons = append(cons, c)
+		}
+		if cd := n.GetColumnDef(); cd != nil {
+			for _, cn := range cd.Constraints {
+				if c := cn.GetConstraint(); c != nil {
+					cons = append(cons, c)
+				}
+			}
+		}
+	}
+	for _, c := range cons {
+		if c.Contype != q.ConstrType_CONSTR_FOREIGN || c.Pktable == nil {
+			continue
+		}
+		if c.Pktable.Schemaname != "" && c.Pktable.Schemaname != "public" {
+			continue
+		}
+		if ti, ok := w.v.base.tables[c.Pktable.Relname]; ok {
+			if err := pc.need(pc.role, ti.def, access.PrivReferences); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// ownCreated records the acting role as the owner of the relations a
+// statement creates (the bootstrap superuser is recorded as 0, the
+// owner of everything created before roles).
+func ownCreated(pc *privCtx, changes []ddl.Change) {
+	if pc == nil || pc.role == access.BootstrapOID || pc.role == math.MaxUint32 {
+		return
+	}
+	for _, ch := range changes {
+		if c, ok := ch.(*ddl.CreateTable); ok {
+			c.Meta.Owner = pc.role
+			c.Def.Extra = c.Meta.Encode()
+		}
+	}
+}
+
+// redefine is the change that stores a relation's new owner or ACL.
+func redefine(e graph.TableEntry, m ddl.TableMeta, tag string) *ddl.AlterTable {
+	def := e.Def
+	def.Extra = m.Encode()
+	return &ddl.AlterTable{Name: e.Name, Def: def, Meta: m, CommandTag: tag}
+}
+
+// changeOwner runs ALTER TABLE|VIEW|SEQUENCE … OWNER TO, as PostgreSQL
+// 15's ATExecChangeOwner: nothing to do when the owner stays; otherwise
+// a superuser may, anyone else must own the relation, be a member of the
+// new owner, and the new owner must be able to create in schema public
+// (PostgreSQL 15 gives that to the database owner, the bootstrap
+// superuser here, and its members).
+func (w *writer) changeOwner(pc *privCtx, n *q.Node) ([]ddl.Change, error) {
+	st := n.GetAlterTableStmt()
+	if st == nil || st.Objtype == q.ObjectType_OBJECT_INDEX {
+		return nil, nil
+	}
+	var spec *q.RoleSpec
+	for _, c := range st.Cmds {
+		if cmd := c.GetAlterTableCmd(); cmd != nil && cmd.Subtype == q.AlterTableType_AT_ChangeOwner {
+			spec = cmd.Newowner
+		}
+	}
+	if spec == nil || st.Relation == nil || pc == nil {
+		return nil, nil
+	}
+	e, m, ok := w.relationOf(st.Relation.Relname)
+	if !ok {
+		return nil, nil
+	}
+	rc := &roleChange{s: w.s, c: pc.c}
+	newOwner, _, err := rc.spec(spec)
+	if err != nil {
+		return nil, err
+	}
+	old := access.OwnerOID(m.Owner)
+	if newOwner.OID == old {
+		return nil, nil
+	}
+	if !rc.isSuper() {
+		switch {
+		case !pc.c.IsOwner(pc.role, m.Owner):
+			return nil, errNotOwner(metaKind(m), e.Name)
+		case !pc.c.MemberOf(pc.role, newOwner.OID, false):
+			return nil, wire.Errorf(wire.CodeInsufficientPrivilege, "must be member of role \"%s\"", newOwner.Name)
+		case !pc.c.MemberOf(newOwner.OID, access.BootstrapOID, true):
+			return nil, errPermission("schema", "public")
+		}
+	}
+	m.ACL = access.ChangeTableOwner(m.ACL, old, newOwner.OID)
+	m.Owner = newOwner.OID
+	if m.Owner == access.BootstrapOID {
+		m.Owner = 0
+	}
+	return []ddl.Change{redefine(e, m, alterTagOf(st.Objtype))}, nil
+}
+
+func alterTagOf(t q.ObjectType) string {
+	return "ALTER " + strings.ReplaceAll(strings.TrimPrefix(t.String(), "OBJECT_"), "_", " ")
+}
+
+// relationDependents lists what depends on role in the relations of
+// every branch, as PostgreSQL's shared dependencies do for DROP ROLE:
+// on the session's branch (its database) each relation it owns or has
+// grants on, on the others a count per branch.
+func (s *session) relationDependents(ctx context.Context, role uint32) (local []string, remote []string, err error) {
+	branches, err := s.root.Branches(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	sort.Strings(branches)
+	for _, b := range branches {
+		sn, err := s.root.Head(ctx, b)
+		if err != nil {
+			if graph.IsUnknownBranch(err) {
+				continue // deleted meanwhile
+			}
+			return nil, nil, err
+		}
+		var mine []string
+		for _, e := range sn.Catalog().Tables() {
+			m, err := ddl.DecodeMeta(e.Name, e.Def)
+			if err != nil {
+				continue
+			}
+			kind := metaKind(m)
+			if m.Owner == role {
+				mine = append(mine, "owner of "+kind+" "+e.Name)
+			}
+			if m.ACL != nil {
+				for _, it := range m.ACL.Items {
+					if (it.Grantee == role || it.Grantor == role) && m.Owner != role {
+						mine = append(mine, "privileges for "+kind+" "+e.Name)
+						break
+					}
+				}
+			}
+		}
+		switch {
+		case len(mine) == 0:
+		case b == s.branch():
+			local = append(local, mine...)
+		case len(mine) == 1:
+			remote = append(remote, fmt.Sprintf("1 object in database %s", b))
+		default:
+			remote = append(remote, fmt.Sprintf("%d objects in database %s", len(mine), b))
+		}
+	}
+	return local, remote, nil
+}
+
+// grantContext is the privilege context of GRANT: in a root without a
+// role catalog, the session user is the one role (OID 10, superuser),
+// so grants to PUBLIC are recorded and take effect once roles exist.
+func (s *session) grantContext(ctx context.Context, pc *privCtx) *privCtx {
+	if pc != nil {
+		return pc
+	}
+	c := &access.Catalog{}
+	c.AddRole(access.NewSuperuser(s.info.User))
+	return &privCtx{c: c, role: access.BootstrapOID, name: s.info.User}
+}
+
+// grantTables runs GRANT/REVOKE on tables and views; handled is false
+// for other objects (left to planner/ddl).
+func (w *writer) grantTables(pc *privCtx, n *q.Node) (changes []ddl.Change, handled bool, err error) {
+	if n.GetAlterDefaultPrivilegesStmt() != nil {
+		return nil, true, notSupported("ALTER DEFAULT PRIVILEGES").
+			WithDetail("Relations are created with PostgreSQL's default privileges: the owner holds all, PUBLIC none.")
+	}
+	st := n.GetGrantStmt()
+	if st == nil {
+		return nil, false, nil
+	}
+	pc = w.s.grantContext(w.ctx, pc)
+	switch st.Objtype {
+	case q.ObjectType_OBJECT_TABLE:
+	case q.ObjectType_OBJECT_SEQUENCE:
+		return nil, true, notSupported(grantName(st) + " ON SEQUENCE").
+			WithDetail("Sequences have no privileges here: every role that may use a table may use its sequences.")
+	default:
+		return nil, false, nil
+	}
+	name := grantName(st)
+	// PostgreSQL's order: the relations, the grantees, the privileges
+	type rel struct {
+		e graph.TableEntry
+		m ddl.TableMeta
+	}
+	var rels []rel
+	switch st.Targtype {
+	case q.GrantTargetType_ACL_TARGET_ALL_IN_SCHEMA:
+		for _, o := range st.Objects {
+			schema := o.GetString_().GetSval()
+			if schema != "public" {
+				return nil, true, wire.Errorf("3F000", "schema \"%s\" does not exist", schema)
+			}
+			for _, e := range w.ddlCatalog().Tables() {
+				m, err := ddl.DecodeMeta(e.Name, e.Def)
+				if err != nil || m.Relkind == ddl.RelSequence {
+					continue
+				}
+				rels = append(rels, rel{e, m})
+			}
+		}
+	case q.GrantTargetType_ACL_TARGET_OBJECT:
+		for _, o := range st.Objects {
+			rv := o.GetRangeVar()
+			if rv == nil {
+				continue
+			}
+			if rv.Schemaname != "" && rv.Schemaname != "public" {
+				return nil, true, wire.Errorf("42P01", "relation \"%s.%s\" does not exist", rv.Schemaname, rv.Relname)
+			}
+			e, m, ok := w.relationOf(rv.Relname)
+			if !ok {
+				return nil, true, wire.Errorf("42P01", "relation \"%s\" does not exist", rv.Relname)
+			}
+			if m.Relkind == ddl.RelSequence {
+				return nil, true, notSupported(name + " on a sequence")
+			}
+			rels = append(rels, rel{e, m})
+		}
+	default:
+		return nil, true, notSupported("ALTER DEFAULT PRIVILEGES")
+	}
+	var grantees []uint32
+	rc := &roleChange{s: w.s, c: pc.c}
+	for _, spec := range roleSpecs(st.Grantees) {
+		if spec.Roletype == q.RoleSpecType_ROLESPEC_PUBLIC {
+			grantees = append(grantees, 0)
+			continue
+		}
+		r, _, err := rc.spec(spec)
+		if err != nil {
+			return nil, true, err
+		}
+		grantees = append(grantees, r.OID)
+	}
+	allPrivs := len(st.Privileges) == 0
+	var privs access.TablePrivs
+	if allPrivs {
+		privs = access.AllTablePrivs
+	}
+	for _, pn := range st.Privileges {
+		ap := pn.GetAccessPriv()
+		if ap == nil {
+			continue
+		}
+		if len(ap.Cols) > 0 {
+			return nil, true, notSupported("column privileges")
+		}
+		p, ok := access.ParseTablePriv(ap.PrivName)
+		if !ok {
+			switch strings.ToUpper(ap.PrivName) {
+			case "USAGE":
+				return nil, true, wire.Errorf("0LP01", "invalid privilege type USAGE for table")
+			case "CREATE", "CONNECT", "TEMPORARY", "TEMP", "EXECUTE", "SET", "ALTER SYSTEM":
+				return nil, true, wire.Errorf("0LP01", "invalid privilege type %s for relation", strings.ToUpper(ap.PrivName))
+			}
+			return nil, true, wire.Errorf(wire.CodeSyntaxError, "unrecognized privilege type \"%s\"", ap.PrivName)
+		}
+		privs |= p
+	}
+	if st.Grantor != nil {
+		g, _, err := rc.spec(st.Grantor)
+		if err != nil {
+			return nil, true, err
+		}
+		if g.OID != pc.role {
+			return nil, true, notSupported("grantor must be current user")
+		}
+	}
+	for _, r := range rels {
+		m := r.m
+		grantor, options := pc.c.TableGrantor(pc.role, m.Owner, m.ACL, privs)
+		if options == 0 {
+			if held, _ := pc.c.TablePrivileges(grantor, m.Owner, m.ACL); held == 0 {
+				return nil, true, errPermission(metaKind(m), r.e.Name)
+			}
+		}
+		this := privs & options
+		what := "were granted"
+		if !st.IsGrant {
+			what = "could be revoked"
+		}
+		if this == 0 {
+			w.warn(fmt.Sprintf("no privileges %s for \"%s\"", what, r.e.Name))
+			continue
+		}
+		if !allPrivs && this != privs {
+			w.warn(fmt.Sprintf("not all privileges %s for \"%s\"", what, r.e.Name))
+		}
+		acl := m.ACL
+		if acl == nil {
+			acl = &access.TableACL{Items: access.DefaultTableACL(m.Owner)}
+		}
+		for _, g := range grantees {
+			if st.IsGrant {
+				acl = access.GrantTable(acl, m.Owner, g, grantor, this, st.GrantOption)
+				continue
+			}
+			next, err := pc.c.RevokeTable(acl, m.Owner, g, grantor, this, st.GrantOption, st.Behavior == q.DropBehavior_DROP_CASCADE)
+			if err != nil {
+				return nil, true, wire.Errorf("2BP01", "dependent privileges exist").WithHint("Use CASCADE to revoke them too.")
+			}
+			acl = next
+		}
+		m.ACL = acl
+		changes = append(changes, redefine(r.e, m, name))
+	}
+	if len(changes) == 0 {
+		changes = []ddl.Change{&ddl.NoOp{CommandTag: name}}
+	}
+	return changes, true, nil
+}
+
+func grantName(st *q.GrantStmt) string {
+	if st.IsGrant {
+		return "GRANT"
+	}
+	return "REVOKE"
+}
+
+// warn sends a WARNING to the client (not while describing).
+func (w *writer) warn(msg string) {
+	if w.s.info.Notice != nil && !w.describe {
+		w.s.info.Notice(&wire.Error{Severity: "WARNING", Code: "01007", Message: msg})
+	}
+}
