@@ -372,6 +372,20 @@ func parseDateIn(s string, loc *time.Location) (int64, error) {
 	bc := false
 	if strings.EqualFold(rest, "BC") {
 		bc, rest = true, ""
+	} else if n := len(rest); n > 3 && strings.EqualFold(rest[n-3:], " BC") {
+		bc, rest = true, strings.TrimSpace(rest[:n-3])
+	}
+	if ok && rest != "" {
+		// a time of day (and zone) after the date is read and dropped, as
+		// PostgreSQL's date input does: drivers send JavaScript Dates as
+		// 2024-02-29T00:00:00.000+00:00
+		_, err := parseTimestamp(strings.TrimSuffix(strings.TrimSuffix(x, "BC"), "bc"), true, time.UTC)
+		if e, isErr := err.(*Error); isErr && e.Code == CodeDatetimeFieldOverflow {
+			return 0, err
+		}
+		if err == nil {
+			rest = ""
+		}
 	}
 	if !ok || rest != "" {
 		return 0, errf(CodeInvalidDatetimeFormat, "invalid input syntax for type date: \"%s\"", s)

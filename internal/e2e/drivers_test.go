@@ -1,0 +1,82 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestDriverValueRoundTrip runs each driver's round-trip script
+// (testdata/clients/types_roundtrip.*) over every value of
+// testdata/types/values.tsv against PostgreSQL 15 and against pgproxy:
+// the value sent as text and read back as the driver's native value, that
+// native value sent back, and (psycopg 3) read in binary format. Every
+// line must be PostgreSQL's, except the values pgproxy refuses with 0A000
+// (refusedValues).
+func TestDriverValueRoundTrip(t *testing.T) {
+	nodeDir, err := filepath.Abs(filepath.Join(repoRoot, "wire", "testdata", "clients", "node"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	values, err := filepath.Abs(typesFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	drivers := []struct {
+		name    string
+		cmd     []string
+		install string
+	}{
+		{"psycopg2", []string{"/usr/bin/python3", "testdata/clients/types_roundtrip.py", "psycopg2", values}, "apt-get install -y python3-psycopg2"},
+		{"psycopg3", []string{"/usr/bin/python3", "testdata/clients/types_roundtrip.py", "psycopg", values}, "apt-get install -y python3-psycopg"},
+		{"node-postgres", []string{"node", "testdata/clients/types_roundtrip.js", values, nodeDir}, "apt-get install -y nodejs npm && npm ci --prefix wire/testdata/clients/node"},
+	}
+	p := startProxy(t)
+	pg := sharedPostgres(t)
+	pgEnv := postgresEnv(pg, freshPostgresDB(t, pg))
+	run := func(t *testing.T, env, cmdline []string, install string) map[string]string {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, cmdline[0], cmdline[1:]...)
+		cmd.Env = env
+		var out, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &stderr
+		if err := cmd.Run(); err != nil || !strings.HasSuffix(strings.TrimSpace(out.String()), "OK") {
+			t.Fatalf("%v: %v (install with: %s)\n%s\n%s", cmdline, err, install, out.String(), stderr.String())
+		}
+		res := map[string]string{}
+		for _, line := range strings.Split(out.String(), "\n") {
+			parts := strings.SplitN(line, "\t", 3)
+			if len(parts) == 3 {
+				res[parts[0]+"\t"+parts[1]] = parts[2]
+			}
+		}
+		return res
+	}
+	for _, d := range drivers {
+		t.Run(d.name, func(t *testing.T) {
+			want := run(t, pgEnv, d.cmd, d.install)
+			got := run(t, p.Env("main"), d.cmd, d.install)
+			if len(want) < 80 {
+				t.Fatalf("PostgreSQL answered only %d values", len(want))
+			}
+			for k, w := range want {
+				g := got[k]
+				if g == w {
+					continue
+				}
+				val := k[strings.Index(k, "\t")+1:]
+				if _, refused := refusedValues[val]; refused && strings.Contains(g, "ERROR 0A000") {
+					continue
+				}
+				t.Errorf("%s %q:\n got %s\nwant %s", d.name, k, g, w)
+			}
+		})
+	}
+	p.alive(t)
+}

@@ -1,0 +1,8 @@
+-- a time of day (and zone) after a date is read and dropped
+select '2024-02-29T00:00:00.000+00:00'::date;
+select '2024-02-29 13:45:00'::date;
+select '2024-02-29T00:00:00.000Z'::date;
+select '1999-12-31T00:00:00.000+00:00 BC'::date;
+select '2024-02-29 25:00:00'::date;
+select '2024-02-29 junk'::date;
+select '2024-02-29T10:00:00-05:00'::date;
