@@ -34,6 +34,7 @@ func TestDriverValueRoundTrip(t *testing.T) {
 		{"psycopg2", []string{"/usr/bin/python3", "testdata/clients/types_roundtrip.py", "psycopg2", values}, "apt-get install -y python3-psycopg2"},
 		{"psycopg3", []string{"/usr/bin/python3", "testdata/clients/types_roundtrip.py", "psycopg", values}, "apt-get install -y python3-psycopg"},
 		{"node-postgres", []string{"node", "testdata/clients/types_roundtrip.js", values, nodeDir}, "apt-get install -y nodejs npm && npm ci --prefix wire/testdata/clients/node"},
+		{"postgres.js", []string{"node", "testdata/clients/types_roundtrip_postgresjs.mjs", values, nodeDir}, "apt-get install -y nodejs npm && npm ci --prefix wire/testdata/clients/node"},
 	}
 	p := startProxy(t)
 	pg := sharedPostgres(t)
