@@ -18,10 +18,7 @@ import (
 // case) again inside recovery between restore and publish.
 func TestFailpointCrashes(t *testing.T) {
 	errCrash := errors.New("injected crash")
-	v1, v2 := shapes()[5], shapes()[1] // a branch's first touch (sidecar); three tables (commit path v2)
-	if v1.name != "first-touch-on-branch" || v2.name != "three-tables" {
-		t.Fatalf("shapes moved: %s, %s", v1.name, v2.name)
-	}
+	v1, v2 := shapeNamed(t, "first-touch-on-branch"), shapeNamed(t, "three-tables") // a sidecar write; commit path v2
 	cases := []struct {
 		shape    writeShape
 		point    failpoint.Point
@@ -155,4 +152,16 @@ func TestPublisherArbitratesProbedMember(t *testing.T) {
 			}
 		})
 	}
+}
+
+// shapeNamed finds a crash-sweep shape by name.
+func shapeNamed(t *testing.T, name string) writeShape {
+	t.Helper()
+	for _, s := range shapes() {
+		if s.name == name {
+			return s
+		}
+	}
+	t.Fatalf("no write shape %q", name)
+	return writeShape{}
 }

@@ -363,10 +363,19 @@
 //     pg_roles, pg_user and pg_auth_members list the root's role catalog
 //     (Session.Roles, syscat_roles.go; one superuser with OID 10, the
 //     session user, on a root without roles), pg_has_role answers from
-//     it, current_user follows SET ROLE and session_user does not. The
-//     owner of every object is the role with OID 10 (objects have no
-//     per-role owner). PostgreSQL's predefined pg_* roles and pg_authid
-//     are not listed.
+//     it, current_user follows SET ROLE and session_user does not. A
+//     relation's owner and ACL are TableDef.Owner/ACL (the planner stores
+//     and enforces them): pg_class.relowner/relacl, pg_tables.tableowner,
+//     pg_views.viewowner, has_table_privilege, has_column_privilege and
+//     has_any_column_privilege (the table's answer),
+//     information_schema.table_privileges and role_table_grants
+//     (syscat_privileges.go); other objects are owned by the role with
+//     OID 10. exec enforces nothing: Prepared.Relations reports the user
+//     relations a bound statement names (after CTE names, leaving out
+//     those only an unreferenced WITH query names; a view's relations
+//     marked with the view's owner) for the planner to check
+//     (relation_uses.go). PostgreSQL's predefined pg_* roles and
+//     pg_authid are not listed.
 //     The relations: pg_namespace, pg_class, pg_attribute, pg_type, pg_constraint,
 //     pg_index, pg_attrdef, pg_description, pg_database, pg_roles, pg_user,
 //     pg_settings, pg_proc, pg_operator, pg_cast, pg_am, pg_collation, pg_enum, pg_range,

@@ -26,6 +26,9 @@ type SequenceDef struct {
 	Min, Max  int64
 	Cache     int64
 	Cycle     bool
+	// Owner is the owning role (0: the role with OID 10); an owned
+	// sequence has its table's owner, as in PostgreSQL.
+	Owner uint32
 	// LastValue is the last value handed out (nil: never called).
 	LastValue *int64
 	// Storage reports the bytes the sequence's stored state occupies

@@ -159,8 +159,8 @@ func init() {
 // System catalogs are not listed.
 func init() {
 	const cols = "grantor sql_identifier, grantee sql_identifier, table_catalog sql_identifier, table_schema sql_identifier, table_name sql_identifier, privilege_type character_data, is_grantable yes_or_no, with_hierarchy yes_or_no"
-	infoSchemaRels["table_privileges"] = &sysRelation{13429, cols, func(c *catalogSet) [][]any { return c.tablePrivilegeRows(true) }}
-	infoSchemaRels["role_table_grants"] = &sysRelation{13433, cols, func(c *catalogSet) [][]any { return c.tablePrivilegeRows(false) }}
+	infoSchemaRels["table_privileges"] = &sysRelation{13416, cols, func(c *catalogSet) [][]any { return c.tablePrivilegeRows(true) }}
+	infoSchemaRels["role_table_grants"] = &sysRelation{13421, cols, func(c *catalogSet) [][]any { return c.tablePrivilegeRows(false) }}
 }
 
 func (c *catalogSet) tablePrivilegeRows(public bool) [][]any {

@@ -92,6 +92,10 @@ func (s *session) explainWrite(ctx context.Context, ex *sqlparse.ExplainStmt, de
 		base, pend = b, newPendingState()
 	}
 	w := &writer{s: s, v: newView(base, pend), ctx: ctx, describe: true, declared: declared}
+	// EXPLAIN checks the statement's privileges, as PostgreSQL's does
+	if err := w.checkTarget(&plan{kind: writeKind(ex.Query), node: ex.Query}); err != nil {
+		return nil, "", "", err
+	}
 	var op string
 	var rel *sqlparse.RangeVar
 	var err error

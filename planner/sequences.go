@@ -351,7 +351,9 @@ func sequenceDefs(entries []graph.TableEntry, store objstore.Store) []*exec.Sequ
 			tableOID = uint32(pendingSeqOIDBase + i*64)
 		}
 		if m.Sequence != nil && m.Relkind == ddl.RelSequence {
-			out = append(out, def(tableOID, m.Sequence))
+			d := def(tableOID, m.Sequence)
+			d.Owner = m.Owner
+			out = append(out, d)
 		}
 		for c, col := range m.Columns {
 			if col.Sequence != nil {
@@ -359,7 +361,9 @@ func sequenceDefs(entries []graph.TableEntry, store objstore.Store) []*exec.Sequ
 				if e.ID == 0 {
 					oid = tableOID + 1 + uint32(c%63)
 				}
-				out = append(out, def(oid, col.Sequence))
+				d := def(oid, col.Sequence)
+				d.Owner = m.Owner
+				out = append(out, d)
 			}
 		}
 	}

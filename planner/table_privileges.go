@@ -328,6 +328,21 @@ func (w *writer) redactKeys(err error) error {
 	return &cp
 }
 
+// writeKind is the kind of a writing statement's node (EXPLAIN's).
+func writeKind(n *q.Node) stmtKind {
+	switch {
+	case n.GetInsertStmt() != nil:
+		return stmtInsert
+	case n.GetUpdateStmt() != nil:
+		return stmtUpdate
+	case n.GetDeleteStmt() != nil:
+		return stmtDelete
+	case n.GetMergeStmt() != nil:
+		return stmtMerge
+	}
+	return stmtQuery
+}
+
 // setValues are the value expressions of UPDATE's SET list.
 func setValues(list []*q.Node) []*q.Node {
 	var out []*q.Node
@@ -401,8 +416,43 @@ func (w *writer) ownerChecks(pc *privCtx, n *q.Node) error {
 		}
 		return check(r.Schemaname, r.Relname)
 	}
+	// an index is owned by its table's owner
+	index := func(schema, name string) error {
+		if schema != "" && schema != "public" {
+			return nil
+		}
+		for _, e := range w.ddlCatalog().Tables() {
+			m, err := ddl.DecodeMeta(e.Name, e.Def)
+			if err != nil || !hasIndex(m, name) {
+				continue
+			}
+			if !pc.c.IsOwner(pc.role, m.Owner) {
+				return errNotOwner("index", name)
+			}
+			return nil
+		}
+		return nil
+	}
 	switch x := n.Node.(type) {
 	case *q.Node_DropStmt:
+		if x.DropStmt.RemoveType == q.ObjectType_OBJECT_INDEX {
+			for _, o := range x.DropStmt.Objects {
+				var parts []string
+				for _, it := range o.GetList().GetItems() {
+					parts = append(parts, it.GetString_().GetSval())
+				}
+				if len(parts) == 0 {
+					continue
+				}
+				schema := ""
+				if len(parts) > 1 {
+					schema = parts[len(parts)-2]
+				}
+				if err := index(schema, parts[len(parts)-1]); err != nil {
+					return err
+				}
+			}
+		}
 		switch x.DropStmt.RemoveType {
 		case q.ObjectType_OBJECT_TABLE, q.ObjectType_OBJECT_VIEW, q.ObjectType_OBJECT_SEQUENCE:
 			for _, o := range x.DropStmt.Objects {
@@ -426,6 +476,9 @@ func (w *writer) ownerChecks(pc *privCtx, n *q.Node) error {
 		return w.referencesChecks(pc, x.CreateStmt.TableElts)
 	case *q.Node_AlterTableStmt:
 		if x.AlterTableStmt.Objtype == q.ObjectType_OBJECT_INDEX {
+			if r := x.AlterTableStmt.Relation; r != nil {
+				return index(r.Schemaname, r.Relname)
+			}
 			return nil
 		}
 		var defs []*q.Node
@@ -441,6 +494,9 @@ func (w *writer) ownerChecks(pc *privCtx, n *q.Node) error {
 		}
 		return w.referencesChecks(pc, defs)
 	case *q.Node_RenameStmt:
+		if x.RenameStmt.RenameType == q.ObjectType_OBJECT_INDEX && x.RenameStmt.Relation != nil {
+			return index(x.RenameStmt.Relation.Schemaname, x.RenameStmt.Relation.Relname)
+		}
 		switch x.RenameStmt.RenameType {
 		case q.ObjectType_OBJECT_TABLE, q.ObjectType_OBJECT_VIEW, q.ObjectType_OBJECT_SEQUENCE, q.ObjectType_OBJECT_COLUMN,
 			q.ObjectType_OBJECT_TABCONSTRAINT:
@@ -482,6 +538,25 @@ func (w *writer) ownerChecks(pc *privCtx, n *q.Node) error {
 		}
 	}
 	return nil
+}
+
+// hasIndex reports whether m has an index (or a key constraint's index)
+// named name.
+func hasIndex(m ddl.TableMeta, name string) bool {
+	for _, ix := range m.Indexes {
+		if ix.Name == name {
+			return true
+		}
+	}
+	if m.PrimaryKey != nil && m.PrimaryKey.Name == name {
+		return true
+	}
+	for _, u := range m.Uniques {
+		if u.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // referencesChecks requires REFERENCES on the relations the foreign

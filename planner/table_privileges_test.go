@@ -52,6 +52,12 @@ func TestTablePrivilegesDurable(t *testing.T) {
 		t.Fatal(err)
 	}
 	runRoleSteps(t, alice, []roleStep{
+		// what is not implemented says so rather than pretend
+		{"GRANT SELECT (id) ON secret TO bob", "0A000 column privileges is not supported yet"},
+		{"CREATE SEQUENCE s", ""},
+		{"GRANT USAGE ON SEQUENCE s TO bob", "0A000 GRANT ON SEQUENCE is not supported yet"},
+		{"REVOKE ALL ON s FROM bob", "0A000 REVOKE on a sequence is not supported yet"},
+		{"ALTER DEFAULT PRIVILEGES GRANT SELECT ON TABLES TO bob", "0A000 ALTER DEFAULT PRIVILEGES is not supported yet"},
 		{"CREATE TABLE mine (id int)", ""},
 		{"INSERT INTO mine VALUES (1)", ""},
 		{"SELECT count(*) FROM secret", "42501 permission denied for table secret"},

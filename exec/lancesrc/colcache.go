@@ -53,7 +53,20 @@ type colCache struct {
 	entries map[colKey]*colEntry
 	lru     *list.List // of *colEntry, most recently used first
 	loads   int        // fragment columns read (tests)
+	// demand counts the rows looked up in fragment columns not cached
+	// yet (see worthLoading); cleared when it grows past demandKeys.
+	demand map[colKey]int64
 }
+
+// Loading a fragment column reads all its rows; reading a few rows from
+// Lance costs a page each. A column is loaded only once lookups asked for
+// at least 1/loadDemandRatio of the fragment's rows (rent or buy: the rows
+// read one by one before buying cost about as much as the load), so a
+// one-off point lookup in a big table never reads a whole column.
+const (
+	loadDemandRatio = 64
+	demandKeys      = 4096
+)
 
 type colKey struct {
 	store        objstore.Store
@@ -209,10 +222,36 @@ func filesOf(fr *format.Fragment) string {
 	return sb.String()
 }
 
+func columnKey(ds *lance.Dataset, fr *format.Fragment, field int32, f arrow.Field) colKey {
+	return colKey{store: ds.Store(), root: ds.Root(), branch: ds.Branch(), files: filesOf(fr), frag: fr.ID, field: field, typ: f.Type.String()}
+}
+
+// worthLoading reports whether a lookup of n rows of fr should be served
+// from the cache: the column is cached (or loading) already, or the rows
+// asked for since it was last evicted reach 1/loadDemandRatio of the
+// fragment.
+func (c *colCache) worthLoading(key colKey, fr *format.Fragment, n int) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.entries[key] != nil {
+		return true
+	}
+	if c.demand == nil || len(c.demand) >= demandKeys {
+		c.demand = map[colKey]int64{}
+	}
+	d := c.demand[key] + int64(n)
+	if d*loadDemandRatio >= int64(fr.PhysicalRows) {
+		delete(c.demand, key)
+		return true
+	}
+	c.demand[key] = d
+	return false
+}
+
 // column returns the cached values of field (named name) in fr, loading
 // them on first use.
 func (c *colCache) column(ctx context.Context, ds *lance.Dataset, fr *format.Fragment, name string, field int32, f arrow.Field, width int) (*fragColumn, error) {
-	key := colKey{store: ds.Store(), root: ds.Root(), branch: ds.Branch(), files: filesOf(fr), frag: fr.ID, field: field, typ: f.Type.String()}
+	key := columnKey(ds, fr, field, f)
 	c.mu.Lock()
 	e := c.entries[key]
 	if e == nil {
@@ -339,6 +378,11 @@ func (s *Source) lookupCovered(ctx context.Context, p *coverPlan, addrs []uint64
 		fr := frags[fid]
 		if fr == nil {
 			return false, nil
+		}
+		for k := range p.cols {
+			if !sharedColumns.worthLoading(columnKey(s.ds, fr, p.ids[k], p.fields[k]), fr, r.end-r.start) {
+				return false, nil
+			}
 		}
 		for k := range p.cols {
 			fc, err := sharedColumns.column(ctx, s.ds, fr, s.cols[p.cols[k]].Name, p.ids[k], p.fields[k], p.widths[k])

@@ -186,9 +186,27 @@ func TestCoveringLookupReadsNoDataFiles(t *testing.T) {
 	rec := &recordingStore{Store: objstore.NewMem(), reads: map[string]int{}}
 	ds := committer(t)(lance.New(rec, "e.lance", lance.Options{}).StageOverwrite(ctx, edgeRows(t, seqIDs(0, 400), 5, 1), lance.StageOptions{}))
 	s := New(ds, edgeCols, []int{0, 1})
+	loads := func() int {
+		sharedColumns.mu.Lock()
+		defer sharedColumns.mu.Unlock()
+		return sharedColumns.loads
+	}
+	before := loads()
 	first := lookupText(t, s, 0, []int64{1, 2, 3}, []int{1, 2})
 	if len(first) != 15 {
 		t.Fatalf("lookup of 3 sources with 5 edges each: %d rows", len(first))
+	}
+	// 15 of 2000 rows: a one-off lookup reads rows, not whole columns
+	if n := loads() - before; n != 0 {
+		t.Fatalf("a lookup of 15 rows of 2000 loaded %d fragment columns", n)
+	}
+	// demand of 1/64 of the fragment's rows buys the columns
+	warm := lookupText(t, s, 0, seqIDs(10, 40), []int{1, 2})
+	if len(warm) != 200 {
+		t.Fatalf("lookup of 40 sources: %d rows", len(warm))
+	}
+	if n := loads() - before; n != 2 {
+		t.Fatalf("after lookups of 215 of 2000 rows: %d fragment columns loaded, want 2", n)
 	}
 	reads := func() int {
 		rec.mu.Lock()

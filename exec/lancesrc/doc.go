@@ -46,7 +46,10 @@
 // same values, and a commit loads only the fragments it added. An entry
 // records the offsets it read; a lookup reaching a row outside them
 // (live in an older version, deleted when the entry was loaded) reads
-// Lance instead. LRU beyond SetColumnCacheLimit (default 256 MiB).
+// Lance instead. LRU beyond SetColumnCacheLimit (default 256 MiB). A
+// fragment column is loaded only once lookups asked for 1/64 of its rows
+// (rent or buy): a one-off point lookup in a big table reads its rows,
+// not whole columns.
 //
 // Row fetch: ScanAddrs reads the rows at given addresses (DML fetching
 // the rows it changes: only their pages are read).

@@ -31,7 +31,7 @@ CREATE SEQUENCE owned_seq;
 ALTER TABLE owned OWNER TO nobody;
 ALTER TABLE owned OWNER TO writer;
 ALTER SEQUENCE owned_seq OWNER TO writer;
--- (pggraph records no per-role owner: give them back before comparing)
+-- (give them back: the sessions below compare as the original owner)
 ALTER TABLE owned OWNER TO postgres;
 ALTER SEQUENCE owned_seq OWNER TO postgres;
 -- as reader

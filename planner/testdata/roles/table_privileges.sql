@@ -39,6 +39,8 @@ DROP TABLE nope;
 ALTER TABLE pt ADD COLUMN w int;
 ALTER TABLE pt RENAME COLUMN v TO v2;
 CREATE INDEX ON pt (v);
+DROP INDEX pt_pkey;
+ALTER INDEX pt_pkey RENAME TO pk2;
 COMMENT ON TABLE pt IS 'x';
 COMMENT ON COLUMN pt.v IS 'x';
 COMMENT ON VIEW pv IS 'x';
@@ -131,6 +133,13 @@ REVOKE ALL ON at FROM alice;
 SELECT * FROM at;
 GRANT ALL ON at TO alice;
 SELECT * FROM at;
+CREATE SEQUENCE aseq;
+SELECT pg_get_userbyid(relowner), relkind FROM pg_class WHERE relname = 'aseq';
+-- as bob
+ALTER SEQUENCE aseq RESTART;
+DROP SEQUENCE aseq;
+-- as alice
+DROP SEQUENCE aseq;
 -- as bob
 SELECT * FROM at;
 INSERT INTO at VALUES (2);
@@ -155,6 +164,8 @@ CREATE TABLE fk1 (id int PRIMARY KEY, p int REFERENCES pt (id));
 CREATE TABLE fk2 (id int PRIMARY KEY);
 ALTER TABLE fk2 ADD FOREIGN KEY (id) REFERENCES pt (id);
 EXPLAIN (COSTS OFF) SELECT * FROM child;
+EXPLAIN (COSTS OFF) DELETE FROM child;
+EXPLAIN (COSTS OFF) INSERT INTO pt SELECT * FROM pt;
 -- as postgres
 GRANT REFERENCES ON pt TO alice;
 -- as alice
@@ -175,6 +186,18 @@ SELECT * FROM av ORDER BY id;
 DROP VIEW av;
 -- as postgres
 GRANT SELECT ON pt TO alice;
+-- views and sequences change owner too
+-- as postgres
+CREATE SEQUENCE ps;
+ALTER VIEW pv OWNER TO alice;
+ALTER SEQUENCE ps OWNER TO alice;
+SELECT relname, pg_get_userbyid(relowner), relacl FROM pg_class WHERE relname IN ('pv', 'ps') ORDER BY 1;
+-- as alice
+ALTER VIEW pv OWNER TO carol;
+SELECT * FROM pv ORDER BY id;
+-- as postgres
+ALTER VIEW pv OWNER TO postgres;
+DROP SEQUENCE ps;
 -- the information_schema views
 -- as postgres
 GRANT SELECT ON pt TO carol WITH GRANT OPTION;
