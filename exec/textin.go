@@ -83,6 +83,18 @@ func parseTextBase(v *Vec, i int, s string, loc *time.Location) error {
 			x = formatTimeOfDay(utcToLocal(time.Now().UnixMicro(), loc) % usPerDay)
 		}
 		us, st := parseClockStatus(x)
+		if st == clockSyntax && !strings.ContainsAny(x, "Tt") {
+			// a date (and zone) before the time of day is read and
+			// dropped, as PostgreSQL's time input does: lib/pq sends a
+			// Go time.Time as 0001-01-01 12:34:56Z BC
+			noEra := strings.TrimSpace(x)
+			if n := len(noEra); n > 3 && strings.EqualFold(noEra[n-3:], " BC") {
+				noEra = noEra[:n-3]
+			}
+			if ts, err := parseTimestamp(noEra, false, time.UTC); err == nil {
+				us, st = ((ts%usPerDay)+usPerDay)%usPerDay, clockOK
+			}
+		}
 		if st == clockRange {
 			return errf(CodeDatetimeFieldOverflow, "date/time field value out of range: \"%s\"", s)
 		}

@@ -3,11 +3,16 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"database/sql"
+	"errors"
+	"fmt"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lib/pq"
 )
 
 // TestDriverValueRoundTrip runs each driver's round-trip script
@@ -78,6 +83,76 @@ func TestDriverValueRoundTrip(t *testing.T) {
 				t.Errorf("%s %q:\n got %s\nwant %s", d.name, k, g, w)
 			}
 		})
+	}
+	p.alive(t)
+}
+
+// TestLibPQValueRoundTrip is TestDriverValueRoundTrip's check for lib/pq
+// (database/sql): each value of testdata/types/values.tsv is sent as text,
+// scanned into the driver's Go value, sent back as that value, and the
+// answers from pgproxy must be PostgreSQL 15's (except refusedValues).
+func TestLibPQValueRoundTrip(t *testing.T) {
+	values := readTypeValues(t)
+	p := startProxy(t)
+	pg := sharedPostgres(t)
+	roundTrip := func(dsn string) []string {
+		db, err := sql.Open("postgres", dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		db.SetMaxOpenConns(1)
+		ctx := context.Background()
+		if _, err := db.ExecContext(ctx, "SET TimeZone = 'UTC'"); err != nil {
+			t.Fatal(err)
+		}
+		show := func(err error, x any) string {
+			if err != nil {
+				var pqErr *pq.Error
+				if errors.As(err, &pqErr) {
+					return "ERROR " + string(pqErr.Code)
+				}
+				return "CLIENT " + err.Error()
+			}
+			if b, ok := x.([]byte); ok {
+				return fmt.Sprintf("bytes:%q", b)
+			}
+			if tm, ok := x.(time.Time); ok {
+				return "time:" + tm.UTC().Format(time.RFC3339Nano)
+			}
+			return fmt.Sprintf("%T:%v", x, x)
+		}
+		var out []string
+		for _, v := range values {
+			q := "SELECT $1::" + v.typ
+			var param any
+			if v.value != nil {
+				param = *v.value
+			}
+			var x any
+			err := db.QueryRowContext(ctx, q, param).Scan(&x)
+			line := v.typ + "\t" + show(nil, param) + "\t" + show(err, x)
+			if err == nil {
+				var y any
+				err2 := db.QueryRowContext(ctx, q, x).Scan(&y)
+				line += " | " + show(err2, y)
+			}
+			out = append(out, line)
+		}
+		return out
+	}
+	want := roundTrip(pg.ConnString(freshPostgresDB(t, pg)))
+	got := roundTrip(p.DSN("main"))
+	for i := range values {
+		if got[i] == want[i] {
+			continue
+		}
+		if v := values[i].value; v != nil && strings.Contains(got[i], "ERROR 0A000") {
+			if _, refused := refusedValues[*v]; refused {
+				continue
+			}
+		}
+		t.Errorf("lib/pq:\n got %s\nwant %s", got[i], want[i])
 	}
 	p.alive(t)
 }
