@@ -2,6 +2,7 @@ package exec
 
 import (
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -83,6 +84,13 @@ func parseTextBase(v *Vec, i int, s string, loc *time.Location) error {
 			x = formatTimeOfDay(utcToLocal(time.Now().UnixMicro(), loc) % usPerDay)
 		}
 		us, st := parseClockStatus(x)
+		if st == clockSyntax {
+			// a zone after the time of day is dropped (pgjdbc sends a
+			// java.sql.Time as 23:59:59+00)
+			if loc := zoneSuffix.FindStringIndex(x); loc != nil && loc[0] > 0 {
+				us, st = parseClockStatus(strings.TrimSpace(x[:loc[0]]))
+			}
+		}
 		if st == clockSyntax && !strings.ContainsAny(x, "Tt") {
 			// a date (and zone) before the time of day is read and
 			// dropped, as PostgreSQL's time input does: lib/pq sends a
@@ -371,6 +379,10 @@ func specialDay(x string, loc *time.Location) (int64, bool) {
 	return 0, false
 }
 
+// zoneSuffix is a numeric zone offset or Z at the end of a date or time
+// input (+00, -08:00, +0530, Z).
+var zoneSuffix = regexp.MustCompile(`(?i)(^|\s*)([+-]\d{1,2}(:?\d{2}(:?\d{2})?)?|z)$`)
+
 func parseDateIn(s string, loc *time.Location) (int64, error) {
 	x := strings.TrimSpace(s)
 	if err := infiniteDateTime(x, "date"); err != nil {
@@ -386,6 +398,11 @@ func parseDateIn(s string, loc *time.Location) (int64, error) {
 		bc, rest = true, ""
 	} else if n := len(rest); n > 3 && strings.EqualFold(rest[n-3:], " BC") {
 		bc, rest = true, strings.TrimSpace(rest[:n-3])
+	}
+	if ok && zoneSuffix.MatchString(rest) {
+		// a zone after the date is dropped (pgjdbc sends a java.sql.Date
+		// as 2024-02-29 +00)
+		rest = ""
 	}
 	if ok && rest != "" {
 		// a time of day (and zone) after the date is read and dropped, as

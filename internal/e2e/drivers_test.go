@@ -21,7 +21,8 @@ import (
 // the value sent as text and read back as the driver's native value, that
 // native value sent back, and (psycopg 3) read in binary format. Every
 // line must be PostgreSQL's, except the values pgproxy refuses with 0A000
-// (refusedValues).
+// (refusedValues). pgjdbc sends the text with setString and the value
+// back with setObject/setArray.
 func TestDriverValueRoundTrip(t *testing.T) {
 	nodeDir, err := filepath.Abs(filepath.Join(repoRoot, "wire", "testdata", "clients", "node"))
 	if err != nil {
@@ -64,6 +65,11 @@ func TestDriverValueRoundTrip(t *testing.T) {
 		}
 		return res
 	}
+	drivers = append(drivers, struct {
+		name    string
+		cmd     []string
+		install string
+	}{"pgjdbc", append(javaArgv(t, "JdbcTypes"), values), javaInstall})
 	for _, d := range drivers {
 		t.Run(d.name, func(t *testing.T) {
 			want := run(t, pgEnv, d.cmd, d.install)

@@ -12,3 +12,13 @@ select '2024-02-29 23:59:59.999999+05'::time;
 select '2024-02-29T01:02:03'::time;
 select '2024-02-29 junk'::time;
 select '1999-12-31 00:00:00 BC'::time;
+-- a zone after a date or a time of day (pgjdbc's java.sql.Date and Time)
+select '2024-02-29 +00'::date;
+select '1999-12-31 +00 BC'::date;
+select '2024-02-29 -08:00'::date;
+select '23:59:59+00'::time;
+select '12:34:56.5+05:30'::time;
+select '23:59:59.999999+00'::time;
+select '10:00:00Z'::time;
+select '10:00:00 +0530'::time;
+select '25:00:00+00'::time;
