@@ -180,6 +180,13 @@
 // runs alone. Tests: TestGroupCommitMembers, TestGroupCommitConcurrentWriters,
 // the crash sweep's group-commit shape.
 //
+// Background Optimize yields to open transactions (holds.go): the SQL
+// layer holds a branch from before an explicit transaction's snapshot
+// to its end (Graph.HoldSnapshot); the automatic Optimize publishes only
+// when nothing is held (bounded wait), and transactions starting while
+// it commits wait for it. Test: planner
+// TestBackgroundOptimizeNeverFailsATransaction.
+//
 // Invariants: Prepare moves no HEAD (it stages reclaimable files with
 // pre-minted UUIDs); Apply commits every staged transaction with
 // CommitExact (zero transparent retries) and records the exact post-state

@@ -117,6 +117,7 @@ type autoOptimizer struct {
 	running   map[string]bool
 	runs      atomic.Int64
 	failures  atomic.Int64
+	skipped   atomic.Int64 // runs that found no moment without open transactions
 	lastErr   atomic.Value // error of the latest failed run
 }
 
@@ -166,6 +167,13 @@ func (g *Graph) maybeOptimize(rc *protocol.Receipt, w *mutationWriter) {
 			delete(a.running, branch)
 			a.mu.Unlock()
 		}()
+		// yield to open transactions (holds.go): never fail one
+		done, ok := g.holds.quiet(branch, maxOptimizeWait)
+		if !ok {
+			a.skipped.Add(1)
+			return
+		}
+		defer done()
 		// derived work outlives the caller's request context
 		if _, err := g.OptimizeWith(context.Background(), OptimizeOptions{Branch: branch, Tables: tables, Actor: "auto-optimize"}); err != nil {
 			a.failures.Add(1)

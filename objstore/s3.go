@@ -226,15 +226,39 @@ func (s *S3) Get(ctx context.Context, key string) ([]byte, error) {
 	return b, opErr("get", key, err)
 }
 
-// get reads the object, or the HTTP range rng of it ("" = whole).
+// get reads the object, or the HTTP range rng of it ("" = whole). The
+// SDK retries a request that fails; a body cut off mid-stream (a reset
+// connection) is retried here, a few times, with the same backoff.
 func (s *S3) get(ctx context.Context, key, rng string) ([]byte, error) {
+	for attempt := 1; ; attempt++ {
+		b, bodyErr, err := s.getOnce(ctx, key, rng)
+		if !bodyErr || ctx.Err() != nil || attempt >= min(3, s.retryer.MaxAttempts()) {
+			return b, err
+		}
+		delay, derr := s.retryer.RetryDelay(attempt, err)
+		if derr != nil {
+			return b, err
+		}
+		t := time.NewTimer(delay)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, ctx.Err()
+		case <-t.C:
+		}
+	}
+}
+
+// getOnce is one GetObject; bodyErr reports a failure while reading the
+// body after a successful response.
+func (s *S3) getOnce(ctx context.Context, key, rng string) (_ []byte, bodyErr bool, _ error) {
 	in := &s3.GetObjectInput{Bucket: aws.String(s.bucket), Key: aws.String(s.objectKey(key))}
 	if rng != "" {
 		in.Range = aws.String(rng)
 	}
 	out, err := s.client.GetObject(ctx, in)
 	if err != nil {
-		return nil, mapS3Error(err)
+		return nil, false, mapS3Error(err)
 	}
 	defer out.Body.Close()
 	size := int64(512)
@@ -243,12 +267,12 @@ func (s *S3) get(ctx context.Context, key, rng string) ([]byte, error) {
 	}
 	buf := bytes.NewBuffer(make([]byte, 0, size))
 	if _, err := io.Copy(buf, out.Body); err != nil {
-		return nil, err
+		return nil, true, fmt.Errorf("objstore: s3: reading the body: %w", err)
 	}
 	if out.ContentLength != nil && int64(buf.Len()) != *out.ContentLength {
-		return nil, fmt.Errorf("objstore: s3: short read: %d of %d bytes", buf.Len(), *out.ContentLength)
+		return nil, true, fmt.Errorf("objstore: s3: short read: %d of %d bytes", buf.Len(), *out.ContentLength)
 	}
-	return buf.Bytes(), nil
+	return buf.Bytes(), false, nil
 }
 
 // GetRange implements Store: one ranged GET. Only the edge cases that S3

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/iotest"
 
 	"github.com/pggraph/pggraph/objstore"
 )
@@ -88,6 +89,22 @@ func TestS3Retries(t *testing.T) {
 			run:      func(s *objstore.S3) error { _, err := s.Get(ctx, "seed"); return err },
 			wantData: "seed",
 			wantReqs: map[string]int64{"GET": 3},
+		},
+		{
+			name: "get whose body is cut off",
+			hook: func(*objstore.S3) func(string, int, *http.Request) (*http.Response, bool) {
+				return func(kind string, n int, r *http.Request) (*http.Response, bool) {
+					if kind == "GET" && n == 1 {
+						return &http.Response{StatusCode: 200, Status: "200 OK", Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+							Header: http.Header{"Content-Length": {"4"}}, ContentLength: 4, Request: r,
+							Body: io.NopCloser(io.MultiReader(strings.NewReader("se"), iotest.ErrReader(io.ErrUnexpectedEOF)))}, false
+					}
+					return nil, false
+				}
+			},
+			run:      func(s *objstore.S3) error { _, err := s.Get(ctx, "seed"); return err },
+			wantData: "seed",
+			wantReqs: map[string]int64{"GET": 2},
 		},
 		{
 			name: "put-if-absent whose response was lost",
@@ -178,5 +195,33 @@ func TestS3Retries(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// stripCondition sends requests without If-None-Match: a server (or a
+// proxy in front of one) that ignores the condition.
+type stripCondition struct{}
+
+func (stripCondition) Do(r *http.Request) (*http.Response, error) {
+	r.Header.Del("If-None-Match")
+	return http.DefaultClient.Do(r)
+}
+
+// TestS3CheckConditionalWrites: the probe passes on a server that
+// honours If-None-Match and refuses one that ignores it, leaving no
+// object behind either way.
+func TestS3CheckConditionalWrites(t *testing.T) {
+	ctx := context.Background()
+	ep := fakeS3(t)
+	good := newFakeS3Store(t, ep, "g", nil)
+	if err := good.CheckConditionalWrites(ctx, "probe/1.tmp"); err != nil {
+		t.Fatalf("a conforming server: %v", err)
+	}
+	bad := newFakeS3Store(t, ep, "g", func(o *objstore.S3Options) { o.HTTPClient = stripCondition{} })
+	if err := bad.CheckConditionalWrites(ctx, "probe/2.tmp"); !errors.Is(err, objstore.ErrNoConditionalWrites) {
+		t.Fatalf("a server ignoring If-None-Match: %v, want ErrNoConditionalWrites", err)
+	}
+	if left, err := good.List(ctx, "probe/"); err != nil || len(left) != 0 {
+		t.Fatalf("probe objects left behind: %v %v", left, err)
 	}
 }

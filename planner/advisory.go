@@ -43,10 +43,15 @@ func (s *session) withSession(ctx context.Context) context.Context {
 	return exec.WithSessionHooks(ctx, s.hooks)
 }
 
-// endXactLocks releases the transaction-scoped advisory holds.
+// endXactLocks releases the transaction-scoped advisory holds and the
+// transaction's hold on its branch (adapters.Graph.HoldSnapshot).
 func (s *session) endXactLocks() {
 	if s.advisory != nil {
 		s.advisory.ReleaseXact()
+	}
+	if s.snapHold != nil {
+		s.snapHold()
+		s.snapHold = nil
 	}
 }
 

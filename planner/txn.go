@@ -56,6 +56,15 @@ func (s *session) txBase(ctx context.Context) (*catalog, error) {
 	if s.tx.base != nil {
 		return s.tx.base, nil
 	}
+	if s.snapHold == nil && s.g != nil {
+		// before the snapshot: no background compaction may land between
+		// it and the transaction's end
+		release, err := s.g.HoldSnapshot(ctx, s.branch())
+		if err != nil {
+			return nil, err
+		}
+		s.snapHold = release
+	}
 	_, c, err := s.head(ctx)
 	if err != nil {
 		return nil, err
@@ -203,6 +212,7 @@ func (s *session) Close() error {
 		s.releaseLogin = nil
 	}
 	s.stopRunner()
+	s.endXactLocks()
 	if s.tx != nil && s.backend != nil {
 		s.backend.rows.release(s.tx.owner, nil)
 	}

@@ -18,7 +18,7 @@ import (
 
 var benchCmd = &command{
 	name:     "bench",
-	synopsis: "pgproxy bench [--suite NAMES] [--dir DIR] [--iterations N] [--rounds R] [--size BYTES] [--out FILE]",
+	synopsis: "pgproxy bench [--suite NAMES] [--dir DIR|s3://BUCKET/PREFIX] [--iterations N] [--rounds R] [--size BYTES] [--out FILE]",
 	about:    "measure pgproxy against the physical floor (and PostgreSQL where a suite says so), in one run",
 }
 

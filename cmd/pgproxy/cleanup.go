@@ -16,7 +16,7 @@ import (
 // that in-flight writers staged but have not published yet).
 var cleanupCmd = &command{
 	name:     "cleanup",
-	synopsis: "pgproxy cleanup --data DIR [--grace 24h] [--dry-run]",
+	synopsis: "pgproxy cleanup --data DIR|s3://BUCKET/PREFIX [--grace 24h] [--dry-run]",
 	about:    "reclaim files no graph version or pending recovery intent references (older than --grace)",
 }
 

@@ -107,5 +107,12 @@ func openOrInitRoot(ctx context.Context, dir string, s3f *s3Flags, actor string)
 	if err != nil {
 		return nil, false, &dataDirError{store.Root(), err}
 	}
+	if s3, ok := store.(*objstore.S3); ok {
+		// after Init: on a fresh prefix a probe object would read as
+		// foreign data (datastore_s3.go)
+		if err := checkS3ConditionalWrites(ctx, s3); err != nil {
+			return nil, false, &dataDirError{store.Root(), err}
+		}
+	}
 	return root, created, nil
 }

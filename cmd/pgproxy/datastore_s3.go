@@ -3,7 +3,11 @@ package main
 import (
 	"context"
 	"flag"
+	"fmt"
+	"os"
+	"time"
 
+	"github.com/pggraph/pggraph/graph"
 	"github.com/pggraph/pggraph/lance"
 	"github.com/pggraph/pggraph/objstore"
 )
@@ -65,4 +69,13 @@ func (f *s3Flags) checkS3Only(data string) error {
 		return usagef("--s3-endpoint and --s3-path-style need --data s3://bucket/prefix (got %q)", data)
 	}
 	return nil
+}
+
+// checkS3ConditionalWrites refuses a server that ignores If-None-Match
+// before this process writes anything (init, serve). The probe key lives
+// under the root's recovery directory, where every reader looks only at
+// *.json, so a probe left by a crash in its few milliseconds is inert.
+func checkS3ConditionalWrites(ctx context.Context, s *objstore.S3) error {
+	key := fmt.Sprintf("%sconditional-write-probe-%d-%d.tmp", graph.RecoveryDir, os.Getpid(), time.Now().UnixNano())
+	return s.CheckConditionalWrites(ctx, key)
 }

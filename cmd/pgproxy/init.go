@@ -11,7 +11,7 @@ import (
 
 var initCmd = &command{
 	name:     "init",
-	synopsis: "pgproxy init --data DIR [--users FILE]",
+	synopsis: "pgproxy init --data DIR|s3://BUCKET/PREFIX [--users FILE]",
 	about:    "create a new, empty graph root in DIR (created if missing; must be empty)",
 }
 

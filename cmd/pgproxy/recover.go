@@ -12,7 +12,7 @@ import (
 
 var recoverCmd = &command{
 	name:     "recover",
-	synopsis: "pgproxy recover --data DIR",
+	synopsis: "pgproxy recover --data DIR|s3://BUCKET/PREFIX",
 	about:    "resolve interrupted graph writes (recovery sidecars) in DIR and print each decision",
 }
 

@@ -118,7 +118,7 @@ func (m *costMeter) stop(n int) requestCost {
 
 // serveInProcess opens a graph root on store as serve does and serves
 // it on a loopback port; stop closes both.
-func serveInProcess(ctx context.Context, t *testing.T, store objstore.Store, location string) (addr string, stop func()) {
+func serveInProcess(ctx context.Context, t testing.TB, store objstore.Store, location string) (addr string, stop func()) {
 	t.Helper()
 	g, err := adapters.Open(ctx, store, adapters.Options{Create: true, Actor: "requests-test", Location: location})
 	if err != nil {

@@ -128,6 +128,11 @@ func TestServeOnS3(t *testing.T) {
 	if err != nil || len(objs) < 10 {
 		t.Fatalf("the graph's objects are not in the bucket: %d objects, %v", len(objs), err)
 	}
+	// init and serve each probed the server's conditional writes and
+	// removed the probe object
+	if left, err := r.bucket.List(ctx, "team/g1/__recovery/"); err != nil || len(left) != 0 {
+		t.Fatalf("objects left under __recovery/: %v, %v", left, err)
+	}
 
 	srv = startS3Serve(t, r)
 	conn, err = srv.connect(ctx)
@@ -168,6 +173,15 @@ func TestServeOnS3(t *testing.T) {
 	if code != 2 || !strings.Contains(errOut, "--s3-path-style need --data s3://") {
 		t.Fatalf("verify of a local dir with --s3-path-style: exit %d: %s", code, errOut)
 	}
+	// a prefix holding someone else's objects is refused, unchanged
+	if err := r.bucket.Put(ctx, "other/readme.txt", []byte("not a graph")); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut = runCmd(t, nil, "init", "--data", "s3://graphs/other", "--s3-endpoint", r.srv.Endpoint, "--s3-path-style")
+	if objs, _ := r.bucket.List(ctx, "other/"); code != 1 || len(objs) != 1 {
+		t.Fatalf("init on a foreign prefix: exit %d, %d objects now: %s", code, len(objs), errOut)
+	}
+	t.Logf("init on a foreign prefix: %s", strings.TrimSpace(errOut))
 	// a missing bucket is named
 	code, _, errOut = runCmd(t, nil, "verify", "--data", "s3://nosuchbucket/x", "--s3-endpoint", r.srv.Endpoint, "--s3-path-style")
 	if code != 1 || !strings.Contains(errOut, `bucket "nosuchbucket" does not exist`) {

@@ -22,7 +22,7 @@ import (
 
 var serveCmd = &command{
 	name:     "serve",
-	synopsis: "pgproxy serve --data DIR [--listen HOST:PORT] [--auth METHOD] [--users FILE] [--tls-cert F --tls-key F | --tls-self-signed]",
+	synopsis: "pgproxy serve --data DIR|s3://BUCKET/PREFIX [--listen HOST:PORT] [--auth METHOD] [--users FILE] [--tls-cert F --tls-key F | --tls-self-signed]",
 	about:    "serve the graph root in DIR over the PostgreSQL wire protocol (initializes DIR if it is missing or empty)",
 }
 

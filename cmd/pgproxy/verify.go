@@ -18,7 +18,7 @@ import (
 
 var verifyCmd = &command{
 	name:     "verify",
-	synopsis: "pgproxy verify --data DIR",
+	synopsis: "pgproxy verify --data DIR|s3://BUCKET/PREFIX",
 	about:    "check a graph root's integrity without changing it: every pin resolves, every recovery sidecar is classified, no uncovered drift",
 }
 

@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"sync"
 	"syscall"
 	"time"
@@ -69,9 +68,9 @@ func build() (string, error) {
 		return "", err
 	}
 	defer os.RemoveAll(gobin)
-	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(goTool); err != nil {
-		goTool = "go"
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		return "", fmt.Errorf("s3test: building %s needs the go command on PATH: %w", Module, err)
 	}
 	cmd := exec.Command(goTool, "install", Module+"@"+Version)
 	cmd.Dir = dir // outside any module: `go install pkg@version` uses the server's own go.mod
