@@ -104,9 +104,11 @@ bench: build
 	$(BIN) bench --suite lance --dir . --rounds 3
 	$(BIN) bench --suite wire --dir . --rounds 5 --iterations 2000
 	$(BIN) bench --suite sql --dir . --rounds 3 --iterations 200
+	$(BIN) bench --suite txn --dir .
 	$(BIN) bench-graph --data .
 	$(GO) run ./exec/cmd/execbench -pgproxy $(BIN)
 	$(GO) run ./exec/cmd/graphbench -pgproxy $(BIN)
+	$(GO) run ./internal/soak -pgproxy $(BIN) -duration 120s
 
 clean:
 	rm -rf bin

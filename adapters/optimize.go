@@ -119,6 +119,7 @@ type autoOptimizer struct {
 	failures  atomic.Int64
 	skipped   atomic.Int64 // runs that found no moment without open transactions
 	lastErr   atomic.Value // error of the latest failed run
+	guard     atomic.Pointer[OptimizeGuard]
 }
 
 // AutoOptimizeStats reports the background Optimize runs started and
@@ -174,6 +175,15 @@ func (g *Graph) maybeOptimize(rc *protocol.Receipt, w *mutationWriter) {
 			return
 		}
 		defer done()
+		if gf := a.guard.Load(); gf != nil {
+			var release func()
+			if tables, release = (*gf)(branch, tables); release != nil {
+				defer release()
+			}
+			if len(tables) == 0 {
+				return
+			}
+		}
 		// derived work outlives the caller's request context
 		if _, err := g.OptimizeWith(context.Background(), OptimizeOptions{Branch: branch, Tables: tables, Actor: "auto-optimize"}); err != nil {
 			a.failures.Add(1)

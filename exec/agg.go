@@ -682,11 +682,16 @@ func (s *stringAggAcc) update(ec *evalCtx, args []*Vec, rows, gids []int32, ng i
 		}
 		// the value being built counts against the query's budget (the
 		// ordered and window forms accumulate without an evaluation
-		// context)
-		if ec != nil && ec.run != nil {
-			if err := ec.run.budget.reserve(int64(add)); err != nil {
-				return err
+		// context) by the buffers it allocates: a builder that must grow
+		// allocates twice its capacity plus what is added, and the old
+		// buffer stays until the collector frees it
+		if sb := s.sb[g]; sb.Len()+add > sb.Cap() {
+			if ec != nil && ec.run != nil {
+				if err := ec.run.budget.reserve(int64(2*sb.Cap() + add)); err != nil {
+					return err
+				}
 			}
+			sb.Grow(add)
 		}
 		if s.has[g] && !d.IsNull(int(r)) {
 			s.sb[g].WriteString(d.S[r])

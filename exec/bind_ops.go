@@ -861,10 +861,12 @@ func roundHalfEven(f float64) float64 {
 	return r
 }
 
-func concatKernel(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+func concatKernel(ec *evalCtx, a []*Vec, out *Vec, sel []int32) error {
 	for _, i := range sel {
-		if len(a[0].S[i])+len(a[1].S[i]) > maxValueBytes {
+		if n := len(a[0].S[i]) + len(a[1].S[i]); n > maxValueBytes {
 			return checkValueGrowth(len(a[0].S[i]), len(a[1].S[i]))
+		} else if err := checkValueBudget(ec, int64(n)); err != nil {
+			return err
 		}
 		out.S[i] = a[0].S[i] + a[1].S[i]
 	}

@@ -71,7 +71,7 @@ func init() {
 		}
 		return nil
 	}, TText, TText, TText))
-	def("repeat", sig(TText, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+	def("repeat", sig(TText, func(ec *evalCtx, a []*Vec, out *Vec, sel []int32) error {
 		for _, i := range sel {
 			n := a[1].I[i]
 			if n <= 0 {
@@ -80,6 +80,9 @@ func init() {
 			}
 			if int64(len(a[0].S[i]))*n > int64(maxValueBytes) {
 				return errf(CodeProgramLimitExceeded, "requested length too large")
+			}
+			if err := checkValueBudget(ec, int64(len(a[0].S[i]))*n); err != nil {
+				return err
 			}
 			out.S[i] = strings.Repeat(a[0].S[i], int(n))
 		}

@@ -141,14 +141,37 @@
 // operations, volatile calls) re-run per row.
 //
 // EXPLAIN (explain.go): Prepared.Explain prints the bound operator tree
-// in PostgreSQL's text layout with PostgreSQL's node names (Seq Scan,
-// Index Scan using <key or index> with its Index Cond, Hash Join over a
-// Hash, Nested Loop over an inner Index Scan for lookup joins, Aggregate,
-// Sort, Limit, Recursive Union, WorkTable Scan, ...), "(rows=N)" from
-// the executor's estimates (no costs, no statistics), and the join method
-// it predicts; ANALYZE runs the statement with every node wrapped in a
-// counter and prints the method each join used and actual time, rows and
-// loops per node (serially: the wrapped plan is no parallel pipeline).
+// in PostgreSQL's text layout with PostgreSQL's node names (Seq Scan on
+// <table> [<alias>], Index Scan using <key or index> with its Index
+// Cond, Hash Join over a Hash, Nested Loop over an inner Index Scan for
+// lookup joins, Aggregate, Sort, Limit, Recursive Union, WorkTable Scan,
+// a one-row VALUES as Result, ...), "(rows=N)" from the executor's
+// estimates (no costs; ANALYZE statistics where a table has them), and
+// the join method it predicts; ANALYZE runs the statement with every
+// node wrapped in a counter and prints the method each join used and
+// actual time, rows and loops per node (serially: the wrapped plan is no
+// parallel pipeline). ExplainJSON (explain_json.go) is the same plan in
+// PostgreSQL's FORMAT JSON keys (Node Type, Join Type, Relation Name,
+// Alias, Index Name, Plan Rows, the conditions, Actual Rows/Loops/Times,
+// Execution Time); ExplainModifyJSON puts a ModifyTable node above a
+// writing statement's row source.
+//
+// Statistics (stats.go): AnalyzeTable computes PostgreSQL 15's ANALYZE
+// statistics per column over the whole table up to 30000 rows, else a
+// reservoir sample of 30000 rows kept in table order (fixed seed):
+// null_frac, avg_width (typlen, or the stored size of variable-width
+// values), n_distinct (-1 × non-null share when no value repeats, the
+// sample's count when every value repeats, else Haas-Stokes; negative
+// beyond 10% of the rows), the most common values (values seen more
+// than once, at most 100, trimmed by PostgreSQL's analyze_mcv_list when
+// sampled) with their frequencies, a histogram of up to 101 bounds over
+// the other values, and the correlation of table and sorted order; json
+// and vector columns get null_frac and avg_width only. A source that
+// implements StatsSource keeps them (lancesrc per dataset version,
+// MemTable per table); pg_stats shows them (syscat_stats.go), and key
+// lookups and lookup joins are estimated at rows per distinct value, a
+// lookup join's outer-row limit shrinking for keys with many rows.
+// ANALYZE of an empty table keeps what the table had, as PostgreSQL.
 //
 // Catalogs: pg_catalog and information_schema relations are generated from
 // the Catalog interface when a statement references them, with
@@ -156,10 +179,27 @@
 // engine; nothing answers by matching query text.
 //
 // Limits: Engine.MemoryLimit bounds the bytes a query buffers (sorts, hash
-// tables, materialized CTEs and subqueries, window partitions); exceeding
-// it fails the query with 53200 and leaves the engine usable; string_agg
-// charges the value it builds. A value past PostgreSQL's 1 GB limit
-// (value_limit.go) fails with 54000. Cancelling
+// tables, materialized CTEs and subqueries, window partitions, the values
+// string_agg and array_agg build); exceeding it fails the query with 53200
+// and leaves the engine usable (membudget.go). A process-wide account
+// (SetServerMemoryBudget) adds up every running statement's bytes: a
+// reservation past it fails that statement with 53200, and past three
+// quarters of it spilling operators spill at once. Spilling
+// (spill*.go) follows the session's work_mem (DefaultWorkMem without
+// settings): a full sort writes stably sorted runs to spill files and
+// merges them (mergeFanIn runs per pass, ties to the earlier run, so the
+// order is the in-memory sort's); a serial hash aggregate whose groups
+// pass work_mem folds rows of known groups and writes the others to hash
+// partitions, aggregated after the in-memory groups (up to four levels
+// deep; group keys with volatile calls do not spill); a hash join whose
+// build side passes work_mem partitions both sides by key hash (keys of
+// the same kind on both sides) and joins partition pairs in memory. Spill
+// files are unlinked at creation (SpillDir), never fsynced, and closed
+// when their operator ends; a full disk answers 53100. Not spilled: the
+// parallel aggregate, top-N, window partitions, DISTINCT, materialized
+// CTEs, hashed IN sets. A value past PostgreSQL's 1 GB limit
+// (value_limit.go: string_agg, repeat, text concatenation) fails with
+// 54000. Cancelling
 // the context stops scans, joins, aggregation and recursion at the next
 // batch with 57014. WITH RECURSIVE stops with 54000 after
 // Engine.RecursionLimit iterations (default 10000) instead of truncating.
@@ -388,7 +428,8 @@
 //     pg_depend (PostgreSQL's deptype rules: schema, row type,
 //     constraint, index, default and serial/identity sequence ownership,
 //     see syscat_depend.go), pg_stat_user_tables (no statistics: counters
-//     0), pg_shdescription, pg_shdepend, pg_default_acl, pg_init_privs,
+//     0), pg_stats and pg_statistic (ANALYZE's statistics, see above,
+//     in PostgreSQL's slots; no element statistics of array columns), pg_shdescription, pg_shdepend, pg_default_acl, pg_init_privs,
 //     pg_seclabel, pg_shseclabel, pg_ts_config, pg_ts_config_map,
 //     pg_ts_dict, pg_ts_parser, pg_ts_template (syscat_textsearch.go),
 //     pg_largeobject_metadata, pg_db_role_setting, pg_conversion,

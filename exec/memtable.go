@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -20,6 +21,8 @@ type MemTable struct {
 
 	mu    sync.Mutex
 	index map[int]map[string][]uint64
+	// stats are ANALYZE's statistics (stats.go)
+	stats atomic.Pointer[TableStats]
 }
 
 // NewMemTable builds a table from rows of Go values in column order

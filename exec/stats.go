@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 )
@@ -437,22 +436,14 @@ func setSampleRow(dst *Vec, i int, src *Vec, j int) {
 	dst.copyRow(i, src, j)
 }
 
-// memStats keeps MemTables' statistics, by identity (a MemTable is one
-// immutable version).
-var memStats sync.Map // *MemTable → *TableStats
-
 var _ StatsSource = (*MemTable)(nil)
 
-// TableStats implements StatsSource.
-func (m *MemTable) TableStats() *TableStats {
-	if v, ok := memStats.Load(m); ok {
-		return v.(*TableStats)
-	}
-	return nil
-}
+// TableStats implements StatsSource (a MemTable is one immutable
+// version: its statistics live with it).
+func (m *MemTable) TableStats() *TableStats { return m.stats.Load() }
 
 // SetTableStats implements StatsSource.
-func (m *MemTable) SetTableStats(st *TableStats) { memStats.Store(m, st) }
+func (m *MemTable) SetTableStats(st *TableStats) { m.stats.Store(st) }
 
 // formatStatsArray renders values as PostgreSQL's array text output of
 // their type (pg_stats' anyarray columns).

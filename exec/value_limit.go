@@ -17,3 +17,21 @@ func checkValueGrowth(have, add int) error {
 	}
 	return nil
 }
+
+// largeValue is the size from which a value built by an expression is
+// checked against the statement's memory budget (smaller ones are not
+// worth an atomic operation per row).
+const largeValue = 64 << 10
+
+// checkValueBudget fails with 53200 when a value of n bytes does not fit
+// in what the statement's (and the server's) memory budget has left. The
+// value is transient, so the bytes are given back at once: this bounds
+// one huge value, not the sum of the values in flight.
+func checkValueBudget(ec *evalCtx, n int64) error {
+	if n < largeValue || ec == nil || ec.run == nil || ec.run.budget == nil {
+		return nil
+	}
+	err := ec.run.budget.reserve(n)
+	ec.run.budget.release(n)
+	return err
+}

@@ -26,6 +26,8 @@ func TestValueAndBudgetLimits(t *testing.T) {
 		{"window", 0, "SELECT max(length(s)) FROM (SELECT string_agg(repeat('x', 1000), '') OVER (ORDER BY g) s FROM generate_series(1, 2000) g) w", "54000", "out of memory", "Cannot enlarge string buffer containing 1048000 bytes by 1000 more bytes."},
 		{"array_agg_budget", 256 << 10, "SELECT array_length(array_agg(g), 1) FROM generate_series(1, 100000) g", "53200", "out of memory", "query exceeded its memory budget of 262144 bytes"},
 		{"concat", 0, "SELECT length(repeat('x', 600000) || repeat('y', 600000))", "54000", "out of memory", "Cannot enlarge string buffer containing 600000 bytes by 600000 more bytes."},
+		{"repeat_budget", 256 << 10, "SELECT length(repeat('x', 300000))", "53200", "out of memory", "query exceeded its memory budget of 262144 bytes"},
+		{"concat_budget", 512 << 10, "SELECT length(repeat('x', 300000) || repeat('y', 300000))", "53200", "out of memory", "query exceeded its memory budget of 524288 bytes"},
 		{"repeat", 0, "SELECT repeat('ab', 600000)", "54000", "requested length too large", ""},
 		{"fits", 0, "SELECT length(string_agg(repeat('x', 1000), '')) FROM generate_series(1, 1000)", "", "", ""},
 	}

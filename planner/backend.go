@@ -18,7 +18,7 @@ type Backend struct {
 	// MemoryLimit bounds the bytes one query may buffer (0: unlimited).
 	MemoryLimit int64
 	// MaxReprepare bounds transparent re-prepares of an autocommit
-	// statement whose read set changed before its effects (0: 5).
+	// statement whose read set changed before its effects (0: 64).
 	MaxReprepare int
 	// Analyze is called by ANALYZE and VACUUM ANALYZE with the tables
 	// named (none: every table) — where a statistics collector plugs in.
@@ -52,6 +52,7 @@ func (b *Backend) NewSession(ctx context.Context, info wire.SessionInfo) (wire.S
 		}
 		b.seqs = seq.Open(b.Graph.Root.Store())
 		adapters.SetMergeCheck(b.Graph, b.checkMerge)
+		b.Graph.SetOptimizeGuard(b.optimizeGuard)
 	})
 	release, err := b.admitLogin(ctx, info.User, info.Database)
 	if err != nil {

@@ -91,6 +91,11 @@ func (s *session) executeWrite(ctx context.Context, st *wire.Statement, p *plan,
 	if s.tx != nil && !s.tx.implicit {
 		out, err := s.lockedWrite(ctx, p, params)
 		s.tx.pend.bump()
+		if err != nil && len(s.tx.saves) == 0 {
+			// the error aborts the transaction: as in PostgreSQL its row
+			// locks end now, not at the ROLLBACK that follows
+			s.backend.rows.releaseAll(s.tx.owner)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -98,7 +103,7 @@ func (s *session) executeWrite(ctx context.Context, st *wire.Statement, p *plan,
 	}
 	// row locks of an autocommit statement are held until it published
 	owner := &lockOwner{}
-	defer s.backend.rows.release(owner, nil)
+	defer s.backend.rows.releaseAll(owner)
 	var base *catalog
 	var pend *pendingState
 	var out *writeOut
@@ -124,7 +129,10 @@ func (s *session) executeWrite(ctx context.Context, st *wire.Statement, p *plan,
 	}
 	max := s.maxReprepare
 	if max == 0 {
-		max = 5
+		// most re-prepares only re-stage rows that commute with what
+		// committed meanwhile (rowsCommute), so concurrent writers of one
+		// table get the same bound as a COMMIT
+		max = commitMaxReprepare
 	}
 	rc, err := s.g.Write(ctx, s.writeOptions(adapters.WriteOptions{Branch: base.sn.Branch, Message: s.commitMessage(), MaxReprepare: max,
 		Group: groupable(base, pend)}),

@@ -90,15 +90,45 @@
 // wire keeps PostgreSQL's transaction state machine (including the
 // failed state) and calls the hooks. An autocommit statement publishes
 // its changes at once, before answering, as one graph commit whose read
-// set is every table it read or probed: a change of one of them before
-// the effects re-runs the statement against the new head (bounded,
-// Backend.MaxReprepare, default 5) instead of failing. An explicit
-// BEGIN … COMMIT publishes all its pending changes (DDL first, in order,
-// then rows) as one strict graph commit: any change since its snapshot
-// to a table it read or wrote fails COMMIT with 40001. SELECT … FOR
-// UPDATE/SHARE adds its tables to that set (optimistic: a read-only
-// transaction that locked a table fails COMMIT with 40001 when the table
-// moved). SAVEPOINT copies the pending state (records are immutable and
+// set is every table it read or probed: when one of them moved before
+// the effects, its rows are staged unchanged on the new head if they
+// commute with what committed (writeset.go), else the statement runs
+// again against the new head (bounded, Backend.MaxReprepare, default
+// 64). An explicit BEGIN … COMMIT publishes all its pending changes (DDL
+// first, in order, then rows) as one graph commit.
+//
+// Isolation (isolation.go, writeset.go, rowlocks.go, rowstmt.go;
+// docs/architecture.md, "Isolation and row-level concurrency").
+// transaction_isolation is fixed at the first statement. READ COMMITTED
+// (the default) reads a new snapshot per statement (a transaction with
+// pending DDL, TRUNCATE or a rewrite keeps its first); REPEATABLE READ
+// and SERIALIZABLE one per transaction. A transaction of row changes
+// commits with row-level arbitration: COMMIT fails with 40001 only when
+// a commit since it first touched a table deleted a row version it
+// deletes, inserted a live unique key it inserts, changed a table tied
+// to one it writes by a foreign key, or (SERIALIZABLE) changed any table
+// it read; the intervening changes are read back from the tables' Lance
+// versions (deleted addresses, new fragments), so other processes'
+// commits count like this one's. Otherwise its rows are staged on the
+// newer head (recompute, never patch). A transaction with DDL, TRUNCATE
+// or a rewrite commits strictly (any change of a table it read or wrote
+// is 40001). Within the process, writes lock the row versions they
+// change and the unique keys they insert until the transaction ends
+// (after the publish; a failed statement without savepoints ends them
+// at once): a second writer waits, then recomputes its statement on a
+// new snapshot (READ COMMITTED) or fails with 40001 when the holder
+// committed a change (REPEATABLE READ, SERIALIZABLE; 23505 for a
+// duplicate key, as PostgreSQL); lock_timeout gives 55P03 and a wait
+// that closes a cycle 40P01. Across processes a same-row or same-key
+// conflict is 40001 at the second COMMIT. SELECT … FOR UPDATE / FOR NO
+// KEY UPDATE / FOR SHARE / FOR KEY SHARE [NOWAIT | SKIP LOCKED] of one
+// table in an explicit transaction locks the rows it returns
+// (forupdate.go; SKIP LOCKED skips before LIMIT counts); other locking
+// shapes, and LOCK TABLE, lock optimistically at table level (COMMIT
+// fails with 40001 when the table moved). 40001 details name tables and
+// keys by their SQL names.
+//
+// SAVEPOINT copies the pending state (records are immutable and
 // shared); ROLLBACK TO restores the copy and keeps the read set. READ
 // ONLY transactions (BEGIN READ ONLY, SET TRANSACTION READ ONLY,
 // default_transaction_read_only) and SET graph.as_of sessions answer
@@ -192,10 +222,12 @@
 //
 // VACUUM, ANALYZE, CHECKPOINT, REINDEX, CLUSTER and LOCK TABLE check
 // their arguments and answer as PostgreSQL 15 does, doing what they mean
-// here: VACUUM FULL compacts (graph.optimize), ANALYZE calls
-// Backend.Analyze, LOCK TABLE locks optimistically like FOR UPDATE; the
-// rest have nothing to do and say so in a NOTICE where PostgreSQL would
-// have done work (plain VACUUM, ANALYZE without a collector, CLUSTER).
+// here: VACUUM FULL compacts (graph.optimize), ANALYZE collects
+// PostgreSQL's column statistics from the statement's snapshot
+// (exec.AnalyzeTable; Backend.Analyze replaces the collector when set),
+// LOCK TABLE locks optimistically like FOR UPDATE; the rest have nothing
+// to do and say so in a NOTICE where PostgreSQL would have done work
+// (plain VACUUM, CLUSTER).
 //
 // # Not supported yet (0A000 naming the statement, never a made-up answer)
 //
@@ -216,8 +248,9 @@
 // PostgreSQL 17.)
 // A multi-statement simple query with a write among its statements is one
 // transaction, as in PostgreSQL: its writes stay pending until the query
-// ends and publish as one strict commit (40001 if a table it read moved:
-// the statements were already answered), and a failing statement undoes
+// ends and publish as one commit, arbitrated like an explicit
+// transaction's (40001 on a conflict: the statements were already
+// answered), and a failing statement undoes
 // them all; statements after a BEGIN that is not the query's first join
 // that block. An extended-protocol pipeline (statements before one
 // Sync, as pgx batches, node-postgres and pgjdbc send them) is one
@@ -251,7 +284,8 @@
 // stream was consumed answers 40001: the client retries). Inside a
 // transaction the rows join the pending state like INSERT's; pending
 // rows of a transaction are bounded by Backend.MemoryLimit (53200 when
-// exceeded).
+// exceeded; a statement's rows count as they arrive, so an INSERT …
+// SELECT stops near the limit instead of after building every row).
 //
 // COPY FROM's errors carry PostgreSQL's CONTEXT (wire.Error.Where), in
 // both paths: the line and column (and, for text and csv, the value) of

@@ -42,6 +42,12 @@ var isoCases = []isoCase{
 	{name: "insert - on conflict do nothing", steps: []isoStep{{0, "INSERT INTO kv VALUES (9, 1)"}, {1, "INSERT INTO kv VALUES (9, 2) ON CONFLICT DO NOTHING"}, {0, "COMMIT"}, {1, "COMMIT"}}},
 	{name: "insert - on conflict do update", steps: []isoStep{{0, "INSERT INTO kv VALUES (9, 1)"}, {1, "INSERT INTO kv VALUES (9, 2) ON CONFLICT (k) DO UPDATE SET v = kv.v + excluded.v"}, {0, "COMMIT"}, {1, "COMMIT"}}},
 	{name: "lock_timeout", steps: []isoStep{{1, "SET LOCAL lock_timeout = '200ms'"}, {0, "UPDATE kv SET v = 0 WHERE k = 3"}, {1, "UPDATE kv SET v = 1 WHERE k = 3"}, {1, "ROLLBACK"}, {0, "COMMIT"}}},
+	{name: "select for update - update same row", steps: []isoStep{{0, "SELECT v FROM kv WHERE k = 1 FOR UPDATE"}, {1, "UPDATE kv SET v = v + 10 WHERE k = 1"}, {0, "UPDATE kv SET v = 5 WHERE k = 1"}, {0, "COMMIT"}, {1, "COMMIT"}}},
+	{name: "select for update - update other row", steps: []isoStep{{0, "SELECT v FROM kv WHERE k = 1 FOR UPDATE"}, {1, "UPDATE kv SET v = v + 10 WHERE k = 2"}, {1, "COMMIT"}, {0, "COMMIT"}}},
+	{name: "for update nowait", steps: []isoStep{{0, "SELECT v FROM kv WHERE k = 2 FOR UPDATE"}, {1, "SELECT v FROM kv WHERE k = 2 FOR UPDATE NOWAIT"}, {1, "ROLLBACK"}, {0, "COMMIT"}}},
+	{name: "for update skip locked (job queue)", steps: []isoStep{{0, "SELECT k FROM kv ORDER BY k LIMIT 1 FOR UPDATE SKIP LOCKED"}, {1, "SELECT k FROM kv ORDER BY k LIMIT 1 FOR UPDATE SKIP LOCKED"}, {1, "SELECT k FROM kv ORDER BY k LIMIT 2 FOR UPDATE SKIP LOCKED"}, {0, "COMMIT"}, {1, "COMMIT"}}},
+	{name: "for share - for share", steps: []isoStep{{0, "SELECT v FROM kv WHERE k = 3 FOR SHARE"}, {1, "SELECT v FROM kv WHERE k = 3 FOR SHARE"}, {0, "COMMIT"}, {1, "COMMIT"}}},
+	{name: "for key share - update", steps: []isoStep{{0, "SELECT v FROM kv WHERE k = 3 FOR KEY SHARE"}, {1, "DELETE FROM kv WHERE k = 3"}, {0, "COMMIT"}, {1, "COMMIT"}}},
 	{name: "deadlock", steps: []isoStep{{0, "UPDATE kv SET v = 0 WHERE k = 1"}, {1, "UPDATE kv SET v = 0 WHERE k = 2"}, {0, "UPDATE kv SET v = 1 WHERE k = 2"}, {1, "UPDATE kv SET v = 1 WHERE k = 1"}, {1, "ROLLBACK"}, {0, "COMMIT"}}},
 }
 
@@ -59,6 +65,27 @@ func newIsoSession(c *pgx.Conn) *isoSession {
 	s := &isoSession{c: c, reqs: make(chan string), res: make(chan string, 1)}
 	go func() {
 		for sql := range s.reqs {
+			if strings.HasPrefix(sql, "SELECT") {
+				// a query's answer is its rows
+				rows, err := c.Query(context.Background(), sql, pgx.QueryExecModeSimpleProtocol)
+				var out []string
+				if err == nil {
+					for rows.Next() {
+						vals, _ := rows.Values()
+						out = append(out, fmt.Sprint(vals...))
+					}
+					rows.Close()
+					err = rows.Err()
+				}
+				if code := sqlState(err); code != "" {
+					s.res <- code
+				} else if err != nil {
+					s.res <- "error " + err.Error()
+				} else {
+					s.res <- "rows " + strings.Join(out, ";")
+				}
+				continue
+			}
 			tag, err := c.Exec(context.Background(), sql)
 			if err != nil {
 				if code := sqlState(err); code != "" {

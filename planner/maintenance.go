@@ -22,9 +22,11 @@ import (
 //   - Plain VACUUM reclaims dead rows in place; a Lance table has none to
 //     reclaim that way (deleted rows are masked until compaction), so it
 //     checks its arguments and answers with a NOTICE saying so.
-//   - ANALYZE (and VACUUM ANALYZE) hands the tables to the Backend's
-//     Analyze hook, where a statistics collector plugs in; without one
-//     it answers with a NOTICE that no statistics are kept.
+//   - ANALYZE (and VACUUM ANALYZE) computes the named tables' (all
+//     tables' when none is named) column statistics from the statement's
+//     snapshot (exec.AnalyzeTable): pg_stats shows them and the executor's
+//     estimates use them. A Backend.Analyze hook, when set, replaces this
+//     collector.
 //   - CHECKPOINT: every commit is already durable when acknowledged, so
 //     there is nothing to flush.
 //   - REINDEX: indexes are maintained with every commit; there is
@@ -233,6 +235,9 @@ func (s *session) collectStatistics(ctx context.Context, tables []string, cols m
 	var tds []*exec.TableDef
 	if len(tables) == 0 {
 		for _, sc := range cat.Schemas() {
+			if sc == "graph" || sc == "pg_catalog" || sc == "information_schema" {
+				continue // generated relations: nothing to keep statistics of
+			}
 			tds = append(tds, cat.Tables(sc)...)
 		}
 	} else {

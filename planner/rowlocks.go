@@ -3,6 +3,7 @@ package planner
 import (
 	"context"
 	"encoding/binary"
+	"strings"
 	"sync"
 	"time"
 
@@ -59,8 +60,71 @@ type rowLock struct {
 
 // rowLocks is a Backend's lock table.
 type rowLocks struct {
-	mu    sync.Mutex
-	locks map[string]*rowLock
+	mu     sync.Mutex
+	locks  map[string]*rowLock
+	tables map[string]*tableLocks // by tableOfKey
+}
+
+// tableLocks counts a table's held row and key locks; a background
+// compaction runs only on a table without any (it changes row
+// addresses), and row locks wait while it runs.
+type tableLocks struct {
+	held       int
+	compacting bool
+	wake       chan struct{} // closed when the compaction ends
+}
+
+// tableOfKey is the table part of a row or key lock key (kind, branch,
+// NUL, table id).
+func tableOfKey(k string) string {
+	i := strings.IndexByte(k[1:], 0)
+	if i < 0 || len(k) < 1+i+1+8 {
+		return k
+	}
+	return k[1 : 1+i+1+8]
+}
+
+func tableKey(branch string, id uint64) string {
+	b := append([]byte(branch), 0)
+	return string(binary.BigEndian.AppendUint64(b, id))
+}
+
+func (rl *rowLocks) table(t string) *tableLocks {
+	if rl.tables == nil {
+		rl.tables = map[string]*tableLocks{}
+	}
+	tl := rl.tables[t]
+	if tl == nil {
+		tl = &tableLocks{}
+		rl.tables[t] = tl
+	}
+	return tl
+}
+
+// beginCompaction reserves a table for a background compaction: false
+// when rows of it are locked.
+func (rl *rowLocks) beginCompaction(t string) bool {
+	rl.mu.Lock()
+	defer rl.mu.Unlock()
+	tl := rl.table(t)
+	if tl.held > 0 || tl.compacting {
+		return false
+	}
+	tl.compacting, tl.wake = true, make(chan struct{})
+	return true
+}
+
+func (rl *rowLocks) endCompaction(t string) {
+	rl.mu.Lock()
+	defer rl.mu.Unlock()
+	tl := rl.table(t)
+	if tl.compacting {
+		tl.compacting = false
+		close(tl.wake)
+	}
+	if tl.held == 0 {
+		delete(rl.tables, t)
+	}
 }
 
 // lockWait tunes one acquisition.
@@ -127,6 +191,21 @@ func (rl *rowLocks) acquire(ctx context.Context, o *lockOwner, keys []string, m 
 			if rl.locks == nil {
 				rl.locks = map[string]*rowLock{}
 			}
+			if tl := rl.table(tableOfKey(k)); tl.compacting {
+				// a compaction moves the table's rows: wait for it,
+				// then the statement runs again on the new addresses
+				ch := tl.wake
+				rl.mu.Unlock()
+				if w.noWait {
+					return taken, nil, false, wire.Errorf("55P03", "could not obtain lock on row in relation \"%s\"", w.relation)
+				}
+				select {
+				case <-ch:
+					return taken, nil, true, nil
+				case <-ctx.Done():
+					return taken, nil, true, ctx.Err()
+				}
+			}
 			l := rl.locks[k]
 			if l == nil {
 				l = &rowLock{holders: map[*lockOwner]lockMode{}, wake: make(chan struct{})}
@@ -141,6 +220,7 @@ func (rl *rowLocks) acquire(ctx context.Context, o *lockOwner, keys []string, m 
 				}
 				if _, had := o.held[k]; !had {
 					taken = append(taken, k)
+					rl.table(tableOfKey(k)).held++
 				}
 				o.held[k] = max(o.held[k], m)
 				rl.mu.Unlock()
@@ -193,16 +273,29 @@ func (rl *rowLocks) acquire(ctx context.Context, o *lockOwner, keys []string, m 
 	return taken, skipped, false, nil
 }
 
-// release drops the given keys of o (all of them when keys is nil) and
-// wakes their waiters.
-func (rl *rowLocks) release(o *lockOwner, keys []string) {
-	if o == nil || len(o.held) == 0 {
+// releaseAll drops every lock of o (the end of its transaction).
+func (rl *rowLocks) releaseAll(o *lockOwner) { rl.releaseKeys(o, nil, true) }
+
+// release drops the given keys of o and wakes their waiters.
+func (rl *rowLocks) release(o *lockOwner, keys []string) { rl.releaseKeys(o, keys, false) }
+
+func (rl *rowLocks) releaseKeys(o *lockOwner, keys []string, all bool) {
+	if o == nil || len(o.held) == 0 || (!all && len(keys) == 0) {
 		return
 	}
 	rl.mu.Lock()
 	defer rl.mu.Unlock()
 	drop := func(k string) {
+		if _, ok := o.held[k]; !ok {
+			return
+		}
 		delete(o.held, k)
+		t := tableOfKey(k)
+		if tl := rl.tables[t]; tl != nil {
+			if tl.held--; tl.held <= 0 && !tl.compacting {
+				delete(rl.tables, t)
+			}
+		}
 		l := rl.locks[k]
 		if l == nil {
 			return
@@ -214,7 +307,7 @@ func (rl *rowLocks) release(o *lockOwner, keys []string) {
 			delete(rl.locks, k)
 		}
 	}
-	if keys == nil {
+	if all {
 		for k := range o.held {
 			drop(k)
 		}
@@ -248,4 +341,31 @@ func keyLockKey(branch string, id uint64, constraint string, key []byte) string 
 	b = append(b, 0)
 	b = append(b, key...)
 	return string(b)
+}
+
+// optimizeGuard keeps background compaction away from tables with row
+// locks held in this process, and row locks away from tables being
+// compacted (adapters.OptimizeGuard).
+func (b *Backend) optimizeGuard(branch string, tables []string) ([]string, func()) {
+	sn, err := b.Graph.Root.Head(context.Background(), branch)
+	if err != nil {
+		return nil, nil
+	}
+	var allowed, reserved []string
+	for _, name := range tables {
+		e, ok := sn.State.TableByName(name)
+		if !ok {
+			continue
+		}
+		t := tableKey(branch, e.ID)
+		if b.rows.beginCompaction(t) {
+			allowed = append(allowed, name)
+			reserved = append(reserved, t)
+		}
+	}
+	return allowed, func() {
+		for _, t := range reserved {
+			b.rows.endCompaction(t)
+		}
+	}
 }

@@ -77,7 +77,7 @@ func lockKeys(d *pendingState, base *catalog) []string {
 			continue
 		}
 		rows := pendingVecs(p, ti.def)
-		if rows == nil || len(rows) == 0 || rows[0] == nil {
+		if len(rows) == 0 || rows[0] == nil {
 			continue
 		}
 		var kb []byte
@@ -210,7 +210,7 @@ func (s *session) lockedAutocommit(ctx context.Context, owner *lockOwner, pend *
 	}
 	taken, _, waited, err := s.backend.rows.acquire(ctx, owner, lockKeys(d, base), lockUpdate, s.lockWaitOf(deltaRelation(d)))
 	if err != nil {
-		s.backend.rows.release(owner, nil)
+		s.backend.rows.releaseAll(owner)
 		return false, err
 	}
 	if waited {

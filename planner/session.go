@@ -330,6 +330,15 @@ func (s *session) Execute(ctx context.Context, st *wire.Statement, params []any)
 	if err != nil {
 		return nil, err
 	}
+	if p.locking && s.tx != nil && !s.tx.implicit && p.node != nil {
+		// SELECT … FOR UPDATE/SHARE of one table locks its rows (forupdate.go)
+		if res, ok, err := s.lockingSelect(ctx, p, params); ok {
+			if err != nil && len(s.tx.saves) == 0 {
+				s.backend.rows.releaseAll(s.tx.owner)
+			}
+			return res, err
+		}
+	}
 	if s.tx != nil && !s.tx.implicit {
 		for _, t := range p.viewReads {
 			s.tx.pend.markRead(t)

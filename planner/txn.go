@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 
 	"github.com/pggraph/pggraph/adapters"
 	"github.com/pggraph/pggraph/graph"
@@ -18,9 +19,11 @@ import (
 //
 // An explicit transaction pins its base snapshot at its first statement
 // (not at BEGIN, as PostgreSQL takes its snapshot at the first query),
-// runs every statement against base + pending changes, and publishes the
-// pending changes at COMMIT as one strict graph write: any change since
-// the pin to a table it read or wrote fails COMMIT with 40001.
+// runs every statement against base + pending changes (READ COMMITTED:
+// a new base per statement), and publishes the pending changes at COMMIT
+// as one graph write, arbitrated at row level (commitRows) or, with DDL,
+// strictly: any change since the pin to a table it read or wrote fails
+// COMMIT with 40001.
 //
 // An implicit (autocommit) transaction publishes each writing statement
 // at once, before answering, so a read-set change before the effects is
@@ -29,7 +32,7 @@ import (
 // extended-protocol pipeline before Sync, wire.InPipeline, or a
 // multi-statement simple query) turns it into a pending one like an
 // explicit block: everything publishes at Commit (Sync / end of query)
-// as one strict commit, and an error rolls it all back.
+// as one commit, and an error rolls it all back.
 type txState struct {
 	implicit bool
 	readOnly bool
@@ -87,7 +90,7 @@ func (s *session) Commit(ctx context.Context) error {
 	}
 	defer s.endXactLocks()
 	// row locks end after the publish: a waiter wakes up to the new rows
-	defer s.backend.rows.release(tx.owner, nil)
+	defer s.backend.rows.releaseAll(tx.owner)
 	if tx.implicit || tx.base == nil || (!tx.pend.hasWrites() && len(tx.pend.locks) == 0) {
 		return nil
 	}
@@ -136,7 +139,7 @@ func (s *session) verifyUnchanged(ctx context.Context, tx *txState) error {
 func (s *session) Rollback(context.Context) error {
 	s.endXactLocks()
 	if s.tx != nil {
-		s.backend.rows.release(s.tx.owner, nil)
+		s.backend.rows.releaseAll(s.tx.owner)
 	}
 	s.tx = nil
 	return nil
@@ -214,7 +217,7 @@ func (s *session) Close() error {
 	s.stopRunner()
 	s.endXactLocks()
 	if s.tx != nil && s.backend != nil {
-		s.backend.rows.release(s.tx.owner, nil)
+		s.backend.rows.releaseAll(s.tx.owner)
 	}
 	s.tx = nil
 	if s.advisory != nil {
@@ -332,9 +335,11 @@ func writeError(err error) error {
 		switch pe.Kind {
 		case protocol.KindReadSetChanged:
 			msg = "could not serialize access due to concurrent update"
+			// the protocol's message names the table by its SQL name;
+			// Member holds internal table ids, which never reach clients
 			detail = pe.Message
-			if pe.Member != "" {
-				detail = "changed since the transaction's snapshot: " + pe.Member
+			if strings.Contains(detail, "table  ") {
+				detail = "a table the transaction read or wrote was dropped or replaced since its snapshot"
 			}
 		case protocol.KindRecoveryRequired, protocol.KindUncoveredDrift:
 			if pe.OperationID != "" {

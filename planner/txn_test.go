@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -115,10 +116,11 @@ func commit(ctx context.Context, c *pgx.Conn) error {
 	return err
 }
 
-// TestForUpdateConflict: SELECT … FOR UPDATE puts the table in the
-// transaction's conflict set: a concurrent autocommit write makes the
-// read-only transaction's COMMIT fail with 40001; without a concurrent
-// write it commits.
+// TestForUpdateConflict: SELECT … FOR UPDATE of one table locks the
+// rows it returns: a concurrent UPDATE of such a row waits until the
+// locking transaction ends (then applies to the committed row), an
+// UPDATE of another row does not wait, and FOR UPDATE NOWAIT of a locked
+// row fails with 55P03.
 func TestForUpdateConflict(t *testing.T) {
 	ts := startServer(t, createPeople(t))
 	ctx := context.Background()
@@ -131,15 +133,35 @@ func TestForUpdateConflict(t *testing.T) {
 	}
 	run(a, "begin")
 	run(a, "select * from people where id = 1 for update")
+	run(b, "update people set score = 7 where id = 2") // another row: no wait
+	done := make(chan error, 1)
+	go func() {
+		_, err := b.Exec(ctx, "update people set score = score + 1 where id = 1")
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		t.Fatalf("the UPDATE of a locked row did not wait: %v", err)
+	case <-time.After(300 * time.Millisecond):
+	}
+	run(a, "update people set score = 10 where id = 1")
 	if err := commit(ctx, a); err != nil {
-		t.Fatalf("uncontended commit: %v", err)
+		t.Fatalf("locking transaction's commit: %v", err)
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("waiting UPDATE: %v", err)
+	}
+	if got := scalar(t, a, "select score::text from people where id = 1"); got != "11" {
+		t.Fatalf("score %s, want 11 (the waiter re-read the committed row)", got)
 	}
 	run(a, "begin")
-	run(a, "select * from people where id = 1 for update")
-	run(b, "update people set score = 5 where id = 1")
-	if err := commit(ctx, a); sqlState(err) != "40001" {
-		t.Fatalf("contended commit: %v, want 40001", err)
+	run(a, "select id from people where id = 1 for share")
+	run(b, "begin")
+	if _, err := b.Exec(ctx, "select id from people where id = 1 for update nowait"); sqlState(err) != "55P03" {
+		t.Fatalf("FOR UPDATE NOWAIT of a share-locked row: %v, want 55P03", err)
 	}
+	run(b, "rollback")
+	run(a, "rollback")
 }
 
 // TestAutocommitReprepare: concurrent autocommit inserts into one table

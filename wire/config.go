@@ -102,7 +102,10 @@ type Config struct {
 	IdleInTransactionTimeout time.Duration
 	IdleSessionTimeout       time.Duration
 	// WorkMem is the default of the work_mem setting (PostgreSQL's
-	// syntax, e.g. "64MB"; "" = 4MB).
+	// syntax, e.g. "256MB"; "" = the built-in 64MB, a larger default than
+	// PostgreSQL's 4MB because a vectorized operator's batches are larger
+	// than a tuple at a time). Set, it shows in pg_settings with source
+	// "command line", as a postgresql.conf value would.
 	WorkMem string
 	// StartupTimeout bounds the time from accept to ReadyForQuery
 	// (authentication included; default 60s, as authentication_timeout).

@@ -35,6 +35,7 @@
 //	StatementTimeout          default statement_timeout (57014 when exceeded)
 //	IdleInTransactionTimeout  default idle_in_transaction_session_timeout (FATAL 25P03)
 //	IdleSessionTimeout        default idle_session_timeout (FATAL 57P05)
+//	WorkMem                   default work_mem (PostgreSQL's units; "" = the built-in 64MB)
 //	ClientCheckInterval       how often a running statement's client is checked for a disconnect
 //	                          (default 250ms; <0 disables); a gone client's statement is cancelled
 //	StartupTimeout            accept → ReadyForQuery budget, default 60s

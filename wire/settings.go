@@ -78,7 +78,7 @@ func init() {
 	add(settingDef{name: "xmloption", def: "content", normalize: normEnum("content", "document"), desc: "Sets whether XML data is to be considered as documents or content fragments."})
 	add(settingDef{name: "default_tablespace", def: "", normalize: normAny, desc: "Accepted for compatibility."})
 	add(settingDef{name: "default_table_access_method", def: "heap", normalize: normAny, desc: "Accepted for compatibility."})
-	add(settingDef{name: "work_mem", def: "4MB", normalize: normWorkMem, desc: "Sets the maximum memory to be used for query workspaces."})
+	add(settingDef{name: "work_mem", def: "64MB", normalize: normWorkMem, desc: "Sets the maximum memory to be used for query workspaces."})
 	add(settingDef{name: "maintenance_work_mem", def: "64MB", normalize: normAny, desc: "Accepted for compatibility."})
 	add(settingDef{name: "timezone_abbreviations", def: "Default", normalize: normAny, desc: "Accepted for compatibility."})
 	add(settingDef{name: "backslash_quote", def: "safe_encoding", normalize: normAny, desc: "Accepted for compatibility."})

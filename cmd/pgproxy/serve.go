@@ -65,7 +65,7 @@ func serveFlags(fs *flag.FlagSet) *serveConfig {
 	fs.Int64Var(&c.queryMemory, "query-memory", 1<<30, "bytes one query may buffer (sorts, hash tables, aggregates, values it builds) and a transaction may hold in pending rows; past it the statement fails with 53200 (0 = unlimited)")
 	fs.Int64Var(&c.memoryLimit, "memory-limit", 0, "soft limit of the process's Go heap in bytes (runtime/debug.SetMemoryLimit; 0 = GOMEMLIMIT if set, else 1.5 × --server-query-memory + 512 MiB)")
 	fs.Int64Var(&c.serverMemory, "server-query-memory", 2<<30, "bytes all running statements together may hold; past three quarters of it sorts, aggregates and hash joins spill to disk, past it the statement that asks fails with 53200 (0 = no server-wide limit)")
-	fs.StringVar(&c.workMem, "work-mem", "64MB", "default work_mem: memory one sort, hash aggregate or hash join build may use before spilling to disk (PostgreSQL units: kB, MB, GB; sessions may SET work_mem)")
+	fs.StringVar(&c.workMem, "work-mem", "", "default work_mem (unset: the built-in 64MB): memory one sort, hash aggregate or hash join build may use before spilling to disk (PostgreSQL units: kB, MB, GB; sessions may SET work_mem)")
 	fs.StringVar(&c.tempDir, "temp-dir", "", "directory for spill files (deleted as they are created, gone when the statement ends; default: the system's temporary directory)")
 	fs.StringVar(&c.debugListen, "debug-listen", "", "address for /debug/pprof/ and /debug/stats (goroutines, heap, statement memory); keep it on loopback (default: off)")
 	fs.IntVar(&c.autoOptimize, "auto-optimize-fragments", 64, "after a commit leaves a table with this many fragments, compact it in the background (0 = never)")
@@ -98,7 +98,7 @@ func (c *serveConfig) validate() error {
 	if c.queryMemory < 0 || c.memoryLimit < 0 || c.serverMemory < 0 {
 		return usagef("--query-memory, --server-query-memory and --memory-limit must be >= 0")
 	}
-	if n, ok := exec.ParseMemorySetting(c.workMem); !ok || n < 64<<10 {
+	if n, ok := exec.ParseMemorySetting(c.workMem); c.workMem != "" && (!ok || n < 64<<10) {
 		return usagef("--work-mem must be a size of at least 64kB (e.g. 4MB)")
 	}
 	if c.autoOptimize < 0 || c.autoOptimize == 1 {

@@ -24,7 +24,7 @@ import (
 // decode per row and column, or a row-address scan) was most of the cost
 // of a traversal: every hop reads the far endpoint of each edge found.
 // The column cache keeps, for fixed-width columns (integers, floats,
-// dates, timestamps), the values of whole fragments in memory, indexed by
+// dates, timestamps) and text, the values of whole fragments in memory, indexed by
 // row offset, so a lookup whose requested columns are all cached builds
 // its batch from memory: the key index gives the addresses, the cache
 // the included columns (dst per src and src per dst on an edge table,
@@ -59,12 +59,14 @@ type colCache struct {
 }
 
 // Loading a fragment column reads all its rows; reading a few rows from
-// Lance costs a page each. A column is loaded only once lookups asked for
-// at least 1/loadDemandRatio of the fragment's rows (rent or buy: the rows
-// read one by one before buying cost about as much as the load), so a
-// one-off point lookup in a big table never reads a whole column.
+// Lance costs at least one encoded page of each column, kilobytes where a
+// cached value is 8 bytes. A column is loaded only once lookups asked for
+// at least 1/loadDemandRatio of the fragment's rows (rent or buy: by then
+// the pages read row by row weigh about as much as the load), so a one-off
+// point lookup in a big table never reads a whole column, while the
+// repeated lookups of traversals buy it after a few queries.
 const (
-	loadDemandRatio = 64
+	loadDemandRatio = 512
 	demandKeys      = 4096
 )
 
@@ -85,10 +87,12 @@ type colEntry struct {
 	err  error
 }
 
-// fragColumn holds one fixed-width column of one fragment.
+// fragColumn holds one column of one fragment: fixed-width values in
+// vals, strings (width -1) in strs.
 type fragColumn struct {
 	width  int
 	vals   []byte          // value of offset o at vals[o*width:]
+	strs   []string        // text: value of offset o at strs[o]
 	nulls  *roaring.Bitmap // offsets holding NULL; nil: none
 	filled *roaring.Bitmap // offsets read
 	bytes  int64
@@ -110,10 +114,13 @@ func SetColumnCacheLimit(bytes int64) {
 	c.evictLocked()
 }
 
-// cacheable returns the byte width of a column type the cache holds, or
-// 0: fixed-width primitives only (booleans are bit-packed, lists and
-// vectors are not primitives).
+// cacheable returns the byte width of a column type the cache holds, -1
+// for strings, or 0: fixed-width primitives and strings only (booleans
+// are bit-packed, lists and vectors are not primitives).
 func cacheable(dt arrow.DataType) int {
+	if dt.ID() == arrow.STRING {
+		return -1
+	}
 	fw, ok := dt.(arrow.FixedWidthDataType)
 	if !ok || dt.ID() == arrow.BOOL || dt.ID() == arrow.FIXED_SIZE_BINARY || dt.ID() == arrow.DECIMAL128 || dt.ID() == arrow.DECIMAL256 {
 		return 0
@@ -170,6 +177,10 @@ func (s *Source) coverFor(cols []int) *coverPlan {
 		if w == 0 {
 			return nil
 		}
+		est := w
+		if w < 0 {
+			est = estStringBytes
+		}
 		id, ok := fieldID(s.ds, name)
 		if !ok {
 			return nil
@@ -177,7 +188,7 @@ func (s *Source) coverFor(cols []int) *coverPlan {
 		p.fields = append(p.fields, f)
 		p.ids = append(p.ids, id)
 		p.widths = append(p.widths, w)
-		width += int64(w)
+		width += int64(est)
 	}
 	if int64(s.ds.CountRows())*width > limit/2 {
 		return nil
@@ -262,10 +273,16 @@ func (c *colCache) column(ctx context.Context, ds *lance.Dataset, fr *format.Fra
 		c.lru.MoveToFront(e.elem)
 	}
 	c.mu.Unlock()
+	c.mu.Lock()
+	budget := c.limit / 2
+	c.mu.Unlock()
 	e.once.Do(func() {
-		e.col, e.err = loadColumn(ctx, ds, fr, name, width)
+		e.col, e.err = loadColumn(ctx, ds, fr, name, width, budget)
 		c.mu.Lock()
 		defer c.mu.Unlock()
+		if e.err == errTooLarge {
+			return // kept as a negative entry: lookups read Lance
+		}
 		if e.err != nil {
 			if c.entries[key] == e {
 				c.lru.Remove(e.elem)
@@ -297,11 +314,44 @@ func (c *colCache) evictLocked() {
 }
 
 // loadColumn reads one column of one fragment (its live rows).
-func loadColumn(ctx context.Context, ds *lance.Dataset, fr *format.Fragment, name string, width int) (*fragColumn, error) {
-	fc := &fragColumn{width: width, vals: make([]byte, int(fr.PhysicalRows)*width), filled: roaring.New()}
+func loadColumn(ctx context.Context, ds *lance.Dataset, fr *format.Fragment, name string, width int, budget int64) (*fragColumn, error) {
+	fc := &fragColumn{width: width, filled: roaring.New()}
+	if width < 0 {
+		fc.strs = make([]string, fr.PhysicalRows)
+	} else {
+		fc.vals = make([]byte, int(fr.PhysicalRows)*width)
+	}
+	var strBytes int64
 	id := fr.ID
 	err := scanPlain(ctx, ds, lance.ScanOptions{Columns: []string{name}, WithRowAddress: true, FragmentFilter: func(f *format.Fragment) bool { return f.ID == id }}, func(rec arrow.RecordBatch, addrs []uint64) error {
 		a := rec.Column(0)
+		if width < 0 {
+			sa, ok := a.(*array.String)
+			if !ok {
+				return errNotFixed
+			}
+			addRuns(map[uint64]*roaring.Bitmap{id: fc.filled}, addrs)
+			for i, ad := range addrs {
+				_, off := lance.SplitRowAddress(ad)
+				if uint64(off) >= fr.PhysicalRows {
+					return errNotFixed
+				}
+				if sa.IsNull(i) {
+					if fc.nulls == nil {
+						fc.nulls = roaring.New()
+					}
+					fc.nulls.Add(off)
+					continue
+				}
+				// a copy: the scan's strings alias its page buffers
+				fc.strs[off] = strings.Clone(sa.Value(i))
+				strBytes += int64(len(fc.strs[off]))
+			}
+			if strBytes > budget {
+				return errTooLarge // long texts: not worth holding
+			}
+			return nil
+		}
 		d := a.Data()
 		bufs := d.Buffers()
 		if len(bufs) < 2 || bufs[1] == nil {
@@ -334,7 +384,7 @@ func loadColumn(ctx context.Context, ds *lance.Dataset, fr *format.Fragment, nam
 		return nil, err
 	}
 	fc.filled.RunOptimize()
-	fc.bytes = int64(len(fc.vals)) + int64(fc.filled.GetSizeInBytes()) + 64
+	fc.bytes = int64(len(fc.vals)) + int64(len(fc.strs))*16 + strBytes + int64(fc.filled.GetSizeInBytes()) + 64
 	if fc.nulls != nil {
 		fc.nulls.RunOptimize()
 		fc.bytes += int64(fc.nulls.GetSizeInBytes())
@@ -346,7 +396,14 @@ type colCacheError string
 
 func (e colCacheError) Error() string { return string(e) }
 
-const errNotFixed = colCacheError("lancesrc: column cache: unexpected column layout")
+const (
+	errNotFixed = colCacheError("lancesrc: column cache: unexpected column layout")
+	errTooLarge = colCacheError("lancesrc: column cache: column too large to cache")
+)
+
+// estStringBytes is the memory a cached string is assumed to take when
+// deciding whether a table's columns fit the cache.
+const estStringBytes = 32
 
 // coverBatchRows bounds the rows of one batch a covering lookup emits.
 const coverBatchRows = 8192
@@ -409,6 +466,21 @@ func (s *Source) lookupCovered(ctx context.Context, p *coverPlan, addrs []uint64
 		arrs := make([]arrow.Array, len(p.cols))
 		for k := range p.cols {
 			w := p.widths[k]
+			if w < 0 {
+				b := array.NewStringBuilder(memory.DefaultAllocator)
+				for i := start; i < end; i++ {
+					fc := cols[k][runOf[i]]
+					_, off := lance.SplitRowAddress(addrs[i])
+					if fc.nulls != nil && fc.nulls.Contains(off) {
+						b.AppendNull()
+					} else {
+						b.Append(fc.strs[off])
+					}
+				}
+				arrs[k] = b.NewArray()
+				b.Release()
+				continue
+			}
 			vals := make([]byte, n*w)
 			var valid []byte
 			nulls := 0

@@ -45,7 +45,11 @@ func edgeRows(t testing.TB, srcs []int64, deg int, tag int) array.RecordReader {
 			} else {
 				b.Field(2).(*array.Int32Builder).Append(int32(n*tag + k))
 			}
-			b.Field(3).(*array.StringBuilder).Append(fmt.Sprint("e", tag, "-", n))
+			if n%7 == 3 {
+				b.Field(3).AppendNull()
+			} else {
+				b.Field(3).(*array.StringBuilder).Append(fmt.Sprint("e", tag, "-", n))
+			}
 			n++
 		}
 	}
@@ -127,7 +131,7 @@ func TestCoveringLookupsEqualLanceReads(t *testing.T) {
 		versions = append(versions, ds)
 	}
 	keys := seqIDs(0, 130)
-	projections := [][]int{{1}, {1, 2}, {0, 1, 2}, {}}
+	projections := [][]int{{1}, {1, 2}, {0, 1, 2}, {}, {3}, {1, 3, 2}}
 	// the answers read from Lance (cache disabled), then every version
 	// through the cache, newest first: older versions' rows deleted
 	// later are not in what the newest version loaded
@@ -163,10 +167,6 @@ func TestCoveringLookupsEqualLanceReads(t *testing.T) {
 			t.Fatalf("v%d: lookup on column %d of %v:\n got %d rows %v\nwant %d rows %v", versions[p.v].Version(), p.col, p.cols, len(got), clipRows(got), len(want[i]), clipRows(want[i]))
 		}
 	}
-	// a label column is not cacheable: such lookups read Lance
-	if New(ds, edgeCols, []int{0, 1}).coverFor([]int{1, 3}) != nil {
-		t.Fatal("a text column was planned for the column cache")
-	}
 }
 
 func clipRows(r []string) []string {
@@ -184,7 +184,7 @@ func TestCoveringLookupReadsNoDataFiles(t *testing.T) {
 	defer SetColumnCacheLimit(DefaultColumnCacheBytes)
 	SetColumnCacheLimit(DefaultColumnCacheBytes)
 	rec := &recordingStore{Store: objstore.NewMem(), reads: map[string]int{}}
-	ds := committer(t)(lance.New(rec, "e.lance", lance.Options{}).StageOverwrite(ctx, edgeRows(t, seqIDs(0, 400), 5, 1), lance.StageOptions{}))
+	ds := committer(t)(lance.New(rec, "e.lance", lance.Options{}).StageOverwrite(ctx, edgeRows(t, seqIDs(0, 4000), 5, 1), lance.StageOptions{}))
 	s := New(ds, edgeCols, []int{0, 1})
 	loads := func() int {
 		sharedColumns.mu.Lock()
@@ -196,17 +196,17 @@ func TestCoveringLookupReadsNoDataFiles(t *testing.T) {
 	if len(first) != 15 {
 		t.Fatalf("lookup of 3 sources with 5 edges each: %d rows", len(first))
 	}
-	// 15 of 2000 rows: a one-off lookup reads rows, not whole columns
+	// 15 of 20000 rows: a one-off lookup reads rows, not whole columns
 	if n := loads() - before; n != 0 {
-		t.Fatalf("a lookup of 15 rows of 2000 loaded %d fragment columns", n)
+		t.Fatalf("a lookup of 15 rows of 20000 loaded %d fragment columns", n)
 	}
-	// demand of 1/64 of the fragment's rows buys the columns
+	// demand of 1/512 of the fragment's rows buys the columns
 	warm := lookupText(t, s, 0, seqIDs(10, 40), []int{1, 2})
 	if len(warm) != 200 {
 		t.Fatalf("lookup of 40 sources: %d rows", len(warm))
 	}
 	if n := loads() - before; n != 2 {
-		t.Fatalf("after lookups of 215 of 2000 rows: %d fragment columns loaded, want 2", n)
+		t.Fatalf("after lookups of 215 of 20000 rows: %d fragment columns loaded, want 2", n)
 	}
 	reads := func() int {
 		rec.mu.Lock()
@@ -241,4 +241,83 @@ func TestCoveringLookupReadsNoDataFiles(t *testing.T) {
 		}
 	}
 	rec.mu.Unlock()
+}
+
+// TestCoveringLookupsConcurrent: sessions looking up at once share one
+// load per fragment column, and eviction under a tight bound (entries
+// dropped while others read them) never changes an answer.
+func TestCoveringLookupsConcurrent(t *testing.T) {
+	ctx := context.Background()
+	defer SetColumnCacheLimit(DefaultColumnCacheBytes)
+	ds := committer(t)(lance.New(objstore.NewMem(), "e.lance", lance.Options{}).StageOverwrite(ctx, edgeRows(t, seqIDs(0, 300), 4, 1), lance.StageOptions{MaxRowsPerFile: 100}))
+	SetColumnCacheLimit(0)
+	want := lookupText(t, New(ds, edgeCols, []int{0, 1}), 0, seqIDs(0, 300), []int{1, 2})
+	for _, limit := range []int64{DefaultColumnCacheBytes, 4096} {
+		SetColumnCacheLimit(limit)
+		errs := make(chan string, 8)
+		for g := 0; g < 8; g++ {
+			go func() {
+				got := lookupText(t, New(ds, edgeCols, []int{0, 1}), 0, seqIDs(0, 300), []int{1, 2})
+				if !slices.Equal(got, want) {
+					errs <- fmt.Sprintf("limit %d: %d rows, want %d", limit, len(got), len(want))
+					return
+				}
+				errs <- ""
+			}()
+		}
+		for g := 0; g < 8; g++ {
+			if e := <-errs; e != "" {
+				t.Fatal(e)
+			}
+		}
+	}
+}
+
+// TestCoveringLookupLongTexts: a text column larger than the cache's
+// budget is not held (the load stops, its entry stays negative so later
+// lookups do not load it again) and lookups answer from Lance.
+func TestCoveringLookupLongTexts(t *testing.T) {
+	ctx := context.Background()
+	defer SetColumnCacheLimit(DefaultColumnCacheBytes)
+	b := array.NewRecordBuilder(memory.DefaultAllocator, edgeSchema)
+	for i := 0; i < 400; i++ {
+		b.Field(0).(*array.Int64Builder).Append(int64(i % 40))
+		b.Field(1).(*array.Int64Builder).Append(int64(i))
+		b.Field(2).(*array.Int32Builder).Append(int32(i))
+		b.Field(3).(*array.StringBuilder).Append(strings.Repeat(fmt.Sprint(i%10), 300))
+	}
+	rdr, err := array.NewRecordReader(edgeSchema, []arrow.RecordBatch{b.NewRecordBatch()})
+	b.Release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds := committer(t)(lance.New(objstore.NewMem(), "long.lance", lance.Options{}).StageOverwrite(ctx, rdr, lance.StageOptions{}))
+	SetColumnCacheLimit(0)
+	want := lookupText(t, New(ds, edgeCols, []int{0, 1}), 0, []int64{3, 7}, []int{1, 3})
+	SetColumnCacheLimit(64 << 10) // 400 texts of 300 bytes exceed half of it
+	s := New(ds, edgeCols, []int{0, 1})
+	if s.coverFor([]int{1, 3}) == nil {
+		t.Fatal("the projection was not planned for the cache (the test checks nothing)")
+	}
+	sharedColumns.mu.Lock()
+	loads0 := sharedColumns.loads
+	sharedColumns.mu.Unlock()
+	for round := 0; round < 2; round++ {
+		got := lookupText(t, s, 0, []int64{3, 7}, []int{1, 3})
+		if !slices.Equal(got, want) || len(want) != 20 {
+			t.Fatalf("round %d: %d rows, want %d (%d)", round, len(got), len(want), 20)
+		}
+		sharedColumns.mu.Lock()
+		held := sharedColumns.bytes
+		sharedColumns.mu.Unlock()
+		if held > 64<<10 {
+			t.Fatalf("round %d: the cache holds %d bytes over its bound", round, held)
+		}
+	}
+	sharedColumns.mu.Lock()
+	loads := sharedColumns.loads - loads0
+	sharedColumns.mu.Unlock()
+	if loads != 1 { // dst once; the texts never
+		t.Fatalf("%d fragment columns loaded, want 1", loads)
+	}
 }

@@ -36,9 +36,9 @@
 // cache holding old versions' Sources does not pin their indexes.
 //
 // Covering lookups (colcache.go): the rows a key lookup finds are built
-// from a process-wide cache of fixed-width column values (integers,
-// floats, dates, timestamps) per fragment, indexed by row offset, when
-// every requested column is such a column — an edge table's lookup by
+// from a process-wide cache of column values per fragment (fixed-width
+// integers, floats, dates, timestamps, and text), indexed by row offset,
+// when every requested column is such a column — an edge table's lookup by
 // src reading dst (and dst reading src) never reads edge rows. Entries
 // are keyed by dataset, the fragment's data files and the column's field
 // id and type: Lance never rewrites a fragment's data files, so every
@@ -47,7 +47,7 @@
 // records the offsets it read; a lookup reaching a row outside them
 // (live in an older version, deleted when the entry was loaded) reads
 // Lance instead. LRU beyond SetColumnCacheLimit (default 256 MiB). A
-// fragment column is loaded only once lookups asked for 1/64 of its rows
+// fragment column is loaded only once lookups asked for 1/512 of its rows
 // (rent or buy): a one-off point lookup in a big table reads its rows,
 // not whole columns.
 //

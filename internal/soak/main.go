@@ -36,6 +36,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/pggraph/pggraph/objstore"
 )
 
 func main() {
@@ -60,7 +62,8 @@ func main() {
 type sample struct {
 	At         float64 `json:"t_s"`
 	RSSMB      float64 `json:"rss_mb"`
-	FDs        int     `json:"fds"`
+	FDs        int     `json:"fds"`      // descriptors other than cached data-file handles
+	DataFDs    int     `json:"data_fds"` // open Lance data files (read handles: an LRU of at most objstore.DefaultReadHandles, plus those in flight)
 	Goroutines int     `json:"goroutines"`
 	QueryMemMB float64 `json:"query_memory_mb"`
 }
@@ -78,6 +81,7 @@ type report struct {
 	Unexpected    []string          `json:"unexpected,omitempty"`
 	SpillMB       float64           `json:"spill_mb"`
 	QueryMemPeak  float64           `json:"query_memory_peak_mb"`
+	PeakRSSMB     float64           `json:"peak_rss_mb"` // the kernel's VmHWM: the true maximum between samples too
 	ServerAlive   bool              `json:"server_alive"`
 	Samples       []sample          `json:"samples"`
 	Notes         map[string]string `json:"notes"`
@@ -169,10 +173,18 @@ func run(bin string, dur time.Duration) (*report, error) {
 		n    int
 		fn   func(ctx context.Context, id int, count func(string), unexpected func(string, error))
 	}{
-		{"writer", 3, func(ctx context.Context, id int, c func(string), u func(string, error)) { writer(ctx, srv.addr, id, c, u) }},
-		{"bigquery", 2, func(ctx context.Context, id int, c func(string), u func(string, error)) { bigQueries(ctx, srv.addr, id, c, u) }},
-		{"badinput", 2, func(ctx context.Context, id int, c func(string), u func(string, error)) { badInput(ctx, srv.addr, id, c, u) }},
-		{"disconnect", 2, func(ctx context.Context, id int, c func(string), u func(string, error)) { disconnects(ctx, srv.addr, id, c, u) }},
+		{"writer", 3, func(ctx context.Context, id int, c func(string), u func(string, error)) {
+			writer(ctx, srv.addr, id, c, u)
+		}},
+		{"bigquery", 2, func(ctx context.Context, id int, c func(string), u func(string, error)) {
+			bigQueries(ctx, srv.addr, id, c, u)
+		}},
+		{"badinput", 2, func(ctx context.Context, id int, c func(string), u func(string, error)) {
+			badInput(ctx, srv.addr, id, c, u)
+		}},
+		{"disconnect", 2, func(ctx context.Context, id int, c func(string), u func(string, error)) {
+			disconnects(ctx, srv.addr, id, c, u)
+		}},
 	}
 	for _, w := range workers {
 		for i := 0; i < w.n; i++ {
@@ -190,7 +202,8 @@ func run(bin string, dur time.Duration) (*report, error) {
 	var last sample
 	for {
 		last = read()
-		back := last.Goroutines <= rep.Baseline.Goroutines+2 && last.FDs <= rep.Baseline.FDs+2
+		back := last.Goroutines <= rep.Baseline.Goroutines+2 && last.FDs <= rep.Baseline.FDs+2 &&
+			(last.RSSMB <= rep.Baseline.RSSMB+64)
 		if back && time.Since(loadEnd) > 5*time.Second || time.Since(loadEnd) > 60*time.Second {
 			break
 		}
@@ -203,11 +216,17 @@ func run(bin string, dur time.Duration) (*report, error) {
 	for _, s := range rep.Samples {
 		rep.Max.RSSMB = max(rep.Max.RSSMB, s.RSSMB)
 		rep.Max.FDs = max(rep.Max.FDs, s.FDs)
+		rep.Max.DataFDs = max(rep.Max.DataFDs, s.DataFDs)
 		rep.Max.Goroutines = max(rep.Max.Goroutines, s.Goroutines)
 		rep.Max.QueryMemMB = max(rep.Max.QueryMemMB, s.QueryMemMB)
 	}
 	rep.Returned["goroutines"] = last.Goroutines <= rep.Baseline.Goroutines+2
 	rep.Returned["fds"] = last.FDs <= rep.Baseline.FDs+2
+	// the LRU keeps at most DefaultReadHandles; an evicted handle stays
+	// open until the reads using it end, and writes open their files
+	// briefly, so the maximum may pass it by what is in flight
+	rep.Returned["data_fds_bounded"] = last.DataFDs <= objstore.DefaultReadHandles && rep.Max.DataFDs <= objstore.DefaultReadHandles+16
+	rep.PeakRSSMB = s2mb(srv.hwm())
 	rep.Returned["rss"] = last.RSSMB <= rep.Baseline.RSSMB+64 || last.RSSMB <= rep.Baseline.RSSMB+(rep.Max.RSSMB-rep.Baseline.RSSMB)/2
 	rep.Returned["query_memory"] = last.QueryMemMB == 0
 	if st, err := srv.stats(); err == nil {
@@ -320,8 +339,15 @@ func (s *server) sample(at time.Duration) sample {
 			}
 		}
 	}
-	if ents, err := os.ReadDir("/proc/" + strconv.Itoa(s.pid) + "/fd"); err == nil {
-		sm.FDs = len(ents)
+	dir := "/proc/" + strconv.Itoa(s.pid) + "/fd"
+	if ents, err := os.ReadDir(dir); err == nil {
+		for _, e := range ents {
+			if target, err := os.Readlink(filepath.Join(dir, e.Name())); err == nil && strings.HasSuffix(target, ".lance") {
+				sm.DataFDs++
+			} else {
+				sm.FDs++
+			}
+		}
 	}
 	if st, err := s.stats(); err == nil {
 		sm.Goroutines = st.Goroutines
@@ -329,6 +355,23 @@ func (s *server) sample(at time.Duration) sample {
 	}
 	return sm
 }
+
+// hwm is the server's peak resident set (VmHWM) in kB.
+func (s *server) hwm() float64 {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(s.pid) + "/status")
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmHWM:" {
+			kb, _ := strconv.ParseFloat(f[1], 64)
+			return kb
+		}
+	}
+	return 0
+}
+
+func s2mb(kb float64) float64 { return kb / 1024 }
 
 func connect(ctx context.Context, addr string) (*pgx.Conn, error) {
 	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
@@ -640,15 +683,15 @@ func (r *report) write(dir string) error {
 
 func (r *report) print(w io.Writer) {
 	fmt.Fprintf(w, "soak: %s of mixed load, server flags %s\n", r.Duration, strings.Join(r.Flags, " "))
-	fmt.Fprintf(w, "%-14s %10s %10s %10s %12s\n", "", "RSS MB", "fds", "goroutines", "query mem MB")
+	fmt.Fprintf(w, "%-14s %10s %10s %10s %10s %12s\n", "", "RSS MB", "fds", "data fds", "goroutines", "query mem MB")
 	for _, x := range []struct {
 		name string
 		s    sample
 	}{{"baseline", r.Baseline}, {"max", r.Max}, {"after settle", r.AfterSettle}} {
-		fmt.Fprintf(w, "%-14s %10.1f %10d %10d %12.1f\n", x.name, x.s.RSSMB, x.s.FDs, x.s.Goroutines, x.s.QueryMemMB)
+		fmt.Fprintf(w, "%-14s %10.1f %10d %10d %10d %12.1f\n", x.name, x.s.RSSMB, x.s.FDs, x.s.DataFDs, x.s.Goroutines, x.s.QueryMemMB)
 	}
-	fmt.Fprintf(w, "settled after %.1fs; returned to baseline: %v; server alive: %v; spilled %.0f MB; statement memory peak %.0f MB\n",
-		r.SettleSeconds, r.Returned, r.ServerAlive, r.SpillMB, r.QueryMemPeak)
+	fmt.Fprintf(w, "peak RSS (VmHWM) %.0f MB; settled after %.1fs; returned to baseline: %v; server alive: %v; spilled %.0f MB; statement memory peak %.0f MB\n",
+		r.PeakRSSMB, r.SettleSeconds, r.Returned, r.ServerAlive, r.SpillMB, r.QueryMemPeak)
 	keys := make([]string, 0, len(r.Outcomes))
 	for k := range r.Outcomes {
 		keys = append(keys, k)

@@ -18,3 +18,5 @@ select count(*) from pg_stats where tablename = 'st2';
 create table empty_t (a int);
 analyze empty_t;
 select count(*) from pg_stats where tablename = 'empty_t';
+select staattnum, stainherit, stanullfrac, stawidth, stadistinct, stakind1, stakind2, stakind3, stakind4, stakind5, staop1, staop2, staop3, staop4, staop5, stacoll1, stacoll2, stacoll3, stacoll4, stacoll5, stanumbers1, stanumbers2, stanumbers3, stanumbers4, stanumbers5, stavalues1, stavalues2, stavalues3, stavalues4, stavalues5 from pg_statistic where starelid = 'st'::regclass order by staattnum;
+select count(*) from pg_statistic s join pg_class c on c.oid = s.starelid where c.relname = 'st2';
