@@ -188,54 +188,32 @@ func benchBank(ctx context.Context, dsn string, accounts, clients int, d time.Du
 		return 0, 0, false, err
 	}
 	defer closeAll()
-	var commits, failed atomic.Int64
-	var wg sync.WaitGroup
-	errs := make(chan error, clients)
-	t0 := time.Now()
-	deadline := t0.Add(d)
-	for ci, c := range conns {
-		wg.Go(func() {
-			r := rand.New(rand.NewPCG(uint64(ci), 11))
-			for time.Now().Before(deadline) {
-				from, to, amt := 1+r.IntN(accounts), 1+r.IntN(accounts), 1+r.IntN(10)
-				err := func() error {
-					tx, err := c.Begin(ctx)
-					if err != nil {
-						return err
-					}
-					defer func() { _ = tx.Rollback(ctx) }()
-					if _, err := tx.Exec(ctx, "UPDATE bench_bank SET bal = bal - $1 WHERE id = $2", amt, from); err != nil {
-						return err
-					}
-					if _, err := tx.Exec(ctx, "UPDATE bench_bank SET bal = bal + $1 WHERE id = $2", amt, to); err != nil {
-						return err
-					}
-					return tx.Commit(ctx)
-				}()
-				var pe *pgconn.PgError
-				switch {
-				case err == nil:
-					commits.Add(1)
-				case errors.As(err, &pe):
-					failed.Add(1)
-				default:
-					errs <- err
-					return
-				}
+	commits, failed, el, err := runClients(ctx, conns, d, func(ci int, c *pgx.Conn) func() error {
+		r := rand.New(rand.NewPCG(uint64(ci), 11))
+		return func() error {
+			from, to, amt := 1+r.IntN(accounts), 1+r.IntN(accounts), 1+r.IntN(10)
+			tx, err := c.Begin(ctx)
+			if err != nil {
+				return err
 			}
-		})
-	}
-	wg.Wait()
-	el := time.Since(t0)
-	close(errs)
-	if err := <-errs; err != nil {
+			defer func() { _ = tx.Rollback(ctx) }()
+			if _, err := tx.Exec(ctx, "UPDATE bench_bank SET bal = bal - $1 WHERE id = $2", amt, from); err != nil {
+				return err
+			}
+			if _, err := tx.Exec(ctx, "UPDATE bench_bank SET bal = bal + $1 WHERE id = $2", amt, to); err != nil {
+				return err
+			}
+			return tx.Commit(ctx)
+		}
+	})
+	if err != nil {
 		return 0, 0, false, err
 	}
 	var total int64
 	if err := conns[0].QueryRow(ctx, "SELECT sum(bal) FROM bench_bank").Scan(&total); err != nil {
 		return 0, 0, false, err
 	}
-	return round3(float64(commits.Load()) / el.Seconds()), failed.Load(), total == int64(accounts)*1000, nil
+	return round3(float64(commits) / el.Seconds()), failed, total == int64(accounts)*1000, nil
 }
 
 // benchDisjoint runs clients autocommit UPDATEs, each of its own row,
@@ -251,21 +229,39 @@ func benchDisjoint(ctx context.Context, dsn string, clients int, d time.Duration
 		return 0, 0, err
 	}
 	defer closeAll()
-	var done, failed atomic.Int64
+	done, failed, el, err := runClients(ctx, conns, d, func(ci int, c *pgx.Conn) func() error {
+		return func() error {
+			_, err := c.Exec(ctx, "UPDATE bench_disjoint SET n = n + 1 WHERE id = $1", ci+1)
+			return err
+		}
+	})
+	if err != nil {
+		return 0, 0, err
+	}
+	return round3(float64(done) / el.Seconds()), failed, nil
+}
+
+// runClients runs, on each connection concurrently until d has passed,
+// the operation that newOp makes for it, counting the operations that
+// succeeded and those that failed with a server error; any other error
+// (a lost connection) ends the run.
+func runClients(ctx context.Context, conns []*pgx.Conn, d time.Duration, newOp func(ci int, c *pgx.Conn) func() error) (ok, failed int64, elapsed time.Duration, err error) {
+	var okN, failedN atomic.Int64
 	var wg sync.WaitGroup
-	errs := make(chan error, clients)
+	errs := make(chan error, len(conns))
 	t0 := time.Now()
 	deadline := t0.Add(d)
 	for ci, c := range conns {
+		op := newOp(ci, c)
 		wg.Go(func() {
 			for time.Now().Before(deadline) {
-				_, err := c.Exec(ctx, "UPDATE bench_disjoint SET n = n + 1 WHERE id = $1", ci+1)
+				err := op()
 				var pe *pgconn.PgError
 				switch {
 				case err == nil:
-					done.Add(1)
+					okN.Add(1)
 				case errors.As(err, &pe):
-					failed.Add(1)
+					failedN.Add(1)
 				default:
 					errs <- err
 					return
@@ -274,12 +270,12 @@ func benchDisjoint(ctx context.Context, dsn string, clients int, d time.Duration
 		})
 	}
 	wg.Wait()
-	el := time.Since(t0)
+	elapsed = time.Since(t0)
 	close(errs)
 	if err := <-errs; err != nil {
-		return 0, 0, err
+		return 0, 0, 0, err
 	}
-	return round3(float64(done.Load()) / el.Seconds()), failed.Load(), nil
+	return okN.Load(), failedN.Load(), elapsed, nil
 }
 
 func writeTxnBenchTable(w io.Writer, rep txnBenchReport) {
