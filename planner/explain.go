@@ -230,7 +230,12 @@ func (s *session) executeExplain(ctx context.Context, p *plan, params []any) (wi
 	if err != nil {
 		return nil, toWire(err)
 	}
-	// what PostgreSQL has no words for: the snapshot the plan reads
+	return explainText(lines, key, pending), nil
+}
+
+// explainText is EXPLAIN's text result: the plan's lines and, what
+// PostgreSQL has no words for, the snapshot the plan reads.
+func explainText(lines []string, key catKey, pending bool) *rowsResult {
 	snap := fmt.Sprintf("Snapshot: branch %q, graph version %d", key.branch, key.version)
 	if pending {
 		snap += ", with the transaction's pending changes"
@@ -240,7 +245,7 @@ func (s *session) executeExplain(ctx context.Context, p *plan, params []any) (wi
 	for i, l := range lines {
 		rows[i] = []any{l}
 	}
-	return &rowsResult{cols: queryPlanColumn, rows: rows, tag: "EXPLAIN"}, nil
+	return &rowsResult{cols: queryPlanColumn, rows: rows, tag: "EXPLAIN"}
 }
 
 // executeWriteExplain answers EXPLAIN of INSERT/UPDATE/DELETE/MERGE: the
@@ -271,15 +276,5 @@ func (s *session) executeWriteExplain(ctx context.Context, ex *sqlparse.ExplainS
 	if err != nil {
 		return nil, toWire(err)
 	}
-	lines = modifyLines(op, rel, lines)
-	snap := fmt.Sprintf("Snapshot: branch %q, graph version %d", key.branch, key.version)
-	if pending {
-		snap += ", with the transaction's pending changes"
-	}
-	lines = append(lines, snap)
-	rows := make([][]any, len(lines))
-	for i, l := range lines {
-		rows[i] = []any{l}
-	}
-	return &rowsResult{cols: queryPlanColumn, rows: rows, tag: "EXPLAIN"}, nil
+	return explainText(modifyLines(op, rel, lines), key, pending), nil
 }
