@@ -742,11 +742,9 @@ func (w *writer) grantTables(pc *privCtx, n *q.Node) (changes []ddl.Change, hand
 		return nil, false, nil
 	}
 	pc = w.s.grantContext(w.ctx, pc)
+	seqs := st.Objtype == q.ObjectType_OBJECT_SEQUENCE
 	switch st.Objtype {
-	case q.ObjectType_OBJECT_TABLE:
-	case q.ObjectType_OBJECT_SEQUENCE:
-		return nil, true, notSupported(grantName(st) + " ON SEQUENCE").
-			WithDetail("Sequences have no privileges here: every role that may use a table may use its sequences.")
+	case q.ObjectType_OBJECT_TABLE, q.ObjectType_OBJECT_SEQUENCE:
 	default:
 		return nil, false, nil
 	}
@@ -766,7 +764,7 @@ func (w *writer) grantTables(pc *privCtx, n *q.Node) (changes []ddl.Change, hand
 			}
 			for _, e := range w.ddlCatalog().Tables() {
 				m, err := ddl.DecodeMeta(e.Name, e.Def)
-				if err != nil || m.Relkind == ddl.RelSequence {
+				if err != nil || (m.Relkind == ddl.RelSequence) != seqs {
 					continue
 				}
 				rels = append(rels, rel{e, m})
@@ -783,10 +781,19 @@ func (w *writer) grantTables(pc *privCtx, n *q.Node) (changes []ddl.Change, hand
 			}
 			e, m, ok := w.relationOf(rv.Relname)
 			if !ok {
+				if _, owned := w.sequencePriv(rv.Relname); owned && seqs {
+					return nil, true, notSupported(name + " on a serial or identity column's sequence")
+				}
 				return nil, true, wire.Errorf("42P01", "relation \"%s\" does not exist", rv.Relname)
 			}
-			if m.Relkind == ddl.RelSequence {
-				return nil, true, notSupported(name + " on a sequence")
+			if m.Relkind == ddl.RelSequence && !seqs {
+				return nil, true, notSupported(name + " ON TABLE naming a sequence")
+			}
+			if seqs && m.Relkind != ddl.RelSequence {
+				if _, ok := w.sequencePriv(rv.Relname); ok {
+					return nil, true, notSupported(name + " on a serial or identity column's sequence")
+				}
+				return nil, true, wire.Errorf("42809", "\"%s\" is not a sequence", rv.Relname)
 			}
 			rels = append(rels, rel{e, m})
 		}
@@ -810,6 +817,9 @@ func (w *writer) grantTables(pc *privCtx, n *q.Node) (changes []ddl.Change, hand
 	var privs access.TablePrivs
 	if allPrivs {
 		privs = access.AllTablePrivs
+		if seqs {
+			privs = access.AllSequencePrivs
+		}
 	}
 	for _, pn := range st.Privileges {
 		ap := pn.GetAccessPriv()
@@ -818,6 +828,17 @@ func (w *writer) grantTables(pc *privCtx, n *q.Node) (changes []ddl.Change, hand
 		}
 		if len(ap.Cols) > 0 {
 			return nil, true, notSupported("column privileges")
+		}
+		if seqs {
+			p, ok := access.ParseSequencePriv(ap.PrivName)
+			if !ok {
+				if _, known := access.ParseTablePriv(ap.PrivName); known || isPrivilegeName(ap.PrivName) {
+					return nil, true, wire.Errorf("0LP01", "invalid privilege type %s for sequence", strings.ToUpper(ap.PrivName))
+				}
+				return nil, true, wire.Errorf(wire.CodeSyntaxError, "unrecognized privilege type \"%s\"", ap.PrivName)
+			}
+			privs |= p
+			continue
 		}
 		p, ok := access.ParseTablePriv(ap.PrivName)
 		if !ok {
@@ -842,6 +863,9 @@ func (w *writer) grantTables(pc *privCtx, n *q.Node) (changes []ddl.Change, hand
 	}
 	for _, r := range rels {
 		m := r.m
+		if seqs {
+			m.ACL = access.SequenceACL(m.Owner, m.ACL)
+		}
 		grantor, options := pc.c.TableGrantor(pc.role, m.Owner, m.ACL, privs)
 		if options == 0 {
 			if held, _ := pc.c.TablePrivileges(grantor, m.Owner, m.ACL); held == 0 {
@@ -882,6 +906,16 @@ func (w *writer) grantTables(pc *privCtx, n *q.Node) (changes []ddl.Change, hand
 		changes = []ddl.Change{&ddl.NoOp{CommandTag: name}}
 	}
 	return changes, true, nil
+}
+
+// isPrivilegeName reports a privilege PostgreSQL knows for some object
+// kind (GRANT names it for a sequence: 0LP01, not a syntax error).
+func isPrivilegeName(n string) bool {
+	switch strings.ToUpper(n) {
+	case "USAGE", "CREATE", "CONNECT", "TEMPORARY", "TEMP", "EXECUTE", "SET", "ALTER SYSTEM":
+		return true
+	}
+	return false
 }
 
 func grantName(st *q.GrantStmt) string {

@@ -1,0 +1,77 @@
+package planner
+
+import (
+	"context"
+
+	"github.com/pggraph/pggraph/access"
+	"github.com/pggraph/pggraph/planner/ddl"
+)
+
+// Sequence privileges. A standalone sequence (CREATE SEQUENCE) keeps
+// its owner and ACL in its definition like a table (ddl.TableMeta, see
+// table_privileges.go); a nil ACL is PostgreSQL's default for a
+// sequence, the owner holding USAGE, SELECT and UPDATE. The sequence
+// functions check them for the acting role as PostgreSQL 15 does:
+// nextval needs USAGE or UPDATE, currval USAGE or SELECT, setval UPDATE
+// (42501 "permission denied for sequence s"). A sequence a serial or
+// identity column owns has no ACL of its own here: GRANT on it answers
+// 0A000 and its functions are not checked.
+
+// seqPriv is a resolved sequence's ownership for the privilege checks.
+type seqPriv struct {
+	name  string
+	owner uint32
+	acl   *access.TableACL
+	owned bool // a serial/identity column's: not checked
+}
+
+// sequencePriv finds the owner and ACL of the sequence name in the
+// writer's catalog (ok false when there is none).
+func (w *writer) sequencePriv(name string) (seqPriv, bool) {
+	for _, e := range w.v.pend.ddlOverlay(w.v.root.sn).Tables() {
+		m, err := ddl.DecodeMeta(e.Name, e.Def)
+		if err != nil {
+			continue
+		}
+		if m.Sequence != nil && m.Relkind == ddl.RelSequence && m.Sequence.Name == name {
+			return seqPriv{name: name, owner: m.Owner, acl: access.SequenceACL(m.Owner, m.ACL)}, true
+		}
+		for _, c := range m.Columns {
+			if c.Sequence != nil && c.Sequence.Name == name {
+				return seqPriv{name: name, owned: true}, true
+			}
+		}
+	}
+	return seqPriv{}, false
+}
+
+// checkSequence refuses the sequence functions on sp unless the acting
+// role holds one of anyOf on it.
+func (q *sessionSequences) checkSequence(ctx context.Context, sp seqPriv, anyOf access.TablePrivs) error {
+	return execErr(checkSequencePriv(ctx, q.s, sp, anyOf))
+}
+
+func checkSequencePriv(ctx context.Context, s *session, sp seqPriv, anyOf access.TablePrivs) error {
+	if sp.owned || sp.name == "" {
+		return nil
+	}
+	pc, err := s.privileges(ctx)
+	if err != nil || pc == nil {
+		return err
+	}
+	if held, _ := pc.c.TablePrivileges(pc.role, sp.owner, sp.acl); held&anyOf == 0 {
+		return errPermission("sequence", sp.name)
+	}
+	return nil
+}
+
+// checkDefaultSequence checks the nextval of a column default naming a
+// standalone sequence (DEFAULT nextval('s')) for the inserting role,
+// as PostgreSQL evaluates defaults as the statement's user.
+func (w *writer) checkDefaultSequence(name string) error {
+	sp, ok := w.sequencePriv(name)
+	if !ok {
+		return nil
+	}
+	return checkSequencePriv(w.ctx, w.s, sp, access.PrivUsage|access.PrivUpdate)
+}
