@@ -16,7 +16,10 @@ SELECT nextval('s');
 SELECT currval('s');
 SELECT setval('s', 10);
 SELECT count(*) FROM s;
-SELECT relname, pg_get_userbyid(relowner) FROM pg_class WHERE relname IN ('s', 's2') ORDER BY 1;
+SELECT relname, pg_get_userbyid(relowner), relacl FROM pg_class WHERE relname IN ('s', 's2') ORDER BY 1;
+SELECT has_sequence_privilege('s', 'USAGE'), has_sequence_privilege('bob', 's', 'SELECT'), has_sequence_privilege('alice', 's', 'usage with grant option');
+SELECT has_sequence_privilege('bob', 's', 'INSERT');
+SELECT has_sequence_privilege('bob', 'nope', 'USAGE');
 -- as bob
 SELECT nextval('s');
 SELECT currval('s');
@@ -63,10 +66,13 @@ REVOKE SELECT ON SEQUENCE s FROM bob;
 REVOKE SELECT ON SEQUENCE s FROM bob CASCADE;
 REVOKE ALL ON SEQUENCE s2 FROM PUBLIC;
 REVOKE USAGE ON SEQUENCE s FROM alice;
+SELECT relname, relacl FROM pg_class WHERE relname IN ('s', 's2') ORDER BY 1;
+SELECT has_sequence_privilege('carol', 's', 'USAGE'), has_sequence_privilege('carol', 's2', 'SELECT'), has_sequence_privilege('bob', 's', 'SELECT WITH GRANT OPTION'), has_sequence_privilege('s', 'USAGE');
 SELECT nextval('s');
 SELECT currval('s');
 SELECT setval('s', 1);
 GRANT ALL ON ALL SEQUENCES IN SCHEMA public TO carol;
+SELECT relname, relacl FROM pg_class WHERE relname IN ('s', 's2') ORDER BY 1;
 -- as carol
 SELECT count(*) FROM s;
 SELECT nextval('s');
@@ -77,6 +83,7 @@ SELECT nextval('s2');
 -- as alice
 REVOKE ALL ON ALL SEQUENCES IN SCHEMA public FROM carol;
 CREATE TABLE dt (id bigint DEFAULT nextval('s2'), v text);
+SELECT has_sequence_privilege('bob', 'dt', 'USAGE');
 GRANT INSERT ON dt TO bob;
 -- as carol
 SELECT nextval('s');
