@@ -9,20 +9,24 @@ import (
 
 // Sequence privileges. A standalone sequence (CREATE SEQUENCE) keeps
 // its owner and ACL in its definition like a table (ddl.TableMeta, see
-// table_privileges.go); a nil ACL is PostgreSQL's default for a
-// sequence, the owner holding USAGE, SELECT and UPDATE. The sequence
-// functions check them for the acting role as PostgreSQL 15 does:
-// nextval needs USAGE or UPDATE, currval USAGE or SELECT, setval UPDATE
-// (42501 "permission denied for sequence s"). A sequence a serial or
-// identity column owns has no ACL of its own here: GRANT on it answers
-// 0A000 and its functions are not checked.
+// table_privileges.go); a serial or identity column's sequence is owned
+// by its table's owner and keeps its ACL with the column
+// (ddl.Sequence.ACL). A nil ACL is PostgreSQL's default for a sequence,
+// the owner holding USAGE, SELECT and UPDATE. The sequence functions
+// check them for the acting role as PostgreSQL 15 does: nextval needs
+// USAGE or UPDATE, currval USAGE or SELECT, setval UPDATE (42501
+// "permission denied for sequence s"); so does a serial column's
+// default during INSERT or COPY FROM, while an identity column's is not
+// checked (PostgreSQL's NextValueExpr skips the check).
 
 // seqPriv is a resolved sequence's ownership for the privilege checks.
 type seqPriv struct {
 	name  string
 	owner uint32
 	acl   *access.TableACL
-	owned bool // a serial/identity column's: not checked
+	// identity: an identity column's, whose own default (GENERATED …
+	// AS IDENTITY) PostgreSQL does not check
+	identity bool
 }
 
 // sequencePriv finds the owner and ACL of the sequence name in the
@@ -38,7 +42,7 @@ func (w *writer) sequencePriv(name string) (seqPriv, bool) {
 		}
 		for _, c := range m.Columns {
 			if c.Sequence != nil && c.Sequence.Name == name {
-				return seqPriv{name: name, owned: true}, true
+				return seqPriv{name: name, owner: m.Owner, acl: access.SequenceACL(m.Owner, c.Sequence.ACL), identity: c.Identity != ""}, true
 			}
 		}
 	}
@@ -52,7 +56,7 @@ func (q *sessionSequences) checkSequence(ctx context.Context, sp seqPriv, anyOf 
 }
 
 func checkSequencePriv(ctx context.Context, s *session, sp seqPriv, anyOf access.TablePrivs) error {
-	if sp.owned || sp.name == "" {
+	if sp.name == "" {
 		return nil
 	}
 	pc, err := s.privileges(ctx)
@@ -70,7 +74,7 @@ func checkSequencePriv(ctx context.Context, s *session, sp seqPriv, anyOf access
 // as PostgreSQL evaluates defaults as the statement's user.
 func (w *writer) checkDefaultSequence(name string) error {
 	sp, ok := w.sequencePriv(name)
-	if !ok {
+	if !ok || sp.identity {
 		return nil
 	}
 	return checkSequencePriv(w.ctx, w.s, sp, access.PrivUsage|access.PrivUpdate)

@@ -381,7 +381,7 @@ func sequenceDefs(entries []graph.TableEntry, store objstore.Store) []*exec.Sequ
 					oid = tableOID + 1 + uint32(c%63)
 				}
 				d := def(oid, col.Sequence)
-				d.Owner = m.Owner
+				d.Owner, d.ACL, d.Checked = m.Owner, col.Sequence.ACL, true
 				out = append(out, d)
 			}
 		}

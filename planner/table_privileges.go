@@ -657,6 +657,14 @@ func (w *writer) changeOwner(pc *privCtx, n *q.Node) ([]ddl.Change, error) {
 		}
 	}
 	m.ACL = access.ChangeTableOwner(m.ACL, old, newOwner.OID)
+	for i, c := range m.Columns {
+		// the sequences its columns own follow the table's owner
+		if c.Sequence != nil && c.Sequence.ACL != nil {
+			sq := *c.Sequence
+			sq.ACL = access.ChangeTableOwner(sq.ACL, old, newOwner.OID)
+			m.Columns[i].Sequence = &sq
+		}
+	}
 	m.Owner = newOwner.OID
 	if m.Owner == access.BootstrapOID {
 		m.Owner = 0
@@ -696,12 +704,21 @@ func (s *session) relationDependents(ctx context.Context, role uint32) (local []
 			if m.Owner == role {
 				mine = append(mine, "owner of "+kind+" "+e.Name)
 			}
-			if m.ACL != nil {
-				for _, it := range m.ACL.Items {
-					if (it.Grantee == role || it.Grantor == role) && m.Owner != role {
-						mine = append(mine, "privileges for "+kind+" "+e.Name)
-						break
+			named := func(acl *access.TableACL, kind, name string) {
+				if acl == nil || m.Owner == role {
+					return
+				}
+				for _, it := range acl.Items {
+					if it.Grantee == role || it.Grantor == role {
+						mine = append(mine, "privileges for "+kind+" "+name)
+						return
 					}
+				}
+			}
+			named(m.ACL, kind, e.Name)
+			for _, c := range m.Columns {
+				if c.Sequence != nil {
+					named(c.Sequence.ACL, "sequence", c.Sequence.Name)
 				}
 			}
 		}
@@ -750,11 +767,41 @@ func (w *writer) grantTables(pc *privCtx, n *q.Node) (changes []ddl.Change, hand
 	}
 	name := grantName(st)
 	// PostgreSQL's order: the relations, the grantees, the privileges
+	// rel is one object granted on: a relation, or the sequence of its
+	// column col (-1: the relation itself); relations named twice share
+	// their meta, and each changed one is redefined once
 	type rel struct {
-		e graph.TableEntry
-		m ddl.TableMeta
+		e    graph.TableEntry
+		m    *ddl.TableMeta
+		name string
+		col  int
 	}
 	var rels []rel
+	metas := map[string]*ddl.TableMeta{}
+	var order []graph.TableEntry
+	metaOf := func(e graph.TableEntry, m ddl.TableMeta) *ddl.TableMeta {
+		if mp, ok := metas[e.Name]; ok {
+			return mp
+		}
+		metas[e.Name] = &m
+		order = append(order, e)
+		return &m
+	}
+	// ownedSeq finds the relation whose column owns sequence name
+	ownedSeq := func(name string) (rel, bool) {
+		for _, e := range w.ddlCatalog().Tables() {
+			m, err := ddl.DecodeMeta(e.Name, e.Def)
+			if err != nil {
+				continue
+			}
+			for ci, c := range m.Columns {
+				if c.Sequence != nil && c.Sequence.Name == name {
+					return rel{e, metaOf(e, m), name, ci}, true
+				}
+			}
+		}
+		return rel{}, false
+	}
 	switch st.Targtype {
 	case q.GrantTargetType_ACL_TARGET_ALL_IN_SCHEMA:
 		for _, o := range st.Objects {
@@ -764,10 +811,20 @@ func (w *writer) grantTables(pc *privCtx, n *q.Node) (changes []ddl.Change, hand
 			}
 			for _, e := range w.ddlCatalog().Tables() {
 				m, err := ddl.DecodeMeta(e.Name, e.Def)
-				if err != nil || (m.Relkind == ddl.RelSequence) != seqs {
+				if err != nil {
 					continue
 				}
-				rels = append(rels, rel{e, m})
+				if (m.Relkind == ddl.RelSequence) == seqs {
+					rels = append(rels, rel{e, metaOf(e, m), e.Name, -1})
+				}
+				if !seqs || m.Relkind == ddl.RelSequence {
+					continue
+				}
+				for ci, c := range m.Columns {
+					if c.Sequence != nil {
+						rels = append(rels, rel{e, metaOf(e, m), c.Sequence.Name, ci})
+					}
+				}
 			}
 		}
 	case q.GrantTargetType_ACL_TARGET_OBJECT:
@@ -781,8 +838,12 @@ func (w *writer) grantTables(pc *privCtx, n *q.Node) (changes []ddl.Change, hand
 			}
 			e, m, ok := w.relationOf(rv.Relname)
 			if !ok {
-				if _, owned := w.sequencePriv(rv.Relname); owned && seqs {
-					return nil, true, notSupported(name + " on a serial or identity column's sequence")
+				if r, owned := ownedSeq(rv.Relname); owned {
+					if !seqs {
+						return nil, true, notSupported(name + " ON TABLE naming a sequence")
+					}
+					rels = append(rels, r)
+					continue
 				}
 				return nil, true, wire.Errorf("42P01", "relation \"%s\" does not exist", rv.Relname)
 			}
@@ -790,12 +851,9 @@ func (w *writer) grantTables(pc *privCtx, n *q.Node) (changes []ddl.Change, hand
 				return nil, true, notSupported(name + " ON TABLE naming a sequence")
 			}
 			if seqs && m.Relkind != ddl.RelSequence {
-				if _, ok := w.sequencePriv(rv.Relname); ok {
-					return nil, true, notSupported(name + " on a serial or identity column's sequence")
-				}
 				return nil, true, wire.Errorf("42809", "\"%s\" is not a sequence", rv.Relname)
 			}
-			rels = append(rels, rel{e, m})
+			rels = append(rels, rel{e, metaOf(e, m), e.Name, -1})
 		}
 	default:
 		return nil, true, notSupported("ALTER DEFAULT PRIVILEGES")
@@ -861,15 +919,19 @@ func (w *writer) grantTables(pc *privCtx, n *q.Node) (changes []ddl.Change, hand
 			return nil, true, notSupported("grantor must be current user")
 		}
 	}
+	changed := map[string]bool{}
 	for _, r := range rels {
-		m := r.m
-		if seqs {
-			m.ACL = access.SequenceACL(m.Owner, m.ACL)
+		owner, cur, kind := r.m.Owner, r.m.ACL, metaKind(*r.m)
+		if r.col >= 0 {
+			cur, kind = r.m.Columns[r.col].Sequence.ACL, "sequence"
 		}
-		grantor, options := pc.c.TableGrantor(pc.role, m.Owner, m.ACL, privs)
+		if seqs {
+			cur = access.SequenceACL(owner, cur)
+		}
+		grantor, options := pc.c.TableGrantor(pc.role, owner, cur, privs)
 		if options == 0 {
-			if held, _ := pc.c.TablePrivileges(grantor, m.Owner, m.ACL); held == 0 {
-				return nil, true, errPermission(metaKind(m), r.e.Name)
+			if held, _ := pc.c.TablePrivileges(grantor, owner, cur); held == 0 {
+				return nil, true, errPermission(kind, r.name)
 			}
 		}
 		this := privs & options
@@ -878,29 +940,40 @@ func (w *writer) grantTables(pc *privCtx, n *q.Node) (changes []ddl.Change, hand
 			what = "could be revoked"
 		}
 		if this == 0 {
-			w.warn(fmt.Sprintf("no privileges %s for \"%s\"", what, r.e.Name))
+			w.warn(fmt.Sprintf("no privileges %s for \"%s\"", what, r.name))
 			continue
 		}
 		if !allPrivs && this != privs {
-			w.warn(fmt.Sprintf("not all privileges %s for \"%s\"", what, r.e.Name))
+			w.warn(fmt.Sprintf("not all privileges %s for \"%s\"", what, r.name))
 		}
-		acl := m.ACL
+		acl := cur
 		if acl == nil {
-			acl = &access.TableACL{Items: access.DefaultTableACL(m.Owner)}
+			acl = &access.TableACL{Items: access.DefaultTableACL(owner)}
 		}
 		for _, g := range grantees {
 			if st.IsGrant {
-				acl = access.GrantTable(acl, m.Owner, g, grantor, this, st.GrantOption)
+				acl = access.GrantTable(acl, owner, g, grantor, this, st.GrantOption)
 				continue
 			}
-			next, err := pc.c.RevokeTable(acl, m.Owner, g, grantor, this, st.GrantOption, st.Behavior == q.DropBehavior_DROP_CASCADE)
+			next, err := pc.c.RevokeTable(acl, owner, g, grantor, this, st.GrantOption, st.Behavior == q.DropBehavior_DROP_CASCADE)
 			if err != nil {
 				return nil, true, wire.Errorf("2BP01", "dependent privileges exist").WithHint("Use CASCADE to revoke them too.")
 			}
 			acl = next
 		}
-		m.ACL = acl
-		changes = append(changes, redefine(r.e, m, name))
+		if r.col >= 0 {
+			sq := *r.m.Columns[r.col].Sequence
+			sq.ACL = acl
+			r.m.Columns[r.col].Sequence = &sq
+		} else {
+			r.m.ACL = acl
+		}
+		changed[r.e.Name] = true
+	}
+	for _, e := range order {
+		if changed[e.Name] {
+			changes = append(changes, redefine(e, *metas[e.Name], name))
+		}
 	}
 	if len(changes) == 0 {
 		changes = []ddl.Change{&ddl.NoOp{CommandTag: name}}
