@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	"sort"
 	"sync"
 )
 
@@ -81,6 +82,8 @@ type pidOwner int32
 // AdvisorySession is one connection's identity in a lock space.
 type AdvisorySession struct {
 	space *AdvisoryLocks
+	// PID is the owning session's process id (pg_locks.pid).
+	PID int32
 	// Warn, when set, receives PostgreSQL's WARNING for an unlock of a
 	// lock the session does not hold.
 	Warn func(message string)
@@ -110,6 +113,45 @@ func (a *AdvisorySession) Holds(k int64) int {
 		return l.total(a)
 	}
 	return 0
+}
+
+// SpaceHolds lists every granted hold in the session's lock space, one
+// per owner, key and mode (pg_locks), in key order.
+func (a *AdvisorySession) SpaceHolds() []AdvisoryHold {
+	a.space.mu.Lock()
+	defer a.space.mu.Unlock()
+	var out []AdvisoryHold
+	for key, lk := range a.space.held {
+		for owner, h := range lk.holds {
+			var pid int32
+			switch o := owner.(type) {
+			case *AdvisorySession:
+				pid = o.PID
+			case pidOwner:
+				pid = int32(o)
+			}
+			if h[0][0]+h[0][1] > 0 {
+				out = append(out, AdvisoryHold{Key: key.k, TwoKey: key.two, PID: pid})
+			}
+			if h[1][0]+h[1][1] > 0 {
+				out = append(out, AdvisoryHold{Key: key.k, TwoKey: key.two, PID: pid, Shared: true})
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		x, y := out[i], out[j]
+		if x.Key != y.Key {
+			return x.Key < y.Key
+		}
+		if x.TwoKey != y.TwoKey {
+			return !x.TwoKey
+		}
+		if x.PID != y.PID {
+			return x.PID < y.PID
+		}
+		return !x.Shared && y.Shared
+	})
+	return out
 }
 
 type advisorySessionKey struct{}

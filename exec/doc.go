@@ -498,12 +498,19 @@
 // relations (last_value, log_cnt, is_called from the durable position),
 // pg_class.reloptions, and the graph schema as members of the built-in
 // extension pggraph (OID below 16384), which pg_dump leaves out.
+// pg_authid (passwords to superusers only) and pg_parameter_acl serve
+// pg_dumpall. Monitoring catalogs (syscat_activity.go): pg_stat_activity
+// from Session.Activity, pg_locks from Session.AdvisoryHolds, both read
+// at every scan (liveRels); the pg_stat/pg_statio views have zero
+// counters. ROWS FROM (…) zips its functions' results (rowsfrom.go).
 //
 // Known differences kept visible: regular expressions are RE2, not
 // PostgreSQL's ARE; math functions use Go's libm (cbrt and friends can
 // differ from glibc in the last place); pg_get_constraintdef prints a
-// CHECK expression as the catalog stores it (PostgreSQL re-deparses it
-// with inferred casts, e.g. "price > 0::numeric" for a numeric column);
+// CHECK expression as PostgreSQL's analyzer stores it (implicit casts
+// such as "price > 0::numeric", BETWEEN expanded, IN as = ANY (ARRAY[…]);
+// checkdef.go) for the shapes it models and as written otherwise (a
+// timestamp literal keeps its input text);
 // relation sizes are the bytes of the Lance files a table's pinned
 // version references (data files; pg_table_size adds deletion files and
 // the manifest), not 8 kB heap pages, indexes (built in memory) and the

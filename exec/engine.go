@@ -46,6 +46,11 @@ type Session struct {
 	// bootstrap state, means the session user is the only role, a
 	// superuser with OID 10.
 	Roles func() *access.Catalog
+	// Activity lists the server's sessions (pg_stat_activity); nil: none
+	// listed. AdvisoryHolds lists the advisory locks held in the
+	// session's lock space (pg_locks).
+	Activity      func() []Activity
+	AdvisoryHolds func() []AdvisoryHold
 }
 
 func (s *Session) sessionUser() string {
@@ -102,6 +107,7 @@ func (e *Engine) PrepareFor(sess *Session, sql string, declared []uint32) (p *Pr
 	if sess != nil {
 		cs.db, cs.user_, cs.setting, cs.params = sess.Database, sess.User, sess.Setting, sess.Parameters
 		cs.rolesFn, cs.sessUser = sess.Roles, sess.sessionUser()
+		cs.activityFn, cs.locksFn = sess.Activity, sess.AdvisoryHolds
 	}
 	b := &binder{cat: cs, sql: sql}
 	for i, oid := range declared {
@@ -393,6 +399,9 @@ type catalogSet struct {
 	sessUser string
 	setting  func(string) (string, bool)
 	params   func() []Parameter
+	// activityFn and locksFn serve pg_stat_activity and pg_locks
+	activityFn func() []Activity
+	locksFn    func() []AdvisoryHold
 }
 
 func (c *catalogSet) database() string {

@@ -94,6 +94,11 @@ type sysRelation struct {
 	rows func(c *catalogSet) [][]any
 }
 
+// liveRels are the system relations (sessions, locks) read at every
+// scan, not when the statement is prepared: a prepared monitoring query
+// executed again sees the current sessions.
+var liveRels = map[*sysRelation]bool{}
+
 var pgCatalogRels = map[string]*sysRelation{}
 var infoSchemaRels = map[string]*sysRelation{}
 
@@ -117,19 +122,28 @@ func (c *catalogSet) system(schema, name string) *TableDef {
 		return td
 	}
 	cols := sysCols(rel.cols)
-	rows := rel.rows(c)
-	vecs := make([]*Vec, len(cols))
-	for i, cd := range cols {
-		vecs[i] = NewVec(cd.Type, len(rows))
-		for r, row := range rows {
-			setSysValue(vecs[i], r, row[i])
+	build := func() *MemTable {
+		rows := rel.rows(c)
+		vecs := make([]*Vec, len(cols))
+		for i, cd := range cols {
+			vecs[i] = NewVec(cd.Type, len(rows))
+			for r, row := range rows {
+				setSysValue(vecs[i], r, row[i])
+			}
 		}
+		return MemTableFromVecs(cols, vecs)
 	}
 	ns := "pg_catalog"
 	if schema == "information_schema" {
 		ns = schema
 	}
-	td := &TableDef{OID: rel.oid, Schema: ns, Name: name, Columns: cols, Source: MemTableFromVecs(cols, vecs)}
+	var src TableSource
+	if liveRels[rel] {
+		src = &liveSource{build: build}
+	} else {
+		src = build()
+	}
+	td := &TableDef{OID: rel.oid, Schema: ns, Name: name, Columns: cols, Source: src}
 	c.sys[key] = td
 	rememberRegName(OIDRegclass, rel.oid, name)
 	return td

@@ -2,6 +2,7 @@ package exec
 
 import (
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -83,6 +84,25 @@ func parseTextBase(v *Vec, i int, s string, loc *time.Location) error {
 			x = formatTimeOfDay(utcToLocal(time.Now().UnixMicro(), loc) % usPerDay)
 		}
 		us, st := parseClockStatus(x)
+		if st == clockSyntax {
+			// a zone after the time of day is dropped (pgjdbc sends a
+			// java.sql.Time as 23:59:59+00)
+			if loc := zoneSuffix.FindStringIndex(x); loc != nil && loc[0] > 0 {
+				us, st = parseClockStatus(strings.TrimSpace(x[:loc[0]]))
+			}
+		}
+		if st == clockSyntax && !strings.ContainsAny(x, "Tt") {
+			// a date (and zone) before the time of day is read and
+			// dropped, as PostgreSQL's time input does: lib/pq sends a
+			// Go time.Time as 0001-01-01 12:34:56Z BC
+			noEra := strings.TrimSpace(x)
+			if n := len(noEra); n > 3 && strings.EqualFold(noEra[n-3:], " BC") {
+				noEra = noEra[:n-3]
+			}
+			if ts, err := parseTimestamp(noEra, false, time.UTC); err == nil {
+				us, st = ((ts%usPerDay)+usPerDay)%usPerDay, clockOK
+			}
+		}
 		if st == clockRange {
 			return errf(CodeDatetimeFieldOverflow, "date/time field value out of range: \"%s\"", s)
 		}
@@ -359,6 +379,10 @@ func specialDay(x string, loc *time.Location) (int64, bool) {
 	return 0, false
 }
 
+// zoneSuffix is a numeric zone offset or Z at the end of a date or time
+// input (+00, -08:00, +0530, Z).
+var zoneSuffix = regexp.MustCompile(`(?i)(^|\s*)([+-]\d{1,2}(:?\d{2}(:?\d{2})?)?|z)$`)
+
 func parseDateIn(s string, loc *time.Location) (int64, error) {
 	x := strings.TrimSpace(s)
 	if err := infiniteDateTime(x, "date"); err != nil {
@@ -372,6 +396,25 @@ func parseDateIn(s string, loc *time.Location) (int64, error) {
 	bc := false
 	if strings.EqualFold(rest, "BC") {
 		bc, rest = true, ""
+	} else if n := len(rest); n > 3 && strings.EqualFold(rest[n-3:], " BC") {
+		bc, rest = true, strings.TrimSpace(rest[:n-3])
+	}
+	if ok && zoneSuffix.MatchString(rest) {
+		// a zone after the date is dropped (pgjdbc sends a java.sql.Date
+		// as 2024-02-29 +00)
+		rest = ""
+	}
+	if ok && rest != "" {
+		// a time of day (and zone) after the date is read and dropped, as
+		// PostgreSQL's date input does: drivers send JavaScript Dates as
+		// 2024-02-29T00:00:00.000+00:00
+		_, err := parseTimestamp(strings.TrimSuffix(strings.TrimSuffix(x, "BC"), "bc"), true, time.UTC)
+		if e, isErr := err.(*Error); isErr && e.Code == CodeDatetimeFieldOverflow {
+			return 0, err
+		}
+		if err == nil {
+			rest = ""
+		}
 	}
 	if !ok || rest != "" {
 		return 0, errf(CodeInvalidDatetimeFormat, "invalid input syntax for type date: \"%s\"", s)

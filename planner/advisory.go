@@ -21,6 +21,7 @@ import (
 // become the client's WARNING notices.
 func (s *session) newAdvisorySession(space *exec.AdvisoryLocks) *exec.AdvisorySession {
 	a := space.Session()
+	a.PID = int32(s.info.ProcessID)
 	a.Warn = func(msg string) {
 		if s.info.Notice != nil {
 			s.info.Notice(&wire.Error{Severity: "WARNING", Code: "01000", Message: msg})
@@ -52,4 +53,20 @@ func (s *session) endXactLocks() {
 		s.snapHold()
 		s.snapHold = nil
 	}
+}
+
+// activityForExec is the server's sessions for pg_stat_activity.
+func (s *session) activityForExec() []exec.Activity {
+	if s.info.Activity == nil {
+		return nil
+	}
+	acts := s.info.Activity()
+	out := make([]exec.Activity, len(acts))
+	for i, a := range acts {
+		out[i] = exec.Activity{PID: a.PID, User: a.User, Database: a.Database, ApplicationName: a.ApplicationName,
+			ClientAddr: a.ClientAddr, ClientPort: a.ClientPort, BackendStart: a.BackendStart, XactStart: a.XactStart,
+			QueryStart: a.QueryStart, StateChange: a.StateChange, State: a.State, Query: a.Query,
+			WaitEventType: a.WaitEventType, WaitEvent: a.WaitEvent}
+	}
+	return out
 }

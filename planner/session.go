@@ -525,6 +525,13 @@ func (s *session) execSession() *exec.Session {
 			Roles:    s.rolesForExec,
 			Database: s.info.Database,
 			PID:      int32(s.info.ProcessID),
+			Activity: s.activityForExec,
+			AdvisoryHolds: func() []exec.AdvisoryHold {
+				if s.advisory == nil {
+					return nil
+				}
+				return s.advisory.SpaceHolds()
+			},
 			Setting: func(name string) (string, bool) {
 				if settings == nil {
 					return "", false

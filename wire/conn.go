@@ -86,13 +86,15 @@ type conn struct {
 	// terminated: pg_terminate_backend ended this session (FATAL 57P01
 	// at the next boundary, or at once for a running statement).
 	terminated bool
+	// act is this connection's pg_stat_activity record (activity.go).
+	act activityState
 }
 
 func newConn(s *Server, nc net.Conn) *conn {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	return &conn{srv: s, nc: nc, raw: nc, done: make(chan struct{}), ctx: ctx, cancelCtx: cancel, types: pgtype.NewMap(),
 		log:   s.cfg.Logger.WithField("remote", nc.RemoteAddr().String()),
-		stmts: map[string]*prepared{}, portals: map[string]*portal{}}
+		stmts: map[string]*prepared{}, portals: map[string]*portal{}, act: activityState{backendStart: time.Now()}}
 }
 
 // serve runs the connection to its end. No panic escapes it.
@@ -524,7 +526,8 @@ func (c *conn) startup() error {
 		ProcessID: c.pid, TLS: c.tls, Settings: c.settings, Notice: c.notice, Admit: c.admit,
 		Signal: func(pid int32, terminate bool, wait time.Duration) (bool, error) {
 			return c.srv.signalBackend(c, pid, terminate, wait)
-		}}
+		},
+		Activity: c.srv.activity}
 	ctx, done := c.statementContext()
 	sess, err := c.newSession(ctx, info)
 	done()
@@ -655,6 +658,12 @@ func (c *conn) initSettings(pkt *startupPacket) error {
 // write everything.
 func (c *conn) readyForQuery() {
 	c.reportChanges()
+	// pg_stat_activity shows the idle state before the client learns the
+	// statement is over (as PostgreSQL), so a client that reads it from
+	// another session right after sees this one idle
+	c.mu.Lock()
+	c.noteIdle()
+	c.mu.Unlock()
 	c.send(&pgproto3.ReadyForQuery{TxStatus: c.tx.status()})
 	c.flush()
 }
@@ -790,6 +799,7 @@ func (c *conn) dispatch(msg pgproto3.FrontendMessage) (fatal error) {
 	}
 	switch m := msg.(type) {
 	case *pgproto3.Query:
+		c.noteQuery(m.String)
 		return c.simpleQuery(m.String)
 	case *pgproto3.Sync:
 		c.sync()

@@ -202,6 +202,7 @@ func (c *conn) handleExecute(m *pgproto3.Execute) error {
 		c.send(&pgproto3.EmptyQueryResponse{})
 		return nil
 	}
+	c.noteQuery(st.SQL)
 	if p.done {
 		// An exhausted portal answers with its tag and no rows, as PostgreSQL.
 		c.sendComplete(p.tag)

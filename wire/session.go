@@ -37,6 +37,9 @@ type SessionInfo struct {
 	// when it has not ended within wait. Call it only from inside a
 	// Session method.
 	Signal func(pid int32, terminate bool, wait time.Duration) (bool, error)
+	// Activity lists the server's sessions as pg_stat_activity shows
+	// them (activity.go); safe to call from any goroutine.
+	Activity func() []Activity
 	// Admit applies the connection rules (hba) to another database name:
 	// nil when this connection could have connected to it directly with
 	// the authentication it already gave, else a 28000 *Error. The SQL

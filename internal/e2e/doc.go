@@ -29,6 +29,18 @@
 //     \df, \dC, \dconfig, ...) against pgproxy and PostgreSQL 15 over
 //     testdata/describe/schema.sql and compares what psql prints, with
 //     its allowed differences listed and explained in the test.
+//   - Dump and restore (pg_dump_test.go, pg_restore_test.go): pgproxy
+//     dumps (plain and -Fc) restore into a fresh pgproxy with the same
+//     rows, graph roles and \d+, and into PostgreSQL 15; PostgreSQL 15
+//     dumps restore into pgproxy with PostgreSQL's rows and \d+;
+//     pg_dumpall's globals and schema.
+//   - Driver value round trips (drivers_test.go): every value of
+//     testdata/types/values.tsv through psycopg2, psycopg 3, node-postgres,
+//     postgres.js, pgjdbc (testdata/clients/types_roundtrip*, JdbcTypes)
+//     and lib/pq, answers compared with PostgreSQL 15's line by line.
+//   - Monitoring catalogs (monitoring_test.go): pg_stat_activity,
+//     pg_locks and the statistics views for the same two sessions on
+//     pgproxy and PostgreSQL 15.
 //
 // Invariants:
 //   - A missing client (psql, node, python modules, java, npm packages)
