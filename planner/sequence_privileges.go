@@ -4,7 +4,9 @@ import (
 	"context"
 
 	"github.com/pggraph/pggraph/access"
+	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/planner/ddl"
+	"github.com/pggraph/pggraph/planner/seq"
 )
 
 // Sequence privileges. A standalone sequence (CREATE SEQUENCE) keeps
@@ -47,6 +49,44 @@ func (w *writer) sequencePriv(name string) (seqPriv, bool) {
 		}
 	}
 	return seqPriv{}, false
+}
+
+// sequencePrivByKey is sequencePriv for the sequence with allocator
+// key key (lastval knows only that).
+func (w *writer) sequencePrivByKey(key string) (seqPriv, bool) {
+	for _, e := range w.v.pend.ddlOverlay(w.v.root.sn).Tables() {
+		m, err := ddl.DecodeMeta(e.Name, e.Def)
+		if err != nil {
+			continue
+		}
+		if m.Sequence != nil && m.Relkind == ddl.RelSequence && m.Sequence.Key == key {
+			return w.sequencePriv(m.Sequence.Name)
+		}
+		for _, c := range m.Columns {
+			if c.Sequence != nil && c.Sequence.Key == key {
+				return w.sequencePriv(c.Sequence.Name)
+			}
+		}
+	}
+	return seqPriv{}, false
+}
+
+// checkLastval requires USAGE or SELECT on the sequence lastval reads,
+// as PostgreSQL's lastval does.
+func (q *sessionSequences) checkLastval(ctx context.Context) error {
+	key, ok := q.s.seqSess.LastKey()
+	if !ok {
+		return nil // lastval reports it
+	}
+	root, pend, err := q.s.writeBase(ctx, nil)
+	if err != nil {
+		return execErr(err)
+	}
+	sp, ok := (&writer{s: q.s, v: newView(root, pend), ctx: ctx}).sequencePrivByKey(key)
+	if !ok {
+		return &exec.Error{Code: seq.CodeNotInState, Message: "lastval is not yet defined in this session"}
+	}
+	return q.checkSequence(ctx, sp, access.PrivUsage|access.PrivSelect)
 }
 
 // checkSequence refuses the sequence functions on sp unless the acting

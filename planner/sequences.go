@@ -255,9 +255,12 @@ func (q *sessionSequences) Setval(ctx context.Context, name string, value int64,
 }
 
 // Lastval implements exec.SequenceFunctions.
-func (q *sessionSequences) Lastval(context.Context) (int64, error) {
+func (q *sessionSequences) Lastval(ctx context.Context) (int64, error) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
+	if err := q.checkLastval(ctx); err != nil {
+		return 0, err
+	}
 	v, err := q.s.seqSess.Lastval()
 	return v, execErr(seqError(err))
 }

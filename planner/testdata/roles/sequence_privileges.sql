@@ -39,8 +39,11 @@ SELECT currval('s');
 SELECT setval('s', 30);
 SELECT count(*) FROM s;
 SELECT nextval('s2');
+SELECT lastval();
 -- as carol
+SELECT lastval();
 SELECT nextval('s');
+SELECT lastval();
 SELECT count(*) FROM s2;
 SELECT currval('s2');
 SELECT nextval('s2');
@@ -55,12 +58,14 @@ SELECT count(*) FROM s;
 SELECT nextval('s2');
 SELECT setval('s2', 100);
 SELECT nextval('s2');
+SELECT lastval();
 GRANT SELECT ON SEQUENCE s TO carol;
 GRANT USAGE ON SEQUENCE s TO carol;
 -- as carol
 SELECT count(*) FROM s;
 SELECT setval('s2', 200, false);
 SELECT nextval('s2');
+SELECT lastval();
 -- as alice
 REVOKE SELECT ON SEQUENCE s FROM bob;
 REVOKE SELECT ON SEQUENCE s FROM bob CASCADE;
@@ -129,6 +134,7 @@ SELECT has_sequence_privilege('st_id_seq', 'USAGE'), has_sequence_privilege('it_
 REVOKE ALL ON ALL SEQUENCES IN SCHEMA public FROM bob, PUBLIC;
 SELECT relname, relacl FROM pg_class WHERE relname IN ('st_id_seq', 'it_id_seq', 's', 's2') ORDER BY 1;
 -- as bob
+SELECT lastval();
 INSERT INTO st (v) VALUES ('d');
 SELECT count(*) FROM it_id_seq;
 -- as postgres
