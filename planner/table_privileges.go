@@ -839,16 +839,10 @@ func (w *writer) grantTables(pc *privCtx, n *q.Node) (changes []ddl.Change, hand
 			e, m, ok := w.relationOf(rv.Relname)
 			if !ok {
 				if r, owned := ownedSeq(rv.Relname); owned {
-					if !seqs {
-						return nil, true, notSupported(name + " ON TABLE naming a sequence")
-					}
 					rels = append(rels, r)
 					continue
 				}
 				return nil, true, wire.Errorf("42P01", "relation \"%s\" does not exist", rv.Relname)
-			}
-			if m.Relkind == ddl.RelSequence && !seqs {
-				return nil, true, notSupported(name + " ON TABLE naming a sequence")
 			}
 			if seqs && m.Relkind != ddl.RelSequence {
 				return nil, true, wire.Errorf("42809", "\"%s\" is not a sequence", rv.Relname)
@@ -925,8 +919,19 @@ func (w *writer) grantTables(pc *privCtx, n *q.Node) (changes []ddl.Change, hand
 		if r.col >= 0 {
 			cur, kind = r.m.Columns[r.col].Sequence.ACL, "sequence"
 		}
-		if seqs {
+		privs := privs
+		if kind == "sequence" {
 			cur = access.SequenceACL(owner, cur)
+			// GRANT … ON TABLE naming a sequence: PostgreSQL keeps the
+			// sequence's privileges of those named, with a warning
+			switch {
+			case seqs:
+			case allPrivs:
+				privs = access.AllSequencePrivs
+			case privs&^access.AllSequencePrivs != 0:
+				w.warn(fmt.Sprintf("sequence \"%s\" only supports USAGE, SELECT, and UPDATE privileges", r.name))
+				privs &= access.AllSequencePrivs
+			}
 		}
 		grantor, options := pc.c.TableGrantor(pc.role, owner, cur, privs)
 		if options == 0 {

@@ -144,3 +144,16 @@ SELECT relname, pg_get_userbyid(relowner) FROM pg_class WHERE relname IN ('st', 
 SELECT nextval('st_id_seq');
 -- as alice
 SELECT nextval('st_id_seq');
+-- GRANT … ON TABLE (or no object type) naming a sequence keeps its
+-- sequence privileges
+-- as alice
+GRANT SELECT ON s2 TO bob;
+GRANT INSERT, UPDATE ON TABLE s2 TO bob;
+GRANT DELETE ON s2 TO bob;
+GRANT ALL ON s2 TO carol;
+SELECT relname, relacl FROM pg_class WHERE relname = 's2';
+REVOKE ALL ON s2 FROM bob, carol;
+GRANT SELECT ON TABLE it_id_seq TO bob;
+SELECT relname, relacl FROM pg_class WHERE relname IN ('s2', 'it_id_seq') ORDER BY 1;
+-- as bob
+SELECT count(*) FROM it_id_seq;
