@@ -29,6 +29,10 @@ type seqPriv struct {
 	// identity: an identity column's, whose own default (GENERATED …
 	// AS IDENTITY) PostgreSQL does not check
 	identity bool
+	// held is what the acting role holds on it, once known (the
+	// statement's cache in sessionSequences)
+	held  access.TablePrivs
+	known bool
 }
 
 // sequencePriv finds the owner and ACL of the sequence name in the
@@ -86,24 +90,59 @@ func (q *sessionSequences) checkLastval(ctx context.Context) error {
 	if !ok {
 		return &exec.Error{Code: seq.CodeNotInState, Message: "lastval is not yet defined in this session"}
 	}
-	return q.checkSequence(ctx, sp, access.PrivUsage|access.PrivSelect)
+	if err := checkSequencePriv(ctx, q.s, sp, access.PrivUsage|access.PrivSelect); err != nil {
+		return execErr(err)
+	}
+	return nil
 }
 
-// checkSequence refuses the sequence functions on sp unless the acting
-// role holds one of anyOf on it.
-func (q *sessionSequences) checkSequence(ctx context.Context, sp seqPriv, anyOf access.TablePrivs) error {
-	return execErr(checkSequencePriv(ctx, q.s, sp, anyOf))
+// checkSequence refuses the sequence function called with name unless
+// the acting role holds one of anyOf on its sequence. What the role
+// holds is looked up once per statement and name (a statement sees one
+// catalog), not once per call: nextval over a million rows asks the
+// role catalog once.
+func (q *sessionSequences) checkSequence(ctx context.Context, name string, anyOf access.TablePrivs) error {
+	sp := q.privs[name]
+	if sp.name == "" {
+		return nil
+	}
+	if !sp.known {
+		held, err := heldOn(ctx, q.s, sp)
+		if err != nil {
+			return execErr(err)
+		}
+		sp.held, sp.known = held, true
+		q.privs[name] = sp
+	}
+	if sp.held&anyOf == 0 {
+		return execErr(errPermission("sequence", sp.name))
+	}
+	return nil
+}
+
+// heldOn is what the acting role holds on sp (everything when nothing
+// is checked).
+func heldOn(ctx context.Context, s *session, sp seqPriv) (access.TablePrivs, error) {
+	pc, err := s.privileges(ctx)
+	if err != nil {
+		return 0, err
+	}
+	if pc == nil {
+		return access.AllSequencePrivs, nil
+	}
+	held, _ := pc.c.TablePrivileges(pc.role, sp.owner, sp.acl)
+	return held, nil
 }
 
 func checkSequencePriv(ctx context.Context, s *session, sp seqPriv, anyOf access.TablePrivs) error {
 	if sp.name == "" {
 		return nil
 	}
-	pc, err := s.privileges(ctx)
-	if err != nil || pc == nil {
+	held, err := heldOn(ctx, s, sp)
+	if err != nil {
 		return err
 	}
-	if held, _ := pc.c.TablePrivileges(pc.role, sp.owner, sp.acl); held&anyOf == 0 {
+	if held&anyOf == 0 {
 		return errPermission("sequence", sp.name)
 	}
 	return nil

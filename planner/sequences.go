@@ -211,7 +211,7 @@ func (q *sessionSequences) Nextval(ctx context.Context, name string) (int64, err
 	if err != nil {
 		return 0, err
 	}
-	if err := q.checkSequence(ctx, q.privs[name], access.PrivUsage|access.PrivUpdate); err != nil {
+	if err := q.checkSequence(ctx, name, access.PrivUsage|access.PrivUpdate); err != nil {
 		return 0, err
 	}
 	if err := q.writable("nextval"); err != nil {
@@ -229,7 +229,7 @@ func (q *sessionSequences) Currval(ctx context.Context, name string) (int64, err
 	if err != nil {
 		return 0, err
 	}
-	if err := q.checkSequence(ctx, q.privs[name], access.PrivUsage|access.PrivSelect); err != nil {
+	if err := q.checkSequence(ctx, name, access.PrivUsage|access.PrivSelect); err != nil {
 		return 0, err
 	}
 	v, err := q.s.seqSess.Currval(sp)
@@ -244,7 +244,7 @@ func (q *sessionSequences) Setval(ctx context.Context, name string, value int64,
 	if err != nil {
 		return 0, err
 	}
-	if err := q.checkSequence(ctx, q.privs[name], access.PrivUpdate); err != nil {
+	if err := q.checkSequence(ctx, name, access.PrivUpdate); err != nil {
 		return 0, err
 	}
 	if err := q.writable("setval"); err != nil {
