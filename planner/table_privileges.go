@@ -405,7 +405,14 @@ func (w *writer) ownerChecks(pc *privCtx, n *q.Node) error {
 			return nil
 		}
 		_, m, ok := w.relationOf(name)
-		if !ok || pc.c.IsOwner(pc.role, m.Owner) {
+		if !ok {
+			// a serial/identity column's sequence is its table owner's
+			if sp, owned := w.sequencePriv(name); owned && !pc.c.IsOwner(pc.role, sp.owner) {
+				return errNotOwner("sequence", name)
+			}
+			return nil
+		}
+		if pc.c.IsOwner(pc.role, m.Owner) {
 			return nil
 		}
 		return errNotOwner(metaKind(m), name)

@@ -120,6 +120,10 @@ SELECT nextval('it_id_seq');
 SELECT count(*) FROM st_id_seq;
 SELECT has_sequence_privilege('st_id_seq', 'USAGE');
 GRANT USAGE ON SEQUENCE st_id_seq TO carol;
+ALTER SEQUENCE st_id_seq RESTART;
+ALTER SEQUENCE st_id_seq INCREMENT BY 2;
+COMMENT ON SEQUENCE it_id_seq IS 'x';
+DROP SEQUENCE st_id_seq;
 -- as alice
 GRANT USAGE ON SEQUENCE st_id_seq TO bob;
 GRANT SELECT ON SEQUENCE it_id_seq TO PUBLIC;
