@@ -386,3 +386,24 @@ func (d *spillDecoder) vec(n int) *Vec {
 	}
 	return v
 }
+
+// writePartitions appends the rows of b that sel[p] selects to partition
+// p's spill file, creating the file on first use.
+func writePartitions(parts []*spillFile, b *Batch, sel [][]int32) error {
+	for p, rows := range sel {
+		if len(rows) == 0 {
+			continue
+		}
+		if parts[p] == nil {
+			f, err := newSpillFile()
+			if err != nil {
+				return err
+			}
+			parts[p] = f
+		}
+		if err := parts[p].write(&Batch{Cols: b.Cols, N: b.N, Sel: rows}); err != nil {
+			return err
+		}
+	}
+	return nil
+}

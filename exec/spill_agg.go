@@ -150,22 +150,7 @@ func (st *aggState) route(ec *evalCtx, b *Batch, depth int, parts []*spillFile) 
 			return err
 		}
 	}
-	for p, rows := range miss {
-		if len(rows) == 0 {
-			continue
-		}
-		if parts[p] == nil {
-			f, err := newSpillFile()
-			if err != nil {
-				return err
-			}
-			parts[p] = f
-		}
-		if err := parts[p].write(&Batch{Cols: b.Cols, N: b.N, Sel: rows}); err != nil {
-			return err
-		}
-	}
-	return nil
+	return writePartitions(parts, b, miss[:])
 }
 
 // lookup reports whether row r's group exists, by the indexes assign

@@ -121,20 +121,8 @@ func (g *graceJoin) route(ec *evalCtx, keys []Expr, b *Batch, parts []*spillFile
 		p := h.Sum64() % joinSpillPartitions
 		rows[p] = append(rows[p], int32(i))
 	})
-	for p, sel := range rows {
-		if len(sel) == 0 {
-			continue
-		}
-		if parts[p] == nil {
-			f, err := newSpillFile()
-			if err != nil {
-				return err
-			}
-			parts[p] = f
-		}
-		if err := parts[p].write(&Batch{Cols: b.Cols, N: b.N, Sel: sel}); err != nil {
-			return err
-		}
+	if err := writePartitions(parts, b, rows[:]); err != nil {
+		return err
 	}
 	return checkCancel(ec.run.ctx)
 }

@@ -196,10 +196,6 @@ func runBench(ctx context.Context, env *runEnv, c benchConfig) error {
 			setup: func(ctx context.Context, i int) error { return store.Put(ctx, key("del", i), payload) },
 			op:    func(ctx context.Context, i int) error { return store.Delete(ctx, key("del", i)) }},
 	}
-	samples := make([][]time.Duration, len(prims))
-	roundP50 := make([][]float64, len(prims))
-	total := c.round * len(prims)
-	done := 0
 	// Prime each directory so the first sample does not pay for mkdir.
 	for _, k := range []string{"put", "pia", "lost", "del"} {
 		for r := range c.round {
@@ -208,31 +204,10 @@ func runBench(ctx context.Context, env *runEnv, c benchConfig) error {
 			}
 		}
 	}
-	for round = 0; round < c.round; round++ {
-		for pi, p := range prims {
-			fmt.Fprintf(env.stderr, "\rbench: round %d/%d, %-28s (%d/%d)", round+1, c.round, p.name, done+1, total)
-			var rs []time.Duration
-			for i := range c.iterations {
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-				if p.setup != nil {
-					if err := p.setup(ctx, i); err != nil {
-						return fmt.Errorf("%s setup: %w", p.name, err)
-					}
-				}
-				t0 := time.Now()
-				if err := p.op(ctx, i); err != nil {
-					return fmt.Errorf("%s: %w", p.name, err)
-				}
-				rs = append(rs, time.Since(t0))
-			}
-			samples[pi] = append(samples[pi], rs...)
-			roundP50[pi] = append(roundP50[pi], ms(percentile(rs, 0.50)))
-			done++
-		}
+	samples, roundP50, err := timePrimitives(ctx, env.stderr, prims, c.round, c.iterations, func(r int) { round = r })
+	if err != nil {
+		return err
 	}
-	fmt.Fprintln(env.stderr)
 	rep := benchReport{Kind: "objstore-primitives", StartedAt: time.Now().UTC(), Dir: c.dir,
 		Iterations: c.iterations, Rounds: c.round, Payload: c.size}
 	floor := ms(percentile(samples[0], 0.50))
@@ -326,3 +301,41 @@ func percentile(ds []time.Duration, q float64) time.Duration {
 func ms(d time.Duration) float64 { return round3(float64(d) / float64(time.Millisecond)) }
 
 func round3(f float64) float64 { return math.Round(f*1000) / 1000 }
+
+// timePrimitives times each primitive iterations times per round, the
+// primitives interleaved within a round so that drift of a shared,
+// noisy machine hits them alike; setRound tells the caller's key
+// functions which round runs. It returns every sample and each round's
+// p50 per primitive.
+func timePrimitives(ctx context.Context, progress io.Writer, prims []primitive, rounds, iterations int, setRound func(int)) ([][]time.Duration, [][]float64, error) {
+	samples := make([][]time.Duration, len(prims))
+	roundP50 := make([][]float64, len(prims))
+	total, done := rounds*len(prims), 0
+	for r := 0; r < rounds; r++ {
+		setRound(r)
+		for pi, p := range prims {
+			fmt.Fprintf(progress, "\rbench: round %d/%d, %-28s (%d/%d)", r+1, rounds, p.name, done+1, total)
+			var rs []time.Duration
+			for i := range iterations {
+				if err := ctx.Err(); err != nil {
+					return nil, nil, err
+				}
+				if p.setup != nil {
+					if err := p.setup(ctx, i); err != nil {
+						return nil, nil, fmt.Errorf("%s setup: %w", p.name, err)
+					}
+				}
+				t0 := time.Now()
+				if err := p.op(ctx, i); err != nil {
+					return nil, nil, fmt.Errorf("%s: %w", p.name, err)
+				}
+				rs = append(rs, time.Since(t0))
+			}
+			samples[pi] = append(samples[pi], rs...)
+			roundP50[pi] = append(roundP50[pi], ms(percentile(rs, 0.50)))
+			done++
+		}
+	}
+	fmt.Fprintln(progress)
+	return samples, roundP50, nil
+}

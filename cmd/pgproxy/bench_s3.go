@@ -68,32 +68,10 @@ func runBenchS3(ctx context.Context, env *runEnv, c benchConfig) error {
 			setup: func(ctx context.Context, i int) error { return store.Put(ctx, key("del", i), payload) },
 			op:    func(ctx context.Context, i int) error { return store.Delete(ctx, key("del", i)) }},
 	}
-	samples := make([][]time.Duration, len(prims))
-	roundP50 := make([][]float64, len(prims))
-	for round = 0; round < c.round; round++ {
-		for pi, p := range prims {
-			fmt.Fprintf(env.stderr, "\rbench: round %d/%d, %-24s", round+1, c.round, p.name)
-			var rs []time.Duration
-			for i := range c.iterations {
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-				if p.setup != nil {
-					if err := p.setup(ctx, i); err != nil {
-						return fmt.Errorf("%s setup: %w", p.name, err)
-					}
-				}
-				t0 := time.Now()
-				if err := p.op(ctx, i); err != nil {
-					return fmt.Errorf("%s: %w", p.name, err)
-				}
-				rs = append(rs, time.Since(t0))
-			}
-			samples[pi] = append(samples[pi], rs...)
-			roundP50[pi] = append(roundP50[pi], ms(percentile(rs, 0.50)))
-		}
+	samples, roundP50, err := timePrimitives(ctx, env.stderr, prims, c.round, c.iterations, func(r int) { round = r })
+	if err != nil {
+		return err
 	}
-	fmt.Fprintln(env.stderr)
 	rep := benchReport{Kind: "objstore-primitives-s3", StartedAt: time.Now().UTC(), Dir: c.dir,
 		Iterations: c.iterations, Rounds: c.round, Payload: c.size}
 	floor := ms(percentile(samples[0], 0.50))
