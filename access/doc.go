@@ -30,6 +30,8 @@
 // keyed by role OID; this package decides what a role holds
 // (aclmask), who grants (select_best_grantor), what a revoke takes
 // with it (recursive revoke) and how an ACL prints (aclitem text).
+// Sequences use the same rules and bits (PostgreSQL's: SELECT, UPDATE
+// and USAGE), with their own default (DefaultSequenceACL).
 //
 // Secrets are stored as PostgreSQL stores rolpassword: SCRAM-SHA-256
 // verifiers, or md5 hashes when given already hashed (import); a plain

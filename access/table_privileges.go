@@ -23,8 +23,16 @@ const (
 	PrivTruncate
 	PrivReferences
 	PrivTrigger
+	_ // EXECUTE (functions)
+	// PrivUsage is a sequence's USAGE (nextval, currval); sequences use
+	// PrivSelect and PrivUpdate too, as PostgreSQL's ACL bits do.
+	PrivUsage
 
 	AllTablePrivs = PrivInsert | PrivSelect | PrivUpdate | PrivDelete | PrivTruncate | PrivReferences | PrivTrigger
+	// AllSequencePrivs are the privileges a sequence has.
+	AllSequencePrivs = PrivUsage | PrivSelect | PrivUpdate
+
+	allRelationPrivs = AllTablePrivs | AllSequencePrivs
 )
 
 var tablePrivNames = []struct {
@@ -34,11 +42,24 @@ var tablePrivNames = []struct {
 }{
 	{PrivInsert, "INSERT", 'a'}, {PrivSelect, "SELECT", 'r'}, {PrivUpdate, "UPDATE", 'w'}, {PrivDelete, "DELETE", 'd'},
 	{PrivTruncate, "TRUNCATE", 'D'}, {PrivReferences, "REFERENCES", 'x'}, {PrivTrigger, "TRIGGER", 't'},
+	{PrivUsage, "USAGE", 'U'},
 }
 
 // ParseTablePriv reads a privilege name as GRANT and has_table_privilege
 // spell it (case-insensitive).
 func ParseTablePriv(name string) (TablePrivs, bool) {
+	p, ok := parsePriv(name)
+	return p, ok && p&AllTablePrivs != 0
+}
+
+// ParseSequencePriv reads a sequence privilege name (USAGE, SELECT,
+// UPDATE) as GRANT and has_sequence_privilege spell it.
+func ParseSequencePriv(name string) (TablePrivs, bool) {
+	p, ok := parsePriv(name)
+	return p, ok && p&AllSequencePrivs != 0
+}
+
+func parsePriv(name string) (TablePrivs, bool) {
 	n := strings.ToUpper(strings.TrimSpace(name))
 	for _, x := range tablePrivNames {
 		if x.name == n {
@@ -89,6 +110,24 @@ func DefaultTableACL(owner uint32) []TableACLItem {
 	return []TableACLItem{{Grantee: owner, Grantor: owner, Privs: AllTablePrivs}}
 }
 
+// DefaultSequenceACL is PostgreSQL's acldefault for a sequence: the
+// owner holds USAGE, SELECT and UPDATE, PUBLIC none. A sequence's nil
+// ACL stands for it; callers pass it explicitly (SequenceACL), since
+// the functions here take a nil ACL as a table's default.
+func DefaultSequenceACL(owner uint32) []TableACLItem {
+	owner = OwnerOID(owner)
+	return []TableACLItem{{Grantee: owner, Grantor: owner, Privs: AllSequencePrivs}}
+}
+
+// SequenceACL is a sequence's effective ACL: acl, or the default when
+// it has none.
+func SequenceACL(owner uint32, acl *TableACL) *TableACL {
+	if acl != nil {
+		return acl
+	}
+	return &TableACL{Items: DefaultSequenceACL(owner)}
+}
+
 // Items is the effective ACL (the default when acl is nil); the result
 // is a copy the caller may change.
 func (acl *TableACL) items(owner uint32) []TableACLItem {
@@ -106,13 +145,13 @@ func (acl *TableACL) items(owner uint32) []TableACLItem {
 // owner may revoke its own). A root without a role catalog grants all.
 func (c *Catalog) TablePrivileges(role, owner uint32, acl *TableACL) (held, grantable TablePrivs) {
 	if c.Bootstrap() {
-		return AllTablePrivs, AllTablePrivs
+		return allRelationPrivs, allRelationPrivs
 	}
 	if r := c.ByOID(role); r != nil && r.Superuser {
-		return AllTablePrivs, AllTablePrivs
+		return allRelationPrivs, allRelationPrivs
 	}
 	if c.MemberOf(role, OwnerOID(owner), true) {
-		grantable = AllTablePrivs
+		grantable = allRelationPrivs
 	}
 	for _, it := range acl.items(owner) {
 		if it.Grantee == 0 || c.MemberOf(role, it.Grantee, true) {
@@ -144,7 +183,7 @@ func (c *Catalog) IsOwner(role, owner uint32) bool {
 func (c *Catalog) TableGrantor(actor, owner uint32, acl *TableACL, privs TablePrivs) (grantor uint32, options TablePrivs) {
 	owner = OwnerOID(owner)
 	if c.IsOwner(actor, owner) {
-		return owner, AllTablePrivs
+		return owner, allRelationPrivs
 	}
 	options = c.directOptions(actor, owner, acl)
 	if options&privs == privs {

@@ -22,6 +22,31 @@ func tableCatalog() (*Catalog, map[string]uint32) {
 	return c, ids
 }
 
+func TestSequencePrivileges(t *testing.T) {
+	c, id := tableCatalog()
+	owner := id["alice"]
+	acl := SequenceACL(owner, nil)
+	if held, _ := c.TablePrivileges(owner, owner, acl); held != AllSequencePrivs {
+		t.Errorf("sequence owner holds %b", held)
+	}
+	acl = GrantTable(acl, owner, id["bob"], owner, PrivUsage, true)
+	if got := c.TableACLText(acl); len(got) != 2 || got[0] != "alice=rwU/alice" || got[1] != "bob=U*/alice" {
+		t.Errorf("sequence acl text %q", got)
+	}
+	if held, _ := c.TablePrivileges(id["bob"], owner, acl); held != PrivUsage {
+		t.Errorf("bob holds %b", held)
+	}
+	if _, ok := ParseTablePriv("usage"); ok {
+		t.Error("USAGE parsed as a table privilege")
+	}
+	if p, ok := ParseSequencePriv("usage"); !ok || p != PrivUsage {
+		t.Error("USAGE not a sequence privilege")
+	}
+	if _, ok := ParseSequencePriv("insert"); ok {
+		t.Error("INSERT parsed as a sequence privilege")
+	}
+}
+
 func TestTablePrivileges(t *testing.T) {
 	c, id := tableCatalog()
 	owner := id["alice"]
@@ -32,8 +57,8 @@ func TestTablePrivileges(t *testing.T) {
 		role            string
 		held, grantable TablePrivs
 	}{
-		{"alice", AllTablePrivs, AllTablePrivs},              // the owner
-		{"su", AllTablePrivs, AllTablePrivs},                 // a superuser
+		{"alice", AllTablePrivs, allRelationPrivs},           // the owner
+		{"su", allRelationPrivs, allRelationPrivs},           // a superuser
 		{"bob", PrivSelect | PrivTruncate, PrivSelect},       // direct, with grant option, and PUBLIC
 		{"carol", PrivSelect | PrivInsert | PrivTruncate, 0}, // through readers
 		{"dave", PrivTruncate, 0},                            // NOINHERIT: PUBLIC only
@@ -50,11 +75,11 @@ func TestTablePrivileges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if held, grantable := c.TablePrivileges(owner, owner, self); held&PrivSelect != 0 || grantable != AllTablePrivs {
+	if held, grantable := c.TablePrivileges(owner, owner, self); held&PrivSelect != 0 || grantable != allRelationPrivs {
 		t.Errorf("owner after revoking its SELECT: %b %b", held, grantable)
 	}
 	// no catalog yet: everyone holds everything
-	if held, _ := (&Catalog{}).TablePrivileges(12345, owner, acl); held != AllTablePrivs {
+	if held, _ := (&Catalog{}).TablePrivileges(12345, owner, acl); held != allRelationPrivs {
 		t.Errorf("bootstrap: %b", held)
 	}
 }

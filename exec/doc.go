@@ -408,6 +408,8 @@
 //     and enforces them): pg_class.relowner/relacl, pg_tables.tableowner,
 //     pg_views.viewowner, has_table_privilege, has_column_privilege and
 //     has_any_column_privilege (the table's answer),
+//     has_sequence_privilege and a sequence's relacl
+//     (sequence_privileges.go),
 //     information_schema.table_privileges and role_table_grants
 //     (syscat_privileges.go); other objects are owned by the role with
 //     OID 10. exec enforces nothing: Prepared.Relations reports the user

@@ -1,6 +1,9 @@
 package exec
 
-import q "github.com/pggraph/pggraph/internal/sqlparse"
+import (
+	"github.com/pggraph/pggraph/access"
+	q "github.com/pggraph/pggraph/internal/sqlparse"
+)
 
 // A sequence read as a relation (SELECT last_value, is_called FROM s, as
 // pg_dump does to restore its position) has PostgreSQL 15's one row of
@@ -44,6 +47,11 @@ func (b *binder) bindSequenceRelation(rv *q.RangeVar, s *SequenceDef, sc *scope)
 	}
 	if err := b.addAlias(sc, alias); err != nil {
 		return nil, nil, err
+	}
+	if s.Checked {
+		// the planner checks SELECT on it like a table's
+		b.useRelation(&TableDef{OID: s.OID, Schema: s.schema(), Name: s.Name, Kind: "sequence", Owner: s.Owner,
+			ACL: access.SequenceACL(s.Owner, s.ACL)})
 	}
 	field := func(name string, t Type, set func(out *Vec, i int32, last int64, called bool)) Expr {
 		return &opExpr{name: name, t: t, k: func(ec *evalCtx, _ []*Vec, out *Vec, sel []int32) error {

@@ -3,6 +3,8 @@ package exec
 import (
 	"context"
 	"errors"
+
+	"github.com/pggraph/pggraph/access"
 )
 
 // SequenceCatalog is an optional extension of Catalog for catalogs that
@@ -29,6 +31,12 @@ type SequenceDef struct {
 	// Owner is the owning role (0: the role with OID 10); an owned
 	// sequence has its table's owner, as in PostgreSQL.
 	Owner uint32
+	// ACL is relacl (nil: PostgreSQL's default for a sequence, the
+	// owner holds USAGE, SELECT and UPDATE). Checked says reading the
+	// sequence as a relation needs SELECT (reported as a RelationUse);
+	// a sequence without its own grants (a serial column's) is not.
+	ACL     *access.TableACL
+	Checked bool
 	// LastValue is the last value handed out (nil: never called).
 	LastValue *int64
 	// Storage reports the bytes the sequence's stored state occupies

@@ -27,6 +27,14 @@ func (c *catalogSet) relACL(t *TableDef) any {
 	return c.roleCatalog().TableACLText(t.ACL)
 }
 
+// seqACL is a sequence's pg_class.relacl (NULL for the default).
+func (c *catalogSet) seqACL(s *SequenceDef) any {
+	if s.ACL == nil {
+		return nil
+	}
+	return c.roleCatalog().TableACLText(s.ACL)
+}
+
 // ownerName is the name of a relation's owner (pg_tables.tableowner).
 func (c *catalogSet) ownerName(t *TableDef) string {
 	if t.Owner == 0 {

@@ -349,8 +349,9 @@ func init() {
 			}}, nil
 		})
 	}
-	// has_table_privilege and the column functions: syscat_privileges.go
-	for _, p := range []string{"has_schema_privilege", "has_function_privilege", "has_sequence_privilege"} {
+	// has_table_privilege and the column functions: syscat_privileges.go;
+	// has_sequence_privilege: sequence_privileges.go
+	for _, p := range []string{"has_schema_privilege", "has_function_privilege"} {
 		trueFn(p, 3)
 	}
 	defCustom("pg_table_is_visible", func(b *binder, args []Expr) (Expr, error) {

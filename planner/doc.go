@@ -212,8 +212,10 @@
 // reads its columns) and arms writer.checkReads for the statement's
 // first query only, so the planner's own FK checks, cascades and
 // validations run unchecked. DROP ROLE refuses a role that owns or has
-// grants on relations of any branch. Column privileges, sequence
-// grants and ALTER DEFAULT PRIVILEGES answer 0A000. ALTER … OWNER TO
+// grants on relations or sequences of any branch. Sequences'
+// privileges (sequence_privileges.go) are checked by the sequence
+// functions and a serial column's default. Column privileges and ALTER
+// DEFAULT PRIVILEGES answer 0A000. ALTER … OWNER TO
 // of other objects (checkOwnerChange): they have no per-role owner, so
 // a superuser's OWNER TO an existing role is accepted without effect
 // and anyone else's is 42501.

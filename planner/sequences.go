@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/pggraph/pggraph/access"
 	"strings"
 	"sync"
 
@@ -90,8 +91,12 @@ func (w *writer) fillSequences(td *exec.TableDef, rows []*exec.Vec, fill map[int
 	}
 	specs := map[int]seq.Spec{}
 	for c := range fill {
-		sp, err := w.sequence(seqDefault(td.Columns[c].Default))
+		name := seqDefault(td.Columns[c].Default)
+		sp, err := w.sequence(name)
 		if err != nil {
+			return err
+		}
+		if err := w.checkDefaultSequence(name); err != nil {
 			return err
 		}
 		specs[c] = sp
@@ -149,6 +154,7 @@ type sessionSequences struct {
 	s     *session
 	mu    sync.Mutex
 	specs map[string]seq.Spec // resolved names (a statement sees one catalog)
+	privs map[string]seqPriv  // their owners and ACLs (sequence_privileges.go)
 }
 
 // newStatement forgets the names resolved for the previous statement
@@ -156,6 +162,7 @@ type sessionSequences struct {
 func (q *sessionSequences) newStatement() {
 	q.mu.Lock()
 	clear(q.specs)
+	clear(q.privs)
 	q.mu.Unlock()
 }
 
@@ -172,7 +179,8 @@ func (q *sessionSequences) spec(ctx context.Context, name string) (seq.Spec, err
 		return seq.Spec{}, execErr(err)
 	}
 	v := newView(root, pend)
-	sp, err := (&writer{s: q.s, v: v, ctx: ctx}).sequence(rel)
+	w := &writer{s: q.s, v: v, ctx: ctx}
+	sp, err := w.sequence(rel)
 	if err != nil {
 		if _, ok := v.base.tables[rel]; ok {
 			return seq.Spec{}, &exec.Error{Code: "42809", Message: fmt.Sprintf("\"%s\" is not a sequence", rel)}
@@ -181,8 +189,10 @@ func (q *sessionSequences) spec(ctx context.Context, name string) (seq.Spec, err
 	}
 	if q.specs == nil {
 		q.specs = map[string]seq.Spec{}
+		q.privs = map[string]seqPriv{}
 	}
 	q.specs[name] = sp
+	q.privs[name], _ = w.sequencePriv(rel)
 	return sp, nil
 }
 
@@ -201,6 +211,9 @@ func (q *sessionSequences) Nextval(ctx context.Context, name string) (int64, err
 	if err != nil {
 		return 0, err
 	}
+	if err := q.checkSequence(ctx, name, access.PrivUsage|access.PrivUpdate); err != nil {
+		return 0, err
+	}
 	if err := q.writable("nextval"); err != nil {
 		return 0, err
 	}
@@ -216,6 +229,9 @@ func (q *sessionSequences) Currval(ctx context.Context, name string) (int64, err
 	if err != nil {
 		return 0, err
 	}
+	if err := q.checkSequence(ctx, name, access.PrivUsage|access.PrivSelect); err != nil {
+		return 0, err
+	}
 	v, err := q.s.seqSess.Currval(sp)
 	return v, execErr(seqError(err))
 }
@@ -228,6 +244,9 @@ func (q *sessionSequences) Setval(ctx context.Context, name string, value int64,
 	if err != nil {
 		return 0, err
 	}
+	if err := q.checkSequence(ctx, name, access.PrivUpdate); err != nil {
+		return 0, err
+	}
 	if err := q.writable("setval"); err != nil {
 		return 0, err
 	}
@@ -236,9 +255,12 @@ func (q *sessionSequences) Setval(ctx context.Context, name string, value int64,
 }
 
 // Lastval implements exec.SequenceFunctions.
-func (q *sessionSequences) Lastval(context.Context) (int64, error) {
+func (q *sessionSequences) Lastval(ctx context.Context) (int64, error) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
+	if err := q.checkLastval(ctx); err != nil {
+		return 0, err
+	}
 	v, err := q.s.seqSess.Lastval()
 	return v, execErr(seqError(err))
 }
@@ -352,7 +374,7 @@ func sequenceDefs(entries []graph.TableEntry, store objstore.Store) []*exec.Sequ
 		}
 		if m.Sequence != nil && m.Relkind == ddl.RelSequence {
 			d := def(tableOID, m.Sequence)
-			d.Owner = m.Owner
+			d.Owner, d.ACL, d.Checked = m.Owner, m.ACL, true
 			out = append(out, d)
 		}
 		for c, col := range m.Columns {
@@ -362,7 +384,7 @@ func sequenceDefs(entries []graph.TableEntry, store objstore.Store) []*exec.Sequ
 					oid = tableOID + 1 + uint32(c%63)
 				}
 				d := def(oid, col.Sequence)
-				d.Owner = m.Owner
+				d.Owner, d.ACL, d.Checked = m.Owner, col.Sequence.ACL, true
 				out = append(out, d)
 			}
 		}

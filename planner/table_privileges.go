@@ -405,7 +405,14 @@ func (w *writer) ownerChecks(pc *privCtx, n *q.Node) error {
 			return nil
 		}
 		_, m, ok := w.relationOf(name)
-		if !ok || pc.c.IsOwner(pc.role, m.Owner) {
+		if !ok {
+			// a serial/identity column's sequence is its table owner's
+			if sp, owned := w.sequencePriv(name); owned && !pc.c.IsOwner(pc.role, sp.owner) {
+				return errNotOwner("sequence", name)
+			}
+			return nil
+		}
+		if pc.c.IsOwner(pc.role, m.Owner) {
 			return nil
 		}
 		return errNotOwner(metaKind(m), name)
@@ -657,6 +664,14 @@ func (w *writer) changeOwner(pc *privCtx, n *q.Node) ([]ddl.Change, error) {
 		}
 	}
 	m.ACL = access.ChangeTableOwner(m.ACL, old, newOwner.OID)
+	for i, c := range m.Columns {
+		// the sequences its columns own follow the table's owner
+		if c.Sequence != nil && c.Sequence.ACL != nil {
+			sq := *c.Sequence
+			sq.ACL = access.ChangeTableOwner(sq.ACL, old, newOwner.OID)
+			m.Columns[i].Sequence = &sq
+		}
+	}
 	m.Owner = newOwner.OID
 	if m.Owner == access.BootstrapOID {
 		m.Owner = 0
@@ -696,12 +711,21 @@ func (s *session) relationDependents(ctx context.Context, role uint32) (local []
 			if m.Owner == role {
 				mine = append(mine, "owner of "+kind+" "+e.Name)
 			}
-			if m.ACL != nil {
-				for _, it := range m.ACL.Items {
-					if (it.Grantee == role || it.Grantor == role) && m.Owner != role {
-						mine = append(mine, "privileges for "+kind+" "+e.Name)
-						break
+			named := func(acl *access.TableACL, kind, name string) {
+				if acl == nil || m.Owner == role {
+					return
+				}
+				for _, it := range acl.Items {
+					if it.Grantee == role || it.Grantor == role {
+						mine = append(mine, "privileges for "+kind+" "+name)
+						return
 					}
+				}
+			}
+			named(m.ACL, kind, e.Name)
+			for _, c := range m.Columns {
+				if c.Sequence != nil {
+					named(c.Sequence.ACL, "sequence", c.Sequence.Name)
 				}
 			}
 		}
@@ -742,21 +766,49 @@ func (w *writer) grantTables(pc *privCtx, n *q.Node) (changes []ddl.Change, hand
 		return nil, false, nil
 	}
 	pc = w.s.grantContext(w.ctx, pc)
+	seqs := st.Objtype == q.ObjectType_OBJECT_SEQUENCE
 	switch st.Objtype {
-	case q.ObjectType_OBJECT_TABLE:
-	case q.ObjectType_OBJECT_SEQUENCE:
-		return nil, true, notSupported(grantName(st) + " ON SEQUENCE").
-			WithDetail("Sequences have no privileges here: every role that may use a table may use its sequences.")
+	case q.ObjectType_OBJECT_TABLE, q.ObjectType_OBJECT_SEQUENCE:
 	default:
 		return nil, false, nil
 	}
 	name := grantName(st)
 	// PostgreSQL's order: the relations, the grantees, the privileges
+	// rel is one object granted on: a relation, or the sequence of its
+	// column col (-1: the relation itself); relations named twice share
+	// their meta, and each changed one is redefined once
 	type rel struct {
-		e graph.TableEntry
-		m ddl.TableMeta
+		e    graph.TableEntry
+		m    *ddl.TableMeta
+		name string
+		col  int
 	}
 	var rels []rel
+	metas := map[string]*ddl.TableMeta{}
+	var order []graph.TableEntry
+	metaOf := func(e graph.TableEntry, m ddl.TableMeta) *ddl.TableMeta {
+		if mp, ok := metas[e.Name]; ok {
+			return mp
+		}
+		metas[e.Name] = &m
+		order = append(order, e)
+		return &m
+	}
+	// ownedSeq finds the relation whose column owns sequence name
+	ownedSeq := func(name string) (rel, bool) {
+		for _, e := range w.ddlCatalog().Tables() {
+			m, err := ddl.DecodeMeta(e.Name, e.Def)
+			if err != nil {
+				continue
+			}
+			for ci, c := range m.Columns {
+				if c.Sequence != nil && c.Sequence.Name == name {
+					return rel{e, metaOf(e, m), name, ci}, true
+				}
+			}
+		}
+		return rel{}, false
+	}
 	switch st.Targtype {
 	case q.GrantTargetType_ACL_TARGET_ALL_IN_SCHEMA:
 		for _, o := range st.Objects {
@@ -766,10 +818,20 @@ func (w *writer) grantTables(pc *privCtx, n *q.Node) (changes []ddl.Change, hand
 			}
 			for _, e := range w.ddlCatalog().Tables() {
 				m, err := ddl.DecodeMeta(e.Name, e.Def)
-				if err != nil || m.Relkind == ddl.RelSequence {
+				if err != nil {
 					continue
 				}
-				rels = append(rels, rel{e, m})
+				if (m.Relkind == ddl.RelSequence) == seqs {
+					rels = append(rels, rel{e, metaOf(e, m), e.Name, -1})
+				}
+				if !seqs || m.Relkind == ddl.RelSequence {
+					continue
+				}
+				for ci, c := range m.Columns {
+					if c.Sequence != nil {
+						rels = append(rels, rel{e, metaOf(e, m), c.Sequence.Name, ci})
+					}
+				}
 			}
 		}
 	case q.GrantTargetType_ACL_TARGET_OBJECT:
@@ -783,12 +845,16 @@ func (w *writer) grantTables(pc *privCtx, n *q.Node) (changes []ddl.Change, hand
 			}
 			e, m, ok := w.relationOf(rv.Relname)
 			if !ok {
+				if r, owned := ownedSeq(rv.Relname); owned {
+					rels = append(rels, r)
+					continue
+				}
 				return nil, true, wire.Errorf("42P01", "relation \"%s\" does not exist", rv.Relname)
 			}
-			if m.Relkind == ddl.RelSequence {
-				return nil, true, notSupported(name + " on a sequence")
+			if seqs && m.Relkind != ddl.RelSequence {
+				return nil, true, wire.Errorf("42809", "\"%s\" is not a sequence", rv.Relname)
 			}
-			rels = append(rels, rel{e, m})
+			rels = append(rels, rel{e, metaOf(e, m), e.Name, -1})
 		}
 	default:
 		return nil, true, notSupported("ALTER DEFAULT PRIVILEGES")
@@ -810,6 +876,9 @@ func (w *writer) grantTables(pc *privCtx, n *q.Node) (changes []ddl.Change, hand
 	var privs access.TablePrivs
 	if allPrivs {
 		privs = access.AllTablePrivs
+		if seqs {
+			privs = access.AllSequencePrivs
+		}
 	}
 	for _, pn := range st.Privileges {
 		ap := pn.GetAccessPriv()
@@ -818,6 +887,17 @@ func (w *writer) grantTables(pc *privCtx, n *q.Node) (changes []ddl.Change, hand
 		}
 		if len(ap.Cols) > 0 {
 			return nil, true, notSupported("column privileges")
+		}
+		if seqs {
+			p, ok := access.ParseSequencePriv(ap.PrivName)
+			if !ok {
+				if _, known := access.ParseTablePriv(ap.PrivName); known || isPrivilegeName(ap.PrivName) {
+					return nil, true, wire.Errorf("0LP01", "invalid privilege type %s for sequence", strings.ToUpper(ap.PrivName))
+				}
+				return nil, true, wire.Errorf(wire.CodeSyntaxError, "unrecognized privilege type \"%s\"", ap.PrivName)
+			}
+			privs |= p
+			continue
 		}
 		p, ok := access.ParseTablePriv(ap.PrivName)
 		if !ok {
@@ -840,12 +920,30 @@ func (w *writer) grantTables(pc *privCtx, n *q.Node) (changes []ddl.Change, hand
 			return nil, true, notSupported("grantor must be current user")
 		}
 	}
+	changed := map[string]bool{}
 	for _, r := range rels {
-		m := r.m
-		grantor, options := pc.c.TableGrantor(pc.role, m.Owner, m.ACL, privs)
+		owner, cur, kind := r.m.Owner, r.m.ACL, metaKind(*r.m)
+		if r.col >= 0 {
+			cur, kind = r.m.Columns[r.col].Sequence.ACL, "sequence"
+		}
+		privs := privs
+		if kind == "sequence" {
+			cur = access.SequenceACL(owner, cur)
+			// GRANT … ON TABLE naming a sequence: PostgreSQL keeps the
+			// sequence's privileges of those named, with a warning
+			switch {
+			case seqs:
+			case allPrivs:
+				privs = access.AllSequencePrivs
+			case privs&^access.AllSequencePrivs != 0:
+				w.warn(fmt.Sprintf("sequence \"%s\" only supports USAGE, SELECT, and UPDATE privileges", r.name))
+				privs &= access.AllSequencePrivs
+			}
+		}
+		grantor, options := pc.c.TableGrantor(pc.role, owner, cur, privs)
 		if options == 0 {
-			if held, _ := pc.c.TablePrivileges(grantor, m.Owner, m.ACL); held == 0 {
-				return nil, true, errPermission(metaKind(m), r.e.Name)
+			if held, _ := pc.c.TablePrivileges(grantor, owner, cur); held == 0 {
+				return nil, true, errPermission(kind, r.name)
 			}
 		}
 		this := privs & options
@@ -854,34 +952,55 @@ func (w *writer) grantTables(pc *privCtx, n *q.Node) (changes []ddl.Change, hand
 			what = "could be revoked"
 		}
 		if this == 0 {
-			w.warn(fmt.Sprintf("no privileges %s for \"%s\"", what, r.e.Name))
+			w.warn(fmt.Sprintf("no privileges %s for \"%s\"", what, r.name))
 			continue
 		}
 		if !allPrivs && this != privs {
-			w.warn(fmt.Sprintf("not all privileges %s for \"%s\"", what, r.e.Name))
+			w.warn(fmt.Sprintf("not all privileges %s for \"%s\"", what, r.name))
 		}
-		acl := m.ACL
+		acl := cur
 		if acl == nil {
-			acl = &access.TableACL{Items: access.DefaultTableACL(m.Owner)}
+			acl = &access.TableACL{Items: access.DefaultTableACL(owner)}
 		}
 		for _, g := range grantees {
 			if st.IsGrant {
-				acl = access.GrantTable(acl, m.Owner, g, grantor, this, st.GrantOption)
+				acl = access.GrantTable(acl, owner, g, grantor, this, st.GrantOption)
 				continue
 			}
-			next, err := pc.c.RevokeTable(acl, m.Owner, g, grantor, this, st.GrantOption, st.Behavior == q.DropBehavior_DROP_CASCADE)
+			next, err := pc.c.RevokeTable(acl, owner, g, grantor, this, st.GrantOption, st.Behavior == q.DropBehavior_DROP_CASCADE)
 			if err != nil {
 				return nil, true, wire.Errorf("2BP01", "dependent privileges exist").WithHint("Use CASCADE to revoke them too.")
 			}
 			acl = next
 		}
-		m.ACL = acl
-		changes = append(changes, redefine(r.e, m, name))
+		if r.col >= 0 {
+			sq := *r.m.Columns[r.col].Sequence
+			sq.ACL = acl
+			r.m.Columns[r.col].Sequence = &sq
+		} else {
+			r.m.ACL = acl
+		}
+		changed[r.e.Name] = true
+	}
+	for _, e := range order {
+		if changed[e.Name] {
+			changes = append(changes, redefine(e, *metas[e.Name], name))
+		}
 	}
 	if len(changes) == 0 {
 		changes = []ddl.Change{&ddl.NoOp{CommandTag: name}}
 	}
 	return changes, true, nil
+}
+
+// isPrivilegeName reports a privilege PostgreSQL knows for some object
+// kind (GRANT names it for a sequence: 0LP01, not a syntax error).
+func isPrivilegeName(n string) bool {
+	switch strings.ToUpper(n) {
+	case "USAGE", "CREATE", "CONNECT", "TEMPORARY", "TEMP", "EXECUTE", "SET", "ALTER SYSTEM":
+		return true
+	}
+	return false
 }
 
 func grantName(st *q.GrantStmt) string {

@@ -148,6 +148,10 @@ type Sequence struct {
 	Key  string `json:"key"`
 	SeqOptions
 	OwnedBy string `json:"owned_by,omitempty"` // "table.column" for serial/identity
+	// ACL is the relacl of a serial/identity column's sequence (nil:
+	// the default, its table's owner holds all); a standalone
+	// sequence's is its TableMeta's.
+	ACL *access.TableACL `json:"acl,omitempty"`
 }
 
 // SeqOptions are CREATE/ALTER SEQUENCE options (PostgreSQL's defaults

@@ -58,6 +58,14 @@ func (ss *Session) Lastval() (int64, error) {
 	return ss.last[ss.lastKey], nil
 }
 
+// LastKey is the key of the sequence lastval() reads (ok false before
+// any), so the caller can check the privileges lastval needs on it.
+func (ss *Session) LastKey() (key string, ok bool) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.lastKey, ss.lastSet
+}
+
 // Setval is setval(s, v, isCalled); it returns v. With isCalled the
 // session's currval becomes v, as in PostgreSQL.
 func (ss *Session) Setval(ctx context.Context, a *Allocator, s Spec, v int64, isCalled bool) (int64, error) {

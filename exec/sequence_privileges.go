@@ -1,0 +1,103 @@
+package exec
+
+import (
+	"strings"
+
+	"github.com/pggraph/pggraph/access"
+)
+
+// has_sequence_privilege([role,] sequence, privileges) reads a
+// sequence's owner and ACL as the planner enforces them (USAGE, SELECT,
+// UPDATE, each optionally WITH GRANT OPTION). A sequence the catalog
+// does not check (Checked false: a serial column's, which has no ACL of
+// its own) answers true: nothing restricts it.
+func parseSequencePrivs(list string) (want, opt access.TablePrivs, err error) {
+	for _, p := range strings.Split(list, ",") {
+		p = strings.ToUpper(strings.Join(strings.Fields(p), " "))
+		withOpt := false
+		if base, ok := strings.CutSuffix(p, " WITH GRANT OPTION"); ok {
+			p, withOpt = base, true
+		}
+		sp, ok := access.ParseSequencePriv(p)
+		if !ok {
+			return 0, 0, errf(CodeInvalidParameterValue, "unrecognized privilege type: \"%s\"", strings.TrimSpace(list))
+		}
+		if withOpt {
+			opt |= sp
+		} else {
+			want |= sp
+		}
+	}
+	return want, opt, nil
+}
+
+func init() {
+	const name = "has_sequence_privilege"
+	defCustom(name, func(b *binder, args []Expr) (Expr, error) {
+		if len(args) < 2 || len(args) > 3 {
+			return nil, noFunction(name, args)
+		}
+		for i := range args {
+			if args[i].Type().OID == OIDUnknown {
+				args[i], _ = b.coerce(args[i], TText, castImplicit, "")
+			}
+		}
+		withUser := len(args) == 3
+		cs := b.cat
+		return &opExpr{name: name, t: TBool, args: args, strict: true, k: func(ec *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+			cat := ec.run.roleCatalog()
+			seqs := cs.sequences()
+			for _, i := range sel {
+				role := cat.Role(ec.run.user)
+				rest := a
+				if withUser {
+					rest = a[1:]
+					if a[0].T.Kind() == KStr {
+						if role = cat.Role(a[0].S[i]); role == nil {
+							return errf(CodeUndefinedObject, "role \"%s\" does not exist", a[0].S[i])
+						}
+					} else {
+						role = cat.ByOID(uint32(a[0].I[i]))
+					}
+				}
+				var sd *SequenceDef
+				if rest[0].T.Kind() == KStr {
+					parts := splitQualified(rest[0].S[i])
+					schema := ""
+					if len(parts) > 1 {
+						schema = parts[len(parts)-2]
+					}
+					if sd = cs.sequenceByName(schema, parts[len(parts)-1]); sd == nil {
+						if cs.table(schema, parts[len(parts)-1]) != nil {
+							return errf(CodeWrongObjectType, "\"%s\" is not a sequence", rest[0].S[i])
+						}
+						return errf(CodeUndefinedTable, "relation \"%s\" does not exist", rest[0].S[i])
+					}
+				} else {
+					oid := uint32(rest[0].I[i])
+					for _, s := range seqs {
+						if s.OID == oid {
+							sd = s
+						}
+					}
+				}
+				want, opt, err := parseSequencePrivs(rest[1].S[i])
+				if err != nil {
+					return err
+				}
+				switch {
+				case sd == nil:
+					out.SetNull(int(i))
+				case !sd.Checked:
+					out.B[i] = true
+				case role == nil:
+					out.B[i] = false
+				default:
+					held, grantable := cat.TablePrivileges(role.OID, sd.Owner, access.SequenceACL(sd.Owner, sd.ACL))
+					out.B[i] = held&want != 0 || grantable&opt != 0
+				}
+			}
+			return nil
+		}}, nil
+	})
+}
