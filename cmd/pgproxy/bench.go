@@ -204,25 +204,7 @@ func runBench(ctx context.Context, env *runEnv, c benchConfig) error {
 			}
 		}
 	}
-	samples, roundP50, err := timePrimitives(ctx, env.stderr, prims, c.round, c.iterations, func(r int) { round = r })
-	if err != nil {
-		return err
-	}
-	rep := benchReport{Kind: "objstore-primitives", StartedAt: time.Now().UTC(), Dir: c.dir,
-		Iterations: c.iterations, Rounds: c.round, Payload: c.size}
-	floor := ms(percentile(samples[0], 0.50))
-	for pi, p := range prims {
-		s := samples[pi]
-		st := sampleStats{Name: p.name, About: p.about, Samples: len(s),
-			P50ms: ms(percentile(s, 0.50)), P90ms: ms(percentile(s, 0.90)), P99ms: ms(percentile(s, 0.99)),
-			MaxMs: ms(percentile(s, 1)), RoundP50ms: roundP50[pi]}
-		if floor > 0 {
-			st.VsFloor = round3(st.P50ms / floor)
-		}
-		rep.Results = append(rep.Results, st)
-	}
-	writeBenchTable(env.stdout, rep)
-	return writeBenchFile(env, c.out, rep.Kind, rep.StartedAt, rep)
+	return runPrimitives(ctx, env, c, "objstore-primitives", prims, func(r int) { round = r })
 }
 
 func writeBenchTable(w io.Writer, rep benchReport) {
@@ -338,4 +320,29 @@ func timePrimitives(ctx context.Context, progress io.Writer, prims []primitive, 
 	}
 	fmt.Fprintln(progress)
 	return samples, roundP50, nil
+}
+
+// runPrimitives times the primitives (timePrimitives), prints their
+// table with each p50 against the first primitive's (the floor) and
+// writes the results file.
+func runPrimitives(ctx context.Context, env *runEnv, c benchConfig, kind string, prims []primitive, setRound func(int)) error {
+	samples, roundP50, err := timePrimitives(ctx, env.stderr, prims, c.round, c.iterations, setRound)
+	if err != nil {
+		return err
+	}
+	rep := benchReport{Kind: kind, StartedAt: time.Now().UTC(), Dir: c.dir,
+		Iterations: c.iterations, Rounds: c.round, Payload: c.size}
+	floor := ms(percentile(samples[0], 0.50))
+	for pi, p := range prims {
+		s := samples[pi]
+		st := sampleStats{Name: p.name, About: p.about, Samples: len(s),
+			P50ms: ms(percentile(s, 0.50)), P90ms: ms(percentile(s, 0.90)), P99ms: ms(percentile(s, 0.99)),
+			MaxMs: ms(percentile(s, 1)), RoundP50ms: roundP50[pi]}
+		if floor > 0 {
+			st.VsFloor = round3(st.P50ms / floor)
+		}
+		rep.Results = append(rep.Results, st)
+	}
+	writeBenchTable(env.stdout, rep)
+	return writeBenchFile(env, c.out, rep.Kind, rep.StartedAt, rep)
 }

@@ -68,23 +68,5 @@ func runBenchS3(ctx context.Context, env *runEnv, c benchConfig) error {
 			setup: func(ctx context.Context, i int) error { return store.Put(ctx, key("del", i), payload) },
 			op:    func(ctx context.Context, i int) error { return store.Delete(ctx, key("del", i)) }},
 	}
-	samples, roundP50, err := timePrimitives(ctx, env.stderr, prims, c.round, c.iterations, func(r int) { round = r })
-	if err != nil {
-		return err
-	}
-	rep := benchReport{Kind: "objstore-primitives-s3", StartedAt: time.Now().UTC(), Dir: c.dir,
-		Iterations: c.iterations, Rounds: c.round, Payload: c.size}
-	floor := ms(percentile(samples[0], 0.50))
-	for pi, p := range prims {
-		s := samples[pi]
-		st := sampleStats{Name: p.name, About: p.about, Samples: len(s),
-			P50ms: ms(percentile(s, 0.50)), P90ms: ms(percentile(s, 0.90)), P99ms: ms(percentile(s, 0.99)),
-			MaxMs: ms(percentile(s, 1)), RoundP50ms: roundP50[pi]}
-		if floor > 0 {
-			st.VsFloor = round3(st.P50ms / floor)
-		}
-		rep.Results = append(rep.Results, st)
-	}
-	writeBenchTable(env.stdout, rep)
-	return writeBenchFile(env, c.out, rep.Kind, rep.StartedAt, rep)
+	return runPrimitives(ctx, env, c, "objstore-primitives-s3", prims, func(r int) { round = r })
 }
