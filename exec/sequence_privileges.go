@@ -48,27 +48,15 @@ func init() {
 			cat := ec.run.roleCatalog()
 			seqs := cs.sequences()
 			for _, i := range sel {
-				role := cat.Role(ec.run.user)
-				rest := a
-				if withUser {
-					rest = a[1:]
-					if a[0].T.Kind() == KStr {
-						if role = cat.Role(a[0].S[i]); role == nil {
-							return errf(CodeUndefinedObject, "role \"%s\" does not exist", a[0].S[i])
-						}
-					} else {
-						role = cat.ByOID(uint32(a[0].I[i]))
-					}
+				role, rest, err := privilegeSubject(ec, cat, a, i, withUser)
+				if err != nil {
+					return err
 				}
 				var sd *SequenceDef
 				if rest[0].T.Kind() == KStr {
-					parts := splitQualified(rest[0].S[i])
-					schema := ""
-					if len(parts) > 1 {
-						schema = parts[len(parts)-2]
-					}
-					if sd = cs.sequenceByName(schema, parts[len(parts)-1]); sd == nil {
-						if cs.table(schema, parts[len(parts)-1]) != nil {
+					schema, name := splitSchemaName(rest[0].S[i])
+					if sd = cs.sequenceByName(schema, name); sd == nil {
+						if cs.table(schema, name) != nil {
 							return errf(CodeWrongObjectType, "\"%s\" is not a sequence", rest[0].S[i])
 						}
 						return errf(CodeUndefinedTable, "relation \"%s\" does not exist", rest[0].S[i])

@@ -98,26 +98,14 @@ func init() {
 				cat := ec.run.roleCatalog()
 				tables := cs.userTables()
 				for _, i := range sel {
-					role := cat.Role(ec.run.user)
-					rest := a
-					if withUser {
-						rest = a[1:]
-						if a[0].T.Kind() == KStr {
-							if role = cat.Role(a[0].S[i]); role == nil {
-								return errf(CodeUndefinedObject, "role \"%s\" does not exist", a[0].S[i])
-							}
-						} else {
-							role = cat.ByOID(uint32(a[0].I[i]))
-						}
+					role, rest, err := privilegeSubject(ec, cat, a, i, withUser)
+					if err != nil {
+						return err
 					}
 					var td *TableDef
 					if rest[0].T.Kind() == KStr {
-						parts := splitQualified(rest[0].S[i])
-						schema := ""
-						if len(parts) > 1 {
-							schema = parts[len(parts)-2]
-						}
-						if td = cs.table(schema, parts[len(parts)-1]); td == nil {
+						schema, name := splitSchemaName(rest[0].S[i])
+						if td = cs.table(schema, name); td == nil {
 							return errf(CodeUndefinedTable, "relation \"%s\" does not exist", rest[0].S[i])
 						}
 					} else {
@@ -225,4 +213,31 @@ func (c *catalogSet) tablePrivilegeRows(public bool) [][]any {
 		}
 	}
 	return rows
+}
+
+// privilegeSubject is the role a has_*_privilege call asks about at row
+// i: its first argument (a role name or OID) when withUser, else the
+// current user (nil: an OID naming no role); rest are the arguments
+// after the role.
+func privilegeSubject(ec *evalCtx, cat *access.Catalog, a []*Vec, i int32, withUser bool) (role *access.Role, rest []*Vec, err error) {
+	if !withUser {
+		return cat.Role(ec.run.user), a, nil
+	}
+	if a[0].T.Kind() == KStr {
+		if role = cat.Role(a[0].S[i]); role == nil {
+			return nil, nil, errf(CodeUndefinedObject, "role \"%s\" does not exist", a[0].S[i])
+		}
+		return role, a[1:], nil
+	}
+	return cat.ByOID(uint32(a[0].I[i])), a[1:], nil
+}
+
+// splitSchemaName splits a possibly qualified relation name ("" schema:
+// the search path).
+func splitSchemaName(qualified string) (schema, name string) {
+	parts := splitQualified(qualified)
+	if len(parts) > 1 {
+		schema = parts[len(parts)-2]
+	}
+	return schema, parts[len(parts)-1]
 }
