@@ -442,41 +442,29 @@ func (w *writer) ownerChecks(pc *privCtx, n *q.Node) error {
 	}
 	switch x := n.Node.(type) {
 	case *q.Node_DropStmt:
-		if x.DropStmt.RemoveType == q.ObjectType_OBJECT_INDEX {
-			for _, o := range x.DropStmt.Objects {
-				var parts []string
-				for _, it := range o.GetList().GetItems() {
-					parts = append(parts, it.GetString_().GetSval())
-				}
-				if len(parts) == 0 {
-					continue
-				}
-				schema := ""
-				if len(parts) > 1 {
-					schema = parts[len(parts)-2]
-				}
-				if err := index(schema, parts[len(parts)-1]); err != nil {
-					return err
-				}
-			}
-		}
+		var checkOne func(schema, name string) error
 		switch x.DropStmt.RemoveType {
+		case q.ObjectType_OBJECT_INDEX:
+			checkOne = index
 		case q.ObjectType_OBJECT_TABLE, q.ObjectType_OBJECT_VIEW, q.ObjectType_OBJECT_SEQUENCE:
-			for _, o := range x.DropStmt.Objects {
-				var parts []string
-				for _, it := range o.GetList().GetItems() {
-					parts = append(parts, it.GetString_().GetSval())
-				}
-				if len(parts) == 0 {
-					continue
-				}
-				schema := ""
-				if len(parts) > 1 {
-					schema = parts[len(parts)-2]
-				}
-				if err := check(schema, parts[len(parts)-1]); err != nil {
-					return err
-				}
+			checkOne = check
+		default:
+			return nil
+		}
+		for _, o := range x.DropStmt.Objects {
+			var parts []string
+			for _, it := range o.GetList().GetItems() {
+				parts = append(parts, it.GetString_().GetSval())
+			}
+			if len(parts) == 0 {
+				continue
+			}
+			schema := ""
+			if len(parts) > 1 {
+				schema = parts[len(parts)-2]
+			}
+			if err := checkOne(schema, parts[len(parts)-1]); err != nil {
+				return err
 			}
 		}
 	case *q.Node_CreateStmt:
