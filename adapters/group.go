@@ -3,7 +3,6 @@ package adapters
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 	"sync"
@@ -42,10 +41,14 @@ import (
 // the base without the other members' rows, as concurrent statements do
 // under READ COMMITTED.
 //
-// Every admitted member is acknowledged after the one CAS, with the
-// same receipt: one graph commit (one row of graph.commits, attributed
-// to the group's first member, its message suffixed with the member
-// count) carries them all. The group's read set is the union of the
+// Every admitted member is acknowledged after the one CAS. The one
+// manifest version records each admitted member as a member transaction
+// of its commit (graph.Commit.Members: the member's own commit id,
+// actor, application, client and message, in the order applied; the
+// commit's own id and attribution are the first member's), so
+// graph.commits lists one row per member and each member's receipt names
+// its own commit id, which graph.as_of and SnapshotByCommit resolve to
+// the group's version. The group's read set is the union of the
 // members' and is arbitrated as one; a change re-runs every member's
 // stage function from the new base. A member's cancellation only
 // removes it from attempts not yet staged; the group runs on.
@@ -75,6 +78,7 @@ type groupMember struct {
 	o       WriteOptions
 	fn      StageFunc
 	done    chan struct{}
+	id      string // the member's own commit id (graph.CommitMember)
 	rc      *protocol.Receipt
 	err     error
 	outcome memberOutcome // of the group's latest attempt
@@ -149,14 +153,19 @@ func (g *Graph) commitGroup(batch []*groupMember) (again []*groupMember) {
 		close(m.done)
 		return nil
 	}
+	for _, m := range batch {
+		if m.id == "" { // kept when deferred: one id per member
+			m.id = graph.NewID()
+		}
+	}
 	first := batch[0]
 	o := first.o
-	o.Message = strings.TrimSpace(o.Message + fmt.Sprintf(" (group commit of %d statements)", len(batch)))
 	admitted := 0
 	// the group must not end with its first member's cancellation
 	rc, err := g.write(context.WithoutCancel(first.ctx), o, func(ctx context.Context, s *Stage) error {
 		claims := map[string]bool{}
 		admitted = 0
+		s.members = s.members[:0]
 		for _, m := range batch {
 			m.outcome, m.ownErr = memberFailed, nil
 			if err := m.ctx.Err(); err != nil {
@@ -183,6 +192,7 @@ func (g *Graph) commitGroup(batch []*groupMember) (again []*groupMember) {
 			s.absorb(ms)
 			m.outcome = memberAdmitted
 			admitted++
+			s.members = append(s.members, g.member(m))
 		}
 		if admitted == 0 {
 			return errEmptyGroup
@@ -198,6 +208,11 @@ func (g *Graph) commitGroup(batch []*groupMember) (again []*groupMember) {
 		switch m.outcome {
 		case memberAdmitted:
 			m.rc, m.err = rc, err
+			if rc != nil {
+				own := *rc
+				own.CommitID = m.id
+				m.rc = &own
+			}
 			close(m.done)
 		case memberFailed:
 			m.err = m.ownErr
@@ -213,6 +228,13 @@ func (g *Graph) commitGroup(batch []*groupMember) (again []*groupMember) {
 		close(m.done)
 	}
 	return again
+}
+
+// member is m's entry in the group commit's record, attributed as its
+// own write would be.
+func (g *Graph) member(m *groupMember) graph.CommitMember {
+	a := g.attribute(protocol.CommitOptions{Message: m.o.Message}, m.o.Actor, m.o.Application, m.o.Client)
+	return graph.CommitMember{ID: m.id, Actor: a.Actor, Application: a.Application, Client: a.Client, Process: a.Process, Message: a.Message}
 }
 
 func claimed(claims map[string]bool, keys []string) bool {

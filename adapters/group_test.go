@@ -91,8 +91,14 @@ func TestGroupCommitMembers(t *testing.T) {
 	if len(again) != 1 || again[0] != m3 {
 		t.Fatalf("deferred %d members, want the duplicate alone", len(again))
 	}
-	if m1.err != nil || m4.err != nil || m1.rc == nil || m4.rc == nil || m1.rc.CommitID != m4.rc.CommitID {
+	if m1.err != nil || m4.err != nil || m1.rc == nil || m4.rc == nil || m1.rc.Snapshot.Version != m4.rc.Snapshot.Version {
 		t.Fatalf("admitted members: %v %v, receipts %+v %+v", m1.err, m4.err, m1.rc, m4.rc)
+	}
+	// one manifest version; each member named by its own commit id
+	groupCommit := m1.rc.Snapshot.Commit
+	if m1.rc.CommitID == m4.rc.CommitID || groupCommit.ID != m1.rc.CommitID || len(groupCommit.Members) != 2 ||
+		groupCommit.Members[0].ID != m1.rc.CommitID || groupCommit.Members[1].ID != m4.rc.CommitID {
+		t.Fatalf("member receipts %s %s, group commit %+v", m1.rc.CommitID, m4.rc.CommitID, groupCommit)
 	}
 	if !errors.Is(m2.err, bad) {
 		t.Fatalf("failing member got %v", m2.err)
@@ -121,6 +127,15 @@ func TestGroupCommitMembers(t *testing.T) {
 	}
 	if len(after)-len(before) != 2 {
 		t.Fatalf("%d commits for one group and one solo write, want 2", len(after)-len(before))
+	}
+	for _, m := range []*groupMember{m1, m4} {
+		sn, err := g.Root.SnapshotByCommit(ctx, "", m.rc.CommitID)
+		if err != nil || sn.Version != m1.rc.Snapshot.Version {
+			t.Fatalf("member commit %s resolves to %v, %v; want the group's version %d", m.rc.CommitID, sn, err, m1.rc.Snapshot.Version)
+		}
+	}
+	if rows := groupCommit.Rows(); len(rows) != 2 || rows[1].ID != m4.rc.CommitID || rows[1].Parent != groupCommit.Parent {
+		t.Fatalf("graph.commits rows of the group commit: %+v", rows)
 	}
 }
 

@@ -70,6 +70,13 @@ func (w *mutationWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite
 	if err := w.fn(ctx, st); err != nil {
 		return err
 	}
+	if len(st.members) > 0 {
+		// a group commit: its id and attribution are its first member's
+		pw.Lineage.Members = append([]graph.CommitMember(nil), st.members...)
+		m := st.members[0]
+		pw.Lineage.CommitID, pw.Lineage.Actor, pw.Lineage.Application = m.ID, m.Actor, m.Application
+		pw.Lineage.Client, pw.Lineage.Process, pw.Lineage.Message = m.Client, m.Process, m.Message
+	}
 	pw.ReadSet.Schema = base.State.Schema.Identity()
 	pw.Recovery.Strategy = protocol.RollBackArmedForwardConfirmed
 	pw.WriterKind = st.writerKind()

@@ -104,6 +104,9 @@ type Stage struct {
 	drops   []graph.TableKey // base tables tombstoned (dropped or replaced)
 	redefs  map[graph.TableKey]*redef
 	redefOf []graph.TableKey // redefs in call order (deterministic deltas)
+	// members are a group commit's admitted member transactions
+	// (group.go); Prepare records them in the commit's lineage
+	members []graph.CommitMember
 }
 
 func newStage(base *graph.Snapshot) *Stage {

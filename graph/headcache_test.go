@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"reflect"
 	"sync"
 	"testing"
 	"time"
@@ -70,7 +71,7 @@ func TestHeadSnapshotsDoNotShareMutations(t *testing.T) {
 	cold, _ := r2.Head(ctx, "")
 	cj, _ := encodeState(cold.State)
 	hj, _ := encodeState(h.State)
-	if cj != hj || cold.Commit != h.Commit {
+	if cj != hj || !reflect.DeepEqual(cold.Commit, h.Commit) {
 		t.Fatalf("cold decode differs from the cached head:\n%s\n%s", cj, hj)
 	}
 }

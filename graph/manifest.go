@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 )
 
@@ -109,6 +110,52 @@ type Commit struct {
 	WriterKind  string    `json:"writer_kind,omitempty"`
 	// Recovery names the recovery outcome when recovery published it.
 	Recovery string `json:"recovery,omitempty"`
+	// Members are the member transactions of a group commit (several
+	// sessions' statements published by one manifest version), each with
+	// its own id and attribution, in the order they were applied; the
+	// commit's own ID and attribution are the first member's. Empty for
+	// an ordinary commit.
+	Members []CommitMember `json:"members,omitempty"`
+}
+
+// CommitMember is one member transaction of a group commit.
+type CommitMember struct {
+	ID          string `json:"id"`
+	Actor       string `json:"actor"`
+	Application string `json:"application,omitempty"`
+	Client      string `json:"client,omitempty"`
+	Process     string `json:"process,omitempty"`
+	Message     string `json:"message,omitempty"`
+}
+
+// Names reports whether id is the commit's id or one of its members'.
+func (c Commit) Names(id string) bool {
+	if strings.EqualFold(c.ID, id) {
+		return true
+	}
+	for _, m := range c.Members {
+		if strings.EqualFold(m.ID, id) {
+			return true
+		}
+	}
+	return false
+}
+
+// Rows returns the commit as graph.commits lists it: one row per member
+// transaction of a group commit (its own id, attribution and message,
+// the group's parent, time and operation), else the commit itself.
+func (c Commit) Rows() []Commit {
+	if len(c.Members) == 0 {
+		return []Commit{c}
+	}
+	out := make([]Commit, len(c.Members))
+	for i, m := range c.Members {
+		r := c
+		r.Members = nil
+		r.ID, r.Actor, r.Application, r.Client, r.Process, r.Message = m.ID, m.Actor, m.Application, m.Client, m.Process, m.Message
+		out[i] = r
+	}
+	return out
 }
 
 // State is the whole current state of one manifest version.

@@ -422,7 +422,7 @@ func (r *Root) History(ctx context.Context, branch string) ([]*Snapshot, error) 
 func (r *Root) SnapshotByCommit(ctx context.Context, branch, id string) (*Snapshot, error) {
 	var found *Snapshot
 	err := r.walkBack(ctx, branch, func(sn *Snapshot) bool {
-		if sn.Commit.ID == id {
+		if sn.Commit.Names(id) {
 			found = sn
 			return false
 		}

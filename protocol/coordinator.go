@@ -692,7 +692,8 @@ func publishFrom(ctx context.Context, root *graph.Root, pw *PreparedWrite, budge
 		}
 		cm := graph.Commit{ID: pw.Lineage.CommitID, Parent: head.Commit.ID, MergedParent: pw.Lineage.MergedParent, Actor: pw.Lineage.Actor,
 			Application: pw.Lineage.Application, Client: pw.Lineage.Client, Process: pw.Lineage.Process,
-			Message: pw.Lineage.Message, Time: time.Now().UTC(), OperationID: pw.OperationID, WriterKind: string(pw.WriterKind), Recovery: recoveryKind}
+			Message: pw.Lineage.Message, Time: time.Now().UTC(), OperationID: pw.OperationID, WriterKind: string(pw.WriterKind), Recovery: recoveryKind,
+			Members: pw.Lineage.Members}
 		sn, err := root.Publish(ctx, head, st, cm)
 		if err == nil {
 			return sn, nil

@@ -315,6 +315,9 @@
 // Prepare runs every member's stage function against one base, so the
 // stage machine, the read set and the crash contract are those of any
 // write (invariant 4 holds: a read-set change re-runs every member).
+// The writer records the admitted members in LineageIntent.Members,
+// which the publisher copies into the commit record (graph.Commit.Members,
+// one graph.commits row and one receipt commit id per member).
 // Not done: grouping of UPDATE/DELETE statements and of explicit
 // transactions' COMMITs (their validity against the base does not imply
 // validity after other members' deletes).

@@ -275,6 +275,9 @@ type LineageIntent struct {
 	// MergedParent is the source head a BranchMerge merged (recorded as
 	// the commit's merged parent).
 	MergedParent string `json:"merged_parent,omitempty"`
+	// Members are a group commit's member transactions (graph.Commit);
+	// the writer fills them in Prepare.
+	Members []graph.CommitMember `json:"members,omitempty"`
 }
 
 // Strategy is an adapter's declared recovery direction.

@@ -98,7 +98,7 @@ func snapshotByCommit(ctx context.Context, g *adapters.Graph, branch, id string)
 			return nil, errf(CodeInvalidParameterValue, "commit %q is not in the history of branch %q", id, branch).
 				WithHint("graph.commits lists the commits of the session's branch.")
 		}
-		if strings.EqualFold(sn.Commit.ID, id) {
+		if sn.Commit.Names(id) {
 			return sn, nil
 		}
 	}

@@ -124,8 +124,12 @@ func commitsView(g *adapters.Graph, branch string, at *graph.Snapshot) *viewSour
 				if sn == nil || sn.Version < lo {
 					return nil // versions only decrease along the lineage
 				}
-				if err := yield(commitRow{c: sn.Commit, branch: b, version: sn.Version}); err != nil {
-					return err // the executor's stop signal passes unchanged
+				// a group commit lists each member transaction, newest first
+				rows := sn.Commit.Rows()
+				for i := len(rows) - 1; i >= 0; i-- {
+					if err := yield(commitRow{c: rows[i], branch: b, version: sn.Version}); err != nil {
+						return err // the executor's stop signal passes unchanged
+					}
 				}
 			}
 		},
