@@ -387,7 +387,7 @@ func (s *session) prepare(ctx context.Context, st *wire.Statement, declared []ui
 		// an explicit transaction's read set holds what its views read
 		p.viewReads = withViewReads(cat, p.readTables())
 	}
-	if p.prep != nil && p.key == key && p.gen == gen {
+	if p.prep != nil && p.key == key && p.gen == gen && !p.prep.Volatile() {
 		return p, nil
 	}
 	eng := &exec.Engine{Catalog: cat, MemoryLimit: s.memLimit}
@@ -516,6 +516,7 @@ func (s *session) execSession() *exec.Session {
 				}
 				return s.advisory.SpaceHolds()
 			},
+			RelationFunc: s.relationFunc, // graph.at, graph.diff (relfuncs.go)
 			Setting: func(name string) (string, bool) {
 				if settings == nil {
 					return "", false
