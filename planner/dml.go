@@ -116,7 +116,7 @@ func (s *session) executeWrite(ctx context.Context, st *wire.Statement, p *plan,
 		if out, err = s.runWriteChecked(ctx, newView(base, pend), p, params); err != nil {
 			return nil, err
 		}
-		again, err := s.lockedAutocommit(ctx, owner, pend, base)
+		again, err := s.lockedAutocommit(ctx, owner, p, pend, base)
 		if err != nil {
 			return nil, err
 		}

@@ -30,9 +30,11 @@
 // other processes on the same data directory become visible (a lookup
 // sees every commit acknowledged before it started;
 // TestLookupSeesOtherProcessCommits) — and everything derived from it is
-// cached per snapshot: the catalog, the table definitions with their
-// Lance sources and key indexes (shared by sessions), and the plan of a
-// prepared statement. The coroutine is the session's queryRunner, reused
+// cached per snapshot: the catalog (built once per snapshot and shared
+// by the Backend's sessions, catalog_cache.go: a snapshot is immutable,
+// so its catalog needs no invalidation), the table definitions with
+// their Lance sources and key indexes (shared by sessions), and the plan
+// of a prepared statement. The coroutine is the session's queryRunner, reused
 // from query to query (a new goroutine per statement re-grew its stack
 // every time); the session also keeps its TimeZone location and result
 // type map.
@@ -113,7 +115,8 @@
 // newer head (recompute, never patch). A transaction with DDL, TRUNCATE
 // or a rewrite commits strictly (any change of a table it read or wrote
 // is 40001). Within the process, writes lock the row versions they
-// change and the unique keys they insert until the transaction ends
+// change (FOR NO KEY UPDATE for an UPDATE assigning no key column,
+// else FOR UPDATE) and the unique keys they insert until the transaction ends
 // (after the publish; a failed statement without savepoints ends them
 // at once): a second writer waits, then recomputes its statement on a
 // new snapshot (READ COMMITTED) or fails with 40001 when the holder

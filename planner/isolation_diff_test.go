@@ -48,6 +48,14 @@ var isoCases = []isoCase{
 	{name: "for update skip locked (job queue)", steps: []isoStep{{0, "SELECT k FROM kv ORDER BY k LIMIT 1 FOR UPDATE SKIP LOCKED"}, {1, "SELECT k FROM kv ORDER BY k LIMIT 1 FOR UPDATE SKIP LOCKED"}, {1, "SELECT k FROM kv ORDER BY k LIMIT 2 FOR UPDATE SKIP LOCKED"}, {0, "COMMIT"}, {1, "COMMIT"}}},
 	{name: "for share - for share", steps: []isoStep{{0, "SELECT v FROM kv WHERE k = 3 FOR SHARE"}, {1, "SELECT v FROM kv WHERE k = 3 FOR SHARE"}, {0, "COMMIT"}, {1, "COMMIT"}}},
 	{name: "for key share - update", steps: []isoStep{{0, "SELECT v FROM kv WHERE k = 3 FOR KEY SHARE"}, {1, "DELETE FROM kv WHERE k = 3"}, {0, "COMMIT"}, {1, "COMMIT"}}},
+	// an UPDATE assigning no key column locks FOR NO KEY UPDATE: it does
+	// not wait for FOR KEY SHARE, but waits for FOR SHARE; a key change
+	// waits for both
+	{name: "for key share - update non-key", steps: []isoStep{{0, "SELECT v FROM kv WHERE k = 3 FOR KEY SHARE"}, {1, "UPDATE kv SET v = v + 1 WHERE k = 3"}, {0, "COMMIT"}, {1, "COMMIT"}}},
+	{name: "for key share - update key", steps: []isoStep{{0, "SELECT v FROM kv WHERE k = 3 FOR KEY SHARE"}, {1, "UPDATE kv SET k = 33 WHERE k = 3"}, {0, "COMMIT"}, {1, "COMMIT"}}},
+	{name: "for share - update non-key", steps: []isoStep{{0, "SELECT v FROM kv WHERE k = 3 FOR SHARE"}, {1, "UPDATE kv SET v = v + 1 WHERE k = 3"}, {0, "COMMIT"}, {1, "COMMIT"}}},
+	{name: "update non-key - for key share", steps: []isoStep{{0, "UPDATE kv SET v = 0 WHERE k = 2"}, {1, "SELECT v FROM kv WHERE k = 2 FOR KEY SHARE"}, {0, "COMMIT"}, {1, "COMMIT"}}},
+	{name: "for no key update - for key share", steps: []isoStep{{0, "SELECT v FROM kv WHERE k = 2 FOR NO KEY UPDATE"}, {1, "SELECT v FROM kv WHERE k = 2 FOR KEY SHARE"}, {0, "COMMIT"}, {1, "COMMIT"}}},
 	{name: "deadlock", steps: []isoStep{{0, "UPDATE kv SET v = 0 WHERE k = 1"}, {1, "UPDATE kv SET v = 0 WHERE k = 2"}, {0, "UPDATE kv SET v = 1 WHERE k = 2"}, {1, "UPDATE kv SET v = 1 WHERE k = 1"}, {1, "ROLLBACK"}, {0, "COMMIT"}}},
 }
 

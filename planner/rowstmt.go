@@ -46,10 +46,20 @@ func statementDelta(before, after *pendingState) *pendingState {
 	return d
 }
 
+// lockReq is one lock a statement takes, in the mode it takes it.
+type lockReq struct {
+	key  string
+	mode lockMode
+}
+
 // lockKeys lists the row locks (rows deleted or updated, by address in
-// base) and key locks (unique keys of inserted rows) of a delta.
-func lockKeys(d *pendingState, base *catalog) []string {
-	var keys []string
+// base) and key locks (unique keys of inserted rows) of a delta, in a
+// fixed order (by table, row locks before key locks). Row locks are FOR
+// UPDATE, except those of table noKey (an UPDATE assigning none of its
+// key columns, noKeyUpdateTable): FOR NO KEY UPDATE, as PostgreSQL takes
+// them, so they do not conflict with FOR KEY SHARE.
+func lockKeys(d *pendingState, base *catalog, noKey string) []lockReq {
+	var keys []lockReq
 	names := make([]string, 0, len(d.tables))
 	for n := range d.tables {
 		names = append(names, n)
@@ -62,13 +72,17 @@ func lockKeys(d *pendingState, base *catalog) []string {
 		if !ok {
 			continue
 		}
+		rowMode := lockUpdate
+		if n == noKey {
+			rowMode = lockNoKeyUpdate
+		}
 		addrs := make([]uint64, 0, len(p.deleted))
 		for a := range p.deleted {
 			addrs = append(addrs, a)
 		}
 		slices.Sort(addrs)
 		for _, a := range addrs {
-			keys = append(keys, rowLockKey(branch, ti.entry.ID, ti.entry.Incarnation, a))
+			keys = append(keys, lockReq{rowLockKey(branch, ti.entry.ID, ti.entry.Incarnation, a), rowMode})
 		}
 		if len(p.inserts) == 0 {
 			continue
@@ -88,12 +102,64 @@ func lockKeys(d *pendingState, base *catalog) []string {
 				k, ok := keyOf(kb[:0], vecs, i)
 				kb = k
 				if ok {
-					keys = append(keys, keyLockKey(branch, ti.entry.ID, uk.name, k))
+					keys = append(keys, lockReq{keyLockKey(branch, ti.entry.ID, uk.name, k), lockUpdate})
 				}
 			}
 		}
 	}
 	return keys
+}
+
+// noKeyUpdateTable is the target of an UPDATE that assigns none of the
+// columns of its table's primary key and unique constraints (PostgreSQL
+// then locks the rows FOR NO KEY UPDATE); "" for any other statement.
+func noKeyUpdateTable(p *plan, base *catalog) string {
+	if p == nil || p.node == nil {
+		return ""
+	}
+	up := p.node.GetUpdateStmt()
+	if up == nil || up.Relation == nil || (up.Relation.Schemaname != "" && up.Relation.Schemaname != "public") {
+		return ""
+	}
+	ti, ok := base.tables[up.Relation.Relname]
+	if !ok {
+		return ""
+	}
+	keyCol := map[string]bool{}
+	for _, uk := range uniqueKeys(ti.def) {
+		for _, c := range uk.cols {
+			keyCol[ti.def.Columns[c].Name] = true
+		}
+	}
+	for _, t := range up.TargetList {
+		rt := t.GetResTarget()
+		if rt == nil || keyCol[rt.Name] {
+			return ""
+		}
+	}
+	return up.Relation.Relname
+}
+
+// acquireDelta takes a statement delta's locks (lockKeys) in order, each
+// run of one mode by one acquire. Like acquire, it stops at the first
+// wait (waited: the statement runs again).
+func (s *session) acquireDelta(ctx context.Context, owner *lockOwner, d *pendingState, base *catalog, noKey string) (taken []string, waited bool, err error) {
+	reqs := lockKeys(d, base, noKey)
+	w := s.lockWaitOf(deltaRelation(d))
+	for i := 0; i < len(reqs); {
+		j := i
+		keys := []string{}
+		for ; j < len(reqs) && reqs[j].mode == reqs[i].mode; j++ {
+			keys = append(keys, reqs[j].key)
+		}
+		got, _, waited, err := s.backend.rows.acquire(ctx, owner, keys, reqs[i].mode, w)
+		taken = append(taken, got...)
+		if err != nil || waited {
+			return taken, waited, err
+		}
+		i = j
+	}
+	return taken, false, nil
 }
 
 // lockWaitOf is the session's lock_timeout for an acquisition.
@@ -146,7 +212,7 @@ func (s *session) lockedWrite(ctx context.Context, p *plan, params []any) (*writ
 		if len(d.tables) == 0 {
 			return out, nil
 		}
-		taken, _, waited, err := locks.acquire(ctx, tx.owner, lockKeys(d, base), lockUpdate, s.lockWaitOf(deltaRelation(d)))
+		taken, waited, err := s.acquireDelta(ctx, tx.owner, d, base, noKeyUpdateTable(p, base))
 		if err == nil {
 			err = s.checkLockBudget(tx.owner, tx.pend)
 		}
@@ -204,7 +270,7 @@ func (s *session) lockedWrite(ctx context.Context, p *plan, params []any) (*writ
 // lockedAutocommit takes the row locks of an autocommit statement's
 // changes (held until it published); it reports whether the statement
 // must be recomputed (it waited, or a row it changes moved since base).
-func (s *session) lockedAutocommit(ctx context.Context, owner *lockOwner, pend *pendingState, base *catalog) (bool, error) {
+func (s *session) lockedAutocommit(ctx context.Context, owner *lockOwner, p *plan, pend *pendingState, base *catalog) (bool, error) {
 	if !pend.rowLevel() {
 		return false, nil
 	}
@@ -212,7 +278,7 @@ func (s *session) lockedAutocommit(ctx context.Context, owner *lockOwner, pend *
 	if len(d.tables) == 0 {
 		return false, nil
 	}
-	taken, _, waited, err := s.backend.rows.acquire(ctx, owner, lockKeys(d, base), lockUpdate, s.lockWaitOf(deltaRelation(d)))
+	taken, waited, err := s.acquireDelta(ctx, owner, d, base, noKeyUpdateTable(p, base))
 	if err == nil {
 		err = s.checkLockBudget(owner, pend)
 	}
