@@ -172,7 +172,9 @@ func (j *joinNode) runLookup(ec *evalCtx, ip *indexProbe, limit int64, emit func
 		return nil
 	})
 	if hr != nil {
-		defer hr.free(ec)
+		if !ec.run.keepBuild(j, hr.jt) {
+			defer hr.free(ec)
+		}
 		if err != nil {
 			return err
 		}

@@ -30,6 +30,9 @@ type joinNode struct {
 func (j *joinNode) columns() []colInfo { return j.cols }
 
 func (j *joinNode) run(ec *evalCtx, emit func(*Batch) error) error {
+	if jt := ec.run.keptBuild(j); jt != nil {
+		return j.runKept(ec, jt, emit)
+	}
 	if ip := j.lookupTarget(); ip != nil {
 		if limit := j.lookupJoinLimit(ec.run, ip); limit >= 0 {
 			return j.runLookup(ec, ip, limit, emit)
@@ -51,7 +54,9 @@ func (j *joinNode) run(ec *evalCtx, emit func(*Batch) error) error {
 		return j.runGrace(ec, spilled, emit)
 	}
 	hr := j.hashRunOf(jt)
-	defer hr.free(ec)
+	if !ec.run.keepBuild(j, jt) {
+		defer hr.free(ec)
+	}
 	if err := j.left.run(ec, func(lb *Batch) error { return hr.probe(ec, lb, emit) }); err != nil {
 		return err
 	}

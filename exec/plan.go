@@ -45,6 +45,7 @@ type runCtx struct {
 	now          time.Time
 	hashed       map[int]*hashedSet       // uncorrelated IN-subquery sets
 	joinStats    map[*joinNode]*nodeStats // EXPLAIN ANALYZE: the join methods used
+	reuse        map[*joinNode]*joinTable // hash tables kept across a recursion's iterations (recursive_reuse.go)
 }
 
 // vecBytes estimates the memory a vector holds.

@@ -68,6 +68,16 @@ func (r *recursiveNode) run(ec *evalCtx, emit func(*Batch) error) error {
 	if err != nil {
 		return err
 	}
+	err = ec.run.withKeptBuilds(func(outside func(func(*Batch) error, *Batch) error) error {
+		return r.iterate(ec, work, dedup, func(b *Batch) error { return outside(emit, b) })
+	})
+	delete(ec.run.working, r.ref.id)
+	return err
+}
+
+// iterate runs the recursive step until it yields no new rows.
+func (r *recursiveNode) iterate(ec *evalCtx, work *buffer, dedup func(*Batch) *Batch, emit func(*Batch) error) error {
+	types := typesOf(r.cols)
 	limit := ec.run.recursion
 	if limit <= 0 {
 		limit = DefaultRecursionLimit
@@ -98,7 +108,6 @@ func (r *recursiveNode) run(ec *evalCtx, emit func(*Batch) error) error {
 		}
 		work = next
 	}
-	delete(ec.run.working, r.ref.id)
 	return nil
 }
 
