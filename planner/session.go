@@ -204,6 +204,9 @@ func newPlan(st *wire.Statement) *plan {
 		return p
 	}
 	switch {
+	case isSelectInto(n):
+		p.kind = stmtDDL // ctas.go
+		p.ddlName = "SELECT INTO"
 	case n.GetSelectStmt() != nil:
 		p.kind = stmtQuery
 		p.locking = len(n.GetSelectStmt().LockingClause) > 0
