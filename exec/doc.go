@@ -478,6 +478,8 @@
 //
 // # Answered with 0A000 (feature_not_supported)
 //
+// ../docs/sql.md lists the migration, ORM and BI statements and which of
+// them are implemented.
 // NATURAL/USING joins with a LATERAL item; a base
 // table's whole-row reference as a result column (PostgreSQL types it as the table's row
 // type; inside expressions such as row_to_json(t) it works) and nested records; ordered-set aggregates other than

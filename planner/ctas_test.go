@@ -2,6 +2,9 @@ package planner
 
 import (
 	"context"
+	"os"
+	osexec "os/exec"
+	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -66,5 +69,75 @@ func TestCTASOneCommit(t *testing.T) {
 	}
 	if err := c.QueryRow(ctx, "SELECT count(*) FROM pg_class WHERE relname = 'c4'").Scan(&n); err != nil || n != 0 {
 		t.Fatalf("c4 exists after a failed CREATE TABLE AS: %d %v", n, err)
+	}
+}
+
+// TestCTASExecuteRefused: CREATE TABLE … AS EXECUTE is not implemented;
+// it answers 0A000 naming the form, inside and outside a transaction
+// block.
+func TestCTASExecuteRefused(t *testing.T) {
+	ctx := context.Background()
+	ts := startServer(t, nil)
+	c := ts.connect(t, pgx.QueryExecModeSimpleProtocol)
+	if _, err := c.Exec(ctx, "PREPARE p AS SELECT 1"); err != nil {
+		t.Fatal(err)
+	}
+	for _, inTx := range []bool{false, true} {
+		if inTx {
+			if _, err := c.Exec(ctx, "BEGIN"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		_, err := c.Exec(ctx, "CREATE TABLE x AS EXECUTE p")
+		if sqlState(err) != "0A000" || !strings.Contains(err.Error(), "CREATE TABLE … AS EXECUTE") {
+			t.Errorf("in a block %v: %v, want 0A000 naming CREATE TABLE … AS EXECUTE", inTx, err)
+		}
+		if inTx {
+			if _, err := c.Exec(ctx, "ROLLBACK"); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// TestPsqlFetchCount: psql's FETCH_COUNT reads a query through a cursor
+// (BEGIN, DECLARE … NO SCROLL CURSOR, FETCH FORWARD n, CLOSE, COMMIT);
+// the output is the one without it.
+func TestPsqlFetchCount(t *testing.T) {
+	psql := "/usr/lib/postgresql/15/bin/psql"
+	if _, err := os.Stat(psql); err != nil {
+		t.Fatalf("psql 15 is needed: %v", err)
+	}
+	ctx := context.Background()
+	ts := startServer(t, nil)
+	c := ts.connect(t, pgx.QueryExecModeSimpleProtocol)
+	if _, err := c.Exec(ctx, "CREATE TABLE fc (id int PRIMARY KEY, v text); INSERT INTO fc SELECT g, 'v' || g FROM generate_series(1, 25) g"); err != nil {
+		t.Fatal(err)
+	}
+	run := func(fetchCount string) string {
+		cmd := osexec.Command(psql, "-X", "-v", "FETCH_COUNT="+fetchCount, "-d", ts.url("main"), "-c", "SELECT * FROM fc ORDER BY id")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("psql: %v\n%s", err, out)
+		}
+		return string(out)
+	}
+	plain, fetched := run("0"), run("4")
+	if !strings.Contains(plain, "(25 rows)") || !strings.Contains(fetched, "v25") {
+		t.Fatalf("unexpected output:\n%s\n%s", plain, fetched)
+	}
+	// with FETCH_COUNT psql aligns each batch on its own, so compare the
+	// rows' cells, not the layout
+	cells := func(s string) []string {
+		var out []string
+		for _, line := range strings.Split(s, "\n") {
+			if f := strings.Split(line, "|"); len(f) == 2 {
+				out = append(out, strings.TrimSpace(f[0])+"|"+strings.TrimSpace(f[1]))
+			}
+		}
+		return out
+	}
+	if p, f := cells(plain), cells(fetched); strings.Join(p, ",") != strings.Join(f, ",") || len(p) != 26 {
+		t.Fatalf("FETCH_COUNT output differs:\n%s\n---\n%s", plain, fetched)
 	}
 }
