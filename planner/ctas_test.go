@@ -8,6 +8,10 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/pggraph/pggraph/adapters"
+	"github.com/pggraph/pggraph/objstore"
+	"github.com/pggraph/pggraph/wire"
 )
 
 // TestCTASPrivilegesDifferential compares CREATE TABLE … AS and
@@ -139,5 +143,30 @@ func TestPsqlFetchCount(t *testing.T) {
 	}
 	if p, f := cells(plain), cells(fetched); strings.Join(p, ",") != strings.Join(f, ",") || len(p) != 26 {
 		t.Fatalf("FETCH_COUNT output differs:\n%s\n---\n%s", plain, fetched)
+	}
+}
+
+// TestCursorMemoryLimit: a cursor's rows count against the session's
+// memory limit.
+func TestCursorMemoryLimit(t *testing.T) {
+	ctx := context.Background()
+	g, err := adapters.Open(ctx, objstore.NewMem(), adapters.Options{Create: true, Actor: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(g.Close)
+	backend := NewBackend(g)
+	backend.MemoryLimit = 64 << 10
+	ts := serveBackend(t, g, backend, wire.Config{Backend: backend})
+	c := ts.connect(t, pgx.QueryExecModeSimpleProtocol)
+	if _, err := c.Exec(ctx, "BEGIN"); err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Exec(ctx, "DECLARE big CURSOR FOR SELECT repeat('x', 1000) FROM generate_series(1, 1000)")
+	if sqlState(err) != "53200" {
+		t.Fatalf("DECLARE over the limit: %v, want 53200", err)
+	}
+	if _, err := c.Exec(ctx, "ROLLBACK"); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -15,8 +15,8 @@ import (
 // DECLARE name [NO] SCROLL CURSOR [WITH HOLD] FOR query, FETCH / MOVE
 // (NEXT, PRIOR, FIRST, LAST, ABSOLUTE n, RELATIVE n, n, ALL, FORWARD
 // [n|ALL], BACKWARD [n|ALL]) and CLOSE name | ALL. DECLARE runs the query
-// and keeps its rows (bounded by the session's memory limit as a
-// statement's result is); the cursor's position follows PostgreSQL's
+// and keeps its rows (at most the session's memory limit of them, else
+// 53200); the cursor's position follows PostgreSQL's
 // portal model: 0 before the first row, n+1 after the last. Cursors
 // without HOLD live until their transaction ends; WITH HOLD ones until
 // CLOSE or the session's end. pg_cursors does not list them.
@@ -89,6 +89,7 @@ func (s *session) declareCursor(ctx context.Context, st *wire.Statement, dc *sql
 	}
 	defer res.Close()
 	c := &cursor{cols: res.Columns(), noScroll: dc.Options&cursorOptNoScroll != 0, hold: hold}
+	var held int64
 	for {
 		row, ok, err := res.Next(ctx)
 		if err != nil {
@@ -96,6 +97,11 @@ func (s *session) declareCursor(ctx context.Context, st *wire.Statement, dc *sql
 		}
 		if !ok {
 			break
+		}
+		held += rowBytes(row)
+		if s.memLimit > 0 && held > s.memLimit {
+			return nil, wire.Errorf("53200", "out of memory").
+				WithDetail(fmt.Sprintf("the rows of cursor \"%s\" exceed the session memory limit (%d bytes)", dc.Portalname, s.memLimit))
 		}
 		c.rows = append(c.rows, append([]any(nil), row...))
 	}
@@ -218,4 +224,22 @@ func afterTopLevelFOR(sql string) (string, int, bool) {
 		}
 	}
 	return "", 0, false
+}
+
+// rowBytes estimates the memory a result row holds.
+func rowBytes(row []any) int64 {
+	n := int64(24 * len(row))
+	for _, v := range row {
+		switch x := v.(type) {
+		case string:
+			n += int64(len(x))
+		case []byte:
+			n += int64(len(x))
+		case vecCell:
+			if x.v.S != nil {
+				n += int64(len(x.v.S[x.i]))
+			}
+		}
+	}
+	return n
 }
