@@ -15,6 +15,10 @@ type percentileAcc struct {
 	vals []*Vec // per group, sorted
 	frac []float64
 	has  []bool
+	// arr: the fractions are an array (fracs; NULL elements give NULL
+	// results), the result an array of one value per fraction
+	arr   bool
+	fracs []*Vec
 }
 
 func (p *percentileAcc) update(_ *evalCtx, args []*Vec, rows, gids []int32, ng int) error {
@@ -22,7 +26,19 @@ func (p *percentileAcc) update(_ *evalCtx, args []*Vec, rows, gids []int32, ng i
 	x, f := args[0], args[1]
 	for k, r := range rows {
 		g := gids[k]
-		if !p.has[g] {
+		if !p.has[g] && p.arr {
+			if f.IsNull(int(r)) {
+				continue
+			}
+			items := f.A[r].Items
+			for i := range items.N {
+				if fr := items.F[i]; !items.IsNull(i) && (fr < 0 || fr > 1 || math.IsNaN(fr)) {
+					return errf(CodeNumericOutOfRange, "percentile value %s is not between 0 and 1", formatFloat(fr, 64))
+				}
+			}
+			p.fracs = growTo(p.fracs, ng)
+			p.has[g], p.fracs[g] = true, items
+		} else if !p.has[g] {
 			if f.IsNull(int(r)) {
 				continue
 			}
@@ -52,23 +68,41 @@ func (p *percentileAcc) result(ng int) (*Vec, error) {
 			out.SetNull(g)
 			continue
 		}
-		n := v.N
-		if !p.cont {
-			i := int(math.Ceil(p.frac[g]*float64(n))) - 1
-			i = max(i, 0)
-			out.copyRow(g, v, i)
+		if !p.arr {
+			p.pick(out, g, v, p.frac[g])
 			continue
 		}
-		pos := p.frac[g] * float64(n-1)
-		lo, hi := int(math.Floor(pos)), int(math.Ceil(pos))
-		a, b := v.F[lo], v.F[hi]
-		if lo == hi {
-			out.F[g] = a
-		} else {
-			out.F[g] = a + (pos-float64(lo))*(b-a)
+		fr := p.fracs[g]
+		items := NewVec(p.t.Elem(), fr.N)
+		for i := range fr.N {
+			if fr.IsNull(i) {
+				items.SetNull(i)
+				continue
+			}
+			p.pick(items, i, v, fr.F[i])
 		}
+		out.A[g] = &Array{Elem: items.T, Items: items}
 	}
 	return out, nil
+}
+
+// pick sets row i of out to the fraction's percentile of the sorted v.
+func (p *percentileAcc) pick(out *Vec, i int, v *Vec, frac float64) {
+	n := v.N
+	if !p.cont {
+		k := int(math.Ceil(frac*float64(n))) - 1
+		k = max(k, 0)
+		out.copyRow(i, v, k)
+		return
+	}
+	pos := frac * float64(n-1)
+	lo, hi := int(math.Floor(pos)), int(math.Ceil(pos))
+	a, b := v.F[lo], v.F[hi]
+	if lo == hi {
+		out.F[i] = a
+	} else {
+		out.F[i] = a + (pos-float64(lo))*(b-a)
+	}
 }
 
 // bindOrderedSetAgg binds percentile_cont / percentile_disc.
@@ -90,10 +124,12 @@ func (b *binder) bindOrderedSetAgg(name string, fc *q.FuncCall, sc *scope) (Expr
 	if err != nil {
 		return nil, err
 	}
-	if frac.Type().IsArray() {
-		return nil, unsupported("%s with an array of fractions is not supported", name)
+	arr := frac.Type().IsArray()
+	fracType := TFloat8
+	if arr {
+		fracType, _ = ArrayOf(TFloat8)
 	}
-	if frac, err = b.coerce(frac, TFloat8, castImplicit, ""); err != nil {
+	if frac, err = b.coerce(frac, fracType, castImplicit, ""); err != nil {
 		return nil, err
 	}
 	sb := fc.AggOrder[0].GetSortBy()
@@ -116,8 +152,15 @@ func (b *binder) bindOrderedSetAgg(name string, fc *q.FuncCall, sc *scope) (Expr
 		t = TText
 	}
 	t.Mod = -1
+	if arr {
+		at, ok := ArrayOf(t)
+		if !ok {
+			return nil, unsupported("%s over type %s with an array of fractions is not supported", name, t)
+		}
+		t = at
+	}
 	call := &aggCall{name: name, args: []Expr{x, frac}, order: []Expr{x}, orderKey: []sortKey{makeSortKey(sb, 0)}, t: t,
-		newAcc: func() accum { return &percentileAcc{cont: cont, t: t} }}
+		newAcc: func() accum { return &percentileAcc{cont: cont, t: t, arr: arr} }}
 	if fc.AggFilter != nil {
 		f, err := b.bindExpr(fc.AggFilter, sc)
 		if err != nil {

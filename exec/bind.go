@@ -40,7 +40,8 @@ type binder struct {
 }
 
 type aggCollector struct {
-	calls []*aggCall
+	calls    []*aggCall
+	grouping []*groupingRef // GROUPING() calls (grouping_sets.go)
 }
 
 type cteDef struct {

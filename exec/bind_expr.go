@@ -142,7 +142,7 @@ func (b *binder) bindExpr(n *q.Node, sc *scope) (Expr, error) {
 	case *q.Node_RowExpr:
 		return b.bindRowValue(x.RowExpr.Args, sc)
 	case *q.Node_GroupingFunc:
-		return nil, unsupported("GROUPING() is not supported")
+		return b.bindGroupingFunc(x.GroupingFunc, sc)
 	case *q.Node_List:
 		return nil, unsupported("row comparisons are not supported")
 	}

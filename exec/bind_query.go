@@ -130,7 +130,20 @@ func (b *binder) bindQuery(sel *q.SelectStmt, outer *scope) (*bound, error) {
 	// GROUP BY
 	var groups []Expr
 	emptyGroup := false
-	for _, gn := range sel.GroupClause {
+	groupItems := sel.GroupClause
+	var setNodes [][]*q.Node // the grouping sets (grouping_sets.go)
+	if hasGroupingSets(groupItems) {
+		var err error
+		if setNodes, err = expandGroupingSets(groupItems); err != nil {
+			return nil, err
+		}
+		groupItems = nil
+		for _, s := range setNodes {
+			groupItems = append(groupItems, s...)
+		}
+	}
+	groupOf := map[*q.Node]int{} // item -> index in groups
+	for _, gn := range groupItems {
 		if gs := gn.GetGroupingSet(); gs != nil {
 			if gs.Kind == q.GroupingSetKind_GROUPING_SET_EMPTY {
 				emptyGroup = true
@@ -138,6 +151,10 @@ func (b *binder) bindQuery(sel *q.SelectStmt, outer *scope) (*bound, error) {
 			}
 			return nil, unsupported("GROUPING SETS, ROLLUP and CUBE are not supported")
 		}
+		if _, done := groupOf[gn]; done {
+			continue
+		}
+		groupOf[gn] = len(groups)
 		idx := -1
 		if c := gn.GetAConst(); c != nil {
 			if iv, ok := c.Val.(*q.A_Const_Ival); ok {
@@ -180,7 +197,17 @@ func (b *binder) bindQuery(sel *q.SelectStmt, outer *scope) (*bound, error) {
 			return nil, err
 		}
 	}
-	groups = addFunctionallyDependent(groups, sc)
+	var sets [][]int
+	if setNodes != nil {
+		// equal expressions are one grouping expression
+		groups, sets = groupingSetIndexes(groups, setNodes, groupOf)
+		emptyGroup = true // the sets decide the groups, () included
+	} else {
+		groups = addFunctionallyDependent(groups, sc)
+	}
+	if err := checkGroupingArgs(b.agg.grouping, groups); err != nil {
+		return nil, err
+	}
 	aggregated := len(groups) > 0 || len(b.agg.calls) > 0 || having != nil || emptyGroup
 	p := input
 	if aggregated {
@@ -193,7 +220,11 @@ func (b *binder) bindQuery(sel *q.SelectStmt, outer *scope) (*bound, error) {
 		for _, c := range b.agg.calls {
 			cols = append(cols, colInfo{name: c.name, t: c.t})
 		}
-		p = &aggNode{input: p, groups: groups, aggs: b.agg.calls, cols: cols}
+		if sets != nil || len(b.agg.grouping) > 0 {
+			p = newGroupingSetsNode(p, groups, sets, b.agg.calls, b.agg.grouping, cols)
+		} else {
+			p = &aggNode{input: p, groups: groups, aggs: b.agg.calls, cols: cols}
+		}
 		rw := &postAgg{groupKeys: keys, ngroups: len(groups), groups: groups}
 		for i := range targets {
 			if targets[i].e, err = rw.rewrite(targets[i].e); err != nil {
@@ -626,6 +657,11 @@ func (r *postAgg) rewrite(e Expr) (Expr, error) {
 	switch x := e.(type) {
 	case *aggRef:
 		return &colRef{idx: r.ngroups + x.idx, t: x.call.t}, nil
+	case *groupingRef:
+		if x.col < 0 {
+			return x, nil
+		}
+		return &colRef{idx: x.col, t: TInt4}, nil
 	case *colRef:
 		name := x.name
 		if name == "" {

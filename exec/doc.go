@@ -244,10 +244,18 @@
 //     CYCLE ... SET ... USING and SEARCH DEPTH/BREADTH FIRST, bind_cycle.go).
 //   - Aggregates: count, sum, avg (also over interval, agg_interval.go), min, max, bool_and, bool_or, every,
 //     string_agg, array_agg, json_agg, jsonb_agg, bit_and, bit_or, bit_xor, stddev, stddev_samp,
-//     stddev_pop, variance, var_samp, var_pop, and the ordered-set
-//     percentile_cont / percentile_disc (fraction) and mode() WITHIN GROUP (ORDER BY x)
+//     stddev_pop, variance, var_samp, var_pop, corr, covar_pop, covar_samp,
+//     regr_count/sxx/syy/sxy/avgx/avgy/r2/slope/intercept (agg_regr.go:
+//     PostgreSQL's float8_regr_accum and final functions), and the ordered-set
+//     percentile_cont / percentile_disc (a fraction, or an array of them) and mode() WITHIN GROUP (ORDER BY x)
 //     (bind_mode.go); json_object_agg, jsonb_object_agg; DISTINCT, ORDER BY and
 //     FILTER on aggregates.
+//   - GROUP BY ROLLUP / CUBE / GROUPING SETS (nested, mixed with plain
+//     items, parenthesised units) and GROUPING() (grouping_sets.go): the
+//     input is buffered and aggregated once per grouping set. Float
+//     aggregates accumulate in input order; where PostgreSQL's plan sorts
+//     the input first (GroupAggregate) the last digits can differ, as
+//     between its own sorted and hashed plans.
 //   - Window functions: row_number, rank, dense_rank, percent_rank,
 //     cume_dist, ntile, lag, lead, first_value, last_value, nth_value,
 //     and every aggregate above (with FILTER) over PARTITION BY / ORDER BY
@@ -470,7 +478,9 @@
 //
 // # Answered with 0A000 (feature_not_supported)
 //
-// NATURAL/USING joins with a LATERAL item; GROUPING SETS/ROLLUP/CUBE and GROUPING(); a base
+// ../docs/sql.md lists the migration, ORM and BI statements and which of
+// them are implemented.
+// NATURAL/USING joins with a LATERAL item; a base
 // table's whole-row reference as a result column (PostgreSQL types it as the table's row
 // type; inside expressions such as row_to_json(t) it works) and nested records; ordered-set aggregates other than
 // percentile_cont/percentile_disc/mode (hypothetical-set: rank(x) WITHIN GROUP, ...);
@@ -483,13 +493,13 @@
 // select list; SRFs in the
 // select list of windowed queries; interval field
 // qualifiers outside casts (column types, arrays); SEARCH/CYCLE with * in the recursive query;
-// data-modifying CTEs; SELECT INTO;
+// data-modifying CTEs; SELECT INTO (the planner runs it: planner/ctas.go);
 // non-SELECT statements (the planner owns DML/DDL and EXPLAIN, which
 // prints Prepared.Explain: explain.go); regexp
 // flags p, w, b, e (i c n m s x t q g work, regex_flags.go); encodings other
 // than UTF8 in convert_to/convert_from; numeric NaN or
 // Infinity to integer; generate_series over floats; 'infinity'/'-infinity' dates and timestamps; to_char patterns other than those listed (EEEE, TH, ...); the PostgreSQL built-ins listed in
-// knownPostgresFunction (corr, covar_*, regr_*,
+// knownPostgresFunction (xmlagg,
 // jsonb_path_*, jsonb_to_record, ...) and types listed in knownPostgresType (money,
 // inet, ranges, tsvector, ...). An unknown function name answers 42883 as in PostgreSQL.
 //

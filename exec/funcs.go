@@ -78,6 +78,9 @@ func (b *binder) bindFuncCall(fc *q.FuncCall, sc *scope) (Expr, error) {
 	if fc.AggWithinGroup && (name == "percentile_cont" || name == "percentile_disc") && fc.Over == nil {
 		return b.bindOrderedSetAgg(name, fc, sc)
 	}
+	if fc.AggWithinGroup && isAggregate(name) {
+		return nil, b.withinGroupOfPlainAggregate(name, fc, sc)
+	}
 	if fc.AggWithinGroup || (knownPostgresFunction(name) && !isAggregate(name) && funcs[name] == nil) {
 		return nil, unsupported("function %s() is not supported", name)
 	}

@@ -36,6 +36,8 @@ func figure(n *q.Node) (string, int) {
 			}
 		}
 		return figure(x.AIndirection.Arg)
+	case *q.Node_GroupingFunc:
+		return "grouping", 2
 	case *q.Node_FuncCall:
 		f := x.FuncCall.Funcname
 		return f[len(f)-1].GetString_().Sval, 2

@@ -221,6 +221,9 @@ func (w *writer) dispatch(p *plan) (*writeOut, error) {
 	case stmtTruncate:
 		return w.truncate(p.node.GetTruncateStmt())
 	case stmtDDL:
+		if c := ctasOf(p.node); c != nil {
+			return w.createTableAs(c, isSelectInto(p.node))
+		}
 		return w.ddl(p.node)
 	}
 	return nil, notSupported(p.stmtName())

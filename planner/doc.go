@@ -70,6 +70,11 @@
 // planner/ddl against the snapshot plus the transaction's earlier DDL and
 // joins the same pending state (created tables get pending rows, a
 // rewriting ALTER computes the table's complete new content with exec).
+// CREATE TABLE … AS and SELECT … INTO (ctas.go) plan the CREATE TABLE of
+// the query's result columns and insert its rows into the same pending
+// state: one graph commit, or none when the query fails. SQL-level
+// PREPARE / EXECUTE (prepare_sql.go) and cursors (DECLARE, FETCH, MOVE,
+// CLOSE; cursor.go) are session state outside the graph.
 //
 // Validators run at the statement that causes a violation, against the
 // view the statement sees, with PostgreSQL's SQLSTATEs, messages and

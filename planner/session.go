@@ -58,6 +58,8 @@ type session struct {
 		name string
 		loc  *time.Location
 	}
+	sqlStmts map[string]*sqlPrepared // SQL-level PREPARE (prepare_sql.go)
+	cursors  map[string]*cursor      // DECLARE … CURSOR (cursor.go)
 }
 
 // stmtKind classifies a statement the session executes.
@@ -75,6 +77,8 @@ const (
 	stmtExplain     // EXPLAIN [ANALYZE] of a query (explain.go)
 	stmtMaintenance // VACUUM, ANALYZE, CHECKPOINT, REINDEX, CLUSTER, LOCK (maintenance.go)
 	stmtRole        // CREATE/ALTER/DROP ROLE, GRANT/REVOKE role (roles.go)
+	stmtSQLPrepare  // SQL-level PREPARE / EXECUTE (prepare_sql.go)
+	stmtCursor      // DECLARE … CURSOR, FETCH, MOVE, CLOSE (cursor.go)
 )
 
 // control reports statements that act outside the graph commit
@@ -204,6 +208,13 @@ func newPlan(st *wire.Statement) *plan {
 		return p
 	}
 	switch {
+	case isSQLPrepare(n):
+		p.kind = stmtSQLPrepare
+	case isCursorStmt(n):
+		p.kind = stmtCursor
+	case isSelectInto(n):
+		p.kind = stmtDDL // ctas.go
+		p.ddlName = "SELECT INTO"
 	case n.GetSelectStmt() != nil:
 		p.kind = stmtQuery
 		p.locking = len(n.GetSelectStmt().LockingClause) > 0
@@ -275,7 +286,7 @@ func (s *session) Describe(ctx context.Context, st *wire.Statement, declared []u
 	if p.kind == stmtExplain {
 		return s.describeExplain(ctx, p)
 	}
-	if p.kind == stmtMaintenance {
+	if p.kind == stmtMaintenance || p.kind == stmtSQLPrepare || p.kind == stmtCursor {
 		return wire.Description{}, nil
 	}
 	if p.kind != stmtQuery && p.unsupported == "" {
@@ -307,6 +318,12 @@ func (s *session) Execute(ctx context.Context, st *wire.Statement, params []any)
 	}
 	if p.kind == stmtMaintenance {
 		return s.executeMaintenance(ctx, p)
+	}
+	if p.kind == stmtSQLPrepare {
+		return s.executeSQLPrepare(ctx, st, p)
+	}
+	if p.kind == stmtCursor {
+		return s.executeCursor(ctx, st, p)
 	}
 	if p.kind != stmtQuery && p.unsupported == "" {
 		if !p.kind.control() && wire.InPipeline(ctx) && s.tx != nil && s.tx.implicit {

@@ -83,6 +83,7 @@ func (s *session) txBase(ctx context.Context) (*catalog, error) {
 // changes become one graph commit (nothing to do for autocommit: each
 // statement already published).
 func (s *session) Commit(ctx context.Context) error {
+	s.endTxCursors()
 	tx := s.tx
 	s.tx = nil
 	if tx == nil {
@@ -137,6 +138,7 @@ func (s *session) verifyUnchanged(ctx context.Context, tx *txState) error {
 
 // Rollback implements wire.Session.
 func (s *session) Rollback(context.Context) error {
+	s.endTxCursors()
 	s.endXactLocks()
 	if s.tx != nil {
 		s.backend.rows.releaseAll(s.tx.owner)

@@ -114,11 +114,18 @@ func (c *conn) run(ctx context.Context, st *Statement, params []any) (Result, er
 		}
 		return &staticResult{cols: cols, rows: [][]any{{val}}, tag: "SELECT 1"}, nil
 	case KindDeallocate:
+		sqlStmts, _ := c.sess.(SQLPreparedStatements)
 		if st.Prepared == "" {
 			for name := range c.stmts {
 				delete(c.stmts, name)
 			}
+			if sqlStmts != nil {
+				sqlStmts.DeallocateSQL("")
+			}
 			return &staticResult{tag: "DEALLOCATE ALL"}, nil
+		}
+		if sqlStmts != nil && sqlStmts.DeallocateSQL(st.Prepared) {
+			return &staticResult{tag: "DEALLOCATE"}, nil
 		}
 		if _, ok := c.stmts[st.Prepared]; !ok {
 			return nil, Errorf(CodeInvalidSQLStatementName, "prepared statement \"%s\" does not exist", st.Prepared)
@@ -129,6 +136,9 @@ func (c *conn) run(ctx context.Context, st *Statement, params []any) (Result, er
 		c.closePortals()
 		for name := range c.stmts {
 			delete(c.stmts, name)
+		}
+		if sqlStmts, ok := c.sess.(SQLPreparedStatements); ok {
+			sqlStmts.DeallocateSQL("")
 		}
 		c.settings.resetAll()
 		return &staticResult{tag: "DISCARD ALL"}, nil

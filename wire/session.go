@@ -117,6 +117,15 @@ type ValueEncoder interface {
 	AppendWire(format int16, buf []byte) ([]byte, error)
 }
 
+// SQLPreparedStatements is implemented by a Session that runs SQL-level
+// PREPARE itself: DEALLOCATE and DISCARD ALL drop its statements too
+// (one namespace with the protocol-level ones, as in PostgreSQL).
+type SQLPreparedStatements interface {
+	// DeallocateSQL drops the named statement (every one for ""),
+	// reporting whether it existed.
+	DeallocateSQL(name string) bool
+}
+
 // Description is the shape of a prepared statement. Columns is nil for a
 // statement without rows (NoData) and empty, not nil, for rows of no
 // columns (SELECT;).

@@ -3,9 +3,7 @@ CREATE TABLE u (id int PRIMARY KEY, v text, n int);
 INSERT INTO u VALUES (1, 'a', 10), (2, 'b', 20), (3, NULL, 30);
 SELECT * FROM u, LATERAL (SELECT u.n * 2) s ORDER BY 1;
 SELECT * FROM u LEFT JOIN LATERAL (SELECT u.n * 2 AS d) s ON true;
--- unsupported
 SELECT v, count(*) FROM u GROUP BY ROLLUP (v);
--- unsupported
 SELECT v, count(*) FROM u GROUP BY GROUPING SETS ((v), ());
 SELECT (1, 2) = ANY(SELECT 1, 2);
 SELECT mode() WITHIN GROUP (ORDER BY n) FROM u;
@@ -47,7 +45,6 @@ WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM t WHERE n < 3) SEAR
 WITH d AS (DELETE FROM u RETURNING *) SELECT * FROM d;
 SELECT n FROM u ORDER BY id FETCH FIRST 1 ROWS WITH TIES;
 SELECT * FROM ((SELECT 1 AS x) a JOIN (SELECT 2 AS y) b ON true) AS j;
--- unsupported
 SELECT count(*) FROM u GROUP BY CUBE (v, n);
 SELECT '1 day'::interval day to second;
 SELECT to_char(date '2021-03-01', 'DDTH');
