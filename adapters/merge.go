@@ -119,7 +119,18 @@ func (g *Graph) Merge(ctx context.Context, from, into, message string) (*protoco
 type MergeOptions struct {
 	From, Into, Message        string
 	Actor, Application, Client string
+	// Strategy resolves rows both sides changed (same primary key): ""
+	// refuses them (a conflict), MergeOurs keeps the target's row,
+	// MergeTheirs takes the source's. Constraints are checked on the
+	// result either way.
+	Strategy string
 }
+
+// Merge strategies (MergeOptions.Strategy).
+const (
+	MergeOurs   = "ours"
+	MergeTheirs = "theirs"
+)
 
 // MergeWith is Merge with attribution.
 func (g *Graph) MergeWith(ctx context.Context, o MergeOptions) (*protocol.Receipt, error) {
@@ -136,7 +147,12 @@ func (g *Graph) MergeWith(ctx context.Context, o MergeOptions) (*protocol.Receip
 	if message == "" {
 		message = fmt.Sprintf("merge %s into %s", from, into)
 	}
-	w := &mergeWriter{g: g, from: from, into: into,
+	switch o.Strategy {
+	case "", MergeOurs, MergeTheirs:
+	default:
+		return nil, protocol.Errorf(protocol.KindInvalid, nil, "unknown merge strategy %q (ours or theirs)", o.Strategy)
+	}
+	w := &mergeWriter{g: g, from: from, into: into, strategy: o.Strategy,
 		staged: map[string]map[graph.TableKey]*lance.Staged{}, plans: map[string]map[graph.TableKey]*tableOps{}}
 	return g.coord.Commit(ctx, w, g.attribute(protocol.CommitOptions{Branch: into, Message: message}, o.Actor, o.Application, o.Client))
 }
@@ -144,6 +160,7 @@ func (g *Graph) MergeWith(ctx context.Context, o MergeOptions) (*protocol.Receip
 type mergeWriter struct {
 	g          *Graph
 	from, into string
+	strategy   string // MergeOptions.Strategy
 	mu         sync.Mutex
 	staged     map[string]map[graph.TableKey]*lance.Staged // by operation id
 	plans      map[string]map[graph.TableKey]*tableOps     // first touches, staged in Apply
@@ -382,18 +399,24 @@ func (p *mergePlan) replay(ctx context.Context, onto graph.TableEntry, base, src
 		p.conflict(onto.Name, "its physical schemas differ between the branches")
 		return nil
 	}
-	want := map[string]int{}
-	if len(d.deleted) > 0 {
-		if err := forEachRow(ctx, old, lanceScan(d.deleted), func(rec arrow.RecordBatch, i int, _ uint64) error {
-			want[rowKey(rec, i, dataCols(rec))]++
-			return nil
-		}); err != nil {
-			return err
-		}
-	}
 	var pkIdx []int
 	if len(pk) > 0 {
 		if pkIdx, err = colIndexes(tds.Schema(), pk); err != nil {
+			return err
+		}
+	}
+	resolve := p.w.strategy != "" && pkIdx != nil
+	want := map[string]int{}
+	wantPK := map[string]string{} // whole-row key → primary key (resolve)
+	if len(d.deleted) > 0 {
+		if err := forEachRow(ctx, old, lanceScan(d.deleted), func(rec arrow.RecordBatch, i int, _ uint64) error {
+			key := rowKey(rec, i, dataCols(rec))
+			want[key]++
+			if resolve {
+				wantPK[key] = rowKey(rec, i, pkIdx)
+			}
+			return nil
+		}); err != nil {
 			return err
 		}
 	}
@@ -424,6 +447,7 @@ func (p *mergePlan) replay(ctx context.Context, onto graph.TableEntry, base, src
 	}
 	var dels []uint64
 	keys := map[string]bool{}
+	keyAddr := map[string]uint64{} // target rows by primary key (resolve)
 	if len(want) > 0 || pkIdx != nil && len(kept) > 0 {
 		// whole rows are read only to match deletions; a key check alone
 		// reads just the key columns (rowKey over the same values, so the
@@ -445,25 +469,33 @@ func (p *mergePlan) replay(ctx context.Context, onto graph.TableEntry, base, src
 				}
 			}
 			if pkIdx != nil {
-				keys[rowKey(rec, i, keyIdx)] = true
+				k := rowKey(rec, i, keyIdx)
+				keys[k] = true
+				if resolve {
+					keyAddr[k] = addr
+				}
 			}
 			return nil
 		}); err != nil {
 			return err
 		}
 	}
-	for _, n := range want {
-		if n > 0 {
-			p.conflict(onto.Name, "rows that %s deleted or updated were also changed on %s", p.w.from, p.w.into)
-			return nil
+	if resolve {
+		kept, dels = p.resolveRows(want, wantPK, kept, keptKeys, keyAddr, dels)
+	} else {
+		for _, n := range want {
+			if n > 0 {
+				p.conflict(onto.Name, "rows that %s deleted or updated were also changed on %s", p.w.from, p.w.into)
+				return nil
+			}
 		}
-	}
-	for _, k := range keptKeys {
-		if keys[k] {
-			p.conflict(onto.Name, "a primary key added on %s exists on %s", p.w.from, p.w.into)
-			return nil
+		for _, k := range keptKeys {
+			if keys[k] {
+				p.conflict(onto.Name, "a primary key added on %s exists on %s", p.w.from, p.w.into)
+				return nil
+			}
+			keys[k] = true
 		}
-		keys[k] = true
 	}
 	var inserts []Source
 	if len(kept) > 0 {

@@ -132,7 +132,7 @@ func init() {
 	for _, f := range []*function{
 		{name: "create_branch", params: []string{"name", "from", "at"}, required: 1, result: exec.TText, run: createBranch},
 		{name: "delete_branch", params: []string{"name"}, required: 1, result: exec.TText, run: deleteBranch},
-		{name: "merge", params: []string{"from", "into"}, required: 1, result: exec.TText, run: merge},
+		{name: "merge", params: []string{"from", "into", "strategy"}, required: 1, result: exec.TText, run: merge},
 		{name: "optimize", params: []string{"table"}, required: 0, result: exec.TText, run: optimize},
 		{name: "cleanup", params: nil, required: 0, result: exec.TText, run: cleanup},
 		{name: "recover", params: nil, required: 0, result: exec.TInt8, run: recoverIntents},
@@ -327,8 +327,20 @@ func merge(ctx context.Context, g *adapters.Graph, env Env, args []*string) (any
 	if from == into {
 		return nil, errf(CodeInvalidParameterValue, "cannot merge branch %q into itself", from)
 	}
+	var strategy string
+	if args[2] != nil {
+		switch strategy = strings.ToLower(strings.TrimSpace(*args[2])); strategy {
+		case adapters.MergeOurs, adapters.MergeTheirs:
+		case "stop":
+			return nil, errf(CodeFeatureNotSupported, "graph.merge strategy 'stop' (conflicts staged for resolution in SQL) is not implemented").
+				WithHint("Use strategy => 'ours' or 'theirs', or resolve on one branch and merge again.")
+		default:
+			return nil, errf(CodeInvalidParameterValue, "invalid graph.merge strategy %q", *args[2]).
+				WithHint("The strategies are 'ours' (keep the target's rows) and 'theirs' (take the source's).")
+		}
+	}
 	rc, err := g.MergeWith(ctx, adapters.MergeOptions{From: from, Into: into, Message: fmt.Sprintf("merge %s into %s", from, into),
-		Actor: env.Actor, Application: env.Application, Client: env.Client})
+		Actor: env.Actor, Application: env.Application, Client: env.Client, Strategy: strategy})
 	if err != nil {
 		return nil, sqlError(what, into, err)
 	}

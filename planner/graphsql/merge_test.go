@@ -46,6 +46,18 @@ func TestMerge(t *testing.T) {
 	if len(got) != 1 || got[0] != want {
 		t.Fatalf("newest main commit %q; want %q", got, want)
 	}
+	if carried {
+		// a merge commit has two parents: its parent, then the merged head
+		cat := WithViews(exec.NewMemCatalog(), views)
+		got := query(t, cat, "SELECT array_length(parents, 1)::text || ',' || (parents[1] = parent)::text || ',' || (parents[2] = merged_parent)::text FROM graph.commits LIMIT 1")
+		if len(got) != 1 || got[0] != "2,true,true" {
+			t.Fatalf("merge commit parents: %q", got)
+		}
+		got = query(t, cat, "SELECT count(*) FILTER (WHERE cardinality(parents) = 1), count(*) FILTER (WHERE cardinality(parents) = 0) FROM graph.commits OFFSET 0")
+		if len(got) != 1 || !strings.HasSuffix(got[0], "|1") {
+			t.Fatalf("parents of the other commits (one each, none for the root): %q", got)
+		}
+	}
 	if after.State.Tables[0].RowCount != 4 {
 		t.Fatalf("people has %d rows on main after the merge, want 4", after.State.Tables[0].RowCount)
 	}
@@ -56,7 +68,7 @@ func TestMerge(t *testing.T) {
 	wantCode(t, err, CodeInvalidParameterValue)
 	_, err = Call(ctx, g, Env{}, "graph.unmerge", []any{"main"})
 	wantCode(t, err, CodeUndefinedFunction)
-	_, err = Call(ctx, g, Env{}, "merge", []any{"a", "b", "c"})
+	_, err = Call(ctx, g, Env{}, "merge", []any{"a", "b", "c", "d"})
 	wantCode(t, err, CodeSyntaxError)
 	if carried {
 		// the previous merge is the new base: nothing new to merge is NULL

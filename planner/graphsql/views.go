@@ -88,6 +88,9 @@ func commitsView(g *adapters.Graph, branch string, at *graph.Snapshot) *viewSour
 			textCol("application_name", func(r commitRow) any { return nullIfEmpty(r.c.Application) }),
 			textCol("client_addr", func(r commitRow) any { return nullIfEmpty(r.c.Client) }),
 			textCol("process", func(r commitRow) any { return nullIfEmpty(r.c.Process) }),
+			// parents: the parent, then a merge's merged source head (two
+			// parents for a merge commit, none for the root)
+			{name: "parents", typ: textArray, get: func(r commitRow) any { return commitParents(r.c) }},
 		},
 		estimate:  1000,
 		firstPage: 4,
@@ -134,6 +137,22 @@ func commitsView(g *adapters.Graph, branch string, at *graph.Snapshot) *viewSour
 			}
 		},
 	}
+}
+
+// textArray is text[].
+var textArray, _ = exec.ArrayOf(exec.TText)
+
+// commitParents is a commit's parents as a text[] value.
+func commitParents(c graph.Commit) *exec.Array {
+	var ps []string
+	for _, p := range []string{c.Parent, c.MergedParent} {
+		if p != "" {
+			ps = append(ps, p)
+		}
+	}
+	items := exec.NewVec(exec.TText, len(ps))
+	copy(items.S, ps)
+	return &exec.Array{Elem: exec.TText, Items: items}
 }
 
 // commitsVersionColumn is graph.commits.manifest_version's index.

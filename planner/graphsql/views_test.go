@@ -176,7 +176,7 @@ func TestWithViewsCatalog(t *testing.T) {
 	}
 	// column types as PostgreSQL sees them
 	got := query(t, cat, "SELECT format_type(atttypid, atttypmod) FROM pg_attribute WHERE attrelid = 'graph.commits'::regclass AND attnum > 0 ORDER BY attnum")
-	want := "text,text,text,text,bigint,text,text,timestamp with time zone,text,text,text,text,text,text"
+	want := "text,text,text,text,bigint,text,text,timestamp with time zone,text,text,text,text,text,text,text[]"
 	if strings.Join(got, ",") != want {
 		t.Fatalf("column types %q", got)
 	}
