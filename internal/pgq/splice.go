@@ -17,12 +17,18 @@ const PlaceholderFunc = "pggraph_graph_table"
 // clause's syntax. Text without such a clause is returned as is. A
 // clause that does not parse is a *Error with Pos a byte offset in sql.
 func Splice(sql string) (string, error) {
-	if !containsFold(sql, "graph_table") {
+	clause, ddl := containsFold(sql, "graph_table"), containsFold(sql, "property")
+	if !clause && !ddl {
 		return sql, nil
 	}
 	toks, le := lex(sql)
 	if le != nil {
 		return sql, nil // the SQL parser reports the unterminated literal
+	}
+	if ddl {
+		if err := refuseGraphDDL(toks); err != nil {
+			return "", err
+		}
 	}
 	var b strings.Builder
 	last := 0
@@ -51,6 +57,36 @@ func Splice(sql string) (string, error) {
 	}
 	b.WriteString(sql[last:])
 	return b.String(), nil
+}
+
+// refuseGraphDDL answers the property graph DDL statements (CREATE [OR
+// REPLACE] / ALTER / DROP PROPERTY GRAPH) with 0A000 naming them: every
+// branch has its implicit graph, and graphs as catalog objects are not
+// built yet (docs/sql.md).
+func refuseGraphDDL(toks []token) error {
+	start := true
+	for i, t := range toks {
+		if t.is(";") {
+			start = true
+			continue
+		}
+		if !start {
+			continue
+		}
+		start = false
+		j := i + 1
+		if !t.isWord("create") && !t.isWord("alter") && !t.isWord("drop") {
+			continue
+		}
+		verb := strings.ToUpper(t.val)
+		if t.isWord("create") && j+1 < len(toks) && toks[j].isWord("or") && toks[j+1].isWord("replace") {
+			verb, j = "CREATE OR REPLACE", j+2
+		}
+		if j+1 < len(toks) && toks[j].isWord("property") && toks[j+1].isWord("graph") {
+			return errAt(CodeFeature, t.start, "%s PROPERTY GRAPH is not supported", verb)
+		}
+	}
+	return nil
 }
 
 // isClauseStart reports whether toks[i] starts GRAPH_TABLE ( name [. name] MATCH.

@@ -195,19 +195,19 @@ select distinct c from graph_table (graph match (e)-[is lives_in]->(x) columns (
 select distinct c.country as c from lives_in l join city c on c.id = l.dst;
 
 -- errors
--- error 42704
+-- error 42704 label "town" does not exist in property graph "graph"
 select * from graph_table (graph match (x is city|town) columns (x.id));
 
 -- error 42704
 select * from graph_table (graph match (x)-[e is !knows]->(y) columns (x.id));
 
--- error 42601
+-- error 42601 property "founded_at" does not exist
 select * from graph_table (graph match (x is city) columns (x.founded_at));
 
 -- error 42601
 select * from graph_table (graph match (x is city) columns (x.name, x.name || 'x'));
 
--- error 42P01
+-- error 42P01 property graph "public.nograph" does not exist
 select * from graph_table (public.nograph match (x) columns (x.id));
 
 -- error 0A000
@@ -218,3 +218,16 @@ select * from graph_table (graph match any shortest (x)-[is manages]->(y) column
 
 -- error 0A000
 select * from graph_table (graph match (x)-[e is manages]->+(y), (x)-[e]->(y) columns (x.id));
+
+-- property graph DDL is not supported yet: the implicit graph is the one graph
+-- error 0A000 CREATE PROPERTY GRAPH is not supported yet
+create property graph g vertex tables (emp) edge tables (manages source key (src) references emp (id) destination key (dst) references emp (id));
+
+-- error 0A000 CREATE OR REPLACE PROPERTY GRAPH is not supported yet
+create or replace property graph g vertex tables (emp);
+
+-- error 0A000 DROP PROPERTY GRAPH is not supported yet
+drop property graph g;
+
+-- error 0A000 ALTER PROPERTY GRAPH is not supported yet
+alter property graph g add vertex tables (city);
