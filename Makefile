@@ -50,18 +50,21 @@ unit:
 	$(GO) test -race -tags $(TEST_TAGS) -timeout 30m ./...
 
 # Node modules pinned by package-lock.json: the official-Lance oracle, the
-# node-postgres / postgres.js client tests and the end-to-end knex and
-# node-postgres flows. Debian packages the tests drive (PostgreSQL 15,
-# psql, psycopg, SQLAlchemy, JDK + pgjdbc, Node.js) are installed by
+# node-postgres / postgres.js client tests and the end-to-end knex,
+# node-postgres, Sequelize and TypeORM flows; the GORM/goose flows' Go
+# module (internal/e2e/testdata/gorm). Debian packages the tests drive
+# (PostgreSQL 15, psql, psycopg, SQLAlchemy, Alembic, JDK + pgjdbc,
+# Node.js) are installed by
 # .ci/run; deps installs the ones the end-to-end tests need when it runs
 # as root and they are missing, and names them otherwise.
-NPM_DIRS := $(ORACLE_DIR) wire/testdata/clients/node internal/e2e/testdata/knex
+NPM_DIRS := $(ORACLE_DIR) wire/testdata/clients/node internal/e2e/testdata/knex internal/e2e/testdata/orm
 deps:
 	@missing=; \
 	[ -x /usr/lib/postgresql/15/bin/postgres ] || missing="$$missing postgresql-15"; \
 	[ -x /usr/lib/postgresql/15/bin/psql ] || missing="$$missing postgresql-client-15"; \
 	/usr/bin/python3 -c 'import psycopg2' 2>/dev/null || missing="$$missing python3-psycopg2"; \
 	/usr/bin/python3 -c 'import sqlalchemy' 2>/dev/null || missing="$$missing python3-sqlalchemy"; \
+	/usr/bin/python3 -c 'import alembic' 2>/dev/null || missing="$$missing python3-alembic"; \
 	command -v npm >/dev/null 2>&1 || missing="$$missing nodejs npm"; \
 	command -v javac >/dev/null 2>&1 || missing="$$missing openjdk-17-jdk-headless"; \
 	[ -f /usr/share/java/postgresql.jar ] || missing="$$missing libpostgresql-jdbc-java"; \
@@ -80,6 +83,7 @@ deps:
 			npm ci --prefix $$d --no-audit --no-fund || exit 1; \
 		fi; \
 	done
+	@cd internal/e2e/testdata/gorm && $(GO) mod download
 
 lint: fmt-check vet staticcheck
 

@@ -35,6 +35,8 @@ type binder struct {
 	uses      []RelationUse
 	inView    bool
 	viewOwner uint32
+	// volatile: a RelationFunc was bound (Prepared.Volatile)
+	volatile bool
 }
 
 type aggCollector struct {

@@ -177,6 +177,16 @@ func (b *binder) bindRangeVar(rv *q.RangeVar, sc *scope) (plan, []scopeCol, erro
 		}
 		return nil, nil, errf(CodeUndefinedTable, "relation \"%s\" does not exist", rv.Relname)
 	}
+	return b.bindTableRelation(rv, td, sc)
+}
+
+// bindTableRelation binds a scan of td named by rv (its alias, or its
+// relname when none).
+func (b *binder) bindTableRelation(rv *q.RangeVar, td *TableDef, sc *scope) (plan, []scopeCol, error) {
+	alias := rv.Relname
+	if rv.Alias != nil {
+		alias = rv.Alias.Aliasname
+	}
 	if b.trace != nil {
 		b.trace.relation(rv, td)
 	}

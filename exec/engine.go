@@ -51,6 +51,9 @@ type Session struct {
 	// session's lock space (pg_locks).
 	Activity      func() []Activity
 	AdvisoryHolds func() []AdvisoryHold
+	// RelationFunc resolves schema-qualified functions in FROM the
+	// executor does not know (nil: none; exec/relfunc.go).
+	RelationFunc RelationFunc
 }
 
 func (s *Session) sessionUser() string {
@@ -80,7 +83,12 @@ type Prepared struct {
 	cols       []colInfo
 	eng        *Engine
 	uses       []RelationUse
+	volatile   bool
 }
+
+// Volatile reports a binding that read more than its catalog (a
+// RelationFunc): it must not be reused for a later execution.
+func (p *Prepared) Volatile() bool { return p.volatile }
 
 // Prepare parses and binds one statement. declared holds parameter type
 // OIDs sent by the client (0 = infer).
@@ -108,6 +116,7 @@ func (e *Engine) PrepareFor(sess *Session, sql string, declared []uint32) (p *Pr
 		cs.db, cs.user_, cs.setting, cs.params = sess.Database, sess.User, sess.Setting, sess.Parameters
 		cs.rolesFn, cs.sessUser = sess.Roles, sess.sessionUser()
 		cs.activityFn, cs.locksFn = sess.Activity, sess.AdvisoryHolds
+		cs.relFunc = sess.RelationFunc
 	}
 	b := &binder{cat: cs, sql: sql}
 	for i, oid := range declared {
@@ -125,7 +134,7 @@ func (e *Engine) PrepareFor(sess *Session, sql string, declared []uint32) (p *Pr
 		return nil, err
 	}
 	b.pruneViews()
-	p = &Prepared{SQL: sql, plan: bd.plan, cols: bd.cols, eng: e, uses: b.uses}
+	p = &Prepared{SQL: sql, plan: bd.plan, cols: bd.cols, eng: e, uses: b.uses, volatile: b.volatile}
 	for _, t := range b.params {
 		p.ParamTypes = append(p.ParamTypes, *t)
 	}
@@ -402,6 +411,7 @@ type catalogSet struct {
 	// activityFn and locksFn serve pg_stat_activity and pg_locks
 	activityFn func() []Activity
 	locksFn    func() []AdvisoryHold
+	relFunc    RelationFunc
 }
 
 func (c *catalogSet) database() string {

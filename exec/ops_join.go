@@ -154,10 +154,13 @@ type joinTable struct {
 	// single int key: the first row per key in itable, or in the direct
 	// table dense (key denseLo+i at i, holding row+1, 0 = none); inext
 	// chains further rows with the same key (-1 ends)
-	itable   map[int64]int32
-	inext    []int32
-	dense    []int32
-	denseLo  int64
+	itable  map[int64]int32
+	inext   []int32
+	dense   []int32
+	denseLo int64
+	// pack (several integer keys): the packing that made them one int
+	// key (join_packkeys.go); probes pack their keys the same way
+	pack     *keyPack
 	reserved int64
 }
 
@@ -197,6 +200,9 @@ func (j *joinNode) index(ec *evalCtx, rbuf *buffer) (*joinTable, error) {
 			return nil, err
 		}
 		kv[i] = v
+	}
+	if pk, pv := packBuildKeys(kv, exprTypes(j.leftKeys), right.N); pk != nil {
+		jt.pack, kv = pk, []*Vec{pv}
 	}
 	if len(kv) == 1 && kv[0].T.Kind() == KInt {
 		jt.inext = make([]int32, right.N)
@@ -309,6 +315,9 @@ func (j *joinNode) probe(ec *evalCtx, jt *joinTable, lb *Batch, sc *probeScratch
 			}
 			kv[i] = v
 		}
+		if jt.pack != nil {
+			kv = []*Vec{jt.pack.pack(kv, lb.N, lb.Sel)}
+		}
 		switch {
 		case jt.dense != nil:
 			k0, dense, inext, denseLo := kv[0], jt.dense, jt.inext, jt.denseLo
@@ -380,35 +389,26 @@ func (j *joinNode) probe(ec *evalCtx, jt *joinTable, lb *Batch, sc *probeScratch
 		return err
 	}
 	ec.run.budget.release(int64(len(li)) * 8)
-	// semi and anti joins emit left rows: only the residual reads pairs
-	pairNeed := need
-	if j.kind == joinSemi || j.kind == joinAnti {
-		pairNeed = residualCols(j.residual, nl+len(right.Cols))
-	}
-	var pairs *Batch
-	if j.residual != nil || (j.kind != joinSemi && j.kind != joinAnti && j.kind != joinLeft && j.kind != joinFull) {
-		pairs = gatherPairs(lb, right, nl, li, ri, pairNeed, sc)
-	}
-	if j.residual != nil && pairs.N > 0 {
-		v, err := j.residual.Eval(ec, pairs, nil)
+	if j.residual != nil && len(li) > 0 {
+		// the residual reads its own columns of every candidate pair; the
+		// other columns are gathered below for the pairs it keeps only
+		cand := gatherPairs(lb, right, nl, li, ri, residualCols(j.residual, nl+len(right.Cols)), sc)
+		v, err := j.residual.Eval(ec, cand, nil)
 		if err != nil {
 			return err
 		}
-		var keep []int32
-		for p := 0; p < pairs.N; p++ {
+		var nli, nri []int32
+		for p := 0; p < cand.N; p++ {
 			if !v.IsNull(p) && v.B[p] {
-				keep = append(keep, int32(p))
+				nli = append(nli, li[p])
+				nri = append(nri, ri[p])
 			}
 		}
-		nli, nri := make([]int32, len(keep)), make([]int32, len(keep))
-		for k, p := range keep {
-			nli[k], nri[k] = li[p], ri[p]
-		}
 		li, ri = nli, nri
-		pairs.Sel = keep
-		if len(keep) == 0 {
-			pairs.Sel = []int32{}
-		}
+	}
+	var pairs *Batch
+	if j.kind != joinSemi && j.kind != joinAnti && j.kind != joinLeft && j.kind != joinFull && len(li) > 0 {
+		pairs = gatherPairs(lb, right, nl, li, ri, need, sc)
 	}
 	for _, r := range ri {
 		if rightMatched != nil {

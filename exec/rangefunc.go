@@ -360,6 +360,9 @@ func (b *binder) bindRangeFunction(rf *q.RangeFunction, sc *scope) (plan, []scop
 	if text, ok := graphTableText(rf); ok {
 		return b.bindGraphTable(rf, text, sc)
 	}
+	if p, cols, ok, err := b.bindRelationFunction(rf, sc); ok || err != nil {
+		return p, cols, err
+	}
 	if rf.Lateral {
 		return nil, nil, unsupported("LATERAL function calls are not supported")
 	}

@@ -65,6 +65,19 @@ func (c *catalogSet) regLookup(kind uint32, name string) (uint32, error) {
 		if rest, ok := strings.CutPrefix(strings.ToLower(n), "pg_catalog."); ok {
 			n = n[len(n)-len(rest):]
 		}
+		// quoted names ('"pg_catalog"."int4"', TypeORM's udt_schema and
+		// udt_name): the identifiers, unquoted
+		if strings.Contains(n, `"`) && !strings.Contains(n, "(") {
+			parts := splitQualified(n)
+			if len(parts) == 2 && parts[0] == "pg_catalog" || len(parts) == 1 {
+				n = parts[len(parts)-1]
+				// a quoted name keeps its case, and built-in type names
+				// are lower case
+				if n != strings.ToLower(n) {
+					return 0, errf(CodeUndefinedObject, "type \"%s\" does not exist", n)
+				}
+			}
+		}
 		if k, j := strings.IndexByte(n, '('), strings.IndexByte(n, ')'); k > 0 && j > k {
 			n = strings.Join(strings.Fields(n[:k]+" "+n[j+1:]), " ")
 			n = strings.ReplaceAll(n, " []", "[]")
@@ -104,9 +117,22 @@ func (c *catalogSet) regLookup(kind uint32, name string) (uint32, error) {
 		}
 		return 0, errf(CodeUndefinedObject, "schema \"%s\" does not exist", n)
 	}
-	schema, rel := "", unquoteIdent(n)
-	if k := strings.Index(n, "."); k >= 0 {
-		schema, rel = unquoteIdent(n[:k]), unquoteIdent(n[k+1:])
+	// [database.][schema.]relation: tools build the three-part form from
+	// information_schema's table_catalog (TypeORM's column query), which
+	// PostgreSQL accepts when it names the current database.
+	schema, rel := "", ""
+	switch parts := splitQualified(n); len(parts) {
+	case 1:
+		rel = parts[0]
+	case 2:
+		schema, rel = parts[0], parts[1]
+	case 3:
+		if parts[0] != c.database() {
+			return 0, errf(CodeFeatureNotSupported, "cross-database references are not implemented: %s", n)
+		}
+		schema, rel = parts[1], parts[2]
+	default:
+		return 0, errf(CodeSyntaxError, "improper relation name (too many dotted names): %s", n)
 	}
 	if td := c.table(schema, rel); td != nil {
 		rememberRegName(OIDRegclass, td.OID, quoteIdent(td.Name))

@@ -48,6 +48,7 @@ func IsUnknownBranch(err error) bool { return errors.Is(err, ErrUnknownBranch) }
 func IsCorruptManifest(err error) bool { return errors.Is(err, ErrCorruptManifest) }
 
 func encodeCommit(c Commit) (string, error) {
+	c.Time = CommitTime(c.Time)
 	b, err := json.Marshal(c)
 	return string(b), err
 }

@@ -89,6 +89,17 @@ type SchemaRow struct {
 // Identity is what a read set compares.
 func (s SchemaRow) Identity() string { return fmt.Sprintf("%d:%s", s.Counter, s.Hash) }
 
+// CommitTime is t at the precision commit times are stored, shown and
+// compared at: PostgreSQL's timestamptz precision, microseconds. A commit
+// time finer than what graph.commits displays would make `SET graph.as_of`
+// to the displayed time miss the commit it shows (the display truncates).
+func CommitTime(t time.Time) time.Time {
+	if t.IsZero() {
+		return t
+	}
+	return t.Truncate(time.Microsecond)
+}
+
 // Commit is the lineage of one manifest version.
 type Commit struct {
 	ID           string `json:"id"`
@@ -210,6 +221,7 @@ func decodeState(props map[string]string) (State, Commit, error) {
 	if c.ID == "" {
 		return State{}, Commit{}, fmt.Errorf("%w: commit without id", ErrCorruptManifest)
 	}
+	c.Time = CommitTime(c.Time) // roots written before commit times were stored at µs
 	if err := s.Validate(); err != nil {
 		return State{}, Commit{}, err
 	}

@@ -507,12 +507,13 @@ func (r *Root) Publish(ctx context.Context, base *Snapshot, st State, c Commit) 
 	sn.Branch, sn.Incarnation = base.Branch, base.Incarnation
 	r.setHead(base.Branch, sn.ds)
 	// the caller keeps st: cache a private copy and hand out a shared view
-	r.remember(base.Branch, base.Incarnation, sn.Version, st.Clone(), c)
+	r.remember(base.Branch, base.Incarnation, sn.Version, st.Clone(), sn.Commit)
 	sn.State = r.cachedState(base.Branch, base.Incarnation, sn.Version, st)
 	return sn, nil
 }
 
 func (r *Root) publishOn(ctx context.Context, ds *lance.Dataset, st State, c Commit) (*Snapshot, error) {
+	c.Time = CommitTime(c.Time) // as stored: what readers of this version decode
 	sj, err := encodeState(st)
 	if err != nil {
 		return nil, err

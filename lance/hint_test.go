@@ -8,17 +8,17 @@ import (
 	"github.com/pggraph/pggraph/objstore"
 )
 
-// The version hint is written without fsync: after a commit the hint is
-// the only unsynced object, and after a power loss that drops any subset
-// of the hint writes (a stale, missing or older hint) Open still finds
-// the latest committed version.
+// The version hint is written without fsync, at every hintEvery-th
+// version: after a commit the hint is the only unsynced object, and
+// after a power loss that drops any subset of the hint writes (a stale,
+// missing or older hint) Open still finds the latest committed version.
 func TestVersionHintIsVolatileAndReadersSurvivePowerLoss(t *testing.T) {
 	ctx := context.Background()
 	hintKey := "t/_versions/latest_version_hint.json"
 	for seed := range uint64(8) {
 		mem := objstore.NewMem()
 		ds := createFake(t, mem, "t", NamingV2, 1)
-		for range 5 {
+		for range hintEvery + 2 { // past one refresh of the hint
 			ds = mustAppend(t, ds, CommitExact, 1)
 			for _, k := range mem.Unsynced() {
 				if k != hintKey {

@@ -91,9 +91,11 @@ func (p *putPipeline) buffer(hint int64) (*fileBuffer, error) {
 
 // minFileBuffer is a new buffer's least capacity: small, because a
 // 1-row write's file is a few KiB (a 1 MiB floor cost an allocation and
-// zeroing of 1 MiB per commit), and a growing buffer doubles, then jumps
-// to the expected full-file size (fileBuffer.expect).
-const minFileBuffer = 64 << 10
+// zeroing of 1 MiB per commit, a 64 KiB one still a third of a 1-row
+// INSERT's allocated bytes), and a growing buffer doubles, then jumps
+// to the expected full-file size (fileBuffer.expect); a larger batch
+// asks for twice its size up front (writeFragments).
+const minFileBuffer = 8 << 10
 
 // put hands a finished file to a worker; it blocks while every worker
 // is busy and reports an earlier Put's failure.

@@ -167,6 +167,10 @@ func (d *Dataset) ListVersions(ctx context.Context) ([]VersionInfo, error) {
 	return out, nil
 }
 
+// hintEvery is how often a commit refreshes the version hint (see
+// Staged.tryPublish).
+const hintEvery = 16
+
 type versionHint struct {
 	Version uint64 `json:"version"`
 }

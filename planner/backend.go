@@ -32,6 +32,7 @@ type Backend struct {
 	locks  *exec.AdvisoryLocks
 	seqs   *seq.Allocator
 	tables tableCache
+	cats   catalogCache
 	// changes caches row-change summaries of published table versions
 	// (writeset.go); rows holds the in-process row and key locks
 	// (rowlocks.go).
@@ -59,7 +60,7 @@ func (b *Backend) NewSession(ctx context.Context, info wire.SessionInfo) (wire.S
 		return nil, err
 	}
 	s := &session{g: b.Graph, root: b.Graph.Root, maxReprepare: b.MaxReprepare, analyze: b.Analyze, info: info, memLimit: b.MemoryLimit,
-		cats: map[catKey]*catalog{}, seqs: b.seqs, seqSess: seq.NewSession(), tables: &b.tables,
+		cats: &b.cats, seqs: b.seqs, seqSess: seq.NewSession(), tables: &b.tables,
 		access: b.Access, backend: b, releaseLogin: release}
 	s.advisory = s.newAdvisorySession(b.locks)
 	return s, nil

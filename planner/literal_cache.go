@@ -109,7 +109,7 @@ func (s *session) executeLiteral(ctx context.Context, st *wire.Statement, p *pla
 // second occurrence the normalized statement is bound, and kept when its
 // columns equal those of the literal statement (prep).
 func (s *session) learnLiteral(ctx context.Context, p *plan, prep *exec.Prepared) {
-	if p.lit == nil || p.kind != stmtQuery || p.locking || prep == nil {
+	if p.lit == nil || p.kind != stmtQuery || p.locking || prep == nil || prep.Volatile() {
 		return
 	}
 	if s.shapes == nil || len(s.shapes) >= literalShapes {

@@ -31,8 +31,8 @@ type session struct {
 	memLimit     int64
 	analyze      AnalyzeFunc // ANALYZE's statistics collector (nil: none)
 	maxReprepare int
-	cats         map[catKey]*catalog // the last snapshots seen (head, transaction base)
-	tx           *txState            // nil outside a transaction
+	cats         *catalogCache // the Backend's built catalogs (catalog_cache.go)
+	tx           *txState      // nil outside a transaction
 	// snapHold releases the transaction's hold on its branch, which keeps
 	// background Optimize from publishing under it (adapters/holds.go)
 	snapHold func()
@@ -387,7 +387,7 @@ func (s *session) prepare(ctx context.Context, st *wire.Statement, declared []ui
 		// an explicit transaction's read set holds what its views read
 		p.viewReads = withViewReads(cat, p.readTables())
 	}
-	if p.prep != nil && p.key == key && p.gen == gen {
+	if p.prep != nil && p.key == key && p.gen == gen && !p.prep.Volatile() {
 		return p, nil
 	}
 	eng := &exec.Engine{Catalog: cat, MemoryLimit: s.memLimit}
@@ -455,14 +455,12 @@ func (s *session) head(ctx context.Context) (catKey, *catalog, error) {
 		}
 		key := snapKey(sn)
 		key.asOf = true
-		if c, ok := s.cats[key]; ok {
-			return key, c, nil
-		}
-		c, err := buildCatalog(ctx, s.root, sn, s.graphViews(ctx, sn, true), s.tables)
+		c, err := s.cats.get(ctx, key, func() (*catalog, error) {
+			return buildCatalog(ctx, s.root, sn, s.graphViews(ctx, sn, true), s.tables)
+		})
 		if err != nil {
 			return catKey{}, nil, err
 		}
-		s.cacheCatalog(key, c)
 		return key, c, nil
 	}
 	branch := s.branch()
@@ -479,23 +477,9 @@ func (s *session) head(ctx context.Context) (catKey, *catalog, error) {
 
 // catalogOf returns the (cached) catalog of a snapshot.
 func (s *session) catalogOf(ctx context.Context, sn *graph.Snapshot) (*catalog, error) {
-	key := snapKey(sn)
-	if c, ok := s.cats[key]; ok {
-		return c, nil
-	}
-	c, err := buildCatalog(ctx, s.root, sn, s.graphViews(ctx, sn, false), s.tables)
-	if err != nil {
-		return nil, err
-	}
-	s.cacheCatalog(key, c)
-	return c, nil
-}
-
-func (s *session) cacheCatalog(key catKey, c *catalog) {
-	if len(s.cats) >= 4 {
-		clear(s.cats) // older snapshots are rarely asked for again
-	}
-	s.cats[key] = c
+	return s.cats.get(ctx, snapKey(sn), func() (*catalog, error) {
+		return buildCatalog(ctx, s.root, sn, s.graphViews(ctx, sn, false), s.tables)
+	})
 }
 
 func snapKey(sn *graph.Snapshot) catKey {
@@ -532,6 +516,7 @@ func (s *session) execSession() *exec.Session {
 				}
 				return s.advisory.SpaceHolds()
 			},
+			RelationFunc: s.relationFunc, // graph.at, graph.diff (relfuncs.go)
 			Setting: func(name string) (string, bool) {
 				if settings == nil {
 					return "", false

@@ -223,7 +223,6 @@ func (s *session) Close() error {
 	if s.advisory != nil {
 		s.advisory.Close()
 	}
-	clear(s.cats)
 	return nil
 }
 

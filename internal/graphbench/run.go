@@ -60,6 +60,8 @@ type Config struct {
 	// databases: Load creates the tables).
 	Proxy, Postgres *pgx.Conn
 	Log             io.Writer // progress; nil: none
+	// Only picks the queries to run by name; nil: all.
+	Only func(name string) bool
 }
 
 // Result is one query's measurements.
@@ -124,6 +126,9 @@ func startNode(r, persons int) int64 {
 func Run(ctx context.Context, c Config) ([]Result, error) {
 	var out []Result
 	for _, q := range Queries {
+		if c.Only != nil && !c.Only(q.Name) {
+			continue
+		}
 		args := func(r int) []any {
 			if strings.Contains(q.SQL, "$1") {
 				return []any{startNode(r, c.Persons)}

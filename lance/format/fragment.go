@@ -284,9 +284,20 @@ func (fr *Fragment) Encode() []byte {
 	return c
 }
 
+// putFragments appends each fragment as field num, encoding it in place
+// (no per-fragment buffer): the canonical encoding is written where the
+// message goes and replaced by the decoded original bytes when it equals
+// their canonical form (Encode's rule).
 func putFragments(b []byte, num protowire.Number, frs []Fragment) []byte {
 	for i := range frs {
-		b = putBytesAlways(b, num, frs[i].Encode())
+		fr := &frs[i]
+		b = protowire.AppendTag(b, num, protowire.BytesType)
+		start := len(b)
+		b = fr.canonical(b)
+		if fr.orig != nil && bytes.Equal(b[start:], fr.canon) {
+			b = append(b[:start], fr.orig...)
+		}
+		b = prefixLength(b, start)
 	}
 	return b
 }

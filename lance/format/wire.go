@@ -203,43 +203,73 @@ func putBytesAlways(b []byte, num protowire.Number, v []byte) []byte {
 	return protowire.AppendBytes(b, v)
 }
 
-// putMessage appends a nested message produced by enc.
+// putMessage appends a nested message produced by enc. enc appends the
+// message to b itself and the length prefix is slid in front of it
+// afterwards, so a manifest encode allocates nothing per nested message
+// (a manifest holds several per fragment and is encoded at every commit).
 func putMessage(b []byte, num protowire.Number, enc func([]byte) []byte) []byte {
-	inner := enc(nil)
-	return putBytesAlways(b, num, inner)
+	b = protowire.AppendTag(b, num, protowire.BytesType)
+	start := len(b)
+	b = enc(b)
+	return prefixLength(b, start)
+}
+
+// prefixLength inserts the varint length of b[start:] at start.
+func prefixLength(b []byte, start int) []byte {
+	n := len(b) - start
+	sz := protowire.SizeVarint(uint64(n))
+	b = append(b, make([]byte, sz)...) // grows without allocating when cap allows
+	copy(b[start+sz:], b[start:start+n])
+	protowire.AppendVarint(b[start:start], uint64(n))
+	return b
 }
 
 func putPackedUint64(b []byte, num protowire.Number, vs []uint64) []byte {
 	if len(vs) == 0 {
 		return b
 	}
-	var inner []byte
+	n := 0
 	for _, v := range vs {
-		inner = protowire.AppendVarint(inner, v)
+		n += protowire.SizeVarint(v)
 	}
-	return putBytesAlways(b, num, inner)
+	b = protowire.AppendTag(b, num, protowire.BytesType)
+	b = protowire.AppendVarint(b, uint64(n))
+	for _, v := range vs {
+		b = protowire.AppendVarint(b, v)
+	}
+	return b
 }
 
 func putPackedInt32(b []byte, num protowire.Number, vs []int32) []byte {
 	if len(vs) == 0 {
 		return b
 	}
-	var inner []byte
+	n := 0
 	for _, v := range vs {
-		inner = protowire.AppendVarint(inner, uint64(int64(v)))
+		n += protowire.SizeVarint(uint64(int64(v)))
 	}
-	return putBytesAlways(b, num, inner)
+	b = protowire.AppendTag(b, num, protowire.BytesType)
+	b = protowire.AppendVarint(b, uint64(n))
+	for _, v := range vs {
+		b = protowire.AppendVarint(b, uint64(int64(v)))
+	}
+	return b
 }
 
 func putPackedUint32(b []byte, num protowire.Number, vs []uint32) []byte {
 	if len(vs) == 0 {
 		return b
 	}
-	var inner []byte
+	n := 0
 	for _, v := range vs {
-		inner = protowire.AppendVarint(inner, uint64(v))
+		n += protowire.SizeVarint(uint64(v))
 	}
-	return putBytesAlways(b, num, inner)
+	b = protowire.AppendTag(b, num, protowire.BytesType)
+	b = protowire.AppendVarint(b, uint64(n))
+	for _, v := range vs {
+		b = protowire.AppendVarint(b, uint64(v))
+	}
+	return b
 }
 
 // int32s converts decoded varints to int32 (sign-extended encoding).

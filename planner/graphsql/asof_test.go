@@ -168,3 +168,50 @@ func TestResolveAsOfErrors(t *testing.T) {
 		})
 	}
 }
+
+// The time graph.commits displays for a commit names that commit: the
+// displayed text (microseconds, as PostgreSQL prints a timestamptz) is the
+// stored precision, so as_of by it includes the commit.
+func TestAsOfDisplayedCommitTimeIncludesTheCommit(t *testing.T) {
+	g, _, times := asOfGraph(t)
+	ctx := context.Background()
+	for id, tm := range times {
+		if id == g.Root.RootCommitID() {
+			continue
+		}
+		shown := formatTime(tm, time.UTC)
+		for _, b := range []string{"main", "feature"} {
+			sn, err := ResolveAsOf(ctx, g, b, shown, nil)
+			if err != nil {
+				continue // the commit may be on the other branch only
+			}
+			if sn.Commit.Time.Equal(tm) && sn.Commit.ID != id {
+				t.Fatalf("as_of %s on %s resolved to %s, not the commit %s shown at that time", shown, b, sn.Commit.ID, id)
+			}
+			if sn.Commit.Time.Before(tm) && onBranch(t, g, b, id) {
+				t.Fatalf("as_of %s (displayed time of %s) on %s resolved to the older commit %s", shown, id, b, sn.Commit.ID)
+			}
+		}
+	}
+}
+
+// onBranch reports whether commit id is in the lineage of branch.
+func onBranch(t *testing.T, g *adapters.Graph, branch, id string) bool {
+	t.Helper()
+	l, err := newLineage(context.Background(), g.Root, branch, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		sn, _, err := l.Next(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sn == nil {
+			return false
+		}
+		if sn.Commit.ID == id {
+			return true
+		}
+	}
+}

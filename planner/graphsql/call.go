@@ -37,8 +37,17 @@ func graphFunc(fc *sqlparse.FuncCall) (string, bool) {
 	if fc.Funcname[0].GetString_().GetSval() != Schema {
 		return "", false
 	}
-	return fc.Funcname[1].GetString_().GetSval(), true
+	name := fc.Funcname[1].GetString_().GetSval()
+	if RelationFunctions[name] {
+		return "", false // read by the executor (exec.RelationFunc)
+	}
+	return name, true
 }
+
+// RelationFunctions are the graph functions that are relations read in
+// FROM by ordinary queries (graph.at, graph.diff, graph.diff_summary;
+// the planner's exec.RelationFunc), not procedures.
+var RelationFunctions = map[string]bool{"at": true, "diff": true, "diff_summary": true}
 
 // IsGraphCall reports whether a raw statement calls a graph procedure:
 // CALL graph.f(…), or a SELECT whose target list or FROM list has a

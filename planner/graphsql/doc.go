@@ -31,6 +31,8 @@
 // Parse recognizes, from the pg_query parse tree, CALL graph.f(…),
 // SELECT graph.f(…) [AS c] and SELECT {* | t.* | c | t.c} FROM
 // graph.f(…) [AS t[(c)]]; anything else around a graph call is 0A000.
+// graph.at, graph.diff and graph.diff_summary are not procedures but
+// relations the executor reads (RelationFunctions; planner/relfuncs.go).
 // Argument texts are cut from the statement at the call's parse
 // location and evaluated by the executor as `SELECT CAST((arg) AS text)`,
 // so literals, casts, $n parameters and expressions such as now() all

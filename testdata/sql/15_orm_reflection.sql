@@ -293,3 +293,13 @@ SELECT nspname FROM pg_namespace WHERE nspname NOT LIKE 'pg_%' ORDER BY nspname;
 SELECT relname FROM pg_class c join pg_namespace n on n.oid=c.relnamespace where relkind='S' and n.nspname='public';
 select relname from pg_class c join pg_namespace n on n.oid=c.relnamespace where pg_catalog.pg_table_is_visible(c.oid) and relname='item';
 SELECT relname FROM pg_class c join pg_namespace n on n.oid=c.relnamespace where relkind='S' and n.nspname='public' and relname='nosuch';
+-- TypeORM's column query casts table_catalog.table_schema.table_name to
+-- regclass: the current database's name is accepted as a qualifier.
+SELECT (quote_ident(current_database()) || '.public.item')::regclass = 'item'::regclass;
+SELECT pg_catalog.col_description((current_database() || '.' || 'public' || '.' || 'item')::regclass::oid, 4);
+SELECT 'nosuchdb.public.item'::regclass;
+SELECT 'a.b.c.d'::regclass;
+SELECT '"public"."item"'::regclass = 'item'::regclass;
+SELECT ('"' || udt_schema || '"."' || udt_name || '"')::regtype::text, column_name FROM information_schema.columns WHERE table_name = 'item' ORDER BY ordinal_position;
+SELECT '"int4"'::regtype, '"pg_catalog"."varchar"'::regtype, '"_int4"'::regtype;
+SELECT '"INT4"'::regtype;

@@ -4,11 +4,14 @@
 // query's answers compared, medians, p95 and the ratio printed and
 // written to bench-results/graph-<time>.json.
 //
-//	go run ./exec/cmd/graphbench [-persons 100000] [-rounds 15] [-pgproxy BIN] [-data-dir DIR] [-out FILE]
+//	go run ./exec/cmd/graphbench [-persons 100000] [-rounds 15] [-pgproxy BIN] [-data-dir DIR] [-out FILE] [-only REGEXP] [-cpuprofile FILE]
 //
 // PGGRAPH_BENCH_GRAPH_PERSONS sets the default of -persons (about 5
 // edges per person). With -pgproxy BIN the server is `BIN serve` in a
 // child process (the deployed shape), else a server in this process.
+// -only runs the queries whose name matches a regular expression;
+// -cpuprofile writes a CPU profile of the timed rounds (an in-process
+// server's work included).
 package main
 
 import (
@@ -18,7 +21,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
+	"runtime/pprof"
 	"strconv"
 	"time"
 
@@ -37,6 +42,8 @@ func main() {
 	bin := flag.String("pgproxy", "", "serve from this pgproxy binary's `serve` in a child process (default: a server in this process)")
 	dataDir := flag.String("data-dir", "", "parent of pgproxy's scratch data directory (default: the system temp directory)")
 	out := flag.String("out", "", "results file (default bench-results/graph-<time>.json)")
+	only := flag.String("only", "", "run only the queries whose name matches this regular expression")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the query rounds to this file")
 	flag.Parse()
 	if *persons < 100 || *rounds < 3 {
 		fail("need -persons >= 100 and -rounds >= 3")
@@ -71,7 +78,26 @@ func main() {
 		fail(err)
 	}
 	fmt.Printf("loaded both sides in %.1f s; %d rounds per query, sides interleaved\n\n%s\n", time.Since(t0).Seconds(), *rounds, graphbench.Header())
+	if *only != "" {
+		re, err := regexp.Compile(*only)
+		if err != nil {
+			fail(err)
+		}
+		c.Only = re.MatchString
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			fail(err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fail(err)
+		}
+	}
 	res, err := graphbench.Run(ctx, c)
+	if *cpuProfile != "" {
+		pprof.StopCPUProfile()
+	}
 	if err != nil {
 		fail(err)
 	}

@@ -1,0 +1,43 @@
+package e2e
+
+import (
+	"path/filepath"
+	"testing"
+)
+
+// ormNodeModules holds Sequelize, TypeORM and node-postgres, installed
+// from testdata/orm's lockfile by make deps / .ci/run.
+var ormNodeModules, _ = filepath.Abs("testdata/orm/node_modules")
+
+const ormInstall = "apt-get install -y nodejs npm && npm ci --prefix internal/e2e/testdata/orm"
+
+// TestSequelize runs Sequelize 6's flow (testdata/orm/sequelize_flow.js):
+// sync({force}) of has-many, belongs-to and belongs-to-many models with
+// JSONB, DECIMAL and ARRAY columns, describeTable / foreign-key / index
+// introspection, nested creates and includes, JSONB and array operators,
+// validation and constraint errors, managed, unmanaged and nested
+// transactions, paranoid deletes, upsert, then sync({alter}) adding and
+// changing columns and the query interface's column and index DDL. The
+// transcript must be PostgreSQL 15's.
+func TestSequelize(t *testing.T) {
+	if !fileExists(ormNodeModules) {
+		t.Fatalf("%s is missing: run %s", ormNodeModules, ormInstall)
+	}
+	runORMFlow(t, ormFlow{argv: []string{"node", "sequelize_flow.js"}, dir: "testdata/orm", install: ormInstall})
+}
+
+// TestTypeORM runs TypeORM 1.1's flow (testdata/orm/typeorm_flow.js):
+// synchronize of one-to-one, one-to-many, many-to-one and many-to-many
+// entities (uuid, jsonb, numeric, text[], version and create-date
+// columns), its getTable introspection, cascading saves, relations,
+// query builder, optimistic versions, constraint errors, transactions
+// with a nested savepoint; a second release's synchronize altering the
+// schema and a third finding nothing to do; migrations run, shown,
+// undone, and a failing one rolled back. The transcript must be
+// PostgreSQL 15's.
+func TestTypeORM(t *testing.T) {
+	if !fileExists(ormNodeModules) {
+		t.Fatalf("%s is missing: run %s", ormNodeModules, ormInstall)
+	}
+	runORMFlow(t, ormFlow{argv: []string{"node", "typeorm_flow.js"}, dir: "testdata/orm", install: ormInstall})
+}
