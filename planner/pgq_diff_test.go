@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -150,4 +151,36 @@ func sortedOutcome(ctx context.Context, c *pgx.Conn, sql string) string {
 	}
 	sort.Strings(rows)
 	return strings.Join(append(head, rows...), "\n")
+}
+
+// TestGraphTableRepeatedLiterals runs one GRAPH_TABLE shape with several
+// literals, as a simple-protocol client does: the literal cache must
+// leave the clause's literals alone (they are inside the clause the
+// parser sees as one string) and every answer must be its own.
+func TestGraphTableRepeatedLiterals(t *testing.T) {
+	ts := startServer(t, nil)
+	c := ts.connect(t, pgx.QueryExecModeSimpleProtocol)
+	ctx := context.Background()
+	for _, s := range []string{
+		"create table n (id int primary key, name text)",
+		"create table e (src int not null references n (id), dst int not null references n (id)) with (graph.kind = edge)",
+		"insert into n select g, 'n' || g from generate_series(1, 50) g",
+		"insert into e select g, g % 50 + 1 from generate_series(1, 50) g union all select g, (g * 3) % 50 + 1 from generate_series(1, 20) g",
+	} {
+		if _, err := c.Exec(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for id := 1; id <= 25; id++ {
+		var got, want int
+		if err := c.QueryRow(ctx, "select count(*) from graph_table (graph match (a where a.id = "+strconv.Itoa(id)+")-[is e]->(b) columns (b.name))").Scan(&got); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.QueryRow(ctx, "select count(*) from e where src = "+strconv.Itoa(id)).Scan(&want); err != nil {
+			t.Fatal(err)
+		}
+		if got != want {
+			t.Errorf("a.id = %d: %d rows, want %d", id, got, want)
+		}
+	}
 }

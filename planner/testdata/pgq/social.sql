@@ -393,3 +393,16 @@ select k4.dst as id from knows k1 join knows k2 on k2.src = k1.dst join knows k3
 
 select * from graph_table (graph match ("A" is person where "A".id = 5)-[is knows]->("B") columns ("B".name as "Friend Name"));
 select p.name as "Friend Name" from knows k join person p on p.id = k.dst where k.src = 5;
+
+-- the same shape with other literals (a client's repeated simple queries)
+select * from graph_table (graph match (a where a.id = 1)-[is knows]->(b) columns (b.name));
+select p.name from knows k join person p on p.id = k.dst where k.src = 1;
+
+select * from graph_table (graph match (a where a.id = 2)-[is knows]->(b) columns (b.name));
+select p.name from knows k join person p on p.id = k.dst where k.src = 2;
+
+select * from graph_table (graph match (a where a.id = 4)-[is knows]->(b) columns (b.name));
+select p.name from knows k join person p on p.id = k.dst where k.src = 4;
+
+select * from graph_table (graph match (a where a.id = 5)-[is knows]->(b) columns (b.name));
+select p.name from knows k join person p on p.id = k.dst where k.src = 5;
