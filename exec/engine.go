@@ -461,6 +461,9 @@ func ParseError(err error) error {
 	if se, ok := err.(*sqlparse.SyntaxError); ok {
 		return &Error{Code: grammarErrorCode(se.Message), Message: se.Message, Position: se.Position}
 	}
+	if ge := graphError(err); ge != err {
+		return ge
+	}
 	if sqlparse.IsStackDepthError(err) {
 		return &Error{Code: CodeStackDepthExceeded, Message: err.Error(), Hint: sqlparse.StackDepthHint}
 	}

@@ -357,6 +357,9 @@ func (f *funcScanNode) run(ec *evalCtx, emit func(*Batch) error) error {
 }
 
 func (b *binder) bindRangeFunction(rf *q.RangeFunction, sc *scope) (plan, []scopeCol, error) {
+	if text, ok := graphTableText(rf); ok {
+		return b.bindGraphTable(rf, text, sc)
+	}
 	if p, cols, ok, err := b.bindRelationFunction(rf, sc); ok || err != nil {
 		return p, cols, err
 	}

@@ -654,7 +654,8 @@ func unsupportedKeyword(sql string) string {
 }
 
 var ddlModifiers = map[string]bool{"OR": true, "REPLACE": true, "UNIQUE": true, "TEMP": true, "TEMPORARY": true,
-	"UNLOGGED": true, "MATERIALIZED": true, "GLOBAL": true, "LOCAL": true, "RECURSIVE": true}
+	"UNLOGGED": true, "MATERIALIZED": true, "GLOBAL": true, "LOCAL": true, "RECURSIVE": true,
+	"PROPERTY": true} // CREATE PROPERTY GRAPH (docs/sql.md)
 
 // stripLeadingComments drops -- and /* */ comments before the first token.
 func stripLeadingComments(s string) string {

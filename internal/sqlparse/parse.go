@@ -5,10 +5,12 @@ import (
 	"errors"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 	"github.com/pganalyze/pg_query_go/v6/parser"
 
+	"github.com/pggraph/pggraph/internal/pgq"
 	"github.com/pggraph/pggraph/internal/sqllex"
 )
 
@@ -109,12 +111,33 @@ func Parse(sql string) (*ParseResult, error) {
 	if len(sql) > maxNesting && sqllex.NestingBound(sql) > maxNesting {
 		return nil, &StackDepthError{}
 	}
-	t, err := pg_query.Parse(sql)
+	// GRAPH_TABLE clauses, which the PostgreSQL 17 grammar lacks, become
+	// calls of a placeholder table function the binder expands.
+	text, err := pgq.Splice(sql)
+	if err != nil {
+		return nil, graphError(sql, err)
+	}
+	t, err := pg_query.Parse(text)
 	if err != nil {
 		return nil, toSyntaxError(err)
 	}
 	shared.put(sql, t)
 	return t, nil
+}
+
+// graphError places a GRAPH_TABLE clause's syntax error in sql (1-based
+// characters, as PostgreSQL reports positions); other errors (features
+// not supported) keep their own SQLSTATE.
+func graphError(sql string, err error) error {
+	var ge *pgq.Error
+	if errors.As(err, &ge) && ge.Code == pgq.CodeSyntaxError {
+		pos := 0
+		if ge.Pos >= 0 && ge.Pos <= len(sql) {
+			pos = utf8.RuneCountInString(sql[:ge.Pos]) + 1
+		}
+		return &SyntaxError{Message: ge.Message, Position: pos}
+	}
+	return err
 }
 
 func toSyntaxError(err error) error {

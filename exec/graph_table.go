@@ -1,0 +1,167 @@
+package exec
+
+import (
+	"slices"
+
+	"github.com/pggraph/pggraph/internal/pgq"
+	q "github.com/pggraph/pggraph/internal/sqlparse"
+)
+
+// GRAPH_TABLE (SQL/PGQ, docs/sql.md): the parser replaced each clause by
+// a call of pg_catalog.pggraph_graph_table('<clause text>')
+// (internal/pgq.Splice). Binding that call in FROM rewrites the clause
+// over the branch's implicit property graph into a SELECT of joins in
+// path order (internal/pgq.Rewrite), parses it and binds it as a
+// subquery with a scope of its own, so the pattern runs on the same
+// operators as the hand-written join: edge endpoints are lookups on the
+// adjacency indexes, quantified edges are recursive CTEs whose every
+// iteration is one batched lookup of the frontier.
+
+// ImplicitGraphName names every branch's implicit property graph: all its
+// node tables as vertex tables and all its edge tables as edge tables,
+// each labelled with its table name and with its columns as properties.
+const ImplicitGraphName = "graph"
+
+// graphTableText returns the clause text of a placeholder call ("", false
+// for any other range function).
+func graphTableText(rf *q.RangeFunction) (string, bool) {
+	if rf.IsRowsfrom || len(rf.Functions) != 1 {
+		return "", false
+	}
+	items := rf.Functions[0].GetList().GetItems()
+	if len(items) == 0 {
+		return "", false
+	}
+	fc := items[0].GetFuncCall()
+	if fc == nil || len(fc.Funcname) == 0 || fc.Funcname[len(fc.Funcname)-1].GetString_().GetSval() != pgq.PlaceholderFunc || len(fc.Args) != 1 {
+		return "", false
+	}
+	c := fc.Args[0].GetAConst()
+	if c == nil || c.GetSval() == nil {
+		return "", false
+	}
+	return c.GetSval().Sval, true
+}
+
+// graphError gives a pgq error its SQLSTATE.
+func graphError(err error) error {
+	if pe, ok := err.(*pgq.Error); ok {
+		return &Error{Code: pe.Code, Message: pe.Message}
+	}
+	return err
+}
+
+// implicitGraph builds the implicit property graph from the catalog.
+func (b *binder) implicitGraph() *pgq.Graph {
+	g := &pgq.Graph{Name: ImplicitGraphName}
+	byName := map[[2]string]*pgq.ElementTable{}
+	element := func(t *TableDef) *pgq.ElementTable {
+		et := &pgq.ElementTable{Schema: t.Schema, Table: t.Name, Labels: []string{t.Name},
+			Props: map[string]string{}, PropTypes: map[string]string{}}
+		for _, c := range t.Columns {
+			et.Props[c.Name] = c.Name
+			et.PropTypes[c.Name] = FormatType(c.Type.OID, c.Type.Mod)
+		}
+		return et
+	}
+	tables := b.cat.userTables()
+	for _, t := range tables {
+		if t.Kind != "node" || len(t.PrimaryKey) == 0 {
+			continue
+		}
+		et := element(t)
+		for _, k := range t.PrimaryKey {
+			et.Key = append(et.Key, t.Columns[k].Name)
+		}
+		g.Vertices = append(g.Vertices, et)
+		byName[[2]string{t.Schema, t.Name}] = et
+	}
+	for _, t := range tables {
+		if t.Kind != "edge" || len(t.Adjacency) != 2 {
+			continue
+		}
+		endpoint := func(col int) *pgq.Endpoint {
+			for _, fk := range t.ForeignKeys {
+				if len(fk.Columns) != 1 || fk.Columns[0] != col || len(fk.RefColumns) > 1 {
+					continue
+				}
+				schema := fk.RefSchema
+				if schema == "" {
+					schema = t.Schema
+				}
+				if v := byName[[2]string{schema, fk.RefTable}]; v != nil {
+					ref := v.Key[0] // REFERENCES t: its primary key
+					if len(fk.RefColumns) == 1 {
+						ref = fk.RefColumns[0]
+					}
+					return &pgq.Endpoint{Column: t.Columns[col].Name, Vertex: v, Ref: ref}
+				}
+			}
+			return nil
+		}
+		et := element(t)
+		et.Src, et.Dst = endpoint(t.Adjacency[0]), endpoint(t.Adjacency[1])
+		if et.Src == nil || et.Dst == nil {
+			continue // endpoints not (yet) declared as references
+		}
+		g.Edges = append(g.Edges, et)
+	}
+	return g
+}
+
+// bindGraphTable expands a GRAPH_TABLE clause (see above).
+func (b *binder) bindGraphTable(rf *q.RangeFunction, text string, sc *scope) (plan, []scopeCol, error) {
+	if rf.Lateral {
+		return nil, nil, unsupported("LATERAL GRAPH_TABLE is not supported")
+	}
+	if rf.Ordinality {
+		return nil, nil, errf(CodeSyntaxError, "syntax error at or near \"WITH\"")
+	}
+	gt, err := pgq.Parse(text)
+	if err != nil {
+		return nil, nil, graphError(err)
+	}
+	if gt.Graph != ImplicitGraphName || gt.Schema != "" && (b.cat.user == nil || !slices.Contains(b.cat.user.Schemas(), gt.Schema)) {
+		name := gt.Graph
+		if gt.Schema != "" {
+			name = gt.Schema + "." + name
+		}
+		return nil, nil, errf(CodeUndefinedTable, "property graph \"%s\" does not exist", name)
+	}
+	sql, err := pgq.Rewrite(gt, b.implicitGraph())
+	if err != nil {
+		return nil, nil, graphError(err)
+	}
+	tree, err := q.Parse(sql)
+	if err != nil || len(tree.Stmts) != 1 || tree.Stmts[0].Stmt.GetSelectStmt() == nil {
+		return nil, nil, errf(CodeInternalError, "GRAPH_TABLE rewrite does not parse: %v", err)
+	}
+	// without an alias the clause is named as the function it became, so
+	// a view's stored query (which qualifies columns) binds again
+	alias := pgq.PlaceholderFunc
+	if rf.Alias != nil {
+		alias = rf.Alias.Aliasname
+	}
+	if err := b.addAlias(sc, alias); err != nil {
+		return nil, nil, err
+	}
+	// The rewritten query sees the catalog only (no outer columns or
+	// CTEs; its table names are schema-qualified), and its text is not
+	// the statement's (no error positions).
+	ctes, sqlText, keep, trace := b.ctes, b.sql, b.keepUnknown, b.trace
+	b.ctes, b.sql, b.keepUnknown, b.trace = nil, "", false, nil
+	bd, err := b.bindSelect(tree.Stmts[0].Stmt.GetSelectStmt(), nil)
+	b.ctes, b.sql, b.keepUnknown, b.trace = ctes, sqlText, keep, trace
+	if err != nil {
+		return nil, nil, err
+	}
+	cols := make([]scopeCol, len(bd.cols))
+	for i, c := range bd.cols {
+		cols[i] = scopeCol{name: c.name, t: c.t, idx: i}
+	}
+	cols, err = applyAlias(cols, rf.Alias, alias)
+	if err != nil {
+		return nil, nil, err
+	}
+	return bd.plan, cols, nil
+}

@@ -1,0 +1,103 @@
+package pgq
+
+// Graph is a property graph as the rewrite needs it: its element tables
+// with their labels and properties, and each edge table's endpoints.
+type Graph struct {
+	Name     string
+	Vertices []*ElementTable
+	Edges    []*ElementTable
+}
+
+// ElementTable is one vertex or edge table of a graph.
+type ElementTable struct {
+	Schema, Table string
+	Labels        []string
+	// Props maps a property name to the column that holds it.
+	Props map[string]string
+	// PropTypes maps a property name to its SQL type (for NULL::type when
+	// another element table of a disjunction lacks the property).
+	PropTypes map[string]string
+	// Key is a vertex table's key column(s).
+	Key []string
+	// Src and Dst are an edge table's endpoints.
+	Src, Dst *Endpoint
+}
+
+// Endpoint is one end of an edge table: its column and the vertex
+// table's column it references.
+type Endpoint struct {
+	Column string
+	Vertex *ElementTable
+	Ref    string
+}
+
+// hasLabel reports whether t carries label l.
+func (t *ElementTable) hasLabel(l string) bool {
+	for _, x := range t.Labels {
+		if x == l {
+			return true
+		}
+	}
+	return false
+}
+
+// labelExists reports whether any element table of g carries l.
+func (g *Graph) labelExists(l string) bool {
+	for _, ts := range [][]*ElementTable{g.Vertices, g.Edges} {
+		for _, t := range ts {
+			if t.hasLabel(l) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// propType is the SQL type of property name in g ("" when no element
+// table has it).
+func (g *Graph) propType(name string) string {
+	for _, ts := range [][]*ElementTable{g.Vertices, g.Edges} {
+		for _, t := range ts {
+			if ty, ok := t.PropTypes[name]; ok {
+				return ty
+			}
+		}
+	}
+	return ""
+}
+
+// matches evaluates a label expression against t's labels (nil: any).
+func (l *Label) matches(t *ElementTable) bool {
+	if l == nil {
+		return true
+	}
+	switch l.Op {
+	case "name":
+		return t.hasLabel(l.Name)
+	case "%":
+		return len(t.Labels) > 0
+	case "!":
+		return !l.Args[0].matches(t)
+	case "|":
+		return l.Args[0].matches(t) || l.Args[1].matches(t)
+	case "&":
+		return l.Args[0].matches(t) && l.Args[1].matches(t)
+	}
+	return false
+}
+
+// checkLabels reports a label name no element table of g carries.
+func (l *Label) checkLabels(g *Graph) error {
+	if l == nil {
+		return nil
+	}
+	if l.Op == "name" && !g.labelExists(l.Name) {
+		return errAt(CodeUndefinedObject, l.Pos, "label \"%s\" does not exist in property graph \"%s\"", l.Name, g.Name)
+	}
+	for _, a := range l.Args {
+		if err := a.checkLabels(g); err != nil {
+			return err
+		}
+	}
+	return nil
+}

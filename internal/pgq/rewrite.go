@@ -1,0 +1,600 @@
+package pgq
+
+import (
+	"fmt"
+	"strings"
+)
+
+// maxCombinations bounds how many element-table assignments one clause
+// may expand into (one UNION ALL arm each).
+const maxCombinations = 256
+
+// CodeProgramLimit is SQLSTATE 54000.
+const CodeProgramLimit = "54000"
+
+// variable is one element variable of a clause (anonymous elements get
+// a generated one each).
+type variable struct {
+	name   string
+	edge   bool
+	quant  bool // a quantified edge: a group variable, not referenceable
+	labels []*Label
+	cands  []*ElementTable
+}
+
+// rewriter turns one clause into SQL over g's tables.
+type rewriter struct {
+	gt    *GraphTable
+	g     *Graph
+	vars  map[string]*variable
+	order []*variable            // non-quantified variables, by first occurrence
+	elVar map[*Element]*variable // each element's variable
+	names []string               // output column names
+}
+
+// Rewrite returns the SELECT that computes gt over g: for every
+// assignment of element tables to the pattern's variables that the
+// labels allow and the edges connect, the pattern as a join in path
+// order (so edge endpoints are adjacency-index lookups), the arms
+// combined with UNION ALL. Quantified edges become recursive CTEs.
+func Rewrite(gt *GraphTable, g *Graph) (string, error) {
+	r := &rewriter{gt: gt, g: g, vars: map[string]*variable{}, elVar: map[*Element]*variable{}}
+	if err := r.collect(); err != nil {
+		return "", err
+	}
+	if err := r.checkRefs(); err != nil {
+		return "", err
+	}
+	if err := r.columnNames(); err != nil {
+		return "", err
+	}
+	combos, err := r.combinations()
+	if err != nil {
+		return "", err
+	}
+	if len(combos) == 0 {
+		return r.emptyQuery()
+	}
+	var ctes, arms []string
+	for ci, c := range combos {
+		arm, cs, err := r.arm(ci, c)
+		if err != nil {
+			return "", err
+		}
+		arms = append(arms, arm)
+		ctes = append(ctes, cs...)
+	}
+	q := strings.Join(arms, " UNION ALL ")
+	if len(ctes) > 0 {
+		q = "WITH RECURSIVE " + strings.Join(ctes, ", ") + " " + q
+	}
+	return q, nil
+}
+
+func (r *rewriter) collect() error {
+	n := 0
+	for _, p := range r.gt.Paths {
+		if p.Selector != nil && (len(p.Elems) != 3 || p.Elems[1].Quant == nil) {
+			return errAt(CodeFeature, p.Elems[0].Pos, "ANY SHORTEST is only supported on a path of one quantified edge pattern between two vertex patterns")
+		}
+		for _, el := range p.Elems {
+			name := el.Var
+			if name == "" || el.Quant != nil {
+				n++
+				if name == "" {
+					name = fmt.Sprintf("_pgq%d", n)
+				} else {
+					if v, ok := r.vars[name]; ok && !v.quant {
+						return errAt(CodeFeature, el.Pos, "element variable \"%s\" of a quantified edge pattern cannot be used elsewhere", name)
+					}
+					name = fmt.Sprintf("%s_pgq%d", name, n)
+				}
+			}
+			v, ok := r.vars[name]
+			if !ok {
+				v = &variable{name: name, edge: el.Edge, quant: el.Quant != nil}
+				r.vars[name] = v
+				if el.Var != "" && el.Quant != nil {
+					r.vars[el.Var] = v // references to it are refused (checkRefs)
+				}
+				if !v.quant {
+					r.order = append(r.order, v)
+				}
+			} else if v.edge != el.Edge {
+				return errAt(CodeSyntaxError, el.Pos, "element variable \"%s\" is used for both a vertex and an edge", name)
+			} else if v.quant {
+				return errAt(CodeFeature, el.Pos, "element variable \"%s\" of a quantified edge pattern cannot be used elsewhere", name)
+			}
+			if err := el.Label.checkLabels(r.g); err != nil {
+				return err
+			}
+			v.labels = append(v.labels, el.Label)
+			r.elVar[el] = v
+		}
+	}
+	for _, v := range r.vars {
+		tables := r.g.Vertices
+		if v.edge {
+			tables = r.g.Edges
+		}
+		v.cands = nil
+	next:
+		for _, t := range tables {
+			for _, l := range v.labels {
+				if !l.matches(t) {
+					continue next
+				}
+			}
+			v.cands = append(v.cands, t)
+		}
+	}
+	return nil
+}
+
+// columnNames names the output columns: the alias, else the property a
+// lone property reference reads.
+func (r *rewriter) columnNames() error {
+	for _, c := range r.gt.Columns {
+		if c.Alias != "" {
+			r.names = append(r.names, c.Alias)
+			continue
+		}
+		t := c.Expr.toks
+		if len(t) == 3 && r.isVarTok(t[0]) && t[1].is(".") && isNameTok(t[2]) {
+			r.names = append(r.names, t[2].val)
+			continue
+		}
+		return errAt(CodeSyntaxError, c.Pos, "complex graph table column must specify an explicit column name")
+	}
+	return nil
+}
+
+func isNameTok(t token) bool { return t.kind == tIdent || t.kind == tQIdent }
+
+func (r *rewriter) isVarTok(t token) bool {
+	if !isNameTok(t) {
+		return false
+	}
+	_, ok := r.vars[t.val]
+	return ok
+}
+
+// checkRefs checks every property reference names a property of the
+// graph, and refuses references to quantified (group) variables outside
+// their own pattern.
+func (r *rewriter) checkRefs() error {
+	check := func(e *Expr, own *variable) error {
+		_, err := r.subst(e, own, func(v *variable, prop string, pos int) (string, error) {
+			if r.g.propType(prop) == "" {
+				return "", errAt(CodeSyntaxError, pos, "property \"%s\" does not exist", prop)
+			}
+			return "", nil
+		})
+		return err
+	}
+	for _, p := range r.gt.Paths {
+		for _, el := range p.Elems {
+			if el.Where == nil {
+				continue
+			}
+			var own *variable
+			if el.Quant != nil {
+				own = r.elVar[el]
+			}
+			if err := check(el.Where, own); err != nil {
+				return err
+			}
+		}
+	}
+	if r.gt.Where != nil {
+		if err := check(r.gt.Where, nil); err != nil {
+			return err
+		}
+	}
+	for _, c := range r.gt.Columns {
+		if err := check(c.Expr, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// subst copies e's text with each property reference var.prop replaced
+// by what ref returns. own, when set, is the quantified variable whose
+// references are allowed (inside its own element pattern).
+func (r *rewriter) subst(e *Expr, own *variable, ref func(v *variable, prop string, pos int) (string, error)) (string, error) {
+	var b strings.Builder
+	t := e.toks
+	prev := t[0].start
+	for i := 0; i < len(t); i++ {
+		if !r.isVarTok(t[i]) || i > 0 && t[i-1].is(".") || i+1 >= len(t) || !t[i+1].is(".") {
+			continue
+		}
+		if i+2 >= len(t) || !isNameTok(t[i+2]) {
+			if i+2 < len(t) && t[i+2].is("*") {
+				return "", errAt(CodeFeature, t[i].start, "\"*\" is not supported here")
+			}
+			continue
+		}
+		v := r.vars[t[i].val]
+		if v.quant && v != own {
+			return "", errAt(CodeFeature, t[i].start, "element variable \"%s\" of a quantified edge pattern cannot be referenced outside its pattern", t[i].val)
+		}
+		s, err := ref(v, t[i+2].val, t[i].start)
+		if err != nil {
+			return "", err
+		}
+		b.WriteString(e.src[prev:t[i].start])
+		b.WriteString(s)
+		prev = t[i+2].end
+		i += 2
+	}
+	b.WriteString(e.src[prev:t[len(t)-1].end])
+	return b.String(), nil
+}
+
+// combo assigns an element table to each non-quantified variable.
+type combo map[*variable]*ElementTable
+
+// orientation is one way an edge occurrence may connect its endpoints:
+// the variables its source and destination columns join.
+type orientation struct{ src, dst *variable }
+
+// orientations lists how edge table et connects vertex tables tl (left)
+// and tr (right) for direction d.
+func orientations(d Direction, et, tl, tr *ElementTable, l, rv *variable) []orientation {
+	var out []orientation
+	fwd := et.Src.Vertex == tl && et.Dst.Vertex == tr
+	back := et.Src.Vertex == tr && et.Dst.Vertex == tl
+	if (d == Right || d == Any) && fwd {
+		out = append(out, orientation{l, rv})
+	}
+	if (d == Left || d == Any) && back && !(d == Any && fwd && l == rv) {
+		out = append(out, orientation{rv, l})
+	}
+	return out
+}
+
+// combinations enumerates the assignments whose edges connect.
+func (r *rewriter) combinations() ([]combo, error) {
+	var out []combo
+	cur := combo{}
+	var walk func(k int) error
+	walk = func(k int) error {
+		if !r.consistent(cur) {
+			return nil
+		}
+		if k == len(r.order) {
+			c := combo{}
+			for v, t := range cur {
+				c[v] = t
+			}
+			out = append(out, c)
+			if len(out) > maxCombinations {
+				return errAt(CodeProgramLimit, -1, "GRAPH_TABLE pattern matches more than %d combinations of element tables", maxCombinations)
+			}
+			return nil
+		}
+		v := r.order[k]
+		for _, t := range v.cands {
+			cur[v] = t
+			if err := walk(k + 1); err != nil {
+				return err
+			}
+		}
+		delete(cur, v)
+		return nil
+	}
+	return out, walk(0)
+}
+
+// consistent checks every edge occurrence whose tables are all assigned.
+func (r *rewriter) consistent(c combo) bool {
+	for _, p := range r.gt.Paths {
+		for i := 1; i < len(p.Elems); i += 2 {
+			el := p.Elems[i]
+			l, rv := r.elVar[p.Elems[i-1]], r.elVar[p.Elems[i+1]]
+			tl, okL := c[l]
+			tr, okR := c[rv]
+			if !okL || !okR {
+				continue
+			}
+			if el.Quant != nil {
+				if len(r.quantTables(el, tl, tr)) == 0 && !(el.Quant.Min == 0 && tl == tr) {
+					return false
+				}
+				continue
+			}
+			te, ok := c[r.elVar[el]]
+			if ok && len(orientations(el.Dir, te, tl, tr, l, rv)) == 0 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// quantTables lists the edge tables a quantified edge may repeat over
+// between vertex tables tl and tr: those from one of them to itself
+// (repetition returns to the same table), when tl and tr are the same.
+func (r *rewriter) quantTables(el *Element, tl, tr *ElementTable) []*ElementTable {
+	if tl != tr {
+		return nil
+	}
+	var out []*ElementTable
+	for _, t := range r.elVar[el].cands {
+		if t.Src.Vertex == tl && t.Dst.Vertex == tl {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+
+func qualified(t *ElementTable) string {
+	if t.Schema == "" {
+		return quoteIdent(t.Table)
+	}
+	return quoteIdent(t.Schema) + "." + quoteIdent(t.Table)
+}
+
+func col(alias, column string) string { return quoteIdent(alias) + "." + quoteIdent(column) }
+
+// propRef renders var.prop for assignment c.
+func (r *rewriter) propRef(c combo) func(v *variable, prop string, pos int) (string, error) {
+	return func(v *variable, prop string, pos int) (string, error) {
+		t := c[v]
+		if t != nil {
+			if column, ok := t.Props[prop]; ok {
+				return col(v.name, column), nil
+			}
+		}
+		ty := r.g.propType(prop)
+		if ty == "" {
+			return "", errAt(CodeSyntaxError, pos, "property \"%s\" does not exist", prop)
+		}
+		return "NULL::" + ty, nil
+	}
+}
+
+func keyOf(t *ElementTable, ep *Endpoint) string {
+	if ep != nil && ep.Ref != "" {
+		return ep.Ref
+	}
+	return t.Key[0]
+}
+
+// arm builds the SELECT for one assignment, and the CTEs its quantified
+// edges need.
+func (r *rewriter) arm(ci int, c combo) (string, []string, error) {
+	var from strings.Builder
+	var conds, ctes []string
+	bound := map[*variable]bool{}
+	ref := r.propRef(c)
+	for _, p := range r.gt.Paths {
+		first := r.elVar[p.Elems[0]]
+		if !bound[first] {
+			if from.Len() == 0 {
+				fmt.Fprintf(&from, "FROM %s AS %s", qualified(c[first]), quoteIdent(first.name))
+			} else {
+				fmt.Fprintf(&from, " CROSS JOIN %s AS %s", qualified(c[first]), quoteIdent(first.name))
+			}
+			bound[first] = true
+		}
+		for i := 1; i < len(p.Elems); i += 2 {
+			el := p.Elems[i]
+			l, rv := r.elVar[p.Elems[i-1]], r.elVar[p.Elems[i+1]]
+			tl, tr := c[l], c[rv]
+			if el.Quant != nil {
+				cte, err := r.quantCTE(ci, i, p, el, c)
+				if err != nil {
+					return "", nil, err
+				}
+				if cte == "" { // no edge table: only the zero-length path
+					if bound[rv] {
+						conds = append(conds, col(rv.name, tr.Key[0])+" = "+col(l.name, tl.Key[0]))
+					} else {
+						fmt.Fprintf(&from, " JOIN %s AS %s ON %s = %s", qualified(tr), quoteIdent(rv.name), col(rv.name, tr.Key[0]), col(l.name, tl.Key[0]))
+						bound[rv] = true
+					}
+					continue
+				}
+				ctes = append(ctes, cte)
+				qn := fmt.Sprintf("_pgq_q%d_%d", ci, i)
+				qa := quoteIdent(qn)
+				on := fmt.Sprintf("%s.s = %s AND %s.n >= %d", qa, col(l.name, tl.Key[0]), qa, el.Quant.Min)
+				if bound[rv] {
+					fmt.Fprintf(&from, " JOIN %s ON %s AND %s.d = %s", qa, on, qa, col(rv.name, tr.Key[0]))
+				} else {
+					fmt.Fprintf(&from, " JOIN %s ON %s JOIN %s AS %s ON %s = %s.d", qa, on, qualified(tr), quoteIdent(rv.name), col(rv.name, tr.Key[0]), qa)
+					bound[rv] = true
+				}
+				continue
+			}
+			ev := r.elVar[el]
+			te := c[ev]
+			os := orientations(el.Dir, te, tl, tr, l, rv)
+			endCond := func(o orientation, withRight bool) string {
+				var parts []string
+				if o.src == l || bound[o.src] || withRight {
+					parts = append(parts, col(ev.name, te.Src.Column)+" = "+col(o.src.name, keyOf(c[o.src], te.Src)))
+				}
+				if o.dst == l || bound[o.dst] || withRight {
+					parts = append(parts, col(ev.name, te.Dst.Column)+" = "+col(o.dst.name, keyOf(c[o.dst], te.Dst)))
+				}
+				return strings.Join(parts, " AND ")
+			}
+			either := func(withRight bool) string {
+				if len(os) == 1 {
+					return endCond(os[0], withRight)
+				}
+				var alts []string
+				for _, o := range os {
+					alts = append(alts, "("+endCond(o, withRight)+")")
+				}
+				return "(" + strings.Join(alts, " OR ") + ")"
+			}
+			if !bound[ev] {
+				fmt.Fprintf(&from, " JOIN %s AS %s ON %s", qualified(te), quoteIdent(ev.name), either(false))
+				bound[ev] = true
+			} else {
+				conds = append(conds, either(false))
+			}
+			if !bound[rv] {
+				fmt.Fprintf(&from, " JOIN %s AS %s ON %s", qualified(tr), quoteIdent(rv.name), either(true))
+				bound[rv] = true
+			}
+		}
+	}
+	for _, p := range r.gt.Paths {
+		for _, el := range p.Elems {
+			if el.Where == nil || el.Quant != nil {
+				continue
+			}
+			s, err := r.subst(el.Where, nil, ref)
+			if err != nil {
+				return "", nil, err
+			}
+			conds = append(conds, "("+s+")")
+		}
+	}
+	if r.gt.Where != nil {
+		s, err := r.subst(r.gt.Where, nil, ref)
+		if err != nil {
+			return "", nil, err
+		}
+		conds = append(conds, "("+s+")")
+	}
+	sel, err := r.selectList(ref)
+	if err != nil {
+		return "", nil, err
+	}
+	q := "SELECT " + sel + " " + from.String()
+	if len(conds) > 0 {
+		q += " WHERE " + strings.Join(conds, " AND ")
+	}
+	return q, ctes, nil
+}
+
+func (r *rewriter) selectList(ref func(v *variable, prop string, pos int) (string, error)) (string, error) {
+	var items []string
+	for i, c := range r.gt.Columns {
+		s, err := r.subst(c.Expr, nil, ref)
+		if err != nil {
+			return "", err
+		}
+		items = append(items, "("+s+") AS "+quoteIdent(r.names[i]))
+	}
+	return strings.Join(items, ", "), nil
+}
+
+// emptyQuery is the clause's result when no assignment of element tables
+// connects: no rows, with the columns typed by the graph's properties.
+func (r *rewriter) emptyQuery() (string, error) {
+	sel, err := r.selectList(r.propRef(combo{}))
+	if err != nil {
+		return "", err
+	}
+	return "SELECT " + sel + " WHERE false", nil
+}
+
+// quantCTE builds the recursive CTE of a quantified edge: rows (s, d, n)
+// for every walk of n edges (up to the quantifier's bound) from a start
+// vertex s to d, seeded with the zero-length walks of the left vertex's
+// candidates (its own WHERE applied when it reads nothing else), each
+// iteration one join of the frontier with the edges (a batched
+// expansion over the adjacency indexes). Under ANY SHORTEST the walks are
+// deduplicated per (s, d, n) at each level and only the shortest length
+// per (s, d) is kept. "" when no edge table connects.
+func (r *rewriter) quantCTE(ci, i int, p *Path, el *Element, c combo) (string, error) {
+	l := r.elVar[p.Elems[i-1]]
+	rv := r.elVar[p.Elems[i+1]]
+	tl, tr := c[l], c[rv]
+	tables := r.quantTables(el, tl, tr)
+	if len(tables) == 0 {
+		return "", nil
+	}
+	ev := r.elVar[el]
+	e := quoteIdent(ev.name)
+	type step struct {
+		t              *ElementTable
+		from, to, cond string
+	}
+	var steps []step
+	for _, t := range tables {
+		var conds []string
+		if el.Where != nil {
+			s, err := r.subst(el.Where, ev, r.propRef(combo{ev: t}))
+			if err != nil {
+				return "", err
+			}
+			conds = append(conds, "("+s+")")
+		}
+		src, dst := e+"."+quoteIdent(t.Src.Column), e+"."+quoteIdent(t.Dst.Column)
+		if el.Dir == Right || el.Dir == Any {
+			steps = append(steps, step{t, src, dst, strings.Join(conds, " AND ")})
+		}
+		if el.Dir == Left || el.Dir == Any {
+			if el.Dir == Any { // a self-loop is one step, not two
+				conds = append(conds, src+" IS DISTINCT FROM "+dst)
+			}
+			steps = append(steps, step{t, dst, src, strings.Join(conds, " AND ")})
+		}
+	}
+	seedWhere := ""
+	if lw := p.Elems[i-1].Where; lw != nil && r.onlyReads(lw, l) {
+		s, err := r.subst(lw, nil, r.propRef(combo{l: tl}))
+		if err != nil {
+			return "", err
+		}
+		seedWhere = " WHERE (" + s + ")"
+	}
+	key := col(l.name, tl.Key[0])
+	name := fmt.Sprintf("_pgq_q%d_%d", ci, i)
+	walksName, union := name, "UNION ALL"
+	if p.Selector != nil {
+		walksName, union = name+"_w", "UNION"
+	}
+	var rec string
+	if len(steps) == 1 {
+		// one edge table in one direction: the frontier joins it directly,
+		// a lookup on its adjacency index
+		st := steps[0]
+		on := st.from + " = w.d"
+		if st.cond != "" {
+			on += " AND " + st.cond
+		}
+		rec = fmt.Sprintf("SELECT w.s, %s, w.n + 1 FROM %s AS w JOIN %s AS %s ON %s WHERE w.n < %d", st.to, walksName, qualified(st.t), e, on, el.Quant.Max)
+	} else {
+		var arms []string
+		for _, st := range steps {
+			a := fmt.Sprintf("SELECT %s AS s, %s AS d FROM %s AS %s", st.from, st.to, qualified(st.t), e)
+			if st.cond != "" {
+				a += " WHERE " + st.cond
+			}
+			arms = append(arms, a)
+		}
+		rec = fmt.Sprintf("SELECT w.s, x.d, w.n + 1 FROM %s AS w JOIN (%s) AS x ON x.s = w.d WHERE w.n < %d", walksName, strings.Join(arms, " UNION ALL "), el.Quant.Max)
+	}
+	walks := fmt.Sprintf("SELECT %s AS s, %s AS d, 0 AS n FROM %s AS %s%s %s %s", key, key, qualified(tl), quoteIdent(l.name), seedWhere, union, rec)
+	if p.Selector == nil {
+		return fmt.Sprintf("%s(s, d, n) AS (%s)", name, walks), nil
+	}
+	// ANY SHORTEST: the walks deduplicated per (s, d, n) level by level,
+	// then the shortest length per pair among those the quantifier allows.
+	return fmt.Sprintf("%s(s, d, n) AS (%s), %s(s, d, n) AS (SELECT s, d, min(n) FROM %s WHERE n >= %d GROUP BY s, d)",
+		walksName, walks, name, walksName, el.Quant.Min), nil
+}
+
+// onlyReads reports whether e's property references all name v.
+func (r *rewriter) onlyReads(e *Expr, v *variable) bool {
+	ok := true
+	_, _ = r.subst(e, nil, func(x *variable, _ string, _ int) (string, error) {
+		if x != v {
+			ok = false
+		}
+		return "", nil
+	})
+	return ok
+}
