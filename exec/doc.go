@@ -324,7 +324,7 @@
 //     reverse, position, strpos, starts_with, split_part, concat,
 //     concat_ws, format (%[n$][-][width|*|*n$] with s I L), quote_ident, quote_literal,
 //     quote_nullable, md5, ascii, chr, to_hex, regexp_replace,
-//     regexp_match, regexp_split_to_array, string_to_array (with null string),
+//     regexp_match, regexp_split_to_array, string_to_array (with null string), parse_ident,
 //     array_to_string, array_remove, encode/decode (hex, base64, escape), sha256; abs, round, trunc, ceil, ceiling,
 //     floor, sign, sqrt, cbrt, exp, ln, log, log10, power, pow, mod, div,
 //     pi, degrees, radians, sin, cos, tan, asin, acos, atan, atan2, gcd,
@@ -514,7 +514,8 @@
 // pg_dumpall. Monitoring catalogs (syscat_activity.go): pg_stat_activity
 // from Session.Activity, pg_locks from Session.AdvisoryHolds, both read
 // at every scan (liveRels); the pg_stat/pg_statio views have zero
-// counters. ROWS FROM (…) zips its functions' results (rowsfrom.go).
+// counters; pg_stat_database_conflicts has zeros (no standbys) and
+// pg_prepared_xacts no rows (PREPARE TRANSACTION is refused). ROWS FROM (…) zips its functions' results (rowsfrom.go).
 //
 // Known differences kept visible: regular expressions are RE2, not
 // PostgreSQL's ARE; math functions use Go's libm (cbrt and friends can

@@ -275,7 +275,7 @@ func knownPostgresFunction(name string) bool {
 		"age_in_days", "timeofday", "to_tsvector", "to_tsquery", "plainto_tsquery", "ts_rank",
 		"pg_sleep", "pg_try_advisory_xact_lock", "pg_advisory_lock_shared", "pg_try_advisory_lock_shared", "pg_advisory_unlock_shared", "pg_notify",
 		"pg_get_functiondef", "pg_get_keywords", "string_to_table",
-		"unistr", "normalize", "parse_ident", "inet_client_addr", "inet_server_addr", "inet_server_port",
+		"unistr", "normalize", "inet_client_addr", "inet_server_addr", "inet_server_port",
 
 		"row_number_agg", "grouping", "xmlelement", "xmlforest", "array_sample", "array_shuffle":
 		return true

@@ -14,7 +14,9 @@ import (
 // with its backends, and the pg_stat_*/pg_statio_* table and index views
 // one row per user table or index with counters pggraph does not keep at
 // zero (n_live_tup is the table's row count). System catalogs have no rows
-// in the *_all_* views.
+// in the *_all_* views. pg_stat_database_conflicts and pg_prepared_xacts
+// exist for the dashboards that read them (pgAdmin 4): zero conflicts, no
+// prepared transactions.
 
 // Activity is one session as pg_stat_activity shows it.
 type Activity struct {
@@ -135,6 +137,14 @@ func init() {
 		shared := append([]any{uint32(0), nil, 0}, zero...)
 		db := append([]any{uint32(oidDatabase), c.database(), backends}, zero...)
 		return [][]any{shared, db}
+	}}
+	// recovery conflicts happen on standbys, which pggraph has none of
+	pgCatalogRels["pg_stat_database_conflicts"] = &sysRelation{12271, "datid oid, datname name, confl_tablespace int8, confl_lock int8, confl_snapshot int8, confl_bufferpin int8, confl_deadlock int8", func(c *catalogSet) [][]any {
+		return [][]any{{uint32(oidDatabase), c.database(), 0, 0, 0, 0, 0}}
+	}}
+	// PREPARE TRANSACTION is refused, so no transaction is ever prepared
+	pgCatalogRels["pg_prepared_xacts"] = &sysRelation{12090, "transaction xid, gid text, prepared timestamptz, owner name, database name", func(*catalogSet) [][]any {
+		return nil
 	}}
 	tableStats := func(c *catalogSet) [][]any {
 		var rows [][]any

@@ -41,6 +41,18 @@
 //   - Monitoring catalogs (monitoring_test.go): pg_stat_activity,
 //     pg_locks and the statistics views for the same two sessions on
 //     pgproxy and PostgreSQL 15.
+//   - ORM and migration tools (orm_flow_test.go runs one script on a
+//     fresh PostgreSQL 15 database and a fresh pgproxy and compares the
+//     transcripts line by line): GORM and goose (gorm_test.go; their own
+//     Go module in testdata/gorm, so pggraph's go.mod does not depend on
+//     them), Sequelize and TypeORM (orm_node_test.go; testdata/orm,
+//     pinned by its lockfile), Alembic with the SQLAlchemy ORM
+//     (alembic_test.go; testdata/alembic, Debian's python3-alembic).
+//   - Tool catalog queries (tool_metadata_test.go): what DBeaver,
+//     Metabase, DataGrip, pgAdmin 4, Grafana and Superset send, from
+//     testdata/clients/tool_*_queries.sql, answered by pgproxy and
+//     PostgreSQL 15 over the same schema and compared (columns always,
+//     rows where marked).
 //
 // Invariants:
 //   - A missing client (psql, node, python modules, java, npm packages)

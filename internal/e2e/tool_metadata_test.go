@@ -30,7 +30,21 @@ var toolSession = []string{
 // same DDL and compares the answers: column names and types always, rows
 // where the query is marked "rows:", SQLSTATEs when PostgreSQL fails.
 func TestToolStartupQueries(t *testing.T) {
-	qb, err := os.ReadFile("testdata/clients/tool_metadata_queries.sql")
+	compareToolQueries(t, "testdata/clients/tool_metadata_queries.sql", toolSession)
+}
+
+// TestToolIntrospectionQueries is TestToolStartupQueries over the catalog
+// and monitoring queries of pgAdmin 4, Grafana, Apache Superset and the
+// session monitors of DBeaver and Metabase
+// (testdata/clients/tool_introspection_queries.sql).
+func TestToolIntrospectionQueries(t *testing.T) {
+	compareToolQueries(t, "testdata/clients/tool_introspection_queries.sql", nil)
+}
+
+// compareToolQueries runs the session statements, then file's queries,
+// on pgproxy and PostgreSQL 15 over the same schema and compares them.
+func compareToolQueries(t *testing.T, file string, session []string) {
+	qb, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +53,7 @@ func TestToolStartupQueries(t *testing.T) {
 		sql  string
 	}
 	var queries []query
-	for _, s := range toolSession {
+	for _, s := range session {
 		queries = append(queries, query{true, s})
 	}
 	for _, l := range strings.Split(string(qb), "\n") {
@@ -78,28 +92,24 @@ func withoutGraphRows(s string) string {
 // (name:type OID), the rows when rows is set (database and user names
 // neutralized), or the SQLSTATE.
 func simpleQuery(ctx context.Context, c *pgx.Conn, sql string, rows bool, db, user string) string {
-	res, err := c.PgConn().Exec(ctx, sql).ReadAll()
-	if err != nil {
-		code := "?"
-		if pe, ok := err.(interface{ SQLState() string }); ok {
-			code = pe.SQLState()
-		}
-		return "ERROR " + code + "\n"
-	}
 	var b strings.Builder
-	for _, r := range res {
-		for i, f := range r.FieldDescriptions {
+	// the result readers, not ReadAll: ReadAll keeps a result's columns
+	// only when it has rows, and an empty answer's columns count too
+	mrr := c.PgConn().Exec(ctx, sql)
+	for mrr.NextResult() {
+		rr := mrr.ResultReader()
+		for i, f := range rr.FieldDescriptions() {
 			if i > 0 {
 				b.WriteString(" | ")
 			}
 			fmt.Fprintf(&b, "%s:%d", f.Name, f.DataTypeOID)
 		}
 		b.WriteString("\n")
-		if !rows {
-			continue
-		}
-		for _, row := range r.Rows {
-			for i, v := range row {
+		for rr.NextRow() {
+			if !rows {
+				continue
+			}
+			for i, v := range rr.Values() {
 				if i > 0 {
 					b.WriteString(" | ")
 				}
@@ -116,6 +126,16 @@ func simpleQuery(ctx context.Context, c *pgx.Conn, sql string, rows bool, db, us
 			}
 			b.WriteString("\n")
 		}
+		if _, err := rr.Close(); err != nil {
+			break
+		}
+	}
+	if err := mrr.Close(); err != nil {
+		code := "?"
+		if pe, ok := err.(interface{ SQLState() string }); ok {
+			code = pe.SQLState()
+		}
+		return "ERROR " + code + "\n"
 	}
 	return b.String()
 }

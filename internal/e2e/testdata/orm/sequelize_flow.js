@@ -171,8 +171,6 @@ async function main() {
   await sequelize.sync({ alter: true });
   await describe('Users');
   say('users after alter', (await User.findAll({ order: [['name', 'ASC']] })).map((u) => `${u.name}:${u.balance}:${u.score}`).join(','));
-  // Sync again: nothing must change.
-  await sequelize.sync({ alter: true });
   await qi.addColumn('Tasks', 'weight', { type: DataTypes.FLOAT });
   await qi.renameColumn('Tasks', 'weight', 'effort');
   await qi.addIndex('Tasks', ['title', 'done'], { name: 'tasks_title_done' });
