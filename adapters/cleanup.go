@@ -11,6 +11,7 @@ import (
 	"github.com/pggraph/pggraph/graph"
 	"github.com/pggraph/pggraph/lance"
 	"github.com/pggraph/pggraph/objstore"
+	"github.com/pggraph/pggraph/observe"
 	"github.com/pggraph/pggraph/protocol"
 	"github.com/pggraph/pggraph/recovery"
 )
@@ -95,7 +96,10 @@ type stagingSweeper interface {
 
 // Cleanup reclaims unreachable files (see above).
 func (g *Graph) Cleanup(ctx context.Context, o CleanupOptions) (CleanupReport, error) {
-	return CleanupRoot(ctx, g.Root, g.Recovery, o)
+	start := time.Now()
+	rep, err := CleanupRoot(ctx, g.Root, g.Recovery, o)
+	observe.CleanupDone(o.DryRun, len(rep.Deleted), rep.DeletedBytes, time.Since(start), err)
+	return rep, err
 }
 
 // CleanupRoot is Cleanup on an open root and its recovery manager. A dry

@@ -176,7 +176,7 @@ func (g *Graph) write(ctx context.Context, o WriteOptions, fn StageFunc) (*proto
 		w.heads = &g.heads
 	}
 	w.maxRowsPerFile, w.maxBytesPerFile = o.MaxRowsPerFile, o.MaxBytesPerFile
-	rc, err := g.coord.Commit(ctx, w, g.attribute(protocol.CommitOptions{Branch: o.Branch, Message: o.Message,
+	rc, err := g.commit(ctx, w, g.attribute(protocol.CommitOptions{Branch: o.Branch, Message: o.Message,
 		Strict: o.Strict, Base: o.Base, MaxReprepare: o.MaxReprepare}, o.Actor, o.Application, o.Client))
 	if err == nil {
 		g.maybeOptimize(rc, w)

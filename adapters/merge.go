@@ -154,7 +154,7 @@ func (g *Graph) MergeWith(ctx context.Context, o MergeOptions) (*protocol.Receip
 	}
 	w := &mergeWriter{g: g, from: from, into: into, strategy: o.Strategy,
 		staged: map[string]map[graph.TableKey]*lance.Staged{}, plans: map[string]map[graph.TableKey]*tableOps{}}
-	return g.coord.Commit(ctx, w, g.attribute(protocol.CommitOptions{Branch: into, Message: message}, o.Actor, o.Application, o.Client))
+	return g.commit(ctx, w, g.attribute(protocol.CommitOptions{Branch: into, Message: message}, o.Actor, o.Application, o.Client))
 }
 
 type mergeWriter struct {

@@ -86,7 +86,7 @@ func (g *Graph) OptimizeWith(ctx context.Context, o OptimizeOptions) (*protocol.
 		return nil
 	})
 	w.legacy = g.legacy
-	rc, err := g.coord.Commit(ctx, w, g.attribute(protocol.CommitOptions{Branch: o.Branch, Message: "optimize"}, o.Actor, o.Application, o.Client))
+	rc, err := g.commit(ctx, w, g.attribute(protocol.CommitOptions{Branch: o.Branch, Message: "optimize"}, o.Actor, o.Application, o.Client))
 	if errors.Is(err, errNothingToOptimize) {
 		return nil, nil
 	}

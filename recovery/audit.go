@@ -11,6 +11,7 @@ import (
 
 	"github.com/pggraph/pggraph/graph"
 	"github.com/pggraph/pggraph/lance"
+	"github.com/pggraph/pggraph/observe"
 )
 
 // AuditRecord is one row of __audit.lance.
@@ -56,6 +57,7 @@ func (m *Manager) audit(ctx context.Context, sc *Sidecar, rep Report) error {
 	case RolledBackDec, AlreadyRolled:
 		rec.CommitID = sc.Write.Lineage.RollbackCommitID
 	}
+	observe.RecoveryDecision(rec.OperationID, rec.WriterKind, rec.Branch, string(rec.Decision), rec.CommitID)
 	js, err := json.Marshal(rec)
 	if err != nil {
 		return err

@@ -118,6 +118,14 @@ type Config struct {
 	// Sync points (default 32 KiB).
 	FlushThreshold int
 
+	// LogConnections and LogDisconnections log each session's start and
+	// end (PostgreSQL's log_connections / log_disconnections) to the
+	// event log (observe.Logger); LogMinDurationStatement is the default
+	// of log_min_duration_statement in PostgreSQL's syntax ("" = -1, off;
+	// "0" logs every statement; "250ms").
+	LogConnections, LogDisconnections bool
+	LogMinDurationStatement           string
+
 	// Logger receives connection-level logs (default logrus standard logger).
 	Logger logrus.FieldLogger
 }

@@ -20,6 +20,8 @@ import (
 	"github.com/jackc/pgx/v5/pgproto3"
 	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/sirupsen/logrus"
+
+	"github.com/pggraph/pggraph/observe"
 )
 
 // conn is one client connection. Everything but the fields under mu is
@@ -99,6 +101,8 @@ func newConn(s *Server, nc net.Conn) *conn {
 
 // serve runs the connection to its end. No panic escapes it.
 func (c *conn) serve(ctx context.Context) {
+	observe.ConnectionOpened()
+	defer observe.ConnectionClosed()
 	defer func() {
 		if r := recover(); r != nil {
 			c.log.WithField("panic", r).Errorf("wire: connection panic\n%s", debug.Stack())
@@ -111,7 +115,9 @@ func (c *conn) serve(ctx context.Context) {
 	defer stop()
 
 	c.nc.SetDeadline(time.Now().Add(c.srv.cfg.StartupTimeout))
-	if err := c.startup(); err != nil {
+	err := c.startup()
+	c.noteStarted(err)
+	if err != nil {
 		if errors.Is(err, errClientGone) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 			return
 		}
@@ -150,6 +156,7 @@ func (c *conn) close() {
 	if already {
 		return
 	}
+	c.noteDisconnected()
 	if c.sess != nil {
 		func() {
 			defer func() { recover() }()
@@ -605,6 +612,14 @@ func (c *conn) initSettings(pkt *startupPacket) error {
 	}
 	if d := c.srv.cfg.IdleSessionTimeout; d > 0 {
 		s.setServerDefault("idle_session_timeout", formatDurationMS(d.Milliseconds()))
+	}
+	if v, err := normMinDuration(c.srv.cfg.LogMinDurationStatement); c.srv.cfg.LogMinDurationStatement != "" && err == nil {
+		s.setServerDefault("log_min_duration_statement", v)
+	}
+	for name, on := range map[string]bool{"log_connections": c.srv.cfg.LogConnections, "log_disconnections": c.srv.cfg.LogDisconnections} {
+		if on {
+			s.setServerDefault(name, "on")
+		}
 	}
 	if w := c.srv.cfg.WorkMem; w != "" {
 		s.setServerDefault("work_mem", w)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgproto3"
 )
@@ -192,7 +193,7 @@ func (c *conn) handleDescribe(m *pgproto3.Describe) error {
 	return nil
 }
 
-func (c *conn) handleExecute(m *pgproto3.Execute) error {
+func (c *conn) handleExecute(m *pgproto3.Execute) (err error) {
 	p, err := c.lookupPortal(m.Portal)
 	if err != nil {
 		return err
@@ -203,6 +204,7 @@ func (c *conn) handleExecute(m *pgproto3.Execute) error {
 		return nil
 	}
 	c.noteQuery(st.SQL)
+	defer func(start time.Time) { c.statementDone(st, start, err) }(time.Now())
 	if p.done {
 		// An exhausted portal answers with its tag and no rows, as PostgreSQL.
 		c.sendComplete(p.tag)

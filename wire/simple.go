@@ -3,6 +3,7 @@ package wire
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgproto3"
 )
@@ -31,7 +32,10 @@ func (c *conn) simpleQuery(sql string) error {
 	c.multiStatement = len(stmts) > 1
 	defer func() { c.multiStatement = false }()
 	for _, st := range stmts {
-		if err := c.runSimple(st); err != nil {
+		start := time.Now()
+		err := c.runSimple(st)
+		c.statementDone(st, start, err)
+		if err != nil {
 			var pe *Error
 			if errors.As(err, &pe) && pe.Fatal() {
 				return pe

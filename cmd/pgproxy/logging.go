@@ -3,6 +3,8 @@ package main
 import (
 	"flag"
 	"io"
+	"log/slog"
+	"strings"
 
 	"github.com/sirupsen/logrus"
 )
@@ -35,4 +37,27 @@ func (lf *logFlags) newLogger(w io.Writer) *logrus.Logger {
 		log.SetFormatter(&logrus.TextFormatter{FullTimestamp: true, DisableColors: true})
 	}
 	return log
+}
+
+// newSlog builds the event logger (observe.SetLogger) from the same
+// flags: the same writer, level and format as newLogger's lines, with
+// the level spelled in lower case as logrus spells it, so one process
+// writes one log format.
+func (lf *logFlags) newSlog(w io.Writer) *slog.Logger {
+	var lvl slog.Level
+	if err := lvl.UnmarshalText([]byte(lf.level.value)); err != nil {
+		lvl = slog.LevelInfo
+	}
+	opts := &slog.HandlerOptions{Level: lvl, ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
+		if len(groups) == 0 && a.Key == slog.LevelKey {
+			if l, ok := a.Value.Any().(slog.Level); ok {
+				a.Value = slog.StringValue(strings.ToLower(l.String()))
+			}
+		}
+		return a
+	}}
+	if lf.format.value == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
 }

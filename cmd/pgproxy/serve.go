@@ -16,6 +16,8 @@ import (
 	"github.com/pggraph/pggraph/adapters"
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/internal/failpoint"
+	"github.com/pggraph/pggraph/objstore"
+	"github.com/pggraph/pggraph/observe"
 	"github.com/pggraph/pggraph/planner"
 	"github.com/pggraph/pggraph/wire"
 )
@@ -38,6 +40,8 @@ type serveConfig struct {
 	maxBuffered, queryMemory, memoryLimit     int64
 	serverMemory                              int64
 	workMem, tempDir, debugListen             string
+	metricsListen, logMinDuration             string
+	logConnections, logDisconnections         bool
 	shutdownGrace                             time.Duration
 	cpuProfile                                string
 	log                                       *logFlags
@@ -68,6 +72,10 @@ func serveFlags(fs *flag.FlagSet) *serveConfig {
 	fs.StringVar(&c.workMem, "work-mem", "", "default work_mem (unset: the built-in 64MB): memory one sort, hash aggregate or hash join build may use before spilling to disk (PostgreSQL units: kB, MB, GB; sessions may SET work_mem)")
 	fs.StringVar(&c.tempDir, "temp-dir", "", "directory for spill files (deleted as they are created, gone when the statement ends; default: the system's temporary directory)")
 	fs.StringVar(&c.debugListen, "debug-listen", "", "address for /debug/pprof/ and /debug/stats (goroutines, heap, statement memory); keep it on loopback (default: off)")
+	fs.StringVar(&c.metricsListen, "metrics-listen", "", "address serving Prometheus metrics at /metrics (pggraph_*; docs/operations.md lists them; default: off)")
+	fs.BoolVar(&c.logConnections, "log-connections", false, "log each session's start (log_connections)")
+	fs.BoolVar(&c.logDisconnections, "log-disconnections", false, "log each session's end with its duration (log_disconnections)")
+	fs.StringVar(&c.logMinDuration, "log-min-duration-statement", "", "default log_min_duration_statement: log statements that run at least this long (PostgreSQL units, e.g. 250ms; 0 = all; unset = -1, off; sessions may SET it)")
 	fs.IntVar(&c.autoOptimize, "auto-optimize-fragments", 64, "after a commit leaves a table with this many fragments, compact it in the background (0 = never)")
 	fs.DurationVar(&c.shutdownGrace, "shutdown-grace", 30*time.Second, "on SIGINT/SIGTERM, how long running statements may finish")
 	fs.StringVar(&c.cpuProfile, "cpu-profile", "", "write a CPU profile of the whole run to this file (Go pprof format; written at shutdown)")
@@ -101,6 +109,9 @@ func (c *serveConfig) validate() error {
 	if n, ok := exec.ParseMemorySetting(c.workMem); c.workMem != "" && (!ok || n < 64<<10) {
 		return usagef("--work-mem must be a size of at least 64kB (e.g. 4MB)")
 	}
+	if c.logMinDuration != "" && wire.CheckMinDurationStatement(c.logMinDuration) != nil {
+		return usagef("--log-min-duration-statement must be -1 or a duration (e.g. 250ms)")
+	}
 	if c.autoOptimize < 0 || c.autoOptimize == 1 {
 		return usagef("--auto-optimize-fragments must be 0 (never) or >= 2")
 	}
@@ -125,7 +136,9 @@ func (c *serveConfig) wireConfig(g *adapters.Graph, backend *planner.Backend, lo
 		StatementTimeout: c.statementTimeout, IdleInTransactionTimeout: c.idleInTxTimeout,
 		IdleSessionTimeout: c.idleSessionTimeout,
 		WorkMem:            c.workMem,
-		Logger:             log,
+		LogConnections:     c.logConnections, LogDisconnections: c.logDisconnections,
+		LogMinDurationStatement: c.logMinDuration,
+		Logger:                  log,
 	}
 }
 
@@ -140,6 +153,8 @@ func init() {
 			return err
 		}
 		log := cfg.log.newLogger(env.stderr)
+		observe.SetLogger(cfg.log.newSlog(env.stderr))
+		defer observe.SetLogger(nil)
 		if cfg.memoryLimit == 0 && os.Getenv("GOMEMLIMIT") == "" && cfg.serverMemory > 0 {
 			// Without a limit the collector lets the heap reach twice
 			// what is live: statements holding the whole server budget
@@ -165,7 +180,11 @@ func init() {
 			return err
 		}
 		// The write path (coordinator + recovery) over the same store.
-		g, err := adapters.Open(ctx, root.Store(), adapters.Options{Actor: actor(), Location: root.Location(),
+		backing, store := root.Store(), root.Store()
+		if cfg.metricsListen != "" {
+			store = objstore.Observed(backing, observeStorage)
+		}
+		g, err := adapters.Open(ctx, store, adapters.Options{Actor: actor(), Location: root.Location(),
 			// Without compaction every small commit adds a fragment and
 			// each later commit's manifest work grows with the count.
 			AutoOptimizeFragments: cfg.autoOptimize})
@@ -206,6 +225,16 @@ func init() {
 			Info("pgproxy serving")
 		host, port, _ := net.SplitHostPort(ln.Addr().String())
 		fmt.Fprintf(env.stdout, "pgproxy is listening on %s; connect with:\n  psql \"host=%s port=%s dbname=main user=$USER\"\n", ln.Addr(), host, port)
+		if cfg.metricsListen != "" {
+			ml, err := net.Listen("tcp", cfg.metricsListen)
+			if err != nil {
+				_ = ln.Close()
+				return fmt.Errorf("listen on %s: %w", cfg.metricsListen, err)
+			}
+			defer ml.Close()
+			go serveMetrics(ml, metricsRegistry(g, srv, backing, cfg))
+			fmt.Fprintf(env.stdout, "pgproxy metrics on http://%s/metrics\n", ml.Addr())
+		}
 		if cfg.debugListen != "" {
 			dl, err := net.Listen("tcp", cfg.debugListen)
 			if err != nil {
