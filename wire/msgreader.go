@@ -194,11 +194,14 @@ func (m *messageReader) assemble() error {
 		k, err := m.br.Read(m.msg[len(m.msg):cap(m.msg)])
 		m.msg = m.msg[:len(m.msg)+k]
 		if err != nil {
-			if errors.Is(err, io.EOF) && len(m.msg) > 0 {
-				// the stream ends inside the message: hand out what came,
-				// the decoder reports the truncated message
-				m.assembling, m.total, m.left = false, len(m.msg), len(m.msg)
-				return nil
+			if errors.Is(err, io.EOF) {
+				// The stream ends inside the message: the client is gone.
+				// Handing the partial bytes to the decoder would make it
+				// reserve the announced length (up to MaxMessageSize) only
+				// to report a truncation nobody receives.
+				m.release()
+				m.assembling, m.left, m.inMsg = false, 0, false
+				return io.ErrUnexpectedEOF
 			}
 			// (resumable: a cancelled COPY reads on later)
 			return m.mapErr(err)

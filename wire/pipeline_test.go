@@ -104,7 +104,8 @@ func TestMessageReaderAhead(t *testing.T) {
 
 // FuzzMessageReader: any byte stream read through the message reader
 // (as pgproto3 reads the connection) and scanned ahead never panics, and
-// the reader hands out exactly the bytes it was given.
+// the reader hands out exactly the bytes it was given (up to a large
+// message the stream cuts off).
 func FuzzMessageReader(f *testing.F) {
 	f.Add([]byte("E\x00\x00\x00\x09\x00\x00\x00\x00\x00S\x00\x00\x00\x04"))
 	f.Add([]byte("B\x00\x00\x00\x02E"))
@@ -114,13 +115,19 @@ func FuzzMessageReader(f *testing.F) {
 		r := newMessageReader(bytes.NewReader(data))
 		var got []byte
 		buf := make([]byte, 7)
+		var last error
 		for i := 0; i < len(data)+2; i++ {
 			_ = r.aheadExecute()
 			n, err := r.Read(buf)
 			got = append(got, buf[:n]...)
-			if err != nil {
+			if last = err; err != nil {
 				break
 			}
+		}
+		// A large message cut off by the end of the stream is dropped
+		// whole (the client is gone): what came before it is handed out.
+		if last == io.ErrUnexpectedEOF && bytes.HasPrefix(data, got) {
+			return
 		}
 		if !bytes.Equal(got, data) {
 			t.Fatalf("read %q of %q", got, data)
