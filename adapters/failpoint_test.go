@@ -28,11 +28,13 @@ func TestFailpointCrashes(t *testing.T) {
 	}{
 		{v1, failpoint.ProtocolAfterArm, "none", "55000", recovery.EmptyIntentDone},
 		{v1, failpoint.ProtocolAfterEffects, "none", "55000", recovery.RolledBackDec},
+		{v1, failpoint.ProtocolAfterConfirm, "all", "55000", recovery.RolledForward},
 		{v1, failpoint.ProtocolAfterPublish, "all", "55000", recovery.Converged},
 		// commit path v2: no sidecar; before the CAS nothing is
 		// referenced, after it the commit stands (its reply was lost)
 		{v2, failpoint.ProtocolAfterArm, "all", "", ""},
 		{v2, failpoint.ProtocolAfterEffects, "none", "XX000", ""},
+		{v2, failpoint.ProtocolAfterConfirm, "all", "", ""},
 		{v2, failpoint.ProtocolAfterPublish, "all", "08007", ""},
 	}
 	for _, c := range cases {

@@ -449,8 +449,8 @@ func (c *Coordinator) attemptWith(ctx context.Context, w Writer, o CommitOptions
 	fence := objstore.NewFence(isManifestCommit)
 	pctx := objstore.WithFence(ctx, fence)
 	if c.ParallelConfirm {
-		go func() { fence.Release(c.Recovery.Confirm(ctx, pw)) }()
-	} else if err := c.Recovery.Confirm(ctx, pw); err != nil {
+		go func() { fence.Release(c.confirm(ctx, pw)) }()
+	} else if err := c.confirm(ctx, pw); err != nil {
 		return nil, false, c.recoveryRequired(pw, err, "could not confirm the effects")
 	} else {
 		fence.Release(nil)
@@ -476,6 +476,16 @@ func (c *Coordinator) attemptWith(ctx context.Context, w Writer, o CommitOptions
 	c.materialize(ctx, pw, sn)
 	c.finalize(ctx, pw)
 	return &Receipt{OperationID: pw.OperationID, CommitID: pw.Lineage.CommitID, Snapshot: sn}, false, nil
+}
+
+// confirm durably records pw's confirmed post-states. The failpoint
+// after it marks the state a crash must never let a reader see twice:
+// confirmed, so recovery rolls it forward, but not yet published.
+func (c *Coordinator) confirm(ctx context.Context, pw *PreparedWrite) error {
+	if err := c.Recovery.Confirm(ctx, pw); err != nil {
+		return err
+	}
+	return failpoint.Inject(failpoint.ProtocolAfterConfirm)
 }
 
 // pendingBase returns the base pin of a staged effect when that pin was

@@ -14,6 +14,9 @@ const (
 	// ProtocolAfterEffects fires after every table effect landed, before
 	// the confirmation.
 	ProtocolAfterEffects Point = "protocol/after-effects"
+	// ProtocolAfterConfirm fires after a write's confirmation is durable,
+	// before its manifest CAS (a write that armed a sidecar).
+	ProtocolAfterConfirm Point = "protocol/after-confirm"
 	// ProtocolAfterPublish fires after the manifest CAS succeeded, before
 	// the sidecar delete and the reply.
 	ProtocolAfterPublish Point = "protocol/after-publish"
@@ -24,4 +27,4 @@ const (
 
 // All lists every declared point, for tests that sweep them.
 var All = []Point{ServeBeforeListen, InitAfterStamp,
-	ProtocolAfterArm, ProtocolAfterEffects, ProtocolAfterPublish, RecoveryAfterRestore}
+	ProtocolAfterArm, ProtocolAfterEffects, ProtocolAfterConfirm, ProtocolAfterPublish, RecoveryAfterRestore}
