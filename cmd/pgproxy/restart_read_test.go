@@ -18,11 +18,17 @@ import (
 const crashAtEnv = "PGGRAPH_TEST_CRASH_AT"
 
 func init() {
-	if p := os.Getenv(crashAtEnv); p != "" && os.Getenv("PGGRAPH_TEST_AS_PGPROXY") == "1" {
-		_ = failpoint.Enable(failpoint.Point(p), func() error {
-			os.Exit(137)
-			return nil
-		})
+	name := os.Getenv(crashAtEnv)
+	if name == "" || os.Getenv("PGGRAPH_TEST_AS_PGPROXY") != "1" {
+		return
+	}
+	for _, p := range failpoint.All {
+		if string(p) == name {
+			_ = failpoint.Enable(p, func() error {
+				os.Exit(137)
+				return nil
+			})
+		}
 	}
 }
 
