@@ -25,21 +25,28 @@ import (
 //   - a member whose stage function fails gets its own error and stages
 //     nothing (the others are unaffected);
 //   - a member that inserts a primary key an earlier member of the group
-//     inserts is deferred to the next group, whose base includes the
-//     earlier member, so its stage function recomputes against it and
-//     reports the duplicate itself (recompute, never patch);
-//   - a member that stages anything but in-memory inserts (deletes,
-//     catalog changes, COPY streams) runs alone after the group.
+//     inserts, or deletes a row (by address in the group's base) an
+//     earlier member deletes, is deferred to the next group, whose base
+//     includes the earlier member, so its stage function recomputes
+//     against it and reports the duplicate, or finds the row gone,
+//     itself (recompute, never patch);
+//   - a member that stages anything but in-memory inserts and deletes of
+//     rows by address (catalog changes, COPY streams, compaction) runs
+//     alone after the group.
 //
-// Why insert-only members validated against the base alone are valid
-// against the base plus the members before them: inserting rows never
-// removes a row another member's foreign-key or uniqueness probe found,
-// and the one thing an earlier insert can break — a unique key — is
-// checked across the group here for primary keys. The caller asks for
-// grouping only where that is the whole story (no other unique or
-// cardinality constraint on the written tables): a member's reads see
-// the base without the other members' rows, as concurrent statements do
-// under READ COMMITTED.
+// Why members validated against the base alone are valid against the
+// base plus the members before them: inserting rows never removes a row
+// another member's foreign-key or uniqueness probe found, and the one
+// thing an earlier insert can break — a unique key — is checked across
+// the group here for primary keys; two members never delete one row (an
+// UPDATE is a delete and an insert of the row's key, so a row is changed
+// by one member of a group). The caller asks for grouping only where
+// that is the whole story: no other unique or cardinality constraint on
+// the written tables, and a statement that deletes rows only from tables
+// no foreign key or edge references and that bound no out-degree, so a
+// row one member removes is one no other member's row depends on
+// (planner/group.go). A member's reads see the base without the other
+// members' rows, as concurrent statements do under READ COMMITTED.
 //
 // Every admitted member is acknowledged after the one CAS. The one
 // manifest version records each admitted member as a member transaction
@@ -177,7 +184,7 @@ func (g *Graph) commitGroup(batch []*groupMember) (again []*groupMember) {
 				m.ownErr = err
 				continue
 			}
-			keys, ok := ms.insertKeys()
+			keys, ok := ms.claims()
 			if !ok {
 				m.outcome = memberSolo
 				continue
@@ -246,17 +253,22 @@ func claimed(claims map[string]bool, keys []string) bool {
 	return false
 }
 
-// insertKeys returns the primary keys the stage inserts (table-qualified
-// encodings) when it stages nothing but in-memory inserts into existing
-// tables; ok is false otherwise.
-func (s *Stage) insertKeys() (keys []string, ok bool) {
+// claims returns what a member stage takes from the group when it
+// stages nothing but in-memory inserts into, and deletes by address
+// from, existing tables: the primary keys it inserts and the rows it
+// deletes (table-qualified encodings, apart from each other); ok is
+// false for any other stage.
+func (s *Stage) claims() (keys []string, ok bool) {
 	if s.changesCatalog() {
 		return nil, false
 	}
 	for _, k := range s.order {
 		o := s.ops[k]
-		if len(o.deletes) > 0 || o.compact != nil || o.loads > 0 || o.knownInserts != len(o.inserts) || len(o.batches) != len(o.inserts) {
+		if o.compact != nil || o.loads > 0 || o.knownInserts != len(o.inserts) || len(o.batches) != len(o.inserts) {
 			return nil, false
+		}
+		for _, a := range o.deletes {
+			keys = append(keys, k.String()+"#"+strconv.FormatUint(a, 10))
 		}
 		pk := s.baseEntry(k).Def.PrimaryKey
 		if len(pk) == 0 {
@@ -302,8 +314,8 @@ func encodeKey(k graph.TableKey, r arrow.RecordBatch, cols []int, row int) strin
 	return b.String()
 }
 
-// absorb adds an insert-only member stage's inserts and probes (same
-// base) to s.
+// absorb adds a member stage's inserts, deletes and probes (same base)
+// to s.
 func (s *Stage) absorb(ms *Stage) {
 	for k := range ms.probes {
 		s.probes[k] = true
@@ -315,5 +327,6 @@ func (s *Stage) absorb(ms *Stage) {
 		o.knownRows += mo.knownRows
 		o.knownInserts += mo.knownInserts
 		o.batches = append(o.batches, mo.batches...)
+		o.deletes = append(o.deletes, mo.deletes...)
 	}
 }

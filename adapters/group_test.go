@@ -53,8 +53,10 @@ func groupOf(ctx context.Context, g *Graph, members ...map[string][]int64) error
 // disjoint keys share one commit and one receipt; a member whose own
 // stage function fails gets its error alone; a member inserting a key an
 // earlier member inserts is deferred to the next group, where it
-// recomputes against a base holding that key; a member that deletes
-// runs alone.
+// recomputes against a base holding that key; a member deleting a row
+// shares the group, and one deleting the row an earlier member deletes
+// is deferred and recomputes against a base without it; a member that
+// loads (COPY) runs alone.
 func TestGroupCommitMembers(t *testing.T) {
 	ctx := context.Background()
 	g := openGraph(t, objstore.NewMem(), true)
@@ -78,33 +80,49 @@ func TestGroupCommitMembers(t *testing.T) {
 		}
 		return insertFn(map[string][]int64{"a": {1}})(ctx, s)
 	}
-	solo := func(ctx context.Context, s *Stage) error {
+	del := func(ctx context.Context, s *Stage) error {
 		_, addrs := readIDs(t, g, s.Base(), "b")
 		return s.Delete("b", []uint64{addrs[7]})
 	}
+	// del2 deletes 7 when the base holds it, else inserts 70 (what a
+	// recomputed statement does differently)
+	del2Runs := 0
+	del2 := func(ctx context.Context, s *Stage) error {
+		del2Runs++
+		if _, addrs := readIDs(t, g, s.Base(), "b"); len(addrs) > 0 {
+			if a, ok := addrs[7]; ok {
+				return s.Delete("b", []uint64{a})
+			}
+		}
+		return insertFn(map[string][]int64{"b": {70}})(ctx, s)
+	}
+	solo := func(ctx context.Context, s *Stage) error { return s.Load("a", rowsOf(3)) }
 	m1 := newMember(ctx, insertFn(map[string][]int64{"a": {1}}))
 	m2 := newMember(ctx, func(context.Context, *Stage) error { return bad })
 	m3 := newMember(ctx, dup)
 	m4 := newMember(ctx, insertFn(map[string][]int64{"a": {2}, "b": {9}}))
 	m5 := newMember(ctx, solo)
-	again := g.commitGroup([]*groupMember{m1, m2, m3, m4, m5})
-	if len(again) != 1 || again[0] != m3 {
-		t.Fatalf("deferred %d members, want the duplicate alone", len(again))
+	m6 := newMember(ctx, del)
+	m7 := newMember(ctx, del2)
+	again := g.commitGroup([]*groupMember{m1, m2, m3, m4, m5, m6, m7})
+	if len(again) != 2 || again[0] != m3 || again[1] != m7 {
+		t.Fatalf("deferred %d members, want the duplicate key and the second delete of row 7", len(again))
 	}
-	if m1.err != nil || m4.err != nil || m1.rc == nil || m4.rc == nil || m1.rc.Snapshot.Version != m4.rc.Snapshot.Version {
-		t.Fatalf("admitted members: %v %v, receipts %+v %+v", m1.err, m4.err, m1.rc, m4.rc)
+	if m1.err != nil || m4.err != nil || m6.err != nil || m1.rc == nil || m4.rc == nil || m6.rc == nil ||
+		m1.rc.Snapshot.Version != m4.rc.Snapshot.Version || m6.rc.Snapshot.Version != m1.rc.Snapshot.Version {
+		t.Fatalf("admitted members: %v %v %v, receipts %+v %+v %+v", m1.err, m4.err, m6.err, m1.rc, m4.rc, m6.rc)
 	}
 	// one manifest version; each member named by its own commit id
 	groupCommit := m1.rc.Snapshot.Commit
-	if m1.rc.CommitID == m4.rc.CommitID || groupCommit.ID != m1.rc.CommitID || len(groupCommit.Members) != 2 ||
-		groupCommit.Members[0].ID != m1.rc.CommitID || groupCommit.Members[1].ID != m4.rc.CommitID {
-		t.Fatalf("member receipts %s %s, group commit %+v", m1.rc.CommitID, m4.rc.CommitID, groupCommit)
+	if m1.rc.CommitID == m4.rc.CommitID || groupCommit.ID != m1.rc.CommitID || len(groupCommit.Members) != 3 ||
+		groupCommit.Members[0].ID != m1.rc.CommitID || groupCommit.Members[1].ID != m4.rc.CommitID || groupCommit.Members[2].ID != m6.rc.CommitID {
+		t.Fatalf("member receipts %s %s %s, group commit %+v", m1.rc.CommitID, m4.rc.CommitID, m6.rc.CommitID, groupCommit)
 	}
 	if !errors.Is(m2.err, bad) {
 		t.Fatalf("failing member got %v", m2.err)
 	}
 	if m5.err != nil || m5.rc == nil || m5.rc.CommitID == m1.rc.CommitID {
-		t.Fatalf("the deleting member must run alone after the group: %v %+v", m5.err, m5.rc)
+		t.Fatalf("the loading member must run alone after the group: %v %+v", m5.err, m5.rc)
 	}
 	if again := g.commitGroup(again); len(again) != 0 {
 		t.Fatal("deferred again")
@@ -112,21 +130,24 @@ func TestGroupCommitMembers(t *testing.T) {
 	if m3.err == nil || protocol.SQLState(m3.err) != "23505" || dupRuns != 2 {
 		t.Fatalf("the deferred duplicate got %v after %d runs, want its own 23505 from a recomputation", m3.err, dupRuns)
 	}
+	if m7.err != nil || del2Runs != 2 {
+		t.Fatalf("the deferred second delete got %v after %d runs, want a recomputation", m7.err, del2Runs)
+	}
 	sn, err := g.Head(ctx, "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	a, _ := readIDs(t, g, sn, "a")
 	b, _ := readIDs(t, g, sn, "b")
-	if !slices.Equal(a, []int64{1, 2}) || !slices.Equal(b, []int64{9}) {
-		t.Fatalf("a %v b %v, want [1 2] and [9] (9 inserted by the group, 7 deleted by the solo member)", a, b)
+	if !slices.Equal(a, []int64{1, 2, 3}) || !slices.Equal(b, []int64{9, 70}) {
+		t.Fatalf("a %v b %v, want [1 2 3] and [9 70] (9 inserted and 7 deleted by the group, 70 by the recomputed second delete)", a, b)
 	}
 	after, err := g.Commits(ctx, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(after)-len(before) != 2 {
-		t.Fatalf("%d commits for one group and one solo write, want 2", len(after)-len(before))
+	if len(after)-len(before) != 3 {
+		t.Fatalf("%d commits for a group, a solo write and the deferred pair (one fails), want 3", len(after)-len(before))
 	}
 	for _, m := range []*groupMember{m1, m4} {
 		sn, err := g.Root.SnapshotByCommit(ctx, "", m.rc.CommitID)
@@ -134,7 +155,7 @@ func TestGroupCommitMembers(t *testing.T) {
 			t.Fatalf("member commit %s resolves to %v, %v; want the group's version %d", m.rc.CommitID, sn, err, m1.rc.Snapshot.Version)
 		}
 	}
-	if rows := groupCommit.Rows(); len(rows) != 2 || rows[1].ID != m4.rc.CommitID || rows[1].Parent != groupCommit.Parent {
+	if rows := groupCommit.Rows(); len(rows) != 3 || rows[1].ID != m4.rc.CommitID || rows[1].Parent != groupCommit.Parent {
 		t.Fatalf("graph.commits rows of the group commit: %+v", rows)
 	}
 }

@@ -318,7 +318,11 @@
 // The writer records the admitted members in LineageIntent.Members,
 // which the publisher copies into the commit record (graph.Commit.Members,
 // one graph.commits row and one receipt commit id per member).
-// Not done: grouping of UPDATE/DELETE statements and of explicit
-// transactions' COMMITs (their validity against the base does not imply
-// validity after other members' deletes).
+// Autocommit UPDATE and DELETE members group too: the SQL layer asks
+// only where a removed row is one no other member's row depends on (no
+// foreign key references the table, no out-degree minimum), and adapters
+// defers a member removing a row an earlier member removes.
+// Not done: grouping explicit transactions' COMMITs (their row-level
+// arbitration reads committed Lance versions, which an earlier member of
+// the same group is not yet).
 package protocol
