@@ -41,25 +41,27 @@ var sqlBenchClients = []int{1, 4, 16, 64}
 
 // sqlBenchSide is one server's numbers.
 type sqlBenchSide struct {
-	Server             string             `json:"server"`
-	InsertP50us        float64            `json:"insert_autocommit_p50_us"`
-	InsertP99us        float64            `json:"insert_autocommit_p99_us"`
-	InsertRoundP50us   []float64          `json:"insert_autocommit_p50_us_per_round"`
-	InsertRowsPerSec   map[string]float64 `json:"insert_rows_per_sec_by_clients"`
-	InsertRetries      int64              `json:"insert_serialization_retries"`
-	CopyRows           int64              `json:"copy_rows"`
-	CopyBytes          int64              `json:"copy_bytes"`
-	CopySeconds        float64            `json:"copy_seconds"`
-	CopyRowsPerSec     float64            `json:"copy_rows_per_sec"`
-	CopyMBPerSec       float64            `json:"copy_mb_per_sec"`
-	CopyPeakRSSMB      float64            `json:"copy_peak_rss_mb"`
-	EdgeRows           int64              `json:"edge_rows"`
-	UpdateRows         int64              `json:"update_rows"`
-	UpdateSeconds      float64            `json:"update_seconds"`
-	DeleteNodes        int64              `json:"delete_nodes"`
-	DeleteCascaded     int64              `json:"delete_cascaded_edges"`
-	DeleteSeconds      float64            `json:"delete_seconds"`
-	PeakRSSProcessNote string             `json:"peak_rss_process"`
+	Server           string             `json:"server"`
+	InsertP50us      float64            `json:"insert_autocommit_p50_us"`
+	InsertP99us      float64            `json:"insert_autocommit_p99_us"`
+	InsertRoundP50us []float64          `json:"insert_autocommit_p50_us_per_round"`
+	InsertRowsPerSec map[string]float64 `json:"insert_rows_per_sec_by_clients"`
+	// InsertRoundRowsPerSec: each round's rate, for the dispersion
+	InsertRoundRowsPerSec map[string][]float64 `json:"insert_rows_per_sec_by_clients_per_round"`
+	InsertRetries         int64                `json:"insert_serialization_retries"`
+	CopyRows              int64                `json:"copy_rows"`
+	CopyBytes             int64                `json:"copy_bytes"`
+	CopySeconds           float64              `json:"copy_seconds"`
+	CopyRowsPerSec        float64              `json:"copy_rows_per_sec"`
+	CopyMBPerSec          float64              `json:"copy_mb_per_sec"`
+	CopyPeakRSSMB         float64              `json:"copy_peak_rss_mb"`
+	EdgeRows              int64                `json:"edge_rows"`
+	UpdateRows            int64                `json:"update_rows"`
+	UpdateSeconds         float64              `json:"update_seconds"`
+	DeleteNodes           int64                `json:"delete_nodes"`
+	DeleteCascaded        int64                `json:"delete_cascaded_edges"`
+	DeleteSeconds         float64              `json:"delete_seconds"`
+	PeakRSSProcessNote    string               `json:"peak_rss_process"`
 	// WALSyncsPerCommit: PostgreSQL only (pg_stat_wal over the latency run).
 	WALSyncsPerCommit float64 `json:"wal_syncs_per_commit,omitempty"`
 	// CommitCost: pgproxy only, counted in process (bench_sql_commit.go).
@@ -151,7 +153,7 @@ func runSQLBench(ctx context.Context, env *runEnv, c benchConfig) error {
 		Iterations: c.iterations, Seconds: int(secs), Ratios: map[string]float64{}}
 	sides := make([]sqlBenchSide, len(targets))
 	for i, tg := range targets {
-		sides[i] = sqlBenchSide{Server: tg.name, InsertRowsPerSec: map[string]float64{}, PeakRSSProcessNote: tg.pidFor}
+		sides[i] = sqlBenchSide{Server: tg.name, InsertRowsPerSec: map[string]float64{}, InsertRoundRowsPerSec: map[string][]float64{}, PeakRSSProcessNote: tg.pidFor}
 		if err := sqlExec(ctx, tg.dsn, sqlBenchSchema(tg.edgeClause)...); err != nil {
 			return fmt.Errorf("%s: schema: %w", tg.name, err)
 		}
@@ -208,6 +210,9 @@ func runSQLBench(ctx context.Context, env *runEnv, c benchConfig) error {
 		sides[i].InsertP99us = us(percentile(samples[i], 0.99))
 		for _, n := range sqlBenchClients {
 			sides[i].InsertRowsPerSec[strconv.Itoa(n)] = round3(median(tput[i][n]))
+			for _, r := range tput[i][n] {
+				sides[i].InsertRoundRowsPerSec[strconv.Itoa(n)] = append(sides[i].InsertRoundRowsPerSec[strconv.Itoa(n)], round3(r))
+			}
 		}
 	}
 	fmt.Fprintf(env.stderr, "\rbench sql: pgproxy        durable work per commit (in process)   ")
@@ -534,6 +539,13 @@ func writeSQLBenchTable(w io.Writer, rep sqlBenchReport) {
 	for _, s := range rep.Results {
 		fmt.Fprintf(w, "%-14s %10.1f %10.1f %10.0f %10.0f %10.0f %10.0f %9d\n", s.Server, s.InsertP50us, s.InsertP99us,
 			s.InsertRowsPerSec["1"], s.InsertRowsPerSec["4"], s.InsertRowsPerSec["16"], s.InsertRowsPerSec["64"], s.InsertRetries)
+	}
+	for _, s := range rep.Results {
+		fmt.Fprintf(w, "%-14s per round: ins p50 us %v", s.Server, s.InsertRoundP50us)
+		for _, n := range sqlBenchClients {
+			fmt.Fprintf(w, "; x%d %v", n, s.InsertRoundRowsPerSec[strconv.Itoa(n)])
+		}
+		fmt.Fprintln(w)
 	}
 	fmt.Fprintf(w, "%-14s %16s %18s\n", "server", "p50 after 10 us", "p50 after hist us")
 	for _, s := range rep.Results {
