@@ -66,6 +66,19 @@ func shapes() []writeShape {
 		{name: "group-commit", run: func(ctx context.Context, t testing.TB, g *Graph) error {
 			return groupOf(ctx, g, map[string][]int64{"a": {2}}, map[string][]int64{"b": {102}}, map[string][]int64{"a": {3}, "c": {201}})
 		}, before: seed, after: map[string][]int64{"a": {1, 2, 3}, "b": {100, 101, 102}, "c": {200, 201}}},
+		// group commit of an UPDATE (b: 100 → 103), an UPDATE (c: 200 →
+		// 204) and an INSERT, each its own member
+		{name: "group-commit-updates", run: func(ctx context.Context, t testing.TB, g *Graph) error {
+			update := func(table string, from, to int64) StageFunc {
+				return func(ctx context.Context, s *Stage) error {
+					if err := del(t, g, s, table, from); err != nil {
+						return err
+					}
+					return s.InsertBatches(table, testSchema, batchOf(to))
+				}
+			}
+			return groupOfFns(ctx, g, update("b", 100, 103), update("c", 200, 204), insertFn(map[string][]int64{"a": {2}}))
+		}, before: seed, after: map[string][]int64{"a": {1, 2}, "b": {101, 103}, "c": {204}}},
 		{name: "three-tables", run: func(ctx context.Context, t testing.TB, g *Graph) error {
 			return insert(ctx, g, WriteOptions{}, map[string][]int64{"a": {2}, "b": {102}, "c": {201}})
 		}, before: seed, after: map[string][]int64{"a": {1, 2}, "b": {100, 101, 102}, "c": {200, 201}}},

@@ -34,9 +34,19 @@ func newMember(ctx context.Context, fn StageFunc) *groupMember {
 // groupOf commits the inserts as one group commit and returns the first
 // member error.
 func groupOf(ctx context.Context, g *Graph, members ...map[string][]int64) error {
-	var batch []*groupMember
+	var fns []StageFunc
 	for _, rows := range members {
-		batch = append(batch, newMember(ctx, insertFn(rows)))
+		fns = append(fns, insertFn(rows))
+	}
+	return groupOfFns(ctx, g, fns...)
+}
+
+// groupOfFns commits the stage functions as one group commit and
+// returns the first member error.
+func groupOfFns(ctx context.Context, g *Graph, fns ...StageFunc) error {
+	var batch []*groupMember
+	for _, fn := range fns {
+		batch = append(batch, newMember(ctx, fn))
 	}
 	if again := g.commitGroup(batch); len(again) > 0 {
 		return fmt.Errorf("%d members deferred", len(again))
