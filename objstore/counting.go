@@ -176,6 +176,38 @@ func (c *Counting) PutIfAbsent(ctx context.Context, key string, data []byte) err
 	return err
 }
 
+// PutIfAbsentAfter is Local.PutIfAbsentAfter through the counter when
+// the inner store stages durably first (else wait, then PutIfAbsent).
+// The write counts from the moment wait returned, when its publication
+// starts, so rounds stay the chain of ordered durable writes; the
+// staging fsync still counts among the fsyncs.
+func (c *Counting) PutIfAbsentAfter(ctx context.Context, key string, data []byte, wait func() error) error {
+	p, ok := c.inner.(prestager)
+	if !ok {
+		if wait != nil {
+			if err := wait(); err != nil {
+				return err
+			}
+		}
+		return c.PutIfAbsent(ctx, key, data)
+	}
+	var d int64
+	started := false
+	err := p.PutIfAbsentAfter(ctx, key, data, func() error {
+		if wait != nil {
+			if err := wait(); err != nil {
+				return err
+			}
+		}
+		d, started = c.start(ctx, OpPutIfAbsent, len(data)), true
+		return nil
+	})
+	if started {
+		c.finish(d, 0)
+	}
+	return err
+}
+
 // List implements Store.
 func (c *Counting) List(ctx context.Context, prefix string) ([]ObjectInfo, error) {
 	d := c.start(ctx, OpList, 0)

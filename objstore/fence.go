@@ -122,8 +122,22 @@ func (s *fenced) Put(ctx context.Context, key string, data []byte) error {
 	return s.inner.Put(ctx, key, data)
 }
 
-// PutIfAbsent implements Store.
+// prestager is a store that can make an object's bytes durable before
+// deciding whether to publish it (Local.PutIfAbsentAfter).
+type prestager interface {
+	PutIfAbsentAfter(ctx context.Context, key string, data []byte, wait func() error) error
+}
+
+// PutIfAbsent implements Store. A held write to a store that can stage
+// durably first (Local) writes and fsyncs its bytes while the fence is
+// closed and publishes them after it opens: the fence still orders the
+// write's visibility, and its fsync leaves the critical path.
 func (s *fenced) PutIfAbsent(ctx context.Context, key string, data []byte) error {
+	if f, ok := ctx.Value(fenceKey{}).(*Fence); ok && f.match(key) {
+		if p, ok := s.inner.(prestager); ok {
+			return p.PutIfAbsentAfter(ctx, key, data, func() error { return s.hold(ctx, key) })
+		}
+	}
 	if err := s.hold(ctx, key); err != nil {
 		return err
 	}

@@ -3,6 +3,8 @@ package objstore_test
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -14,7 +16,6 @@ import (
 // its release and fail with a released error; reads, unmatched writes and
 // writes without the fence pass at once.
 func TestFenceHoldsOnlyMatchedWrites(t *testing.T) {
-	ctx := context.Background()
 	match := func(k string) bool { return strings.HasPrefix(k, "commit/") }
 	cases := []struct {
 		name    string
@@ -23,44 +24,85 @@ func TestFenceHoldsOnlyMatchedWrites(t *testing.T) {
 		{"released ok", nil},
 		{"released with an error", errors.New("confirmation failed")},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			mem := objstore.NewMem()
-			s := objstore.Fenced(mem)
-			f := objstore.NewFence(match)
-			fctx := objstore.WithFence(ctx, f)
-			if err := s.Put(fctx, "data/x", []byte("x")); err != nil {
-				t.Fatalf("unmatched write held: %v", err)
+	backends := []struct {
+		name string
+		open func(t *testing.T) objstore.Store
+	}{
+		{"mem", func(*testing.T) objstore.Store { return objstore.NewMem() }},
+		{"local", func(t *testing.T) objstore.Store { return newLocal(t) }},
+	}
+	for _, bk := range backends {
+		for _, c := range cases {
+			t.Run(bk.name+"/"+c.name, func(t *testing.T) { fenceCase(t, bk.open(t), match, c.release) })
+		}
+	}
+}
+
+// fenceCase holds one matched PutIfAbsent under a fence over mem and
+// releases the fence with release. On Local the held write's bytes are
+// fsynced while the fence is closed (Local.PutIfAbsentAfter), yet nothing
+// is visible, and a failed fence leaves no staging file behind.
+func fenceCase(t *testing.T, mem objstore.Store, match func(string) bool, release error) {
+	ctx := context.Background()
+	s := objstore.Fenced(mem)
+	f := objstore.NewFence(match)
+	fctx := objstore.WithFence(ctx, f)
+	if err := s.Put(fctx, "data/x", []byte("x")); err != nil {
+		t.Fatalf("unmatched write held: %v", err)
+	}
+	if _, err := s.Get(fctx, "data/x"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Put(ctx, "commit/other", []byte("o")); err != nil {
+		t.Fatalf("write without the fence held: %v", err)
+	}
+	var fsyncs0 int64
+	if l, ok := mem.(*objstore.Local); ok {
+		fsyncs0 = l.Fsyncs()
+	}
+	got := make(chan error, 1)
+	go func() { got <- s.PutIfAbsent(fctx, "commit/1", []byte("c")) }()
+	select {
+	case err := <-got:
+		t.Fatalf("matched write passed an unreleased fence: %v", err)
+	case <-time.After(30 * time.Millisecond):
+	}
+	if _, err := mem.Stat(ctx, "commit/1"); !objstore.IsNotFound(err) {
+		t.Fatalf("held write reached the store: %v", err)
+	}
+	l, local := mem.(*objstore.Local)
+	if local {
+		// the staging file's fsync ran under the closed fence
+		deadline := time.Now().Add(10 * time.Second)
+		for l.Fsyncs() < fsyncs0+1 && time.Now().Before(deadline) {
+			time.Sleep(time.Millisecond)
+		}
+		if l.Fsyncs() < fsyncs0+1 {
+			t.Fatalf("the held write's bytes were not fsynced before the fence opened (%d fsyncs)", l.Fsyncs()-fsyncs0)
+		}
+	}
+	f.Release(release)
+	err := <-got
+	_, serr := mem.Stat(ctx, "commit/1")
+	if local {
+		ents, rerr := os.ReadDir(filepath.Join(l.Root(), "commit"))
+		if rerr != nil {
+			t.Fatal(rerr)
+		}
+		for _, e := range ents {
+			if strings.HasPrefix(e.Name(), ".pgstage-") {
+				t.Fatalf("staging file %s left behind", e.Name())
 			}
-			if _, err := s.Get(fctx, "data/x"); err != nil {
-				t.Fatal(err)
-			}
-			if err := s.Put(ctx, "commit/other", []byte("o")); err != nil {
-				t.Fatalf("write without the fence held: %v", err)
-			}
-			got := make(chan error, 1)
-			go func() { got <- s.PutIfAbsent(fctx, "commit/1", []byte("c")) }()
-			select {
-			case err := <-got:
-				t.Fatalf("matched write passed an unreleased fence: %v", err)
-			case <-time.After(30 * time.Millisecond):
-			}
-			if _, err := mem.Stat(ctx, "commit/1"); !objstore.IsNotFound(err) {
-				t.Fatalf("held write reached the store: %v", err)
-			}
-			f.Release(c.release)
-			err := <-got
-			_, serr := mem.Stat(ctx, "commit/1")
-			if c.release == nil {
-				if err != nil || serr != nil {
-					t.Fatalf("released write: %v, stat %v", err, serr)
-				}
-				return
-			}
-			if !errors.Is(err, c.release) || !objstore.IsNotFound(serr) {
-				t.Fatalf("write after a failed fence: %v (want %v), stat %v (want not found)", err, c.release, serr)
-			}
-		})
+		}
+	}
+	if release == nil {
+		if err != nil || serr != nil {
+			t.Fatalf("released write: %v, stat %v", err, serr)
+		}
+		return
+	}
+	if !errors.Is(err, release) || !objstore.IsNotFound(serr) {
+		t.Fatalf("write after a failed fence: %v (want %v), stat %v (want not found)", err, release, serr)
 	}
 }
 

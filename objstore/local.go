@@ -176,6 +176,18 @@ func (l *Local) PutVolatile(ctx context.Context, key string, data []byte) error 
 // fsync. link() fails with EEXIST when the key exists, atomically, so two
 // racing writers (threads or processes) can never both win.
 func (l *Local) PutIfAbsent(ctx context.Context, key string, data []byte) error {
+	return l.PutIfAbsentAfter(ctx, key, data, nil)
+}
+
+// PutIfAbsentAfter is PutIfAbsent that writes and fsyncs its staging file
+// first, then calls wait (when not nil), and links the file under key
+// only if wait returned nil; otherwise it removes the staging file and
+// returns wait's error. Nothing is visible under key before wait
+// returned, so a Fenced store holds a commit this way (fence.go): the
+// object's own file fsync overlaps the work the fence waits for, and only
+// the link and the directory fsync follow it. A staging file a crash
+// leaves behind is never listed and is swept (SweepStaging).
+func (l *Local) PutIfAbsentAfter(ctx context.Context, key string, data []byte, wait func() error) error {
 	if err := checkCall(ctx, key); err != nil {
 		return opErr("putifabsent", key, err)
 	}
@@ -184,6 +196,12 @@ func (l *Local) PutIfAbsent(ctx context.Context, key string, data []byte) error 
 	staging, err := l.writeStaging(final, data)
 	if err != nil {
 		return opErr("putifabsent", key, err)
+	}
+	if wait != nil {
+		if err := wait(); err != nil {
+			_ = os.Remove(staging)
+			return err
+		}
 	}
 	linkErr := os.Link(staging, final)
 	rmErr := os.Remove(staging)

@@ -291,7 +291,9 @@
 // deletes) the rounds are [table data ‖ txn file ‖ __manifest data ‖
 // txn file] → __manifest CAS, the CAS held by an objstore.Fence until
 // Apply has seen the staged files durable and the preview equal to the
-// prediction (commitPredicted); otherwise [table data ‖ txn file] →
+// prediction (commitPredicted; on the local backend the CAS's staging
+// file is written and fsynced while held and only linked after:
+// objstore.Local.PutIfAbsentAfter); otherwise [table data ‖ txn file] →
 // [__manifest data ‖ txn file] → CAS. The numbers below are
 // the path before v2.
 //
