@@ -164,6 +164,9 @@ func TestRequestsPerOperation(t *testing.T) {
 		store    objstore.Store
 		location string
 		requests func() map[string]int64
+		// fresh opens the same root as another process would: a store
+		// with nothing cached
+		fresh func() (objstore.Store, func() map[string]int64)
 	}
 	local, err := objstore.NewLocal(t.TempDir())
 	if err != nil {
@@ -185,11 +188,21 @@ func TestRequestsPerOperation(t *testing.T) {
 		return s3
 	}
 	s3, slow := newS3("g", nil), newS3("slow", delayedClient{30 * time.Millisecond})
+	freshS3 := func(prefix string, client aws.HTTPClient) func() (objstore.Store, func() map[string]int64) {
+		return func() (objstore.Store, func() map[string]int64) { s := newS3(prefix, client); return s, s.Requests }
+	}
 	backends := []backend{
-		{"Local", local, local.Root(), nil},
-		{"S3", s3, s3.Root(), s3.Requests},
+		{"Local", local, local.Root(), nil, func() (objstore.Store, func() map[string]int64) {
+			l, err := objstore.NewLocal(local.Root())
+			if err != nil {
+				t.Fatal(err)
+			}
+			l.CacheImmutableReads(lance.IsDataFileKey, objstore.DefaultReadHandles)
+			return l, nil
+		}},
+		{"S3", s3, s3.Root(), s3.Requests, freshS3("g", nil)},
 		// every request 30 ms late, as S3 Standard answers
-		{"S3+30ms", slow, slow.Root(), slow.Requests},
+		{"S3+30ms", slow, slow.Root(), slow.Requests, freshS3("slow", delayedClient{30 * time.Millisecond})},
 	}
 	for _, b := range backends {
 		n := 20
@@ -245,8 +258,36 @@ func TestRequestsPerOperation(t *testing.T) {
 			}
 			open := m.stop(1)
 			g.Close()
+
+			// rows another process wrote, read by a process with nothing
+			// cached yet
+			other, otherRequests := b.fresh()
+			ospy := &listSpy{Store: other}
+			om := &costMeter{counting: objstore.NewCounting(ospy), requests: otherRequests, spy: ospy}
+			oaddr, ostop := serveInProcess(ctx, t, om.counting, b.location)
+			oconn, err := pgx.Connect(ctx, "postgres://tester@"+oaddr+"/main?sslmode=disable")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var warm string
+			if err := oconn.QueryRow(ctx, "SELECT v FROM t WHERE id = 0").Scan(&warm); err != nil {
+				t.Fatal(err)
+			}
+			om.start()
+			t0 = time.Now()
+			for i := 1; i <= n; i++ {
+				var v string
+				if err := oconn.QueryRow(ctx, "SELECT v FROM t WHERE id = $1", i).Scan(&v); err != nil || v != "x" {
+					t.Fatalf("cold point read %d: %q, %v", i, v, err)
+				}
+			}
+			cold := om.stop(n)
+			coldTime := time.Since(t0) / time.Duration(n)
+			oconn.Close(ctx)
+			ostop()
 			t.Logf("%s 1-row commit (mean %v): %s", b.name, commitTime, commit)
-			t.Logf("%s point read (mean %v):   %s", b.name, readTime, read)
+			t.Logf("%s point read of rows this process wrote (mean %v):   %s", b.name, readTime, read)
+			t.Logf("%s point read of rows another process wrote (mean %v):   %s", b.name, coldTime, cold)
 			t.Logf("%s point re-read:   %s", b.name, reread)
 			t.Logf("%s open:         %s", b.name, open)
 			// A point read lists nothing. A commit lists exactly one
@@ -257,6 +298,13 @@ func TestRequestsPerOperation(t *testing.T) {
 			// their files open (Local); only the manifest probe is left
 			if b.requests != nil && reread.http["GET-range"]+reread.http["GET"] != 0 {
 				t.Errorf("re-reading rows on %s fetched data again: %s", b.name, reread)
+			}
+			// the data files this process wrote are cached as written
+			if b.requests != nil && read.http["GET-range"] != 0 {
+				t.Errorf("reading rows this process wrote on %s fetched data files: %s", b.name, read)
+			}
+			if cold.calls["list"] != 0 || cold.http["LIST"] != 0 || len(cold.listed) != 0 {
+				t.Errorf("a cold point read on %s lists %v: %s", b.name, cold.listed, cold)
 			}
 			if read.calls["list"] != 0 || read.http["LIST"] != 0 || len(read.listed) != 0 {
 				t.Errorf("a point read on %s lists %v: %s", b.name, read.listed, read)
