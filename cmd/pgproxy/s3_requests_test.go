@@ -33,17 +33,39 @@ type requestCost struct {
 	calls  map[string]float64
 	http   map[string]float64
 	listed []string // distinct prefixes listed
+	// accessProbes: Stats of role catalog versions, per operation
+	accessProbes float64
 }
 
 func (c requestCost) String() string {
 	return fmt.Sprintf("%s  |  HTTP: %s", fmtCounts(c.calls), fmtCounts(c.http))
 }
 
-// listSpy records the prefixes a store is asked to list.
+// listSpy records the prefixes a store is asked to list, and counts the
+// Stats of role catalog versions (the probe every statement makes).
 type listSpy struct {
 	objstore.Store
-	mu       sync.Mutex
-	prefixes map[string]bool
+	mu           sync.Mutex
+	prefixes     map[string]bool
+	accessProbes int
+}
+
+func (l *listSpy) Stat(ctx context.Context, key string) (objstore.ObjectInfo, error) {
+	if strings.HasPrefix(key, "__access/") {
+		l.mu.Lock()
+		l.accessProbes++
+		l.mu.Unlock()
+	}
+	return l.Store.Stat(ctx, key)
+}
+
+// takeAccessProbes returns the role catalog probes since the last call.
+func (l *listSpy) takeAccessProbes() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := l.accessProbes
+	l.accessProbes = 0
+	return n
 }
 
 func (l *listSpy) List(ctx context.Context, prefix string) ([]objstore.ObjectInfo, error) {
@@ -95,6 +117,7 @@ type costMeter struct {
 func (m *costMeter) start() {
 	m.counting.Reset()
 	m.spy.take()
+	m.spy.takeAccessProbes()
 	if m.requests != nil {
 		m.before = m.requests()
 	}
@@ -102,7 +125,8 @@ func (m *costMeter) start() {
 
 func (m *costMeter) stop(n int) requestCost {
 	st := m.counting.Stats()
-	c := requestCost{calls: map[string]float64{}, http: map[string]float64{}, listed: m.spy.take()}
+	c := requestCost{calls: map[string]float64{}, http: map[string]float64{}, listed: m.spy.take(),
+		accessProbes: float64(m.spy.takeAccessProbes()) / float64(n)}
 	for op, k := range st.Ops {
 		c.calls[op.String()] = float64(k) / float64(n)
 	}
@@ -302,6 +326,13 @@ func TestRequestsPerOperation(t *testing.T) {
 			// the data files this process wrote are cached as written
 			if b.requests != nil && read.http["GET-range"] != 0 {
 				t.Errorf("reading rows this process wrote on %s fetched data files: %s", b.name, read)
+			}
+			// a statement checks its privileges against one role catalog,
+			// probed once (a HEAD on S3), however many checks it makes
+			for what, c := range map[string]requestCost{"1-row commit": commit, "point read": read} {
+				if c.accessProbes > 1 {
+					t.Errorf("a %s on %s probes the role catalog %.2f times: %s", what, b.name, c.accessProbes, c)
+				}
 			}
 			if cold.calls["list"] != 0 || cold.http["LIST"] != 0 || len(cold.listed) != 0 {
 				t.Errorf("a cold point read on %s lists %v: %s", b.name, cold.listed, cold)
