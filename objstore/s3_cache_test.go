@@ -12,7 +12,7 @@ import (
 func TestRangeEntrySlice(t *testing.T) {
 	obj := []byte("0123456789") // a 10-byte object
 	whole := &rangeEntry{rk: rangeKey{"k", 0, -1}, data: obj}
-	exact := &rangeEntry{rk: rangeKey{"k", 2, 4}, data: obj[2:6]}     // [2, 6), object continues
+	exact := &rangeEntry{rk: rangeKey{"k", 2, 4}, data: obj[2:6]}      // [2, 6), object continues
 	truncated := &rangeEntry{rk: rangeKey{"k", 6, 100}, data: obj[6:]} // [6, 10), the end
 	tests := []struct {
 		name  string
