@@ -35,6 +35,22 @@ func (s *S3) CacheImmutableReads(immutable func(key string) bool, maxBytes int64
 	s.cache = &rangeCache{immutable: immutable, max: maxBytes, byRange: map[rangeKey]*list.Element{}, byKey: map[string]map[rangeKey]*list.Element{}}
 }
 
+// CacheOwnWrites also caches, whole, the objects this store writes under
+// keys owned accepts, and serves this store's reads of them from the
+// cache until they are evicted or written again (it needs
+// CacheImmutableReads for the cache and its bound). owned must accept
+// only keys no other process writes with other bytes, though this
+// process may rewrite them (Lance transaction files: a unique name per
+// transaction, rewritten only by the committer that created it). Reads
+// of such keys that this store did not write are not cached: another
+// process's object of that kind may still change. Why: a committer reads
+// back the transaction file it has just written.
+func (s *S3) CacheOwnWrites(owned func(key string) bool) {
+	if s.cache != nil {
+		s.cache.owned = owned
+	}
+}
+
 type rangeKey struct {
 	key      string
 	off, len int64 // len -1: to the end (Get: 0, -1)
@@ -48,6 +64,7 @@ type rangeEntry struct {
 // rangeCache is a byte-bounded LRU of object ranges.
 type rangeCache struct {
 	immutable func(string) bool
+	owned     func(string) bool // nil: none (CacheOwnWrites)
 	max       int64
 
 	mu      sync.Mutex
@@ -197,7 +214,16 @@ func (s *S3) CacheStats() (hits, misses int64) {
 // cachedRead serves rk from the cache when key is immutable, else reads
 // it with fetch (caching the answer).
 func (s *S3) cachedRead(rk rangeKey, fetch func() ([]byte, error)) ([]byte, error) {
-	if s.cache == nil || !s.cache.immutable(rk.key) {
+	if s.cache == nil {
+		return fetch()
+	}
+	if !s.cache.immutable(rk.key) {
+		if s.cache.isOwned(rk.key) {
+			// served only if this store wrote it; never filled by reads
+			if b, _, ok := s.cache.get(rk); ok {
+				return b, nil
+			}
+		}
 		return fetch()
 	}
 	b, gen, ok := s.cache.get(rk)
@@ -210,6 +236,8 @@ func (s *S3) cachedRead(rk rangeKey, fetch func() ([]byte, error)) ([]byte, erro
 	}
 	return b, err
 }
+
+func (c *rangeCache) isOwned(key string) bool { return c.owned != nil && c.owned(key) }
 
 func (s *S3) dropCached(key string) {
 	if s.cache != nil {
@@ -224,7 +252,7 @@ func (s *S3) dropCached(key string) {
 func (s *S3) afterWrite(key string, data []byte, err error) {
 	switch {
 	case s.cache == nil:
-	case err == nil && s.cache.immutable(key):
+	case err == nil && (s.cache.immutable(key) || s.cache.isOwned(key)):
 		s.cache.written(key, data)
 	default:
 		s.cache.drop(key)

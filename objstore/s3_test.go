@@ -224,3 +224,72 @@ func TestS3Multipart(t *testing.T) {
 		t.Errorf("requests %v: want two multipart uploads of 3 parts", r)
 	}
 }
+
+// TestS3CacheOwnWrites: keys of a kind only their writer rewrites are
+// cached when this store writes them (rewrites included) and never when
+// it only reads them, and a lost create caches nothing.
+func TestS3CacheOwnWrites(t *testing.T) {
+	ctx := context.Background()
+	ep := fakeS3(t)
+	s := newFakeS3Store(t, ep, "o", nil)
+	s.CacheImmutableReads(func(string) bool { return false }, 1<<20)
+	s.CacheOwnWrites(func(k string) bool { return strings.HasSuffix(k, ".txn") })
+	other := newFakeS3Store(t, ep, "o", nil) // another process on the same prefix
+	gets := func() int64 { r := s.Requests(); return r["GET"] + r["GET-range"] }
+	steps := []struct {
+		name      string
+		do        func() ([]byte, error)
+		want      string
+		wantFetch int64
+	}{
+		{"theirs, read", func() ([]byte, error) {
+			if err := other.Put(ctx, "a.txn", []byte("theirs-1")); err != nil {
+				return nil, err
+			}
+			return s.Get(ctx, "a.txn")
+		}, "theirs-1", 1},
+		{"theirs, rewritten by them, read again: not cached", func() ([]byte, error) {
+			if err := other.Put(ctx, "a.txn", []byte("theirs-2")); err != nil {
+				return nil, err
+			}
+			return s.Get(ctx, "a.txn")
+		}, "theirs-2", 1},
+		{"ours, read", func() ([]byte, error) {
+			if err := s.PutIfAbsent(ctx, "b.txn", []byte("mine-1")); err != nil {
+				return nil, err
+			}
+			return s.Get(ctx, "b.txn")
+		}, "mine-1", 0},
+		{"ours, rewritten, a range", func() ([]byte, error) {
+			if err := s.Put(ctx, "b.txn", []byte("mine-2")); err != nil {
+				return nil, err
+			}
+			return s.GetRange(ctx, "b.txn", 5, 10)
+		}, "2", 0},
+		{"a lost create caches nothing", func() ([]byte, error) {
+			if err := other.PutIfAbsent(ctx, "c.txn", []byte("theirs")); err != nil {
+				return nil, err
+			}
+			if err := s.PutIfAbsent(ctx, "c.txn", []byte("mine")); !objstore.IsExists(err) {
+				return nil, fmt.Errorf("lost create: %v", err)
+			}
+			return s.Get(ctx, "c.txn")
+		}, "theirs", 1},
+		{"not owned, written by us: not cached", func() ([]byte, error) {
+			if err := s.Put(ctx, "d.json", []byte("mine")); err != nil {
+				return nil, err
+			}
+			return s.Get(ctx, "d.json")
+		}, "mine", 1},
+	}
+	for _, st := range steps {
+		before := gets()
+		got, err := st.do()
+		if err != nil || string(got) != st.want {
+			t.Fatalf("%s: %q, %v; want %q", st.name, got, err, st.want)
+		}
+		if n := gets() - before; n != st.wantFetch {
+			t.Fatalf("%s: %d GETs, want %d", st.name, n, st.wantFetch)
+		}
+	}
+}

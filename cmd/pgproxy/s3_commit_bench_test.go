@@ -67,6 +67,7 @@ func benchS3Commits(b *testing.B, endpoint string, creds aws.CredentialsProvider
 					b.Fatal(err)
 				}
 				s3.CacheImmutableReads(lance.IsDataFileKey, 0) // as serve does
+				s3.CacheOwnWrites(lance.IsTransactionFileKey)
 				addr, stop := serveInProcess(ctx, b, s3, s3.Root())
 				defer stop()
 				url := "postgres://bench@" + addr + "/main?sslmode=disable"

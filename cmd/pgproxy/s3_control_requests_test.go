@@ -37,6 +37,7 @@ func BenchmarkS3ControlOperations(b *testing.B) {
 			b.Fatal(err)
 		}
 		slow.CacheImmutableReads(lance.IsDataFileKey, objstore.DefaultS3CacheBytes) // as serve does
+		slow.CacheOwnWrites(lance.IsTransactionFileKey)
 		measureControlOperations(ctx, b, "S3+30ms/4", slow, slow.Root(), slow.Requests, 4)
 	}
 }
@@ -64,6 +65,7 @@ func TestRequestsPerControlOperation(t *testing.T) {
 			t.Fatal(err)
 		}
 		s3.CacheImmutableReads(lance.IsDataFileKey, objstore.DefaultS3CacheBytes) // as serve does
+		s3.CacheOwnWrites(lance.IsTransactionFileKey)
 		return s3
 	}
 	local, err := objstore.NewLocal(t.TempDir())

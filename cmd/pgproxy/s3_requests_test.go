@@ -209,6 +209,7 @@ func TestRequestsPerOperation(t *testing.T) {
 			t.Fatal(err)
 		}
 		s3.CacheImmutableReads(lance.IsDataFileKey, objstore.DefaultS3CacheBytes) // as serve does
+		s3.CacheOwnWrites(lance.IsTransactionFileKey)
 		return s3
 	}
 	s3, slow := newS3("g", nil), newS3("slow", delayedClient{30 * time.Millisecond})
