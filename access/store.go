@@ -32,9 +32,12 @@ const maxPublishAttempts = 64
 // is seen by the next statement of every other session at once.
 type Store struct {
 	store objstore.Store
-	mu    sync.Mutex
-	cur   *Catalog // nil until first read
+	mu    sync.Mutex // held by whoever reads or replaces cur (refresh, Update)
+	cur   *Catalog   // nil until first read
 	seen  atomic.Uint64
+	// probes shares one Stat among the statements that ask for the
+	// newest catalog at the same time (current.go).
+	probes probeGroup
 }
 
 // Seen is the newest version this process has read or published, without
@@ -43,14 +46,6 @@ func (s *Store) Seen() uint64 { return s.seen.Load() }
 
 // Open returns the role catalog of the root stored in store.
 func Open(store objstore.Store) *Store { return &Store{store: store} }
-
-// Current returns the newest catalog version: the cached one after one
-// Stat showing no newer version exists. Callers must not modify it.
-func (s *Store) Current(ctx context.Context) (*Catalog, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.refresh(ctx)
-}
 
 func (s *Store) refresh(ctx context.Context) (*Catalog, error) {
 	if s.cur == nil {

@@ -168,12 +168,16 @@ func (r *Root) DeleteBranch(ctx context.Context, name string) error {
 // reclaimTableFork deletes the Lance branch name of a table dataset if it
 // exists (best effort: a leftover fork is unreachable and reclaimed by
 // the next create of that branch name).
+//
+// The ref is read first and the table opened only when it exists: a
+// branch create or delete then costs one GET per table, not a whole
+// open (hint, version probes, manifest) — requests on object storage.
 func (r *Root) reclaimTableFork(ctx context.Context, e TableEntry, name string) {
-	ds, err := lance.Open(ctx, r.store, e.Location, r.DatasetOptions(e.Location, "", 0))
-	if err != nil {
+	if _, err := lance.GetBranch(ctx, r.store, e.Location, name); err != nil {
 		return
 	}
-	if _, err := lance.GetBranch(ctx, r.store, e.Location, name); err != nil {
+	ds, err := lance.Open(ctx, r.store, e.Location, r.DatasetOptions(e.Location, "", 0))
+	if err != nil {
 		return
 	}
 	_ = ds.DeleteBranch(ctx, name)

@@ -15,3 +15,17 @@ func IsDataFileKey(key string) bool {
 	dir := key[:i]
 	return dir == dataDir || strings.HasSuffix(dir, "/"+dataDir)
 }
+
+// IsTransactionFileKey reports whether key names a Lance transaction
+// file (…/_transactions/<read version>-<uuid>.txn). Its name is unique
+// to one transaction, but the committer may rewrite it before publishing
+// (rebased deletions), so it is not immutable: a store may cache only
+// the bytes it wrote itself (objstore.S3.CacheOwnWrites).
+func IsTransactionFileKey(key string) bool {
+	i := strings.LastIndexByte(key, '/')
+	if i < 0 || !strings.HasSuffix(key, ".txn") {
+		return false
+	}
+	dir := key[:i]
+	return dir == txnDir || strings.HasSuffix(dir, "/"+txnDir)
+}

@@ -47,9 +47,12 @@
 // S3 counts its HTTP requests by kind (Requests): the unit object
 // storage bills and rate-limits, finer than Counting's store calls. It
 // can keep recent ranges of immutable objects in memory, bounded in
-// bytes (CacheImmutableReads, as Local keeps their files open): the
-// store's own writes drop a key's ranges and a read racing one of them
-// is not cached.
+// bytes (CacheImmutableReads, as Local keeps their files open): a read
+// inside any cached range is served from it, the store's own successful
+// writes of an immutable key cache the object whole, its other writes
+// drop the key's ranges, and a read racing a write is not cached.
+// CacheOwnWrites adds keys only their writer rewrites (Lance transaction
+// files): cached when this store writes them, never filled by reads.
 //
 // Backends: Local (POSIX filesystem), S3 and Mem (in memory, with a model of
 // synced vs unsynced state so tests can simulate power loss mid-write).

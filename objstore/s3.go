@@ -316,15 +316,16 @@ func (s *S3) getRange(ctx context.Context, key string, off, length int64) ([]byt
 }
 
 // Put implements Store.
-func (s *S3) Put(ctx context.Context, key string, data []byte) error {
+func (s *S3) Put(ctx context.Context, key string, data []byte) (err error) {
 	if err := checkCall(ctx, key); err != nil {
 		return opErr("put", key, err)
 	}
-	defer s.dropCached(key) // after the write: a read that raced it is not cached
+	// after the write: a read that raced it is not cached
+	defer func() { s.afterWrite(key, data, err) }()
 	if int64(len(data)) >= s.threshold {
 		return opErr("put", key, s.putMultipart(ctx, key, data, false))
 	}
-	_, err := s.client.PutObject(ctx, &s3.PutObjectInput{
+	_, err = s.client.PutObject(ctx, &s3.PutObjectInput{
 		Bucket: aws.String(s.bucket), Key: aws.String(s.objectKey(key)),
 		Body: bytes.NewReader(data), ContentLength: aws.Int64(int64(len(data))),
 	})
@@ -332,11 +333,11 @@ func (s *S3) Put(ctx context.Context, key string, data []byte) error {
 }
 
 // PutIfAbsent implements Store (s3_putifabsent.go has the retry rules).
-func (s *S3) PutIfAbsent(ctx context.Context, key string, data []byte) error {
+func (s *S3) PutIfAbsent(ctx context.Context, key string, data []byte) (err error) {
 	if err := checkCall(ctx, key); err != nil {
 		return opErr("putifabsent", key, err)
 	}
-	defer s.dropCached(key)
+	defer func() { s.afterWrite(key, data, err) }()
 	if int64(len(data)) >= s.threshold {
 		return opErr("putifabsent", key, s.putMultipart(ctx, key, data, true))
 	}

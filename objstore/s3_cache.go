@@ -17,8 +17,12 @@ const DefaultS3CacheBytes = 64 << 20
 // object storage re-reads the same footer and page ranges of a data
 // file, each a GET of tens of milliseconds.
 //
-// This process's own Put, PutIfAbsent and Delete of a key drop its
-// cached ranges, and a read that raced such a write is not cached. A
+// A read is served from any cached range that holds it: a page inside a
+// footer or a whole small file read before costs no request. This
+// process's own successful Put and PutIfAbsent of an immutable key
+// replace its cached ranges with the written object (a point read of a
+// row this process just committed fetches nothing); other writes and
+// Deletes drop them, and a read that raced any of them is not cached. A
 // Delete by another process is not seen: reads of a cached range keep
 // answering the object's (unchanged) bytes until evicted, harmless for
 // an object no version references any more. Callers get a fresh copy
@@ -28,7 +32,23 @@ func (s *S3) CacheImmutableReads(immutable func(key string) bool, maxBytes int64
 	if maxBytes <= 0 {
 		maxBytes = DefaultS3CacheBytes
 	}
-	s.cache = &rangeCache{immutable: immutable, max: maxBytes, byRange: map[rangeKey]*list.Element{}}
+	s.cache = &rangeCache{immutable: immutable, max: maxBytes, byRange: map[rangeKey]*list.Element{}, byKey: map[string]map[rangeKey]*list.Element{}}
+}
+
+// CacheOwnWrites also caches, whole, the objects this store writes under
+// keys owned accepts, and serves this store's reads of them from the
+// cache until they are evicted or written again (it needs
+// CacheImmutableReads for the cache and its bound). owned must accept
+// only keys no other process writes with other bytes, though this
+// process may rewrite them (Lance transaction files: a unique name per
+// transaction, rewritten only by the committer that created it). Reads
+// of such keys that this store did not write are not cached: another
+// process's object of that kind may still change. Why: a committer reads
+// back the transaction file it has just written.
+func (s *S3) CacheOwnWrites(owned func(key string) bool) {
+	if s.cache != nil {
+		s.cache.owned = owned
+	}
 }
 
 type rangeKey struct {
@@ -44,13 +64,15 @@ type rangeEntry struct {
 // rangeCache is a byte-bounded LRU of object ranges.
 type rangeCache struct {
 	immutable func(string) bool
+	owned     func(string) bool // nil: none (CacheOwnWrites)
 	max       int64
 
 	mu      sync.Mutex
 	size    int64
 	gen     uint64 // bumped by every drop: a read that saw another gen is not cached
 	byRange map[rangeKey]*list.Element
-	lru     list.List // front: most recently used
+	byKey   map[string]map[rangeKey]*list.Element // the same entries, by object
+	lru     list.List                             // front: most recently used
 	hits    int64
 	misses  int64
 }
@@ -65,8 +87,45 @@ func (c *rangeCache) get(rk rangeKey) ([]byte, uint64, bool) {
 		c.hits++
 		return append([]byte(nil), e.Value.(*rangeEntry).data...), 0, true
 	}
+	for _, e := range c.byKey[rk.key] {
+		if b, ok := e.Value.(*rangeEntry).slice(rk); ok {
+			c.lru.MoveToFront(e)
+			c.hits++
+			return append([]byte(nil), b...), 0, true
+		}
+	}
 	c.misses++
 	return nil, c.gen, false
+}
+
+// slice returns the bytes of want inside the cached range, if it holds
+// them all. Ranges are GetRange's: one that runs past the object's end
+// is truncated there, so a cached range shorter than asked for (or a
+// whole object) also tells where the object ends. Empty ranges and
+// offsets at or past the end are left to the server, which knows the
+// edge cases' answers.
+func (e *rangeEntry) slice(want rangeKey) ([]byte, bool) {
+	have := e.rk
+	n := int64(len(e.data))
+	end := have.off + n                   // of the cached bytes
+	atEnd := have.len < 0 || n < have.len // end is the object's end
+	if want.len == 0 || want.off < have.off || want.off >= end {
+		return nil, false
+	}
+	if want.len < 0 {
+		if !atEnd {
+			return nil, false
+		}
+		return e.data[want.off-have.off:], true
+	}
+	stop := want.off + want.len
+	if stop > end {
+		if !atEnd {
+			return nil, false
+		}
+		stop = end
+	}
+	return e.data[want.off-have.off : stop-have.off], true
 }
 
 // put caches a copy of data for rk unless a drop happened since gen.
@@ -83,10 +142,34 @@ func (c *rangeCache) put(rk rangeKey, data []byte, gen uint64) {
 	if _, ok := c.byRange[rk]; ok {
 		return
 	}
-	c.byRange[rk] = c.lru.PushFront(&rangeEntry{rk: rk, data: append([]byte(nil), data...)})
-	c.size += n
+	c.insert(rk, data)
+}
+
+// insert caches a copy of data for rk (not cached yet), evicting the
+// least recently used ranges beyond the bound. c.mu is held.
+func (c *rangeCache) insert(rk rangeKey, data []byte) {
+	e := c.lru.PushFront(&rangeEntry{rk: rk, data: append([]byte(nil), data...)})
+	c.byRange[rk] = e
+	if c.byKey[rk.key] == nil {
+		c.byKey[rk.key] = map[rangeKey]*list.Element{}
+	}
+	c.byKey[rk.key][rk] = e
+	c.size += int64(len(data))
 	for c.size > c.max {
 		c.remove(c.lru.Back())
+	}
+}
+
+// written records this process's successful write of data under key:
+// the object is now exactly data, so its old ranges go and data is
+// cached whole (unless it is too large to cache), and a read that raced
+// the write is not cached.
+func (c *rangeCache) written(key string, data []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.dropLocked(key)
+	if int64(len(data)) <= c.max/4 {
+		c.insert(rangeKey{key, 0, -1}, data)
 	}
 }
 
@@ -94,11 +177,13 @@ func (c *rangeCache) put(rk rangeKey, data []byte, gen uint64) {
 func (c *rangeCache) drop(key string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.dropLocked(key)
+}
+
+func (c *rangeCache) dropLocked(key string) {
 	c.gen++
-	for rk, e := range c.byRange {
-		if rk.key == key {
-			c.remove(e)
-		}
+	for _, e := range c.byKey[key] {
+		c.remove(e)
 	}
 }
 
@@ -106,6 +191,12 @@ func (c *rangeCache) remove(e *list.Element) {
 	ent := e.Value.(*rangeEntry)
 	c.lru.Remove(e)
 	delete(c.byRange, ent.rk)
+	if m := c.byKey[ent.rk.key]; m != nil {
+		delete(m, ent.rk)
+		if len(m) == 0 {
+			delete(c.byKey, ent.rk.key)
+		}
+	}
 	c.size -= int64(len(ent.data))
 }
 
@@ -123,7 +214,16 @@ func (s *S3) CacheStats() (hits, misses int64) {
 // cachedRead serves rk from the cache when key is immutable, else reads
 // it with fetch (caching the answer).
 func (s *S3) cachedRead(rk rangeKey, fetch func() ([]byte, error)) ([]byte, error) {
-	if s.cache == nil || !s.cache.immutable(rk.key) {
+	if s.cache == nil {
+		return fetch()
+	}
+	if !s.cache.immutable(rk.key) {
+		if s.cache.isOwned(rk.key) {
+			// served only if this store wrote it; never filled by reads
+			if b, _, ok := s.cache.get(rk); ok {
+				return b, nil
+			}
+		}
 		return fetch()
 	}
 	b, gen, ok := s.cache.get(rk)
@@ -137,8 +237,24 @@ func (s *S3) cachedRead(rk rangeKey, fetch func() ([]byte, error)) ([]byte, erro
 	return b, err
 }
 
+func (c *rangeCache) isOwned(key string) bool { return c.owned != nil && c.owned(key) }
+
 func (s *S3) dropCached(key string) {
 	if s.cache != nil {
+		s.cache.drop(key)
+	}
+}
+
+// afterWrite updates the cache after this process wrote data under key:
+// a successful write of an immutable key caches the object, any other
+// outcome (a lost PutIfAbsent, an error that may or may not have
+// written) only drops the key's ranges.
+func (s *S3) afterWrite(key string, data []byte, err error) {
+	switch {
+	case s.cache == nil:
+	case err == nil && (s.cache.immutable(key) || s.cache.isOwned(key)):
+		s.cache.written(key, data)
+	default:
 		s.cache.drop(key)
 	}
 }

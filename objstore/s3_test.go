@@ -3,6 +3,7 @@ package objstore_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -53,8 +54,10 @@ func TestS3ContractFake(t *testing.T) {
 }
 
 // TestS3CachedReads: the contract holds with every key cached as
-// immutable (the store's own writes drop their ranges), and a cached
-// range costs no request until it is dropped or evicted.
+// immutable, a cached range costs no request until it is dropped or
+// evicted, a range inside a cached one is served from it, and this
+// store's own successful writes of an immutable key are cached whole
+// (a lost PutIfAbsent is not: the winner's bytes are read).
 func TestS3CachedReads(t *testing.T) {
 	t.Run("Contract", func(t *testing.T) {
 		storetest.RunFlatKeys(t, func(t *testing.T) objstore.Store {
@@ -64,46 +67,81 @@ func TestS3CachedReads(t *testing.T) {
 		})
 	})
 	ctx := context.Background()
-	s := newFakeS3Store(t, fakeS3(t), "c", nil)
+	ep := fakeS3(t)
+	s := newFakeS3Store(t, ep, "c", nil)
 	s.CacheImmutableReads(func(k string) bool { return strings.HasSuffix(k, ".lance") }, 4000)
+	other := newFakeS3Store(t, ep, "c", nil) // another process on the same prefix
 	data := bytes.Repeat([]byte("0123456789"), 100)
-	for _, k := range []string{"a.lance", "b.json"} {
-		if err := s.PutIfAbsent(ctx, k, data); err != nil {
+	for _, k := range []string{"a.lance", "b.json", "c.lance"} {
+		if err := other.PutIfAbsent(ctx, k, data); err != nil {
 			t.Fatal(err)
 		}
 	}
-	ranges := func() int64 { return s.Requests()["GET-range"] }
+	if err := other.PutIfAbsent(ctx, "d.lance", []byte("theirs")); err != nil {
+		t.Fatal(err)
+	}
+	reads := func() int64 { r := s.Requests(); return r["GET-range"] + r["GET"] }
+	getRange := func(key string, off, n int64, want []byte) func() error {
+		return func() error {
+			got, err := s.GetRange(ctx, key, off, n)
+			if err == nil && !bytes.Equal(got, want) {
+				err = fmt.Errorf("GetRange(%s, %d, %d) = %q, want %q", key, off, n, got, want)
+			}
+			return err
+		}
+	}
 	steps := []struct {
 		do        func() error
-		wantFetch int64 // GET-range requests this step sends
+		wantFetch int64 // GET and GET-range requests this step sends
+		wantErr   bool
 	}{
-		{func() error { _, err := s.GetRange(ctx, "a.lance", 10, 20); return err }, 1},
-		{func() error { _, err := s.GetRange(ctx, "a.lance", 10, 20); return err }, 0}, // cached
-		{func() error { _, err := s.GetRange(ctx, "a.lance", 10, 21); return err }, 1}, // another range
-		{func() error { _, err := s.GetRange(ctx, "b.json", 10, 20); return err }, 1},
-		{func() error { _, err := s.GetRange(ctx, "b.json", 10, 20); return err }, 1}, // not immutable
-		{func() error { return s.Put(ctx, "a.lance", data) }, 0},
-		{func() error { _, err := s.GetRange(ctx, "a.lance", 10, 20); return err }, 1}, // dropped by our Put
-		{func() error { // 3000 bytes of other ranges (4000-byte bound)
+		{getRange("a.lance", 10, 20, data[10:30]), 1, false},
+		{getRange("a.lance", 10, 20, data[10:30]), 0, false}, // cached
+		{getRange("a.lance", 12, 5, data[12:17]), 0, false},  // inside a cached range
+		{getRange("a.lance", 10, 21, data[10:31]), 1, false}, // runs past it
+		{getRange("b.json", 10, 20, data[10:30]), 1, false},
+		{getRange("b.json", 10, 20, data[10:30]), 1, false}, // not immutable
+		{func() error { return s.Put(ctx, "a.lance", data) }, 0, false},
+		{getRange("a.lance", 10, 20, data[10:30]), 0, false},  // our own write, cached whole
+		{getRange("a.lance", 990, 100, data[990:]), 0, false}, // truncated at the object's end
+		{func() error { _, err := s.Get(ctx, "a.lance"); return err }, 0, false},
+		{getRange("a.lance", 1000, 1, nil), 1, false}, // at the end: left to the server (empty)
+		{func() error { return s.Put(ctx, "b.json", data) }, 0, false},
+		{getRange("b.json", 10, 20, data[10:30]), 1, false}, // not immutable: never cached
+		{func() error { // a lost create caches nothing: the winner's bytes are read
+			if err := s.PutIfAbsent(ctx, "d.lance", []byte("mine")); !objstore.IsExists(err) {
+				return fmt.Errorf("lost PutIfAbsent: %v", err)
+			}
+			got, err := s.Get(ctx, "d.lance")
+			if err == nil && string(got) != "theirs" {
+				err = fmt.Errorf("after a lost PutIfAbsent Get = %q, want the winner's", got)
+			}
+			return err
+		}, 1, false},
+		{func() error { // 3 × 998 bytes of c.lance: 4000 bytes with a.lance and d.lance
 			for i := range 3 {
-				if _, err := s.GetRange(ctx, "a.lance", int64(i), 1000); err != nil {
+				if _, err := s.GetRange(ctx, "c.lance", int64(i), 998); err != nil {
 					return err
 				}
 			}
 			return nil
-		}, 3},
-		{func() error { _, err := s.GetRange(ctx, "a.lance", 10, 20); return err }, 0}, // still within the bound
-		{func() error { _, err := s.GetRange(ctx, "a.lance", 0, 1000); return err }, 0},
-		{func() error { _, err := s.GetRange(ctx, "a.lance", 3, 1000); return err }, 1}, // evicts the LRU
-		{func() error { _, err := s.GetRange(ctx, "a.lance", 1, 1000); return err }, 1}, // which was this one
+		}, 3, false},
+		{getRange("a.lance", 10, 20, data[10:30]), 0, false}, // still within the bound
+		{getRange("c.lance", 3, 997, data[3:]), 0, false},    // inside c.lance [2, 1000)
+		// a new range (997 bytes): evicts the least recently used, d.lance
+		// and c.lance [0, 998)
+		{getRange("c.lance", 3, 999, data[3:]), 1, false},
+		{getRange("c.lance", 1, 998, data[1:999]), 0, false}, // still cached
+		{func() error { _, err := s.Get(ctx, "d.lance"); return err }, 1, false},
+		{getRange("c.lance", 0, 998, data[0:998]), 1, false},
 	}
 	for i, st := range steps {
-		before := ranges()
-		if err := st.do(); err != nil {
-			t.Fatalf("step %d: %v", i, err)
+		before := reads()
+		if err := st.do(); (err != nil) != st.wantErr {
+			t.Fatalf("step %d: error %v, want error: %v", i, err, st.wantErr)
 		}
-		if got := ranges() - before; got != st.wantFetch {
-			t.Fatalf("step %d: %d GET-range requests, want %d", i, got, st.wantFetch)
+		if got := reads() - before; got != st.wantFetch {
+			t.Fatalf("step %d: %d GET requests, want %d", i, got, st.wantFetch)
 		}
 	}
 	got, err := s.GetRange(ctx, "a.lance", 10, 20)
@@ -184,5 +222,74 @@ func TestS3Multipart(t *testing.T) {
 	}
 	if r := s.Requests(); r["MULTIPART"] < 2*(1+3+1) {
 		t.Errorf("requests %v: want two multipart uploads of 3 parts", r)
+	}
+}
+
+// TestS3CacheOwnWrites: keys of a kind only their writer rewrites are
+// cached when this store writes them (rewrites included) and never when
+// it only reads them, and a lost create caches nothing.
+func TestS3CacheOwnWrites(t *testing.T) {
+	ctx := context.Background()
+	ep := fakeS3(t)
+	s := newFakeS3Store(t, ep, "o", nil)
+	s.CacheImmutableReads(func(string) bool { return false }, 1<<20)
+	s.CacheOwnWrites(func(k string) bool { return strings.HasSuffix(k, ".txn") })
+	other := newFakeS3Store(t, ep, "o", nil) // another process on the same prefix
+	gets := func() int64 { r := s.Requests(); return r["GET"] + r["GET-range"] }
+	steps := []struct {
+		name      string
+		do        func() ([]byte, error)
+		want      string
+		wantFetch int64
+	}{
+		{"theirs, read", func() ([]byte, error) {
+			if err := other.Put(ctx, "a.txn", []byte("theirs-1")); err != nil {
+				return nil, err
+			}
+			return s.Get(ctx, "a.txn")
+		}, "theirs-1", 1},
+		{"theirs, rewritten by them, read again: not cached", func() ([]byte, error) {
+			if err := other.Put(ctx, "a.txn", []byte("theirs-2")); err != nil {
+				return nil, err
+			}
+			return s.Get(ctx, "a.txn")
+		}, "theirs-2", 1},
+		{"ours, read", func() ([]byte, error) {
+			if err := s.PutIfAbsent(ctx, "b.txn", []byte("mine-1")); err != nil {
+				return nil, err
+			}
+			return s.Get(ctx, "b.txn")
+		}, "mine-1", 0},
+		{"ours, rewritten, a range", func() ([]byte, error) {
+			if err := s.Put(ctx, "b.txn", []byte("mine-2")); err != nil {
+				return nil, err
+			}
+			return s.GetRange(ctx, "b.txn", 5, 10)
+		}, "2", 0},
+		{"a lost create caches nothing", func() ([]byte, error) {
+			if err := other.PutIfAbsent(ctx, "c.txn", []byte("theirs")); err != nil {
+				return nil, err
+			}
+			if err := s.PutIfAbsent(ctx, "c.txn", []byte("mine")); !objstore.IsExists(err) {
+				return nil, fmt.Errorf("lost create: %v", err)
+			}
+			return s.Get(ctx, "c.txn")
+		}, "theirs", 1},
+		{"not owned, written by us: not cached", func() ([]byte, error) {
+			if err := s.Put(ctx, "d.json", []byte("mine")); err != nil {
+				return nil, err
+			}
+			return s.Get(ctx, "d.json")
+		}, "mine", 1},
+	}
+	for _, st := range steps {
+		before := gets()
+		got, err := st.do()
+		if err != nil || string(got) != st.want {
+			t.Fatalf("%s: %q, %v; want %q", st.name, got, err, st.want)
+		}
+		if n := gets() - before; n != st.wantFetch {
+			t.Fatalf("%s: %d GETs, want %d", st.name, n, st.wantFetch)
+		}
 	}
 }

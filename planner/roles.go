@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -70,11 +71,32 @@ func (s *session) roleCatalog(ctx context.Context) (*access.Catalog, error) {
 	if s.access == nil {
 		return &access.Catalog{}, nil
 	}
+	memo, _ := ctx.Value(catalogMemoKey{}).(*atomic.Pointer[access.Catalog])
+	if memo != nil {
+		if c := memo.Load(); c != nil && c.Version == s.access.Seen() {
+			return c, nil
+		}
+	}
 	c, err := s.access.Current(ctx)
 	if err != nil {
 		return nil, wire.Errorf("58030", "could not read the role catalog").WithDetail(err.Error())
 	}
+	if memo != nil {
+		memo.Store(c)
+	}
 	return c, nil
+}
+
+// catalogMemoKey keys a statement's role catalog in its context: a
+// statement checks its privileges against one catalog, read once (as
+// PostgreSQL checks them when the executor starts), instead of probing
+// for a newer version at each check — a HEAD per check on object
+// storage. A change this process publishes meanwhile (Seen moves) is
+// read again.
+type catalogMemoKey struct{}
+
+func withCatalogMemo(ctx context.Context) context.Context {
+	return context.WithValue(ctx, catalogMemoKey{}, new(atomic.Pointer[access.Catalog]))
 }
 
 // executeRole runs a role statement.

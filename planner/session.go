@@ -305,7 +305,7 @@ func (s *session) Describe(ctx context.Context, st *wire.Statement, declared []u
 
 // Execute implements wire.Session.
 func (s *session) Execute(ctx context.Context, st *wire.Statement, params []any) (wire.Result, error) {
-	ctx = s.withSession(ctx)
+	ctx = withCatalogMemo(s.withSession(ctx))
 	s.statementSnapshot()
 	p, _ := st.Plan.(*plan)
 	if p == nil {

@@ -56,6 +56,8 @@ func openS3Store(ctx context.Context, loc string, f *s3Flags) (*objstore.S3, err
 	// Lance data files are written once under unique names: keep recent
 	// ranges of them in memory so repeated point reads skip the GETs.
 	s.CacheImmutableReads(lance.IsDataFileKey, objstore.DefaultS3CacheBytes)
+	// A committer reads back the transaction file it has just written.
+	s.CacheOwnWrites(lance.IsTransactionFileKey)
 	return s, nil
 }
 

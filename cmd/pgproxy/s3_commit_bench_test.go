@@ -15,6 +15,7 @@ import (
 	"github.com/johannesboyne/gofakes3"
 	"github.com/johannesboyne/gofakes3/backend/s3mem"
 
+	"github.com/pggraph/pggraph/internal/s3test"
 	"github.com/pggraph/pggraph/lance"
 	"github.com/pggraph/pggraph/objstore"
 )
@@ -27,9 +28,27 @@ import (
 //
 //	go test ./cmd/pgproxy -run '^$' -bench S3Commits -benchtime 1x
 func BenchmarkS3Commits(b *testing.B) {
-	ctx := context.Background()
 	fake := httptest.NewServer(gofakes3.New(s3mem.New(), gofakes3.WithAutoBucket(true)).Server())
 	defer fake.Close()
+	benchS3Commits(b, fake.URL, credentials.NewStaticCredentialsProvider("k", "s", ""))
+}
+
+// BenchmarkS3CommitsServer is BenchmarkS3Commits on a real S3-compatible
+// server process (versitygw on its posix backend, which writes every
+// object to the local disk):
+//
+//	go test ./cmd/pgproxy -run '^$' -bench S3CommitsServer -benchtime 1x
+func BenchmarkS3CommitsServer(b *testing.B) {
+	srv, err := s3test.Start(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer srv.Stop()
+	benchS3Commits(b, srv.Endpoint, credentials.NewStaticCredentialsProvider(s3test.AccessKey, s3test.SecretKey, ""))
+}
+
+func benchS3Commits(b *testing.B, endpoint string, creds aws.CredentialsProvider) {
+	ctx := context.Background()
 	n := 0
 	for _, delay := range []time.Duration{0, 30 * time.Millisecond} {
 		for _, clients := range []int{1, 16, 64} {
@@ -39,8 +58,8 @@ func BenchmarkS3Commits(b *testing.B) {
 				if delay > 0 {
 					client = delayedClient{delay}
 				}
-				s3, err := objstore.NewS3(ctx, objstore.S3Options{Bucket: "graphs", Prefix: fmt.Sprintf("bench%d", n), Endpoint: fake.URL,
-					PathStyle: true, Region: "us-east-1", Credentials: credentials.NewStaticCredentialsProvider("k", "s", ""), HTTPClient: client})
+				s3, err := objstore.NewS3(ctx, objstore.S3Options{Bucket: "graphs", Prefix: fmt.Sprintf("bench%d", n), Endpoint: endpoint,
+					PathStyle: true, Region: "us-east-1", Credentials: creds, HTTPClient: client})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -48,6 +67,7 @@ func BenchmarkS3Commits(b *testing.B) {
 					b.Fatal(err)
 				}
 				s3.CacheImmutableReads(lance.IsDataFileKey, 0) // as serve does
+				s3.CacheOwnWrites(lance.IsTransactionFileKey)
 				addr, stop := serveInProcess(ctx, b, s3, s3.Root())
 				defer stop()
 				url := "postgres://bench@" + addr + "/main?sslmode=disable"

@@ -33,17 +33,39 @@ type requestCost struct {
 	calls  map[string]float64
 	http   map[string]float64
 	listed []string // distinct prefixes listed
+	// accessProbes: Stats of role catalog versions, per operation
+	accessProbes float64
 }
 
 func (c requestCost) String() string {
 	return fmt.Sprintf("%s  |  HTTP: %s", fmtCounts(c.calls), fmtCounts(c.http))
 }
 
-// listSpy records the prefixes a store is asked to list.
+// listSpy records the prefixes a store is asked to list, and counts the
+// Stats of role catalog versions (the probe every statement makes).
 type listSpy struct {
 	objstore.Store
-	mu       sync.Mutex
-	prefixes map[string]bool
+	mu           sync.Mutex
+	prefixes     map[string]bool
+	accessProbes int
+}
+
+func (l *listSpy) Stat(ctx context.Context, key string) (objstore.ObjectInfo, error) {
+	if strings.HasPrefix(key, "__access/") {
+		l.mu.Lock()
+		l.accessProbes++
+		l.mu.Unlock()
+	}
+	return l.Store.Stat(ctx, key)
+}
+
+// takeAccessProbes returns the role catalog probes since the last call.
+func (l *listSpy) takeAccessProbes() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := l.accessProbes
+	l.accessProbes = 0
+	return n
 }
 
 func (l *listSpy) List(ctx context.Context, prefix string) ([]objstore.ObjectInfo, error) {
@@ -95,6 +117,7 @@ type costMeter struct {
 func (m *costMeter) start() {
 	m.counting.Reset()
 	m.spy.take()
+	m.spy.takeAccessProbes()
 	if m.requests != nil {
 		m.before = m.requests()
 	}
@@ -102,7 +125,8 @@ func (m *costMeter) start() {
 
 func (m *costMeter) stop(n int) requestCost {
 	st := m.counting.Stats()
-	c := requestCost{calls: map[string]float64{}, http: map[string]float64{}, listed: m.spy.take()}
+	c := requestCost{calls: map[string]float64{}, http: map[string]float64{}, listed: m.spy.take(),
+		accessProbes: float64(m.spy.takeAccessProbes()) / float64(n)}
 	for op, k := range st.Ops {
 		c.calls[op.String()] = float64(k) / float64(n)
 	}
@@ -164,6 +188,9 @@ func TestRequestsPerOperation(t *testing.T) {
 		store    objstore.Store
 		location string
 		requests func() map[string]int64
+		// fresh opens the same root as another process would: a store
+		// with nothing cached
+		fresh func() (objstore.Store, func() map[string]int64)
 	}
 	local, err := objstore.NewLocal(t.TempDir())
 	if err != nil {
@@ -182,14 +209,25 @@ func TestRequestsPerOperation(t *testing.T) {
 			t.Fatal(err)
 		}
 		s3.CacheImmutableReads(lance.IsDataFileKey, objstore.DefaultS3CacheBytes) // as serve does
+		s3.CacheOwnWrites(lance.IsTransactionFileKey)
 		return s3
 	}
 	s3, slow := newS3("g", nil), newS3("slow", delayedClient{30 * time.Millisecond})
+	freshS3 := func(prefix string, client aws.HTTPClient) func() (objstore.Store, func() map[string]int64) {
+		return func() (objstore.Store, func() map[string]int64) { s := newS3(prefix, client); return s, s.Requests }
+	}
 	backends := []backend{
-		{"Local", local, local.Root(), nil},
-		{"S3", s3, s3.Root(), s3.Requests},
+		{"Local", local, local.Root(), nil, func() (objstore.Store, func() map[string]int64) {
+			l, err := objstore.NewLocal(local.Root())
+			if err != nil {
+				t.Fatal(err)
+			}
+			l.CacheImmutableReads(lance.IsDataFileKey, objstore.DefaultReadHandles)
+			return l, nil
+		}},
+		{"S3", s3, s3.Root(), s3.Requests, freshS3("g", nil)},
 		// every request 30 ms late, as S3 Standard answers
-		{"S3+30ms", slow, slow.Root(), slow.Requests},
+		{"S3+30ms", slow, slow.Root(), slow.Requests, freshS3("slow", delayedClient{30 * time.Millisecond})},
 	}
 	for _, b := range backends {
 		n := 20
@@ -245,8 +283,36 @@ func TestRequestsPerOperation(t *testing.T) {
 			}
 			open := m.stop(1)
 			g.Close()
+
+			// rows another process wrote, read by a process with nothing
+			// cached yet
+			other, otherRequests := b.fresh()
+			ospy := &listSpy{Store: other}
+			om := &costMeter{counting: objstore.NewCounting(ospy), requests: otherRequests, spy: ospy}
+			oaddr, ostop := serveInProcess(ctx, t, om.counting, b.location)
+			oconn, err := pgx.Connect(ctx, "postgres://tester@"+oaddr+"/main?sslmode=disable")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var warm string
+			if err := oconn.QueryRow(ctx, "SELECT v FROM t WHERE id = 0").Scan(&warm); err != nil {
+				t.Fatal(err)
+			}
+			om.start()
+			t0 = time.Now()
+			for i := 1; i <= n; i++ {
+				var v string
+				if err := oconn.QueryRow(ctx, "SELECT v FROM t WHERE id = $1", i).Scan(&v); err != nil || v != "x" {
+					t.Fatalf("cold point read %d: %q, %v", i, v, err)
+				}
+			}
+			cold := om.stop(n)
+			coldTime := time.Since(t0) / time.Duration(n)
+			oconn.Close(ctx)
+			ostop()
 			t.Logf("%s 1-row commit (mean %v): %s", b.name, commitTime, commit)
-			t.Logf("%s point read (mean %v):   %s", b.name, readTime, read)
+			t.Logf("%s point read of rows this process wrote (mean %v):   %s", b.name, readTime, read)
+			t.Logf("%s point read of rows another process wrote (mean %v):   %s", b.name, coldTime, cold)
 			t.Logf("%s point re-read:   %s", b.name, reread)
 			t.Logf("%s open:         %s", b.name, open)
 			// A point read lists nothing. A commit lists exactly one
@@ -257,6 +323,20 @@ func TestRequestsPerOperation(t *testing.T) {
 			// their files open (Local); only the manifest probe is left
 			if b.requests != nil && reread.http["GET-range"]+reread.http["GET"] != 0 {
 				t.Errorf("re-reading rows on %s fetched data again: %s", b.name, reread)
+			}
+			// the data files this process wrote are cached as written
+			if b.requests != nil && read.http["GET-range"] != 0 {
+				t.Errorf("reading rows this process wrote on %s fetched data files: %s", b.name, read)
+			}
+			// a statement checks its privileges against one role catalog,
+			// probed once (a HEAD on S3), however many checks it makes
+			for what, c := range map[string]requestCost{"1-row commit": commit, "point read": read} {
+				if c.accessProbes > 1 {
+					t.Errorf("a %s on %s probes the role catalog %.2f times: %s", what, b.name, c.accessProbes, c)
+				}
+			}
+			if cold.calls["list"] != 0 || cold.http["LIST"] != 0 || len(cold.listed) != 0 {
+				t.Errorf("a cold point read on %s lists %v: %s", b.name, cold.listed, cold)
 			}
 			if read.calls["list"] != 0 || read.http["LIST"] != 0 || len(read.listed) != 0 {
 				t.Errorf("a point read on %s lists %v: %s", b.name, read.listed, read)

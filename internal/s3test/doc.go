@@ -7,7 +7,9 @@
 // os.TempDir() keyed by version, so one CI run builds it once whatever
 // the number of test binaries (a file lock serializes the build) and
 // later runs on the same machine reuse it. Tests never skip for want of
-// it: a failed build is a test failure naming the command.
+// it: a failed build is a test failure naming the command. CI builds it
+// up front (cmd/s3testserver, run by .ci/run) so the build is a visible
+// step of its own.
 //
 // Version v1.8.0 is pinned because its posix backend checks and
 // publishes a conditional PUT under a per-object lock held with flock,
