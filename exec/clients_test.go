@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/pggraph/pggraph/internal/pgtest"
 )
 
 // TestClientCatalogQueries runs catalog queries real drivers and tools send
@@ -124,10 +126,11 @@ func jdbcSchema(t *testing.T) string {
 // and requires the same transcript.
 func TestJdbcMetadata(t *testing.T) {
 	const jar = "/usr/share/java/postgresql.jar"
+	pgtest.SkipShort(t, "java and pgjdbc")
 	if _, err := osexec.LookPath("java"); err != nil {
 		t.Fatalf("java not installed (apt-get install -y openjdk-17-jdk-headless libpostgresql-jdbc-java): %v", err)
 	}
-	srv := startPG(t)
+	srv := pgtest.Shared(t)
 	ctx := context.Background()
 	admin, err := srv.Connect(ctx)
 	if err != nil {
@@ -234,7 +237,7 @@ func lineDiff(want, got string) string {
 // the select list (lockstep with other SRFs), through a subquery column,
 // and the errors for a field of a non-composite value.
 func TestRecordFunctions(t *testing.T) {
-	srv := startPG(t)
+	srv := pgtest.Shared(t)
 	ctx := context.Background()
 	conn, err := srv.Connect(ctx)
 	if err != nil {
@@ -311,7 +314,7 @@ func toolQueries(t *testing.T) []toolQuery {
 // queries with PostgreSQL over the same schema (rows, or the result's
 // columns where PostgreSQL lists its built-in objects).
 func TestToolStartupQueries(t *testing.T) {
-	srv := startPG(t)
+	srv := pgtest.Shared(t)
 	ctx := context.Background()
 	admin, err := srv.Connect(ctx)
 	if err != nil {
