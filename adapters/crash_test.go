@@ -516,7 +516,7 @@ func countOps(t testing.TB, bk backend, sh writeShape) int64 {
 }
 
 // TestCrashSweep sweeps the Mutation and Optimize shapes: every crash
-// ordinal on both backends (issue 5), the fault and second-crash cells in
+// ordinal on both backends, the fault and second-crash cells in
 // full on the in-memory backend and sampled on the local one.
 func TestCrashSweep(t *testing.T) {
 	runSweep(t, "crash sweep", shapes(), true, []recovery.Decision{recovery.RolledForward, recovery.RolledBackDec, recovery.Converged})

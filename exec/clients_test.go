@@ -15,7 +15,7 @@ import (
 )
 
 // TestClientCatalogQueries runs catalog queries real drivers and tools send
-// (shapes from reference/pgwire.md) and checks the answers a client relies
+// (the shapes they send) and checks the answers a client relies
 // on. They cannot be compared row for row with PostgreSQL (its catalogs
 // hold hundreds of built-in objects), so each case states what it needs.
 func TestClientCatalogQueries(t *testing.T) {
