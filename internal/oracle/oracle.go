@@ -51,10 +51,14 @@ func Run(t testing.TB, args ...string) []byte {
 	return out.Bytes()
 }
 
+// short reports -short mode (a variable so the test of the "not
+// installed" path runs in either mode).
+var short = testing.Short
+
 // SkipShort skips a test that needs the oracle in -short mode.
 func SkipShort(t testing.TB) {
 	t.Helper()
-	if testing.Short() {
+	if short() {
 		t.Skip("-short: needs node and the Lance oracle")
 	}
 }
