@@ -45,6 +45,7 @@ func newFakeS3Store(t *testing.T, endpoint, prefix string, tweak func(*objstore.
 }
 
 func TestS3ContractFake(t *testing.T) {
+	t.Parallel() // own server, store and directory; mostly waits on requests and fsyncs
 	// under a two-segment prefix; the empty prefix (the whole bucket) is
 	// TestS3PrefixIsolation's
 	storetest.RunFlatKeys(t, func(t *testing.T) objstore.Store {
@@ -56,6 +57,7 @@ func TestS3ContractFake(t *testing.T) {
 // immutable (the store's own writes drop their ranges), and a cached
 // range costs no request until it is dropped or evicted.
 func TestS3CachedReads(t *testing.T) {
+	t.Parallel() // own server, store and directory; mostly waits on requests and fsyncs
 	t.Run("Contract", func(t *testing.T) {
 		storetest.RunFlatKeys(t, func(t *testing.T) objstore.Store {
 			s := newFakeS3Store(t, fakeS3(t), "c", nil)
@@ -154,6 +156,7 @@ func TestS3PrefixIsolation(t *testing.T) {
 // whole and by range, and a multipart PutIfAbsent over an existing key
 // loses without changing it.
 func TestS3Multipart(t *testing.T) {
+	t.Parallel() // own server, store and directory; mostly waits on requests and fsyncs
 	s := newFakeS3Store(t, fakeS3(t), "mp", func(o *objstore.S3Options) {
 		o.MultipartThreshold = 6 << 20
 		o.PartSize = 5 << 20
