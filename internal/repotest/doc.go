@@ -1,7 +1,9 @@
 // Package repotest holds tests about the repository itself rather than
-// about one package: that code comments cite only what a reader of the
-// repository has (its own docs, never files outside it or issue
-// numbers). It has no code of its own.
+// about one package: that no package imports a layer above it
+// (imports_test.go, the layering of docs/architecture.md, "Layers", with
+// today's known exceptions reported), and that code comments cite only
+// what a reader of the repository has (citations_test.go: its own docs,
+// never files outside it or issue numbers). It has no code of its own.
 //
 // Invariants:
 //   - The tests read the source tree from the module root (two levels up)
