@@ -267,7 +267,7 @@ var memSeed struct {
 // they do not lose power, so the copies are as durable as seeding made
 // the template.
 func backends() []backend {
-	return []backend{
+	bs := []backend{
 		{name: "mem", make: func(testing.TB) objstore.Store { return objstore.NewMem() },
 			seed: func(t testing.TB) objstore.Store { return seededMem(t) }},
 		{name: "local", make: func(t testing.TB) objstore.Store {
@@ -278,6 +278,12 @@ func backends() []backend {
 			return s
 		}, seed: seededLocal},
 	}
+	if testing.Short() {
+		// make test-short: the local backend's cells wait on fsyncs; make
+		// test runs both backends
+		return bs[:1]
+	}
+	return bs
 }
 
 // seedRoot creates tables a, b, c with the seed rows (acknowledged).

@@ -17,6 +17,9 @@ import (
 // startServer runs a versitygw process on dir for the test.
 func startServer(t *testing.T, dir string) *s3test.Server {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: needs the versitygw S3 server (built from the Go module proxy)")
+	}
 	srv, err := s3test.Start(dir)
 	if err != nil {
 		t.Fatal(err)
