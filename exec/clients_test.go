@@ -162,8 +162,14 @@ func TestJdbcMetadata(t *testing.T) {
 		t.Fatal(err)
 	}
 	ours := serveEngine(t, &Engine{Catalog: cat})
+	// compiled once for both runs (the launcher's source mode would
+	// compile it again on each)
+	classes := t.TempDir()
+	if out, err := osexec.Command("javac", "-cp", jar, "-d", classes, "../internal/e2e/testdata/clients/JdbcMetadata.java").CombinedOutput(); err != nil {
+		t.Fatalf("javac JdbcMetadata.java (apt-get install -y openjdk-17-jdk-headless): %v\n%s", err, out)
+	}
 	run := func(host, port string) string {
-		c := osexec.Command("java", "-cp", jar, "../internal/e2e/testdata/clients/JdbcMetadata.java")
+		c := osexec.Command("java", "-cp", classes+string(os.PathListSeparator)+jar, "JdbcMetadata")
 		c.Env = append(os.Environ(), "PGHOST="+host, "PGPORT="+port, "PGUSER=postgres", "PGDATABASE="+db)
 		out, err := c.CombinedOutput()
 		if err != nil || !strings.HasSuffix(strings.TrimSpace(string(out)), "OK") {
