@@ -2,6 +2,8 @@
 #
 #   make run     build pgproxy and serve ./data (initialized if absent)
 #   make test    the whole suite: gofmt check, go vet, staticcheck, go test -race
+#   make test-short  the edit–test loop: go test -short (no PostgreSQL, psql, Node, Java
+#                or Python; tests that need them skip), no race detector
 #   make bench   storage primitives vs the raw fsync floor, the wire and SQL write paths vs
 #                PostgreSQL 15 in the same run (PGGRAPH_BENCH_SQL_ROWS, default 10M, sizes the
 #                COPY), graph traversals (PGGRAPH_BENCH_GRAPH_PERSONS, default 100k), results
@@ -16,7 +18,7 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 TEST_TAGS   := failpoints
 ORACLE_DIR  := internal/oracle
 
-.PHONY: build run test bench lint fmt fmt-check vet staticcheck deps unit fuzz clean
+.PHONY: build run test test-short bench lint fmt fmt-check vet staticcheck deps unit fuzz clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/pgproxy
@@ -45,6 +47,11 @@ fuzz:
 			[ -n "$$ok" ] || { cat /tmp/pggraph-fuzz.log; exit 1; }; \
 		done; \
 	done
+
+# testing.Short() skips every test that needs PostgreSQL 15, psql or a
+# Node/Java/Python client (internal/pgtest.SkipShort); never used by CI.
+test-short:
+	$(GO) test -short -tags $(TEST_TAGS) ./...
 
 unit:
 	$(GO) test -race -tags $(TEST_TAGS) -timeout 30m ./...

@@ -16,7 +16,7 @@ import (
 	"github.com/pggraph/pggraph/recovery"
 )
 
-// Cleanup is a control operation (RFC-022 §8: physical-only, no graph
+// Cleanup is a control operation (docs/write-protocol.md §1.2: physical-only, no graph
 // commit): it reclaims files that nothing can reach.
 //
 // What is reachable, and therefore never deleted:

@@ -250,7 +250,7 @@ func (w *mutationWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite
 // deletion and transaction files) while the coordinator takes the gates,
 // revalidates and makes the sidecar durable, instead of before. Those
 // files are referenced by nothing until their table's exact commit in
-// Apply, which waits for them: RFC-022 allows reclaimable uncommitted
+// Apply, which waits for them: docs/write-protocol.md §3 allows reclaimable uncommitted
 // files before or after the sidecar, and no HEAD moves before Apply. A
 // staging failure found in Apply landed nothing, so it is returned as
 // protocol.NoEffectFinal (the empty intent is finalized, the error

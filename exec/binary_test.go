@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"context"
 	"testing"
+
+	"github.com/pggraph/pggraph/internal/pgtest"
 )
 
 // TestBinaryMatchesPostgres compares AppendBinary with the binary result
 // format of a real PostgreSQL 15 for the same expressions.
 func TestBinaryMatchesPostgres(t *testing.T) {
-	srv := startPG(t)
+	srv := pgtest.Shared(t)
 	ctx := context.Background()
 	conn, err := srv.Connect(ctx)
 	if err != nil {

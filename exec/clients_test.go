@@ -10,10 +10,12 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/pggraph/pggraph/internal/pgtest"
 )
 
 // TestClientCatalogQueries runs catalog queries real drivers and tools send
-// (shapes from reference/pgwire.md) and checks the answers a client relies
+// (the shapes they send) and checks the answers a client relies
 // on. They cannot be compared row for row with PostgreSQL (its catalogs
 // hold hundreds of built-in objects), so each case states what it needs.
 func TestClientCatalogQueries(t *testing.T) {
@@ -124,10 +126,11 @@ func jdbcSchema(t *testing.T) string {
 // and requires the same transcript.
 func TestJdbcMetadata(t *testing.T) {
 	const jar = "/usr/share/java/postgresql.jar"
+	pgtest.SkipShort(t, "java and pgjdbc")
 	if _, err := osexec.LookPath("java"); err != nil {
 		t.Fatalf("java not installed (apt-get install -y openjdk-17-jdk-headless libpostgresql-jdbc-java): %v", err)
 	}
-	srv := startPG(t)
+	srv := pgtest.Shared(t)
 	ctx := context.Background()
 	admin, err := srv.Connect(ctx)
 	if err != nil {
@@ -159,8 +162,14 @@ func TestJdbcMetadata(t *testing.T) {
 		t.Fatal(err)
 	}
 	ours := serveEngine(t, &Engine{Catalog: cat})
+	// compiled once for both runs (the launcher's source mode would
+	// compile it again on each)
+	classes := t.TempDir()
+	if out, err := osexec.Command("javac", "-cp", jar, "-d", classes, "../internal/e2e/testdata/clients/JdbcMetadata.java").CombinedOutput(); err != nil {
+		t.Fatalf("javac JdbcMetadata.java (apt-get install -y openjdk-17-jdk-headless): %v\n%s", err, out)
+	}
 	run := func(host, port string) string {
-		c := osexec.Command("java", "-cp", jar, "../internal/e2e/testdata/clients/JdbcMetadata.java")
+		c := osexec.Command("java", "-cp", classes+string(os.PathListSeparator)+jar, "JdbcMetadata")
 		c.Env = append(os.Environ(), "PGHOST="+host, "PGPORT="+port, "PGUSER=postgres", "PGDATABASE="+db)
 		out, err := c.CombinedOutput()
 		if err != nil || !strings.HasSuffix(strings.TrimSpace(string(out)), "OK") {
@@ -234,7 +243,7 @@ func lineDiff(want, got string) string {
 // the select list (lockstep with other SRFs), through a subquery column,
 // and the errors for a field of a non-composite value.
 func TestRecordFunctions(t *testing.T) {
-	srv := startPG(t)
+	srv := pgtest.Shared(t)
 	ctx := context.Background()
 	conn, err := srv.Connect(ctx)
 	if err != nil {
@@ -311,7 +320,7 @@ func toolQueries(t *testing.T) []toolQuery {
 // queries with PostgreSQL over the same schema (rows, or the result's
 // columns where PostgreSQL lists its built-in objects).
 func TestToolStartupQueries(t *testing.T) {
-	srv := startPG(t)
+	srv := pgtest.Shared(t)
 	ctx := context.Background()
 	admin, err := srv.Connect(ctx)
 	if err != nil {

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/pggraph/pggraph/internal/pgtest"
 )
 
 // TestDifferentialJoinMethods runs the join scripts again with one join
@@ -20,7 +22,7 @@ func TestDifferentialJoinMethods(t *testing.T) {
 		{"enable_hashjoin": "off"},
 		{"enable_nestloop": "off"},
 	}
-	srv := startPG(t)
+	srv := pgtest.Shared(t)
 	ctx := context.Background()
 	admin, err := srv.Connect(ctx)
 	if err != nil {

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/pggraph/pggraph/internal/pgtest"
 )
 
 // TestDifferentialSpill runs the scripts heavy in sorts, aggregates and
@@ -16,7 +18,7 @@ import (
 func TestDifferentialSpill(t *testing.T) {
 	scripts := []string{"01_basics.sql", "19_window_frames.sql", "26_srf_agg.sql", "35_decorrelate.sql", "45_windows_setops_casts.sql", "47_aggregates.sql", "50_like_escape_joins.sql", "55_index_joins.sql"}
 	forceSpill(t)
-	srv := startPG(t)
+	srv := pgtest.Shared(t)
 	ctx := context.Background()
 	admin, err := srv.Connect(ctx)
 	if err != nil {

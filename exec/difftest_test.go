@@ -14,6 +14,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+
 	"github.com/pggraph/pggraph/internal/pgtest"
 	"github.com/pggraph/pggraph/internal/sqlparse"
 )
@@ -30,30 +31,9 @@ import (
 // own text input functions). A query preceded by "-- unsupported" must
 // fail with 0A000 on the engine (PostgreSQL's answer is ignored).
 
-var (
-	pgOnce   sync.Once
-	pgServer *pgtest.Server
-	pgErr    error
-)
-
-func startPG(t *testing.T) *pgtest.Server {
-	t.Helper()
-	pgOnce.Do(func() {
-		pgServer, pgErr = pgtest.Start(context.Background())
-	})
-	if pgErr != nil {
-		t.Fatalf("differential tests need PostgreSQL 15: %v", pgErr)
-	}
-	return pgServer
-}
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if pgServer != nil {
-		pgServer.Stop()
-	}
-	os.Exit(code)
-}
+// The differential tests share one PostgreSQL 15 (pgtest.Shared),
+// stopped after the package's tests.
+func TestMain(m *testing.M) { pgtest.Main(m) }
 
 // DiffCases counts the compared statements (reported by the test).
 type diffStats struct {
@@ -71,7 +51,7 @@ func TestDifferential(t *testing.T) {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no scripts in ../testdata/sql: %v", err)
 	}
-	srv := startPG(t)
+	srv := pgtest.Shared(t)
 	ctx := context.Background()
 	admin, err := srv.Connect(ctx)
 	if err != nil {

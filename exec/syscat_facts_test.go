@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/pggraph/pggraph/internal/pgtest"
 )
 
 var updatePG15 = flag.Bool("update-pg15", false, "rewrite exec/pg15/*.tsv from the PostgreSQL 15 the test starts")
@@ -22,7 +24,7 @@ var updatePG15 = flag.Bool("update-pg15", false, "rewrite exec/pg15/*.tsv from t
 // own. It also checks that every generated catalog relation declares
 // exactly PostgreSQL's columns (names and types, in order).
 func TestCatalogFactsPG15(t *testing.T) {
-	srv := startPG(t)
+	srv := pgtest.Shared(t)
 	ctx := context.Background()
 	conn, err := pgx.Connect(ctx, srv.ConnString("postgres"))
 	if err != nil {

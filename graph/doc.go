@@ -1,5 +1,5 @@
 // Package graph owns a graph root: the directory (or bucket prefix) that
-// holds one versioned property graph (layout: DESIGN.md §2.3).
+// holds one versioned property graph (layout: docs/architecture.md, "Storage layout of a root").
 //
 // The manifest (manifest.go, root.go). __manifest.lance is a Lance
 // dataset whose every version is one graph commit and holds current

@@ -20,7 +20,7 @@ import (
 	"github.com/pggraph/pggraph/objstore"
 )
 
-// Layout of a root (DESIGN.md §2.3).
+// Layout of a root (docs/architecture.md, "Storage layout of a root").
 const (
 	ManifestRoot = "__manifest.lance"
 	AuditRoot    = "__audit.lance"

@@ -75,7 +75,7 @@ func jsonKeys(t *testing.T, b []byte) []string {
 
 // TestCreateBranchLayout checks the ref, the first manifest and the
 // Clone transaction against what Lance writes (see the corpus
-// testdata/oracle/g.lance and the reference §6).
+// testdata/oracle/g.lance).
 func TestCreateBranchLayout(t *testing.T) {
 	ctx := context.Background()
 	store, main := branchFixture(t)

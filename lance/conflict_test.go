@@ -17,7 +17,7 @@ func withDeletion(id uint64) format.Fragment {
 func sp(s string) *string { return &s }
 
 // TestCompatibleMatrix pins compatible() to Lance 8's conflict rules
-// (reference §3.2, conflict_resolver.rs, and the oracle experiments noted
+// (Lance's conflict_resolver.rs, and the oracle experiments noted
 // inline). Cell letters: o = ok, R = retryable, X = incompatible.
 func TestCompatibleMatrix(t *testing.T) {
 	committed := map[string]format.Operation{

@@ -16,6 +16,7 @@ import (
 // node_modules and decodes its JSON output into out.
 func opsOracle(t *testing.T, out any, args ...string) {
 	t.Helper()
+	oracle.SkipShort(t)
 	if err := oracle.Ready(); err != nil {
 		t.Fatalf("the Lance oracle is not installed (%v): run `%s` from the repository root", err, oracle.InstallCommand)
 	}

@@ -13,6 +13,7 @@ import (
 // Mem and Local: every result (content, error class, listing) must agree,
 // so tests that use Mem say something about the real filesystem.
 func TestMemMatchesLocal(t *testing.T) {
+	t.Parallel() // own server, store and directory; mostly waits on requests and fsyncs
 	ctx := context.Background()
 	keys := []string{"a", "a/b", "a/c", "b/x/y", "b/x/z", "b/w", "c.lance/_versions/1.manifest", "c.lance/data/f"}
 	for seed := range uint64(20) {

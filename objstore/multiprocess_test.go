@@ -91,6 +91,7 @@ func childRace() int {
 // of one directory: exactly one winner per key, every loser ErrExists,
 // and the stored bytes are the winner's.
 func TestPutIfAbsentAcrossProcesses(t *testing.T) {
+	t.Parallel() // own server, store and directory; mostly waits on requests and fsyncs
 	for _, wrap := range []string{"none", "faulty", "counting", "tracing"} {
 		t.Run(wrap, func(t *testing.T) {
 			raceProcesses(t, wrap, 4, 1000)

@@ -17,6 +17,9 @@ import (
 // startServer runs a versitygw process on dir for the test.
 func startServer(t *testing.T, dir string) *s3test.Server {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: needs the versitygw S3 server (built from the Go module proxy)")
+	}
 	srv, err := s3test.Start(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -43,6 +46,7 @@ func newServerStore(t *testing.T, srv *s3test.Server, bucket, prefix string) *ob
 // TestS3ContractServer runs the store contract against a real
 // S3-compatible server process (versitygw, posix backend).
 func TestS3ContractServer(t *testing.T) {
+	t.Parallel() // own server, store and directory; mostly waits on requests and fsyncs
 	srv := startServer(t, t.TempDir())
 	var n atomic.Int64
 	storetest.RunServerKeys(t, func(t *testing.T) objstore.Store {
@@ -54,6 +58,7 @@ func TestS3ContractServer(t *testing.T) {
 // directory, racing conditional PUTs of the same keys through both:
 // exactly one winner per key, and every loser told ErrExists.
 func TestS3ServerPutIfAbsentAcrossProcesses(t *testing.T) {
+	t.Parallel() // own server, store and directory; mostly waits on requests and fsyncs
 	dir := t.TempDir()
 	srvs := []*s3test.Server{startServer(t, dir), startServer(t, dir)}
 	stores := []*objstore.S3{newServerStore(t, srvs[0], "race", ""), newServerStore(t, srvs[1], "race", "")}

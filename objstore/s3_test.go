@@ -46,6 +46,7 @@ func newFakeS3Store(t *testing.T, endpoint, prefix string, tweak func(*objstore.
 }
 
 func TestS3ContractFake(t *testing.T) {
+	t.Parallel() // own server, store and directory; mostly waits on requests and fsyncs
 	// under a two-segment prefix; the empty prefix (the whole bucket) is
 	// TestS3PrefixIsolation's
 	storetest.RunFlatKeys(t, func(t *testing.T) objstore.Store {
@@ -59,6 +60,7 @@ func TestS3ContractFake(t *testing.T) {
 // store's own successful writes of an immutable key are cached whole
 // (a lost PutIfAbsent is not: the winner's bytes are read).
 func TestS3CachedReads(t *testing.T) {
+	t.Parallel() // own server, store and directory; mostly waits on requests and fsyncs
 	t.Run("Contract", func(t *testing.T) {
 		storetest.RunFlatKeys(t, func(t *testing.T) objstore.Store {
 			s := newFakeS3Store(t, fakeS3(t), "c", nil)
@@ -192,6 +194,7 @@ func TestS3PrefixIsolation(t *testing.T) {
 // whole and by range, and a multipart PutIfAbsent over an existing key
 // loses without changing it.
 func TestS3Multipart(t *testing.T) {
+	t.Parallel() // own server, store and directory; mostly waits on requests and fsyncs
 	s := newFakeS3Store(t, fakeS3(t), "mp", func(o *objstore.S3Options) {
 		o.MultipartThreshold = 6 << 20
 		o.PartSize = 5 << 20

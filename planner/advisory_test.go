@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/pggraph/pggraph/internal/pgtest"
 )
 
 // TestAdvisoryLocksDifferential runs one multi-session script of advisory
@@ -61,7 +63,7 @@ func TestAdvisoryLocksDifferential(t *testing.T) {
 		{2, "SELECT pg_advisory_unlock_all()", "SELECT 1\n  ", false},
 		{0, "SELECT pg_advisory_lock(NULL)", "SELECT 1\n  NULL", false},
 	}
-	pg := startPG(t)
+	pg := pgtest.Shared(t)
 	ts := startServer(t, nil)
 	ctx := context.Background()
 	open := func(url string) *pgconn.PgConn {

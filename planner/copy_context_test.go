@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/pggraph/pggraph/internal/pgtest"
 	"github.com/pggraph/pggraph/wire"
 )
 
@@ -66,7 +67,7 @@ func binaryCopy(rows ...[][]byte) []byte {
 // PostgreSQL 15's: SQLSTATE, message, DETAIL and CONTEXT (the line, and
 // the column and value where one is at fault).
 func TestCopyErrorContextDifferential(t *testing.T) {
-	pg := startPG(t)
+	pg := pgtest.Shared(t)
 	ctx := context.Background()
 	want := freshPGDatabase(ctx, t, pg, "copyctx")
 	ts := startServer(t, nil)

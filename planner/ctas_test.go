@@ -2,14 +2,13 @@ package planner
 
 import (
 	"context"
-	"os"
-	osexec "os/exec"
 	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/pggraph/pggraph/adapters"
+	"github.com/pggraph/pggraph/internal/pgtest"
 	"github.com/pggraph/pggraph/objstore"
 	"github.com/pggraph/pggraph/wire"
 )
@@ -108,10 +107,7 @@ func TestCTASExecuteRefused(t *testing.T) {
 // (BEGIN, DECLARE … NO SCROLL CURSOR, FETCH FORWARD n, CLOSE, COMMIT);
 // the output is the one without it.
 func TestPsqlFetchCount(t *testing.T) {
-	psql := "/usr/lib/postgresql/15/bin/psql"
-	if _, err := os.Stat(psql); err != nil {
-		t.Fatalf("psql 15 is needed: %v", err)
-	}
+	pgtest.PsqlPath(t)
 	ctx := context.Background()
 	ts := startServer(t, nil)
 	c := ts.connect(t, pgx.QueryExecModeSimpleProtocol)
@@ -119,12 +115,11 @@ func TestPsqlFetchCount(t *testing.T) {
 		t.Fatal(err)
 	}
 	run := func(fetchCount string) string {
-		cmd := osexec.Command(psql, "-X", "-v", "FETCH_COUNT="+fetchCount, "-d", ts.url("main"), "-c", "SELECT * FROM fc ORDER BY id")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("psql: %v\n%s", err, out)
+		res := pgtest.Psql{Args: []string{"-v", "FETCH_COUNT=" + fetchCount, "-d", ts.url("main"), "-c", "SELECT * FROM fc ORDER BY id"}, Combined: true}.Run(t)
+		if res.ExitCode != 0 {
+			t.Fatalf("psql: exit %d\n%s", res.ExitCode, res.Stdout)
 		}
-		return string(out)
+		return res.Stdout
 	}
 	plain, fetched := run("0"), run("4")
 	if !strings.Contains(plain, "(25 rows)") || !strings.Contains(fetched, "v25") {

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -23,28 +22,9 @@ import (
 // command tag, result columns (name, type OID, typmod), rows in text
 // format, and error SQLSTATE, message and detail for every statement.
 
-var (
-	pgOnce   sync.Once
-	pgServer *pgtest.Server
-	pgErr    error
-)
-
-func startPG(t *testing.T) *pgtest.Server {
-	t.Helper()
-	pgOnce.Do(func() { pgServer, pgErr = pgtest.Start(context.Background()) })
-	if pgErr != nil {
-		t.Fatalf("differential tests need PostgreSQL 15: %v", pgErr)
-	}
-	return pgServer
-}
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if pgServer != nil {
-		pgServer.Stop()
-	}
-	os.Exit(code)
-}
+// The differential tests share one PostgreSQL 15 (pgtest.Shared),
+// stopped after the package's tests.
+func TestMain(m *testing.M) { pgtest.Main(m) }
 
 // outcome renders one statement's result for comparison: tag, rows and
 // errors.
@@ -140,7 +120,7 @@ func compareScripts(t *testing.T, pattern, prefix string, skipComments bool, min
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no scripts: %v", err)
 	}
-	pg := startPG(t)
+	pg := pgtest.Shared(t)
 	ctx := context.Background()
 	total := 0
 	for i, f := range files {

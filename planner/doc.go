@@ -24,8 +24,8 @@
 // buffers (Backend.MemoryLimit), and a prepared statement re-binds when
 // its snapshot or the pending state changed.
 //
-// Per-statement cost of an autocommit read (the served point lookup of
-// issue 6): the head is re-read every statement — graph.Root.Head checks
+// Per-statement cost of an autocommit read (the served point lookup that
+// exec/cmd/execbench measures): the head is re-read every statement — graph.Root.Head checks
 // for a newer manifest version with one Stat, which is how commits of
 // other processes on the same data directory become visible (a lookup
 // sees every commit acknowledged before it started;

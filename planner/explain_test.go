@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/pggraph/pggraph/internal/pgtest"
 )
 
 // TestExplain: EXPLAIN of a query answers the executor's plan tree in
@@ -79,7 +81,7 @@ func TestExplain(t *testing.T) {
 		})
 	}
 	// errors: binding errors as PostgreSQL reports them
-	pg := startPG(t)
+	pg := pgtest.Shared(t)
 	want, err := pgx.Connect(ctx, pg.ConnString("postgres"))
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/pggraph/pggraph/internal/pgtest"
 )
 
 // noticesOf runs each statement on a fresh connection to url over both
@@ -43,7 +45,7 @@ func noticesOf(t *testing.T, url string, stmts []string) []string {
 // truncated with PostgreSQL's NOTICE (42622), the same notices in the same
 // order as PostgreSQL 15 sends them, over the simple and extended protocol.
 func TestTruncatedIdentifierNotices(t *testing.T) {
-	pg := startPG(t)
+	pg := pgtest.Shared(t)
 	ts := startServer(t, nil)
 	long := strings.Repeat("Ab", 40)
 	stmts := []string{

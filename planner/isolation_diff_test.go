@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/pggraph/pggraph/internal/pgtest"
 )
 
 // isoStep is one statement of an interleaving, run by session who (0
@@ -174,7 +176,7 @@ func runInterleaving(t *testing.T, conns [2]*pgx.Conn, level string, c isoCase) 
 // SQLSTATE (commit, wait then commit, 23505, 40001, 40P01, 55P03), and
 // the final rows.
 func TestConcurrencyMatrix(t *testing.T) {
-	pg := startPG(t)
+	pg := pgtest.Shared(t)
 	ctx := context.Background()
 	const db = "isolation_matrix"
 	pgc := freshPGDatabase(ctx, t, pg, db)

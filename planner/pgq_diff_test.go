@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/pggraph/pggraph/internal/pgtest"
 )
 
 // TestGraphTableDifferential runs testdata/pgq/*.sql: SQL/PGQ pattern
@@ -32,7 +34,7 @@ func TestGraphTableDifferential(t *testing.T) {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no scripts: %v", err)
 	}
-	pg := startPG(t)
+	pg := pgtest.Shared(t)
 	ctx := context.Background()
 	pairs, errs := 0, 0
 	for i, f := range files {

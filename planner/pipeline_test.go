@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/pggraph/pggraph/internal/pgtest"
 )
 
 // TestPipelineOneTransaction: the statements of an extended-protocol
@@ -16,7 +18,7 @@ import (
 // batches run against PostgreSQL 15 and pgproxy must give the same
 // per-statement outcomes and the same table afterwards.
 func TestPipelineOneTransaction(t *testing.T) {
-	pg := startPG(t)
+	pg := pgtest.Shared(t)
 	ctx := context.Background()
 	type batch struct {
 		stmts []string

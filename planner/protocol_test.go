@@ -4,13 +4,14 @@ import (
 	"context"
 	"fmt"
 	"net"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgproto3"
 	"github.com/jackc/pgx/v5/pgtype"
+
+	"github.com/pggraph/pggraph/internal/pgtest"
 )
 
 // TestTypedValues scans values of every cell kind into Go types, so the
@@ -128,9 +129,7 @@ func TestPortalRowLimit(t *testing.T) {
 
 // TestPsql runs psql's meta-commands and a query through the real client.
 func TestPsql(t *testing.T) {
-	if _, err := exec.LookPath("psql"); err != nil {
-		t.Fatalf("psql not installed (apt-get install -y postgresql-client): %v", err)
-	}
+	pgtest.PsqlPath(t)
 	ts := startServer(t, createPeople(t))
 	host, port, _ := net.SplitHostPort(ts.addr)
 	cases := []struct{ cmd, want string }{
@@ -142,10 +141,8 @@ func TestPsql(t *testing.T) {
 		{`insert into people values (9, 'x', 1)`, `duplicate key value violates unique constraint "people_pkey"`},
 	}
 	for _, tc := range cases {
-		cmd := exec.Command("psql", "-X", "-A", "-h", host, "-p", port, "-U", "app", "-d", "main", "-c", tc.cmd)
-		cmd.Env = append(cmd.Environ(), "PGCONNECT_TIMEOUT=10")
-		out, _ := cmd.CombinedOutput()
-		if !strings.Contains(string(out), tc.want) {
+		out := pgtest.Psql{Args: []string{"-A", "-h", host, "-p", port, "-U", "app", "-d", "main", "-c", tc.cmd}, Env: []string{"PGCONNECT_TIMEOUT=10"}, Combined: true}.Run(t).Stdout
+		if !strings.Contains(out, tc.want) {
 			t.Errorf("psql -c %q:\n%s\nwant it to contain %q", tc.cmd, out, tc.want)
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/pggraph/pggraph/internal/pgtest"
 	"github.com/pggraph/pggraph/internal/sqlparse"
 )
 
@@ -26,7 +28,7 @@ func TestRolesDifferential(t *testing.T) {
 // requires the same outcome (rows, command tag or SQLSTATE, message,
 // detail, hint and position) for every statement.
 func roleScriptDiff(t *testing.T, db, script string, minStmts int) {
-	pg := startPG(t)
+	pg := pgtest.Shared(t)
 	ctx := context.Background()
 	dropPGRoles(ctx, t, pg.ConnString("postgres"))
 	t.Cleanup(func() { dropPGRoles(context.Background(), t, pg.ConnString("postgres")) })

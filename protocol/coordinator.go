@@ -121,7 +121,7 @@ type Stats struct {
 	MaterializeFailures int64
 }
 
-// Coordinator runs the RFC-022 state machine for one root.
+// Coordinator runs the write protocol's state machine (docs/write-protocol.md §4) for one root.
 type Coordinator struct {
 	Root     *graph.Root
 	Recovery Recovery
@@ -403,7 +403,7 @@ func (c *Coordinator) attemptWith(ctx context.Context, w Writer, o CommitOptions
 		return nil, false, withOp(err, pw.OperationID)
 	}
 	if len(pw.Effects) == 0 {
-		// Authority-first (§4.9): nothing durable precedes the CAS, so
+		// Authority-first (docs/write-protocol.md §4.9): nothing durable precedes the CAS, so
 		// no sidecar; a lost arbitration is a safe pre-effect restart.
 		sn, err := c.Publish(ctx, pw, o.PublishBudget)
 		if err != nil {
@@ -564,7 +564,7 @@ func allDeferred(effects []Effect) bool {
 // deferred (doc.go; docs/architecture.md "Commit path v2"): after stage
 // D it stages and previews (Apply commits no version), publishes the
 // one manifest CAS — the first durable effect anything references, so
-// no sidecar (RFC-022 §4.9, authority-first) — and materializes the
+// no sidecar (docs/write-protocol.md §4.9, authority-first) — and materializes the
 // table versions after the acknowledgement. Every failure before the
 // CAS landed leaves only unreferenced files: a changed read set
 // re-prepares (or is 40001 when strict), anything else is returned as is.

@@ -1,5 +1,5 @@
-// Package protocol is the graph-write coordinator of RFC-022
-// (../shared/rfc/0022-graph-write-protocol.md): the protocol objects
+// Package protocol is the graph-write coordinator of the write protocol
+// (docs/write-protocol.md): the protocol objects
 // (PreparedWrite, BaseView, ReadSet, Effect, ManifestDelta,
 // LineageIntent, RecoveryPlan), the stage machine A–H, the ordered
 // process-local gates, the publisher's manifest CAS loop and the typed
@@ -45,7 +45,7 @@
 // e.g. a consumed COPY stream or bad COPY data found while streaming),
 // which is finalized and returned unchanged.
 //
-// RFC-022 §3 invariants → code → tests:
+// Invariants (docs/write-protocol.md §3) → code → tests:
 //
 //  1. Recovery before base capture: Coordinator.attempt calls
 //     Recovery.Barrier before Root.Head/Prepare. Tests: adapters
@@ -111,7 +111,7 @@
 // never re-prepares with missing rows).
 //
 // Errors: every error a caller sees is an *Error with a Kind mapped to a
-// SQLSTATE (DESIGN.md §4): ReadSetChanged 40001, RecoveryRequired 55000
+// SQLSTATE (docs/architecture.md, "The write protocol"): ReadSetChanged 40001, RecoveryRequired 55000
 // (Detail names the operation), live-writer contention 55P03, uncovered
 // drift 55000, key conflict 23505, foreign key 23503, check 23514, not
 // null 23502, resource limit 54000, read-only 25006, unknown branch
@@ -153,7 +153,7 @@
 //     PutIfAbsent of a __manifest version file, isManifestCommit — is
 //     issued under an objstore.Fence that holds it until Confirm has
 //     returned and fails it (never issued) if Confirm failed; Commit
-//     waits for Confirm before returning on every path. So RFC §4.5
+//     waits for Confirm before returning on every path. So docs/write-protocol.md §4.5
 //     "durably records the exact confirmed post-state before manifest
 //     publish" holds as before. Tests: adapters TestEffectOrder (confirm
 //     before the manifest version), the crash sweeps (every crash point
@@ -165,7 +165,7 @@
 //     transaction files) in the background from Prepare on, so they are
 //     written while the gates are taken, stage D revalidates and stage E
 //     makes the sidecar durable. They are referenced by nothing until the
-//     table's exact commit in Apply, which waits for them (RFC §4.2:
+//     table's exact commit in Apply, which waits for them (docs/write-protocol.md §4.2:
 //     reclaimable uncommitted files may exist before the sidecar; no HEAD
 //     moves before Apply). Stage D probes HEAD on the handle opened in
 //     Prepare. A staging failure found in Apply landed nothing and is
@@ -236,11 +236,11 @@
 // [sidecar ‖ data file ‖ txn file] → table manifest → [confirm ‖
 // __manifest data file ‖ txn file] → __manifest CAS. That is the
 // protocol's floor for one table: the confirmation must follow the
-// table commit and precede the CAS (RFC §4.5), the table commit must
+// table commit and precede the CAS (docs/write-protocol.md §4.5), the table commit must
 // follow the sidecar (invariant 2).
 //
 // Commit path v2 (design in docs/architecture.md, "Commit path v2:
-// publish first, materialize after"; it extends RFC-022 §4.9 to data
+// publish first, materialize after"; it extends docs/write-protocol.md §4.9 to data
 // writes). Staged and create effects are Deferred: Apply stages them and
 // computes their exact post-state in memory but commits no Lance
 // version; the manifest CAS publishes each written table's pin p with

@@ -34,7 +34,7 @@ func finalCause(err error) error {
 }
 
 // ErrorKind classifies protocol errors; each maps to one SQLSTATE
-// (DESIGN.md §4).
+// (docs/architecture.md, "The write protocol").
 type ErrorKind int
 
 // Error kinds.

@@ -9,7 +9,7 @@ import (
 	"github.com/pggraph/pggraph/graph"
 )
 
-// GateClass orders gate keys (RFC-022 §4.3).
+// GateClass orders gate keys (docs/write-protocol.md §4.3).
 type GateClass int
 
 // Gate classes in acquisition order.
@@ -18,7 +18,7 @@ const (
 	GateSchema
 	GateBranch
 	GateTable
-	// GateTurn is not one of RFC-022 §4.3's gates: it is the retry turn
+	// GateTurn is not one of docs/write-protocol.md §4.3's gates: it is the retry turn
 	// of a table (turns.go), taken only before an attempt, never while
 	// holding any gate.
 	GateTurn

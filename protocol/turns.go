@@ -17,7 +17,8 @@ package protocol
 // is about to move; a writer's first attempt stays optimistic and never
 // waits for a turn.
 //
-// Why this keeps RFC-022's invariants: a turn is not a gate of §4.3 and
+// Why this keeps the write protocol's invariants: a turn is not a gate of
+// docs/write-protocol.md §4.3 and
 // protects nothing — it only decides when a retry starts. The retry
 // runs the whole state machine unchanged (barrier, fresh base, Prepare
 // without gates, the ordered gates, revalidation of the complete read

@@ -297,7 +297,7 @@ type RecoveryPlan struct {
 	Strategy Strategy `json:"strategy"`
 }
 
-// PreparedWrite is one prepared attempt (RFC-022 §2).
+// PreparedWrite is one prepared attempt (docs/write-protocol.md §2).
 type PreparedWrite struct {
 	OperationID string         `json:"operation_id"`
 	WriterKind  WriterKind     `json:"writer_kind"`

@@ -1,4 +1,5 @@
-// Package recovery owns the durable write intents of RFC-022: the
+// Package recovery owns the durable write intents of the write protocol
+// (docs/write-protocol.md): the
 // versioned sidecar __recovery/<operation id>.json, the barrier that
 // resolves intents before a write captures its base, exact-identity
 // classification, roll forward / roll back / refuse, owner leases and
@@ -138,7 +139,7 @@
 // writes on its branch, or every write when it is unreadable or changes
 // the catalog; other branches proceed (TestRefusedIntentBlocksOnlyItsBranch).
 //
-// RFC-022 §5 crash contract → code → tests (adapters TestCrashSweep
+// docs/write-protocol.md §5 crash contract → code → tests (adapters TestCrashSweep
 // crashes after every durable op, drops unsynced writes, fails each op
 // once and persistently, and crashes again inside recovery; it prints the
 // cell count and every decision/class reached):

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pggraph/pggraph/internal/pgtest"
 )
 
 // TestClientConformance runs each real client's script (testdata/clients)
@@ -16,6 +18,7 @@ import (
 // python3-psycopg, libpostgresql-jdbc-java, default-jdk-headless; npm pg
 // and postgres under testdata/clients/node).
 func TestClientConformance(t *testing.T) {
+	pgtest.SkipShort(t, "Python, Node and Java clients")
 	const npmHint = "npm ci --prefix wire/testdata/clients/node"
 	clients := []struct {
 		name    string

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgproto3"
+
+	"github.com/pggraph/pggraph/internal/pgtest"
 )
 
 // heapInUse is the live heap after a full collection.
@@ -215,6 +217,7 @@ func TestOversizedMessage(t *testing.T) {
 // TestOversizedMessagePsycopg2: psycopg2 (libpq) reports the 54000 and
 // the connection stays usable.
 func TestOversizedMessagePsycopg2(t *testing.T) {
+	pgtest.SkipShort(t, "python3 and psycopg2")
 	ts := startServer(t, func(c *Config) { c.MaxMessageSize = 1 << 20 })
 	script := `import psycopg2, psycopg2.errors
 conn = psycopg2.connect("")

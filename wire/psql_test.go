@@ -2,7 +2,6 @@ package wire
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -11,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/pggraph/pggraph/internal/pgtest"
 )
 
 // runPsql runs the psql client (Debian package postgresql-client) against
@@ -18,27 +19,13 @@ import (
 func runPsql(t *testing.T, ts *testServer, sslmode string, env []string, args ...string) (string, string, int) {
 	t.Helper()
 	conn := fmt.Sprintf("host=%s port=%s user=%s dbname=main sslmode=%s", ts.host, ts.port, testUser, sslmode)
-	full := append([]string{conn, "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1"}, args...)
-	cmd := exec.Command("psql", full...)
-	cmd.Env = append(os.Environ(), "PGPASSWORD="+testPassword, "PGCONNECT_TIMEOUT=10")
-	cmd.Env = append(cmd.Env, env...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("psql: %v", err)
-	}
-	return out.String(), errb.String(), code
+	full := append([]string{conn, "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1"}, args...)
+	res := pgtest.Psql{Args: full, Env: append([]string{"PGPASSWORD=" + testPassword, "PGCONNECT_TIMEOUT=10"}, env...)}.Run(t)
+	return res.Stdout, res.Stderr, res.ExitCode
 }
 
 func TestPsql(t *testing.T) {
-	if _, err := exec.LookPath("psql"); err != nil {
-		t.Fatalf("psql not installed (apt-get install -y postgresql-client): %v", err)
-	}
+	psql := pgtest.PsqlPath(t)
 	ts := startServer(t, func(c *Config) { c.Auth = AuthSCRAM; c.TLSSelfSigned = true })
 	dir := t.TempDir()
 	script := filepath.Join(dir, "load.sql")
@@ -73,7 +60,7 @@ select count();
 	}
 	t.Run("cancel_with_sigint", func(t *testing.T) {
 		conn := fmt.Sprintf("host=%s port=%s user=%s dbname=main sslmode=require", ts.host, ts.port, testUser)
-		cmd := exec.Command("psql", conn, "-X", "-c", "select sleep(10000)")
+		cmd := exec.Command(psql, conn, "-X", "-c", "select sleep(10000)")
 		cmd.Env = append(os.Environ(), "PGPASSWORD="+testPassword)
 		var errb bytes.Buffer
 		cmd.Stderr = &errb
@@ -113,14 +100,13 @@ func TestPsqlAuthMethods(t *testing.T) {
 		t.Run(string(m.method)+"/"+m.password, func(t *testing.T) {
 			ts := startServer(t, func(c *Config) { c.Auth = m.method })
 			conn := fmt.Sprintf("host=%s port=%s user=%s dbname=main sslmode=disable", ts.host, ts.port, m.user)
-			cmd := exec.Command("psql", conn, "-X", "-A", "-t", "-c", "select 1")
-			cmd.Env = append(os.Environ(), "PGPASSWORD="+m.password)
-			out, err := cmd.CombinedOutput()
-			if m.ok && (err != nil || string(out) != "1\n") {
-				t.Fatalf("login failed: %v %s", err, out)
+			res := pgtest.Psql{Args: []string{conn, "-A", "-t", "-c", "select 1"}, Env: []string{"PGPASSWORD=" + m.password}, Combined: true}.Run(t)
+			out := res.Stdout
+			if m.ok && (res.ExitCode != 0 || out != "1\n") {
+				t.Fatalf("login failed: exit %d %s", res.ExitCode, out)
 			}
-			if !m.ok && (err == nil || !strings.Contains(string(out), "password authentication failed for user \""+m.user+"\"")) {
-				t.Fatalf("wrong password accepted or unclear: %v %s", err, out)
+			if !m.ok && (res.ExitCode == 0 || !strings.Contains(out, "password authentication failed for user \""+m.user+"\"")) {
+				t.Fatalf("wrong password accepted or unclear: exit %d %s", res.ExitCode, out)
 			}
 		})
 	}

@@ -86,7 +86,7 @@ func init() {
 	add(settingDef{name: "timezone_abbreviations", def: "Default", normalize: normAny, desc: "Accepted for compatibility."})
 	add(settingDef{name: "backslash_quote", def: "safe_encoding", normalize: normAny, desc: "Accepted for compatibility."})
 	add(settingDef{name: "role", def: "none", normalize: normAny, desc: "Sets the current role."})
-	// The graph settings (DESIGN §7).
+	// The graph settings (docs/architecture.md, "SQL surface").
 	add(settingDef{name: "graph.branch", def: "main", normalize: normAny, desc: "The graph branch this session reads and writes."})
 	add(settingDef{name: "graph.as_of", def: "", normalize: normAny, desc: "A commit id, manifest version or timestamp: read-only snapshot."})
 	for k, d := range settingDefs {

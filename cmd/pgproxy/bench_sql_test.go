@@ -6,11 +6,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/pggraph/pggraph/internal/pgtest"
 )
 
 // The sql suite runs end to end on a small table against a pgproxy
 // process and a PostgreSQL 15, and reports both sides and their ratios.
 func TestBenchSQLSuite(t *testing.T) {
+	pgtest.SkipShort(t, "PostgreSQL 15")
 	t.Setenv("PGGRAPH_TEST_AS_PGPROXY", "1")
 	dir := t.TempDir()
 	out := filepath.Join(dir, "s.json")

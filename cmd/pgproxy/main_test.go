@@ -12,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/pggraph/pggraph/internal/pgtest"
 )
 
 // runCmd runs pgproxy in-process with the given environment.
@@ -306,6 +308,7 @@ func TestBenchObjstoreSuite(t *testing.T) {
 // The wire suite starts a pgproxy process and a PostgreSQL 15, and reports
 // both sides and their ratio.
 func TestBenchWireSuite(t *testing.T) {
+	pgtest.SkipShort(t, "PostgreSQL 15")
 	t.Setenv("PGGRAPH_TEST_AS_PGPROXY", "1")
 	dir := t.TempDir()
 	out := filepath.Join(dir, "w.json")

@@ -41,10 +41,21 @@ func heapPeak() func() float64 {
 	return func() float64 { close(done); return float64(<-res) / (1 << 20) }
 }
 
+// skipScaleInShort leaves the million-row memory tests out of -short
+// (make test-short, the edit–test loop): each costs minutes of CPU under
+// -race. make test runs them.
+func skipScaleInShort(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: a million-row memory test")
+	}
+}
+
 // TestSortSpillsUnderWorkMem: a 1M-row sort under SET work_mem = '1MB'
 // spills to disk and returns every row in order; with a work_mem it fits
 // in, it sorts in memory. Both peaks are logged.
 func TestSortSpillsUnderWorkMem(t *testing.T) {
+	skipScaleInShort(t)
 	addr, stop, stderr := startServe(t, "--data", t.TempDir(), "--temp-dir", t.TempDir())
 	ctx := context.Background()
 	conn, err := pgx.Connect(ctx, "postgres://alice@"+addr+"/main?sslmode=disable")
@@ -99,6 +110,7 @@ func TestSortSpillsUnderWorkMem(t *testing.T) {
 // budget (first, so the peak measured is its own), and the session goes
 // on; under the default budget it commits.
 func TestMillionRowTransaction(t *testing.T) {
+	skipScaleInShort(t)
 	for _, budget := range []string{"16777216", "1073741824"} {
 		addr, stop, stderr := startServe(t, "--data", t.TempDir(), "--query-memory", budget)
 		ctx := context.Background()
@@ -162,6 +174,7 @@ func errOrOK(err error) string {
 // the process stays up, and the account returns to zero. A sort under
 // the same pressure spills instead of failing.
 func TestServerMemoryBudget(t *testing.T) {
+	skipScaleInShort(t)
 	addr, stop, stderr := startServe(t, "--data", t.TempDir(), "--server-query-memory", "100663296", "--work-mem", "1GB")
 	ctx := context.Background()
 	var wg sync.WaitGroup

@@ -33,6 +33,9 @@ func (r *s3Root) flags() []string {
 
 func newS3Root(t *testing.T, prefix string) *s3Root {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: needs the versitygw S3 server (built from the Go module proxy)")
+	}
 	srv, err := s3test.Start(t.TempDir())
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pggraph/pggraph/internal/pgtest"
 )
 
 // nodeModules holds the npm packages of testdata/knex (knex, pg,
@@ -93,7 +95,7 @@ func TestClientFlowsOnPostgres(t *testing.T) {
 	if !fileExists(nodeModules) {
 		t.Fatalf("%s is missing: run %s", nodeModules, npmInstall)
 	}
-	pg := sharedPostgres(t)
+	pg := pgtest.Shared(t)
 	for _, c := range socialClients() {
 		t.Run(c.name, func(t *testing.T) {
 			env := append(postgresEnv(pg, freshPostgresDB(t, pg)), c.env...)

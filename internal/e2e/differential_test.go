@@ -13,31 +13,12 @@ import (
 	"github.com/pggraph/pggraph/internal/pgtest"
 )
 
-// The PostgreSQL 15 the differential checks share: started on first
-// use, stopped when the test binary's tests are done (TestMain).
+// The differential checks share the run's PostgreSQL 15
+// (pgtest.Shared, stopped by TestMain) and take a database each.
 var (
-	pgOnce    sync.Once
-	pgServer  *pgtest.Server
-	pgErr     error
 	pgDBCount int
 	pgMu      sync.Mutex
 )
-
-// sharedPostgres returns the run's PostgreSQL 15, starting it once.
-func sharedPostgres(t *testing.T) *pgtest.Server {
-	t.Helper()
-	pgOnce.Do(func() { pgServer, pgErr = pgtest.Start(context.Background()) })
-	if pgErr != nil {
-		t.Fatalf("starting PostgreSQL 15 for the differential check: %v", pgErr)
-	}
-	return pgServer
-}
-
-func stopSharedPostgres() {
-	if pgServer != nil {
-		pgServer.Stop()
-	}
-}
 
 // freshPostgresDB creates an empty database on pg and returns its name.
 func freshPostgresDB(t *testing.T, pg *pgtest.Server) string {

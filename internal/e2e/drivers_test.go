@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/lib/pq"
+
+	"github.com/pggraph/pggraph/internal/pgtest"
 )
 
 // TestDriverValueRoundTrip runs each driver's round-trip script
@@ -43,7 +45,7 @@ func TestDriverValueRoundTrip(t *testing.T) {
 		{"postgres.js", []string{"node", "testdata/clients/types_roundtrip_postgresjs.mjs", values, nodeDir}, "apt-get install -y nodejs npm && npm ci --prefix wire/testdata/clients/node"},
 	}
 	p := startProxy(t)
-	pg := sharedPostgres(t)
+	pg := pgtest.Shared(t)
 	pgEnv := postgresEnv(pg, freshPostgresDB(t, pg))
 	run := func(t *testing.T, env, cmdline []string, install string) map[string]string {
 		t.Helper()
@@ -100,7 +102,7 @@ func TestDriverValueRoundTrip(t *testing.T) {
 func TestLibPQValueRoundTrip(t *testing.T) {
 	values := readTypeValues(t)
 	p := startProxy(t)
-	pg := sharedPostgres(t)
+	pg := pgtest.Shared(t)
 	roundTrip := func(dsn string) []string {
 		db, err := sql.Open("postgres", dsn)
 		if err != nil {

@@ -55,7 +55,7 @@ func schemaOnBoth(t *testing.T, ctx context.Context, path string) bothSides {
 		t.Fatal(err)
 	}
 	schema := string(raw)
-	b := bothSides{pg: sharedPostgres(t)}
+	b := bothSides{pg: pgtest.Shared(t)}
 	b.db = freshPostgresDB(t, b.pg)
 	if b.pgc, err = pgx.Connect(ctx, b.pg.ConnString(b.db)); err != nil {
 		t.Fatal(err)

@@ -1,6 +1,10 @@
 package e2e
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/pggraph/pggraph/internal/pgtest"
+)
 
 const knexInstall = "apt-get install -y nodejs npm && " + npmInstall
 
@@ -20,7 +24,7 @@ func TestKnexMigrations(t *testing.T) {
 		p.alive(t)
 	})
 	t.Run("postgresql", func(t *testing.T) {
-		pg := sharedPostgres(t)
+		pg := pgtest.Shared(t)
 		runClientEnv(t, postgresEnv(pg, freshPostgresDB(t, pg)), knexInstall, "node", "testdata/knex/migrate.js")
 	})
 }

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/pggraph/pggraph/internal/failpoint"
+	"github.com/pggraph/pggraph/internal/pgtest"
 )
 
 // repoRoot is the repository root, relative to this package's directory
@@ -19,7 +21,15 @@ var pgproxyBin string
 
 // TestMain builds cmd/pgproxy once, with this test binary's own race and
 // failpoints settings, so every test talks to a real server process.
+// Every test here drives a pgproxy process with PostgreSQL, psql or a
+// Python, Node or Java client, so -short (make test-short) runs none of
+// them and builds nothing; the full suite (make test) runs them all.
 func TestMain(m *testing.M) {
+	flag.Parse()
+	if testing.Short() {
+		fmt.Println("e2e: -short skips the end-to-end tests (they need PostgreSQL 15, psql, Node, Java, Python)")
+		os.Exit(0)
+	}
 	dir, err := os.MkdirTemp("", "pggraph-e2e-bin-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -43,7 +53,7 @@ func TestMain(m *testing.M) {
 			fmt.Fprintf(os.Stderr, "e2e: building pgproxy (go %v): %v\n%s", args, err, out)
 			return 1
 		}
-		defer stopSharedPostgres()
+		defer pgtest.StopShared()
 		return m.Run()
 	}()
 	os.Exit(code)

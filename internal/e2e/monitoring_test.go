@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/pggraph/pggraph/internal/pgtest"
 )
 
 // monitoringQueries read the monitoring catalogs about the holder
@@ -101,7 +103,7 @@ func monitoringRun(t *testing.T, dsn string) (answers []string, after string, cl
 // PostgreSQL 15 for the same two sessions.
 func TestMonitoringCatalogs(t *testing.T) {
 	p := startProxy(t)
-	pg := sharedPostgres(t)
+	pg := pgtest.Shared(t)
 	got, gotAfter, addr := monitoringRun(t, p.DSN("main"))
 	want, wantAfter, _ := monitoringRun(t, pg.ConnString(freshPostgresDB(t, pg)))
 	for i := range monitoringQueries {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pggraph/pggraph/internal/pgtest"
 )
 
 // ormFlow is one ORM or migration tool's script: the same command runs
@@ -23,7 +25,7 @@ type ormFlow struct {
 // pgproxy and fails on any line that differs.
 func runORMFlow(t *testing.T, f ormFlow) {
 	t.Helper()
-	pg := sharedPostgres(t)
+	pg := pgtest.Shared(t)
 	want := runFlowOnce(t, f, append(postgresEnv(pg, freshPostgresDB(t, pg)), "E2E_TARGET=postgres"), "PostgreSQL")
 	p := startProxy(t)
 	got := runFlowOnce(t, f, p.Env("main"), "pgproxy")

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pggraph/pggraph/internal/pgtest"
 )
 
 // pgDumpPath is PostgreSQL 15's pg_dump (Debian's postgresql-client-15).
@@ -90,7 +92,7 @@ func forPostgres(dump string) string {
 // restored sequences continue after the restored rows.
 func TestPgDumpRoundTrip(t *testing.T) {
 	if !fileExists(pgDumpPath) {
-		t.Fatalf("%s not found (install with: %s)", pgDumpPath, psqlInstall)
+		t.Fatalf("%s not found (install with: %s)", pgDumpPath, pgtest.PsqlInstallHint)
 	}
 	src := startProxy(t)
 	dir := t.TempDir()
@@ -130,7 +132,7 @@ func TestPgDumpRoundTrip(t *testing.T) {
 	}
 	checkPostgres := func(t *testing.T, script string) {
 		t.Helper()
-		pg := sharedPostgres(t)
+		pg := pgtest.Shared(t)
 		pgEnv := postgresEnv(pg, freshPostgresDB(t, pg))
 		writeFile(t, dir, "pg.sql", forPostgres(script))
 		psqlStrict(t, pgEnv, dir, "pg.sql")
@@ -198,7 +200,7 @@ func describeAll(t *testing.T, env []string, _ string) string {
 // -l (pgproxy has no postgres or template1 database).
 func TestPgDumpall(t *testing.T) {
 	if !fileExists(pgDumpallPath) {
-		t.Fatalf("%s not found (install with: %s)", pgDumpallPath, psqlInstall)
+		t.Fatalf("%s not found (install with: %s)", pgDumpallPath, pgtest.PsqlInstallHint)
 	}
 	p := startProxy(t)
 	dir := t.TempDir()
@@ -226,13 +228,9 @@ func TestPgDumpall(t *testing.T) {
 // first error.
 func psqlStrict(t *testing.T, env []string, dir, file string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, psqlPath(t), "-X", "-q", "-v", "ON_ERROR_STOP=1", "-f", file)
-	cmd.Dir, cmd.Env = dir, env
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("psql -f %s: %v\n%s", file, err, out)
+	res := pgtest.Psql{Args: []string{"-q", "-v", "ON_ERROR_STOP=1", "-f", file}, Env: env, Dir: dir, Combined: true}.Run(t)
+	if res.ExitCode != 0 {
+		t.Fatalf("psql -f %s: exit %d\n%s", file, res.ExitCode, res.Stdout)
 	}
 }
 
@@ -246,17 +244,13 @@ func dumpRows(t *testing.T, env []string, dir string) string {
 // single spaces.
 func dumpQueries(t *testing.T, env []string, dir string, queries []string) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	args := []string{"-X", "-A", "-t", "-q", "-v", "ON_ERROR_STOP=1"}
+	args := []string{"-A", "-t", "-q", "-v", "ON_ERROR_STOP=1"}
 	for _, s := range queries {
 		args = append(args, "-c", s)
 	}
-	cmd := exec.CommandContext(ctx, psqlPath(t), args...)
-	cmd.Dir, cmd.Env = dir, env
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("reading contents: %v\n%s", err, out)
+	res := pgtest.Psql{Args: args, Env: env, Dir: dir, Combined: true, Timeout: time.Minute}.Run(t)
+	if res.ExitCode != 0 {
+		t.Fatalf("reading contents: exit %d\n%s", res.ExitCode, res.Stdout)
 	}
-	return strings.Join(strings.Fields(string(out)), " ")
+	return strings.Join(strings.Fields(res.Stdout), " ")
 }

@@ -3,6 +3,8 @@ package e2e
 import (
 	"path/filepath"
 	"testing"
+
+	"github.com/pggraph/pggraph/internal/pgtest"
 )
 
 // postgresSchema is what a PostgreSQL 15 database carries besides
@@ -65,7 +67,7 @@ func TestPgDumpFromPostgres(t *testing.T) {
 			t.Fatalf("%s not found (install with: apt-get install -y postgresql-15)", p)
 		}
 	}
-	pg := sharedPostgres(t)
+	pg := pgtest.Shared(t)
 	pgEnv := postgresEnv(pg, freshPostgresDB(t, pg))
 	dir := t.TempDir()
 	runTool(t, pgEnv, pgbenchPath, "-i", "-q")
@@ -106,5 +108,5 @@ func describeEach(t *testing.T, env []string, cmds []string) string {
 	for _, c := range cmds {
 		args = append(args, "-c", c)
 	}
-	return runTool(t, env, psqlPath(t), args...)
+	return runTool(t, env, pgtest.PsqlPath(t), args...)
 }

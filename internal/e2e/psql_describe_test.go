@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
 	"github.com/pggraph/pggraph/internal/pgtest"
 )
 
@@ -123,9 +124,9 @@ var describeCases = []describeCase{
 // aside). Both servers are reached as user postgres in a database named
 // main, so owners and database names print alike.
 func TestPsqlDescribeCommands(t *testing.T) {
-	psql := psqlPath(t)
+	psql := pgtest.PsqlPath(t)
 	ctx := context.Background()
-	pg := sharedPostgres(t)
+	pg := pgtest.Shared(t)
 	admin, err := pg.Connect(ctx)
 	if err != nil {
 		t.Fatal(err)

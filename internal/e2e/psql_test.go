@@ -1,39 +1,20 @@
 package e2e
 
 import (
-	"bytes"
-	"context"
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/pggraph/pggraph/internal/pgtest"
 )
 
 var update = flag.Bool("update", false, "rewrite the expected transcripts (testdata/sql/graph/*.out) from this run")
 
 // scriptDir holds the psql scripts and their expected transcripts.
 var scriptDir = filepath.Join(repoRoot, "testdata", "sql", "graph")
-
-const psqlInstall = "apt-get install -y postgresql-client-15"
-
-// psqlPath finds PostgreSQL 15's psql (the transcript format is psql's).
-func psqlPath(t *testing.T) string {
-	t.Helper()
-	for _, p := range []string{"/usr/lib/postgresql/15/bin/psql"} {
-		if fileExists(p) {
-			return p
-		}
-	}
-	p, err := exec.LookPath("psql")
-	if err != nil {
-		t.Fatalf("psql not found (install with: %s)", psqlInstall)
-	}
-	return p
-}
 
 // runPsql runs psql on a script file (relative to dir) against branch db
 // and returns the combined transcript: echoed input, results, command
@@ -47,26 +28,14 @@ func runPsql(t *testing.T, p *proxy, dir, file, db string, extra ...string) stri
 // names.
 func runPsqlEnv(t *testing.T, env []string, dir, file string, extra ...string) string {
 	t.Helper()
-	args := append([]string{"-X", "-a", "-v", "ON_ERROR_STOP=0", "-v", "VERBOSITY=verbose",
+	args := append([]string{"-a", "-v", "ON_ERROR_STOP=0", "-v", "VERBOSITY=verbose",
 		"-v", "SHOW_CONTEXT=never", "-P", "pager=off"}, extra...)
 	args = append(args, "-f", file)
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, psqlPath(t), args...)
-	cmd.Dir = dir
-	cmd.Env = env
-	var out bytes.Buffer
-	// One writer for both streams: exec shares a single pipe, so errors
-	// interleave with results exactly as psql emitted them.
-	cmd.Stdout, cmd.Stderr = &out, &out
-	err := cmd.Run()
-	if ctx.Err() != nil {
-		t.Fatalf("psql %s timed out; transcript so far:\n%s", file, out.String())
+	res := pgtest.Psql{Args: args, Env: env, Dir: dir, Combined: true}.Run(t)
+	if res.ExitCode != 0 {
+		t.Fatalf("psql %s: exit %d (ON_ERROR_STOP is off, so only a connection or file problem ends it)\n%s", file, res.ExitCode, res.Stdout)
 	}
-	if err != nil {
-		t.Fatalf("psql %s: %v (ON_ERROR_STOP is off, so only a connection or file problem ends it)\n%s", file, err, out.String())
-	}
-	return normalizeTranscript(out.String())
+	return normalizeTranscript(res.Stdout)
 }
 
 // normalizeTranscript drops what is not ours to pin: LOCATION lines name
@@ -108,7 +77,7 @@ func TestPsqlScripts(t *testing.T) {
 			p.alive(t)
 			compareGolden(t, strings.TrimSuffix(s, ".sql")+".out", got)
 			if isDifferential(t, s) {
-				pg := sharedPostgres(t)
+				pg := pgtest.Shared(t)
 				want := runOnPostgres(t, pg, name)
 				if a, b := pgComparable(want), pgComparable(got); a != b {
 					t.Errorf("pgproxy's transcript differs from PostgreSQL 15's:\n%s", firstDiff(a, b, 6))

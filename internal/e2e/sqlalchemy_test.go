@@ -1,6 +1,10 @@
 package e2e
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/pggraph/pggraph/internal/pgtest"
+)
 
 const sqlalchemyInstall = "apt-get install -y python3-psycopg2 python3-sqlalchemy"
 
@@ -19,7 +23,7 @@ func TestSQLAlchemyCore(t *testing.T) {
 		p.alive(t)
 	})
 	t.Run("postgresql", func(t *testing.T) {
-		pg := sharedPostgres(t)
+		pg := pgtest.Shared(t)
 		env := append(postgresEnv(pg, freshPostgresDB(t, pg)), "E2E_TARGET=postgres")
 		runClientEnv(t, env, sqlalchemyInstall, argv...)
 	})

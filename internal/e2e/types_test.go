@@ -11,6 +11,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/pggraph/pggraph/internal/pgtest"
 )
 
 // typeValue is one line of testdata/types/values.tsv: a type name and a
@@ -90,7 +92,7 @@ func isDateTime(typ string) bool {
 func TestBindTypes(t *testing.T) {
 	ctx := context.Background()
 	values := readTypeValues(t)
-	pg := sharedPostgres(t)
+	pg := pgtest.Shared(t)
 	pgc, err := pgx.Connect(ctx, pg.ConnString(freshPostgresDB(t, pg)))
 	if err != nil {
 		t.Fatal(err)

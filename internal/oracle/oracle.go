@@ -34,9 +34,11 @@ func Ready() error {
 }
 
 // Run executes `node oracle.js args...` and returns its stdout. Any failure
-// (oracle not installed, non-zero exit) fails the test.
+// (oracle not installed, non-zero exit) fails the test; in -short mode
+// (make test-short, which runs no Node) the test skips instead.
 func Run(t testing.TB, args ...string) []byte {
 	t.Helper()
+	SkipShort(t)
 	if err := Ready(); err != nil {
 		t.Fatalf("the Lance oracle is not installed (%v): run `%s` from the repository root", err, InstallCommand)
 	}
@@ -47,6 +49,18 @@ func Run(t testing.TB, args ...string) []byte {
 		t.Fatalf("oracle %v: %v\n%s", args, err, errb.String())
 	}
 	return out.Bytes()
+}
+
+// short reports -short mode (a variable so the test of the "not
+// installed" path runs in either mode).
+var short = testing.Short
+
+// SkipShort skips a test that needs the oracle in -short mode.
+func SkipShort(t testing.TB) {
+	t.Helper()
+	if short() {
+		t.Skip("-short: needs node and the Lance oracle")
+	}
 }
 
 // Column describes one column for Create: Type is a Lance logical type

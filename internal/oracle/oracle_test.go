@@ -54,9 +54,9 @@ func (f *fatalRecorder) Fatalf(format string, args ...any) {
 // TestMissingInstallFails: without node_modules the oracle fails the test
 // and names the install command; it never skips.
 func TestMissingInstallFails(t *testing.T) {
-	saved := modulesDir
-	modulesDir = t.TempDir()
-	defer func() { modulesDir = saved }()
+	saved, savedShort := modulesDir, short
+	modulesDir, short = t.TempDir(), func() bool { return false }
+	defer func() { modulesDir, short = saved, savedShort }()
 	rec := &fatalRecorder{TB: t}
 	done := make(chan struct{})
 	go func() {

@@ -9,6 +9,7 @@ import (
 )
 
 func TestStartQueryStop(t *testing.T) {
+	SkipShort(t, "PostgreSQL 15")
 	ctx := context.Background()
 	s, err := Start(ctx)
 	if err != nil {
@@ -47,6 +48,7 @@ func TestMissingInstallNamesPackages(t *testing.T) {
 // durability settings back on, that the zero value keeps them off, and
 // that Parent places the cluster.
 func TestOptionsShapeTheCluster(t *testing.T) {
+	SkipShort(t, "PostgreSQL 15")
 	ctx := context.Background()
 	parent := t.TempDir()
 	if err := os.Chmod(parent, 0o755); err != nil {

@@ -26,7 +26,7 @@
 //     touches storage; the session applies them through the SchemaApply
 //     adapter in the transaction's graph commit. Because the catalog is
 //     per-branch snapshot state, schema changes work on any branch.
-//   - Types (DESIGN.md §7): int2/4/8 → int16/32/64, float4/8 →
+//   - Types (docs/architecture.md, "SQL surface"): int2/4/8 → int16/32/64, float4/8 →
 //     float/double, numeric(p,s) with p ≤ 38 → decimal128(p,s); numeric
 //     without precision (or p > 38) → utf8 text of the exact value (what
 //     exec reads for numeric), bool, text/varchar/char → utf8, bytea →

@@ -1,5 +1,5 @@
-// Package graphsql is the SQL face of the graph's versioning (DESIGN.md
-// §7): the views of schema graph, SET graph.as_of resolution, and the
+// Package graphsql is the SQL face of the graph's versioning (docs/architecture.md,
+// "SQL surface"): the views of schema graph, SET graph.as_of resolution, and the
 // graph procedures. The planner session wires it in; this package owns
 // no session state.
 //

@@ -1,5 +1,5 @@
 // Command execbench compares the exec engine with PostgreSQL 15 on the
-// same data in the same run and prints the ratios (issue 6, item 8).
+// same data in the same run and prints the ratios.
 //
 //	go run ./exec/cmd/execbench [-rows 10000000] [-small 1000000] [-runs 5] [-lookups 2000]
 //	    [-only all|scans|lookup] [-pgproxy BIN] [-data-dir DIR] [-cpuprofile FILE] [-memprofile FILE]
