@@ -315,6 +315,12 @@ func (e *explainer) scan(s *scanNode, depth int, extra []string, st *nodeStats, 
 			return
 		}
 	}
+	if s.rng != nil {
+		if _, ok := s.table.Source.(KeyRangeSource); ok {
+			e.line(depth, "Index Scan using "+indexName(s.table, s.keyCol)+" on "+scanName(s), est, st, append([]string{"Index Cond: " + s.rng.text(s.table.Columns[s.keyCol].Name)}, extra...))
+			return
+		}
+	}
 	e.line(depth, "Seq Scan on "+scanName(s), est, st, extra)
 }
 

@@ -59,6 +59,9 @@ type scanNode struct {
 	// identity-typed key compared with a value of its own type); the
 	// filter above the scan leaves it out
 	keyConj Expr
+	// rng is a range on an integer key column (keyrange.go) used when
+	// there is no key lookup: keyCol is its column
+	rng *keyRange
 	// used marks the columns the query reads; the others are not fetched
 	// and arrive as NULL placeholders (nil = all)
 	used []bool
@@ -226,7 +229,7 @@ func (s *scanNode) read(ec *evalCtx, req ScanRequest, fn func(rec arrow.RecordBa
 // left out.
 func (s *scanNode) lookupKeys(ec *evalCtx) (*Vec, error) {
 	if s.keyVals == nil {
-		return nil, nil
+		return s.rangeKeys(ec)
 	}
 	if _, ok := s.table.Source.(KeyLookupSource); !ok {
 		return nil, nil
