@@ -424,6 +424,17 @@ func (s *sortNode) run(ec *evalCtx, emit func(*Batch) error) error {
 		}
 		return sp.finish(ec, emit)
 	}
+	if len(s.keys) == 0 {
+		return s.runTopN(ec, emit)
+	}
+	if in := orderedInput(ec, s.input, s.keys[0].col, s.keys[0]); in != nil {
+		return s.runOrdered(ec, in, emit)
+	}
+	return s.runTopN(ec, emit)
+}
+
+// runTopN is a top-N sort reading all of its input.
+func (s *sortNode) runTopN(ec *evalCtx, emit func(*Batch) error) error {
 	if pl, w := s.parallelPlan(); pl != nil {
 		return s.runParallelTopN(ec, pl, w, emit)
 	}
