@@ -427,7 +427,7 @@ func (s *sortNode) run(ec *evalCtx, emit func(*Batch) error) error {
 	if len(s.keys) == 0 {
 		return s.runTopN(ec, emit)
 	}
-	if in := orderedInput(ec, s.input, s.keys[0].col, s.keys[0]); in != nil {
+	if in := orderedInput(ec.run, s.input, s.keys[0].col, s.keys[0]); in != nil {
 		return s.runOrdered(ec, in, emit)
 	}
 	return s.runTopN(ec, emit)

@@ -36,10 +36,10 @@ const orderedKeysMax = 1024
 
 // orderedInput returns a copy of p yielding its rows in the order of
 // key (over p's column col) from an index, or nil when p cannot.
-func orderedInput(ec *evalCtx, p plan, col int, key sortKey) plan {
+func orderedInput(rc *runCtx, p plan, col int, key sortKey) plan {
 	switch x := p.(type) {
 	case *instrNode:
-		in := orderedInput(ec, x.input, col, key)
+		in := orderedInput(rc, x.input, col, key)
 		if in == nil {
 			return nil
 		}
@@ -48,7 +48,7 @@ func orderedInput(ec *evalCtx, p plan, col int, key sortKey) plan {
 		if !plainExpr(x.pred) {
 			return nil
 		}
-		in := orderedInput(ec, x.input, col, key)
+		in := orderedInput(rc, x.input, col, key)
 		if in == nil {
 			return nil
 		}
@@ -65,7 +65,7 @@ func orderedInput(ec *evalCtx, p plan, col int, key sortKey) plan {
 		if !ok || ref.idx < 0 || ref.idx >= len(x.input.columns()) || ref.t.OID != x.cols[col].t.OID {
 			return nil
 		}
-		in := orderedInput(ec, x.input, ref.idx, key)
+		in := orderedInput(rc, x.input, ref.idx, key)
 		if in == nil {
 			return nil
 		}
@@ -73,7 +73,7 @@ func orderedInput(ec *evalCtx, p plan, col int, key sortKey) plan {
 		c.input = in
 		return &c
 	case *joinNode:
-		if (x.kind != joinInner && x.kind != joinSemi) || col >= len(x.left.columns()) || !joinMethodSetting(ec.run, "enable_nestloop") {
+		if (x.kind != joinInner && x.kind != joinSemi) || col >= len(x.left.columns()) || !joinMethodSetting(rc, "enable_nestloop") {
 			return nil
 		}
 		ip := x.lookupTarget()
@@ -85,7 +85,7 @@ func orderedInput(ec *evalCtx, p plan, col int, key sortKey) plan {
 				return nil
 			}
 		}
-		in := orderedInput(ec, x.left, col, key)
+		in := orderedInput(rc, x.left, col, key)
 		if in == nil {
 			return nil
 		}
@@ -289,4 +289,22 @@ func (s *sortNode) runOrdered(ec *evalCtx, in plan, emit func(*Batch) error) err
 		out.Cols[i] = c.Gather(perm)
 	}
 	return emitChunks(out, emit)
+}
+
+// markOrdered records, for EXPLAIN, the scans and joins of an ordered
+// input (orderedInput's copy) by the nodes they stand for.
+func markOrdered(p plan, scans map[*scanNode]*orderedScan, joins map[*joinNode]bool) {
+	switch x := p.(type) {
+	case *instrNode:
+		markOrdered(x.input, scans, joins)
+	case *filterNode:
+		markOrdered(x.input, scans, joins)
+	case *projectNode:
+		markOrdered(x.input, scans, joins)
+	case *orderedJoin:
+		joins[x.j] = true
+		markOrdered(x.left, scans, joins)
+	case *orderedScan:
+		scans[x.s] = x
+	}
 }
