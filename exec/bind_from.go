@@ -621,6 +621,12 @@ func (b *binder) deriveScanHints(s *scanNode, pred Expr) {
 		}
 		return false
 	}
+	var rng *keyRange
+	defer func() {
+		if s.keyVals == nil && rng != nil {
+			s.rng, s.keyCol = rng, rng.col
+		}
+	}()
 	for _, c := range splitAnd(pred) {
 		switch x := c.(type) {
 		case *opExpr:
@@ -634,7 +640,18 @@ func (b *binder) deriveScanHints(s *scanNode, pred Expr) {
 			if !ok {
 				col, ok = varcharAsText(x.args[0])
 			}
-			if !ok || !isConst(x.args[1]) || s.colIdx[col.idx] < 0 {
+			if !ok || s.colIdx[col.idx] < 0 {
+				continue
+			}
+			if x.name != "=" && x.name != "<>" && isKey(col.idx) && intKeyType(col.t) && col.t.OID == s.table.Columns[s.colIdx[col.idx]].Type.OID && rangeBoundExpr(x.args[1]) {
+				if rng == nil {
+					rng = &keyRange{col: s.colIdx[col.idx]}
+				}
+				if rng.col == s.colIdx[col.idx] {
+					rng.add(x.name, x.args[1])
+				}
+			}
+			if !isConst(x.args[1]) {
 				continue
 			}
 			if v, ok := filterValue(x.args[1], s.table.Columns[s.colIdx[col.idx]].Type); ok && col.t.OID == s.table.Columns[s.colIdx[col.idx]].Type.OID {

@@ -48,6 +48,18 @@
 // compared value has the key's type (at most through an integer cast) the
 // conjunct leaves the filter: the lookup alone answers it.
 //
+// Range lookups (keyrange.go): a source whose index lists an integer
+// key column's values in order (KeyRangeSource: lancesrc, MemTable, a
+// transaction overlay adding its pending inserts' keys) answers range
+// conjuncts on that column (col > e, >=, <, <=, BETWEEN; e an integer
+// expression of constants and parameters) by looking up the keys in
+// range, while they are at most a sixteenth of the table's rows; the
+// conjuncts stay in the filter above. ORDER BY … LIMIT in index order
+// (ordered_topn.go): a top-N sort whose first key is such a column,
+// reached through filters, projections and inner/semi lookup joins,
+// runs over a copy of its input that reads the keys in order a growing
+// number at a time and stops once no later row can enter the top N.
+//
 // Key-only lookups (scan_keyonly.go): a key lookup that reads no column
 // but the key (of an identity type) and no row address — count(*) of
 // `k = 1`, the last hop of a counted traversal, a semi join's test — is

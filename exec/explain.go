@@ -185,6 +185,11 @@ type explainer struct {
 	// nodes are the printed nodes in order (FORMAT JSON rebuilds the
 	// tree from their depths)
 	nodes []explainNode
+	// orderedScans and orderedJoins are the nodes a top-N sort reads in
+	// index order (ordered_topn.go): the scan (backward when true) and
+	// the joins looked up batch by batch
+	orderedScans map[*scanNode]*orderedScan
+	orderedJoins map[*joinNode]bool
 }
 
 // node prints p at depth with extra detail lines (a filter above it).
@@ -220,6 +225,14 @@ func (e *explainer) node(p plan, depth int, extra []string) {
 	case *joinNode:
 		e.join(x, depth, extra, st)
 		return
+	}
+	if x, ok := p.(*sortNode); ok && x.topN > 0 && len(x.keys) > 0 {
+		if in := orderedInput(e.rc, x.input, x.keys[0].col, x.keys[0]); in != nil {
+			if e.orderedScans == nil {
+				e.orderedScans, e.orderedJoins = map[*scanNode]*orderedScan{}, map[*joinNode]bool{}
+			}
+			markOrdered(in, e.orderedScans, e.orderedJoins)
+		}
 	}
 	name, det, kids := describe(p)
 	e.line(depth, name, explainRows(p), st, append(det, extra...))
@@ -315,6 +328,23 @@ func (e *explainer) scan(s *scanNode, depth int, extra []string, st *nodeStats, 
 			return
 		}
 	}
+	if s.rng != nil {
+		if _, ok := s.table.Source.(KeyRangeSource); ok {
+			e.line(depth, "Index Scan using "+indexName(s.table, s.keyCol)+" on "+scanName(s), est, st, append([]string{"Index Cond: " + s.rng.text(s.table.Columns[s.keyCol].Name)}, extra...))
+			return
+		}
+	}
+	if o, ok := e.orderedScans[s]; ok {
+		name := "Index Scan using "
+		if o.desc {
+			name = "Index Scan Backward using "
+		}
+		if s.rng != nil {
+			extra = append([]string{"Index Cond: " + s.rng.text(s.table.Columns[s.keyCol].Name)}, extra...)
+		}
+		e.line(depth, name+indexName(s.table, o.col)+" on "+scanName(s), est, st, extra)
+		return
+	}
 	e.line(depth, "Seq Scan on "+scanName(s), est, st, extra)
 }
 
@@ -399,6 +429,9 @@ func (e *explainer) join(j *joinNode, depth int, extra []string, st *nodeStats) 
 // predictMethod is the join method the executor expects to use from its
 // estimates (the run decides; see ops_indexjoin.go).
 func (e *explainer) predictMethod(j *joinNode) string {
+	if e.orderedJoins[j] {
+		return "lookup"
+	}
 	small := func(p plan, limit int64) bool {
 		n := explainRows(bare(p))
 		return n >= 0 && n <= limit

@@ -50,6 +50,8 @@ func TestExplainPlans(t *testing.T) {
 		"SELECT name FROM person p WHERE NOT EXISTS (SELECT 1 FROM knows e WHERE e.dst = p.id) AND p.id < 5",
 		"SELECT p.name FROM person p LEFT JOIN knows e ON e.src = p.id AND e.w = 3 WHERE p.id IN (1, 2)",
 		"WITH RECURSIVE r(n, d) AS (SELECT 1::int8, 0 UNION ALL SELECT e.dst, r.d + 1 FROM r JOIN knows e ON e.src = r.n WHERE r.d < 3) SELECT count(*) FROM r",
+		"SELECT e.src, e.dst, p.name FROM knows e JOIN person p ON p.id = e.src ORDER BY e.src DESC, e.dst DESC LIMIT 2",
+		"SELECT count(*) FROM knows e1 JOIN knows e2 ON e2.src = e1.dst WHERE e1.src BETWEEN 10 AND 12",
 	}
 	settings := []map[string]string{nil, {"enable_hashjoin": "off"}, {"enable_nestloop": "off"}}
 	times := regexp.MustCompile(`actual time=[0-9.]+\.\.[0-9.]+`)

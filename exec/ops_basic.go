@@ -59,6 +59,9 @@ type scanNode struct {
 	// identity-typed key compared with a value of its own type); the
 	// filter above the scan leaves it out
 	keyConj Expr
+	// rng is a range on an integer key column (keyrange.go) used when
+	// there is no key lookup: keyCol is its column
+	rng *keyRange
 	// used marks the columns the query reads; the others are not fetched
 	// and arrive as NULL placeholders (nil = all)
 	used []bool
@@ -226,7 +229,7 @@ func (s *scanNode) read(ec *evalCtx, req ScanRequest, fn func(rec arrow.RecordBa
 // left out.
 func (s *scanNode) lookupKeys(ec *evalCtx) (*Vec, error) {
 	if s.keyVals == nil {
-		return nil, nil
+		return s.rangeKeys(ec)
 	}
 	if _, ok := s.table.Source.(KeyLookupSource); !ok {
 		return nil, nil
@@ -421,6 +424,17 @@ func (s *sortNode) run(ec *evalCtx, emit func(*Batch) error) error {
 		}
 		return sp.finish(ec, emit)
 	}
+	if len(s.keys) == 0 {
+		return s.runTopN(ec, emit)
+	}
+	if in := orderedInput(ec.run, s.input, s.keys[0].col, s.keys[0]); in != nil {
+		return s.runOrdered(ec, in, emit)
+	}
+	return s.runTopN(ec, emit)
+}
+
+// runTopN is a top-N sort reading all of its input.
+func (s *sortNode) runTopN(ec *evalCtx, emit func(*Batch) error) error {
 	if pl, w := s.parallelPlan(); pl != nil {
 		return s.runParallelTopN(ec, pl, w, emit)
 	}

@@ -612,6 +612,9 @@ func estimateRows(p plan) int64 {
 			}
 			return int64(len(x.keyVals))
 		}
+		if x.rng != nil {
+			return x.rng.estimate(x.table.Source.RowCount())
+		}
 		return x.table.Source.RowCount()
 	case *filterNode:
 		if n := estimateRows(x.input); n >= 0 {

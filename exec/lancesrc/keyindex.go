@@ -43,6 +43,11 @@ type keyIndex struct {
 	// of base + added (for the cache's eviction).
 	baseRows int
 	bytes    int64
+	// baseOrder and addedOrder are the distinct keys of base and added
+	// in ascending order, sorted on first range or ordered use
+	// (keyrange.go); baseOrder is shared with every index sharing base.
+	baseOrder  *sortedKeys
+	addedOrder sortedKeys
 }
 
 // fragIdentity says whether a fragment's rows or deletions changed
@@ -199,7 +204,7 @@ func buildIndex(ctx context.Context, ds *lance.Dataset, col keyColumn) (*keyInde
 	if err != nil {
 		return nil, err
 	}
-	return &keyIndex{version: ds.Version(), frags: fragmentsOf(ds), base: m, baseRows: n, bytes: bytes, indexed: indexed}, nil
+	return &keyIndex{version: ds.Version(), frags: fragmentsOf(ds), base: m, baseRows: n, bytes: bytes, indexed: indexed, baseOrder: &sortedKeys{}}, nil
 }
 
 // deltaLimit is the largest share of a table's rows (1/deltaLimit) a
@@ -261,7 +266,7 @@ func (x *keyIndex) derive(ctx context.Context, ds *lance.Dataset, col keyColumn)
 	if newRows > limit || goneRows > limit {
 		return nil, false, nil
 	}
-	nx = &keyIndex{version: ds.Version(), frags: now, base: x.base, baseRows: x.baseRows, nadded: x.nadded, bytes: x.bytes}
+	nx = &keyIndex{version: ds.Version(), frags: now, base: x.base, baseRows: x.baseRows, nadded: x.nadded, bytes: x.bytes, baseOrder: x.baseOrder}
 	if x.added.valid() {
 		nx.added = x.added.clone(int(newRows))
 	} else {
@@ -368,5 +373,6 @@ func (x *keyIndex) flatten() {
 		}
 	}
 	x.base, x.added, x.baseRows, x.nadded, x.bytes = m, addrMap{}, n, 0, bytes
+	x.baseOrder = &sortedKeys{}
 	x.live, x.gone, x.indexed = nil, nil, indexed
 }

@@ -28,6 +28,7 @@ var Queries = []Query{
 	{Name: "2-hop count", SQL: "SELECT count(*) FROM knows e1 JOIN knows e2 ON e2.src = e1.dst WHERE e1.src = $1", Traversal: true},
 	{Name: "2-hop distinct, age filter", SQL: "SELECT count(DISTINCT e2.dst) FROM knows e1 JOIN knows e2 ON e2.src = e1.dst JOIN person p ON p.id = e2.dst WHERE e1.src = $1 AND p.age > 40", Traversal: true},
 	{Name: "3-hop count", SQL: "SELECT count(*), count(DISTINCT e3.dst) FROM knows e1 JOIN knows e2 ON e2.src = e1.dst JOIN knows e3 ON e3.src = e2.dst WHERE e1.src = $1", Traversal: true},
+	{Name: "3-hop from 100 nodes, names", SQL: "SELECT count(*), count(DISTINCT p.name) FROM knows e1 JOIN knows e2 ON e2.src = e1.dst JOIN knows e3 ON e3.src = e2.dst JOIN person p ON p.id = e3.dst WHERE e1.src BETWEEN $1 AND $1 + 99", Traversal: true},
 	{Name: "friends-of-friends top 5", SQL: "SELECT e2.dst, count(*) AS c FROM knows e1 JOIN knows e2 ON e2.src = e1.dst WHERE e1.src = $1 AND e2.dst <> $1 AND NOT EXISTS (SELECT 1 FROM knows x WHERE x.src = $1 AND x.dst = e2.dst) GROUP BY e2.dst ORDER BY c DESC, e2.dst LIMIT 5", Traversal: true},
 	{Name: "recursive depth 4 (paths)", SQL: "WITH RECURSIVE r(node, depth) AS (SELECT $1::bigint, 0 UNION ALL SELECT e.dst, r.depth + 1 FROM r JOIN knows e ON e.src = r.node WHERE r.depth < 4) SELECT count(*), count(DISTINCT node) FROM r", Traversal: true},
 	{Name: "recursive depth 4 (reachable)", SQL: "WITH RECURSIVE r(node, depth) AS (SELECT $1::bigint, 0 UNION SELECT e.dst, r.depth + 1 FROM r JOIN knows e ON e.src = r.node WHERE r.depth < 4) SELECT depth, count(*) FROM r GROUP BY depth ORDER BY depth", Traversal: true},
@@ -35,6 +36,7 @@ var Queries = []Query{
 	{Name: "recursive depth 4 (CYCLE)", SQL: "WITH RECURSIVE r(node, depth) AS (SELECT $1::bigint, 0 UNION ALL SELECT e.dst, r.depth + 1 FROM r JOIN knows e ON e.src = r.node WHERE r.depth < 4) CYCLE node SET is_cycle USING path SELECT count(*), count(*) FILTER (WHERE is_cycle) FROM r", Traversal: true},
 	{Name: "recursive depth 4 (array path)", SQL: "WITH RECURSIVE r(node, path) AS (SELECT $1::bigint, ARRAY[$1::bigint] UNION ALL SELECT e.dst, r.path || e.dst FROM r JOIN knows e ON e.src = r.node WHERE cardinality(r.path) < 5 AND NOT e.dst = ANY (r.path)) SELECT count(*), count(DISTINCT node), max(cardinality(path)) FROM r", Traversal: true},
 	{Name: "shortest path (depth <= 5)", SQL: "WITH RECURSIVE sp(node, depth) AS (SELECT $1::bigint, 0 UNION SELECT e.dst, sp.depth + 1 FROM sp JOIN knows e ON e.src = sp.node WHERE sp.depth < 5) SELECT node, min(depth) FROM sp WHERE node IN (1, 2, 3, 4, 5) GROUP BY node ORDER BY node", Traversal: true},
+	{Name: "join ORDER BY key DESC LIMIT 2", SQL: "SELECT e.src, e.dst, p.name FROM knows e JOIN person p ON p.id = e.src ORDER BY e.src DESC, e.dst DESC LIMIT 2"},
 	{Name: "degree distribution", SQL: "SELECT d, count(*) FROM (SELECT src, count(*) AS d FROM knows GROUP BY src) x GROUP BY d ORDER BY d", WholeGraph: true},
 	{Name: "triangle count", SQL: "SELECT count(*) FROM knows a JOIN knows b ON b.src = a.dst JOIN knows c ON c.src = b.dst AND c.dst = a.src WHERE a.src < b.src AND b.src < c.src", WholeGraph: true},
 	{Name: "PageRank, 3 iterations", SQL: pageRankSQL, WholeGraph: true},
@@ -240,4 +242,29 @@ func msList(d []time.Duration) []float64 {
 		out[i] = ms(x)
 	}
 	return out
+}
+
+// Explain writes both sides' EXPLAIN ANALYZE of the selected queries
+// (from the first round's start node), to see why a ratio is what it is.
+func Explain(ctx context.Context, c Config, w io.Writer) error {
+	for _, q := range Queries {
+		if c.Only != nil && !c.Only(q.Name) {
+			continue
+		}
+		var args []any
+		if strings.Contains(q.SQL, "$1") {
+			args = []any{startNode(0, c.Persons)}
+		}
+		for _, side := range []struct {
+			name string
+			conn *pgx.Conn
+		}{{"pgproxy", c.Proxy}, {"postgres", c.Postgres}} {
+			lines, _, err := runQuery(ctx, side.conn, "EXPLAIN ANALYZE "+q.SQL, args)
+			if err != nil {
+				return fmt.Errorf("%s: EXPLAIN ANALYZE %s: %w", side.name, q.Name, err)
+			}
+			fmt.Fprintf(w, "-- %s, %s:\n%s\n\n", q.Name, side.name, strings.Join(lines, "\n"))
+		}
+	}
+	return nil
 }

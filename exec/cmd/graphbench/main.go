@@ -4,14 +4,15 @@
 // query's answers compared, medians, p95 and the ratio printed and
 // written to bench-results/graph-<time>.json.
 //
-//	go run ./exec/cmd/graphbench [-persons 100000] [-rounds 15] [-pgproxy BIN] [-data-dir DIR] [-out FILE] [-only REGEXP] [-cpuprofile FILE]
+//	go run ./exec/cmd/graphbench [-persons 100000] [-rounds 15] [-pgproxy BIN] [-data-dir DIR] [-out FILE] [-only REGEXP] [-cpuprofile FILE] [-explain]
 //
 // PGGRAPH_BENCH_GRAPH_PERSONS sets the default of -persons (about 5
 // edges per person). With -pgproxy BIN the server is `BIN serve` in a
 // child process (the deployed shape), else a server in this process.
 // -only runs the queries whose name matches a regular expression;
 // -cpuprofile writes a CPU profile of the timed rounds (an in-process
-// server's work included).
+// server's work included); -explain prints both sides' EXPLAIN ANALYZE
+// of each selected query (first start node) before the timed rounds.
 package main
 
 import (
@@ -44,6 +45,7 @@ func main() {
 	out := flag.String("out", "", "results file (default bench-results/graph-<time>.json)")
 	only := flag.String("only", "", "run only the queries whose name matches this regular expression")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the query rounds to this file")
+	explain := flag.Bool("explain", false, "print EXPLAIN ANALYZE of each selected query on both sides first")
 	flag.Parse()
 	if *persons < 100 || *rounds < 3 {
 		fail("need -persons >= 100 and -rounds >= 3")
@@ -84,6 +86,11 @@ func main() {
 			fail(err)
 		}
 		c.Only = re.MatchString
+	}
+	if *explain {
+		if err := graphbench.Explain(ctx, c, os.Stdout); err != nil {
+			fail(err)
+		}
 	}
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile)

@@ -1,0 +1,292 @@
+package exec
+
+import (
+	"context"
+	"math"
+	"slices"
+	"strings"
+)
+
+// Range lookups. A btree index answers col BETWEEN a AND b, col > a and
+// the like, not only equality; pggraph's key indexes are hash maps, but
+// an index on an integer column also keeps its distinct keys in order
+// (KeyRangeSource), so a range conjunct on such a column becomes a
+// lookup of the keys in range: the scan reads only their rows (through
+// the same LookupKeys as col IN (...)), and the conjunct stays in the
+// filter above, so the result is the scan's whatever keys the source
+// lists. When the range holds more than rangeKeyShare of the table's
+// rows' worth of keys, the scan reads the table instead.
+
+// KeyRangeSource is implemented by key-lookup sources whose index lists
+// an integer key column's values in order.
+type KeyRangeSource interface {
+	KeyLookupSource
+	// KeysInRange returns the distinct values k of key column column
+	// with lo <= k <= hi, ascending (descending when desc), at most limit
+	// of them (limit <= 0: all). Every value with a live row is listed;
+	// values with none left may be too (their lookup finds nothing). ok
+	// is false when the column's index keeps no order.
+	KeysInRange(ctx context.Context, column int, lo, hi int64, desc bool, limit int) (keys []int64, ok bool, err error)
+}
+
+// rangeKeyShare: a range lookup is used while the range holds at most
+// RowCount/rangeKeyShare distinct keys.
+const rangeKeyShare = 16
+
+// keyRange is a scan's range on an integer key column: the conjuncts
+// col > e, col >= e, col < e, col <= e (BETWEEN is two of them) whose e
+// reads no column; every bound applies.
+type keyRange struct {
+	col    int // table column
+	lo, hi []rangeBound
+}
+
+type rangeBound struct {
+	e      Expr
+	strict bool
+}
+
+// rangeOp adds the conjunct col op e to r; op is one of < <= > >=.
+func (r *keyRange) add(op string, e Expr) {
+	switch op {
+	case ">":
+		r.lo = append(r.lo, rangeBound{e, true})
+	case ">=":
+		r.lo = append(r.lo, rangeBound{e, false})
+	case "<":
+		r.hi = append(r.hi, rangeBound{e, true})
+	case "<=":
+		r.hi = append(r.hi, rangeBound{e, false})
+	}
+}
+
+// estimate guesses the rows of a range over a table of rows rows,
+// with PostgreSQL's defaults for bounds it does not know: a third for
+// one side bounded, 0.5% for both.
+func (r *keyRange) estimate(rows int64) int64 {
+	if len(r.lo) > 0 && len(r.hi) > 0 {
+		return rows/200 + 1
+	}
+	return rows/3 + 1
+}
+
+// text is the range as EXPLAIN's Index Cond, PostgreSQL's layout.
+func (r *keyRange) text(col string) string {
+	var parts []string
+	for _, b := range r.lo {
+		op := " >= "
+		if b.strict {
+			op = " > "
+		}
+		parts = append(parts, "("+col+op+exprText(b.e, nil)+")")
+	}
+	for _, b := range r.hi {
+		op := " <= "
+		if b.strict {
+			op = " < "
+		}
+		parts = append(parts, "("+col+op+exprText(b.e, nil)+")")
+	}
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return "(" + strings.Join(parts, " AND ") + ")"
+}
+
+// intKeyType reports the integer types whose stored values are exactly
+// their int64 form (int2, int4, int8).
+func intKeyType(t Type) bool {
+	switch t.OID {
+	case OIDInt2, OIDInt4, OIDInt8:
+		return true
+	}
+	return false
+}
+
+// rangeBoundExpr reports whether e can bound a range lookup: an integer
+// expression of constants and parameters (casts and operators allowed,
+// no column, subquery or volatile call), evaluated once per execution.
+func rangeBoundExpr(e Expr) bool {
+	if !intKeyType(e.Type()) {
+		return false
+	}
+	ok := true
+	walkExpr(e, func(x Expr) {
+		switch y := x.(type) {
+		case *constExpr, *paramExpr, *castExpr, *foldedCast:
+		case *opExpr:
+			if volatileFuncs[y.name] {
+				ok = false
+			}
+		default:
+			ok = false
+		}
+	})
+	return ok
+}
+
+// bounds evaluates the range's bounds as inclusive int64 bounds; empty
+// reports a range no row can be in (a NULL bound, lo > hi).
+func (r *keyRange) bounds(ec *evalCtx) (lo, hi int64, empty bool, err error) {
+	lo, hi = math.MinInt64, math.MaxInt64
+	for _, b := range r.lo {
+		v, err := evalConst(ec, b.e)
+		if err != nil {
+			return 0, 0, false, err
+		}
+		if v.IsNull(0) {
+			return 0, 0, true, nil
+		}
+		x := v.I[0]
+		if b.strict {
+			if x == math.MaxInt64 {
+				return 0, 0, true, nil
+			}
+			x++
+		}
+		lo = max(lo, x)
+	}
+	for _, b := range r.hi {
+		v, err := evalConst(ec, b.e)
+		if err != nil {
+			return 0, 0, false, err
+		}
+		if v.IsNull(0) {
+			return 0, 0, true, nil
+		}
+		x := v.I[0]
+		if b.strict {
+			if x == math.MinInt64 {
+				return 0, 0, true, nil
+			}
+			x--
+		}
+		hi = min(hi, x)
+	}
+	return lo, hi, lo > hi, nil
+}
+
+// rangeKeys returns the keys of s's range lookup, or nil when the scan
+// should read the whole table (no range, a source keeping no order, or
+// too many keys in range).
+func (s *scanNode) rangeKeys(ec *evalCtx) (*Vec, error) {
+	rs, ok := s.table.Source.(KeyRangeSource)
+	if s.rng == nil || !ok {
+		return nil, nil
+	}
+	kt := s.table.Columns[s.rng.col].Type
+	lo, hi, empty, err := s.rng.bounds(ec)
+	if err != nil {
+		return nil, err
+	}
+	if empty {
+		return NewVec(kt, 0), nil
+	}
+	limit := int(s.table.Source.RowCount() / rangeKeyShare)
+	keys, ok, err := rs.KeysInRange(ec.run.ctx, s.rng.col, lo, hi, false, limit+1)
+	if err != nil || !ok || len(keys) > limit {
+		return nil, stopOK(err)
+	}
+	v := NewVec(kt, 0)
+	v.I = keys
+	v.N = len(keys)
+	return v, nil
+}
+
+// MergeKeys merges two ascending lists of distinct keys into one (a key
+// in both once), descending when desc, at most limit keys (<= 0: all).
+// Sources use it to combine the keys of their parts.
+func MergeKeys(a, b []int64, desc bool, limit int) []int64 {
+	n := len(a) + len(b)
+	if limit > 0 {
+		n = min(n, limit)
+	}
+	out := make([]int64, 0, n)
+	if desc {
+		i, j := len(a)-1, len(b)-1
+		for (i >= 0 || j >= 0) && (limit <= 0 || len(out) < limit) {
+			switch {
+			case j < 0 || (i >= 0 && a[i] > b[j]):
+				out = append(out, a[i])
+				i--
+			case i < 0 || b[j] > a[i]:
+				out = append(out, b[j])
+				j--
+			default:
+				out = append(out, a[i])
+				i, j = i-1, j-1
+			}
+		}
+		return out
+	}
+	i, j := 0, 0
+	for (i < len(a) || j < len(b)) && (limit <= 0 || len(out) < limit) {
+		switch {
+		case j >= len(b) || (i < len(a) && a[i] < b[j]):
+			out = append(out, a[i])
+			i++
+		case i >= len(a) || b[j] < a[i]:
+			out = append(out, b[j])
+			j++
+		default:
+			out = append(out, a[i])
+			i, j = i+1, j+1
+		}
+	}
+	return out
+}
+
+// KeysInRange implements KeyRangeSource for an in-memory table: the
+// keys of its index in range, sorted.
+func (m *MemTable) KeysInRange(_ context.Context, column int, lo, hi int64, desc bool, limit int) ([]int64, bool, error) {
+	if column < 0 || column >= len(m.Cols) || m.Cols[column].Type.Kind() != KInt {
+		return nil, false, nil
+	}
+	idx, err := m.keyIndex(column)
+	if err != nil {
+		return nil, false, err
+	}
+	var keys []int64
+	for k := range idx {
+		if len(k) != 9 || k[0] != 1 {
+			continue
+		}
+		var v int64
+		for i := 8; i >= 1; i-- {
+			v = v<<8 | int64(k[i])
+		}
+		if v >= lo && v <= hi {
+			keys = append(keys, v)
+		}
+	}
+	slices.Sort(keys)
+	return MergeKeys(keys, nil, desc, limit), true, nil
+}
+
+// KeysInRange implements KeyRangeSource through a transaction's pending
+// writes: the base's keys in range and those of its pending inserts
+// (keys of rows it deleted may stay listed).
+func (o *overlaySource) KeysInRange(ctx context.Context, column int, lo, hi int64, desc bool, limit int) ([]int64, bool, error) {
+	rs, ok := o.base.(KeyRangeSource)
+	if !ok {
+		return nil, false, nil
+	}
+	base, ok, err := rs.KeysInRange(ctx, column, lo, hi, false, 0)
+	if err != nil || !ok {
+		return nil, ok, err
+	}
+	var pend []int64
+	for _, rec := range o.ov.Inserts {
+		kv, err := vecFromArrow(rec.Column(column), o.cols[column].Type)
+		if err != nil {
+			return nil, false, err
+		}
+		for i := 0; i < kv.N; i++ {
+			if !kv.IsNull(i) && kv.I[i] >= lo && kv.I[i] <= hi {
+				pend = append(pend, kv.I[i])
+			}
+		}
+	}
+	slices.Sort(pend)
+	return MergeKeys(base, slices.Compact(pend), desc, limit), true, nil
+}

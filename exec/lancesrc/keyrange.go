@@ -1,0 +1,76 @@
+package lancesrc
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"sync"
+
+	"github.com/pggraph/pggraph/exec"
+)
+
+var _ exec.KeyRangeSource = (*Source)(nil)
+
+// sortedKeys is an integer addrMap's distinct keys in ascending order.
+// The maps are never written once their index is published, so the
+// order is computed once, on the first range or ordered lookup, and
+// shared by every index holding the same map.
+type sortedKeys struct {
+	once sync.Once
+	keys []int64
+}
+
+func (o *sortedKeys) of(m addrMap) []int64 {
+	o.once.Do(func() {
+		if !m.valid() || !m.ints {
+			return
+		}
+		keys := make([]int64, 0, len(m.ione)+len(m.imore))
+		for v := range m.ione {
+			keys = append(keys, v)
+		}
+		for v := range m.imore {
+			keys = append(keys, v)
+		}
+		slices.Sort(keys)
+		o.keys = keys
+	})
+	return o.keys
+}
+
+// KeysInRange implements exec.KeyRangeSource from the key index: the
+// base's sorted keys and those of rows added since, merged within the
+// bounds. Keys whose rows were all deleted since the base was built may
+// be listed (their lookup finds nothing).
+func (s *Source) KeysInRange(ctx context.Context, column int, lo, hi int64, desc bool, limit int) ([]int64, bool, error) {
+	if column < 0 || column >= len(s.cols) {
+		return nil, false, fmt.Errorf("lancesrc: KeysInRange on column %d of a %d-column table", column, len(s.cols))
+	}
+	if s.cols[column].Type.Kind() != exec.KInt {
+		return nil, false, nil
+	}
+	idx, err := s.keyIndex(ctx, column)
+	if err != nil {
+		return nil, false, err
+	}
+	if !idx.base.ints {
+		return nil, false, nil
+	}
+	a := within(idx.baseOrder.of(idx.base), lo, hi)
+	var b []int64
+	if idx.added.valid() {
+		b = within(idx.addedOrder.of(idx.added), lo, hi)
+	}
+	return exec.MergeKeys(a, b, desc, limit), true, nil
+}
+
+// within is the part of ascending keys between lo and hi (inclusive).
+func within(keys []int64, lo, hi int64) []int64 {
+	i := sort.Search(len(keys), func(i int) bool { return keys[i] >= lo })
+	j := sort.Search(len(keys), func(i int) bool { return keys[i] > hi })
+	if i >= j {
+		return nil
+	}
+	return keys[i:j]
+}
