@@ -7,7 +7,10 @@
 // (protobuf-shaped Go structs, re-exported here as type aliases); Deparse
 // prints a tree back as SQL text (libpg_query's deparser). Parse
 // trees are cached per exact statement text in a bounded LRU, because ORMs
-// and drivers send the same text over and over.
+// and drivers send the same text over and over. The LRU is bounded by
+// entries and by the summed text length, and text over 64 KiB is never
+// cached: a tree weighs ~25 bytes per byte of text, so a few huge IN lists
+// would otherwise pin gigabytes.
 //
 // Invariants:
 //   - A returned tree is shared by every caller that parses the same text:
