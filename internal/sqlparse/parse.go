@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -64,13 +65,16 @@ const defaultCacheSize = 2048
 // bytes of Go memory per byte of text (measured: a 7 MB IN list of a
 // million literals parsed to 170 MB of nodes), so caching by count alone
 // let a handful of large statements pin gigabytes for good. Text longer
-// than maxCachedText is parsed every time (large statements are rarely
-// repeated verbatim and their parse is small next to their execution),
-// and the cached texts together stay under maxCachedBytes (about 100 MB
-// of trees).
+// than maxCachedText stays out of the LRU: only the most recent one is
+// kept, in a slot of its own, for largeTTL after its last use — long
+// enough for the few parses the handling of one statement makes (the
+// session classifies it, the engine binds it), short enough that an idle
+// server does not hold it. The LRU's texts together stay under
+// maxCachedBytes (about 100 MB of trees).
 const (
 	maxCachedText  = 64 << 10
 	maxCachedBytes = 4 << 20
+	largeTTL       = 5 * time.Second
 )
 
 type entry struct {
@@ -86,10 +90,30 @@ type cache struct {
 	bytes    int
 	order    *list.List
 	items    map[string]*list.Element
+	// large is the most recent text over maxCachedText (nil: none);
+	// largeTimer drops it largeTTL after its last use.
+	large      *entry
+	largeTimer *time.Timer
 }
 
 func newCache(maxEntries, maxBytes int) *cache {
 	return &cache{max: maxEntries, maxBytes: maxBytes, order: list.New(), items: map[string]*list.Element{}}
+}
+
+// keepLarge puts e in the large slot (replacing what was there) and
+// (re)arms the timer that empties it. Called with c.mu held.
+func (c *cache) keepLarge(e *entry) {
+	c.large = e
+	if c.largeTimer != nil {
+		c.largeTimer.Stop()
+	}
+	c.largeTimer = time.AfterFunc(largeTTL, func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if c.large == e {
+			c.large = nil
+		}
+	})
 }
 
 var shared = newCache(defaultCacheSize, maxCachedBytes)
@@ -101,15 +125,20 @@ func (c *cache) get(sql string) (*ParseResult, bool) {
 		c.order.MoveToFront(el)
 		return el.Value.(*entry).tree, true
 	}
+	if e := c.large; e != nil && e.sql == sql {
+		c.keepLarge(e)
+		return e.tree, true
+	}
 	return nil, false
 }
 
 func (c *cache) put(sql string, tree *ParseResult) {
-	if len(sql) > maxCachedText || len(sql) > c.maxBytes {
-		return
-	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if len(sql) > maxCachedText || len(sql) > c.maxBytes {
+		c.keepLarge(&entry{sql: sql, tree: tree})
+		return
+	}
 	if el, ok := c.items[sql]; ok {
 		c.order.MoveToFront(el)
 		return

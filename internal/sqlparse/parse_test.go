@@ -3,6 +3,7 @@ package sqlparse
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestParseCachesTrees(t *testing.T) {
@@ -72,8 +73,32 @@ func TestCacheBoundsTextBytes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// the most recent large text is kept for the parses of one
+	// statement, then dropped
+	if again, ok := shared.get(big); !ok || again != tree {
+		t.Fatal("the most recent large statement is not kept")
+	}
+	other := big + " "
+	if _, err := Parse(other); err != nil {
+		t.Fatal(err)
+	}
 	if _, ok := shared.get(big); ok {
-		t.Fatalf("a %d-byte statement was cached", len(big))
+		t.Fatal("two large statements are kept")
+	}
+	shared.mu.Lock()
+	shared.largeTimer.Reset(time.Millisecond)
+	shared.mu.Unlock()
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(time.Millisecond) {
+		if _, ok := shared.get(other); !ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the large statement is never dropped")
+		}
+		// get re-arms the timer for largeTTL: shorten it again
+		shared.mu.Lock()
+		shared.largeTimer.Reset(time.Millisecond)
+		shared.mu.Unlock()
 	}
 	cases := []struct {
 		name     string
@@ -84,7 +109,7 @@ func TestCacheBoundsTextBytes(t *testing.T) {
 	}{
 		{"within the bound", 100, []string{"SELECT 1", "SELECT 2"}, []string{"SELECT 1", "SELECT 2"}, nil},
 		{"oldest evicted past the bound", 20, []string{"SELECT 1", "SELECT 2", "SELECT 3"}, []string{"SELECT 2", "SELECT 3"}, []string{"SELECT 1"}},
-		{"text larger than the bound", 5, []string{"SELECT 1"}, nil, []string{"SELECT 1"}},
+		{"text larger than the bound is only the large slot's", 5, []string{"SELECT 1", "SELECT 2"}, []string{"SELECT 2"}, []string{"SELECT 1"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -102,7 +127,7 @@ func TestCacheBoundsTextBytes(t *testing.T) {
 					t.Errorf("%q still cached", q)
 				}
 			}
-			if c.bytes > tc.maxBytes {
+			if c.bytes > tc.maxBytes || c.order.Len() > len(tc.texts) {
 				t.Errorf("cache holds %d bytes of text, bound %d", c.bytes, tc.maxBytes)
 			}
 		})
