@@ -658,7 +658,7 @@ func (b *boolAcc) result(n int) (*Vec, error) {
 type stringAggAcc struct {
 	t   Type
 	has []bool
-	sb  []*strings.Builder
+	sb  []*textBuilder
 }
 
 func (s *stringAggAcc) update(ec *evalCtx, args []*Vec, rows, gids []int32, ng int) error {
@@ -671,33 +671,31 @@ func (s *stringAggAcc) update(ec *evalCtx, args []*Vec, rows, gids []int32, ng i
 		}
 		g := gids[k]
 		if s.sb[g] == nil {
-			s.sb[g] = &strings.Builder{}
+			s.sb[g] = &textBuilder{}
 		}
+		sb := s.sb[g]
+		delim := s.has[g] && !d.IsNull(int(r))
 		add := len(x.S[r])
-		if s.has[g] && !d.IsNull(int(r)) {
+		if delim {
 			add += len(d.S[r])
 		}
-		if err := checkValueGrowth(s.sb[g].Len(), add); err != nil {
+		if err := checkValueGrowth(sb.Len(), add); err != nil {
 			return err
 		}
 		// the value being built counts against the query's budget (the
 		// ordered and window forms accumulate without an evaluation
-		// context) by the buffers it allocates: a builder that must grow
-		// allocates twice its capacity plus what is added, and the old
-		// buffer stays until the collector frees it
-		if sb := s.sb[g]; sb.Len()+add > sb.Cap() {
-			if ec != nil && ec.run != nil {
-				if err := ec.run.budget.reserve(int64(2*sb.Cap() + add)); err != nil {
-					return err
-				}
+		// context) by the chunks it allocates (textbuilder.go: never
+		// copied while the value grows)
+		if a := sb.reserve(add); a > 0 && ec != nil && ec.run != nil {
+			if err := ec.run.budget.reserve(int64(a)); err != nil {
+				return err
 			}
-			sb.Grow(add)
 		}
-		if s.has[g] && !d.IsNull(int(r)) {
-			s.sb[g].WriteString(d.S[r])
+		if delim {
+			sb.WriteString(d.S[r])
 		}
 		s.has[g] = true
-		s.sb[g].WriteString(x.S[r])
+		sb.WriteString(x.S[r])
 	}
 	return nil
 }

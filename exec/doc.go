@@ -211,7 +211,9 @@
 // parallel aggregate, top-N, window partitions, DISTINCT, materialized
 // CTEs, hashed IN sets. A value past PostgreSQL's 1 GB limit
 // (value_limit.go: string_agg, repeat, text concatenation) fails with
-// 54000. Cancelling
+// 54000; string_agg builds its value in chunks never copied while it
+// grows (textbuilder.go), so a budget a little above 1 GB reaches that
+// limit instead of failing with 53200 on a doubling buffer's copy. Cancelling
 // the context stops scans, joins, aggregation and recursion at the next
 // batch with 57014. WITH RECURSIVE stops with 54000 after
 // Engine.RecursionLimit iterations (default 10000) instead of truncating.

@@ -21,6 +21,10 @@ func TestValueAndBudgetLimits(t *testing.T) {
 		detail string
 	}{
 		{"value_limit", 0, big, "54000", "out of memory", "Cannot enlarge string buffer containing 1048000 bytes by 1000 more bytes."},
+		// the value is built in chunks that are never copied, so a budget
+		// a little above the value limit is enough to reach 54000 (a
+		// doubling buffer needed 1.5 times the value while it grew)
+		{"value_limit_under_budget", 3 << 19, big, "54000", "out of memory", "Cannot enlarge string buffer containing 1048000 bytes by 1000 more bytes."},
 		{"budget", 256 << 10, big, "53200", "out of memory", "query exceeded its memory budget of 262144 bytes"},
 		{"ordered", 0, "SELECT length(string_agg(repeat('x', 1000), '' ORDER BY g DESC)) FROM generate_series(1, 2000) g", "54000", "out of memory", "Cannot enlarge string buffer containing 1048000 bytes by 1000 more bytes."},
 		{"window", 0, "SELECT max(length(s)) FROM (SELECT string_agg(repeat('x', 1000), '') OVER (ORDER BY g) s FROM generate_series(1, 2000) g) w", "54000", "out of memory", "Cannot enlarge string buffer containing 1048000 bytes by 1000 more bytes."},

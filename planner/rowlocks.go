@@ -3,6 +3,7 @@ package planner
 import (
 	"context"
 	"encoding/binary"
+	"maps"
 	"strings"
 	"sync"
 	"time"
@@ -63,6 +64,30 @@ type rowLocks struct {
 	mu     sync.Mutex
 	locks  map[string]*rowLock
 	tables map[string]*tableLocks // by tableOfKey
+	// peak is the most entries locks held since it was last rebuilt:
+	// Go maps never give buckets back, so after one transaction locked a
+	// million rows the empty table would keep ~50 MB for good (shrink).
+	peak int
+}
+
+// shrinkBelow is the table size under which a rebuild is not worth it.
+const shrinkBelow = 4096
+
+// shrink rebuilds locks once it holds under a quarter of its peak, so
+// the table's memory follows the locks held now (amortized: a rebuild
+// copies at most a quarter of the entries that were removed since the
+// last one).
+func (rl *rowLocks) shrink() {
+	if n := len(rl.locks); rl.peak >= shrinkBelow && n < rl.peak/4 {
+		if n == 0 {
+			rl.locks = nil
+		} else {
+			m := make(map[string]*rowLock, n)
+			maps.Copy(m, rl.locks)
+			rl.locks = m
+		}
+		rl.peak = n
+	}
 }
 
 // tableLocks counts a table's held row and key locks; a background
@@ -210,6 +235,7 @@ func (rl *rowLocks) acquire(ctx context.Context, o *lockOwner, keys []string, m 
 			if l == nil {
 				l = &rowLock{holders: map[*lockOwner]lockMode{}, wake: make(chan struct{})}
 				rl.locks[k] = l
+				rl.peak = max(rl.peak, len(rl.locks))
 			}
 			if !l.conflicting(o, m) {
 				if hm, ok := l.holders[o]; !ok || hm < m {
@@ -292,6 +318,7 @@ func (rl *rowLocks) releaseKeys(o *lockOwner, keys []string, all bool) {
 	}
 	rl.mu.Lock()
 	defer rl.mu.Unlock()
+	defer rl.shrink()
 	drop := func(k string) {
 		if _, ok := o.held[k]; !ok {
 			return

@@ -66,7 +66,7 @@ func serveFlags(fs *flag.FlagSet) *serveConfig {
 	fs.DurationVar(&c.idleSessionTimeout, "idle-session-timeout", 0, "default idle_session_timeout (0 = none)")
 	fs.DurationVar(&c.messageTimeout, "message-timeout", time.Minute, "longest wait for more bytes of a client message that has begun; a client stalled mid-message is disconnected")
 	fs.Int64Var(&c.maxBuffered, "max-buffered-bytes", 512<<20, "bytes all connections together may hold in large incoming messages; a message that would pass it fails with 53200")
-	fs.Int64Var(&c.queryMemory, "query-memory", 1<<30, "bytes one query may buffer (sorts, hash tables, aggregates, values it builds) and a transaction may hold in pending rows; past it the statement fails with 53200 (0 = unlimited)")
+	fs.Int64Var(&c.queryMemory, "query-memory", 3<<29, "bytes one query may buffer (sorts, hash tables, aggregates, values it builds) and a transaction may hold in pending rows; past it the statement fails with 53200 (0 = unlimited)")
 	fs.Int64Var(&c.memoryLimit, "memory-limit", 0, "soft limit of the process's Go heap in bytes (runtime/debug.SetMemoryLimit; 0 = GOMEMLIMIT if set, else 1.5 × --server-query-memory + 512 MiB)")
 	fs.Int64Var(&c.serverMemory, "server-query-memory", 2<<30, "bytes all running statements together may hold; past three quarters of it sorts, aggregates and hash joins spill to disk, past it the statement that asks fails with 53200 (0 = no server-wide limit)")
 	fs.StringVar(&c.workMem, "work-mem", "", "default work_mem (unset: the built-in 64MB): memory one sort, hash aggregate or hash join build may use before spilling to disk (PostgreSQL units: kB, MB, GB; sessions may SET work_mem)")

@@ -7,7 +7,12 @@
 // (protobuf-shaped Go structs, re-exported here as type aliases); Deparse
 // prints a tree back as SQL text (libpg_query's deparser). Parse
 // trees are cached per exact statement text in a bounded LRU, because ORMs
-// and drivers send the same text over and over.
+// and drivers send the same text over and over. The LRU is bounded by
+// entries and by the summed text length, and text over 64 KiB stays out of
+// it (a tree weighs ~25 bytes per byte of text, so a few huge IN lists
+// would otherwise pin gigabytes): only the most recent such text is kept,
+// for a few seconds after its last use, so the parses one statement's
+// handling makes share one tree.
 //
 // Invariants:
 //   - A returned tree is shared by every caller that parses the same text:

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -60,6 +61,22 @@ const maxNesting = 6000
 // defaultCacheSize bounds the parse cache; a tree is a few KiB.
 const defaultCacheSize = 2048
 
+// The cache also bounds what the trees weigh. A tree takes about 25
+// bytes of Go memory per byte of text (measured: a 7 MB IN list of a
+// million literals parsed to 170 MB of nodes), so caching by count alone
+// let a handful of large statements pin gigabytes for good. Text longer
+// than maxCachedText stays out of the LRU: only the most recent one is
+// kept, in a slot of its own, for largeTTL after its last use — long
+// enough for the few parses the handling of one statement makes (the
+// session classifies it, the engine binds it), short enough that an idle
+// server does not hold it. The LRU's texts together stay under
+// maxCachedBytes (about 100 MB of trees).
+const (
+	maxCachedText  = 64 << 10
+	maxCachedBytes = 4 << 20
+	largeTTL       = 5 * time.Second
+)
+
 type entry struct {
 	sql  string
 	tree *ParseResult
@@ -67,13 +84,39 @@ type entry struct {
 
 // cache is an LRU of parse trees keyed by exact SQL text.
 type cache struct {
-	mu    sync.Mutex
-	max   int
-	order *list.List
-	items map[string]*list.Element
+	mu       sync.Mutex
+	max      int // entries
+	maxBytes int // summed text length of the entries
+	bytes    int
+	order    *list.List
+	items    map[string]*list.Element
+	// large is the most recent text over maxCachedText (nil: none);
+	// largeTimer drops it largeTTL after its last use.
+	large      *entry
+	largeTimer *time.Timer
 }
 
-var shared = &cache{max: defaultCacheSize, order: list.New(), items: map[string]*list.Element{}}
+func newCache(maxEntries, maxBytes int) *cache {
+	return &cache{max: maxEntries, maxBytes: maxBytes, order: list.New(), items: map[string]*list.Element{}}
+}
+
+// keepLarge puts e in the large slot (replacing what was there) and
+// (re)arms the timer that empties it. Called with c.mu held.
+func (c *cache) keepLarge(e *entry) {
+	c.large = e
+	if c.largeTimer != nil {
+		c.largeTimer.Stop()
+	}
+	c.largeTimer = time.AfterFunc(largeTTL, func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if c.large == e {
+			c.large = nil
+		}
+	})
+}
+
+var shared = newCache(defaultCacheSize, maxCachedBytes)
 
 func (c *cache) get(sql string) (*ParseResult, bool) {
 	c.mu.Lock()
@@ -82,29 +125,65 @@ func (c *cache) get(sql string) (*ParseResult, bool) {
 		c.order.MoveToFront(el)
 		return el.Value.(*entry).tree, true
 	}
+	if e := c.large; e != nil && e.sql == sql {
+		c.keepLarge(e)
+		return e.tree, true
+	}
 	return nil, false
 }
 
 func (c *cache) put(sql string, tree *ParseResult) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if len(sql) > maxCachedText || len(sql) > c.maxBytes {
+		c.keepLarge(&entry{sql: sql, tree: tree})
+		return
+	}
 	if el, ok := c.items[sql]; ok {
 		c.order.MoveToFront(el)
 		return
 	}
 	c.items[sql] = c.order.PushFront(&entry{sql: sql, tree: tree})
-	for c.order.Len() > c.max {
+	c.bytes += len(sql)
+	for c.order.Len() > c.max || c.bytes > c.maxBytes {
 		old := c.order.Back()
 		c.order.Remove(old)
-		delete(c.items, old.Value.(*entry).sql)
+		o := old.Value.(*entry).sql
+		delete(c.items, o)
+		c.bytes -= len(o)
 	}
 }
+
+// Parsing takes memory in proportion to the text: the C parser's tree,
+// its protobuf encoding and the Go tree decoded from it are all alive at
+// once (measured: a 6.9 MB IN list of a million literals took the process
+// from 38 MB to 850 MB). Text of at least gatedText bytes is charged
+// parseBytesPerTextByte per byte to the memory gate while it is parsed,
+// so a few sessions sending 64 MB statements at once fail with the gate's
+// error instead of taking the process past its memory.
+const (
+	gatedText             = 1 << 20
+	parseBytesPerTextByte = 48
+)
+
+var gate func(n int64) (release func(), err error)
+
+// SetMemoryGate installs the account large parses are charged to (the
+// engine's server-wide memory budget); its error is returned by Parse.
+func SetMemoryGate(g func(n int64) (release func(), err error)) { gate = g }
 
 // Parse parses sql (one or more statements) into raw parse trees, using
 // the shared cache. The result must not be modified.
 func Parse(sql string) (*ParseResult, error) {
 	if t, ok := shared.get(sql); ok {
 		return t, nil
+	}
+	if g := gate; g != nil && len(sql) >= gatedText {
+		release, err := g(int64(len(sql)) * parseBytesPerTextByte)
+		if err != nil {
+			return nil, err
+		}
+		defer release()
 	}
 	// Each tree level takes at least one byte of text, so only a long
 	// statement can be too deep, and only a long one pays for the scan.

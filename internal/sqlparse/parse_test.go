@@ -1,8 +1,9 @@
 package sqlparse
 
 import (
-	"container/list"
+	"strings"
 	"testing"
+	"time"
 )
 
 func TestParseCachesTrees(t *testing.T) {
@@ -44,7 +45,7 @@ func TestSyntaxErrorPosition(t *testing.T) {
 }
 
 func TestCacheIsBounded(t *testing.T) {
-	c := &cache{max: 2, order: list.New(), items: map[string]*list.Element{}}
+	c := newCache(2, maxCachedBytes)
 	for _, q := range []string{"SELECT 1", "SELECT 2", "SELECT 3"} {
 		tree, err := Parse(q)
 		if err != nil {
@@ -60,6 +61,76 @@ func TestCacheIsBounded(t *testing.T) {
 	}
 	if _, ok := c.get("SELECT 3"); !ok {
 		t.Fatal("newest tree missing")
+	}
+}
+
+// TestCacheBoundsTextBytes: large statements are not cached and the
+// cached texts stay under the byte bound, so a few huge statements (whose
+// trees weigh ~25 bytes per byte of text) cannot pin gigabytes.
+func TestCacheBoundsTextBytes(t *testing.T) {
+	big := "SELECT 1 IN (" + strings.Repeat("1,", maxCachedText/2) + "1)"
+	tree, err := Parse(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// the most recent large text is kept for the parses of one
+	// statement, then dropped
+	if again, ok := shared.get(big); !ok || again != tree {
+		t.Fatal("the most recent large statement is not kept")
+	}
+	other := big + " "
+	if _, err := Parse(other); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := shared.get(big); ok {
+		t.Fatal("two large statements are kept")
+	}
+	shared.mu.Lock()
+	shared.largeTimer.Reset(time.Millisecond)
+	shared.mu.Unlock()
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(time.Millisecond) {
+		if _, ok := shared.get(other); !ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the large statement is never dropped")
+		}
+		// get re-arms the timer for largeTTL: shorten it again
+		shared.mu.Lock()
+		shared.largeTimer.Reset(time.Millisecond)
+		shared.mu.Unlock()
+	}
+	cases := []struct {
+		name     string
+		maxBytes int
+		texts    []string
+		kept     []string
+		dropped  []string
+	}{
+		{"within the bound", 100, []string{"SELECT 1", "SELECT 2"}, []string{"SELECT 1", "SELECT 2"}, nil},
+		{"oldest evicted past the bound", 20, []string{"SELECT 1", "SELECT 2", "SELECT 3"}, []string{"SELECT 2", "SELECT 3"}, []string{"SELECT 1"}},
+		{"text larger than the bound is only the large slot's", 5, []string{"SELECT 1", "SELECT 2"}, []string{"SELECT 2"}, []string{"SELECT 1"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newCache(100, tc.maxBytes)
+			for _, q := range tc.texts {
+				c.put(q, tree)
+			}
+			for _, q := range tc.kept {
+				if _, ok := c.get(q); !ok {
+					t.Errorf("%q not cached", q)
+				}
+			}
+			for _, q := range tc.dropped {
+				if _, ok := c.get(q); ok {
+					t.Errorf("%q still cached", q)
+				}
+			}
+			if c.bytes > tc.maxBytes || c.order.Len() > len(tc.texts) {
+				t.Errorf("cache holds %d bytes of text, bound %d", c.bytes, tc.maxBytes)
+			}
+		})
 	}
 }
 
