@@ -139,3 +139,13 @@ func TestTablePrivilegesDifferential(t *testing.T) {
 func TestSequencePrivilegesDifferential(t *testing.T) {
 	roleScriptDiff(t, "sp_diff", "testdata/roles/sequence_privileges.sql", 60)
 }
+
+// TestDefaultPrivilegesDifferential runs testdata/roles/
+// default_privileges.sql (ALTER DEFAULT PRIVILEGES for the acting role
+// and FOR ROLE, every schema and IN SCHEMA public, tables, views,
+// sequences and serial columns, what created relations then hold,
+// pg_default_acl and \ddp, DROP ROLE while defaults name the role)
+// against PostgreSQL 15 and pgproxy.
+func TestDefaultPrivilegesDifferential(t *testing.T) {
+	roleScriptDiff(t, "dp_diff", "testdata/roles/default_privileges.sql", 60)
+}
