@@ -226,7 +226,9 @@
 // (default_privileges.go) is a role statement: it changes the role
 // catalog's default ACLs, which ownCreated gives the relations and
 // sequences a role creates; for functions, types and schemas it answers
-// 0A000, as do column privileges. ALTER … OWNER TO
+// 0A000, as do column privileges. REASSIGN OWNED (reassign_owned.go)
+// changes the owner of the branch's relations as ALTER … OWNER TO does,
+// in one commit. ALTER … OWNER TO
 // of other objects (checkOwnerChange): they have no per-role owner, so
 // a superuser's OWNER TO an existing role is accepted without effect
 // and anyone else's is 42501.

@@ -149,3 +149,10 @@ func TestSequencePrivilegesDifferential(t *testing.T) {
 func TestDefaultPrivilegesDifferential(t *testing.T) {
 	roleScriptDiff(t, "dp_diff", "testdata/roles/default_privileges.sql", 60)
 }
+
+// TestReassignOwnedDifferential runs testdata/roles/reassign_owned.sql
+// (who may reassign, what moves with its ACL, what stays) against
+// PostgreSQL 15 and pgproxy.
+func TestReassignOwnedDifferential(t *testing.T) {
+	roleScriptDiff(t, "ro_diff", "testdata/roles/reassign_owned.sql", 30)
+}
