@@ -40,7 +40,7 @@ func isDDL(n *sqlparse.Node) bool {
 		*sqlparse.Node_CreateExtensionStmt, *sqlparse.Node_AlterObjectSchemaStmt,
 		*sqlparse.Node_CreateTableAsStmt, *sqlparse.Node_ViewStmt, *sqlparse.Node_CreateFunctionStmt, *sqlparse.Node_CreateTrigStmt,
 		*sqlparse.Node_CreateEnumStmt, *sqlparse.Node_CreateDomainStmt, *sqlparse.Node_AlterDefaultPrivilegesStmt,
-		*sqlparse.Node_ReassignOwnedStmt:
+		*sqlparse.Node_ReassignOwnedStmt, *sqlparse.Node_DropOwnedStmt:
 		return true
 	}
 	return false
@@ -74,6 +74,12 @@ func (w *writer) ddl(n *sqlparse.Node) (*writeOut, error) {
 	}
 	if st := n.GetReassignOwnedStmt(); st != nil {
 		if changes, err = w.reassignOwned(pc, st); err != nil {
+			return nil, err
+		}
+		handled = true
+	}
+	if st := n.GetDropOwnedStmt(); st != nil {
+		if changes, err = w.dropOwned(pc, st); err != nil {
 			return nil, err
 		}
 		handled = true

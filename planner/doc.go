@@ -228,7 +228,10 @@
 // sequences a role creates; for functions, types and schemas it answers
 // 0A000, as do column privileges. REASSIGN OWNED (reassign_owned.go)
 // changes the owner of the branch's relations as ALTER … OWNER TO does,
-// in one commit. ALTER … OWNER TO
+// in one commit; DROP OWNED (drop_owned.go) drops and revokes on the
+// branch in one commit and publishes the role-catalog part (branch
+// privileges, default privileges) once that is planned, never inside a
+// transaction block. ALTER … OWNER TO
 // of other objects (checkOwnerChange): they have no per-role owner, so
 // a superuser's OWNER TO an existing role is accepted without effect
 // and anyone else's is 42501.

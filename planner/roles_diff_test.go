@@ -156,3 +156,10 @@ func TestDefaultPrivilegesDifferential(t *testing.T) {
 func TestReassignOwnedDifferential(t *testing.T) {
 	roleScriptDiff(t, "ro_diff", "testdata/roles/reassign_owned.sql", 30)
 }
+
+// TestDropOwnedDifferential runs testdata/roles/drop_owned.sql (who may,
+// what is dropped, what is revoked, DROP ROLE afterwards) against
+// PostgreSQL 15 and pgproxy.
+func TestDropOwnedDifferential(t *testing.T) {
+	roleScriptDiff(t, "do_diff", "testdata/roles/drop_owned.sql", 30)
+}
