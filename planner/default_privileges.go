@@ -115,11 +115,11 @@ func (rc *roleChange) alterDefaultPrivileges(st *q.AlterDefaultPrivilegesStmt) e
 		privs |= p
 	}
 	actor := rc.actor()
+	if actor == nil { // the current role was dropped meanwhile
+		return noRole(rc.s.currentRole())
+	}
 	var targets []*access.Role
 	if len(roles) == 0 {
-		if actor == nil {
-			return noRole(rc.s.currentRole())
-		}
 		targets = append(targets, actor)
 	}
 	for _, spec := range roles {
