@@ -28,7 +28,9 @@ CREATE TABLE t1 (id serial PRIMARY KEY, v text);
 CREATE VIEW v1 AS SELECT id, v FROM t1;
 CREATE SEQUENCE s1;
 INSERT INTO t1 (v) VALUES ('a');
-SELECT relname, relacl FROM pg_class WHERE relname IN ('t1', 'v1', 's1', 't1_id_seq') ORDER BY 1;
+CREATE TABLE c1 AS SELECT 1 AS x;
+CREATE TABLE i1 (id int GENERATED ALWAYS AS IDENTITY);
+SELECT relname, relacl FROM pg_class WHERE relname IN ('t1', 'v1', 's1', 't1_id_seq', 'c1', 'i1', 'i1_id_seq') ORDER BY 1;
 -- as carol
 SELECT v FROM t1;
 SELECT v FROM v1;
