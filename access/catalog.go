@@ -23,6 +23,9 @@ type Catalog struct {
 	// Branches holds the ACL of every branch someone granted or revoked
 	// on (branches.go); others have DefaultBranchACL.
 	Branches []BranchACL `json:"branches,omitempty"`
+	// DefaultACLs are the roles' default privileges
+	// (default_privileges.go), sorted by (role, schema, objtype).
+	DefaultACLs []DefaultACL `json:"default_acls,omitempty"`
 }
 
 // Role is one role with PostgreSQL's attributes.
@@ -84,6 +87,10 @@ func (c *Catalog) clone() *Catalog {
 		Roles: slices.Clone(c.Roles), Members: slices.Clone(c.Members), Branches: slices.Clone(c.Branches)}
 	for i := range out.Branches {
 		out.Branches[i].Items = slices.Clone(out.Branches[i].Items)
+	}
+	out.DefaultACLs = slices.Clone(c.DefaultACLs)
+	for i := range out.DefaultACLs {
+		out.DefaultACLs[i].Items = slices.Clone(out.DefaultACLs[i].Items)
 	}
 	for i := range out.Roles {
 		if v := out.Roles[i].ValidUntil; v != nil {

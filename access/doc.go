@@ -33,6 +33,12 @@
 // Sequences use the same rules and bits (PostgreSQL's: SELECT, UPDATE
 // and USAGE), with their own default (DefaultSequenceACL).
 //
+// Default privileges (default_privileges.go, ALTER DEFAULT PRIVILEGES)
+// are kept here as well, global like roles: rules about relations not
+// created yet belong to no branch's schema. A new relation's ACL is
+// computed from them once (CreationACL, PostgreSQL's
+// get_user_default_acl) and then stored with its definition.
+//
 // Secrets are stored as PostgreSQL stores rolpassword: SCRAM-SHA-256
 // verifiers, or md5 hashes when given already hashed (import); a plain
 // password given to CREATE/ALTER ROLE is turned into a SCRAM verifier

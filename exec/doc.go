@@ -453,7 +453,8 @@
 //     constraint, index, default and serial/identity sequence ownership,
 //     see syscat_depend.go), pg_stat_user_tables (no statistics: counters
 //     0), pg_stats and pg_statistic (ANALYZE's statistics, see above,
-//     in PostgreSQL's slots; no element statistics of array columns), pg_shdescription, pg_shdepend, pg_default_acl, pg_init_privs,
+//     in PostgreSQL's slots; no element statistics of array columns), pg_shdescription, pg_shdepend, pg_default_acl (the role catalog's
+//     default privileges), pg_init_privs,
 //     pg_seclabel, pg_shseclabel, pg_ts_config, pg_ts_config_map,
 //     pg_ts_dict, pg_ts_parser, pg_ts_template (syscat_textsearch.go),
 //     pg_largeobject_metadata, pg_db_role_setting, pg_conversion,

@@ -201,13 +201,13 @@ func init() {
 		}
 		return rows
 	}}
-	// shared and security catalogs pggraph has nothing for (one role, no
-	// comments on databases or roles, no default privileges or labels):
+	// shared and security catalogs pggraph has nothing for (no comments
+	// on databases or roles, no labels):
 	// PostgreSQL's columns, no rows
 	none := func(*catalogSet) [][]any { return nil }
 	pgCatalogRels["pg_shdescription"] = &sysRelation{2396, "objoid oid, classoid oid, description text", none}
 	pgCatalogRels["pg_shdepend"] = &sysRelation{1214, "dbid oid, classid oid, objid oid, objsubid int4, refclassid oid, refobjid oid, deptype char", none}
-	pgCatalogRels["pg_default_acl"] = &sysRelation{826, "oid oid, defaclrole oid, defaclnamespace oid, defaclobjtype char, defaclacl aclitem[]", none}
+	pgCatalogRels["pg_default_acl"] = &sysRelation{826, "oid oid, defaclrole oid, defaclnamespace oid, defaclobjtype char, defaclacl aclitem[]", (*catalogSet).defaultACLRows}
 	pgCatalogRels["pg_init_privs"] = &sysRelation{3394, "objoid oid, classoid oid, objsubid int4, privtype char, initprivs aclitem[]", none}
 	pgCatalogRels["pg_seclabel"] = &sysRelation{3596, "objoid oid, classoid oid, objsubid int4, provider text, label text", none}
 	pgCatalogRels["pg_shseclabel"] = &sysRelation{3592, "objoid oid, classoid oid, provider text, label text", none}

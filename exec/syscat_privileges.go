@@ -241,3 +241,23 @@ func splitSchemaName(qualified string) (schema, name string) {
 	}
 	return schema, parts[len(parts)-1]
 }
+
+// oidDefaultACLBase numbers pg_default_acl rows (their OIDs are not
+// stored: a row is named by its role, schema and kind).
+const oidDefaultACLBase = 14000
+
+// defaultACLRows is pg_default_acl, from the role catalog's default
+// privileges (ALTER DEFAULT PRIVILEGES; global to the root).
+func (c *catalogSet) defaultACLRows() [][]any {
+	cat := c.roleCatalog()
+	var rows [][]any
+	for i, d := range cat.DefaultACLs {
+		ns := uint32(0)
+		if d.Schema != "" {
+			ns = oidPublic
+		}
+		rows = append(rows, []any{uint32(oidDefaultACLBase + i), d.Role, ns, string(d.ObjType),
+			cat.TableACLText(&access.TableACL{Items: d.Items})})
+	}
+	return rows
+}

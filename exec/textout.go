@@ -89,6 +89,9 @@ func formatValue(v *Vec, i int, loc *time.Location) string {
 				return name
 			}
 		case OIDRegclass, OIDRegnamespace:
+			if v.I[i] == 0 { // InvalidOid, as regclassout/regnamespaceout print it
+				return "-"
+			}
 			if name, ok := regName(v.T.OID, uint32(v.I[i])); ok {
 				return name
 			}

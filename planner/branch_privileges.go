@@ -197,7 +197,7 @@ func (rc *roleChange) dependentPrivileges(role *access.Role) error {
 	if err != nil {
 		return errRole("58030", "could not read the branches' relations").WithDetail(err.Error())
 	}
-	dbs := local
+	dbs := append(local, rc.defaultACLDependents(role)...)
 	for _, b := range rc.c.Branches {
 		for _, it := range b.Items {
 			if (it.Grantee == role.OID || it.Grantor == role.OID) && it.Privs != 0 {

@@ -33,7 +33,7 @@ func TestBranchPrivileges(t *testing.T) {
 		{"GRANT releasers TO alice", ""},
 		{"CALL graph.create_branch('dev')", ""},
 		{"REVOKE WRITE, MERGE ON DATABASE main FROM PUBLIC", ""},
-		{"GRANT WRITE, MERGE ON DATABASE main TO releasers", ""},
+		{"GRANT WRITE, MERGE ON BRANCH main TO releasers", ""}, // pggraph's spelling of ON DATABASE
 		{"GRANT FLY ON DATABASE main TO bob", "0LP01 invalid privilege type FLY for database"},
 		{"GRANT CONNECT ON DATABASE nope TO bob", "3D000 database \"nope\" does not exist"},
 		{"GRANT CREATE ON DATABASE main TO bob", ""},
@@ -88,7 +88,7 @@ func TestBranchPrivileges(t *testing.T) {
 	}
 	// CONNECT: at login and for every other way of reaching the branch
 	runRoleSteps(t, admin, []roleStep{
-		{"REVOKE CONNECT ON DATABASE dev FROM PUBLIC", ""},
+		{"REVOKE CONNECT ON BRANCH dev FROM PUBLIC", ""},
 		{"DROP ROLE releasers", "2BP01 role \"releasers\" cannot be dropped because some objects depend on it"},
 	})
 	if _, err := ts.connectAs(t, "bob", "", "dev", ""); sqlState(err) != "42501" {

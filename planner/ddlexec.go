@@ -39,7 +39,8 @@ func isDDL(n *sqlparse.Node) bool {
 		*sqlparse.Node_CreateSchemaStmt, *sqlparse.Node_AlterOwnerStmt, *sqlparse.Node_GrantStmt, *sqlparse.Node_GrantRoleStmt,
 		*sqlparse.Node_CreateExtensionStmt, *sqlparse.Node_AlterObjectSchemaStmt,
 		*sqlparse.Node_CreateTableAsStmt, *sqlparse.Node_ViewStmt, *sqlparse.Node_CreateFunctionStmt, *sqlparse.Node_CreateTrigStmt,
-		*sqlparse.Node_CreateEnumStmt, *sqlparse.Node_CreateDomainStmt, *sqlparse.Node_AlterDefaultPrivilegesStmt:
+		*sqlparse.Node_CreateEnumStmt, *sqlparse.Node_CreateDomainStmt, *sqlparse.Node_AlterDefaultPrivilegesStmt,
+		*sqlparse.Node_ReassignOwnedStmt, *sqlparse.Node_DropOwnedStmt:
 		return true
 	}
 	return false
@@ -70,6 +71,18 @@ func (w *writer) ddl(n *sqlparse.Node) (*writeOut, error) {
 	changes, handled, err := w.grantTables(pc, n)
 	if err != nil {
 		return nil, err
+	}
+	if st := n.GetReassignOwnedStmt(); st != nil {
+		if changes, err = w.reassignOwned(pc, st); err != nil {
+			return nil, err
+		}
+		handled = true
+	}
+	if st := n.GetDropOwnedStmt(); st != nil {
+		if changes, err = w.dropOwned(pc, st); err != nil {
+			return nil, err
+		}
+		handled = true
 	}
 	if !handled {
 		if err := w.ownerChecks(pc, n); err != nil {

@@ -222,8 +222,16 @@
 // validations run unchecked. DROP ROLE refuses a role that owns or has
 // grants on relations or sequences of any branch. Sequences'
 // privileges (sequence_privileges.go) are checked by the sequence
-// functions and a serial column's default. Column privileges and ALTER
-// DEFAULT PRIVILEGES answer 0A000. ALTER … OWNER TO
+// functions and a serial column's default. ALTER DEFAULT PRIVILEGES
+// (default_privileges.go) is a role statement: it changes the role
+// catalog's default ACLs, which ownCreated gives the relations and
+// sequences a role creates; for functions, types and schemas it answers
+// 0A000, as do column privileges. REASSIGN OWNED (reassign_owned.go)
+// changes the owner of the branch's relations as ALTER … OWNER TO does,
+// in one commit; DROP OWNED (drop_owned.go) drops and revokes on the
+// branch in one commit and publishes the role-catalog part (branch
+// privileges, default privileges) once that is planned, never inside a
+// transaction block. ALTER … OWNER TO
 // of other objects (checkOwnerChange): they have no per-role owner, so
 // a superuser's OWNER TO an existing role is accepted without effect
 // and anyone else's is 42501.

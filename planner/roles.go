@@ -24,7 +24,8 @@ import (
 // isRoleStmt reports the statements roles.go runs.
 func isRoleStmt(n *q.Node) bool {
 	switch x := n.Node.(type) {
-	case *q.Node_CreateRoleStmt, *q.Node_AlterRoleStmt, *q.Node_DropRoleStmt, *q.Node_GrantRoleStmt, *q.Node_AlterRoleSetStmt:
+	case *q.Node_CreateRoleStmt, *q.Node_AlterRoleStmt, *q.Node_DropRoleStmt, *q.Node_GrantRoleStmt, *q.Node_AlterRoleSetStmt,
+		*q.Node_AlterDefaultPrivilegesStmt:
 		return true
 	case *q.Node_RenameStmt:
 		return x.RenameStmt.RenameType == q.ObjectType_OBJECT_ROLE
@@ -57,6 +58,8 @@ func roleStmtName(n *q.Node) (name, tag string) {
 		return "REVOKE", "REVOKE ROLE"
 	case *q.Node_RenameStmt:
 		return "ALTER ROLE", "ALTER ROLE"
+	case *q.Node_AlterDefaultPrivilegesStmt:
+		return "ALTER DEFAULT PRIVILEGES", "ALTER DEFAULT PRIVILEGES"
 	case *q.Node_GrantStmt:
 		if x.GrantStmt.IsGrant {
 			return "GRANT", "GRANT"
@@ -216,6 +219,8 @@ func (rc *roleChange) apply(n *q.Node) error {
 		return rc.grant(x.GrantRoleStmt)
 	case *q.Node_GrantStmt:
 		return rc.grantOnBranches(x.GrantStmt)
+	case *q.Node_AlterDefaultPrivilegesStmt:
+		return rc.alterDefaultPrivileges(x.AlterDefaultPrivilegesStmt)
 	}
 	return notSupported("this role statement")
 }

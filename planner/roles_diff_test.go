@@ -141,3 +141,27 @@ func TestTablePrivilegesDifferential(t *testing.T) {
 func TestSequencePrivilegesDifferential(t *testing.T) {
 	roleScriptDiff(t, "sp_diff", "testdata/roles/sequence_privileges.sql", 60)
 }
+
+// TestDefaultPrivilegesDifferential runs testdata/roles/
+// default_privileges.sql (ALTER DEFAULT PRIVILEGES for the acting role
+// and FOR ROLE, every schema and IN SCHEMA public, tables, views,
+// sequences and serial columns, what created relations then hold,
+// pg_default_acl and \ddp, DROP ROLE while defaults name the role)
+// against PostgreSQL 15 and pgproxy.
+func TestDefaultPrivilegesDifferential(t *testing.T) {
+	roleScriptDiff(t, "dp_diff", "testdata/roles/default_privileges.sql", 60)
+}
+
+// TestReassignOwnedDifferential runs testdata/roles/reassign_owned.sql
+// (who may reassign, what moves with its ACL, what stays) against
+// PostgreSQL 15 and pgproxy.
+func TestReassignOwnedDifferential(t *testing.T) {
+	roleScriptDiff(t, "ro_diff", "testdata/roles/reassign_owned.sql", 30)
+}
+
+// TestDropOwnedDifferential runs testdata/roles/drop_owned.sql (who may,
+// what is dropped, what is revoked, DROP ROLE afterwards) against
+// PostgreSQL 15 and pgproxy.
+func TestDropOwnedDifferential(t *testing.T) {
+	roleScriptDiff(t, "do_diff", "testdata/roles/drop_owned.sql", 30)
+}

@@ -586,21 +586,6 @@ func (w *writer) referencesChecks(pc *privCtx, elts []*q.Node) error {
 	return nil
 }
 
-// ownCreated records the acting role as the owner of the relations a
-// statement creates (the bootstrap superuser is recorded as 0, the
-// owner of everything created before roles).
-func ownCreated(pc *privCtx, changes []ddl.Change) {
-	if pc == nil || pc.role == access.BootstrapOID || pc.role == math.MaxUint32 {
-		return
-	}
-	for _, ch := range changes {
-		if c, ok := ch.(*ddl.CreateTable); ok {
-			c.Meta.Owner = pc.role
-			c.Def.Extra = c.Meta.Encode()
-		}
-	}
-}
-
 // redefine is the change that stores a relation's new owner or ACL.
 func redefine(e graph.TableEntry, m ddl.TableMeta, tag string) *ddl.AlterTable {
 	def := e.Def
@@ -745,10 +730,6 @@ func (s *session) grantContext(ctx context.Context, pc *privCtx) *privCtx {
 // grantTables runs GRANT/REVOKE on tables and views; handled is false
 // for other objects (left to planner/ddl).
 func (w *writer) grantTables(pc *privCtx, n *q.Node) (changes []ddl.Change, handled bool, err error) {
-	if n.GetAlterDefaultPrivilegesStmt() != nil {
-		return nil, true, notSupported("ALTER DEFAULT PRIVILEGES").
-			WithDetail("Relations are created with PostgreSQL's default privileges: the owner holds all, PUBLIC none.")
-	}
 	st := n.GetGrantStmt()
 	if st == nil {
 		return nil, false, nil

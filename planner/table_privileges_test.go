@@ -57,7 +57,10 @@ func TestTablePrivilegesDurable(t *testing.T) {
 		{"CREATE SEQUENCE s", ""},
 		{"GRANT USAGE ON SEQUENCE s TO bob", ""},
 		{"REVOKE ALL ON s FROM bob", ""},
-		{"ALTER DEFAULT PRIVILEGES GRANT SELECT ON TABLES TO bob", "0A000 ALTER DEFAULT PRIVILEGES is not supported yet"},
+		{"ALTER DEFAULT PRIVILEGES GRANT EXECUTE ON FUNCTIONS TO bob", "0A000 ALTER DEFAULT PRIVILEGES … ON FUNCTIONS, ROUTINES or TYPES is not supported yet"},
+		// default privileges live in the role catalog: the second
+		// process sees them and applies them to what alice creates there
+		{"ALTER DEFAULT PRIVILEGES GRANT SELECT ON SEQUENCES TO bob", ""},
 		{"CREATE TABLE mine (id int)", ""},
 		{"INSERT INTO mine VALUES (1)", ""},
 		{"SELECT count(*) FROM secret", "42501 permission denied for table secret"},
@@ -68,6 +71,18 @@ func TestTablePrivilegesDurable(t *testing.T) {
 	}
 	runRoleSteps(t, bobB, []roleStep{
 		{"SELECT count(*) FROM mine", "42501 permission denied for table mine"},
+	})
+	if got := queryStrings(t, bobB, "SELECT defaclobjtype::text, defaclacl FROM pg_default_acl"); got != "S|{alice=rwU/alice,bob=r/alice}" {
+		t.Fatalf("second process: pg_default_acl is %q", got)
+	}
+	aliceB, err := b.connectAs(t, "alice", "", "main", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	runRoleSteps(t, aliceB, []roleStep{{"CREATE SEQUENCE s2", ""}})
+	runRoleSteps(t, bobB, []roleStep{
+		{"SELECT last_value FROM s2", ""},
+		{"SELECT nextval('s2')", "42501 permission denied for sequence s2"},
 	})
 	runRoleSteps(t, alice, []roleStep{{"GRANT SELECT ON mine TO bob", ""}})
 	// the second process sees the grant at its next statement

@@ -170,6 +170,12 @@ func (c *conn) authenticate(method AuthMethod) error {
 	case AuthTrust:
 		return nil
 	case AuthReject:
+		// a reject rule: PostgreSQL names the rule's match, not the role
+		e := c.admit(c.database)
+		if e, ok := e.(*Error); ok {
+			e.Severity = SeverityFatal
+			return e
+		}
 		return errAuthFailed(user, method)
 	case AuthPassword:
 		c.be.Send(&pgproto3.AuthenticationCleartextPassword{})

@@ -114,8 +114,15 @@ host     all   all    127.0.0.0/8    reject
 	if _, err := pgx.Connect(ctxT(t), ts.url(md5User, md5Password, "main", "")); err != nil {
 		t.Errorf("bob via md5 rule: %v", err)
 	}
-	if _, err := pgx.Connect(ctxT(t), ts.url(testUser, testPassword, "main", "")); pgCode(err) != CodeInvalidAuthorization {
+	_, err = pgx.Connect(ctxT(t), ts.url(testUser, testPassword, "main", ""))
+	if pgCode(err) != CodeInvalidAuthorization {
 		t.Errorf("alice without TLS should hit reject: %v", err)
+	}
+	// PostgreSQL's message names the rule's match
+	want := `pg_hba.conf rejects connection for host "127.0.0.1", user "` + testUser + `", database "main", no encryption`
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) || pe.Message != want || pe.Severity != "FATAL" {
+		t.Errorf("reject rule answered %v, want FATAL %s", err, want)
 	}
 	if !strings.Contains(ts.logs.String(), "authentication failed") {
 		t.Error("failed login not logged")

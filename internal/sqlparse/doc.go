@@ -29,4 +29,8 @@
 //     VALUES, IN and OR lists, CASE arms) count once, so only genuinely deep
 //     text is refused; FuzzParseSurvives and depth_test.go check the bound
 //     covers every tree the parser builds.
+//   - pggraph's words the grammar lacks are spliced before parsing
+//     (GRAPH_TABLE) or, for GRANT/REVOKE … ON BRANCH b, rewritten to ON
+//     DATABASE b only after the text failed to parse (branch_alias.go), so
+//     valid SQL is never changed.
 package sqlparse

@@ -198,7 +198,13 @@ func Parse(sql string) (*ParseResult, error) {
 	}
 	t, err := pg_query.Parse(text)
 	if err != nil {
-		return nil, toSyntaxError(err)
+		alias, ok := branchAlias(text)
+		if !ok {
+			return nil, toSyntaxError(err)
+		}
+		if t, err = pg_query.Parse(alias); err != nil {
+			return nil, toSyntaxError(err)
+		}
 	}
 	shared.put(sql, t)
 	return t, nil

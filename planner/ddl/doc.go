@@ -93,12 +93,12 @@
 //     tombstoned tables stay readable by time travel). An edge endpoint
 //     reference cannot be dropped on its own (42P16).
 //   - Statements migration tools send that have no meaning here are
-//     accepted as NoOp with PostgreSQL's command tag: GRANT and ALTER
-//     DEFAULT PRIVILEGES … GRANT on objects other than relations (their
-//     privileges are not enforced, so every role already holds what such
-//     a GRANT gives; REVOKE and ALTER DEFAULT PRIVILEGES … REVOKE answer
-//     0A000 because they could not take effect; the planner handles
-//     GRANT/REVOKE on tables and views, and owners, before Plan),
+//     accepted as NoOp with PostgreSQL's command tag: GRANT on objects
+//     other than relations (their privileges are not enforced, so every
+//     role already holds what such a GRANT gives; REVOKE answers 0A000
+//     because it could not take effect; the planner handles GRANT/REVOKE
+//     on tables and views, owners and ALTER DEFAULT PRIVILEGES before
+//     Plan),
 //     … OWNER TO, storage parameters and tuning
 //     subcommands, CREATE SCHEMA IF NOT EXISTS public, COMMENT ON objects
 //     other than tables, views and columns, DROP MATERIALIZED
