@@ -25,11 +25,13 @@ import (
 //   - a member whose stage function fails gets its own error and stages
 //     nothing (the others are unaffected);
 //   - a member that inserts a primary key an earlier member of the group
-//     inserts is deferred to the next group, whose base includes the
-//     earlier member, so its stage function recomputes against it and
-//     reports the duplicate itself (recompute, never patch);
-//   - a member that stages anything but in-memory inserts (deletes,
-//     catalog changes, COPY streams) runs alone after the group.
+//     inserts, or deletes a row address an earlier member deletes, is
+//     deferred to the next group, whose base includes the earlier
+//     member, so its stage function recomputes against it and reports
+//     the duplicate or the conflict itself (recompute, never patch);
+//   - a member that stages anything but in-memory inserts and deletes
+//     by address (catalog changes, COPY streams, compaction) runs alone
+//     after the group.
 //
 // Why insert-only members validated against the base alone are valid
 // against the base plus the members before them: inserting rows never
@@ -39,7 +41,13 @@ import (
 // grouping only where that is the whole story (no other unique or
 // cardinality constraint on the written tables): a member's reads see
 // the base without the other members' rows, as concurrent statements do
-// under READ COMMITTED.
+// under READ COMMITTED. Deletes by address add two things: two members
+// deleting one row version (a lost update) are kept apart here by the
+// address claims, and a delete can remove a row another member's probe
+// found (a referenced parent row, an edge a cardinality minimum counts),
+// which the caller rules out by asking for grouping of a deleting write
+// only where no foreign key references the table it deletes from and no
+// cardinality minimum counts its rows.
 //
 // Every admitted member is acknowledged after the one CAS. The one
 // manifest version records each admitted member as a member transaction
@@ -177,7 +185,7 @@ func (g *Graph) commitGroup(batch []*groupMember) (again []*groupMember) {
 				m.ownErr = err
 				continue
 			}
-			keys, ok := ms.insertKeys()
+			keys, ok := ms.rowClaims()
 			if !ok {
 				m.outcome = memberSolo
 				continue
@@ -246,17 +254,21 @@ func claimed(claims map[string]bool, keys []string) bool {
 	return false
 }
 
-// insertKeys returns the primary keys the stage inserts (table-qualified
-// encodings) when it stages nothing but in-memory inserts into existing
-// tables; ok is false otherwise.
-func (s *Stage) insertKeys() (keys []string, ok bool) {
+// rowClaims returns what the stage claims within a group — the primary
+// keys it inserts and the row addresses it deletes (table-qualified
+// encodings) — when it stages nothing but in-memory inserts and deletes
+// by address in existing tables; ok is false otherwise.
+func (s *Stage) rowClaims() (keys []string, ok bool) {
 	if s.changesCatalog() {
 		return nil, false
 	}
 	for _, k := range s.order {
 		o := s.ops[k]
-		if len(o.deletes) > 0 || o.compact != nil || o.loads > 0 || o.knownInserts != len(o.inserts) || len(o.batches) != len(o.inserts) {
+		if o.compact != nil || o.loads > 0 || o.knownInserts != len(o.inserts) || len(o.batches) != len(o.inserts) {
 			return nil, false
+		}
+		for _, a := range o.deletes {
+			keys = append(keys, k.String()+"|@"+strconv.FormatUint(a, 10))
 		}
 		pk := s.baseEntry(k).Def.PrimaryKey
 		if len(pk) == 0 {
@@ -302,8 +314,8 @@ func encodeKey(k graph.TableKey, r arrow.RecordBatch, cols []int, row int) strin
 	return b.String()
 }
 
-// absorb adds an insert-only member stage's inserts and probes (same
-// base) to s.
+// absorb adds a member stage's inserts, deletes and probes (same base,
+// claims disjoint from the earlier members') to s.
 func (s *Stage) absorb(ms *Stage) {
 	for k := range ms.probes {
 		s.probes[k] = true
@@ -312,6 +324,7 @@ func (s *Stage) absorb(ms *Stage) {
 		mo := ms.ops[k]
 		o := s.opsFor(k)
 		o.inserts = append(o.inserts, mo.inserts...)
+		o.deletes = append(o.deletes, mo.deletes...)
 		o.knownRows += mo.knownRows
 		o.knownInserts += mo.knownInserts
 		o.batches = append(o.batches, mo.batches...)

@@ -52,14 +52,16 @@ func groupOf(ctx context.Context, g *Graph, members ...map[string][]int64) error
 // TestGroupCommitMembers drives one group directly: members that insert
 // disjoint keys share one commit and one receipt; a member whose own
 // stage function fails gets its error alone; a member inserting a key an
-// earlier member inserts is deferred to the next group, where it
-// recomputes against a base holding that key; a member that deletes
-// runs alone.
+// earlier member inserts, or deleting a row an earlier member deletes,
+// is deferred to the next group, where it recomputes against a base
+// holding that key or lacking that row; a member that deletes rows no
+// other member deletes shares the group; a member that truncates runs
+// alone.
 func TestGroupCommitMembers(t *testing.T) {
 	ctx := context.Background()
 	g := openGraph(t, objstore.NewMem(), true)
 	defer g.Close()
-	createTables(t, g, "a", "b")
+	createTables(t, g, "a", "b", "c")
 	if err := insert(ctx, g, WriteOptions{}, map[string][]int64{"b": {7}}); err != nil {
 		t.Fatal(err)
 	}
@@ -78,39 +80,55 @@ func TestGroupCommitMembers(t *testing.T) {
 		}
 		return insertFn(map[string][]int64{"a": {1}})(ctx, s)
 	}
-	solo := func(ctx context.Context, s *Stage) error {
+	// del deletes row 7 of b when the base still has it (else fails as
+	// the SQL layer's row-level arbitration does)
+	gone := protocol.Errorf(protocol.KindReadSetChanged, nil, "row deleted by a concurrent transaction")
+	delRuns := 0
+	del := func(ctx context.Context, s *Stage) error {
+		delRuns++
 		_, addrs := readIDs(t, g, s.Base(), "b")
-		return s.Delete("b", []uint64{addrs[7]})
+		a, ok := addrs[7]
+		if !ok {
+			return gone
+		}
+		return s.Delete("b", []uint64{a})
 	}
+	solo := func(ctx context.Context, s *Stage) error { return s.Truncate("c") }
 	m1 := newMember(ctx, insertFn(map[string][]int64{"a": {1}}))
 	m2 := newMember(ctx, func(context.Context, *Stage) error { return bad })
 	m3 := newMember(ctx, dup)
 	m4 := newMember(ctx, insertFn(map[string][]int64{"a": {2}, "b": {9}}))
-	m5 := newMember(ctx, solo)
-	again := g.commitGroup([]*groupMember{m1, m2, m3, m4, m5})
-	if len(again) != 1 || again[0] != m3 {
-		t.Fatalf("deferred %d members, want the duplicate alone", len(again))
+	m5 := newMember(ctx, del)
+	m6 := newMember(ctx, del)
+	m7 := newMember(ctx, solo)
+	again := g.commitGroup([]*groupMember{m1, m2, m3, m4, m5, m6, m7})
+	if len(again) != 2 || again[0] != m3 || again[1] != m6 {
+		t.Fatalf("deferred %d members, want the duplicate key and the second delete of row 7", len(again))
 	}
-	if m1.err != nil || m4.err != nil || m1.rc == nil || m4.rc == nil || m1.rc.Snapshot.Version != m4.rc.Snapshot.Version {
-		t.Fatalf("admitted members: %v %v, receipts %+v %+v", m1.err, m4.err, m1.rc, m4.rc)
+	if m1.err != nil || m4.err != nil || m5.err != nil || m1.rc == nil || m4.rc == nil || m5.rc == nil ||
+		m1.rc.Snapshot.Version != m4.rc.Snapshot.Version || m1.rc.Snapshot.Version != m5.rc.Snapshot.Version {
+		t.Fatalf("admitted members: %v %v %v, receipts %+v %+v %+v", m1.err, m4.err, m5.err, m1.rc, m4.rc, m5.rc)
 	}
 	// one manifest version; each member named by its own commit id
 	groupCommit := m1.rc.Snapshot.Commit
-	if m1.rc.CommitID == m4.rc.CommitID || groupCommit.ID != m1.rc.CommitID || len(groupCommit.Members) != 2 ||
-		groupCommit.Members[0].ID != m1.rc.CommitID || groupCommit.Members[1].ID != m4.rc.CommitID {
-		t.Fatalf("member receipts %s %s, group commit %+v", m1.rc.CommitID, m4.rc.CommitID, groupCommit)
+	if m1.rc.CommitID == m4.rc.CommitID || groupCommit.ID != m1.rc.CommitID || len(groupCommit.Members) != 3 ||
+		groupCommit.Members[0].ID != m1.rc.CommitID || groupCommit.Members[1].ID != m4.rc.CommitID || groupCommit.Members[2].ID != m5.rc.CommitID {
+		t.Fatalf("member receipts %s %s %s, group commit %+v", m1.rc.CommitID, m4.rc.CommitID, m5.rc.CommitID, groupCommit)
 	}
 	if !errors.Is(m2.err, bad) {
 		t.Fatalf("failing member got %v", m2.err)
 	}
-	if m5.err != nil || m5.rc == nil || m5.rc.CommitID == m1.rc.CommitID {
-		t.Fatalf("the deleting member must run alone after the group: %v %+v", m5.err, m5.rc)
+	if m7.err != nil || m7.rc == nil || m7.rc.CommitID == m1.rc.CommitID {
+		t.Fatalf("the truncating member must run alone after the group: %v %+v", m7.err, m7.rc)
 	}
 	if again := g.commitGroup(again); len(again) != 0 {
 		t.Fatal("deferred again")
 	}
 	if m3.err == nil || protocol.SQLState(m3.err) != "23505" || dupRuns != 2 {
 		t.Fatalf("the deferred duplicate got %v after %d runs, want its own 23505 from a recomputation", m3.err, dupRuns)
+	}
+	if !errors.Is(m6.err, gone) || delRuns != 3 {
+		t.Fatalf("the deferred second delete got %v after %d runs of del, want its own conflict from a recomputation", m6.err, delRuns)
 	}
 	sn, err := g.Head(ctx, "")
 	if err != nil {
@@ -119,7 +137,7 @@ func TestGroupCommitMembers(t *testing.T) {
 	a, _ := readIDs(t, g, sn, "a")
 	b, _ := readIDs(t, g, sn, "b")
 	if !slices.Equal(a, []int64{1, 2}) || !slices.Equal(b, []int64{9}) {
-		t.Fatalf("a %v b %v, want [1 2] and [9] (9 inserted by the group, 7 deleted by the solo member)", a, b)
+		t.Fatalf("a %v b %v, want [1 2] and [9] (9 inserted and 7 deleted by the group)", a, b)
 	}
 	after, err := g.Commits(ctx, "")
 	if err != nil {
@@ -134,7 +152,7 @@ func TestGroupCommitMembers(t *testing.T) {
 			t.Fatalf("member commit %s resolves to %v, %v; want the group's version %d", m.rc.CommitID, sn, err, m1.rc.Snapshot.Version)
 		}
 	}
-	if rows := groupCommit.Rows(); len(rows) != 2 || rows[1].ID != m4.rc.CommitID || rows[1].Parent != groupCommit.Parent {
+	if rows := groupCommit.Rows(); len(rows) != 3 || rows[1].ID != m4.rc.CommitID || rows[1].Parent != groupCommit.Parent {
 		t.Fatalf("graph.commits rows of the group commit: %+v", rows)
 	}
 }

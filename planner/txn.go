@@ -380,7 +380,11 @@ func (s *session) commitRows(ctx context.Context, tx *txState) (*protocol.Receip
 		}
 		return ti.entry, true
 	}
-	return s.g.Write(ctx, s.writeOptions(adapters.WriteOptions{Branch: tx.base.sn.Branch, Message: s.commitMessage(), MaxReprepare: commitMaxReprepare}),
+	// concurrent COMMITs share one graph commit where no member can
+	// invalidate another unseen (group.go); each member is arbitrated
+	// against the group's base by the function below
+	group := !tx.serializable() && groupable(tx.base, tx.pend)
+	return s.g.Write(ctx, s.writeOptions(adapters.WriteOptions{Branch: tx.base.sn.Branch, Message: s.commitMessage(), MaxReprepare: commitMaxReprepare, Group: group}),
 		func(ctx context.Context, st *adapters.Stage) error {
 			head, err := s.catalogOf(ctx, st.Base())
 			if err != nil {
