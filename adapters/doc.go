@@ -170,14 +170,15 @@
 // Concurrency: goroutines (concurrency_test.go), writer processes and a
 // SIGKILL loop (process_test.go), all checked by one history checker.
 //
-// Group commit (group.go): grouped autocommit writes of a branch
+// Group commit (group.go): grouped writes of a branch
 // (WriteOptions.Group) queued while a commit is in flight are committed
 // together as one Mutation whose stage function runs each member's own
 // stage function against the group's base and absorbs it; a failing
 // member is cut out with its own error, a member inserting a primary
-// key an earlier member inserts is deferred to the next group (it
-// recomputes there), a member staging anything but in-memory inserts
-// runs alone. Tests: TestGroupCommitMembers, TestGroupCommitConcurrentWriters,
+// key an earlier member inserts, or deleting a row address an earlier
+// member deletes, is deferred to the next group (it recomputes there),
+// a member staging anything but in-memory inserts and deletes by
+// address runs alone. Tests: TestGroupCommitMembers, TestGroupCommitConcurrentWriters,
 // the crash sweep's group-commit shape.
 //
 // Background Optimize yields to open transactions (holds.go): the SQL
