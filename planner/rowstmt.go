@@ -2,6 +2,7 @@ package planner
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -206,7 +207,7 @@ func (s *session) lockedWrite(ctx context.Context, p *plan, params []any) (*writ
 		before := tx.pend.clone()
 		out, err := s.runWrite(ctx, newView(base, tx.pend), p, params)
 		if err != nil && before.rowLevel() && before.hasWrites() {
-			if we, ok := err.(*wire.Error); ok && we.Code == "23505" {
+			if we := (*wire.Error)(nil); errors.As(err, &we) && we.Code == "23505" {
 				// a key this transaction inserted earlier was committed
 				// meanwhile by another process (within the process its
 				// key lock makes the other wait): the transaction cannot
