@@ -134,7 +134,15 @@
 // (forupdate.go; SKIP LOCKED skips before LIMIT counts); other locking
 // shapes, and LOCK TABLE, lock optimistically at table level (COMMIT
 // fails with 40001 when the table moved). 40001 details name tables and
-// keys by their SQL names.
+// keys by their SQL names. A row-level COMMIT below SERIALIZABLE, and an
+// autocommit UPDATE/DELETE, share a graph commit with concurrent ones
+// (group commit) where no member can invalidate another unseen
+// (group.go: no UNIQUE besides the primary key, no edge cardinality
+// bound, deletes only from tables no foreign key references, no
+// table-level FOR UPDATE lock); each member is arbitrated at row level
+// against the group's base. A READ COMMITTED statement failing with
+// 23505 because a key the transaction inserted earlier was committed
+// meanwhile by another process answers 40001 (pendingConflict).
 //
 // SAVEPOINT copies the pending state (records are immutable and
 // shared); ROLLBACK TO restores the copy and keeps the read set. READ

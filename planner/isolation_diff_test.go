@@ -3,6 +3,7 @@ package planner
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -111,10 +112,81 @@ func newIsoSession(c *pgx.Conn) *isoSession {
 	return s
 }
 
+// isoSchedule is when each statement of an interleaving finished on
+// PostgreSQL: waited[i] says step i was still blocked on a lock after
+// it was sent; done[i] lists the sessions whose blocked statement
+// finished after step i. The pgproxy run follows it, so neither run
+// decides "waits" by how long a statement took on a loaded machine.
+type isoSchedule struct {
+	waited []bool
+	done   [][]int
+}
+
+// isoOracle decides whether session i's statement, not finished yet,
+// is blocked (true) or still running: PostgreSQL's is blocked when
+// pg_stat_activity shows it waiting for a lock; pgproxy's follows the
+// schedule.
+type isoOracle func(i int) bool
+
+// pgLockOracle watches the sessions' backends from mon.
+func pgLockOracle(t *testing.T, mon *pgx.Conn, conns [2]*pgx.Conn) isoOracle {
+	return func(i int) bool {
+		var ev *string
+		err := mon.QueryRow(context.Background(), "SELECT wait_event_type FROM pg_stat_activity WHERE pid = $1", conns[i].PgConn().PID()).Scan(&ev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ev != nil && *ev == "Lock"
+	}
+}
+
+// settle waits for session i's result: it returns it, or "" when the
+// statement is blocked. With a schedule (pgproxy) the answer is
+// expected — blocked statements get a short look, finishing ones as
+// long as they need; without one (PostgreSQL) a statement is blocked
+// when the oracle sees it waiting for a lock throughout 600 ms (longer
+// than deadlock_timeout and lock_timeout of the cases, which end a
+// wait by themselves).
+func settle(ss *isoSession, i int, blocked isoOracle, expectBlocked *bool) string {
+	if expectBlocked != nil {
+		wait := 30 * time.Second
+		if *expectBlocked {
+			wait = 300 * time.Millisecond
+		}
+		select {
+		case r := <-ss.res:
+			return r
+		case <-time.After(wait):
+			return ""
+		}
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	var lockSince time.Time
+	for time.Now().Before(deadline) {
+		select {
+		case r := <-ss.res:
+			return r
+		case <-time.After(50 * time.Millisecond):
+		}
+		if !blocked(i) {
+			lockSince = time.Time{}
+			continue
+		}
+		if lockSince.IsZero() {
+			lockSince = time.Now()
+		} else if time.Since(lockSince) >= 600*time.Millisecond {
+			return ""
+		}
+	}
+	return ""
+}
+
 // runInterleaving runs c on two sessions and returns the trace of
 // outcomes: each step's result, or "waits" and later "→ result" when
-// it finished after a later step, and the final contents of kv.
-func runInterleaving(t *testing.T, conns [2]*pgx.Conn, level string, c isoCase) string {
+// it finished after a later step, and the final contents of kv. With
+// sched nil it records PostgreSQL's schedule into rec (blocked asks
+// its oracle); else it follows sched.
+func runInterleaving(t *testing.T, conns [2]*pgx.Conn, level string, c isoCase, blocked isoOracle, sched, rec *isoSchedule) string {
 	t.Helper()
 	ctx := context.Background()
 	ss := [2]*isoSession{newIsoSession(conns[0]), newIsoSession(conns[1])}
@@ -122,35 +194,66 @@ func runInterleaving(t *testing.T, conns [2]*pgx.Conn, level string, c isoCase) 
 	defer close(ss[1].reqs)
 	var trace []string
 	pending := [2]bool{}
-	collect := func(wait time.Duration) {
+	all := append([]isoStep{{0, "BEGIN ISOLATION LEVEL " + level}, {1, "BEGIN ISOLATION LEVEL " + level}}, c.steps...)
+	if rec != nil {
+		rec.waited, rec.done = make([]bool, len(all)+1), make([][]int, len(all)+1)
+	}
+	expect := func(step int, who int, waitedStep bool) *bool {
+		if sched == nil {
+			return nil
+		}
+		if waitedStep {
+			b := sched.waited[step]
+			return &b
+		}
+		b := !slices.Contains(sched.done[step], who)
+		return &b
+	}
+	collect := func(step int) {
 		for i := range ss {
 			if !pending[i] {
 				continue
 			}
-			select {
-			case r := <-ss[i].res:
+			if r := settle(ss[i], i, blocked, expect(step, i, false)); r != "" {
 				pending[i] = false
 				trace = append(trace, fmt.Sprintf("  s%d → %s", i, r))
-			case <-time.After(wait):
+				if rec != nil {
+					rec.done[step] = append(rec.done[step], i)
+				}
 			}
 		}
 	}
-	all := append([]isoStep{{0, "BEGIN ISOLATION LEVEL " + level}, {1, "BEGIN ISOLATION LEVEL " + level}}, c.steps...)
-	for _, st := range all {
+	for k, st := range all {
 		if pending[st.who] {
 			t.Fatalf("%s: session %d is still waiting", c.name, st.who)
 		}
 		ss[st.who].reqs <- st.sql
-		select {
-		case r := <-ss[st.who].res:
+		if r := settle(ss[st.who], st.who, blocked, expect(k, st.who, true)); r != "" {
 			trace = append(trace, fmt.Sprintf("s%d %s: %s", st.who, st.sql, r))
-		case <-time.After(400 * time.Millisecond):
+		} else {
 			pending[st.who] = true
 			trace = append(trace, fmt.Sprintf("s%d %s: waits", st.who, st.sql))
+			if rec != nil {
+				rec.waited[k] = true
+			}
 		}
-		collect(400 * time.Millisecond)
+		collect(k)
 	}
-	collect(3 * time.Second)
+	// whatever still waits must finish now that both sessions are done
+	final := len(all)
+	for i := range ss {
+		if pending[i] {
+			select {
+			case r := <-ss[i].res:
+				pending[i] = false
+				trace = append(trace, fmt.Sprintf("  s%d → %s", i, r))
+				if rec != nil {
+					rec.done[final] = append(rec.done[final], i)
+				}
+			case <-time.After(30 * time.Second):
+			}
+		}
+	}
 	if pending[0] || pending[1] {
 		t.Fatalf("%s: a session never finished:\n%s", c.name, strings.Join(trace, "\n"))
 	}
@@ -199,6 +302,7 @@ func TestConcurrencyMatrix(t *testing.T) {
 		return c
 	}
 	pgConns := [2]*pgx.Conn{connect(pg.ConnString(db), true), connect(pg.ConnString(db), true)}
+	pgBlocked := pgLockOracle(t, connect(pg.ConnString(db), false), pgConns)
 	ggConns := [2]*pgx.Conn{connect(ts.url("main"), false), connect(ts.url("main"), false)}
 	reset := func(c *pgx.Conn) {
 		for _, sql := range []string{"DROP TABLE IF EXISTS kv", "CREATE TABLE kv (k int8 PRIMARY KEY, v int8 NOT NULL)", "INSERT INTO kv VALUES (1, 10), (2, 20), (3, 30)"} {
@@ -212,9 +316,10 @@ func TestConcurrencyMatrix(t *testing.T) {
 		for _, c := range isoCases {
 			t.Run(level+"/"+c.name, func(t *testing.T) {
 				reset(pgConns[0])
-				want := runInterleaving(t, pgConns, level, c)
+				var sched isoSchedule
+				want := runInterleaving(t, pgConns, level, c, pgBlocked, nil, &sched)
 				reset(ggConns[0])
-				got := runInterleaving(t, ggConns, level, c)
+				got := runInterleaving(t, ggConns, level, c, nil, &sched, nil)
 				if c.coarseSerializable && level == "SERIALIZABLE" {
 					if !strings.Contains(got, "s1 COMMIT: 40001") {
 						t.Fatalf("want the second COMMIT to fail with 40001 (table-granular SERIALIZABLE reads):\n%s", got)

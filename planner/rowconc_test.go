@@ -164,4 +164,17 @@ func TestRowLevelCommitAcrossProcesses(t *testing.T) {
 	if !errors.As(err, &pe) || !strings.Contains(pe.Detail, `table "acct"`) || regexp.MustCompile(`[0-9a-f]{16}`).MatchString(pe.Message+pe.Detail) {
 		t.Fatalf("40001 text: %v", err)
 	}
+	// a key this transaction upserted is committed by the other process
+	// before its next upsert of that key: 40001 (the transaction cannot
+	// commit), not a 23505 blaming the statement
+	_, _ = a.Exec(ctx, "rollback")
+	_, _ = b.Exec(ctx, "rollback")
+	upsert := "insert into acct values (20, 1) on conflict (id) do update set bal = acct.bal + 1"
+	runSteps(t, conns, []rcStep{
+		{0, "begin", ""},
+		{0, upsert, ""},
+		{1, "insert into acct values (20, 5)", ""},
+		{0, upsert, "40001"},
+		{0, "rollback", ""},
+	})
 }

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -205,6 +206,17 @@ func (s *session) lockedWrite(ctx context.Context, p *plan, params []any) (*writ
 		}
 		before := tx.pend.clone()
 		out, err := s.runWrite(ctx, newView(base, tx.pend), p, params)
+		if err != nil && before.rowLevel() && before.hasWrites() {
+			if we := (*wire.Error)(nil); errors.As(err, &we) && we.Code == "23505" {
+				// a key this transaction inserted earlier was committed
+				// meanwhile by another process (within the process its
+				// key lock makes the other wait): the transaction cannot
+				// commit, and a 23505 would blame the statement
+				if c := s.pendingConflict(ctx, tx, before, base); c != nil {
+					return nil, c
+				}
+			}
+		}
 		if err != nil || !tx.pend.rowLevel() || round >= maxLockRounds {
 			return out, err
 		}
@@ -337,4 +349,18 @@ func (s *session) checkLockBudget(o *lockOwner, pend *pendingState) error {
 	return wire.Errorf("53200", "out of memory").
 		WithDetail(fmt.Sprintf("the transaction holds %d row locks; with its pending rows they exceed the session memory limit (%d bytes)", n, lim)).
 		WithHint("Commit in smaller transactions, or COPY outside a transaction block (it then streams).")
+}
+
+// pendingConflict is the 40001 of a transaction whose changes before
+// this statement (pend) already conflict with what committed by head,
+// or nil when they still commute with it.
+func (s *session) pendingConflict(ctx context.Context, tx *txState, pend *pendingState, head *catalog) error {
+	err := s.arbitrateRows(ctx, pend, tx.since, head, false)
+	if kc, ok := err.(keyConflict); ok {
+		return kc.err
+	}
+	if we, ok := err.(*wire.Error); ok && we.Code == "40001" {
+		return we
+	}
+	return nil
 }

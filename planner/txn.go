@@ -370,17 +370,12 @@ const commitMaxReprepare = 64
 // (recompute, never patch: the pending rows are the transaction's
 // logical changes; deletes name row addresses, which no commit reuses).
 func (s *session) commitRows(ctx context.Context, tx *txState) (*protocol.Receipt, error) {
-	since := func(name string) (graph.TableEntry, bool) {
-		if e, ok := tx.pend.since[name]; ok {
-			return e, true
-		}
-		ti, ok := tx.base.tables[name]
-		if !ok {
-			return graph.TableEntry{}, false
-		}
-		return ti.entry, true
-	}
-	return s.g.Write(ctx, s.writeOptions(adapters.WriteOptions{Branch: tx.base.sn.Branch, Message: s.commitMessage(), MaxReprepare: commitMaxReprepare}),
+	since := tx.since
+	// concurrent COMMITs share one graph commit where no member can
+	// invalidate another unseen (group.go); each member is arbitrated
+	// against the group's base by the function below
+	group := !tx.serializable() && groupable(tx.base, tx.pend)
+	return s.g.Write(ctx, s.writeOptions(adapters.WriteOptions{Branch: tx.base.sn.Branch, Message: s.commitMessage(), MaxReprepare: commitMaxReprepare, Group: group}),
 		func(ctx context.Context, st *adapters.Stage) error {
 			head, err := s.catalogOf(ctx, st.Base())
 			if err != nil {
@@ -394,4 +389,17 @@ func (s *session) commitRows(ctx context.Context, tx *txState) (*protocol.Receip
 			}
 			return flush(st, tx.pend)
 		})
+}
+
+// since is the pin at which the transaction first read or wrote a table
+// (row-level arbitration compares what committed after it).
+func (tx *txState) since(name string) (graph.TableEntry, bool) {
+	if e, ok := tx.pend.since[name]; ok {
+		return e, true
+	}
+	ti, ok := tx.base.tables[name]
+	if !ok {
+		return graph.TableEntry{}, false
+	}
+	return ti.entry, true
 }

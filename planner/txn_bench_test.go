@@ -118,3 +118,47 @@ func tpcbTxn(ctx context.Context, c *pgx.Conn, aid, tid, bid, delta int) error {
 	}
 	return tx.Commit(ctx)
 }
+
+// BenchmarkBankTransfer is the txn bench suite's bank transfer (200
+// accounts, 8 clients; BEGIN; UPDATE; UPDATE; COMMIT at READ COMMITTED,
+// no retry) over real files, in process, for profiling. One op is one
+// committed transfer; a failed one fails the benchmark.
+func BenchmarkBankTransfer(b *testing.B) {
+	const accounts, clients = 200, 8
+	dir := b.TempDir()
+	st, err := objstore.NewLocal(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	g, err := adapters.Open(context.Background(), st, adapters.Options{Create: true, Actor: "bench", Location: dir})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(g.Close)
+	ts := startServerOn(b, g)
+	ctx := context.Background()
+	setup := ts.connectB(b)
+	for _, q := range []string{
+		"CREATE TABLE acct (id int8 PRIMARY KEY, bal int8 NOT NULL)",
+		fmt.Sprintf("INSERT INTO acct SELECT g, 1000 FROM generate_series(1, %d) g", accounts),
+	} {
+		if _, err := setup.Exec(ctx, q); err != nil {
+			b.Fatalf("%s: %v", q, err)
+		}
+	}
+	conns := make([]*pgx.Conn, clients)
+	for i := range conns {
+		conns[i] = ts.connectB(b)
+	}
+	per := (b.N + clients - 1) / clients
+	b.ResetTimer()
+	cpu0 := processCPU()
+	fails := bankTransfers(b, conns, accounts, per, false)
+	b.StopTimer()
+	b.ReportMetric(float64(processCPU()-cpu0)/float64(per*clients), "cpu-ns/op")
+	commits, members := g.GroupStats()
+	b.ReportMetric(float64(members)/float64(max(commits, 1)), "members/group")
+	if len(fails) > 0 {
+		b.Fatalf("failed transfers: %v", fails)
+	}
+}
