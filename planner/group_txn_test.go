@@ -15,7 +15,7 @@ import (
 	"github.com/pggraph/pggraph/objstore"
 )
 
-// holdGroupRunner occupies the main branch's group-commit runner with a
+// holdTxnGroupRunner occupies the main branch's group-commit runner with a
 // write that waits for the returned release, so grouped writes queue
 // behind it and the next group takes them all.
 func holdTxnGroupRunner(t *testing.T, g *adapters.Graph) (release func()) {
