@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/pggraph/pggraph/objstore"
 )
@@ -83,10 +84,15 @@ func TestCurrentSharesProbes(t *testing.T) {
 			got[i] = c
 		})
 	}
-	for waiting := 0; waiting < callers; runtime.Gosched() {
+	// all callers parked behind the in-flight probe (a minute bounds a
+	// regression that never parks them, rather than hanging the run)
+	for waiting, start := 0, time.Now(); waiting < callers; runtime.Gosched() {
 		here.probes.mu.Lock()
 		waiting = here.probes.waiting
 		here.probes.mu.Unlock()
+		if time.Since(start) > time.Minute {
+			t.Fatalf("%d of %d callers wait for a probe after a minute", waiting, callers)
+		}
 	}
 	close(gated.release)
 	wg.Wait()
