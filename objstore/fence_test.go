@@ -33,7 +33,10 @@ func TestFenceHoldsOnlyMatchedWrites(t *testing.T) {
 	}
 	for _, bk := range backends {
 		for _, c := range cases {
-			t.Run(bk.name+"/"+c.name, func(t *testing.T) { fenceCase(t, bk.open(t), match, c.release) })
+			t.Run(bk.name+"/"+c.name, func(t *testing.T) { fenceCase(t, bk.open(t), false, match, c.release) })
+			// metrics wrap the store (serve --metrics-listen): the staged
+			// write must still reach Local through the wrapper
+			t.Run(bk.name+"/observed/"+c.name, func(t *testing.T) { fenceCase(t, bk.open(t), true, match, c.release) })
 		}
 	}
 }
@@ -41,10 +44,15 @@ func TestFenceHoldsOnlyMatchedWrites(t *testing.T) {
 // fenceCase holds one matched PutIfAbsent under a fence over mem and
 // releases the fence with release. On Local the held write's bytes are
 // fsynced while the fence is closed (Local.PutIfAbsentAfter), yet nothing
-// is visible, and a failed fence leaves no staging file behind.
-func fenceCase(t *testing.T, mem objstore.Store, match func(string) bool, release error) {
+// is visible, and a failed fence leaves no staging file behind. observe
+// puts the metrics wrapper between the fence and the store.
+func fenceCase(t *testing.T, mem objstore.Store, observe bool, match func(string) bool, release error) {
 	ctx := context.Background()
-	s := objstore.Fenced(mem)
+	inner := mem
+	if observe {
+		inner = objstore.Observed(mem, func(objstore.Op, int64, int64, time.Duration, error) {})
+	}
+	s := objstore.Fenced(inner)
 	f := objstore.NewFence(match)
 	fctx := objstore.WithFence(ctx, f)
 	if err := s.Put(fctx, "data/x", []byte("x")); err != nil {

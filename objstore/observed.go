@@ -18,7 +18,8 @@ type observed struct {
 
 // Observed wraps inner so that fn sees every operation after it ends.
 // The wrapper forwards the optional interfaces the layers above look for
-// (Unwrap, volatile puts, fsync counts, staging sweeps), so wrapping a
+// (Unwrap, volatile puts, fsync counts, staging sweeps, staged fenced
+// puts), so wrapping a
 // store changes neither its caching identity nor its durability.
 func Observed(inner Store, fn ObserveFunc) Store { return &observed{inner: inner, fn: fn} }
 
@@ -101,4 +102,25 @@ func (s *observed) Stat(ctx context.Context, key string) (ObjectInfo, error) {
 	info, err := s.inner.Stat(ctx, key)
 	s.fn(OpStat, 0, 0, time.Since(t), err)
 	return info, err
+}
+
+// PutIfAbsentAfter forwards a fenced write to an inner store that stages
+// durably first (Local.PutIfAbsentAfter), so metrics do not put the
+// staging fsync back on the commit's critical path; other stores wait,
+// then put. Reported as one put-if-absent.
+func (s *observed) PutIfAbsentAfter(ctx context.Context, key string, data []byte, wait func() error) error {
+	t := time.Now()
+	var err error
+	if p, ok := s.inner.(prestager); ok {
+		err = p.PutIfAbsentAfter(ctx, key, data, wait)
+	} else {
+		if wait != nil {
+			err = wait()
+		}
+		if err == nil {
+			err = s.inner.PutIfAbsent(ctx, key, data)
+		}
+	}
+	s.fn(OpPutIfAbsent, 0, int64(len(data)), time.Since(t), err)
+	return err
 }
