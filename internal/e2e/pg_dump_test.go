@@ -2,14 +2,12 @@ package e2e
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 )
 
 // pgDumpPath is PostgreSQL 15's pg_dump (Debian's postgresql-client-15).
@@ -167,7 +165,7 @@ const (
 // output; a non-zero exit fails the test.
 func runTool(t *testing.T, env []string, path string, args ...string) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := clientContext(t)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, path, args...)
 	cmd.Env = env
@@ -226,7 +224,7 @@ func TestPgDumpall(t *testing.T) {
 // first error.
 func psqlStrict(t *testing.T, env []string, dir, file string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := clientContext(t)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, psqlPath(t), "-X", "-q", "-v", "ON_ERROR_STOP=1", "-f", file)
 	cmd.Dir, cmd.Env = dir, env
@@ -246,7 +244,7 @@ func dumpRows(t *testing.T, env []string, dir string) string {
 // single spaces.
 func dumpQueries(t *testing.T, env []string, dir string, queries []string) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := clientContext(t)
 	defer cancel()
 	args := []string{"-X", "-A", "-t", "-q", "-v", "ON_ERROR_STOP=1"}
 	for _, s := range queries {

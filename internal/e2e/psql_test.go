@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"bytes"
-	"context"
 	"flag"
 	"fmt"
 	"os"
@@ -10,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 var update = flag.Bool("update", false, "rewrite the expected transcripts (testdata/sql/graph/*.out) from this run")
@@ -50,7 +48,7 @@ func runPsqlEnv(t *testing.T, env []string, dir, file string, extra ...string) s
 	args := append([]string{"-X", "-a", "-v", "ON_ERROR_STOP=0", "-v", "VERBOSITY=verbose",
 		"-v", "SHOW_CONTEXT=never", "-P", "pager=off"}, extra...)
 	args = append(args, "-f", file)
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := clientContext(t)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, psqlPath(t), args...)
 	cmd.Dir = dir
