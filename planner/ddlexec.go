@@ -83,6 +83,7 @@ func (w *writer) ddl(n *sqlparse.Node) (*writeOut, error) {
 	if len(changes) == 0 {
 		return &writeOut{tag: "SELECT"}, nil
 	}
+	analyze := w.storedExprsBefore(changes)
 	for _, ch := range changes {
 		if err := w.applyChange(ch); err != nil {
 			return nil, err
@@ -92,6 +93,9 @@ func (w *writer) ddl(n *sqlparse.Node) (*writeOut, error) {
 				w.s.info.Notice(nt)
 			}
 		}
+	}
+	if err := analyze(); err != nil {
+		return nil, err
 	}
 	// ALTER … OWNER TO, after the statement's other subcommands
 	owner, err := w.changeOwner(pc, n)
