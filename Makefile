@@ -60,7 +60,7 @@ unit:
 # node-postgres / postgres.js client tests and the end-to-end knex,
 # node-postgres, Sequelize and TypeORM flows; the GORM/goose flows' Go
 # module (internal/e2e/testdata/gorm). Debian packages the tests drive
-# (PostgreSQL 15, psql, psycopg, SQLAlchemy, Alembic, JDK + pgjdbc,
+# (PostgreSQL 15, psql, psycopg, SQLAlchemy, Alembic, Django, JDK + pgjdbc,
 # Node.js) are installed by
 # .ci/run; deps installs the ones the end-to-end tests need when it runs
 # as root and they are missing, and names them otherwise.
@@ -72,6 +72,7 @@ deps:
 	/usr/bin/python3 -c 'import psycopg2' 2>/dev/null || missing="$$missing python3-psycopg2"; \
 	/usr/bin/python3 -c 'import sqlalchemy' 2>/dev/null || missing="$$missing python3-sqlalchemy"; \
 	/usr/bin/python3 -c 'import alembic' 2>/dev/null || missing="$$missing python3-alembic"; \
+	/usr/bin/python3 -c 'import django' 2>/dev/null || missing="$$missing python3-django"; \
 	command -v npm >/dev/null 2>&1 || missing="$$missing nodejs npm"; \
 	command -v javac >/dev/null 2>&1 || missing="$$missing openjdk-17-jdk-headless"; \
 	[ -f /usr/share/java/postgresql.jar ] || missing="$$missing libpostgresql-jdbc-java"; \

@@ -2,8 +2,10 @@ package exec
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"sync"
+	"time"
 )
 
 // Advisory locks (pg_advisory_lock and friends, which migration tools —
@@ -66,11 +68,23 @@ func (l *advisoryLock) conflicts(owner any, shared bool) bool {
 type AdvisoryLocks struct {
 	mu   sync.Mutex
 	held map[advisoryKey]*advisoryLock
+	// waits is each owner's request waiting for the lock (an owner runs
+	// one statement at a time, so it waits for at most one): pg_locks
+	// lists it ungranted, pg_blocking_pids names its blockers and
+	// pg_stat_activity shows the owner waiting on Lock/advisory.
+	waits map[any]advisoryWait
+}
+
+// advisoryWait is a request waiting for a conflicting hold to end.
+type advisoryWait struct {
+	key    advisoryKey
+	shared bool
+	since  time.Time
 }
 
 // NewAdvisoryLocks returns an empty lock space.
 func NewAdvisoryLocks() *AdvisoryLocks {
-	return &AdvisoryLocks{held: map[advisoryKey]*advisoryLock{}}
+	return &AdvisoryLocks{held: map[advisoryKey]*advisoryLock{}, waits: map[any]advisoryWait{}}
 }
 
 var defaultAdvisory = NewAdvisoryLocks()
@@ -123,13 +137,7 @@ func (a *AdvisorySession) SpaceHolds() []AdvisoryHold {
 	var out []AdvisoryHold
 	for key, lk := range a.space.held {
 		for owner, h := range lk.holds {
-			var pid int32
-			switch o := owner.(type) {
-			case *AdvisorySession:
-				pid = o.PID
-			case pidOwner:
-				pid = int32(o)
-			}
+			pid := ownerPID(owner)
 			if h[0][0]+h[0][1] > 0 {
 				out = append(out, AdvisoryHold{Key: key.k, TwoKey: key.two, PID: pid})
 			}
@@ -138,8 +146,14 @@ func (a *AdvisorySession) SpaceHolds() []AdvisoryHold {
 			}
 		}
 	}
+	for owner, w := range a.space.waits {
+		out = append(out, AdvisoryHold{Key: w.key.k, TwoKey: w.key.two, PID: ownerPID(owner), Shared: w.shared, Waiting: true, WaitStart: w.since})
+	}
 	sort.Slice(out, func(i, j int) bool {
 		x, y := out[i], out[j]
+		if x.Waiting != y.Waiting {
+			return !x.Waiting
+		}
 		if x.Key != y.Key {
 			return x.Key < y.Key
 		}
@@ -152,6 +166,39 @@ func (a *AdvisorySession) SpaceHolds() []AdvisoryHold {
 		return !x.Shared && y.Shared
 	})
 	return out
+}
+
+// ownerPID is the process id of a lock owner.
+func ownerPID(owner any) int32 {
+	switch o := owner.(type) {
+	case *AdvisorySession:
+		return o.PID
+	case pidOwner:
+		return int32(o)
+	}
+	return 0
+}
+
+// blockingPIDs lists, in ascending order, the process ids whose holds
+// keep pid's waiting request from being granted (pg_blocking_pids);
+// none when pid is not waiting.
+func (l *AdvisoryLocks) blockingPIDs(pid int32) []int32 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []int32
+	for owner, w := range l.waits {
+		lk := l.held[w.key]
+		if ownerPID(owner) != pid || lk == nil {
+			continue
+		}
+		for o, h := range lk.holds {
+			if o != owner && (h[0][0]+h[0][1] > 0 || (!w.shared && h[1][0]+h[1][1] > 0)) {
+				out = append(out, ownerPID(o))
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 type advisorySessionKey struct{}
@@ -192,17 +239,25 @@ func (l *AdvisoryLocks) acquire(ctx context.Context, owner any, key advisoryKey,
 				lk.holds[owner] = h
 			}
 			h[b2i(m.shared)][b2i(m.xact)]++
+			delete(l.waits, owner)
 			l.mu.Unlock()
 			return true, nil
 		}
 		freed := lk.freed
-		l.mu.Unlock()
 		if !wait {
+			l.mu.Unlock()
 			return false, nil
 		}
+		if _, ok := l.waits[owner]; !ok {
+			l.waits[owner] = advisoryWait{key: key, shared: m.shared, since: time.Now()}
+		}
+		l.mu.Unlock()
 		select {
 		case <-freed:
 		case <-ctx.Done():
+			l.mu.Lock()
+			delete(l.waits, owner)
+			l.mu.Unlock()
 			return false, &Error{Code: CodeQueryCanceled, Message: "canceling statement due to user request"}
 		}
 	}

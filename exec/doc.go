@@ -527,8 +527,12 @@
 // extension pggraph (OID below 16384), which pg_dump leaves out.
 // pg_authid (passwords to superusers only) and pg_parameter_acl serve
 // pg_dumpall. Monitoring catalogs (syscat_activity.go): pg_stat_activity
-// from Session.Activity, pg_locks from Session.AdvisoryHolds, both read
-// at every scan (liveRels); the pg_stat/pg_statio views have zero
+// from Session.Activity, pg_locks from Session.AdvisoryHolds (held and
+// waiting requests; pg_blocking_pids from the same lock space), both read
+// at every scan (liveRels); pg_show_all_settings() in FROM binds to
+// pg_settings (rangefunc_settings.go); DDL's DEFAULT and CHECK
+// expressions are bound, not evaluated, by BindDefault/BindCheck
+// (ddl_exprs.go); the pg_stat/pg_statio views have zero
 // counters; pg_stat_database_conflicts has zeros (no standbys) and
 // pg_prepared_xacts no rows (PREPARE TRANSACTION is refused). ROWS FROM (…) zips its functions' results (rowsfrom.go).
 //

@@ -381,6 +381,9 @@ func (b *binder) bindRangeFunction(rf *q.RangeFunction, sc *scope) (plan, []scop
 	if err != nil {
 		return nil, nil, err
 	}
+	if name == "pg_show_all_settings" {
+		return b.bindShowAllSettings(rf, fc, sc)
+	}
 	fsc := newScope(sc.parent)
 	args, err := b.bindList(fc.Args, fsc)
 	if err != nil {

@@ -50,6 +50,22 @@ func init() {
 		}
 	}
 	def("pg_cancel_backend", sig(TBool, signal("pg_cancel_backend", false, false), TInt4))
+	// pg_blocking_pids(pid): the sessions whose advisory-lock holds pid's
+	// waiting request waits for ('{}' when it waits for none: pggraph's
+	// other waits — commits, branch holds — are not locks a session holds)
+	intArr, _ := ArrayOf(TInt4)
+	def("pg_blocking_pids", sig(intArr, func(ec *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+		space, _, _ := advisoryOwner(ec)
+		for _, i := range sel {
+			pids := space.blockingPIDs(int32(a[0].I[i]))
+			items := NewVec(TInt4, len(pids))
+			for k, p := range pids {
+				items.I[k] = int64(p)
+			}
+			out.A[i] = &Array{Elem: TInt4, Items: items}
+		}
+		return nil
+	}, TInt4))
 	def("pg_terminate_backend", sig(TBool, signal("pg_terminate_backend", true, false), TInt4),
 		sig(TBool, signal("pg_terminate_backend", true, true), TInt4, TInt8))
 }

@@ -20,8 +20,15 @@ import (
 
 const (
 	oidPostgresRole = 10
-	oidDatabase     = 5
-	oidHeapAM       = 2
+	// oidDatabase is the OID of the session's database (its branch):
+	// 16384, the first OID PostgreSQL gives a database created by a user
+	// (template1, template0 and postgres have 1, 4 and 5). Tools treat
+	// databases below 16384 as the system's — pgAdmin 4's browser hides
+	// them unless they are named postgres — and pggraph's databases are
+	// the user's. Only one database is visible to a session, so branches
+	// sharing the OID never meet in one catalog.
+	oidDatabase = 16384
+	oidHeapAM   = 2
 )
 
 // sysSpec is a compact column list: "name type, name type, ...".

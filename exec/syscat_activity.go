@@ -9,8 +9,10 @@ import (
 
 // Monitoring catalogs: pg_stat_activity lists the server's sessions
 // (Session.Activity, from the wire layer's connection records), pg_locks
-// the advisory locks held in the session's lock space (granted holds;
-// waiting requests are not listed), pg_stat_database the database (branch)
+// the advisory locks held in the session's lock space and the requests
+// waiting for them (granted false, with their waitstart; the waiting
+// session shows wait event Lock/advisory in pg_stat_activity and
+// pg_blocking_pids names the sessions it waits for), pg_stat_database the database (branch)
 // with its backends, and the pg_stat_*/pg_statio_* table and index views
 // one row per user table or index with counters pggraph does not keep at
 // zero (n_live_tup is the table's row count). System catalogs have no rows
@@ -36,12 +38,16 @@ type Activity struct {
 	WaitEvent       string
 }
 
-// AdvisoryHold is one owner's hold of an advisory lock (pg_locks).
+// AdvisoryHold is one owner's hold of an advisory lock, or its request
+// waiting for one (pg_locks).
 type AdvisoryHold struct {
 	Key    int64
 	TwoKey bool // pg_advisory_lock(int4, int4)
 	PID    int32
 	Shared bool
+	// Waiting: the request is not granted yet, waiting since WaitStart.
+	Waiting   bool
+	WaitStart time.Time
 }
 
 func timeOrNull(t time.Time) any {
@@ -78,7 +84,16 @@ func init() {
 	pgCatalogRels["pg_stat_activity"] = &sysRelation{12222, "datid oid, datname name, pid int4, leader_pid int4, usesysid oid, usename name, application_name text, client_addr text, client_hostname text, client_port int4, backend_start timestamptz, xact_start timestamptz, query_start timestamptz, state_change timestamptz, wait_event_type text, wait_event text, state text, backend_xid xid, backend_xmin xid, query_id int8, query text, backend_type text", func(c *catalogSet) [][]any {
 		var rows [][]any
 		cat := c.roleCatalog()
+		waiting := map[int32]bool{}
+		if c.locksFn != nil {
+			for _, h := range c.locksFn() {
+				waiting[h.PID] = waiting[h.PID] || h.Waiting
+			}
+		}
 		for _, a := range c.activity() {
+			if waiting[a.PID] {
+				a.WaitEventType, a.WaitEvent = "Lock", "advisory"
+			}
 			var usesysid any
 			for i := range cat.Roles {
 				if cat.Roles[i].Name == a.User {
@@ -119,7 +134,7 @@ func init() {
 				mode = "ShareLock"
 			}
 			rows = append(rows, []any{"advisory", uint32(oidDatabase), nil, nil, nil, nil, nil, hi, lo, sub,
-				nil, h.PID, mode, true, false, nil})
+				nil, h.PID, mode, !h.Waiting, false, timeOrNull(h.WaitStart)})
 		}
 		return rows
 	}}

@@ -22,6 +22,13 @@ func TestSettingsSources(t *testing.T) {
 		// the engine's defaults fill in what the session does not report
 		{sql: "SELECT setting, source FROM pg_settings WHERE name = 'max_connections'", want: "100,default"},
 		{sql: "SELECT count(*) FROM pg_settings WHERE name = 'is_superuser'", want: "0"},
+		// pg_show_all_settings() in FROM reads the same rows, under its
+		// name, an alias or column aliases
+		{sql: "SELECT pg_show_all_settings.setting || '/' || source FROM pg_catalog.pg_show_all_settings() WHERE name = 'extra_float_digits'", want: "2/session"},
+		{sql: "SELECT (SELECT count(*) FROM pg_show_all_settings()) = (SELECT count(*) FROM pg_settings)", want: "t"},
+		{sql: "SELECT s.n, s.v FROM pg_show_all_settings() s(n, v) WHERE s.n = 'TimeZone'", want: "TimeZone,UTC"},
+		{sql: "SELECT * FROM pg_show_all_settings(1)", code: CodeUndefinedFunction},
+		{sql: "SELECT * FROM pg_show_all_settings() WITH ORDINALITY", code: CodeFeatureNotSupported},
 	})
 	// without a session's parameters: the engine's defaults
 	runSQLCases(t, eng, nil, []sqlCase{

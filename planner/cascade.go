@@ -177,7 +177,7 @@ func (w *writer) stillReferenced(ti, child *tableInfo, fk exec.ForeignKey, keys,
 		}
 	}
 	return wire.Errorf("23503", "update or delete on table \"%s\" violates foreign key constraint \"%s\" on table \"%s\"", ti.def.Name, fkName(child.def, fk), child.def.Name).
-		WithDetail(fmt.Sprintf("Key %s is still referenced from table \"%s\".", w.keyText(ti.def, refColumns(ti.def, fk), keys, first), child.def.Name))
+		WithConstraint(schemaOf(child.def), child.def.Name, fkName(child.def, fk)).WithDetail(fmt.Sprintf("Key %s is still referenced from table \"%s\".", w.keyText(ti.def, refColumns(ti.def, fk), keys, first), child.def.Name))
 }
 
 // removedKeys returns the distinct keys (columns ref) of the removed rows

@@ -64,7 +64,7 @@ func (w *writer) checkUniqueInt(td *exec.TableDef, uk uniqueKey, v *exec.Vec) er
 			continue
 		}
 		if !b.CheckedAdd(uint64(v.I[i])) {
-			return w.dupKeyAt(uk, w.keyText(td, uk.cols, []*exec.Vec{v}, i), i)
+			return w.dupKeyAt(td, uk, w.keyText(td, uk.cols, []*exec.Vec{v}, i), i)
 		}
 	}
 	found, err := w.existingInts(td.Name, uk.cols[0], v)
@@ -76,7 +76,7 @@ func (w *writer) checkUniqueInt(td *exec.TableDef, uk uniqueKey, v *exec.Vec) er
 	}
 	for i := 0; i < v.N; i++ {
 		if !v.IsNull(i) && found.has(v.I[i]) {
-			return w.dupKeyAt(uk, w.keyText(td, uk.cols, []*exec.Vec{v}, i), i)
+			return w.dupKeyAt(td, uk, w.keyText(td, uk.cols, []*exec.Vec{v}, i), i)
 		}
 	}
 	return nil
@@ -94,7 +94,7 @@ func (w *writer) checkUniqueGeneral(td *exec.TableDef, uk uniqueKey, probe []*ex
 			continue
 		}
 		if seen[string(k)] || w.copySeen.seen(uk.name, probe, i, k) {
-			return w.dupKeyAt(uk, w.keyText(td, uk.cols, probe, i), i)
+			return w.dupKeyAt(td, uk, w.keyText(td, uk.cols, probe, i), i)
 		}
 		seen[string(k)] = true
 	}
@@ -111,7 +111,7 @@ func (w *writer) checkUniqueGeneral(td *exec.TableDef, uk uniqueKey, probe []*ex
 			k, ok := keyOf(kb[:0], probe, i)
 			kb = k
 			if ok && len(found[string(k)]) > 0 {
-				return w.dupKeyAt(uk, w.keyText(td, uk.cols, probe, i), i)
+				return w.dupKeyAt(td, uk, w.keyText(td, uk.cols, probe, i), i)
 			}
 		}
 	}
@@ -249,7 +249,7 @@ func (w *writer) checkCopyParents(ti *tableInfo, rows []*exec.Vec, n int) error 
 				continue
 			}
 			return wire.Errorf("23503", "insert or update on table \"%s\" violates foreign key constraint \"%s\"", td.Name, fkName(td, fk)).
-				WithDetail(fmt.Sprintf("Key %s is not present in table \"%s\".", w.keyText(td, fk.Columns, probe, i), fk.RefTable))
+				WithConstraint(schemaOf(td), td.Name, fkName(td, fk)).WithDetail(fmt.Sprintf("Key %s is not present in table \"%s\".", w.keyText(td, fk.Columns, probe, i), fk.RefTable))
 		}
 	}
 	return nil

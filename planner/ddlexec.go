@@ -96,6 +96,7 @@ func (w *writer) ddl(n *sqlparse.Node) (*writeOut, error) {
 	if len(changes) == 0 {
 		return &writeOut{tag: "SELECT"}, nil
 	}
+	analyze := w.storedExprsBefore(changes)
 	for _, ch := range changes {
 		if err := w.applyChange(ch); err != nil {
 			return nil, err
@@ -105,6 +106,9 @@ func (w *writer) ddl(n *sqlparse.Node) (*writeOut, error) {
 				w.s.info.Notice(nt)
 			}
 		}
+	}
+	if err := analyze(); err != nil {
+		return nil, err
 	}
 	// ALTER … OWNER TO, after the statement's other subcommands
 	owner, err := w.changeOwner(pc, n)
@@ -280,14 +284,17 @@ func (w *writer) validate(vs []ddl.Validation) error {
 		}
 		switch v.Kind {
 		case ddl.ValidateNotNull:
-			return wire.Errorf("23502", "column \"%s\" of relation \"%s\" contains null values", v.Columns[0], v.Table)
+			return wire.Errorf("23502", "column \"%s\" of relation \"%s\" contains null values", v.Columns[0], v.Table).
+				WithColumn("public", v.Table, v.Columns[0])
 		case ddl.ValidateCheck:
-			return wire.Errorf("23514", "check constraint \"%s\" of relation \"%s\" is violated by some row", v.Constraint, v.Table)
+			return wire.Errorf("23514", "check constraint \"%s\" of relation \"%s\" is violated by some row", v.Constraint, v.Table).
+				WithConstraint("public", v.Table, v.Constraint)
 		case ddl.ValidateUnique:
-			return wire.Errorf("23505", "could not create unique index \"%s\"", v.Constraint).WithDetail("Key " + key() + " is duplicated.")
+			return wire.Errorf("23505", "could not create unique index \"%s\"", v.Constraint).
+				WithConstraint("public", v.Table, v.Constraint).WithDetail("Key " + key() + " is duplicated.")
 		case ddl.ValidateForeignKey:
 			return wire.Errorf("23503", "insert or update on table \"%s\" violates foreign key constraint \"%s\"", v.Table, v.Constraint).
-				WithDetail(fmt.Sprintf("Key %s is not present in table \"%s\".", key(), v.RefTable))
+				WithConstraint("public", v.Table, v.Constraint).WithDetail(fmt.Sprintf("Key %s is not present in table \"%s\".", key(), v.RefTable))
 		case ddl.ValidateMaxOut:
 			return wire.Errorf("23514", "edge table \"%s\" violates graph.max_out = %d", v.Table, v.Limit).
 				WithDetail("Source " + key() + " has more outgoing edges.")

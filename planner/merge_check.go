@@ -80,7 +80,7 @@ func (b *Backend) checkMerge(ctx context.Context, m *adapters.MergeResult) error
 				}
 				if len(rows) > 0 && rows[0].N > 0 {
 					return wire.Errorf("23514", "new row for relation \"%s\" violates check constraint \"%s\"", n, c.Name).
-						WithDetail(fmt.Sprintf("graph.merge of %q into %q combines changes of both branches", m.From, m.Into))
+						WithConstraint(schemaOf(td), n, c.Name).WithDetail(fmt.Sprintf("graph.merge of %q into %q combines changes of both branches", m.From, m.Into))
 				}
 			}
 		}
@@ -195,7 +195,7 @@ func (w *writer) mergeUnique(td *exec.TableDef) error {
 				vals[i] = v.S[0]
 			}
 			return wire.Errorf("23505", "duplicate key value violates unique constraint \"%s\"", k.name).
-				WithDetail(fmt.Sprintf("Key (%s)=(%s) already exists.", strings.Join(names, ", "), strings.Join(vals, ", ")))
+				WithConstraint(schemaOf(td), td.Name, k.name).WithDetail(fmt.Sprintf("Key (%s)=(%s) already exists.", strings.Join(names, ", "), strings.Join(vals, ", ")))
 		}
 	}
 	return nil
@@ -230,9 +230,9 @@ func (w *writer) mergeForeignKey(td *exec.TableDef, fk exec.ForeignKey) error {
 	key := fmt.Sprintf("(%s)=(%s)", strings.Join(names, ", "), strings.Join(vals, ", "))
 	if rows[0].B[0] { // a row the merge adds
 		return wire.Errorf("23503", "insert or update on table \"%s\" violates foreign key constraint \"%s\"", td.Name, fk.Name).
-			WithDetail(fmt.Sprintf("Key %s is not present in table \"%s\".", key, fk.RefTable))
+			WithConstraint(schemaOf(td), td.Name, fk.Name).WithDetail(fmt.Sprintf("Key %s is not present in table \"%s\".", key, fk.RefTable))
 	}
 	refKey := fmt.Sprintf("(%s)=(%s)", strings.Join(fk.RefColumns, ", "), strings.Join(vals, ", "))
 	return wire.Errorf("23503", "update or delete on table \"%s\" violates foreign key constraint \"%s\" on table \"%s\"", fk.RefTable, fk.Name, td.Name).
-		WithDetail(fmt.Sprintf("Key %s is still referenced from table \"%s\".", refKey, td.Name))
+		WithConstraint(schemaOf(td), td.Name, fk.Name).WithDetail(fmt.Sprintf("Key %s is still referenced from table \"%s\".", refKey, td.Name))
 }

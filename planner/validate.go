@@ -213,20 +213,20 @@ func (w *writer) checkRows(ti *tableInfo, rows []*exec.Vec) error {
 		for i := 0; i < n; i++ {
 			if !seen.add(probe, i) {
 				if _, dup := seen.find(probe, i); dup {
-					return w.dupKeyAt(uk, w.keyText(td, uk.cols, probe, i), i)
+					return w.dupKeyAt(td, uk, w.keyText(td, uk.cols, probe, i), i)
 				}
 				continue // NULL
 			}
 			if existing != nil {
 				if _, ok := existing.find(probe, i); ok {
-					return w.dupKeyAt(uk, w.keyText(td, uk.cols, probe, i), i)
+					return w.dupKeyAt(td, uk, w.keyText(td, uk.cols, probe, i), i)
 				}
 			}
 			if w.copySeen != nil {
 				k, _ := keyOf(kb[:0], probe, i)
 				kb = k
 				if w.copySeen.seen(uk.name, probe, i, k) {
-					return w.dupKeyAt(uk, w.keyText(td, uk.cols, probe, i), i)
+					return w.dupKeyAt(td, uk, w.keyText(td, uk.cols, probe, i), i)
 				}
 			}
 		}
@@ -254,7 +254,7 @@ func (w *writer) checkRowValues(ti *tableInfo, rows []*exec.Vec, fill func()) er
 		if i := slices.Index(nulls, true); i >= 0 {
 			fill()
 			e := wire.Errorf("23502", "null value in column \"%s\" of relation \"%s\" violates not-null constraint", cd.Name, td.Name).
-				WithDetail(failingRow(rows, i, w.s))
+				WithColumn(schemaOf(td), td.Name, cd.Name).WithDetail(failingRow(rows, i, w.s))
 			e.Where = w.copyAt.context(rows, i, true, w.s)
 			return e
 		}
@@ -276,7 +276,7 @@ func (w *writer) checkRowValues(ti *tableInfo, rows []*exec.Vec, fill func()) er
 		if i >= 0 {
 			fill()
 			e := wire.Errorf("23514", "new row for relation \"%s\" violates check constraint \"%s\"", td.Name, ck.Name).
-				WithDetail(failingRow(rows, i, w.s))
+				WithConstraint(schemaOf(td), td.Name, ck.Name).WithDetail(failingRow(rows, i, w.s))
 			e.Where = w.copyAt.context(rows, i, true, w.s)
 			return e
 		}
@@ -318,16 +318,16 @@ func (w *writer) checkMaxOut(ti *tableInfo, rows []*exec.Vec) error {
 	return nil
 }
 
-func dupKey(uk uniqueKey, key string) *wire.Error {
+func dupKey(td *exec.TableDef, uk uniqueKey, key string) *wire.Error {
 	return wire.Errorf("23505", "duplicate key value violates unique constraint \"%s\"", uk.name).
-		WithDetail(fmt.Sprintf("Key %s already exists.", key))
+		WithConstraint(schemaOf(td), td.Name, uk.name).WithDetail(fmt.Sprintf("Key %s already exists.", key))
 }
 
 // dupKeyAt is dupKey for row i of the checked rows: under COPY, the
 // CONTEXT names the row's line (not its text: PostgreSQL checks unique
 // keys when it flushes buffered rows, when the line is gone).
-func (w *writer) dupKeyAt(uk uniqueKey, key string, i int) error {
-	e := dupKey(uk, key)
+func (w *writer) dupKeyAt(td *exec.TableDef, uk uniqueKey, key string, i int) error {
+	e := dupKey(td, uk, key)
 	e.Where = w.copyAt.context(nil, i, false, w.s)
 	return e
 }
@@ -349,6 +349,15 @@ func refColumns(parent *exec.TableDef, fk exec.ForeignKey) []int {
 
 // fkName is a foreign key's constraint name (PostgreSQL's default when
 // unnamed).
+// schemaOf is the schema an error names for td (every user table lives
+// in public; see docs/sql.md).
+func schemaOf(td *exec.TableDef) string {
+	if td.Schema == "" {
+		return "public"
+	}
+	return td.Schema
+}
+
 func fkName(td *exec.TableDef, fk exec.ForeignKey) string {
 	if fk.Name != "" {
 		return fk.Name
@@ -405,7 +414,7 @@ func (w *writer) checkParents(ti *tableInfo, rows []*exec.Vec) error {
 				}
 			}
 			return wire.Errorf("23503", "insert or update on table \"%s\" violates foreign key constraint \"%s\"", td.Name, fkName(td, fk)).
-				WithDetail(fmt.Sprintf("Key %s is not present in table \"%s\".", w.keyText(td, fk.Columns, probe, i), fk.RefTable))
+				WithConstraint(schemaOf(td), td.Name, fkName(td, fk)).WithDetail(fmt.Sprintf("Key %s is not present in table \"%s\".", w.keyText(td, fk.Columns, probe, i), fk.RefTable))
 		}
 	}
 	return nil

@@ -370,7 +370,7 @@ func (s *session) arbitrateKeys(ctx context.Context, ti *tableInfo, p *pendingTa
 			for i := 0; i < ours[0].N; i++ {
 				if _, hit := theirs.find(ours, i); hit {
 					kt := (&writer{s: s}).keyText(ti.def, uk.cols, ours, i)
-					return keyConflict{dup: dupKey(uk, kt)}.with(serializationFailure(fmt.Sprintf("Key %s of table %q (constraint %q) was inserted by a concurrent transaction.",
+					return keyConflict{dup: dupKey(ti.def, uk, kt)}.with(serializationFailure(fmt.Sprintf("Key %s of table %q (constraint %q) was inserted by a concurrent transaction.",
 						kt, ti.def.Name, uk.name)))
 				}
 			}

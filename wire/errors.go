@@ -108,6 +108,25 @@ func (e *Error) WithHint(hint string) *Error { c := *e; c.Hint = hint; return &c
 // WithPosition returns a copy of e carrying a 1-based statement position.
 func (e *Error) WithPosition(pos int32) *Error { c := *e; c.Position = pos; return &c }
 
+// WithConstraint returns a copy of e naming the table and constraint an
+// integrity violation is about (ErrorResponse fields s, t and n): drivers
+// read them (psycopg's diag.constraint_name, pgx's ConstraintName) and
+// ORMs map them to the model field that failed, so they are sent as
+// PostgreSQL sends them.
+func (e *Error) WithConstraint(schema, table, constraint string) *Error {
+	c := *e
+	c.Schema, c.Table, c.Constraint = schema, table, constraint
+	return &c
+}
+
+// WithColumn returns a copy of e naming the table and column a not-null
+// violation is about (fields s, t and c), as PostgreSQL does.
+func (e *Error) WithColumn(schema, table, column string) *Error {
+	c := *e
+	c.Schema, c.Table, c.Column = schema, table, column
+	return &c
+}
+
 // Fatal reports whether the error ends the connection.
 func (e *Error) Fatal() bool { return e.Severity == SeverityFatal || e.Severity == "PANIC" }
 

@@ -2,12 +2,10 @@ package e2e
 
 import (
 	"bytes"
-	"context"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/pggraph/pggraph/internal/pgtest"
 )
@@ -29,7 +27,7 @@ func runClient(t *testing.T, p *proxy, install string, env []string, argv ...str
 // the server) and fails unless it exits 0 and its last line is OK.
 func runClientEnv(t *testing.T, env []string, install string, argv ...string) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := clientContext(t)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Env = env

@@ -46,8 +46,10 @@
 //     transcripts line by line): GORM and goose (gorm_test.go; their own
 //     Go module in testdata/gorm, so pggraph's go.mod does not depend on
 //     them), Sequelize and TypeORM (orm_node_test.go; testdata/orm,
-//     pinned by its lockfile), Alembic with the SQLAlchemy ORM
-//     (alembic_test.go; testdata/alembic, Debian's python3-alembic).
+//     pinned by its lockfile) and node-pg-migrate (same module), Alembic with the SQLAlchemy ORM
+//     (alembic_test.go; testdata/alembic, Debian's python3-alembic),
+//     Django's migrations, introspection, inspectdb and ORM
+//     (django_test.go; testdata/django, Debian's python3-django).
 //   - Tool catalog queries (tool_metadata_test.go): what DBeaver,
 //     Metabase, DataGrip, pgAdmin 4, Grafana and Superset send, from
 //     testdata/clients/tool_*_queries.sql, answered by pgproxy and

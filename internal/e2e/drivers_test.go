@@ -49,7 +49,7 @@ func TestDriverValueRoundTrip(t *testing.T) {
 	pgEnv := postgresEnv(pg, freshPostgresDB(t, pg))
 	run := func(t *testing.T, env, cmdline []string, install string) map[string]string {
 		t.Helper()
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		ctx, cancel := clientContext(t)
 		defer cancel()
 		cmd := exec.CommandContext(ctx, cmdline[0], cmdline[1:]...)
 		cmd.Env = env

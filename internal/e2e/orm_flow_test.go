@@ -2,11 +2,9 @@ package e2e
 
 import (
 	"bytes"
-	"context"
 	"os/exec"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/pggraph/pggraph/internal/pgtest"
 )
@@ -39,7 +37,7 @@ func runORMFlow(t *testing.T, f ormFlow) {
 // test unless the command exits 0 with OK as its last line.
 func runFlowOnce(t *testing.T, f ormFlow, env []string, target string) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := clientContext(t)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, f.argv[0], f.argv[1:]...)
 	cmd.Env = append(env, f.env...)

@@ -5,7 +5,8 @@ import (
 	"testing"
 )
 
-// ormNodeModules holds Sequelize, TypeORM and node-postgres, installed
+// ormNodeModules holds Sequelize, TypeORM, node-pg-migrate and
+// node-postgres, installed
 // from testdata/orm's lockfile by make deps / .ci/run.
 var ormNodeModules, _ = filepath.Abs("testdata/orm/node_modules")
 
@@ -40,4 +41,20 @@ func TestTypeORM(t *testing.T) {
 		t.Fatalf("%s is missing: run %s", ormNodeModules, ormInstall)
 	}
 	runORMFlow(t, ormFlow{argv: []string{"node", "typeorm_flow.js"}, dir: "testdata/orm", install: ormInstall})
+}
+
+// TestNodePgMigrate runs node-pg-migrate 9's flow
+// (testdata/orm/pgmigrate_flow.mjs, migrations in testdata/orm/pgmigrate):
+// up under its advisory lock (tables with serial keys, defaults, a check,
+// a foreign key, an index; columns added, renamed and retyped; a unique
+// constraint; comments; seed rows), the schema read back from
+// information_schema and pg_catalog, down two and up again, a migration
+// that fails half way rolled back whole (its table gone, its row not
+// recorded, no advisory lock left), and down to nothing. The transcript
+// must be PostgreSQL 15's.
+func TestNodePgMigrate(t *testing.T) {
+	if !fileExists(ormNodeModules) {
+		t.Fatalf("%s is missing: run %s", ormNodeModules, ormInstall)
+	}
+	runORMFlow(t, ormFlow{argv: []string{"node", "pgmigrate_flow.mjs"}, dir: "testdata/orm", install: ormInstall})
 }

@@ -7,7 +7,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 )
 
 // pgbenchPath is PostgreSQL 15's pgbench (Debian's postgresql-15).
@@ -28,7 +27,7 @@ func TestPgbench(t *testing.T) {
 	p := startProxy(t)
 	run := func(args ...string) string {
 		t.Helper()
-		cctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
+		cctx, cancel := clientContext(t)
 		defer cancel()
 		cmd := exec.CommandContext(cctx, pgbenchPath, args...)
 		cmd.Env = p.Env("main")

@@ -8,7 +8,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -176,8 +175,6 @@ func TestPsqlDescribeCommands(t *testing.T) {
 // psqlRun runs psql without a psqlrc and returns stdout and stderr as
 // psql interleaved them.
 func psqlRun(ctx context.Context, psql string, env []string, args ...string) (string, error) {
-	ctx, cancel := context.WithTimeout(ctx, time.Minute)
-	defer cancel()
 	cmd := exec.CommandContext(ctx, psql, append([]string{"-X", "-P", "pager=off"}, args...)...)
 	cmd.Env = env
 	var out bytes.Buffer

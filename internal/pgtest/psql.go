@@ -42,10 +42,14 @@ type Psql struct {
 	// Combined writes stdout and stderr to one buffer (Result.Stdout),
 	// interleaved exactly as psql wrote them.
 	Combined bool
-	// Timeout bounds the run (default 3 minutes); reaching it fails the
-	// test.
+	// Timeout bounds the run; reaching it fails the test. Zero runs until
+	// shortly before the test binary's deadline (go test -timeout).
 	Timeout time.Duration
 }
+
+// deadlineMargin is left before the test binary's deadline, for the
+// test to report the timed-out run.
+const deadlineMargin = 30 * time.Second
 
 // PsqlResult is what a psql run printed and its exit code.
 type PsqlResult struct {
@@ -59,11 +63,20 @@ type PsqlResult struct {
 func (p Psql) Run(t TB) PsqlResult {
 	t.Helper()
 	bin := PsqlPath(t)
+	ctx, cancel := context.WithCancel(context.Background())
 	timeout := p.Timeout
-	if timeout == 0 {
-		timeout = 3 * time.Minute
+	if timeout > 0 {
+		ctx, cancel = context.WithTimeout(context.Background(), timeout)
+	} else if dt, ok := t.(interface{ Deadline() (time.Time, bool) }); ok {
+		// No budget of its own: psql may run until shortly before the
+		// test binary's deadline, so a loaded machine slows it down
+		// instead of failing it, and a hung psql still fails with its
+		// output rather than a bare panic of the test binary.
+		if d, ok := dt.Deadline(); ok {
+			ctx, cancel = context.WithDeadline(context.Background(), d.Add(-deadlineMargin))
+			timeout = time.Until(d.Add(-deadlineMargin))
+		}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, append([]string{"-X"}, p.Args...)...)
 	cmd.Dir = p.Dir

@@ -190,7 +190,7 @@ func (pc *planCtx) defaultSQL(expr *q.Node, pending func(string) bool) (string, 
 		return "", errorf(CodeFeatureNotSupported, "cannot use subquery in DEFAULT expression")
 	}
 	if len(columnRefs(expr)) > 0 {
-		return "", errorf(CodeInvalidColumnReference, "cannot use column reference in DEFAULT expression")
+		return "", errorf(CodeFeatureNotSupported, "cannot use column reference in DEFAULT expression")
 	}
 	if isNullConst(expr) {
 		return "", nil

@@ -5,15 +5,15 @@
 -- monitors. Run by internal/e2e TestToolIntrospectionQueries over jdbc_metadata_schema.sql with
 -- TestToolStartupQueries' rules: "rows:" answers must equal PostgreSQL's row for row, "cols:" only in
 -- their columns (names, types). One query per line. Where pgproxy is known to differ the query is
--- narrowed, and the difference is listed here: pgAdmin filters databases on db.oid > 16383 (pgproxy's
--- database OIDs are PostgreSQL's built-in ones, so its tree would list none) and counts pg_trigger rows
--- (PostgreSQL lists the internal triggers of foreign keys, pgproxy none); pg_blocking_pids() and
--- pg_show_all_settings() are missing (42883; pg_settings is there); pg_locks lists advisory locks only
+-- narrowed, and the difference is listed here: pgAdmin's database list is narrowed to the current
+-- database (PostgreSQL's cluster holds other tests' databases; pgproxy shows a session one) and pgAdmin counts pg_trigger rows
+-- (PostgreSQL lists the internal triggers of foreign keys, pgproxy none); pg_locks lists advisory locks only
 -- (no relation locks); pg_stat_activity.client_addr is text (pgproxy has no inet type), so DBeaver's
 -- SELECT sa.* and pgAdmin's activity query are listed without it; pg_settings.category is "pggraph"
 -- for every setting and work_mem has no unit and vartype string (PostgreSQL: kB, integer); Grafana's table list
 -- also shows the graph schema's views.
 cols: SELECT db.oid as did, db.datname as name, ta.spcname as spcname, db.datallowconn, db.datistemplate AS is_template, pg_catalog.has_database_privilege(db.oid, 'CREATE') as cancreate, datdba as owner, descr.description FROM pg_catalog.pg_database db LEFT OUTER JOIN pg_catalog.pg_tablespace ta ON db.dattablespace = ta.oid LEFT OUTER JOIN pg_catalog.pg_shdescription descr ON (db.oid=descr.objoid AND descr.classoid='pg_database'::regclass) WHERE db.datname = current_database() ORDER BY datname
+rows: SELECT db.datname = current_database() AS here, db.datistemplate FROM pg_catalog.pg_database db WHERE (db.oid > 16383::OID OR db.datname IN ('postgres', 'edb')) AND db.datname = current_database()
 rows: SELECT ta.spcname, db.datallowconn, db.datistemplate, pg_catalog.has_database_privilege(db.oid, 'CREATE') as cancreate, descr.description FROM pg_catalog.pg_database db LEFT OUTER JOIN pg_catalog.pg_tablespace ta ON db.dattablespace = ta.oid LEFT OUTER JOIN pg_catalog.pg_shdescription descr ON (db.oid=descr.objoid AND descr.classoid='pg_database'::regclass) WHERE db.datname = current_database()
 rows: SELECT rel.relname AS name, (SELECT count(1) FROM pg_inherits WHERE inhrelid=rel.oid LIMIT 1) as is_inherits, (SELECT count(1) FROM pg_inherits WHERE inhparent=rel.oid LIMIT 1) as is_inherited FROM pg_class rel WHERE rel.relkind IN ('r','s','t') AND rel.relnamespace = 'public'::regnamespace::oid ORDER BY rel.relname
 cols: SELECT st.relname AS "Table name", pg_catalog.pg_relation_size(st.relid) + CASE WHEN cl.reltoastrelid = 0 THEN 0 ELSE pg_catalog.pg_relation_size(cl.reltoastrelid) + COALESCE((SELECT SUM(pg_catalog.pg_relation_size(indexrelid)) FROM pg_catalog.pg_index WHERE indrelid=cl.reltoastrelid)::int8, 0) END + COALESCE((SELECT SUM(pg_catalog.pg_relation_size(indexrelid)) FROM pg_catalog.pg_index WHERE indrelid=st.relid)::int8, 0) AS "Total Size", n_tup_ins AS "Tuples inserted", n_tup_upd AS "Tuples updated", n_tup_del AS "Tuples deleted", n_tup_hot_upd AS "Tuples HOT updated", n_live_tup AS "Live tuples", n_dead_tup AS "Dead tuples", last_vacuum AS "Last vacuum", last_autovacuum AS "Last autovacuum", last_analyze AS "Last analyze", last_autoanalyze AS "Last autoanalyze", vacuum_count AS "Vacuum counter", autovacuum_count AS "Autovacuum counter", analyze_count AS "Analyze counter", autoanalyze_count AS "Autoanalyze counter" FROM pg_catalog.pg_stat_all_tables st JOIN pg_catalog.pg_class cl on cl.oid=st.relid and cl.relkind IN ('r','s','t','p') WHERE schemaname = 'public' ORDER BY st.relname
@@ -27,6 +27,8 @@ cols: /*pga4dash*/ SELECT pid, locktype, datname, relation::regclass, page, tupl
 cols: /*pga4dash*/ SELECT gid, database, owner, transaction, pg_catalog.to_char(prepared, 'YYYY-MM-DD HH24:MI:SS TZ') AS prepared FROM pg_catalog.pg_prepared_xacts WHERE database = (SELECT datname FROM pg_catalog.pg_database WHERE oid = (SELECT oid FROM pg_database WHERE datname = current_database())) ORDER BY gid, database, owner
 rows: /*pga4dash*/ SELECT count(*) FROM pg_catalog.pg_prepared_xacts
 cols: /*pga4dash*/ SELECT name, category, setting, unit, short_desc FROM pg_catalog.pg_settings ORDER BY category
+rows: /*pga4dash*/ SELECT pid = pg_backend_pid() AS me, pg_catalog.pg_blocking_pids(pid) AS blocking_pids FROM pg_catalog.pg_stat_activity WHERE pid = pg_backend_pid()
+rows: SELECT s.name, s.unit, s.context FROM pg_catalog.pg_show_all_settings() s WHERE s.name IN ('DateStyle', 'TimeZone', 'client_encoding', 'server_version_num', 'standard_conforming_strings') ORDER BY s.name
 rows: /*pga4dash*/ SELECT name, unit FROM pg_catalog.pg_settings WHERE name IN ('DateStyle', 'TimeZone', 'client_encoding', 'max_connections', 'search_path', 'server_version_num', 'standard_conforming_strings') ORDER BY name
 rows: SELECT current_setting('server_version_num')::int/100 as version
 rows: SELECT current_setting('server_version_num')::int / 100 AS version, extversion AS timescaledb FROM pg_extension WHERE extname = 'timescaledb'
