@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/pggraph/pggraph/internal/pgtest"
 )
 
 // TestAdvisoryLockWaitsDifferential has one session wait for an advisory
@@ -17,7 +18,7 @@ import (
 // and leaves nothing behind when the holder unlocks. PostgreSQL 15 is the
 // reference; process ids are substituted into the statements.
 func TestAdvisoryLockWaitsDifferential(t *testing.T) {
-	pg := startPG(t)
+	pg := pgtest.Shared(t)
 	ts := startServer(t, nil)
 	ctx := context.Background()
 	run := func(url string) []string {

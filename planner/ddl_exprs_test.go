@@ -8,6 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/pggraph/pggraph/internal/pgtest"
 )
 
 // TestStoredExprsAnalyzedDifferential runs DDL whose DEFAULT or CHECK
@@ -17,7 +18,7 @@ import (
 // compares SQLSTATE and message (the error position aside). The
 // statement must fail or succeed whole, as the last query shows.
 func TestStoredExprsAnalyzedDifferential(t *testing.T) {
-	pg := startPG(t)
+	pg := pgtest.Shared(t)
 	ctx := context.Background()
 	want := freshPGDatabase(ctx, t, pg, "storedexprs")
 	ts := startServer(t, nil)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/pggraph/pggraph/internal/pgtest"
 )
 
 // TestIntegrityErrorFieldsDifferential compares the error fields naming
@@ -17,7 +18,7 @@ import (
 // map them back to model fields (Django's IntegrityError handling, Rails'
 // and Sequelize's unique-field errors read constraint_name).
 func TestIntegrityErrorFieldsDifferential(t *testing.T) {
-	pg := startPG(t)
+	pg := pgtest.Shared(t)
 	ctx := context.Background()
 	want := freshPGDatabase(ctx, t, pg, "errfields")
 	ts := startServer(t, nil)
