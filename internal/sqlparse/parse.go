@@ -93,6 +93,7 @@ type cache struct {
 	// large is the most recent text over maxCachedText (nil: none);
 	// largeTimer drops it largeTTL after its last use.
 	large      *entry
+	largeGen   uint64
 	largeTimer *time.Timer
 }
 
@@ -101,16 +102,20 @@ func newCache(maxEntries, maxBytes int) *cache {
 }
 
 // keepLarge puts e in the large slot (replacing what was there) and
-// (re)arms the timer that empties it. Called with c.mu held.
+// (re)arms the timer that empties it. Called with c.mu held. The timer's
+// function holds a generation, not the entry: c.largeTimer keeps the
+// function alive after it ran, and with it anything it refers to.
 func (c *cache) keepLarge(e *entry) {
 	c.large = e
+	c.largeGen++
+	gen := c.largeGen
 	if c.largeTimer != nil {
 		c.largeTimer.Stop()
 	}
 	c.largeTimer = time.AfterFunc(largeTTL, func() {
 		c.mu.Lock()
 		defer c.mu.Unlock()
-		if c.large == e {
+		if c.largeGen == gen {
 			c.large = nil
 		}
 	})

@@ -1,9 +1,11 @@
 package sqlparse
 
 import (
+	"runtime"
 	"strings"
 	"testing"
 	"time"
+	"weak"
 )
 
 func TestParseCachesTrees(t *testing.T) {
@@ -79,9 +81,13 @@ func TestCacheBoundsTextBytes(t *testing.T) {
 		t.Fatal("the most recent large statement is not kept")
 	}
 	other := big + " "
-	if _, err := Parse(other); err != nil {
+	otherTree, err := Parse(other)
+	if err != nil {
 		t.Fatal(err)
 	}
+	// the dropped tree must become garbage (a timer holding it did not)
+	gone := weak.Make(otherTree)
+	otherTree = nil
 	if _, ok := shared.get(big); ok {
 		t.Fatal("two large statements are kept")
 	}
@@ -90,6 +96,10 @@ func TestCacheBoundsTextBytes(t *testing.T) {
 	shared.mu.Unlock()
 	for deadline := time.Now().Add(time.Minute); ; time.Sleep(time.Millisecond) {
 		if _, ok := shared.get(other); !ok {
+			runtime.GC()
+			if gone.Value() != nil {
+				t.Fatal("the dropped large tree is still reachable")
+			}
 			break
 		}
 		if time.Now().After(deadline) {
