@@ -3,6 +3,7 @@ package wire
 import (
 	"net"
 	"sort"
+	"strings"
 	"time"
 )
 
@@ -95,7 +96,11 @@ func (s *Server) activity() []Activity {
 		a := Activity{PID: int32(c.pid), User: c.user, Database: c.database, ApplicationName: c.act.app,
 			BackendStart: c.act.backendStart, XactStart: c.act.xactStart, QueryStart: c.act.queryStart,
 			StateChange: c.act.stateChange, State: c.act.state, Query: c.act.query, ClientPort: -1}
-		if c.idle {
+		// an idle state is set at ReadyForQuery, before the connection
+		// goroutine is back in its read (c.idle): it waits for the client
+		// from then on, so a watcher that asks right after the client saw
+		// ReadyForQuery sees ClientRead, as on PostgreSQL
+		if c.idle || strings.HasPrefix(c.act.state, "idle") {
 			a.WaitEventType, a.WaitEvent = "Client", "ClientRead"
 		}
 		c.mu.Unlock()
