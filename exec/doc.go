@@ -136,7 +136,9 @@
 // filters, and the batch is probed against a hash table of just those
 // rows by the hash join's own probe, so residuals, NULL keys and the
 // output order are the hash join's. The choice is made at run time: the
-// outer input is buffered up to a sixteenth of the indexed table's rows;
+// outer input is buffered up to a sixteenth of the indexed table's rows
+// (past that, while its distinct keys stay under that count, up to four
+// times as many rows, looked up at once);
 // if it ends first the lookups run, else the join hashes the indexed
 // table and probes the buffered batches first (a whole-table outer scan
 // hashes at once; an indexed table under 1024 rows is always hashed). An

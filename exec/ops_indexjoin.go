@@ -124,7 +124,7 @@ func (j *joinNode) lookupJoinLimit(rc *runCtx, ip *indexProbe) int64 {
 	if limit < 64 {
 		return -1 // a small table: hashing it costs less than a lookup
 	}
-	if s, ok := bare(j.left).(*scanNode); ok && s.keyVals == nil && s.table.Source.RowCount() > limit {
+	if s, ok := bare(j.left).(*scanNode); ok && s.keyVals == nil && s.rng == nil && s.table.Source.RowCount() > limit {
 		return -1 // the whole left table: certainly large
 	}
 	return limit
@@ -137,6 +137,10 @@ func (j *joinNode) runLookup(ec *evalCtx, ip *indexProbe, limit int64, emit func
 	var held []*Batch
 	var rows, bytes int64
 	var hr *hashRun
+	// lookups cost per distinct key: limit counts the outer input's
+	// distinct keys, and its rows up to lookupRowsPerKey times as many
+	// (the buffered batches' memory)
+	keys := newKeyCounter()
 	defer func() { ec.run.budget.release(bytes) }()
 	err := j.left.run(ec, func(lb *Batch) error {
 		if hr != nil {
@@ -154,6 +158,22 @@ func (j *joinNode) runLookup(ec *evalCtx, ip *indexProbe, limit int64, emit func
 		}
 		if rows <= limit {
 			return nil
+		}
+		if limit < 1<<40 && rows <= lookupRowsPerKey*limit {
+			count := held[len(held)-1:]
+			if !keys.started {
+				count, keys.started = held, true // first time past the row limit
+			}
+			for _, b := range count {
+				kv, err := j.leftKeys[ip.keyPos].Eval(ec, b, b.Sel)
+				if err != nil {
+					return err
+				}
+				keys.add(kv, b)
+			}
+			if int64(keys.n()) <= limit {
+				return nil
+			}
 		}
 		// too many left rows for lookups: hash the right side
 		recordMethod(ec, j, "hash")
@@ -184,40 +204,49 @@ func (j *joinNode) runLookup(ec *evalCtx, ip *indexProbe, limit int64, emit func
 		return err
 	}
 	recordMethod(ec, j, "lookup")
-	var sc probeScratch
-	for _, lb := range held {
-		if err := j.probeLookup(ec, ip, lb, &sc, emit); err != nil {
-			return err
-		}
+	if len(held) == 0 {
+		return nil
 	}
-	return nil
+	var sc probeScratch
+	return j.probeLookupAll(ec, ip, held, &sc, emit)
 }
 
 // probeLookup joins the live rows of lb with the right rows whose key is
 // one of lb's: one index lookup for the batch's distinct keys, then the
 // hash probe against those rows.
 func (j *joinNode) probeLookup(ec *evalCtx, ip *indexProbe, lb *Batch, sc *probeScratch, emit func(*Batch) error) error {
-	kv, err := j.leftKeys[ip.keyPos].Eval(ec, lb, lb.Sel)
-	if err != nil {
-		return err
-	}
+	return j.probeLookupAll(ec, ip, []*Batch{lb}, sc, emit)
+}
+
+// probeLookupAll is probeLookup for several batches: their distinct keys
+// are looked up once (a key repeated across batches is read once), and
+// each batch is probed in turn.
+func (j *joinNode) probeLookupAll(ec *evalCtx, ip *indexProbe, lbs []*Batch, sc *probeScratch, emit func(*Batch) error) error {
 	keys := NewVec(ip.scan.table.Columns[ip.col].Type, 0)
-	seen := make(map[string]struct{}, lb.Live())
+	seen := map[string]struct{}{}
 	var kb []byte
-	var pick []int32
-	forEach(lb.N, lb.Sel, func(l int) {
-		if kv.IsNull(l) {
-			return
+	for _, lb := range lbs {
+		kv, err := j.leftKeys[ip.keyPos].Eval(ec, lb, lb.Sel)
+		if err != nil {
+			return err
 		}
-		kb = appendKey(kb[:0], kv, l)
-		if _, ok := seen[string(kb)]; ok {
-			return
+		var pick []int32
+		forEach(lb.N, lb.Sel, func(l int) {
+			if kv.IsNull(l) {
+				return
+			}
+			kb = appendKey(kb[:0], kv, l)
+			if _, ok := seen[string(kb)]; ok {
+				return
+			}
+			seen[string(kb)] = struct{}{}
+			pick = append(pick, int32(l))
+		})
+		if len(pick) > 0 { // (a nil selection would append every row)
+			keys.appendVec(kv, pick)
 		}
-		seen[string(kb)] = struct{}{}
-		pick = append(pick, int32(l))
-	})
-	keys.appendVec(kv, pick)
-	keys.N = len(pick)
+	}
+	keys.N = len(seen)
 	var in plan = &lookupNode{scan: ip.scan, col: ip.col, keys: keys}
 	for _, f := range ip.filters {
 		in = &filterNode{input: in, pred: f}
@@ -236,7 +265,12 @@ func (j *joinNode) probeLookup(ec *evalCtx, ip *indexProbe, lb *Batch, sc *probe
 		return err
 	}
 	defer jt.free(ec.run)
-	return j.probe(ec, jt, lb, sc, nil, nil, emit)
+	for _, lb := range lbs {
+		if err := j.probe(ec, jt, lb, sc, nil, nil, emit); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // lookupNode reads the rows of a scan's table whose key column col holds
@@ -353,3 +387,36 @@ func uniqueColumn(td *TableDef, col int) bool {
 	}
 	return false
 }
+
+// lookupRowsPerKey bounds the outer rows a lookup join buffers to this
+// many times its key limit (rows repeating few keys still look up few).
+const lookupRowsPerKey = 4
+
+// keyCounter counts the distinct non-NULL join keys of an outer input.
+type keyCounter struct {
+	ints    map[int64]struct{}
+	other   map[string]struct{}
+	kb      []byte
+	started bool // the held batches have been counted
+}
+
+func newKeyCounter() *keyCounter {
+	return &keyCounter{ints: map[int64]struct{}{}, other: map[string]struct{}{}}
+}
+
+// add counts the keys kv holds for b's live rows.
+func (k *keyCounter) add(kv *Vec, b *Batch) {
+	forEach(b.N, b.Sel, func(r int) {
+		if kv.IsNull(r) {
+			return
+		}
+		if kv.T.Kind() == KInt {
+			k.ints[kv.I[r]] = struct{}{}
+			return
+		}
+		k.kb = appendKey(k.kb[:0], kv, r)
+		k.other[string(k.kb)] = struct{}{}
+	})
+}
+
+func (k *keyCounter) n() int { return len(k.ints) + len(k.other) }

@@ -175,6 +175,7 @@ func TestKeyIndexIncrementalEqualsRebuild(t *testing.T) {
 				}
 				want := liveKeys(t, ds)
 				sameIndex(t, fmt.Sprintf("step %d (%c) v%d", step, op, ds.Version()), contents(x), want)
+				checkOrder(t, fmt.Sprintf("step %d (%c) v%d", step, op, ds.Version()), x, want)
 				full, err := buildIndex(ctx, ds, idColumn)
 				if err != nil {
 					t.Fatal(err)

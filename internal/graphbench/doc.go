@@ -1,11 +1,13 @@
 // Package graphbench is the graph traversal benchmark of `make bench`: a
 // generated social graph loaded into pgproxy and PostgreSQL 15 with the
 // same indexes, and single-node traversals (1-, 2- and 3-hop
-// neighbourhoods with and without property filters, friends-of-friends
+// neighbourhoods with and without property filters, 3 hops from a range
+// of 100 start nodes joined to their names, friends-of-friends
 // recommendations, WITH RECURSIVE to depth 4, top-k neighbours by an
 // edge property (also over 2 hops), point lookups through edges,
 // recursive queries with a CYCLE clause and an array-path cycle check,
-// shortest paths to depth 5) plus whole-graph queries (the out-degree
+// shortest paths to depth 5, a join ORDER BY the edge key DESC LIMIT 2)
+// plus whole-graph queries (the out-degree
 // distribution, a triangle count, three PageRank iterations in SQL)
 // timed on both, every answer compared.
 //

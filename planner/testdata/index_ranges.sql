@@ -34,6 +34,8 @@ select src, dst, w from ir_edge where src between 10 and 12 order by src, dst, w
 select count(*), count(distinct dst) from ir_edge where dst > 3995;
 select count(*), count(distinct e2.dst) from ir_edge e1 join ir_edge e2 on e2.src = e1.dst where e1.src between 100 and 140;
 select count(*), count(distinct n.name) from ir_edge e1 join ir_edge e2 on e2.src = e1.dst join ir_node n on n.id = e2.dst where e1.src between 1 and 50 and n.small < 100;
+select n.small, count(*), sum(e.w) from ir_edge e join ir_node n on n.id = e.dst % 100 + 1 where e.src < 200 group by n.small order by n.small;
+select count(*) from ir_edge e left join ir_node n on n.id = e.dst % 150 + 3990 where e.src < 230 and n.id is null;
 select n.id, e.dst from ir_node n left join ir_edge e on e.src = n.id where n.id between 2995 and 3005 order by n.id, e.dst;
 select n.id from ir_node n where n.id < 60 and not exists (select 1 from ir_edge e where e.src = n.id) order by n.id;
 select n.id from ir_node n where n.id between 1 and 30 and exists (select 1 from ir_edge e where e.dst = n.id and e.src > 2900) order by n.id;
@@ -80,3 +82,8 @@ reset enable_nestloop;
 analyze;
 select count(*) from ir_node where id between 100 and 300;
 select count(*), count(distinct e2.dst) from ir_edge e1 join ir_edge e2 on e2.src = e1.dst where e1.src between 100 and 140;
+-- an outer input of several batches repeating few keys: one lookup of its distinct keys
+create table ir_big (id int primary key, g int);
+insert into ir_big select g, g % 37 from generate_series(1, 20000) g;
+select b.g, count(*), sum(e.w) from ir_edge e join ir_big b on b.id = (e.dst % 500 + 1)::int where e.src < 600 group by b.g order by b.g;
+select count(*) from ir_edge e where e.src < 600 and exists (select 1 from ir_big b where b.id = (e.dst % 500 + 19990)::int);
