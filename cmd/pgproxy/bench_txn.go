@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -22,8 +23,11 @@ import (
 // (PostgreSQL's default, and what ORMs use without retrying), pgproxy
 // against a PostgreSQL 15 with durable defaults started in the same run:
 //
-//   - pgbench's TPC-B (scale 1, -M prepared) with 1, 4 and 16 clients:
-//     TPS and failed transactions (no retries: --max-tries 1);
+//   - pgbench's TPC-B (scale 1 and 10, -M prepared) with 1, 4 and 16
+//     clients: TPS and failed transactions (no retries: --max-tries 1).
+//     At scale 1 every transaction updates the one branch row, so
+//     transactions run one at a time; at scale 10 ten branches let them
+//     overlap (PGGRAPH_BENCH_TXN_SCALES, default "1,10");
 //   - a bank transfer (200 accounts, 8 clients; BEGIN, two UPDATEs,
 //     COMMIT, no retry): commits/s, failures, and the balance invariant;
 //   - UPDATE of disjoint rows by 16 autocommit clients: updates/s and
@@ -36,10 +40,13 @@ const txnBenchSeconds = 5 // PGGRAPH_BENCH_TXN_SECONDS: each timed run
 
 var txnBenchClients = []int{1, 4, 16}
 
+var txnBenchScales = []int{1, 10}
+
 type txnBenchSide struct {
-	Server         string             `json:"server"`
-	TPCBTps        map[string]float64 `json:"tpcb_tps_by_clients"`
-	TPCBFailed     map[string]int64   `json:"tpcb_failed_by_clients"`
+	Server string `json:"server"`
+	// keyed "s<scale>c<clients>"
+	TPCBTps        map[string]float64 `json:"tpcb_tps_by_scale_clients"`
+	TPCBFailed     map[string]int64   `json:"tpcb_failed_by_scale_clients"`
 	BankCommits    float64            `json:"bank_commits_per_sec"`
 	BankFailed     int64              `json:"bank_failed"`
 	BankInvariant  bool               `json:"bank_invariant_held"`
@@ -64,6 +71,17 @@ func runTxnBench(ctx context.Context, env *runEnv, c benchConfig) error {
 	if err != nil {
 		return err
 	}
+	scales := txnBenchScales
+	if v, ok := env.getenv("PGGRAPH_BENCH_TXN_SCALES"); ok && v != "" {
+		scales = nil
+		for _, f := range strings.Split(v, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || n < 1 {
+				return fmt.Errorf("PGGRAPH_BENCH_TXN_SCALES=%q: want scales like 1,10", v)
+			}
+			scales = append(scales, n)
+		}
+	}
 	pgbench := "/usr/lib/postgresql/15/bin/pgbench"
 	if _, err := os.Stat(pgbench); err != nil {
 		return fmt.Errorf("bench txn: %s not found (apt-get install -y postgresql-15)", pgbench)
@@ -87,22 +105,25 @@ func runTxnBench(ctx context.Context, env *runEnv, c benchConfig) error {
 	rep := txnBenchReport{Kind: "txn", StartedAt: time.Now().UTC(), Seconds: int(secs), Ratios: map[string]float64{}}
 	for _, tg := range targets {
 		side := txnBenchSide{Server: tg.name, TPCBTps: map[string]float64{}, TPCBFailed: map[string]int64{}}
-		fmt.Fprintf(env.stderr, "\rbench txn: %-14s pgbench -i                 ", tg.name)
-		if out, err := runPgbenchCmd(ctx, pgbench, "-i", "-q", tg.dsn); err != nil {
-			return fmt.Errorf("%s: pgbench -i: %v\n%s", tg.name, err, out)
-		}
-		for _, n := range txnBenchClients {
-			fmt.Fprintf(env.stderr, "\rbench txn: %-14s pgbench TPC-B x %2d clients ", tg.name, n)
-			out, err := runPgbenchCmd(ctx, pgbench, "-c", strconv.Itoa(n), "-j", strconv.Itoa(min(n, 4)), "-T", strconv.Itoa(int(secs)),
-				"-M", "prepared", "--max-tries=1", tg.dsn)
-			if err != nil {
-				return fmt.Errorf("%s: pgbench -c %d: %v\n%s", tg.name, n, err, out)
+		for _, sc := range scales {
+			fmt.Fprintf(env.stderr, "\rbench txn: %-14s pgbench -i -s %-3d           ", tg.name, sc)
+			if out, err := runPgbenchCmd(ctx, pgbench, "-i", "-q", "-s", strconv.Itoa(sc), tg.dsn); err != nil {
+				return fmt.Errorf("%s: pgbench -i -s %d: %v\n%s", tg.name, sc, err, out)
 			}
-			tps, failed, err := parsePgbench(out)
-			if err != nil {
-				return fmt.Errorf("%s: pgbench -c %d: %v\n%s", tg.name, n, err, out)
+			for _, n := range txnBenchClients {
+				fmt.Fprintf(env.stderr, "\rbench txn: %-14s pgbench TPC-B s %-3d x %2d clients ", tg.name, sc, n)
+				out, err := runPgbenchCmd(ctx, pgbench, "-c", strconv.Itoa(n), "-j", strconv.Itoa(min(n, 4)), "-T", strconv.Itoa(int(secs)),
+					"-M", "prepared", "--max-tries=1", tg.dsn)
+				if err != nil {
+					return fmt.Errorf("%s: pgbench -s %d -c %d: %v\n%s", tg.name, sc, n, err, out)
+				}
+				tps, failed, err := parsePgbench(out)
+				if err != nil {
+					return fmt.Errorf("%s: pgbench -s %d -c %d: %v\n%s", tg.name, sc, n, err, out)
+				}
+				k := tpcbKey(sc, n)
+				side.TPCBTps[k], side.TPCBFailed[k] = round3(tps), failed
 			}
-			side.TPCBTps[strconv.Itoa(n)], side.TPCBFailed[strconv.Itoa(n)] = round3(tps), failed
 		}
 		fmt.Fprintf(env.stderr, "\rbench txn: %-14s bank transfer x 8 clients   ", tg.name)
 		if side.BankCommits, side.BankFailed, side.BankInvariant, err = benchBank(ctx, tg.dsn, 200, 8, d); err != nil {
@@ -121,13 +142,15 @@ func runTxnBench(ctx context.Context, env *runEnv, c benchConfig) error {
 			rep.Ratios[key] = round3(a / b)
 		}
 	}
-	for _, n := range txnBenchClients {
-		k := strconv.Itoa(n)
-		ratio("tpcb_tps_"+k+"_clients", px.TPCBTps[k], pgs.TPCBTps[k])
+	for _, sc := range scales {
+		for _, n := range txnBenchClients {
+			k := tpcbKey(sc, n)
+			ratio("tpcb_tps_"+k, px.TPCBTps[k], pgs.TPCBTps[k])
+		}
 	}
 	ratio("bank_commits_per_sec", px.BankCommits, pgs.BankCommits)
 	ratio("disjoint_updates_per_sec", px.DisjointPerSec, pgs.DisjointPerSec)
-	writeTxnBenchTable(env.stdout, rep)
+	writeTxnBenchTable(env.stdout, rep, scales)
 	return writeBenchFile(env, c.out, rep.Kind, rep.StartedAt, rep)
 }
 
@@ -278,17 +301,26 @@ func runClients(ctx context.Context, conns []*pgx.Conn, d time.Duration, newOp f
 	return okN.Load(), failedN.Load(), elapsed, nil
 }
 
-func writeTxnBenchTable(w io.Writer, rep txnBenchReport) {
+// tpcbKey names a TPC-B run by scale and clients.
+func tpcbKey(scale, clients int) string { return fmt.Sprintf("s%dc%d", scale, clients) }
+
+func writeTxnBenchTable(w io.Writer, rep txnBenchReport, scales []int) {
 	fmt.Fprintf(w, "txn: READ COMMITTED, no retries, %ds per run, PostgreSQL with durable defaults\n", rep.Seconds)
-	fmt.Fprintf(w, "%-14s %9s %9s %9s %8s %8s %8s %10s %7s %5s %11s %7s\n", "server", "tpcb x1", "tpcb x4", "tpcb x16",
-		"fail x1", "fail x4", "fail x16", "bank c/s", "bank f", "inv", "disj u/s", "disj f")
-	for _, s := range rep.Results {
-		fmt.Fprintf(w, "%-14s %9.1f %9.1f %9.1f %8d %8d %8d %10.1f %7d %5v %11.1f %7d\n", s.Server,
-			s.TPCBTps["1"], s.TPCBTps["4"], s.TPCBTps["16"], s.TPCBFailed["1"], s.TPCBFailed["4"], s.TPCBFailed["16"],
-			s.BankCommits, s.BankFailed, s.BankInvariant, s.DisjointPerSec, s.DisjointFailed)
+	for _, sc := range scales {
+		fmt.Fprintf(w, "TPC-B scale %d      %9s %9s %9s %8s %8s %8s\n", sc, "tps x1", "tps x4", "tps x16", "fail x1", "fail x4", "fail x16")
+		for _, s := range rep.Results {
+			t, f := func(n int) float64 { return s.TPCBTps[tpcbKey(sc, n)] }, func(n int) int64 { return s.TPCBFailed[tpcbKey(sc, n)] }
+			fmt.Fprintf(w, "  %-16s %9.1f %9.1f %9.1f %8d %8d %8d\n", s.Server, t(1), t(4), t(16), f(1), f(4), f(16))
+		}
 	}
-	for _, n := range txnBenchClients {
-		fmt.Fprintf(w, "TPC-B TPS x%-2d     pgproxy / PostgreSQL = %.3fx (target x4 >= 0.3x, 0 failures)\n", n, rep.Ratios["tpcb_tps_"+strconv.Itoa(n)+"_clients"])
+	fmt.Fprintf(w, "%-18s %10s %7s %5s %11s %7s\n", "", "bank c/s", "bank f", "inv", "disj u/s", "disj f")
+	for _, s := range rep.Results {
+		fmt.Fprintf(w, "  %-16s %10.1f %7d %5v %11.1f %7d\n", s.Server, s.BankCommits, s.BankFailed, s.BankInvariant, s.DisjointPerSec, s.DisjointFailed)
+	}
+	for _, sc := range scales {
+		for _, n := range txnBenchClients {
+			fmt.Fprintf(w, "TPC-B TPS s%-2d x%-2d pgproxy / PostgreSQL = %.3fx (target scale 1 x4 >= 0.3x, 0 failures)\n", sc, n, rep.Ratios["tpcb_tps_"+tpcbKey(sc, n)])
+		}
 	}
 	fmt.Fprintf(w, "bank commits/s    pgproxy / PostgreSQL = %.3fx (target >= 0.3x)\n", rep.Ratios["bank_commits_per_sec"])
 	fmt.Fprintf(w, "disjoint UPDATE/s pgproxy / PostgreSQL = %.3fx\n", rep.Ratios["disjoint_updates_per_sec"])
