@@ -434,7 +434,8 @@
 //     has_any_column_privilege (the table's answer),
 //     has_sequence_privilege and a sequence's relacl
 //     (sequence_privileges.go),
-//     information_schema.table_privileges and role_table_grants
+//     information_schema.table_privileges, role_table_grants,
+//     column_privileges and role_column_grants
 //     (syscat_privileges.go); other objects are owned by the role with
 //     OID 10. exec enforces nothing: Prepared.Relations reports the user
 //     relations a bound statement names (after CTE names, leaving out

@@ -157,6 +157,36 @@ func init() {
 	const cols = "grantor sql_identifier, grantee sql_identifier, table_catalog sql_identifier, table_schema sql_identifier, table_name sql_identifier, privilege_type character_data, is_grantable yes_or_no, with_hierarchy yes_or_no"
 	infoSchemaRels["table_privileges"] = &sysRelation{13416, cols, func(c *catalogSet) [][]any { return c.tablePrivilegeRows(true) }}
 	infoSchemaRels["role_table_grants"] = &sysRelation{13421, cols, func(c *catalogSet) [][]any { return c.tablePrivilegeRows(false) }}
+	// column_privileges and role_column_grants: a table-level privilege
+	// that applies to columns (INSERT, SELECT, UPDATE, REFERENCES) is
+	// listed for each of the relation's columns, as PostgreSQL's view
+	// explodes relacl over pg_attribute (columns have no ACLs of their
+	// own here)
+	const colCols = "grantor sql_identifier, grantee sql_identifier, table_catalog sql_identifier, table_schema sql_identifier, table_name sql_identifier, column_name sql_identifier, privilege_type character_data, is_grantable yes_or_no"
+	infoSchemaRels["column_privileges"] = &sysRelation{13285, colCols, func(c *catalogSet) [][]any { return c.columnPrivilegeRows(true) }}
+	infoSchemaRels["role_column_grants"] = &sysRelation{13344, colCols, func(c *catalogSet) [][]any { return c.columnPrivilegeRows(false) }}
+}
+
+// columnPrivileges are the privileges a column can hold.
+const columnPrivileges = access.PrivInsert | access.PrivSelect | access.PrivUpdate | access.PrivReferences
+
+func (c *catalogSet) columnPrivilegeRows(public bool) [][]any {
+	var rows [][]any
+	byTable := map[string]*TableDef{}
+	for _, t := range c.userTables() {
+		byTable[t.Schema+"."+t.Name] = t
+	}
+	for _, r := range c.tablePrivilegeRows(public) {
+		t := byTable[r[3].(string)+"."+r[4].(string)]
+		p, _ := access.ParseTablePriv(r[5].(string))
+		if t == nil || p&columnPrivileges == 0 {
+			continue
+		}
+		for _, col := range t.Columns {
+			rows = append(rows, []any{r[0], r[1], r[2], r[3], r[4], col.Name, r[5], r[6]})
+		}
+	}
+	return rows
 }
 
 func (c *catalogSet) tablePrivilegeRows(public bool) [][]any {

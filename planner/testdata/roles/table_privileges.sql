@@ -204,9 +204,13 @@ GRANT SELECT ON pt TO carol WITH GRANT OPTION;
 GRANT UPDATE ON pv TO PUBLIC;
 SELECT grantor, grantee, table_name, privilege_type, is_grantable, with_hierarchy FROM information_schema.table_privileges WHERE table_schema = 'public' ORDER BY table_name, grantee, privilege_type;
 SELECT grantor, grantee, table_name, privilege_type, is_grantable FROM information_schema.role_table_grants WHERE table_schema = 'public' ORDER BY table_name, grantee, privilege_type;
+SELECT grantor, grantee, table_name, column_name, privilege_type, is_grantable FROM information_schema.column_privileges WHERE table_schema = 'public' ORDER BY table_name, column_name, grantee, privilege_type, grantor;
+SELECT grantor, grantee, table_name, column_name, privilege_type, is_grantable FROM information_schema.role_column_grants WHERE table_schema = 'public' ORDER BY table_name, column_name, grantee, privilege_type, grantor;
 -- as carol
 SELECT grantor, grantee, table_name, privilege_type, is_grantable, with_hierarchy FROM information_schema.table_privileges WHERE table_schema = 'public' ORDER BY table_name, grantee, privilege_type;
 SELECT grantor, grantee, table_name, privilege_type, is_grantable FROM information_schema.role_table_grants WHERE table_schema = 'public' ORDER BY table_name, grantee, privilege_type;
+SELECT grantor, grantee, table_name, column_name, privilege_type, is_grantable FROM information_schema.column_privileges WHERE table_schema = 'public' ORDER BY table_name, column_name, grantee, privilege_type, grantor;
+SELECT grantor, grantee, table_name, column_name, privilege_type, is_grantable FROM information_schema.role_column_grants WHERE table_schema = 'public' ORDER BY table_name, column_name, grantee, privilege_type, grantor;
 -- as postgres
 REVOKE UPDATE ON pv FROM PUBLIC;
 REVOKE SELECT ON pt FROM carol;
