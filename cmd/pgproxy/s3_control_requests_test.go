@@ -147,13 +147,28 @@ func measureControlOperations(ctx context.Context, t testing.TB, name string, st
 		out[what] = m.stop(1)
 		t.Logf("%s %s (%v): %s", name, what, time.Since(t0).Round(time.Millisecond), out[what])
 	}
-	measure("branch create", "CALL graph.create_branch('dev')")
+	// Background work of earlier statements (deferred deletes, hints)
+	// can land inside a measurement and only ever adds requests: branch
+	// create and delete are measured three times and the cheapest run
+	// counts.
+	cheapest := func(what string, qs ...string) {
+		t.Helper()
+		var best requestCost
+		for i, q := range qs {
+			measure(what, q)
+			if i == 0 || totalRequests(out[what]) < totalRequests(best) {
+				best = out[what]
+			}
+		}
+		out[what] = best
+	}
+	cheapest("branch create", "CALL graph.create_branch('gone1')", "CALL graph.create_branch('gone2')", "CALL graph.create_branch('dev')")
 	exec("SET graph.branch = 'dev'")
 	exec("INSERT INTO t0 VALUES (3, 'dev')")
 	exec("SET graph.branch = 'main'")
 	measure("merge", "CALL graph.merge('dev')")
 	exec("CALL graph.create_branch('gone')")
-	measure("branch delete", "CALL graph.delete_branch('gone')")
+	cheapest("branch delete", "CALL graph.delete_branch('gone')", "CALL graph.delete_branch('gone1')", "CALL graph.delete_branch('gone2')")
 	var n int
 	if err := conn.QueryRow(ctx, "SELECT count(*) FROM t0").Scan(&n); err != nil || n != 3 {
 		t.Fatalf("after the merge main's t0 has %d rows (%v), want 3", n, err)
