@@ -114,21 +114,8 @@ func TestGroupCommitOverTheWire(t *testing.T) {
 	} {
 		// hold the branch's group runner so that all the inserts queue
 		// into one group
-		started, release := make(chan struct{}), make(chan struct{})
-		held := make(chan error, 1)
-		go func() {
-			_, err := g.Write(ctx, adapters.WriteOptions{Group: true}, func(context.Context, *adapters.Stage) error {
-				select {
-				case <-started:
-				default:
-					close(started)
-				}
-				<-release
-				return nil
-			})
-			held <- err
-		}()
-		<-started
+		release := make(chan struct{})
+		held := holdGroupRunner(ctx, t, g, release)
 		time.AfterFunc(300*time.Millisecond, func() { close(release) })
 		errs := run(func(i int, c *pgx.Conn) error {
 			_, err := c.Exec(ctx, tc.sql, 2000+i)

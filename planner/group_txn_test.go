@@ -20,21 +20,8 @@ import (
 // behind it and the next group takes them all.
 func holdTxnGroupRunner(t *testing.T, g *adapters.Graph) (release func()) {
 	t.Helper()
-	started, rel := make(chan struct{}), make(chan struct{})
-	held := make(chan error, 1)
-	go func() {
-		_, err := g.Write(context.Background(), adapters.WriteOptions{Group: true}, func(context.Context, *adapters.Stage) error {
-			select {
-			case <-started:
-			default:
-				close(started)
-			}
-			<-rel
-			return nil
-		})
-		held <- err
-	}()
-	<-started
+	rel := make(chan struct{})
+	held := holdGroupRunner(context.Background(), t, g, rel)
 	return func() {
 		close(rel)
 		if err := <-held; err != nil {
