@@ -3,7 +3,6 @@ package planner
 import (
 	"context"
 	"fmt"
-	"strings"
 	"unicode/utf8"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -69,7 +68,7 @@ func (s *session) declareCursor(ctx context.Context, st *wire.Statement, dc *sql
 	if _, ok := s.cursors[dc.Portalname]; ok {
 		return nil, wire.Errorf("42P03", "cursor \"%s\" already exists", dc.Portalname)
 	}
-	body, at, ok := afterTopLevelFOR(st.SQL)
+	body, at, ok := afterTopLevel(st.SQL, pg_query.Token_FOR)
 	if !ok {
 		return nil, wire.Errorf(wire.CodeSyntaxError, "syntax error in DECLARE CURSOR")
 	}
@@ -199,31 +198,6 @@ func (s *session) endTxCursors() {
 			delete(s.cursors, name)
 		}
 	}
-}
-
-// afterTopLevelFOR is the text after the first FOR outside parentheses,
-// and the byte offset it starts at.
-func afterTopLevelFOR(sql string) (string, int, bool) {
-	sc, err := pg_query.Scan(sql)
-	if err != nil {
-		return "", 0, false
-	}
-	depth := 0
-	for _, t := range sc.Tokens {
-		switch t.Token {
-		case pg_query.Token_ASCII_40:
-			depth++
-		case pg_query.Token_ASCII_41:
-			depth--
-		case pg_query.Token_FOR:
-			if depth == 0 {
-				rest := sql[t.End:]
-				body := strings.TrimLeft(rest, " \t\r\n")
-				return strings.TrimSpace(body), int(t.End) + len(rest) - len(body), true
-			}
-		}
-	}
-	return "", 0, false
 }
 
 // rowBytes estimates the memory a result row holds.

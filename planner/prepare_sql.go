@@ -44,7 +44,7 @@ func (s *session) sqlPrepare(ctx context.Context, st *wire.Statement, ps *sqlpar
 	if _, ok := s.sqlStmts[ps.Name]; ok {
 		return nil, wire.Errorf("42P05", "prepared statement \"%s\" already exists", ps.Name)
 	}
-	body, at, ok := afterTopLevelAS(st.SQL)
+	body, at, ok := afterTopLevel(st.SQL, pg_query.Token_AS)
 	if !ok {
 		return nil, wire.Errorf(wire.CodeSyntaxError, "syntax error in PREPARE")
 	}
@@ -133,9 +133,10 @@ func (s *session) sqlExecute(ctx context.Context, es *sqlparse.ExecuteStmt) (wir
 	return res, err
 }
 
-// afterTopLevelAS is the text after the first AS outside parentheses,
-// and the byte offset it starts at.
-func afterTopLevelAS(sql string) (string, int, bool) {
+// afterTopLevel is the text after the first keyword token kw (AS of
+// PREPARE, FOR of DECLARE) outside parentheses, and the byte offset it
+// starts at.
+func afterTopLevel(sql string, kw pg_query.Token) (string, int, bool) {
 	sc, err := pg_query.Scan(sql)
 	if err != nil {
 		return "", 0, false
@@ -147,7 +148,7 @@ func afterTopLevelAS(sql string) (string, int, bool) {
 			depth++
 		case pg_query.Token_ASCII_41:
 			depth--
-		case pg_query.Token_AS:
+		case kw:
 			if depth == 0 {
 				rest := sql[t.End:]
 				body := strings.TrimLeft(rest, " \t\r\n")
