@@ -68,17 +68,9 @@ func (rc *roleChange) grantOnBranches(st *q.GrantStmt) error {
 		}
 		branches = append(branches, branch)
 	}
-	var grantees []uint32
-	for _, spec := range roleSpecs(st.Grantees) {
-		if spec.Roletype == q.RoleSpecType_ROLESPEC_PUBLIC {
-			grantees = append(grantees, 0)
-			continue
-		}
-		r, _, err := rc.spec(spec)
-		if err != nil {
-			return err
-		}
-		grantees = append(grantees, r.OID)
+	grantees, err := rc.granteeOIDs(st.Grantees)
+	if err != nil {
+		return err
 	}
 	var privs access.BranchPrivs
 	if len(st.Privileges) == 0 {

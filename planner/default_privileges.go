@@ -71,17 +71,9 @@ func (rc *roleChange) alterDefaultPrivileges(st *q.AlterDefaultPrivilegesStmt) e
 		return notSupported("ALTER DEFAULT PRIVILEGES … ON FUNCTIONS, ROUTINES or TYPES").
 			WithDetail("Functions and types have no privileges of their own in pgproxy.")
 	}
-	var grantees []uint32
-	for _, spec := range roleSpecs(a.Grantees) {
-		if spec.Roletype == q.RoleSpecType_ROLESPEC_PUBLIC {
-			grantees = append(grantees, 0)
-			continue
-		}
-		r, _, err := rc.spec(spec)
-		if err != nil {
-			return err
-		}
-		grantees = append(grantees, r.OID)
+	grantees, err := rc.granteeOIDs(a.Grantees)
+	if err != nil {
+		return err
 	}
 	privs := access.TablePrivs(0)
 	if len(a.Privileges) == 0 {

@@ -258,6 +258,24 @@ func roleSpecs(nodes []*q.Node) []*q.RoleSpec {
 	return out
 }
 
+// granteeOIDs resolves a GRANT's or REVOKE's grantees to role OIDs,
+// PUBLIC as 0.
+func (rc *roleChange) granteeOIDs(nodes []*q.Node) ([]uint32, error) {
+	var grantees []uint32
+	for _, spec := range roleSpecs(nodes) {
+		if spec.Roletype == q.RoleSpecType_ROLESPEC_PUBLIC {
+			grantees = append(grantees, 0)
+			continue
+		}
+		r, _, err := rc.spec(spec)
+		if err != nil {
+			return nil, err
+		}
+		grantees = append(grantees, r.OID)
+	}
+	return grantees, nil
+}
+
 func (rc *roleChange) parseRoleOptions(opts []*q.Node) (*roleOptions, error) {
 	o := &roleOptions{}
 	seen := map[string]bool{}

@@ -828,18 +828,10 @@ func (w *writer) grantTables(pc *privCtx, n *q.Node) (changes []ddl.Change, hand
 	default:
 		return nil, true, notSupported("ALTER DEFAULT PRIVILEGES")
 	}
-	var grantees []uint32
 	rc := &roleChange{s: w.s, c: pc.c}
-	for _, spec := range roleSpecs(st.Grantees) {
-		if spec.Roletype == q.RoleSpecType_ROLESPEC_PUBLIC {
-			grantees = append(grantees, 0)
-			continue
-		}
-		r, _, err := rc.spec(spec)
-		if err != nil {
-			return nil, true, err
-		}
-		grantees = append(grantees, r.OID)
+	grantees, err := rc.granteeOIDs(st.Grantees)
+	if err != nil {
+		return nil, true, err
 	}
 	allPrivs := len(st.Privileges) == 0
 	var privs access.TablePrivs
