@@ -56,17 +56,7 @@ func TestRequestsPerControlOperation(t *testing.T) {
 	fake := httptest.NewServer(gofakes3.New(s3mem.New(), gofakes3.WithAutoBucket(true)).Server())
 	defer fake.Close()
 	newS3 := func(prefix string, client aws.HTTPClient) *objstore.S3 {
-		s3, err := objstore.NewS3(ctx, objstore.S3Options{Bucket: "graphs", Prefix: prefix, Endpoint: fake.URL, PathStyle: true, Region: "us-east-1",
-			Credentials: credentials.NewStaticCredentialsProvider("k", "s", ""), HTTPClient: client})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := s3.CreateBucket(ctx); err != nil {
-			t.Fatal(err)
-		}
-		s3.CacheImmutableReads(lance.IsDataFileKey, objstore.DefaultS3CacheBytes) // as serve does
-		s3.CacheOwnWrites(lance.IsTransactionFileKey)
-		return s3
+		return fakeS3Store(ctx, t, fake.URL, prefix, client)
 	}
 	local, err := objstore.NewLocal(t.TempDir())
 	if err != nil {

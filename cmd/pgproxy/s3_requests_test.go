@@ -200,17 +200,7 @@ func TestRequestsPerOperation(t *testing.T) {
 	fake := httptest.NewServer(gofakes3.New(s3mem.New(), gofakes3.WithAutoBucket(true)).Server())
 	defer fake.Close()
 	newS3 := func(prefix string, client aws.HTTPClient) *objstore.S3 {
-		s3, err := objstore.NewS3(ctx, objstore.S3Options{Bucket: "graphs", Prefix: prefix, Endpoint: fake.URL, PathStyle: true, Region: "us-east-1",
-			Credentials: credentials.NewStaticCredentialsProvider("k", "s", ""), HTTPClient: client})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := s3.CreateBucket(ctx); err != nil {
-			t.Fatal(err)
-		}
-		s3.CacheImmutableReads(lance.IsDataFileKey, objstore.DefaultS3CacheBytes) // as serve does
-		s3.CacheOwnWrites(lance.IsTransactionFileKey)
-		return s3
+		return fakeS3Store(ctx, t, fake.URL, prefix, client)
 	}
 	s3, slow := newS3("g", nil), newS3("slow", delayedClient{30 * time.Millisecond})
 	freshS3 := func(prefix string, client aws.HTTPClient) func() (objstore.Store, func() map[string]int64) {
@@ -346,4 +336,21 @@ func TestRequestsPerOperation(t *testing.T) {
 			}
 		})
 	}
+}
+
+// fakeS3Store opens prefix of bucket "graphs" on the in-process S3
+// server at url, with serve's read caches; client may add delays.
+func fakeS3Store(ctx context.Context, t testing.TB, url, prefix string, client aws.HTTPClient) *objstore.S3 {
+	t.Helper()
+	s3, err := objstore.NewS3(ctx, objstore.S3Options{Bucket: "graphs", Prefix: prefix, Endpoint: url, PathStyle: true, Region: "us-east-1",
+		Credentials: credentials.NewStaticCredentialsProvider("k", "s", ""), HTTPClient: client})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s3.CreateBucket(ctx); err != nil {
+		t.Fatal(err)
+	}
+	s3.CacheImmutableReads(lance.IsDataFileKey, objstore.DefaultS3CacheBytes) // as serve does
+	s3.CacheOwnWrites(lance.IsTransactionFileKey)
+	return s3
 }
