@@ -324,7 +324,10 @@
 // only where a removed row is one no other member's row depends on (no
 // foreign key references the table, no out-degree minimum), and adapters
 // defers a member removing a row an earlier member removes.
-// Not done: grouping explicit transactions' COMMITs (their row-level
-// arbitration reads committed Lance versions, which an earlier member of
-// the same group is not yet).
+// Explicit transactions' COMMITs group below SERIALIZABLE and without
+// table-level FOR UPDATE/SHARE locks: their row-level arbitration reads
+// committed versions, which an earlier member of the same group is not
+// yet, so what it would miss — two members changing one row — is kept
+// apart by row locks and, as a backstop, by adapters' row claims, and
+// SERIALIZABLE (which arbitrates every table it read) never groups.
 package protocol
