@@ -64,18 +64,7 @@ func (w *writer) reassignOwned(pc *privCtx, st *q.ReassignOwnedStmt) ([]ddl.Chan
 		if !reassign || old == newOwner.OID {
 			continue
 		}
-		m.ACL = access.ChangeTableOwner(m.ACL, old, newOwner.OID)
-		for i, c := range m.Columns {
-			if c.Sequence != nil && c.Sequence.ACL != nil {
-				sq := *c.Sequence
-				sq.ACL = access.ChangeTableOwner(sq.ACL, old, newOwner.OID)
-				m.Columns[i].Sequence = &sq
-			}
-		}
-		m.Owner = newOwner.OID
-		if m.Owner == access.BootstrapOID {
-			m.Owner = 0
-		}
+		changeOwner(&m, old, newOwner.OID)
 		changes = append(changes, redefine(e, m, "REASSIGN OWNED"))
 	}
 	if len(changes) == 0 {

@@ -636,20 +636,27 @@ func (w *writer) changeOwner(pc *privCtx, n *q.Node) ([]ddl.Change, error) {
 			return nil, errPermission("schema", "public")
 		}
 	}
-	m.ACL = access.ChangeTableOwner(m.ACL, old, newOwner.OID)
+	changeOwner(&m, old, newOwner.OID)
+	return []ddl.Change{redefine(e, m, alterTagOf(st.Objtype))}, nil
+}
+
+// changeOwner gives m (a copy the caller redefines) to owner: its ACL's
+// grants by and to the old owner move with it, and the sequences its
+// columns own follow the table's owner. The bootstrap role is stored as
+// 0.
+func changeOwner(m *ddl.TableMeta, old, owner uint32) {
+	m.ACL = access.ChangeTableOwner(m.ACL, old, owner)
 	for i, c := range m.Columns {
-		// the sequences its columns own follow the table's owner
 		if c.Sequence != nil && c.Sequence.ACL != nil {
 			sq := *c.Sequence
-			sq.ACL = access.ChangeTableOwner(sq.ACL, old, newOwner.OID)
+			sq.ACL = access.ChangeTableOwner(sq.ACL, old, owner)
 			m.Columns[i].Sequence = &sq
 		}
 	}
-	m.Owner = newOwner.OID
+	m.Owner = owner
 	if m.Owner == access.BootstrapOID {
 		m.Owner = 0
 	}
-	return []ddl.Change{redefine(e, m, alterTagOf(st.Objtype))}, nil
 }
 
 func alterTagOf(t q.ObjectType) string {
