@@ -130,40 +130,41 @@ func rangeBoundExpr(e Expr) bool {
 func (r *keyRange) bounds(ec *evalCtx) (lo, hi int64, empty bool, err error) {
 	lo, hi = math.MinInt64, math.MaxInt64
 	for _, b := range r.lo {
-		v, err := evalConst(ec, b.e)
-		if err != nil {
-			return 0, 0, false, err
-		}
-		if v.IsNull(0) {
-			return 0, 0, true, nil
-		}
-		x := v.I[0]
-		if b.strict {
-			if x == math.MaxInt64 {
-				return 0, 0, true, nil
-			}
-			x++
+		x, none, err := b.inclusive(ec, 1)
+		if err != nil || none {
+			return 0, 0, none, err
 		}
 		lo = max(lo, x)
 	}
 	for _, b := range r.hi {
-		v, err := evalConst(ec, b.e)
-		if err != nil {
-			return 0, 0, false, err
-		}
-		if v.IsNull(0) {
-			return 0, 0, true, nil
-		}
-		x := v.I[0]
-		if b.strict {
-			if x == math.MinInt64 {
-				return 0, 0, true, nil
-			}
-			x--
+		x, none, err := b.inclusive(ec, -1)
+		if err != nil || none {
+			return 0, 0, none, err
 		}
 		hi = min(hi, x)
 	}
 	return lo, hi, lo > hi, nil
+}
+
+// inclusive evaluates the bound as an inclusive one: a strict bound moves
+// by step (+1 for a lower bound, -1 for an upper). none reports a bound
+// no row can meet (NULL, or strict past the end of int64).
+func (b rangeBound) inclusive(ec *evalCtx, step int64) (x int64, none bool, err error) {
+	v, err := evalConst(ec, b.e)
+	if err != nil {
+		return 0, false, err
+	}
+	if v.IsNull(0) {
+		return 0, true, nil
+	}
+	x = v.I[0]
+	if b.strict {
+		if (step > 0 && x == math.MaxInt64) || (step < 0 && x == math.MinInt64) {
+			return 0, true, nil
+		}
+		x += step
+	}
+	return x, false, nil
 }
 
 // rangeKeys returns the keys of s's range lookup, or nil when the scan
