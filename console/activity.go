@@ -75,3 +75,26 @@ func loadRecovery(ctx context.Context, c *pgx.Conn) ([]intent, []auditEntry, err
 	})
 	return intents, audit, err
 }
+
+type operation struct {
+	PID                              *int32
+	Branch, Command, Relation, Phase string
+	RowsDone, BytesDone, UnitsDone   int64
+	UnitsTotal                       *int64
+	Started                          time.Time
+}
+
+// loadProgress reads graph.progress: COPYs, merges, cleanup and
+// optimize running now.
+func loadProgress(ctx context.Context, c *pgx.Conn) ([]operation, error) {
+	rows, err := c.Query(ctx, `SELECT pid, coalesce(branch, ''), command, coalesce(relation, ''), coalesce(phase, ''),
+		rows_done, bytes_done, units_done, units_total, started FROM graph.progress`)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (operation, error) {
+		var o operation
+		err := r.Scan(&o.PID, &o.Branch, &o.Command, &o.Relation, &o.Phase, &o.RowsDone, &o.BytesDone, &o.UnitsDone, &o.UnitsTotal, &o.Started)
+		return o, err
+	})
+}

@@ -20,7 +20,7 @@ var pages = template.Must(template.New("").Funcs(template.FuncMap{
 	"bytes":   formatBytes,
 	"time":    formatTime,
 	"short":   shortID,
-	"since":   func(t *time.Time) string { return formatAge(t) },
+	"since":   formatAge,
 	"ms":      func(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1e3) },
 	"urlq":    template.URLQueryEscaper,
 	"nonzero": func(n int) bool { return n != 0 },
@@ -136,8 +136,9 @@ func (s *Server) tablesPage(ctx context.Context, ss *session, _ *http.Request, _
 }
 
 type sessionsData struct {
-	Sessions []activity
-	Slow     []observe.SlowStatement
+	Sessions   []activity
+	Operations []operation
+	Slow       []observe.SlowStatement
 }
 
 func (s *Server) sessionsPage(ctx context.Context, ss *session, _ *http.Request, _ string) (any, error) {
@@ -145,7 +146,11 @@ func (s *Server) sessionsPage(ctx context.Context, ss *session, _ *http.Request,
 	if err != nil {
 		return nil, err
 	}
-	return sessionsData{Sessions: act, Slow: observe.RecentSlowStatements()}, nil
+	ops, err := loadProgress(ctx, ss.conn)
+	if err != nil {
+		return nil, err
+	}
+	return sessionsData{Sessions: act, Operations: ops, Slow: observe.RecentSlowStatements()}, nil
 }
 
 type recoveryData struct {
@@ -187,9 +192,14 @@ func formatTime(t any) string {
 	return ""
 }
 
-func formatAge(t *time.Time) string {
-	if t == nil {
-		return ""
+func formatAge(t any) string {
+	switch v := t.(type) {
+	case time.Time:
+		return time.Since(v).Round(time.Second).String()
+	case *time.Time:
+		if v != nil {
+			return time.Since(*v).Round(time.Second).String()
+		}
 	}
-	return time.Since(*t).Round(time.Second).String()
+	return ""
 }
