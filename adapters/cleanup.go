@@ -97,6 +97,20 @@ type stagingSweeper interface {
 // Cleanup reclaims unreachable files (see above).
 func (g *Graph) Cleanup(ctx context.Context, o CleanupOptions) (CleanupReport, error) {
 	start := time.Now()
+	// graph.progress shows a running cleanup with the datasets done
+	p := observe.StartProgress(&observe.Progress{Command: "CLEANUP", Started: start})
+	defer p.Done()
+	p.SetPhase("reclaiming")
+	if o.DryRun {
+		p.SetPhase("listing (dry run)")
+	}
+	report := o.Progress
+	o.Progress = func(cp CleanupProgress) {
+		p.SetUnits(int64(cp.Done), int64(cp.Total))
+		if report != nil {
+			report(cp)
+		}
+	}
 	rep, err := CleanupRoot(ctx, g.Root, g.Recovery, o)
 	observe.CleanupDone(o.DryRun, len(rep.Deleted), rep.DeletedBytes, time.Since(start), err)
 	return rep, err

@@ -14,6 +14,7 @@ import (
 
 	"github.com/pggraph/pggraph/graph"
 	"github.com/pggraph/pggraph/lance"
+	"github.com/pggraph/pggraph/observe"
 	"github.com/pggraph/pggraph/protocol"
 )
 
@@ -147,6 +148,8 @@ func (g *Graph) MergeWith(ctx context.Context, o MergeOptions) (*protocol.Receip
 	if message == "" {
 		message = fmt.Sprintf("merge %s into %s", from, into)
 	}
+	p := observe.StartProgress(&observe.Progress{Command: "MERGE", Database: into, Relation: from})
+	defer p.Done()
 	switch o.Strategy {
 	case "", MergeOurs, MergeTheirs:
 	default:

@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 
 	"github.com/pggraph/pggraph/graph"
 	"github.com/pggraph/pggraph/lance"
+	"github.com/pggraph/pggraph/observe"
 	"github.com/pggraph/pggraph/protocol"
 )
 
@@ -52,6 +54,8 @@ func (g *Graph) OptimizeWith(ctx context.Context, o OptimizeOptions) (*protocol.
 	if o.MinFragments < 2 {
 		o.MinFragments = 2
 	}
+	p := observe.StartProgress(&observe.Progress{Command: "OPTIMIZE", Database: o.Branch, Relation: strings.Join(o.Tables, ",")})
+	defer p.Done()
 	copts := lance.CompactOptions{TargetRowsPerFragment: o.TargetRowsPerFragment}
 	w := newMutationWriter(g.Root, func(ctx context.Context, s *Stage) error {
 		names := o.Tables

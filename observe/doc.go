@@ -17,6 +17,10 @@
 // becomes a label value. docs/operations.md lists every metric and what
 // to alert on.
 //
+// The web console's "recent slow statements" and "last cleanup" are kept
+// here too (recent.go): bounded, in memory, with the same fields as the
+// log lines.
+//
 // Logs never carry data values: statement text, parameters, row values
 // and error details stay out of every line this package writes; commits
 // are described by branch, commit id, table names and counts.

@@ -38,6 +38,7 @@ func CleanupDone(dryRun bool, files int, bytes int64, d time.Duration, err error
 		outcome = "error"
 	}
 	cleanupRuns.WithLabelValues(mode, outcome).Inc()
+	noteCleanup(CleanupRun{Time: time.Now(), Mode: mode, Outcome: outcome, DeletedFiles: files, DeletedBytes: bytes, Duration: d})
 	cleanupSeconds.Observe(d.Seconds())
 	if !dryRun {
 		cleanupFiles.Add(float64(files))

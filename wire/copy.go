@@ -14,6 +14,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5/pgproto3"
+
+	"github.com/pggraph/pggraph/observe"
 )
 
 // binaryCopySignature starts every PGCOPY binary stream.
@@ -36,6 +38,9 @@ type CopyIn struct {
 	spans []copySpan
 	arena []byte
 	row   [][]byte
+	// progress of the COPY (pg_stat_progress_copy) and rows read
+	progress     *observe.Progress
+	progressRows int64
 }
 
 // copySpan is one field of a decoded row: bytes a..b of the line
@@ -118,6 +123,8 @@ func (in *CopyIn) NextShared() ([][]byte, error) {
 		}
 		if err == io.EOF {
 			in.ended = true
+			finishProgressRows(in.progress, in.progressRows)
+			in.progress.SetPhase("writing")
 			continue
 		}
 		if err != nil {
@@ -125,6 +132,9 @@ func (in *CopyIn) NextShared() ([][]byte, error) {
 		}
 		if row == nil {
 			continue // skipped header
+		}
+		if in.progress != nil {
+			in.c.progressRow(in.progress, &in.progressRows)
 		}
 		return row, nil
 	}
@@ -445,11 +455,12 @@ func badBinaryCopy(err error) error {
 
 // copyStream reads the payload of CopyData messages until CopyDone.
 type copyStream struct {
-	c    *conn
-	ctx  context.Context
-	buf  []byte
-	done bool
-	err  error
+	c        *conn
+	ctx      context.Context
+	buf      []byte
+	done     bool
+	err      error
+	progress *observe.Progress
 }
 
 func (s *copyStream) Read(p []byte) (int, error) {
@@ -477,6 +488,7 @@ func (s *copyStream) Read(p []byte) (int, error) {
 		switch m := msg.(type) {
 		case *pgproto3.CopyData:
 			s.buf = m.Data
+			s.progress.AddBytes(int64(len(m.Data)))
 		case *pgproto3.CopyDone:
 			s.done = true
 		case *pgproto3.CopyFail:
@@ -518,7 +530,11 @@ func (c *conn) copyIn(ctx context.Context, st *Statement) (int64, error) {
 		c.nc.SetReadDeadline(time.Time{})
 		c.mu.Unlock()
 	}()
-	in := &CopyIn{c: c, opts: st.Copy, stream: stream, br: bufio.NewReaderSize(stream, 64<<10), maxLine: c.srv.cfg.MaxMessageSize}
+	progress := c.startCopyProgress("COPY FROM", st.Copy.Table)
+	defer progress.Done()
+	progress.SetPhase("receiving")
+	stream.progress = progress
+	in := &CopyIn{c: c, opts: st.Copy, stream: stream, br: bufio.NewReaderSize(stream, 64<<10), maxLine: c.srv.cfg.MaxMessageSize, progress: progress}
 	fillCopyDefaults(&in.opts)
 	n, err := c.sess.CopyFrom(ctx, st, in)
 	if err != nil {
@@ -550,6 +566,9 @@ func (c *conn) copyOut(ctx context.Context, st *Statement, res Result) error {
 		codes[i] = uint16(f)
 	}
 	c.send(&pgproto3.CopyOutResponse{OverallFormat: f, ColumnFormatCodes: codes})
+	progress := c.startCopyProgress("COPY TO", st.Copy.Table)
+	defer progress.Done()
+	var progressRows int64
 	var buf, header []byte
 	if o.Format == CopyBinary {
 		// the file header travels with the first row, as PostgreSQL sends it
@@ -602,6 +621,8 @@ func (c *conn) copyOut(ctx context.Context, st *Statement, res Result) error {
 				return c.werr
 			}
 			n++
+			progress.AddBytes(int64(len(buf)))
+			c.progressRow(progress, &progressRows)
 		}
 		c.send(&pgproto3.CopyDone{})
 		c.sendComplete("COPY " + strconv.FormatInt(n, 10))
@@ -656,6 +677,8 @@ func (c *conn) copyOut(ctx context.Context, st *Statement, res Result) error {
 			return c.werr
 		}
 		n++
+		progress.AddBytes(int64(len(buf)))
+		c.progressRow(progress, &progressRows)
 	}
 	if o.Format == CopyBinary {
 		c.send(&pgproto3.CopyData{Data: append(header, 0xFF, 0xFF)})

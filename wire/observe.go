@@ -91,6 +91,11 @@ func (c *conn) statementDone(st *Statement, start time.Time, err error) {
 			attrs = append(attrs, slog.String(observe.FieldSQLState, code))
 		}
 		log.Info("slow statement", attrs...)
+		slow := observe.SlowStatement{Time: start, PID: int(c.pid), User: c.user, Database: c.database, Kind: kind, Duration: d, SQLState: code}
+		if c.settings != nil {
+			slow.Application, _ = c.settings.Get("application_name")
+		}
+		observe.NoteSlowStatement(slow)
 	}
 }
 

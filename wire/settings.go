@@ -88,6 +88,7 @@ func init() {
 	add(settingDef{name: "role", def: "none", normalize: normAny, desc: "Sets the current role."})
 	// The graph settings (docs/architecture.md, "SQL surface").
 	add(settingDef{name: "graph.branch", def: "main", normalize: normAny, desc: "The graph branch this session reads and writes."})
+	add(settingDef{name: "graph.progress_interval", def: "0", normalize: normDuration, desc: "Sends a progress NOTICE this often during long COPY operations (0 = never)."})
 	add(settingDef{name: "graph.as_of", def: "", normalize: normAny, desc: "A commit id, manifest version or timestamp: read-only snapshot."})
 	for k, d := range settingDefs {
 		if d.report {

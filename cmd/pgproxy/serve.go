@@ -41,6 +41,7 @@ type serveConfig struct {
 	serverMemory                              int64
 	workMem, tempDir, debugListen             string
 	metricsListen, logMinDuration             string
+	httpListen                                string
 	logConnections, logDisconnections         bool
 	shutdownGrace                             time.Duration
 	cpuProfile                                string
@@ -73,6 +74,7 @@ func serveFlags(fs *flag.FlagSet) *serveConfig {
 	fs.StringVar(&c.tempDir, "temp-dir", "", "directory for spill files (deleted as they are created, gone when the statement ends; default: the system's temporary directory)")
 	fs.StringVar(&c.debugListen, "debug-listen", "", "address for /debug/pprof/ and /debug/stats (goroutines, heap, statement memory); keep it on loopback (default: off)")
 	fs.StringVar(&c.metricsListen, "metrics-listen", "", "address serving Prometheus metrics at /metrics (pggraph_*; docs/operations.md lists them; default: off)")
+	fs.StringVar(&c.httpListen, "http-listen", "", "address serving the read-only web console (commit graph, branches, tables, sessions, recovery); logins use the same roles, passwords and hba rules as SQL, over HTTPS when TLS is configured (default: off)")
 	fs.BoolVar(&c.logConnections, "log-connections", false, "log each session's start (log_connections)")
 	fs.BoolVar(&c.logDisconnections, "log-disconnections", false, "log each session's end with its duration (log_disconnections)")
 	fs.StringVar(&c.logMinDuration, "log-min-duration-statement", "", "default log_min_duration_statement: log statements that run at least this long (PostgreSQL units, e.g. 250ms; 0 = all; unset = -1, off; sessions may SET it)")
@@ -252,6 +254,15 @@ func init() {
 		defer hardStop()
 		served := make(chan error, 1)
 		go func() { served <- srv.Serve(serveCtx, ln) }()
+		if cfg.httpListen != "" {
+			stopConsole, err := startConsole(serveCtx, cfg, srv, env)
+			if err != nil {
+				hardStop()
+				<-served
+				return err
+			}
+			defer stopConsole()
+		}
 		select {
 		case err := <-served:
 			return fmt.Errorf("serving stopped unexpectedly: %w", err)

@@ -40,6 +40,9 @@ const (
 
 var layers = []layer{
 	{rankTools, "tools", []string{"cmd/...", "exec/cmd/...", "internal/graphbench", "internal/soak", "internal/e2e", "internal/repotest", "objstore/storetest", "internal/s3test/cmd/..."}},
+	// the web console is a SQL client of the protocol server (over an
+	// in-process connection), above it and importing none of it
+	{95, "console", []string{"console"}},
 	{90, "wire", []string{"wire"}},
 	{80, "planner", []string{"planner", "planner/..."}},
 	{70, "exec", []string{"exec", "exec/lancesrc"}},

@@ -59,7 +59,9 @@ func views(g *adapters.Graph, branch string, at *graph.Snapshot) []*exec.TableDe
 		auditView(g).tableDef(oidAudit, ViewAudit, "recovery decisions, oldest first"),
 		branchesView(g).tableDef(oidBranches, ViewBranches, "graph branches"),
 		commitsView(g, branch, at).tableDef(oidCommits, ViewCommits, "graph commits reachable from the branch head, newest first"),
+		progressView().tableDef(oidProgress, ViewProgress, "long operations running in this process (COPY, merge, cleanup, optimize)"),
 		recoveryView(g).tableDef(oidRecovery, ViewRecovery, "pending recovery intents"),
+		tableStorageView(g, branch, at).tableDef(oidTableStorage, ViewTableStorage, "each table's fragments, data files and bytes at its pinned version"),
 		tablesView(g, branch, at).tableDef(oidTables, ViewTables, "tables registered in the snapshot's manifest"),
 	}
 }

@@ -171,7 +171,7 @@ func TestWithViewsCatalog(t *testing.T) {
 			t.Fatalf("view %s has OID %d inside the user or namespace range", td.Name, td.OID)
 		}
 	}
-	if strings.Join(names, ",") != "audit,branches,commits,recovery,tables" {
+	if strings.Join(names, ",") != "audit,branches,commits,progress,recovery,table_storage,tables" {
 		t.Fatalf("views %v", names)
 	}
 	// column types as PostgreSQL sees them
@@ -258,6 +258,28 @@ func TestLineageTwoForks(t *testing.T) {
 		}
 		if sn.Branch != c.wantBranch || peopleAt(t, g, sn) != c.people {
 			t.Fatalf("%s as of %s: %s %q", c.branch, c.value, sn.Branch, peopleAt(t, g, sn))
+		}
+	}
+}
+
+// graph.table_storage sums each table's fragments at its pinned version:
+// two inserts on main are two fragments of one data file each, and the
+// branch's view counts its own version.
+func TestTableStorageView(t *testing.T) {
+	g, _, _ := asOfGraph(t)
+	ctx := context.Background()
+	for _, c := range []struct{ branch, want string }{
+		{"main", "people|node|4|2|2|4|t|0"},
+		{"feature", "people|node|4|2|2|4|t|0"},
+	} {
+		views, err := Tables(ctx, g, c.branch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cat := WithViews(exec.NewMemCatalog(), views)
+		got := query(t, cat, "SELECT name, kind, row_count, fragments, data_files, physical_rows, data_bytes > 0, fragments_with_deletions FROM graph.table_storage")
+		if strings.Join(got, ";") != c.want {
+			t.Errorf("%s: graph.table_storage = %q, want %q", c.branch, got, c.want)
 		}
 	}
 }
