@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 
 	"github.com/pggraph/pggraph/lance"
 )
@@ -39,6 +40,15 @@ type tableCache struct {
 	m         map[string]*lance.Dataset // by location: the newest remembered version
 	published map[string]publishedTable // by location: a published, maybe unmaterialized version
 	inflight  map[materializeKey]*materializeCall
+	// OpenTable calls answered from the cache and from storage
+	// (pggraph_table_cache_*_total)
+	hits, misses atomic.Int64
+}
+
+// TableCacheStats returns how many table opens the committed-table cache
+// answered (hits) and how many read the table manifest from storage.
+func (r *Root) TableCacheStats() (hits, misses int64) {
+	return r.tables.hits.Load(), r.tables.misses.Load()
 }
 
 // publishedTable is the preview of a published pin (Version, Txn).
@@ -143,11 +153,14 @@ func (r *Root) committed(location, branch string, version uint64) *lance.Dataset
 // published before its Lance version was written (Materialize).
 func (r *Root) OpenTable(ctx context.Context, e TableEntry) (*lance.Dataset, error) {
 	if ds := r.committed(e.Location, e.Branch, e.Version); ds != nil {
+		r.tables.hits.Add(1)
 		return ds, nil
 	}
 	if ds := r.published(e); ds != nil {
+		r.tables.hits.Add(1)
 		return ds, nil
 	}
+	r.tables.misses.Add(1)
 	ds, err := lance.Open(ctx, r.store, e.Location, r.DatasetOptions(e.Location, e.Branch, e.Version))
 	if err != nil && e.Txn != "" && lance.IsNotFound(err) {
 		return r.Materialize(ctx, e)

@@ -88,15 +88,20 @@ func metricsRegistry(g *adapters.Graph, srv *wire.Server, backing objstore.Store
 		func() float64 { n, _ := srv.OpenTransactions(); return float64(n) })
 	gauge("transaction_oldest_age_seconds", "Age of the oldest open transaction (0 when none): long ones hold snapshots and row locks.",
 		func() float64 { _, d := srv.OpenTransactions(); return d.Seconds() })
-	if s3, ok := backing.(*objstore.S3); ok {
-		// one cache so far; the label leaves room for others
-		s3Cache := prometheus.Labels{"cache": "s3_immutable_reads"}
+	// read caches, by cache: the committed-table cache always, the S3
+	// backend's cache of immutable objects on an S3 root
+	cache := func(name string, stats func() (hits, misses int64)) {
+		labels := prometheus.Labels{"cache": name}
 		reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Namespace: "pggraph", Name: "cache_hits_total",
-			Help: "Reads served by a cache, by cache.", ConstLabels: s3Cache},
-			func() float64 { h, _ := s3.CacheStats(); return float64(h) }))
+			Help: "Reads served by a cache, by cache.", ConstLabels: labels},
+			func() float64 { h, _ := stats(); return float64(h) }))
 		reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Namespace: "pggraph", Name: "cache_misses_total",
-			Help: "Reads a cache had to fetch, by cache.", ConstLabels: s3Cache},
-			func() float64 { _, m := s3.CacheStats(); return float64(m) }))
+			Help: "Reads a cache had to fetch, by cache.", ConstLabels: labels},
+			func() float64 { _, m := stats(); return float64(m) }))
+	}
+	cache("tables", g.Root.TableCacheStats)
+	if s3, ok := backing.(*objstore.S3); ok {
+		cache("s3_immutable_reads", s3.CacheStats)
 	}
 	return reg
 }

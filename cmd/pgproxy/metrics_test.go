@@ -143,7 +143,11 @@ func metricsWorkload(t *testing.T, addr, metricsURL string) (during map[string]*
 	if !isCode(err, "40001") {
 		t.Fatalf("conflicting update: %v, want 40001", err)
 	}
-	for _, sql := range []string{"SELECT graph.optimize('t')", "SELECT graph.cleanup()"} {
+	// a write on a fork branch is not kept by the committed-table cache
+	// (fork versions are opened from storage): a cache miss
+	for _, sql := range []string{"SELECT graph.optimize('t')", "SELECT graph.cleanup()",
+		"CALL graph.create_branch('metrics')", "SET graph.branch = 'metrics'", "INSERT INTO t VALUES (100, 'f')",
+		"SELECT count(*) FROM t", "SET graph.branch = 'main'"} {
 		if _, err := b.Exec(ctx, sql); err != nil {
 			t.Fatalf("%s: %v", sql, err)
 		}
@@ -218,6 +222,8 @@ func TestMetricsEndpoint(t *testing.T) {
 		{"pggraph_storage_written_bytes_total", nil},
 		{"pggraph_storage_read_bytes_total", nil},
 		{"pggraph_storage_request_duration_seconds", nil},
+		{"pggraph_cache_hits_total", map[string]string{"cache": "tables"}},
+		{"pggraph_cache_misses_total", map[string]string{"cache": "tables"}},
 	}
 	for _, m := range moved {
 		was, _ := sample(before, m.name, m.labels)
