@@ -101,7 +101,7 @@ func (e *Engine) Prepare(sql string, declared []uint32) (*Prepared, error) {
 func (e *Engine) PrepareFor(sess *Session, sql string, declared []uint32) (p *Prepared, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			p, err = nil, &Error{Code: CodeInternalError, Message: fmt.Sprintf("internal error: %v", r)}
+			p, err = nil, internalPanic(r)
 		}
 	}()
 	tree, err := sqlparse.Parse(sql)
@@ -247,7 +247,7 @@ func (p *Prepared) Stream(ctx context.Context, sess *Session, params []any, fn f
 func (p *Prepared) streamWith(ctx context.Context, sess *Session, params []any, joins map[*joinNode]*nodeStats, fn func(b *Batch, loc *time.Location) error) (tag string, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			tag, err = "", &Error{Code: CodeInternalError, Message: fmt.Sprintf("internal error: %v", r)}
+			tag, err = "", internalPanic(r)
 		}
 	}()
 	if sess == nil {

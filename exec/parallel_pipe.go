@@ -1,7 +1,6 @@
 package exec
 
 import (
-	"fmt"
 	"runtime"
 	"sync"
 
@@ -202,7 +201,7 @@ func (pl *pipeline) run(ec *evalCtx, sinks []pipeSink) error {
 			defer wg.Done()
 			defer func() {
 				if r := recover(); r != nil {
-					errs[i] = &Error{Code: CodeInternalError, Message: fmt.Sprintf("internal error: %v", r)}
+					errs[i] = internalPanic(r)
 					stop()
 				}
 				for u := range ch { // drain so the producer never blocks

@@ -1,7 +1,6 @@
 package exec
 
 import (
-	"fmt"
 	"sync"
 )
 
@@ -31,7 +30,7 @@ func (p *prefetchNode) run(ec *evalCtx, emit func(*Batch) error) error {
 		var err error
 		defer func() {
 			if r := recover(); r != nil {
-				err = &Error{Code: CodeInternalError, Message: fmt.Sprintf("internal error: %v", r)}
+				err = internalPanic(r)
 			}
 			close(batches)
 			result <- err

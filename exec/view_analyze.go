@@ -1,7 +1,6 @@
 package exec
 
 import (
-	"fmt"
 	"sort"
 	"strings"
 	"sync"
@@ -147,7 +146,7 @@ func (s *scope) peek(table, name string) *scopeCol {
 func AnalyzeView(cat Catalog, sql string, query *q.Node, columns []string) (va *ViewAnalysis, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			va, err = nil, &Error{Code: CodeInternalError, Message: fmt.Sprintf("internal error: %v", r)}
+			va, err = nil, internalPanic(r)
 		}
 	}()
 	if query.GetSelectStmt() == nil {
