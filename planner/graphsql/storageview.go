@@ -45,12 +45,9 @@ func tableStorageView(g *adapters.Graph, branch string, at *graph.Snapshot) *vie
 		},
 		estimate: 100,
 		rows: func(ctx context.Context, _ []exec.ScanFilter, yield func(tableStorage) error) error {
-			sn := at
-			if sn == nil {
-				var err error
-				if sn, err = g.Root.Head(ctx, branch); err != nil {
-					return sqlError("reading graph.table_storage", branch, err)
-				}
+			sn, err := viewSnapshot(ctx, g, branch, at, "graph.table_storage")
+			if err != nil {
+				return err
 			}
 			for _, e := range sn.State.Tables {
 				ds, err := g.Root.OpenTable(ctx, e)
@@ -76,4 +73,17 @@ func tableStorageView(g *adapters.Graph, branch string, at *graph.Snapshot) *vie
 			return nil
 		},
 	}
+}
+
+// viewSnapshot is the snapshot a view reads: the session's as-of snapshot
+// when it has one, else the branch head now.
+func viewSnapshot(ctx context.Context, g *adapters.Graph, branch string, at *graph.Snapshot, view string) (*graph.Snapshot, error) {
+	if at != nil {
+		return at, nil
+	}
+	sn, err := g.Root.Head(ctx, branch)
+	if err != nil {
+		return nil, sqlError("reading "+view, branch, err)
+	}
+	return sn, nil
 }

@@ -277,12 +277,9 @@ func tablesView(g *adapters.Graph, branch string, at *graph.Snapshot) *viewSourc
 		},
 		estimate: 100,
 		rows: func(ctx context.Context, _ []exec.ScanFilter, yield func(graph.TableEntry) error) error {
-			sn := at
-			if sn == nil {
-				var err error
-				if sn, err = g.Root.Head(ctx, branch); err != nil {
-					return sqlError("reading graph.tables", branch, err)
-				}
+			sn, err := viewSnapshot(ctx, g, branch, at, "graph.tables")
+			if err != nil {
+				return err
 			}
 			for _, e := range sn.State.Tables {
 				if err := yield(e); err != nil {
