@@ -306,3 +306,51 @@ func loadCommit(ctx context.Context, c *pgx.Conn, branchName, id string) (*commi
 	}
 	return d, nil
 }
+
+// diffLimit bounds the rows a table diff page shows.
+const diffLimit = 500
+
+// tableDiff is the rows of one table a commit changed, as graph.diff
+// reports them (from_ and to_ columns, diff_type).
+type tableDiff struct {
+	Commit, Parent, Table string
+	Columns               []string
+	Rows                  [][]*string // text values; nil is NULL
+	Truncated             bool
+}
+
+func loadTableDiff(ctx context.Context, c *pgx.Conn, branchName, id, table string) (*tableDiff, error) {
+	d, err := loadCommit(ctx, c, branchName, id)
+	if err != nil {
+		return nil, err
+	}
+	td := &tableDiff{Commit: id, Parent: d.Commit.Parent, Table: table}
+	if td.Parent == "" {
+		return nil, &httpError{400, "the graph's first commit has no parent to compare with"}
+	}
+	rows, err := c.Query(ctx, fmt.Sprintf(`SELECT * FROM graph.diff(%s, %s, %s) LIMIT %d`,
+		quoteLiteral(table), quoteLiteral(td.Parent), quoteLiteral(id), diffLimit+1))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for _, f := range rows.FieldDescriptions() {
+		td.Columns = append(td.Columns, f.Name)
+	}
+	for rows.Next() {
+		if len(td.Rows) == diffLimit {
+			td.Truncated = true
+			break
+		}
+		raw := rows.RawValues() // text format: the session uses the simple protocol
+		row := make([]*string, len(raw))
+		for i, b := range raw {
+			if b != nil {
+				s := string(b)
+				row[i] = &s
+			}
+		}
+		td.Rows = append(td.Rows, row)
+	}
+	return td, rows.Err()
+}

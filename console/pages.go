@@ -37,6 +37,7 @@ type page struct {
 func (s *Server) routes() {
 	s.mux.HandleFunc("GET /{$}", s.withSession("overview", "Commits and branches", s.overview))
 	s.mux.HandleFunc("GET /commit", s.withSession("commit", "Commit", s.commitPage))
+	s.mux.HandleFunc("GET /diff", s.withSession("diff", "Rows a commit changed", s.diffPage))
 	s.mux.HandleFunc("GET /tables", s.withSession("tables", "Tables and graph schema", s.tablesPage))
 	s.mux.HandleFunc("GET /sessions", s.withSession("sessions", "Sessions", s.sessionsPage))
 	s.mux.HandleFunc("GET /recovery", s.withSession("recovery", "Recovery and cleanup", s.recoveryPage))
@@ -120,6 +121,14 @@ func (s *Server) commitPage(ctx context.Context, ss *session, r *http.Request, b
 		return nil, &httpError{http.StatusBadRequest, "which commit? (?id=)"}
 	}
 	return loadCommit(ctx, ss.conn, branch, id)
+}
+
+func (s *Server) diffPage(ctx context.Context, ss *session, r *http.Request, branch string) (any, error) {
+	id, table := r.URL.Query().Get("id"), r.URL.Query().Get("table")
+	if id == "" || table == "" {
+		return nil, &httpError{http.StatusBadRequest, "which commit and table? (?id=&table=)"}
+	}
+	return loadTableDiff(ctx, ss.conn, branch, id, table)
 }
 
 type tablesData struct {

@@ -272,6 +272,17 @@ func TestConsolePagesInBrowser(t *testing.T) {
 		if got["tables"] != "company node 1|knows edge 2|person node 4|works_at edge 1" {
 			t.Errorf("tables at the merge = %q", got["tables"])
 		}
+		// the changed rows themselves, one click further
+		diff := read(t, "diff", "diff?branch=main&id="+id+"&table=person", map[string]string{
+			"columns": `[...document.querySelectorAll('#diff thead th')].map(e => e.textContent).join(',')`,
+			"rows":    `[...document.querySelectorAll('#diff tbody tr')].map(r => [...r.cells].map(c => c.textContent).join(' ')).sort().join('|')`,
+		})
+		if diff["columns"] != "from_id,from_name,to_id,to_name,diff_type" {
+			t.Errorf("diff columns = %q", diff["columns"])
+		}
+		if diff["rows"] != "  4 Barbara added|1 Ada 1 Ada L. updated" { // NULL from_ cells are empty
+			t.Errorf("diff rows = %q", diff["rows"])
+		}
 	})
 
 	t.Run("tables", func(t *testing.T) {
