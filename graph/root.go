@@ -333,6 +333,17 @@ func (r *Root) Head(ctx context.Context, branch string) (*Snapshot, error) {
 	return sn, nil
 }
 
+// KnownNewer reports, without I/O, whether this process already knows a
+// manifest version of sn's branch (same incarnation) newer than sn: a
+// base that is certainly stale (the coordinator then revalidates before
+// writing anything more).
+func (r *Root) KnownNewer(sn *Snapshot) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	ds := r.heads[sn.Branch]
+	return ds != nil && r.incs[sn.Branch] == sn.Incarnation && ds.Version() > sn.Version
+}
+
 // head is Head without the seal check.
 func (r *Root) head(ctx context.Context, branch string) (*Snapshot, error) {
 	if branch == "" {

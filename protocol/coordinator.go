@@ -77,6 +77,14 @@ type Predictor interface {
 	Predict(pw *PreparedWrite) bool
 }
 
+// CleanBarrier is optionally implemented by a Recovery whose barrier
+// can tell that its listing found no pending intent at all (clean): the
+// coordinator then reads the base head concurrently with the barrier
+// (barrierAndHead). BarrierClean has Barrier's contract otherwise.
+type CleanBarrier interface {
+	BarrierClean(ctx context.Context, branch string) (clean bool, err error)
+}
+
 // HeadProber is optionally implemented by a Writer that holds an open
 // handle of an effect's target (e.g. the dataset it staged against), so
 // revalidation probes HEAD with one Stat of version pin+1 instead of a
@@ -144,6 +152,11 @@ type Coordinator struct {
 	// before reading or staging on it: commit path v2 as first built,
 	// the A/B benchmark's baseline.
 	NoPublishedPreviews bool
+	// SequentialRevalidate turns off the overlaps of the v2 path
+	// (barrierAndHead, revalidateInRound1): the barrier, the base head,
+	// stage D's head and live-HEAD checks and round 1 run one after the
+	// other, as before (the A/B benchmark's baseline).
+	SequentialRevalidate bool
 	// LeaveMaterialization skips the committer's own materialization
 	// after the acknowledgement: the next reader or writer of the table
 	// (or serve start, Quiesce) materializes the version. For tests of
@@ -345,17 +358,17 @@ func (c *Coordinator) attempt(ctx context.Context, w Writer, o CommitOptions) (_
 }
 
 func (c *Coordinator) attemptWith(ctx context.Context, w Writer, o CommitOptions, pwOut **PreparedWrite) (*Receipt, bool, error) {
-	// A: recovery barrier before any base capture.
-	if err := c.Recovery.Barrier(ctx, o.Branch); err != nil {
-		return nil, false, err
-	}
-	// B: prepare against a base captured after the barrier.
+	// A: recovery barrier before any base capture; B: prepare against a
+	// base captured after it (or, when the barrier found no intent at
+	// all, concurrently with it: barrierAndHead).
 	base := o.Base
 	if base == nil {
 		var err error
-		if base, err = c.Root.Head(ctx, o.Branch); err != nil {
-			return nil, false, c.branchErr(o.Branch, err)
+		if base, err = c.barrierAndHead(ctx, o.Branch); err != nil {
+			return nil, false, err
 		}
+	} else if err := c.Recovery.Barrier(ctx, o.Branch); err != nil {
+		return nil, false, err
 	}
 	pw := &PreparedWrite{OperationID: graph.NewID(), WriterKind: w.Kind(), Base: NewBaseView(base),
 		Lineage: &LineageIntent{CommitID: graph.NewID(), RollbackCommitID: graph.NewID(), Actor: o.Actor, Message: o.Message,
@@ -376,6 +389,16 @@ func (c *Coordinator) attemptWith(ctx context.Context, w Writer, o CommitOptions
 		return nil, false, err
 	}
 	defer release()
+	if d, ok := w.(Deferrer); ok && d.DefersEffects() {
+		for i := range pw.Effects {
+			pw.Effects[i].Deferred = pw.Effects[i].Kind.Deferrable()
+		}
+	}
+	if o.Base == nil && !c.SequentialRevalidate && len(pw.Effects) > 0 && allDeferred(pw.Effects) && !c.Root.KnownNewer(base) {
+		// D overlapped with round 1 (revalidateInRound1): nothing
+		// before the CAS is referenced, so the CAS arbitrates.
+		return c.commitDeferred(ctx, w, pw, o, base, true)
+	}
 	// D: revalidate every read-set member and live HEAD == pin.
 	fresh, err := c.Root.Head(ctx, o.Branch)
 	if err != nil {
@@ -390,13 +413,8 @@ func (c *Coordinator) attemptWith(ctx context.Context, w Writer, o CommitOptions
 		w.Discard(pw)
 		return nil, IsReadSetChanged(err), err
 	}
-	if d, ok := w.(Deferrer); ok && d.DefersEffects() {
-		for i := range pw.Effects {
-			pw.Effects[i].Deferred = pw.Effects[i].Kind.Deferrable()
-		}
-	}
 	if len(pw.Effects) > 0 && allDeferred(pw.Effects) {
-		return c.commitDeferred(ctx, w, pw, o, fresh)
+		return c.commitDeferred(ctx, w, pw, o, fresh, false)
 	}
 	if err := c.materializeBases(ctx, pw); err != nil {
 		w.Discard(pw)
@@ -551,6 +569,27 @@ func (c *Coordinator) applyAndMaterialize(ctx context.Context, w Writer, pw *Pre
 	return applyErr, <-mb
 }
 
+// round1 is applyAndMaterialize and, with revalidate, the live-HEAD
+// check of stage D run concurrently with it (revalidateInRound1). A
+// failed check is returned as the apply error (it takes precedence: an
+// apply that failed because a slot was taken is explained by it).
+func (c *Coordinator) round1(ctx context.Context, w Writer, pw *PreparedWrite, revalidate bool) (applyErr, baseErr error) {
+	if !revalidate {
+		return c.applyAndMaterialize(ctx, w, pw)
+	}
+	heads := make(chan error, 1)
+	// checkHeads reads only the effects' identities and pins, on a copy:
+	// Apply sets each effect's Confirmed meanwhile
+	view := *pw
+	view.Effects = append([]Effect(nil), pw.Effects...)
+	go func() { heads <- c.checkHeads(ctx, w, &view) }()
+	applyErr, baseErr = c.applyAndMaterialize(ctx, w, pw)
+	if herr := <-heads; herr != nil {
+		return herr, nil
+	}
+	return applyErr, baseErr
+}
+
 func allDeferred(effects []Effect) bool {
 	for _, e := range effects {
 		if !e.Deferred {
@@ -568,11 +607,16 @@ func allDeferred(effects []Effect) bool {
 // table versions after the acknowledgement. Every failure before the
 // CAS landed leaves only unreferenced files: a changed read set
 // re-prepares (or is 40001 when strict), anything else is returned as is.
-func (c *Coordinator) commitDeferred(ctx context.Context, w Writer, pw *PreparedWrite, o CommitOptions, fresh *graph.Snapshot) (*Receipt, bool, error) {
+//
+// With revalidate set, stage D has not run: fresh is the base captured
+// in this attempt, and the live-HEAD check (checkHeads) runs in round 1,
+// concurrently with the staged files, and must pass before the CAS is
+// issued (revalidateInRound1).
+func (c *Coordinator) commitDeferred(ctx context.Context, w Writer, pw *PreparedWrite, o CommitOptions, fresh *graph.Snapshot, revalidate bool) (*Receipt, bool, error) {
 	if p, ok := w.(Predictor); ok && c.ParallelConfirm && p.Predict(pw) {
-		return c.commitPredicted(ctx, w, pw, o, fresh)
+		return c.commitPredicted(ctx, w, pw, o, fresh, revalidate)
 	}
-	err, berr := c.applyAndMaterialize(ctx, w, pw)
+	err, berr := c.round1(ctx, w, pw, revalidate)
 	if err == nil && berr != nil {
 		// nothing of this write is referenced: it fails before its CAS
 		w.Discard(pw)
@@ -605,11 +649,11 @@ func (c *Coordinator) commitDeferred(ctx context.Context, w Writer, pw *Prepared
 // returned and is never issued if it failed. So the CAS still follows
 // every file it references being durable, and the state it publishes is
 // exactly the previewed one.
-func (c *Coordinator) commitPredicted(ctx context.Context, w Writer, pw *PreparedWrite, o CommitOptions, fresh *graph.Snapshot) (*Receipt, bool, error) {
+func (c *Coordinator) commitPredicted(ctx context.Context, w Writer, pw *PreparedWrite, o CommitOptions, fresh *graph.Snapshot, revalidate bool) (*Receipt, bool, error) {
 	fence := objstore.NewFence(isManifestCommit)
 	applied := make(chan error, 1)
 	go func() {
-		err, berr := c.applyAndMaterialize(ctx, w, pw)
+		err, berr := c.round1(ctx, w, pw, revalidate)
 		if err == nil && berr != nil {
 			err = NoEffectFinal(berr)
 		}
@@ -636,12 +680,26 @@ func (c *Coordinator) commitPredicted(ctx context.Context, w Writer, pw *Prepare
 	return c.afterDeferredPublish(ctx, w, pw, sn, err)
 }
 
+// publishError is a failure of the CAS attempt itself (graph.Root.Publish,
+// other than a lost slot): whether the version landed is unknown. Every
+// other publishFrom error (loading or arbitrating the head after a lost
+// slot) happened before any CAS of ours could land.
+type publishError struct{ err error }
+
+func (e *publishError) Error() string { return e.err.Error() }
+func (e *publishError) Unwrap() error { return e.err }
+
 // afterDeferredPublish finishes a deferred commit after its CAS attempt.
 func (c *Coordinator) afterDeferredPublish(ctx context.Context, w Writer, pw *PreparedWrite, sn *graph.Snapshot, err error) (*Receipt, bool, error) {
 	if err != nil {
 		w.Discard(pw)
 		if IsReadSetChanged(err) {
 			return nil, true, withOp(err, pw.OperationID)
+		}
+		var pe *publishError
+		if !errors.As(err, &pe) {
+			// nothing of this write was published
+			return nil, false, withOp(c.branchErr(pw.Base.Branch, err), pw.OperationID)
 		}
 		// Never acknowledged, even when a read-back finds the version:
 		// a put that failed may be visible without being durable (its
@@ -673,6 +731,47 @@ func (c *Coordinator) Publish(ctx context.Context, pw *PreparedWrite, budget int
 // is recorded in the commit).
 func PublishDelta(ctx context.Context, root *graph.Root, pw *PreparedWrite, budget int, recoveryKind string) (*graph.Snapshot, error) {
 	return publishFrom(ctx, root, pw, budget, recoveryKind, nil)
+}
+
+// barrierAndHead runs stage A and captures the base of stage B. When the
+// recovery can report that its barrier found no intent at all
+// (CleanBarrier), the head is read concurrently with the barrier's
+// listing: an intent whose owner is gone that existed when the head was
+// read still exists when the listing runs (only its resolution removes
+// it, and a resolution publishes first), so "the listing found nothing"
+// proves no unresolved intent precedes the head — the head is as good as
+// one read after the barrier, and at worst stale, which the read set
+// arbitrates on every CAS. Otherwise (an intent was found, resolved or
+// left to its live owner) the head is read again after the barrier.
+// docs/write-protocol.md §4.1 and §7.
+func (c *Coordinator) barrierAndHead(ctx context.Context, branch string) (*graph.Snapshot, error) {
+	cb, ok := c.Recovery.(CleanBarrier)
+	if ok && !c.SequentialRevalidate {
+		type result struct {
+			sn  *graph.Snapshot
+			err error
+		}
+		hc := make(chan result, 1)
+		go func() {
+			sn, err := c.Root.Head(ctx, branch)
+			hc <- result{sn, err}
+		}()
+		clean, err := cb.BarrierClean(ctx, branch)
+		h := <-hc
+		if err != nil {
+			return nil, err
+		}
+		if clean && h.err == nil {
+			return h.sn, nil
+		}
+	} else if err := c.Recovery.Barrier(ctx, branch); err != nil {
+		return nil, err
+	}
+	sn, err := c.Root.Head(ctx, branch)
+	if err != nil {
+		return nil, c.branchErr(branch, err)
+	}
+	return sn, nil
 }
 
 // publishFrom is PublishDelta whose first attempt may start from a head
@@ -712,7 +811,7 @@ func publishFrom(ctx context.Context, root *graph.Root, pw *PreparedWrite, budge
 		if errors.As(err, &ce) && ce.Kind == lance.ConflictLost {
 			continue
 		}
-		return nil, err
+		return nil, &publishError{err}
 	}
 	return nil, fmt.Errorf("protocol: manifest publish lost %d times in a row", budget)
 }

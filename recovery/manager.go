@@ -295,10 +295,23 @@ func (m *Manager) Covering(ctx context.Context, t graph.TableKey, b string) (str
 // later overlap shows up as covered drift at revalidation). An intent
 // that cannot be resolved fails the write with a typed error.
 func (m *Manager) Barrier(ctx context.Context, branch string) error {
+	_, err := m.BarrierClean(ctx, branch)
+	return err
+}
+
+// BarrierClean is Barrier that also reports whether its listing found no
+// pending intent at all (protocol.CleanBarrier): then the coordinator
+// may have read its base head concurrently with the listing.
+func (m *Manager) BarrierClean(ctx context.Context, branch string) (clean bool, _ error) {
 	keys, err := m.list(ctx)
 	if err != nil {
-		return protocol.Errorf(protocol.KindRecoveryRequired, err, "cannot list pending recovery intents")
+		return false, protocol.Errorf(protocol.KindRecoveryRequired, err, "cannot list pending recovery intents")
 	}
+	return len(keys) == 0, m.resolveOverlapping(ctx, branch, keys)
+}
+
+// resolveOverlapping resolves the listed intents for a write on branch.
+func (m *Manager) resolveOverlapping(ctx context.Context, branch string, keys []string) error {
 	for _, k := range keys {
 		rep, err := m.resolveKey(ctx, k)
 		if err == nil {
