@@ -273,6 +273,13 @@ func (b *binder) resolveType(tn *q.TypeName) (Type, error) {
 	}
 	oid, ok := typeNames[name]
 	if !ok {
+		if e := b.cat.enumByName(name); e != nil {
+			oid, ok = e.OID, true
+		} else if e := b.cat.enumByName(strings.TrimPrefix(name, "_")); e != nil && strings.HasPrefix(name, "_") {
+			oid, ok = e.ArrayOID(), true
+		}
+	}
+	if !ok {
 		if strings.HasPrefix(name, "_") {
 			if e, ok2 := typeNames[name[1:]]; ok2 {
 				oid = info(e).array
@@ -376,6 +383,9 @@ func (b *binder) coerce(e Expr, t Type, cc castContext, what string) (Expr, erro
 	from := e.Type()
 	if from.OID == t.OID && (t.Mod < 0 || from.Mod == t.Mod) {
 		return e, nil
+	}
+	if def := b.cat.enumByOID(t.OID); def != nil {
+		return b.coerceEnum(e, t, def, cc, what)
 	}
 	if p, ok := e.(*paramExpr); ok && from.OID == OIDUnknown {
 		p.setType(Type{OID: t.OID, Mod: -1})

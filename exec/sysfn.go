@@ -85,6 +85,12 @@ func (c *catalogSet) regLookup(kind uint32, name string) (uint32, error) {
 		if oid, ok := typeNames[strings.ToLower(n)]; ok {
 			return oid, nil
 		}
+		if e := c.enumByName(unquoteIdent(strings.TrimSuffix(strings.TrimPrefix(n, "public."), "[]"))); e != nil {
+			if strings.HasSuffix(n, "[]") {
+				return e.ArrayOID(), nil
+			}
+			return e.OID, nil
+		}
 		if strings.HasSuffix(n, "[]") {
 			if oid, ok := typeNames[strings.ToLower(strings.TrimSuffix(n, "[]"))]; ok {
 				return info(oid).array, nil

@@ -47,6 +47,25 @@ type catalog struct {
 	sn     *graph.Snapshot
 	tables map[string]*tableInfo // live user tables by name (SQL views are only in Catalog)
 	store  objstore.Store        // the graph root's store (sequence sizes)
+	enums  []*exec.EnumDef       // enum types (CREATE TYPE … AS ENUM)
+}
+
+// Enums implements exec.EnumCatalog.
+func (c *catalog) Enums() []*exec.EnumDef { return c.enums }
+
+// addEnum registers an enum type's entry (e is one when its name has
+// ddl.TypeEntryPrefix) and reports whether it was one.
+func (c *catalog) addEnum(e graph.TableEntry) bool {
+	name, ok := ddl.TypeName(e.Name)
+	if !ok {
+		return false
+	}
+	if m, err := ddl.DecodeMeta(e.Name, e.Def); err == nil && m.Enum != nil {
+		d := ddl.ExecEnum(name, m)
+		exec.RegisterEnum(d.OID, d.Name)
+		c.enums = append(c.enums, d)
+	}
+	return true
 }
 
 // tableInfo is one table of a snapshot as the planner writes it.
@@ -86,6 +105,9 @@ func buildCatalog(ctx context.Context, root *graph.Root, sn *graph.Snapshot, vie
 	mc := exec.NewMemCatalog()
 	c := &catalog{Catalog: graphsql.WithViews(mc, views), views: views, sn: sn, tables: map[string]*tableInfo{}, store: root.Store()}
 	for _, e := range sn.Catalog().Tables() {
+		if c.addEnum(e) {
+			continue
+		}
 		key := tableCacheKey(e)
 		ti := cache.get(key)
 		if ti == nil {

@@ -34,6 +34,9 @@ func newView(root *catalog, pend *pendingState) *view {
 	return &view{root: root, base: base, pend: pend, extra: map[string]*exec.TableDef{}, memo: map[string]*exec.TableDef{}}
 }
 
+// Enums implements exec.EnumCatalog.
+func (v *view) Enums() []*exec.EnumDef { return v.base.Enums() }
+
 // Schemas implements exec.Catalog.
 func (v *view) Schemas() []string { return v.base.Schemas() }
 

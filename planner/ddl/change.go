@@ -41,6 +41,8 @@ func (c *CreateTable) Tag() string {
 		return "CREATE SEQUENCE"
 	case RelView:
 		return "CREATE VIEW"
+	case RelEnum:
+		return "CREATE TYPE"
 	}
 	return "CREATE TABLE"
 }

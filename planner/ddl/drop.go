@@ -67,8 +67,10 @@ func (pc *planCtx) dropStmt(st *q.DropStmt) ([]Change, error) {
 			ns = append(ns, notice(wire.CodeSuccessfulCompletion, "schema \"%s\" does not exist, skipping", n))
 		}
 		return []Change{&NoOp{CommandTag: "DROP SCHEMA", notes: notes{ns}}}, nil
-	case q.ObjectType_OBJECT_TYPE, q.ObjectType_OBJECT_DOMAIN:
-		// No user types exist here.
+	case q.ObjectType_OBJECT_TYPE:
+		return pc.dropTypes(st)
+	case q.ObjectType_OBJECT_DOMAIN:
+		// No domains exist here.
 		var ns []*wire.Error
 		for _, o := range st.Objects {
 			parts := stringList(o.GetTypeName().GetNames())
