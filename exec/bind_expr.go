@@ -380,12 +380,17 @@ func (b *binder) bindTypeCast(tc *q.TypeCast, sc *scope) (Expr, error) {
 
 // coerce converts e to type t under context cc (binding-time rules).
 func (b *binder) coerce(e Expr, t Type, cc castContext, what string) (Expr, error) {
+	if IsEnumOID(t.OID) && e.Type().OID != t.OID {
+		return b.coerceToEnum(e, t, cc, what) // enums.go
+	}
+	return b.coerceBuiltin(e, t, cc, what)
+}
+
+// coerceBuiltin is coerce for every type but the enums.
+func (b *binder) coerceBuiltin(e Expr, t Type, cc castContext, what string) (Expr, error) {
 	from := e.Type()
 	if from.OID == t.OID && (t.Mod < 0 || from.Mod == t.Mod) {
 		return e, nil
-	}
-	if def := b.cat.enumByOID(t.OID); def != nil {
-		return b.coerceEnum(e, t, def, cc, what)
 	}
 	if p, ok := e.(*paramExpr); ok && from.OID == OIDUnknown {
 		p.setType(Type{OID: t.OID, Mod: -1})

@@ -49,6 +49,22 @@ type EnumDef struct {
 	Sorts   []float32
 	Owner   uint32 // 0: the bootstrap superuser
 	Comment string
+	// Uncommitted are labels ALTER TYPE … ADD VALUE added in the open
+	// transaction: PostgreSQL refuses to store or compare them until
+	// the transaction commits (55P04).
+	Uncommitted map[string]bool
+}
+
+// check validates one label as input of the type (enum_in).
+func (e *EnumDef) check(label string) error {
+	if _, ok := e.sortOf(label); !ok {
+		return errf(CodeInvalidTextRepr, "invalid input value for enum %s: %s", FormatType(e.OID, -1), quoteLiteralDouble(label))
+	}
+	if e.Uncommitted[label] {
+		return &Error{Code: "55P04", Message: fmt.Sprintf("unsafe use of new value %s of enum type %s", quoteLiteralDouble(label), FormatType(e.OID, -1)),
+			Hint: "New enum values must be committed before they can be used."}
+	}
+	return nil
 }
 
 // ArrayOID is the OID of the enum's array type.
@@ -181,8 +197,8 @@ func (e *enumInput) Eval(ec *evalCtx, b *Batch, sel []int32) (*Vec, error) {
 	out := NewVec(e.t, b.N)
 	for _, i := range nonNull(b.N, sel, out, v) {
 		s := v.S[i]
-		if _, ok := e.def.sortOf(s); !ok {
-			return nil, errf(CodeInvalidTextRepr, "invalid input value for enum %s: %s", e.t, quoteLiteralDouble(s))
+		if err := e.def.check(s); err != nil {
+			return nil, err
 		}
 		out.S[i] = s
 	}
@@ -228,6 +244,7 @@ func (b *binder) coerceEnum(e Expr, t Type, def *EnumDef, cc castContext, what s
 	from := e.Type()
 	switch {
 	case from.OID == OIDUnknown:
+		orig, _ := e.(*constExpr)
 		if p, ok := e.(*paramExpr); ok {
 			p.setType(Type{OID: OIDText, Mod: -1})
 		} else {
@@ -239,8 +256,11 @@ func (b *binder) coerceEnum(e Expr, t Type, def *EnumDef, cc castContext, what s
 		in := &enumInput{arg: e, def: def, t: Type{OID: t.OID, Mod: -1}}
 		if c, ok := e.(*constExpr); ok {
 			out, err := in.Eval(&evalCtx{loc: b.cat.loc}, &Batch{N: 1}, nil)
+			if err != nil && orig != nil {
+				return nil, b.at(err, orig.loc-1)
+			}
 			if err != nil {
-				return nil, b.at(err, c.loc-1)
+				return nil, err
 			}
 			return &foldedCast{constExpr: newConst(out), orig: &castExpr{arg: c, t: in.t, explicit: cc == castExplicit}}, nil
 		}
@@ -255,6 +275,75 @@ func (b *binder) coerceEnum(e Expr, t Type, def *EnumDef, cc castContext, what s
 		return nil, errf(CodeDatatypeMismatch, "%s must be type %s, not type %s", what, t, from)
 	}
 	return nil, errf(CodeDatatypeMismatch, "column is of type %s but expression is of type %s", t, from)
+}
+
+// coerceToEnum converts e to an enum type or an array of one: labels are
+// validated against the binder's catalog.
+func (b *binder) coerceToEnum(e Expr, t Type, cc castContext, what string) (Expr, error) {
+	if def := b.cat.enumByOID(t.OID); def != nil {
+		return b.coerceEnum(e, t, def, cc, what)
+	}
+	def := b.cat.enumByOID(t.Elem().OID)
+	r, err := b.coerceBuiltin(e, t, cc, what)
+	if err != nil || def == nil || !t.IsArray() {
+		return r, err
+	}
+	in := &enumArrayInput{arg: r, def: def}
+	if c, ok := e.(*constExpr); ok {
+		out, err := in.Eval(&evalCtx{loc: b.cat.loc}, &Batch{N: 1}, nil)
+		if err != nil {
+			return nil, b.at(err, c.loc-1)
+		}
+		return &foldedCast{constExpr: newConst(out), orig: &castExpr{arg: c, t: t, explicit: cc == castExplicit}}, nil
+	}
+	return in, nil
+}
+
+// enumArrayInput validates the elements of an array of an enum type.
+type enumArrayInput struct {
+	arg Expr
+	def *EnumDef
+}
+
+func (e *enumArrayInput) Type() Type     { return e.arg.Type() }
+func (e *enumArrayInput) String() string { return e.arg.String() }
+
+func (e *enumArrayInput) Eval(ec *evalCtx, b *Batch, sel []int32) (*Vec, error) {
+	v, err := e.arg.Eval(ec, b, sel)
+	if err != nil {
+		return nil, err
+	}
+	var check func(items *Vec) error
+	check = func(items *Vec) error {
+		for k := 0; k < items.N; k++ {
+			if items.IsNull(k) {
+				continue
+			}
+			if items.T.IsArray() {
+				if err := check(items.A[k].Items); err != nil {
+					return err
+				}
+				continue
+			}
+			if err := e.def.check(items.S[k]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	rows := sel
+	if rows == nil {
+		rows = allRows(b.N)
+	}
+	for _, i := range rows {
+		if v.IsNull(int(i)) || v.A[i] == nil {
+			continue
+		}
+		if err := check(v.A[i].Items); err != nil {
+			return nil, err
+		}
+	}
+	return v, nil
 }
 
 // enumSortKeyOf wraps an expression of an enum type in its sort key (nil

@@ -60,6 +60,12 @@ func (c *catalogSet) regLookup(kind uint32, name string) (uint32, error) {
 	}
 	switch kind {
 	case OIDRegtype:
+		if e := c.enumByName(unquoteIdent(strings.TrimSuffix(strings.TrimPrefix(n, "public."), "[]"))); e != nil {
+			if strings.HasSuffix(n, "[]") {
+				return e.ArrayOID(), nil
+			}
+			return e.OID, nil
+		}
 		// a schema qualifier and a type modifier do not change the OID:
 		// 'pg_catalog.text', 'character varying(10)'
 		if rest, ok := strings.CutPrefix(strings.ToLower(n), "pg_catalog."); ok {
@@ -85,12 +91,7 @@ func (c *catalogSet) regLookup(kind uint32, name string) (uint32, error) {
 		if oid, ok := typeNames[strings.ToLower(n)]; ok {
 			return oid, nil
 		}
-		if e := c.enumByName(unquoteIdent(strings.TrimSuffix(strings.TrimPrefix(n, "public."), "[]"))); e != nil {
-			if strings.HasSuffix(n, "[]") {
-				return e.ArrayOID(), nil
-			}
-			return e.OID, nil
-		}
+
 		if strings.HasSuffix(n, "[]") {
 			if oid, ok := typeNames[strings.ToLower(strings.TrimSuffix(n, "[]"))]; ok {
 				return info(oid).array, nil

@@ -53,6 +53,36 @@ type catalog struct {
 // Enums implements exec.EnumCatalog.
 func (c *catalog) Enums() []*exec.EnumDef { return c.enums }
 
+// markUncommittedLabels sets each enum's Uncommitted labels: those
+// neither the snapshot's version of the type nor the transaction's own
+// CREATE TYPE had (ALTER TYPE … ADD VALUE in the open transaction).
+func markUncommittedLabels(enums, committed []*exec.EnumDef, changes []ddl.Change) {
+	for _, d := range enums {
+		var base []string
+		for _, r := range committed {
+			if r.OID == d.OID {
+				base = r.Labels
+			}
+		}
+		for _, ch := range changes {
+			if c, ok := ch.(*ddl.CreateTable); ok && c.Meta.Enum != nil && c.Meta.Enum.OID == d.OID {
+				base = nil
+				for _, l := range c.Meta.Enum.Labels {
+					base = append(base, l.Label)
+				}
+			}
+		}
+		for _, l := range d.Labels {
+			if !slices.Contains(base, l) {
+				if d.Uncommitted == nil {
+					d.Uncommitted = map[string]bool{}
+				}
+				d.Uncommitted[l] = true
+			}
+		}
+	}
+}
+
 // addEnum registers an enum type's entry (e is one when its name has
 // ddl.TypeEntryPrefix) and reports whether it was one.
 func (c *catalog) addEnum(e graph.TableEntry) bool {

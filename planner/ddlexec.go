@@ -366,6 +366,7 @@ func effective(root *catalog, pend *pendingState) (*catalog, error) {
 			pt.cols, pt.schema = td.Columns, ti.schema
 		}
 	}
+	markUncommittedLabels(c.enums, root.enums, pend.ddl)
 	pend.derived, pend.derivedGen, pend.derivedFrom = c, pend.gen, root
 	return c, nil
 }
