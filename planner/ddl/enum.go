@@ -150,7 +150,7 @@ func (pc *planCtx) createEnum(st *q.CreateEnumStmt) ([]Change, error) {
 		}
 		em.Labels = append(em.Labels, EnumLabel{Label: l, Sort: float32(i + 1)})
 	}
-	m := TableMeta{Relkind: RelEnum, Graph: GraphMeta{Kind: graph.RelationTable}, Enum: em}
+	m := TableMeta{Version: metaVersionTypes, Relkind: RelEnum, Graph: GraphMeta{Kind: graph.RelationTable}, Enum: em}
 	exec.RegisterEnum(em.OID, name)
 	return []Change{&CreateTable{Name: TypeEntryPrefix + name, Kind: graph.RelationTable, Def: viewDef(m, 0), Meta: m}}, nil
 }
