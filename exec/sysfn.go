@@ -60,11 +60,13 @@ func (c *catalogSet) regLookup(kind uint32, name string) (uint32, error) {
 	}
 	switch kind {
 	case OIDRegtype:
-		if e := c.enumByName(unquoteIdent(strings.TrimSuffix(strings.TrimPrefix(n, "public."), "[]"))); e != nil {
-			if strings.HasSuffix(n, "[]") {
-				return e.ArrayOID(), nil
+		if parts := splitQualified(strings.TrimSuffix(n, "[]")); len(parts) == 1 || len(parts) == 2 && parts[0] == "public" {
+			if e := c.enumByName(parts[len(parts)-1]); e != nil { // a user type (enums.go)
+				if strings.HasSuffix(n, "[]") {
+					return e.ArrayOID(), nil
+				}
+				return e.OID, nil
 			}
-			return e.OID, nil
 		}
 		// a schema qualifier and a type modifier do not change the OID:
 		// 'pg_catalog.text', 'character varying(10)'
