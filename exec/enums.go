@@ -355,14 +355,13 @@ func (b *binder) enumSortKeyOf(e Expr) Expr {
 	return nil
 }
 
-// enumLabelOID is a pg_enum row's OID: derived from the type and label,
-// from a range of its own (0x6000_0000 and up).
-func enumLabelOID(typ uint32, label string) uint32 {
-	h := uint32(2166136261)
-	for _, c := range []byte(fmt.Sprintf("%d/%s", typ, label)) {
-		h = (h ^ uint32(c)) * 16777619
-	}
-	return 0x6000_0000 + h%0x1000_0000
+// enumLabelOID is a pg_enum row's OID, from a range of its own
+// (0x6000_0000 and up): a block of 256 per type, numbered in sort order,
+// because clients read the labels ordered by pg_enum.oid (SQLAlchemy's
+// enum reflection), which PostgreSQL assigns in sort order at CREATE
+// TYPE.
+func enumLabelOID(typ uint32, rank int) uint32 {
+	return 0x6000_0000 + ((typ-EnumOIDBase)/2%(1<<20))<<8 + uint32(rank%256)
 }
 
 // enumTypeRows are the pg_type rows of the enum types and their array
@@ -390,8 +389,9 @@ func (c *catalogSet) enumTypeRows() [][]any {
 func (c *catalogSet) enumRows() [][]any {
 	var rows [][]any
 	for _, e := range c.enums() {
-		for i, l := range e.Labels {
-			rows = append(rows, []any{enumLabelOID(e.OID, l), e.OID, float64(e.Sorts[i]), l})
+		for rank, l := range e.ordered() {
+			s, _ := e.sortOf(l)
+			rows = append(rows, []any{enumLabelOID(e.OID, rank), e.OID, float64(s), l})
 		}
 	}
 	return rows
