@@ -995,6 +995,8 @@ func ruleName(a RefAction) string {
 func typStorage(oid uint32) string {
 	ti, ok := typeInfos[oid]
 	switch {
+	case !ok && IsEnumOID(oid) && oid%2 == 0:
+		return "p" // an enum: 4 bytes by value (enums.go)
 	case !ok:
 		return "x"
 	case oid == OIDNumeric:
