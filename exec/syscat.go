@@ -666,7 +666,7 @@ func init() {
 	pgCatalogRels["pg_statistic_ext"] = &sysRelation{3381, "oid oid, stxrelid oid, stxname name, stxnamespace oid, stxowner oid, stxstattarget int4, stxkeys int2vector, stxkind char[], stxexprs pg_node_tree", func(*catalogSet) [][]any { return nil }}
 	pgCatalogRels["pg_publication"] = &sysRelation{6104, "oid oid, pubname name, pubowner oid, puballtables bool, pubinsert bool, pubupdate bool, pubdelete bool, pubtruncate bool, pubviaroot bool", func(*catalogSet) [][]any { return nil }}
 	pgCatalogRels["pg_extension"] = &sysRelation{3079, "oid oid, extname name, extowner oid, extnamespace oid, extrelocatable bool, extversion text, extconfig oid[], extcondition text[]", func(c *catalogSet) [][]any {
-		return append([][]any{{oidPlpgsqlExtension, "plpgsql", oidPostgresRole, oidPgCatalog, false, "1.0", nil, nil}}, c.pggraphExtensionRows()...)
+		return append(append([][]any{{oidPlpgsqlExtension, "plpgsql", oidPostgresRole, oidPgCatalog, false, "1.0", nil, nil}}, c.pggraphExtensionRows()...), c.extensionRows()...)
 	}}
 	pgCatalogRels["pg_tables"] = &sysRelation{12033, "schemaname name, tablename name, tableowner name, tablespace name, hasindexes bool, hasrules bool, hastriggers bool, rowsecurity bool", func(c *catalogSet) [][]any {
 		// tables only (views are in pg_views); hastriggers as relhastriggers

@@ -48,7 +48,11 @@ type catalog struct {
 	tables map[string]*tableInfo // live user tables by name (SQL views are only in Catalog)
 	store  objstore.Store        // the graph root's store (sequence sizes)
 	enums  []*exec.EnumDef       // enum types (CREATE TYPE … AS ENUM)
+	exts   []exec.ExtensionDef   // created extensions
 }
+
+// Extensions implements exec.ExtensionCatalog.
+func (c *catalog) Extensions() []exec.ExtensionDef { return c.exts }
 
 // Enums implements exec.EnumCatalog.
 func (c *catalog) Enums() []*exec.EnumDef { return c.enums }
@@ -84,8 +88,15 @@ func markUncommittedLabels(enums, committed []*exec.EnumDef, changes []ddl.Chang
 }
 
 // addEnum registers an enum type's entry (e is one when its name has
-// ddl.TypeEntryPrefix) and reports whether it was one.
+// ddl.TypeEntryPrefix) or a created extension's (ddl.ExtensionEntryPrefix)
+// and reports whether it was one of them: neither is a relation.
 func (c *catalog) addEnum(e graph.TableEntry) bool {
+	if name, ok := ddl.ExtensionName(e.Name); ok {
+		if m, err := ddl.DecodeMeta(e.Name, e.Def); err == nil {
+			c.exts = append(c.exts, ddl.ExecExtension(e, name, m))
+		}
+		return true
+	}
 	name, ok := ddl.TypeName(e.Name)
 	if !ok {
 		return false

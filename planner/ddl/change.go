@@ -43,6 +43,8 @@ func (c *CreateTable) Tag() string {
 		return "CREATE VIEW"
 	case RelEnum:
 		return "CREATE TYPE"
+	case RelExtension:
+		return "CREATE EXTENSION"
 	}
 	return "CREATE TABLE"
 }

@@ -76,6 +76,9 @@ type TableMeta struct {
 	// Enum is an enum type's definition (Relkind RelEnum, version 4:
 	// enum.go).
 	Enum *EnumMeta `json:"enum,omitempty"`
+	// Extension is a created extension (Relkind RelExtension, version
+	// 4: extension.go).
+	Extension *ExtensionMeta `json:"extension,omitempty"`
 }
 
 // ColumnMeta is one column's SQL definition beyond name and nullability.
@@ -191,7 +194,7 @@ func (m TableMeta) Encode() json.RawMessage {
 	if m.Owner != 0 || m.ACL != nil {
 		m.Version = metaVersionACL
 	}
-	if m.Relkind == RelEnum || slices.ContainsFunc(m.Columns, func(c ColumnMeta) bool { return c.Type.usesEnum() }) {
+	if m.Relkind == RelEnum || m.Relkind == RelExtension || slices.ContainsFunc(m.Columns, func(c ColumnMeta) bool { return c.Type.usesEnum() }) {
 		m.Version = metaVersionTypes
 	}
 	b, err := json.Marshal(m)
@@ -221,6 +224,12 @@ func DecodeMeta(name string, def graph.TableDef) (TableMeta, error) {
 	var m TableMeta
 	if err := json.Unmarshal(def.Extra, &m); err != nil {
 		return TableMeta{}, &errBadMeta{fmt.Sprintf("table %q: %v", name, err)}
+	}
+	if m.Relkind == RelExtension || m.Extension != nil {
+		if m.Relkind != RelExtension || m.Extension == nil || probe.Version < metaVersionTypes || !isViewPlaceholder(def) {
+			return TableMeta{}, &errBadMeta{fmt.Sprintf("extension %q: inconsistent extension metadata", name)}
+		}
+		return m, nil
 	}
 	if m.Relkind == RelEnum || m.Enum != nil {
 		if m.Relkind != RelEnum || m.Enum == nil || probe.Version < metaVersionTypes || !isViewPlaceholder(def) {

@@ -86,9 +86,9 @@ class BrokenMigration1700000000003 {
 const options = (release, extra) => ({
   type: 'postgres', host: process.env.PGHOST, port: Number(process.env.PGPORT), username: process.env.PGUSER,
   password: process.env.PGPASSWORD || undefined, database: process.env.PGDATABASE, entities: schemas(release),
-  // gen_random_uuid (core since PostgreSQL 13) for uuid keys: pgproxy
-  // has no uuid-ossp extension (CREATE EXTENSION answers 0A000).
-  uuidExtension: 'pgcrypto', logging: false, poolSize: 2, ...extra,
+  // TypeORM's default uuidExtension: CREATE EXTENSION IF NOT EXISTS
+  // "uuid-ossp" and uuid_generate_v4() defaults for uuid keys.
+  logging: false, poolSize: 2, ...extra,
 });
 
 async function describe(ds, name) {
