@@ -129,4 +129,8 @@ func TestEnumsDurableAndShared(t *testing.T) {
 	if _, err := old.Exec(ctx, "insert into diary values ($1, $2)", 5, "meh"); enumState(err) != "22P02" {
 		t.Fatalf("main's new label on the older branch: %v, want 22P02", err)
 	}
+	// min and max would order enums as text: refused, not answered wrong
+	if _, err := c.Exec(ctx, "select max(m) from diary"); enumState(err) != "0A000" {
+		t.Fatalf("max over an enum: %v, want 0A000", err)
+	}
 }

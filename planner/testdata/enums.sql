@@ -95,3 +95,10 @@ create table tagged (id int primary key, levels level[]);
 insert into tagged values (1, '{low,high}'), (2, '{}');
 select * from tagged order by id;
 insert into tagged values (3, '{low,nope}');
+-- ordering inside aggregates and windows follows the declaration too
+create table vote (id int primary key, lvl level);
+insert into vote values (1, 'high'), (2, 'low'), (3, 'high'), (4, null);
+select string_agg(lvl::text, ',' order by lvl) from vote;
+select string_agg(lvl::text, ',' order by lvl desc) from vote;
+select id, rank() over (order by lvl) from vote order by id;
+select id, row_number() over (partition by lvl order by id) from vote order by lvl, id;
