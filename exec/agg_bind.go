@@ -128,6 +128,10 @@ func minMaxAgg(b *binder, name string, args []Expr, isMax bool) (Type, func() ac
 		// PostgreSQL 15 has no min/max for these types
 		return Type{}, nil, nil, noFunction(name, args)
 	}
+	if IsEnumOID(t.OID) {
+		// they would order as text, not by declaration (enums.go)
+		return Type{}, nil, nil, unsupported("%s over an enum type is not supported", name)
+	}
 	if t.OID == OIDVarchar || t.OID == OIDName {
 		t = TText
 	}
@@ -204,6 +208,9 @@ func (b *binder) bindAggCall(name string, fc *q.FuncCall, sc *scope) (Expr, erro
 		}
 		if e.Type().OID == OIDUnknown {
 			e, _ = b.coerce(e, TText, castImplicit, "")
+		}
+		if sk := b.enumSortKeyOf(e); sk != nil { // enums sort by declaration (enums.go)
+			e = sk
 		}
 		call.order = append(call.order, e)
 		call.orderKey = append(call.orderKey, makeSortKey(sb, len(call.order)-1))

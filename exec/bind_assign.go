@@ -54,7 +54,15 @@ func (b *binder) bindAssign(fc *q.FuncCall, sc *scope) (Expr, error) {
 			Message: "column \"" + col.Sval + "\" is of type " + t.String() + " but expression is of type " + from.String(),
 			Hint:    "You will need to rewrite or cast the expression.", Position: pos, Placed: pos > 0}
 	}
-	return b.coerce(arg, t, castAssignment, "")
+	r, err := b.coerce(arg, t, castAssignment, "")
+	if e, ok := err.(*Error); ok && pos > 0 && IsEnumOID(t.OID) && (e.Code == CodeInvalidTextRepr || e.Code == "55P04") {
+		// a label that is not the enum's points at the value, as
+		// PostgreSQL's enum_in does
+		cp := *e
+		cp.Position, cp.Placed = pos, true
+		return nil, &cp
+	}
+	return r, err
 }
 
 // isAssignCall reports AssignFunc's call.

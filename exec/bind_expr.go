@@ -273,6 +273,13 @@ func (b *binder) resolveType(tn *q.TypeName) (Type, error) {
 	}
 	oid, ok := typeNames[name]
 	if !ok {
+		if e := b.cat.enumByName(name); e != nil {
+			oid, ok = e.OID, true
+		} else if e := b.cat.enumByName(strings.TrimPrefix(name, "_")); e != nil && strings.HasPrefix(name, "_") {
+			oid, ok = e.ArrayOID(), true
+		}
+	}
+	if !ok {
 		if strings.HasPrefix(name, "_") {
 			if e, ok2 := typeNames[name[1:]]; ok2 {
 				oid = info(e).array
@@ -373,6 +380,14 @@ func (b *binder) bindTypeCast(tc *q.TypeCast, sc *scope) (Expr, error) {
 
 // coerce converts e to type t under context cc (binding-time rules).
 func (b *binder) coerce(e Expr, t Type, cc castContext, what string) (Expr, error) {
+	if IsEnumOID(t.OID) && e.Type().OID != t.OID {
+		return b.coerceToEnum(e, t, cc, what) // enums.go
+	}
+	return b.coerceBuiltin(e, t, cc, what)
+}
+
+// coerceBuiltin is coerce for every type but the enums.
+func (b *binder) coerceBuiltin(e Expr, t Type, cc castContext, what string) (Expr, error) {
 	from := e.Type()
 	if from.OID == t.OID && (t.Mod < 0 || from.Mod == t.Mod) {
 		return e, nil

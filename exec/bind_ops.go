@@ -409,6 +409,11 @@ func (b *binder) binaryOp(op string, l, r Expr) (Expr, error) {
 		if err != nil {
 			return nil, err
 		}
+		if lk := b.enumSortKeyOf(l2); lk != nil { // enums compare by declaration (enums.go)
+			if rk := b.enumSortKeyOf(r2); rk != nil {
+				l2, r2 = lk, rk
+			}
+		}
 		return mk(TBool, cmpKernel(c), l2, r2), nil
 	}
 	ln, rn := numericRank(lt) > 0, numericRank(rt) > 0

@@ -335,6 +335,11 @@ func (b *binder) bindQuery(sel *q.SelectStmt, outer *scope) (*bound, error) {
 		if cols[idx].t.OID == OIDJSON {
 			return nil, errf(CodeUndefinedFunction, "could not identify an ordering operator for type json")
 		}
+		if sk := b.enumSortKeyOf(exprs[idx]); sk != nil { // enums sort by declaration (enums.go)
+			exprs = append(exprs, sk)
+			cols = append(cols, colInfo{name: "?sort?", t: sk.Type()})
+			idx = len(exprs) - 1
+		}
 		keys = append(keys, makeSortKey(o.sort, idx))
 	}
 	var distinctKeys []int

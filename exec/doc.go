@@ -66,6 +66,18 @@
 // answered from the index's counts (KeyCountSource) without reading a
 // row, as PostgreSQL's index-only scans are.
 //
+// Enum types (enums.go): a catalog that implements EnumCatalog lists
+// user enum types (OIDs from their own range, EnumOIDBase). A value is its
+// label in a string slot; the binder validates input of the type against
+// the labels of its catalog (unknown literals and parameters always, text
+// only by an explicit cast: 22P02, 55P04 for a label the open transaction
+// added) and compares and sorts enum values by their sort position
+// (declaration order), so a type's labels may differ between branches,
+// snapshots and transactions. pg_type has the type and its array type,
+// pg_enum the labels (OIDs in sort order). Created extensions
+// (ExtensionCatalog) are pg_extension rows; uuid-ossp's and pgcrypto's
+// functions are built in (extension_funcs.go).
+//
 // Literals as parameters: NormalizeLiterals rewrites the literals in
 // value positions (after = <> < > <= >=, IN lists, BETWEEN bounds,
 // LIMIT/OFFSET) as $n declared with the literal's own type (int4, int8,

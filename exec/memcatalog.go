@@ -10,6 +10,7 @@ type MemCatalog struct {
 	mu      sync.RWMutex
 	tables  map[string]map[string]*TableDef
 	seqs    map[string][]*SequenceDef
+	enums   []*EnumDef
 	nextOID uint32
 }
 

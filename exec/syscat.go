@@ -657,7 +657,7 @@ func init() {
 	pgCatalogRels["pg_collation"] = &sysRelation{3456, "oid oid, collname name, collnamespace oid, collowner oid, collprovider char, collisdeterministic bool, collencoding int4, collcollate text, collctype text, colliculocale text, collversion text", func(c *catalogSet) [][]any {
 		return [][]any{{100, "default", oidPgCatalog, oidPostgresRole, "d", true, -1, nil, nil, nil, nil}, {950, "C", oidPgCatalog, oidPostgresRole, "c", true, -1, "C", "C", nil, nil}, {951, "POSIX", oidPgCatalog, oidPostgresRole, "c", true, -1, "POSIX", "POSIX", nil, nil}}
 	}}
-	pgCatalogRels["pg_enum"] = &sysRelation{3501, "oid oid, enumtypid oid, enumsortorder float4, enumlabel name", func(*catalogSet) [][]any { return nil }}
+	pgCatalogRels["pg_enum"] = &sysRelation{3501, "oid oid, enumtypid oid, enumsortorder float4, enumlabel name", (*catalogSet).enumRows}
 	pgCatalogRels["pg_range"] = &sysRelation{3541, "rngtypid oid, rngsubtype oid, rngmultitypid oid, rngcollation oid, rngsubopc oid, rngcanonical regproc, rngsubdiff regproc", func(*catalogSet) [][]any { return nil }}
 	pgCatalogRels["pg_inherits"] = &sysRelation{2611, "inhrelid oid, inhparent oid, inhseqno int4, inhdetachpending bool", func(*catalogSet) [][]any { return nil }}
 	pgCatalogRels["pg_trigger"] = &sysRelation{2620, "oid oid, tgrelid oid, tgparentid oid, tgname name, tgfoid oid, tgtype int2, tgenabled char, tgisinternal bool, tgconstrrelid oid, tgconstrindid oid, tgconstraint oid, tgdeferrable bool, tginitdeferred bool, tgnargs int2, tgattr int2vector, tgargs bytea, tgqual pg_node_tree, tgoldtable name, tgnewtable name", func(*catalogSet) [][]any { return nil }}
@@ -666,7 +666,7 @@ func init() {
 	pgCatalogRels["pg_statistic_ext"] = &sysRelation{3381, "oid oid, stxrelid oid, stxname name, stxnamespace oid, stxowner oid, stxstattarget int4, stxkeys int2vector, stxkind char[], stxexprs pg_node_tree", func(*catalogSet) [][]any { return nil }}
 	pgCatalogRels["pg_publication"] = &sysRelation{6104, "oid oid, pubname name, pubowner oid, puballtables bool, pubinsert bool, pubupdate bool, pubdelete bool, pubtruncate bool, pubviaroot bool", func(*catalogSet) [][]any { return nil }}
 	pgCatalogRels["pg_extension"] = &sysRelation{3079, "oid oid, extname name, extowner oid, extnamespace oid, extrelocatable bool, extversion text, extconfig oid[], extcondition text[]", func(c *catalogSet) [][]any {
-		return append([][]any{{oidPlpgsqlExtension, "plpgsql", oidPostgresRole, oidPgCatalog, false, "1.0", nil, nil}}, c.pggraphExtensionRows()...)
+		return append(append([][]any{{oidPlpgsqlExtension, "plpgsql", oidPostgresRole, oidPgCatalog, false, "1.0", nil, nil}}, c.pggraphExtensionRows()...), c.extensionRows()...)
 	}}
 	pgCatalogRels["pg_tables"] = &sysRelation{12033, "schemaname name, tablename name, tableowner name, tablespace name, hasindexes bool, hasrules bool, hastriggers bool, rowsecurity bool", func(c *catalogSet) [][]any {
 		// tables only (views are in pg_views); hastriggers as relhastriggers
@@ -778,13 +778,20 @@ func init() {
 				case ct.IsArray():
 					dataType = "ARRAY"
 				}
+				udtSchema := "pg_catalog"
+				if IsEnumOID(ct.OID) { // a user type (enums.go)
+					udtSchema = "public"
+					if !ct.IsArray() {
+						dataType = "USER-DEFINED"
+					}
+				}
 				var def any
 				if col.Default != "" && col.Identity == 0 {
 					def = col.Default
 				}
 				row := []any{c.database(), t.Schema, t.Name, col.Name, i + 1, def, boolYN(!col.NotNull && !pk[i]), dataType,
 					charMax, octet, prec, radix, scale, dtp, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil,
-					c.database(), "pg_catalog", ct.Name(), nil, nil, nil, nil, strconv.Itoa(i + 1), "NO", boolYN(col.Identity != 0)}
+					c.database(), udtSchema, ct.Name(), nil, nil, nil, nil, strconv.Itoa(i + 1), "NO", boolYN(col.Identity != 0)}
 				row = append(row, c.identityColumns(t, col)...)
 				rows = append(rows, append(row, "NEVER", nil, viewColumnUpdatable(t)))
 			}
@@ -988,6 +995,8 @@ func ruleName(a RefAction) string {
 func typStorage(oid uint32) string {
 	ti, ok := typeInfos[oid]
 	switch {
+	case !ok && IsEnumOID(oid) && oid%2 == 0:
+		return "p" // an enum: 4 bytes by value (enums.go)
 	case !ok:
 		return "x"
 	case oid == OIDNumeric:

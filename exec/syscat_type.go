@@ -28,7 +28,7 @@ func init() {
 			}
 			rows = append(rows, engineTypeRow(oid))
 		}
-		return append(rows, c.rowTypeRows()...)
+		return append(append(rows, c.rowTypeRows()...), c.enumTypeRows()...)
 	}}
 }
 

@@ -60,6 +60,14 @@ func (c *catalogSet) regLookup(kind uint32, name string) (uint32, error) {
 	}
 	switch kind {
 	case OIDRegtype:
+		if parts := splitQualified(strings.TrimSuffix(n, "[]")); len(parts) == 1 || len(parts) == 2 && parts[0] == "public" {
+			if e := c.enumByName(parts[len(parts)-1]); e != nil { // a user type (enums.go)
+				if strings.HasSuffix(n, "[]") {
+					return e.ArrayOID(), nil
+				}
+				return e.OID, nil
+			}
+		}
 		// a schema qualifier and a type modifier do not change the OID:
 		// 'pg_catalog.text', 'character varying(10)'
 		if rest, ok := strings.CutPrefix(strings.ToLower(n), "pg_catalog."); ok {
@@ -85,6 +93,7 @@ func (c *catalogSet) regLookup(kind uint32, name string) (uint32, error) {
 		if oid, ok := typeNames[strings.ToLower(n)]; ok {
 			return oid, nil
 		}
+
 		if strings.HasSuffix(n, "[]") {
 			if oid, ok := typeNames[strings.ToLower(strings.TrimSuffix(n, "[]"))]; ok {
 				return info(oid).array, nil

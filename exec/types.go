@@ -231,6 +231,9 @@ func info(oid uint32) *typeInfo {
 	if ti, ok := typeInfos[oid]; ok {
 		return ti
 	}
+	if IsEnumOID(oid) {
+		return enumInfo(oid)
+	}
 	return &typeInfo{name: fmt.Sprintf("%d", oid), sqlName: "???", kind: KStr, len: -1, cat: 'X'}
 }
 
@@ -305,6 +308,9 @@ func (t Type) String() string { return FormatType(t.OID, t.Mod) }
 // FormatType renders a type as PostgreSQL's format_type does.
 func FormatType(oid uint32, mod int32) string {
 	ti, ok := typeInfos[oid]
+	if !ok && IsEnumOID(oid) {
+		ti, ok = enumInfo(oid), true
+	}
 	if !ok {
 		return "???"
 	}

@@ -101,6 +101,9 @@ func (b *binder) bindWindowCall(name string, fc *q.FuncCall, sc *scope) (Expr, e
 		if err != nil {
 			return nil, err
 		}
+		if sk := b.enumSortKeyOf(e); sk != nil { // enums sort by declaration (enums.go)
+			e = sk
+		}
 		wc.order = append(wc.order, e)
 		wc.orderKeys = append(wc.orderKeys, makeSortKey(sb, len(wc.order)-1))
 	}

@@ -47,6 +47,66 @@ type catalog struct {
 	sn     *graph.Snapshot
 	tables map[string]*tableInfo // live user tables by name (SQL views are only in Catalog)
 	store  objstore.Store        // the graph root's store (sequence sizes)
+	enums  []*exec.EnumDef       // enum types (CREATE TYPE … AS ENUM)
+	exts   []exec.ExtensionDef   // created extensions
+}
+
+// Extensions implements exec.ExtensionCatalog.
+func (c *catalog) Extensions() []exec.ExtensionDef { return c.exts }
+
+// Enums implements exec.EnumCatalog.
+func (c *catalog) Enums() []*exec.EnumDef { return c.enums }
+
+// markUncommittedLabels sets each enum's Uncommitted labels: those
+// neither the snapshot's version of the type nor the transaction's own
+// CREATE TYPE had (ALTER TYPE … ADD VALUE in the open transaction).
+func markUncommittedLabels(enums, committed []*exec.EnumDef, changes []ddl.Change) {
+	for _, d := range enums {
+		var base []string
+		for _, r := range committed {
+			if r.OID == d.OID {
+				base = r.Labels
+			}
+		}
+		for _, ch := range changes {
+			if c, ok := ch.(*ddl.CreateTable); ok && c.Meta.Enum != nil && c.Meta.Enum.OID == d.OID {
+				base = nil
+				for _, l := range c.Meta.Enum.Labels {
+					base = append(base, l.Label)
+				}
+			}
+		}
+		for _, l := range d.Labels {
+			if !slices.Contains(base, l) {
+				if d.Uncommitted == nil {
+					d.Uncommitted = map[string]bool{}
+				}
+				d.Uncommitted[l] = true
+			}
+		}
+	}
+}
+
+// addEnum registers an enum type's entry (e is one when its name has
+// ddl.TypeEntryPrefix) or a created extension's (ddl.ExtensionEntryPrefix)
+// and reports whether it was one of them: neither is a relation.
+func (c *catalog) addEnum(e graph.TableEntry) bool {
+	if name, ok := ddl.ExtensionName(e.Name); ok {
+		if m, err := ddl.DecodeMeta(e.Name, e.Def); err == nil {
+			c.exts = append(c.exts, ddl.ExecExtension(e, name, m))
+		}
+		return true
+	}
+	name, ok := ddl.TypeName(e.Name)
+	if !ok {
+		return false
+	}
+	if m, err := ddl.DecodeMeta(e.Name, e.Def); err == nil && m.Enum != nil {
+		d := ddl.ExecEnum(name, m)
+		exec.RegisterEnum(d.OID, d.Name)
+		c.enums = append(c.enums, d)
+	}
+	return true
 }
 
 // tableInfo is one table of a snapshot as the planner writes it.
@@ -86,6 +146,9 @@ func buildCatalog(ctx context.Context, root *graph.Root, sn *graph.Snapshot, vie
 	mc := exec.NewMemCatalog()
 	c := &catalog{Catalog: graphsql.WithViews(mc, views), views: views, sn: sn, tables: map[string]*tableInfo{}, store: root.Store()}
 	for _, e := range sn.Catalog().Tables() {
+		if c.addEnum(e) {
+			continue
+		}
 		key := tableCacheKey(e)
 		ti := cache.get(key)
 		if ti == nil {

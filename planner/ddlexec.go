@@ -39,7 +39,7 @@ func isDDL(n *sqlparse.Node) bool {
 		*sqlparse.Node_CreateSchemaStmt, *sqlparse.Node_AlterOwnerStmt, *sqlparse.Node_GrantStmt, *sqlparse.Node_GrantRoleStmt,
 		*sqlparse.Node_CreateExtensionStmt, *sqlparse.Node_AlterObjectSchemaStmt,
 		*sqlparse.Node_CreateTableAsStmt, *sqlparse.Node_ViewStmt, *sqlparse.Node_CreateFunctionStmt, *sqlparse.Node_CreateTrigStmt,
-		*sqlparse.Node_CreateEnumStmt, *sqlparse.Node_CreateDomainStmt, *sqlparse.Node_AlterDefaultPrivilegesStmt,
+		*sqlparse.Node_CreateEnumStmt, *sqlparse.Node_AlterEnumStmt, *sqlparse.Node_CreateDomainStmt, *sqlparse.Node_AlterDefaultPrivilegesStmt,
 		*sqlparse.Node_ReassignOwnedStmt, *sqlparse.Node_DropOwnedStmt:
 		return true
 	}
@@ -317,6 +317,9 @@ func effective(root *catalog, pend *pendingState) (*catalog, error) {
 	c := &catalog{Catalog: graphsql.WithViews(mc, root.views), views: root.views, sn: root.sn, tables: map[string]*tableInfo{}}
 	entries := pend.ddlOverlay(root.sn).Tables()
 	for _, e := range entries {
+		if c.addEnum(e) {
+			continue
+		}
 		pt := pend.tables[e.Name]
 		base, inBase := root.tables[e.Name]
 		if inBase && base.entry.ID == e.ID && base.entry.Incarnation == e.Incarnation && string(base.entry.Def.Extra) == string(e.Def.Extra) &&
@@ -363,6 +366,7 @@ func effective(root *catalog, pend *pendingState) (*catalog, error) {
 			pt.cols, pt.schema = td.Columns, ti.schema
 		}
 	}
+	markUncommittedLabels(c.enums, root.enums, pend.ddl)
 	pend.derived, pend.derivedGen, pend.derivedFrom = c, pend.gen, root
 	return c, nil
 }

@@ -57,6 +57,12 @@ func render(ctx context.Context, c *pgconn.PgConn, sql string, columns bool) str
 			if i == 0 {
 				b.WriteString("\n  columns:")
 			}
+			if f.DataTypeOID >= 16384 {
+				// a user type's OID (an enum's): chosen differently by
+				// PostgreSQL and pgproxy, so only its being one compares
+				fmt.Fprintf(&b, " %s(user/%d)", f.Name, f.TypeModifier)
+				continue
+			}
 			fmt.Fprintf(&b, " %s(%d/%d)", f.Name, f.DataTypeOID, f.TypeModifier)
 		}
 		for _, row := range r.Rows {

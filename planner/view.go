@@ -34,6 +34,12 @@ func newView(root *catalog, pend *pendingState) *view {
 	return &view{root: root, base: base, pend: pend, extra: map[string]*exec.TableDef{}, memo: map[string]*exec.TableDef{}}
 }
 
+// Extensions implements exec.ExtensionCatalog.
+func (v *view) Extensions() []exec.ExtensionDef { return v.base.Extensions() }
+
+// Enums implements exec.EnumCatalog.
+func (v *view) Enums() []*exec.EnumDef { return v.base.Enums() }
+
 // Schemas implements exec.Catalog.
 func (v *view) Schemas() []string { return v.base.Schemas() }
 

@@ -29,11 +29,12 @@ func TestSequelize(t *testing.T) {
 
 // TestTypeORM runs TypeORM 1.1's flow (testdata/orm/typeorm_flow.js):
 // synchronize of one-to-one, one-to-many, many-to-one and many-to-many
-// entities (uuid, jsonb, numeric, text[], version and create-date
+// entities (uuid, jsonb, numeric, text[], enum, version and create-date
 // columns), its getTable introspection, cascading saves, relations,
 // query builder, optimistic versions, constraint errors, transactions
 // with a nested savepoint; a second release's synchronize altering the
-// schema and a third finding nothing to do; migrations run, shown,
+// schema (a value added to the enum: type renamed, re-created, column
+// retyped USING a cast, old type dropped) and a third finding nothing to do; migrations run, shown,
 // undone, and a failing one rolled back. The transcript must be
 // PostgreSQL 15's.
 func TestTypeORM(t *testing.T) {

@@ -151,7 +151,7 @@ func (a *alterState) alterType(name string, cd *q.ColumnDef) error {
 	if cd == nil || cd.TypeName == nil {
 		return errorf(CodeSyntaxError, "ALTER COLUMN TYPE without a type")
 	}
-	rt, err := resolveType(cd.TypeName)
+	rt, err := a.pc.resolveColumnType(cd.TypeName)
 	if err != nil {
 		return err
 	}

@@ -67,7 +67,7 @@ func (b *tableBuilder) addColumn(cd *q.ColumnDef) error {
 	if b.col(cd.Colname) != nil {
 		return errorf(CodeDuplicateColumn, "column \"%s\" specified more than once", cd.Colname)
 	}
-	rt, err := resolveType(cd.TypeName)
+	rt, err := b.pc.resolveColumnType(cd.TypeName)
 	if err != nil {
 		return err
 	}

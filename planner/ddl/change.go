@@ -41,6 +41,10 @@ func (c *CreateTable) Tag() string {
 		return "CREATE SEQUENCE"
 	case RelView:
 		return "CREATE VIEW"
+	case RelEnum:
+		return "CREATE TYPE"
+	case RelExtension:
+		return "CREATE EXTENSION"
 	}
 	return "CREATE TABLE"
 }

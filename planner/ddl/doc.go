@@ -102,10 +102,17 @@
 //     … OWNER TO, storage parameters and tuning
 //     subcommands, CREATE SCHEMA IF NOT EXISTS public, COMMENT ON objects
 //     other than tables, views and columns, DROP MATERIALIZED
-//     VIEW/TYPE/DOMAIN/SCHEMA/EXTENSION IF EXISTS of objects that cannot
-//     exist. CREATE EXTENSION accepts the
-//     built-in plpgsql, vector (the vector(n) type) and pgcrypto
-//     (gen_random_uuid); any other extension answers 0A000.
+//     VIEW/DOMAIN/SCHEMA IF EXISTS of objects that cannot exist.
+//   - Enum types (enum.go) and created extensions (extension.go) are
+//     manifest entries like views, under names no relation can have
+//     (TypeEntryPrefix "type:", ExtensionEntryPrefix "ext:"), with
+//     metadata version 4: CREATE TYPE … AS ENUM, ALTER TYPE … ADD VALUE /
+//     RENAME VALUE / RENAME TO, DROP TYPE (2BP01 while columns use it),
+//     CREATE/DROP EXTENSION of the built-in vector, pgcrypto and
+//     uuid-ossp (plpgsql always exists; any other answers PostgreSQL's
+//     0A000). A column of an enum type stores the type's OID (chosen at
+//     CREATE TYPE from exec's enum range, never changed) and its values
+//     as text labels; tables with such a column are metadata version 4.
 //   - CREATE INDEX records a (possibly non-btree) index on plain columns
 //     for the executor's key-lookup path; expression indexes and partial
 //     unique indexes answer 0A000. A unique index is a uniqueness rule

@@ -67,8 +67,10 @@ func (pc *planCtx) dropStmt(st *q.DropStmt) ([]Change, error) {
 			ns = append(ns, notice(wire.CodeSuccessfulCompletion, "schema \"%s\" does not exist, skipping", n))
 		}
 		return []Change{&NoOp{CommandTag: "DROP SCHEMA", notes: notes{ns}}}, nil
-	case q.ObjectType_OBJECT_TYPE, q.ObjectType_OBJECT_DOMAIN:
-		// No user types exist here.
+	case q.ObjectType_OBJECT_TYPE:
+		return pc.dropTypes(st)
+	case q.ObjectType_OBJECT_DOMAIN:
+		// No domains exist here.
 		var ns []*wire.Error
 		for _, o := range st.Objects {
 			parts := stringList(o.GetTypeName().GetNames())
@@ -84,15 +86,7 @@ func (pc *planCtx) dropStmt(st *q.DropStmt) ([]Change, error) {
 		}
 		return []Change{&NoOp{CommandTag: tag, notes: notes{ns}}}, nil
 	case q.ObjectType_OBJECT_EXTENSION:
-		var ns []*wire.Error
-		for _, o := range st.Objects {
-			n := o.GetString_().GetSval()
-			if !st.MissingOk {
-				return nil, errorf(CodeUndefinedObject, "extension \"%s\" does not exist", n)
-			}
-			ns = append(ns, notice(wire.CodeSuccessfulCompletion, "extension \"%s\" does not exist, skipping", n))
-		}
-		return []Change{&NoOp{CommandTag: "DROP EXTENSION", notes: notes{ns}}}, nil
+		return pc.dropExtensions(st)
 	}
 	return nil, notSupported("DROP %s", strings.ReplaceAll(strings.TrimPrefix(st.RemoveType.String(), "OBJECT_"), "_", " "))
 }

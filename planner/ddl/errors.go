@@ -30,6 +30,8 @@ const (
 	CodeNumericOutOfRange       = "22003"
 	CodeObjectNotInState        = wire.CodeObjectNotInState
 	CodeSequenceLimit           = "2200H"
+	CodeInvalidName             = "42602"
+	CodeUniqueViolation         = "23505"
 )
 
 // errorf builds the PostgreSQL error a client sees (a *wire.Error).

@@ -3,6 +3,7 @@ package ddl
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/pggraph/pggraph/access"
 	"github.com/pggraph/pggraph/graph"
@@ -17,7 +18,7 @@ import (
 // per-role owner and an ACL (Owner, ACL): a relation that has either is
 // written as version 3, so a build that predates privileges refuses it
 // rather than ignore its grants (letting every role read it).
-const MetaVersion = 3
+const MetaVersion = 4
 
 // The encodings: tables and sequences, views, privileges.
 const (
@@ -72,6 +73,12 @@ type TableMeta struct {
 	// is PostgreSQL's default (the owner holds everything, PUBLIC
 	// nothing). Both are version 3.
 	ACL *access.TableACL `json:"acl,omitempty"`
+	// Enum is an enum type's definition (Relkind RelEnum, version 4:
+	// enum.go).
+	Enum *EnumMeta `json:"enum,omitempty"`
+	// Extension is a created extension (Relkind RelExtension, version
+	// 4: extension.go).
+	Extension *ExtensionMeta `json:"extension,omitempty"`
 }
 
 // ColumnMeta is one column's SQL definition beyond name and nullability.
@@ -187,6 +194,9 @@ func (m TableMeta) Encode() json.RawMessage {
 	if m.Owner != 0 || m.ACL != nil {
 		m.Version = metaVersionACL
 	}
+	if m.Relkind == RelEnum || m.Relkind == RelExtension || slices.ContainsFunc(m.Columns, func(c ColumnMeta) bool { return c.Type.usesEnum() }) {
+		m.Version = metaVersionTypes
+	}
 	b, err := json.Marshal(m)
 	if err != nil {
 		panic(fmt.Sprintf("ddl: TableMeta is always encodable: %v", err)) // only plain data types
@@ -214,6 +224,18 @@ func DecodeMeta(name string, def graph.TableDef) (TableMeta, error) {
 	var m TableMeta
 	if err := json.Unmarshal(def.Extra, &m); err != nil {
 		return TableMeta{}, &errBadMeta{fmt.Sprintf("table %q: %v", name, err)}
+	}
+	if m.Relkind == RelExtension || m.Extension != nil {
+		if m.Relkind != RelExtension || m.Extension == nil || probe.Version < metaVersionTypes || !isViewPlaceholder(def) {
+			return TableMeta{}, &errBadMeta{fmt.Sprintf("extension %q: inconsistent extension metadata", name)}
+		}
+		return m, nil
+	}
+	if m.Relkind == RelEnum || m.Enum != nil {
+		if m.Relkind != RelEnum || m.Enum == nil || probe.Version < metaVersionTypes || !isViewPlaceholder(def) {
+			return TableMeta{}, &errBadMeta{fmt.Sprintf("type %q: inconsistent enum metadata", name)}
+		}
+		return m, nil
 	}
 	if m.Relkind == RelView || m.View != nil {
 		// a view's definition stores no columns, only the placeholder

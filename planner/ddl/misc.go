@@ -200,27 +200,6 @@ func (pc *planCtx) createSchema(st *q.CreateSchemaStmt) ([]Change, error) {
 	return []Change{&NoOp{CommandTag: "CREATE SCHEMA", notes: notes{[]*wire.Error{notice(CodeDuplicateSchema, "schema \"public\" already exists, skipping")}}}}, nil
 }
 
-// builtinExtensions are extensions whose features pggraph has natively:
-// plpgsql (always installed, as in PostgreSQL), vector (the vector(n)
-// type) and pgcrypto (gen_random_uuid). CREATE EXTENSION of another one
-// answers 0A000.
-var builtinExtensions = map[string]bool{"plpgsql": true, "vector": true, "pgcrypto": true}
-
-func (pc *planCtx) createExtension(st *q.CreateExtensionStmt) ([]Change, error) {
-	if !builtinExtensions[st.Extname] {
-		return nil, errorf(CodeFeatureNotSupported, "extension \"%s\" is not available", st.Extname).
-			WithHint("Available extensions: pgcrypto, plpgsql, vector (built in).")
-	}
-	if !st.IfNotExists && st.Extname == "plpgsql" {
-		return nil, errorf(CodeDuplicateObject, "extension \"%s\" already exists", st.Extname)
-	}
-	var ns []*wire.Error
-	if st.IfNotExists {
-		ns = append(ns, notice(CodeDuplicateObject, "extension \"%s\" already exists, skipping", st.Extname))
-	}
-	return []Change{&NoOp{CommandTag: "CREATE EXTENSION", notes: notes{ns}}}, nil
-}
-
 // maintenance accepts VACUUM / ANALYZE (storage maintenance is
 // graph.optimize here) after checking the named tables exist.
 func (pc *planCtx) maintenance(st *q.VacuumStmt) ([]Change, error) {

@@ -131,6 +131,10 @@ func (p Planner) Plan(stmt *q.Node, cat Catalog) ([]Change, error) {
 		return []Change{&NoOp{CommandTag: "REINDEX"}}, nil
 	case *q.Node_AlterObjectSchemaStmt:
 		return pc.setSchema(n.AlterObjectSchemaStmt)
+	case *q.Node_CreateEnumStmt:
+		return pc.createEnum(n.CreateEnumStmt)
+	case *q.Node_AlterEnumStmt:
+		return pc.alterEnum(n.AlterEnumStmt)
 	}
 	return nil, errorf(CodeFeatureNotSupported, "%s is not supported", statementName(stmt))
 }
@@ -147,7 +151,7 @@ func IsDDL(stmt *q.Node) bool {
 		*q.Node_IndexStmt, *q.Node_CreateSeqStmt, *q.Node_AlterSeqStmt, *q.Node_CommentStmt, *q.Node_CreateSchemaStmt,
 		*q.Node_CreateExtensionStmt, *q.Node_GrantStmt, *q.Node_GrantRoleStmt, *q.Node_AlterDefaultPrivilegesStmt,
 		*q.Node_AlterOwnerStmt, *q.Node_CreateTableAsStmt, *q.Node_ViewStmt, *q.Node_VacuumStmt, *q.Node_CheckPointStmt,
-		*q.Node_ClusterStmt, *q.Node_ReindexStmt, *q.Node_AlterObjectSchemaStmt:
+		*q.Node_ClusterStmt, *q.Node_ReindexStmt, *q.Node_AlterObjectSchemaStmt, *q.Node_CreateEnumStmt, *q.Node_AlterEnumStmt:
 		return true
 	}
 	return false

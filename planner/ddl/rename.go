@@ -17,6 +17,8 @@ func (pc *planCtx) rename(st *q.RenameStmt) ([]Change, error) {
 		return pc.renameIndex(st)
 	case q.ObjectType_OBJECT_SEQUENCE:
 		return pc.renameSequence(st)
+	case q.ObjectType_OBJECT_TYPE:
+		return pc.renameType(st)
 	}
 	return nil, notSupported("ALTER %s … RENAME", strings.ReplaceAll(strings.TrimPrefix(st.RenameType.String(), "OBJECT_"), "_", " "))
 }

@@ -99,6 +99,9 @@ func (t PGType) arrowType() (arrow.DataType, error) {
 		}
 		return arrow.ListOf(inner), nil
 	}
+	if exec.IsEnumOID(t.OID) {
+		return arrow.BinaryTypes.String, nil // the label (enum.go)
+	}
 	switch t.OID {
 	case exec.OIDNumeric:
 		if t.Mod >= 4 {

@@ -121,6 +121,18 @@ def main():
         print("totals", [(n, str(t), c) for n, t, c in total])
         food = s.scalars(sa.select(Entry.amount).where(Entry.tags.contains(["food"]))).all()
         print("food", [str(x) for x in food])
+        s.execute(sa.update(Entry).where(Entry.amount > 100).values(status="cleared"))
+        s.execute(sa.update(Entry).where(Entry.amount == 5).values(status="void"))
+        print("by status", s.execute(sa.select(Entry.status, sa.func.count()).group_by(Entry.status)
+                                     .order_by(Entry.status.desc())).all())
+        print("after pending", [str(x) for x in s.scalars(sa.select(Entry.amount).where(Entry.status > "pending")
+                                                        .order_by(Entry.amount))])
+        try:
+            with s.begin_nested():
+                s.execute(sa.update(Entry).values(status="lost"))
+        except exc.DataError as e:
+            print("bad status", e.orig.pgcode)
+        print("enums", sa.inspect(s.connection()).get_enums())
         s.execute(sa.update(Entry).where(Entry.amount < 0).values(note="negative"))
         s.commit()
         dup = Account(name="cash")

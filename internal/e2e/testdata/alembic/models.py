@@ -26,6 +26,8 @@ class Entry(Base):
     amount = sa.Column(sa.Numeric(14, 2), nullable=False)
     note = sa.Column(sa.Text, nullable=False, server_default="")
     tags = sa.Column(postgresql.JSONB)
+    status = sa.Column(postgresql.ENUM("pending", "cleared", "void", name="entry_status", create_type=False),
+                       nullable=False, server_default="pending")
     posted = sa.Column(sa.DateTime(timezone=True))  # not in any migration
     account = relationship("Account", back_populates="entries")
     __table_args__ = (sa.CheckConstraint("amount <> 0", name="entry_amount_nonzero"),

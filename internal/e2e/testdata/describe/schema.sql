@@ -2,12 +2,15 @@
 -- PostgreSQL 15: a serial primary key, UNIQUE, CHECK and NOT NULL
 -- constraints, foreign keys with and without actions, a plain index, a
 -- standalone sequence, table and column comments, and a few rows so the
--- relations have a size.
+-- relations have a size; an enum type a column uses, with a default.
+CREATE TYPE mood AS ENUM ('sad', 'ok', 'happy');
+ALTER TYPE mood ADD VALUE 'meh' BEFORE 'ok';
 CREATE TABLE person (
   id serial PRIMARY KEY,
   name text NOT NULL UNIQUE,
   born int4 CHECK (born > 0),
-  email varchar(100)
+  email varchar(100),
+  mood mood DEFAULT 'ok'
 );
 CREATE TABLE knows (
   src int8 NOT NULL REFERENCES person (id) ON DELETE CASCADE,

@@ -1,0 +1,36 @@
+-- Differential script: the extensions ORMs and migrations create
+-- ("uuid-ossp", pgcrypto), pg_extension, and the functions they bring.
+create extension if not exists "uuid-ossp";
+create extension "uuid-ossp";
+create extension if not exists "uuid-ossp";
+create extension if not exists pgcrypto;
+create extension nosuchext;
+create extension plpgsql;
+create extension if not exists plpgsql;
+select extname, extversion, extrelocatable, extnamespace = 'public'::regnamespace from pg_extension where extname <> 'pggraph' order by 1;
+select uuid_generate_v3(uuid_ns_dns(), 'example.com'), uuid_generate_v5(uuid_ns_url(), 'http://x'), uuid_nil();
+select uuid_ns_dns(), uuid_ns_url(), uuid_ns_oid(), uuid_ns_x500();
+select length(uuid_generate_v4()::text), substr(uuid_generate_v4()::text, 15, 1), substr(uuid_generate_v1()::text, 15, 1), substr(uuid_generate_v1mc()::text, 15, 1);
+select uuid_generate_v4() = uuid_generate_v4();
+select uuid_generate_v3('nope', 'x');
+create table account (id uuid primary key default uuid_generate_v4(), token bytea default gen_random_bytes(8), name text);
+insert into account (name) values ('a'), ('b');
+select count(distinct id), min(length(token)) from account;
+select encode(digest('abc', 'sha256'), 'hex'), encode(digest('abc'::bytea, 'md5'), 'hex'), encode(digest('abc', 'SHA1'), 'hex');
+select encode(digest('abc', 'sha224'), 'hex'), encode(digest('abc', 'sha384'), 'hex'), encode(digest('abc', 'sha512'), 'hex');
+select encode(hmac('abc', 'key', 'sha1'), 'hex'), encode(hmac('abc'::bytea, 'key'::bytea, 'sha256'), 'hex');
+select digest('abc', 'nope');
+select length(gen_random_bytes(16)), gen_random_bytes(16) = gen_random_bytes(16);
+select gen_random_bytes(0);
+select gen_random_bytes(2000);
+select length(gen_random_uuid()::text);
+drop table account;
+drop extension "uuid-ossp";
+drop extension "uuid-ossp";
+drop extension if exists "uuid-ossp", pgcrypto;
+select extname from pg_extension where extname <> 'pggraph' order by 1;
+begin;
+create extension pgcrypto;
+select count(*) from pg_extension where extname = 'pgcrypto';
+rollback;
+select count(*) from pg_extension where extname = 'pgcrypto';
