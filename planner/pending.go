@@ -47,8 +47,10 @@ func (p *pendingTable) empty() bool {
 
 // remove drops rows by address: base rows join the delete set, pending
 // rows are cut out of the insert records (later pending addresses shift,
-// which is fine: addresses are only used within one statement).
-func (p *pendingTable) remove(addrs []uint64) error {
+// which is fine: addresses are only used within one statement). It
+// reports the bytes of the records it built in memory for the rows kept
+// (a staged record cut is read back and its rest kept in memory).
+func (p *pendingTable) remove(addrs []uint64) (int64, error) {
 	drop := map[uint64]bool{}
 	for _, a := range addrs {
 		if a&pendingAddrBit != 0 {
@@ -61,9 +63,10 @@ func (p *pendingTable) remove(addrs []uint64) error {
 		p.deleted[a] = true
 	}
 	if len(drop) == 0 {
-		return nil
+		return 0, nil
 	}
 	var seq uint64
+	var built int64
 	var kept []arrow.RecordBatch
 	for _, rec := range p.inserts {
 		var keep []int32
@@ -79,19 +82,24 @@ func (p *pendingTable) remove(addrs []uint64) error {
 		case len(keep) > 0:
 			r, err := gatherRecord(rec, p.cols, p.schema, keep)
 			if err != nil {
-				return err
+				return 0, err
 			}
-			kept = append(kept, r)
+			built += recordBytes(r)
+			kept = append(kept, newPendingRecord(r))
 		}
 	}
 	p.inserts = kept
-	return nil
+	return built, nil
 }
 
 // overlay is the exec view of the pending changes.
 func (p *pendingTable) overlay() *exec.Overlay {
 	ins := make([]arrow.RecordBatch, len(p.inserts))
 	for i, rec := range p.inserts {
+		if pr, ok := rec.(*pendingRecord); ok {
+			ins[i] = pr.execView()
+			continue
+		}
 		ins[i] = execRecord(rec)
 	}
 	ov := &exec.Overlay{Inserts: ins}
@@ -152,7 +160,12 @@ type pendingState struct {
 	since map[string]graph.TableEntry
 	at    *catalog
 	gen   uint64 // bumped on every change (catalog cache key)
-	bytes int64  // size of the pending insert records (memory limit)
+	// bytes is the size of the pending insert records held in memory
+	// (memory limit, spill threshold); staged records are not counted
+	bytes int64
+	// staged is the transaction's file of staged records (nil until its
+	// first spill; pending_staged.go), shared with its copies
+	staged *stagedFile
 }
 
 // newPendingState is an empty pending state. Its maps are made on first
@@ -193,7 +206,7 @@ func (s *pendingState) setTable(name string, p *pendingTable) {
 }
 
 func (s *pendingState) clone() *pendingState {
-	c := &pendingState{tables: make(map[string]*pendingTable, len(s.tables)), reads: maps.Clone(s.reads), locks: maps.Clone(s.locks), since: maps.Clone(s.since), at: s.at, gen: s.gen, bytes: s.bytes,
+	c := &pendingState{tables: make(map[string]*pendingTable, len(s.tables)), reads: maps.Clone(s.reads), locks: maps.Clone(s.locks), since: maps.Clone(s.since), at: s.at, gen: s.gen, bytes: s.bytes, staged: s.staged,
 		ddl: slices.Clone(s.ddl)}
 	for k, v := range s.tables {
 		c.tables[k] = v.clone()
