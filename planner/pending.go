@@ -96,10 +96,6 @@ func (p *pendingTable) remove(addrs []uint64) (int64, error) {
 func (p *pendingTable) overlay() *exec.Overlay {
 	ins := make([]arrow.RecordBatch, len(p.inserts))
 	for i, rec := range p.inserts {
-		if pr, ok := rec.(*pendingRecord); ok {
-			ins[i] = pr.execView()
-			continue
-		}
 		ins[i] = execRecord(rec)
 	}
 	ov := &exec.Overlay{Inserts: ins}

@@ -11,9 +11,11 @@ import (
 	"weak"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 
 	"github.com/pggraph/pggraph/exec"
+	"github.com/pggraph/pggraph/exec/lancesrc"
 	"github.com/pggraph/pggraph/wire"
 )
 
@@ -75,6 +77,9 @@ var (
 func PendingRowStats() (peakInMemory, stagedBytes, filesOpen int64) {
 	return pendingPeakInMemory.Load(), stagedBytesTotal.Load(), stagedFilesOpen.Load()
 }
+
+// ResetPendingRowPeak starts a new measurement of PendingRowStats' peak.
+func ResetPendingRowPeak() { pendingPeakInMemory.Store(0) }
 
 // notePendingBytes records a transaction's in-memory pending bytes in
 // the process's peak.
@@ -169,20 +174,27 @@ func (sf *stagedFile) read(off, n int64) (arrow.RecordBatch, error) {
 
 // pendingRecord is one pending insert record, in memory or staged. It
 // implements arrow.RecordBatch, so every reader of pending inserts reads
-// it as a record; a staged record is read back on demand.
+// it as a record; a staged record is read back on demand, column by
+// column (a key probe over the transaction's rows reads only the key
+// column).
 type pendingRecord struct {
 	schema *arrow.Schema
 	rows   int64
 	mu     sync.Mutex
 	mem    arrow.RecordBatch // nil once staged
 	file   *stagedFile
-	off, n int64
-	// cache keeps a staged record read back while something still holds
-	// it (readers ask for it column by column)
-	cache weak.Pointer[stagedLoad]
+	cols   []stagedColumn // where each column is, once staged
 }
 
-type stagedLoad struct{ rec arrow.RecordBatch }
+// stagedColumn is one column of a staged record: its place in the file,
+// and the array read back while something still holds it (readers ask
+// for a record's columns one at a time).
+type stagedColumn struct {
+	off, n int64
+	cache  weak.Pointer[stagedLoad]
+}
+
+type stagedLoad struct{ arr arrow.Array }
 
 func newPendingRecord(rec arrow.RecordBatch) *pendingRecord {
 	return &pendingRecord{schema: rec.Schema(), rows: rec.NumRows(), mem: rec}
@@ -195,12 +207,17 @@ func (r *pendingRecord) stage(f *stagedFile) (int64, error) {
 	if r.mem == nil {
 		return 0, nil
 	}
-	off, n, err := f.append(r.mem)
-	if err != nil {
-		return 0, err
+	cols := make([]stagedColumn, r.mem.NumCols())
+	for i := range cols {
+		one := array.NewRecordBatch(arrow.NewSchema([]arrow.Field{r.schema.Field(i)}, nil), []arrow.Array{r.mem.Column(i)}, r.rows)
+		off, n, err := f.append(one)
+		if err != nil {
+			return 0, err
+		}
+		cols[i] = stagedColumn{off: off, n: n}
 	}
 	freed := recordBytes(r.mem)
-	r.file, r.off, r.n, r.mem = f, off, n, nil
+	r.file, r.cols, r.mem = f, cols, nil
 	return freed, nil
 }
 
@@ -211,25 +228,37 @@ func (r *pendingRecord) inMemory() bool {
 	return r.mem != nil
 }
 
-// load is the record's rows. A staged record that cannot be read back
-// (an I/O error on the temporary file) panics with the 58030; the
-// statement's recover turns it into an error reply.
-func (r *pendingRecord) load() arrow.RecordBatch {
+// column is column i. A staged column that cannot be read back (an I/O
+// error on the temporary file) panics with the 58030; the statement's
+// recover turns it into an error reply.
+func (r *pendingRecord) column(i int) arrow.Array {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.mem != nil {
-		return r.mem
+		return r.mem.Column(i)
 	}
-	if l := r.cache.Value(); l != nil {
-		return l.rec
+	c := &r.cols[i]
+	if l := c.cache.Value(); l != nil {
+		return l.arr
 	}
-	rec, err := r.file.read(r.off, r.n)
+	rec, err := r.file.read(c.off, c.n)
 	if err != nil {
 		panic(err)
 	}
-	l := &stagedLoad{rec: rec}
-	r.cache = weak.Make(l)
-	return rec
+	l := &stagedLoad{arr: rec.Column(0)}
+	c.cache = weak.Make(l)
+	return l.arr
+}
+
+// load is the whole record.
+func (r *pendingRecord) load() arrow.RecordBatch {
+	r.mu.Lock()
+	mem := r.mem
+	r.mu.Unlock()
+	if mem != nil {
+		return mem
+	}
+	return array.NewRecordBatch(r.schema, r.Columns(), r.rows)
 }
 
 func (r *pendingRecord) MarshalJSON() ([]byte, error) { return r.load().MarshalJSON() }
@@ -238,21 +267,31 @@ func (r *pendingRecord) Retain()                      {}
 func (r *pendingRecord) Schema() *arrow.Schema        { return r.schema }
 func (r *pendingRecord) NumRows() int64               { return r.rows }
 func (r *pendingRecord) NumCols() int64               { return int64(r.schema.NumFields()) }
-func (r *pendingRecord) Columns() []arrow.Array       { return r.load().Columns() }
-func (r *pendingRecord) Column(i int) arrow.Array     { return r.load().Column(i) }
+func (r *pendingRecord) Column(i int) arrow.Array     { return r.column(i) }
 func (r *pendingRecord) ColumnName(i int) string      { return r.schema.Field(i).Name }
+func (r *pendingRecord) Columns() []arrow.Array {
+	cols := make([]arrow.Array, r.schema.NumFields())
+	for i := range cols {
+		cols[i] = r.column(i)
+	}
+	return cols
+}
 func (r *pendingRecord) SetColumn(i int, col arrow.Array) (arrow.RecordBatch, error) {
 	return r.load().SetColumn(i, col)
 }
 func (r *pendingRecord) NewSlice(i, j int64) arrow.RecordBatch { return r.load().NewSlice(i, j) }
 
-// execView is the record as exec reads it (execRecord): a staged record
-// of a table with vector columns is converted when read, not now.
+// execView is the record as exec reads it (execRecord) without reading
+// a staged record: its vector (fixed-size list) columns are converted
+// when read.
 func (r *pendingRecord) execView() arrow.RecordBatch {
 	for _, f := range r.schema.Fields() {
 		if f.Type.ID() == arrow.FIXED_SIZE_LIST {
-			if r.inMemory() {
-				return execRecord(r)
+			r.mu.Lock()
+			mem := r.mem
+			r.mu.Unlock()
+			if mem != nil {
+				return lancesrc.ExecForm(mem)
 			}
 			return &execFormRecord{src: r, schema: execSchemaOf(r.schema)}
 		}
@@ -261,7 +300,7 @@ func (r *pendingRecord) execView() arrow.RecordBatch {
 }
 
 // execSchemaOf is the schema execRecord gives records of a storage
-// schema: vector (fixed-size list) columns read as lists.
+// schema: vector columns read as lists.
 func execSchemaOf(s *arrow.Schema) *arrow.Schema {
 	fields := append([]arrow.Field(nil), s.Fields()...)
 	for i, f := range fields {
@@ -272,21 +311,40 @@ func execSchemaOf(s *arrow.Schema) *arrow.Schema {
 	return arrow.NewSchema(fields, nil)
 }
 
-// execFormRecord is a staged record converted to exec's form on read.
+// execFormRecord is a pending record converted to exec's form as its
+// columns are read.
 type execFormRecord struct {
 	src    *pendingRecord
 	schema *arrow.Schema
 }
 
-func (e *execFormRecord) load() arrow.RecordBatch               { return execRecord(e.src.load()) }
+// column is column i of src in exec's form.
+func (e *execFormRecord) column(i int) arrow.Array {
+	a := e.src.column(i)
+	if _, ok := a.(*array.FixedSizeList); !ok {
+		return a
+	}
+	one := array.NewRecordBatch(arrow.NewSchema([]arrow.Field{e.src.schema.Field(i)}, nil), []arrow.Array{a}, e.src.rows)
+	return execRecord(one).Column(0)
+}
+
+func (e *execFormRecord) Columns() []arrow.Array {
+	cols := make([]arrow.Array, e.schema.NumFields())
+	for i := range cols {
+		cols[i] = e.column(i)
+	}
+	return cols
+}
+func (e *execFormRecord) load() arrow.RecordBatch {
+	return array.NewRecordBatch(e.schema, e.Columns(), e.src.rows)
+}
 func (e *execFormRecord) MarshalJSON() ([]byte, error)          { return e.load().MarshalJSON() }
 func (e *execFormRecord) Release()                              {}
 func (e *execFormRecord) Retain()                               {}
 func (e *execFormRecord) Schema() *arrow.Schema                 { return e.schema }
 func (e *execFormRecord) NumRows() int64                        { return e.src.rows }
 func (e *execFormRecord) NumCols() int64                        { return int64(e.schema.NumFields()) }
-func (e *execFormRecord) Columns() []arrow.Array                { return e.load().Columns() }
-func (e *execFormRecord) Column(i int) arrow.Array              { return e.load().Column(i) }
+func (e *execFormRecord) Column(i int) arrow.Array              { return e.column(i) }
 func (e *execFormRecord) ColumnName(i int) string               { return e.schema.Field(i).Name }
 func (e *execFormRecord) NewSlice(i, j int64) arrow.RecordBatch { return e.load().NewSlice(i, j) }
 func (e *execFormRecord) SetColumn(i int, c arrow.Array) (arrow.RecordBatch, error) {
@@ -341,9 +399,23 @@ func (p *pendingTable) hasStaged() bool {
 	return false
 }
 
-// endStaged lets the staged file of a transaction that ended go: a
-// garbage collection finds its records unreachable and closes it.
-func endStaged(pend *pendingState) {
+// endPending lets the pending state of a transaction that ended go: the
+// plans bound to it (a prepared statement's, a literal shape's) would
+// otherwise keep its records until they are bound again, and a staged
+// file is closed by the garbage collection that finds its records
+// unreachable (started here).
+func (s *session) endPending(pend *pendingState) {
+	for p := range s.pendBound {
+		if p.gen != 0 {
+			p.prep, p.gen = nil, 0
+		}
+	}
+	s.pendBound = nil
+	for _, sh := range s.shapes {
+		if sh.gen != 0 {
+			sh.prep, sh.gen = nil, 0
+		}
+	}
 	if pend != nil && pend.staged != nil {
 		go runtime.GC()
 	}

@@ -89,7 +89,7 @@ func (s *session) Commit(ctx context.Context) error {
 	if tx == nil {
 		return nil
 	}
-	defer endStaged(tx.pend)
+	defer s.endPending(tx.pend)
 	defer s.endXactLocks()
 	// row locks end after the publish: a waiter wakes up to the new rows
 	defer s.backend.rows.releaseAll(tx.owner)
@@ -143,7 +143,7 @@ func (s *session) Rollback(context.Context) error {
 	s.endXactLocks()
 	if s.tx != nil {
 		s.backend.rows.releaseAll(s.tx.owner)
-		endStaged(s.tx.pend)
+		s.endPending(s.tx.pend)
 	}
 	s.tx = nil
 	return nil
@@ -224,7 +224,7 @@ func (s *session) Close() error {
 		s.backend.rows.releaseAll(s.tx.owner)
 	}
 	if s.tx != nil {
-		endStaged(s.tx.pend)
+		s.endPending(s.tx.pend)
 	}
 	s.tx = nil
 	if s.advisory != nil {
