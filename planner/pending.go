@@ -300,16 +300,18 @@ func recordBytes(rec arrow.RecordBatch) int64 {
 }
 
 // checkPendingBudget fails with 53200 when the transaction's pending
-// rows plus the rows a statement is about to add (adding, in bytes)
-// pass the session's memory limit. A statement's rows are counted as
-// they arrive, so an INSERT … SELECT stops before it holds more than the
-// limit rather than after building everything.
+// rows held in memory plus the rows a statement is about to add (adding,
+// in bytes) pass the session's memory limit. A statement's rows are
+// counted as they arrive, so an INSERT … SELECT stops before it holds
+// more than the limit rather than after building everything. The
+// transaction's earlier rows are staged to disk past a quarter of the
+// limit (pending_staged.go), so in practice this bounds one statement.
 func (w *writer) checkPendingBudget(adding int64) error {
 	lim := w.s.memLimit
 	if lim <= 0 || w.v.pend.bytes+adding <= lim {
 		return nil
 	}
 	return wire.Errorf("53200", "out of memory").
-		WithDetail(fmt.Sprintf("the transaction's pending rows exceed the session memory limit (%d bytes)", lim)).
-		WithHint("Commit in smaller transactions, or COPY outside a transaction block (it then streams).")
+		WithDetail(fmt.Sprintf("the statement's new rows and the transaction's pending rows held in memory exceed the session memory limit (%d bytes)", lim)).
+		WithHint("Write fewer rows per statement (a transaction's earlier rows are staged to disk), or use COPY (it stages as it reads).")
 }

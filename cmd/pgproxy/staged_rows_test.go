@@ -146,3 +146,188 @@ func errDetail(err error) string {
 	}
 	return ""
 }
+
+// TestStagedTransactionEnds: a transaction that staged rows and ends by
+// ROLLBACK or by a disconnect leaves no row and no open staged file.
+func TestStagedTransactionEnds(t *testing.T) {
+	tmp := t.TempDir()
+	addr, stop, stderr := startServe(t, "--data", t.TempDir(), "--temp-dir", tmp, "--query-memory", fmt.Sprint(stagedBudget))
+	ctx := context.Background()
+	url := "postgres://alice@" + addr + "/main?sslmode=disable"
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Exec(ctx, "CREATE TABLE big (id int8 PRIMARY KEY, v text)"); err != nil {
+		t.Fatal(err)
+	}
+	for _, end := range []string{"rollback", "disconnect"} {
+		c, err := pgx.Connect(ctx, url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, staged0, _ := planner.PendingRowStats()
+		tx, err := c.Begin(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"big"}, []string{"id", "v"}, payloadRows(1, 100000)); err != nil {
+			t.Fatalf("%s: COPY: %v", end, err)
+		}
+		if _, staged, open := planner.PendingRowStats(); staged == staged0 || open == 0 {
+			t.Fatalf("%s: nothing staged (%d bytes, %d files open)", end, staged-staged0, open)
+		}
+		switch end {
+		case "rollback":
+			if err := tx.Rollback(ctx); err != nil {
+				t.Fatal(err)
+			}
+			c.Close(ctx)
+		case "disconnect":
+			c.PgConn().Conn().Close() // no Terminate message: the socket just goes
+		}
+		waitStagedClosed(t)
+		var n int64
+		if err := conn.QueryRow(ctx, "SELECT count(*) FROM big").Scan(&n); err != nil || n != 0 {
+			t.Fatalf("%s: %d rows visible, %v", end, n, err)
+		}
+	}
+	if ents, _ := os.ReadDir(tmp); len(ents) != 0 {
+		t.Fatalf("temporary directory not empty: %v", ents)
+	}
+	conn.Close(ctx)
+	if code := stop(); code != 0 {
+		t.Fatalf("serve exited %d: %s", code, stderr.String())
+	}
+}
+
+// TestStagedTransactionCrash: serve is SIGKILLed in the middle of a COPY
+// of a transaction whose rows are staged (its open, unlinked staged file
+// seen in /proc): after the restart no row of it is visible, the
+// temporary directory is empty, and verify finds the root clean.
+func TestStagedTransactionCrash(t *testing.T) {
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), "g")
+	tmp := t.TempDir()
+	srv := startServeProcess(t, dir, fmt.Sprintf("PGGRAPH_QUERY_MEMORY=%d", stagedBudget), "PGGRAPH_TEMP_DIR="+tmp)
+	conn, err := srv.connect(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Exec(ctx, "CREATE TABLE big (id int8 PRIMARY KEY, v text)"); err != nil {
+		t.Fatal(err)
+	}
+	tx, err := conn.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"big"}, []string{"id", "v"}, payloadRows(1, 100000)); err != nil {
+		t.Fatal(err)
+	}
+	// a second COPY stops sending halfway; the process dies under it
+	mid, killed, copyDone := make(chan struct{}), make(chan struct{}), make(chan error, 1)
+	go func() {
+		rows := payloadRows(100001, 50000)
+		sent := 0
+		_, err := tx.CopyFrom(ctx, pgx.Identifier{"big"}, []string{"id", "v"}, pgx.CopyFromFunc(func() ([]any, error) {
+			if sent == 25000 {
+				close(mid)
+				<-killed
+			}
+			sent++
+			if !rows.Next() {
+				return nil, nil
+			}
+			return rows.Values()
+		}))
+		copyDone <- err
+	}()
+	<-mid
+	fds := stagedFDs(srv.cmd.Process.Pid)
+	if len(fds) == 0 || !strings.HasSuffix(fds[0], "(deleted)") {
+		srv.kill()
+		close(killed)
+		t.Fatalf("the serve process holds no unlinked staged file: %v", fds)
+	}
+	srv.kill()
+	close(killed)
+	if err := <-copyDone; err == nil {
+		t.Fatal("the COPY under the killed process succeeded")
+	}
+	if ents, _ := os.ReadDir(tmp); len(ents) != 0 {
+		t.Fatalf("temporary directory not empty after the crash: %v", ents)
+	}
+	srv = startServeProcess(t, dir)
+	conn, err = srv.connect(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n int64
+	if err := conn.QueryRow(ctx, "SELECT count(*) FROM big").Scan(&n); err != nil || n != 0 {
+		srv.kill()
+		t.Fatalf("after the crash: %d rows visible, %v", n, err)
+	}
+	if _, err := conn.Exec(ctx, "INSERT INTO big VALUES (1, 'after')"); err != nil {
+		srv.kill()
+		t.Fatal(err)
+	}
+	conn.Close(ctx)
+	if err := srv.stop(t); err != nil {
+		t.Fatalf("clean shutdown: %v\n%s", err, srv.stderr.String())
+	}
+	if code, out, errOut := runCmd(t, nil, "verify", "--data", dir); code != 0 {
+		t.Fatalf("verify after the crash: exit %d\n%s%s", code, out, errOut)
+	} else {
+		t.Logf("verify: %s", strings.TrimSpace(out))
+	}
+}
+
+// TestStagedTransactionDiskFull: a transaction whose staged rows do not
+// fit in the temporary directory (an 8 MB file system) fails with 53100
+// naming what could not be written, no path; the session goes on and a
+// small transaction commits.
+func TestStagedTransactionDiskFull(t *testing.T) {
+	tmp := t.TempDir()
+	mountSmallFS(t, tmp, "8m")
+	addr, stop, stderr := startServe(t, "--data", t.TempDir(), "--temp-dir", tmp, "--query-memory", fmt.Sprint(stagedBudget))
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, "postgres://alice@"+addr+"/main?sslmode=disable")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Exec(ctx, "CREATE TABLE big (id int8 PRIMARY KEY, v text)"); err != nil {
+		t.Fatal(err)
+	}
+	tx, err := conn.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = tx.CopyFrom(ctx, pgx.Identifier{"big"}, []string{"id", "v"}, payloadRows(1, 200000))
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) || pe.Code != "53100" || !strings.Contains(pe.Message, "pending rows: No space left on device") || strings.Contains(pe.Message+pe.Detail, "/") {
+		t.Fatalf("COPY of 22 MB staged into 8 MB: %v", err)
+	}
+	t.Logf("%s (hint: %s)", pe.Message, pe.Hint)
+	if err := tx.Rollback(ctx); err != nil {
+		t.Fatal(err)
+	}
+	waitStagedClosed(t)
+	tx, err = conn.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"big"}, []string{"id", "v"}, payloadRows(1, 50000)); err != nil {
+		t.Fatalf("a 5 MB transaction after the space came back: %v", err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var n int64
+	if err := conn.QueryRow(ctx, "SELECT count(*) FROM big").Scan(&n); err != nil || n != 50000 {
+		t.Fatalf("%d rows, %v", n, err)
+	}
+	conn.Close(ctx)
+	if code := stop(); code != 0 {
+		t.Fatalf("serve exited %d: %s", code, stderr.String())
+	}
+}
