@@ -46,7 +46,7 @@ func (s *session) CopyFrom(ctx context.Context, st *wire.Statement, in *wire.Cop
 			return 0, err
 		}
 		w := &writer{s: s, v: newView(base, s.tx.pend), ctx: ctx}
-		_, n, err := w.copyRows(st, in)
+		n, err := w.copyRows(st, in)
 		s.tx.pend.bump()
 		return n, err
 	}
@@ -73,50 +73,50 @@ func (w *writer) copyTarget(st *wire.Statement) (*tableInfo, error) {
 }
 
 // copyRows reads the COPY stream into validated pending rows and returns
-// the batches (table column order) and the row count.
-func (w *writer) copyRows(st *wire.Statement, in *wire.CopyIn) ([][]*exec.Vec, int64, error) {
+// the row count. Each batch joins the pending state as it is read (which
+// stages it to disk once the transaction holds enough in memory), so
+// nothing here keeps the rows.
+func (w *writer) copyRows(st *wire.Statement, in *wire.CopyIn) (int64, error) {
 	ti, err := w.copyTarget(st)
 	if err != nil {
-		return nil, 0, err
+		return 0, err
 	}
 	td := ti.def
 	targets, err := copyTargets(td, st)
 	if err != nil {
-		return nil, 0, err
+		return 0, err
 	}
 	if err := in.Start(len(targets)); err != nil {
-		return nil, 0, err
+		return 0, err
 	}
 	rd := newCopyRowReader(in, td, targets)
-	var batches [][]*exec.Vec
 	var total int64
 	for {
 		b, err := rd.next(copyBatchRows)
 		if err != nil {
-			return nil, 0, err
+			return 0, err
 		}
 		if b.n > 0 {
 			vecs, err := w.copyVecs(ti, targets, b)
 			if err != nil {
-				return nil, 0, err
+				return 0, err
 			}
 			w.copyAt = copyLinesOf(rd, b)
 			err = w.checkRows(ti, vecs)
 			w.copyAt = nil
 			if err != nil {
-				return nil, 0, err
+				return 0, err
 			}
 			if err := w.apply(ti, nil, vecs); err != nil {
-				return nil, 0, err
+				return 0, err
 			}
-			batches = append(batches, vecs)
 			total += int64(b.n)
 		}
 		if b.n < copyBatchRows {
 			break
 		}
 	}
-	return batches, total, nil
+	return total, nil
 }
 
 // copyVecs converts a batch of COPY rows into column vectors in table

@@ -519,9 +519,11 @@ func defaultSQL(c exec.ColumnDef) string {
 // validators.
 func (w *writer) apply(ti *tableInfo, removed []uint64, added []*exec.Vec) error {
 	p := w.v.pend.table(ti.def, ti.schema)
-	if err := p.remove(removed); err != nil {
+	built, err := p.remove(removed)
+	if err != nil {
 		return err
 	}
+	w.v.pend.bytes += built
 	if len(added) > 0 && added[0].N > 0 {
 		rec, err := recordFromVecs(ti.schema, ti.def.Columns, added)
 		if err != nil {
@@ -530,8 +532,12 @@ func (w *writer) apply(ti *tableInfo, removed []uint64, added []*exec.Vec) error
 		if err := w.checkPendingBudget(recordBytes(rec)); err != nil {
 			return err
 		}
-		w.v.pend.bytes += recordBytes(rec)
-		p.inserts = append(p.inserts, rec)
+		w.v.pend.addInsert(p, rec)
+	}
+	// past the threshold the transaction's rows go to its staged file
+	// (pending_staged.go)
+	if err := w.v.pend.spillOver(stagedSpillBytes(w.s.memLimit)); err != nil {
+		return err
 	}
 	w.v.pend.bump()
 	w.v.refresh()

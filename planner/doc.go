@@ -64,7 +64,12 @@
 // hidden _rowaddr column, so every expression, join and subquery keeps
 // exec's semantics. The changes join the pending state: per table, new
 // rows as Arrow records in table column order and removed rows as a set
-// of snapshot row addresses (an UPDATE is both). Serial and identity
+// of snapshot row addresses (an UPDATE is both). Past a quarter of the
+// session's memory limit (at most 64 MB) a transaction's insert records
+// are staged to an unlinked temporary file and read back column by
+// column on demand (pending_staged.go); a staged record is the same
+// object as before, so savepoint copies and statementDelta see no
+// difference. Serial and identity
 // defaults draw from planner/seq's durable allocator (never twice, gaps
 // allowed, not transactional, as in PostgreSQL). DDL is planned by
 // planner/ddl against the snapshot plus the transaction's earlier DDL and

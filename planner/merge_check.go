@@ -43,7 +43,7 @@ func (b *Backend) checkMerge(ctx context.Context, m *adapters.MergeResult) error
 			continue
 		}
 		p := pend.table(ti.def, ti.schema)
-		if err := p.remove(rows.Deleted); err != nil {
+		if _, err := p.remove(rows.Deleted); err != nil {
 			return err
 		}
 		if rows.Added != nil {

@@ -47,8 +47,10 @@ func (p *pendingTable) empty() bool {
 
 // remove drops rows by address: base rows join the delete set, pending
 // rows are cut out of the insert records (later pending addresses shift,
-// which is fine: addresses are only used within one statement).
-func (p *pendingTable) remove(addrs []uint64) error {
+// which is fine: addresses are only used within one statement). It
+// reports the bytes of the records it built in memory for the rows kept
+// (a staged record cut is read back and its rest kept in memory).
+func (p *pendingTable) remove(addrs []uint64) (int64, error) {
 	drop := map[uint64]bool{}
 	for _, a := range addrs {
 		if a&pendingAddrBit != 0 {
@@ -61,9 +63,10 @@ func (p *pendingTable) remove(addrs []uint64) error {
 		p.deleted[a] = true
 	}
 	if len(drop) == 0 {
-		return nil
+		return 0, nil
 	}
 	var seq uint64
+	var built int64
 	var kept []arrow.RecordBatch
 	for _, rec := range p.inserts {
 		var keep []int32
@@ -79,13 +82,14 @@ func (p *pendingTable) remove(addrs []uint64) error {
 		case len(keep) > 0:
 			r, err := gatherRecord(rec, p.cols, p.schema, keep)
 			if err != nil {
-				return err
+				return 0, err
 			}
-			kept = append(kept, r)
+			built += recordBytes(r)
+			kept = append(kept, newPendingRecord(r))
 		}
 	}
 	p.inserts = kept
-	return nil
+	return built, nil
 }
 
 // overlay is the exec view of the pending changes.
@@ -152,7 +156,12 @@ type pendingState struct {
 	since map[string]graph.TableEntry
 	at    *catalog
 	gen   uint64 // bumped on every change (catalog cache key)
-	bytes int64  // size of the pending insert records (memory limit)
+	// bytes is the size of the pending insert records held in memory
+	// (memory limit, spill threshold); staged records are not counted
+	bytes int64
+	// staged is the transaction's file of staged records (nil until its
+	// first spill; pending_staged.go), shared with its copies
+	staged *stagedFile
 }
 
 // newPendingState is an empty pending state. Its maps are made on first
@@ -193,7 +202,7 @@ func (s *pendingState) setTable(name string, p *pendingTable) {
 }
 
 func (s *pendingState) clone() *pendingState {
-	c := &pendingState{tables: make(map[string]*pendingTable, len(s.tables)), reads: maps.Clone(s.reads), locks: maps.Clone(s.locks), since: maps.Clone(s.since), at: s.at, gen: s.gen, bytes: s.bytes,
+	c := &pendingState{tables: make(map[string]*pendingTable, len(s.tables)), reads: maps.Clone(s.reads), locks: maps.Clone(s.locks), since: maps.Clone(s.since), at: s.at, gen: s.gen, bytes: s.bytes, staged: s.staged,
 		ddl: slices.Clone(s.ddl)}
 	for k, v := range s.tables {
 		c.tables[k] = v.clone()
@@ -291,16 +300,18 @@ func recordBytes(rec arrow.RecordBatch) int64 {
 }
 
 // checkPendingBudget fails with 53200 when the transaction's pending
-// rows plus the rows a statement is about to add (adding, in bytes)
-// pass the session's memory limit. A statement's rows are counted as
-// they arrive, so an INSERT … SELECT stops before it holds more than the
-// limit rather than after building everything.
+// rows held in memory plus the rows a statement is about to add (adding,
+// in bytes) pass the session's memory limit. A statement's rows are
+// counted as they arrive, so an INSERT … SELECT stops before it holds
+// more than the limit rather than after building everything. The
+// transaction's earlier rows are staged to disk past a quarter of the
+// limit (pending_staged.go), so in practice this bounds one statement.
 func (w *writer) checkPendingBudget(adding int64) error {
 	lim := w.s.memLimit
 	if lim <= 0 || w.v.pend.bytes+adding <= lim {
 		return nil
 	}
 	return wire.Errorf("53200", "out of memory").
-		WithDetail(fmt.Sprintf("the transaction's pending rows exceed the session memory limit (%d bytes)", lim)).
-		WithHint("Commit in smaller transactions, or COPY outside a transaction block (it then streams).")
+		WithDetail(fmt.Sprintf("the statement's new rows and the transaction's pending rows held in memory exceed the session memory limit (%d bytes)", lim)).
+		WithHint("Write fewer rows per statement (a transaction's earlier rows are staged to disk), or use COPY (it stages as it reads).")
 }

@@ -60,6 +60,10 @@ type session struct {
 	}
 	sqlStmts map[string]*sqlPrepared // SQL-level PREPARE (prepare_sql.go)
 	cursors  map[string]*cursor      // DECLARE … CURSOR (cursor.go)
+
+	// pendBound are the plans bound to the transaction's pending state
+	// (forgotten when it ends: endPending)
+	pendBound map[*plan]bool
 }
 
 // stmtKind classifies a statement the session executes.
@@ -418,6 +422,12 @@ func (s *session) prepare(ctx context.Context, st *wire.Statement, declared []ui
 		return nil, err
 	}
 	p.prep, p.key, p.gen = prep, key, gen
+	if gen != 0 {
+		if s.pendBound == nil {
+			s.pendBound = map[*plan]bool{}
+		}
+		s.pendBound[p] = true
+	}
 	return p, nil
 }
 

@@ -111,4 +111,9 @@ func vectorArray(src arrow.Array, t *arrow.FixedSizeListType) (arrow.Array, erro
 
 // execRecord presents a record in exec's Arrow forms (vector columns as
 // lists over the same values).
-func execRecord(rec arrow.RecordBatch) arrow.RecordBatch { return lancesrc.ExecForm(rec) }
+func execRecord(rec arrow.RecordBatch) arrow.RecordBatch {
+	if pr, ok := rec.(*pendingRecord); ok {
+		return pr.execView() // without reading a staged record's columns
+	}
+	return lancesrc.ExecForm(rec)
+}

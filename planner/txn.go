@@ -89,6 +89,7 @@ func (s *session) Commit(ctx context.Context) error {
 	if tx == nil {
 		return nil
 	}
+	defer s.endPending(tx.pend)
 	defer s.endXactLocks()
 	// row locks end after the publish: a waiter wakes up to the new rows
 	defer s.backend.rows.releaseAll(tx.owner)
@@ -142,6 +143,7 @@ func (s *session) Rollback(context.Context) error {
 	s.endXactLocks()
 	if s.tx != nil {
 		s.backend.rows.releaseAll(s.tx.owner)
+		s.endPending(s.tx.pend)
 	}
 	s.tx = nil
 	return nil
@@ -221,6 +223,9 @@ func (s *session) Close() error {
 	if s.tx != nil && s.backend != nil {
 		s.backend.rows.releaseAll(s.tx.owner)
 	}
+	if s.tx != nil {
+		s.endPending(s.tx.pend)
+	}
 	s.tx = nil
 	if s.advisory != nil {
 		s.advisory.Close()
@@ -269,7 +274,14 @@ func flush(st *adapters.Stage, pend *pendingState) error {
 				return err
 			}
 		}
-		if len(p.inserts) > 0 {
+		switch {
+		case p.hasStaged():
+			// streamed from the staged file record by record; not a
+			// group-commit member (its key claims would read every row)
+			if err := st.Insert(n, adapters.Batches(p.schema, p.inserts...)); err != nil {
+				return err
+			}
+		case len(p.inserts) > 0:
 			if err := st.InsertBatches(n, p.schema, p.inserts...); err != nil {
 				return err
 			}

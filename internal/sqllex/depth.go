@@ -1,5 +1,7 @@
 package sqllex
 
+import "strings"
+
 // NestingBound returns an upper bound on how deep the parse tree of sql
 // can nest, without parsing it: the C parser's own recursion (and the
 // recursion of everything that walks its tree) is bounded by the tree's
@@ -84,14 +86,30 @@ func NestingBound(sql string) int {
 			closeStatement()
 			i++
 		case isOperatorByte(c) || c == ':':
-			// Every operator byte counts: PostgreSQL splits a run such
-			// as +- into separate operators, and :: is a cast node.
+			// A run of operator bytes is as many operators as
+			// PostgreSQL's scanner makes of it (operatorTokens: || is
+			// one, +- two); :: is one cast node, any other : one level.
 			for i < n && (isOperatorByte(sql[i]) || sql[i] == ':') {
-				if i+1 < n && ((sql[i] == '-' && sql[i+1] == '-') || (sql[i] == '/' && sql[i+1] == '*')) {
-					break // a comment starts inside the run
+				if sql[i] == ':' {
+					if i+1 < n && sql[i+1] == ':' {
+						i++
+					}
+					top.armOps++
+					i++
+					continue
 				}
-				top.armOps++
-				i++
+				j := i
+				for j < n && isOperatorByte(sql[j]) {
+					if j+1 < n && ((sql[j] == '-' && sql[j+1] == '-') || (sql[j] == '/' && sql[j+1] == '*')) {
+						break // a comment starts inside the run
+					}
+					j++
+				}
+				if j == i {
+					break
+				}
+				top.armOps += operatorTokens(sql[i:j])
+				i = j
 			}
 		case isIdentStart(c):
 			j := i + 1
@@ -125,8 +143,13 @@ func NestingBound(sql string) int {
 				top.armOps++
 			case roleStructural:
 				top.structural++
-			case roleOperator, roleQuery:
+			case roleOperator:
 				top.armOps++
+			case roleQuery:
+				// a query's own levels count once per element: the
+				// SELECTs of a set operation's arms are siblings under
+				// the set operation nodes, which structural counts
+				top.query = true
 			}
 			lastWordStart, lastWordEnd = i, j
 			i = j
@@ -152,6 +175,7 @@ type depthGroup struct {
 	maxArm         int  // deepest arm of the current element so far
 	boolean        bool // the current element holds a boolean AND or OR
 	structural     int  // set operations and JOINs in the current element
+	query          bool // the current element holds SELECT or VALUES
 	pendingBetween int  // BETWEENs still waiting for their AND
 	best           int  // deepest element of the group so far
 }
@@ -166,6 +190,9 @@ func (g *depthGroup) endArm() {
 func (g *depthGroup) endElement() {
 	g.endArm()
 	d := g.structural + g.maxArm
+	if g.query {
+		d++
+	}
 	if g.boolean {
 		d += 2 // OR over AND: the grammar's flattened boolean levels
 	}
@@ -276,6 +303,26 @@ func skipDollar(sql string, i int) int {
 		}
 	}
 	return len(sql)
+}
+
+// operatorTokens is how many operators PostgreSQL's scanner makes of a
+// run of operator bytes (no comment start inside): the longest token
+// first, except that a token of several bytes may not end in + or -
+// unless it holds one of ~!@#^&|`?% — those trailing bytes start the
+// next token (so +- is two operators, || and <> one).
+func operatorTokens(run string) int {
+	n := 0
+	for len(run) > 0 {
+		k := len(run)
+		if k > 1 && (run[k-1] == '+' || run[k-1] == '-') && !strings.ContainsAny(run[:k-1], "~!@#^&|`?%") {
+			for k > 1 && (run[k-1] == '+' || run[k-1] == '-') {
+				k--
+			}
+		}
+		n++
+		run = run[k:]
+	}
+	return n
 }
 
 func isOperatorByte(c byte) bool {
