@@ -68,8 +68,21 @@ func (r *aggRef) Eval(*evalCtx, *Batch, []int32) (*Vec, error) {
 type aggNode struct {
 	input  plan
 	groups []Expr
-	aggs   []*aggCall
-	cols   []colInfo
+	// ndet > 0: only the first ndet group keys tell groups apart; the
+	// others are functionally dependent on them (the other columns of a
+	// table whose primary key is grouped), so hashing them could only
+	// cost time — a group keeps their values from its first row
+	ndet int
+	aggs []*aggCall
+	cols []colInfo
+}
+
+// detKeys is the part of the group key vectors kv that tells groups apart.
+func (a *aggNode) detKeys(kv []*Vec) []*Vec {
+	if a.ndet > 0 && a.ndet < len(kv) {
+		return kv[:a.ndet]
+	}
+	return kv
 }
 
 func (a *aggNode) columns() []colInfo { return a.cols }
@@ -156,7 +169,7 @@ func (st *aggState) consume(ec *evalCtx, b *Batch, base int64) error {
 			}
 			kv[i] = v
 		}
-		newRows := st.assign(kv, rows, gids)
+		newRows := st.assign(a.detKeys(kv), rows, gids)
 		if len(newRows) > 0 {
 			if st.track {
 				for _, r := range newRows {

@@ -129,6 +129,7 @@ func (st *aggState) route(ec *evalCtx, b *Batch, depth int, parts []*spillFile) 
 		}
 		kv[i] = v
 	}
+	kv = st.a.detKeys(kv)
 	var hit []int32
 	var miss [aggSpillPartitions][]int32
 	var h maphash.Hash
