@@ -98,11 +98,16 @@ func (a *aggNode) run(ec *evalCtx, emit func(*Batch) error) error {
 // aggregate in a serial run, one worker's partial aggregate in a parallel
 // one. Group ids are dense and numbered in order of first appearance.
 type aggState struct {
-	a         *aggNode
-	accs      []accum
-	keys      *buffer // group key values, row g = group g
-	index     map[string]int32
-	intIndex  map[int64]int32
+	a        *aggNode
+	accs     []accum
+	keys     *buffer // group key values, row g = group g
+	index    map[string]int32
+	intIndex map[int64]int32
+	// hashed keys (agg_hashkeys.go): key hash to the newest group with
+	// it, each group's predecessor with the same hash (-1: none)
+	hindex    map[uint64]int32
+	hnext     []int32
+	hashes    []uint64
 	dense     []int32 // direct table for small non-negative int keys
 	nullGroup int32
 	ngroups   int
@@ -289,6 +294,9 @@ func (st *aggState) assign(kv []*Vec, rows, gids []int32) []int32 {
 			gids[k] = g
 		}
 		return newRows
+	}
+	if hashKeyable(kv) {
+		return st.assignHashed(kv, rows, gids)
 	}
 	for k, r := range rows {
 		st.kb, _ = rowKey(st.kb[:0], kv, int(r))

@@ -7,7 +7,8 @@ package exec
 // the build rows by key (a stable counting sort, so rows with the same
 // key keep their input order and the join's output order is that of the
 // chained table it replaced). Slots come from the key itself when the
-// keys span a dense range (no hashing at all), else from a map.
+// keys span a dense range (no hashing at all), else from a hash table
+// (int_slots.go).
 //
 // The layout is for memory, not arithmetic: a probe reads two adjacent
 // offsets instead of walking a chain of row links scattered over the
@@ -68,20 +69,15 @@ func (jt *joinTable) indexInt(ec *evalCtx, k *Vec, reorder bool) error {
 			slot[r] = int32(k.I[r] - lo)
 		}
 	} else {
-		jt.itable = make(map[int64]int32, n)
+		jt.itable = newIntSlots(n)
 		for r := 0; r < n; r++ {
 			if k.IsNull(r) {
 				slot[r] = -1
 				continue
 			}
-			s, ok := jt.itable[k.I[r]]
-			if !ok {
-				s = int32(len(jt.itable))
-				jt.itable[k.I[r]] = s
-			}
-			slot[r] = s
+			slot[r] = jt.itable.slotOf(k.I[r])
 		}
-		nslots = len(jt.itable)
+		nslots = jt.itable.len()
 	}
 	// counting sort: start[s+1] counts slot s, then prefix sums; filling
 	// advances start[s] to the end of slot s, and a shift by one puts the
@@ -110,6 +106,9 @@ func (jt *joinTable) indexInt(ec *evalCtx, k *Vec, reorder bool) error {
 	start[0] = 0
 	jt.start = start
 	bytes := int64(len(start))*4 + int64(len(perm))*4
+	if jt.itable != nil {
+		bytes += jt.itable.bytes()
+	}
 	switch {
 	case identity:
 		// already in key order (a table read in key order)
@@ -139,8 +138,8 @@ func (jt *joinTable) probeInt(k *Vec, lb *Batch, li, ri []int32) ([]int32, []int
 				return
 			}
 		} else {
-			x, ok := jt.itable[k.I[l]]
-			if !ok {
+			x := jt.itable.get(k.I[l])
+			if x < 0 {
 				return
 			}
 			s = uint64(x)

@@ -160,7 +160,7 @@ type joinTable struct {
 	// is slot i when dense is set, else itable maps keys to slots — and
 	// slot i's rows are start[i] .. start[i+1]-1 of right (perm nil: the
 	// build side was put in key order) or of perm
-	itable  map[int64]int32
+	itable  *intSlots
 	dense   bool
 	denseLo int64
 	start   []int32

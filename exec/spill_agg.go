@@ -168,6 +168,9 @@ func (st *aggState) lookup(kv []*Vec, r int32) bool {
 		_, ok := st.intIndex[v]
 		return ok
 	}
+	if hashKeyable(kv) {
+		return st.findHashed(kv, r)
+	}
 	st.kb, _ = rowKey(st.kb[:0], kv, int(r))
 	_, ok := st.index[string(st.kb)]
 	return ok

@@ -44,3 +44,14 @@ SELECT n.id, n.name, x.c, sum(e.w) FROM jb_node n CROSS JOIN (SELECT 2.5::float8
 SELECT n.name, n.score, count(*) FROM jb_node n JOIN jb_edge e ON e.src = n.id GROUP BY n.id, n.name ORDER BY 3 DESC, 1, 2 LIMIT 10;
 SELECT e.w, n.id, n.age, count(*) FROM jb_edge e LEFT JOIN jb_node n ON n.id = e.dst GROUP BY e.w, n.id ORDER BY 4 DESC, 1, 2 NULLS FIRST LIMIT 10;
 SELECT count(*), sum(a) FROM (SELECT n.id, n.age + count(*) AS a FROM jb_node n JOIN jb_edge e ON e.src = n.id GROUP BY n.id HAVING count(*) > 4) t;
+-- several plain group keys (hashed a column at a time, agg_hashkeys.go):
+-- -0 and 0, NaN, NULLs, booleans and text in one key
+CREATE TABLE jb_keys (f float8, t text, b bool, i int);
+INSERT INTO jb_keys VALUES (0, 'a', true, 1), ('-0', 'a', true, 1), ('NaN', 'a', true, 1), ('NaN', 'a', true, 1), (NULL, 'a', true, 1), (NULL, NULL, NULL, NULL),
+  (NULL, NULL, NULL, NULL), (1.5, '', false, 2), (1.5, '', false, 2), (1.5, NULL, false, 2), ('Infinity', 'b', NULL, -1), ('-Infinity', 'b', NULL, -1);
+INSERT INTO jb_keys SELECT (g % 7) * 0.25, 'k' || (g % 5), g % 3 = 0, g % 4 FROM generate_series(1, 3000) g;
+SELECT f, t, b, i, count(*) FROM jb_keys GROUP BY f, t, b, i ORDER BY 1, 2, 3, 4;
+SELECT t, count(*), sum(i) FROM jb_keys GROUP BY t ORDER BY 1;
+SELECT f, b, count(*) FROM jb_keys GROUP BY b, f ORDER BY 1, 2;
+SELECT count(*) FROM (SELECT DISTINCT f, t FROM jb_keys) d;
+SELECT n.name, x.f, count(*) FROM jb_node n JOIN jb_keys x ON x.i = n.id % 4 GROUP BY n.name, x.f ORDER BY 3 DESC, 1, 2 LIMIT 10;
