@@ -68,8 +68,21 @@ func (r *aggRef) Eval(*evalCtx, *Batch, []int32) (*Vec, error) {
 type aggNode struct {
 	input  plan
 	groups []Expr
-	aggs   []*aggCall
-	cols   []colInfo
+	// ndet > 0: only the first ndet group keys tell groups apart; the
+	// others are functionally dependent on them (the other columns of a
+	// table whose primary key is grouped), so hashing them could only
+	// cost time — a group keeps their values from its first row
+	ndet int
+	aggs []*aggCall
+	cols []colInfo
+}
+
+// detKeys is the part of the group key vectors kv that tells groups apart.
+func (a *aggNode) detKeys(kv []*Vec) []*Vec {
+	if a.ndet > 0 && a.ndet < len(kv) {
+		return kv[:a.ndet]
+	}
+	return kv
 }
 
 func (a *aggNode) columns() []colInfo { return a.cols }
@@ -85,11 +98,16 @@ func (a *aggNode) run(ec *evalCtx, emit func(*Batch) error) error {
 // aggregate in a serial run, one worker's partial aggregate in a parallel
 // one. Group ids are dense and numbered in order of first appearance.
 type aggState struct {
-	a         *aggNode
-	accs      []accum
-	keys      *buffer // group key values, row g = group g
-	index     map[string]int32
-	intIndex  map[int64]int32
+	a        *aggNode
+	accs     []accum
+	keys     *buffer // group key values, row g = group g
+	index    map[string]int32
+	intIndex map[int64]int32
+	// hashed keys (agg_hashkeys.go): key hash to the newest group with
+	// it, each group's predecessor with the same hash (-1: none)
+	hindex    map[uint64]int32
+	hnext     []int32
+	hashes    []uint64
 	dense     []int32 // direct table for small non-negative int keys
 	nullGroup int32
 	ngroups   int
@@ -156,7 +174,7 @@ func (st *aggState) consume(ec *evalCtx, b *Batch, base int64) error {
 			}
 			kv[i] = v
 		}
-		newRows := st.assign(kv, rows, gids)
+		newRows := st.assign(a.detKeys(kv), rows, gids)
 		if len(newRows) > 0 {
 			if st.track {
 				for _, r := range newRows {
@@ -276,6 +294,9 @@ func (st *aggState) assign(kv []*Vec, rows, gids []int32) []int32 {
 			gids[k] = g
 		}
 		return newRows
+	}
+	if hashKeyable(kv) {
+		return st.assignHashed(kv, rows, gids)
 	}
 	for k, r := range rows {
 		st.kb, _ = rowKey(st.kb[:0], kv, int(r))

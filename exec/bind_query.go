@@ -198,11 +198,13 @@ func (b *binder) bindQuery(sel *q.SelectStmt, outer *scope) (*bound, error) {
 		}
 	}
 	var sets [][]int
+	ndet := 0
 	if setNodes != nil {
 		// equal expressions are one grouping expression
 		groups, sets = groupingSetIndexes(groups, setNodes, groupOf)
 		emptyGroup = true // the sets decide the groups, () included
 	} else {
+		ndet = len(groups)
 		groups = addFunctionallyDependent(groups, sc)
 	}
 	if err := checkGroupingArgs(b.agg.grouping, groups); err != nil {
@@ -223,7 +225,7 @@ func (b *binder) bindQuery(sel *q.SelectStmt, outer *scope) (*bound, error) {
 		if sets != nil || len(b.agg.grouping) > 0 {
 			p = newGroupingSetsNode(p, groups, sets, b.agg.calls, b.agg.grouping, cols)
 		} else {
-			p = &aggNode{input: p, groups: groups, aggs: b.agg.calls, cols: cols}
+			p = &aggNode{input: p, groups: groups, ndet: ndet, aggs: b.agg.calls, cols: cols}
 		}
 		rw := &postAgg{groupKeys: keys, ngroups: len(groups), groups: groups}
 		for i := range targets {

@@ -156,13 +156,15 @@ type joinTable struct {
 	right *Batch
 	keyed bool // equi-join keys (else a nested loop)
 	table map[string][]int32
-	// single int key: the first row per key in itable, or in the direct
-	// table dense (key denseLo+i at i, holding row+1, 0 = none); inext
-	// chains further rows with the same key (-1 ends)
-	itable  map[int64]int32
-	inext   []int32
-	dense   []int32
+	// single int key (join_csr.go): each key has a slot — key denseLo+i
+	// is slot i when dense is set, else itable maps keys to slots — and
+	// slot i's rows are start[i] .. start[i+1]-1 of right (perm nil: the
+	// build side was put in key order) or of perm
+	itable  *intSlots
+	dense   bool
 	denseLo int64
+	start   []int32
+	perm    []int32
 	// pack (several integer keys): the packing that made them one int
 	// key (join_packkeys.go); probes pack their keys the same way
 	pack     *keyPack
@@ -210,54 +212,9 @@ func (j *joinNode) index(ec *evalCtx, rbuf *buffer) (*joinTable, error) {
 		jt.pack, kv = pk, []*Vec{pv}
 	}
 	if len(kv) == 1 && kv[0].T.Kind() == KInt {
-		jt.inext = make([]int32, right.N)
-		lo, hi, any := int64(0), int64(0), false
-		for r := 0; r < right.N; r++ {
-			if kv[0].IsNull(r) {
-				continue
-			}
-			k := kv[0].I[r]
-			if !any || k < lo {
-				lo = k
-			}
-			if !any || k > hi {
-				hi = k
-			}
-			any = true
-		}
-		span := uint64(hi - lo)
-		if any && span < 1<<26 && span <= 16*uint64(right.N) {
-			// dense key range: a direct table instead of a hash map; it
-			// holds row+1 so that a fresh (zeroed) table is empty
-			dense := make([]int32, span+1)
-			for r := right.N - 1; r >= 0; r-- {
-				if kv[0].IsNull(r) {
-					continue
-				}
-				k := kv[0].I[r] - lo
-				jt.inext[r] = dense[k] - 1
-				dense[k] = int32(r) + 1
-			}
-			jt.dense, jt.denseLo = dense, lo
-			if err := reserve(int64(len(dense)) * 4); err != nil {
-				jt.free(ec.run)
-				return nil, err
-			}
-		} else {
-			jt.itable = make(map[int64]int32, right.N)
-			// insert in reverse so each chain lists rows in input order
-			for r := right.N - 1; r >= 0; r-- {
-				if kv[0].IsNull(r) {
-					continue
-				}
-				k := kv[0].I[r]
-				if h, ok := jt.itable[k]; ok {
-					jt.inext[r] = h
-				} else {
-					jt.inext[r] = -1
-				}
-				jt.itable[k] = int32(r)
-			}
+		if err := jt.indexInt(ec, kv[0], j.reorderBuild()); err != nil {
+			jt.free(ec.run)
+			return nil, err
 		}
 	} else {
 		jt.table = map[string][]int32{}
@@ -282,8 +239,11 @@ func (j *joinNode) index(ec *evalCtx, rbuf *buffer) (*joinTable, error) {
 // placeholders for columns it does not materialize.
 type probeScratch struct {
 	li, ri []int32
-	kb     []byte
-	nulls  map[int]*Vec
+	ol, or []int32 // left and full joins: the pairs with NULL-extended rows
+	// matched marks the left rows of a batch with a match
+	matched []bool
+	kb      []byte
+	nulls   map[int]*Vec
 }
 
 func (sc *probeScratch) placeholder(c int, t Type, n int) *Vec {
@@ -324,50 +284,8 @@ func (j *joinNode) probe(ec *evalCtx, jt *joinTable, lb *Batch, sc *probeScratch
 			kv = []*Vec{jt.pack.pack(kv, lb.N, lb.Sel)}
 		}
 		switch {
-		case jt.dense != nil:
-			k0, dense, inext, denseLo := kv[0], jt.dense, jt.inext, jt.denseLo
-			span := uint64(len(dense))
-			probeOne := func(l int) {
-				off := uint64(k0.I[l] - denseLo)
-				if off >= span {
-					return
-				}
-				for r := dense[off] - 1; r >= 0; r = inext[r] {
-					li = append(li, int32(l))
-					ri = append(ri, r)
-				}
-			}
-			switch {
-			case k0.Nulls != nil:
-				forEach(lb.N, lb.Sel, func(l int) {
-					if !k0.Nulls[l] {
-						probeOne(l)
-					}
-				})
-			case lb.Sel == nil:
-				for l := 0; l < lb.N; l++ {
-					probeOne(l)
-				}
-			default:
-				for _, l := range lb.Sel {
-					probeOne(int(l))
-				}
-			}
-		case jt.itable != nil:
-			k0 := kv[0]
-			forEach(lb.N, lb.Sel, func(l int) {
-				if k0.IsNull(l) {
-					return
-				}
-				r, ok := jt.itable[k0.I[l]]
-				if !ok {
-					return
-				}
-				for ; r >= 0; r = jt.inext[r] {
-					li = append(li, int32(l))
-					ri = append(ri, r)
-				}
-			})
+		case jt.start != nil:
+			li, ri = jt.probeInt(kv[0], lb, li, ri)
 		default:
 			forEach(lb.N, lb.Sel, func(l int) {
 				var hasNull bool
@@ -437,15 +355,20 @@ func (j *joinNode) probe(ec *evalCtx, jt *joinTable, lb *Batch, sc *probeScratch
 		}
 		return emit(&Batch{Cols: lb.Cols, N: lb.N, Sel: keep})
 	case joinLeft, joinFull:
-		matched := make(map[int32]bool, len(li))
+		if len(sc.matched) < lb.N {
+			sc.matched = make([]bool, max(lb.N, batchSize))
+		}
+		matched := sc.matched[:lb.N]
+		clear(matched)
 		for _, l := range li {
 			matched[l] = true
 		}
 		// emit matches and null-extended unmatched left rows, in left order
-		var ol, or []int32
+		ol, or := sc.ol[:0], sc.or[:0]
+		defer func() { sc.ol, sc.or = ol, or }()
 		p := 0
 		forEach(lb.N, lb.Sel, func(l int) {
-			if !matched[int32(l)] {
+			if !matched[l] {
 				ol = append(ol, int32(l))
 				or = append(or, -1)
 				return

@@ -110,7 +110,7 @@ func (a *aggNode) mergeStates(ec *evalCtx, parts []*aggState) (*aggState, []int3
 		if p.ngroups == 0 {
 			continue
 		}
-		newRows := m.assign(p.keys.cols, allRows(p.ngroups), gm)
+		newRows := m.assign(a.detKeys(p.keys.cols), allRows(p.ngroups), gm)
 		if len(newRows) > 0 {
 			if err := m.keys.add(ec.run, &Batch{Cols: p.keys.cols, N: p.ngroups, Sel: newRows}); err != nil {
 				return nil, nil, err

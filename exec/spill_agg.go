@@ -129,6 +129,7 @@ func (st *aggState) route(ec *evalCtx, b *Batch, depth int, parts []*spillFile) 
 		}
 		kv[i] = v
 	}
+	kv = st.a.detKeys(kv)
 	var hit []int32
 	var miss [aggSpillPartitions][]int32
 	var h maphash.Hash
@@ -166,6 +167,9 @@ func (st *aggState) lookup(kv []*Vec, r int32) bool {
 		}
 		_, ok := st.intIndex[v]
 		return ok
+	}
+	if hashKeyable(kv) {
+		return st.findHashed(kv, r)
 	}
 	st.kb, _ = rowKey(st.kb[:0], kv, int(r))
 	_, ok := st.index[string(st.kb)]
