@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/pggraph/pggraph/access"
-	"github.com/pggraph/pggraph/planner/ddl"
 	q "github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/planner/ddl"
 	"github.com/pggraph/pggraph/wire"
 )
 
