@@ -26,6 +26,10 @@ type Catalog struct {
 	// DefaultACLs are the roles' default privileges
 	// (default_privileges.go), sorted by (role, schema, objtype).
 	DefaultACLs []DefaultACL `json:"default_acls,omitempty"`
+	// Schemas holds the ACL of every schema someone granted or revoked
+	// on, per branch (schema_privileges.go); others have
+	// DefaultSchemaACL.
+	Schemas []SchemaACL `json:"schemas,omitempty"`
 }
 
 // Role is one role with PostgreSQL's attributes.
@@ -88,6 +92,7 @@ func (c *Catalog) clone() *Catalog {
 	for i := range out.Branches {
 		out.Branches[i].Items = slices.Clone(out.Branches[i].Items)
 	}
+	out.Schemas = cloneSchemas(c.Schemas)
 	out.DefaultACLs = slices.Clone(c.DefaultACLs)
 	for i := range out.DefaultACLs {
 		out.DefaultACLs[i].Items = slices.Clone(out.DefaultACLs[i].Items)
@@ -197,6 +202,11 @@ func (c *Catalog) Revoke(role, member uint32, adminOnly bool) {
 // and pg_has_role's MEMBER ask). inheritOnly follows only members that
 // inherit (has_privs_of_role: pg_has_role's USAGE, privileges).
 func (c *Catalog) MemberOf(member, role uint32, inheritOnly bool) bool {
+	if role == DatabaseOwnerOID {
+		// pg_database_owner's one member is the database's owner: every
+		// branch is the bootstrap superuser's (schema_privileges.go)
+		role = BootstrapOID
+	}
 	if member == role {
 		return true
 	}

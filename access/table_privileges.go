@@ -32,7 +32,9 @@ const (
 	// AllSequencePrivs are the privileges a sequence has.
 	AllSequencePrivs = PrivUsage | PrivSelect | PrivUpdate
 
-	allRelationPrivs = AllTablePrivs | AllSequencePrivs
+	// allRelationPrivs are every privilege an ACL of this file's rules
+	// may hold (schemas' CREATE too: schema_privileges.go).
+	allRelationPrivs = AllTablePrivs | AllSequencePrivs | PrivSchemaCreate
 )
 
 var tablePrivNames = []struct {
@@ -42,7 +44,7 @@ var tablePrivNames = []struct {
 }{
 	{PrivInsert, "INSERT", 'a'}, {PrivSelect, "SELECT", 'r'}, {PrivUpdate, "UPDATE", 'w'}, {PrivDelete, "DELETE", 'd'},
 	{PrivTruncate, "TRUNCATE", 'D'}, {PrivReferences, "REFERENCES", 'x'}, {PrivTrigger, "TRIGGER", 't'},
-	{PrivUsage, "USAGE", 'U'},
+	{PrivUsage, "USAGE", 'U'}, {PrivSchemaCreate, "CREATE", 'C'},
 }
 
 // ParseTablePriv reads a privilege name as GRANT and has_table_privilege
@@ -349,6 +351,9 @@ func (c *Catalog) TableACLText(acl *TableACL) []string {
 func (c *Catalog) aclName(oid uint32) string {
 	if oid == 0 {
 		return ""
+	}
+	if oid == DatabaseOwnerOID {
+		return "pg_database_owner"
 	}
 	r := c.ByOID(oid)
 	if r == nil {

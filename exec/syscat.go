@@ -1075,7 +1075,7 @@ func (c *catalogSet) namespaceACL(name string) any {
 	owner := c.userName() // the role with OID 10
 	switch name {
 	case "public":
-		return []string{"pg_database_owner=UC/pg_database_owner", "=U/pg_database_owner"}
+		return c.schemaACLText(name) // schema_privileges.go
 	case "pg_catalog", "information_schema":
 		return []string{owner + "=UC/" + owner, "=U/" + owner}
 	}

@@ -386,9 +386,8 @@ func init() {
 	}
 	// has_table_privilege and the column functions: syscat_privileges.go;
 	// has_sequence_privilege: sequence_privileges.go
-	for _, p := range []string{"has_schema_privilege", "has_function_privilege"} {
-		trueFn(p, 3)
-	}
+	// has_schema_privilege: schema_privileges.go
+	trueFn("has_function_privilege", 3)
 	defCustom("pg_table_is_visible", func(b *binder, args []Expr) (Expr, error) {
 		if len(args) != 1 {
 			return nil, noFunction("pg_table_is_visible", args)

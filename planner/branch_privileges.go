@@ -189,7 +189,11 @@ func (rc *roleChange) dependentPrivileges(role *access.Role) error {
 	if err != nil {
 		return errRole("58030", "could not read the branches' relations").WithDetail(err.Error())
 	}
-	dbs := append(local, rc.defaultACLDependents(role)...)
+	// schema grants first: in PostgreSQL 15 a role needs CREATE on
+	// public before it can own relations there, and pg_shdepend lists
+	// dependencies in the order they arose
+	dbs := append(rc.schemaDependents(role), local...)
+	dbs = append(dbs, rc.defaultACLDependents(role)...)
 	for _, b := range rc.c.Branches {
 		for _, it := range b.Items {
 			if (it.Grantee == role.OID || it.Grantor == role.OID) && it.Privs != 0 {
@@ -212,7 +216,7 @@ func (s *session) forgetBranch(ctx context.Context, branch string) error {
 		return nil
 	}
 	_, err := s.access.Update(ctx, nil, func(c *access.Catalog) error {
-		if !c.DropBranchACL(branch) {
+		if dropped := c.DropSchemaACLs(branch); !c.DropBranchACL(branch) && !dropped {
 			return access.ErrNoChange
 		}
 		return nil

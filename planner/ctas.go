@@ -172,6 +172,11 @@ func (w *writer) createTableAs(c *sqlparse.CreateTableAsStmt, selectInto bool) (
 	if err := pc.checkReads(prep.Relations(), 0, false); err != nil {
 		return nil, err
 	}
+	// CREATE on the schema, unpositioned as PostgreSQL reports it for
+	// CREATE TABLE AS (schema_privileges.go)
+	if err := w.needCreate(pc, rv.Schemaname); err != nil {
+		return nil, err
+	}
 	create, err := ctasCreateStmt(into, c.IfNotExists, prep.Columns)
 	if err != nil {
 		return nil, err

@@ -85,7 +85,19 @@ func (w *writer) ddl(n *sqlparse.Node) (*writeOut, error) {
 		handled = true
 	}
 	if !handled {
+		// CREATE on the schema (schema_privileges.go), then ownership
+		if schema, ok := createsIn(n); ok {
+			if err := w.needCreate(pc, schema); err != nil {
+				if st := n.GetCreateStmt(); st != nil {
+					err = positioned(err.(*wire.Error), w.sql, st.Relation.Location)
+				}
+				return nil, err
+			}
+		}
 		if err := w.ownerChecks(pc, n); err != nil {
+			return nil, err
+		}
+		if err := w.renameOrIndexCreateCheck(pc, n); err != nil {
 			return nil, err
 		}
 		if changes, err = (ddl.Planner{Views: viewBinder{w}}).Plan(n, w.ddlCatalog()); err != nil {

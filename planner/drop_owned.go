@@ -126,8 +126,16 @@ func (w *writer) dropOwned(pc *privCtx, st *q.DropOwnedStmt) ([]ddl.Change, erro
 		}
 	}
 	if w.s.access != nil && !pc.c.Bootstrap() {
+		branch := w.s.branch()
 		if _, err := w.s.access.Update(w.ctx, nil, func(c *access.Catalog) error {
-			return dropOwnedFromCatalog(c, oids)
+			schemas, err := dropOwnedSchemas(c, branch, pc.role, oids) // schema_privileges.go
+			if err != nil {
+				return err
+			}
+			if err := dropOwnedFromCatalog(c, oids); err != access.ErrNoChange || !schemas {
+				return err
+			}
+			return nil // only schema privileges changed
 		}); err != nil && err != access.ErrNoChange {
 			return nil, wire.Errorf("58030", "could not publish the role catalog").WithDetail(err.Error())
 		}

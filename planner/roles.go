@@ -31,7 +31,8 @@ func isRoleStmt(n *q.Node) bool {
 		return x.RenameStmt.RenameType == q.ObjectType_OBJECT_ROLE
 	case *q.Node_GrantStmt:
 		// privileges on a database: a branch (branch_privileges.go)
-		return x.GrantStmt.Objtype == q.ObjectType_OBJECT_DATABASE
+		// … on a schema: kept in the role catalog (schema_privileges.go)
+		return x.GrantStmt.Objtype == q.ObjectType_OBJECT_DATABASE || x.GrantStmt.Objtype == q.ObjectType_OBJECT_SCHEMA
 	}
 	return false
 }
@@ -218,6 +219,9 @@ func (rc *roleChange) apply(n *q.Node) error {
 	case *q.Node_GrantRoleStmt:
 		return rc.grant(x.GrantRoleStmt)
 	case *q.Node_GrantStmt:
+		if x.GrantStmt.Objtype == q.ObjectType_OBJECT_SCHEMA {
+			return rc.grantOnSchemas(x.GrantStmt)
+		}
 		return rc.grantOnBranches(x.GrantStmt)
 	case *q.Node_AlterDefaultPrivilegesStmt:
 		return rc.alterDefaultPrivileges(x.AlterDefaultPrivilegesStmt)

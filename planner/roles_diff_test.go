@@ -165,3 +165,12 @@ func TestReassignOwnedDifferential(t *testing.T) {
 func TestDropOwnedDifferential(t *testing.T) {
 	roleScriptDiff(t, "do_diff", "testdata/roles/drop_owned.sql", 30)
 }
+
+// TestSchemaPrivilegesDifferential runs testdata/roles/
+// schema_privileges.sql (CREATE in public for the owner only, GRANT/
+// REVOKE ON SCHEMA, what CREATE guards, has_schema_privilege, nspacl,
+// \dn+, DROP ROLE/OWNED with schema grants) against PostgreSQL 15 and
+// pgproxy.
+func TestSchemaPrivilegesDifferential(t *testing.T) {
+	roleScriptDiff(t, "sch_diff", "testdata/roles/schema_privileges.sql", 70)
+}

@@ -632,7 +632,7 @@ func (w *writer) changeOwner(pc *privCtx, n *q.Node) ([]ddl.Change, error) {
 			return nil, errNotOwner(metaKind(m), e.Name)
 		case !pc.c.MemberOf(pc.role, newOwner.OID, false):
 			return nil, wire.Errorf(wire.CodeInsufficientPrivilege, "must be member of role \"%s\"", newOwner.Name)
-		case !pc.c.MemberOf(newOwner.OID, access.BootstrapOID, true):
+		case !pc.schemaPrivilege(w.s.branch(), newOwner.OID, access.PrivSchemaCreate):
 			return nil, errPermission("schema", "public")
 		}
 	}

@@ -1,0 +1,271 @@
+package planner
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/pggraph/pggraph/access"
+	q "github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/planner/ddl"
+	"github.com/pggraph/pggraph/wire"
+)
+
+// Schema privileges: GRANT/REVOKE … ON SCHEMA public and the CREATE
+// check of statements that create or rename relations. The ACL lives in
+// the role catalog per branch (access/schema_privileges.go), so GRANT …
+// ON SCHEMA is a role statement; its default is PostgreSQL 15's: only
+// pg_database_owner (the branch owner, the bootstrap superuser) and
+// superusers may create in public, everyone may use it.
+//
+// USAGE is recorded and reported (has_schema_privilege, nspacl) but not
+// enforced on lookups, so REVOKE USAGE from a role that would then lose
+// it answers 0A000 rather than pretend; see grantOnSchemas.
+
+// grantOnSchemas runs GRANT/REVOKE privileges ON SCHEMA s.
+func (rc *roleChange) grantOnSchemas(st *q.GrantStmt) error {
+	var schemas []string
+	for _, n := range st.Objects {
+		name := n.GetString_().GetSval()
+		switch name {
+		case "public":
+		case "pg_catalog", "information_schema", "pg_toast":
+			return notSupported("GRANT or REVOKE on schema " + name)
+		default:
+			return errRole("3F000", "schema \"%s\" does not exist", name)
+		}
+		schemas = append(schemas, name)
+	}
+	grantees, err := rc.granteeOIDs(st.Grantees)
+	if err != nil {
+		return err
+	}
+	allPrivs := len(st.Privileges) == 0
+	var privs access.TablePrivs
+	if allPrivs {
+		privs = access.AllSchemaPrivs
+	}
+	for _, n := range st.Privileges {
+		ap := n.GetAccessPriv()
+		if ap == nil {
+			continue
+		}
+		if len(ap.Cols) > 0 {
+			return errRole("0LP01", "column privileges are only valid for relations")
+		}
+		p, ok := access.ParseSchemaPriv(ap.PrivName)
+		if !ok {
+			if _, known := access.ParseTablePriv(ap.PrivName); known || isPrivilegeName(ap.PrivName) {
+				return errRole("0LP01", "invalid privilege type %s for schema", strings.ToUpper(ap.PrivName))
+			}
+			return errRole(wire.CodeSyntaxError, "unrecognized privilege type \"%s\"", ap.PrivName)
+		}
+		privs |= p
+	}
+	actor := rc.actorOID()
+	if st.Grantor != nil {
+		g, _, err := rc.spec(st.Grantor)
+		if err != nil {
+			return err
+		}
+		if g.OID != actor {
+			return notSupported("grantor must be current user")
+		}
+	}
+	branch := rc.s.branch()
+	for _, schema := range schemas {
+		owner := access.SchemaOwner(schema)
+		acl, _ := rc.c.SchemaACL(branch, schema)
+		grantor, options := rc.c.TableGrantor(actor, owner, acl, privs)
+		options &= access.AllSchemaPrivs
+		if options == 0 {
+			if held, _ := rc.c.TablePrivileges(grantor, owner, acl); held&access.AllSchemaPrivs == 0 {
+				return errPermission("schema", schema)
+			}
+		}
+		this := privs & options
+		what := "were granted"
+		if !st.IsGrant {
+			what = "could be revoked"
+		}
+		if this == 0 {
+			rc.notice(&wire.Error{Severity: "WARNING", Code: "01007", Message: fmt.Sprintf("no privileges %s for \"%s\"", what, schema)})
+			continue
+		}
+		if !allPrivs && this != privs {
+			rc.notice(&wire.Error{Severity: "WARNING", Code: "01007", Message: fmt.Sprintf("not all privileges %s for \"%s\"", what, schema)})
+		}
+		for _, g := range grantees {
+			if st.IsGrant {
+				acl = access.GrantTable(acl, owner, g, grantor, this, st.GrantOption)
+				continue
+			}
+			next, err := rc.c.RevokeTable(acl, owner, g, grantor, this, st.GrantOption, st.Behavior == q.DropBehavior_DROP_CASCADE)
+			if err != nil {
+				return errRole("2BP01", "dependent privileges exist").WithHint("Use CASCADE to revoke them too.")
+			}
+			acl = next
+		}
+		if err := rc.usageStillHeld(branch, schema, acl); err != nil {
+			return err
+		}
+		rc.c.SetSchemaACL(branch, schema, acl)
+	}
+	return nil
+}
+
+// usageStillHeld refuses a revoke that would take USAGE on a schema
+// from a role that holds it now: lookups do not check USAGE, so the
+// revoke would not take effect (0A000 instead of a silent success).
+func (rc *roleChange) usageStillHeld(branch, schema string, next *access.TableACL) error {
+	owner := access.SchemaOwner(schema)
+	cur, _ := rc.c.SchemaACL(branch, schema)
+	for _, r := range rc.c.Roles {
+		before, _ := rc.c.TablePrivileges(r.OID, owner, cur)
+		after, _ := rc.c.TablePrivileges(r.OID, owner, next)
+		if before&access.PrivUsage != 0 && after&access.PrivUsage == 0 {
+			return wire.Errorf(wire.CodeFeatureNotSupported, "revoking USAGE on schema %s is not supported yet", schema).
+				WithDetail(fmt.Sprintf("Role \"%s\" would lose USAGE, but looking up relations does not check it.", r.Name))
+		}
+	}
+	return nil
+}
+
+// schemaPrivilege reports whether role holds p on schema public of the
+// session's branch.
+func (pc *privCtx) schemaPrivilege(branch string, role uint32, p access.TablePrivs) bool {
+	if pc == nil {
+		return true
+	}
+	held, _ := pc.c.SchemaPrivileges(role, branch, "public")
+	return held&p == p
+}
+
+// needCreate refuses the acting role without CREATE on public (the
+// schema every relation is created in) with PostgreSQL's message.
+func (w *writer) needCreate(pc *privCtx, schema string) error {
+	if pc == nil || schema != "" && schema != "public" {
+		return nil // the statement reports a schema that does not exist
+	}
+	if !pc.schemaPrivilege(w.s.branch(), pc.role, access.PrivSchemaCreate) {
+		return errPermission("schema", "public")
+	}
+	return nil
+}
+
+// createsIn is the schema a statement creates a relation in ("" for the
+// search path) and whether it creates one; PostgreSQL checks CREATE on
+// it before anything else (RangeVarGetAndCheckCreationNamespace).
+func createsIn(n *q.Node) (string, bool) {
+	switch x := n.Node.(type) {
+	case *q.Node_CreateStmt:
+		return x.CreateStmt.GetRelation().GetSchemaname(), x.CreateStmt.Relation != nil
+	case *q.Node_ViewStmt:
+		return x.ViewStmt.GetView().GetSchemaname(), x.ViewStmt.View != nil
+	case *q.Node_CreateSeqStmt:
+		return x.CreateSeqStmt.GetSequence().GetSchemaname(), x.CreateSeqStmt.Sequence != nil
+	}
+	return "", false
+}
+
+// renamesOrIndexesIn is the schema of the relation a RENAME or CREATE
+// INDEX names: PostgreSQL checks CREATE on it after ownership (renaming
+// a relation or index; renaming a column or constraint needs none).
+func renamesOrIndexesIn(n *q.Node) (string, bool) {
+	switch x := n.Node.(type) {
+	case *q.Node_RenameStmt:
+		switch x.RenameStmt.RenameType {
+		case q.ObjectType_OBJECT_TABLE, q.ObjectType_OBJECT_VIEW, q.ObjectType_OBJECT_SEQUENCE, q.ObjectType_OBJECT_INDEX:
+			return x.RenameStmt.GetRelation().GetSchemaname(), x.RenameStmt.Relation != nil
+		}
+	case *q.Node_IndexStmt:
+		return x.IndexStmt.GetRelation().GetSchemaname(), x.IndexStmt.Relation != nil
+	}
+	return "", false
+}
+
+// renameOrIndexCreateCheck requires CREATE on the schema of an existing
+// relation a RENAME or CREATE INDEX names (a missing one is left to the
+// statement to report).
+func (w *writer) renameOrIndexCreateCheck(pc *privCtx, n *q.Node) error {
+	schema, ok := renamesOrIndexesIn(n)
+	if !ok || pc == nil {
+		return nil
+	}
+	var name string
+	isIndex := false
+	switch x := n.Node.(type) {
+	case *q.Node_RenameStmt:
+		name, isIndex = x.RenameStmt.Relation.Relname, x.RenameStmt.RenameType == q.ObjectType_OBJECT_INDEX
+	case *q.Node_IndexStmt:
+		name = x.IndexStmt.Relation.Relname
+	}
+	exists := false
+	if _, _, ok := w.relationOf(name); ok {
+		exists = true
+	} else if _, owned := w.sequencePriv(name); owned {
+		exists = true
+	} else if isIndex {
+		for _, e := range w.ddlCatalog().Tables() {
+			if m, err := ddl.DecodeMeta(e.Name, e.Def); err == nil && hasIndex(m, name) {
+				exists = true
+			}
+		}
+	}
+	if !exists {
+		return nil
+	}
+	return w.needCreate(pc, schema)
+}
+
+// schemaDependents describes the schema privileges role holds or
+// granted, for DROP ROLE's refusal: "privileges for schema public" on
+// the session's branch, an object counted on another.
+func (rc *roleChange) schemaDependents(role *access.Role) []string {
+	var out []string
+	for _, s := range rc.c.Schemas {
+		for _, it := range s.ACL.Items {
+			if it.Grantee != role.OID && it.Grantor != role.OID {
+				continue
+			}
+			if s.Branch == rc.s.branch() {
+				out = append(out, "privileges for schema "+s.Schema)
+			} else {
+				out = append(out, "1 object in database "+s.Branch)
+			}
+			break
+		}
+	}
+	return out
+}
+
+// dropOwnedSchemas is DROP OWNED's part for schemas: the privileges the
+// roles hold on the branch's schemas are revoked by the acting role's
+// best grantor, with CASCADE (RemoveRoleFromObjectACL).
+func dropOwnedSchemas(c *access.Catalog, branch string, actor uint32, oids map[uint32]bool) (bool, error) {
+	changed := false
+	for _, s := range slices.Clone(c.Schemas) {
+		if s.Branch != branch {
+			continue
+		}
+		owner := access.SchemaOwner(s.Schema)
+		acl := &access.TableACL{Items: slices.Clone(s.ACL.Items)}
+		touched := false
+		for oid := range oids {
+			if !slices.ContainsFunc(acl.Items, func(it access.TableACLItem) bool { return it.Grantee == oid }) {
+				continue
+			}
+			grantor, _ := c.TableGrantor(actor, owner, acl, access.AllSchemaPrivs)
+			next, err := c.RevokeTable(acl, owner, oid, grantor, access.AllSchemaPrivs, false, true)
+			if err != nil {
+				return false, err
+			}
+			acl, touched = next, true
+		}
+		if touched {
+			c.SetSchemaACL(branch, s.Schema, acl)
+			changed = true
+		}
+	}
+	return changed, nil
+}
