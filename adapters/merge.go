@@ -432,7 +432,7 @@ func (p *mergePlan) replay(ctx context.Context, onto graph.TableEntry, base, src
 	}
 	resolve := (p.w.strategy != "" || p.w.staging) && pkIdx != nil
 	want := map[string]int{}
-	wantPK := map[string]string{}     // whole-row key → primary key (resolve)
+	wantPK := map[string]string{}   // whole-row key → primary key (resolve)
 	baseAddr := map[string]uint64{} // primary key → base row address (staging)
 	if len(d.deleted) > 0 {
 		if err := forEachRow(ctx, old, lanceScan(d.deleted), func(rec arrow.RecordBatch, i int, addr uint64) error {
