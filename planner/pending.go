@@ -153,6 +153,8 @@ type pendingState struct {
 	at    *catalog
 	gen   uint64 // bumped on every change (catalog cache key)
 	bytes int64  // size of the pending insert records (memory limit)
+	// merge is the merge staged in the transaction (merge_stage.go)
+	merge *stagedMerge
 }
 
 // newPendingState is an empty pending state. Its maps are made on first
@@ -195,6 +197,9 @@ func (s *pendingState) setTable(name string, p *pendingTable) {
 func (s *pendingState) clone() *pendingState {
 	c := &pendingState{tables: make(map[string]*pendingTable, len(s.tables)), reads: maps.Clone(s.reads), locks: maps.Clone(s.locks), since: maps.Clone(s.since), at: s.at, gen: s.gen, bytes: s.bytes,
 		ddl: slices.Clone(s.ddl)}
+	if s.merge != nil {
+		c.merge = s.merge.clone()
+	}
 	for k, v := range s.tables {
 		c.tables[k] = v.clone()
 	}
@@ -255,11 +260,11 @@ func (s *pendingState) hasModes() bool {
 // created, truncated or rewritten table): it commits with row-level
 // arbitration (writeset.go).
 func (s *pendingState) rowLevel() bool {
-	return len(s.ddl) == 0 && !s.hasModes()
+	return len(s.ddl) == 0 && !s.hasModes() && s.merge == nil
 }
 
 func (s *pendingState) hasWrites() bool {
-	if len(s.ddl) > 0 {
+	if len(s.ddl) > 0 || s.merge != nil {
 		return true
 	}
 	for _, p := range s.tables {
