@@ -2,9 +2,14 @@ package planner
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/pggraph/pggraph/adapters"
+	"github.com/pggraph/pggraph/objstore"
 )
 
 // divergedPeople is the script that makes branches dev and main change
@@ -75,6 +80,69 @@ func TestMergeStopStagesConflictsResolvedInSQL(t *testing.T) {
 		{sql: "select graph.merge('dev')", rows: "<nil>"},
 	}...)
 	runScript(t, c, steps)
+}
+
+// TestMergeStopAcrossProcesses: two processes over one data directory.
+// A commit on the source by the other process after staging is not part
+// of the merge (the staged source head is its merged parent); a commit
+// on the target by the other process after staging fails COMMIT with
+// 40001 and publishes nothing of the merge.
+func TestMergeStopAcrossProcesses(t *testing.T) {
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), "g")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	serve := func(create bool) *pgx.Conn {
+		st, err := objstore.NewLocal(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := adapters.Open(ctx, st, adapters.Options{Create: create, Actor: "test", Location: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(g.Close)
+		c, err := pgx.Connect(ctx, startServerOn(t, g).url("main"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close(context.Background()) })
+		return c
+	}
+	a := serve(true)
+	b := serve(false)
+	runScript(t, a, []step{
+		{sql: "create table t (id int8 primary key, v text)"},
+		{sql: "insert into t values (1, 'base'), (2, 'base')"},
+		{sql: "call graph.create_branch('dev')"},
+		{sql: "set graph.branch = 'dev'"},
+		{sql: "update t set v = 'dev' where id = 1"},
+		{sql: "set graph.branch = 'main'"},
+		{sql: "update t set v = 'main' where id = 1"},
+		{sql: "begin"},
+		{sql: "call graph.merge('dev', strategy => 'stop')"},
+		{sql: "select id, ours->>'v', theirs->>'v' from graph.conflicts", rows: "1|main|dev"},
+	})
+	runScript(t, b, []step{
+		{sql: "set graph.branch = 'dev'"},
+		{sql: "insert into t values (3, 'dev later')"},
+	})
+	runScript(t, a, []step{
+		{sql: "update t set v = 'both' where id = 1", tag: "UPDATE 1"},
+		{sql: "commit"},
+		{sql: "select id, v from t order by id", rows: "1|both;2|base"},
+		{sql: "select cardinality(parents) from graph.commits limit 1", rows: "2"},
+		{sql: "begin"},
+		// the first merge is the base: only the later row is merged now
+		{sql: "select graph.merge('dev', strategy => 'stop')", rows: "staged: 0 conflicting rows"},
+		{sql: "select id, v from t order by id", rows: "1|both;2|base;3|dev later"},
+	})
+	runScript(t, b, []step{{sql: "set graph.branch = 'main'"}, {sql: "insert into t values (4, 'main')"}})
+	runScript(t, a, []step{
+		{sql: "commit", code: "40001", msg: "could not serialize"},
+		{sql: "select id, v from t order by id", rows: "1|both;2|base;4|main"},
+	})
 }
 
 // TestMergeStopRefusedWhenTargetMoved: a commit on the target by another
