@@ -173,6 +173,7 @@ type mergeWriter struct {
 	rows   map[graph.TableKey]*MergedRows
 	// staged is the staging run's outcome
 	stagedPlan *mergePlan
+
 }
 
 func (w *mergeWriter) Kind() protocol.WriterKind { return BranchMerge }
@@ -219,7 +220,8 @@ func (w *mergeWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite) e
 	pw.ReadSet.Head = target.Commit.ID
 	pw.Lineage.MergedParent = source.Commit.ID
 	p := &mergePlan{w: w, pw: pw, target: target, targetLB: lanceBranchOf(w.into), sourceLB: lanceBranchOf(w.from),
-		staged: map[graph.TableKey]*lance.Staged{}, plans: map[graph.TableKey]*tableOps{}, rows: map[graph.TableKey]*MergedRows{}}
+		staged: map[graph.TableKey]*lance.Staged{}, plans: map[graph.TableKey]*tableOps{}, rows: map[graph.TableKey]*MergedRows{},
+		source: source}
 	for _, s := range source.State.Tables {
 		if err := p.table(ctx, s, sb, tb); err != nil {
 			return err
@@ -231,6 +233,14 @@ func (w *mergeWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite) e
 		}
 	}
 	p.checkNames()
+	if len(p.unsupported) > 0 {
+		sort.Slice(p.unsupported, func(i, j int) bool { return p.unsupported[i].Table < p.unsupported[j].Table })
+		var parts []string
+		for _, c := range p.unsupported {
+			parts = append(parts, fmt.Sprintf("table %q %s", c.Table, c.Reason))
+		}
+		return protocol.Errorf(protocol.KindUnsupported, nil, "merge of %q into %q: %s is not supported", w.from, w.into, strings.Join(parts, "; "))
+	}
 	if len(p.conflicts) > 0 {
 		sort.Slice(p.conflicts, func(i, j int) bool { return p.conflicts[i].Table < p.conflicts[j].Table })
 		ce := &MergeConflictError{From: w.from, Into: w.into, Conflicts: p.conflicts}
@@ -265,6 +275,8 @@ type mergePlan struct {
 	plans              map[graph.TableKey]*tableOps
 	rows               map[graph.TableKey]*MergedRows // replayed deltas (merge checks)
 	conflicts          []MergeConflict
+	unsupported        []MergeConflict // cases the merge cannot combine yet (0A000)
+	source             *graph.Snapshot
 	rowConflicts       []RowConflict // staging: rows both sides changed
 }
 
@@ -295,7 +307,11 @@ func (p *mergePlan) checkNames() {
 	}
 	claim := func(name string, k graph.TableKey) {
 		if o, ok := live[name]; ok && o != k {
-			p.conflict(name, "a different table %s of that name exists on %s", o, p.w.into)
+			if o.ID == k.ID {
+				p.conflict(name, "rewritten on both branches (ALTER TABLE that rewrites rows, or TRUNCATE)")
+			} else {
+				p.conflict(name, "a different table of that name was created on %s", p.w.into)
+			}
 			return
 		}
 		live[name] = k
@@ -330,6 +346,10 @@ func (p *mergePlan) table(ctx context.Context, s graph.TableEntry, sb, tb *graph
 			return nil
 		}
 		if tOK {
+			if liveWithID(&sb.State, k.ID) {
+				p.conflict(s.Name, "rewritten on both branches (ALTER TABLE that rewrites rows, or TRUNCATE)")
+				return nil
+			}
 			p.conflict(s.Name, "the same table id was registered on both branches")
 			return nil
 		}
@@ -365,6 +385,11 @@ func (p *mergePlan) table(ctx context.Context, s graph.TableEntry, sb, tb *graph
 			return nil
 		}
 		if tgtChanged {
+			if liveWithID(&p.source.State, k.ID) {
+				p.unsupported = append(p.unsupported, MergeConflict{Table: s.Name, Reason: fmt.Sprintf(
+					"rewritten on %s (ALTER TABLE that rewrites rows, or TRUNCATE) while %s changed it: merging changes into a rewritten table", p.w.from, p.w.into)})
+				return nil
+			}
 			p.conflict(s.Name, "dropped on %s but changed on %s", p.w.from, p.w.into)
 			return nil
 		}
@@ -373,6 +398,11 @@ func (p *mergePlan) table(ctx context.Context, s graph.TableEntry, sb, tb *graph
 		return nil
 	}
 	if !tOK || t.State != graph.Live {
+		if liveWithID(&p.target.State, k.ID) {
+			p.unsupported = append(p.unsupported, MergeConflict{Table: s.Name, Reason: fmt.Sprintf(
+				"rewritten on %s (ALTER TABLE that rewrites rows, or TRUNCATE) while %s changed it: merging changes into a rewritten table", p.w.into, p.w.from)})
+			return nil
+		}
 		p.conflict(s.Name, "changed on %s but dropped on %s", p.w.from, p.w.into)
 		return nil
 	}
@@ -649,4 +679,15 @@ func (w *mergeWriter) Discard(pw *protocol.PreparedWrite) {
 	delete(w.staged, pw.OperationID)
 	delete(w.plans, pw.OperationID)
 	w.mu.Unlock()
+}
+
+// liveWithID reports a live table with stable id id in st (a table
+// rewritten into a new incarnation keeps its id).
+func liveWithID(st *graph.State, id uint64) bool {
+	for _, e := range st.Tables {
+		if e.ID == id && e.State == graph.Live {
+			return true
+		}
+	}
+	return false
 }
