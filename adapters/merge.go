@@ -173,7 +173,6 @@ type mergeWriter struct {
 	rows   map[graph.TableKey]*MergedRows
 	// staged is the staging run's outcome
 	stagedPlan *mergePlan
-
 }
 
 func (w *mergeWriter) Kind() protocol.WriterKind { return BranchMerge }
