@@ -167,6 +167,15 @@ type mergeWriter struct {
 	mu         sync.Mutex
 	staged     map[string]map[graph.TableKey]*lance.Staged // by operation id
 	plans      map[string]map[graph.TableKey]*tableOps     // first touches, staged in Apply
+	// staging (StageMerge, merge_stage.go): classify and collect row
+	// conflicts, stage and write nothing
+	staging bool
+	// publish (PublishMerge): the source as it was staged, and the
+	// session's final rows, which replace the computed replays
+	source *graph.Snapshot
+	rows   map[graph.TableKey]*MergedRows
+	// staged is the staging run's outcome
+	stagedPlan *mergePlan
 }
 
 func (w *mergeWriter) Kind() protocol.WriterKind { return BranchMerge }
@@ -196,9 +205,12 @@ func sameCatalog(a, b graph.TableEntry) bool {
 // the replays (first touches keep their plan until Apply).
 func (w *mergeWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite) error {
 	target := pw.Base.Snapshot
-	source, err := w.g.Root.Head(ctx, w.from)
-	if err != nil {
-		return branchErr(w.from, err)
+	source := w.source
+	if source == nil {
+		var err error
+		if source, err = w.g.Root.Head(ctx, w.from); err != nil {
+			return branchErr(w.from, err)
+		}
 	}
 	tb, sb, err := w.g.mergeBase(ctx, target, source)
 	if err != nil {
@@ -210,17 +222,35 @@ func (w *mergeWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite) e
 	pw.ReadSet.Head = target.Commit.ID
 	pw.Lineage.MergedParent = source.Commit.ID
 	p := &mergePlan{w: w, pw: pw, target: target, targetLB: lanceBranchOf(w.into), sourceLB: lanceBranchOf(w.from),
-		staged: map[graph.TableKey]*lance.Staged{}, plans: map[graph.TableKey]*tableOps{}, rows: map[graph.TableKey]*MergedRows{}}
+		staged: map[graph.TableKey]*lance.Staged{}, plans: map[graph.TableKey]*tableOps{}, rows: map[graph.TableKey]*MergedRows{},
+		source: source}
 	for _, s := range source.State.Tables {
 		if err := p.table(ctx, s, sb, tb); err != nil {
 			return err
 		}
 	}
+	if w.rows != nil {
+		if err := p.publishRows(ctx); err != nil {
+			return err
+		}
+	}
 	p.checkNames()
+	if len(p.unsupported) > 0 {
+		sort.Slice(p.unsupported, func(i, j int) bool { return p.unsupported[i].Table < p.unsupported[j].Table })
+		var parts []string
+		for _, c := range p.unsupported {
+			parts = append(parts, fmt.Sprintf("table %q %s", c.Table, c.Reason))
+		}
+		return protocol.Errorf(protocol.KindUnsupported, nil, "merge of %q into %q: %s is not supported", w.from, w.into, strings.Join(parts, "; "))
+	}
 	if len(p.conflicts) > 0 {
 		sort.Slice(p.conflicts, func(i, j int) bool { return p.conflicts[i].Table < p.conflicts[j].Table })
 		ce := &MergeConflictError{From: w.from, Into: w.into, Conflicts: p.conflicts}
 		return protocol.Errorf(protocol.KindReadSetChanged, ce, "%s", ce.Error())
+	}
+	if w.staging {
+		w.stagedPlan = p
+		return nil
 	}
 	if check := mergeCheckOf(w.g); check != nil {
 		if err := check(ctx, p.result()); err != nil {
@@ -247,6 +277,9 @@ type mergePlan struct {
 	plans              map[graph.TableKey]*tableOps
 	rows               map[graph.TableKey]*MergedRows // replayed deltas (merge checks)
 	conflicts          []MergeConflict
+	unsupported        []MergeConflict // cases the merge cannot combine yet (0A000)
+	source             *graph.Snapshot
+	rowConflicts       []RowConflict // staging: rows both sides changed
 }
 
 func (p *mergePlan) conflict(table, f string, a ...any) {
@@ -276,7 +309,11 @@ func (p *mergePlan) checkNames() {
 	}
 	claim := func(name string, k graph.TableKey) {
 		if o, ok := live[name]; ok && o != k {
-			p.conflict(name, "a different table %s of that name exists on %s", o, p.w.into)
+			if o.ID == k.ID {
+				p.conflict(name, "rewritten on both branches (ALTER TABLE that rewrites rows, or TRUNCATE)")
+			} else {
+				p.conflict(name, "a different table of that name was created on %s", p.w.into)
+			}
 			return
 		}
 		live[name] = k
@@ -311,6 +348,10 @@ func (p *mergePlan) table(ctx context.Context, s graph.TableEntry, sb, tb *graph
 			return nil
 		}
 		if tOK {
+			if liveWithID(&sb.State, k.ID) {
+				p.conflict(s.Name, "rewritten on both branches (ALTER TABLE that rewrites rows, or TRUNCATE)")
+				return nil
+			}
 			p.conflict(s.Name, "the same table id was registered on both branches")
 			return nil
 		}
@@ -346,6 +387,11 @@ func (p *mergePlan) table(ctx context.Context, s graph.TableEntry, sb, tb *graph
 			return nil
 		}
 		if tgtChanged {
+			if liveWithID(&p.source.State, k.ID) {
+				p.unsupported = append(p.unsupported, MergeConflict{Table: s.Name, Reason: fmt.Sprintf(
+					"rewritten on %s (ALTER TABLE that rewrites rows, or TRUNCATE) while %s changed it: merging changes into a rewritten table", p.w.from, p.w.into)})
+				return nil
+			}
 			p.conflict(s.Name, "dropped on %s but changed on %s", p.w.from, p.w.into)
 			return nil
 		}
@@ -354,6 +400,11 @@ func (p *mergePlan) table(ctx context.Context, s graph.TableEntry, sb, tb *graph
 		return nil
 	}
 	if !tOK || t.State != graph.Live {
+		if liveWithID(&p.target.State, k.ID) {
+			p.unsupported = append(p.unsupported, MergeConflict{Table: s.Name, Reason: fmt.Sprintf(
+				"rewritten on %s (ALTER TABLE that rewrites rows, or TRUNCATE) while %s changed it: merging changes into a rewritten table", p.w.into, p.w.from)})
+			return nil
+		}
 		p.conflict(s.Name, "changed on %s but dropped on %s", p.w.from, p.w.into)
 		return nil
 	}
@@ -378,6 +429,9 @@ func (p *mergePlan) table(ctx context.Context, s graph.TableEntry, sb, tb *graph
 // replay stages the row delta from base to src (one physical lineage)
 // onto the target entry onto.
 func (p *mergePlan) replay(ctx context.Context, onto graph.TableEntry, base, src pin, pk []string) error {
+	if p.w.rows != nil {
+		return nil // publishing a staged merge: its rows are the session's (publishRows)
+	}
 	g := p.w.g
 	old, err := g.openPin(ctx, base)
 	if err != nil {
@@ -408,15 +462,19 @@ func (p *mergePlan) replay(ctx context.Context, onto graph.TableEntry, base, src
 			return err
 		}
 	}
-	resolve := p.w.strategy != "" && pkIdx != nil
+	resolve := (p.w.strategy != "" || p.w.staging) && pkIdx != nil
 	want := map[string]int{}
-	wantPK := map[string]string{} // whole-row key → primary key (resolve)
+	wantPK := map[string]string{}   // whole-row key → primary key (resolve)
+	baseAddr := map[string]uint64{} // primary key → base row address (staging)
 	if len(d.deleted) > 0 {
-		if err := forEachRow(ctx, old, lanceScan(d.deleted), func(rec arrow.RecordBatch, i int, _ uint64) error {
+		if err := forEachRow(ctx, old, lanceScan(d.deleted), func(rec arrow.RecordBatch, i int, addr uint64) error {
 			key := rowKey(rec, i, dataCols(rec))
 			want[key]++
 			if resolve {
 				wantPK[key] = rowKey(rec, i, pkIdx)
+				if p.w.staging {
+					baseAddr[wantPK[key]] = addr
+				}
 			}
 			return nil
 		}); err != nil {
@@ -483,7 +541,12 @@ func (p *mergePlan) replay(ctx context.Context, onto graph.TableEntry, base, src
 			return err
 		}
 	}
-	if resolve {
+	if p.w.staging && resolve {
+		var err error
+		if kept, err = p.stageConflicts(ctx, onto.Name, old, cur, tds, want, wantPK, baseAddr, kept, keptKeys, keyAddr); err != nil {
+			return err
+		}
+	} else if resolve {
 		kept, dels = p.resolveRows(want, wantPK, kept, keptKeys, keyAddr, dels)
 	} else {
 		for _, n := range want {
@@ -507,13 +570,22 @@ func (p *mergePlan) replay(ctx context.Context, onto graph.TableEntry, base, src
 	if len(dels) == 0 && len(inserts) == 0 {
 		return nil
 	}
-	ops := &tableOps{inserts: inserts, deletes: dels}
-	k := onto.Key()
 	mr := &MergedRows{Deleted: dels}
 	if len(inserts) > 0 {
 		mr.Added = inserts[0]
 	}
-	p.rows[k] = mr
+	p.rows[onto.Key()] = mr
+	if p.w.staging {
+		return nil // staging writes nothing
+	}
+	return p.stageRows(ctx, onto, tds, &tableOps{inserts: inserts, deletes: dels})
+}
+
+// stageRows declares the effect writing ops onto the target's table onto
+// (tds: its dataset at onto's pin) and stages its Lance transaction (a
+// first touch is staged in Apply, after the fork).
+func (p *mergePlan) stageRows(ctx context.Context, onto graph.TableEntry, tds *lance.Dataset, ops *tableOps) error {
+	k := onto.Key()
 	p.pw.Delta.Updates = append(p.pw.Delta.Updates, protocol.TableUpdate{Table: k, Branch: p.targetLB})
 	p.pw.ReadSet.AddTable(p.target.State, k, true)
 	if onto.Branch != p.targetLB {
@@ -609,4 +681,15 @@ func (w *mergeWriter) Discard(pw *protocol.PreparedWrite) {
 	delete(w.staged, pw.OperationID)
 	delete(w.plans, pw.OperationID)
 	w.mu.Unlock()
+}
+
+// liveWithID reports a live table with stable id id in st (a table
+// rewritten into a new incarnation keeps its id).
+func liveWithID(st *graph.State, id uint64) bool {
+	for _, e := range st.Tables {
+		if e.ID == id && e.State == graph.Live {
+			return true
+		}
+	}
+	return false
 }

@@ -52,7 +52,39 @@ func mergeShapes() []writeShape {
 			}
 			return err
 		}, before: seed, after: map[string][]int64{"a": {1, 3}, "b": {100, 101}, "c": {200, 203}}},
+		// a staged merge (graph.merge strategy 'stop') published with its
+		// staged rows: the same effects as a merge, one manifest commit;
+		// staging itself writes nothing
+		{name: "publish-staged-into-main", run: func(ctx context.Context, t testing.TB, g *Graph) error {
+			if err := devChanges(ctx, t, g); err != nil {
+				return err
+			}
+			return publishStaged(ctx, t, g, "dev", "")
+		}, before: seed, after: map[string][]int64{"a": {1, 2}, "b": {100, 101, 102}, "c": {}}},
+		{name: "publish-staged-into-branch", branch: "dev", run: func(ctx context.Context, t testing.TB, g *Graph) error {
+			if err := insert(ctx, g, WriteOptions{}, map[string][]int64{"a": {3}, "c": {203}}); err != nil {
+				return err
+			}
+			return publishStaged(ctx, t, g, "", "dev")
+		}, before: seed, after: map[string][]int64{"a": {1, 3}, "b": {100, 101}, "c": {200, 203}}},
 	}
+}
+
+// publishStaged stages the merge of from into into and publishes it
+// with the staged rows.
+func publishStaged(ctx context.Context, t testing.TB, g *Graph, from, into string) error {
+	sm, err := g.StageMerge(ctx, MergeOptions{From: from, Into: into})
+	if err != nil {
+		return err
+	}
+	if len(sm.Conflicts) > 0 {
+		t.Fatalf("unexpected conflicts %+v", sm.Conflicts)
+	}
+	rc, err := g.PublishMerge(ctx, sm, sm.Result.Rows, MergeOptions{})
+	if err == nil && rc.CommitID == "" {
+		t.Fatal("staged merge found nothing to do")
+	}
+	return err
 }
 
 // TestMergeCrashSweep runs the crash sweep of TestCrashSweep on the

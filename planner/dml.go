@@ -89,6 +89,10 @@ func (s *session) executeWrite(ctx context.Context, st *wire.Statement, p *plan,
 		}
 	}
 	if s.tx != nil && !s.tx.implicit {
+		if s.tx.pend.merge != nil && (p.kind == stmtDDL || p.kind == stmtTruncate) {
+			return nil, wire.Errorf("0A000", "%s while a merge is staged in the transaction (graph.merge strategy 'stop') is not supported", p.stmtName()).
+				WithHint("COMMIT or ROLLBACK the merge first.")
+		}
 		out, err := s.lockedWrite(ctx, p, params)
 		s.tx.pend.bump()
 		if err != nil && len(s.tx.saves) == 0 {

@@ -32,27 +32,9 @@ func (b *Backend) checkMerge(ctx context.Context, m *adapters.MergeResult) error
 	if err != nil {
 		return err
 	}
-	pend := newPendingState()
-	for k, rows := range m.Rows {
-		e, ok := m.Merged.State.Table(k)
-		if !ok {
-			continue
-		}
-		ti := cat.tables[e.Name]
-		if ti == nil {
-			continue
-		}
-		p := pend.table(ti.def, ti.schema)
-		if _, err := p.remove(rows.Deleted); err != nil {
-			return err
-		}
-		if rows.Added != nil {
-			recs, err := readSource(rows.Added)
-			if err != nil {
-				return err
-			}
-			p.inserts = append(p.inserts, recs...)
-		}
+	pend, err := pendingOfMerge(cat, m)
+	if err != nil {
+		return err
 	}
 	changed := map[string]bool{}
 	for _, k := range m.Changed {

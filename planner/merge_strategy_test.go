@@ -26,7 +26,7 @@ func TestMergeStrategies(t *testing.T) {
 		{sql: "insert into people values (4, 'main4', 4)"},
 		{sql: "call graph.create_branch('copy')"},
 		{sql: "call graph.merge('dev')", code: "40001", msg: "people"},
-		{sql: "call graph.merge('dev', strategy => 'stop')", code: "0A000", msg: "'stop'"},
+		{sql: "call graph.merge('dev', strategy => 'stop')", code: "25P01", msg: "transaction blocks"},
 		{sql: "call graph.merge('dev', strategy => 'mine')", code: "22023", msg: "invalid graph.merge strategy"},
 		{sql: "call graph.merge('dev', strategy => 'ours')", tag: "CALL"},
 		{sql: "select id, name from people order by id", rows: "1|MAIN;2|<nil>;3|main3;4|main4;5|dev5"},

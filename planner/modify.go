@@ -11,6 +11,7 @@ import (
 
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/planner/graphsql"
 	"github.com/pggraph/pggraph/wire"
 )
 
@@ -349,6 +350,9 @@ func whereSQL(n *sqlparse.Node) (string, error) {
 
 // delete runs DELETE FROM … [USING …] [WHERE …] [RETURNING …].
 func (w *writer) delete(del *sqlparse.DeleteStmt) (*writeOut, error) {
+	if rv := del.Relation; rv.Schemaname == graphsql.Schema && rv.Relname == graphsql.ViewConflicts {
+		return w.resolveConflicts(del)
+	}
 	ti, alias, err := w.target(del.Relation)
 	if err != nil {
 		return nil, err

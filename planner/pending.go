@@ -162,6 +162,8 @@ type pendingState struct {
 	// staged is the transaction's file of staged records (nil until its
 	// first spill; pending_staged.go), shared with its copies
 	staged *stagedFile
+	// merge is the merge staged in the transaction (merge_stage.go)
+	merge *stagedMerge
 }
 
 // newPendingState is an empty pending state. Its maps are made on first
@@ -204,6 +206,9 @@ func (s *pendingState) setTable(name string, p *pendingTable) {
 func (s *pendingState) clone() *pendingState {
 	c := &pendingState{tables: make(map[string]*pendingTable, len(s.tables)), reads: maps.Clone(s.reads), locks: maps.Clone(s.locks), since: maps.Clone(s.since), at: s.at, gen: s.gen, bytes: s.bytes, staged: s.staged,
 		ddl: slices.Clone(s.ddl)}
+	if s.merge != nil {
+		c.merge = s.merge.clone()
+	}
 	for k, v := range s.tables {
 		c.tables[k] = v.clone()
 	}
@@ -264,11 +269,11 @@ func (s *pendingState) hasModes() bool {
 // created, truncated or rewritten table): it commits with row-level
 // arbitration (writeset.go).
 func (s *pendingState) rowLevel() bool {
-	return len(s.ddl) == 0 && !s.hasModes()
+	return len(s.ddl) == 0 && !s.hasModes() && s.merge == nil
 }
 
 func (s *pendingState) hasWrites() bool {
-	if len(s.ddl) > 0 {
+	if len(s.ddl) > 0 || s.merge != nil {
 		return true
 	}
 	for _, p := range s.tables {

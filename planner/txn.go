@@ -106,9 +106,12 @@ func (s *session) Commit(ctx context.Context) error {
 	}
 	var rc *protocol.Receipt
 	var err error
-	if tx.pend.rowLevel() {
+	switch {
+	case tx.pend.merge != nil:
+		rc, err = s.publishMerge(ctx, tx)
+	case tx.pend.rowLevel():
 		rc, err = s.commitRows(ctx, tx)
-	} else {
+	default:
 		rc, err = s.g.Write(ctx, s.writeOptions(adapters.WriteOptions{Branch: tx.base.sn.Branch, Message: s.commitMessage(), Strict: true, Base: tx.base.sn}),
 			func(ctx context.Context, st *adapters.Stage) error { return flush(st, tx.pend) })
 	}

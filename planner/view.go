@@ -2,6 +2,7 @@ package planner
 
 import (
 	"github.com/pggraph/pggraph/exec"
+	"github.com/pggraph/pggraph/planner/graphsql"
 )
 
 // rowAddrColumn is exec's hidden column DML queries project to find the
@@ -48,9 +49,26 @@ func (v *view) Tables(schema string) []*exec.TableDef {
 	ts := v.base.Tables(schema)
 	out := make([]*exec.TableDef, len(ts))
 	for i, t := range ts {
+		if schema == graphsql.Schema && t.Name == graphsql.ViewConflicts {
+			t = v.conflicts(t)
+		}
 		out[i] = v.wrap(t)
 	}
 	return out
+}
+
+// conflicts is graph.conflicts: the open conflicts of the merge staged
+// in the transaction (merge_stage.go), else the catalog's empty view.
+func (v *view) conflicts(empty *exec.TableDef) *exec.TableDef {
+	if v.pend == nil || v.pend.merge == nil {
+		return empty
+	}
+	if m, ok := v.memo["\x00conflicts"]; ok {
+		return m
+	}
+	td := graphsql.ConflictsTable(v.pend.merge.open(v.pend))
+	v.memo["\x00conflicts"] = td
+	return td
 }
 
 // Table implements exec.Catalog.
@@ -63,6 +81,9 @@ func (v *view) Table(schema, name string) *exec.TableDef {
 	t := v.base.Table(schema, name)
 	if t == nil {
 		return nil
+	}
+	if schema == graphsql.Schema && name == graphsql.ViewConflicts {
+		return v.conflicts(t)
 	}
 	return v.wrap(t)
 }

@@ -54,6 +54,10 @@ type Env struct {
 	// BranchDeleted is told of a deleted branch (its privileges are
 	// forgotten); nil does nothing.
 	BranchDeleted func(branch string) error
+	// StageMerge stages the merge of from into into in the session's
+	// transaction block (graph.merge strategy 'stop') and returns the
+	// number of conflicting rows; nil refuses the strategy (0A000).
+	StageMerge func(ctx context.Context, from, into string) (int, error)
 }
 
 func (e Env) privilege(branch string, p access.BranchPrivs) error {
@@ -190,8 +194,9 @@ func argText(a any) *string {
 }
 
 func call(ctx context.Context, g *adapters.Graph, env Env, f *function, args []*string) (*Result, error) {
-	if env.InTransaction {
-		return nil, errf(CodeActiveSQLTransaction, "%s.%s cannot run inside a transaction block", Schema, f.name)
+	if env.InTransaction && !stagesMerge(f, args) {
+		return nil, errf(CodeActiveSQLTransaction, "%s.%s cannot run inside a transaction block", Schema, f.name).
+			WithHint(inTransactionHint(f))
 	}
 	if env.ReadOnly {
 		return nil, errf(CodeReadOnly, "cannot execute %s.%s in a read-only transaction", Schema, f.name)
@@ -331,12 +336,11 @@ func merge(ctx context.Context, g *adapters.Graph, env Env, args []*string) (any
 	if args[2] != nil {
 		switch strategy = strings.ToLower(strings.TrimSpace(*args[2])); strategy {
 		case adapters.MergeOurs, adapters.MergeTheirs:
-		case "stop":
-			return nil, errf(CodeFeatureNotSupported, "graph.merge strategy 'stop' (conflicts staged for resolution in SQL) is not implemented").
-				WithHint("Use strategy => 'ours' or 'theirs', or resolve on one branch and merge again.")
+		case mergeStop:
+			return stageMerge(ctx, env, from, into)
 		default:
 			return nil, errf(CodeInvalidParameterValue, "invalid graph.merge strategy %q", *args[2]).
-				WithHint("The strategies are 'ours' (keep the target's rows) and 'theirs' (take the source's).")
+				WithHint("The strategies are 'ours' (keep the target's rows), 'theirs' (take the source's) and 'stop' (stage the merge in the transaction and resolve its conflicts in SQL).")
 		}
 	}
 	rc, err := g.MergeWith(ctx, adapters.MergeOptions{From: from, Into: into, Message: fmt.Sprintf("merge %s into %s", from, into),

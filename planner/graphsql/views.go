@@ -22,6 +22,9 @@ const (
 	ViewTables   = "tables"
 	ViewRecovery = "recovery"
 	ViewAudit    = "audit"
+	// ViewConflicts is the rows of a merge staged in the session's
+	// transaction (conflicts.go); empty everywhere else.
+	ViewConflicts = "conflicts"
 )
 
 // View OIDs: fixed, below the first user OID (16384, where table OIDs
@@ -33,6 +36,7 @@ const (
 	oidTables
 	oidRecovery
 	oidAudit
+	oidConflicts
 )
 
 // Tables returns the graph schema's views for a session on branch: they
@@ -59,6 +63,7 @@ func views(g *adapters.Graph, branch string, at *graph.Snapshot) []*exec.TableDe
 		auditView(g).tableDef(oidAudit, ViewAudit, "recovery decisions, oldest first"),
 		branchesView(g).tableDef(oidBranches, ViewBranches, "graph branches"),
 		commitsView(g, branch, at).tableDef(oidCommits, ViewCommits, "graph commits reachable from the branch head, newest first"),
+		ConflictsTable(nil),
 		progressView().tableDef(oidProgress, ViewProgress, "long operations running in this process (COPY, merge, cleanup, optimize)"),
 		recoveryView(g).tableDef(oidRecovery, ViewRecovery, "pending recovery intents"),
 		tableStorageView(g, branch, at).tableDef(oidTableStorage, ViewTableStorage, "each table's fragments, data files and bytes at its pinned version"),

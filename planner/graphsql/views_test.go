@@ -171,7 +171,7 @@ func TestWithViewsCatalog(t *testing.T) {
 			t.Fatalf("view %s has OID %d inside the user or namespace range", td.Name, td.OID)
 		}
 	}
-	if strings.Join(names, ",") != "audit,branches,commits,progress,recovery,table_storage,tables" {
+	if strings.Join(names, ",") != "audit,branches,commits,conflicts,progress,recovery,table_storage,tables" {
 		t.Fatalf("views %v", names)
 	}
 	// column types as PostgreSQL sees them

@@ -1,0 +1,249 @@
+package adapters
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/pggraph/pggraph/graph"
+	"github.com/pggraph/pggraph/lance"
+	"github.com/pggraph/pggraph/protocol"
+)
+
+// Staged merges (graph.merge with strategy 'stop'; docs/architecture.md,
+// "Conflicts resolved in SQL"). A merge is split in two:
+//
+//   - StageMerge classifies the source against the target head exactly
+//     as Merge does, but rows both sides changed (same primary key) are
+//     not refused: the staged result keeps the target's version of each
+//     such row and every one is reported as a RowConflict with its base,
+//     target ("ours") and source ("theirs") versions. Table-level
+//     conflicts still refuse the merge (40001). Staging reads only: no
+//     Lance transaction is staged, nothing is written, so it adds no
+//     crash window.
+//   - PublishMerge publishes a staged merge with the caller's final rows
+//     per table (the staged deltas as the session changed them while
+//     resolving) as one merge commit: the same writer, effects, lineage
+//     (merged parent = the source head captured at staging) and recovery
+//     as Merge, one conditional __manifest commit. It is strict: prepared
+//     against the target snapshot the merge was staged on, so any target
+//     commit since fails it with 40001 (the session has answered its
+//     client since). The merge checks see the final rows.
+
+// RowConflict is one row both sides of a staged merge changed. Each
+// version is a one-row record in the table's physical schema, nil where
+// that side has no row (deleted, or never had it).
+type RowConflict struct {
+	Table              string
+	Base, Ours, Theirs arrow.RecordBatch
+	// OursAddr is the address of Ours in the target's table (valid when
+	// Ours is set): the staged result keeps that row.
+	OursAddr uint64
+}
+
+// StagedMerge is a merge classified but not published.
+type StagedMerge struct {
+	From, Into string
+	// Target and Source are the heads the merge was staged between.
+	Target, Source *graph.Snapshot
+	// Result is the staged merged graph: Result.Merged's catalog, and per
+	// replayed table the rows deleted from and added to its pin.
+	Result *MergeResult
+	// Conflicts lists the rows both sides changed, by table and key.
+	Conflicts []RowConflict
+}
+
+// StageMerge stages the merge of o.From into o.Into (see above);
+// o.Strategy is ignored.
+func (g *Graph) StageMerge(ctx context.Context, o MergeOptions) (*StagedMerge, error) {
+	from, into := o.From, o.Into
+	if from == "" {
+		from = graph.MainBranch
+	}
+	if into == "" {
+		into = graph.MainBranch
+	}
+	if from == into {
+		return nil, protocol.Errorf(protocol.KindInvalid, nil, "cannot merge branch %q into itself", from)
+	}
+	target, err := g.Head(ctx, into)
+	if err != nil {
+		return nil, branchErr(into, err)
+	}
+	source, err := g.Head(ctx, from)
+	if err != nil {
+		return nil, branchErr(from, err)
+	}
+	w := &mergeWriter{g: g, from: from, into: into, staging: true, source: source,
+		staged: map[string]map[graph.TableKey]*lance.Staged{}, plans: map[string]map[graph.TableKey]*tableOps{}}
+	pw := &protocol.PreparedWrite{OperationID: "staging", Base: protocol.NewBaseView(target), Lineage: &protocol.LineageIntent{}}
+	if err := w.Prepare(ctx, pw); err != nil {
+		return nil, err
+	}
+	p := w.stagedPlan
+	return &StagedMerge{From: from, Into: into, Target: target, Source: source, Result: p.result(), Conflicts: p.rowConflicts}, nil
+}
+
+// PublishMerge publishes sm with rows as each table's final row changes
+// (keys of sm.Result.Merged; deletions are addresses at the table's pin
+// there). o gives the message and attribution.
+func (g *Graph) PublishMerge(ctx context.Context, sm *StagedMerge, rows map[graph.TableKey]*MergedRows, o MergeOptions) (*protocol.Receipt, error) {
+	message := o.Message
+	if message == "" {
+		message = fmt.Sprintf("merge %s into %s", sm.From, sm.Into)
+	}
+	if rows == nil {
+		rows = map[graph.TableKey]*MergedRows{}
+	}
+	w := &mergeWriter{g: g, from: sm.From, into: sm.Into, source: sm.Source, rows: rows,
+		staged: map[string]map[graph.TableKey]*lance.Staged{}, plans: map[string]map[graph.TableKey]*tableOps{}}
+	co := g.attribute(protocol.CommitOptions{Branch: sm.Into, Message: message, Strict: true, Base: sm.Target}, o.Actor, o.Application, o.Client)
+	return g.commit(ctx, w, co)
+}
+
+// publishRows declares the session's final rows of a staged merge as the
+// merge's effects (in place of the replays Merge computes).
+func (p *mergePlan) publishRows(ctx context.Context) error {
+	reg := map[graph.TableKey]graph.TableEntry{}
+	for _, r := range p.pw.Delta.Registrations {
+		reg[r.Key()] = r
+	}
+	keys := make([]graph.TableKey, 0, len(p.w.rows))
+	for k := range p.w.rows {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return keys[i].String() < keys[j].String() })
+	for _, k := range keys {
+		mr := p.w.rows[k]
+		ops := &tableOps{deletes: mr.Deleted}
+		if mr.Added != nil {
+			ops.inserts = []Source{mr.Added}
+		}
+		if len(ops.deletes) == 0 && len(ops.inserts) == 0 {
+			continue
+		}
+		onto, ok := reg[k]
+		if !ok {
+			onto, ok = p.target.State.Table(k)
+		}
+		if !ok || onto.State != graph.Live {
+			return protocol.Errorf(protocol.KindInvalid, nil, "table %s is not part of the merged graph", k)
+		}
+		tds, err := p.w.g.openPin(ctx, pinOf(onto))
+		if err != nil {
+			return err
+		}
+		p.rows[k] = mr
+		if err := p.stageRows(ctx, onto, tds, ops); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// stageConflicts finds the rows of one table both sides changed (as
+// resolveRows does), records each as a RowConflict with its three
+// versions, and returns the source rows to replay without the
+// conflicted keys: the staged result keeps the target's rows. Where both
+// sides agree (both deleted the row, or made it equal) there is no
+// conflict.
+func (p *mergePlan) stageConflicts(ctx context.Context, table string, old, cur, tds *lance.Dataset, want map[string]int, wantPK map[string]string,
+	baseAddr map[string]uint64, kept []uint64, keptKeys []string, keyAddr map[string]uint64) ([]uint64, error) {
+	conflicted := map[string]bool{}
+	for k, n := range want {
+		if n > 0 {
+			conflicted[wantPK[k]] = true
+		}
+	}
+	theirsAddr := map[string]uint64{}
+	for i, k := range keptKeys {
+		theirsAddr[k] = kept[i]
+		if _, ok := keyAddr[k]; ok {
+			conflicted[k] = true
+		}
+	}
+	if len(conflicted) == 0 {
+		return kept, nil
+	}
+	pick := func(m map[string]uint64) []uint64 {
+		var out []uint64
+		for k := range conflicted {
+			if a, ok := m[k]; ok {
+				out = append(out, a)
+			}
+		}
+		slices.Sort(out)
+		return out
+	}
+	base, err := rowsByAddr(ctx, old, pick(baseAddr))
+	if err != nil {
+		return nil, err
+	}
+	ours, err := rowsByAddr(ctx, tds, pick(keyAddr))
+	if err != nil {
+		return nil, err
+	}
+	theirs, err := rowsByAddr(ctx, cur, pick(theirsAddr))
+	if err != nil {
+		return nil, err
+	}
+	keys := make([]string, 0, len(conflicted))
+	for k := range conflicted {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		rc := RowConflict{Table: table}
+		if a, ok := baseAddr[k]; ok {
+			rc.Base = base[a]
+		}
+		if a, ok := keyAddr[k]; ok {
+			rc.Ours, rc.OursAddr = ours[a], a
+		}
+		if a, ok := theirsAddr[k]; ok {
+			rc.Theirs = theirs[a]
+		}
+		if rc.Ours == nil && rc.Theirs == nil {
+			continue // both deleted it
+		}
+		if rc.Ours != nil && rc.Theirs != nil && rowKey(rc.Ours, 0, dataCols(rc.Ours)) == rowKey(rc.Theirs, 0, dataCols(rc.Theirs)) {
+			continue // both made it the same
+		}
+		p.rowConflicts = append(p.rowConflicts, rc)
+	}
+	var out []uint64
+	for i, a := range kept {
+		if !conflicted[keptKeys[i]] {
+			out = append(out, a)
+		}
+	}
+	return out, nil
+}
+
+// rowsByAddr reads the rows at addrs (ascending) of ds as one-row
+// records (data columns only).
+func rowsByAddr(ctx context.Context, ds *lance.Dataset, addrs []uint64) (map[uint64]arrow.RecordBatch, error) {
+	out := map[uint64]arrow.RecordBatch{}
+	if len(addrs) == 0 {
+		return out, nil
+	}
+	err := forEachRow(ctx, ds, lanceScan(addrs), func(rec arrow.RecordBatch, i int, addr uint64) error {
+		cols := dataCols(rec)
+		fields := make([]arrow.Field, len(cols))
+		arrs := make([]arrow.Array, len(cols))
+		for j, c := range cols {
+			fields[j] = rec.Schema().Field(c)
+			arrs[j] = array.NewSlice(rec.Column(c), int64(i), int64(i+1))
+		}
+		out[addr] = array.NewRecordBatch(arrow.NewSchema(fields, nil), arrs, 1)
+		for _, a := range arrs {
+			a.Release()
+		}
+		return nil
+	})
+	return out, err
+}
