@@ -208,7 +208,16 @@ func init() {
 	pgCatalogRels["pg_shdescription"] = &sysRelation{2396, "objoid oid, classoid oid, description text", none}
 	pgCatalogRels["pg_shdepend"] = &sysRelation{1214, "dbid oid, classid oid, objid oid, objsubid int4, refclassid oid, refobjid oid, deptype char", none}
 	pgCatalogRels["pg_default_acl"] = &sysRelation{826, "oid oid, defaclrole oid, defaclnamespace oid, defaclobjtype char, defaclacl aclitem[]", (*catalogSet).defaultACLRows}
-	pgCatalogRels["pg_init_privs"] = &sysRelation{3394, "objoid oid, classoid oid, objsubid int4, privtype char, initprivs aclitem[]", none}
+	// pg_init_privs: the privileges initdb gives pg_catalog and public,
+	// as PostgreSQL 15 records them; pg_dump dumps a schema's ACL as its
+	// difference from these (none for an unchanged pg_catalog)
+	pgCatalogRels["pg_init_privs"] = &sysRelation{3394, "objoid oid, classoid oid, objsubid int4, privtype char, initprivs aclitem[]", func(c *catalogSet) [][]any {
+		owner := c.userName() // the bootstrap superuser, OID 10
+		return [][]any{
+			{c.nsOID("pg_catalog"), uint32(oidPgNamespaceRel), 0, "i", []string{owner + "=UC/" + owner, "=U/" + owner}},
+			{c.nsOID("public"), uint32(oidPgNamespaceRel), 0, "i", []string{"pg_database_owner=UC/pg_database_owner", "=U/pg_database_owner"}},
+		}
+	}}
 	pgCatalogRels["pg_seclabel"] = &sysRelation{3596, "objoid oid, classoid oid, objsubid int4, provider text, label text", none}
 	pgCatalogRels["pg_shseclabel"] = &sysRelation{3592, "objoid oid, classoid oid, provider text, label text", none}
 	pgCatalogRels["pg_depend"] = &sysRelation{2608, "classid oid, objid oid, objsubid int4, refclassid oid, refobjid oid, refobjsubid int4, deptype char", func(c *catalogSet) [][]any {

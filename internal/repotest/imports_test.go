@@ -55,7 +55,7 @@ var layers = []layer{
 	{50, "access", []string{"access"}},
 	{40, "lance", []string{"lance", "lance/..."}},
 	{30, "objstore", []string{"objstore"}},
-	{rankLeaf, "leaf", []string{"observe", "internal/failpoint", "internal/sqllex", "internal/sqlparse", "internal/pgq", "internal/pgtest", "internal/oracle", "internal/s3test"}},
+	{rankLeaf, "leaf", []string{"observe", "internal/failpoint", "internal/sqllex", "internal/sqlparse", "internal/pgq", "internal/pgtest", "internal/oracle", "internal/s3test", "internal/regress", "internal/regress/share"}},
 }
 
 // knownUpwardImports are the imports that break the rule today, each
