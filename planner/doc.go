@@ -306,6 +306,16 @@
 // merge changes and every foreign key into or out of one. A violation
 // refuses the merge: nothing is published.
 //
+// graph.merge(…, strategy => 'stop') in a transaction block stages the
+// merge in the transaction (merge_stage.go): the snapshot becomes the
+// staged merged graph, the pending state its row changes (the target's
+// row kept where both branches changed one), graph.conflicts lists the
+// conflicting rows, ordinary SQL (or DELETE FROM graph.conflicts)
+// resolves them, and COMMIT publishes one strict merge commit
+// (adapters.Graph.PublishMerge), refused with 55000 while a conflict is
+// left. graph.changes(since [, table]) is the change feed
+// (graph_changes.go).
+//
 // # COPY FROM and memory
 //
 // In autocommit, COPY FROM streams: batches of rows are converted and

@@ -36,8 +36,14 @@ var divergedPeople = []step{
 // ordinary SQL resolves them, and COMMIT publishes one merge commit with
 // two parents.
 func TestMergeStopStagesConflictsResolvedInSQL(t *testing.T) {
+	for _, mode := range []pgx.QueryExecMode{pgx.QueryExecModeSimpleProtocol, pgx.QueryExecModeCacheStatement} {
+		t.Run(mode.String(), func(t *testing.T) { mergeStopScript(t, mode) })
+	}
+}
+
+func mergeStopScript(t *testing.T, mode pgx.QueryExecMode) {
 	ts := startServer(t, createPeople(t))
-	c := ts.connect(t, pgx.QueryExecModeSimpleProtocol)
+	c := ts.connect(t, mode)
 	steps := append([]step{}, divergedPeople...)
 	steps = append(steps, []step{
 		{sql: "select count(*) from graph.conflicts", rows: "0"},
@@ -67,6 +73,12 @@ func TestMergeStopStagesConflictsResolvedInSQL(t *testing.T) {
 		// resolved: take dev's row 1, accept dev's delete of 3, keep main's 4
 		{sql: "begin"},
 		{sql: "call graph.merge('dev', strategy => 'stop')"},
+		// a savepoint keeps the conflicts' state with the rows
+		{sql: "savepoint s"},
+		{sql: "delete from graph.conflicts", tag: "DELETE 3"},
+		{sql: "select count(*) from graph.conflicts", rows: "0"},
+		{sql: "rollback to savepoint s"},
+		{sql: "select count(*) from graph.conflicts", rows: "3"},
 		{sql: "update people set name = 'DEV' where id = 1", tag: "UPDATE 1"},
 		{sql: "delete from people where id = 3", tag: "DELETE 1"},
 		{sql: "delete from graph.conflicts where key->>'id' = '4'", tag: "DELETE 1"},

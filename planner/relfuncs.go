@@ -21,7 +21,8 @@ import (
 //   - graph.at(table, ref): the table as it was at ref;
 //   - graph.diff(table, from, to): its rows added, deleted and updated
 //     between two refs (graph_diff.go);
-//   - graph.diff_summary(from, to): per table, what changed.
+//   - graph.diff_summary(from, to): per table, what changed;
+//   - graph.changes(since [, table]): the change feed (graph_changes.go).
 //
 // A ref is a branch name (its head), a commit id (searched in the
 // session's branch history, then in every branch's), a manifest version
@@ -46,6 +47,16 @@ func (s *session) relationFunc(schema, name string, args []*string) (*exec.Table
 			return nil, true, wire.Errorf("42883", "function graph.diff takes 3 arguments (table, from, to), not %d", len(args))
 		}
 		td, err := s.graphDiff(ctx, args[0], args[1], args[2])
+		return td, true, err
+	case "changes":
+		if len(args) != 1 && len(args) != 2 {
+			return nil, true, wire.Errorf("42883", "function graph.changes takes 1 or 2 arguments (since [, table]), not %d", len(args))
+		}
+		var table *string
+		if len(args) == 2 {
+			table = args[1]
+		}
+		td, err := s.graphChanges(ctx, args[0], table)
 		return td, true, err
 	case "diff_summary":
 		if len(args) != 2 {

@@ -47,7 +47,7 @@ func graphFunc(fc *sqlparse.FuncCall) (string, bool) {
 // RelationFunctions are the graph functions that are relations read in
 // FROM by ordinary queries (graph.at, graph.diff, graph.diff_summary;
 // the planner's exec.RelationFunc), not procedures.
-var RelationFunctions = map[string]bool{"at": true, "diff": true, "diff_summary": true}
+var RelationFunctions = map[string]bool{"at": true, "diff": true, "diff_summary": true, "changes": true}
 
 // IsGraphCall reports whether a raw statement calls a graph procedure:
 // CALL graph.f(…), or a SELECT whose target list or FROM list has a

@@ -31,8 +31,11 @@
 // Parse recognizes, from the pg_query parse tree, CALL graph.f(…),
 // SELECT graph.f(…) [AS c] and SELECT {* | t.* | c | t.c} FROM
 // graph.f(…) [AS t[(c)]]; anything else around a graph call is 0A000.
-// graph.at, graph.diff and graph.diff_summary are not procedures but
-// relations the executor reads (RelationFunctions; planner/relfuncs.go).
+// graph.at, graph.diff, graph.diff_summary and graph.changes are not
+// procedures but relations the executor reads (RelationFunctions;
+// planner/relfuncs.go). graph.conflicts (conflicts.go) is empty here; the
+// session's view of a transaction with a staged merge lists its
+// conflicts (planner/merge_stage.go).
 // Argument texts are cut from the statement at the call's parse
 // location and evaluated by the executor as `SELECT CAST((arg) AS text)`,
 // so literals, casts, $n parameters and expressions such as now() all
@@ -59,7 +62,10 @@
 // optimize of a missing table, 22023 merging a branch into itself, 40001
 // a merge conflict (the write path's, naming the tables). create_branch
 // at an older commit forks the __manifest at that version
-// (adapters.Graph.CreateBranchAt). Every procedure is refused
+// (adapters.Graph.CreateBranchAt). graph.merge(…, strategy => 'stop')
+// is the one call a transaction block admits (and the only place it is
+// admitted: 25P01 elsewhere): it stages the merge in the transaction
+// through Env.StageMerge. Every other procedure is refused
 // inside an explicit transaction block with 25001 (as PostgreSQL refuses
 // CREATE DATABASE): branch create/delete, cleanup and recover are
 // control operations outside the graph-commit model, and merge and

@@ -192,3 +192,31 @@ func snapshotAtVersion(ctx context.Context, root *graph.Root, branch string, v u
 	}
 	return nil, head, false, nil
 }
+
+// CommitsSince returns the snapshots of branch's history from the commit
+// since (included) up to the head, oldest first, crossing fork points as
+// graph.commits does; ok is false when since is not in that history (or
+// was reclaimed). One manifest read per commit returned.
+func CommitsSince(ctx context.Context, root *graph.Root, branch, since string) (out []*graph.Snapshot, ok bool, err error) {
+	l, err := newLineage(ctx, root, branch, nil)
+	if err != nil {
+		return nil, false, err
+	}
+	for {
+		sn, _, err := l.Next(ctx)
+		if err != nil {
+			return nil, false, err
+		}
+		if sn == nil {
+			return nil, false, nil
+		}
+		out = append(out, sn)
+		if sn.Commit.ID == since {
+			break
+		}
+	}
+	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+		out[i], out[j] = out[j], out[i]
+	}
+	return out, true, nil
+}
