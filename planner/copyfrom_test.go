@@ -2,11 +2,13 @@ package planner
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // TestCopyFrom: COPY FROM STDIN in text, csv and binary formats, with a
@@ -128,4 +130,24 @@ func TestRowLockMemoryLimit(t *testing.T) {
 		{sql: "rollback"},
 		{sql: "select count(*) from m", rows: "900"},
 	})
+}
+
+// TestCopyServerFileRefused: COPY to or from a server file or program is
+// 0A000 naming that feature (not COPY as a whole), and the reply never
+// echoes the path or command.
+func TestCopyServerFileRefused(t *testing.T) {
+	ts := startServer(t, createPeople(t))
+	c := ts.connect(t, pgx.QueryExecModeSimpleProtocol)
+	for _, sql := range []string{
+		"COPY people FROM '/etc/passwd'",
+		"COPY people TO '/tmp/secret-out'",
+		"COPY (SELECT 1) TO '/tmp/secret-out'",
+		"COPY people FROM PROGRAM 'cat /etc/passwd'",
+	} {
+		_, err := c.Exec(context.Background(), sql)
+		var pe *pgconn.PgError
+		if !errors.As(err, &pe) || pe.Code != "0A000" || pe.Message != "COPY to or from a server file or program is not supported yet" || strings.Contains(pe.Message+pe.Detail+pe.Hint, "/etc") || strings.Contains(pe.Message+pe.Detail+pe.Hint, "/tmp") {
+			t.Errorf("%s: %v", sql, err)
+		}
+	}
 }

@@ -378,14 +378,14 @@ func (s *pendingState) spillOver(limit int64) error {
 			if !ok {
 				continue
 			}
-			freed, err := pr.stage(s.staged)
-			if err != nil {
+			if _, err := pr.stage(s.staged); err != nil {
 				return err
 			}
-			s.bytes -= freed
 		}
 	}
-	s.bytes = max(s.bytes, 0)
+	// every record is staged now (a count copied from a savepoint may
+	// still hold records staged since; it starts over here)
+	s.bytes = 0
 	return nil
 }
 

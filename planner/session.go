@@ -241,6 +241,9 @@ func newPlan(st *wire.Statement) *plan {
 	case isDDL(n):
 		p.kind = stmtDDL
 		p.ddlName = unsupportedKeyword(st.SQL)
+	case n.GetCopyStmt() != nil:
+		// COPY … FROM STDIN / TO STDOUT never get here (wire runs them)
+		p.unsupported = "COPY to or from a server file or program"
 	default:
 		p.unsupported = unsupportedKeyword(st.SQL)
 		if p.unsupported == "" {
