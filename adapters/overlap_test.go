@@ -13,12 +13,22 @@ import (
 
 // roundOneHook runs fn once, synchronously, on the first write of a
 // staged data file of the table whose location contains marker: inside
-// round 1 of a v2 commit, after its base was captured and before its CAS.
+// round 1 of a v2 commit, after its base was captured and before its CAS
+// (or, with onBarrier, on the barrier's listing of pending intents:
+// after the write started, before its live-HEAD check).
 type roundOneHook struct {
 	objstore.Store
-	marker string
-	once   sync.Once
-	fn     func()
+	marker    string
+	onBarrier bool
+	once      sync.Once
+	fn        func()
+}
+
+func (h *roundOneHook) List(ctx context.Context, prefix string) ([]objstore.ObjectInfo, error) {
+	if h.onBarrier && h.fn != nil && strings.HasPrefix(prefix, "__recovery") {
+		h.once.Do(h.fn)
+	}
+	return h.Store.List(ctx, prefix)
 }
 
 func (h *roundOneHook) Put(ctx context.Context, key string, data []byte) error {
@@ -32,7 +42,7 @@ func (h *roundOneHook) PutIfAbsent(ctx context.Context, key string, data []byte)
 }
 
 func (h *roundOneHook) fire(key string) {
-	if h.fn != nil && strings.HasPrefix(key, "tables/") && strings.Contains(key, h.marker) && strings.Contains(key, "/data/") {
+	if !h.onBarrier && h.fn != nil && strings.HasPrefix(key, "tables/") && strings.Contains(key, h.marker) && strings.Contains(key, "/data/") {
 		h.once.Do(h.fn)
 	}
 }
@@ -65,7 +75,7 @@ func TestBarrierHeadOverlap(t *testing.T) {
 			createTables(t, g0, "a", "b")
 			g0.Close()
 			sn := func(g *Graph) uint64 { return head(t, g).Version }
-			hook := &roundOneHook{Store: mem}
+			hook := &roundOneHook{Store: mem, onBarrier: tc.drift}
 			gA := openGraph(t, hook, false)
 			defer gA.Close()
 			gB := openGraph(t, mem, false)
