@@ -312,6 +312,29 @@
 // the crash sweeps (every cell's next write may stage on an
 // unmaterialized base). Measured: adapters BenchmarkBackToBackInserts.
 //
+// Overlapped stages (docs/write-protocol.md §7.1). On object storage each
+// dependent request is a round trip, so a v2 write whose base the
+// attempt captures itself overlaps the read-only stages: barrierAndHead
+// reads the base head concurrently with the barrier's listing when the
+// recovery reports the listing empty (CleanBarrier; any intent found →
+// the head is read again after the barrier), and round1 runs stage D's
+// live-HEAD check (checkHeads) concurrently with Apply and the
+// __manifest files, the CAS fenced until it passed. Stage D's fresh-head
+// comparison is the CAS itself (publishFrom starts from the base; a
+// version published since makes the CAS lose, and the reload arbitrates
+// every member). A base this process already knows to be stale
+// (graph.Root.KnownNewer), a strict caller's base, or
+// SequentialRevalidate keep the sequential order. A 1-row INSERT on S3
+// waits on 5 dependent requests instead of 8: role check, statement
+// head, [barrier listing ‖ base head], [staged files ‖ live HEAD ‖
+// __manifest files], CAS. A publishFrom failure other than the CAS
+// attempt itself (publishError) happened before any CAS of ours landed
+// and is returned as such, not as an unknown outcome.
+// Tests: the crash sweeps (every cell's next write takes the overlapped
+// path), adapters TestConcurrentProcesses and the uncovered-drift and
+// covered-drift tests (a failed live-HEAD check in round 1 never lets
+// the CAS through), TestBarrierHeadOverlap.
+//
 // Group commit (adapters/group.go, docs/architecture.md "The write
 // protocol") needs nothing new here: a group is one Writer whose
 // Prepare runs every member's stage function against one base, so the
