@@ -577,6 +577,16 @@ func (c *Coordinator) round1(ctx context.Context, w Writer, pw *PreparedWrite, r
 	if !revalidate {
 		return c.applyAndMaterialize(ctx, w, pw)
 	}
+	if len(c.basesToMaterialize(pw)) > 0 {
+		// This round materializes a base this process published: a
+		// concurrent check could see it appear mid-probe and take the
+		// cold path (reading the table's manifests). Check first, as
+		// stage D before round 1; only this rare case pays the round.
+		if err := c.checkHeads(ctx, w, pw); err != nil {
+			return err, nil
+		}
+		return c.applyAndMaterialize(ctx, w, pw)
+	}
 	heads := make(chan error, 1)
 	// checkHeads reads only the effects' identities and pins, on a copy:
 	// Apply sets each effect's Confirmed meanwhile
