@@ -102,3 +102,8 @@ select string_agg(lvl::text, ',' order by lvl) from vote;
 select string_agg(lvl::text, ',' order by lvl desc) from vote;
 select id, rank() over (order by lvl) from vote order by id;
 select id, row_number() over (partition by lvl order by id) from vote order by lvl, id;
+select lvl from vote union select 'low'::level order by 1;
+select lvl from vote union all select 'high'::level order by 1 desc;
+select distinct on (lvl) lvl, id from vote order by lvl, id desc;
+select * from (values ('high'::level), ('low')) v (x) order by x;
+select * from (select lvl from vote order by lvl limit 2) s;
