@@ -3,6 +3,7 @@ package exec
 import (
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 )
 
@@ -402,4 +403,57 @@ func (c *catalogSet) enumRows() [][]any {
 func IsBuiltinTypeName(name string) bool {
 	_, ok := typeNames[name]
 	return ok
+}
+
+// qualifyEnumCasts spells the enum types an expression casts to with
+// their schema when public is not on the search path (pg_dump runs with
+// an empty one, and PostgreSQL's deparser then qualifies: 'ok'::public.mood),
+// so a dump restores into PostgreSQL; with public on the path a cast
+// written qualified (a restored dump's default) prints unqualified, as
+// PostgreSQL's deparser prints it.
+func (c *catalogSet) qualifyEnumCasts(expr string) string {
+	if !strings.Contains(expr, "::") {
+		return expr
+	}
+	for _, e := range c.enums() {
+		expr = strings.ReplaceAll(expr, "::public."+quoteIdent(e.Name), "::"+quoteIdent(e.Name))
+	}
+	if c.searchPathSchemas()["public"] {
+		return expr
+	}
+	for _, e := range c.enums() {
+		name := "::" + quoteIdent(e.Name)
+		var b strings.Builder
+		rest := expr
+		for {
+			k := strings.Index(rest, name)
+			if k < 0 {
+				b.WriteString(rest)
+				break
+			}
+			end := k + len(name)
+			b.WriteString(rest[:k])
+			if end == len(rest) || strings.ContainsRune(" )[,", rune(rest[end])) {
+				b.WriteString("::public." + quoteIdent(e.Name))
+			} else {
+				b.WriteString(name)
+			}
+			rest = rest[end:]
+		}
+		expr = b.String()
+	}
+	return expr
+}
+
+// enumTypeName is format_type's spelling of an enum type (or array of
+// one): schema-qualified when public is not on the search path.
+func enumTypeName(ec *evalCtx, oid uint32, mod int32) string {
+	s := FormatType(oid, mod)
+	if ec == nil || ec.run == nil {
+		return s
+	}
+	if (&catalogSet{setting: ec.run.settings, user_: ec.run.user}).searchPathSchemas()["public"] {
+		return s
+	}
+	return "public." + s
 }

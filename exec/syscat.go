@@ -622,7 +622,7 @@ func init() {
 		for _, t := range c.userTables() {
 			for i, col := range t.Columns {
 				if col.Default != "" && col.Identity == 0 {
-					rows = append(rows, []any{attrdefOID(t.OID, i), t.OID, int16(i + 1), col.Default})
+					rows = append(rows, []any{attrdefOID(t.OID, i), t.OID, int16(i + 1), c.qualifyEnumCasts(col.Default)})
 				}
 			}
 		}
