@@ -30,6 +30,15 @@ func (rl *rowLocks) identify(o *lockOwner, pid int32) {
 	}
 }
 
+// rowLockHolds lists the Backend's row-lock holders and waiters (none for
+// a session without a Backend: the merge checks' internal sessions).
+func (s *session) rowLockHolds() []exec.RowLockHold {
+	if s.backend == nil {
+		return nil
+	}
+	return s.backend.rows.holds()
+}
+
 // holds lists the owners that hold or wait for row locks.
 func (rl *rowLocks) holds() []exec.RowLockHold {
 	rl.mu.Lock()

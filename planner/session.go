@@ -527,7 +527,7 @@ func (s *session) execSession() *exec.Session {
 			Database: s.info.Database,
 			PID:      int32(s.info.ProcessID),
 			Activity: s.activityForExec,
-			RowLocks: s.backend.rows.holds, // rowlocks_catalog.go
+			RowLocks: s.rowLockHolds, // rowlocks_catalog.go
 			AdvisoryHolds: func() []exec.AdvisoryHold {
 				if s.advisory == nil {
 					return nil
