@@ -76,7 +76,8 @@
 // snapshots and transactions. pg_type has the type and its array type,
 // pg_enum the labels (OIDs in sort order). Created extensions
 // (ExtensionCatalog) are pg_extension rows; uuid-ossp's and pgcrypto's
-// functions are built in (extension_funcs.go).
+// functions are built in and resolve once the catalog has their extension
+// (extension_funcs.go).
 //
 // Literals as parameters: NormalizeLiterals rewrites the literals in
 // value positions (after = <> < > <= >=, IN lists, BETWEEN bounds,
