@@ -544,7 +544,9 @@
 // pg_authid (passwords to superusers only) and pg_parameter_acl serve
 // pg_dumpall. Monitoring catalogs (syscat_activity.go): pg_stat_activity
 // from Session.Activity, pg_locks from Session.AdvisoryHolds (held and
-// waiting requests; pg_blocking_pids from the same lock space), both read
+// waiting requests; pg_blocking_pids from the same lock space) and
+// Session.RowLocks (transactionid and tuple locks of row-lock holders and
+// waiters, syscat_rowlocks.go), all read
 // at every scan (liveRels); pg_show_all_settings() in FROM binds to
 // pg_settings (rangefunc_settings.go); DDL's DEFAULT and CHECK
 // expressions are bound, not evaluated, by BindDefault/BindCheck
