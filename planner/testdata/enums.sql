@@ -107,3 +107,8 @@ select lvl from vote union all select 'high'::level order by 1 desc;
 select distinct on (lvl) lvl, id from vote order by lvl, id desc;
 select * from (values ('high'::level), ('low')) v (x) order by x;
 select * from (select lvl from vote order by lvl limit 2) s;
+select enum_first(null::level), enum_last(null::level), enum_range(null::level);
+select enum_range('low'::level, 'high'::level), enum_range(null, 'low'::level), enum_range('high'::level, null);
+select enum_range('high'::level, 'low'::level);
+select enum_range(lvl) from vote where id = 1;
+select enum_first(1);
