@@ -633,6 +633,11 @@ func init() {
 		for _, d := range pgDescriptionFacts() {
 			rows = append(rows, []any{d.objoid, d.classoid, d.objsubid, d.text})
 		}
+		for _, e := range c.enums() {
+			if e.Comment != "" {
+				rows = append(rows, []any{e.OID, oidPgTypeRel, 0, e.Comment})
+			}
+		}
 		for _, t := range c.userTables() {
 			if t.Comment != "" {
 				rows = append(rows, []any{t.OID, 1259, 0, t.Comment})

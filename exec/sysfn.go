@@ -555,8 +555,15 @@ func init() {
 						out.S[i] = d
 						continue
 					}
+					if !col && (class == 0 || class == oidPgTypeRel) {
+						if e := cs.enumByOID(uint32(x[0].I[i])); e != nil && e.Comment != "" {
+							out.Nulls[i] = false
+							out.S[i] = e.Comment
+							continue
+						}
+					}
 					if class != 0 && class != oidPgClassRel {
-						continue // user comments are on relations only
+						continue // user comments are on relations and enum types only
 					}
 					for _, t := range tables {
 						if int64(t.OID) != x[0].I[i] {

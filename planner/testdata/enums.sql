@@ -112,3 +112,8 @@ select enum_range('low'::level, 'high'::level), enum_range(null, 'low'::level), 
 select enum_range('high'::level, 'low'::level);
 select enum_range(lvl) from vote where id = 1;
 select enum_first(1);
+comment on type level is 'how much';
+select obj_description('level'::regtype, 'pg_type'), format_type('level'::regtype, null);
+comment on type nope is 'x';
+comment on type level is null;
+select obj_description('level'::regtype, 'pg_type');
