@@ -148,8 +148,31 @@ func (b *binder) finishSimple(res *bound, sel *q.SelectStmt, outer *scope) (*bou
 			}
 			keys = append(keys, makeSortKey(sb, idx))
 		}
+		var enumKeys []Expr
+		for k := range keys {
+			c := res.cols[keys[k].col]
+			if sk := b.enumSortKeyOf(&colRef{idx: keys[k].col, t: c.t, name: c.name}); sk != nil {
+				// enums sort by declaration: sort on a hidden sort-key
+				// column, projected away after the sort (enums.go)
+				enumKeys = append(enumKeys, sk)
+				keys[k].col = len(res.cols) + len(enumKeys) - 1
+			}
+		}
 		_ = extra
-		p = &sortNode{input: p, keys: keys}
+		if enumKeys != nil {
+			all, cols := make([]Expr, 0, len(res.cols)+len(enumKeys)), append([]colInfo(nil), res.cols...)
+			for i, c := range res.cols {
+				all = append(all, &colRef{idx: i, t: c.t, name: c.name})
+			}
+			for _, sk := range enumKeys {
+				all = append(all, sk)
+				cols = append(cols, colInfo{name: "?sort?", t: sk.Type()})
+			}
+			p = &sortNode{input: &projectNode{input: p, exprs: all, cols: cols}, keys: keys}
+			p = &projectNode{input: p, exprs: all[:len(res.cols)], cols: res.cols}
+		} else {
+			p = &sortNode{input: p, keys: keys}
+		}
 	}
 	p, err := b.bindLimit(p, sel, outer)
 	if err != nil {

@@ -117,6 +117,10 @@ func (b *binder) bindExpr(n *q.Node, sc *scope) (Expr, error) {
 		if err != nil {
 			return nil, err
 		}
+		if IsEnumOID(t.OID) {
+			// its kernel would order the labels as text (enums.go)
+			return nil, unsupported("%s of an enum type is not supported", name)
+		}
 		return &opExpr{name: strings.ToLower(name), t: t, args: args, k: minMaxKernel(name == "GREATEST")}, nil
 	case *q.Node_SubLink:
 		return b.bindSubLink(x.SubLink, sc)

@@ -360,6 +360,11 @@ func (b *binder) bindQuery(sel *q.SelectStmt, outer *scope) (*bound, error) {
 				cols = append(cols, colInfo{name: "?distinct?", t: e.Type()})
 				idx = len(exprs) - 1
 			}
+			if k < len(keys) {
+				if sk, ok := exprs[keys[k].col].(*enumSortKey); ok && sk.arg.String() == key {
+					idx = keys[k].col // ORDER BY an enum sorts on its sort key (enums.go)
+				}
+			}
 			if k < len(keys) && keys[k].col != idx {
 				return nil, errf(CodeInvalidColumnReference, "SELECT DISTINCT ON expressions must match initial ORDER BY expressions")
 			}

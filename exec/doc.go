@@ -76,7 +76,8 @@
 // snapshots and transactions. pg_type has the type and its array type,
 // pg_enum the labels (OIDs in sort order). Created extensions
 // (ExtensionCatalog) are pg_extension rows; uuid-ossp's and pgcrypto's
-// functions are built in (extension_funcs.go).
+// functions are built in and resolve once the catalog has their extension
+// (extension_funcs.go).
 //
 // Literals as parameters: NormalizeLiterals rewrites the literals in
 // value positions (after = <> < > <= >=, IN lists, BETWEEN bounds,
@@ -543,7 +544,9 @@
 // pg_authid (passwords to superusers only) and pg_parameter_acl serve
 // pg_dumpall. Monitoring catalogs (syscat_activity.go): pg_stat_activity
 // from Session.Activity, pg_locks from Session.AdvisoryHolds (held and
-// waiting requests; pg_blocking_pids from the same lock space), both read
+// waiting requests; pg_blocking_pids from the same lock space) and
+// Session.RowLocks (transactionid and tuple locks of row-lock holders and
+// waiters, syscat_rowlocks.go), all read
 // at every scan (liveRels); pg_show_all_settings() in FROM binds to
 // pg_settings (rangefunc_settings.go); DDL's DEFAULT and CHECK
 // expressions are bound, not evaluated, by BindDefault/BindCheck

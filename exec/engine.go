@@ -51,6 +51,9 @@ type Session struct {
 	// session's lock space (pg_locks).
 	Activity      func() []Activity
 	AdvisoryHolds func() []AdvisoryHold
+	// RowLocks lists the transactions holding or waiting for row locks
+	// (pg_locks, pg_stat_activity; syscat_rowlocks.go); nil: none.
+	RowLocks func() []RowLockHold
 	// RelationFunc resolves schema-qualified functions in FROM the
 	// executor does not know (nil: none; exec/relfunc.go).
 	RelationFunc RelationFunc
@@ -115,7 +118,7 @@ func (e *Engine) PrepareFor(sess *Session, sql string, declared []uint32) (p *Pr
 	if sess != nil {
 		cs.db, cs.user_, cs.setting, cs.params = sess.Database, sess.User, sess.Setting, sess.Parameters
 		cs.rolesFn, cs.sessUser = sess.Roles, sess.sessionUser()
-		cs.activityFn, cs.locksFn = sess.Activity, sess.AdvisoryHolds
+		cs.activityFn, cs.locksFn, cs.rowLocksFn = sess.Activity, sess.AdvisoryHolds, sess.RowLocks
 		cs.relFunc = sess.RelationFunc
 	}
 	b := &binder{cat: cs, sql: sql}
@@ -411,6 +414,7 @@ type catalogSet struct {
 	// activityFn and locksFn serve pg_stat_activity and pg_locks
 	activityFn func() []Activity
 	locksFn    func() []AdvisoryHold
+	rowLocksFn func() []RowLockHold
 	relFunc    RelationFunc
 }
 

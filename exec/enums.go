@@ -3,6 +3,7 @@ package exec
 import (
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 )
 
@@ -402,4 +403,149 @@ func (c *catalogSet) enumRows() [][]any {
 func IsBuiltinTypeName(name string) bool {
 	_, ok := typeNames[name]
 	return ok
+}
+
+// qualifyEnumCasts spells the enum types an expression casts to with
+// their schema when public is not on the search path (pg_dump runs with
+// an empty one, and PostgreSQL's deparser then qualifies: 'ok'::public.mood),
+// so a dump restores into PostgreSQL; with public on the path a cast
+// written qualified (a restored dump's default) prints unqualified, as
+// PostgreSQL's deparser prints it.
+func (c *catalogSet) qualifyEnumCasts(expr string) string {
+	if !strings.Contains(expr, "::") {
+		return expr
+	}
+	for _, e := range c.enums() {
+		expr = strings.ReplaceAll(expr, "::public."+quoteIdent(e.Name), "::"+quoteIdent(e.Name))
+	}
+	if c.searchPathSchemas()["public"] {
+		return expr
+	}
+	for _, e := range c.enums() {
+		name := "::" + quoteIdent(e.Name)
+		var b strings.Builder
+		rest := expr
+		for {
+			k := strings.Index(rest, name)
+			if k < 0 {
+				b.WriteString(rest)
+				break
+			}
+			end := k + len(name)
+			b.WriteString(rest[:k])
+			if end == len(rest) || strings.ContainsRune(" )[,", rune(rest[end])) {
+				b.WriteString("::public." + quoteIdent(e.Name))
+			} else {
+				b.WriteString(name)
+			}
+			rest = rest[end:]
+		}
+		expr = b.String()
+	}
+	return expr
+}
+
+// enumTypeName is format_type's spelling of an enum type (or array of
+// one): schema-qualified when public is not on the search path.
+func enumTypeName(ec *evalCtx, oid uint32, mod int32) string {
+	s := FormatType(oid, mod)
+	if ec == nil || ec.run == nil {
+		return s
+	}
+	if (&catalogSet{setting: ec.run.settings, user_: ec.run.user}).searchPathSchemas()["public"] {
+		return s
+	}
+	return "public." + s
+}
+
+// enum_first, enum_last and enum_range: the labels of the argument's enum
+// type in sort order (the argument's value only bounds enum_range(a, b);
+// NULL bounds are open), from the binder's catalog.
+func init() {
+	enumArg := func(b *binder, name string, args []Expr, n int) (*EnumDef, error) {
+		if len(args) != n {
+			return nil, noFunction(name, args)
+		}
+		var def *EnumDef
+		for _, a := range args {
+			if a.Type().OID == OIDUnknown {
+				continue
+			}
+			d := b.cat.enumByOID(a.Type().OID)
+			if d == nil || def != nil && d != def {
+				return nil, noFunction(name, args)
+			}
+			def = d
+		}
+		if def == nil {
+			return nil, noFunction(name, args)
+		}
+		for i, a := range args {
+			if a.Type().OID == OIDUnknown {
+				c, err := b.coerce(a, Type{OID: def.OID, Mod: -1}, castImplicit, "")
+				if err != nil {
+					return nil, err
+				}
+				args[i] = c
+			}
+		}
+		return def, nil
+	}
+	firstLast := func(name string, last bool) {
+		defCustom(name, func(b *binder, args []Expr) (Expr, error) {
+			def, err := enumArg(b, name, args, 1)
+			if err != nil {
+				return nil, err
+			}
+			t := Type{OID: def.OID, Mod: -1}
+			return &opExpr{name: name, t: t, args: args, k: func(_ *evalCtx, _ []*Vec, out *Vec, sel []int32) error {
+				labels := def.ordered()
+				for _, i := range sel {
+					if len(labels) == 0 {
+						out.SetNull(int(i))
+						continue
+					}
+					out.S[i] = labels[0]
+					if last {
+						out.S[i] = labels[len(labels)-1]
+					}
+				}
+				return nil
+			}}, nil
+		})
+	}
+	firstLast("enum_first", false)
+	firstLast("enum_last", true)
+	defCustom("enum_range", func(b *binder, args []Expr) (Expr, error) {
+		def, err := enumArg(b, "enum_range", args, len(args))
+		if err != nil || len(args) < 1 || len(args) > 2 {
+			return nil, noFunction("enum_range", args)
+		}
+		elem := Type{OID: def.OID, Mod: -1}
+		t := Type{OID: def.ArrayOID(), Mod: -1}
+		return &opExpr{name: "enum_range", t: t, args: args, k: func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+			labels := def.ordered()
+			for _, i := range sel {
+				lo, hi := 0, len(labels)-1
+				if len(a) == 2 {
+					for k, l := range labels {
+						if !a[0].IsNull(int(i)) && l == a[0].S[i] {
+							lo = k
+						}
+						if !a[1].IsNull(int(i)) && l == a[1].S[i] {
+							hi = k
+						}
+					}
+				}
+				var pick []string
+				if lo <= hi {
+					pick = labels[lo : hi+1]
+				}
+				items := NewVec(elem, len(pick))
+				copy(items.S, pick)
+				out.A[i] = &Array{Elem: elem, Items: items}
+			}
+			return nil
+		}}, nil
+	})
 }

@@ -14,9 +14,10 @@ import (
 )
 
 // The functions of the extensions ORMs create (CREATE EXTENSION
-// "uuid-ossp", pgcrypto): built into the engine, so they are callable
-// whether or not the extension was created (pg_extension lists the ones
-// that were: planner/ddl/extension.go).
+// "uuid-ossp", pgcrypto): built into the engine, and callable, as in
+// PostgreSQL, once the catalog has the extension (pg_extension lists the
+// created ones: planner/ddl/extension.go); before, they do not exist
+// (42883).
 //
 // uuid-ossp: uuid_generate_v1, v1mc, v3, v4, v5, uuid_nil and the
 // namespace constants uuid_ns_dns/url/oid/x500 (RFC 4122, as the
@@ -123,6 +124,28 @@ func init() {
 		}
 		return nil
 	}, TInt4))
+}
+
+// extensionFunctions names the extension each function belongs to.
+var extensionFunctions = map[string]string{
+	"uuid_generate_v1": "uuid-ossp", "uuid_generate_v1mc": "uuid-ossp", "uuid_generate_v3": "uuid-ossp",
+	"uuid_generate_v4": "uuid-ossp", "uuid_generate_v5": "uuid-ossp", "uuid_nil": "uuid-ossp",
+	"uuid_ns_dns": "uuid-ossp", "uuid_ns_url": "uuid-ossp", "uuid_ns_oid": "uuid-ossp", "uuid_ns_x500": "uuid-ossp",
+	"digest": "pgcrypto", "hmac": "pgcrypto", "gen_random_bytes": "pgcrypto",
+}
+
+// hasExtension reports whether the user catalog has created extension name.
+func (c *catalogSet) hasExtension(name string) bool {
+	ec, ok := c.user.(ExtensionCatalog)
+	if !ok || c.user == nil {
+		return false
+	}
+	for _, e := range ec.Extensions() {
+		if e.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // hashByName is pgcrypto's digest algorithm by name (case-insensitive).

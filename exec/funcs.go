@@ -108,6 +108,9 @@ func (b *binder) bindFuncCall(fc *q.FuncCall, sc *scope) (Expr, error) {
 
 // funcByName resolves an overload and coerces the arguments.
 func (b *binder) funcByName(name string, args []Expr) (Expr, error) {
+	if ext, ok := extensionFunctions[name]; ok && !b.cat.hasExtension(ext) {
+		return nil, noFunction(name, args) // until CREATE EXTENSION (extension_funcs.go)
+	}
 	d, ok := funcs[name]
 	if !ok {
 		if e, ok, err := b.implementationCall(name, args); ok {

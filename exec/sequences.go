@@ -155,6 +155,8 @@ type SessionHooks struct {
 	Advisory  *AdvisorySession
 	// Signal serves pg_cancel_backend and pg_terminate_backend (signal.go).
 	Signal SignalBackend
+	// RowLocks lists row-lock holders and waiters (pg_blocking_pids).
+	RowLocks func() []RowLockHold
 }
 
 type sessionHooksKey struct{}

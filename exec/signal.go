@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"slices"
 	"time"
 )
 
@@ -56,8 +57,20 @@ func init() {
 	intArr, _ := ArrayOf(TInt4)
 	def("pg_blocking_pids", sig(intArr, func(ec *evalCtx, a []*Vec, out *Vec, sel []int32) error {
 		space, _, _ := advisoryOwner(ec)
+		var rl []RowLockHold
+		if ec.run.ctx != nil {
+			if h, ok := ec.run.ctx.Value(sessionHooksKey{}).(*SessionHooks); ok && h != nil && h.RowLocks != nil {
+				rl = h.RowLocks()
+			}
+		}
 		for _, i := range sel {
 			pids := space.blockingPIDs(int32(a[0].I[i]))
+			for _, p := range rowLockBlockers(rl, int32(a[0].I[i])) {
+				if !slices.Contains(pids, p) {
+					pids = append(pids, p)
+				}
+			}
+			slices.Sort(pids)
 			items := NewVec(TInt4, len(pids))
 			for k, p := range pids {
 				items.I[k] = int64(p)

@@ -622,7 +622,7 @@ func init() {
 		for _, t := range c.userTables() {
 			for i, col := range t.Columns {
 				if col.Default != "" && col.Identity == 0 {
-					rows = append(rows, []any{attrdefOID(t.OID, i), t.OID, int16(i + 1), col.Default})
+					rows = append(rows, []any{attrdefOID(t.OID, i), t.OID, int16(i + 1), c.qualifyEnumCasts(col.Default)})
 				}
 			}
 		}
@@ -632,6 +632,11 @@ func init() {
 		var rows [][]any
 		for _, d := range pgDescriptionFacts() {
 			rows = append(rows, []any{d.objoid, d.classoid, d.objsubid, d.text})
+		}
+		for _, e := range c.enums() {
+			if e.Comment != "" {
+				rows = append(rows, []any{e.OID, oidPgTypeRel, 0, e.Comment})
+			}
 		}
 		for _, t := range c.userTables() {
 			if t.Comment != "" {

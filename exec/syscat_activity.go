@@ -90,9 +90,17 @@ func init() {
 				waiting[h.PID] = waiting[h.PID] || h.Waiting
 			}
 		}
+		rl := c.rowLocks()
 		for _, a := range c.activity() {
 			if waiting[a.PID] {
 				a.WaitEventType, a.WaitEvent = "Lock", "advisory"
+			}
+			if rowLockWaiting(rl, a.PID) {
+				a.WaitEventType, a.WaitEvent = "Lock", "transactionid"
+			}
+			var xid any
+			if x := rowLockXID(rl, a.PID); x != 0 {
+				xid = x
 			}
 			var usesysid any
 			for i := range cat.Roles {
@@ -112,15 +120,15 @@ func init() {
 			}
 			rows = append(rows, []any{datid, a.Database, a.PID, nil, usesysid, a.User, a.ApplicationName, textOrNull(a.ClientAddr), nil, port,
 				a.BackendStart, timeOrNull(a.XactStart), timeOrNull(a.QueryStart), timeOrNull(a.StateChange),
-				textOrNull(a.WaitEventType), textOrNull(a.WaitEvent), textOrNull(a.State), nil, nil, nil, a.Query, "client backend"})
+				textOrNull(a.WaitEventType), textOrNull(a.WaitEvent), textOrNull(a.State), xid, nil, nil, a.Query, "client backend"})
 		}
 		return rows
 	}}
 	pgCatalogRels["pg_locks"] = &sysRelation{12073, "locktype text, database oid, relation oid, page int4, tuple int2, virtualxid text, transactionid xid, classid oid, objid oid, objsubid int2, virtualtransaction text, pid int4, mode text, granted bool, fastpath bool, waitstart timestamptz", func(c *catalogSet) [][]any {
+		rows := c.rowLockRows()
 		if c.locksFn == nil {
-			return nil
+			return rows
 		}
-		var rows [][]any
 		for _, h := range c.locksFn() {
 			// PostgreSQL's key layout: a bigint key is split into its high
 			// (classid) and low (objid) halves with objsubid 1; two int4

@@ -328,7 +328,7 @@ func init() {
 			return nil
 		}}, nil
 	})
-	def("format_type", fnSig{args: []Type{TOid, TInt4}, ret: TText, nonStrict: true, k: func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+	def("format_type", fnSig{args: []Type{TOid, TInt4}, ret: TText, nonStrict: true, k: func(ec *evalCtx, a []*Vec, out *Vec, sel []int32) error {
 		for _, i := range sel {
 			if a[0].IsNull(int(i)) {
 				out.SetNull(int(i))
@@ -339,6 +339,10 @@ func init() {
 				mod = int32(a[1].I[i])
 			} else if uint32(a[0].I[i]) == OIDBpchar {
 				out.S[i] = "character" // no typmod given: PostgreSQL's bpchar spelling
+				continue
+			}
+			if IsEnumOID(uint32(a[0].I[i])) {
+				out.S[i] = enumTypeName(ec, uint32(a[0].I[i]), mod)
 				continue
 			}
 			out.S[i] = FormatType(uint32(a[0].I[i]), mod)
@@ -550,8 +554,15 @@ func init() {
 						out.S[i] = d
 						continue
 					}
+					if !col && (class == 0 || class == oidPgTypeRel) {
+						if e := cs.enumByOID(uint32(x[0].I[i])); e != nil && e.Comment != "" {
+							out.Nulls[i] = false
+							out.S[i] = e.Comment
+							continue
+						}
+					}
 					if class != 0 && class != oidPgClassRel {
-						continue // user comments are on relations only
+						continue // user comments are on relations and enum types only
 					}
 					for _, t := range tables {
 						if int64(t.OID) != x[0].I[i] {

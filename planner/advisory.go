@@ -34,7 +34,7 @@ func (s *session) newAdvisorySession(space *exec.AdvisoryLocks) *exec.AdvisorySe
 // sequences.
 func (s *session) withSession(ctx context.Context) context.Context {
 	if s.hooks == nil {
-		s.hooks = &exec.SessionHooks{Sequences: &sessionSequences{s: s}, Advisory: s.advisory}
+		s.hooks = &exec.SessionHooks{Sequences: &sessionSequences{s: s}, Advisory: s.advisory, RowLocks: s.rowLockHolds}
 		if s.info.Signal != nil {
 			s.hooks.Signal = s.info.Signal
 		}

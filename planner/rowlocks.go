@@ -52,6 +52,14 @@ func lockConflicts(held, want lockMode) bool {
 type lockOwner struct {
 	held    map[string]lockMode
 	waiting *rowLock // the lock it waits for (deadlock detection)
+	// pid, xid, waitKey and waitStart are what pg_locks shows of the
+	// owner (rowlocks_catalog.go): its session, the transaction id it
+	// got at its first lock, the row it waits for and since when.
+	pid       int32
+	xid       uint32
+	waitKey   string
+	waitMode  lockMode
+	waitStart time.Time
 }
 
 type rowLock struct {
@@ -64,6 +72,9 @@ type rowLocks struct {
 	mu     sync.Mutex
 	locks  map[string]*rowLock
 	tables map[string]*tableLocks // by tableOfKey
+	// nextXID numbers lock owners for pg_locks (rowlocks_catalog.go).
+	nextXID uint32
+	waiters map[*lockOwner]bool // owners waiting for a row lock
 	// peak is the most entries locks held since it was last rebuilt:
 	// Go maps never give buckets back, so after one transaction locked a
 	// million rows the empty table would keep ~50 MB for good (shrink).
@@ -157,6 +168,7 @@ type lockWait struct {
 	noWait, skipLocked bool
 	timeout            time.Duration // lock_timeout (0: none)
 	relation           string        // for messages
+	pid                int32         // the session's process id (pg_locks)
 }
 
 // conflicting reports whether o may not take l in mode m.
@@ -216,6 +228,7 @@ func (rl *rowLocks) acquire(ctx context.Context, o *lockOwner, keys []string, m 
 			if rl.locks == nil {
 				rl.locks = map[string]*rowLock{}
 			}
+			rl.identify(o, w.pid)
 			if tl := rl.table(tableOfKey(k)); tl.compacting {
 				// a compaction moves the table's rows: wait for it,
 				// then the statement runs again on the new addresses
@@ -270,7 +283,11 @@ func (rl *rowLocks) acquire(ctx context.Context, o *lockOwner, keys []string, m 
 					WithDetail("Two transactions wait for rows of relation \"" + w.relation + "\" each of them has locked.").
 					WithHint("See server log for query details.")
 			}
-			o.waiting = l
+			o.waiting, o.waitKey, o.waitMode, o.waitStart = l, k, m, time.Now()
+			if rl.waiters == nil {
+				rl.waiters = map[*lockOwner]bool{}
+			}
+			rl.waiters[o] = true
 			ch := l.wake
 			rl.mu.Unlock()
 			var timer <-chan time.Time
@@ -288,7 +305,8 @@ func (rl *rowLocks) acquire(ctx context.Context, o *lockOwner, keys []string, m 
 				err = wire.Errorf("55P03", "canceling statement due to lock timeout")
 			}
 			rl.mu.Lock()
-			o.waiting = nil
+			o.waiting, o.waitKey = nil, ""
+			delete(rl.waiters, o)
 			rl.mu.Unlock()
 			if err != nil {
 				return taken, nil, true, err

@@ -165,7 +165,7 @@ func (s *session) acquireDelta(ctx context.Context, owner *lockOwner, d *pending
 
 // lockWaitOf is the session's lock_timeout for an acquisition.
 func (s *session) lockWaitOf(relation string) lockWait {
-	w := lockWait{relation: relation}
+	w := lockWait{relation: relation, pid: int32(s.info.ProcessID)}
 	if s.info.Settings != nil {
 		w.timeout = s.info.Settings.Duration("lock_timeout")
 	}

@@ -540,6 +540,7 @@ func (s *session) execSession() *exec.Session {
 			Database: s.info.Database,
 			PID:      int32(s.info.ProcessID),
 			Activity: s.activityForExec,
+			RowLocks: s.rowLockHolds, // rowlocks_catalog.go
 			AdvisoryHolds: func() []exec.AdvisoryHold {
 				if s.advisory == nil {
 					return nil

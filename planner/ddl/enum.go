@@ -382,6 +382,26 @@ func addEnumLabel(labels []EnumLabel, l, neighbor string, after bool) []EnumLabe
 	return append(out, EnumLabel{Label: l, Sort: s})
 }
 
+// commentOnType plans COMMENT ON TYPE of an enum type.
+func (pc *planCtx) commentOnType(st *q.CommentStmt) ([]Change, error) {
+	name, err := typeEntryName(st.Object.GetTypeName().GetNames())
+	if err != nil {
+		return nil, err
+	}
+	e, m, ok, err := pc.enumType(name)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, errorf(CodeUndefinedObject, "type \"%s\" does not exist", name)
+	}
+	m = cloneMeta(m)
+	m.Comment = st.Comment
+	a := redefineEnum(e, m, "")
+	a.CommandTag = "COMMENT"
+	return []Change{a}, nil
+}
+
 // renameType plans ALTER TYPE name RENAME TO new.
 func (pc *planCtx) renameType(st *q.RenameStmt) ([]Change, error) {
 	var names []*q.Node

@@ -34,3 +34,8 @@ create extension pgcrypto;
 select count(*) from pg_extension where extname = 'pgcrypto';
 rollback;
 select count(*) from pg_extension where extname = 'pgcrypto';
+-- after DROP EXTENSION, and before CREATE EXTENSION, the functions do not exist
+select uuid_generate_v4() is not null;
+select digest('a', 'md5');
+create extension "uuid-ossp";
+select uuid_nil();
