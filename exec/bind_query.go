@@ -46,6 +46,9 @@ func (b *binder) bindQuery(sel *q.SelectStmt, outer *scope) (*bound, error) {
 		} else {
 			input = b.pushFilter(input, pred)
 		}
+		// with each table's conditions on its scan, inner joins written
+		// in a costly order are reordered (join_order_cost.go)
+		input = b.reorderInnerJoins(input)
 	}
 
 	b.agg = &aggCollector{}

@@ -131,13 +131,27 @@
 // DELETE/UPDATE; CheckViolation evaluates a CHECK expression over
 // candidate rows. Both use the same binder and kernels as SELECT.
 //
-// Joins: equi-joins hash the smaller estimated input (int64 keys use a
-// direct table when their range is compact); comma joins take their keys
-// from WHERE; uncorrelated IN/NOT IN subqueries probe a hash set. WHERE
-// conjuncts that read one join input only (no subqueries, no volatile
-// calls) move below the join to that input — both inputs of an inner
-// join, the preserved side of left/semi/anti joins — so e1.src = 1
-// becomes a key lookup on e1 under a join (bind_pushdown.go).
+// Joins: equi-joins hash the smaller estimated input; one int64 key (or
+// several packed into one) is indexed in compressed-sparse-row form —
+// slots from the key itself when its range is compact, else from an
+// open-addressing table (int_slots.go) — with the build side put in key
+// order so that one key's rows are adjacent (join_csr.go); comma joins
+// take their keys from WHERE; uncorrelated IN/NOT IN subqueries probe a
+// hash set. WHERE conjuncts that read one join input only (no
+// subqueries, no volatile calls) move below the join to that input —
+// both inputs of an inner join, the preserved side of left/semi/anti
+// joins — so e1.src = 1 becomes a key lookup on e1 under a join
+// (bind_pushdown.go). Then a tree of 3 to 10 inner joins is reordered by
+// estimated cost (join_order_cost.go: item rows from row counts, key
+// lookups, ranges and filter selectivities, join sizes from distinct
+// keys — ANALYZE statistics or primary keys —, dynamic programming over
+// left-deep orders, lookup joins costed per incoming row); the written
+// order stays unless estimated at least twice as costly, and a
+// projection keeps the written column order. Hash aggregation groups by
+// one int key directly, by several plain keys through a column-wise
+// hash compared value by value (agg_hashkeys.go), and by a grouped
+// primary key alone when the table's other columns are grouped because
+// they depend on it.
 //
 // Lookup joins (ops_indexjoin.go): when one input of an inner, left,
 // semi or anti equi-join is a table scan (under filters) whose source
