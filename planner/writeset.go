@@ -328,6 +328,15 @@ func (s *session) arbitrateRows(ctx context.Context, pend *pendingState, since f
 			continue
 		}
 		if !samePin(e0, ti.entry) {
+			if !serializable && s.onlyReferenced(pend, head, name) {
+				// a parent only probed for the transaction's new rows
+				// (held FOR KEY SHARE: fklocks.go): its keys must still
+				// be there, whatever else changed
+				if err := s.parentKeysHold(ctx, pend, head, name); err != nil {
+					return err
+				}
+				continue
+			}
 			if serializable {
 				// row-granular where the reads were logged (readset.go)
 				if err := s.arbitrateReads(ctx, pend, name, e0, ti); err != nil {
