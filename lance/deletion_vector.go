@@ -35,3 +35,11 @@ func (d *Dataset) deletionVector(ctx context.Context, fr *format.Fragment) (*roa
 }
 
 func encodeDeletionBitmap(bm *roaring.Bitmap) ([]byte, error) { return deletion.EncodeBitmap(bm) }
+
+// DeletedOffsets returns the deleted row offsets of one of this
+// version's fragments, read from its deletion file alone (no data or
+// address scan): exec/lancesrc derives a key index's liveness filter
+// from it, in time proportional to the deletions, not the fragment.
+func (d *Dataset) DeletedOffsets(ctx context.Context, fr *format.Fragment) (*roaring.Bitmap, error) {
+	return d.deletionVector(ctx, fr)
+}

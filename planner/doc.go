@@ -109,7 +109,8 @@
 // 64). An explicit BEGIN … COMMIT publishes all its pending changes (DDL
 // first, in order, then rows) as one graph commit.
 //
-// Isolation (isolation.go, writeset.go, rowlocks.go, rowstmt.go;
+// Isolation (isolation.go, writeset.go, readset.go, fklocks.go,
+// rowlocks.go, rowstmt.go;
 // docs/architecture.md, "Isolation and row-level concurrency").
 // transaction_isolation is fixed at the first statement. READ COMMITTED
 // (the default) reads a new snapshot per statement (a transaction with
@@ -117,16 +118,20 @@
 // and SERIALIZABLE one per transaction. A transaction of row changes
 // commits with row-level arbitration: COMMIT fails with 40001 only when
 // a commit since it first touched a table deleted a row version it
-// deletes, inserted a live unique key it inserts, changed a table tied
-// to one it writes by a foreign key, or (SERIALIZABLE) changed any table
-// it read; the intervening changes are read back from the tables' Lance
+// deletes, inserted a live unique key it inserts, removed a parent key
+// its new rows reference, changed a child table its deletes checked, or
+// (SERIALIZABLE) inserted or deleted a row matching something it read:
+// each statement's reads are logged by the Lance sources at the
+// granularity they served them (keys, key ranges, addresses, filter
+// hints; readset.go), a table read otherwise counts whole; the intervening changes are read back from the tables' Lance
 // versions (deleted addresses, new fragments), so other processes'
 // commits count like this one's. Otherwise its rows are staged on the
 // newer head (recompute, never patch). A transaction with DDL, TRUNCATE
 // or a rewrite commits strictly (any change of a table it read or wrote
 // is 40001). Within the process, writes lock the row versions they
 // change (FOR NO KEY UPDATE for an UPDATE assigning no key column,
-// else FOR UPDATE) and the unique keys they insert until the transaction ends
+// else FOR UPDATE), the unique keys they insert and, FOR KEY SHARE, the
+// parent rows their new rows reference (fklocks.go) until the transaction ends
 // (after the publish; a failed statement without savepoints ends them
 // at once): a second writer waits, then recomputes its statement on a
 // new snapshot (READ COMMITTED) or fails with 40001 when the holder

@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/pggraph/pggraph/exec"
+	"github.com/pggraph/pggraph/exec/lancesrc"
 	"github.com/pggraph/pggraph/graph"
 	"github.com/pggraph/pggraph/planner/ddl"
 	"github.com/pggraph/pggraph/wire"
@@ -155,7 +156,12 @@ type pendingState struct {
 	// the snapshot the running statement reads (set by newView).
 	since map[string]graph.TableEntry
 	at    *catalog
-	gen   uint64 // bumped on every change (catalog cache key)
+	// readLog ties each table read to the logs of the statements that
+	// read it, and stmtLog is the running statement's log (SERIALIZABLE
+	// transactions only: readset.go)
+	readLog map[string]*tableReads
+	stmtLog *lancesrc.ReadLog
+	gen     uint64 // bumped on every change (catalog cache key)
 	// bytes is the size of the pending insert records held in memory
 	// (memory limit, spill threshold); staged records are not counted
 	bytes int64
@@ -177,6 +183,7 @@ func (s *pendingState) markRead(name string) {
 		s.reads = map[string]bool{}
 	}
 	s.reads[name] = true
+	s.noteRead(name)
 	if _, ok := s.since[name]; !ok && s.at != nil {
 		if ti, ok := s.at.tables[name]; ok {
 			if s.since == nil {
@@ -205,7 +212,7 @@ func (s *pendingState) setTable(name string, p *pendingTable) {
 
 func (s *pendingState) clone() *pendingState {
 	c := &pendingState{tables: make(map[string]*pendingTable, len(s.tables)), reads: maps.Clone(s.reads), locks: maps.Clone(s.locks), since: maps.Clone(s.since), at: s.at, gen: s.gen, bytes: s.bytes, staged: s.staged,
-		ddl: slices.Clone(s.ddl)}
+		ddl: slices.Clone(s.ddl), readLog: cloneReadLog(s.readLog), stmtLog: s.stmtLog}
 	if s.merge != nil {
 		c.merge = s.merge.clone()
 	}

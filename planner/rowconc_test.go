@@ -131,6 +131,19 @@ func TestRowLevelCommitAcrossProcesses(t *testing.T) {
 		{0, "update acct set bal = bal - 1 where id = 1", ""},
 		{1, "update acct set bal = bal + 1 where id = 2", ""},
 		{0, "commit", ""}, {1, "commit", ""},
+		// SERIALIZABLE: disjoint rows read and written both commit
+		// (row-granular read sets, seen across processes), a write skew
+		// does not
+		{0, "begin isolation level serializable", ""}, {1, "begin isolation level serializable", ""},
+		{0, "update acct set bal = bal - 1 where id = 5", ""},
+		{1, "update acct set bal = bal + 1 where id = 6", ""},
+		{0, "commit", ""}, {1, "commit", ""},
+		{0, "begin isolation level serializable", ""}, {1, "begin isolation level serializable", ""},
+		{0, "select bal from acct where id = 8", ""},
+		{1, "select bal from acct where id = 7", ""},
+		{0, "update acct set bal = bal + 1 where id = 7", ""},
+		{1, "update acct set bal = bal + 1 where id = 8", ""},
+		{0, "commit", ""}, {1, "commit", "40001"},
 		// same row
 		{0, "begin", ""}, {1, "begin", ""},
 		{0, "update acct set bal = bal - 5 where id = 3", ""},
@@ -145,7 +158,7 @@ func TestRowLevelCommitAcrossProcesses(t *testing.T) {
 		{0, "insert into acct values (12, 0)", ""},
 		{1, "insert into acct values (13, 0)", ""},
 	})
-	if got := scalar(t, a, "select string_agg(id::text || ':' || bal::text, ',' order by id) from acct"); got != "1:99,2:101,3:105,4:100,5:100,6:100,7:100,8:100,9:100,10:100,11:0,12:0,13:0" {
+	if got := scalar(t, a, "select string_agg(id::text || ':' || bal::text, ',' order by id) from acct"); got != "1:99,2:101,3:105,4:100,5:99,6:101,7:101,8:100,9:100,10:100,11:0,12:0,13:0" {
 		t.Fatalf("rows %s", got)
 	}
 	_, _ = b.Exec(ctx, "begin")

@@ -141,11 +141,18 @@ func noKeyUpdateTable(p *plan, base *catalog) string {
 	return up.Relation.Relname
 }
 
-// acquireDelta takes a statement delta's locks (lockKeys) in order, each
-// run of one mode by one acquire. Like acquire, it stops at the first
-// wait (waited: the statement runs again).
-func (s *session) acquireDelta(ctx context.Context, owner *lockOwner, d *pendingState, base *catalog, noKey string) (taken []string, waited bool, err error) {
+// acquireDelta takes a statement delta's locks (lockKeys, then the FOR
+// KEY SHARE locks of the parent rows its new rows reference:
+// fkShareLocks, whose addresses it returns as shared) in order, each run
+// of one mode by one acquire. Like acquire, it stops at the first wait
+// (waited: the statement runs again).
+func (s *session) acquireDelta(ctx context.Context, owner *lockOwner, d *pendingState, base *catalog, noKey string) (taken []string, shared map[string][]uint64, waited bool, err error) {
 	reqs := lockKeys(d, base, noKey)
+	fk, shared, err := s.fkShareLocks(ctx, d, base)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	reqs = append(reqs, fk...)
 	w := s.lockWaitOf(deltaRelation(d))
 	for i := 0; i < len(reqs); {
 		j := i
@@ -156,11 +163,11 @@ func (s *session) acquireDelta(ctx context.Context, owner *lockOwner, d *pending
 		got, _, waited, err := s.backend.rows.acquire(ctx, owner, keys, reqs[i].mode, w)
 		taken = append(taken, got...)
 		if err != nil || waited {
-			return taken, waited, err
+			return taken, shared, waited, err
 		}
 		i = j
 	}
-	return taken, false, nil
+	return taken, shared, false, nil
 }
 
 // lockWaitOf is the session's lock_timeout for an acquisition.
@@ -224,7 +231,7 @@ func (s *session) lockedWrite(ctx context.Context, p *plan, params []any) (*writ
 		if len(d.tables) == 0 {
 			return out, nil
 		}
-		taken, waited, err := s.acquireDelta(ctx, tx.owner, d, base, noKeyUpdateTable(p, base))
+		taken, shared, waited, err := s.acquireDelta(ctx, tx.owner, d, base, noKeyUpdateTable(p, base))
 		if err == nil {
 			err = s.checkLockBudget(tx.owner, tx.pend)
 		}
@@ -246,7 +253,7 @@ func (s *session) lockedWrite(ctx context.Context, p *plan, params []any) (*writ
 			}
 			return ti.entry, true
 		}
-		conflict := s.arbitrateRows(ctx, d, since, head, false)
+		conflict := s.arbitrateRows(ctx, withShared(d, shared), since, head, false)
 		if !waited && conflict == nil {
 			return out, nil
 		}
@@ -290,7 +297,7 @@ func (s *session) lockedAutocommit(ctx context.Context, owner *lockOwner, p *pla
 	if len(d.tables) == 0 {
 		return false, nil
 	}
-	taken, waited, err := s.acquireDelta(ctx, owner, d, base, noKeyUpdateTable(p, base))
+	taken, _, waited, err := s.acquireDelta(ctx, owner, d, base, noKeyUpdateTable(p, base))
 	if err == nil {
 		err = s.checkLockBudget(owner, pend)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/pggraph/pggraph/access"
 	"github.com/pggraph/pggraph/adapters"
 	"github.com/pggraph/pggraph/exec"
+	"github.com/pggraph/pggraph/exec/lancesrc"
 	"github.com/pggraph/pggraph/graph"
 	"github.com/pggraph/pggraph/internal/sqllex"
 	"github.com/pggraph/pggraph/internal/sqlparse"
@@ -314,6 +315,18 @@ func (s *session) Describe(ctx context.Context, st *wire.Statement, declared []u
 func (s *session) Execute(ctx context.Context, st *wire.Statement, params []any) (wire.Result, error) {
 	ctx = withCatalogMemo(s.withSession(ctx))
 	s.statementSnapshot()
+	if tx := s.tx; tx != nil && !tx.implicit && (tx.iso == isoSerializable || (tx.iso == "" && s.isolation() == isoSerializable)) {
+		// the statement's reads are recorded row by row (readset.go);
+		// what is marked read after it returns counts as a whole table
+		log := lancesrc.NewReadLog()
+		ctx = lancesrc.WithReadLog(ctx, log)
+		tx.pend.stmtLog = log
+		defer func() {
+			if s.tx != nil {
+				s.tx.pend.stmtLog = nil
+			}
+		}()
+	}
 	p, _ := st.Plan.(*plan)
 	if p == nil {
 		p = newPlan(st)

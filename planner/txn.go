@@ -76,6 +76,11 @@ func (s *session) txBase(ctx context.Context) (*catalog, error) {
 	if s.tx.iso == "" {
 		s.tx.iso = s.isolation()
 	}
+	if s.tx.serializable() && s.tx.pend.at == nil {
+		// reads without pending writes run on c itself (no view): the
+		// read set's pins come from it (readset.go)
+		s.tx.pend.at = c
+	}
 	return c, nil
 }
 
@@ -184,7 +189,7 @@ func (s *session) RollbackToSavepoint(_ context.Context, name string) error {
 	if i < 0 {
 		return nil
 	}
-	reads, locks, since := s.tx.pend.reads, s.tx.pend.locks, s.tx.pend.since
+	reads, locks, since, readLog := s.tx.pend.reads, s.tx.pend.locks, s.tx.pend.since, s.tx.pend.readLog
 	s.tx.pend = s.tx.saves[i].pend.clone()
 	for k, e := range since {
 		if _, ok := s.tx.pend.since[k]; !ok {
@@ -197,6 +202,9 @@ func (s *session) RollbackToSavepoint(_ context.Context, name string) error {
 	for k := range reads {
 		s.tx.pend.markRead(k)
 	}
+	// the rolled-back statements' reads stay in the read set, as they
+	// were recorded (a superset of the savepoint's)
+	s.tx.pend.readLog, s.tx.pend.stmtLog = cloneReadLog(readLog), nil
 	for k := range locks {
 		s.tx.pend.markLock(k)
 	}

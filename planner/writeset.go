@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -45,11 +46,16 @@ type versionChanges struct {
 	deleted  map[uint64]bool
 	newFrags []uint64
 	cur      *lance.Dataset // the version (to read inserted rows)
+	prev     *lance.Dataset // the version before (to read deleted rows)
 
 	once     sync.Once
 	insAddrs []uint64
 	inserted []*exec.Vec // all columns, in table order (nil for an append-only version with no rows read yet)
 	insErr   error
+
+	delOnce sync.Once
+	delRows []*exec.Vec // the deleted rows' columns, in table order
+	delErr  error
 }
 
 type versionKey struct {
@@ -110,7 +116,7 @@ func (s *session) changesAt(ctx context.Context, head graph.TableEntry, v uint64
 	if err != nil {
 		return nil, err
 	}
-	vc := &versionChanges{cur: cur, newFrags: rc.NewFragments}
+	vc := &versionChanges{cur: cur, prev: prev, newFrags: rc.NewFragments}
 	var newRows uint64
 	ids := map[uint64]bool{}
 	for _, id := range rc.NewFragments {
@@ -144,50 +150,74 @@ func (vc *versionChanges) insertedRows(ctx context.Context, td *exec.TableDef, s
 		for _, id := range vc.newFrags {
 			ids[id] = true
 		}
-		names := make([]string, len(td.Columns))
-		for i := range td.Columns {
-			names[i] = schema.Field(i).Name
-		}
-		sc, err := vc.cur.Scan(ctx, lance.ScanOptions{Columns: names, WithRowAddress: true,
-			FragmentFilter: func(fr *format.Fragment) bool { return ids[fr.ID] }})
-		if err != nil {
-			vc.insErr = err
-			return
-		}
-		defer sc.Close()
-		parts := make([][]*exec.Vec, len(td.Columns))
-		for {
-			rec, err := sc.Next(ctx)
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				vc.insErr = err
-				return
-			}
-			xr := execRecord(rec)
-			for c := range td.Columns {
-				v, err := exec.VecFromArrow(xr.Column(c), td.Columns[c].Type)
-				if err != nil {
-					vc.insErr = err
-					return
-				}
-				detachStrings(v, v.N)
-				parts[c] = append(parts[c], v)
-			}
-			av, ok := rec.Column(len(td.Columns)).(*array.Uint64)
-			if !ok {
-				vc.insErr = fmt.Errorf("row addresses of %s are %s", td.Name, rec.Column(len(td.Columns)).DataType())
-				return
-			}
-			vc.insAddrs = append(vc.insAddrs, av.Uint64Values()...)
-		}
-		vc.inserted = make([]*exec.Vec, len(td.Columns))
-		for c := range td.Columns {
-			vc.inserted[c] = catVecs(td.Columns[c].Type, parts[c])
-		}
+		vc.insAddrs, vc.inserted, vc.insErr = readColumns(ctx, vc.cur, td, schema,
+			lance.ScanOptions{FragmentFilter: func(fr *format.Fragment) bool { return ids[fr.ID] }})
 	})
 	return vc.insAddrs, vc.inserted, vc.insErr
+}
+
+// readColumns scans every column of td (typed as td's columns) from ds,
+// restricted as opts says, with the rows' addresses.
+func readColumns(ctx context.Context, ds *lance.Dataset, td *exec.TableDef, schema *arrow.Schema, opts lance.ScanOptions) ([]uint64, []*exec.Vec, error) {
+	names := make([]string, len(td.Columns))
+	for i := range td.Columns {
+		names[i] = schema.Field(i).Name
+	}
+	opts.Columns, opts.WithRowAddress = names, true
+	sc, err := ds.Scan(ctx, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer sc.Close()
+	var addrs []uint64
+	parts := make([][]*exec.Vec, len(td.Columns))
+	for {
+		rec, err := sc.Next(ctx)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		xr := execRecord(rec)
+		for c := range td.Columns {
+			v, err := exec.VecFromArrow(xr.Column(c), td.Columns[c].Type)
+			if err != nil {
+				return nil, nil, err
+			}
+			detachStrings(v, v.N)
+			parts[c] = append(parts[c], v)
+		}
+		av, ok := rec.Column(len(td.Columns)).(*array.Uint64)
+		if !ok {
+			return nil, nil, fmt.Errorf("row addresses of %s are %s", td.Name, rec.Column(len(td.Columns)).DataType())
+		}
+		addrs = append(addrs, av.Uint64Values()...)
+	}
+	out := make([]*exec.Vec, len(td.Columns))
+	for c := range td.Columns {
+		out[c] = catVecs(td.Columns[c].Type, parts[c])
+	}
+	return addrs, out, nil
+}
+
+// deletedRows reads the rows version v deleted, from the version before
+// it (every column, typed as td's columns): SERIALIZABLE read sets
+// match them against the keys and filters a transaction read
+// (readset.go).
+func (vc *versionChanges) deletedRows(ctx context.Context, td *exec.TableDef, schema *arrow.Schema) ([]*exec.Vec, error) {
+	vc.delOnce.Do(func() {
+		if len(vc.deleted) == 0 {
+			return
+		}
+		addrs := make([]uint64, 0, len(vc.deleted))
+		for a := range vc.deleted {
+			addrs = append(addrs, a)
+		}
+		slices.Sort(addrs)
+		_, vc.delRows, vc.delErr = readColumns(ctx, vc.prev, td, schema, lance.ScanOptions{RowAddresses: addrs})
+	})
+	return vc.delRows, vc.delErr
 }
 
 // tableChanges is what committed to one table between two of its pins.
@@ -298,6 +328,22 @@ func (s *session) arbitrateRows(ctx context.Context, pend *pendingState, since f
 			continue
 		}
 		if !samePin(e0, ti.entry) {
+			if !serializable && s.onlyReferenced(pend, head, name) {
+				// a parent only probed for the transaction's new rows
+				// (held FOR KEY SHARE: fklocks.go): its keys must still
+				// be there, whatever else changed
+				if err := s.parentKeysHold(ctx, pend, head, name); err != nil {
+					return err
+				}
+				continue
+			}
+			if serializable {
+				// row-granular where the reads were logged (readset.go)
+				if err := s.arbitrateReads(ctx, pend, name, e0, ti); err != nil {
+					return err
+				}
+				continue
+			}
 			return serializationFailure(fmt.Sprintf("table %q read by the transaction was changed by a concurrent transaction", name))
 		}
 	}

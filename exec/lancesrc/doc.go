@@ -15,8 +15,8 @@
 // by diffing the two manifests' fragment lists (keyindex.go) — only the
 // key column of fragments added since v is read, fragments removed are
 // filtered out, and fragments whose deletion file changed get a bitmap
-// of their live offsets from an address-only scan (deletion vectors, no
-// data pages). Another process's commits are just newer versions. A
+// of their live offsets from that deletion file alone (all offsets but
+// the deleted ones: no scan, O(deletions) per commit). Another process's commits are just newer versions. A
 // delta larger than 1/16 of the table (compaction, overwrite) or a
 // fragment id whose data files changed, or live rows that were never read
 // (a restore reviving deleted rows or removed fragments), falls back to
@@ -71,4 +71,11 @@
 // Invariants: a Source never returns rows deleted in its version (Lance
 // applies deletion vectors); filters in a ScanRequest are hints only —
 // the engine re-checks every predicate.
+//
+// Read logs (readlog.go): a statement that runs with a ReadLog in its
+// context has every read of a Source recorded at the granularity it was
+// served (keys looked up, counted or probed; a key range; row addresses;
+// a scan's filter hints, none meaning the whole table), per table
+// version. SERIALIZABLE transactions arbitrate their reads with them
+// (planner/readset.go).
 package lancesrc

@@ -304,21 +304,27 @@ func (x *keyIndex) derive(ctx context.Context, ds *lance.Dataset, col keyColumn)
 		nx.bytes += b
 	}
 	if len(delFrags) > 0 {
-		want := make(map[uint64]bool, len(delFrags))
-		for _, id := range delFrags {
-			want[id] = true
-			nx.live[id] = roaring.New()
-		}
-		err := scanPlain(ctx, ds, lance.ScanOptions{Columns: []string{}, WithRowAddress: true, FragmentFilter: func(fr *format.Fragment) bool { return want[fr.ID] }}, func(_ arrow.RecordBatch, addrs []uint64) error {
-			addRuns(nx.live, addrs)
-			return nil
-		})
-		if err != nil {
-			return nil, false, err
+		// a fragment's live offsets are all of its rows but the ones its
+		// deletion file lists: read that file alone (an address scan of
+		// a large fragment cost O(rows) per commit that deleted one row)
+		byID := map[uint64]*format.Fragment{}
+		for i, fr := range ds.Manifest().Fragments {
+			byID[fr.ID] = &ds.Manifest().Fragments[i]
 		}
 		for _, id := range delFrags {
-			live := nx.live[id]
+			fr := byID[id]
+			if fr == nil {
+				return nil, false, nil
+			}
+			del, err := ds.DeletedOffsets(ctx, fr)
+			if err != nil {
+				return nil, false, err
+			}
+			live := roaring.New()
+			live.AddRange(0, fr.PhysicalRows)
+			live.AndNot(del)
 			live.RunOptimize()
+			nx.live[id] = live
 			if read := nx.indexed[id]; read != nil && live.AndCardinality(read) != live.GetCardinality() {
 				return nil, false, nil // rows revived that were never read
 			}

@@ -44,6 +44,7 @@ func (o *sortedKeys) of(m addrMap) []int64 {
 // bounds. Keys whose rows were all deleted since the base was built may
 // be listed (their lookup finds nothing).
 func (s *Source) KeysInRange(ctx context.Context, column int, lo, hi int64, desc bool, limit int) ([]int64, bool, error) {
+	s.logRange(ctx, column, lo, hi)
 	if column < 0 || column >= len(s.cols) {
 		return nil, false, fmt.Errorf("lancesrc: KeysInRange on column %d of a %d-column table", column, len(s.cols))
 	}

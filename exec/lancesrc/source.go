@@ -71,6 +71,7 @@ func (s *Source) names(cols []int) []string {
 // Scan implements exec.TableSource with column pruning and filter
 // pushdown by late materialization (see filterAddrs).
 func (s *Source) Scan(ctx context.Context, req exec.ScanRequest, emit func(arrow.RecordBatch, []uint64) error) error {
+	s.logScan(ctx, req.Filters)
 	if fcols := s.filterColumns(req); fcols != nil {
 		addrs, selective, err := s.filterAddrs(ctx, fcols, req.Filters)
 		if err != nil {
@@ -223,6 +224,7 @@ func scanPlain(ctx context.Context, ds *lance.Dataset, opts lance.ScanOptions, e
 // index (shared process-wide, derived incrementally across versions) and
 // a row-address scan.
 func (s *Source) LookupKeys(ctx context.Context, column int, keys *exec.Vec, req exec.ScanRequest, emit func(arrow.RecordBatch, []uint64) error) error {
+	s.logKeys(ctx, column, keys)
 	idx, err := s.keyIndex(ctx, column)
 	if err != nil {
 		return err
@@ -321,6 +323,7 @@ func (s *Source) IndexHeld(column int) bool {
 // reads only the pages holding them. DML uses it to fetch the rows a
 // statement changes without scanning the table.
 func (s *Source) ScanAddrs(ctx context.Context, addrs []uint64, req exec.ScanRequest, emit func(arrow.RecordBatch, []uint64) error) error {
+	s.logAddrs(ctx, addrs)
 	if len(addrs) == 0 {
 		return nil
 	}
