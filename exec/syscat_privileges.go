@@ -12,10 +12,8 @@ import (
 // from the relation's TableDef.Owner and ACL (the planner stores them
 // with the table's definition and enforces them);
 // has_table_privilege, has_column_privilege and
-// has_any_column_privilege answer from them with the role catalog
-// (columns have no privileges of their own here, so the column
-// functions give the table's answer, as PostgreSQL does for a column
-// without an attacl).
+// has_any_column_privilege answer from them with the role catalog, the
+// column functions adding a column's own ACL (column_privileges.go).
 
 // relOwner is a relation's pg_class.relowner.
 func relOwner(t *TableDef) uint32 { return access.OwnerOID(t.Owner) }

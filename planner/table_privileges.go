@@ -630,9 +630,8 @@ func redefine(e graph.TableEntry, m ddl.TableMeta, tag string) *ddl.AlterTable {
 // changeOwner runs ALTER TABLE|VIEW|SEQUENCE … OWNER TO, as PostgreSQL
 // 15's ATExecChangeOwner: nothing to do when the owner stays; otherwise
 // a superuser may, anyone else must own the relation, be a member of the
-// new owner, and the new owner must be able to create in schema public
-// (PostgreSQL 15 gives that to the database owner, the bootstrap
-// superuser here, and its members).
+// new owner, and the new owner must hold CREATE on schema public
+// (schema_privileges.go).
 func (w *writer) changeOwner(pc *privCtx, n *q.Node) ([]ddl.Change, error) {
 	st := n.GetAlterTableStmt()
 	if st == nil || st.Objtype == q.ObjectType_OBJECT_INDEX {
