@@ -33,6 +33,12 @@
 // Sequences use the same rules and bits (PostgreSQL's: SELECT, UPDATE
 // and USAGE), with their own default (DefaultSequenceACL).
 //
+// Column privileges (column_privileges.go) follow the table rules; a
+// column's ACL is stored with its definition like the table's. Schema
+// privileges (schema_privileges.go) are kept in this catalog per branch
+// and schema, as branch privileges are: GRANT … ON SCHEMA is a role
+// statement, and public belongs to pg_database_owner (the branch owner).
+//
 // Default privileges (default_privileges.go, ALTER DEFAULT PRIVILEGES)
 // are kept here as well, global like roles: rules about relations not
 // created yet belong to no branch's schema. A new relation's ACL is

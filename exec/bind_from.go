@@ -190,9 +190,13 @@ func (b *binder) bindTableRelation(rv *q.RangeVar, td *TableDef, sc *scope) (pla
 	if b.trace != nil {
 		b.trace.relation(rv, td)
 	}
-	b.useRelation(td)
+	k := b.useRelation(td)
 	if td.View != nil {
-		return b.bindView(rv, td, alias, sc)
+		p, cols, err := b.bindView(rv, td, alias, sc)
+		if n := len(b.views); err == nil && n > 0 && b.views[n-1].pn == p {
+			b.uses[k].used = b.views[n-1].used // the view's columns read
+		}
+		return p, cols, err
 	}
 	if err := b.addAlias(sc, alias); err != nil {
 		return nil, nil, err
@@ -228,6 +232,7 @@ func (b *binder) bindTableRelation(rv *q.RangeVar, td *TableDef, sc *scope) (pla
 	for i := range cols {
 		cols[i].used = &sn.used[i]
 	}
+	b.uses[k].used = sn.used[:len(td.Columns)] // the columns read (privileges)
 	return sn, cols, nil
 }
 

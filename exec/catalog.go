@@ -131,6 +131,8 @@ type ColumnDef struct {
 	// records it, so psql prints "Owned by" and pg_get_serial_sequence
 	// finds identity sequences.
 	OwnedSequence string
+	// ACL is the column's attacl (nil: none; column_privileges.go).
+	ACL *access.TableACL
 }
 
 // Identity kinds (pg_attribute.attidentity).

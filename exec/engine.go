@@ -136,6 +136,7 @@ func (e *Engine) PrepareFor(sess *Session, sql string, declared []uint32) (p *Pr
 	if err != nil {
 		return nil, err
 	}
+	b.notePrivilegeColumns() // before pruning narrows what views' scans read
 	b.pruneViews()
 	p = &Prepared{SQL: sql, plan: bd.plan, cols: bd.cols, eng: e, uses: b.uses, volatile: b.volatile}
 	for _, t := range b.params {

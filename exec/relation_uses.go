@@ -13,6 +13,16 @@ type RelationUse struct {
 	// view's owner, 0 = the bootstrap superuser), as PostgreSQL does.
 	InView    bool
 	ViewOwner uint32
+	// Columns are the indexes (in Table.Columns) of the columns the
+	// statement reads of this naming — select list, WHERE, joins, *,
+	// whole-row references — as PostgreSQL's selectedCols, which column
+	// privileges are checked against; ColumnsKnown is false where the
+	// binder does not track them (sequences), and then the relation's
+	// privilege alone decides.
+	Columns      []int
+	ColumnsKnown bool
+	// used points at the scan's (or view's) per-column read flags
+	used []bool
 	// cte is the WITH query whose body names the relation (nil: none)
 	cte *cteDef
 }
@@ -41,7 +51,27 @@ func (b *binder) usedBy(first int, d *cteDef) {
 	}
 }
 
-// useRelation records a relation the binder resolved.
-func (b *binder) useRelation(td *TableDef) {
+// useRelation records a relation the binder resolved and returns its
+// index in b.uses.
+func (b *binder) useRelation(td *TableDef) int {
 	b.uses = append(b.uses, RelationUse{Table: td, InView: b.inView, ViewOwner: b.viewOwner})
+	return len(b.uses) - 1
+}
+
+// notePrivilegeColumns fixes each naming's read columns once binding is
+// done (view pruning later narrows what a view's scans read, but a
+// view's query is checked for all it names, as in PostgreSQL).
+func (b *binder) notePrivilegeColumns() {
+	for i := range b.uses {
+		u := &b.uses[i]
+		if u.used == nil {
+			continue
+		}
+		u.ColumnsKnown = true
+		for j, r := range u.used {
+			if r {
+				u.Columns = append(u.Columns, j)
+			}
+		}
+	}
 }

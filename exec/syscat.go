@@ -500,18 +500,18 @@ func init() {
 	}}
 	pgCatalogRels["pg_attribute"] = &sysRelation{1249, "attrelid oid, attname name, atttypid oid, attstattarget int4, attlen int2, attnum int2, attndims int4, attcacheoff int4, atttypmod int4, attbyval bool, attalign char, attstorage char, attcompression char, attnotnull bool, atthasdef bool, atthasmissing bool, attidentity char, attgenerated char, attisdropped bool, attislocal bool, attinhcount int4, attcollation oid, attacl aclitem[], attoptions text[], attfdwoptions text[], attmissingval anyarray", func(c *catalogSet) [][]any {
 		var rows [][]any
-		row := func(rel uint32, name string, typ Type, num int16, notNull, hasDef bool, ident string, coll uint32) {
+		row := func(rel uint32, name string, typ Type, num int16, notNull, hasDef bool, ident string, coll uint32, acl any) {
 			ndims := 0
 			if typ.IsArray() {
 				ndims = 1
 			}
 			l := layoutOf(typ.OID)
 			rows = append(rows, []any{rel, name, typ.OID, -1, l.len, num, ndims, -1, typ.Mod, l.byVal, l.align, l.storage, "",
-				notNull, hasDef, false, ident, "", false, true, 0, coll, nil, nil, nil, nil})
+				notNull, hasDef, false, ident, "", false, true, 0, coll, acl, nil, nil, nil})
 		}
 		// tableoid, the one system column relations have here (attnum
 		// -6 as in PostgreSQL)
-		sysColumn := func(rel uint32) { row(rel, TableOIDColumn, TOid, -6, true, false, "", 0) }
+		sysColumn := func(rel uint32) { row(rel, TableOIDColumn, TOid, -6, true, false, "", 0, nil) }
 		add := func(rel uint32, cols []ColumnDef, notnullPK map[int]bool) {
 			for i, col := range cols {
 				t := col.Type
@@ -523,7 +523,7 @@ func init() {
 				if col.Identity != 0 {
 					ident = string(rune(col.Identity))
 				}
-				row(rel, col.Name, t, int16(i+1), col.NotNull || notnullPK[i], col.Default != "" && col.Identity == 0, ident, coll)
+				row(rel, col.Name, t, int16(i+1), col.NotNull || notnullPK[i], col.Default != "" && col.Identity == 0, ident, coll, c.columnACL(col))
 			}
 		}
 		for _, t := range c.userTables() {
@@ -562,7 +562,7 @@ func init() {
 				sysColumn(f.oid)
 			}
 			for i, col := range f.cols {
-				row(f.oid, col.name, Type{col.typ, col.typmod}, int16(i+1), col.notNull, false, "", col.collation)
+				row(f.oid, col.name, Type{col.typ, col.typmod}, int16(i+1), col.notNull, false, "", col.collation, nil)
 			}
 		}
 		return rows

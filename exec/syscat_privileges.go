@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -11,10 +12,8 @@ import (
 // from the relation's TableDef.Owner and ACL (the planner stores them
 // with the table's definition and enforces them);
 // has_table_privilege, has_column_privilege and
-// has_any_column_privilege answer from them with the role catalog
-// (columns have no privileges of their own here, so the column
-// functions give the table's answer, as PostgreSQL does for a column
-// without an attacl).
+// has_any_column_privilege answer from them with the role catalog, the
+// column functions adding a column's own ACL (column_privileges.go).
 
 // relOwner is a relation's pg_class.relowner.
 func relOwner(t *TableDef) uint32 { return access.OwnerOID(t.Owner) }
@@ -117,6 +116,9 @@ func init() {
 						}
 					}
 					want, opt, err := parseTablePrivs(rest[len(rest)-1].S[i])
+					if err == nil && name != "has_table_privilege" && (want|opt)&^access.AllColumnPrivs != 0 {
+						err = errf(CodeInvalidParameterValue, "unrecognized privilege type: \"%s\"", strings.TrimSpace(rest[len(rest)-1].S[i]))
+					}
 					if err != nil {
 						return err
 					}
@@ -138,6 +140,23 @@ func init() {
 						continue
 					}
 					held, grantable := cat.TablePrivileges(role.OID, td.Owner, td.ACL)
+					switch {
+					case col:
+						// the column's own ACL adds to the table's
+						// (column_privileges.go)
+						if ci := columnIndex(td, rest[1], i); ci >= 0 {
+							h, g := cat.ColumnOnly(role.OID, td.Columns[ci].ACL)
+							held, grantable = held|h, grantable|g
+						} else {
+							out.SetNull(int(i))
+							continue
+						}
+					case name == "has_any_column_privilege":
+						for _, c := range td.Columns {
+							h, g := cat.ColumnOnly(role.OID, c.ACL)
+							held, grantable = held|h, grantable|g
+						}
+					}
 					out.B[i] = held&want != 0 || grantable&opt != 0
 				}
 				return nil
@@ -186,10 +205,27 @@ func (c *catalogSet) columnPrivilegeRows(public bool) [][]any {
 			rows = append(rows, []any{r[0], r[1], r[2], r[3], r[4], col.Name, r[5], r[6]})
 		}
 	}
+	// and the columns' own ACLs, without repeating a row (the view's UNION)
+	seen := map[string]bool{}
+	for _, r := range rows {
+		seen[fmt.Sprint(r...)] = true
+	}
+	for _, r := range c.privilegeRows(public, true) {
+		if k := fmt.Sprint(r...); !seen[k] {
+			seen[k] = true
+			rows = append(rows, r)
+		}
+	}
 	return rows
 }
 
-func (c *catalogSet) tablePrivilegeRows(public bool) [][]any {
+func (c *catalogSet) tablePrivilegeRows(public bool) [][]any { return c.privilegeRows(public, false) }
+
+// privilegeRows lists the relations' ACLs as table_privileges does or,
+// with columns, the columns' own ACLs as column_privileges adds them
+// (grantor, grantee, catalog, schema, table, column, privilege,
+// grantable).
+func (c *catalogSet) privilegeRows(public, columns bool) [][]any {
 	cat := c.roleCatalog()
 	me := cat.Role(c.user_)
 	sees := func(role uint32) bool {
@@ -224,23 +260,38 @@ func (c *catalogSet) tablePrivilegeRows(public bool) [][]any {
 		if t.Kind == "sequence" {
 			continue
 		}
+		owner := access.OwnerOID(t.Owner)
+		emit := func(items []access.TableACLItem, col string) {
+			for _, it := range items {
+				if !sees(it.Grantor) && !(it.Grantee != 0 && sees(it.Grantee)) && !(public && it.Grantee == 0) {
+					continue
+				}
+				for p := access.PrivInsert; p <= access.PrivTrigger; p <<= 1 {
+					if it.Privs&p == 0 {
+						continue
+					}
+					grantable := it.GrantOption&p != 0 || it.Grantee != 0 && cat.MemberOf(it.Grantee, owner, true)
+					if columns {
+						rows = append(rows, []any{name(it.Grantor), name(it.Grantee), c.database(), t.Schema, t.Name, col, p.Name(), yes(grantable)})
+					} else {
+						rows = append(rows, []any{name(it.Grantor), name(it.Grantee), c.database(), t.Schema, t.Name, p.Name(), yes(grantable), yes(p == access.PrivSelect)})
+					}
+				}
+			}
+		}
+		if columns {
+			for _, col := range t.Columns {
+				if col.ACL != nil {
+					emit(col.ACL.Items, col.Name)
+				}
+			}
+			continue
+		}
 		items := access.DefaultTableACL(t.Owner)
 		if t.ACL != nil {
 			items = t.ACL.Items
 		}
-		owner := access.OwnerOID(t.Owner)
-		for _, it := range items {
-			if !sees(it.Grantor) && !(it.Grantee != 0 && sees(it.Grantee)) && !(public && it.Grantee == 0) {
-				continue
-			}
-			for p := access.PrivInsert; p <= access.PrivTrigger; p <<= 1 {
-				if it.Privs&p == 0 {
-					continue
-				}
-				grantable := it.GrantOption&p != 0 || it.Grantee != 0 && cat.MemberOf(it.Grantee, owner, true)
-				rows = append(rows, []any{name(it.Grantor), name(it.Grantee), c.database(), t.Schema, t.Name, p.Name(), yes(grantable), yes(p == access.PrivSelect)})
-			}
-		}
+		emit(items, "")
 	}
 	return rows
 }

@@ -66,7 +66,7 @@ func (w *writer) copyTarget(st *wire.Statement) (*tableInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := w.checkCopyFrom(ti.def); err != nil {
+	if err := w.checkCopyFrom(ti.def, st.Copy.Columns); err != nil {
 		return nil, err
 	}
 	return ti, nil

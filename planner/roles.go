@@ -106,6 +106,11 @@ func withCatalogMemo(ctx context.Context) context.Context {
 // executeRole runs a role statement.
 func (s *session) executeRole(ctx context.Context, p *plan) (wire.Result, error) {
 	name, tag := roleStmtName(p.node)
+	if st := p.node.GetGrantStmt(); st != nil && onlyBuiltinSchemas(st) {
+		// changes nothing: runs anywhere, a transaction block too
+		// (schema_privileges.go)
+		return s.grantOnBuiltinSchemas(ctx, p, tag)
+	}
 	if s.tx != nil && !s.tx.implicit {
 		return nil, wire.Errorf("25001", "%s cannot run inside a transaction block", name)
 	}

@@ -174,3 +174,11 @@ func TestDropOwnedDifferential(t *testing.T) {
 func TestSchemaPrivilegesDifferential(t *testing.T) {
 	roleScriptDiff(t, "sch_diff", "testdata/roles/schema_privileges.sql", 70)
 }
+
+// TestColumnPrivilegesDifferential runs testdata/roles/
+// column_privileges.sql (GRANT/REVOKE on columns, enforced on every
+// statement shape, has_column_privilege, attacl, \dp, information_schema)
+// against PostgreSQL 15 and pgproxy.
+func TestColumnPrivilegesDifferential(t *testing.T) {
+	roleScriptDiff(t, "col_diff", "testdata/roles/column_privileges.sql", 60)
+}

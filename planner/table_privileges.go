@@ -116,7 +116,11 @@ func (pc *privCtx) checkReads(uses []exec.RelationUse, target uint32, locking bo
 		if locking && u.Table.View == nil {
 			privs |= access.PrivUpdate // SELECT … FOR UPDATE/SHARE
 		}
-		if err := pc.need(role, u.Table, privs); err != nil {
+		var cols colNeeds // column privileges may stand in (column_checks.go)
+		if u.ColumnsKnown && !locking {
+			cols = colNeeds{access.PrivSelect: u.Columns}
+		}
+		if err := pc.needCols(role, u.Table, privs, cols); err != nil {
 			return err
 		}
 	}
@@ -194,7 +198,9 @@ func (w *writer) checkTarget(p *plan) error {
 	if err != nil || pc == nil {
 		return err
 	}
-	one := func(rv *q.RangeVar, privs access.TablePrivs) (uint32, error) {
+	// one checks a target; cols says which columns may stand in for
+	// the table's privileges (nil: none)
+	one := func(rv *q.RangeVar, privs access.TablePrivs, cols ...func(*exec.TableDef) colNeeds) (uint32, error) {
 		if rv == nil || rv.Schemaname != "" && rv.Schemaname != "public" {
 			return 0, nil
 		}
@@ -202,7 +208,17 @@ func (w *writer) checkTarget(p *plan) error {
 		if !ok {
 			return 0, nil // the statement reports the missing relation
 		}
-		return ti.def.OID, pc.need(pc.role, ti.def, privs)
+		var need colNeeds
+		if len(cols) > 0 {
+			need = cols[0](ti.def)
+		}
+		return ti.def.OID, pc.needCols(pc.role, ti.def, privs, need)
+	}
+	aliasOf := func(rv *q.RangeVar) string {
+		if rv.Alias != nil {
+			return rv.Alias.Aliasname
+		}
+		return rv.Relname
 	}
 	var target, keys uint32 // the target whose reads skip a naming; the one changed
 	switch p.kind {
@@ -222,14 +238,24 @@ func (w *writer) checkTarget(p *plan) error {
 		}
 		// the INSERT's query is its source: every relation it names
 		// needs SELECT, the target too
-		keys, err = one(st.Relation, privs)
+		keys, err = one(st.Relation, privs, func(td *exec.TableDef) colNeeds {
+			if st.OnConflictClause != nil {
+				return nil
+			}
+			return colNeeds{access.PrivInsert: insertColumns(td, st),
+				access.PrivSelect: targetColumnRefs(td, st.Relation.Relname, aliasOf(st.Relation), st.ReturningList...)}
+		})
 	case stmtUpdate:
 		st := p.node.GetUpdateStmt()
 		privs := access.PrivUpdate
 		if hasColumnRef(append([]*q.Node{st.WhereClause}, append(setValues(st.TargetList), st.ReturningList...)...)...) {
 			privs |= access.PrivSelect
 		}
-		target, err = one(st.Relation, privs)
+		target, err = one(st.Relation, privs, func(td *exec.TableDef) colNeeds {
+			reads := append([]*q.Node{st.WhereClause}, append(setValues(st.TargetList), st.ReturningList...)...)
+			return colNeeds{access.PrivUpdate: setColumns(td, st.TargetList),
+				access.PrivSelect: targetColumnRefs(td, st.Relation.Relname, aliasOf(st.Relation), reads...)}
+		})
 		keys = target
 	case stmtDelete:
 		st := p.node.GetDeleteStmt()
@@ -237,7 +263,10 @@ func (w *writer) checkTarget(p *plan) error {
 		if hasColumnRef(append([]*q.Node{st.WhereClause}, st.ReturningList...)...) {
 			privs |= access.PrivSelect
 		}
-		target, err = one(st.Relation, privs)
+		target, err = one(st.Relation, privs, func(td *exec.TableDef) colNeeds {
+			return colNeeds{access.PrivSelect: targetColumnRefs(td, st.Relation.Relname, aliasOf(st.Relation),
+				append([]*q.Node{st.WhereClause}, st.ReturningList...)...)}
+		})
 		keys = target
 	case stmtMerge:
 		st := p.node.GetMergeStmt()
@@ -354,13 +383,18 @@ func setValues(list []*q.Node) []*q.Node {
 	return out
 }
 
-// checkCopyFrom checks COPY t FROM: INSERT on t.
-func (w *writer) checkCopyFrom(td *exec.TableDef) error {
+// checkCopyFrom checks COPY t [(cols)] FROM: INSERT on t, or on the
+// columns copied (column_checks.go).
+func (w *writer) checkCopyFrom(td *exec.TableDef, columns []string) error {
 	pc, err := w.s.privileges(w.ctx)
 	if err != nil {
 		return err
 	}
-	return pc.need(pc.roleOf(), td, access.PrivInsert)
+	cols := everyColumn(td)
+	if len(columns) > 0 {
+		cols = columnIndexes(td, columns)
+	}
+	return pc.needCols(pc.roleOf(), td, access.PrivInsert, colNeeds{access.PrivInsert: cols})
 }
 
 func (pc *privCtx) roleOf() uint32 {
@@ -596,9 +630,8 @@ func redefine(e graph.TableEntry, m ddl.TableMeta, tag string) *ddl.AlterTable {
 // changeOwner runs ALTER TABLE|VIEW|SEQUENCE … OWNER TO, as PostgreSQL
 // 15's ATExecChangeOwner: nothing to do when the owner stays; otherwise
 // a superuser may, anyone else must own the relation, be a member of the
-// new owner, and the new owner must be able to create in schema public
-// (PostgreSQL 15 gives that to the database owner, the bootstrap
-// superuser here, and its members).
+// new owner, and the new owner must hold CREATE on schema public
+// (schema_privileges.go).
 func (w *writer) changeOwner(pc *privCtx, n *q.Node) ([]ddl.Change, error) {
 	st := n.GetAlterTableStmt()
 	if st == nil || st.Objtype == q.ObjectType_OBJECT_INDEX {
@@ -785,6 +818,14 @@ func (w *writer) grantTables(pc *privCtx, n *q.Node) (changes []ddl.Change, hand
 		}
 		return rel{}, false
 	}
+	if seqs || st.Targtype != q.GrantTargetType_ACL_TARGET_OBJECT {
+		// PostgreSQL refuses column privileges before it looks up objects
+		for _, pn := range st.Privileges {
+			if ap := pn.GetAccessPriv(); ap != nil && len(ap.Cols) > 0 {
+				return nil, true, wire.Errorf("0LP01", "column privileges are only valid for relations")
+			}
+		}
+	}
 	switch st.Targtype {
 	case q.GrantTargetType_ACL_TARGET_ALL_IN_SCHEMA:
 		for _, o := range st.Objects {
@@ -842,6 +883,7 @@ func (w *writer) grantTables(pc *privCtx, n *q.Node) (changes []ddl.Change, hand
 	}
 	allPrivs := len(st.Privileges) == 0
 	var privs access.TablePrivs
+	var cols []*q.AccessPriv
 	if allPrivs {
 		privs = access.AllTablePrivs
 		if seqs {
@@ -854,7 +896,12 @@ func (w *writer) grantTables(pc *privCtx, n *q.Node) (changes []ddl.Change, hand
 			continue
 		}
 		if len(ap.Cols) > 0 {
-			return nil, true, notSupported("column privileges")
+			// column privileges (column_privileges.go)
+			if seqs {
+				return nil, true, wire.Errorf("0LP01", "column privileges are only valid for relations")
+			}
+			cols = append(cols, ap)
+			continue
 		}
 		if seqs {
 			p, ok := access.ParseSequencePriv(ap.PrivName)
@@ -890,6 +937,14 @@ func (w *writer) grantTables(pc *privCtx, n *q.Node) (changes []ddl.Change, hand
 	}
 	changed := map[string]bool{}
 	for _, r := range rels {
+		if privs == 0 && !allPrivs {
+			// only column privileges
+			if err := w.grantColumns(pc, st, r.m, r.name, cols, grantees); err != nil {
+				return nil, true, err
+			}
+			changed[r.e.Name] = true
+			continue
+		}
 		owner, cur, kind := r.m.Owner, r.m.ACL, metaKind(*r.m)
 		if r.col >= 0 {
 			cur, kind = r.m.Columns[r.col].Sequence.ACL, "sequence"
@@ -947,6 +1002,18 @@ func (w *writer) grantTables(pc *privCtx, n *q.Node) (changes []ddl.Change, hand
 			r.m.Columns[r.col].Sequence = &sq
 		} else {
 			r.m.ACL = acl
+			// a REVOKE on the table revokes those privileges on its
+			// columns too; then the statement's column privileges
+			if !st.IsGrant && this&access.AllColumnPrivs != 0 {
+				if err := w.revokeAllColumns(pc, st, r.m, grantor, this&access.AllColumnPrivs, grantees); err != nil {
+					return nil, true, err
+				}
+			}
+			if len(cols) > 0 {
+				if err := w.grantColumns(pc, st, r.m, r.name, cols, grantees); err != nil {
+					return nil, true, err
+				}
+			}
 		}
 		changed[r.e.Name] = true
 	}

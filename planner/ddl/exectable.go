@@ -68,6 +68,7 @@ func ExecTable(e graph.TableEntry) (*exec.TableDef, error) {
 			NotNull: !e.Def.Columns[i].Nullable,
 			Default: c.DefaultExpr(), // identity columns: nextval of their sequence
 			Comment: c.Comment,
+			ACL:     c.ACL,
 		}
 		switch c.Identity {
 		case IdentityAlways:
@@ -138,7 +139,7 @@ func execView(td *exec.TableDef, m TableMeta) *exec.TableDef {
 		td.View.Depends = append(td.View.Depends, exec.ViewDependency{Schema: "public", Name: d.Relation, Columns: slices.Clone(d.Columns)})
 	}
 	for _, c := range m.Columns {
-		td.Columns = append(td.Columns, exec.ColumnDef{Name: c.Name, Type: c.Type.Exec(), Comment: c.Comment})
+		td.Columns = append(td.Columns, exec.ColumnDef{Name: c.Name, Type: c.Type.Exec(), Comment: c.Comment, ACL: c.ACL})
 	}
 	return td
 }

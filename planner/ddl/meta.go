@@ -89,6 +89,11 @@ type ColumnMeta struct {
 	Identity string    `json:"identity,omitempty"` // IdentityAlways | IdentityByDefault
 	Sequence *Sequence `json:"sequence,omitempty"` // owned sequence (serial / identity)
 	Comment  string    `json:"comment,omitempty"`
+	// ACL is the column's attacl once someone granted or revoked a
+	// column privilege on it; nil is PostgreSQL's default (none: the
+	// table's ACL decides). Column privileges live with the column so
+	// renames keep them and DROP COLUMN takes them.
+	ACL *access.TableACL `json:"acl,omitempty"`
 }
 
 // KeyConstraint is a PRIMARY KEY or UNIQUE constraint (backed by an index

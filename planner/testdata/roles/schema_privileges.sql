@@ -41,6 +41,11 @@ GRANT INSERT (id) ON SCHEMA public TO alice;
 GRANT FROBNICATE ON SCHEMA public TO alice;
 GRANT CREATE ON SCHEMA nosuch TO alice;
 GRANT CREATE ON SCHEMA public TO nobody;
+-- what pg_dump emits for the built-in schemas, in a transaction too
+BEGIN;
+GRANT USAGE ON SCHEMA pg_catalog TO PUBLIC;
+GRANT USAGE ON SCHEMA information_schema TO PUBLIC;
+COMMIT;
 -- as alice
 SELECT has_schema_privilege('public', 'CREATE'), has_schema_privilege('public', 'CREATE WITH GRANT OPTION');
 CREATE TABLE a1 (id int PRIMARY KEY, v text);
