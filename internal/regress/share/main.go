@@ -99,9 +99,6 @@ func measure(dir, proxy, run, skip, diffDir, setupName string, timeout time.Dura
 			return err
 		}
 		units := append(append([]regress.Unit(nil), setup...), regress.Split(string(b))...)
-		for j := range setup {
-			units[j].Meta = true // run, not counted
-		}
 		db := fmt.Sprintf("regress_%d", i)
 		pgOut, err := runPostgres(ctx, pg, db, units, timeout)
 		if err != nil {
@@ -111,7 +108,7 @@ func measure(dir, proxy, run, skip, diffDir, setupName string, timeout time.Dura
 		if err != nil {
 			return fmt.Errorf("%s on pgproxy: %w", name, err)
 		}
-		r := regress.Compare(name, units, pgOut, proxyOut)
+		r := regress.Compare(name, units, len(setup), pgOut, proxyOut)
 		total += r.Statements
 		same += r.Same
 		note := ""
