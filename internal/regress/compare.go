@@ -51,7 +51,9 @@ type FileResult struct {
 	// Diffs lists the differing statements, in script order.
 	Diffs []Diff
 	// Stopped reports that pgproxy's run ended before the last unit
-	// (timeout, lost connection); the statements after it differ.
+	// PostgreSQL's run reached (timeout, lost connection); the statements
+	// after it differ. Units PostgreSQL's run did not reach (a script
+	// that ends itself with \quit) are not counted.
 	Stopped bool
 }
 
@@ -64,10 +66,13 @@ type Diff struct {
 // Compare compares the outputs unit by unit; the first skip units (a
 // setup script) run but are not counted.
 func Compare(name string, units []Unit, skip int, pgOut, proxyOut string) FileResult {
-	want, _ := Outputs(pgOut, len(units))
+	want, reached := Outputs(pgOut, len(units))
 	got, printed := Outputs(proxyOut, len(units))
-	r := FileResult{Name: name, Stopped: printed < len(units)}
+	r := FileResult{Name: name, Stopped: printed < reached}
 	for i, u := range units {
+		if i >= reached {
+			break // PostgreSQL's run ended here too (\quit): not run, not counted
+		}
 		if i < skip || u.Meta && want[i] == "" {
 			continue
 		}

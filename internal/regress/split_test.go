@@ -68,6 +68,15 @@ func TestCompare(t *testing.T) {
 		{"stopped", out("zero\n", "", "one\n"), 1, true, "SELECT 2;"},
 		{"nothing printed", "", 0, true, "SELECT 1;"},
 	}
+	// a script that quits itself on PostgreSQL after SELECT 2: the units
+	// it never reached are not counted, on either side
+	quit := out("zero\n", "", "one\n", "two\n")
+	if r := Compare("x", units, 1, quit, quit); r.Statements != 2 || r.Same != 2 || r.Stopped {
+		t.Fatalf("quit script: got %d/%d stopped=%v, want 2/2", r.Same, r.Statements, r.Stopped)
+	}
+	if r := Compare("x", units, 1, quit, out("zero\n")); r.Statements != 2 || r.Same != 0 || !r.Stopped {
+		t.Fatalf("pgproxy stopped before PostgreSQL quit: got %d/%d stopped=%v, want 0/2", r.Same, r.Statements, r.Stopped)
+	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			r := Compare("x", units, 1, pg, c.proxy)
