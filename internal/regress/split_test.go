@@ -74,6 +74,11 @@ func TestCompare(t *testing.T) {
 	if r := Compare("x", units, 1, quit, quit); r.Statements != 2 || r.Same != 2 || r.Stopped {
 		t.Fatalf("quit script: got %d/%d stopped=%v, want 2/2", r.Same, r.Statements, r.Stopped)
 	}
+	// unit 3 in an inactive \if branch: psql printed no marker for it
+	skipped := "zero\n@@regress-unit 0@@\n@@regress-unit 1@@\none\n@@regress-unit 2@@\nthree\n@@regress-unit 4@@\ntable t\n@@regress-unit 5@@\n"
+	if r := Compare("x", units, 1, skipped, skipped); r.Statements != 3 || r.Same != 3 || r.Stopped {
+		t.Fatalf("inactive branch: got %d/%d stopped=%v, want 3/3", r.Same, r.Statements, r.Stopped)
+	}
 	if r := Compare("x", units, 1, quit, out("zero\n")); r.Statements != 2 || r.Same != 0 || !r.Stopped {
 		t.Fatalf("pgproxy stopped before PostgreSQL quit: got %d/%d stopped=%v, want 0/2", r.Same, r.Statements, r.Stopped)
 	}
