@@ -179,7 +179,7 @@ func (w *writer) insertSource(td *exec.TableDef, targets []int, ins *sqlparse.In
 	fill := map[int][]bool{} // sequence-defaulted cells (nil mask: every row)
 	sel := ins.SelectStmt.GetSelectStmt()
 	pos := make([]int, len(td.Columns)) // table column -> position in targets (-1: default)
-	implicit := func(n int) { // no column list, a source n columns wide
+	implicit := func(n int) {           // no column list, a source n columns wide
 		targets = targets[:n]
 		for c := range pos {
 			pos[c] = slices.Index(targets, c)
