@@ -39,7 +39,7 @@ const (
 )
 
 var layers = []layer{
-	{rankTools, "tools", []string{"cmd/...", "exec/cmd/...", "internal/graphbench", "internal/soak", "internal/e2e", "internal/repotest", "objstore/storetest", "internal/s3test/cmd/..."}},
+	{rankTools, "tools", []string{"cmd/...", "exec/cmd/...", "internal/graphbench", "internal/soak", "internal/regress", "internal/regress/...", "internal/e2e", "internal/repotest", "objstore/storetest", "internal/s3test/cmd/..."}},
 	{90, "wire", []string{"wire"}},
 	{80, "planner", []string{"planner", "planner/..."}},
 	{70, "exec", []string{"exec", "exec/lancesrc"}},
