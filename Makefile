@@ -18,7 +18,7 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 TEST_TAGS   := failpoints
 ORACLE_DIR  := internal/oracle
 
-.PHONY: build run test test-short bench lint fmt fmt-check vet staticcheck deps unit fuzz clean
+.PHONY: build run test test-short bench regress-share lint fmt fmt-check vet staticcheck deps unit fuzz clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/pgproxy
@@ -121,6 +121,18 @@ bench: build
 	$(GO) run ./exec/cmd/execbench -pgproxy $(BIN)
 	$(GO) run ./exec/cmd/graphbench -pgproxy $(BIN)
 	$(GO) run ./internal/soak -pgproxy $(BIN) -duration 120s
+
+# The share of PostgreSQL 15's own regression SQL whose psql output is
+# identical on pgproxy (docs/sql.md, "PostgreSQL's regression SQL"):
+# REGRESS_DIR is test/sql/postgres_regress of a libpg_query checkout on
+# its 15-latest branch (not vendored here); REGRESS_RUN limits the
+# scripts (a regular expression). Each script's differing statements,
+# with both outputs, go to bench-results/regress/.
+REGRESS_DIR ?=
+REGRESS_RUN ?=
+regress-share: build
+	@[ -n "$(REGRESS_DIR)" ] || { echo "set REGRESS_DIR: git clone -b 15-latest https://github.com/pganalyze/libpg_query; REGRESS_DIR=libpg_query/test/sql/postgres_regress"; exit 2; }
+	$(GO) run ./internal/regress/share -dir $(REGRESS_DIR) -pgproxy $(BIN) -run '$(REGRESS_RUN)' -diffs bench-results/regress
 
 clean:
 	rm -rf bin

@@ -428,8 +428,8 @@ func castRowsBase(ec *evalCtx, v, out *Vec, live []int32, explicit bool) error {
 					return err
 				}
 			}
-			if to.OID == OIDName && len(s) > 63 {
-				s = s[:63]
+			if to.OID == OIDName {
+				s = clipName(s)
 			}
 			out.S[i] = s
 		}

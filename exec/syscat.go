@@ -515,10 +515,7 @@ func init() {
 		add := func(rel uint32, cols []ColumnDef, notnullPK map[int]bool) {
 			for i, col := range cols {
 				t := col.Type
-				coll := uint32(0)
-				if t.isString() {
-					coll = 100
-				}
+				coll := typeCollation(t)
 				ident := ""
 				if col.Identity != 0 {
 					ident = string(rune(col.Identity))
@@ -794,8 +791,13 @@ func init() {
 				if col.Default != "" && col.Identity == 0 {
 					def = col.Default
 				}
+				// collation_*: named only when not "default" (name's "C")
+				var collCat, collSchema, collName any
+				if typeCollation(ct) == 950 {
+					collCat, collSchema, collName = c.database(), "pg_catalog", "C"
+				}
 				row := []any{c.database(), t.Schema, t.Name, col.Name, i + 1, def, boolYN(!col.NotNull && !pk[i]), dataType,
-					charMax, octet, prec, radix, scale, dtp, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil,
+					charMax, octet, prec, radix, scale, dtp, nil, nil, nil, nil, nil, collCat, collSchema, collName, nil, nil, nil,
 					c.database(), udtSchema, ct.Name(), nil, nil, nil, nil, strconv.Itoa(i + 1), "NO", boolYN(col.Identity != 0)}
 				row = append(row, c.identityColumns(t, col)...)
 				rows = append(rows, append(row, "NEVER", nil, viewColumnUpdatable(t)))

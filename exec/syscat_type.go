@@ -53,10 +53,7 @@ func engineTypeRow(oid uint32) []any {
 	if oid == OIDVector {
 		elem = 0 // not subscriptable (its float4 items are internal)
 	}
-	coll := uint32(0)
-	if (Type{oid, -1}).isString() {
-		coll = 100
-	}
+	coll := typeCollation(Type{oid, -1})
 	return []any{oid, ti.name, oidPgCatalog, oidPostgresRole, ti.len, byval, "b", string(ti.cat), ti.pref, true, ",", 0, subscript, elem, ti.array,
 		in, out, recv, send, 0, 0, 0, align, typStorage(oid), false, 0, -1, 0, coll, nil, nil, nil}
 }

@@ -149,10 +149,7 @@ func parseTextBase(v *Vec, i int, s string, loc *time.Location) error {
 		}
 		v.S[i] = out
 	case OIDName:
-		if len(s) > 63 {
-			s = s[:63]
-		}
-		v.S[i] = s
+		v.S[i] = clipName(s)
 	case OIDChar:
 		if len(s) > 1 {
 			s = s[:1]

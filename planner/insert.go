@@ -30,7 +30,7 @@ func (w *writer) insert(ins *sqlparse.InsertStmt) (*writeOut, error) {
 	if err != nil {
 		return nil, err
 	}
-	sql, fill, err := w.insertSource(td, targets, ins)
+	sql, fill, targets, err := w.insertSource(td, targets, ins)
 	if err != nil {
 		return nil, err
 	}
@@ -168,16 +168,26 @@ func selectTargetLocation(n *sqlparse.Node, i int) int32 {
 }
 
 // insertSource builds the query yielding the new rows in table order.
-func (w *writer) insertSource(td *exec.TableDef, targets []int, ins *sqlparse.InsertStmt) (string, map[int][]bool, error) {
+// Without a column list the targets are the table's first columns, as
+// many as the source yields (the rest get their defaults, as in
+// PostgreSQL); it returns the targets it used.
+func (w *writer) insertSource(td *exec.TableDef, targets []int, ins *sqlparse.InsertStmt) (string, map[int][]bool, []int, error) {
 	with, err := deparseWith(ins.WithClause)
 	if err != nil {
-		return "", nil, err
+		return "", nil, nil, err
 	}
 	fill := map[int][]bool{} // sequence-defaulted cells (nil mask: every row)
 	sel := ins.SelectStmt.GetSelectStmt()
 	pos := make([]int, len(td.Columns)) // table column -> position in targets (-1: default)
-	for c := range pos {
-		pos[c] = slices.Index(targets, c)
+	implicit := func(n int) {           // no column list, a source n columns wide
+		targets = targets[:n]
+		for c := range pos {
+			pos[c] = slices.Index(targets, c)
+		}
+	}
+	implicit(len(targets))
+	if sel != nil && len(ins.Cols) == 0 && len(sel.ValuesLists) > 0 && isPlainValues(sel) {
+		implicit(min(len(targets), len(sel.ValuesLists[0].GetList().Items)))
 	}
 	if sel == nil { // DEFAULT VALUES
 		items := make([]string, len(td.Columns))
@@ -187,17 +197,17 @@ func (w *writer) insertSource(td *exec.TableDef, targets []int, ins *sqlparse.In
 				fill[c] = nil
 			}
 		}
-		return with + "SELECT " + strings.Join(items, ", "), fill, nil
+		return with + "SELECT " + strings.Join(items, ", "), fill, targets, nil
 	}
 	if isPlainValues(sel) {
 		lists := make([]*sqlparse.Node, len(sel.ValuesLists))
 		for r, l := range sel.ValuesLists {
 			items := l.GetList().Items
 			if len(items) > len(targets) {
-				return "", nil, w.at(wire.Errorf("42601", "INSERT has more expressions than target columns"), nodeLocation(items[len(targets)]))
+				return "", nil, nil, w.at(wire.Errorf("42601", "INSERT has more expressions than target columns"), nodeLocation(items[len(targets)]))
 			}
 			if len(items) < len(targets) {
-				return "", nil, w.at(wire.Errorf("42601", "INSERT has more target columns than expressions"), targetLocation(ins.Cols, len(items)))
+				return "", nil, nil, w.at(wire.Errorf("42601", "INSERT has more target columns than expressions"), targetLocation(ins.Cols, len(items)))
 			}
 			row := make([]*sqlparse.Node, len(td.Columns))
 			for c, cd := range td.Columns {
@@ -213,7 +223,7 @@ func (w *writer) insertSource(td *exec.TableDef, targets []int, ins *sqlparse.In
 					}
 					expr, err = cachedExpr(defaultFor(cd))
 					if err != nil {
-						return "", nil, err
+						return "", nil, nil, err
 					}
 				}
 				if pos[c] >= 0 && items[pos[c]].GetSetToDefault() == nil {
@@ -224,20 +234,20 @@ func (w *writer) insertSource(td *exec.TableDef, targets []int, ins *sqlparse.In
 					row[c] = &sqlparse.Node{Node: &sqlparse.Node_TypeCast{TypeCast: &sqlparse.TypeCast{Arg: expr, TypeName: tn, Location: -1}}}
 				}
 				if err != nil {
-					return "", nil, err
+					return "", nil, nil, err
 				}
 			}
 			lists[r] = &sqlparse.Node{Node: &sqlparse.Node_List{List: &sqlparse.List{Items: row}}}
 		}
 		s, err := deparseStmt(&sqlparse.Node{Node: &sqlparse.Node_SelectStmt{SelectStmt: &sqlparse.SelectStmt{ValuesLists: lists}}})
 		if err != nil {
-			return "", nil, err
+			return "", nil, nil, err
 		}
-		return with + s, fill, nil
+		return with + s, fill, targets, nil
 	}
 	inner, err := deparseStmt(ins.SelectStmt)
 	if err != nil {
-		return "", nil, err
+		return "", nil, nil, err
 	}
 	// the source's width must match the target list (a column alias list
 	// shorter than the source would silently drop columns)
@@ -245,9 +255,11 @@ func (w *writer) insertSource(td *exec.TableDef, targets []int, ins *sqlparse.In
 	if prep, err := eng.PrepareFor(w.s.execSession(), with+inner, w.declared); err == nil {
 		switch n := len(prep.Columns); {
 		case n > len(targets):
-			return "", nil, w.at(wire.Errorf("42601", "INSERT has more expressions than target columns"), selectTargetLocation(ins.SelectStmt, len(targets)))
+			return "", nil, nil, w.at(wire.Errorf("42601", "INSERT has more expressions than target columns"), selectTargetLocation(ins.SelectStmt, len(targets)))
+		case n < len(targets) && len(ins.Cols) == 0:
+			implicit(n)
 		case n < len(targets):
-			return "", nil, w.at(wire.Errorf("42601", "INSERT has more target columns than expressions"), targetLocation(ins.Cols, n))
+			return "", nil, nil, w.at(wire.Errorf("42601", "INSERT has more target columns than expressions"), targetLocation(ins.Cols, n))
 		}
 	}
 	names := make([]string, len(targets))
@@ -265,7 +277,7 @@ func (w *writer) insertSource(td *exec.TableDef, targets []int, ins *sqlparse.In
 			}
 		}
 	}
-	return with + "SELECT " + strings.Join(items, ", ") + " FROM (" + inner + ") AS _src(" + strings.Join(names, ", ") + ")", fill, nil
+	return with + "SELECT " + strings.Join(items, ", ") + " FROM (" + inner + ") AS _src(" + strings.Join(names, ", ") + ")", fill, targets, nil
 }
 
 // isPlainValues reports a bare VALUES list (no ORDER BY/LIMIT/WITH).

@@ -87,6 +87,15 @@ func placeInputError(err error, sql string, lits []literalTarget) error {
 	}
 	for _, l := range lits {
 		c := l.lit.GetAConst()
+		if tc := l.lit.GetTypeCast(); tc != nil {
+			// a typed literal (bool 'x', 'x'::int4): its text is read as the
+			// cast's type, and PostgreSQL points at the string
+			t, ok := castLiteralType(tc)
+			if !ok {
+				continue
+			}
+			c, l.t = tc.Arg.GetAConst(), t
+		}
 		if c == nil || c.GetSval() == nil {
 			continue
 		}
@@ -96,4 +105,24 @@ func placeInputError(err error, sql string, lits []literalTarget) error {
 		}
 	}
 	return err
+}
+
+// castLiteralType is the type of a cast of a string constant to a
+// built-in type named without modifiers or array bounds.
+func castLiteralType(tc *sqlparse.TypeCast) (exec.Type, bool) {
+	tn := tc.TypeName
+	if tn == nil || tc.Arg.GetAConst() == nil || len(tn.Typmods) > 0 || len(tn.ArrayBounds) > 0 {
+		return exec.Type{}, false
+	}
+	var parts []string
+	for _, n := range tn.Names {
+		parts = append(parts, n.GetString_().GetSval())
+	}
+	if len(parts) == 2 && parts[0] == "pg_catalog" {
+		parts = parts[1:]
+	}
+	if len(parts) != 1 {
+		return exec.Type{}, false
+	}
+	return exec.TypeNamed(parts[0])
 }

@@ -22,35 +22,50 @@ func Script(units []Unit) string {
 }
 
 // Outputs cuts psql's combined output of Script(units) into one string
-// per unit. Units after the last marker psql printed (a run that was
-// stopped) get no output and complete=false for them.
-func Outputs(out string, n int) (pieces []string, printed int) {
-	pieces = make([]string, n)
+// per unit. A unit whose marker psql never printed (one in an inactive
+// \if branch, after \quit, or after a run was stopped) has ran[i] false
+// and no output; the next printed marker's piece starts after the last
+// marker found.
+func Outputs(out string, n int) (pieces []string, ran []bool) {
+	pieces, ran = make([]string, n), make([]bool, n)
 	rest := out
 	for i := 0; i < n; i++ {
 		m := fmt.Sprintf("%s%d@@\n", markerPrefix, i)
 		k := strings.Index(rest, m)
 		if k < 0 {
-			return pieces, i
+			continue
 		}
-		pieces[i] = rest[:k]
+		pieces[i], ran[i] = rest[:k], true
 		rest = rest[k+len(m):]
 	}
-	return pieces, n
+	return pieces, ran
+}
+
+// last is the index of the last true element, -1 if none.
+func last(ran []bool) int {
+	for i := len(ran) - 1; i >= 0; i-- {
+		if ran[i] {
+			return i
+		}
+	}
+	return -1
 }
 
 // FileResult is the comparison of one script's run on PostgreSQL and on
 // pgproxy.
 type FileResult struct {
 	Name string
-	// Statements counts the SQL statements (meta-commands are not
-	// counted: most print nothing); Same counts those whose output was
+	// Statements counts the SQL statements and the meta-commands that
+	// print something on PostgreSQL (\d …; \set and the like print
+	// nothing and are not counted); Same counts those whose output was
 	// identical.
 	Statements, Same int
 	// Diffs lists the differing statements, in script order.
 	Diffs []Diff
 	// Stopped reports that pgproxy's run ended before the last unit
-	// (timeout, lost connection); the statements after it differ.
+	// PostgreSQL's run reached (timeout, lost connection); the statements
+	// after it differ. Units PostgreSQL's run skipped (an inactive \if
+	// branch, a script that ends itself with \quit) are not counted.
 	Stopped bool
 }
 
@@ -60,17 +75,21 @@ type Diff struct {
 	Postgres, Proxy string
 }
 
-// Compare compares the outputs unit by unit.
-func Compare(name string, units []Unit, pgOut, proxyOut string) FileResult {
-	want, _ := Outputs(pgOut, len(units))
-	got, printed := Outputs(proxyOut, len(units))
-	r := FileResult{Name: name, Stopped: printed < len(units)}
+// Compare compares the outputs unit by unit; the first skip units (a
+// setup script) run but are not counted.
+func Compare(name string, units []Unit, skip int, pgOut, proxyOut string) FileResult {
+	want, pgRan := Outputs(pgOut, len(units))
+	got, proxyRan := Outputs(proxyOut, len(units))
+	r := FileResult{Name: name, Stopped: last(proxyRan) < last(pgRan)}
 	for i, u := range units {
-		if u.Meta {
+		if !pgRan[i] {
+			continue // PostgreSQL's run skipped it (\if, \quit): not counted
+		}
+		if i < skip || u.Meta && want[i] == "" {
 			continue
 		}
 		r.Statements++
-		if i < printed && want[i] == got[i] {
+		if proxyRan[i] && want[i] == got[i] {
 			r.Same++
 			continue
 		}

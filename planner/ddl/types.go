@@ -111,7 +111,7 @@ func (t PGType) arrowType() (arrow.DataType, error) {
 			}
 		}
 		return arrow.BinaryTypes.String, nil
-	case exec.OIDText, exec.OIDVarchar, exec.OIDBpchar, exec.OIDJSON, exec.OIDJSONB:
+	case exec.OIDText, exec.OIDVarchar, exec.OIDBpchar, exec.OIDName, exec.OIDJSON, exec.OIDJSONB:
 		return arrow.BinaryTypes.String, nil
 	case exec.OIDBool, exec.OIDInt2, exec.OIDInt4, exec.OIDInt8, exec.OIDFloat4, exec.OIDFloat8,
 		exec.OIDDate, exec.OIDTimestamp, exec.OIDTimestamptz, exec.OIDTime, exec.OIDBytea, exec.OIDUUID:
@@ -148,6 +148,7 @@ var scalarTypes = map[string]uint32{
 	"timestamp": exec.OIDTimestamp, "timestamptz": exec.OIDTimestamptz,
 	"time": exec.OIDTime,
 	"uuid": exec.OIDUUID, "json": exec.OIDJSON, "jsonb": exec.OIDJSONB,
+	"name": exec.OIDName,
 }
 
 // knownUnsupported are real PostgreSQL types pggraph does not store yet:
@@ -157,7 +158,7 @@ var knownUnsupported = map[string]bool{
 	"macaddr8": true, "point": true, "line": true, "lseg": true, "box": true, "path": true,
 	"polygon": true, "circle": true, "tsvector": true, "tsquery": true, "xml": true, "bit": true,
 	"varbit": true, "int4range": true, "int8range": true, "numrange": true, "tsrange": true,
-	"tstzrange": true, "daterange": true, "oid": true, "name": true, "char": true, "jsonpath": true,
+	"tstzrange": true, "daterange": true, "oid": true, "char": true, "jsonpath": true,
 	"pg_lsn": true, "txid_snapshot": true, "regclass": true, "halfvec": true, "sparsevec": true,
 }
 

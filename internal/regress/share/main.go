@@ -19,10 +19,12 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -44,13 +46,16 @@ func main() {
 		fmt.Fprintln(os.Stderr, "share: -dir is required")
 		os.Exit(2)
 	}
-	if err := measure(*dir, *proxy, *run, *skip, *diffs, *setup, *timeout); err != nil {
+	// an interrupt ends the running psql and pgproxy and stops PostgreSQL
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := measure(ctx, *dir, *proxy, *run, *skip, *diffs, *setup, *timeout); err != nil {
 		fmt.Fprintln(os.Stderr, "share:", err)
 		os.Exit(1)
 	}
 }
 
-func measure(dir, proxy, run, skip, diffDir, setupName string, timeout time.Duration) error {
+func measure(ctx context.Context, dir, proxy, run, skip, diffDir, setupName string, timeout time.Duration) error {
 	files, err := filepath.Glob(filepath.Join(dir, "*.sql"))
 	if err != nil || len(files) == 0 {
 		return fmt.Errorf("no *.sql in %s", dir)
@@ -82,7 +87,6 @@ func measure(dir, proxy, run, skip, diffDir, setupName string, timeout time.Dura
 			return err
 		}
 	}
-	ctx := context.Background()
 	pg, err := pgtest.Start(ctx)
 	if err != nil {
 		return err
@@ -90,6 +94,9 @@ func measure(dir, proxy, run, skip, diffDir, setupName string, timeout time.Dura
 	defer pg.Stop()
 	var total, same int
 	for i, f := range files {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
 		name := strings.TrimSuffix(filepath.Base(f), ".sql")
 		if filepath.Base(f) == setupName || !only.MatchString(name) || leave != nil && leave.MatchString(name) {
 			continue
@@ -99,19 +106,19 @@ func measure(dir, proxy, run, skip, diffDir, setupName string, timeout time.Dura
 			return err
 		}
 		units := append(append([]regress.Unit(nil), setup...), regress.Split(string(b))...)
-		for j := range setup {
-			units[j].Meta = true // run, not counted
-		}
 		db := fmt.Sprintf("regress_%d", i)
 		pgOut, err := runPostgres(ctx, pg, db, units, timeout)
 		if err != nil {
 			return fmt.Errorf("%s on PostgreSQL: %w", name, err)
 		}
-		proxyOut, err := runProxy(proxy, units, timeout)
+		proxyOut, err := runProxy(ctx, proxy, units, timeout)
 		if err != nil {
 			return fmt.Errorf("%s on pgproxy: %w", name, err)
 		}
-		r := regress.Compare(name, units, pgOut, proxyOut)
+		if ctx.Err() != nil {
+			return ctx.Err() // interrupted: this script's runs are incomplete
+		}
+		r := regress.Compare(name, units, len(setup), pgOut, proxyOut)
 		total += r.Statements
 		same += r.Same
 		note := ""
@@ -148,8 +155,8 @@ func psqlEnv(port int, db string) []string {
 
 // psql runs the units through psql as pg_regress does (input on stdin,
 // -q, both streams into one output) and returns what it printed.
-func psql(port int, db string, units []regress.Unit, timeout time.Duration) (string, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+func psql(ctx context.Context, port int, db string, units []regress.Unit, timeout time.Duration) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	bin := pgtest.PsqlBin
 	if _, err := os.Stat(bin); err != nil {
@@ -181,7 +188,8 @@ func runPostgres(ctx context.Context, pg *pgtest.Server, db string, units []regr
 	if _, err := admin.Exec(ctx, "CREATE DATABASE "+pgx.Identifier{db}.Sanitize()+" TEMPLATE template0 LC_COLLATE 'C' LC_CTYPE 'C.UTF-8'"); err != nil {
 		return "", err
 	}
-	out, err := psql(pg.Port, db, units, timeout)
+	out, err := psql(ctx, pg.Port, db, units, timeout)
+	ctx = context.Background() // the database is dropped even after an interrupt
 	if _, derr := admin.Exec(ctx, "DROP DATABASE IF EXISTS "+pgx.Identifier{db}.Sanitize()+" WITH (FORCE)"); derr != nil && err == nil {
 		err = derr
 	}
@@ -189,7 +197,7 @@ func runPostgres(ctx context.Context, pg *pgtest.Server, db string, units []regr
 }
 
 // runProxy serves a fresh data directory and runs the units against it.
-func runProxy(bin string, units []regress.Unit, timeout time.Duration) (string, error) {
+func runProxy(ctx context.Context, bin string, units []regress.Unit, timeout time.Duration) (string, error) {
 	data, err := os.MkdirTemp("", "regress-pgproxy-")
 	if err != nil {
 		return "", err
@@ -229,5 +237,5 @@ func runProxy(bin string, units []regress.Unit, timeout time.Duration) (string, 
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	return psql(port, "main", units, timeout)
+	return psql(ctx, port, "main", units, timeout)
 }

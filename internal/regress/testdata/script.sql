@@ -14,5 +14,7 @@ COPY t FROM stdin;
 1	a;b
 \N	c
 \.
+COPY t FROM stdin; -- expected to fail: no data follows
+SELECT 4;
 \d t
 SELECT 3;
