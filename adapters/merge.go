@@ -127,6 +127,22 @@ type MergeOptions struct {
 	Strategy string
 }
 
+// branches is the merge's source and target ("" = main); merging a
+// branch into itself is refused.
+func (o MergeOptions) branches() (from, into string, err error) {
+	from, into = o.From, o.Into
+	if from == "" {
+		from = graph.MainBranch
+	}
+	if into == "" {
+		into = graph.MainBranch
+	}
+	if from == into {
+		return "", "", protocol.Errorf(protocol.KindInvalid, nil, "cannot merge branch %q into itself", from)
+	}
+	return from, into, nil
+}
+
 // Merge strategies (MergeOptions.Strategy).
 const (
 	MergeOurs   = "ours"
@@ -135,16 +151,11 @@ const (
 
 // MergeWith is Merge with attribution.
 func (g *Graph) MergeWith(ctx context.Context, o MergeOptions) (*protocol.Receipt, error) {
-	from, into, message := o.From, o.Into, o.Message
-	if from == "" {
-		from = graph.MainBranch
+	from, into, err := o.branches()
+	if err != nil {
+		return nil, err
 	}
-	if into == "" {
-		into = graph.MainBranch
-	}
-	if from == into {
-		return nil, protocol.Errorf(protocol.KindInvalid, nil, "cannot merge branch %q into itself", from)
-	}
+	message := o.Message
 	if message == "" {
 		message = fmt.Sprintf("merge %s into %s", from, into)
 	}

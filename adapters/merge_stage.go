@@ -60,15 +60,9 @@ type StagedMerge struct {
 // StageMerge stages the merge of o.From into o.Into (see above);
 // o.Strategy is ignored.
 func (g *Graph) StageMerge(ctx context.Context, o MergeOptions) (*StagedMerge, error) {
-	from, into := o.From, o.Into
-	if from == "" {
-		from = graph.MainBranch
-	}
-	if into == "" {
-		into = graph.MainBranch
-	}
-	if from == into {
-		return nil, protocol.Errorf(protocol.KindInvalid, nil, "cannot merge branch %q into itself", from)
+	from, into, err := o.branches()
+	if err != nil {
+		return nil, err
 	}
 	target, err := g.Head(ctx, into)
 	if err != nil {

@@ -37,13 +37,20 @@ func (c *catalogSet) schemaACLText(schema string) []string {
 // parseSchemaPrivs reads has_schema_privilege's privilege list ("USAGE,
 // CREATE WITH GRANT OPTION").
 func parseSchemaPrivs(list string) (want, opt access.TablePrivs, err error) {
+	return parsePrivList(list, access.ParseSchemaPriv)
+}
+
+// parsePrivList reads a has_*_privilege privilege list: privileges
+// separated by commas, each optionally WITH GRANT OPTION (case and
+// spacing free), parse naming each privilege.
+func parsePrivList(list string, parse func(string) (access.TablePrivs, bool)) (want, opt access.TablePrivs, err error) {
 	for _, p := range strings.Split(list, ",") {
 		p = strings.ToUpper(strings.Join(strings.Fields(p), " "))
 		withOpt := false
 		if base, ok := strings.CutSuffix(p, " WITH GRANT OPTION"); ok {
 			p, withOpt = base, true
 		}
-		sp, ok := access.ParseSchemaPriv(p)
+		sp, ok := parse(p)
 		if !ok {
 			return 0, 0, errf(CodeInvalidParameterValue, "unrecognized privilege type: \"%s\"", strings.TrimSpace(list))
 		}

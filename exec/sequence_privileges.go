@@ -1,8 +1,6 @@
 package exec
 
 import (
-	"strings"
-
 	"github.com/pggraph/pggraph/access"
 )
 
@@ -12,23 +10,7 @@ import (
 // does not check (Checked false: a serial column's, which has no ACL of
 // its own) answers true: nothing restricts it.
 func parseSequencePrivs(list string) (want, opt access.TablePrivs, err error) {
-	for _, p := range strings.Split(list, ",") {
-		p = strings.ToUpper(strings.Join(strings.Fields(p), " "))
-		withOpt := false
-		if base, ok := strings.CutSuffix(p, " WITH GRANT OPTION"); ok {
-			p, withOpt = base, true
-		}
-		sp, ok := access.ParseSequencePriv(p)
-		if !ok {
-			return 0, 0, errf(CodeInvalidParameterValue, "unrecognized privilege type: \"%s\"", strings.TrimSpace(list))
-		}
-		if withOpt {
-			opt |= sp
-		} else {
-			want |= sp
-		}
-	}
-	return want, opt, nil
+	return parsePrivList(list, access.ParseSequencePriv)
 }
 
 func init() {

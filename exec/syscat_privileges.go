@@ -48,23 +48,7 @@ func (c *catalogSet) ownerName(t *TableDef) string {
 // parseTablePrivs reads has_table_privilege's privilege list ("SELECT,
 // INSERT WITH GRANT OPTION").
 func parseTablePrivs(list string) (want, opt access.TablePrivs, err error) {
-	for _, p := range strings.Split(list, ",") {
-		p = strings.ToUpper(strings.Join(strings.Fields(p), " "))
-		withOpt := false
-		if base, ok := strings.CutSuffix(p, " WITH GRANT OPTION"); ok {
-			p, withOpt = base, true
-		}
-		tp, ok := access.ParseTablePriv(p)
-		if !ok {
-			return 0, 0, errf(CodeInvalidParameterValue, "unrecognized privilege type: \"%s\"", strings.TrimSpace(list))
-		}
-		if withOpt {
-			opt |= tp
-		} else {
-			want |= tp
-		}
-	}
-	return want, opt, nil
+	return parsePrivList(list, access.ParseTablePriv)
 }
 
 // firstUserOID is where user relations' OIDs start.

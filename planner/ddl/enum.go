@@ -94,6 +94,23 @@ func (pc *planCtx) enumType(name string) (graph.TableEntry, TableMeta, bool, err
 	return e, m, true, nil
 }
 
+// existingEnum is the enum type names names, as a copy the caller may
+// change: 42704 when there is none.
+func (pc *planCtx) existingEnum(names []*q.Node) (graph.TableEntry, TableMeta, error) {
+	name, err := typeEntryName(names)
+	if err != nil {
+		return graph.TableEntry{}, TableMeta{}, err
+	}
+	e, m, ok, err := pc.enumType(name)
+	if err != nil {
+		return graph.TableEntry{}, TableMeta{}, err
+	}
+	if !ok {
+		return graph.TableEntry{}, TableMeta{}, errorf(CodeUndefinedObject, "type \"%s\" does not exist", name)
+	}
+	return e, cloneMeta(m), nil
+}
+
 // resolveColumnType is resolveType that also knows the catalog's enum
 // types (name and name[]).
 func (pc *planCtx) resolveColumnType(tn *q.TypeName) (resolvedType, error) {
@@ -278,18 +295,10 @@ func redefineEnum(e graph.TableEntry, m TableMeta, newName string) *AlterTable {
 
 // alterEnum plans ALTER TYPE … ADD VALUE and ALTER TYPE … RENAME VALUE.
 func (pc *planCtx) alterEnum(st *q.AlterEnumStmt) ([]Change, error) {
-	name, err := typeEntryName(st.TypeName)
+	e, m, err := pc.existingEnum(st.TypeName)
 	if err != nil {
 		return nil, err
 	}
-	e, m, ok, err := pc.enumType(name)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, errorf(CodeUndefinedObject, "type \"%s\" does not exist", name)
-	}
-	m = cloneMeta(m)
 	labels := m.Enum.Labels
 	find := func(l string) int { return slices.IndexFunc(labels, func(x EnumLabel) bool { return x.Label == l }) }
 	if st.OldVal != "" { // RENAME VALUE old TO new
@@ -303,7 +312,7 @@ func (pc *planCtx) alterEnum(st *q.AlterEnumStmt) ([]Change, error) {
 		if len(st.NewVal) == 0 || len(st.NewVal) > maxLabelLen {
 			return nil, errorf(CodeInvalidName, "invalid enum label \"%s\"", st.NewVal).WithDetail(fmt.Sprintf("Labels must be %d bytes or less.", maxLabelLen))
 		}
-		if deps, err := pc.enumDependents(m.Enum.OID, name); err != nil {
+		if deps, err := pc.enumDependents(m.Enum.OID, strings.TrimPrefix(e.Name, TypeEntryPrefix)); err != nil {
 			return nil, err
 		} else if len(deps) > 0 {
 			return nil, notSupported("ALTER TYPE … RENAME VALUE of a type that columns use (%s)", deps[0])
@@ -384,18 +393,10 @@ func addEnumLabel(labels []EnumLabel, l, neighbor string, after bool) []EnumLabe
 
 // commentOnType plans COMMENT ON TYPE of an enum type.
 func (pc *planCtx) commentOnType(st *q.CommentStmt) ([]Change, error) {
-	name, err := typeEntryName(st.Object.GetTypeName().GetNames())
+	e, m, err := pc.existingEnum(st.Object.GetTypeName().GetNames())
 	if err != nil {
 		return nil, err
 	}
-	e, m, ok, err := pc.enumType(name)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, errorf(CodeUndefinedObject, "type \"%s\" does not exist", name)
-	}
-	m = cloneMeta(m)
 	m.Comment = st.Comment
 	a := redefineEnum(e, m, "")
 	a.CommandTag = "COMMENT"
