@@ -43,7 +43,11 @@ func conflictCases() []conflictCase {
 				if err := tx.QueryRow(ctx, "SELECT count(*) FROM people WHERE age > 40").Scan(&n); err != nil {
 					return err
 				}
-				_, err := tx.Exec(ctx, "INSERT INTO people (id, name, age) VALUES ($1, $2, $3)", int64(100+i), fmt.Sprintf("c%d", i), int32(n))
+				// the new row is one the other transaction's count would
+				// have counted: each insert changes what the other read, so
+				// no serial order explains both (with an age outside the
+				// predicate both may commit: read sets are per predicate)
+				_, err := tx.Exec(ctx, "INSERT INTO people (id, name, age) VALUES ($1, $2, $3)", int64(100+i), fmt.Sprintf("c%d", i), int32(41+n))
 				return err
 			},
 			check: func(t *testing.T, ctx context.Context, conn *pgx.Conn, winner int) {
@@ -52,6 +56,23 @@ func conflictCases() []conflictCase {
 				}
 				if n := queryInt(t, ctx, conn, "SELECT count(*) FROM people WHERE id = $1", int64(100+winner)); n != 1 {
 					t.Fatal("the committed row is not the winner's")
+				}
+			}},
+		{name: "read then insert outside the predicate read", disjoint: true,
+			work: func(ctx context.Context, tx pgx.Tx, i int) error {
+				var n int64
+				if err := tx.QueryRow(ctx, "SELECT count(*) FROM people WHERE age > 40").Scan(&n); err != nil {
+					return err
+				}
+				// age 0: a row neither count includes, so both orders
+				// explain the outcome and both commit (PostgreSQL's
+				// relation-level lock of a sequential scan would fail one)
+				_, err := tx.Exec(ctx, "INSERT INTO people (id, name, age) VALUES ($1, $2, 0)", int64(100+i), fmt.Sprintf("c%d", i))
+				return err
+			},
+			check: func(t *testing.T, ctx context.Context, conn *pgx.Conn, winner int) {
+				if n := queryInt(t, ctx, conn, "SELECT count(*) FROM people WHERE id >= 100"); n != 2 {
+					t.Fatalf("%d of the two inserts committed, want 2", n)
 				}
 			}},
 		{name: "select for update",
