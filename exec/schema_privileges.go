@@ -63,20 +63,30 @@ func parsePrivList(list string, parse func(string) (access.TablePrivs, bool)) (w
 	return want, opt, nil
 }
 
+// bindPrivilegeArgs checks a has_*_privilege([role,] object,
+// privileges) call's arity and types its untyped literals as text;
+// withUser reports the three-argument form.
+func bindPrivilegeArgs(b *binder, name string, args []Expr) (withUser bool, err error) {
+	if len(args) < 2 || len(args) > 3 {
+		return false, noFunction(name, args)
+	}
+	for i := range args {
+		if args[i].Type().OID == OIDUnknown {
+			args[i], _ = b.coerce(args[i], TText, castImplicit, "")
+		}
+	}
+	return len(args) == 3, nil
+}
+
 func init() {
 	// has_schema_privilege([role,] schema, privileges): schema by name
 	// (3F000 when missing) or OID (NULL when missing)
 	const name = "has_schema_privilege"
 	defCustom(name, func(b *binder, args []Expr) (Expr, error) {
-		if len(args) < 2 || len(args) > 3 {
-			return nil, noFunction(name, args)
+		withUser, err := bindPrivilegeArgs(b, name, args)
+		if err != nil {
+			return nil, err
 		}
-		for i := range args {
-			if args[i].Type().OID == OIDUnknown {
-				args[i], _ = b.coerce(args[i], TText, castImplicit, "")
-			}
-		}
-		withUser := len(args) == 3
 		cs := b.cat
 		return &opExpr{name: name, t: TBool, args: args, strict: true, k: func(ec *evalCtx, a []*Vec, out *Vec, sel []int32) error {
 			cat := ec.run.roleCatalog()

@@ -16,15 +16,10 @@ func parseSequencePrivs(list string) (want, opt access.TablePrivs, err error) {
 func init() {
 	const name = "has_sequence_privilege"
 	defCustom(name, func(b *binder, args []Expr) (Expr, error) {
-		if len(args) < 2 || len(args) > 3 {
-			return nil, noFunction(name, args)
+		withUser, err := bindPrivilegeArgs(b, name, args)
+		if err != nil {
+			return nil, err
 		}
-		for i := range args {
-			if args[i].Type().OID == OIDUnknown {
-				args[i], _ = b.coerce(args[i], TText, castImplicit, "")
-			}
-		}
-		withUser := len(args) == 3
 		cs := b.cat
 		return &opExpr{name: name, t: TBool, args: args, strict: true, k: func(ec *evalCtx, a []*Vec, out *Vec, sel []int32) error {
 			cat := ec.run.roleCatalog()
