@@ -55,6 +55,13 @@ try {
 }
 await q('drafts table', "SELECT count(*) FROM pg_class WHERE relname = 'drafts'");
 await q('recorded', 'SELECT name FROM pgmigrations ORDER BY id');
+// the failed run's lock goes with its session, whose backend PostgreSQL
+// ends asynchronously after the client closes: wait (bounded) for it
+for (let i = 0; i < 100; i++) {
+  const r = await client.query("SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory'");
+  if (r.rows[0].n === 0) break;
+  await new Promise((resolve) => setTimeout(resolve, 50));
+}
 await q('advisory locks left', "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'");
 await migrate('down', ['ok'], Infinity);
 await q('tables left', "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1");
