@@ -51,7 +51,9 @@
 // inside any cached range is served from it, the store's own successful
 // writes of an immutable key cache the object whole, its other writes
 // drop the key's ranges, and a read racing a write is not cached.
-// CacheOwnWrites adds keys only their writer rewrites (Lance transaction
+// CacheImmutableReadsOnDisk adds a second tier in files under a local
+// directory that outlives the process (checksummed, bounded, locked to
+// one process). CacheOwnWrites adds keys only their writer rewrites (Lance transaction
 // files): cached when this store writes them, never filled by reads.
 //
 // Backends: Local (POSIX filesystem), S3 and Mem (in memory, with a model of

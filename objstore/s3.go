@@ -90,6 +90,8 @@ type S3 struct {
 	partSize  int64
 	requests  *requestCounter
 	cache     *rangeCache // nil unless CacheImmutableReads
+	disk      *diskCache  // nil unless CacheImmutableReadsOnDisk
+	endpoint  string      // S3Options.Endpoint: part of the disk cache's namespace
 }
 
 // NewS3 builds an S3 store. It sends no request: CheckBucket verifies
@@ -159,6 +161,7 @@ func NewS3(ctx context.Context, o S3Options) (*S3, error) {
 		part = DefaultS3PartSize
 	}
 	s := &S3{client: client, retryer: retryer, bucket: o.Bucket, threshold: threshold, partSize: part, requests: counter}
+	s.endpoint = o.Endpoint
 	s.location = "s3://" + o.Bucket
 	if prefix != "" {
 		s.prefix = prefix + "/"

@@ -99,33 +99,42 @@ func (c *rangeCache) get(rk rangeKey) ([]byte, uint64, bool) {
 }
 
 // slice returns the bytes of want inside the cached range, if it holds
-// them all. Ranges are GetRange's: one that runs past the object's end
-// is truncated there, so a cached range shorter than asked for (or a
-// whole object) also tells where the object ends. Empty ranges and
-// offsets at or past the end are left to the server, which knows the
-// edge cases' answers.
+// them all (rangeWithin).
 func (e *rangeEntry) slice(want rangeKey) ([]byte, bool) {
-	have := e.rk
-	n := int64(len(e.data))
+	lo, hi, ok := rangeWithin(e.rk, int64(len(e.data)), want)
+	if !ok {
+		return nil, false
+	}
+	return e.data[lo:hi], true
+}
+
+// rangeWithin locates want inside a cached range have of n bytes: the
+// offsets [lo, hi) of its bytes in the cached ones, if they are all
+// there. Ranges are GetRange's: one that runs past the object's end is
+// truncated there, so a cached range shorter than asked for (or a whole
+// object) also tells where the object ends. Empty ranges and offsets at
+// or past the end are left to the server, which knows the edge cases'
+// answers.
+func rangeWithin(have rangeKey, n int64, want rangeKey) (lo, hi int64, ok bool) {
 	end := have.off + n                   // of the cached bytes
 	atEnd := have.len < 0 || n < have.len // end is the object's end
 	if want.len == 0 || want.off < have.off || want.off >= end {
-		return nil, false
+		return 0, 0, false
 	}
 	if want.len < 0 {
 		if !atEnd {
-			return nil, false
+			return 0, 0, false
 		}
-		return e.data[want.off-have.off:], true
+		return want.off - have.off, n, true
 	}
 	stop := want.off + want.len
 	if stop > end {
 		if !atEnd {
-			return nil, false
+			return 0, 0, false
 		}
 		stop = end
 	}
-	return e.data[want.off-have.off : stop-have.off], true
+	return want.off - have.off, stop - have.off, true
 }
 
 // put caches a copy of data for rk unless a drop happened since gen.
@@ -230,11 +239,28 @@ func (s *S3) cachedRead(rk rangeKey, fetch func() ([]byte, error)) ([]byte, erro
 	if ok {
 		return b, nil
 	}
+	if s.disk != nil {
+		if b, ok := s.disk.get(rk); ok {
+			s.cache.put(rk, b, gen)
+			return b, nil
+		}
+	}
 	b, err := fetch()
 	if err == nil {
 		s.cache.put(rk, b, gen)
+		if s.disk != nil && s.cache.unchangedSince(gen) {
+			s.disk.put(rk, b)
+		}
 	}
 	return b, err
+}
+
+// unchangedSince reports whether no drop happened since gen: a read that
+// raced a write or delete of this process is not cached.
+func (c *rangeCache) unchangedSince(gen uint64) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.gen == gen
 }
 
 func (c *rangeCache) isOwned(key string) bool { return c.owned != nil && c.owned(key) }
@@ -242,6 +268,9 @@ func (c *rangeCache) isOwned(key string) bool { return c.owned != nil && c.owned
 func (s *S3) dropCached(key string) {
 	if s.cache != nil {
 		s.cache.drop(key)
+	}
+	if s.disk != nil {
+		s.disk.drop(key)
 	}
 }
 
@@ -254,7 +283,12 @@ func (s *S3) afterWrite(key string, data []byte, err error) {
 	case s.cache == nil:
 	case err == nil && (s.cache.immutable(key) || s.cache.isOwned(key)):
 		s.cache.written(key, data)
+		if s.disk != nil {
+			// the disk keeps what reads fetch; an own write may be read
+			// by nobody, so it only drops stale ranges there
+			s.disk.drop(key)
+		}
 	default:
-		s.cache.drop(key)
+		s.dropCached(key)
 	}
 }

@@ -23,14 +23,20 @@ type rootedStore interface {
 // credentials and region come from the standard AWS environment and
 // config files.
 type s3Flags struct {
-	endpoint  string
-	pathStyle bool
+	endpoint    string
+	pathStyle   bool
+	cacheMemory int64
+	cacheDir    string
+	cacheDisk   int64
 }
 
 func addS3Flags(fs *flag.FlagSet) *s3Flags {
 	f := &s3Flags{}
 	fs.StringVar(&f.endpoint, "s3-endpoint", "", "with --data s3://bucket/prefix: the S3 endpoint URL of an S3-compatible server (default: AWS, or AWS_ENDPOINT_URL_S3)")
 	fs.BoolVar(&f.pathStyle, "s3-path-style", false, "with --data s3://…: address the bucket as endpoint/bucket (most S3-compatible servers need it)")
+	fs.Int64Var(&f.cacheMemory, "s3-cache-memory", objstore.DefaultS3CacheBytes, "with --data s3://…: bytes of data-file ranges kept in memory")
+	fs.StringVar(&f.cacheDir, "s3-cache-dir", "", "with --data s3://…: a local directory (one per process) keeping data-file ranges across restarts (default: none)")
+	fs.Int64Var(&f.cacheDisk, "s3-cache-disk-bytes", objstore.DefaultS3DiskCacheBytes, "with --s3-cache-dir: bytes the directory may hold")
 	return f
 }
 
@@ -43,8 +49,15 @@ func openS3Store(ctx context.Context, loc string, f *s3Flags) (*objstore.S3, err
 	if err != nil {
 		return nil, usagef("--data: %v", err)
 	}
+	memBytes := int64(objstore.DefaultS3CacheBytes)
 	if f != nil {
 		o.Endpoint, o.PathStyle = f.endpoint, f.pathStyle
+		if f.cacheMemory < 0 || f.cacheDisk < 0 {
+			return nil, usagef("--s3-cache-memory and --s3-cache-disk-bytes must be >= 0")
+		}
+		if f.cacheMemory > 0 {
+			memBytes = f.cacheMemory
+		}
 	}
 	s, err := objstore.NewS3(ctx, o)
 	if err != nil {
@@ -55,9 +68,16 @@ func openS3Store(ctx context.Context, loc string, f *s3Flags) (*objstore.S3, err
 	}
 	// Lance data files are written once under unique names: keep recent
 	// ranges of them in memory so repeated point reads skip the GETs.
-	s.CacheImmutableReads(lance.IsDataFileKey, objstore.DefaultS3CacheBytes)
+	s.CacheImmutableReads(lance.IsDataFileKey, memBytes)
 	// A committer reads back the transaction file it has just written.
 	s.CacheOwnWrites(lance.IsTransactionFileKey)
+	// On local disk they also survive a restart (and a working set larger
+	// than memory).
+	if f != nil && f.cacheDir != "" {
+		if err := s.CacheImmutableReadsOnDisk(f.cacheDir, f.cacheDisk); err != nil {
+			return nil, &dataDirError{loc, err}
+		}
+	}
 	return s, nil
 }
 
@@ -67,8 +87,8 @@ func (f *s3Flags) checkS3Only(data string) error {
 	if f == nil || objstore.IsS3URL(data) {
 		return nil
 	}
-	if f.endpoint != "" || f.pathStyle {
-		return usagef("--s3-endpoint and --s3-path-style need --data s3://bucket/prefix (got %q)", data)
+	if f.endpoint != "" || f.pathStyle || f.cacheDir != "" {
+		return usagef("--s3-endpoint, --s3-path-style and --s3-cache-dir need --data s3://bucket/prefix (got %q)", data)
 	}
 	return nil
 }

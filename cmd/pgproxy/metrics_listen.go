@@ -102,6 +102,7 @@ func metricsRegistry(g *adapters.Graph, srv *wire.Server, backing objstore.Store
 	cache("tables", g.Root.TableCacheStats)
 	if s3, ok := backing.(*objstore.S3); ok {
 		cache("s3_immutable_reads", s3.CacheStats)
+		cache("s3_disk", s3.DiskCacheStats)
 	}
 	return reg
 }

@@ -173,7 +173,7 @@ func TestServeOnS3(t *testing.T) {
 	// a local directory is still a local directory, and S3 flags without
 	// an S3 location are refused rather than ignored
 	code, _, errOut = runCmd(t, nil, "verify", "--data", t.TempDir(), "--s3-path-style")
-	if code != 2 || !strings.Contains(errOut, "--s3-path-style need --data s3://") {
+	if code != 2 || !strings.Contains(errOut, "need --data s3://bucket/prefix") {
 		t.Fatalf("verify of a local dir with --s3-path-style: exit %d: %s", code, errOut)
 	}
 	// a prefix holding someone else's objects is refused, unchanged
