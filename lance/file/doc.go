@@ -66,13 +66,17 @@
 //
 // Open fetches the footer, schema and column metadata (one range read of
 // the file's last 64 KiB in the common case); Scan reads only the projected
-// columns' page buffers, one page per column at a time (a page's buffers,
-// which writers lay out next to each other, in one range read), and
-// returns batches of at most ScanOptions.BatchRows rows. While the caller
-// consumes page p of a column, a background goroutine reads and decodes
-// the next page that column needs, so a scan uses a second core and
-// overlaps reads with decoding (at most two decoded pages per column are
-// held). ScanOptions.Ranges restricts a scan to sorted row ranges (e.g.
+// columns' page buffers, one page per column at a time, and returns
+// batches of at most ScanOptions.BatchRows rows. The pages the columns need
+// at the same time are fetched together (scan_together.go): their buffers
+// are sorted by position and read with one range read per run of buffers
+// whose holes are at most 64 KiB, up to 8 MiB per read — a writer flushes
+// every column's page for the same rows next to each other, so on object
+// storage a batch costs one request, not one per column. While the caller
+// consumes page p of the columns, a background goroutine reads their next
+// pages the same way and decodes each in a goroutine of its own, so a scan
+// uses a second core and overlaps reads with decoding (at most two decoded
+// pages per column are held). ScanOptions.Ranges restricts a scan to sorted row ranges (e.g.
 // rows to take by address): only pages overlapping them are fetched and
 // decoded.
 //

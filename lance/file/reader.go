@@ -233,21 +233,28 @@ func (r *Reader) ReadAll(ctx context.Context, opts ScanOptions) ([]arrow.RecordB
 
 // decodePage reads and decodes one (not all-null) page of column ci.
 func (r *Reader) decodePage(ctx context.Context, ci int, pm pageMeta) (arrow.Array, error) {
-	f := r.schema.Field(ci)
-	if pm.length > maxPageItems {
-		return nil, corrupt(f.Name, "page of %d rows", pm.length)
-	}
-	pl := pm.layout
-	switch pl.kind {
-	case layoutMiniBlock, layoutAllNull, layoutFullZip:
-	default:
-		return nil, unsupported(f.Name, "page layout %d", pl.kind)
+	if err := r.checkPage(ci, pm); err != nil {
+		return nil, err
 	}
 	bufs, err := r.readBuffers(ctx, pm.buffers)
 	if err != nil {
 		return nil, err
 	}
-	return r.decodeBuffers(ci, pl, pm.length, bufs, nil)
+	return r.decodeBuffers(ci, pm.layout, pm.length, bufs, nil)
+}
+
+// checkPage refuses a page decoding cannot handle.
+func (r *Reader) checkPage(ci int, pm pageMeta) error {
+	f := r.schema.Field(ci)
+	if pm.length > maxPageItems {
+		return corrupt(f.Name, "page of %d rows", pm.length)
+	}
+	switch pm.layout.kind {
+	case layoutMiniBlock, layoutAllNull, layoutFullZip:
+		return nil
+	default:
+		return unsupported(f.Name, "page layout %d", pm.layout.kind)
+	}
 }
 
 // decodeBuffers decodes a page of column ci (or, for a sparse read, the
@@ -286,42 +293,16 @@ func (r *Reader) decodeBuffers(ci int, pl *pageLayout, rows uint64, bufs [][]byt
 	return ld.toArrow(f.Name, p, f.Type)
 }
 
-// maxReadGap is the largest hole between two of a page's buffers that is
-// read through rather than split into two reads.
+// maxReadGap is the largest hole between two buffers that is read
+// through rather than split into two reads.
 const maxReadGap = 64 << 10
 
-// readBuffers fetches a page's buffers (the first three: chunk table or
-// rep index, data, dictionary), with one read when they lie close
-// together (as writers lay them out), else one read each.
+// readBuffers fetches a page's buffers (pageBufferSpans), with one read
+// when they lie close together (as writers lay them out).
 func (r *Reader) readBuffers(ctx context.Context, spans []span) ([][]byte, error) {
 	spans = spans[:min(len(spans), 3)]
-	bufs := make([][]byte, len(spans))
-	if len(spans) == 0 {
-		return bufs, nil
+	if err := r.checkSpans(spans); err != nil {
+		return nil, err
 	}
-	lo, hi, sum := spans[0].pos, spans[0].pos, uint64(0)
-	for _, s := range spans {
-		if s.pos > r.size || s.size > r.size-s.pos {
-			return nil, corrupt("", "page buffer %d+%d beyond file end %d", s.pos, s.size, r.size)
-		}
-		lo, hi, sum = min(lo, s.pos), max(hi, s.pos+s.size), sum+s.size
-	}
-	if len(spans) > 1 && hi-lo <= sum+maxReadGap*uint64(len(spans)-1) {
-		all, err := r.src.readAt(ctx, lo, hi-lo)
-		if err != nil {
-			return nil, err
-		}
-		for i, s := range spans {
-			bufs[i] = all[s.pos-lo : s.pos-lo+s.size : s.pos-lo+s.size]
-		}
-		return bufs, nil
-	}
-	for i, s := range spans {
-		data, err := r.src.readAt(ctx, s.pos, s.size)
-		if err != nil {
-			return nil, err
-		}
-		bufs[i] = data
-	}
-	return bufs, nil
+	return r.readSpans(ctx, spans)
 }

@@ -51,6 +51,9 @@ type colCursor struct {
 	first uint64      // the page row of arr's first row (0 unless read sparsely)
 	arr   arrow.Array // the decoded page or part of it (nil for an all-null page)
 	next  *prefetch   // the next page needed, decoding in the background
+	// pending is the next page to read ahead (-1: none), started with the
+	// other columns' at the end of the batch (prefetchTogether)
+	pending int
 }
 
 // holds says whether the cursor has page rows [off, off+k) decoded.
@@ -117,7 +120,7 @@ func (r *Reader) Scan(opts ScanOptions) (*Scanner, error) {
 	}
 	s.cur = make([]colCursor, len(s.cols))
 	for i := range s.cur {
-		s.cur[i].page = -1
+		s.cur[i].page, s.cur[i].pending = -1, -1
 	}
 	return s, nil
 }
@@ -151,6 +154,10 @@ func (s *Scanner) NextArrays(ctx context.Context, out []arrow.Array) ([]arrow.Ar
 	rg := s.ranges[s.ri]
 	n := min(uint64(s.opts.BatchRows), rg.End-s.row)
 	base := len(out)
+	if err := s.loadTogether(ctx, n); err != nil {
+		return out, 0, err
+	}
+	defer s.prefetchTogether(ctx)
 	for i, ci := range s.cols {
 		a, err := s.take(ctx, i, ci, s.row, int(n))
 		if err != nil {
@@ -237,7 +244,7 @@ func (s *Scanner) take(ctx context.Context, i, ci int, row uint64, n int) (arrow
 				}
 				c.arr, c.page, c.first = a, pi, first
 				if np, ok := s.nextPage(ci, pi); ok && !sparse {
-					c.next = s.startPrefetch(ctx, ci, np)
+					c.pending = np
 				}
 			}
 			at := int64(off - c.first)
@@ -320,15 +327,6 @@ func (s *Scanner) nextPage(ci, pi int) (int, bool) {
 		return np, true
 	}
 	return 0, false
-}
-
-func (s *Scanner) startPrefetch(ctx context.Context, ci, pi int) *prefetch {
-	p := &prefetch{page: pi, done: make(chan struct{})}
-	go func() {
-		defer close(p.done)
-		p.arr, p.err = s.decodeChecked(ctx, ci, pi)
-	}()
-	return p
 }
 
 // Close releases the scanner's current pages (waiting for pages still
