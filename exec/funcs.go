@@ -276,7 +276,7 @@ func knownPostgresFunction(name string) bool {
 		"regr_slope", "regr_intercept", "regr_count", "regr_r2", "regr_avgx", "regr_avgy", "regr_sxx", "regr_syy", "regr_sxy", "xmlagg", "jsonb_path_query", "jsonb_path_exists", "jsonb_to_record", "json_populate_record", "convert_from", "convert_to", "crc32",
 		"setseed", "nextval", "currval", "setval", "lastval", "txid_current", "pg_current_xact_id",
 		"age_in_days", "timeofday", "to_tsvector", "to_tsquery", "plainto_tsquery", "ts_rank",
-		"pg_sleep", "pg_try_advisory_xact_lock", "pg_advisory_lock_shared", "pg_try_advisory_lock_shared", "pg_advisory_unlock_shared", "pg_notify",
+		"pg_try_advisory_xact_lock", "pg_advisory_lock_shared", "pg_try_advisory_lock_shared", "pg_advisory_unlock_shared", "pg_notify",
 		"pg_get_functiondef", "pg_get_keywords", "string_to_table",
 		"unistr", "normalize", "inet_client_addr", "inet_server_addr", "inet_server_port",
 

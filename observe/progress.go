@@ -1,6 +1,7 @@
 package observe
 
 import (
+	"fmt"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -152,4 +153,21 @@ func RunningProgress() []ProgressSnapshot {
 		out[i] = p.Snapshot()
 	}
 	return out
+}
+
+// Message is the progress NOTICE text: command, relation, rows (and
+// bytes), phase and elapsed time.
+func (s ProgressSnapshot) Message() string {
+	msg := s.Command
+	if s.Relation != "" {
+		msg += " " + s.Relation
+	}
+	msg += fmt.Sprintf(": %d rows", s.Rows)
+	if s.Bytes > 0 {
+		msg += fmt.Sprintf(", %d bytes", s.Bytes)
+	}
+	if s.Phase != "" {
+		msg += ", " + s.Phase
+	}
+	return msg + fmt.Sprintf(" (%s)", time.Since(s.Started).Round(time.Second))
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/pggraph/pggraph/adapters"
 	"github.com/pggraph/pggraph/exec"
+	"github.com/pggraph/pggraph/observe"
 	"github.com/pggraph/pggraph/internal/sqlparse"
 	"github.com/pggraph/pggraph/wire"
 )
@@ -207,6 +208,7 @@ func (s *session) runWrite(ctx context.Context, v *view, p *plan, params []any) 
 	if err := w.checkTarget(p); err != nil {
 		return nil, err
 	}
+	defer w.startProgress(p).Done()
 	out, err := w.dispatch(p)
 	return out, w.redactKeys(err)
 }
@@ -321,6 +323,11 @@ type writer struct {
 	// planned collects, in describe mode, the queries the statement
 	// would run (EXPLAIN shows the first: its row source)
 	planned []*exec.Prepared
+	// progress is the running statement's entry in graph.progress (nil:
+	// none); its rows are those of the statement's first query, the one
+	// evaluating the client's statement (statement_progress.go)
+	progress        *observe.Progress
+	progressCounted bool
 }
 
 // at gives err the 1-based character position of byte offset loc in the
@@ -393,7 +400,10 @@ func (w *writer) query(sql string) ([]*exec.Vec, []exec.Column, error) {
 	// keeping 1% of a table's rows would otherwise keep every page
 	var batches []*exec.Batch
 	var held int64
+	counted, finished := w.progressRows()
+	defer finished()
 	_, err = prep.Stream(w.ctx, w.s.execSession(), w.params, func(b *exec.Batch, _ *time.Location) error {
+		counted(b.N)
 		for _, v := range b.Cols {
 			detachStrings(v, b.N)
 		}

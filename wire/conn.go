@@ -335,6 +335,12 @@ func (c *conn) notice(e *Error) {
 	c.send(n.toNotice())
 }
 
+// noticeNow sends a notice and flushes it with what is queued before it.
+func (c *conn) noticeNow(e *Error) {
+	c.notice(e)
+	_ = c.flush()
+}
+
 // readError maps a receive error to what ends the connection.
 func (c *conn) readError(err error) error {
 	var big *pgproto3.ExceededMaxBodyLenErr
@@ -530,7 +536,7 @@ func (c *conn) startup() error {
 		return err
 	}
 	info := SessionInfo{User: c.user, Database: c.database, Startup: c.params, RemoteAddr: c.nc.RemoteAddr(),
-		ProcessID: c.pid, TLS: c.tls, Settings: c.settings, Notice: c.notice, Admit: c.admit,
+		ProcessID: c.pid, TLS: c.tls, Settings: c.settings, Notice: c.notice, NoticeNow: c.noticeNow, Admit: c.admit,
 		Signal: func(pid int32, terminate bool, wait time.Duration) (bool, error) {
 			return c.srv.signalBackend(c, pid, terminate, wait)
 		},

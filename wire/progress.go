@@ -1,7 +1,6 @@
 package wire
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/pggraph/pggraph/observe"
@@ -32,24 +31,11 @@ func (c *conn) progressRow(p *observe.Progress, rows *int64) {
 		return
 	}
 	if interval := c.settings.Duration("graph.progress_interval"); p.NoticeDue(time.Now(), interval) {
-		s := p.Snapshot()
-		c.notice(&Error{Severity: SeverityNotice, Message: progressMessage(s)})
-		_ = c.flush()
+		c.noticeNow(&Error{Severity: SeverityNotice, Message: p.Snapshot().Message()})
 	}
 }
 
 // finishProgressRows adds the rows counted since the last full batch.
 func finishProgressRows(p *observe.Progress, rows int64) {
 	p.AddRows(rows%progressCheckRows, 0)
-}
-
-func progressMessage(s observe.ProgressSnapshot) string {
-	msg := fmt.Sprintf("%s %s: %d rows", s.Command, s.Relation, s.Rows)
-	if s.Bytes > 0 {
-		msg += fmt.Sprintf(", %d bytes", s.Bytes)
-	}
-	if s.Phase != "" {
-		msg += ", " + s.Phase
-	}
-	return msg + fmt.Sprintf(" (%s)", time.Since(s.Started).Round(time.Second))
 }

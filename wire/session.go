@@ -30,6 +30,10 @@ type SessionInfo struct {
 	// Notice queues a NoticeResponse (severity NOTICE unless set); call it
 	// only from inside a Session method.
 	Notice func(*Error)
+	// NoticeNow sends a NoticeResponse at once (queued ones before it):
+	// progress messages of a long statement. Call it only from inside a
+	// Session method.
+	NoticeNow func(*Error)
 	// Signal is pg_cancel_backend (terminate false) and
 	// pg_terminate_backend for the session with process id pid, with
 	// PostgreSQL's permission rules (42501) and answer: false with a

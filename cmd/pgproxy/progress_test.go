@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -154,5 +155,104 @@ func TestCopyProgress(t *testing.T) {
 	defer mu.Unlock()
 	if len(notices) == 0 || !strings.HasPrefix(notices[0], "COPY FROM items: ") || !strings.Contains(notices[0], " rows") {
 		t.Fatalf("progress notices: %q", notices)
+	}
+}
+
+// A long INSERT … SELECT or DELETE shows in graph.progress with the rows
+// its query has produced so far, and a session that set
+// graph.progress_interval gets progress NOTICEs while it runs.
+func TestWriteProgress(t *testing.T) {
+	addr, stop, stderr := startServe(t, "--data", filepath.Join(t.TempDir(), "root"))
+	defer func() {
+		if code := stop(); code != 0 {
+			t.Errorf("serve exited %d: %s", code, stderr.String())
+		}
+	}()
+	ctx := context.Background()
+	var mu sync.Mutex
+	var notices []string
+	cfg, err := pgx.ParseConfig("postgres://root@" + addr + "/main?sslmode=disable")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.OnNotice = func(_ *pgconn.PgConn, n *pgconn.Notice) {
+		mu.Lock()
+		notices = append(notices, n.Message)
+		mu.Unlock()
+	}
+	writer, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer writer.Close(ctx)
+	watcher, err := pgx.Connect(ctx, "postgres://root@"+addr+"/main?sslmode=disable")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer watcher.Close(ctx)
+	for _, s := range []string{"CREATE TABLE items (id int PRIMARY KEY, name text)", "SET graph.progress_interval = '20ms'"} {
+		if _, err := writer.Exec(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// every 5,000th row sleeps 0.1 s: the statement runs ≥ 0.8 s
+	slow := "CASE WHEN %s %% 5000 = 0 THEN pg_sleep(0.1) IS NOT NULL ELSE true END"
+	for _, tc := range []struct {
+		command, sql string
+		rows         int64
+	}{
+		{"INSERT", "INSERT INTO items SELECT g, 'n' FROM generate_series(1, 40000) g WHERE " + fmt.Sprintf(slow, "g"), 40000},
+		{"DELETE", "DELETE FROM items WHERE " + fmt.Sprintf(slow, "id"), 40000},
+	} {
+		t.Run(tc.command, func(t *testing.T) {
+			mu.Lock()
+			notices = nil
+			mu.Unlock()
+			done := make(chan error, 1)
+			var tag pgconn.CommandTag
+			go func() {
+				var err error
+				tag, err = writer.Exec(ctx, tc.sql)
+				done <- err
+			}()
+			seen := int64(-1)
+			for finished := false; !finished; {
+				var rel string
+				var rows int64
+				err := watcher.QueryRow(ctx, "SELECT relation, rows_done FROM graph.progress WHERE command = $1", tc.command).Scan(&rel, &rows)
+				switch {
+				case err == nil:
+					if rel != "items" || rows < 0 || rows > tc.rows {
+						t.Fatalf("graph.progress: %s %s, %d rows", tc.command, rel, rows)
+					}
+					seen = max(seen, rows)
+				case !errors.Is(err, pgx.ErrNoRows):
+					t.Fatal(err)
+				}
+				select {
+				case err := <-done:
+					if err != nil {
+						t.Fatal(err)
+					}
+					finished = true
+				case <-time.After(20 * time.Millisecond):
+				}
+			}
+			if tag.RowsAffected() != tc.rows {
+				t.Fatalf("%s affected %d rows, want %d", tc.command, tag.RowsAffected(), tc.rows)
+			}
+			if seen < 0 {
+				t.Fatalf("%s never showed in graph.progress", tc.command)
+			}
+			var left int
+			if err := watcher.QueryRow(ctx, "SELECT count(*) FROM graph.progress WHERE command = $1", tc.command).Scan(&left); err != nil || left != 0 {
+				t.Fatalf("finished %s still listed: %d, %v", tc.command, left, err)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if len(notices) == 0 || !strings.HasPrefix(notices[0], tc.command+" items: ") || !strings.Contains(notices[0], " rows") {
+				t.Fatalf("progress notices: %q", notices)
+			}
+		})
 	}
 }
