@@ -390,17 +390,19 @@
 //     jsonb_build_object, json_build_array, jsonb_build_array, to_json,
 //     to_jsonb, row_to_json, json(b)_typeof, json(b)_array_length,
 //     jsonb_set, jsonb_insert, jsonb_strip_nulls, json_strip_nulls,
-//     jsonb_pretty, array_to_json, json_object_agg, jsonb_object_agg
-//     (builtins_sql.go); to_timestamp(text, template) and to_date
-//     (builtins_totimestamp.go); overlay, justify_interval, array_replace,
-//     json(b)_extract_path[_text], sha224/sha384/sha512, trim_scale,
-//     min_scale, width_bucket, array_fill (one dimension) (builtins_sql2.go); make_timestamp,
-//     make_timestamptz, make_time, make_interval (named arguments too),
-//     date_bin, regexp_count/regexp_substr/regexp_instr (pattern, start)
-//     (builtins_sql3.go); to_number (builtins_tonumber.go); array_length,
+//     jsonb_pretty, json_object_agg, jsonb_object_agg, json(b)_extract_path[_text]
+//     (fn_json.go); to_timestamp(text, template) and to_date
+//     (builtins_totimestamp.go); overlay (fn_string.go); justify_interval,
+//     make_timestamp, make_timestamptz, make_time, make_interval (named
+//     arguments too), date_bin (fn_datetime.go); sha224/sha256/sha384/sha512,
+//     encode, decode (fn_bytea.go); trim_scale, min_scale, scale, width_bucket,
+//     lcm, factorial (fn_numeric.go); array_replace, array_to_json, array_fill
+//     (one dimension), array_ndims, array_dims (fn_array.go);
+//     regexp_count/regexp_substr/regexp_instr (pattern, start) (fn_regex.go);
+//     bit_and, bit_or, bit_xor (agg_bit.go); to_number (builtins_tonumber.go); array_length,
 //     array_upper, array_lower, cardinality, array_append, array_prepend,
-//     array_cat, array_position (with a start), array_positions, array_ndims,
-//     array_dims; one-dimensional slices a[lo:hi] (arrays.go); version, current_database, current_user,
+//     array_cat, array_position (with a start), array_positions;
+//     one-dimensional slices a[lo:hi] (arrays.go); version, current_database, current_user,
 //     session_user, current_schema, current_schemas, pg_backend_pid,
 //     pg_cancel_backend, pg_terminate_backend (through SessionHooks.Signal,
 //     signal.go),
