@@ -417,7 +417,7 @@ func numKernel2(f func(out, x, y *apd.Decimal) error) kernel {
 }
 
 func init() {
-	// numeric overloads next to the double precision ones (builtins.go);
+	// numeric overloads next to the double precision ones (fn_math.go);
 	// a numeric argument picks these, as in PostgreSQL
 	def("sqrt", sig(TNumeric, numKernel1(numSqrt), TNumeric))
 	def("exp", sig(TNumeric, numKernel1(numExp), TNumeric))
