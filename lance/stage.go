@@ -104,7 +104,9 @@ func (d *Dataset) stageTransaction(ctx context.Context, op format.Operation, opt
 		id = u.String()
 	}
 	txn := &format.Transaction{ReadVersion: d.version, UUID: id, Tag: opts.Tag, Properties: opts.Properties, Op: op}
-	err := d.store.PutIfAbsent(ctx, join(d.base(), txnDir, txn.TxnFileName()), txn.Encode())
+	// nothing references a staged transaction file before the commit
+	// that names it, made after this returns (objstore.PutNew)
+	err := objstore.PutNew(ctx, d.store, join(d.base(), txnDir, txn.TxnFileName()), txn.Encode())
 	if objstore.IsExists(err) {
 		return nil, wrapf(ErrInvalidArgument, "transaction %s already staged", id)
 	}
