@@ -31,6 +31,16 @@ func WithDurableRounds(ctx context.Context) (context.Context, *DurableRounds) {
 	return context.WithValue(ctx, roundsKey{}, r), r
 }
 
+// WithoutDurableRounds returns ctx without its counter: for work that
+// runs after the operation's answer (a post-commit materialization), so
+// that it is not counted as something the operation waited for.
+func WithoutDurableRounds(ctx context.Context) context.Context {
+	if roundsOf(ctx) == nil {
+		return ctx
+	}
+	return context.WithValue(ctx, roundsKey{}, (*DurableRounds)(nil))
+}
+
 // Count returns the rounds counted so far.
 func (r *DurableRounds) Count() int64 {
 	if r == nil {
