@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/pggraph/pggraph/graph"
+	"github.com/pggraph/pggraph/objstore"
 	"github.com/pggraph/pggraph/observe"
 	"github.com/pggraph/pggraph/protocol"
 )
@@ -16,8 +17,10 @@ import (
 // of this package goes through it.
 func (g *Graph) commit(ctx context.Context, w protocol.Writer, o protocol.CommitOptions) (*protocol.Receipt, error) {
 	start := time.Now()
+	ctx, rounds := objstore.WithDurableRounds(ctx)
 	rc, err := g.coord.Commit(ctx, w, o)
-	ev := observe.CommitEvent{Writer: string(w.Kind()), Branch: o.Branch, Actor: o.Actor, Duration: time.Since(start)}
+	ev := observe.CommitEvent{Writer: string(w.Kind()), Branch: o.Branch, Actor: o.Actor, Duration: time.Since(start),
+		DurableRounds: rounds.Count()}
 	if ev.Branch == "" {
 		ev.Branch = graph.MainBranch
 	}
@@ -29,6 +32,7 @@ func (g *Graph) commit(ctx context.Context, w protocol.Writer, o protocol.Commit
 		observe.Commit(ev)
 		return rc, err
 	}
+	rc.DurableRounds = ev.DurableRounds
 	ev.Attempts = rc.Attempts
 	ev.CommitID = rc.CommitID
 	if sn := rc.Snapshot; sn != nil {

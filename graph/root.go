@@ -539,11 +539,10 @@ func (r *Root) publishOn(ctx context.Context, ds *lance.Dataset, st State, c Com
 		return nil, err
 	}
 	defer rows.Release()
-	staged, err := ds.StageOverwrite(ctx, rows, lance.StageOptions{Properties: props})
-	if err != nil {
-		return nil, err
-	}
-	nds, err := staged.Commit(ctx, lance.CommitOptions{Mode: lance.CommitExact})
+	// the version's data and transaction files are written while its
+	// manifest put is prepared; the put is published only after they are
+	// durable (two durable rounds, docs/write-protocol.md §7.2)
+	nds, err := ds.OverwriteExact(ctx, rows, lance.StageOptions{Properties: props})
 	if err != nil {
 		return nil, err
 	}

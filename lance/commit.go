@@ -47,6 +47,14 @@ func (s *Staged) Commit(ctx context.Context, opts CommitOptions) (*Dataset, erro
 }
 
 func (s *Staged) commitExact(ctx context.Context) (*Dataset, error) {
+	return s.commitExactAfter(ctx, nil)
+}
+
+// commitExactAfter is commitExact for a transaction whose files are
+// still being stored: wait (nil = none) reports when they are durable.
+// The manifest put prepares its bytes meanwhile and publishes them only
+// after wait returned nil (objstore.PutIfAbsentAfter), never otherwise.
+func (s *Staged) commitExactAfter(ctx context.Context, wait func() error) (*Dataset, error) {
 	base := s.ds
 	next := s.ReadVersion + 1
 	if base.version == 0 {
@@ -57,7 +65,7 @@ func (s *Staged) commitExact(ctx context.Context) (*Dataset, error) {
 			return s.lostTo(ctx, base, next)
 		}
 	}
-	nd, err := s.tryPublish(ctx, base, next)
+	nd, err := s.tryPublishAfter(ctx, base, next, wait)
 	if objstore.IsExists(err) {
 		return s.lostTo(ctx, base, next)
 	}
@@ -100,6 +108,12 @@ func (s *Staged) lostTo(ctx context.Context, base *Dataset, v uint64) (*Dataset,
 
 // tryPublish builds version next on top of base and puts it.
 func (s *Staged) tryPublish(ctx context.Context, base *Dataset, next uint64) (*Dataset, error) {
+	return s.tryPublishAfter(ctx, base, next, nil)
+}
+
+// tryPublishAfter is tryPublish whose put is issued only after wait
+// (nil = none) returned nil.
+func (s *Staged) tryPublishAfter(ctx context.Context, base *Dataset, next uint64, wait func() error) (*Dataset, error) {
 	m, err := buildManifest(ctx, base, s.Txn, next)
 	if err != nil {
 		return nil, err
@@ -108,7 +122,12 @@ func (s *Staged) tryPublish(ctx context.Context, base *Dataset, next uint64) (*D
 	if err != nil {
 		return nil, err
 	}
-	if err := base.store.PutIfAbsent(ctx, base.manifestKey(next), data); err != nil {
+	if wait != nil {
+		err = objstore.PutIfAbsentAfter(ctx, base.store, base.manifestKey(next), data, wait)
+	} else {
+		err = base.store.PutIfAbsent(ctx, base.manifestKey(next), data)
+	}
+	if err != nil {
 		return nil, err
 	}
 	// The (volatile) hint is refreshed at the first version and every

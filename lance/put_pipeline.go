@@ -16,7 +16,8 @@ import (
 // and the one being built — and they are reused from file to file, which
 // keeps a long write from allocating (and zeroing) a fresh buffer per
 // file. Data files are referenced by nothing until the commit, so the
-// order in which they become durable does not matter.
+// order in which they become durable does not matter, and each is
+// created under its final name (objstore.PutNew: one durable round).
 type putPipeline struct {
 	ctx   context.Context
 	store objstore.Store
@@ -53,7 +54,7 @@ func (p *putPipeline) run() {
 	defer p.done.Done()
 	for j := range p.jobs {
 		if p.failed() == nil {
-			if err := p.store.Put(p.ctx, j.key, j.buf.b); err != nil {
+			if err := objstore.PutNew(p.ctx, p.store, j.key, j.buf.b); err != nil {
 				p.mu.Lock()
 				if p.err == nil {
 					p.err = err

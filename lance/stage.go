@@ -90,6 +90,19 @@ func (d *Dataset) stageOperationWhile(ctx context.Context, op format.Operation, 
 
 // stageTransaction writes op's transaction file against d's version.
 func (d *Dataset) stageTransaction(ctx context.Context, op format.Operation, opts StageOptions) (*Staged, error) {
+	st, err := d.newStaged(op, opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := st.writeTxnFile(ctx); err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+// newStaged builds op's transaction against d's version in memory; its
+// file is not written yet (writeTxnFile).
+func (d *Dataset) newStaged(op format.Operation, opts StageOptions) (*Staged, error) {
 	if d.mf != nil {
 		if err := format.CheckWritable(d.mf.Manifest); err != nil {
 			return nil, err
@@ -104,14 +117,19 @@ func (d *Dataset) stageTransaction(ctx context.Context, op format.Operation, opt
 		id = u.String()
 	}
 	txn := &format.Transaction{ReadVersion: d.version, UUID: id, Tag: opts.Tag, Properties: opts.Properties, Op: op}
-	err := d.store.PutIfAbsent(ctx, join(d.base(), txnDir, txn.TxnFileName()), txn.Encode())
-	if objstore.IsExists(err) {
-		return nil, wrapf(ErrInvalidArgument, "transaction %s already staged", id)
-	}
-	if err != nil {
-		return nil, err
-	}
 	return &Staged{UUID: id, ReadVersion: d.version, Txn: txn, ds: d}, nil
+}
+
+// writeTxnFile stores the staged transaction's file.
+func (s *Staged) writeTxnFile(ctx context.Context) error {
+	d := s.ds
+	// nothing references a staged transaction file before the commit
+	// that names it, made after this returns (objstore.PutNew)
+	err := objstore.PutNew(ctx, d.store, join(d.base(), txnDir, s.Txn.TxnFileName()), s.Txn.Encode())
+	if objstore.IsExists(err) {
+		return wrapf(ErrInvalidArgument, "transaction %s already staged", s.UUID)
+	}
+	return err
 }
 
 // StageRestore stages a Restore of version v (its content re-committed

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -254,24 +255,84 @@ func (d *Dataset) StageAppend(ctx context.Context, rdr array.RecordReader, opts 
 // creates the dataset. Every field gets the lance-encoding metadata that
 // keeps later Lance writers on plain encodings (schema.WithPlainEncoding).
 func (d *Dataset) StageOverwrite(ctx context.Context, rdr array.RecordReader, opts StageOptions) (*Staged, error) {
+	op, wait, err := d.overwriteAsync(ctx, rdr, opts)
+	if err != nil {
+		return nil, err
+	}
+	return d.stageOperationWhile(ctx, op, opts, wait)
+}
+
+// OverwriteExact stages an Overwrite with rdr's rows and commits it
+// exactly at the next version (CommitExact), in two durable rounds
+// instead of three: the data and transaction files are written while
+// the manifest is built and its put prepared (on a local store, written
+// and fsynced under a staging name), and the manifest is published only
+// after every file it references is durable (objstore.PutIfAbsentAfter);
+// if any fails, nothing is published. A lost slot is a *ConflictError
+// as with Commit (the files stay unreferenced). Why: the graph
+// manifest's commit (graph.Root.Publish) is on every write's
+// acknowledgement path.
+func (d *Dataset) OverwriteExact(ctx context.Context, rdr array.RecordReader, opts StageOptions) (*Dataset, error) {
+	if d.version == 0 {
+		st, err := d.StageOverwrite(ctx, rdr, opts)
+		if err != nil {
+			return nil, err
+		}
+		return st.Commit(ctx, CommitOptions{Mode: CommitExact})
+	}
+	op, wait, err := d.overwriteAsync(ctx, rdr, opts)
+	if err != nil {
+		return nil, err
+	}
+	st, err := d.newStaged(op, opts)
+	if err != nil {
+		_ = wait(ctx)
+		return nil, err
+	}
+	done := make(chan error, 1)
+	go func() {
+		// the files are always waited for, even if the put gives up
+		done <- objstore.Parallel(context.WithoutCancel(ctx), 2, 2, func(pctx context.Context, i int) error {
+			if i == 0 {
+				return wait(pctx)
+			}
+			return st.writeTxnFile(pctx)
+		})
+	}()
+	var once sync.Once
+	var filesErr error
+	files := func() error {
+		once.Do(func() { filesErr = <-done })
+		return filesErr
+	}
+	nd, err := st.commitExactAfter(ctx, files)
+	if ferr := files(); err == nil && ferr != nil {
+		return nil, ferr // not reached: the put waits for the files
+	}
+	return nd, err
+}
+
+// overwriteAsync starts writing rdr's rows as new data files and returns
+// the Overwrite naming them and the wait for their storage.
+func (d *Dataset) overwriteAsync(ctx context.Context, rdr array.RecordReader, opts StageOptions) (format.Operation, func(context.Context) error, error) {
 	if d.mf != nil {
 		if err := format.CheckWritable(d.mf.Manifest); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	sch := schema.WithPlainEncoding(rdr.Schema())
 	fields, encoded, err := lanceFields(sch)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// the writer wants the same Arrow schema the dataset will report
 	dsSchema, err := schema.ToArrow(fields)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	frags, wait, err := d.writeFragmentsAsync(ctx, rdr, dsSchema, fields, opts.MaxRowsPerFile, opts.MaxBytesPerFile)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var md map[string][]byte
 	if m := sch.Metadata(); m.Len() > 0 {
@@ -280,7 +341,7 @@ func (d *Dataset) StageOverwrite(ctx context.Context, rdr array.RecordReader, op
 			md[k] = []byte(m.Values()[i])
 		}
 	}
-	return d.stageOperationWhile(ctx, &format.Overwrite{Fragments: frags, Schema: encoded, SchemaMetadata: md, ConfigUpsert: opts.Config}, opts, wait)
+	return &format.Overwrite{Fragments: frags, Schema: encoded, SchemaMetadata: md, ConfigUpsert: opts.Config}, wait, nil
 }
 
 // StageUpdate stages an Update that rewrites rows: the rows at addrs are

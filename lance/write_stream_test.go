@@ -65,12 +65,22 @@ type dataPuts struct {
 }
 
 func (s *dataPuts) Put(ctx context.Context, key string, b []byte) error {
+	s.note(key)
+	return s.Store.Put(ctx, key, b)
+}
+
+// PutNew counts too: data files are created with objstore.PutNew.
+func (s *dataPuts) PutNew(ctx context.Context, key string, b []byte) error {
+	s.note(key)
+	return objstore.PutNew(ctx, s.Store, key, b)
+}
+
+func (s *dataPuts) note(key string) {
 	if strings.Contains(key, "/data/") {
 		s.mu.Lock()
 		s.n++
 		s.mu.Unlock()
 	}
-	return s.Store.Put(ctx, key, b)
 }
 
 func (s *dataPuts) count() int {
@@ -181,6 +191,21 @@ type failingPuts struct {
 var errInjected = errors.New("injected put failure")
 
 func (s *failingPuts) Put(ctx context.Context, key string, b []byte) error {
+	if err := s.fail(key); err != nil {
+		return err
+	}
+	return s.Store.Put(ctx, key, b)
+}
+
+// PutNew fails too: data files are created with objstore.PutNew.
+func (s *failingPuts) PutNew(ctx context.Context, key string, b []byte) error {
+	if err := s.fail(key); err != nil {
+		return err
+	}
+	return objstore.PutNew(ctx, s.Store, key, b)
+}
+
+func (s *failingPuts) fail(key string) error {
 	if strings.Contains(key, "/data/") {
 		s.mu.Lock()
 		s.attempts++
@@ -190,7 +215,7 @@ func (s *failingPuts) Put(ctx context.Context, key string, b []byte) error {
 			return errInjected
 		}
 	}
-	return s.Store.Put(ctx, key, b)
+	return nil
 }
 
 // TestPutPipeline: files are stored in the background with at most

@@ -56,6 +56,22 @@
 // one process). CacheOwnWrites adds keys only their writer rewrites (Lance transaction
 // files): cached when this store writes them, never filled by reads.
 //
+// PutNew (NewPutter, putnew.go) is a third, narrower way to create: an
+// object under a fresh key that nothing references until a later commit
+// point (Lance data, deletion and staged transaction files). Local writes
+// it under its final name with O_EXCL and fsyncs the file and the
+// directory at the same time (one ordered round instead of two); a crash
+// may leave it missing, empty or partial, which is harmless only
+// because nothing references it yet (docs/write-protocol.md §7.2).
+// Stores without it use PutIfAbsent. PutIfAbsentAfter publishes a
+// put-if-absent only after other work (the files it references) is
+// done, writing and fsyncing its staging file meanwhile on Local. Local
+// coalesces concurrent fsyncs of one directory (local_dirsync.go).
+//
+// DurableRounds (rounds.go) counts, per context, the ordered durability
+// waits (fsyncs, S3 writes) of an operation: a commit's
+// pggraph_commit_durable_rounds.
+//
 // Backends: Local (POSIX filesystem), S3 and Mem (in memory, with a model of
 // synced vs unsynced state so tests can simulate power loss mid-write).
 // Wrappers: Faulty (fail the Nth operation once, persistently, or crash),

@@ -170,3 +170,42 @@ func (s *fenced) PutVolatile(ctx context.Context, key string, data []byte) error
 	}
 	return PutVolatile(ctx, s.inner, key, data)
 }
+
+// PutIfAbsentAfter forwards to the inner store's PutIfAbsentAfter when
+// it stages durably first, with the context's fence (when it matches
+// key) held after wait: the object is published only after both.
+func (s *fenced) PutIfAbsentAfter(ctx context.Context, key string, data []byte, wait func() error) error {
+	both := func() error {
+		if wait != nil {
+			if err := wait(); err != nil {
+				return err
+			}
+		}
+		return s.hold(ctx, key)
+	}
+	if p, ok := s.inner.(prestager); ok {
+		return p.PutIfAbsentAfter(ctx, key, data, both)
+	}
+	if err := both(); err != nil {
+		return err
+	}
+	return s.inner.PutIfAbsent(ctx, key, data)
+}
+
+// PutIfAbsentAfter puts key only after wait returned nil: through s's own
+// PutIfAbsentAfter when it has one (Local writes and fsyncs the object's
+// bytes while wait runs, so only the link and the directory fsync
+// follow it), otherwise by calling wait and then s.PutIfAbsent. Either
+// way nothing is visible under key before wait returned nil, and a
+// failed wait is returned with nothing published.
+func PutIfAbsentAfter(ctx context.Context, s Store, key string, data []byte, wait func() error) error {
+	if p, ok := s.(prestager); ok {
+		return p.PutIfAbsentAfter(ctx, key, data, wait)
+	}
+	if wait != nil {
+		if err := wait(); err != nil {
+			return err
+		}
+	}
+	return s.PutIfAbsent(ctx, key, data)
+}

@@ -29,6 +29,8 @@ type Local struct {
 	// handles, when set (CacheImmutableReads), keeps open files of
 	// immutable objects for GetRange.
 	handles *readHandles
+	// dirSyncs coalesces concurrent fsyncs of one directory.
+	dirSyncs dirSyncs
 }
 
 // NewLocal opens root as a Local store. The directory must exist, be a
@@ -134,8 +136,9 @@ func (l *Local) Put(ctx context.Context, key string, data []byte) error {
 		return opErr("put", key, err)
 	}
 	defer l.dropHandle(key) // after the write: a handle opened meanwhile is stale too
+	cur := cursor(ctx)
 	final := l.keyPath(key)
-	staging, err := l.writeStaging(final, data)
+	staging, err := l.writeStaging(final, data, &cur)
 	if err != nil {
 		return opErr("put", key, err)
 	}
@@ -146,7 +149,7 @@ func (l *Local) Put(ctx context.Context, key string, data []byte) error {
 		}
 		return opErr("put", key, mapWriteError(err))
 	}
-	return opErr("put", key, l.syncDir(filepath.Dir(final)))
+	return opErr("put", key, l.syncDirOf(final, &cur))
 }
 
 // PutVolatile implements VolatilePutter: staging file + rename, with
@@ -158,7 +161,7 @@ func (l *Local) PutVolatile(ctx context.Context, key string, data []byte) error 
 	}
 	defer l.dropHandle(key) // after the write: a handle opened meanwhile is stale too
 	final := l.keyPath(key)
-	staging, err := l.writeStagingSync(final, data, false)
+	staging, err := l.writeStagingSync(final, data, false, nil)
 	if err != nil {
 		return opErr("put", key, err)
 	}
@@ -192,8 +195,9 @@ func (l *Local) PutIfAbsentAfter(ctx context.Context, key string, data []byte, w
 		return opErr("putifabsent", key, err)
 	}
 	defer l.dropHandle(key) // after the write: a handle opened meanwhile is stale too
+	cur := cursor(ctx)
 	final := l.keyPath(key)
-	staging, err := l.writeStaging(final, data)
+	staging, err := l.writeStaging(final, data, &cur)
 	if err != nil {
 		return opErr("putifabsent", key, err)
 	}
@@ -202,6 +206,7 @@ func (l *Local) PutIfAbsentAfter(ctx context.Context, key string, data []byte, w
 			_ = os.Remove(staging)
 			return err
 		}
+		cur.rejoin() // the link follows what wait waited for
 	}
 	linkErr := os.Link(staging, final)
 	rmErr := os.Remove(staging)
@@ -219,7 +224,7 @@ func (l *Local) PutIfAbsentAfter(ctx context.Context, key string, data []byte, w
 	if rmErr != nil && !errors.Is(rmErr, fs.ErrNotExist) {
 		return opErr("putifabsent", key, rmErr)
 	}
-	return opErr("putifabsent", key, l.syncDir(filepath.Dir(final)))
+	return opErr("putifabsent", key, l.syncDirOf(final, &cur))
 }
 
 // Delete implements Store: unlink + directory fsync.
@@ -232,10 +237,11 @@ func (l *Local) Delete(ctx context.Context, key string) error {
 	if st, err := os.Lstat(p); err == nil && st.IsDir() {
 		return opErr("delete", key, ErrNotFound)
 	}
+	cur := cursor(ctx)
 	if err := os.Remove(p); err != nil {
 		return opErr("delete", key, mapFSError(err))
 	}
-	return opErr("delete", key, l.syncDir(filepath.Dir(p)))
+	return opErr("delete", key, l.syncDirOf(p, &cur))
 }
 
 // Stat implements Store.
@@ -313,15 +319,15 @@ func (l *Local) List(ctx context.Context, prefix string) ([]ObjectInfo, error) {
 
 // writeStaging writes data to a fresh staging file next to final and
 // fsyncs it. The caller publishes or removes it.
-func (l *Local) writeStaging(final string, data []byte) (string, error) {
-	return l.writeStagingSync(final, data, true)
+func (l *Local) writeStaging(final string, data []byte, cur *roundCursor) (string, error) {
+	return l.writeStagingSync(final, data, true, cur)
 }
 
 // writeStagingSync is writeStaging; sync=false skips the file fsync
-// (PutVolatile).
-func (l *Local) writeStagingSync(final string, data []byte, sync bool) (string, error) {
+// (PutVolatile). cur (nil: not counted) follows its fsyncs.
+func (l *Local) writeStagingSync(final string, data []byte, sync bool, cur *roundCursor) (string, error) {
 	dir := filepath.Dir(final)
-	if err := l.ensureDir(dir); err != nil {
+	if err := l.ensureDir(dir, cur); err != nil {
 		return "", err
 	}
 	var rnd [12]byte
@@ -344,6 +350,7 @@ func (l *Local) writeStagingSync(final string, data []byte, sync bool) (string, 
 			os.Remove(staging)
 			return "", err
 		}
+		cur.synced()
 	}
 	if err := f.Close(); err != nil {
 		os.Remove(staging)
@@ -354,8 +361,8 @@ func (l *Local) writeStagingSync(final string, data []byte, sync bool) (string, 
 
 // ensureDir creates dir and any missing parents under the root, fsyncing
 // each parent after a child is created so the new directory entries are
-// themselves durable.
-func (l *Local) ensureDir(dir string) error {
+// themselves durable. cur (nil: not counted) follows those fsyncs.
+func (l *Local) ensureDir(dir string, cur *roundCursor) error {
 	st, err := os.Stat(dir)
 	if err == nil {
 		if !st.IsDir() {
@@ -370,13 +377,17 @@ func (l *Local) ensureDir(dir string) error {
 		return fmt.Errorf("objstore: data directory %s has disappeared", l.root)
 	}
 	parent := filepath.Dir(dir)
-	if err := l.ensureDir(parent); err != nil {
+	if err := l.ensureDir(parent, cur); err != nil {
 		return err
 	}
 	if err := os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
 		return mapWriteError(err)
 	}
-	return l.syncDir(parent)
+	if err := l.syncDir(parent); err != nil {
+		return err
+	}
+	cur.synced()
+	return nil
 }
 
 func (l *Local) syncFile(f *os.File) error {

@@ -50,6 +50,9 @@ type memChange struct {
 	key     string
 	deleted bool
 	obj     memObject
+	// partial marks a PutNew's unsynced create: written under its final
+	// name, so a power loss that keeps it may keep any prefix of it.
+	partial bool
 }
 
 // Step names one internal step of a Mem write, for StepHook.
@@ -132,9 +135,14 @@ func (m *Mem) PowerLoss(keep *rand.Rand) {
 			if keep.IntN(2) == 0 {
 				continue
 			}
-			if c.deleted {
+			switch {
+			case c.deleted:
 				delete(state, c.key)
-			} else {
+			case c.partial:
+				o := c.obj
+				o.data = o.data[:keep.IntN(len(o.data)+1)]
+				state[c.key] = o
+			default:
 				state[c.key] = c.obj
 			}
 		}
@@ -193,7 +201,8 @@ func (m *Mem) syncKey(key string) {
 }
 
 // write runs the step sequence of Put/PutIfAbsent with m.mu held.
-func (m *Mem) write(op, key string, data []byte, ifAbsent bool) error {
+// cur follows its two syncs.
+func (m *Mem) write(op, key string, data []byte, ifAbsent bool, cur *roundCursor) error {
 	m.makeDirs(key)
 	if err := m.step(op, key, StepWriteStaging); err != nil {
 		return err
@@ -204,6 +213,7 @@ func (m *Mem) write(op, key string, data []byte, ifAbsent bool) error {
 	if !m.unsafeNoSync {
 		m.fsyncs++
 	}
+	cur.synced()
 	if err := m.step(op, key, StepPublish); err != nil {
 		return err
 	}
@@ -217,6 +227,7 @@ func (m *Mem) write(op, key string, data []byte, ifAbsent bool) error {
 		return err
 	}
 	m.syncKey(key)
+	cur.synced()
 	return nil
 }
 
@@ -257,12 +268,13 @@ func (m *Mem) Put(ctx context.Context, key string, data []byte) error {
 	if err := checkCall(ctx, key); err != nil {
 		return opErr("put", key, err)
 	}
+	cur := cursor(ctx)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if err := m.checkPathConflict(key); err != nil {
 		return opErr("put", key, err)
 	}
-	return opErr("put", key, m.write("put", key, data, false))
+	return opErr("put", key, m.write("put", key, data, false, &cur))
 }
 
 // PutIfAbsent implements Store.
@@ -270,12 +282,48 @@ func (m *Mem) PutIfAbsent(ctx context.Context, key string, data []byte) error {
 	if err := checkCall(ctx, key); err != nil {
 		return opErr("putifabsent", key, err)
 	}
+	cur := cursor(ctx)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if err := m.checkPathConflict(key); err != nil {
 		return opErr("putifabsent", key, err)
 	}
-	return opErr("putifabsent", key, m.write("putifabsent", key, data, true))
+	return opErr("putifabsent", key, m.write("putifabsent", key, data, true, &cur))
+}
+
+// PutNew implements NewPutter the way Local does: the object is visible
+// under its key at once (StepPublish), unsynced and, until synced,
+// possibly partial after a power loss; then the file and the directory
+// are synced in one step (StepSyncDir, two fsyncs).
+func (m *Mem) PutNew(ctx context.Context, key string, data []byte) error {
+	if err := checkCall(ctx, key); err != nil {
+		return opErr("putifabsent", key, err)
+	}
+	cur := cursor(ctx)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := m.checkPathConflict(key); err != nil {
+		return opErr("putifabsent", key, err)
+	}
+	m.makeDirs(key)
+	if _, ok := m.visible[key]; ok {
+		return opErr("putifabsent", key, ErrExists)
+	}
+	if err := m.step("putnew", key, StepPublish); err != nil {
+		return opErr("putifabsent", key, err)
+	}
+	obj := memObject{data: append([]byte(nil), data...), modTime: m.clock()}
+	m.visible[key] = obj
+	m.pending = append(m.pending, memChange{key: key, obj: obj, partial: true})
+	if err := m.step("putnew", key, StepSyncDir); err != nil {
+		return opErr("putifabsent", key, err)
+	}
+	if !m.unsafeNoSync {
+		m.fsyncs++ // the file's; syncKey counts the directory's
+	}
+	m.syncKey(key)
+	cur.synced()
+	return nil
 }
 
 // PutVolatile implements VolatilePutter: the new content is visible at
@@ -324,6 +372,7 @@ func (m *Mem) Delete(ctx context.Context, key string) error {
 	if err := checkCall(ctx, key); err != nil {
 		return opErr("delete", key, err)
 	}
+	cur := cursor(ctx)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if _, ok := m.visible[key]; !ok {
@@ -338,6 +387,7 @@ func (m *Mem) Delete(ctx context.Context, key string) error {
 		return opErr("delete", key, err)
 	}
 	m.syncKey(key)
+	cur.synced()
 	return nil
 }
 

@@ -324,7 +324,8 @@ func (s *S3) Put(ctx context.Context, key string, data []byte) (err error) {
 		return opErr("put", key, err)
 	}
 	// after the write: a read that raced it is not cached
-	defer func() { s.afterWrite(key, data, err) }()
+	cur := cursor(ctx)
+	defer func() { s.afterWrite(key, data, err); s.durableRound(&cur, err) }()
 	if int64(len(data)) >= s.threshold {
 		return opErr("put", key, s.putMultipart(ctx, key, data, false))
 	}
@@ -340,7 +341,8 @@ func (s *S3) PutIfAbsent(ctx context.Context, key string, data []byte) (err erro
 	if err := checkCall(ctx, key); err != nil {
 		return opErr("putifabsent", key, err)
 	}
-	defer func() { s.afterWrite(key, data, err) }()
+	cur := cursor(ctx)
+	defer func() { s.afterWrite(key, data, err); s.durableRound(&cur, err) }()
 	if int64(len(data)) >= s.threshold {
 		return opErr("putifabsent", key, s.putMultipart(ctx, key, data, true))
 	}
@@ -358,8 +360,20 @@ func (s *S3) Delete(ctx context.Context, key string) error {
 	if _, err := s.stat(ctx, key); err != nil {
 		return opErr("delete", key, err)
 	}
+	cur := cursor(ctx)
 	_, err := s.client.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String(s.bucket), Key: aws.String(s.objectKey(key))})
+	s.durableRound(&cur, err)
 	return opErr("delete", key, mapS3Error(err))
+}
+
+// durableRound records a successful write as one durable round of the
+// operation its context belongs to (DurableRounds): an acknowledged S3
+// write is durable. A multipart put (large objects only) counts as one
+// too.
+func (s *S3) durableRound(cur *roundCursor, err error) {
+	if err == nil {
+		cur.synced()
+	}
 }
 
 // Stat implements Store.

@@ -17,6 +17,11 @@ var (
 		Help:    "Graph write latency from the start of staging to the acknowledgement (retries included), by writer kind.",
 		Buckets: secondsBuckets,
 	}, []string{"writer"}))
+	commitRounds = register(prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Namespace: namespace, Name: "commit_durable_rounds",
+		Help:    "Ordered durable rounds a successful graph write waited for before its acknowledgement (fsync waits or object-storage writes, each started after the previous finished; retries included), by writer kind.",
+		Buckets: []float64{1, 2, 3, 4, 5, 6, 8, 12, 16, 32},
+	}, []string{"writer"}))
 	commitAttempts = register(prometheus.NewHistogram(prometheus.HistogramOpts{
 		Namespace: namespace, Name: "commit_attempts",
 		Help:    "Attempts a successful graph write took (1 = no retry; each retry re-prepares against a newer head).",
@@ -39,8 +44,11 @@ type CommitEvent struct {
 	// (the commit path does not count a write's changed rows).
 	TableRows uint64
 	Attempts  int
-	Duration  time.Duration
-	SQLState  string // "" on success
+	// DurableRounds is the length of the longest chain of durability
+	// waits the write's context saw (objstore.DurableRounds).
+	DurableRounds int64
+	Duration      time.Duration
+	SQLState      string // "" on success
 }
 
 // Commit records a graph write: metrics always; an info line for each
@@ -51,6 +59,9 @@ func Commit(ev CommitEvent) {
 	commitSeconds.WithLabelValues(ev.Writer).Observe(ev.Duration.Seconds())
 	if ev.SQLState == "" {
 		commitAttempts.Observe(float64(ev.Attempts))
+		if ev.CommitID != "" {
+			commitRounds.WithLabelValues(ev.Writer).Observe(float64(ev.DurableRounds))
+		}
 	}
 	level := slog.LevelInfo
 	msg := "commit"
@@ -70,7 +81,7 @@ func Commit(ev CommitEvent) {
 		attrs = append(attrs, slog.String(FieldCommitID, ev.CommitID))
 	}
 	attrs = append(attrs, slog.Any(FieldTables, ev.Tables), slog.Uint64(FieldTableRows, ev.TableRows),
-		slog.Int(FieldAttempts, ev.Attempts), slog.Float64(FieldDuration, durationMS(ev.Duration.Seconds())),
+		slog.Int(FieldAttempts, ev.Attempts), slog.Int64(FieldRounds, ev.DurableRounds), slog.Float64(FieldDuration, durationMS(ev.Duration.Seconds())),
 		slog.String(FieldActor, ev.Actor))
 	if ev.SQLState != "" {
 		attrs = append(attrs, slog.String(FieldSQLState, ev.SQLState))

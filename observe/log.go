@@ -33,6 +33,7 @@ const (
 	FieldTables      = "tables"
 	FieldTableRows   = "table_rows"
 	FieldAttempts    = "attempts"
+	FieldRounds      = "durable_rounds"
 	FieldDuration    = "duration_ms"
 	FieldActor       = "actor"
 	FieldDecision    = "decision"

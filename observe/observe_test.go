@@ -8,7 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
+	dto "github.com/prometheus/client_model/go"
 )
 
 func TestStatementKind(t *testing.T) {
@@ -70,8 +72,9 @@ func TestCommitLogAndMetrics(t *testing.T) {
 	buf := captureLog(t)
 	ok0 := testutil.ToFloat64(commits.WithLabelValues("mutation", "00"))
 	conflict0 := testutil.ToFloat64(commits.WithLabelValues("mutation", "40"))
+	rounds0 := roundsHistogram(t, "mutation")
 	Commit(CommitEvent{Writer: "mutation", Branch: "main", CommitID: "c1", Actor: "alice", Tables: []string{"a", "b"},
-		TableRows: 7, Attempts: 2, Duration: 1500 * time.Microsecond})
+		TableRows: 7, Attempts: 2, DurableRounds: 2, Duration: 1500 * time.Microsecond})
 	Commit(CommitEvent{Writer: "mutation", Branch: "dev", Actor: "bob", Attempts: 0, Duration: time.Millisecond, SQLState: "40001"})
 	Commit(CommitEvent{Writer: "mutation", Branch: "main", Attempts: 1}) // nothing published
 	lines := logLines(t, buf)
@@ -80,7 +83,7 @@ func TestCommitLogAndMetrics(t *testing.T) {
 	}
 	c := lines[0]
 	for k, want := range map[string]any{"level": "INFO", "msg": "commit", FieldWriter: "mutation", FieldBranch: "main", FieldCommitID: "c1",
-		FieldActor: "alice", FieldTableRows: 7.0, FieldAttempts: 2.0, FieldDuration: 1.5} {
+		FieldActor: "alice", FieldTableRows: 7.0, FieldAttempts: 2.0, FieldRounds: 2.0, FieldDuration: 1.5} {
 		if c[k] != want {
 			t.Errorf("commit line %s = %v, want %v", k, c[k], want)
 		}
@@ -98,6 +101,21 @@ func TestCommitLogAndMetrics(t *testing.T) {
 	if d := testutil.ToFloat64(commits.WithLabelValues("mutation", "40")) - conflict0; d != 1 {
 		t.Errorf("commits_total{40} moved by %v, want 1", d)
 	}
+	// only the commit that published counts its durable rounds
+	if h := roundsHistogram(t, "mutation"); h.GetSampleCount()-rounds0.GetSampleCount() != 1 || h.GetSampleSum()-rounds0.GetSampleSum() != 2 {
+		t.Errorf("commit_durable_rounds moved by %d samples summing %v, want 1 sample of 2",
+			h.GetSampleCount()-rounds0.GetSampleCount(), h.GetSampleSum()-rounds0.GetSampleSum())
+	}
+}
+
+// roundsHistogram reads the commit_durable_rounds histogram of a writer.
+func roundsHistogram(t *testing.T, writer string) *dto.Histogram {
+	t.Helper()
+	var m dto.Metric
+	if err := commitRounds.WithLabelValues(writer).(prometheus.Histogram).Write(&m); err != nil {
+		t.Fatal(err)
+	}
+	return m.GetHistogram()
 }
 
 func TestRecoveryDecisionLog(t *testing.T) {
@@ -127,7 +145,7 @@ func TestInstrumentNamesLint(t *testing.T) {
 	StatementDone(KindSelect, "", time.Millisecond)
 	StatementDone(KindCommit, "40001", time.Millisecond)
 	ConnectionStarted(ConnEstablished)
-	Commit(CommitEvent{Writer: "mutation", Attempts: 1})
+	Commit(CommitEvent{Writer: "mutation", CommitID: "c", Attempts: 1, DurableRounds: 2})
 	KnownRecoveryDecisions("rolled_back")
 	CleanupDone(false, 0, 0, time.Millisecond, nil)
 	StorageRequest("get", StorageOK, 1, 0, time.Millisecond)

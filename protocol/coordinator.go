@@ -119,6 +119,10 @@ type Receipt struct {
 	CommitID    string
 	Snapshot    *graph.Snapshot
 	Attempts    int
+	// DurableRounds is the ordered durable rounds the write waited for
+	// (objstore.DurableRounds), set by a caller that counted them
+	// (adapters).
+	DurableRounds int64
 }
 
 // Stats counts coordinator outcomes, so retries are observable.
@@ -181,7 +185,8 @@ func (c *Coordinator) finalize(ctx context.Context, pw *PreparedWrite) {
 	// The caller's context may end as soon as it has its answer; the
 	// delete must still happen (a crash before it is the swept state
 	// "CAS succeeded, sidecar remains").
-	dctx := context.WithoutCancel(ctx)
+	// not the commit's own wait: the acknowledgement does not wait for it
+	dctx := objstore.WithoutDurableRounds(context.WithoutCancel(ctx))
 	c.finalizing.add()
 	go func() {
 		defer c.finalizing.done()
@@ -223,7 +228,8 @@ func (c *Coordinator) materialize(ctx context.Context, pw *PreparedWrite, sn *gr
 		run(ctx)
 		return
 	}
-	dctx := context.WithoutCancel(ctx)
+	// not the commit's own wait: the acknowledgement does not wait for it
+	dctx := objstore.WithoutDurableRounds(context.WithoutCancel(ctx))
 	c.finalizing.add()
 	go func() {
 		defer c.finalizing.done()

@@ -297,6 +297,21 @@
 // [__manifest data ‖ txn file] → CAS. The numbers below are
 // the path before v2.
 //
+// Two durable rounds on the local backend (docs/write-protocol.md §7.2):
+// the staged files are created under their final names with the file's
+// and the directory's fsync at once (objstore.PutNew), and the
+// __manifest version's own data and transaction files are written while
+// its put is staged (lance OverwriteExact → objstore.PutIfAbsentAfter),
+// so a 1-row INSERT waits for [4 new files ‖ manifest staging fsync] →
+// link + directory fsync: 2 ordered durable rounds, 10 fsyncs. Each
+// commit counts what it waited for (objstore.DurableRounds →
+// Receipt.DurableRounds, the commit log line, the
+// pggraph_commit_durable_rounds histogram; post-commit materialization
+// and finalization are not counted). Tests: adapters
+// TestCommitCountsDurableRounds (exact count on a serialized store),
+// objstore TestDurableRounds*, TestDirSyncsCoalesce, TestMemPutNewPowerLoss,
+// the crash sweeps (PutNew is a put-if-absent ordinal).
+//
 // Chaining on a published version (docs/architecture.md, "Commit path
 // v2", prefix): after its CAS and before its acknowledgement a commit
 // hands each deferred effect's in-memory post-state (Confirmed.Preview)

@@ -147,6 +147,10 @@ func (d durableCounted) PutIfAbsent(ctx context.Context, key string, data []byte
 	return d.writes.PutIfAbsent(ctx, key, data)
 }
 
+func (d durableCounted) PutNew(ctx context.Context, key string, data []byte) error {
+	return d.writes.PutNew(ctx, key, data)
+}
+
 func (d durableCounted) Delete(ctx context.Context, key string) error {
 	return d.writes.Delete(ctx, key)
 }

@@ -95,7 +95,8 @@ func Write(ctx context.Context, store objstore.Store, fragmentID, readVersion ui
 	}
 	id = NewID()
 	key = Key(fragmentID, readVersion, id, KindBitmap)
-	if err := store.Put(ctx, key, b); err != nil {
+	// a fresh name nothing references before the transaction's commit
+	if err := objstore.PutNew(ctx, store, key, b); err != nil {
 		return "", 0, 0, err
 	}
 	return key, id, rows.GetCardinality(), nil

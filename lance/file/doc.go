@@ -15,7 +15,7 @@
 //
 //	w, err := file.NewWriter(ctx, store, "data/<unique>.lance", arrowSchema, file.WriterOptions{})
 //	for each batch { err = w.Write(batch) }   // column types must match the schema
-//	res, err := w.Close(ctx)                   // one store.Put of the whole file
+//	res, err := w.Close(ctx)                   // one objstore.PutNew of the whole file
 //	// res.NumRows, res.Size, res.FieldIDs, res.ColumnIndices → DataFile
 //
 // res.FieldIDs/ColumnIndices follow Lance's DataFile convention: one entry

@@ -90,8 +90,9 @@ type writtenPage struct {
 }
 
 // NewWriter returns a Writer that builds the file in memory and stores it
-// under key with one store.Put on Close (a data file always has a fresh,
-// unique name, so Put is safe).
+// under key with one objstore.PutNew on Close (a data file always has a
+// fresh, unique name nothing references before a later commit, so it is
+// created under that name in one durable round).
 func NewWriter(ctx context.Context, store objstore.Store, key string, s *arrow.Schema, opts WriterOptions) (*Writer, error) {
 	buf := &bytes.Buffer{}
 	w, err := NewStreamWriter(buf, s, opts)
@@ -397,7 +398,7 @@ func (w *Writer) Close(ctx context.Context) (Result, error) {
 		return Result{}, err
 	}
 	if w.store != nil {
-		if err := w.store.Put(ctx, w.key, w.buf.Bytes()); err != nil {
+		if err := objstore.PutNew(ctx, w.store, w.key, w.buf.Bytes()); err != nil {
 			return Result{}, err
 		}
 		w.buf = nil

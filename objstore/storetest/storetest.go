@@ -53,6 +53,44 @@ func run(t *testing.T, newStore Factory, keys keySpace) {
 	t.Run("PutIfAbsentRace", func(t *testing.T) { testPutIfAbsentRace(t, newStore(t)) })
 	t.Run("PutAtomicReplace", func(t *testing.T) { testPutAtomicReplace(t, newStore(t)) })
 	t.Run("PutVolatile", func(t *testing.T) { testPutVolatile(t, newStore(t), keys) })
+	t.Run("PutNew", func(t *testing.T) { testPutNew(t, newStore(t), keys) })
+}
+
+// testPutNew: through objstore.PutNew (PutIfAbsent for a store without
+// NewPutter) an object is created under a fresh key, a taken key is
+// ErrExists and keeps its content, and keys are validated.
+func testPutNew(t *testing.T, s objstore.Store, keys keySpace) {
+	for i, key := range []string{"ds/data/a.lance", "ds/data/b.lance", "ds/_transactions/1-x.txn"} {
+		if err := objstore.PutNew(bg, s, key, []byte{byte(i)}); err != nil {
+			t.Fatalf("PutNew(%s): %v", key, err)
+		}
+		wantGet(t, s, key, []byte{byte(i)})
+	}
+	err := objstore.PutNew(bg, s, "ds/data/a.lance", []byte("other"))
+	var opErr *objstore.OpError
+	if !objstore.IsExists(err) || !errors.As(err, &opErr) || opErr.Key != "ds/data/a.lance" {
+		t.Fatalf("PutNew over an object = %v, want ErrExists naming the key", err)
+	}
+	wantGet(t, s, "ds/data/a.lance", []byte{0})
+	mustPut(t, s, "ds/data/c.lance", []byte("put"))
+	if err := objstore.PutNew(bg, s, "ds/data/c.lance", nil); !objstore.IsExists(err) {
+		t.Fatalf("PutNew over a Put object = %v, want ErrExists", err)
+	}
+	if err := objstore.PutNew(bg, s, "../x", nil); !errors.Is(err, objstore.ErrInvalidKey) {
+		t.Fatalf("PutNew(../x) = %v, want ErrInvalidKey", err)
+	}
+	infos, err := s.List(bg, "ds/data/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(infos) != 3 {
+		t.Fatalf("List after PutNew = %v, want the 3 objects", infos)
+	}
+	if keys == hierarchicalKeys {
+		if err := objstore.PutNew(bg, s, "ds/data", []byte("x")); !errors.Is(err, objstore.ErrInvalidKey) {
+			t.Fatalf("PutNew over a directory = %v, want ErrInvalidKey", err)
+		}
+	}
 }
 
 // testPutVolatile: through objstore.PutVolatile (durable Put for a store
