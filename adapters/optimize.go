@@ -121,7 +121,6 @@ type autoOptimizer struct {
 	running   map[string]bool
 	runs      atomic.Int64
 	failures  atomic.Int64
-	skipped   atomic.Int64 // runs that found no moment without open transactions
 	lastErr   atomic.Value // error of the latest failed run
 	guard     atomic.Pointer[OptimizeGuard]
 }
@@ -172,13 +171,11 @@ func (g *Graph) maybeOptimize(rc *protocol.Receipt, w *mutationWriter) {
 			delete(a.running, branch)
 			a.mu.Unlock()
 		}()
-		// yield to open transactions (holds.go): never fail one
-		done, ok := g.holds.quiet(branch, maxOptimizeWait)
-		if !ok {
-			a.skipped.Add(1)
-			return
-		}
-		defer done()
+		// open transactions are not waited for: a compaction moves rows
+		// without changing them, and the SQL layer rebases a
+		// transaction's addresses across it (planner rebase.go); only
+		// tables with rows locked in this process are left out (the
+		// guard), as row locks name rows by address
 		if gf := a.guard.Load(); gf != nil {
 			var release func()
 			if tables, release = (*gf)(branch, tables); release != nil {
