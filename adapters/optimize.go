@@ -23,6 +23,10 @@ type OptimizeOptions struct {
 	// rows) are merged into fragments of up to this many rows
 	// (0 = lance.DefaultMaxRowsPerFile).
 	TargetRowsPerFragment uint64
+	// MaterializeDeletions: a fragment of the target size is rewritten
+	// only when this fraction of its rows is deleted (0 = any deleted
+	// row: VACUUM FULL and graph.optimize() remove every deleted row).
+	MaterializeDeletions float64
 	// MinFragments: a table is compacted only when at least this many of
 	// its fragments would be rewritten (default 2).
 	MinFragments int
@@ -56,7 +60,7 @@ func (g *Graph) OptimizeWith(ctx context.Context, o OptimizeOptions) (*protocol.
 	}
 	p := observe.StartProgress(&observe.Progress{Command: "OPTIMIZE", Database: o.Branch, Relation: strings.Join(o.Tables, ",")})
 	defer p.Done()
-	copts := lance.CompactOptions{TargetRowsPerFragment: o.TargetRowsPerFragment}
+	copts := lance.CompactOptions{TargetRowsPerFragment: o.TargetRowsPerFragment, MaterializeDeletionsThreshold: o.MaterializeDeletions}
 	w := newMutationWriter(g.Root, func(ctx context.Context, s *Stage) error {
 		names := o.Tables
 		if names == nil {
@@ -110,6 +114,13 @@ func (s *Stage) onlyCompactions() bool {
 	}
 	return true
 }
+
+// autoMaterializeDeletions is background compaction's deletion
+// threshold (Lance's default): a large fragment whose rows are updated
+// one at a time is rewritten once a tenth of it is deleted, not by every
+// run (each rewrite of it read and wrote the whole table, and row locks
+// of the table wait for a compaction).
+const autoMaterializeDeletions = 0.1
 
 // autoOptimizer runs Optimize in the background when a write leaves a
 // table with too many fragments: at most one run per branch at a time
@@ -186,7 +197,7 @@ func (g *Graph) maybeOptimize(rc *protocol.Receipt, w *mutationWriter) {
 			}
 		}
 		// derived work outlives the caller's request context
-		if _, err := g.OptimizeWith(context.Background(), OptimizeOptions{Branch: branch, Tables: tables, Actor: "auto-optimize"}); err != nil {
+		if _, err := g.OptimizeWith(context.Background(), OptimizeOptions{Branch: branch, Tables: tables, Actor: "auto-optimize", MaterializeDeletions: autoMaterializeDeletions}); err != nil {
 			a.failures.Add(1)
 			a.lastErr.Store(err)
 		}
