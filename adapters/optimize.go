@@ -185,8 +185,9 @@ func (g *Graph) maybeOptimize(rc *protocol.Receipt, w *mutationWriter) {
 		// open transactions are not waited for: a compaction moves rows
 		// without changing them, and the SQL layer rebases a
 		// transaction's addresses across it (planner rebase.go); only
-		// tables with rows locked in this process are left out (the
-		// guard), as row locks name rows by address
+		// the row locks of this process name rows by address, so the
+		// guard lets a table's locks drain first (bounded) and skips a
+		// table that does not
 		if gf := a.guard.Load(); gf != nil {
 			var release func()
 			if tables, release = (*gf)(branch, tables); release != nil {
