@@ -181,12 +181,13 @@
 // alone. Tests: TestGroupCommitMembers, TestGroupCommitConcurrentWriters,
 // the crash sweep's group-commit shape.
 //
-// Background Optimize yields to open transactions (holds.go): the SQL
-// layer holds a branch from before an explicit transaction's snapshot
-// to its end (Graph.HoldSnapshot); the automatic Optimize publishes only
-// when nothing is held (bounded wait), and transactions starting while
-// it commits wait for it. Test: planner
-// TestBackgroundOptimizeNeverFailsATransaction.
+// Background Optimize does not wait for open transactions: a compaction
+// moves rows without changing them, and the SQL layer follows a
+// transaction's row addresses across it (lance.AddressMap, planner
+// rebase.go). The OptimizeGuard only keeps it off tables whose rows
+// this process has locked (row locks name rows by address). Tests:
+// planner TestBackgroundOptimizeNeverFailsATransaction,
+// TestCompactionByAnotherProcessKeepsTransactions.
 //
 // Invariants: Prepare moves no HEAD (it stages reclaimable files with
 // pre-minted UUIDs); Apply commits every staged transaction with

@@ -48,7 +48,6 @@ type Graph struct {
 	actor    string
 	auto     autoOptimizer
 	groups   groupQueue
-	holds    snapshotHolds
 	heads    committedHeads
 	baseline bool // benchmarks: no handle cache, staging inside Prepare
 	legacy   bool // Options.LegacyCommitPath

@@ -23,6 +23,10 @@ type OptimizeOptions struct {
 	// rows) are merged into fragments of up to this many rows
 	// (0 = lance.DefaultMaxRowsPerFile).
 	TargetRowsPerFragment uint64
+	// MaterializeDeletions: a fragment of the target size is rewritten
+	// only when this fraction of its rows is deleted (0 = any deleted
+	// row: VACUUM FULL and graph.optimize() remove every deleted row).
+	MaterializeDeletions float64
 	// MinFragments: a table is compacted only when at least this many of
 	// its fragments would be rewritten (default 2).
 	MinFragments int
@@ -56,7 +60,7 @@ func (g *Graph) OptimizeWith(ctx context.Context, o OptimizeOptions) (*protocol.
 	}
 	p := observe.StartProgress(&observe.Progress{Command: "OPTIMIZE", Database: o.Branch, Relation: strings.Join(o.Tables, ",")})
 	defer p.Done()
-	copts := lance.CompactOptions{TargetRowsPerFragment: o.TargetRowsPerFragment}
+	copts := lance.CompactOptions{TargetRowsPerFragment: o.TargetRowsPerFragment, MaterializeDeletionsThreshold: o.MaterializeDeletions}
 	w := newMutationWriter(g.Root, func(ctx context.Context, s *Stage) error {
 		names := o.Tables
 		if names == nil {
@@ -111,6 +115,13 @@ func (s *Stage) onlyCompactions() bool {
 	return true
 }
 
+// autoMaterializeDeletions is background compaction's deletion
+// threshold (Lance's default): a large fragment whose rows are updated
+// one at a time is rewritten once a tenth of it is deleted, not by every
+// run (each rewrite of it read and wrote the whole table, and row locks
+// of the table wait for a compaction).
+const autoMaterializeDeletions = 0.1
+
 // autoOptimizer runs Optimize in the background when a write leaves a
 // table with too many fragments: at most one run per branch at a time
 // (a crossing seen while one runs is picked up by the next write).
@@ -121,7 +132,6 @@ type autoOptimizer struct {
 	running   map[string]bool
 	runs      atomic.Int64
 	failures  atomic.Int64
-	skipped   atomic.Int64 // runs that found no moment without open transactions
 	lastErr   atomic.Value // error of the latest failed run
 	guard     atomic.Pointer[OptimizeGuard]
 }
@@ -172,13 +182,12 @@ func (g *Graph) maybeOptimize(rc *protocol.Receipt, w *mutationWriter) {
 			delete(a.running, branch)
 			a.mu.Unlock()
 		}()
-		// yield to open transactions (holds.go): never fail one
-		done, ok := g.holds.quiet(branch, maxOptimizeWait)
-		if !ok {
-			a.skipped.Add(1)
-			return
-		}
-		defer done()
+		// open transactions are not waited for: a compaction moves rows
+		// without changing them, and the SQL layer rebases a
+		// transaction's addresses across it (planner rebase.go); only
+		// the row locks of this process name rows by address, so the
+		// guard lets a table's locks drain first (bounded) and skips a
+		// table that does not
 		if gf := a.guard.Load(); gf != nil {
 			var release func()
 			if tables, release = (*gf)(branch, tables); release != nil {
@@ -189,7 +198,7 @@ func (g *Graph) maybeOptimize(rc *protocol.Receipt, w *mutationWriter) {
 			}
 		}
 		// derived work outlives the caller's request context
-		if _, err := g.OptimizeWith(context.Background(), OptimizeOptions{Branch: branch, Tables: tables, Actor: "auto-optimize"}); err != nil {
+		if _, err := g.OptimizeWith(context.Background(), OptimizeOptions{Branch: branch, Tables: tables, Actor: "auto-optimize", MaterializeDeletions: autoMaterializeDeletions}); err != nil {
 			a.failures.Add(1)
 			a.lastErr.Store(err)
 		}

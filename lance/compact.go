@@ -19,12 +19,36 @@ type CompactOptions struct {
 	// TargetRowsPerFragment: a fragment with fewer physical rows (or
 	// with deleted rows) is a candidate (default DefaultMaxRowsPerFile).
 	TargetRowsPerFragment uint64
+	// MaterializeDeletionsThreshold: a fragment of at least the target
+	// size is a candidate when this fraction of its rows is deleted
+	// (Lance's materialize_deletions_threshold, 0.1 by default there;
+	// here 0 = any deletion). Background compaction sets it: else every
+	// run rewrites a large table whose rows are updated one at a time
+	// (each update deletes a row of its big fragment).
+	MaterializeDeletionsThreshold float64
+}
+
+// candidate reports whether fragment f is worth rewriting: fewer rows
+// than target, or enough deleted rows (a deletion file with an unknown
+// count counts as enough).
+func (o CompactOptions) candidate(f *format.Fragment, target uint64) bool {
+	if f.PhysicalRows < target {
+		return true
+	}
+	df := f.DeletionFile
+	if df == nil {
+		return false
+	}
+	if o.MaterializeDeletionsThreshold <= 0 || df.NumDeletedRows == 0 || f.PhysicalRows == 0 {
+		return true
+	}
+	return float64(df.NumDeletedRows) >= o.MaterializeDeletionsThreshold*float64(f.PhysicalRows)
 }
 
 // compactionGroups returns runs of adjacent candidate fragments (in
 // manifest order) worth rewriting, as Lance plans them: a run of two or
-// more small fragments, or any fragment carrying deletions.
-func compactionGroups(frags []format.Fragment, target uint64) [][]format.Fragment {
+// more candidates (CompactOptions.candidate), or one carrying deletions.
+func compactionGroups(frags []format.Fragment, target uint64, o CompactOptions) [][]format.Fragment {
 	var groups [][]format.Fragment
 	var run []format.Fragment
 	flush := func() {
@@ -36,7 +60,7 @@ func compactionGroups(frags []format.Fragment, target uint64) [][]format.Fragmen
 	}
 	for i := range frags {
 		f := frags[i]
-		if f.PhysicalRows < target || f.DeletionFile != nil {
+		if o.candidate(&f, target) {
 			run = append(run, f.Clone())
 			continue
 		}
@@ -54,7 +78,7 @@ func (d *Dataset) CompactionCandidates(copts CompactOptions) int {
 		target = DefaultMaxRowsPerFile
 	}
 	n := 0
-	for _, g := range compactionGroups(d.Fragments(), target) {
+	for _, g := range compactionGroups(d.Fragments(), target, copts) {
 		n += len(g)
 	}
 	return n
@@ -79,7 +103,7 @@ func (d *Dataset) StageCompaction(ctx context.Context, copts CompactOptions, opt
 	if target == 0 {
 		target = DefaultMaxRowsPerFile
 	}
-	groups := compactionGroups(d.Fragments(), target)
+	groups := compactionGroups(d.Fragments(), target, copts)
 	if len(groups) == 0 {
 		return nil, ErrNothingToCompact
 	}

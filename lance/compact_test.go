@@ -208,3 +208,30 @@ func deleteIDs(t *testing.T, ds *Dataset, ids ...int64) *Dataset {
 	}
 	return mustCommit(t, st)
 }
+
+// TestCompactionDeletionThreshold: with MaterializeDeletionsThreshold a
+// full-size fragment is rewritten only once that fraction of its rows is
+// deleted; without it any deletion makes it a candidate.
+func TestCompactionDeletionThreshold(t *testing.T) {
+	ctx := context.Background()
+	store, _ := localStore(t)
+	ds, err := Create(ctx, store, "t.lance", rowsReader(t, 0, 10, 10), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds = deleteIDs(t, ds, 3) // 1 of 10 rows
+	cases := []struct {
+		threshold float64
+		want      int
+	}{{0, 1}, {0.1, 1}, {0.2, 0}}
+	for _, c := range cases {
+		got := ds.CompactionCandidates(CompactOptions{TargetRowsPerFragment: 10, MaterializeDeletionsThreshold: c.threshold})
+		if got != c.want {
+			t.Errorf("threshold %v: %d candidates, want %d", c.threshold, got, c.want)
+		}
+	}
+	ds = deleteIDs(t, ds, 4) // 2 of 10
+	if got := ds.CompactionCandidates(CompactOptions{TargetRowsPerFragment: 10, MaterializeDeletionsThreshold: 0.2}); got != 1 {
+		t.Errorf("2 of 10 deleted, threshold 0.2: %d candidates, want 1", got)
+	}
+}

@@ -43,15 +43,10 @@ func (s *session) withSession(ctx context.Context) context.Context {
 	return exec.WithSessionHooks(ctx, s.hooks)
 }
 
-// endXactLocks releases the transaction-scoped advisory holds and the
-// transaction's hold on its branch (adapters.Graph.HoldSnapshot).
+// endXactLocks releases the transaction-scoped advisory holds.
 func (s *session) endXactLocks() {
 	if s.advisory != nil {
 		s.advisory.ReleaseXact()
-	}
-	if s.snapHold != nil {
-		s.snapHold()
-		s.snapHold = nil
 	}
 }
 

@@ -150,8 +150,13 @@ func (s *session) executeWrite(ctx context.Context, st *wire.Statement, p *plan,
 				if s.rowsCommute(ctx, pend, base, c) {
 					// what committed meanwhile leaves the statement's
 					// rows alone: its changes stage as they are on the
-					// new head (row-level arbitration, writeset.go)
-					return flush(stage, pend)
+					// new head (row-level arbitration, writeset.go),
+					// deletes at their rows' addresses there (rebase.go)
+					rp, err := s.rebaseDeletes(ctx, pend, pinsOf(base), c)
+					if err != nil {
+						return err
+					}
+					return flush(stage, rp)
 				}
 				// re-prepare: the statement runs again against the new base
 				base, pend = c, newPendingState()

@@ -125,8 +125,11 @@
 // granularity they served them (keys, key ranges, addresses, filter
 // hints; readset.go), a table read otherwise counts whole; the intervening changes are read back from the tables' Lance
 // versions (deleted addresses, new fragments), so other processes'
-// commits count like this one's. Otherwise its rows are staged on the
-// newer head (recompute, never patch). A transaction with DDL, TRUNCATE
+// commits count like this one's. A compaction version changes no row:
+// addresses are followed through its address map and the delete set is
+// rebased onto the compacted head (rebase.go), so compaction by any
+// process never fails a transaction. Otherwise its rows are staged on
+// the newer head (recompute, never patch). A transaction with DDL, TRUNCATE
 // or a rewrite commits strictly (any change of a table it read or wrote
 // is 40001). Within the process, writes lock the row versions they
 // change (FOR NO KEY UPDATE for an UPDATE assigning no key column,

@@ -99,28 +99,31 @@ func (s *pendingState) rowReads(name string) ([]lancesrc.Read, bool) {
 // read of table name changed between pin e0 and the head's ti.
 func (s *session) arbitrateReads(ctx context.Context, pend *pendingState, name string, e0 graph.TableEntry, ti *tableInfo) error {
 	changed := serializationFailure(fmt.Sprintf("table %q read by the transaction was changed by a concurrent transaction", name))
-	reads, ok := pend.rowReads(name)
-	if !ok {
-		return changed
-	}
 	tc, err := s.committedSince(ctx, e0, ti.entry)
 	if err != nil {
 		return toWire(err)
 	}
-	if tc.coarse {
+	if tc.onlyMoved() {
+		return nil // compactions: no row changed
+	}
+	reads, ok := pend.rowReads(name)
+	if !ok || tc.coarse {
 		return changed
 	}
 	rowChanged := serializationFailure(fmt.Sprintf("a row of table %q read by the transaction was changed by a concurrent transaction", name))
+	for _, r := range reads {
+		if r.Kind != lancesrc.ReadAddrs {
+			continue
+		}
+		for _, a := range r.Addrs {
+			if tc.deleted(a) { // (followed through compactions)
+				return rowChanged
+			}
+		}
+	}
 	for _, vc := range tc.versions {
-		for _, r := range reads {
-			if r.Kind != lancesrc.ReadAddrs {
-				continue
-			}
-			for _, a := range r.Addrs {
-				if vc.deleted[a] {
-					return rowChanged
-				}
-			}
+		if vc.remap != nil {
+			continue // a compaction: no row changed
 		}
 		_, ins, err := vc.insertedRows(ctx, ti.def, ti.schema)
 		if err != nil {

@@ -50,7 +50,11 @@ func lockConflicts(held, want lockMode) bool {
 // lockOwner is one transaction's (or autocommit statement's) set of
 // held row locks.
 type lockOwner struct {
-	held    map[string]lockMode
+	held map[string]lockMode
+	// tables counts held by table (tableOfKey): an owner already holding
+	// rows of a table may lock more of it while a compaction waits for
+	// the table's locks to drain (reserveCompaction)
+	tables  map[string]int
 	waiting *rowLock // the lock it waits for (deadlock detection)
 	// pid, xid, waitKey and waitStart are what pg_locks shows of the
 	// owner (rowlocks_catalog.go): its session, the transaction id it
@@ -107,7 +111,11 @@ func (rl *rowLocks) shrink() {
 type tableLocks struct {
 	held       int
 	compacting bool
-	wake       chan struct{} // closed when the compaction ends
+	// wanted: a compaction waits for the held locks to drain; owners
+	// holding none of the table's rows wait for it (without this, a
+	// table always locked by some transaction was never compacted)
+	wanted bool
+	wake   chan struct{} // closed when the compaction ends (or gives up)
 }
 
 // tableOfKey is the table part of a row or key lock key (kind, branch,
@@ -137,17 +145,48 @@ func (rl *rowLocks) table(t string) *tableLocks {
 	return tl
 }
 
-// beginCompaction reserves a table for a background compaction: false
-// when rows of it are locked.
-func (rl *rowLocks) beginCompaction(t string) bool {
+// reserveCompaction reserves a table for a background compaction once
+// no row of it is locked: meanwhile (at most wait) owners that hold none
+// of its rows wait before locking one, so the transactions holding its
+// rows finish and the table drains even when some transaction always
+// holds a row of it; owners already holding rows of it go on (they may
+// need more of them to finish). False when it did not drain in time
+// (the waiters then run again) or another compaction has it.
+func (rl *rowLocks) reserveCompaction(t string, wait time.Duration) bool {
 	rl.mu.Lock()
-	defer rl.mu.Unlock()
 	tl := rl.table(t)
-	if tl.held > 0 || tl.compacting {
+	if tl.compacting || tl.wanted {
+		rl.mu.Unlock()
 		return false
 	}
-	tl.compacting, tl.wake = true, make(chan struct{})
-	return true
+	tl.wake = make(chan struct{})
+	if tl.held == 0 {
+		tl.compacting = true
+		rl.mu.Unlock()
+		return true
+	}
+	tl.wanted = true
+	rl.mu.Unlock()
+	deadline := time.Now().Add(wait)
+	for {
+		time.Sleep(time.Millisecond)
+		rl.mu.Lock()
+		if tl.held == 0 {
+			tl.wanted, tl.compacting = false, true
+			rl.mu.Unlock()
+			return true
+		}
+		if time.Now().After(deadline) {
+			tl.wanted = false
+			close(tl.wake)
+			if tl.held == 0 {
+				delete(rl.tables, t)
+			}
+			rl.mu.Unlock()
+			return false
+		}
+		rl.mu.Unlock()
+	}
 }
 
 func (rl *rowLocks) endCompaction(t string) {
@@ -229,7 +268,7 @@ func (rl *rowLocks) acquire(ctx context.Context, o *lockOwner, keys []string, m 
 				rl.locks = map[string]*rowLock{}
 			}
 			rl.identify(o, w.pid)
-			if tl := rl.table(tableOfKey(k)); tl.compacting {
+			if tl := rl.table(tableOfKey(k)); tl.compacting || (tl.wanted && o.tables[tableOfKey(k)] == 0) {
 				// a compaction moves the table's rows: wait for it,
 				// then the statement runs again on the new addresses
 				ch := tl.wake
@@ -259,7 +298,12 @@ func (rl *rowLocks) acquire(ctx context.Context, o *lockOwner, keys []string, m 
 				}
 				if _, had := o.held[k]; !had {
 					taken = append(taken, k)
-					rl.table(tableOfKey(k)).held++
+					t := tableOfKey(k)
+					rl.table(t).held++
+					if o.tables == nil {
+						o.tables = map[string]int{}
+					}
+					o.tables[t]++
 				}
 				o.held[k] = max(o.held[k], m)
 				rl.mu.Unlock()
@@ -343,8 +387,11 @@ func (rl *rowLocks) releaseKeys(o *lockOwner, keys []string, all bool) {
 		}
 		delete(o.held, k)
 		t := tableOfKey(k)
+		if o.tables[t]--; o.tables[t] <= 0 {
+			delete(o.tables, t)
+		}
 		if tl := rl.tables[t]; tl != nil {
-			if tl.held--; tl.held <= 0 && !tl.compacting {
+			if tl.held--; tl.held <= 0 && !tl.compacting && !tl.wanted {
 				delete(rl.tables, t)
 			}
 		}
@@ -395,9 +442,15 @@ func keyLockKey(branch string, id uint64, constraint string, key []byte) string 
 	return string(b)
 }
 
-// optimizeGuard keeps background compaction away from tables with row
-// locks held in this process, and row locks away from tables being
-// compacted (adapters.OptimizeGuard).
+// compactionDrainWait bounds how long a background compaction waits for
+// a table's row locks to drain (new lockers of the table wait meanwhile).
+const compactionDrainWait = time.Second
+
+// optimizeGuard gives background compaction the tables whose row locks
+// held in this process drain within compactionDrainWait (new lockers of
+// such a table wait meanwhile), and keeps row locks away from tables
+// being compacted (adapters.OptimizeGuard): row locks name rows by
+// address, which a compaction changes.
 func (b *Backend) optimizeGuard(branch string, tables []string) ([]string, func()) {
 	sn, err := b.Graph.Root.Head(context.Background(), branch)
 	if err != nil {
@@ -410,7 +463,7 @@ func (b *Backend) optimizeGuard(branch string, tables []string) ([]string, func(
 			continue
 		}
 		t := tableKey(branch, e.ID)
-		if b.rows.beginCompaction(t) {
+		if b.rows.reserveCompaction(t, compactionDrainWait) {
 			allowed = append(allowed, name)
 			reserved = append(reserved, t)
 		}

@@ -257,6 +257,15 @@ func (s *session) lockedWrite(ctx context.Context, p *plan, params []any) (*writ
 		if !waited && conflict == nil {
 			return out, nil
 		}
+		if waited && conflict == nil && !tx.perStatement() {
+			// it runs again on its snapshot, but the keys it removes are
+			// checked against the committed references (fkcrosscheck.go)
+			if err := s.fkCrosscheck(ctx, d, before, base, head); err != nil {
+				locks.release(tx.owner, taken)
+				tx.pend = before
+				return nil, err
+			}
+		}
 		if conflict != nil {
 			if kc, ok := conflict.(keyConflict); ok && !onConflict(p) {
 				// the key is taken by a committed row now: 23505, as

@@ -34,9 +34,6 @@ type session struct {
 	maxReprepare int
 	cats         *catalogCache // the Backend's built catalogs (catalog_cache.go)
 	tx           *txState      // nil outside a transaction
-	// snapHold releases the transaction's hold on its branch, which keeps
-	// background Optimize from publishing under it (adapters/holds.go)
-	snapHold func()
 	// branchSet: SET graph.branch was used (until then the database
 	// name is the branch)
 	branchSet bool

@@ -39,8 +39,11 @@ type txState struct {
 	iso      string     // isolation level, fixed at the first statement (isolation.go)
 	owner    *lockOwner // row and key locks held (rowlocks.go)
 	base     *catalog   // nil until the first statement
-	pend     *pendingState
-	saves    []savepoint
+	// pinned is the last base pinned (READ COMMITTED re-pins per
+	// statement; base is nil in between)
+	pinned *catalog
+	pend   *pendingState
+	saves  []savepoint
 }
 
 type savepoint struct {
@@ -59,20 +62,26 @@ func (s *session) txBase(ctx context.Context) (*catalog, error) {
 	if s.tx.base != nil {
 		return s.tx.base, nil
 	}
-	if s.snapHold == nil && s.g != nil {
-		// before the snapshot: no background compaction may land between
-		// it and the transaction's end
-		release, err := s.g.HoldSnapshot(ctx, s.branch())
-		if err != nil {
-			return nil, err
-		}
-		s.snapHold = release
-	}
 	_, c, err := s.head(ctx)
 	if err != nil {
 		return nil, err
 	}
-	s.tx.base = c
+	if tx := s.tx; tx.pinned != nil && tx.pend.rowLevel() {
+		// a new snapshot of a READ COMMITTED transaction: the rows it
+		// deletes may have moved (a compaction since its last one)
+		from := func(name string) (graph.TableEntry, bool) {
+			if e, ok := tx.pend.since[name]; ok {
+				return e, true
+			}
+			return pinsOf(tx.pinned)(name)
+		}
+		pend, err := s.rebaseDeletes(ctx, tx.pend, from, c)
+		if err != nil {
+			return nil, err
+		}
+		tx.pend = pend
+	}
+	s.tx.base, s.tx.pinned = c, c
 	if s.tx.iso == "" {
 		s.tx.iso = s.isolation()
 	}
@@ -137,6 +146,12 @@ func (s *session) verifyUnchanged(ctx context.Context, tx *txState) error {
 	for name := range tx.pend.locks {
 		was, ok1 := tx.base.sn.State.TableByName(name)
 		now, ok2 := head.State.TableByName(name)
+		if ok1 && ok2 && was.Version != now.Version && was.Incarnation == now.Incarnation && was.Branch == now.Branch {
+			// compactions move rows without changing them
+			if tc, err := s.committedSince(ctx, was, now); err == nil && tc.onlyMoved() {
+				continue
+			}
+		}
 		if ok1 != ok2 || (ok1 && (was.Version != now.Version || was.Incarnation != now.Incarnation || was.Branch != now.Branch)) {
 			return wire.Errorf("40001", "could not serialize access due to concurrent update").
 				WithDetail("table \"" + name + "\" locked FOR UPDATE/SHARE changed since the transaction's snapshot")
@@ -410,7 +425,12 @@ func (s *session) commitRows(ctx context.Context, tx *txState) (*protocol.Receip
 				}
 				return err
 			}
-			return flush(st, tx.pend)
+			// deletes name rows by address: where they live on head
+			pend, err := s.rebaseDeletes(ctx, tx.pend, since, head)
+			if err != nil {
+				return err
+			}
+			return flush(st, pend)
 		})
 }
 

@@ -29,10 +29,16 @@ import (
 //
 // Row addresses are never reused (fragment ids only grow), so "an
 // address we delete was deleted by an intervening commit" is exactly a
-// write-write conflict on that row version; everything that rewrites
-// fragments (compaction, truncation, a rewritten table) shows up as all
-// of its old rows deleted, so it conflicts with every writer of the
-// table: sound, coarse.
+// write-write conflict on that row version. A compaction (a Lance
+// Rewrite) changes no row, only addresses: its version carries an
+// address map (lance.AddressMap) instead of deletions, addresses are
+// followed through it (tableChanges.deleted, translate), and a
+// transaction's delete set is rebased onto the compacted version
+// (rebaseDeletes) — so compaction by this or another process never
+// fails a transaction. Everything else that rewrites fragments
+// (truncation, a rewritten table) shows up as all of its old rows
+// deleted, so it conflicts with every writer of the table: sound,
+// coarse.
 
 // maxChangedRows bounds the rows one version's change summary keeps in
 // memory; a version that inserted or deleted more is "coarse": it
@@ -42,7 +48,10 @@ const maxChangedRows = 100_000
 // versionChanges is one published table version's row changes against
 // the version before it.
 type versionChanges struct {
-	coarse   bool
+	coarse bool
+	// remap is set for a compaction: no row changed, the rows of the
+	// rewritten fragments moved (deleted and newFrags are empty)
+	remap    *lance.AddressMap
 	deleted  map[uint64]bool
 	newFrags []uint64
 	cur      *lance.Dataset // the version (to read inserted rows)
@@ -112,6 +121,13 @@ func (s *session) changesAt(ctx context.Context, head graph.TableEntry, v uint64
 	if err != nil {
 		return nil, err
 	}
+	if m, err := cur.RewriteAddresses(ctx, prev); err == nil && m != nil {
+		vc := &versionChanges{cur: cur, prev: prev, remap: m}
+		cache.put(k, vc)
+		return vc, nil
+	}
+	// (a compaction whose fragments do not add up is summarized as
+	// below: every row of it deleted and inserted, a coarse change)
 	rc, err := cur.ChangesSince(ctx, prev)
 	if err != nil {
 		return nil, err
@@ -228,13 +244,54 @@ type tableChanges struct {
 
 func (tc *tableChanges) empty() bool { return !tc.coarse && len(tc.versions) == 0 }
 
+// deleted reports whether a commit in the range deleted the row at
+// address a (of any version up to the range's start, or inserted within
+// it), following the row through the compactions in the range.
 func (tc *tableChanges) deleted(a uint64) bool {
 	for _, v := range tc.versions {
+		if v.remap != nil {
+			a, _ = v.remap.Map(a)
+			continue
+		}
 		if v.deleted[a] {
 			return true
 		}
 	}
 	return false
+}
+
+// translate returns where the row at address a lives at the range's
+// end (a itself when no compaction in the range moved it).
+func (tc *tableChanges) translate(a uint64) uint64 {
+	for _, v := range tc.versions {
+		if v.remap != nil {
+			a, _ = v.remap.Map(a)
+		}
+	}
+	return a
+}
+
+// moved reports a compaction in the range (addresses must be rebased).
+func (tc *tableChanges) moved() bool {
+	for _, v := range tc.versions {
+		if v.remap != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// onlyMoved reports a range of compactions only: no row changed.
+func (tc *tableChanges) onlyMoved() bool {
+	if tc.coarse {
+		return false
+	}
+	for _, v := range tc.versions {
+		if v.remap == nil {
+			return false
+		}
+	}
+	return true
 }
 
 // committedSince summarizes the commits to a table between pin from and
@@ -393,6 +450,16 @@ func (s *session) arbitrateKeys(ctx context.Context, ti *tableInfo, p *pendingTa
 	if mine == nil {
 		return nil
 	}
+	// the rows the transaction deletes, where they live at the range's
+	// end (it may have read a row inserted in the range at an address a
+	// later compaction moved)
+	var mineDel map[uint64]bool
+	if tc.moved() {
+		mineDel = make(map[uint64]bool, len(p.deleted))
+		for a := range p.deleted {
+			mineDel[tc.translate(a)] = true
+		}
+	}
 	for _, vc := range tc.versions {
 		addrs, rows, err := vc.insertedRows(ctx, ti.def, ti.schema)
 		if err != nil {
@@ -403,7 +470,7 @@ func (s *session) arbitrateKeys(ctx context.Context, ti *tableInfo, p *pendingTa
 		}
 		var live []int32
 		for i, a := range addrs {
-			if !tc.deleted(a) && !p.deleted[a] {
+			if !tc.deleted(a) && !p.deleted[a] && !mineDel[tc.translate(a)] {
 				live = append(live, int32(i))
 			}
 		}

@@ -12,7 +12,7 @@ import (
 )
 
 // serveDebug answers on ln (--debug-listen, a loopback address for
-// operators and the soak bench): /debug/pprof/ (Go's profiles) and
+// operators and the soak bench): /debug/pprof/ (Go's profiles and execution trace) and
 // /debug/stats, a JSON object of the process's goroutines, Go heap and
 // statement memory (the server-wide account and spill bytes). It stops
 // when ln is closed.
@@ -20,6 +20,7 @@ func serveDebug(ln net.Listener) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/debug/pprof/", pprof.Index)
 	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace) // wall-time analysis: go tool trace
 	mux.HandleFunc("/debug/stats", func(w http.ResponseWriter, _ *http.Request) {
 		var ms runtime.MemStats
 		runtime.ReadMemStats(&ms)

@@ -1,0 +1,87 @@
+package planner
+
+import (
+	"context"
+	"testing"
+	"time"
+)
+
+// TestCompactionDrainsTableLocks: a background compaction waiting for a
+// table's row locks keeps owners that hold none of its rows from
+// locking one (they wait, then run again), lets the owners holding its
+// rows lock more of them, and gets the table once those end — so a
+// table some transaction always holds a row of is still compacted. A
+// reservation that does not drain in time gives up and wakes the
+// waiters.
+func TestCompactionDrainsTableLocks(t *testing.T) {
+	ctx := context.Background()
+	var rl rowLocks
+	table := tableKey("main", 7)
+	key := func(a uint64) string { return rowLockKey("main", 7, 1, a) }
+	holder, newcomer := &lockOwner{}, &lockOwner{}
+	if _, _, waited, err := rl.acquire(ctx, holder, []string{key(1)}, lockUpdate, lockWait{}); err != nil || waited {
+		t.Fatalf("first lock: waited %v err %v", waited, err)
+	}
+	reserved := make(chan bool)
+	go func() { reserved <- rl.reserveCompaction(table, time.Minute) }()
+	// the newcomer waits for the compaction (it holds no row of the table)
+	newDone := make(chan bool)
+	go func() {
+		for {
+			rl.mu.Lock()
+			wanted := rl.tables[table] != nil && rl.tables[table].wanted
+			rl.mu.Unlock()
+			if wanted {
+				break
+			}
+			time.Sleep(time.Millisecond)
+		}
+		_, _, waited, err := rl.acquire(ctx, newcomer, []string{key(2)}, lockUpdate, lockWait{})
+		if err != nil {
+			t.Error(err)
+		}
+		newDone <- waited
+	}()
+	// the holder may lock more rows of the table meanwhile
+	for {
+		rl.mu.Lock()
+		wanted := rl.tables[table] != nil && rl.tables[table].wanted
+		rl.mu.Unlock()
+		if wanted {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if _, _, waited, err := rl.acquire(ctx, holder, []string{key(3)}, lockUpdate, lockWait{}); err != nil || waited {
+		t.Fatalf("the holder's second lock: waited %v err %v", waited, err)
+	}
+	select {
+	case <-reserved:
+		t.Fatal("reserved while a row is locked")
+	case w := <-newDone:
+		t.Fatalf("a newcomer locked a row of a table waiting for its compaction (waited %v)", w)
+	case <-time.After(50 * time.Millisecond):
+	}
+	rl.releaseAll(holder)
+	if !<-reserved {
+		t.Fatal("the compaction did not get the drained table")
+	}
+	rl.endCompaction(table)
+	if !<-newDone {
+		t.Fatal("the newcomer did not wait for the compaction")
+	}
+	if n := rl.heldCount(newcomer); n != 0 {
+		t.Fatalf("the newcomer holds %d locks after waiting (it runs again)", n)
+	}
+
+	// a table that does not drain in time: the reservation gives up
+	if _, _, _, err := rl.acquire(ctx, holder, []string{key(4)}, lockUpdate, lockWait{}); err != nil {
+		t.Fatal(err)
+	}
+	if rl.reserveCompaction(table, 20*time.Millisecond) {
+		t.Fatal("reserved a table whose row stays locked")
+	}
+	if _, _, waited, err := rl.acquire(ctx, newcomer, []string{key(5)}, lockUpdate, lockWait{}); err != nil || waited {
+		t.Fatalf("after the reservation gave up: waited %v err %v", waited, err)
+	}
+}
