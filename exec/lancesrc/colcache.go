@@ -474,8 +474,25 @@ func (s *Source) lookupCovered(ctx context.Context, p *coverPlan, addrs []uint64
 				hits++
 			}
 		}
-		for k := range p.cols {
-			if hits < len(p.cols) && !sharedColumns.worthLoading(columnKey(s.ds, fr, p.ids[k], p.fields[k]), fr, r.end-r.start) {
+		if hits < len(p.cols) {
+			// every column counts this lookup's demand; one that reached
+			// its ratio is loaded even while another still rents, else its
+			// demand (reset when bought) would start over and a projection
+			// of several columns would never be cached
+			bought := make([]bool, len(p.cols))
+			all := true
+			for k := range p.cols {
+				bought[k] = memo[k] != nil || sharedColumns.worthLoading(columnKey(s.ds, fr, p.ids[k], p.fields[k]), fr, r.end-r.start)
+				all = all && bought[k]
+			}
+			if !all {
+				for k := range p.cols {
+					if bought[k] && memo[k] == nil {
+						if _, err := s.loadedColumn(ctx, fr, p, k); err != nil && ctx.Err() != nil {
+							return false, err
+						}
+					}
+				}
 				return false, nil
 			}
 		}

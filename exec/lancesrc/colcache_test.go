@@ -372,3 +372,33 @@ func TestCoveringLookupMemoFollowsEviction(t *testing.T) {
 		t.Fatalf("lookup after eviction differs:\n got %v\nwant %v", clipRows(got), clipRows(want))
 	}
 }
+
+// TestCoveringLookupsBuyEveryColumn: many small lookups of a projection
+// of two columns buy both columns once their demand reaches the ratio
+// (each column's demand counted by every lookup, a column bought while
+// another is still renting is loaded, not forgotten); afterwards a lookup
+// reads no data file.
+func TestCoveringLookupsBuyEveryColumn(t *testing.T) {
+	ctx := context.Background()
+	defer SetColumnCacheLimit(DefaultColumnCacheBytes)
+	SetColumnCacheLimit(DefaultColumnCacheBytes)
+	rec := &recordingStore{Store: objstore.NewMem(), reads: map[string]int{}}
+	ds := committer(t)(lance.New(rec, "b.lance", lance.Options{}).StageOverwrite(ctx, edgeRows(t, seqIDs(0, 4000), 5, 1), lance.StageOptions{}))
+	s := New(ds, edgeCols, []int{0, 1})
+	for _, k := range seqIDs(100, 20) { // 20 lookups of 5 rows: 100 of 20000 rows
+		if got := lookupText(t, s, 0, []int64{k}, []int{1, 2}); len(got) != 5 {
+			t.Fatalf("lookup of %d: %d rows", k, len(got))
+		}
+	}
+	rec.mu.Lock()
+	clear(rec.reads)
+	rec.mu.Unlock()
+	if got := lookupText(t, s, 0, []int64{7}, []int{1, 2}); len(got) != 5 {
+		t.Fatalf("lookup of 7: %d rows", len(got))
+	}
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if len(rec.reads) != 0 {
+		t.Fatalf("after lookups of 100 of 20000 rows (demand 1/512 is 40) a lookup still read data files: %v", rec.reads)
+	}
+}
