@@ -1,7 +1,9 @@
 package exec
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/cockroachdb/apd/v3"
@@ -821,9 +823,12 @@ func (s *sortedAcc) result(n int) (*Vec, error) {
 			keys = append(keys, sortKey{col: i})
 		}
 	}
-	perm := allRows(full.N)
-	sortPerm(perm, cols, keys)
-	if s.call.distinct {
+	perm, done := distinctIntPerm(s.call, full.Cols, s.gid)
+	if !done {
+		perm = allRows(full.N)
+		sortPerm(perm, cols, keys)
+	}
+	if s.call.distinct && !done {
 		seen := map[string]struct{}{}
 		var kb []byte
 		kept := perm[:0]
@@ -849,6 +854,46 @@ func (s *sortedAcc) result(n int) (*Vec, error) {
 		return nil, err
 	}
 	return s.inner.result(n)
+}
+
+// distinctIntPerm is sortedAcc's order for agg(DISTINCT x) of one
+// integer argument without NULLs and without ORDER BY (count(DISTINCT
+// e.dst) of traversals): the rows of each group's distinct values, by
+// group then value ascending (the order the general path sorts and
+// deduplicates to), from one sort of (group, value) pairs instead of a
+// row-key sort and a map of encoded keys. done is false when the call
+// does not qualify.
+func distinctIntPerm(c *aggCall, args []*Vec, gid []int32) (perm []int32, done bool) {
+	if !c.distinct || len(c.orderKey) > 0 || len(args) != 1 {
+		return nil, false
+	}
+	x := args[0]
+	if !x.T.isInt() || x.Nulls != nil && slices.Contains(x.Nulls[:x.N], true) {
+		return nil, false
+	}
+	type pair struct {
+		g   int32
+		row int32
+		v   int64
+	}
+	ps := make([]pair, x.N)
+	for r := range ps {
+		ps[r] = pair{g: gid[r], row: int32(r), v: x.I[r]}
+	}
+	slices.SortFunc(ps, func(a, b pair) int {
+		if a.g != b.g {
+			return cmp.Compare(a.g, b.g)
+		}
+		return cmp.Compare(a.v, b.v)
+	})
+	perm = make([]int32, 0, len(ps))
+	for i, p := range ps {
+		if i > 0 && p.g == ps[i-1].g && p.v == ps[i-1].v {
+			continue
+		}
+		perm = append(perm, p.row)
+	}
+	return perm, true
 }
 
 // denseKeys bounds the direct-indexed group table for small int keys.

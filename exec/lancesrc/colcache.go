@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"weak"
 
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/apache/arrow-go/v18/arrow"
@@ -85,6 +86,9 @@ type colEntry struct {
 	once sync.Once
 	col  *fragColumn
 	err  error
+	// gone: evicted or failed, no longer in entries (guarded by the
+	// cache's mu); a Source's memo of the entry then misses.
+	gone bool
 }
 
 // fragColumn holds one column of one fragment: fixed-width values in
@@ -262,6 +266,28 @@ func (c *colCache) worthLoading(key colKey, fr *format.Fragment, n int) bool {
 // column returns the cached values of field (named name) in fr, loading
 // them on first use.
 func (c *colCache) column(ctx context.Context, ds *lance.Dataset, fr *format.Fragment, name string, field int32, f arrow.Field, width int) (*fragColumn, error) {
+	e, err := c.entry(ctx, ds, fr, name, field, f, width)
+	if err != nil {
+		return nil, err
+	}
+	return e.col, nil
+}
+
+// touch marks e (loaded) most recently used and reports whether it is
+// still cached; a Source's memo (cachedColumn) calls it instead of
+// building the entry's key.
+func (c *colCache) touch(e *colEntry) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e.gone {
+		return false
+	}
+	c.lru.MoveToFront(e.elem)
+	return true
+}
+
+// entry is column's entry, loaded.
+func (c *colCache) entry(ctx context.Context, ds *lance.Dataset, fr *format.Fragment, name string, field int32, f arrow.Field, width int) (*colEntry, error) {
 	key := columnKey(ds, fr, field, f)
 	c.mu.Lock()
 	e := c.entries[key]
@@ -287,6 +313,7 @@ func (c *colCache) column(ctx context.Context, ds *lance.Dataset, fr *format.Fra
 			if c.entries[key] == e {
 				c.lru.Remove(e.elem)
 				delete(c.entries, key)
+				e.gone = true
 			}
 			return
 		}
@@ -296,7 +323,10 @@ func (c *colCache) column(ctx context.Context, ds *lance.Dataset, fr *format.Fra
 			c.evictLocked()
 		}
 	})
-	return e.col, e.err
+	if e.err != nil {
+		return nil, e.err
+	}
+	return e, nil
 }
 
 // evictLocked drops least recently used entries beyond the limit
@@ -307,6 +337,7 @@ func (c *colCache) evictLocked() {
 		e := el.Value.(*colEntry)
 		c.lru.Remove(el)
 		delete(c.entries, e.key)
+		e.gone = true
 		if e.col != nil {
 			c.bytes -= e.col.bytes
 		}
@@ -436,13 +467,41 @@ func (s *Source) lookupCovered(ctx context.Context, p *coverPlan, addrs []uint64
 		if fr == nil {
 			return false, nil
 		}
+		memo := make([]*fragColumn, len(p.cols))
+		hits := 0
 		for k := range p.cols {
-			if !sharedColumns.worthLoading(columnKey(s.ds, fr, p.ids[k], p.fields[k]), fr, r.end-r.start) {
+			if memo[k] = s.cachedColumn(fid, p.ids[k]); memo[k] != nil {
+				hits++
+			}
+		}
+		if hits < len(p.cols) {
+			// every column counts this lookup's demand; one that reached
+			// its ratio is loaded even while another still rents, else its
+			// demand (reset when bought) would start over and a projection
+			// of several columns would never be cached
+			bought := make([]bool, len(p.cols))
+			all := true
+			for k := range p.cols {
+				bought[k] = memo[k] != nil || sharedColumns.worthLoading(columnKey(s.ds, fr, p.ids[k], p.fields[k]), fr, r.end-r.start)
+				all = all && bought[k]
+			}
+			if !all {
+				for k := range p.cols {
+					if bought[k] && memo[k] == nil {
+						if _, err := s.loadedColumn(ctx, fr, p, k); err != nil && ctx.Err() != nil {
+							return false, err
+						}
+					}
+				}
 				return false, nil
 			}
 		}
 		for k := range p.cols {
-			fc, err := sharedColumns.column(ctx, s.ds, fr, s.cols[p.cols[k]].Name, p.ids[k], p.fields[k], p.widths[k])
+			fc := memo[k]
+			var err error
+			if fc == nil {
+				fc, err = s.loadedColumn(ctx, fr, p, k)
+			}
 			if err != nil {
 				if ctx.Err() != nil {
 					return false, err
@@ -515,6 +574,48 @@ func (s *Source) lookupCovered(ctx context.Context, p *coverPlan, addrs []uint64
 		}
 	}
 	return true, nil
+}
+
+// coverSlot names one column (by field id) of one fragment of a Source.
+type coverSlot struct {
+	frag  uint64
+	field int32
+}
+
+// cachedColumn is the column cache's entry for the slot when this Source
+// met it before and the cache still holds it (marked recently used): the
+// lookups of a traversal touch the same fragment columns query after
+// query, and building each one's cache key (paths, type names) cost more
+// than the lookup. The memo is weak, so a Source kept by a catalog cache
+// keeps no evicted column alive.
+func (s *Source) cachedColumn(frag uint64, field int32) *fragColumn {
+	s.coverMu.Lock()
+	wp, ok := s.coverCols[coverSlot{frag, field}]
+	s.coverMu.Unlock()
+	if !ok {
+		return nil
+	}
+	e := wp.Value()
+	if e == nil || !sharedColumns.touch(e) {
+		return nil
+	}
+	return e.col
+}
+
+// loadedColumn reads the plan's k-th column of fr through the cache and
+// remembers its entry (see cachedColumn).
+func (s *Source) loadedColumn(ctx context.Context, fr *format.Fragment, p *coverPlan, k int) (*fragColumn, error) {
+	e, err := sharedColumns.entry(ctx, s.ds, fr, s.cols[p.cols[k]].Name, p.ids[k], p.fields[k], p.widths[k])
+	if err != nil {
+		return nil, err
+	}
+	s.coverMu.Lock()
+	if s.coverCols == nil {
+		s.coverCols = map[coverSlot]weak.Pointer[colEntry]{}
+	}
+	s.coverCols[coverSlot{fr.ID, p.ids[k]}] = weak.Make(e)
+	s.coverMu.Unlock()
+	return e.col, nil
 }
 
 // fragmentByID indexes the version's fragments (built once per Source).

@@ -321,3 +321,84 @@ func TestCoveringLookupLongTexts(t *testing.T) {
 		t.Fatalf("%d fragment columns loaded, want 1", loads)
 	}
 }
+
+// TestCoveringLookupMemoFollowsEviction: a Source remembers the cache
+// entries its lookups used (cachedColumn) and answers the next lookups
+// from them without reading data files; once the cache evicted them the
+// memo misses, so the Source reads Lance again (or reloads on demand)
+// rather than keep serving from columns the cache no longer counts.
+func TestCoveringLookupMemoFollowsEviction(t *testing.T) {
+	ctx := context.Background()
+	defer SetColumnCacheLimit(DefaultColumnCacheBytes)
+	SetColumnCacheLimit(DefaultColumnCacheBytes)
+	rec := &recordingStore{Store: objstore.NewMem(), reads: map[string]int{}}
+	ds := committer(t)(lance.New(rec, "m.lance", lance.Options{}).StageOverwrite(ctx, edgeRows(t, seqIDs(0, 4000), 5, 1), lance.StageOptions{}))
+	s := New(ds, edgeCols, []int{0, 1})
+	reads := func() int {
+		rec.mu.Lock()
+		defer rec.mu.Unlock()
+		n := 0
+		for _, c := range rec.reads {
+			n += c
+		}
+		clear(rec.reads)
+		return n
+	}
+	want := lookupText(t, s, 0, seqIDs(10, 60), []int{1, 2}) // buys dst and w
+	s.coverMu.Lock()
+	memo := len(s.coverCols)
+	s.coverMu.Unlock()
+	if memo != 2 {
+		t.Fatalf("the Source remembers %d fragment columns, want 2", memo)
+	}
+	reads()
+	if got := lookupText(t, s, 0, seqIDs(10, 60), []int{1, 2}); !slices.Equal(got, want) {
+		t.Fatalf("lookup from the memo differs:\n got %v\nwant %v", clipRows(got), clipRows(want))
+	}
+	if n := reads(); n != 0 {
+		t.Fatalf("a lookup through the memo read %d data file ranges", n)
+	}
+	// evict everything, then allow caching again: the memo must miss
+	SetColumnCacheLimit(1)
+	SetColumnCacheLimit(DefaultColumnCacheBytes)
+	few := lookupText(t, s, 0, []int64{11, 12}, []int{1, 2})
+	if len(few) != 10 {
+		t.Fatalf("lookup of 2 sources after eviction: %d rows", len(few))
+	}
+	if n := reads(); n == 0 {
+		t.Fatal("after eviction a 10-row lookup read no data file: it was served from evicted columns")
+	}
+	if got := lookupText(t, s, 0, seqIDs(10, 60), []int{1, 2}); !slices.Equal(got, want) {
+		t.Fatalf("lookup after eviction differs:\n got %v\nwant %v", clipRows(got), clipRows(want))
+	}
+}
+
+// TestCoveringLookupsBuyEveryColumn: many small lookups of a projection
+// of two columns buy both columns once their demand reaches the ratio
+// (each column's demand counted by every lookup, a column bought while
+// another is still renting is loaded, not forgotten); afterwards a lookup
+// reads no data file.
+func TestCoveringLookupsBuyEveryColumn(t *testing.T) {
+	ctx := context.Background()
+	defer SetColumnCacheLimit(DefaultColumnCacheBytes)
+	SetColumnCacheLimit(DefaultColumnCacheBytes)
+	rec := &recordingStore{Store: objstore.NewMem(), reads: map[string]int{}}
+	ds := committer(t)(lance.New(rec, "b.lance", lance.Options{}).StageOverwrite(ctx, edgeRows(t, seqIDs(0, 4000), 5, 1), lance.StageOptions{}))
+	s := New(ds, edgeCols, []int{0, 1})
+	for _, k := range seqIDs(100, 20) { // 20 lookups of 5 rows: 100 of 20000 rows
+		if got := lookupText(t, s, 0, []int64{k}, []int{1, 2}); len(got) != 5 {
+			t.Fatalf("lookup of %d: %d rows", k, len(got))
+		}
+	}
+	rec.mu.Lock()
+	clear(rec.reads)
+	rec.mu.Unlock()
+	if got := lookupText(t, s, 0, []int64{7}, []int{1, 2}); len(got) != 5 {
+		t.Fatalf("lookup of 7: %d rows", len(got))
+	}
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if len(rec.reads) != 0 {
+		t.Fatalf("after lookups of 100 of 20000 rows (demand 1/512 is 40) a lookup still read data files: %v", rec.reads)
+	}
+}

@@ -49,7 +49,14 @@
 // Lance instead. LRU beyond SetColumnCacheLimit (default 256 MiB). A
 // fragment column is loaded only once lookups asked for 1/512 of its rows
 // (rent or buy): a one-off point lookup in a big table reads its rows,
-// not whole columns.
+// not whole columns (measured on a 500k-row int64 column: a load 13 ms,
+// a row taken from Lance 6.5 µs per column, so the break-even is near
+// 1/250). Every requested column counts each lookup's demand, and one
+// that reaches its share is loaded even while another column of the
+// projection still reads Lance, so projections of several columns are
+// bought too. A Source remembers (weakly) the entries its lookups used
+// and only marks them used on the next lookup instead of building their
+// keys again; an evicted entry is marked gone and the memo misses.
 //
 // Row fetch: ScanAddrs reads the rows at given addresses (DML fetching
 // the rows it changes: only their pages are read).

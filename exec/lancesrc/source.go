@@ -41,6 +41,10 @@ type Source struct {
 	lastCover atomic.Pointer[coverPlan]
 	fragOnce  sync.Once
 	frags     map[uint64]*format.Fragment
+	// coverCols remembers the column cache entries lookups used, weakly
+	// (colcache.go, cachedColumn).
+	coverMu   sync.Mutex
+	coverCols map[coverSlot]weak.Pointer[colEntry]
 }
 
 // New wraps a dataset version. cols must name the dataset's columns (in
