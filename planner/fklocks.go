@@ -65,8 +65,13 @@ func (s *session) fkShareLocks(ctx context.Context, d *pendingState, base *catal
 			}
 			slices.Sort(addrs)
 			addrs = slices.Compact(addrs)
-			for _, a := range addrs {
-				reqs = append(reqs, lockReq{rowLockKey(base.sn.Branch, parent.entry.ID, parent.entry.Incarnation, a), lockKeyShare})
+			if len(addrs) >= bulkLockMin {
+				// as one bulk set (rowlocks_bulk.go)
+				reqs = append(reqs, lockReq{mode: lockKeyShare, bulk: &bulkReq{space: rowLockSpace(base.sn.Branch, parent.entry.ID, parent.entry.Incarnation), ids: slices.Clone(addrs)}})
+			} else {
+				for _, a := range addrs {
+					reqs = append(reqs, lockReq{key: rowLockKey(base.sn.Branch, parent.entry.ID, parent.entry.Incarnation, a), mode: lockKeyShare})
+				}
 			}
 			if len(addrs) > 0 {
 				if shared == nil {
