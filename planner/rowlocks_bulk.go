@@ -6,6 +6,7 @@ import (
 	"hash/maphash"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/pggraph/pggraph/wire"
@@ -301,4 +302,25 @@ func (rl *rowLocks) heldBytes(o *lockOwner) int64 {
 		n += int64(len(s.ids)) * bulkLockBytes
 	}
 	return n
+}
+
+// lockPeakBytes is the most lock memory one transaction held
+// (RowLockPeakBytes).
+var lockPeakBytes atomic.Int64
+
+// RowLockPeakBytes reports the most memory one transaction's row and key
+// locks took since the process started (or ResetRowLockPeak), as the
+// memory budget counts it (tests and the soak read it).
+func RowLockPeakBytes() int64 { return lockPeakBytes.Load() }
+
+// ResetRowLockPeak starts a new measurement of RowLockPeakBytes.
+func ResetRowLockPeak() { lockPeakBytes.Store(0) }
+
+func noteLockBytes(n int64) {
+	for {
+		p := lockPeakBytes.Load()
+		if n <= p || lockPeakBytes.CompareAndSwap(p, n) {
+			return
+		}
+	}
 }

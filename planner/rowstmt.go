@@ -401,14 +401,13 @@ const rowLockBytes = 640
 // lives in memory, so a transaction changing millions of rows is bounded
 // by the same budget as its pending rows.
 func (s *session) checkLockBudget(o *lockOwner, pend *pendingState) error {
+	held := s.backend.rows.heldBytes(o)
+	noteLockBytes(held)
 	lim := s.memLimit
-	if lim <= 0 {
+	if lim <= 0 || held+pend.bytes <= lim {
 		return nil
 	}
 	n := s.backend.rows.heldCount(o)
-	if s.backend.rows.heldBytes(o)+pend.bytes <= lim {
-		return nil
-	}
 	return wire.Errorf("53200", "out of memory").
 		WithDetail(fmt.Sprintf("the transaction holds %d row locks; with its pending rows they exceed the session memory limit (%d bytes)", n, lim)).
 		WithHint("Commit in smaller transactions, or COPY outside a transaction block (it then streams).")
