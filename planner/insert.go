@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -48,6 +49,9 @@ func (w *writer) insert(ins *sqlparse.InsertStmt) (*writeOut, error) {
 	first := true
 	var bodyErr error
 	err = w.queryChunks(sql, chunk, func(rows []*exec.Vec, _ []exec.Column) error {
+		if !first {
+			insertChunksAfterFirst.Add(1)
+		}
 		cols, ret, k, err := w.insertRows(ti, alias, ins, targets, fill, rows, first)
 		first = false
 		if err != nil {
@@ -168,6 +172,10 @@ func (w *writer) streamable(ins *sqlparse.InsertStmt, td *exec.TableDef, fill ma
 	}
 	return safe
 }
+
+// insertChunksAfterFirst counts the chunks INSERT … SELECT statements
+// added after their first (tests: the streamed path ran).
+var insertChunksAfterFirst atomic.Int64
 
 // retype gives a result vector the column's exact type (same kind: exec
 // casts produced it), so keys and records match the table.
