@@ -31,12 +31,12 @@ func statementDelta(before, after *pendingState) *pendingState {
 		if before != nil {
 			was = before.tables[name]
 		}
-		for a := range p.deleted {
-			if was == nil || !was.deleted[a] {
+		for a := range p.deleted.all() {
+			if was == nil || !was.deleted.has(a) {
 				if q.deleted == nil {
-					q.deleted = map[uint64]bool{}
+					q.deleted = &addrBits{}
 				}
-				q.deleted[a] = true
+				q.deleted.add(a)
 			}
 		}
 		q.inserts = p.inserts
@@ -85,19 +85,11 @@ func lockKeys(d *pendingState, base *catalog, noKey string) []lockReq {
 		if n == noKey {
 			rowMode = lockNoKeyUpdate
 		}
-		if len(p.deleted) >= bulkLockMin {
-			ids := make([]uint64, 0, len(p.deleted))
-			for a := range p.deleted {
-				ids = append(ids, a)
-			}
-			keys = append(keys, lockReq{mode: rowMode, bulk: &bulkReq{space: rowLockSpace(branch, ti.entry.ID, ti.entry.Incarnation), ids: sortedIDs(ids)}})
+		if p.deleted.len() >= bulkLockMin {
+			ids := slices.AppendSeq(make([]uint64, 0, p.deleted.len()), p.deleted.all())
+			keys = append(keys, lockReq{mode: rowMode, bulk: &bulkReq{space: rowLockSpace(branch, ti.entry.ID, ti.entry.Incarnation), ids: ids}})
 		} else {
-			addrs := make([]uint64, 0, len(p.deleted))
-			for a := range p.deleted {
-				addrs = append(addrs, a)
-			}
-			slices.Sort(addrs)
-			for _, a := range addrs {
+			for a := range p.deleted.all() {
 				keys = append(keys, lockReq{key: rowLockKey(branch, ti.entry.ID, ti.entry.Incarnation, a), mode: rowMode})
 			}
 		}

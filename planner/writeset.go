@@ -303,7 +303,7 @@ func (s *session) arbitrateRows(ctx context.Context, pend *pendingState, since f
 		if tc.coarse {
 			return serializationFailure(fmt.Sprintf("table %q was rewritten (compacted, truncated or altered) by a concurrent transaction", name))
 		}
-		for a := range p.deleted {
+		for a := range p.deleted.all() {
 			if tc.deleted(a) {
 				return serializationFailure(fmt.Sprintf("a row of table %q that this transaction updates or deletes was changed by a concurrent transaction", name))
 			}
@@ -373,7 +373,7 @@ func (s *session) keyRelated(pend *pendingState, head *catalog, name string) boo
 			}
 		}
 		for _, fk := range ti.def.ForeignKeys {
-			if fk.RefTable == wn && len(p.deleted) > 0 {
+			if fk.RefTable == wn && p.deleted.len() > 0 {
 				return true
 			}
 		}
@@ -403,7 +403,7 @@ func (s *session) arbitrateKeys(ctx context.Context, ti *tableInfo, p *pendingTa
 		}
 		var live []int32
 		for i, a := range addrs {
-			if !tc.deleted(a) && !p.deleted[a] {
+			if !tc.deleted(a) && !p.deleted.has(a) {
 				live = append(live, int32(i))
 			}
 		}
