@@ -173,13 +173,6 @@ func TestMillionRowTransaction(t *testing.T) {
 	}
 }
 
-func errOrOK(err error) string {
-	if err == nil {
-		return "committed"
-	}
-	return err.Error()
-}
-
 // TestServerMemoryBudget: with a server-wide budget of 96 MB, three
 // sessions each building an 80 MB value at once cannot all have it: the
 // ones that cannot get memory fail with 53200 naming the server's budget,
