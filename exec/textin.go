@@ -955,6 +955,25 @@ func parseByteaEscape(s string) (string, error) {
 	return string(out), nil
 }
 
+// maxArrayDims is PostgreSQL's MAXDIM.
+const maxArrayDims = 6
+
+// arrayNesting is the number of '{' an array literal opens before its
+// first element (spaces between them allowed).
+func arrayNesting(x string) int {
+	n := 0
+	for i := 0; i < len(x) && n <= maxArrayDims; i++ {
+		switch {
+		case x[i] == '{':
+			n++
+		case isArraySpace(x[i]):
+		default:
+			return n
+		}
+	}
+	return n
+}
+
 // parseArray reads a one-dimensional array literal such as {1,2,"a b",NULL};
 // malformed text gets PostgreSQL's message and the DETAIL naming what is
 // wrong.
@@ -992,6 +1011,12 @@ func parseArray(s string, elem Type, loc *time.Location) (*Array, error) {
 		case ',':
 			return nil, bad(`Unexpected "," character.`)
 		case '{':
+			// PostgreSQL counts the nesting first: past its six
+			// dimensions a literal is 54000, however deep (a hostile
+			// one nests thousands of levels)
+			if depth := arrayNesting(x); depth > maxArrayDims {
+				return nil, errf(CodeProgramLimitExceeded, "number of array dimensions (%d) exceeds the maximum allowed (%d)", maxArrayDims+1, maxArrayDims)
+			}
 			return nil, unsupported("multidimensional arrays are not supported")
 		}
 		if x[i] == '}' {

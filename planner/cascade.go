@@ -402,7 +402,7 @@ func (w *writer) probeRows(ti *tableInfo, keyCols []int, keys []*exec.Vec, need 
 		kv := vecs[:len(keyCols)]
 		var sel []int32
 		for r := 0; r < int(rec.NumRows()); r++ {
-			if skipDeleted && p != nil && p.deleted[addrs[r]] {
+			if skipDeleted && p != nil && p.deleted.has(addrs[r]) {
 				continue
 			}
 			if _, ok := want.find(kv, r); ok {

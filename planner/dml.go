@@ -365,6 +365,25 @@ func (w *writer) target(rv *sqlparse.RangeVar) (*tableInfo, string, error) {
 // query runs (or, when describing, only binds) a query against the view
 // and returns its rows as column vectors.
 func (w *writer) query(sql string) ([]*exec.Vec, []exec.Column, error) {
+	var vecs []*exec.Vec
+	var cols []exec.Column
+	err := w.queryChunks(sql, 0, func(v []*exec.Vec, c []exec.Column) error {
+		vecs, cols = v, c
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return vecs, cols, nil
+}
+
+// queryChunks is query handing the rows to fn in chunks of about chunk
+// bytes as they stream (0: all at once), so a statement that consumes
+// its rows chunk by chunk (a big INSERT … SELECT) holds one chunk, not
+// the whole result. fn is called at least once (with zero rows when
+// there are none); an error it returns ends the query and is returned
+// as it is.
+func (w *writer) queryChunks(sql string, chunk int64, fn func([]*exec.Vec, []exec.Column) error) error {
 	eng := &exec.Engine{Catalog: w.v, MemoryLimit: w.s.memLimit}
 	prep, err := eng.PrepareFor(w.s.execSession(), sql, w.declared)
 	if err != nil {
@@ -376,12 +395,12 @@ func (w *writer) query(sql string) ([]*exec.Vec, []exec.Column, error) {
 			// wrong place of the client's statement
 			err = we.WithPosition(0)
 		}
-		return nil, nil, err
+		return err
 	}
 	if check := w.checkReads; check != nil {
 		w.checkReads = nil
 		if err := check(prep); err != nil {
-			return nil, nil, err
+			return err
 		}
 	}
 	for i, t := range prep.ParamTypes {
@@ -398,7 +417,7 @@ func (w *writer) query(sql string) ([]*exec.Vec, []exec.Column, error) {
 		for i, c := range prep.Columns {
 			vecs[i] = exec.NewVec(exec.Type{OID: c.TypeOID, Mod: c.TypeMod}, 0)
 		}
-		return vecs, prep.Columns, nil
+		return fn(vecs, prep.Columns)
 	}
 	// batches are kept as they stream, their strings copied out of the
 	// scan's page buffers: a string value aliases its Arrow page, so
@@ -407,6 +426,15 @@ func (w *writer) query(sql string) ([]*exec.Vec, []exec.Column, error) {
 	var held int64
 	counted, finished := w.progressRows()
 	defer finished()
+	called := false
+	var fnErr error
+	flush := func() error {
+		called = true
+		vecs := concatBatches(batches, prep.Columns)
+		batches, held = nil, 0
+		fnErr = fn(vecs, prep.Columns)
+		return fnErr
+	}
 	_, err = prep.Stream(w.ctx, w.s.execSession(), w.params, func(b *exec.Batch, _ *time.Location) error {
 		counted(b.N)
 		for _, v := range b.Cols {
@@ -414,12 +442,24 @@ func (w *writer) query(sql string) ([]*exec.Vec, []exec.Column, error) {
 		}
 		batches = append(batches, b)
 		held += exec.BatchBytes(b)
-		return w.checkPendingBudget(held)
+		if err := w.checkPendingBudget(held); err != nil {
+			return err
+		}
+		if chunk > 0 && held >= chunk {
+			return flush()
+		}
+		return nil
 	})
 	if err != nil {
-		return nil, nil, toWire(err)
+		if fnErr != nil {
+			return fnErr
+		}
+		return toWire(err)
 	}
-	return concatBatches(batches, prep.Columns), prep.Columns, nil
+	if len(batches) > 0 || !called {
+		return flush()
+	}
+	return nil
 }
 
 // concatBatches joins result batches into one vector per column.

@@ -63,13 +63,15 @@
 // truncated), and the rows to change are found by projecting exec's
 // hidden _rowaddr column, so every expression, join and subquery keeps
 // exec's semantics. The changes join the pending state: per table, new
-// rows as Arrow records in table column order and removed rows as a set
-// of snapshot row addresses (an UPDATE is both). Past a quarter of the
-// session's memory limit (at most 64 MB) a transaction's insert records
-// are staged to an unlinked temporary file and read back column by
-// column on demand (pending_staged.go); a staged record is the same
-// object as before, so savepoint copies and statementDelta see no
-// difference. Serial and identity
+// rows as Arrow records in table column order and removed rows as a
+// bitmap per fragment of snapshot row addresses (addrbits.go; an UPDATE
+// is both). Past a quarter of the session's memory limit (at most 64 MB)
+// a transaction's insert records are staged to an unlinked temporary
+// file and read back column by column on demand (pending_staged.go); a
+// staged record is the same object as before, so savepoint copies and
+// statementDelta see no difference. An INSERT … SELECT that reads
+// neither its target nor a view adds its rows chunk by chunk as they
+// stream (insert.go), so one statement is staged like a transaction. Serial and identity
 // defaults draw from planner/seq's durable allocator (never twice, gaps
 // allowed, not transactional, as in PostgreSQL). DDL is planned by
 // planner/ddl against the snapshot plus the transaction's earlier DDL and
@@ -140,7 +142,8 @@
 // new snapshot (READ COMMITTED) or fails with 40001 when the holder
 // committed a change (REPEATABLE READ, SERIALIZABLE; 23505 for a
 // duplicate key, as PostgreSQL); lock_timeout gives 55P03 and a wait
-// that closes a cycle 40P01. Across processes a same-row or same-key
+// that closes a cycle 40P01. Past 4,096 locks of one table a statement
+// holds them as one bulk set of 64-bit ids (rowlocks_bulk.go). Across processes a same-row or same-key
 // conflict is 40001 at the second COMMIT. SELECT … FOR UPDATE / FOR NO
 // KEY UPDATE / FOR SHARE / FOR KEY SHARE [NOWAIT | SKIP LOCKED] of one
 // table in an explicit transaction locks the rows it returns

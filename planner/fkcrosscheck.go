@@ -21,7 +21,7 @@ import (
 func (s *session) fkCrosscheck(ctx context.Context, d, pend *pendingState, base, head *catalog) error {
 	names := make([]string, 0, len(d.tables))
 	for n, p := range d.tables {
-		if len(p.deleted) > 0 {
+		if p.deleted.len() > 0 {
 			names = append(names, n)
 		}
 	}
@@ -37,8 +37,8 @@ func (s *session) fkCrosscheck(ctx context.Context, d, pend *pendingState, base,
 		if len(refCols) == 0 {
 			continue
 		}
-		addrs := make([]uint64, 0, len(p.deleted))
-		for a := range p.deleted {
+		addrs := make([]uint64, 0, p.deleted.len())
+		for a := range p.deleted.all() {
 			addrs = append(addrs, a)
 		}
 		slices.Sort(addrs)

@@ -65,8 +65,13 @@ func (s *session) fkShareLocks(ctx context.Context, d *pendingState, base *catal
 			}
 			slices.Sort(addrs)
 			addrs = slices.Compact(addrs)
-			for _, a := range addrs {
-				reqs = append(reqs, lockReq{rowLockKey(base.sn.Branch, parent.entry.ID, parent.entry.Incarnation, a), lockKeyShare})
+			if len(addrs) >= bulkLockMin {
+				// as one bulk set (rowlocks_bulk.go)
+				reqs = append(reqs, lockReq{mode: lockKeyShare, bulk: &bulkReq{space: rowLockSpace(base.sn.Branch, parent.entry.ID, parent.entry.Incarnation), ids: slices.Clone(addrs)}})
+			} else {
+				for _, a := range addrs {
+					reqs = append(reqs, lockReq{key: rowLockKey(base.sn.Branch, parent.entry.ID, parent.entry.Incarnation, a), mode: lockKeyShare})
+				}
 			}
 			if len(addrs) > 0 {
 				if shared == nil {
@@ -100,7 +105,7 @@ func (s *session) onlyReferenced(pend *pendingState, head *catalog, name string)
 			return false
 		}
 		for _, fk := range ti.def.ForeignKeys {
-			if fk.RefTable == wn && len(p.deleted) > 0 {
+			if fk.RefTable == wn && p.deleted.len() > 0 {
 				return false
 			}
 		}
@@ -171,15 +176,15 @@ func withShared(d *pendingState, shared map[string][]uint64) *pendingState {
 		c.tables[n] = p
 	}
 	for n, addrs := range shared {
-		q := &pendingTable{deleted: map[uint64]bool{}}
+		q := &pendingTable{deleted: &addrBits{}}
 		if p := c.tables[n]; p != nil {
 			q = p.clone()
 			if q.deleted == nil {
-				q.deleted = map[uint64]bool{}
+				q.deleted = &addrBits{}
 			}
 		}
 		for _, a := range addrs {
-			q.deleted[a] = true
+			q.deleted.add(a)
 		}
 		c.tables[n] = q
 	}

@@ -137,7 +137,7 @@ func (s *session) lockingSelect(ctx context.Context, p *plan, params []any) (wir
 		}
 		var taken []string
 		var keep []int32
-		locked := &pendingTable{deleted: map[uint64]bool{}}
+		locked := &pendingTable{deleted: &addrBits{}}
 		waited := false
 		n := 0
 		if len(rows) > 0 {
@@ -162,11 +162,11 @@ func (s *session) lockingSelect(ctx context.Context, p *plan, params []any) (wir
 			if skipped[key] {
 				continue
 			}
-			locked.deleted[a] = true
+			locked.deleted.add(a)
 			keep = append(keep, int32(i))
 		}
 		if !waited {
-			if len(locked.deleted) == 0 {
+			if locked.deleted.len() == 0 {
 				return lockedRows(s, ecols, rows, keep), true, nil
 			}
 			// a row locked now may have been changed by a commit after

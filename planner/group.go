@@ -49,7 +49,7 @@ func groupable(base *catalog, pend *pendingState) bool {
 			(m.PrimaryKey != nil && !slices.Equal(m.PrimaryKey.Columns, pk)) {
 			return false
 		}
-		if len(p.deleted) > 0 && (p.mode != modeRows || m.Graph.MinOut != nil || referenced(base, name)) {
+		if p.deleted.len() > 0 && (p.mode != modeRows || m.Graph.MinOut != nil || referenced(base, name)) {
 			return false
 		}
 	}

@@ -5,9 +5,11 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/internal/sqlparse"
@@ -34,32 +36,74 @@ func (w *writer) insert(ins *sqlparse.InsertStmt) (*writeOut, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows, _, err := w.query(sql)
+	// a big INSERT … SELECT joins the pending state chunk by chunk (each
+	// chunk checked against the table and the chunks before it, then
+	// staged like any pending rows past the threshold): the statement
+	// holds one chunk of its rows in memory, not all of them
+	var chunk int64
+	if w.streamable(ins, td, fill) {
+		chunk = stagedSpillBytes(w.s.memLimit)
+	}
+	out := &writeOut{}
+	var n int
+	first := true
+	var bodyErr error
+	err = w.queryChunks(sql, chunk, func(rows []*exec.Vec, _ []exec.Column) error {
+		if !first {
+			insertChunksAfterFirst.Add(1)
+		}
+		cols, ret, k, err := w.insertRows(ti, alias, ins, targets, fill, rows, first)
+		first = false
+		if err != nil {
+			bodyErr = err
+			return err
+		}
+		n += k
+		out.cols = cols
+		out.rows = append(out.rows, ret...)
+		return nil
+	})
 	if err != nil {
+		if bodyErr != nil {
+			return nil, bodyErr
+		}
 		return nil, placeInputError(err, w.sql, insertLiterals(td, targets, ins))
 	}
+	out.tag = fmt.Sprintf("INSERT 0 %d", n)
+	return out, nil
+}
+
+// insertRows checks and adds rows of an INSERT (all of them, or one
+// chunk of a streamed INSERT … SELECT: first tells the first chunk) and
+// evaluates RETURNING over them; it returns the RETURNING columns and
+// rows and the number of rows inserted.
+func (w *writer) insertRows(ti *tableInfo, alias string, ins *sqlparse.InsertStmt, targets []int, fill map[int][]bool, rows []*exec.Vec, first bool) ([]wire.Column, [][]any, int, error) {
+	td := ti.def
 	if len(rows) != len(td.Columns) {
-		return nil, wire.Errorf("42601", "INSERT has more expressions than target columns")
+		return nil, nil, 0, wire.Errorf("42601", "INSERT has more expressions than target columns")
 	}
 	for c, cd := range td.Columns {
 		rows[c] = retype(rows[c], cd.Type)
 	}
 	if err := checkLengths(td, rows); err != nil {
-		return nil, err
+		return nil, nil, 0, err
 	}
-	if err := checkGeneratedAlways(ti, targets, fill, ins.Override); err != nil {
-		return nil, err
+	if first {
+		if err := checkGeneratedAlways(ti, targets, fill, ins.Override); err != nil {
+			return nil, nil, 0, err
+		}
 	}
 	if err := w.fillSequences(td, rows, fill); err != nil {
-		return nil, err
+		return nil, nil, 0, err
 	}
 	var updated []*exec.Vec
 	var updatedAddrs []uint64
 	var order []int32
+	var err error
 	if oc := ins.OnConflictClause; oc != nil {
 		rows, updatedAddrs, updated, order, err = w.onConflict(ti, alias, oc, rows)
 		if err != nil {
-			return nil, err
+			return nil, nil, 0, err
 		}
 	}
 	all := rows
@@ -67,19 +111,71 @@ func (w *writer) insert(ins *sqlparse.InsertStmt) (*writeOut, error) {
 		all = inProposalOrder(appendVecs(rows, updated), order)
 	}
 	if err := w.removeRows(ti, updatedAddrs, nil, updated, 0, func() error { return w.checkRows(ti, all) }); err != nil {
-		return nil, err
+		return nil, nil, 0, err
 	}
 	if err := w.apply(ti, nil, all); err != nil {
-		return nil, err
+		return nil, nil, 0, err
 	}
 	n := 0
 	if len(all) > 0 {
 		n = all[0].N
 	}
-	out := &writeOut{tag: fmt.Sprintf("INSERT 0 %d", n)}
-	out.cols, out.rows, err = w.returning(ti, alias, ins.ReturningList, all)
-	return out, err
+	cols, ret, err := w.returning(ti, alias, ins.ReturningList, all)
+	return cols, ret, n, err
 }
+
+// streamable reports an INSERT whose rows may join the pending state
+// chunk by chunk as its source streams: no ON CONFLICT (it arbitrates
+// among all the statement's rows), one sequence mask for every row (not
+// a VALUES list's per-row DEFAULTs), and a source that reads neither the
+// target table nor a view (it reads the snapshot from before the
+// statement; its rows must not see the chunks added meanwhile).
+func (w *writer) streamable(ins *sqlparse.InsertStmt, td *exec.TableDef, fill map[int][]bool) bool {
+	if w.describe || ins.OnConflictClause != nil || ins.SelectStmt == nil {
+		return false
+	}
+	for _, m := range fill {
+		if m != nil {
+			return false
+		}
+	}
+	safe := true
+	var walk func(m protoreflect.Message)
+	walk = func(m protoreflect.Message) {
+		if !safe {
+			return
+		}
+		if n, ok := m.Interface().(*sqlparse.RangeVar); ok {
+			if n.Relname == td.Name || sqlView(w.v, n.Schemaname, n.Relname) != nil {
+				safe = false
+			}
+			return
+		}
+		m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+			if fd.Kind() != protoreflect.MessageKind {
+				return true
+			}
+			if fd.IsList() {
+				l := v.List()
+				for i := 0; i < l.Len(); i++ {
+					walk(l.Get(i).Message())
+				}
+			} else if !fd.IsMap() {
+				walk(v.Message())
+			}
+			return safe
+		})
+	}
+	walk(ins.SelectStmt.ProtoReflect())
+	if ins.WithClause != nil {
+		walk(ins.WithClause.ProtoReflect())
+	}
+	return safe
+}
+
+// insertChunksAfterFirst counts the chunks INSERT … SELECT statements
+// added after their first (tests: the streamed path ran).
+var insertChunksAfterFirst atomic.Int64
 
 // retype gives a result vector the column's exact type (same kind: exec
 // casts produced it), so keys and records match the table.

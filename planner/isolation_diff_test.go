@@ -84,7 +84,21 @@ var isoCases = []isoCase{
 	{name: "fk insert child - update parent non-key", setup: fkChild, steps: []isoStep{{0, "INSERT INTO kc VALUES (1, 1)"}, {1, "UPDATE kv SET v = 0 WHERE k = 1"}, {1, "COMMIT"}, {0, "COMMIT"}}, failsAtCommit: []string{"SERIALIZABLE"}},
 	{name: "fk insert child - update parent key", setup: fkChild, steps: []isoStep{{0, "INSERT INTO kc VALUES (1, 1)"}, {1, "UPDATE kv SET k = 11 WHERE k = 1"}, {0, "COMMIT"}, {1, "COMMIT"}}},
 	{name: "deadlock", steps: []isoStep{{0, "UPDATE kv SET v = 0 WHERE k = 1"}, {1, "UPDATE kv SET v = 0 WHERE k = 2"}, {0, "UPDATE kv SET v = 1 WHERE k = 2"}, {1, "UPDATE kv SET v = 1 WHERE k = 1"}, {1, "ROLLBACK"}, {0, "COMMIT"}}},
+	// statements over more than bulkLockMin rows hold their row and key
+	// locks as bulk sets (rowlocks_bulk.go): the same waits and outcomes
+	{name: "bulk update - update a row in it", setup: bulkTable, steps: []isoStep{{0, "UPDATE kb SET v = v + 1 WHERE k <= 5000"}, {1, "UPDATE kb SET v = 0 WHERE k = 4000"}, {0, "COMMIT"}, {1, "COMMIT"}, {1, "SELECT count(*), sum(v) FROM kb"}}},
+	{name: "bulk update - update a row outside it", setup: bulkTable, steps: []isoStep{{0, "UPDATE kb SET v = v + 1 WHERE k <= 5000"}, {1, "UPDATE kb SET v = 0 WHERE k = 6000"}, {1, "COMMIT"}, {0, "COMMIT"}, {1, "SELECT count(*), sum(v) FROM kb"}}},
+	{name: "bulk delete - bulk update overlapping", setup: bulkTable, steps: []isoStep{{0, "DELETE FROM kb WHERE k <= 6000"}, {1, "UPDATE kb SET v = 1 WHERE k > 5000"}, {0, "COMMIT"}, {1, "COMMIT"}, {1, "SELECT count(*), sum(v) FROM kb"}}},
+	{name: "bulk update - bulk update disjoint", setup: bulkTable, steps: []isoStep{{0, "UPDATE kb SET v = 1 WHERE k <= 5000"}, {1, "UPDATE kb SET v = 2 WHERE k > 5000"}, {1, "COMMIT"}, {0, "COMMIT"}, {1, "SELECT count(*), sum(v) FROM kb"}}},
+	{name: "bulk insert - insert a key in it", setup: bulkTable, steps: []isoStep{{0, "INSERT INTO kb SELECT g, 0 FROM generate_series(20001, 25000) g"}, {1, "INSERT INTO kb VALUES (22222, 1)"}, {0, "COMMIT"}, {1, "COMMIT"}, {1, "SELECT count(*), sum(v) FROM kb"}}},
+	{name: "bulk insert - insert a key in it, first rolls back", setup: bulkTable, steps: []isoStep{{0, "INSERT INTO kb SELECT g, 0 FROM generate_series(20001, 25000) g"}, {1, "INSERT INTO kb VALUES (22222, 1)"}, {0, "ROLLBACK"}, {1, "COMMIT"}, {1, "SELECT count(*), sum(v) FROM kb"}}},
+	{name: "bulk insert - bulk insert disjoint", setup: bulkTable, steps: []isoStep{{0, "INSERT INTO kb SELECT g, 0 FROM generate_series(20001, 25000) g"}, {1, "INSERT INTO kb SELECT g, 1 FROM generate_series(30001, 35000) g"}, {1, "COMMIT"}, {0, "COMMIT"}, {1, "SELECT count(*), sum(v) FROM kb"}}},
+	{name: "bulk lock_timeout", setup: bulkTable, steps: []isoStep{{1, "SET LOCAL lock_timeout = '200ms'"}, {0, "UPDATE kb SET v = 0 WHERE k > 100"}, {1, "DELETE FROM kb WHERE k = 9999"}, {1, "ROLLBACK"}, {0, "COMMIT"}}},
+	{name: "bulk deadlock", setup: bulkTable, steps: []isoStep{{0, "UPDATE kb SET v = 0 WHERE k > 5000"}, {1, "UPDATE kb SET v = 0 WHERE k = 1"}, {0, "UPDATE kb SET v = 1 WHERE k = 1"}, {1, "UPDATE kb SET v = 1 WHERE k = 9000"}, {1, "ROLLBACK"}, {0, "COMMIT"}}},
 }
+
+// bulkTable is a table with more rows than bulkLockMin.
+var bulkTable = []string{"DROP TABLE IF EXISTS kb", "CREATE TABLE kb (k int8 PRIMARY KEY, v int8 NOT NULL)", "INSERT INTO kb SELECT g, g FROM generate_series(1, 10000) g"}
 
 // fkChild is a child table of kv.
 var fkChild = []string{"CREATE TABLE kc (c int8 PRIMARY KEY, k int8 REFERENCES kv)"}

@@ -68,7 +68,7 @@ func (m *stagedMerge) open(pend *pendingState) []graphsql.Conflict {
 		if c.resolved {
 			continue
 		}
-		if p := pend.tables[c.Table]; c.hasOurs && p != nil && p.deleted[c.oursAddr] {
+		if p := pend.tables[c.Table]; c.hasOurs && p != nil && p.deleted.has(c.oursAddr) {
 			continue // the transaction updated or deleted the row
 		}
 		out = append(out, c.Conflict)
@@ -374,7 +374,7 @@ func (s *session) publishMerge(ctx context.Context, tx *txState) (*protocol.Rece
 			return nil, fmt.Errorf("planner: staged merge writes table %q missing from the merged catalog", name)
 		}
 		mr := &adapters.MergedRows{}
-		for a := range p.deleted {
+		for a := range p.deleted.all() {
 			mr.Deleted = append(mr.Deleted, a)
 		}
 		slices.Sort(mr.Deleted)

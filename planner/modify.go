@@ -425,17 +425,16 @@ func (w *writer) delete(del *sqlparse.DeleteStmt) (*writeOut, error) {
 // firstPerAddr returns the distinct addresses of an address column and
 // the row of each one's first occurrence.
 func firstPerAddr(av *exec.Vec) ([]uint64, []int32) {
-	seen := make(map[int64]struct{}, av.N)
+	seen := &addrBits{} // a bit per address: statements of millions of rows
 	addrs := make([]uint64, 0, av.N)
 	idx := make([]int32, 0, av.N)
 	for i := 0; i < av.N; i++ {
 		if av.IsNull(i) {
 			continue
 		}
-		if _, dup := seen[av.I[i]]; dup {
+		if !seen.add(uint64(av.I[i])) {
 			continue
 		}
-		seen[av.I[i]] = struct{}{}
 		addrs = append(addrs, uint64(av.I[i]))
 		idx = append(idx, int32(i))
 	}

@@ -32,18 +32,18 @@ type pendingTable struct {
 	schema  *arrow.Schema
 	cols    []exec.ColumnDef
 	inserts []arrow.RecordBatch
-	deleted map[uint64]bool
+	deleted *addrBits // base rows deleted (addrset.go)
 }
 
 func (p *pendingTable) clone() *pendingTable {
 	c := *p
 	c.inserts = append([]arrow.RecordBatch(nil), p.inserts...)
-	c.deleted = maps.Clone(p.deleted)
+	c.deleted = p.deleted.clone()
 	return &c
 }
 
 func (p *pendingTable) empty() bool {
-	return p.mode == modeRows && len(p.inserts) == 0 && len(p.deleted) == 0
+	return p.mode == modeRows && len(p.inserts) == 0 && p.deleted.len() == 0
 }
 
 // remove drops rows by address: base rows join the delete set, pending
@@ -52,18 +52,18 @@ func (p *pendingTable) empty() bool {
 // reports the bytes of the records it built in memory for the rows kept
 // (a staged record cut is read back and its rest kept in memory).
 func (p *pendingTable) remove(addrs []uint64) (int64, error) {
-	drop := map[uint64]bool{}
+	drop := &addrBits{}
 	for _, a := range addrs {
 		if a&pendingAddrBit != 0 {
-			drop[a&^pendingAddrBit] = true
+			drop.add(a &^ pendingAddrBit)
 			continue
 		}
 		if p.deleted == nil {
-			p.deleted = map[uint64]bool{}
+			p.deleted = &addrBits{}
 		}
-		p.deleted[a] = true
+		p.deleted.add(a)
 	}
-	if len(drop) == 0 {
+	if drop.len() == 0 {
 		return 0, nil
 	}
 	var seq uint64
@@ -72,7 +72,7 @@ func (p *pendingTable) remove(addrs []uint64) (int64, error) {
 	for _, rec := range p.inserts {
 		var keep []int32
 		for i := 0; i < int(rec.NumRows()); i++ {
-			if !drop[seq] {
+			if !drop.has(seq) {
 				keep = append(keep, int32(i))
 			}
 			seq++
@@ -100,9 +100,9 @@ func (p *pendingTable) overlay() *exec.Overlay {
 		ins[i] = execRecord(rec)
 	}
 	ov := &exec.Overlay{Inserts: ins}
-	if len(p.deleted) > 0 {
+	if p.deleted.len() > 0 {
 		del := p.deleted
-		ov.Deleted = func(a uint64) bool { return del[a] }
+		ov.Deleted = del.has
 	}
 	return ov
 }

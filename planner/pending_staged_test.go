@@ -49,6 +49,24 @@ var stagedScript = []string{
 	"SELECT v FROM t WHERE id = 2999",
 	"SELECT count(*), sum(id) FROM vec WHERE e = ARRAY[0, 0, 0]::vector(3)",
 	"SELECT e FROM vec WHERE id = 150",
+	// INSERT … SELECT streamed in chunks (every batch one chunk when
+	// staged): a key repeated across chunks, a CHECK failing in a later
+	// chunk, sequence defaults and RETURNING over every chunk, and a
+	// source reading the target (not streamed: it reads the snapshot)
+	"CREATE TABLE s (id serial PRIMARY KEY, k int8 UNIQUE, n int4 CHECK (n < 4500))",
+	"INSERT INTO s SELECT g + 100000, g % 3000, 1 FROM generate_series(1, 4000) g",
+	"INSERT INTO s SELECT g + 100000, g, g FROM generate_series(1, 5000) g",
+	"INSERT INTO s (k, n) SELECT g, g % 4000 FROM generate_series(1, 5000) g RETURNING id % 1000, k",
+	"SELECT count(*), sum(id), sum(k), max(id) FROM s",
+	"BEGIN",
+	"INSERT INTO s (k, n) SELECT k + 5000, n FROM s",
+	"INSERT INTO s SELECT g + 100000, g + 20000, 1 FROM generate_series(1, 3000) g",
+	"SELECT count(*), sum(id), sum(k), count(DISTINCT k) FROM s",
+	"SAVEPOINT a",
+	"INSERT INTO s SELECT g + 200000, g + 20000, 1 FROM generate_series(2500, 3100) g",
+	"ROLLBACK TO SAVEPOINT a",
+	"COMMIT",
+	"SELECT count(*), sum(id), sum(k) FROM s",
 	"BEGIN",
 	"DELETE FROM t WHERE id > 1000",
 	"INSERT INTO t SELECT g, 'again', 2 FROM generate_series(2001, 2600) g",
@@ -86,10 +104,16 @@ func runStagedScript(t *testing.T) []string {
 }
 
 // TestStagedPendingRows: every statement answers the same whether the
-// transaction's pending rows are in memory or staged to disk, and
-// staging really happened in the second run.
+// transaction's pending rows are in memory or staged to disk (and an
+// INSERT … SELECT's rows added all at once or chunk by chunk, every
+// batch one chunk), and staging and chunking really happened in the
+// second run.
 func TestStagedPendingRows(t *testing.T) {
+	chunks := insertChunksAfterFirst.Load()
 	inMemory := runStagedScript(t)
+	if n := insertChunksAfterFirst.Load(); n != chunks {
+		t.Fatalf("%d INSERT … SELECT chunks in memory, want one per statement", n-chunks)
+	}
 	_, before, _ := PendingRowStats()
 	forceStagedSpill = 1
 	t.Cleanup(func() { forceStagedSpill = 0 })
@@ -97,6 +121,9 @@ func TestStagedPendingRows(t *testing.T) {
 	_, after, _ := PendingRowStats()
 	if after == before {
 		t.Fatal("no record was staged")
+	}
+	if insertChunksAfterFirst.Load() == chunks {
+		t.Fatal("no INSERT … SELECT was streamed in chunks")
 	}
 	for i := range inMemory {
 		if inMemory[i] != staged[i] {

@@ -23,7 +23,7 @@ import (
 func (s *session) rebaseDeletes(ctx context.Context, pend *pendingState, from func(string) (graph.TableEntry, bool), head *catalog) (*pendingState, error) {
 	out := pend
 	for name, p := range pend.tables {
-		if p.mode != modeRows || len(p.deleted) == 0 {
+		if p.mode != modeRows || p.deleted.len() == 0 {
 			continue
 		}
 		ti, ok := head.tables[name]
@@ -42,9 +42,9 @@ func (s *session) rebaseDeletes(ctx context.Context, pend *pendingState, from fu
 			continue
 		}
 		q := p.clone()
-		q.deleted = make(map[uint64]bool, len(p.deleted))
-		for a := range p.deleted {
-			q.deleted[tc.translate(a)] = true
+		q.deleted = &addrBits{}
+		for a := range p.deleted.all() {
+			q.deleted.add(tc.translate(a))
 		}
 		if out == pend {
 			out = pend.clone()

@@ -56,6 +56,12 @@ type lockOwner struct {
 	// the table's locks to drain (reserveCompaction)
 	tables  map[string]int
 	waiting *rowLock // the lock it waits for (deadlock detection)
+	// waitingOwner is the owner whose bulk sets it waits for (instead of
+	// waiting); sets are its bulk sets, and bulkWake is closed when it
+	// releases one (rowlocks_bulk.go)
+	waitingOwner *lockOwner
+	sets         []*bulkSet
+	bulkWake     chan struct{}
 	// pid, xid, waitKey and waitStart are what pg_locks shows of the
 	// owner (rowlocks_catalog.go): its session, the transaction id it
 	// got at its first lock, the row it waits for and since when.
@@ -83,6 +89,10 @@ type rowLocks struct {
 	// Go maps never give buckets back, so after one transaction locked a
 	// million rows the empty table would keep ~50 MB for good (shrink).
 	peak int
+	// bulk holds the bulk sets by lock space, nextBulk numbers them
+	// (rowlocks_bulk.go)
+	bulk     map[string][]*bulkSet
+	nextBulk uint64
 }
 
 // shrinkBelow is the table size under which a rebuild is not worth it.
@@ -220,37 +230,37 @@ func (l *rowLock) conflicting(o *lockOwner, m lockMode) bool {
 	return false
 }
 
-// deadlocked reports whether o waiting for l closes a cycle in the
-// waits-for graph (conservatively: every other holder of a lock a
-// holder waits for is an edge).
-func (rl *rowLocks) deadlocked(o *lockOwner, l *rowLock) bool {
+// deadlocked reports whether o waiting for l (or for holder's bulk
+// sets) closes a cycle in the waits-for graph (conservatively: every
+// other holder of a lock a holder waits for is an edge).
+func (rl *rowLocks) deadlocked(o *lockOwner, l *rowLock, holder *lockOwner) bool {
 	seen := map[*lockOwner]bool{}
-	var visit func(l *rowLock) bool
-	visit = func(l *rowLock) bool {
-		for h := range l.holders {
-			if h == o {
-				return true
-			}
-			if seen[h] {
-				continue
-			}
-			seen[h] = true
-			if h.waiting != nil && visit(h.waiting) {
-				return true
-			}
-		}
-		return false
-	}
-	for h := range l.holders {
+	var reaches func(h *lockOwner) bool // h waits, transitively, for o
+	reaches = func(h *lockOwner) bool {
 		if h == o {
-			continue
-		}
-		seen[h] = true
-		if h.waiting != nil && visit(h.waiting) {
 			return true
 		}
+		if seen[h] {
+			return false
+		}
+		seen[h] = true
+		if h.waiting != nil {
+			for g := range h.waiting.holders {
+				if g != h && reaches(g) {
+					return true
+				}
+			}
+		}
+		return h.waitingOwner != nil && reaches(h.waitingOwner)
 	}
-	return false
+	if l != nil {
+		for h := range l.holders {
+			if h != o && reaches(h) {
+				return true
+			}
+		}
+	}
+	return holder != nil && holder != o && reaches(holder)
 }
 
 // acquire takes keys in mode for o. It returns waited=true when it had
@@ -284,12 +294,15 @@ func (rl *rowLocks) acquire(ctx context.Context, o *lockOwner, keys []string, m 
 				}
 			}
 			l := rl.locks[k]
-			if l == nil {
+			// a bulk set of another owner may hold the row
+			// (rowlocks_bulk.go)
+			holder := rl.bulkHolder(o, k, m)
+			if holder == nil && l == nil {
 				l = &rowLock{holders: map[*lockOwner]lockMode{}, wake: make(chan struct{})}
 				rl.locks[k] = l
 				rl.peak = max(rl.peak, len(rl.locks))
 			}
-			if !l.conflicting(o, m) {
+			if holder == nil && !l.conflicting(o, m) {
 				if hm, ok := l.holders[o]; !ok || hm < m {
 					l.holders[o] = m
 				}
@@ -309,6 +322,9 @@ func (rl *rowLocks) acquire(ctx context.Context, o *lockOwner, keys []string, m 
 				rl.mu.Unlock()
 				break
 			}
+			if holder != nil && l != nil && !l.conflicting(o, m) {
+				l = nil // it waits for the bulk set only
+			}
 			if w.skipLocked {
 				rl.mu.Unlock()
 				if skipped == nil {
@@ -321,41 +337,15 @@ func (rl *rowLocks) acquire(ctx context.Context, o *lockOwner, keys []string, m 
 				rl.mu.Unlock()
 				return taken, nil, false, wire.Errorf("55P03", "could not obtain lock on row in relation \"%s\"", w.relation)
 			}
-			if rl.deadlocked(o, l) {
+			if rl.deadlocked(o, l, holder) {
 				rl.mu.Unlock()
 				return taken, nil, false, wire.Errorf("40P01", "deadlock detected").
 					WithDetail("Two transactions wait for rows of relation \"" + w.relation + "\" each of them has locked.").
 					WithHint("See server log for query details.")
 			}
-			o.waiting, o.waitKey, o.waitMode, o.waitStart = l, k, m, time.Now()
-			if rl.waiters == nil {
-				rl.waiters = map[*lockOwner]bool{}
-			}
-			rl.waiters[o] = true
-			ch := l.wake
+			ch := rl.waitFor(o, l, holder, k, m)
 			rl.mu.Unlock()
-			var timer <-chan time.Time
-			if w.timeout > 0 {
-				t := time.NewTimer(w.timeout)
-				defer t.Stop()
-				timer = t.C
-			}
-			select {
-			case <-ch:
-				err = nil
-			case <-ctx.Done():
-				err = ctx.Err()
-			case <-timer:
-				err = wire.Errorf("55P03", "canceling statement due to lock timeout")
-			}
-			rl.mu.Lock()
-			o.waiting, o.waitKey = nil, ""
-			delete(rl.waiters, o)
-			rl.mu.Unlock()
-			if err != nil {
-				return taken, nil, true, err
-			}
-			return taken, nil, true, nil
+			return taken, nil, true, rl.wait(ctx, o, ch, w.timeout)
 		}
 	}
 	return taken, skipped, false, nil
@@ -366,7 +356,11 @@ func (rl *rowLocks) acquire(ctx context.Context, o *lockOwner, keys []string, m 
 func (rl *rowLocks) heldCount(o *lockOwner) int {
 	rl.mu.Lock()
 	defer rl.mu.Unlock()
-	return len(o.held)
+	n := len(o.held)
+	for _, s := range o.sets {
+		n += len(s.ids)
+	}
+	return n
 }
 
 func (rl *rowLocks) releaseAll(o *lockOwner) { rl.releaseKeys(o, nil, true) }
@@ -375,13 +369,22 @@ func (rl *rowLocks) releaseAll(o *lockOwner) { rl.releaseKeys(o, nil, true) }
 func (rl *rowLocks) release(o *lockOwner, keys []string) { rl.releaseKeys(o, keys, false) }
 
 func (rl *rowLocks) releaseKeys(o *lockOwner, keys []string, all bool) {
-	if o == nil || len(o.held) == 0 || (!all && len(keys) == 0) {
+	if o == nil || (len(o.held) == 0 && len(o.sets) == 0) || (!all && len(keys) == 0) {
 		return
 	}
 	rl.mu.Lock()
 	defer rl.mu.Unlock()
 	defer rl.shrink()
 	drop := func(k string) {
+		if strings.HasPrefix(k, "\x00B") {
+			for _, s := range o.sets {
+				if bulkMarker(s.seq) == k {
+					rl.dropSet(o, s)
+					break
+				}
+			}
+			return
+		}
 		if _, ok := o.held[k]; !ok {
 			return
 		}
@@ -409,6 +412,9 @@ func (rl *rowLocks) releaseKeys(o *lockOwner, keys []string, all bool) {
 	if all {
 		for k := range o.held {
 			drop(k)
+		}
+		for len(o.sets) > 0 {
+			rl.dropSet(o, o.sets[0])
 		}
 		return
 	}

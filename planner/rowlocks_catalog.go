@@ -56,22 +56,33 @@ func (rl *rowLocks) holds() []exec.RowLockHold {
 			add(o)
 		}
 	}
+	for _, sets := range rl.bulk {
+		for _, bs := range sets {
+			add(bs.owner)
+		}
+	}
 	for o := range rl.waiters {
 		add(o)
 	}
 	var out []exec.RowLockHold
 	for _, o := range owners {
 		h := exec.RowLockHold{PID: o.pid, XID: o.xid}
-		if o.waiting != nil {
+		if o.waiting != nil || o.waitingOwner != nil {
 			h.Waiting, h.WaitStart = true, o.waitStart
 			if t := tableOfKey(o.waitKey); len(t) >= 8 {
 				h.Relation = uint32(firstUserOID + binary.BigEndian.Uint64([]byte(t[len(t)-8:])))
 			}
-			for b, m := range o.waiting.holders {
-				if b != o && lockConflicts(m, o.waitMode) {
-					h.BlockerXIDs = append(h.BlockerXIDs, b.xid)
-					h.BlockerPIDs = append(h.BlockerPIDs, b.pid)
+			if o.waiting != nil {
+				for b, m := range o.waiting.holders {
+					if b != o && lockConflicts(m, o.waitMode) {
+						h.BlockerXIDs = append(h.BlockerXIDs, b.xid)
+						h.BlockerPIDs = append(h.BlockerPIDs, b.pid)
+					}
 				}
+			}
+			if b := o.waitingOwner; b != nil {
+				h.BlockerXIDs = append(h.BlockerXIDs, b.xid)
+				h.BlockerPIDs = append(h.BlockerPIDs, b.pid)
 			}
 		}
 		out = append(out, h)

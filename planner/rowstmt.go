@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/graph"
 	"github.com/pggraph/pggraph/wire"
 )
@@ -28,12 +31,12 @@ func statementDelta(before, after *pendingState) *pendingState {
 		if before != nil {
 			was = before.tables[name]
 		}
-		for a := range p.deleted {
-			if was == nil || !was.deleted[a] {
+		for a := range p.deleted.all() {
+			if was == nil || !was.deleted.has(a) {
 				if q.deleted == nil {
-					q.deleted = map[uint64]bool{}
+					q.deleted = &addrBits{}
 				}
-				q.deleted[a] = true
+				q.deleted.add(a)
 			}
 		}
 		q.inserts = p.inserts
@@ -47,10 +50,12 @@ func statementDelta(before, after *pendingState) *pendingState {
 	return d
 }
 
-// lockReq is one lock a statement takes, in the mode it takes it.
+// lockReq is one lock a statement takes, in the mode it takes it, or
+// (bulk) many locks of one space taken as a bulk set.
 type lockReq struct {
 	key  string
 	mode lockMode
+	bulk *bulkReq
 }
 
 // lockKeys lists the row locks (rows deleted or updated, by address in
@@ -58,7 +63,10 @@ type lockReq struct {
 // fixed order (by table, row locks before key locks). Row locks are FOR
 // UPDATE, except those of table noKey (an UPDATE assigning none of its
 // key columns, noKeyUpdateTable): FOR NO KEY UPDATE, as PostgreSQL takes
-// them, so they do not conflict with FOR KEY SHARE.
+// them, so they do not conflict with FOR KEY SHARE. Past bulkLockMin
+// locks of one space they are one bulk request (rowlocks_bulk.go); key
+// columns are read record by record, so a staged record is read back
+// one key column at a time.
 func lockKeys(d *pendingState, base *catalog, noKey string) []lockReq {
 	var keys []lockReq
 	names := make([]string, 0, len(d.tables))
@@ -77,13 +85,13 @@ func lockKeys(d *pendingState, base *catalog, noKey string) []lockReq {
 		if n == noKey {
 			rowMode = lockNoKeyUpdate
 		}
-		addrs := make([]uint64, 0, len(p.deleted))
-		for a := range p.deleted {
-			addrs = append(addrs, a)
-		}
-		slices.Sort(addrs)
-		for _, a := range addrs {
-			keys = append(keys, lockReq{rowLockKey(branch, ti.entry.ID, ti.entry.Incarnation, a), rowMode})
+		if p.deleted.len() >= bulkLockMin {
+			ids := slices.AppendSeq(make([]uint64, 0, p.deleted.len()), p.deleted.all())
+			keys = append(keys, lockReq{mode: rowMode, bulk: &bulkReq{space: rowLockSpace(branch, ti.entry.ID, ti.entry.Incarnation), ids: ids}})
+		} else {
+			for a := range p.deleted.all() {
+				keys = append(keys, lockReq{key: rowLockKey(branch, ti.entry.ID, ti.entry.Incarnation, a), mode: rowMode})
+			}
 		}
 		if len(p.inserts) == 0 {
 			continue
@@ -92,23 +100,53 @@ func lockKeys(d *pendingState, base *catalog, noKey string) []lockReq {
 		if len(uks) == 0 {
 			continue
 		}
-		rows := pendingVecs(p, ti.def)
-		if len(rows) == 0 || rows[0] == nil {
-			continue
+		var rows int64
+		for _, rec := range p.inserts {
+			rows += rec.NumRows()
 		}
+		bulk := rows >= bulkLockMin
 		var kb []byte
 		for _, uk := range uks {
-			vecs := pick(rows, uk.cols)
-			for i := 0; i < vecs[0].N; i++ {
-				k, ok := keyOf(kb[:0], vecs, i)
-				kb = k
-				if ok {
-					keys = append(keys, lockReq{keyLockKey(branch, ti.entry.ID, uk.name, k), lockUpdate})
+			var ids []uint64
+			for _, rec := range p.inserts {
+				vecs, ok := keyVecs(rec, ti.def, uk.cols)
+				if !ok {
+					return keys
 				}
+				for i := 0; i < vecs[0].N; i++ {
+					k, ok := keyOf(kb[:0], vecs, i)
+					kb = k
+					if !ok {
+						continue
+					}
+					if bulk {
+						ids = append(ids, keyLockID(k))
+					} else {
+						keys = append(keys, lockReq{key: keyLockKey(branch, ti.entry.ID, uk.name, k), mode: lockUpdate})
+					}
+				}
+			}
+			if len(ids) > 0 {
+				keys = append(keys, lockReq{mode: lockUpdate, bulk: &bulkReq{space: keyLockSpace(branch, ti.entry.ID, uk.name), ids: sortedIDs(ids)}})
 			}
 		}
 	}
 	return keys
+}
+
+// keyVecs reads the key columns cols of a pending insert record
+// (indexed like the table's columns; the others stay nil).
+func keyVecs(rec arrow.RecordBatch, td *exec.TableDef, cols []int) ([]*exec.Vec, bool) {
+	xr := execRecord(rec)
+	out := make([]*exec.Vec, len(cols))
+	for k, c := range cols {
+		v, err := exec.VecFromArrow(xr.Column(c), td.Columns[c].Type)
+		if err != nil {
+			return nil, false
+		}
+		out[k] = v
+	}
+	return out, true
 }
 
 // noKeyUpdateTable is the target of an UPDATE that assigns none of the
@@ -155,9 +193,18 @@ func (s *session) acquireDelta(ctx context.Context, owner *lockOwner, d *pending
 	reqs = append(reqs, fk...)
 	w := s.lockWaitOf(deltaRelation(d))
 	for i := 0; i < len(reqs); {
+		if b := reqs[i].bulk; b != nil {
+			got, waited, err := s.backend.rows.acquireBulk(ctx, owner, *b, reqs[i].mode, w)
+			taken = append(taken, got...)
+			if err != nil || waited {
+				return taken, shared, waited, err
+			}
+			i++
+			continue
+		}
 		j := i
 		keys := []string{}
-		for ; j < len(reqs) && reqs[j].mode == reqs[i].mode; j++ {
+		for ; j < len(reqs) && reqs[j].bulk == nil && reqs[j].mode == reqs[i].mode; j++ {
 			keys = append(keys, reqs[j].key)
 		}
 		got, _, waited, err := s.backend.rows.acquire(ctx, owner, keys, reqs[i].mode, w)
@@ -346,7 +393,8 @@ func onConflict(p *plan) bool {
 
 // rowLockBytes is the memory one held row or key lock takes (its lock
 // table entry, holder set and wake channel, and the owner's entry),
-// measured on a 1M-row transaction.
+// measured on a 1M-row transaction. A statement's locks past
+// bulkLockMin of one table take bulkLockBytes each instead.
 const rowLockBytes = 640
 
 // checkLockBudget fails with 53200 when a transaction's row locks and
@@ -354,14 +402,13 @@ const rowLockBytes = 640
 // lives in memory, so a transaction changing millions of rows is bounded
 // by the same budget as its pending rows.
 func (s *session) checkLockBudget(o *lockOwner, pend *pendingState) error {
+	held := s.backend.rows.heldBytes(o)
+	noteLockBytes(held)
 	lim := s.memLimit
-	if lim <= 0 {
+	if lim <= 0 || held+pend.bytes <= lim {
 		return nil
 	}
 	n := s.backend.rows.heldCount(o)
-	if int64(n)*rowLockBytes+pend.bytes <= lim {
-		return nil
-	}
 	return wire.Errorf("53200", "out of memory").
 		WithDetail(fmt.Sprintf("the transaction holds %d row locks; with its pending rows they exceed the session memory limit (%d bytes)", n, lim)).
 		WithHint("Commit in smaller transactions, or COPY outside a transaction block (it then streams).")

@@ -290,12 +290,8 @@ func flush(st *adapters.Stage, pend *pendingState) error {
 				return err
 			}
 		}
-		if len(p.deleted) > 0 && p.mode == modeRows {
-			addrs := make([]uint64, 0, len(p.deleted))
-			for a := range p.deleted {
-				addrs = append(addrs, a)
-			}
-			slices.Sort(addrs)
+		if p.deleted.len() > 0 && p.mode == modeRows {
+			addrs := slices.AppendSeq(make([]uint64, 0, p.deleted.len()), p.deleted.all())
 			if err := st.Delete(n, addrs); err != nil {
 				return err
 			}

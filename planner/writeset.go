@@ -360,7 +360,7 @@ func (s *session) arbitrateRows(ctx context.Context, pend *pendingState, since f
 		if tc.coarse {
 			return serializationFailure(fmt.Sprintf("table %q was rewritten (compacted, truncated or altered) by a concurrent transaction", name))
 		}
-		for a := range p.deleted {
+		for a := range p.deleted.all() {
 			if tc.deleted(a) {
 				return serializationFailure(fmt.Sprintf("a row of table %q that this transaction updates or deletes was changed by a concurrent transaction", name))
 			}
@@ -430,7 +430,7 @@ func (s *session) keyRelated(pend *pendingState, head *catalog, name string) boo
 			}
 		}
 		for _, fk := range ti.def.ForeignKeys {
-			if fk.RefTable == wn && len(p.deleted) > 0 {
+			if fk.RefTable == wn && p.deleted.len() > 0 {
 				return true
 			}
 		}
@@ -455,8 +455,8 @@ func (s *session) arbitrateKeys(ctx context.Context, ti *tableInfo, p *pendingTa
 	// later compaction moved)
 	var mineDel map[uint64]bool
 	if tc.moved() {
-		mineDel = make(map[uint64]bool, len(p.deleted))
-		for a := range p.deleted {
+		mineDel = make(map[uint64]bool, p.deleted.len())
+		for a := range p.deleted.all() {
 			mineDel[tc.translate(a)] = true
 		}
 	}
@@ -470,7 +470,7 @@ func (s *session) arbitrateKeys(ctx context.Context, ti *tableInfo, p *pendingTa
 		}
 		var live []int32
 		for i, a := range addrs {
-			if !tc.deleted(a) && !p.deleted[a] && !mineDel[tc.translate(a)] {
+			if !tc.deleted(a) && !p.deleted.has(a) && !mineDel[tc.translate(a)] {
 				live = append(live, int32(i))
 			}
 		}
