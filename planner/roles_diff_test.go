@@ -182,3 +182,12 @@ func TestSchemaPrivilegesDifferential(t *testing.T) {
 func TestColumnPrivilegesDifferential(t *testing.T) {
 	roleScriptDiff(t, "col_diff", "testdata/roles/column_privileges.sql", 60)
 }
+
+// TestSchemaUsageDifferential runs testdata/roles/schema_usage.sql
+// (USAGE on public revoked and granted: unqualified and qualified names
+// in queries, DML, DDL and utility statements, sequences, types,
+// regclass, views owned by a role without USAGE) against PostgreSQL 15
+// and pgproxy.
+func TestSchemaUsageDifferential(t *testing.T) {
+	roleScriptDiff(t, "usage_diff", "testdata/roles/schema_usage.sql", 100)
+}
