@@ -191,3 +191,12 @@ func TestColumnPrivilegesDifferential(t *testing.T) {
 func TestSchemaUsageDifferential(t *testing.T) {
 	roleScriptDiff(t, "usage_diff", "testdata/roles/schema_usage.sql", 100)
 }
+
+// TestColumnPrivilegesDMLDifferential runs testdata/roles/
+// column_privileges_dml.sql (column privileges on INSERT … ON CONFLICT,
+// MERGE and SELECT … FOR UPDATE/SHARE; information_schema's
+// column_privileges and role_column_grants as several roles see them)
+// against PostgreSQL 15 and pgproxy.
+func TestColumnPrivilegesDMLDifferential(t *testing.T) {
+	roleScriptDiff(t, "coldml_diff", "testdata/roles/column_privileges_dml.sql", 80)
+}
