@@ -200,3 +200,12 @@ func TestSchemaUsageDifferential(t *testing.T) {
 func TestColumnPrivilegesDMLDifferential(t *testing.T) {
 	roleScriptDiff(t, "coldml_diff", "testdata/roles/column_privileges_dml.sql", 80)
 }
+
+// TestRolesInTransactionDifferential runs testdata/roles/roles_txn.sql
+// (role statements inside transaction blocks: seen by the transaction,
+// not by other sessions before COMMIT, undone by ROLLBACK and ROLLBACK
+// TO SAVEPOINT, published with the transaction's grants) against
+// PostgreSQL 15 and pgproxy.
+func TestRolesInTransactionDifferential(t *testing.T) {
+	roleScriptDiff(t, "rt_diff", "testdata/roles/roles_txn.sql", 80)
+}

@@ -726,8 +726,14 @@ func (s *session) relationDependents(ctx context.Context, role uint32) (local []
 			}
 			return nil, nil, err
 		}
+		tables := sn.Catalog().Tables()
+		if b == s.branch() && s.tx != nil && s.tx.base != nil && s.tx.base.sn.Branch == b {
+			// inside a transaction: its own DDL and grants count (a
+			// REVOKE before DROP ROLE in one transaction; roles_txn.go)
+			tables = s.tx.pend.ddlOverlay(s.tx.base.sn).Tables()
+		}
 		var mine []string
-		for _, e := range sn.Catalog().Tables() {
+		for _, e := range tables {
 			m, err := ddl.DecodeMeta(e.Name, e.Def)
 			if err != nil {
 				continue
