@@ -244,3 +244,7 @@ func (c *Catalog) HasAdmin(member, role uint32) bool {
 	}
 	return false
 }
+
+// Clone copies the catalog for a change that is not published yet (a
+// transaction's role statements, applied to its own copy).
+func (c *Catalog) Clone() *Catalog { return c.clone() }

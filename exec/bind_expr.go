@@ -272,11 +272,16 @@ func (b *binder) resolveType(tn *q.TypeName) (Type, error) {
 		return Type{}, unsupported("%%TYPE is not supported")
 	}
 	name := names[len(names)-1]
+	if len(names) == 2 {
+		if err := b.qualifiedDenied(names[0]); err != nil {
+			return Type{}, err
+		}
+	}
 	if len(names) == 2 && names[0] != "pg_catalog" && names[0] != "public" {
 		return Type{}, errf(CodeUndefinedObject, "type \"%s\" does not exist", strings.Join(names, "."))
 	}
 	oid, ok := typeNames[name]
-	if !ok {
+	if !ok && (len(names) == 2 || !b.publicHidden()) { // enums live in public
 		if e := b.cat.enumByName(name); e != nil {
 			oid, ok = e.OID, true
 		} else if e := b.cat.enumByName(strings.TrimPrefix(name, "_")); e != nil && strings.HasPrefix(name, "_") {
@@ -367,6 +372,9 @@ func (b *binder) bindTypeCast(tc *q.TypeCast, sc *scope) (Expr, error) {
 	}
 	t, err := b.resolveType(tc.TypeName)
 	if err != nil {
+		if c := Code(err); c == "42501" || c == CodeUndefinedObject {
+			err = b.at(err, tc.TypeName.Location) // the type's name, as PostgreSQL points
+		}
 		return nil, err
 	}
 	if ae := tc.Arg.GetAArrayExpr(); ae != nil && t.IsArray() {
@@ -377,6 +385,15 @@ func (b *binder) bindTypeCast(tc *q.TypeCast, sc *scope) (Expr, error) {
 		return nil, err
 	}
 	if isRegNameType(t) {
+		if c, ok := arg.(*constExpr); ok && arg.Type().OID == OIDUnknown && !c.isNull() && (t.OID == OIDRegclass || t.OID == OIDRegtype) {
+			// PostgreSQL looks the literal up while analyzing the
+			// statement: a missing or refused name points at it
+			if _, err := b.cat.regLookup(t.OID, c.val.S[0]); err != nil {
+				if c2 := Code(err); c2 == CodeUndefinedTable || c2 == CodeUndefinedObject || c2 == "42501" {
+					return nil, b.at(err, c.loc-1)
+				}
+			}
+		}
 		return b.regCast(arg, t)
 	}
 	return b.coerce(arg, t, castExplicit, "")

@@ -167,9 +167,15 @@ func (b *binder) bindRangeVar(rv *q.RangeVar, sc *scope) (plan, []scopeCol, erro
 			}
 		}
 	}
+	if err := b.qualifiedDenied(rv.Schemaname); err != nil {
+		return nil, nil, err
+	}
 	td := b.cat.table(rv.Schemaname, rv.Relname)
+	if td != nil && rv.Schemaname == "" && isPublicUserRelation(td) && b.publicHidden() {
+		td = nil // public is not on the role's effective search path
+	}
 	if td == nil {
-		if s := b.cat.sequenceByName(rv.Schemaname, rv.Relname); s != nil {
+		if s := b.cat.sequenceByName(rv.Schemaname, rv.Relname); s != nil && (rv.Schemaname != "" || !b.publicHidden()) {
 			return b.bindSequenceRelation(rv, s, sc)
 		}
 		if rv.Schemaname != "" {

@@ -417,6 +417,9 @@ type catalogSet struct {
 	locksFn    func() []AdvisoryHold
 	rowLocksFn func() []RowLockHold
 	relFunc    RelationFunc
+	// usage caches schemaUsable("public") (schema_usage.go): 0 not yet
+	// asked, 1 usable, 2 not
+	usage uint8
 }
 
 func (c *catalogSet) database() string {

@@ -59,6 +59,11 @@ func (b *binder) bindFuncCall(fc *q.FuncCall, sc *scope) (Expr, error) {
 	if isAssignCall(fc.Funcname) {
 		return b.bindAssign(fc, sc)
 	}
+	if len(fc.Funcname) == 2 {
+		if err := b.qualifiedDenied(fc.Funcname[0].GetString_().GetSval()); err != nil {
+			return nil, b.at(err, fc.Location) // schema_usage.go
+		}
+	}
 	name, err := funcName(fc.Funcname)
 	if err != nil {
 		return nil, err

@@ -60,7 +60,11 @@ func (c *catalogSet) regLookup(kind uint32, name string) (uint32, error) {
 	}
 	switch kind {
 	case OIDRegtype:
-		if parts := splitQualified(strings.TrimSuffix(n, "[]")); len(parts) == 1 || len(parts) == 2 && parts[0] == "public" {
+		parts := splitQualified(strings.TrimSuffix(n, "[]"))
+		if len(parts) == 2 && parts[0] == "public" && !c.schemaUsable("public") {
+			return 0, errSchemaUsage("public")
+		}
+		if len(parts) == 1 && c.schemaUsable("public") || len(parts) == 2 && parts[0] == "public" {
 			if e := c.enumByName(parts[len(parts)-1]); e != nil { // a user type (enums.go)
 				if strings.HasSuffix(n, "[]") {
 					return e.ArrayOID(), nil
@@ -142,6 +146,17 @@ func (c *catalogSet) regLookup(kind uint32, name string) (uint32, error) {
 		schema, rel = parts[1], parts[2]
 	default:
 		return 0, errf(CodeSyntaxError, "improper relation name (too many dotted names): %s", n)
+	}
+	if (schema == "public" || schema == "") && !c.schemaUsable("public") {
+		// schema_usage.go: public is off the role's search path
+		if schema != "" {
+			return 0, errSchemaUsage(schema)
+		}
+		if td := c.table("", rel); td != nil && !isPublicUserRelation(td) {
+			rememberRegName(OIDRegclass, td.OID, quoteIdent(td.Name))
+			return td.OID, nil
+		}
+		return 0, errf(CodeUndefinedTable, "relation \"%s\" does not exist", n)
 	}
 	if td := c.table(schema, rel); td != nil {
 		rememberRegName(OIDRegclass, td.OID, quoteIdent(td.Name))

@@ -38,6 +38,9 @@ type catKey struct {
 	// exist: the head's grants apply to reads of history too
 	// (table_privileges.go), so a plan is checked again when they move
 	head uint64
+	// txRoles counts the transaction's role statements (roles_txn.go):
+	// a plan bound before one of them is bound again
+	txRoles int
 }
 
 // catalog is the exec view of one snapshot.

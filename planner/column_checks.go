@@ -158,3 +158,81 @@ func insertColumns(td *exec.TableDef, st *q.InsertStmt) []int {
 	}
 	return columnIndexes(td, names)
 }
+
+// conflictReads are the target columns INSERT … ON CONFLICT reads: the
+// conflict target's columns (a named constraint's), what its WHERE and
+// DO UPDATE's SET values and WHERE reference, and the columns read
+// through excluded, which PostgreSQL also checks against the target.
+func conflictReads(td *exec.TableDef, st *q.InsertStmt) []int {
+	oc := st.OnConflictClause
+	var out []int
+	if inf := oc.Infer; inf != nil {
+		if inf.Conname != "" {
+			for _, k := range uniqueKeys(td) {
+				if k.name == inf.Conname {
+					out = append(out, k.cols...)
+				}
+			}
+		}
+		for _, e := range inf.IndexElems {
+			ie := e.GetIndexElem()
+			if ie == nil {
+				continue
+			}
+			if ie.Name != "" {
+				out = append(out, columnIndexes(td, []string{ie.Name})...)
+			} else {
+				out = append(out, targetColumnRefs(td, st.Relation.Relname, aliasOfRV(st.Relation), ie.Expr)...)
+			}
+		}
+		out = append(out, targetColumnRefs(td, st.Relation.Relname, aliasOfRV(st.Relation), inf.WhereClause)...)
+	}
+	if oc.Action == q.OnConflictAction_ONCONFLICT_UPDATE {
+		reads := append(setValues(oc.TargetList), oc.WhereClause)
+		out = append(out, targetColumnRefs(td, st.Relation.Relname, aliasOfRV(st.Relation), reads...)...)
+		out = append(out, targetColumnRefs(td, "excluded", "excluded", reads...)...)
+	}
+	return out
+}
+
+// mergeColumns are MERGE's column needs on its target: SELECT on the
+// columns the join condition, the WHEN conditions, the SET values and
+// RETURNING read; UPDATE on the columns SET assigns; INSERT on the
+// columns inserted (the leading ones without a column list, any for
+// DEFAULT VALUES). DELETE is a table privilege.
+func mergeColumns(td *exec.TableDef, st *q.MergeStmt) colNeeds {
+	rel, alias := st.Relation.Relname, aliasOfRV(st.Relation)
+	reads := append([]*q.Node{st.JoinCondition}, st.ReturningList...)
+	need := colNeeds{}
+	for _, n := range st.MergeWhenClauses {
+		wc := n.GetMergeWhenClause()
+		if wc == nil {
+			continue
+		}
+		reads = append(reads, wc.Condition)
+		switch wc.CommandType {
+		case q.CmdType_CMD_UPDATE:
+			reads = append(reads, setValues(wc.TargetList)...)
+			need[access.PrivUpdate] = append(need[access.PrivUpdate], setColumns(td, wc.TargetList)...)
+		case q.CmdType_CMD_INSERT:
+			var cols []int
+			switch {
+			case len(wc.TargetList) > 0:
+				cols = setColumns(td, wc.TargetList)
+			case len(wc.Values) > 0:
+				cols = everyColumn(td)[:min(len(wc.Values), len(td.Columns))]
+			}
+			need[access.PrivInsert] = append(append([]int{}, need[access.PrivInsert]...), cols...)
+		}
+	}
+	need[access.PrivSelect] = targetColumnRefs(td, rel, alias, reads...)
+	return need
+}
+
+// aliasOfRV is the name a relation is referred to by.
+func aliasOfRV(rv *q.RangeVar) string {
+	if rv.Alias != nil {
+		return rv.Alias.Aliasname
+	}
+	return rv.Relname
+}

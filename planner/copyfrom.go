@@ -62,6 +62,9 @@ func (w *writer) copyTarget(st *wire.Statement) (*tableInfo, error) {
 	if i := strings.LastIndexByte(name, '.'); i >= 0 {
 		rv.Schemaname, rv.Relname = name[:i], name[i+1:]
 	}
+	if err := w.s.relationUsage(w.ctx, rv); err != nil {
+		return nil, err
+	}
 	ti, _, err := w.target(rv)
 	if err != nil {
 		return nil, err

@@ -84,6 +84,9 @@ func (s *session) executeWrite(ctx context.Context, st *wire.Statement, p *plan,
 	if err := s.checkBranchPrivilege(ctx, s.branch(), access.PrivWrite); err != nil {
 		return nil, err
 	}
+	if res, err := s.checkSchemaUsage(ctx, p); res != nil || err != nil {
+		return res, err // schema_usage.go
+	}
 	if p.kind == stmtDDL {
 		if err := s.checkOwnerChange(ctx, p.node); err != nil {
 			return nil, err

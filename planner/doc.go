@@ -213,9 +213,9 @@
 // ROLE … RENAME TO, GRANT/REVOKE role [WITH ADMIN OPTION] change the
 // root's role catalog (package access) at once, with PostgreSQL 15's
 // permission rules and messages (testdata/roles/roles.sql is compared
-// with PostgreSQL); inside an explicit transaction block they answer
-// 25001 (the catalog is not part of a graph commit and could not roll
-// back). SET ROLE needs membership; current_user follows it and commits
+// with PostgreSQL); inside an explicit transaction block they are
+// staged and published at COMMIT, forgotten at ROLLBACK (roles_txn.go).
+// SET ROLE needs membership; current_user follows it and commits
 // are attributed to it (attribution.go). Backend.NewSession admits a
 // session only for an existing role with LOGIN and within its
 // CONNECTION LIMIT; Backend.Credentials gives wire the stored secret

@@ -93,6 +93,10 @@ func (s *session) explainWrite(ctx context.Context, ex *sqlparse.ExplainStmt, de
 	}
 	w := &writer{s: s, v: newView(base, pend), ctx: ctx, describe: true, declared: declared}
 	// EXPLAIN checks the statement's privileges, as PostgreSQL's does
+	// (schema_usage.go: the names first, here without a cursor)
+	if _, err := s.checkSchemaUsage(ctx, &plan{node: ex.Query}); err != nil {
+		return nil, "", "", err
+	}
 	if err := w.checkTarget(&plan{kind: writeKind(ex.Query), node: ex.Query}); err != nil {
 		return nil, "", "", err
 	}

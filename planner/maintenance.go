@@ -402,6 +402,9 @@ func (s *session) lockTables(ctx context.Context, l *sqlparse.LockStmt) (string,
 		if rv == nil {
 			continue
 		}
+		if err := s.relationUsage(ctx, rv); err != nil {
+			return "", err
+		}
 		td, err := relation(cat, rv)
 		if err != nil {
 			return "", err

@@ -405,6 +405,11 @@ func (w *writer) mergeInsertItems(td *exec.TableDef, wc *sqlparse.MergeWhenClaus
 	if err != nil {
 		return nil, nil, err
 	}
+	if len(wc.TargetList) == 0 && len(wc.Values) > 0 && len(wc.Values) < len(targets) {
+		// without a column list the values fill the leading columns and
+		// the rest get their defaults, as INSERT's do
+		targets = targets[:len(wc.Values)]
+	}
 	if len(wc.Values) > 0 && len(wc.Values) != len(targets) {
 		if len(wc.Values) > len(targets) {
 			return nil, nil, wire.Errorf("42601", "INSERT has more expressions than target columns")

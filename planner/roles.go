@@ -17,9 +17,9 @@ import (
 // Role statements (CREATE/ALTER/DROP ROLE|USER|GROUP, ALTER ROLE …
 // RENAME TO, GRANT/REVOKE role) change the root's role catalog
 // (package access), not a branch: they publish a new catalog version
-// at once, with PostgreSQL 15's permission rules and messages. They
-// cannot join an explicit transaction (25001): the catalog is not part
-// of a graph commit and could not roll back with it.
+// at once, with PostgreSQL 15's permission rules and messages. Inside
+// an explicit transaction they are staged and published at COMMIT
+// (roles_txn.go).
 
 // isRoleStmt reports the statements roles.go runs.
 func isRoleStmt(n *q.Node) bool {
@@ -78,7 +78,7 @@ func (s *session) roleCatalog(ctx context.Context) (*access.Catalog, error) {
 	memo, _ := ctx.Value(catalogMemoKey{}).(*atomic.Pointer[access.Catalog])
 	if memo != nil {
 		if c := memo.Load(); c != nil && c.Version == s.access.Seen() {
-			return c, nil
+			return s.txRoleCatalog(ctx, c)
 		}
 	}
 	c, err := s.access.Current(ctx)
@@ -88,7 +88,7 @@ func (s *session) roleCatalog(ctx context.Context) (*access.Catalog, error) {
 	if memo != nil {
 		memo.Store(c)
 	}
-	return c, nil
+	return s.txRoleCatalog(ctx, c) // the transaction's role statements (roles_txn.go)
 }
 
 // catalogMemoKey keys a statement's role catalog in its context: a
@@ -111,14 +111,14 @@ func (s *session) executeRole(ctx context.Context, p *plan) (wire.Result, error)
 		// (schema_privileges.go)
 		return s.grantOnBuiltinSchemas(ctx, p, tag)
 	}
-	if s.tx != nil && !s.tx.implicit {
-		return nil, wire.Errorf("25001", "%s cannot run inside a transaction block", name)
-	}
 	if s.readOnly() {
 		return nil, wire.Errorf("25006", "cannot execute %s in a read-only transaction", name)
 	}
 	if s.access == nil {
 		return nil, notSupported(name)
+	}
+	if s.tx != nil && !s.tx.implicit {
+		return s.stageRole(ctx, p, tag) // roles_txn.go
 	}
 	var notices []*wire.Error
 	_, err := s.access.Update(ctx, s.seedRoles, func(c *access.Catalog) error {
@@ -725,6 +725,9 @@ func (s *session) rolesForExec() *access.Catalog {
 	c, err := s.access.Current(context.Background())
 	if err != nil {
 		return nil
+	}
+	if t, err := s.txRoleCatalog(context.Background(), c); err == nil {
+		return t // the transaction's role statements (roles_txn.go)
 	}
 	return c
 }

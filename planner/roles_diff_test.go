@@ -182,3 +182,30 @@ func TestSchemaPrivilegesDifferential(t *testing.T) {
 func TestColumnPrivilegesDifferential(t *testing.T) {
 	roleScriptDiff(t, "col_diff", "testdata/roles/column_privileges.sql", 60)
 }
+
+// TestSchemaUsageDifferential runs testdata/roles/schema_usage.sql
+// (USAGE on public revoked and granted: unqualified and qualified names
+// in queries, DML, DDL and utility statements, sequences, types,
+// regclass, views owned by a role without USAGE) against PostgreSQL 15
+// and pgproxy.
+func TestSchemaUsageDifferential(t *testing.T) {
+	roleScriptDiff(t, "usage_diff", "testdata/roles/schema_usage.sql", 100)
+}
+
+// TestColumnPrivilegesDMLDifferential runs testdata/roles/
+// column_privileges_dml.sql (column privileges on INSERT … ON CONFLICT,
+// MERGE and SELECT … FOR UPDATE/SHARE; information_schema's
+// column_privileges and role_column_grants as several roles see them)
+// against PostgreSQL 15 and pgproxy.
+func TestColumnPrivilegesDMLDifferential(t *testing.T) {
+	roleScriptDiff(t, "coldml_diff", "testdata/roles/column_privileges_dml.sql", 80)
+}
+
+// TestRolesInTransactionDifferential runs testdata/roles/roles_txn.sql
+// (role statements inside transaction blocks: seen by the transaction,
+// not by other sessions before COMMIT, undone by ROLLBACK and ROLLBACK
+// TO SAVEPOINT, published with the transaction's grants) against
+// PostgreSQL 15 and pgproxy.
+func TestRolesInTransactionDifferential(t *testing.T) {
+	roleScriptDiff(t, "rt_diff", "testdata/roles/roles_txn.sql", 80)
+}

@@ -19,9 +19,8 @@ import (
 // pg_database_owner (the branch owner, the bootstrap superuser) and
 // superusers may create in public, everyone may use it.
 //
-// USAGE is recorded and reported (has_schema_privilege, nspacl) but not
-// enforced on lookups, so REVOKE USAGE from a role that would then lose
-// it answers 0A000 rather than pretend; see grantOnSchemas.
+// USAGE is enforced on name lookups (schema_usage.go and
+// exec/schema_usage.go).
 
 // grantOnSchemas runs GRANT/REVOKE privileges ON SCHEMA s.
 func (rc *roleChange) grantOnSchemas(st *q.GrantStmt) error {
@@ -129,27 +128,7 @@ func (rc *roleChange) grantOnSchemas(st *q.GrantStmt) error {
 			}
 			acl = next
 		}
-		if err := rc.usageStillHeld(branch, schema, acl); err != nil {
-			return err
-		}
 		rc.c.SetSchemaACL(branch, schema, acl)
-	}
-	return nil
-}
-
-// usageStillHeld refuses a revoke that would take USAGE on a schema
-// from a role that holds it now: lookups do not check USAGE, so the
-// revoke would not take effect (0A000 instead of a silent success).
-func (rc *roleChange) usageStillHeld(branch, schema string, next *access.TableACL) error {
-	owner := access.SchemaOwner(schema)
-	cur, _ := rc.c.SchemaACL(branch, schema)
-	for _, r := range rc.c.Roles {
-		before, _ := rc.c.TablePrivileges(r.OID, owner, cur)
-		after, _ := rc.c.TablePrivileges(r.OID, owner, next)
-		if before&access.PrivUsage != 0 && after&access.PrivUsage == 0 {
-			return wire.Errorf(wire.CodeFeatureNotSupported, "revoking USAGE on schema %s is not supported yet", schema).
-				WithDetail(fmt.Sprintf("Role \"%s\" would lose USAGE, but looking up relations does not check it.", r.Name))
-		}
 	}
 	return nil
 }

@@ -471,6 +471,9 @@ func (s *session) withRoles(k catKey) catKey {
 	}
 	k.role = s.currentRole()
 	k.head = s.asOfHeadVersion()
+	if s.tx != nil {
+		k.txRoles = len(s.tx.roles) // roles_txn.go
+	}
 	return k
 }
 

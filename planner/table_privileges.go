@@ -113,12 +113,15 @@ func (pc *privCtx) checkReads(uses []exec.RelationUse, target uint32, locking bo
 			continue
 		}
 		privs := access.PrivSelect
-		if locking && u.Table.View == nil {
-			privs |= access.PrivUpdate // SELECT … FOR UPDATE/SHARE
+		cols := colNeeds{} // column privileges may stand in (column_checks.go)
+		if u.ColumnsKnown {
+			cols[access.PrivSelect] = u.Columns
 		}
-		var cols colNeeds // column privileges may stand in (column_checks.go)
-		if u.ColumnsKnown && !locking {
-			cols = colNeeds{access.PrivSelect: u.Columns}
+		if locking && u.Table.View == nil {
+			// SELECT … FOR UPDATE/SHARE: UPDATE on the table or on any
+			// of its columns, as PostgreSQL's ACL_SELECT_FOR_UPDATE
+			privs |= access.PrivUpdate
+			cols[access.PrivUpdate] = []int{}
 		}
 		if err := pc.needCols(role, u.Table, privs, cols); err != nil {
 			return err
@@ -228,22 +231,25 @@ func (w *writer) checkTarget(p *plan) error {
 		if len(st.ReturningList) > 0 {
 			privs |= access.PrivSelect
 		}
-		if oc := st.OnConflictClause; oc != nil {
-			if oc.Infer != nil {
-				privs |= access.PrivSelect // the arbiter columns are read
-			}
-			if oc.Action == q.OnConflictAction_ONCONFLICT_UPDATE {
-				privs |= access.PrivUpdate | access.PrivSelect
-			}
+		oc := st.OnConflictClause
+		if oc != nil && oc.Infer != nil {
+			privs |= access.PrivSelect // the arbiter columns are read
+		}
+		if oc != nil && oc.Action == q.OnConflictAction_ONCONFLICT_UPDATE {
+			privs |= access.PrivUpdate | access.PrivSelect
 		}
 		// the INSERT's query is its source: every relation it names
 		// needs SELECT, the target too
 		keys, err = one(st.Relation, privs, func(td *exec.TableDef) colNeeds {
-			if st.OnConflictClause != nil {
-				return nil
-			}
-			return colNeeds{access.PrivInsert: insertColumns(td, st),
+			need := colNeeds{access.PrivInsert: insertColumns(td, st),
 				access.PrivSelect: targetColumnRefs(td, st.Relation.Relname, aliasOf(st.Relation), st.ReturningList...)}
+			if oc != nil {
+				need[access.PrivSelect] = append(need[access.PrivSelect], conflictReads(td, st)...)
+				if oc.Action == q.OnConflictAction_ONCONFLICT_UPDATE {
+					need[access.PrivUpdate] = setColumns(td, oc.TargetList)
+				}
+			}
+			return need
 		})
 	case stmtUpdate:
 		st := p.node.GetUpdateStmt()
@@ -270,7 +276,7 @@ func (w *writer) checkTarget(p *plan) error {
 		keys = target
 	case stmtMerge:
 		st := p.node.GetMergeStmt()
-		privs := access.PrivSelect // the join condition reads the target
+		var privs access.TablePrivs
 		for _, n := range st.MergeWhenClauses {
 			switch n.GetMergeWhenClause().GetCommandType() {
 			case q.CmdType_CMD_INSERT:
@@ -281,7 +287,13 @@ func (w *writer) checkTarget(p *plan) error {
 				privs |= access.PrivDelete
 			}
 		}
-		target, err = one(st.Relation, privs)
+		var need colNeeds
+		if ti, ok := w.v.base.tables[st.Relation.GetRelname()]; ok {
+			if need = mergeColumns(ti.def, st); len(need[access.PrivSelect]) > 0 {
+				privs |= access.PrivSelect // the target's columns are read
+			}
+		}
+		target, err = one(st.Relation, privs, func(*exec.TableDef) colNeeds { return need })
 		keys = target
 	case stmtTruncate:
 		st := p.node.GetTruncateStmt()
@@ -714,8 +726,14 @@ func (s *session) relationDependents(ctx context.Context, role uint32) (local []
 			}
 			return nil, nil, err
 		}
+		tables := sn.Catalog().Tables()
+		if b == s.branch() && s.tx != nil && s.tx.base != nil && s.tx.base.sn.Branch == b {
+			// inside a transaction: its own DDL and grants count (a
+			// REVOKE before DROP ROLE in one transaction; roles_txn.go)
+			tables = s.tx.pend.ddlOverlay(s.tx.base.sn).Tables()
+		}
 		var mine []string
-		for _, e := range sn.Catalog().Tables() {
+		for _, e := range tables {
 			m, err := ddl.DecodeMeta(e.Name, e.Def)
 			if err != nil {
 				continue

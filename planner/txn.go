@@ -3,6 +3,7 @@ package planner
 import (
 	"context"
 	"errors"
+	"github.com/pggraph/pggraph/access"
 	"slices"
 	"strings"
 
@@ -44,11 +45,19 @@ type txState struct {
 	pinned *catalog
 	pend   *pendingState
 	saves  []savepoint
+	// roles are the transaction's role statements, published at COMMIT
+	// (roles_txn.go); roleCat caches the catalog they make, built on
+	// version roleCatOf from roleCatN of them
+	roles     []stagedRole
+	roleCat   *access.Catalog
+	roleCatOf uint64
+	roleCatN  int
 }
 
 type savepoint struct {
-	name string
-	pend *pendingState
+	name  string
+	pend  *pendingState
+	roles int // len(roles) when it was taken
 }
 
 // Begin implements wire.Session.
@@ -99,6 +108,16 @@ func (s *session) txBase(ctx context.Context) (*catalog, error) {
 func (s *session) Commit(ctx context.Context) error {
 	s.endTxCursors()
 	tx := s.tx
+	if tx != nil && !tx.implicit && len(tx.roles) > 0 {
+		// the role statements first (roles_txn.go)
+		if err := s.publishTxRoles(ctx, tx); err != nil {
+			s.tx = nil
+			s.backend.rows.releaseAll(tx.owner)
+			s.endPending(tx.pend)
+			s.endXactLocks()
+			return err
+		}
+	}
 	s.tx = nil
 	if tx == nil {
 		return nil
@@ -177,7 +196,7 @@ func (s *session) Savepoint(_ context.Context, name string) error {
 	if s.tx == nil {
 		return nil
 	}
-	s.tx.saves = append(s.tx.saves, savepoint{name: name, pend: s.tx.pend.clone()})
+	s.tx.saves = append(s.tx.saves, savepoint{name: name, pend: s.tx.pend.clone(), roles: len(s.tx.roles)})
 	return nil
 }
 
@@ -206,6 +225,7 @@ func (s *session) RollbackToSavepoint(_ context.Context, name string) error {
 	}
 	reads, locks, since, readLog := s.tx.pend.reads, s.tx.pend.locks, s.tx.pend.since, s.tx.pend.readLog
 	s.tx.pend = s.tx.saves[i].pend.clone()
+	s.tx.roles, s.tx.roleCat = s.tx.roles[:s.tx.saves[i].roles], nil // roles_txn.go
 	for k, e := range since {
 		if _, ok := s.tx.pend.since[k]; !ok {
 			if s.tx.pend.since == nil {
