@@ -60,6 +60,7 @@ type session struct {
 		loc  *time.Location
 	}
 	sqlStmts map[string]*sqlPrepared // SQL-level PREPARE (prepare_sql.go)
+	doDepth  int                     // DO blocks running (do.go)
 	cursors  map[string]*cursor      // DECLARE … CURSOR (cursor.go)
 
 	// pendBound are the plans bound to the transaction's pending state
@@ -84,6 +85,7 @@ const (
 	stmtRole        // CREATE/ALTER/DROP ROLE, GRANT/REVOKE role (roles.go)
 	stmtSQLPrepare  // SQL-level PREPARE / EXECUTE (prepare_sql.go)
 	stmtCursor      // DECLARE … CURSOR, FETCH, MOVE, CLOSE (cursor.go)
+	stmtDo          // DO $$ … $$ (do.go)
 )
 
 // control reports statements that act outside the graph commit
@@ -217,6 +219,8 @@ func newPlan(st *wire.Statement) *plan {
 		p.kind = stmtSQLPrepare
 	case isCursorStmt(n):
 		p.kind = stmtCursor
+	case isDo(n):
+		p.kind = stmtDo
 	case isSelectInto(n):
 		p.kind = stmtDDL // ctas.go
 		p.ddlName = "SELECT INTO"
@@ -294,7 +298,7 @@ func (s *session) Describe(ctx context.Context, st *wire.Statement, declared []u
 	if p.kind == stmtExplain {
 		return s.describeExplain(ctx, p)
 	}
-	if p.kind == stmtMaintenance || p.kind == stmtSQLPrepare || p.kind == stmtCursor {
+	if p.kind == stmtMaintenance || p.kind == stmtSQLPrepare || p.kind == stmtCursor || p.kind == stmtDo {
 		return wire.Description{}, nil
 	}
 	if p.kind != stmtQuery && p.unsupported == "" {
@@ -344,6 +348,9 @@ func (s *session) Execute(ctx context.Context, st *wire.Statement, params []any)
 	}
 	if p.kind == stmtCursor {
 		return s.executeCursor(ctx, st, p)
+	}
+	if p.kind == stmtDo {
+		return s.executeDo(ctx, p)
 	}
 	if p.kind != stmtQuery && p.unsupported == "" {
 		if !p.kind.control() && wire.InPipeline(ctx) && s.tx != nil && s.tx.implicit {

@@ -1,0 +1,443 @@
+package planner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/wire"
+)
+
+// DO blocks (docs/sql.md, "DO blocks"). The body is compiled first
+// (plpgsql.go: PostgreSQL's PL/pgSQL grammar, then the subset check), so
+// a body outside the subset changes nothing. It then runs statement by
+// statement through the session itself (Parse and Execute, as if the
+// client had sent each one), inside the statement's transaction: an
+// autocommit DO turns its implicit transaction into a pending one, so
+// everything it does publishes as one graph commit when it ends, or
+// nothing when it fails. A block with EXCEPTION handlers runs its body
+// under an internal savepoint: a matching error rolls the body's changes
+// back (as PostgreSQL's subtransaction does) and runs the handler.
+
+// maxDoDepth bounds DO blocks nested through EXECUTE 'DO …' (54001 past
+// it, as PostgreSQL's stack guard would stop runaway recursion).
+const maxDoDepth = 32
+
+// doReturn ends the block's execution (RETURN).
+var doReturn = errors.New("RETURN")
+
+type doRun struct {
+	s      *session
+	saves  int           // internal savepoints taken (their names)
+	caught []*wire.Error // errors whose handlers are running (RAISE;)
+}
+
+// isDo reports a DO statement.
+func isDo(n *sqlparse.Node) bool { return n.GetDoStmt() != nil }
+
+func (s *session) executeDo(ctx context.Context, p *plan) (wire.Result, error) {
+	lang := "plpgsql"
+	for _, a := range p.node.GetDoStmt().Args {
+		if d := a.GetDefElem(); d != nil && d.Defname == "language" {
+			lang = d.Arg.GetString_().GetSval()
+		}
+	}
+	switch lang {
+	case "plpgsql":
+	case "sql", "c", "internal":
+		return nil, wire.Errorf(wire.CodeFeatureNotSupported, "language \"%s\" does not support inline code execution", lang)
+	default:
+		return nil, wire.Errorf("42704", "language \"%s\" does not exist", lang)
+	}
+	b, err := compileDo(p.sql)
+	if err != nil {
+		var se *sqlparse.SyntaxError
+		if errors.As(err, &se) {
+			code := wire.CodeSyntaxError
+			if strings.HasPrefix(se.Message, "unrecognized exception condition") {
+				code = "42704" // PostgreSQL's code; the grammar reports no SQLSTATE
+			}
+			return nil, &wire.Error{Code: code, Message: se.Message, Where: se.Context}
+		}
+		return nil, toWire(err)
+	}
+	if s.doDepth >= maxDoDepth {
+		return nil, wire.Errorf("54001", "stack depth limit exceeded").WithHint(sqlparse.StackDepthHint)
+	}
+	s.doDepth++
+	defer func() { s.doDepth-- }()
+	if s.tx != nil && s.tx.implicit {
+		// what the block does publishes when the statement ends, as
+		// one commit (or not at all)
+		s.tx.implicit = false
+	}
+	r := &doRun{s: s}
+	if err := r.block(ctx, b); err != nil && err != doReturn {
+		return nil, err
+	}
+	return &tagResult{tag: "DO"}, nil
+}
+
+func (r *doRun) stmts(ctx context.Context, list []plStmt) error {
+	for _, st := range list {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := r.stmt(ctx, st); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (r *doRun) stmt(ctx context.Context, st plStmt) error {
+	switch x := st.(type) {
+	case *plBlock:
+		return r.block(ctx, x)
+	case *plSQL:
+		return r.run(ctx, x.sql, x.lineno, "SQL statement", "SQL statement", false)
+	case *plPerform:
+		return r.run(ctx, x.sql, x.lineno, "PERFORM", "SQL statement", true)
+	case *plExecute:
+		v, null, err := r.value(ctx, x.expr, x.lineno, "EXECUTE")
+		if err != nil {
+			return err
+		}
+		if null {
+			return r.where(wire.Errorf("22004", "query string argument of EXECUTE is null"), x.lineno, "EXECUTE")
+		}
+		return r.run(ctx, v, x.lineno, "EXECUTE", "SQL statement", true)
+	case *plIf:
+		for _, arm := range x.arms {
+			v, null, err := r.value(ctx, arm.cond, x.lineno, "IF")
+			if err != nil {
+				return err
+			}
+			ok, err := boolInput(v)
+			if err != nil && !null {
+				return r.where(err, x.lineno, "IF")
+			}
+			if ok && !null {
+				return r.stmts(ctx, arm.body)
+			}
+		}
+		return r.stmts(ctx, x.els)
+	case *plRaise:
+		return r.raise(ctx, x)
+	case *plReturn:
+		return doReturn
+	}
+	return fmt.Errorf("DO: statement %T", st)
+}
+
+// block runs a block; with handlers, under an internal savepoint.
+func (r *doRun) block(ctx context.Context, b *plBlock) error {
+	if len(b.handlers) == 0 {
+		return r.stmts(ctx, b.body)
+	}
+	r.saves++
+	name := fmt.Sprintf("\x00do block %d", r.saves) // no client can name it
+	if err := r.s.Savepoint(ctx, name); err != nil {
+		return err
+	}
+	err := r.stmts(ctx, b.body)
+	if err == nil || err == doReturn {
+		if rerr := r.s.ReleaseSavepoint(ctx, name); rerr != nil {
+			return rerr
+		}
+		return err
+	}
+	var we *wire.Error
+	if !errors.As(toWire(err), &we) || we.Severity == wire.SeverityFatal {
+		return err
+	}
+	for _, h := range b.handlers {
+		if !conditionsMatch(h.conds, we.Code) {
+			continue
+		}
+		if rerr := r.s.RollbackToSavepoint(ctx, name); rerr != nil {
+			return rerr
+		}
+		if rerr := r.s.ReleaseSavepoint(ctx, name); rerr != nil {
+			return rerr
+		}
+		r.caught = append(r.caught, we)
+		defer func() { r.caught = r.caught[:len(r.caught)-1] }()
+		return r.stmts(ctx, h.body)
+	}
+	return err
+}
+
+// conditionsMatch reports whether code is one of conds: a condition
+// name, a class name (its SQLSTATE ends in 000 and covers the class),
+// WHEN SQLSTATE '…', or OTHERS (all but query_canceled and
+// assert_failure, as in PostgreSQL).
+func conditionsMatch(conds []string, code string) bool {
+	for _, c := range conds {
+		if c == "others" {
+			if code != "57014" && code != "P0004" {
+				return true
+			}
+			continue
+		}
+		codes := plConditions[c]
+		if isSQLState(c) {
+			codes = []string{c}
+		}
+		for _, want := range codes {
+			if want == code || strings.HasSuffix(want, "000") && want[:2] == code[:2] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// run executes sql (one or more statements) as the session would.
+// discard: rows are read and dropped (PERFORM, EXECUTE); otherwise a
+// statement returning rows fails as in PostgreSQL. kind names the
+// PL/pgSQL statement and what for the CONTEXT line.
+func (r *doRun) run(ctx context.Context, sql string, line int, kind, what string, discard bool) error {
+	sts, err := r.s.Parse(ctx, sql)
+	if err != nil {
+		return r.inner(err, sql, line, kind, what)
+	}
+	for _, st := range sts {
+		if st.Kind != wire.KindQuery {
+			return r.where(plRefuse(strings.ToUpper(strings.Fields(st.SQL)[0])), line, kind)
+		}
+		res, err := r.s.Execute(ctx, st, nil)
+		if err != nil {
+			return r.inner(err, st.SQL, line, kind, what)
+		}
+		if res.Columns() != nil && !discard {
+			res.Close()
+			e := wire.Errorf(wire.CodeSyntaxError, "query has no destination for result data")
+			if p, _ := st.Plan.(*plan); p != nil && p.kind == stmtQuery {
+				e = e.WithHint("If you want to discard the results of a SELECT, use PERFORM instead.")
+			}
+			return r.where(e, line, kind)
+		}
+		for {
+			_, ok, err := res.Next(ctx)
+			if err != nil {
+				res.Close()
+				return r.inner(err, st.SQL, line, kind, what)
+			}
+			if !ok {
+				break
+			}
+		}
+		if err := res.Close(); err != nil {
+			return r.inner(err, st.SQL, line, kind, what)
+		}
+	}
+	return nil
+}
+
+// value evaluates a PL/pgSQL expression to its text (the value's output
+// form, as PL/pgSQL converts a value for RAISE, EXECUTE and, by its
+// input function, to boolean for IF).
+func (r *doRun) value(ctx context.Context, expr string, line int, kind string) (string, bool, error) {
+	sql := "SELECT (" + expr + "\n)::text"
+	sts, err := r.s.Parse(ctx, sql)
+	if err != nil || len(sts) != 1 || sts[0].Kind != wire.KindQuery {
+		if err == nil {
+			err = wire.Errorf(wire.CodeSyntaxError, "syntax error in PL/pgSQL expression \"%s\"", expr)
+		}
+		return "", false, r.inner(err, expr, line, kind, "SQL expression")
+	}
+	res, err := r.s.Execute(ctx, sts[0], nil)
+	if err != nil {
+		return "", false, r.inner(err, expr, line, kind, "SQL expression")
+	}
+	defer res.Close()
+	tr, ok := res.(wire.TextRows)
+	if !ok {
+		return "", false, fmt.Errorf("DO: expression result has no text form")
+	}
+	var (
+		buf, out []byte
+		ends     []int
+		null     bool
+	)
+	for n := 0; ; n++ {
+		var more bool
+		buf, ends, more, err = tr.NextText(ctx, buf[:0], ends[:0])
+		if err != nil {
+			return "", false, r.inner(err, expr, line, kind, "SQL expression")
+		}
+		if !more {
+			if n == 0 {
+				return "", true, nil // no row: NULL, as in PL/pgSQL
+			}
+			break
+		}
+		if n > 0 {
+			return "", false, r.where(wire.Errorf("21000", "query returned more than one row"), line, kind)
+		}
+		null = ends[0] < 0
+		out = append(out[:0], buf[:max(ends[0], 0)]...)
+	}
+	return string(out), null, nil
+}
+
+// inner places an error of a statement the block ran: PostgreSQL's
+// CONTEXT names the statement (unless the error points into it, when it
+// travels as the internal query) and the PL/pgSQL line.
+func (r *doRun) inner(err error, sql string, line int, kind, what string) error {
+	var we *wire.Error
+	if !errors.As(toWire(err), &we) {
+		return err
+	}
+	e := *we
+	where := fmt.Sprintf("PL/pgSQL function inline_code_block line %d at %s", line, kind)
+	if e.Position == 0 {
+		where = fmt.Sprintf("%s \"%s\"\n%s", what, sql, where)
+	}
+	if e.Where != "" {
+		where = e.Where + "\n" + where
+	}
+	e.Where, e.Position = where, 0
+	return &e
+}
+
+// where adds the PL/pgSQL line to an error raised by the block itself.
+func (r *doRun) where(err error, line int, kind string) error {
+	var we *wire.Error
+	if !errors.As(toWire(err), &we) {
+		return err
+	}
+	e := *we
+	e.Where = fmt.Sprintf("PL/pgSQL function inline_code_block line %d at %s", line, kind)
+	return &e
+}
+
+// raise runs RAISE: a message at a level below ERROR is a notice (the
+// session's client_min_messages filter applies), at ERROR it fails the
+// block.
+func (r *doRun) raise(ctx context.Context, x *plRaise) error {
+	if x.reraise {
+		if len(r.caught) == 0 {
+			return r.where(wire.Errorf("0Z002", "RAISE without parameters cannot be used outside an exception handler"), x.lineno, "RAISE")
+		}
+		return r.caught[len(r.caught)-1]
+	}
+	e := &wire.Error{}
+	if x.condname != "" {
+		e.Message = x.condname
+		if e.Code = x.condname; !isSQLState(x.condname) {
+			e.Code = plConditions[x.condname][0]
+		}
+	}
+	var params []string
+	for _, p := range x.params {
+		v, null, err := r.value(ctx, p, x.lineno, "RAISE")
+		if err != nil {
+			return err
+		}
+		if null {
+			v = "<NULL>"
+		}
+		params = append(params, v)
+	}
+	if x.message != "" || x.condname == "" && len(x.params) == 0 {
+		e.Message = raiseFormat(x.message, params)
+	}
+	for _, o := range x.options {
+		v, null, err := r.value(ctx, o.expr, x.lineno, "RAISE")
+		if err != nil {
+			return err
+		}
+		if null {
+			return r.where(wire.Errorf("22004", "RAISE statement option cannot be null"), x.lineno, "RAISE")
+		}
+		switch o.kind {
+		case raiseErrcode:
+			if isSQLState(v) {
+				e.Code = v
+			} else if codes, ok := plConditions[v]; ok {
+				e.Code = codes[0]
+			} else {
+				return r.where(wire.Errorf("42704", "unrecognized exception condition \"%s\"", v), x.lineno, "RAISE")
+			}
+		case raiseMessage:
+			e.Message = v
+		case raiseDetail:
+			e.Detail = v
+		case raiseHint:
+			e.Hint = v
+		}
+	}
+	if e.Message == "" && e.Code != "" {
+		e.Message = e.Code
+	}
+	if x.level >= elogError {
+		if e.Code == "" {
+			e.Code = "P0001" // raise_exception
+		}
+		e.Severity = wire.SeverityError
+		return r.where(e, x.lineno, "RAISE")
+	}
+	switch {
+	case x.level >= elogWarning:
+		e.Severity = wire.SeverityWarning
+		if e.Code == "" {
+			e.Code = "01000"
+		}
+	case x.level >= elogNotice:
+		e.Severity = wire.SeverityNotice
+	case x.level >= elogInfo:
+		e.Severity = "INFO"
+	case x.level >= elogLog:
+		e.Severity = "LOG"
+	default:
+		e.Severity = "DEBUG"
+	}
+	if e.Code == "" {
+		e.Code = wire.CodeSuccessfulCompletion
+	}
+	e.Where = fmt.Sprintf("PL/pgSQL function inline_code_block line %d at RAISE", x.lineno)
+	if r.s.info.Notice != nil {
+		r.s.info.Notice(e)
+	}
+	return nil
+}
+
+// raiseFormat puts params in the "%" places of format ("%%" is a
+// percent sign); the grammar has checked their number.
+func raiseFormat(format string, params []string) string {
+	var b strings.Builder
+	for i := 0; i < len(format); i++ {
+		c := format[i]
+		if c != '%' {
+			b.WriteByte(c)
+			continue
+		}
+		if i+1 < len(format) && format[i+1] == '%' {
+			b.WriteByte('%')
+			i++
+			continue
+		}
+		if len(params) > 0 {
+			b.WriteString(params[0])
+			params = params[1:]
+		}
+	}
+	return b.String()
+}
+
+// boolInput reads a value as boolean's input function does.
+func boolInput(v string) (bool, error) {
+	s := strings.ToLower(strings.TrimSpace(v))
+	prefixOf := func(word string) bool { return s != "" && strings.HasPrefix(word, s) }
+	switch {
+	case s == "1" || s == "on" || prefixOf("true") || prefixOf("yes"):
+		return true, nil
+	case s == "0" || s == "off" || s == "of" || prefixOf("false") || prefixOf("no"):
+		return false, nil
+	}
+	return false, wire.Errorf("22P02", "invalid input syntax for type boolean: \"%s\"", v)
+}

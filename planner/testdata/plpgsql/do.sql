@@ -1,0 +1,132 @@
+-- Differential script: DO blocks in the PL/pgSQL subset ORMs and
+-- migration tools emit. Each statement runs on PostgreSQL 15 and on
+-- pgproxy; tags, rows, errors with their CONTEXT and notices must agree.
+-- Sequelize's enum creation, run twice (the second time the handler
+-- swallows duplicate_object).
+DO 'BEGIN CREATE TYPE "public"."enum_users_status" AS ENUM(''active'', ''banned''); EXCEPTION WHEN duplicate_object THEN null; END';
+DO 'BEGIN CREATE TYPE "public"."enum_users_status" AS ENUM(''active'', ''banned''); EXCEPTION WHEN duplicate_object THEN null; END';
+select enumlabel from pg_enum where enumtypid = 'enum_users_status'::regtype order by enumsortorder;
+-- without the handler the error ends the block, with its context
+DO 'BEGIN CREATE TYPE "public"."enum_users_status" AS ENUM(''x''); END';
+-- IF [NOT] EXISTS (SELECT …) THEN … END IF
+DO $$ BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_type WHERE typname = 'mood') THEN
+    CREATE TYPE mood AS ENUM ('sad', 'ok');
+  END IF;
+END $$;
+DO $$ BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_type WHERE typname = 'mood') THEN
+    CREATE TYPE mood AS ENUM ('never');
+  ELSIF EXISTS (SELECT 1 FROM pg_enum WHERE enumlabel = 'ok') THEN
+    RAISE NOTICE 'mood exists with ok';
+  ELSE
+    RAISE NOTICE 'not reached';
+  END IF;
+END $$;
+select typname from pg_type where typname in ('mood', 'enum_users_status') order by 1;
+-- statements and their order; one commit or none
+DO $$ BEGIN
+  CREATE TABLE t (id int primary key, m mood);
+  INSERT INTO t VALUES (1, 'sad'), (2, 'ok');
+  UPDATE t SET m = 'ok' WHERE id = 1;
+END $$;
+select * from t order by id;
+DO $$ BEGIN
+  INSERT INTO t VALUES (3, 'sad');
+  INSERT INTO t VALUES (1, 'sad');
+END $$;
+select count(*) from t;
+DO $$ BEGIN
+  INSERT INTO t VALUES (4, 'nope');
+END $$;
+-- EXECUTE of a string, format(), several statements, the empty string
+DO $$ BEGIN
+  EXECUTE 'CREATE TABLE ' || quote_ident('Dyn') || ' (a int)';
+  EXECUTE format('INSERT INTO %I VALUES (%s), (%s)', 'Dyn', 1, 2);
+  EXECUTE 'INSERT INTO "Dyn" VALUES (3); INSERT INTO "Dyn" VALUES (4)';
+  EXECUTE '';
+END $$;
+select sum(a) from "Dyn";
+DO $$ BEGIN EXECUTE NULL; END $$;
+DO $$ BEGIN EXECUTE 'select 1/0'; END $$;
+DO $$ BEGIN EXECUTE 'select 1'; END $$;
+-- PERFORM
+DO $$ BEGIN PERFORM 1; PERFORM * FROM t; PERFORM pg_advisory_xact_lock(42); END $$;
+DO $$ BEGIN PERFORM 1/0; END $$;
+DO $$ BEGIN SELECT 1; END $$;
+DO $$ BEGIN INSERT INTO t VALUES (5, 'ok') RETURNING id; END $$;
+-- RAISE at every level, formats, options
+DO $$ BEGIN RAISE NOTICE 'a % b % c %', 1.50::numeric, NULL, 'x' || 'y'; END $$;
+DO $$ BEGIN RAISE NOTICE '100%% of %', 'it'; END $$;
+DO $$ BEGIN RAISE INFO 'info'; RAISE WARNING 'warn'; RAISE LOG 'log'; RAISE DEBUG 'debug'; END $$;
+DO $$ BEGIN RAISE NOTICE 'n' USING DETAIL = 'd', HINT = 'h', ERRCODE = 'division_by_zero'; END $$;
+DO $$ BEGIN RAISE EXCEPTION 'bad %', 'thing' USING ERRCODE = '22000', DETAIL = 'dd', HINT = 'hh'; END $$;
+DO $$ BEGIN RAISE EXCEPTION USING MESSAGE = 'only a message'; END $$;
+DO $$ BEGIN RAISE 'plain %', 3; END $$;
+DO $$ BEGIN RAISE division_by_zero; END $$;
+DO $$ BEGIN RAISE SQLSTATE '22012'; END $$;
+DO $$ BEGIN RAISE EXCEPTION 'x' USING ERRCODE = 'nope'; END $$;
+DO $$ BEGIN RAISE NOTICE '% %', 1; END $$;
+DO $$ BEGIN RAISE; END $$;
+-- exception handlers: matching by name, class, SQLSTATE, OTHERS; the
+-- body's changes roll back, the handler's stay; RAISE; re-raises
+DO $$ BEGIN
+  BEGIN
+    INSERT INTO t VALUES (10, 'ok');
+    INSERT INTO t VALUES (1, 'ok');
+  EXCEPTION WHEN unique_violation THEN
+    RAISE NOTICE 'caught';
+    INSERT INTO t VALUES (11, 'sad');
+  END;
+  INSERT INTO t VALUES (12, 'sad');
+END $$;
+select id from t order by id;
+DO $$ BEGIN
+  PERFORM 1/0;
+EXCEPTION WHEN integrity_constraint_violation THEN RAISE NOTICE 'class 23';
+  WHEN data_exception THEN RAISE NOTICE 'class 22';
+END $$;
+DO $$ BEGIN
+  PERFORM 1/0;
+EXCEPTION WHEN SQLSTATE '22012' OR unique_violation THEN RAISE NOTICE 'by sqlstate';
+END $$;
+DO $$ BEGIN
+  RAISE EXCEPTION 'inner';
+EXCEPTION WHEN others THEN RAISE NOTICE 'others';
+END $$;
+DO $$ BEGIN
+  BEGIN RAISE EXCEPTION 'inner' USING ERRCODE = '22000'; EXCEPTION WHEN others THEN RAISE; END;
+END $$;
+DO $$ BEGIN
+  BEGIN PERFORM 1/0; EXCEPTION WHEN unique_violation THEN RAISE NOTICE 'wrong'; END;
+END $$;
+DO $$ BEGIN
+  CREATE TABLE gone (a int);
+  RAISE EXCEPTION 'undo';
+EXCEPTION WHEN raise_exception THEN RAISE NOTICE 'undone';
+END $$;
+select count(*) from pg_class where relname = 'gone';
+DO $$ BEGIN NULL; EXCEPTION WHEN nonexistent_condition THEN NULL; END $$;
+-- IF conditions are read by boolean's input function
+DO $$ BEGIN IF 1 THEN RAISE NOTICE 'one'; END IF; END $$;
+DO $$ BEGIN IF 'abc' THEN RAISE NOTICE 'x'; END IF; END $$;
+DO $$ BEGIN IF NULL THEN RAISE NOTICE 'null'; ELSE RAISE NOTICE 'else'; END IF; END $$;
+DO $$ BEGIN IF 1/0 = 1 THEN NULL; END IF; END $$;
+-- RETURN ends the block
+DO $$ BEGIN RAISE NOTICE 'before'; RETURN; RAISE NOTICE 'after'; END $$;
+-- languages and grammar errors
+DO LANGUAGE plpgsql $$ BEGIN RAISE NOTICE 'explicit'; END $$;
+DO LANGUAGE sql $$ select 1 $$;
+DO LANGUAGE nope $$ select 1 $$;
+-- inside a transaction block: a failing DO fails the block
+begin;
+DO $$ BEGIN INSERT INTO t VALUES (20, 'ok'); END $$;
+select count(*) from t where id = 20;
+DO $$ BEGIN RAISE EXCEPTION 'stop'; END $$;
+select 1;
+rollback;
+select count(*) from t where id = 20;
+begin;
+DO $$ BEGIN INSERT INTO t VALUES (21, 'ok'); END $$;
+commit;
+select id, m from t order by id;
