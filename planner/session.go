@@ -251,6 +251,12 @@ func newPlan(st *wire.Statement) *plan {
 		p.unsupported = "COPY to or from a server file or program"
 	default:
 		p.unsupported = unsupportedKeyword(st.SQL)
+		switch n.Node.(type) {
+		case *sqlparse.Node_CompositeTypeStmt:
+			p.unsupported = "CREATE TYPE … AS (…) (composite types)"
+		case *sqlparse.Node_CreateRangeStmt:
+			p.unsupported = "CREATE TYPE … AS RANGE (range types)"
+		}
 		if p.unsupported == "" {
 			p.unsupported = "this statement"
 		}
