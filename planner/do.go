@@ -25,8 +25,8 @@ import (
 // it, as PostgreSQL's stack guard would stop runaway recursion).
 const maxDoDepth = 32
 
-// doReturn ends the block's execution (RETURN).
-var doReturn = errors.New("RETURN")
+// errDoReturn ends the block's execution (RETURN).
+var errDoReturn = errors.New("RETURN")
 
 type doRun struct {
 	s      *session
@@ -74,7 +74,7 @@ func (s *session) executeDo(ctx context.Context, p *plan) (wire.Result, error) {
 		s.tx.implicit = false
 	}
 	r := &doRun{s: s}
-	if err := r.block(ctx, b); err != nil && err != doReturn {
+	if err := r.block(ctx, b); err != nil && err != errDoReturn {
 		return nil, err
 	}
 	return &tagResult{tag: "DO"}, nil
@@ -127,7 +127,7 @@ func (r *doRun) stmt(ctx context.Context, st plStmt) error {
 	case *plRaise:
 		return r.raise(ctx, x)
 	case *plReturn:
-		return doReturn
+		return errDoReturn
 	}
 	return fmt.Errorf("DO: statement %T", st)
 }
@@ -143,7 +143,7 @@ func (r *doRun) block(ctx context.Context, b *plBlock) error {
 		return err
 	}
 	err := r.stmts(ctx, b.body)
-	if err == nil || err == doReturn {
+	if err == nil || err == errDoReturn {
 		if rerr := r.s.ReleaseSavepoint(ctx, name); rerr != nil {
 			return rerr
 		}
