@@ -138,7 +138,7 @@ func (r *doRun) block(ctx context.Context, b *plBlock) error {
 		return r.stmts(ctx, b.body)
 	}
 	r.saves++
-	name := fmt.Sprintf("\x00do block %d", r.saves) // no client can name it
+	name := fmt.Sprintf("\x00do %d block %d", r.s.doDepth, r.saves) // no client can name it
 	if err := r.s.Savepoint(ctx, name); err != nil {
 		return err
 	}
@@ -205,34 +205,64 @@ func (r *doRun) run(ctx context.Context, sql string, line int, kind, what string
 		return r.inner(err, sql, line, kind, what)
 	}
 	for _, st := range sts {
-		if st.Kind != wire.KindQuery {
-			return r.where(plRefuse(strings.ToUpper(strings.Fields(st.SQL)[0])), line, kind)
-		}
-		res, err := r.s.Execute(ctx, st, nil)
+		// the statement's notices carry the CONTEXT its errors would
+		restore := r.noticeContext(st.SQL, line, kind, what)
+		err := r.runOne(ctx, st, line, kind, what, discard)
+		restore()
 		if err != nil {
-			return r.inner(err, st.SQL, line, kind, what)
+			return err
 		}
-		if res.Columns() != nil && !discard {
+	}
+	return nil
+}
+
+// noticeContext makes the session's notices carry the CONTEXT lines of
+// the statement the block runs, until restore.
+func (r *doRun) noticeContext(sql string, line int, kind, what string) (restore func()) {
+	prev := r.s.info.Notice
+	if prev == nil {
+		return func() {}
+	}
+	r.s.info.Notice = func(e *wire.Error) {
+		c := *e
+		where := fmt.Sprintf("%s \"%s\"\nPL/pgSQL function inline_code_block line %d at %s", what, sql, line, kind)
+		if c.Where != "" {
+			where = c.Where + "\n" + where
+		}
+		c.Where = where
+		prev(&c)
+	}
+	return func() { r.s.info.Notice = prev }
+}
+
+func (r *doRun) runOne(ctx context.Context, st *wire.Statement, line int, kind, what string, discard bool) error {
+	if st.Kind != wire.KindQuery {
+		return r.where(plRefuse(strings.ToUpper(strings.Fields(st.SQL)[0])), line, kind)
+	}
+	res, err := r.s.Execute(ctx, st, nil)
+	if err != nil {
+		return r.inner(err, st.SQL, line, kind, what)
+	}
+	if res.Columns() != nil && !discard {
+		res.Close()
+		e := wire.Errorf(wire.CodeSyntaxError, "query has no destination for result data")
+		if p, _ := st.Plan.(*plan); p != nil && p.kind == stmtQuery {
+			e = e.WithHint("If you want to discard the results of a SELECT, use PERFORM instead.")
+		}
+		return r.where(e, line, kind)
+	}
+	for {
+		_, ok, err := res.Next(ctx)
+		if err != nil {
 			res.Close()
-			e := wire.Errorf(wire.CodeSyntaxError, "query has no destination for result data")
-			if p, _ := st.Plan.(*plan); p != nil && p.kind == stmtQuery {
-				e = e.WithHint("If you want to discard the results of a SELECT, use PERFORM instead.")
-			}
-			return r.where(e, line, kind)
-		}
-		for {
-			_, ok, err := res.Next(ctx)
-			if err != nil {
-				res.Close()
-				return r.inner(err, st.SQL, line, kind, what)
-			}
-			if !ok {
-				break
-			}
-		}
-		if err := res.Close(); err != nil {
 			return r.inner(err, st.SQL, line, kind, what)
 		}
+		if !ok {
+			break
+		}
+	}
+	if err := res.Close(); err != nil {
+		return r.inner(err, st.SQL, line, kind, what)
 	}
 	return nil
 }

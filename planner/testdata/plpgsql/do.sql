@@ -130,3 +130,15 @@ begin;
 DO $$ BEGIN INSERT INTO t VALUES (21, 'ok'); END $$;
 commit;
 select id, m from t order by id;
+-- notices of the statements a block runs carry its CONTEXT
+DO $$ BEGIN DROP TABLE IF EXISTS nope; EXECUTE 'DROP TABLE IF EXISTS nope2'; CREATE TABLE IF NOT EXISTS t (a int); END $$;
+-- nested blocks with handlers, and a DO run by EXECUTE
+DO $$ BEGIN
+  BEGIN
+    BEGIN PERFORM 1/0; EXCEPTION WHEN division_by_zero THEN RAISE NOTICE 'inner'; RAISE EXCEPTION 'again'; END;
+  EXCEPTION WHEN raise_exception THEN RAISE NOTICE 'outer';
+  END;
+  EXECUTE 'DO $i$ BEGIN INSERT INTO t VALUES (30, ''ok''); PERFORM 1/0; EXCEPTION WHEN others THEN RAISE NOTICE ''nested DO''; END $i$';
+  INSERT INTO t VALUES (31, 'ok');
+END $$;
+select id from t where id >= 30 order by id;
