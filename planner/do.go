@@ -30,6 +30,7 @@ var errDoReturn = errors.New("RETURN")
 
 type doRun struct {
 	s      *session
+	found  bool          // FOUND: the last SQL statement or PERFORM touched a row
 	saves  int           // internal savepoints taken (their names)
 	caught []*wire.Error // errors whose handlers are running (RAISE;)
 }
@@ -251,6 +252,7 @@ func (r *doRun) runOne(ctx context.Context, st *wire.Statement, line int, kind, 
 		}
 		return r.where(e, line, kind)
 	}
+	rows := 0
 	for {
 		_, ok, err := res.Next(ctx)
 		if err != nil {
@@ -260,18 +262,71 @@ func (r *doRun) runOne(ctx context.Context, st *wire.Statement, line int, kind, 
 		if !ok {
 			break
 		}
+		rows++
 	}
+	tag := res.Tag()
 	if err := res.Close(); err != nil {
 		return r.inner(err, st.SQL, line, kind, what)
+	}
+	// FOUND, as PL/pgSQL sets it: PERFORM by its rows, INSERT, UPDATE,
+	// DELETE and MERGE by the rows they touched; EXECUTE and other
+	// statements leave it
+	switch p, _ := st.Plan.(*plan); {
+	case kind == "PERFORM":
+		r.found = rows > 0
+	case kind == "SQL statement" && p != nil && (p.kind == stmtInsert || p.kind == stmtUpdate || p.kind == stmtDelete || p.kind == stmtMerge):
+		f := strings.Fields(tag)
+		r.found = len(f) > 0 && f[len(f)-1] != "0"
 	}
 	return nil
 }
 
+// substitute puts the values of the variables a value expression reads
+// in place of their names: FOUND, and SQLSTATE and SQLERRM of the error
+// the innermost running handler caught (PL/pgSQL passes them as
+// parameters; a literal is the same value). A name qualified by or
+// qualifying another (t.found, found.x) or called (found(…)) is not a
+// variable.
+func (r *doRun) substitute(expr string) (string, error) {
+	ids, err := sqlparse.Identifiers(expr)
+	if err != nil {
+		return "", err
+	}
+	for i := len(ids) - 1; i >= 0; i-- {
+		id := ids[i]
+		before := strings.TrimRight(expr[:id.Start], " \t\r\n")
+		after := strings.TrimLeft(expr[id.End:], " \t\r\n")
+		if strings.HasSuffix(before, ".") || strings.HasPrefix(after, "(") || strings.HasPrefix(after, ".") {
+			continue
+		}
+		var lit string
+		switch {
+		case id.Name == "found":
+			lit = "false"
+			if r.found {
+				lit = "true"
+			}
+		case id.Name == "sqlstate" && len(r.caught) > 0:
+			lit = sqlString(r.caught[len(r.caught)-1].Code) + "::text"
+		case id.Name == "sqlerrm" && len(r.caught) > 0:
+			lit = sqlString(r.caught[len(r.caught)-1].Message) + "::text"
+		default:
+			continue
+		}
+		expr = expr[:id.Start] + "(" + lit + ")" + expr[id.End:]
+	}
+	return expr, nil
+}
+
 // value evaluates a PL/pgSQL expression to its text (the value's output
-// form, as PL/pgSQL converts a value for RAISE, EXECUTE and, by its
-// input function, to boolean for IF).
+// function's form, as PL/pgSQL converts a value for RAISE and EXECUTE,
+// and, by boolean's input function, for IF).
 func (r *doRun) value(ctx context.Context, expr string, line int, kind string) (string, bool, error) {
-	sql := "SELECT (" + expr + "\n)::text"
+	expr, err := r.substitute(expr)
+	if err != nil {
+		return "", false, r.inner(err, expr, line, kind, "SQL expression")
+	}
+	sql := "SELECT (" + expr + "\n)"
 	sts, err := r.s.Parse(ctx, sql)
 	if err != nil || len(sts) != 1 || sts[0].Kind != wire.KindQuery {
 		if err == nil {
@@ -471,3 +526,7 @@ func boolInput(v string) (bool, error) {
 	}
 	return false, wire.Errorf("22P02", "invalid input syntax for type boolean: \"%s\"", v)
 }
+
+// sqlString is s as a string literal (standard_conforming_strings: only
+// quotes are doubled).
+func sqlString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }

@@ -112,8 +112,9 @@ var plUnsupported = map[string]string{
 }
 
 // plVariables are the variables every DO body has (FOUND) or a block
-// with handlers adds (SQLSTATE, SQLERRM): the subset has no variables, so
-// an expression naming them is refused rather than read as a column.
+// with handlers adds (SQLSTATE, SQLERRM): value expressions read them
+// (do.go substitutes their values), a SQL statement naming them is
+// refused rather than read as a column.
 var plVariables = []string{"found", "sqlstate", "sqlerrm"}
 
 func plRefuse(what string) *wire.Error {
@@ -173,8 +174,15 @@ type plExprJSON struct {
 	} `json:"PLpgSQL_expr"`
 }
 
-// plExpr reads an expression's text and refuses one naming a variable.
-func plExpr(raw json.RawMessage) (string, error) {
+// plExpr reads an expression's text. A value expression (IF
+// conditions, RAISE parameters and options, EXECUTE's string) may read
+// the block's variables, which do.go substitutes as literals: FOUND, and
+// SQLSTATE and SQLERRM inside a handler. SQL statements may not.
+func plExpr(raw json.RawMessage) (string, error) { return plExprVars(raw, false) }
+
+func plValueExpr(raw json.RawMessage) (string, error) { return plExprVars(raw, true) }
+
+func plExprVars(raw json.RawMessage, value bool) (string, error) {
 	var e plExprJSON
 	if err := json.Unmarshal(raw, &e); err != nil {
 		return "", err
@@ -184,8 +192,8 @@ func plExpr(raw json.RawMessage) (string, error) {
 		return "", err
 	}
 	for _, id := range ids {
-		if slices.Contains(plVariables, id) {
-			return "", plRefuse(fmt.Sprintf("the variable %s", strings.ToUpper(id)))
+		if slices.Contains(plVariables, id.Name) && !value {
+			return "", plRefuse(fmt.Sprintf("the variable %s in a SQL statement", strings.ToUpper(id.Name)))
 		}
 	}
 	return e.Expr.Query, nil
@@ -286,11 +294,11 @@ func plStatement(kind string, raw json.RawMessage) (plStmt, error) {
 		if len(x.Params) > 0 {
 			return nil, plRefuse("EXECUTE … USING")
 		}
-		q, err := plExpr(x.Query)
+		q, err := plValueExpr(x.Query)
 		return &plExecute{lineno: x.Lineno, expr: q}, err
 	case "PLpgSQL_stmt_if":
 		s := &plIf{lineno: x.Lineno}
-		cond, err := plExpr(x.Cond)
+		cond, err := plValueExpr(x.Cond)
 		if err != nil {
 			return nil, err
 		}
@@ -307,7 +315,7 @@ func plStatement(kind string, raw json.RawMessage) (plStmt, error) {
 			if err := json.Unmarshal(e["PLpgSQL_if_elsif"], &arm); err != nil {
 				return nil, err
 			}
-			c, err := plExpr(arm.Cond)
+			c, err := plValueExpr(arm.Cond)
 			if err != nil {
 				return nil, err
 			}
@@ -333,7 +341,7 @@ func plStatement(kind string, raw json.RawMessage) (plStmt, error) {
 			}
 		}
 		for _, p := range x.Params {
-			e, err := plExpr(p)
+			e, err := plValueExpr(p)
 			if err != nil {
 				return nil, err
 			}
@@ -343,7 +351,7 @@ func plStatement(kind string, raw json.RawMessage) (plStmt, error) {
 			if o.Opt.Type > raiseHint {
 				return nil, plRefuse("RAISE … USING COLUMN, CONSTRAINT, DATATYPE, TABLE or SCHEMA")
 			}
-			e, err := plExpr(o.Opt.Expr)
+			e, err := plValueExpr(o.Opt.Expr)
 			if err != nil {
 				return nil, err
 			}

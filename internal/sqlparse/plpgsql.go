@@ -41,15 +41,21 @@ func ParsePLpgSQL(sql string) (string, error) {
 	return out, nil
 }
 
-// Identifiers lists the plain identifiers of sql (lower-cased unless
-// quoted), keywords excluded: what a PL/pgSQL expression could name a
-// variable with.
-func Identifiers(sql string) ([]string, error) {
+// Identifier is one identifier token of a text: its name (lower-cased
+// unless quoted) and its byte span.
+type Identifier struct {
+	Name       string
+	Start, End int
+}
+
+// Identifiers lists the identifier tokens of sql, keywords excluded:
+// what a PL/pgSQL expression could name a variable with.
+func Identifiers(sql string) ([]Identifier, error) {
 	res, err := pg_query.Scan(sql)
 	if err != nil {
 		return nil, toSyntaxError(err)
 	}
-	var out []string
+	var out []Identifier
 	for _, t := range res.Tokens {
 		if t.Token != pg_query.Token_IDENT || int(t.End) > len(sql) || t.Start < 0 || t.Start > t.End {
 			continue
@@ -60,7 +66,7 @@ func Identifiers(sql string) ([]string, error) {
 		} else {
 			id = strings.ToLower(id)
 		}
-		out = append(out, id)
+		out = append(out, Identifier{Name: id, Start: int(t.Start), End: int(t.End)})
 	}
 	return out, nil
 }

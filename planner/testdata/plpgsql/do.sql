@@ -142,3 +142,46 @@ DO $$ BEGIN
   INSERT INTO t VALUES (31, 'ok');
 END $$;
 select id from t where id >= 30 order by id;
+-- FOUND after UPDATE, INSERT, DELETE and PERFORM (the update-or-insert
+-- pattern); EXECUTE and DDL leave it; SQLSTATE and SQLERRM in handlers
+DO $$ BEGIN
+  RAISE NOTICE 'initially %', FOUND;
+  UPDATE t SET m = 'sad' WHERE id = 40;
+  IF NOT FOUND THEN
+    INSERT INTO t VALUES (40, 'ok');
+    RAISE NOTICE 'inserted, found %', found;
+  END IF;
+  UPDATE t SET m = 'sad' WHERE id = 40;
+  RAISE NOTICE 'updated, found %', FOUND;
+  EXECUTE 'DELETE FROM t WHERE id = -1';
+  RAISE NOTICE 'after EXECUTE %', FOUND;
+  DELETE FROM t WHERE id = -1;
+  RAISE NOTICE 'after DELETE of nothing %', FOUND;
+  PERFORM 1 FROM t WHERE id = 40;
+  IF FOUND THEN RAISE NOTICE 'perform found'; END IF;
+  PERFORM 1 FROM t WHERE id = -40;
+  CREATE TABLE found_ddl (a int);
+  RAISE NOTICE 'after DDL %', FOUND;
+END $$;
+select id, m from t where id = 40;
+DO $$ BEGIN
+  INSERT INTO t VALUES (40, 'ok');
+EXCEPTION WHEN unique_violation THEN
+  RAISE NOTICE 'caught % (%)', SQLSTATE, SQLERRM;
+END $$;
+DO $$ BEGIN
+  PERFORM 1/0;
+EXCEPTION WHEN others THEN
+  BEGIN
+    RAISE EXCEPTION 'it''s %', 'quoted';
+  EXCEPTION WHEN others THEN
+    RAISE NOTICE 'inner % %', SQLSTATE, SQLERRM;
+  END;
+  RAISE NOTICE 'outer % %', SQLSTATE, SQLERRM;
+  IF SQLSTATE = '22012' THEN RAISE NOTICE 'by code'; END IF;
+END $$;
+DO $$ BEGIN
+  PERFORM 1/0;
+EXCEPTION WHEN others THEN
+  RAISE EXCEPTION 'wrapped: %', SQLERRM USING ERRCODE = SQLSTATE;
+END $$;
