@@ -185,3 +185,7 @@ DO $$ BEGIN
 EXCEPTION WHEN others THEN
   RAISE EXCEPTION 'wrapped: %', SQLERRM USING ERRCODE = SQLSTATE;
 END $$;
+-- INFO reaches the client whatever client_min_messages says
+set client_min_messages = error;
+DO $$ BEGIN RAISE INFO 'info at error'; RAISE WARNING 'hidden'; RAISE NOTICE 'hidden too'; END $$;
+reset client_min_messages;
