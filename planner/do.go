@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/jackc/pgx/v5/pgtype"
+
 	"github.com/pggraph/pggraph/internal/sqlparse"
 	"github.com/pggraph/pggraph/wire"
 )
@@ -25,14 +27,25 @@ import (
 // it, as PostgreSQL's stack guard would stop runaway recursion).
 const maxDoDepth = 32
 
-// errDoReturn ends the block's execution (RETURN).
-var errDoReturn = errors.New("RETURN")
+// errDoReturn ends the block's execution (RETURN); errDoExit and
+// errDoContinue leave or continue the innermost loop.
+var (
+	errDoReturn   = errors.New("RETURN")
+	errDoExit     = errors.New("EXIT")
+	errDoContinue = errors.New("CONTINUE")
+)
+
+// maxDoIterations bounds how often one loop of a DO block may run, so a
+// block that never leaves its loop ends with an error rather than
+// running until someone cancels it.
+const maxDoIterations = 10_000_000
 
 type doRun struct {
 	s      *session
-	found  bool          // FOUND: the last SQL statement or PERFORM touched a row
-	saves  int           // internal savepoints taken (their names)
-	caught []*wire.Error // errors whose handlers are running (RAISE;)
+	vars   map[string]*plValue // the block's variables by name
+	found  bool                // FOUND: the last SQL statement or PERFORM touched a row
+	saves  int                 // internal savepoints taken (their names)
+	caught []*wire.Error       // errors whose handlers are running (RAISE;)
 }
 
 // isDo reports a DO statement.
@@ -52,7 +65,13 @@ func (s *session) executeDo(ctx context.Context, p *plan) (wire.Result, error) {
 	default:
 		return nil, wire.Errorf("42704", "language \"%s\" does not exist", lang)
 	}
-	b, err := compileDo(p.sql)
+	body := ""
+	for _, a := range p.node.GetDoStmt().Args {
+		if d := a.GetDefElem(); d != nil && d.Defname == "as" {
+			body = d.Arg.GetString_().GetSval()
+		}
+	}
+	prog, err := compileDo(p.sql, body)
 	if err != nil {
 		var se *sqlparse.SyntaxError
 		if errors.As(err, &se) {
@@ -74,8 +93,15 @@ func (s *session) executeDo(ctx context.Context, p *plan) (wire.Result, error) {
 		// one commit (or not at all)
 		s.tx.implicit = false
 	}
-	r := &doRun{s: s}
-	if err := r.block(ctx, b); err != nil && err != errDoReturn {
+	r := &doRun{s: s, vars: map[string]*plValue{}}
+	if err := r.declare(ctx, prog.vars); err != nil {
+		return nil, err
+	}
+	switch err := r.block(ctx, prog.body); err {
+	case nil, errDoReturn:
+	case errDoExit, errDoContinue:
+		return nil, wire.Errorf(wire.CodeSyntaxError, "%s cannot be used outside a loop", map[bool]string{true: "EXIT", false: "CONTINUE"}[err == errDoExit])
+	default:
 		return nil, err
 	}
 	return &tagResult{tag: "DO"}, nil
@@ -98,9 +124,45 @@ func (r *doRun) stmt(ctx context.Context, st plStmt) error {
 	case *plBlock:
 		return r.block(ctx, x)
 	case *plSQL:
-		return r.run(ctx, x.sql, x.lineno, "SQL statement", "SQL statement", false)
+		if x.into != nil {
+			return r.selectInto(ctx, x)
+		}
+		sql, err := r.substitute(ctx, x.sql)
+		if err != nil {
+			return r.inner(err, x.sql, x.lineno, "SQL statement", "SQL statement")
+		}
+		return r.run(ctx, x.sql, sql, x.lineno, "SQL statement", "SQL statement", false, nil)
 	case *plPerform:
-		return r.run(ctx, x.sql, x.lineno, "PERFORM", "SQL statement", true)
+		sql, err := r.substitute(ctx, x.sql)
+		if err != nil {
+			return r.inner(err, x.sql, x.lineno, "PERFORM", "SQL statement")
+		}
+		return r.run(ctx, x.sql, sql, x.lineno, "PERFORM", "SQL statement", true, nil)
+	case *plAssign:
+		return r.assign(ctx, x)
+	case *plLoop:
+		return r.loop(ctx, x)
+	case *plForInt:
+		return r.forInt(ctx, x)
+	case *plForQuery:
+		return r.forQuery(ctx, x)
+	case *plExit:
+		if x.cond != "" {
+			v, null, err := r.value(ctx, x.cond, x.lineno, map[bool]string{true: "EXIT", false: "CONTINUE"}[x.exit])
+			if err != nil {
+				return err
+			}
+			if ok, err := boolInput(v); null || err != nil || !ok {
+				if err != nil && !null {
+					return r.where(err, x.lineno, "EXIT")
+				}
+				return nil
+			}
+		}
+		if x.exit {
+			return errDoExit
+		}
+		return errDoContinue
 	case *plExecute:
 		v, null, err := r.value(ctx, x.expr, x.lineno, "EXECUTE")
 		if err != nil {
@@ -109,7 +171,7 @@ func (r *doRun) stmt(ctx context.Context, st plStmt) error {
 		if null {
 			return r.where(wire.Errorf("22004", "query string argument of EXECUTE is null"), x.lineno, "EXECUTE")
 		}
-		return r.run(ctx, v, x.lineno, "EXECUTE", "SQL statement", true)
+		return r.run(ctx, v, v, x.lineno, "EXECUTE", "SQL statement", true, nil)
 	case *plIf:
 		for _, arm := range x.arms {
 			v, null, err := r.value(ctx, arm.cond, x.lineno, "IF")
@@ -196,19 +258,34 @@ func conditionsMatch(conds []string, code string) bool {
 	return false
 }
 
-// run executes sql (one or more statements) as the session would.
-// discard: rows are read and dropped (PERFORM, EXECUTE); otherwise a
-// statement returning rows fails as in PostgreSQL. kind names the
+// run executes sql (one or more statements; text is how the block
+// wrote it, for CONTEXT) as the session would. discard: rows are read
+// and dropped (PERFORM, EXECUTE); otherwise a statement returning rows
+// fails as in PostgreSQL, unless onRow takes them. kind names the
 // PL/pgSQL statement and what for the CONTEXT line.
-func (r *doRun) run(ctx context.Context, sql string, line int, kind, what string, discard bool) error {
+func (r *doRun) run(ctx context.Context, text, sql string, line int, kind, what string, discard bool, onRow rowFunc) error {
 	sts, err := r.s.Parse(ctx, sql)
 	if err != nil {
-		return r.inner(err, sql, line, kind, what)
+		return r.inner(err, text, line, kind, what)
 	}
 	for _, st := range sts {
+		shown := st.SQL
+		if len(sts) == 1 {
+			shown = text
+		}
 		// the statement's notices carry the CONTEXT its errors would
-		restore := r.noticeContext(st.SQL, line, kind, what)
-		err := r.runOne(ctx, st, line, kind, what, discard)
+		restore := r.noticeContext(shown, line, kind, what)
+		each := onRow
+		if onRow != nil {
+			// a FOR loop's body runs between rows: its notices are its own
+			each = func(cols []wire.Column, vals []string, nulls []bool) error {
+				wrapped := r.s.info.Notice
+				restore()
+				defer func() { r.s.info.Notice = wrapped }()
+				return onRow(cols, vals, nulls)
+			}
+		}
+		err := r.runOne(ctx, st, shown, line, kind, what, discard, each)
 		restore()
 		if err != nil {
 			return err
@@ -216,6 +293,10 @@ func (r *doRun) run(ctx context.Context, sql string, line int, kind, what string
 	}
 	return nil
 }
+
+// rowFunc takes one row of a statement's result, in text form (a NULL is
+// nulls[i]); an error stops the statement.
+type rowFunc func(cols []wire.Column, vals []string, nulls []bool) error
 
 // noticeContext makes the session's notices carry the CONTEXT lines of
 // the statement the block runs, until restore.
@@ -236,15 +317,15 @@ func (r *doRun) noticeContext(sql string, line int, kind, what string) (restore 
 	return func() { r.s.info.Notice = prev }
 }
 
-func (r *doRun) runOne(ctx context.Context, st *wire.Statement, line int, kind, what string, discard bool) error {
+func (r *doRun) runOne(ctx context.Context, st *wire.Statement, text string, line int, kind, what string, discard bool, onRow rowFunc) error {
 	if st.Kind != wire.KindQuery {
 		return r.where(plRefuse(strings.ToUpper(strings.Fields(st.SQL)[0])), line, kind)
 	}
 	res, err := r.s.Execute(ctx, st, nil)
 	if err != nil {
-		return r.inner(err, st.SQL, line, kind, what)
+		return r.inner(err, text, line, kind, what)
 	}
-	if res.Columns() != nil && !discard {
+	if res.Columns() != nil && !discard && onRow == nil {
 		res.Close()
 		e := wire.Errorf(wire.CodeSyntaxError, "query has no destination for result data")
 		if p, _ := st.Plan.(*plan); p != nil && p.kind == stmtQuery {
@@ -253,26 +334,63 @@ func (r *doRun) runOne(ctx context.Context, st *wire.Statement, line int, kind, 
 		return r.where(e, line, kind)
 	}
 	rows := 0
-	for {
-		_, ok, err := res.Next(ctx)
-		if err != nil {
-			res.Close()
-			return r.inner(err, st.SQL, line, kind, what)
-		}
+	if onRow != nil {
+		tr, ok := res.(wire.TextRows)
 		if !ok {
-			break
+			tr = &encodedRows{res: res, m: r.s.typeMap()}
 		}
-		rows++
+		cols := res.Columns()
+		var (
+			buf  []byte
+			ends []int
+		)
+		for {
+			var more bool
+			buf, ends, more, err = tr.NextText(ctx, buf[:0], ends[:0])
+			if err != nil {
+				res.Close()
+				return r.inner(err, text, line, kind, what)
+			}
+			if !more {
+				break
+			}
+			rows++
+			vals, nulls := make([]string, len(ends)), make([]bool, len(ends))
+			from := 0
+			for i, e := range ends {
+				if e < 0 {
+					nulls[i] = true
+					continue
+				}
+				vals[i], from = string(buf[from:e]), e
+			}
+			if err := onRow(cols, vals, nulls); err != nil {
+				res.Close()
+				return err
+			}
+		}
+	} else {
+		for {
+			_, ok, err := res.Next(ctx)
+			if err != nil {
+				res.Close()
+				return r.inner(err, text, line, kind, what)
+			}
+			if !ok {
+				break
+			}
+			rows++
+		}
 	}
 	tag := res.Tag()
 	if err := res.Close(); err != nil {
-		return r.inner(err, st.SQL, line, kind, what)
+		return r.inner(err, text, line, kind, what)
 	}
 	// FOUND, as PL/pgSQL sets it: PERFORM by its rows, INSERT, UPDATE,
 	// DELETE and MERGE by the rows they touched; EXECUTE and other
 	// statements leave it
 	switch p, _ := st.Plan.(*plan); {
-	case kind == "PERFORM":
+	case kind == "PERFORM" || onRow != nil && kind == "SQL statement":
 		r.found = rows > 0
 	case kind == "SQL statement" && p != nil && (p.kind == stmtInsert || p.kind == stmtUpdate || p.kind == stmtDelete || p.kind == stmtMerge):
 		f := strings.Fields(tag)
@@ -281,52 +399,23 @@ func (r *doRun) runOne(ctx context.Context, st *wire.Statement, line int, kind, 
 	return nil
 }
 
-// substitute puts the values of the variables a value expression reads
-// in place of their names: FOUND, and SQLSTATE and SQLERRM of the error
-// the innermost running handler caught (PL/pgSQL passes them as
-// parameters; a literal is the same value). A name qualified by or
-// qualifying another (t.found, found.x) or called (found(…)) is not a
-// variable.
-func (r *doRun) substitute(expr string) (string, error) {
-	ids, err := sqlparse.Identifiers(expr)
-	if err != nil {
-		return "", err
-	}
-	for i := len(ids) - 1; i >= 0; i-- {
-		id := ids[i]
-		before := strings.TrimRight(expr[:id.Start], " \t\r\n")
-		after := strings.TrimLeft(expr[id.End:], " \t\r\n")
-		if strings.HasSuffix(before, ".") || strings.HasPrefix(after, "(") || strings.HasPrefix(after, ".") {
-			continue
-		}
-		var lit string
-		switch {
-		case id.Name == "found":
-			lit = "false"
-			if r.found {
-				lit = "true"
-			}
-		case id.Name == "sqlstate" && len(r.caught) > 0:
-			lit = sqlString(r.caught[len(r.caught)-1].Code) + "::text"
-		case id.Name == "sqlerrm" && len(r.caught) > 0:
-			lit = sqlString(r.caught[len(r.caught)-1].Message) + "::text"
-		default:
-			continue
-		}
-		expr = expr[:id.Start] + "(" + lit + ")" + expr[id.End:]
-	}
-	return expr, nil
-}
-
 // value evaluates a PL/pgSQL expression to its text (the value's output
 // function's form, as PL/pgSQL converts a value for RAISE and EXECUTE,
 // and, by boolean's input function, for IF).
 func (r *doRun) value(ctx context.Context, expr string, line int, kind string) (string, bool, error) {
-	expr, err := r.substitute(expr)
+	return r.valueAs(ctx, expr, "", line, kind)
+}
+
+// valueAs is value of the expression converted to typ ("" = as it is).
+func (r *doRun) valueAs(ctx context.Context, expr, typ string, line int, kind string) (string, bool, error) {
+	sql := "SELECT (" + expr + "\n)"
+	if typ != "" {
+		sql += "::" + typ
+	}
+	sql, err := r.substitute(ctx, sql)
 	if err != nil {
 		return "", false, r.inner(err, expr, line, kind, "SQL expression")
 	}
-	sql := "SELECT (" + expr + "\n)"
 	sts, err := r.s.Parse(ctx, sql)
 	if err != nil || len(sts) != 1 || sts[0].Kind != wire.KindQuery {
 		if err == nil {
@@ -530,3 +619,29 @@ func boolInput(v string) (bool, error) {
 // sqlString is s as a string literal (standard_conforming_strings: only
 // quotes are doubled).
 func sqlString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+// encodedRows is wire.TextRows of a result that offers only Go values
+// (a write's RETURNING rows): each value in its type's text form.
+type encodedRows struct {
+	res wire.Result
+	m   *pgtype.Map
+}
+
+func (e *encodedRows) NextText(ctx context.Context, buf []byte, ends []int) ([]byte, []int, bool, error) {
+	row, ok, err := e.res.Next(ctx)
+	if err != nil || !ok {
+		return buf, ends, false, err
+	}
+	cols := e.res.Columns()
+	for i, v := range row {
+		if v == nil {
+			ends = append(ends, -1)
+			continue
+		}
+		if buf, err = e.m.Encode(cols[i].TypeOID, pgtype.TextFormatCode, v, buf); err != nil {
+			return buf, ends, false, err
+		}
+		ends = append(ends, len(buf))
+	}
+	return buf, ends, true, nil
+}

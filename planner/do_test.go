@@ -129,14 +129,14 @@ func TestDoOutsideSubset(t *testing.T) {
 	cases := []struct {
 		sql, code, text string
 	}{
-		{`DO $$ DECLARE n int := 1; BEGIN INSERT INTO log VALUES ('x'); END $$`, "0A000", "DECLARE"},
-		{`DO $$ BEGIN INSERT INTO log VALUES ('x'); FOR i IN 1..3 LOOP NULL; END LOOP; END $$`, "0A000", "FOR"},
-		{`DO $$ BEGIN INSERT INTO log VALUES ('x'); LOOP EXIT; END LOOP; END $$`, "0A000", "LOOP"},
-		{`DO $$ BEGIN INSERT INTO log VALUES ('x'); INSERT INTO log VALUES (found::text); END $$`, "0A000", "FOUND"},
-		{`DO $$ BEGIN INSERT INTO log VALUES ('x'); EXCEPTION WHEN others THEN INSERT INTO log VALUES (SQLERRM); END $$`, "0A000", "SQLERRM"},
-		{`DO $$ BEGIN INSERT INTO log VALUES ('x'); SELECT 1 INTO found; END $$`, "0A000", "INTO"},
+		{`DO $$ BEGIN INSERT INTO log VALUES ('x'); DECLARE n int := 1; BEGIN NULL; END; END $$`, "0A000", "DECLARE in a nested block"},
+		{`DO $$ BEGIN INSERT INTO log VALUES ('x'); SELECT 1 INTO found; END $$`, "0A000", "INTO FOUND"},
 		{`DO $$ BEGIN INSERT INTO log VALUES ('x'); EXECUTE 'select 1' USING 1; END $$`, "0A000", "USING"},
 		{`DO $$ BEGIN INSERT INTO log VALUES ('x'); CASE WHEN true THEN NULL; END CASE; END $$`, "0A000", "CASE"},
+		{`DO $$ DECLARE a int[] := '{1}'; BEGIN INSERT INTO log VALUES ('x'); FOREACH n IN ARRAY a LOOP NULL; END LOOP; END $$`, "42601", ""},
+		{`DO $$ DECLARE a int[] := '{1}'; n int; BEGIN INSERT INTO log VALUES ('x'); FOREACH n IN ARRAY a LOOP NULL; END LOOP; END $$`, "0A000", "FOREACH"},
+		{`DO $$ BEGIN INSERT INTO log VALUES ('x'); <<l>> LOOP EXIT l; END LOOP; END $$`, "0A000", "label"},
+		{`DO $$ DECLARE a int[] := '{1}'; BEGIN INSERT INTO log VALUES ('x'); a[1] := 2; END $$`, "0A000", "array element"},
 		{`DO $$ BEGIN INSERT INTO log VALUES ('x'); GET DIAGNOSTICS; END $$`, "42601", ""},
 		{`DO $$ BEGIN INSERT INTO log VALUES ('x'); SET search_path = public; END $$`, "0A000", "SET"},
 		{`DO $$ BEGIN IF true THEN END $$`, "42601", "syntax error"},

@@ -3,6 +3,7 @@ package planner
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -35,6 +36,55 @@ type plHandler struct {
 type plSQL struct { // a SQL statement
 	lineno int
 	sql    string
+	into   *plTarget // SELECT/… INTO (nil: none)
+	strict bool
+}
+
+// plTarget is where a row goes: variables in order, or one record.
+type plTarget struct {
+	names []string
+}
+
+// plVarDecl is a declared variable (DECLARE, or a FOR loop's).
+type plVarDecl struct {
+	name    string
+	typ     string // the declared type's text ("" for a record)
+	def     string // the default expression ("" = NULL)
+	notNull bool
+	rec     bool
+}
+
+type plAssign struct { // name := expr
+	lineno int
+	name   string
+	expr   string
+}
+
+type plLoop struct { // LOOP, or WHILE cond LOOP
+	lineno int
+	cond   string // "" for LOOP
+	body   []plStmt
+}
+
+type plForInt struct { // FOR name IN [REVERSE] lower..upper [BY step] LOOP
+	lineno             int
+	name               string
+	lower, upper, step string
+	reverse            bool
+	body               []plStmt
+}
+
+type plForQuery struct { // FOR target IN query LOOP
+	lineno int
+	target plTarget
+	query  string
+	body   []plStmt
+}
+
+type plExit struct { // EXIT / CONTINUE [WHEN cond]
+	lineno int
+	exit   bool
+	cond   string
 }
 
 type plPerform struct {
@@ -75,13 +125,18 @@ type plRaiseOption struct {
 
 type plReturn struct{ lineno int }
 
-func (b *plBlock) line() int   { return b.lineno }
-func (s *plSQL) line() int     { return s.lineno }
-func (s *plPerform) line() int { return s.lineno }
-func (s *plExecute) line() int { return s.lineno }
-func (s *plIf) line() int      { return s.lineno }
-func (s *plRaise) line() int   { return s.lineno }
-func (s *plReturn) line() int  { return s.lineno }
+func (b *plBlock) line() int    { return b.lineno }
+func (s *plSQL) line() int      { return s.lineno }
+func (s *plPerform) line() int  { return s.lineno }
+func (s *plExecute) line() int  { return s.lineno }
+func (s *plIf) line() int       { return s.lineno }
+func (s *plRaise) line() int    { return s.lineno }
+func (s *plReturn) line() int   { return s.lineno }
+func (s *plAssign) line() int   { return s.lineno }
+func (s *plLoop) line() int     { return s.lineno }
+func (s *plForInt) line() int   { return s.lineno }
+func (s *plForQuery) line() int { return s.lineno }
+func (s *plExit) line() int     { return s.lineno }
 
 // PostgreSQL's elog levels as PL/pgSQL's RAISE records them.
 const (
@@ -102,9 +157,8 @@ const (
 
 // plUnsupported names the statements outside the subset.
 var plUnsupported = map[string]string{
-	"PLpgSQL_stmt_assign": "assignment", "PLpgSQL_stmt_case": "CASE", "PLpgSQL_stmt_loop": "LOOP",
-	"PLpgSQL_stmt_while": "WHILE", "PLpgSQL_stmt_fori": "FOR", "PLpgSQL_stmt_fors": "FOR … IN query",
-	"PLpgSQL_stmt_forc": "FOR … IN cursor", "PLpgSQL_stmt_foreach_a": "FOREACH", "PLpgSQL_stmt_exit": "EXIT/CONTINUE",
+	"PLpgSQL_stmt_case": "CASE",
+	"PLpgSQL_stmt_forc": "FOR … IN cursor", "PLpgSQL_stmt_foreach_a": "FOREACH",
 	"PLpgSQL_stmt_return_next": "RETURN NEXT", "PLpgSQL_stmt_return_query": "RETURN QUERY", "PLpgSQL_stmt_assert": "ASSERT",
 	"PLpgSQL_stmt_dynfors": "FOR … IN EXECUTE", "PLpgSQL_stmt_getdiag": "GET DIAGNOSTICS", "PLpgSQL_stmt_open": "OPEN",
 	"PLpgSQL_stmt_fetch": "FETCH", "PLpgSQL_stmt_close": "CLOSE", "PLpgSQL_stmt_call": "CALL",
@@ -112,18 +166,23 @@ var plUnsupported = map[string]string{
 }
 
 // plVariables are the variables every DO body has (FOUND) or a block
-// with handlers adds (SQLSTATE, SQLERRM): value expressions read them
-// (do.go substitutes their values), a SQL statement naming them is
-// refused rather than read as a column.
+// with handlers adds (SQLSTATE, SQLERRM); do.go gives their values.
 var plVariables = []string{"found", "sqlstate", "sqlerrm"}
 
 func plRefuse(what string) *wire.Error {
 	return wire.Errorf(wire.CodeFeatureNotSupported, "%s in a DO block is not supported", what).
-		WithHint("DO blocks run blocks with EXCEPTION handlers, IF, SQL statements, PERFORM, EXECUTE of a string, RAISE, NULL and RETURN (docs/sql.md).")
+		WithHint("DO blocks run variables of the outermost block, assignments, blocks with EXCEPTION handlers, IF, LOOP, WHILE, FOR over integers and queries, EXIT/CONTINUE, SQL statements (… INTO), PERFORM, EXECUTE of a string, RAISE, NULL and RETURN (docs/sql.md).")
 }
 
-// compileDo turns a DO statement into its body's tree.
-func compileDo(sql string) (*plBlock, error) {
+// plProgram is a compiled DO body.
+type plProgram struct {
+	body *plBlock
+	vars []plVarDecl
+}
+
+// compileDo turns a DO statement (its PL/pgSQL body is body) into its
+// tree.
+func compileDo(sql, body string) (*plProgram, error) {
 	text, err := sqlparse.ParsePLpgSQL(sql)
 	if err != nil {
 		return nil, err
@@ -143,19 +202,57 @@ func compileDo(sql string) (*plBlock, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The compiler's output does not say which block declares a
+	// variable, and a nested block's variables start afresh each time it
+	// is entered: only the outermost block may declare them.
+	if words, err := sqlparse.Words(body); err == nil {
+		begun := false
+		for _, w := range words {
+			begun = begun || w == "begin"
+			if begun && w == "declare" {
+				return nil, plRefuse("DECLARE in a nested block")
+			}
+		}
+	}
+	prog := &plProgram{}
+	seen := map[string]bool{}
 	for _, d := range fn.Datums {
 		for kind, raw := range d {
 			var v struct {
-				Refname string `json:"refname"`
+				Refname  string `json:"refname"`
+				Notnull  bool   `json:"notnull"`
+				Datatype struct {
+					Type struct {
+						Typname string `json:"typname"`
+					} `json:"PLpgSQL_type"`
+				} `json:"datatype"`
+				Default *plExprJSON `json:"default_val"`
 			}
-			_ = json.Unmarshal(raw, &v)
-			if kind == "PLpgSQL_var" && slices.Contains(plVariables, v.Refname) {
+			if err := json.Unmarshal(raw, &v); err != nil {
+				return nil, err
+			}
+			switch kind {
+			case "PLpgSQL_row", "PLpgSQL_recfield":
+				continue // INTO targets and record fields, read where used
+			case "PLpgSQL_var":
+				if slices.Contains(plVariables, v.Refname) {
+					continue
+				}
+			case "PLpgSQL_rec":
+			default:
+				return nil, plRefuse(strings.TrimPrefix(kind, "PLpgSQL_") + " variables")
+			}
+			if seen[v.Refname] {
+				// a FOR loop's own variable of a name already declared:
+				// the loop keeps the outer value aside while it runs
 				continue
 			}
-			if kind == "PLpgSQL_row" {
-				continue // INTO targets, refused where they are used
+			seen[v.Refname] = true
+			decl := plVarDecl{name: v.Refname, typ: strings.TrimSpace(v.Datatype.Type.Typname), notNull: v.Notnull, rec: kind == "PLpgSQL_rec"}
+			if v.Default != nil {
+				decl.def = v.Default.Expr.Query
 			}
-			return nil, plRefuse("DECLARE (variables)")
+			prog.vars = append(prog.vars, decl)
 		}
 	}
 	if len(stmts) != 1 {
@@ -165,7 +262,8 @@ func compileDo(sql string) (*plBlock, error) {
 	if !ok {
 		return nil, fmt.Errorf("PL/pgSQL compiler output: top level is no block")
 	}
-	return b, nil
+	prog.body = b
+	return prog, nil
 }
 
 type plExprJSON struct {
@@ -174,30 +272,49 @@ type plExprJSON struct {
 	} `json:"PLpgSQL_expr"`
 }
 
-// plExpr reads an expression's text. A value expression (IF
-// conditions, RAISE parameters and options, EXECUTE's string) may read
-// the block's variables, which do.go substitutes as literals: FOUND, and
-// SQLSTATE and SQLERRM inside a handler. SQL statements may not.
-func plExpr(raw json.RawMessage) (string, error) { return plExprVars(raw, false) }
-
-func plValueExpr(raw json.RawMessage) (string, error) { return plExprVars(raw, true) }
-
-func plExprVars(raw json.RawMessage, value bool) (string, error) {
+// plExpr reads an expression's text (do.go puts the values of the
+// variables it reads in).
+func plExpr(raw json.RawMessage) (string, error) {
 	var e plExprJSON
 	if err := json.Unmarshal(raw, &e); err != nil {
 		return "", err
 	}
-	ids, err := sqlparse.Identifiers(e.Expr.Query)
-	if err != nil {
-		return "", err
-	}
-	for _, id := range ids {
-		if slices.Contains(plVariables, id.Name) && !value {
-			return "", plRefuse(fmt.Sprintf("the variable %s in a SQL statement", strings.ToUpper(id.Name)))
-		}
-	}
 	return e.Expr.Query, nil
 }
+
+// plTargetOf reads an INTO or FOR target: a row of variables or a record.
+func plTargetOf(raw json.RawMessage) (*plTarget, error) {
+	var t map[string]struct {
+		Refname string `json:"refname"`
+		Fields  []struct {
+			Name string `json:"name"`
+		} `json:"fields"`
+	}
+	if err := json.Unmarshal(raw, &t); err != nil {
+		return nil, err
+	}
+	out := &plTarget{}
+	for kind, v := range t {
+		switch kind {
+		case "PLpgSQL_row":
+			for _, f := range v.Fields {
+				out.names = append(out.names, f.Name)
+			}
+		case "PLpgSQL_rec", "PLpgSQL_var":
+			out.names = []string{v.Refname}
+		default:
+			return nil, plRefuse("this INTO target")
+		}
+	}
+	for _, n := range out.names {
+		if slices.Contains(plVariables, n) {
+			return nil, plRefuse("INTO " + strings.ToUpper(n))
+		}
+	}
+	return out, nil
+}
+
+var assignRE = regexp.MustCompile(`^\s*([A-Za-z_][A-Za-z0-9_$]*|"(?:[^"]|"")+")\s*(?::=|=)\s*((?s).*)$`)
 
 func plStmts(list []map[string]json.RawMessage) ([]plStmt, error) {
 	var out []plStmt
@@ -249,7 +366,16 @@ func plStatement(kind string, raw json.RawMessage) (plStmt, error) {
 				Expr json.RawMessage `json:"expr"`
 			} `json:"PLpgSQL_raise_option"`
 		} `json:"options"`
-		Expr2 json.RawMessage `json:"retvarno"`
+		Expr2   json.RawMessage `json:"retvarno"`
+		Strict  bool            `json:"strict"`
+		Target  json.RawMessage `json:"target"`
+		Var     json.RawMessage `json:"var"`
+		Lower   json.RawMessage `json:"lower"`
+		Upper   json.RawMessage `json:"upper"`
+		Step    json.RawMessage `json:"step"`
+		Reverse bool            `json:"reverse"`
+		Label   string          `json:"label"`
+		IsExit  bool            `json:"is_exit"`
 	}
 	if err := json.Unmarshal(raw, &x); err != nil {
 		return nil, err
@@ -279,11 +405,86 @@ func plStatement(kind string, raw json.RawMessage) (plStmt, error) {
 		}
 		return b, nil
 	case "PLpgSQL_stmt_execsql":
-		if x.Into {
-			return nil, plRefuse("INTO")
-		}
 		q, err := plExpr(x.SQLStmt)
-		return &plSQL{lineno: x.Lineno, sql: q}, err
+		if err != nil {
+			return nil, err
+		}
+		st := &plSQL{lineno: x.Lineno, sql: q, strict: x.Strict}
+		if x.Into {
+			if st.into, err = plTargetOf(x.Target); err != nil {
+				return nil, err
+			}
+		}
+		return st, nil
+	case "PLpgSQL_stmt_assign":
+		q, err := plExpr(x.Expr)
+		if err != nil {
+			return nil, err
+		}
+		m := assignRE.FindStringSubmatch(q)
+		if m == nil {
+			return nil, plRefuse("assignment to a record field or an array element")
+		}
+		name := strings.ToLower(m[1])
+		if strings.HasPrefix(m[1], `"`) {
+			name = strings.ReplaceAll(m[1][1:len(m[1])-1], `""`, `"`)
+		}
+		return &plAssign{lineno: x.Lineno, name: name, expr: m[2]}, nil
+	case "PLpgSQL_stmt_loop", "PLpgSQL_stmt_while":
+		l := &plLoop{lineno: x.Lineno}
+		var err error
+		if kind == "PLpgSQL_stmt_while" {
+			if l.cond, err = plExpr(x.Cond); err != nil {
+				return nil, err
+			}
+		}
+		l.body, err = plStmts(x.Body)
+		return l, err
+	case "PLpgSQL_stmt_exit":
+		if x.Label != "" {
+			return nil, plRefuse("EXIT/CONTINUE with a label")
+		}
+		e := &plExit{lineno: x.Lineno, exit: x.IsExit}
+		if x.Cond != nil {
+			var err error
+			if e.cond, err = plExpr(x.Cond); err != nil {
+				return nil, err
+			}
+		}
+		return e, nil
+	case "PLpgSQL_stmt_fori":
+		var v map[string]struct {
+			Refname string `json:"refname"`
+		}
+		if err := json.Unmarshal(x.Var, &v); err != nil {
+			return nil, err
+		}
+		f := &plForInt{lineno: x.Lineno, name: v["PLpgSQL_var"].Refname, reverse: x.Reverse, step: "1"}
+		var err error
+		if f.lower, err = plExpr(x.Lower); err != nil {
+			return nil, err
+		}
+		if f.upper, err = plExpr(x.Upper); err != nil {
+			return nil, err
+		}
+		if x.Step != nil {
+			if f.step, err = plExpr(x.Step); err != nil {
+				return nil, err
+			}
+		}
+		f.body, err = plStmts(x.Body)
+		return f, err
+	case "PLpgSQL_stmt_fors":
+		t, err := plTargetOf(x.Var)
+		if err != nil {
+			return nil, err
+		}
+		f := &plForQuery{lineno: x.Lineno, target: *t}
+		if f.query, err = plExpr(x.Query); err != nil {
+			return nil, err
+		}
+		f.body, err = plStmts(x.Body)
+		return f, err
 	case "PLpgSQL_stmt_perform":
 		q, err := plExpr(x.Expr)
 		return &plPerform{lineno: x.Lineno, sql: q}, err
@@ -294,11 +495,11 @@ func plStatement(kind string, raw json.RawMessage) (plStmt, error) {
 		if len(x.Params) > 0 {
 			return nil, plRefuse("EXECUTE … USING")
 		}
-		q, err := plValueExpr(x.Query)
+		q, err := plExpr(x.Query)
 		return &plExecute{lineno: x.Lineno, expr: q}, err
 	case "PLpgSQL_stmt_if":
 		s := &plIf{lineno: x.Lineno}
-		cond, err := plValueExpr(x.Cond)
+		cond, err := plExpr(x.Cond)
 		if err != nil {
 			return nil, err
 		}
@@ -315,7 +516,7 @@ func plStatement(kind string, raw json.RawMessage) (plStmt, error) {
 			if err := json.Unmarshal(e["PLpgSQL_if_elsif"], &arm); err != nil {
 				return nil, err
 			}
-			c, err := plValueExpr(arm.Cond)
+			c, err := plExpr(arm.Cond)
 			if err != nil {
 				return nil, err
 			}
@@ -341,7 +542,7 @@ func plStatement(kind string, raw json.RawMessage) (plStmt, error) {
 			}
 		}
 		for _, p := range x.Params {
-			e, err := plValueExpr(p)
+			e, err := plExpr(p)
 			if err != nil {
 				return nil, err
 			}
@@ -351,7 +552,7 @@ func plStatement(kind string, raw json.RawMessage) (plStmt, error) {
 			if o.Opt.Type > raiseHint {
 				return nil, plRefuse("RAISE … USING COLUMN, CONSTRAINT, DATATYPE, TABLE or SCHEMA")
 			}
-			e, err := plValueExpr(o.Opt.Expr)
+			e, err := plExpr(o.Opt.Expr)
 			if err != nil {
 				return nil, err
 			}

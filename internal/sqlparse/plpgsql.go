@@ -2,10 +2,12 @@ package sqlparse
 
 import (
 	"errors"
+	"slices"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 	"github.com/pganalyze/pg_query_go/v6/parser"
+	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/pggraph/pggraph/internal/sqllex"
 )
@@ -41,32 +43,100 @@ func ParsePLpgSQL(sql string) (string, error) {
 	return out, nil
 }
 
-// Identifier is one identifier token of a text: its name (lower-cased
-// unless quoted) and its byte span.
-type Identifier struct {
-	Name       string
+// NameRef is one column reference of a statement: its names (a
+// qualified reference has several) and the byte span of its text.
+type NameRef struct {
+	Names      []string
 	Start, End int
 }
 
-// Identifiers lists the identifier tokens of sql, keywords excluded:
-// what a PL/pgSQL expression could name a variable with.
-func Identifiers(sql string) ([]Identifier, error) {
+// ColumnRefs lists the column references of sql (one statement) where
+// the grammar put them — not names in column lists, aliases, function or
+// table names — with their spans: where PL/pgSQL would read a variable.
+// A reference ending in * is left out.
+func ColumnRefs(sql string) ([]NameRef, error) {
+	tree, err := Parse(sql)
+	if err != nil {
+		return nil, err
+	}
+	scan, err := pg_query.Scan(sql)
+	if err != nil {
+		return nil, toSyntaxError(err)
+	}
+	var out []NameRef
+	var walk func(m protoreflect.Message)
+	walk = func(m protoreflect.Message) {
+		if cr, ok := m.Interface().(*pg_query.ColumnRef); ok {
+			var names []string
+			for _, f := range cr.Fields {
+				s := f.GetString_()
+				if s == nil {
+					return // a.* or *
+				}
+				names = append(names, s.Sval)
+			}
+			if end, ok := refEnd(sql, scan.Tokens, int(cr.Location), len(names)); ok {
+				out = append(out, NameRef{Names: names, Start: int(cr.Location), End: end})
+			}
+			return
+		}
+		m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+			switch {
+			case fd.IsList() && fd.Message() != nil:
+				l := v.List()
+				for i := 0; i < l.Len(); i++ {
+					walk(l.Get(i).Message())
+				}
+			case fd.Message() != nil && !fd.IsMap():
+				walk(v.Message())
+			}
+			return true
+		})
+	}
+	walk(tree.ProtoReflect())
+	slices.SortFunc(out, func(a, b NameRef) int { return a.Start - b.Start })
+	return out, nil
+}
+
+// refEnd finds where a reference of n names starting at byte start ends:
+// n name tokens joined by dots.
+func refEnd(sql string, toks []*pg_query.ScanToken, start, n int) (int, bool) {
+	i := slices.IndexFunc(toks, func(t *pg_query.ScanToken) bool { return int(t.Start) == start })
+	if i < 0 {
+		return 0, false
+	}
+	for k := 0; ; k++ {
+		if i >= len(toks) || int(toks[i].End) > len(sql) {
+			return 0, false
+		}
+		if k == n-1 {
+			return int(toks[i].End), true
+		}
+		if i+1 >= len(toks) || sql[toks[i+1].Start:toks[i+1].End] != "." {
+			return 0, false
+		}
+		i += 2
+	}
+}
+
+// Words lists the words of sql in order — identifiers and keywords,
+// lower-cased unless quoted — leaving out literals, operators and
+// comments.
+func Words(sql string) ([]string, error) {
 	res, err := pg_query.Scan(sql)
 	if err != nil {
 		return nil, toSyntaxError(err)
 	}
-	var out []Identifier
+	var out []string
 	for _, t := range res.Tokens {
-		if t.Token != pg_query.Token_IDENT || int(t.End) > len(sql) || t.Start < 0 || t.Start > t.End {
+		if t.Token != pg_query.Token_IDENT && t.KeywordKind == pg_query.KeywordKind_NO_KEYWORD || int(t.End) > len(sql) || t.Start < 0 || t.Start > t.End {
 			continue
 		}
-		id := sql[t.Start:t.End]
-		if strings.HasPrefix(id, `"`) {
-			id = strings.ReplaceAll(strings.Trim(id, `"`), `""`, `"`)
-		} else {
-			id = strings.ToLower(id)
+		w := sql[t.Start:t.End]
+		if !strings.HasPrefix(w, `"`) {
+			w = strings.ToLower(w)
 		}
-		out = append(out, Identifier{Name: id, Start: int(t.Start), End: int(t.End)})
+		out = append(out, w)
 	}
 	return out, nil
 }

@@ -189,3 +189,87 @@ END $$;
 set client_min_messages = error;
 DO $$ BEGIN RAISE INFO 'info at error'; RAISE WARNING 'hidden'; RAISE NOTICE 'hidden too'; END $$;
 reset client_min_messages;
+-- variables: declared with defaults (reading earlier ones), NOT NULL,
+-- assigned with conversion to their type, read in statements and
+-- expressions (never as column-list names, aliases or table names)
+DO $$
+DECLARE
+  n int := 2;
+  m numeric(6,2) := n * 1.5;
+  label text DEFAULT 'v' || n;
+  nothing text;
+  flag boolean NOT NULL := true;
+BEGIN
+  RAISE NOTICE 'n=% m=% label=% nothing=% flag=%', n, m, label, nothing, flag;
+  n := n + 10;
+  m := 1.005;
+  n := 7.6;
+  RAISE NOTICE 'n=% m=%', n, m;
+  CREATE TABLE vars (n int, label text);
+  INSERT INTO vars (n, label) VALUES (n, label);
+  INSERT INTO vars SELECT n + 1 AS n, upper(label) AS label;
+  UPDATE vars SET label = vars.label || '!' WHERE vars.n = 8;
+END $$;
+-- a variable that is also a column the statement sees is ambiguous
+DO $$ DECLARE n int := 8; BEGIN UPDATE vars SET label = 'x' WHERE vars.n = n; END $$;
+DO $$ DECLARE n int := 8; BEGIN PERFORM 1 FROM vars WHERE n > 0; END $$;
+select * from vars order by n;
+DO $$ DECLARE flag boolean NOT NULL := true; BEGIN flag := NULL; END $$;
+DO $$ DECLARE n int; BEGIN n := 'abc'; END $$;
+-- SELECT … INTO variables and records, STRICT, FOUND after it
+DO $$
+DECLARE
+  a int;
+  b text;
+  r record;
+BEGIN
+  SELECT n, label INTO a, b FROM vars ORDER BY n LIMIT 1;
+  RAISE NOTICE 'a=% b=% found=%', a, b, FOUND;
+  SELECT n, label INTO a, b FROM vars WHERE n < 0;
+  RAISE NOTICE 'a=% b=% found=%', a, b, FOUND;
+  SELECT * INTO r FROM vars ORDER BY n DESC LIMIT 1;
+  RAISE NOTICE 'r.n=% r.label=%', r.n, r.label;
+  INSERT INTO vars VALUES (100, 'returned') RETURNING n INTO a;
+  RAISE NOTICE 'returned %', a;
+END $$;
+DO $$ DECLARE a int; BEGIN SELECT n INTO STRICT a FROM vars; END $$;
+DO $$ DECLARE a int; BEGIN SELECT n INTO STRICT a FROM vars WHERE n < 0; END $$;
+DO $$ DECLARE r record; BEGIN RAISE NOTICE '%', r.n; END $$;
+DO $$ DECLARE r record; BEGIN SELECT 1 AS x INTO r; RAISE NOTICE '%', r.y; END $$;
+-- loops: FOR over integers (REVERSE, BY), over query rows, WHILE, LOOP
+-- with EXIT/CONTINUE WHEN; the classic drop-every-table script
+DO $$
+DECLARE
+  total int := 0;
+  r record;
+BEGIN
+  FOR i IN 1..10 LOOP
+    CONTINUE WHEN i % 2 = 0;
+    total := total + i;
+  END LOOP;
+  RAISE NOTICE 'odd sum % found %', total, FOUND;
+  FOR i IN REVERSE 10..1 BY 4 LOOP
+    RAISE NOTICE 'reverse %', i;
+  END LOOP;
+  FOR i IN 5..1 LOOP RAISE NOTICE 'never'; END LOOP;
+  RAISE NOTICE 'empty loop found %', FOUND;
+  WHILE total > 20 LOOP total := total - 7; END LOOP;
+  RAISE NOTICE 'while %', total;
+  LOOP
+    total := total + 1;
+    EXIT WHEN total >= 20;
+  END LOOP;
+  RAISE NOTICE 'loop %', total;
+  FOR r IN SELECT n, label FROM vars ORDER BY n LOOP
+    RAISE NOTICE 'row % %', r.n, r.label;
+    INSERT INTO vars VALUES (r.n + 1000, r.label || ' copy');
+  END LOOP;
+  FOR r IN SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename IN ('vars', 'found_ddl') ORDER BY 1 LOOP
+    EXECUTE 'DROP TABLE ' || quote_ident(r.tablename);
+    RAISE NOTICE 'dropped %', r.tablename;
+  END LOOP;
+END $$;
+select count(*) from pg_tables where tablename in ('vars', 'found_ddl');
+DO $$ BEGIN FOR i IN 1..3 BY 0 LOOP NULL; END LOOP; END $$;
+DO $$ BEGIN FOR i IN 1..NULL LOOP NULL; END LOOP; END $$;
+DO $$ DECLARE n int := 0; BEGIN LOOP n := n + 1; IF n > 3 THEN RAISE EXCEPTION 'stopped at %', n; END IF; END LOOP; END $$;
