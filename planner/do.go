@@ -38,7 +38,7 @@ var (
 // maxDoIterations bounds how often one loop of a DO block may run, so a
 // block that never leaves its loop ends with an error rather than
 // running until someone cancels it.
-const maxDoIterations = 10_000_000
+var maxDoIterations = 10_000_000 // a variable for tests
 
 type doRun struct {
 	s      *session

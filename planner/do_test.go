@@ -190,3 +190,29 @@ func TestDoDepthBound(t *testing.T) {
 		t.Fatalf("a failed DO left %s rows", got)
 	}
 }
+
+// TestDoLoopBound: a loop that never leaves ends with 54000 at the
+// iteration bound (lowered here), and the block's writes roll back.
+func TestDoLoopBound(t *testing.T) {
+	defer func(n int) { maxDoIterations = n }(maxDoIterations)
+	maxDoIterations = 50
+	ctx := context.Background()
+	c := startServer(t, nil).connect(t, pgx.QueryExecModeSimpleProtocol)
+	enumExec(t, c, "create table ticks (n int)")
+	for _, body := range []string{
+		"LOOP INSERT INTO ticks VALUES (1); END LOOP;",
+		"WHILE true LOOP NULL; END LOOP;",
+		"FOR i IN 1..1000000 LOOP CONTINUE; END LOOP;",
+	} {
+		_, err := c.Exec(ctx, "DO $$ BEGIN "+body+" END $$")
+		if enumState(err) != "54000" {
+			t.Fatalf("%s: %v, want 54000", body, err)
+		}
+	}
+	if got := enumRows(t, c, "select count(*) from ticks"); got != "0" {
+		t.Fatalf("a failed DO left %s rows", got)
+	}
+	if _, err := c.Exec(ctx, "DO $$ BEGIN FOR i IN 1..50 LOOP INSERT INTO ticks VALUES (i); END LOOP; END $$"); err != nil {
+		t.Fatalf("a loop at the bound: %v", err)
+	}
+}
