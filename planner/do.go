@@ -8,6 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgtype"
 
+	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/internal/sqlparse"
 	"github.com/pggraph/pggraph/wire"
 )
@@ -41,11 +42,12 @@ var (
 var maxDoIterations = 10_000_000 // a variable for tests
 
 type doRun struct {
-	s      *session
-	vars   map[string]*plValue // the block's variables by name
-	found  bool                // FOUND: the last SQL statement or PERFORM touched a row
-	saves  int                 // internal savepoints taken (their names)
-	caught []*wire.Error       // errors whose handlers are running (RAISE;)
+	s          *session
+	assignText string              // the assignment running ("n := n + 1"), for CONTEXT
+	vars       map[string]*plValue // the block's variables by name
+	found      bool                // FOUND: the last SQL statement or PERFORM touched a row
+	saves      int                 // internal savepoints taken (their names)
+	caught     []*wire.Error       // errors whose handlers are running (RAISE;)
 }
 
 // isDo reports a DO statement.
@@ -307,7 +309,7 @@ func (r *doRun) noticeContext(sql string, line int, kind, what string) (restore 
 	}
 	r.s.info.Notice = func(e *wire.Error) {
 		c := *e
-		where := fmt.Sprintf("%s \"%s\"\nPL/pgSQL function inline_code_block line %d at %s", what, sql, line, kind)
+		where := fmt.Sprintf("%s \"%s\"\n%s", what, sql, plContext(line, kind))
 		if c.Where != "" {
 			where = c.Where + "\n" + where
 		}
@@ -406,31 +408,51 @@ func (r *doRun) value(ctx context.Context, expr string, line int, kind string) (
 	return r.valueAs(ctx, expr, "", line, kind)
 }
 
-// valueAs is value of the expression converted to typ ("" = as it is).
+// valueAs is value of the expression converted to typ ("" = as it is),
+// as PL/pgSQL assigns: the expression is evaluated, then its value cast
+// (so a bad conversion is the assignment's error, not the expression's).
 func (r *doRun) valueAs(ctx context.Context, expr, typ string, line int, kind string) (string, bool, error) {
-	sql := "SELECT (" + expr + "\n)"
-	if typ != "" {
-		sql += "::" + typ
+	what, shown := "SQL expression", expr
+	if kind == "assignment" {
+		what, shown = "PL/pgSQL assignment", r.assignText
+	}
+	val, null, src, err := r.eval(ctx, "SELECT ("+expr+"\n)", shown, line, kind, what)
+	if err != nil || null || typ == "" || src == typ {
+		return val, null, err
+	}
+	val, null, _, err = r.eval(ctx, "SELECT ("+sqlString(val)+"::"+src+")::"+typ, "", line, kind, "")
+	return val, null, err
+}
+
+// eval runs a one-value query and returns its value as text, and its
+// type; errors name shown as what in CONTEXT (or only the PL/pgSQL line
+// when what is "").
+func (r *doRun) eval(ctx context.Context, sql, shown string, line int, kind, what string) (string, bool, string, error) {
+	fail := func(err error) error {
+		if what == "" {
+			return r.where(err, line, kind)
+		}
+		return r.inner(err, shown, line, kind, what)
 	}
 	sql, err := r.substitute(ctx, sql)
 	if err != nil {
-		return "", false, r.inner(err, expr, line, kind, "SQL expression")
+		return "", false, "", fail(err)
 	}
 	sts, err := r.s.Parse(ctx, sql)
 	if err != nil || len(sts) != 1 || sts[0].Kind != wire.KindQuery {
 		if err == nil {
-			err = wire.Errorf(wire.CodeSyntaxError, "syntax error in PL/pgSQL expression \"%s\"", expr)
+			err = wire.Errorf(wire.CodeSyntaxError, "syntax error in PL/pgSQL expression \"%s\"", shown)
 		}
-		return "", false, r.inner(err, expr, line, kind, "SQL expression")
+		return "", false, "", fail(err)
 	}
 	res, err := r.s.Execute(ctx, sts[0], nil)
 	if err != nil {
-		return "", false, r.inner(err, expr, line, kind, "SQL expression")
+		return "", false, "", fail(err)
 	}
 	defer res.Close()
 	tr, ok := res.(wire.TextRows)
 	if !ok {
-		return "", false, fmt.Errorf("DO: expression result has no text form")
+		tr = &encodedRows{res: res, m: r.s.typeMap()}
 	}
 	var (
 		buf, out []byte
@@ -441,22 +463,37 @@ func (r *doRun) valueAs(ctx context.Context, expr, typ string, line int, kind st
 		var more bool
 		buf, ends, more, err = tr.NextText(ctx, buf[:0], ends[:0])
 		if err != nil {
-			return "", false, r.inner(err, expr, line, kind, "SQL expression")
+			return "", false, "", fail(err)
 		}
 		if !more {
 			if n == 0 {
-				return "", true, nil // no row: NULL, as in PL/pgSQL
+				null = true // no row: NULL, as in PL/pgSQL
 			}
 			break
 		}
 		if n > 0 {
-			return "", false, r.where(wire.Errorf("21000", "query returned more than one row"), line, kind)
+			return "", false, "", r.where(wire.Errorf("21000", "query returned more than one row"), line, kind)
 		}
 		null = ends[0] < 0
 		out = append(out[:0], buf[:max(ends[0], 0)]...)
 	}
-	return string(out), null, nil
+	src := ""
+	if cols := res.Columns(); len(cols) == 1 {
+		src = exec.FormatType(cols[0].TypeOID, cols[0].TypeMod)
+	}
+	return string(out), null, src, nil
 }
+
+// plContext is the PL/pgSQL line of a CONTEXT.
+func plContext(line int, kind string) string {
+	if kind == kindInit {
+		return fmt.Sprintf("PL/pgSQL function inline_code_block line %d during statement block local variable initialization", line)
+	}
+	return fmt.Sprintf("PL/pgSQL function inline_code_block line %d at %s", line, kind)
+}
+
+// kindInit is the "statement" of a variable's default.
+const kindInit = "\x00init"
 
 // inner places an error of a statement the block ran: PostgreSQL's
 // CONTEXT names the statement (unless the error points into it, when it
@@ -467,7 +504,7 @@ func (r *doRun) inner(err error, sql string, line int, kind, what string) error 
 		return err
 	}
 	e := *we
-	where := fmt.Sprintf("PL/pgSQL function inline_code_block line %d at %s", line, kind)
+	where := plContext(line, kind)
 	if e.Position == 0 {
 		where = fmt.Sprintf("%s \"%s\"\n%s", what, sql, where)
 	}
@@ -485,7 +522,7 @@ func (r *doRun) where(err error, line int, kind string) error {
 		return err
 	}
 	e := *we
-	e.Where = fmt.Sprintf("PL/pgSQL function inline_code_block line %d at %s", line, kind)
+	e.Where = plContext(line, kind)
 	return &e
 }
 
@@ -573,7 +610,7 @@ func (r *doRun) raise(ctx context.Context, x *plRaise) error {
 	if e.Code == "" {
 		e.Code = wire.CodeSuccessfulCompletion
 	}
-	e.Where = fmt.Sprintf("PL/pgSQL function inline_code_block line %d at RAISE", x.lineno)
+	e.Where = plContext(x.lineno, "RAISE")
 	if r.s.info.Notice != nil {
 		r.s.info.Notice(e)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/pggraph/pggraph/exec"
@@ -49,14 +50,14 @@ func (r *doRun) declare(ctx context.Context, decls []plVarDecl) error {
 	for _, d := range decls {
 		v := &plValue{typ: d.typ, null: true, notNull: d.notNull, isRec: d.rec}
 		if d.def != "" {
-			val, null, err := r.valueAs(ctx, d.def, d.typ, 1, "DECLARE")
+			val, null, err := r.valueAs(ctx, d.def, d.typ, d.line, kindInit)
 			if err != nil {
 				return err
 			}
 			v.val, v.null = val, null
 		}
 		if v.notNull && v.null {
-			return r.where(wire.Errorf("22004", "null value cannot be assigned to variable \"%s\" declared NOT NULL", d.name), 1, "DECLARE")
+			return r.where(wire.Errorf("22004", "null value cannot be assigned to variable \"%s\" declared NOT NULL", d.name), d.line, kindInit)
 		}
 		r.vars[d.name] = v
 	}
@@ -71,7 +72,7 @@ func (r *doRun) set(ctx context.Context, name, val, srcType string, null bool, l
 		return r.where(plRefuse(fmt.Sprintf("assigning to %s", name)), line, kind)
 	}
 	if !null && srcType != v.typ {
-		conv, cnull, err := r.valueAs(ctx, sqlString(val)+"::"+srcType, v.typ, line, kind)
+		conv, cnull, _, err := r.eval(ctx, "SELECT ("+sqlString(val)+"::"+srcType+")::"+v.typ, "", line, kind, "")
 		if err != nil {
 			return err
 		}
@@ -89,6 +90,7 @@ func (r *doRun) assign(ctx context.Context, x *plAssign) error {
 	if v == nil || v.isRec {
 		return r.where(plRefuse("assignment to a record"), x.lineno, "assignment")
 	}
+	r.assignText = x.text
 	val, null, err := r.valueAs(ctx, x.expr, v.typ, x.lineno, "assignment")
 	if err != nil {
 		return err
@@ -302,6 +304,10 @@ func (r *doRun) substitute(ctx context.Context, sql string) (string, error) {
 			}
 		case len(ref.Names) != 1:
 			continue
+		case v != nil && v.isRec:
+			if lit, err = v.row(name); err != nil {
+				return "", err
+			}
 		case v != nil && !v.isRec:
 			lit = v.literal()
 		case name == "found":
@@ -364,6 +370,19 @@ func (r *doRun) visibleColumns(ctx context.Context, sql string) (map[string]bool
 		}
 	}
 	return out, nil
+}
+
+// row is the whole record as a row value.
+func (v *plValue) row(rec string) (string, error) {
+	if v.rec == nil {
+		return "", wire.Errorf("55000", "record \"%s\" is not assigned yet", rec).
+			WithDetail("The tuple structure of a not-yet-assigned record is indeterminate.")
+	}
+	parts := make([]string, len(v.rec.names))
+	for j := range v.rec.names {
+		parts[j] = (&plValue{typ: v.rec.types[j], val: v.rec.vals[j], null: v.rec.nulls[j]}).literal()
+	}
+	return "ROW(" + strings.Join(parts, ", ") + ")", nil
 }
 
 // field is record field f as SQL text of its type.

@@ -47,6 +47,7 @@ type plTarget struct {
 
 // plVarDecl is a declared variable (DECLARE, or a FOR loop's).
 type plVarDecl struct {
+	line    int
 	name    string
 	typ     string // the declared type's text ("" for a record)
 	def     string // the default expression ("" = NULL)
@@ -58,6 +59,7 @@ type plAssign struct { // name := expr
 	lineno int
 	name   string
 	expr   string
+	text   string // the whole assignment, for CONTEXT
 }
 
 type plLoop struct { // LOOP, or WHILE cond LOOP
@@ -220,6 +222,7 @@ func compileDo(sql, body string) (*plProgram, error) {
 		for kind, raw := range d {
 			var v struct {
 				Refname  string `json:"refname"`
+				Lineno   int    `json:"lineno"`
 				Notnull  bool   `json:"notnull"`
 				Datatype struct {
 					Type struct {
@@ -248,7 +251,7 @@ func compileDo(sql, body string) (*plProgram, error) {
 				continue
 			}
 			seen[v.Refname] = true
-			decl := plVarDecl{name: v.Refname, typ: strings.TrimSpace(v.Datatype.Type.Typname), notNull: v.Notnull, rec: kind == "PLpgSQL_rec"}
+			decl := plVarDecl{line: v.Lineno, name: v.Refname, typ: strings.TrimSpace(v.Datatype.Type.Typname), notNull: v.Notnull, rec: kind == "PLpgSQL_rec"}
 			if v.Default != nil {
 				decl.def = v.Default.Expr.Query
 			}
@@ -429,7 +432,7 @@ func plStatement(kind string, raw json.RawMessage) (plStmt, error) {
 		if strings.HasPrefix(m[1], `"`) {
 			name = strings.ReplaceAll(m[1][1:len(m[1])-1], `""`, `"`)
 		}
-		return &plAssign{lineno: x.Lineno, name: name, expr: m[2]}, nil
+		return &plAssign{lineno: x.Lineno, name: name, expr: m[2], text: q}, nil
 	case "PLpgSQL_stmt_loop", "PLpgSQL_stmt_while":
 		l := &plLoop{lineno: x.Lineno}
 		var err error

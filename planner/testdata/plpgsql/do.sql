@@ -273,3 +273,16 @@ select count(*) from pg_tables where tablename in ('vars', 'found_ddl');
 DO $$ BEGIN FOR i IN 1..3 BY 0 LOOP NULL; END LOOP; END $$;
 DO $$ BEGIN FOR i IN 1..NULL LOOP NULL; END LOOP; END $$;
 DO $$ DECLARE n int := 0; BEGIN LOOP n := n + 1; IF n > 3 THEN RAISE EXCEPTION 'stopped at %', n; END IF; END LOOP; END $$;
+-- CONTEXT of errors in defaults, assignments and loop bounds; a record
+-- as a value
+DO $$ DECLARE n int := 1/0; BEGIN NULL; END $$;
+DO $$
+DECLARE
+  n int := 'x';
+BEGIN NULL; END $$;
+DO $$ DECLARE n int; BEGIN n := 1/0; END $$;
+DO $$ DECLARE n int; BEGIN n := 'y'; END $$;
+DO $$ BEGIN FOR i IN 1..1/0 LOOP END LOOP; END $$;
+DO $$ DECLARE r record; BEGIN FOR r IN SELECT 1/0 LOOP END LOOP; END $$;
+DO $$ DECLARE r record; BEGIN SELECT 1 AS a, 'x y' AS b, NULL::int AS c INTO r; RAISE NOTICE '% %', r, r.b; END $$;
+DO $$ DECLARE i int := 100; BEGIN FOR i IN 1..2 LOOP RAISE NOTICE 'in %', i; END LOOP; RAISE NOTICE 'after %', i; END $$;
