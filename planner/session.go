@@ -57,6 +57,7 @@ type session struct {
 		loc  *time.Location
 	}
 	sqlStmts map[string]*sqlPrepared // SQL-level PREPARE (prepare_sql.go)
+	doDepth  int                     // DO blocks running (do.go)
 	cursors  map[string]*cursor      // DECLARE … CURSOR (cursor.go)
 
 	// pendBound are the plans bound to the transaction's pending state
@@ -81,6 +82,7 @@ const (
 	stmtRole        // CREATE/ALTER/DROP ROLE, GRANT/REVOKE role (roles.go)
 	stmtSQLPrepare  // SQL-level PREPARE / EXECUTE (prepare_sql.go)
 	stmtCursor      // DECLARE … CURSOR, FETCH, MOVE, CLOSE (cursor.go)
+	stmtDo          // DO $$ … $$ (do.go)
 )
 
 // control reports statements that act outside the graph commit
@@ -214,6 +216,8 @@ func newPlan(st *wire.Statement) *plan {
 		p.kind = stmtSQLPrepare
 	case isCursorStmt(n):
 		p.kind = stmtCursor
+	case isDo(n):
+		p.kind = stmtDo
 	case isSelectInto(n):
 		p.kind = stmtDDL // ctas.go
 		p.ddlName = "SELECT INTO"
@@ -244,6 +248,12 @@ func newPlan(st *wire.Statement) *plan {
 		p.unsupported = "COPY to or from a server file or program"
 	default:
 		p.unsupported = unsupportedKeyword(st.SQL)
+		switch n.Node.(type) {
+		case *sqlparse.Node_CompositeTypeStmt:
+			p.unsupported = "CREATE TYPE … AS (…) (composite types)"
+		case *sqlparse.Node_CreateRangeStmt:
+			p.unsupported = "CREATE TYPE … AS RANGE (range types)"
+		}
 		if p.unsupported == "" {
 			p.unsupported = "this statement"
 		}
@@ -291,7 +301,7 @@ func (s *session) Describe(ctx context.Context, st *wire.Statement, declared []u
 	if p.kind == stmtExplain {
 		return s.describeExplain(ctx, p)
 	}
-	if p.kind == stmtMaintenance || p.kind == stmtSQLPrepare || p.kind == stmtCursor {
+	if p.kind == stmtMaintenance || p.kind == stmtSQLPrepare || p.kind == stmtCursor || p.kind == stmtDo {
 		return wire.Description{}, nil
 	}
 	if p.kind != stmtQuery && p.unsupported == "" {
@@ -341,6 +351,9 @@ func (s *session) Execute(ctx context.Context, st *wire.Statement, params []any)
 	}
 	if p.kind == stmtCursor {
 		return s.executeCursor(ctx, st, p)
+	}
+	if p.kind == stmtDo {
+		return s.executeDo(ctx, p)
 	}
 	if p.kind != stmtQuery && p.unsupported == "" {
 		if !p.kind.control() && wire.InPipeline(ctx) && s.tx != nil && s.tx.implicit {

@@ -325,7 +325,9 @@ func (c *conn) notice(e *Error) {
 	}
 	if c.settings != nil {
 		limit, _ := c.settings.Get("client_min_messages")
-		if noticeRank[strings.ToLower(n.Severity)] < noticeRank[limit] {
+		// INFO reaches the client whatever client_min_messages says
+		// (PostgreSQL's rule; RAISE INFO sends it)
+		if sev := strings.ToLower(n.Severity); sev != "info" && noticeRank[sev] < noticeRank[limit] {
 			return
 		}
 	}

@@ -14,11 +14,12 @@ const ormInstall = "apt-get install -y nodejs npm && npm ci --prefix internal/e2
 
 // TestSequelize runs Sequelize 6's flow (testdata/orm/sequelize_flow.js):
 // sync({force}) of has-many, belongs-to and belongs-to-many models with
-// JSONB, DECIMAL and ARRAY columns, describeTable / foreign-key / index
+// JSONB, DECIMAL, ARRAY and ENUM columns (the enum type created by
+// Sequelize's DO block with an EXCEPTION WHEN duplicate_object handler), describeTable / foreign-key / index
 // introspection, nested creates and includes, JSONB and array operators,
 // validation and constraint errors, managed, unmanaged and nested
 // transactions, paranoid deletes, upsert, then sync({alter}) adding and
-// changing columns and the query interface's column and index DDL. The
+// changing columns (a value added to the enum, the column retyped to it) and the query interface's column and index DDL. The
 // transcript must be PostgreSQL 15's.
 func TestSequelize(t *testing.T) {
 	if !fileExists(ormNodeModules) {

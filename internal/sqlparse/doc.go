@@ -5,7 +5,9 @@
 //
 // Model: Parse turns SQL text into the PostgreSQL 17 raw parse tree
 // (protobuf-shaped Go structs, re-exported here as type aliases); Deparse
-// prints a tree back as SQL text (libpg_query's deparser). Parse
+// prints a tree back as SQL text (libpg_query's deparser);
+// ParsePLpgSQL compiles a DO statement's PL/pgSQL body with PostgreSQL's
+// PL/pgSQL grammar and returns libpg_query's JSON of it. Parse
 // trees are cached per exact statement text in a bounded LRU, because ORMs
 // and drivers send the same text over and over. The LRU is bounded by
 // entries and by the summed text length, and text over 64 KiB stays out of

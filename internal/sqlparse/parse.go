@@ -18,7 +18,8 @@ import (
 // SyntaxError is a grammar error (SQLSTATE 42601).
 type SyntaxError struct {
 	Message  string
-	Position int // 1-based character offset into the statement, 0 if unknown
+	Position int    // 1-based character offset into the statement, 0 if unknown
+	Context  string // PostgreSQL's CONTEXT line, when the grammar reports one (PL/pgSQL)
 }
 
 func (e *SyntaxError) Error() string { return e.Message }

@@ -22,9 +22,9 @@ async function main() {
       email: { type: DataTypes.STRING, validate: { isEmail: true } },
       profile: { type: DataTypes.JSONB, defaultValue: {} },
       balance: { type: DataTypes.DECIMAL(12, 2), allowNull: false, defaultValue: 0 },
-      // DataTypes.ENUM is left out: Sequelize creates its type with a
-      // PL/pgSQL DO block, which pgproxy refuses (0A000).
-      status: { type: DataTypes.STRING(10), defaultValue: 'active' },
+      // an enum: Sequelize creates its type with a PL/pgSQL DO block
+      // (EXCEPTION WHEN duplicate_object) and alters it with ADD VALUE
+      status: { type: DataTypes.ENUM('active', 'banned'), defaultValue: 'active' },
       tags: { type: DataTypes.ARRAY(DataTypes.TEXT) },
       ...extra,
     }, { paranoid: true });
@@ -101,6 +101,11 @@ async function main() {
   const p0 = loaded.projects[0];
   say('loaded', loaded.name, canon(loaded.profile), loaded.balance, loaded.status, JSON.stringify(loaded.tags));
   say('project', p0.title, p0.budget, canon(p0.settings), p0.tasks.map((x) => `${x.title}:${x.done}:${x.due}`).join(','), p0.labels.map((l) => l.name).join(','));
+  say('banned', (await User.findAll({ where: { status: 'banned' } })).map((u) => u.name).join(','));
+  try {
+    await User.update({ status: 'gone' }, { where: { name: 'alan' }, validate: false });
+    say('bad enum value', 'passed');
+  } catch (e) { say('bad enum value', e.name, e.parent && e.parent.code); }
   const { count, rows } = await User.findAndCountAll({ order: [['name', 'ASC']], limit: 2, offset: 1 });
   say('page', count, rows.map((u) => u.name).join(','));
   const agg = await Project.findAll({ attributes: ['ownerId', [sequelize.fn('count', sequelize.col('id')), 'n'], [sequelize.fn('sum', sequelize.col('budget')), 'total']], group: ['ownerId'], raw: true });
@@ -167,9 +172,12 @@ async function main() {
     nickname: { type: DataTypes.STRING(40) },
     balance: { type: DataTypes.DECIMAL(14, 2), allowNull: false, defaultValue: 0 },
     score: { type: DataTypes.INTEGER, defaultValue: 7 },
+    status: { type: DataTypes.ENUM('active', 'banned', 'suspended'), defaultValue: 'active' },
   }));
   await sequelize.sync({ alter: true });
   await describe('Users');
+  await User.update({ status: 'suspended' }, { where: { name: 'alan' } });
+  say('statuses', (await User.findAll({ order: [['status', 'ASC'], ['name', 'ASC']] })).map((u) => `${u.name}:${u.status}`).join(','));
   say('users after alter', (await User.findAll({ order: [['name', 'ASC']] })).map((u) => `${u.name}:${u.balance}:${u.score}`).join(','));
   await qi.addColumn('Tasks', 'weight', { type: DataTypes.FLOAT });
   await qi.renameColumn('Tasks', 'weight', 'effort');

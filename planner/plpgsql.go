@@ -1,0 +1,588 @@
+package planner
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/wire"
+)
+
+// The PL/pgSQL subset DO blocks run (do.go): what ORMs and migration
+// tools emit — blocks with EXCEPTION WHEN … handlers, IF/ELSIF/ELSE,
+// SQL statements, PERFORM, EXECUTE of a string, RAISE, NULL, RETURN.
+// The body is compiled by PostgreSQL's own PL/pgSQL grammar
+// (sqlparse.ParsePLpgSQL); its JSON is turned into the tree below, and a
+// construct outside the subset (variables, loops, CASE, cursors, GET
+// DIAGNOSTICS, …) is refused with 0A000 naming it before anything runs.
+
+// plStmt is one PL/pgSQL statement.
+type plStmt interface{ line() int }
+
+type plBlock struct {
+	lineno   int
+	body     []plStmt
+	handlers []plHandler // EXCEPTION WHEN … THEN …
+}
+
+type plHandler struct {
+	conds []string // condition names, or SQLSTATEs of WHEN SQLSTATE '…'
+	body  []plStmt
+}
+
+type plSQL struct { // a SQL statement
+	lineno int
+	sql    string
+	into   *plTarget // SELECT/… INTO (nil: none)
+	strict bool
+}
+
+// plTarget is where a row goes: variables in order, or one record.
+type plTarget struct {
+	names []string
+}
+
+// plVarDecl is a declared variable (DECLARE, or a FOR loop's).
+type plVarDecl struct {
+	line    int
+	name    string
+	typ     string // the declared type's text ("" for a record)
+	def     string // the default expression ("" = NULL)
+	notNull bool
+	rec     bool
+}
+
+type plAssign struct { // name := expr
+	lineno int
+	name   string
+	expr   string
+	text   string // the whole assignment, for CONTEXT
+}
+
+type plLoop struct { // LOOP, or WHILE cond LOOP
+	lineno int
+	cond   string // "" for LOOP
+	body   []plStmt
+}
+
+type plForInt struct { // FOR name IN [REVERSE] lower..upper [BY step] LOOP
+	lineno             int
+	name               string
+	lower, upper, step string
+	reverse            bool
+	body               []plStmt
+}
+
+type plForQuery struct { // FOR target IN query LOOP
+	lineno int
+	target plTarget
+	query  string
+	body   []plStmt
+}
+
+type plExit struct { // EXIT / CONTINUE [WHEN cond]
+	lineno int
+	exit   bool
+	cond   string
+}
+
+type plPerform struct {
+	lineno int
+	sql    string // SELECT …
+}
+
+type plExecute struct { // EXECUTE expr
+	lineno int
+	expr   string
+}
+
+type plIf struct {
+	lineno int
+	arms   []plArm // IF and ELSIF arms in order
+	els    []plStmt
+}
+
+type plArm struct {
+	cond string
+	body []plStmt
+}
+
+type plRaise struct {
+	lineno   int
+	level    int    // PostgreSQL's elog level
+	condname string // RAISE condition / RAISE SQLSTATE '…'
+	message  string // the format ("%" placeholders)
+	params   []string
+	options  []plRaiseOption
+	reraise  bool // RAISE; inside a handler
+}
+
+type plRaiseOption struct {
+	kind int // PostgreSQL's PLpgSQL_raise_option_type
+	expr string
+}
+
+type plReturn struct{ lineno int }
+
+func (b *plBlock) line() int    { return b.lineno }
+func (s *plSQL) line() int      { return s.lineno }
+func (s *plPerform) line() int  { return s.lineno }
+func (s *plExecute) line() int  { return s.lineno }
+func (s *plIf) line() int       { return s.lineno }
+func (s *plRaise) line() int    { return s.lineno }
+func (s *plReturn) line() int   { return s.lineno }
+func (s *plAssign) line() int   { return s.lineno }
+func (s *plLoop) line() int     { return s.lineno }
+func (s *plForInt) line() int   { return s.lineno }
+func (s *plForQuery) line() int { return s.lineno }
+func (s *plExit) line() int     { return s.lineno }
+
+// PostgreSQL's elog levels as PL/pgSQL's RAISE records them.
+const (
+	elogLog     = 15
+	elogInfo    = 17
+	elogNotice  = 18
+	elogWarning = 19
+	elogError   = 21
+)
+
+// raise option kinds (PLpgSQL_raise_option_type)
+const (
+	raiseErrcode = iota
+	raiseMessage
+	raiseDetail
+	raiseHint
+)
+
+// plUnsupported names the statements outside the subset.
+var plUnsupported = map[string]string{
+	"PLpgSQL_stmt_case": "CASE",
+	"PLpgSQL_stmt_forc": "FOR … IN cursor", "PLpgSQL_stmt_foreach_a": "FOREACH",
+	"PLpgSQL_stmt_return_next": "RETURN NEXT", "PLpgSQL_stmt_return_query": "RETURN QUERY", "PLpgSQL_stmt_assert": "ASSERT",
+	"PLpgSQL_stmt_dynfors": "FOR … IN EXECUTE", "PLpgSQL_stmt_getdiag": "GET DIAGNOSTICS", "PLpgSQL_stmt_open": "OPEN",
+	"PLpgSQL_stmt_fetch": "FETCH", "PLpgSQL_stmt_close": "CLOSE", "PLpgSQL_stmt_call": "CALL",
+	"PLpgSQL_stmt_commit": "COMMIT", "PLpgSQL_stmt_rollback": "ROLLBACK",
+}
+
+// plVariables are the variables every DO body has (FOUND) or a block
+// with handlers adds (SQLSTATE, SQLERRM); do.go gives their values.
+var plVariables = []string{"found", "sqlstate", "sqlerrm"}
+
+func plRefuse(what string) *wire.Error {
+	return wire.Errorf(wire.CodeFeatureNotSupported, "%s in a DO block is not supported", what).
+		WithHint("DO blocks run variables of the outermost block, assignments, blocks with EXCEPTION handlers, IF, LOOP, WHILE, FOR over integers and queries, EXIT/CONTINUE, SQL statements (… INTO), PERFORM, EXECUTE of a string, RAISE, NULL and RETURN (docs/sql.md).")
+}
+
+// plProgram is a compiled DO body.
+type plProgram struct {
+	body *plBlock
+	vars []plVarDecl
+}
+
+// compileDo turns a DO statement (its PL/pgSQL body is body) into its
+// tree.
+func compileDo(sql, body string) (*plProgram, error) {
+	text, err := sqlparse.ParsePLpgSQL(sql)
+	if err != nil {
+		return nil, err
+	}
+	var fns []map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(text), &fns); err != nil || len(fns) != 1 {
+		return nil, fmt.Errorf("PL/pgSQL compiler output: %v", err)
+	}
+	var fn struct {
+		Datums []map[string]json.RawMessage `json:"datums"`
+		Action map[string]json.RawMessage   `json:"action"`
+	}
+	if err := json.Unmarshal(fns[0]["PLpgSQL_function"], &fn); err != nil {
+		return nil, fmt.Errorf("PL/pgSQL compiler output: %v", err)
+	}
+	stmts, err := plStmts([]map[string]json.RawMessage{fn.Action})
+	if err != nil {
+		return nil, err
+	}
+	// The compiler's output does not say which block declares a
+	// variable, and a nested block's variables start afresh each time it
+	// is entered: only the outermost block may declare them.
+	if words, err := sqlparse.Words(body); err == nil {
+		begun := false
+		for _, w := range words {
+			begun = begun || w == "begin"
+			if begun && w == "declare" {
+				return nil, plRefuse("DECLARE in a nested block")
+			}
+		}
+	}
+	prog := &plProgram{}
+	seen := map[string]bool{}
+	for _, d := range fn.Datums {
+		for kind, raw := range d {
+			var v struct {
+				Refname  string `json:"refname"`
+				Lineno   int    `json:"lineno"`
+				Notnull  bool   `json:"notnull"`
+				Datatype struct {
+					Type struct {
+						Typname string `json:"typname"`
+					} `json:"PLpgSQL_type"`
+				} `json:"datatype"`
+				Default *plExprJSON `json:"default_val"`
+			}
+			if err := json.Unmarshal(raw, &v); err != nil {
+				return nil, err
+			}
+			switch kind {
+			case "PLpgSQL_row", "PLpgSQL_recfield":
+				continue // INTO targets and record fields, read where used
+			case "PLpgSQL_var":
+				if slices.Contains(plVariables, v.Refname) {
+					continue
+				}
+			case "PLpgSQL_rec":
+			default:
+				return nil, plRefuse(strings.TrimPrefix(kind, "PLpgSQL_") + " variables")
+			}
+			if seen[v.Refname] {
+				// a FOR loop's own variable of a name already declared:
+				// the loop keeps the outer value aside while it runs
+				continue
+			}
+			seen[v.Refname] = true
+			decl := plVarDecl{line: v.Lineno, name: v.Refname, typ: strings.TrimSpace(v.Datatype.Type.Typname), notNull: v.Notnull, rec: kind == "PLpgSQL_rec"}
+			if v.Default != nil {
+				decl.def = v.Default.Expr.Query
+			}
+			prog.vars = append(prog.vars, decl)
+		}
+	}
+	if len(stmts) != 1 {
+		return nil, fmt.Errorf("PL/pgSQL compiler output: %d top-level statements", len(stmts))
+	}
+	b, ok := stmts[0].(*plBlock)
+	if !ok {
+		return nil, fmt.Errorf("PL/pgSQL compiler output: top level is no block")
+	}
+	prog.body = b
+	return prog, nil
+}
+
+type plExprJSON struct {
+	Expr struct {
+		Query string `json:"query"`
+	} `json:"PLpgSQL_expr"`
+}
+
+// plExpr reads an expression's text (do.go puts the values of the
+// variables it reads in).
+func plExpr(raw json.RawMessage) (string, error) {
+	var e plExprJSON
+	if err := json.Unmarshal(raw, &e); err != nil {
+		return "", err
+	}
+	return e.Expr.Query, nil
+}
+
+// plTargetOf reads an INTO or FOR target: a row of variables or a record.
+func plTargetOf(raw json.RawMessage) (*plTarget, error) {
+	var t map[string]struct {
+		Refname string `json:"refname"`
+		Fields  []struct {
+			Name string `json:"name"`
+		} `json:"fields"`
+	}
+	if err := json.Unmarshal(raw, &t); err != nil {
+		return nil, err
+	}
+	out := &plTarget{}
+	for kind, v := range t {
+		switch kind {
+		case "PLpgSQL_row":
+			for _, f := range v.Fields {
+				out.names = append(out.names, f.Name)
+			}
+		case "PLpgSQL_rec", "PLpgSQL_var":
+			out.names = []string{v.Refname}
+		default:
+			return nil, plRefuse("this INTO target")
+		}
+	}
+	for _, n := range out.names {
+		if slices.Contains(plVariables, n) {
+			return nil, plRefuse("INTO " + strings.ToUpper(n))
+		}
+	}
+	return out, nil
+}
+
+var assignRE = regexp.MustCompile(`^\s*([A-Za-z_][A-Za-z0-9_$]*|"(?:[^"]|"")+")\s*(?::=|=)\s*((?s).*)$`)
+
+func plStmts(list []map[string]json.RawMessage) ([]plStmt, error) {
+	var out []plStmt
+	for _, node := range list {
+		for kind, raw := range node {
+			s, err := plStatement(kind, raw)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+func plStatement(kind string, raw json.RawMessage) (plStmt, error) {
+	var x struct {
+		Lineno     int                          `json:"lineno"`
+		Body       []map[string]json.RawMessage `json:"body"`
+		Exceptions *struct {
+			Block struct {
+				List []struct {
+					Exc struct {
+						Conditions []struct {
+							Cond struct {
+								Name string `json:"condname"`
+							} `json:"PLpgSQL_condition"`
+						} `json:"conditions"`
+						Action []map[string]json.RawMessage `json:"action"`
+					} `json:"PLpgSQL_exception"`
+				} `json:"exc_list"`
+			} `json:"PLpgSQL_exception_block"`
+		} `json:"exceptions"`
+		SQLStmt  json.RawMessage              `json:"sqlstmt"`
+		Expr     json.RawMessage              `json:"expr"`
+		Query    json.RawMessage              `json:"query"`
+		Into     bool                         `json:"into"`
+		Params   []json.RawMessage            `json:"params"`
+		Cond     json.RawMessage              `json:"cond"`
+		Then     []map[string]json.RawMessage `json:"then_body"`
+		Elsif    []map[string]json.RawMessage `json:"elsif_list"`
+		Else     []map[string]json.RawMessage `json:"else_body"`
+		Level    int                          `json:"elog_level"`
+		Condname string                       `json:"condname"`
+		Message  *string                      `json:"message"`
+		Options  []struct {
+			Opt struct {
+				Type int             `json:"opt_type"`
+				Expr json.RawMessage `json:"expr"`
+			} `json:"PLpgSQL_raise_option"`
+		} `json:"options"`
+		Expr2   json.RawMessage `json:"retvarno"`
+		Strict  bool            `json:"strict"`
+		Target  json.RawMessage `json:"target"`
+		Var     json.RawMessage `json:"var"`
+		Lower   json.RawMessage `json:"lower"`
+		Upper   json.RawMessage `json:"upper"`
+		Step    json.RawMessage `json:"step"`
+		Reverse bool            `json:"reverse"`
+		Label   string          `json:"label"`
+		IsExit  bool            `json:"is_exit"`
+	}
+	if err := json.Unmarshal(raw, &x); err != nil {
+		return nil, err
+	}
+	switch kind {
+	case "PLpgSQL_stmt_block":
+		b := &plBlock{lineno: x.Lineno}
+		var err error
+		if b.body, err = plStmts(x.Body); err != nil {
+			return nil, err
+		}
+		if x.Exceptions != nil {
+			for _, e := range x.Exceptions.Block.List {
+				h := plHandler{}
+				for _, c := range e.Exc.Conditions {
+					name := c.Cond.Name
+					if _, ok := plConditions[name]; !ok && name != "others" && !isSQLState(name) {
+						return nil, wire.Errorf("42704", "unrecognized exception condition \"%s\"", name)
+					}
+					h.conds = append(h.conds, name)
+				}
+				if h.body, err = plStmts(e.Exc.Action); err != nil {
+					return nil, err
+				}
+				b.handlers = append(b.handlers, h)
+			}
+		}
+		return b, nil
+	case "PLpgSQL_stmt_execsql":
+		q, err := plExpr(x.SQLStmt)
+		if err != nil {
+			return nil, err
+		}
+		st := &plSQL{lineno: x.Lineno, sql: q, strict: x.Strict}
+		if x.Into {
+			if st.into, err = plTargetOf(x.Target); err != nil {
+				return nil, err
+			}
+		}
+		return st, nil
+	case "PLpgSQL_stmt_assign":
+		q, err := plExpr(x.Expr)
+		if err != nil {
+			return nil, err
+		}
+		m := assignRE.FindStringSubmatch(q)
+		if m == nil {
+			return nil, plRefuse("assignment to a record field or an array element")
+		}
+		name := strings.ToLower(m[1])
+		if strings.HasPrefix(m[1], `"`) {
+			name = strings.ReplaceAll(m[1][1:len(m[1])-1], `""`, `"`)
+		}
+		return &plAssign{lineno: x.Lineno, name: name, expr: m[2], text: q}, nil
+	case "PLpgSQL_stmt_loop", "PLpgSQL_stmt_while":
+		l := &plLoop{lineno: x.Lineno}
+		var err error
+		if kind == "PLpgSQL_stmt_while" {
+			if l.cond, err = plExpr(x.Cond); err != nil {
+				return nil, err
+			}
+		}
+		l.body, err = plStmts(x.Body)
+		return l, err
+	case "PLpgSQL_stmt_exit":
+		if x.Label != "" {
+			return nil, plRefuse("EXIT/CONTINUE with a label")
+		}
+		e := &plExit{lineno: x.Lineno, exit: x.IsExit}
+		if x.Cond != nil {
+			var err error
+			if e.cond, err = plExpr(x.Cond); err != nil {
+				return nil, err
+			}
+		}
+		return e, nil
+	case "PLpgSQL_stmt_fori":
+		var v map[string]struct {
+			Refname string `json:"refname"`
+		}
+		if err := json.Unmarshal(x.Var, &v); err != nil {
+			return nil, err
+		}
+		f := &plForInt{lineno: x.Lineno, name: v["PLpgSQL_var"].Refname, reverse: x.Reverse, step: "1"}
+		var err error
+		if f.lower, err = plExpr(x.Lower); err != nil {
+			return nil, err
+		}
+		if f.upper, err = plExpr(x.Upper); err != nil {
+			return nil, err
+		}
+		if x.Step != nil {
+			if f.step, err = plExpr(x.Step); err != nil {
+				return nil, err
+			}
+		}
+		f.body, err = plStmts(x.Body)
+		return f, err
+	case "PLpgSQL_stmt_fors":
+		t, err := plTargetOf(x.Var)
+		if err != nil {
+			return nil, err
+		}
+		f := &plForQuery{lineno: x.Lineno, target: *t}
+		if f.query, err = plExpr(x.Query); err != nil {
+			return nil, err
+		}
+		f.body, err = plStmts(x.Body)
+		return f, err
+	case "PLpgSQL_stmt_perform":
+		q, err := plExpr(x.Expr)
+		return &plPerform{lineno: x.Lineno, sql: q}, err
+	case "PLpgSQL_stmt_dynexecute":
+		if x.Into {
+			return nil, plRefuse("EXECUTE … INTO")
+		}
+		if len(x.Params) > 0 {
+			return nil, plRefuse("EXECUTE … USING")
+		}
+		q, err := plExpr(x.Query)
+		return &plExecute{lineno: x.Lineno, expr: q}, err
+	case "PLpgSQL_stmt_if":
+		s := &plIf{lineno: x.Lineno}
+		cond, err := plExpr(x.Cond)
+		if err != nil {
+			return nil, err
+		}
+		then, err := plStmts(x.Then)
+		if err != nil {
+			return nil, err
+		}
+		s.arms = append(s.arms, plArm{cond: cond, body: then})
+		for _, e := range x.Elsif {
+			var arm struct {
+				Cond  json.RawMessage              `json:"cond"`
+				Stmts []map[string]json.RawMessage `json:"stmts"`
+			}
+			if err := json.Unmarshal(e["PLpgSQL_if_elsif"], &arm); err != nil {
+				return nil, err
+			}
+			c, err := plExpr(arm.Cond)
+			if err != nil {
+				return nil, err
+			}
+			body, err := plStmts(arm.Stmts)
+			if err != nil {
+				return nil, err
+			}
+			s.arms = append(s.arms, plArm{cond: c, body: body})
+		}
+		if s.els, err = plStmts(x.Else); err != nil {
+			return nil, err
+		}
+		return s, nil
+	case "PLpgSQL_stmt_raise":
+		r := &plRaise{lineno: x.Lineno, level: x.Level, condname: x.Condname}
+		if x.Message != nil {
+			r.message = *x.Message
+		}
+		r.reraise = x.Message == nil && x.Condname == "" && len(x.Options) == 0
+		if x.Condname != "" && !isSQLState(x.Condname) {
+			if _, ok := plConditions[x.Condname]; !ok {
+				return nil, wire.Errorf("42704", "unrecognized exception condition \"%s\"", x.Condname)
+			}
+		}
+		for _, p := range x.Params {
+			e, err := plExpr(p)
+			if err != nil {
+				return nil, err
+			}
+			r.params = append(r.params, e)
+		}
+		for _, o := range x.Options {
+			if o.Opt.Type > raiseHint {
+				return nil, plRefuse("RAISE … USING COLUMN, CONSTRAINT, DATATYPE, TABLE or SCHEMA")
+			}
+			e, err := plExpr(o.Opt.Expr)
+			if err != nil {
+				return nil, err
+			}
+			r.options = append(r.options, plRaiseOption{kind: o.Opt.Type, expr: e})
+		}
+		return r, nil
+	case "PLpgSQL_stmt_return":
+		if x.Expr != nil || len(x.Expr2) > 0 {
+			return nil, plRefuse("RETURN of a value")
+		}
+		return &plReturn{lineno: x.Lineno}, nil
+	}
+	if what, ok := plUnsupported[kind]; ok {
+		return nil, plRefuse(what)
+	}
+	return nil, plRefuse(strings.TrimPrefix(kind, "PLpgSQL_stmt_"))
+}
+
+// isSQLState reports a five-character SQLSTATE (WHEN SQLSTATE '…').
+func isSQLState(s string) bool {
+	if len(s) != 5 {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= '0' && c <= '9' || c >= 'A' && c <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
