@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/graph"
 	"github.com/pggraph/pggraph/replication"
 	"github.com/pggraph/pggraph/wire"
@@ -286,4 +287,31 @@ func (s *session) publications(ctx context.Context, names []string) ([]replicati
 		out = append(out, p)
 	}
 	return out, nil
+}
+
+// replicationObjects lists the root's publications and slots for the
+// catalogs (pg_publication, pg_replication_slots). The catalogs cannot
+// fail a query: an unreadable store lists none (and the replication
+// commands report the storage error).
+func (s *session) replicationObjects() exec.ReplicationObjects {
+	st := s.replicationStore()
+	if st == nil {
+		return exec.ReplicationObjects{}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var out exec.ReplicationObjects
+	if pubs, err := st.Publications(ctx); err == nil {
+		for _, p := range pubs {
+			out.Publications = append(out.Publications, exec.Publication{OID: p.OID(), Name: p.Name, Owner: p.Owner, AllTables: p.AllTables,
+				Insert: p.Insert, Update: p.Update, Delete: p.Delete, Truncate: p.Truncate, Tables: p.Tables})
+		}
+	}
+	if slots, err := st.Slots(ctx); err == nil {
+		for _, sl := range slots {
+			out.Slots = append(out.Slots, exec.ReplicationSlot{Name: sl.Name, Plugin: sl.Plugin, Database: sl.Database,
+				ActivePID: int32(st.ActivePID(sl.Name)), ConfirmedFlush: sl.ConfirmedFlush.String()})
+		}
+	}
+	return out
 }

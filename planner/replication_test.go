@@ -314,3 +314,79 @@ func checkTranscript(t *testing.T, got, want []string) {
 		t.Errorf("stream:\n%s\nwant:\n%s", strings.Join(g, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestPublications: CREATE/DROP PUBLICATION with PostgreSQL's errors,
+// and the catalogs that show publications and slots.
+func TestPublications(t *testing.T) {
+	ts := startServer(t, createPeople(t))
+	ctx := context.Background()
+	c := ts.connect(t, pgx.QueryExecModeSimpleProtocol)
+	for _, tc := range []struct{ sql, code string }{
+		{`CREATE PUBLICATION p1 FOR TABLE people`, ""},
+		{`CREATE PUBLICATION p1 FOR TABLE people`, "42710"},
+		{`CREATE PUBLICATION p2 FOR TABLE nosuch`, "42P01"},
+		{`CREATE PUBLICATION p2 FOR TABLE people WHERE (id > 1)`, "0A000"},
+		{`CREATE PUBLICATION p2 FOR TABLES IN SCHEMA public`, "0A000"},
+		{`CREATE PUBLICATION pall FOR ALL TABLES WITH (publish = 'insert, delete')`, ""},
+		{`CREATE PUBLICATION p3 WITH (publish = 'merge')`, "22023"},
+		{`ALTER PUBLICATION p1 ADD TABLE people`, "0A000"},
+		{`DROP PUBLICATION nosuch`, "42704"},
+		{`DROP PUBLICATION IF EXISTS nosuch`, ""},
+	} {
+		_, err := c.Exec(ctx, tc.sql)
+		if sqlState(err) != tc.code || tc.code == "" && err != nil {
+			t.Errorf("%s: %v, want %q", tc.sql, err, tc.code)
+		}
+	}
+	tx, err := c.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(ctx, `CREATE PUBLICATION p4`); sqlState(err) != "25001" {
+		t.Errorf("in a transaction block: %v", err)
+	}
+	tx.Rollback(ctx)
+	query := func(q string) string {
+		t.Helper()
+		rows, err := c.Query(ctx, q)
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		var out []string
+		for rows.Next() {
+			vals, _ := rows.Values()
+			var cells []string
+			for _, v := range vals {
+				cells = append(cells, fmt.Sprint(v))
+			}
+			out = append(out, strings.Join(cells, "|"))
+		}
+		if err := rows.Err(); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		return strings.Join(out, "; ")
+	}
+	if got, want := query(`SELECT pubname, puballtables, pubinsert, pubupdate, pubdelete FROM pg_publication ORDER BY pubname`), "p1|false|true|true|true; pall|true|true|false|true"; got != want {
+		t.Errorf("pg_publication: %q, want %q", got, want)
+	}
+	if got, want := query(`SELECT pubname, schemaname, tablename, array_to_string(attnames, ',') FROM pg_publication_tables ORDER BY pubname`), "p1|public|people|id,name,score; pall|public|people|id,name,score"; got != want {
+		t.Errorf("pg_publication_tables: %q, want %q", got, want)
+	}
+	if got, want := query(`SELECT count(*) FROM pg_publication_rel r JOIN pg_publication p ON p.oid = r.prpubid WHERE r.prrelid = 'people'::regclass`), "1"; got != want {
+		t.Errorf("pg_publication_rel: %q, want %q", got, want)
+	}
+	rc := ts.replConnect(t, "main")
+	slot, err := replExec(t, rc, `CREATE_REPLICATION_SLOT s LOGICAL pgoutput`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := query(`SELECT slot_name, plugin, slot_type, database, active, confirmed_flush_lsn FROM pg_replication_slots`), "s|pgoutput|logical|main|false|"+slot[0][1]; got != want {
+		t.Errorf("pg_replication_slots: %q, want %q", got, want)
+	}
+	if _, err := c.Exec(ctx, `DROP PUBLICATION p1, pall`); err != nil {
+		t.Fatal(err)
+	}
+	if got := query(`SELECT count(*) FROM pg_publication`); got != "0" {
+		t.Errorf("after DROP: %s publications", got)
+	}
+}

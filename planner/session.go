@@ -563,7 +563,8 @@ func (s *session) execSession() *exec.Session {
 				}
 				return s.advisory.SpaceHolds()
 			},
-			RelationFunc: s.relationFunc, // graph.at, graph.diff (relfuncs.go)
+			RelationFunc: s.relationFunc,       // graph.at, graph.diff (relfuncs.go)
+			Replication:  s.replicationObjects, // replication.go
 			Setting: func(name string) (string, bool) {
 				if settings == nil {
 					return "", false
