@@ -9,9 +9,10 @@
 // A graph commit is one transaction of the stream. Its manifest version
 // v (versions only grow along a branch's history, forks included)
 // gives every position of it: the messages of commit v sit at
-// v<<32 + i (Begin at i = 0, then one per change, then Commit), and
-// its end LSN, which a consumer confirms, is v<<32 + n for n messages.
-// A slot created at head version h starts at (h+1)<<32, so exactly the
+// v<<32 + i (Begin at i = 0, then one per change), and its Commit and
+// end LSN, which a consumer confirms, at (v+1)<<32 - 1, whatever the
+// commit holds (so positions do not move when publications change). A
+// slot created at head version h starts at (h+1)<<32, so exactly the
 // commits after h are streamed. LSNs print as PostgreSQL's "%X/%X", so
 // "7/0" is the Begin of manifest version 7.
 //
