@@ -390,3 +390,36 @@ func TestPublications(t *testing.T) {
 		t.Errorf("after DROP: %s publications", got)
 	}
 }
+
+// TestReplicationConnections: the startup parameter's values, and what a
+// replication connection refuses.
+func TestReplicationConnections(t *testing.T) {
+	ts := startServer(t, createPeople(t))
+	ctx := context.Background()
+	for _, tc := range []struct{ value, code string }{
+		{"true", "0A000"}, {"on", "0A000"}, {"bogus", "22023"}, {"false", ""}, {"database", ""},
+	} {
+		c, err := pgconn.Connect(ctx, ts.url("main")+"&replication="+tc.value)
+		if sqlState(err) != tc.code || tc.code == "" && err != nil {
+			t.Errorf("replication=%s: %v, want %q", tc.value, err, tc.code)
+		}
+		if c != nil {
+			c.Close(ctx)
+		}
+	}
+	rc := ts.replConnect(t, "main")
+	// the extended protocol is refused (PostgreSQL: 08P01), the simple
+	// one goes on
+	if _, err := rc.Prepare(ctx, "", "SELECT 1", nil); sqlState(err) != "08P01" {
+		t.Errorf("Parse on a replication connection: %v", err)
+	}
+	if rows, err := replExec(t, rc, "SELECT 1"); err != nil || rows[0][0] != "1" {
+		t.Errorf("after the refusal: %v %v", rows, err)
+	}
+	if _, err := replExec(t, rc, "BEGIN"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := replExec(t, rc, "CREATE_REPLICATION_SLOT s LOGICAL pgoutput"); sqlState(err) != "25001" {
+		t.Errorf("slot in a transaction block: %v", err)
+	}
+}
