@@ -8,6 +8,7 @@ import (
 	"github.com/pggraph/pggraph/graph"
 	"github.com/pggraph/pggraph/lance"
 	"github.com/pggraph/pggraph/recovery"
+	"github.com/pggraph/pggraph/replication"
 )
 
 // __manifest version retention (CleanupOptions.KeepManifestVersions > 0;
@@ -23,7 +24,10 @@ import (
 //     rollback commit ids above its base);
 //   - every merge commit, and every commit some branch merged in (merge
 //     bases are found through them);
-//   - every tagged version.
+//   - every tagged version;
+//   - every version a replication slot on the branch may still stream
+//     (from the commit before its first unconfirmed one; through fork
+//     points into the parent branches its history reads).
 //
 // Deleting a version removes its manifest file only; the data and
 // transaction files it alone referenced become unreferenced and are
@@ -96,6 +100,37 @@ func (g *Graph) pruneManifest(ctx context.Context, h *manifestHistory, keep int,
 		b := sc.Branch
 		if f, ok := floor[b]; !ok || sc.Write.Base.ManifestVersion < f {
 			floor[b] = sc.Write.Base.ManifestVersion
+		}
+	}
+	// a replication slot streams its branch from the commit before its
+	// first unconfirmed one: keep every version from there on, through
+	// the fork points into the parents whose versions its history reads
+	slots, err := replication.ManifestFloors(ctx, g.Root.Store())
+	if err != nil {
+		return err
+	}
+	refByName := map[string]int{}
+	for i, r := range refs {
+		refByName[r.Name] = i
+	}
+	for b, keepFrom := range slots {
+		for depth := 0; depth <= len(refs); depth++ {
+			f := uint64(0)
+			if keepFrom > 0 {
+				f = keepFrom - 1 // versions above f are kept
+			}
+			if cur, ok := floor[b]; !ok || f < cur {
+				floor[b] = f
+			}
+			i, ok := refByName[b]
+			if !ok || keepFrom > refs[i].ParentVersion {
+				break
+			}
+			parent := refs[i].ParentBranchName()
+			if parent == "" {
+				parent = graph.MainBranch
+			}
+			b = parent
 		}
 	}
 	var branches []string

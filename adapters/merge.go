@@ -57,8 +57,10 @@ import (
 //     replayed back.
 //     Deleted rows are matched on the target by whole-row value; a row
 //     the source deleted or updated that the target no longer has means
-//     both changed it: conflict. With a primary key, every added key is
-//     checked against the target's keys: a duplicate is a conflict;
+//     both changed it: a conflict, unless both updated it in different
+//     columns (merged per column: merge_columns.go). With a primary key,
+//     every added key is checked against the target's keys: a duplicate
+//     is a conflict;
 //   - rows changed on both sides: allowed only for a table with a
 //     primary key (the two checks above then prove the changes disjoint
 //     at row level); without one the table is a conflict.
@@ -475,17 +477,15 @@ func (p *mergePlan) replay(ctx context.Context, onto graph.TableEntry, base, src
 	}
 	resolve := (p.w.strategy != "" || p.w.staging) && pkIdx != nil
 	want := map[string]int{}
-	wantPK := map[string]string{}   // whole-row key → primary key (resolve)
-	baseAddr := map[string]uint64{} // primary key → base row address (staging)
+	wantPK := map[string]string{}   // whole-row key → primary key
+	baseAddr := map[string]uint64{} // primary key → base row address
 	if len(d.deleted) > 0 {
 		if err := forEachRow(ctx, old, lanceScan(d.deleted), func(rec arrow.RecordBatch, i int, addr uint64) error {
 			key := rowKey(rec, i, dataCols(rec))
 			want[key]++
-			if resolve {
+			if pkIdx != nil {
 				wantPK[key] = rowKey(rec, i, pkIdx)
-				if p.w.staging {
-					baseAddr[wantPK[key]] = addr
-				}
+				baseAddr[wantPK[key]] = addr
 			}
 			return nil
 		}); err != nil {
@@ -519,7 +519,7 @@ func (p *mergePlan) replay(ctx context.Context, onto graph.TableEntry, base, src
 	}
 	var dels []uint64
 	keys := map[string]bool{}
-	keyAddr := map[string]uint64{} // target rows by primary key (resolve)
+	keyAddr := map[string]uint64{} // target rows by primary key
 	if len(want) > 0 || pkIdx != nil && len(kept) > 0 {
 		// whole rows are read only to match deletions; a key check alone
 		// reads just the key columns (rowKey over the same values, so the
@@ -543,14 +543,23 @@ func (p *mergePlan) replay(ctx context.Context, onto graph.TableEntry, base, src
 			if pkIdx != nil {
 				k := rowKey(rec, i, keyIdx)
 				keys[k] = true
-				if resolve {
-					keyAddr[k] = addr
-				}
+				keyAddr[k] = addr
 			}
 			return nil
 		}); err != nil {
 			return err
 		}
+	}
+	// rows both sides updated in different columns merge
+	// (merge_columns.go); what is left conflicts
+	var merged arrow.RecordBatch
+	if pkIdx != nil && len(want) > 0 && len(kept) > 0 {
+		cm, err := mergeColumns(ctx, old, cur, tds, want, wantPK, baseAddr, kept, keptKeys, keyAddr)
+		if err != nil {
+			return err
+		}
+		kept, keptKeys, merged = cm.kept, cm.keptKeys, cm.added
+		dels = append(dels, cm.dels...)
 	}
 	if p.w.staging && resolve {
 		var err error
@@ -578,12 +587,18 @@ func (p *mergePlan) replay(ctx context.Context, onto graph.TableEntry, base, src
 	if len(kept) > 0 {
 		inserts = []Source{rowsAt(cur, kept)}
 	}
+	if merged != nil {
+		inserts = append(inserts, Batches(cur.Schema(), merged))
+	}
 	if len(dels) == 0 && len(inserts) == 0 {
 		return nil
 	}
 	mr := &MergedRows{Deleted: dels}
-	if len(inserts) > 0 {
+	switch len(inserts) {
+	case 1:
 		mr.Added = inserts[0]
+	case 2:
+		mr.Added = concatSources(cur.Schema(), inserts[0], inserts[1])
 	}
 	p.rows[onto.Key()] = mr
 	if p.w.staging {

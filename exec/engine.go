@@ -57,6 +57,9 @@ type Session struct {
 	// RelationFunc resolves schema-qualified functions in FROM the
 	// executor does not know (nil: none; exec/relfunc.go).
 	RelationFunc RelationFunc
+	// Replication lists the root's publications and slots
+	// (syscat_replication.go); nil: none.
+	Replication func() ReplicationObjects
 }
 
 func (s *Session) sessionUser() string {
@@ -120,6 +123,7 @@ func (e *Engine) PrepareFor(sess *Session, sql string, declared []uint32) (p *Pr
 		cs.rolesFn, cs.sessUser = sess.Roles, sess.sessionUser()
 		cs.activityFn, cs.locksFn, cs.rowLocksFn = sess.Activity, sess.AdvisoryHolds, sess.RowLocks
 		cs.relFunc = sess.RelationFunc
+		cs.replicationFn = sess.Replication
 	}
 	b := &binder{cat: cs, sql: sql}
 	for i, oid := range declared {
@@ -420,6 +424,10 @@ type catalogSet struct {
 	// usage caches schemaUsable("public") (schema_usage.go): 0 not yet
 	// asked, 1 usable, 2 not
 	usage uint8
+	// replicationFn serves the replication catalogs, read once per
+	// statement into replicationObjs
+	replicationFn   func() ReplicationObjects
+	replicationObjs *ReplicationObjects
 }
 
 func (c *catalogSet) database() string {

@@ -25,7 +25,6 @@ const oidDatabaseOwnerRole = 6171
 func init() {
 	empty := func(*catalogSet) [][]any { return nil }
 	pgCatalogRels["pg_publication_namespace"] = &sysRelation{6237, "oid oid, pnpubid oid, pnnspid oid", empty}
-	pgCatalogRels["pg_publication_rel"] = &sysRelation{6106, "oid oid, prpubid oid, prrelid oid, prqual pg_node_tree, prattrs int2vector", empty}
 	pgCatalogRels["pg_partitioned_table"] = &sysRelation{3350, "partrelid oid, partstrat char, partnatts int2, partdefid oid, partattrs int2vector, partclass oidvector, partcollation oidvector, partexprs pg_node_tree", empty}
 	pgCatalogRels["pg_foreign_table"] = &sysRelation{3118, "ftrelid oid, ftserver oid, ftoptions text[]", empty}
 	pgCatalogRels["pg_event_trigger"] = &sysRelation{3466, "oid oid, evtname name, evtevent name, evtowner oid, evtfoid oid, evtenabled char, evttags text[]", empty}

@@ -8,6 +8,7 @@ import (
 	"github.com/pggraph/pggraph/adapters"
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/planner/seq"
+	"github.com/pggraph/pggraph/replication"
 	"github.com/pggraph/pggraph/wire"
 )
 
@@ -27,12 +28,15 @@ type Backend struct {
 	// Access is the root's role catalog (NewBackend opens it; share one
 	// per root and process so role changes reach every session at once).
 	Access *access.Store
-	logins loginCounts
-	once   sync.Once
-	locks  *exec.AdvisoryLocks
-	seqs   *seq.Allocator
-	tables tableCache
-	cats   catalogCache
+	// Replication is the root's replication slots and publications
+	// (opened on the first session unless set).
+	Replication *replication.Store
+	logins      loginCounts
+	once        sync.Once
+	locks       *exec.AdvisoryLocks
+	seqs        *seq.Allocator
+	tables      tableCache
+	cats        catalogCache
 	// changes caches row-change summaries of published table versions
 	// (writeset.go); rows holds the in-process row and key locks
 	// (rowlocks.go).
@@ -52,11 +56,20 @@ func (b *Backend) NewSession(ctx context.Context, info wire.SessionInfo) (wire.S
 			b.locks = exec.NewAdvisoryLocks()
 		}
 		b.seqs = seq.Open(b.Graph.Root.Store())
+		if b.Replication == nil {
+			b.Replication = replication.Open(b.Graph.Root.Store())
+		}
 		adapters.SetMergeCheck(b.Graph, b.checkMerge)
 		b.Graph.SetOptimizeGuard(b.optimizeGuard)
 	})
 	release, err := b.admitLogin(ctx, info.User, info.Database)
 	if err != nil {
+		return nil, err
+	}
+	if err := b.checkReplicationRole(ctx, info); err != nil {
+		if release != nil {
+			release()
+		}
 		return nil, err
 	}
 	s := &session{g: b.Graph, root: b.Graph.Root, maxReprepare: b.MaxReprepare, analyze: b.Analyze, info: info, memLimit: b.MemoryLimit,

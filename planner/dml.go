@@ -78,6 +78,9 @@ func (s *session) executeWrite(ctx context.Context, st *wire.Statement, p *plan,
 	if p.kind == stmtRole {
 		return s.executeRole(ctx, p)
 	}
+	if p.kind == stmtPublication {
+		return s.executePublication(ctx, p)
+	}
 	if s.readOnly() {
 		return nil, wire.Errorf("25006", "cannot execute %s in a read-only transaction", p.stmtName())
 	}
@@ -249,7 +252,7 @@ func (s *session) describeWrite(ctx context.Context, st *wire.Statement, p *plan
 	if p.kind == stmtGraph {
 		return s.describeGraphCall(ctx, p)
 	}
-	if p.kind == stmtDDL || p.kind == stmtRole {
+	if p.kind == stmtDDL || p.kind == stmtRole || p.kind == stmtPublication {
 		return wire.Description{Params: p.declared}, nil
 	}
 	var base *catalog

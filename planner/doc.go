@@ -215,6 +215,15 @@
 // view of the merged graph and refuses (40001) a merge that leaves one
 // that no longer binds to its columns.
 //
+// Logical replication (replication.go, replication_stream.go,
+// publications.go): the session implements wire.Replicator for
+// replication=database connections. Slots and publications are the
+// root's (package replication); a slot streams its branch's commits
+// after its confirmed position as pgoutput transactions built from the
+// change feed (graph_changes.go's changedTables and diffTable), tables
+// filtered by the named publications (docs/architecture.md, "Logical
+// replication (pgoutput)").
+//
 // Roles (roles.go, login.go): CREATE/ALTER/DROP ROLE|USER|GROUP, ALTER
 // ROLE … RENAME TO, GRANT/REVOKE role [WITH ADMIN OPTION] change the
 // root's role catalog (package access) at once, with PostgreSQL 15's

@@ -112,14 +112,18 @@ func (s *session) graphChanges(ctx context.Context, since, table *string) (*exec
 	return &exec.TableDef{Schema: graphsql.Schema, Name: "changes", Columns: changeColumns, Source: exec.MemTableFromVecs(changeColumns, vecs)}, nil
 }
 
-// commitChanges is the row changes of one commit (cur) against the
-// snapshot before it (prev), tables by name.
-func (s *session) commitChanges(ctx context.Context, pc *privCtx, prev, cur *graph.Snapshot, only *tableFilter) ([]changeRow, error) {
-	type pair struct {
-		name     string
-		from, to *graph.TableEntry
-	}
-	byID := map[uint64]*pair{}
+// changedTable is one table a commit changed: its entries before and
+// after (nil where absent) and its name after the commit.
+type changedTable struct {
+	name     string
+	from, to *graph.TableEntry
+}
+
+// changedTables lists the tables (not views or sequences) whose version
+// differs between prev and cur, by name, paired by stable id; pc (when
+// set) must grant SELECT on each.
+func (s *session) changedTables(ctx context.Context, pc *privCtx, prev, cur *graph.Snapshot, only *tableFilter) ([]*changedTable, error) {
+	byID := map[uint64]*changedTable{}
 	named := map[uint64]bool{} // ids that carry the filter's name on either side
 	for _, side := range []*graph.Snapshot{prev, cur} {
 		for _, e := range side.State.Tables {
@@ -129,7 +133,7 @@ func (s *session) commitChanges(ctx context.Context, pc *privCtx, prev, cur *gra
 			e := e
 			p := byID[e.ID]
 			if p == nil {
-				p = &pair{}
+				p = &changedTable{}
 				byID[e.ID] = p
 			}
 			p.name = e.Name // cur's name wins (a rename)
@@ -143,7 +147,7 @@ func (s *session) commitChanges(ctx context.Context, pc *privCtx, prev, cur *gra
 			}
 		}
 	}
-	pairs := make([]*pair, 0, len(byID))
+	pairs := make([]*changedTable, 0, len(byID))
 	for id, p := range byID {
 		if sameVersion(p.from, p.to) {
 			continue
@@ -154,7 +158,7 @@ func (s *session) commitChanges(ctx context.Context, pc *privCtx, prev, cur *gra
 		pairs = append(pairs, p)
 	}
 	sort.Slice(pairs, func(i, j int) bool { return pairs[i].name < pairs[j].name })
-	var out []changeRow
+	out := pairs[:0]
 	for _, p := range pairs {
 		skip := false
 		for _, e := range []*graph.TableEntry{p.from, p.to} {
@@ -175,9 +179,22 @@ func (s *session) commitChanges(ctx context.Context, pc *privCtx, prev, cur *gra
 				}
 			}
 		}
-		if skip {
-			continue
+		if !skip {
+			out = append(out, p)
 		}
+	}
+	return out, nil
+}
+
+// commitChanges is the row changes of one commit (cur) against the
+// snapshot before it (prev), tables by name.
+func (s *session) commitChanges(ctx context.Context, pc *privCtx, prev, cur *graph.Snapshot, only *tableFilter) ([]changeRow, error) {
+	pairs, err := s.changedTables(ctx, pc, prev, cur, only)
+	if err != nil {
+		return nil, err
+	}
+	var out []changeRow
+	for _, p := range pairs {
 		d, err := s.diffTable(ctx, p.from, p.to, true)
 		if err != nil {
 			return nil, err

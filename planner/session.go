@@ -80,14 +80,15 @@ const (
 	stmtExplain     // EXPLAIN [ANALYZE] of a query (explain.go)
 	stmtMaintenance // VACUUM, ANALYZE, CHECKPOINT, REINDEX, CLUSTER, LOCK (maintenance.go)
 	stmtRole        // CREATE/ALTER/DROP ROLE, GRANT/REVOKE role (roles.go)
+	stmtPublication // CREATE/DROP PUBLICATION (publications.go)
 	stmtSQLPrepare  // SQL-level PREPARE / EXECUTE (prepare_sql.go)
 	stmtCursor      // DECLARE … CURSOR, FETCH, MOVE, CLOSE (cursor.go)
 	stmtDo          // DO $$ … $$ (do.go)
 )
 
 // control reports statements that act outside the graph commit
-// (procedures, role changes): they never join a transaction's writes.
-func (k stmtKind) control() bool { return k == stmtGraph || k == stmtRole }
+// (procedures, role and publication changes): they never join a transaction's writes.
+func (k stmtKind) control() bool { return k == stmtGraph || k == stmtRole || k == stmtPublication }
 
 // plan is what Describe leaves on a Statement for Execute.
 type plan struct {
@@ -238,6 +239,8 @@ func newPlan(st *wire.Statement) *plan {
 		p.kind = stmtExplain
 	case isRoleStmt(n):
 		p.kind = stmtRole
+	case isPublicationStmt(n):
+		p.kind = stmtPublication
 	case isMaintenance(n):
 		p.kind = stmtMaintenance
 	case isDDL(n):
@@ -573,7 +576,8 @@ func (s *session) execSession() *exec.Session {
 				}
 				return s.advisory.SpaceHolds()
 			},
-			RelationFunc: s.relationFunc, // graph.at, graph.diff (relfuncs.go)
+			RelationFunc: s.relationFunc,       // graph.at, graph.diff (relfuncs.go)
+			Replication:  s.replicationObjects, // replication.go
 			Setting: func(name string) (string, bool) {
 				if settings == nil {
 					return "", false

@@ -88,6 +88,8 @@ type conn struct {
 	// terminated: pg_terminate_backend ended this session (FATAL 57P01
 	// at the next boundary, or at once for a running statement).
 	terminated bool
+	// replication: a replication=database connection (replication.go)
+	replication bool
 	// act is this connection's pg_stat_activity record (activity.go).
 	act activityState
 }
@@ -507,9 +509,11 @@ func (c *conn) startup() error {
 	if c.srv.cfg.RequireTLS && !c.tls {
 		return &Error{Severity: SeverityFatal, Code: CodeInvalidAuthorization, Message: "connection requires SSL encryption"}
 	}
-	if _, ok := pkt.params["replication"]; ok && pkt.params["replication"] != "false" && pkt.params["replication"] != "0" && pkt.params["replication"] != "off" {
-		return &Error{Severity: SeverityFatal, Code: CodeFeatureNotSupported, Message: "replication connections are not supported"}
+	repl, rerr := replicationMode(pkt.params)
+	if rerr != nil {
+		return rerr
 	}
+	c.replication = repl
 	if c.srv.closing.Load() {
 		return &Error{Severity: SeverityFatal, Code: "57P03", Message: "the database system is shutting down"}
 	}
@@ -550,6 +554,10 @@ func (c *conn) startup() error {
 		e := *toPGError(context.Background(), err) // a copy: the session's value stays as is
 		e.Severity = SeverityFatal
 		return &e
+	}
+	if _, ok := sess.(Replicator); c.replication && !ok {
+		sess.Close()
+		return &Error{Severity: SeverityFatal, Code: CodeFeatureNotSupported, Message: "replication connections are not supported"}
 	}
 	c.sess = sess
 	c.reported = c.settings.reported(nil)
@@ -823,6 +831,9 @@ func (c *conn) dispatch(msg pgproto3.FrontendMessage) (fatal error) {
 	switch m := msg.(type) {
 	case *pgproto3.Query:
 		c.noteQuery(m.String)
+		if c.replication && isReplicationCommand(m.String) {
+			return c.replicationQuery(m.String)
+		}
 		return c.simpleQuery(m.String)
 	case *pgproto3.Sync:
 		c.sync()
@@ -839,6 +850,14 @@ func (c *conn) dispatch(msg pgproto3.FrontendMessage) (fatal error) {
 	}
 	extended = true
 	c.inCycle = true
+	if c.replication {
+		// as in PostgreSQL: a replication connection speaks the simple
+		// query protocol only
+		c.failStatement(Errorf(CodeProtocolViolation, "extended query protocol not supported in a replication connection"))
+		c.skipSync = true
+		c.flush()
+		return nil
+	}
 	var err error
 	switch m := msg.(type) {
 	case *pgproto3.Parse:

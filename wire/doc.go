@@ -112,6 +112,23 @@
 // is an implicit block (DISCARD ALL refuses to run there, as in
 // PostgreSQL). Portals are closed at transaction end.
 //
+// # Logical replication connections
+//
+// The startup parameter replication=database makes a logical
+// replication connection (replication=true, physical, is FATAL 0A000;
+// the session must implement Replicator). Its Query messages carry SQL
+// or a replication command (replication_command.go parses
+// IDENTIFY_SYSTEM, CREATE_REPLICATION_SLOT, DROP_REPLICATION_SLOT,
+// START_REPLICATION); the extended protocol is refused with 08P01.
+// START_REPLICATION switches to CopyBoth (replication.go): a reader
+// goroutine hands the client's CopyData (standby status updates, whose
+// flush position the stream confirms) and CopyDone to the sender loop,
+// which sends each ready transaction's XLogData, a keepalive after 10 s
+// of silence, and polls for new commits every 100 ms. The client's
+// CopyDone ends it with CopyDone, "COPY 0", "START_REPLICATION" and
+// ReadyForQuery; an error while streaming is FATAL (the reader is still
+// running), and shutdown or pg_terminate_backend end it with 57P01.
+//
 // # PostgreSQL parity
 //
 // TestDifferentialPostgres replays the same message scenarios against this

@@ -65,6 +65,8 @@ func init() {
 	add(settingDef{name: "max_identifier_length", def: "63", readOnly: true, desc: "Shows the maximum identifier length."})
 	add(settingDef{name: "max_index_keys", def: "32", readOnly: true, desc: "Shows the maximum number of index keys."})
 	add(settingDef{name: "block_size", def: "8192", readOnly: true, desc: "Shows the size of a disk block."})
+	// pg_recvlogical (and pg_basebackup) read it on a replication connection
+	add(settingDef{name: "data_directory_mode", def: "0700", readOnly: true, desc: "Shows the mode of the data directory."})
 	add(settingDef{name: "lc_collate", def: "C.UTF-8", readOnly: true, desc: "Shows the collation order locale."})
 	add(settingDef{name: "lc_ctype", def: "C.UTF-8", readOnly: true, desc: "Shows the character classification and case conversion locale."})
 	for _, n := range []string{"lc_messages", "lc_monetary", "lc_numeric", "lc_time"} {

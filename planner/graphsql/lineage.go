@@ -220,3 +220,33 @@ func CommitsSince(ctx context.Context, root *graph.Root, branch, since string) (
 	}
 	return out, true, nil
 }
+
+// CommitsFrom lists branch's history from the newest snapshot below
+// floor (the base the first listed commit is compared with) to start
+// (the head when nil), oldest first. ok is false when the history has
+// no snapshot below floor (it begins at or after floor): then the list
+// starts with the oldest snapshot.
+func CommitsFrom(ctx context.Context, root *graph.Root, branch string, start *graph.Snapshot, floor uint64) (out []*graph.Snapshot, ok bool, err error) {
+	l, err := newLineage(ctx, root, branch, start)
+	if err != nil {
+		return nil, false, err
+	}
+	for {
+		sn, _, err := l.Next(ctx)
+		if err != nil {
+			return nil, false, err
+		}
+		if sn == nil {
+			break
+		}
+		out = append(out, sn)
+		if sn.Version < floor {
+			ok = true
+			break
+		}
+	}
+	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+		out[i], out[j] = out[j], out[i]
+	}
+	return out, ok, nil
+}
