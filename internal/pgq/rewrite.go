@@ -349,6 +349,9 @@ func (r *rewriter) propRef(c combo) func(v *variable, prop string, pos int) (str
 			if column, ok := t.Props[prop]; ok {
 				return col(v.name, column), nil
 			}
+			if expr, ok := t.Exprs[prop]; ok {
+				return "(" + qualify(expr, v.name, t.Columns) + ")", nil
+			}
 		}
 		ty := r.g.propType(prop)
 		if ty == "" {
@@ -358,11 +361,24 @@ func (r *rewriter) propRef(c combo) func(v *variable, prop string, pos int) (str
 	}
 }
 
-func keyOf(t *ElementTable, ep *Endpoint) string {
-	if ep != nil && ep.Ref != "" {
-		return ep.Ref
+// endJoin is the condition joining edge alias e's endpoint ep to vertex
+// alias v.
+func endJoin(e string, ep *Endpoint, v string) string {
+	parts := make([]string, len(ep.Columns))
+	for i := range ep.Columns {
+		parts[i] = col(e, ep.Columns[i]) + " = " + col(v, ep.Refs[i])
 	}
-	return t.Key[0]
+	return strings.Join(parts, " AND ")
+}
+
+// sameKey is the condition that vertex aliases a and b (of table t) are
+// the same vertex.
+func sameKey(a, b string, t *ElementTable) string {
+	parts := make([]string, len(t.Key))
+	for i, k := range t.Key {
+		parts[i] = col(a, k) + " = " + col(b, k)
+	}
+	return strings.Join(parts, " AND ")
 }
 
 // arm builds the SELECT for one assignment, and the CTEs its quantified
@@ -393,9 +409,9 @@ func (r *rewriter) arm(ci int, c combo) (string, []string, error) {
 				}
 				if cte == "" { // no edge table: only the zero-length path
 					if bound[rv] {
-						conds = append(conds, col(rv.name, tr.Key[0])+" = "+col(l.name, tl.Key[0]))
+						conds = append(conds, sameKey(rv.name, l.name, tr))
 					} else {
-						fmt.Fprintf(&from, " JOIN %s AS %s ON %s = %s", qualified(tr), quoteIdent(rv.name), col(rv.name, tr.Key[0]), col(l.name, tl.Key[0]))
+						fmt.Fprintf(&from, " JOIN %s AS %s ON %s", qualified(tr), quoteIdent(rv.name), sameKey(rv.name, l.name, tr))
 						bound[rv] = true
 					}
 					continue
@@ -418,10 +434,10 @@ func (r *rewriter) arm(ci int, c combo) (string, []string, error) {
 			endCond := func(o orientation, withRight bool) string {
 				var parts []string
 				if o.src == l || bound[o.src] || withRight {
-					parts = append(parts, col(ev.name, te.Src.Column)+" = "+col(o.src.name, keyOf(c[o.src], te.Src)))
+					parts = append(parts, endJoin(ev.name, te.Src, o.src.name))
 				}
 				if o.dst == l || bound[o.dst] || withRight {
-					parts = append(parts, col(ev.name, te.Dst.Column)+" = "+col(o.dst.name, keyOf(c[o.dst], te.Dst)))
+					parts = append(parts, endJoin(ev.name, te.Dst, o.dst.name))
 				}
 				return strings.Join(parts, " AND ")
 			}
@@ -515,6 +531,14 @@ func (r *rewriter) quantCTE(ci, i int, p *Path, el *Element, c combo) (string, e
 	if len(tables) == 0 {
 		return "", nil
 	}
+	if len(tl.Key) != 1 {
+		return "", errAt(CodeFeature, el.Pos, "quantified edge patterns over a vertex table with a multi-column key are not supported")
+	}
+	for _, t := range tables {
+		if !t.Src.simple() || !t.Dst.simple() {
+			return "", errAt(CodeFeature, el.Pos, "quantified edge patterns over an edge table whose endpoints do not reference the vertex key are not supported")
+		}
+	}
 	ev := r.elVar[el]
 	e := quoteIdent(ev.name)
 	type step struct {
@@ -531,7 +555,7 @@ func (r *rewriter) quantCTE(ci, i int, p *Path, el *Element, c combo) (string, e
 			}
 			conds = append(conds, "("+s+")")
 		}
-		src, dst := e+"."+quoteIdent(t.Src.Column), e+"."+quoteIdent(t.Dst.Column)
+		src, dst := e+"."+quoteIdent(t.Src.Columns[0]), e+"."+quoteIdent(t.Dst.Columns[0])
 		if el.Dir == Right || el.Dir == Any {
 			steps = append(steps, step{t, src, dst, strings.Join(conds, " AND ")})
 		}
@@ -597,4 +621,37 @@ func (r *rewriter) onlyReads(e *Expr, v *variable) bool {
 		return "", nil
 	})
 	return ok
+}
+
+// qualify rewrites a property expression over an element table's
+// unqualified columns for the element's alias: each identifier that names
+// one of columns (and is no function name, qualifier or qualified name)
+// becomes alias.column.
+func qualify(expr, alias string, columns []string) string {
+	toks, le := lex(expr)
+	if le != nil {
+		return expr
+	}
+	var b strings.Builder
+	prev := 0
+	for i, t := range toks {
+		if !isNameTok(t) || i > 0 && toks[i-1].is(".") || i+1 < len(toks) && (toks[i+1].is("(") || toks[i+1].is(".")) {
+			continue
+		}
+		found := false
+		for _, c := range columns {
+			if c == t.val {
+				found = true
+				break
+			}
+		}
+		if !found {
+			continue
+		}
+		b.WriteString(expr[prev:t.start])
+		b.WriteString(col(alias, t.val))
+		prev = t.end
+	}
+	b.WriteString(expr[prev:])
+	return b.String()
 }
