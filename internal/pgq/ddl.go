@@ -533,3 +533,31 @@ func LoneIdent(expr string) (string, bool) {
 	}
 	return toks[0].val, true
 }
+
+// RenameIdent renames column from to to in an expression over a table's
+// unqualified columns (the identifiers that are no function name,
+// qualifier or qualified name), leaving the rest of its text as is.
+func RenameIdent(expr, from, to string) string {
+	toks, le := lex(expr)
+	if le != nil {
+		return expr
+	}
+	var b strings.Builder
+	prev := 0
+	for i, t := range toks {
+		if !isNameTok(t) || t.val != from || i > 0 && toks[i-1].is(".") || i+1 < len(toks) && (toks[i+1].is("(") || toks[i+1].is(".")) {
+			continue
+		}
+		b.WriteString(expr[prev:t.start])
+		b.WriteString(quoteIdent(to))
+		prev = t.end
+	}
+	b.WriteString(expr[prev:])
+	return b.String()
+}
+
+// UsesIdent reports whether an expression over a table's columns reads
+// column name (see RenameIdent).
+func UsesIdent(expr, name string) bool {
+	return RenameIdent(expr, name, name+"\x00") != expr
+}

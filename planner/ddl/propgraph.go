@@ -655,3 +655,116 @@ func (pc *planCtx) propGraphsUsing(table string) ([]string, error) {
 	}
 	return out, nil
 }
+
+// followRenameInGraphs keeps the property graphs that use table in step
+// with a rename of the table (col "") or of its column col: element
+// tables, keys, endpoint columns and property expressions name the new
+// name, as PostgreSQL's graphs (which reference by OID) follow renames.
+func (pc *planCtx) followRenameInGraphs(table, col, newName string) ([]Change, error) {
+	es, ms, err := pc.v.all()
+	if err != nil {
+		return nil, err
+	}
+	rename := func(cols []string) {
+		for i := range cols {
+			if cols[i] == col {
+				cols[i] = newName
+			}
+		}
+	}
+	var out []Change
+	for i, e := range es {
+		if _, ok := PropGraphName(e.Name); !ok || ms[i].PropGraph == nil {
+			continue
+		}
+		m := cloneMeta(ms[i])
+		changed := false
+		alias := map[string]string{}
+		for _, el := range m.PropGraph.Elements {
+			alias[el.Alias] = el.Table
+		}
+		for k := range m.PropGraph.Elements {
+			el := &m.PropGraph.Elements[k]
+			if col == "" {
+				if el.Table == table {
+					el.Table, changed = newName, true
+				}
+				continue
+			}
+			if el.Edge && alias[el.Src] == table && slices.Contains(el.SrcRef, col) {
+				rename(el.SrcRef)
+				changed = true
+			}
+			if el.Edge && alias[el.Dst] == table && slices.Contains(el.DstRef, col) {
+				rename(el.DstRef)
+				changed = true
+			}
+			if el.Table != table {
+				continue
+			}
+			for _, cols := range [][]string{el.Key, el.SrcKey, el.DstKey} {
+				if slices.Contains(cols, col) {
+					rename(cols)
+					changed = true
+				}
+			}
+			for li := range el.Labels {
+				for pi := range el.Labels[li].Props {
+					p := &el.Labels[li].Props[pi]
+					if x := pgq.RenameIdent(p.Expr, col, newName); x != p.Expr {
+						p.Expr, changed = x, true
+					}
+				}
+			}
+		}
+		if changed {
+			def := e.Def
+			def.Extra = m.Encode()
+			out = append(out, &AlterTable{Name: e.Name, Def: def, Meta: m, CommandTag: "ALTER TABLE"})
+		}
+	}
+	return out, nil
+}
+
+// propGraphsUsingColumn lists "property graph g depends on column c of
+// table t" for the graphs whose keys, endpoints or properties read it.
+func (pc *planCtx) propGraphsUsingColumn(table, col string) ([]string, error) {
+	es, ms, err := pc.v.all()
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for i, e := range es {
+		g, ok := PropGraphName(e.Name)
+		if !ok || ms[i].PropGraph == nil {
+			continue
+		}
+		alias := map[string]string{}
+		for _, el := range ms[i].PropGraph.Elements {
+			alias[el.Alias] = el.Table
+		}
+		uses := false
+		for _, el := range ms[i].PropGraph.Elements {
+			if el.Edge && (alias[el.Src] == table && slices.Contains(el.SrcRef, col) || alias[el.Dst] == table && slices.Contains(el.DstRef, col)) {
+				uses = true
+			}
+			if el.Table != table {
+				continue
+			}
+			if slices.Contains(el.Key, col) || slices.Contains(el.SrcKey, col) || slices.Contains(el.DstKey, col) {
+				uses = true
+			}
+			for _, l := range el.Labels {
+				for _, p := range l.Props {
+					if pgq.UsesIdent(p.Expr, col) {
+						uses = true
+					}
+				}
+			}
+		}
+		if uses {
+			out = append(out, fmt.Sprintf("property graph %s depends on column %s of table %s", g, col, table))
+		}
+	}
+	return out, nil
+}

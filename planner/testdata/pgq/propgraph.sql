@@ -198,3 +198,35 @@ drop property graph if exists social2;
 alter property graph if exists social2 add vertex tables (person);
 
 drop table likes;
+
+-- renames follow into the graph; dropping a column it reads is refused
+create property graph g3 vertex tables (person properties (name, age + 1 as older)) edge tables (knows key (a, b) source key (a) references person (id) destination key (b) references person (id));
+
+alter table person rename column age to years;
+
+alter table person rename column id to pid;
+
+alter table knows rename column b to dst;
+
+alter table knows rename to acquainted;
+
+select * from graph_table (g3 match (x where x.older > 30)-[k]->(y) columns (x.name, y.name as other, k.since));
+select x.name, y.name as other, k.since from person x join acquainted k on k.a = x.pid join person y on y.pid = k.dst where x.years + 1 > 30;
+
+-- error 2BP01 cannot drop column years of table person because other objects depend on it
+alter table person drop column years;
+
+-- error 2BP01 cannot drop table acquainted because other objects depend on it
+drop table acquainted;
+
+-- the element keeps its alias (the table's name when it was added)
+-- error 42704 property graph "g3" has no edge "acquainted"
+alter property graph g3 drop edge tables (acquainted);
+
+alter property graph g3 drop edge tables (knows);
+
+drop table acquainted;
+
+drop property graph g3;
+
+alter table person drop column years;
