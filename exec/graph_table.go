@@ -100,6 +100,10 @@ func (b *binder) implicitGraph() *pgq.Graph {
 			return nil
 		}
 		et := element(t)
+		for _, k := range t.PrimaryKey { // an edge table's own key, if any (TRAIL)
+			et.Key = append(et.Key, t.Columns[k].Name)
+			et.KeyTypes = append(et.KeyTypes, FormatType(t.Columns[k].Type.OID, t.Columns[k].Type.Mod))
+		}
 		et.Src, et.Dst = endpoint(t.Adjacency[0]), endpoint(t.Adjacency[1])
 		if et.Src == nil || et.Dst == nil {
 			continue // endpoints not (yet) declared as references
@@ -125,6 +129,13 @@ func (b *binder) namedGraph(d *PropGraphDef) (*pgq.Graph, error) {
 			Exprs: map[string]string{}, PropTypes: map[string]string{}}
 		for _, c := range t.Columns {
 			et.Columns = append(et.Columns, c.Name)
+		}
+		for _, k := range el.Key {
+			for _, c := range t.Columns {
+				if c.Name == k {
+					et.KeyTypes = append(et.KeyTypes, FormatType(c.Type.OID, c.Type.Mod))
+				}
+			}
 		}
 		for _, l := range el.Labels {
 			et.Labels = append(et.Labels, l.Name)

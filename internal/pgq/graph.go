@@ -22,8 +22,10 @@ type ElementTable struct {
 	// PropTypes maps a property name to its SQL type (for NULL::type when
 	// another element table of a disjunction lacks the property).
 	PropTypes map[string]string
-	// Key is a vertex table's key column(s).
-	Key []string
+	// Key is the table's key column(s) (an edge table's may be nil), and
+	// KeyTypes their SQL types (TRAIL keeps edge keys in an array).
+	Key      []string
+	KeyTypes []string
 	// Src and Dst are an edge table's endpoints.
 	Src, Dst *Endpoint
 }
