@@ -133,3 +133,23 @@ func TestPropGraphDurableAndBranched(t *testing.T) {
 		t.Fatalf("pg_class after restart: %s", got)
 	}
 }
+
+// TestGraphTableParameters: $n inside a GRAPH_TABLE clause are the
+// statement's parameters (extended protocol), typed by their use in the
+// pattern, and each execution answers for its own values.
+func TestGraphTableParameters(t *testing.T) {
+	ts := startServer(t, nil)
+	c := ts.connect(t, pgx.QueryExecModeCacheStatement)
+	enumExec(t, c,
+		"create table n (id bigint primary key, name text)",
+		"create table e (src bigint not null references n (id), dst bigint not null references n (id), w int) with (graph.kind = edge)",
+		"insert into n select g, 'n' || g from generate_series(1, 30) g",
+		"insert into e select g, g % 30 + 1, g from generate_series(1, 30) g union all select g, (g * 7) % 30 + 1, g * 2 from generate_series(1, 30) g")
+	for id := int64(1); id <= 12; id++ {
+		got := enumRows(t, c, "select b from graph_table (graph match (a where a.id = $1)-[k is e where k.w > $2]->(x)-[is e]->(y) columns (y.id as b)) order by 1", id, 5)
+		want := enumRows(t, c, "select e2.dst from e e1 join e e2 on e2.src = e1.dst where e1.src = $1 and e1.w > $2 order by 1", id, 5)
+		if got != want {
+			t.Errorf("a.id = %d: %s, want %s", id, got, want)
+		}
+	}
+}
