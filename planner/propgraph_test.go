@@ -30,6 +30,11 @@ func TestPropGraphCatalogs(t *testing.T) {
 			"edge tables (member key (p, o) source person destination company)")
 	for _, tc := range []struct{ sql, want string }{
 		{"select relname, relkind::text, relnatts from pg_class where relkind = 'g'", "cg|g|0"},
+		// what psql 19's \\dG lists
+		{"select n.nspname, c.relname, case c.relkind when 'g' then 'property graph' end, pg_catalog.pg_get_userbyid(c.relowner) " +
+			"from pg_catalog.pg_class c left join pg_catalog.pg_namespace n on n.oid = c.relnamespace " +
+			"where c.relkind in ('g', '') and n.nspname !~ '^pg_toast' and pg_catalog.pg_table_is_visible(c.oid) order by 1, 2",
+			"public|cg|property graph|app"}, // the creating role owns it
 		{"select e.pgealias, e.pgekind::text, r.relname, e.pgekey::text, e.pgesrckey::text, e.pgesrcref::text, e.pgesrceqop::text, " +
 			"e.pgedestkey::text, e.pgedestref::text, e.pgedesteqop::text, s.pgealias, d.pgealias " +
 			"from pg_propgraph_element e join pg_class g on g.oid = e.pgepgid join pg_class r on r.oid = e.pgerelid " +
