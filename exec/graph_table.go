@@ -94,12 +94,16 @@ func (b *binder) implicitGraph() *pgq.Graph {
 					if len(fk.RefColumns) == 1 {
 						ref = fk.RefColumns[0]
 					}
-					return &pgq.Endpoint{Column: t.Columns[col].Name, Vertex: v, Ref: ref}
+					return &pgq.Endpoint{Columns: []string{t.Columns[col].Name}, Vertex: v, Refs: []string{ref}}
 				}
 			}
 			return nil
 		}
 		et := element(t)
+		for _, k := range t.PrimaryKey { // an edge table's own key, if any (TRAIL)
+			et.Key = append(et.Key, t.Columns[k].Name)
+			et.KeyTypes = append(et.KeyTypes, FormatType(t.Columns[k].Type.OID, t.Columns[k].Type.Mod))
+		}
 		et.Src, et.Dst = endpoint(t.Adjacency[0]), endpoint(t.Adjacency[1])
 		if et.Src == nil || et.Dst == nil {
 			continue // endpoints not (yet) declared as references
@@ -107,6 +111,70 @@ func (b *binder) implicitGraph() *pgq.Graph {
 		g.Edges = append(g.Edges, et)
 	}
 	return g
+}
+
+// namedGraph builds a property graph of the catalog (CREATE PROPERTY
+// GRAPH) for the rewrite: its element tables with their labels, their
+// properties as expressions over the table's columns, keys and edge
+// endpoints.
+func (b *binder) namedGraph(d *PropGraphDef) (*pgq.Graph, error) {
+	g := &pgq.Graph{Name: d.Name}
+	byAlias := map[string]*pgq.ElementTable{}
+	for _, el := range d.Elements {
+		t := b.cat.table(d.Schema, el.Table)
+		if t == nil {
+			return nil, errf(CodeUndefinedTable, "relation \"%s\" of property graph \"%s\" does not exist", el.Table, d.Name)
+		}
+		et := &pgq.ElementTable{Schema: t.Schema, Table: t.Name, Key: el.Key,
+			Exprs: map[string]string{}, PropTypes: map[string]string{}}
+		for _, c := range t.Columns {
+			et.Columns = append(et.Columns, c.Name)
+		}
+		for _, k := range el.Key {
+			for _, c := range t.Columns {
+				if c.Name == k {
+					et.KeyTypes = append(et.KeyTypes, FormatType(c.Type.OID, c.Type.Mod))
+				}
+			}
+		}
+		for _, l := range el.Labels {
+			et.Labels = append(et.Labels, l.Name)
+			for _, p := range l.Props {
+				et.Exprs[p.Name] = p.Expr
+				et.PropTypes[p.Name] = FormatType(p.Type.OID, p.Type.Mod)
+			}
+		}
+		byAlias[el.Alias] = et
+		if !el.Edge {
+			g.Vertices = append(g.Vertices, et)
+			continue
+		}
+		et.Src = &pgq.Endpoint{Columns: el.SrcKey, Vertex: byAlias[el.Src], Refs: el.SrcRef}
+		et.Dst = &pgq.Endpoint{Columns: el.DstKey, Vertex: byAlias[el.Dst], Refs: el.DstRef}
+		if et.Src.Vertex == nil || et.Dst.Vertex == nil {
+			return nil, errf(CodeInternalError, "property graph \"%s\": edge \"%s\" has no vertex", d.Name, el.Alias)
+		}
+		g.Edges = append(g.Edges, et)
+	}
+	return g, nil
+}
+
+// resolveGraph finds the graph a clause names: a property graph of the
+// catalog, else the implicit graph.
+func (b *binder) resolveGraph(gt *pgq.GraphTable) (*pgq.Graph, error) {
+	name := gt.Graph
+	if gt.Schema != "" {
+		name = gt.Schema + "." + name
+	}
+	if gt.Schema == "" || gt.Schema == "public" {
+		if d := b.cat.propGraph(gt.Graph); d != nil {
+			return b.namedGraph(d)
+		}
+	}
+	if gt.Graph != ImplicitGraphName || gt.Schema != "" && (b.cat.user == nil || !slices.Contains(b.cat.user.Schemas(), gt.Schema)) {
+		return nil, errf(CodeUndefinedTable, "property graph \"%s\" does not exist", name)
+	}
+	return b.implicitGraph(), nil
 }
 
 // bindGraphTable expands a GRAPH_TABLE clause (see above).
@@ -121,14 +189,11 @@ func (b *binder) bindGraphTable(rf *q.RangeFunction, text string, sc *scope) (pl
 	if err != nil {
 		return nil, nil, graphError(err)
 	}
-	if gt.Graph != ImplicitGraphName || gt.Schema != "" && (b.cat.user == nil || !slices.Contains(b.cat.user.Schemas(), gt.Schema)) {
-		name := gt.Graph
-		if gt.Schema != "" {
-			name = gt.Schema + "." + name
-		}
-		return nil, nil, errf(CodeUndefinedTable, "property graph \"%s\" does not exist", name)
+	g, err := b.resolveGraph(gt)
+	if err != nil {
+		return nil, nil, err
 	}
-	sql, err := pgq.Rewrite(gt, b.implicitGraph())
+	sql, err := pgq.Rewrite(gt, g)
 	if err != nil {
 		return nil, nil, graphError(err)
 	}

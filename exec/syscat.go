@@ -476,6 +476,10 @@ func init() {
 			rows = append(rows, []any{s.OID, s.Name, c.nsOID(s.schema()), 0, 0, access.OwnerOID(s.Owner), 0, s.OID, 0, 1, 1.0, 0, 0,
 				false, false, "p", "S", int16(3), 0, false, false, false, false, false, true, "n", false, 0, 0, 0, c.seqACL(s), nil, nil})
 		}
+		for _, g := range c.propGraphs() { // relkind 'g', no storage (propgraph.go)
+			rows = append(rows, []any{g.OID, g.Name, c.nsOID(g.Schema), 0, 0, access.OwnerOID(g.Owner), 0, 0, 0, 0, 0.0, 0, 0,
+				false, false, "p", "g", int16(0), 0, false, false, false, false, false, true, "n", false, 0, 0, 0, nil, nil, nil})
+		}
 		for _, k := range c.constraints() {
 			if !k.hasIndex() {
 				continue

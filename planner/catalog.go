@@ -52,7 +52,11 @@ type catalog struct {
 	store  objstore.Store        // the graph root's store (sequence sizes)
 	enums  []*exec.EnumDef       // enum types (CREATE TYPE … AS ENUM)
 	exts   []exec.ExtensionDef   // created extensions
+	graphs []*exec.PropGraphDef  // property graphs (CREATE PROPERTY GRAPH)
 }
+
+// PropGraphs implements exec.PropGraphCatalog.
+func (c *catalog) PropGraphs() []*exec.PropGraphDef { return c.graphs }
 
 // Extensions implements exec.ExtensionCatalog.
 func (c *catalog) Extensions() []exec.ExtensionDef { return c.exts }
@@ -91,9 +95,16 @@ func markUncommittedLabels(enums, committed []*exec.EnumDef, changes []ddl.Chang
 }
 
 // addEnum registers an enum type's entry (e is one when its name has
-// ddl.TypeEntryPrefix) or a created extension's (ddl.ExtensionEntryPrefix)
-// and reports whether it was one of them: neither is a relation.
+// ddl.TypeEntryPrefix), a created extension's (ddl.ExtensionEntryPrefix)
+// or a property graph's (ddl.PropGraphEntryPrefix) and reports whether it
+// was one of them: none is a relation.
 func (c *catalog) addEnum(e graph.TableEntry) bool {
+	if name, ok := ddl.PropGraphName(e.Name); ok {
+		if m, err := ddl.DecodeMeta(e.Name, e.Def); err == nil {
+			c.graphs = append(c.graphs, ddl.ExecPropGraph(e, name, m))
+		}
+		return true
+	}
 	if name, ok := ddl.ExtensionName(e.Name); ok {
 		if m, err := ddl.DecodeMeta(e.Name, e.Def); err == nil {
 			c.exts = append(c.exts, ddl.ExecExtension(e, name, m))

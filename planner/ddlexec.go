@@ -43,7 +43,8 @@ func isDDL(n *sqlparse.Node) bool {
 		*sqlparse.Node_ReassignOwnedStmt, *sqlparse.Node_DropOwnedStmt:
 		return true
 	}
-	return false
+	_, ok := ddl.IsPropGraphStmt(n) // CREATE/ALTER/DROP PROPERTY GRAPH
+	return ok
 }
 
 // ddlCatalog is the catalog DDL is planned against.

@@ -13,13 +13,17 @@ type GraphTable struct {
 // Path is one path pattern: vertices and edges alternating, starting and
 // ending with a vertex.
 type Path struct {
+	Var      string    // path variable ("" when none)
 	Selector *Selector // ANY SHORTEST etc. (nil: all paths)
+	Mode     string    // path mode: "walk" (the default), "trail", "acyclic", "simple"
 	Elems    []*Element
+	Pos      int
 }
 
 // Selector is a path pattern's selector.
 type Selector struct {
-	Kind string // "any shortest", "all shortest", "any"
+	Kind string // "any shortest", "all shortest", "any" (ANY k), "shortest" (SHORTEST k)
+	K    int    // ANY k, SHORTEST k
 }
 
 // Direction is an edge pattern's direction.

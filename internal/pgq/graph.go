@@ -14,21 +14,34 @@ type ElementTable struct {
 	Labels        []string
 	// Props maps a property name to the column that holds it.
 	Props map[string]string
+	// Exprs maps a computed property's name to its SQL expression over
+	// the table's unqualified columns (PROPERTIES (expr AS name)).
+	Exprs map[string]string
+	// Columns are the table's columns (to qualify Exprs).
+	Columns []string
 	// PropTypes maps a property name to its SQL type (for NULL::type when
 	// another element table of a disjunction lacks the property).
 	PropTypes map[string]string
-	// Key is a vertex table's key column(s).
-	Key []string
+	// Key is the table's key column(s) (an edge table's may be nil), and
+	// KeyTypes their SQL types (TRAIL keeps edge keys in an array).
+	Key      []string
+	KeyTypes []string
 	// Src and Dst are an edge table's endpoints.
 	Src, Dst *Endpoint
 }
 
-// Endpoint is one end of an edge table: its column and the vertex
-// table's column it references.
+// Endpoint is one end of an edge table: its columns and the vertex
+// table's columns they equal.
 type Endpoint struct {
-	Column string
-	Vertex *ElementTable
-	Ref    string
+	Columns []string
+	Vertex  *ElementTable
+	Refs    []string
+}
+
+// simple reports whether the endpoint is one column referencing the
+// vertex table's one key column (what quantified patterns walk over).
+func (ep *Endpoint) simple() bool {
+	return len(ep.Columns) == 1 && len(ep.Refs) == 1 && len(ep.Vertex.Key) == 1 && ep.Refs[0] == ep.Vertex.Key[0]
 }
 
 // hasLabel reports whether t carries label l.

@@ -101,6 +101,63 @@ func (p *parser) name() (string, error) {
 	return t.val, nil
 }
 
+// pathWords start a path pattern prefix (selector or path mode).
+var pathWords = map[string]bool{"any": true, "all": true, "shortest": true, "walk": true, "trail": true, "acyclic": true, "simple": true}
+
+// pathPrefix reads [selector] [path mode] [PATH|PATHS]: ANY SHORTEST, ALL
+// SHORTEST, ANY [k], SHORTEST k [GROUP], and WALK, TRAIL, ACYCLIC, SIMPLE.
+func (p *parser) pathPrefix(path *Path) error {
+	num := func() (int, bool) {
+		t := p.peek(0)
+		if t.kind != tNumber {
+			return 0, false
+		}
+		n, err := strconv.Atoi(t.val)
+		if err != nil || n < 1 {
+			return 0, false
+		}
+		p.i++
+		return n, true
+	}
+	t := p.peek(0)
+	switch {
+	case t.isWord("any") && p.peek(1).isWord("shortest"):
+		p.i += 2
+		path.Selector = &Selector{Kind: "any shortest", K: 1}
+	case t.isWord("all") && p.peek(1).isWord("shortest"):
+		p.i += 2
+		path.Selector = &Selector{Kind: "all shortest"}
+	case t.isWord("any"):
+		p.i++
+		k, ok := num()
+		if !ok {
+			k = 1
+		}
+		path.Selector = &Selector{Kind: "any", K: k}
+	case t.isWord("shortest"):
+		p.i++
+		k, ok := num()
+		if !ok {
+			return p.syntaxError()
+		}
+		if p.peek(0).isWord("group") {
+			return errAt(CodeFeature, t.start, "path selector SHORTEST k GROUP is not supported")
+		}
+		path.Selector = &Selector{Kind: "shortest", K: k}
+	case t.isWord("all"):
+		p.i++ // ALL (every path), the default
+	}
+	path.Mode = "walk"
+	if m := p.peek(0); m.isWord("walk") || m.isWord("trail") || m.isWord("acyclic") || m.isWord("simple") {
+		path.Mode = m.val
+		p.i++
+	}
+	if p.peek(0).isWord("path") || p.peek(0).isWord("paths") {
+		p.i++
+	}
+	return nil
+}
+
 // reserved words cannot be element variables or label names unquoted.
 var reserved = map[string]bool{"is": true, "where": true, "match": true, "columns": true, "as": true}
 
@@ -216,22 +273,13 @@ done:
 }
 
 func (p *parser) path() (*Path, error) {
-	path := &Path{}
-	if p.peek(0).isWord("any") || p.peek(0).isWord("all") {
-		kind := p.peek(0).val
-		pos := p.peek(0).start
-		p.i++
-		if !p.peek(0).isWord("shortest") {
-			return nil, errAt(CodeFeature, pos, "path selector %s is not supported", p.src[pos:p.peek(0).end])
-		}
-		p.i++
-		if kind == "all" {
-			return nil, errAt(CodeFeature, pos, "path selector ALL SHORTEST is not supported")
-		}
-		path.Selector = &Selector{Kind: kind + " shortest"}
+	path := &Path{Pos: p.peek(0).start}
+	if t := p.peek(0); p.peek(1).is("=") && (t.kind == tQIdent || t.kind == tIdent && !reserved[t.val] && !pathWords[t.val]) {
+		path.Var = t.val
+		p.i += 2
 	}
-	if p.peek(1).is("=") && (p.peek(0).kind == tIdent || p.peek(0).kind == tQIdent) {
-		return nil, errAt(CodeFeature, p.peek(0).start, "path variables are not supported")
+	if err := p.pathPrefix(path); err != nil {
+		return nil, err
 	}
 	v, err := p.vertex()
 	if err != nil {

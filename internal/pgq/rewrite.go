@@ -2,6 +2,7 @@ package pgq
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -30,6 +31,10 @@ type rewriter struct {
 	order []*variable            // non-quantified variables, by first occurrence
 	elVar map[*Element]*variable // each element's variable
 	names []string               // output column names
+	paths map[string]*Path       // path variables
+	// quantAlias names, while an arm is built, the relation holding each
+	// quantified edge's walk length (column n; "" for zero-length only)
+	quantAlias map[*Element]string
 }
 
 // Rewrite returns the SELECT that computes gt over g: for every
@@ -38,7 +43,7 @@ type rewriter struct {
 // order (so edge endpoints are adjacency-index lookups), the arms
 // combined with UNION ALL. Quantified edges become recursive CTEs.
 func Rewrite(gt *GraphTable, g *Graph) (string, error) {
-	r := &rewriter{gt: gt, g: g, vars: map[string]*variable{}, elVar: map[*Element]*variable{}}
+	r := &rewriter{gt: gt, g: g, vars: map[string]*variable{}, elVar: map[*Element]*variable{}, paths: map[string]*Path{}, quantAlias: map[*Element]string{}}
 	if err := r.collect(); err != nil {
 		return "", err
 	}
@@ -74,8 +79,18 @@ func Rewrite(gt *GraphTable, g *Graph) (string, error) {
 func (r *rewriter) collect() error {
 	n := 0
 	for _, p := range r.gt.Paths {
-		if p.Selector != nil && (len(p.Elems) != 3 || p.Elems[1].Quant == nil) {
-			return errAt(CodeFeature, p.Elems[0].Pos, "ANY SHORTEST is only supported on a path of one quantified edge pattern between two vertex patterns")
+		oneQuant := len(p.Elems) == 3 && p.Elems[1].Quant != nil
+		if p.Selector != nil && !oneQuant {
+			return errAt(CodeFeature, p.Elems[0].Pos, "path selectors are only supported on a path of one quantified edge pattern between two vertex patterns")
+		}
+		if p.Mode != "walk" && !oneQuant && slices.ContainsFunc(p.Elems, func(e *Element) bool { return e.Quant != nil }) {
+			return errAt(CodeFeature, p.Elems[0].Pos, "path mode %s is only supported on a path of one quantified edge pattern between two vertex patterns or on a path without quantifiers", strings.ToUpper(p.Mode))
+		}
+		if p.Var != "" {
+			if _, dup := r.paths[p.Var]; dup {
+				return errAt(CodeSyntaxError, p.Pos, "path variable \"%s\" is used more than once", p.Var)
+			}
+			r.paths[p.Var] = p
 		}
 		for _, el := range p.Elems {
 			name := el.Var
@@ -207,6 +222,16 @@ func (r *rewriter) subst(e *Expr, own *variable, ref func(v *variable, prop stri
 	t := e.toks
 	prev := t[0].start
 	for i := 0; i < len(t); i++ {
+		// path_length(p) of a path variable p
+		if t[i].isWord("path_length") && i+3 < len(t) && t[i+1].is("(") && isNameTok(t[i+2]) && t[i+3].is(")") && !(i > 0 && t[i-1].is(".")) {
+			if p, ok := r.paths[t[i+2].val]; ok {
+				b.WriteString(e.src[prev:t[i].start])
+				b.WriteString(r.pathLength(p))
+				prev = t[i+3].end
+				i += 3
+				continue
+			}
+		}
 		if !r.isVarTok(t[i]) || i > 0 && t[i-1].is(".") || i+1 >= len(t) || !t[i+1].is(".") {
 			continue
 		}
@@ -349,6 +374,9 @@ func (r *rewriter) propRef(c combo) func(v *variable, prop string, pos int) (str
 			if column, ok := t.Props[prop]; ok {
 				return col(v.name, column), nil
 			}
+			if expr, ok := t.Exprs[prop]; ok {
+				return "(" + qualify(expr, v.name, t.Columns) + ")", nil
+			}
 		}
 		ty := r.g.propType(prop)
 		if ty == "" {
@@ -358,11 +386,24 @@ func (r *rewriter) propRef(c combo) func(v *variable, prop string, pos int) (str
 	}
 }
 
-func keyOf(t *ElementTable, ep *Endpoint) string {
-	if ep != nil && ep.Ref != "" {
-		return ep.Ref
+// endJoin is the condition joining edge alias e's endpoint ep to vertex
+// alias v.
+func endJoin(e string, ep *Endpoint, v string) string {
+	parts := make([]string, len(ep.Columns))
+	for i := range ep.Columns {
+		parts[i] = col(e, ep.Columns[i]) + " = " + col(v, ep.Refs[i])
 	}
-	return t.Key[0]
+	return strings.Join(parts, " AND ")
+}
+
+// sameKey is the condition that vertex aliases a and b (of table t) are
+// the same vertex.
+func sameKey(a, b string, t *ElementTable) string {
+	parts := make([]string, len(t.Key))
+	for i, k := range t.Key {
+		parts[i] = col(a, k) + " = " + col(b, k)
+	}
+	return strings.Join(parts, " AND ")
 }
 
 // arm builds the SELECT for one assignment, and the CTEs its quantified
@@ -391,11 +432,12 @@ func (r *rewriter) arm(ci int, c combo) (string, []string, error) {
 				if err != nil {
 					return "", nil, err
 				}
+				r.quantAlias[el] = ""
 				if cte == "" { // no edge table: only the zero-length path
 					if bound[rv] {
-						conds = append(conds, col(rv.name, tr.Key[0])+" = "+col(l.name, tl.Key[0]))
+						conds = append(conds, sameKey(rv.name, l.name, tr))
 					} else {
-						fmt.Fprintf(&from, " JOIN %s AS %s ON %s = %s", qualified(tr), quoteIdent(rv.name), col(rv.name, tr.Key[0]), col(l.name, tl.Key[0]))
+						fmt.Fprintf(&from, " JOIN %s AS %s ON %s", qualified(tr), quoteIdent(rv.name), sameKey(rv.name, l.name, tr))
 						bound[rv] = true
 					}
 					continue
@@ -403,6 +445,7 @@ func (r *rewriter) arm(ci int, c combo) (string, []string, error) {
 				ctes = append(ctes, cte)
 				qn := fmt.Sprintf("_pgq_q%d_%d", ci, i)
 				qa := quoteIdent(qn)
+				r.quantAlias[el] = qa
 				on := fmt.Sprintf("%s.s = %s AND %s.n >= %d", qa, col(l.name, tl.Key[0]), qa, el.Quant.Min)
 				if bound[rv] {
 					fmt.Fprintf(&from, " JOIN %s ON %s AND %s.d = %s", qa, on, qa, col(rv.name, tr.Key[0]))
@@ -418,10 +461,10 @@ func (r *rewriter) arm(ci int, c combo) (string, []string, error) {
 			endCond := func(o orientation, withRight bool) string {
 				var parts []string
 				if o.src == l || bound[o.src] || withRight {
-					parts = append(parts, col(ev.name, te.Src.Column)+" = "+col(o.src.name, keyOf(c[o.src], te.Src)))
+					parts = append(parts, endJoin(ev.name, te.Src, o.src.name))
 				}
 				if o.dst == l || bound[o.dst] || withRight {
-					parts = append(parts, col(ev.name, te.Dst.Column)+" = "+col(o.dst.name, keyOf(c[o.dst], te.Dst)))
+					parts = append(parts, endJoin(ev.name, te.Dst, o.dst.name))
 				}
 				return strings.Join(parts, " AND ")
 			}
@@ -446,6 +489,13 @@ func (r *rewriter) arm(ci int, c combo) (string, []string, error) {
 				bound[rv] = true
 			}
 		}
+	}
+	for _, p := range r.gt.Paths {
+		cs, err := r.modeConds(p, c)
+		if err != nil {
+			return "", nil, err
+		}
+		conds = append(conds, cs...)
 	}
 	for _, p := range r.gt.Paths {
 		for _, el := range p.Elems {
@@ -515,6 +565,14 @@ func (r *rewriter) quantCTE(ci, i int, p *Path, el *Element, c combo) (string, e
 	if len(tables) == 0 {
 		return "", nil
 	}
+	if len(tl.Key) != 1 {
+		return "", errAt(CodeFeature, el.Pos, "quantified edge patterns over a vertex table with a multi-column key are not supported")
+	}
+	for _, t := range tables {
+		if !t.Src.simple() || !t.Dst.simple() {
+			return "", errAt(CodeFeature, el.Pos, "quantified edge patterns over an edge table whose endpoints do not reference the vertex key are not supported")
+		}
+	}
 	ev := r.elVar[el]
 	e := quoteIdent(ev.name)
 	type step struct {
@@ -531,7 +589,7 @@ func (r *rewriter) quantCTE(ci, i int, p *Path, el *Element, c combo) (string, e
 			}
 			conds = append(conds, "("+s+")")
 		}
-		src, dst := e+"."+quoteIdent(t.Src.Column), e+"."+quoteIdent(t.Dst.Column)
+		src, dst := e+"."+quoteIdent(t.Src.Columns[0]), e+"."+quoteIdent(t.Dst.Columns[0])
 		if el.Dir == Right || el.Dir == Any {
 			steps = append(steps, step{t, src, dst, strings.Join(conds, " AND ")})
 		}
@@ -552,9 +610,41 @@ func (r *rewriter) quantCTE(ci, i int, p *Path, el *Element, c combo) (string, e
 	}
 	key := col(l.name, tl.Key[0])
 	name := fmt.Sprintf("_pgq_q%d_%d", ci, i)
-	walksName, union := name, "UNION ALL"
+	sel := ""
 	if p.Selector != nil {
-		walksName, union = name+"_w", "UNION"
+		sel = p.Selector.Kind
+	}
+	// the path mode needs the walk's vertices (ACYCLIC, SIMPLE) or edges
+	// (TRAIL) as an array; under ANY SHORTEST the shortest walk has no
+	// repeated vertex or edge anyway (only ACYCLIC's closed walks go)
+	track := p.Mode != "walk" && sel != "any shortest"
+	if track && p.Mode == "trail" {
+		for _, st := range steps {
+			if len(st.t.Key) != 1 || len(st.t.KeyTypes) != 1 {
+				return "", errAt(CodeFeature, el.Pos, "TRAIL over an edge table without a one-column key is not supported")
+			}
+		}
+	}
+	walksName, union := name, "UNION ALL"
+	if sel != "" {
+		walksName = name + "_w"
+	}
+	if sel == "any shortest" {
+		union = "UNION"
+	}
+	// step extends walk w by the edge whose far vertex is to and key k
+	extend := func(to, k string) (cols, cond string) {
+		switch {
+		case !track:
+			return "", ""
+		case p.Mode == "trail":
+			return ", w.p || " + k, "NOT (" + k + " = ANY(w.p))"
+		case p.Mode == "acyclic":
+			return ", w.p || " + to, "NOT (" + to + " = ANY(w.p))"
+		}
+		// SIMPLE: no vertex twice, but the walk may close on its start
+		// (and then ends)
+		return ", w.p || " + to, "(NOT (" + to + " = ANY(w.p)) OR " + to + " = w.s) AND (w.n = 0 OR w.d <> w.s)"
 	}
 	var rec string
 	if len(steps) == 1 {
@@ -565,26 +655,68 @@ func (r *rewriter) quantCTE(ci, i int, p *Path, el *Element, c combo) (string, e
 		if st.cond != "" {
 			on += " AND " + st.cond
 		}
-		rec = fmt.Sprintf("SELECT w.s, %s, w.n + 1 FROM %s AS w JOIN %s AS %s ON %s WHERE w.n < %d", st.to, walksName, qualified(st.t), e, on, el.Quant.Max)
+		k := ""
+		if len(st.t.Key) == 1 {
+			k = e + "." + quoteIdent(st.t.Key[0])
+		}
+		pc, cond := extend(st.to, k)
+		where := fmt.Sprintf("w.n < %d", el.Quant.Max)
+		if cond != "" {
+			where += " AND " + cond
+		}
+		rec = fmt.Sprintf("SELECT w.s, %s, w.n + 1%s FROM %s AS w JOIN %s AS %s ON %s WHERE %s", st.to, pc, walksName, qualified(st.t), e, on, where)
 	} else {
 		var arms []string
 		for _, st := range steps {
-			a := fmt.Sprintf("SELECT %s AS s, %s AS d FROM %s AS %s", st.from, st.to, qualified(st.t), e)
+			a := fmt.Sprintf("SELECT %s AS s, %s AS d", st.from, st.to)
+			if track && p.Mode == "trail" {
+				a += fmt.Sprintf(", %s.%s AS k", e, quoteIdent(st.t.Key[0]))
+			}
+			a += fmt.Sprintf(" FROM %s AS %s", qualified(st.t), e)
 			if st.cond != "" {
 				a += " WHERE " + st.cond
 			}
 			arms = append(arms, a)
 		}
-		rec = fmt.Sprintf("SELECT w.s, x.d, w.n + 1 FROM %s AS w JOIN (%s) AS x ON x.s = w.d WHERE w.n < %d", walksName, strings.Join(arms, " UNION ALL "), el.Quant.Max)
+		pc, cond := extend("x.d", "x.k")
+		where := fmt.Sprintf("w.n < %d", el.Quant.Max)
+		if cond != "" {
+			where += " AND " + cond
+		}
+		rec = fmt.Sprintf("SELECT w.s, x.d, w.n + 1%s FROM %s AS w JOIN (%s) AS x ON x.s = w.d WHERE %s", pc, walksName, strings.Join(arms, " UNION ALL "), where)
 	}
-	walks := fmt.Sprintf("SELECT %s AS s, %s AS d, 0 AS n FROM %s AS %s%s %s %s", key, key, qualified(tl), quoteIdent(l.name), seedWhere, union, rec)
-	if p.Selector == nil {
-		return fmt.Sprintf("%s(s, d, n) AS (%s)", name, walks), nil
+	seedPath, cols := "", "s, d, n"
+	if track {
+		cols = "s, d, n, p"
+		seedPath = ", ARRAY[" + key + "]"
+		if p.Mode == "trail" {
+			seedPath = ", CAST(ARRAY[] AS " + steps[0].t.KeyTypes[0] + "[])"
+		}
 	}
-	// ANY SHORTEST: the walks deduplicated per (s, d, n) level by level,
-	// then the shortest length per pair among those the quantifier allows.
-	return fmt.Sprintf("%s(s, d, n) AS (%s), %s(s, d, n) AS (SELECT s, d, min(n) FROM %s WHERE n >= %d GROUP BY s, d)",
-		walksName, walks, name, walksName, el.Quant.Min), nil
+	walks := fmt.Sprintf("SELECT %s AS s, %s AS d, 0 AS n%s FROM %s AS %s%s %s %s", key, key, seedPath, qualified(tl), quoteIdent(l.name), seedWhere, union, rec)
+	if sel == "" {
+		return fmt.Sprintf("%s(%s) AS (%s)", name, cols, walks), nil
+	}
+	walksCTE := fmt.Sprintf("%s(%s) AS (%s)", walksName, cols, walks)
+	inBounds := fmt.Sprintf("n >= %d", el.Quant.Min)
+	switch sel {
+	case "any shortest":
+		// the walks deduplicated per (s, d, n) level by level, then the
+		// shortest length per pair among those the quantifier allows
+		if p.Mode == "acyclic" {
+			inBounds += " AND NOT (s = d AND n > 0)"
+		}
+		return fmt.Sprintf("%s, %s(s, d, n) AS (SELECT s, d, min(n) FROM %s WHERE %s GROUP BY s, d)", walksCTE, name, walksName, inBounds), nil
+	case "all shortest":
+		// every walk of the shortest length per pair
+		return fmt.Sprintf("%s, %s(s, d, n) AS (SELECT s, d, n FROM (SELECT s, d, n, min(n) OVER (PARTITION BY s, d) AS m FROM %s WHERE %s) AS x WHERE n = m)",
+			walksCTE, name, walksName, inBounds), nil
+	}
+	// ANY k and SHORTEST k: k walks per pair, the shortest first (rows
+	// carry only the endpoints and the length, so which of equally long
+	// walks is kept does not show)
+	return fmt.Sprintf("%s, %s(s, d, n) AS (SELECT s, d, n FROM (SELECT s, d, n, row_number() OVER (PARTITION BY s, d ORDER BY n) AS r FROM %s WHERE %s) AS x WHERE r <= %d)",
+		walksCTE, name, walksName, inBounds, p.Selector.K), nil
 }
 
 // onlyReads reports whether e's property references all name v.
@@ -597,4 +729,92 @@ func (r *rewriter) onlyReads(e *Expr, v *variable) bool {
 		return "", nil
 	})
 	return ok
+}
+
+// qualify rewrites a property expression over an element table's
+// unqualified columns for the element's alias: each identifier that names
+// one of columns (and is no function name, qualifier or qualified name)
+// becomes alias.column.
+func qualify(expr, alias string, columns []string) string {
+	toks, le := lex(expr)
+	if le != nil {
+		return expr
+	}
+	var b strings.Builder
+	prev := 0
+	for i, t := range toks {
+		if !isNameTok(t) || i > 0 && toks[i-1].is(".") || i+1 < len(toks) && (toks[i+1].is("(") || toks[i+1].is(".")) {
+			continue
+		}
+		found := false
+		for _, c := range columns {
+			if c == t.val {
+				found = true
+				break
+			}
+		}
+		if !found {
+			continue
+		}
+		b.WriteString(expr[prev:t.start])
+		b.WriteString(col(alias, t.val))
+		prev = t.end
+	}
+	b.WriteString(expr[prev:])
+	return b.String()
+}
+
+// modeConds are the conditions path p's mode puts on a path without
+// quantifiers in assignment c: ACYCLIC no vertex twice, SIMPLE no vertex
+// twice but the last may be the first, TRAIL no edge twice. Elements of
+// different tables are different elements; of one table, different keys.
+func (r *rewriter) modeConds(p *Path, c combo) ([]string, error) {
+	if p.Mode == "walk" || slices.ContainsFunc(p.Elems, func(e *Element) bool { return e.Quant != nil }) {
+		return nil, nil
+	}
+	var out []string
+	last := len(p.Elems) - 1
+	for i := 0; i < len(p.Elems); i++ {
+		for j := i + 1; j < len(p.Elems); j++ {
+			ei, ej := p.Elems[i], p.Elems[j]
+			if ei.Edge != ej.Edge || ei.Edge != (p.Mode == "trail") {
+				continue
+			}
+			if p.Mode == "simple" && i == 0 && j == last {
+				continue
+			}
+			vi, vj := r.elVar[ei], r.elVar[ej]
+			if vi == vj {
+				out = append(out, "false")
+				continue
+			}
+			if c[vi] != c[vj] {
+				continue
+			}
+			if len(c[vi].Key) == 0 {
+				return nil, errAt(CodeFeature, ei.Pos, "TRAIL over an edge table without a key is not supported")
+			}
+			out = append(out, "NOT ("+sameKey(vi.name, vj.name, c[vi])+")")
+		}
+	}
+	return out, nil
+}
+
+// pathLength is path variable p's length in the arm being built: its
+// edges, a quantified one counting its walk's length.
+func (r *rewriter) pathLength(p *Path) string {
+	fixed := 0
+	var parts []string
+	for i := 1; i < len(p.Elems); i += 2 {
+		el := p.Elems[i]
+		if el.Quant == nil {
+			fixed++
+			continue
+		}
+		if qa := r.quantAlias[el]; qa != "" {
+			parts = append(parts, qa+".n")
+		}
+	}
+	parts = append(parts, fmt.Sprint(fixed))
+	return "(" + strings.Join(parts, " + ") + ")"
 }

@@ -26,8 +26,16 @@ func Splice(sql string) (string, error) {
 		return sql, nil // the SQL parser reports the unterminated literal
 	}
 	if ddl {
-		if err := refuseGraphDDL(toks); err != nil {
+		out, ok, err := spliceGraphDDL(sql, toks)
+		if err != nil {
 			return "", err
+		}
+		if ok {
+			if !clause {
+				return out, nil
+			}
+			sql = out
+			toks, _ = lex(sql) // lexed once already: only literals were added
 		}
 	}
 	var b strings.Builder
@@ -59,13 +67,16 @@ func Splice(sql string) (string, error) {
 	return b.String(), nil
 }
 
-// refuseGraphDDL answers the property graph DDL statements (CREATE [OR
-// REPLACE] / ALTER / DROP PROPERTY GRAPH) with 0A000 naming them: every
-// branch has its implicit graph, and graphs as catalog objects are not
-// built yet (docs/sql.md).
-func refuseGraphDDL(toks []token) error {
+// spliceGraphDDL replaces each property graph statement (CREATE [OR
+// REPLACE] / ALTER / DROP PROPERTY GRAPH) by DO LANGUAGE
+// pggraph_property_graph '<statement text>' after checking its syntax
+// (ddl.go); ok false when sql has none.
+func spliceGraphDDL(sql string, toks []token) (string, bool, error) {
+	var b strings.Builder
+	last, found := 0, false
 	start := true
-	for i, t := range toks {
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
 		if t.is(";") {
 			start = true
 			continue
@@ -74,19 +85,35 @@ func refuseGraphDDL(toks []token) error {
 			continue
 		}
 		start = false
-		j := i + 1
-		if !t.isWord("create") && !t.isWord("alter") && !t.isWord("drop") {
+		if !isGraphDDLStart(toks, i) {
 			continue
 		}
-		verb := strings.ToUpper(t.val)
-		if t.isWord("create") && j+1 < len(toks) && toks[j].isWord("or") && toks[j+1].isWord("replace") {
-			verb, j = "CREATE OR REPLACE", j+2
+		j := i
+		for j < len(toks) && !toks[j].is(";") {
+			j++
 		}
-		if j+1 < len(toks) && toks[j].isWord("property") && toks[j+1].isWord("graph") {
-			return errAt(CodeFeature, t.start, "%s PROPERTY GRAPH is not supported", verb)
+		end := len(sql)
+		if j < len(toks) {
+			end = toks[j].start
 		}
+		text := strings.TrimSpace(sql[t.start:end])
+		if _, err := ParseGraphDDL(text); err != nil {
+			if pe, ok := err.(*Error); ok && pe.Pos >= 0 {
+				pe.Pos += t.start
+			}
+			return "", false, err
+		}
+		b.WriteString(sql[last:t.start])
+		b.WriteString("DO LANGUAGE " + DDLLanguage + " ")
+		b.WriteString(quoteLiteral(text))
+		last, found = end, true
+		i = j - 1
 	}
-	return nil
+	if !found {
+		return sql, false, nil
+	}
+	b.WriteString(sql[last:])
+	return b.String(), true, nil
 }
 
 // isClauseStart reports whether toks[i] starts GRAPH_TABLE ( name [. name] MATCH.

@@ -45,8 +45,9 @@ func TestParseErrors(t *testing.T) {
 		{"g match (a)-[e]-> columns (a.x)", CodeSyntaxError, `at or near "columns"`},
 		{"g match (a) columns ()", CodeSyntaxError, `at or near ")"`},
 		{"g match (a)-[e]->{2,1}(b) columns (a.x)", CodeSyntaxError, "upper bound"},
-		{"g match all shortest (a)-[e]->+(b) columns (a.x)", CodeFeature, "ALL SHORTEST"},
-		{"g match p = (a) columns (a.x)", CodeFeature, "path variables"},
+		{"g match shortest 2 group (a)-[e]->+(b) columns (a.x)", CodeFeature, "GROUP"},
+		{"g match shortest (a)-[e]->+(b) columns (a.x)", CodeSyntaxError, `at or near "("`},
+		{"g match p = = (a) columns (a.x)", CodeSyntaxError, `at or near "="`},
 		{"g match (a where a.x = 'open) columns (a.x)", CodeSyntaxError, "unterminated quoted string"},
 	} {
 		_, err := Parse(tc.in)
@@ -82,5 +83,35 @@ func TestParsePattern(t *testing.T) {
 	}
 	if l := gt.Paths[0].Elems[0].Label; l == nil || l.Op != "|" || l.Args[1].Op != "!" {
 		t.Errorf("label: %+v", l)
+	}
+}
+
+func TestParsePathPrefix(t *testing.T) {
+	for _, tc := range []struct {
+		in         string
+		v, sel, md string
+		k          int
+	}{
+		{"g match (a) columns (a.x)", "", "", "walk", 0},
+		{"g match p = any shortest (a)-[e]->+(b) columns (a.x)", "p", "any shortest", "walk", 1},
+		{"g match all shortest trail path (a)-[e]->+(b) columns (a.x)", "", "all shortest", "trail", 0},
+		{"g match q = any 3 acyclic paths (a)-[e]->+(b) columns (a.x)", "q", "any", "acyclic", 3},
+		{"g match shortest 2 simple (a)-[e]->+(b) columns (a.x)", "", "shortest", "simple", 2},
+		{"g match all (a) columns (a.x)", "", "", "walk", 0},
+		{"g match any (a)-[e]->+(b) columns (a.x)", "", "any", "walk", 1},
+	} {
+		gt, err := Parse(tc.in)
+		if err != nil {
+			t.Errorf("%s: %v", tc.in, err)
+			continue
+		}
+		p := gt.Paths[0]
+		sel, k := "", 0
+		if p.Selector != nil {
+			sel, k = p.Selector.Kind, p.Selector.K
+		}
+		if p.Var != tc.v || sel != tc.sel || p.Mode != tc.md || k != tc.k {
+			t.Errorf("%s: var %q selector %q/%d mode %q", tc.in, p.Var, sel, k, p.Mode)
+		}
 	}
 }

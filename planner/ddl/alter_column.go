@@ -75,6 +75,16 @@ func (a *alterState) dropColumn(name string, missingOk, cascade bool) error {
 	if err := a.dropColumnViews(name, cascade); err != nil {
 		return err
 	}
+	// property graphs reading the column (propgraph.go)
+	if gs, err := a.pc.propGraphsUsingColumn(a.entry.Name, name); err != nil {
+		return err
+	} else if len(gs) > 0 {
+		if cascade {
+			return notSupported("DROP COLUMN … CASCADE of a column a property graph uses (%s)", gs[0])
+		}
+		return errorf(CodeDependentObjects, "cannot drop column %s of table %s because other objects depend on it", name, a.b.name).
+			WithDetail(strings.Join(gs, "\n")).WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+	}
 	m := &b.meta
 	// Keys on the column: other tables' foreign keys depend on them.
 	if m.PrimaryKey != nil && slices.Contains(m.PrimaryKey.Columns, name) {

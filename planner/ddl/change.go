@@ -45,6 +45,8 @@ func (c *CreateTable) Tag() string {
 		return "CREATE TYPE"
 	case RelExtension:
 		return "CREATE EXTENSION"
+	case RelPropGraph:
+		return "CREATE PROPERTY GRAPH"
 	}
 	return "CREATE TABLE"
 }

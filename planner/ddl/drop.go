@@ -212,6 +212,17 @@ func (pc *planCtx) dropTables(st *q.DropStmt, names []string) ([]Change, error) 
 			}
 		}
 	}
+	// Property graphs using a dropped table (propgraph.go).
+	for _, n := range order {
+		gs, err := pc.propGraphsUsing(n)
+		if err != nil {
+			return nil, err
+		}
+		if len(gs) > 0 && cascade {
+			return nil, notSupported("DROP TABLE … CASCADE of a table a property graph uses (%s)", gs[0])
+		}
+		lines = append(lines, gs...)
+	}
 	if len(lines) > 0 && !cascade {
 		return nil, errorf(CodeDependentObjects, "cannot drop table %s because other objects depend on it", order[0]).
 			WithDetail(strings.Join(lines, "\n")).WithHint("Use DROP ... CASCADE to drop the dependent objects too.")

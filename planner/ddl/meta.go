@@ -18,7 +18,10 @@ import (
 // per-role owner and an ACL (Owner, ACL): a relation that has either is
 // written as version 3, so a build that predates privileges refuses it
 // rather than ignore its grants (letting every role read it).
-const MetaVersion = 4
+//
+// Version 5 adds property graphs (Relkind RelPropGraph, PropGraph:
+// propgraph.go).
+const MetaVersion = 5
 
 // The encodings: tables and sequences, views, privileges.
 const (
@@ -79,6 +82,9 @@ type TableMeta struct {
 	// Extension is a created extension (Relkind RelExtension, version
 	// 4: extension.go).
 	Extension *ExtensionMeta `json:"extension,omitempty"`
+	// PropGraph is a property graph's definition (Relkind RelPropGraph,
+	// version 5: propgraph.go).
+	PropGraph *PropGraphMeta `json:"propgraph,omitempty"`
 }
 
 // ColumnMeta is one column's SQL definition beyond name and nullability.
@@ -202,6 +208,9 @@ func (m TableMeta) Encode() json.RawMessage {
 	if m.Relkind == RelEnum || m.Relkind == RelExtension || slices.ContainsFunc(m.Columns, func(c ColumnMeta) bool { return c.Type.usesEnum() }) {
 		m.Version = metaVersionTypes
 	}
+	if m.Relkind == RelPropGraph || m.PropGraph != nil {
+		m.Version = metaVersionPropGraph
+	}
 	b, err := json.Marshal(m)
 	if err != nil {
 		panic(fmt.Sprintf("ddl: TableMeta is always encodable: %v", err)) // only plain data types
@@ -233,6 +242,12 @@ func DecodeMeta(name string, def graph.TableDef) (TableMeta, error) {
 	if m.Relkind == RelExtension || m.Extension != nil {
 		if m.Relkind != RelExtension || m.Extension == nil || probe.Version < metaVersionTypes || !isViewPlaceholder(def) {
 			return TableMeta{}, &errBadMeta{fmt.Sprintf("extension %q: inconsistent extension metadata", name)}
+		}
+		return m, nil
+	}
+	if m.Relkind == RelPropGraph || m.PropGraph != nil {
+		if m.Relkind != RelPropGraph || m.PropGraph == nil || probe.Version < metaVersionPropGraph || !isViewPlaceholder(def) {
+			return TableMeta{}, &errBadMeta{fmt.Sprintf("property graph %q: inconsistent property graph metadata", name)}
 		}
 		return m, nil
 	}

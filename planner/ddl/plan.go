@@ -135,6 +135,10 @@ func (p Planner) Plan(stmt *q.Node, cat Catalog) ([]Change, error) {
 		return pc.createEnum(n.CreateEnumStmt)
 	case *q.Node_AlterEnumStmt:
 		return pc.alterEnum(n.AlterEnumStmt)
+	case *q.Node_DoStmt:
+		if text, ok := IsPropGraphStmt(stmt); ok {
+			return pc.planPropGraph(text)
+		}
 	}
 	return nil, errorf(CodeFeatureNotSupported, "%s is not supported", statementName(stmt))
 }
@@ -154,7 +158,8 @@ func IsDDL(stmt *q.Node) bool {
 		*q.Node_ClusterStmt, *q.Node_ReindexStmt, *q.Node_AlterObjectSchemaStmt, *q.Node_CreateEnumStmt, *q.Node_AlterEnumStmt:
 		return true
 	}
-	return false
+	_, ok := IsPropGraphStmt(stmt)
+	return ok
 }
 
 // statementNames spell the statements whose node names do not.

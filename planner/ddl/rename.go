@@ -62,11 +62,21 @@ func (pc *planCtx) renameInTable(st *q.RenameStmt) ([]Change, error) {
 		if err == nil && a.newName != "" {
 			follow, err = pc.followRename(name, "", a.newName, tag)
 		}
+		if err == nil && a.newName != "" {
+			var gs []Change
+			gs, err = pc.followRenameInGraphs(name, "", a.newName)
+			follow = append(follow, gs...)
+		}
 	case q.ObjectType_OBJECT_COLUMN:
 		from, to := st.Subname, truncateIdent(st.Newname)
 		err = a.renameColumn(from, to)
 		if err == nil && from != to {
 			follow, err = pc.followRename(name, from, to, tag)
+		}
+		if err == nil && from != to {
+			var gs []Change
+			gs, err = pc.followRenameInGraphs(name, from, to)
+			follow = append(follow, gs...)
 		}
 	case q.ObjectType_OBJECT_TABCONSTRAINT:
 		err = a.renameConstraint(st.Subname, st.Newname)

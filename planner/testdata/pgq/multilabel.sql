@@ -219,15 +219,3 @@ select * from graph_table (graph match any shortest (x)-[is manages]->(y) column
 -- error 0A000
 select * from graph_table (graph match (x)-[e is manages]->+(y), (x)-[e]->(y) columns (x.id));
 
--- property graph DDL is not supported yet: the implicit graph is the one graph
--- error 0A000 CREATE PROPERTY GRAPH is not supported yet
-create property graph g vertex tables (emp) edge tables (manages source key (src) references emp (id) destination key (dst) references emp (id));
-
--- error 0A000 CREATE OR REPLACE PROPERTY GRAPH is not supported yet
-create or replace property graph g vertex tables (emp);
-
--- error 0A000 DROP PROPERTY GRAPH is not supported yet
-drop property graph g;
-
--- error 0A000 ALTER PROPERTY GRAPH is not supported yet
-alter property graph g add vertex tables (city);

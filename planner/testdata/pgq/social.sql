@@ -351,8 +351,8 @@ select * from graph_table (graph match (a)-[is knows]->{3,1}(b) columns (a.id));
 -- error 0A000
 select * from graph_table (graph match (a)-[k is knows]->{1,2}(b) columns (k.since));
 
--- error 0A000
-select * from graph_table (graph match all shortest (a)-[is knows]->+(b) columns (a.id));
+select count(*) from graph_table (graph match all shortest (a)-[is knows]->+(b) columns (a.id));
+with recursive w(s, d, n) as (select id, id, 0 from person union all select w.s, k.dst, w.n + 1 from w join knows k on k.src = w.d where w.n < 8) select count(*) from w where n >= 1 and n = (select min(n) from w v where v.s = w.s and v.d = w.d and v.n >= 1);
 
 -- error 0A000
 select * from graph_table (graph match (a) columns (a.*));

@@ -1,0 +1,127 @@
+-- Path selectors (ALL SHORTEST, ANY k, SHORTEST k), path modes (WALK,
+-- TRAIL, ACYCLIC, SIMPLE) and path variables with path_length, over a
+-- graph with cycles, a self-loop and parallel edges. Each GRAPH_TABLE
+-- query is followed by its equivalent in PostgreSQL 15 SQL, written by
+-- hand (walks enumerated by WITH RECURSIVE, the path kept as an array
+-- where the mode needs it).
+create table node (id int primary key, name text);
+create table link (src int not null references node (id), dst int not null references node (id), w int) with (graph.kind = edge);
+create table road (rid int primary key, a int not null references node (id), b int not null references node (id));
+insert into node values (1, 'n1'), (2, 'n2'), (3, 'n3'), (4, 'n4'), (5, 'n5'), (6, 'n6');
+insert into link values (1, 2, 1), (2, 3, 1), (3, 1, 1), (1, 2, 2), (3, 4, 1), (4, 4, 1), (4, 5, 1), (2, 5, 3), (5, 6, 1);
+insert into road select row_number() over (order by src, dst, w), src, dst from link;
+create property graph roads vertex tables (node) edge tables (road source key (a) references node (id) destination key (b) references node (id));
+
+-- ALL SHORTEST: every walk of the shortest length per pair
+select * from graph_table (graph match all shortest (a is node where a.id = 1)-[is link]->{1,4}(b) columns (b.id));
+with recursive w(d, n) as (select 1, 0 union all select l.dst, w.n + 1 from w join link l on l.src = w.d where w.n < 4) select d as id from w where n >= 1 and n = (select min(n) from w v where v.d = w.d and v.n >= 1);
+
+select count(*) from graph_table (graph match all shortest (a is node)-[is link]->{1,3}(b is node) columns (a.id));
+with recursive w(s, d, n) as (select id, id, 0 from node union all select w.s, l.dst, w.n + 1 from w join link l on l.src = w.d where w.n < 3) select count(*) from w where n >= 1 and n = (select min(n) from w v where v.s = w.s and v.d = w.d and v.n >= 1);
+
+select * from graph_table (graph match all shortest (a is node where a.id = 4)-[is link]-{1,2}(b) columns (b.id));
+with recursive e(s, d) as (select src, dst from link union all select dst, src from link where src <> dst), w(d, n) as (select 4, 0 union all select e.d, w.n + 1 from w join e on e.s = w.d where w.n < 2) select d as id from w where n >= 1 and n = (select min(n) from w v where v.d = w.d and v.n >= 1);
+
+select * from graph_table (graph match all shortest (a is node where a.id = 6)-[is link]->{1,3}(b) columns (b.id));
+select 1 as id where false;
+
+select * from graph_table (graph match all shortest (a is node where a.id = 1)-[is link]->{0,3}(b) columns (b.id));
+with recursive w(d, n) as (select 1, 0 union all select l.dst, w.n + 1 from w join link l on l.src = w.d where w.n < 3) select d as id from w where n = (select min(n) from w v where v.d = w.d);
+
+-- ANY k and SHORTEST k: k walks per pair
+select * from graph_table (graph match any 2 (a is node where a.id = 1)-[is link]->{1,4}(b) columns (b.id));
+with recursive w(d, n) as (select 1, 0 union all select l.dst, w.n + 1 from w join link l on l.src = w.d where w.n < 4), c as (select d, count(*) as k from w where n >= 1 group by d) select d as id from c cross join generate_series(1, least(k, 2)::int);
+
+select * from graph_table (graph match any (a is node where a.id = 2)-[is link]->{1,3}(b) columns (b.id));
+with recursive w(d, n) as (select 2, 0 union all select l.dst, w.n + 1 from w join link l on l.src = w.d where w.n < 3) select distinct d as id from w where n >= 1;
+
+select * from graph_table (graph match p = shortest 2 (a is node where a.id = 1)-[is link]->{1,5}(b) columns (b.id, path_length(p) as len));
+with recursive w(d, n) as (select 1, 0 union all select l.dst, w.n + 1 from w join link l on l.src = w.d where w.n < 5) select t.d as id, x.n as len from (select distinct d from w where n >= 1) t cross join lateral (select n from w v where v.d = t.d and v.n >= 1 order by n limit 2) x;
+
+select * from graph_table (graph match p = shortest 3 (a is node)-[is link]->{1,3}(b is node) where a.id = 3 columns (b.id, path_length(p) as len));
+with recursive w(d, n) as (select 3, 0 union all select l.dst, w.n + 1 from w join link l on l.src = w.d where w.n < 3) select t.d as id, x.n as len from (select distinct d from w where n >= 1) t cross join lateral (select n from w v where v.d = t.d and v.n >= 1 order by n limit 3) x;
+
+-- path modes on a quantified edge
+select * from graph_table (graph match acyclic (a is node where a.id = 1)-[is link]->{1,5}(b) columns (b.id));
+with recursive w(d, n, p) as (select 1, 0, array[1] union all select l.dst, w.n + 1, w.p || l.dst from w join link l on l.src = w.d where w.n < 5 and not l.dst = any(w.p)) select d as id from w where n >= 1;
+
+select * from graph_table (graph match simple (a is node where a.id = 1)-[is link]->{1,5}(b) columns (b.id));
+with recursive w(d, n, p) as (select 1, 0, array[1] union all select l.dst, w.n + 1, w.p || l.dst from w join link l on l.src = w.d where w.n < 5 and (w.n = 0 or w.d <> 1) and (not l.dst = any(w.p) or l.dst = 1)) select d as id from w where n >= 1;
+
+select * from graph_table (graph match simple (a is node where a.id = 4)-[is link]->{1,3}(b) columns (b.id));
+select id from (values (4), (5), (6)) v (id);
+
+select * from graph_table (graph match acyclic (a is node where a.id = 4)-[is link]->{1,3}(b) columns (b.id));
+select id from (values (5), (6)) v (id);
+
+select * from graph_table (graph match walk (a is node where a.id = 4)-[is link]->{1,2}(b) columns (b.id));
+select id from (values (4), (4), (5), (5), (6)) v (id);
+
+select count(*) from graph_table (graph match acyclic (a is node)-[is link]-{1,4}(b is node) columns (a.id));
+with recursive e(s, d) as (select src, dst from link union all select dst, src from link where src <> dst), w(s, d, n, p) as (select id, id, 0, array[id] from node union all select w.s, e.d, w.n + 1, w.p || e.d from w join e on e.s = w.d where w.n < 4 and not e.d = any(w.p)) select count(*) from w where n >= 1;
+
+select * from graph_table (roads match trail (a where a.id = 4)-[r]->{1,4}(b) columns (b.id));
+with recursive w(d, n, p) as (select 4, 0, array[]::int[] union all select r.b, w.n + 1, w.p || r.rid from w join road r on r.a = w.d where w.n < 4 and not r.rid = any(w.p)) select d as id from w where n >= 1;
+
+select count(*) from graph_table (roads match trail (a)-[r]->{1,6}(b) columns (a.id));
+with recursive w(s, d, n, p) as (select id, id, 0, array[]::int[] from node union all select w.s, r.b, w.n + 1, w.p || r.rid from w join road r on r.a = w.d where w.n < 6 and not r.rid = any(w.p)) select count(*) from w where n >= 1;
+
+select * from graph_table (roads match any shortest acyclic (a where a.id = 1)-[r]->{1,3}(b) columns (b.id));
+with recursive w(d, n) as (select 1, 0 union select r.b, w.n + 1 from w join road r on r.a = w.d where w.n < 3) select distinct d as id from w where n >= 1 and d <> 1;
+
+select * from graph_table (roads match any shortest (a where a.id = 1)-[r]->{1,3}(b) columns (b.id));
+with recursive w(d, n) as (select 1, 0 union select r.b, w.n + 1 from w join road r on r.a = w.d where w.n < 3) select distinct d as id from w where n >= 1;
+
+-- path modes on paths without quantifiers
+select * from graph_table (graph match acyclic (a is node)-[is link]->(b is node)-[is link]->(c is node) columns (a.id as a, b.id as b, c.id as c));
+select l.src as a, l.dst as b, m.dst as c from link l join link m on m.src = l.dst where l.src <> l.dst and m.src <> m.dst and l.src <> m.dst;
+
+select * from graph_table (graph match simple (a is node)-[is link]->(b is node)-[is link]->(c is node) columns (a.id as a, b.id as b, c.id as c));
+select l.src as a, l.dst as b, m.dst as c from link l join link m on m.src = l.dst where l.src <> l.dst and m.src <> m.dst;
+
+select * from graph_table (graph match simple (a is node)-[is link]->(b is node)-[is link]->(a) columns (a.id as a, b.id as b));
+select l.src as a, l.dst as b from link l join link m on m.src = l.dst and m.dst = l.src where l.src <> l.dst;
+
+select * from graph_table (graph match acyclic (a is node)-[is link]->(b is node)-[is link]->(a) columns (a.id as a));
+select 1 as a where false;
+
+select * from graph_table (roads match trail (a)-[r]->(b)-[s]->(c) where a.id = 4 columns (r.rid as r, s.rid as s, c.id as c));
+select r.rid as r, s.rid as s, s.b as c from road r join road s on s.a = r.b where r.a = 4 and r.rid <> s.rid;
+
+select * from graph_table (roads match walk (a)-[r]->(b)-[s]->(c) where a.id = 4 columns (r.rid as r, s.rid as s, c.id as c));
+select r.rid as r, s.rid as s, s.b as c from road r join road s on s.a = r.b where r.a = 4;
+
+select * from graph_table (roads match trail (a)-[r]->(b)-[r]->(c) columns (a.id));
+select 1 as id where false;
+
+-- path variables
+select * from graph_table (graph match p = (a is node)-[is link]->(b is node) where a.id = 2 columns (b.id, path_length(p) as len));
+select dst as id, 1 as len from link where src = 2;
+
+select * from graph_table (graph match p = (a is node where a.id = 1)-[is link]->{0,2}(b) columns (b.id, path_length(p) as len));
+with recursive w(d, n) as (select 1, 0 union all select l.dst, w.n + 1 from w join link l on l.src = w.d where w.n < 2) select d as id, n as len from w;
+
+select * from graph_table (graph match p = (a is node where a.id = 3)-[is link]->(b)-[is link]->{1,2}(c) where path_length(p) = 3 columns (c.id));
+with recursive w(d, n) as (select l.dst, 1 from link l where l.src = 3 union all select l.dst, w.n + 1 from w join link l on l.src = w.d where w.n < 3) select d as id from w where n = 3;
+
+select * from graph_table (graph match p = (a is node where a.id = 5)-[is link]->(b), q = (b)-[is link]->(c) columns (c.id, path_length(p) + path_length(q) as len));
+select m.dst as id, 2 as len from link l join link m on m.src = l.dst where l.src = 5;
+
+select max(len) from graph_table (graph match p = any shortest (a is node)-[is link]->{1,6}(b is node) columns (path_length(p) as len));
+with recursive w(s, d, n) as (select id, id, 0 from node union select w.s, l.dst, w.n + 1 from w join link l on l.src = w.d where w.n < 6) select max(n) from (select s, d, min(n) as n from w where n >= 1 group by s, d) x;
+
+-- errors
+-- error 0A000 path mode ACYCLIC
+select * from graph_table (graph match acyclic (a is node)-[is link]->{1,2}(b)-[is link]->(c) columns (a.id));
+
+-- error 0A000 TRAIL over an edge table without a
+select * from graph_table (graph match trail (a is node)-[is link]->{1,2}(b) columns (a.id));
+
+-- error 0A000 TRAIL over an edge table without a key
+select * from graph_table (graph match trail (a is node)-[is link]->(b)-[is link]->(c) columns (a.id));
+
+-- error 42601 path variable "p" is used more than once
+select * from graph_table (graph match p = (a is node), p = (b is node) columns (a.id));
+
+-- error 0A000 path selectors are only supported
+select * from graph_table (graph match all shortest (a is node)-[is link]->(b) columns (a.id));
