@@ -216,3 +216,20 @@ func TestDoLoopBound(t *testing.T) {
 		t.Fatalf("a loop at the bound: %v", err)
 	}
 }
+
+// FuzzCompileDo: compiling any DO text answers a tree or an error, never
+// a panic (the subset check walks the PL/pgSQL compiler's JSON).
+func FuzzCompileDo(f *testing.F) {
+	for _, s := range []string{
+		`DO $$ BEGIN NULL; END $$`,
+		`DO $$ DECLARE r record; n int := 1; BEGIN FOR r IN SELECT 1 AS a LOOP n := n + r.a; CONTINUE WHEN n > 2; END LOOP; END $$`,
+		`DO $$ BEGIN BEGIN PERFORM 1; EXCEPTION WHEN others OR SQLSTATE '22012' THEN RAISE; END; END $$`,
+		`DO $$ BEGIN SELECT 1 INTO STRICT found; CASE WHEN true THEN NULL; END CASE; END $$`,
+		`DO $$ BEGIN FOR i IN REVERSE 3..1 BY 1 LOOP EXIT WHEN i = 2; END LOOP; RETURN; END $$`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, sql string) {
+		_, _ = compileDo(sql, sql)
+	})
+}
