@@ -81,6 +81,7 @@ func TestDoDifferential(t *testing.T) {
 			if n < 20 {
 				t.Fatalf("only %d statements compared", n)
 			}
+			t.Logf("%d statements compared", n)
 		})
 	}
 }
