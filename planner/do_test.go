@@ -234,3 +234,20 @@ func FuzzCompileDo(f *testing.F) {
 		_, _ = compileDo(sql, sql)
 	})
 }
+
+// TestDoStatementTimeout: statement_timeout ends a DO block stuck in a
+// loop with 57014 (cancellation is checked between its statements), and
+// WHEN OTHERS does not catch it.
+func TestDoStatementTimeout(t *testing.T) {
+	ctx := context.Background()
+	c := startServer(t, nil).connect(t, pgx.QueryExecModeSimpleProtocol)
+	enumExec(t, c, "set statement_timeout = '300ms'")
+	_, err := c.Exec(ctx, "DO $$ BEGIN LOOP BEGIN PERFORM 1; EXCEPTION WHEN others THEN NULL; END; END LOOP; END $$")
+	if enumState(err) != "57014" {
+		t.Fatalf("a DO past statement_timeout: %v, want 57014", err)
+	}
+	enumExec(t, c, "reset statement_timeout")
+	if got := enumRows(t, c, "select 1"); got != "1" {
+		t.Fatalf("after the timeout: %s", got)
+	}
+}
