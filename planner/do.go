@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/jackc/pgx/v5/pgtype"
@@ -42,6 +43,8 @@ var (
 var maxDoIterations = 10_000_000 // a variable for tests
 
 type doRun struct {
+	names      []string // variable names by datum number
+	rowCount   int64    // ROW_COUNT: rows the last SQL command processed
 	s          *session
 	assignText string              // the assignment running ("n := n + 1"), for CONTEXT
 	vars       map[string]*plValue // the block's variables by name
@@ -95,7 +98,7 @@ func (s *session) executeDo(ctx context.Context, p *plan) (wire.Result, error) {
 		// one commit (or not at all)
 		s.tx.implicit = false
 	}
-	r := &doRun{s: s, vars: map[string]*plValue{}}
+	r := &doRun{s: s, vars: map[string]*plValue{}, names: prog.names}
 	if err := r.declare(ctx, prog.vars); err != nil {
 		return nil, err
 	}
@@ -193,6 +196,8 @@ func (r *doRun) stmt(ctx context.Context, st plStmt) error {
 		return r.raise(ctx, x)
 	case *plReturn:
 		return errDoReturn
+	case *plGetDiag:
+		return r.getDiag(ctx, x)
 	}
 	return fmt.Errorf("DO: statement %T", st)
 }
@@ -387,6 +392,13 @@ func (r *doRun) runOne(ctx context.Context, st *wire.Statement, text string, lin
 	tag := res.Tag()
 	if err := res.Close(); err != nil {
 		return r.inner(err, text, line, kind, what)
+	}
+	// ROW_COUNT: the rows a write touched (its tag), else the rows read
+	r.rowCount = int64(rows)
+	if f := strings.Fields(tag); len(f) > 0 && rows == 0 {
+		if n, err := strconv.ParseInt(f[len(f)-1], 10, 64); err == nil {
+			r.rowCount = n
+		}
 	}
 	// FOUND, as PL/pgSQL sets it: PERFORM by its rows, INSERT, UPDATE,
 	// DELETE and MERGE by the rows they touched; EXECUTE and other

@@ -81,6 +81,7 @@ func TestDoDifferential(t *testing.T) {
 			if n < 20 {
 				t.Fatalf("only %d statements compared", n)
 			}
+			t.Logf("%d statements compared", n)
 		})
 	}
 }
@@ -214,5 +215,39 @@ func TestDoLoopBound(t *testing.T) {
 	}
 	if _, err := c.Exec(ctx, "DO $$ BEGIN FOR i IN 1..50 LOOP INSERT INTO ticks VALUES (i); END LOOP; END $$"); err != nil {
 		t.Fatalf("a loop at the bound: %v", err)
+	}
+}
+
+// FuzzCompileDo: compiling any DO text answers a tree or an error, never
+// a panic (the subset check walks the PL/pgSQL compiler's JSON).
+func FuzzCompileDo(f *testing.F) {
+	for _, s := range []string{
+		`DO $$ BEGIN NULL; END $$`,
+		`DO $$ DECLARE r record; n int := 1; BEGIN FOR r IN SELECT 1 AS a LOOP n := n + r.a; CONTINUE WHEN n > 2; END LOOP; END $$`,
+		`DO $$ BEGIN BEGIN PERFORM 1; EXCEPTION WHEN others OR SQLSTATE '22012' THEN RAISE; END; END $$`,
+		`DO $$ BEGIN SELECT 1 INTO STRICT found; CASE WHEN true THEN NULL; END CASE; END $$`,
+		`DO $$ BEGIN FOR i IN REVERSE 3..1 BY 1 LOOP EXIT WHEN i = 2; END LOOP; RETURN; END $$`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, sql string) {
+		_, _ = compileDo(sql, sql)
+	})
+}
+
+// TestDoStatementTimeout: statement_timeout ends a DO block stuck in a
+// loop with 57014 (cancellation is checked between its statements), and
+// WHEN OTHERS does not catch it.
+func TestDoStatementTimeout(t *testing.T) {
+	ctx := context.Background()
+	c := startServer(t, nil).connect(t, pgx.QueryExecModeSimpleProtocol)
+	enumExec(t, c, "set statement_timeout = '300ms'")
+	_, err := c.Exec(ctx, "DO $$ BEGIN LOOP BEGIN PERFORM 1; EXCEPTION WHEN others THEN NULL; END; END LOOP; END $$")
+	if enumState(err) != "57014" {
+		t.Fatalf("a DO past statement_timeout: %v, want 57014", err)
+	}
+	enumExec(t, c, "reset statement_timeout")
+	if got := enumRows(t, c, "select 1"); got != "1" {
+		t.Fatalf("after the timeout: %s", got)
 	}
 }

@@ -398,3 +398,35 @@ func (v *plValue) field(rec, f string) (string, error) {
 	}
 	return "", wire.Errorf("42703", "record \"%s\" has no field \"%s\"", rec, f)
 }
+
+// getDiag runs GET DIAGNOSTICS (ROW_COUNT) and GET STACKED DIAGNOSTICS
+// (the caught error's SQLSTATE, message, detail and hint).
+func (r *doRun) getDiag(ctx context.Context, x *plGetDiag) error {
+	for _, it := range x.items {
+		if it.target < 0 || it.target >= len(r.names) || r.vars[r.names[it.target]] == nil {
+			return r.where(plRefuse("GET DIAGNOSTICS into this target"), x.lineno, "GET DIAGNOSTICS")
+		}
+		var val string
+		switch {
+		case it.kind == "ROW_COUNT":
+			if err := r.set(ctx, r.names[it.target], strconv.FormatInt(r.rowCount, 10), "bigint", false, x.lineno, "GET DIAGNOSTICS"); err != nil {
+				return err
+			}
+			continue
+		case len(r.caught) == 0:
+			return r.where(wire.Errorf("0Z002", "GET STACKED DIAGNOSTICS cannot be used outside an exception handler"), x.lineno, "GET STACKED DIAGNOSTICS")
+		case it.kind == "RETURNED_SQLSTATE":
+			val = r.caught[len(r.caught)-1].Code
+		case it.kind == "MESSAGE_TEXT":
+			val = r.caught[len(r.caught)-1].Message
+		case it.kind == "PG_EXCEPTION_DETAIL":
+			val = r.caught[len(r.caught)-1].Detail
+		case it.kind == "PG_EXCEPTION_HINT":
+			val = r.caught[len(r.caught)-1].Hint
+		}
+		if err := r.set(ctx, r.names[it.target], val, "text", false, x.lineno, "GET STACKED DIAGNOSTICS"); err != nil {
+			return err
+		}
+	}
+	return nil
+}

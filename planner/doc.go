@@ -82,12 +82,15 @@
 // state: one graph commit, or none when the query fails. SQL-level
 // PREPARE / EXECUTE (prepare_sql.go) and cursors (DECLARE, FETCH, MOVE,
 // CLOSE; cursor.go) are session state outside the graph. DO blocks
-// (do.go, plpgsql.go) run a PL/pgSQL subset — blocks with EXCEPTION
-// handlers, IF, SQL statements, PERFORM, EXECUTE of a string, RAISE —
-// compiled by PostgreSQL's PL/pgSQL grammar and refused whole (0A000)
-// when they use anything else; their statements go through the session
-// like a client's, inside the DO's transaction (an autocommit DO is one
-// commit), and a block with handlers runs under an internal savepoint.
+// (do.go, do_vars.go, plpgsql.go) run a PL/pgSQL subset — variables of
+// the outermost block, blocks with EXCEPTION handlers, IF, loops, SQL
+// statements (… INTO), PERFORM, EXECUTE of a string, GET DIAGNOSTICS,
+// RAISE — compiled by PostgreSQL's PL/pgSQL grammar and refused whole
+// (0A000) when they use anything else; their statements go through the
+// session like a client's, inside the DO's transaction (an autocommit DO
+// is one commit), with variables read as typed literals where the
+// grammar has a column reference, and a block with handlers runs under
+// an internal savepoint.
 //
 // Validators run at the statement that causes a violation, against the
 // view the statement sees, with PostgreSQL's SQLSTATEs, messages and

@@ -127,6 +127,17 @@ type plRaiseOption struct {
 
 type plReturn struct{ lineno int }
 
+type plGetDiag struct { // GET [CURRENT | STACKED] DIAGNOSTICS var = item, …
+	lineno  int
+	stacked bool
+	items   []plDiagItem
+}
+
+type plDiagItem struct {
+	kind   string // ROW_COUNT, MESSAGE_TEXT, …
+	target int    // the variable's datum number (plProgram.names)
+}
+
 func (b *plBlock) line() int    { return b.lineno }
 func (s *plSQL) line() int      { return s.lineno }
 func (s *plPerform) line() int  { return s.lineno }
@@ -139,6 +150,7 @@ func (s *plLoop) line() int     { return s.lineno }
 func (s *plForInt) line() int   { return s.lineno }
 func (s *plForQuery) line() int { return s.lineno }
 func (s *plExit) line() int     { return s.lineno }
+func (s *plGetDiag) line() int  { return s.lineno }
 
 // PostgreSQL's elog levels as PL/pgSQL's RAISE records them.
 const (
@@ -162,7 +174,7 @@ var plUnsupported = map[string]string{
 	"PLpgSQL_stmt_case": "CASE",
 	"PLpgSQL_stmt_forc": "FOR … IN cursor", "PLpgSQL_stmt_foreach_a": "FOREACH",
 	"PLpgSQL_stmt_return_next": "RETURN NEXT", "PLpgSQL_stmt_return_query": "RETURN QUERY", "PLpgSQL_stmt_assert": "ASSERT",
-	"PLpgSQL_stmt_dynfors": "FOR … IN EXECUTE", "PLpgSQL_stmt_getdiag": "GET DIAGNOSTICS", "PLpgSQL_stmt_open": "OPEN",
+	"PLpgSQL_stmt_dynfors": "FOR … IN EXECUTE", "PLpgSQL_stmt_open": "OPEN",
 	"PLpgSQL_stmt_fetch": "FETCH", "PLpgSQL_stmt_close": "CLOSE", "PLpgSQL_stmt_call": "CALL",
 	"PLpgSQL_stmt_commit": "COMMIT", "PLpgSQL_stmt_rollback": "ROLLBACK",
 }
@@ -173,13 +185,14 @@ var plVariables = []string{"found", "sqlstate", "sqlerrm"}
 
 func plRefuse(what string) *wire.Error {
 	return wire.Errorf(wire.CodeFeatureNotSupported, "%s in a DO block is not supported", what).
-		WithHint("DO blocks run variables of the outermost block, assignments, blocks with EXCEPTION handlers, IF, LOOP, WHILE, FOR over integers and queries, EXIT/CONTINUE, SQL statements (… INTO), PERFORM, EXECUTE of a string, RAISE, NULL and RETURN (docs/sql.md).")
+		WithHint("DO blocks run variables of the outermost block, assignments, blocks with EXCEPTION handlers, IF, LOOP, WHILE, FOR over integers and queries, EXIT/CONTINUE, SQL statements (… INTO), PERFORM, EXECUTE of a string, GET DIAGNOSTICS, RAISE, NULL and RETURN (docs/sql.md).")
 }
 
 // plProgram is a compiled DO body.
 type plProgram struct {
-	body *plBlock
-	vars []plVarDecl
+	body  *plBlock
+	vars  []plVarDecl
+	names []string // variable names by datum number (GET DIAGNOSTICS targets)
 }
 
 // compileDo turns a DO statement (its PL/pgSQL body is body) into its
@@ -219,6 +232,7 @@ func compileDo(sql, body string) (*plProgram, error) {
 	prog := &plProgram{}
 	seen := map[string]bool{}
 	for _, d := range fn.Datums {
+		prog.names = append(prog.names, "")
 		for kind, raw := range d {
 			var v struct {
 				Refname  string `json:"refname"`
@@ -234,6 +248,7 @@ func compileDo(sql, body string) (*plProgram, error) {
 			if err := json.Unmarshal(raw, &v); err != nil {
 				return nil, err
 			}
+			prog.names[len(prog.names)-1] = v.Refname
 			switch kind {
 			case "PLpgSQL_row", "PLpgSQL_recfield":
 				continue // INTO targets and record fields, read where used
@@ -369,16 +384,23 @@ func plStatement(kind string, raw json.RawMessage) (plStmt, error) {
 				Expr json.RawMessage `json:"expr"`
 			} `json:"PLpgSQL_raise_option"`
 		} `json:"options"`
-		Expr2   json.RawMessage `json:"retvarno"`
-		Strict  bool            `json:"strict"`
-		Target  json.RawMessage `json:"target"`
-		Var     json.RawMessage `json:"var"`
-		Lower   json.RawMessage `json:"lower"`
-		Upper   json.RawMessage `json:"upper"`
-		Step    json.RawMessage `json:"step"`
-		Reverse bool            `json:"reverse"`
-		Label   string          `json:"label"`
-		IsExit  bool            `json:"is_exit"`
+		Expr2     json.RawMessage `json:"retvarno"`
+		Strict    bool            `json:"strict"`
+		Target    json.RawMessage `json:"target"`
+		Var       json.RawMessage `json:"var"`
+		Lower     json.RawMessage `json:"lower"`
+		Upper     json.RawMessage `json:"upper"`
+		Step      json.RawMessage `json:"step"`
+		Reverse   bool            `json:"reverse"`
+		Label     string          `json:"label"`
+		IsExit    bool            `json:"is_exit"`
+		Stacked   bool            `json:"is_stacked"`
+		DiagItems []struct {
+			Item struct {
+				Kind   string `json:"kind"`
+				Target int    `json:"target"`
+			} `json:"PLpgSQL_diag_item"`
+		} `json:"diag_items"`
 	}
 	if err := json.Unmarshal(raw, &x); err != nil {
 		return nil, err
@@ -562,6 +584,20 @@ func plStatement(kind string, raw json.RawMessage) (plStmt, error) {
 			r.options = append(r.options, plRaiseOption{kind: o.Opt.Type, expr: e})
 		}
 		return r, nil
+	case "PLpgSQL_stmt_getdiag":
+		g := &plGetDiag{lineno: x.Lineno, stacked: x.Stacked}
+		for _, it := range x.DiagItems {
+			k := it.Item.Kind
+			ok := k == "ROW_COUNT"
+			if g.stacked {
+				ok = k == "RETURNED_SQLSTATE" || k == "MESSAGE_TEXT" || k == "PG_EXCEPTION_DETAIL" || k == "PG_EXCEPTION_HINT"
+			}
+			if !ok {
+				return nil, plRefuse("GET DIAGNOSTICS " + k)
+			}
+			g.items = append(g.items, plDiagItem{kind: k, target: it.Item.Target})
+		}
+		return g, nil
 	case "PLpgSQL_stmt_return":
 		if x.Expr != nil || len(x.Expr2) > 0 {
 			return nil, plRefuse("RETURN of a value")

@@ -31,3 +31,22 @@ func TestColumnRefs(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParsePLpgSQL: any text sent as a DO statement compiles or fails
+// with an error; the PL/pgSQL grammar never takes the process down.
+func FuzzParsePLpgSQL(f *testing.F) {
+	for _, s := range []string{
+		`DO $$ BEGIN NULL; END $$`,
+		`DO 'BEGIN CREATE TYPE x AS ENUM(''a''); EXCEPTION WHEN duplicate_object THEN null; END'`,
+		`DO $$ DECLARE r record; BEGIN FOR r IN SELECT 1 LOOP EXECUTE 'x' || r.a; END LOOP; END $$`,
+		`DO $$ BEGIN IF (SELECT 1) THEN RAISE NOTICE '% %', 1, 2; ELSIF 2 THEN PERFORM 1; END IF; END $$`,
+		`DO $$ <<l>> DECLARE x int := 1; BEGIN WHILE x < 3 LOOP x := x + 1; EXIT l WHEN x > 5; END LOOP; END $$`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, sql string) {
+		_, _ = ParsePLpgSQL(sql)
+		_, _ = Words(sql)
+		_, _ = ColumnRefs(sql)
+	})
+}

@@ -286,3 +286,34 @@ DO $$ BEGIN FOR i IN 1..1/0 LOOP END LOOP; END $$;
 DO $$ DECLARE r record; BEGIN FOR r IN SELECT 1/0 LOOP END LOOP; END $$;
 DO $$ DECLARE r record; BEGIN SELECT 1 AS a, 'x y' AS b, NULL::int AS c INTO r; RAISE NOTICE '% %', r, r.b; END $$;
 DO $$ DECLARE i int := 100; BEGIN FOR i IN 1..2 LOOP RAISE NOTICE 'in %', i; END LOOP; RAISE NOTICE 'after %', i; END $$;
+-- GET DIAGNOSTICS ROW_COUNT after writes, PERFORM and EXECUTE; GET
+-- STACKED DIAGNOSTICS in a handler
+DO $$
+DECLARE
+  n int;
+  big bigint;
+  state text;
+  msg text;
+  detail text;
+BEGIN
+  CREATE TABLE diag (id int primary key);
+  GET DIAGNOSTICS n = ROW_COUNT;
+  RAISE NOTICE 'after DDL %', n;
+  INSERT INTO diag SELECT generate_series(1, 5);
+  GET DIAGNOSTICS n = ROW_COUNT;
+  RAISE NOTICE 'inserted %', n;
+  UPDATE diag SET id = id + 10 WHERE id > 3;
+  GET DIAGNOSTICS big = ROW_COUNT;
+  RAISE NOTICE 'updated %', big;
+  PERFORM * FROM diag;
+  GET DIAGNOSTICS n = ROW_COUNT;
+  RAISE NOTICE 'performed %', n;
+  EXECUTE 'DELETE FROM diag WHERE id < 3';
+  GET CURRENT DIAGNOSTICS n = ROW_COUNT;
+  RAISE NOTICE 'executed %', n;
+  INSERT INTO diag VALUES (3);
+EXCEPTION WHEN unique_violation THEN
+  GET STACKED DIAGNOSTICS state = RETURNED_SQLSTATE, msg = MESSAGE_TEXT, detail = PG_EXCEPTION_DETAIL;
+  RAISE NOTICE 'stacked % % %', state, msg, detail;
+END $$;
+DO $$ DECLARE t text; BEGIN GET STACKED DIAGNOSTICS t = MESSAGE_TEXT; END $$;
