@@ -18,6 +18,15 @@ type addrBits struct {
 	n     int
 }
 
+// addrBitsOf is the set of addrs.
+func addrBitsOf(addrs []uint64) *addrBits {
+	s := &addrBits{}
+	for _, a := range addrs {
+		s.add(a)
+	}
+	return s
+}
+
 // has reports a in the set.
 func (s *addrBits) has(a uint64) bool {
 	if s == nil || s.n == 0 {

@@ -67,7 +67,7 @@ func (s *session) fkShareLocks(ctx context.Context, d *pendingState, base *catal
 			addrs = slices.Compact(addrs)
 			if len(addrs) >= bulkLockMin {
 				// as one bulk set (rowlocks_bulk.go)
-				reqs = append(reqs, lockReq{mode: lockKeyShare, bulk: &bulkReq{space: rowLockSpace(base.sn.Branch, parent.entry.ID, parent.entry.Incarnation), ids: slices.Clone(addrs)}})
+				reqs = append(reqs, lockReq{mode: lockKeyShare, bulk: &bulkReq{space: rowLockSpace(base.sn.Branch, parent.entry.ID, parent.entry.Incarnation), bits: addrBitsOf(addrs)}})
 			} else {
 				for _, a := range addrs {
 					reqs = append(reqs, lockReq{key: rowLockKey(base.sn.Branch, parent.entry.ID, parent.entry.Incarnation, a), mode: lockKeyShare})

@@ -358,7 +358,7 @@ func (rl *rowLocks) heldCount(o *lockOwner) int {
 	defer rl.mu.Unlock()
 	n := len(o.held)
 	for _, s := range o.sets {
-		n += len(s.ids)
+		n += s.size()
 	}
 	return n
 }

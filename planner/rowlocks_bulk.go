@@ -18,9 +18,9 @@ import (
 // rowLockBytes each, gigabytes for a few million rows, before the
 // memory budget could refuse it. Past bulkLockMin locks of one lock
 // space (a table incarnation's rows, or one unique constraint's keys) a
-// statement takes them as one bulkSet instead: the sorted 64-bit ids of
-// the rows (their addresses) or keys (a hash of the key bytes), 8 bytes
-// each, held by the owner as one unit.
+// statement takes them as one bulkSet instead: a bitmap of the rows'
+// addresses (addrbits.go, a bit a row), or the sorted 64-bit hashes of
+// the keys (8 bytes a key), held by the owner as one unit.
 //
 // Conflicts are the same as with per-row entries: a single-row lock
 // checks the bulk sets of its space (binary search), a bulk set checks
@@ -86,14 +86,66 @@ type bulkSet struct {
 	owner *lockOwner
 	space string
 	mode  lockMode
-	ids   []uint64 // sorted, distinct
-	seq   uint64   // names the set in release's keys (bulkMarker)
+	bulkReq
+	seq uint64 // names the set in release's keys (bulkMarker)
 }
 
-// bulkReq asks for ids (sorted, distinct) of one space as a bulk set.
+// bulkReq asks for the ids of one space as a bulk set: row addresses as
+// a bitmap (bits), or key hashes sorted and distinct (ids).
 type bulkReq struct {
 	space string
 	ids   []uint64
+	bits  *addrBits
+}
+
+// has reports id in the set.
+func (r *bulkReq) has(id uint64) bool {
+	if r.bits != nil {
+		return r.bits.has(id)
+	}
+	_, ok := slices.BinarySearch(r.ids, id)
+	return ok
+}
+
+// size is the number of ids.
+func (r *bulkReq) size() int {
+	if r.bits != nil {
+		return r.bits.len()
+	}
+	return len(r.ids)
+}
+
+// bytes is the memory the ids take.
+func (r *bulkReq) bytes() int64 {
+	if r.bits != nil {
+		return r.bits.bytes()
+	}
+	return int64(len(r.ids)) * bulkLockBytes
+}
+
+// overlaps reports an id in both r and o (of one space).
+func (r *bulkReq) overlaps(o *bulkReq) bool {
+	if r.bits == nil && o.bits == nil {
+		return intersects(r.ids, o.ids)
+	}
+	small, big := r, o
+	if small.size() > big.size() {
+		small, big = big, small
+	}
+	if small.bits != nil {
+		for id := range small.bits.all() {
+			if big.has(id) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, id := range small.ids {
+		if big.has(id) {
+			return true
+		}
+	}
+	return false
 }
 
 // bulkMarker is the key acquireBulk reports as taken for a set: release
@@ -149,7 +201,7 @@ func (rl *rowLocks) bulkHolder(o *lockOwner, k string, m lockMode) *lockOwner {
 		if s.owner == o || !lockConflicts(s.mode, m) {
 			continue
 		}
-		if _, ok := slices.BinarySearch(s.ids, id); ok {
+		if s.has(id) {
 			return s.owner
 		}
 	}
@@ -158,9 +210,10 @@ func (rl *rowLocks) bulkHolder(o *lockOwner, k string, m lockMode) *lockOwner {
 
 // bulkConflict finds what keeps o from taking ids of space in mode m
 // (rl.mu held): another owner's bulk set, or a per-row lock entry.
-func (rl *rowLocks) bulkConflict(o *lockOwner, space string, ids []uint64, m lockMode) (*lockOwner, *rowLock, string) {
+func (rl *rowLocks) bulkConflict(o *lockOwner, r *bulkReq, m lockMode) (*lockOwner, *rowLock, string) {
+	space := r.space
 	for _, s := range rl.bulk[space] {
-		if s.owner != o && lockConflicts(s.mode, m) && intersects(s.ids, ids) {
+		if s.owner != o && lockConflicts(s.mode, m) && s.overlaps(r) {
 			return s.owner, nil, ""
 		}
 	}
@@ -168,10 +221,8 @@ func (rl *rowLocks) bulkConflict(o *lockOwner, space string, ids []uint64, m loc
 		if !strings.HasPrefix(k, space) || !l.conflicting(o, m) {
 			continue
 		}
-		if sp, id, ok := lockSpace(k); ok && sp == space {
-			if _, ok := slices.BinarySearch(ids, id); ok {
-				return nil, l, k
-			}
+		if sp, id, ok := lockSpace(k); ok && sp == space && r.has(id) {
+			return nil, l, k
 		}
 	}
 	return nil, nil, ""
@@ -198,10 +249,10 @@ func (rl *rowLocks) acquireBulk(ctx context.Context, o *lockOwner, r bulkReq, m 
 			return nil, true, ctx.Err()
 		}
 	}
-	holder, l, lk := rl.bulkConflict(o, r.space, r.ids, m)
+	holder, l, lk := rl.bulkConflict(o, &r, m)
 	if holder == nil && l == nil {
 		rl.nextBulk++
-		s := &bulkSet{owner: o, space: r.space, mode: m, ids: r.ids, seq: rl.nextBulk}
+		s := &bulkSet{owner: o, space: r.space, mode: m, bulkReq: r, seq: rl.nextBulk}
 		if rl.bulk == nil {
 			rl.bulk = map[string][]*bulkSet{}
 		}
@@ -293,13 +344,13 @@ func (rl *rowLocks) dropSet(o *lockOwner, s *bulkSet) {
 }
 
 // heldBytes is the memory o's locks take: per-row entries at
-// rowLockBytes, bulk sets at bulkLockBytes an id.
+// rowLockBytes, bulk sets as their bitmaps or ids take.
 func (rl *rowLocks) heldBytes(o *lockOwner) int64 {
 	rl.mu.Lock()
 	defer rl.mu.Unlock()
 	n := int64(len(o.held)) * rowLockBytes
 	for _, s := range o.sets {
-		n += int64(len(s.ids)) * bulkLockBytes
+		n += s.bulkReq.bytes()
 	}
 	return n
 }

@@ -24,6 +24,7 @@ func TestBulkRowLocks(t *testing.T) {
 		return out
 	}
 	key := func(k string) uint64 { return keyLockID([]byte(k)) }
+	bitsOf := func(from, to int) *addrBits { return addrBitsOf(ids(from, to)) }
 	cases := []struct {
 		name   string
 		held   bulkReq
@@ -33,18 +34,25 @@ func TestBulkRowLocks(t *testing.T) {
 		want   lockMode // the other's mode
 		free   bool     // no conflict expected
 	}{
-		{"row in the set", bulkReq{rows, ids(0, 5000)}, lockUpdate, rowLockKey("main", 7, 1, 4999), nil, lockUpdate, false},
-		{"row outside the set", bulkReq{rows, ids(0, 5000)}, lockUpdate, rowLockKey("main", 7, 1, 5000), nil, lockUpdate, true},
-		{"other incarnation", bulkReq{rows, ids(0, 5000)}, lockUpdate, rowLockKey("main", 7, 2, 10), nil, lockUpdate, true},
-		{"other branch", bulkReq{rows, ids(0, 5000)}, lockUpdate, rowLockKey("dev", 7, 1, 10), nil, lockUpdate, true},
-		{"key share vs no key update", bulkReq{rows, ids(0, 5000)}, lockNoKeyUpdate, rowLockKey("main", 7, 1, 10), nil, lockKeyShare, true},
-		{"key share vs update", bulkReq{rows, ids(0, 5000)}, lockUpdate, rowLockKey("main", 7, 1, 10), nil, lockKeyShare, false},
-		{"key in the set", bulkReq{keys, sortedIDs([]uint64{key("a"), key("b")})}, lockUpdate, keyLockKey("main", 7, "t_pkey", []byte("b")), nil, lockUpdate, false},
-		{"key outside the set", bulkReq{keys, sortedIDs([]uint64{key("a"), key("b")})}, lockUpdate, keyLockKey("main", 7, "t_pkey", []byte("c")), nil, lockUpdate, true},
-		{"same key, other constraint", bulkReq{keys, sortedIDs([]uint64{key("a")})}, lockUpdate, keyLockKey("main", 7, "t_other", []byte("a")), nil, lockUpdate, true},
-		{"overlapping sets", bulkReq{rows, ids(0, 5000)}, lockUpdate, "", &bulkReq{rows, ids(4999, 9000)}, lockUpdate, false},
-		{"disjoint sets", bulkReq{rows, ids(0, 5000)}, lockUpdate, "", &bulkReq{rows, ids(5000, 9000)}, lockUpdate, true},
-		{"shared sets", bulkReq{rows, ids(0, 5000)}, lockKeyShare, "", &bulkReq{rows, ids(0, 9000)}, lockKeyShare, true},
+		{"row in the set", bulkReq{space: rows, ids: ids(0, 5000)}, lockUpdate, rowLockKey("main", 7, 1, 4999), nil, lockUpdate, false},
+		{"row outside the set", bulkReq{space: rows, ids: ids(0, 5000)}, lockUpdate, rowLockKey("main", 7, 1, 5000), nil, lockUpdate, true},
+		{"other incarnation", bulkReq{space: rows, ids: ids(0, 5000)}, lockUpdate, rowLockKey("main", 7, 2, 10), nil, lockUpdate, true},
+		{"other branch", bulkReq{space: rows, ids: ids(0, 5000)}, lockUpdate, rowLockKey("dev", 7, 1, 10), nil, lockUpdate, true},
+		{"key share vs no key update", bulkReq{space: rows, ids: ids(0, 5000)}, lockNoKeyUpdate, rowLockKey("main", 7, 1, 10), nil, lockKeyShare, true},
+		{"key share vs update", bulkReq{space: rows, ids: ids(0, 5000)}, lockUpdate, rowLockKey("main", 7, 1, 10), nil, lockKeyShare, false},
+		{"key in the set", bulkReq{space: keys, ids: sortedIDs([]uint64{key("a"), key("b")})}, lockUpdate, keyLockKey("main", 7, "t_pkey", []byte("b")), nil, lockUpdate, false},
+		{"key outside the set", bulkReq{space: keys, ids: sortedIDs([]uint64{key("a"), key("b")})}, lockUpdate, keyLockKey("main", 7, "t_pkey", []byte("c")), nil, lockUpdate, true},
+		{"same key, other constraint", bulkReq{space: keys, ids: sortedIDs([]uint64{key("a")})}, lockUpdate, keyLockKey("main", 7, "t_other", []byte("a")), nil, lockUpdate, true},
+		{"overlapping sets", bulkReq{space: rows, ids: ids(0, 5000)}, lockUpdate, "", &bulkReq{space: rows, ids: ids(4999, 9000)}, lockUpdate, false},
+		{"disjoint sets", bulkReq{space: rows, ids: ids(0, 5000)}, lockUpdate, "", &bulkReq{space: rows, ids: ids(5000, 9000)}, lockUpdate, true},
+		{"shared sets", bulkReq{space: rows, ids: ids(0, 5000)}, lockKeyShare, "", &bulkReq{space: rows, ids: ids(0, 9000)}, lockKeyShare, true},
+		// row sets as bitmaps (as lockKeys takes them)
+		{"row in the bitmap", bulkReq{space: rows, bits: bitsOf(0, 5000)}, lockUpdate, rowLockKey("main", 7, 1, 4999), nil, lockUpdate, false},
+		{"row outside the bitmap", bulkReq{space: rows, bits: bitsOf(0, 5000)}, lockUpdate, rowLockKey("main", 7, 1, 5000), nil, lockUpdate, true},
+		{"overlapping bitmaps", bulkReq{space: rows, bits: bitsOf(0, 5000)}, lockUpdate, "", &bulkReq{space: rows, bits: bitsOf(4999, 9000)}, lockUpdate, false},
+		{"disjoint bitmaps", bulkReq{space: rows, bits: bitsOf(0, 5000)}, lockUpdate, "", &bulkReq{space: rows, bits: bitsOf(5000, 9000)}, lockUpdate, true},
+		{"bitmap and ids overlapping", bulkReq{space: rows, bits: bitsOf(0, 5000)}, lockUpdate, "", &bulkReq{space: rows, ids: ids(4999, 9000)}, lockKeyShare, false},
+		{"bitmap and ids disjoint", bulkReq{space: rows, ids: ids(0, 5000)}, lockUpdate, "", &bulkReq{space: rows, bits: bitsOf(5000, 9000)}, lockKeyShare, true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -98,7 +106,7 @@ func TestBulkRowLockWait(t *testing.T) {
 	for i := range ids {
 		ids[i] = uint64(i)
 	}
-	if _, _, err := rl.acquireBulk(ctx, big, bulkReq{space, ids}, lockUpdate, lockWait{pid: 1}); err != nil {
+	if _, _, err := rl.acquireBulk(ctx, big, bulkReq{space: space, ids: ids}, lockUpdate, lockWait{pid: 1}); err != nil {
 		t.Fatal(err)
 	}
 	outside := rowLockKey("main", 7, 1, 1<<40)

@@ -86,8 +86,8 @@ func lockKeys(d *pendingState, base *catalog, noKey string) []lockReq {
 			rowMode = lockNoKeyUpdate
 		}
 		if p.deleted.len() >= bulkLockMin {
-			ids := slices.AppendSeq(make([]uint64, 0, p.deleted.len()), p.deleted.all())
-			keys = append(keys, lockReq{mode: rowMode, bulk: &bulkReq{space: rowLockSpace(branch, ti.entry.ID, ti.entry.Incarnation), ids: ids}})
+			// the delta's own bitmap (never changed once made)
+			keys = append(keys, lockReq{mode: rowMode, bulk: &bulkReq{space: rowLockSpace(branch, ti.entry.ID, ti.entry.Incarnation), bits: p.deleted}})
 		} else {
 			for a := range p.deleted.all() {
 				keys = append(keys, lockReq{key: rowLockKey(branch, ti.entry.ID, ti.entry.Incarnation, a), mode: rowMode})
@@ -394,7 +394,8 @@ func onConflict(p *plan) bool {
 // rowLockBytes is the memory one held row or key lock takes (its lock
 // table entry, holder set and wake channel, and the owner's entry),
 // measured on a 1M-row transaction. A statement's locks past
-// bulkLockMin of one table take bulkLockBytes each instead.
+// bulkLockMin of one table take a bit a row or bulkLockBytes a key
+// instead (rowlocks_bulk.go).
 const rowLockBytes = 640
 
 // checkLockBudget fails with 53200 when a transaction's row locks and
