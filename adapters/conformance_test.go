@@ -16,7 +16,7 @@ import (
 // lanceWriteCalls are the Lance calls that stage or commit a transaction.
 var lanceWriteCalls = map[string]bool{
 	"Commit": true, "StageAppend": true, "StageDelete": true, "StageUpdate": true,
-	"StageOverwrite": true, "StageOperation": true, "StageRestore": true, "StageCompaction": true, "Create": true,
+	"StageOverwrite": true, "OverwriteExact": true, "StageOperation": true, "StageRestore": true, "StageCompaction": true, "Create": true,
 	"CreateBranch": true, "DeleteBranch": true,
 }
 
@@ -30,7 +30,7 @@ var allowedLanceWrites = map[string]int{
 	"adapters/branch_at.go":   2, // CreateBranchAt: __manifest ref at an older version, stale table-fork reclaim (until graph.Root.CreateBranchAt)
 	"adapters/merge.go":       1, // BranchMerge: Commit of each staged replay (first touches reuse mutationWriter.firstTouch)
 	"graph/materialize.go":    1, // commit path v2: Commit of the transaction a published pin records (an adapter staged it)
-	"graph/root.go":           2, // __manifest: StageOverwrite + Commit
+	"graph/root.go":           1, // __manifest: OverwriteExact (staged and committed exactly)
 	"graph/branch.go":         3, // __manifest refs (CreateBranch, DeleteBranch) + reclaiming a deleted branch's table forks
 	"protocol/coordinator.go": 1, // reclaiming an orphaned fork no intent covers (never data a manifest pins)
 	"recovery/resolve.go":     3, // rollback: StageRestore + Commit; dropping our first-touch fork

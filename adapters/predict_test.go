@@ -32,6 +32,11 @@ func (s *manifestFirst) arm() {
 }
 
 func (s *manifestFirst) Put(ctx context.Context, key string, data []byte) error {
+	s.noteManifestData(key)
+	return s.Store.Put(ctx, key, data)
+}
+
+func (s *manifestFirst) noteManifestData(key string) {
 	if s.armed.Load() && strings.HasPrefix(key, "__manifest.lance/data/") {
 		s.mu.Lock()
 		select {
@@ -41,10 +46,12 @@ func (s *manifestFirst) Put(ctx context.Context, key string, data []byte) error 
 		}
 		s.mu.Unlock()
 	}
-	return s.Store.Put(ctx, key, data)
 }
 
+// PutIfAbsent is also how new files arrive here (objstore.PutNew's
+// fallback for a store without NewPutter).
 func (s *manifestFirst) PutIfAbsent(ctx context.Context, key string, data []byte) error {
+	s.noteManifestData(key)
 	if s.armed.Load() && strings.HasPrefix(key, "tables/") && strings.Contains(key, "/_transactions/") {
 		s.mu.Lock()
 		w := s.written

@@ -124,7 +124,12 @@ func (s *stagedFirst) Put(ctx context.Context, key string, data []byte) error {
 	return s.Store.Put(ctx, key, data)
 }
 
+// PutIfAbsent is also how data files arrive here (objstore.PutNew's
+// fallback for a store without NewPutter).
 func (s *stagedFirst) PutIfAbsent(ctx context.Context, key string, data []byte) error {
+	if s.armed.Load() && strings.HasPrefix(key, "tables/") && strings.Contains(key, "/data/") {
+		s.once.Do(func() { close(s.staged) })
+	}
 	if s.armed.Load() && strings.HasPrefix(key, "tables/") && strings.Contains(key, "/_versions/") {
 		select {
 		case <-s.staged:

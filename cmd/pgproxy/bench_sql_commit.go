@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -49,6 +50,12 @@ type sqlCommitCost struct {
 	Rounds        float64 `json:"storage_rounds_per_commit"`
 	DurableRounds float64 `json:"ordered_durable_rounds_per_commit"`
 	FloorRounds   int     `json:"floor_durable_rounds"`
+	// FsyncRounds is the commits' own count of the durability waits
+	// they made in sequence (protocol.Receipt.DurableRounds: fsyncs,
+	// not store calls — a put through a staging name is two), median
+	// and maximum.
+	FsyncRoundsP50 int64 `json:"fsync_rounds_p50"`
+	FsyncRoundsMax int64 `json:"fsync_rounds_max"`
 }
 
 // pgWALSyncs reads PostgreSQL's WAL sync count (pg_stat_wal, 14+).
@@ -90,6 +97,7 @@ func pgproxyCommitCost(ctx context.Context, dir string, n int) (sqlCommitCost, e
 	}
 	schema := arrow.NewSchema([]arrow.Field{{Name: "id", Type: arrow.PrimitiveTypes.Int64}, {Name: "v", Type: arrow.BinaryTypes.String}}, nil)
 	var st objstore.IOStats
+	var own []int64
 	for i := range n + 5 {
 		b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
 		b.Field(0).(*array.Int64Builder).Append(int64(i))
@@ -104,7 +112,7 @@ func pgproxyCommitCost(ctx context.Context, dir string, n int) (sqlCommitCost, e
 		}
 		cnt.Reset()
 		all.Reset()
-		_, err := g.Write(ctx, adapters.WriteOptions{}, func(ctx context.Context, s *adapters.Stage) error {
+		rc, err := g.Write(ctx, adapters.WriteOptions{}, func(ctx context.Context, s *adapters.Stage) error {
 			return s.InsertBatches("kv", schema, rec)
 		})
 		rec.Release()
@@ -114,6 +122,7 @@ func pgproxyCommitCost(ctx context.Context, dir string, n int) (sqlCommitCost, e
 		if i < 5 {
 			continue // warm up
 		}
+		own = append(own, rc.DurableRounds)
 		s := cnt.Stats()
 		st.Fsyncs += s.Fsyncs
 		st.Rounds += s.Rounds
@@ -126,7 +135,8 @@ func pgproxyCommitCost(ctx context.Context, dir string, n int) (sqlCommitCost, e
 		}
 	}
 	f := float64(n)
-	return sqlCommitCost{Commits: n, DurableOps: round3(float64(st.Total(objstore.MaskWrites)) / f),
+	sort.Slice(own, func(i, j int) bool { return own[i] < own[j] })
+	return sqlCommitCost{FsyncRoundsP50: own[len(own)/2], FsyncRoundsMax: own[len(own)-1], Commits: n, DurableOps: round3(float64(st.Total(objstore.MaskWrites)) / f),
 		Fsyncs: round3(float64(st.Fsyncs) / f), DurableRounds: round3(float64(st.Rounds) / f),
 		Rounds: round3(float64(st.BytesRead) / f), FloorRounds: 1}, nil
 }
@@ -235,6 +245,6 @@ func insertOneInto(ctx context.Context, conn *pgx.Conn, table string, id int64) 
 }
 
 func fmtCommitCost(c sqlCommitCost) string {
-	return fmt.Sprintf("%.1f ordered durable rounds (floor %d), %.1f durable objects, %.1f fsyncs, %.1f storage rounds with reads per commit",
-		c.DurableRounds, c.FloorRounds, c.DurableOps, c.Fsyncs, c.Rounds)
+	return fmt.Sprintf("%.1f ordered durable rounds (floor %d), fsync rounds p50 %d (max %d), %.1f durable objects, %.1f fsyncs, %.1f storage rounds with reads per commit",
+		c.DurableRounds, c.FloorRounds, c.FsyncRoundsP50, c.FsyncRoundsMax, c.DurableOps, c.Fsyncs, c.Rounds)
 }

@@ -52,7 +52,7 @@ func TestBenchSQLSuite(t *testing.T) {
 			t.Errorf("%s: empty measurements %+v", s.Server, s)
 		}
 	}
-	if c := rep.Results[0].CommitCost; c == nil || c.Fsyncs <= 0 || c.DurableRounds < 1 || c.DurableOps <= 0 {
+	if c := rep.Results[0].CommitCost; c == nil || c.Fsyncs <= 0 || c.DurableRounds < 1 || c.DurableOps <= 0 || c.FsyncRoundsP50 < 2 {
 		t.Errorf("pgproxy: no durable work per commit counted: %+v", c)
 	}
 	if rep.Results[1].WALSyncsPerCommit <= 0 {
