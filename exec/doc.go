@@ -122,6 +122,12 @@
 // run in the last bits (as in PostgreSQL's parallel plans) but are
 // deterministic for a worker count. Errors report the earliest failing
 // unit; cancellation and the memory budget apply to every worker.
+// DISTINCT and ORDER BY aggregates buffer their input and sort it per
+// group; agg(DISTINCT x) of one integer argument without NULLs or ORDER
+// BY sorts (group, value) pairs instead (agg.go, distinctIntPerm). A
+// serial aggregate or top-N over a plain table scan reads it in a second
+// goroutine (prefetch.go); a key lookup is not prefetched (a few rows, and
+// the hand-off would cost a thread wake-up per query).
 // ORDER BY ... LIMIT over such a pipeline keeps a top-N collector per
 // worker and merges them by the sort keys and then serial position, so
 // the rows and their order (ties included) are a serial run's.

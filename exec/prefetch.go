@@ -65,12 +65,16 @@ func (p *prefetchNode) run(ec *evalCtx, emit func(*Batch) error) error {
 }
 
 // prefetchable reports whether p may run in another goroutine: a table
-// scan under filters built only from expressions that touch no shared
-// per-query state (no subqueries, outer references or catalog lookups).
+// scan (not a key lookup) under filters built only from expressions that
+// touch no shared per-query state (no subqueries, outer references or
+// catalog lookups).
 func prefetchable(p plan) bool {
 	switch x := p.(type) {
 	case *scanNode:
-		return true
+		// a key lookup reads the few rows of its keys: handing them to
+		// another goroutine costs a wake-up (a thread switch, scheduling
+		// latency on a busy machine) and overlaps nothing
+		return len(x.keyVals) == 0
 	case *filterNode:
 		return plainExpr(x.pred) && prefetchable(x.input)
 	}

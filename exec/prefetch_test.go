@@ -15,7 +15,7 @@ import (
 func prefetchTable(t *testing.T) *Engine {
 	t.Helper()
 	cols := []ColumnDef{{Name: "id", Type: TInt8}, {Name: "grp", Type: TInt8}, {Name: "v", Type: TFloat8}, {Name: "flag", Type: TBool}}
-	mt := &MemTable{Cols: cols}
+	mt := &MemTable{Cols: cols, Keys: []int{0}}
 	for lo := 0; lo < 100_000; lo += 4096 {
 		n := min(4096, 100_000-lo)
 		vecs := []*Vec{NewVec(TInt8, n), NewVec(TInt8, n), NewVec(TFloat8, n), NewVec(TBool, n)}
@@ -126,6 +126,9 @@ func TestPrefetchOnlyPlainInputs(t *testing.T) {
 		{"SELECT grp, count(*) FROM big GROUP BY grp", true},
 		{"SELECT grp, count(*) FROM big WHERE id IN (SELECT 1) GROUP BY grp", false},
 		{"SELECT grp, count(*) FROM big WHERE length(id::text) > 2 GROUP BY grp", false},
+		// key lookups read a few rows: no second goroutine
+		{"SELECT grp, count(*) FROM big WHERE id = 5 GROUP BY grp", false},
+		{"SELECT grp, count(*) FROM big WHERE id IN (5, 6, 7) AND flag GROUP BY grp", false},
 	}
 	for _, c := range cases {
 		p, err := eng.Prepare(c.sql, nil)

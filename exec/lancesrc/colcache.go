@@ -263,16 +263,6 @@ func (c *colCache) worthLoading(key colKey, fr *format.Fragment, n int) bool {
 	return false
 }
 
-// column returns the cached values of field (named name) in fr, loading
-// them on first use.
-func (c *colCache) column(ctx context.Context, ds *lance.Dataset, fr *format.Fragment, name string, field int32, f arrow.Field, width int) (*fragColumn, error) {
-	e, err := c.entry(ctx, ds, fr, name, field, f, width)
-	if err != nil {
-		return nil, err
-	}
-	return e.col, nil
-}
-
 // touch marks e (loaded) most recently used and reports whether it is
 // still cached; a Source's memo (cachedColumn) calls it instead of
 // building the entry's key.
@@ -286,7 +276,8 @@ func (c *colCache) touch(e *colEntry) bool {
 	return true
 }
 
-// entry is column's entry, loaded.
+// entry returns the cache entry of field (named name) in fr, loading
+// its values on first use.
 func (c *colCache) entry(ctx context.Context, ds *lance.Dataset, fr *format.Fragment, name string, field int32, f arrow.Field, width int) (*colEntry, error) {
 	key := columnKey(ds, fr, field, f)
 	c.mu.Lock()
