@@ -518,3 +518,29 @@ func TestMergeBranchOfABranch(t *testing.T) {
 		}
 	}
 }
+
+// A merge whose source changes are all on the target already publishes a
+// merge commit anyway (docs/write-protocol.md §7.2), so the next merge
+// starts from it; merging the same source head again publishes nothing.
+func TestMergeWithoutTableChangesRecordsTheMerge(t *testing.T) {
+	ctx := context.Background()
+	g := mergeRoot(t)
+	for _, b := range []string{"", "dev"} {
+		if err := deleteRow(t, g, b, "c", 200); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before, _ := g.Head(ctx, "")
+	src, _ := g.Head(ctx, "dev")
+	rc, err := g.Merge(ctx, "dev", "", "")
+	if err != nil || rc.CommitID == "" {
+		t.Fatalf("merge: %v %+v", err, rc)
+	}
+	after, _ := g.Head(ctx, "")
+	if after.Version != before.Version+1 || after.Commit.MergedParent != src.Commit.ID {
+		t.Fatalf("head v%d (was v%d), merged parent %q, want %q", after.Version, before.Version, after.Commit.MergedParent, src.Commit.ID)
+	}
+	if rc, err := g.Merge(ctx, "dev", "", ""); err != nil || rc.CommitID != "" {
+		t.Fatalf("merging the merged head again: %v %+v", err, rc)
+	}
+}
