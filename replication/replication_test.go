@@ -22,7 +22,7 @@ func TestLSN(t *testing.T) {
 			t.Errorf("ParseLSN(%q) = %v, %v", tc.text, got, err)
 		}
 	}
-	if StartAfter(6) != CommitLSN(7) || CommitLSN(7).Version() != 7 || (CommitLSN(8) - 1).Version() != 7 {
+	if StartAfter(6) != CommitLSN(7) || CommitLSN(7).Version() != 7 || (CommitLSN(8)-1).Version() != 7 {
 		t.Error("positions of versions")
 	}
 }
