@@ -234,6 +234,9 @@ func (w *mergeWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite) e
 	pw.ReadSet.Schema = target.State.Schema.Identity()
 	pw.ReadSet.Head = target.Commit.ID
 	pw.Lineage.MergedParent = source.Commit.ID
+	// a source that moved since the base is recorded as merged even when
+	// its changes are all on the target already (no table changes)
+	pw.Lineage.RecordMerge = sb.Commit.ID != source.Commit.ID
 	p := &mergePlan{w: w, pw: pw, target: target, targetLB: lanceBranchOf(w.into), sourceLB: lanceBranchOf(w.from),
 		staged: map[graph.TableKey]*lance.Staged{}, plans: map[graph.TableKey]*tableOps{}, rows: map[graph.TableKey]*MergedRows{},
 		source: source}
@@ -548,6 +551,22 @@ func (p *mergePlan) replay(ctx context.Context, onto graph.TableEntry, base, src
 			return nil
 		}); err != nil {
 			return err
+		}
+	}
+	// a row both sides deleted is no conflict: the source's deletion
+	// has nothing left to delete
+	if pkIdx != nil && len(want) > 0 {
+		srcKeys := make(map[string]bool, len(keptKeys))
+		for _, k := range keptKeys {
+			srcKeys[k] = true
+		}
+		for key, n := range want {
+			if n <= 0 {
+				continue
+			}
+			if _, inTarget := keyAddr[wantPK[key]]; !inTarget && !srcKeys[wantPK[key]] {
+				delete(want, key)
+			}
 		}
 	}
 	// rows both sides updated in different columns merge

@@ -170,10 +170,14 @@ func TestMergeConflictsAreTypedAndWriteNothing(t *testing.T) {
 		dev    func(t *testing.T, g *Graph) error
 		tables []string
 	}{
-		{"same row updated on both", func(t *testing.T, g *Graph) error { return update(t, g, "", "b", 100, 110) },
-			func(t *testing.T, g *Graph) error { return update(t, g, "dev", "b", 100, 120) }, []string{"b"}},
-		{"deleted on dev, updated on main", func(t *testing.T, g *Graph) error { return update(t, g, "", "c", 200, 210) },
-			func(t *testing.T, g *Graph) error { return deleteRow(t, g, "dev", "c", 200) }, []string{"c"}},
+		// rows are identified by primary key: a key changed on both
+		// sides to the same new key is that key inserted on both
+		{"same row re-keyed to one key on both", func(t *testing.T, g *Graph) error { return update(t, g, "", "b", 100, 110) },
+			func(t *testing.T, g *Graph) error { return update(t, g, "dev", "b", 100, 110) }, []string{"b"}},
+		{"a key main updated to, inserted on dev", func(t *testing.T, g *Graph) error { return update(t, g, "", "c", 200, 210) },
+			func(t *testing.T, g *Graph) error {
+				return insert(ctx, g, WriteOptions{Branch: "dev"}, map[string][]int64{"c": {210}})
+			}, []string{"c"}},
 		{"same key inserted on both", func(t *testing.T, g *Graph) error {
 			return insert(ctx, g, WriteOptions{}, map[string][]int64{"a": {7}})
 		}, func(t *testing.T, g *Graph) error {
@@ -190,7 +194,7 @@ func TestMergeConflictsAreTypedAndWriteNothing(t *testing.T) {
 			}
 			return insert(ctx, g, WriteOptions{}, map[string][]int64{"nopk": {5}})
 		}, func(t *testing.T, g *Graph) error {
-			if err := update(t, g, "dev", "b", 100, 120); err != nil {
+			if err := update(t, g, "dev", "b", 100, 110); err != nil {
 				return err
 			}
 			return insert(ctx, g, WriteOptions{Branch: "dev"}, map[string][]int64{"nopk": {6}, "a": {9}})
@@ -223,6 +227,35 @@ func TestMergeConflictsAreTypedAndWriteNothing(t *testing.T) {
 				t.Fatalf("a refused merge published version %d", after.Version)
 			}
 		})
+	}
+}
+
+// A row both sides deleted is no conflict (rows are identified by
+// primary key): each side re-keyed row 100 to its own new key, so 100
+// is gone on both and the two new keys merge.
+func TestMergeRowDeletedOnBothSides(t *testing.T) {
+	ctx := context.Background()
+	g := mergeRoot(t)
+	if err := update(t, g, "", "b", 100, 110); err != nil {
+		t.Fatal(err)
+	}
+	if err := update(t, g, "dev", "b", 100, 120); err != nil {
+		t.Fatal(err)
+	}
+	if err := deleteRow(t, g, "", "c", 200); err != nil {
+		t.Fatal(err)
+	}
+	if err := deleteRow(t, g, "dev", "c", 200); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.Merge(ctx, "dev", "", ""); err != nil {
+		t.Fatalf("merge: %v", err)
+	}
+	if got := branchIDs(t, g, "", "b"); !slices.Equal(got, []int64{101, 110, 120}) {
+		t.Fatalf("main.b = %v", got)
+	}
+	if got := branchIDs(t, g, "", "c"); len(got) != 0 {
+		t.Fatalf("main.c = %v", got)
 	}
 }
 
@@ -483,5 +516,31 @@ func TestMergeBranchOfABranch(t *testing.T) {
 		if got := branchIDs(t, g, "dev2", tbl); !slices.Equal(got, ids) {
 			t.Fatalf("dev2.%s = %v, want %v", tbl, got, ids)
 		}
+	}
+}
+
+// A merge whose source changes are all on the target already publishes a
+// merge commit anyway (docs/write-protocol.md §7.2), so the next merge
+// starts from it; merging the same source head again publishes nothing.
+func TestMergeWithoutTableChangesRecordsTheMerge(t *testing.T) {
+	ctx := context.Background()
+	g := mergeRoot(t)
+	for _, b := range []string{"", "dev"} {
+		if err := deleteRow(t, g, b, "c", 200); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before, _ := g.Head(ctx, "")
+	src, _ := g.Head(ctx, "dev")
+	rc, err := g.Merge(ctx, "dev", "", "")
+	if err != nil || rc.CommitID == "" {
+		t.Fatalf("merge: %v %+v", err, rc)
+	}
+	after, _ := g.Head(ctx, "")
+	if after.Version != before.Version+1 || after.Commit.MergedParent != src.Commit.ID {
+		t.Fatalf("head v%d (was v%d), merged parent %q, want %q", after.Version, before.Version, after.Commit.MergedParent, src.Commit.ID)
+	}
+	if rc, err := g.Merge(ctx, "dev", "", ""); err != nil || rc.CommitID != "" {
+		t.Fatalf("merging the merged head again: %v %+v", err, rc)
 	}
 }

@@ -384,7 +384,7 @@ func (c *Coordinator) attemptWith(ctx context.Context, w Writer, o CommitOptions
 	if err := w.Prepare(ctx, pw); err != nil {
 		return nil, false, err
 	}
-	if len(pw.Effects) == 0 && len(pw.Delta.Updates) == 0 && !pw.Delta.SchemaChanging() && pw.Delta.NextID == 0 {
+	if len(pw.Effects) == 0 && len(pw.Delta.Updates) == 0 && !pw.Delta.SchemaChanging() && pw.Delta.NextID == 0 && !pw.Lineage.RecordMerge {
 		w.Discard(pw)
 		return &Receipt{OperationID: pw.OperationID, Snapshot: base}, false, nil
 	}

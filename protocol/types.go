@@ -275,6 +275,11 @@ type LineageIntent struct {
 	// MergedParent is the source head a BranchMerge merged (recorded as
 	// the commit's merged parent).
 	MergedParent string `json:"merged_parent,omitempty"`
+	// RecordMerge publishes the merge commit even when it changes no
+	// table (the source's changes were all on the target already): the
+	// merged parent must be recorded, or the next merge of the source
+	// would compare from an older base (docs/write-protocol.md).
+	RecordMerge bool `json:"record_merge,omitempty"`
 	// Members are a group commit's member transactions (graph.Commit);
 	// the writer fills them in Prepare.
 	Members []graph.CommitMember `json:"members,omitempty"`

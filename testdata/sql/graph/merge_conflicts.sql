@@ -55,3 +55,19 @@ CALL graph.merge('late');
 -- the change feed since the load, commit by commit
 SELECT dense_rank() OVER (ORDER BY manifest_version) AS n, table_name, change, key, new->>'age' AS new_age
   FROM graph.changes(:'loaded') WHERE table_name = 'people' ORDER BY manifest_version, key::text;
+-- per-column merges: one row updated on both branches in different columns merges …
+CALL graph.create_branch('cols');
+SET graph.branch = 'cols';
+UPDATE people SET age = 77 WHERE id = 1;
+SET graph.branch = 'main';
+UPDATE people SET email = 'ada@cols.example' WHERE id = 1;
+CALL graph.merge('cols');
+SELECT id, email, age FROM people WHERE id = 1;
+-- … and the same column set to different values on both is a conflict
+CALL graph.create_branch('cols2');
+SET graph.branch = 'cols2';
+UPDATE people SET age = 78 WHERE id = 1;
+SET graph.branch = 'main';
+UPDATE people SET age = 79 WHERE id = 1;
+CALL graph.merge('cols2');
+SELECT id, email, age FROM people WHERE id = 1;
