@@ -35,6 +35,11 @@ type rewriter struct {
 	// quantAlias names, while an arm is built, the relation holding each
 	// quantified edge's walk length (column n; "" for zero-length only)
 	quantAlias map[*Element]string
+	// elidable are the vertex variables the pattern only passes through
+	// (see elide); elided maps, while an arm is built, those not joined
+	// to the edge column standing for each of their key columns
+	elidable map[*variable]bool
+	elided   map[*variable]map[string]string
 }
 
 // Rewrite returns the SELECT that computes gt over g: for every
@@ -53,6 +58,7 @@ func Rewrite(gt *GraphTable, g *Graph) (string, error) {
 	if err := r.columnNames(); err != nil {
 		return "", err
 	}
+	r.findElidable()
 	combos, err := r.combinations()
 	if err != nil {
 		return "", err
@@ -387,13 +393,69 @@ func (r *rewriter) propRef(c combo) func(v *variable, prop string, pos int) (str
 }
 
 // endJoin is the condition joining edge alias e's endpoint ep to vertex
-// alias v.
-func endJoin(e string, ep *Endpoint, v string) string {
+// v (to the edge column an elided vertex's key is).
+func (r *rewriter) endJoin(e string, ep *Endpoint, v *variable) string {
 	parts := make([]string, len(ep.Columns))
 	for i := range ep.Columns {
-		parts[i] = col(e, ep.Columns[i]) + " = " + col(v, ep.Refs[i])
+		vc := col(v.name, ep.Refs[i])
+		if m, ok := r.elided[v]; ok {
+			if x, ok := m[ep.Refs[i]]; ok {
+				vc = x
+			}
+		}
+		parts[i] = col(e, ep.Columns[i]) + " = " + vc
 	}
 	return strings.Join(parts, " AND ")
+}
+
+// findElidable marks the vertex variables a pattern only passes through:
+// one occurrence, not a path's first vertex, no WHERE, no reference in
+// any expression, between two edges without quantifiers in a WALK path.
+// Joined to their vertex table they add nothing when the edge that
+// reaches them guarantees the vertex exists (Endpoint.Total), so the arm
+// joins the next edge to that edge's column directly (elide in arm), as
+// a hand-written join over the edge tables does.
+func (r *rewriter) findElidable() {
+	r.elidable = map[*variable]bool{}
+	count := map[*variable]int{}
+	for _, p := range r.gt.Paths {
+		for _, el := range p.Elems {
+			count[r.elVar[el]]++
+		}
+	}
+	used := map[string]bool{}
+	note := func(e *Expr) {
+		if e == nil {
+			return
+		}
+		for _, t := range e.toks {
+			if isNameTok(t) {
+				used[t.val] = true
+			}
+		}
+	}
+	for _, p := range r.gt.Paths {
+		for _, el := range p.Elems {
+			note(el.Where)
+		}
+	}
+	note(r.gt.Where)
+	for _, c := range r.gt.Columns {
+		note(c.Expr)
+	}
+	for _, p := range r.gt.Paths {
+		if p.Mode != "walk" || p.Selector != nil {
+			continue
+		}
+		for i := 2; i < len(p.Elems); i += 2 {
+			el := p.Elems[i]
+			v := r.elVar[el]
+			if el.Where != nil || count[v] != 1 || used[v.name] || p.Elems[i-1].Quant != nil || i+1 < len(p.Elems) && p.Elems[i+1].Quant != nil {
+				continue
+			}
+			r.elidable[v] = true
+		}
+	}
 }
 
 // sameKey is the condition that vertex aliases a and b (of table t) are
@@ -409,6 +471,7 @@ func sameKey(a, b string, t *ElementTable) string {
 // arm builds the SELECT for one assignment, and the CTEs its quantified
 // edges need.
 func (r *rewriter) arm(ci int, c combo) (string, []string, error) {
+	r.elided = map[*variable]map[string]string{}
 	var from strings.Builder
 	var conds, ctes []string
 	bound := map[*variable]bool{}
@@ -461,10 +524,10 @@ func (r *rewriter) arm(ci int, c combo) (string, []string, error) {
 			endCond := func(o orientation, withRight bool) string {
 				var parts []string
 				if o.src == l || bound[o.src] || withRight {
-					parts = append(parts, endJoin(ev.name, te.Src, o.src.name))
+					parts = append(parts, r.endJoin(ev.name, te.Src, o.src))
 				}
 				if o.dst == l || bound[o.dst] || withRight {
-					parts = append(parts, endJoin(ev.name, te.Dst, o.dst.name))
+					parts = append(parts, r.endJoin(ev.name, te.Dst, o.dst))
 				}
 				return strings.Join(parts, " AND ")
 			}
@@ -483,6 +546,20 @@ func (r *rewriter) arm(ci int, c combo) (string, []string, error) {
 				bound[ev] = true
 			} else {
 				conds = append(conds, either(false))
+			}
+			if !bound[rv] && r.elidable[rv] && len(os) == 1 {
+				ep := te.Src
+				if os[0].dst == rv {
+					ep = te.Dst
+				}
+				if ep.Total {
+					m := map[string]string{}
+					for k := range ep.Refs {
+						m[ep.Refs[k]] = col(ev.name, ep.Columns[k])
+					}
+					r.elided[rv] = m
+					bound[rv] = true
+				}
 			}
 			if !bound[rv] {
 				fmt.Fprintf(&from, " JOIN %s AS %s ON %s", qualified(tr), quoteIdent(rv.name), either(true))
