@@ -40,6 +40,10 @@ type rewriter struct {
 	// to the edge column standing for each of their key columns
 	elidable map[*variable]bool
 	elided   map[*variable]map[string]string
+	// keyProps are the properties an elidable vertex's references read:
+	// it is elided only where each is a column of the reaching endpoint's
+	// key (then the edge's column)
+	keyProps map[*variable][]string
 }
 
 // Rewrite returns the SELECT that computes gt over g: for every
@@ -376,6 +380,11 @@ func col(alias, column string) string { return quoteIdent(alias) + "." + quoteId
 func (r *rewriter) propRef(c combo) func(v *variable, prop string, pos int) (string, error) {
 	return func(v *variable, prop string, pos int) (string, error) {
 		t := c[v]
+		if m, ok := r.elided[v]; ok && t != nil { // a vertex not joined: its key is the edge's column
+			if x, ok := m[keyColumn(t, prop)]; ok {
+				return x, nil
+			}
+		}
 		if t != nil {
 			if column, ok := t.Props[prop]; ok {
 				return col(v.name, column), nil
@@ -416,46 +425,71 @@ func (r *rewriter) endJoin(e string, ep *Endpoint, v *variable) string {
 // joins the next edge to that edge's column directly (elide in arm), as
 // a hand-written join over the edge tables does.
 func (r *rewriter) findElidable() {
-	r.elidable = map[*variable]bool{}
+	r.elidable, r.keyProps = map[*variable]bool{}, map[*variable][]string{}
 	count := map[*variable]int{}
 	for _, p := range r.gt.Paths {
 		for _, el := range p.Elems {
 			count[r.elVar[el]]++
 		}
 	}
-	used := map[string]bool{}
-	note := func(e *Expr) {
+	// how often each name appears, and how often as v.prop
+	names, props := map[string]int{}, map[*variable]int{}
+	note := func(e *Expr, own *variable) {
 		if e == nil {
 			return
 		}
 		for _, t := range e.toks {
 			if isNameTok(t) {
-				used[t.val] = true
+				names[t.val]++
 			}
 		}
+		_, _ = r.subst(e, own, func(v *variable, prop string, _ int) (string, error) {
+			props[v]++
+			if !slices.Contains(r.keyProps[v], prop) {
+				r.keyProps[v] = append(r.keyProps[v], prop)
+			}
+			return "", nil
+		})
 	}
 	for _, p := range r.gt.Paths {
 		for _, el := range p.Elems {
-			note(el.Where)
+			var own *variable
+			if el.Quant != nil {
+				own = r.elVar[el]
+			}
+			note(el.Where, own)
 		}
 	}
-	note(r.gt.Where)
+	note(r.gt.Where, nil)
 	for _, c := range r.gt.Columns {
-		note(c.Expr)
+		note(c.Expr, nil)
 	}
 	for _, p := range r.gt.Paths {
 		if p.Mode != "walk" || p.Selector != nil {
 			continue
 		}
 		for i := 2; i < len(p.Elems); i += 2 {
-			el := p.Elems[i]
-			v := r.elVar[el]
-			if el.Where != nil || count[v] != 1 || used[v.name] || p.Elems[i-1].Quant != nil || i+1 < len(p.Elems) && p.Elems[i+1].Quant != nil {
+			v := r.elVar[p.Elems[i]]
+			if count[v] != 1 || names[v.name] != props[v] || p.Elems[i-1].Quant != nil || i+1 < len(p.Elems) && p.Elems[i+1].Quant != nil {
 				continue
 			}
 			r.elidable[v] = true
 		}
 	}
+}
+
+// keyColumn is the column property prop of table t is, when it is a
+// plain column ("" otherwise).
+func keyColumn(t *ElementTable, prop string) string {
+	if c, ok := t.Props[prop]; ok {
+		return c
+	}
+	if e, ok := t.Exprs[prop]; ok {
+		if c, ok := LoneIdent(e); ok && slices.Contains(t.Columns, c) {
+			return c
+		}
+	}
+	return ""
 }
 
 // sameKey is the condition that vertex aliases a and b (of table t) are
@@ -552,10 +586,25 @@ func (r *rewriter) arm(ci int, c combo) (string, []string, error) {
 				if os[0].dst == rv {
 					ep = te.Dst
 				}
-				if ep.Total {
+				keyOnly := true
+				for _, prop := range r.keyProps[rv] {
+					if !slices.Contains(ep.Refs, keyColumn(tr, prop)) {
+						keyOnly = false
+					}
+				}
+				if ep.Total && keyOnly {
 					m := map[string]string{}
 					for k := range ep.Refs {
 						m[ep.Refs[k]] = col(ev.name, ep.Columns[k])
+						// a read of the key keeps the vertex column's type
+						// (a foreign key may join int to bigint)
+						for _, prop := range r.keyProps[rv] {
+							if keyColumn(tr, prop) == ep.Refs[k] {
+								if ty := tr.PropTypes[prop]; ty != "" && ty != te.PropTypes[ep.Columns[k]] {
+									m[ep.Refs[k]] = "CAST(" + m[ep.Refs[k]] + " AS " + ty + ")"
+								}
+							}
+						}
 					}
 					r.elided[rv] = m
 					bound[rv] = true

@@ -136,3 +136,13 @@ select * from graph_table (graph match p = (a is node), p = (b is node) columns 
 
 -- error 0A000 path selectors are only supported
 select * from graph_table (graph match all shortest (a is node)-[is link]->(b) columns (a.id));
+
+-- an int endpoint referencing a bigint key: the key read through the
+-- edge keeps the vertex's type
+create table big (id bigint primary key, name text);
+create table tie (src int not null references big (id), dst int not null references big (id)) with (graph.kind = edge);
+insert into big values (1, 'x'), (2, 'y'), (3, 'z');
+insert into tie values (1, 2), (2, 3), (3, 1), (2, 1);
+
+select * from graph_table (graph match (a is big where a.id = 1)-[is tie]->(b)-[is tie]->(c) columns (c.id, b.id as mid));
+select t2.dst::bigint as id, t1.dst::bigint as mid from tie t1 join tie t2 on t2.src = t1.dst where t1.src = 1;
