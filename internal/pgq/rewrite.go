@@ -404,7 +404,7 @@ func (r *rewriter) propRef(c combo) func(v *variable, prop string, pos int) (str
 // endJoin is the condition joining edge alias e's endpoint ep to vertex
 // v (to the edge column an elided vertex's key is).
 func (r *rewriter) endJoin(e string, ep *Endpoint, v *variable) string {
-	parts := make([]string, len(ep.Columns))
+	var parts []string
 	for i := range ep.Columns {
 		vc := col(v.name, ep.Refs[i])
 		if m, ok := r.elided[v]; ok {
@@ -412,7 +412,9 @@ func (r *rewriter) endJoin(e string, ep *Endpoint, v *variable) string {
 				vc = x
 			}
 		}
-		parts[i] = col(e, ep.Columns[i]) + " = " + vc
+		if ec := col(e, ep.Columns[i]); ec != vc { // (a path's start elided into its first edge)
+			parts = append(parts, ec+" = "+vc)
+		}
 	}
 	return strings.Join(parts, " AND ")
 }
@@ -468,14 +470,59 @@ func (r *rewriter) findElidable() {
 		if p.Mode != "walk" || p.Selector != nil {
 			continue
 		}
-		for i := 2; i < len(p.Elems); i += 2 {
+		for i := 0; i < len(p.Elems); i += 2 {
 			v := r.elVar[p.Elems[i]]
-			if count[v] != 1 || names[v.name] != props[v] || p.Elems[i-1].Quant != nil || i+1 < len(p.Elems) && p.Elems[i+1].Quant != nil {
+			if count[v] != 1 || names[v.name] != props[v] || i > 0 && p.Elems[i-1].Quant != nil || i+1 < len(p.Elems) && p.Elems[i+1].Quant != nil {
 				continue
 			}
 			r.elidable[v] = true
 		}
 	}
+}
+
+// elideStart reports whether the first path (the arm's first relation)
+// may start at its first edge instead of its first vertex: the vertex is
+// elidable, reads only the key the edge's endpoint references, and that
+// endpoint is total (as for a vertex passed through, elide in arm). It
+// records the vertex as elided and returns the edge's variable.
+func (r *rewriter) elideStart(p *Path, c combo) (*variable, bool) {
+	if len(p.Elems) < 3 || p.Elems[1].Quant != nil {
+		return nil, false
+	}
+	v, ev, rv := r.elVar[p.Elems[0]], r.elVar[p.Elems[1]], r.elVar[p.Elems[2]]
+	if !r.elidable[v] || rv == v {
+		return nil, false
+	}
+	te, tl := c[ev], c[v]
+	os := orientations(p.Elems[1].Dir, te, tl, c[rv], v, rv)
+	if len(os) != 1 {
+		return nil, false
+	}
+	ep := te.Src
+	if os[0].dst == v {
+		ep = te.Dst
+	}
+	if !ep.Total {
+		return nil, false
+	}
+	for _, prop := range r.keyProps[v] {
+		if !slices.Contains(ep.Refs, keyColumn(tl, prop)) {
+			return nil, false
+		}
+	}
+	m := map[string]string{}
+	for k := range ep.Refs {
+		m[ep.Refs[k]] = col(ev.name, ep.Columns[k])
+		for _, prop := range r.keyProps[v] {
+			if keyColumn(tl, prop) == ep.Refs[k] {
+				if ty := tl.PropTypes[prop]; ty != "" && ty != te.PropTypes[ep.Columns[k]] {
+					m[ep.Refs[k]] = "CAST(" + m[ep.Refs[k]] + " AS " + ty + ")"
+				}
+			}
+		}
+	}
+	r.elided[v] = m
+	return ev, true
 }
 
 // keyColumn is the column property prop of table t is, when it is a
@@ -506,12 +553,20 @@ func sameKey(a, b string, t *ElementTable) string {
 // edges need.
 func (r *rewriter) arm(ci int, c combo) (string, []string, error) {
 	r.elided = map[*variable]map[string]string{}
+	startEdge := map[*Element]bool{} // edge patterns a path starts from (elideStart)
 	var from strings.Builder
 	var conds, ctes []string
 	bound := map[*variable]bool{}
 	ref := r.propRef(c)
 	for _, p := range r.gt.Paths {
 		first := r.elVar[p.Elems[0]]
+		if !bound[first] && from.Len() == 0 {
+			if ev, ok := r.elideStart(p, c); ok {
+				// the path starts at its first edge (see elideStart)
+				fmt.Fprintf(&from, "FROM %s AS %s", qualified(c[ev]), quoteIdent(ev.name))
+				bound[first], bound[ev], startEdge[p.Elems[1]] = true, true, true
+			}
+		}
 		if !bound[first] {
 			if from.Len() == 0 {
 				fmt.Fprintf(&from, "FROM %s AS %s", qualified(c[first]), quoteIdent(first.name))
@@ -563,6 +618,10 @@ func (r *rewriter) arm(ci int, c combo) (string, []string, error) {
 				if o.dst == l || bound[o.dst] || withRight {
 					parts = append(parts, r.endJoin(ev.name, te.Dst, o.dst))
 				}
+				parts = slices.DeleteFunc(parts, func(x string) bool { return x == "" })
+				if len(parts) == 0 {
+					return "TRUE"
+				}
 				return strings.Join(parts, " AND ")
 			}
 			either := func(withRight bool) string {
@@ -578,7 +637,7 @@ func (r *rewriter) arm(ci int, c combo) (string, []string, error) {
 			if !bound[ev] {
 				fmt.Fprintf(&from, " JOIN %s AS %s ON %s", qualified(te), quoteIdent(ev.name), either(false))
 				bound[ev] = true
-			} else {
+			} else if !startEdge[el] {
 				conds = append(conds, either(false))
 			}
 			if !bound[rv] && r.elidable[rv] && len(os) == 1 {
