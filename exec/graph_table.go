@@ -94,7 +94,9 @@ func (b *binder) implicitGraph() *pgq.Graph {
 					if len(fk.RefColumns) == 1 {
 						ref = fk.RefColumns[0]
 					}
-					return &pgq.Endpoint{Columns: []string{t.Columns[col].Name}, Vertex: v, Refs: []string{ref}}
+					// a NOT NULL column under a foreign key names exactly one
+					// vertex row (the rewrite may then skip joining it)
+					return &pgq.Endpoint{Columns: []string{t.Columns[col].Name}, Vertex: v, Refs: []string{ref}, Total: t.Columns[col].NotNull}
 				}
 			}
 			return nil

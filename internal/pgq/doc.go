@@ -12,7 +12,15 @@
 // and edge endpoints) into a SELECT: one UNION ALL arm per assignment of
 // element tables to the pattern's variables that the label expressions
 // allow and the edges connect, each arm the pattern's joins in path order;
-// quantified edges become recursive CTEs.
+// quantified edges become recursive CTEs (carrying the walk's vertices or
+// edges as an array under ACYCLIC, SIMPLE and TRAIL; filtered per
+// endpoint pair for ANY SHORTEST, ALL SHORTEST, ANY k, SHORTEST k), and
+// vertices a path only passes through are not joined where the edges
+// guarantee them (Endpoint.Total).
+//
+// Property graph DDL (ddl.go): Splice also checks CREATE [OR REPLACE] /
+// ALTER / DROP PROPERTY GRAPH with ParseGraphDDL and replaces each by
+// DO LANGUAGE pggraph_property_graph '<text>', which planner/ddl plans.
 //
 // Invariants:
 //   - Text that is not a GRAPH_TABLE clause is never changed, and a clause

@@ -36,6 +36,11 @@ type Endpoint struct {
 	Columns []string
 	Vertex  *ElementTable
 	Refs    []string
+	// Total says every edge row references exactly one vertex row (the
+	// columns are NOT NULL and a foreign key to Refs holds): a vertex
+	// reached through it that the pattern reads nothing of need not be
+	// joined (its key is the edge's column).
+	Total bool
 }
 
 // simple reports whether the endpoint is one column referencing the

@@ -35,6 +35,15 @@ type rewriter struct {
 	// quantAlias names, while an arm is built, the relation holding each
 	// quantified edge's walk length (column n; "" for zero-length only)
 	quantAlias map[*Element]string
+	// elidable are the vertex variables the pattern only passes through
+	// (see elide); elided maps, while an arm is built, those not joined
+	// to the edge column standing for each of their key columns
+	elidable map[*variable]bool
+	elided   map[*variable]map[string]string
+	// keyProps are the properties an elidable vertex's references read:
+	// it is elided only where each is a column of the reaching endpoint's
+	// key (then the edge's column)
+	keyProps map[*variable][]string
 }
 
 // Rewrite returns the SELECT that computes gt over g: for every
@@ -53,6 +62,7 @@ func Rewrite(gt *GraphTable, g *Graph) (string, error) {
 	if err := r.columnNames(); err != nil {
 		return "", err
 	}
+	r.findElidable()
 	combos, err := r.combinations()
 	if err != nil {
 		return "", err
@@ -370,6 +380,11 @@ func col(alias, column string) string { return quoteIdent(alias) + "." + quoteId
 func (r *rewriter) propRef(c combo) func(v *variable, prop string, pos int) (string, error) {
 	return func(v *variable, prop string, pos int) (string, error) {
 		t := c[v]
+		if m, ok := r.elided[v]; ok && t != nil { // a vertex not joined: its key is the edge's column
+			if x, ok := m[keyColumn(t, prop)]; ok {
+				return x, nil
+			}
+		}
 		if t != nil {
 			if column, ok := t.Props[prop]; ok {
 				return col(v.name, column), nil
@@ -387,13 +402,141 @@ func (r *rewriter) propRef(c combo) func(v *variable, prop string, pos int) (str
 }
 
 // endJoin is the condition joining edge alias e's endpoint ep to vertex
-// alias v.
-func endJoin(e string, ep *Endpoint, v string) string {
-	parts := make([]string, len(ep.Columns))
+// v (to the edge column an elided vertex's key is).
+func (r *rewriter) endJoin(e string, ep *Endpoint, v *variable) string {
+	var parts []string
 	for i := range ep.Columns {
-		parts[i] = col(e, ep.Columns[i]) + " = " + col(v, ep.Refs[i])
+		vc := col(v.name, ep.Refs[i])
+		if m, ok := r.elided[v]; ok {
+			if x, ok := m[ep.Refs[i]]; ok {
+				vc = x
+			}
+		}
+		if ec := col(e, ep.Columns[i]); ec != vc { // (a path's start elided into its first edge)
+			parts = append(parts, ec+" = "+vc)
+		}
 	}
 	return strings.Join(parts, " AND ")
+}
+
+// findElidable marks the vertex variables a pattern only passes through:
+// one occurrence, not a path's first vertex, no WHERE, no reference in
+// any expression, between two edges without quantifiers in a WALK path.
+// Joined to their vertex table they add nothing when the edge that
+// reaches them guarantees the vertex exists (Endpoint.Total), so the arm
+// joins the next edge to that edge's column directly (elide in arm), as
+// a hand-written join over the edge tables does.
+func (r *rewriter) findElidable() {
+	r.elidable, r.keyProps = map[*variable]bool{}, map[*variable][]string{}
+	count := map[*variable]int{}
+	for _, p := range r.gt.Paths {
+		for _, el := range p.Elems {
+			count[r.elVar[el]]++
+		}
+	}
+	// how often each name appears, and how often as v.prop
+	names, props := map[string]int{}, map[*variable]int{}
+	note := func(e *Expr, own *variable) {
+		if e == nil {
+			return
+		}
+		for _, t := range e.toks {
+			if isNameTok(t) {
+				names[t.val]++
+			}
+		}
+		_, _ = r.subst(e, own, func(v *variable, prop string, _ int) (string, error) {
+			props[v]++
+			if !slices.Contains(r.keyProps[v], prop) {
+				r.keyProps[v] = append(r.keyProps[v], prop)
+			}
+			return "", nil
+		})
+	}
+	for _, p := range r.gt.Paths {
+		for _, el := range p.Elems {
+			var own *variable
+			if el.Quant != nil {
+				own = r.elVar[el]
+			}
+			note(el.Where, own)
+		}
+	}
+	note(r.gt.Where, nil)
+	for _, c := range r.gt.Columns {
+		note(c.Expr, nil)
+	}
+	for _, p := range r.gt.Paths {
+		if p.Mode != "walk" || p.Selector != nil {
+			continue
+		}
+		for i := 0; i < len(p.Elems); i += 2 {
+			v := r.elVar[p.Elems[i]]
+			if count[v] != 1 || names[v.name] != props[v] || i > 0 && p.Elems[i-1].Quant != nil || i+1 < len(p.Elems) && p.Elems[i+1].Quant != nil {
+				continue
+			}
+			r.elidable[v] = true
+		}
+	}
+}
+
+// elideStart reports whether the first path (the arm's first relation)
+// may start at its first edge instead of its first vertex: the vertex is
+// elidable, reads only the key the edge's endpoint references, and that
+// endpoint is total (as for a vertex passed through, elide in arm). It
+// records the vertex as elided and returns the edge's variable.
+func (r *rewriter) elideStart(p *Path, c combo) (*variable, bool) {
+	if len(p.Elems) < 3 || p.Elems[1].Quant != nil {
+		return nil, false
+	}
+	v, ev, rv := r.elVar[p.Elems[0]], r.elVar[p.Elems[1]], r.elVar[p.Elems[2]]
+	if !r.elidable[v] || rv == v {
+		return nil, false
+	}
+	te, tl := c[ev], c[v]
+	os := orientations(p.Elems[1].Dir, te, tl, c[rv], v, rv)
+	if len(os) != 1 {
+		return nil, false
+	}
+	ep := te.Src
+	if os[0].dst == v {
+		ep = te.Dst
+	}
+	if !ep.Total {
+		return nil, false
+	}
+	for _, prop := range r.keyProps[v] {
+		if !slices.Contains(ep.Refs, keyColumn(tl, prop)) {
+			return nil, false
+		}
+	}
+	m := map[string]string{}
+	for k := range ep.Refs {
+		m[ep.Refs[k]] = col(ev.name, ep.Columns[k])
+		for _, prop := range r.keyProps[v] {
+			if keyColumn(tl, prop) == ep.Refs[k] {
+				if ty := tl.PropTypes[prop]; ty != "" && ty != te.PropTypes[ep.Columns[k]] {
+					m[ep.Refs[k]] = "CAST(" + m[ep.Refs[k]] + " AS " + ty + ")"
+				}
+			}
+		}
+	}
+	r.elided[v] = m
+	return ev, true
+}
+
+// keyColumn is the column property prop of table t is, when it is a
+// plain column ("" otherwise).
+func keyColumn(t *ElementTable, prop string) string {
+	if c, ok := t.Props[prop]; ok {
+		return c
+	}
+	if e, ok := t.Exprs[prop]; ok {
+		if c, ok := LoneIdent(e); ok && slices.Contains(t.Columns, c) {
+			return c
+		}
+	}
+	return ""
 }
 
 // sameKey is the condition that vertex aliases a and b (of table t) are
@@ -409,12 +552,21 @@ func sameKey(a, b string, t *ElementTable) string {
 // arm builds the SELECT for one assignment, and the CTEs its quantified
 // edges need.
 func (r *rewriter) arm(ci int, c combo) (string, []string, error) {
+	r.elided = map[*variable]map[string]string{}
+	startEdge := map[*Element]bool{} // edge patterns a path starts from (elideStart)
 	var from strings.Builder
 	var conds, ctes []string
 	bound := map[*variable]bool{}
 	ref := r.propRef(c)
 	for _, p := range r.gt.Paths {
 		first := r.elVar[p.Elems[0]]
+		if !bound[first] && from.Len() == 0 {
+			if ev, ok := r.elideStart(p, c); ok {
+				// the path starts at its first edge (see elideStart)
+				fmt.Fprintf(&from, "FROM %s AS %s", qualified(c[ev]), quoteIdent(ev.name))
+				bound[first], bound[ev], startEdge[p.Elems[1]] = true, true, true
+			}
+		}
 		if !bound[first] {
 			if from.Len() == 0 {
 				fmt.Fprintf(&from, "FROM %s AS %s", qualified(c[first]), quoteIdent(first.name))
@@ -461,10 +613,14 @@ func (r *rewriter) arm(ci int, c combo) (string, []string, error) {
 			endCond := func(o orientation, withRight bool) string {
 				var parts []string
 				if o.src == l || bound[o.src] || withRight {
-					parts = append(parts, endJoin(ev.name, te.Src, o.src.name))
+					parts = append(parts, r.endJoin(ev.name, te.Src, o.src))
 				}
 				if o.dst == l || bound[o.dst] || withRight {
-					parts = append(parts, endJoin(ev.name, te.Dst, o.dst.name))
+					parts = append(parts, r.endJoin(ev.name, te.Dst, o.dst))
+				}
+				parts = slices.DeleteFunc(parts, func(x string) bool { return x == "" })
+				if len(parts) == 0 {
+					return "TRUE"
 				}
 				return strings.Join(parts, " AND ")
 			}
@@ -481,8 +637,37 @@ func (r *rewriter) arm(ci int, c combo) (string, []string, error) {
 			if !bound[ev] {
 				fmt.Fprintf(&from, " JOIN %s AS %s ON %s", qualified(te), quoteIdent(ev.name), either(false))
 				bound[ev] = true
-			} else {
+			} else if !startEdge[el] {
 				conds = append(conds, either(false))
+			}
+			if !bound[rv] && r.elidable[rv] && len(os) == 1 {
+				ep := te.Src
+				if os[0].dst == rv {
+					ep = te.Dst
+				}
+				keyOnly := true
+				for _, prop := range r.keyProps[rv] {
+					if !slices.Contains(ep.Refs, keyColumn(tr, prop)) {
+						keyOnly = false
+					}
+				}
+				if ep.Total && keyOnly {
+					m := map[string]string{}
+					for k := range ep.Refs {
+						m[ep.Refs[k]] = col(ev.name, ep.Columns[k])
+						// a read of the key keeps the vertex column's type
+						// (a foreign key may join int to bigint)
+						for _, prop := range r.keyProps[rv] {
+							if keyColumn(tr, prop) == ep.Refs[k] {
+								if ty := tr.PropTypes[prop]; ty != "" && ty != te.PropTypes[ep.Columns[k]] {
+									m[ep.Refs[k]] = "CAST(" + m[ep.Refs[k]] + " AS " + ty + ")"
+								}
+							}
+						}
+					}
+					r.elided[rv] = m
+					bound[rv] = true
+				}
 			}
 			if !bound[rv] {
 				fmt.Fprintf(&from, " JOIN %s AS %s ON %s", qualified(tr), quoteIdent(rv.name), either(true))

@@ -113,6 +113,12 @@
 //     0A000). A column of an enum type stores the type's OID (chosen at
 //     CREATE TYPE from exec's enum range, never changed) and its values
 //     as text labels; tables with such a column are metadata version 4.
+//   - Property graphs (propgraph.go) are manifest entries too
+//     (PropGraphEntryPrefix "propgraph:", metadata version 5): CREATE [OR
+//     REPLACE] / ALTER / DROP PROPERTY GRAPH arrive as DO LANGUAGE
+//     pggraph_property_graph '<text>' (internal/pgq.Splice) and are
+//     planned from the text; table and column renames follow into the
+//     graphs, DROP TABLE / DROP COLUMN of what a graph reads is 2BP01.
 //   - CREATE INDEX records a (possibly non-btree) index on plain columns
 //     for the executor's key-lookup path; expression indexes and partial
 //     unique indexes answer 0A000. A unique index is a uniqueness rule

@@ -110,6 +110,17 @@ select m.dst as id, 2 as len from link l join link m on m.src = l.dst where l.sr
 select max(len) from graph_table (graph match p = any shortest (a is node)-[is link]->{1,6}(b is node) columns (path_length(p) as len));
 with recursive w(s, d, n) as (select id, id, 0 from node union select w.s, l.dst, w.n + 1 from w join link l on l.src = w.d where w.n < 6) select max(n) from (select s, d, min(n) as n from w where n >= 1 group by s, d) x;
 
+-- vertices only passed through are not joined when the edges guarantee
+-- them (NOT NULL endpoints under foreign keys)
+select * from graph_table (graph match (a is node where a.id = 1)-[is link]->(b)-[is link]->(c)-[is link]->(d) columns (d.id));
+select l3.dst as id from link l1 join link l2 on l2.src = l1.dst join link l3 on l3.src = l2.dst where l1.src = 1;
+
+select * from graph_table (graph match (a is node)-[is link]->()-[is link]->(c) columns (a.id as a, c.id as c));
+select l1.src as a, l2.dst as c from link l1 join link l2 on l2.src = l1.dst;
+
+select * from graph_table (graph match (a is node)<-[is link]-()-[is link]->(c) where a.id = 2 columns (c.id));
+select l2.dst as id from link l1 join link l2 on l2.src = l1.src where l1.dst = 2;
+
 -- errors
 -- error 0A000 path mode ACYCLIC
 select * from graph_table (graph match acyclic (a is node)-[is link]->{1,2}(b)-[is link]->(c) columns (a.id));
@@ -125,3 +136,13 @@ select * from graph_table (graph match p = (a is node), p = (b is node) columns 
 
 -- error 0A000 path selectors are only supported
 select * from graph_table (graph match all shortest (a is node)-[is link]->(b) columns (a.id));
+
+-- an int endpoint referencing a bigint key: the key read through the
+-- edge keeps the vertex's type
+create table big (id bigint primary key, name text);
+create table tie (src int not null references big (id), dst int not null references big (id)) with (graph.kind = edge);
+insert into big values (1, 'x'), (2, 'y'), (3, 'z');
+insert into tie values (1, 2), (2, 3), (3, 1), (2, 1);
+
+select * from graph_table (graph match (a is big where a.id = 1)-[is tie]->(b)-[is tie]->(c) columns (c.id, b.id as mid));
+select t2.dst::bigint as id, t1.dst::bigint as mid from tie t1 join tie t2 on t2.src = t1.dst where t1.src = 1;
