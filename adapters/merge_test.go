@@ -520,7 +520,7 @@ func TestMergeBranchOfABranch(t *testing.T) {
 }
 
 // A merge whose source changes are all on the target already publishes a
-// merge commit anyway (docs/write-protocol.md §7.2), so the next merge
+// merge commit anyway (docs/write-protocol.md §7.3), so the next merge
 // starts from it; merging the same source head again publishes nothing.
 func TestMergeWithoutTableChangesRecordsTheMerge(t *testing.T) {
 	ctx := context.Background()
