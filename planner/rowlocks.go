@@ -50,11 +50,7 @@ func lockConflicts(held, want lockMode) bool {
 // lockOwner is one transaction's (or autocommit statement's) set of
 // held row locks.
 type lockOwner struct {
-	held map[string]lockMode
-	// tables counts held by table (tableOfKey): an owner already holding
-	// rows of a table may lock more of it while a compaction waits for
-	// the table's locks to drain (reserveCompaction)
-	tables  map[string]int
+	held    map[string]lockMode
 	waiting *rowLock // the lock it waits for (deadlock detection)
 	// waitingOwner is the owner whose bulk sets it waits for (instead of
 	// waiting); sets are its bulk sets, and bulkWake is closed when it
@@ -155,47 +151,55 @@ func (rl *rowLocks) table(t string) *tableLocks {
 	return tl
 }
 
-// reserveCompaction reserves a table for a background compaction once
-// no row of it is locked: meanwhile (at most wait) owners that hold none
-// of its rows wait before locking one, so the transactions holding its
-// rows finish and the table drains even when some transaction always
-// holds a row of it; owners already holding rows of it go on (they may
-// need more of them to finish). False when it did not drain in time
-// (the waiters then run again) or another compaction has it.
-func (rl *rowLocks) reserveCompaction(t string, wait time.Duration) bool {
+// reserveCompactions reserves tables for one background compaction
+// once no row of them is locked: meanwhile (at most wait) owners that
+// hold no lock at all wait before locking a row of them, so the
+// transactions in flight finish and the tables drain even when some
+// transaction always holds a row of them; owners holding locks go on
+// (they may need more to finish, and a compaction waiting for one of
+// them must not be waited for). The tables are reserved together: one
+// reserved (its row locks waiting) while another drains could hold a
+// drain's transaction up. It returns the tables reserved (compacting
+// until endCompaction); the others gave up and their waiters run again.
+func (rl *rowLocks) reserveCompactions(ts []string, wait time.Duration) []string {
 	rl.mu.Lock()
-	tl := rl.table(t)
-	if tl.compacting || tl.wanted {
-		rl.mu.Unlock()
-		return false
+	var want []string
+	for _, t := range ts {
+		tl := rl.table(t)
+		if tl.compacting || tl.wanted {
+			continue
+		}
+		tl.wanted, tl.wake = true, make(chan struct{})
+		want = append(want, t)
 	}
-	tl.wake = make(chan struct{})
-	if tl.held == 0 {
-		tl.compacting = true
-		rl.mu.Unlock()
-		return true
-	}
-	tl.wanted = true
 	rl.mu.Unlock()
 	deadline := time.Now().Add(wait)
 	for {
-		time.Sleep(time.Millisecond)
 		rl.mu.Lock()
-		if tl.held == 0 {
-			tl.wanted, tl.compacting = false, true
-			rl.mu.Unlock()
-			return true
+		drained := true
+		for _, t := range want {
+			if rl.tables[t].held > 0 {
+				drained = false
+			}
 		}
-		if time.Now().After(deadline) {
-			tl.wanted = false
-			close(tl.wake)
-			if tl.held == 0 {
-				delete(rl.tables, t)
+		late := time.Now().After(deadline)
+		if drained || late {
+			var got []string
+			for _, t := range want {
+				tl := rl.tables[t]
+				tl.wanted = false
+				if tl.held == 0 {
+					tl.compacting = true
+					got = append(got, t)
+					continue
+				}
+				close(tl.wake)
 			}
 			rl.mu.Unlock()
-			return false
+			return got
 		}
 		rl.mu.Unlock()
+		time.Sleep(time.Millisecond)
 	}
 }
 
@@ -278,7 +282,7 @@ func (rl *rowLocks) acquire(ctx context.Context, o *lockOwner, keys []string, m 
 				rl.locks = map[string]*rowLock{}
 			}
 			rl.identify(o, w.pid)
-			if tl := rl.table(tableOfKey(k)); tl.compacting || (tl.wanted && o.tables[tableOfKey(k)] == 0) {
+			if tl := rl.table(tableOfKey(k)); tl.compacting || (tl.wanted && len(o.held) == 0) {
 				// a compaction moves the table's rows: wait for it,
 				// then the statement runs again on the new addresses
 				ch := tl.wake
@@ -311,12 +315,7 @@ func (rl *rowLocks) acquire(ctx context.Context, o *lockOwner, keys []string, m 
 				}
 				if _, had := o.held[k]; !had {
 					taken = append(taken, k)
-					t := tableOfKey(k)
-					rl.table(t).held++
-					if o.tables == nil {
-						o.tables = map[string]int{}
-					}
-					o.tables[t]++
+					rl.table(tableOfKey(k)).held++
 				}
 				o.held[k] = max(o.held[k], m)
 				rl.mu.Unlock()
@@ -390,9 +389,6 @@ func (rl *rowLocks) releaseKeys(o *lockOwner, keys []string, all bool) {
 		}
 		delete(o.held, k)
 		t := tableOfKey(k)
-		if o.tables[t]--; o.tables[t] <= 0 {
-			delete(o.tables, t)
-		}
 		if tl := rl.tables[t]; tl != nil {
 			if tl.held--; tl.held <= 0 && !tl.compacting && !tl.wanted {
 				delete(rl.tables, t)
@@ -453,8 +449,8 @@ func keyLockKey(branch string, id uint64, constraint string, key []byte) string 
 const compactionDrainWait = time.Second
 
 // optimizeGuard gives background compaction the tables whose row locks
-// held in this process drain within compactionDrainWait (new lockers of
-// such a table wait meanwhile), and keeps row locks away from tables
+// held in this process drain within compactionDrainWait (owners taking
+// their first lock on them wait meanwhile: reserveCompactions), and keeps row locks away from tables
 // being compacted (adapters.OptimizeGuard): row locks name rows by
 // address, which a compaction changes.
 func (b *Backend) optimizeGuard(branch string, tables []string) ([]string, func()) {
@@ -462,17 +458,21 @@ func (b *Backend) optimizeGuard(branch string, tables []string) ([]string, func(
 	if err != nil {
 		return nil, nil
 	}
-	var allowed, reserved []string
+	var keys []string
+	byKey := map[string]string{}
 	for _, name := range tables {
 		e, ok := sn.State.TableByName(name)
 		if !ok {
 			continue
 		}
 		t := tableKey(branch, e.ID)
-		if b.rows.reserveCompaction(t, compactionDrainWait) {
-			allowed = append(allowed, name)
-			reserved = append(reserved, t)
-		}
+		keys = append(keys, t)
+		byKey[t] = name
+	}
+	reserved := b.rows.reserveCompactions(keys, compactionDrainWait)
+	allowed := make([]string, 0, len(reserved))
+	for _, t := range reserved {
+		allowed = append(allowed, byKey[t])
 	}
 	return allowed, func() {
 		for _, t := range reserved {

@@ -7,12 +7,11 @@ import (
 )
 
 // TestCompactionDrainsTableLocks: a background compaction waiting for a
-// table's row locks keeps owners that hold none of its rows from
-// locking one (they wait, then run again), lets the owners holding its
-// rows lock more of them, and gets the table once those end — so a
-// table some transaction always holds a row of is still compacted. A
-// reservation that does not drain in time gives up and wakes the
-// waiters.
+// table's row locks keeps owners that hold no lock from locking one of
+// its rows (they wait, then run again), lets owners holding locks go on,
+// and gets the table once they end — so a table some transaction always
+// holds a row of is still compacted. A reservation that does not drain
+// in time gives up and wakes the waiters.
 func TestCompactionDrainsTableLocks(t *testing.T) {
 	ctx := context.Background()
 	var rl rowLocks
@@ -23,7 +22,7 @@ func TestCompactionDrainsTableLocks(t *testing.T) {
 		t.Fatalf("first lock: waited %v err %v", waited, err)
 	}
 	reserved := make(chan bool)
-	go func() { reserved <- rl.reserveCompaction(table, time.Minute) }()
+	go func() { reserved <- len(rl.reserveCompactions([]string{table}, time.Minute)) == 1 }()
 	// the newcomer waits for the compaction (it holds no row of the table)
 	newDone := make(chan bool)
 	go func() {
@@ -78,7 +77,7 @@ func TestCompactionDrainsTableLocks(t *testing.T) {
 	if _, _, _, err := rl.acquire(ctx, holder, []string{key(4)}, lockUpdate, lockWait{}); err != nil {
 		t.Fatal(err)
 	}
-	if rl.reserveCompaction(table, 20*time.Millisecond) {
+	if len(rl.reserveCompactions([]string{table}, 20*time.Millisecond)) != 0 {
 		t.Fatal("reserved a table whose row stays locked")
 	}
 	if _, _, waited, err := rl.acquire(ctx, newcomer, []string{key(5)}, lockUpdate, lockWait{}); err != nil || waited {
