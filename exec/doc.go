@@ -471,12 +471,16 @@
 //     (sequence_privileges.go),
 //     information_schema.table_privileges, role_table_grants,
 //     column_privileges and role_column_grants
-//     (syscat_privileges.go); other objects are owned by the role with
-//     OID 10. exec enforces nothing: Prepared.Relations reports the user
-//     relations a bound statement names (after CTE names, leaving out
-//     those only an unreferenced WITH query names; a view's relations
-//     marked with the view's owner) for the planner to check
-//     (relation_uses.go). PostgreSQL's predefined pg_* roles and
+//     (syscat_privileges.go), has_function_privilege (PUBLIC's
+//     EXECUTE: function ACLs are not stored; function_privileges.go);
+//     other objects are owned by the role with OID 10. exec enforces
+//     one rule itself, schema USAGE on name lookups (schema_usage.go:
+//     without USAGE on public its objects are off the search path and
+//     public.x is refused with 42501); for the rest,
+//     Prepared.Relations reports the user relations a bound statement
+//     names (after CTE names, leaving out those only an unreferenced
+//     WITH query names; a view's relations marked with the view's
+//     owner) for the planner to check (relation_uses.go). PostgreSQL's predefined pg_* roles and
 //     pg_authid are not listed.
 //     The relations: pg_namespace, pg_class, pg_attribute, pg_type, pg_constraint,
 //     pg_index, pg_attrdef, pg_description, pg_database, pg_roles, pg_user,

@@ -385,28 +385,10 @@ func init() {
 			return nil
 		}}, nil
 	})
-	trueFn := func(name string, n int) {
-		defCustom(name, func(b *binder, args []Expr) (Expr, error) {
-			if len(args) < n-1 || len(args) > n {
-				return nil, noFunction(name, args)
-			}
-			for i := range args {
-				if args[i].Type().OID == OIDUnknown {
-					args[i], _ = b.coerce(args[i], TText, castImplicit, "")
-				}
-			}
-			return &opExpr{name: name, t: TBool, args: args, strict: true, k: func(_ *evalCtx, _ []*Vec, out *Vec, sel []int32) error {
-				for _, i := range sel {
-					out.B[i] = true
-				}
-				return nil
-			}}, nil
-		})
-	}
 	// has_table_privilege and the column functions: syscat_privileges.go;
 	// has_sequence_privilege: sequence_privileges.go
 	// has_schema_privilege: schema_privileges.go
-	trueFn("has_function_privilege", 3)
+	// has_function_privilege: function_privileges.go
 	defCustom("pg_table_is_visible", func(b *binder, args []Expr) (Expr, error) {
 		if len(args) != 1 {
 			return nil, noFunction("pg_table_is_visible", args)

@@ -233,6 +233,9 @@
 // permission rules and messages (testdata/roles/roles.sql is compared
 // with PostgreSQL); inside an explicit transaction block they are
 // staged and published at COMMIT, forgotten at ROLLBACK (roles_txn.go).
+// Schema USAGE is checked on the names a writing or utility statement
+// looks up before anything else (schema_usage.go); GRANT/REVOKE on
+// functions is validated and then refused, 0A000 (function_privileges.go).
 // SET ROLE needs membership; current_user follows it and commits
 // are attributed to it (attribution.go). Backend.NewSession admits a
 // session only for an existing role with LOGIN and within its

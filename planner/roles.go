@@ -78,6 +78,7 @@ func (s *session) roleCatalog(ctx context.Context) (*access.Catalog, error) {
 	memo, _ := ctx.Value(catalogMemoKey{}).(*atomic.Pointer[access.Catalog])
 	if memo != nil {
 		if c := memo.Load(); c != nil && c.Version == s.access.Seen() {
+			s.lastRoles.Store(c)
 			return s.txRoleCatalog(ctx, c)
 		}
 	}
@@ -88,6 +89,7 @@ func (s *session) roleCatalog(ctx context.Context) (*access.Catalog, error) {
 	if memo != nil {
 		memo.Store(c)
 	}
+	s.lastRoles.Store(c)
 	return s.txRoleCatalog(ctx, c) // the transaction's role statements (roles_txn.go)
 }
 
@@ -722,9 +724,12 @@ func (s *session) rolesForExec() *access.Catalog {
 	if s.access == nil {
 		return nil
 	}
-	c, err := s.access.Current(context.Background())
-	if err != nil {
-		return nil
+	c := s.lastRoles.Load()
+	if c == nil || c.Version != s.access.Seen() {
+		var err error
+		if c, err = s.access.Current(context.Background()); err != nil {
+			return nil
+		}
 	}
 	if t, err := s.txRoleCatalog(context.Background(), c); err == nil {
 		return t // the transaction's role statements (roles_txn.go)

@@ -209,3 +209,10 @@ func TestColumnPrivilegesDMLDifferential(t *testing.T) {
 func TestRolesInTransactionDifferential(t *testing.T) {
 	roleScriptDiff(t, "rt_diff", "testdata/roles/roles_txn.sql", 80)
 }
+
+// TestFunctionPrivilegesDifferential runs testdata/roles/
+// function_privileges.sql (has_function_privilege and the errors of
+// GRANT/REVOKE … ON FUNCTION) against PostgreSQL 15 and pgproxy.
+func TestFunctionPrivilegesDifferential(t *testing.T) {
+	roleScriptDiff(t, "fn_diff", "testdata/roles/function_privileges.sql", 30)
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"slices"
@@ -40,6 +41,10 @@ type session struct {
 	asOf      *asOfState
 	seqs      *seq.Allocator
 	access    *access.Store // the root's role catalog (roles.go)
+	// lastRoles is the role catalog the latest statement read
+	// (roleCatalog): exec's lookups use it while no newer version was
+	// seen, instead of probing the store once more per binding
+	lastRoles atomic.Pointer[access.Catalog]
 	backend   *Backend
 	// releaseLogin gives back the session's place under its role's
 	// CONNECTION LIMIT (login.go)

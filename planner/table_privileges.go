@@ -796,6 +796,8 @@ func (w *writer) grantTables(pc *privCtx, n *q.Node) (changes []ddl.Change, hand
 	seqs := st.Objtype == q.ObjectType_OBJECT_SEQUENCE
 	switch st.Objtype {
 	case q.ObjectType_OBJECT_TABLE, q.ObjectType_OBJECT_SEQUENCE:
+	case q.ObjectType_OBJECT_FUNCTION, q.ObjectType_OBJECT_PROCEDURE, q.ObjectType_OBJECT_ROUTINE:
+		return nil, true, w.grantFunctions(pc, st) // function_privileges.go
 	default:
 		return nil, false, nil
 	}

@@ -1,0 +1,153 @@
+package exec
+
+import (
+	"strings"
+
+	"github.com/pggraph/pggraph/access"
+	q "github.com/pggraph/pggraph/internal/sqlparse"
+)
+
+// Function privileges. The functions are the built-in ones (pg_proc's
+// rows, owned by the bootstrap superuser); there is no CREATE FUNCTION.
+// Their ACLs are not stored: every function keeps PostgreSQL's default,
+// EXECUTE for PUBLIC, so has_function_privilege answers from it (every
+// role may execute; only superusers hold the grant option), and the
+// planner answers GRANT/REVOKE … ON FUNCTION with 0A000 once the
+// statement's names check out (LookupFunction), rather than accept a
+// grant it would not record.
+
+// LookupFunction resolves GRANT … ON FUNCTION's object as PostgreSQL's
+// LookupFuncWithArgs does: with an argument list (argsGiven) the exact
+// signature, without one the only function of that name. schema is ""
+// or the name's qualifier; procedure asks for a procedure (there are
+// none).
+func LookupFunction(schema, name string, args []*q.TypeName, argsGiven, procedure bool) error {
+	if schema != "" && schema != "pg_catalog" {
+		if schema == "public" || schema == "information_schema" {
+			return errf(CodeUndefinedFunction, "function %s.%s does not exist", schema, name)
+		}
+		return errf("3F000", "schema \"%s\" does not exist", schema)
+	}
+	fs := catalogProcs().byName[name]
+	var match *pgProcFact
+	if !argsGiven {
+		switch len(fs) {
+		case 0:
+			return errf(CodeUndefinedFunction, "could not find a function named \"%s\"", name)
+		case 1:
+			match = fs[0]
+		default:
+			e := errf(CodeAmbiguousFunction, "function name \"%s\" is not unique", name)
+			e.Hint = "Specify the argument list to select the function unambiguously."
+			return e
+		}
+	} else {
+		b := &binder{cat: &catalogSet{}}
+		want := make([]uint32, len(args))
+		names := make([]string, len(args))
+		for i, tn := range args {
+			t, err := b.resolveType(tn)
+			if err != nil {
+				return err
+			}
+			want[i], names[i] = t.OID, t.String()
+		}
+		for _, f := range fs {
+			if len(f.args) == len(want) && (len(want) == 0 || equalOIDs(f.args, want)) {
+				match = f
+			}
+		}
+		if match == nil {
+			return errf(CodeUndefinedFunction, "function %s(%s) does not exist", name, strings.Join(names, ", "))
+		}
+	}
+	if procedure && match.kind != 'p' {
+		return errf(CodeWrongObjectType, "%s(%s) is not a procedure", name, procArgText(match))
+	}
+	return nil
+}
+
+func equalOIDs(a, b []uint32) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// procArgText is a function's argument types as format_type names.
+func procArgText(f *pgProcFact) string {
+	names := make([]string, len(f.args))
+	for i, a := range f.args {
+		names[i] = FormatType(a, -1)
+	}
+	return strings.Join(names, ", ")
+}
+
+// parseFunctionPrivs reads has_function_privilege's privilege list:
+// EXECUTE, each optionally WITH GRANT OPTION (an unknown one is named
+// as given, as PostgreSQL's convert_any_priv_string does).
+func parseFunctionPrivs(list string) (want, opt bool, err error) {
+	for _, chunk := range strings.Split(list, ",") {
+		p := strings.TrimSpace(chunk)
+		norm := strings.ToUpper(strings.Join(strings.Fields(p), " "))
+		switch norm {
+		case "EXECUTE":
+			want = true
+		case "EXECUTE WITH GRANT OPTION":
+			opt = true
+		default:
+			return false, false, errf(CodeInvalidParameterValue, "unrecognized privilege type: \"%s\"", p)
+		}
+	}
+	return want, opt, nil
+}
+
+func init() {
+	// has_function_privilege([role,] function, privileges): the function
+	// by regprocedure text ('now()', 42883 when missing) or OID (NULL
+	// when missing)
+	const name = "has_function_privilege"
+	defCustom(name, func(b *binder, args []Expr) (Expr, error) {
+		withUser, err := bindPrivilegeArgs(b, name, args)
+		if err != nil {
+			return nil, err
+		}
+		return &opExpr{name: name, t: TBool, args: args, strict: true, k: func(ec *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+			cat := ec.run.roleCatalog()
+			for _, i := range sel {
+				role, rest, err := privilegeSubject(ec, cat, a, i, withUser)
+				if err != nil {
+					return err
+				}
+				exists := true
+				if rest[0].T.Kind() == KStr {
+					if _, err := regprocedureLookup(rest[0].S[i]); err != nil {
+						return err
+					}
+				} else {
+					_, exists = procByOID(uint32(rest[0].I[i]))
+				}
+				want, opt, err := parseFunctionPrivs(rest[1].S[i])
+				if err != nil {
+					return err
+				}
+				switch {
+				case !exists:
+					out.SetNull(int(i))
+				case role == nil:
+					out.B[i] = false
+				default:
+					// PUBLIC holds EXECUTE on every function; the grant
+					// option is the owner's (the bootstrap superuser's)
+					out.B[i] = want || opt && cat.IsOwner(role.OID, access.BootstrapOID)
+				}
+			}
+			return nil
+		}}, nil
+	})
+}
