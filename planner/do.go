@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/pggraph/pggraph/exec"
+	"github.com/pggraph/pggraph/internal/pgq"
 	"github.com/pggraph/pggraph/internal/sqlparse"
 	"github.com/pggraph/pggraph/wire"
 )
@@ -53,8 +54,21 @@ type doRun struct {
 	caught     []*wire.Error       // errors whose handlers are running (RAISE;)
 }
 
-// isDo reports a DO statement.
-func isDo(n *sqlparse.Node) bool { return n.GetDoStmt() != nil }
+// isDo reports a DO statement — not the property graph statements that
+// pgq.Splice hands over as DO LANGUAGE pgq.DDLLanguage, which are DDL
+// (planner/ddl/propgraph.go).
+func isDo(n *sqlparse.Node) bool {
+	d := n.GetDoStmt()
+	if d == nil {
+		return false
+	}
+	for _, a := range d.Args {
+		if e := a.GetDefElem(); e != nil && e.Defname == "language" && e.Arg.GetString_().GetSval() == pgq.DDLLanguage {
+			return false
+		}
+	}
+	return true
+}
 
 func (s *session) executeDo(ctx context.Context, p *plan) (wire.Result, error) {
 	lang := "plpgsql"

@@ -53,6 +53,9 @@ var layers = []layer{
 	{61, "protocol", []string{"protocol"}},
 	{50, "graph", []string{"graph"}},
 	{50, "access", []string{"access"}},
+	// replication slots and publications kept in the root, and the
+	// pgoutput messages the change feed is streamed as
+	{50, "replication", []string{"replication"}},
 	{40, "lance", []string{"lance", "lance/..."}},
 	{30, "objstore", []string{"objstore"}},
 	{rankLeaf, "leaf", []string{"observe", "internal/failpoint", "internal/sqllex", "internal/sqlparse", "internal/pgq", "internal/pgtest", "internal/oracle", "internal/s3test"}},
