@@ -48,38 +48,54 @@ func (s *slowCopy) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// A running COPY FROM shows in pg_stat_progress_copy and graph.progress
-// with the rows and bytes received so far, and a session that set
-// graph.progress_interval gets progress NOTICEs while it copies.
-func TestCopyProgress(t *testing.T) {
+// progressServer serves a fresh root and returns a connection that
+// collects the NOTICEs it receives (taken by notices) and a second one to
+// watch the progress views with; both close, and the server stops, at
+// the test's end.
+func progressServer(t *testing.T) (worker, watcher *pgx.Conn, notices func() []string) {
+	t.Helper()
 	addr, stop, stderr := startServe(t, "--data", filepath.Join(t.TempDir(), "root"))
-	defer func() {
+	t.Cleanup(func() {
 		if code := stop(); code != 0 {
 			t.Errorf("serve exited %d: %s", code, stderr.String())
 		}
-	}()
+	})
 	ctx := context.Background()
 	var mu sync.Mutex
-	var notices []string
+	var got []string
 	cfg, err := pgx.ParseConfig("postgres://root@" + addr + "/main?sslmode=disable")
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg.OnNotice = func(_ *pgconn.PgConn, n *pgconn.Notice) {
 		mu.Lock()
-		notices = append(notices, n.Message)
+		got = append(got, n.Message)
 		mu.Unlock()
 	}
-	copier, err := pgx.ConnectConfig(ctx, cfg)
+	worker, err = pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer copier.Close(ctx)
-	watcher, err := pgx.Connect(ctx, "postgres://root@"+addr+"/main?sslmode=disable")
+	watcher, err = pgx.Connect(ctx, "postgres://root@"+addr+"/main?sslmode=disable")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer watcher.Close(ctx)
+	t.Cleanup(func() { worker.Close(ctx); watcher.Close(ctx) })
+	return worker, watcher, func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		out := got
+		got = nil
+		return out
+	}
+}
+
+// A running COPY FROM shows in pg_stat_progress_copy and graph.progress
+// with the rows and bytes received so far, and a session that set
+// graph.progress_interval gets progress NOTICEs while it copies.
+func TestCopyProgress(t *testing.T) {
+	ctx := context.Background()
+	copier, watcher, notices := progressServer(t)
 	for _, s := range []string{"CREATE TABLE items (id int PRIMARY KEY, name text)", "SET graph.progress_interval = '50ms'"} {
 		if _, err := copier.Exec(ctx, s); err != nil {
 			t.Fatal(err)
@@ -151,10 +167,8 @@ func TestCopyProgress(t *testing.T) {
 	if err := watcher.QueryRow(ctx, "SELECT count(*) FROM pg_stat_progress_copy").Scan(&left); err != nil || left != 0 {
 		t.Fatalf("finished COPY still listed: %d, %v", left, err)
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if len(notices) == 0 || !strings.HasPrefix(notices[0], "COPY FROM items: ") || !strings.Contains(notices[0], " rows") {
-		t.Fatalf("progress notices: %q", notices)
+	if got := notices(); len(got) == 0 || !strings.HasPrefix(got[0], "COPY FROM items: ") || !strings.Contains(got[0], " rows") {
+		t.Fatalf("progress notices: %q", got)
 	}
 }
 
@@ -162,34 +176,8 @@ func TestCopyProgress(t *testing.T) {
 // its query has produced so far, and a session that set
 // graph.progress_interval gets progress NOTICEs while it runs.
 func TestWriteProgress(t *testing.T) {
-	addr, stop, stderr := startServe(t, "--data", filepath.Join(t.TempDir(), "root"))
-	defer func() {
-		if code := stop(); code != 0 {
-			t.Errorf("serve exited %d: %s", code, stderr.String())
-		}
-	}()
 	ctx := context.Background()
-	var mu sync.Mutex
-	var notices []string
-	cfg, err := pgx.ParseConfig("postgres://root@" + addr + "/main?sslmode=disable")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.OnNotice = func(_ *pgconn.PgConn, n *pgconn.Notice) {
-		mu.Lock()
-		notices = append(notices, n.Message)
-		mu.Unlock()
-	}
-	writer, err := pgx.ConnectConfig(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer writer.Close(ctx)
-	watcher, err := pgx.Connect(ctx, "postgres://root@"+addr+"/main?sslmode=disable")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer watcher.Close(ctx)
+	writer, watcher, notices := progressServer(t)
 	for _, s := range []string{"CREATE TABLE items (id int PRIMARY KEY, name text)", "SET graph.progress_interval = '20ms'"} {
 		if _, err := writer.Exec(ctx, s); err != nil {
 			t.Fatal(err)
@@ -205,9 +193,7 @@ func TestWriteProgress(t *testing.T) {
 		{"DELETE", "DELETE FROM items WHERE " + fmt.Sprintf(slow, "id"), 40000},
 	} {
 		t.Run(tc.command, func(t *testing.T) {
-			mu.Lock()
-			notices = nil
-			mu.Unlock()
+			notices() // the earlier statements'
 			done := make(chan error, 1)
 			var tag pgconn.CommandTag
 			go func() {
@@ -248,10 +234,8 @@ func TestWriteProgress(t *testing.T) {
 			if err := watcher.QueryRow(ctx, "SELECT count(*) FROM graph.progress WHERE command = $1", tc.command).Scan(&left); err != nil || left != 0 {
 				t.Fatalf("finished %s still listed: %d, %v", tc.command, left, err)
 			}
-			mu.Lock()
-			defer mu.Unlock()
-			if len(notices) == 0 || !strings.HasPrefix(notices[0], tc.command+" items: ") || !strings.Contains(notices[0], " rows") {
-				t.Fatalf("progress notices: %q", notices)
+			if got := notices(); len(got) == 0 || !strings.HasPrefix(got[0], tc.command+" items: ") || !strings.Contains(got[0], " rows") {
+				t.Fatalf("progress notices: %q", got)
 			}
 		})
 	}
