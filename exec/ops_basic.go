@@ -611,16 +611,29 @@ func (m *materialNode) run(ec *evalCtx, emit func(*Batch) error) error {
 	if ec.run.materialized == nil {
 		ec.run.materialized = map[int]*Batch{}
 	}
-	full, ok := ec.run.materialized[m.id]
-	if !ok {
-		buf, err := collect(ec, m.input)
-		if err != nil {
+	if full, ok := ec.run.materialized[m.id]; ok {
+		return emitChunks(full, emit)
+	}
+	// The first run streams: the consumer gets each batch as the input
+	// makes it, so a LIMIT over an endless WITH RECURSIVE ends the
+	// recursion, as PostgreSQL's lazily filled CTE scan does. What a run
+	// that went to the end produced is kept for the other scans of the
+	// CTE; a run the consumer cut short keeps nothing, and a later scan
+	// evaluates the CTE again (the same rows, unless it calls volatile
+	// functions).
+	buf := newBuffer(typesOf(m.input.columns()))
+	err := m.input.run(ec, func(b *Batch) error {
+		if err := buf.add(ec.run, b); err != nil {
 			return err
 		}
-		full = buf.batch()
-		ec.run.materialized[m.id] = full
+		return emit(b)
+	})
+	if err != nil {
+		buf.free(ec.run)
+		return err
 	}
-	return emitChunks(full, emit)
+	ec.run.materialized[m.id] = buf.batch()
+	return nil
 }
 
 // nullVec is an all-NULL placeholder for a column the query never reads.
