@@ -113,8 +113,11 @@ func (b *binder) bindFuncCall(fc *q.FuncCall, sc *scope) (Expr, error) {
 
 // funcByName resolves an overload and coerces the arguments.
 func (b *binder) funcByName(name string, args []Expr) (Expr, error) {
-	if ext, ok := extensionFunctions[name]; ok && !b.cat.hasExtension(ext) {
-		return nil, noFunction(name, args) // until CREATE EXTENSION (extension_funcs.go)
+	if ext, ok := extensionFunctions[name]; ok && (!b.cat.hasExtension(ext) || b.publicHidden()) {
+		// until CREATE EXTENSION (extension_funcs.go); and the extensions
+		// live in schema public, hidden from a role without USAGE on it
+		// (schema_usage.go; a public-qualified call was refused before)
+		return nil, noFunction(name, args)
 	}
 	d, ok := funcs[name]
 	if !ok {

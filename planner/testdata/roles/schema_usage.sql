@@ -17,6 +17,7 @@ GRANT ALL ON s TO alice, bob;
 CREATE VIEW vw AS SELECT * FROM t;
 GRANT ALL ON vw TO alice, bob;
 CREATE TYPE e AS ENUM ('a', 'b');
+CREATE EXTENSION "uuid-ossp";
 GRANT CREATE ON SCHEMA public TO alice;
 -- as alice
 SELECT * FROM t;
@@ -38,6 +39,9 @@ SELECT * FROM public.vw;
 SELECT * FROM public.nosuch;
 SELECT * FROM nosuch;
 SELECT * FROM public.t JOIN public.vw USING (id);
+SELECT uuid_nil();
+SELECT public.uuid_nil();
+SELECT uuid_generate_v4() IS NOT NULL;
 SELECT id FROM t WHERE id IN (SELECT id FROM public.t);
 WITH t AS (SELECT 1 AS a) SELECT * FROM t;
 SELECT count(*) FROM pg_class WHERE relname = 't';
@@ -139,6 +143,8 @@ GRANT USAGE ON SCHEMA public TO PUBLIC;
 -- as alice
 SELECT * FROM t ORDER BY id;
 SELECT 'a'::public.e;
+SELECT uuid_nil(), public.uuid_nil();
 -- as postgres
+DROP EXTENSION "uuid-ossp";
 DROP VIEW av;
 DROP TABLE n2;
