@@ -91,10 +91,19 @@ func TestRequestsPerControlOperation(t *testing.T) {
 	}
 	// Branch create and delete touch each table only to look for a stale
 	// fork of the same name: one GET of its ref, not an open of the table.
+	// Compared run by run (the same number of other branches), the
+	// cheapest pair counts: background work only ever adds requests.
 	for _, op := range []string{"branch create", "branch delete"} {
-		n1, n4 := totalRequests(costs["S3/1"][op]), totalRequests(costs["S3/4"][op])
-		if n4-n1 > 3 {
-			t.Errorf("%s on S3: %v requests with 1 table, %v with 4: more than one request per table", op, n1, n4)
+		var runs []string
+		ok := false
+		for i := 0; i < 3; i++ {
+			k := fmt.Sprintf("%s#%d", op, i)
+			n1, n4 := totalRequests(costs["S3/1"][k]), totalRequests(costs["S3/4"][k])
+			runs = append(runs, fmt.Sprintf("%v/%v", n1, n4))
+			ok = ok || n4-n1 <= 3
+		}
+		if !ok {
+			t.Errorf("%s on S3: requests with 1 table / with 4, run by run: %v: more than one request per table in every run", op, runs)
 		}
 	}
 }
@@ -140,12 +149,15 @@ func measureControlOperations(ctx context.Context, t testing.TB, name string, st
 	// Background work of earlier statements (deferred deletes, hints)
 	// can land inside a measurement and only ever adds requests: branch
 	// create and delete are measured three times and the cheapest run
-	// counts.
+	// counts. Each run is also kept as "what#i": the i-th runs of two
+	// graphs see the same number of other branches (a branch create
+	// reads one more object per existing branch), so they compare.
 	cheapest := func(what string, qs ...string) {
 		t.Helper()
 		var best requestCost
 		for i, q := range qs {
 			measure(what, q)
+			out[fmt.Sprintf("%s#%d", what, i)] = out[what]
 			if i == 0 || totalRequests(out[what]) < totalRequests(best) {
 				best = out[what]
 			}
