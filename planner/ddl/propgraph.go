@@ -634,22 +634,40 @@ func (pc *planCtx) alterElement(g *PropGraphMeta, d *pgq.GraphDDL) error {
 	return nil
 }
 
-// propGraphsUsing lists "element e of property graph g depends on table
-// t" for the graphs that use table t.
-func (pc *planCtx) propGraphsUsing(table string) ([]string, error) {
+// storedGraph is a property graph's manifest entry and its metadata.
+type storedGraph struct {
+	name  string // the graph's SQL name
+	entry graph.TableEntry
+	meta  TableMeta // meta.PropGraph is set
+}
+
+// propGraphs lists the property graphs stored on the branch.
+func (pc *planCtx) propGraphs() ([]storedGraph, error) {
 	es, ms, err := pc.v.all()
 	if err != nil {
 		return nil, err
 	}
-	var out []string
+	var out []storedGraph
 	for i, e := range es {
-		g, ok := PropGraphName(e.Name)
-		if !ok || ms[i].PropGraph == nil {
-			continue
+		if g, ok := PropGraphName(e.Name); ok && ms[i].PropGraph != nil {
+			out = append(out, storedGraph{name: g, entry: e, meta: ms[i]})
 		}
-		for _, el := range ms[i].PropGraph.Elements {
+	}
+	return out, nil
+}
+
+// propGraphsUsing lists "element e of property graph g depends on table
+// t" for the graphs that use table t.
+func (pc *planCtx) propGraphsUsing(table string) ([]string, error) {
+	gs, err := pc.propGraphs()
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, sg := range gs {
+		for _, el := range sg.meta.PropGraph.Elements {
 			if el.Table == table {
-				out = append(out, fmt.Sprintf("element %s of property graph %s depends on table %s", el.Alias, g, table))
+				out = append(out, fmt.Sprintf("element %s of property graph %s depends on table %s", el.Alias, sg.name, table))
 			}
 		}
 	}
@@ -661,7 +679,7 @@ func (pc *planCtx) propGraphsUsing(table string) ([]string, error) {
 // tables, keys, endpoint columns and property expressions name the new
 // name, as PostgreSQL's graphs (which reference by OID) follow renames.
 func (pc *planCtx) followRenameInGraphs(table, col, newName string) ([]Change, error) {
-	es, ms, err := pc.v.all()
+	gs, err := pc.propGraphs()
 	if err != nil {
 		return nil, err
 	}
@@ -673,11 +691,9 @@ func (pc *planCtx) followRenameInGraphs(table, col, newName string) ([]Change, e
 		}
 	}
 	var out []Change
-	for i, e := range es {
-		if _, ok := PropGraphName(e.Name); !ok || ms[i].PropGraph == nil {
-			continue
-		}
-		m := cloneMeta(ms[i])
+	for _, sg := range gs {
+		e := sg.entry
+		m := cloneMeta(sg.meta)
 		changed := false
 		alias := map[string]string{}
 		for _, el := range m.PropGraph.Elements {
@@ -729,22 +745,19 @@ func (pc *planCtx) followRenameInGraphs(table, col, newName string) ([]Change, e
 // propGraphsUsingColumn lists "property graph g depends on column c of
 // table t" for the graphs whose keys, endpoints or properties read it.
 func (pc *planCtx) propGraphsUsingColumn(table, col string) ([]string, error) {
-	es, ms, err := pc.v.all()
+	gs, err := pc.propGraphs()
 	if err != nil {
 		return nil, err
 	}
 	var out []string
-	for i, e := range es {
-		g, ok := PropGraphName(e.Name)
-		if !ok || ms[i].PropGraph == nil {
-			continue
-		}
+	for _, sg := range gs {
+		g := sg.name
 		alias := map[string]string{}
-		for _, el := range ms[i].PropGraph.Elements {
+		for _, el := range sg.meta.PropGraph.Elements {
 			alias[el.Alias] = el.Table
 		}
 		uses := false
-		for _, el := range ms[i].PropGraph.Elements {
+		for _, el := range sg.meta.PropGraph.Elements {
 			if el.Edge && (alias[el.Src] == table && slices.Contains(el.SrcRef, col) || alias[el.Dst] == table && slices.Contains(el.DstRef, col)) {
 				uses = true
 			}
