@@ -27,7 +27,10 @@
 //     is recognised only as GRAPH_TABLE ( name [. name] MATCH.
 //   - Expressions are copied from the source by span; only property
 //     references var.prop are replaced (by the alias's column, or a typed
-//     NULL where the element table lacks the property).
+//     NULL where the element table lacks the property), and the functions
+//     of elements and paths: LABELS(v) and PROPERTY_NAMES(v) by the text[]
+//     constant of the arm's element table (element_functions.go),
+//     path_length(p) by the sum of the path's edge counts.
 //   - Every error is an *Error with PostgreSQL 19's SQLSTATE where it has
 //     one (42601 syntax and unknown property, 42704 unknown label), 0A000
 //     for what is not supported, 54000 beyond maxCombinations.

@@ -44,6 +44,9 @@ type rewriter struct {
 	// it is elided only where each is a column of the reaching endpoint's
 	// key (then the edge's column)
 	keyProps map[*variable][]string
+	// armCombo is, while an arm is built, its assignment of element
+	// tables (what the element functions LABELS and PROPERTY_NAMES read)
+	armCombo combo
 }
 
 // Rewrite returns the SELECT that computes gt over g: for every
@@ -241,6 +244,18 @@ func (r *rewriter) subst(e *Expr, own *variable, ref func(v *variable, prop stri
 				i += 3
 				continue
 			}
+		}
+		// LABELS(v) and PROPERTY_NAMES(v) of an element variable v
+		if (t[i].isWord("labels") || t[i].isWord("property_names")) && i+3 < len(t) && t[i+1].is("(") && r.isVarTok(t[i+2]) && t[i+3].is(")") && !(i > 0 && t[i-1].is(".")) {
+			v := r.vars[t[i+2].val]
+			if v.quant && v != own {
+				return "", errAt(CodeFeature, t[i+2].start, "element variable \"%s\" of a quantified edge pattern cannot be referenced outside its pattern", t[i+2].val)
+			}
+			b.WriteString(e.src[prev:t[i].start])
+			b.WriteString(r.elementFunction(t[i].val, v))
+			prev = t[i+3].end
+			i += 3
+			continue
 		}
 		if !r.isVarTok(t[i]) || i > 0 && t[i-1].is(".") || i+1 >= len(t) || !t[i+1].is(".") {
 			continue
@@ -553,6 +568,8 @@ func sameKey(a, b string, t *ElementTable) string {
 // edges need.
 func (r *rewriter) arm(ci int, c combo) (string, []string, error) {
 	r.elided = map[*variable]map[string]string{}
+	r.armCombo = c
+	defer func() { r.armCombo = nil }()
 	startEdge := map[*Element]bool{} // edge patterns a path starts from (elideStart)
 	var from strings.Builder
 	var conds, ctes []string

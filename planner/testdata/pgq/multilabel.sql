@@ -49,6 +49,17 @@ select id, country from city where country = 'FR';
 select * from graph_table (graph match (x is company) columns (x.country));
 select null::text as country from company;
 
+-- element functions over the implicit graph: a table's label is its name,
+-- its properties are its columns
+select * from graph_table (graph match (x is city|company) columns (x.id, labels(x) as l, property_names(x) as p));
+select id, array['city'] as l, array['country', 'id', 'name'] as p from city union all select id, array['company'], array['founded', 'id', 'name'] from company;
+
+select * from graph_table (graph match (e is emp)-[w]->(y) columns (e.id, labels(w) as wl, property_names(y) as yp));
+select src as id, array['lives_in'] as wl, array['country', 'id', 'name'] as yp from lives_in union all select src, array['works_at'], array['founded', 'id', 'name'] from works_at union all select src, array['manages'], array['age', 'id', 'name'] from manages;
+
+-- error 0A000 cannot be referenced outside its pattern
+select * from graph_table (graph match (a is emp)-[m is manages]->{1,2}(b) columns (b.id, labels(m) as l));
+
 -- edges between different vertex tables
 select * from graph_table (graph match (e is emp)-[l is lives_in]->(c is city) columns (e.name as emp, c.name as city, l.since));
 select e.name as emp, c.name as city, l.since from emp e join lives_in l on l.src = e.id join city c on c.id = l.dst;

@@ -44,6 +44,18 @@ select id, name from person union all select oid, title from org;
 select * from graph_table (social match (x) columns (x.id, x.name, x.age, x.size));
 select id, name, age, null::int as size from person union all select oid, title, null, size from org;
 
+-- element functions: an element's labels and property names (a text[]
+-- sorted by name; a table with several labels exposes each label's
+-- properties once)
+select * from graph_table (social match (x) columns (x.id, labels(x) as l, property_names(x) as p));
+select id, array['human', 'person'] as l, array['age', 'id', 'months', 'name'] as p from person union all select oid, array['org'], array['id', 'name', 'size'] from org;
+
+select * from graph_table (social match (a)-[k]->(b) where a.id = 1 columns (b.id, labels(k) as l, property_names(k) as p));
+select b as id, array['knows'] as l, array['since'] as p from knows where a = 1 union all select o, array['member_of'], array['role', 'shout'] from member where p = 1 union all select dst, array['knows', 'likes'], array['good', 'since', 'stars'] from likes where src = 1;
+
+select * from graph_table (social match (x) where 'size' = any (property_names(x)) or 'human' = any (labels(x)) and x.age > 30 columns (x.name));
+select name from person where age > 30 union all select title from org;
+
 select * from graph_table (social match (x is human where x.months > 400) columns (x.name));
 select name from person where age * 12 > 400;
 
