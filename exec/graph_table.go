@@ -214,11 +214,16 @@ func (b *binder) bindGraphTable(rf *q.RangeFunction, text string, sc *scope) (pl
 	}
 	// The rewritten query sees the catalog only (no outer columns or
 	// CTEs; its table names are schema-qualified), and its text is not
-	// the statement's (no error positions).
-	ctes, sqlText, keep, trace := b.ctes, b.sql, b.keepUnknown, b.trace
-	b.ctes, b.sql, b.keepUnknown, b.trace = nil, "", false, nil
+	// the statement's (no error positions). Under a view's trace its
+	// relations and columns are the view's dependencies (so DROP and
+	// ALTER of an element table see the view), and so is a named graph.
+	if b.trace != nil && (gt.Schema == "" || gt.Schema == "public") && b.cat.propGraph(gt.Graph) != nil {
+		b.trace.graphs = append(b.trace.graphs, gt.Graph)
+	}
+	ctes, sqlText, keep := b.ctes, b.sql, b.keepUnknown
+	b.ctes, b.sql, b.keepUnknown = nil, "", false
 	bd, err := b.bindSelect(tree.Stmts[0].Stmt.GetSelectStmt(), nil)
-	b.ctes, b.sql, b.keepUnknown, b.trace = ctes, sqlText, keep, trace
+	b.ctes, b.sql, b.keepUnknown = ctes, sqlText, keep
 	if err != nil {
 		return nil, nil, err
 	}

@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -41,6 +42,9 @@ type ViewAnalysis struct {
 	Query   string // normalized SELECT text
 	Columns []ViewColumn
 	Depends []ViewDependency
+	// Graphs are the property graphs (CREATE PROPERTY GRAPH) the query's
+	// GRAPH_TABLE clauses read; their element tables are in Depends.
+	Graphs []string
 }
 
 // viewTrace records how the names of a query resolved while it is bound.
@@ -55,6 +59,7 @@ type viewTrace struct {
 	funcs   map[*q.RangeFunction][]string // FROM functions' column names
 	text    map[*q.A_Const]string         // literals' values in their type's output form
 	usings  []tracedCol                   // columns a USING or NATURAL join matches by name
+	graphs  []string                      // property graphs GRAPH_TABLE clauses read
 }
 
 // tracedCol is one resolved column reference.
@@ -196,11 +201,11 @@ func AnalyzeView(cat Catalog, sql string, query *q.Node, columns []string) (va *
 	if err != nil {
 		return nil, unsupported("the view's query cannot be stored: %v", err)
 	}
-	deps, err := verifyView(cat, text, out)
+	deps, graphs, err := verifyView(cat, text, out)
 	if err != nil {
 		return nil, err
 	}
-	return &ViewAnalysis{Query: text, Columns: out, Depends: deps}, nil
+	return &ViewAnalysis{Query: text, Columns: out, Depends: deps, Graphs: graphs}, nil
 }
 
 // bindTraced binds a SELECT with name tracing on.
@@ -217,28 +222,36 @@ func bindTraced(cat Catalog, sql string, stmt *q.Node) (*bound, *viewTrace, erro
 // verifyView binds stored view text again (as a reference to the view
 // will) and checks it yields the view's columns; it returns the
 // dependencies, recomputed from that binding.
-func verifyView(cat Catalog, text string, cols []ViewColumn) ([]ViewDependency, error) {
+func verifyView(cat Catalog, text string, cols []ViewColumn) ([]ViewDependency, []string, error) {
 	const what = "the view's query cannot be stored"
 	tree, err := q.Parse(text)
 	if err != nil || len(tree.Stmts) != 1 {
-		return nil, unsupported("%s: its stored form does not parse (%v)", what, err)
+		return nil, nil, unsupported("%s: its stored form does not parse (%v)", what, err)
 	}
 	stmt := proto.Clone(tree.Stmts[0].Stmt).(*q.Node)
 	bd, tr, err := bindTraced(cat, "", stmt)
 	if err != nil {
 		e := unsupported("%s: its stored form does not bind", what)
 		e.Detail = err.Error()
-		return nil, e
+		return nil, nil, e
 	}
 	if len(bd.cols) != len(cols) {
-		return nil, unsupported("%s: its stored form has %d columns for %d", what, len(bd.cols), len(cols))
+		return nil, nil, unsupported("%s: its stored form has %d columns for %d", what, len(bd.cols), len(cols))
 	}
 	for i, c := range bd.cols {
 		if c.t.OID != cols[i].Type.OID && !(c.t.OID == OIDUnknown && cols[i].Type.OID == OIDText) {
-			return nil, unsupported("%s: column \"%s\" is %s in its stored form (%s)", what, cols[i].Name, c.t, cols[i].Type)
+			return nil, nil, unsupported("%s: column \"%s\" is %s in its stored form (%s)", what, cols[i].Name, c.t, cols[i].Type)
 		}
 	}
-	return tr.dependencies(), nil
+	return tr.dependencies(), tr.graphNames(), nil
+}
+
+// graphNames lists the property graphs the traced query read, sorted,
+// each once.
+func (t *viewTrace) graphNames() []string {
+	out := slices.Clone(t.graphs)
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // dependencies lists the user relations (schema public) the traced query

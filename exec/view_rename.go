@@ -81,12 +81,12 @@ func RenameInView(cat Catalog, view, query string, cols []ViewColumn, r ViewRena
 			lastErr = err
 			continue
 		}
-		deps, err := verifyView(renamed, text, cols)
+		deps, graphs, err := verifyView(renamed, text, cols)
 		if err != nil {
 			lastErr = err
 			continue
 		}
-		return &ViewAnalysis{Query: text, Columns: cols, Depends: deps}, nil
+		return &ViewAnalysis{Query: text, Columns: cols, Depends: deps, Graphs: graphs}, nil
 	}
 	e := unsupported("view \"%s\" cannot follow the rename of \"%s\"", view, r.Relation)
 	if lastErr != nil {

@@ -442,6 +442,8 @@ func checkPropGraph(g *PropGraphMeta) error {
 func (pc *planCtx) dropPropGraphs(d *pgq.GraphDDL) ([]Change, error) {
 	var out []Change
 	var ns []*wire.Error
+	var lines, cascaded, views []string
+	gone := map[string]bool{}
 	for _, n := range d.Drops {
 		name, err := graphName(n[0], n[1])
 		if err != nil {
@@ -459,11 +461,29 @@ func (pc *planCtx) dropPropGraphs(d *pgq.GraphDDL) ([]Change, error) {
 			continue
 		}
 		out = append(out, &DropTable{Name: PropGraphEntryPrefix + name, Cascade: d.Cascade, CommandTag: "DROP PROPERTY GRAPH"})
+		// views whose GRAPH_TABLE reads the graph (and views over those)
+		// need CASCADE, which drops them too (2BP01 otherwise)
+		deps, err := pc.dependentViews(PropGraphEntryPrefix+name, "", "property graph "+name, gone)
+		if err != nil {
+			return nil, err
+		}
+		for _, v := range deps {
+			lines = append(lines, v.line)
+			cascaded = append(cascaded, "drop cascades to view "+v.name)
+			views = append(views, v.name)
+		}
+		if len(deps) > 0 && !d.Cascade {
+			return nil, errorf(CodeDependentObjects, "cannot drop property graph %s because other objects depend on it", name).
+				WithDetail(strings.Join(lines, "\n")).WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+		}
 	}
 	if len(out) == 0 {
 		return []Change{&NoOp{CommandTag: "DROP PROPERTY GRAPH", notes: notes{ns}}}, nil
 	}
-	out[0].(*DropTable).Notice = ns
+	for _, v := range views {
+		out = append(out, &DropTable{Name: v, Cascade: true, CommandTag: "DROP PROPERTY GRAPH"})
+	}
+	out[0].(*DropTable).Notice = append(ns, cascadeNotices(cascaded)...)
 	return out, nil
 }
 
@@ -504,6 +524,12 @@ func (pc *planCtx) alterPropGraph(d *pgq.GraphDDL) ([]Change, error) {
 			return nil, err
 		} else if rel {
 			return nil, errorf(CodeDuplicateTable, "relation \"%s\" already exists", d.RenameTo)
+		}
+		// a view's stored GRAPH_TABLE names its graph as text
+		if deps, err := pc.v.viewDependents(PropGraphEntryPrefix+name, "", false); err != nil {
+			return nil, err
+		} else if len(deps) > 0 {
+			return nil, errorf(CodeFeatureNotSupported, "renaming property graph \"%s\" is not supported while view \"%s\" reads it", name, deps[0].Name)
 		}
 		newName = PropGraphEntryPrefix + d.RenameTo
 	case d.AlterAlias != "":

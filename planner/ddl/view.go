@@ -156,9 +156,7 @@ func (pc *planCtx) createView(st *q.ViewStmt) ([]Change, error) {
 	for _, c := range va.Columns {
 		m.Columns = append(m.Columns, ColumnMeta{Name: c.Name, Type: pgType(c.Type)})
 	}
-	for _, d := range va.Depends {
-		m.View.Depends = append(m.View.Depends, ViewDepend{Relation: d.Name, Columns: d.Columns})
-	}
+	m.View.Depends = viewDepends(va)
 	if !exists {
 		return []Change{&CreateTable{Name: name, Kind: graph.RelationTable, Def: viewDef(m, 0), Meta: m}}, nil
 	}
@@ -311,15 +309,27 @@ func dropHint(m TableMeta) string {
 	return "Use DROP TABLE to remove a table."
 }
 
+// viewDepends is what a view's stored query reads: the relations (with
+// their columns) and the property graphs, each graph as the catalog
+// entry that holds it (PropGraphEntryPrefix), so one lookup finds the
+// views that depend on a table, a view or a graph.
+func viewDepends(va *exec.ViewAnalysis) []ViewDepend {
+	var out []ViewDepend
+	for _, d := range va.Depends {
+		out = append(out, ViewDepend{Relation: d.Name, Columns: d.Columns})
+	}
+	for _, g := range va.Graphs {
+		out = append(out, ViewDepend{Relation: PropGraphEntryPrefix + g})
+	}
+	return out
+}
+
 // viewRedefinition is the catalog-only change that gives view e the
 // stored query and dependencies of va (after a rename it reads).
 func viewRedefinition(e graph.TableEntry, m TableMeta, va *exec.ViewAnalysis, tag string) *AlterTable {
 	m = cloneMeta(m)
 	m.View.Query = va.Query
-	m.View.Depends = nil
-	for _, d := range va.Depends {
-		m.View.Depends = append(m.View.Depends, ViewDepend{Relation: d.Name, Columns: d.Columns})
-	}
+	m.View.Depends = viewDepends(va)
 	return &AlterTable{Name: e.Name, Def: viewDef(m, e.Def.Columns[0].ID), Meta: m, CommandTag: tag}
 }
 
