@@ -72,6 +72,7 @@ func (b *binder) implicitGraph() *pgq.Graph {
 		et := element(t)
 		for _, k := range t.PrimaryKey {
 			et.Key = append(et.Key, t.Columns[k].Name)
+			et.KeyTypes = append(et.KeyTypes, FormatType(t.Columns[k].Type.OID, t.Columns[k].Type.Mod))
 		}
 		g.Vertices = append(g.Vertices, et)
 		byName[[2]string{t.Schema, t.Name}] = et

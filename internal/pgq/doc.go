@@ -14,7 +14,9 @@
 // allow and the edges connect, each arm the pattern's joins in path order;
 // quantified edges become recursive CTEs (carrying the walk's vertices or
 // edges as an array under ACYCLIC, SIMPLE and TRAIL; filtered per
-// endpoint pair for ANY SHORTEST, ALL SHORTEST, ANY k, SHORTEST k), and
+// endpoint pair for ANY SHORTEST, ALL SHORTEST, ANY k, SHORTEST k; with
+// the vertex table's number beside the key when walks cross vertex
+// tables, quantified_walks.go), and
 // vertices a path only passes through are not joined where the edges
 // guarantee them (Endpoint.Total).
 //

@@ -35,6 +35,10 @@ type rewriter struct {
 	// quantAlias names, while an arm is built, the relation holding each
 	// quantified edge's walk length (column n; "" for zero-length only)
 	quantAlias map[*Element]string
+	// quantTag is, while an arm is built, the table number a quantified
+	// edge's walks end in when they cross vertex tables (taggedWalksCTE),
+	// else -1
+	quantTag map[*Element]int
 	// elidable are the vertex variables the pattern only passes through
 	// (see elide); elided maps, while an arm is built, those not joined
 	// to the edge column standing for each of their key columns
@@ -55,7 +59,7 @@ type rewriter struct {
 // order (so edge endpoints are adjacency-index lookups), the arms
 // combined with UNION ALL. Quantified edges become recursive CTEs.
 func Rewrite(gt *GraphTable, g *Graph) (string, error) {
-	r := &rewriter{gt: gt, g: g, vars: map[string]*variable{}, elVar: map[*Element]*variable{}, paths: map[string]*Path{}, quantAlias: map[*Element]string{}}
+	r := &rewriter{gt: gt, g: g, vars: map[string]*variable{}, elVar: map[*Element]*variable{}, paths: map[string]*Path{}, quantAlias: map[*Element]string{}, quantTag: map[*Element]int{}}
 	if err := r.collect(); err != nil {
 		return "", err
 	}
@@ -350,7 +354,7 @@ func (r *rewriter) consistent(c combo) bool {
 				continue
 			}
 			if el.Quant != nil {
-				if len(r.quantTables(el, tl, tr)) == 0 && !(el.Quant.Min == 0 && tl == tr) {
+				if steps, _ := r.walkSteps(el, tl, tr); len(steps) == 0 && !(el.Quant.Min == 0 && tl == tr) {
 					return false
 				}
 				continue
@@ -616,6 +620,9 @@ func (r *rewriter) arm(ci int, c combo) (string, []string, error) {
 				qa := quoteIdent(qn)
 				r.quantAlias[el] = qa
 				on := fmt.Sprintf("%s.s = %s AND %s.n >= %d", qa, col(l.name, tl.Key[0]), qa, el.Quant.Min)
+				if t := r.quantTag[el]; t >= 0 {
+					on += fmt.Sprintf(" AND %s.t = %d", qa, t)
+				}
 				if bound[rv] {
 					fmt.Fprintf(&from, " JOIN %s ON %s AND %s.d = %s", qa, on, qa, col(rv.name, tr.Key[0]))
 				} else {
@@ -763,6 +770,11 @@ func (r *rewriter) quantCTE(ci, i int, p *Path, el *Element, c combo) (string, e
 	l := r.elVar[p.Elems[i-1]]
 	rv := r.elVar[p.Elems[i+1]]
 	tl, tr := c[l], c[rv]
+	r.quantTag[el] = -1
+	if steps, verts := r.walkSteps(el, tl, tr); len(verts) > 1 {
+		r.quantTag[el] = slices.Index(verts, tr)
+		return r.taggedWalksCTE(ci, i, p, el, c, steps, verts)
+	}
 	tables := r.quantTables(el, tl, tr)
 	if len(tables) == 0 {
 		return "", nil

@@ -183,6 +183,24 @@ select a.src as e, a.dst as f from manages a union select a.src, b.dst from mana
 select * from graph_table (graph match any shortest (e is emp)-[is manages]-+(f) where e.id = 103 columns (f.id));
 select 103 as id union all select 100 union all select 102 union all select 101;
 
+-- quantified edges whose walks cross vertex tables: each step may take
+-- any edge table from the table the walk is in (equivalents carry the
+-- vertex table's name beside the key)
+select * from graph_table (graph match (e is emp where e.id = 102)-[]->{1,2}(x) columns (x.id, labels(x) as l));
+with recursive st as (select 'emp'::text as ft, src as s, 'emp'::text as tt, dst as d from manages union all select 'emp', src, 'city', dst from lives_in union all select 'emp', src, 'company', dst from works_at union all select 'company', src, 'city', dst from located union all select 'company', src, 'company', dst from rivals), r(t, d, n) as (select 'emp'::text, 102, 0 union all select st.tt, st.d, r.n + 1 from r join st on st.ft = r.t and st.s = r.d where r.n < 2) select d as id, array[t] as l from r where n >= 1;
+
+select * from graph_table (graph match (c is city where c.id = 1)<-[]-{1,2}(x) columns (x.id, labels(x) as l));
+with recursive st as (select 'emp'::text as ft, dst as s, 'emp'::text as tt, src as d from manages union all select 'city', dst, 'emp', src from lives_in union all select 'company', dst, 'emp', src from works_at union all select 'city', dst, 'company', src from located union all select 'company', dst, 'company', src from rivals), r(t, d, n) as (select 'city'::text, 1, 0 union all select st.tt, st.d, r.n + 1 from r join st on st.ft = r.t and st.s = r.d where r.n < 2) select d as id, array[t] as l from r where n >= 1;
+
+select * from graph_table (graph match (e is emp where e.id = 102)-[is manages|works_at|located]->{2,3}(c is city) columns (c.name));
+with recursive st as (select 'emp'::text as ft, src as s, 'emp'::text as tt, dst as d from manages union all select 'emp', src, 'company', dst from works_at union all select 'company', src, 'city', dst from located), r(t, d, n) as (select 'emp'::text, 102, 0 union all select st.tt, st.d, r.n + 1 from r join st on st.ft = r.t and st.s = r.d where r.n < 3) select c.name from r join city c on c.id = r.d where r.t = 'city' and r.n >= 2;
+
+select * from graph_table (graph match p = any shortest (e is emp where e.id = 102)-[]->{1,3}(c is city) columns (c.name, path_length(p) as len));
+with recursive st as (select 'emp'::text as ft, src as s, 'emp'::text as tt, dst as d from manages union all select 'emp', src, 'city', dst from lives_in union all select 'emp', src, 'company', dst from works_at union all select 'company', src, 'city', dst from located union all select 'company', src, 'company', dst from rivals), r(t, d, n) as (select 'emp'::text, 102, 0 union all select st.tt, st.d, r.n + 1 from r join st on st.ft = r.t and st.s = r.d where r.n < 3) select c.name, min(r.n) as len from r join city c on c.id = r.d where r.t = 'city' and r.n >= 1 group by c.name;
+
+select * from graph_table (graph match acyclic (e is emp where e.id = 100)-[]-{1,2}(x) columns (x.id, labels(x) as l));
+with recursive st as (select 'emp'::text as ft, src as s, 'emp'::text as tt, dst as d from manages union all select 'emp', src, 'city', dst from lives_in union all select 'emp', src, 'company', dst from works_at union all select 'company', src, 'city', dst from located union all select 'company', src, 'company', dst from rivals union all select 'emp'::text as ft, dst as s, 'emp'::text as tt, src as d from manages union all select 'city', dst, 'emp', src from lives_in union all select 'company', dst, 'emp', src from works_at union all select 'city', dst, 'company', src from located union all select 'company', dst, 'company', src from rivals), r(t, d, n, p) as (select 'emp'::text, 100, 0, array['emp:100'] union all select st.tt, st.d, r.n + 1, r.p || (st.tt || ':' || st.d) from r join st on st.ft = r.t and st.s = r.d where r.n < 2 and not (st.tt || ':' || st.d) = any (r.p)) select d as id, array[t] as l from r where n >= 1;
+
 -- the clause in the rest of SQL
 select g.city, count(*) from graph_table (graph match (e)-[is lives_in]->(c) columns (c.name as city)) g group by g.city;
 select c.name as city, count(*) from lives_in l join city c on c.id = l.dst group by c.name;
