@@ -87,6 +87,9 @@ func Rewrite(gt *GraphTable, g *Graph) (string, error) {
 		ctes = append(ctes, cs...)
 	}
 	q := strings.Join(arms, " UNION ALL ")
+	if p := r.generalSelection(); p != nil {
+		q = r.selectPaths(p, q)
+	}
 	if len(ctes) > 0 {
 		q = "WITH RECURSIVE " + strings.Join(ctes, ", ") + " " + q
 	}
@@ -97,8 +100,8 @@ func (r *rewriter) collect() error {
 	n := 0
 	for _, p := range r.gt.Paths {
 		oneQuant := len(p.Elems) == 3 && p.Elems[1].Quant != nil
-		if p.Selector != nil && !oneQuant {
-			return errAt(CodeFeature, p.Elems[0].Pos, "path selectors are only supported on a path of one quantified edge pattern between two vertex patterns")
+		if p.Selector != nil && !oneQuant && len(r.gt.Paths) > 1 {
+			return errAt(CodeFeature, p.Elems[0].Pos, "path selectors are only supported on a path of one quantified edge pattern between two vertex patterns, or on a graph pattern of one path pattern")
 		}
 		if p.Mode != "walk" && !oneQuant && slices.ContainsFunc(p.Elems, func(e *Element) bool { return e.Quant != nil }) {
 			return errAt(CodeFeature, p.Elems[0].Pos, "path mode %s is only supported on a path of one quantified edge pattern between two vertex patterns or on a path without quantifiers", strings.ToUpper(p.Mode))
@@ -718,7 +721,8 @@ func (r *rewriter) arm(ci int, c combo) (string, []string, error) {
 			conds = append(conds, "("+s+")")
 		}
 	}
-	if r.gt.Where != nil {
+	selected := r.generalSelection()
+	if r.gt.Where != nil && selected == nil {
 		s, err := r.subst(r.gt.Where, nil, ref)
 		if err != nil {
 			return "", nil, err
@@ -728,6 +732,13 @@ func (r *rewriter) arm(ci int, c combo) (string, []string, error) {
 	sel, err := r.selectList(ref)
 	if err != nil {
 		return "", nil, err
+	}
+	if selected != nil {
+		hidden, err := r.selectionColumns(selected, c, ref)
+		if err != nil {
+			return "", nil, err
+		}
+		sel += hidden
 	}
 	q := "SELECT " + sel + " " + from.String()
 	if len(conds) > 0 {

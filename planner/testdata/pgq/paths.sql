@@ -134,8 +134,12 @@ select * from graph_table (graph match trail (a is node)-[is link]->(b)-[is link
 -- error 42601 path variable "p" is used more than once
 select * from graph_table (graph match p = (a is node), p = (b is node) columns (a.id));
 
--- error 0A000 path selectors are only supported
+-- every edge is a shortest path between its ends (parallel edges too)
 select * from graph_table (graph match all shortest (a is node)-[is link]->(b) columns (a.id));
+select src as id from link;
+
+select * from graph_table (graph match any 1 (a is node)-[is link]->(b) columns (a.id, b.id as b));
+select distinct src as id, dst as b from link;
 
 -- an int endpoint referencing a bigint key: the key read through the
 -- edge keeps the vertex's type
