@@ -3,6 +3,8 @@ package exec
 import (
 	"slices"
 
+	"google.golang.org/protobuf/reflect/protoreflect"
+
 	"github.com/pggraph/pggraph/internal/pgq"
 	q "github.com/pggraph/pggraph/internal/sqlparse"
 )
@@ -192,6 +194,9 @@ func (b *binder) bindGraphTable(rf *q.RangeFunction, text string, sc *scope) (pl
 	if err != nil {
 		return nil, nil, graphError(err)
 	}
+	if err := checkClauseNames(gt); err != nil {
+		return nil, nil, err
+	}
 	g, err := b.resolveGraph(gt)
 	if err != nil {
 		return nil, nil, err
@@ -237,4 +242,54 @@ func (b *binder) bindGraphTable(rf *q.RangeFunction, text string, sc *scope) (pl
 		return nil, nil, err
 	}
 	return bd.plan, cols, nil
+}
+
+// checkClauseNames refuses a bare column name in the clause's
+// expressions (42703, as PostgreSQL 19): inside GRAPH_TABLE a column is
+// read only as a property of an element variable (v.prop), and the
+// rewrite would otherwise let the name bind to whichever element table
+// has such a column. A lone name that is an element or path variable
+// (LABELS(v), path_length(p)) is the variable.
+func checkClauseNames(gt *pgq.GraphTable) error {
+	vars := map[string]bool{}
+	var exprs []*pgq.Expr
+	for _, p := range gt.Paths {
+		if p.Var != "" {
+			vars[p.Var] = true
+		}
+		for _, el := range p.Elems {
+			if el.Var != "" {
+				vars[el.Var] = true
+			}
+			exprs = append(exprs, el.Where)
+		}
+	}
+	exprs = append(exprs, gt.Where)
+	for _, c := range gt.Columns {
+		exprs = append(exprs, c.Expr)
+	}
+	for _, e := range exprs {
+		text := e.Text()
+		if text == "" {
+			continue
+		}
+		tree, err := q.Parse("SELECT " + text)
+		if err != nil || len(tree.Stmts) != 1 {
+			continue // the rewritten query reports it
+		}
+		var bad string
+		walkProto(tree.Stmts[0].Stmt.ProtoReflect(), func(m protoreflect.Message) {
+			cr, ok := m.Interface().(*q.ColumnRef)
+			if !ok || bad != "" || len(cr.Fields) != 1 {
+				return
+			}
+			if s := cr.Fields[0].GetString_(); s != nil && !vars[s.Sval] {
+				bad = s.Sval
+			}
+		})
+		if bad != "" {
+			return errf(CodeUndefinedColumn, "column \"%s\" does not exist", bad)
+		}
+	}
+	return nil
 }

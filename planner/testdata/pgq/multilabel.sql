@@ -254,6 +254,13 @@ select * from graph_table (graph match (x is city) columns (x.founded_at));
 -- error 42601
 select * from graph_table (graph match (x is city) columns (x.name, x.name || 'x'));
 
+-- a bare column name is no property reference
+-- error 42703 column "name" does not exist
+select * from graph_table (graph match (x is city where name = 'London') columns (x.id));
+
+-- error 42703 column "age" does not exist
+select * from graph_table (graph match (x is emp) columns (x.id, age + 1 as next));
+
 -- error 42P01 property graph "public.nograph" does not exist
 select * from graph_table (public.nograph match (x) columns (x.id));
 
