@@ -117,11 +117,14 @@ func castTo(expr, from, to string) string {
 // taggedWalksCTE builds the recursive CTE of a quantified edge whose
 // walks cross vertex tables: rows (s, d, t, n) for every walk of n edges
 // from start vertex s (a key of the left vertex's table) to the vertex
-// with key d in vertex table number t (its position in verts), each
+// with key d in vertex table number t (its position among the graph's
+// vertex tables; verts are those the walks may visit), each
 // iteration one join of the frontier with the union of the steps that
 // leave its vertex tables. Path modes carry the walk's vertices (or
-// edges, TRAIL) as text identities "table:key", since keys of different
-// tables may be equal. Selectors as in quantCTE, per (s, d, t).
+// edges, TRAIL) as text identities "table:key" (elementIdent), since
+// keys of different tables may be equal, in column p, which the mode's
+// conditions across the path's other elements also read (modeConds).
+// Selectors as in quantCTE, per (s, d, t).
 func (r *rewriter) taggedWalksCTE(ci, i int, p *Path, el *Element, c combo, steps []walkStep, verts []*ElementTable) (string, error) {
 	l := r.elVar[p.Elems[i-1]]
 	tl := c[l]
@@ -141,20 +144,13 @@ func (r *rewriter) taggedWalksCTE(ci, i int, p *Path, el *Element, c combo, step
 	if kt == "" {
 		return "", errAt(CodeFeature, el.Pos, "quantified edge patterns over vertex tables whose keys have different types are not supported")
 	}
-	tag := func(v *ElementTable) int { return slices.Index(verts, v) }
-	sel := ""
-	if p.Selector != nil {
-		sel = p.Selector.Kind
-	}
+	tag := func(v *ElementTable) int { return slices.Index(r.g.Vertices, v) }
+	sel := innerSelector(p)
 	track := p.Mode != "walk" && sel != "any shortest"
-	var edgeTables []*ElementTable
 	if track && p.Mode == "trail" {
 		for _, s := range steps {
 			if len(s.t.Key) != 1 {
 				return "", errAt(CodeFeature, el.Pos, "TRAIL over an edge table without a one-column key is not supported")
-			}
-			if !slices.Contains(edgeTables, s.t) {
-				edgeTables = append(edgeTables, s.t)
 			}
 		}
 	}
@@ -177,7 +173,7 @@ func (r *rewriter) taggedWalksCTE(ci, i int, p *Path, el *Element, c combo, step
 		}
 		a := fmt.Sprintf("SELECT %s AS s, %d AS ft, %s AS d, %d AS tt", castTo(from, s.from.KeyTypes[0], kt), tag(s.from), castTo(to, s.to.KeyTypes[0], kt), tag(s.to))
 		if track && p.Mode == "trail" {
-			a += ", " + ident(fmt.Sprint(slices.Index(edgeTables, s.t)), e+"."+quoteIdent(s.t.Key[0])) + " AS k"
+			a += ", " + ident(fmt.Sprint(slices.Index(r.g.Edges, s.t)), e+"."+quoteIdent(s.t.Key[0])) + " AS k"
 		}
 		a += fmt.Sprintf(" FROM %s AS %s", qualified(s.t), e)
 		if len(conds) > 0 {

@@ -99,11 +99,11 @@ func Rewrite(gt *GraphTable, g *Graph) (string, error) {
 func (r *rewriter) collect() error {
 	n := 0
 	for _, p := range r.gt.Paths {
-		oneQuant := len(p.Elems) == 3 && p.Elems[1].Quant != nil
+		oneQuant := oneQuantPath(p)
 		if p.Selector != nil && !oneQuant && len(r.gt.Paths) > 1 {
 			return errAt(CodeFeature, p.Elems[0].Pos, "path selectors are only supported on a path of one quantified edge pattern between two vertex patterns, or on a graph pattern of one path pattern")
 		}
-		if p.Mode != "walk" && !oneQuant && slices.ContainsFunc(p.Elems, func(e *Element) bool { return e.Quant != nil }) {
+		if p.Mode == "simple" && !oneQuant && slices.ContainsFunc(p.Elems, func(e *Element) bool { return e.Quant != nil }) {
 			return errAt(CodeFeature, p.Elems[0].Pos, "path mode %s is only supported on a path of one quantified edge pattern between two vertex patterns or on a path without quantifiers", strings.ToUpper(p.Mode))
 		}
 		if p.Var != "" {
@@ -782,8 +782,10 @@ func (r *rewriter) quantCTE(ci, i int, p *Path, el *Element, c combo) (string, e
 	rv := r.elVar[p.Elems[i+1]]
 	tl, tr := c[l], c[rv]
 	r.quantTag[el] = -1
-	if steps, verts := r.walkSteps(el, tl, tr); len(verts) > 1 {
-		r.quantTag[el] = slices.Index(verts, tr)
+	// walks that cross vertex tables, and walks whose vertices or edges
+	// a mode compares with the path's other elements, carry identities
+	if steps, verts := r.walkSteps(el, tl, tr); len(verts) > 1 || len(verts) > 0 && p.Mode != "walk" && !oneQuantPath(p) {
+		r.quantTag[el] = slices.Index(r.g.Vertices, tr)
 		return r.taggedWalksCTE(ci, i, p, el, c, steps, verts)
 	}
 	tables := r.quantTables(el, tl, tr)
@@ -835,10 +837,7 @@ func (r *rewriter) quantCTE(ci, i int, p *Path, el *Element, c combo) (string, e
 	}
 	key := col(l.name, tl.Key[0])
 	name := fmt.Sprintf("_pgq_q%d_%d", ci, i)
-	sel := ""
-	if p.Selector != nil {
-		sel = p.Selector.Kind
-	}
+	sel := innerSelector(p)
 	// the path mode needs the walk's vertices (ACYCLIC, SIMPLE) or edges
 	// (TRAIL) as an array; under ANY SHORTEST the shortest walk has no
 	// repeated vertex or edge anyway (only ACYCLIC's closed walks go)
@@ -994,8 +993,11 @@ func qualify(expr, alias string, columns []string) string {
 // twice but the last may be the first, TRAIL no edge twice. Elements of
 // different tables are different elements; of one table, different keys.
 func (r *rewriter) modeConds(p *Path, c combo) ([]string, error) {
-	if p.Mode == "walk" || slices.ContainsFunc(p.Elems, func(e *Element) bool { return e.Quant != nil }) {
+	if p.Mode == "walk" || oneQuantPath(p) {
 		return nil, nil
+	}
+	if slices.ContainsFunc(p.Elems, func(e *Element) bool { return e.Quant != nil }) {
+		return r.quantModeConds(p, c)
 	}
 	var out []string
 	last := len(p.Elems) - 1

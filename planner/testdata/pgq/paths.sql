@@ -122,8 +122,8 @@ select * from graph_table (graph match (a is node)<-[is link]-()-[is link]->(c) 
 select l2.dst as id from link l1 join link l2 on l2.src = l1.src where l1.dst = 2;
 
 -- errors
--- error 0A000 path mode ACYCLIC
-select * from graph_table (graph match acyclic (a is node)-[is link]->{1,2}(b)-[is link]->(c) columns (a.id));
+-- error 0A000 path mode SIMPLE
+select * from graph_table (graph match simple (a is node)-[is link]->{1,2}(b)-[is link]->(c) columns (a.id));
 
 -- error 0A000 TRAIL over an edge table without a
 select * from graph_table (graph match trail (a is node)-[is link]->{1,2}(b) columns (a.id));
@@ -140,6 +140,18 @@ select src as id from link;
 
 select * from graph_table (graph match any 1 (a is node)-[is link]->(b) columns (a.id, b.id as b));
 select distinct src as id, dst as b from link;
+
+-- path modes on paths with quantified edges among other elements: the
+-- walks record their vertices (edges under TRAIL) and the mode holds
+-- across the whole path
+select * from graph_table (graph match acyclic (a is node where a.id = 1)-[is link]->{1,2}(b)-[is link]->(c) columns (b.id as b, c.id as c));
+with recursive w(d, n, p) as (select 1, 0, array[1] union all select l.dst, w.n + 1, w.p || l.dst from w join link l on l.src = w.d where w.n < 3 and not l.dst = any (w.p)) select p[n] as b, d as c from w where n >= 2;
+
+select * from graph_table (graph match acyclic (a is node where a.id = 1)-[is link]->{1,2}(b)-[is link]->{1,2}(c) columns (b.id as b, c.id as c));
+with recursive w(d, n, p) as (select 1, 0, array[1] union all select l.dst, w.n + 1, w.p || l.dst from w join link l on l.src = w.d where w.n < 4 and not l.dst = any (w.p)) select p[k + 1] as b, d as c from w cross join generate_series(1, 2) as k where w.n - k between 1 and 2;
+
+select * from graph_table (roads match trail (a where a.id = 4)-[r]->(b)-[s]->{1,3}(c) columns (r.rid as r, c.id as c));
+with recursive w(d, n, e, first) as (select r.b, 1, array[r.rid], r.rid from road r where r.a = 4 union all select x.b, w.n + 1, w.e || x.rid, w.first from w join road x on x.a = w.d where w.n < 4 and not x.rid = any (w.e)) select first as r, d as c from w where n >= 2;
 
 -- an int endpoint referencing a bigint key: the key read through the
 -- edge keeps the vertex's type
