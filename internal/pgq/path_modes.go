@@ -44,8 +44,8 @@ func (r *rewriter) elementIdent(v *variable, c combo) (string, error) {
 // walk ends the next begins), TRAIL the same for edges.
 func (r *rewriter) quantModeConds(p *Path, c combo) ([]string, error) {
 	type walk struct {
-		alias      string // the CTE's alias in the arm ("" when only a zero-length walk connects)
-		left, right int   // positions of its end vertices
+		alias       string // the CTE's alias in the arm ("" when only a zero-length walk connects)
+		left, right int    // positions of its end vertices
 	}
 	var walks []walk
 	for i, el := range p.Elems {
