@@ -263,6 +263,7 @@ func checkClauseNames(gt *pgq.GraphTable) error {
 			}
 			exprs = append(exprs, el.Where)
 		}
+		exprs = append(exprs, p.Wheres...)
 	}
 	exprs = append(exprs, gt.Where)
 	for _, c := range gt.Columns {

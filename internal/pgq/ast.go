@@ -17,7 +17,10 @@ type Path struct {
 	Selector *Selector // ANY SHORTEST etc. (nil: all paths)
 	Mode     string    // path mode: "walk" (the default), "trail", "acyclic", "simple"
 	Elems    []*Element
-	Pos      int
+	// Wheres are the conditions of parenthesized path patterns within it
+	// (filters of its matches, as elements' WHEREs are).
+	Wheres []*Expr
+	Pos    int
 }
 
 // Selector is a path pattern's selector.

@@ -281,23 +281,64 @@ func (p *parser) path() (*Path, error) {
 	if err := p.pathPrefix(path); err != nil {
 		return nil, err
 	}
-	v, err := p.vertex()
-	if err != nil {
-		return nil, err
+	return path, p.sequence(path)
+}
+
+// sequence reads vertex and edge patterns alternating into path, each
+// vertex position possibly a parenthesized path pattern.
+func (p *parser) sequence(path *Path) error {
+	if err := p.primary(path); err != nil {
+		return err
 	}
-	path.Elems = append(path.Elems, v)
 	for p.peek(0).is("-") || p.peek(0).is("<") {
 		e, err := p.edge()
 		if err != nil {
-			return nil, err
+			return err
 		}
+		path.Elems = append(path.Elems, e)
+		if err := p.primary(path); err != nil {
+			return err
+		}
+	}
+	if p.peek(0).is("(") {
+		return errAt(CodeFeature, p.peek(0).start, "path patterns concatenated without an edge pattern between them are not supported")
+	}
+	return nil
+}
+
+// primary reads a vertex pattern, or a parenthesized path pattern
+// "( path [WHERE cond] )", whose elements join the enclosing path where
+// it stands (it starts and ends with a vertex) and whose WHERE filters
+// its matches like an element's (path.Wheres). A quantifier after it
+// answers 0A000.
+func (p *parser) primary(path *Path) error {
+	if !(p.peek(0).is("(") && p.peek(1).is("(")) {
 		v, err := p.vertex()
 		if err != nil {
-			return nil, err
+			return err
 		}
-		path.Elems = append(path.Elems, e, v)
+		path.Elems = append(path.Elems, v)
+		return nil
 	}
-	return path, nil
+	p.i++
+	if err := p.sequence(path); err != nil {
+		return err
+	}
+	if p.peek(0).isWord("where") {
+		p.i++
+		e, err := p.exprUntil(func(token, int) bool { return false })
+		if err != nil {
+			return err
+		}
+		path.Wheres = append(path.Wheres, e)
+	}
+	if err := p.expectPunct(")"); err != nil {
+		return err
+	}
+	if t := p.peek(0); t.is("{") || t.is("+") || t.is("*") {
+		return errAt(CodeFeature, t.start, "quantified parenthesized path patterns are not supported")
+	}
+	return nil
 }
 
 func (p *parser) vertex() (*Element, error) {

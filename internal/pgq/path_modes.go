@@ -6,9 +6,12 @@ import (
 )
 
 // oneQuantPath reports whether p is one quantified edge between two
-// vertices: the shape whose recursion applies selectors and modes
+// vertices (and no parenthesized WHERE, which must filter before a
+// selector): the shape whose recursion applies selectors and modes
 // itself.
-func oneQuantPath(p *Path) bool { return len(p.Elems) == 3 && p.Elems[1].Quant != nil }
+func oneQuantPath(p *Path) bool {
+	return len(p.Elems) == 3 && p.Elems[1].Quant != nil && len(p.Wheres) == 0
+}
 
 // innerSelector is the selector a quantified edge's recursion applies:
 // p's on the one-quantified-edge shape, none otherwise (selectPaths cuts

@@ -31,7 +31,7 @@ func (r *rewriter) generalSelection() *Path {
 		return nil
 	}
 	p := r.gt.Paths[0]
-	if p.Selector == nil || len(p.Elems) == 3 && p.Elems[1].Quant != nil {
+	if p.Selector == nil || oneQuantPath(p) {
 		return nil
 	}
 	return p

@@ -220,6 +220,11 @@ func (r *rewriter) checkRefs() error {
 				return err
 			}
 		}
+		for _, w := range p.Wheres {
+			if err := check(w, nil); err != nil {
+				return err
+			}
+		}
 	}
 	if r.gt.Where != nil {
 		if err := check(r.gt.Where, nil); err != nil {
@@ -483,6 +488,9 @@ func (r *rewriter) findElidable() {
 			}
 			note(el.Where, own)
 		}
+		for _, w := range p.Wheres {
+			note(w, nil)
+		}
 	}
 	note(r.gt.Where, nil)
 	for _, c := range r.gt.Columns {
@@ -715,6 +723,13 @@ func (r *rewriter) arm(ci int, c combo) (string, []string, error) {
 				continue
 			}
 			s, err := r.subst(el.Where, nil, ref)
+			if err != nil {
+				return "", nil, err
+			}
+			conds = append(conds, "("+s+")")
+		}
+		for _, w := range p.Wheres {
+			s, err := r.subst(w, nil, ref)
 			if err != nil {
 				return "", nil, err
 			}

@@ -153,6 +153,23 @@ with recursive w(d, n, p) as (select 1, 0, array[1] union all select l.dst, w.n 
 select * from graph_table (roads match trail (a where a.id = 4)-[r]->(b)-[s]->{1,3}(c) columns (r.rid as r, c.id as c));
 with recursive w(d, n, e, first) as (select r.b, 1, array[r.rid], r.rid from road r where r.a = 4 union all select x.b, w.n + 1, w.e || x.rid, w.first from w join road x on x.a = w.d where w.n < 4 and not x.rid = any (w.e)) select first as r, d as c from w where n >= 2;
 
+-- parenthesized path patterns: their elements join the path where they
+-- stand, their WHERE filters the matches (before a selector)
+select * from graph_table (graph match ((a is node)-[e is link]->(b) where e.w > 1) columns (a.id as a, b.id as b));
+select src as a, dst as b from link where w > 1;
+
+select * from graph_table (graph match (a is node where a.id = 3)-[is link]->((b)-[is link]->(c) where b.id <> c.id)-[is link]->(d) columns (b.id as b, c.id as c, d.id as d));
+select l2.src as b, l2.dst as c, l3.dst as d from link l1 join link l2 on l2.src = l1.dst join link l3 on l3.src = l2.dst where l1.src = 3 and l2.src <> l2.dst;
+
+select * from graph_table (graph match p = any shortest ((a is node where a.id = 1)-[is link]->{1,4}(b) where b.id <> 2) columns (b.id, path_length(p) as len));
+with recursive w(d, n) as (select 1, 0 union all select l.dst, w.n + 1 from w join link l on l.src = w.d where w.n < 4) select d as id, min(n) as len from w where n >= 1 and d <> 2 group by d;
+
+-- error 0A000 quantified parenthesized path patterns are not supported
+select * from graph_table (graph match ((a is node)-[is link]->(b)){1,2} columns (a.id));
+
+-- error 0A000 concatenated without an edge pattern
+select * from graph_table (graph match (a is node)((b)-[is link]->(c)) columns (a.id));
+
 -- an int endpoint referencing a bigint key: the key read through the
 -- edge keeps the vertex's type
 create table big (id bigint primary key, name text);
