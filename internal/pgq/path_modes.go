@@ -60,12 +60,15 @@ func (r *rewriter) quantModeConds(p *Path, c combo) ([]string, error) {
 		return slices.ContainsFunc(walks, func(w walk) bool { return w.left == i && w.right == j })
 	}
 	trail := p.Mode == "trail"
+	// SIMPLE lets the path's last vertex be its first: the pairs and
+	// walks that hold both keep apart except there
+	simple, last := p.Mode == "simple", len(p.Elems)-1
 	var out []string
 	// elements without quantifier, pairwise
 	for i := 0; i < len(p.Elems); i++ {
 		for j := i + 1; j < len(p.Elems); j++ {
 			ei, ej := p.Elems[i], p.Elems[j]
-			if ei.Quant != nil || ej.Quant != nil || ei.Edge != ej.Edge || ei.Edge != trail || endsOfOneWalk(i, j) {
+			if ei.Quant != nil || ej.Quant != nil || ei.Edge != ej.Edge || ei.Edge != trail || endsOfOneWalk(i, j) || simple && i == 0 && j == last {
 				continue
 			}
 			vi, vj := r.elVar[ei], r.elVar[ej]
@@ -95,7 +98,14 @@ func (r *rewriter) quantModeConds(p *Path, c combo) ([]string, error) {
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, fmt.Sprintf("NOT (%s = ANY(%s.p))", id, w.alias))
+			walked := w.alias + ".p"
+			switch {
+			case simple && k == 0 && w.right == last: // may be where the walk ends
+				walked = withoutLast(walked)
+			case simple && k == last && w.left == 0: // may be where the walk begins
+				walked = withoutFirst(walked)
+			}
+			out = append(out, fmt.Sprintf("NOT (%s = ANY(%s))", id, walked))
 		}
 	}
 	// walks against each other: a walk that begins where the previous
@@ -106,12 +116,24 @@ func (r *rewriter) quantModeConds(p *Path, c combo) ([]string, error) {
 			if wa.alias == "" || wb.alias == "" {
 				continue
 			}
-			later := wb.alias + ".p"
+			earlier, later := wa.alias+".p", wb.alias+".p"
 			if !trail && wa.right == wb.left {
-				later += "[2:]"
+				later = withoutFirst(later)
 			}
-			out = append(out, fmt.Sprintf("NOT (%s.p && %s)", wa.alias, later))
+			if simple && wa.left == 0 && wb.right == last {
+				// the first walk's start may be the last walk's end
+				out = append(out, fmt.Sprintf("NOT (%s && %s)", withoutFirst(earlier), later),
+					fmt.Sprintf("NOT ((%s)[1:1] && %s)", earlier, withoutLast(later)))
+				continue
+			}
+			out = append(out, fmt.Sprintf("NOT (%s && %s)", earlier, later))
 		}
 	}
 	return out, nil
 }
+
+// withoutFirst and withoutLast are array expression a less its first or
+// last element.
+func withoutFirst(a string) string { return "(" + a + ")[2:]" }
+
+func withoutLast(a string) string { return "(" + a + ")[:cardinality(" + a + ") - 1]" }

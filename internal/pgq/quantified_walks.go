@@ -146,8 +146,14 @@ func (r *rewriter) taggedWalksCTE(ci, i int, p *Path, el *Element, c combo, step
 	}
 	tag := func(v *ElementTable) int { return slices.Index(r.g.Vertices, v) }
 	sel := innerSelector(p)
-	track := p.Mode != "walk" && sel != "any shortest"
-	if track && p.Mode == "trail" {
+	// on a longer path a SIMPLE walk is acyclic itself (only the path's
+	// ends may meet: quantModeConds)
+	mode := p.Mode
+	if mode == "simple" && !oneQuantPath(p) {
+		mode = "acyclic"
+	}
+	track := mode != "walk" && sel != "any shortest"
+	if track && mode == "trail" {
 		for _, s := range steps {
 			if len(s.t.Key) != 1 {
 				return "", errAt(CodeFeature, el.Pos, "TRAIL over an edge table without a one-column key is not supported")
@@ -172,7 +178,7 @@ func (r *rewriter) taggedWalksCTE(ci, i int, p *Path, el *Element, c combo, step
 			conds = append(conds, from+" IS DISTINCT FROM "+to)
 		}
 		a := fmt.Sprintf("SELECT %s AS s, %d AS ft, %s AS d, %d AS tt", castTo(from, s.from.KeyTypes[0], kt), tag(s.from), castTo(to, s.to.KeyTypes[0], kt), tag(s.to))
-		if track && p.Mode == "trail" {
+		if track && mode == "trail" {
 			a += ", " + ident(fmt.Sprint(slices.Index(r.g.Edges, s.t)), e+"."+quoteIdent(s.t.Key[0])) + " AS k"
 		}
 		a += fmt.Sprintf(" FROM %s AS %s", qualified(s.t), e)
@@ -204,9 +210,9 @@ func (r *rewriter) taggedWalksCTE(ci, i int, p *Path, el *Element, c combo, step
 	pc, cond := "", ""
 	switch {
 	case !track:
-	case p.Mode == "trail":
+	case mode == "trail":
 		pc, cond = ", w.p || x.k", "NOT (x.k = ANY(w.p))"
-	case p.Mode == "acyclic":
+	case mode == "acyclic":
 		pc, cond = ", w.p || "+toIdent, "NOT ("+toIdent+" = ANY(w.p))"
 	default: // SIMPLE: no vertex twice, but the walk may close on its start (and then ends)
 		pc = ", w.p || " + toIdent
@@ -221,7 +227,7 @@ func (r *rewriter) taggedWalksCTE(ci, i int, p *Path, el *Element, c combo, step
 	if track {
 		cols = "s, d, t, n, p"
 		seedPath = ", ARRAY[" + ident(fmt.Sprint(startTag), key) + "]"
-		if p.Mode == "trail" {
+		if mode == "trail" {
 			seedPath = ", CAST(ARRAY[] AS text[])"
 		}
 	}
@@ -233,7 +239,7 @@ func (r *rewriter) taggedWalksCTE(ci, i int, p *Path, el *Element, c combo, step
 	inBounds := fmt.Sprintf("n >= %d", el.Quant.Min)
 	switch sel {
 	case "any shortest":
-		if p.Mode == "acyclic" {
+		if mode == "acyclic" {
 			inBounds += fmt.Sprintf(" AND NOT (t = %d AND s = d AND n > 0)", startTag)
 		}
 		return fmt.Sprintf("%s, %s(s, d, t, n) AS (SELECT s, d, t, min(n) FROM %s WHERE %s GROUP BY s, d, t)", walksCTE, name, walksName, inBounds), nil

@@ -103,9 +103,6 @@ func (r *rewriter) collect() error {
 		if p.Selector != nil && !oneQuant && len(r.gt.Paths) > 1 {
 			return errAt(CodeFeature, p.Elems[0].Pos, "path selectors are only supported on a path of one quantified edge pattern between two vertex patterns, or on a graph pattern of one path pattern")
 		}
-		if p.Mode == "simple" && !oneQuant && slices.ContainsFunc(p.Elems, func(e *Element) bool { return e.Quant != nil }) {
-			return errAt(CodeFeature, p.Elems[0].Pos, "path mode %s is only supported on a path of one quantified edge pattern between two vertex patterns or on a path without quantifiers", strings.ToUpper(p.Mode))
-		}
 		if p.Var != "" {
 			if _, dup := r.paths[p.Var]; dup {
 				return errAt(CodeSyntaxError, p.Pos, "path variable \"%s\" is used more than once", p.Var)

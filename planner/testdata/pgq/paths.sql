@@ -122,9 +122,6 @@ select * from graph_table (graph match (a is node)<-[is link]-()-[is link]->(c) 
 select l2.dst as id from link l1 join link l2 on l2.src = l1.src where l1.dst = 2;
 
 -- errors
--- error 0A000 path mode SIMPLE
-select * from graph_table (graph match simple (a is node)-[is link]->{1,2}(b)-[is link]->(c) columns (a.id));
-
 -- error 0A000 TRAIL over an edge table without a
 select * from graph_table (graph match trail (a is node)-[is link]->{1,2}(b) columns (a.id));
 
@@ -152,6 +149,16 @@ with recursive w(d, n, p) as (select 1, 0, array[1] union all select l.dst, w.n 
 
 select * from graph_table (roads match trail (a where a.id = 4)-[r]->(b)-[s]->{1,3}(c) columns (r.rid as r, c.id as c));
 with recursive w(d, n, e, first) as (select r.b, 1, array[r.rid], r.rid from road r where r.a = 4 union all select x.b, w.n + 1, w.e || x.rid, w.first from w join road x on x.a = w.d where w.n < 4 and not x.rid = any (w.e)) select first as r, d as c from w where n >= 2;
+
+-- SIMPLE on such paths: no vertex twice, but the path may end where it began
+select * from graph_table (graph match simple (a is node where a.id = 1)-[is link]->{1,2}(b)-[is link]->(c) columns (b.id as b, c.id as c));
+with recursive w(d, n, p) as (select 1, 0, array[1] union all select l.dst, w.n + 1, w.p || l.dst from w join link l on l.src = w.d where w.n < 3 and (not l.dst = any (w.p) or l.dst = 1) and (w.n = 0 or w.d <> 1)) select p[n] as b, d as c from w where n >= 2;
+
+select * from graph_table (graph match simple (a is node where a.id = 3)-[is link]->(b)-[is link]->{1,2}(c) columns (b.id as b, c.id as c));
+with recursive w(d, n, p) as (select 3, 0, array[3] union all select l.dst, w.n + 1, w.p || l.dst from w join link l on l.src = w.d where w.n < 3 and (not l.dst = any (w.p) or l.dst = 3) and (w.n = 0 or w.d <> 3)) select p[2] as b, d as c from w where n >= 2;
+
+select * from graph_table (graph match simple (a is node where a.id = 1)-[is link]->{1,2}(b)-[is link]->{1,2}(c) columns (b.id as b, c.id as c));
+with recursive w(d, n, p) as (select 1, 0, array[1] union all select l.dst, w.n + 1, w.p || l.dst from w join link l on l.src = w.d where w.n < 4 and (not l.dst = any (w.p) or l.dst = 1) and (w.n = 0 or w.d <> 1)) select p[k + 1] as b, d as c from w cross join generate_series(1, 2) as k where w.n - k between 1 and 2;
 
 -- parenthesized path patterns: their elements join the path where they
 -- stand, their WHERE filters the matches (before a selector)
