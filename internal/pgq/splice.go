@@ -85,6 +85,9 @@ func spliceGraphDDL(sql string, toks []token) (string, bool, error) {
 			continue
 		}
 		start = false
+		if feature := unsupportedGraphStmt(toks, i); feature != "" {
+			return "", false, errAt(CodeFeature, t.start, "%s is not supported", feature)
+		}
 		if !isGraphDDLStart(toks, i) {
 			continue
 		}
@@ -160,4 +163,38 @@ func containsFold(s, sub string) bool {
 		}
 	}
 	return false
+}
+
+// unsupportedGraphStmt names the PostgreSQL 19 statement on property
+// graphs that toks[i:] starts and pggraph does not support (COMMENT ON,
+// GRANT and REVOKE privileges, SECURITY LABEL ON PROPERTY GRAPH), so it
+// answers 0A000 instead of the PostgreSQL 17 grammar's syntax error;
+// "" for anything else.
+func unsupportedGraphStmt(toks []token, i int) string {
+	at := func(k int) token {
+		if i+k < len(toks) {
+			return toks[i+k]
+		}
+		return token{kind: tPunct}
+	}
+	// "ON PROPERTY GRAPH" before the statement ends
+	onGraph := func(from int) bool {
+		for k := from; i+k+2 < len(toks) && !at(k).is(";"); k++ {
+			if at(k).isWord("on") && at(k+1).isWord("property") && at(k+2).isWord("graph") {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	case at(0).isWord("comment") && at(1).isWord("on") && at(2).isWord("property") && at(3).isWord("graph"):
+		return "COMMENT ON PROPERTY GRAPH"
+	case at(0).isWord("grant") && onGraph(1):
+		return "GRANT on a property graph (privileges on property graphs)"
+	case at(0).isWord("revoke") && onGraph(1):
+		return "REVOKE on a property graph (privileges on property graphs)"
+	case at(0).isWord("security") && at(1).isWord("label") && onGraph(2):
+		return "SECURITY LABEL ON PROPERTY GRAPH"
+	}
+	return ""
 }

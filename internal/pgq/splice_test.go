@@ -115,3 +115,31 @@ func TestParsePathPrefix(t *testing.T) {
 		}
 	}
 }
+
+// TestSpliceUnsupportedGraphStatements: PostgreSQL 19's other statements
+// on property graphs answer 0A000 naming them (not the PostgreSQL 17
+// grammar's syntax error); look-alikes pass through unchanged.
+func TestSpliceUnsupportedGraphStatements(t *testing.T) {
+	for _, tc := range []struct{ in, feature string }{
+		{"comment on property graph g is 'x'", "COMMENT ON PROPERTY GRAPH"},
+		{"COMMENT ON PROPERTY GRAPH s.g IS NULL", "COMMENT ON PROPERTY GRAPH"},
+		{"grant select on property graph g to r", "GRANT on a property graph"},
+		{"select 1; revoke all on property graph g from public", "REVOKE on a property graph"},
+		{"security label on property graph g is 'x'", "SECURITY LABEL ON PROPERTY GRAPH"},
+		{"grant select on property_graph to r", ""},
+		{"comment on table t is 'comment on property graph'", ""},
+		{"grant select on t to property", ""},
+	} {
+		out, err := Splice(tc.in)
+		if tc.feature == "" {
+			if err != nil || out != tc.in {
+				t.Errorf("%s: got %q, %v; want it unchanged", tc.in, out, err)
+			}
+			continue
+		}
+		pe, ok := err.(*Error)
+		if !ok || pe.Code != CodeFeature || !strings.Contains(pe.Message, tc.feature) {
+			t.Errorf("%s: got %v; want 0A000 naming %s", tc.in, err, tc.feature)
+		}
+	}
+}
