@@ -104,11 +104,80 @@ func modelMerge(base, ours, theirs modelTable, strategyTheirs bool) (modelTable,
 	return out, conflict
 }
 
+// modelStage is the merge the model expects staged with strategy 'stop':
+// the rows (as modelMerge, but a conflicting row is the target's — for a
+// row both sides updated its per-column merge with the target's values
+// in the columns both set differently) and the conflicts by key with
+// their columns. A row both sides made the same is no conflict.
+func modelStage(base, ours, theirs modelTable) (modelTable, map[int]string) {
+	out := modelTable{}
+	conflicts := map[int]string{}
+	keys := map[int]bool{}
+	for _, m := range []modelTable{base, ours, theirs} {
+		for k := range m {
+			keys[k] = true
+		}
+	}
+	for k := range keys {
+		b, inB := base[k]
+		o, inO := ours[k]
+		s, inS := theirs[k]
+		switch {
+		case inO && inS && o == s:
+			out[k] = o
+		case inO && inS && inB:
+			var cols []string
+			pick := func(name string, bv, ov, sv int) int {
+				switch {
+				case sv == bv || sv == ov:
+					return ov
+				case ov == bv:
+					return sv
+				}
+				cols = append(cols, name)
+				return ov
+			}
+			out[k] = modelRow{pick("a", b.a, o.a, s.a), pick("b", b.b, o.b, s.b)}
+			if len(cols) > 0 {
+				conflicts[k] = strings.Join(cols, ", ")
+			}
+		case inO && inS: // added on both, differently
+			var cols []string
+			if o.a != s.a {
+				cols = append(cols, "a")
+			}
+			if o.b != s.b {
+				cols = append(cols, "b")
+			}
+			out[k], conflicts[k] = o, strings.Join(cols, ", ")
+		case !inB && (inO || inS): // added on one side
+			out[k] = o
+			if inS {
+				out[k] = s
+			}
+		case !inO && !inS:
+		case !inO: // deleted on ours
+			if s != b {
+				conflicts[k] = "k, a, b"
+			}
+		default: // deleted on theirs: a conflict if ours changed it
+			if o != b {
+				out[k], conflicts[k] = o, "k, a, b"
+			}
+		}
+	}
+	return out, conflicts
+}
+
 // TestMergeModelRandomized runs random histories on two branches —
 // inserts, per-column updates and deletes of a small table, two merge
 // rounds (the second's base is the first merge) — and checks every
 // merge against the model: the merged rows, or a 40001 conflict that
-// changes nothing and then merges with strategy 'theirs'. Bounded: a
+// changes nothing and then merges with strategy 'theirs' or is staged
+// with strategy 'stop' (the staged rows and graph.conflicts checked
+// against the model), resolved row by row in SQL to the source's rows
+// in a random order (each resolution closes its own conflict only) and
+// committed. Bounded: a
 // fixed number of histories of a few statements; the seed is printed
 // on failure (rerun with -merge.seed).
 func TestMergeModelRandomized(t *testing.T) {
@@ -135,9 +204,8 @@ func TestMergeModelRandomized(t *testing.T) {
 			t.Fatalf("seed %d: %s: %v", seed, q, err)
 		}
 	}
-	read := func(branch, table string) string {
+	rowsOf := func(table string) string {
 		t.Helper()
-		must("set graph.branch = '" + branch + "'")
 		rows, err := c.Query(ctx, "select k, a, b from "+table+" order by k")
 		if err != nil {
 			t.Fatalf("seed %d: read %s: %v", seed, table, err)
@@ -154,6 +222,31 @@ func TestMergeModelRandomized(t *testing.T) {
 			t.Fatal(err)
 		}
 		return m.String()
+	}
+	read := func(branch, table string) string {
+		t.Helper()
+		must("set graph.branch = '" + branch + "'")
+		return rowsOf(table)
+	}
+	conflictsOf := func() map[int]string {
+		t.Helper()
+		rows, err := c.Query(ctx, "select (key->>'k')::int, columns from graph.conflicts")
+		if err != nil {
+			t.Fatalf("seed %d: graph.conflicts: %v", seed, err)
+		}
+		out := map[int]string{}
+		for rows.Next() {
+			var k int
+			var cols string
+			if err := rows.Scan(&k, &cols); err != nil {
+				t.Fatal(err)
+			}
+			out[k] = cols
+		}
+		if err := rows.Err(); err != nil {
+			t.Fatal(err)
+		}
+		return out
 	}
 	// ops applies n random statements to one branch's table and model
 	ops := func(branch, table string, m modelTable, n int) []string {
@@ -226,10 +319,58 @@ func TestMergeModelRandomized(t *testing.T) {
 					fail("a refused merge changed main: %s, was %s", got, before)
 				}
 				must("set graph.branch = 'main'")
-				if err := exec("call graph.merge('" + dev + "', strategy => 'theirs')"); err != nil {
-					fail("merge with 'theirs': %v", err)
-				}
 				want, _ = modelMerge(base, ours, theirs, true)
+				if rng.IntN(3) == 0 {
+					if err := exec("call graph.merge('" + dev + "', strategy => 'theirs')"); err != nil {
+						fail("merge with 'theirs': %v", err)
+					}
+				} else {
+					// staged, checked, then resolved to the source's rows
+					staged, conflicts := modelStage(base, ours, theirs)
+					must("begin")
+					if err := exec("call graph.merge('" + dev + "', strategy => 'stop')"); err != nil {
+						fail("merge with 'stop': %v", err)
+					}
+					if got := rowsOf(table); got != staged.String() {
+						fail("staged rows %s, want %s", got, staged)
+					}
+					if got := conflictsOf(); fmt.Sprint(got) != fmt.Sprint(conflicts) {
+						fail("graph.conflicts %v, want %v", got, conflicts)
+					}
+					keys := make([]int, 0, len(conflicts))
+					for k := range conflicts {
+						keys = append(keys, k)
+					}
+					sort.Ints(keys)
+					rng.Shuffle(len(keys), func(i, j int) { keys[i], keys[j] = keys[j], keys[i] })
+					for _, k := range keys {
+						s, inS := theirs[k]
+						_, inStaged := staged[k]
+						var qs []string
+						switch {
+						case !inS:
+							qs = []string{fmt.Sprintf("delete from %s where k = %d", table, k)}
+						case inStaged:
+							qs = []string{fmt.Sprintf("update %s set a = %d, b = %d where k = %d", table, s.a, s.b, k)}
+						default: // deleted on the target: insert, then mark resolved
+							qs = []string{fmt.Sprintf("insert into %s values (%d, %d, %d)", table, k, s.a, s.b),
+								fmt.Sprintf("delete from graph.conflicts where key->>'k' = '%d'", k)}
+						}
+						for _, q := range qs {
+							if err := exec(q); err != nil {
+								fail("resolving: %s: %v", q, err)
+							}
+							log = append(log, "resolve: "+q)
+						}
+						delete(conflicts, k)
+						if got := conflictsOf(); fmt.Sprint(got) != fmt.Sprint(conflicts) {
+							fail("graph.conflicts after resolving %d: %v, want %v", k, got, conflicts)
+						}
+					}
+					if err := exec("commit"); err != nil {
+						fail("commit of the resolved merge: %v", err)
+					}
+				}
 			} else if err != nil {
 				fail("merge: %v, want the rows %v", err, want)
 			}
