@@ -169,6 +169,26 @@ func modelStage(base, ours, theirs modelTable) (modelTable, map[int]string) {
 	return out, conflicts
 }
 
+// modelOp sets row k of a scripted history's table to r (del: deletes it).
+type modelOp struct {
+	k   int
+	r   modelRow
+	del bool
+}
+
+// scriptedModel is TestMergeModelRandomized's first history (its first
+// round): rows 1 and 2 updated on both branches in column a, one of
+// them also in b on the source (staged per column: the source's b, the
+// target's a, two staged rows so resolving one shifts the other's
+// pending position); row 3 set differently in b on both (the target's
+// row is staged as it is); row 4 deleted on the target and updated on
+// the source; a clean insert.
+var scriptedModel = struct{ setup, ours, theirs []modelOp }{
+	setup:  []modelOp{{k: 1, r: modelRow{1, 1}}, {k: 2, r: modelRow{1, 1}}, {k: 3, r: modelRow{1, 1}}, {k: 4, r: modelRow{1, 1}}},
+	ours:   []modelOp{{k: 1, r: modelRow{2, 1}}, {k: 2, r: modelRow{2, 1}}, {k: 3, r: modelRow{1, 2}}, {k: 4, del: true}},
+	theirs: []modelOp{{k: 5, r: modelRow{1, 1}}, {k: 1, r: modelRow{0, 0}}, {k: 2, r: modelRow{0, 2}}, {k: 3, r: modelRow{1, 0}}, {k: 4, r: modelRow{2, 2}}},
+}
+
 // TestMergeModelRandomized runs random histories on two branches —
 // inserts, per-column updates and deletes of a small table, two merge
 // rounds (the second's base is the first merge) — and checks every
@@ -261,7 +281,7 @@ func TestMergeModelRandomized(t *testing.T) {
 			sort.Ints(keys)
 			switch op := rng.IntN(4); {
 			case op == 0 || len(keys) == 0:
-				k := rng.IntN(12)
+				k := rng.IntN(8)
 				if _, ok := m[k]; ok {
 					continue
 				}
@@ -272,6 +292,14 @@ func TestMergeModelRandomized(t *testing.T) {
 				k := keys[rng.IntN(len(keys))]
 				q = fmt.Sprintf("delete from %s where k = %d", table, k)
 				delete(m, k)
+			case op == 2 && rng.IntN(2) == 0:
+				// both columns: with one-column updates on the other
+				// branch, a row changed on both in one column and on one
+				// side in the other (staged per column with 'stop')
+				k := keys[rng.IntN(len(keys))]
+				r := modelRow{rng.IntN(3), rng.IntN(3)}
+				q = fmt.Sprintf("update %s set a = %d, b = %d where k = %d", table, r.a, r.b, k)
+				m[k] = r
 			default:
 				k := keys[rng.IntN(len(keys))]
 				r, v := m[k], rng.IntN(3)
@@ -289,20 +317,55 @@ func TestMergeModelRandomized(t *testing.T) {
 		}
 		return log
 	}
-	const histories, rounds = 12, 2
+	// set applies a scripted history's row changes
+	set := func(branch, table string, m modelTable, script []modelOp) []string {
+		must("set graph.branch = '" + branch + "'")
+		var log []string
+		for _, op := range script {
+			_, had := m[op.k]
+			var q string
+			switch {
+			case op.del:
+				q = fmt.Sprintf("delete from %s where k = %d", table, op.k)
+				delete(m, op.k)
+			case had:
+				q = fmt.Sprintf("update %s set a = %d, b = %d where k = %d", table, op.r.a, op.r.b, op.k)
+				m[op.k] = op.r
+			default:
+				q = fmt.Sprintf("insert into %s values (%d, %d, %d)", table, op.k, op.r.a, op.r.b)
+				m[op.k] = op.r
+			}
+			must(q)
+			log = append(log, branch+": "+q)
+		}
+		return log
+	}
+	const histories, rounds = 16, 2
 	for h := range histories {
+		// history 0 starts scripted: rows both branches updated in one
+		// column, one of them also in the other column
+		scripted := h == 0
 		table, dev := fmt.Sprintf("t%d", h), fmt.Sprintf("dev%d", h)
 		must("set graph.branch = 'main'")
 		must("create table " + table + " (k int primary key, a int not null, b int not null)")
 		ours := modelTable{}
 		var log []string
-		log = append(log, ops("main", table, ours, 4)...)
+		if scripted {
+			log = append(log, set("main", table, ours, scriptedModel.setup)...)
+		} else {
+			log = append(log, ops("main", table, ours, 4)...)
+		}
 		must("set graph.branch = 'main'")
 		must("call graph.create_branch('" + dev + "')")
 		base, theirs := ours.clone(), ours.clone()
 		for round := range rounds {
-			log = append(log, ops("main", table, ours, 1+rng.IntN(4))...)
-			log = append(log, ops(dev, table, theirs, 1+rng.IntN(4))...)
+			if scripted && round == 0 {
+				log = append(log, set("main", table, ours, scriptedModel.ours)...)
+				log = append(log, set(dev, table, theirs, scriptedModel.theirs)...)
+			} else {
+				log = append(log, ops("main", table, ours, 1+rng.IntN(4))...)
+				log = append(log, ops(dev, table, theirs, 1+rng.IntN(4))...)
+			}
 			want, conflict := modelMerge(base, ours, theirs, false)
 			before := read("main", table)
 			must("set graph.branch = 'main'")
@@ -320,7 +383,7 @@ func TestMergeModelRandomized(t *testing.T) {
 				}
 				must("set graph.branch = 'main'")
 				want, _ = modelMerge(base, ours, theirs, true)
-				if rng.IntN(3) == 0 {
+				if !scripted && rng.IntN(3) == 0 {
 					if err := exec("call graph.merge('" + dev + "', strategy => 'theirs')"); err != nil {
 						fail("merge with 'theirs': %v", err)
 					}
