@@ -436,8 +436,13 @@ func (p *mergePlan) table(ctx context.Context, s graph.TableEntry, sb, tb *graph
 		return nil
 	}
 	if tgtChanged && !samePin(t, tbE) && len(s.Def.PrimaryKey) == 0 {
-		p.conflict(s.Name, "rows changed on both branches and the table has no primary key to prove the changes disjoint")
-		return nil
+		// both changed rows of a table without a primary key: rows are
+		// merged by value (merge_keyless.go)
+		if !tbOK {
+			p.conflict(s.Name, "rows changed on both branches and the table has no primary key (and no base on %s)", p.w.into)
+			return nil
+		}
+		return p.replayKeyless(ctx, t, pinOf(tbE), pinOf(sbE), pinOf(s))
 	}
 	return p.replay(ctx, t, pinOf(sbE), pinOf(s), s.Def.PrimaryKey)
 }

@@ -86,3 +86,32 @@ UPDATE companies SET name = 'Main Co' WHERE id = 3;
 CALL graph.merge('clash');
 INSERT INTO companies VALUES (8, 'After Co', NULL);
 SELECT id, name FROM companies WHERE id IN (3, 8) ORDER BY id;
+-- an edge table (no primary key) changed on both branches merges by
+-- value: edges added on either side are kept, the same edge added on
+-- both is one edge …
+CALL graph.create_branch('edges');
+SET graph.branch = 'edges';
+INSERT INTO knows VALUES (3, 1, 2020), (4, 1, 2021);
+DELETE FROM knows WHERE src = 6 AND dst = 1;
+SET graph.branch = 'main';
+INSERT INTO knows VALUES (3, 1, 2020), (4, 2, 2022);
+CALL graph.merge('edges');
+SELECT src, dst, since FROM knows WHERE src IN (3, 4, 6) ORDER BY src, dst;
+-- … one pair added with different values on the two branches breaks
+-- UNIQUE (src, dst) in the merged result …
+CALL graph.create_branch('edges2');
+SET graph.branch = 'edges2';
+INSERT INTO knows VALUES (6, 2, 2000);
+SET graph.branch = 'main';
+INSERT INTO knows VALUES (6, 2, 2001);
+CALL graph.merge('edges2');
+-- … and so does one edge updated differently on both: by value an
+-- update is the old value deleted (the same change on both) and a new one
+-- added on each side (without the UNIQUE constraint both would be kept)
+CALL graph.create_branch('edges3');
+SET graph.branch = 'edges3';
+UPDATE knows SET since = 1 WHERE src = 3 AND dst = 5;
+SET graph.branch = 'main';
+UPDATE knows SET since = 2 WHERE src = 3 AND dst = 5;
+CALL graph.merge('edges3');
+SELECT src, dst, since FROM knows WHERE src = 3 AND dst = 5;
