@@ -34,6 +34,9 @@ import (
 // replayKeyless stages the source's row delta from base to src onto the
 // target's table onto, whose base is tbase (see above).
 func (p *mergePlan) replayKeyless(ctx context.Context, onto graph.TableEntry, tbase, base, src pin) error {
+	if p.w.rows != nil {
+		return nil // publishing a staged merge: its rows are the session's (publishRows)
+	}
 	g := p.w.g
 	old, err := g.openPin(ctx, base)
 	if err != nil {
