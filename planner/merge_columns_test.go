@@ -54,8 +54,14 @@ func TestMergePerColumn(t *testing.T) {
 // row, in a savepoint rolled back) neither resolves a conflict nor
 // loses one; updating or deleting a staged row resolves its own only.
 func TestMergeStopStagesPerColumn(t *testing.T) {
+	for _, mode := range []pgx.QueryExecMode{pgx.QueryExecModeSimpleProtocol, pgx.QueryExecModeCacheStatement} {
+		t.Run(mode.String(), func(t *testing.T) { mergeStopPerColumnScript(t, mode) })
+	}
+}
+
+func mergeStopPerColumnScript(t *testing.T, mode pgx.QueryExecMode) {
 	ts := startServer(t, createPeople(t))
-	c := ts.connect(t, pgx.QueryExecModeSimpleProtocol)
+	c := ts.connect(t, mode)
 	runScript(t, c, []step{
 		{sql: "call graph.create_branch('dev')"},
 		{sql: "set graph.branch = 'dev'"},
