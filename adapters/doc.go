@@ -6,7 +6,9 @@
 // Optimize (compaction, below), SchemaApply (DDL, below) and
 // BranchMerge (merge.go, Graph.Merge: graph.merge replays a source
 // branch's row deltas as staged transactions and adopts its catalog
-// changes in one graph commit; rules in merge.go's header). All declare
+// changes in one graph commit; rules in merge.go's header; rows merge
+// per primary key and per column, merge_columns.go, or by value in a
+// table without a primary key, merge_keyless.go). All declare
 // RollBackArmedForwardConfirmed. Cleanup (cleanup.go, Graph.Cleanup) is
 // a control operation, not a writer: it reclaims files no Lance version
 // references and unregistered datasets, behind the recovery barrier. No

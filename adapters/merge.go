@@ -436,8 +436,13 @@ func (p *mergePlan) table(ctx context.Context, s graph.TableEntry, sb, tb *graph
 		return nil
 	}
 	if tgtChanged && !samePin(t, tbE) && len(s.Def.PrimaryKey) == 0 {
-		p.conflict(s.Name, "rows changed on both branches and the table has no primary key to prove the changes disjoint")
-		return nil
+		// both changed rows of a table without a primary key: rows are
+		// merged by value (merge_keyless.go)
+		if !tbOK {
+			p.conflict(s.Name, "rows changed on both branches and the table has no primary key (and no base on %s)", p.w.into)
+			return nil
+		}
+		return p.replayKeyless(ctx, t, pinOf(tbE), pinOf(sbE), pinOf(s))
 	}
 	return p.replay(ctx, t, pinOf(sbE), pinOf(s), s.Def.PrimaryKey)
 }
@@ -580,11 +585,26 @@ func (p *mergePlan) replay(ctx context.Context, onto graph.TableEntry, base, src
 		kept, keptKeys, merged = cm.kept, cm.keptKeys, cm.added
 		dels = append(dels, cm.dels...)
 	}
+	var staged arrow.RecordBatch
 	if p.w.staging && resolve {
-		var err error
-		if kept, err = p.stageConflicts(ctx, onto.Name, old, cur, tds, want, wantPK, baseAddr, kept, keptKeys, keyAddr); err != nil {
+		sr, err := p.stageConflicts(ctx, onto.Name, old, cur, tds, want, wantPK, baseAddr, kept, keptKeys, keyAddr)
+		if err != nil {
 			return err
 		}
+		// the staged per-column merges come after the source's rows and
+		// the clean per-column merges in the table's added rows
+		before := len(sr.kept)
+		if merged != nil {
+			before += int(merged.NumRows())
+		}
+		for _, rc := range sr.conflicts {
+			if rc.StagedRow >= 0 {
+				rc.StagedRow += before
+			}
+			p.rowConflicts = append(p.rowConflicts, rc)
+		}
+		kept, staged = sr.kept, sr.added
+		dels = append(dels, sr.dels...)
 	} else if resolve {
 		kept, dels = p.resolveRows(want, wantPK, kept, keptKeys, keyAddr, dels)
 	} else {
@@ -609,15 +629,19 @@ func (p *mergePlan) replay(ctx context.Context, onto graph.TableEntry, base, src
 	if merged != nil {
 		inserts = append(inserts, Batches(cur.Schema(), merged))
 	}
+	if staged != nil {
+		inserts = append(inserts, Batches(cur.Schema(), staged))
+	}
 	if len(dels) == 0 && len(inserts) == 0 {
 		return nil
 	}
 	mr := &MergedRows{Deleted: dels}
 	switch len(inserts) {
+	case 0:
 	case 1:
 		mr.Added = inserts[0]
-	case 2:
-		mr.Added = concatSources(cur.Schema(), inserts[0], inserts[1])
+	default:
+		mr.Added = concatSources(cur.Schema(), inserts...)
 	}
 	p.rows[onto.Key()] = mr
 	if p.w.staging {

@@ -20,6 +20,12 @@ import (
 //     source then holds that target state plus its own changes, so that
 //     target version is the content base of both sides.
 //
+// Where one version is both (a merge of the source that the source then
+// merged back: criss-cross), the last rule wins: that version is common
+// to both sides, a later base than the source commit it merged, which
+// would count the source's own merge of it as source changes and report
+// rows only the target changed since as conflicts.
+//
 // A branch's history continues into its parent's up to the version it
 // was forked from (and so on up to main), so a branch created from
 // another branch merges into main like git merges a branch of a branch.
@@ -64,11 +70,14 @@ func (g *Graph) mergeBase(ctx context.Context, target, source *graph.Snapshot) (
 		if s, ok := src[tn.Commit.ID]; ok {
 			return tn, s, nil
 		}
-		if s, ok := src[tn.Commit.MergedParent]; ok && tn.Commit.MergedParent != "" {
-			return tn, s, nil
-		}
+		// a version the source took in is a common state of both sides;
+		// it is a later base than the source commit the same version
+		// merged (criss-cross merges: each branch merged the other)
 		if took[tn.Commit.ID] {
 			return tn, tn, nil
+		}
+		if s, ok := src[tn.Commit.MergedParent]; ok && tn.Commit.MergedParent != "" {
+			return tn, s, nil
 		}
 	}
 	return nil, nil, protocol.Errorf(protocol.KindInvalid, nil,

@@ -161,7 +161,8 @@ func mergeColumns(ctx context.Context, old, cur, tds *lance.Dataset, want map[st
 	return out, nil
 }
 
-// concatSources yields a's batches, then b's, streaming (chain.go).
-func concatSources(schema *arrow.Schema, a, b Source) Source {
-	return func() (array.RecordReader, error) { return newChain(schema, []Source{a, b}), nil }
+// concatSources yields each source's batches in turn, streaming
+// (chain.go).
+func concatSources(schema *arrow.Schema, srcs ...Source) Source {
+	return func() (array.RecordReader, error) { return newChain(schema, srcs), nil }
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/pggraph/pggraph/graph"
 	"github.com/pggraph/pggraph/lance"
@@ -19,9 +20,12 @@ import (
 //
 //   - StageMerge classifies the source against the target head exactly
 //     as Merge does, but rows both sides changed (same primary key) are
-//     not refused: the staged result keeps the target's version of each
-//     such row and every one is reported as a RowConflict with its base,
-//     target ("ours") and source ("theirs") versions. Table-level
+//     not refused: the staged result holds the target's version of each
+//     such row — for a row both sides updated, with the source's changes
+//     to the columns only it changed applied (the per-column merge, the
+//     target's values where both set a column) — and every one is
+//     reported as a RowConflict with its base, target ("ours") and
+//     source ("theirs") versions and its conflicting columns. Table-level
 //     conflicts still refuse the merge (40001). Staging reads only: no
 //     Lance transaction is staged, nothing is written, so it adds no
 //     crash window.
@@ -41,8 +45,20 @@ type RowConflict struct {
 	Table              string
 	Base, Ours, Theirs arrow.RecordBatch
 	// OursAddr is the address of Ours in the target's table (valid when
-	// Ours is set): the staged result keeps that row.
+	// Ours is set): the staged result keeps that row unless StagedRow
+	// says otherwise.
 	OursAddr uint64
+	// Columns are the data columns (positions in the table's physical
+	// schema) in conflict: both sides set them to different values; for
+	// a row deleted on one side or added on both, those whose values
+	// differ between the sides (all of them for a deletion).
+	Columns []int
+	// StagedRow is the position, among the rows the staged result adds
+	// to the table (Result.Rows' Added), of the row staged for a row
+	// both sides updated: its per-column merge, the source's changes to
+	// the other columns applied to the target's row (which is among the
+	// staged deletions). -1: the target's row (OursAddr) is kept as is.
+	StagedRow int
 }
 
 // StagedMerge is a merge classified but not published.
@@ -139,14 +155,28 @@ func (p *mergePlan) publishRows(ctx context.Context) error {
 	return nil
 }
 
+// stagedRows is what stageConflicts stages for one table.
+type stagedRows struct {
+	kept  []uint64          // source rows still to insert
+	dels  []uint64          // target rows replaced by staged per-column merges
+	added arrow.RecordBatch // the staged per-column merges (nil: none)
+	// conflicts of the table; StagedRow counts from the first staged
+	// per-column merge (the caller adds the rows inserted before them)
+	conflicts []RowConflict
+}
+
 // stageConflicts finds the rows of one table both sides changed (as
 // resolveRows does), records each as a RowConflict with its three
-// versions, and returns the source rows to replay without the
-// conflicted keys: the staged result keeps the target's rows. Where both
-// sides agree (both deleted the row, or made it equal) there is no
-// conflict.
+// versions, and drops the conflicted keys from the source rows to
+// replay. Where both sides agree (both deleted the row, or made it
+// equal) there is no conflict. The staged result of a conflicting row
+// is the target's row, except for a row both sides updated: that one is
+// staged as its per-column merge (merge_columns.go) with the target's
+// values in the columns both sides set differently, so the source's
+// changes to the row's other columns are kept; the target's row is then
+// replaced (its address in dels, the merged row in added).
 func (p *mergePlan) stageConflicts(ctx context.Context, table string, old, cur, tds *lance.Dataset, want map[string]int, wantPK map[string]string,
-	baseAddr map[string]uint64, kept []uint64, keptKeys []string, keyAddr map[string]uint64) ([]uint64, error) {
+	baseAddr map[string]uint64, kept []uint64, keptKeys []string, keyAddr map[string]uint64) (stagedRows, error) {
 	conflicted := map[string]bool{}
 	for k, n := range want {
 		if n > 0 {
@@ -161,7 +191,7 @@ func (p *mergePlan) stageConflicts(ctx context.Context, table string, old, cur, 
 		}
 	}
 	if len(conflicted) == 0 {
-		return kept, nil
+		return stagedRows{kept: kept}, nil
 	}
 	pick := func(m map[string]uint64) []uint64 {
 		var out []uint64
@@ -175,23 +205,29 @@ func (p *mergePlan) stageConflicts(ctx context.Context, table string, old, cur, 
 	}
 	base, err := rowsByAddr(ctx, old, pick(baseAddr))
 	if err != nil {
-		return nil, err
+		return stagedRows{}, err
 	}
 	ours, err := rowsByAddr(ctx, tds, pick(keyAddr))
 	if err != nil {
-		return nil, err
+		return stagedRows{}, err
 	}
 	theirs, err := rowsByAddr(ctx, cur, pick(theirsAddr))
 	if err != nil {
-		return nil, err
+		return stagedRows{}, err
 	}
 	keys := make([]string, 0, len(conflicted))
 	for k := range conflicted {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
+	// per-column merges line up columns by position: only where the
+	// base's physical schema is the branches' (not re-columned since)
+	perColumn := old.Schema().Equal(cur.Schema()) && tds.Schema().Equal(cur.Schema())
+	var out stagedRows
+	ncols := len(cur.Schema().Fields())
+	cols := make([][]arrow.Array, ncols)
 	for _, k := range keys {
-		rc := RowConflict{Table: table}
+		rc := RowConflict{Table: table, StagedRow: -1}
 		if a, ok := baseAddr[k]; ok {
 			rc.Base = base[a]
 		}
@@ -207,15 +243,86 @@ func (p *mergePlan) stageConflicts(ctx context.Context, table string, old, cur, 
 		if rc.Ours != nil && rc.Theirs != nil && rowKey(rc.Ours, 0, dataCols(rc.Ours)) == rowKey(rc.Theirs, 0, dataCols(rc.Theirs)) {
 			continue // both made it the same
 		}
-		p.rowConflicts = append(p.rowConflicts, rc)
+		var merged []arrow.Array
+		rc.Columns, merged = conflictColumns(rc, perColumn)
+		if merged != nil {
+			rc.StagedRow = len(out.dels)
+			out.dels = append(out.dels, rc.OursAddr)
+			for c := range cols {
+				cols[c] = append(cols[c], merged[c])
+			}
+		}
+		out.conflicts = append(out.conflicts, rc)
 	}
-	var out []uint64
 	for i, a := range kept {
 		if !conflicted[keptKeys[i]] {
-			out = append(out, a)
+			out.kept = append(out.kept, a)
 		}
 	}
+	if len(out.dels) > 0 {
+		arrs := make([]arrow.Array, ncols)
+		for c := range cols {
+			a, err := array.Concatenate(cols[c], memory.DefaultAllocator)
+			if err != nil {
+				return stagedRows{}, err
+			}
+			arrs[c] = a
+		}
+		out.added = array.NewRecordBatch(cur.Schema(), arrs, int64(len(out.dels)))
+	}
 	return out, nil
+}
+
+// conflictColumns lists the data columns (by position) a row conflict
+// is about, and for a row both sides updated (perColumn: the three
+// versions' columns line up) its per-column merge when that differs from
+// the target's row (nil: the target's row is the staged result). A
+// column is in conflict when both sides set it to different values;
+// for a row deleted on one side, or added on both, every column whose
+// values differ between the sides is.
+func conflictColumns(rc RowConflict, perColumn bool) ([]int, []arrow.Array) {
+	var sides []arrow.RecordBatch
+	for _, r := range []arrow.RecordBatch{rc.Ours, rc.Theirs} {
+		if r != nil {
+			sides = append(sides, r)
+		}
+	}
+	n := len(dataCols(sides[0]))
+	var out []int
+	if rc.Ours == nil || rc.Theirs == nil {
+		for c := range n {
+			out = append(out, c)
+		}
+		return out, nil
+	}
+	if rc.Base == nil || !perColumn || len(dataCols(rc.Base)) != n || len(dataCols(rc.Theirs)) != n {
+		for c := range n {
+			one := []int{c}
+			if rowKey(rc.Ours, 0, one) != rowKey(rc.Theirs, 0, one) {
+				out = append(out, c)
+			}
+		}
+		return out, nil
+	}
+	merged := make([]arrow.Array, n)
+	fromTheirs := false
+	for c := range n {
+		one := []int{c}
+		bv, ov, tv := rowKey(rc.Base, 0, one), rowKey(rc.Ours, 0, one), rowKey(rc.Theirs, 0, one)
+		switch {
+		case tv == bv || tv == ov:
+			merged[c] = rc.Ours.Column(c)
+		case ov == bv:
+			merged[c], fromTheirs = rc.Theirs.Column(c), true
+		default: // both set it, differently: the target's value is staged
+			out = append(out, c)
+			merged[c] = rc.Ours.Column(c)
+		}
+	}
+	if !fromTheirs {
+		return out, nil
+	}
+	return out, merged
 }
 
 // rowsByAddr reads the rows at addrs (ascending) of ds as one-row

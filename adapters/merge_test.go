@@ -183,10 +183,17 @@ func TestMergeConflictsAreTypedAndWriteNothing(t *testing.T) {
 		}, func(t *testing.T, g *Graph) error {
 			return insert(ctx, g, WriteOptions{Branch: "dev"}, map[string][]int64{"a": {7}})
 		}, []string{"a"}},
-		{"no primary key changed on both", func(t *testing.T, g *Graph) error {
+		// a table without a primary key merges by value: one value
+		// changed differently on both sides conflicts
+		{"no primary key: a value added once and twice", func(t *testing.T, g *Graph) error {
 			return insert(ctx, g, WriteOptions{}, map[string][]int64{"nopk": {5}})
 		}, func(t *testing.T, g *Graph) error {
-			return insert(ctx, g, WriteOptions{Branch: "dev"}, map[string][]int64{"nopk": {6}})
+			return insert(ctx, g, WriteOptions{Branch: "dev"}, map[string][]int64{"nopk": {5, 5}})
+		}, []string{"nopk"}},
+		{"no primary key: a value deleted and added again", func(t *testing.T, g *Graph) error {
+			return deleteRow(t, g, "", "nopk", 1)
+		}, func(t *testing.T, g *Graph) error {
+			return insert(ctx, g, WriteOptions{Branch: "dev"}, map[string][]int64{"nopk": {1}})
 		}, []string{"nopk"}},
 		{"two tables at once", func(t *testing.T, g *Graph) error {
 			if err := update(t, g, "", "b", 100, 110); err != nil {
@@ -197,7 +204,7 @@ func TestMergeConflictsAreTypedAndWriteNothing(t *testing.T) {
 			if err := update(t, g, "dev", "b", 100, 110); err != nil {
 				return err
 			}
-			return insert(ctx, g, WriteOptions{Branch: "dev"}, map[string][]int64{"nopk": {6}, "a": {9}})
+			return insert(ctx, g, WriteOptions{Branch: "dev"}, map[string][]int64{"nopk": {5, 5}, "a": {9}})
 		}, []string{"b", "nopk"}},
 	}
 	for _, tc := range cases {
@@ -542,5 +549,57 @@ func TestMergeWithoutTableChangesRecordsTheMerge(t *testing.T) {
 	}
 	if rc, err := g.Merge(ctx, "dev", "", ""); err != nil || rc.CommitID != "" {
 		t.Fatalf("merging the merged head again: %v %+v", err, rc)
+	}
+}
+
+// TestMergeKeylessByValue: a table without a primary key that both
+// sides changed merges by value — each side's change to how many copies
+// of a value it holds applies where the other left that value alone, the
+// same change on both applies once.
+func TestMergeKeylessByValue(t *testing.T) {
+	ctx := context.Background()
+	cases := []struct {
+		name      string
+		main, dev func(t *testing.T, g *Graph) error
+		want      []int64
+	}{
+		{"different values added on both", func(t *testing.T, g *Graph) error {
+			return insert(ctx, g, WriteOptions{}, map[string][]int64{"nopk": {5}})
+		}, func(t *testing.T, g *Graph) error {
+			return insert(ctx, g, WriteOptions{Branch: "dev"}, map[string][]int64{"nopk": {6, 6}})
+		}, []int64{1, 5, 6, 6}},
+		{"the same value added on both", func(t *testing.T, g *Graph) error {
+			return insert(ctx, g, WriteOptions{}, map[string][]int64{"nopk": {5}})
+		}, func(t *testing.T, g *Graph) error {
+			return insert(ctx, g, WriteOptions{Branch: "dev"}, map[string][]int64{"nopk": {5}})
+		}, []int64{1, 5}},
+		{"deleted on the source, added on the target", func(t *testing.T, g *Graph) error {
+			return insert(ctx, g, WriteOptions{}, map[string][]int64{"nopk": {5}})
+		}, func(t *testing.T, g *Graph) error { return deleteRow(t, g, "dev", "nopk", 1) }, []int64{5}},
+		{"deleted on both", func(t *testing.T, g *Graph) error {
+			if err := insert(ctx, g, WriteOptions{}, map[string][]int64{"nopk": {7}}); err != nil {
+				return err
+			}
+			return deleteRow(t, g, "", "nopk", 1)
+		}, func(t *testing.T, g *Graph) error { return deleteRow(t, g, "dev", "nopk", 1) }, []int64{7}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			g := mergeRoot(t)
+			if err := tc.main(t, g); err != nil {
+				t.Fatal(err)
+			}
+			if err := tc.dev(t, g); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := g.Merge(ctx, "dev", "", ""); err != nil {
+				t.Fatalf("merge: %v", err)
+			}
+			got := branchIDs(t, g, "", "nopk")
+			slices.Sort(got)
+			if !slices.Equal(got, tc.want) {
+				t.Fatalf("nopk = %v, want %v", got, tc.want)
+			}
+		})
 	}
 }

@@ -341,7 +341,9 @@
 // graph.merge(…, strategy => 'stop') in a transaction block stages the
 // merge in the transaction (merge_stage.go): the snapshot becomes the
 // staged merged graph, the pending state its row changes (the target's
-// row kept where both branches changed one), graph.conflicts lists the
+// row kept where both branches changed one; a row both updated staged
+// as its per-column merge, a pending row followed by handle:
+// pending_follow.go), graph.conflicts lists the
 // conflicting rows, ordinary SQL (or DELETE FROM graph.conflicts)
 // resolves them, and COMMIT publishes one strict merge commit
 // (adapters.Graph.PublishMerge), refused with 55000 while a conflict is

@@ -104,11 +104,100 @@ func modelMerge(base, ours, theirs modelTable, strategyTheirs bool) (modelTable,
 	return out, conflict
 }
 
+// modelStage is the merge the model expects staged with strategy 'stop':
+// the rows (as modelMerge, but a conflicting row is the target's — for a
+// row both sides updated its per-column merge with the target's values
+// in the columns both set differently) and the conflicts by key with
+// their columns. A row both sides made the same is no conflict.
+func modelStage(base, ours, theirs modelTable) (modelTable, map[int]string) {
+	out := modelTable{}
+	conflicts := map[int]string{}
+	keys := map[int]bool{}
+	for _, m := range []modelTable{base, ours, theirs} {
+		for k := range m {
+			keys[k] = true
+		}
+	}
+	for k := range keys {
+		b, inB := base[k]
+		o, inO := ours[k]
+		s, inS := theirs[k]
+		switch {
+		case inO && inS && o == s:
+			out[k] = o
+		case inO && inS && inB:
+			var cols []string
+			pick := func(name string, bv, ov, sv int) int {
+				switch {
+				case sv == bv || sv == ov:
+					return ov
+				case ov == bv:
+					return sv
+				}
+				cols = append(cols, name)
+				return ov
+			}
+			out[k] = modelRow{pick("a", b.a, o.a, s.a), pick("b", b.b, o.b, s.b)}
+			if len(cols) > 0 {
+				conflicts[k] = strings.Join(cols, ", ")
+			}
+		case inO && inS: // added on both, differently
+			var cols []string
+			if o.a != s.a {
+				cols = append(cols, "a")
+			}
+			if o.b != s.b {
+				cols = append(cols, "b")
+			}
+			out[k], conflicts[k] = o, strings.Join(cols, ", ")
+		case !inB && (inO || inS): // added on one side
+			out[k] = o
+			if inS {
+				out[k] = s
+			}
+		case !inO && !inS:
+		case !inO: // deleted on ours
+			if s != b {
+				conflicts[k] = "k, a, b"
+			}
+		default: // deleted on theirs: a conflict if ours changed it
+			if o != b {
+				out[k], conflicts[k] = o, "k, a, b"
+			}
+		}
+	}
+	return out, conflicts
+}
+
+// modelOp sets row k of a scripted history's table to r (del: deletes it).
+type modelOp struct {
+	k   int
+	r   modelRow
+	del bool
+}
+
+// scriptedModel is TestMergeModelRandomized's first history (its first
+// round): rows 1 and 2 updated on both branches in column a, one of
+// them also in b on the source (staged per column: the source's b, the
+// target's a, two staged rows so resolving one shifts the other's
+// pending position); row 3 set differently in b on both (the target's
+// row is staged as it is); row 4 deleted on the target and updated on
+// the source; a clean insert.
+var scriptedModel = struct{ setup, ours, theirs []modelOp }{
+	setup:  []modelOp{{k: 1, r: modelRow{1, 1}}, {k: 2, r: modelRow{1, 1}}, {k: 3, r: modelRow{1, 1}}, {k: 4, r: modelRow{1, 1}}},
+	ours:   []modelOp{{k: 1, r: modelRow{2, 1}}, {k: 2, r: modelRow{2, 1}}, {k: 3, r: modelRow{1, 2}}, {k: 4, del: true}},
+	theirs: []modelOp{{k: 5, r: modelRow{1, 1}}, {k: 1, r: modelRow{0, 0}}, {k: 2, r: modelRow{0, 2}}, {k: 3, r: modelRow{1, 0}}, {k: 4, r: modelRow{2, 2}}},
+}
+
 // TestMergeModelRandomized runs random histories on two branches —
 // inserts, per-column updates and deletes of a small table, two merge
 // rounds (the second's base is the first merge) — and checks every
 // merge against the model: the merged rows, or a 40001 conflict that
-// changes nothing and then merges with strategy 'theirs'. Bounded: a
+// changes nothing and then merges with strategy 'theirs' or is staged
+// with strategy 'stop' (the staged rows and graph.conflicts checked
+// against the model), resolved row by row in SQL to the source's rows
+// in a random order (each resolution closes its own conflict only) and
+// committed. Bounded: a
 // fixed number of histories of a few statements; the seed is printed
 // on failure (rerun with -merge.seed).
 func TestMergeModelRandomized(t *testing.T) {
@@ -135,9 +224,8 @@ func TestMergeModelRandomized(t *testing.T) {
 			t.Fatalf("seed %d: %s: %v", seed, q, err)
 		}
 	}
-	read := func(branch, table string) string {
+	rowsOf := func(table string) string {
 		t.Helper()
-		must("set graph.branch = '" + branch + "'")
 		rows, err := c.Query(ctx, "select k, a, b from "+table+" order by k")
 		if err != nil {
 			t.Fatalf("seed %d: read %s: %v", seed, table, err)
@@ -155,6 +243,31 @@ func TestMergeModelRandomized(t *testing.T) {
 		}
 		return m.String()
 	}
+	read := func(branch, table string) string {
+		t.Helper()
+		must("set graph.branch = '" + branch + "'")
+		return rowsOf(table)
+	}
+	conflictsOf := func() map[int]string {
+		t.Helper()
+		rows, err := c.Query(ctx, "select (key->>'k')::int, columns from graph.conflicts")
+		if err != nil {
+			t.Fatalf("seed %d: graph.conflicts: %v", seed, err)
+		}
+		out := map[int]string{}
+		for rows.Next() {
+			var k int
+			var cols string
+			if err := rows.Scan(&k, &cols); err != nil {
+				t.Fatal(err)
+			}
+			out[k] = cols
+		}
+		if err := rows.Err(); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
 	// ops applies n random statements to one branch's table and model
 	ops := func(branch, table string, m modelTable, n int) []string {
 		must("set graph.branch = '" + branch + "'")
@@ -168,7 +281,7 @@ func TestMergeModelRandomized(t *testing.T) {
 			sort.Ints(keys)
 			switch op := rng.IntN(4); {
 			case op == 0 || len(keys) == 0:
-				k := rng.IntN(12)
+				k := rng.IntN(8)
 				if _, ok := m[k]; ok {
 					continue
 				}
@@ -179,6 +292,14 @@ func TestMergeModelRandomized(t *testing.T) {
 				k := keys[rng.IntN(len(keys))]
 				q = fmt.Sprintf("delete from %s where k = %d", table, k)
 				delete(m, k)
+			case op == 2 && rng.IntN(2) == 0:
+				// both columns: with one-column updates on the other
+				// branch, a row changed on both in one column and on one
+				// side in the other (staged per column with 'stop')
+				k := keys[rng.IntN(len(keys))]
+				r := modelRow{rng.IntN(3), rng.IntN(3)}
+				q = fmt.Sprintf("update %s set a = %d, b = %d where k = %d", table, r.a, r.b, k)
+				m[k] = r
 			default:
 				k := keys[rng.IntN(len(keys))]
 				r, v := m[k], rng.IntN(3)
@@ -196,20 +317,55 @@ func TestMergeModelRandomized(t *testing.T) {
 		}
 		return log
 	}
-	const histories, rounds = 12, 2
+	// set applies a scripted history's row changes
+	set := func(branch, table string, m modelTable, script []modelOp) []string {
+		must("set graph.branch = '" + branch + "'")
+		var log []string
+		for _, op := range script {
+			_, had := m[op.k]
+			var q string
+			switch {
+			case op.del:
+				q = fmt.Sprintf("delete from %s where k = %d", table, op.k)
+				delete(m, op.k)
+			case had:
+				q = fmt.Sprintf("update %s set a = %d, b = %d where k = %d", table, op.r.a, op.r.b, op.k)
+				m[op.k] = op.r
+			default:
+				q = fmt.Sprintf("insert into %s values (%d, %d, %d)", table, op.k, op.r.a, op.r.b)
+				m[op.k] = op.r
+			}
+			must(q)
+			log = append(log, branch+": "+q)
+		}
+		return log
+	}
+	const histories, rounds = 16, 2
 	for h := range histories {
+		// history 0 starts scripted: rows both branches updated in one
+		// column, one of them also in the other column
+		scripted := h == 0
 		table, dev := fmt.Sprintf("t%d", h), fmt.Sprintf("dev%d", h)
 		must("set graph.branch = 'main'")
 		must("create table " + table + " (k int primary key, a int not null, b int not null)")
 		ours := modelTable{}
 		var log []string
-		log = append(log, ops("main", table, ours, 4)...)
+		if scripted {
+			log = append(log, set("main", table, ours, scriptedModel.setup)...)
+		} else {
+			log = append(log, ops("main", table, ours, 4)...)
+		}
 		must("set graph.branch = 'main'")
 		must("call graph.create_branch('" + dev + "')")
 		base, theirs := ours.clone(), ours.clone()
 		for round := range rounds {
-			log = append(log, ops("main", table, ours, 1+rng.IntN(4))...)
-			log = append(log, ops(dev, table, theirs, 1+rng.IntN(4))...)
+			if scripted && round == 0 {
+				log = append(log, set("main", table, ours, scriptedModel.ours)...)
+				log = append(log, set(dev, table, theirs, scriptedModel.theirs)...)
+			} else {
+				log = append(log, ops("main", table, ours, 1+rng.IntN(4))...)
+				log = append(log, ops(dev, table, theirs, 1+rng.IntN(4))...)
+			}
 			want, conflict := modelMerge(base, ours, theirs, false)
 			before := read("main", table)
 			must("set graph.branch = 'main'")
@@ -226,10 +382,58 @@ func TestMergeModelRandomized(t *testing.T) {
 					fail("a refused merge changed main: %s, was %s", got, before)
 				}
 				must("set graph.branch = 'main'")
-				if err := exec("call graph.merge('" + dev + "', strategy => 'theirs')"); err != nil {
-					fail("merge with 'theirs': %v", err)
-				}
 				want, _ = modelMerge(base, ours, theirs, true)
+				if !scripted && rng.IntN(3) == 0 {
+					if err := exec("call graph.merge('" + dev + "', strategy => 'theirs')"); err != nil {
+						fail("merge with 'theirs': %v", err)
+					}
+				} else {
+					// staged, checked, then resolved to the source's rows
+					staged, conflicts := modelStage(base, ours, theirs)
+					must("begin")
+					if err := exec("call graph.merge('" + dev + "', strategy => 'stop')"); err != nil {
+						fail("merge with 'stop': %v", err)
+					}
+					if got := rowsOf(table); got != staged.String() {
+						fail("staged rows %s, want %s", got, staged)
+					}
+					if got := conflictsOf(); fmt.Sprint(got) != fmt.Sprint(conflicts) {
+						fail("graph.conflicts %v, want %v", got, conflicts)
+					}
+					keys := make([]int, 0, len(conflicts))
+					for k := range conflicts {
+						keys = append(keys, k)
+					}
+					sort.Ints(keys)
+					rng.Shuffle(len(keys), func(i, j int) { keys[i], keys[j] = keys[j], keys[i] })
+					for _, k := range keys {
+						s, inS := theirs[k]
+						_, inStaged := staged[k]
+						var qs []string
+						switch {
+						case !inS:
+							qs = []string{fmt.Sprintf("delete from %s where k = %d", table, k)}
+						case inStaged:
+							qs = []string{fmt.Sprintf("update %s set a = %d, b = %d where k = %d", table, s.a, s.b, k)}
+						default: // deleted on the target: insert, then mark resolved
+							qs = []string{fmt.Sprintf("insert into %s values (%d, %d, %d)", table, k, s.a, s.b),
+								fmt.Sprintf("delete from graph.conflicts where key->>'k' = '%d'", k)}
+						}
+						for _, q := range qs {
+							if err := exec(q); err != nil {
+								fail("resolving: %s: %v", q, err)
+							}
+							log = append(log, "resolve: "+q)
+						}
+						delete(conflicts, k)
+						if got := conflictsOf(); fmt.Sprint(got) != fmt.Sprint(conflicts) {
+							fail("graph.conflicts after resolving %d: %v, want %v", k, got, conflicts)
+						}
+					}
+					if err := exec("commit"); err != nil {
+						fail("commit of the resolved merge: %v", err)
+					}
+				}
 			} else if err != nil {
 				fail("merge: %v, want the rows %v", err, want)
 			}

@@ -29,9 +29,15 @@ import (
 // every later statement reads and writes the merged graph as if the
 // merge had been typed in as ordinary DML; where both branches changed a
 // row the target's version is kept and the row is listed in
-// graph.conflicts with its base, ours and theirs versions. A conflict is
-// resolved when the transaction updates or deletes the target's row it
-// names, or when it is deleted from graph.conflicts (DELETE FROM
+// graph.conflicts with its base, ours and theirs versions — except that a
+// row both branches updated is staged as its per-column merge (the
+// source's changes to the columns only it changed applied; the target's
+// values in the columns both set, which graph.conflicts lists). The
+// staged row of a conflict is the target's base row or, for a per-column
+// merge, a pending insert the pending table follows by a stable handle
+// (pending_follow.go: pending rows' addresses shift as earlier ones are
+// removed). A conflict is resolved when the transaction updates or
+// deletes its staged row, or when it is deleted from graph.conflicts (DELETE FROM
 // graph.conflicts [WHERE …]: keep the staged row as it is — also the way
 // to accept the target's deletion of a row). COMMIT publishes the merge
 // with the transaction's final rows as one merge commit
@@ -50,9 +56,13 @@ type stagedMerge struct {
 // stagedConflict is one row of graph.conflicts and its state.
 type stagedConflict struct {
 	graphsql.Conflict
+	// the staged row: the target's base row at oursAddr (hasOurs), or
+	// the pending insert followed by handle (pending)
 	hasOurs  bool
-	oursAddr uint64 // the target row the staged result keeps (hasOurs)
-	resolved bool   // deleted from graph.conflicts
+	oursAddr uint64
+	pending  bool
+	handle   int
+	resolved bool // deleted from graph.conflicts
 }
 
 func (m *stagedMerge) clone() *stagedMerge {
@@ -68,7 +78,13 @@ func (m *stagedMerge) open(pend *pendingState) []graphsql.Conflict {
 		if c.resolved {
 			continue
 		}
-		if p := pend.tables[c.Table]; c.hasOurs && p != nil && p.deleted.has(c.oursAddr) {
+		p := pend.tables[c.Table]
+		switch {
+		case c.pending && p != nil:
+			if _, live := p.followedRow(c.handle); !live {
+				continue // the transaction updated or deleted the staged row
+			}
+		case c.hasOurs && p != nil && p.deleted.has(c.oursAddr):
 			continue // the transaction updated or deleted the row
 		}
 		out = append(out, c.Conflict)
@@ -127,7 +143,16 @@ func (s *session) stageMerge(ctx context.Context, from, into string) (int, error
 			return 0, err
 		}
 		c.ID = int64(i + 1)
-		m.conflicts = append(m.conflicts, stagedConflict{Conflict: c, hasOurs: rc.Ours != nil, oursAddr: rc.OursAddr})
+		sc := stagedConflict{Conflict: c, hasOurs: rc.Ours != nil, oursAddr: rc.OursAddr}
+		if rc.StagedRow >= 0 {
+			p := pend.tables[rc.Table]
+			if p == nil {
+				return 0, fmt.Errorf("planner: staged row of a conflict on %q missing from the merge's rows", rc.Table)
+			}
+			// the merge's rows are the table's first pending inserts
+			sc.pending, sc.hasOurs, sc.handle = true, false, p.follow(uint64(rc.StagedRow))
+		}
+		m.conflicts = append(m.conflicts, sc)
 	}
 	pend.merge = m
 	pend.bump()
@@ -238,18 +263,29 @@ func conflictRow(cat *catalog, rc adapters.RowConflict) (graphsql.Conflict, erro
 	default:
 		c.Kind = "changed on both"
 	}
-	for _, col := range td.Columns {
-		var o, t any
-		if ours != nil {
-			o = ours[col.Name]
+	// the conflicting columns as the merge found them (positions in the
+	// physical schema), by SQL name
+	var phys *arrow.Schema
+	for _, r := range []arrow.RecordBatch{rc.Ours, rc.Theirs} {
+		if r != nil {
+			phys = r.Schema()
+			break
 		}
-		if theirs != nil {
-			t = theirs[col.Name]
-		}
-		if ours == nil || theirs == nil || fmt.Sprint(o) != fmt.Sprint(t) {
-			if ours != nil || theirs != nil {
-				c.Columns = append(c.Columns, col.Name)
+	}
+	for _, pos := range rc.Columns {
+		name := ""
+		if phys != nil && pos < phys.NumFields() {
+			for _, col := range td.Columns {
+				if col.Name == phys.Field(pos).Name {
+					name = col.Name
+				}
 			}
+		}
+		if name == "" && pos < len(td.Columns) {
+			name = td.Columns[pos].Name
+		}
+		if name != "" {
+			c.Columns = append(c.Columns, name)
 		}
 	}
 	c.Key, c.Base, c.Ours, c.Theirs = jsonbText(key), jsonbText(base), jsonbText(ours), jsonbText(theirs)

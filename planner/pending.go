@@ -33,12 +33,16 @@ type pendingTable struct {
 	cols    []exec.ColumnDef
 	inserts []arrow.RecordBatch
 	deleted *addrBits // base rows deleted (addrset.go)
+	// followed holds the positions of pending rows followed across
+	// statements, by handle (pending_follow.go)
+	followed []uint64
 }
 
 func (p *pendingTable) clone() *pendingTable {
 	c := *p
 	c.inserts = append([]arrow.RecordBatch(nil), p.inserts...)
 	c.deleted = p.deleted.clone()
+	c.followed = slices.Clone(p.followed)
 	return &c
 }
 
@@ -47,8 +51,9 @@ func (p *pendingTable) empty() bool {
 }
 
 // remove drops rows by address: base rows join the delete set, pending
-// rows are cut out of the insert records (later pending addresses shift,
-// which is fine: addresses are only used within one statement). It
+// rows are cut out of the insert records (later pending addresses shift:
+// addresses are only used within one statement; rows followed across
+// statements keep their handles, pending_follow.go). It
 // reports the bytes of the records it built in memory for the rows kept
 // (a staged record cut is read back and its rest kept in memory).
 func (p *pendingTable) remove(addrs []uint64) (int64, error) {
@@ -90,6 +95,7 @@ func (p *pendingTable) remove(addrs []uint64) (int64, error) {
 		}
 	}
 	p.inserts = kept
+	p.shiftFollowed(drop)
 	return built, nil
 }
 

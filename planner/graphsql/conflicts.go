@@ -49,8 +49,10 @@ func stageMerge(ctx context.Context, env Env, from, into string) (any, error) {
 
 // Conflict is one row of graph.conflicts: a row of a staged merge both
 // branches changed. Key, Base, Ours and Theirs are jsonb texts (""
-// = NULL: that side has no such row); Columns names the columns whose
-// values differ between ours and theirs.
+// = NULL: that side has no such row); Columns names the columns in
+// conflict: for a row both branches updated, those both set to
+// different values; otherwise those whose values differ between ours
+// and theirs.
 type Conflict struct {
 	ID                      int64
 	Table                   string

@@ -71,3 +71,18 @@ SET graph.branch = 'main';
 UPDATE people SET age = 79 WHERE id = 1;
 CALL graph.merge('cols2');
 SELECT id, email, age FROM people WHERE id = 1;
+-- with 'stop', a row both branches updated is staged per column: the
+-- source's email is taken, the age both set stays main's until resolved
+CALL graph.create_branch('cols3');
+SET graph.branch = 'cols3';
+UPDATE people SET age = 50, email = 'ada@cols3.example' WHERE id = 1;
+SET graph.branch = 'main';
+UPDATE people SET age = 51 WHERE id = 1;
+BEGIN;
+CALL graph.merge('cols3', strategy => 'stop');
+SELECT id, email, age FROM people WHERE id = 1;
+SELECT key, columns, ours->>'age' AS ours_age, theirs->>'age' AS theirs_age FROM graph.conflicts;
+UPDATE people SET age = 50 WHERE id = 1;
+SELECT count(*) AS open_conflicts FROM graph.conflicts;
+COMMIT;
+SELECT id, email, age FROM people WHERE id = 1;
