@@ -1,0 +1,86 @@
+package adapters
+
+import (
+	"time"
+)
+
+// Gathering a group (docs/architecture.md, "Group commit"). The runner
+// takes whatever is queued when the previous group has committed. Under
+// load that alone splits the writers into two alternating groups: the
+// members of a large group are acknowledged together and all come back
+// with their next statement a moment later, but by then the runner has
+// already started committing the few writes that arrived while the large
+// group was in flight. Each group then costs a full commit (its ordered
+// durable rounds) for a handful of members, and the large set of writers
+// waits for it: closed-loop throughput halves.
+//
+// So when fewer writes are queued than the previous group carried, the
+// runner waits for the rest — until as many are queued as the previous
+// group had, or for at most half the previous group's commit duration
+// (capped by Options.GroupGatherMax) after it ended, whichever comes
+// first. A lone
+// writer (previous group of one) never waits, nor does a write that
+// finds the runner idle after a quiet period with a group of one behind
+// it, so single-client latency is unchanged. The wait only ever delays
+// writes that would otherwise have waited for a whole commit of a small
+// group anyway, which is what PostgreSQL's commit_delay/commit_siblings
+// trade, sized from the measured commit instead of a fixed setting.
+
+// defaultGroupGatherMax bounds the gather wait when Options does not: a
+// local-disk commit takes milliseconds, so the half-duration rule binds
+// there; on object storage (tens of milliseconds per request) this cap
+// does.
+const defaultGroupGatherMax = 100 * time.Millisecond
+
+// lastGroup is what the runner remembers of a branch's previous group.
+type lastGroup struct {
+	// writers were active: the writes the group took from the queue
+	// and those queued while it committed
+	writers int
+	took    time.Duration // how long committing the group took
+	ended   time.Time
+}
+
+// gatherWait is how long the runner waits for more writes when queued
+// are waiting, the previous group was last and ended since ago (0:
+// commit at once). The wait is measured from the end of the previous
+// group: writers that have not come back within half a commit of their
+// acknowledgement are not waited for, so a burst long past costs
+// nothing.
+func gatherWait(queued int, last lastGroup, limit, since time.Duration) time.Duration {
+	if limit <= 0 || queued >= last.writers {
+		return 0
+	}
+	return max(0, min(last.took/2, limit)-since)
+}
+
+// gather waits until at least want writes are queued for key, or for d.
+func (g *Graph) gather(key string, want int, d time.Duration) {
+	q := &g.groups
+	t := time.NewTimer(d)
+	defer t.Stop()
+	for {
+		q.mu.Lock()
+		n, ch := len(q.queue[key]), q.arrivals(key)
+		q.mu.Unlock()
+		if n >= want {
+			return
+		}
+		select {
+		case <-ch:
+		case <-t.C:
+			return
+		}
+	}
+}
+
+// arrivals is key's arrival signal (q.mu held): one pending wake-up,
+// sent by every enqueue; the waiter re-reads the queue.
+func (q *groupQueue) arrivals(key string) chan struct{} {
+	ch := q.arrived[key]
+	if ch == nil {
+		ch = make(chan struct{}, 1)
+		q.arrived[key] = ch
+	}
+	return ch
+}
