@@ -41,7 +41,7 @@ type Options struct {
 	// GroupGatherMax bounds how long a branch's group-commit runner waits
 	// for the writers of its previous group to come back before it
 	// commits the fewer writes queued (adapters/group_gather.go; the wait
-	// is at most half the previous group's commit duration). 0 = 100 ms;
+	// ends at most one commit duration of the previous group after its end). 0 = 100 ms;
 	// negative = never wait.
 	GroupGatherMax time.Duration
 }

@@ -129,6 +129,12 @@ func (g *Graph) writeGrouped(ctx context.Context, o WriteOptions, fn StageFunc) 
 	q := &g.groups
 	q.mu.Lock()
 	q.init()
+	if lg, ok := q.last[key]; ok && !lg.backSeen {
+		// the first write since the previous group ended: how soon
+		// writers come back (gatherWait)
+		lg.back, lg.backSeen = time.Since(lg.ended), true
+		q.last[key] = lg
+	}
 	q.queue[key] = append(q.queue[key], m)
 	select {
 	case q.arrivals(key) <- struct{}{}:
@@ -171,7 +177,7 @@ func (g *Graph) runGroups(key string) {
 		// the writers active: the group's, which come back with their
 		// next statements, and those that queued meanwhile
 		end := time.Now()
-		q.last[key] = lastGroup{writers: len(batch) + len(q.queue[key]), took: end.Sub(t0), ended: end}
+		q.last[key] = lastGroup{writers: len(batch) + len(q.queue[key]), took: end.Sub(t0), ended: end, back: q.last[key].back}
 		q.mu.Unlock()
 		if len(again) > 0 {
 			// deferred members go first: nothing before them can

@@ -14,11 +14,11 @@ import (
 // durable rounds) for a handful of members, and the large set of writers
 // waits for it: closed-loop throughput halves.
 //
-// So when fewer writes are queued than the previous group carried, the
-// runner waits for the rest — until as many are queued as the previous
-// group had, or for at most half the previous group's commit duration
-// (capped by Options.GroupGatherMax) after it ended, whichever comes
-// first. A lone
+// So when fewer writes are queued than were active around the previous
+// group (its own and those that queued while it committed), the runner
+// waits for the rest — until as many are queued, or until one commit
+// duration of the previous group (capped by Options.GroupGatherMax) has
+// passed since it ended, whichever comes first. A lone
 // writer (previous group of one) never waits, nor does a write that
 // finds the runner idle after a quiet period with a group of one behind
 // it, so single-client latency is unchanged. The wait only ever delays
@@ -27,7 +27,7 @@ import (
 // trade, sized from the measured commit instead of a fixed setting.
 
 // defaultGroupGatherMax bounds the gather wait when Options does not: a
-// local-disk commit takes milliseconds, so the half-duration rule binds
+// local-disk commit takes milliseconds, so the commit-duration rule binds
 // there; on object storage (tens of milliseconds per request) this cap
 // does.
 const defaultGroupGatherMax = 100 * time.Millisecond
@@ -39,19 +39,31 @@ type lastGroup struct {
 	writers int
 	took    time.Duration // how long committing the group took
 	ended   time.Time
+	// back is how long after the end of a group the first write came
+	// (of this group once backSeen, else of an earlier one)
+	back     time.Duration
+	backSeen bool
 }
 
 // gatherWait is how long the runner waits for more writes when queued
 // are waiting, the previous group was last and ended since ago (0:
-// commit at once). The wait is measured from the end of the previous
-// group: writers that have not come back within half a commit of their
-// acknowledgement are not waited for, so a burst long past costs
-// nothing.
+// commit at once). The wait ends at most one commit duration (capped by
+// limit) after the end of the previous group: its writers come back
+// after their client's round trip and their next statement's reads
+// (about two storage requests on object storage, a fraction of a
+// millisecond on local disk), and writers that have not come back
+// within a whole commit are not waited for — a burst long past costs
+// nothing. Nor does the runner wait when writers came back late last
+// time (more than a quarter of a commit after its end: on object
+// storage a statement's own reads take a few requests, and many clients
+// share two cores): the writes queued meanwhile then form the next group
+// while the others prepare their statements, which overlaps the two
+// better than one group that waits for everyone.
 func gatherWait(queued int, last lastGroup, limit, since time.Duration) time.Duration {
-	if limit <= 0 || queued >= last.writers {
+	if limit <= 0 || queued >= last.writers || last.back > last.took/4 {
 		return 0
 	}
-	return max(0, min(last.took/2, limit)-since)
+	return max(0, min(last.took, limit)-since)
 }
 
 // gather waits until at least want writes are queued for key, or for d.

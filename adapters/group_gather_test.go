@@ -12,8 +12,8 @@ import (
 )
 
 // TestGatherWait: the runner waits only when fewer writes are queued
-// than were active around the previous group, for at most half that
-// group's commit duration and never longer than the cap.
+// than were active around the previous group, until one commit duration
+// of that group after its end and never longer than the cap.
 func TestGatherWait(t *testing.T) {
 	ms := time.Millisecond
 	for _, c := range []struct {
@@ -28,11 +28,14 @@ func TestGatherWait(t *testing.T) {
 		{"lone writer", 1, lastGroup{writers: 1, took: 8 * ms}, 100 * ms, 0, 0},
 		{"all back", 16, lastGroup{writers: 16, took: 8 * ms}, 100 * ms, 0, 0},
 		{"more than before", 20, lastGroup{writers: 16, took: 8 * ms}, 100 * ms, 0, 0},
-		{"some back", 2, lastGroup{writers: 16, took: 8 * ms}, 100 * ms, 0, 4 * ms},
-		{"some back later", 2, lastGroup{writers: 16, took: 8 * ms}, 100 * ms, 3 * ms, ms},
+		{"some back", 2, lastGroup{writers: 16, took: 8 * ms}, 100 * ms, 0, 8 * ms},
+		{"some back later", 2, lastGroup{writers: 16, took: 8 * ms}, 100 * ms, 3 * ms, 5 * ms},
+		{"a commit later", 2, lastGroup{writers: 16, took: 8 * ms}, 100 * ms, 9 * ms, 0},
 		{"burst long past", 1, lastGroup{writers: 16, took: 8 * ms}, 100 * ms, time.Hour, 0},
-		{"capped", 2, lastGroup{writers: 64, took: 400 * ms}, 100 * ms, 0, 100 * ms},
+		{"capped", 2, lastGroup{writers: 64, took: 400 * ms}, 100 * ms, 60 * ms, 40 * ms},
 		{"off", 2, lastGroup{writers: 16, took: 8 * ms}, -1, 0, 0},
+		{"writers came back soon", 2, lastGroup{writers: 16, took: 8 * ms, back: ms}, 100 * ms, 0, 8 * ms},
+		{"writers came back late", 32, lastGroup{writers: 64, took: 160 * ms, back: 65 * ms}, 100 * ms, 0, 0},
 	} {
 		if got := gatherWait(c.queued, c.last, c.max, c.since); got != c.want {
 			t.Errorf("%s: gatherWait(%d, %+v, %v, %v) = %v, want %v", c.name, c.queued, c.last, c.max, c.since, got, c.want)
