@@ -30,22 +30,6 @@ var ErrMaterializeConflict = errors.New("graph: a pinned table version holds ano
 // before its CAS race for it): the put-if-absent would make them agree
 // anyway, this only saves the loser's writes.
 func (r *Root) Materialize(ctx context.Context, e TableEntry) (*lance.Dataset, error) {
-	return r.materializeShared(ctx, e, true)
-}
-
-// MaterializePublished is Materialize for the committer of the pin,
-// right after its manifest CAS: the version is almost certainly not
-// there yet, so it skips the read that would find it and goes straight
-// to the put-if-absent, which adopts the version when another
-// materializer got there first with the same transaction (lance
-// Staged.Commit) and reports anything else as ErrMaterializeConflict. On
-// object storage that is one request less on the path the next commit's
-// first round waits for (it materializes its base, sharing this run).
-func (r *Root) MaterializePublished(ctx context.Context, e TableEntry) (*lance.Dataset, error) {
-	return r.materializeShared(ctx, e, false)
-}
-
-func (r *Root) materializeShared(ctx context.Context, e TableEntry, probe bool) (*lance.Dataset, error) {
 	if ds := r.committed(e.Location, e.Branch, e.Version); ds != nil {
 		return ds, nil
 	}
@@ -71,7 +55,7 @@ func (r *Root) materializeShared(ctx context.Context, e TableEntry, probe bool) 
 	c.inflight[k] = call
 	c.mu.Unlock()
 	// the shared run must not end with one caller's cancellation
-	call.ds, call.err = r.materialize(context.WithoutCancel(ctx), e, probe)
+	call.ds, call.err = r.materialize(context.WithoutCancel(ctx), e)
 	c.mu.Lock()
 	delete(c.inflight, k)
 	c.mu.Unlock()
@@ -94,19 +78,16 @@ type materializeCall struct {
 	err  error
 }
 
-func (r *Root) materialize(ctx context.Context, e TableEntry, probe bool) (*lance.Dataset, error) {
-	if probe {
-		ds, err := r.OpenDataset(ctx, e.Location, e.Branch, e.Version)
-		if err == nil || !lance.IsNotFound(err) {
-			if err == nil {
-				r.RememberTable(e.Location, ds)
-			}
-			return ds, err
+func (r *Root) materialize(ctx context.Context, e TableEntry) (*lance.Dataset, error) {
+	ds, err := r.OpenDataset(ctx, e.Location, e.Branch, e.Version)
+	if err == nil || !lance.IsNotFound(err) {
+		if err == nil {
+			r.RememberTable(e.Location, ds)
 		}
+		return ds, err
 	}
 	opts := r.DatasetOptions(e.Location, e.Branch, e.Version-1)
 	var base *lance.Dataset
-	var err error
 	if e.Version == 1 {
 		base = lance.New(r.store, e.Location, opts)
 	} else if base, err = r.OpenDataset(ctx, e.Location, e.Branch, e.Version-1); err != nil {

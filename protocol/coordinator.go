@@ -219,7 +219,7 @@ func (c *Coordinator) materialize(ctx context.Context, pw *PreparedWrite, sn *gr
 	}
 	run := func(ctx context.Context) {
 		for _, te := range entries {
-			if _, err := c.Root.MaterializePublished(ctx, te); err != nil {
+			if _, err := c.Root.Materialize(ctx, te); err != nil {
 				c.materializeFailures.Add(1)
 			}
 		}
