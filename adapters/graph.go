@@ -41,8 +41,9 @@ type Options struct {
 	// GroupGatherMax bounds how long a branch's group-commit runner waits
 	// for the writers of its previous group to come back before it
 	// commits the fewer writes queued (adapters/group_gather.go; the wait
-	// ends at most one commit duration of the previous group after its end). 0 = 100 ms;
-	// negative = never wait.
+	// ends at most one commit duration of the previous group after its
+	// end). 0 = 100 ms on a local root and off on S3; negative = never
+	// wait.
 	GroupGatherMax time.Duration
 }
 
@@ -87,6 +88,11 @@ func Open(ctx context.Context, store objstore.Store, o Options) (*Graph, error) 
 	coord.ParallelConfirm = true
 	if o.GroupGatherMax == 0 {
 		o.GroupGatherMax = defaultGroupGatherMax
+		if b, ok := objstore.Backend(store); ok {
+			if _, remote := b.(*objstore.S3); remote {
+				o.GroupGatherMax = -1 // group_gather.go: measured slower there
+			}
+		}
 	}
 	return &Graph{Root: root, Recovery: rec, coord: coord, actor: o.Actor, heads: committedHeads{root: root}, legacy: o.LegacyCommitPath,
 		auto:   autoOptimizer{threshold: o.AutoOptimizeFragments, running: map[string]bool{}},
