@@ -180,8 +180,13 @@
 // key an earlier member inserts, or deleting a row an earlier member
 // deletes, is deferred to the next group (it recomputes there), a member
 // staging anything but in-memory inserts and deletes by address runs
-// alone. Tests: TestGroupCommitMembers, TestGroupCommitConcurrentWriters,
-// the crash sweep's group-commit shape.
+// alone. When fewer writes are queued than were active around the
+// previous group, the runner first gathers the writers of that group as
+// they come back (group_gather.go, bounded by one commit duration after
+// its end). Tests: TestGroupCommitMembers,
+// TestGroupCommitConcurrentWriters, TestGatherWait,
+// TestGroupCommitGathersReturningWriters, the crash sweep's group-commit
+// shape.
 //
 // Background Optimize does not wait for open transactions: a compaction
 // moves rows without changing them, and the SQL layer follows a

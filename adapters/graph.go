@@ -2,6 +2,7 @@ package adapters
 
 import (
 	"context"
+	"time"
 
 	"github.com/pggraph/pggraph/graph"
 	"github.com/pggraph/pggraph/lance"
@@ -37,6 +38,13 @@ type Options struct {
 	// a crash before it is recovery's "CAS succeeded, sidecar remains"
 	// case, and Pending and Close wait for deletes in flight.
 	SyncFinalize bool
+	// GroupGatherMax bounds how long a branch's group-commit runner waits
+	// for the writers of its previous group to come back before it
+	// commits the fewer writes queued (adapters/group_gather.go; the wait
+	// ends at most one commit duration of the previous group after its
+	// end). 0 = 100 ms on a local root and off on S3; negative = never
+	// wait.
+	GroupGatherMax time.Duration
 }
 
 // Graph is the write path's entry point for the SQL layer: an open root
@@ -78,8 +86,17 @@ func Open(ctx context.Context, store objstore.Store, o Options) (*Graph, error) 
 	coord := protocol.NewCoordinator(root, rec)
 	coord.AsyncFinalize = !o.SyncFinalize
 	coord.ParallelConfirm = true
+	if o.GroupGatherMax == 0 {
+		o.GroupGatherMax = defaultGroupGatherMax
+		if b, ok := objstore.Backend(store); ok {
+			if _, remote := b.(*objstore.S3); remote {
+				o.GroupGatherMax = -1 // group_gather.go: measured slower there
+			}
+		}
+	}
 	return &Graph{Root: root, Recovery: rec, coord: coord, actor: o.Actor, heads: committedHeads{root: root}, legacy: o.LegacyCommitPath,
-		auto: autoOptimizer{threshold: o.AutoOptimizeFragments, running: map[string]bool{}}}, nil
+		auto:   autoOptimizer{threshold: o.AutoOptimizeFragments, running: map[string]bool{}},
+		groups: groupQueue{gatherMax: o.GroupGatherMax}}, nil
 }
 
 // Stats returns the coordinator's counters (commits, re-prepares,

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
@@ -65,6 +66,12 @@ type groupQueue struct {
 	mu      sync.Mutex
 	queue   map[string][]*groupMember
 	running map[string]bool
+	// arrived signals the runner gathering a group (group_gather.go);
+	// last is each branch's previous group; gatherMax bounds the
+	// gather wait (Options.GroupGatherMax)
+	arrived   map[string]chan struct{}
+	last      map[string]lastGroup
+	gatherMax time.Duration
 	// groups counts graph commits that carried more than one member,
 	// members the members they carried
 	groups, members atomic.Int64
@@ -101,6 +108,14 @@ func (g *Graph) GroupStats() (commits, members int64) {
 	return g.groups.groups.Load(), g.groups.members.Load()
 }
 
+// init makes the maps (q.mu held).
+func (q *groupQueue) init() {
+	if q.queue == nil {
+		q.queue, q.running = map[string][]*groupMember{}, map[string]bool{}
+		q.arrived, q.last = map[string]chan struct{}{}, map[string]lastGroup{}
+	}
+}
+
 // writeGrouped queues the write for its branch's runner and waits for
 // its outcome. It waits even when ctx ends: the write may already be
 // part of a commit in flight, and answering before knowing would let a
@@ -113,10 +128,18 @@ func (g *Graph) writeGrouped(ctx context.Context, o WriteOptions, fn StageFunc) 
 	}
 	q := &g.groups
 	q.mu.Lock()
-	if q.queue == nil {
-		q.queue, q.running = map[string][]*groupMember{}, map[string]bool{}
+	q.init()
+	if lg, ok := q.last[key]; ok && !lg.backSeen {
+		// the first write since the previous group ended: how soon
+		// writers come back (gatherWait)
+		lg.back, lg.backSeen = time.Since(lg.ended), true
+		q.last[key] = lg
 	}
 	q.queue[key] = append(q.queue[key], m)
+	select {
+	case q.arrivals(key) <- struct{}{}:
+	default: // a wake-up is pending already
+	}
 	start := !q.running[key]
 	q.running[key] = true
 	q.mu.Unlock()
@@ -133,6 +156,13 @@ func (g *Graph) runGroups(key string) {
 	q := &g.groups
 	for {
 		q.mu.Lock()
+		if last := q.last[key]; len(q.queue[key]) > 0 {
+			if d := gatherWait(len(q.queue[key]), last, q.gatherMax, time.Since(last.ended)); d > 0 {
+				q.mu.Unlock()
+				g.gather(key, last.writers, d)
+				q.mu.Lock()
+			}
+		}
 		batch := q.queue[key]
 		delete(q.queue, key)
 		if len(batch) == 0 {
@@ -141,7 +171,15 @@ func (g *Graph) runGroups(key string) {
 			return
 		}
 		q.mu.Unlock()
-		if again := g.commitGroup(batch); len(again) > 0 {
+		t0 := time.Now()
+		again := g.commitGroup(batch)
+		q.mu.Lock()
+		// the writers active: the group's, which come back with their
+		// next statements, and those that queued meanwhile
+		end := time.Now()
+		q.last[key] = lastGroup{writers: len(batch) + len(q.queue[key]), took: end.Sub(t0), ended: end, back: q.last[key].back}
+		q.mu.Unlock()
+		if len(again) > 0 {
 			// deferred members go first: nothing before them can
 			// defer them again
 			q.mu.Lock()
