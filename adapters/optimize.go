@@ -33,6 +33,11 @@ type OptimizeOptions struct {
 	// Actor, Application, Client: the commit's attribution (as
 	// WriteOptions').
 	Actor, Application, Client string
+	// Fragments, per table, limits what a table's compaction may rewrite
+	// to these fragments (a table without an entry: any fragment).
+	// Background compaction sets it to the fragments whose rows it
+	// reserved against row locks (OptimizeGuard).
+	Fragments map[string][]uint64
 }
 
 // errNothingToOptimize ends an Optimize whose base has nothing to
@@ -80,10 +85,17 @@ func (g *Graph) OptimizeWith(ctx context.Context, o OptimizeOptions) (*protocol.
 			if err != nil {
 				return err
 			}
-			if ds.CompactionCandidates(copts) < o.MinFragments {
+			topts := copts
+			if ids, ok := o.Fragments[name]; ok {
+				topts.Fragments = make(map[uint64]bool, len(ids))
+				for _, f := range ids {
+					topts.Fragments[f] = true
+				}
+			}
+			if ds.CompactionCandidates(topts) < o.MinFragments {
 				continue
 			}
-			if err := s.compactTable(name, copts); err != nil {
+			if err := s.compactTable(name, topts); err != nil {
 				return err
 			}
 			n++
@@ -186,19 +198,36 @@ func (g *Graph) maybeOptimize(rc *protocol.Receipt, w *mutationWriter) {
 		// without changing them, and the SQL layer rebases a
 		// transaction's addresses across it (planner rebase.go); only
 		// the row locks of this process name rows by address, so the
-		// guard lets a table's locks drain first (bounded) and skips a
-		// table that does not
+		// guard lets the locks of the rows it moves drain first
+		// (bounded) and skips a table whose do not. The run rewrites
+		// only the fragments it reserved (those worth compacting in the
+		// commit that triggered it): rows of other fragments, such as a
+		// large one whose rows transactions keep locking, stay lockable.
+		// derived work outlives the caller's request context
+		ctx := context.Background()
+		o := OptimizeOptions{Branch: branch, Tables: tables, Actor: "auto-optimize", MaterializeDeletions: autoMaterializeDeletions, Fragments: map[string][]uint64{}}
+		copts := lance.CompactOptions{MaterializeDeletionsThreshold: autoMaterializeDeletions}
+		for _, name := range tables {
+			e, ok := rc.Snapshot.State.TableByName(name)
+			if !ok {
+				continue
+			}
+			ds, err := g.Root.OpenTable(ctx, e)
+			if err != nil {
+				continue // the run reports it, unlimited
+			}
+			o.Fragments[name] = ds.CompactionFragments(copts)
+		}
 		if gf := a.guard.Load(); gf != nil {
 			var release func()
-			if tables, release = (*gf)(branch, tables); release != nil {
+			if o.Tables, release = (*gf)(branch, tables, o.Fragments); release != nil {
 				defer release()
 			}
-			if len(tables) == 0 {
+			if len(o.Tables) == 0 {
 				return
 			}
 		}
-		// derived work outlives the caller's request context
-		if _, err := g.OptimizeWith(context.Background(), OptimizeOptions{Branch: branch, Tables: tables, Actor: "auto-optimize", MaterializeDeletions: autoMaterializeDeletions}); err != nil {
+		if _, err := g.OptimizeWith(ctx, o); err != nil {
 			a.failures.Add(1)
 			a.lastErr.Store(err)
 		}

@@ -26,12 +26,20 @@ type CompactOptions struct {
 	// run rewrites a large table whose rows are updated one at a time
 	// (each update deletes a row of its big fragment).
 	MaterializeDeletionsThreshold float64
+	// Fragments, when not nil, limits the candidates to these fragment
+	// ids: a background compaction rewrites only the fragments whose
+	// rows it reserved against this process's row locks (a row's
+	// address changes only when its fragment is rewritten).
+	Fragments map[uint64]bool
 }
 
 // candidate reports whether fragment f is worth rewriting: fewer rows
 // than target, or enough deleted rows (a deletion file with an unknown
 // count counts as enough).
 func (o CompactOptions) candidate(f *format.Fragment, target uint64) bool {
+	if o.Fragments != nil && !o.Fragments[f.ID] {
+		return false
+	}
 	if f.PhysicalRows < target {
 		return true
 	}
@@ -82,6 +90,23 @@ func (d *Dataset) CompactionCandidates(copts CompactOptions) int {
 		n += len(g)
 	}
 	return n
+}
+
+// CompactionFragments returns the ids of the fragments StageCompaction
+// would rewrite at this version (none: nothing to compact). It reads no
+// file.
+func (d *Dataset) CompactionFragments(copts CompactOptions) []uint64 {
+	target := copts.TargetRowsPerFragment
+	if target == 0 {
+		target = DefaultMaxRowsPerFile
+	}
+	var ids []uint64
+	for _, g := range compactionGroups(d.Fragments(), target, copts) {
+		for i := range g {
+			ids = append(ids, g[i].ID)
+		}
+	}
+	return ids
 }
 
 // StageCompaction stages a Rewrite (Lance compaction) against d's

@@ -235,3 +235,39 @@ func TestCompactionDeletionThreshold(t *testing.T) {
 		t.Errorf("2 of 10 deleted, threshold 0.2: %d candidates, want 1", got)
 	}
 }
+
+// TestCompactionLimitedToFragments: with CompactOptions.Fragments only
+// the listed fragments are rewritten; every other fragment keeps its id
+// (its rows keep their addresses), and no row is lost.
+func TestCompactionLimitedToFragments(t *testing.T) {
+	ctx := context.Background()
+	store, _ := localStore(t)
+	ds, want := smallFragments(t, store)
+	all := ds.CompactionFragments(CompactOptions{TargetRowsPerFragment: 25})
+	if len(all) != len(ds.Fragments()) {
+		t.Fatalf("unlimited: %d of %d fragments are candidates", len(all), len(ds.Fragments()))
+	}
+	only := map[uint64]bool{all[0]: true, all[1]: true, all[2]: true}
+	copts := CompactOptions{TargetRowsPerFragment: 25, Fragments: only}
+	if got := ds.CompactionFragments(copts); len(got) != 3 || !only[got[0]] || !only[got[1]] || !only[got[2]] {
+		t.Fatalf("limited to %v: candidates %v", only, got)
+	}
+	st, err := ds.StageCompaction(ctx, copts, StageOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nd, err := st.Commit(ctx, CommitOptions{Mode: CommitExact})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := map[uint64]bool{}
+	for _, f := range nd.Fragments() {
+		kept[f.ID] = true
+	}
+	for _, f := range ds.Fragments() {
+		if kept[f.ID] == only[f.ID] {
+			t.Errorf("fragment %d: listed %v, still present %v", f.ID, only[f.ID], kept[f.ID])
+		}
+	}
+	checkRows(t, scanAll(t, nd, ScanOptions{}), want)
+}
