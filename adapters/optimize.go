@@ -33,6 +33,10 @@ type OptimizeOptions struct {
 	// Actor, Application, Client: the commit's attribution (as
 	// WriteOptions').
 	Actor, Application, Client string
+	// SmallFragmentRows, when not 0: a fragment of at least this many
+	// rows is rewritten only for its deletions, not to merge it with
+	// small ones (lance.CompactOptions.SmallBelow).
+	SmallFragmentRows uint64
 	// Fragments, per table, limits what a table's compaction may rewrite
 	// to these fragments (a table without an entry: any fragment).
 	// Background compaction sets it to the fragments whose rows it
@@ -65,7 +69,7 @@ func (g *Graph) OptimizeWith(ctx context.Context, o OptimizeOptions) (*protocol.
 	}
 	p := observe.StartProgress(&observe.Progress{Command: "OPTIMIZE", Database: o.Branch, Relation: strings.Join(o.Tables, ",")})
 	defer p.Done()
-	copts := lance.CompactOptions{TargetRowsPerFragment: o.TargetRowsPerFragment, MaterializeDeletionsThreshold: o.MaterializeDeletions}
+	copts := lance.CompactOptions{TargetRowsPerFragment: o.TargetRowsPerFragment, MaterializeDeletionsThreshold: o.MaterializeDeletions, SmallBelow: o.SmallFragmentRows}
 	w := newMutationWriter(g.Root, func(ctx context.Context, s *Stage) error {
 		names := o.Tables
 		if names == nil {
@@ -133,6 +137,13 @@ func (s *Stage) onlyCompactions() bool {
 // run (each rewrite of it read and wrote the whole table, and row locks
 // of the table wait for a compaction).
 const autoMaterializeDeletions = 0.1
+
+// autoSmallFragmentRows: background compaction merges fragments of
+// fewer rows than this and leaves larger ones to their deletions, so a
+// table whose rows are updated one at a time (each update appends a
+// 1-row fragment) is not rewritten whole, every few seconds, to absorb
+// them — and the row locks of its large fragment never wait for it.
+const autoSmallFragmentRows = 1 << 14
 
 // autoOptimizer runs Optimize in the background when a write leaves a
 // table with too many fragments: at most one run per branch at a time
@@ -205,22 +216,28 @@ func (g *Graph) maybeOptimize(rc *protocol.Receipt, w *mutationWriter) {
 		// large one whose rows transactions keep locking, stay lockable.
 		// derived work outlives the caller's request context
 		ctx := context.Background()
-		o := OptimizeOptions{Branch: branch, Tables: tables, Actor: "auto-optimize", MaterializeDeletions: autoMaterializeDeletions, Fragments: map[string][]uint64{}}
-		copts := lance.CompactOptions{MaterializeDeletionsThreshold: autoMaterializeDeletions}
+		o := OptimizeOptions{Branch: branch, Actor: "auto-optimize", MaterializeDeletions: autoMaterializeDeletions,
+			SmallFragmentRows: autoSmallFragmentRows, Fragments: map[string][]uint64{}}
+		copts := lance.CompactOptions{MaterializeDeletionsThreshold: autoMaterializeDeletions, SmallBelow: autoSmallFragmentRows}
 		for _, name := range tables {
-			e, ok := rc.Snapshot.State.TableByName(name)
-			if !ok {
-				continue
+			if e, ok := rc.Snapshot.State.TableByName(name); ok {
+				if ds, err := g.Root.OpenTable(ctx, e); err == nil {
+					ids := ds.CompactionFragments(copts)
+					if len(ids) < 2 {
+						continue // nothing worth a run (OptimizeWith's MinFragments)
+					}
+					o.Fragments[name] = ids
+				}
+				// else: the run reports the error, unlimited
 			}
-			ds, err := g.Root.OpenTable(ctx, e)
-			if err != nil {
-				continue // the run reports it, unlimited
-			}
-			o.Fragments[name] = ds.CompactionFragments(copts)
+			o.Tables = append(o.Tables, name)
+		}
+		if len(o.Tables) == 0 {
+			return
 		}
 		if gf := a.guard.Load(); gf != nil {
 			var release func()
-			if o.Tables, release = (*gf)(branch, tables, o.Fragments); release != nil {
+			if o.Tables, release = (*gf)(branch, o.Tables, o.Fragments); release != nil {
 				defer release()
 			}
 			if len(o.Tables) == 0 {

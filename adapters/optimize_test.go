@@ -239,3 +239,43 @@ func fragmentIDs(t *testing.T, g *Graph, sn *graph.Snapshot, table string) []uin
 	}
 	return ids
 }
+
+// TestAutoOptimizeKeepsLargeFragments: background compaction merges the
+// 1-row fragments single-row writes append to a table without rewriting
+// the table's large fragment (its rows keep their addresses, so their
+// row locks never wait for it); an explicit Optimize still merges all.
+func TestAutoOptimizeKeepsLargeFragments(t *testing.T) {
+	ctx := context.Background()
+	g, err := Open(ctx, objstore.NewMem(), Options{Create: true, Actor: "test", Location: "/test-root", AutoOptimizeFragments: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	createTables(t, g, "a")
+	var big []int64
+	for i := range int64(autoSmallFragmentRows) {
+		big = append(big, 1000+i)
+	}
+	if err := insert(ctx, g, WriteOptions{}, map[string][]int64{"a": big}); err != nil {
+		t.Fatal(err)
+	}
+	bigID := fragmentIDs(t, g, head(t, g), "a")[0]
+	for i := int64(0); i < 4; i++ {
+		if err := insert(ctx, g, WriteOptions{}, map[string][]int64{"a": {i}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g.auto.wg.Wait()
+	if runs, _ := g.AutoOptimizeStats(); runs == 0 {
+		t.Fatal("no background optimize ran")
+	}
+	if got := fragmentIDs(t, g, head(t, g), "a"); len(got) >= 5 || got[0] != bigID {
+		t.Fatalf("fragments after the background optimize %v, want the large one (%d) and fewer small ones", got, bigID)
+	}
+	if _, err := g.Optimize(ctx, "", "a"); err != nil {
+		t.Fatal(err)
+	}
+	if got := fragmentIDs(t, g, head(t, g), "a"); len(got) != 1 {
+		t.Fatalf("fragments after an explicit optimize %v, want one", got)
+	}
+}

@@ -26,6 +26,13 @@ type CompactOptions struct {
 	// run rewrites a large table whose rows are updated one at a time
 	// (each update deletes a row of its big fragment).
 	MaterializeDeletionsThreshold float64
+	// SmallBelow, when not 0, makes only a fragment of fewer physical
+	// rows than this a candidate for its size (deletions still make any
+	// fragment one): background compaction gathers small fragments
+	// without rewriting, each time, a large fragment they sit next to
+	// (a 100,000-row table updated one row at a time gains a 1-row
+	// fragment per commit; merging those must not rewrite the table).
+	SmallBelow uint64
 	// Fragments, when not nil, limits the candidates to these fragment
 	// ids: a background compaction rewrites only the fragments whose
 	// rows it reserved against this process's row locks (a row's
@@ -40,7 +47,7 @@ func (o CompactOptions) candidate(f *format.Fragment, target uint64) bool {
 	if o.Fragments != nil && !o.Fragments[f.ID] {
 		return false
 	}
-	if f.PhysicalRows < target {
+	if f.PhysicalRows < target && (o.SmallBelow == 0 || f.PhysicalRows < o.SmallBelow) {
 		return true
 	}
 	df := f.DeletionFile

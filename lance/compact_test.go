@@ -271,3 +271,52 @@ func TestCompactionLimitedToFragments(t *testing.T) {
 	}
 	checkRows(t, scanAll(t, nd, ScanOptions{}), want)
 }
+
+// TestCompactionSmallBelow: with SmallBelow a fragment of at least that
+// many rows is not rewritten for its size (only for its deletions),
+// while the small fragments after it are still merged.
+func TestCompactionSmallBelow(t *testing.T) {
+	ctx := context.Background()
+	store, _ := localStore(t)
+	ds, err := Create(ctx, store, "t.lance", rowsReader(t, 0, 100, 100), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for lo := int64(100); lo < 103; lo++ {
+		st, err := ds.StageAppend(ctx, rowsReader(t, lo, lo+1, 1), StageOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ds, err = st.Commit(ctx, CommitOptions{Mode: CommitExact}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	big := ds.Fragments()[0].ID
+	cases := []struct {
+		small   uint64
+		want    int
+		bigKept bool
+	}{{0, 4, false}, {50, 3, true}, {101, 4, false}}
+	for _, c := range cases {
+		if got := ds.CompactionCandidates(CompactOptions{SmallBelow: c.small}); got != c.want {
+			t.Errorf("SmallBelow %d: %d candidates, want %d", c.small, got, c.want)
+		}
+	}
+	st, err := ds.StageCompaction(ctx, CompactOptions{SmallBelow: 50}, StageOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nd, err := st.Commit(ctx, CommitOptions{Mode: CommitExact})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fs := nd.Fragments(); len(fs) != 2 || fs[0].ID != big || fs[0].PhysicalRows != 100 || fs[1].PhysicalRows != 3 {
+		t.Fatalf("fragments after compacting below 50 rows: %+v", fs)
+	}
+	checkRows(t, scanAll(t, nd, ScanOptions{}), idRange(0, 103))
+	// a deletion still makes the big fragment a candidate
+	nd = deleteIDs(t, nd, 7)
+	if got := nd.CompactionFragments(CompactOptions{SmallBelow: 50}); len(got) != 2 || got[0] != big {
+		t.Fatalf("big fragment %d with a deletion: candidates %v", big, got)
+	}
+}
