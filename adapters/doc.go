@@ -191,8 +191,12 @@
 // Background Optimize does not wait for open transactions: a compaction
 // moves rows without changing them, and the SQL layer follows a
 // transaction's row addresses across it (lance.AddressMap, planner
-// rebase.go). The OptimizeGuard only keeps it off tables whose rows
-// this process has locked (row locks name rows by address). Tests:
+// rebase.go). The OptimizeGuard only keeps it off rows this process
+// has locked (row locks name rows by address): a background run is
+// given the fragments it will rewrite (planned from the commit that
+// triggered it, OptimizeOptions.Fragments) and rewrites no others, and
+// merges only fragments of fewer than autoSmallFragmentRows rows, so
+// locks of rows elsewhere (a large fragment) never wait for it. Tests:
 // planner TestBackgroundOptimizeNeverFailsATransaction,
 // TestCompactionByAnotherProcessKeepsTransactions.
 //

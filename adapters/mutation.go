@@ -193,20 +193,24 @@ func (w *mutationWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite
 	// stage them in parallel (independent datasets) in the background:
 	// see backgroundStaging.
 	bases := make([]*lance.Dataset, len(jobs))
+	counts := make([]uint64, len(jobs))
+	known := make([]bool, len(jobs))
 	if err := objstore.Parallel(ctx, len(jobs), 8, func(ctx context.Context, i int) error {
 		ds, err := jobs[i].open(ctx)
 		bases[i] = ds
+		// deletes whose rows are certainly live in the base: the
+		// post-state row count is known before the files are written
+		// (Predict)
+		if err == nil && ds != nil && jobs[i].predict != nil {
+			counts[i], known[i] = jobs[i].predict(ctx, ds)
+		}
 		return err
 	}); err != nil {
 		return err
 	}
 	for i, j := range jobs {
-		// deletes whose rows are certainly live in the base: the post-state
-		// row count is known before the files are written (Predict)
-		if j.predict != nil && bases[i] != nil {
-			if n, ok := j.predict(bases[i]); ok {
-				predicted[j.key] = n
-			}
+		if known[i] {
+			predicted[j.key] = counts[i]
 		}
 	}
 	bg := &backgroundStaging{done: make(chan struct{}), bases: map[graph.TableKey]*lance.Dataset{}}
@@ -338,7 +342,7 @@ type stageJob struct {
 	stage func(ctx context.Context, ds *lance.Dataset) (*lance.Staged, error)
 	// predict, when set, may know the post-state row count from the
 	// opened base (tableOps.predictedWithDeletes)
-	predict func(ds *lance.Dataset) (uint64, bool)
+	predict func(ctx context.Context, ds *lance.Dataset) (uint64, bool)
 }
 
 func wrapStageErr(table string, err error) error {

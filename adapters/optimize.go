@@ -33,6 +33,15 @@ type OptimizeOptions struct {
 	// Actor, Application, Client: the commit's attribution (as
 	// WriteOptions').
 	Actor, Application, Client string
+	// SmallFragmentRows, when not 0: a fragment of at least this many
+	// rows is rewritten only for its deletions, not to merge it with
+	// small ones (lance.CompactOptions.SmallBelow).
+	SmallFragmentRows uint64
+	// Fragments, per table, limits what a table's compaction may rewrite
+	// to these fragments (a table without an entry: any fragment).
+	// Background compaction sets it to the fragments whose rows it
+	// reserved against row locks (OptimizeGuard).
+	Fragments map[string][]uint64
 }
 
 // errNothingToOptimize ends an Optimize whose base has nothing to
@@ -60,7 +69,7 @@ func (g *Graph) OptimizeWith(ctx context.Context, o OptimizeOptions) (*protocol.
 	}
 	p := observe.StartProgress(&observe.Progress{Command: "OPTIMIZE", Database: o.Branch, Relation: strings.Join(o.Tables, ",")})
 	defer p.Done()
-	copts := lance.CompactOptions{TargetRowsPerFragment: o.TargetRowsPerFragment, MaterializeDeletionsThreshold: o.MaterializeDeletions}
+	copts := lance.CompactOptions{TargetRowsPerFragment: o.TargetRowsPerFragment, MaterializeDeletionsThreshold: o.MaterializeDeletions, SmallBelow: o.SmallFragmentRows}
 	w := newMutationWriter(g.Root, func(ctx context.Context, s *Stage) error {
 		names := o.Tables
 		if names == nil {
@@ -80,10 +89,17 @@ func (g *Graph) OptimizeWith(ctx context.Context, o OptimizeOptions) (*protocol.
 			if err != nil {
 				return err
 			}
-			if ds.CompactionCandidates(copts) < o.MinFragments {
+			topts := copts
+			if ids, ok := o.Fragments[name]; ok {
+				topts.Fragments = make(map[uint64]bool, len(ids))
+				for _, f := range ids {
+					topts.Fragments[f] = true
+				}
+			}
+			if ds.CompactionCandidates(topts) < o.MinFragments {
 				continue
 			}
-			if err := s.compactTable(name, copts); err != nil {
+			if err := s.compactTable(name, topts); err != nil {
 				return err
 			}
 			n++
@@ -121,6 +137,13 @@ func (s *Stage) onlyCompactions() bool {
 // run (each rewrite of it read and wrote the whole table, and row locks
 // of the table wait for a compaction).
 const autoMaterializeDeletions = 0.1
+
+// autoSmallFragmentRows: background compaction merges fragments of
+// fewer rows than this and leaves larger ones to their deletions, so a
+// table whose rows are updated one at a time (each update appends a
+// 1-row fragment) is not rewritten whole, every few seconds, to absorb
+// them — and the row locks of its large fragment never wait for it.
+const autoSmallFragmentRows = 1 << 14
 
 // autoOptimizer runs Optimize in the background when a write leaves a
 // table with too many fragments: at most one run per branch at a time
@@ -186,19 +209,42 @@ func (g *Graph) maybeOptimize(rc *protocol.Receipt, w *mutationWriter) {
 		// without changing them, and the SQL layer rebases a
 		// transaction's addresses across it (planner rebase.go); only
 		// the row locks of this process name rows by address, so the
-		// guard lets a table's locks drain first (bounded) and skips a
-		// table that does not
+		// guard lets the locks of the rows it moves drain first
+		// (bounded) and skips a table whose do not. The run rewrites
+		// only the fragments it reserved (those worth compacting in the
+		// commit that triggered it): rows of other fragments, such as a
+		// large one whose rows transactions keep locking, stay lockable.
+		// derived work outlives the caller's request context
+		ctx := context.Background()
+		o := OptimizeOptions{Branch: branch, Actor: "auto-optimize", MaterializeDeletions: autoMaterializeDeletions,
+			SmallFragmentRows: autoSmallFragmentRows, Fragments: map[string][]uint64{}}
+		copts := lance.CompactOptions{MaterializeDeletionsThreshold: autoMaterializeDeletions, SmallBelow: autoSmallFragmentRows}
+		for _, name := range tables {
+			if e, ok := rc.Snapshot.State.TableByName(name); ok {
+				if ds, err := g.Root.OpenTable(ctx, e); err == nil {
+					ids := ds.CompactionFragments(copts)
+					if len(ids) < 2 {
+						continue // nothing worth a run (OptimizeWith's MinFragments)
+					}
+					o.Fragments[name] = ids
+				}
+				// else: the run reports the error, unlimited
+			}
+			o.Tables = append(o.Tables, name)
+		}
+		if len(o.Tables) == 0 {
+			return
+		}
 		if gf := a.guard.Load(); gf != nil {
 			var release func()
-			if tables, release = (*gf)(branch, tables); release != nil {
+			if o.Tables, release = (*gf)(branch, o.Tables, o.Fragments); release != nil {
 				defer release()
 			}
-			if len(tables) == 0 {
+			if len(o.Tables) == 0 {
 				return
 			}
 		}
-		// derived work outlives the caller's request context
-		if _, err := g.OptimizeWith(context.Background(), OptimizeOptions{Branch: branch, Tables: tables, Actor: "auto-optimize", MaterializeDeletions: autoMaterializeDeletions}); err != nil {
+		if _, err := g.OptimizeWith(ctx, o); err != nil {
 			a.failures.Add(1)
 			a.lastErr.Store(err)
 		}

@@ -176,3 +176,106 @@ func TestAutoOptimizeAfterAcknowledgedWrites(t *testing.T) {
 		t.Fatalf("%d optimize commits for %d runs", optimizes, runs)
 	}
 }
+
+// TestAutoOptimizeRewritesWhatItReserved: a background Optimize asks
+// its guard for the fragments it will rewrite and rewrites only those:
+// a small fragment a write adds after that (here, while the guard runs)
+// is left alone, so its rows keep the addresses row locks name.
+func TestAutoOptimizeRewritesWhatItReserved(t *testing.T) {
+	ctx := context.Background()
+	g, err := Open(ctx, objstore.NewMem(), Options{Create: true, Actor: "test", Location: "/test-root", AutoOptimizeFragments: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	createTables(t, g, "a")
+	var reserved []uint64
+	var late uint64
+	g.SetOptimizeGuard(func(branch string, tables []string, frags map[string][]uint64) ([]string, func()) {
+		if reserved != nil {
+			return nil, nil // one run
+		}
+		reserved = frags["a"]
+		if err := insert(ctx, g, WriteOptions{}, map[string][]int64{"a": {99}}); err != nil {
+			t.Error(err)
+		}
+		fs := fragmentIDs(t, g, head(t, g), "a")
+		late = fs[len(fs)-1]
+		return tables, nil
+	})
+	for i := int64(0); i < 4; i++ {
+		if err := insert(ctx, g, WriteOptions{}, map[string][]int64{"a": {i}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g.auto.wg.Wait()
+	if len(reserved) < 2 {
+		t.Fatalf("the guard was given fragments %v", reserved)
+	}
+	sn := head(t, g)
+	after := fragmentIDs(t, g, sn, "a")
+	if !slices.Contains(after, late) {
+		t.Fatalf("the fragment written after the reservation (%d) was rewritten: fragments %v", late, after)
+	}
+	for _, f := range reserved {
+		if slices.Contains(after, f) {
+			t.Fatalf("reserved fragment %d was not rewritten: fragments %v", f, after)
+		}
+	}
+	if got, _ := readIDs(t, g, sn, "a"); !slices.Equal(got, []int64{0, 1, 2, 3, 99}) {
+		t.Fatalf("a = %v", got)
+	}
+}
+
+func fragmentIDs(t *testing.T, g *Graph, sn *graph.Snapshot, table string) []uint64 {
+	t.Helper()
+	ds, _, err := g.Table(context.Background(), sn, table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []uint64
+	for _, f := range ds.Fragments() {
+		ids = append(ids, f.ID)
+	}
+	return ids
+}
+
+// TestAutoOptimizeKeepsLargeFragments: background compaction merges the
+// 1-row fragments single-row writes append to a table without rewriting
+// the table's large fragment (its rows keep their addresses, so their
+// row locks never wait for it); an explicit Optimize still merges all.
+func TestAutoOptimizeKeepsLargeFragments(t *testing.T) {
+	ctx := context.Background()
+	g, err := Open(ctx, objstore.NewMem(), Options{Create: true, Actor: "test", Location: "/test-root", AutoOptimizeFragments: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	createTables(t, g, "a")
+	var big []int64
+	for i := range int64(autoSmallFragmentRows) {
+		big = append(big, 1000+i)
+	}
+	if err := insert(ctx, g, WriteOptions{}, map[string][]int64{"a": big}); err != nil {
+		t.Fatal(err)
+	}
+	bigID := fragmentIDs(t, g, head(t, g), "a")[0]
+	for i := int64(0); i < 4; i++ {
+		if err := insert(ctx, g, WriteOptions{}, map[string][]int64{"a": {i}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g.auto.wg.Wait()
+	if runs, _ := g.AutoOptimizeStats(); runs == 0 {
+		t.Fatal("no background optimize ran")
+	}
+	if got := fragmentIDs(t, g, head(t, g), "a"); len(got) >= 5 || got[0] != bigID {
+		t.Fatalf("fragments after the background optimize %v, want the large one (%d) and fewer small ones", got, bigID)
+	}
+	if _, err := g.Optimize(ctx, "", "a"); err != nil {
+		t.Fatal(err)
+	}
+	if got := fragmentIDs(t, g, head(t, g), "a"); len(got) != 1 {
+		t.Fatalf("fragments after an explicit optimize %v, want one", got)
+	}
+}

@@ -70,11 +70,12 @@ func (s *manifestFirst) PutVolatile(ctx context.Context, key string, data []byte
 }
 
 // TestDeletesArePredicted: an UPDATE-shaped write (deletes by address
-// plus in-memory inserts) whose deleted rows are certainly live in the
-// base (fragments without a deletion file) has its row count predicted
-// and takes the two-round path; an address listed twice counts once.
-// A delete in a fragment that already has a deletion file is not
-// predicted and still commits the right count.
+// plus in-memory inserts) whose deleted rows are within the base's
+// fragments has its row count predicted and takes the two-round path;
+// an address listed twice counts once. A delete in a fragment that
+// already has a deletion file is predicted from that file (an address
+// it already holds does not count) and commits the right count: a
+// wrong prediction fails the commit.
 func TestDeletesArePredicted(t *testing.T) {
 	ctx := context.Background()
 	gs := &manifestFirst{Store: objstore.NewMem()}
@@ -89,11 +90,12 @@ func TestDeletesArePredicted(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	update := func(del []int64, ins int64) {
+	_, before := readIDs(t, g, head(t, g), "a")
+	update := func(del []int64, stale []uint64, ins int64) {
 		t.Helper()
 		_, err := g.Write(ctx, WriteOptions{}, func(ctx context.Context, s *Stage) error {
 			_, addrs := readIDs(t, g, s.Base(), "a")
-			var as []uint64
+			as := append([]uint64(nil), stale...)
 			for _, id := range del {
 				as = append(as, addrs[id], addrs[id])
 			}
@@ -106,13 +108,22 @@ func TestDeletesArePredicted(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	gs.arm()
-	update([]int64{1, 4}, 3) // 1 and 4 live in fragments without deletion files
-	if gs.timedOut.Load() {
-		t.Fatal("the update's row count was not predicted: its __manifest files waited for its table files")
+	for _, step := range []struct {
+		about string
+		del   []int64
+		stale []uint64
+		ins   int64
+	}{
+		{"1 and 4 live in fragments without deletion files", []int64{1, 4}, nil, 3},
+		{"5's fragment has a deletion file holding 4's address, deleted again", []int64{5}, []uint64{before[4]}, 6},
+	} {
+		gs.arm()
+		update(step.del, step.stale, step.ins)
+		if gs.timedOut.Load() {
+			t.Fatalf("%s: the update's row count was not predicted: its __manifest files waited for its table files", step.about)
+		}
+		gs.armed.Store(false)
 	}
-	gs.armed.Store(false)
-	update([]int64{5}, 6) // 5's fragment has a deletion file now: not predicted
 	sn := head(t, g)
 	ids, _ := readIDs(t, g, sn, "a")
 	e, _ := sn.State.TableByName("a")

@@ -1,9 +1,11 @@
 package adapters
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 
+	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
@@ -236,11 +238,15 @@ func (o *tableOps) predictedRows(base uint64) (uint64, bool) {
 
 // predictedWithDeletes is predictedRows for ops that also delete rows,
 // given the dataset they are staged on: known when every deleted
-// address is certainly live there without reading a deletion vector —
-// its fragment exists, the offset is within the fragment's physical
-// rows and the fragment has no deletion file. Addresses deleted twice
-// count once.
-func (o *tableOps) predictedWithDeletes(ds *lance.Dataset) (uint64, bool) {
+// address is within an existing fragment's physical rows. An address
+// already deleted in ds (in its fragment's deletion vector) does not
+// count, as staging ignores it; addresses deleted twice count once.
+// The deletion vectors of at most predictDeletionVectors fragments are
+// read (the staging reads the same files to merge them): the typical
+// small UPDATE touches a fragment earlier updates left a deletion file
+// on, and knowing its count lets the commit write its __manifest files
+// in the same round as the table files.
+func (o *tableOps) predictedWithDeletes(ctx context.Context, ds *lance.Dataset) (uint64, bool) {
 	if len(o.deletes) == 0 || o.knownInserts != len(o.inserts) || o.compact != nil || o.loads > 0 {
 		return 0, false
 	}
@@ -249,11 +255,29 @@ func (o *tableOps) predictedWithDeletes(ds *lance.Dataset) (uint64, bool) {
 	for i := range frags {
 		byID[frags[i].ID] = &frags[i]
 	}
+	dvs := map[uint64]*roaring.Bitmap{}
 	seen := make(map[uint64]bool, len(o.deletes))
 	for _, a := range o.deletes {
 		f := byID[a>>32]
-		if f == nil || f.DeletionFile != nil || a&0xffffffff >= f.PhysicalRows {
+		off := a & 0xffffffff
+		if f == nil || off >= f.PhysicalRows {
 			return 0, false
+		}
+		if f.DeletionFile != nil {
+			dv, ok := dvs[f.ID]
+			if !ok {
+				if len(dvs) == predictDeletionVectors {
+					return 0, false
+				}
+				var err error
+				if dv, err = ds.DeletedOffsets(ctx, f); err != nil {
+					return 0, false // staging reports it
+				}
+				dvs[f.ID] = dv
+			}
+			if dv.Contains(uint32(off)) {
+				continue
+			}
 		}
 		seen[a] = true
 	}
@@ -263,6 +287,9 @@ func (o *tableOps) predictedWithDeletes(ds *lance.Dataset) (uint64, bool) {
 	}
 	return live - uint64(len(seen)) + uint64(o.knownRows), true
 }
+
+// predictDeletionVectors bounds the deletion files one prediction reads.
+const predictDeletionVectors = 4
 
 // Delete stages the deletion of rows by address in the base snapshot's
 // version of the table (an UPDATE is Delete + Insert of the new rows).

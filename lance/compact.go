@@ -26,13 +26,28 @@ type CompactOptions struct {
 	// run rewrites a large table whose rows are updated one at a time
 	// (each update deletes a row of its big fragment).
 	MaterializeDeletionsThreshold float64
+	// SmallBelow, when not 0, makes only a fragment of fewer physical
+	// rows than this a candidate for its size (deletions still make any
+	// fragment one): background compaction gathers small fragments
+	// without rewriting, each time, a large fragment they sit next to
+	// (a 100,000-row table updated one row at a time gains a 1-row
+	// fragment per commit; merging those must not rewrite the table).
+	SmallBelow uint64
+	// Fragments, when not nil, limits the candidates to these fragment
+	// ids: a background compaction rewrites only the fragments whose
+	// rows it reserved against this process's row locks (a row's
+	// address changes only when its fragment is rewritten).
+	Fragments map[uint64]bool
 }
 
 // candidate reports whether fragment f is worth rewriting: fewer rows
 // than target, or enough deleted rows (a deletion file with an unknown
 // count counts as enough).
 func (o CompactOptions) candidate(f *format.Fragment, target uint64) bool {
-	if f.PhysicalRows < target {
+	if o.Fragments != nil && !o.Fragments[f.ID] {
+		return false
+	}
+	if f.PhysicalRows < target && (o.SmallBelow == 0 || f.PhysicalRows < o.SmallBelow) {
 		return true
 	}
 	df := f.DeletionFile
@@ -82,6 +97,23 @@ func (d *Dataset) CompactionCandidates(copts CompactOptions) int {
 		n += len(g)
 	}
 	return n
+}
+
+// CompactionFragments returns the ids of the fragments StageCompaction
+// would rewrite at this version (none: nothing to compact). It reads no
+// file.
+func (d *Dataset) CompactionFragments(copts CompactOptions) []uint64 {
+	target := copts.TargetRowsPerFragment
+	if target == 0 {
+		target = DefaultMaxRowsPerFile
+	}
+	var ids []uint64
+	for _, g := range compactionGroups(d.Fragments(), target, copts) {
+		for i := range g {
+			ids = append(ids, g[i].ID)
+		}
+	}
+	return ids
 }
 
 // StageCompaction stages a Rewrite (Lance compaction) against d's

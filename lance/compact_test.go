@@ -235,3 +235,88 @@ func TestCompactionDeletionThreshold(t *testing.T) {
 		t.Errorf("2 of 10 deleted, threshold 0.2: %d candidates, want 1", got)
 	}
 }
+
+// TestCompactionLimitedToFragments: with CompactOptions.Fragments only
+// the listed fragments are rewritten; every other fragment keeps its id
+// (its rows keep their addresses), and no row is lost.
+func TestCompactionLimitedToFragments(t *testing.T) {
+	ctx := context.Background()
+	store, _ := localStore(t)
+	ds, want := smallFragments(t, store)
+	all := ds.CompactionFragments(CompactOptions{TargetRowsPerFragment: 25})
+	if len(all) != len(ds.Fragments()) {
+		t.Fatalf("unlimited: %d of %d fragments are candidates", len(all), len(ds.Fragments()))
+	}
+	only := map[uint64]bool{all[0]: true, all[1]: true, all[2]: true}
+	copts := CompactOptions{TargetRowsPerFragment: 25, Fragments: only}
+	if got := ds.CompactionFragments(copts); len(got) != 3 || !only[got[0]] || !only[got[1]] || !only[got[2]] {
+		t.Fatalf("limited to %v: candidates %v", only, got)
+	}
+	st, err := ds.StageCompaction(ctx, copts, StageOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nd, err := st.Commit(ctx, CommitOptions{Mode: CommitExact})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := map[uint64]bool{}
+	for _, f := range nd.Fragments() {
+		kept[f.ID] = true
+	}
+	for _, f := range ds.Fragments() {
+		if kept[f.ID] == only[f.ID] {
+			t.Errorf("fragment %d: listed %v, still present %v", f.ID, only[f.ID], kept[f.ID])
+		}
+	}
+	checkRows(t, scanAll(t, nd, ScanOptions{}), want)
+}
+
+// TestCompactionSmallBelow: with SmallBelow a fragment of at least that
+// many rows is not rewritten for its size (only for its deletions),
+// while the small fragments after it are still merged.
+func TestCompactionSmallBelow(t *testing.T) {
+	ctx := context.Background()
+	store, _ := localStore(t)
+	ds, err := Create(ctx, store, "t.lance", rowsReader(t, 0, 100, 100), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for lo := int64(100); lo < 103; lo++ {
+		st, err := ds.StageAppend(ctx, rowsReader(t, lo, lo+1, 1), StageOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ds, err = st.Commit(ctx, CommitOptions{Mode: CommitExact}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	big := ds.Fragments()[0].ID
+	cases := []struct {
+		small   uint64
+		want    int
+		bigKept bool
+	}{{0, 4, false}, {50, 3, true}, {101, 4, false}}
+	for _, c := range cases {
+		if got := ds.CompactionCandidates(CompactOptions{SmallBelow: c.small}); got != c.want {
+			t.Errorf("SmallBelow %d: %d candidates, want %d", c.small, got, c.want)
+		}
+	}
+	st, err := ds.StageCompaction(ctx, CompactOptions{SmallBelow: 50}, StageOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nd, err := st.Commit(ctx, CommitOptions{Mode: CommitExact})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fs := nd.Fragments(); len(fs) != 2 || fs[0].ID != big || fs[0].PhysicalRows != 100 || fs[1].PhysicalRows != 3 {
+		t.Fatalf("fragments after compacting below 50 rows: %+v", fs)
+	}
+	checkRows(t, scanAll(t, nd, ScanOptions{}), idRange(0, 103))
+	// a deletion still makes the big fragment a candidate
+	nd = deleteIDs(t, nd, 7)
+	if got := nd.CompactionFragments(CompactOptions{SmallBelow: 50}); len(got) != 2 || got[0] != big {
+		t.Fatalf("big fragment %d with a deletion: candidates %v", big, got)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/rand/v2"
 	"sort"
+	"sync/atomic"
 
 	"github.com/RoaringBitmap/roaring/v2"
 
@@ -25,32 +26,42 @@ type deletionFile struct {
 	data []byte
 }
 
-// planDeletion groups addresses by fragment, merges them with each
-// fragment's existing deletion vector and writes one new .bin deletion
-// file per touched fragment (under this branch's _deletions/), all at
-// once. Addresses already deleted are ignored; unknown fragments or
-// offsets past a fragment's physical rows are ErrInvalidArgument.
-func (d *Dataset) planDeletion(ctx context.Context, addrs []uint64) (*deletionPlan, error) {
-	plan, err := d.planDeletionFiles(ctx, addrs)
-	if err != nil {
-		return nil, err
-	}
-	if err := plan.store(ctx, d); err != nil {
-		return nil, err
-	}
-	return plan, nil
-}
-
 // store writes the plan's deletion files durably, in parallel (each has
 // a fresh random name and nothing references it before a commit, so
-// their order does not matter).
+// their order does not matter, and each is created under its final
+// name: objstore.PutNew, one durable round; docs/write-protocol.md §7.2).
 func (p *deletionPlan) store(ctx context.Context, d *Dataset) error {
 	return objstore.Parallel(ctx, len(p.files), 16, func(ctx context.Context, i int) error {
-		return d.store.PutIfAbsent(ctx, p.files[i].key, p.files[i].data)
+		return objstore.PutNew(ctx, d.store, p.files[i].key, p.files[i].data)
 	})
 }
 
-// planDeletionFiles is planDeletion without storing the files.
+// storeWhile is store while pending (the data files of the same
+// transaction) is being stored: one durable round instead of two.
+// pending is always waited for, even when a deletion file failed.
+func (p *deletionPlan) storeWhile(ctx context.Context, d *Dataset, pending func(context.Context) error) error {
+	var waited atomic.Bool
+	err := objstore.Parallel(ctx, 2, 2, func(ctx context.Context, i int) error {
+		if i == 0 {
+			waited.Store(true)
+			return pending(ctx)
+		}
+		return p.store(ctx, d)
+	})
+	if !waited.Load() {
+		if perr := pending(ctx); err == nil {
+			err = perr
+		}
+	}
+	return err
+}
+
+// planDeletionFiles groups addresses by fragment, merges them with each
+// fragment's existing deletion vector and encodes one new .bin deletion
+// file per touched fragment (under this branch's _deletions/), not yet
+// stored (deletionPlan.store). Addresses already deleted are ignored;
+// unknown fragments or offsets past a fragment's physical rows are
+// ErrInvalidArgument.
 func (d *Dataset) planDeletionFiles(ctx context.Context, addrs []uint64) (*deletionPlan, error) {
 	byFrag := map[uint64][]uint32{}
 	for _, a := range addrs {
@@ -110,7 +121,8 @@ func (d *Dataset) writeDeletionFile(ctx context.Context, fragmentID uint64, dv *
 	if err != nil {
 		return nil, err
 	}
-	if err := d.store.PutIfAbsent(ctx, f.key, f.data); err != nil {
+	// a fresh name nothing references before the commit that names it
+	if err := objstore.PutNew(ctx, d.store, f.key, f.data); err != nil {
 		return nil, err
 	}
 	return del, nil

@@ -354,7 +354,7 @@ func (d *Dataset) StageUpdate(ctx context.Context, addrs []uint64, rdr array.Rec
 	if err := d.checkDataFormat(); err != nil {
 		return nil, err
 	}
-	plan, err := d.planDeletion(ctx, addrs)
+	plan, err := d.planDeletionFiles(ctx, addrs)
 	if err != nil {
 		return nil, err
 	}
@@ -362,12 +362,14 @@ func (d *Dataset) StageUpdate(ctx context.Context, addrs []uint64, rdr array.Rec
 	if err != nil {
 		return nil, err
 	}
+	// the deletion files, the data files and the transaction file in
+	// one round: none is referenced before the commit that names them
 	return d.stageOperationWhile(ctx, &format.Update{
 		RemovedFragmentIDs: plan.removed,
 		UpdatedFragments:   plan.updated,
 		NewFragments:       frags,
 		Mode:               format.UpdateRewriteRows,
-	}, opts, wait)
+	}, opts, func(ctx context.Context) error { return plan.storeWhile(ctx, d, wait) })
 }
 
 // Create creates a dataset at root from the reader's rows (version 1,

@@ -139,7 +139,10 @@
 // commits count like this one's. A compaction version changes no row:
 // addresses are followed through its address map and the delete set is
 // rebased onto the compacted head (rebase.go), so compaction by any
-// process never fails a transaction. Otherwise its rows are staged on
+// process never fails a transaction; a background compaction of this
+// process waits only for the row locks of the fragments it rewrites
+// (rowlocks.go reserveCompactions), never for key locks or rows
+// elsewhere. Otherwise its rows are staged on
 // the newer head (recompute, never patch). A transaction with DDL, TRUNCATE
 // or a rewrite commits strictly (any change of a table it read or wrote
 // is 40001). Within the process, writes lock the row versions they

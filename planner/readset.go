@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/exec/lancesrc"
@@ -121,6 +122,11 @@ func (s *session) arbitrateReads(ctx context.Context, pend *pendingState, name s
 			}
 		}
 	}
+	// a key-only read (existence, count: Read.KeysOnly) changed only
+	// if, over every version since the snapshot, the rows holding one of
+	// its keys were not all replaced by rows holding the same key (an
+	// UPDATE of other columns replaces a row by one with the same key)
+	net := make([]map[string]int, len(reads))
 	for _, vc := range tc.versions {
 		if vc.remap != nil {
 			continue // a compaction: no row changed
@@ -133,18 +139,71 @@ func (s *session) arbitrateReads(ctx context.Context, pend *pendingState, name s
 		if err != nil {
 			return toWire(err)
 		}
-		for _, rows := range [][]*exec.Vec{ins, del} {
+		for sign, rows := range map[int][]*exec.Vec{1: ins, -1: del} {
 			if len(rows) == 0 || rows[0].N == 0 {
 				continue
 			}
-			for _, r := range reads {
+			for i, r := range reads {
+				if r.Kind == lancesrc.ReadKeys && r.KeysOnly {
+					if net[i] == nil {
+						net[i] = map[string]int{}
+					}
+					if !countKeys(r, ti.def, rows, sign, net[i]) {
+						return rowChanged
+					}
+					continue
+				}
 				if readHits(r, ti.def, rows) {
 					return rowChanged
 				}
 			}
 		}
 	}
+	for _, m := range net {
+		for _, n := range m {
+			if n != 0 {
+				return rowChanged
+			}
+		}
+	}
 	return nil
+}
+
+// countKeys adds sign to counts[key] for each of rows (every column, in
+// td's order) holding one of key read r's keys; false when it cannot
+// judge (the column is gone or changed kind).
+func countKeys(r lancesrc.Read, td *exec.TableDef, rows []*exec.Vec, sign int, counts map[string]int) bool {
+	i := slices.IndexFunc(td.Columns, func(c exec.ColumnDef) bool { return c.Name == r.Column })
+	if i < 0 || i >= len(rows) || rows[i].T.Kind() != r.Keys.T.Kind() {
+		return false
+	}
+	v := rows[i]
+	// the key index's equality: integers by value, the rest by exec's
+	// canonical key encoding (as readHits)
+	enc := func(x *exec.Vec, j int, kb []byte) []byte {
+		if x.T.Kind() == exec.KInt {
+			return strconv.AppendInt(kb, x.I[j], 10)
+		}
+		return exec.AppendKey(kb, x, j)
+	}
+	want := make(map[string]bool, r.Keys.N)
+	var kb []byte
+	for j := 0; j < r.Keys.N; j++ {
+		if !r.Keys.IsNull(j) {
+			kb = enc(r.Keys, j, kb[:0])
+			want[string(kb)] = true
+		}
+	}
+	for j := 0; j < v.N; j++ {
+		if v.IsNull(j) {
+			continue
+		}
+		kb = enc(v, j, kb[:0])
+		if want[string(kb)] {
+			counts[string(kb)] += sign
+		}
+	}
+	return true
 }
 
 // readHits reports whether one of rows (every column, in td's order)

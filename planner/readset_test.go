@@ -58,3 +58,48 @@ func TestReadHits(t *testing.T) {
 		})
 	}
 }
+
+// TestCountKeys: a key-only read changed only when, over the versions
+// since the snapshot, rows holding one of its keys were added or
+// removed on balance; a row replaced by one with the same key (an
+// UPDATE of other columns) leaves it as it was.
+func TestCountKeys(t *testing.T) {
+	td := &exec.TableDef{Name: "kv", Columns: []exec.ColumnDef{{Name: "k", Type: exec.TInt8}, {Name: "v", Type: exec.TText}}}
+	read := lancesrc.Read{Kind: lancesrc.ReadKeys, Column: "k", Keys: int8Vec(1, 2), KeysOnly: true}
+	type change struct{ ins, del []int64 }
+	cases := []struct {
+		name     string
+		versions []change
+		changed  bool
+	}{
+		{"other columns of a read key updated", []change{{ins: []int64{1}, del: []int64{1}}}, false},
+		{"read key deleted", []change{{del: []int64{2}}}, true},
+		{"read key inserted", []change{{ins: []int64{2}}}, true},
+		{"deleted, then inserted again by a later version", []change{{del: []int64{1}}, {ins: []int64{1}}}, false},
+		{"key changed from a read key to another", []change{{ins: []int64{7}, del: []int64{1}}}, true},
+		{"keys nobody read", []change{{ins: []int64{5}, del: []int64{6}}}, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			counts := map[string]int{}
+			for _, v := range c.versions {
+				for sign, ks := range map[int][]int64{1: v.ins, -1: v.del} {
+					rows := []*exec.Vec{int8Vec(ks...), textVec(make([]string, len(ks))...)}
+					if !countKeys(read, td, rows, sign, counts) {
+						t.Fatal("countKeys could not judge an int8 key")
+					}
+				}
+			}
+			changed := false
+			for _, n := range counts {
+				changed = changed || n != 0
+			}
+			if changed != c.changed {
+				t.Fatalf("changed = %v (counts %v), want %v", changed, counts, c.changed)
+			}
+		})
+	}
+	if countKeys(lancesrc.Read{Kind: lancesrc.ReadKeys, Column: "v", Keys: int8Vec(1), KeysOnly: true}, td, []*exec.Vec{int8Vec(1), textVec("x")}, 1, map[string]int{}) {
+		t.Fatal("a key of another kind than its column was judged")
+	}
+}

@@ -112,16 +112,77 @@ func (rl *rowLocks) shrink() {
 }
 
 // tableLocks counts a table's held row and key locks; a background
-// compaction runs only on a table without any (it changes row
-// addresses), and row locks wait while it runs.
+// compaction runs only while no row it moves is locked (it changes the
+// addresses of the rows of the fragments it rewrites), and locks of
+// those rows wait while it runs.
 type tableLocks struct {
-	held       int
+	held int // every lock: single row and key locks, bulk sets
+	// singles counts the single row and key locks among held (the rest
+	// are bulk sets); rows the single row locks per fragment
+	singles int
+	rows    map[uint64]int
+	// frags, while a compaction is wanted or running, are the fragments
+	// it rewrites (nil: the whole table). Only locks of rows in them wait
+	// for it and keep it waiting: a row elsewhere keeps its address, and
+	// a key lock names a value, not an address.
+	frags      map[uint64]bool
 	compacting bool
 	// wanted: a compaction waits for the held locks to drain; owners
 	// holding none of the table's rows wait for it (without this, a
 	// table always locked by some transaction was never compacted)
 	wanted bool
 	wake   chan struct{} // closed when the compaction ends (or gives up)
+}
+
+// rowFragment is the fragment of the row a row lock key names (ok false
+// for key locks).
+func rowFragment(k string) (uint64, bool) {
+	if len(k) < 1+1+24 || k[0] != 'r' {
+		return 0, false
+	}
+	return binary.BigEndian.Uint64([]byte(k[len(k)-8:])) >> 32, true
+}
+
+// moves reports whether the table's compaction (wanted or running)
+// moves what lock key k names.
+func (tl *tableLocks) moves(k string) bool {
+	if tl.frags == nil {
+		return true
+	}
+	f, ok := rowFragment(k)
+	return ok && tl.frags[f]
+}
+
+// drained reports whether no lock the compaction must wait for is held:
+// none at all for a whole-table reservation, else no bulk set and no
+// row lock in a fragment it rewrites.
+func (tl *tableLocks) drained() bool {
+	if tl.frags == nil {
+		return tl.held == 0
+	}
+	if tl.held > tl.singles {
+		return false
+	}
+	for f := range tl.frags {
+		if tl.rows[f] > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// count adds d single locks of key k.
+func (tl *tableLocks) count(k string, d int) {
+	tl.held += d
+	tl.singles += d
+	if f, ok := rowFragment(k); ok {
+		if tl.rows == nil {
+			tl.rows = map[uint64]int{}
+		}
+		if tl.rows[f] += d; tl.rows[f] <= 0 {
+			delete(tl.rows, f)
+		}
+	}
 }
 
 // tableOfKey is the table part of a row or key lock key (kind, branch,
@@ -152,16 +213,19 @@ func (rl *rowLocks) table(t string) *tableLocks {
 }
 
 // reserveCompactions reserves tables for one background compaction
-// once no row of them is locked: meanwhile (at most wait) owners that
-// hold no lock at all wait before locking a row of them, so the
-// transactions in flight finish and the tables drain even when some
-// transaction always holds a row of them; owners holding locks go on
+// once no row it moves is locked (frags[t]: the fragments of table t it
+// rewrites; a table without an entry is reserved whole): meanwhile (at
+// most wait) owners that hold no lock at all wait before locking such a
+// row, so the transactions in flight finish and the rows drain even when
+// some transaction always holds one of them; owners holding locks go on
 // (they may need more to finish, and a compaction waiting for one of
-// them must not be waited for). The tables are reserved together: one
-// reserved (its row locks waiting) while another drains could hold a
-// drain's transaction up. It returns the tables reserved (compacting
-// until endCompaction); the others gave up and their waiters run again.
-func (rl *rowLocks) reserveCompactions(ts []string, wait time.Duration) []string {
+// them must not be waited for). Locks of other rows, and key locks, go
+// on throughout: their rows keep their addresses. The tables are
+// reserved together: one reserved (its row locks waiting) while another
+// drains could hold a drain's transaction up. It returns the tables
+// reserved (compacting until endCompaction); the others gave up and
+// their waiters run again.
+func (rl *rowLocks) reserveCompactions(ts []string, frags map[string][]uint64, wait time.Duration) []string {
 	rl.mu.Lock()
 	var want []string
 	for _, t := range ts {
@@ -169,7 +233,13 @@ func (rl *rowLocks) reserveCompactions(ts []string, wait time.Duration) []string
 		if tl.compacting || tl.wanted {
 			continue
 		}
-		tl.wanted, tl.wake = true, make(chan struct{})
+		tl.wanted, tl.wake, tl.frags = true, make(chan struct{}), nil
+		if ids, ok := frags[t]; ok {
+			tl.frags = make(map[uint64]bool, len(ids))
+			for _, f := range ids {
+				tl.frags[f] = true
+			}
+		}
 		want = append(want, t)
 	}
 	rl.mu.Unlock()
@@ -178,7 +248,7 @@ func (rl *rowLocks) reserveCompactions(ts []string, wait time.Duration) []string
 		rl.mu.Lock()
 		drained := true
 		for _, t := range want {
-			if rl.tables[t].held > 0 {
+			if !rl.tables[t].drained() {
 				drained = false
 			}
 		}
@@ -188,11 +258,12 @@ func (rl *rowLocks) reserveCompactions(ts []string, wait time.Duration) []string
 			for _, t := range want {
 				tl := rl.tables[t]
 				tl.wanted = false
-				if tl.held == 0 {
+				if tl.drained() {
 					tl.compacting = true
 					got = append(got, t)
 					continue
 				}
+				tl.frags = nil
 				close(tl.wake)
 			}
 			rl.mu.Unlock()
@@ -208,7 +279,7 @@ func (rl *rowLocks) endCompaction(t string) {
 	defer rl.mu.Unlock()
 	tl := rl.table(t)
 	if tl.compacting {
-		tl.compacting = false
+		tl.compacting, tl.frags = false, nil
 		close(tl.wake)
 	}
 	if tl.held == 0 {
@@ -282,9 +353,9 @@ func (rl *rowLocks) acquire(ctx context.Context, o *lockOwner, keys []string, m 
 				rl.locks = map[string]*rowLock{}
 			}
 			rl.identify(o, w.pid)
-			if tl := rl.table(tableOfKey(k)); tl.compacting || (tl.wanted && len(o.held) == 0) {
-				// a compaction moves the table's rows: wait for it,
-				// then the statement runs again on the new addresses
+			if tl := rl.table(tableOfKey(k)); (tl.compacting || (tl.wanted && len(o.held) == 0)) && tl.moves(k) {
+				// a compaction moves the row: wait for it, then the
+				// statement runs again on the new addresses
 				ch := tl.wake
 				rl.mu.Unlock()
 				if w.noWait {
@@ -315,7 +386,7 @@ func (rl *rowLocks) acquire(ctx context.Context, o *lockOwner, keys []string, m 
 				}
 				if _, had := o.held[k]; !had {
 					taken = append(taken, k)
-					rl.table(tableOfKey(k)).held++
+					rl.table(tableOfKey(k)).count(k, 1)
 				}
 				o.held[k] = max(o.held[k], m)
 				rl.mu.Unlock()
@@ -390,7 +461,7 @@ func (rl *rowLocks) releaseKeys(o *lockOwner, keys []string, all bool) {
 		delete(o.held, k)
 		t := tableOfKey(k)
 		if tl := rl.tables[t]; tl != nil {
-			if tl.held--; tl.held <= 0 && !tl.compacting && !tl.wanted {
+			if tl.count(k, -1); tl.held <= 0 && !tl.compacting && !tl.wanted {
 				delete(rl.tables, t)
 			}
 		}
@@ -449,17 +520,20 @@ func keyLockKey(branch string, id uint64, constraint string, key []byte) string 
 const compactionDrainWait = time.Second
 
 // optimizeGuard gives background compaction the tables whose row locks
-// held in this process drain within compactionDrainWait (owners taking
-// their first lock on them wait meanwhile: reserveCompactions), and keeps row locks away from tables
-// being compacted (adapters.OptimizeGuard): row locks name rows by
-// address, which a compaction changes.
-func (b *Backend) optimizeGuard(branch string, tables []string) ([]string, func()) {
+// held in this process on the rows it moves (those of the fragments
+// frags lists per table; all rows of a table it does not list) drain
+// within compactionDrainWait (owners taking their first lock on such a
+// row wait meanwhile: reserveCompactions), and keeps locks of those rows
+// away while the compaction runs (adapters.OptimizeGuard): row locks
+// name rows by address, which a compaction changes.
+func (b *Backend) optimizeGuard(branch string, tables []string, frags map[string][]uint64) ([]string, func()) {
 	sn, err := b.Graph.Root.Head(context.Background(), branch)
 	if err != nil {
 		return nil, nil
 	}
 	var keys []string
 	byKey := map[string]string{}
+	moved := map[string][]uint64{}
 	for _, name := range tables {
 		e, ok := sn.State.TableByName(name)
 		if !ok {
@@ -468,8 +542,11 @@ func (b *Backend) optimizeGuard(branch string, tables []string) ([]string, func(
 		t := tableKey(branch, e.ID)
 		keys = append(keys, t)
 		byKey[t] = name
+		if ids, ok := frags[name]; ok {
+			moved[t] = ids
+		}
 	}
-	reserved := b.rows.reserveCompactions(keys, compactionDrainWait)
+	reserved := b.rows.reserveCompactions(keys, moved, compactionDrainWait)
 	allowed := make([]string, 0, len(reserved))
 	for _, t := range reserved {
 		allowed = append(allowed, byKey[t])

@@ -333,7 +333,7 @@ func (rl *rowLocks) dropSet(o *lockOwner, s *bulkSet) {
 	}
 	t := tableOfKey(s.space)
 	if tl := rl.tables[t]; tl != nil {
-		if tl.held--; tl.held <= 0 && !tl.compacting {
+		if tl.held--; tl.held <= 0 && !tl.compacting && !tl.wanted {
 			delete(rl.tables, t)
 		}
 	}

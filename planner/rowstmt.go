@@ -302,7 +302,20 @@ func (s *session) lockedWrite(ctx context.Context, p *plan, params []any) (*writ
 		}
 		conflict := s.arbitrateRows(ctx, withShared(d, shared), since, head, false)
 		if !waited && conflict == nil {
-			return out, nil
+			// a compaction published after the snapshot moved rows it
+			// locked by their old addresses: lock them where they live
+			// now too, so a writer on a newer snapshot waits for this one
+			moved, mwaited, err := s.lockMoved(ctx, tx.owner, d, base, head, noKeyUpdateTable(p, base))
+			taken = append(taken, moved...)
+			if err != nil {
+				locks.release(tx.owner, taken)
+				tx.pend = before
+				return nil, err
+			}
+			if !mwaited {
+				return out, nil
+			}
+			waited = true
 		}
 		if waited && conflict == nil && !tx.perStatement() {
 			// it runs again on its snapshot, but the keys it removes are
@@ -340,6 +353,51 @@ func (s *session) lockedWrite(ctx context.Context, p *plan, params []any) (*writ
 		locks.release(tx.owner, taken)
 		tx.pend = before
 	}
+}
+
+// lockMoved locks, for each row of d's deletes (single-row locks; bulk
+// sets are left as they are) that a compaction published between base
+// and head moved, the row's address on head in the same mode — the
+// address a statement computed on a newer snapshot locks. waited: it
+// had to wait (the caller runs the statement again).
+func (s *session) lockMoved(ctx context.Context, owner *lockOwner, d *pendingState, base, head *catalog, noKey string) (taken []string, waited bool, err error) {
+	branch := base.sn.Branch
+	names := make([]string, 0, len(d.tables))
+	for n := range d.tables {
+		names = append(names, n)
+	}
+	slices.Sort(names) // the order lockKeys takes them in
+	for _, name := range names {
+		p := d.tables[name]
+		ti, ok := base.tables[name]
+		hi, ok2 := head.tables[name]
+		if !ok || !ok2 || p.deleted.len() == 0 || p.deleted.len() >= bulkLockMin || ti.entry.Version == hi.entry.Version {
+			continue
+		}
+		tc, err := s.committedSince(ctx, ti.entry, hi.entry)
+		if err != nil || tc.coarse || !tc.moved() {
+			continue // arbitration at COMMIT judges it (coarse: whole table)
+		}
+		mode := lockUpdate
+		if name == noKey {
+			mode = lockNoKeyUpdate
+		}
+		var keys []string
+		for a := range p.deleted.all() {
+			if to := tc.translate(a); to != a {
+				keys = append(keys, rowLockKey(branch, hi.entry.ID, hi.entry.Incarnation, to))
+			}
+		}
+		if len(keys) == 0 {
+			continue
+		}
+		got, _, w, err := s.backend.rows.acquire(ctx, owner, keys, mode, s.lockWaitOf(name))
+		taken = append(taken, got...)
+		if err != nil || w {
+			return taken, w, err
+		}
+	}
+	return taken, false, nil
 }
 
 // lockedAutocommit takes the row locks of an autocommit statement's

@@ -13,7 +13,7 @@ import (
 // foreign key's parent, COPY's checks) need no row values, and the
 // by-address read LookupKeys does is most of such a probe's cost.
 func (s *Source) HasKeys(ctx context.Context, column int, keys *exec.Vec) ([]bool, error) {
-	s.logKeys(ctx, column, keys)
+	s.logKeys(ctx, column, keys, true)
 	if column < 0 || column >= len(s.cols) {
 		return nil, fmt.Errorf("lancesrc: HasKeys on column %d of a %d-column table", column, len(s.cols))
 	}

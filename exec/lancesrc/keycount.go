@@ -12,7 +12,7 @@ var _ exec.KeyCountSource = (*Source)(nil)
 // CountKeys implements exec.KeyCountSource from the key index alone
 // (live addresses only, as LookupKeys finds them), reading no rows.
 func (s *Source) CountKeys(ctx context.Context, column int, keys *exec.Vec) ([]int, error) {
-	s.logKeys(ctx, column, keys)
+	s.logKeys(ctx, column, keys, true)
 	if column < 0 || column >= len(s.cols) {
 		return nil, fmt.Errorf("lancesrc: CountKeys on column %d of a %d-column table", column, len(s.cols))
 	}

@@ -37,12 +37,18 @@ const (
 
 // Read is one recorded read of a table version.
 type Read struct {
-	Kind    ReadKind
-	Column  string // the key column (ReadKeys, ReadRange)
-	Keys    *exec.Vec
-	Lo, Hi  int64
-	Addrs   []uint64
-	Filters []ReadFilter
+	Kind   ReadKind
+	Column string // the key column (ReadKeys, ReadRange)
+	Keys   *exec.Vec
+	// KeysOnly (ReadKeys): the read returned nothing of the rows but
+	// their key column — whether, and how often, each key is present (an
+	// existence or count probe, a foreign key's parent check). A change
+	// that removes a row with a key and adds one with the same key (an
+	// UPDATE of other columns) leaves its result as it was.
+	KeysOnly bool
+	Lo, Hi   int64
+	Addrs    []uint64
+	Filters  []ReadFilter
 }
 
 // ReadFilter is a scan's filter hint with its column named.
@@ -136,7 +142,9 @@ func (s *Source) logScan(ctx context.Context, filters []exec.ScanFilter) {
 	l.add(s.Ident(), r, len(r.Filters))
 }
 
-func (s *Source) logKeys(ctx context.Context, column int, keys *exec.Vec) {
+// logKeys records a read of the rows whose column equals one of keys;
+// keysOnly: the read returns nothing but that column (Read.KeysOnly).
+func (s *Source) logKeys(ctx context.Context, column int, keys *exec.Vec, keysOnly bool) {
 	l := readLogOf(ctx)
 	if l == nil {
 		return
@@ -145,7 +153,7 @@ func (s *Source) logKeys(ctx context.Context, column int, keys *exec.Vec) {
 		l.add(s.Ident(), Read{Kind: ReadScan}, 0)
 		return
 	}
-	l.add(s.Ident(), Read{Kind: ReadKeys, Column: s.cols[column].Name, Keys: cloneVec(keys)}, keys.N)
+	l.add(s.Ident(), Read{Kind: ReadKeys, Column: s.cols[column].Name, Keys: cloneVec(keys), KeysOnly: keysOnly}, keys.N)
 }
 
 func (s *Source) logRange(ctx context.Context, column int, lo, hi int64) {

@@ -228,7 +228,8 @@ func scanPlain(ctx context.Context, ds *lance.Dataset, opts lance.ScanOptions, e
 // index (shared process-wide, derived incrementally across versions) and
 // a row-address scan.
 func (s *Source) LookupKeys(ctx context.Context, column int, keys *exec.Vec, req exec.ScanRequest, emit func(arrow.RecordBatch, []uint64) error) error {
-	s.logKeys(ctx, column, keys)
+	// reading back only the key column is an existence probe
+	s.logKeys(ctx, column, keys, len(req.Columns) == 1 && req.Columns[0] == column)
 	idx, err := s.keyIndex(ctx, column)
 	if err != nil {
 		return err
