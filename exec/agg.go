@@ -152,7 +152,7 @@ func (st *aggState) consume(ec *evalCtx, b *Batch, base int64) error {
 	rows := b.Sel
 	if rows == nil {
 		if len(st.identity) < b.N {
-			st.identity = allRows(max(b.N, batchSize))
+			st.identity = allRows(reuseLen(len(st.identity), b.N))
 		}
 		rows = st.identity[:b.N]
 	}
@@ -160,12 +160,12 @@ func (st *aggState) consume(ec *evalCtx, b *Batch, base int64) error {
 	if len(a.groups) == 0 {
 		// one group: a shared zero slice
 		if len(st.zeros) < len(rows) {
-			st.zeros = make([]int32, max(len(rows), batchSize))
+			st.zeros = make([]int32, reuseLen(len(st.zeros), len(rows)))
 		}
 		gids = st.zeros[:len(rows)]
 	} else {
 		if cap(st.gidBuf) < len(rows) {
-			st.gidBuf = make([]int32, max(len(rows), batchSize))
+			st.gidBuf = make([]int32, reuseLen(cap(st.gidBuf), len(rows)))
 		}
 		gids = st.gidBuf[:len(rows)]
 		kv := make([]*Vec, len(a.groups))
@@ -229,6 +229,17 @@ func (st *aggState) consume(ec *evalCtx, b *Batch, base int64) error {
 		}
 	}
 	return nil
+}
+
+// reuseLen sizes a per-batch scratch slice that has length have and
+// needs n: exactly n the first time (a point query's aggregate sees one
+// batch of a few rows, and a batch-sized slice was most of its
+// allocation), a whole batch once a second batch shows it is reused.
+func reuseLen(have, n int) int {
+	if have == 0 {
+		return n
+	}
+	return max(n, batchSize)
 }
 
 // assign sets gids[k] to the group of row rows[k] of the key vectors kv,

@@ -19,7 +19,10 @@ import (
 // a time (orderedScan), and whose joins look up each batch as it comes
 // (orderedJoin). The sort stops pulling rows once limit rows have
 // arrived and a row's first key is past the limit-th row's: every later
-// row sorts after those limit rows. The rows it holds are then sorted
+// row sorts after those limit rows. Since a step emits every row of its
+// keys, the scan does not read another step once limit rows have arrived
+// (orderedScan.enough). A scan that reads a range of another key column
+// is not walked in order. The rows it holds are then sorted
 // by all keys as before, so ties and later keys are ordered exactly.
 
 // The walk is a guess that few rows are needed; a selective filter or
@@ -99,6 +102,11 @@ func orderedInput(rc *runCtx, p plan, col int, key sortKey) plan {
 		if !ok || tc < 0 || tc >= len(x.table.Columns) || !intKeyType(x.table.Columns[tc].Type) || x.cols[col].t.OID != x.table.Columns[tc].Type.OID {
 			return nil
 		}
+		if x.rng != nil && x.rng.col != tc {
+			// the scan reads a range of another key column: the ordered
+			// walk bounds its own key only and would apply that range to it
+			return nil
+		}
 		isKey := false
 		for _, k := range rs.KeyColumns() {
 			isKey = isKey || k == tc
@@ -122,6 +130,13 @@ type orderedScan struct {
 	col   int // the key's table column
 	desc  bool
 	nulls bool
+	// enough, set by the sort it feeds, reports whether the rows emitted
+	// so far decide the top N. Each step's rows are every row of its keys,
+	// so between steps every later row's first key is past every row
+	// emitted: once limit rows have arrived, the next step is not read
+	// (the sort's own test needs a row past the limit-th row's key, which
+	// takes one more step of keys and their lookups).
+	enough func() bool
 }
 
 func (o *orderedScan) columns() []colInfo { return o.s.columns() }
@@ -145,6 +160,9 @@ func (o *orderedScan) run(ec *evalCtx, emit func(*Batch) error) error {
 	for n := 1; ; n = min(4*n, orderedKeysMax) {
 		if err := checkCancel(ec.run.ctx); err != nil {
 			return err
+		}
+		if o.enough != nil && o.enough() {
+			return nil // NULLS LAST rows sort after every key, too
 		}
 		keys, ok, err := rs.KeysInRange(ec.run.ctx, o.col, lo, hi, o.desc, n)
 		if err != nil {
@@ -252,6 +270,9 @@ func (s *sortNode) runOrdered(ec *evalCtx, in plan, emit func(*Batch) error) err
 	first := s.keys[:1]
 	var kth *Batch // the first key of the limit-th row to arrive
 	seen := int64(0)
+	if o := findOrderedScan(in); o != nil {
+		o.enough = func() bool { return seen >= s.topN }
+	}
 	err := in.run(ec, func(b *Batch) error {
 		if err := t.add(ec, b, 0); err != nil {
 			return err
@@ -289,6 +310,24 @@ func (s *sortNode) runOrdered(ec *evalCtx, in plan, emit func(*Batch) error) err
 		out.Cols[i] = c.Gather(perm)
 	}
 	return emitChunks(out, emit)
+}
+
+// findOrderedScan returns the ordered scan feeding p (an ordered input
+// made for this run), nil when there is none.
+func findOrderedScan(p plan) *orderedScan {
+	switch x := p.(type) {
+	case *instrNode:
+		return findOrderedScan(x.input)
+	case *filterNode:
+		return findOrderedScan(x.input)
+	case *projectNode:
+		return findOrderedScan(x.input)
+	case *orderedJoin:
+		return findOrderedScan(x.left)
+	case *orderedScan:
+		return x
+	}
+	return nil
 }
 
 // markOrdered records, for EXPLAIN, the scans and joins of an ordered

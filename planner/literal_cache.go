@@ -26,8 +26,9 @@ import (
 // instead, so an error is the literal statement's own (its message and
 // position).
 
-// literalHits counts statements served by a shape's plan (tests).
-var literalHits atomic.Int64
+// literalHits counts statements served by a shape's plan, literalBinds
+// the bindings of normalized statements (tests).
+var literalHits, literalBinds atomic.Int64
 
 // literalShapes bounds the shapes a session remembers (cleared whole
 // when full).
@@ -124,15 +125,24 @@ func (s *session) learnLiteral(ctx context.Context, p *plan, prep *exec.Prepared
 	if sh.seen < 2 {
 		return
 	}
-	sh.prep = nil
 	key, cat, gen, err := s.readCatalog(ctx)
 	if err != nil {
+		sh.prep = nil
 		return
 	}
+	if sh.prep != nil && sh.key == key && sh.gen == gen && sh.settings == s.info.Settings.BindGeneration() {
+		// the shape's plan still holds: a statement prepared once and
+		// executed again and again (extended protocol, literals in its
+		// text) would otherwise bind the normalized text at every
+		// execution
+		return
+	}
+	sh.prep = nil
 	declared := make([]uint32, len(p.lit.lits))
 	for i, l := range p.lit.lits {
 		declared[i] = l.OID
 	}
+	literalBinds.Add(1)
 	norm, err := (&exec.Engine{Catalog: cat, MemoryLimit: s.memLimit}).PrepareFor(s.execSession(), p.lit.norm, declared)
 	if err != nil || !slices.Equal(norm.Columns, prep.Columns) {
 		return

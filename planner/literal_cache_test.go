@@ -128,3 +128,42 @@ func TestLiteralCache(t *testing.T) {
 		}
 	}
 }
+
+// TestLiteralCachePreparedOnce: a statement prepared once (extended
+// protocol) whose text holds literals binds its normalized text once,
+// not at every execution, and keeps answering as written; a new head
+// binds it once more.
+func TestLiteralCachePreparedOnce(t *testing.T) {
+	ts := startServer(t, nil)
+	c := ts.connect(t, pgx.QueryExecModeCacheStatement)
+	ctx := context.Background()
+	for _, sql := range []string{"create table t (id int8 primary key, v text)", "insert into t select g, 'v' || g from generate_series(1, 10) g"} {
+		if _, err := c.Exec(ctx, sql); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run := func(want string) {
+		t.Helper()
+		var v string
+		if err := c.QueryRow(ctx, "select v from t where id > 3 order by id desc limit 1").Scan(&v); err != nil || v != want {
+			t.Fatalf("got %q, %v; want %q", v, err, want)
+		}
+	}
+	binds := literalBinds.Load()
+	for range 20 {
+		run("v10")
+	}
+	if n := literalBinds.Load() - binds; n > 1 {
+		t.Fatalf("%d bindings of the normalized statement for 20 executions of one prepared statement, want at most 1", n)
+	}
+	if _, err := c.Exec(ctx, "insert into t values (11, 'v11')"); err != nil {
+		t.Fatal(err)
+	}
+	binds = literalBinds.Load()
+	for range 5 {
+		run("v11")
+	}
+	if n := literalBinds.Load() - binds; n > 1 {
+		t.Fatalf("%d bindings after a commit, want at most 1", n)
+	}
+}

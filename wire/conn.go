@@ -72,14 +72,16 @@ type conn struct {
 	// multiStatement is set while a Query with several statements runs
 	// (PostgreSQL treats that as an implicit transaction block).
 	multiStatement bool
-	reported       []string // values last sent as ParameterStatus (reportedSettings order)
-	reportedGen    uint64   // settings.gen when reported was last compared
+	reported       []string     // values last sent as ParameterStatus (reportedSettings order)
+	reportedGen    uint64       // settings.gen when reported was last compared
+	settingsMemo   settingsMemo // the settings read around every statement (settings_memo.go)
 	scratch        []string
 
 	mu         sync.Mutex
 	idle       bool // blocked reading at a statement boundary
 	copying    bool // inside COPY FROM STDIN (a cancel may interrupt the read)
 	stmtCancel context.CancelCauseFunc
+	watch      stmtWatch // the running statement's client checks and statement_timeout (clientcheck.go)
 	closed     bool
 	// ready: startup is over (its own deadline no longer applies).
 	// woken: a read deadline was moved to now to interrupt a blocked read
@@ -96,9 +98,11 @@ type conn struct {
 
 func newConn(s *Server, nc net.Conn) *conn {
 	ctx, cancel := context.WithCancelCause(context.Background())
-	return &conn{srv: s, nc: nc, raw: nc, done: make(chan struct{}), ctx: ctx, cancelCtx: cancel, types: pgtype.NewMap(),
+	c := &conn{srv: s, nc: nc, raw: nc, done: make(chan struct{}), ctx: ctx, cancelCtx: cancel, types: pgtype.NewMap(),
 		log:   s.cfg.Logger.WithField("remote", nc.RemoteAddr().String()),
 		stmts: map[string]*prepared{}, portals: map[string]*portal{}, act: activityState{backendStart: time.Now()}}
+	c.watch.raw, c.watch.every = nc, s.cfg.ClientCheckInterval
+	return c
 }
 
 // serve runs the connection to its end. No panic escapes it.
@@ -170,6 +174,7 @@ func (c *conn) close() {
 		}()
 	}
 	c.cancelCtx(ErrShutdown)
+	c.watch.close()
 	c.nc.Close()
 	if c.mr != nil {
 		c.mr.drop()
@@ -236,28 +241,18 @@ func (c *conn) cancelStatement(cause error) {
 // CancelRequest, statement_timeout or shutdown.
 func (c *conn) statementContext() (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(c.ctx)
-	var timer *time.Timer
-	if d := c.settings.Duration("statement_timeout"); d > 0 {
-		timer = time.AfterFunc(d, func() { cancel(ErrStatementTimeout) })
-	}
-	var watch *clientWatch
-	if d := c.srv.cfg.ClientCheckInterval; d > 0 && c.ready {
-		watch = watchClient(c.raw, d, cancel)
-	}
+	timeout := c.memo().statementTimeout
 	c.mu.Lock()
 	c.stmtCancel = cancel
 	terminated := c.terminated
+	check := c.ready
 	c.mu.Unlock()
+	c.watch.start(cancel, timeout, check)
 	if terminated {
 		cancel(ErrShutdown)
 	}
 	return ctx, func() {
-		if timer != nil {
-			timer.Stop()
-		}
-		if watch != nil {
-			watch.stop()
-		}
+		c.watch.stop()
 		c.mu.Lock()
 		c.stmtCancel = nil
 		c.mu.Unlock()
@@ -774,9 +769,9 @@ func (c *conn) receive() (pgproto3.FrontendMessage, error) {
 	c.idle = boundary
 	idleTimeout, inTx := time.Duration(0), c.tx == txBlock || c.tx == txFailed
 	if boundary && inTx {
-		idleTimeout = c.settings.Duration("idle_in_transaction_session_timeout")
+		idleTimeout = c.memo().idleInTxTimeout
 	} else if boundary {
-		idleTimeout = c.settings.Duration("idle_session_timeout")
+		idleTimeout = c.memo().idleTimeout
 	}
 	if idleTimeout > 0 {
 		c.nc.SetReadDeadline(time.Now().Add(idleTimeout))

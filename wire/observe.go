@@ -101,15 +101,7 @@ func (c *conn) statementDone(st *Statement, start time.Time, err error) {
 
 // minDurationStatement is log_min_duration_statement (-1: off).
 func (c *conn) minDurationStatement() time.Duration {
-	if c.settings == nil {
-		return -1
-	}
-	v, _ := c.settings.Get("log_min_duration_statement")
-	ms, err := parseDurationMS(v)
-	if err != nil || ms < 0 {
-		return -1
-	}
-	return time.Duration(ms) * time.Millisecond
+	return c.memo().minDuration
 }
 
 // normMinDuration checks log_min_duration_statement: -1 (off) or a

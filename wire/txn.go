@@ -31,10 +31,7 @@ func errAborted() *Error {
 
 // defaultTxOptions reads the default_transaction_* settings.
 func (c *conn) defaultTxOptions() TxOptions {
-	iso, _ := c.settings.Get("default_transaction_isolation")
-	ro, _ := c.settings.Get("default_transaction_read_only")
-	df, _ := c.settings.Get("default_transaction_deferrable")
-	return TxOptions{Isolation: iso, ReadOnly: ro == "on", Deferrable: df == "on"}
+	return c.memo().txDefaults
 }
 
 // ensureTx starts the implicit transaction for a statement outside a block.
