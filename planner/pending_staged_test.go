@@ -72,6 +72,50 @@ var stagedScript = []string{
 	"INSERT INTO t SELECT g, 'again', 2 FROM generate_series(2001, 2600) g",
 	"COMMIT",
 	"SELECT count(*), sum(id), count(*) FILTER (WHERE v = 'again') FROM t",
+	// sources reading the target through a view, a CTE and a correlated
+	// subquery stream too and see the rows from before the statement,
+	// never its earlier chunks
+	"CREATE VIEW sv AS SELECT k FROM s WHERE k < 1000000",
+	"INSERT INTO s (k, n) SELECT k + 1000000, 1 FROM sv",
+	"WITH c AS (SELECT k FROM s) INSERT INTO s (k, n) SELECT k + 3000000, 2 FROM c",
+	"INSERT INTO s (k, n) SELECT g, (SELECT count(*) FROM s s2 WHERE s2.k = g - 1) FROM generate_series(5000001, 5006000) g",
+	"SELECT count(*), sum(k), sum(n), count(*) FILTER (WHERE k > 5000000 AND n = 1) FROM s",
+	// UPDATE chunk by chunk: a plain one, one reading the target in a
+	// correlated subquery (it sees the values from before the statement),
+	// a join matching every row twice (updated once), a CHECK failing in
+	// a later chunk (nothing of the statement stays), after pending
+	// deletes, in a savepoint; and the forms that are not chunked (a key
+	// assigned, RETURNING, pending inserts of the target)
+	"CREATE TABLE u (id int8 PRIMARY KEY, g int4, n int4 CHECK (n < 5500), v text)",
+	"INSERT INTO u SELECT g, g % 10, g % 5000, 'v' || g FROM generate_series(1, 6000) g",
+	"UPDATE u SET n = n + 1, v = v || 'x'",
+	"SELECT count(*), sum(n), sum(length(v)) FROM u",
+	"UPDATE u SET n = (SELECT u2.n FROM u u2 WHERE u2.id = u.id % 6000 + 1) + 2",
+	"SELECT count(*), sum(n), min(n), max(n) FROM u",
+	"UPDATE u SET n = u.n + 3 FROM (SELECT id FROM u UNION ALL SELECT id FROM u) d WHERE d.id = u.id AND u.g < 5",
+	"SELECT count(*), sum(n) FROM u",
+	"UPDATE u SET n = id",
+	"SELECT count(*), sum(n) FROM u",
+	"BEGIN",
+	"DELETE FROM u WHERE id <= 100",
+	"UPDATE u SET n = coalesce((SELECT u2.n FROM u u2 WHERE u2.id = u.id % 5000 + 101), -1) + 1 WHERE g <> 4",
+	"SELECT count(*), sum(n), min(n), count(*) FILTER (WHERE n = 0) FROM u",
+	"UPDATE u SET n = 7 WHERE g <> 3",
+	"SAVEPOINT a",
+	"UPDATE u SET n = n + 1",
+	"SELECT count(*), sum(n) FROM u",
+	"UPDATE u SET n = id",
+	"ROLLBACK TO SAVEPOINT a",
+	"SELECT count(*), sum(n) FROM u",
+	"UPDATE u SET id = id + 100000 WHERE g = 1",
+	"UPDATE u SET n = n + 1 WHERE g = 2 RETURNING id % 7, n",
+	"COMMIT",
+	"SELECT count(*), sum(id), sum(n), sum(length(v)) FROM u",
+	"BEGIN",
+	"INSERT INTO u SELECT g, 1, 1, 'p' FROM generate_series(200001, 203000) g",
+	"UPDATE u SET n = n + 1",
+	"COMMIT",
+	"SELECT count(*), sum(id), sum(n) FROM u",
 }
 
 // runStagedScript runs stagedScript on a fresh server and returns each
@@ -109,10 +153,13 @@ func runStagedScript(t *testing.T) []string {
 // batch one chunk), and staging and chunking really happened in the
 // second run.
 func TestStagedPendingRows(t *testing.T) {
-	chunks := insertChunksAfterFirst.Load()
+	chunks, updChunks := insertChunksAfterFirst.Load(), updateChunksAfterFirst.Load()
 	inMemory := runStagedScript(t)
 	if n := insertChunksAfterFirst.Load(); n != chunks {
 		t.Fatalf("%d INSERT … SELECT chunks in memory, want one per statement", n-chunks)
+	}
+	if n := updateChunksAfterFirst.Load(); n != updChunks {
+		t.Fatalf("%d UPDATE chunks in memory, want one per statement", n-updChunks)
 	}
 	_, before, _ := PendingRowStats()
 	forceStagedSpill = 1
@@ -125,6 +172,9 @@ func TestStagedPendingRows(t *testing.T) {
 	if insertChunksAfterFirst.Load() == chunks {
 		t.Fatal("no INSERT … SELECT was streamed in chunks")
 	}
+	if updateChunksAfterFirst.Load() == updChunks {
+		t.Fatal("no UPDATE was applied in chunks")
+	}
 	for i := range inMemory {
 		if inMemory[i] != staged[i] {
 			t.Errorf("in memory: %s\n     staged: %s", inMemory[i], staged[i])
@@ -134,6 +184,11 @@ func TestStagedPendingRows(t *testing.T) {
 		return
 	}
 	t.Logf("%d statements agree; %d KB staged", len(stagedScript), (after-before)>>10)
+	if testing.Verbose() {
+		for _, line := range staged {
+			t.Log(line)
+		}
+	}
 	// the staged files went with their transactions
 	deadline := time.Now().Add(10 * time.Second)
 	for {

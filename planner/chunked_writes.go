@@ -1,0 +1,91 @@
+package planner
+
+import (
+	"sync/atomic"
+
+	"github.com/pggraph/pggraph/exec"
+	"github.com/pggraph/pggraph/internal/sqlparse"
+)
+
+// Chunked writes. A big INSERT … SELECT or UPDATE joins the pending
+// state chunk by chunk as the query computing its rows streams (a chunk
+// is the staging threshold, stagedSpillBytes): each chunk is checked
+// against the table and the chunks before it, then added like any
+// pending rows, which are staged to disk past the threshold
+// (pending_staged.go). So one statement holds one chunk of its new rows
+// in memory, not all of them.
+//
+// The query runs against a snapshot of the pending state taken when the
+// statement starts (view.snapshot): it reads the rows as they were before
+// the statement, as PostgreSQL's statement snapshot does, whatever path
+// reaches the target (a self-join, a view, a CTE, a subquery, another
+// schema's table of the same name) and never the chunks added meanwhile.
+// The checks of each chunk read the live state.
+
+// snapshot is a view of the pending state as it is now, with the same
+// catalog and statement-local relations: later changes of v's pending
+// state (the chunks a statement adds) do not reach it.
+func (v *view) snapshot() *view {
+	pend := v.pend
+	if pend != nil {
+		pend = pend.clone()
+	}
+	return &view{root: v.root, base: v.base, pend: pend, extra: v.extra, memo: map[string]*exec.TableDef{}}
+}
+
+// updateChunked reports an UPDATE whose new rows may join the pending
+// state chunk by chunk without a client seeing a difference:
+//   - it assigns no column of a unique key (the key of a row's new
+//     version is its old one, removed in the same chunk; an assigned key
+//     checked chunk by chunk could collide with a row a later chunk
+//     changes) and none another table's foreign key references (no
+//     referential action, which would run per chunk);
+//   - the target has no pending inserts before the statement, so every
+//     row it changes has a snapshot address that stays valid while the
+//     chunks are added (a pending row's address is its position among
+//     the pending inserts, which the first chunk's removals shift);
+//   - no RETURNING (its expressions may read the target, which must then
+//     show the whole statement's effect).
+func (w *writer) updateChunked(ti *tableInfo, up *sqlparse.UpdateStmt, assigned map[int]bool) bool {
+	if w.describe || len(up.ReturningList) > 0 {
+		return false
+	}
+	if p := w.v.pend.tables[ti.def.Name]; p != nil && (p.mode != modeRows || len(p.inserts) > 0) {
+		return false
+	}
+	w.assigned, w.assignedTable = assigned, ti.def.Name
+	defer func() { w.assigned = nil }()
+	for _, uk := range uniqueKeys(ti.def) {
+		if !w.keepsAll(ti.def, uk.cols) {
+			return false
+		}
+	}
+	return w.keepsReferenced(ti)
+}
+
+// notUpdatedYet drops the rows of a chunk of a chunked UPDATE that an
+// earlier chunk already changed (a join matched them again: PostgreSQL
+// updates a row once). Those rows are in the target's pending delete
+// set now; the rows deleted before the statement are not in its
+// snapshot, so they never reach here.
+func (w *writer) notUpdatedYet(ti *tableInfo, rows []*exec.Vec) []*exec.Vec {
+	p := w.v.pend.tables[ti.def.Name]
+	if p == nil || p.deleted.len() == 0 || len(rows) == 0 {
+		return rows
+	}
+	av := rows[0]
+	keep := make([]int32, 0, av.N)
+	for i := 0; i < av.N; i++ {
+		if av.IsNull(i) || !p.deleted.has(uint64(av.I[i])) {
+			keep = append(keep, int32(i))
+		}
+	}
+	if len(keep) == av.N {
+		return rows
+	}
+	return gatherVecs(rows, keep)
+}
+
+// updateChunksAfterFirst counts the chunks UPDATE statements added after
+// their first (tests: the chunked path ran).
+var updateChunksAfterFirst atomic.Int64
