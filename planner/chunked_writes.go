@@ -40,17 +40,15 @@ func (v *view) snapshot() *view {
 //     checked chunk by chunk could collide with a row a later chunk
 //     changes) and none another table's foreign key references (no
 //     referential action, which would run per chunk);
-//   - the target has no pending inserts before the statement, so every
-//     row it changes has a snapshot address that stays valid while the
-//     chunks are added (a pending row's address is its position among
-//     the pending inserts, which the first chunk's removals shift);
 //   - no RETURNING (its expressions may read the target, which must then
 //     show the whole statement's effect).
+//
+// The target's own pending rows are changed too (updateChunks).
 func (w *writer) updateChunked(ti *tableInfo, up *sqlparse.UpdateStmt, assigned map[int]bool) bool {
 	if w.describe || len(up.ReturningList) > 0 {
 		return false
 	}
-	if p := w.v.pend.tables[ti.def.Name]; p != nil && (p.mode != modeRows || len(p.inserts) > 0) {
+	if p := w.v.pend.tables[ti.def.Name]; p != nil && p.mode != modeRows {
 		return false
 	}
 	w.assigned, w.assignedTable = assigned, ti.def.Name
@@ -63,20 +61,68 @@ func (w *writer) updateChunked(ti *tableInfo, up *sqlparse.UpdateStmt, assigned 
 	return w.keepsReferenced(ti)
 }
 
-// notUpdatedYet drops the rows of a chunk of a chunked UPDATE that an
-// earlier chunk already changed (a join matched them again: PostgreSQL
-// updates a row once). Those rows are in the target's pending delete
-// set now; the rows deleted before the statement are not in its
-// snapshot, so they never reach here.
-func (w *writer) notUpdatedYet(ti *tableInfo, rows []*exec.Vec) []*exec.Vec {
+// updateChunks is the state of a chunked UPDATE across its chunks. The
+// old versions of the target's base rows join the pending delete set
+// with their chunk. Its pending rows (the transaction's own inserts) are
+// addressed by their position among the pending inserts of the
+// snapshot; removing them would shift the positions of the rest, so
+// their old versions are removed once, after the last chunk (the new
+// chunks are appended after them, so those positions hold until then).
+// Meanwhile both versions are pending, which only the chunks' checks
+// see, and they skip the keys an UPDATE leaves alone.
+type updateChunks struct {
+	pending addrBits // snapshot positions of the pending rows updated
+}
+
+// split returns a chunk's base-row addresses (removed with the chunk)
+// and records its pending-row addresses for the end.
+func (u *updateChunks) split(addrs []uint64) []uint64 {
+	base := addrs[:0:0]
+	for _, a := range addrs {
+		if a&pendingAddrBit != 0 {
+			u.pending.add(a &^ pendingAddrBit)
+			continue
+		}
+		base = append(base, a)
+	}
+	return base
+}
+
+// finish removes the old versions of the pending rows updated.
+func (u *updateChunks) finish(w *writer, ti *tableInfo) error {
+	if u.pending.len() == 0 {
+		return nil
+	}
+	addrs := make([]uint64, 0, u.pending.len())
+	for a := range u.pending.all() {
+		addrs = append(addrs, a|pendingAddrBit)
+	}
+	return w.apply(ti, addrs, nil)
+}
+
+// notUpdatedYet drops the rows of a chunk that an earlier chunk already
+// changed (a join matched them again: PostgreSQL updates a row once).
+// Those base rows are in the target's pending delete set now (the rows
+// deleted before the statement are not in its snapshot, so they never
+// reach here), the pending ones in u.pending.
+func (u *updateChunks) notUpdatedYet(w *writer, ti *tableInfo, rows []*exec.Vec) []*exec.Vec {
 	p := w.v.pend.tables[ti.def.Name]
-	if p == nil || p.deleted.len() == 0 || len(rows) == 0 {
+	if len(rows) == 0 || ((p == nil || p.deleted.len() == 0) && u.pending.len() == 0) {
 		return rows
 	}
 	av := rows[0]
 	keep := make([]int32, 0, av.N)
 	for i := 0; i < av.N; i++ {
-		if av.IsNull(i) || !p.deleted.has(uint64(av.I[i])) {
+		if av.IsNull(i) {
+			keep = append(keep, int32(i))
+			continue
+		}
+		a := uint64(av.I[i])
+		done := p != nil && p.deleted.has(a)
+		if a&pendingAddrBit != 0 {
+			done = u.pending.has(a &^ pendingAddrBit)
+		}
+		if !done {
 			keep = append(keep, int32(i))
 		}
 	}

@@ -70,8 +70,9 @@ func (w *writer) update(up *sqlparse.UpdateStmt) (*writeOut, error) {
 	// stream (updateChunked says when that changes nothing a client can
 	// see): the statement holds one chunk of new rows, not all of them
 	var chunk int64
+	var chunks *updateChunks
 	if w.updateChunked(ti, up, assigned) {
-		chunk = stagedSpillBytes(w.s.memLimit)
+		chunk, chunks = stagedSpillBytes(w.s.memLimit), &updateChunks{}
 	}
 	out := &writeOut{}
 	var n int
@@ -82,7 +83,7 @@ func (w *writer) update(up *sqlparse.UpdateStmt) (*writeOut, error) {
 			updateChunksAfterFirst.Add(1)
 		}
 		first = false
-		k, err := w.updateRows(ti, alias, up, assigned, fill, ret != "", chunk > 0, rows, ecols, out)
+		k, err := w.updateRows(ti, alias, up, assigned, fill, ret != "", chunks, rows, ecols, out)
 		n += k
 		bodyErr = err
 		return err
@@ -93,20 +94,29 @@ func (w *writer) update(up *sqlparse.UpdateStmt) (*writeOut, error) {
 		}
 		return nil, placeInputError(err, w.sql, setLiterals(ti.def, up.TargetList))
 	}
+	if chunks != nil {
+		if err := chunks.finish(w, ti); err != nil {
+			return nil, err
+		}
+	}
 	out.tag = fmt.Sprintf("UPDATE %d", n)
 	return out, nil
 }
 
 // updateRows changes the rows of an UPDATE (all of them, or one chunk:
-// chunked) to their new values and adds what RETURNING gives for them to
+// chunks not nil) to their new values and adds what RETURNING gives for them to
 // out; it returns the number of rows updated. rows are the updating
 // query's: each target row's address, its new values, and (withRet) the
 // RETURNING values the query computed.
-func (w *writer) updateRows(ti *tableInfo, alias string, up *sqlparse.UpdateStmt, assigned map[int]bool, fill map[int][]bool, withRet, chunked bool, rows []*exec.Vec, ecols []exec.Column, out *writeOut) (int, error) {
-	if chunked {
-		rows = w.notUpdatedYet(ti, rows)
+func (w *writer) updateRows(ti *tableInfo, alias string, up *sqlparse.UpdateStmt, assigned map[int]bool, fill map[int][]bool, withRet bool, chunks *updateChunks, rows []*exec.Vec, ecols []exec.Column, out *writeOut) (int, error) {
+	if chunks != nil {
+		rows = chunks.notUpdatedYet(w, ti, rows)
 	}
 	addrs, newRows := splitAddrs(rows, ti.def)
+	removed := addrs
+	if chunks != nil {
+		removed = chunks.split(addrs)
+	}
 	var retRows []*exec.Vec
 	if withRet {
 		newRows, retRows = newRows[:len(ti.def.Columns)], newRows[len(ti.def.Columns):]
@@ -116,7 +126,7 @@ func (w *writer) updateRows(ti *tableInfo, alias string, up *sqlparse.UpdateStmt
 	}
 	// the validators skip the keys the UPDATE leaves alone
 	w.assigned, w.assignedTable = assigned, ti.def.Name
-	err := w.removeRows(ti, addrs, nil, newRows, 0, func() error { return w.checkRows(ti, newRows) })
+	err := w.removeRows(ti, removed, nil, newRows, 0, func() error { return w.checkRows(ti, newRows) })
 	w.assigned = nil
 	if err != nil {
 		return 0, err

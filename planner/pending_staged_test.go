@@ -84,8 +84,9 @@ var stagedScript = []string{
 	// correlated subquery (it sees the values from before the statement),
 	// a join matching every row twice (updated once), a CHECK failing in
 	// a later chunk (nothing of the statement stays), after pending
-	// deletes, in a savepoint; and the forms that are not chunked (a key
-	// assigned, RETURNING, pending inserts of the target)
+	// deletes, over the transaction's own pending rows (again reading
+	// them, again matching them twice), in a savepoint; and the forms
+	// that are not chunked (a key assigned, RETURNING)
 	"CREATE TABLE u (id int8 PRIMARY KEY, g int4, n int4 CHECK (n < 5500), v text)",
 	"INSERT INTO u SELECT g, g % 10, g % 5000, 'v' || g FROM generate_series(1, 6000) g",
 	"UPDATE u SET n = n + 1, v = v || 'x'",
@@ -101,6 +102,9 @@ var stagedScript = []string{
 	"UPDATE u SET n = coalesce((SELECT u2.n FROM u u2 WHERE u2.id = u.id % 5000 + 101), -1) + 1 WHERE g <> 4",
 	"SELECT count(*), sum(n), min(n), count(*) FILTER (WHERE n = 0) FROM u",
 	"UPDATE u SET n = 7 WHERE g <> 3",
+	"UPDATE u SET n = coalesce((SELECT u2.n FROM u u2 WHERE u2.id = u.id % 5000 + 101), -1) % 1000 + 1 WHERE g <> 5",
+	"UPDATE u SET n = u.n + 3 FROM (SELECT id FROM u UNION ALL SELECT id FROM u) d WHERE d.id = u.id AND u.g < 5",
+	"SELECT count(*), sum(n), min(n), count(*) FILTER (WHERE n = 0) FROM u",
 	"SAVEPOINT a",
 	"UPDATE u SET n = n + 1",
 	"SELECT count(*), sum(n) FROM u",
