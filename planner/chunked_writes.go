@@ -132,6 +132,48 @@ func (u *updateChunks) notUpdatedYet(w *writer, ti *tableInfo, rows []*exec.Vec)
 	return gatherVecs(rows, keep)
 }
 
+// mergeChunked reports a MERGE whose actions may join the pending state
+// chunk by chunk without a client seeing a difference (assigned: the
+// columns its UPDATE clauses assign; cmds: its clauses' actions):
+//   - its updates assign no column of a unique key and none another
+//     table's foreign key references, as a chunked UPDATE's;
+//   - it does not both delete and insert rows of a table with a unique
+//     key (an insert checked before a later chunk's delete of the same
+//     key would collide), and deletes no row another table references
+//     (no referential action per chunk);
+//   - the target has no pending inserts before the statement (each chunk
+//     checks its new rows' keys in full against the table with the rows
+//     it changes removed, which for pending rows would shift the
+//     addresses of the rest);
+//   - no RETURNING.
+//
+// A row matched again in a later chunk is found in the target's pending
+// delete set (21000, as within a chunk).
+func (w *writer) mergeChunked(ti *tableInfo, m *sqlparse.MergeStmt, assigned map[int]bool, cmds map[sqlparse.CmdType]bool) bool {
+	if w.describe || len(m.ReturningList) > 0 {
+		return false
+	}
+	if p := w.v.pend.tables[ti.def.Name]; p != nil && (p.mode != modeRows || len(p.inserts) > 0) {
+		return false
+	}
+	keys := uniqueKeys(ti.def)
+	if cmds[sqlparse.CmdType_CMD_DELETE] && ((cmds[sqlparse.CmdType_CMD_INSERT] && len(keys) > 0) || len(w.referencedCols(ti.def.Name)) > 0) {
+		return false
+	}
+	w.assigned, w.assignedTable = assigned, ti.def.Name
+	defer func() { w.assigned = nil }()
+	for _, uk := range keys {
+		if !w.keepsAll(ti.def, uk.cols) {
+			return false
+		}
+	}
+	return w.keepsReferenced(ti)
+}
+
+// mergeChunksAfterFirst counts the chunks MERGE statements added after
+// their first (tests: the chunked path ran).
+var mergeChunksAfterFirst atomic.Int64
+
 // updateChunksAfterFirst counts the chunks UPDATE statements added after
 // their first (tests: the chunked path ran).
 var updateChunksAfterFirst atomic.Int64
