@@ -87,11 +87,11 @@ var stagedScript = []string{
 	// deletes, over the transaction's own pending rows (again reading
 	// them, again matching them twice), in a savepoint; and the forms
 	// that are not chunked (a key assigned, RETURNING)
-	"CREATE TABLE u (id int8 PRIMARY KEY, g int4, n int4 CHECK (n < 2500), v text)",
-	"INSERT INTO u SELECT g, g % 10, g % 2000, 'v' || g FROM generate_series(1, 3000) g",
+	"CREATE TABLE u (id int8 PRIMARY KEY, g int4, n int4 CHECK (n < 10000), v text)",
+	"INSERT INTO u SELECT g, g % 10, g % 2000, 'v' || g FROM generate_series(1, 12000) g",
 	"UPDATE u SET n = n + 1, v = v || 'x'",
 	"SELECT count(*), sum(n), sum(length(v)) FROM u",
-	"UPDATE u SET n = coalesce((SELECT u2.n FROM u u2 WHERE u2.id = u.id - 1500), -100) + 2 WHERE id % 10 = 0",
+	"UPDATE u SET n = coalesce((SELECT u2.n FROM u u2 WHERE u2.id = u.id - 6000), -100) + 2 WHERE id % 100 = 0",
 	"SELECT count(*), sum(n), min(n), max(n) FROM u",
 	"UPDATE u SET n = u.n + 3 FROM (SELECT id FROM u UNION ALL SELECT id FROM u) d WHERE d.id = u.id AND u.g < 5",
 	"SELECT count(*), sum(n) FROM u",
@@ -99,10 +99,10 @@ var stagedScript = []string{
 	"SELECT count(*), sum(n) FROM u",
 	"BEGIN",
 	"DELETE FROM u WHERE id <= 50",
-	"UPDATE u SET n = coalesce((SELECT u2.n FROM u u2 WHERE u2.id = u.id - 1500), -1) + 1 WHERE id % 10 = 0",
+	"UPDATE u SET n = coalesce((SELECT u2.n FROM u u2 WHERE u2.id = u.id - 6000), -1) + 1 WHERE id % 100 = 0",
 	"SELECT count(*), sum(n), min(n), count(*) FILTER (WHERE n = 0) FROM u",
 	"UPDATE u SET n = 7 WHERE g <> 3",
-	"UPDATE u SET n = coalesce((SELECT u2.n FROM u u2 WHERE u2.id = u.id - 1500), -1) % 1000 + 1 WHERE id % 10 = 5",
+	"UPDATE u SET n = coalesce((SELECT u2.n FROM u u2 WHERE u2.id = u.id - 6000), -1) % 1000 + 1 WHERE id % 100 = 50",
 	"UPDATE u SET n = u.n + 3 FROM (SELECT id FROM u UNION ALL SELECT id FROM u) d WHERE d.id = u.id AND u.g < 5",
 	"SELECT count(*), sum(n), min(n), count(*) FILTER (WHERE n = 0) FROM u",
 	"SAVEPOINT a",
