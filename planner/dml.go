@@ -389,8 +389,15 @@ func (w *writer) query(sql string) ([]*exec.Vec, []exec.Column, error) {
 // the whole result. fn is called at least once (with zero rows when
 // there are none); an error it returns ends the query and is returned
 // as it is.
+//
+// With chunks, the query reads a snapshot of the pending state taken
+// before the first chunk (chunked_writes.go): fn's changes never reach it.
 func (w *writer) queryChunks(sql string, chunk int64, fn func([]*exec.Vec, []exec.Column) error) error {
-	eng := &exec.Engine{Catalog: w.v, MemoryLimit: w.s.memLimit}
+	src := w.v
+	if chunk > 0 {
+		src = w.v.snapshot()
+	}
+	eng := &exec.Engine{Catalog: src, MemoryLimit: w.s.memLimit}
 	prep, err := eng.PrepareFor(w.s.execSession(), sql, w.declared)
 	if err != nil {
 		var ee *exec.Error

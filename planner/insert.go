@@ -9,7 +9,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/internal/sqlparse"
@@ -41,7 +40,7 @@ func (w *writer) insert(ins *sqlparse.InsertStmt) (*writeOut, error) {
 	// staged like any pending rows past the threshold): the statement
 	// holds one chunk of its rows in memory, not all of them
 	var chunk int64
-	if w.streamable(ins, td, fill) {
+	if w.streamable(ins, fill) {
 		chunk = stagedSpillBytes(w.s.memLimit)
 	}
 	out := &writeOut{}
@@ -126,11 +125,11 @@ func (w *writer) insertRows(ti *tableInfo, alias string, ins *sqlparse.InsertStm
 
 // streamable reports an INSERT whose rows may join the pending state
 // chunk by chunk as its source streams: no ON CONFLICT (it arbitrates
-// among all the statement's rows), one sequence mask for every row (not
-// a VALUES list's per-row DEFAULTs), and a source that reads neither the
-// target table nor a view (it reads the snapshot from before the
-// statement; its rows must not see the chunks added meanwhile).
-func (w *writer) streamable(ins *sqlparse.InsertStmt, td *exec.TableDef, fill map[int][]bool) bool {
+// among all the statement's rows) and one sequence mask for every row
+// (not a VALUES list's per-row DEFAULTs). A source reading the target
+// streams too: it reads a snapshot of the pending state from before the
+// statement (chunked_writes.go), never the chunks added meanwhile.
+func (w *writer) streamable(ins *sqlparse.InsertStmt, fill map[int][]bool) bool {
 	if w.describe || ins.OnConflictClause != nil || ins.SelectStmt == nil {
 		return false
 	}
@@ -139,38 +138,7 @@ func (w *writer) streamable(ins *sqlparse.InsertStmt, td *exec.TableDef, fill ma
 			return false
 		}
 	}
-	safe := true
-	var walk func(m protoreflect.Message)
-	walk = func(m protoreflect.Message) {
-		if !safe {
-			return
-		}
-		if n, ok := m.Interface().(*sqlparse.RangeVar); ok {
-			if n.Relname == td.Name || sqlView(w.v, n.Schemaname, n.Relname) != nil {
-				safe = false
-			}
-			return
-		}
-		m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-			if fd.Kind() != protoreflect.MessageKind {
-				return true
-			}
-			if fd.IsList() {
-				l := v.List()
-				for i := 0; i < l.Len(); i++ {
-					walk(l.Get(i).Message())
-				}
-			} else if !fd.IsMap() {
-				walk(v.Message())
-			}
-			return safe
-		})
-	}
-	walk(ins.SelectStmt.ProtoReflect())
-	if ins.WithClause != nil {
-		walk(ins.WithClause.ProtoReflect())
-	}
-	return safe
+	return true
 }
 
 // insertChunksAfterFirst counts the chunks INSERT … SELECT statements

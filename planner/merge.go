@@ -43,15 +43,9 @@ func (w *writer) merge(m *sqlparse.MergeStmt) (*writeOut, error) {
 	if err != nil {
 		return nil, err
 	}
-	type clause struct {
-		kind    sqlparse.MergeMatchKind
-		cmd     sqlparse.CmdType
-		first   int // first projected column of its values
-		values  int
-		seqCols []int // columns taking a sequence default (INSERT)
-	}
-	var clauses []clause
+	var clauses []mergeClause
 	var byTarget, bySource bool
+	assigned := map[int]bool{} // the columns an UPDATE clause assigns
 	proj := []string{quoteIdent(alias) + "._rowaddr", quoteIdent(salias) + "._merge_src"}
 	// guard is true on the rows a clause acts on (its kind, its
 	// condition, and no earlier clause of its kind taking the row): its
@@ -95,7 +89,7 @@ func (w *writer) merge(m *sqlparse.MergeStmt) (*writeOut, error) {
 		g := guard(wc.MatchKind, cond)
 		earlier[wc.MatchKind] = append(earlier[wc.MatchKind], "("+cond+")")
 		proj = append(proj, cond)
-		cl := clause{kind: wc.MatchKind, cmd: wc.CommandType, first: len(proj)}
+		cl := mergeClause{kind: wc.MatchKind, cmd: wc.CommandType, first: len(proj)}
 		switch wc.MatchKind {
 		case sqlparse.MergeMatchKind_MERGE_WHEN_NOT_MATCHED_BY_TARGET:
 			byTarget = true
@@ -107,6 +101,11 @@ func (w *writer) merge(m *sqlparse.MergeStmt) (*writeOut, error) {
 			items, seqCols, err := w.setItems(td, alias, wc.TargetList)
 			if err != nil {
 				return nil, err
+			}
+			for c, it := range items {
+				if it != quoteIdent(alias)+"."+quoteIdent(td.Columns[c].Name) {
+					assigned[c] = true
+				}
 			}
 			seqDefaultItems(td, items, seqCols)
 			proj = append(proj, guarded(items, g)...)
@@ -138,9 +137,61 @@ func (w *writer) merge(m *sqlparse.MergeStmt) (*writeOut, error) {
 		proj = append(proj, quoteIdent(salias)+".*")
 	}
 	q := with + "SELECT " + strings.Join(proj, ", ") + " FROM " + target + " " + join + " " + src + " ON " + on
-	rows, cols, err := w.query(q)
+	cmds := map[sqlparse.CmdType]bool{}
+	for _, cl := range clauses {
+		cmds[cl.cmd] = true
+	}
+	// a big MERGE joins the pending state chunk by chunk as its rows
+	// stream (mergeChunked says when that changes nothing a client can
+	// see): the statement holds one chunk of new rows, not all of them
+	var chunk int64
+	if w.mergeChunked(ti, m, assigned, cmds) {
+		chunk = stagedSpillBytes(w.s.memLimit)
+	}
+	out := &writeOut{}
+	total := 0
+	first := true
+	var bodyErr error
+	err = w.queryChunks(q, chunk, func(rows []*exec.Vec, cols []exec.Column) error {
+		if !first {
+			mergeChunksAfterFirst.Add(1)
+		}
+		first = false
+		n, err := w.mergeRows(ti, alias, salias, m, clauses, srcAt, chunk > 0, rows, cols, out)
+		total += n
+		bodyErr = err
+		return err
+	})
 	if err != nil {
+		if bodyErr != nil {
+			return nil, bodyErr
+		}
 		return nil, placeInputError(err, w.sql, mergeLiterals(td, m))
+	}
+	out.tag = fmt.Sprintf("MERGE %d", total)
+	return out, nil
+}
+
+// mergeClause is one WHEN clause of a MERGE as its query projects it.
+type mergeClause struct {
+	kind    sqlparse.MergeMatchKind
+	cmd     sqlparse.CmdType
+	first   int // first projected column of its values
+	values  int
+	seqCols []int // columns taking a sequence default (INSERT)
+}
+
+// mergeRows applies the actions of a MERGE's joined rows (all of them, or
+// one chunk: chunked) and adds what RETURNING gives for them to out; it
+// returns the number of rows the actions changed.
+func (w *writer) mergeRows(ti *tableInfo, alias, salias string, m *sqlparse.MergeStmt, clauses []mergeClause, srcAt int, chunked bool, rows []*exec.Vec, cols []exec.Column, out *writeOut) (int, error) {
+	td := ti.def
+	var err error
+	// a row an earlier chunk changed is in the target's pending delete
+	// set (the rows deleted before the statement are not in its snapshot)
+	var done *addrBits
+	if p := w.v.pend.tables[td.Name]; chunked && p != nil {
+		done = p.deleted
 	}
 	var delAddrs, updAddrs []uint64
 	var updIdx, insIdx, delIdx []int32
@@ -170,8 +221,8 @@ func (w *writer) merge(m *sqlparse.MergeStmt) (*writeOut, error) {
 			}
 			if tPresent && cl.cmd != sqlparse.CmdType_CMD_NOTHING {
 				a := rows[0].I[i]
-				if touched[a] {
-					return nil, wire.Errorf("21000", "MERGE command cannot affect row a second time").
+				if touched[a] || done.has(uint64(a)) {
+					return 0, wire.Errorf("21000", "MERGE command cannot affect row a second time").
 						WithHint("Ensure that not more than one source row matches any one target row.")
 				}
 				touched[a] = true
@@ -235,12 +286,12 @@ func (w *writer) merge(m *sqlparse.MergeStmt) (*writeOut, error) {
 		}
 	}
 	if err := w.fillSequences(td, ins, fill); err != nil {
-		return nil, err
+		return 0, err
 	}
 	var old []*exec.Vec
 	if len(m.ReturningList) > 0 && len(delAddrs) > 0 {
 		if old, err = w.rowsAt(ti, delAddrs); err != nil {
-			return nil, err
+			return 0, err
 		}
 	}
 	all := appendVecs(upd, ins)
@@ -252,13 +303,12 @@ func (w *writer) merge(m *sqlparse.MergeStmt) (*writeOut, error) {
 		return w.removeRows(ti, delAddrs, nil, nil, 0, func() error { return w.checkRows(ti, all) })
 	}
 	if err := w.removeRows(ti, updAddrs, nil, upd, 0, removeDeleted); err != nil {
-		return nil, err
+		return 0, err
 	}
 	if err := w.apply(ti, nil, all); err != nil {
-		return nil, err
+		return 0, err
 	}
 	count := len(updAddrs) + len(delAddrs) + len(insIdx)
-	out := &writeOut{tag: fmt.Sprintf("MERGE %d", count)}
 	actions := make([]string, 0, count)
 	for range updAddrs {
 		actions = append(actions, "UPDATE")
@@ -273,7 +323,7 @@ func (w *writer) merge(m *sqlparse.MergeStmt) (*writeOut, error) {
 		}
 	}
 	if len(m.ReturningList) == 0 {
-		return out, nil
+		return count, nil
 	}
 	// the source row of each returned row, in the same order
 	idx := append(append(slices.Clone(updIdx), insIdx...), delIdx...)[:len(actions)]
@@ -286,8 +336,13 @@ func (w *writer) merge(m *sqlparse.MergeStmt) (*writeOut, error) {
 		srcCols = append(srcCols, exec.ColumnDef{Name: cols[c].Name, Type: rows[c].T})
 		srcRows = append(srcRows, rows[c].Gather(idx))
 	}
-	out.cols, out.rows, err = w.mergeReturning(ti, alias, salias, m.ReturningList, all, actions, srcCols, srcRows)
-	return out, err
+	rcols, rrows, err := w.mergeReturning(ti, alias, salias, m.ReturningList, all, actions, srcCols, srcRows)
+	if err != nil {
+		return 0, err
+	}
+	out.cols = rcols
+	out.rows = append(out.rows, rrows...)
+	return count, nil
 }
 
 // mergeActionColumn carries each RETURNING row's merge_action().

@@ -56,38 +56,85 @@ func (w *writer) update(up *sqlparse.UpdateStmt) (*writeOut, error) {
 		}
 		ret = ", " + txt
 	}
-	rows, ecols, err := w.query(with + "SELECT " + quoteIdent(alias) + "._rowaddr, " + strings.Join(items, ", ") + ret + " FROM " + from + where)
-	if err != nil {
-		return nil, placeInputError(err, w.sql, setLiterals(ti.def, up.TargetList))
-	}
-	addrs, newRows := splitAddrs(rows, ti.def)
-	var retRows []*exec.Vec
-	if ret != "" {
-		newRows, retRows = newRows[:len(ti.def.Columns)], newRows[len(ti.def.Columns):]
-	}
 	fill := map[int][]bool{}
 	for _, c := range seqCols {
 		fill[c] = nil
 	}
-	if err := w.fillSequences(ti.def, newRows, fill); err != nil {
-		return nil, err
-	}
-	w.assigned, w.assignedTable = map[int]bool{}, ti.def.Name
+	assigned := map[int]bool{}
 	for c, it := range items {
 		if it != quoteIdent(alias)+"."+quoteIdent(ti.def.Columns[c].Name) {
-			w.assigned[c] = true
+			assigned[c] = true
 		}
 	}
-	err = w.removeRows(ti, addrs, nil, newRows, 0, func() error { return w.checkRows(ti, newRows) })
+	// a big UPDATE joins the pending state chunk by chunk as its rows
+	// stream (updateChunked says when that changes nothing a client can
+	// see): the statement holds one chunk of new rows, not all of them
+	var chunk int64
+	var chunks *updateChunks
+	if w.updateChunked(ti, up, assigned) {
+		chunk, chunks = stagedSpillBytes(w.s.memLimit), &updateChunks{}
+	}
+	out := &writeOut{}
+	var n int
+	first := true
+	var bodyErr error
+	err = w.queryChunks(with+"SELECT "+quoteIdent(alias)+"._rowaddr, "+strings.Join(items, ", ")+ret+" FROM "+from+where, chunk, func(rows []*exec.Vec, ecols []exec.Column) error {
+		if !first {
+			updateChunksAfterFirst.Add(1)
+		}
+		first = false
+		k, err := w.updateRows(ti, alias, up, assigned, fill, ret != "", chunks, rows, ecols, out)
+		n += k
+		bodyErr = err
+		return err
+	})
+	if err != nil {
+		if bodyErr != nil {
+			return nil, bodyErr
+		}
+		return nil, placeInputError(err, w.sql, setLiterals(ti.def, up.TargetList))
+	}
+	if chunks != nil {
+		if err := chunks.finish(w, ti); err != nil {
+			return nil, err
+		}
+	}
+	out.tag = fmt.Sprintf("UPDATE %d", n)
+	return out, nil
+}
+
+// updateRows changes the rows of an UPDATE (all of them, or one chunk:
+// chunks not nil) to their new values and adds what RETURNING gives for them to
+// out; it returns the number of rows updated. rows are the updating
+// query's: each target row's address, its new values, and (withRet) the
+// RETURNING values the query computed.
+func (w *writer) updateRows(ti *tableInfo, alias string, up *sqlparse.UpdateStmt, assigned map[int]bool, fill map[int][]bool, withRet bool, chunks *updateChunks, rows []*exec.Vec, ecols []exec.Column, out *writeOut) (int, error) {
+	if chunks != nil {
+		rows = chunks.notUpdatedYet(w, ti, rows)
+	}
+	addrs, newRows := splitAddrs(rows, ti.def)
+	removed := addrs
+	if chunks != nil {
+		removed = chunks.split(addrs)
+	}
+	var retRows []*exec.Vec
+	if withRet {
+		newRows, retRows = newRows[:len(ti.def.Columns)], newRows[len(ti.def.Columns):]
+	}
+	if err := w.fillSequences(ti.def, newRows, fill); err != nil {
+		return 0, err
+	}
+	// the validators skip the keys the UPDATE leaves alone
+	w.assigned, w.assignedTable = assigned, ti.def.Name
+	err := w.removeRows(ti, removed, nil, newRows, 0, func() error { return w.checkRows(ti, newRows) })
 	w.assigned = nil
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
 	if err := w.apply(ti, nil, newRows); err != nil {
-		return nil, err
+		return 0, err
 	}
-	out := &writeOut{tag: fmt.Sprintf("UPDATE %d", len(addrs))}
-	if ret != "" {
+	if withRet {
 		out.cols = columns(ecols[1+len(ti.def.Columns):])
 		cc := &cellCodec{m: pgtype.NewMap(), loc: w.s.location()}
 		for i := 0; i < len(addrs); i++ {
@@ -97,10 +144,15 @@ func (w *writer) update(up *sqlparse.UpdateStmt) (*writeOut, error) {
 			}
 			out.rows = append(out.rows, row)
 		}
-		return out, nil
+		return len(addrs), nil
 	}
-	out.cols, out.rows, err = w.returning(ti, alias, up.ReturningList, newRows)
-	return out, err
+	cols, ret, err := w.returning(ti, alias, up.ReturningList, newRows)
+	if err != nil {
+		return 0, err
+	}
+	out.cols = cols
+	out.rows = append(out.rows, ret...)
+	return len(addrs), nil
 }
 
 // returningNewValues rewrites an UPDATE's RETURNING list so that the

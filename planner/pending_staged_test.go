@@ -72,6 +72,74 @@ var stagedScript = []string{
 	"INSERT INTO t SELECT g, 'again', 2 FROM generate_series(2001, 2600) g",
 	"COMMIT",
 	"SELECT count(*), sum(id), count(*) FILTER (WHERE v = 'again') FROM t",
+	// sources reading the target through a view, a CTE and a correlated
+	// subquery stream too and see the rows from before the statement,
+	// never its earlier chunks
+	"CREATE VIEW sv AS SELECT k FROM s WHERE k < 1000000",
+	"INSERT INTO s (k, n) SELECT k + 1000000, 1 FROM sv",
+	"WITH c AS (SELECT k FROM s) INSERT INTO s (k, n) SELECT k + 3000000, 2 FROM c",
+	"INSERT INTO s (k, n) SELECT g, (SELECT count(*) FROM s s2 WHERE s2.k = g - 1) FROM generate_series(5000001, 5006000) g",
+	"SELECT count(*), sum(k), sum(n), count(*) FILTER (WHERE k > 5000000 AND n = 1) FROM s",
+	// UPDATE chunk by chunk: a plain one, one reading the target in a
+	// correlated subquery (it sees the values from before the statement),
+	// a join matching every row twice (updated once), a CHECK failing in
+	// a later chunk (nothing of the statement stays), after pending
+	// deletes, over the transaction's own pending rows (again reading
+	// them, again matching them twice), in a savepoint; and the forms
+	// that are not chunked (a key assigned, RETURNING)
+	"CREATE TABLE u (id int8 PRIMARY KEY, g int4, n int4 CHECK (n < 10000), v text)",
+	"INSERT INTO u SELECT g, g % 10, g % 2000, 'v' || g FROM generate_series(1, 12000) g",
+	"UPDATE u SET n = n + 1, v = v || 'x'",
+	"SELECT count(*), sum(n), sum(length(v)) FROM u",
+	"UPDATE u SET n = coalesce((SELECT u2.n FROM u u2 WHERE u2.id = u.id - 6000), -100) + 2 WHERE id % 100 = 0",
+	"SELECT count(*), sum(n), min(n), max(n) FROM u",
+	"UPDATE u SET n = u.n + 3 FROM (SELECT id FROM u UNION ALL SELECT id FROM u) d WHERE d.id = u.id AND u.g < 5",
+	"SELECT count(*), sum(n) FROM u",
+	"UPDATE u SET n = id",
+	"SELECT count(*), sum(n) FROM u",
+	"BEGIN",
+	"DELETE FROM u WHERE id <= 50",
+	"UPDATE u SET n = coalesce((SELECT u2.n FROM u u2 WHERE u2.id = u.id - 6000), -1) + 1 WHERE id % 100 = 0",
+	"SELECT count(*), sum(n), min(n), count(*) FILTER (WHERE n = 0) FROM u",
+	"UPDATE u SET n = 7 WHERE g <> 3",
+	"UPDATE u SET n = coalesce((SELECT u2.n FROM u u2 WHERE u2.id = u.id - 6000), -1) % 1000 + 1 WHERE id % 100 = 50",
+	"UPDATE u SET n = u.n + 3 FROM (SELECT id FROM u UNION ALL SELECT id FROM u) d WHERE d.id = u.id AND u.g < 5",
+	"SELECT count(*), sum(n), min(n), count(*) FILTER (WHERE n = 0) FROM u",
+	"SAVEPOINT a",
+	"UPDATE u SET n = n + 1",
+	"SELECT count(*), sum(n) FROM u",
+	"UPDATE u SET n = id",
+	"ROLLBACK TO SAVEPOINT a",
+	"SELECT count(*), sum(n) FROM u",
+	"UPDATE u SET id = id + 100000 WHERE g = 1",
+	"UPDATE u SET n = n + 1 WHERE g = 2 RETURNING id % 7, n",
+	"COMMIT",
+	"SELECT count(*), sum(id), sum(n), sum(length(v)) FROM u",
+	"BEGIN",
+	"INSERT INTO u SELECT g, 1, 1, 'p' FROM generate_series(200001, 202500) g",
+	"UPDATE u SET n = n + 1",
+	"COMMIT",
+	"SELECT count(*), sum(id), sum(n) FROM u",
+	// MERGE chunk by chunk: updates and inserts, a source reading the
+	// target (it sees the rows from before the statement), a row matched
+	// twice across chunks (21000), deletes with updates, a CHECK failing
+	// in a later chunk, a key inserted twice across chunks (23505)
+	"CREATE TABLE mt (id int8 PRIMARY KEY, n int4 CHECK (n < 500000), v text)",
+	"INSERT INTO mt SELECT g, g % 100, 'v' || g FROM generate_series(1, 3000) g",
+	"MERGE INTO mt USING generate_series(1, 4500) AS s(x) ON mt.id = s.x WHEN MATCHED AND s.x % 2 = 0 THEN UPDATE SET n = n + 1 WHEN NOT MATCHED THEN INSERT VALUES (s.x, 0, 'new')",
+	"SELECT count(*), sum(id), sum(n), count(*) FILTER (WHERE v = 'new') FROM mt",
+	"MERGE INTO mt USING (SELECT id, n FROM mt) AS s ON mt.id = s.id + 1 WHEN MATCHED THEN UPDATE SET n = s.n + 1",
+	"SELECT count(*), sum(n), min(n), max(n) FROM mt",
+	"MERGE INTO mt USING (SELECT id FROM mt UNION ALL SELECT id FROM mt) AS s ON mt.id = s.id WHEN MATCHED THEN UPDATE SET n = 0",
+	"MERGE INTO mt USING generate_series(1, 2000) AS s(x) ON mt.id = s.x WHEN MATCHED AND s.x % 3 = 0 THEN DELETE WHEN MATCHED THEN UPDATE SET v = 'm'",
+	"SELECT count(*), sum(id), count(*) FILTER (WHERE v = 'm') FROM mt",
+	"MERGE INTO mt USING generate_series(1, 4500) AS s(x) ON mt.id = s.x WHEN MATCHED THEN UPDATE SET n = s.x * 200",
+	"MERGE INTO mt USING (SELECT g FROM generate_series(10001, 12500) g UNION ALL SELECT 10002) AS s(x) ON mt.id = s.x WHEN NOT MATCHED THEN INSERT VALUES (s.x, 1, 'dup')",
+	"BEGIN",
+	"DELETE FROM mt WHERE id < 50",
+	"MERGE INTO mt USING generate_series(1, 5000) AS s(x) ON mt.id = s.x WHEN MATCHED THEN UPDATE SET n = n + 2 WHEN NOT MATCHED THEN INSERT VALUES (s.x, 5, 'late')",
+	"COMMIT",
+	"SELECT count(*), sum(id), sum(n), count(*) FILTER (WHERE v = 'late') FROM mt",
 }
 
 // runStagedScript runs stagedScript on a fresh server and returns each
@@ -109,10 +177,16 @@ func runStagedScript(t *testing.T) []string {
 // batch one chunk), and staging and chunking really happened in the
 // second run.
 func TestStagedPendingRows(t *testing.T) {
-	chunks := insertChunksAfterFirst.Load()
+	chunks, updChunks, mergeChunks := insertChunksAfterFirst.Load(), updateChunksAfterFirst.Load(), mergeChunksAfterFirst.Load()
 	inMemory := runStagedScript(t)
 	if n := insertChunksAfterFirst.Load(); n != chunks {
 		t.Fatalf("%d INSERT … SELECT chunks in memory, want one per statement", n-chunks)
+	}
+	if n := updateChunksAfterFirst.Load(); n != updChunks {
+		t.Fatalf("%d UPDATE chunks in memory, want one per statement", n-updChunks)
+	}
+	if n := mergeChunksAfterFirst.Load(); n != mergeChunks {
+		t.Fatalf("%d MERGE chunks in memory, want one per statement", n-mergeChunks)
 	}
 	_, before, _ := PendingRowStats()
 	forceStagedSpill = 1
@@ -125,6 +199,12 @@ func TestStagedPendingRows(t *testing.T) {
 	if insertChunksAfterFirst.Load() == chunks {
 		t.Fatal("no INSERT … SELECT was streamed in chunks")
 	}
+	if updateChunksAfterFirst.Load() == updChunks {
+		t.Fatal("no UPDATE was applied in chunks")
+	}
+	if mergeChunksAfterFirst.Load() == mergeChunks {
+		t.Fatal("no MERGE was applied in chunks")
+	}
 	for i := range inMemory {
 		if inMemory[i] != staged[i] {
 			t.Errorf("in memory: %s\n     staged: %s", inMemory[i], staged[i])
@@ -134,6 +214,11 @@ func TestStagedPendingRows(t *testing.T) {
 		return
 	}
 	t.Logf("%d statements agree; %d KB staged", len(stagedScript), (after-before)>>10)
+	if testing.Verbose() {
+		for _, line := range staged {
+			t.Log(line)
+		}
+	}
 	// the staged files went with their transactions
 	deadline := time.Now().Add(10 * time.Second)
 	for {

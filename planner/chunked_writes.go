@@ -1,0 +1,179 @@
+package planner
+
+import (
+	"sync/atomic"
+
+	"github.com/pggraph/pggraph/exec"
+	"github.com/pggraph/pggraph/internal/sqlparse"
+)
+
+// Chunked writes. A big INSERT … SELECT or UPDATE joins the pending
+// state chunk by chunk as the query computing its rows streams (a chunk
+// is the staging threshold, stagedSpillBytes): each chunk is checked
+// against the table and the chunks before it, then added like any
+// pending rows, which are staged to disk past the threshold
+// (pending_staged.go). So one statement holds one chunk of its new rows
+// in memory, not all of them.
+//
+// The query runs against a snapshot of the pending state taken when the
+// statement starts (view.snapshot): it reads the rows as they were before
+// the statement, as PostgreSQL's statement snapshot does, whatever path
+// reaches the target (a self-join, a view, a CTE, a subquery, another
+// schema's table of the same name) and never the chunks added meanwhile.
+// The checks of each chunk read the live state.
+
+// snapshot is a view of the pending state as it is now, with the same
+// catalog and statement-local relations: later changes of v's pending
+// state (the chunks a statement adds) do not reach it.
+func (v *view) snapshot() *view {
+	pend := v.pend
+	if pend != nil {
+		pend = pend.clone()
+	}
+	return &view{root: v.root, base: v.base, pend: pend, extra: v.extra, memo: map[string]*exec.TableDef{}}
+}
+
+// updateChunked reports an UPDATE whose new rows may join the pending
+// state chunk by chunk without a client seeing a difference:
+//   - it assigns no column of a unique key (the key of a row's new
+//     version is its old one, removed in the same chunk; an assigned key
+//     checked chunk by chunk could collide with a row a later chunk
+//     changes) and none another table's foreign key references (no
+//     referential action, which would run per chunk);
+//   - no RETURNING (its expressions may read the target, which must then
+//     show the whole statement's effect).
+//
+// The target's own pending rows are changed too (updateChunks).
+func (w *writer) updateChunked(ti *tableInfo, up *sqlparse.UpdateStmt, assigned map[int]bool) bool {
+	if w.describe || len(up.ReturningList) > 0 {
+		return false
+	}
+	if p := w.v.pend.tables[ti.def.Name]; p != nil && p.mode != modeRows {
+		return false
+	}
+	w.assigned, w.assignedTable = assigned, ti.def.Name
+	defer func() { w.assigned = nil }()
+	for _, uk := range uniqueKeys(ti.def) {
+		if !w.keepsAll(ti.def, uk.cols) {
+			return false
+		}
+	}
+	return w.keepsReferenced(ti)
+}
+
+// updateChunks is the state of a chunked UPDATE across its chunks. The
+// old versions of the target's base rows join the pending delete set
+// with their chunk. Its pending rows (the transaction's own inserts) are
+// addressed by their position among the pending inserts of the
+// snapshot; removing them would shift the positions of the rest, so
+// their old versions are removed once, after the last chunk (the new
+// chunks are appended after them, so those positions hold until then).
+// Meanwhile both versions are pending, which only the chunks' checks
+// see, and they skip the keys an UPDATE leaves alone.
+type updateChunks struct {
+	pending addrBits // snapshot positions of the pending rows updated
+}
+
+// split returns a chunk's base-row addresses (removed with the chunk)
+// and records its pending-row addresses for the end.
+func (u *updateChunks) split(addrs []uint64) []uint64 {
+	base := addrs[:0:0]
+	for _, a := range addrs {
+		if a&pendingAddrBit != 0 {
+			u.pending.add(a &^ pendingAddrBit)
+			continue
+		}
+		base = append(base, a)
+	}
+	return base
+}
+
+// finish removes the old versions of the pending rows updated.
+func (u *updateChunks) finish(w *writer, ti *tableInfo) error {
+	if u.pending.len() == 0 {
+		return nil
+	}
+	addrs := make([]uint64, 0, u.pending.len())
+	for a := range u.pending.all() {
+		addrs = append(addrs, a|pendingAddrBit)
+	}
+	return w.apply(ti, addrs, nil)
+}
+
+// notUpdatedYet drops the rows of a chunk that an earlier chunk already
+// changed (a join matched them again: PostgreSQL updates a row once).
+// Those base rows are in the target's pending delete set now (the rows
+// deleted before the statement are not in its snapshot, so they never
+// reach here), the pending ones in u.pending.
+func (u *updateChunks) notUpdatedYet(w *writer, ti *tableInfo, rows []*exec.Vec) []*exec.Vec {
+	p := w.v.pend.tables[ti.def.Name]
+	if len(rows) == 0 || ((p == nil || p.deleted.len() == 0) && u.pending.len() == 0) {
+		return rows
+	}
+	av := rows[0]
+	keep := make([]int32, 0, av.N)
+	for i := 0; i < av.N; i++ {
+		if av.IsNull(i) {
+			keep = append(keep, int32(i))
+			continue
+		}
+		a := uint64(av.I[i])
+		done := p != nil && p.deleted.has(a)
+		if a&pendingAddrBit != 0 {
+			done = u.pending.has(a &^ pendingAddrBit)
+		}
+		if !done {
+			keep = append(keep, int32(i))
+		}
+	}
+	if len(keep) == av.N {
+		return rows
+	}
+	return gatherVecs(rows, keep)
+}
+
+// mergeChunked reports a MERGE whose actions may join the pending state
+// chunk by chunk without a client seeing a difference (assigned: the
+// columns its UPDATE clauses assign; cmds: its clauses' actions):
+//   - its updates assign no column of a unique key and none another
+//     table's foreign key references, as a chunked UPDATE's;
+//   - it does not both delete and insert rows of a table with a unique
+//     key (an insert checked before a later chunk's delete of the same
+//     key would collide), and deletes no row another table references
+//     (no referential action per chunk);
+//   - the target has no pending inserts before the statement (each chunk
+//     checks its new rows' keys in full against the table with the rows
+//     it changes removed, which for pending rows would shift the
+//     addresses of the rest);
+//   - no RETURNING.
+//
+// A row matched again in a later chunk is found in the target's pending
+// delete set (21000, as within a chunk).
+func (w *writer) mergeChunked(ti *tableInfo, m *sqlparse.MergeStmt, assigned map[int]bool, cmds map[sqlparse.CmdType]bool) bool {
+	if w.describe || len(m.ReturningList) > 0 {
+		return false
+	}
+	if p := w.v.pend.tables[ti.def.Name]; p != nil && (p.mode != modeRows || len(p.inserts) > 0) {
+		return false
+	}
+	keys := uniqueKeys(ti.def)
+	if cmds[sqlparse.CmdType_CMD_DELETE] && ((cmds[sqlparse.CmdType_CMD_INSERT] && len(keys) > 0) || len(w.referencedCols(ti.def.Name)) > 0) {
+		return false
+	}
+	w.assigned, w.assignedTable = assigned, ti.def.Name
+	defer func() { w.assigned = nil }()
+	for _, uk := range keys {
+		if !w.keepsAll(ti.def, uk.cols) {
+			return false
+		}
+	}
+	return w.keepsReferenced(ti)
+}
+
+// mergeChunksAfterFirst counts the chunks MERGE statements added after
+// their first (tests: the chunked path ran).
+var mergeChunksAfterFirst atomic.Int64
+
+// updateChunksAfterFirst counts the chunks UPDATE statements added after
+// their first (tests: the chunked path ran).
+var updateChunksAfterFirst atomic.Int64
