@@ -71,6 +71,12 @@ func (c *catalogSet) regLookup(kind uint32, name string) (uint32, error) {
 				}
 				return e.OID, nil
 			}
+			if d := c.domainByName(parts[len(parts)-1]); d != nil { // domains.go
+				if strings.HasSuffix(n, "[]") {
+					return d.ArrayOID(), nil
+				}
+				return d.OID, nil
+			}
 		}
 		// a schema qualifier and a type modifier do not change the OID:
 		// 'pg_catalog.text', 'character varying(10)'
@@ -446,6 +452,9 @@ func init() {
 						out.Nulls[i] = false
 						out.S[i] = cs.constraintDef(k, pretty)
 					}
+				}
+				if d := cs.domainConstraintDef(uint32(x[0].I[i]), pretty); d != "" {
+					out.Nulls[i], out.S[i] = false, d
 				}
 			}
 			return nil
