@@ -21,9 +21,11 @@ import (
 // unchanged, as PostgreSQL's parser reduces a domain to its base type for
 // operator and function lookup. The domain shows where PostgreSQL shows
 // it: pg_attribute.atttypid, format_type, information_schema, psql's \d,
-// and a result column that is a plain domain column or a cast to the
-// domain names the domain's OID in RowDescription. (pg_typeof of such an
-// expression names the base type: expressions carry the base type here.)
+// pg_typeof of a cast to the domain. A result column of a domain type is
+// described by its base type and typmod in RowDescription, as PostgreSQL
+// 15 does; but an array of a domain is a type of its own, named by its
+// OID (domainArrayType). (pg_typeof of a domain column names the base
+// type here.)
 //
 // Input reaching a domain — a cast, an INSERT, UPDATE or COPY into a
 // domain column — is checked against the domain's NOT NULL (23502) and
@@ -211,14 +213,6 @@ type boundDomainCheck struct {
 func (e *domainCheckExpr) Type() Type     { return e.arg.Type() }
 func (e *domainCheckExpr) String() string { return e.arg.String() }
 
-// domainType is the domain type the expression casts to (RowDescription).
-func (e *domainCheckExpr) domainType() uint32 {
-	if e.isArr {
-		return e.def.ArrayOID()
-	}
-	return e.def.OID
-}
-
 func (e *domainCheckExpr) Eval(ec *evalCtx, b *Batch, sel []int32) (*Vec, error) {
 	v, err := e.arg.Eval(ec, b, sel)
 	if err != nil {
@@ -366,7 +360,28 @@ func (b *binder) coerceToDomain(e Expr, t Type, cc castContext, what string) (Ex
 	if err != nil {
 		return nil, err
 	}
-	return &domainCheckExpr{arg: r, def: def, checks: checks, isArr: arr}, nil
+	de := &domainCheckExpr{arg: r, def: def, checks: checks, isArr: arr}
+	if c, ok := e.(*constExpr); ok && arr && c.t.OID == OIDUnknown {
+		// an array literal's elements go through the domain's input
+		// as the literal is parsed: PostgreSQL reports the literal's
+		// position
+		if err := evalConstCheck(b, de); err != nil {
+			return nil, b.at(err, c.loc-1)
+		}
+	}
+	return de, nil
+}
+
+// evalConstCheck checks a constant's values at bind time (nil when the
+// checks need more than a bare evaluation context).
+func evalConstCheck(b *binder, de *domainCheckExpr) (err error) {
+	defer func() {
+		if recover() != nil {
+			err = nil // checked again when the statement runs
+		}
+	}()
+	_, err = de.Eval(&evalCtx{loc: b.cat.loc}, &Batch{N: 1}, nil)
+	return err
 }
 
 // DomainViolation checks a column's new values (of the domain's base type,
@@ -568,20 +583,6 @@ func init() {
 	}}
 }
 
-// resultDomain is the domain a result column names in RowDescription: a
-// plain column declared with a domain, or a cast to a domain (0: none).
-func resultDomain(e Expr, src *scopeCol) uint32 {
-	if d, ok := e.(*domainCheckExpr); ok {
-		return d.domainType()
-	}
-	if src != nil && src.table_ != nil && src.attnum > 0 && int(src.attnum) <= len(src.table_.Columns) {
-		if c := src.table_.Columns[src.attnum-1]; c.Domain != 0 && c.Type == e.Type() {
-			return c.Domain
-		}
-	}
-	return 0
-}
-
 // CheckExprType binds expr to find the errors PostgreSQL reports when a
 // domain's DEFAULT or CHECK expression is defined: unknown functions or
 // columns, type mismatches, malformed constants. With d, expr may refer
@@ -606,4 +607,19 @@ func CheckExprType(expr string, d *DomainDef, what string) error {
 		_, err = b.coerceBool(e, "CHECK")
 	}
 	return err
+}
+
+// domainArrayType is the array-of-domain type a result column names in
+// RowDescription: a plain column declared as one, or a cast to one (0:
+// none).
+func domainArrayType(e Expr, src *scopeCol) uint32 {
+	if d, ok := e.(*domainCheckExpr); ok && d.isArr {
+		return d.def.ArrayOID()
+	}
+	if src != nil && src.table_ != nil && src.attnum > 0 && int(src.attnum) <= len(src.table_.Columns) {
+		if c := src.table_.Columns[src.attnum-1]; c.Domain%2 == 1 && c.Type == e.Type() {
+			return c.Domain
+		}
+	}
+	return 0
 }

@@ -149,8 +149,8 @@ func (e *Engine) PrepareFor(sess *Session, sql string, declared []uint32) (p *Pr
 	for _, c := range bd.cols {
 		col := Column{Name: c.name, TableOID: c.tableOID, AttNum: c.attnum,
 			TypeOID: c.t.OID, TypeLen: c.t.Len(), TypeMod: c.t.WireMod()}
-		if c.domain != 0 {
-			col.TypeOID, col.TypeMod = c.domain, -1 // domains.go
+		if c.arrayOf != 0 {
+			col.TypeOID, col.TypeMod = c.arrayOf, -1 // domains.go
 		}
 		p.Columns = append(p.Columns, col)
 	}

@@ -16,9 +16,9 @@ type colInfo struct {
 	t        Type
 	tableOID uint32
 	attnum   int16
-	// domain is the domain a plain domain column or a cast to a domain
-	// has (RowDescription names it; the values are of t, its base type)
-	domain uint32
+	// arrayOf is the array type of a domain a plain column of that type
+	// or a cast to it has: RowDescription names it (domains.go)
+	arrayOf uint32
 }
 
 // plan is a physical operator. run pushes batches to emit; emit returning

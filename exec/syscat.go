@@ -803,10 +803,12 @@ func init() {
 					collCat, collSchema, collName = c.database(), "pg_catalog", "C"
 				}
 				var domCat, domSchema, domName any
+				notNull := col.NotNull || pk[i]
 				if d := c.domainByOID(col.Domain); d != nil { // domains.go
 					domCat, domSchema, domName = c.database(), d.schema(), d.Name
+					notNull = notNull || d.NotNull
 				}
-				row := []any{c.database(), t.Schema, t.Name, col.Name, i + 1, def, boolYN(!col.NotNull && !pk[i]), dataType,
+				row := []any{c.database(), t.Schema, t.Name, col.Name, i + 1, def, boolYN(!notNull), dataType,
 					charMax, octet, prec, radix, scale, dtp, nil, nil, nil, nil, nil, collCat, collSchema, collName, domCat, domSchema, domName,
 					c.database(), udtSchema, ct.Name(), nil, nil, nil, nil, strconv.Itoa(i + 1), "NO", boolYN(col.Identity != 0)}
 				row = append(row, c.identityColumns(t, col)...)

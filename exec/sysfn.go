@@ -342,6 +342,12 @@ func init() {
 			return nil, noFunction("pg_typeof", args)
 		}
 		oid := args[0].Type().OID
+		if d, ok := args[0].(*domainCheckExpr); ok {
+			oid = d.def.OID // a cast to a domain (domains.go)
+			if d.isArr {
+				oid = d.def.ArrayOID()
+			}
+		}
 		return &opExpr{name: "pg_typeof", t: TRegtype, args: args, k: func(_ *evalCtx, _ []*Vec, out *Vec, sel []int32) error {
 			for _, i := range sel {
 				out.I[i] = int64(oid)

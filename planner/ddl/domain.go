@@ -1,6 +1,7 @@
 package ddl
 
 import (
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"slices"
@@ -94,7 +95,7 @@ func (pc *planCtx) existingDomain(names []*q.Node) (graph.TableEntry, TableMeta,
 	}
 	if !ok {
 		if _, _, isEnum, _ := pc.enumType(name); isEnum {
-			return graph.TableEntry{}, TableMeta{}, "", errorf(CodeWrongObjectType, "\"%s\" is not a domain", name)
+			return graph.TableEntry{}, TableMeta{}, "", errorf(CodeWrongObjectType, "%s is not a domain", name)
 		}
 		return graph.TableEntry{}, TableMeta{}, "", errorf(CodeUndefinedObject, "type \"%s\" does not exist", name)
 	}
@@ -243,7 +244,7 @@ func (pc *planCtx) domainDefault(expr *q.Node, base PGType) (string, error) {
 		return sql, err
 	}
 	if err := exec.CheckExprType("CAST(("+sql+") AS "+execTypeSQL(base)+")", nil, ""); err != nil {
-		return "", err
+		return "", execError(err)
 	}
 	return sql, nil
 }
@@ -280,7 +281,7 @@ func (pc *planCtx) addDomainCheck(dm *DomainMeta, domain string, con *q.Constrai
 	}
 	vd := &exec.DomainDef{Name: domain, Base: dm.Base.Exec()}
 	if err := exec.CheckExprType(expr, vd, "CHECK"); err != nil {
-		return err
+		return execError(err)
 	}
 	dm.Checks = append(dm.Checks, DomainCheckMeta{Name: name, Expr: expr, Num: dm.NextNum, NotValid: con.SkipValidation})
 	dm.NextNum++
@@ -506,4 +507,18 @@ func (pc *planCtx) commentOnDomain(st *q.CommentStmt) ([]Change, error) {
 	a := redefineDomain(e, m, "")
 	a.CommandTag = "COMMENT"
 	return []Change{a}, nil
+}
+
+// execError is an executor's error as a planning error (its SQLSTATE,
+// message, detail and hint; no position: the text exec bound is not the
+// statement's).
+func execError(err error) error {
+	if c := exec.Code(err); c != "" {
+		var e *exec.Error
+		if errors.As(err, &e) {
+			return errorf(c, "%s", e.Message).WithDetail(e.Detail).WithHint(e.Hint)
+		}
+		return errorf(c, "%s", err.Error())
+	}
+	return err
 }
