@@ -518,7 +518,7 @@ func (c *catalogSet) domainConstraintDef(oid uint32, pretty bool) string {
 }
 
 func init() {
-	infoSchemaRels["domains"] = &sysRelation{13372, "domain_catalog sql_identifier, domain_schema sql_identifier, domain_name sql_identifier, data_type character_data, character_maximum_length cardinal_number, character_octet_length cardinal_number, character_set_catalog sql_identifier, character_set_schema sql_identifier, character_set_name sql_identifier, collation_catalog sql_identifier, collation_schema sql_identifier, collation_name sql_identifier, numeric_precision cardinal_number, numeric_precision_radix cardinal_number, numeric_scale cardinal_number, datetime_precision cardinal_number, interval_type character_data, interval_precision cardinal_number, domain_default character_data, udt_catalog sql_identifier, udt_schema sql_identifier, udt_name sql_identifier, scope_catalog sql_identifier, scope_schema sql_identifier, scope_name sql_identifier, maximum_cardinality cardinal_number, dtd_identifier sql_identifier", func(c *catalogSet) [][]any {
+	infoSchemaRels["domains"] = &sysRelation{13320, "domain_catalog sql_identifier, domain_schema sql_identifier, domain_name sql_identifier, data_type character_data, character_maximum_length cardinal_number, character_octet_length cardinal_number, character_set_catalog sql_identifier, character_set_schema sql_identifier, character_set_name sql_identifier, collation_catalog sql_identifier, collation_schema sql_identifier, collation_name sql_identifier, numeric_precision cardinal_number, numeric_precision_radix cardinal_number, numeric_scale cardinal_number, datetime_precision cardinal_number, interval_type character_data, interval_precision cardinal_number, domain_default character_data, udt_catalog sql_identifier, udt_schema sql_identifier, udt_name sql_identifier, scope_catalog sql_identifier, scope_schema sql_identifier, scope_name sql_identifier, maximum_cardinality cardinal_number, dtd_identifier sql_identifier", func(c *catalogSet) [][]any {
 		var rows [][]any
 		for _, d := range c.domains() {
 			t := d.Base
@@ -572,7 +572,7 @@ func init() {
 		}
 		return rows
 	}}
-	infoSchemaRels["domain_constraints"] = &sysRelation{13368, "constraint_catalog sql_identifier, constraint_schema sql_identifier, constraint_name sql_identifier, domain_catalog sql_identifier, domain_schema sql_identifier, domain_name sql_identifier, is_deferrable yes_or_no, initially_deferred yes_or_no", func(c *catalogSet) [][]any {
+	infoSchemaRels["domain_constraints"] = &sysRelation{13310, "constraint_catalog sql_identifier, constraint_schema sql_identifier, constraint_name sql_identifier, domain_catalog sql_identifier, domain_schema sql_identifier, domain_name sql_identifier, is_deferrable yes_or_no, initially_deferred yes_or_no", func(c *catalogSet) [][]any {
 		var rows [][]any
 		for _, d := range c.domains() {
 			for _, k := range d.Checks {
