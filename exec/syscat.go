@@ -642,6 +642,11 @@ func init() {
 				rows = append(rows, []any{e.OID, oidPgTypeRel, 0, e.Comment})
 			}
 		}
+		for _, d := range c.domains() {
+			if d.Comment != "" {
+				rows = append(rows, []any{d.OID, oidPgTypeRel, 0, d.Comment})
+			}
+		}
 		for _, t := range c.userTables() {
 			if t.Comment != "" {
 				rows = append(rows, []any{t.OID, 1259, 0, t.Comment})

@@ -572,6 +572,10 @@ func init() {
 							out.S[i] = e.Comment
 							continue
 						}
+						if d := cs.domainByOID(uint32(x[0].I[i])); d != nil && d.Comment != "" {
+							out.Nulls[i], out.S[i] = false, d.Comment // domains.go
+							continue
+						}
 					}
 					if class != 0 && class != oidPgClassRel {
 						continue // user comments are on relations and enum types only

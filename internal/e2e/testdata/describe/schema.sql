@@ -38,3 +38,11 @@ CREATE TABLE scores (
   ok bool CHECK (ok) CHECK (NOT (score < 0 AND ok)),
   CHECK ((i > 0 OR score > 0) AND b + i > 2)
 );
+-- Domains: NOT NULL, a default, named and unnamed CHECK constraints, a
+-- comment; a table whose columns use them (\dD, \dT, \d).
+CREATE DOMAIN posint AS int4 CHECK (VALUE > 0);
+CREATE DOMAIN grade AS numeric(4,1) NOT NULL DEFAULT 1.0 CONSTRAINT grade_range CHECK (VALUE BETWEEN 0 AND 10);
+CREATE DOMAIN label AS varchar(20);
+COMMENT ON DOMAIN grade IS 'a school grade';
+CREATE TABLE exam (id posint PRIMARY KEY, g grade, l label DEFAULT 'x');
+INSERT INTO exam VALUES (1, 5.5, 'ok');
