@@ -2,11 +2,14 @@ package planner
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/pggraph/pggraph/adapters"
 	"github.com/pggraph/pggraph/objstore"
@@ -101,5 +104,27 @@ func TestDomainsDurableAndShared(t *testing.T) {
 	}
 	if got := enumRows(t, old, "select count(*) from pg_type where typname = 'qty'"); got != "1" {
 		t.Fatalf("the branch keeps its domain: %s", got)
+	}
+}
+
+// TestDomainsUnsupported: what domains and composite types do not cover
+// answers 0A000 naming the feature, never a silent success.
+func TestDomainsUnsupported(t *testing.T) {
+	ts := startServer(t, nil)
+	c := ts.connect(t, pgx.QueryExecModeSimpleProtocol)
+	enumExec(t, c, "create domain small as int check (value < 10)", "create table conv (x int, s small)")
+	for _, tc := range []struct{ sql, want string }{
+		{"create type pair as (a int, b text)", "composite types"},
+		{"create domain dd as small", "domains over domains"},
+		{"create domain dc as text collate \"C\"", "COLLATE in CREATE DOMAIN"},
+		{"alter table conv alter column x type small", "to or from a domain"},
+		{"alter table conv alter column s type int", "to or from a domain"},
+		{"drop domain small cascade", "DROP DOMAIN … CASCADE"},
+	} {
+		_, err := c.Exec(context.Background(), tc.sql)
+		var pe *pgconn.PgError
+		if !errors.As(err, &pe) || pe.Code != "0A000" || !strings.Contains(pe.Message, tc.want) {
+			t.Errorf("%s: %v, want 0A000 naming %q", tc.sql, err, tc.want)
+		}
 	}
 }

@@ -168,6 +168,9 @@ func (a *alterState) alterType(name string, cd *q.ColumnDef) error {
 	if rt.Serial {
 		return errorf(CodeUndefinedObject, "type \"%s\" does not exist", strings.ToLower(mustTypeName(cd.TypeName)))
 	}
+	if rt.Domain != 0 || c.meta.Domain != 0 {
+		return notSupported("ALTER COLUMN … TYPE to or from a domain") // domain.go
+	}
 	if vs, err := a.pc.v.viewDependents(a.entry.Name, c.meta.Name, true); err != nil {
 		return err
 	} else if len(vs) > 0 {

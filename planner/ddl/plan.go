@@ -171,7 +171,7 @@ func IsDDL(stmt *q.Node) bool {
 var statementNames = map[string]string{
 	"CreateTrigStmt": "CREATE TRIGGER", "CreateEnumStmt": "CREATE TYPE … AS ENUM", "CreatedbStmt": "CREATE DATABASE",
 	"DropdbStmt": "DROP DATABASE", "CreatePLangStmt": "CREATE LANGUAGE", "DefineStmt": "CREATE AGGREGATE/OPERATOR/TYPE",
-	"CompositeTypeStmt": "CREATE TYPE", "CreateRangeStmt": "CREATE TYPE … AS RANGE", "RuleStmt": "CREATE RULE",
+	"CompositeTypeStmt": "CREATE TYPE … AS (…) (composite types)", "CreateRangeStmt": "CREATE TYPE … AS RANGE", "RuleStmt": "CREATE RULE",
 	"CreateFunctionStmt": "CREATE FUNCTION", "DoStmt": "DO", "CreateTableSpaceStmt": "CREATE TABLESPACE",
 	"CreateForeignTableStmt": "CREATE FOREIGN TABLE", "CreateEventTrigStmt": "CREATE EVENT TRIGGER",
 	"CreateRoleStmt": "CREATE ROLE", "AlterRoleStmt": "ALTER ROLE", "DropRoleStmt": "DROP ROLE",
