@@ -128,3 +128,29 @@ func TestDomainsUnsupported(t *testing.T) {
 		}
 	}
 }
+
+// TestDomainsCopyAndAddColumn: COPY checks domain columns as INSERT does;
+// ALTER TABLE … ADD COLUMN of a domain fills existing rows with the
+// domain's default, and fails as PostgreSQL when that violates it.
+func TestDomainsCopyAndAddColumn(t *testing.T) {
+	ctx := context.Background()
+	ts := startServer(t, nil)
+	c := ts.connect(t, pgx.QueryExecModeSimpleProtocol)
+	enumExec(t, c, "create domain pos as int not null check (value > 0)", "create table t (id int, p pos)")
+	if _, err := c.CopyFrom(ctx, pgx.Identifier{"t"}, []string{"id", "p"}, pgx.CopyFromRows([][]any{{1, 1}, {2, -2}})); enumState(err) != "23514" {
+		t.Fatalf("COPY of a violating value: %v, want 23514", err)
+	}
+	if _, err := c.CopyFrom(ctx, pgx.Identifier{"t"}, []string{"id"}, pgx.CopyFromRows([][]any{{3}})); enumState(err) != "23502" {
+		t.Fatalf("COPY leaving a NOT NULL domain column NULL: %v, want 23502", err)
+	}
+	if _, err := c.CopyFrom(ctx, pgx.Identifier{"t"}, []string{"id", "p"}, pgx.CopyFromRows([][]any{{1, 1}, {2, 2}})); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Exec(ctx, "alter table t add column q pos"); enumState(err) != "23502" {
+		t.Fatalf("ADD COLUMN of a NOT NULL domain without a default: %v, want 23502", err)
+	}
+	enumExec(t, c, "create domain pos7 as int not null default 7 check (value > 0)", "alter table t add column q pos7")
+	if got := enumRows(t, c, "select id, p, q from t order by id"); got != "1|1|7;2|2|7" {
+		t.Fatalf("rows after ADD COLUMN: %s", got)
+	}
+}

@@ -21,12 +21,19 @@ func (a *alterState) addColumn(cd *q.ColumnDef, ifNotExists bool) error {
 		}
 		return errorf(CodeDuplicateColumn, "column \"%s\" of relation \"%s\" already exists", cd.Colname, a.b.name)
 	}
-	if err := a.b.addColumn(cd); err != nil {
+	err := a.b.addColumn(cd)
+	if err != nil {
 		return err
 	}
 	c := a.b.cols[len(a.b.cols)-1]
 	a.ids = append(a.ids, 0)
-	a.exprs = append(a.exprs, fillExpr(c.meta))
+	fill := fillExpr(c.meta)
+	if c.meta.Domain != 0 {
+		if fill, err = a.pc.domainFillExpr(c.meta); err != nil { // domain.go
+			return err
+		}
+	}
+	a.exprs = append(a.exprs, fill)
 	if err := a.flush(); err != nil {
 		return err
 	}

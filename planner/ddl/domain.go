@@ -522,3 +522,34 @@ func execError(err error) error {
 	}
 	return err
 }
+
+// domainFillExpr computes a new column of a domain type for existing rows
+// (ALTER TABLE … ADD COLUMN): the column's default, else the domain's,
+// else NULL, cast to the domain, so the domain's constraints check the
+// value as PostgreSQL does (a NOT NULL domain without a default: 23502).
+func (pc *planCtx) domainFillExpr(c ColumnMeta) (string, error) {
+	es, ms, err := pc.v.all()
+	if err != nil {
+		return "", err
+	}
+	for i, e := range es {
+		dm := ms[i].Domain
+		if dm == nil || dm.OID != c.Domain&^1 {
+			continue
+		}
+		name, _ := TypeName(e.Name)
+		expr := c.DefaultExpr()
+		if expr == "" && c.Domain%2 == 0 {
+			expr = dm.Default
+		}
+		if expr == "" {
+			expr = "NULL"
+		}
+		typ := quoteIdent(name)
+		if c.Domain%2 == 1 {
+			typ += "[]"
+		}
+		return "CAST(" + expr + " AS " + typ + ")", nil
+	}
+	return fillExpr(c), nil
+}

@@ -107,3 +107,15 @@ insert into arr select array[1, 20];
 select a from arr;
 select '{5}'::small[], '{50}'::small[];
 select '{5}'::small[] as x;
+-- ADD COLUMN of a domain: existing rows get the domain's default, checked
+create table addc (id int);
+insert into addc values (1), (2);
+alter table addc add column q small;
+create domain nn as int not null;
+alter table addc add column r nn;
+create domain d7 as int default 7 check (value > 5);
+alter table addc add column s d7;
+create domain d3 as int default 3 check (value > 5);
+alter table addc add column t d3;
+insert into addc (id) values (3);
+select * from addc order by id;
