@@ -286,6 +286,10 @@ func (b *binder) resolveType(tn *q.TypeName) (Type, error) {
 			oid, ok = e.OID, true
 		} else if e := b.cat.enumByName(strings.TrimPrefix(name, "_")); e != nil && strings.HasPrefix(name, "_") {
 			oid, ok = e.ArrayOID(), true
+		} else if d := b.cat.domainByName(name); d != nil {
+			oid, ok = d.OID, true
+		} else if d := b.cat.domainByName(strings.TrimPrefix(name, "_")); d != nil && strings.HasPrefix(name, "_") {
+			oid, ok = d.ArrayOID(), true
 		}
 	}
 	if !ok {
@@ -403,6 +407,9 @@ func (b *binder) bindTypeCast(tc *q.TypeCast, sc *scope) (Expr, error) {
 func (b *binder) coerce(e Expr, t Type, cc castContext, what string) (Expr, error) {
 	if IsEnumOID(t.OID) && e.Type().OID != t.OID {
 		return b.coerceToEnum(e, t, cc, what) // enums.go
+	}
+	if IsDomainOID(t.OID) {
+		return coerceToDomainFn(b, e, t, cc, what) // domains.go
 	}
 	return b.coerceBuiltin(e, t, cc, what)
 }

@@ -315,6 +315,7 @@ func (b *binder) bindQuery(sel *q.SelectStmt, outer *scope) (*bound, error) {
 		if t.src != nil {
 			ci.tableOID, ci.attnum = t.src.tableOID, t.src.attnum
 		}
+		ci.arrayOf = domainArrayType(t.e, t.src) // domains.go
 		cols = append(cols, ci)
 	}
 	var keys []sortKey

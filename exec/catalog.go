@@ -133,6 +133,10 @@ type ColumnDef struct {
 	OwnedSequence string
 	// ACL is the column's attacl (nil: none; column_privileges.go).
 	ACL *access.TableACL
+	// Domain is the domain (or array of a domain) the column is declared
+	// with, 0 when none: Type is then the domain's base type (or an
+	// array of it), what the column stores (domains.go).
+	Domain uint32
 }
 
 // Identity kinds (pg_attribute.attidentity).

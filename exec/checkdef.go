@@ -102,6 +102,9 @@ func (p *ckPrinter) expr(n *q.Node) (ckVal, bool) {
 		name := fields[0].GetString_().Sval
 		for _, c := range p.t.Columns {
 			if c.Name == name {
+				if p.t.Kind == domainValueKind {
+					return ckVal{s: "VALUE", typ: FormatType(c.Type.OID, -1)}, true // domains.go
+				}
 				return ckVal{s: quoteIdent(name), typ: FormatType(c.Type.OID, -1)}, true
 			}
 		}

@@ -79,6 +79,15 @@
 // functions are built in and resolve once the catalog has their extension
 // (extension_funcs.go).
 //
+// Domains (domains.go): a catalog that implements DomainCatalog lists
+// domains (OIDs from their own range, DomainOIDBase). Values of a domain
+// are values of its base type: a domain column's ColumnDef.Type is the
+// base type and ColumnDef.Domain names the domain, so operators and
+// functions resolve on the base type; a cast to a domain checks the
+// domain's NOT NULL and CHECK constraints (Engine.DomainViolation serves
+// the planner's writes). pg_type, pg_constraint, information_schema and
+// format_type show the domain.
+//
 // Literals as parameters: NormalizeLiterals rewrites the literals in
 // value positions (after = <> < > <= >=, IN lists, BETWEEN bounds,
 // LIMIT/OFFSET) as $n declared with the literal's own type (int4, int8,

@@ -147,8 +147,12 @@ func (e *Engine) PrepareFor(sess *Session, sql string, declared []uint32) (p *Pr
 		p.ParamTypes = append(p.ParamTypes, *t)
 	}
 	for _, c := range bd.cols {
-		p.Columns = append(p.Columns, Column{Name: c.name, TableOID: c.tableOID, AttNum: c.attnum,
-			TypeOID: c.t.OID, TypeLen: c.t.Len(), TypeMod: c.t.WireMod()})
+		col := Column{Name: c.name, TableOID: c.tableOID, AttNum: c.attnum,
+			TypeOID: c.t.OID, TypeLen: c.t.Len(), TypeMod: c.t.WireMod()}
+		if c.arrayOf != 0 {
+			col.TypeOID, col.TypeMod = c.arrayOf, -1 // domains.go
+		}
+		p.Columns = append(p.Columns, col)
 	}
 	return p, nil
 }

@@ -16,6 +16,9 @@ type colInfo struct {
 	t        Type
 	tableOID uint32
 	attnum   int16
+	// arrayOf is the array type of a domain a plain column of that type
+	// or a cast to it has: RowDescription names it (domains.go)
+	arrayOf uint32
 }
 
 // plan is a physical operator. run pushes batches to emit; emit returning

@@ -524,6 +524,9 @@ func init() {
 				if col.Identity != 0 {
 					ident = string(rune(col.Identity))
 				}
+				if col.Domain != 0 {
+					t = Type{OID: col.Domain, Mod: -1} // domains.go
+				}
 				row(rel, col.Name, t, int16(i+1), col.NotNull || notnullPK[i], col.Default != "" && col.Identity == 0, ident, coll, c.columnACL(col))
 			}
 		}
@@ -602,7 +605,7 @@ func init() {
 			}
 			rows = append(rows, []any{k.oid, k.name, c.nsOID(k.table.Schema), string(k.kind), false, false, true, k.table.OID, 0, k.index, 0, confrel, upd, del, match, true, 0, k.kind != 'c', conkey, confkey, nil, nil, nil, nil, nil, conbin})
 		}
-		return rows
+		return append(rows, c.domainConstraintRows()...)
 	}}
 	pgCatalogRels["pg_index"] = &sysRelation{2610, "indexrelid oid, indrelid oid, indnatts int2, indnkeyatts int2, indisunique bool, indnullsnotdistinct bool, indisprimary bool, indisexclusion bool, indimmediate bool, indisclustered bool, indisvalid bool, indcheckxmin bool, indisready bool, indislive bool, indisreplident bool, indkey int2vector, indcollation oidvector, indclass oidvector, indoption int2vector, indexprs pg_node_tree, indpred pg_node_tree", func(c *catalogSet) [][]any {
 		var rows [][]any
@@ -637,6 +640,11 @@ func init() {
 		for _, e := range c.enums() {
 			if e.Comment != "" {
 				rows = append(rows, []any{e.OID, oidPgTypeRel, 0, e.Comment})
+			}
+		}
+		for _, d := range c.domains() {
+			if d.Comment != "" {
+				rows = append(rows, []any{d.OID, oidPgTypeRel, 0, d.Comment})
 			}
 		}
 		for _, t := range c.userTables() {
@@ -799,8 +807,14 @@ func init() {
 				if typeCollation(ct) == 950 {
 					collCat, collSchema, collName = c.database(), "pg_catalog", "C"
 				}
-				row := []any{c.database(), t.Schema, t.Name, col.Name, i + 1, def, boolYN(!col.NotNull && !pk[i]), dataType,
-					charMax, octet, prec, radix, scale, dtp, nil, nil, nil, nil, nil, collCat, collSchema, collName, nil, nil, nil,
+				var domCat, domSchema, domName any
+				notNull := col.NotNull || pk[i]
+				if d := c.domainByOID(col.Domain); d != nil { // domains.go
+					domCat, domSchema, domName = c.database(), d.schema(), d.Name
+					notNull = notNull || d.NotNull
+				}
+				row := []any{c.database(), t.Schema, t.Name, col.Name, i + 1, def, boolYN(!notNull), dataType,
+					charMax, octet, prec, radix, scale, dtp, nil, nil, nil, nil, nil, collCat, collSchema, collName, domCat, domSchema, domName,
 					c.database(), udtSchema, ct.Name(), nil, nil, nil, nil, strconv.Itoa(i + 1), "NO", boolYN(col.Identity != 0)}
 				row = append(row, c.identityColumns(t, col)...)
 				rows = append(rows, append(row, "NEVER", nil, viewColumnUpdatable(t)))

@@ -10,26 +10,31 @@ import "sort"
 
 func init() {
 	pgCatalogRels["pg_type"] = &sysRelation{1247, "oid oid, typname name, typnamespace oid, typowner oid, typlen int2, typbyval bool, typtype char, typcategory char, typispreferred bool, typisdefined bool, typdelim char, typrelid oid, typsubscript regproc, typelem oid, typarray oid, typinput regproc, typoutput regproc, typreceive regproc, typsend regproc, typmodin regproc, typmodout regproc, typanalyze regproc, typalign char, typstorage char, typnotnull bool, typbasetype oid, typtypmod int4, typndims int4, typcollation oid, typdefaultbin pg_node_tree, typdefault text, typacl aclitem[]", func(c *catalogSet) [][]any {
-		catalogProcs() // names the I/O functions (regproc output)
-		var oids []uint32
-		for oid := range typeInfos {
-			oids = append(oids, oid)
-		}
-		sort.Slice(oids, func(i, j int) bool { return oids[i] < oids[j] })
-		facts := pgTypeFacts()
-		var rows [][]any
-		for _, oid := range oids {
-			if f := facts[oid]; f != nil {
-				rows = append(rows, []any{oid, f.name, nspOID(f.nsp), oidPostgresRole, f.len, f.byVal, string(f.typtype), string(f.category),
-					f.preferred, true, string(f.delim), 0, f.subscript, f.elem, f.array, f.input, f.output, f.receive, f.send,
-					f.modIn, f.modOut, f.analyze, string(f.align), string(f.storage), f.notNull, f.baseType, f.typmod, f.ndims,
-					f.collation, nil, typDefault(oid), nil})
-				continue
-			}
-			rows = append(rows, engineTypeRow(oid))
-		}
-		return append(append(rows, c.rowTypeRows()...), c.enumTypeRows()...)
+		return append(append(append(builtinTypeRows(), c.rowTypeRows()...), c.enumTypeRows()...), c.domainTypeRows()...)
 	}}
+}
+
+// builtinTypeRows are the pg_type rows of the engine's own types.
+func builtinTypeRows() [][]any {
+	catalogProcs() // names the I/O functions (regproc output)
+	var oids []uint32
+	for oid := range typeInfos {
+		oids = append(oids, oid)
+	}
+	sort.Slice(oids, func(i, j int) bool { return oids[i] < oids[j] })
+	facts := pgTypeFacts()
+	var rows [][]any
+	for _, oid := range oids {
+		if f := facts[oid]; f != nil {
+			rows = append(rows, []any{oid, f.name, nspOID(f.nsp), oidPostgresRole, f.len, f.byVal, string(f.typtype), string(f.category),
+				f.preferred, true, string(f.delim), 0, f.subscript, f.elem, f.array, f.input, f.output, f.receive, f.send,
+				f.modIn, f.modOut, f.analyze, string(f.align), string(f.storage), f.notNull, f.baseType, f.typmod, f.ndims,
+				f.collation, nil, typDefault(oid), nil})
+			continue
+		}
+		rows = append(rows, engineTypeRow(oid))
+	}
+	return rows
 }
 
 // engineTypeRow describes a type PostgreSQL 15 does not have: a base type
@@ -68,6 +73,9 @@ type typeLayout struct {
 // layoutOf is a type's length, by-value flag, alignment and storage:
 // PostgreSQL's for the types it has, derived for the others.
 func layoutOf(oid uint32) typeLayout {
+	if b, ok := DomainBase(oid); ok {
+		return layoutOf(b.OID) // a domain is laid out as its base type
+	}
 	if f := pgTypeFacts()[oid]; f != nil {
 		return typeLayout{f.len, f.byVal, string(f.align), string(f.storage)}
 	}

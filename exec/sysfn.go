@@ -71,6 +71,12 @@ func (c *catalogSet) regLookup(kind uint32, name string) (uint32, error) {
 				}
 				return e.OID, nil
 			}
+			if d := c.domainByName(parts[len(parts)-1]); d != nil { // domains.go
+				if strings.HasSuffix(n, "[]") {
+					return d.ArrayOID(), nil
+				}
+				return d.OID, nil
+			}
 		}
 		// a schema qualifier and a type modifier do not change the OID:
 		// 'pg_catalog.text', 'character varying(10)'
@@ -336,6 +342,12 @@ func init() {
 			return nil, noFunction("pg_typeof", args)
 		}
 		oid := args[0].Type().OID
+		if d, ok := args[0].(*domainCheckExpr); ok {
+			oid = d.def.OID // a cast to a domain (domains.go)
+			if d.isArr {
+				oid = d.def.ArrayOID()
+			}
+		}
 		return &opExpr{name: "pg_typeof", t: TRegtype, args: args, k: func(_ *evalCtx, _ []*Vec, out *Vec, sel []int32) error {
 			for _, i := range sel {
 				out.I[i] = int64(oid)
@@ -447,6 +459,9 @@ func init() {
 						out.S[i] = cs.constraintDef(k, pretty)
 					}
 				}
+				if d := cs.domainConstraintDef(uint32(x[0].I[i]), pretty); d != "" {
+					out.Nulls[i], out.S[i] = false, d
+				}
 			}
 			return nil
 		}}, nil
@@ -555,6 +570,10 @@ func init() {
 						if e := cs.enumByOID(uint32(x[0].I[i])); e != nil && e.Comment != "" {
 							out.Nulls[i] = false
 							out.S[i] = e.Comment
+							continue
+						}
+						if d := cs.domainByOID(uint32(x[0].I[i])); d != nil && d.Comment != "" {
+							out.Nulls[i], out.S[i] = false, d.Comment // domains.go
 							continue
 						}
 					}

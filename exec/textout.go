@@ -60,7 +60,7 @@ func formatValue(v *Vec, i int, loc *time.Location) string {
 			if uint32(v.I[i]) == OIDBpchar {
 				return "character" // regtype output names bpchar without a length
 			}
-			if _, ok := typeInfos[uint32(v.I[i])]; ok || IsEnumOID(uint32(v.I[i])) {
+			if _, ok := typeInfos[uint32(v.I[i])]; ok || IsEnumOID(uint32(v.I[i])) || IsDomainOID(uint32(v.I[i])) {
 				return FormatType(uint32(v.I[i]), -1)
 			}
 		case OIDRegoperator:

@@ -234,6 +234,9 @@ func info(oid uint32) *typeInfo {
 	if IsEnumOID(oid) {
 		return enumInfo(oid)
 	}
+	if IsDomainOID(oid) {
+		return domainInfo(oid) // domains.go
+	}
 	return &typeInfo{name: fmt.Sprintf("%d", oid), sqlName: "???", kind: KStr, len: -1, cat: 'X'}
 }
 
@@ -310,6 +313,9 @@ func FormatType(oid uint32, mod int32) string {
 	ti, ok := typeInfos[oid]
 	if !ok && IsEnumOID(oid) {
 		ti, ok = enumInfo(oid), true
+	}
+	if !ok && IsDomainOID(oid) {
+		ti, ok = domainInfo(oid), true
 	}
 	if !ok {
 		return "???"

@@ -53,7 +53,11 @@ type catalog struct {
 	enums  []*exec.EnumDef       // enum types (CREATE TYPE … AS ENUM)
 	exts   []exec.ExtensionDef   // created extensions
 	graphs []*exec.PropGraphDef  // property graphs (CREATE PROPERTY GRAPH)
+	doms   []*exec.DomainDef     // domains (CREATE DOMAIN)
 }
+
+// Domains implements exec.DomainCatalog.
+func (c *catalog) Domains() []*exec.DomainDef { return c.doms }
 
 // PropGraphs implements exec.PropGraphCatalog.
 func (c *catalog) PropGraphs() []*exec.PropGraphDef { return c.graphs }
@@ -119,6 +123,10 @@ func (c *catalog) addEnum(e graph.TableEntry) bool {
 		d := ddl.ExecEnum(name, m)
 		exec.RegisterEnum(d.OID, d.Name)
 		c.enums = append(c.enums, d)
+	} else if err == nil && m.Domain != nil {
+		d := ddl.ExecDomain(name, m)
+		exec.RegisterDomain(d.OID, d.Name, d.Base)
+		c.doms = append(c.doms, d)
 	}
 	return true
 }

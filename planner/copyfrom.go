@@ -145,7 +145,7 @@ func (w *writer) copyVecs(ti *tableInfo, targets []int, b *copyBatch) ([]*exec.V
 		if seqDefault(cd.Default) != "" {
 			fill[c] = nil
 		}
-		if defaultFor(cd) == "NULL" {
+		if w.defaultFor(cd) == "NULL" {
 			out[c] = exec.NewVec(cd.Type, n)
 			for i := 0; i < n; i++ {
 				out[c].SetNull(i)
@@ -153,7 +153,7 @@ func (w *writer) copyVecs(ti *tableInfo, targets []int, b *copyBatch) ([]*exec.V
 			continue
 		}
 		omitted = append(omitted, c)
-		items = append(items, castTo(cd.Default, cd.Type))
+		items = append(items, castTo(w.defaultFor(cd), cd.Type))
 	}
 	if len(omitted) > 0 {
 		vecs, _, err := w.query(fmt.Sprintf("SELECT %s FROM generate_series(1, %d)", strings.Join(items, ", "), n))

@@ -39,7 +39,7 @@ func isDDL(n *sqlparse.Node) bool {
 		*sqlparse.Node_CreateSchemaStmt, *sqlparse.Node_AlterOwnerStmt, *sqlparse.Node_GrantStmt, *sqlparse.Node_GrantRoleStmt,
 		*sqlparse.Node_CreateExtensionStmt, *sqlparse.Node_AlterObjectSchemaStmt,
 		*sqlparse.Node_CreateTableAsStmt, *sqlparse.Node_ViewStmt, *sqlparse.Node_CreateFunctionStmt, *sqlparse.Node_CreateTrigStmt,
-		*sqlparse.Node_CreateEnumStmt, *sqlparse.Node_AlterEnumStmt, *sqlparse.Node_CreateDomainStmt, *sqlparse.Node_AlterDefaultPrivilegesStmt,
+		*sqlparse.Node_CreateEnumStmt, *sqlparse.Node_AlterEnumStmt, *sqlparse.Node_CreateDomainStmt, *sqlparse.Node_AlterDomainStmt, *sqlparse.Node_AlterDefaultPrivilegesStmt,
 		*sqlparse.Node_ReassignOwnedStmt, *sqlparse.Node_DropOwnedStmt:
 		return true
 	}
@@ -254,6 +254,11 @@ func (w *writer) validate(vs []ddl.Validation) error {
 		}
 		var q string
 		switch v.Kind {
+		case ddl.ValidateDomainNotNull, ddl.ValidateDomainCheck:
+			if err := w.validateDomain(v); err != nil { // domain_checks.go
+				return err
+			}
+			continue
 		case ddl.ValidateNotNull:
 			q = "SELECT 1 FROM " + t + " WHERE " + cols[0] + " IS NULL LIMIT 1"
 		case ddl.ValidateCheck:

@@ -256,7 +256,7 @@ func (w *writer) insertSource(td *exec.TableDef, targets []int, ins *sqlparse.In
 	if sel == nil { // DEFAULT VALUES
 		items := make([]string, len(td.Columns))
 		for c, cd := range td.Columns {
-			items[c] = castTo(defaultFor(cd), cd.Type)
+			items[c] = castTo(w.defaultFor(cd), cd.Type)
 			if seqDefault(cd.Default) != "" {
 				fill[c] = nil
 			}
@@ -285,7 +285,7 @@ func (w *writer) insertSource(td *exec.TableDef, targets []int, ins *sqlparse.In
 						}
 						fill[c][r] = true
 					}
-					expr, err = cachedExpr(defaultFor(cd))
+					expr, err = cachedExpr(w.defaultFor(cd))
 					if err != nil {
 						return "", nil, nil, err
 					}
@@ -335,7 +335,7 @@ func (w *writer) insertSource(td *exec.TableDef, targets []int, ins *sqlparse.In
 		if pos[c] >= 0 {
 			items[c] = w.assignFromSubquery("_src."+names[pos[c]], cd, selectTargetLocation(ins.SelectStmt, pos[c]))
 		} else {
-			items[c] = castTo(defaultFor(cd), cd.Type)
+			items[c] = castTo(w.defaultFor(cd), cd.Type)
 			if seqDefault(cd.Default) != "" {
 				fill[c] = nil
 			}

@@ -475,7 +475,7 @@ func (w *writer) mergeInsertItems(td *exec.TableDef, wc *sqlparse.MergeWhenClaus
 	var seqCols []int
 	for c, cd := range td.Columns {
 		p := slices.Index(targets, c)
-		txt := defaultFor(cd)
+		txt := w.defaultFor(cd)
 		if len(wc.Values) > 0 && p >= 0 && wc.Values[p].GetSetToDefault() == nil {
 			if txt, err = deparseExpr(wc.Values[p]); err != nil {
 				return nil, nil, err

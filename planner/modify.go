@@ -374,7 +374,7 @@ func (w *writer) setItems(td *exec.TableDef, alias string, list []*sqlparse.Node
 			if seqDefault(td.Columns[c].Default) != "" {
 				seqCols = append(seqCols, c)
 			}
-			txt = defaultFor(td.Columns[c])
+			txt = w.defaultFor(td.Columns[c])
 			items[c] = castTo(txt, td.Columns[c].Type)
 			continue
 		} else if txt, err = deparseExpr(val); err != nil {

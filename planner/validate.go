@@ -242,6 +242,9 @@ func (w *writer) checkRows(ti *tableInfo, rows []*exec.Vec) error {
 // as PostgreSQL reports) and then each CHECK. fill gives lazily built
 // text vectors their strings before an error message formats a row.
 func (w *writer) checkRowValues(ti *tableInfo, rows []*exec.Vec, fill func()) error {
+	if err := w.checkDomains(ti, rows, fill); err != nil { // domain_checks.go
+		return err
+	}
 	td := ti.def
 	for c, cd := range td.Columns {
 		if !cd.NotNull || rows[c].Nulls == nil {

@@ -41,6 +41,9 @@ func (v *view) Extensions() []exec.ExtensionDef { return v.base.Extensions() }
 // Enums implements exec.EnumCatalog.
 func (v *view) Enums() []*exec.EnumDef { return v.base.Enums() }
 
+// Domains implements exec.DomainCatalog.
+func (v *view) Domains() []*exec.DomainDef { return v.base.Domains() }
+
 // PropGraphs implements exec.PropGraphCatalog.
 func (v *view) PropGraphs() []*exec.PropGraphDef { return v.base.PropGraphs() }
 

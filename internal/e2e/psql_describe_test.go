@@ -102,7 +102,7 @@ var describeCases = []describeCase{
 	dc(0, `\di`), dc(0, `\ds`), dc(0, `\dv`), dc(0, `\dm`), dc(0, `\du`), dc(0, `\dg`), dc(0, `\dT`), dc(0, `\dT+`),
 	dc(0, `\df`), dc(0, `\df+`), dc(graphSchema, `\dx`), dc(0, `\dE`), dc(0, `\dD`), dc(0, `\des`), dc(0, `\dy`), dc(0, `\dP`),
 	dc(0, `\dRp`), dc(0, `\det`), dc(0, `\dew`), dc(0, `\dp`), dc(0, `\dp person`),
-	dc(0, `\dd`), dc(0, `\dL`), dc(0, `\db`), dc(0, `\do`), dc(0, `\dl`), dc(0, `\drds`), dc(0, `\dc`),
+	dc(0, `\d exam`), dc(0, `\d+ exam`), dc(0, `\dD posint`), dc(0, `\dd`), dc(0, `\dL`), dc(0, `\db`), dc(0, `\do`), dc(0, `\dl`), dc(0, `\drds`), dc(0, `\dc`),
 	dc(0, `\dO`), dc(0, `\dRs`), dc(0, `\dX`), dc(0, `\deu`), dc(0, `\dA`), dc(0, `\dA+`),
 	dc(0, `\df now`), dc(fewerBuiltins, `\df length`), dc(0, `\df pg_relation_size`), dc(builtinDescriptions, `\df+ now`),
 	dc(catalogIndexes, `\d pg_catalog.pg_namespace`), dc(0, `\d pg_roles`), dc(0, `\d information_schema.tables`),

@@ -21,12 +21,19 @@ func (a *alterState) addColumn(cd *q.ColumnDef, ifNotExists bool) error {
 		}
 		return errorf(CodeDuplicateColumn, "column \"%s\" of relation \"%s\" already exists", cd.Colname, a.b.name)
 	}
-	if err := a.b.addColumn(cd); err != nil {
+	err := a.b.addColumn(cd)
+	if err != nil {
 		return err
 	}
 	c := a.b.cols[len(a.b.cols)-1]
 	a.ids = append(a.ids, 0)
-	a.exprs = append(a.exprs, fillExpr(c.meta))
+	fill := fillExpr(c.meta)
+	if c.meta.Domain != 0 {
+		if fill, err = a.pc.domainFillExpr(c.meta); err != nil { // domain.go
+			return err
+		}
+	}
+	a.exprs = append(a.exprs, fill)
 	if err := a.flush(); err != nil {
 		return err
 	}
@@ -167,6 +174,9 @@ func (a *alterState) alterType(name string, cd *q.ColumnDef) error {
 	}
 	if rt.Serial {
 		return errorf(CodeUndefinedObject, "type \"%s\" does not exist", strings.ToLower(mustTypeName(cd.TypeName)))
+	}
+	if rt.Domain != 0 || c.meta.Domain != 0 {
+		return notSupported("ALTER COLUMN … TYPE to or from a domain") // domain.go
 	}
 	if vs, err := a.pc.v.viewDependents(a.entry.Name, c.meta.Name, true); err != nil {
 		return err

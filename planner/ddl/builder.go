@@ -71,7 +71,7 @@ func (b *tableBuilder) addColumn(cd *q.ColumnDef) error {
 	if err != nil {
 		return err
 	}
-	c := &colBuild{meta: ColumnMeta{Name: cd.Colname, Type: rt.PGType}, serial: rt.Serial, notNull: cd.IsNotNull}
+	c := &colBuild{meta: ColumnMeta{Name: cd.Colname, Type: rt.PGType, Domain: rt.Domain}, serial: rt.Serial, notNull: cd.IsNotNull}
 	b.cols = append(b.cols, c)
 	if cd.RawDefault != nil {
 		if err := b.setDefault(c, cd.RawDefault); err != nil {

@@ -43,6 +43,8 @@ func (c *CreateTable) Tag() string {
 		return "CREATE VIEW"
 	case RelEnum:
 		return "CREATE TYPE"
+	case RelDomain:
+		return "CREATE DOMAIN"
 	case RelExtension:
 		return "CREATE EXTENSION"
 	case RelPropGraph:

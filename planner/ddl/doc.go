@@ -113,6 +113,13 @@
 //     0A000). A column of an enum type stores the type's OID (chosen at
 //     CREATE TYPE from exec's enum range, never changed) and its values
 //     as text labels; tables with such a column are metadata version 4.
+//   - Domains (domain.go) are type entries too (metadata version 6):
+//     CREATE DOMAIN, ALTER DOMAIN (default, NOT NULL, ADD/DROP/VALIDATE
+//     CONSTRAINT with Validations of the columns using the domain,
+//     RENAME [CONSTRAINT]), DROP DOMAIN (2BP01 while columns use it). A
+//     column declared with a domain stores the base type and names the
+//     domain's OID (ColumnMeta.Domain, exec's domain range); the writer
+//     checks the domain's constraints when values are stored.
 //   - Property graphs (propgraph.go) are manifest entries too
 //     (PropGraphEntryPrefix "propgraph:", metadata version 5): CREATE [OR
 //     REPLACE] / ALTER / DROP PROPERTY GRAPH arrive as DO LANGUAGE

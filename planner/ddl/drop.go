@@ -70,21 +70,7 @@ func (pc *planCtx) dropStmt(st *q.DropStmt) ([]Change, error) {
 	case q.ObjectType_OBJECT_TYPE:
 		return pc.dropTypes(st)
 	case q.ObjectType_OBJECT_DOMAIN:
-		// No domains exist here.
-		var ns []*wire.Error
-		for _, o := range st.Objects {
-			parts := stringList(o.GetTypeName().GetNames())
-			n := strings.Join(parts, ".")
-			if !st.MissingOk {
-				return nil, errorf(CodeUndefinedObject, "type \"%s\" does not exist", n)
-			}
-			ns = append(ns, notice(wire.CodeSuccessfulCompletion, "type \"%s\" does not exist, skipping", n))
-		}
-		tag := "DROP TYPE"
-		if st.RemoveType == q.ObjectType_OBJECT_DOMAIN {
-			tag = "DROP DOMAIN"
-		}
-		return []Change{&NoOp{CommandTag: tag, notes: notes{ns}}}, nil
+		return pc.dropDomains(st) // domain.go
 	case q.ObjectType_OBJECT_EXTENSION:
 		return pc.dropExtensions(st)
 	}

@@ -127,6 +127,9 @@ func (pc *planCtx) resolveColumnType(tn *q.TypeName) (resolvedType, error) {
 		return rt, lerr
 	}
 	if !ok {
+		if drt, ok, derr := pc.domainColumnType(tn, name); derr != nil || ok {
+			return drt, derr // domain.go
+		}
 		return rt, err
 	}
 	if len(tn.Typmods) > 0 {
@@ -175,7 +178,7 @@ func (pc *planCtx) createEnum(st *q.CreateEnumStmt) ([]Change, error) {
 // typeNameFree checks no type of that name exists: an enum, or the row
 // type of a table or view (PostgreSQL's 42710 for both).
 func (pc *planCtx) typeNameFree(name string) error {
-	_, _, ok, err := pc.enumType(name)
+	_, _, ok, err := pc.v.table(TypeEntryPrefix + name) // an enum or a domain
 	if err != nil {
 		return err
 	}

@@ -69,6 +69,7 @@ func ExecTable(e graph.TableEntry) (*exec.TableDef, error) {
 			Default: c.DefaultExpr(), // identity columns: nextval of their sequence
 			Comment: c.Comment,
 			ACL:     c.ACL,
+			Domain:  c.Domain,
 		}
 		switch c.Identity {
 		case IdentityAlways:

@@ -20,8 +20,9 @@ import (
 // rather than ignore its grants (letting every role read it).
 //
 // Version 5 adds property graphs (Relkind RelPropGraph, PropGraph:
-// propgraph.go).
-const MetaVersion = 5
+// propgraph.go). Version 6 adds domains (Relkind RelDomain, Domain, and
+// ColumnMeta.Domain: domain.go).
+const MetaVersion = 6
 
 // The encodings: tables and sequences, views, privileges.
 const (
@@ -85,6 +86,9 @@ type TableMeta struct {
 	// PropGraph is a property graph's definition (Relkind RelPropGraph,
 	// version 5: propgraph.go).
 	PropGraph *PropGraphMeta `json:"propgraph,omitempty"`
+	// Domain is a domain's definition (Relkind RelDomain, version 6:
+	// domain.go).
+	Domain *DomainMeta `json:"domain,omitempty"`
 }
 
 // ColumnMeta is one column's SQL definition beyond name and nullability.
@@ -100,6 +104,9 @@ type ColumnMeta struct {
 	// table's ACL decides). Column privileges live with the column so
 	// renames keep them and DROP COLUMN takes them.
 	ACL *access.TableACL `json:"acl,omitempty"`
+	// Domain is the domain (or array of one) the column is declared with,
+	// Type its base type (version 6: domain.go).
+	Domain uint32 `json:"domain,omitempty"`
 }
 
 // KeyConstraint is a PRIMARY KEY or UNIQUE constraint (backed by an index
@@ -211,6 +218,9 @@ func (m TableMeta) Encode() json.RawMessage {
 	if m.Relkind == RelPropGraph || m.PropGraph != nil {
 		m.Version = metaVersionPropGraph
 	}
+	if m.Relkind == RelDomain || m.Domain != nil || slices.ContainsFunc(m.Columns, func(c ColumnMeta) bool { return c.Domain != 0 }) {
+		m.Version = metaVersionDomains
+	}
 	b, err := json.Marshal(m)
 	if err != nil {
 		panic(fmt.Sprintf("ddl: TableMeta is always encodable: %v", err)) // only plain data types
@@ -248,6 +258,12 @@ func DecodeMeta(name string, def graph.TableDef) (TableMeta, error) {
 	if m.Relkind == RelPropGraph || m.PropGraph != nil {
 		if m.Relkind != RelPropGraph || m.PropGraph == nil || probe.Version < metaVersionPropGraph || !isViewPlaceholder(def) {
 			return TableMeta{}, &errBadMeta{fmt.Sprintf("property graph %q: inconsistent property graph metadata", name)}
+		}
+		return m, nil
+	}
+	if m.Relkind == RelDomain || m.Domain != nil {
+		if m.Relkind != RelDomain || m.Domain == nil || probe.Version < metaVersionDomains || !isViewPlaceholder(def) {
+			return TableMeta{}, &errBadMeta{fmt.Sprintf("type %q: inconsistent domain metadata", name)}
 		}
 		return m, nil
 	}

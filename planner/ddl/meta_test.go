@@ -2,6 +2,7 @@ package ddl
 
 import (
 	"encoding/json"
+	"fmt"
 	"github.com/pggraph/pggraph/access"
 	"reflect"
 	"testing"
@@ -39,7 +40,7 @@ func TestMetaRoundTrip(t *testing.T) {
 func TestDecodeMetaRefuses(t *testing.T) {
 	cols := []graph.ColumnDef{{ID: 1, Name: "a", Type: "int32"}}
 	good := TableMeta{Relkind: RelTable, Columns: []ColumnMeta{{Name: "a", Type: PGType{OID: 23, Mod: -1}}}}.Encode()
-	newer := json.RawMessage(`{"v":6,"relkind":"table","columns":[{"name":"a","type":{"oid":23,"mod":-1}}]}`)
+	newer := json.RawMessage(fmt.Sprintf(`{"v":%d,"relkind":"table","columns":[{"name":"a","type":{"oid":23,"mod":-1}}]}`, MetaVersion+1))
 	cases := []struct {
 		name  string
 		cols  []graph.ColumnDef

@@ -131,6 +131,8 @@ func (pc *planCtx) comment(st *q.CommentStmt) ([]Change, error) {
 	switch st.Objtype {
 	case q.ObjectType_OBJECT_TYPE:
 		return pc.commentOnType(st)
+	case q.ObjectType_OBJECT_DOMAIN:
+		return pc.commentOnDomain(st) // domain.go
 	case q.ObjectType_OBJECT_TABLE, q.ObjectType_OBJECT_COLUMN, q.ObjectType_OBJECT_VIEW:
 	case q.ObjectType_OBJECT_INDEX, q.ObjectType_OBJECT_SEQUENCE, q.ObjectType_OBJECT_TABCONSTRAINT,
 		q.ObjectType_OBJECT_SCHEMA, q.ObjectType_OBJECT_EXTENSION, q.ObjectType_OBJECT_DATABASE:

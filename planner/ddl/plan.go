@@ -135,6 +135,10 @@ func (p Planner) Plan(stmt *q.Node, cat Catalog) ([]Change, error) {
 		return pc.createEnum(n.CreateEnumStmt)
 	case *q.Node_AlterEnumStmt:
 		return pc.alterEnum(n.AlterEnumStmt)
+	case *q.Node_CreateDomainStmt:
+		return pc.createDomain(n.CreateDomainStmt)
+	case *q.Node_AlterDomainStmt:
+		return pc.alterDomain(n.AlterDomainStmt)
 	case *q.Node_DoStmt:
 		if text, ok := IsPropGraphStmt(stmt); ok {
 			return pc.planPropGraph(text)
@@ -155,7 +159,8 @@ func IsDDL(stmt *q.Node) bool {
 		*q.Node_IndexStmt, *q.Node_CreateSeqStmt, *q.Node_AlterSeqStmt, *q.Node_CommentStmt, *q.Node_CreateSchemaStmt,
 		*q.Node_CreateExtensionStmt, *q.Node_GrantStmt, *q.Node_GrantRoleStmt, *q.Node_AlterDefaultPrivilegesStmt,
 		*q.Node_AlterOwnerStmt, *q.Node_CreateTableAsStmt, *q.Node_ViewStmt, *q.Node_VacuumStmt, *q.Node_CheckPointStmt,
-		*q.Node_ClusterStmt, *q.Node_ReindexStmt, *q.Node_AlterObjectSchemaStmt, *q.Node_CreateEnumStmt, *q.Node_AlterEnumStmt:
+		*q.Node_ClusterStmt, *q.Node_ReindexStmt, *q.Node_AlterObjectSchemaStmt, *q.Node_CreateEnumStmt, *q.Node_AlterEnumStmt,
+		*q.Node_CreateDomainStmt, *q.Node_AlterDomainStmt:
 		return true
 	}
 	_, ok := IsPropGraphStmt(stmt)
@@ -166,7 +171,7 @@ func IsDDL(stmt *q.Node) bool {
 var statementNames = map[string]string{
 	"CreateTrigStmt": "CREATE TRIGGER", "CreateEnumStmt": "CREATE TYPE … AS ENUM", "CreatedbStmt": "CREATE DATABASE",
 	"DropdbStmt": "DROP DATABASE", "CreatePLangStmt": "CREATE LANGUAGE", "DefineStmt": "CREATE AGGREGATE/OPERATOR/TYPE",
-	"CompositeTypeStmt": "CREATE TYPE", "CreateRangeStmt": "CREATE TYPE … AS RANGE", "RuleStmt": "CREATE RULE",
+	"CompositeTypeStmt": "CREATE TYPE … AS (…) (composite types)", "CreateRangeStmt": "CREATE TYPE … AS RANGE", "RuleStmt": "CREATE RULE",
 	"CreateFunctionStmt": "CREATE FUNCTION", "DoStmt": "DO", "CreateTableSpaceStmt": "CREATE TABLESPACE",
 	"CreateForeignTableStmt": "CREATE FOREIGN TABLE", "CreateEventTrigStmt": "CREATE EVENT TRIGGER",
 	"CreateRoleStmt": "CREATE ROLE", "AlterRoleStmt": "ALTER ROLE", "DropRoleStmt": "DROP ROLE",

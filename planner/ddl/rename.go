@@ -19,6 +19,8 @@ func (pc *planCtx) rename(st *q.RenameStmt) ([]Change, error) {
 		return pc.renameSequence(st)
 	case q.ObjectType_OBJECT_TYPE:
 		return pc.renameType(st)
+	case q.ObjectType_OBJECT_DOMAIN, q.ObjectType_OBJECT_DOMCONSTRAINT:
+		return pc.renameDomain(st) // domain.go
 	}
 	return nil, notSupported("ALTER %s … RENAME", strings.ReplaceAll(strings.TrimPrefix(st.RenameType.String(), "OBJECT_"), "_", " "))
 }

@@ -187,6 +187,9 @@ func typeNameParts(tn *q.TypeName) (string, error) {
 type resolvedType struct {
 	PGType
 	Serial bool
+	// Domain is the domain (or array of one) the type names (domain.go):
+	// PGType is then its base type
+	Domain uint32
 }
 
 // ResolveType maps a parsed type name to its exact PostgreSQL type.

@@ -24,6 +24,14 @@ COMMENT ON COLUMN person.born IS 'year of birth';
 INSERT INTO person (name, born) VALUES ('Ada', 1815), ('Charles', 1791), ('Mary', 1780);
 INSERT INTO knows VALUES (1, 2, 1833), (2, 3, 1834), (3, 1, 1834);
 SELECT nextval('ticket_seq');
+-- Domains: NOT NULL, a default, named and unnamed CHECK constraints, a
+-- comment; a table whose columns use them (\dD, \dT, \d).
+CREATE DOMAIN posint AS int4 CHECK (VALUE > 0);
+CREATE DOMAIN grade AS numeric(4,1) NOT NULL DEFAULT 1.0 CONSTRAINT grade_range CHECK (VALUE BETWEEN 0 AND 10);
+CREATE DOMAIN label AS varchar(20);
+COMMENT ON DOMAIN grade IS 'a school grade';
+CREATE TABLE exam (id posint PRIMARY KEY, g grade, l label DEFAULT 'x');
+INSERT INTO exam VALUES (1, 5.5, 'ok');
 -- CHECK constraints print as PostgreSQL's analyzer stores them: implicit
 -- coercions shown, BETWEEN expanded, IN as = ANY (ARRAY[…]), LIKE as ~~.
 CREATE TABLE scores (
