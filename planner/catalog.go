@@ -53,7 +53,11 @@ type catalog struct {
 	enums  []*exec.EnumDef       // enum types (CREATE TYPE … AS ENUM)
 	exts   []exec.ExtensionDef   // created extensions
 	graphs []*exec.PropGraphDef  // property graphs (CREATE PROPERTY GRAPH)
+	funcs  []*exec.FuncDef       // user functions (CREATE FUNCTION)
 }
+
+// Functions implements exec.FunctionCatalog.
+func (c *catalog) Functions() []*exec.FuncDef { return c.funcs }
 
 // PropGraphs implements exec.PropGraphCatalog.
 func (c *catalog) PropGraphs() []*exec.PropGraphDef { return c.graphs }
@@ -102,6 +106,12 @@ func (c *catalog) addEnum(e graph.TableEntry) bool {
 	if name, ok := ddl.PropGraphName(e.Name); ok {
 		if m, err := ddl.DecodeMeta(e.Name, e.Def); err == nil {
 			c.graphs = append(c.graphs, ddl.ExecPropGraph(e, name, m))
+		}
+		return true
+	}
+	if name, ok := ddl.FuncName(e.Name); ok {
+		if m, err := ddl.DecodeMeta(e.Name, e.Def); err == nil && m.Function != nil {
+			c.funcs = append(c.funcs, ddl.ExecFunction(e, name, m))
 		}
 		return true
 	}

@@ -41,6 +41,9 @@ func (v *view) Extensions() []exec.ExtensionDef { return v.base.Extensions() }
 // Enums implements exec.EnumCatalog.
 func (v *view) Enums() []*exec.EnumDef { return v.base.Enums() }
 
+// Functions implements exec.FunctionCatalog.
+func (v *view) Functions() []*exec.FuncDef { return v.base.Functions() }
+
 // PropGraphs implements exec.PropGraphCatalog.
 func (v *view) PropGraphs() []*exec.PropGraphDef { return v.base.PropGraphs() }
 

@@ -140,3 +140,30 @@ func Words(sql string) ([]string, error) {
 	}
 	return out, nil
 }
+
+// ParamSpan is one $n of a statement: n and the byte span of its text.
+type ParamSpan struct {
+	N          int
+	Start, End int
+}
+
+// ParamRefs lists the $n parameter references of sql in text order (a
+// SQL function's body reads its arguments so).
+func ParamRefs(sql string) ([]ParamSpan, error) {
+	scan, err := pg_query.Scan(sql)
+	if err != nil {
+		return nil, toSyntaxError(err)
+	}
+	var out []ParamSpan
+	for _, t := range scan.Tokens {
+		if t.Token != pg_query.Token_PARAM {
+			continue
+		}
+		n := 0
+		for _, c := range sql[t.Start+1 : t.End] {
+			n = n*10 + int(c-'0')
+		}
+		out = append(out, ParamSpan{N: n, Start: int(t.Start), End: int(t.End)})
+	}
+	return out, nil
+}

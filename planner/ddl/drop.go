@@ -87,6 +87,8 @@ func (pc *planCtx) dropStmt(st *q.DropStmt) ([]Change, error) {
 		return []Change{&NoOp{CommandTag: tag, notes: notes{ns}}}, nil
 	case q.ObjectType_OBJECT_EXTENSION:
 		return pc.dropExtensions(st)
+	case q.ObjectType_OBJECT_FUNCTION:
+		return pc.dropFunctions(st)
 	}
 	return nil, notSupported("DROP %s", strings.ReplaceAll(strings.TrimPrefix(st.RemoveType.String(), "OBJECT_"), "_", " "))
 }

@@ -21,7 +21,9 @@ import (
 //
 // Version 5 adds property graphs (Relkind RelPropGraph, PropGraph:
 // propgraph.go).
-const MetaVersion = 5
+//
+// Version 6 adds functions (Relkind RelFunction, Function: function.go).
+const MetaVersion = 6
 
 // The encodings: tables and sequences, views, privileges.
 const (
@@ -85,6 +87,9 @@ type TableMeta struct {
 	// PropGraph is a property graph's definition (Relkind RelPropGraph,
 	// version 5: propgraph.go).
 	PropGraph *PropGraphMeta `json:"propgraph,omitempty"`
+	// Function is a function's definition (Relkind RelFunction, version
+	// 6: function.go).
+	Function *FunctionMeta `json:"function,omitempty"`
 }
 
 // ColumnMeta is one column's SQL definition beyond name and nullability.
@@ -211,6 +216,9 @@ func (m TableMeta) Encode() json.RawMessage {
 	if m.Relkind == RelPropGraph || m.PropGraph != nil {
 		m.Version = metaVersionPropGraph
 	}
+	if m.Relkind == RelFunction || m.Function != nil {
+		m.Version = metaVersionFunctions
+	}
 	b, err := json.Marshal(m)
 	if err != nil {
 		panic(fmt.Sprintf("ddl: TableMeta is always encodable: %v", err)) // only plain data types
@@ -248,6 +256,12 @@ func DecodeMeta(name string, def graph.TableDef) (TableMeta, error) {
 	if m.Relkind == RelPropGraph || m.PropGraph != nil {
 		if m.Relkind != RelPropGraph || m.PropGraph == nil || probe.Version < metaVersionPropGraph || !isViewPlaceholder(def) {
 			return TableMeta{}, &errBadMeta{fmt.Sprintf("property graph %q: inconsistent property graph metadata", name)}
+		}
+		return m, nil
+	}
+	if m.Relkind == RelFunction || m.Function != nil {
+		if m.Relkind != RelFunction || m.Function == nil || probe.Version < metaVersionFunctions || !isViewPlaceholder(def) {
+			return TableMeta{}, &errBadMeta{fmt.Sprintf("function %q: inconsistent function metadata", name)}
 		}
 		return m, nil
 	}

@@ -135,6 +135,8 @@ func (p Planner) Plan(stmt *q.Node, cat Catalog) ([]Change, error) {
 		return pc.createEnum(n.CreateEnumStmt)
 	case *q.Node_AlterEnumStmt:
 		return pc.alterEnum(n.AlterEnumStmt)
+	case *q.Node_CreateFunctionStmt:
+		return pc.createFunction(n.CreateFunctionStmt)
 	case *q.Node_DoStmt:
 		if text, ok := IsPropGraphStmt(stmt); ok {
 			return pc.planPropGraph(text)
@@ -155,7 +157,8 @@ func IsDDL(stmt *q.Node) bool {
 		*q.Node_IndexStmt, *q.Node_CreateSeqStmt, *q.Node_AlterSeqStmt, *q.Node_CommentStmt, *q.Node_CreateSchemaStmt,
 		*q.Node_CreateExtensionStmt, *q.Node_GrantStmt, *q.Node_GrantRoleStmt, *q.Node_AlterDefaultPrivilegesStmt,
 		*q.Node_AlterOwnerStmt, *q.Node_CreateTableAsStmt, *q.Node_ViewStmt, *q.Node_VacuumStmt, *q.Node_CheckPointStmt,
-		*q.Node_ClusterStmt, *q.Node_ReindexStmt, *q.Node_AlterObjectSchemaStmt, *q.Node_CreateEnumStmt, *q.Node_AlterEnumStmt:
+		*q.Node_ClusterStmt, *q.Node_ReindexStmt, *q.Node_AlterObjectSchemaStmt, *q.Node_CreateEnumStmt, *q.Node_AlterEnumStmt,
+		*q.Node_CreateFunctionStmt:
 		return true
 	}
 	_, ok := IsPropGraphStmt(stmt)
