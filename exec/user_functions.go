@@ -231,11 +231,11 @@ func userKernel(f *FuncDef, call CallFunction) kernel {
 			if err != nil {
 				return err
 			}
+			if f.Ret.OID == OIDVoid {
+				continue // void's one value
+			}
 			if len(rows) == 0 || len(rows[0]) == 0 || rows[0][0] == nil {
 				out.SetNull(int(i))
-				continue
-			}
-			if f.Ret.OID == OIDVoid {
 				continue
 			}
 			if err := parseText(out, int(i), *rows[0][0], ec.loc); err != nil {
@@ -246,3 +246,83 @@ func userKernel(f *FuncDef, call CallFunction) kernel {
 	}
 }
 
+// PostgreSQL's language OIDs (pg_language).
+const (
+	oidLangSQL     = 14
+	oidLangPlpgsql = 13563
+)
+
+// procFact describes f as a pg_proc row.
+func (f *FuncDef) procFact() *pgProcFact {
+	p := &pgProcFact{oid: f.OID, nsp: "public", name: f.Name, kind: 'f', lang: oidLangSQL, cost: 100,
+		strict: f.Strict, retset: f.RetSet, volatile: f.Volatility[0], parallel: 'u', ret: f.Ret.OID, src: f.Body, args: []uint32{}}
+	if f.Language == "plpgsql" {
+		p.lang = oidLangPlpgsql
+	}
+	if f.RetSet {
+		p.rows = 1000
+	}
+	var args, ident []string
+	outs := 0
+	named := false
+	var table []string
+	for _, a := range f.Args {
+		t := FormatType(a.Type.OID, a.Type.Mod)
+		p.allArgs = append(p.allArgs, a.Type.OID)
+		p.modes = append(p.modes, a.Mode)
+		p.argNames = append(p.argNames, a.Name)
+		named = named || a.Name != ""
+		if a.Mode == "t" {
+			table = append(table, strings.TrimSpace(quoteIdentIfNeeded(a.Name)+" "+t))
+			outs++
+			continue
+		}
+		prefix := map[string]string{"o": "OUT ", "b": "INOUT ", "v": "VARIADIC "}[a.Mode]
+		text := prefix + strings.TrimSpace(quoteIdentIfNeeded(a.Name)+" "+t)
+		if a.Input() {
+			p.args = append(p.args, a.Type.OID)
+			p.nargs++
+			if a.Default != "" {
+				p.nargdefaults++
+			}
+			ident = append(ident, text)
+		} else {
+			outs++
+		}
+		if a.Default != "" {
+			text += " DEFAULT " + a.Default
+		}
+		args = append(args, text)
+	}
+	if outs == 0 {
+		p.allArgs, p.modes = nil, nil
+	}
+	if !named {
+		p.argNames = nil
+	}
+	p.argsText = strings.Join(args, ", ")
+	p.identArgsText = strings.Join(ident, ", ")
+	p.resultText = FormatType(f.Ret.OID, f.Ret.Mod)
+	switch {
+	case len(table) > 0:
+		p.resultText = "TABLE(" + strings.Join(table, ", ") + ")"
+	case f.RetSet:
+		p.resultText = "SETOF " + p.resultText
+	}
+	return p
+}
+
+func quoteIdentIfNeeded(s string) string {
+	if s == "" {
+		return ""
+	}
+	return quoteIdent(s)
+}
+
+// userProcOwner is a user function's proowner.
+func userProcOwner(oid uint32) uint32 {
+	if f, ok := userProcByOID(oid); ok && f.Owner != 0 {
+		return f.Owner
+	}
+	return oidPostgresRole
+}

@@ -228,8 +228,11 @@ func (r *doRun) plpgsqlFunction(ctx context.Context) ([][]*string, error) {
 // functionReturn runs RETURN in a function: its value is the result
 // (a set-returning function ends).
 func (r *doRun) functionReturn(ctx context.Context, x *plReturn) error {
-	r.result.returned = true
 	f := r.fn
+	if x.lineno == 0 {
+		return errDoReturn // the body's end (plpgsqlFunction checks for a RETURN)
+	}
+	r.result.returned = true
 	if f.RetSet || f.Ret.OID == exec.OIDVoid {
 		return errDoReturn
 	}
@@ -365,7 +368,13 @@ func compileFunction(f *exec.FuncDef) (*plProgram, error) {
 			if strings.HasPrefix(se.Message, "unrecognized exception condition") {
 				code = "42704"
 			}
-			return nil, &wire.Error{Code: code, Message: se.Message, Where: strings.ReplaceAll(se.Context, "\"inline_code_block\"", "\""+f.Name+"\"")}
+			where := strings.ReplaceAll(se.Context, "\"inline_code_block\"", "\""+f.Name+"\"")
+			if strings.HasPrefix(se.Message, "cannot use RETURN") || strings.HasPrefix(se.Message, "RETURN cannot have a parameter") {
+				// PostgreSQL's compiler reports these with a position
+				// into the statement and no CONTEXT
+				code, where = "42804", ""
+			}
+			return nil, &wire.Error{Code: code, Message: se.Message, Where: where}
 		}
 		return nil, toWire(err)
 	}
@@ -408,6 +417,9 @@ func checkReturns(list []plStmt, fn *exec.FuncDef) error {
 				}
 				walk(x.els)
 			case *plReturn:
+				if x.lineno == 0 {
+					continue // the compiler's own RETURN at the body's end
+				}
 				hasValue := x.expr != "" || x.varno >= 0
 				switch {
 				case hasValue && setof:

@@ -156,19 +156,19 @@ type plDiagItem struct {
 	target int    // the variable's datum number (plProgram.names)
 }
 
-func (b *plBlock) line() int    { return b.lineno }
-func (s *plSQL) line() int      { return s.lineno }
-func (s *plPerform) line() int  { return s.lineno }
-func (s *plExecute) line() int  { return s.lineno }
-func (s *plIf) line() int       { return s.lineno }
-func (s *plRaise) line() int    { return s.lineno }
-func (s *plReturn) line() int   { return s.lineno }
-func (s *plAssign) line() int   { return s.lineno }
-func (s *plLoop) line() int     { return s.lineno }
-func (s *plForInt) line() int   { return s.lineno }
-func (s *plForQuery) line() int { return s.lineno }
-func (s *plExit) line() int     { return s.lineno }
-func (s *plGetDiag) line() int  { return s.lineno }
+func (b *plBlock) line() int      { return b.lineno }
+func (s *plSQL) line() int        { return s.lineno }
+func (s *plPerform) line() int    { return s.lineno }
+func (s *plExecute) line() int    { return s.lineno }
+func (s *plIf) line() int         { return s.lineno }
+func (s *plRaise) line() int      { return s.lineno }
+func (s *plReturn) line() int     { return s.lineno }
+func (s *plAssign) line() int     { return s.lineno }
+func (s *plLoop) line() int       { return s.lineno }
+func (s *plForInt) line() int     { return s.lineno }
+func (s *plForQuery) line() int   { return s.lineno }
+func (s *plExit) line() int       { return s.lineno }
+func (s *plGetDiag) line() int    { return s.lineno }
 func (s *plReturnNext) line() int { return s.lineno }
 
 // PostgreSQL's elog levels as PL/pgSQL's RAISE records them.
@@ -192,7 +192,7 @@ const (
 var plUnsupported = map[string]string{
 	"PLpgSQL_stmt_case": "CASE",
 	"PLpgSQL_stmt_forc": "FOR … IN cursor", "PLpgSQL_stmt_foreach_a": "FOREACH",
-	"PLpgSQL_stmt_assert": "ASSERT",
+	"PLpgSQL_stmt_assert":  "ASSERT",
 	"PLpgSQL_stmt_dynfors": "FOR … IN EXECUTE", "PLpgSQL_stmt_open": "OPEN",
 	"PLpgSQL_stmt_fetch": "FETCH", "PLpgSQL_stmt_close": "CLOSE", "PLpgSQL_stmt_call": "CALL",
 	"PLpgSQL_stmt_commit": "COMMIT", "PLpgSQL_stmt_rollback": "ROLLBACK",

@@ -158,6 +158,10 @@ func (pc *planCtx) createFunction(st *q.CreateFunctionStmt) ([]Change, error) {
 		}
 		rt, err := pc.resolveColumnType(fp.ArgType)
 		if err != nil {
+			if errCode(err) == CodeUndefinedObject {
+				// PostgreSQL names an unknown parameter type unquoted
+				return nil, errorf(CodeUndefinedObject, "type %s does not exist", strings.Join(stringList(fp.ArgType.Names), "."))
+			}
 			return nil, err
 		}
 		a := FuncArg{Name: fp.Name, Type: rt.PGType}
@@ -179,6 +183,11 @@ func (pc *planCtx) createFunction(st *q.CreateFunctionStmt) ([]Change, error) {
 			}
 			if a.Default, err = deparseExpr(fp.Defexpr); err != nil {
 				return nil, err
+			}
+			if c := fp.Defexpr.GetAConst(); c != nil && c.GetSval() != nil {
+				// stored coerced to the parameter's type, as PostgreSQL's
+				// pg_get_function_arguments shows it
+				a.Default += "::" + exec.FormatType(a.Type.OID, a.Type.Mod)
 			}
 		} else if a.Input() && len(f.Args) > 0 && f.Args[len(f.Args)-1].Default != "" {
 			return nil, errorf("42P13", "input parameters after one with a default value must also have defaults")
@@ -287,7 +296,7 @@ func (pc *planCtx) createFunction(st *q.CreateFunctionStmt) ([]Change, error) {
 	case "c", "internal":
 		return nil, notSupported("LANGUAGE %s functions", lang)
 	default:
-		return nil, errorf(CodeUndefinedObject, "language \"%s\" does not exist", lang).WithHint("Use CREATE EXTENSION to load the language into the database.")
+		return nil, errorf(CodeUndefinedObject, "language \"%s\" does not exist", lang)
 	}
 	if len(body) == 0 {
 		return nil, errorf("42P13", "no function body specified")
@@ -304,7 +313,8 @@ func (pc *planCtx) createFunction(st *q.CreateFunctionStmt) ([]Change, error) {
 	}
 	if lang == "sql" {
 		if _, err := q.Parse(f.Body); err != nil {
-			return nil, err
+			// the position would point into the body, not the statement
+			return nil, errorf(CodeSyntaxError, "%s", err.Error())
 		}
 	}
 	inputs := f.inputOIDs()
@@ -416,7 +426,7 @@ func (pc *planCtx) dropFunctions(st *q.DropStmt) ([]Change, error) {
 	var ns []*wire.Error
 	for _, o := range st.Objects {
 		owa := o.GetObjectWithArgs()
-		e, _, name, inputs, missing, err := pc.lookupFunction(owa)
+		e, _, name, _, missing, err := pc.lookupFunction(owa)
 		if err != nil {
 			return nil, err
 		}
@@ -424,7 +434,7 @@ func (pc *planCtx) dropFunctions(st *q.DropStmt) ([]Change, error) {
 			if !st.MissingOk {
 				return nil, missing
 			}
-			ns = append(ns, notice(wire.CodeSuccessfulCompletion, "function %s does not exist, skipping", signature(name, inputs)))
+			ns = append(ns, notice(wire.CodeSuccessfulCompletion, "function %s(%s) does not exist, skipping", name, writtenTypes(owa.Objargs)))
 			continue
 		}
 		out = append(out, &DropTable{Name: e.Name, CommandTag: "DROP FUNCTION"})
@@ -434,4 +444,23 @@ func (pc *planCtx) dropFunctions(st *q.DropStmt) ([]Change, error) {
 	}
 	out[0].(*DropTable).Notice = ns
 	return out, nil
+}
+
+// writtenTypes lists argument types as the statement spelled them, after
+// the grammar's mapping (int is pg_catalog.int4), as PostgreSQL's
+// "does not exist, skipping" notice shows them.
+func writtenTypes(args []*q.Node) string {
+	var out []string
+	for _, a := range args {
+		tn := a.GetTypeName()
+		if tn == nil {
+			continue
+		}
+		s := strings.Join(stringList(tn.Names), ".")
+		for range tn.ArrayBounds {
+			s += "[]"
+		}
+		out = append(out, s)
+	}
+	return strings.Join(out, ",")
 }

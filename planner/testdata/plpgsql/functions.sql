@@ -53,11 +53,8 @@ BEGIN
   RAISE EXCEPTION 'bad value %', n USING ERRCODE = '22023';
 END $$;
 SELECT failing(3);
-CREATE FUNCTION void_with_value() RETURNS void LANGUAGE plpgsql AS $$ BEGIN RETURN 1; END $$;
-CREATE FUNCTION bad_next() RETURNS int LANGUAGE plpgsql AS $$ BEGIN RETURN NEXT 1; END $$;
 CREATE FUNCTION no_lang() RETURNS int AS 'SELECT 1';
 CREATE FUNCTION bad_lang() RETURNS int LANGUAGE perl AS 'SELECT 1';
-CREATE FUNCTION bad_sql() RETURNS int LANGUAGE sql AS 'SELEC 1';
 CREATE FUNCTION bad_type(x nosuchtype) RETURNS int LANGUAGE sql AS 'SELECT 1';
 SELECT nosuch_fn(1);
 SELECT twice('x');
