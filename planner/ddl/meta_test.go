@@ -39,7 +39,7 @@ func TestMetaRoundTrip(t *testing.T) {
 func TestDecodeMetaRefuses(t *testing.T) {
 	cols := []graph.ColumnDef{{ID: 1, Name: "a", Type: "int32"}}
 	good := TableMeta{Relkind: RelTable, Columns: []ColumnMeta{{Name: "a", Type: PGType{OID: 23, Mod: -1}}}}.Encode()
-	newer := json.RawMessage(`{"v":6,"relkind":"table","columns":[{"name":"a","type":{"oid":23,"mod":-1}}]}`)
+	newer := json.RawMessage(`{"v":7,"relkind":"table","columns":[{"name":"a","type":{"oid":23,"mod":-1}}]}`)
 	cases := []struct {
 		name  string
 		cols  []graph.ColumnDef
