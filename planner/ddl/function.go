@@ -217,9 +217,8 @@ func (pc *planCtx) createFunction(st *q.CreateFunctionStmt) ([]Change, error) {
 		case last == "record" && len(tn.ArrayBounds) == 0:
 			ret = PGType{OID: oidRecord, Mod: -1}
 		default:
-			plain := *tn
-			plain.Setof = false
-			rt, err := pc.resolveColumnType(&plain)
+			plain := &q.TypeName{Names: tn.Names, Typmods: tn.Typmods, ArrayBounds: tn.ArrayBounds, PctType: tn.PctType, Location: tn.Location}
+			rt, err := pc.resolveColumnType(plain)
 			if err != nil {
 				return nil, err
 			}
