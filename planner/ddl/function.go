@@ -436,6 +436,15 @@ func (pc *planCtx) dropFunctions(st *q.DropStmt) ([]Change, error) {
 			ns = append(ns, notice(wire.CodeSuccessfulCompletion, "function %s(%s) does not exist, skipping", name, writtenTypes(owa.Objargs)))
 			continue
 		}
+		if deps, err := pc.triggersUsing(name); err != nil {
+			return nil, err
+		} else if len(deps) > 0 && e.Name == funcEntryName(name, nil) {
+			if st.Behavior == q.DropBehavior_DROP_CASCADE {
+				return nil, notSupported("DROP FUNCTION … CASCADE of a function that triggers use")
+			}
+			return nil, errorf(CodeDependentObjects, "cannot drop function %s() because other objects depend on it", name).
+				WithDetail(strings.Join(deps, "\n")).WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+		}
 		out = append(out, &DropTable{Name: e.Name, CommandTag: "DROP FUNCTION"})
 	}
 	if len(out) == 0 {

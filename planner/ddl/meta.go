@@ -90,6 +90,8 @@ type TableMeta struct {
 	// Function is a function's definition (Relkind RelFunction, version
 	// 6: function.go).
 	Function *FunctionMeta `json:"function,omitempty"`
+	// Triggers are a table's triggers (version 6: trigger.go).
+	Triggers []Trigger `json:"triggers,omitempty"`
 }
 
 // ColumnMeta is one column's SQL definition beyond name and nullability.
@@ -216,7 +218,7 @@ func (m TableMeta) Encode() json.RawMessage {
 	if m.Relkind == RelPropGraph || m.PropGraph != nil {
 		m.Version = metaVersionPropGraph
 	}
-	if m.Relkind == RelFunction || m.Function != nil {
+	if m.Relkind == RelFunction || m.Function != nil || len(m.Triggers) > 0 {
 		m.Version = metaVersionFunctions
 	}
 	b, err := json.Marshal(m)
