@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/pggraph/pggraph/internal/sqlparse"
 )
@@ -325,4 +326,55 @@ func userProcOwner(oid uint32) uint32 {
 		return f.Owner
 	}
 	return oidPostgresRole
+}
+
+// SetText stores the text input s, read as v's type, at row i (a
+// trigger's row written back).
+func SetText(v *Vec, i int, s string, loc *time.Location) error { return parseText(v, i, s, loc) }
+
+// TriggerDef is one trigger of a table (pg_trigger).
+type TriggerDef struct {
+	OID      uint32
+	Table    uint32 // the table's OID
+	Name     string
+	Function string // the trigger function's name (no arguments)
+	Type     int16  // tgtype
+	Enabled  bool
+	Attrs    []int16 // UPDATE OF columns (attnums)
+	When     string  // SQL text of WHEN ("" = none)
+}
+
+// TriggerCatalog is an optional extension of Catalog for catalogs whose
+// tables have triggers.
+type TriggerCatalog interface {
+	Triggers() []*TriggerDef
+}
+
+// triggerRows are pg_trigger's rows. tgqual (a node tree) is not
+// reproduced: NULL.
+func triggerRows(c *catalogSet) [][]any {
+	tc, ok := c.user.(TriggerCatalog)
+	if !ok || c.user == nil {
+		return nil
+	}
+	var rows [][]any
+	for _, t := range tc.Triggers() {
+		var fn uint32
+		for _, f := range c.functions() {
+			if f.Name == t.Function && len(f.Inputs()) == 0 {
+				fn = f.OID
+			}
+		}
+		enabled := "O"
+		if !t.Enabled {
+			enabled = "D"
+		}
+		attrs := t.Attrs
+		if attrs == nil {
+			attrs = []int16{}
+		}
+		rows = append(rows, []any{t.OID, t.Table, uint32(0), t.Name, fn, t.Type, enabled, false, uint32(0), uint32(0), uint32(0),
+			false, false, int16(0), attrs, []byte{}, nil, nil, nil})
+	}
+	return rows
 }

@@ -69,6 +69,9 @@ func (w *writer) copyTarget(st *wire.Statement) (*tableInfo, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := refuseTriggers(ti, "COPY FROM", "INSERT"); err != nil {
+		return nil, err
+	}
 	if err := w.checkCopyFrom(ti.def, st.Copy.Columns); err != nil {
 		return nil, err
 	}

@@ -87,6 +87,9 @@ func (r *doRun) set(ctx context.Context, name, val, srcType string, null bool, l
 
 func (r *doRun) assign(ctx context.Context, x *plAssign) error {
 	v := r.vars[x.name]
+	if x.field != "" {
+		return r.assignField(ctx, x, v)
+	}
 	if v == nil || v.isRec {
 		return r.where(plRefuse("assignment to a record"), x.lineno, "assignment")
 	}
@@ -428,5 +431,33 @@ func (r *doRun) getDiag(ctx context.Context, x *plGetDiag) error {
 			return err
 		}
 	}
+	return nil
+}
+
+// assignField runs rec.field := expr: the value converted to the field's
+// type.
+func (r *doRun) assignField(ctx context.Context, x *plAssign, v *plValue) error {
+	if v == nil || !v.isRec {
+		return r.where(plRefuse("assignment to a field of a non-record variable"), x.lineno, "assignment")
+	}
+	if v.rec == nil {
+		return r.where(wire.Errorf("55000", "record \"%s\" is not assigned yet", x.name).
+			WithDetail("The tuple structure of a not-yet-assigned record is indeterminate."), x.lineno, "assignment")
+	}
+	j := -1
+	for k, n := range v.rec.names {
+		if n == x.field {
+			j = k
+		}
+	}
+	if j < 0 {
+		return r.where(wire.Errorf("42703", "record \"%s\" has no field \"%s\"", x.name, x.field), x.lineno, "assignment")
+	}
+	r.assignText = x.text
+	val, null, err := r.valueAs(ctx, x.expr, v.rec.types[j], x.lineno, "assignment")
+	if err != nil {
+		return err
+	}
+	v.rec.vals[j], v.rec.nulls[j] = val, null
 	return nil
 }

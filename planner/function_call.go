@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/pggraph/pggraph/exec"
@@ -29,6 +30,7 @@ import (
 type plResult struct {
 	rows     [][]*string
 	returned bool
+	rec      *plRecord // a trigger function's row (nil: NULL)
 }
 
 // callFunction implements exec.CallFunction.
@@ -219,6 +221,9 @@ func (r *doRun) plpgsqlFunction(ctx context.Context) ([][]*string, error) {
 	default:
 		return nil, err
 	}
+	if !r.result.returned && f.Ret.OID == exec.OIDTrigger {
+		return nil, &wire.Error{Code: "2F005", Message: "control reached end of trigger procedure without RETURN", Where: fmt.Sprintf("PL/pgSQL function %s", f.Signature())}
+	}
 	if !r.result.returned && !f.RetSet && f.Ret.OID != exec.OIDVoid {
 		return nil, &wire.Error{Code: "2F005", Message: "control reached end of function without RETURN", Where: fmt.Sprintf("PL/pgSQL function %s", f.Signature())}
 	}
@@ -235,6 +240,9 @@ func (r *doRun) functionReturn(ctx context.Context, x *plReturn) error {
 	r.result.returned = true
 	if f.RetSet || f.Ret.OID == exec.OIDVoid {
 		return errDoReturn
+	}
+	if f.Ret.OID == exec.OIDTrigger {
+		return r.triggerReturn(ctx, x)
 	}
 	expr := x.expr
 	if expr == "" && x.varno >= 0 && x.varno < len(r.names) {
@@ -469,4 +477,29 @@ func checkFunctionBodies(changes []ddl.Change) error {
 		}
 	}
 	return nil
+}
+
+// triggerReturn runs a trigger function's RETURN: NEW, OLD or another
+// record variable is the row, NULL skips it.
+func (r *doRun) triggerReturn(ctx context.Context, x *plReturn) error {
+	expr := strings.ToLower(strings.TrimSpace(x.expr))
+	if expr == "" && x.varno >= 0 && x.varno < len(r.names) {
+		expr = r.names[x.varno]
+	}
+	if v := r.vars[expr]; v != nil && v.isRec {
+		if v.rec != nil {
+			c := *v.rec
+			c.vals, c.nulls = slices.Clone(v.rec.vals), slices.Clone(v.rec.nulls)
+			r.result.rec = &c
+		}
+		return errDoReturn
+	}
+	_, null, err := r.value(ctx, x.expr, x.lineno, "RETURN")
+	if err != nil {
+		return err
+	}
+	if !null {
+		return r.where(wire.Errorf(wire.CodeFeatureNotSupported, "a trigger function returning a row other than NEW, OLD or a record variable is not supported"), x.lineno, "RETURN")
+	}
+	return errDoReturn
 }

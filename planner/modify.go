@@ -56,11 +56,29 @@ func (w *writer) update(up *sqlparse.UpdateStmt) (*writeOut, error) {
 		}
 		ret = ", " + txt
 	}
-	rows, ecols, err := w.query(with + "SELECT " + quoteIdent(alias) + "._rowaddr, " + strings.Join(items, ", ") + ret + " FROM " + from + where)
+	if err := w.fireStatement(ti, "UPDATE", true); err != nil {
+		return nil, err
+	}
+	// row triggers see OLD: the current values come with the new ones
+	oldProj := ""
+	if hasRowTriggers(ti, "UPDATE") {
+		for _, cd := range ti.def.Columns {
+			oldProj += ", " + quoteIdent(alias) + "." + quoteIdent(cd.Name)
+		}
+	}
+	rows, ecols, err := w.query(with + "SELECT " + quoteIdent(alias) + "._rowaddr, " + strings.Join(items, ", ") + ret + oldProj + " FROM " + from + where)
 	if err != nil {
 		return nil, placeInputError(err, w.sql, setLiterals(ti.def, up.TargetList))
 	}
 	addrs, newRows := splitAddrs(rows, ti.def)
+	var olds []*exec.Vec
+	if oldProj != "" {
+		k := len(newRows) - len(ti.def.Columns)
+		newRows, olds = newRows[:k], newRows[k:]
+		for c, cd := range ti.def.Columns {
+			olds[c] = retype(olds[c], cd.Type)
+		}
+	}
 	var retRows []*exec.Vec
 	if ret != "" {
 		newRows, retRows = newRows[:len(ti.def.Columns)], newRows[len(ti.def.Columns):]
@@ -78,12 +96,36 @@ func (w *writer) update(up *sqlparse.UpdateStmt) (*writeOut, error) {
 			w.assigned[c] = true
 		}
 	}
+	if olds != nil {
+		keep, err := w.fireRow(ti, "UPDATE", true, olds, newRows)
+		if err != nil {
+			return nil, err
+		}
+		if keep != nil {
+			kept := make([]uint64, len(keep))
+			for k, i := range keep {
+				kept[k] = addrs[i]
+			}
+			addrs, newRows, olds = kept, gatherVecs(newRows, keep), gatherVecs(olds, keep)
+			if retRows != nil {
+				retRows = gatherVecs(retRows, keep)
+			}
+		}
+	}
 	err = w.removeRows(ti, addrs, nil, newRows, 0, func() error { return w.checkRows(ti, newRows) })
 	w.assigned = nil
 	if err != nil {
 		return nil, err
 	}
 	if err := w.apply(ti, nil, newRows); err != nil {
+		return nil, err
+	}
+	if olds != nil {
+		if _, err := w.fireRow(ti, "UPDATE", false, olds, newRows); err != nil {
+			return nil, err
+		}
+	}
+	if err := w.fireStatement(ti, "UPDATE", false); err != nil {
 		return nil, err
 	}
 	out := &writeOut{tag: fmt.Sprintf("UPDATE %d", len(addrs))}
@@ -357,6 +399,12 @@ func (w *writer) delete(del *sqlparse.DeleteStmt) (*writeOut, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := refuseRowTriggers(ti, "DELETE", "DELETE"); err != nil {
+		return nil, err
+	}
+	if err := w.fireStatement(ti, "DELETE", true); err != nil {
+		return nil, err
+	}
 	with, err := deparseWith(del.WithClause)
 	if err != nil {
 		return nil, err
@@ -404,6 +452,9 @@ func (w *writer) delete(del *sqlparse.DeleteStmt) (*writeOut, error) {
 		}
 	}
 	if err := w.removeRows(ti, addrs, old, nil, 0, nil); err != nil {
+		return nil, err
+	}
+	if err := w.fireStatement(ti, "DELETE", false); err != nil {
 		return nil, err
 	}
 	out := &writeOut{tag: fmt.Sprintf("DELETE %d", len(addrs))}

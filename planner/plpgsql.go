@@ -56,9 +56,10 @@ type plVarDecl struct {
 	rec     bool
 }
 
-type plAssign struct { // name := expr
+type plAssign struct { // name[.field] := expr
 	lineno int
 	name   string
+	field  string // a record's field ("" = the variable)
 	expr   string
 	text   string // the whole assignment, for CONTEXT
 }
@@ -357,7 +358,7 @@ func plTargetOf(raw json.RawMessage) (*plTarget, error) {
 	return out, nil
 }
 
-var assignRE = regexp.MustCompile(`^\s*([A-Za-z_][A-Za-z0-9_$]*|"(?:[^"]|"")+")\s*(?::=|=)\s*((?s).*)$`)
+var assignRE = regexp.MustCompile(`^\s*([A-Za-z_][A-Za-z0-9_$]*|"(?:[^"]|"")+")(?:\s*\.\s*([A-Za-z_][A-Za-z0-9_$]*|"(?:[^"]|"")+"))?\s*(?::=|=)\s*((?s).*)$`)
 
 func plStmts(list []map[string]json.RawMessage) ([]plStmt, error) {
 	var out []plStmt
@@ -475,11 +476,17 @@ func plStatement(kind string, raw json.RawMessage) (plStmt, error) {
 		if m == nil {
 			return nil, plRefuse("assignment to a record field or an array element")
 		}
-		name := strings.ToLower(m[1])
-		if strings.HasPrefix(m[1], `"`) {
-			name = strings.ReplaceAll(m[1][1:len(m[1])-1], `""`, `"`)
+		ident := func(s string) string {
+			if strings.HasPrefix(s, `"`) {
+				return strings.ReplaceAll(s[1:len(s)-1], `""`, `"`)
+			}
+			return strings.ToLower(s)
 		}
-		return &plAssign{lineno: x.Lineno, name: name, expr: m[2], text: q}, nil
+		a := &plAssign{lineno: x.Lineno, name: ident(m[1]), expr: m[3], text: q}
+		if m[2] != "" {
+			a.field = ident(m[2])
+		}
+		return a, nil
 	case "PLpgSQL_stmt_loop", "PLpgSQL_stmt_while":
 		l := &plLoop{lineno: x.Lineno}
 		var err error

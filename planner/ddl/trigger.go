@@ -150,11 +150,12 @@ func (pc *planCtx) createTrigger(st *q.CreateTrigStmt) ([]Change, error) {
 		if t.When, err = deparseExpr(st.WhenClause); err != nil {
 			return nil, err
 		}
-		if slices.Contains(t.Events, "INSERT") && slices.Contains(columnRefsQualifiers(st.WhenClause), "old") {
-			return nil, errorf("42P17", "INSERT trigger's WHEN condition cannot reference OLD values")
+		quals := columnRefsQualifiers(st.WhenClause)
+		if slices.Contains(t.Events, "INSERT") && slices.ContainsFunc(quals, func(r qualRef) bool { return r.name == "old" }) {
+			return nil, errorf("42P17", "INSERT trigger's WHEN condition cannot reference OLD values").WithPosition(quals[slices.IndexFunc(quals, func(r qualRef) bool { return r.name == "old" })].pos)
 		}
-		if slices.Contains(t.Events, "DELETE") && slices.Contains(columnRefsQualifiers(st.WhenClause), "new") {
-			return nil, errorf("42P17", "DELETE trigger's WHEN condition cannot reference NEW values")
+		if slices.Contains(t.Events, "DELETE") && slices.ContainsFunc(quals, func(r qualRef) bool { return r.name == "new" }) {
+			return nil, errorf("42P17", "DELETE trigger's WHEN condition cannot reference NEW values").WithPosition(quals[slices.IndexFunc(quals, func(r qualRef) bool { return r.name == "new" })].pos)
 		}
 	}
 	i := slices.IndexFunc(m.Triggers, func(x Trigger) bool { return x.Name == t.Name })
@@ -175,15 +176,15 @@ func (pc *planCtx) createTrigger(st *q.CreateTrigStmt) ([]Change, error) {
 
 // columnRefsQualifiers lists the first names of an expression's
 // qualified column references (new, old).
-func columnRefsQualifiers(n *q.Node) []string {
-	var out []string
+func columnRefsQualifiers(n *q.Node) []qualRef {
+	var out []qualRef
 	walk(n.ProtoReflect(), func(m protoreflect.Message) bool {
 		cr, ok := m.Interface().(*q.ColumnRef)
 		if !ok {
 			return true
 		}
 		if len(cr.Fields) > 1 {
-			out = append(out, strings.ToLower(cr.Fields[0].GetString_().GetSval()))
+			out = append(out, qualRef{strings.ToLower(cr.Fields[0].GetString_().GetSval()), cr.Location + 1})
 		}
 		return false
 	})
@@ -270,4 +271,11 @@ func (pc *planCtx) triggersUsing(fname string) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// qualRef is the qualifier of a column reference and the reference's
+// 1-based position in the statement.
+type qualRef struct {
+	name string
+	pos  int32
 }
