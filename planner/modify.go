@@ -399,9 +399,6 @@ func (w *writer) delete(del *sqlparse.DeleteStmt) (*writeOut, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := refuseRowTriggers(ti, "DELETE", "DELETE"); err != nil {
-		return nil, err
-	}
 	if err := w.fireStatement(ti, "DELETE", true); err != nil {
 		return nil, err
 	}
@@ -435,11 +432,41 @@ func (w *writer) delete(del *sqlparse.DeleteStmt) (*writeOut, error) {
 	for _, c := range refCols {
 		proj += ", " + quoteIdent(alias) + "." + quoteIdent(ti.def.Columns[c].Name)
 	}
-	rows, ecols, err := w.query(with + "SELECT " + quoteIdent(alias) + "._rowaddr" + proj + ret + " FROM " + from + where)
+	// row triggers see OLD: every column comes with the addresses
+	oldProj := ""
+	if hasRowTriggers(ti, "DELETE") {
+		for _, cd := range ti.def.Columns {
+			oldProj += ", " + quoteIdent(alias) + "." + quoteIdent(cd.Name)
+		}
+	}
+	rows, ecols, err := w.query(with + "SELECT " + quoteIdent(alias) + "._rowaddr" + proj + ret + oldProj + " FROM " + from + where)
 	if err != nil {
 		return nil, err
 	}
+	var olds []*exec.Vec
+	if oldProj != "" {
+		k := len(rows) - len(ti.def.Columns)
+		rows, olds = rows[:k], rows[k:]
+		ecols = ecols[:k]
+	}
 	addrs, idx := firstPerAddr(rows[0])
+	if olds != nil {
+		olds = gatherVecs(olds, idx)
+		for c, cd := range ti.def.Columns {
+			olds[c] = retype(olds[c], cd.Type)
+		}
+		keep, err := w.fireRow(ti, "DELETE", true, olds, nil)
+		if err != nil {
+			return nil, err
+		}
+		if keep != nil {
+			kept, keptIdx := make([]uint64, len(keep)), make([]int32, len(keep))
+			for k, i := range keep {
+				kept[k], keptIdx[k] = addrs[i], idx[i]
+			}
+			addrs, idx, olds = kept, keptIdx, gatherVecs(olds, keep)
+		}
+	}
 	var old []*exec.Vec
 	if len(refCols) > 0 {
 		old = make([]*exec.Vec, len(ti.def.Columns))
@@ -453,6 +480,11 @@ func (w *writer) delete(del *sqlparse.DeleteStmt) (*writeOut, error) {
 	}
 	if err := w.removeRows(ti, addrs, old, nil, 0, nil); err != nil {
 		return nil, err
+	}
+	if olds != nil {
+		if _, err := w.fireRow(ti, "DELETE", false, olds, nil); err != nil {
+			return nil, err
+		}
 	}
 	if err := w.fireStatement(ti, "DELETE", false); err != nil {
 		return nil, err

@@ -82,3 +82,27 @@ BEGIN;
 INSERT INTO posts (id, title) VALUES (7, 'rolled');
 ROLLBACK;
 SELECT count(*) FROM audit WHERE detail = 'ROLLED';
+CREATE FUNCTION guard_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF OLD.title = 'keep' OR OLD.title = 'KEEP' THEN
+    RAISE NOTICE 'keeping %', OLD.id;
+    RETURN NULL;
+  END IF;
+  INSERT INTO audit VALUES ('deleted', OLD.title);
+  RETURN OLD;
+END $$;
+CREATE TRIGGER posts_guard BEFORE DELETE ON posts FOR EACH ROW EXECUTE FUNCTION guard_delete();
+SELECT id, title FROM posts ORDER BY id;
+INSERT INTO posts (id, title) VALUES (8, 'keep');
+DELETE FROM posts WHERE id IN (4, 6, 8) RETURNING id, title;
+DELETE FROM posts WHERE id > 100;
+SELECT id, title FROM posts ORDER BY id;
+SELECT op, detail FROM audit WHERE op = 'deleted' ORDER BY detail;
+CREATE FUNCTION after_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  RAISE NOTICE 'gone: % (%)', OLD.id, TG_OP;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER posts_after_delete AFTER DELETE ON posts FOR EACH ROW EXECUTE FUNCTION after_delete();
+DELETE FROM posts WHERE id = 3;
+SELECT count(*) FROM posts;
