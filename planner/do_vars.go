@@ -301,6 +301,16 @@ func (r *doRun) substitute(ctx context.Context, sql string) (string, error) {
 		v := r.vars[name]
 		var lit string
 		switch {
+		case v != nil && v.isRec && len(ref.Names) == 2 && ref.Names[1] == "*":
+			// rec.*: its fields in order
+			if lit, err = v.row(name); err != nil {
+				return "", err
+			}
+			lit = strings.TrimSuffix(strings.TrimPrefix(lit, "ROW("), ")")
+			sql = sql[:ref.Start] + lit + sql[ref.End:]
+			continue
+		case len(ref.Names) == 2 && ref.Names[1] == "*":
+			continue
 		case v != nil && v.isRec && len(ref.Names) == 2:
 			if lit, err = v.field(name, ref.Names[1]); err != nil {
 				return "", err

@@ -68,10 +68,14 @@ func ColumnRefs(sql string) ([]NameRef, error) {
 	walk = func(m protoreflect.Message) {
 		if cr, ok := m.Interface().(*pg_query.ColumnRef); ok {
 			var names []string
-			for _, f := range cr.Fields {
+			for i, f := range cr.Fields {
 				s := f.GetString_()
 				if s == nil {
-					return // a.* or *
+					if i == 0 || i != len(cr.Fields)-1 || f.GetAStar() == nil {
+						return // * alone
+					}
+					names = append(names, "*") // a.*
+					break
 				}
 				names = append(names, s.Sval)
 			}

@@ -106,3 +106,22 @@ END $$;
 CREATE TRIGGER posts_after_delete AFTER DELETE ON posts FOR EACH ROW EXECUTE FUNCTION after_delete();
 DELETE FROM posts WHERE id = 3;
 SELECT count(*) FROM posts;
+-- a migration as Rails/Django-style tools emit it: one transaction,
+-- DROP TRIGGER IF EXISTS, then the function and the trigger
+BEGIN;
+CREATE TABLE accounts (id bigserial PRIMARY KEY, email varchar(255) NOT NULL, created_at timestamp(6) NOT NULL, updated_at timestamp(6) NOT NULL);
+CREATE OR REPLACE FUNCTION trigger_set_timestamp() RETURNS TRIGGER AS $$
+BEGIN
+  IF row(NEW.*) IS DISTINCT FROM row(OLD.*) THEN
+    NEW.updated_at = NOW();
+  END IF;
+  RETURN NEW;
+END;
+$$ LANGUAGE plpgsql;
+DROP TRIGGER IF EXISTS set_timestamp ON accounts;
+CREATE TRIGGER set_timestamp BEFORE UPDATE ON accounts FOR EACH ROW EXECUTE PROCEDURE trigger_set_timestamp();
+COMMIT;
+INSERT INTO accounts (email, created_at, updated_at) VALUES ('a@x', '2020-01-01', '2020-01-01'), ('b@x', '2020-01-01', '2020-01-01');
+UPDATE accounts SET email = 'a@y' WHERE id = 1;
+UPDATE accounts SET email = email WHERE id = 2;
+SELECT id, email, updated_at > '2020-01-01' AS touched FROM accounts ORDER BY id;
