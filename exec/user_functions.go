@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -377,4 +378,51 @@ func triggerRows(c *catalogSet) [][]any {
 			false, false, int16(0), attrs, []byte{}, nil, nil, nil})
 	}
 	return rows
+}
+
+// userRegprocedure resolves 'name(type, …)' among the catalog's user
+// functions (nil: none).
+func (c *catalogSet) userRegprocedure(s string) *FuncDef {
+	open, close := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
+	if open <= 0 || close < open {
+		return nil
+	}
+	parts := splitQualified(strings.TrimSpace(s[:open]))
+	if len(parts) == 2 && parts[0] != "public" || len(parts) > 2 {
+		return nil
+	}
+	var want []uint32
+	if args := strings.TrimSpace(s[open+1 : close]); args != "" {
+		for _, a := range strings.Split(args, ",") {
+			oid, err := (&catalogSet{}).regLookup(OIDRegtype, strings.TrimSpace(a))
+			if err != nil {
+				return nil
+			}
+			want = append(want, oid)
+		}
+	}
+	for _, f := range c.functions() {
+		if f.Name != parts[len(parts)-1] {
+			continue
+		}
+		var have []uint32
+		for _, a := range f.Inputs() {
+			have = append(have, a.Type.OID)
+		}
+		if slices.Equal(have, want) {
+			return f
+		}
+	}
+	return nil
+}
+
+// userFunctionByOID is the catalog's user function of that OID (nil:
+// none).
+func (c *catalogSet) userFunctionByOID(oid uint32) *FuncDef {
+	for _, f := range c.functions() {
+		if f.OID == oid {
+			return f
+		}
+	}
+	return nil
 }

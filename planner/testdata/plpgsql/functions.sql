@@ -82,3 +82,5 @@ DROP FUNCTION IF EXISTS add_one(int);
 DROP FUNCTION IF EXISTS nothing_here;
 DROP FUNCTION greet(text, text), twice;
 SELECT count(*) FROM pg_proc WHERE proname IN ('greet', 'twice');
+CREATE FUNCTION granted(int) RETURNS int LANGUAGE sql AS 'SELECT $1';
+SELECT has_function_privilege('granted(int)', 'EXECUTE');
