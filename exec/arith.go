@@ -16,7 +16,13 @@ type opExpr struct {
 	args   []Expr
 	k      kernel
 	strict bool
+	// volatile: a user function declared VOLATILE (volatileFuncs names
+	// the built-in ones)
+	volatile bool
 }
+
+// isVolatile reports a call whose value may differ per call.
+func (e *opExpr) isVolatile() bool { return e.volatile || volatileFuncs[e.name] }
 
 func (e *opExpr) Type() Type { return e.t }
 func (e *opExpr) String() string {

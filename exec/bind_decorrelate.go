@@ -155,7 +155,7 @@ var volatileFuncs = map[string]bool{
 func plainNode(x Expr) bool {
 	switch c := x.(type) {
 	case *opExpr:
-		return !volatileFuncs[c.name] && !strings.Contains(c.name, "advisory")
+		return !c.isVolatile() && !strings.Contains(c.name, "advisory")
 	case *constExpr, *foldedCast, *paramExpr, *boolExpr, *nullTest, *boolTest, *caseExpr, *coalesceExpr,
 		*castExpr, *inListExpr, *arrayExpr, *distinctExpr, *fieldSelectExpr, *recordExpr:
 		return true

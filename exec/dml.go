@@ -26,6 +26,7 @@ func (e *Engine) bindTableExpr(sess *Session, td *TableDef, exprSQL string, decl
 	if sess != nil {
 		cs.db, cs.user_, cs.setting = sess.Database, sess.User, sess.Setting
 		cs.rolesFn, cs.sessUser = sess.Roles, sess.sessionUser()
+		cs.callFn = sess.CallFunction
 	}
 	b := &binder{cat: cs}
 	for _, oid := range declared {

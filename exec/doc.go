@@ -435,7 +435,8 @@
 //     (NULL), pg_size_pretty (bigint and numeric), pg_get_serial_sequence, pg_get_function_result,
 //     pg_get_function_arguments, pg_get_function_identity_arguments,
 //     pg_relation_is_publishable, pg_get_statisticsobjdef_columns,
-//     pg_get_triggerdef / pg_get_ruledef (NULL: no such objects),
+//     pg_get_triggerdef / pg_get_ruledef (NULL; pg_class.relhastriggers
+//     stays false, so psql's \d does not list triggers),
 //     pg_get_viewdef (a SQL view's text, see below), current_setting
 //     (session, then server defaults),
 //     pg_is_in_recovery, pg_postmaster_start_time, pg_conf_load_time;
@@ -450,6 +451,18 @@
 //     the functions PostgreSQL implements operators and casts with
 //     (int4pl(1, 2), textcat, int4(x), text(5)) bind as that operator
 //     or cast when no function of the name exists (bind_implfunc.go).
+//   - User functions (CREATE FUNCTION, user_functions.go) from a catalog
+//     implementing FunctionCatalog, bound after the built-in functions
+//     of the name (argument defaults, implicit casts, PostgreSQL's
+//     best-candidate rule); a call runs the body through
+//     Session.CallFunction row by row (STRICT skips NULL arguments,
+//     VOLATILE counts as a volatile call). Refused with 0A000: calls of
+//     set-returning or record-returning user functions (SETOF, RETURNS
+//     TABLE, several OUT parameters) in queries, named-argument
+//     notation, VARIADIC parameters. pg_proc lists user functions with
+//     prosrc, prolang, provolatile, proargtypes, proretset (OIDs from
+//     the catalog entry); pg_trigger lists a TriggerCatalog's triggers
+//     (tgqual NULL).
 //   - Every table scan offers the system column tableoid (rowaddr.go):
 //     the relation's OID, on user tables and the generated catalogs
 //     (pg_attribute lists it at attnum -6).

@@ -57,6 +57,9 @@ type Session struct {
 	// RelationFunc resolves schema-qualified functions in FROM the
 	// executor does not know (nil: none; exec/relfunc.go).
 	RelationFunc RelationFunc
+	// CallFunction runs user functions' bodies (nil: a call of one is
+	// refused; user_functions.go).
+	CallFunction CallFunction
 	// Replication lists the root's publications and slots
 	// (syscat_replication.go); nil: none.
 	Replication func() ReplicationObjects
@@ -123,6 +126,7 @@ func (e *Engine) PrepareFor(sess *Session, sql string, declared []uint32) (p *Pr
 		cs.rolesFn, cs.sessUser = sess.Roles, sess.sessionUser()
 		cs.activityFn, cs.locksFn, cs.rowLocksFn = sess.Activity, sess.AdvisoryHolds, sess.RowLocks
 		cs.relFunc = sess.RelationFunc
+		cs.callFn = sess.CallFunction
 		cs.replicationFn = sess.Replication
 	}
 	b := &binder{cat: cs, sql: sql}
@@ -425,6 +429,7 @@ type catalogSet struct {
 	locksFn    func() []AdvisoryHold
 	rowLocksFn func() []RowLockHold
 	relFunc    RelationFunc
+	callFn     CallFunction // user functions' bodies (user_functions.go)
 	// usage caches schemaUsable("public") (schema_usage.go): 0 not yet
 	// asked, 1 usable, 2 not
 	usage uint8

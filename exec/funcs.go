@@ -124,6 +124,9 @@ func (b *binder) funcByName(name string, args []Expr) (Expr, error) {
 		if e, ok, err := b.implementationCall(name, args); ok {
 			return e, err
 		}
+		if e, ok, err := b.userCall(name, args); ok {
+			return e, err
+		}
 		if knownPostgresFunction(name) {
 			return nil, unsupported("function %s() is not supported", name)
 		}
@@ -146,6 +149,9 @@ func (b *binder) funcByName(name string, args []Expr) (Expr, error) {
 		}
 	}
 	if best < 0 {
+		if e, ok, err := b.userCall(name, args); ok {
+			return e, err
+		}
 		return nil, noFunction(name, args)
 	}
 	_ = ambiguous // registration order breaks ties (most specific first)

@@ -117,6 +117,7 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
+		cs := b.cat
 		return &opExpr{name: name, t: TBool, args: args, strict: true, k: func(ec *evalCtx, a []*Vec, out *Vec, sel []int32) error {
 			cat := ec.run.roleCatalog()
 			for _, i := range sel {
@@ -125,12 +126,23 @@ func init() {
 					return err
 				}
 				exists := true
+				owner := uint32(access.BootstrapOID)
 				if rest[0].T.Kind() == KStr {
 					if _, err := regprocedureLookup(rest[0].S[i]); err != nil {
-						return err
+						u := cs.userRegprocedure(rest[0].S[i])
+						if u == nil {
+							return err
+						}
+						owner = u.Owner
 					}
 				} else {
 					_, exists = procByOID(uint32(rest[0].I[i]))
+					if u := cs.userFunctionByOID(uint32(rest[0].I[i])); !exists && u != nil {
+						exists, owner = true, u.Owner
+					}
+				}
+				if owner == 0 {
+					owner = access.BootstrapOID
 				}
 				want, opt, err := parseFunctionPrivs(rest[1].S[i])
 				if err != nil {
@@ -144,7 +156,7 @@ func init() {
 				default:
 					// PUBLIC holds EXECUTE on every function; the grant
 					// option is the owner's (the bootstrap superuser's)
-					out.B[i] = want || opt && cat.IsOwner(role.OID, access.BootstrapOID)
+					out.B[i] = want || opt && cat.IsOwner(role.OID, owner)
 				}
 			}
 			return nil

@@ -115,7 +115,7 @@ func rangeBoundExpr(e Expr) bool {
 		switch y := x.(type) {
 		case *constExpr, *paramExpr, *castExpr, *foldedCast:
 		case *opExpr:
-			if volatileFuncs[y.name] {
+			if y.isVolatile() {
 				ok = false
 			}
 		default:

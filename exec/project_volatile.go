@@ -16,7 +16,7 @@ package exec
 func volatileCalls(e Expr) int {
 	n := 0
 	walkExpr(e, func(x Expr) {
-		if op, ok := x.(*opExpr); ok && volatileFuncs[op.name] {
+		if op, ok := x.(*opExpr); ok && op.isVolatile() {
 			n++
 		}
 	})

@@ -23,6 +23,8 @@ func init() {
 			for _, i := range sel {
 				if f, ok := procByOID(uint32(a[0].I[i])); ok {
 					out.B[i] = onPath[f.nsp]
+				} else if u, ok := userProcByOID(uint32(a[0].I[i])); ok {
+					out.B[i] = onPath[u.Schema] // user_functions.go
 				} else {
 					out.SetNull(int(i))
 				}

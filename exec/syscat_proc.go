@@ -377,8 +377,11 @@ func probeMismatches() []string { return catalogProcs().mismatches }
 
 // nspOID is a built-in namespace's OID.
 func nspOID(name string) uint32 {
-	if name == "information_schema" {
+	switch name {
+	case "information_schema":
 		return oidInformationSchema
+	case "public":
+		return oidPublic
 	}
 	return oidPgCatalog
 }
@@ -389,7 +392,11 @@ func init() {
 	def("pg_get_function_sqlbody", sig(TText, nullKernel, TOid))
 	pgCatalogRels["pg_proc"] = &sysRelation{1255, "oid oid, proname name, pronamespace oid, proowner oid, prolang oid, procost float4, prorows float4, provariadic oid, prosupport regproc, prokind char, prosecdef bool, proleakproof bool, proisstrict bool, proretset bool, provolatile char, proparallel char, pronargs int2, pronargdefaults int2, prorettype oid, proargtypes oidvector, proallargtypes oid[], proargmodes char[], proargnames text[], proargdefaults pg_node_tree, protrftypes oid[], prosrc text, probin text, prosqlbody pg_node_tree, proconfig text[], proacl aclitem[]", func(c *catalogSet) [][]any {
 		var rows [][]any
-		for _, f := range catalogProcs().rows {
+		procs := catalogProcs().rows
+		for _, u := range c.functions() {
+			procs = append(procs[:len(procs):len(procs)], u.procFact())
+		}
+		for _, f := range procs {
 			var all, modes, names any
 			if f.allArgs != nil {
 				all = f.allArgs
@@ -406,7 +413,11 @@ func init() {
 			}
 			// proargdefaults (a node tree) is not reproduced: NULL, with
 			// pronargdefaults and pg_get_function_arguments as PostgreSQL's
-			rows = append(rows, []any{f.oid, f.name, nspOID(f.nsp), oidPostgresRole, f.lang, f.cost, f.rows, f.variadic, f.support,
+			owner := uint32(oidPostgresRole)
+			if f.nsp == "public" {
+				owner = userProcOwner(f.oid)
+			}
+			rows = append(rows, []any{f.oid, f.name, nspOID(f.nsp), owner, f.lang, f.cost, f.rows, f.variadic, f.support,
 				string(f.kind), f.secdef, f.leakproof, f.strict, f.retset, string(f.volatile), string(f.parallel), f.nargs, f.nargdefaults,
 				f.ret, args, all, modes, names, nil, nil, f.src, nil, nil, nil, nil})
 		}

@@ -189,6 +189,9 @@ func procText(f func(*pgProcFact) string) kernel {
 	return func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
 		for _, i := range sel {
 			p, ok := procByOID(uint32(a[0].I[i]))
+			if u, uok := userProcByOID(uint32(a[0].I[i])); !ok && uok {
+				p, ok = u.procFact(), true
+			}
 			if !ok {
 				out.SetNull(int(i))
 				continue

@@ -54,10 +54,14 @@ type catalog struct {
 	exts   []exec.ExtensionDef   // created extensions
 	graphs []*exec.PropGraphDef  // property graphs (CREATE PROPERTY GRAPH)
 	doms   []*exec.DomainDef     // domains (CREATE DOMAIN)
+	funcs  []*exec.FuncDef       // user functions (CREATE FUNCTION)
 }
 
 // Domains implements exec.DomainCatalog.
 func (c *catalog) Domains() []*exec.DomainDef { return c.doms }
+
+// Functions implements exec.FunctionCatalog.
+func (c *catalog) Functions() []*exec.FuncDef { return c.funcs }
 
 // PropGraphs implements exec.PropGraphCatalog.
 func (c *catalog) PropGraphs() []*exec.PropGraphDef { return c.graphs }
@@ -106,6 +110,12 @@ func (c *catalog) addEnum(e graph.TableEntry) bool {
 	if name, ok := ddl.PropGraphName(e.Name); ok {
 		if m, err := ddl.DecodeMeta(e.Name, e.Def); err == nil {
 			c.graphs = append(c.graphs, ddl.ExecPropGraph(e, name, m))
+		}
+		return true
+	}
+	if name, ok := ddl.FuncName(e.Name); ok {
+		if m, err := ddl.DecodeMeta(e.Name, e.Def); err == nil && m.Function != nil {
+			c.funcs = append(c.funcs, ddl.ExecFunction(e, name, m))
 		}
 		return true
 	}

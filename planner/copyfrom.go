@@ -40,6 +40,12 @@ func (s *session) CopyFrom(ctx context.Context, st *wire.Statement, in *wire.Cop
 	if err := s.checkBranchPrivilege(ctx, s.branch(), access.PrivWrite); err != nil {
 		return 0, err
 	}
+	if s.tx != nil && s.tx.implicit && s.copyFiresTriggers(ctx, st) {
+		// triggers run inside the statement: the rows go the
+		// transaction's way and publish, with what the triggers wrote,
+		// as one graph commit when the statement ends (as a DO does)
+		s.tx.implicit = false
+	}
 	if s.tx != nil && !s.tx.implicit {
 		base, err := s.txBase(ctx)
 		if err != nil {
@@ -94,6 +100,9 @@ func (w *writer) copyRows(st *wire.Statement, in *wire.CopyIn) (int64, error) {
 	}
 	rd := newCopyRowReader(in, td, targets)
 	var total int64
+	if err := w.fireStatement(ti, "INSERT", true); err != nil {
+		return 0, err
+	}
 	for {
 		b, err := rd.next(copyBatchRows)
 		if err != nil {
@@ -104,6 +113,14 @@ func (w *writer) copyRows(st *wire.Statement, in *wire.CopyIn) (int64, error) {
 			if err != nil {
 				return 0, err
 			}
+			// BEFORE ROW triggers may change or skip rows (triggers.go)
+			keep, err := w.fireRow(ti, "INSERT", true, nil, vecs)
+			if err != nil {
+				return 0, err
+			}
+			if keep != nil {
+				vecs = gatherVecs(vecs, keep)
+			}
 			w.copyAt = copyLinesOf(rd, b)
 			err = w.checkRows(ti, vecs)
 			w.copyAt = nil
@@ -113,11 +130,19 @@ func (w *writer) copyRows(st *wire.Statement, in *wire.CopyIn) (int64, error) {
 			if err := w.apply(ti, nil, vecs); err != nil {
 				return 0, err
 			}
-			total += int64(b.n)
+			if _, err := w.fireRow(ti, "INSERT", false, nil, vecs); err != nil {
+				return 0, err
+			}
+			if len(vecs) > 0 {
+				total += int64(vecs[0].N)
+			}
 		}
 		if b.n < copyBatchRows {
 			break
 		}
+	}
+	if err := w.fireStatement(ti, "INSERT", false); err != nil {
+		return 0, err
 	}
 	return total, nil
 }
@@ -251,4 +276,19 @@ func copyTargets(td *exec.TableDef, st *wire.Statement) ([]int, error) {
 		names = append(names, &sqlparse.Node{Node: &sqlparse.Node_ResTarget{ResTarget: &sqlparse.ResTarget{Name: c}}})
 	}
 	return insertTargets(td, names, "")
+}
+
+// copyFiresTriggers reports a COPY into a table with enabled INSERT
+// triggers (which the streaming path cannot fire).
+func (s *session) copyFiresTriggers(ctx context.Context, st *wire.Statement) bool {
+	_, head, err := s.head(ctx)
+	if err != nil {
+		return false
+	}
+	w := &writer{s: s, v: newView(head, newPendingState()), ctx: ctx}
+	ti, err := w.copyTarget(st)
+	if err != nil {
+		return false
+	}
+	return refuseTriggers(ti, "COPY FROM", "INSERT") != nil
 }

@@ -104,6 +104,9 @@ func (w *writer) ddl(n *sqlparse.Node) (*writeOut, error) {
 		if changes, err = (ddl.Planner{Views: viewBinder{w}}).Plan(n, w.ddlCatalog()); err != nil {
 			return nil, err
 		}
+		if err := checkFunctionBodies(changes); err != nil {
+			return nil, err
+		}
 		ownCreated(pc, changes)
 	}
 	if len(changes) == 0 {

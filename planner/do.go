@@ -52,6 +52,10 @@ type doRun struct {
 	found      bool                // FOUND: the last SQL statement or PERFORM touched a row
 	saves      int                 // internal savepoints taken (their names)
 	caught     []*wire.Error       // errors whose handlers are running (RAISE;)
+	// fn is the function whose body runs (nil for a DO block);
+	// result collects what it returns (function_call.go)
+	fn     *exec.FuncDef
+	result *plResult
 }
 
 // isDo reports a DO statement — not the property graph statements that
@@ -209,7 +213,12 @@ func (r *doRun) stmt(ctx context.Context, st plStmt) error {
 	case *plRaise:
 		return r.raise(ctx, x)
 	case *plReturn:
+		if r.fn != nil {
+			return r.functionReturn(ctx, x)
+		}
 		return errDoReturn
+	case *plReturnNext:
+		return r.returnNext(ctx, x)
 	case *plGetDiag:
 		return r.getDiag(ctx, x)
 	}
@@ -328,7 +337,7 @@ func (r *doRun) noticeContext(sql string, line int, kind, what string) (restore 
 	}
 	r.s.info.Notice = func(e *wire.Error) {
 		c := *e
-		where := fmt.Sprintf("%s \"%s\"\n%s", what, sql, plContext(line, kind))
+		where := fmt.Sprintf("%s \"%s\"\n%s", what, sql, r.plContext(line, kind))
 		if c.Where != "" {
 			where = c.Where + "\n" + where
 		}
@@ -510,12 +519,17 @@ func (r *doRun) eval(ctx context.Context, sql, shown string, line int, kind, wha
 	return string(out), null, src, nil
 }
 
-// plContext is the PL/pgSQL line of a CONTEXT.
-func plContext(line int, kind string) string {
-	if kind == kindInit {
-		return fmt.Sprintf("PL/pgSQL function inline_code_block line %d during statement block local variable initialization", line)
+// plContext is the PL/pgSQL line of a CONTEXT: the function's
+// signature, or inline_code_block for a DO body.
+func (r *doRun) plContext(line int, kind string) string {
+	name := "inline_code_block"
+	if r.fn != nil {
+		name = r.fn.Signature()
 	}
-	return fmt.Sprintf("PL/pgSQL function inline_code_block line %d at %s", line, kind)
+	if kind == kindInit {
+		return fmt.Sprintf("PL/pgSQL function %s line %d during statement block local variable initialization", name, line)
+	}
+	return fmt.Sprintf("PL/pgSQL function %s line %d at %s", name, line, kind)
 }
 
 // kindInit is the "statement" of a variable's default.
@@ -530,7 +544,7 @@ func (r *doRun) inner(err error, sql string, line int, kind, what string) error 
 		return err
 	}
 	e := *we
-	where := plContext(line, kind)
+	where := r.plContext(line, kind)
 	if e.Position == 0 {
 		where = fmt.Sprintf("%s \"%s\"\n%s", what, sql, where)
 	}
@@ -548,7 +562,7 @@ func (r *doRun) where(err error, line int, kind string) error {
 		return err
 	}
 	e := *we
-	e.Where = plContext(line, kind)
+	e.Where = r.plContext(line, kind)
 	return &e
 }
 
@@ -636,7 +650,7 @@ func (r *doRun) raise(ctx context.Context, x *plRaise) error {
 	if e.Code == "" {
 		e.Code = wire.CodeSuccessfulCompletion
 	}
-	e.Where = plContext(x.lineno, "RAISE")
+	e.Where = r.plContext(x.lineno, "RAISE")
 	if r.s.info.Notice != nil {
 		r.s.info.Notice(e)
 	}

@@ -87,6 +87,9 @@ func (r *doRun) set(ctx context.Context, name, val, srcType string, null bool, l
 
 func (r *doRun) assign(ctx context.Context, x *plAssign) error {
 	v := r.vars[x.name]
+	if x.field != "" {
+		return r.assignField(ctx, x, v)
+	}
 	if v == nil || v.isRec {
 		return r.where(plRefuse("assignment to a record"), x.lineno, "assignment")
 	}
@@ -298,6 +301,16 @@ func (r *doRun) substitute(ctx context.Context, sql string) (string, error) {
 		v := r.vars[name]
 		var lit string
 		switch {
+		case v != nil && v.isRec && len(ref.Names) == 2 && ref.Names[1] == "*":
+			// rec.*: its fields in order
+			if lit, err = v.row(name); err != nil {
+				return "", err
+			}
+			lit = strings.TrimSuffix(strings.TrimPrefix(lit, "ROW("), ")")
+			sql = sql[:ref.Start] + lit + sql[ref.End:]
+			continue
+		case len(ref.Names) == 2 && ref.Names[1] == "*":
+			continue
 		case v != nil && v.isRec && len(ref.Names) == 2:
 			if lit, err = v.field(name, ref.Names[1]); err != nil {
 				return "", err
@@ -428,5 +441,33 @@ func (r *doRun) getDiag(ctx context.Context, x *plGetDiag) error {
 			return err
 		}
 	}
+	return nil
+}
+
+// assignField runs rec.field := expr: the value converted to the field's
+// type.
+func (r *doRun) assignField(ctx context.Context, x *plAssign, v *plValue) error {
+	if v == nil || !v.isRec {
+		return r.where(plRefuse("assignment to a field of a non-record variable"), x.lineno, "assignment")
+	}
+	if v.rec == nil {
+		return r.where(wire.Errorf("55000", "record \"%s\" is not assigned yet", x.name).
+			WithDetail("The tuple structure of a not-yet-assigned record is indeterminate."), x.lineno, "assignment")
+	}
+	j := -1
+	for k, n := range v.rec.names {
+		if n == x.field {
+			j = k
+		}
+	}
+	if j < 0 {
+		return r.where(wire.Errorf("42703", "record \"%s\" has no field \"%s\"", x.name, x.field), x.lineno, "assignment")
+	}
+	r.assignText = x.text
+	val, null, err := r.valueAs(ctx, x.expr, v.rec.types[j], x.lineno, "assignment")
+	if err != nil {
+		return err
+	}
+	v.rec.vals[j], v.rec.nulls[j] = val, null
 	return nil
 }

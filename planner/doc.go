@@ -92,7 +92,18 @@
 // session like a client's, inside the DO's transaction (an autocommit DO
 // is one commit), with variables read as typed literals where the
 // grammar has a column reference, and a block with handlers runs under
-// an internal savepoint.
+// an internal savepoint. User functions (function_call.go) run on the
+// same machinery: exec binds a call after the built-ins and hands each
+// row's arguments to the session (exec.Session.CallFunction); a PL/pgSQL
+// body runs with its parameters as variables (RETURN, RETURN NEXT,
+// RETURN QUERY collect the result), a SQL body with $n and parameter
+// names as typed literals, both inside the calling statement's
+// transaction (an autocommit statement turns pending, so the body's
+// writes publish with it). Triggers (triggers.go) fire from INSERT,
+// UPDATE, DELETE and COPY FROM inside the statement: BEFORE ROW
+// triggers change or skip the computed rows before constraints are
+// checked, AFTER ROW and STATEMENT triggers run after the write joined
+// the pending state, so their writes are part of the same graph commit.
 //
 // Validators run at the statement that causes a violation, against the
 // view the statement sees, with PostgreSQL's SQLSTATEs, messages and

@@ -47,6 +47,9 @@ func (w *writer) grantFunctions(pc *privCtx, st *q.GrantStmt) error {
 					args = append(args, tn)
 				}
 			}
+			if (schema == "" || schema == "public") && w.userFunctionNamed(name) {
+				continue // a user function: refused below like the built-ins
+			}
 			if err := exec.LookupFunction(schema, name, args, !owa.ArgsUnspecified, st.Objtype == q.ObjectType_OBJECT_PROCEDURE); err != nil {
 				return toWire(err)
 			}
@@ -77,4 +80,15 @@ func (w *writer) grantFunctions(pc *privCtx, st *q.GrantStmt) error {
 	}
 	return wire.Errorf(wire.CodeFeatureNotSupported, "%s … ON FUNCTION is not supported: function privileges are not stored", what).
 		WithDetail("Every role may execute every function (PUBLIC holds EXECUTE, PostgreSQL's default).")
+}
+
+// userFunctionNamed reports a user function (CREATE FUNCTION) of the
+// name in the statement's catalog.
+func (w *writer) userFunctionNamed(name string) bool {
+	for _, f := range w.v.Functions() {
+		if f.Name == name {
+			return true
+		}
+	}
+	return false
 }

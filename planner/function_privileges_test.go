@@ -25,7 +25,29 @@ func TestFunctionGrantsRefused(t *testing.T) {
 		{"GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA public TO fu", "0A000 GRANT … ON FUNCTION is not supported: function privileges are not stored"},
 		{"REVOKE EXECUTE ON FUNCTION now() FROM PUBLIC", "0A000 REVOKE … ON FUNCTION is not supported: function privileges are not stored"},
 		{"REVOKE EXECUTE ON FUNCTION now() FROM nobody", "42704 role \"nobody\" does not exist"},
+		// a user function: the same refusal, not 42883
+		{"CREATE FUNCTION mine(int) RETURNS int LANGUAGE sql AS 'SELECT $1'", ""},
+		{"GRANT EXECUTE ON FUNCTION mine(int) TO fu", "0A000 GRANT … ON FUNCTION is not supported: function privileges are not stored"},
+		{"REVOKE EXECUTE ON FUNCTION public.mine FROM PUBLIC", "0A000 REVOKE … ON FUNCTION is not supported: function privileges are not stored"},
+		// errors PostgreSQL reports with a cursor position into the body
+		// (compared here without it)
+		{"CREATE FUNCTION bad_sql() RETURNS int LANGUAGE sql AS 'SELEC 1'", "42601 syntax error at or near \"SELEC\""},
+		{"CREATE FUNCTION void_value() RETURNS void LANGUAGE plpgsql AS $$ BEGIN RETURN 1; END $$", "42804 RETURN cannot have a parameter in function returning void"},
+		{"CREATE FUNCTION bad_next() RETURNS int LANGUAGE plpgsql AS $$ BEGIN RETURN NEXT 1; END $$", "42804 cannot use RETURN NEXT in a non-SETOF function"},
+		{"CREATE FUNCTION set_fn() RETURNS SETOF int LANGUAGE sql AS 'SELECT 1'", ""},
+		{"SELECT set_fn()", "0A000 set-returning function set_fn() is only supported in FROM"},
+		{"CREATE FUNCTION trig() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NEW; END $$", ""},
+		{"SELECT trig()", "0A000 trigger functions can only be called as triggers"},
+		{"CREATE TABLE tt (id int)", ""},
+		{"CREATE TRIGGER tr INSTEAD OF INSERT ON tt FOR EACH ROW EXECUTE FUNCTION trig()", "0A000 INSTEAD OF triggers is not supported"},
+		{"CREATE TRIGGER tr BEFORE INSERT ON tt FOR EACH ROW EXECUTE FUNCTION trig('x')", "0A000 trigger arguments (TG_ARGV) is not supported"},
+		{"CREATE TRIGGER tr BEFORE INSERT ON tt FOR EACH ROW EXECUTE FUNCTION trig()", ""},
+		{"DROP FUNCTION trig()", "2BP01 cannot drop function trig() because other objects depend on it"},
+		{"MERGE INTO tt USING (SELECT 1 AS id) s ON tt.id = s.id WHEN NOT MATCHED THEN INSERT VALUES (s.id)", "0A000 MERGE into table \"tt\" with INSERT triggers is not supported"},
 	})
+	if got := queryStrings(t, admin, "SELECT has_function_privilege('fu', 'mine(int)', 'EXECUTE')"); got != "t" {
+		t.Fatalf("has_function_privilege on a user function: %q", got)
+	}
 	if got := queryStrings(t, admin, "SELECT has_function_privilege('fu', 'now()', 'EXECUTE'), has_function_privilege('fu', 'now()', 'EXECUTE WITH GRANT OPTION')"); got != "t|f" {
 		t.Fatalf("has_function_privilege after the refused statements: %q", got)
 	}

@@ -35,6 +35,17 @@ func (w *writer) insert(ins *sqlparse.InsertStmt) (*writeOut, error) {
 	if err != nil {
 		return nil, err
 	}
+	if ins.OnConflictClause != nil {
+		if err := refuseRowTriggers(ti, "INSERT", "INSERT … ON CONFLICT"); err != nil {
+			return nil, err
+		}
+		if err := refuseRowTriggers(ti, "UPDATE", "INSERT … ON CONFLICT"); err != nil {
+			return nil, err
+		}
+	}
+	if err := w.fireStatement(ti, "INSERT", true); err != nil {
+		return nil, err
+	}
 	// a big INSERT … SELECT joins the pending state chunk by chunk (each
 	// chunk checked against the table and the chunks before it, then
 	// staged like any pending rows past the threshold): the statement
@@ -68,6 +79,9 @@ func (w *writer) insert(ins *sqlparse.InsertStmt) (*writeOut, error) {
 		}
 		return nil, placeInputError(err, w.sql, insertLiterals(td, targets, ins))
 	}
+	if err := w.fireStatement(ti, "INSERT", false); err != nil {
+		return nil, err
+	}
 	out.tag = fmt.Sprintf("INSERT 0 %d", n)
 	return out, nil
 }
@@ -95,10 +109,16 @@ func (w *writer) insertRows(ti *tableInfo, alias string, ins *sqlparse.InsertStm
 	if err := w.fillSequences(td, rows, fill); err != nil {
 		return nil, nil, 0, err
 	}
+	keep, err := w.fireRow(ti, "INSERT", true, nil, rows)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	if keep != nil {
+		rows = gatherVecs(rows, keep)
+	}
 	var updated []*exec.Vec
 	var updatedAddrs []uint64
 	var order []int32
-	var err error
 	if oc := ins.OnConflictClause; oc != nil {
 		rows, updatedAddrs, updated, order, err = w.onConflict(ti, alias, oc, rows)
 		if err != nil {
@@ -118,6 +138,9 @@ func (w *writer) insertRows(ti *tableInfo, alias string, ins *sqlparse.InsertStm
 	n := 0
 	if len(all) > 0 {
 		n = all[0].N
+	}
+	if _, err := w.fireRow(ti, "INSERT", false, nil, all); err != nil {
+		return nil, nil, 0, err
 	}
 	cols, ret, err := w.returning(ti, alias, ins.ReturningList, all)
 	return cols, ret, n, err

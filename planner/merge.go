@@ -26,6 +26,9 @@ func (w *writer) merge(m *sqlparse.MergeStmt) (*writeOut, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := refuseTriggers(ti, "MERGE", "INSERT", "UPDATE", "DELETE"); err != nil {
+		return nil, err
+	}
 	td := ti.def
 	with, err := deparseWith(m.WithClause)
 	if err != nil {

@@ -56,6 +56,17 @@ func (w *writer) update(up *sqlparse.UpdateStmt) (*writeOut, error) {
 		}
 		ret = ", " + txt
 	}
+	if err := w.fireStatement(ti, "UPDATE", true); err != nil {
+		return nil, err
+	}
+	// row triggers see OLD: the current values come with the new ones
+	oldProj := ""
+	withOld := hasRowTriggers(ti, "UPDATE")
+	if withOld {
+		for _, cd := range ti.def.Columns {
+			oldProj += ", " + quoteIdent(alias) + "." + quoteIdent(cd.Name)
+		}
+	}
 	fill := map[int][]bool{}
 	for _, c := range seqCols {
 		fill[c] = nil
@@ -71,19 +82,20 @@ func (w *writer) update(up *sqlparse.UpdateStmt) (*writeOut, error) {
 	// see): the statement holds one chunk of new rows, not all of them
 	var chunk int64
 	var chunks *updateChunks
-	if w.updateChunked(ti, up, assigned) {
+	// (not under row triggers: their bodies run statements of their own)
+	if w.updateChunked(ti, up, assigned) && !withOld {
 		chunk, chunks = stagedSpillBytes(w.s.memLimit), &updateChunks{}
 	}
 	out := &writeOut{}
 	var n int
 	first := true
 	var bodyErr error
-	err = w.queryChunks(with+"SELECT "+quoteIdent(alias)+"._rowaddr, "+strings.Join(items, ", ")+ret+" FROM "+from+where, chunk, func(rows []*exec.Vec, ecols []exec.Column) error {
+	err = w.queryChunks(with+"SELECT "+quoteIdent(alias)+"._rowaddr, "+strings.Join(items, ", ")+ret+oldProj+" FROM "+from+where, chunk, func(rows []*exec.Vec, ecols []exec.Column) error {
 		if !first {
 			updateChunksAfterFirst.Add(1)
 		}
 		first = false
-		k, err := w.updateRows(ti, alias, up, assigned, fill, ret != "", chunks, rows, ecols, out)
+		k, err := w.updateRows(ti, alias, up, assigned, fill, ret != "", withOld, chunks, rows, ecols, out)
 		n += k
 		bodyErr = err
 		return err
@@ -99,6 +111,9 @@ func (w *writer) update(up *sqlparse.UpdateStmt) (*writeOut, error) {
 			return nil, err
 		}
 	}
+	if err := w.fireStatement(ti, "UPDATE", false); err != nil {
+		return nil, err
+	}
 	out.tag = fmt.Sprintf("UPDATE %d", n)
 	return out, nil
 }
@@ -107,8 +122,9 @@ func (w *writer) update(up *sqlparse.UpdateStmt) (*writeOut, error) {
 // chunks not nil) to their new values and adds what RETURNING gives for them to
 // out; it returns the number of rows updated. rows are the updating
 // query's: each target row's address, its new values, and (withRet) the
-// RETURNING values the query computed.
-func (w *writer) updateRows(ti *tableInfo, alias string, up *sqlparse.UpdateStmt, assigned map[int]bool, fill map[int][]bool, withRet bool, chunks *updateChunks, rows []*exec.Vec, ecols []exec.Column, out *writeOut) (int, error) {
+// RETURNING values the query computed, and (withOld) the rows' current
+// values, which row triggers see as OLD.
+func (w *writer) updateRows(ti *tableInfo, alias string, up *sqlparse.UpdateStmt, assigned map[int]bool, fill map[int][]bool, withRet, withOld bool, chunks *updateChunks, rows []*exec.Vec, ecols []exec.Column, out *writeOut) (int, error) {
 	if chunks != nil {
 		rows = chunks.notUpdatedYet(w, ti, rows)
 	}
@@ -117,6 +133,14 @@ func (w *writer) updateRows(ti *tableInfo, alias string, up *sqlparse.UpdateStmt
 	if chunks != nil {
 		removed = chunks.split(addrs)
 	}
+	var olds []*exec.Vec
+	if withOld {
+		k := len(newRows) - len(ti.def.Columns)
+		newRows, olds = newRows[:k], newRows[k:]
+		for c, cd := range ti.def.Columns {
+			olds[c] = retype(olds[c], cd.Type)
+		}
+	}
 	var retRows []*exec.Vec
 	if withRet {
 		newRows, retRows = newRows[:len(ti.def.Columns)], newRows[len(ti.def.Columns):]
@@ -124,8 +148,27 @@ func (w *writer) updateRows(ti *tableInfo, alias string, up *sqlparse.UpdateStmt
 	if err := w.fillSequences(ti.def, newRows, fill); err != nil {
 		return 0, err
 	}
-	// the validators skip the keys the UPDATE leaves alone
+	// the validators skip the keys the UPDATE leaves alone, and UPDATE OF
+	// triggers fire for the columns it sets
 	w.assigned, w.assignedTable = assigned, ti.def.Name
+	if olds != nil {
+		keep, err := w.fireRow(ti, "UPDATE", true, olds, newRows)
+		if err != nil {
+			w.assigned = nil
+			return 0, err
+		}
+		if keep != nil { // BEFORE triggers skipped rows (never chunked: removed is addrs)
+			kept := make([]uint64, len(keep))
+			for k, i := range keep {
+				kept[k] = addrs[i]
+			}
+			addrs, newRows, olds = kept, gatherVecs(newRows, keep), gatherVecs(olds, keep)
+			removed = addrs
+			if retRows != nil {
+				retRows = gatherVecs(retRows, keep)
+			}
+		}
+	}
 	err := w.removeRows(ti, removed, nil, newRows, 0, func() error { return w.checkRows(ti, newRows) })
 	w.assigned = nil
 	if err != nil {
@@ -134,8 +177,20 @@ func (w *writer) updateRows(ti *tableInfo, alias string, up *sqlparse.UpdateStmt
 	if err := w.apply(ti, nil, newRows); err != nil {
 		return 0, err
 	}
+	if olds != nil {
+		w.assigned = assigned // AFTER UPDATE OF triggers, too
+		_, err := w.fireRow(ti, "UPDATE", false, olds, newRows)
+		w.assigned = nil
+		if err != nil {
+			return 0, err
+		}
+	}
 	if withRet {
-		out.cols = columns(ecols[1+len(ti.def.Columns):])
+		end := len(ecols)
+		if withOld {
+			end -= len(ti.def.Columns)
+		}
+		out.cols = columns(ecols[1+len(ti.def.Columns) : end])
 		cc := &cellCodec{m: pgtype.NewMap(), loc: w.s.location()}
 		for i := 0; i < len(addrs); i++ {
 			row := make([]any, len(retRows))
@@ -409,6 +464,9 @@ func (w *writer) delete(del *sqlparse.DeleteStmt) (*writeOut, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := w.fireStatement(ti, "DELETE", true); err != nil {
+		return nil, err
+	}
 	with, err := deparseWith(del.WithClause)
 	if err != nil {
 		return nil, err
@@ -439,11 +497,41 @@ func (w *writer) delete(del *sqlparse.DeleteStmt) (*writeOut, error) {
 	for _, c := range refCols {
 		proj += ", " + quoteIdent(alias) + "." + quoteIdent(ti.def.Columns[c].Name)
 	}
-	rows, ecols, err := w.query(with + "SELECT " + quoteIdent(alias) + "._rowaddr" + proj + ret + " FROM " + from + where)
+	// row triggers see OLD: every column comes with the addresses
+	oldProj := ""
+	if hasRowTriggers(ti, "DELETE") {
+		for _, cd := range ti.def.Columns {
+			oldProj += ", " + quoteIdent(alias) + "." + quoteIdent(cd.Name)
+		}
+	}
+	rows, ecols, err := w.query(with + "SELECT " + quoteIdent(alias) + "._rowaddr" + proj + ret + oldProj + " FROM " + from + where)
 	if err != nil {
 		return nil, err
 	}
+	var olds []*exec.Vec
+	if oldProj != "" {
+		k := len(rows) - len(ti.def.Columns)
+		rows, olds = rows[:k], rows[k:]
+		ecols = ecols[:k]
+	}
 	addrs, idx := firstPerAddr(rows[0])
+	if olds != nil {
+		olds = gatherVecs(olds, idx)
+		for c, cd := range ti.def.Columns {
+			olds[c] = retype(olds[c], cd.Type)
+		}
+		keep, err := w.fireRow(ti, "DELETE", true, olds, nil)
+		if err != nil {
+			return nil, err
+		}
+		if keep != nil {
+			kept, keptIdx := make([]uint64, len(keep)), make([]int32, len(keep))
+			for k, i := range keep {
+				kept[k], keptIdx[k] = addrs[i], idx[i]
+			}
+			addrs, idx, olds = kept, keptIdx, gatherVecs(olds, keep)
+		}
+	}
 	var old []*exec.Vec
 	if len(refCols) > 0 {
 		old = make([]*exec.Vec, len(ti.def.Columns))
@@ -456,6 +544,14 @@ func (w *writer) delete(del *sqlparse.DeleteStmt) (*writeOut, error) {
 		}
 	}
 	if err := w.removeRows(ti, addrs, old, nil, 0, nil); err != nil {
+		return nil, err
+	}
+	if olds != nil {
+		if _, err := w.fireRow(ti, "DELETE", false, olds, nil); err != nil {
+			return nil, err
+		}
+	}
+	if err := w.fireStatement(ti, "DELETE", false); err != nil {
 		return nil, err
 	}
 	out := &writeOut{tag: fmt.Sprintf("DELETE %d", len(addrs))}

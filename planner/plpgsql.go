@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/internal/sqlparse"
 	"github.com/pggraph/pggraph/wire"
 )
@@ -55,9 +56,10 @@ type plVarDecl struct {
 	rec     bool
 }
 
-type plAssign struct { // name := expr
+type plAssign struct { // name[.field] := expr
 	lineno int
 	name   string
+	field  string // a record's field ("" = the variable)
 	expr   string
 	text   string // the whole assignment, for CONTEXT
 }
@@ -125,7 +127,24 @@ type plRaiseOption struct {
 	expr string
 }
 
-type plReturn struct{ lineno int }
+// plReturn is RETURN [expr]: expr is its expression, or varno the
+// variable it returns (a record or row, which PL/pgSQL's grammar keeps
+// as a datum number; -1 when neither).
+type plReturn struct {
+	lineno int
+	expr   string
+	varno  int
+}
+
+// plReturnNext is RETURN NEXT [expr] (varno as plReturn's; -2 when the
+// grammar's output cannot tell "no expression" from datum 0) or RETURN
+// QUERY query.
+type plReturnNext struct {
+	lineno int
+	expr   string
+	varno  int
+	query  string
+}
 
 type plGetDiag struct { // GET [CURRENT | STACKED] DIAGNOSTICS var = item, …
 	lineno  int
@@ -138,19 +157,20 @@ type plDiagItem struct {
 	target int    // the variable's datum number (plProgram.names)
 }
 
-func (b *plBlock) line() int    { return b.lineno }
-func (s *plSQL) line() int      { return s.lineno }
-func (s *plPerform) line() int  { return s.lineno }
-func (s *plExecute) line() int  { return s.lineno }
-func (s *plIf) line() int       { return s.lineno }
-func (s *plRaise) line() int    { return s.lineno }
-func (s *plReturn) line() int   { return s.lineno }
-func (s *plAssign) line() int   { return s.lineno }
-func (s *plLoop) line() int     { return s.lineno }
-func (s *plForInt) line() int   { return s.lineno }
-func (s *plForQuery) line() int { return s.lineno }
-func (s *plExit) line() int     { return s.lineno }
-func (s *plGetDiag) line() int  { return s.lineno }
+func (b *plBlock) line() int      { return b.lineno }
+func (s *plSQL) line() int        { return s.lineno }
+func (s *plPerform) line() int    { return s.lineno }
+func (s *plExecute) line() int    { return s.lineno }
+func (s *plIf) line() int         { return s.lineno }
+func (s *plRaise) line() int      { return s.lineno }
+func (s *plReturn) line() int     { return s.lineno }
+func (s *plAssign) line() int     { return s.lineno }
+func (s *plLoop) line() int       { return s.lineno }
+func (s *plForInt) line() int     { return s.lineno }
+func (s *plForQuery) line() int   { return s.lineno }
+func (s *plExit) line() int       { return s.lineno }
+func (s *plGetDiag) line() int    { return s.lineno }
+func (s *plReturnNext) line() int { return s.lineno }
 
 // PostgreSQL's elog levels as PL/pgSQL's RAISE records them.
 const (
@@ -173,7 +193,7 @@ const (
 var plUnsupported = map[string]string{
 	"PLpgSQL_stmt_case": "CASE",
 	"PLpgSQL_stmt_forc": "FOR … IN cursor", "PLpgSQL_stmt_foreach_a": "FOREACH",
-	"PLpgSQL_stmt_return_next": "RETURN NEXT", "PLpgSQL_stmt_return_query": "RETURN QUERY", "PLpgSQL_stmt_assert": "ASSERT",
+	"PLpgSQL_stmt_assert":  "ASSERT",
 	"PLpgSQL_stmt_dynfors": "FOR … IN EXECUTE", "PLpgSQL_stmt_open": "OPEN",
 	"PLpgSQL_stmt_fetch": "FETCH", "PLpgSQL_stmt_close": "CLOSE", "PLpgSQL_stmt_call": "CALL",
 	"PLpgSQL_stmt_commit": "COMMIT", "PLpgSQL_stmt_rollback": "ROLLBACK",
@@ -197,7 +217,10 @@ type plProgram struct {
 
 // compileDo turns a DO statement (its PL/pgSQL body is body) into its
 // tree.
-func compileDo(sql, body string) (*plProgram, error) {
+func compileDo(sql, body string) (*plProgram, error) { return compilePL(sql, body, nil) }
+
+// compilePL compiles a DO block's or a function's (fn) body.
+func compilePL(sql, body string, target *exec.FuncDef) (*plProgram, error) {
 	text, err := sqlparse.ParsePLpgSQL(sql)
 	if err != nil {
 		return nil, err
@@ -281,6 +304,9 @@ func compileDo(sql, body string) (*plProgram, error) {
 		return nil, fmt.Errorf("PL/pgSQL compiler output: top level is no block")
 	}
 	prog.body = b
+	if err := checkReturns([]plStmt{b}, target); err != nil {
+		return nil, err
+	}
 	return prog, nil
 }
 
@@ -332,7 +358,7 @@ func plTargetOf(raw json.RawMessage) (*plTarget, error) {
 	return out, nil
 }
 
-var assignRE = regexp.MustCompile(`^\s*([A-Za-z_][A-Za-z0-9_$]*|"(?:[^"]|"")+")\s*(?::=|=)\s*((?s).*)$`)
+var assignRE = regexp.MustCompile(`^\s*([A-Za-z_][A-Za-z0-9_$]*|"(?:[^"]|"")+")(?:\s*\.\s*([A-Za-z_][A-Za-z0-9_$]*|"(?:[^"]|"")+"))?\s*(?::=|=)\s*((?s).*)$`)
 
 func plStmts(list []map[string]json.RawMessage) ([]plStmt, error) {
 	var out []plStmt
@@ -384,7 +410,7 @@ func plStatement(kind string, raw json.RawMessage) (plStmt, error) {
 				Expr json.RawMessage `json:"expr"`
 			} `json:"PLpgSQL_raise_option"`
 		} `json:"options"`
-		Expr2     json.RawMessage `json:"retvarno"`
+		Expr2     *int            `json:"retvarno"`
 		Strict    bool            `json:"strict"`
 		Target    json.RawMessage `json:"target"`
 		Var       json.RawMessage `json:"var"`
@@ -450,11 +476,17 @@ func plStatement(kind string, raw json.RawMessage) (plStmt, error) {
 		if m == nil {
 			return nil, plRefuse("assignment to a record field or an array element")
 		}
-		name := strings.ToLower(m[1])
-		if strings.HasPrefix(m[1], `"`) {
-			name = strings.ReplaceAll(m[1][1:len(m[1])-1], `""`, `"`)
+		ident := func(s string) string {
+			if strings.HasPrefix(s, `"`) {
+				return strings.ReplaceAll(s[1:len(s)-1], `""`, `"`)
+			}
+			return strings.ToLower(s)
 		}
-		return &plAssign{lineno: x.Lineno, name: name, expr: m[2], text: q}, nil
+		a := &plAssign{lineno: x.Lineno, name: ident(m[1]), expr: m[3], text: q}
+		if m[2] != "" {
+			a.field = ident(m[2])
+		}
+		return a, nil
 	case "PLpgSQL_stmt_loop", "PLpgSQL_stmt_while":
 		l := &plLoop{lineno: x.Lineno}
 		var err error
@@ -599,10 +631,34 @@ func plStatement(kind string, raw json.RawMessage) (plStmt, error) {
 		}
 		return g, nil
 	case "PLpgSQL_stmt_return":
-		if x.Expr != nil || len(x.Expr2) > 0 {
-			return nil, plRefuse("RETURN of a value")
+		r := &plReturn{lineno: x.Lineno, varno: -1}
+		if x.Expr != nil {
+			var err error
+			if r.expr, err = plExpr(x.Expr); err != nil {
+				return nil, err
+			}
+		} else if x.Expr2 != nil {
+			r.varno = *x.Expr2
 		}
-		return &plReturn{lineno: x.Lineno}, nil
+		return r, nil
+	case "PLpgSQL_stmt_return_next":
+		r := &plReturnNext{lineno: x.Lineno, varno: -2}
+		if x.Expr != nil {
+			var err error
+			if r.expr, err = plExpr(x.Expr); err != nil {
+				return nil, err
+			}
+			r.varno = -1
+		} else if x.Expr2 != nil {
+			r.varno = *x.Expr2
+		}
+		return r, nil
+	case "PLpgSQL_stmt_return_query":
+		if x.Query == nil {
+			return nil, plRefuse("RETURN QUERY EXECUTE")
+		}
+		q, err := plExpr(x.Query)
+		return &plReturnNext{lineno: x.Lineno, varno: -1, query: q}, err
 	}
 	if what, ok := plUnsupported[kind]; ok {
 		return nil, plRefuse(what)

@@ -582,6 +582,7 @@ func (s *session) execSession() *exec.Session {
 				return s.advisory.SpaceHolds()
 			},
 			RelationFunc: s.relationFunc,       // graph.at, graph.diff (relfuncs.go)
+			CallFunction: s.callFunction,       // user functions (function_call.go)
 			Replication:  s.replicationObjects, // replication.go
 			Setting: func(name string) (string, bool) {
 				if settings == nil {

@@ -44,6 +44,9 @@ func (v *view) Enums() []*exec.EnumDef { return v.base.Enums() }
 // Domains implements exec.DomainCatalog.
 func (v *view) Domains() []*exec.DomainDef { return v.base.Domains() }
 
+// Functions implements exec.FunctionCatalog.
+func (v *view) Functions() []*exec.FuncDef { return v.base.Functions() }
+
 // PropGraphs implements exec.PropGraphCatalog.
 func (v *view) PropGraphs() []*exec.PropGraphDef { return v.base.PropGraphs() }
 

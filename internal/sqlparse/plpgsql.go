@@ -68,10 +68,14 @@ func ColumnRefs(sql string) ([]NameRef, error) {
 	walk = func(m protoreflect.Message) {
 		if cr, ok := m.Interface().(*pg_query.ColumnRef); ok {
 			var names []string
-			for _, f := range cr.Fields {
+			for i, f := range cr.Fields {
 				s := f.GetString_()
 				if s == nil {
-					return // a.* or *
+					if i == 0 || i != len(cr.Fields)-1 || f.GetAStar() == nil {
+						return // * alone
+					}
+					names = append(names, "*") // a.*
+					break
 				}
 				names = append(names, s.Sval)
 			}
@@ -137,6 +141,33 @@ func Words(sql string) ([]string, error) {
 			w = strings.ToLower(w)
 		}
 		out = append(out, w)
+	}
+	return out, nil
+}
+
+// ParamSpan is one $n of a statement: n and the byte span of its text.
+type ParamSpan struct {
+	N          int
+	Start, End int
+}
+
+// ParamRefs lists the $n parameter references of sql in text order (a
+// SQL function's body reads its arguments so).
+func ParamRefs(sql string) ([]ParamSpan, error) {
+	scan, err := pg_query.Scan(sql)
+	if err != nil {
+		return nil, toSyntaxError(err)
+	}
+	var out []ParamSpan
+	for _, t := range scan.Tokens {
+		if t.Token != pg_query.Token_PARAM {
+			continue
+		}
+		n := 0
+		for _, c := range sql[t.Start+1 : t.End] {
+			n = n*10 + int(c-'0')
+		}
+		out = append(out, ParamSpan{N: n, Start: int(t.Start), End: int(t.End)})
 	}
 	return out, nil
 }

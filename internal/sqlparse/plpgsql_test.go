@@ -14,7 +14,8 @@ func TestColumnRefs(t *testing.T) {
 		{"INSERT INTO t (x) VALUES (x)", "x@26-27"},
 		{"UPDATE t SET x = r.x WHERE t.y = y", "r.x@17-20 t.y@27-30 y@33-34"},
 		{"SELECT f(x) AS x FROM x", "x@9-10"},
-		{`SELECT "Found" , found, t.* FROM t`, "Found@7-14 found@17-22"},
+		{`SELECT "Found" , found, t.* FROM t`, "Found@7-14 found@17-22 t.*@24-27"},
+		{`SELECT * FROM t`, ""},
 		{"SELECT quote_ident(r . relname)", "r.relname@19-30"},
 	}
 	for _, tc := range cases {

@@ -343,6 +343,12 @@ func (a *alterState) apply(cmd *q.AlterTableCmd) error {
 		return a.setOptions(cmd.Def.GetList().GetItems())
 	case q.AlterTableType_AT_ResetRelOptions:
 		return a.resetOptions(cmd.Def.GetList().GetItems())
+	case q.AlterTableType_AT_EnableTrig, q.AlterTableType_AT_DisableTrig:
+		return enableTriggers(&b.meta, b.name, cmd.Name, false, cmd.Subtype == q.AlterTableType_AT_EnableTrig)
+	case q.AlterTableType_AT_EnableTrigAll, q.AlterTableType_AT_DisableTrigAll, q.AlterTableType_AT_EnableTrigUser, q.AlterTableType_AT_DisableTrigUser:
+		return enableTriggers(&b.meta, b.name, "", true, cmd.Subtype == q.AlterTableType_AT_EnableTrigAll || cmd.Subtype == q.AlterTableType_AT_EnableTrigUser)
+	case q.AlterTableType_AT_EnableAlwaysTrig, q.AlterTableType_AT_EnableReplicaTrig:
+		return notSupported("ALTER TABLE … ENABLE ALWAYS/REPLICA TRIGGER")
 	}
 	if slices.Contains(noEffectCmds, cmd.Subtype) {
 		// Ownership and physical tuning have no meaning here; accepted.

@@ -49,6 +49,8 @@ func (c *CreateTable) Tag() string {
 		return "CREATE EXTENSION"
 	case RelPropGraph:
 		return "CREATE PROPERTY GRAPH"
+	case RelFunction:
+		return "CREATE FUNCTION"
 	}
 	return "CREATE TABLE"
 }

@@ -73,6 +73,10 @@ func (pc *planCtx) dropStmt(st *q.DropStmt) ([]Change, error) {
 		return pc.dropDomains(st) // domain.go
 	case q.ObjectType_OBJECT_EXTENSION:
 		return pc.dropExtensions(st)
+	case q.ObjectType_OBJECT_FUNCTION:
+		return pc.dropFunctions(st)
+	case q.ObjectType_OBJECT_TRIGGER:
+		return pc.dropTrigger(st)
 	}
 	return nil, notSupported("DROP %s", strings.ReplaceAll(strings.TrimPrefix(st.RemoveType.String(), "OBJECT_"), "_", " "))
 }

@@ -22,6 +22,8 @@ import (
 // Version 5 adds property graphs (Relkind RelPropGraph, PropGraph:
 // propgraph.go). Version 6 adds domains (Relkind RelDomain, Domain, and
 // ColumnMeta.Domain: domain.go).
+// Version 6 also adds functions (Relkind RelFunction, Function:
+// function.go) and table triggers (Triggers: trigger.go).
 const MetaVersion = 6
 
 // The encodings: tables and sequences, views, privileges.
@@ -89,6 +91,11 @@ type TableMeta struct {
 	// Domain is a domain's definition (Relkind RelDomain, version 6:
 	// domain.go).
 	Domain *DomainMeta `json:"domain,omitempty"`
+	// Function is a function's definition (Relkind RelFunction, version
+	// 6: function.go).
+	Function *FunctionMeta `json:"function,omitempty"`
+	// Triggers are a table's triggers (version 6: trigger.go).
+	Triggers []Trigger `json:"triggers,omitempty"`
 }
 
 // ColumnMeta is one column's SQL definition beyond name and nullability.
@@ -221,6 +228,9 @@ func (m TableMeta) Encode() json.RawMessage {
 	if m.Relkind == RelDomain || m.Domain != nil || slices.ContainsFunc(m.Columns, func(c ColumnMeta) bool { return c.Domain != 0 }) {
 		m.Version = metaVersionDomains
 	}
+	if m.Relkind == RelFunction || m.Function != nil || len(m.Triggers) > 0 {
+		m.Version = metaVersionFunctions
+	}
 	b, err := json.Marshal(m)
 	if err != nil {
 		panic(fmt.Sprintf("ddl: TableMeta is always encodable: %v", err)) // only plain data types
@@ -264,6 +274,12 @@ func DecodeMeta(name string, def graph.TableDef) (TableMeta, error) {
 	if m.Relkind == RelDomain || m.Domain != nil {
 		if m.Relkind != RelDomain || m.Domain == nil || probe.Version < metaVersionDomains || !isViewPlaceholder(def) {
 			return TableMeta{}, &errBadMeta{fmt.Sprintf("type %q: inconsistent domain metadata", name)}
+		}
+		return m, nil
+	}
+	if m.Relkind == RelFunction || m.Function != nil {
+		if m.Relkind != RelFunction || m.Function == nil || probe.Version < metaVersionFunctions || !isViewPlaceholder(def) {
+			return TableMeta{}, &errBadMeta{fmt.Sprintf("function %q: inconsistent function metadata", name)}
 		}
 		return m, nil
 	}

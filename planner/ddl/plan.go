@@ -139,6 +139,10 @@ func (p Planner) Plan(stmt *q.Node, cat Catalog) ([]Change, error) {
 		return pc.createDomain(n.CreateDomainStmt)
 	case *q.Node_AlterDomainStmt:
 		return pc.alterDomain(n.AlterDomainStmt)
+	case *q.Node_CreateFunctionStmt:
+		return pc.createFunction(n.CreateFunctionStmt)
+	case *q.Node_CreateTrigStmt:
+		return pc.createTrigger(n.CreateTrigStmt)
 	case *q.Node_DoStmt:
 		if text, ok := IsPropGraphStmt(stmt); ok {
 			return pc.planPropGraph(text)
@@ -160,7 +164,7 @@ func IsDDL(stmt *q.Node) bool {
 		*q.Node_CreateExtensionStmt, *q.Node_GrantStmt, *q.Node_GrantRoleStmt, *q.Node_AlterDefaultPrivilegesStmt,
 		*q.Node_AlterOwnerStmt, *q.Node_CreateTableAsStmt, *q.Node_ViewStmt, *q.Node_VacuumStmt, *q.Node_CheckPointStmt,
 		*q.Node_ClusterStmt, *q.Node_ReindexStmt, *q.Node_AlterObjectSchemaStmt, *q.Node_CreateEnumStmt, *q.Node_AlterEnumStmt,
-		*q.Node_CreateDomainStmt, *q.Node_AlterDomainStmt:
+		*q.Node_CreateDomainStmt, *q.Node_AlterDomainStmt, *q.Node_CreateFunctionStmt, *q.Node_CreateTrigStmt:
 		return true
 	}
 	_, ok := IsPropGraphStmt(stmt)
