@@ -273,11 +273,23 @@ const (
 func (c *catalogSet) namespaces() []nsInfo {
 	out := []nsInfo{{oidPgCatalog, "pg_catalog"}, {oidPgToast, "pg_toast"}, {oidPublic, "public"}, {oidInformationSchema, "information_schema"}}
 	if c.user != nil {
-		for i, s := range c.user.Schemas() {
+		created := map[string]uint32{}
+		for _, d := range c.schemaDefs() {
+			created[d.Name] = d.OID
+		}
+		i := 0
+		for _, s := range c.user.Schemas() {
 			if s == "public" {
 				continue
 			}
+			if oid, ok := created[s]; ok {
+				out = append(out, nsInfo{oid, s})
+				continue
+			}
+			// built-in schemas besides public (graph) keep the OIDs
+			// they had before schemas could be created
 			out = append(out, nsInfo{uint32(16000 + i), s})
+			i++
 		}
 	}
 	return out

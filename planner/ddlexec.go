@@ -101,7 +101,7 @@ func (w *writer) ddl(n *sqlparse.Node) (*writeOut, error) {
 		if err := w.renameOrIndexCreateCheck(pc, n); err != nil {
 			return nil, err
 		}
-		if changes, err = (ddl.Planner{Views: viewBinder{w}}).Plan(n, w.ddlCatalog()); err != nil {
+		if changes, err = w.ddlPlanner(pc).Plan(n, w.ddlCatalog()); err != nil {
 			return nil, err
 		}
 		ownCreated(pc, changes)

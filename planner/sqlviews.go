@@ -121,6 +121,18 @@ func withViewReads(cat exec.Catalog, names []string) []string {
 	for _, n := range names {
 		seen[n] = true
 	}
+	// an unqualified name may resolve to a created schema's relation
+	// (stored as "schema.name", ddl/schema.go)
+	if sc, ok := cat.(exec.SchemaCatalog); ok {
+		for _, d := range sc.SchemaDefs() {
+			for _, n := range names {
+				if k := d.Name + "." + n; !strings.Contains(n, ".") && !seen[k] {
+					seen[k] = true
+					out = append(out, k)
+				}
+			}
+		}
+	}
 	for i := 0; i < len(out); i++ {
 		td := sqlView(cat, "", out[i])
 		if td == nil {

@@ -47,6 +47,8 @@ func (c *CreateTable) Tag() string {
 		return "CREATE EXTENSION"
 	case RelPropGraph:
 		return "CREATE PROPERTY GRAPH"
+	case RelSchema:
+		return "CREATE SCHEMA"
 	}
 	return "CREATE TABLE"
 }

@@ -11,7 +11,7 @@ import (
 
 // relName checks a relation name's schema (only public exists) and
 // returns the bare name.
-func relName(rv *q.RangeVar) (string, error) {
+func publicRelName(rv *q.RangeVar) (string, error) {
 	if rv == nil || rv.Relname == "" {
 		return "", errorf(CodeSyntaxError, "missing relation name")
 	}
@@ -27,7 +27,7 @@ func relName(rv *q.RangeVar) (string, error) {
 	return rv.Relname, nil
 }
 func (pc *planCtx) createTable(st *q.CreateStmt) ([]Change, error) {
-	name, err := relName(st.Relation)
+	name, err := pc.createName(st.Relation)
 	if err != nil {
 		return nil, err
 	}

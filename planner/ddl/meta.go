@@ -20,8 +20,9 @@ import (
 // rather than ignore its grants (letting every role read it).
 //
 // Version 5 adds property graphs (Relkind RelPropGraph, PropGraph:
-// propgraph.go).
-const MetaVersion = 5
+// propgraph.go). Version 6 adds schemas (Relkind RelSchema, Schema:
+// schema.go).
+const MetaVersion = 6
 
 // The encodings: tables and sequences, views, privileges.
 const (
@@ -85,6 +86,9 @@ type TableMeta struct {
 	// PropGraph is a property graph's definition (Relkind RelPropGraph,
 	// version 5: propgraph.go).
 	PropGraph *PropGraphMeta `json:"propgraph,omitempty"`
+	// Schema is a schema's definition (Relkind RelSchema, version 6:
+	// schema.go).
+	Schema *SchemaMeta `json:"schema,omitempty"`
 }
 
 // ColumnMeta is one column's SQL definition beyond name and nullability.
@@ -211,6 +215,9 @@ func (m TableMeta) Encode() json.RawMessage {
 	if m.Relkind == RelPropGraph || m.PropGraph != nil {
 		m.Version = metaVersionPropGraph
 	}
+	if m.Relkind == RelSchema || m.Schema != nil {
+		m.Version = metaVersionSchemas
+	}
 	b, err := json.Marshal(m)
 	if err != nil {
 		panic(fmt.Sprintf("ddl: TableMeta is always encodable: %v", err)) // only plain data types
@@ -248,6 +255,12 @@ func DecodeMeta(name string, def graph.TableDef) (TableMeta, error) {
 	if m.Relkind == RelPropGraph || m.PropGraph != nil {
 		if m.Relkind != RelPropGraph || m.PropGraph == nil || probe.Version < metaVersionPropGraph || !isViewPlaceholder(def) {
 			return TableMeta{}, &errBadMeta{fmt.Sprintf("property graph %q: inconsistent property graph metadata", name)}
+		}
+		return m, nil
+	}
+	if m.Relkind == RelSchema || m.Schema != nil {
+		if m.Relkind != RelSchema || m.Schema == nil || probe.Version < metaVersionSchemas || !isViewPlaceholder(def) {
+			return TableMeta{}, &errBadMeta{fmt.Sprintf("schema %q: inconsistent schema metadata", name)}
 		}
 		return m, nil
 	}

@@ -12,7 +12,7 @@ import (
 // noOpOn accepts a statement without effect after checking that the
 // relation exists (PostgreSQL would fail on a missing one).
 func (pc *planCtx) noOpOn(rv *q.RangeVar, missingOk bool, tag string) ([]Change, error) {
-	name, err := relName(rv)
+	name, err := pc.relName(rv)
 	if err != nil {
 		return nil, err
 	}
@@ -39,7 +39,7 @@ func (pc *planCtx) truncate(st *q.TruncateStmt) ([]Change, error) {
 		if rv == nil {
 			return nil, errorf(CodeSyntaxError, "invalid relation in TRUNCATE")
 		}
-		name, err := relName(rv)
+		name, err := pc.relName(rv)
 		if err != nil {
 			return nil, err
 		}
@@ -150,7 +150,7 @@ func (pc *planCtx) comment(st *q.CommentStmt) ([]Change, error) {
 	if len(parts) > 1 {
 		rv.Schemaname = parts[len(parts)-2]
 	}
-	name, err := relName(rv)
+	name, err := pc.relName(rv)
 	if err != nil {
 		return nil, err
 	}
@@ -181,25 +181,6 @@ func (pc *planCtx) comment(st *q.CommentStmt) ([]Change, error) {
 		c.meta.Comment = st.Comment
 	}
 	return a.changes()
-}
-
-// createSchema accepts CREATE SCHEMA [IF NOT EXISTS] public: the only
-// schema there is.
-func (pc *planCtx) createSchema(st *q.CreateSchemaStmt) ([]Change, error) {
-	if len(st.SchemaElts) > 0 {
-		return nil, notSupported("CREATE SCHEMA with schema elements")
-	}
-	name := st.Schemaname
-	if name == "" {
-		return nil, notSupported("CREATE SCHEMA AUTHORIZATION")
-	}
-	if name != "public" {
-		return nil, errorf(CodeFeatureNotSupported, "CREATE SCHEMA is not supported: only schema \"public\" exists").WithHint("Create tables in schema public.")
-	}
-	if !st.IfNotExists {
-		return nil, errorf(CodeDuplicateSchema, "schema \"public\" already exists")
-	}
-	return []Change{&NoOp{CommandTag: "CREATE SCHEMA", notes: notes{[]*wire.Error{notice(CodeDuplicateSchema, "schema \"public\" already exists, skipping")}}}}, nil
 }
 
 // maintenance accepts VACUUM / ANALYZE (storage maintenance is

@@ -113,7 +113,7 @@ var sequenceColumns = []ColumnMeta{
 
 // createSequence plans CREATE SEQUENCE: a relation of kind sequence.
 func (pc *planCtx) createSequence(st *q.CreateSeqStmt) ([]Change, error) {
-	name, err := relName(st.Sequence)
+	name, err := pc.createName(st.Sequence)
 	if err != nil {
 		return nil, err
 	}
@@ -176,7 +176,7 @@ func (pc *planCtx) ownedByTarget(parts []string) (string, error) {
 // alterSequence plans ALTER SEQUENCE options: the definition changes in
 // the catalog; RESTART also moves the allocator now (SetSequence).
 func (pc *planCtx) alterSequence(st *q.AlterSeqStmt) ([]Change, error) {
-	name, err := relName(st.Sequence)
+	name, err := pc.relName(st.Sequence)
 	if err != nil {
 		return nil, err
 	}
@@ -242,7 +242,7 @@ func restartSequence(pc *planCtx, seq *Sequence, set seqOptionSet) *SetSequence 
 // renameSequence plans ALTER SEQUENCE a RENAME TO b; defaults calling
 // nextval('a') follow the rename.
 func (pc *planCtx) renameSequence(st *q.RenameStmt) ([]Change, error) {
-	name, err := relName(st.Relation)
+	name, err := pc.relName(st.Relation)
 	if err != nil {
 		return nil, err
 	}
@@ -256,7 +256,7 @@ func (pc *planCtx) renameSequence(st *q.RenameStmt) ([]Change, error) {
 		}
 		return nil, errorf(CodeUndefinedTable, "relation \"%s\" does not exist", name)
 	}
-	to := truncateIdent(st.Newname)
+	to := QualifiedName(pc.schemaOf(name), truncateIdent(st.Newname))
 	taken, err := pc.v.relationNames()
 	if err != nil {
 		return nil, err

@@ -99,7 +99,7 @@ var viewOptions = map[string]bool{"check_option": true, "security_barrier": true
 // catalog-only redefinition of an existing view that keeps its columns
 // (new ones may be appended), as PostgreSQL allows.
 func (pc *planCtx) createView(st *q.ViewStmt) ([]Change, error) {
-	name, err := relName(st.View)
+	name, err := pc.createName(st.View)
 	if err != nil {
 		return nil, err
 	}
@@ -353,7 +353,7 @@ func (pc *planCtx) followRename(rel, col, newName, tag string) ([]Change, error)
 func (pc *planCtx) renameView(st *q.RenameStmt, e graph.TableEntry, m TableMeta, tag string) ([]Change, error) {
 	name := e.Name
 	m = cloneMeta(m)
-	to := truncateIdent(st.Newname)
+	to := QualifiedName(pc.schemaOf(name), truncateIdent(st.Newname))
 	var out []Change
 	switch st.RenameType {
 	case q.ObjectType_OBJECT_TABLE, q.ObjectType_OBJECT_VIEW:
@@ -398,7 +398,7 @@ func (pc *planCtx) renameView(st *q.RenameStmt, e graph.TableEntry, m TableMeta,
 // alterView plans ALTER VIEW subcommands: only those without effect
 // (OWNER TO) are accepted; column defaults and options answer 0A000.
 func (pc *planCtx) alterView(st *q.AlterTableStmt) ([]Change, error) {
-	name, err := relName(st.Relation)
+	name, err := pc.relName(st.Relation)
 	if err != nil {
 		return nil, err
 	}
