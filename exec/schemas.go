@@ -81,3 +81,18 @@ func (c *catalogSet) userTableOnPath(name string) *TableDef {
 	}
 	return c.user.Table("", name)
 }
+
+// currentSchema is current_schema(): the first schema of the search path
+// that exists (false when none does).
+func (c *catalogSet) currentSchema() (string, bool) {
+	path, _ := settingValue(c.setting, "search_path")
+	ns := c.namespaces()
+	for _, s := range SearchPath(path, c.user_) {
+		for _, n := range ns {
+			if n.name == s {
+				return s, true
+			}
+		}
+	}
+	return "", false
+}

@@ -478,7 +478,7 @@ func init() {
 				hasIndexes(t), false, "p", relkindOf(t), int16(len(t.Columns)), int16(len(t.Checks)), false, fkTriggers[t.OID], false, false, false, true, "d", false, 0, 716, 1, c.relACL(t), relOptions(t), nil}))
 		}
 		for _, s := range c.sequences() {
-			rows = append(rows, []any{s.OID, s.Name, c.nsOID(s.schema()), 0, 0, access.OwnerOID(s.Owner), 0, s.OID, 0, 1, 1.0, 0, 0,
+			rows = append(rows, []any{s.OID, s.relName(), c.nsOID(s.schema()), 0, 0, access.OwnerOID(s.Owner), 0, s.OID, 0, 1, 1.0, 0, 0,
 				false, false, "p", "S", int16(3), 0, false, false, false, false, false, true, "n", false, 0, 0, 0, c.seqACL(s), nil, nil})
 		}
 		for _, g := range c.propGraphs() { // relkind 'g', no storage (propgraph.go)

@@ -120,7 +120,7 @@ func (c *catalogSet) describeRelation(oid uint32, subid int32) (string, bool) {
 	}
 	for _, s := range c.sequences() {
 		if s.OID == oid {
-			kind, name = "sequence", c.relationName(s.schema(), s.Name)
+			kind, name = "sequence", c.relationName(s.schema(), s.relName())
 		}
 	}
 	for _, k := range c.constraints() {

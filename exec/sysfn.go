@@ -334,7 +334,23 @@ func init() {
 		}
 		return ec.run.sessionUser
 	})
-	constText("current_schema", func(ec *evalCtx) string { return "public" })
+	defCustom("current_schema", func(b *binder, args []Expr) (Expr, error) {
+		if len(args) != 0 {
+			return nil, noFunction("current_schema", args)
+		}
+		cat := b.cat
+		return &opExpr{name: "current_schema", t: TName, k: func(ec *evalCtx, _ []*Vec, out *Vec, sel []int32) error {
+			s, ok := cat.currentSchema()
+			for _, i := range sel {
+				if ok {
+					out.S[i] = s
+				} else {
+					out.SetNull(int(i))
+				}
+			}
+			return nil
+		}}, nil
+	})
 	defCustom("pg_backend_pid", func(b *binder, args []Expr) (Expr, error) {
 		return &opExpr{name: "pg_backend_pid", t: TInt4, k: func(ec *evalCtx, _ []*Vec, out *Vec, sel []int32) error {
 			for _, i := range sel {

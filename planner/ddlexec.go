@@ -102,6 +102,10 @@ func (w *writer) ddl(n *sqlparse.Node) (*writeOut, error) {
 			return nil, err
 		}
 		if changes, err = w.ddlPlanner(pc).Plan(n, w.ddlCatalog()); err != nil {
+			if we, ok := err.(*wire.Error); ok && we.Code == "3F000" && n.GetCreateStmt() != nil {
+				// PostgreSQL points at the relation whose schema is missing
+				err = positioned(we, w.sql, n.GetCreateStmt().Relation.Location)
+			}
 			return nil, err
 		}
 		ownCreated(pc, changes)

@@ -1,8 +1,12 @@
 package planner
 
 import (
+	"context"
+	"strings"
+
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/planner/ddl"
+	"github.com/pggraph/pggraph/wire"
 )
 
 // searchPath is the session's search_path as schema names in order
@@ -71,4 +75,31 @@ func (c *catalog) hasRelation(schema, key string) bool {
 		return true
 	}
 	return c.Catalog.Table(schema, key) != nil
+}
+
+// unqualifyError shows an integrity error about a created schema's
+// relation as PostgreSQL does: the schema in field s, the relation and
+// constraint names without the "schema." of their storage names (in the
+// fields, the message and the detail).
+func (s *session) unqualifyError(ctx context.Context, err error) error {
+	we, ok := err.(*wire.Error)
+	if !ok || !strings.HasPrefix(we.Code, "23") || !strings.Contains(we.Table, ".") {
+		return err
+	}
+	_, c, herr := s.head(ctx)
+	if herr != nil || len(c.schemas) == 0 {
+		return err
+	}
+	schema, table := ddl.SplitQualified(we.Table, c.hasSchema)
+	if schema == "public" {
+		return err
+	}
+	out := *we
+	out.Schema, out.Table = schema, table
+	out.Constraint = strings.TrimPrefix(out.Constraint, schema+".")
+	for _, d := range c.schemas {
+		out.Message = strings.ReplaceAll(out.Message, `"`+d.Name+".", `"`)
+		out.Detail = strings.ReplaceAll(out.Detail, `"`+d.Name+".", `"`)
+	}
+	return &out
 }

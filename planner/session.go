@@ -119,10 +119,10 @@ type plan struct {
 	callErr    error
 	// lit: the query's literals as parameters (literal_cache.go); with
 	// litMiss its shape has no plan yet and the plan was parsed as usual
-	lit     *literalUse
+	lit *literalUse
 	// path is the search_path the binding resolved names with ("" when
 	// the catalog has no created schemas)
-	path string
+	path    string
 	litMiss bool
 }
 
@@ -333,6 +333,14 @@ func (s *session) Describe(ctx context.Context, st *wire.Statement, declared []u
 
 // Execute implements wire.Session.
 func (s *session) Execute(ctx context.Context, st *wire.Statement, params []any) (wire.Result, error) {
+	res, err := s.execute(ctx, st, params)
+	if err != nil {
+		err = s.unqualifyError(ctx, err)
+	}
+	return res, err
+}
+
+func (s *session) execute(ctx context.Context, st *wire.Statement, params []any) (wire.Result, error) {
 	ctx = withCatalogMemo(s.withSession(ctx))
 	s.statementSnapshot()
 	if tx := s.tx; tx != nil && !tx.implicit && (tx.iso == isoSerializable || (tx.iso == "" && s.isolation() == isoSerializable)) {

@@ -3,6 +3,7 @@ package ddl
 import (
 	"fmt"
 	"hash/fnv"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -173,6 +174,16 @@ func (pc *planCtx) schemaOf(entry string) string {
 	return s
 }
 
+// shown is a relation's name as messages show it: without the schema
+// prefix of a created schema's storage name.
+func (pc *planCtx) shown(entry string) string {
+	s := pc.schemaOf(entry)
+	if s == "public" {
+		return entry
+	}
+	return strings.TrimPrefix(entry, s+".")
+}
+
 // createSchema plans CREATE SCHEMA [IF NOT EXISTS] [name] [AUTHORIZATION role].
 func (pc *planCtx) createSchema(st *q.CreateSchemaStmt) ([]Change, error) {
 	if len(st.SchemaElts) > 0 {
@@ -248,21 +259,27 @@ func (pc *planCtx) schemaOID(name string) uint32 {
 }
 
 // schemaMembers lists the manifest names of the relations (tables,
-// views, sequences; not types or graphs) of schema s, sorted.
+// views, sequences; not types or graphs) of schema s in creation order
+// (PostgreSQL lists dependents in OID order).
 func (pc *planCtx) schemaMembers(s string) ([]string, map[string]TableMeta, error) {
 	es, ms, err := pc.v.all()
 	if err != nil {
 		return nil, nil, err
 	}
 	var out []string
+	ids := map[string]uint64{}
 	metas := map[string]TableMeta{}
 	for i, e := range es {
-		if strings.HasPrefix(e.Name, s+".") && !strings.Contains(e.Name, ":") {
+		if (s == "public" && pc.schemaOf(e.Name) == "public" || strings.HasPrefix(e.Name, s+".")) && !strings.Contains(e.Name, ":") {
 			out = append(out, e.Name)
 			metas[e.Name] = ms[i]
+			ids[e.Name] = e.ID
+			if e.ID == 0 { // created in the open transaction: after the others
+				ids[e.Name] = math.MaxUint64
+			}
 		}
 	}
-	sort.Strings(out)
+	sort.SliceStable(out, func(i, j int) bool { return ids[out[i]] < ids[out[j]] })
 	return out, metas, nil
 }
 
@@ -272,6 +289,21 @@ func (pc *planCtx) dropSchemas(st *q.DropStmt) ([]Change, error) {
 	var ns []*wire.Error
 	for _, o := range st.Objects {
 		n := o.GetString_().GetSval()
+		if n == "public" && st.Behavior != q.DropBehavior_DROP_CASCADE {
+			// refused while it holds relations, as PostgreSQL would
+			members, _, err := pc.schemaMembers(n)
+			if err != nil {
+				return nil, err
+			}
+			if len(members) > 0 {
+				var deps []string
+				for _, k := range members {
+					deps = append(deps, pc.kindOf(k)+" "+k)
+				}
+				return nil, errorf(CodeDependentObjects, "cannot drop schema %s because other objects depend on it", n).
+					WithDetail(dependLines(n, deps)).WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+			}
+		}
 		if slices.Contains(builtinSchemas, n) {
 			if n == "public" || n == "graph" {
 				return nil, notSupported("DROP SCHEMA %s", n)
@@ -344,6 +376,18 @@ func (pc *planCtx) dropSchemas(st *q.DropStmt) ([]Change, error) {
 	// the statement's tag and notices ride on the first change
 	out = append([]Change{&NoOp{CommandTag: "DROP SCHEMA", notes: notes{ns}}}, out...)
 	return out, nil
+}
+
+// kindOf names a relation's kind as dependency messages do.
+func (pc *planCtx) kindOf(key string) string {
+	_, m, _, _ := pc.v.table(key)
+	switch m.Relkind {
+	case RelView:
+		return "view"
+	case RelSequence:
+		return "sequence"
+	}
+	return "table"
 }
 
 // silence drops a change's own notices (DROP SCHEMA … CASCADE reports

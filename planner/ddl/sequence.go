@@ -126,9 +126,9 @@ func (pc *planCtx) createSequence(st *q.CreateSeqStmt) ([]Change, error) {
 	}
 	if taken[name] {
 		if st.IfNotExists {
-			return []Change{&NoOp{CommandTag: "CREATE SEQUENCE", notes: notes{[]*wire.Error{notice(CodeDuplicateTable, "relation \"%s\" already exists, skipping", name)}}}}, nil
+			return []Change{&NoOp{CommandTag: "CREATE SEQUENCE", notes: notes{[]*wire.Error{notice(CodeDuplicateTable, "relation \"%s\" already exists, skipping", pc.shown(name))}}}}, nil
 		}
-		return nil, errorf(CodeDuplicateTable, "relation \"%s\" already exists", name)
+		return nil, errorf(CodeDuplicateTable, "relation \"%s\" already exists", pc.shown(name))
 	}
 	opts, set, err := parseSeqOptions(st.Options, SeqOptions{}, true, false, name)
 	if err != nil {

@@ -129,7 +129,7 @@ func (pc *planCtx) createView(st *q.ViewStmt) ([]Change, error) {
 		return nil, err
 	}
 	if exists && !st.Replace {
-		return nil, errorf(CodeDuplicateTable, "relation \"%s\" already exists", name)
+		return nil, errorf(CodeDuplicateTable, "relation \"%s\" already exists", pc.shown(name))
 	}
 	if exists && old.Relkind != RelView {
 		return nil, errorf(CodeWrongObjectType, "\"%s\" is not a view", name)
@@ -140,7 +140,7 @@ func (pc *planCtx) createView(st *q.ViewStmt) ([]Change, error) {
 			return nil, err
 		}
 		if taken[name] {
-			return nil, errorf(CodeDuplicateTable, "relation \"%s\" already exists", name)
+			return nil, errorf(CodeDuplicateTable, "relation \"%s\" already exists", pc.shown(name))
 		}
 	}
 	var names []string
