@@ -96,3 +96,13 @@ func (c *catalogSet) currentSchema() (string, bool) {
 	}
 	return "", false
 }
+
+// regclassText is a relation's regclass output: qualified unless public
+// (or a built-in schema) holds it.
+func regclassText(schema, rel string) string {
+	switch schema {
+	case "", "public", "pg_catalog", "information_schema", "graph":
+		return quoteIdent(rel)
+	}
+	return quoteIdent(schema) + "." + quoteIdent(rel)
+}

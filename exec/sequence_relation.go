@@ -26,7 +26,16 @@ func (c *catalogSet) sequenceByName(schema, name string) *SequenceDef {
 		return nil
 	}
 	if schema != "" {
-		return find(schema)
+		if d := find(schema); d != nil {
+			return d
+		}
+		// a public relation whose own name has a dot in it
+		for _, s := range seqs {
+			if s.Name == storageName(schema, name) {
+				return s
+			}
+		}
+		return nil
 	}
 	if len(c.schemaDefs()) > 0 {
 		path, _ := settingValue(c.setting, "search_path")

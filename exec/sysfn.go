@@ -159,7 +159,7 @@ func (c *catalogSet) regLookup(kind uint32, name string) (uint32, error) {
 		return 0, errf(CodeUndefinedTable, "relation \"%s\" does not exist", n)
 	}
 	if td := c.table(schema, rel); td != nil {
-		rememberRegName(OIDRegclass, td.OID, quoteIdent(td.Name))
+		rememberRegName(OIDRegclass, td.OID, regclassText(td.Schema, td.RelName()))
 		return td.OID, nil
 	}
 	// indexes and sequences are relations too
@@ -169,11 +169,9 @@ func (c *catalogSet) regLookup(kind uint32, name string) (uint32, error) {
 			return k.index, nil
 		}
 	}
-	for _, s := range c.sequences() {
-		if s.Name == rel && (schema == "" || schema == s.schema()) {
-			rememberRegName(OIDRegclass, s.OID, quoteIdent(s.Name))
-			return s.OID, nil
-		}
+	if s := c.sequenceByName(schema, rel); s != nil {
+		rememberRegName(OIDRegclass, s.OID, regclassText(s.schema(), s.relName()))
+		return s.OID, nil
 	}
 	return 0, errf(CodeUndefinedTable, "relation \"%s\" does not exist", n)
 }

@@ -98,8 +98,12 @@ func ParseRegclass(s string) (string, error) {
 		return parts[0], nil
 	case len(parts) == 2 && (parts[0] == "public"):
 		return parts[1], nil
-	case len(parts) == 2:
+	case len(parts) == 2 && (parts[0] == "pg_catalog" || parts[0] == "information_schema"):
 		return "", errorf(CodeInvalidSchemaName, "schema \"%s\" does not exist", parts[0])
+	case len(parts) == 2:
+		// a created schema's relation is stored as "schema.name"
+		// (schema.go); a schema that does not exist finds nothing
+		return QualifiedName(parts[0], parts[1]), nil
 	}
 	return "", errorf("22P02", "invalid name syntax")
 }
