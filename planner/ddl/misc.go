@@ -200,15 +200,69 @@ func (pc *planCtx) maintenance(st *q.VacuumStmt) ([]Change, error) {
 	return []Change{&NoOp{CommandTag: tag}}, nil
 }
 
-// setSchema handles ALTER … SET SCHEMA: only public exists, so moving an
-// object into public is a no-op and anything else 3F000.
+// setSchema handles ALTER … SET SCHEMA: a table moves to another
+// schema (schema.go: its storage name changes); other objects only to
+// the schema they are in.
 func (pc *planCtx) setSchema(st *q.AlterObjectSchemaStmt) ([]Change, error) {
 	tag := alterTag(st.ObjectType)
-	if st.Newschema != "public" {
+	ok, err := pc.schemaExists(st.Newschema)
+	if err != nil {
+		return nil, err
+	}
+	if !ok || st.Newschema == "pg_catalog" || st.Newschema == "information_schema" || st.Newschema == "graph" {
 		return nil, errorf(CodeInvalidSchemaName, "schema \"%s\" does not exist", st.Newschema)
 	}
-	if st.Relation != nil {
+	if st.Relation == nil {
+		if st.Newschema != "public" {
+			return nil, notSupported("%s … SET SCHEMA", tag)
+		}
+		return []Change{&NoOp{CommandTag: tag}}, nil
+	}
+	name, err := pc.relName(st.Relation)
+	if err != nil {
+		return nil, err
+	}
+	if pc.schemaOf(name) == st.Newschema {
 		return pc.noOpOn(st.Relation, st.MissingOk, tag)
 	}
-	return []Change{&NoOp{CommandTag: tag}}, nil
+	if st.ObjectType != q.ObjectType_OBJECT_TABLE {
+		return nil, notSupported("%s … SET SCHEMA", tag)
+	}
+	a, found, err := pc.startAlter(name, tag)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		if st.MissingOk {
+			return []Change{&NoOp{CommandTag: tag, notes: notes{[]*wire.Error{notice(wire.CodeSuccessfulCompletion, "relation \"%s\" does not exist, skipping", st.Relation.Relname)}}}}, nil
+		}
+		return nil, errorf(CodeUndefinedTable, "relation \"%s\" does not exist", st.Relation.Relname)
+	}
+	for _, c := range a.b.cols {
+		if c.meta.Sequence != nil {
+			return nil, notSupported("ALTER TABLE … SET SCHEMA of a table with serial or identity columns")
+		}
+	}
+	from := pc.schemaOf(name)
+	move := func(n string) string {
+		if from != "public" {
+			n = strings.TrimPrefix(n, from+".")
+		}
+		return QualifiedName(st.Newschema, n)
+	}
+	// indexes and the constraints backed by them move with the table
+	m := &a.b.meta
+	if m.PrimaryKey != nil {
+		m.PrimaryKey.Name = move(m.PrimaryKey.Name)
+	}
+	for i := range m.Uniques {
+		m.Uniques[i].Name = move(m.Uniques[i].Name)
+	}
+	for i := range m.Indexes {
+		m.Indexes[i].Name = move(m.Indexes[i].Name)
+	}
+	if err := a.renameTable(move(pc.shown(name))); err != nil {
+		return nil, err
+	}
+	return a.changes()
 }

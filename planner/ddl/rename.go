@@ -104,7 +104,7 @@ func (a *alterState) renameTable(newName string) error {
 		return err
 	}
 	if taken[newName] {
-		return errorf(CodeDuplicateTable, "relation \"%s\" already exists", newName)
+		return errorf(CodeDuplicateTable, "relation \"%s\" already exists", a.pc.shown(newName))
 	}
 	old := a.entry.Name
 	a.newName = newName

@@ -250,7 +250,7 @@ func (pc *planCtx) schemaOID(name string) uint32 {
 	}
 	h := fnv.New32a()
 	h.Write([]byte(name))
-	const base, span = 17000, 8000
+	const base, span = 0x3E00_0000, 1 << 20
 	oid := base + h.Sum32()%span
 	for used[oid] {
 		oid = base + (oid-base+1)%span
