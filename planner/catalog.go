@@ -60,6 +60,15 @@ type catalog struct {
 	execSchemas []exec.SchemaDef // schemas as exec sees them
 }
 
+// setSchemas records the created schemas among entries.
+func (c *catalog) setSchemas(entries []graph.TableEntry) {
+	c.schemas = ddl.SchemaDefs(entries)
+	c.execSchemas = nil
+	for _, s := range c.schemas {
+		c.execSchemas = append(c.execSchemas, exec.SchemaDef{Name: s.Name, OID: s.OID, Owner: s.Owner})
+	}
+}
+
 // SchemaDefs implements exec.SchemaCatalog.
 func (c *catalog) SchemaDefs() []exec.SchemaDef { return c.execSchemas }
 
@@ -233,10 +242,7 @@ func execType(dt arrow.DataType) (exec.Type, bool) {
 func buildCatalog(ctx context.Context, root *graph.Root, sn *graph.Snapshot, views []*exec.TableDef, cache *tableCache) (*catalog, error) {
 	mc := exec.NewMemCatalog()
 	c := &catalog{Catalog: graphsql.WithViews(mc, views), views: views, sn: sn, tables: map[string]*tableInfo{}, store: root.Store()}
-	c.schemas = ddl.SchemaDefs(sn.Catalog().Tables())
-	for _, s := range c.schemas {
-		c.execSchemas = append(c.execSchemas, exec.SchemaDef{Name: s.Name, OID: s.OID, Owner: s.Owner})
-	}
+	c.setSchemas(sn.Catalog().Tables())
 	for _, e := range sn.Catalog().Tables() {
 		if _, ok := ddl.SchemaName(e.Name); ok {
 			continue
