@@ -103,3 +103,15 @@ func (s *session) unqualifyError(ctx context.Context, err error) error {
 	}
 	return &out
 }
+
+// Table implements exec.Catalog. A storage name "s.name" of a created
+// schema's relation (ddl/schema.go), which the planner's own lookups
+// use with schema public or "", finds that relation.
+func (c *catalog) Table(schema, name string) *exec.TableDef {
+	if (schema == "public" || schema == "") && len(c.schemas) > 0 {
+		if s, _ := ddl.SplitQualified(name, c.hasSchema); s != "public" {
+			return c.Catalog.Table(s, name)
+		}
+	}
+	return c.Catalog.Table(schema, name)
+}

@@ -40,7 +40,14 @@ func (b viewBinder) RenameInView(view, query string, cols []exec.ViewColumn, r e
 // sqlView returns the SQL view named by a statement's relation (nil when
 // it names something else).
 func sqlView(cat exec.Catalog, schema, name string) *exec.TableDef {
+	if schema == "pg_catalog" || schema == "information_schema" || schema == "graph" {
+		return nil
+	}
 	if schema != "" && schema != "public" {
+		// a created schema's relation is stored as "schema.name"
+		if td := cat.Table(schema, schema+"."+name); td.IsSQLView() {
+			return td
+		}
 		return nil
 	}
 	if td := cat.Table("public", name); td.IsSQLView() {

@@ -195,7 +195,7 @@ func (pc *planCtx) dropTables(st *q.DropStmt, names []string) ([]Change, error) 
 	var ownedSeqs []string
 	for i, e := range es {
 		if s := ms[i].Sequence; ms[i].Relkind == RelSequence && s != nil && s.OwnedBy != "" {
-			t, _, _ := strings.Cut(s.OwnedBy, ".")
+			t := s.OwnedBy[:max(strings.LastIndexByte(s.OwnedBy, '.'), 0)]
 			if drop[t] && !drop[e.Name] {
 				ownedSeqs = append(ownedSeqs, e.Name)
 			}

@@ -93,7 +93,7 @@ func (pc *planCtx) truncate(st *q.TruncateStmt) ([]Change, error) {
 			owned := set[e.Name] && slices.ContainsFunc(m.Columns, func(c ColumnMeta) bool { return c.Sequence != nil })
 			standalone := false
 			if m.Relkind == RelSequence && m.Sequence != nil && m.Sequence.OwnedBy != "" {
-				tbl, _, _ := strings.Cut(m.Sequence.OwnedBy, ".")
+				tbl := m.Sequence.OwnedBy[:max(strings.LastIndexByte(m.Sequence.OwnedBy, '.'), 0)]
 				standalone = set[tbl]
 			}
 			if !owned && !standalone {

@@ -348,21 +348,33 @@ func (pc *planCtx) dropSchemas(st *q.DropStmt) ([]Change, error) {
 		if len(deps) > 0 {
 			ns = append(ns, cascadeNotice(deps))
 		}
+		// tables first: their drops take the views reading them (in any
+		// schema) and their owned sequences along
 		sub := &q.DropStmt{Behavior: q.DropBehavior_DROP_CASCADE, MissingOk: true}
+		dropped := map[string]bool{}
 		for _, part := range []struct {
 			names []string
 			plan  func(*q.DropStmt, []string) ([]Change, error)
-		}{{views, pc.dropViews}, {tables, pc.dropTables}, {seqs, pc.dropSequences}} {
-			if len(part.names) == 0 {
+		}{{tables, pc.dropTables}, {views, pc.dropViews}, {seqs, pc.dropSequences}} {
+			var left []string
+			for _, k := range part.names {
+				if !dropped[k] {
+					left = append(left, k)
+				}
+			}
+			if len(left) == 0 {
 				continue
 			}
-			chs, err := part.plan(sub, part.names)
+			chs, err := part.plan(sub, left)
 			if err != nil {
 				return nil, err
 			}
 			for _, ch := range chs {
 				if _, noop := ch.(*NoOp); noop {
 					continue
+				}
+				if d, ok := ch.(*DropTable); ok {
+					dropped[d.Name] = true
 				}
 				silence(ch)
 				out = append(out, ch)

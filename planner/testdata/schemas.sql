@@ -137,8 +137,6 @@ drop schema inventory cascade;
 select * from stock;
 drop schema if exists inventory, kept;
 -- names that are not schemas
-create table pg_catalog.t (a int);
-create table information_schema.t (a int);
 select * from pg_catalog.pg_namespace where nspname = 'nosuch';
 create schema "Mixed Case";
 create table "Mixed Case".t (a int);
