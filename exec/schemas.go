@@ -65,7 +65,7 @@ func (c *catalogSet) userTableOnPath(name string) *TableDef {
 			continue
 		}
 		for _, d := range defs {
-			if d.Name == s {
+			if d.Name == s && c.schemaUsable(s) {
 				if t := c.user.Table(s, s+"."+name); t != nil {
 					return t
 				}

@@ -98,6 +98,9 @@ func (w *writer) ddl(n *sqlparse.Node) (*writeOut, error) {
 		if err := w.ownerChecks(pc, n); err != nil {
 			return nil, err
 		}
+		if err := w.schemaOwnerCheck(pc, n); err != nil {
+			return nil, err
+		}
 		if err := w.renameOrIndexCreateCheck(pc, n); err != nil {
 			return nil, err
 		}

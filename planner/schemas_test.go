@@ -100,3 +100,11 @@ func TestSchemasSharedAndDurable(t *testing.T) {
 		{sql: "select count(distinct id) from billing.invoices", rows: "3"},
 	})
 }
+
+// TestCreatedSchemaPrivilegesDifferential runs
+// testdata/roles/created_schemas.sql on PostgreSQL 15 and pgproxy:
+// ownership of created schemas decides who creates in, drops, renames
+// and gives them away.
+func TestCreatedSchemaPrivilegesDifferential(t *testing.T) {
+	roleScriptDiff(t, "cs_diff", "testdata/roles/created_schemas.sql", 20)
+}

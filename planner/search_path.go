@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/pggraph/pggraph/exec"
+	"github.com/pggraph/pggraph/internal/sqlparse"
 	"github.com/pggraph/pggraph/planner/ddl"
 	"github.com/pggraph/pggraph/wire"
 )
@@ -114,4 +115,46 @@ func (c *catalog) Table(schema, name string) *exec.TableDef {
 		}
 	}
 	return c.Catalog.Table(schema, name)
+}
+
+// schemaDef is the created schema named name.
+func (c *catalog) schemaDef(name string) (ddl.SchemaDef, bool) {
+	for _, d := range c.schemas {
+		if d.Name == name {
+			return d, true
+		}
+	}
+	return ddl.SchemaDef{}, false
+}
+
+// schemaOwnerCheck refuses DROP SCHEMA, ALTER SCHEMA … RENAME TO and
+// ALTER SCHEMA … OWNER TO of a created schema by a role that does not
+// own it (PostgreSQL's "must be owner of schema s").
+func (w *writer) schemaOwnerCheck(pc *privCtx, n *sqlparse.Node) error {
+	if pc == nil {
+		return nil
+	}
+	var names []string
+	switch x := n.Node.(type) {
+	case *sqlparse.Node_DropStmt:
+		if x.DropStmt.RemoveType == sqlparse.ObjectType_OBJECT_SCHEMA {
+			for _, o := range x.DropStmt.Objects {
+				names = append(names, o.GetString_().GetSval())
+			}
+		}
+	case *sqlparse.Node_RenameStmt:
+		if x.RenameStmt.RenameType == sqlparse.ObjectType_OBJECT_SCHEMA {
+			names = append(names, x.RenameStmt.Subname)
+		}
+	case *sqlparse.Node_AlterOwnerStmt:
+		if x.AlterOwnerStmt.ObjectType == sqlparse.ObjectType_OBJECT_SCHEMA {
+			names = append(names, x.AlterOwnerStmt.Object.GetString_().GetSval())
+		}
+	}
+	for _, s := range names {
+		if d, ok := w.v.base.schemaDef(s); ok && !pc.c.IsOwner(pc.role, d.Owner) {
+			return errNotOwner("schema", s)
+		}
+	}
+	return nil
 }
