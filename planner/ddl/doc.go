@@ -113,6 +113,14 @@
 //     0A000). A column of an enum type stores the type's OID (chosen at
 //     CREATE TYPE from exec's enum range, never changed) and its values
 //     as text labels; tables with such a column are metadata version 4.
+//   - Schemas (schema.go) are manifest entries too (SchemaEntryPrefix
+//     "schema:", metadata version 6): CREATE SCHEMA [IF NOT EXISTS]
+//     [AUTHORIZATION], DROP SCHEMA [CASCADE | RESTRICT], ALTER SCHEMA …
+//     RENAME TO (of an empty schema) / OWNER TO, ALTER TABLE … SET
+//     SCHEMA. A created schema's relations (and indexes) are the entries
+//     "schema.name"; Planner.SearchPath resolves unqualified names and
+//     picks the creation schema (3F000 when no schema of the path
+//     exists).
 //   - Property graphs (propgraph.go) are manifest entries too
 //     (PropGraphEntryPrefix "propgraph:", metadata version 5): CREATE [OR
 //     REPLACE] / ALTER / DROP PROPERTY GRAPH arrive as DO LANGUAGE
