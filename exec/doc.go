@@ -537,6 +537,14 @@
 //     table_constraints (NOT NULL constraints as CHECKs, as PostgreSQL
 //     15), check_constraints, constraint_column_usage, key_column_usage,
 //     referential_constraints, sequences.
+//   - Created schemas (schemas.go): a catalog implementing SchemaCatalog
+//     lists them (pg_namespace with their OIDs and owners); a relation of
+//     schema s has TableDef.Schema s and the storage name "s.name"
+//     (../docs/architecture.md, "Schemas"), which catalogs show as
+//     RelName(). Unqualified names resolve through search_path
+//     (userTableOnPath, sequenceByName), current_schema() is its first
+//     existing schema, and a created schema only its owner may use.
+//     Temporary tables are 0A000 (the planner refuses them).
 //   - SQL views (view.go): a TableDef with View set is expanded where it
 //     is referenced into its stored query, bound as a subquery in a scope
 //     of its own (the referencing query's CTEs and columns are not

@@ -472,7 +472,10 @@ func (c *catalogSet) table(schema, name string) *TableDef {
 	if c.user == nil {
 		return nil
 	}
-	return c.user.Table(schema, name)
+	if schema == "" {
+		return c.userTableOnPath(name)
+	}
+	return c.user.Table(schema, storageName(schema, name))
 }
 
 var _ = strings.ToLower

@@ -35,7 +35,11 @@ func (c *MemCatalog) Add(t *TableDef) {
 		c.tables[t.Schema] = map[string]*TableDef{}
 	}
 	c.tables[t.Schema][t.Name] = t
-	rememberRegName(OIDRegclass, t.OID, quoteIdent(t.Name))
+	if t.Schema != "public" && t.Schema != "graph" {
+		rememberRegName(OIDRegclass, t.OID, quoteIdent(t.Schema)+"."+quoteIdent(t.RelName()))
+	} else {
+		rememberRegName(OIDRegclass, t.OID, quoteIdent(t.Name))
+	}
 }
 
 // Schemas implements Catalog.

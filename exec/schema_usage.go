@@ -22,8 +22,11 @@ import (
 // on the statement's branch: always on a root without roles, for a
 // superuser, and for the schemas other than public.
 func (c *catalogSet) schemaUsable(schema string) bool {
-	if schema != "public" || c.rolesFn == nil {
+	if c.rolesFn == nil {
 		return true
+	}
+	if schema != "public" {
+		return c.createdSchemaUsable(schema)
 	}
 	if c.usage == 0 {
 		c.usage = 1
@@ -39,6 +42,27 @@ func (c *catalogSet) schemaUsable(schema string) bool {
 		}
 	}
 	return c.usage == 1
+}
+
+// createdSchemaUsable reports whether the current role may use a
+// created schema (CREATE SCHEMA): its owner may (GRANT USAGE on created
+// schemas is not supported). Other schemas are usable.
+func (c *catalogSet) createdSchemaUsable(schema string) bool {
+	for _, d := range c.schemaDefs() {
+		if d.Name != schema {
+			continue
+		}
+		cat := c.roleCatalog()
+		if cat.Bootstrap() {
+			return true
+		}
+		role := uint32(math.MaxUint32)
+		if r := cat.Role(c.user_); r != nil {
+			role = r.OID
+		}
+		return cat.IsOwner(role, d.Owner)
+	}
+	return true
 }
 
 // errSchemaUsage is PostgreSQL's refusal of a name qualified with a

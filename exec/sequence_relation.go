@@ -16,15 +16,36 @@ import (
 // sequenceByName finds a sequence by its schema-qualified or bare name
 // (bare names are looked up in public, where unqualified DDL puts them).
 func (c *catalogSet) sequenceByName(schema, name string) *SequenceDef {
-	if schema == "" {
-		schema = "public"
+	seqs := c.sequences()
+	find := func(schema string) *SequenceDef {
+		for _, s := range seqs {
+			if s.schema() == schema && s.Name == storageName(schema, name) {
+				return s
+			}
+		}
+		return nil
 	}
-	for _, s := range c.sequences() {
-		if s.schema() == schema && s.Name == name {
-			return s
+	if schema != "" {
+		if d := find(schema); d != nil {
+			return d
+		}
+		// a public relation whose own name has a dot in it
+		for _, s := range seqs {
+			if s.Name == storageName(schema, name) {
+				return s
+			}
+		}
+		return nil
+	}
+	if len(c.schemaDefs()) > 0 {
+		path, _ := settingValue(c.setting, "search_path")
+		for _, s := range SearchPath(path, c.user_) {
+			if d := find(s); d != nil {
+				return d
+			}
 		}
 	}
-	return nil
+	return find("public")
 }
 
 // sequenceState is s's last_value and is_called.

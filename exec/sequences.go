@@ -48,6 +48,12 @@ type SequenceDef struct {
 	Position func(ctx context.Context) (last int64, called bool, err error)
 }
 
+// relName is the sequence's name as SQL shows it (without the schema
+// prefix of a created schema's storage name).
+func (s *SequenceDef) relName() string {
+	return (&TableDef{Schema: s.schema(), Name: s.Name}).RelName()
+}
+
 func (s *SequenceDef) schema() string {
 	if s.Schema == "" {
 		return "public"
@@ -115,7 +121,7 @@ func init() {
 			if s.LastValue != nil {
 				last = *s.LastValue
 			}
-			rows = append(rows, []any{s.schema(), s.Name, c.userName(), s.typ().OID, s.Start, s.Min, s.Max, s.Increment, s.Cycle, s.Cache, last})
+			rows = append(rows, []any{s.schema(), s.relName(), c.userName(), s.typ().OID, s.Start, s.Min, s.Max, s.Increment, s.Cycle, s.Cache, last})
 		}
 		return rows
 	}}
@@ -123,7 +129,7 @@ func init() {
 		var rows [][]any
 		for _, s := range c.sequences() {
 			prec := map[uint32]int{OIDInt2: 16, OIDInt4: 32, OIDInt8: 64}[s.typ().OID]
-			rows = append(rows, []any{c.database(), s.schema(), s.Name, info(s.typ().OID).sqlName, prec, 2, 0,
+			rows = append(rows, []any{c.database(), s.schema(), s.relName(), info(s.typ().OID).sqlName, prec, 2, 0,
 				itoa(s.Start), itoa(s.Min), itoa(s.Max), itoa(s.Increment), boolYN(s.Cycle)})
 		}
 		return rows

@@ -280,7 +280,7 @@ func (c *catalogSet) constraints() []constraint {
 		if len(t.PrimaryKey) > 0 {
 			name := t.PrimaryKeyName
 			if name == "" {
-				name = t.Name + "_pkey"
+				name = t.RelName() + "_pkey"
 			}
 			ix := next()
 			out = append(out, constraint{oid: next(), index: ix, name: name, kind: 'p', table: t, cols: t.PrimaryKey, unique: true})
@@ -295,7 +295,7 @@ func (c *catalogSet) constraints() []constraint {
 				for k, ci := range u {
 					names[k] = t.Columns[ci].Name
 				}
-				name = t.Name + "_" + strings.Join(names, "_") + "_key"
+				name = t.RelName() + "_" + strings.Join(names, "_") + "_key"
 			}
 			ix := next()
 			out = append(out, constraint{oid: next(), index: ix, name: name, kind: 'u', table: t, cols: u, unique: true})
@@ -304,7 +304,7 @@ func (c *catalogSet) constraints() []constraint {
 			fk := &t.ForeignKeys[i]
 			name := fk.Name
 			if name == "" {
-				name = t.Name + "_" + t.Columns[fk.Columns[0]].Name + "_fkey"
+				name = t.RelName() + "_" + t.Columns[fk.Columns[0]].Name + "_fkey"
 			}
 			out = append(out, constraint{oid: next(), name: name, kind: 'f', table: t, cols: fk.Columns, fk: fk})
 		}
@@ -420,7 +420,7 @@ func (c *catalogSet) indexDef(k constraint, pretty bool) string {
 	if k.unique {
 		create = "CREATE UNIQUE INDEX "
 	}
-	def := create + quoteIdent(k.name) + " ON " + quoteIdent(schema) + "." + quoteIdent(k.table.Name) + " USING " + k.accessMethod() + " (" + strings.Join(names, ", ") + ")"
+	def := create + quoteIdent(k.name) + " ON " + quoteIdent(schema) + "." + quoteIdent(k.table.RelName()) + " USING " + k.accessMethod() + " (" + strings.Join(names, ", ") + ")"
 	switch {
 	case k.where == "":
 	case pretty:
@@ -446,6 +446,11 @@ func init() {
 			if ns.name == "public" {
 				owner = oidDatabaseOwnerRole
 			}
+			for _, d := range c.schemaDefs() {
+				if d.Name == ns.name {
+					owner = access.OwnerOID(d.Owner)
+				}
+			}
 			rows = append(rows, []any{ns.oid, ns.name, owner, c.namespaceACL(ns.name)})
 		}
 		return rows
@@ -469,11 +474,11 @@ func init() {
 			if hasRowType(t) {
 				reltype = rowTypeOID(t.OID)
 			}
-			rows = append(rows, viewClassRow(t, []any{t.OID, t.Name, c.nsOID(t.Schema), reltype, 0, relOwner(t), oidHeapAM, t.OID, 0, int32(max(n/100, 0)), float64(n), 0, 0,
+			rows = append(rows, viewClassRow(t, []any{t.OID, t.RelName(), c.nsOID(t.Schema), reltype, 0, relOwner(t), oidHeapAM, t.OID, 0, int32(max(n/100, 0)), float64(n), 0, 0,
 				hasIndexes(t), false, "p", relkindOf(t), int16(len(t.Columns)), int16(len(t.Checks)), false, fkTriggers[t.OID], false, false, false, true, "d", false, 0, 716, 1, c.relACL(t), relOptions(t), nil}))
 		}
 		for _, s := range c.sequences() {
-			rows = append(rows, []any{s.OID, s.Name, c.nsOID(s.schema()), 0, 0, access.OwnerOID(s.Owner), 0, s.OID, 0, 1, 1.0, 0, 0,
+			rows = append(rows, []any{s.OID, s.relName(), c.nsOID(s.schema()), 0, 0, access.OwnerOID(s.Owner), 0, s.OID, 0, 1, 1.0, 0, 0,
 				false, false, "p", "S", int16(3), 0, false, false, false, false, false, true, "n", false, 0, 0, 0, c.seqACL(s), nil, nil})
 		}
 		for _, g := range c.propGraphs() { // relkind 'g', no storage (propgraph.go)
@@ -698,7 +703,7 @@ func init() {
 			if relkindOf(t) != "r" || t.Kind == "sequence" {
 				continue
 			}
-			rows = append(rows, []any{t.Schema, t.Name, c.ownerName(t), nil, hasIndexes(t), false, fkTriggers[t.OID], false})
+			rows = append(rows, []any{t.Schema, t.RelName(), c.ownerName(t), nil, hasIndexes(t), false, fkTriggers[t.OID], false})
 		}
 		return rows
 	}}
@@ -708,7 +713,7 @@ func init() {
 		var rows [][]any
 		for _, t := range c.userTables() {
 			if relkindOf(t) == "v" {
-				rows = append(rows, []any{t.Schema, t.Name, c.ownerName(t), viewDefinitionOf(t)})
+				rows = append(rows, []any{t.Schema, t.RelName(), c.ownerName(t), viewDefinitionOf(t)})
 			}
 		}
 		return rows
@@ -718,7 +723,7 @@ func init() {
 		var rows [][]any
 		for _, k := range c.constraints() {
 			if k.hasIndex() {
-				rows = append(rows, []any{k.table.Schema, k.table.Name, k.name, nil, c.indexDef(k, false)})
+				rows = append(rows, []any{k.table.Schema, k.table.RelName(), k.name, nil, c.indexDef(k, false)})
 			}
 		}
 		return rows
@@ -736,7 +741,7 @@ func init() {
 		var rows [][]any
 		for _, t := range c.userTables() {
 			typ, insertable := viewTableType(t)
-			rows = append(rows, []any{c.database(), t.Schema, t.Name, typ, nil, nil, nil, nil, nil, insertable, "NO", nil})
+			rows = append(rows, []any{c.database(), t.Schema, t.RelName(), typ, nil, nil, nil, nil, nil, insertable, "NO", nil})
 		}
 		return rows
 	}}
@@ -813,7 +818,7 @@ func init() {
 					domCat, domSchema, domName = c.database(), d.schema(), d.Name
 					notNull = notNull || d.NotNull
 				}
-				row := []any{c.database(), t.Schema, t.Name, col.Name, i + 1, def, boolYN(!notNull), dataType,
+				row := []any{c.database(), t.Schema, t.RelName(), col.Name, i + 1, def, boolYN(!notNull), dataType,
 					charMax, octet, prec, radix, scale, dtp, nil, nil, nil, nil, nil, collCat, collSchema, collName, domCat, domSchema, domName,
 					c.database(), udtSchema, ct.Name(), nil, nil, nil, nil, strconv.Itoa(i + 1), "NO", boolYN(col.Identity != 0)}
 				row = append(row, c.identityColumns(t, col)...)
@@ -833,10 +838,10 @@ func init() {
 			if k.kind == 'u' {
 				nd = "YES" // UNIQUE only (NULLS DISTINCT)
 			}
-			rows = append(rows, []any{c.database(), k.table.Schema, k.name, c.database(), k.table.Schema, k.table.Name, typ, "NO", "NO", "YES", nd})
+			rows = append(rows, []any{c.database(), k.table.Schema, k.name, c.database(), k.table.Schema, k.table.RelName(), typ, "NO", "NO", "YES", nd})
 		}
 		for _, nn := range c.notNullConstraints() {
-			rows = append(rows, []any{c.database(), nn.table.Schema, nn.name, c.database(), nn.table.Schema, nn.table.Name, "CHECK", "NO", "NO", "YES", nil})
+			rows = append(rows, []any{c.database(), nn.table.Schema, nn.name, c.database(), nn.table.Schema, nn.table.RelName(), "CHECK", "NO", "NO", "YES", nil})
 		}
 		return rows
 	}}
@@ -877,7 +882,7 @@ func init() {
 				}
 			}
 			for _, ci := range cols {
-				rows = append(rows, []any{c.database(), t.Schema, t.Name, t.Columns[ci].Name, c.database(), k.table.Schema, k.name})
+				rows = append(rows, []any{c.database(), t.Schema, t.RelName(), t.Columns[ci].Name, c.database(), k.table.Schema, k.name})
 			}
 		}
 		return rows
@@ -893,7 +898,7 @@ func init() {
 				if k.kind == 'f' {
 					pos = i + 1
 				}
-				rows = append(rows, []any{c.database(), k.table.Schema, k.name, c.database(), k.table.Schema, k.table.Name, k.table.Columns[ci].Name, i + 1, pos})
+				rows = append(rows, []any{c.database(), k.table.Schema, k.name, c.database(), k.table.Schema, k.table.RelName(), k.table.Columns[ci].Name, i + 1, pos})
 			}
 		}
 		return rows

@@ -179,7 +179,7 @@ func init() {
 			if hasIndexes(t) {
 				idx = 0
 			}
-			rows = append(rows, []any{t.OID, t.Schema, t.Name, 0, 0, idx, idx, 0, 0, 0, 0, max(t.Source.RowCount(), 0), 0, 0, 0, nil, nil, nil, nil, 0, 0, 0, 0})
+			rows = append(rows, []any{t.OID, t.Schema, t.RelName(), 0, 0, idx, idx, 0, 0, 0, 0, max(t.Source.RowCount(), 0), 0, 0, 0, nil, nil, nil, nil, 0, 0, 0, 0})
 		}
 		return rows
 	}
@@ -203,7 +203,7 @@ func init() {
 					toast = 0
 				}
 			}
-			rows = append(rows, []any{t.OID, t.Schema, t.Name, 0, 0, idx, idx, toast, toast, toast, toast})
+			rows = append(rows, []any{t.OID, t.Schema, t.RelName(), 0, 0, idx, idx, toast, toast, toast, toast})
 		}
 		return rows
 	}
@@ -216,7 +216,7 @@ func init() {
 			if !k.hasIndex() {
 				continue
 			}
-			rows = append(rows, []any{k.table.OID, k.index, k.table.Schema, k.table.Name, k.name, 0, 0, 0})
+			rows = append(rows, []any{k.table.OID, k.index, k.table.Schema, k.table.RelName(), k.name, 0, 0, 0})
 		}
 		return rows
 	}

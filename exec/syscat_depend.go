@@ -50,9 +50,9 @@ func (c *catalogSet) rowTypeRows() [][]any {
 			continue
 		}
 		ns, oid := c.nsOID(t.Schema), rowTypeOID(t.OID)
-		rows = append(rows, []any{oid, t.Name, ns, oidPostgresRole, int16(-1), false, "c", "C", false, true, ",", t.OID, 0, 0, oid + 1,
+		rows = append(rows, []any{oid, t.RelName(), ns, oidPostgresRole, int16(-1), false, "c", "C", false, true, ",", t.OID, 0, 0, oid + 1,
 			in, out, recv, send, 0, 0, 0, "d", "x", false, 0, -1, 0, 0, nil, nil, nil})
-		rows = append(rows, []any{oid + 1, "_" + t.Name, ns, oidPostgresRole, int16(-1), false, "b", "A", false, true, ",", 0, sub, oid, 0,
+		rows = append(rows, []any{oid + 1, "_" + t.RelName(), ns, oidPostgresRole, int16(-1), false, "b", "A", false, true, ",", 0, sub, oid, 0,
 			ain, aout, arecv, asend, 0, 0, 0, "d", "x", false, 0, -1, 0, 0, nil, nil, nil})
 	}
 	return rows
@@ -197,7 +197,7 @@ func init() {
 			if hasIndexes(t) {
 				idx = 0
 			}
-			rows = append(rows, []any{t.OID, t.Schema, t.Name, 0, 0, idx, idx, 0, 0, 0, 0, max(t.Source.RowCount(), 0), 0, 0, 0, nil, nil, nil, nil, 0, 0, 0, 0})
+			rows = append(rows, []any{t.OID, t.Schema, t.RelName(), 0, 0, idx, idx, 0, 0, 0, 0, max(t.Source.RowCount(), 0), 0, 0, 0, nil, nil, nil, nil, 0, 0, 0, 0})
 		}
 		return rows
 	}}

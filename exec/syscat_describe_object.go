@@ -33,7 +33,7 @@ func (c *catalogSet) describeObject(classid, objid uint32, subid int32) (string,
 		}
 		for _, t := range c.userTables() {
 			if hasRowType(t) && rowTypeOID(t.OID) == objid {
-				return "type " + c.relationName(t.Schema, t.Name), true
+				return "type " + c.relationName(t.Schema, t.RelName()), true
 			}
 		}
 	case oidPgNamespaceRel:
@@ -86,14 +86,14 @@ func (c *catalogSet) describeObject(classid, objid uint32, subid int32) (string,
 	case oidPgConstraintRel:
 		for _, k := range c.constraints() {
 			if k.oid != 0 && k.oid == objid {
-				return "constraint " + k.name + " on table " + c.relationName(k.table.Schema, k.table.Name), true
+				return "constraint " + k.name + " on table " + c.relationName(k.table.Schema, k.table.RelName()), true
 			}
 		}
 	case oidPgAttrdefRel:
 		for _, t := range c.userTables() {
 			for i, col := range t.Columns {
 				if col.Default != "" && col.Identity == 0 && attrdefOID(t.OID, i) == objid {
-					return "default value for column " + col.Name + " of table " + c.relationName(t.Schema, t.Name), true
+					return "default value for column " + col.Name + " of table " + c.relationName(t.Schema, t.RelName()), true
 				}
 			}
 		}
@@ -109,7 +109,7 @@ func (c *catalogSet) describeRelation(oid uint32, subid int32) (string, bool) {
 	kind, name, cols := "", "", []string(nil)
 	for _, t := range c.userTables() {
 		if t.OID == oid {
-			kind, name = "table", c.relationName(t.Schema, t.Name)
+			kind, name = "table", c.relationName(t.Schema, t.RelName())
 			if relkindOf(t) == "v" {
 				kind = "view"
 			}
@@ -120,7 +120,7 @@ func (c *catalogSet) describeRelation(oid uint32, subid int32) (string, bool) {
 	}
 	for _, s := range c.sequences() {
 		if s.OID == oid {
-			kind, name = "sequence", c.relationName(s.schema(), s.Name)
+			kind, name = "sequence", c.relationName(s.schema(), s.relName())
 		}
 	}
 	for _, k := range c.constraints() {

@@ -256,9 +256,9 @@ func (c *catalogSet) privilegeRows(public, columns bool) [][]any {
 					}
 					grantable := it.GrantOption&p != 0 || it.Grantee != 0 && cat.MemberOf(it.Grantee, owner, true)
 					if columns {
-						rows = append(rows, []any{name(it.Grantor), name(it.Grantee), c.database(), t.Schema, t.Name, col, p.Name(), yes(grantable)})
+						rows = append(rows, []any{name(it.Grantor), name(it.Grantee), c.database(), t.Schema, t.RelName(), col, p.Name(), yes(grantable)})
 					} else {
-						rows = append(rows, []any{name(it.Grantor), name(it.Grantee), c.database(), t.Schema, t.Name, p.Name(), yes(grantable), yes(p == access.PrivSelect)})
+						rows = append(rows, []any{name(it.Grantor), name(it.Grantee), c.database(), t.Schema, t.RelName(), p.Name(), yes(grantable), yes(p == access.PrivSelect)})
 					}
 				}
 			}

@@ -224,7 +224,7 @@ func (c *catalogSet) serialSequence(table, column string) (string, error) {
 			if s == "" {
 				s = "public"
 			}
-			return quoteIdent(s) + "." + quoteIdent(col.OwnedSequence), nil
+			return quoteIdent(s) + "." + quoteIdent((&TableDef{Schema: s, Name: col.OwnedSequence}).RelName()), nil
 		}
 		// catalogs that do not record ownership: the sequence the
 		// column's nextval default draws from

@@ -93,7 +93,7 @@ func init() {
 				for i, col := range t.Columns {
 					names[i] = col.Name
 				}
-				rows = append(rows, []any{p.Name, t.Schema, t.Name, names, nil})
+				rows = append(rows, []any{p.Name, t.Schema, t.RelName(), names, nil})
 			}
 		}
 		return rows

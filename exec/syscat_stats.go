@@ -60,7 +60,7 @@ func init() {
 			if cs.HasCorrelation {
 				corr = float64(cs.Correlation)
 			}
-			rows = append(rows, []any{t.Schema, t.Name, t.Columns[i].Name, false, float64(cs.NullFrac), cs.AvgWidth, float64(cs.NDistinct), mcv, freqs, hist, corr, nil, nil, nil})
+			rows = append(rows, []any{t.Schema, t.RelName(), t.Columns[i].Name, false, float64(cs.NullFrac), cs.AvgWidth, float64(cs.NDistinct), mcv, freqs, hist, corr, nil, nil, nil})
 		})
 		return rows
 	}}

@@ -165,7 +165,7 @@ func (c *catalogSet) regLookup(kind uint32, name string) (uint32, error) {
 		return 0, errf(CodeUndefinedTable, "relation \"%s\" does not exist", n)
 	}
 	if td := c.table(schema, rel); td != nil {
-		rememberRegName(OIDRegclass, td.OID, quoteIdent(td.Name))
+		rememberRegName(OIDRegclass, td.OID, regclassText(td.Schema, td.RelName()))
 		return td.OID, nil
 	}
 	// indexes and sequences are relations too
@@ -175,11 +175,9 @@ func (c *catalogSet) regLookup(kind uint32, name string) (uint32, error) {
 			return k.index, nil
 		}
 	}
-	for _, s := range c.sequences() {
-		if s.Name == rel && (schema == "" || schema == s.schema()) {
-			rememberRegName(OIDRegclass, s.OID, quoteIdent(s.Name))
-			return s.OID, nil
-		}
+	if s := c.sequenceByName(schema, rel); s != nil {
+		rememberRegName(OIDRegclass, s.OID, regclassText(s.schema(), s.relName()))
+		return s.OID, nil
 	}
 	return 0, errf(CodeUndefinedTable, "relation \"%s\" does not exist", n)
 }
@@ -279,11 +277,23 @@ const (
 func (c *catalogSet) namespaces() []nsInfo {
 	out := []nsInfo{{oidPgCatalog, "pg_catalog"}, {oidPgToast, "pg_toast"}, {oidPublic, "public"}, {oidInformationSchema, "information_schema"}}
 	if c.user != nil {
-		for i, s := range c.user.Schemas() {
+		created := map[string]uint32{}
+		for _, d := range c.schemaDefs() {
+			created[d.Name] = d.OID
+		}
+		i := 0
+		for _, s := range c.user.Schemas() {
 			if s == "public" {
 				continue
 			}
+			if oid, ok := created[s]; ok {
+				out = append(out, nsInfo{oid, s})
+				continue
+			}
+			// built-in schemas besides public (graph) keep the OIDs
+			// they had before schemas could be created
 			out = append(out, nsInfo{uint32(16000 + i), s})
+			i++
 		}
 	}
 	return out
@@ -328,7 +338,23 @@ func init() {
 		}
 		return ec.run.sessionUser
 	})
-	constText("current_schema", func(ec *evalCtx) string { return "public" })
+	defCustom("current_schema", func(b *binder, args []Expr) (Expr, error) {
+		if len(args) != 0 {
+			return nil, noFunction("current_schema", args)
+		}
+		cat := b.cat
+		return &opExpr{name: "current_schema", t: TName, k: func(ec *evalCtx, _ []*Vec, out *Vec, sel []int32) error {
+			s, ok := cat.currentSchema()
+			for _, i := range sel {
+				if ok {
+					out.S[i] = s
+				} else {
+					out.SetNull(int(i))
+				}
+			}
+			return nil
+		}}, nil
+	})
 	defCustom("pg_backend_pid", func(b *binder, args []Expr) (Expr, error) {
 		return &opExpr{name: "pg_backend_pid", t: TInt4, k: func(ec *evalCtx, _ []*Vec, out *Vec, sel []int32) error {
 			for _, i := range sel {

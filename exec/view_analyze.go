@@ -254,12 +254,13 @@ func (t *viewTrace) graphNames() []string {
 	return slices.Compact(out)
 }
 
-// dependencies lists the user relations (schema public) the traced query
+// dependencies lists the user relations (public's and created schemas')
+// the traced query
 // reads, with the columns it references, sorted by name and position.
 func (t *viewTrace) dependencies() []ViewDependency {
 	rels := map[*TableDef]map[int16]bool{}
 	add := func(td *TableDef, attnum int16) {
-		if td == nil || td.Schema != "public" {
+		if td == nil || td.OID < firstUserOID && td.OID != 0 || td.Schema == "graph" || td.Schema == "pg_catalog" || td.Schema == "information_schema" {
 			return
 		}
 		if rels[td] == nil {

@@ -1,7 +1,5 @@
 package exec
 
-import "strings"
-
 // Relation visibility (pg_table_is_visible): a user relation is visible
 // when its schema is on the session's search_path, as in PostgreSQL.
 // psql's \dt and \d without a pattern list only visible relations, so a
@@ -14,19 +12,8 @@ import "strings"
 func (c *catalogSet) searchPathSchemas() map[string]bool {
 	path, _ := settingValue(c.setting, "search_path")
 	out := map[string]bool{"pg_catalog": true}
-	for _, part := range strings.Split(path, ",") {
-		name := strings.TrimSpace(part)
-		if strings.HasPrefix(name, `"`) && strings.HasSuffix(name, `"`) && len(name) >= 2 {
-			name = strings.ReplaceAll(name[1:len(name)-1], `""`, `"`)
-		} else {
-			name = strings.ToLower(name)
-		}
-		if name == "$user" {
-			name = c.user_
-		}
-		if name != "" {
-			out[name] = true
-		}
+	for _, name := range SearchPath(path, c.user_) {
+		out[name] = true
 	}
 	return out
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -55,6 +56,88 @@ type catalog struct {
 	graphs []*exec.PropGraphDef  // property graphs (CREATE PROPERTY GRAPH)
 	doms   []*exec.DomainDef     // domains (CREATE DOMAIN)
 	funcs  []*exec.FuncDef       // user functions (CREATE FUNCTION)
+	// schemas are the created schemas (CREATE SCHEMA; public and graph
+	// are built in)
+	schemas     []ddl.SchemaDef
+	execSchemas []exec.SchemaDef // schemas as exec sees them
+}
+
+// setSchemas records the created schemas among entries.
+func (c *catalog) setSchemas(entries []graph.TableEntry) {
+	c.schemas = ddl.SchemaDefs(entries)
+	c.execSchemas = nil
+	for _, s := range c.schemas {
+		c.execSchemas = append(c.execSchemas, exec.SchemaDef{Name: s.Name, OID: s.OID, Owner: s.Owner})
+	}
+}
+
+// SchemaDefs implements exec.SchemaCatalog.
+func (c *catalog) SchemaDefs() []exec.SchemaDef { return c.execSchemas }
+
+// Schemas implements exec.Catalog: the built-in schemas with relations
+// and every created schema, sorted.
+func (c *catalog) Schemas() []string {
+	out := c.Catalog.Schemas()
+	for _, s := range c.schemas {
+		if !slices.Contains(out, s.Name) {
+			out = append(out, s.Name)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// inSchema places a relation whose manifest name is "s.name" in created
+// schema s (ddl/schema.go); the definition stays shared with the table
+// cache, so it is copied when its schema changes.
+func (c *catalog) inSchema(td *exec.TableDef) *exec.TableDef {
+	if len(c.schemas) == 0 {
+		return td
+	}
+	schema, _ := ddl.SplitQualified(td.Name, c.hasSchema)
+	refs := slices.ContainsFunc(td.ForeignKeys, func(fk exec.ForeignKey) bool {
+		s, _ := ddl.SplitQualified(fk.RefTable, c.hasSchema)
+		return s != "public"
+	})
+	if !refs && (schema == td.Schema || (td.Schema == "" && schema == "public")) {
+		return td
+	}
+	cp := *td
+	cp.Schema = schema
+	// constraint and index names are shown without the schema prefix
+	// their storage names carry
+	strip := func(n string) string { return strings.TrimPrefix(n, schema+".") }
+	if schema != "public" {
+		cp.PrimaryKeyName = strip(cp.PrimaryKeyName)
+		cp.UniqueNames = slices.Clone(cp.UniqueNames)
+		for i := range cp.UniqueNames {
+			cp.UniqueNames[i] = strip(cp.UniqueNames[i])
+		}
+		cp.Checks = slices.Clone(cp.Checks)
+		for i := range cp.Checks {
+			cp.Checks[i].Name = strip(cp.Checks[i].Name)
+		}
+		cp.Indexes = slices.Clone(cp.Indexes)
+		for i := range cp.Indexes {
+			cp.Indexes[i].Name = strip(cp.Indexes[i].Name)
+		}
+	}
+	cp.ForeignKeys = slices.Clone(cp.ForeignKeys)
+	for i := range cp.ForeignKeys {
+		fk := &cp.ForeignKeys[i]
+		if schema != "public" {
+			fk.Name = strip(fk.Name)
+		}
+		if s, n := ddl.SplitQualified(fk.RefTable, c.hasSchema); s != "public" {
+			fk.RefSchema, fk.RefTable = s, n
+		}
+	}
+	return &cp
+}
+
+// hasSchema reports whether s is a created schema.
+func (c *catalog) hasSchema(s string) bool {
+	return slices.ContainsFunc(c.schemas, func(d ddl.SchemaDef) bool { return d.Name == s })
 }
 
 // Domains implements exec.DomainCatalog.
@@ -177,7 +260,11 @@ func execType(dt arrow.DataType) (exec.Type, bool) {
 func buildCatalog(ctx context.Context, root *graph.Root, sn *graph.Snapshot, views []*exec.TableDef, cache *tableCache) (*catalog, error) {
 	mc := exec.NewMemCatalog()
 	c := &catalog{Catalog: graphsql.WithViews(mc, views), views: views, sn: sn, tables: map[string]*tableInfo{}, store: root.Store()}
+	c.setSchemas(sn.Catalog().Tables())
 	for _, e := range sn.Catalog().Tables() {
+		if _, ok := ddl.SchemaName(e.Name); ok {
+			continue
+		}
 		if c.addEnum(e) {
 			continue
 		}
@@ -194,7 +281,7 @@ func buildCatalog(ctx context.Context, root *graph.Root, sn *graph.Snapshot, vie
 		if ti.meta != nil && ti.meta.Relkind == ddl.RelSequence {
 			continue
 		}
-		mc.Add(ti.def)
+		mc.Add(c.inSchema(ti.def))
 		if ti.def.View == nil { // views are relations of the exec catalog, not write targets
 			c.tables[e.Name] = ti
 		}

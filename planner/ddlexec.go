@@ -98,10 +98,17 @@ func (w *writer) ddl(n *sqlparse.Node) (*writeOut, error) {
 		if err := w.ownerChecks(pc, n); err != nil {
 			return nil, err
 		}
+		if err := w.schemaOwnerCheck(pc, n); err != nil {
+			return nil, err
+		}
 		if err := w.renameOrIndexCreateCheck(pc, n); err != nil {
 			return nil, err
 		}
-		if changes, err = (ddl.Planner{Views: viewBinder{w}}).Plan(n, w.ddlCatalog()); err != nil {
+		if changes, err = w.ddlPlanner(pc).Plan(n, w.ddlCatalog()); err != nil {
+			if we, ok := err.(*wire.Error); ok && we.Code == "3F000" && n.GetCreateStmt() != nil {
+				// PostgreSQL points at the relation whose schema is missing
+				err = positioned(we, w.sql, n.GetCreateStmt().Relation.Location)
+			}
 			return nil, err
 		}
 		if err := checkFunctionBodies(changes); err != nil {
@@ -337,7 +344,11 @@ func effective(root *catalog, pend *pendingState) (*catalog, error) {
 	mc := exec.NewMemCatalog()
 	c := &catalog{Catalog: graphsql.WithViews(mc, root.views), views: root.views, sn: root.sn, tables: map[string]*tableInfo{}}
 	entries := pend.ddlOverlay(root.sn).Tables()
+	c.setSchemas(entries)
 	for _, e := range entries {
+		if _, ok := ddl.SchemaName(e.Name); ok {
+			continue
+		}
 		if c.addEnum(e) {
 			continue
 		}
@@ -345,7 +356,7 @@ func effective(root *catalog, pend *pendingState) (*catalog, error) {
 		base, inBase := root.tables[e.Name]
 		if inBase && base.entry.ID == e.ID && base.entry.Incarnation == e.Incarnation && string(base.entry.Def.Extra) == string(e.Def.Extra) &&
 			len(base.entry.Def.Columns) == len(e.Def.Columns) && (pt == nil || pt.mode == modeRows) {
-			mc.Add(base.def)
+			mc.Add(c.inSchema(base.def))
 			if base.def.View == nil {
 				c.tables[e.Name] = base
 			}
@@ -362,7 +373,7 @@ func effective(root *catalog, pend *pendingState) (*catalog, error) {
 			td.OID = 0 // allocated by the catalog until the commit assigns the id
 		}
 		if td.View != nil {
-			mc.Add(td) // no rows of its own: not a write target
+			mc.Add(c.inSchema(td)) // no rows of its own: not a write target
 			continue
 		}
 		switch {
@@ -380,7 +391,7 @@ func effective(root *catalog, pend *pendingState) (*catalog, error) {
 				td.Source = &exec.MemTable{Cols: td.Columns}
 			}
 		}
-		mc.Add(td)
+		mc.Add(c.inSchema(td))
 		ti := newTableInfo(e, td)
 		c.tables[e.Name] = ti
 		if pt != nil {

@@ -199,6 +199,14 @@ func ownCreated(pc *privCtx, changes []ddl.Change) {
 		if !ok {
 			continue
 		}
+		if c.Meta.Relkind == ddl.RelSchema {
+			// CREATE SCHEMA … AUTHORIZATION names its owner
+			if c.Meta.Owner == 0 && pc.role != access.BootstrapOID {
+				c.Meta.Owner = pc.role
+				c.Def.Extra = c.Meta.Encode()
+			}
+			continue
+		}
 		changed := false
 		if pc.role != access.BootstrapOID {
 			c.Meta.Owner, changed = pc.role, true

@@ -347,20 +347,24 @@ func (w *writer) at(err *wire.Error, loc int32) *wire.Error { return positioned(
 
 // target resolves the statement's table.
 func (w *writer) target(rv *sqlparse.RangeVar) (*tableInfo, string, error) {
-	if rv.Schemaname != "" && rv.Schemaname != "public" {
+	key, known := w.relKey(rv.Schemaname, rv.Relname)
+	if !known {
 		if rv.Schemaname == "pg_catalog" || rv.Schemaname == "information_schema" || rv.Schemaname == "graph" {
 			return nil, "", wire.Errorf("42809", "cannot change relation \"%s\"", rv.Relname)
 		}
 		return nil, "", w.at(wire.Errorf("42P01", "relation \"%s.%s\" does not exist", rv.Schemaname, rv.Relname), rv.Location)
 	}
-	ti, ok := w.v.base.tables[rv.Relname]
+	ti, ok := w.v.base.tables[key]
 	if !ok {
-		if sqlView(w.v, "", rv.Relname) != nil {
+		if sqlView(w.v, rv.Schemaname, rv.Relname) != nil {
 			return nil, "", viewWriteError("change", rv.Relname)
+		}
+		if rv.Schemaname != "" {
+			return nil, "", w.at(wire.Errorf("42P01", "relation \"%s.%s\" does not exist", rv.Schemaname, rv.Relname), rv.Location)
 		}
 		return nil, "", w.at(wire.Errorf("42P01", "relation \"%s\" does not exist", rv.Relname), rv.Location)
 	}
-	w.v.pend.markRead(rv.Relname)
+	w.v.pend.markRead(key)
 	alias := rv.Relname
 	if rv.Alias != nil && rv.Alias.Aliasname != "" {
 		alias = rv.Alias.Aliasname

@@ -115,7 +115,7 @@ func (w *writer) dropOwned(pc *privCtx, st *q.DropOwnedStmt) ([]ddl.Change, erro
 			drop.Objects = append(drop.Objects, &q.Node{Node: &q.Node_List{List: &q.List{Items: []*q.Node{
 				{Node: &q.Node_String_{String_: &q.String{Sval: n}}}}}}})
 		}
-		planned, err := (ddl.Planner{Views: viewBinder{w}}).Plan(&q.Node{Node: &q.Node_DropStmt{DropStmt: drop}}, w.ddlCatalog())
+		planned, err := w.ddlPlanner(pc).Plan(&q.Node{Node: &q.Node_DropStmt{DropStmt: drop}}, w.ddlCatalog())
 		if err != nil {
 			return nil, err
 		}

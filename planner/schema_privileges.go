@@ -146,7 +146,27 @@ func (pc *privCtx) schemaPrivilege(branch string, role uint32, p access.TablePri
 // needCreate refuses the acting role without CREATE on public (the
 // schema every relation is created in) with PostgreSQL's message.
 func (w *writer) needCreate(pc *privCtx, schema string) error {
-	if pc == nil || schema != "" && schema != "public" {
+	if pc == nil {
+		return nil
+	}
+	if schema == "" {
+		// the creation schema: the first existing one of the path
+		for _, s := range w.s.searchPath() {
+			if s == "public" || w.v.base.hasSchema(s) {
+				schema = s
+				break
+			}
+		}
+	}
+	if d, ok := w.v.base.schemaDef(schema); ok {
+		// a created schema: its owner creates in it (GRANT … ON SCHEMA
+		// of created schemas is not supported)
+		if !pc.c.IsOwner(pc.role, d.Owner) {
+			return errPermission("schema", schema)
+		}
+		return nil
+	}
+	if schema != "" && schema != "public" {
 		return nil // the statement reports a schema that does not exist
 	}
 	if !pc.schemaPrivilege(w.s.branch(), pc.role, access.PrivSchemaCreate) {

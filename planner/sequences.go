@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/pggraph/pggraph/access"
+	"slices"
 	"strings"
 	"sync"
 
@@ -338,8 +339,13 @@ const (
 // where their values are claimed, which their size reports.
 func sequenceDefs(entries []graph.TableEntry, store objstore.Store) []*exec.SequenceDef {
 	var out []*exec.SequenceDef
+	schemas := ddl.SchemaDefs(entries)
+	hasSchema := func(n string) bool {
+		return slices.ContainsFunc(schemas, func(d ddl.SchemaDef) bool { return d.Name == n })
+	}
 	def := func(oid uint32, s *ddl.Sequence) *exec.SequenceDef {
-		d := &exec.SequenceDef{OID: oid, Schema: "public", Name: s.Name, Type: s.Type.Exec(), Start: s.Start,
+		schema, _ := ddl.SplitQualified(s.Name, hasSchema)
+		d := &exec.SequenceDef{OID: oid, Schema: schema, Name: s.Name, Type: s.Type.Exec(), Start: s.Start,
 			Increment: s.Increment, Min: s.Min, Max: s.Max, Cache: s.Cache, Cycle: s.Cycle}
 		if store != nil && s.Key != "" {
 			key := s.Key

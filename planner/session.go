@@ -119,7 +119,10 @@ type plan struct {
 	callErr    error
 	// lit: the query's literals as parameters (literal_cache.go); with
 	// litMiss its shape has no plan yet and the plan was parsed as usual
-	lit     *literalUse
+	lit *literalUse
+	// path is the search_path the binding resolved names with ("" when
+	// the catalog has no created schemas)
+	path    string
 	litMiss bool
 }
 
@@ -282,17 +285,19 @@ func (p *plan) readTables() []string {
 	return p.reads
 }
 
-// tableNames lists the unqualified (or public.) relation names a tree
-// mentions: an over-approximation of what it reads (CTE names included;
-// names that are no table are ignored later).
+// tableNames lists the relation names a tree mentions, as catalog names
+// (a qualified one as "schema.name", how a created schema's relations
+// are stored: ddl/schema.go): an over-approximation of what it reads
+// (CTE names included; names that are no table are ignored later).
 func tableNames(n *sqlparse.Node) []string {
 	var out []string
 	for _, rv := range rangeVars(n) {
+		name := rv.Relname
 		if rv.Schemaname != "" && rv.Schemaname != "public" {
-			continue
+			name = rv.Schemaname + "." + rv.Relname
 		}
-		if !slices.Contains(out, rv.Relname) {
-			out = append(out, rv.Relname)
+		if !slices.Contains(out, name) {
+			out = append(out, name)
 		}
 	}
 	return out
@@ -328,6 +333,14 @@ func (s *session) Describe(ctx context.Context, st *wire.Statement, declared []u
 
 // Execute implements wire.Session.
 func (s *session) Execute(ctx context.Context, st *wire.Statement, params []any) (wire.Result, error) {
+	res, err := s.execute(ctx, st, params)
+	if err != nil {
+		err = s.unqualifyError(ctx, err)
+	}
+	return res, err
+}
+
+func (s *session) execute(ctx context.Context, st *wire.Statement, params []any) (wire.Result, error) {
 	ctx = withCatalogMemo(s.withSession(ctx))
 	s.statementSnapshot()
 	if tx := s.tx; tx != nil && !tx.implicit && (tx.iso == isoSerializable || (tx.iso == "" && s.isolation() == isoSerializable)) {
@@ -442,7 +455,13 @@ func (s *session) prepare(ctx context.Context, st *wire.Statement, declared []ui
 		// an explicit transaction's read set holds what its views read
 		p.viewReads = withViewReads(cat, p.readTables())
 	}
-	if p.prep != nil && p.key == key && p.gen == gen && !p.prep.Volatile() {
+	// names resolve through search_path once schemas exist, so a
+	// binding is kept per path then (search_path.go)
+	var path string
+	if sc, ok := cat.(exec.SchemaCatalog); ok && len(sc.SchemaDefs()) > 0 {
+		path = strings.Join(s.searchPath(), ",")
+	}
+	if p.prep != nil && p.key == key && p.gen == gen && p.path == path && !p.prep.Volatile() {
 		return p, nil
 	}
 	eng := &exec.Engine{Catalog: cat, MemoryLimit: s.memLimit}
@@ -455,7 +474,7 @@ func (s *session) prepare(ctx context.Context, st *wire.Statement, declared []ui
 	if err := s.checkQuery(ctx, p, prep); err != nil {
 		return nil, err
 	}
-	p.prep, p.key, p.gen = prep, key, gen
+	p.prep, p.key, p.gen, p.path = prep, key, gen, path
 	if gen != 0 {
 		if s.pendBound == nil {
 			s.pendBound = map[*plan]bool{}

@@ -40,7 +40,14 @@ func (b viewBinder) RenameInView(view, query string, cols []exec.ViewColumn, r e
 // sqlView returns the SQL view named by a statement's relation (nil when
 // it names something else).
 func sqlView(cat exec.Catalog, schema, name string) *exec.TableDef {
+	if schema == "pg_catalog" || schema == "information_schema" || schema == "graph" {
+		return nil
+	}
 	if schema != "" && schema != "public" {
+		// a created schema's relation is stored as "schema.name"
+		if td := cat.Table(schema, schema+"."+name); td.IsSQLView() {
+			return td
+		}
 		return nil
 	}
 	if td := cat.Table("public", name); td.IsSQLView() {
@@ -120,6 +127,18 @@ func withViewReads(cat exec.Catalog, names []string) []string {
 	seen := map[string]bool{}
 	for _, n := range names {
 		seen[n] = true
+	}
+	// an unqualified name may resolve to a created schema's relation
+	// (stored as "schema.name", ddl/schema.go)
+	if sc, ok := cat.(exec.SchemaCatalog); ok {
+		for _, d := range sc.SchemaDefs() {
+			for _, n := range names {
+				if k := d.Name + "." + n; !strings.Contains(n, ".") && !seen[k] {
+					seen[k] = true
+					out = append(out, k)
+				}
+			}
+		}
 	}
 	for i := 0; i < len(out); i++ {
 		td := sqlView(cat, "", out[i])

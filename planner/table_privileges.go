@@ -204,10 +204,14 @@ func (w *writer) checkTarget(p *plan) error {
 	// one checks a target; cols says which columns may stand in for
 	// the table's privileges (nil: none)
 	one := func(rv *q.RangeVar, privs access.TablePrivs, cols ...func(*exec.TableDef) colNeeds) (uint32, error) {
-		if rv == nil || rv.Schemaname != "" && rv.Schemaname != "public" {
+		if rv == nil {
 			return 0, nil
 		}
-		ti, ok := w.v.base.tables[rv.Relname]
+		key, known := w.relKey(rv.Schemaname, rv.Relname)
+		if !known {
+			return 0, nil
+		}
+		ti, ok := w.v.base.tables[key]
 		if !ok {
 			return 0, nil // the statement reports the missing relation
 		}
@@ -447,10 +451,11 @@ func (w *writer) ownerChecks(pc *privCtx, n *q.Node) error {
 		return nil
 	}
 	check := func(schema, name string) error {
-		if schema != "" && schema != "public" {
+		key, known := w.relKey(schema, name)
+		if !known {
 			return nil
 		}
-		_, m, ok := w.relationOf(name)
+		_, m, ok := w.relationOf(key)
 		if !ok {
 			// a serial/identity column's sequence is its table owner's
 			if sp, owned := w.sequencePriv(name); owned && !pc.c.IsOwner(pc.role, sp.owner) {
@@ -620,10 +625,11 @@ func (w *writer) referencesChecks(pc *privCtx, elts []*q.Node) error {
 		if c.Contype != q.ConstrType_CONSTR_FOREIGN || c.Pktable == nil {
 			continue
 		}
-		if c.Pktable.Schemaname != "" && c.Pktable.Schemaname != "public" {
+		key, known := w.relKey(c.Pktable.Schemaname, c.Pktable.Relname)
+		if !known {
 			continue
 		}
-		if ti, ok := w.v.base.tables[c.Pktable.Relname]; ok {
+		if ti, ok := w.v.base.tables[key]; ok {
 			if err := pc.need(pc.role, ti.def, access.PrivReferences); err != nil {
 				return err
 			}
@@ -877,10 +883,11 @@ func (w *writer) grantTables(pc *privCtx, n *q.Node) (changes []ddl.Change, hand
 			if rv == nil {
 				continue
 			}
-			if rv.Schemaname != "" && rv.Schemaname != "public" {
+			key, known := w.relKey(rv.Schemaname, rv.Relname)
+			if !known {
 				return nil, true, wire.Errorf("42P01", "relation \"%s.%s\" does not exist", rv.Schemaname, rv.Relname)
 			}
-			e, m, ok := w.relationOf(rv.Relname)
+			e, m, ok := w.relationOf(key)
 			if !ok {
 				if r, owned := ownedSeq(rv.Relname); owned {
 					rels = append(rels, r)

@@ -50,6 +50,9 @@ func (v *view) Functions() []*exec.FuncDef { return v.base.Functions() }
 // PropGraphs implements exec.PropGraphCatalog.
 func (v *view) PropGraphs() []*exec.PropGraphDef { return v.base.PropGraphs() }
 
+// SchemaDefs implements exec.SchemaCatalog.
+func (v *view) SchemaDefs() []exec.SchemaDef { return v.base.SchemaDefs() }
+
 // Schemas implements exec.Catalog.
 func (v *view) Schemas() []string { return v.base.Schemas() }
 
@@ -99,7 +102,7 @@ func (v *view) Table(schema, name string) *exec.TableDef {
 
 // wrap applies pending changes to a base table definition (memoized: one statement sees one definition).
 func (v *view) wrap(t *exec.TableDef) *exec.TableDef {
-	if t.Schema != "public" {
+	if t.Schema == graphsql.Schema {
 		return t
 	}
 	var p *pendingTable

@@ -189,7 +189,7 @@ func (pc *planCtx) alterTable(st *q.AlterTableStmt) ([]Change, error) {
 	if allCmds(st.Cmds, noEffectCmds...) {
 		return pc.noOpOn(st.Relation, st.MissingOk, "ALTER TABLE")
 	}
-	name, err := relName(st.Relation)
+	name, err := pc.relName(st.Relation)
 	if err != nil {
 		return nil, err
 	}

@@ -51,6 +51,8 @@ func (c *CreateTable) Tag() string {
 		return "CREATE PROPERTY GRAPH"
 	case RelFunction:
 		return "CREATE FUNCTION"
+	case RelSchema:
+		return "CREATE SCHEMA"
 	}
 	return "CREATE TABLE"
 }

@@ -77,7 +77,7 @@ func (pc *planCtx) foreignKey(table string, con *q.Constraint, cols []string, se
 			return ForeignKey{}, errorf(CodeUndefinedColumn, "column \"%s\" referenced in foreign key constraint does not exist", c)
 		}
 	}
-	ref, err := relName(con.Pktable)
+	ref, err := pc.relName(con.Pktable)
 	if err != nil {
 		return ForeignKey{}, err
 	}

@@ -11,7 +11,7 @@ import (
 
 // relName checks a relation name's schema (only public exists) and
 // returns the bare name.
-func relName(rv *q.RangeVar) (string, error) {
+func publicRelName(rv *q.RangeVar) (string, error) {
 	if rv == nil || rv.Relname == "" {
 		return "", errorf(CodeSyntaxError, "missing relation name")
 	}
@@ -27,7 +27,7 @@ func relName(rv *q.RangeVar) (string, error) {
 	return rv.Relname, nil
 }
 func (pc *planCtx) createTable(st *q.CreateStmt) ([]Change, error) {
-	name, err := relName(st.Relation)
+	name, err := pc.createName(st.Relation)
 	if err != nil {
 		return nil, err
 	}
@@ -49,9 +49,9 @@ func (pc *planCtx) createTable(st *q.CreateStmt) ([]Change, error) {
 	}
 	if _, ok := pc.v.cat.Table(name); ok {
 		if st.IfNotExists {
-			return []Change{&NoOp{CommandTag: "CREATE TABLE", notes: notes{[]*wire.Error{notice(CodeDuplicateTable, "relation \"%s\" already exists, skipping", name)}}}}, nil
+			return []Change{&NoOp{CommandTag: "CREATE TABLE", notes: notes{[]*wire.Error{notice(CodeDuplicateTable, "relation \"%s\" already exists, skipping", pc.shown(name))}}}}, nil
 		}
-		return nil, errorf(CodeDuplicateTable, "relation \"%s\" already exists", name)
+		return nil, errorf(CodeDuplicateTable, "relation \"%s\" already exists", pc.shown(name))
 	}
 	relTaken, err := pc.v.relationNames()
 	if err != nil {
@@ -59,9 +59,9 @@ func (pc *planCtx) createTable(st *q.CreateStmt) ([]Change, error) {
 	}
 	if relTaken[name] {
 		if st.IfNotExists {
-			return []Change{&NoOp{CommandTag: "CREATE TABLE", notes: notes{[]*wire.Error{notice(CodeDuplicateTable, "relation \"%s\" already exists, skipping", name)}}}}, nil
+			return []Change{&NoOp{CommandTag: "CREATE TABLE", notes: notes{[]*wire.Error{notice(CodeDuplicateTable, "relation \"%s\" already exists, skipping", pc.shown(name))}}}}, nil
 		}
-		return nil, errorf(CodeDuplicateTable, "relation \"%s\" already exists", name)
+		return nil, errorf(CodeDuplicateTable, "relation \"%s\" already exists", pc.shown(name))
 	}
 	relTaken[name] = true
 	conTaken, err := pc.v.constraintNames()

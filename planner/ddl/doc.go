@@ -120,6 +120,14 @@
 //     column declared with a domain stores the base type and names the
 //     domain's OID (ColumnMeta.Domain, exec's domain range); the writer
 //     checks the domain's constraints when values are stored.
+//   - Schemas (schema.go) are manifest entries too (SchemaEntryPrefix
+//     "schema:", metadata version 6): CREATE SCHEMA [IF NOT EXISTS]
+//     [AUTHORIZATION], DROP SCHEMA [CASCADE | RESTRICT], ALTER SCHEMA …
+//     RENAME TO (of an empty schema) / OWNER TO, ALTER TABLE … SET
+//     SCHEMA. A created schema's relations (and indexes) are the entries
+//     "schema.name"; Planner.SearchPath resolves unqualified names and
+//     picks the creation schema (3F000 when no schema of the path
+//     exists).
 //   - Property graphs (propgraph.go) are manifest entries too
 //     (PropGraphEntryPrefix "propgraph:", metadata version 5): CREATE [OR
 //     REPLACE] / ALTER / DROP PROPERTY GRAPH arrive as DO LANGUAGE

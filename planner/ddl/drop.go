@@ -13,7 +13,7 @@ import (
 func (pc *planCtx) dropStmt(st *q.DropStmt) ([]Change, error) {
 	switch st.RemoveType {
 	case q.ObjectType_OBJECT_TABLE, q.ObjectType_OBJECT_SEQUENCE, q.ObjectType_OBJECT_INDEX:
-		names, err := objectNames(st.Objects)
+		names, err := pc.objectNames(st.Objects)
 		if err != nil {
 			return nil, err
 		}
@@ -25,7 +25,7 @@ func (pc *planCtx) dropStmt(st *q.DropStmt) ([]Change, error) {
 		}
 		return pc.dropIndexes(st, names)
 	case q.ObjectType_OBJECT_VIEW:
-		names, err := objectNames(st.Objects)
+		names, err := pc.objectNames(st.Objects)
 		if err != nil {
 			return nil, err
 		}
@@ -33,7 +33,7 @@ func (pc *planCtx) dropStmt(st *q.DropStmt) ([]Change, error) {
 	case q.ObjectType_OBJECT_MATVIEW, q.ObjectType_OBJECT_FOREIGN_TABLE:
 		// No such relations exist here: IF EXISTS skips, a table of that
 		// name answers PostgreSQL's wrong-type error.
-		names, err := objectNames(st.Objects)
+		names, err := pc.objectNames(st.Objects)
 		if err != nil {
 			return nil, err
 		}
@@ -55,18 +55,7 @@ func (pc *planCtx) dropStmt(st *q.DropStmt) ([]Change, error) {
 		}
 		return []Change{&NoOp{CommandTag: "DROP " + strings.ToUpper(kind), notes: notes{ns}}}, nil
 	case q.ObjectType_OBJECT_SCHEMA:
-		var ns []*wire.Error
-		for _, o := range st.Objects {
-			n := o.GetString_().GetSval()
-			if n == "public" {
-				return nil, notSupported("DROP SCHEMA public")
-			}
-			if !st.MissingOk {
-				return nil, errorf(CodeInvalidSchemaName, "schema \"%s\" does not exist", n)
-			}
-			ns = append(ns, notice(wire.CodeSuccessfulCompletion, "schema \"%s\" does not exist, skipping", n))
-		}
-		return []Change{&NoOp{CommandTag: "DROP SCHEMA", notes: notes{ns}}}, nil
+		return pc.dropSchemas(st)
 	case q.ObjectType_OBJECT_TYPE:
 		return pc.dropTypes(st)
 	case q.ObjectType_OBJECT_DOMAIN:
@@ -82,7 +71,7 @@ func (pc *planCtx) dropStmt(st *q.DropStmt) ([]Change, error) {
 }
 
 // objectNames reads DROP's object list (each a qualified name list).
-func objectNames(objs []*q.Node) ([]string, error) {
+func (pc *planCtx) objectNames(objs []*q.Node) ([]string, error) {
 	var out []string
 	for _, o := range objs {
 		parts := stringList(o.GetList().GetItems())
@@ -96,7 +85,7 @@ func objectNames(objs []*q.Node) ([]string, error) {
 		if len(parts) >= 3 {
 			rv.Catalogname = parts[len(parts)-3]
 		}
-		n, err := relName(rv)
+		n, err := pc.relName(rv)
 		if err != nil {
 			return nil, err
 		}
@@ -196,7 +185,7 @@ func (pc *planCtx) dropTables(st *q.DropStmt, names []string) ([]Change, error) 
 	var ownedSeqs []string
 	for i, e := range es {
 		if s := ms[i].Sequence; ms[i].Relkind == RelSequence && s != nil && s.OwnedBy != "" {
-			t, _, _ := strings.Cut(s.OwnedBy, ".")
+			t := s.OwnedBy[:max(strings.LastIndexByte(s.OwnedBy, '.'), 0)]
 			if drop[t] && !drop[e.Name] {
 				ownedSeqs = append(ownedSeqs, e.Name)
 			}

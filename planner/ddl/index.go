@@ -10,7 +10,7 @@ import (
 // is a uniqueness rule like a UNIQUE constraint (validated on the
 // existing rows, enforced on writes, usable as a foreign key target).
 func (pc *planCtx) createIndex(st *q.IndexStmt) ([]Change, error) {
-	table, err := relName(st.Relation)
+	table, err := pc.relName(st.Relation)
 	if err != nil {
 		return nil, err
 	}
@@ -63,6 +63,10 @@ func (pc *planCtx) createIndex(st *q.IndexStmt) ([]Change, error) {
 		return nil, err
 	}
 	name := st.Idxname
+	if name != "" {
+		// an index lives in its table's schema
+		name = QualifiedName(pc.schemaOf(table), name)
+	}
 	if name == "" {
 		name = chooseName(taken, table, columnsLabel(cols), "idx")
 	} else if taken[name] {

@@ -24,6 +24,7 @@ import (
 // ColumnMeta.Domain: domain.go).
 // Version 6 also adds functions (Relkind RelFunction, Function:
 // function.go) and table triggers (Triggers: trigger.go).
+// Version 6 also adds schemas (Relkind RelSchema, Schema: schema.go).
 const MetaVersion = 6
 
 // The encodings: tables and sequences, views, privileges.
@@ -96,6 +97,9 @@ type TableMeta struct {
 	Function *FunctionMeta `json:"function,omitempty"`
 	// Triggers are a table's triggers (version 6: trigger.go).
 	Triggers []Trigger `json:"triggers,omitempty"`
+	// Schema is a schema's definition (Relkind RelSchema, version 6:
+	// schema.go).
+	Schema *SchemaMeta `json:"schema,omitempty"`
 }
 
 // ColumnMeta is one column's SQL definition beyond name and nullability.
@@ -231,6 +235,9 @@ func (m TableMeta) Encode() json.RawMessage {
 	if m.Relkind == RelFunction || m.Function != nil || len(m.Triggers) > 0 {
 		m.Version = metaVersionFunctions
 	}
+	if m.Relkind == RelSchema || m.Schema != nil {
+		m.Version = metaVersionSchemas
+	}
 	b, err := json.Marshal(m)
 	if err != nil {
 		panic(fmt.Sprintf("ddl: TableMeta is always encodable: %v", err)) // only plain data types
@@ -280,6 +287,12 @@ func DecodeMeta(name string, def graph.TableDef) (TableMeta, error) {
 	if m.Relkind == RelFunction || m.Function != nil {
 		if m.Relkind != RelFunction || m.Function == nil || probe.Version < metaVersionFunctions || !isViewPlaceholder(def) {
 			return TableMeta{}, &errBadMeta{fmt.Sprintf("function %q: inconsistent function metadata", name)}
+		}
+		return m, nil
+	}
+	if m.Relkind == RelSchema || m.Schema != nil {
+		if m.Relkind != RelSchema || m.Schema == nil || probe.Version < metaVersionSchemas || !isViewPlaceholder(def) {
+			return TableMeta{}, &errBadMeta{fmt.Sprintf("schema %q: inconsistent schema metadata", name)}
 		}
 		return m, nil
 	}

@@ -12,7 +12,7 @@ import (
 // noOpOn accepts a statement without effect after checking that the
 // relation exists (PostgreSQL would fail on a missing one).
 func (pc *planCtx) noOpOn(rv *q.RangeVar, missingOk bool, tag string) ([]Change, error) {
-	name, err := relName(rv)
+	name, err := pc.relName(rv)
 	if err != nil {
 		return nil, err
 	}
@@ -39,7 +39,7 @@ func (pc *planCtx) truncate(st *q.TruncateStmt) ([]Change, error) {
 		if rv == nil {
 			return nil, errorf(CodeSyntaxError, "invalid relation in TRUNCATE")
 		}
-		name, err := relName(rv)
+		name, err := pc.relName(rv)
 		if err != nil {
 			return nil, err
 		}
@@ -93,7 +93,7 @@ func (pc *planCtx) truncate(st *q.TruncateStmt) ([]Change, error) {
 			owned := set[e.Name] && slices.ContainsFunc(m.Columns, func(c ColumnMeta) bool { return c.Sequence != nil })
 			standalone := false
 			if m.Relkind == RelSequence && m.Sequence != nil && m.Sequence.OwnedBy != "" {
-				tbl, _, _ := strings.Cut(m.Sequence.OwnedBy, ".")
+				tbl := m.Sequence.OwnedBy[:max(strings.LastIndexByte(m.Sequence.OwnedBy, '.'), 0)]
 				standalone = set[tbl]
 			}
 			if !owned && !standalone {
@@ -152,7 +152,7 @@ func (pc *planCtx) comment(st *q.CommentStmt) ([]Change, error) {
 	if len(parts) > 1 {
 		rv.Schemaname = parts[len(parts)-2]
 	}
-	name, err := relName(rv)
+	name, err := pc.relName(rv)
 	if err != nil {
 		return nil, err
 	}
@@ -185,25 +185,6 @@ func (pc *planCtx) comment(st *q.CommentStmt) ([]Change, error) {
 	return a.changes()
 }
 
-// createSchema accepts CREATE SCHEMA [IF NOT EXISTS] public: the only
-// schema there is.
-func (pc *planCtx) createSchema(st *q.CreateSchemaStmt) ([]Change, error) {
-	if len(st.SchemaElts) > 0 {
-		return nil, notSupported("CREATE SCHEMA with schema elements")
-	}
-	name := st.Schemaname
-	if name == "" {
-		return nil, notSupported("CREATE SCHEMA AUTHORIZATION")
-	}
-	if name != "public" {
-		return nil, errorf(CodeFeatureNotSupported, "CREATE SCHEMA is not supported: only schema \"public\" exists").WithHint("Create tables in schema public.")
-	}
-	if !st.IfNotExists {
-		return nil, errorf(CodeDuplicateSchema, "schema \"public\" already exists")
-	}
-	return []Change{&NoOp{CommandTag: "CREATE SCHEMA", notes: notes{[]*wire.Error{notice(CodeDuplicateSchema, "schema \"public\" already exists, skipping")}}}}, nil
-}
-
 // maintenance accepts VACUUM / ANALYZE (storage maintenance is
 // graph.optimize here) after checking the named tables exist.
 func (pc *planCtx) maintenance(st *q.VacuumStmt) ([]Change, error) {
@@ -221,15 +202,69 @@ func (pc *planCtx) maintenance(st *q.VacuumStmt) ([]Change, error) {
 	return []Change{&NoOp{CommandTag: tag}}, nil
 }
 
-// setSchema handles ALTER … SET SCHEMA: only public exists, so moving an
-// object into public is a no-op and anything else 3F000.
+// setSchema handles ALTER … SET SCHEMA: a table moves to another
+// schema (schema.go: its storage name changes); other objects only to
+// the schema they are in.
 func (pc *planCtx) setSchema(st *q.AlterObjectSchemaStmt) ([]Change, error) {
 	tag := alterTag(st.ObjectType)
-	if st.Newschema != "public" {
+	ok, err := pc.schemaExists(st.Newschema)
+	if err != nil {
+		return nil, err
+	}
+	if !ok || st.Newschema == "pg_catalog" || st.Newschema == "information_schema" || st.Newschema == "graph" {
 		return nil, errorf(CodeInvalidSchemaName, "schema \"%s\" does not exist", st.Newschema)
 	}
-	if st.Relation != nil {
+	if st.Relation == nil {
+		if st.Newschema != "public" {
+			return nil, notSupported("%s … SET SCHEMA", tag)
+		}
+		return []Change{&NoOp{CommandTag: tag}}, nil
+	}
+	name, err := pc.relName(st.Relation)
+	if err != nil {
+		return nil, err
+	}
+	if pc.schemaOf(name) == st.Newschema {
 		return pc.noOpOn(st.Relation, st.MissingOk, tag)
 	}
-	return []Change{&NoOp{CommandTag: tag}}, nil
+	if st.ObjectType != q.ObjectType_OBJECT_TABLE {
+		return nil, notSupported("%s … SET SCHEMA", tag)
+	}
+	a, found, err := pc.startAlter(name, tag)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		if st.MissingOk {
+			return []Change{&NoOp{CommandTag: tag, notes: notes{[]*wire.Error{notice(wire.CodeSuccessfulCompletion, "relation \"%s\" does not exist, skipping", st.Relation.Relname)}}}}, nil
+		}
+		return nil, errorf(CodeUndefinedTable, "relation \"%s\" does not exist", st.Relation.Relname)
+	}
+	for _, c := range a.b.cols {
+		if c.meta.Sequence != nil {
+			return nil, notSupported("ALTER TABLE … SET SCHEMA of a table with serial or identity columns")
+		}
+	}
+	from := pc.schemaOf(name)
+	move := func(n string) string {
+		if from != "public" {
+			n = strings.TrimPrefix(n, from+".")
+		}
+		return QualifiedName(st.Newschema, n)
+	}
+	// indexes and the constraints backed by them move with the table
+	m := &a.b.meta
+	if m.PrimaryKey != nil {
+		m.PrimaryKey.Name = move(m.PrimaryKey.Name)
+	}
+	for i := range m.Uniques {
+		m.Uniques[i].Name = move(m.Uniques[i].Name)
+	}
+	for i := range m.Indexes {
+		m.Indexes[i].Name = move(m.Indexes[i].Name)
+	}
+	if err := a.renameTable(move(pc.shown(name))); err != nil {
+		return nil, err
+	}
+	return a.changes()
 }

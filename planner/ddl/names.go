@@ -101,7 +101,14 @@ func quoteLiteral(s string) string { return "'" + strings.ReplaceAll(s, "'", "''
 
 // nextvalSQL is the default expression of a serial column, as PostgreSQL
 // shows it.
+//
+// A created schema's sequence is stored as "schema.name" (schema.go) and
+// written schema-qualified; a public name with a dot in it is written
+// the same way, which ParseRegclass reads back as the same storage name.
 func nextvalSQL(seqName string) string {
+	if i := strings.IndexByte(seqName, '.'); i > 0 {
+		return "nextval(" + quoteLiteral(quoteIdent(seqName[:i])+"."+quoteIdent(seqName[i+1:])) + "::regclass)"
+	}
 	return "nextval(" + quoteLiteral(quoteIdent(seqName)) + "::regclass)"
 }
 

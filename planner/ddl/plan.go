@@ -24,6 +24,16 @@ type Planner struct {
 	// Views binds view queries (CREATE VIEW, renames views follow); nil
 	// answers CREATE VIEW with 0A000.
 	Views ViewBinder
+	// SearchPath is the session's search_path as schema names in order
+	// ("$user" resolved; nil: public only). Unqualified names resolve
+	// through it and relations are created in its first existing schema
+	// (schema.go).
+	SearchPath []string
+	// CurrentUser names the role CREATE SCHEMA AUTHORIZATION
+	// CURRENT_USER means; RoleOID resolves a role name (nil: every role
+	// is the bootstrap superuser).
+	CurrentUser string
+	RoleOID     func(name string) (uint32, bool)
 }
 
 // Plan plans one DDL statement against cat with the default Planner.
@@ -107,6 +117,9 @@ func (p Planner) Plan(stmt *q.Node, cat Catalog) ([]Change, error) {
 		}
 		return []Change{&NoOp{CommandTag: "ALTER DEFAULT PRIVILEGES"}}, nil
 	case *q.Node_AlterOwnerStmt:
+		if n.AlterOwnerStmt.ObjectType == q.ObjectType_OBJECT_SCHEMA {
+			return pc.alterSchemaOwner(n.AlterOwnerStmt)
+		}
 		return []Change{&NoOp{CommandTag: alterTag(n.AlterOwnerStmt.ObjectType)}}, nil
 	case *q.Node_CreateTableAsStmt:
 		if n.CreateTableAsStmt.Objtype == q.ObjectType_OBJECT_MATVIEW {

@@ -148,7 +148,7 @@ func (pc *planCtx) propGraph(name string) (graph.TableEntry, TableMeta, bool, er
 
 // graphName checks a graph name's schema (public or none).
 func graphName(schema, name string) (string, error) {
-	return relName(&q.RangeVar{Schemaname: schema, Relname: name})
+	return publicRelName(&q.RangeVar{Schemaname: schema, Relname: name})
 }
 
 // planPropGraph plans one property graph statement from its text.

@@ -21,12 +21,14 @@ func (pc *planCtx) rename(st *q.RenameStmt) ([]Change, error) {
 		return pc.renameType(st)
 	case q.ObjectType_OBJECT_DOMAIN, q.ObjectType_OBJECT_DOMCONSTRAINT:
 		return pc.renameDomain(st) // domain.go
+	case q.ObjectType_OBJECT_SCHEMA:
+		return pc.alterSchemaRename(st)
 	}
 	return nil, notSupported("ALTER %s … RENAME", strings.ReplaceAll(strings.TrimPrefix(st.RenameType.String(), "OBJECT_"), "_", " "))
 }
 
 func (pc *planCtx) renameInTable(st *q.RenameStmt) ([]Change, error) {
-	name, err := relName(st.Relation)
+	name, err := pc.relName(st.Relation)
 	if err != nil {
 		return nil, err
 	}
@@ -60,7 +62,7 @@ func (pc *planCtx) renameInTable(st *q.RenameStmt) ([]Change, error) {
 	var follow []Change
 	switch st.RenameType {
 	case q.ObjectType_OBJECT_TABLE:
-		err = a.renameTable(st.Newname)
+		err = a.renameTable(QualifiedName(pc.schemaOf(name), st.Newname))
 		if err == nil && a.newName != "" {
 			follow, err = pc.followRename(name, "", a.newName, tag)
 		}
@@ -104,7 +106,7 @@ func (a *alterState) renameTable(newName string) error {
 		return err
 	}
 	if taken[newName] {
-		return errorf(CodeDuplicateTable, "relation \"%s\" already exists", newName)
+		return errorf(CodeDuplicateTable, "relation \"%s\" already exists", a.pc.shown(newName))
 	}
 	old := a.entry.Name
 	a.newName = newName
@@ -271,7 +273,7 @@ func renameConstraintIn(m *TableMeta, from, to string) {
 
 // renameIndex plans ALTER INDEX a RENAME TO b (a key's constraint follows).
 func (pc *planCtx) renameIndex(st *q.RenameStmt) ([]Change, error) {
-	name, err := relName(st.Relation)
+	name, err := pc.relName(st.Relation)
 	if err != nil {
 		return nil, err
 	}
@@ -289,7 +291,7 @@ func (pc *planCtx) renameIndex(st *q.RenameStmt) ([]Change, error) {
 	if err != nil {
 		return nil, err
 	}
-	to := truncateIdent(st.Newname)
+	to := QualifiedName(pc.schemaOf(name), truncateIdent(st.Newname))
 	taken, err := pc.v.relationNames()
 	if err != nil {
 		return nil, err

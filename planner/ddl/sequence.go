@@ -98,8 +98,12 @@ func ParseRegclass(s string) (string, error) {
 		return parts[0], nil
 	case len(parts) == 2 && (parts[0] == "public"):
 		return parts[1], nil
-	case len(parts) == 2:
+	case len(parts) == 2 && (parts[0] == "pg_catalog" || parts[0] == "information_schema"):
 		return "", errorf(CodeInvalidSchemaName, "schema \"%s\" does not exist", parts[0])
+	case len(parts) == 2:
+		// a created schema's relation is stored as "schema.name"
+		// (schema.go); a schema that does not exist finds nothing
+		return QualifiedName(parts[0], parts[1]), nil
 	}
 	return "", errorf("22P02", "invalid name syntax")
 }
@@ -113,7 +117,7 @@ var sequenceColumns = []ColumnMeta{
 
 // createSequence plans CREATE SEQUENCE: a relation of kind sequence.
 func (pc *planCtx) createSequence(st *q.CreateSeqStmt) ([]Change, error) {
-	name, err := relName(st.Sequence)
+	name, err := pc.createName(st.Sequence)
 	if err != nil {
 		return nil, err
 	}
@@ -126,9 +130,9 @@ func (pc *planCtx) createSequence(st *q.CreateSeqStmt) ([]Change, error) {
 	}
 	if taken[name] {
 		if st.IfNotExists {
-			return []Change{&NoOp{CommandTag: "CREATE SEQUENCE", notes: notes{[]*wire.Error{notice(CodeDuplicateTable, "relation \"%s\" already exists, skipping", name)}}}}, nil
+			return []Change{&NoOp{CommandTag: "CREATE SEQUENCE", notes: notes{[]*wire.Error{notice(CodeDuplicateTable, "relation \"%s\" already exists, skipping", pc.shown(name))}}}}, nil
 		}
-		return nil, errorf(CodeDuplicateTable, "relation \"%s\" already exists", name)
+		return nil, errorf(CodeDuplicateTable, "relation \"%s\" already exists", pc.shown(name))
 	}
 	opts, set, err := parseSeqOptions(st.Options, SeqOptions{}, true, false, name)
 	if err != nil {
@@ -176,7 +180,7 @@ func (pc *planCtx) ownedByTarget(parts []string) (string, error) {
 // alterSequence plans ALTER SEQUENCE options: the definition changes in
 // the catalog; RESTART also moves the allocator now (SetSequence).
 func (pc *planCtx) alterSequence(st *q.AlterSeqStmt) ([]Change, error) {
-	name, err := relName(st.Sequence)
+	name, err := pc.relName(st.Sequence)
 	if err != nil {
 		return nil, err
 	}
@@ -242,7 +246,7 @@ func restartSequence(pc *planCtx, seq *Sequence, set seqOptionSet) *SetSequence 
 // renameSequence plans ALTER SEQUENCE a RENAME TO b; defaults calling
 // nextval('a') follow the rename.
 func (pc *planCtx) renameSequence(st *q.RenameStmt) ([]Change, error) {
-	name, err := relName(st.Relation)
+	name, err := pc.relName(st.Relation)
 	if err != nil {
 		return nil, err
 	}
@@ -256,7 +260,7 @@ func (pc *planCtx) renameSequence(st *q.RenameStmt) ([]Change, error) {
 		}
 		return nil, errorf(CodeUndefinedTable, "relation \"%s\" does not exist", name)
 	}
-	to := truncateIdent(st.Newname)
+	to := QualifiedName(pc.schemaOf(name), truncateIdent(st.Newname))
 	taken, err := pc.v.relationNames()
 	if err != nil {
 		return nil, err

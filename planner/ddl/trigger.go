@@ -79,7 +79,7 @@ func (t Trigger) TgType() int16 {
 
 // tableForTrigger resolves the table a trigger statement names.
 func (pc *planCtx) tableForTrigger(rv *q.RangeVar) (graph.TableEntry, TableMeta, string, error) {
-	name, err := relName(rv)
+	name, err := pc.relName(rv)
 	if err != nil {
 		return graph.TableEntry{}, TableMeta{}, "", err
 	}

@@ -99,7 +99,7 @@ var viewOptions = map[string]bool{"check_option": true, "security_barrier": true
 // catalog-only redefinition of an existing view that keeps its columns
 // (new ones may be appended), as PostgreSQL allows.
 func (pc *planCtx) createView(st *q.ViewStmt) ([]Change, error) {
-	name, err := relName(st.View)
+	name, err := pc.createName(st.View)
 	if err != nil {
 		return nil, err
 	}
@@ -129,7 +129,7 @@ func (pc *planCtx) createView(st *q.ViewStmt) ([]Change, error) {
 		return nil, err
 	}
 	if exists && !st.Replace {
-		return nil, errorf(CodeDuplicateTable, "relation \"%s\" already exists", name)
+		return nil, errorf(CodeDuplicateTable, "relation \"%s\" already exists", pc.shown(name))
 	}
 	if exists && old.Relkind != RelView {
 		return nil, errorf(CodeWrongObjectType, "\"%s\" is not a view", name)
@@ -140,7 +140,7 @@ func (pc *planCtx) createView(st *q.ViewStmt) ([]Change, error) {
 			return nil, err
 		}
 		if taken[name] {
-			return nil, errorf(CodeDuplicateTable, "relation \"%s\" already exists", name)
+			return nil, errorf(CodeDuplicateTable, "relation \"%s\" already exists", pc.shown(name))
 		}
 	}
 	var names []string
@@ -363,7 +363,7 @@ func (pc *planCtx) followRename(rel, col, newName, tag string) ([]Change, error)
 func (pc *planCtx) renameView(st *q.RenameStmt, e graph.TableEntry, m TableMeta, tag string) ([]Change, error) {
 	name := e.Name
 	m = cloneMeta(m)
-	to := truncateIdent(st.Newname)
+	to := QualifiedName(pc.schemaOf(name), truncateIdent(st.Newname))
 	var out []Change
 	switch st.RenameType {
 	case q.ObjectType_OBJECT_TABLE, q.ObjectType_OBJECT_VIEW:
@@ -408,7 +408,7 @@ func (pc *planCtx) renameView(st *q.RenameStmt, e graph.TableEntry, m TableMeta,
 // alterView plans ALTER VIEW subcommands: only those without effect
 // (OWNER TO) are accepted; column defaults and options answer 0A000.
 func (pc *planCtx) alterView(st *q.AlterTableStmt) ([]Change, error) {
-	name, err := relName(st.Relation)
+	name, err := pc.relName(st.Relation)
 	if err != nil {
 		return nil, err
 	}
