@@ -3,16 +3,11 @@ package planner
 import (
 	"context"
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
-
-	"github.com/pggraph/pggraph/adapters"
-	"github.com/pggraph/pggraph/objstore"
 )
 
 // TestDomainsDurableAndShared: a domain is graph state. A second process
@@ -25,28 +20,8 @@ import (
 // DOMAIN leaves nothing behind.
 func TestDomainsDurableAndShared(t *testing.T) {
 	ctx := context.Background()
-	dir := filepath.Join(t.TempDir(), "g")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	var graphs []*adapters.Graph
-	serve := func(create bool, db string) *pgx.Conn {
-		st, err := objstore.NewLocal(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		g, err := adapters.Open(ctx, st, adapters.Options{Create: create, Actor: "test", Location: dir})
-		if err != nil {
-			t.Fatal(err)
-		}
-		graphs = append(graphs, g)
-		c, err := pgx.Connect(ctx, startServerOn(t, g).url(db))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { c.Close(context.Background()) })
-		return c
-	}
+	root := newSharedRoot(t)
+	serve := root.serve
 	insert := func(c *pgx.Conn, id int, qty any) string {
 		t.Helper()
 		_, err := c.Exec(ctx, "insert into stock values ($1, $2)", id, qty)
@@ -78,9 +53,7 @@ func TestDomainsDurableAndShared(t *testing.T) {
 	if got := insert(a, 4, 500); got != "23514" {
 		t.Fatalf("after a rolled-back DROP CONSTRAINT: %q, want 23514", got)
 	}
-	for _, g := range graphs {
-		g.Close()
-	}
+	root.closeAll()
 	c := serve(false, "main")
 	if got := enumRows(t, c, "select id, n from stock order by id"); got != "1|5;3|50" {
 		t.Fatalf("after restart: %s", got)

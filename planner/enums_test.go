@@ -4,16 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
-
-	"github.com/pggraph/pggraph/adapters"
-	"github.com/pggraph/pggraph/objstore"
 )
 
 // enumRows runs sql and renders its rows as "a|b;c|d".
@@ -67,28 +62,8 @@ func enumState(err error) string {
 // bad label is 22P02 as in PostgreSQL.
 func TestEnumsDurableAndShared(t *testing.T) {
 	ctx := context.Background()
-	dir := filepath.Join(t.TempDir(), "g")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	var graphs []*adapters.Graph
-	serve := func(create bool, db string) *pgx.Conn {
-		st, err := objstore.NewLocal(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		g, err := adapters.Open(ctx, st, adapters.Options{Create: create, Actor: "test", Location: dir})
-		if err != nil {
-			t.Fatal(err)
-		}
-		graphs = append(graphs, g)
-		c, err := pgx.Connect(ctx, startServerOn(t, g).url(db))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { c.Close(context.Background()) })
-		return c
-	}
+	root := newSharedRoot(t)
+	serve := root.serve
 	a := serve(true, "main")
 	b := serve(false, "main")
 	enumExec(t, a, "create type mood as enum ('sad', 'ok', 'happy')",
@@ -112,9 +87,7 @@ func TestEnumsDurableAndShared(t *testing.T) {
 	if got := enumRows(t, a, "select id from diary where m < $1::mood order by m", "ok"); got != "2;4" {
 		t.Fatalf("compare with a parameter: %s", got)
 	}
-	for _, g := range graphs {
-		g.Close()
-	}
+	root.closeAll()
 	c := serve(false, "main")
 	if got := enumRows(t, c, "select id, m::text as label from diary order by m, id"); got != "2|sad;4|meh;3|ok;1|happy" {
 		t.Fatalf("after restart: %s", got)

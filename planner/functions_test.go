@@ -2,14 +2,9 @@ package planner
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
-
-	"github.com/pggraph/pggraph/adapters"
-	"github.com/pggraph/pggraph/objstore"
 )
 
 // TestFunctionsAreGraphState: functions and triggers are versioned
@@ -20,28 +15,8 @@ import (
 // trigger, and the trigger's writes are part of the same commit.
 func TestFunctionsAreGraphState(t *testing.T) {
 	ctx := context.Background()
-	dir := filepath.Join(t.TempDir(), "g")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	var graphs []*adapters.Graph
-	serve := func(create bool, db string) *pgx.Conn {
-		st, err := objstore.NewLocal(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		g, err := adapters.Open(ctx, st, adapters.Options{Create: create, Actor: "test", Location: dir})
-		if err != nil {
-			t.Fatal(err)
-		}
-		graphs = append(graphs, g)
-		c, err := pgx.Connect(ctx, startServerOn(t, g).url(db))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { c.Close(context.Background()) })
-		return c
-	}
+	root := newSharedRoot(t)
+	serve := root.serve
 	a := serve(true, "main")
 	b := serve(false, "main")
 	enumExec(t, a, "create function label(n int) returns text language sql as $$ select 'v1:' || n $$",
@@ -86,9 +61,7 @@ func TestFunctionsAreGraphState(t *testing.T) {
 	if got := enumRows(t, a, "select id from log order by id"); got != "1;2;3" {
 		t.Fatalf("the trigger's writes: %s", got)
 	}
-	for _, g := range graphs {
-		g.Close()
-	}
+	root.closeAll()
 	c := serve(false, "main")
 	if got := enumRows(t, c, "select label(1), count(*) from pg_trigger where tgname = 't_stamp'"); got != "v2:1|1" {
 		t.Fatalf("after restart: %s", got)

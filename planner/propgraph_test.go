@@ -2,14 +2,9 @@ package planner
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
-
-	"github.com/pggraph/pggraph/adapters"
-	"github.com/pggraph/pggraph/objstore"
 )
 
 // TestPropGraphCatalogs: a property graph's rows in pg_class (relkind
@@ -73,28 +68,8 @@ func TestPropGraphCatalogs(t *testing.T) {
 // survives a restart.
 func TestPropGraphDurableAndBranched(t *testing.T) {
 	ctx := context.Background()
-	dir := filepath.Join(t.TempDir(), "g")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	var graphs []*adapters.Graph
-	serve := func(create bool, db string) *pgx.Conn {
-		st, err := objstore.NewLocal(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		g, err := adapters.Open(ctx, st, adapters.Options{Create: create, Actor: "test", Location: dir})
-		if err != nil {
-			t.Fatal(err)
-		}
-		graphs = append(graphs, g)
-		c, err := pgx.Connect(ctx, startServerOn(t, g).url(db))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { c.Close(context.Background()) })
-		return c
-	}
+	root := newSharedRoot(t)
+	serve := root.serve
 	a := serve(true, "main")
 	b := serve(false, "main")
 	enumExec(t, a,
@@ -124,9 +99,7 @@ func TestPropGraphDurableAndBranched(t *testing.T) {
 	if got := enumRows(t, a, qt); got != "A;B;C" {
 		t.Fatalf("graph merged from a branch: %s", got)
 	}
-	for _, g := range graphs {
-		g.Close()
-	}
+	root.closeAll()
 	c := serve(false, "main")
 	if got := enumRows(t, c, qm); got != "10000;20000" {
 		t.Fatalf("after restart: %s", got)

@@ -1,15 +1,9 @@
 package planner
 
 import (
-	"context"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
-
-	"github.com/pggraph/pggraph/adapters"
-	"github.com/pggraph/pggraph/objstore"
 )
 
 // TestSchemasBranchAndMerge: a schema is graph state (ddl/schema.go). One
@@ -51,29 +45,8 @@ func TestSchemasBranchAndMerge(t *testing.T) {
 // sees the schema and table the first created and writes to it; after a
 // restart, schema, storage names and rows are as committed.
 func TestSchemasSharedAndDurable(t *testing.T) {
-	ctx := context.Background()
-	dir := filepath.Join(t.TempDir(), "g")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	var graphs []*adapters.Graph
-	serve := func(create bool) *pgx.Conn {
-		st, err := objstore.NewLocal(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		g, err := adapters.Open(ctx, st, adapters.Options{Create: create, Actor: "test", Location: dir})
-		if err != nil {
-			t.Fatal(err)
-		}
-		graphs = append(graphs, g)
-		c, err := pgx.Connect(ctx, startServerOn(t, g).url("main"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { c.Close(context.Background()) })
-		return c
-	}
+	root := newSharedRoot(t)
+	serve := func(create bool) *pgx.Conn { return root.serve(create, "main") }
 	a := serve(true)
 	b := serve(false)
 	runScript(t, a, []step{
@@ -88,9 +61,7 @@ func TestSchemasSharedAndDurable(t *testing.T) {
 	runScript(t, a, []step{
 		{sql: "select total from billing.invoices order by total", rows: "10;20"},
 	})
-	for _, g := range graphs {
-		g.Close()
-	}
+	root.closeAll()
 	c := serve(false)
 	runScript(t, c, []step{
 		{sql: "select total from billing.invoices order by total", rows: "10;20"},
