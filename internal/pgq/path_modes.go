@@ -38,14 +38,15 @@ func (r *rewriter) elementIdent(v *variable, c combo) (string, error) {
 	return fmt.Sprintf("(CAST(%d AS text) || ':' || CAST(%s AS text))", slices.Index(tables, t), col(v.name, t.Key[0])), nil
 }
 
-// quantModeConds are the conditions a mode puts on path p with
-// quantified edges (not the one-quantified-edge shape), in assignment c:
+// pathModeConds are the conditions a mode puts on path p (not the
+// one-quantified-edge shape) in assignment c: pairs of elements without
+// quantifier of one table must differ in key, and with quantified edges
 // each quantified edge's walks keep the mode among themselves (their
 // recursion refuses repeats and records the walk in column p); across
 // the path, ACYCLIC keeps every vertex element out of the other walks
 // and out of each other, and walks from sharing vertices (but where one
 // walk ends the next begins), TRAIL the same for edges.
-func (r *rewriter) quantModeConds(p *Path, c combo) ([]string, error) {
+func (r *rewriter) pathModeConds(p *Path, c combo) ([]string, error) {
 	type walk struct {
 		alias       string // the CTE's alias in the arm ("" when only a zero-length walk connects)
 		left, right int    // positions of its end vertices

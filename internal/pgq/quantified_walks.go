@@ -147,7 +147,7 @@ func (r *rewriter) taggedWalksCTE(ci, i int, p *Path, el *Element, c combo, step
 	tag := func(v *ElementTable) int { return slices.Index(r.g.Vertices, v) }
 	sel := innerSelector(p)
 	// on a longer path a SIMPLE walk is acyclic itself (only the path's
-	// ends may meet: quantModeConds)
+	// ends may meet: pathModeConds)
 	mode := p.Mode
 	if mode == "simple" && !oneQuantPath(p) {
 		mode = "acyclic"

@@ -1008,35 +1008,7 @@ func (r *rewriter) modeConds(p *Path, c combo) ([]string, error) {
 	if p.Mode == "walk" || oneQuantPath(p) {
 		return nil, nil
 	}
-	if slices.ContainsFunc(p.Elems, func(e *Element) bool { return e.Quant != nil }) {
-		return r.quantModeConds(p, c)
-	}
-	var out []string
-	last := len(p.Elems) - 1
-	for i := 0; i < len(p.Elems); i++ {
-		for j := i + 1; j < len(p.Elems); j++ {
-			ei, ej := p.Elems[i], p.Elems[j]
-			if ei.Edge != ej.Edge || ei.Edge != (p.Mode == "trail") {
-				continue
-			}
-			if p.Mode == "simple" && i == 0 && j == last {
-				continue
-			}
-			vi, vj := r.elVar[ei], r.elVar[ej]
-			if vi == vj {
-				out = append(out, "false")
-				continue
-			}
-			if c[vi] != c[vj] {
-				continue
-			}
-			if len(c[vi].Key) == 0 {
-				return nil, errAt(CodeFeature, ei.Pos, "TRAIL over an edge table without a key is not supported")
-			}
-			out = append(out, "NOT ("+sameKey(vi.name, vj.name, c[vi])+")")
-		}
-	}
-	return out, nil
+	return r.pathModeConds(p, c) // path_modes.go (a path without quantifiers has no walks)
 }
 
 // pathLength is path variable p's length in the arm being built: its
