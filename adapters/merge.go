@@ -447,30 +447,33 @@ func (p *mergePlan) table(ctx context.Context, s graph.TableEntry, sb, tb *graph
 	return p.replay(ctx, t, pinOf(sbE), pinOf(s), s.Def.PrimaryKey)
 }
 
+// replayInputs opens what a replay of the row delta from base to src
+// onto entry onto reads: base and src, the target, and the delta; ok
+// false when there is nothing to replay (a staged merge being published
+// carries the session's rows; an empty delta).
+func (p *mergePlan) replayInputs(ctx context.Context, onto graph.TableEntry, base, src pin) (old, cur, tds *lance.Dataset, d rowDelta, ok bool, err error) {
+	if p.w.rows != nil {
+		return nil, nil, nil, d, false, nil // publishing a staged merge: its rows are the session's (publishRows)
+	}
+	g := p.w.g
+	if old, err = g.openPin(ctx, base); err != nil {
+		return
+	}
+	if cur, err = g.openPin(ctx, src); err != nil {
+		return
+	}
+	if d, err = deltaOf(ctx, old, cur); err != nil || d.empty() {
+		return
+	}
+	tds, err = g.openPin(ctx, pinOf(onto))
+	return old, cur, tds, d, err == nil, err
+}
+
 // replay stages the row delta from base to src (one physical lineage)
 // onto the target entry onto.
 func (p *mergePlan) replay(ctx context.Context, onto graph.TableEntry, base, src pin, pk []string) error {
-	if p.w.rows != nil {
-		return nil // publishing a staged merge: its rows are the session's (publishRows)
-	}
-	g := p.w.g
-	old, err := g.openPin(ctx, base)
-	if err != nil {
-		return err
-	}
-	cur, err := g.openPin(ctx, src)
-	if err != nil {
-		return err
-	}
-	d, err := deltaOf(ctx, old, cur)
-	if err != nil {
-		return err
-	}
-	if d.empty() {
-		return nil
-	}
-	tds, err := g.openPin(ctx, pinOf(onto))
-	if err != nil {
+	old, cur, tds, d, ok, err := p.replayInputs(ctx, onto, base, src)
+	if !ok || err != nil {
 		return err
 	}
 	if !tds.Schema().Equal(cur.Schema()) {

@@ -34,30 +34,11 @@ import (
 // replayKeyless stages the source's row delta from base to src onto the
 // target's table onto, whose base is tbase (see above).
 func (p *mergePlan) replayKeyless(ctx context.Context, onto graph.TableEntry, tbase, base, src pin) error {
-	if p.w.rows != nil {
-		return nil // publishing a staged merge: its rows are the session's (publishRows)
-	}
-	g := p.w.g
-	old, err := g.openPin(ctx, base)
-	if err != nil {
+	old, cur, tds, d, ok, err := p.replayInputs(ctx, onto, base, src)
+	if !ok || err != nil {
 		return err
 	}
-	cur, err := g.openPin(ctx, src)
-	if err != nil {
-		return err
-	}
-	d, err := deltaOf(ctx, old, cur)
-	if err != nil {
-		return err
-	}
-	if d.empty() {
-		return nil
-	}
-	tds, err := g.openPin(ctx, pinOf(onto))
-	if err != nil {
-		return err
-	}
-	tb, err := g.openPin(ctx, tbase)
+	tb, err := p.w.g.openPin(ctx, tbase)
 	if err != nil {
 		return err
 	}
