@@ -29,21 +29,18 @@ func ValidateBranch(name string) error {
 	return nil
 }
 
-// Branches lists the graph's branches (main first).
+// Branches lists the graph's branches (main first) from one listing of
+// the refs, without reading them.
 func (r *Root) Branches(ctx context.Context) ([]string, error) {
 	ds, err := r.dataset(ctx, MainBranch)
 	if err != nil {
 		return nil, err
 	}
-	refs, err := ds.ListBranches(ctx)
+	names, err := ds.ListBranchNames(ctx)
 	if err != nil {
 		return nil, err
 	}
-	out := []string{MainBranch}
-	for _, ref := range refs {
-		out = append(out, ref.Name)
-	}
-	return out, nil
+	return append([]string{MainBranch}, names...), nil
 }
 
 // CreateBranch creates graph branch name from the head of branch from.

@@ -180,20 +180,36 @@ func parseBranchRef(name string, b []byte) (*BranchRef, error) {
 	return &r, nil
 }
 
-// ListBranches returns the branch refs of the dataset, sorted by name.
-func (d *Dataset) ListBranches(ctx context.Context) ([]*BranchRef, error) {
+// ListBranchNames returns the names of the dataset's branches, sorted,
+// from one listing: callers that need only names (existence, nesting)
+// must not pay a read per branch, which on object storage is a request
+// each.
+func (d *Dataset) ListBranchNames(ctx context.Context) ([]string, error) {
 	prefix := join(d.root, branchesDir) + "/"
 	infos, err := d.store.List(ctx, prefix)
 	if err != nil {
 		return nil, err
 	}
-	var out []*BranchRef
+	var out []string
 	for _, info := range infos {
 		file := strings.TrimPrefix(info.Key, prefix)
 		if strings.Contains(file, "/") || !strings.HasSuffix(file, ".json") {
 			continue
 		}
-		name := strings.ReplaceAll(strings.TrimSuffix(file, ".json"), "%2F", "/")
+		out = append(out, strings.ReplaceAll(strings.TrimSuffix(file, ".json"), "%2F", "/"))
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// ListBranches returns the branch refs of the dataset, sorted by name.
+func (d *Dataset) ListBranches(ctx context.Context) ([]*BranchRef, error) {
+	names, err := d.ListBranchNames(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []*BranchRef
+	for _, name := range names {
 		r, err := readBranchRef(ctx, d.store, d.root, name)
 		if errors.Is(err, ErrBranchNotFound) {
 			continue
@@ -203,6 +219,5 @@ func (d *Dataset) ListBranches(ctx context.Context) ([]*BranchRef, error) {
 		}
 		out = append(out, r)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil
 }

@@ -150,7 +150,7 @@ func measureControlOperations(ctx context.Context, t testing.TB, name string, st
 	// can land inside a measurement and only ever adds requests: branch
 	// create and delete are measured three times and the cheapest run
 	// counts. Each run is also kept as "what#i": the i-th runs of two
-	// graphs see the same number of other branches (a branch create
+	// graphs see the same number of other branches (a branch delete
 	// reads one more object per existing branch), so they compare.
 	cheapest := func(what string, qs ...string) {
 		t.Helper()
