@@ -302,13 +302,13 @@ func (c *conn) flush() error {
 func (c *conn) sendError(e *Error) {
 	if c.be == nil {
 		// Before the message codec exists (startup): encode directly.
-		buf, err := e.toMessage().Encode(nil)
+		buf, err := errorResponse(e).Encode(nil)
 		if err == nil {
 			c.nc.Write(buf)
 		}
 		return
 	}
-	c.send(e.toMessage())
+	c.send(errorResponse(e))
 }
 
 // noticeRank orders severities for client_min_messages.
@@ -331,7 +331,7 @@ func (c *conn) notice(e *Error) {
 	if n.Code == "" {
 		n.Code = CodeSuccessfulCompletion
 	}
-	c.send(n.toNotice())
+	c.send(noticeResponse(&n))
 }
 
 // noticeNow sends a notice and flushes it with what is queued before it.

@@ -8,129 +8,73 @@ import (
 	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5/pgproto3"
+
+	"github.com/pggraph/pggraph/pgerr"
 )
 
-// SQLSTATE codes used by this package. The SQL layer may use any other
-// PostgreSQL code in an *Error it returns; these are the ones wire itself
-// produces.
+// SQLSTATE codes used by this package, named as the layers above use
+// them (pgerr has every code PostgreSQL defines).
 const (
-	CodeSuccessfulCompletion     = "00000"
-	CodeWarning                  = "01000"
-	CodeProtocolViolation        = "08P01"
-	CodeFeatureNotSupported      = "0A000"
-	CodeInvalidParameterValue    = "22023"
-	CodeInvalidTextRepresent     = "22P02"
-	CodeCharacterNotInRepertoire = "22021"
-	CodeInvalidBinaryRepresent   = "22P03"
-	CodeDataException            = "22000"
-	CodeInvalidDatetimeFormat    = "22007"
-	CodeActiveSQLTransaction     = "25001"
-	CodeNoActiveSQLTransaction   = "25P01"
-	CodeInFailedSQLTransaction   = "25P02"
-	CodeIdleInTransactionTimeout = "25P03"
-	CodeIdleSessionTimeout       = "57P05"
-	CodeInvalidAuthorization     = "28000"
-	CodeInvalidPassword          = "28P01"
-	CodeInvalidSQLStatementName  = "26000"
-	CodeInvalidCursorName        = "34000"
-	CodeInvalidCatalogName       = "3D000"
-	CodeSavepointException       = "3B001"
-	CodeSyntaxError              = "42601"
-	CodeUndefinedObject          = "42704"
-	CodeInsufficientPrivilege    = "42501"
-	CodeDuplicatePreparedStmt    = "42P05"
-	CodeDuplicateCursor          = "42P03"
-	CodeDiskFull                 = "53100"
-	CodeOutOfMemory              = "53200"
-	CodeTooManyConnections       = "53300"
-	CodeProgramLimitExceeded     = "54000"
-	CodeObjectNotInState         = "55000"
-	CodeCantChangeRuntimeParam   = "55P02"
-	CodeQueryCanceled            = "57014"
-	CodeIOError                  = "58030"
-	CodeAdminShutdown            = "57P01"
-	CodeInternalError            = "XX000"
+	CodeSuccessfulCompletion     = pgerr.SuccessfulCompletion
+	CodeWarning                  = pgerr.Warning
+	CodeProtocolViolation        = pgerr.ProtocolViolation
+	CodeFeatureNotSupported      = pgerr.FeatureNotSupported
+	CodeInvalidParameterValue    = pgerr.InvalidParameterValue
+	CodeInvalidTextRepresent     = pgerr.InvalidTextRepresentation
+	CodeCharacterNotInRepertoire = pgerr.CharacterNotInRepertoire
+	CodeInvalidBinaryRepresent   = pgerr.InvalidBinaryRepresentation
+	CodeDataException            = pgerr.DataException
+	CodeInvalidDatetimeFormat    = pgerr.InvalidDatetimeFormat
+	CodeActiveSQLTransaction     = pgerr.ActiveSQLTransaction
+	CodeNoActiveSQLTransaction   = pgerr.NoActiveSQLTransaction
+	CodeInFailedSQLTransaction   = pgerr.InFailedSQLTransaction
+	CodeIdleInTransactionTimeout = pgerr.IdleInTransactionSessionTimeout
+	CodeIdleSessionTimeout       = pgerr.IdleSessionTimeout
+	CodeInvalidAuthorization     = pgerr.InvalidAuthorizationSpecification
+	CodeInvalidPassword          = pgerr.InvalidPassword
+	CodeInvalidSQLStatementName  = pgerr.InvalidSQLStatementName
+	CodeInvalidCursorName        = pgerr.InvalidCursorName
+	CodeInvalidCatalogName       = pgerr.InvalidCatalogName
+	CodeSavepointException       = pgerr.InvalidSavepointSpecification
+	CodeSyntaxError              = pgerr.SyntaxError
+	CodeUndefinedObject          = pgerr.UndefinedObject
+	CodeInsufficientPrivilege    = pgerr.InsufficientPrivilege
+	CodeDuplicatePreparedStmt    = pgerr.DuplicatePreparedStatement
+	CodeDuplicateCursor          = pgerr.DuplicateCursor
+	CodeDiskFull                 = pgerr.DiskFull
+	CodeOutOfMemory              = pgerr.OutOfMemory
+	CodeTooManyConnections       = pgerr.TooManyConnections
+	CodeProgramLimitExceeded     = pgerr.ProgramLimitExceeded
+	CodeObjectNotInState         = pgerr.ObjectNotInPrerequisiteState
+	CodeCantChangeRuntimeParam   = pgerr.CantChangeRuntimeParam
+	CodeQueryCanceled            = pgerr.QueryCanceled
+	CodeIOError                  = pgerr.IOError
+	CodeAdminShutdown            = pgerr.AdminShutdown
+	CodeInternalError            = pgerr.InternalError
 )
 
 // Severity of an error or notice as PostgreSQL spells it.
 const (
-	SeverityError   = "ERROR"
-	SeverityFatal   = "FATAL"
-	SeverityWarning = "WARNING"
-	SeverityNotice  = "NOTICE"
+	SeverityError   = pgerr.SeverityError
+	SeverityFatal   = pgerr.SeverityFatal
+	SeverityWarning = pgerr.SeverityWarning
+	SeverityNotice  = pgerr.SeverityNotice
 )
 
-// Error is a PostgreSQL error or notice: what the client sees in an
-// ErrorResponse or NoticeResponse. The session layer returns *Error (or an
-// error wrapping one) to control exactly what the client receives; any
-// other error becomes XX000 with a generic message, never the raw Go text.
-type Error struct {
-	Severity   string // ERROR unless set (FATAL closes the connection)
-	Code       string // SQLSTATE, five characters
-	Message    string
-	Detail     string
-	Hint       string
-	Position   int32 // 1-based character position in the statement text, 0 if none
-	Where      string
-	Schema     string
-	Table      string
-	Column     string
-	DataType   string
-	Constraint string
-	Cause      error // the underlying Go error, for logs and errors.Is; never sent
-}
+// Error is a PostgreSQL error or notice (pgerr.Error): what the client
+// sees in an ErrorResponse or NoticeResponse. The session layer returns
+// *Error (or an error wrapping one) to control exactly what the client
+// receives; any other error becomes XX000 with a generic message, never
+// the raw Go text. This package is the only one that encodes it.
+type Error = pgerr.Error
 
 // Errorf builds an ERROR with the given SQLSTATE.
 func Errorf(code, format string, args ...any) *Error {
-	return &Error{Severity: SeverityError, Code: code, Message: fmt.Sprintf(format, args...)}
+	return pgerr.Errorf(code, format, args...)
 }
 
-func (e *Error) Error() string {
-	sev := e.Severity
-	if sev == "" {
-		sev = SeverityError
-	}
-	return fmt.Sprintf("%s: %s (SQLSTATE %s)", sev, e.Message, e.Code)
-}
-
-func (e *Error) Unwrap() error { return e.Cause }
-
-// SQLState is the error's code (the method pgconn.PgError also has, so
-// other packages can keep a SQLSTATE without importing wire).
-func (e *Error) SQLState() string { return e.Code }
-
-// WithDetail returns a copy of e carrying detail.
-func (e *Error) WithDetail(detail string) *Error { c := *e; c.Detail = detail; return &c }
-
-// WithHint returns a copy of e carrying hint.
-func (e *Error) WithHint(hint string) *Error { c := *e; c.Hint = hint; return &c }
-
-// WithPosition returns a copy of e carrying a 1-based statement position.
-func (e *Error) WithPosition(pos int32) *Error { c := *e; c.Position = pos; return &c }
-
-// WithConstraint returns a copy of e naming the table and constraint an
-// integrity violation is about (ErrorResponse fields s, t and n): drivers
-// read them (psycopg's diag.constraint_name, pgx's ConstraintName) and
-// ORMs map them to the model field that failed, so they are sent as
-// PostgreSQL sends them.
-func (e *Error) WithConstraint(schema, table, constraint string) *Error {
-	c := *e
-	c.Schema, c.Table, c.Constraint = schema, table, constraint
-	return &c
-}
-
-// WithColumn returns a copy of e naming the table and column a not-null
-// violation is about (fields s, t and c), as PostgreSQL does.
-func (e *Error) WithColumn(schema, table, column string) *Error {
-	c := *e
-	c.Schema, c.Table, c.Column = schema, table, column
-	return &c
-}
-
-// Fatal reports whether the error ends the connection.
-func (e *Error) Fatal() bool { return e.Severity == SeverityFatal || e.Severity == "PANIC" }
-
-func (e *Error) toMessage() *pgproto3.ErrorResponse {
+// errorResponse encodes e as the ErrorResponse the client receives.
+func errorResponse(e *Error) *pgproto3.ErrorResponse {
 	sev := e.Severity
 	if sev == "" {
 		sev = SeverityError
@@ -147,8 +91,10 @@ func (e *Error) toMessage() *pgproto3.ErrorResponse {
 	}
 }
 
-func (e *Error) toNotice() *pgproto3.NoticeResponse {
-	m := e.toMessage()
+// noticeResponse encodes e as a NoticeResponse (NOTICE unless e has a
+// severity).
+func noticeResponse(e *Error) *pgproto3.NoticeResponse {
+	m := errorResponse(e)
 	if e.Severity == "" {
 		m.Severity, m.SeverityUnlocalized = SeverityNotice, SeverityNotice
 	}

@@ -39,7 +39,7 @@ const (
 )
 
 var layers = []layer{
-	{rankTools, "tools", []string{"cmd/...", "exec/cmd/...", "internal/graphbench", "internal/soak", "internal/regress", "internal/regress/...", "internal/e2e", "internal/repotest", "objstore/storetest", "internal/s3test/cmd/..."}},
+	{rankTools, "tools", []string{"cmd/...", "exec/cmd/...", "internal/graphbench", "internal/soak", "internal/regress", "internal/regress/...", "internal/e2e", "internal/repotest", "objstore/storetest", "internal/s3test/cmd/...", "pgerr/internal/gencodes"}},
 	// the web console is a SQL client of the protocol server (over an
 	// in-process connection), above it and importing none of it
 	{95, "console", []string{"console"}},
@@ -58,7 +58,7 @@ var layers = []layer{
 	{50, "replication", []string{"replication"}},
 	{40, "lance", []string{"lance", "lance/..."}},
 	{30, "objstore", []string{"objstore"}},
-	{rankLeaf, "leaf", []string{"observe", "internal/failpoint", "internal/sqllex", "internal/sqlparse", "internal/pgq", "internal/pgtest", "internal/oracle", "internal/s3test"}},
+	{rankLeaf, "leaf", []string{"pgerr", "observe", "internal/failpoint", "internal/sqllex", "internal/sqlparse", "internal/pgq", "internal/pgtest", "internal/oracle", "internal/s3test"}},
 }
 
 // knownUpwardImports are the imports that break the rule today, each
