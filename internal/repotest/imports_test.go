@@ -71,7 +71,6 @@ var layers = []layer{
 var knownUpwardImports = map[string]string{
 	"planner -> wire":          "implements wire.Backend; errors (wire.Error, wire.Errorf, Code*), result and statement types",
 	"planner/ddl -> wire":      "errors only (wire.Error, wire.Errorf, Code*)",
-	"planner/seq -> wire":      "errors only (wire.Error, wire.Errorf)",
 	"planner/graphsql -> wire": "errors (wire.Error, wire.IsCode) and result types for the graph views",
 }
 

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/pggraph/pggraph/objstore"
-	"github.com/pggraph/pggraph/wire"
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // Prefix is where sequence blocks live in the graph root's store.
@@ -266,9 +266,9 @@ func (st *state) nextSize(s Spec, now time.Time) int64 {
 
 func exhausted(s Spec) error {
 	if s.Increment > 0 {
-		return wire.Errorf(CodeSequenceLimit, "nextval: reached maximum value of sequence \"%s\" (%d)", s.Name, s.Max)
+		return pgerr.Errorf(CodeSequenceLimit, "nextval: reached maximum value of sequence \"%s\" (%d)", s.Name, s.Max)
 	}
-	return wire.Errorf(CodeSequenceLimit, "nextval: reached minimum value of sequence \"%s\" (%d)", s.Name, s.Min)
+	return pgerr.Errorf(CodeSequenceLimit, "nextval: reached minimum value of sequence \"%s\" (%d)", s.Name, s.Min)
 }
 
 // SetVal moves the sequence (setval): the next value handed out by any
@@ -280,7 +280,7 @@ func (a *Allocator) SetVal(ctx context.Context, s Spec, v int64, isCalled bool) 
 		return err
 	}
 	if v < s.Min || v > s.Max {
-		return wire.Errorf(CodeNumericOutOfRng, "setval: value %d is out of bounds for sequence \"%s\" (%d..%d)", v, s.Name, s.Min, s.Max)
+		return pgerr.Errorf(CodeNumericOutOfRng, "setval: value %d is out of bounds for sequence \"%s\" (%d..%d)", v, s.Name, s.Min, s.Max)
 	}
 	st := a.state(s.Key)
 	st.mu.Lock()

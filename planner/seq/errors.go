@@ -3,7 +3,7 @@ package seq
 import (
 	"errors"
 
-	"github.com/pggraph/pggraph/wire"
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // Sentinel errors of the allocator itself (not SQL errors).
@@ -32,7 +32,7 @@ func IsExhausted(err error) bool { return code(err) == CodeSequenceLimit }
 func IsNotYetDefined(err error) bool { return code(err) == CodeNotInState }
 
 func code(err error) string {
-	var we *wire.Error
+	var we *pgerr.Error
 	if errors.As(err, &we) {
 		return we.Code
 	}

@@ -4,7 +4,7 @@ import (
 	"context"
 	"sync"
 
-	"github.com/pggraph/pggraph/wire"
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // Session holds one connection's currval/lastval state.
@@ -42,7 +42,7 @@ func (ss *Session) Currval(s Spec) (int64, error) {
 	defer ss.mu.Unlock()
 	v, ok := ss.last[s.Key]
 	if !ok {
-		return 0, wire.Errorf(CodeNotInState, "currval of sequence \"%s\" is not yet defined in this session", s.Name)
+		return 0, pgerr.Errorf(CodeNotInState, "currval of sequence \"%s\" is not yet defined in this session", s.Name)
 	}
 	return v, nil
 }
@@ -53,7 +53,7 @@ func (ss *Session) Lastval() (int64, error) {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	if !ss.lastSet {
-		return 0, wire.Errorf(CodeNotInState, "lastval is not yet defined in this session")
+		return 0, pgerr.Errorf(CodeNotInState, "lastval is not yet defined in this session")
 	}
 	return ss.last[ss.lastKey], nil
 }
