@@ -398,7 +398,7 @@ func (b *binder) bindRangeFunction(rf *q.RangeFunction, sc *scope) (plan, []scop
 	}
 	switch name {
 	case "jsonb_each", "json_each", "jsonb_each_text", "json_each_text":
-		if len(args) != 1 || rf.Ordinality {
+		if len(args) != 1 {
 			return nil, nil, unsupported("%s with these arguments is not supported", name)
 		}
 		jt, vt := TJSONB, TJSONB
@@ -414,12 +414,18 @@ func (b *binder) bindRangeFunction(rf *q.RangeFunction, sc *scope) (plan, []scop
 		if err := b.addAlias(sc, alias); err != nil {
 			return nil, nil, err
 		}
-		scols, err := applyAlias([]scopeCol{{name: "key", t: TText, idx: 0}, {name: "value", t: vt, idx: 1}}, rf.Alias, alias)
-		if err != nil {
+		scols := []scopeCol{{name: "key", t: TText, idx: 0}, {name: "value", t: vt, idx: 1}}
+		if rf.Ordinality {
+			scols = append(scols, scopeCol{name: "ordinality", t: TInt8, idx: 2})
+		}
+		if scols, err = applyAlias(scols, rf.Alias, alias); err != nil {
 			return nil, nil, err
 		}
-		cols := []colInfo{{name: scols[0].name, t: TText}, {name: scols[1].name, t: vt}}
-		return &funcScanNode{name: name, args: args, cols: cols}, scols, nil
+		cols := make([]colInfo, len(scols))
+		for i, c := range scols {
+			cols[i] = colInfo{name: c.name, t: c.t}
+		}
+		return &funcScanNode{name: name, args: args, cols: cols, ord: rf.Ordinality}, scols, nil
 	}
 	t, args, err := b.bindSRF(name, args)
 	if err != nil && errors.Is(err, errNotSRF) {
