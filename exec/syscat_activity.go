@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/pggraph/pggraph/observe"
 )
 
 // Monitoring catalogs: pg_stat_activity lists the server's sessions
@@ -158,7 +160,12 @@ func init() {
 		}
 		zero := []any{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, nil, 0.0, 0.0, 0.0, 0.0, 0.0, 0, 0, 0, 0, nil}
 		shared := append([]any{uint32(0), nil, 0}, zero...)
-		db := append([]any{uint32(oidDatabase), c.database(), backends}, zero...)
+		// the process's counters for this database (observe/activity.go);
+		// block I/O, times and scans are not counted
+		a := observe.Database(c.database())
+		db := []any{uint32(oidDatabase), c.database(), backends, a.XactCommit.Load(), a.XactRollback.Load(), 0, 0, 0, 0,
+			a.TupInserted.Load(), a.TupUpdated.Load(), a.TupDeleted.Load(), 0, 0, 0, 0, 0, nil, 0.0, 0.0, 0.0, 0.0, 0.0,
+			a.Sessions.Load(), a.SessionsAbandoned.Load(), a.SessionsFatal.Load(), 0, nil}
 		return [][]any{shared, db}
 	}}
 	// recovery conflicts happen on standbys, which pggraph has none of
@@ -179,7 +186,7 @@ func init() {
 			if hasIndexes(t) {
 				idx = 0
 			}
-			rows = append(rows, []any{t.OID, t.Schema, t.RelName(), 0, 0, idx, idx, 0, 0, 0, 0, max(t.Source.RowCount(), 0), 0, 0, 0, nil, nil, nil, nil, 0, 0, 0, 0})
+			rows = append(rows, tableStatsRow(c, t, idx))
 		}
 		return rows
 	}
@@ -233,4 +240,13 @@ func init() {
 		}
 		return rows
 	}}
+}
+
+// tableStatsRow is a pg_stat_*_tables row: the rows this process's
+// statements wrote to t (observe/activity.go), its live row count; scans,
+// dead rows and maintenance are not counted.
+func tableStatsRow(c *catalogSet, t *TableDef, idx any) []any {
+	a := observe.Table(c.database(), t.OID)
+	return []any{t.OID, t.Schema, t.RelName(), 0, 0, idx, idx, a.Inserted.Load(), a.Updated.Load(), a.Deleted.Load(), 0,
+		max(t.Source.RowCount(), 0), 0, 0, 0, nil, nil, nil, nil, 0, 0, 0, 0}
 }

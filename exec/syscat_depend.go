@@ -186,7 +186,8 @@ func nextvalTarget(def string) (string, bool) {
 
 func init() {
 	// pg_stat_user_tables: Metabase reads n_live_tup as a row estimate;
-	// pggraph keeps no access statistics (counters are 0, times NULL)
+	// write counters come from this process's statements, scans and
+	// maintenance are not counted (0, times NULL)
 	pgCatalogRels["pg_stat_user_tables"] = &sysRelation{12161, "relid oid, schemaname name, relname name, seq_scan int8, seq_tup_read int8, idx_scan int8, idx_tup_fetch int8, n_tup_ins int8, n_tup_upd int8, n_tup_del int8, n_tup_hot_upd int8, n_live_tup int8, n_dead_tup int8, n_mod_since_analyze int8, n_ins_since_vacuum int8, last_vacuum timestamptz, last_autovacuum timestamptz, last_analyze timestamptz, last_autoanalyze timestamptz, vacuum_count int8, autovacuum_count int8, analyze_count int8, autoanalyze_count int8", func(c *catalogSet) [][]any {
 		var rows [][]any
 		for _, t := range c.userTables() {
@@ -197,7 +198,7 @@ func init() {
 			if hasIndexes(t) {
 				idx = 0
 			}
-			rows = append(rows, []any{t.OID, t.Schema, t.RelName(), 0, 0, idx, idx, 0, 0, 0, 0, max(t.Source.RowCount(), 0), 0, 0, 0, nil, nil, nil, nil, 0, 0, 0, 0})
+			rows = append(rows, tableStatsRow(c, t, idx))
 		}
 		return rows
 	}}

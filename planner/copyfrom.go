@@ -3,15 +3,16 @@ package planner
 import (
 	"context"
 	"fmt"
-	"github.com/pggraph/pggraph/access"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/jackc/pgx/v5/pgtype"
 
+	"github.com/pggraph/pggraph/access"
 	"github.com/pggraph/pggraph/adapters"
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/observe"
 	"github.com/pggraph/pggraph/wire"
 )
 
@@ -144,6 +145,7 @@ func (w *writer) copyRows(st *wire.Statement, in *wire.CopyIn) (int64, error) {
 	if err := w.fireStatement(ti, "INSERT", false); err != nil {
 		return 0, err
 	}
+	observe.RowsWritten(activityDatabase(w.s.info.Database), td.OID, "INSERT", total)
 	return total, nil
 }
 
@@ -266,6 +268,7 @@ func (s *session) copyStream(ctx context.Context, st *wire.Statement, in *wire.C
 	}
 	s.committed(rc)
 	s.unpin()
+	observe.RowsWritten(activityDatabase(s.info.Database), ti0.def.OID, "INSERT", rdr.n)
 	return rdr.n, nil
 }
 

@@ -221,6 +221,9 @@ func (s *session) runWrite(ctx context.Context, v *view, p *plan, params []any) 
 	}
 	defer w.startProgress(p).Done()
 	out, err := w.dispatch(p)
+	if err == nil {
+		w.noteRowsWritten(p, out)
+	}
 	return out, w.redactKeys(err)
 }
 

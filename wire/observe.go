@@ -46,6 +46,9 @@ func (c *conn) connAttrs() []any {
 // metric, and with log_connections the "connection authorized" line.
 func (c *conn) noteStarted(err error) {
 	observe.ConnectionStarted(startupOutcome(err))
+	if err == nil {
+		observe.Database(c.database).Sessions.Add(1)
+	}
 	if err == nil && c.srv.cfg.LogConnections {
 		attrs := c.connAttrs()
 		if v, ok := c.settings.Get("application_name"); ok && v != "" {
@@ -137,4 +140,16 @@ func (s *Server) OpenTransactions() (n int, oldest time.Duration) {
 		}
 	}
 	return n, oldest
+}
+
+// noteTransactionEnd counts a transaction's end for pg_stat_database
+// (xact_commit, xact_rollback): implicit transactions of single
+// statements count, as in PostgreSQL.
+func (c *conn) noteTransactionEnd(committed bool) {
+	d := observe.Database(c.database)
+	if committed {
+		d.XactCommit.Add(1)
+	} else {
+		d.XactRollback.Add(1)
+	}
 }

@@ -78,7 +78,9 @@ func (c *conn) endTx(commit bool) error {
 			err = nil
 		}
 	}
-	c.settings.endTx(commit && err == nil && c.tx != txFailed)
+	committed := commit && err == nil && c.tx != txFailed
+	c.settings.endTx(committed)
+	c.noteTransactionEnd(committed)
 	c.tx = txIdle
 	c.closePortals()
 	if err != nil {
