@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/pggraph/pggraph/exec"
 )
 
 // TestCatalogCacheSharesBuilds: concurrent sessions asking for one
@@ -164,5 +166,39 @@ func TestTableDefCarriedAcrossVersions(t *testing.T) {
 		if len(ti.def.Columns) == 3 && ti.meta == first.meta {
 			t.Fatalf("version %d after ALTER TABLE carried the old definition's metadata", ti.entry.Version)
 		}
+	}
+}
+
+// TestGraphViewsSharedAcrossCommits: the catalogs of two heads of a
+// branch share its graph.* views (built once), and those views still
+// read the current state (graph.commits lists the newer commit).
+func TestGraphViewsSharedAcrossCommits(t *testing.T) {
+	ts := startServer(t, nil)
+	ctx := context.Background()
+	c := ts.connect(t, pgx.QueryExecModeSimpleProtocol)
+	count := func() int {
+		var n int
+		if err := c.QueryRow(ctx, "select count(*) from graph.commits").Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if _, err := c.Exec(ctx, "create table t (id int8)"); err != nil {
+		t.Fatal(err)
+	}
+	before := count()
+	first, ok := ts.backend.views.m.Load("main")
+	if !ok {
+		t.Fatal("no graph views cached for main")
+	}
+	if _, err := c.Exec(ctx, "insert into t values (1)"); err != nil {
+		t.Fatal(err)
+	}
+	if after := count(); after != before+1 {
+		t.Fatalf("graph.commits lists %d commits after one more commit, had %d", after, before)
+	}
+	again, _ := ts.backend.views.m.Load("main")
+	if &again.([]*exec.TableDef)[0] != &first.([]*exec.TableDef)[0] {
+		t.Fatal("the new head's catalog built the graph views again")
 	}
 }
