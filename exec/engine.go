@@ -120,6 +120,25 @@ func (e *Engine) PrepareFor(sess *Session, sql string, declared []uint32) (p *Pr
 	if len(tree.Stmts) != 1 {
 		return nil, errf(CodeSyntaxError, "cannot insert multiple commands into a prepared statement")
 	}
+	return e.prepareStmt(sess, sql, tree.Stmts[0].Stmt, declared)
+}
+
+// PrepareStmtFor is PrepareFor for a statement the caller built as a
+// parse tree (the planner's INSERT … VALUES source), so that it is not
+// printed as SQL text only to be parsed again. The tree is only read
+// (it may share nodes with cached parse trees). sql is the text error
+// positions refer to ("" = none: an error then carries no position).
+func (e *Engine) PrepareStmtFor(sess *Session, sql string, stmt *sqlparse.Node, declared []uint32) (p *Prepared, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			p, err = nil, internalPanic(r)
+		}
+	}()
+	return e.prepareStmt(sess, sql, stmt, declared)
+}
+
+// prepareStmt binds one parsed statement (PrepareFor, PrepareStmtFor).
+func (e *Engine) prepareStmt(sess *Session, sql string, stmt *sqlparse.Node, declared []uint32) (*Prepared, error) {
 	cs := &catalogSet{user: e.Catalog, loc: time.UTC}
 	if sess != nil {
 		cs.db, cs.user_, cs.setting, cs.params = sess.Database, sess.User, sess.Setting, sess.Parameters
@@ -140,13 +159,13 @@ func (e *Engine) PrepareFor(sess *Session, sql string, declared []uint32) (p *Pr
 		_ = i
 		b.params = append(b.params, &t)
 	}
-	bd, err := b.bindStmt(tree.Stmts[0].Stmt)
+	bd, err := b.bindStmt(stmt)
 	if err != nil {
 		return nil, err
 	}
 	b.notePrivilegeColumns() // before pruning narrows what views' scans read
 	b.pruneViews()
-	p = &Prepared{SQL: sql, plan: bd.plan, cols: bd.cols, eng: e, uses: b.uses, volatile: b.volatile}
+	p := &Prepared{SQL: sql, plan: bd.plan, cols: bd.cols, eng: e, uses: b.uses, volatile: b.volatile}
 	for _, t := range b.params {
 		p.ParamTypes = append(p.ParamTypes, *t)
 	}

@@ -37,6 +37,7 @@ type Backend struct {
 	seqs        *seq.Allocator
 	tables      tableCache
 	cats        catalogCache
+	views       graphViewsCache
 	// changes caches row-change summaries of published table versions
 	// (writeset.go); rows holds the in-process row and key locks
 	// (rowlocks.go).
@@ -73,7 +74,7 @@ func (b *Backend) NewSession(ctx context.Context, info wire.SessionInfo) (wire.S
 		return nil, err
 	}
 	s := &session{g: b.Graph, root: b.Graph.Root, maxReprepare: b.MaxReprepare, analyze: b.Analyze, info: info, memLimit: b.MemoryLimit,
-		cats: &b.cats, seqs: b.seqs, seqSess: seq.NewSession(), tables: &b.tables,
+		cats: &b.cats, seqs: b.seqs, seqSess: seq.NewSession(), tables: &b.tables, views: &b.views,
 		access: b.Access, backend: b, releaseLogin: release}
 	s.advisory = s.newAdvisorySession(b.locks)
 	return s, nil

@@ -230,6 +230,10 @@ type tableInfo struct {
 	entry  graph.TableEntry
 	schema *arrow.Schema  // the stored Arrow schema (what inserts must carry)
 	meta   *ddl.TableMeta // nil when the definition's metadata is unreadable
+	// sqlDef marks a table read through its SQL metadata with a Lance
+	// source (tableDef's first case): its other versions copy def
+	// (tableCache.info)
+	sqlDef bool
 }
 
 // columnTypes lists exec types in preference order; a stored Arrow type
@@ -268,15 +272,9 @@ func buildCatalog(ctx context.Context, root *graph.Root, sn *graph.Snapshot, vie
 		if c.addEnum(e) {
 			continue
 		}
-		key := tableCacheKey(e)
-		ti := cache.get(key)
-		if ti == nil {
-			td, err := tableDef(ctx, root, e)
-			if err != nil {
-				return nil, err
-			}
-			ti = newTableInfo(e, td)
-			cache.put(key, ti)
+		ti, err := cache.info(ctx, root, e)
+		if err != nil {
+			return nil, err
 		}
 		if ti.meta != nil && ti.meta.Relkind == ddl.RelSequence {
 			continue
@@ -296,6 +294,12 @@ func buildCatalog(ctx context.Context, root *graph.Root, sn *graph.Snapshot, vie
 type tableCache struct {
 	mu sync.Mutex
 	m  map[string]*tableInfo
+	// defs holds, per table definition (any version), the last table
+	// version built from it: a commit that changed only a table's rows
+	// makes its next version's definition a copy of that one with a
+	// source on the new version, instead of decoding the SQL metadata
+	// again (three JSON decodes and a schema conversion per commit).
+	defs map[string]*tableInfo
 }
 
 const tableCacheMax = 1024
@@ -319,15 +323,65 @@ func (c *tableCache) put(key string, ti *tableInfo) {
 		c.m = map[string]*tableInfo{}
 	}
 	c.m[key] = ti
+	if ti.sqlDef {
+		if c.defs == nil || len(c.defs) >= tableCacheMax {
+			c.defs = map[string]*tableInfo{}
+		}
+		c.defs[defCacheKey(key)] = ti
+	}
 }
 
-// tableCacheKey identifies a table version with its definition.
+// template returns a version built from the definition key names (nil
+// when none is cached).
+func (c *tableCache) template(key string) *tableInfo {
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.defs[defCacheKey(key)]
+}
+
+// info returns the (cached) exec definition of one table version.
+func (c *tableCache) info(ctx context.Context, root *graph.Root, e graph.TableEntry) (*tableInfo, error) {
+	key := tableCacheKey(e)
+	if ti := c.get(key); ti != nil {
+		return ti, nil
+	}
+	var ti *tableInfo
+	if t := c.template(key); t != nil {
+		ds, err := root.OpenTable(ctx, e) // this process's own commit's handle when it has one
+		if err != nil {
+			return nil, storageFailed(err, "could not open table %q at version %d", e.Name, e.Version)
+		}
+		// the definition (columns, constraints, metadata) depends only on
+		// what the key's hash covers; the source alone is per version
+		td := *t.def
+		td.Source = lancesrc.New(ds, td.Columns, ddl.LookupColumns(&td))
+		ti = &tableInfo{def: &td, entry: e, schema: t.schema, meta: t.meta, sqlDef: true}
+	} else {
+		td, sqlDef, err := tableDef(ctx, root, e)
+		if err != nil {
+			return nil, err
+		}
+		ti = newTableInfo(e, td)
+		ti.sqlDef = sqlDef
+	}
+	c.put(key, ti)
+	return ti, nil
+}
+
+// tableCacheKey identifies a table version with its definition: the
+// definition's part (defCacheKey) first, the version last.
 func tableCacheKey(e graph.TableEntry) string {
 	def, _ := json.Marshal(e.Def)
 	h := fnv.New64a()
 	h.Write(def)
-	return fmt.Sprintf("%s|%s|%d|%s|%d|%x", e.Location, e.Branch, e.Version, e.Name, e.ID, h.Sum64())
+	return fmt.Sprintf("%s|%s|%s|%d|%x|%d", e.Location, e.Branch, e.Name, e.ID, h.Sum64(), e.Version)
 }
+
+// defCacheKey is a tableCacheKey without its version.
+func defCacheKey(key string) string { return key[:strings.LastIndexByte(key, '|')] }
 
 // newTableInfo pairs a table's exec definition with its stored schema and
 // SQL metadata.
@@ -384,23 +438,26 @@ func sqlTableDef(e graph.TableEntry) (*exec.TableDef, bool) {
 	return td, true
 }
 
-func tableDef(ctx context.Context, root *graph.Root, e graph.TableEntry) (*exec.TableDef, error) {
+// tableDef builds the exec definition of one table version; sqlDef
+// reports one read through its SQL metadata with a Lance source (the
+// first case), whose other versions differ only in their source.
+func tableDef(ctx context.Context, root *graph.Root, e graph.TableEntry) (_ *exec.TableDef, sqlDef bool, _ error) {
 	if td, ok := sqlTableDef(e); ok {
 		if td.View != nil {
-			return td, nil // a view's rows are its query's: nothing to open
+			return td, false, nil // a view's rows are its query's: nothing to open
 		}
 		ds, err := root.OpenTable(ctx, e) // this process's own commit's handle when it has one
 		if err != nil {
-			return nil, storageFailed(err, "could not open table %q at version %d", e.Name, e.Version)
+			return nil, false, storageFailed(err, "could not open table %q at version %d", e.Name, e.Version)
 		}
 		// every UNIQUE / indexed column gets the key-lookup path (the
 		// index is shared across versions: exec/lancesrc)
 		td.Source = lancesrc.New(ds, td.Columns, ddl.LookupColumns(td))
-		return td, nil
+		return td, true, nil
 	}
 	schema, err := e.Def.ArrowSchema()
 	if err != nil {
-		return nil, wire.Errorf("XX001", "table %q has an unreadable definition", e.Name).WithDetail(err.Error())
+		return nil, false, wire.Errorf("XX001", "table %q has an unreadable definition", e.Name).WithDetail(err.Error())
 	}
 	td := &exec.TableDef{OID: uint32(firstUserOID + e.ID), Schema: "public", Name: e.Name}
 	var unsupported []string
@@ -420,14 +477,14 @@ func tableDef(ctx context.Context, root *graph.Root, e graph.TableEntry) (*exec.
 	}
 	if len(unsupported) > 0 {
 		td.Source = failingSource{wire.Errorf(wire.CodeFeatureNotSupported, "reading table %q is not supported yet: column types %v", e.Name, unsupported)}
-		return td, nil
+		return td, false, nil
 	}
 	ds, err := root.OpenTable(ctx, e) // this process's own commit's handle when it has one
 	if err != nil {
-		return nil, storageFailed(err, "could not open table %q at version %d", e.Name, e.Version)
+		return nil, false, storageFailed(err, "could not open table %q at version %d", e.Name, e.Version)
 	}
 	td.Source = lancesrc.New(ds, td.Columns, td.PrimaryKey)
-	return td, nil
+	return td, false, nil
 }
 
 // failingSource stands for a table the executor cannot read: naming it

@@ -400,12 +400,26 @@ func (w *writer) query(sql string) ([]*exec.Vec, []exec.Column, error) {
 // With chunks, the query reads a snapshot of the pending state taken
 // before the first chunk (chunked_writes.go): fn's changes never reach it.
 func (w *writer) queryChunks(sql string, chunk int64, fn func([]*exec.Vec, []exec.Column) error) error {
+	return w.queryChunksOf(sql, nil, chunk, fn)
+}
+
+// queryChunksOf is queryChunks for a query given as text (stmt nil) or
+// as a parse tree the planner built (stmt, with sql ""): a tree is bound
+// as it is, not printed and parsed again. Errors of a tree carry no
+// position in its text, like those of rewritten text (below).
+func (w *writer) queryChunksOf(sql string, stmt *sqlparse.Node, chunk int64, fn func([]*exec.Vec, []exec.Column) error) error {
 	src := w.v
 	if chunk > 0 {
 		src = w.v.snapshot()
 	}
 	eng := &exec.Engine{Catalog: src, MemoryLimit: w.s.memLimit}
-	prep, err := eng.PrepareFor(w.s.execSession(), sql, w.declared)
+	var prep *exec.Prepared
+	var err error
+	if stmt != nil {
+		prep, err = eng.PrepareStmtFor(w.s.execSession(), "", stmt, w.declared)
+	} else {
+		prep, err = eng.PrepareFor(w.s.execSession(), sql, w.declared)
+	}
 	if err != nil {
 		var ee *exec.Error
 		placed := errors.As(err, &ee) && ee.Placed

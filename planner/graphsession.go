@@ -109,6 +109,11 @@ func (s *session) graphViews(ctx context.Context, sn *graph.Snapshot, asOf bool)
 	var views []*exec.TableDef
 	if asOf {
 		views, _ = graphsql.TablesAsOf(ctx, s.g, sn)
+	} else if s.views != nil {
+		views = s.views.get(sn.Branch, func() []*exec.TableDef {
+			v, _ := graphsql.Tables(ctx, s.g, sn.Branch)
+			return v
+		})
 	} else {
 		views, _ = graphsql.Tables(ctx, s.g, sn.Branch)
 	}

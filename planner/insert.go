@@ -31,7 +31,7 @@ func (w *writer) insert(ins *sqlparse.InsertStmt) (*writeOut, error) {
 	if err != nil {
 		return nil, err
 	}
-	sql, fill, targets, err := w.insertSource(td, targets, ins)
+	sql, stmt, fill, targets, err := w.insertSource(td, targets, ins)
 	if err != nil {
 		return nil, err
 	}
@@ -58,7 +58,7 @@ func (w *writer) insert(ins *sqlparse.InsertStmt) (*writeOut, error) {
 	var n int
 	first := true
 	var bodyErr error
-	err = w.queryChunks(sql, chunk, func(rows []*exec.Vec, _ []exec.Column) error {
+	err = w.queryChunksOf(sql, stmt, chunk, func(rows []*exec.Vec, _ []exec.Column) error {
 		if !first {
 			insertChunksAfterFirst.Add(1)
 		}
@@ -254,14 +254,18 @@ func selectTargetLocation(n *sqlparse.Node, i int) int32 {
 	return rt.GetLocation()
 }
 
-// insertSource builds the query yielding the new rows in table order.
+// insertSource builds the query yielding the new rows in table order:
+// as SQL text, or, for a plain VALUES list without WITH (every 1-row
+// INSERT of an application), as the parse tree of that VALUES query
+// (sql ""), which exec binds as it is — printing it as text only for
+// exec to parse it again cost 4–10 % of a 1-row commit's CPU.
 // Without a column list the targets are the table's first columns, as
 // many as the source yields (the rest get their defaults, as in
 // PostgreSQL); it returns the targets it used.
-func (w *writer) insertSource(td *exec.TableDef, targets []int, ins *sqlparse.InsertStmt) (string, map[int][]bool, []int, error) {
+func (w *writer) insertSource(td *exec.TableDef, targets []int, ins *sqlparse.InsertStmt) (string, *sqlparse.Node, map[int][]bool, []int, error) {
 	with, err := deparseWith(ins.WithClause)
 	if err != nil {
-		return "", nil, nil, err
+		return "", nil, nil, nil, err
 	}
 	fill := map[int][]bool{} // sequence-defaulted cells (nil mask: every row)
 	sel := ins.SelectStmt.GetSelectStmt()
@@ -284,17 +288,17 @@ func (w *writer) insertSource(td *exec.TableDef, targets []int, ins *sqlparse.In
 				fill[c] = nil
 			}
 		}
-		return with + "SELECT " + strings.Join(items, ", "), fill, targets, nil
+		return with + "SELECT " + strings.Join(items, ", "), nil, fill, targets, nil
 	}
 	if isPlainValues(sel) {
 		lists := make([]*sqlparse.Node, len(sel.ValuesLists))
 		for r, l := range sel.ValuesLists {
 			items := l.GetList().Items
 			if len(items) > len(targets) {
-				return "", nil, nil, w.at(wire.Errorf("42601", "INSERT has more expressions than target columns"), nodeLocation(items[len(targets)]))
+				return "", nil, nil, nil, w.at(wire.Errorf("42601", "INSERT has more expressions than target columns"), nodeLocation(items[len(targets)]))
 			}
 			if len(items) < len(targets) {
-				return "", nil, nil, w.at(wire.Errorf("42601", "INSERT has more target columns than expressions"), targetLocation(ins.Cols, len(items)))
+				return "", nil, nil, nil, w.at(wire.Errorf("42601", "INSERT has more target columns than expressions"), targetLocation(ins.Cols, len(items)))
 			}
 			row := make([]*sqlparse.Node, len(td.Columns))
 			for c, cd := range td.Columns {
@@ -310,7 +314,7 @@ func (w *writer) insertSource(td *exec.TableDef, targets []int, ins *sqlparse.In
 					}
 					expr, err = cachedExpr(w.defaultFor(cd))
 					if err != nil {
-						return "", nil, nil, err
+						return "", nil, nil, nil, err
 					}
 				}
 				if pos[c] >= 0 && items[pos[c]].GetSetToDefault() == nil {
@@ -321,20 +325,24 @@ func (w *writer) insertSource(td *exec.TableDef, targets []int, ins *sqlparse.In
 					row[c] = &sqlparse.Node{Node: &sqlparse.Node_TypeCast{TypeCast: &sqlparse.TypeCast{Arg: expr, TypeName: tn, Location: -1}}}
 				}
 				if err != nil {
-					return "", nil, nil, err
+					return "", nil, nil, nil, err
 				}
 			}
 			lists[r] = &sqlparse.Node{Node: &sqlparse.Node_List{List: &sqlparse.List{Items: row}}}
 		}
-		s, err := deparseStmt(&sqlparse.Node{Node: &sqlparse.Node_SelectStmt{SelectStmt: &sqlparse.SelectStmt{ValuesLists: lists}}})
-		if err != nil {
-			return "", nil, nil, err
+		values := &sqlparse.Node{Node: &sqlparse.Node_SelectStmt{SelectStmt: &sqlparse.SelectStmt{ValuesLists: lists}}}
+		if with == "" {
+			return "", values, fill, targets, nil
 		}
-		return with + s, fill, targets, nil
+		s, err := deparseStmt(values)
+		if err != nil {
+			return "", nil, nil, nil, err
+		}
+		return with + s, nil, fill, targets, nil
 	}
 	inner, err := deparseStmt(ins.SelectStmt)
 	if err != nil {
-		return "", nil, nil, err
+		return "", nil, nil, nil, err
 	}
 	// the source's width must match the target list (a column alias list
 	// shorter than the source would silently drop columns)
@@ -342,11 +350,11 @@ func (w *writer) insertSource(td *exec.TableDef, targets []int, ins *sqlparse.In
 	if prep, err := eng.PrepareFor(w.s.execSession(), with+inner, w.declared); err == nil {
 		switch n := len(prep.Columns); {
 		case n > len(targets):
-			return "", nil, nil, w.at(wire.Errorf("42601", "INSERT has more expressions than target columns"), selectTargetLocation(ins.SelectStmt, len(targets)))
+			return "", nil, nil, nil, w.at(wire.Errorf("42601", "INSERT has more expressions than target columns"), selectTargetLocation(ins.SelectStmt, len(targets)))
 		case n < len(targets) && len(ins.Cols) == 0:
 			implicit(n)
 		case n < len(targets):
-			return "", nil, nil, w.at(wire.Errorf("42601", "INSERT has more target columns than expressions"), targetLocation(ins.Cols, n))
+			return "", nil, nil, nil, w.at(wire.Errorf("42601", "INSERT has more target columns than expressions"), targetLocation(ins.Cols, n))
 		}
 	}
 	names := make([]string, len(targets))
@@ -364,7 +372,7 @@ func (w *writer) insertSource(td *exec.TableDef, targets []int, ins *sqlparse.In
 			}
 		}
 	}
-	return with + "SELECT " + strings.Join(items, ", ") + " FROM (" + inner + ") AS _src(" + strings.Join(names, ", ") + ")", fill, targets, nil
+	return with + "SELECT " + strings.Join(items, ", ") + " FROM (" + inner + ") AS _src(" + strings.Join(names, ", ") + ")", nil, fill, targets, nil
 }
 
 // isPlainValues reports a bare VALUES list (no ORDER BY/LIMIT/WITH).

@@ -163,15 +163,5 @@ func (s *session) versionedTable(ctx context.Context, sn *graph.Snapshot, name, 
 
 // tableInfoOf is the (cached) exec definition of one table version.
 func (s *session) tableInfoOf(ctx context.Context, e graph.TableEntry) (*tableInfo, error) {
-	key := tableCacheKey(e)
-	if ti := s.tables.get(key); ti != nil {
-		return ti, nil
-	}
-	td, err := tableDef(ctx, s.root, e)
-	if err != nil {
-		return nil, err
-	}
-	ti := newTableInfo(e, td)
-	s.tables.put(key, ti)
-	return ti, nil
+	return s.tables.info(ctx, s.root, e)
 }

@@ -51,6 +51,7 @@ type session struct {
 	releaseLogin func()
 	seqSess      *seq.Session
 	tables       *tableCache              // shared by the backend's sessions
+	views        *graphViewsCache         // the branches' graph.* views, shared likewise
 	runner       *queryRunner             // idle coroutine for the next query (runner.go)
 	hooks        *exec.SessionHooks       // what the session lends its queries (withSession)
 	shapes       map[string]*literalShape // the literal cache (literal_cache.go)

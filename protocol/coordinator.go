@@ -955,14 +955,16 @@ func ReclaimFork(ctx context.Context, root *graph.Root, e Effect) error {
 	return nil
 }
 
-// ProbeHead returns the live HEAD of an effect's target ref.
+// ProbeHead returns the live HEAD of an effect's target ref: its latest
+// version number, found without decoding that version's manifest
+// (lance.LatestVersion).
 func ProbeHead(ctx context.Context, root *graph.Root, e Effect) (uint64, bool, error) {
-	ds, err := lance.Open(ctx, root.Store(), e.Location, root.DatasetOptions(e.Location, e.LanceBranch, 0))
+	v, err := lance.LatestVersion(ctx, root.Store(), e.Location, root.DatasetOptions(e.Location, e.LanceBranch, 0))
 	if err != nil {
 		if lance.IsNotFound(err) {
 			return 0, false, nil
 		}
 		return 0, false, err
 	}
-	return ds.Version(), true, nil
+	return v, true, nil
 }

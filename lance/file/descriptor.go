@@ -12,9 +12,10 @@ type descriptor struct {
 }
 
 func (d descriptor) encode() []byte {
-	var s []byte
+	var s, fb []byte
 	for _, f := range d.fields {
-		s = appendBytesField(s, 1, schema.EncodeField(nil, f))
+		fb = schema.EncodeField(fb[:0], f) // one scratch buffer for every field
+		s = appendBytesField(s, 1, fb)
 	}
 	s = schema.AppendMetadata(s, 5, d.metadata)
 	var b []byte

@@ -102,13 +102,18 @@ func AppendMetadata(b []byte, num protowire.Number, m map[string][]byte) []byte 
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		var e []byte
-		e = protowire.AppendTag(e, 1, protowire.BytesType)
-		e = protowire.AppendString(e, k)
-		e = protowire.AppendTag(e, 2, protowire.BytesType)
-		e = protowire.AppendBytes(e, m[k])
+		// the entry is appended in place after its length (computed
+		// first): every data file's footer carries the schema, so a
+		// buffer per entry was a large share of a 1-row commit's
+		// allocations
+		v := m[k]
+		n := protowire.SizeTag(1) + protowire.SizeBytes(len(k)) + protowire.SizeTag(2) + protowire.SizeBytes(len(v))
 		b = protowire.AppendTag(b, num, protowire.BytesType)
-		b = protowire.AppendBytes(b, e)
+		b = protowire.AppendVarint(b, uint64(n))
+		b = protowire.AppendTag(b, 1, protowire.BytesType)
+		b = protowire.AppendString(b, k)
+		b = protowire.AppendTag(b, 2, protowire.BytesType)
+		b = protowire.AppendBytes(b, v)
 	}
 	return b
 }
