@@ -764,7 +764,16 @@ func (w *mergeWriter) Apply(ctx context.Context, pw *protocol.PreparedWrite) err
 			mw := &mutationWriter{root: w.g.Root, store: w.g.Root.Store()}
 			var created bool
 			var err error
-			inherited, _ := pw.Base.Snapshot.State.Table(e.Table)
+			inherited, ok := pw.Base.Snapshot.State.Table(e.Table)
+			if !ok {
+				// a table this merge registers (a source incarnation the
+				// target's rows merge into: merge_recolumn.go)
+				for _, r := range pw.Delta.Registrations {
+					if r.Key() == e.Table {
+						inherited = r
+					}
+				}
+			}
 			if s, created, err = mw.firstTouch(ctx, *e, plans[e.Table], inherited); err != nil {
 				firstErr = err
 				if !created && lance.IsExists(err) {
