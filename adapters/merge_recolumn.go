@@ -276,6 +276,7 @@ func (p *mergePlan) mapDelta(ctx context.Context, side recolumnSide, base, src p
 	}
 	// the other incarnation's rows with the changed keys
 	others := map[string]arrow.RecordBatch{}
+	otherAddr := map[string]uint64{}
 	if len(changes) > 0 {
 		var addrs []uint64
 		keyOf := map[uint64]string{}
@@ -294,6 +295,7 @@ func (p *mergePlan) mapDelta(ctx context.Context, side recolumnSide, base, src p
 		}
 		for a, r := range rows {
 			others[keyOf[a]] = r
+			otherAddr[keyOf[a]] = a
 		}
 	}
 	keys := make([]string, 0, len(changes))
@@ -305,6 +307,9 @@ func (p *mergePlan) mapDelta(ctx context.Context, side recolumnSide, base, src p
 	var added []arrow.RecordBatch
 	replayedWins := p.w.strategy == MergeTheirs && side.replayedIsSource || p.w.strategy == MergeOurs && !side.replayedIsSource
 	otherWins := p.w.strategy != "" && !replayedWins
+	// a 'stop' merge stages the conflicting rows when the target's rows
+	// are the other side (its rows stay addressable in its table)
+	stage := p.w.staging && side.replayedIsSource && p.w.strategy == ""
 	var conflicts []string
 	for _, k := range keys {
 		c := changes[k]
@@ -339,12 +344,14 @@ func (p *mergePlan) mapDelta(ctx context.Context, side recolumnSide, base, src p
 			}
 		}
 		var conflict string
+		rc := RowConflict{Table: side.table, Base: mb, Ours: o, Theirs: ms, OursAddr: otherAddr[k], StagedRow: -1}
 		switch {
 		case c.b == nil: // added on the replayed side
 			if o == nil {
 				added = append(added, ms)
 			} else if rowKey(o, 0, nil) != rowKey(ms, 0, nil) {
 				conflict = "added on both branches with different values"
+				rc.Columns = differing(o, ms)
 			}
 		case c.s == nil: // deleted on the replayed side
 			if o == nil {
@@ -354,15 +361,25 @@ func (p *mergePlan) mapDelta(ctx context.Context, side recolumnSide, base, src p
 				out.delKeys[k] = true
 			} else {
 				conflict = fmt.Sprintf("deleted on %s but changed on %s", side.replayed, side.other)
+				rc.Columns = allColumns(o)
 			}
 		default: // updated on the replayed side
 			if o == nil {
 				conflict = fmt.Sprintf("updated on %s but deleted on %s", side.replayed, side.other)
+				rc.Columns = allColumns(ms)
 				break
 			}
-			merged, cols := l.mergeRow(c.b, c.s, mb, ms, o)
+			merged, cols, pos := l.mergeRow(c.b, c.s, mb, ms, o)
 			if len(cols) > 0 {
 				conflict = fmt.Sprintf("column %s set differently on both branches", strings.Join(cols, ", "))
+				rc.Columns = pos
+				if stage && rowKey(merged, 0, nil) != rowKey(o, 0, nil) {
+					// staged as its per-column merge (the target's values
+					// where both set a column)
+					rc.StagedRow = len(added)
+					out.delKeys[k] = true
+					added = append(added, merged)
+				}
 				break
 			}
 			if rowKey(merged, 0, nil) != rowKey(o, 0, nil) {
@@ -377,6 +394,8 @@ func (p *mergePlan) mapDelta(ctx context.Context, side recolumnSide, base, src p
 		case replayedWins:
 			take()
 		case otherWins:
+		case stage:
+			p.rowConflicts = append(p.rowConflicts, rc)
 		default:
 			row := ms
 			if row == nil {
@@ -438,9 +457,10 @@ func concatRecords(s *arrow.Schema, recs []arrow.RecordBatch) (arrow.RecordBatch
 // too (to something else); columns only the other incarnation has keep
 // its value. It returns the merged row and the names of conflicting
 // columns.
-func (l *colLine) mergeRow(b, s, mb, ms, o arrow.RecordBatch) (arrow.RecordBatch, []string) {
+func (l *colLine) mergeRow(b, s, mb, ms, o arrow.RecordBatch) (arrow.RecordBatch, []string, []int) {
 	arrs := make([]arrow.Array, len(l.src))
 	var bad []string
+	var pos []int
 	for j, sc := range l.src {
 		arrs[j] = o.Column(j)
 		if sc < 0 {
@@ -460,8 +480,30 @@ func (l *colLine) mergeRow(b, s, mb, ms, o arrow.RecordBatch) (arrow.RecordBatch
 			continue
 		}
 		bad = append(bad, fmt.Sprintf("%q", l.to.Field(j).Name))
+		pos = append(pos, j)
 	}
-	return array.NewRecordBatch(l.to, arrs, 1), bad
+	return array.NewRecordBatch(l.to, arrs, 1), bad, pos
+}
+
+// allColumns lists every column of a row (by position).
+func allColumns(r arrow.RecordBatch) []int {
+	out := make([]int, r.NumCols())
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
+// differing lists the columns (by position) whose values differ between
+// two rows of one schema.
+func differing(a, b arrow.RecordBatch) []int {
+	var out []int
+	for c := 0; c < int(a.NumCols()); c++ {
+		if rowKey(a, 0, []int{c}) != rowKey(b, 0, []int{c}) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // applyRecolumned writes rc onto the table onto (deleting its rows with

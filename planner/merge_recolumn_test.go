@@ -111,3 +111,47 @@ func TestMergeRecolumnedConflicts(t *testing.T) {
 		{sql: "select * from p order by id", rows: "1|z|1|<nil>;2|b|9|<nil>"},
 	})
 }
+
+// TestMergeStopIntoRecolumned: a 'stop' merge of rows into a table the
+// target re-columned stages the rows both changed (in the target's
+// columns: base and theirs mapped by column id), the per-column merge of
+// a row both updated, and publishes once they are resolved in SQL.
+func TestMergeStopIntoRecolumned(t *testing.T) {
+	ts := startServer(t, nil)
+	c := ts.connect(t, pgx.QueryExecModeSimpleProtocol)
+	runScript(t, c, []step{
+		{sql: "create table p (id int8 primary key, name text, qty int4)"},
+		{sql: "insert into p values (1, 'a', 1), (2, 'b', 2), (3, 'c', 3)"},
+		{sql: "call graph.create_branch('dev')"},
+		{sql: "alter table p rename column name to label"},
+		{sql: "alter table p add column w int4 default 0"},
+		{sql: "update p set label = 'MAIN' where id = 1"},
+		{sql: "delete from p where id = 3"},
+		{sql: "set graph.branch = 'dev'"},
+		{sql: "update p set name = 'DEV', qty = 10 where id = 1"},
+		{sql: "update p set qty = 30 where id = 3"},
+		{sql: "insert into p values (4, 'd', 4)"},
+		{sql: "set graph.branch = 'main'"},
+		{sql: "begin"},
+		{sql: "select graph.merge('dev', strategy => 'stop')", rows: "staged: 2 conflicting rows"},
+		// row 1: dev's qty merged in, main's label kept; 4 added with w's default
+		{sql: "select * from p order by id", rows: "1|MAIN|10|0;2|b|2|0;4|d|4|0"},
+		{sql: "select key::text, kind, columns, base->>'label', ours->>'label', theirs->>'label', theirs->>'qty' from graph.conflicts order by id",
+			rows: "{\"id\": 1}|changed on both|label|a|MAIN|DEV|10;" +
+				"{\"id\": 3}|deleted on target, changed on source|id, label, qty, w|c|<nil>|c|30"},
+		// updating the staged row resolves its conflict; the row main
+		// deleted is taken back from dev and its conflict dismissed
+		{sql: "update p set label = 'BOTH' where id = 1", tag: "UPDATE 1"},
+		{sql: "select key::text from graph.conflicts", rows: "{\"id\": 3}"},
+		{sql: "insert into p values (3, 'c', 30, 0)", tag: "INSERT 0 1"},
+		{sql: "commit", code: "55000", msg: "1 conflicting row"},
+		{sql: "begin"},
+		{sql: "call graph.merge('dev', strategy => 'stop')"},
+		{sql: "update p set label = 'BOTH' where id = 1", tag: "UPDATE 1"},
+		{sql: "insert into p values (3, 'c', 30, 0)", tag: "INSERT 0 1"},
+		{sql: "delete from graph.conflicts", tag: "DELETE 1"},
+		{sql: "commit", tag: "COMMIT"},
+		{sql: "select * from p order by id", rows: "1|BOTH|10|0;2|b|2|0;3|c|30|0;4|d|4|0"},
+		{sql: "select cardinality(parents), writer_kind from graph.commits limit 1", rows: "2|branch_merge"},
+	})
+}
