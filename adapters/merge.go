@@ -239,7 +239,10 @@ func (w *mergeWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite) e
 	pw.Lineage.RecordMerge = sb.Commit.ID != source.Commit.ID
 	p := &mergePlan{w: w, pw: pw, target: target, targetLB: lanceBranchOf(w.into), sourceLB: lanceBranchOf(w.from),
 		staged: map[graph.TableKey]*lance.Staged{}, plans: map[graph.TableKey]*tableOps{}, rows: map[graph.TableKey]*MergedRows{},
-		source: source}
+		source: source, recol: map[graph.TableKey]*recolumned{}, recolIDs: map[uint64]bool{}}
+	if err := p.recolumnedOnSource(ctx, sb, tb); err != nil {
+		return err
+	}
 	for _, s := range source.State.Tables {
 		if err := p.table(ctx, s, sb, tb); err != nil {
 			return err
@@ -296,6 +299,11 @@ type mergePlan struct {
 	unsupported        []MergeConflict // cases the merge cannot combine yet (0A000)
 	source             *graph.Snapshot
 	rowConflicts       []RowConflict // staging: rows both sides changed
+	// recol: the target's row changes merged into incarnations the source
+	// re-columned, by the source's incarnation (merge_recolumn.go);
+	// recolIDs: the stable ids of those tables
+	recol    map[graph.TableKey]*recolumned
+	recolIDs map[uint64]bool
 }
 
 func (p *mergePlan) conflict(table, f string, a ...any) {
@@ -375,6 +383,10 @@ func (p *mergePlan) table(ctx context.Context, s graph.TableEntry, sb, tb *graph
 		if s.Branch == "" || s.Branch == p.targetLB {
 			p.pw.Delta.Registrations = append(p.pw.Delta.Registrations, reg)
 			p.pw.ReadSet.AddTable(p.target.State, k, false)
+			if rc := p.recol[k]; rc != nil {
+				delete(p.recol, k)
+				return p.applyRecolumned(ctx, reg, rc)
+			}
 			return nil
 		}
 		if s.Branch != p.sourceLB {
@@ -404,6 +416,19 @@ func (p *mergePlan) table(ctx context.Context, s graph.TableEntry, sb, tb *graph
 		}
 		if tgtChanged {
 			if liveWithID(&p.source.State, k.ID) {
+				if p.recolIDs[k.ID] {
+					// re-columned on the source, rows changed on the target:
+					// the target's changes are merged into the source's
+					// incarnation (recolumnedOnSource), this one goes
+					p.pw.Delta.Tombstones = append(p.pw.Delta.Tombstones, k)
+					p.pw.ReadSet.AddTable(p.target.State, k, false)
+					return nil
+				}
+				if tOK && t.State == graph.Live && !sameCatalog(t, tbE) {
+					p.conflict(s.Name, "its definition changed on both branches: %s re-columned it (ALTER TABLE that rewrites rows, or TRUNCATE) while %s altered it (%s)",
+						p.w.from, p.w.into, defChange(tbE, t))
+					return nil
+				}
 				p.unsupported = append(p.unsupported, MergeConflict{Table: s.Name, Reason: fmt.Sprintf(
 					"rewritten on %s (ALTER TABLE that rewrites rows, or TRUNCATE) while %s changed it: merging changes into a rewritten table", p.w.from, p.w.into)})
 				return nil
@@ -416,6 +441,9 @@ func (p *mergePlan) table(ctx context.Context, s graph.TableEntry, sb, tb *graph
 		return nil
 	}
 	if !tOK || t.State != graph.Live {
+		if t2, ok := liveEntryWithID(&p.target.State, k.ID); ok {
+			return p.intoRecolumned(ctx, s, sbE, t2)
+		}
 		if liveWithID(&p.target.State, k.ID) {
 			p.unsupported = append(p.unsupported, MergeConflict{Table: s.Name, Reason: fmt.Sprintf(
 				"rewritten on %s (ALTER TABLE that rewrites rows, or TRUNCATE) while %s changed it: merging changes into a rewritten table", p.w.into, p.w.from)})
@@ -473,8 +501,21 @@ func (p *mergePlan) replayInputs(ctx context.Context, onto graph.TableEntry, bas
 // onto the target entry onto.
 func (p *mergePlan) replay(ctx context.Context, onto graph.TableEntry, base, src pin, pk []string) error {
 	old, cur, tds, d, ok, err := p.replayInputs(ctx, onto, base, src)
-	if !ok || err != nil {
+	// the target's changes merged into this incarnation the source
+	// re-columned (merge_recolumn.go) ride with its replay
+	extra := p.recol[onto.Key()]
+	delete(p.recol, onto.Key())
+	if err != nil {
 		return err
+	}
+	if !ok {
+		if extra != nil {
+			return p.applyRecolumned(ctx, onto, extra)
+		}
+		return nil
+	}
+	if extra != nil && len(pk) == 0 {
+		return fmt.Errorf("adapters: re-columned rows of %q merged into a table without a primary key", onto.Name)
 	}
 	if !tds.Schema().Equal(cur.Schema()) {
 		p.conflict(onto.Name, "its physical schemas differ between the branches")
@@ -528,10 +569,16 @@ func (p *mergePlan) replay(ctx context.Context, onto graph.TableEntry, base, src
 			delete(want, k)
 		}
 	}
+	keyOfAddr := map[uint64]string{} // source rows' keys (extra)
+	if extra != nil {
+		for i, a := range kept {
+			keyOfAddr[a] = keptKeys[i]
+		}
+	}
 	var dels []uint64
 	keys := map[string]bool{}
 	keyAddr := map[string]uint64{} // target rows by primary key
-	if len(want) > 0 || pkIdx != nil && len(kept) > 0 {
+	if len(want) > 0 || pkIdx != nil && (len(kept) > 0 || extra != nil) {
 		// whole rows are read only to match deletions; a key check alone
 		// reads just the key columns (rowKey over the same values, so the
 		// keys compare equal to keptKeys)
@@ -625,9 +672,27 @@ func (p *mergePlan) replay(ctx context.Context, onto graph.TableEntry, base, src
 			keys[k] = true
 		}
 	}
+	if extra != nil {
+		// the target's merged rows replace the source's with their keys
+		var k2 []uint64
+		for _, a := range kept {
+			if !extra.delKeys[keyOfAddr[a]] {
+				k2 = append(k2, a)
+			}
+		}
+		kept = k2
+		for k := range extra.delKeys {
+			if a, ok := keyAddr[k]; ok {
+				dels = append(dels, a)
+			}
+		}
+	}
 	var inserts []Source
 	if len(kept) > 0 {
 		inserts = []Source{rowsAt(cur, kept)}
+	}
+	if extra != nil && extra.added != nil {
+		inserts = append(inserts, Batches(cur.Schema(), extra.added))
 	}
 	if merged != nil {
 		inserts = append(inserts, Batches(cur.Schema(), merged))
@@ -699,7 +764,16 @@ func (w *mergeWriter) Apply(ctx context.Context, pw *protocol.PreparedWrite) err
 			mw := &mutationWriter{root: w.g.Root, store: w.g.Root.Store()}
 			var created bool
 			var err error
-			inherited, _ := pw.Base.Snapshot.State.Table(e.Table)
+			inherited, ok := pw.Base.Snapshot.State.Table(e.Table)
+			if !ok {
+				// a table this merge registers (a source incarnation the
+				// target's rows merge into: merge_recolumn.go)
+				for _, r := range pw.Delta.Registrations {
+					if r.Key() == e.Table {
+						inherited = r
+					}
+				}
+			}
 			if s, created, err = mw.firstTouch(ctx, *e, plans[e.Table], inherited); err != nil {
 				firstErr = err
 				if !created && lance.IsExists(err) {

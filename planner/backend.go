@@ -61,6 +61,7 @@ func (b *Backend) NewSession(ctx context.Context, info wire.SessionInfo) (wire.S
 			b.Replication = replication.Open(b.Graph.Root.Store())
 		}
 		adapters.SetMergeCheck(b.Graph, b.checkMerge)
+		adapters.SetMergeDefaults(b.Graph, b.mergeDefaults)
 		b.Graph.SetOptimizeGuard(b.optimizeGuard)
 	})
 	release, err := b.admitLogin(ctx, info.User, info.Database)
