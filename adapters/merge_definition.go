@@ -185,7 +185,8 @@ func get(m map[string]any, k string) any {
 }
 
 // named reads a list whose elements are objects with a string "name"
-// (columns, constraints, indexes, triggers); ok false otherwise.
+// (columns, constraints, indexes, triggers) or identified by grantee and
+// grantor (ACL items); ok false otherwise.
 type namedElem struct {
 	name string
 	v    any
@@ -207,7 +208,13 @@ func named(v any) ([]namedElem, bool) {
 		}
 		n, ok := m["name"].(string)
 		if !ok {
-			return nil, false
+			// an ACL item is identified by its grantee and grantor
+			ge, gok := m["grantee"].(json.Number)
+			gr, rok := m["grantor"].(json.Number)
+			if !gok || !rok {
+				return nil, false
+			}
+			n = "grantee " + ge.String() + " by " + gr.String()
 		}
 		out[i] = namedElem{n, e}
 	}

@@ -24,9 +24,12 @@ func TestMergeDefinitionsChangedOnBoth(t *testing.T) {
 		{sql: "create table w (id int8 primary key, v int4)"},
 		{sql: "create table n (id int8 primary key, v int4)"},
 		{sql: "insert into n values (1, 1)"},
+		{sql: "create role r1"},
+		{sql: "create role r2"},
 		{sql: "call graph.create_branch('dev')"},
 		// main's side
 		{sql: "alter table a add constraint v_small check (v < 100)"},
+		{sql: "grant select on a to r1"},
 		{sql: "alter table r rename to r_main"},
 		{sql: "alter table k add constraint kc check (v > 0)"},
 		{sql: "alter table w rename to w_main"},
@@ -35,6 +38,7 @@ func TestMergeDefinitionsChangedOnBoth(t *testing.T) {
 		{sql: "set graph.branch = 'dev'"},
 		{sql: "alter table a add constraint s_short check (length(s) < 5)"},
 		{sql: "alter table a alter column s set not null"},
+		{sql: "grant insert on a to r2"},
 		{sql: "insert into a values (3, 3, 'z')"},
 		{sql: "alter table r add constraint rv check (v <> 13)"},
 		{sql: "alter table k add constraint kc check (v > 1)"},
@@ -62,6 +66,8 @@ func TestMergeDefinitionsChangedOnBoth(t *testing.T) {
 		{sql: "insert into a values (4, 100, 'q')", code: "23514", msg: `"v_small"`},
 		{sql: "insert into a values (4, 4, 'long text')", code: "23514", msg: `"s_short"`},
 		{sql: "insert into a values (4, 4, null)", code: "23502", msg: `column "s"`},
+		// grants made on each side to different roles both hold
+		{sql: "select has_table_privilege('r1', 'a', 'select'), has_table_privilege('r2', 'a', 'insert'), has_table_privilege('r2', 'a', 'select')", rows: "true|true|false"},
 		// main's rename and dev's constraint
 		{sql: "insert into r_main values (1, 13)", code: "23514", msg: `"rv"`},
 		{sql: "insert into w_main values (1, 1)", tag: "INSERT 0 1"},
