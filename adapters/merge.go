@@ -45,8 +45,13 @@ import (
 //   - dropped on the source: tombstoned on the target, unless the target
 //     changed the table (conflict);
 //   - catalog change (rename, definition) on the source: applied as a
-//     redefinition, unless the target changed the catalog entry too
-//     (conflict);
+//     redefinition; when the target changed the catalog entry too, the
+//     two are merged part by part (merge_definition.go), a part both
+//     changed differently being a conflict;
+//   - rows changed on one side of a table the other side re-columned
+//     (a new incarnation with the same id): the rows merge into the
+//     other incarnation with columns lined up by id
+//     (merge_recolumn.go); re-columned on both sides is a conflict;
 //   - rows changed on the source: the row delta since the source base
 //     (merge_delta.go: rows gone, rows added, found by comparing
 //     fragments by id and data-file identity) is replayed onto
