@@ -45,8 +45,13 @@ import (
 //   - dropped on the source: tombstoned on the target, unless the target
 //     changed the table (conflict);
 //   - catalog change (rename, definition) on the source: applied as a
-//     redefinition, unless the target changed the catalog entry too
-//     (conflict);
+//     redefinition; when the target changed the catalog entry too, the
+//     two are merged part by part (merge_definition.go), a part both
+//     changed differently being a conflict;
+//   - rows changed on one side of a table the other side re-columned
+//     (a new incarnation with the same id): the rows merge into the
+//     other incarnation with columns lined up by id
+//     (merge_recolumn.go); re-columned on both sides is a conflict;
 //   - rows changed on the source: the row delta since the source base
 //     (merge_delta.go: rows gone, rows added, found by comparing
 //     fragments by id and data-file identity) is replayed onto
@@ -239,7 +244,7 @@ func (w *mergeWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite) e
 	pw.Lineage.RecordMerge = sb.Commit.ID != source.Commit.ID
 	p := &mergePlan{w: w, pw: pw, target: target, targetLB: lanceBranchOf(w.into), sourceLB: lanceBranchOf(w.from),
 		staged: map[graph.TableKey]*lance.Staged{}, plans: map[graph.TableKey]*tableOps{}, rows: map[graph.TableKey]*MergedRows{},
-		source: source, recol: map[graph.TableKey]*recolumned{}, recolIDs: map[uint64]bool{}}
+		source: source, sb: sb, recol: map[graph.TableKey]*recolumned{}, recolIDs: map[uint64]bool{}}
 	if err := p.recolumnedOnSource(ctx, sb, tb); err != nil {
 		return err
 	}
@@ -298,7 +303,8 @@ type mergePlan struct {
 	conflicts          []MergeConflict
 	unsupported        []MergeConflict // cases the merge cannot combine yet (0A000)
 	source             *graph.Snapshot
-	rowConflicts       []RowConflict // staging: rows both sides changed
+	sb                 *graph.Snapshot // the source's base
+	rowConflicts       []RowConflict   // staging: rows both sides changed
 	// recol: the target's row changes merged into incarnations the source
 	// re-columned, by the source's incarnation (merge_recolumn.go);
 	// recolIDs: the stable ids of those tables
@@ -334,7 +340,7 @@ func (p *mergePlan) checkNames() {
 	claim := func(name string, k graph.TableKey) {
 		if o, ok := live[name]; ok && o != k {
 			if o.ID == k.ID {
-				p.conflict(name, "rewritten on both branches (ALTER TABLE that rewrites rows, or TRUNCATE)")
+				p.conflict(name, "rewritten on both branches (ALTER TABLE that rewrites rows, or TRUNCATE)%s", p.bothRewrites(k, o))
 			} else {
 				p.conflict(name, "a different table of that name was created on %s", p.w.into)
 			}
@@ -351,6 +357,20 @@ func (p *mergePlan) checkNames() {
 	for _, r := range p.pw.Delta.Registrations {
 		claim(r.Name, r.Key())
 	}
+}
+
+// bothRewrites describes, in SQL terms, how the source's incarnation sk
+// and the target's tk of one table changed its columns since the
+// source's base.
+func (p *mergePlan) bothRewrites(sk, tk graph.TableKey) string {
+	base, ok := liveEntryWithID(&p.sb.State, sk.ID)
+	s, sok := p.source.State.Table(sk)
+	t, tok := p.target.State.Table(tk)
+	if !ok || !sok || !tok {
+		return ""
+	}
+	return fmt.Sprintf(": on %s %s; on %s %s — one side's ALTER TABLE must be re-applied after merging the other",
+		p.w.from, defChange(base, s), p.w.into, defChange(base, t))
 }
 
 // table classifies one source table.
@@ -373,7 +393,7 @@ func (p *mergePlan) table(ctx context.Context, s graph.TableEntry, sb, tb *graph
 		}
 		if tOK {
 			if liveWithID(&sb.State, k.ID) {
-				p.conflict(s.Name, "rewritten on both branches (ALTER TABLE that rewrites rows, or TRUNCATE)")
+				p.conflict(s.Name, "rewritten on both branches (ALTER TABLE that rewrites rows, or TRUNCATE)%s", p.bothRewrites(k, k))
 				return nil
 			}
 			p.conflict(s.Name, "the same table id was registered on both branches")
@@ -453,11 +473,21 @@ func (p *mergePlan) table(ctx context.Context, s graph.TableEntry, sb, tb *graph
 		return nil
 	}
 	if !sameCatalog(s, sbE) {
+		def := s
 		if !sameCatalog(t, tbE) {
-			p.conflict(s.Name, "its definition changed on both branches")
-			return nil
+			// both changed the definition: merged part by part
+			// (merge_definition.go)
+			if !sameCatalog(sbE, tbE) {
+				p.conflict(s.Name, "its definition changed on both branches since different bases")
+				return nil
+			}
+			var cs []string
+			if def, cs = mergeDefinition(sbE, s, t); len(cs) > 0 {
+				p.conflict(s.Name, "its definition changed on both branches: %s", strings.Join(cs, "; "))
+				return nil
+			}
 		}
-		p.pw.Delta.Redefinitions = append(p.pw.Delta.Redefinitions, protocol.Redefinition{Table: k, Name: s.Name, Kind: s.Kind, Def: s.Def})
+		p.pw.Delta.Redefinitions = append(p.pw.Delta.Redefinitions, protocol.Redefinition{Table: k, Name: def.Name, Kind: def.Kind, Def: def.Def})
 		p.pw.ReadSet.AddTable(p.target.State, k, false)
 	}
 	if samePin(s, sbE) {

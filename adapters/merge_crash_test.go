@@ -6,6 +6,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/pggraph/pggraph/graph"
 	"github.com/pggraph/pggraph/objstore"
 	"github.com/pggraph/pggraph/recovery"
 )
@@ -67,7 +72,92 @@ func mergeShapes() []writeShape {
 			}
 			return publishStaged(ctx, t, g, "", "dev")
 		}, before: seed, after: map[string][]int64{"a": {1, 3}, "b": {100, 101}, "c": {200, 203}}},
+		// a staged merge with a conflict resolved and published: x, forked
+		// from main before b's second seed row, adds its own row 101 (a
+		// conflict with main's, resolved by taking x's), a row to a and
+		// deletes c's row (clean)
+		{name: "publish-resolved-conflict", run: func(ctx context.Context, t testing.TB, g *Graph) error {
+			head, err := g.Head(ctx, "")
+			if err != nil {
+				return err
+			}
+			at, err := g.Root.SnapshotAt(ctx, "", head.Version-1)
+			if err != nil {
+				return err
+			}
+			if _, err := g.CreateBranchAt(ctx, "x", at); err != nil {
+				return err
+			}
+			if _, err := g.Write(ctx, WriteOptions{Branch: "x"}, func(ctx context.Context, s *Stage) error {
+				if err := s.Insert("a", rowsOf(2)); err != nil {
+					return err
+				}
+				if err := s.InsertBatches("b", testSchema, valueBatch(101, "x")); err != nil {
+					return err
+				}
+				_, addrs := readIDs(t, g, s.Base(), "c")
+				return s.Delete("c", []uint64{addrs[200]})
+			}); err != nil {
+				return err
+			}
+			return publishResolved(ctx, t, g, "x", "")
+		}, before: seed, after: map[string][]int64{"a": {1, 2}, "b": {100, 101}, "c": {}}},
 	}
+}
+
+// valueBatch is one row (id, v) of the test schema.
+func valueBatch(id int64, v string) arrow.RecordBatch {
+	b := array.NewRecordBuilder(memory.DefaultAllocator, testSchema)
+	defer b.Release()
+	b.Field(0).(*array.Int64Builder).Append(id)
+	b.Field(1).(*array.StringBuilder).Append(v)
+	return b.NewRecordBatch()
+}
+
+// publishResolved stages the merge of from into into, resolves every
+// conflict by taking the source's row (the target's row deleted, the
+// source's added, as a session's UPDATE would), and publishes.
+func publishResolved(ctx context.Context, t testing.TB, g *Graph, from, into string) error {
+	sm, err := g.StageMerge(ctx, MergeOptions{From: from, Into: into})
+	if err != nil {
+		return err
+	}
+	if len(sm.Conflicts) == 0 {
+		t.Fatal("the staged merge has no conflict to resolve")
+	}
+	rows := map[graph.TableKey]*MergedRows{}
+	for k, mr := range sm.Result.Rows {
+		c := *mr
+		rows[k] = &c
+	}
+	for _, rc := range sm.Conflicts {
+		var key graph.TableKey
+		for _, e := range sm.Result.Merged.State.Tables {
+			if e.Name == rc.Table && e.State == graph.Live {
+				key = e.Key()
+			}
+		}
+		mr := rows[key]
+		if mr == nil {
+			mr = &MergedRows{}
+			rows[key] = mr
+		}
+		if rc.Ours != nil {
+			mr.Deleted = append(mr.Deleted, rc.OursAddr)
+		}
+		if rc.Theirs != nil {
+			add := Batches(rc.Theirs.Schema(), rc.Theirs)
+			if mr.Added != nil {
+				add = concatSources(rc.Theirs.Schema(), mr.Added, add)
+			}
+			mr.Added = add
+		}
+	}
+	rc, err := g.PublishMerge(ctx, sm, rows, MergeOptions{})
+	if err == nil && rc.CommitID == "" {
+		t.Fatal("staged merge found nothing to do")
+	}
+	return err
 }
 
 // publishStaged stages the merge of from into into and publishes it

@@ -349,10 +349,13 @@
 // the target's tables with the merge's catalog and each replayed table's
 // deletions and additions as a pending state — for duplicate PRIMARY
 // KEY/UNIQUE/unique-index keys (23505 naming the constraint and key),
-// CHECK violations (23514) and rows without their referenced row
-// (23503, worded after the side that caused it), for every table the
-// merge changes and every foreign key into or out of one. A violation
-// refuses the merge: nothing is published.
+// CHECK violations (23514), NULLs in NOT NULL columns (23502) and rows
+// without their referenced row (23503, worded after the side that
+// caused it), for every table the merge changes and every foreign key
+// into or out of one. A violation refuses the merge: nothing is
+// published. Rows a merge carries into a table re-columned on the other
+// branch take the DEFAULT of the columns that branch added, evaluated
+// once per merge (mergeDefaults, adapters.SetMergeDefaults).
 //
 // graph.merge(…, strategy => 'stop') in a transaction block stages the
 // merge in the transaction (merge_stage.go): the snapshot becomes the

@@ -55,6 +55,9 @@ func (b *Backend) checkMerge(ctx context.Context, m *adapters.MergeResult) error
 			if err := w.mergeUnique(td); err != nil {
 				return err
 			}
+			if err := w.mergeNotNull(td, m); err != nil {
+				return err
+			}
 			for _, c := range td.Checks {
 				rows, _, err := w.query("SELECT 1 FROM " + quoteIdent(n) + " WHERE NOT (" + c.Expr + ") LIMIT 1")
 				if err != nil {
@@ -217,4 +220,32 @@ func (w *writer) mergeForeignKey(td *exec.TableDef, fk exec.ForeignKey) error {
 	refKey := fmt.Sprintf("(%s)=(%s)", strings.Join(fk.RefColumns, ", "), strings.Join(vals, ", "))
 	return wire.Errorf("23503", "update or delete on table \"%s\" violates foreign key constraint \"%s\" on table \"%s\"", fk.RefTable, fk.Name, td.Name).
 		WithConstraint(schemaOf(td), td.Name, fk.Name).WithDetail(fmt.Sprintf("Key %s is still referenced from table \"%s\".", refKey, td.Name))
+}
+
+// mergeNotNull finds a NULL in a NOT NULL column of a table the merge
+// changed (a NOT NULL one branch added over rows the other added, a
+// column added on one branch without a default): 23502 as PostgreSQL
+// reports it. One scan of the table for all its NOT NULL columns.
+func (w *writer) mergeNotNull(td *exec.TableDef, m *adapters.MergeResult) error {
+	var conds, cases []string
+	for i, c := range td.Columns {
+		if !c.NotNull || slices.Contains(td.PrimaryKey, i) {
+			continue // a primary key's NULLs are mergeUnique's
+		}
+		conds = append(conds, quoteIdent(c.Name)+" IS NULL")
+		cases = append(cases, "WHEN "+quoteIdent(c.Name)+" IS NULL THEN "+quoteLiteral(c.Name))
+	}
+	if len(conds) == 0 {
+		return nil
+	}
+	rows, _, err := w.query("SELECT CASE " + strings.Join(cases, " ") + " END FROM " + quoteIdent(td.Name) + " WHERE " + strings.Join(conds, " OR ") + " LIMIT 1")
+	if err != nil {
+		return err
+	}
+	if len(rows) == 0 || rows[0].N == 0 {
+		return nil
+	}
+	col, _ := rows[0].Datum(0).(string)
+	return wire.Errorf("23502", "null value in column \"%s\" of relation \"%s\" violates not-null constraint", col, td.Name).
+		WithColumn(schemaOf(td), td.Name, col).WithDetail(fmt.Sprintf("graph.merge of %q into %q combines changes of both branches", m.From, m.Into))
 }

@@ -46,7 +46,7 @@ func (b *Backend) mergeDefaults(ctx context.Context, target *graph.Snapshot, e g
 	if err != nil {
 		return nil, err
 	}
-	w := &writer{s: &session{memLimit: b.MemoryLimit, info: wire.SessionInfo{Database: target.Branch}}, v: newView(cat, nil), ctx: ctx}
+	w := &writer{s: &session{memLimit: b.MemoryLimit, info: wire.SessionInfo{Database: target.Branch}}, v: newView(cat, newPendingState()), ctx: ctx}
 	vecs, _, err := w.query("SELECT " + strings.Join(exprs, ", "))
 	if err != nil {
 		return nil, err
