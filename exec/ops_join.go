@@ -76,15 +76,6 @@ type hashRun struct {
 	chunk        int
 }
 
-// startHash builds the right side.
-func (j *joinNode) startHash(ec *evalCtx) (*hashRun, error) {
-	jt, err := j.build(ec)
-	if err != nil {
-		return nil, err
-	}
-	return j.hashRunOf(jt), nil
-}
-
 // hashRunOf starts a hash join run over a built right side.
 func (j *joinNode) hashRunOf(jt *joinTable) *hashRun {
 	hr := &hashRun{j: j, jt: jt, chunk: batchSize}

@@ -53,3 +53,35 @@ func TestParallelJoinSpills(t *testing.T) {
 		})
 	}
 }
+
+// TestLookupJoinFallbackSpills: a lookup join whose left input turns out
+// too large for lookups hashes its right side; past work_mem that build
+// spills and the left rows (those held and the rest) go to the grace
+// join's partitions, with the answer of the in-memory run.
+func TestLookupJoinFallbackSpills(t *testing.T) {
+	cat := parallelTable(t, 20_000)
+	for _, sql := range []string{
+		"SELECT count(*), count(t.s), sum(t.k) FROM generate_series(0, 29999) g(x) LEFT JOIN t ON t.id = g.x",
+		"SELECT count(*), sum(t.k) FROM generate_series(0, 29999) g(x) JOIN t ON t.id = g.x",
+	} {
+		withWorkers(0, func() {
+			eng := &Engine{Catalog: cat}
+			r, err := eng.Query(context.Background(), nil, sql)
+			if err != nil {
+				t.Fatalf("%s: %v", sql, err)
+			}
+			want := oneText(t, r)
+			old := forceWorkMem
+			forceWorkMem = 10_000
+			defer func() { forceWorkMem = old }()
+			spilled := SpillBytesWritten()
+			r, err = eng.Query(context.Background(), nil, sql)
+			if err != nil || oneText(t, r) != want {
+				t.Errorf("%s spilled: %v %q, want %q", sql, err, oneText(t, r), want)
+			}
+			if SpillBytesWritten() == spilled {
+				t.Errorf("%s: nothing spilled", sql)
+			}
+		})
+	}
+}
