@@ -91,7 +91,11 @@ func (a *aggNode) columns() []colInfo { return a.cols }
 
 func (a *aggNode) run(ec *evalCtx, emit func(*Batch) error) error {
 	if pl, w := a.parallelPlan(); pl != nil {
-		return a.runParallel(ec, pl, w, emit)
+		err := a.runParallel(ec, pl, w, emit)
+		if err != errPipelineSpilled {
+			return err
+		}
+		defer ec.run.dropPrebuilt()
 	}
 	return a.runSerial(ec, emit)
 }

@@ -150,9 +150,17 @@ func TestPreparedDescribeAndParams(t *testing.T) {
 	}
 }
 
+// TestMemoryBudget: what cannot spill (a value built in memory) fails
+// with 53200 past the statement's budget; what can (a sort) spills below
+// it whatever work_mem says (workMem caps it at a quarter of the budget).
 func TestMemoryBudget(t *testing.T) {
 	eng := &Engine{MemoryLimit: 1 << 20}
-	_, err := eng.Query(context.Background(), nil, "SELECT x FROM generate_series(1, 1000000) x ORDER BY x DESC")
+	before := SpillBytesWritten()
+	r, err := eng.Query(context.Background(), nil, "SELECT (array_agg(x))[1] FROM (SELECT x FROM generate_series(1, 1000000) x ORDER BY x DESC) s WHERE x < 2")
+	if err != nil || oneText(t, r) != "1" || SpillBytesWritten() == before {
+		t.Fatalf("1M-row sort under a 1 MB budget: %v (spilled %d bytes)", err, SpillBytesWritten()-before)
+	}
+	_, err = eng.Query(context.Background(), nil, "SELECT array_length(array_agg(x), 1) FROM generate_series(1, 1000000) x")
 	if !IsOutOfMemory(err) {
 		t.Fatalf("want 53200, got %v", err)
 	}
@@ -161,7 +169,7 @@ func TestMemoryBudget(t *testing.T) {
 		t.Fatalf("error lacks a clear detail: %#v", err)
 	}
 	// the engine keeps working after a failed query
-	r, err := eng.Query(context.Background(), nil, "SELECT count(*) FROM generate_series(1, 1000) x")
+	r, err = eng.Query(context.Background(), nil, "SELECT count(*) FROM generate_series(1, 1000) x")
 	if err != nil || oneText(t, r) != "1000" {
 		t.Fatalf("after budget failure: %v", err)
 	}

@@ -436,7 +436,11 @@ func (s *sortNode) run(ec *evalCtx, emit func(*Batch) error) error {
 // runTopN is a top-N sort reading all of its input.
 func (s *sortNode) runTopN(ec *evalCtx, emit func(*Batch) error) error {
 	if pl, w := s.parallelPlan(); pl != nil {
-		return s.runParallelTopN(ec, pl, w, emit)
+		err := s.runParallelTopN(ec, pl, w, emit)
+		if err != errPipelineSpilled {
+			return err
+		}
+		defer ec.run.dropPrebuilt()
 	}
 	buf, err := s.collectTopN(ec)
 	if err != nil {

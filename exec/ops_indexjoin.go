@@ -137,6 +137,7 @@ func (j *joinNode) runLookup(ec *evalCtx, ip *indexProbe, limit int64, emit func
 	var held []*Batch
 	var rows, bytes int64
 	var hr *hashRun
+	var grace *graceJoin // the right side spilled when hashed (spill_join.go)
 	// lookups cost per distinct key: limit counts the outer input's
 	// distinct keys, and its rows up to lookupRowsPerKey times as many
 	// (the buffered batches' memory)
@@ -145,6 +146,9 @@ func (j *joinNode) runLookup(ec *evalCtx, ip *indexProbe, limit int64, emit func
 	err := j.left.run(ec, func(lb *Batch) error {
 		if hr != nil {
 			return hr.probe(ec, lb, emit)
+		}
+		if grace != nil {
+			return grace.routeChunks(ec, j.leftKeys, lb, grace.left[:])
 		}
 		if lb.Live() == 0 {
 			return nil
@@ -176,14 +180,26 @@ func (j *joinNode) runLookup(ec *evalCtx, ip *indexProbe, limit int64, emit func
 			}
 		}
 		// too many left rows for lookups: hash the right side
+		// (past work_mem it spills: the left rows, held and to come, go
+		// to the grace join's partitions)
 		recordMethod(ec, j, "hash")
-		var err error
-		if hr, err = j.startHash(ec); err != nil {
+		jt, g, err := j.buildOrSpill(ec)
+		if err != nil {
 			return err
 		}
-		for _, b := range held {
-			if err := hr.probe(ec, b, emit); err != nil {
-				return err
+		if g != nil {
+			grace = g
+			for _, b := range held {
+				if err := grace.routeChunks(ec, j.leftKeys, b, grace.left[:]); err != nil {
+					return err
+				}
+			}
+		} else {
+			hr = j.hashRunOf(jt)
+			for _, b := range held {
+				if err := hr.probe(ec, b, emit); err != nil {
+					return err
+				}
 			}
 		}
 		held = nil
@@ -191,6 +207,13 @@ func (j *joinNode) runLookup(ec *evalCtx, ip *indexProbe, limit int64, emit func
 		bytes = 0
 		return nil
 	})
+	if grace != nil {
+		if err != nil {
+			grace.close()
+			return err
+		}
+		return j.joinPartitions(ec, grace, emit)
+	}
 	if hr != nil {
 		if !ec.run.keepBuild(j, hr.jt) {
 			defer hr.free(ec)

@@ -33,6 +33,9 @@ func (j *joinNode) run(ec *evalCtx, emit func(*Batch) error) error {
 	if jt := ec.run.keptBuild(j); jt != nil {
 		return j.runKept(ec, jt, emit)
 	}
+	if pb, ok := ec.run.takePrebuilt(j); ok {
+		return j.runPrebuilt(ec, pb, emit)
+	}
 	if ip := j.lookupTarget(); ip != nil {
 		if limit := j.lookupJoinLimit(ec.run, ip); limit >= 0 {
 			return j.runLookup(ec, ip, limit, emit)
@@ -71,15 +74,6 @@ type hashRun struct {
 	rightMatched []bool
 	sc           probeScratch
 	chunk        int
-}
-
-// startHash builds the right side.
-func (j *joinNode) startHash(ec *evalCtx) (*hashRun, error) {
-	jt, err := j.build(ec)
-	if err != nil {
-		return nil, err
-	}
-	return j.hashRunOf(jt), nil
 }
 
 // hashRunOf starts a hash join run over a built right side.

@@ -172,13 +172,20 @@ type pipeSink func(b *Batch, pos int64) error
 // meet it first), else the source's error.
 func (pl *pipeline) run(ec *evalCtx, sinks []pipeSink) error {
 	w := len(sinks)
+	defer func() {
+		for k := range pl.stages {
+			if jt := pl.stages[k].jt; jt != nil {
+				jt.free(ec.run)
+			}
+		}
+	}()
 	for k := range pl.stages {
 		if j := pl.stages[k].join; j != nil {
-			jt, err := j.build(ec)
+			// a build past work_mem ends the pipeline (parallel_spill.go)
+			jt, err := pl.buildStage(ec, j)
 			if err != nil {
 				return err
 			}
-			defer jt.free(ec.run)
 			pl.stages[k].jt = jt
 		}
 	}

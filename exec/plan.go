@@ -46,9 +46,10 @@ type runCtx struct {
 	materialized map[int]*Batch
 	working      map[int]*Batch
 	now          time.Time
-	hashed       map[int]*hashedSet       // uncorrelated IN-subquery sets
-	joinStats    map[*joinNode]*nodeStats // EXPLAIN ANALYZE: the join methods used
-	reuse        map[*joinNode]*joinTable // hash tables kept across a recursion's iterations (recursive_reuse.go)
+	hashed       map[int]*hashedSet         // uncorrelated IN-subquery sets
+	joinStats    map[*joinNode]*nodeStats   // EXPLAIN ANALYZE: the join methods used
+	reuse        map[*joinNode]*joinTable   // hash tables kept across a recursion's iterations (recursive_reuse.go)
+	prebuilt     map[*joinNode]prebuiltJoin // join builds a spilled pipeline handed to the serial run (parallel_spill.go)
 }
 
 // vecBytes estimates the memory a vector holds.

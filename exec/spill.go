@@ -52,17 +52,21 @@ func workMem(rc *runCtx) int64 {
 	if forceWorkMem > 0 {
 		return forceWorkMem
 	}
-	if rc == nil || rc.settings == nil {
-		return DefaultWorkMem
+	n := int64(DefaultWorkMem)
+	if rc != nil && rc.settings != nil {
+		if v, ok := rc.settings("work_mem"); ok {
+			if m, ok := ParseMemorySetting(v); ok {
+				n = m
+			}
+		}
 	}
-	v, ok := rc.settings("work_mem")
-	if !ok {
-		return DefaultWorkMem
+	// an operator that can spill spills before its own rows reach the
+	// statement's hard cap: at most a quarter of it (a work_mem as large
+	// as the cap would fail the statement with 53200 instead)
+	if rc != nil && rc.budget != nil && rc.budget.limit > 0 {
+		n = min(n, max(rc.budget.limit/4, 1))
 	}
-	if n, ok := ParseMemorySetting(v); ok {
-		return n
-	}
-	return DefaultWorkMem
+	return n
 }
 
 // ParseMemorySetting parses a memory setting as PostgreSQL does for

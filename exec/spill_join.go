@@ -129,18 +129,30 @@ func (g *graceJoin) route(ec *evalCtx, keys []Expr, b *Batch, parts []*spillFile
 
 // runGrace partitions the probe side and joins partition pairs.
 func (j *joinNode) runGrace(ec *evalCtx, g *graceJoin, emit func(*Batch) error) error {
-	defer g.close()
 	err := j.left.run(ec, func(b *Batch) error {
-		for _, piece := range chunkRows(b, spillChunkRows) {
-			if err := g.route(ec, j.leftKeys, piece, g.left[:]); err != nil {
-				return err
-			}
-		}
-		return nil
+		return g.routeChunks(ec, j.leftKeys, b, g.left[:])
 	})
 	if err != nil {
+		g.close()
 		return err
 	}
+	return j.joinPartitions(ec, g, emit)
+}
+
+// routeChunks routes b to the partitions in pieces of spillChunkRows.
+func (g *graceJoin) routeChunks(ec *evalCtx, keys []Expr, b *Batch, parts []*spillFile) error {
+	for _, piece := range chunkRows(b, spillChunkRows) {
+		if err := g.route(ec, keys, piece, parts); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// joinPartitions joins the partition pairs of a grace join whose both
+// sides are partitioned, and closes it.
+func (j *joinNode) joinPartitions(ec *evalCtx, g *graceJoin, emit func(*Batch) error) error {
+	defer g.close()
 	for p := range g.right {
 		if g.left[p] == nil && (g.right[p] == nil || (j.kind != joinRight && j.kind != joinFull)) {
 			// no probe rows: only a right or full join emits anything
