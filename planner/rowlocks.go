@@ -302,9 +302,9 @@ type lockWait struct {
 	timeout            time.Duration // lock_timeout (0: none)
 	// queue: after a wait, take the row before returning (the caller
 	// keeps it while its statement runs again: rowlocks_queue.go)
-	queue bool
-	relation           string        // for messages
-	pid                int32         // the session's process id (pg_locks)
+	queue    bool
+	relation string // for messages
+	pid      int32  // the session's process id (pg_locks)
 }
 
 // conflicting reports whether o may not take l in mode m.
