@@ -10,6 +10,7 @@ import (
 
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/graph"
+	"github.com/pggraph/pggraph/observe"
 	"github.com/pggraph/pggraph/wire"
 )
 
@@ -360,6 +361,7 @@ func (s *session) lockedWrite(ctx context.Context, p *plan, params []any) (*writ
 			tx.base = nil // READ COMMITTED: recompute on a new snapshot
 		}
 		locks.reruns.Add(1)
+		observe.RowLockRerun()
 		waitBase = base
 		locks.release(tx.owner, locks.withoutQueued(tx.owner, taken))
 		// the rows the run before this one waited for go to their next
