@@ -149,6 +149,8 @@ func TestInstrumentNamesLint(t *testing.T) {
 	KnownRecoveryDecisions("rolled_back")
 	CleanupDone(false, 0, 0, time.Millisecond, nil)
 	StorageRequest("get", StorageOK, 1, 0, time.Millisecond)
+	RowLockWait(LockGranted, time.Millisecond)
+	RowLockRerun()
 	problems, err := testutil.GatherAndLint(reg)
 	if err != nil {
 		t.Fatal(err)
@@ -157,5 +159,33 @@ func TestInstrumentNamesLint(t *testing.T) {
 		if strings.HasPrefix(p.Metric, namespace+"_") {
 			t.Errorf("%s: %s", p.Metric, p.Text)
 		}
+	}
+}
+
+func TestRowLockWaitMetrics(t *testing.T) {
+	for _, tc := range []struct {
+		outcome string
+		d       time.Duration
+	}{{LockGranted, 3 * time.Millisecond}, {LockTimeout, 200 * time.Millisecond}, {LockCanceled, time.Millisecond}} {
+		var before, after dto.Metric
+		h := rowLockWaitSeconds.WithLabelValues(tc.outcome).(prometheus.Histogram)
+		if err := h.Write(&before); err != nil {
+			t.Fatal(err)
+		}
+		RowLockWait(tc.outcome, tc.d)
+		if err := h.Write(&after); err != nil {
+			t.Fatal(err)
+		}
+		if n := after.GetHistogram().GetSampleCount() - before.GetHistogram().GetSampleCount(); n != 1 {
+			t.Errorf("%s: %d samples, want 1", tc.outcome, n)
+		}
+		if s := after.GetHistogram().GetSampleSum() - before.GetHistogram().GetSampleSum(); s < tc.d.Seconds()*0.999 || s > tc.d.Seconds()*1.001 {
+			t.Errorf("%s: sum moved by %v, want %v", tc.outcome, s, tc.d.Seconds())
+		}
+	}
+	r0 := testutil.ToFloat64(rowLockReruns)
+	RowLockRerun()
+	if d := testutil.ToFloat64(rowLockReruns) - r0; d != 1 {
+		t.Errorf("row_lock_reruns_total moved by %v, want 1", d)
 	}
 }

@@ -166,7 +166,9 @@
 // at once): a second writer waits, then recomputes its statement on a
 // new snapshot (READ COMMITTED) or fails with 40001 when the holder
 // committed a change (REPEATABLE READ, SERIALIZABLE; 23505 for a
-// duplicate key, as PostgreSQL); lock_timeout gives 55P03 and a wait
+// duplicate key, as PostgreSQL); waiters of one row queue as on
+// PostgreSQL's tuple lock, one re-running its statement per commit of
+// the row (rowlocks_queue.go); lock_timeout gives 55P03 and a wait
 // that closes a cycle 40P01. Past 4,096 locks of one table a statement
 // holds them as one bulk set of 64-bit ids (rowlocks_bulk.go). Across processes a same-row or same-key
 // conflict is 40001 at the second COMMIT. SELECT … FOR UPDATE / FOR NO

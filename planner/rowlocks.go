@@ -6,6 +6,7 @@ import (
 	"maps"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/pggraph/pggraph/wire"
@@ -66,6 +67,11 @@ type lockOwner struct {
 	waitKey   string
 	waitMode  lockMode
 	waitStart time.Time
+	// queued are the rows it took after waiting for them (lockWait.queue,
+	// rowlocks_queue.go), by the statement round that took them; round
+	// is the statement round now running
+	queued map[string]uint64
+	round  uint64
 }
 
 type rowLock struct {
@@ -89,6 +95,9 @@ type rowLocks struct {
 	// (rowlocks_bulk.go)
 	bulk     map[string][]*bulkSet
 	nextBulk uint64
+	// reruns counts statements of explicit transactions run again after
+	// a lock wait (rowlocks_queue.go)
+	reruns atomic.Int64
 }
 
 // shrinkBelow is the table size under which a rebuild is not worth it.
@@ -291,8 +300,11 @@ func (rl *rowLocks) endCompaction(t string) {
 type lockWait struct {
 	noWait, skipLocked bool
 	timeout            time.Duration // lock_timeout (0: none)
-	relation           string        // for messages
-	pid                int32         // the session's process id (pg_locks)
+	// queue: after a wait, take the row before returning (the caller
+	// keeps it while its statement runs again: rowlocks_queue.go)
+	queue    bool
+	relation string // for messages
+	pid      int32  // the session's process id (pg_locks)
 }
 
 // conflicting reports whether o may not take l in mode m.
@@ -343,8 +355,10 @@ func (rl *rowLocks) deadlocked(o *lockOwner, l *rowLock, holder *lockOwner) bool
 // locks taken by this call are then released again), and the keys it
 // skipped (SKIP LOCKED).
 func (rl *rowLocks) acquire(ctx context.Context, o *lockOwner, keys []string, m lockMode, w lockWait) (taken []string, skipped map[string]bool, waited bool, err error) {
+	var deadline time.Time // of lock_timeout, once a queued wait started
 	for _, k := range keys {
 		if hm, ok := o.held[k]; ok && hm >= m {
+			rl.keepQueued(o, k)
 			continue
 		}
 		for {
@@ -378,6 +392,12 @@ func (rl *rowLocks) acquire(ctx context.Context, o *lockOwner, keys []string, m 
 				rl.peak = max(rl.peak, len(rl.locks))
 			}
 			if holder == nil && !l.conflicting(o, m) {
+				if _, had := o.held[k]; had && waited {
+					// an upgrade it waited for: the statement runs
+					// again and asks anew (nothing queued)
+					rl.mu.Unlock()
+					return taken, nil, true, nil
+				}
 				if hm, ok := l.holders[o]; !ok || hm < m {
 					l.holders[o] = m
 				}
@@ -389,6 +409,17 @@ func (rl *rowLocks) acquire(ctx context.Context, o *lockOwner, keys []string, m 
 					rl.table(tableOfKey(k)).count(k, 1)
 				}
 				o.held[k] = max(o.held[k], m)
+				if waited {
+					// it waited for k and holds it now: the statement
+					// runs again while k keeps the other waiters queued
+					if o.queued == nil {
+						o.queued = map[string]uint64{}
+					}
+					o.queued[k] = o.round
+					rl.mu.Unlock()
+					return taken, nil, true, nil
+				}
+				rl.keepQueued(o, k)
 				rl.mu.Unlock()
 				break
 			}
@@ -415,7 +446,23 @@ func (rl *rowLocks) acquire(ctx context.Context, o *lockOwner, keys []string, m 
 			}
 			ch := rl.waitFor(o, l, holder, k, m)
 			rl.mu.Unlock()
-			return taken, nil, true, rl.wait(ctx, o, ch, w.timeout)
+			if !w.queue {
+				return taken, nil, true, rl.wait(ctx, o, ch, w.timeout)
+			}
+			timeout := w.timeout
+			if timeout > 0 {
+				if deadline.IsZero() {
+					deadline = time.Now().Add(timeout)
+				}
+				if timeout = time.Until(deadline); timeout <= 0 {
+					timeout = time.Nanosecond
+				}
+			}
+			if err := rl.wait(ctx, o, ch, timeout); err != nil {
+				return taken, nil, true, err
+			}
+			// the holder left: take k if no earlier waiter did
+			waited = true
 		}
 	}
 	return taken, skipped, false, nil
@@ -459,6 +506,7 @@ func (rl *rowLocks) releaseKeys(o *lockOwner, keys []string, all bool) {
 			return
 		}
 		delete(o.held, k)
+		delete(o.queued, k)
 		t := tableOfKey(k)
 		if tl := rl.tables[t]; tl != nil {
 			if tl.count(k, -1); tl.held <= 0 && !tl.compacting && !tl.wanted {

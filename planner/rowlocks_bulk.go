@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/pggraph/pggraph/observe"
 	"github.com/pggraph/pggraph/wire"
 )
 
@@ -307,13 +308,15 @@ func (rl *rowLocks) wait(ctx context.Context, o *lockOwner, ch chan struct{}, ti
 		timer = t.C
 	}
 	var err error
+	t0, outcome := time.Now(), observe.LockGranted
 	select {
 	case <-ch:
 	case <-ctx.Done():
-		err = ctx.Err()
+		err, outcome = ctx.Err(), observe.LockCanceled
 	case <-timer:
-		err = wire.Errorf("55P03", "canceling statement due to lock timeout")
+		err, outcome = wire.Errorf("55P03", "canceling statement due to lock timeout"), observe.LockTimeout
 	}
+	observe.RowLockWait(outcome, time.Since(t0))
 	rl.mu.Lock()
 	o.waiting, o.waitingOwner, o.waitKey = nil, nil, ""
 	delete(rl.waiters, o)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/graph"
+	"github.com/pggraph/pggraph/observe"
 	"github.com/pggraph/pggraph/wire"
 )
 
@@ -184,7 +185,7 @@ func noKeyUpdateTable(p *plan, base *catalog) string {
 // fkShareLocks, whose addresses it returns as shared) in order, each run
 // of one mode by one acquire. Like acquire, it stops at the first wait
 // (waited: the statement runs again).
-func (s *session) acquireDelta(ctx context.Context, owner *lockOwner, d *pendingState, base *catalog, noKey string) (taken []string, shared map[string][]uint64, waited bool, err error) {
+func (s *session) acquireDelta(ctx context.Context, owner *lockOwner, d *pendingState, base *catalog, noKey string, queue bool) (taken []string, shared map[string][]uint64, waited bool, err error) {
 	reqs := lockKeys(d, base, noKey)
 	fk, shared, err := s.fkShareLocks(ctx, d, base)
 	if err != nil {
@@ -192,6 +193,7 @@ func (s *session) acquireDelta(ctx context.Context, owner *lockOwner, d *pending
 	}
 	reqs = append(reqs, fk...)
 	w := s.lockWaitOf(deltaRelation(d))
+	w.queue = queue
 	for i := 0; i < len(reqs); {
 		if b := reqs[i].bulk; b != nil {
 			got, waited, err := s.backend.rows.acquireBulk(ctx, owner, *b, reqs[i].mode, w)
@@ -253,6 +255,10 @@ func (s *session) lockedWrite(ctx context.Context, p *plan, params []any) (*writ
 		tx.owner = &lockOwner{}
 	}
 	locks := &s.backend.rows
+	// a row it waited for stays locked while the statement runs again,
+	// never past the statement (rowlocks_queue.go)
+	defer locks.releaseQueued(tx.owner, true)
+	var waitBase *catalog // the snapshot of the last run that waited
 	for round := 0; ; round++ {
 		base, err := s.txBase(ctx)
 		if err != nil {
@@ -278,7 +284,8 @@ func (s *session) lockedWrite(ctx context.Context, p *plan, params []any) (*writ
 		if len(d.tables) == 0 {
 			return out, nil
 		}
-		taken, shared, waited, err := s.acquireDelta(ctx, tx.owner, d, base, noKeyUpdateTable(p, base))
+		locks.nextRound(tx.owner)
+		taken, shared, waited, err := s.acquireDelta(ctx, tx.owner, d, base, noKeyUpdateTable(p, base), true)
 		if err == nil {
 			err = s.checkLockBudget(tx.owner, tx.pend)
 		}
@@ -313,6 +320,9 @@ func (s *session) lockedWrite(ctx context.Context, p *plan, params []any) (*writ
 				return nil, err
 			}
 			if !mwaited {
+				if waitBase != nil {
+					s.keepSuperseded(ctx, tx.owner, waitBase, base)
+				}
 				return out, nil
 			}
 			waited = true
@@ -350,7 +360,13 @@ func (s *session) lockedWrite(ctx context.Context, p *plan, params []any) (*writ
 		} else {
 			tx.base = nil // READ COMMITTED: recompute on a new snapshot
 		}
-		locks.release(tx.owner, taken)
+		locks.reruns.Add(1)
+		observe.RowLockRerun()
+		waitBase = base
+		locks.release(tx.owner, locks.withoutQueued(tx.owner, taken))
+		// the rows the run before this one waited for go to their next
+		// waiters (this run's stay held while it runs again)
+		locks.releaseQueued(tx.owner, false)
 		tx.pend = before
 	}
 }
@@ -411,7 +427,7 @@ func (s *session) lockedAutocommit(ctx context.Context, owner *lockOwner, p *pla
 	if len(d.tables) == 0 {
 		return false, nil
 	}
-	taken, _, waited, err := s.acquireDelta(ctx, owner, d, base, noKeyUpdateTable(p, base))
+	taken, _, waited, err := s.acquireDelta(ctx, owner, d, base, noKeyUpdateTable(p, base), false)
 	if err == nil {
 		err = s.checkLockBudget(owner, pend)
 	}
