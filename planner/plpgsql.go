@@ -304,10 +304,63 @@ func compilePL(sql, body string, target *exec.FuncDef) (*plProgram, error) {
 		return nil, fmt.Errorf("PL/pgSQL compiler output: top level is no block")
 	}
 	prog.body = b
+	if err := returnNextVariables(b, body); err != nil {
+		return nil, err
+	}
 	if err := checkReturns([]plStmt{b}, target); err != nil {
 		return nil, err
 	}
 	return prog, nil
+}
+
+// returnNextVariables names the variable of each RETURN NEXT var: the
+// compiler's output keeps it only as a datum number it does not print,
+// so it is read from the statement's line of the body.
+func returnNextVariables(b *plBlock, body string) error {
+	lines := strings.Split(body, "\n")
+	var err error
+	walkPL([]plStmt{b}, func(st plStmt) {
+		x, ok := st.(*plReturnNext)
+		if !ok || err != nil || x.expr != "" || x.query != "" || x.varno != -2 || x.lineno < 1 || x.lineno > len(lines) {
+			return
+		}
+		m := returnNextRE.FindAllStringSubmatch(lines[x.lineno-1], -1)
+		if len(m) != 1 {
+			if len(m) > 1 {
+				err = plRefuse("several RETURN NEXT statements on one line")
+			}
+			return
+		}
+		x.expr = m[0][1]
+	})
+	return err
+}
+
+var returnNextRE = regexp.MustCompile(`(?i)\breturn\s+next\s+([A-Za-z_][A-Za-z0-9_$]*|"(?:[^"]|"")+")\s*;`)
+
+// walkPL calls fn for every statement of list, nested ones included.
+func walkPL(list []plStmt, fn func(plStmt)) {
+	for _, st := range list {
+		fn(st)
+		switch x := st.(type) {
+		case *plBlock:
+			walkPL(x.body, fn)
+			for _, h := range x.handlers {
+				walkPL(h.body, fn)
+			}
+		case *plLoop:
+			walkPL(x.body, fn)
+		case *plForInt:
+			walkPL(x.body, fn)
+		case *plForQuery:
+			walkPL(x.body, fn)
+		case *plIf:
+			for _, a := range x.arms {
+				walkPL(a.body, fn)
+			}
+			walkPL(x.els, fn)
+		}
+	}
 }
 
 type plExprJSON struct {

@@ -175,7 +175,13 @@ func (pc *planCtx) createFunction(st *q.CreateFunctionStmt) ([]Change, error) {
 		case q.FunctionParameterMode_FUNC_PARAM_TABLE:
 			a.Mode = "t"
 		case q.FunctionParameterMode_FUNC_PARAM_VARIADIC:
-			return nil, notSupported("VARIADIC parameters")
+			a.Mode = "v"
+			if !a.Type.Exec().IsArray() {
+				return nil, errorf("42P13", "VARIADIC parameter must be an array")
+			}
+		}
+		if a.Input() && len(f.Args) > 0 && f.Args[len(f.Args)-1].Mode == "v" {
+			return nil, errorf("42P13", "VARIADIC parameter must be the last input parameter")
 		}
 		if fp.Defexpr != nil {
 			if !a.Input() {
@@ -242,8 +248,6 @@ func (pc *planCtx) createFunction(st *q.CreateFunctionStmt) ([]Change, error) {
 		if ret.OID == oidRecord && len(outs) == 1 {
 			return nil, errorf("42P13", "function result type must be %s because of OUT parameters", exec.FormatType(outs[0].Type.OID, -1))
 		}
-	} else if ret.OID == oidRecord {
-		return nil, notSupported("functions returning record without OUT parameters")
 	}
 	f.Ret = ret
 	var lang string
