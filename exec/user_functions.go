@@ -39,7 +39,7 @@ type FuncDef struct {
 	Body       string
 	Volatility string // provolatile: i, s, v
 	Strict     bool
-	Proc       bool // a procedure (CALL), pg_proc.prokind 'p'
+	Proc       bool   // a procedure (CALL), pg_proc.prokind 'p'
 	Owner      uint32 // 0: the bootstrap superuser
 	Comment    string
 }
