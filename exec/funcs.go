@@ -120,7 +120,11 @@ func (b *binder) bindFuncCall(fc *q.FuncCall, sc *scope) (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	return b.funcByName(name, args)
+	e, err := b.funcByName(name, args)
+	if Code(err) == CodeWrongObjectType {
+		err = b.at(err, fc.Location) // a procedure called as a function
+	}
+	return e, err
 }
 
 // funcByName resolves an overload and coerces the arguments.

@@ -66,14 +66,14 @@ func (f *FuncDef) Inputs() []FuncArg {
 	return out
 }
 
-// Signature is how PostgreSQL names the function in messages:
-// f(integer, text).
+// Signature is how PostgreSQL's CONTEXT lines name the function
+// (format_procedure): f(integer,text).
 func (f *FuncDef) Signature() string {
 	var ts []string
 	for _, a := range f.Inputs() {
 		ts = append(ts, FormatType(a.Type.OID, -1))
 	}
-	return f.Name + "(" + strings.Join(ts, ", ") + ")"
+	return f.Name + "(" + strings.Join(ts, ",") + ")"
 }
 
 // FunctionCatalog is an optional extension of Catalog for catalogs that
@@ -273,12 +273,14 @@ func (f *FuncDef) procFact() *pgProcFact {
 	}
 	var args, ident []string
 	outs := 0
+	allIn := true
 	named := false
 	var table []string
 	for _, a := range f.Args {
 		t := FormatType(a.Type.OID, a.Type.Mod)
 		p.allArgs = append(p.allArgs, a.Type.OID)
 		p.modes = append(p.modes, a.Mode)
+		allIn = allIn && a.Mode == "i"
 		p.argNames = append(p.argNames, a.Name)
 		named = named || a.Name != ""
 		if a.Mode == "t" {
@@ -287,6 +289,9 @@ func (f *FuncDef) procFact() *pgProcFact {
 			continue
 		}
 		prefix := map[string]string{"o": "OUT ", "b": "INOUT ", "v": "VARIADIC "}[a.Mode]
+		if f.Proc && a.Mode == "i" {
+			prefix = "IN " // as pg_get_function_arguments shows a procedure's
+		}
 		text := prefix + strings.TrimSpace(quoteIdentIfNeeded(a.Name)+" "+t)
 		if a.Mode == "v" {
 			p.variadic = a.Type.Elem().OID
@@ -306,7 +311,7 @@ func (f *FuncDef) procFact() *pgProcFact {
 		}
 		args = append(args, text)
 	}
-	if outs == 0 {
+	if allIn {
 		p.allArgs, p.modes = nil, nil
 	}
 	if !named {

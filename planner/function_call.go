@@ -390,6 +390,9 @@ func functionSource(f *exec.FuncDef) string {
 	for strings.Contains(f.Body, tag) {
 		tag = "$pggraph" + tag[1:]
 	}
+	if f.Proc {
+		return fmt.Sprintf("CREATE PROCEDURE %s(%s) LANGUAGE plpgsql AS %s%s%s", quoteIdentIfNeeded(f.Name), strings.Join(params, ", "), tag, f.Body, tag)
+	}
 	return fmt.Sprintf("CREATE FUNCTION %s(%s) RETURNS %s LANGUAGE plpgsql AS %s%s%s", quoteIdentIfNeeded(f.Name), strings.Join(params, ", "), ret, tag, f.Body, tag)
 }
 
