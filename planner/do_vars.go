@@ -169,7 +169,7 @@ func (r *doRun) selectInto(ctx context.Context, x *plSQL) error {
 
 // iterate runs a loop body once; done reports EXIT (or RETURN or an
 // error, in err).
-func (r *doRun) iterate(ctx context.Context, body []plStmt, n *int, line int) (done bool, err error) {
+func (r *doRun) iterate(ctx context.Context, body []plStmt, n *int, line int, label string) (done bool, err error) {
 	if *n++; *n > maxDoIterations {
 		return true, r.where(wire.Errorf("54000", "loop ran more than %d times", maxDoIterations), line, "loop")
 	}
@@ -179,6 +179,10 @@ func (r *doRun) iterate(ctx context.Context, body []plStmt, n *int, line int) (d
 	case errDoExit:
 		return true, nil
 	default:
+		if j, ok := err.(*plJump); ok && label != "" && j.label == label {
+			// EXIT label / CONTINUE label naming this loop
+			return j.exit, nil
+		}
 		return true, err
 	}
 }
@@ -202,7 +206,7 @@ func (r *doRun) loop(ctx context.Context, x *plLoop) error {
 				return nil
 			}
 		}
-		if done, err := r.iterate(ctx, x.body, &n, x.lineno); done {
+		if done, err := r.iterate(ctx, x.body, &n, x.lineno, x.label); done {
 			return err
 		}
 	}
@@ -251,7 +255,7 @@ func (r *doRun) forInt(ctx context.Context, x *plForInt) error {
 		if err := r.set(ctx, x.name, strconv.FormatInt(i, 10), r.vars[x.name].typ, false, x.lineno, "FOR with integer loop variable"); err != nil {
 			return err
 		}
-		if done, err := r.iterate(ctx, x.body, &n, x.lineno); done {
+		if done, err := r.iterate(ctx, x.body, &n, x.lineno, x.label); done {
 			return err
 		}
 	}
@@ -271,7 +275,7 @@ func (r *doRun) forQuery(ctx context.Context, x *plForQuery) error {
 		if err := r.store(ctx, x.target, cols, vals, nulls, x.lineno, "FOR over SELECT rows"); err != nil {
 			return err
 		}
-		done, err := r.iterate(ctx, x.body, &n, x.lineno)
+		done, err := r.iterate(ctx, x.body, &n, x.lineno, x.label)
 		if done && err == nil {
 			return errDoExit
 		}

@@ -219,7 +219,9 @@ func (r *doRun) plpgsqlFunction(ctx context.Context) ([][]*string, error) {
 	case errDoExit, errDoContinue:
 		return nil, wire.Errorf(wire.CodeSyntaxError, "%s cannot be used outside a loop", map[bool]string{true: "EXIT", false: "CONTINUE"}[err == errDoExit])
 	default:
-		return nil, err
+		if _, ok := err.(*plJump); !ok {
+			return nil, err
+		}
 	}
 	if !r.result.returned && f.Ret.OID == exec.OIDTrigger {
 		return nil, &wire.Error{Code: "2F005", Message: "control reached end of trigger procedure without RETURN", Where: fmt.Sprintf("PL/pgSQL function %s", f.Signature())}
@@ -463,6 +465,13 @@ func checkReturns(list []plStmt, fn *exec.FuncDef) error {
 					walk(a.body)
 				}
 				walk(x.els)
+			case *plCase:
+				for _, a := range x.arms {
+					walk(a.body)
+				}
+				walk(x.els)
+			case *plForeach:
+				walk(x.body)
 			case *plReturn:
 				if x.lineno == 0 {
 					continue // the compiler's own RETURN at the body's end

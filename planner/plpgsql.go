@@ -25,6 +25,7 @@ type plStmt interface{ line() int }
 
 type plBlock struct {
 	lineno   int
+	label    string
 	body     []plStmt
 	handlers []plHandler // EXCEPTION WHEN … THEN …
 }
@@ -66,12 +67,14 @@ type plAssign struct { // name[.field] := expr
 
 type plLoop struct { // LOOP, or WHILE cond LOOP
 	lineno int
+	label  string
 	cond   string // "" for LOOP
 	body   []plStmt
 }
 
 type plForInt struct { // FOR name IN [REVERSE] lower..upper [BY step] LOOP
 	lineno             int
+	label              string
 	name               string
 	lower, upper, step string
 	reverse            bool
@@ -80,14 +83,16 @@ type plForInt struct { // FOR name IN [REVERSE] lower..upper [BY step] LOOP
 
 type plForQuery struct { // FOR target IN query LOOP
 	lineno int
+	label  string
 	target plTarget
 	query  string
 	body   []plStmt
 }
 
-type plExit struct { // EXIT / CONTINUE [WHEN cond]
+type plExit struct { // EXIT / CONTINUE [label] [WHEN cond]
 	lineno int
 	exit   bool
+	label  string
 	cond   string
 }
 
@@ -96,9 +101,12 @@ type plPerform struct {
 	sql    string // SELECT …
 }
 
-type plExecute struct { // EXECUTE expr
+type plExecute struct { // EXECUTE expr [INTO [STRICT] target] [USING expr, …]
 	lineno int
 	expr   string
+	into   *plTarget
+	strict bool
+	params []string
 }
 
 type plIf struct {
@@ -191,8 +199,7 @@ const (
 
 // plUnsupported names the statements outside the subset.
 var plUnsupported = map[string]string{
-	"PLpgSQL_stmt_case": "CASE",
-	"PLpgSQL_stmt_forc": "FOR … IN cursor", "PLpgSQL_stmt_foreach_a": "FOREACH",
+	"PLpgSQL_stmt_forc": "FOR … IN cursor",
 	"PLpgSQL_stmt_assert":  "ASSERT",
 	"PLpgSQL_stmt_dynfors": "FOR … IN EXECUTE", "PLpgSQL_stmt_open": "OPEN",
 	"PLpgSQL_stmt_fetch": "FETCH", "PLpgSQL_stmt_close": "CLOSE", "PLpgSQL_stmt_call": "CALL",
@@ -304,6 +311,7 @@ func compilePL(sql, body string, target *exec.FuncDef) (*plProgram, error) {
 		return nil, fmt.Errorf("PL/pgSQL compiler output: top level is no block")
 	}
 	prog.body = b
+	resolveControlNames(b, prog.names)
 	if err := returnNextVariables(b, body); err != nil {
 		return nil, err
 	}
@@ -359,6 +367,13 @@ func walkPL(list []plStmt, fn func(plStmt)) {
 				walkPL(a.body, fn)
 			}
 			walkPL(x.els, fn)
+		case *plCase:
+			for _, a := range x.arms {
+				walkPL(a.body, fn)
+			}
+			walkPL(x.els, fn)
+		case *plForeach:
+			walkPL(x.body, fn)
 		}
 	}
 }
@@ -486,7 +501,7 @@ func plStatement(kind string, raw json.RawMessage) (plStmt, error) {
 	}
 	switch kind {
 	case "PLpgSQL_stmt_block":
-		b := &plBlock{lineno: x.Lineno}
+		b := &plBlock{lineno: x.Lineno, label: x.Label}
 		var err error
 		if b.body, err = plStmts(x.Body); err != nil {
 			return nil, err
@@ -541,7 +556,7 @@ func plStatement(kind string, raw json.RawMessage) (plStmt, error) {
 		}
 		return a, nil
 	case "PLpgSQL_stmt_loop", "PLpgSQL_stmt_while":
-		l := &plLoop{lineno: x.Lineno}
+		l := &plLoop{lineno: x.Lineno, label: x.Label}
 		var err error
 		if kind == "PLpgSQL_stmt_while" {
 			if l.cond, err = plExpr(x.Cond); err != nil {
@@ -551,10 +566,7 @@ func plStatement(kind string, raw json.RawMessage) (plStmt, error) {
 		l.body, err = plStmts(x.Body)
 		return l, err
 	case "PLpgSQL_stmt_exit":
-		if x.Label != "" {
-			return nil, plRefuse("EXIT/CONTINUE with a label")
-		}
-		e := &plExit{lineno: x.Lineno, exit: x.IsExit}
+		e := &plExit{lineno: x.Lineno, exit: x.IsExit, label: x.Label}
 		if x.Cond != nil {
 			var err error
 			if e.cond, err = plExpr(x.Cond); err != nil {
@@ -569,7 +581,7 @@ func plStatement(kind string, raw json.RawMessage) (plStmt, error) {
 		if err := json.Unmarshal(x.Var, &v); err != nil {
 			return nil, err
 		}
-		f := &plForInt{lineno: x.Lineno, name: v["PLpgSQL_var"].Refname, reverse: x.Reverse, step: "1"}
+		f := &plForInt{lineno: x.Lineno, label: x.Label, name: v["PLpgSQL_var"].Refname, reverse: x.Reverse, step: "1"}
 		var err error
 		if f.lower, err = plExpr(x.Lower); err != nil {
 			return nil, err
@@ -589,7 +601,7 @@ func plStatement(kind string, raw json.RawMessage) (plStmt, error) {
 		if err != nil {
 			return nil, err
 		}
-		f := &plForQuery{lineno: x.Lineno, target: *t}
+		f := &plForQuery{lineno: x.Lineno, label: x.Label, target: *t}
 		if f.query, err = plExpr(x.Query); err != nil {
 			return nil, err
 		}
@@ -599,14 +611,26 @@ func plStatement(kind string, raw json.RawMessage) (plStmt, error) {
 		q, err := plExpr(x.Expr)
 		return &plPerform{lineno: x.Lineno, sql: q}, err
 	case "PLpgSQL_stmt_dynexecute":
-		if x.Into {
-			return nil, plRefuse("EXECUTE … INTO")
-		}
-		if len(x.Params) > 0 {
-			return nil, plRefuse("EXECUTE … USING")
-		}
 		q, err := plExpr(x.Query)
-		return &plExecute{lineno: x.Lineno, expr: q}, err
+		if err != nil {
+			return nil, err
+		}
+		e := &plExecute{lineno: x.Lineno, expr: q, strict: x.Strict}
+		if x.Into {
+			if e.into, err = plTargetOf(x.Target); err != nil {
+				return nil, err
+			}
+		}
+		for _, p := range x.Params {
+			v, err := plExpr(p)
+			if err != nil {
+				return nil, err
+			}
+			e.params = append(e.params, v)
+		}
+		return e, nil
+	case "PLpgSQL_stmt_case", "PLpgSQL_stmt_foreach_a":
+		return plControl(kind, raw) // plpgsql_control.go
 	case "PLpgSQL_stmt_if":
 		s := &plIf{lineno: x.Lineno}
 		cond, err := plExpr(x.Cond)
