@@ -199,7 +199,7 @@ const (
 
 // plUnsupported names the statements outside the subset.
 var plUnsupported = map[string]string{
-	"PLpgSQL_stmt_forc": "FOR … IN cursor",
+	"PLpgSQL_stmt_forc":    "FOR … IN cursor",
 	"PLpgSQL_stmt_assert":  "ASSERT",
 	"PLpgSQL_stmt_dynfors": "FOR … IN EXECUTE", "PLpgSQL_stmt_open": "OPEN",
 	"PLpgSQL_stmt_fetch": "FETCH", "PLpgSQL_stmt_close": "CLOSE", "PLpgSQL_stmt_call": "CALL",
