@@ -229,6 +229,28 @@ func (r *doRun) stmt(ctx context.Context, st plStmt) error {
 
 // block runs a block; with handlers, under an internal savepoint.
 func (r *doRun) block(ctx context.Context, b *plBlock) error {
+	if len(b.decls) > 0 {
+		// a nested block's variables: declared on entry, hiding outer
+		// ones of the same name until the block ends
+		saved := map[string]*plValue{}
+		for _, d := range b.decls {
+			if _, ok := saved[d.name]; !ok {
+				saved[d.name] = r.vars[d.name]
+			}
+		}
+		defer func() {
+			for name, v := range saved {
+				if v == nil {
+					delete(r.vars, name)
+				} else {
+					r.vars[name] = v
+				}
+			}
+		}()
+		if err := r.declare(ctx, b.decls); err != nil {
+			return err
+		}
+	}
 	if b.label != "" {
 		// EXIT label leaves the labeled block
 		err := r.unlabeledBlock(ctx, b)

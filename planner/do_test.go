@@ -130,7 +130,6 @@ func TestDoOutsideSubset(t *testing.T) {
 	cases := []struct {
 		sql, code, text string
 	}{
-		{`DO $$ BEGIN INSERT INTO log VALUES ('x'); DECLARE n int := 1; BEGIN NULL; END; END $$`, "0A000", "DECLARE in a nested block"},
 		{`DO $$ BEGIN INSERT INTO log VALUES ('x'); SELECT 1 INTO found; END $$`, "0A000", "INTO FOUND"},
 		{`DO $$ DECLARE a int[] := '{1}'; n int[]; BEGIN INSERT INTO log VALUES ('x'); FOREACH n SLICE 1 IN ARRAY a LOOP NULL; END LOOP; END $$`, "0A000", "SLICE"},
 		{`DO $$ DECLARE a int[] := '{1}'; BEGIN INSERT INTO log VALUES ('x'); FOREACH n IN ARRAY a LOOP NULL; END LOOP; END $$`, "42601", ""},

@@ -26,6 +26,7 @@ type plStmt interface{ line() int }
 type plBlock struct {
 	lineno   int
 	label    string
+	decls    []plVarDecl // a nested block's DECLARE section (the outermost's are plProgram.vars)
 	body     []plStmt
 	handlers []plHandler // EXCEPTION WHEN … THEN …
 }
@@ -247,20 +248,8 @@ func compilePL(sql, body string, target *exec.FuncDef) (*plProgram, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The compiler's output does not say which block declares a
-	// variable, and a nested block's variables start afresh each time it
-	// is entered: only the outermost block may declare them.
-	if words, err := sqlparse.Words(body); err == nil {
-		begun := false
-		for _, w := range words {
-			begun = begun || w == "begin"
-			if begun && w == "declare" {
-				return nil, plRefuse("DECLARE in a nested block")
-			}
-		}
-	}
 	prog := &plProgram{}
-	seen := map[string]bool{}
+	var decls []plVarDecl
 	for _, d := range fn.Datums {
 		prog.names = append(prog.names, "")
 		for kind, raw := range d {
@@ -290,17 +279,11 @@ func compilePL(sql, body string, target *exec.FuncDef) (*plProgram, error) {
 			default:
 				return nil, plRefuse(strings.TrimPrefix(kind, "PLpgSQL_") + " variables")
 			}
-			if seen[v.Refname] {
-				// a FOR loop's own variable of a name already declared:
-				// the loop keeps the outer value aside while it runs
-				continue
-			}
-			seen[v.Refname] = true
 			decl := plVarDecl{line: v.Lineno, name: v.Refname, typ: strings.TrimSpace(v.Datatype.Type.Typname), notNull: v.Notnull, rec: kind == "PLpgSQL_rec"}
 			if v.Default != nil {
 				decl.def = v.Default.Expr.Query
 			}
-			prog.vars = append(prog.vars, decl)
+			decls = append(decls, decl)
 		}
 	}
 	if len(stmts) != 1 {
@@ -311,6 +294,9 @@ func compilePL(sql, body string, target *exec.FuncDef) (*plProgram, error) {
 		return nil, fmt.Errorf("PL/pgSQL compiler output: top level is no block")
 	}
 	prog.body = b
+	if err := placeDeclarations(prog, decls); err != nil {
+		return nil, err
+	}
 	resolveControlNames(b, prog.names)
 	if err := returnNextVariables(b, body); err != nil {
 		return nil, err
@@ -319,6 +305,64 @@ func compilePL(sql, body string, target *exec.FuncDef) (*plProgram, error) {
 		return nil, err
 	}
 	return prog, nil
+}
+
+// placeDeclarations puts each declared variable in its block. The
+// compiler's output lists the variables without their blocks, but a
+// block's DECLARE section ends where its BEGIN starts, and no other
+// block begins in between: a variable belongs to the first block whose
+// BEGIN line is not before the declaration's line. The outermost
+// block's variables (and parameters, FOR loops' own variables and CASE's
+// hidden ones) exist for the whole run; a nested block's are declared
+// afresh each time it is entered and hide outer ones of the same name
+// until it ends (do.go).
+func placeDeclarations(prog *plProgram, decls []plVarDecl) error {
+	top := prog.body
+	var nested []*plBlock
+	loopVars := map[string]int{} // FOR i IN a..b: the line of i's loop
+	walkPL([]plStmt{top}, func(st plStmt) {
+		switch x := st.(type) {
+		case *plBlock:
+			if x != top {
+				nested = append(nested, x)
+			}
+		case *plForInt:
+			loopVars[x.name] = x.lineno
+		}
+	})
+	seen := map[string]bool{}
+	for _, d := range decls {
+		var owner *plBlock
+		implicit := d.line == 0 || strings.HasPrefix(d.name, "__Case__Variable_") || loopVars[d.name] == d.line && !d.rec
+		if !implicit {
+			all := append([]*plBlock{top}, nested...)
+			for _, b := range all {
+				if b.lineno >= d.line && (owner == nil || b.lineno < owner.lineno) {
+					owner = b
+				}
+			}
+			for _, b := range all {
+				if owner != nil && b != owner && b.lineno == owner.lineno {
+					return plRefuse("DECLARE sections of several blocks beginning on one line")
+				}
+			}
+			if owner == top {
+				owner = nil
+			}
+		}
+		if owner != nil {
+			owner.decls = append(owner.decls, d)
+			continue
+		}
+		if seen[d.name] {
+			// a FOR loop's own variable of a name already declared: the
+			// loop keeps the outer value aside while it runs
+			continue
+		}
+		seen[d.name] = true
+		prog.vars = append(prog.vars, d)
+	}
+	return nil
 }
 
 // returnNextVariables names the variable of each RETURN NEXT var: the

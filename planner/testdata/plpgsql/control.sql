@@ -166,3 +166,48 @@ BEGIN
   EXECUTE 'SELECT $1 + 1' INTO d USING '2024-02-28'::date;
   RAISE NOTICE 'next day %', d;
 END $$;
+-- nested DECLARE sections
+DO $$
+DECLARE
+  x int := 1;
+  y text := 'outer';
+BEGIN
+  DECLARE
+    x int := 10;
+    z int := x + 5;
+  BEGIN
+    RAISE NOTICE 'inner x=% y=% z=%', x, y, z;
+    y := 'changed';
+  END;
+  RAISE NOTICE 'outer x=% y=%', x, y;
+  FOR i IN 1..2 LOOP
+    DECLARE
+      counter int := 0;
+    BEGIN
+      counter := counter + i;
+      RAISE NOTICE 'counter %', counter;
+    END;
+  END LOOP;
+END $$;
+CREATE FUNCTION nested_sum(n int) RETURNS int LANGUAGE plpgsql AS $$
+DECLARE
+  total int := 0;
+BEGIN
+  FOR i IN 1..n LOOP
+    DECLARE
+      sq int := i * i;
+    BEGIN
+      total := total + sq;
+    END;
+  END LOOP;
+  RETURN total;
+END $$;
+SELECT nested_sum(3);
+DO $$
+BEGIN
+  DECLARE
+    v int NOT NULL := NULL;
+  BEGIN
+    NULL;
+  END;
+END $$;
