@@ -188,17 +188,6 @@ func (f *FuncDef) ResultType() Type {
 	return RecordType(fields)
 }
 
-// defaults counts the parameters with a DEFAULT (the trailing ones).
-func defaults(ins []FuncArg) int {
-	n := 0
-	for _, a := range ins {
-		if a.Default != "" {
-			n++
-		}
-	}
-	return n
-}
-
 // bindDefault binds a parameter's DEFAULT expression (no columns in
 // scope).
 func (b *binder) bindDefault(text string) (Expr, error) {
