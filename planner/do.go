@@ -195,6 +195,8 @@ func (r *doRun) stmt(ctx context.Context, st plStmt) error {
 		return r.execute(ctx, x) // plpgsql_control.go
 	case *plCase:
 		return r.caseStmt(ctx, x)
+	case *plCall:
+		return r.call(ctx, x)
 	case *plForeach:
 		return r.foreach(ctx, x)
 	case *plIf:
@@ -576,6 +578,9 @@ const kindInit = "\x00init"
 // CONTEXT names the statement (unless the error points into it, when it
 // travels as the internal query) and the PL/pgSQL line.
 func (r *doRun) inner(err error, sql string, line int, kind, what string) error {
+	if kind == "" {
+		return err // a SQL function's statement: sqlContext places it
+	}
 	var we *wire.Error
 	if !errors.As(toWire(err), &we) {
 		return err

@@ -203,7 +203,7 @@ var plUnsupported = map[string]string{
 	"PLpgSQL_stmt_forc":    "FOR … IN cursor",
 	"PLpgSQL_stmt_assert":  "ASSERT",
 	"PLpgSQL_stmt_dynfors": "FOR … IN EXECUTE", "PLpgSQL_stmt_open": "OPEN",
-	"PLpgSQL_stmt_fetch": "FETCH", "PLpgSQL_stmt_close": "CLOSE", "PLpgSQL_stmt_call": "CALL",
+	"PLpgSQL_stmt_fetch": "FETCH", "PLpgSQL_stmt_close": "CLOSE",
 	"PLpgSQL_stmt_commit": "COMMIT", "PLpgSQL_stmt_rollback": "ROLLBACK",
 }
 
@@ -673,6 +673,9 @@ func plStatement(kind string, raw json.RawMessage) (plStmt, error) {
 			e.params = append(e.params, v)
 		}
 		return e, nil
+	case "PLpgSQL_stmt_call":
+		q, err := plExpr(x.Expr)
+		return &plCall{lineno: x.Lineno, sql: q}, err
 	case "PLpgSQL_stmt_case", "PLpgSQL_stmt_foreach_a":
 		return plControl(kind, raw) // plpgsql_control.go
 	case "PLpgSQL_stmt_if":

@@ -50,6 +50,13 @@ func (j *plJump) Error() string {
 	return "CONTINUE " + j.label
 }
 
+// plCall is CALL proc(…) inside a body.
+type plCall struct {
+	lineno int
+	sql    string
+}
+
+func (s *plCall) line() int    { return s.lineno }
 func (s *plCase) line() int    { return s.lineno }
 func (s *plForeach) line() int { return s.lineno }
 
@@ -282,4 +289,17 @@ func (r *doRun) execute(ctx context.Context, x *plExecute) error {
 		return r.store(ctx, *x.into, nil, nil, nil, x.lineno, kind)
 	}
 	return r.store(ctx, *x.into, cols, first, nulls, x.lineno, kind)
+}
+
+// call runs CALL inside a body: the procedure runs in the same
+// transaction. Its INOUT parameters' values would be assigned back to
+// the variables passed for them; that form is refused.
+func (r *doRun) call(ctx context.Context, x *plCall) error {
+	sql, err := r.substitute(ctx, x.sql)
+	if err != nil {
+		return r.inner(err, x.sql, x.lineno, "CALL", "SQL statement")
+	}
+	return r.run(ctx, x.sql, sql, x.lineno, "CALL", "SQL statement", false, func([]wire.Column, []string, []bool) error {
+		return r.where(plRefuse("CALL of a procedure with INOUT parameters"), x.lineno, "CALL")
+	})
 }

@@ -28,6 +28,20 @@ BEGIN
   x := x * 2;
 END $$;
 CALL double_it(21);
+CREATE PROCEDURE two_entries(base int) LANGUAGE plpgsql AS $$
+BEGIN
+  CALL add_entry(base, 1, 'first');
+  CALL add_entry(base + 1, 2);
+END $$;
+CALL two_entries(10);
+SELECT * FROM ledger WHERE id >= 10 ORDER BY id;
+DO $$
+BEGIN
+  CALL two_entries(20);
+  RAISE NOTICE 'rows now %', (SELECT count(*) FROM ledger);
+END $$;
+CALL two_entries(10);
+SELECT count(*) FROM ledger;
 CREATE PROCEDURE stats(INOUT total numeric, INOUT cnt bigint) LANGUAGE sql AS $$ SELECT sum(amount), count(*) FROM ledger $$;
 CALL stats(NULL, NULL);
 CALL nosuch(1);
