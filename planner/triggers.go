@@ -273,3 +273,20 @@ func (c *catalog) Triggers() []*exec.TriggerDef {
 
 // Triggers implements exec.TriggerCatalog.
 func (v *view) Triggers() []*exec.TriggerDef { return v.base.Triggers() }
+
+// truncateFiresTriggers reports a TRUNCATE while some table has enabled
+// TRUNCATE triggers (a cascade may reach it): such a TRUNCATE runs as
+// the transaction's, so the triggers see its effect and what they write
+// publishes with it as one graph commit (as COPY with triggers does).
+func (s *session) truncateFiresTriggers(ctx context.Context) bool {
+	_, head, err := s.head(ctx)
+	if err != nil {
+		return false
+	}
+	for _, ti := range head.tables {
+		if len(triggersFor(ti, "TRUNCATE", true, false)) > 0 || len(triggersFor(ti, "TRUNCATE", false, false)) > 0 {
+			return true
+		}
+	}
+	return false
+}

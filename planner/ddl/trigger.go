@@ -31,7 +31,7 @@ type Trigger struct {
 	Function string `json:"function"` // the trigger function's name (no arguments)
 	Before   bool   `json:"before,omitempty"`
 	Row      bool   `json:"row,omitempty"`
-	// Events are INSERT, UPDATE, DELETE in PostgreSQL's tgtype order.
+	// Events are INSERT, UPDATE, DELETE, TRUNCATE in PostgreSQL's tgtype order.
 	Events  []string `json:"events"`
 	Columns []string `json:"columns,omitempty"` // UPDATE OF
 	When    string   `json:"when,omitempty"`    // SQL text of WHEN (…)
@@ -72,6 +72,8 @@ func (t Trigger) TgType() int16 {
 			v |= trigDelete
 		case "UPDATE":
 			v |= trigUpdate
+		case "TRUNCATE":
+			v |= trigTruncate
 		}
 	}
 	return v
@@ -104,8 +106,8 @@ func (pc *planCtx) createTrigger(st *q.CreateTrigStmt) ([]Change, error) {
 		return nil, notSupported("CREATE CONSTRAINT TRIGGER")
 	case st.Timing&trigInstead != 0:
 		return nil, notSupported("INSTEAD OF triggers")
-	case st.Events&trigTruncate != 0:
-		return nil, notSupported("TRUNCATE triggers")
+	case st.Events&trigTruncate != 0 && st.Row:
+		return nil, errorf(wire.CodeFeatureNotSupported, "TRUNCATE FOR EACH ROW triggers are not supported")
 	case len(st.TransitionRels) > 0:
 		return nil, notSupported("transition tables (REFERENCING) of triggers")
 	case len(st.Args) > 0:
@@ -135,7 +137,7 @@ func (pc *planCtx) createTrigger(st *q.CreateTrigStmt) ([]Change, error) {
 	for _, ev := range []struct {
 		bit  int32
 		name string
-	}{{trigInsert, "INSERT"}, {trigDelete, "DELETE"}, {trigUpdate, "UPDATE"}} {
+	}{{trigInsert, "INSERT"}, {trigDelete, "DELETE"}, {trigUpdate, "UPDATE"}, {trigTruncate, "TRUNCATE"}} {
 		if st.Events&ev.bit != 0 {
 			t.Events = append(t.Events, ev.name)
 		}
