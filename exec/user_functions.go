@@ -39,9 +39,13 @@ type FuncDef struct {
 	Body       string
 	Volatility string // provolatile: i, s, v
 	Strict     bool
-	Proc       bool   // a procedure (CALL), pg_proc.prokind 'p'
-	Owner      uint32 // 0: the bootstrap superuser
-	Comment    string
+	Proc       bool // a procedure (CALL), pg_proc.prokind 'p'
+	// RowOf: RETURNS [SETOF] table, whose columns (as of CREATE
+	// FUNCTION) RowCols lists; Ret is then record
+	RowOf   string
+	RowCols []FuncArg
+	Owner   uint32 // 0: the bootstrap superuser
+	Comment string
 }
 
 // FuncArg is one parameter; Mode is proargmodes' letter (i, o, b, v, t).
@@ -173,7 +177,7 @@ func (f *FuncDef) ResultType() Type {
 		return f.Ret
 	}
 	var fields []RecordField
-	for _, a := range f.Args {
+	for _, a := range append(slices.Clone(f.Args), f.RowCols...) {
 		if a.Mode == "o" || a.Mode == "b" || a.Mode == "t" {
 			name := a.Name
 			if name == "" {
@@ -309,6 +313,9 @@ func (f *FuncDef) procFact() *pgProcFact {
 	p.argsText = strings.Join(args, ", ")
 	p.identArgsText = strings.Join(ident, ", ")
 	p.resultText = FormatType(f.Ret.OID, f.Ret.Mod)
+	if f.RowOf != "" {
+		p.resultText = f.RowOf
+	}
 	switch {
 	case len(table) > 0:
 		p.resultText = "TABLE(" + strings.Join(table, ", ") + ")"

@@ -256,6 +256,29 @@ func (r *doRun) functionReturn(ctx context.Context, x *plReturn) error {
 		r.result.rows = [][]*string{r.outRow()}
 		return errDoReturn
 	}
+	if f.RowOf != "" {
+		// a table's row: a record variable's fields
+		v := r.vars[strings.ToLower(strings.TrimSpace(x.expr))]
+		if x.expr == "" && x.varno >= 0 && x.varno < len(r.names) {
+			v = r.vars[r.names[x.varno]]
+		}
+		if v == nil || !v.isRec {
+			return r.where(wire.Errorf(wire.CodeFeatureNotSupported, "RETURN of an expression other than a record variable in a function returning a table's row type is not supported"), x.lineno, "RETURN")
+		}
+		if v.rec == nil {
+			r.result.rows = [][]*string{nil}
+			return errDoReturn
+		}
+		row := make([]*string, len(v.rec.vals))
+		for i := range v.rec.vals {
+			if !v.rec.nulls[i] {
+				s := v.rec.vals[i]
+				row[i] = &s
+			}
+		}
+		r.result.rows = [][]*string{row}
+		return errDoReturn
+	}
 	expr := x.expr
 	if expr == "" && x.varno >= 0 && x.varno < len(r.names) {
 		expr = r.names[x.varno]

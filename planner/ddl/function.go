@@ -48,6 +48,11 @@ type FunctionMeta struct {
 	Strict     bool   `json:"strict,omitempty"`
 	// Proc: a procedure (CREATE PROCEDURE, run by CALL)
 	Proc bool `json:"proc,omitempty"`
+	// RowOf names the table whose row type the function returns
+	// (RETURNS [SETOF] table); RowCols are its columns as of CREATE
+	// FUNCTION (Ret is then record)
+	RowOf   string    `json:"rowof,omitempty"`
+	RowCols []FuncArg `json:"rowcols,omitempty"`
 }
 
 // FuncArg is one parameter: its mode is proargmodes' letter (i, o, b, v,
@@ -119,7 +124,32 @@ func ExecFunction(e graph.TableEntry, name string, m TableMeta) *exec.FuncDef {
 	for _, a := range f.Args {
 		d.Args = append(d.Args, exec.FuncArg{Name: a.Name, Type: a.Type.Exec(), Mode: a.Mode, Default: a.Default})
 	}
+	d.RowOf = f.RowOf
+	for _, a := range f.RowCols {
+		d.RowCols = append(d.RowCols, exec.FuncArg{Name: a.Name, Type: a.Type.Exec(), Mode: a.Mode})
+	}
 	return d
+}
+
+// rowTypeOf reads a result type naming a table (RETURNS [SETOF]
+// table): the table and its columns; ok false when it names none.
+func (pc *planCtx) rowTypeOf(tn *q.TypeName) (string, []FuncArg, bool, error) {
+	if len(tn.ArrayBounds) > 0 || tn.PctType {
+		return "", nil, false, nil
+	}
+	name, err := typeEntryName(tn.Names)
+	if err != nil {
+		return "", nil, false, nil
+	}
+	_, m, ok, err := pc.v.table(name)
+	if err != nil || !ok || m.Relkind != RelTable {
+		return "", nil, false, err
+	}
+	var cols []FuncArg
+	for _, c := range m.Columns {
+		cols = append(cols, FuncArg{Name: c.Name, Type: c.Type, Mode: "t"})
+	}
+	return name, cols, true, nil
 }
 
 // functionsNamed lists the functions of a name.
@@ -234,7 +264,16 @@ func (pc *planCtx) createFunction(st *q.CreateFunctionStmt) ([]Change, error) {
 			plain := &q.TypeName{Names: tn.Names, Typmods: tn.Typmods, ArrayBounds: tn.ArrayBounds, PctType: tn.PctType, Location: tn.Location}
 			rt, err := pc.resolveColumnType(plain)
 			if err != nil {
-				return nil, err
+				table, cols, ok, terr := pc.rowTypeOf(plain)
+				if terr != nil {
+					return nil, terr
+				}
+				if !ok {
+					return nil, err
+				}
+				f.RowOf, f.RowCols = table, cols
+				ret = PGType{OID: oidRecord, Mod: -1}
+				break
 			}
 			ret = rt.PGType
 		}

@@ -95,3 +95,31 @@ SELECT label(name => 'a', name => 'b');
 SELECT label(prefix => '[');
 SELECT * FROM pets_of(k => 'dog');
 SELECT * FROM evens(n => 3);
+-- a table's row type as the result
+CREATE FUNCTION all_pets() RETURNS SETOF pets LANGUAGE sql STABLE AS $$ SELECT * FROM pets ORDER BY id $$;
+SELECT * FROM all_pets();
+SELECT name FROM all_pets() WHERE kind = 'cat';
+SELECT p.id, p.age FROM all_pets() AS p WHERE p.age > 2;
+CREATE FUNCTION oldest_pet() RETURNS pets LANGUAGE sql AS $$ SELECT * FROM pets WHERE age IS NOT NULL ORDER BY age DESC LIMIT 1 $$;
+SELECT oldest_pet();
+SELECT (oldest_pet()).name;
+SELECT * FROM oldest_pet();
+CREATE FUNCTION pets_of_kind(k text) RETURNS SETOF pets LANGUAGE plpgsql AS $$
+DECLARE
+  r record;
+BEGIN
+  FOR r IN SELECT * FROM pets WHERE kind = k ORDER BY id LOOP
+    RETURN NEXT r;
+  END LOOP;
+  RETURN QUERY SELECT * FROM pets WHERE id = 4;
+END $$;
+SELECT * FROM pets_of_kind('cat');
+CREATE FUNCTION first_pet() RETURNS pets LANGUAGE plpgsql AS $$
+DECLARE
+  r record;
+BEGIN
+  SELECT * INTO r FROM pets ORDER BY id LIMIT 1;
+  RETURN r;
+END $$;
+SELECT first_pet();
+SELECT pg_get_function_result(oid) FROM pg_proc WHERE proname IN ('all_pets', 'oldest_pet') ORDER BY proname;
