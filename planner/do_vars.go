@@ -48,6 +48,13 @@ func (v *plValue) literal() string {
 // default may read the ones before it).
 func (r *doRun) declare(ctx context.Context, decls []plVarDecl) error {
 	for _, d := range decls {
+		if rec, ok, err := r.rowTypeVariable(ctx, d); err != nil || ok {
+			if err != nil {
+				return err
+			}
+			r.vars[d.name] = &plValue{isRec: true, rec: rec}
+			continue
+		}
 		v := &plValue{typ: d.typ, null: true, notNull: d.notNull, isRec: d.rec}
 		if d.def != "" {
 			val, null, err := r.valueAs(ctx, d.def, d.typ, d.line, kindInit)
@@ -62,6 +69,37 @@ func (r *doRun) declare(ctx context.Context, decls []plVarDecl) error {
 		r.vars[d.name] = v
 	}
 	return nil
+}
+
+// rowTypeVariable reads a variable declared with a table's row type
+// (name table or name table%ROWTYPE): a record of the table's columns,
+// all NULL until assigned, as PL/pgSQL's row variables start.
+func (r *doRun) rowTypeVariable(ctx context.Context, d plVarDecl) (*plRecord, bool, error) {
+	name := strings.TrimSpace(d.typ)
+	if i := strings.Index(strings.ToLower(name), "%rowtype"); i > 0 && i == len(name)-len("%rowtype") {
+		name = strings.TrimSpace(name[:i])
+	}
+	if d.rec || name == "" || strings.ContainsAny(name, " .()[]%\"") {
+		return nil, false, nil
+	}
+	_, cat, _, err := r.s.readCatalog(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	td := cat.Table("", strings.ToLower(name))
+	if td == nil {
+		return nil, false, nil
+	}
+	if d.def != "" {
+		return nil, false, r.where(plRefuse("a default for a variable of a table's row type"), d.line, kindInit)
+	}
+	rec := &plRecord{}
+	for _, c := range td.Columns {
+		rec.names = append(rec.names, c.Name)
+		rec.types = append(rec.types, exec.FormatType(c.Type.OID, c.Type.Mod))
+		rec.vals, rec.nulls = append(rec.vals, ""), append(rec.nulls, true)
+	}
+	return rec, true, nil
 }
 
 // set stores a value into a scalar variable, converting it to the

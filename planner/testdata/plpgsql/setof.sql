@@ -116,10 +116,22 @@ END $$;
 SELECT * FROM pets_of_kind('cat');
 CREATE FUNCTION first_pet() RETURNS pets LANGUAGE plpgsql AS $$
 DECLARE
-  r record;
+  r pets;
 BEGIN
   SELECT * INTO r FROM pets ORDER BY id LIMIT 1;
   RETURN r;
 END $$;
 SELECT first_pet();
 SELECT pg_get_function_result(oid) FROM pg_proc WHERE proname IN ('all_pets', 'oldest_pet') ORDER BY proname;
+DO $$
+DECLARE
+  p pets%ROWTYPE;
+  q pets;
+BEGIN
+  RAISE NOTICE 'before: % %', p.id, q.name IS NULL;
+  SELECT * INTO p FROM pets WHERE id = 2;
+  RAISE NOTICE 'after: % % %', p.id, p.name, p.kind;
+  FOR q IN SELECT * FROM pets WHERE kind = 'dog' ORDER BY id LOOP
+    RAISE NOTICE 'dog %', q.name;
+  END LOOP;
+END $$;
