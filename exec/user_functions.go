@@ -352,8 +352,9 @@ type TriggerDef struct {
 	Function string // the trigger function's name (no arguments)
 	Type     int16  // tgtype
 	Enabled  bool
-	Attrs    []int16 // UPDATE OF columns (attnums)
-	When     string  // SQL text of WHEN ("" = none)
+	Attrs    []int16  // UPDATE OF columns (attnums)
+	When     string   // SQL text of WHEN ("" = none)
+	Args     []string // EXECUTE FUNCTION f('a', …) arguments
 }
 
 // TriggerCatalog is an optional extension of Catalog for catalogs whose
@@ -385,8 +386,13 @@ func triggerRows(c *catalogSet) [][]any {
 		if attrs == nil {
 			attrs = []int16{}
 		}
+		var args strings.Builder // tgargs (bytea): each argument NUL-terminated
+		for _, a := range t.Args {
+			args.WriteString(a)
+			args.WriteByte(0)
+		}
 		rows = append(rows, []any{t.OID, t.Table, uint32(0), t.Name, fn, t.Type, enabled, false, uint32(0), uint32(0), uint32(0),
-			false, false, int16(0), attrs, []byte{}, nil, nil, nil})
+			false, false, int16(len(t.Args)), attrs, args.String(), nil, nil, nil})
 	}
 	return rows
 }

@@ -56,6 +56,9 @@ type doRun struct {
 	// result collects what it returns (function_call.go)
 	fn     *exec.FuncDef
 	result *plResult
+	// tgArgv: a trigger's arguments (TG_ARGV[n], counted from 0; nil
+	// outside a trigger)
+	tgArgv []string
 }
 
 // isDo reports a DO statement — not the property graph statements that

@@ -341,6 +341,17 @@ func (r *doRun) substitute(ctx context.Context, sql string) (string, error) {
 		ref := refs[i]
 		name := ref.Names[0]
 		v := r.vars[name]
+		if name == "tg_argv" && len(ref.Names) == 1 && r.tgArgv != nil {
+			// TG_ARGV[n]: the trigger's n-th argument, from 0
+			if end, idx, ok := subscriptAfter(sql, ref.End); ok {
+				items := make([]string, len(r.tgArgv))
+				for k, a := range r.tgArgv {
+					items[k] = sqlString(a)
+				}
+				sql = sql[:ref.Start] + "((ARRAY[" + strings.Join(items, ", ") + "]::text[])[(" + idx + ") + 1])" + sql[end:]
+				continue
+			}
+		}
 		var lit string
 		switch {
 		case v != nil && v.isRec && len(ref.Names) == 2 && ref.Names[1] == "*":
@@ -392,6 +403,30 @@ func (r *doRun) substitute(ctx context.Context, sql string) (string, error) {
 		sql = sql[:ref.Start] + "(" + lit + ")" + sql[ref.End:]
 	}
 	return sql, nil
+}
+
+// subscriptAfter reads a subscript [expr] following position at in sql
+// (blanks allowed before it): its expression and where it ends.
+func subscriptAfter(sql string, at int) (end int, expr string, ok bool) {
+	i := at
+	for i < len(sql) && (sql[i] == ' ' || sql[i] == '\t' || sql[i] == '\n' || sql[i] == '\r') {
+		i++
+	}
+	if i >= len(sql) || sql[i] != '[' {
+		return 0, "", false
+	}
+	depth := 0
+	for j := i; j < len(sql); j++ {
+		switch sql[j] {
+		case '[':
+			depth++
+		case ']':
+			if depth--; depth == 0 {
+				return j + 1, sql[i+1 : j], true
+			}
+		}
+	}
+	return 0, "", false
 }
 
 // visibleColumns are the column names of the relations sql names — a

@@ -40,7 +40,7 @@ func TestFunctionGrantsRefused(t *testing.T) {
 		{"SELECT trig()", "0A000 trigger functions can only be called as triggers"},
 		{"CREATE TABLE tt (id int)", ""},
 		{"CREATE TRIGGER tr INSTEAD OF INSERT ON tt FOR EACH ROW EXECUTE FUNCTION trig()", "0A000 INSTEAD OF triggers is not supported"},
-		{"CREATE TRIGGER tr BEFORE INSERT ON tt FOR EACH ROW EXECUTE FUNCTION trig('x')", "0A000 trigger arguments (TG_ARGV) is not supported"},
+		{"CREATE TRIGGER tr_args BEFORE INSERT ON tt FOR EACH ROW EXECUTE FUNCTION trig('x')", ""},
 		{"CREATE TRIGGER tr BEFORE INSERT ON tt FOR EACH ROW EXECUTE FUNCTION trig()", ""},
 		{"DROP FUNCTION trig()", "2BP01 cannot drop function trig() because other objects depend on it"},
 		{"MERGE INTO tt USING (SELECT 1 AS id) s ON tt.id = s.id WHEN NOT MATCHED THEN INSERT VALUES (s.id)", "0A000 MERGE into table \"tt\" with INSERT triggers is not supported"},

@@ -37,6 +37,8 @@ type Trigger struct {
 	When    string   `json:"when,omitempty"`    // SQL text of WHEN (…)
 	// Disabled: ALTER TABLE … DISABLE TRIGGER (pg_trigger.tgenabled 'D').
 	Disabled bool `json:"disabled,omitempty"`
+	// Args are EXECUTE FUNCTION f('a', …)'s arguments (TG_ARGV).
+	Args []string `json:"args,omitempty"`
 }
 
 // Fires reports whether the trigger fires for event at timing/level.
@@ -110,8 +112,6 @@ func (pc *planCtx) createTrigger(st *q.CreateTrigStmt) ([]Change, error) {
 		return nil, errorf(wire.CodeFeatureNotSupported, "TRUNCATE FOR EACH ROW triggers are not supported")
 	case len(st.TransitionRels) > 0:
 		return nil, notSupported("transition tables (REFERENCING) of triggers")
-	case len(st.Args) > 0:
-		return nil, notSupported("trigger arguments (TG_ARGV)")
 	case st.WhenClause != nil && !st.Row:
 		return nil, notSupported("WHEN conditions of statement triggers")
 	}
@@ -133,7 +133,7 @@ func (pc *planCtx) createTrigger(st *q.CreateTrigStmt) ([]Change, error) {
 	if fm.Function.Ret.OID != oidTrigger {
 		return nil, errorf("42P17", "function %s must return type trigger", fname)
 	}
-	t := Trigger{Name: st.Trigname, Function: fname, Before: st.Timing&trigBefore != 0, Row: st.Row}
+	t := Trigger{Name: st.Trigname, Function: fname, Before: st.Timing&trigBefore != 0, Row: st.Row, Args: stringList(st.Args)}
 	for _, ev := range []struct {
 		bit  int32
 		name string

@@ -41,3 +41,22 @@ SELECT count(*) FROM kids;
 ALTER TABLE kids DISABLE TRIGGER no_truncate;
 TRUNCATE kids;
 SELECT count(*) FROM kids;
+-- trigger arguments (TG_ARGV, TG_NARGS)
+CREATE TABLE audit_log (tbl text, op text, tag text, extra text, nargs int);
+CREATE FUNCTION audit_with_args() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  i int := 1;
+BEGIN
+  INSERT INTO audit_log VALUES (TG_TABLE_NAME, TG_OP, TG_ARGV[0], TG_ARGV[i], TG_NARGS);
+  IF TG_ARGV[ 2 ] IS NULL THEN
+    RAISE NOTICE 'no third argument for %', TG_NAME;
+  END IF;
+  RETURN NEW;
+END $$;
+CREATE TRIGGER parents_audit AFTER INSERT ON parents FOR EACH ROW EXECUTE FUNCTION audit_with_args('parents-tag', 'x y');
+CREATE TRIGGER kids_audit BEFORE INSERT OR UPDATE ON kids FOR EACH ROW EXECUTE FUNCTION audit_with_args('kids', 42);
+INSERT INTO parents VALUES (7, 'g');
+INSERT INTO kids VALUES (70, 7);
+UPDATE kids SET parent = 7 WHERE id = 70;
+SELECT * FROM audit_log ORDER BY tbl, op;
+SELECT tgname, tgnargs, tgargs FROM pg_trigger WHERE tgname LIKE '%audit' ORDER BY tgname;
