@@ -71,6 +71,8 @@ func (b *binder) bindStmt(n *q.Node) (*bound, error) {
 		return b.bindSelect(n.GetSelectStmt(), nil)
 	case n.GetExplainStmt() != nil:
 		return nil, unsupported("EXPLAIN is not supported")
+	case n.GetCallStmt() != nil:
+		return b.bindCall(n.GetCallStmt()) // procedures.go
 	}
 	return nil, unsupported("statement type %s is not supported by the query engine", nodeName(n))
 }

@@ -456,10 +456,15 @@
 //     of the name (argument defaults, implicit casts, PostgreSQL's
 //     best-candidate rule); a call runs the body through
 //     Session.CallFunction row by row (STRICT skips NULL arguments,
-//     VOLATILE counts as a volatile call). Refused with 0A000: calls of
-//     set-returning or record-returning user functions (SETOF, RETURNS
-//     TABLE, several OUT parameters) in queries, named-argument
-//     notation, VARIADIC parameters. pg_proc lists user functions with
+//     VOLATILE counts as a volatile call), with named (name => value)
+//     and VARIADIC arguments (user_calls.go). Set-returning and
+//     record-returning user functions (SETOF, RETURNS TABLE, OUT
+//     parameters, RETURNS record with a column definition list) run in
+//     FROM as a funcScanNode and at the top of a select list as a
+//     projectSet SRF (user_srf.go); CALL binds as a one-row callNode
+//     (procedures.go). Refused with 0A000: a set-returning user function
+//     inside a select-list expression, a record-returning one without a
+//     column definition list outside FROM. pg_proc lists user functions with
 //     prosrc, prolang, provolatile, proargtypes, proretset (OIDs from
 //     the catalog entry); pg_trigger lists a TriggerCatalog's triggers
 //     (tgqual NULL).

@@ -98,6 +98,18 @@ func (b *binder) bindFuncCall(fc *q.FuncCall, sc *scope) (Expr, error) {
 		}
 		return nil, errf(CodeUndefinedFunction, "function %s does not exist", name)
 	}
+	if (fc.FuncVariadic || hasNamedArgs(fc)) && funcs[name] == nil && (b.hasUserFunction(name, false) || b.hasUserFunction(name, true)) {
+		// named and VARIADIC arguments of user functions (user_calls.go)
+		args, err := b.bindUserArgs(fc, sc)
+		if err != nil {
+			return nil, err
+		}
+		e, ok, err := b.userCallArgs(name, args, fc.FuncVariadic)
+		if !ok && err == nil {
+			err = noUserFunction(name, args, false)
+		}
+		return e, err
+	}
 	if fc.FuncVariadic {
 		return nil, unsupported("VARIADIC arguments are not supported")
 	}
@@ -108,7 +120,11 @@ func (b *binder) bindFuncCall(fc *q.FuncCall, sc *scope) (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	return b.funcByName(name, args)
+	e, err := b.funcByName(name, args)
+	if Code(err) == CodeWrongObjectType {
+		err = b.at(err, fc.Location) // a procedure called as a function
+	}
+	return e, err
 }
 
 // funcByName resolves an overload and coerces the arguments.

@@ -22,6 +22,20 @@ func (b *binder) bindTargetSRF(val *q.Node, sc *scope) (Expr, error) {
 		return nil, nil
 	}
 	name, err := funcName(fc.Funcname)
+	if err == nil && b.userSRFName(name) {
+		call, e, err := b.bindUserTargetSRF(fc, name, sc)
+		if err != nil || call == nil {
+			return e, err
+		}
+		b.srfs = append(b.srfs, call)
+		e = &srfRef{call: call}
+		for _, f := range fields {
+			if e, err = selectField(e, f.GetString_().Sval); err != nil {
+				return nil, err
+			}
+		}
+		return e, nil
+	}
 	if err != nil || !(name == "generate_series" || name == "unnest" || otherSRF(name)) {
 		return nil, nil
 	}
@@ -54,6 +68,9 @@ type srfCall struct {
 	args []Expr
 	t    Type
 	col  int // column in the projectSet node's output
+	// user: a set-returning user function (user_srf.go)
+	user *FuncDef
+	call CallFunction
 }
 
 // srfRef reads the expanded value of a select-list SRF.
@@ -108,7 +125,7 @@ func (p *projectSetNode) run(ec *evalCtx, emit func(*Batch) error) error {
 					one.copyRow(0, v, i)
 					args[j] = newConst(one)
 				}
-				fs := &funcScanNode{name: s.name, args: args, cols: []colInfo{{name: s.name, t: s.t}}}
+				fs := &funcScanNode{name: s.name, args: args, cols: []colInfo{{name: s.name, t: s.t}}, user: s.user, call: s.call}
 				buf, err := collect(ec, fs)
 				if err != nil {
 					firstErr = err

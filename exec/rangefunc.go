@@ -20,6 +20,9 @@ type funcScanNode struct {
 	// field instead of one record column
 	expand bool
 	rec    Type // the record type when expand
+	// user: a user function (user_srf.go), whose body call runs
+	user *FuncDef
+	call CallFunction
 }
 
 func (f *funcScanNode) columns() []colInfo { return f.cols }
@@ -110,6 +113,16 @@ func (f *funcScanNode) run(ec *evalCtx, emit func(*Batch) error) error {
 			if err := flush(recs); err != nil {
 				return err
 			}
+		}
+		if out.n > 0 {
+			defer out.free(ec.run)
+			return emit(out.batch())
+		}
+		return nil
+	}
+	if f.user != nil {
+		if err := f.runUser(ec, vals, flush); err != nil {
+			return err
 		}
 		if out.n > 0 {
 			defer out.free(ec.run)
@@ -369,9 +382,6 @@ func (b *binder) bindRangeFunction(rf *q.RangeFunction, sc *scope) (plan, []scop
 	if rf.IsRowsfrom || len(rf.Functions) != 1 {
 		return b.bindRowsFrom(rf, sc)
 	}
-	if len(rf.Coldeflist) > 0 || len(rf.Functions[0].GetList().GetItems()) > 1 && len(rf.Functions[0].GetList().GetItems()[1].GetList().GetItems()) > 0 {
-		return nil, nil, unsupported("column definition lists are not supported")
-	}
 	item := rf.Functions[0].GetList().Items
 	fc := item[0].GetFuncCall()
 	if fc == nil {
@@ -381,16 +391,36 @@ func (b *binder) bindRangeFunction(rf *q.RangeFunction, sc *scope) (plan, []scop
 	if err != nil {
 		return nil, nil, err
 	}
+	var user *FuncDef // a user function returning a set or a record
+	var userT Type
+	var userArgs []Expr
+	if b.userRoutineInFrom(name) {
+		fsc := newScope(sc.parent)
+		if user, userT, userArgs, err = b.bindUserFromFunction(rf, fc, name, fsc); err != nil {
+			return nil, nil, err
+		}
+		if fsc.correlated {
+			sc.correlated = true
+		}
+		if user == nil {
+			return b.bindScalarFromFunction(rf, item[0], name, sc)
+		}
+	}
+	if user == nil && (len(rf.Coldeflist) > 0 || len(rf.Functions[0].GetList().GetItems()) > 1 && len(rf.Functions[0].GetList().GetItems()[1].GetList().GetItems()) > 0) {
+		return nil, nil, unsupported("column definition lists are not supported")
+	}
 	if name == "pg_show_all_settings" {
 		return b.bindShowAllSettings(rf, fc, sc)
 	}
-	fsc := newScope(sc.parent)
-	args, err := b.bindList(fc.Args, fsc)
-	if err != nil {
-		return nil, nil, err
-	}
-	if fsc.correlated {
-		sc.correlated = true
+	var args []Expr
+	if user == nil {
+		fsc := newScope(sc.parent)
+		if args, err = b.bindList(fc.Args, fsc); err != nil {
+			return nil, nil, err
+		}
+		if fsc.correlated {
+			sc.correlated = true
+		}
 	}
 	alias := name
 	if rf.Alias != nil {
@@ -427,7 +457,12 @@ func (b *binder) bindRangeFunction(rf *q.RangeFunction, sc *scope) (plan, []scop
 		}
 		return &funcScanNode{name: name, args: args, cols: cols, ord: rf.Ordinality}, scols, nil
 	}
-	t, args, err := b.bindSRF(name, args)
+	var t Type
+	if user != nil {
+		t, args = userT, userArgs
+	} else {
+		t, args, err = b.bindSRF(name, args)
+	}
 	if err != nil && errors.Is(err, errNotSRF) {
 		return b.bindScalarFromFunction(rf, item[0], name, sc)
 	}
@@ -455,7 +490,7 @@ func (b *binder) bindRangeFunction(rf *q.RangeFunction, sc *scope) (plan, []scop
 		for i := range cols {
 			cols[i].name = scols[i].name
 		}
-		return &funcScanNode{name: name, args: args, cols: cols, ord: rf.Ordinality, expand: true, rec: t}, scols, nil
+		return &funcScanNode{name: name, args: args, cols: cols, ord: rf.Ordinality, expand: true, rec: t, user: user, call: b.cat.callFn}, scols, nil
 	}
 	colName := name
 	if rf.Alias != nil && len(rf.Alias.Colnames) == 0 {
@@ -482,7 +517,7 @@ func (b *binder) bindRangeFunction(rf *q.RangeFunction, sc *scope) (plan, []scop
 		// function result)
 		scols = append(scols, scopeCol{table: alias, name: alias, t: t, idx: 0, noStar: true})
 	}
-	return &funcScanNode{name: name, args: args, cols: cols, ord: rf.Ordinality}, scols, nil
+	return &funcScanNode{name: name, args: args, cols: cols, ord: rf.Ordinality, user: user, call: b.cat.callFn}, scols, nil
 }
 
 // bindSRF types the arguments of generate_series / unnest.

@@ -118,7 +118,7 @@ func init() {
 		}
 		return nil
 	}, TInt8))
-	def("pg_get_function_result", sig(TText, procText(func(p *pgProcFact) string { return p.resultText }), TOid))
+	def("pg_get_function_result", sig(TText, procTextOrNull(func(p *pgProcFact) (string, bool) { return p.resultText, p.kind != 'p' }), TOid))
 	def("pg_get_function_arguments", sig(TText, procText(func(p *pgProcFact) string { return p.argsText }), TOid))
 	def("pg_get_function_identity_arguments", sig(TText, procText(func(p *pgProcFact) string { return p.identArgsText }), TOid))
 	def("pg_get_userbyid", sig(TName, func(ec *evalCtx, a []*Vec, out *Vec, sel []int32) error {
@@ -186,6 +186,12 @@ func typeSQLName(oid uint32) string {
 // procText builds a kernel describing a pg_proc row by OID (NULL for
 // an OID pg_proc does not list, as PostgreSQL answers).
 func procText(f func(*pgProcFact) string) kernel {
+	return procTextOrNull(func(p *pgProcFact) (string, bool) { return f(p), true })
+}
+
+// procTextOrNull is procText whose f may answer NULL (ok false): a
+// procedure has no pg_get_function_result.
+func procTextOrNull(f func(*pgProcFact) (string, bool)) kernel {
 	return func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
 		for _, i := range sel {
 			p, ok := procByOID(uint32(a[0].I[i]))
@@ -196,7 +202,12 @@ func procText(f func(*pgProcFact) string) kernel {
 				out.SetNull(int(i))
 				continue
 			}
-			out.S[i] = f(p)
+			s, ok := f(p)
+			if !ok {
+				out.SetNull(int(i))
+				continue
+			}
+			out.S[i] = s
 		}
 		return nil
 	}

@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -38,8 +39,13 @@ type FuncDef struct {
 	Body       string
 	Volatility string // provolatile: i, s, v
 	Strict     bool
-	Owner      uint32 // 0: the bootstrap superuser
-	Comment    string
+	Proc       bool // a procedure (CALL), pg_proc.prokind 'p'
+	// RowOf: RETURNS [SETOF] table, whose columns (as of CREATE
+	// FUNCTION) RowCols lists; Ret is then record
+	RowOf   string
+	RowCols []FuncArg
+	Owner   uint32 // 0: the bootstrap superuser
+	Comment string
 }
 
 // FuncArg is one parameter; Mode is proargmodes' letter (i, o, b, v, t).
@@ -64,14 +70,14 @@ func (f *FuncDef) Inputs() []FuncArg {
 	return out
 }
 
-// Signature is how PostgreSQL names the function in messages:
-// f(integer, text).
+// Signature is how PostgreSQL's CONTEXT lines name the function
+// (format_procedure): f(integer,text).
 func (f *FuncDef) Signature() string {
 	var ts []string
 	for _, a := range f.Inputs() {
 		ts = append(ts, FormatType(a.Type.OID, -1))
 	}
-	return f.Name + "(" + strings.Join(ts, ", ") + ")"
+	return f.Name + "(" + strings.Join(ts, ",") + ")"
 }
 
 // FunctionCatalog is an optional extension of Catalog for catalogs that
@@ -116,92 +122,74 @@ func userProcByOID(oid uint32) (*FuncDef, bool) {
 // userCall binds a call of a user function named name; handled false
 // when the catalog has none of that name.
 func (b *binder) userCall(name string, args []Expr) (Expr, bool, error) {
-	var cands []*FuncDef
-	for _, f := range b.cat.functions() {
-		if f.Name == name {
-			cands = append(cands, f)
+	ua := make([]userArg, len(args))
+	for i, a := range args {
+		ua[i] = userArg{e: a}
+	}
+	return b.userCallArgs(name, ua, false)
+}
+
+// userCallArgs binds a call with named or VARIADIC arguments
+// (user_calls.go).
+func (b *binder) userCallArgs(name string, args []userArg, variadic bool) (Expr, bool, error) {
+	best, out, ok, err := b.resolveUser(name, args, variadic, false)
+	if !ok && b.hasUserFunction(name, true) {
+		if _, _, _, perr := b.resolveUser(name, args, variadic, true); perr == nil {
+			return nil, true, &Error{Code: CodeWrongObjectType, Message: callSignature(name, args) + " is a procedure", Hint: "To call a procedure, use CALL."}
 		}
 	}
-	if len(cands) == 0 {
-		return nil, false, nil
+	if !ok || err != nil {
+		return nil, ok, err
 	}
-	var best *FuncDef
-	bestScore, ambiguous := -1, false
-	for _, f := range cands {
-		ins := f.Inputs()
-		if len(args) > len(ins) || len(args) < len(ins)-defaults(ins) {
-			continue
-		}
-		s := fnSig{}
-		for _, a := range ins[:len(args)] {
-			s.args = append(s.args, a.Type)
-		}
-		score, ok := sigScore(s, args)
-		if !ok {
-			continue
-		}
-		if score > bestScore {
-			best, bestScore, ambiguous = f, score, false
-		} else if score == bestScore {
-			ambiguous = true
-		}
-	}
-	if best == nil {
-		return nil, true, noFunction(name, args)
-	}
-	if ambiguous {
-		e := noFunction(name, args).(*Error)
-		e.Code, e.Message = CodeAmbiguousFunction, strings.Replace(e.Message, "does not exist", "is not unique", 1)
-		e.Hint = "Could not choose a best candidate function. You might need to add explicit type casts."
-		return nil, true, e
-	}
+	e, err := b.userExpr(best, out)
+	return e, true, err
+}
+
+// userExpr is the call of function best with its input arguments out
+// (in parameter order, coerced).
+func (b *binder) userExpr(best *FuncDef, out []Expr) (Expr, error) {
+	name := best.Name
 	if best.RetSet {
-		return nil, true, unsupported("set-returning function %s() is only supported in FROM", name)
+		return nil, unsupported("set-returning function %s() is only supported in FROM and at the top level of a select list", name)
 	}
-	if best.Ret.OID == OIDRecord {
-		return nil, true, unsupported("calling function %s(), which returns a record, is not supported", name)
+	t := best.ResultType()
+	if t.OID == OIDRecord && t.Mod < 0 {
+		return nil, unsupported("calling function %s(), which returns a record, outside FROM with a column definition list is not supported", name)
 	}
 	if best.Ret.OID == OIDTrigger {
-		return nil, true, &Error{Code: "0A000", Message: "trigger functions can only be called as triggers"}
-	}
-	ins := best.Inputs()
-	out := make([]Expr, len(ins))
-	for i, a := range ins {
-		var e Expr
-		if i < len(args) {
-			e = args[i]
-		} else {
-			d, err := b.bindDefault(a.Default)
-			if err != nil {
-				return nil, true, err
-			}
-			e = d
-		}
-		c, err := b.coerce(e, a.Type, castImplicit, "")
-		if err != nil {
-			return nil, true, err
-		}
-		out[i] = c
+		return nil, &Error{Code: "0A000", Message: "trigger functions can only be called as triggers"}
 	}
 	call := b.cat.callFn
 	if call == nil {
-		return nil, true, unsupported("calling function %s() outside a session is not supported", name)
+		return nil, unsupported("calling function %s() outside a session is not supported", name)
 	}
 	if best.Volatility == "v" {
 		b.volatile = true // a binding that ran no body still must not be reused across catalogs
 	}
-	return &opExpr{name: name, t: best.Ret, args: out, k: userKernel(best, call), strict: best.Strict, volatile: best.Volatility == "v"}, true, nil
+	return &opExpr{name: name, t: t, args: out, k: userKernel(best, t, call), strict: best.Strict, volatile: best.Volatility == "v"}, nil
 }
 
-// defaults counts the parameters with a DEFAULT (the trailing ones).
-func defaults(ins []FuncArg) int {
-	n := 0
-	for _, a := range ins {
-		if a.Default != "" {
-			n++
+// ResultType is the type of one result row of f: its declared result,
+// or for OUT parameters the record of them (an anonymous record when
+// its columns come from a column definition list).
+func (f *FuncDef) ResultType() Type {
+	if f.Ret.OID != OIDRecord {
+		return f.Ret
+	}
+	var fields []RecordField
+	for _, a := range append(slices.Clone(f.Args), f.RowCols...) {
+		if a.Mode == "o" || a.Mode == "b" || a.Mode == "t" {
+			name := a.Name
+			if name == "" {
+				name = "column" + strconv.Itoa(len(fields)+1)
+			}
+			fields = append(fields, RecordField{Name: name, Type: a.Type})
 		}
 	}
-	return n
+	if len(fields) == 0 {
+		return f.Ret
+	}
+	return RecordType(fields)
 }
 
 // bindDefault binds a parameter's DEFAULT expression (no columns in
@@ -218,8 +206,9 @@ func (b *binder) bindDefault(text string) (Expr, error) {
 	return b.bindExpr(t[0].GetResTarget().GetVal(), newScope(nil))
 }
 
-// userKernel calls f once per row.
-func userKernel(f *FuncDef, call CallFunction) kernel {
+// userKernel calls f once per row; t is its result type (a record
+// built from the result row's columns).
+func userKernel(f *FuncDef, t Type, call CallFunction) kernel {
 	return func(ec *evalCtx, a []*Vec, out *Vec, sel []int32) error {
 		texts := make([]*string, len(a))
 		for _, i := range sel {
@@ -235,6 +224,14 @@ func userKernel(f *FuncDef, call CallFunction) kernel {
 			}
 			if f.Ret.OID == OIDVoid {
 				continue // void's one value
+			}
+			if t.OID == OIDRecord {
+				if len(rows) == 0 || rows[0] == nil {
+					out.SetNull(int(i))
+					continue
+				}
+				out.A[i] = newRecord(t, rows[0])
+				continue
 			}
 			if len(rows) == 0 || len(rows[0]) == 0 || rows[0][0] == nil {
 				out.SetNull(int(i))
@@ -261,17 +258,22 @@ func (f *FuncDef) procFact() *pgProcFact {
 	if f.Language == "plpgsql" {
 		p.lang = oidLangPlpgsql
 	}
+	if f.Proc {
+		p.kind = 'p'
+	}
 	if f.RetSet {
 		p.rows = 1000
 	}
 	var args, ident []string
 	outs := 0
+	allIn := true
 	named := false
 	var table []string
 	for _, a := range f.Args {
 		t := FormatType(a.Type.OID, a.Type.Mod)
 		p.allArgs = append(p.allArgs, a.Type.OID)
 		p.modes = append(p.modes, a.Mode)
+		allIn = allIn && a.Mode == "i"
 		p.argNames = append(p.argNames, a.Name)
 		named = named || a.Name != ""
 		if a.Mode == "t" {
@@ -280,7 +282,13 @@ func (f *FuncDef) procFact() *pgProcFact {
 			continue
 		}
 		prefix := map[string]string{"o": "OUT ", "b": "INOUT ", "v": "VARIADIC "}[a.Mode]
+		if f.Proc && a.Mode == "i" {
+			prefix = "IN " // as pg_get_function_arguments shows a procedure's
+		}
 		text := prefix + strings.TrimSpace(quoteIdentIfNeeded(a.Name)+" "+t)
+		if a.Mode == "v" {
+			p.variadic = a.Type.Elem().OID
+		}
 		if a.Input() {
 			p.args = append(p.args, a.Type.OID)
 			p.nargs++
@@ -296,7 +304,7 @@ func (f *FuncDef) procFact() *pgProcFact {
 		}
 		args = append(args, text)
 	}
-	if outs == 0 {
+	if allIn {
 		p.allArgs, p.modes = nil, nil
 	}
 	if !named {
@@ -305,6 +313,9 @@ func (f *FuncDef) procFact() *pgProcFact {
 	p.argsText = strings.Join(args, ", ")
 	p.identArgsText = strings.Join(ident, ", ")
 	p.resultText = FormatType(f.Ret.OID, f.Ret.Mod)
+	if f.RowOf != "" {
+		p.resultText = f.RowOf
+	}
 	switch {
 	case len(table) > 0:
 		p.resultText = "TABLE(" + strings.Join(table, ", ") + ")"
@@ -341,8 +352,9 @@ type TriggerDef struct {
 	Function string // the trigger function's name (no arguments)
 	Type     int16  // tgtype
 	Enabled  bool
-	Attrs    []int16 // UPDATE OF columns (attnums)
-	When     string  // SQL text of WHEN ("" = none)
+	Attrs    []int16  // UPDATE OF columns (attnums)
+	When     string   // SQL text of WHEN ("" = none)
+	Args     []string // EXECUTE FUNCTION f('a', …) arguments
 }
 
 // TriggerCatalog is an optional extension of Catalog for catalogs whose
@@ -374,8 +386,13 @@ func triggerRows(c *catalogSet) [][]any {
 		if attrs == nil {
 			attrs = []int16{}
 		}
+		var args strings.Builder // tgargs (bytea): each argument NUL-terminated
+		for _, a := range t.Args {
+			args.WriteString(a)
+			args.WriteByte(0)
+		}
 		rows = append(rows, []any{t.OID, t.Table, uint32(0), t.Name, fn, t.Type, enabled, false, uint32(0), uint32(0), uint32(0),
-			false, false, int16(0), attrs, []byte{}, nil, nil, nil})
+			false, false, int16(len(t.Args)), attrs, args.String(), nil, nil, nil})
 	}
 	return rows
 }

@@ -95,6 +95,9 @@ func (s *session) executeWrite(ctx context.Context, st *wire.Statement, p *plan,
 			return nil, err
 		}
 	}
+	if p.kind == stmtTruncate && s.tx != nil && s.tx.implicit && s.truncateFiresTriggers(ctx) {
+		s.tx.implicit = false // triggers.go
+	}
 	if s.tx != nil && !s.tx.implicit {
 		if s.tx.pend.merge != nil && (p.kind == stmtDDL || p.kind == stmtTruncate) {
 			return nil, wire.Errorf("0A000", "%s while a merge is staged in the transaction (graph.merge strategy 'stop') is not supported", p.stmtName()).

@@ -56,6 +56,9 @@ type doRun struct {
 	// result collects what it returns (function_call.go)
 	fn     *exec.FuncDef
 	result *plResult
+	// tgArgv: a trigger's arguments (TG_ARGV[n], counted from 0; nil
+	// outside a trigger)
+	tgArgv []string
 }
 
 // isDo reports a DO statement — not the property graph statements that
@@ -125,7 +128,9 @@ func (s *session) executeDo(ctx context.Context, p *plan) (wire.Result, error) {
 	case errDoExit, errDoContinue:
 		return nil, wire.Errorf(wire.CodeSyntaxError, "%s cannot be used outside a loop", map[bool]string{true: "EXIT", false: "CONTINUE"}[err == errDoExit])
 	default:
-		return nil, err
+		if _, ok := err.(*plJump); !ok {
+			return nil, err
+		}
 	}
 	return &tagResult{tag: "DO"}, nil
 }
@@ -182,19 +187,21 @@ func (r *doRun) stmt(ctx context.Context, st plStmt) error {
 				return nil
 			}
 		}
+		if x.label != "" {
+			return &plJump{exit: x.exit, label: x.label}
+		}
 		if x.exit {
 			return errDoExit
 		}
 		return errDoContinue
 	case *plExecute:
-		v, null, err := r.value(ctx, x.expr, x.lineno, "EXECUTE")
-		if err != nil {
-			return err
-		}
-		if null {
-			return r.where(wire.Errorf("22004", "query string argument of EXECUTE is null"), x.lineno, "EXECUTE")
-		}
-		return r.run(ctx, v, v, x.lineno, "EXECUTE", "SQL statement", true, nil)
+		return r.execute(ctx, x) // plpgsql_control.go
+	case *plCase:
+		return r.caseStmt(ctx, x)
+	case *plCall:
+		return r.call(ctx, x)
+	case *plForeach:
+		return r.foreach(ctx, x)
 	case *plIf:
 		for _, arm := range x.arms {
 			v, null, err := r.value(ctx, arm.cond, x.lineno, "IF")
@@ -227,6 +234,40 @@ func (r *doRun) stmt(ctx context.Context, st plStmt) error {
 
 // block runs a block; with handlers, under an internal savepoint.
 func (r *doRun) block(ctx context.Context, b *plBlock) error {
+	if len(b.decls) > 0 {
+		// a nested block's variables: declared on entry, hiding outer
+		// ones of the same name until the block ends
+		saved := map[string]*plValue{}
+		for _, d := range b.decls {
+			if _, ok := saved[d.name]; !ok {
+				saved[d.name] = r.vars[d.name]
+			}
+		}
+		defer func() {
+			for name, v := range saved {
+				if v == nil {
+					delete(r.vars, name)
+				} else {
+					r.vars[name] = v
+				}
+			}
+		}()
+		if err := r.declare(ctx, b.decls); err != nil {
+			return err
+		}
+	}
+	if b.label != "" {
+		// EXIT label leaves the labeled block
+		err := r.unlabeledBlock(ctx, b)
+		if j, ok := err.(*plJump); ok && j.exit && j.label == b.label {
+			return nil
+		}
+		return err
+	}
+	return r.unlabeledBlock(ctx, b)
+}
+
+func (r *doRun) unlabeledBlock(ctx context.Context, b *plBlock) error {
 	if len(b.handlers) == 0 {
 		return r.stmts(ctx, b.body)
 	}
@@ -236,7 +277,8 @@ func (r *doRun) block(ctx context.Context, b *plBlock) error {
 		return err
 	}
 	err := r.stmts(ctx, b.body)
-	if err == nil || err == errDoReturn {
+	if _, jump := err.(*plJump); err == nil || err == errDoReturn || err == errDoExit || err == errDoContinue || jump {
+		// leaving the block by RETURN, EXIT or CONTINUE keeps its work
 		if rerr := r.s.ReleaseSavepoint(ctx, name); rerr != nil {
 			return rerr
 		}
@@ -539,6 +581,9 @@ const kindInit = "\x00init"
 // CONTEXT names the statement (unless the error points into it, when it
 // travels as the internal query) and the PL/pgSQL line.
 func (r *doRun) inner(err error, sql string, line int, kind, what string) error {
+	if kind == "" {
+		return err // a SQL function's statement: sqlContext places it
+	}
 	var we *wire.Error
 	if !errors.As(toWire(err), &we) {
 		return err

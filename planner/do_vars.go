@@ -48,6 +48,13 @@ func (v *plValue) literal() string {
 // default may read the ones before it).
 func (r *doRun) declare(ctx context.Context, decls []plVarDecl) error {
 	for _, d := range decls {
+		if rec, ok, err := r.rowTypeVariable(ctx, d); err != nil || ok {
+			if err != nil {
+				return err
+			}
+			r.vars[d.name] = &plValue{isRec: true, rec: rec}
+			continue
+		}
 		v := &plValue{typ: d.typ, null: true, notNull: d.notNull, isRec: d.rec}
 		if d.def != "" {
 			val, null, err := r.valueAs(ctx, d.def, d.typ, d.line, kindInit)
@@ -62,6 +69,37 @@ func (r *doRun) declare(ctx context.Context, decls []plVarDecl) error {
 		r.vars[d.name] = v
 	}
 	return nil
+}
+
+// rowTypeVariable reads a variable declared with a table's row type
+// (name table or name table%ROWTYPE): a record of the table's columns,
+// all NULL until assigned, as PL/pgSQL's row variables start.
+func (r *doRun) rowTypeVariable(ctx context.Context, d plVarDecl) (*plRecord, bool, error) {
+	name := strings.TrimSpace(d.typ)
+	if i := strings.Index(strings.ToLower(name), "%rowtype"); i > 0 && i == len(name)-len("%rowtype") {
+		name = strings.TrimSpace(name[:i])
+	}
+	if d.rec || name == "" || strings.ContainsAny(name, " .()[]%\"") {
+		return nil, false, nil
+	}
+	_, cat, _, err := r.s.readCatalog(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	td := cat.Table("", strings.ToLower(name))
+	if td == nil {
+		return nil, false, nil
+	}
+	if d.def != "" {
+		return nil, false, r.where(plRefuse("a default for a variable of a table's row type"), d.line, kindInit)
+	}
+	rec := &plRecord{}
+	for _, c := range td.Columns {
+		rec.names = append(rec.names, c.Name)
+		rec.types = append(rec.types, exec.FormatType(c.Type.OID, c.Type.Mod))
+		rec.vals, rec.nulls = append(rec.vals, ""), append(rec.nulls, true)
+	}
+	return rec, true, nil
 }
 
 // set stores a value into a scalar variable, converting it to the
@@ -169,7 +207,7 @@ func (r *doRun) selectInto(ctx context.Context, x *plSQL) error {
 
 // iterate runs a loop body once; done reports EXIT (or RETURN or an
 // error, in err).
-func (r *doRun) iterate(ctx context.Context, body []plStmt, n *int, line int) (done bool, err error) {
+func (r *doRun) iterate(ctx context.Context, body []plStmt, n *int, line int, label string) (done bool, err error) {
 	if *n++; *n > maxDoIterations {
 		return true, r.where(wire.Errorf("54000", "loop ran more than %d times", maxDoIterations), line, "loop")
 	}
@@ -179,6 +217,10 @@ func (r *doRun) iterate(ctx context.Context, body []plStmt, n *int, line int) (d
 	case errDoExit:
 		return true, nil
 	default:
+		if j, ok := err.(*plJump); ok && label != "" && j.label == label {
+			// EXIT label / CONTINUE label naming this loop
+			return j.exit, nil
+		}
 		return true, err
 	}
 }
@@ -202,7 +244,7 @@ func (r *doRun) loop(ctx context.Context, x *plLoop) error {
 				return nil
 			}
 		}
-		if done, err := r.iterate(ctx, x.body, &n, x.lineno); done {
+		if done, err := r.iterate(ctx, x.body, &n, x.lineno, x.label); done {
 			return err
 		}
 	}
@@ -251,7 +293,7 @@ func (r *doRun) forInt(ctx context.Context, x *plForInt) error {
 		if err := r.set(ctx, x.name, strconv.FormatInt(i, 10), r.vars[x.name].typ, false, x.lineno, "FOR with integer loop variable"); err != nil {
 			return err
 		}
-		if done, err := r.iterate(ctx, x.body, &n, x.lineno); done {
+		if done, err := r.iterate(ctx, x.body, &n, x.lineno, x.label); done {
 			return err
 		}
 	}
@@ -271,7 +313,7 @@ func (r *doRun) forQuery(ctx context.Context, x *plForQuery) error {
 		if err := r.store(ctx, x.target, cols, vals, nulls, x.lineno, "FOR over SELECT rows"); err != nil {
 			return err
 		}
-		done, err := r.iterate(ctx, x.body, &n, x.lineno)
+		done, err := r.iterate(ctx, x.body, &n, x.lineno, x.label)
 		if done && err == nil {
 			return errDoExit
 		}
@@ -299,6 +341,17 @@ func (r *doRun) substitute(ctx context.Context, sql string) (string, error) {
 		ref := refs[i]
 		name := ref.Names[0]
 		v := r.vars[name]
+		if name == "tg_argv" && len(ref.Names) == 1 && r.tgArgv != nil {
+			// TG_ARGV[n]: the trigger's n-th argument, from 0
+			if end, idx, ok := subscriptAfter(sql, ref.End); ok {
+				items := make([]string, len(r.tgArgv))
+				for k, a := range r.tgArgv {
+					items[k] = sqlString(a)
+				}
+				sql = sql[:ref.Start] + "((ARRAY[" + strings.Join(items, ", ") + "]::text[])[(" + idx + ") + 1])" + sql[end:]
+				continue
+			}
+		}
 		var lit string
 		switch {
 		case v != nil && v.isRec && len(ref.Names) == 2 && ref.Names[1] == "*":
@@ -350,6 +403,30 @@ func (r *doRun) substitute(ctx context.Context, sql string) (string, error) {
 		sql = sql[:ref.Start] + "(" + lit + ")" + sql[ref.End:]
 	}
 	return sql, nil
+}
+
+// subscriptAfter reads a subscript [expr] following position at in sql
+// (blanks allowed before it): its expression and where it ends.
+func subscriptAfter(sql string, at int) (end int, expr string, ok bool) {
+	i := at
+	for i < len(sql) && (sql[i] == ' ' || sql[i] == '\t' || sql[i] == '\n' || sql[i] == '\r') {
+		i++
+	}
+	if i >= len(sql) || sql[i] != '[' {
+		return 0, "", false
+	}
+	depth := 0
+	for j := i; j < len(sql); j++ {
+		switch sql[j] {
+		case '[':
+			depth++
+		case ']':
+			if depth--; depth == 0 {
+				return j + 1, sql[i+1 : j], true
+			}
+		}
+	}
+	return 0, "", false
 }
 
 // visibleColumns are the column names of the relations sql names — a

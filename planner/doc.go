@@ -84,10 +84,11 @@
 // state: one graph commit, or none when the query fails. SQL-level
 // PREPARE / EXECUTE (prepare_sql.go) and cursors (DECLARE, FETCH, MOVE,
 // CLOSE; cursor.go) are session state outside the graph. DO blocks
-// (do.go, do_vars.go, plpgsql.go) run a PL/pgSQL subset — variables of
-// the outermost block, blocks with EXCEPTION handlers, IF, loops, SQL
-// statements (… INTO), PERFORM, EXECUTE of a string, GET DIAGNOSTICS,
-// RAISE — compiled by PostgreSQL's PL/pgSQL grammar and refused whole
+// (do.go, do_vars.go, plpgsql.go, plpgsql_control.go) run a PL/pgSQL
+// subset — variables (a nested block's declared on entry), blocks with
+// EXCEPTION handlers, IF, CASE, loops with labels, FOREACH, SQL
+// statements (… INTO), PERFORM, EXECUTE with INTO and USING, CALL, GET
+// DIAGNOSTICS, RAISE — compiled by PostgreSQL's PL/pgSQL grammar and refused whole
 // (0A000) when they use anything else; their statements go through the
 // session like a client's, inside the DO's transaction (an autocommit DO
 // is one commit), with variables read as typed literals where the
@@ -99,8 +100,10 @@
 // RETURN QUERY collect the result), a SQL body with $n and parameter
 // names as typed literals, both inside the calling statement's
 // transaction (an autocommit statement turns pending, so the body's
-// writes publish with it). Triggers (triggers.go) fire from INSERT,
-// UPDATE, DELETE and COPY FROM inside the statement: BEFORE ROW
+// writes publish with it). CALL (procedures.go) is a one-row query exec
+// binds (exec/procedures.go), tagged CALL. Triggers (triggers.go) fire
+// from INSERT, UPDATE, DELETE, COPY FROM and TRUNCATE inside the
+// statement: BEFORE ROW
 // triggers change or skip the computed rows before constraints are
 // checked, AFTER ROW and STATEMENT triggers run after the write joined
 // the pending state, so their writes are part of the same graph commit.
@@ -316,7 +319,7 @@
 // format than TEXT (EXPLAIN [ANALYZE] of a query answers the executor's
 // plan tree in PostgreSQL's text layout, exec/explain.go, and the
 // snapshot it reads, explain.go),
-// LISTEN/NOTIFY, CALL of anything but graph.* procedures,
+// LISTEN/NOTIFY,
 // data-modifying CTEs (exec refuses them), graph.min_out on a streamed
 // (autocommit) COPY, DDL statements planner/ddl refuses. Sequence
 // allocation is shared by branches (merged branches never collide), so

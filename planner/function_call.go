@@ -219,10 +219,18 @@ func (r *doRun) plpgsqlFunction(ctx context.Context) ([][]*string, error) {
 	case errDoExit, errDoContinue:
 		return nil, wire.Errorf(wire.CodeSyntaxError, "%s cannot be used outside a loop", map[bool]string{true: "EXIT", false: "CONTINUE"}[err == errDoExit])
 	default:
-		return nil, err
+		if _, ok := err.(*plJump); !ok {
+			return nil, err
+		}
 	}
 	if !r.result.returned && f.Ret.OID == exec.OIDTrigger {
 		return nil, &wire.Error{Code: "2F005", Message: "control reached end of trigger procedure without RETURN", Where: fmt.Sprintf("PL/pgSQL function %s", f.Signature())}
+	}
+	if !r.result.returned && !f.RetSet && len(outParams(f)) > 0 {
+		// control may fall off the end of a function with OUT
+		// parameters: their values are the result
+		r.result.rows = [][]*string{r.outRow()}
+		return r.result.rows, nil
 	}
 	if !r.result.returned && !f.RetSet && f.Ret.OID != exec.OIDVoid {
 		return nil, &wire.Error{Code: "2F005", Message: "control reached end of function without RETURN", Where: fmt.Sprintf("PL/pgSQL function %s", f.Signature())}
@@ -243,6 +251,33 @@ func (r *doRun) functionReturn(ctx context.Context, x *plReturn) error {
 	}
 	if f.Ret.OID == exec.OIDTrigger {
 		return r.triggerReturn(ctx, x)
+	}
+	if len(outParams(f)) > 0 {
+		r.result.rows = [][]*string{r.outRow()}
+		return errDoReturn
+	}
+	if f.RowOf != "" {
+		// a table's row: a record variable's fields
+		v := r.vars[strings.ToLower(strings.TrimSpace(x.expr))]
+		if x.expr == "" && x.varno >= 0 && x.varno < len(r.names) {
+			v = r.vars[r.names[x.varno]]
+		}
+		if v == nil || !v.isRec {
+			return r.where(wire.Errorf(wire.CodeFeatureNotSupported, "RETURN of an expression other than a record variable in a function returning a table's row type is not supported"), x.lineno, "RETURN")
+		}
+		if v.rec == nil {
+			r.result.rows = [][]*string{nil}
+			return errDoReturn
+		}
+		row := make([]*string, len(v.rec.vals))
+		for i := range v.rec.vals {
+			if !v.rec.nulls[i] {
+				s := v.rec.vals[i]
+				row[i] = &s
+			}
+		}
+		r.result.rows = [][]*string{row}
+		return errDoReturn
 	}
 	expr := x.expr
 	if expr == "" && x.varno >= 0 && x.varno < len(r.names) {
@@ -287,22 +322,9 @@ func (r *doRun) returnNext(ctx context.Context, x *plReturnNext) error {
 			return nil
 		})
 	}
-	var outs []exec.FuncArg
-	for _, a := range f.Args {
-		if a.Mode == "o" || a.Mode == "b" || a.Mode == "t" {
-			outs = append(outs, a)
-		}
-	}
-	if len(outs) > 0 {
+	if len(outParams(f)) > 0 {
 		// RETURN NEXT without an expression: the OUT parameters' values
-		row := make([]*string, len(outs))
-		for i, a := range outs {
-			if v := r.vars[a.Name]; v != nil && !v.null {
-				s := v.val
-				row[i] = &s
-			}
-		}
-		r.result.rows = append(r.result.rows, row)
+		r.result.rows = append(r.result.rows, r.outRow())
 		return nil
 	}
 	expr := x.expr
@@ -311,6 +333,21 @@ func (r *doRun) returnNext(ctx context.Context, x *plReturnNext) error {
 		if n < len(r.names) {
 			expr = r.names[n]
 		}
+	}
+	if v := r.vars[strings.ToLower(strings.TrimSpace(expr))]; v != nil && v.isRec && f.Ret.OID == exec.OIDRecord {
+		// RETURN NEXT of a record variable: its fields are the row
+		if v.rec == nil {
+			return r.where(wire.Errorf("55000", "record \"%s\" is not assigned yet", expr).WithDetail("The tuple structure of a not-yet-assigned record is indeterminate."), x.lineno, "RETURN NEXT")
+		}
+		row := make([]*string, len(v.rec.vals))
+		for i := range v.rec.vals {
+			if !v.rec.nulls[i] {
+				s := v.rec.vals[i]
+				row[i] = &s
+			}
+		}
+		r.result.rows = append(r.result.rows, row)
+		return nil
 	}
 	val, null, err := r.valueAs(ctx, expr, exec.FormatType(f.Ret.OID, f.Ret.Mod), x.lineno, "RETURN NEXT")
 	if err != nil {
@@ -322,6 +359,30 @@ func (r *doRun) returnNext(ctx context.Context, x *plReturnNext) error {
 		r.result.rows = append(r.result.rows, []*string{&val})
 	}
 	return nil
+}
+
+// outParams lists f's result parameters (OUT, INOUT, TABLE).
+func outParams(f *exec.FuncDef) []exec.FuncArg {
+	var outs []exec.FuncArg
+	for _, a := range f.Args {
+		if a.Mode == "o" || a.Mode == "b" || a.Mode == "t" {
+			outs = append(outs, a)
+		}
+	}
+	return outs
+}
+
+// outRow is the result row of the OUT parameters' current values.
+func (r *doRun) outRow() []*string {
+	outs := outParams(r.fn)
+	row := make([]*string, len(outs))
+	for i, a := range outs {
+		if v := r.vars[a.Name]; v != nil && !v.null {
+			s := v.val
+			row[i] = &s
+		}
+	}
+	return row
 }
 
 // functionSource is a CREATE FUNCTION statement for f, the form
@@ -353,6 +414,9 @@ func functionSource(f *exec.FuncDef) string {
 	tag := "$pggraph$"
 	for strings.Contains(f.Body, tag) {
 		tag = "$pggraph" + tag[1:]
+	}
+	if f.Proc {
+		return fmt.Sprintf("CREATE PROCEDURE %s(%s) LANGUAGE plpgsql AS %s%s%s", quoteIdentIfNeeded(f.Name), strings.Join(params, ", "), tag, f.Body, tag)
 	}
 	return fmt.Sprintf("CREATE FUNCTION %s(%s) RETURNS %s LANGUAGE plpgsql AS %s%s%s", quoteIdentIfNeeded(f.Name), strings.Join(params, ", "), ret, tag, f.Body, tag)
 }
@@ -424,6 +488,13 @@ func checkReturns(list []plStmt, fn *exec.FuncDef) error {
 					walk(a.body)
 				}
 				walk(x.els)
+			case *plCase:
+				for _, a := range x.arms {
+					walk(a.body)
+				}
+				walk(x.els)
+			case *plForeach:
+				walk(x.body)
 			case *plReturn:
 				if x.lineno == 0 {
 					continue // the compiler's own RETURN at the body's end

@@ -75,7 +75,7 @@ func (s *session) literalPlan(st *wire.Statement) *plan {
 	if sh == nil || sh.prep == nil || sh.settings != s.info.Settings.BindGeneration() {
 		return &plan{sql: st.SQL, lit: use, litMiss: true}
 	}
-	return &plan{sql: st.SQL, kind: stmtQuery, readsFrom: sh.tree, lit: use}
+	return &plan{sql: st.SQL, kind: stmtQuery, readsFrom: sh.tree, lit: use, isCall: sh.tree.GetCallStmt() != nil}
 }
 
 // executeLiteral runs p through its shape's plan when the plan holds for

@@ -626,6 +626,15 @@ func (w *writer) truncate(tr *sqlparse.TruncateStmt) (*writeOut, error) {
 			}
 		}
 	}
+	if !w.describe {
+		// BEFORE TRUNCATE statement triggers of every table, then the
+		// truncation, then the AFTER ones (planner/triggers.go)
+		for _, ti := range list {
+			if err := w.fireStatement(ti, "TRUNCATE", true); err != nil {
+				return nil, err
+			}
+		}
+	}
 	for _, ti := range list {
 		w.v.pend.setTable(ti.def.Name, &pendingTable{mode: modeTruncated, schema: ti.schema, cols: ti.def.Columns})
 		if tr.RestartSeqs && ti.meta != nil && !w.describe {
@@ -644,6 +653,13 @@ func (w *writer) truncate(tr *sqlparse.TruncateStmt) (*writeOut, error) {
 	w.v.pend.bump()
 	if err := w.rebase(); err != nil {
 		return nil, err
+	}
+	if !w.describe {
+		for _, ti := range list {
+			if err := w.fireStatement(ti, "TRUNCATE", false); err != nil {
+				return nil, err
+			}
+		}
 	}
 	return &writeOut{tag: "TRUNCATE TABLE"}, nil
 }

@@ -25,6 +25,8 @@ type plStmt interface{ line() int }
 
 type plBlock struct {
 	lineno   int
+	label    string
+	decls    []plVarDecl // a nested block's DECLARE section (the outermost's are plProgram.vars)
 	body     []plStmt
 	handlers []plHandler // EXCEPTION WHEN … THEN …
 }
@@ -66,12 +68,14 @@ type plAssign struct { // name[.field] := expr
 
 type plLoop struct { // LOOP, or WHILE cond LOOP
 	lineno int
+	label  string
 	cond   string // "" for LOOP
 	body   []plStmt
 }
 
 type plForInt struct { // FOR name IN [REVERSE] lower..upper [BY step] LOOP
 	lineno             int
+	label              string
 	name               string
 	lower, upper, step string
 	reverse            bool
@@ -80,14 +84,16 @@ type plForInt struct { // FOR name IN [REVERSE] lower..upper [BY step] LOOP
 
 type plForQuery struct { // FOR target IN query LOOP
 	lineno int
+	label  string
 	target plTarget
 	query  string
 	body   []plStmt
 }
 
-type plExit struct { // EXIT / CONTINUE [WHEN cond]
+type plExit struct { // EXIT / CONTINUE [label] [WHEN cond]
 	lineno int
 	exit   bool
+	label  string
 	cond   string
 }
 
@@ -96,9 +102,12 @@ type plPerform struct {
 	sql    string // SELECT …
 }
 
-type plExecute struct { // EXECUTE expr
+type plExecute struct { // EXECUTE expr [INTO [STRICT] target] [USING expr, …]
 	lineno int
 	expr   string
+	into   *plTarget
+	strict bool
+	params []string
 }
 
 type plIf struct {
@@ -191,11 +200,10 @@ const (
 
 // plUnsupported names the statements outside the subset.
 var plUnsupported = map[string]string{
-	"PLpgSQL_stmt_case": "CASE",
-	"PLpgSQL_stmt_forc": "FOR … IN cursor", "PLpgSQL_stmt_foreach_a": "FOREACH",
+	"PLpgSQL_stmt_forc":    "FOR … IN cursor",
 	"PLpgSQL_stmt_assert":  "ASSERT",
 	"PLpgSQL_stmt_dynfors": "FOR … IN EXECUTE", "PLpgSQL_stmt_open": "OPEN",
-	"PLpgSQL_stmt_fetch": "FETCH", "PLpgSQL_stmt_close": "CLOSE", "PLpgSQL_stmt_call": "CALL",
+	"PLpgSQL_stmt_fetch": "FETCH", "PLpgSQL_stmt_close": "CLOSE",
 	"PLpgSQL_stmt_commit": "COMMIT", "PLpgSQL_stmt_rollback": "ROLLBACK",
 }
 
@@ -240,20 +248,8 @@ func compilePL(sql, body string, target *exec.FuncDef) (*plProgram, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The compiler's output does not say which block declares a
-	// variable, and a nested block's variables start afresh each time it
-	// is entered: only the outermost block may declare them.
-	if words, err := sqlparse.Words(body); err == nil {
-		begun := false
-		for _, w := range words {
-			begun = begun || w == "begin"
-			if begun && w == "declare" {
-				return nil, plRefuse("DECLARE in a nested block")
-			}
-		}
-	}
 	prog := &plProgram{}
-	seen := map[string]bool{}
+	var decls []plVarDecl
 	for _, d := range fn.Datums {
 		prog.names = append(prog.names, "")
 		for kind, raw := range d {
@@ -283,17 +279,11 @@ func compilePL(sql, body string, target *exec.FuncDef) (*plProgram, error) {
 			default:
 				return nil, plRefuse(strings.TrimPrefix(kind, "PLpgSQL_") + " variables")
 			}
-			if seen[v.Refname] {
-				// a FOR loop's own variable of a name already declared:
-				// the loop keeps the outer value aside while it runs
-				continue
-			}
-			seen[v.Refname] = true
 			decl := plVarDecl{line: v.Lineno, name: v.Refname, typ: strings.TrimSpace(v.Datatype.Type.Typname), notNull: v.Notnull, rec: kind == "PLpgSQL_rec"}
 			if v.Default != nil {
 				decl.def = v.Default.Expr.Query
 			}
-			prog.vars = append(prog.vars, decl)
+			decls = append(decls, decl)
 		}
 	}
 	if len(stmts) != 1 {
@@ -304,10 +294,132 @@ func compilePL(sql, body string, target *exec.FuncDef) (*plProgram, error) {
 		return nil, fmt.Errorf("PL/pgSQL compiler output: top level is no block")
 	}
 	prog.body = b
+	if err := placeDeclarations(prog, decls); err != nil {
+		return nil, err
+	}
+	resolveControlNames(b, prog.names)
+	if err := returnNextVariables(b, body); err != nil {
+		return nil, err
+	}
 	if err := checkReturns([]plStmt{b}, target); err != nil {
 		return nil, err
 	}
 	return prog, nil
+}
+
+// placeDeclarations puts each declared variable in its block. The
+// compiler's output lists the variables without their blocks, but a
+// block's DECLARE section ends where its BEGIN starts, and no other
+// block begins in between: a variable belongs to the first block whose
+// BEGIN line is not before the declaration's line. The outermost
+// block's variables (and parameters, FOR loops' own variables and CASE's
+// hidden ones) exist for the whole run; a nested block's are declared
+// afresh each time it is entered and hide outer ones of the same name
+// until it ends (do.go).
+func placeDeclarations(prog *plProgram, decls []plVarDecl) error {
+	top := prog.body
+	var nested []*plBlock
+	loopVars := map[string]int{} // FOR i IN a..b: the line of i's loop
+	walkPL([]plStmt{top}, func(st plStmt) {
+		switch x := st.(type) {
+		case *plBlock:
+			if x != top {
+				nested = append(nested, x)
+			}
+		case *plForInt:
+			loopVars[x.name] = x.lineno
+		}
+	})
+	seen := map[string]bool{}
+	for _, d := range decls {
+		var owner *plBlock
+		implicit := d.line == 0 || strings.HasPrefix(d.name, "__Case__Variable_") || loopVars[d.name] == d.line && !d.rec
+		if !implicit {
+			all := append([]*plBlock{top}, nested...)
+			for _, b := range all {
+				if b.lineno >= d.line && (owner == nil || b.lineno < owner.lineno) {
+					owner = b
+				}
+			}
+			for _, b := range all {
+				if owner != nil && b != owner && b.lineno == owner.lineno {
+					return plRefuse("DECLARE sections of several blocks beginning on one line")
+				}
+			}
+			if owner == top {
+				owner = nil
+			}
+		}
+		if owner != nil {
+			owner.decls = append(owner.decls, d)
+			continue
+		}
+		if seen[d.name] {
+			// a FOR loop's own variable of a name already declared: the
+			// loop keeps the outer value aside while it runs
+			continue
+		}
+		seen[d.name] = true
+		prog.vars = append(prog.vars, d)
+	}
+	return nil
+}
+
+// returnNextVariables names the variable of each RETURN NEXT var: the
+// compiler's output keeps it only as a datum number it does not print,
+// so it is read from the statement's line of the body.
+func returnNextVariables(b *plBlock, body string) error {
+	lines := strings.Split(body, "\n")
+	var err error
+	walkPL([]plStmt{b}, func(st plStmt) {
+		x, ok := st.(*plReturnNext)
+		if !ok || err != nil || x.expr != "" || x.query != "" || x.varno != -2 || x.lineno < 1 || x.lineno > len(lines) {
+			return
+		}
+		m := returnNextRE.FindAllStringSubmatch(lines[x.lineno-1], -1)
+		if len(m) != 1 {
+			if len(m) > 1 {
+				err = plRefuse("several RETURN NEXT statements on one line")
+			}
+			return
+		}
+		x.expr = m[0][1]
+	})
+	return err
+}
+
+var returnNextRE = regexp.MustCompile(`(?i)\breturn\s+next\s+([A-Za-z_][A-Za-z0-9_$]*|"(?:[^"]|"")+")\s*;`)
+
+// walkPL calls fn for every statement of list, nested ones included.
+func walkPL(list []plStmt, fn func(plStmt)) {
+	for _, st := range list {
+		fn(st)
+		switch x := st.(type) {
+		case *plBlock:
+			walkPL(x.body, fn)
+			for _, h := range x.handlers {
+				walkPL(h.body, fn)
+			}
+		case *plLoop:
+			walkPL(x.body, fn)
+		case *plForInt:
+			walkPL(x.body, fn)
+		case *plForQuery:
+			walkPL(x.body, fn)
+		case *plIf:
+			for _, a := range x.arms {
+				walkPL(a.body, fn)
+			}
+			walkPL(x.els, fn)
+		case *plCase:
+			for _, a := range x.arms {
+				walkPL(a.body, fn)
+			}
+			walkPL(x.els, fn)
+		case *plForeach:
+			walkPL(x.body, fn)
+		}
+	}
 }
 
 type plExprJSON struct {
@@ -433,7 +545,7 @@ func plStatement(kind string, raw json.RawMessage) (plStmt, error) {
 	}
 	switch kind {
 	case "PLpgSQL_stmt_block":
-		b := &plBlock{lineno: x.Lineno}
+		b := &plBlock{lineno: x.Lineno, label: x.Label}
 		var err error
 		if b.body, err = plStmts(x.Body); err != nil {
 			return nil, err
@@ -488,7 +600,7 @@ func plStatement(kind string, raw json.RawMessage) (plStmt, error) {
 		}
 		return a, nil
 	case "PLpgSQL_stmt_loop", "PLpgSQL_stmt_while":
-		l := &plLoop{lineno: x.Lineno}
+		l := &plLoop{lineno: x.Lineno, label: x.Label}
 		var err error
 		if kind == "PLpgSQL_stmt_while" {
 			if l.cond, err = plExpr(x.Cond); err != nil {
@@ -498,10 +610,7 @@ func plStatement(kind string, raw json.RawMessage) (plStmt, error) {
 		l.body, err = plStmts(x.Body)
 		return l, err
 	case "PLpgSQL_stmt_exit":
-		if x.Label != "" {
-			return nil, plRefuse("EXIT/CONTINUE with a label")
-		}
-		e := &plExit{lineno: x.Lineno, exit: x.IsExit}
+		e := &plExit{lineno: x.Lineno, exit: x.IsExit, label: x.Label}
 		if x.Cond != nil {
 			var err error
 			if e.cond, err = plExpr(x.Cond); err != nil {
@@ -516,7 +625,7 @@ func plStatement(kind string, raw json.RawMessage) (plStmt, error) {
 		if err := json.Unmarshal(x.Var, &v); err != nil {
 			return nil, err
 		}
-		f := &plForInt{lineno: x.Lineno, name: v["PLpgSQL_var"].Refname, reverse: x.Reverse, step: "1"}
+		f := &plForInt{lineno: x.Lineno, label: x.Label, name: v["PLpgSQL_var"].Refname, reverse: x.Reverse, step: "1"}
 		var err error
 		if f.lower, err = plExpr(x.Lower); err != nil {
 			return nil, err
@@ -536,7 +645,7 @@ func plStatement(kind string, raw json.RawMessage) (plStmt, error) {
 		if err != nil {
 			return nil, err
 		}
-		f := &plForQuery{lineno: x.Lineno, target: *t}
+		f := &plForQuery{lineno: x.Lineno, label: x.Label, target: *t}
 		if f.query, err = plExpr(x.Query); err != nil {
 			return nil, err
 		}
@@ -546,14 +655,29 @@ func plStatement(kind string, raw json.RawMessage) (plStmt, error) {
 		q, err := plExpr(x.Expr)
 		return &plPerform{lineno: x.Lineno, sql: q}, err
 	case "PLpgSQL_stmt_dynexecute":
-		if x.Into {
-			return nil, plRefuse("EXECUTE … INTO")
-		}
-		if len(x.Params) > 0 {
-			return nil, plRefuse("EXECUTE … USING")
-		}
 		q, err := plExpr(x.Query)
-		return &plExecute{lineno: x.Lineno, expr: q}, err
+		if err != nil {
+			return nil, err
+		}
+		e := &plExecute{lineno: x.Lineno, expr: q, strict: x.Strict}
+		if x.Into {
+			if e.into, err = plTargetOf(x.Target); err != nil {
+				return nil, err
+			}
+		}
+		for _, p := range x.Params {
+			v, err := plExpr(p)
+			if err != nil {
+				return nil, err
+			}
+			e.params = append(e.params, v)
+		}
+		return e, nil
+	case "PLpgSQL_stmt_call":
+		q, err := plExpr(x.Expr)
+		return &plCall{lineno: x.Lineno, sql: q}, err
+	case "PLpgSQL_stmt_case", "PLpgSQL_stmt_foreach_a":
+		return plControl(kind, raw) // plpgsql_control.go
 	case "PLpgSQL_stmt_if":
 		s := &plIf{lineno: x.Lineno}
 		cond, err := plExpr(x.Cond)

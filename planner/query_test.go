@@ -106,7 +106,8 @@ func TestUnsupportedStatements(t *testing.T) {
 	ts := startServer(t, createPeople(t))
 	cases := []struct{ sql, code, msg string }{
 		{"explain (format yaml) select 1", "0A000", "EXPLAIN (FORMAT YAML) is not supported yet"},
-		{"/* c */ CALL public.f()", "0A000", "CALL is not supported yet"},
+		{"/* c */ CREATE RULE r AS ON INSERT TO people DO INSTEAD NOTHING", "0A000", "CREATE RULE is not supported yet"},
+		{"CALL public.f()", "42883", "procedure f() does not exist"},
 		{"select * from nope", "42P01", "nope"},
 		{"selec 1", "42601", "syntax error"},
 	}

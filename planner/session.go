@@ -107,6 +107,7 @@ type plan struct {
 	readsDone   bool
 	viewReads   []string // readTables plus what the views among them read, as of the last prepare in an explicit transaction
 	locking     bool     // SELECT … FOR UPDATE/SHARE
+	isCall      bool     // CALL: a one-row query tagged CALL (procedures.go)
 	declared    []uint32
 	prep        *exec.Prepared
 	key         catKey // snapshot prep was bound against
@@ -234,6 +235,8 @@ func newPlan(st *wire.Statement) *plan {
 	case n.GetSelectStmt() != nil:
 		p.kind = stmtQuery
 		p.locking = len(n.GetSelectStmt().LockingClause) > 0
+	case n.GetCallStmt() != nil:
+		p.kind, p.isCall = stmtQuery, true
 	case n.GetInsertStmt() != nil:
 		p.kind = stmtInsert
 	case n.GetUpdateStmt() != nil:
@@ -326,6 +329,9 @@ func (s *session) Describe(ctx context.Context, st *wire.Statement, declared []u
 		return wire.Description{}, err
 	}
 	d := wire.Description{Params: make([]uint32, len(p.prep.ParamTypes)), Columns: columns(p.prep.Columns)}
+	if p.isCall && len(d.Columns) == 0 {
+		d.Columns = nil // a procedure without INOUT parameters returns no row
+	}
 	for i, t := range p.prep.ParamTypes {
 		d.Params[i] = t.OID
 	}
@@ -337,6 +343,9 @@ func (s *session) Execute(ctx context.Context, st *wire.Statement, params []any)
 	res, err := s.execute(ctx, st, params)
 	if err != nil {
 		err = s.unqualifyError(ctx, err)
+	}
+	if p, _ := st.Plan.(*plan); err == nil && p != nil && p.isCall {
+		return callResult(ctx, res)
 	}
 	return res, err
 }

@@ -3,6 +3,7 @@ package planner
 import (
 	"context"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/pggraph/pggraph/exec"
@@ -224,7 +225,8 @@ func (s *session) callTrigger(ctx context.Context, f *exec.FuncDef, t ddl.Trigge
 		"tg_table_name": table, "tg_relname": table, "tg_table_schema": "public"} {
 		r.vars[name] = &plValue{typ: "text", val: val}
 	}
-	r.vars["tg_nargs"] = &plValue{typ: "integer", val: "0"}
+	r.vars["tg_nargs"] = &plValue{typ: "integer", val: strconv.Itoa(len(t.Args))}
+	r.tgArgv = append([]string{}, t.Args...)
 	if _, err := r.plpgsqlFunction(ctx); err != nil {
 		return nil, false, err
 	}
@@ -258,7 +260,7 @@ func (c *catalog) Triggers() []*exec.TriggerDef {
 			continue
 		}
 		for _, t := range ti.meta.Triggers {
-			d := &exec.TriggerDef{OID: t.OID, Table: ti.def.OID, Name: t.Name, Function: t.Function, Type: t.TgType(), Enabled: !t.Disabled, When: t.When}
+			d := &exec.TriggerDef{OID: t.OID, Table: ti.def.OID, Name: t.Name, Function: t.Function, Type: t.TgType(), Enabled: !t.Disabled, When: t.When, Args: t.Args}
 			for _, col := range t.Columns {
 				if i := slices.IndexFunc(ti.def.Columns, func(cd exec.ColumnDef) bool { return cd.Name == col }); i >= 0 {
 					d.Attrs = append(d.Attrs, int16(i+1))
@@ -273,3 +275,20 @@ func (c *catalog) Triggers() []*exec.TriggerDef {
 
 // Triggers implements exec.TriggerCatalog.
 func (v *view) Triggers() []*exec.TriggerDef { return v.base.Triggers() }
+
+// truncateFiresTriggers reports a TRUNCATE while some table has enabled
+// TRUNCATE triggers (a cascade may reach it): such a TRUNCATE runs as
+// the transaction's, so the triggers see its effect and what they write
+// publishes with it as one graph commit (as COPY with triggers does).
+func (s *session) truncateFiresTriggers(ctx context.Context) bool {
+	_, head, err := s.head(ctx)
+	if err != nil {
+		return false
+	}
+	for _, ti := range head.tables {
+		if len(triggersFor(ti, "TRUNCATE", true, false)) > 0 || len(triggersFor(ti, "TRUNCATE", false, false)) > 0 {
+			return true
+		}
+	}
+	return false
+}

@@ -50,6 +50,9 @@ func (c *CreateTable) Tag() string {
 	case RelPropGraph:
 		return "CREATE PROPERTY GRAPH"
 	case RelFunction:
+		if c.Meta.Function != nil && c.Meta.Function.Proc {
+			return "CREATE PROCEDURE"
+		}
 		return "CREATE FUNCTION"
 	case RelSchema:
 		return "CREATE SCHEMA"

@@ -62,7 +62,7 @@ func (pc *planCtx) dropStmt(st *q.DropStmt) ([]Change, error) {
 		return pc.dropDomains(st) // domain.go
 	case q.ObjectType_OBJECT_EXTENSION:
 		return pc.dropExtensions(st)
-	case q.ObjectType_OBJECT_FUNCTION:
+	case q.ObjectType_OBJECT_FUNCTION, q.ObjectType_OBJECT_PROCEDURE, q.ObjectType_OBJECT_ROUTINE:
 		return pc.dropFunctions(st)
 	case q.ObjectType_OBJECT_TRIGGER:
 		return pc.dropTrigger(st)

@@ -46,6 +46,13 @@ type FunctionMeta struct {
 	// Volatility is provolatile: "i", "s" or "v".
 	Volatility string `json:"volatility"`
 	Strict     bool   `json:"strict,omitempty"`
+	// Proc: a procedure (CREATE PROCEDURE, run by CALL)
+	Proc bool `json:"proc,omitempty"`
+	// RowOf names the table whose row type the function returns
+	// (RETURNS [SETOF] table); RowCols are its columns as of CREATE
+	// FUNCTION (Ret is then record)
+	RowOf   string    `json:"rowof,omitempty"`
+	RowCols []FuncArg `json:"rowcols,omitempty"`
 }
 
 // FuncArg is one parameter: its mode is proargmodes' letter (i, o, b, v,
@@ -113,11 +120,36 @@ func signature(name string, oids []uint32) string {
 func ExecFunction(e graph.TableEntry, name string, m TableMeta) *exec.FuncDef {
 	f := m.Function
 	d := &exec.FuncDef{OID: uint32(16384 + e.ID), Schema: "public", Name: name, Owner: m.Owner,
-		Ret: f.Ret.Exec(), RetSet: f.RetSet, Language: f.Language, Body: f.Body, Volatility: f.Volatility, Strict: f.Strict, Comment: m.Comment}
+		Ret: f.Ret.Exec(), RetSet: f.RetSet, Language: f.Language, Body: f.Body, Volatility: f.Volatility, Strict: f.Strict, Proc: f.Proc, Comment: m.Comment}
 	for _, a := range f.Args {
 		d.Args = append(d.Args, exec.FuncArg{Name: a.Name, Type: a.Type.Exec(), Mode: a.Mode, Default: a.Default})
 	}
+	d.RowOf = f.RowOf
+	for _, a := range f.RowCols {
+		d.RowCols = append(d.RowCols, exec.FuncArg{Name: a.Name, Type: a.Type.Exec(), Mode: a.Mode})
+	}
 	return d
+}
+
+// rowTypeOf reads a result type naming a table (RETURNS [SETOF]
+// table): the table and its columns; ok false when it names none.
+func (pc *planCtx) rowTypeOf(tn *q.TypeName) (string, []FuncArg, bool, error) {
+	if len(tn.ArrayBounds) > 0 || tn.PctType {
+		return "", nil, false, nil
+	}
+	name, err := typeEntryName(tn.Names)
+	if err != nil {
+		return "", nil, false, nil
+	}
+	_, m, ok, err := pc.v.table(name)
+	if err != nil || !ok || m.Relkind != RelTable {
+		return "", nil, false, err
+	}
+	var cols []FuncArg
+	for _, c := range m.Columns {
+		cols = append(cols, FuncArg{Name: c.Name, Type: c.Type, Mode: "t"})
+	}
+	return name, cols, true, nil
 }
 
 // functionsNamed lists the functions of a name.
@@ -142,14 +174,11 @@ func funcNameOf(names []*q.Node) (string, error) { return typeEntryName(names) }
 
 // createFunction plans CREATE [OR REPLACE] FUNCTION.
 func (pc *planCtx) createFunction(st *q.CreateFunctionStmt) ([]Change, error) {
-	if st.IsProcedure {
-		return nil, notSupported("CREATE PROCEDURE")
-	}
 	name, err := funcNameOf(st.Funcname)
 	if err != nil {
 		return nil, err
 	}
-	f := &FunctionMeta{Volatility: "v"}
+	f := &FunctionMeta{Volatility: "v", Proc: st.IsProcedure}
 	var outs []FuncArg
 	for _, p := range st.Parameters {
 		fp := p.GetFunctionParameter()
@@ -170,12 +199,23 @@ func (pc *planCtx) createFunction(st *q.CreateFunctionStmt) ([]Change, error) {
 			a.Mode = "i"
 		case q.FunctionParameterMode_FUNC_PARAM_OUT:
 			a.Mode = "o"
+			if f.Proc {
+				// a procedure's OUT parameters are part of its call
+				// signature (CALL passes NULL for them)
+				return nil, notSupported("OUT parameters of procedures")
+			}
 		case q.FunctionParameterMode_FUNC_PARAM_INOUT:
 			a.Mode = "b"
 		case q.FunctionParameterMode_FUNC_PARAM_TABLE:
 			a.Mode = "t"
 		case q.FunctionParameterMode_FUNC_PARAM_VARIADIC:
-			return nil, notSupported("VARIADIC parameters")
+			a.Mode = "v"
+			if !a.Type.Exec().IsArray() {
+				return nil, errorf("42P13", "VARIADIC parameter must be an array")
+			}
+		}
+		if a.Input() && len(f.Args) > 0 && f.Args[len(f.Args)-1].Mode == "v" {
+			return nil, errorf("42P13", "VARIADIC parameter must be the last input parameter")
 		}
 		if fp.Defexpr != nil {
 			if !a.Input() {
@@ -206,6 +246,10 @@ func (pc *planCtx) createFunction(st *q.CreateFunctionStmt) ([]Change, error) {
 	}
 	var ret PGType
 	switch tn := st.ReturnType; {
+	case f.Proc && len(outs) > 0:
+		ret = PGType{OID: oidRecord, Mod: -1} // the INOUT parameters' row
+	case f.Proc:
+		ret = PGType{OID: oidVoid, Mod: -1}
 	case tn != nil:
 		f.RetSet = tn.Setof
 		parts := stringList(tn.Names)
@@ -220,7 +264,16 @@ func (pc *planCtx) createFunction(st *q.CreateFunctionStmt) ([]Change, error) {
 			plain := &q.TypeName{Names: tn.Names, Typmods: tn.Typmods, ArrayBounds: tn.ArrayBounds, PctType: tn.PctType, Location: tn.Location}
 			rt, err := pc.resolveColumnType(plain)
 			if err != nil {
-				return nil, err
+				table, cols, ok, terr := pc.rowTypeOf(plain)
+				if terr != nil {
+					return nil, terr
+				}
+				if !ok {
+					return nil, err
+				}
+				f.RowOf, f.RowCols = table, cols
+				ret = PGType{OID: oidRecord, Mod: -1}
+				break
 			}
 			ret = rt.PGType
 		}
@@ -231,7 +284,7 @@ func (pc *planCtx) createFunction(st *q.CreateFunctionStmt) ([]Change, error) {
 	default:
 		return nil, errorf("42P13", "function result type must be specified")
 	}
-	if len(outs) > 0 {
+	if len(outs) > 0 && !f.Proc {
 		want := PGType{OID: oidRecord, Mod: -1}
 		if len(outs) == 1 {
 			want = outs[0].Type
@@ -242,8 +295,6 @@ func (pc *planCtx) createFunction(st *q.CreateFunctionStmt) ([]Change, error) {
 		if ret.OID == oidRecord && len(outs) == 1 {
 			return nil, errorf("42P13", "function result type must be %s because of OUT parameters", exec.FormatType(outs[0].Type.OID, -1))
 		}
-	} else if ret.OID == oidRecord {
-		return nil, notSupported("functions returning record without OUT parameters")
 	}
 	f.Ret = ret
 	var lang string
@@ -252,6 +303,9 @@ func (pc *planCtx) createFunction(st *q.CreateFunctionStmt) ([]Change, error) {
 		d := o.GetDefElem()
 		if d == nil {
 			continue
+		}
+		if f.Proc && (d.Defname == "volatility" || d.Defname == "strict" || d.Defname == "cost" || d.Defname == "rows" || d.Defname == "parallel" || d.Defname == "leakproof" || d.Defname == "window") {
+			return nil, errorf("42P13", "invalid attribute in procedure definition")
 		}
 		switch d.Defname {
 		case "as":
@@ -327,6 +381,10 @@ func (pc *planCtx) createFunction(st *q.CreateFunctionStmt) ([]Change, error) {
 		if !st.Replace {
 			return nil, errorf("42723", "function \"%s\" already exists with same argument types", name)
 		}
+		if old.Function.Proc != f.Proc {
+			kind := map[bool]string{true: "procedure", false: "function"}[old.Function.Proc]
+			return nil, errorf(CodeWrongObjectTypeDDL, "cannot change routine kind").WithDetail(fmt.Sprintf("\"%s\" is a %s.", name, kind))
+		}
 		if old.Function.Ret.OID != f.Ret.OID || old.Function.RetSet != f.RetSet {
 			return nil, errorf("42P13", "cannot change return type of existing function").
 				WithHint(fmt.Sprintf("Use DROP FUNCTION %s first.", signature(name, inputs)))
@@ -334,7 +392,11 @@ func (pc *planCtx) createFunction(st *q.CreateFunctionStmt) ([]Change, error) {
 		m.Owner, m.ACL, m.Comment = old.Owner, old.ACL, old.Comment
 		def := e.Def
 		def.Extra = m.Encode()
-		return []Change{&AlterTable{Name: e.Name, Def: def, Meta: m, CommandTag: "CREATE FUNCTION"}}, nil
+		tag := "CREATE FUNCTION"
+		if f.Proc {
+			tag = "CREATE PROCEDURE"
+		}
+		return []Change{&AlterTable{Name: e.Name, Def: def, Meta: m, CommandTag: tag}}, nil
 	}
 	return []Change{&CreateTable{Name: entry, Kind: graph.RelationTable, Def: viewDef(m, 0), Meta: m}}, nil
 }
@@ -418,23 +480,31 @@ const CodeUndefinedFunctionDDL = "42883"
 
 // dropFunctions plans DROP FUNCTION.
 func (pc *planCtx) dropFunctions(st *q.DropStmt) ([]Change, error) {
-	if st.RemoveType != q.ObjectType_OBJECT_FUNCTION {
-		return nil, notSupported("DROP %s", strings.TrimPrefix(st.RemoveType.String(), "OBJECT_"))
-	}
+	kind := map[q.ObjectType]string{q.ObjectType_OBJECT_FUNCTION: "function", q.ObjectType_OBJECT_PROCEDURE: "procedure", q.ObjectType_OBJECT_ROUTINE: "routine"}[st.RemoveType]
+	tag := "DROP " + strings.ToUpper(kind)
 	var out []Change
 	var ns []*wire.Error
 	for _, o := range st.Objects {
 		owa := o.GetObjectWithArgs()
-		e, _, name, _, missing, err := pc.lookupFunction(owa)
+		e, m, name, inputs, missing, err := pc.lookupFunction(owa)
 		if err != nil {
 			return nil, err
 		}
 		if missing != nil {
+			if kind != "function" {
+				missing.Message = strings.Replace(missing.Message, "function", kind, 1)
+			}
 			if !st.MissingOk {
 				return nil, missing
 			}
-			ns = append(ns, notice(wire.CodeSuccessfulCompletion, "function %s(%s) does not exist, skipping", name, writtenTypes(owa.Objargs)))
+			ns = append(ns, notice(wire.CodeSuccessfulCompletion, "%s %s(%s) does not exist, skipping", kind, name, writtenTypes(owa.Objargs)))
 			continue
+		}
+		switch proc := m.Function.Proc; {
+		case kind == "function" && proc:
+			return nil, errorf(CodeWrongObjectTypeDDL, "%s is not a function", signature(name, inputs))
+		case kind == "procedure" && !proc:
+			return nil, errorf(CodeWrongObjectTypeDDL, "%s is not a procedure", signature(name, inputs))
 		}
 		if deps, err := pc.triggersUsing(name); err != nil {
 			return nil, err
@@ -445,14 +515,17 @@ func (pc *planCtx) dropFunctions(st *q.DropStmt) ([]Change, error) {
 			return nil, errorf(CodeDependentObjects, "cannot drop function %s() because other objects depend on it", name).
 				WithDetail(strings.Join(deps, "\n")).WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 		}
-		out = append(out, &DropTable{Name: e.Name, CommandTag: "DROP FUNCTION"})
+		out = append(out, &DropTable{Name: e.Name, CommandTag: tag})
 	}
 	if len(out) == 0 {
-		return []Change{&NoOp{CommandTag: "DROP FUNCTION", notes: notes{ns}}}, nil
+		return []Change{&NoOp{CommandTag: tag, notes: notes{ns}}}, nil
 	}
 	out[0].(*DropTable).Notice = ns
 	return out, nil
 }
+
+// CodeWrongObjectTypeDDL is 42809.
+const CodeWrongObjectTypeDDL = "42809"
 
 // writtenTypes lists argument types as the statement spelled them, after
 // the grammar's mapping (int is pg_catalog.int4), as PostgreSQL's

@@ -31,12 +31,14 @@ type Trigger struct {
 	Function string `json:"function"` // the trigger function's name (no arguments)
 	Before   bool   `json:"before,omitempty"`
 	Row      bool   `json:"row,omitempty"`
-	// Events are INSERT, UPDATE, DELETE in PostgreSQL's tgtype order.
+	// Events are INSERT, UPDATE, DELETE, TRUNCATE in PostgreSQL's tgtype order.
 	Events  []string `json:"events"`
 	Columns []string `json:"columns,omitempty"` // UPDATE OF
 	When    string   `json:"when,omitempty"`    // SQL text of WHEN (…)
 	// Disabled: ALTER TABLE … DISABLE TRIGGER (pg_trigger.tgenabled 'D').
 	Disabled bool `json:"disabled,omitempty"`
+	// Args are EXECUTE FUNCTION f('a', …)'s arguments (TG_ARGV).
+	Args []string `json:"args,omitempty"`
 }
 
 // Fires reports whether the trigger fires for event at timing/level.
@@ -72,6 +74,8 @@ func (t Trigger) TgType() int16 {
 			v |= trigDelete
 		case "UPDATE":
 			v |= trigUpdate
+		case "TRUNCATE":
+			v |= trigTruncate
 		}
 	}
 	return v
@@ -104,12 +108,10 @@ func (pc *planCtx) createTrigger(st *q.CreateTrigStmt) ([]Change, error) {
 		return nil, notSupported("CREATE CONSTRAINT TRIGGER")
 	case st.Timing&trigInstead != 0:
 		return nil, notSupported("INSTEAD OF triggers")
-	case st.Events&trigTruncate != 0:
-		return nil, notSupported("TRUNCATE triggers")
+	case st.Events&trigTruncate != 0 && st.Row:
+		return nil, errorf(wire.CodeFeatureNotSupported, "TRUNCATE FOR EACH ROW triggers are not supported")
 	case len(st.TransitionRels) > 0:
 		return nil, notSupported("transition tables (REFERENCING) of triggers")
-	case len(st.Args) > 0:
-		return nil, notSupported("trigger arguments (TG_ARGV)")
 	case st.WhenClause != nil && !st.Row:
 		return nil, notSupported("WHEN conditions of statement triggers")
 	}
@@ -131,11 +133,11 @@ func (pc *planCtx) createTrigger(st *q.CreateTrigStmt) ([]Change, error) {
 	if fm.Function.Ret.OID != oidTrigger {
 		return nil, errorf("42P17", "function %s must return type trigger", fname)
 	}
-	t := Trigger{Name: st.Trigname, Function: fname, Before: st.Timing&trigBefore != 0, Row: st.Row}
+	t := Trigger{Name: st.Trigname, Function: fname, Before: st.Timing&trigBefore != 0, Row: st.Row, Args: stringList(st.Args)}
 	for _, ev := range []struct {
 		bit  int32
 		name string
-	}{{trigInsert, "INSERT"}, {trigDelete, "DELETE"}, {trigUpdate, "UPDATE"}} {
+	}{{trigInsert, "INSERT"}, {trigDelete, "DELETE"}, {trigUpdate, "UPDATE"}, {trigTruncate, "TRUNCATE"}} {
 		if st.Events&ev.bit != 0 {
 			t.Events = append(t.Events, ev.name)
 		}
