@@ -146,6 +146,7 @@ func (e *Engine) PrepareFor(sess *Session, sql string, declared []uint32) (p *Pr
 	}
 	b.notePrivilegeColumns() // before pruning narrows what views' scans read
 	b.pruneViews()
+	markJoinNeeds(bd.plan, nil)
 	p = &Prepared{SQL: sql, plan: bd.plan, cols: bd.cols, eng: e, uses: b.uses, volatile: b.volatile}
 	for _, t := range b.params {
 		p.ParamTypes = append(p.ParamTypes, *t)
