@@ -36,7 +36,9 @@
 // Scans: a TableSource yields Arrow batches with row addresses. The binder
 // pushes column projection (only referenced columns are fetched; others
 // arrive as NULL placeholders) and single-column predicate hints into the
-// ScanRequest. `pk = const/$n` and `pk IN (consts)` on a key column of a
+// ScanRequest. Joins likewise materialize only the output columns the
+// operators above read (join_need.go); the others are shared NULL
+// placeholders. `pk = const/$n` and `pk IN (consts)` on a key column of a
 // KeyLookupSource read only the matching rows (MemTable and
 // exec/lancesrc build a per-version hash index on first use; the index is
 // never stale because a version is immutable). WithOverlay applies a

@@ -165,6 +165,7 @@ func (e *Engine) prepareStmt(sess *Session, sql string, stmt *sqlparse.Node, dec
 	}
 	b.notePrivilegeColumns() // before pruning narrows what views' scans read
 	b.pruneViews()
+	markJoinNeeds(bd.plan, nil)
 	p := &Prepared{SQL: sql, plan: bd.plan, cols: bd.cols, eng: e, uses: b.uses, volatile: b.volatile}
 	for _, t := range b.params {
 		p.ParamTypes = append(p.ParamTypes, *t)

@@ -644,11 +644,20 @@ func (m *materialNode) run(ec *evalCtx, emit func(*Batch) error) error {
 // placeholder is an all-NULL vector standing in for a column a scan
 // does not fetch. Placeholders of a few rows (a key lookup's batches) are
 // shared process-wide: nothing reads an unfetched column's values, and
-// no Vec is changed once emitted.
+// no Vec is changed once emitted. Up to a batch, other lengths are a
+// view of one shared batch-sized vector per type.
 func placeholder(t Type, n int) *Vec {
-	if n > 16 {
+	switch {
+	case n > batchSize:
 		return nullVec(t, n)
+	case n > 16:
+		return sharedNulls(t, batchSize).slice(0, n)
 	}
+	return sharedNulls(t, n)
+}
+
+// sharedNulls is the process-wide placeholder of type t and n rows.
+func sharedNulls(t Type, n int) *Vec {
 	k := placeholderKey{t, n}
 	if v, ok := placeholders.Load(k); ok {
 		return v.(*Vec)

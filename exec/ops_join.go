@@ -25,6 +25,10 @@ type joinNode struct {
 	rightKeys   []Expr // over right columns
 	residual    Expr   // over left ++ right columns; nil = none
 	cols        []colInfo
+	// need marks the output columns the operators above read (nil =
+	// all; join_need.go): probes gather only those
+	need    []bool
+	needSet bool
 }
 
 func (j *joinNode) columns() []colInfo { return j.cols }
@@ -241,6 +245,9 @@ type probeScratch struct {
 }
 
 func (sc *probeScratch) placeholder(c int, t Type, n int) *Vec {
+	if n <= batchSize {
+		return placeholder(t, n) // shared, no batch-sized vector per probe
+	}
 	v := sc.nulls[c]
 	if v == nil || v.N < n {
 		if sc.nulls == nil {
@@ -260,6 +267,9 @@ func (sc *probeScratch) placeholder(c int, t Type, n int) *Vec {
 func (j *joinNode) probe(ec *evalCtx, jt *joinTable, lb *Batch, sc *probeScratch, need []bool, rightMatched []bool, emit func(*Batch) error) error {
 	if err := checkCancel(ec.run.ctx); err != nil {
 		return err
+	}
+	if need == nil {
+		need = j.need
 	}
 	right := jt.right
 	nl := len(j.left.columns())
@@ -558,6 +568,9 @@ func (j *joinNode) swapped() *joinNode {
 	nl, nr := len(j.left.columns()), len(j.right.columns())
 	sw := &joinNode{left: j.right, right: j.left, kind: joinInner, leftKeys: j.rightKeys, rightKeys: j.leftKeys,
 		cols: append(append([]colInfo{}, j.right.columns()...), j.left.columns()...)}
+	if j.need != nil {
+		sw.need, sw.needSet = append(append([]bool(nil), j.need[nl:]...), j.need[:nl]...), true
+	}
 	if j.residual != nil {
 		// residual columns: left i -> nr+i, right nl+i -> i
 		sw.residual, _ = rewriteCols(j.residual, func(c *colRef) Expr {
