@@ -102,6 +102,37 @@ func mergeShapes() []writeShape {
 			}
 			return publishResolved(ctx, t, g, "x", "")
 		}, before: seed, after: map[string][]int64{"a": {1, 2}, "b": {100, 101}, "c": {}}},
+		// rows merged into a table the source re-columned: x, forked from
+		// main before the seed rows, rewrites c with a new column (and
+		// adds a row to a); main's own row of c (200) merges into x's
+		// incarnation, so a merge published without it would show c empty
+		{name: "merge-into-recolumned", run: func(ctx context.Context, t testing.TB, g *Graph) error {
+			head, err := g.Head(ctx, "")
+			if err != nil {
+				return err
+			}
+			at, err := g.Root.SnapshotAt(ctx, "", head.Version-2)
+			if err != nil {
+				return err
+			}
+			if _, err := g.CreateBranchAt(ctx, "x", at); err != nil {
+				return err
+			}
+			if _, err := g.Write(ctx, WriteOptions{Branch: "x"}, func(ctx context.Context, s *Stage) error {
+				e, _ := s.Base().State.TableByName("c")
+				if err := s.ReplaceTable("c", addColumnW(e), wideRowsOf()); err != nil {
+					return err
+				}
+				return s.Insert("a", rowsOf(2))
+			}); err != nil {
+				return err
+			}
+			rc, err := g.Merge(ctx, "x", "", "")
+			if err == nil && rc.CommitID == "" {
+				t.Fatal("merge found nothing to do")
+			}
+			return err
+		}, before: seed, after: map[string][]int64{"a": {1, 2}, "b": {100, 101}, "c": {200}}, scratch: "a"},
 	}
 }
 

@@ -155,3 +155,22 @@ func TestMergeStopIntoRecolumned(t *testing.T) {
 		{sql: "select cardinality(parents), writer_kind from graph.commits limit 1", rows: "2|branch_merge"},
 	})
 }
+
+// TestMergeRecolumnedUnsupported: rows of a table without a primary key
+// (or whose key changed) cannot be lined up across a re-columning: 0A000
+// naming the table and why, nothing merged.
+func TestMergeRecolumnedUnsupported(t *testing.T) {
+	ts := startServer(t, nil)
+	c := ts.connect(t, pgx.QueryExecModeSimpleProtocol)
+	runScript(t, c, []step{
+		{sql: "create table e (src int8, dst int8)"},
+		{sql: "insert into e values (1, 2)"},
+		{sql: "call graph.create_branch('b')"},
+		{sql: "alter table e add column w int4"},
+		{sql: "set graph.branch = 'b'"},
+		{sql: "insert into e values (2, 3)"},
+		{sql: "set graph.branch = 'main'"},
+		{sql: "call graph.merge('b')", code: "0A000", msg: `table "e" re-columned on main while b changed its rows, and the table has no primary key to line its rows up by`},
+		{sql: "select count(*) from e", rows: "1"},
+	})
+}

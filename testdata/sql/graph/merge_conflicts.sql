@@ -45,13 +45,15 @@ UPDATE companies SET country = 'UK' WHERE id = 1;
 SET graph.branch = 'main';
 CALL graph.merge('recolumn');
 SELECT id, name, country FROM companies ORDER BY id;
--- … and rows changed on one branch of a table re-columned on the other are 0A000
+-- … and rows changed on one branch merge into a table re-columned on the other
+-- (merge_schema.sql has the details)
 CALL graph.create_branch('late');
 SET graph.branch = 'late';
 INSERT INTO companies (id, name) VALUES (9, 'Late Ltd');
 SET graph.branch = 'main';
 ALTER TABLE companies ADD COLUMN hq text;
 CALL graph.merge('late');
+SELECT id, name, hq FROM companies WHERE id = 9;
 -- the change feed since the load, commit by commit
 SELECT dense_rank() OVER (ORDER BY manifest_version) AS n, table_name, change, key, new->>'age' AS new_age
   FROM graph.changes(:'loaded') WHERE table_name = 'people' ORDER BY manifest_version, key::text;
