@@ -95,7 +95,7 @@ func (s *session) executeWrite(ctx context.Context, st *wire.Statement, p *plan,
 			return nil, err
 		}
 	}
-	if p.kind == stmtTruncate && s.tx != nil && s.tx.implicit && s.truncateFiresTriggers(ctx) {
+	if s.tx != nil && s.tx.implicit && (p.kind == stmtTruncate && s.truncateFiresTriggers(ctx) || s.dmlFiresTriggers(ctx, p)) {
 		s.tx.implicit = false // triggers.go
 	}
 	if s.tx != nil && !s.tx.implicit {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/pggraph/pggraph/exec"
+	q "github.com/pggraph/pggraph/internal/sqlparse"
 	"github.com/pggraph/pggraph/planner/ddl"
 	"github.com/pggraph/pggraph/wire"
 )
@@ -280,6 +281,46 @@ func (v *view) Triggers() []*exec.TriggerDef { return v.base.Triggers() }
 // TRUNCATE triggers (a cascade may reach it): such a TRUNCATE runs as
 // the transaction's, so the triggers see its effect and what they write
 // publishes with it as one graph commit (as COPY with triggers does).
+// dmlFiresTriggers reports whether an INSERT, UPDATE, DELETE or MERGE
+// targets a table with triggers on any of the statement's events. Such
+// an autocommit statement runs as a transaction (as COPY and TRUNCATE
+// with triggers do): the writes of the trigger functions join the
+// statement's pending state, an AFTER STATEMENT trigger sees the
+// statement's rows, and everything publishes as one graph commit when the
+// statement ends, or nothing when it fails. Without it each write a
+// trigger function made would publish as a commit of its own.
+func (s *session) dmlFiresTriggers(ctx context.Context, p *plan) bool {
+	var rv *q.RangeVar
+	var events []string
+	switch p.kind {
+	case stmtInsert:
+		rv, events = p.node.GetInsertStmt().GetRelation(), []string{"INSERT"}
+	case stmtUpdate:
+		rv, events = p.node.GetUpdateStmt().GetRelation(), []string{"UPDATE"}
+	case stmtDelete:
+		rv, events = p.node.GetDeleteStmt().GetRelation(), []string{"DELETE"}
+	case stmtMerge:
+		rv, events = p.node.GetMergeStmt().GetRelation(), []string{"INSERT", "UPDATE", "DELETE"}
+	}
+	if rv == nil {
+		return false
+	}
+	_, head, err := s.head(ctx)
+	if err != nil {
+		return false
+	}
+	w := &writer{s: s, v: newView(head, newPendingState()), ctx: ctx}
+	key, ok := w.relKey(rv.Schemaname, rv.Relname)
+	if !ok {
+		return false
+	}
+	ti, ok := head.tables[key]
+	if !ok {
+		return false
+	}
+	return refuseTriggers(ti, "", events...) != nil
+}
+
 func (s *session) truncateFiresTriggers(ctx context.Context) bool {
 	_, head, err := s.head(ctx)
 	if err != nil {
