@@ -105,6 +105,12 @@ func (pc *planCtx) searchPath() []string {
 // that holds it. A name found nowhere is public's (the caller answers
 // 42P01 with the name as written).
 func (pc *planCtx) relName(rv *q.RangeVar) (string, error) {
+	if rv.GetSchemaname() == "pg_temp" {
+		// the session's temporary schema (temp.go)
+		cp := *rv
+		cp.Schemaname = pc.tempSchema()
+		rv = &cp
+	}
 	if _, err := publicRelName(&q.RangeVar{Catalogname: rv.GetCatalogname(), Schemaname: builtinOnly(rv.GetSchemaname()), Relname: rv.GetRelname()}); err != nil {
 		return "", err
 	}
@@ -151,7 +157,7 @@ func (pc *planCtx) createName(rv *q.RangeVar) (string, error) {
 		return "", err
 	}
 	for _, s := range pc.searchPath() {
-		if s == "pg_catalog" || s == "information_schema" {
+		if s == "pg_catalog" || s == "information_schema" || IsTempSchema(s) {
 			continue
 		}
 		ok, err := pc.schemaExists(s)
