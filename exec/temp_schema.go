@@ -54,3 +54,14 @@ func relPersistence(schema string) string {
 	}
 	return "p"
 }
+
+// RegisterTempNames makes regnamespace print a session's temporary
+// schema and regclass its relations: unqualified, as PostgreSQL prints a
+// relation its search path finds (the temporary schema is searched
+// first).
+func RegisterTempNames(nsOID uint32, ns string, defs []*TableDef) {
+	rememberRegName(OIDRegnamespace, nsOID, quoteIdent(ns))
+	for _, t := range defs {
+		rememberRegName(OIDRegclass, t.OID, quoteIdent(t.RelName()))
+	}
+}

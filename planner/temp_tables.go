@@ -158,6 +158,7 @@ func (s *session) withTemp(c *catalog) *catalog {
 		}
 	}
 	cp.Catalog = te
+	exec.RegisterTempNames(t.oid, t.ns, te.defs)
 	cp.ddlBase = ddl.TempCatalog{Base: c.sn.Catalog(), Extra: t.entries}
 	if t.wrapped == nil || len(t.wrapped) > 64 {
 		t.wrapped = map[*catalog]*catalog{}
