@@ -483,3 +483,33 @@ func (s *session) lookupPath() []string {
 	}
 	return exec.WithTempSchema(s.searchPath(), ns)
 }
+
+// discard runs DISCARD TEMP (DISCARD ALL is wire's, which calls
+// DiscardTemp); the other forms answer 0A000.
+func (s *session) discard(st *sqlparse.DiscardStmt) (string, error) {
+	if st.Target != sqlparse.DiscardMode_DISCARD_TEMP {
+		return "", notSupported("DISCARD " + strings.TrimPrefix(st.Target.String(), "DISCARD_"))
+	}
+	if s.inBlock() {
+		return "", notSupported("DISCARD TEMP inside a transaction block")
+	}
+	s.DiscardTemp()
+	return "DISCARD TEMP", nil
+}
+
+// DiscardTemp implements wire.TempDiscarder: the session's temporary
+// tables are dropped (its temporary schema stays, as in PostgreSQL).
+func (s *session) DiscardTemp() {
+	t := s.temp
+	if t == nil {
+		return
+	}
+	next := &tempStore{ns: t.ns, num: t.num, oid: t.oid, tables: map[string]*tableInfo{}, gen: genCounter.Add(1)}
+	for _, e := range t.entries {
+		if e.Name == ddl.SchemaEntryPrefix+t.ns {
+			next.entries = append(next.entries, e)
+		}
+	}
+	s.temp = next
+	clear(s.tempOnCommit)
+}
