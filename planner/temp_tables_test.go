@@ -166,3 +166,40 @@ func TestTempTablesPsqlDescribe(t *testing.T) {
 		t.Fatalf("psql output differs\npostgres:\n%s\npgproxy:\n%s", want, got)
 	}
 }
+
+// TestTempTablesCopy: COPY FROM into a temporary table (autocommit and
+// in a transaction) keeps its rows in the session, no graph commit;
+// COPY TO reads them back.
+func TestTempTablesCopy(t *testing.T) {
+	ctx := context.Background()
+	ts := startServer(t, nil)
+	c := ts.connect(t, pgx.QueryExecModeSimpleProtocol)
+	if _, err := c.Exec(ctx, "create temp table ct (id int primary key, v text)"); err != nil {
+		t.Fatal(err)
+	}
+	v0 := headVersion(t, ts)
+	n, err := c.CopyFrom(ctx, pgx.Identifier{"ct"}, []string{"id", "v"}, pgx.CopyFromRows([][]any{{int32(1), "a"}, {int32(2), "b"}}))
+	if err != nil || n != 2 {
+		t.Fatalf("copy: %d, %v", n, err)
+	}
+	tx, err := c.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"ct"}, []string{"id", "v"}, pgx.CopyFromRows([][]any{{int32(3), "c"}})); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.CopyFrom(ctx, pgx.Identifier{"ct"}, []string{"id", "v"}, pgx.CopyFromRows([][]any{{int32(1), "dup"}})); sqlState(err) != "23505" {
+		t.Fatalf("duplicate key through COPY: %v", err)
+	}
+	if v := headVersion(t, ts); v != v0 {
+		t.Fatalf("COPY into a temporary table made graph commits: head %d → %d", v0, v)
+	}
+	var got string
+	if err := c.QueryRow(ctx, "select string_agg(id || v, ',' order by id) from ct").Scan(&got); err != nil || got != "1a,2b,3c" {
+		t.Fatalf("ct holds %q, %v", got, err)
+	}
+}
