@@ -83,7 +83,9 @@
 // the query's result columns and insert its rows into the same pending
 // state: one graph commit, or none when the query fails. SQL-level
 // PREPARE / EXECUTE (prepare_sql.go) and cursors (DECLARE, FETCH, MOVE,
-// CLOSE; cursor.go) are session state outside the graph. DO blocks
+// CLOSE; cursor.go) are session state outside the graph, and so are
+// temporary tables (temp_tables.go): pending state inside a transaction,
+// taken out of it before the graph commit, kept in the session's memory. DO blocks
 // (do.go, do_vars.go, plpgsql.go) run a PL/pgSQL subset — variables of
 // the outermost block, blocks with EXCEPTION handlers, IF, loops, SQL
 // statements (… INTO), PERFORM, EXECUTE of a string, GET DIAGNOSTICS,
