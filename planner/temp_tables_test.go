@@ -203,3 +203,38 @@ func TestTempTablesCopy(t *testing.T) {
 		t.Fatalf("ct holds %q, %v", got, err)
 	}
 }
+
+// TestTempTablesPreparedRebind: a prepared statement reading a
+// temporary table sees every committed change of it (its binding is
+// kept per temporary state), and a temporary table created later
+// shadows the permanent table it read.
+func TestTempTablesPreparedRebind(t *testing.T) {
+	ctx := context.Background()
+	ts := startServer(t, nil)
+	c := ts.connect(t, pgx.QueryExecModeCacheStatement)
+	count := func(want int) {
+		t.Helper()
+		var n int
+		if err := c.QueryRow(ctx, "select count(*) from tt").Scan(&n); err != nil || n != want {
+			t.Fatalf("count: %d, %v; want %d", n, err, want)
+		}
+	}
+	for _, sql := range []string{"create table tt (a int)", "insert into tt values (1), (2), (3)"} {
+		if _, err := c.Exec(ctx, sql); err != nil {
+			t.Fatal(err)
+		}
+	}
+	count(3)
+	if _, err := c.Exec(ctx, "create temp table tt (a int)"); err != nil {
+		t.Fatal(err)
+	}
+	count(0)
+	if _, err := c.Exec(ctx, "insert into tt values (1)"); err != nil {
+		t.Fatal(err)
+	}
+	count(1)
+	if _, err := c.Exec(ctx, "drop table tt"); err != nil {
+		t.Fatal(err)
+	}
+	count(3)
+}
