@@ -551,7 +551,9 @@
 //     RelName(). Unqualified names resolve through search_path
 //     (userTableOnPath, sequenceByName), current_schema() is its first
 //     existing schema, and a created schema only its owner may use.
-//     Temporary tables are 0A000 (the planner refuses them).
+//     Temporary tables are relations of the session's pg_temp_N schema
+//     (SchemaDef.Temp), searched first and relpersistence 't'
+//     (temp_schema.go).
 //   - SQL views (view.go): a TableDef with View set is expanded where it
 //     is referenced into its stored query, bound as a subquery in a scope
 //     of its own (the referencing query's CTEs and columns are not

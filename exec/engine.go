@@ -495,6 +495,11 @@ func (c *catalogSet) table(schema, name string) *TableDef {
 	if schema == "" {
 		return c.userTableOnPath(name)
 	}
+	if schema == "pg_temp" { // the session's temporary schema (temp_schema.go)
+		if schema = c.tempSchema(); schema == "" {
+			return nil
+		}
+	}
 	return c.user.Table(schema, storageName(schema, name))
 }
 

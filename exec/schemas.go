@@ -12,6 +12,7 @@ type SchemaDef struct {
 	Name  string
 	OID   uint32
 	Owner uint32 // role OID; 0 is the bootstrap superuser
+	Temp  bool   // the session's temporary schema (temp_schema.go)
 }
 
 // SchemaCatalog is an optional extension of Catalog.
@@ -56,8 +57,7 @@ func (c *catalogSet) userTableOnPath(name string) *TableDef {
 	if len(defs) == 0 {
 		return c.user.Table("", name)
 	}
-	path, _ := settingValue(c.setting, "search_path")
-	for _, s := range SearchPath(path, c.user_) {
+	for _, s := range c.lookupPath() {
 		if s == "public" {
 			if t := c.user.Table("", name); t != nil {
 				return t

@@ -38,8 +38,7 @@ func (c *catalogSet) sequenceByName(schema, name string) *SequenceDef {
 		return nil
 	}
 	if len(c.schemaDefs()) > 0 {
-		path, _ := settingValue(c.setting, "search_path")
-		for _, s := range SearchPath(path, c.user_) {
+		for _, s := range c.lookupPath() {
 			if d := find(s); d != nil {
 				return d
 			}

@@ -475,11 +475,11 @@ func init() {
 				reltype = rowTypeOID(t.OID)
 			}
 			rows = append(rows, viewClassRow(t, []any{t.OID, t.RelName(), c.nsOID(t.Schema), reltype, 0, relOwner(t), oidHeapAM, t.OID, 0, int32(max(n/100, 0)), float64(n), 0, 0,
-				hasIndexes(t), false, "p", relkindOf(t), int16(len(t.Columns)), int16(len(t.Checks)), false, fkTriggers[t.OID], false, false, false, true, "d", false, 0, 716, 1, c.relACL(t), relOptions(t), nil}))
+				hasIndexes(t), false, relPersistence(t.Schema), relkindOf(t), int16(len(t.Columns)), int16(len(t.Checks)), false, fkTriggers[t.OID], false, false, false, true, "d", false, 0, 716, 1, c.relACL(t), relOptions(t), nil}))
 		}
 		for _, s := range c.sequences() {
 			rows = append(rows, []any{s.OID, s.relName(), c.nsOID(s.schema()), 0, 0, access.OwnerOID(s.Owner), 0, s.OID, 0, 1, 1.0, 0, 0,
-				false, false, "p", "S", int16(3), 0, false, false, false, false, false, true, "n", false, 0, 0, 0, c.seqACL(s), nil, nil})
+				false, false, relPersistence(s.schema()), "S", int16(3), 0, false, false, false, false, false, true, "n", false, 0, 0, 0, c.seqACL(s), nil, nil})
 		}
 		for _, g := range c.propGraphs() { // relkind 'g', no storage (propgraph.go)
 			rows = append(rows, []any{g.OID, g.Name, c.nsOID(g.Schema), 0, 0, access.OwnerOID(g.Owner), 0, 0, 0, 0, 0.0, 0, 0,
@@ -490,7 +490,7 @@ func init() {
 				continue
 			}
 			rows = append(rows, []any{k.index, k.name, c.nsOID(k.table.Schema), 0, 0, oidPostgresRole, k.accessMethodOID(), k.index, 0, 1, 0.0, 0, 0,
-				false, false, "p", "i", int16(len(k.cols)), 0, false, false, false, false, false, true, "n", false, 0, 0, 0, nil, nil, nil})
+				false, false, relPersistence(k.table.Schema), "i", int16(len(k.cols)), 0, false, false, false, false, false, true, "n", false, 0, 0, 0, nil, nil, nil})
 		}
 		// the generated catalogs, as PostgreSQL's pg_class has them
 		// (views relkind 'v', shared catalogs in pg_global)

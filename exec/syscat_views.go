@@ -39,6 +39,9 @@ func viewTableType(t *TableDef) (string, string) {
 	if relkindOf(t) == "v" {
 		return "VIEW", "NO"
 	}
+	if relPersistence(t.Schema) == "t" {
+		return "LOCAL TEMPORARY", "YES"
+	}
 	return "BASE TABLE", "YES"
 }
 

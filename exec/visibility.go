@@ -10,9 +10,8 @@ package exec
 // ("$user" resolved to the session user), plus pg_catalog, which
 // PostgreSQL always searches.
 func (c *catalogSet) searchPathSchemas() map[string]bool {
-	path, _ := settingValue(c.setting, "search_path")
 	out := map[string]bool{"pg_catalog": true}
-	for _, name := range SearchPath(path, c.user_) {
+	for _, name := range c.lookupPath() {
 		out[name] = true
 	}
 	return out

@@ -42,6 +42,8 @@ type catKey struct {
 	// txRoles counts the transaction's role statements (roles_txn.go):
 	// a plan bound before one of them is bound again
 	txRoles int
+	// temp is the session's temporary tables' state (temp_tables.go)
+	temp uint64
 }
 
 // catalog is the exec view of one snapshot.
@@ -60,6 +62,9 @@ type catalog struct {
 	// are built in)
 	schemas     []ddl.SchemaDef
 	execSchemas []exec.SchemaDef // schemas as exec sees them
+	// ddlBase is what DDL plans against when it is not the snapshot's
+	// catalog (the session's temporary tables added: temp_tables.go)
+	ddlBase ddl.Catalog
 }
 
 // setSchemas records the created schemas among entries.
@@ -67,7 +72,7 @@ func (c *catalog) setSchemas(entries []graph.TableEntry) {
 	c.schemas = ddl.SchemaDefs(entries)
 	c.execSchemas = nil
 	for _, s := range c.schemas {
-		c.execSchemas = append(c.execSchemas, exec.SchemaDef{Name: s.Name, OID: s.OID, Owner: s.Owner})
+		c.execSchemas = append(c.execSchemas, exec.SchemaDef{Name: s.Name, OID: s.OID, Owner: s.Owner, Temp: ddl.IsTempSchema(s.Name)})
 	}
 }
 

@@ -41,7 +41,7 @@ func (s *session) CopyFrom(ctx context.Context, st *wire.Statement, in *wire.Cop
 	if err := s.checkBranchPrivilege(ctx, s.branch(), access.PrivWrite); err != nil {
 		return 0, err
 	}
-	if s.tx != nil && s.tx.implicit && s.copyFiresTriggers(ctx, st) {
+	if s.tx != nil && s.tx.implicit && (s.copyFiresTriggers(ctx, st) || s.copyIntoTemp(ctx, st)) {
 		// triggers run inside the statement: the rows go the
 		// transaction's way and publish, with what the triggers wrote,
 		// as one graph commit when the statement ends (as a DO does)

@@ -49,14 +49,14 @@ func isDDL(n *sqlparse.Node) bool {
 
 // ddlCatalog is the catalog DDL is planned against.
 func (w *writer) ddlCatalog() *ddl.Overlay {
-	return w.v.pend.ddlOverlay(w.v.root.sn)
+	return w.v.pend.ddlOverlay(w.v.root)
 }
 
 // ddlOverlay is the snapshot's catalog with the pending DDL applied
 // (rebuilt by replay after a savepoint restore).
-func (p *pendingState) ddlOverlay(sn *graph.Snapshot) *ddl.Overlay {
+func (p *pendingState) ddlOverlay(c *catalog) *ddl.Overlay {
 	if p.overlay == nil {
-		p.overlay = ddl.NewOverlay(sn.Catalog())
+		p.overlay = ddl.NewOverlay(c.ddlEntries())
 		p.overlay.Apply(p.ddl...)
 	}
 	return p.overlay
@@ -64,6 +64,12 @@ func (p *pendingState) ddlOverlay(sn *graph.Snapshot) *ddl.Overlay {
 
 // ddl plans and applies one DDL statement.
 func (w *writer) ddl(n *sqlparse.Node) (*writeOut, error) {
+	// temporary tables: a table of the session's pg_temp_N
+	// (temp_tables.go)
+	n, err := w.tempCreate(n)
+	if err != nil {
+		return nil, err
+	}
 	// owners and grants (table_privileges.go)
 	pc, err := w.s.privileges(w.ctx)
 	if err != nil {
@@ -343,7 +349,7 @@ func effective(root *catalog, pend *pendingState) (*catalog, error) {
 	}
 	mc := exec.NewMemCatalog()
 	c := &catalog{Catalog: graphsql.WithViews(mc, root.views), views: root.views, sn: root.sn, tables: map[string]*tableInfo{}}
-	entries := pend.ddlOverlay(root.sn).Tables()
+	entries := pend.ddlOverlay(root).Tables()
 	c.setSchemas(entries)
 	for _, e := range entries {
 		if _, ok := ddl.SchemaName(e.Name); ok {

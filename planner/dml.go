@@ -138,7 +138,13 @@ func (s *session) executeWrite(ctx context.Context, st *wire.Statement, p *plan,
 			break
 		}
 	}
+	// temporary tables stay the session's (temp_tables.go)
+	temp, err := s.splitTemp(ctx, base, pend)
+	if err != nil {
+		return nil, err
+	}
 	if !pend.hasWrites() {
+		s.installTemp(temp)
 		return out.result(), nil
 	}
 	max := s.maxReprepare
@@ -172,6 +178,9 @@ func (s *session) executeWrite(ctx context.Context, st *wire.Statement, p *plan,
 				if out, err = s.runWriteChecked(ctx, newView(c, pend), p, params); err != nil {
 					return err
 				}
+				if temp, err = s.splitTemp(ctx, c, pend); err != nil {
+					return err
+				}
 			}
 			return flush(stage, pend)
 		})
@@ -179,6 +188,7 @@ func (s *session) executeWrite(ctx context.Context, st *wire.Statement, p *plan,
 		return nil, writeError(err)
 	}
 	s.committed(rc)
+	s.installTemp(temp)
 	s.unpin()
 	return out.result(), nil
 }

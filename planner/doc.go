@@ -83,12 +83,14 @@
 // the query's result columns and insert its rows into the same pending
 // state: one graph commit, or none when the query fails. SQL-level
 // PREPARE / EXECUTE (prepare_sql.go) and cursors (DECLARE, FETCH, MOVE,
-// CLOSE; cursor.go) are session state outside the graph. DO blocks
-// (do.go, do_vars.go, plpgsql.go, plpgsql_control.go) run a PL/pgSQL
-// subset — variables (a nested block's declared on entry), blocks with
-// EXCEPTION handlers, IF, CASE, loops with labels, FOREACH, SQL
-// statements (… INTO), PERFORM, EXECUTE with INTO and USING, CALL, GET
-// DIAGNOSTICS, RAISE — compiled by PostgreSQL's PL/pgSQL grammar and refused whole
+// CLOSE; cursor.go) are session state outside the graph, and so are
+// temporary tables (temp_tables.go): pending state inside a transaction,
+// taken out of it before the graph commit, kept in the session's memory.
+// DO blocks (do.go, do_vars.go, plpgsql.go, plpgsql_control.go) run a
+// PL/pgSQL subset — variables (a nested block's declared on entry),
+// blocks with EXCEPTION handlers, IF, CASE, loops with labels, FOREACH,
+// SQL statements (… INTO), PERFORM, EXECUTE with INTO and USING, CALL,
+// GET DIAGNOSTICS, RAISE — compiled by PostgreSQL's PL/pgSQL grammar and refused whole
 // (0A000) when they use anything else; their statements go through the
 // session like a client's, inside the DO's transaction (an autocommit DO
 // is one commit), with variables read as typed literals where the

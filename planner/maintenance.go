@@ -47,7 +47,7 @@ type AnalyzeFunc func(ctx context.Context, branch string, tables []string) error
 func isMaintenance(n *sqlparse.Node) bool {
 	switch n.Node.(type) {
 	case *sqlparse.Node_VacuumStmt, *sqlparse.Node_CheckPointStmt, *sqlparse.Node_ReindexStmt,
-		*sqlparse.Node_ClusterStmt, *sqlparse.Node_LockStmt:
+		*sqlparse.Node_ClusterStmt, *sqlparse.Node_LockStmt, *sqlparse.Node_DiscardStmt:
 		return true
 	}
 	return false
@@ -77,6 +77,8 @@ func (s *session) maintain(ctx context.Context, n *sqlparse.Node) (string, error
 		return s.cluster(ctx, x.ClusterStmt)
 	case *sqlparse.Node_LockStmt:
 		return s.lockTables(ctx, x.LockStmt)
+	case *sqlparse.Node_DiscardStmt:
+		return s.discard(x.DiscardStmt) // temp_tables.go
 	}
 	return "", notSupported("this statement")
 }

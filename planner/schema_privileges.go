@@ -158,6 +158,9 @@ func (w *writer) needCreate(pc *privCtx, schema string) error {
 			}
 		}
 	}
+	if ddl.IsTempSchema(schema) {
+		return nil // the session's own temporary schema (temp_tables.go)
+	}
 	if d, ok := w.v.base.schemaDef(schema); ok {
 		// a created schema: its owner creates in it (GRANT … ON SCHEMA
 		// of created schemas is not supported)

@@ -26,7 +26,7 @@ func (s *session) searchPath() []string {
 
 // ddlPlanner is the DDL planner of one statement of the session.
 func (w *writer) ddlPlanner(pc *privCtx) ddl.Planner {
-	p := ddl.Planner{Views: viewBinder{w}, SearchPath: w.s.searchPath(), CurrentUser: w.s.currentRole()}
+	p := ddl.Planner{Views: viewBinder{w}, SearchPath: w.s.lookupPath(), CurrentUser: w.s.currentRole()}
 	if pc != nil {
 		p.RoleOID = func(name string) (uint32, bool) {
 			if r := pc.c.Role(name); r != nil {
@@ -46,6 +46,9 @@ func (w *writer) ddlPlanner(pc *privCtx) ddl.Planner {
 // information_schema, graph, or one that does not exist).
 func (w *writer) relKey(schema, name string) (string, bool) {
 	c := w.v.base
+	if schema == "pg_temp" && w.s.temp != nil {
+		schema = w.s.temp.ns // the session's temporary schema (temp_tables.go)
+	}
 	switch {
 	case schema == "public":
 		return name, true
@@ -53,7 +56,7 @@ func (w *writer) relKey(schema, name string) (string, bool) {
 		if len(c.schemas) == 0 {
 			return name, true
 		}
-		for _, s := range w.s.searchPath() {
+		for _, s := range w.s.lookupPath() {
 			if s == "public" {
 				if c.hasRelation("public", name) {
 					return name, true

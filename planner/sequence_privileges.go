@@ -38,7 +38,7 @@ type seqPriv struct {
 // sequencePriv finds the owner and ACL of the sequence name in the
 // writer's catalog (ok false when there is none).
 func (w *writer) sequencePriv(name string) (seqPriv, bool) {
-	for _, e := range w.v.pend.ddlOverlay(w.v.root.sn).Tables() {
+	for _, e := range w.v.pend.ddlOverlay(w.v.root).Tables() {
 		m, err := ddl.DecodeMeta(e.Name, e.Def)
 		if err != nil {
 			continue
@@ -58,7 +58,7 @@ func (w *writer) sequencePriv(name string) (seqPriv, bool) {
 // sequencePrivByKey is sequencePriv for the sequence with allocator
 // key key (lastval knows only that).
 func (w *writer) sequencePrivByKey(key string) (seqPriv, bool) {
-	for _, e := range w.v.pend.ddlOverlay(w.v.root.sn).Tables() {
+	for _, e := range w.v.pend.ddlOverlay(w.v.root).Tables() {
 		m, err := ddl.DecodeMeta(e.Name, e.Def)
 		if err != nil {
 			continue

@@ -67,7 +67,7 @@ func defaultFor(cd exec.ColumnDef) string {
 // sequence resolves a sequence by name in the transaction's catalog
 // (standalone sequences and the ones serial/identity columns own).
 func (w *writer) sequence(name string) (seq.Spec, error) {
-	for _, e := range w.v.pend.ddlOverlay(w.v.root.sn).Tables() {
+	for _, e := range w.v.pend.ddlOverlay(w.v.root).Tables() {
 		m, err := ddl.DecodeMeta(e.Name, e.Def)
 		if err != nil {
 			continue
@@ -323,7 +323,7 @@ func (v *view) Sequences(schema string) []*exec.SequenceDef {
 	if v.pend == nil {
 		return v.root.Sequences(schema)
 	}
-	return sequenceDefs(v.pend.ddlOverlay(v.root.sn).Tables(), v.root.store)
+	return sequenceDefs(v.pend.ddlOverlay(v.root).Tables(), v.root.store)
 }
 
 // Sequence OIDs: a standalone sequence is a table entry (firstUserOID +

@@ -35,6 +35,10 @@ type session struct {
 	maxReprepare int
 	cats         *catalogCache // the Backend's built catalogs (catalog_cache.go)
 	tx           *txState      // nil outside a transaction
+	// temp is the session's temporary schema and tables, tempOnCommit
+	// their ON COMMIT actions by storage name (temp_tables.go)
+	temp         *tempStore
+	tempOnCommit map[string]sqlparse.OnCommitAction
 	// branchSet: SET graph.branch was used (until then the database
 	// name is the branch)
 	branchSet bool
@@ -521,6 +525,7 @@ func (s *session) withRoles(k catKey) catKey {
 	}
 	k.role = s.currentRole()
 	k.head = s.asOfHeadVersion()
+	k.temp = s.tempGen()
 	if s.tx != nil {
 		k.txRoles = len(s.tx.roles) // roles_txn.go
 	}
@@ -554,7 +559,7 @@ func (s *session) head(ctx context.Context) (catKey, *catalog, error) {
 		if err != nil {
 			return catKey{}, nil, err
 		}
-		return key, c, nil
+		return key, s.withTemp(c), nil
 	}
 	branch := s.branch()
 	sn, err := s.root.Head(ctx, branch)
@@ -570,9 +575,14 @@ func (s *session) head(ctx context.Context) (catKey, *catalog, error) {
 
 // catalogOf returns the (cached) catalog of a snapshot.
 func (s *session) catalogOf(ctx context.Context, sn *graph.Snapshot) (*catalog, error) {
-	return s.cats.get(ctx, snapKey(sn), func() (*catalog, error) {
+	c, err := s.cats.get(ctx, snapKey(sn), func() (*catalog, error) {
 		return buildCatalog(ctx, s.root, sn, s.graphViews(ctx, sn, false), s.tables)
 	})
+	if err != nil {
+		return nil, err
+	}
+	// the session's temporary tables (temp_tables.go)
+	return s.withTemp(c), nil
 }
 
 func snapKey(sn *graph.Snapshot) catKey {

@@ -736,7 +736,7 @@ func (s *session) relationDependents(ctx context.Context, role uint32) (local []
 		if b == s.branch() && s.tx != nil && s.tx.base != nil && s.tx.base.sn.Branch == b {
 			// inside a transaction: its own DDL and grants count (a
 			// REVOKE before DROP ROLE in one transaction; roles_txn.go)
-			tables = s.tx.pend.ddlOverlay(s.tx.base.sn).Tables()
+			tables = s.tx.pend.ddlOverlay(s.tx.base).Tables()
 		}
 		var mine []string
 		for _, e := range tables {

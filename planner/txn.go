@@ -129,16 +129,29 @@ func (s *session) Commit(ctx context.Context) error {
 	if tx.implicit || tx.base == nil || (!tx.pend.hasWrites() && len(tx.pend.locks) == 0) {
 		return nil
 	}
+	// temporary tables stay the session's, never published; they take
+	// their new state only when the rest committed (temp_tables.go)
+	temp, err := s.splitTemp(ctx, tx.base, tx.pend)
+	if err != nil {
+		return err
+	}
+	if !tx.pend.hasWrites() && len(tx.pend.locks) == 0 {
+		s.installTemp(temp)
+		return nil
+	}
 	if !tx.pend.hasWrites() {
 		// FOR UPDATE/SHARE without writes: the locked tables must be
 		// unchanged at COMMIT (optimistic locking).
-		return s.verifyUnchanged(ctx, tx)
+		if err := s.verifyUnchanged(ctx, tx); err != nil {
+			return err
+		}
+		s.installTemp(temp)
+		return nil
 	}
 	if err := (&writer{s: s, v: newView(tx.base, tx.pend), ctx: ctx}).checkMinOut(); err != nil {
 		return err
 	}
 	var rc *protocol.Receipt
-	var err error
 	switch {
 	case tx.pend.merge != nil:
 		rc, err = s.publishMerge(ctx, tx)
@@ -152,6 +165,7 @@ func (s *session) Commit(ctx context.Context) error {
 		return writeError(err)
 	}
 	s.committed(rc)
+	s.installTemp(temp)
 	return nil
 }
 
@@ -266,6 +280,7 @@ func (s *session) Close() error {
 	}
 	s.stopRunner()
 	s.endXactLocks()
+	defer s.endTemp()
 	if s.tx != nil && s.backend != nil {
 		s.backend.rows.releaseAll(s.tx.owner)
 	}

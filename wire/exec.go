@@ -140,6 +140,9 @@ func (c *conn) run(ctx context.Context, st *Statement, params []any) (Result, er
 		if sqlStmts, ok := c.sess.(SQLPreparedStatements); ok {
 			sqlStmts.DeallocateSQL("")
 		}
+		if temp, ok := c.sess.(TempDiscarder); ok {
+			temp.DiscardTemp()
+		}
 		c.settings.resetAll()
 		return &staticResult{tag: "DISCARD ALL"}, nil
 	case KindCopyFrom:

@@ -124,6 +124,12 @@ type ValueEncoder interface {
 // SQLPreparedStatements is implemented by a Session that runs SQL-level
 // PREPARE itself: DEALLOCATE and DISCARD ALL drop its statements too
 // (one namespace with the protocol-level ones, as in PostgreSQL).
+// TempDiscarder is implemented by sessions with temporary tables:
+// DISCARD ALL drops them.
+type TempDiscarder interface {
+	DiscardTemp()
+}
+
 type SQLPreparedStatements interface {
 	// DeallocateSQL drops the named statement (every one for ""),
 	// reporting whether it existed.

@@ -33,6 +33,8 @@ func (pc *planCtx) createTable(st *q.CreateStmt) ([]Change, error) {
 	}
 	switch st.Relation.Relpersistence {
 	case "t":
+		// the session turns a temporary table into one of its
+		// pg_temp_N schema before planning (planner/temp_tables.go)
 		return nil, notSupported("CREATE TEMPORARY TABLE")
 	}
 	if len(st.InhRelations) > 0 {

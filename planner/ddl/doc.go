@@ -141,7 +141,9 @@
 //   - ALTER that changes stored columns (ADD/DROP/RENAME COLUMN, a type
 //     change whose values convert) is a RowRewrite; a binary-coercible
 //     type change (varchar(n) → text, wider varchar) is catalog-only.
-//   - Temporary tables, inheritance, partitioning, generated columns,
+//   - Temporary tables are planned as tables of the session's pg_temp_N
+//     (temp.go; the planner rewrites CREATE TEMP TABLE before Plan).
+//   - Inheritance, partitioning, generated columns,
 //     exclusion constraints, MATCH FULL, materialized views and user
 //     types answer 0A000 naming the feature; so do temporary views, WITH
 //     CHECK OPTION, view options (check_option, security_barrier,

@@ -105,6 +105,11 @@ func (pc *planCtx) searchPath() []string {
 // that holds it. A name found nowhere is public's (the caller answers
 // 42P01 with the name as written).
 func (pc *planCtx) relName(rv *q.RangeVar) (string, error) {
+	if rv.GetSchemaname() == "pg_temp" {
+		// the session's temporary schema (temp.go)
+		rv = &q.RangeVar{Catalogname: rv.Catalogname, Schemaname: pc.tempSchema(), Relname: rv.Relname, Inh: rv.Inh,
+			Relpersistence: rv.Relpersistence, Alias: rv.Alias, Location: rv.Location}
+	}
 	if _, err := publicRelName(&q.RangeVar{Catalogname: rv.GetCatalogname(), Schemaname: builtinOnly(rv.GetSchemaname()), Relname: rv.GetRelname()}); err != nil {
 		return "", err
 	}
@@ -151,7 +156,7 @@ func (pc *planCtx) createName(rv *q.RangeVar) (string, error) {
 		return "", err
 	}
 	for _, s := range pc.searchPath() {
-		if s == "pg_catalog" || s == "information_schema" {
+		if s == "pg_catalog" || s == "information_schema" || IsTempSchema(s) {
 			continue
 		}
 		ok, err := pc.schemaExists(s)
@@ -459,16 +464,93 @@ func (pc *planCtx) alterSchemaRename(st *q.RenameStmt) ([]Change, error) {
 	} else if exists {
 		return nil, errorf(CodeDuplicateSchema, "schema \"%s\" already exists", nw)
 	}
-	members, _, err := pc.schemaMembers(old)
+	members, metas, err := pc.schemaMembers(old)
 	if err != nil {
 		return nil, err
 	}
-	if len(members) > 0 {
-		return nil, notSupported("ALTER SCHEMA … RENAME TO of a schema that holds relations")
-	}
 	def := e.Def
 	def.Extra = m.Encode()
-	return []Change{&AlterTable{Name: e.Name, NewName: SchemaEntryPrefix + nw, Def: def, Meta: m, CommandTag: "ALTER SCHEMA"}}, nil
+	rename := &AlterTable{Name: e.Name, NewName: SchemaEntryPrefix + nw, Def: def, Meta: m, CommandTag: "ALTER SCHEMA"}
+	if len(members) == 0 {
+		return []Change{rename}, nil
+	}
+	return pc.renameSchemaMembers(rename, old, nw, members, metas)
+}
+
+// renameSchemaMembers plans the rest of ALTER SCHEMA old RENAME TO nw
+// for a schema that holds tables: each moves to its storage name in nw
+// (as ALTER TABLE … SET SCHEMA moves one, its indexes and the foreign
+// keys naming it following), planned one after the other on an overlay
+// of the changes before it. Views, sequences and serial or identity
+// columns (whose stored queries and defaults name the schema) and views
+// of other schemas reading its tables stay 0A000.
+func (pc *planCtx) renameSchemaMembers(rename *AlterTable, old, nw string, members []string, metas map[string]TableMeta) ([]Change, error) {
+	refuse := notSupported("ALTER SCHEMA … RENAME TO of a schema that holds views, sequences, serial or identity columns, or tables views read")
+	for _, name := range members {
+		if metas[name].Relkind != RelTable {
+			return nil, refuse
+		}
+		deps, err := pc.v.viewDependents(name, "", false)
+		if err != nil {
+			return nil, err
+		}
+		if len(deps) > 0 {
+			return nil, refuse
+		}
+	}
+	saved := pc.v
+	defer func() { pc.v = saved }()
+	ov := NewOverlay(saved.cat)
+	ov.Apply(rename)
+	out := []Change{rename}
+	move := func(n string) string { return QualifiedName(nw, strings.TrimPrefix(n, old+".")) }
+	for _, name := range members {
+		pc.v = newView(ov)
+		a, found, err := pc.startAlter(name, "ALTER SCHEMA")
+		if err != nil {
+			return nil, err
+		}
+		if !found {
+			continue
+		}
+		for _, c := range a.b.cols {
+			if c.meta.Sequence != nil {
+				return nil, refuse
+			}
+		}
+		m := &a.b.meta
+		if m.PrimaryKey != nil {
+			m.PrimaryKey.Name = move(m.PrimaryKey.Name)
+		}
+		for i := range m.Uniques {
+			m.Uniques[i].Name = move(m.Uniques[i].Name)
+		}
+		for i := range m.Indexes {
+			m.Indexes[i].Name = move(m.Indexes[i].Name)
+		}
+		// check and foreign key names carry the schema too
+		for i := range m.Checks {
+			m.Checks[i].Name = move(m.Checks[i].Name)
+		}
+		for i := range m.ForeignKeys {
+			m.ForeignKeys[i].Name = move(m.ForeignKeys[i].Name)
+		}
+		if err := a.renameTable(move(name)); err != nil {
+			return nil, err
+		}
+		chs, err := a.changes()
+		if err != nil {
+			return nil, err
+		}
+		for _, ch := range chs {
+			if at, ok := ch.(*AlterTable); ok {
+				at.CommandTag = "ALTER SCHEMA"
+			}
+		}
+		ov.Apply(chs...)
+		out = append(out, chs...)
+	}
+	return out, nil
 }
 
 // alterSchemaOwner plans ALTER SCHEMA name OWNER TO role.
