@@ -12,6 +12,7 @@ import (
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/internal/pgq"
 	"github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/wire"
 )
 
@@ -317,7 +318,7 @@ func conditionsMatch(conds []string, code string) bool {
 			}
 			continue
 		}
-		codes := plConditions[c]
+		codes := pgerr.ConditionCodes(c)
 		if isSQLState(c) {
 			codes = []string{c}
 		}
@@ -625,7 +626,7 @@ func (r *doRun) raise(ctx context.Context, x *plRaise) error {
 	if x.condname != "" {
 		e.Message = x.condname
 		if e.Code = x.condname; !isSQLState(x.condname) {
-			e.Code = plConditions[x.condname][0]
+			e.Code = pgerr.ConditionCodes(x.condname)[0]
 		}
 	}
 	var params []string
@@ -654,7 +655,7 @@ func (r *doRun) raise(ctx context.Context, x *plRaise) error {
 		case raiseErrcode:
 			if isSQLState(v) {
 				e.Code = v
-			} else if codes, ok := plConditions[v]; ok {
+			} else if codes := pgerr.ConditionCodes(v); codes != nil {
 				e.Code = codes[0]
 			} else {
 				return r.where(wire.Errorf("42704", "unrecognized exception condition \"%s\"", v), x.lineno, "RAISE")

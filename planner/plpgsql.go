@@ -9,6 +9,7 @@ import (
 
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/wire"
 )
 
@@ -555,7 +556,7 @@ func plStatement(kind string, raw json.RawMessage) (plStmt, error) {
 				h := plHandler{}
 				for _, c := range e.Exc.Conditions {
 					name := c.Cond.Name
-					if _, ok := plConditions[name]; !ok && name != "others" && !isSQLState(name) {
+					if pgerr.ConditionCodes(name) == nil && name != "others" && !isSQLState(name) {
 						return nil, wire.Errorf("42704", "unrecognized exception condition \"%s\"", name)
 					}
 					h.conds = append(h.conds, name)
@@ -718,7 +719,7 @@ func plStatement(kind string, raw json.RawMessage) (plStmt, error) {
 		}
 		r.reraise = x.Message == nil && x.Condname == "" && len(x.Options) == 0
 		if x.Condname != "" && !isSQLState(x.Condname) {
-			if _, ok := plConditions[x.Condname]; !ok {
+			if pgerr.ConditionCodes(x.Condname) == nil {
 				return nil, wire.Errorf("42704", "unrecognized exception condition \"%s\"", x.Condname)
 			}
 		}
