@@ -85,7 +85,7 @@ func (s *Store) probe(ctx context.Context) (*Catalog, error) {
 	eff := s.current(ctx, raw)
 	gone := eff.Version != raw.Version && !ownerLive(raw.Pending, time.Now())
 	s.mu.Unlock()
-	if gone && s.resolver != nil {
+	if gone && s.resolve() != nil {
 		// the owner ended without deciding (pending.go): decide for it
 		// once, instead of asking the lineage at every statement
 		if c, err := s.update(ctx, nil, func(*Catalog) error { return ErrNoChange }, nil); err == nil {

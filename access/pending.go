@@ -85,7 +85,15 @@ var pendingWait = 10 * time.Second
 var errOwnerLive = errors.New("access: pending owner is live")
 
 // SetResolver installs the resolver of pending changes (before use).
-func (s *Store) SetResolver(r Resolver) { s.resolver = r }
+func (s *Store) SetResolver(r Resolver) { s.resolver.Store(&r) }
+
+// resolve is the installed Resolver (nil: none).
+func (s *Store) resolve() Resolver {
+	if r := s.resolver.Load(); r != nil {
+		return *r
+	}
+	return nil
+}
 
 // identity of this process, shared by its Stores.
 var (
@@ -211,10 +219,11 @@ func (s *Store) decided(ctx context.Context, cur *Catalog, final bool, known *se
 	if s.eff != nil && s.eff.Version == cur.Version {
 		return s.eff, nil // landed before: for good
 	}
-	if s.resolver == nil {
+	res := s.resolve()
+	if res == nil {
 		return nil, errors.New("access: a pending role change cannot be decided without the graph")
 	}
-	ok, err := s.resolver.Landed(ctx, p)
+	ok, err := res.Landed(ctx, p)
 	if err != nil {
 		return nil, err
 	}
@@ -227,10 +236,10 @@ func (s *Store) decided(ctx context.Context, cur *Catalog, final bool, known *se
 	if ownerLive(p, time.Now()) {
 		return nil, errOwnerLive
 	}
-	if err := s.resolver.Recover(ctx, p.Branch); err != nil {
+	if err := res.Recover(ctx, p.Branch); err != nil {
 		return nil, err
 	}
-	if ok, err := s.resolver.Landed(ctx, p); err != nil {
+	if ok, err := res.Landed(ctx, p); err != nil {
 		return nil, err
 	} else if ok {
 		return s.landed(cur), nil

@@ -42,7 +42,7 @@ type Store struct {
 	// pending changes (pending.go): who decides them, this Store's
 	// owner id, and the effective catalogs of the newest pending version
 	// (eff: its own content once landed; prev: the version before it).
-	resolver  Resolver
+	resolver  atomic.Pointer[Resolver]
 	instance  string
 	eff, prev *Catalog
 }
