@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/pggraph/pggraph/access"
 	"github.com/pggraph/pggraph/internal/sqlparse"
 )
 
@@ -40,6 +41,9 @@ type FuncDef struct {
 	Strict     bool
 	Owner      uint32 // 0: the bootstrap superuser
 	Comment    string
+	// ACL is proacl (nil: PostgreSQL's default, PUBLIC and the owner
+	// hold EXECUTE); calls check it (function_acl.go).
+	ACL *access.TableACL
 }
 
 // FuncArg is one parameter; Mode is proargmodes' letter (i, o, b, v, t).
@@ -154,6 +158,9 @@ func (b *binder) userCall(name string, args []Expr) (Expr, bool, error) {
 		e.Code, e.Message = CodeAmbiguousFunction, strings.Replace(e.Message, "does not exist", "is not unique", 1)
 		e.Hint = "Could not choose a best candidate function. You might need to add explicit type casts."
 		return nil, true, e
+	}
+	if err := b.cat.checkExecute(best); err != nil {
+		return nil, true, err // function_acl.go
 	}
 	if best.RetSet {
 		return nil, true, unsupported("set-returning function %s() is only supported in FROM", name)

@@ -768,6 +768,9 @@ func (s *session) checkOwnerChange(ctx context.Context, n *q.Node) error {
 	var changes []change
 	switch x := n.Node.(type) {
 	case *q.Node_AlterOwnerStmt:
+		if isRoutine(x.AlterOwnerStmt.ObjectType) {
+			return nil // functions record their owner (function_privileges.go)
+		}
 		name := ""
 		if x.AlterOwnerStmt.Relation != nil {
 			name = x.AlterOwnerStmt.Relation.Relname
