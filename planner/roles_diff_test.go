@@ -224,3 +224,11 @@ func TestFunctionPrivilegesDifferential(t *testing.T) {
 func TestFunctionACLDifferential(t *testing.T) {
 	roleScriptDiff(t, "fnacl_diff", "testdata/roles/function_acl.sql", 70)
 }
+
+// TestCreatedSchemaGrantsDifferential runs testdata/roles/
+// created_schema_privileges.sql (GRANT/REVOKE USAGE, CREATE ON SCHEMA
+// for created schemas, enforced on lookup and creation) against
+// PostgreSQL 15 and pgproxy.
+func TestCreatedSchemaGrantsDifferential(t *testing.T) {
+	roleScriptDiff(t, "csp_diff", "testdata/roles/created_schema_privileges.sql", 35)
+}

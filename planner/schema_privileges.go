@@ -25,6 +25,7 @@ import (
 // grantOnSchemas runs GRANT/REVOKE privileges ON SCHEMA s.
 func (rc *roleChange) grantOnSchemas(st *q.GrantStmt) error {
 	var schemas, builtin []string
+	created := map[string]ddl.SchemaDef{}
 	for _, n := range st.Objects {
 		name := n.GetString_().GetSval()
 		switch name {
@@ -33,7 +34,11 @@ func (rc *roleChange) grantOnSchemas(st *q.GrantStmt) error {
 			builtin = append(builtin, name)
 			continue
 		default:
-			return errRole("3F000", "schema \"%s\" does not exist", name)
+			d, ok := rc.createdSchema(name)
+			if !ok {
+				return errRole("3F000", "schema \"%s\" does not exist", name)
+			}
+			created[name] = d
 		}
 		schemas = append(schemas, name)
 	}
@@ -96,8 +101,12 @@ func (rc *roleChange) grantOnSchemas(st *q.GrantStmt) error {
 	}
 	branch := rc.s.branch()
 	for _, schema := range schemas {
-		owner := access.SchemaOwner(schema)
+		owner, key := access.SchemaOwner(schema), schema
 		acl, _ := rc.c.SchemaACL(branch, schema)
+		if d, ok := created[schema]; ok {
+			owner, key = access.OwnerOID(d.Owner), access.CreatedSchemaKey(d.OID)
+			acl, _ = rc.c.CreatedSchemaACL(branch, d.OID, d.Owner)
+		}
 		grantor, options := rc.c.TableGrantor(actor, owner, acl, privs)
 		options &= access.AllSchemaPrivs
 		if options == 0 {
@@ -128,9 +137,26 @@ func (rc *roleChange) grantOnSchemas(st *q.GrantStmt) error {
 			}
 			acl = next
 		}
-		rc.c.SetSchemaACL(branch, schema, acl)
+		rc.c.SetSchemaACL(branch, key, acl)
 	}
 	return nil
+}
+
+// createdSchema finds a schema made by CREATE SCHEMA on the session's
+// branch: in the transaction's catalog (its own CREATE SCHEMA too), else
+// the head's.
+func (rc *roleChange) createdSchema(name string) (ddl.SchemaDef, bool) {
+	s := rc.s
+	if s.tx != nil && s.tx.pinned != nil {
+		if d, ok := s.tx.pinned.schemaDef(name); ok {
+			return d, ok
+		}
+	}
+	_, c, err := s.head(context.Background())
+	if err != nil {
+		return ddl.SchemaDef{}, false
+	}
+	return c.schemaDef(name)
 }
 
 // schemaPrivilege reports whether role holds p on schema public of the
@@ -159,9 +185,8 @@ func (w *writer) needCreate(pc *privCtx, schema string) error {
 		}
 	}
 	if d, ok := w.v.base.schemaDef(schema); ok {
-		// a created schema: its owner creates in it (GRANT … ON SCHEMA
-		// of created schemas is not supported)
-		if !pc.c.IsOwner(pc.role, d.Owner) {
+		// a created schema: CREATE as its ACL gives
+		if held, _ := pc.c.CreatedSchemaPrivileges(pc.role, w.s.branch(), d.OID, d.Owner); held&access.PrivSchemaCreate == 0 {
 			return errPermission("schema", schema)
 		}
 		return nil
