@@ -142,6 +142,24 @@ func (rc *roleChange) grantOnSchemas(st *q.GrantStmt) error {
 	return nil
 }
 
+// createdSchemaByKey finds the created schema whose ACL is kept under
+// key on the session's branch (false on another branch).
+func createdSchemaByKey(s *session, branch, key string) (ddl.SchemaDef, bool) {
+	if branch != s.branch() {
+		return ddl.SchemaDef{}, false
+	}
+	_, c, err := s.head(context.Background())
+	if err != nil {
+		return ddl.SchemaDef{}, false
+	}
+	for _, d := range c.schemas {
+		if access.CreatedSchemaKey(d.OID) == key {
+			return d, true
+		}
+	}
+	return ddl.SchemaDef{}, false
+}
+
 // createdSchema finds a schema made by CREATE SCHEMA on the session's
 // branch: in the transaction's catalog (its own CREATE SCHEMA too), else
 // the head's.
@@ -271,12 +289,23 @@ func (w *writer) renameOrIndexCreateCheck(pc *privCtx, n *q.Node) error {
 func (rc *roleChange) schemaDependents(role *access.Role) []string {
 	var out []string
 	for _, s := range rc.c.Schemas {
+		name := s.Schema
+		if strings.HasPrefix(name, "#") {
+			// a created schema's ACL: named by its schema on this
+			// branch; one dropped since (or on another branch, where it
+			// cannot be looked up here) holds nothing back
+			d, ok := createdSchemaByKey(rc.s, s.Branch, name)
+			if !ok {
+				continue
+			}
+			name = d.Name
+		}
 		for _, it := range s.ACL.Items {
 			if it.Grantee != role.OID && it.Grantor != role.OID {
 				continue
 			}
 			if s.Branch == rc.s.branch() {
-				out = append(out, "privileges for schema "+s.Schema)
+				out = append(out, "privileges for schema "+name)
 			} else {
 				out = append(out, "1 object in database "+s.Branch)
 			}
@@ -289,13 +318,20 @@ func (rc *roleChange) schemaDependents(role *access.Role) []string {
 // dropOwnedSchemas is DROP OWNED's part for schemas: the privileges the
 // roles hold on the branch's schemas are revoked by the acting role's
 // best grantor, with CASCADE (RemoveRoleFromObjectACL).
-func dropOwnedSchemas(c *access.Catalog, branch string, actor uint32, oids map[uint32]bool) (bool, error) {
+func dropOwnedSchemas(s0 *session, c *access.Catalog, branch string, actor uint32, oids map[uint32]bool) (bool, error) {
 	changed := false
 	for _, s := range slices.Clone(c.Schemas) {
 		if s.Branch != branch {
 			continue
 		}
 		owner := access.SchemaOwner(s.Schema)
+		if strings.HasPrefix(s.Schema, "#") { // a created schema's
+			d, ok := createdSchemaByKey(s0, branch, s.Schema)
+			if !ok {
+				continue
+			}
+			owner = access.OwnerOID(d.Owner)
+		}
 		acl := &access.TableACL{Items: slices.Clone(s.ACL.Items)}
 		touched := false
 		for oid := range oids {

@@ -21,6 +21,9 @@ CREATE TABLE app.u (a int);
 SELECT has_schema_privilege('app', 'USAGE'), has_schema_privilege('app', 'CREATE');
 -- as so
 GRANT USAGE ON SCHEMA app TO sgrp;
+-- as postgres
+DROP ROLE sgrp;
+-- as so
 SELECT nspacl FROM pg_namespace WHERE nspname = 'app';
 -- as su
 SELECT * FROM app.t;
