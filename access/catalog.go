@@ -30,6 +30,9 @@ type Catalog struct {
 	// on, per branch (schema_privileges.go); others have
 	// DefaultSchemaACL.
 	Schemas []SchemaACL `json:"schemas,omitempty"`
+	// Pending marks a version whose changes take effect only with a
+	// graph commit (pending.go).
+	Pending *Pending `json:"pending,omitempty"`
 }
 
 // Role is one role with PostgreSQL's attributes.

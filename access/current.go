@@ -3,6 +3,7 @@ package access
 import (
 	"context"
 	"sync"
+	"time"
 )
 
 // probeGroup lets concurrent Current calls share probes of the catalog's
@@ -73,6 +74,23 @@ func (s *Store) Current(ctx context.Context) (*Catalog, error) {
 
 func (s *Store) probe(ctx context.Context) (*Catalog, error) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.refresh(ctx)
+	raw, err := s.refresh(ctx)
+	if err != nil || raw.Pending == nil {
+		s.mu.Unlock()
+		if err == nil {
+			s.seen.Store(raw.Version)
+		}
+		return raw, err
+	}
+	eff := s.current(ctx, raw)
+	gone := eff.Version != raw.Version && !ownerLive(raw.Pending, time.Now())
+	s.mu.Unlock()
+	if gone && s.resolve() != nil {
+		// the owner ended without deciding (pending.go): decide for it
+		// once, instead of asking the lineage at every statement
+		if c, err := s.update(ctx, nil, func(*Catalog) error { return ErrNoChange }, nil); err == nil {
+			return c, nil
+		}
+	}
+	return eff, nil
 }

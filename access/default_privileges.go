@@ -33,8 +33,11 @@ type DefaultACL struct {
 
 // builtinDefault is acldefault(objtype, owner).
 func builtinDefault(objtype byte, owner uint32) []TableACLItem {
-	if objtype == DefaultSequences {
+	switch objtype {
+	case DefaultSequences:
 		return DefaultSequenceACL(owner)
+	case DefaultFunctions:
+		return DefaultFunctionACL(owner)
 	}
 	return DefaultTableACL(owner)
 }

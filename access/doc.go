@@ -13,6 +13,11 @@
 // manifest. Readers learn of other processes' changes with one Stat of
 // version N+1, asked only by statements that need the catalog.
 //
+// Pending versions (pending.go): role changes of a transaction that
+// also writes the graph are published as a version that names the
+// graph commit, and take effect when that commit is on its branch (one
+// visibility point); Current and Update decide them.
+//
 // Bootstrap (catalog.go): a root whose chain is empty has no role
 // catalog, and then every authenticated user acts as a superuser (the
 // behaviour before roles existed). The first change creates version 1

@@ -116,3 +116,40 @@ func cloneSchemas(in []SchemaACL) []SchemaACL {
 	}
 	return out
 }
+
+// Created schemas (CREATE SCHEMA) keep their ACL here too, per branch,
+// keyed by the schema's OID (CreatedSchemaKey): a rename keeps it, and a
+// schema dropped and created again under the same name starts afresh,
+// as in PostgreSQL. Their default is PostgreSQL's for a schema: the
+// owner may use and create, PUBLIC nothing.
+
+// CreatedSchemaKey names a created schema's ACL entry.
+func CreatedSchemaKey(oid uint32) string { return "#" + itoaU(oid) }
+
+// DefaultCreatedSchemaACL is acldefault for a schema of owner.
+func DefaultCreatedSchemaACL(owner uint32) []TableACLItem {
+	owner = OwnerOID(owner)
+	return []TableACLItem{{Grantee: owner, Grantor: owner, Privs: AllSchemaPrivs}}
+}
+
+// CreatedSchemaACL is a created schema's ACL on branch and whether it
+// was ever changed.
+func (c *Catalog) CreatedSchemaACL(branch string, oid, owner uint32) (*TableACL, bool) {
+	key := CreatedSchemaKey(oid)
+	if c != nil {
+		for i := range c.Schemas {
+			if s := &c.Schemas[i]; s.Branch == branch && s.Schema == key {
+				return &TableACL{Items: slices.Clone(s.ACL.Items)}, true
+			}
+		}
+	}
+	return &TableACL{Items: DefaultCreatedSchemaACL(owner)}, false
+}
+
+// CreatedSchemaPrivileges are the privileges role holds on a created
+// schema and the grant options it holds.
+func (c *Catalog) CreatedSchemaPrivileges(role uint32, branch string, oid, owner uint32) (held, grantable TablePrivs) {
+	acl, _ := c.CreatedSchemaACL(branch, oid, owner)
+	held, grantable = c.TablePrivileges(role, owner, acl)
+	return held & AllSchemaPrivs, grantable & AllSchemaPrivs
+}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/pggraph/pggraph/objstore"
 )
@@ -38,14 +39,22 @@ type Store struct {
 	// probes shares one Stat among the statements that ask for the
 	// newest catalog at the same time (current.go).
 	probes probeGroup
+	// pending changes (pending.go): who decides them, this Store's
+	// owner id, and the effective catalogs of the newest pending version
+	// (eff: its own content once landed; prev: the version before it).
+	resolver  atomic.Pointer[Resolver]
+	instance  string
+	eff, prev *Catalog
 }
 
-// Seen is the newest version this process has read or published, without
-// any I/O (plans bound with an older one are bound again).
+// Seen is the version of the newest effective catalog this process has
+// read or published, without any I/O (plans bound with another one are
+// bound again). While the newest version is pending it is the version
+// before it, until the pending one's commit lands.
 func (s *Store) Seen() uint64 { return s.seen.Load() }
 
 // Open returns the role catalog of the root stored in store.
-func Open(store objstore.Store) *Store { return &Store{store: store} }
+func Open(store objstore.Store) *Store { return &Store{store: store, instance: newInstance()} }
 
 func (s *Store) refresh(ctx context.Context) (*Catalog, error) {
 	if s.cur == nil {
@@ -60,7 +69,6 @@ func (s *Store) refresh(ctx context.Context) (*Catalog, error) {
 			}
 		}
 		s.cur = c
-		s.seen.Store(c.Version)
 	}
 	for {
 		next := s.cur.Version + 1
@@ -74,7 +82,6 @@ func (s *Store) refresh(ctx context.Context) (*Catalog, error) {
 			return nil, err
 		}
 		s.cur = c
-		s.seen.Store(c.Version)
 	}
 }
 
@@ -117,43 +124,109 @@ func (s *Store) read(ctx context.Context, v uint64) (*Catalog, error) {
 // runs again on the version that won. An error from change publishes
 // nothing and is returned as is. seed runs first when the root has no
 // catalog yet (see the package doc). The returned catalog is the one
-// published.
+// published. A pending newest version (pending.go) is decided first:
+// change applies to its decided content.
 func (s *Store) Update(ctx context.Context, seed, change func(*Catalog) error) (*Catalog, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for range maxPublishAttempts {
-		cur, err := s.refresh(ctx)
-		if err != nil {
-			return nil, err
-		}
-		next := cur.clone()
-		if cur.Bootstrap() && seed != nil {
-			if err := seed(next); err != nil {
-				return nil, err
+	return s.update(ctx, seed, change, nil)
+}
+
+// update is Update publishing a version marked pending (p != nil), or
+// the decision of a pending version the caller owns (known).
+func (s *Store) update(ctx context.Context, seed, change func(*Catalog) error, p *Pending, known ...settle) (*Catalog, error) {
+	var k *settle
+	if len(known) > 0 {
+		k = &known[0]
+	}
+	deadline := time.Now().Add(pendingWait)
+	for attempt := 0; attempt < maxPublishAttempts; {
+		next, cur, err := s.tryUpdate(ctx, seed, change, p, k)
+		switch {
+		case errors.Is(err, errOwnerLive):
+			if time.Now().After(deadline) {
+				return nil, ErrPendingBusy
 			}
-		}
-		if err := change(next); errors.Is(err, ErrNoChange) {
-			return cur, nil
-		} else if err != nil {
-			return nil, err
-		}
-		next.Version = cur.Version + 1
-		b, err := json.Marshal(next)
-		if err != nil {
-			return nil, err
-		}
-		err = s.store.PutIfAbsent(ctx, versionKey(next.Version), b)
-		if errors.Is(err, objstore.ErrExists) {
+			select {
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			case <-time.After(10 * time.Millisecond):
+			}
+			continue
+		case errors.Is(err, objstore.ErrExists):
+			attempt++
 			continue // another writer won: recompute on its version
+		case errors.Is(err, ErrNoChange):
+			return cur, nil
+		case err != nil:
+			return nil, err
 		}
-		if err != nil {
-			return nil, fmt.Errorf("access: publishing the role catalog: %w", err)
-		}
-		s.cur = next
-		s.seen.Store(next.Version)
 		return next, nil
 	}
 	return nil, fmt.Errorf("access: the role catalog changed %d times while publishing a change", maxPublishAttempts)
+}
+
+// tryUpdate is one attempt of update: the published version, or the
+// current effective one with ErrNoChange.
+func (s *Store) tryUpdate(ctx context.Context, seed, change func(*Catalog) error, p *Pending, k *settle) (next, cur *Catalog, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	raw, err := s.refresh(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	base := raw
+	if raw.Pending != nil {
+		if k != nil && k.commitID != raw.Pending.CommitID {
+			return nil, s.current(ctx, raw), ErrNoChange // decided by someone else already
+		}
+		if base, err = s.decided(ctx, raw, true, k); err != nil {
+			return nil, nil, err
+		}
+	} else if k != nil {
+		return nil, raw, ErrNoChange
+	}
+	next = base.clone()
+	next.Pending = p
+	if base.Bootstrap() && seed != nil {
+		if err := seed(next); err != nil {
+			return nil, nil, err
+		}
+	}
+	if err := change(next); errors.Is(err, ErrNoChange) && raw.Pending == nil {
+		return nil, raw, ErrNoChange
+	} else if err != nil && !errors.Is(err, ErrNoChange) {
+		return nil, nil, err
+	}
+	// a decided pending version is published even without a change
+	next.Version = raw.Version + 1
+	b, err := json.Marshal(next)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := s.store.PutIfAbsent(ctx, versionKey(next.Version), b); errors.Is(err, objstore.ErrExists) {
+		return nil, nil, err
+	} else if err != nil {
+		return nil, nil, fmt.Errorf("access: publishing the role catalog: %w", err)
+	}
+	s.cur = next
+	eff := s.current(ctx, next)
+	return eff, eff, nil
+}
+
+// current is raw's effective catalog for readers, and what Seen says:
+// raw itself, or for a pending version what the graph has decided so far
+// (the version before it when that cannot be read).
+func (s *Store) current(ctx context.Context, raw *Catalog) *Catalog {
+	eff := raw
+	if raw.Pending != nil {
+		var err error
+		if eff, err = s.decided(ctx, raw, false, nil); err != nil {
+			if eff, err = s.previous(ctx, raw); err != nil {
+				eff = raw // cannot happen for a chain that was read
+			}
+		}
+	}
+	s.seen.Store(eff.Version)
+	return eff
 }
 
 // Seed creates the catalog with seed when the root has none; a root that

@@ -23,7 +23,8 @@ const (
 	PrivTruncate
 	PrivReferences
 	PrivTrigger
-	_ // EXECUTE (functions)
+	// PrivExecute is a function's EXECUTE (function_privileges.go).
+	PrivExecute
 	// PrivUsage is a sequence's USAGE (nextval, currval); sequences use
 	// PrivSelect and PrivUpdate too, as PostgreSQL's ACL bits do.
 	PrivUsage
@@ -34,7 +35,7 @@ const (
 
 	// allRelationPrivs are every privilege an ACL of this file's rules
 	// may hold (schemas' CREATE too: schema_privileges.go).
-	allRelationPrivs = AllTablePrivs | AllSequencePrivs | PrivSchemaCreate
+	allRelationPrivs = AllTablePrivs | AllSequencePrivs | PrivSchemaCreate | PrivExecute
 )
 
 var tablePrivNames = []struct {
@@ -43,7 +44,7 @@ var tablePrivNames = []struct {
 	letter byte
 }{
 	{PrivInsert, "INSERT", 'a'}, {PrivSelect, "SELECT", 'r'}, {PrivUpdate, "UPDATE", 'w'}, {PrivDelete, "DELETE", 'd'},
-	{PrivTruncate, "TRUNCATE", 'D'}, {PrivReferences, "REFERENCES", 'x'}, {PrivTrigger, "TRIGGER", 't'},
+	{PrivTruncate, "TRUNCATE", 'D'}, {PrivReferences, "REFERENCES", 'x'}, {PrivTrigger, "TRIGGER", 't'}, {PrivExecute, "EXECUTE", 'X'},
 	{PrivUsage, "USAGE", 'U'}, {PrivSchemaCreate, "CREATE", 'C'},
 }
 

@@ -171,13 +171,16 @@ type WriteOptions struct {
 	// MaxBytesPerFile also cuts data files, at about this many bytes of
 	// Arrow data (0 = lance.DefaultMaxBytesPerFile).
 	MaxBytesPerFile int64
+	// CommitID is the id the commit will carry (protocol.CommitOptions);
+	// not with Group.
+	CommitID string
 }
 
 // Write runs one graph-visible write: fn stages the changes (rows as
 // Arrow, deletes as row addresses, probes, DDL) against the attempt's
 // base; the coordinator publishes them as one graph commit.
 func (g *Graph) Write(ctx context.Context, o WriteOptions, fn StageFunc) (*protocol.Receipt, error) {
-	if o.Group && !o.Strict && o.Base == nil {
+	if o.Group && !o.Strict && o.Base == nil && o.CommitID == "" {
 		return g.writeGrouped(ctx, o, fn)
 	}
 	return g.write(ctx, o, fn)
@@ -193,7 +196,7 @@ func (g *Graph) write(ctx context.Context, o WriteOptions, fn StageFunc) (*proto
 	}
 	w.maxRowsPerFile, w.maxBytesPerFile = o.MaxRowsPerFile, o.MaxBytesPerFile
 	rc, err := g.commit(ctx, w, g.attribute(protocol.CommitOptions{Branch: o.Branch, Message: o.Message,
-		Strict: o.Strict, Base: o.Base, MaxReprepare: o.MaxReprepare}, o.Actor, o.Application, o.Client))
+		Strict: o.Strict, Base: o.Base, MaxReprepare: o.MaxReprepare, CommitID: o.CommitID}, o.Actor, o.Application, o.Client))
 	if err == nil {
 		g.maybeOptimize(rc, w)
 	}

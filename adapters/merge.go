@@ -132,6 +132,9 @@ type MergeOptions struct {
 	// MergeTheirs takes the source's. Constraints are checked on the
 	// result either way.
 	Strategy string
+	// CommitID is the id the merge commit will carry
+	// (protocol.CommitOptions).
+	CommitID string
 }
 
 // branches is the merge's source and target ("" = main); merging a

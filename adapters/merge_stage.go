@@ -111,7 +111,7 @@ func (g *Graph) PublishMerge(ctx context.Context, sm *StagedMerge, rows map[grap
 	}
 	w := &mergeWriter{g: g, from: sm.From, into: sm.Into, source: sm.Source, rows: rows,
 		staged: map[string]map[graph.TableKey]*lance.Staged{}, plans: map[string]map[graph.TableKey]*tableOps{}}
-	co := g.attribute(protocol.CommitOptions{Branch: sm.Into, Message: message, Strict: true, Base: sm.Target}, o.Actor, o.Application, o.Client)
+	co := g.attribute(protocol.CommitOptions{Branch: sm.Into, Message: message, Strict: true, Base: sm.Target, CommitID: o.CommitID}, o.Actor, o.Application, o.Client)
 	return g.commit(ctx, w, co)
 }
 

@@ -7,14 +7,14 @@ import (
 	q "github.com/pggraph/pggraph/internal/sqlparse"
 )
 
-// Function privileges. The functions are the built-in ones (pg_proc's
-// rows, owned by the bootstrap superuser); there is no CREATE FUNCTION.
-// Their ACLs are not stored: every function keeps PostgreSQL's default,
-// EXECUTE for PUBLIC, so has_function_privilege answers from it (every
-// role may execute; only superusers hold the grant option), and the
-// planner answers GRANT/REVOKE … ON FUNCTION with 0A000 once the
-// statement's names check out (LookupFunction), rather than accept a
-// grant it would not record.
+// Function privileges. The built-in functions (pg_proc's rows, owned
+// by the bootstrap superuser) keep PostgreSQL's default, EXECUTE for
+// PUBLIC: their ACLs are not stored, so has_function_privilege answers
+// from it (every role may execute; only superusers hold the grant
+// option), and the planner answers GRANT/REVOKE … ON FUNCTION naming
+// one with 0A000 once the statement's names check out (LookupFunction),
+// rather than accept a grant it would not record. User functions have
+// their own owner and ACL (function_acl.go).
 
 // LookupFunction resolves GRANT … ON FUNCTION's object as PostgreSQL's
 // LookupFuncWithArgs does: with an argument list (argsGiven) the exact
@@ -23,10 +23,22 @@ import (
 // none).
 func LookupFunction(schema, name string, args []*q.TypeName, argsGiven, procedure bool) error {
 	if schema != "" && schema != "pg_catalog" {
-		if schema == "public" || schema == "information_schema" {
-			return errf(CodeUndefinedFunction, "function %s.%s does not exist", schema, name)
+		if schema != "public" && schema != "information_schema" {
+			return errf("3F000", "schema \"%s\" does not exist", schema)
 		}
-		return errf("3F000", "schema \"%s\" does not exist", schema)
+		if !argsGiven {
+			return errf(CodeUndefinedFunction, "could not find a function named \"%s.%s\"", schema, name)
+		}
+		b := &binder{cat: &catalogSet{}}
+		names := make([]string, len(args))
+		for i, tn := range args {
+			t, err := b.resolveType(tn)
+			if err != nil {
+				return err
+			}
+			names[i] = t.String()
+		}
+		return errf(CodeUndefinedFunction, "function %s.%s(%s) does not exist", schema, name, strings.Join(names, ", "))
 	}
 	fs := catalogProcs().byName[name]
 	var match *pgProcFact
@@ -127,18 +139,19 @@ func init() {
 				}
 				exists := true
 				owner := uint32(access.BootstrapOID)
+				var user *FuncDef // a user function: its own ACL (function_acl.go)
 				if rest[0].T.Kind() == KStr {
 					if _, err := regprocedureLookup(rest[0].S[i]); err != nil {
 						u := cs.userRegprocedure(rest[0].S[i])
 						if u == nil {
 							return err
 						}
-						owner = u.Owner
+						owner, user = u.Owner, u
 					}
 				} else {
 					_, exists = procByOID(uint32(rest[0].I[i]))
 					if u := cs.userFunctionByOID(uint32(rest[0].I[i])); !exists && u != nil {
-						exists, owner = true, u.Owner
+						exists, owner, user = true, u.Owner, u
 					}
 				}
 				if owner == 0 {
@@ -153,6 +166,9 @@ func init() {
 					out.SetNull(int(i))
 				case role == nil:
 					out.B[i] = false
+				case user != nil:
+					held, grantable := cat.TablePrivileges(role.OID, owner, access.FunctionACL(owner, user.ACL))
+					out.B[i] = want && held&access.PrivExecute != 0 || opt && grantable&access.PrivExecute != 0
 				default:
 					// PUBLIC holds EXECUTE on every function; the grant
 					// option is the owner's (the bootstrap superuser's)

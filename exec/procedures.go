@@ -33,6 +33,9 @@ func (b *binder) bindCall(cs *q.CallStmt) (*bound, error) {
 		}
 		return nil, b.at(noUserFunction(name, args, true), fc.Location)
 	}
+	if err := b.cat.checkExecute(f); err != nil {
+		return nil, err // function_acl.go
+	}
 	call := b.cat.callFn
 	if call == nil {
 		return nil, unsupported("CALL outside a session is not supported")

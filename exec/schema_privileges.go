@@ -123,11 +123,36 @@ func init() {
 				case role == nil:
 					out.B[i] = cat.Bootstrap()
 				default:
-					held, grantable := cat.TablePrivileges(role.OID, access.SchemaOwner(schema), cs.schemaACL(cat, schema))
+					owner, acl := access.SchemaOwner(schema), cs.schemaACL(cat, schema)
+					if d, ok := cs.createdSchema(schema); ok {
+						owner = access.OwnerOID(d.Owner)
+						acl, _ = cat.CreatedSchemaACL(cs.database(), d.OID, d.Owner)
+					}
+					held, grantable := cat.TablePrivileges(role.OID, owner, acl)
 					out.B[i] = held&want != 0 || grantable&opt != 0
 				}
 			}
 			return nil
 		}}, nil
 	})
+}
+
+// createdSchema finds a created schema (CREATE SCHEMA) by name.
+func (c *catalogSet) createdSchema(name string) (SchemaDef, bool) {
+	for _, d := range c.schemaDefs() {
+		if d.Name == name {
+			return d, true
+		}
+	}
+	return SchemaDef{}, false
+}
+
+// createdSchemaACLText is a created schema's nspacl: NULL (the default)
+// until someone granted or revoked on it.
+func (c *catalogSet) createdSchemaACLText(d SchemaDef) any {
+	cat := c.roleCatalog()
+	if acl, changed := cat.CreatedSchemaACL(c.database(), d.OID, d.Owner); changed {
+		return cat.TableACLText(acl)
+	}
+	return nil
 }

@@ -44,9 +44,9 @@ func (c *catalogSet) schemaUsable(schema string) bool {
 	return c.usage == 1
 }
 
-// createdSchemaUsable reports whether the current role may use a
-// created schema (CREATE SCHEMA): its owner may (GRANT USAGE on created
-// schemas is not supported). Other schemas are usable.
+// createdSchemaUsable reports whether the current role holds USAGE on a
+// created schema (CREATE SCHEMA; its ACL is kept in the role catalog,
+// access.CreatedSchemaACL). Other schemas are usable.
 func (c *catalogSet) createdSchemaUsable(schema string) bool {
 	for _, d := range c.schemaDefs() {
 		if d.Name != schema {
@@ -60,7 +60,8 @@ func (c *catalogSet) createdSchemaUsable(schema string) bool {
 		if r := cat.Role(c.user_); r != nil {
 			role = r.OID
 		}
-		return cat.IsOwner(role, d.Owner)
+		held, _ := cat.CreatedSchemaPrivileges(role, c.database(), d.OID, d.Owner)
+		return held&access.PrivUsage != 0
 	}
 	return true
 }

@@ -1108,6 +1108,9 @@ func (c *catalogSet) namespaceACL(name string) any {
 	case "pg_catalog", "information_schema":
 		return []string{owner + "=UC/" + owner, "=U/" + owner}
 	}
+	if d, ok := c.createdSchema(name); ok {
+		return c.createdSchemaACLText(d) // schema_privileges.go
+	}
 	return nil
 }
 

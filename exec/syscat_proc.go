@@ -419,7 +419,7 @@ func init() {
 			}
 			rows = append(rows, []any{f.oid, f.name, nspOID(f.nsp), owner, f.lang, f.cost, f.rows, f.variadic, f.support,
 				string(f.kind), f.secdef, f.leakproof, f.strict, f.retset, string(f.volatile), string(f.parallel), f.nargs, f.nargdefaults,
-				f.ret, args, all, modes, names, nil, nil, f.src, nil, nil, nil, nil})
+				f.ret, args, all, modes, names, nil, nil, f.src, nil, nil, nil, c.procACL(f)})
 		}
 		return rows
 	}}

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/pggraph/pggraph/access"
 	"github.com/pggraph/pggraph/internal/sqlparse"
 )
 
@@ -46,6 +47,9 @@ type FuncDef struct {
 	RowCols []FuncArg
 	Owner   uint32 // 0: the bootstrap superuser
 	Comment string
+	// ACL is proacl (nil: PostgreSQL's default, PUBLIC and the owner
+	// hold EXECUTE); calls check it (function_acl.go).
+	ACL *access.TableACL
 }
 
 // FuncArg is one parameter; Mode is proargmodes' letter (i, o, b, v, t).
@@ -140,6 +144,9 @@ func (b *binder) userCallArgs(name string, args []userArg, variadic bool) (Expr,
 	}
 	if !ok || err != nil {
 		return nil, ok, err
+	}
+	if err := b.cat.checkExecute(best); err != nil {
+		return nil, true, err // function_acl.go
 	}
 	e, err := b.userExpr(best, out)
 	return e, true, err

@@ -50,6 +50,9 @@ func (b *binder) bindUserFromFunction(rf *q.RangeFunction, fc *q.FuncCall, name 
 	if err != nil || !ok {
 		return nil, Type{}, nil, err
 	}
+	if err := b.cat.checkExecute(f); err != nil {
+		return nil, Type{}, nil, err // function_acl.go
+	}
 	coldefs := rf.Coldeflist
 	if items := rf.Functions[0].GetList().GetItems(); len(items) > 1 {
 		coldefs = append(coldefs, items[1].GetList().GetItems()...)
@@ -101,6 +104,9 @@ func (b *binder) bindUserTargetSRF(fc *q.FuncCall, name string, sc *scope) (call
 	f, args, _, err := b.resolveUser(name, ua, fc.FuncVariadic, false)
 	if err != nil {
 		return nil, nil, err
+	}
+	if err := b.cat.checkExecute(f); err != nil {
+		return nil, nil, err // function_acl.go
 	}
 	if !f.RetSet {
 		e, err := b.userExpr(f, args)

@@ -47,12 +47,17 @@ type Backend struct {
 
 // NewBackend returns a Backend serving g.
 func NewBackend(g *adapters.Graph) *Backend {
-	return &Backend{Graph: g, Access: access.Open(g.Root.Store())}
+	b := &Backend{Graph: g, Access: access.Open(g.Root.Store())}
+	b.Access.SetResolver(graphResolver{g})
+	return b
 }
 
 // NewSession implements wire.Backend.
 func (b *Backend) NewSession(ctx context.Context, info wire.SessionInfo) (wire.Session, error) {
 	b.once.Do(func() {
+		if b.Access != nil {
+			b.Access.SetResolver(graphResolver{b.Graph}) // roles_pending.go
+		}
 		if b.locks == nil {
 			b.locks = exec.NewAdvisoryLocks()
 		}

@@ -79,6 +79,12 @@ func (w *writer) ddl(n *sqlparse.Node) (*writeOut, error) {
 	if err != nil {
 		return nil, err
 	}
+	if st := n.GetAlterOwnerStmt(); st != nil && isRoutine(st.ObjectType) {
+		if changes, err = w.alterFunctionOwner(pc, st); err != nil { // function_privileges.go
+			return nil, err
+		}
+		handled = true
+	}
 	if st := n.GetReassignOwnedStmt(); st != nil {
 		if changes, err = w.reassignOwned(pc, st); err != nil {
 			return nil, err
@@ -118,6 +124,9 @@ func (w *writer) ddl(n *sqlparse.Node) (*writeOut, error) {
 			return nil, err
 		}
 		if err := checkFunctionBodies(changes); err != nil {
+			return nil, err
+		}
+		if err := w.triggerExecuteCheck(pc, n); err != nil { // function_privileges.go
 			return nil, err
 		}
 		ownCreated(pc, changes)

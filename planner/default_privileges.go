@@ -17,8 +17,9 @@ import (
 // relations and sequences its roles create afterwards on any branch
 // (ownCreated). PostgreSQL 15's rules: the acting role must be a member
 // of every FOR ROLE role, IN SCHEMA names existing schemas, privileges
-// must fit the object kind. Functions, types and schemas have no
-// privileges here, so default privileges for them answer 0A000.
+// must fit the object kind. Functions take EXECUTE defaults
+// (function_privileges.go); types and schemas have no privileges here,
+// so default privileges for them answer 0A000.
 
 // alterDefaultPrivileges runs one ALTER DEFAULT PRIVILEGES statement,
 // in PostgreSQL's order of checks (ExecAlterDefaultPrivilegesStmt).
@@ -67,9 +68,11 @@ func (rc *roleChange) alterDefaultPrivileges(st *q.AlterDefaultPrivilegesStmt) e
 		}
 		return notSupported("ALTER DEFAULT PRIVILEGES … ON SCHEMAS").
 			WithDetail("Schemas have no privileges of their own in pgproxy.")
+	case q.ObjectType_OBJECT_FUNCTION:
+		objtype, all, kind = access.DefaultFunctions, access.PrivExecute, "function"
 	default:
-		return notSupported("ALTER DEFAULT PRIVILEGES … ON FUNCTIONS, ROUTINES or TYPES").
-			WithDetail("Functions and types have no privileges of their own in pgproxy.")
+		return notSupported("ALTER DEFAULT PRIVILEGES … ON TYPES").
+			WithDetail("Types have no privileges of their own in pgproxy.")
 	}
 	grantees, err := rc.granteeOIDs(a.Grantees)
 	if err != nil {
@@ -90,6 +93,9 @@ func (rc *roleChange) alterDefaultPrivileges(st *q.AlterDefaultPrivilegesStmt) e
 		p, known := access.ParseTablePriv(ap.PrivName)
 		if !known {
 			p, known = access.ParseSequencePriv(ap.PrivName)
+		}
+		if !known {
+			p, known = access.ParseFunctionPriv(ap.PrivName)
 		}
 		if !known {
 			name := strings.ToUpper(ap.PrivName)
@@ -212,8 +218,11 @@ func ownCreated(pc *privCtx, changes []ddl.Change) {
 			c.Meta.Owner, changed = pc.role, true
 		}
 		objtype := access.DefaultTables
-		if c.Meta.Relkind == ddl.RelSequence {
+		switch c.Meta.Relkind {
+		case ddl.RelSequence:
 			objtype = access.DefaultSequences
+		case ddl.RelFunction:
+			objtype = access.DefaultFunctions // function_privileges.go
 		}
 		if acl := pc.c.CreationACL(pc.role, "public", objtype); acl != nil {
 			c.Meta.ACL, changed = acl, true

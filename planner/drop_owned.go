@@ -128,7 +128,7 @@ func (w *writer) dropOwned(pc *privCtx, st *q.DropOwnedStmt) ([]ddl.Change, erro
 	if w.s.access != nil && !pc.c.Bootstrap() {
 		branch := w.s.branch()
 		if _, err := w.s.access.Update(w.ctx, nil, func(c *access.Catalog) error {
-			schemas, err := dropOwnedSchemas(c, branch, pc.role, oids) // schema_privileges.go
+			schemas, err := dropOwnedSchemas(w.s, c, branch, pc.role, oids) // schema_privileges.go
 			if err != nil {
 				return err
 			}

@@ -1,33 +1,57 @@
 package planner
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/pggraph/pggraph/access"
-
 	"github.com/pggraph/pggraph/exec"
+	"github.com/pggraph/pggraph/graph"
 	q "github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/planner/ddl"
 	"github.com/pggraph/pggraph/wire"
 )
 
 // GRANT/REVOKE … ON FUNCTION|PROCEDURE|ROUTINE and ON ALL FUNCTIONS IN
-// SCHEMA. The functions are the built-in ones and their ACLs are not
-// stored (exec/function_privileges.go: PUBLIC holds EXECUTE on every
-// function, as PostgreSQL's default), so such a statement is checked as
+// SCHEMA. A user function's owner and ACL are stored with its
+// definition (ddl.TableMeta.Owner/ACL, nil: PostgreSQL's default, PUBLIC
+// and the owner hold EXECUTE), so a grant is a catalog-only redefinition
+// published by the statement's graph commit, versioned with the branch's
+// schema like a table's (table_privileges.go), and calls check it
+// (exec/function_acl.go). The built-in functions keep the default:
+// their ACLs are not stored, so a statement naming one is checked as
 // PostgreSQL checks it — the functions, then the grantees, then the
 // privileges, with its errors — and then answered 0A000: a grant that
 // would not be recorded, or a revoke that would not be enforced, is
 // never reported as done.
 
-// grantFunctions checks a GRANT/REVOKE on functions and refuses it.
-func (w *writer) grantFunctions(pc *privCtx, st *q.GrantStmt) error {
+// grantFunctions runs a GRANT/REVOKE on functions.
+func (w *writer) grantFunctions(pc *privCtx, st *q.GrantStmt) ([]ddl.Change, error) {
+	type fn struct {
+		e graph.TableEntry
+		m ddl.TableMeta
+	}
+	var fns []fn
+	builtin := false
 	switch st.Targtype {
 	case q.GrantTargetType_ACL_TARGET_ALL_IN_SCHEMA:
 		for _, o := range st.Objects {
-			switch s := o.GetString_().GetSval(); s {
-			case "public", "pg_catalog", "information_schema":
+			switch s := o.GetString_().GetSval(); {
+			case s == "pg_catalog" || s == "information_schema":
+				builtin = true
+			case s == "public" || w.v.base.hasSchema(s):
+				if s != "public" || st.Objtype == q.ObjectType_OBJECT_PROCEDURE {
+					continue // user functions live in public; none is a procedure
+				}
+				es, ms, err := ddl.Functions(w.ddlCatalog())
+				if err != nil {
+					return nil, err
+				}
+				for i := range es {
+					fns = append(fns, fn{es[i], ms[i]})
+				}
 			default:
-				return wire.Errorf("3F000", "schema \"%s\" does not exist", s)
+				return nil, wire.Errorf("3F000", "schema \"%s\" does not exist", s)
 			}
 		}
 	case q.GrantTargetType_ACL_TARGET_OBJECT:
@@ -48,16 +72,31 @@ func (w *writer) grantFunctions(pc *privCtx, st *q.GrantStmt) error {
 				}
 			}
 			if (schema == "" || schema == "public") && w.userFunctionNamed(name) {
-				continue // a user function: refused below like the built-ins
+				e, m, missing, err := ddl.LookupFunction(owa, w.ddlCatalog())
+				if err != nil {
+					return nil, toWire(err)
+				}
+				if missing == nil && st.Objtype == q.ObjectType_OBJECT_PROCEDURE {
+					return nil, wire.Errorf("42809", "%s is not a procedure", ddl.ExecFunction(e, name, m).Signature())
+				}
+				if missing == nil {
+					fns = append(fns, fn{e, m})
+					continue
+				}
+				if schema == "public" {
+					return nil, missing
+				}
 			}
 			if err := exec.LookupFunction(schema, name, args, !owa.ArgsUnspecified, st.Objtype == q.ObjectType_OBJECT_PROCEDURE); err != nil {
-				return toWire(err)
+				return nil, toWire(err)
 			}
+			builtin = true
 		}
 	}
 	rc := &roleChange{s: w.s, c: pc.c}
-	if _, err := rc.granteeOIDs(st.Grantees); err != nil {
-		return err
+	grantees, err := rc.granteeOIDs(st.Grantees)
+	if err != nil {
+		return nil, err
 	}
 	for _, pn := range st.Privileges {
 		ap := pn.GetAccessPriv()
@@ -65,21 +104,71 @@ func (w *writer) grantFunctions(pc *privCtx, st *q.GrantStmt) error {
 			continue
 		}
 		if len(ap.Cols) > 0 {
-			return wire.Errorf("0LP01", "column privileges are only valid for relations")
+			return nil, wire.Errorf("0LP01", "column privileges are only valid for relations")
 		}
 		if p := strings.ToUpper(ap.PrivName); p != "EXECUTE" {
 			if _, known := access.ParseTablePriv(ap.PrivName); known || isPrivilegeName(ap.PrivName) {
-				return wire.Errorf("0LP01", "invalid privilege type %s for function", p)
+				return nil, wire.Errorf("0LP01", "invalid privilege type %s for function", p)
 			}
-			return wire.Errorf(wire.CodeSyntaxError, "unrecognized privilege type \"%s\"", ap.PrivName)
+			return nil, wire.Errorf(wire.CodeSyntaxError, "unrecognized privilege type \"%s\"", ap.PrivName)
 		}
 	}
-	what := "GRANT"
-	if !st.IsGrant {
-		what = "REVOKE"
+	name := grantName(st)
+	if builtin {
+		return nil, wire.Errorf(wire.CodeFeatureNotSupported, "%s … ON FUNCTION is not supported for built-in functions: their privileges are not stored", name).
+			WithDetail("Every role may execute every built-in function (PUBLIC holds EXECUTE, PostgreSQL's default).")
 	}
-	return wire.Errorf(wire.CodeFeatureNotSupported, "%s … ON FUNCTION is not supported: function privileges are not stored", what).
-		WithDetail("Every role may execute every function (PUBLIC holds EXECUTE, PostgreSQL's default).")
+	if st.Grantor != nil {
+		g, _, err := rc.spec(st.Grantor)
+		if err != nil {
+			return nil, err
+		}
+		if g.OID != pc.role {
+			return nil, notSupported("grantor must be current user")
+		}
+	}
+	what := "were granted"
+	if !st.IsGrant {
+		what = "could be revoked"
+	}
+	var changes []ddl.Change
+	done := map[string]bool{}
+	for _, f := range fns {
+		if done[f.e.Name] {
+			continue
+		}
+		done[f.e.Name] = true
+		fname, _ := ddl.FuncName(f.e.Name)
+		owner := f.m.Owner
+		cur := access.FunctionACL(owner, f.m.ACL)
+		grantor, options := pc.c.TableGrantor(pc.role, owner, cur, access.PrivExecute)
+		if options&access.PrivExecute == 0 {
+			if held, _ := pc.c.TablePrivileges(grantor, owner, cur); held&access.PrivExecute == 0 {
+				return nil, errPermission("function", fname)
+			}
+			w.warn(fmt.Sprintf("no privileges %s for \"%s\"", what, fname))
+			continue
+		}
+		acl := cur
+		for _, g := range grantees {
+			if st.IsGrant {
+				acl = access.GrantTable(acl, owner, g, grantor, access.PrivExecute, st.GrantOption)
+				continue
+			}
+			next, err := pc.c.RevokeTable(acl, owner, g, grantor, access.PrivExecute, st.GrantOption, st.Behavior == q.DropBehavior_DROP_CASCADE)
+			if err != nil {
+				return nil, wire.Errorf("2BP01", "dependent privileges exist").WithHint("Use CASCADE to revoke them too.")
+			}
+			acl = next
+		}
+		m := f.m
+		m.ACL = acl
+		changes = append(changes, redefine(f.e, m, name))
+	}
+	if len(changes) == 0 {
+		changes = []ddl.Change{&ddl.NoOp{CommandTag: name}}
+	}
+	return changes, nil
 }
 
 // userFunctionNamed reports a user function (CREATE FUNCTION) of the
@@ -91,4 +180,99 @@ func (w *writer) userFunctionNamed(name string) bool {
 		}
 	}
 	return false
+}
+
+// isRoutine reports a function, procedure or routine object type.
+func isRoutine(t q.ObjectType) bool {
+	return t == q.ObjectType_OBJECT_FUNCTION || t == q.ObjectType_OBJECT_PROCEDURE || t == q.ObjectType_OBJECT_ROUTINE
+}
+
+// alterFunctionOwner runs ALTER FUNCTION|PROCEDURE|ROUTINE … OWNER TO on
+// a user function, as PostgreSQL 15's AlterObjectOwner_internal: nothing
+// to do when the owner stays; otherwise a superuser may, anyone else
+// must own the function, be a member of the new owner, and the new
+// owner must hold CREATE on the function's schema. The ACL's grants by
+// and to the old owner move with it. A built-in function answers 0A000
+// (its owner is not stored).
+func (w *writer) alterFunctionOwner(pc *privCtx, st *q.AlterOwnerStmt) ([]ddl.Change, error) {
+	owa := st.Object.GetObjectWithArgs()
+	if owa == nil {
+		return nil, notSupported("ALTER FUNCTION … OWNER TO")
+	}
+	names := nameList(owa.Objname)
+	schema, name := "", names[len(names)-1]
+	if len(names) > 1 {
+		schema = names[len(names)-2]
+	}
+	tag := alterTagOf(st.ObjectType)
+	e, m, missing, err := ddl.LookupFunction(owa, w.ddlCatalog())
+	if err != nil {
+		return nil, toWire(err)
+	}
+	if missing != nil || schema == "pg_catalog" {
+		if schema == "" || schema == "pg_catalog" {
+			var args []*q.TypeName
+			for _, a := range owa.Objargs {
+				if tn := a.GetTypeName(); tn != nil {
+					args = append(args, tn)
+				}
+			}
+			if exec.LookupFunction(schema, name, args, !owa.ArgsUnspecified, st.ObjectType == q.ObjectType_OBJECT_PROCEDURE) == nil {
+				return nil, wire.Errorf(wire.CodeFeatureNotSupported, "%s … OWNER TO is not supported for built-in functions", tag)
+			}
+		}
+		if missing != nil {
+			return nil, missing
+		}
+	}
+	if st.ObjectType == q.ObjectType_OBJECT_PROCEDURE {
+		return nil, wire.Errorf("42809", "%s is not a procedure", ddl.ExecFunction(e, name, m).Signature())
+	}
+	pc = w.s.grantContext(w.ctx, pc)
+	rc := &roleChange{s: w.s, c: pc.c}
+	newOwner, _, err := rc.spec(st.Newowner)
+	if err != nil {
+		return nil, err
+	}
+	old := access.OwnerOID(m.Owner)
+	if newOwner.OID == old {
+		return []ddl.Change{&ddl.NoOp{CommandTag: tag}}, nil
+	}
+	if !rc.isSuper() {
+		switch {
+		case !pc.c.IsOwner(pc.role, m.Owner):
+			return nil, errNotOwner("function", name)
+		case !pc.c.MemberOf(pc.role, newOwner.OID, false):
+			return nil, wire.Errorf(wire.CodeInsufficientPrivilege, "must be member of role \"%s\"", newOwner.Name)
+		case !pc.schemaPrivilege(w.s.branch(), newOwner.OID, access.PrivSchemaCreate):
+			return nil, errPermission("schema", "public")
+		}
+	}
+	if m.ACL != nil {
+		m.ACL = access.ChangeTableOwner(m.ACL, old, newOwner.OID)
+	}
+	m.Owner = newOwner.OID
+	if m.Owner == access.BootstrapOID {
+		m.Owner = 0
+	}
+	return []ddl.Change{redefine(e, m, tag)}, nil
+}
+
+// triggerExecuteCheck refuses CREATE TRIGGER by a role without EXECUTE
+// on the trigger function, as PostgreSQL's CreateTrigger (a trigger
+// that exists fires whoever runs the statement: firing checks nothing).
+func (w *writer) triggerExecuteCheck(pc *privCtx, n *q.Node) error {
+	st := n.GetCreateTrigStmt()
+	if st == nil || pc == nil {
+		return nil
+	}
+	_, m, missing, err := ddl.LookupFunction(&q.ObjectWithArgs{Objname: st.Funcname}, w.ddlCatalog())
+	if err != nil || missing != nil {
+		return nil // the plan has answered for a function that does not exist
+	}
+	if !pc.c.MayExecute(pc.role, m.Owner, m.ACL) {
+		names := nameList(st.Funcname)
+		return errPermission("function", names[len(names)-1])
+	}
+	return nil
 }

@@ -424,5 +424,5 @@ func (s *session) publishMerge(ctx context.Context, tx *txState) (*protocol.Rece
 		message = fmt.Sprintf("merge %s into %s", m.sm.From, m.sm.Into)
 	}
 	actor, app, client := s.attribution()
-	return s.g.PublishMerge(ctx, m.sm, rows, adapters.MergeOptions{Message: message, Actor: actor, Application: app, Client: client})
+	return s.g.PublishMerge(ctx, m.sm, rows, adapters.MergeOptions{Message: message, Actor: actor, Application: app, Client: client, CommitID: tx.roleCommitID()})
 }

@@ -128,11 +128,8 @@ func (s *session) executeRole(ctx context.Context, p *plan) (wire.Result, error)
 		rc := &roleChange{s: s, c: c, sql: p.sql, notice: func(e *wire.Error) { notices = append(notices, e) }}
 		return rc.apply(p.node)
 	})
-	if err != nil && err != access.ErrNoChange {
-		if _, ok := err.(*wire.Error); ok {
-			return nil, err
-		}
-		return nil, wire.Errorf("58030", "could not publish the role catalog").WithDetail(err.Error())
+	if err := roleCatalogError(err); err != nil { // roles_txn.go
+		return nil, err
 	}
 	for _, n := range notices {
 		if s.info.Notice != nil {
@@ -771,6 +768,9 @@ func (s *session) checkOwnerChange(ctx context.Context, n *q.Node) error {
 	var changes []change
 	switch x := n.Node.(type) {
 	case *q.Node_AlterOwnerStmt:
+		if isRoutine(x.AlterOwnerStmt.ObjectType) {
+			return nil // functions record their owner (function_privileges.go)
+		}
 		name := ""
 		if x.AlterOwnerStmt.Relation != nil {
 			name = x.AlterOwnerStmt.Relation.Relname

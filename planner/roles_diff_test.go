@@ -216,3 +216,19 @@ func TestRolesInTransactionDifferential(t *testing.T) {
 func TestFunctionPrivilegesDifferential(t *testing.T) {
 	roleScriptDiff(t, "fn_diff", "testdata/roles/function_privileges.sql", 30)
 }
+
+// TestFunctionACLDifferential runs testdata/roles/function_acl.sql
+// (privileges of user functions: GRANT/REVOKE EXECUTE, calls refused
+// without it, proacl, default privileges, OWNER TO, triggers) against
+// PostgreSQL 15 and pgproxy.
+func TestFunctionACLDifferential(t *testing.T) {
+	roleScriptDiff(t, "fnacl_diff", "testdata/roles/function_acl.sql", 70)
+}
+
+// TestCreatedSchemaGrantsDifferential runs testdata/roles/
+// created_schema_privileges.sql (GRANT/REVOKE USAGE, CREATE ON SCHEMA
+// for created schemas, enforced on lookup and creation) against
+// PostgreSQL 15 and pgproxy.
+func TestCreatedSchemaGrantsDifferential(t *testing.T) {
+	roleScriptDiff(t, "csp_diff", "testdata/roles/created_schema_privileges.sql", 35)
+}

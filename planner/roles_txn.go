@@ -2,8 +2,10 @@ package planner
 
 import (
 	"context"
+	"errors"
 
 	"github.com/pggraph/pggraph/access"
+	"github.com/pggraph/pggraph/graph"
 	q "github.com/pggraph/pggraph/internal/sqlparse"
 	"github.com/pggraph/pggraph/wire"
 )
@@ -19,11 +21,12 @@ import (
 // never patch: package access); ROLLBACK, or ROLLBACK TO a savepoint
 // taken before them, forgets them. Nobody else sees them before COMMIT.
 //
-// COMMIT publishes the role catalog first, then the transaction's graph
-// commit, so the graph's grants never name a role that does not exist
-// yet. The two are separate put-if-absent publications: if the graph
-// commit then fails (40001 after a concurrent write), the role changes
-// stay published — docs/operations.md says so.
+// COMMIT of a transaction that also writes the graph makes the two one
+// visibility point: the role changes are published as a pending catalog
+// version naming the graph commit by an id minted first, and take
+// effect exactly when that commit is on the branch (access/pending.go,
+// docs/architecture.md); a failed commit (40001) leaves them unseen and
+// decided away.
 
 // stagedRole is one role statement of the transaction.
 type stagedRole struct {
@@ -101,13 +104,68 @@ func (s *session) stageRole(ctx context.Context, p *plan, tag string) (wire.Resu
 }
 
 // publishTxRoles publishes the transaction's role statements at COMMIT
-// (s.tx is still the transaction, so checks such as DROP ROLE's
-// dependents see its pending writes).
+// of a transaction that makes no graph commit (s.tx is still the
+// transaction, so checks such as DROP ROLE's dependents see its pending
+// writes).
 func (s *session) publishTxRoles(ctx context.Context, tx *txState) error {
 	if len(tx.roles) == 0 || s.access == nil {
 		return nil
 	}
-	_, err := s.access.Update(ctx, s.seedRoles, func(c *access.Catalog) error {
+	_, err := s.access.Update(ctx, s.seedRoles, s.replayRoles(tx))
+	return roleCatalogError(err)
+}
+
+// stageTxRoles publishes the transaction's role statements as a pending
+// version that takes effect with the transaction's graph commit, whose
+// id it mints (access/pending.go); settleTxRoles decides it.
+func (s *session) stageTxRoles(ctx context.Context, tx *txState) error {
+	if len(tx.roles) == 0 || s.access == nil {
+		return nil
+	}
+	head, err := s.root.Head(ctx, tx.base.sn.Branch)
+	if err != nil {
+		return writeError(err)
+	}
+	p := s.access.NewPending(head.Branch, head.Incarnation, head.Version, graph.NewID())
+	if _, err := s.access.Stage(ctx, s.seedRoles, s.replayRoles(tx), p); err != nil {
+		return roleCatalogError(err)
+	}
+	tx.rolePending = p
+	return nil
+}
+
+// settleTxRoles publishes the decision of the transaction's pending role
+// version once its graph commit is made (ok) or failed (then the graph
+// decides: a failed write is recovered before its lineage is asked). A
+// decision not published here is taken by the next reader or writer of
+// the catalog from the lineage, so COMMIT's answer does not depend on it.
+func (s *session) settleTxRoles(ctx context.Context, tx *txState, ok bool) {
+	_ = s.access.Settle(context.WithoutCancel(ctx), tx.rolePending.CommitID, ok)
+}
+
+// roleCommitID is the id the transaction's graph commit must carry ("":
+// any).
+func (tx *txState) roleCommitID() string {
+	if tx.rolePending == nil {
+		return ""
+	}
+	return tx.rolePending.CommitID
+}
+
+// roleLease refuses to stage the graph commit of pending role changes
+// whose owner lease ran out (another process may have decided them).
+func (tx *txState) roleLease() error {
+	if tx.rolePending == nil || access.LeaseHeld(tx.rolePending) {
+		return nil
+	}
+	return wire.Errorf("40001", "could not serialize access due to concurrent update").
+		WithDetail("The transaction's role changes waited too long for its commit.")
+}
+
+// replayRoles applies the transaction's role statements, in order, to
+// the newest catalog (recompute, never patch).
+func (s *session) replayRoles(tx *txState) func(*access.Catalog) error {
+	return func(c *access.Catalog) error {
 		for _, st := range tx.roles {
 			rc := &roleChange{s: s, c: c, sql: st.sql, notice: func(*wire.Error) {}}
 			if err := rc.apply(st.node); err != nil && err != access.ErrNoChange {
@@ -115,12 +173,19 @@ func (s *session) publishTxRoles(ctx context.Context, tx *txState) error {
 			}
 		}
 		return nil
-	})
-	if err != nil && err != access.ErrNoChange {
-		if _, ok := err.(*wire.Error); ok {
-			return err
-		}
-		return wire.Errorf("58030", "could not publish the role catalog").WithDetail(err.Error())
 	}
-	return nil
+}
+
+// roleCatalogError is the SQL error of a failed role catalog change.
+func roleCatalogError(err error) error {
+	switch {
+	case err == nil || errors.Is(err, access.ErrNoChange):
+		return nil
+	case errors.Is(err, access.ErrPendingBusy):
+		return wire.Errorf("55P03", "could not change the role catalog: another transaction is committing role changes")
+	}
+	if _, ok := err.(*wire.Error); ok {
+		return err
+	}
+	return wire.Errorf("58030", "could not publish the role catalog").WithDetail(err.Error())
 }

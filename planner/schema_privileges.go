@@ -25,6 +25,7 @@ import (
 // grantOnSchemas runs GRANT/REVOKE privileges ON SCHEMA s.
 func (rc *roleChange) grantOnSchemas(st *q.GrantStmt) error {
 	var schemas, builtin []string
+	created := map[string]ddl.SchemaDef{}
 	for _, n := range st.Objects {
 		name := n.GetString_().GetSval()
 		switch name {
@@ -33,7 +34,11 @@ func (rc *roleChange) grantOnSchemas(st *q.GrantStmt) error {
 			builtin = append(builtin, name)
 			continue
 		default:
-			return errRole("3F000", "schema \"%s\" does not exist", name)
+			d, ok := rc.createdSchema(name)
+			if !ok {
+				return errRole("3F000", "schema \"%s\" does not exist", name)
+			}
+			created[name] = d
 		}
 		schemas = append(schemas, name)
 	}
@@ -96,8 +101,12 @@ func (rc *roleChange) grantOnSchemas(st *q.GrantStmt) error {
 	}
 	branch := rc.s.branch()
 	for _, schema := range schemas {
-		owner := access.SchemaOwner(schema)
+		owner, key := access.SchemaOwner(schema), schema
 		acl, _ := rc.c.SchemaACL(branch, schema)
+		if d, ok := created[schema]; ok {
+			owner, key = access.OwnerOID(d.Owner), access.CreatedSchemaKey(d.OID)
+			acl, _ = rc.c.CreatedSchemaACL(branch, d.OID, d.Owner)
+		}
 		grantor, options := rc.c.TableGrantor(actor, owner, acl, privs)
 		options &= access.AllSchemaPrivs
 		if options == 0 {
@@ -128,9 +137,44 @@ func (rc *roleChange) grantOnSchemas(st *q.GrantStmt) error {
 			}
 			acl = next
 		}
-		rc.c.SetSchemaACL(branch, schema, acl)
+		rc.c.SetSchemaACL(branch, key, acl)
 	}
 	return nil
+}
+
+// createdSchemaByKey finds the created schema whose ACL is kept under
+// key on the session's branch (false on another branch).
+func createdSchemaByKey(s *session, branch, key string) (ddl.SchemaDef, bool) {
+	if branch != s.branch() {
+		return ddl.SchemaDef{}, false
+	}
+	_, c, err := s.head(context.Background())
+	if err != nil {
+		return ddl.SchemaDef{}, false
+	}
+	for _, d := range c.schemas {
+		if access.CreatedSchemaKey(d.OID) == key {
+			return d, true
+		}
+	}
+	return ddl.SchemaDef{}, false
+}
+
+// createdSchema finds a schema made by CREATE SCHEMA on the session's
+// branch: in the transaction's catalog (its own CREATE SCHEMA too), else
+// the head's.
+func (rc *roleChange) createdSchema(name string) (ddl.SchemaDef, bool) {
+	s := rc.s
+	if s.tx != nil && s.tx.pinned != nil {
+		if d, ok := s.tx.pinned.schemaDef(name); ok {
+			return d, ok
+		}
+	}
+	_, c, err := s.head(context.Background())
+	if err != nil {
+		return ddl.SchemaDef{}, false
+	}
+	return c.schemaDef(name)
 }
 
 // schemaPrivilege reports whether role holds p on schema public of the
@@ -162,9 +206,8 @@ func (w *writer) needCreate(pc *privCtx, schema string) error {
 		return nil // the session's own temporary schema (temp_tables.go)
 	}
 	if d, ok := w.v.base.schemaDef(schema); ok {
-		// a created schema: its owner creates in it (GRANT … ON SCHEMA
-		// of created schemas is not supported)
-		if !pc.c.IsOwner(pc.role, d.Owner) {
+		// a created schema: CREATE as its ACL gives
+		if held, _ := pc.c.CreatedSchemaPrivileges(pc.role, w.s.branch(), d.OID, d.Owner); held&access.PrivSchemaCreate == 0 {
 			return errPermission("schema", schema)
 		}
 		return nil
@@ -249,12 +292,23 @@ func (w *writer) renameOrIndexCreateCheck(pc *privCtx, n *q.Node) error {
 func (rc *roleChange) schemaDependents(role *access.Role) []string {
 	var out []string
 	for _, s := range rc.c.Schemas {
+		name := s.Schema
+		if strings.HasPrefix(name, "#") {
+			// a created schema's ACL: named by its schema on this
+			// branch; one dropped since (or on another branch, where it
+			// cannot be looked up here) holds nothing back
+			d, ok := createdSchemaByKey(rc.s, s.Branch, name)
+			if !ok {
+				continue
+			}
+			name = d.Name
+		}
 		for _, it := range s.ACL.Items {
 			if it.Grantee != role.OID && it.Grantor != role.OID {
 				continue
 			}
 			if s.Branch == rc.s.branch() {
-				out = append(out, "privileges for schema "+s.Schema)
+				out = append(out, "privileges for schema "+name)
 			} else {
 				out = append(out, "1 object in database "+s.Branch)
 			}
@@ -267,13 +321,20 @@ func (rc *roleChange) schemaDependents(role *access.Role) []string {
 // dropOwnedSchemas is DROP OWNED's part for schemas: the privileges the
 // roles hold on the branch's schemas are revoked by the acting role's
 // best grantor, with CASCADE (RemoveRoleFromObjectACL).
-func dropOwnedSchemas(c *access.Catalog, branch string, actor uint32, oids map[uint32]bool) (bool, error) {
+func dropOwnedSchemas(s0 *session, c *access.Catalog, branch string, actor uint32, oids map[uint32]bool) (bool, error) {
 	changed := false
 	for _, s := range slices.Clone(c.Schemas) {
 		if s.Branch != branch {
 			continue
 		}
 		owner := access.SchemaOwner(s.Schema)
+		if strings.HasPrefix(s.Schema, "#") { // a created schema's
+			d, ok := createdSchemaByKey(s0, branch, s.Schema)
+			if !ok {
+				continue
+			}
+			owner = access.OwnerOID(d.Owner)
+		}
 		acl := &access.TableACL{Items: slices.Clone(s.ACL.Items)}
 		touched := false
 		for oid := range oids {

@@ -42,8 +42,14 @@ func (s *session) checkSchemaUsage(ctx context.Context, p *plan) (wire.Result, e
 		return nil, nil
 	}
 	pc, err := s.privileges(ctx)
-	if err != nil || pc == nil || pc.schemaPrivilege(s.branch(), pc.role, access.PrivUsage) {
+	if err != nil || pc == nil {
 		return nil, err
+	}
+	if err := s.createdSchemaUsage(ctx, pc, p.node); err != nil {
+		return nil, err
+	}
+	if pc.schemaPrivilege(s.branch(), pc.role, access.PrivUsage) {
+		return nil, nil
 	}
 	r, err := usageRefusal(p.node, p.sql)
 	if err != nil || r == nil {
@@ -326,4 +332,57 @@ func (s *session) relationUsage(ctx context.Context, rv *q.RangeVar) error {
 		return errSchemaUsage()
 	}
 	return wire.Errorf("42P01", "relation \"%s\" does not exist", rv.Relname)
+}
+
+// createdSchemaUsage refuses a statement that names an object qualified
+// with a created schema (CREATE SCHEMA) the acting role holds no USAGE
+// on: 42501 "permission denied for schema s", as PostgreSQL's lookups.
+// The name a CREATE makes needs only CREATE on its schema (needCreate).
+func (s *session) createdSchemaUsage(ctx context.Context, pc *privCtx, n *q.Node) error {
+	_, c, err := s.head(ctx)
+	if err != nil || len(c.schemas) == 0 {
+		return nil
+	}
+	created := map[*q.RangeVar]bool{}
+	switch x := n.Node.(type) {
+	case *q.Node_CreateStmt:
+		created[x.CreateStmt.Relation] = true
+	case *q.Node_ViewStmt:
+		created[x.ViewStmt.View] = true
+	case *q.Node_CreateSeqStmt:
+		created[x.CreateSeqStmt.Sequence] = true
+	case *q.Node_CreateTableAsStmt:
+		if x.CreateTableAsStmt.Into != nil {
+			created[x.CreateTableAsStmt.Into.Rel] = true
+		}
+	}
+	var denied error
+	check := func(schema string) {
+		d, ok := c.schemaDef(schema)
+		if !ok || denied != nil {
+			return
+		}
+		if held, _ := pc.c.CreatedSchemaPrivileges(pc.role, s.branch(), d.OID, d.Owner); held&access.PrivUsage == 0 {
+			denied = errPermission("schema", schema)
+		}
+	}
+	walkMessages(n.ProtoReflect(), func(m protoreflect.ProtoMessage) {
+		switch x := m.(type) {
+		case *q.RangeVar:
+			if !created[x] {
+				check(x.Schemaname)
+			}
+		case *q.DropStmt:
+			for _, o := range x.Objects {
+				names := nameList(o.GetList().GetItems())
+				if tn := o.GetTypeName(); tn != nil {
+					names = nameList(tn.Names)
+				}
+				if len(names) == 2 {
+					check(names[0])
+				}
+			}
+		}
+	})
+	return denied
 }

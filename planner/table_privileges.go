@@ -803,7 +803,8 @@ func (w *writer) grantTables(pc *privCtx, n *q.Node) (changes []ddl.Change, hand
 	switch st.Objtype {
 	case q.ObjectType_OBJECT_TABLE, q.ObjectType_OBJECT_SEQUENCE:
 	case q.ObjectType_OBJECT_FUNCTION, q.ObjectType_OBJECT_PROCEDURE, q.ObjectType_OBJECT_ROUTINE:
-		return nil, true, w.grantFunctions(pc, st) // function_privileges.go
+		changes, err := w.grantFunctions(pc, st) // function_privileges.go
+		return changes, true, err
 	default:
 		return nil, false, nil
 	}

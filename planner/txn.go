@@ -52,6 +52,9 @@ type txState struct {
 	roleCat   *access.Catalog
 	roleCatOf uint64
 	roleCatN  int
+	// rolePending marks the role catalog version COMMIT published for
+	// them, taking effect with the graph commit it names
+	rolePending *access.Pending
 }
 
 type savepoint struct {
@@ -108,17 +111,6 @@ func (s *session) txBase(ctx context.Context) (*catalog, error) {
 func (s *session) Commit(ctx context.Context) error {
 	s.endTxCursors()
 	tx := s.tx
-	if tx != nil && !tx.implicit && len(tx.roles) > 0 {
-		// the role statements first (roles_txn.go)
-		if err := s.publishTxRoles(ctx, tx); err != nil {
-			s.tx = nil
-			s.backend.rows.releaseAll(tx.owner)
-			s.endPending(tx.pend)
-			s.endXactLocks()
-			return err
-		}
-	}
-	s.tx = nil
 	if tx == nil {
 		return nil
 	}
@@ -126,7 +118,14 @@ func (s *session) Commit(ctx context.Context) error {
 	defer s.endXactLocks()
 	// row locks end after the publish: a waiter wakes up to the new rows
 	defer s.backend.rows.releaseAll(tx.owner)
+	// role statements (roles_txn.go) are published while s.tx is still
+	// the transaction, so their checks see its pending writes
+	defer func() { s.tx = nil }()
+	roles := !tx.implicit && len(tx.roles) > 0
 	if tx.implicit || tx.base == nil || (!tx.pend.hasWrites() && len(tx.pend.locks) == 0) {
+		if roles {
+			return s.publishTxRoles(ctx, tx)
+		}
 		return nil
 	}
 	// temporary tables stay the session's, never published; they take
@@ -137,6 +136,9 @@ func (s *session) Commit(ctx context.Context) error {
 	}
 	if !tx.pend.hasWrites() && len(tx.pend.locks) == 0 {
 		s.installTemp(temp)
+		if roles {
+			return s.publishTxRoles(ctx, tx)
+		}
 		return nil
 	}
 	if !tx.pend.hasWrites() {
@@ -146,11 +148,22 @@ func (s *session) Commit(ctx context.Context) error {
 			return err
 		}
 		s.installTemp(temp)
+		if roles {
+			return s.publishTxRoles(ctx, tx)
+		}
 		return nil
 	}
 	if err := (&writer{s: s, v: newView(tx.base, tx.pend), ctx: ctx}).checkMinOut(); err != nil {
 		return err
 	}
+	if roles {
+		// the role changes take effect with the graph commit
+		// (roles_txn.go): published pending on it, decided after it
+		if err := s.stageTxRoles(ctx, tx); err != nil {
+			return err
+		}
+	}
+	s.tx = nil
 	var rc *protocol.Receipt
 	switch {
 	case tx.pend.merge != nil:
@@ -158,8 +171,16 @@ func (s *session) Commit(ctx context.Context) error {
 	case tx.pend.rowLevel():
 		rc, err = s.commitRows(ctx, tx)
 	default:
-		rc, err = s.g.Write(ctx, s.writeOptions(adapters.WriteOptions{Branch: tx.base.sn.Branch, Message: s.commitMessage(), Strict: true, Base: tx.base.sn}),
-			func(ctx context.Context, st *adapters.Stage) error { return flush(st, tx.pend) })
+		rc, err = s.g.Write(ctx, s.writeOptions(adapters.WriteOptions{Branch: tx.base.sn.Branch, Message: s.commitMessage(), Strict: true, Base: tx.base.sn, CommitID: tx.roleCommitID()}),
+			func(ctx context.Context, st *adapters.Stage) error {
+				if err := tx.roleLease(); err != nil {
+					return err
+				}
+				return flush(st, tx.pend)
+			})
+	}
+	if tx.rolePending != nil {
+		s.settleTxRoles(ctx, tx, err == nil)
 	}
 	if err != nil {
 		return writeError(err)
@@ -443,9 +464,12 @@ func (s *session) commitRows(ctx context.Context, tx *txState) (*protocol.Receip
 	// concurrent COMMITs share one graph commit where no member can
 	// invalidate another unseen (group.go); each member is arbitrated
 	// against the group's base by the function below
-	group := !tx.serializable() && groupable(tx.base, tx.pend)
-	return s.g.Write(ctx, s.writeOptions(adapters.WriteOptions{Branch: tx.base.sn.Branch, Message: s.commitMessage(), MaxReprepare: commitMaxReprepare, Group: group}),
+	group := !tx.serializable() && groupable(tx.base, tx.pend) && tx.rolePending == nil
+	return s.g.Write(ctx, s.writeOptions(adapters.WriteOptions{Branch: tx.base.sn.Branch, Message: s.commitMessage(), MaxReprepare: commitMaxReprepare, Group: group, CommitID: tx.roleCommitID()}),
 		func(ctx context.Context, st *adapters.Stage) error {
+			if err := tx.roleLease(); err != nil {
+				return err
+			}
 			head, err := s.catalogOf(ctx, st.Base())
 			if err != nil {
 				return err

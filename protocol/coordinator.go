@@ -111,6 +111,11 @@ type CommitOptions struct {
 	MaxReprepare int
 	// PublishBudget bounds manifest CAS attempts (default 64).
 	PublishBudget int
+	// CommitID, when set, is the id the commit will carry, minted by a
+	// caller that must find its commit in the branch's lineage later
+	// (the role catalog's pending changes, docs/architecture.md); empty:
+	// a fresh id per attempt.
+	CommitID string
 }
 
 // Receipt is what a successful graph commit returns.
@@ -377,7 +382,7 @@ func (c *Coordinator) attemptWith(ctx context.Context, w Writer, o CommitOptions
 		return nil, false, err
 	}
 	pw := &PreparedWrite{OperationID: graph.NewID(), WriterKind: w.Kind(), Base: NewBaseView(base),
-		Lineage: &LineageIntent{CommitID: graph.NewID(), RollbackCommitID: graph.NewID(), Actor: o.Actor, Message: o.Message,
+		Lineage: &LineageIntent{CommitID: commitID(o), RollbackCommitID: graph.NewID(), Actor: o.Actor, Message: o.Message,
 			Application: o.Application, Client: o.Client, Process: o.Process}}
 	pw.ReadSet.Branch, pw.ReadSet.Incarnation = o.Branch, base.Incarnation
 	*pwOut = pw
@@ -967,4 +972,12 @@ func ProbeHead(ctx context.Context, root *graph.Root, e Effect) (uint64, bool, e
 		return 0, false, err
 	}
 	return v, true, nil
+}
+
+// commitID is the id of a commit made with o: the caller's, else a new one.
+func commitID(o CommitOptions) string {
+	if o.CommitID != "" {
+		return o.CommitID
+	}
+	return graph.NewID()
 }

@@ -2,8 +2,9 @@
 -- functions (PUBLIC holds EXECUTE): has_function_privilege by
 -- signature, OID and role, its errors, and the errors GRANT/REVOKE …
 -- ON FUNCTION raise before anything is granted. (A valid GRANT or
--- REVOKE on a function answers 0A000 in pgproxy: function ACLs are not
--- stored; TestFunctionGrantsRefused.) "-- as NAME" switches sessions.
+-- REVOKE on a built-in function answers 0A000 in pgproxy: their ACLs
+-- are not stored, TestFunctionGrantsRefused; user functions:
+-- function_acl.sql.) "-- as NAME" switches sessions.
 -- as postgres
 CREATE ROLE cu LOGIN;
 CREATE ROLE cg;
