@@ -244,14 +244,17 @@
 // reservation past it fails that statement with 53200, and past three
 // quarters of it spilling operators spill at once. Spilling
 // (spill*.go) follows the session's work_mem (DefaultWorkMem without
-// settings): a full sort writes stably sorted runs to spill files and
+// settings), at most an eighth of the statement's cap: a full sort writes stably sorted runs to spill files and
 // merges them (mergeFanIn runs per pass, ties to the earlier run, so the
 // order is the in-memory sort's); a serial hash aggregate whose groups
 // pass work_mem folds rows of known groups and writes the others to hash
 // partitions, aggregated after the in-memory groups (up to four levels
 // deep; group keys with volatile calls do not spill); a hash join whose
 // build side passes work_mem partitions both sides by key hash (keys of
-// the same kind on both sides) and joins partition pairs in memory. Spill
+// the same kind on both sides) and joins partition pairs in memory —
+// also under a parallel pipeline (which then gives up and hands its
+// builds to the serial run, parallel_spill.go) and in a lookup join that
+// falls back to hashing. Spill
 // files are unlinked at creation (SpillDir), never fsynced, and closed
 // when their operator ends; a full disk answers 53100. Not spilled: the
 // parallel aggregate, top-N, window partitions, DISTINCT, materialized

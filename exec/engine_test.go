@@ -152,7 +152,7 @@ func TestPreparedDescribeAndParams(t *testing.T) {
 
 // TestMemoryBudget: what cannot spill (a value built in memory) fails
 // with 53200 past the statement's budget; what can (a sort) spills below
-// it whatever work_mem says (workMem caps it at a quarter of the budget).
+// it whatever work_mem says (workMem caps it at an eighth of the budget).
 func TestMemoryBudget(t *testing.T) {
 	eng := &Engine{MemoryLimit: 1 << 20}
 	before := SpillBytesWritten()

@@ -338,10 +338,39 @@ func (n *lookupNode) run(ec *evalCtx, emit func(*Batch) error) error {
 // has at most limit rows; the output columns are put back in j's order.
 // More rows make it an ordinary hash join over what was collected.
 func (j *joinNode) runSwapped(ec *evalCtx, sw *joinNode, ip *indexProbe, limit int64, emit func(*Batch) error) error {
-	rbuf, err := collectSized(ec, j.right, estimateRows(j.right))
+	// the right rows are collected for lookups; once they are too many
+	// for lookups and pass work_mem they spill as a grace join's build
+	// side (spill_join.go) instead of growing to the statement's cap
+	var g *graceJoin
+	spill := j.graceable()
+	wm := workMem(ec.run)
+	rbuf := newBuffer(typesOf(j.right.columns()))
+	err := j.right.run(ec, func(b *Batch) error {
+		if g != nil {
+			return g.routeChunks(ec, j.rightKeys, b, g.right[:])
+		}
+		if err := rbuf.add(ec.run, b); err != nil {
+			return err
+		}
+		if spill && int64(rbuf.n) > limit && (rbuf.bytes > wm || ec.run.budget.underPressure()) {
+			g = &graceJoin{}
+			err := g.routeChunks(ec, j.rightKeys, rbuf.batch(), g.right[:])
+			rbuf.free(ec.run)
+			rbuf = newBuffer(rbuf.types)
+			return err
+		}
+		return nil
+	})
 	if err != nil {
 		rbuf.free(ec.run)
+		if g != nil {
+			g.close()
+		}
 		return err
+	}
+	if g != nil {
+		recordMethod(ec, j, "hash")
+		return j.runGrace(ec, g, emit)
 	}
 	if int64(rbuf.n) > limit {
 		recordMethod(ec, j, "hash")

@@ -85,3 +85,31 @@ func TestLookupJoinFallbackSpills(t *testing.T) {
 		})
 	}
 }
+
+// TestSwappedLookupSpills: a join whose right input is small enough to
+// be looked up in the left's index is collected first; when it turns out
+// too large and passes work_mem it spills as a grace join's build side,
+// with the answer of the in-memory run.
+func TestSwappedLookupSpills(t *testing.T) {
+	cat := parallelTable(t, 20_000)
+	sql := "SELECT t.id, t.s, g.x FROM t JOIN generate_series(0, 29999) g(x) ON t.id = g.x ORDER BY g.x DESC LIMIT 2"
+	withWorkers(0, func() {
+		eng := &Engine{Catalog: cat}
+		r, err := eng.Query(context.Background(), nil, sql)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := resultText(r)
+		old := forceWorkMem
+		forceWorkMem = 10_000
+		defer func() { forceWorkMem = old }()
+		spilled := SpillBytesWritten()
+		r, err = eng.Query(context.Background(), nil, sql)
+		if err != nil || resultText(r) != want {
+			t.Fatalf("spilled: %v %q, want %q", err, resultText(r), want)
+		}
+		if SpillBytesWritten() == spilled {
+			t.Error("nothing spilled")
+		}
+	})
+}

@@ -61,10 +61,11 @@ func workMem(rc *runCtx) int64 {
 		}
 	}
 	// an operator that can spill spills before its own rows reach the
-	// statement's hard cap: at most a quarter of it (a work_mem as large
-	// as the cap would fail the statement with 53200 instead)
+	// statement's hard cap: at most an eighth of it, as a hash join's
+	// index over a build that just fits costs about twice its rows again
+	// (a work_mem near the cap would fail the statement with 53200)
 	if rc != nil && rc.budget != nil && rc.budget.limit > 0 {
-		n = min(n, max(rc.budget.limit/4, 1))
+		n = min(n, max(rc.budget.limit/8, 1))
 	}
 	return n
 }

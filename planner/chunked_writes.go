@@ -1,10 +1,12 @@
 package planner
 
 import (
+	"fmt"
 	"sync/atomic"
 
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/wire"
 )
 
 // Chunked writes. A big INSERT … SELECT or UPDATE joins the pending
@@ -177,3 +179,33 @@ var mergeChunksAfterFirst atomic.Int64
 // updateChunksAfterFirst counts the chunks UPDATE statements added after
 // their first (tests: the chunked path ran).
 var updateChunksAfterFirst atomic.Int64
+
+// holdReturning keeps a chunk's RETURNING rows until the statement ends
+// (the client gets them with its command tag). A chunked statement holds
+// one chunk of new rows but every row it returns, so those are counted
+// against the session memory limit: past it the statement fails with
+// 53200 rather than taking the process's memory.
+func (w *writer) holdReturning(out *writeOut, rows [][]any) error {
+	for _, r := range rows {
+		out.held += 24 * int64(len(r))
+		for _, v := range r {
+			switch x := v.(type) {
+			case string:
+				out.held += int64(len(x))
+			case []byte:
+				out.held += int64(len(x))
+			case vecCell: // the value stays in its chunk's vector
+				if x.i < len(x.v.S) {
+					out.held += int64(len(x.v.S[x.i])) + 16
+				}
+			}
+		}
+	}
+	if lim := w.s.memLimit; lim > 0 && out.held > lim {
+		return wire.Errorf("53200", "out of memory").
+			WithDetail(fmt.Sprintf("the statement's RETURNING rows exceed the session memory limit (%d bytes)", lim)).
+			WithHint("Return fewer rows or columns, or split the statement.")
+	}
+	out.rows = append(out.rows, rows...)
+	return nil
+}

@@ -24,6 +24,7 @@ type writeOut struct {
 	tag  string
 	cols []wire.Column
 	rows [][]any
+	held int64 // estimated bytes of rows (holdReturning)
 }
 
 // stmtName is the statement's name in messages ("INSERT", …).

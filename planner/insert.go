@@ -70,8 +70,7 @@ func (w *writer) insert(ins *sqlparse.InsertStmt) (*writeOut, error) {
 		}
 		n += k
 		out.cols = cols
-		out.rows = append(out.rows, ret...)
-		return nil
+		return w.holdReturning(out, ret)
 	})
 	if err != nil {
 		if bodyErr != nil {

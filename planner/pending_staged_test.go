@@ -256,3 +256,20 @@ func TestStagedPendingRows(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// TestReturningMemoryLimit: a chunked INSERT … SELECT holds one chunk of
+// new rows but every RETURNING row until it ends; those count against
+// the session memory limit (53200 past it), and the same statement
+// without RETURNING commits.
+func TestReturningMemoryLimit(t *testing.T) {
+	ts := startServer(t, nil)
+	ts.backend.MemoryLimit = 256 << 10
+	c := ts.connect(t, pgx.QueryExecModeSimpleProtocol)
+	runScript(t, c, []step{
+		{sql: "create table r (id int8, v text)"},
+		{sql: "insert into r select g, repeat('x', 100) from generate_series(1, 5000) g returning v", code: "53200", msg: "out of memory"},
+		{sql: "select count(*) from r", rows: "0"},
+		{sql: "insert into r select g, repeat('x', 100) from generate_series(1, 5000) g", tag: "INSERT 0 5000"},
+		{sql: "insert into r select g, 'y' from generate_series(1, 100) g returning id", tag: "INSERT 0 100"},
+	})
+}
