@@ -70,7 +70,6 @@ var layers = []layer{
 // that wire converts to an ErrorResponse is the planned way out.
 var knownUpwardImports = map[string]string{
 	"planner -> wire":          "implements wire.Backend; errors (wire.Error, wire.Errorf, Code*), result and statement types",
-	"planner/ddl -> wire":      "errors only (wire.Error, wire.Errorf, Code*)",
 	"planner/graphsql -> wire": "errors (wire.Error, wire.IsCode) and result types for the graph views",
 }
 

@@ -7,7 +7,7 @@ import (
 
 	"github.com/pggraph/pggraph/graph"
 	q "github.com/pggraph/pggraph/internal/sqlparse"
-	"github.com/pggraph/pggraph/wire"
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // alterState is one ALTER of an existing table: the builder holds the
@@ -26,7 +26,7 @@ type alterState struct {
 	order    []string               // order of others
 	drops    []Change               // tables dropped as a consequence
 	after    []Change               // sequence moves (RESTART), applied after the catalog change
-	notices  []*wire.Error
+	notices  []*pgerr.Error
 	tag      string
 	// converted: a column's values change (a cast that is not a no-op),
 	// so the rows are rewritten even if the storage type stays.
@@ -168,7 +168,7 @@ func (a *alterState) currentName() string {
 	return a.entry.Name
 }
 func (a *alterState) notice(format string, args ...any) {
-	a.notices = append(a.notices, notice(wire.CodeSuccessfulCompletion, format, args...))
+	a.notices = append(a.notices, notice(pgerr.SuccessfulCompletion, format, args...))
 }
 
 // alterTable plans ALTER TABLE.
@@ -208,7 +208,7 @@ func (pc *planCtx) alterTable(st *q.AlterTableStmt) ([]Change, error) {
 	}
 	if !ok {
 		if st.MissingOk {
-			return []Change{&NoOp{CommandTag: "ALTER TABLE", notes: notes{[]*wire.Error{notice(wire.CodeSuccessfulCompletion, "relation \"%s\" does not exist, skipping", name)}}}}, nil
+			return []Change{&NoOp{CommandTag: "ALTER TABLE", notes: notes{[]*pgerr.Error{notice(pgerr.SuccessfulCompletion, "relation \"%s\" does not exist, skipping", name)}}}}, nil
 		}
 		return nil, errorf(CodeUndefinedTable, "relation \"%s\" does not exist", name)
 	}

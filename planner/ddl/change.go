@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/pggraph/pggraph/graph"
-	"github.com/pggraph/pggraph/wire"
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // Change is one planned catalog effect. Plan returns at least one change
@@ -13,15 +13,15 @@ type Change interface {
 	// Tag is the command tag PostgreSQL answers ("CREATE TABLE", …).
 	Tag() string
 	// Notices are the NOTICE messages PostgreSQL sends for the statement.
-	Notices() []*wire.Error
+	Notices() []*pgerr.Error
 }
 
 // notes carries the notices of a change.
 type notes struct {
-	Notice []*wire.Error `json:"-"`
+	Notice []*pgerr.Error `json:"-"`
 }
 
-func (n notes) Notices() []*wire.Error { return n.Notice }
+func (n notes) Notices() []*pgerr.Error { return n.Notice }
 
 // CreateTable registers a new table (or a standalone sequence, Meta.Relkind
 // = RelSequence, or a view, RelView). Def is complete: column ids are 0 (the adapter allocates
@@ -177,8 +177,8 @@ type NoOp struct {
 // Tag implements Change.
 func (c *NoOp) Tag() string { return c.CommandTag }
 
-func notice(code, format string, args ...any) *wire.Error {
-	e := wire.Errorf(code, format, args...)
-	e.Severity = wire.SeverityNotice
+func notice(code, format string, args ...any) *pgerr.Error {
+	e := pgerr.Errorf(code, format, args...)
+	e.Severity = pgerr.SeverityNotice
 	return e
 }

@@ -6,7 +6,7 @@ import (
 
 	"github.com/pggraph/pggraph/graph"
 	q "github.com/pggraph/pggraph/internal/sqlparse"
-	"github.com/pggraph/pggraph/wire"
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // relName checks a relation name's schema (only public exists) and
@@ -51,7 +51,7 @@ func (pc *planCtx) createTable(st *q.CreateStmt) ([]Change, error) {
 	}
 	if _, ok := pc.v.cat.Table(name); ok {
 		if st.IfNotExists {
-			return []Change{&NoOp{CommandTag: "CREATE TABLE", notes: notes{[]*wire.Error{notice(CodeDuplicateTable, "relation \"%s\" already exists, skipping", pc.shown(name))}}}}, nil
+			return []Change{&NoOp{CommandTag: "CREATE TABLE", notes: notes{[]*pgerr.Error{notice(CodeDuplicateTable, "relation \"%s\" already exists, skipping", pc.shown(name))}}}}, nil
 		}
 		return nil, errorf(CodeDuplicateTable, "relation \"%s\" already exists", pc.shown(name))
 	}
@@ -61,7 +61,7 @@ func (pc *planCtx) createTable(st *q.CreateStmt) ([]Change, error) {
 	}
 	if relTaken[name] {
 		if st.IfNotExists {
-			return []Change{&NoOp{CommandTag: "CREATE TABLE", notes: notes{[]*wire.Error{notice(CodeDuplicateTable, "relation \"%s\" already exists, skipping", pc.shown(name))}}}}, nil
+			return []Change{&NoOp{CommandTag: "CREATE TABLE", notes: notes{[]*pgerr.Error{notice(CodeDuplicateTable, "relation \"%s\" already exists, skipping", pc.shown(name))}}}}, nil
 		}
 		return nil, errorf(CodeDuplicateTable, "relation \"%s\" already exists", pc.shown(name))
 	}

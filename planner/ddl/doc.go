@@ -157,7 +157,7 @@
 //     not updatable or insertable.
 //
 // Invariants:
-//   - Errors are *wire.Error with PostgreSQL's SQLSTATE and message text;
+//   - Errors are *pgerr.Error with PostgreSQL's SQLSTATE and message text;
 //     unsupported statements answer 0A000 naming the statement.
 //   - A planned definition's Extra always decodes (DecodeMeta) to the
 //     change's Meta, and its columns match the meta's one to one by name

@@ -10,7 +10,7 @@ import (
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/graph"
 	q "github.com/pggraph/pggraph/internal/sqlparse"
-	"github.com/pggraph/pggraph/wire"
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // Domains (CREATE DOMAIN, ALTER DOMAIN, DROP DOMAIN).
@@ -391,8 +391,8 @@ func (pc *planCtx) alterDomain(st *q.AlterDomainStmt) ([]Change, error) {
 		i := slices.IndexFunc(dm.Checks, func(c DomainCheckMeta) bool { return c.Name == st.Name })
 		if i < 0 {
 			if st.MissingOk {
-				return []Change{&NoOp{CommandTag: "ALTER DOMAIN", notes: notes{[]*wire.Error{
-					notice(wire.CodeSuccessfulCompletion, "constraint \"%s\" of domain \"%s\" does not exist, skipping", st.Name, name)}}}}, nil
+				return []Change{&NoOp{CommandTag: "ALTER DOMAIN", notes: notes{[]*pgerr.Error{
+					notice(pgerr.SuccessfulCompletion, "constraint \"%s\" of domain \"%s\" does not exist, skipping", st.Name, name)}}}}, nil
 			}
 			return nil, errorf(CodeUndefinedObject, "constraint \"%s\" of domain \"%s\" does not exist", st.Name, name)
 		}
@@ -419,7 +419,7 @@ func (pc *planCtx) alterDomain(st *q.AlterDomainStmt) ([]Change, error) {
 // dropDomains plans DROP DOMAIN.
 func (pc *planCtx) dropDomains(st *q.DropStmt) ([]Change, error) {
 	var out []Change
-	var ns []*wire.Error
+	var ns []*pgerr.Error
 	for _, o := range st.Objects {
 		name, err := typeEntryName(o.GetTypeName().GetNames())
 		if err != nil {
@@ -436,7 +436,7 @@ func (pc *planCtx) dropDomains(st *q.DropStmt) ([]Change, error) {
 			if !st.MissingOk {
 				return nil, errorf(CodeUndefinedObject, "type \"%s\" does not exist", name)
 			}
-			ns = append(ns, notice(wire.CodeSuccessfulCompletion, "type \"%s\" does not exist, skipping", name))
+			ns = append(ns, notice(pgerr.SuccessfulCompletion, "type \"%s\" does not exist, skipping", name))
 			continue
 		}
 		cols, err := pc.domainColumns(m.Domain.OID)

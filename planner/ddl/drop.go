@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	q "github.com/pggraph/pggraph/internal/sqlparse"
-	"github.com/pggraph/pggraph/wire"
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // dropStmt dispatches DROP by object type.
@@ -41,7 +41,7 @@ func (pc *planCtx) dropStmt(st *q.DropStmt) ([]Change, error) {
 		if kind == "matview" {
 			kind = "materialized view"
 		}
-		var ns []*wire.Error
+		var ns []*pgerr.Error
 		for _, n := range names {
 			if _, m, ok, err := pc.v.table(n); err != nil {
 				return nil, err
@@ -51,7 +51,7 @@ func (pc *planCtx) dropStmt(st *q.DropStmt) ([]Change, error) {
 			if !st.MissingOk {
 				return nil, errorf(CodeUndefinedTable, "%s \"%s\" does not exist", kind, n)
 			}
-			ns = append(ns, notice(wire.CodeSuccessfulCompletion, "%s \"%s\" does not exist, skipping", kind, n))
+			ns = append(ns, notice(pgerr.SuccessfulCompletion, "%s \"%s\" does not exist, skipping", kind, n))
 		}
 		return []Change{&NoOp{CommandTag: "DROP " + strings.ToUpper(kind), notes: notes{ns}}}, nil
 	case q.ObjectType_OBJECT_SCHEMA:
@@ -99,7 +99,7 @@ func (pc *planCtx) objectNames(objs []*q.Node) ([]string, error) {
 // naming the right DROP otherwise); under IF EXISTS a missing one is
 // skipped with a NOTICE. It returns them in order without repeats, and
 // as a set.
-func (pc *planCtx) dropTargets(names []string, want string, word string, missingOk bool) (order []string, set map[string]bool, skipped []*wire.Error, err error) {
+func (pc *planCtx) dropTargets(names []string, want string, word string, missingOk bool) (order []string, set map[string]bool, skipped []*pgerr.Error, err error) {
 	set = map[string]bool{}
 	for _, n := range names {
 		_, m, ok, err := pc.v.table(n)
@@ -111,7 +111,7 @@ func (pc *planCtx) dropTargets(names []string, want string, word string, missing
 				return nil, nil, nil, errorf(CodeWrongObjectType, "\"%s\" is not a %s", n, word).WithHint("Use DROP INDEX to remove an index.")
 			}
 			if missingOk {
-				skipped = append(skipped, notice(wire.CodeSuccessfulCompletion, "%s \"%s\" does not exist, skipping", word, n))
+				skipped = append(skipped, notice(pgerr.SuccessfulCompletion, "%s \"%s\" does not exist, skipping", word, n))
 				continue
 			}
 			return nil, nil, nil, errorf(CodeUndefinedTable, "%s \"%s\" does not exist", word, n)
@@ -261,7 +261,7 @@ func (pc *planCtx) dropTables(st *q.DropStmt, names []string) ([]Change, error) 
 // dropped on its own (PostgreSQL's 2BP01).
 func (pc *planCtx) dropIndexes(st *q.DropStmt, names []string) ([]Change, error) {
 	var out []Change
-	var skipped []*wire.Error
+	var skipped []*pgerr.Error
 	for _, n := range names {
 		table, ok, err := pc.indexTable(n)
 		if err != nil {
@@ -274,7 +274,7 @@ func (pc *planCtx) dropIndexes(st *q.DropStmt, names []string) ([]Change, error)
 				return nil, errorf(CodeWrongObjectType, "\"%s\" is not an index", n).WithHint(dropHint(m))
 			}
 			if st.MissingOk {
-				skipped = append(skipped, notice(wire.CodeSuccessfulCompletion, "index \"%s\" does not exist, skipping", n))
+				skipped = append(skipped, notice(pgerr.SuccessfulCompletion, "index \"%s\" does not exist, skipping", n))
 				continue
 			}
 			return nil, errorf(CodeUndefinedObject, "index \"%s\" does not exist", n)
@@ -296,7 +296,7 @@ func (pc *planCtx) dropIndexes(st *q.DropStmt, names []string) ([]Change, error)
 			if err := a.dropKeyDependents(n, ix.Columns, st.Behavior == q.DropBehavior_DROP_CASCADE); err != nil {
 				if Code(err) == CodeDependentObjects {
 					err = errorf(CodeDependentObjects, "cannot drop index %s because other objects depend on it", n).
-						WithDetail(err.(*wire.Error).Detail).WithHint(err.(*wire.Error).Hint)
+						WithDetail(err.(*pgerr.Error).Detail).WithHint(err.(*pgerr.Error).Hint)
 				}
 				return nil, err
 			}

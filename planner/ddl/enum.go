@@ -10,7 +10,7 @@ import (
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/graph"
 	q "github.com/pggraph/pggraph/internal/sqlparse"
-	"github.com/pggraph/pggraph/wire"
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // Enum types (CREATE TYPE … AS ENUM, ALTER TYPE … ADD/RENAME VALUE,
@@ -245,7 +245,7 @@ func (pc *planCtx) enumDependents(oid uint32, typeName string) ([]string, error)
 // dropTypes plans DROP TYPE of enum types.
 func (pc *planCtx) dropTypes(st *q.DropStmt) ([]Change, error) {
 	var out []Change
-	var ns []*wire.Error
+	var ns []*pgerr.Error
 	for _, o := range st.Objects {
 		name, err := typeEntryName(o.GetTypeName().GetNames())
 		if err != nil {
@@ -259,7 +259,7 @@ func (pc *planCtx) dropTypes(st *q.DropStmt) ([]Change, error) {
 			if !st.MissingOk {
 				return nil, errorf(CodeUndefinedObject, "type \"%s\" does not exist", name)
 			}
-			ns = append(ns, notice(wire.CodeSuccessfulCompletion, "type \"%s\" does not exist, skipping", name))
+			ns = append(ns, notice(pgerr.SuccessfulCompletion, "type \"%s\" does not exist, skipping", name))
 			continue
 		}
 		deps, err := pc.enumDependents(m.Enum.OID, name)
@@ -325,7 +325,7 @@ func (pc *planCtx) alterEnum(st *q.AlterEnumStmt) ([]Change, error) {
 	}
 	if find(st.NewVal) >= 0 {
 		if st.SkipIfNewValExists {
-			return []Change{&NoOp{CommandTag: "ALTER TYPE", notes: notes{[]*wire.Error{
+			return []Change{&NoOp{CommandTag: "ALTER TYPE", notes: notes{[]*pgerr.Error{
 				notice(CodeDuplicateObject, "enum label \"%s\" already exists, skipping", st.NewVal)}}}}, nil
 		}
 		return nil, errorf(CodeDuplicateObject, "enum label \"%s\" already exists", st.NewVal)

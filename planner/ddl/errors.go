@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/pggraph/pggraph/wire"
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // SQLSTATE codes the planner answers with (PostgreSQL's class 42, 2B, 0A, …).
@@ -17,31 +17,31 @@ const (
 	CodeInvalidTableDefinition  = "42P16"
 	CodeInvalidForeignKey       = "42830"
 	CodeDependentObjects        = "2BP01"
-	CodeFeatureNotSupported     = wire.CodeFeatureNotSupported
-	CodeSyntaxError             = wire.CodeSyntaxError
-	CodeUndefinedObject         = wire.CodeUndefinedObject
+	CodeFeatureNotSupported     = pgerr.FeatureNotSupported
+	CodeSyntaxError             = pgerr.SyntaxError
+	CodeUndefinedObject         = pgerr.UndefinedObject
 	CodeDuplicateObject         = "42710"
 	CodeDuplicateSchema         = "42P06"
 	CodeInvalidSchemaName       = "3F000"
 	CodeWrongObjectType         = "42809"
-	CodeInvalidParameterValue   = wire.CodeInvalidParameterValue
+	CodeInvalidParameterValue   = pgerr.InvalidParameterValue
 	CodeInvalidColumnReference  = "42P10"
 	CodeInvalidObjectDefinition = "42P17"
 	CodeNumericOutOfRange       = "22003"
-	CodeObjectNotInState        = wire.CodeObjectNotInState
+	CodeObjectNotInState        = pgerr.ObjectNotInPrerequisiteState
 	CodeSequenceLimit           = "2200H"
 	CodeInvalidName             = "42602"
 	CodeUniqueViolation         = "23505"
 )
 
-// errorf builds the PostgreSQL error a client sees (a *wire.Error).
-func errorf(code, format string, args ...any) *wire.Error {
-	return wire.Errorf(code, format, args...)
+// errorf builds the PostgreSQL error a client sees (a *pgerr.Error).
+func errorf(code, format string, args ...any) *pgerr.Error {
+	return pgerr.Errorf(code, format, args...)
 }
 
 // Code returns the SQLSTATE of err ("" when err carries none).
 func Code(err error) string {
-	var we *wire.Error
+	var we *pgerr.Error
 	if errors.As(err, &we) {
 		return we.Code
 	}
@@ -63,11 +63,11 @@ func IsDependentObjects(err error) bool { return Code(err) == CodeDependentObjec
 // notSupported is 0A000 naming what is not supported.
 // revokeNotSupported refuses a statement that takes privileges away:
 // object privileges are not enforced, so it could not take effect.
-func revokeNotSupported(what string) *wire.Error {
+func revokeNotSupported(what string) *pgerr.Error {
 	return notSupported("%s", what).WithDetail("Object privileges are not enforced: every role may use every table, view and sequence, so a revoked privilege would still be usable.").
 		WithHint("Restrict who reaches a branch with pg_hba rules (--hba).")
 }
 
-func notSupported(format string, args ...any) *wire.Error {
+func notSupported(format string, args ...any) *pgerr.Error {
 	return errorf(CodeFeatureNotSupported, "%s is not supported", fmt.Sprintf(format, args...))
 }

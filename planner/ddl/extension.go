@@ -6,7 +6,7 @@ import (
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/graph"
 	q "github.com/pggraph/pggraph/internal/sqlparse"
-	"github.com/pggraph/pggraph/wire"
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // Extensions (CREATE EXTENSION, DROP EXTENSION).
@@ -67,7 +67,7 @@ func (pc *planCtx) extension(name string) (graph.TableEntry, bool, error) {
 }
 
 func (pc *planCtx) createExtension(st *q.CreateExtensionStmt) ([]Change, error) {
-	skip := []Change{&NoOp{CommandTag: "CREATE EXTENSION", notes: notes{[]*wire.Error{
+	skip := []Change{&NoOp{CommandTag: "CREATE EXTENSION", notes: notes{[]*pgerr.Error{
 		notice(CodeDuplicateObject, "extension \"%s\" already exists, skipping", st.Extname)}}}}
 	version, ok := builtinExtensions[st.Extname]
 	switch {
@@ -96,7 +96,7 @@ func (pc *planCtx) createExtension(st *q.CreateExtensionStmt) ([]Change, error) 
 // dropExtensions plans DROP EXTENSION.
 func (pc *planCtx) dropExtensions(st *q.DropStmt) ([]Change, error) {
 	var out []Change
-	var ns []*wire.Error
+	var ns []*pgerr.Error
 	for _, o := range st.Objects {
 		n := o.GetString_().GetSval()
 		_, ok, err := pc.extension(n)
@@ -107,7 +107,7 @@ func (pc *planCtx) dropExtensions(st *q.DropStmt) ([]Change, error) {
 			if !st.MissingOk {
 				return nil, errorf(CodeUndefinedObject, "extension \"%s\" does not exist", n)
 			}
-			ns = append(ns, notice(wire.CodeSuccessfulCompletion, "extension \"%s\" does not exist, skipping", n))
+			ns = append(ns, notice(pgerr.SuccessfulCompletion, "extension \"%s\" does not exist, skipping", n))
 			continue
 		}
 		out = append(out, &DropTable{Name: ExtensionEntryPrefix + n, CommandTag: "DROP EXTENSION"})

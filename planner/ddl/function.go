@@ -8,7 +8,7 @@ import (
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/graph"
 	q "github.com/pggraph/pggraph/internal/sqlparse"
-	"github.com/pggraph/pggraph/wire"
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // User functions (CREATE [OR REPLACE] FUNCTION, DROP FUNCTION).
@@ -435,7 +435,7 @@ func sqlBodyText(n *q.Node) (string, error) {
 // lookupFunction resolves a function named with or without an argument
 // list (DROP FUNCTION, GRANT … ON FUNCTION, COMMENT ON FUNCTION).
 // missing is PostgreSQL's error for a function that does not exist.
-func (pc *planCtx) lookupFunction(owa *q.ObjectWithArgs) (e graph.TableEntry, m TableMeta, name string, inputs []uint32, missing *wire.Error, err error) {
+func (pc *planCtx) lookupFunction(owa *q.ObjectWithArgs) (e graph.TableEntry, m TableMeta, name string, inputs []uint32, missing *pgerr.Error, err error) {
 	if name, err = funcNameOf(owa.Objname); err != nil {
 		return
 	}
@@ -483,7 +483,7 @@ func (pc *planCtx) dropFunctions(st *q.DropStmt) ([]Change, error) {
 	kind := map[q.ObjectType]string{q.ObjectType_OBJECT_FUNCTION: "function", q.ObjectType_OBJECT_PROCEDURE: "procedure", q.ObjectType_OBJECT_ROUTINE: "routine"}[st.RemoveType]
 	tag := "DROP " + strings.ToUpper(kind)
 	var out []Change
-	var ns []*wire.Error
+	var ns []*pgerr.Error
 	for _, o := range st.Objects {
 		owa := o.GetObjectWithArgs()
 		e, m, name, inputs, missing, err := pc.lookupFunction(owa)
@@ -497,7 +497,7 @@ func (pc *planCtx) dropFunctions(st *q.DropStmt) ([]Change, error) {
 			if !st.MissingOk {
 				return nil, missing
 			}
-			ns = append(ns, notice(wire.CodeSuccessfulCompletion, "%s %s(%s) does not exist, skipping", kind, name, writtenTypes(owa.Objargs)))
+			ns = append(ns, notice(pgerr.SuccessfulCompletion, "%s %s(%s) does not exist, skipping", kind, name, writtenTypes(owa.Objargs)))
 			continue
 		}
 		switch proc := m.Function.Proc; {

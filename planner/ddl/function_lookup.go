@@ -3,14 +3,14 @@ package ddl
 import (
 	"github.com/pggraph/pggraph/graph"
 	q "github.com/pggraph/pggraph/internal/sqlparse"
-	"github.com/pggraph/pggraph/wire"
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // LookupFunction resolves a user function named with or without an
 // argument list in cat, for statements the SQL layer plans itself
 // (GRANT … ON FUNCTION, ALTER FUNCTION … OWNER TO): its entry and meta,
 // or missing, PostgreSQL's error for a function that does not exist.
-func LookupFunction(owa *q.ObjectWithArgs, cat Catalog) (e graph.TableEntry, m TableMeta, missing *wire.Error, err error) {
+func LookupFunction(owa *q.ObjectWithArgs, cat Catalog) (e graph.TableEntry, m TableMeta, missing *pgerr.Error, err error) {
 	pc := &planCtx{v: newView(cat)}
 	e, m, _, _, missing, err = pc.lookupFunction(owa)
 	return e, m, missing, err

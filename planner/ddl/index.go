@@ -2,7 +2,7 @@ package ddl
 
 import (
 	q "github.com/pggraph/pggraph/internal/sqlparse"
-	"github.com/pggraph/pggraph/wire"
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // createIndex plans CREATE [UNIQUE] INDEX on plain columns. The index is
@@ -71,7 +71,7 @@ func (pc *planCtx) createIndex(st *q.IndexStmt) ([]Change, error) {
 		name = chooseName(taken, table, columnsLabel(cols), "idx")
 	} else if taken[name] {
 		if st.IfNotExists {
-			return []Change{&NoOp{CommandTag: "CREATE INDEX", notes: notes{[]*wire.Error{notice(CodeDuplicateTable, "relation \"%s\" already exists, skipping", name)}}}}, nil
+			return []Change{&NoOp{CommandTag: "CREATE INDEX", notes: notes{[]*pgerr.Error{notice(CodeDuplicateTable, "relation \"%s\" already exists, skipping", name)}}}}, nil
 		}
 		return nil, errorf(CodeDuplicateTable, "relation \"%s\" already exists", name)
 	}

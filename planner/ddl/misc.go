@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	q "github.com/pggraph/pggraph/internal/sqlparse"
-	"github.com/pggraph/pggraph/wire"
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // noOpOn accepts a statement without effect after checking that the
@@ -22,7 +22,7 @@ func (pc *planCtx) noOpOn(rv *q.RangeVar, missingOk bool, tag string) ([]Change,
 	}
 	if !taken[name] {
 		if missingOk {
-			return []Change{&NoOp{CommandTag: tag, notes: notes{[]*wire.Error{notice(wire.CodeSuccessfulCompletion, "relation \"%s\" does not exist, skipping", name)}}}}, nil
+			return []Change{&NoOp{CommandTag: tag, notes: notes{[]*pgerr.Error{notice(pgerr.SuccessfulCompletion, "relation \"%s\" does not exist, skipping", name)}}}}, nil
 		}
 		return nil, errorf(CodeUndefinedTable, "relation \"%s\" does not exist", name)
 	}
@@ -58,7 +58,7 @@ func (pc *planCtx) truncate(st *q.TruncateStmt) ([]Change, error) {
 			order = append(order, name)
 		}
 	}
-	var ns []*wire.Error
+	var ns []*pgerr.Error
 	for i := 0; i < len(order); i++ {
 		deps, err := pc.v.referencing(order[i])
 		if err != nil {
@@ -75,7 +75,7 @@ func (pc *planCtx) truncate(st *q.TruncateStmt) ([]Change, error) {
 			}
 			set[d.Table] = true
 			order = append(order, d.Table)
-			ns = append(ns, notice(wire.CodeSuccessfulCompletion, "truncate cascades to table \"%s\"", d.Table))
+			ns = append(ns, notice(pgerr.SuccessfulCompletion, "truncate cascades to table \"%s\"", d.Table))
 		}
 	}
 	t := &Truncate{Names: order, notes: notes{ns}}
@@ -236,7 +236,7 @@ func (pc *planCtx) setSchema(st *q.AlterObjectSchemaStmt) ([]Change, error) {
 	}
 	if !found {
 		if st.MissingOk {
-			return []Change{&NoOp{CommandTag: tag, notes: notes{[]*wire.Error{notice(wire.CodeSuccessfulCompletion, "relation \"%s\" does not exist, skipping", st.Relation.Relname)}}}}, nil
+			return []Change{&NoOp{CommandTag: tag, notes: notes{[]*pgerr.Error{notice(pgerr.SuccessfulCompletion, "relation \"%s\" does not exist, skipping", st.Relation.Relname)}}}}, nil
 		}
 		return nil, errorf(CodeUndefinedTable, "relation \"%s\" does not exist", st.Relation.Relname)
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/pggraph/pggraph/graph"
 	"github.com/pggraph/pggraph/internal/pgq"
 	q "github.com/pggraph/pggraph/internal/sqlparse"
-	"github.com/pggraph/pggraph/wire"
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // Property graphs (CREATE [OR REPLACE] / ALTER / DROP PROPERTY GRAPH,
@@ -441,7 +441,7 @@ func checkPropGraph(g *PropGraphMeta) error {
 
 func (pc *planCtx) dropPropGraphs(d *pgq.GraphDDL) ([]Change, error) {
 	var out []Change
-	var ns []*wire.Error
+	var ns []*pgerr.Error
 	var lines, cascaded, views []string
 	gone := map[string]bool{}
 	for _, n := range d.Drops {
@@ -457,7 +457,7 @@ func (pc *planCtx) dropPropGraphs(d *pgq.GraphDDL) ([]Change, error) {
 			if !d.IfExists {
 				return nil, errorf(CodeUndefinedTable, "property graph \"%s\" does not exist", name)
 			}
-			ns = append(ns, notice(wire.CodeSuccessfulCompletion, "property graph \"%s\" does not exist, skipping", name))
+			ns = append(ns, notice(pgerr.SuccessfulCompletion, "property graph \"%s\" does not exist, skipping", name))
 			continue
 		}
 		out = append(out, &DropTable{Name: PropGraphEntryPrefix + name, Cascade: d.Cascade, CommandTag: "DROP PROPERTY GRAPH"})
@@ -498,8 +498,8 @@ func (pc *planCtx) alterPropGraph(d *pgq.GraphDDL) ([]Change, error) {
 	}
 	if !ok {
 		if d.IfExists {
-			return []Change{&NoOp{CommandTag: "ALTER PROPERTY GRAPH", notes: notes{[]*wire.Error{
-				notice(wire.CodeSuccessfulCompletion, "relation \"%s\" does not exist, skipping", name)}}}}, nil
+			return []Change{&NoOp{CommandTag: "ALTER PROPERTY GRAPH", notes: notes{[]*pgerr.Error{
+				notice(pgerr.SuccessfulCompletion, "relation \"%s\" does not exist, skipping", name)}}}}, nil
 		}
 		return nil, errorf(CodeUndefinedTable, "property graph \"%s\" does not exist", name)
 	}

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	q "github.com/pggraph/pggraph/internal/sqlparse"
-	"github.com/pggraph/pggraph/wire"
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // rename plans ALTER TABLE/SEQUENCE/INDEX … RENAME [COLUMN|CONSTRAINT] … TO ….
@@ -52,7 +52,7 @@ func (pc *planCtx) renameInTable(st *q.RenameStmt) ([]Change, error) {
 	}
 	if !ok {
 		if st.MissingOk {
-			return []Change{&NoOp{CommandTag: tag, notes: notes{[]*wire.Error{notice(wire.CodeSuccessfulCompletion, "relation \"%s\" does not exist, skipping", name)}}}}, nil
+			return []Change{&NoOp{CommandTag: tag, notes: notes{[]*pgerr.Error{notice(pgerr.SuccessfulCompletion, "relation \"%s\" does not exist, skipping", name)}}}}, nil
 		}
 		return nil, errorf(CodeUndefinedTable, "relation \"%s\" does not exist", name)
 	}
@@ -283,7 +283,7 @@ func (pc *planCtx) renameIndex(st *q.RenameStmt) ([]Change, error) {
 	}
 	if !ok {
 		if st.MissingOk {
-			return []Change{&NoOp{CommandTag: "ALTER INDEX", notes: notes{[]*wire.Error{notice(wire.CodeSuccessfulCompletion, "relation \"%s\" does not exist, skipping", name)}}}}, nil
+			return []Change{&NoOp{CommandTag: "ALTER INDEX", notes: notes{[]*pgerr.Error{notice(pgerr.SuccessfulCompletion, "relation \"%s\" does not exist, skipping", name)}}}}, nil
 		}
 		return nil, errorf(CodeUndefinedTable, "relation \"%s\" does not exist", name)
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/pggraph/pggraph/graph"
 	q "github.com/pggraph/pggraph/internal/sqlparse"
-	"github.com/pggraph/pggraph/wire"
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // Schemas (CREATE SCHEMA, DROP SCHEMA, ALTER SCHEMA … RENAME TO / OWNER
@@ -215,7 +215,7 @@ func (pc *planCtx) createSchema(st *q.CreateSchemaStmt) ([]Change, error) {
 	}
 	if exists {
 		if st.IfNotExists {
-			return []Change{&NoOp{CommandTag: "CREATE SCHEMA", notes: notes{[]*wire.Error{notice(CodeDuplicateSchema, "schema \"%s\" already exists, skipping", name)}}}}, nil
+			return []Change{&NoOp{CommandTag: "CREATE SCHEMA", notes: notes{[]*pgerr.Error{notice(CodeDuplicateSchema, "schema \"%s\" already exists, skipping", name)}}}}, nil
 		}
 		return nil, errorf(CodeDuplicateSchema, "schema \"%s\" already exists", name)
 	}
@@ -291,7 +291,7 @@ func (pc *planCtx) schemaMembers(s string) ([]string, map[string]TableMeta, erro
 // dropSchemas plans DROP SCHEMA [IF EXISTS] names [CASCADE | RESTRICT].
 func (pc *planCtx) dropSchemas(st *q.DropStmt) ([]Change, error) {
 	var out []Change
-	var ns []*wire.Error
+	var ns []*pgerr.Error
 	for _, o := range st.Objects {
 		n := o.GetString_().GetSval()
 		if n == "public" && st.Behavior != q.DropBehavior_DROP_CASCADE {
@@ -323,7 +323,7 @@ func (pc *planCtx) dropSchemas(st *q.DropStmt) ([]Change, error) {
 			if !st.MissingOk {
 				return nil, errorf(CodeInvalidSchemaName, "schema \"%s\" does not exist", n)
 			}
-			ns = append(ns, notice(wire.CodeSuccessfulCompletion, "schema \"%s\" does not exist, skipping", n))
+			ns = append(ns, notice(pgerr.SuccessfulCompletion, "schema \"%s\" does not exist, skipping", n))
 			continue
 		}
 		members, metas, err := pc.schemaMembers(n)
@@ -429,15 +429,15 @@ func dependLines(schema string, deps []string) string {
 }
 
 // cascadeNotice is PostgreSQL's NOTICE of a DROP … CASCADE.
-func cascadeNotice(deps []string) *wire.Error {
+func cascadeNotice(deps []string) *pgerr.Error {
 	if len(deps) == 1 {
-		return notice(wire.CodeSuccessfulCompletion, "drop cascades to %s", deps[0])
+		return notice(pgerr.SuccessfulCompletion, "drop cascades to %s", deps[0])
 	}
 	lines := make([]string, len(deps))
 	for i, d := range deps {
 		lines[i] = "drop cascades to " + d
 	}
-	n := notice(wire.CodeSuccessfulCompletion, "drop cascades to %d other objects", len(deps))
+	n := notice(pgerr.SuccessfulCompletion, "drop cascades to %d other objects", len(deps))
 	n.Detail = strings.Join(lines, "\n")
 	return n
 }

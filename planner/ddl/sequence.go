@@ -7,7 +7,7 @@ import (
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/graph"
 	q "github.com/pggraph/pggraph/internal/sqlparse"
-	"github.com/pggraph/pggraph/wire"
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // SequenceRef locates a sequence: a standalone sequence relation (Column
@@ -130,7 +130,7 @@ func (pc *planCtx) createSequence(st *q.CreateSeqStmt) ([]Change, error) {
 	}
 	if taken[name] {
 		if st.IfNotExists {
-			return []Change{&NoOp{CommandTag: "CREATE SEQUENCE", notes: notes{[]*wire.Error{notice(CodeDuplicateTable, "relation \"%s\" already exists, skipping", pc.shown(name))}}}}, nil
+			return []Change{&NoOp{CommandTag: "CREATE SEQUENCE", notes: notes{[]*pgerr.Error{notice(CodeDuplicateTable, "relation \"%s\" already exists, skipping", pc.shown(name))}}}}, nil
 		}
 		return nil, errorf(CodeDuplicateTable, "relation \"%s\" already exists", pc.shown(name))
 	}
@@ -190,7 +190,7 @@ func (pc *planCtx) alterSequence(st *q.AlterSeqStmt) ([]Change, error) {
 	}
 	if !ok {
 		if st.MissingOk {
-			return []Change{&NoOp{CommandTag: "ALTER SEQUENCE", notes: notes{[]*wire.Error{notice(wire.CodeSuccessfulCompletion, "relation \"%s\" does not exist, skipping", name)}}}}, nil
+			return []Change{&NoOp{CommandTag: "ALTER SEQUENCE", notes: notes{[]*pgerr.Error{notice(pgerr.SuccessfulCompletion, "relation \"%s\" does not exist, skipping", name)}}}}, nil
 		}
 		return nil, errorf(CodeUndefinedTable, "relation \"%s\" does not exist", name)
 	}
@@ -256,7 +256,7 @@ func (pc *planCtx) renameSequence(st *q.RenameStmt) ([]Change, error) {
 	}
 	if !ok {
 		if st.MissingOk {
-			return []Change{&NoOp{CommandTag: "ALTER SEQUENCE", notes: notes{[]*wire.Error{notice(wire.CodeSuccessfulCompletion, "relation \"%s\" does not exist, skipping", name)}}}}, nil
+			return []Change{&NoOp{CommandTag: "ALTER SEQUENCE", notes: notes{[]*pgerr.Error{notice(pgerr.SuccessfulCompletion, "relation \"%s\" does not exist, skipping", name)}}}}, nil
 		}
 		return nil, errorf(CodeUndefinedTable, "relation \"%s\" does not exist", name)
 	}
@@ -304,7 +304,7 @@ func (pc *planCtx) renameSequence(st *q.RenameStmt) ([]Change, error) {
 func (pc *planCtx) dropSequences(st *q.DropStmt, names []string) ([]Change, error) {
 	cascade := st.Behavior == q.DropBehavior_DROP_CASCADE
 	var out []Change
-	var skipped []*wire.Error
+	var skipped []*pgerr.Error
 	for _, name := range names {
 		ref, ok, err := pc.v.lookupSequence(name)
 		if err != nil {
@@ -312,7 +312,7 @@ func (pc *planCtx) dropSequences(st *q.DropStmt, names []string) ([]Change, erro
 		}
 		if !ok {
 			if st.MissingOk {
-				skipped = append(skipped, notice(wire.CodeSuccessfulCompletion, "sequence \"%s\" does not exist, skipping", name))
+				skipped = append(skipped, notice(pgerr.SuccessfulCompletion, "sequence \"%s\" does not exist, skipping", name))
 				continue
 			}
 			if _, m, ok, err := pc.v.table(name); err != nil {
@@ -397,7 +397,7 @@ func (pc *planCtx) dropSequences(st *q.DropStmt, names []string) ([]Change, erro
 }
 
 // addNotices prepends notices to a change.
-func addNotices(c Change, ns []*wire.Error) {
+func addNotices(c Change, ns []*pgerr.Error) {
 	switch x := c.(type) {
 	case *CreateTable:
 		x.Notice = append(ns, x.Notice...)

@@ -10,7 +10,7 @@ import (
 
 	"github.com/pggraph/pggraph/graph"
 	q "github.com/pggraph/pggraph/internal/sqlparse"
-	"github.com/pggraph/pggraph/wire"
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // Triggers (CREATE [OR REPLACE] TRIGGER, DROP TRIGGER, ALTER TABLE …
@@ -109,7 +109,7 @@ func (pc *planCtx) createTrigger(st *q.CreateTrigStmt) ([]Change, error) {
 	case st.Timing&trigInstead != 0:
 		return nil, notSupported("INSTEAD OF triggers")
 	case st.Events&trigTruncate != 0 && st.Row:
-		return nil, errorf(wire.CodeFeatureNotSupported, "TRUNCATE FOR EACH ROW triggers are not supported")
+		return nil, errorf(pgerr.FeatureNotSupported, "TRUNCATE FOR EACH ROW triggers are not supported")
 	case len(st.TransitionRels) > 0:
 		return nil, notSupported("transition tables (REFERENCING) of triggers")
 	case st.WhenClause != nil && !st.Row:
@@ -203,7 +203,7 @@ func triggerChange(e graph.TableEntry, m TableMeta, tag string) *AlterTable {
 // dropTrigger plans DROP TRIGGER [IF EXISTS] name ON table.
 func (pc *planCtx) dropTrigger(st *q.DropStmt) ([]Change, error) {
 	var out []Change
-	var ns []*wire.Error
+	var ns []*pgerr.Error
 	for _, o := range st.Objects {
 		parts := stringList(o.GetList().GetItems())
 		if len(parts) < 2 {
@@ -217,7 +217,7 @@ func (pc *planCtx) dropTrigger(st *q.DropStmt) ([]Change, error) {
 		e, m, table, err := pc.tableForTrigger(rv)
 		if err != nil {
 			if st.MissingOk && errCode(err) == CodeUndefinedTable {
-				ns = append(ns, notice(wire.CodeSuccessfulCompletion, "relation \"%s\" does not exist, skipping", table))
+				ns = append(ns, notice(pgerr.SuccessfulCompletion, "relation \"%s\" does not exist, skipping", table))
 				continue
 			}
 			return nil, err
@@ -225,7 +225,7 @@ func (pc *planCtx) dropTrigger(st *q.DropStmt) ([]Change, error) {
 		i := slices.IndexFunc(m.Triggers, func(x Trigger) bool { return x.Name == trig })
 		if i < 0 {
 			if st.MissingOk {
-				ns = append(ns, notice(wire.CodeSuccessfulCompletion, "trigger \"%s\" for relation \"%s\" does not exist, skipping", trig, table))
+				ns = append(ns, notice(pgerr.SuccessfulCompletion, "trigger \"%s\" for relation \"%s\" does not exist, skipping", trig, table))
 				continue
 			}
 			return nil, errorf(CodeUndefinedObject, "trigger \"%s\" for table \"%s\" does not exist", trig, table)

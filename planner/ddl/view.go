@@ -9,7 +9,7 @@ import (
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/graph"
 	q "github.com/pggraph/pggraph/internal/sqlparse"
-	"github.com/pggraph/pggraph/wire"
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // Views are relations of kind RelView, registered in the catalog like
@@ -253,14 +253,14 @@ func (pc *planCtx) dependentViews(rel, col, what string, gone map[string]bool) (
 
 // cascadeNotices are the NOTICEs of a drop that took dependent objects
 // with it: one line, or a count with the list as DETAIL.
-func cascadeNotices(lines []string) []*wire.Error {
+func cascadeNotices(lines []string) []*pgerr.Error {
 	switch len(lines) {
 	case 0:
 		return nil
 	case 1:
-		return []*wire.Error{notice(wire.CodeSuccessfulCompletion, "%s", lines[0])}
+		return []*pgerr.Error{notice(pgerr.SuccessfulCompletion, "%s", lines[0])}
 	}
-	return []*wire.Error{notice(wire.CodeSuccessfulCompletion, "drop cascades to %d other objects", len(lines)).WithDetail(strings.Join(lines, "\n"))}
+	return []*pgerr.Error{notice(pgerr.SuccessfulCompletion, "drop cascades to %d other objects", len(lines)).WithDetail(strings.Join(lines, "\n"))}
 }
 
 // dropViews plans DROP VIEW. Views that read a dropped view need
@@ -418,7 +418,7 @@ func (pc *planCtx) alterView(st *q.AlterTableStmt) ([]Change, error) {
 	}
 	if !ok {
 		if st.MissingOk {
-			return []Change{&NoOp{CommandTag: "ALTER VIEW", notes: notes{[]*wire.Error{notice(wire.CodeSuccessfulCompletion, "relation \"%s\" does not exist, skipping", name)}}}}, nil
+			return []Change{&NoOp{CommandTag: "ALTER VIEW", notes: notes{[]*pgerr.Error{notice(pgerr.SuccessfulCompletion, "relation \"%s\" does not exist, skipping", name)}}}}, nil
 		}
 		return nil, errorf(CodeUndefinedTable, "relation \"%s\" does not exist", name)
 	}
@@ -437,7 +437,7 @@ func (pc *planCtx) alterView(st *q.AlterTableStmt) ([]Change, error) {
 
 // viewActionError is PostgreSQL's answer to an ALTER TABLE action on a
 // view ("ALTER action ADD COLUMN cannot be performed on relation").
-func viewActionError(action, name string) *wire.Error {
+func viewActionError(action, name string) *pgerr.Error {
 	return errorf(CodeWrongObjectType, "ALTER action %s cannot be performed on relation \"%s\"", action, name).
 		WithDetail("This operation is not supported for views.")
 }
