@@ -4,7 +4,6 @@ import (
 	"strconv"
 	"strings"
 
-	q "github.com/pggraph/pggraph/internal/sqlparse"
 	"github.com/pggraph/pggraph/observe"
 )
 
@@ -18,18 +17,10 @@ func (w *writer) noteRowsWritten(p *plan, out *writeOut) {
 	if out == nil {
 		return
 	}
-	var rv *q.RangeVar
-	kind := p.stmtName()
-	switch p.kind {
-	case stmtInsert:
-		rv = p.node.GetInsertStmt().GetRelation()
-	case stmtUpdate:
-		rv = p.node.GetUpdateStmt().GetRelation()
-	case stmtDelete:
-		rv = p.node.GetDeleteStmt().GetRelation()
-	default:
+	if p.kind != stmtInsert && p.kind != stmtUpdate && p.kind != stmtDelete {
 		return
 	}
+	rv, kind := p.targetRelation(), p.stmtName()
 	n, err := strconv.ParseInt(out.tag[strings.LastIndexByte(out.tag, ' ')+1:], 10, 64)
 	if err != nil || n == 0 || rv == nil {
 		return

@@ -17,17 +17,8 @@ import (
 // startProgress registers the statement in graph.progress (nil for the
 // statements that are not row writes: Done and the counters accept nil).
 func (w *writer) startProgress(p *plan) *observe.Progress {
-	var rv *sqlparse.RangeVar
-	switch p.kind {
-	case stmtInsert:
-		rv = p.node.GetInsertStmt().GetRelation()
-	case stmtUpdate:
-		rv = p.node.GetUpdateStmt().GetRelation()
-	case stmtDelete:
-		rv = p.node.GetDeleteStmt().GetRelation()
-	case stmtMerge:
-		rv = p.node.GetMergeStmt().GetRelation()
-	default:
+	rv := p.targetRelation()
+	if rv == nil {
 		return nil
 	}
 	w.progress = observe.StartProgress(&observe.Progress{PID: int32(w.s.info.ProcessID), Database: w.s.info.Database,
@@ -56,4 +47,20 @@ func (w *writer) progressRows() (count func(n int), finished func()) {
 		}
 	}
 	return count, func() { p.SetPhase("checking and writing rows") }
+}
+
+// targetRelation is the table an INSERT, UPDATE, DELETE or MERGE writes
+// (nil for other statements).
+func (p *plan) targetRelation() *sqlparse.RangeVar {
+	switch p.kind {
+	case stmtInsert:
+		return p.node.GetInsertStmt().GetRelation()
+	case stmtUpdate:
+		return p.node.GetUpdateStmt().GetRelation()
+	case stmtDelete:
+		return p.node.GetDeleteStmt().GetRelation()
+	case stmtMerge:
+		return p.node.GetMergeStmt().GetRelation()
+	}
+	return nil
 }

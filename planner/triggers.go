@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/pggraph/pggraph/exec"
-	q "github.com/pggraph/pggraph/internal/sqlparse"
 	"github.com/pggraph/pggraph/planner/ddl"
 	"github.com/pggraph/pggraph/wire"
 )
@@ -290,17 +289,10 @@ func (v *view) Triggers() []*exec.TriggerDef { return v.base.Triggers() }
 // statement ends, or nothing when it fails. Without it each write a
 // trigger function made would publish as a commit of its own.
 func (s *session) dmlFiresTriggers(ctx context.Context, p *plan) bool {
-	var rv *q.RangeVar
-	var events []string
-	switch p.kind {
-	case stmtInsert:
-		rv, events = p.node.GetInsertStmt().GetRelation(), []string{"INSERT"}
-	case stmtUpdate:
-		rv, events = p.node.GetUpdateStmt().GetRelation(), []string{"UPDATE"}
-	case stmtDelete:
-		rv, events = p.node.GetDeleteStmt().GetRelation(), []string{"DELETE"}
-	case stmtMerge:
-		rv, events = p.node.GetMergeStmt().GetRelation(), []string{"INSERT", "UPDATE", "DELETE"}
+	rv := p.targetRelation()
+	events := []string{p.stmtName()}
+	if p.kind == stmtMerge {
+		events = []string{"INSERT", "UPDATE", "DELETE"}
 	}
 	if rv == nil {
 		return false
