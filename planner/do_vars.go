@@ -28,6 +28,10 @@ type plValue struct {
 	notNull bool
 	rec     *plRecord // a record variable (nil until assigned)
 	isRec   bool
+	// nullOf gives a NULL record its row type: a trigger's OLD on INSERT
+	// or NEW on DELETE is NULL, and its fields read as NULL (PostgreSQL
+	// 11 and later), where an unassigned record's are an error
+	nullOf *plRecord
 }
 
 // plRecord is a record's row: field names, types and values.
@@ -464,6 +468,9 @@ func (r *doRun) visibleColumns(ctx context.Context, sql string) (map[string]bool
 
 // row is the whole record as a row value.
 func (v *plValue) row(rec string) (string, error) {
+	if v.rec == nil && v.nullOf != nil {
+		return "NULL", nil
+	}
 	if v.rec == nil {
 		return "", wire.Errorf("55000", "record \"%s\" is not assigned yet", rec).
 			WithDetail("The tuple structure of a not-yet-assigned record is indeterminate.")
@@ -477,6 +484,14 @@ func (v *plValue) row(rec string) (string, error) {
 
 // field is record field f as SQL text of its type.
 func (v *plValue) field(rec, f string) (string, error) {
+	if v.rec == nil && v.nullOf != nil {
+		for j, name := range v.nullOf.names {
+			if name == f {
+				return (&plValue{typ: v.nullOf.types[j], null: true}).literal(), nil
+			}
+		}
+		return "", wire.Errorf("42703", "record \"%s\" has no field \"%s\"", rec, f)
+	}
 	if v.rec == nil {
 		return "", wire.Errorf("55000", "record \"%s\" is not assigned yet", rec).
 			WithDetail("The tuple structure of a not-yet-assigned record is indeterminate.")

@@ -192,8 +192,7 @@ func (w *writer) fireRow(ti *tableInfo, event string, before bool, olds, news []
 // triggerWhen evaluates a trigger's WHEN condition for one row.
 func (s *session) triggerWhen(ctx context.Context, t ddl.Trigger, newRec, oldRec *plRecord) (bool, error) {
 	r := &doRun{s: s, vars: map[string]*plValue{}}
-	r.vars["new"] = &plValue{isRec: true, rec: newRec}
-	r.vars["old"] = &plValue{isRec: true, rec: oldRec}
+	r.vars["new"], r.vars["old"] = triggerRecords(newRec, oldRec)
 	v, null, err := r.value(ctx, t.When, 0, "WHEN")
 	if err != nil {
 		return false, err
@@ -212,8 +211,7 @@ func (s *session) callTrigger(ctx context.Context, f *exec.FuncDef, t ddl.Trigge
 	s.doDepth++
 	defer func() { s.doDepth-- }()
 	r := &doRun{s: s, vars: map[string]*plValue{}, fn: f, result: &plResult{}}
-	r.vars["new"] = &plValue{isRec: true, rec: newRec}
-	r.vars["old"] = &plValue{isRec: true, rec: oldRec}
+	r.vars["new"], r.vars["old"] = triggerRecords(newRec, oldRec)
 	when, level := "AFTER", "STATEMENT"
 	if t.Before {
 		when = "BEFORE"
@@ -324,4 +322,15 @@ func (s *session) truncateFiresTriggers(ctx context.Context) bool {
 		}
 	}
 	return false
+}
+
+// triggerRecords are a row trigger's NEW and OLD: the one the event has
+// not (OLD on INSERT, NEW on DELETE) is a NULL record of the table's row
+// type, whose fields read as NULL, as in PostgreSQL.
+func triggerRecords(newRec, oldRec *plRecord) (newVal, oldVal *plValue) {
+	shape := newRec
+	if shape == nil {
+		shape = oldRec
+	}
+	return &plValue{isRec: true, rec: newRec, nullOf: shape}, &plValue{isRec: true, rec: oldRec, nullOf: shape}
 }

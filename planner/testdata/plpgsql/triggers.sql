@@ -125,3 +125,21 @@ INSERT INTO accounts (email, created_at, updated_at) VALUES ('a@x', '2020-01-01'
 UPDATE accounts SET email = 'a@y' WHERE id = 1;
 UPDATE accounts SET email = email WHERE id = 2;
 SELECT id, email, updated_at > '2020-01-01' AS touched FROM accounts ORDER BY id;
+-- OLD on INSERT and NEW on DELETE are NULL records: their fields read as
+-- NULL (PostgreSQL 11 and later), a whole-row reference is NULL
+CREATE TABLE null_rec (id int PRIMARY KEY, v text);
+CREATE TABLE null_rec_log (op text, new_id int, old_id int, old_null bool, new_null bool);
+CREATE FUNCTION null_rec_trg() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO null_rec_log VALUES (tg_op, new.id, old.id, old IS NULL, new IS NULL);
+  IF tg_op = 'DELETE' THEN
+    RETURN old;
+  END IF;
+  RETURN new;
+END $$;
+CREATE TRIGGER null_rec_b BEFORE INSERT OR UPDATE OR DELETE ON null_rec FOR EACH ROW EXECUTE FUNCTION null_rec_trg();
+INSERT INTO null_rec VALUES (1, 'a'), (2, 'b');
+UPDATE null_rec SET v = 'c' WHERE id = 1;
+DELETE FROM null_rec WHERE id = 2;
+SELECT * FROM null_rec_log ORDER BY op, coalesce(new_id, old_id);
+SELECT * FROM null_rec ORDER BY id;
