@@ -29,6 +29,14 @@ const (
 	LockCanceled = "canceled"
 )
 
+// Every outcome's series exists at 0 before the first wait, so the
+// metric is served (and a rate over it starts) from the process's start.
+func init() {
+	for _, o := range []string{LockGranted, LockTimeout, LockCanceled} {
+		rowLockWaitSeconds.WithLabelValues(o)
+	}
+}
+
 // RowLockWait records one wait for a row or key lock and how it ended.
 func RowLockWait(outcome string, d time.Duration) {
 	rowLockWaitSeconds.WithLabelValues(outcome).Observe(d.Seconds())
