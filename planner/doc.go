@@ -108,7 +108,10 @@
 // statement: BEFORE ROW
 // triggers change or skip the computed rows before constraints are
 // checked, AFTER ROW and STATEMENT triggers run after the write joined
-// the pending state, so their writes are part of the same graph commit.
+// the pending state, so their writes are part of the same graph commit:
+// an autocommit statement on a table with triggers runs as a transaction
+// (dmlFiresTriggers), since a trigger function's statements would
+// otherwise each publish on their own.
 //
 // Validators run at the statement that causes a violation, against the
 // view the statement sees, with PostgreSQL's SQLSTATEs, messages and
