@@ -502,9 +502,11 @@
 //     has_sequence_privilege and a sequence's relacl
 //     (sequence_privileges.go),
 //     information_schema.table_privileges, role_table_grants,
-//     column_privileges and role_column_grants
-//     (syscat_privileges.go), has_function_privilege (PUBLIC's
-//     EXECUTE: function ACLs are not stored; function_privileges.go);
+//     column_privileges, role_column_grants, routine_privileges and
+//     role_routine_grants (syscat_privileges.go; routines are the user
+//     functions and procedures, whose owner and ACL are stored,
+//     function_acl.go), has_function_privilege (built-ins keep PUBLIC's
+//     EXECUTE, not stored; function_privileges.go);
 //     other objects are owned by the role with OID 10. exec enforces
 //     one rule itself, schema USAGE on name lookups (schema_usage.go:
 //     without USAGE on public its objects are off the search path and

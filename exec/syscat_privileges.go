@@ -210,35 +210,8 @@ func (c *catalogSet) tablePrivilegeRows(public bool) [][]any { return c.privileg
 // (grantor, grantee, catalog, schema, table, column, privilege,
 // grantable).
 func (c *catalogSet) privilegeRows(public, columns bool) [][]any {
-	cat := c.roleCatalog()
-	me := cat.Role(c.user_)
-	sees := func(role uint32) bool {
-		if cat.Bootstrap() {
-			return true
-		}
-		if me == nil {
-			return false
-		}
-		return me.Superuser || cat.MemberOf(me.OID, role, true)
-	}
-	name := func(oid uint32) string {
-		if oid == 0 {
-			return "PUBLIC"
-		}
-		if r := cat.ByOID(oid); r != nil {
-			return r.Name
-		}
-		if oid == access.BootstrapOID {
-			return c.userName()
-		}
-		return strconv.FormatUint(uint64(oid), 10)
-	}
-	yes := func(b bool) string {
-		if b {
-			return "YES"
-		}
-		return "NO"
-	}
+	v := c.aclViewer()
+	cat, sees, name, yes := v.cat, v.sees, v.name, yesNo
 	var rows [][]any
 	for _, t := range c.userTables() {
 		if t.Kind == "sequence" {
@@ -323,6 +296,83 @@ func (c *catalogSet) defaultACLRows() [][]any {
 		}
 		rows = append(rows, []any{uint32(oidDefaultACLBase + i), d.Role, ns, string(d.ObjType),
 			cat.TableACLText(&access.TableACL{Items: d.Items})})
+	}
+	return rows
+}
+
+// aclViewer answers, for the information_schema privilege views, whose
+// grants the current role may see and how a role OID is named.
+type aclViewer struct {
+	c   *catalogSet
+	cat *access.Catalog
+	me  *access.Role
+}
+
+func (c *catalogSet) aclViewer() aclViewer {
+	cat := c.roleCatalog()
+	return aclViewer{c: c, cat: cat, me: cat.Role(c.user_)}
+}
+
+// sees reports whether the current role has the privileges of role
+// (pg_has_role(role, 'USAGE')).
+func (v aclViewer) sees(role uint32) bool {
+	if v.cat.Bootstrap() {
+		return true
+	}
+	if v.me == nil {
+		return false
+	}
+	return v.me.Superuser || v.cat.MemberOf(v.me.OID, role, true)
+}
+
+// name is a grantor's or grantee's name (PUBLIC for 0).
+func (v aclViewer) name(oid uint32) string {
+	if oid == 0 {
+		return "PUBLIC"
+	}
+	if r := v.cat.ByOID(oid); r != nil {
+		return r.Name
+	}
+	if oid == access.BootstrapOID {
+		return v.c.userName()
+	}
+	return strconv.FormatUint(uint64(oid), 10)
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "YES"
+	}
+	return "NO"
+}
+
+// information_schema.routine_privileges and role_routine_grants: one row
+// per EXECUTE grant of a user function or procedure's ACL (its default
+// when it has none: PUBLIC and the owner), with the visibility rules of
+// table_privileges. Built-in functions are not listed.
+func init() {
+	const cols = "grantor sql_identifier, grantee sql_identifier, specific_catalog sql_identifier, specific_schema sql_identifier, specific_name sql_identifier, routine_catalog sql_identifier, routine_schema sql_identifier, routine_name sql_identifier, privilege_type character_data, is_grantable yes_or_no"
+	infoSchemaRels["routine_privileges"] = &sysRelation{13353, cols, func(c *catalogSet) [][]any { return c.routinePrivilegeRows(true) }}
+	infoSchemaRels["role_routine_grants"] = &sysRelation{13358, cols, func(c *catalogSet) [][]any { return c.routinePrivilegeRows(false) }}
+}
+
+func (c *catalogSet) routinePrivilegeRows(public bool) [][]any {
+	v := c.aclViewer()
+	var rows [][]any
+	for _, f := range c.functions() {
+		owner := access.OwnerOID(f.Owner)
+		for _, it := range access.FunctionACL(f.Owner, f.ACL).Items {
+			if it.Privs&access.PrivExecute == 0 {
+				continue
+			}
+			if !v.sees(it.Grantor) && !(it.Grantee != 0 && v.sees(it.Grantee)) && !(public && it.Grantee == 0) {
+				continue
+			}
+			grantable := it.GrantOption&access.PrivExecute != 0 || it.Grantee != 0 && v.cat.MemberOf(it.Grantee, owner, true)
+			specific := f.Name + "_" + strconv.FormatUint(uint64(f.OID), 10)
+			rows = append(rows, []any{v.name(it.Grantor), v.name(it.Grantee), c.database(), f.Schema, specific,
+				c.database(), f.Schema, f.Name, "EXECUTE", yesNo(grantable)})
+		}
 	}
 	return rows
 }

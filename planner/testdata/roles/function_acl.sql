@@ -104,3 +104,10 @@ CREATE TRIGGER tg_t BEFORE INSERT ON tg FOR EACH ROW EXECUTE FUNCTION tg_fn();
 -- as fa
 INSERT INTO tg VALUES (1);
 SELECT id FROM tg;
+-- information_schema's routine grants, as each role sees them
+SELECT grantor, grantee, routine_catalog = current_database(), routine_name, privilege_type, is_grantable FROM information_schema.routine_privileges WHERE routine_schema = 'public' ORDER BY routine_name, grantee, grantor;
+SELECT grantor, grantee, routine_name, is_grantable FROM information_schema.role_routine_grants WHERE routine_schema = 'public' ORDER BY routine_name, grantee, grantor;
+-- as postgres
+SELECT grantor, grantee, routine_name, privilege_type, is_grantable FROM information_schema.routine_privileges WHERE routine_schema = 'public' ORDER BY routine_name, grantee, grantor;
+SELECT grantor, grantee, routine_name, is_grantable FROM information_schema.role_routine_grants WHERE routine_schema = 'public' ORDER BY routine_name, grantee, grantor;
+SELECT bool_and(r.specific_name = r.routine_name || '_' || p.oid), bool_and(r.specific_schema = 'public') FROM information_schema.routine_privileges r JOIN pg_proc p ON p.proname = r.routine_name AND p.pronamespace = 'public'::regnamespace WHERE r.routine_schema = 'public';
