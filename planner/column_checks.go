@@ -31,7 +31,7 @@ func (pc *privCtx) needCols(role uint32, td *exec.TableDef, privs access.TablePr
 		missing &^= p
 		need, ok := cols[p]
 		if !ok || p&access.AllColumnPrivs == 0 {
-			return errPermission(relKind(td), td.Name)
+			return errPermission(relKind(td), td.RelName())
 		}
 		hasOn := func(i int) bool {
 			if i < 0 || i >= len(td.Columns) {
@@ -46,13 +46,13 @@ func (pc *privCtx) needCols(role uint32, td *exec.TableDef, privs access.TablePr
 				found = found || hasOn(i)
 			}
 			if !found {
-				return errPermission(relKind(td), td.Name)
+				return errPermission(relKind(td), td.RelName())
 			}
 			continue
 		}
 		for _, i := range need {
 			if !hasOn(i) {
-				return errPermission(relKind(td), td.Name)
+				return errPermission(relKind(td), td.RelName())
 			}
 		}
 	}

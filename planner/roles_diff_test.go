@@ -232,3 +232,10 @@ func TestFunctionACLDifferential(t *testing.T) {
 func TestCreatedSchemaGrantsDifferential(t *testing.T) {
 	roleScriptDiff(t, "csp_diff", "testdata/roles/created_schema_privileges.sql", 35)
 }
+
+// TestSchemaOwnerDropDifferential runs testdata/roles/schema_owner_drop.sql
+// (a schema's owner drops relations other roles own in it, may not alter
+// them; others get 42501) against PostgreSQL 15 and pgproxy.
+func TestSchemaOwnerDropDifferential(t *testing.T) {
+	roleScriptDiff(t, "sod_diff", "testdata/roles/schema_owner_drop.sql", 25)
+}

@@ -87,7 +87,7 @@ func (pc *privCtx) need(role uint32, td *exec.TableDef, privs access.TablePrivs)
 		return nil
 	}
 	if held, _ := pc.c.TablePrivileges(role, td.Owner, td.ACL); held&privs != privs {
-		return errPermission(relKind(td), td.Name)
+		return errPermission(relKind(td), td.RelName())
 	}
 	return nil
 }
@@ -474,14 +474,16 @@ func (w *writer) ownerChecks(pc *privCtx, n *q.Node) error {
 		}
 		return check(r.Schemaname, r.Relname)
 	}
-	// an index is owned by its table's owner
+	// an index is owned by its table's owner; indexes of a created
+	// schema's tables are stored under the schema-qualified name
 	index := func(schema, name string) error {
-		if schema != "" && schema != "public" {
+		key, known := w.relKey(schema, name)
+		if !known {
 			return nil
 		}
 		for _, e := range w.ddlCatalog().Tables() {
 			m, err := ddl.DecodeMeta(e.Name, e.Def)
-			if err != nil || !hasIndex(m, name) {
+			if err != nil || !hasIndex(m, key) {
 				continue
 			}
 			if !pc.c.IsOwner(pc.role, m.Owner) {
@@ -490,6 +492,21 @@ func (w *writer) ownerChecks(pc *privCtx, n *q.Node) error {
 			return nil
 		}
 		return nil
+	}
+	// DROP checks ownership of the relation or of its schema: the owner
+	// of a created schema may drop what others own in it (PostgreSQL's
+	// RangeVarCallbackForDropRelation); ALTER and the rest may not
+	ownsSchema := func(schema, name string) bool {
+		key, known := w.relKey(schema, name)
+		if !known {
+			return false
+		}
+		i := strings.IndexByte(key, '.')
+		if i < 0 {
+			return false // public: pg_database_owner's, which superusers (owners of everything) alone hold
+		}
+		d, ok := w.v.base.schemaDef(key[:i])
+		return ok && pc.c.IsOwner(pc.role, d.Owner)
 	}
 	switch x := n.Node.(type) {
 	case *q.Node_DropStmt:
@@ -513,6 +530,9 @@ func (w *writer) ownerChecks(pc *privCtx, n *q.Node) error {
 			schema := ""
 			if len(parts) > 1 {
 				schema = parts[len(parts)-2]
+			}
+			if ownsSchema(schema, parts[len(parts)-1]) {
+				continue
 			}
 			if err := checkOne(schema, parts[len(parts)-1]); err != nil {
 				return err
