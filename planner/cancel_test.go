@@ -61,10 +61,18 @@ func TestDisconnectCancelsStatement(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	before := cpuTime()
-	time.Sleep(500 * time.Millisecond)
-	if used := cpuTime() - before; used > 250*time.Millisecond {
-		t.Fatalf("the process used %s of CPU in 500ms after the client left", used)
+	// A statement that kept running would burn at least one core in every
+	// window; other tests' leftovers (GC of their heaps, closing servers)
+	// burn briefly. So one quiet window out of five proves the CPU came back.
+	var used []time.Duration
+	for quiet := false; !quiet; {
+		if len(used) == 5 {
+			t.Fatalf("the process used %v of CPU per 500ms after the client left", used)
+		}
+		before := cpuTime()
+		time.Sleep(500 * time.Millisecond)
+		used = append(used, cpuTime()-before)
+		quiet = used[len(used)-1] < 250*time.Millisecond
 	}
 	var n int64
 	if err := admin.QueryRow(ctx, "SELECT count(*) FROM marks").Scan(&n); err != nil || n != 0 {
