@@ -13,9 +13,10 @@ import (
 // A schema belongs to a branch (a database), but its ACL is kept here,
 // keyed by branch and schema, like the branch's own ACL: GRANT … ON
 // SCHEMA changes the role catalog, not the branch's versioned schema,
-// so it is not time-travelled or merged, and a new branch starts with
-// PostgreSQL 15's default (as a new database gets template1's). A
-// schema nobody granted or revoked on has DefaultSchemaACL.
+// so it is not time-travelled or merged. A new branch takes the schema
+// ACLs of the branch it is created from (CopySchemaACLs), as CREATE
+// DATABASE copies its template's pg_namespace; a deleted branch's are
+// forgotten. A schema nobody granted or revoked on has DefaultSchemaACL.
 //
 // Schema public is owned by pg_database_owner, whose one implicit member
 // is the database's owner — here the bootstrap superuser, owner of
@@ -98,6 +99,29 @@ func (c *Catalog) DropSchemaACLs(branch string) bool {
 	n := len(c.Schemas)
 	c.Schemas = slices.DeleteFunc(c.Schemas, func(s SchemaACL) bool { return s.Branch == branch })
 	return len(c.Schemas) != n
+}
+
+// CopySchemaACLs gives branch the schema ACLs of from, replacing any
+// it had: a branch is created as a copy of another, as CREATE DATABASE
+// copies its template's pg_namespace with nspacl. It reports whether
+// anything changed.
+func (c *Catalog) CopySchemaACLs(from, branch string) bool {
+	before := cloneSchemas(c.Schemas)
+	c.Schemas = slices.DeleteFunc(c.Schemas, func(s SchemaACL) bool { return s.Branch == branch })
+	for _, s := range before {
+		if s.Branch == from {
+			c.Schemas = append(c.Schemas, SchemaACL{Branch: branch, Schema: s.Schema, ACL: TableACL{Items: slices.Clone(s.ACL.Items)}})
+		}
+	}
+	slices.SortFunc(c.Schemas, func(a, b SchemaACL) int {
+		if x := strings.Compare(a.Branch, b.Branch); x != 0 {
+			return x
+		}
+		return strings.Compare(a.Schema, b.Schema)
+	})
+	return !slices.EqualFunc(before, c.Schemas, func(a, b SchemaACL) bool {
+		return a.Branch == b.Branch && a.Schema == b.Schema && slices.Equal(a.ACL.Items, b.ACL.Items)
+	})
 }
 
 // SchemaPrivileges are the privileges role holds on schema of branch

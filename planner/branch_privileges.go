@@ -223,3 +223,24 @@ func (s *session) forgetBranch(ctx context.Context, branch string) error {
 	})
 	return err
 }
+
+// inheritSchemaACLs gives a new branch the schema privileges of the
+// branch it was created from: the branch copies from's schemas, and a
+// role that could use or create in them there can here (as CREATE
+// DATABASE copies its template's nspacl). Until this update lands the
+// new branch answers with PostgreSQL's default schema ACLs.
+func (s *session) inheritSchemaACLs(ctx context.Context, from, branch string) error {
+	if s.access == nil {
+		return nil
+	}
+	_, err := s.access.Update(ctx, nil, func(c *access.Catalog) error {
+		if !c.CopySchemaACLs(from, branch) {
+			return access.ErrNoChange
+		}
+		return nil
+	})
+	if err != nil {
+		return wire.Errorf("58030", "branch \"%s\" was created, but its schema privileges could not be copied from \"%s\"", branch, from).WithDetail(err.Error())
+	}
+	return nil
+}

@@ -119,3 +119,63 @@ func asPgError(err error) *pgconn.PgError {
 }
 
 func copyRows(rows [][]any) pgx.CopyFromSource { return pgx.CopyFromRows(rows) }
+
+// TestBranchInheritsSchemaPrivileges: a branch created from another takes
+// its schema privileges (public's and created schemas'), as CREATE
+// DATABASE copies its template's nspacl; later grants on either branch
+// stay on it, and a branch deleted and created again starts over.
+func TestBranchInheritsSchemaPrivileges(t *testing.T) {
+	ts := startServerWith(t, wire.Config{})
+	admin, err := ts.connectAs(t, "admin", "", "main", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	runRoleSteps(t, admin, []roleStep{
+		{"CREATE ROLE bob LOGIN", ""},
+		{"CREATE SCHEMA app", ""},
+		{"CREATE TABLE app.t (id int PRIMARY KEY)", ""},
+		{"GRANT SELECT ON app.t TO bob", ""},
+		{"GRANT USAGE ON SCHEMA app TO bob", ""},
+		{"REVOKE USAGE ON SCHEMA public FROM PUBLIC", ""},
+		{"CALL graph.create_branch('feat')", ""},
+		{"CALL graph.create_branch('feat2', 'feat')", ""},
+	})
+	const probe = "SELECT has_schema_privilege('bob', 'app', 'USAGE'), has_schema_privilege('bob', 'public', 'USAGE')"
+	for _, b := range []string{"main", "feat", "feat2"} {
+		c, err := ts.connectAs(t, "admin", "", b, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := queryStrings(t, c, probe); got != "t|f" {
+			t.Fatalf("branch %s: schema privileges %q, want t|f (inherited from main)", b, got)
+		}
+	}
+	bob, err := ts.connectAs(t, "bob", "", "feat", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := queryStrings(t, bob, "SELECT count(*) FROM app.t"); got != "0" {
+		t.Fatalf("bob reading app.t on feat: %q", got)
+	}
+	// a grant on feat stays on feat
+	feat, err := ts.connectAs(t, "admin", "", "feat", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	runRoleSteps(t, feat, []roleStep{{"GRANT USAGE ON SCHEMA public TO bob", ""}})
+	if got := queryStrings(t, admin, probe); got != "t|f" {
+		t.Fatalf("main after a grant on feat: %q", got)
+	}
+	runRoleSteps(t, admin, []roleStep{
+		{"CALL graph.delete_branch('feat2')", ""},
+		{"GRANT USAGE ON SCHEMA public TO PUBLIC", ""},
+		{"CALL graph.create_branch('feat2')", ""},
+	})
+	c, err := ts.connectAs(t, "admin", "", "feat2", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := queryStrings(t, c, probe); got != "t|t" {
+		t.Fatalf("feat2 created again from main: %q", got)
+	}
+}

@@ -136,6 +136,7 @@ func (s *session) execGraphCall(ctx context.Context, p *plan, params []any) (wir
 	env.MayManageBranches = func() error { return s.mayManageBranches(ctx) }
 	env.Privilege = func(branch string, p access.BranchPrivs) error { return s.checkBranchPrivilege(ctx, branch, p) }
 	env.BranchDeleted = func(branch string) error { return s.forgetBranch(ctx, branch) }
+	env.BranchCreated = func(from, branch string) error { return s.inheritSchemaACLs(ctx, from, branch) }
 	env.StageMerge = s.stageMerge
 	res, err := p.call.Execute(ctx, s.g, env, eng, s.execSession(), p.declared, params)
 	if err != nil {

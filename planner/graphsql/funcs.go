@@ -51,6 +51,9 @@ type Env struct {
 	// Privilege refuses the session's role without privilege p on branch
 	// (WRITE for optimize's commit, MERGE on merge's target); nil allows.
 	Privilege func(branch string, p access.BranchPrivs) error
+	// BranchCreated is told of a branch created from another (the new
+	// branch takes from's schema privileges); nil does nothing.
+	BranchCreated func(from, branch string) error
 	// BranchDeleted is told of a deleted branch (its privileges are
 	// forgotten); nil does nothing.
 	BranchDeleted func(branch string) error
@@ -274,13 +277,20 @@ func createBranch(ctx context.Context, g *adapters.Graph, env Env, args []*strin
 			if _, err := g.CreateBranchAt(ctx, name, at); err != nil {
 				return nil, sqlError(what, name, err)
 			}
-			return name, nil
+			return name, env.branchCreated(from, name)
 		}
 	}
 	if _, err := g.CreateBranch(ctx, name, from); err != nil {
 		return nil, sqlError(what, name, err)
 	}
-	return name, nil
+	return name, env.branchCreated(from, name)
+}
+
+func (env Env) branchCreated(from, name string) error {
+	if env.BranchCreated == nil {
+		return nil
+	}
+	return env.BranchCreated(from, name)
 }
 
 func deleteBranch(ctx context.Context, g *adapters.Graph, env Env, args []*string) (any, error) {
