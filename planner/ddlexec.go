@@ -110,6 +110,9 @@ func (w *writer) ddl(n *sqlparse.Node) (*writeOut, error) {
 		if err := w.ownerChecks(pc, n); err != nil {
 			return nil, err
 		}
+		if err := w.objectOwnerChecks(pc, n); err != nil { // object_owner_checks.go
+			return nil, err
+		}
 		if err := w.schemaOwnerCheck(pc, n); err != nil {
 			return nil, err
 		}

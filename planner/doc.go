@@ -282,7 +282,14 @@
 // merged with the schema). CREATE records the acting role as owner
 // (bootstrap superuser: 0), ALTER TABLE|VIEW|SEQUENCE … OWNER TO changes
 // it with PostgreSQL 15's checks, DROP/ALTER/RENAME/CREATE INDEX need
-// ownership and a foreign key REFERENCES on its target. Enforcement is
+// ownership (DROP: of the relation or of its created schema) and a
+// foreign key REFERENCES on its target. Types, functions, triggers and
+// commented indexes are their owner's too (object_owner_checks.go:
+// DROP/ALTER/RENAME/COMMENT and CREATE OR REPLACE FUNCTION need
+// ownership, CREATE TRIGGER needs TRIGGER on the table, CREATE
+// FUNCTION/TYPE/DOMAIN need CREATE on the schema); REINDEX and CLUSTER
+// need the table's ownership, and VACUUM/ANALYZE skip tables the role
+// does not own with PostgreSQL's WARNING. Enforcement is
 // for the client's statements only: prepare checks SELECT on every
 // relation exec.Prepared.Relations reports (a view's relations as the
 // view's owner; cached plans are keyed by role catalog version and

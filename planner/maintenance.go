@@ -2,13 +2,15 @@ package planner
 
 import (
 	"context"
-	"github.com/pggraph/pggraph/access"
-	"github.com/pggraph/pggraph/adapters"
+	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/pggraph/pggraph/access"
+	"github.com/pggraph/pggraph/adapters"
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/planner/ddl"
 	"github.com/pggraph/pggraph/wire"
 )
 
@@ -203,6 +205,12 @@ func (s *session) vacuum(ctx context.Context, v *sqlparse.VacuumStmt) (string, e
 		if err := s.checkBranchPrivilege(ctx, branch, access.PrivWrite); err != nil {
 			return "", err
 		}
+	}
+	tables, none, err := s.ownedForMaintenance(ctx, cat, tables, strings.ToLower(tag))
+	if err != nil || none {
+		return tag, err
+	}
+	if full {
 		o := adapters.OptimizeOptions{Branch: branch, Tables: tables}
 		o.Actor, o.Application, o.Client = s.attribution()
 		if _, err := s.g.OptimizeWith(ctx, o); err != nil {
@@ -223,6 +231,53 @@ func (s *session) vacuum(ctx context.Context, v *sqlparse.VacuumStmt) (string, e
 		}
 	}
 	return tag, nil
+}
+
+// ownedForMaintenance keeps the tables VACUUM or ANALYZE may process:
+// those the acting role owns, as PostgreSQL's vacuum_is_relation_owner
+// (the database owner — here the bootstrap superuser — and superusers
+// own them all); each other one is skipped with PostgreSQL's WARNING.
+// No names means every table of the branch; none reports that nothing
+// is left to do.
+func (s *session) ownedForMaintenance(ctx context.Context, cat exec.Catalog, names []string, verb string) (kept []string, none bool, err error) {
+	pc, err := s.privileges(ctx)
+	if err != nil || pc == nil {
+		return names, false, err
+	}
+	var tds []*exec.TableDef
+	if len(names) == 0 {
+		for _, sc := range cat.Schemas() {
+			if sc == "graph" || sc == "pg_catalog" || sc == "information_schema" || ddl.IsTempSchema(sc) {
+				continue
+			}
+			tds = append(tds, cat.Tables(sc)...)
+		}
+	} else {
+		for _, n := range names {
+			if td := cat.Table("", n); td != nil {
+				tds = append(tds, td)
+			}
+		}
+	}
+	skipped := false
+	for _, td := range tds {
+		if td.Kind == "view" || td.Kind == "sequence" {
+			continue
+		}
+		if !pc.c.IsOwner(pc.role, td.Owner) {
+			skipped = true
+			if s.info.Notice != nil {
+				s.info.Notice(&wire.Error{Severity: "WARNING", Code: "01000",
+					Message: fmt.Sprintf("skipping \"%s\" --- only table or database owner can %s it", td.RelName(), verb)})
+			}
+			continue
+		}
+		kept = append(kept, td.Name)
+	}
+	if !skipped && len(names) == 0 {
+		return nil, false, nil // all of them, as before
+	}
+	return kept, len(kept) == 0, nil
 }
 
 // collectStatistics is ANALYZE's built-in collector: the named tables'
@@ -286,6 +341,11 @@ func hasColumn(td *exec.TableDef, name string) bool {
 // indexNamed reports whether some table has an index (or a constraint's
 // index) called name.
 func indexNamed(cat exec.Catalog, schema, name string) bool {
+	return indexedTable(cat, schema, name) != nil
+}
+
+// indexedTable is the table holding the index schema.name, or nil.
+func indexedTable(cat exec.Catalog, schema, name string) *exec.TableDef {
 	schemas := []string{schema}
 	if schema == "" {
 		schemas = cat.Schemas()
@@ -294,20 +354,30 @@ func indexNamed(cat exec.Catalog, schema, name string) bool {
 		for _, td := range cat.Tables(sc) {
 			for _, ix := range td.Indexes {
 				if ix.Name == name {
-					return true
+					return td
 				}
 			}
 			if len(td.PrimaryKey) > 0 && (td.PrimaryKeyName == name || (td.PrimaryKeyName == "" && td.Name+"_pkey" == name)) {
-				return true
+				return td
 			}
 			for _, u := range td.UniqueNames {
 				if u == name {
-					return true
+					return td
 				}
 			}
 		}
 	}
-	return false
+	return nil
+}
+
+// mustOwn refuses maintenance of td (REINDEX, CLUSTER) by a role that
+// does not own it, as PostgreSQL's "must be owner of table t".
+func (s *session) mustOwn(ctx context.Context, td *exec.TableDef, kind, name string) error {
+	pc, err := s.privileges(ctx)
+	if err != nil || pc == nil || pc.c.IsOwner(pc.role, td.Owner) {
+		return err
+	}
+	return errNotOwner(kind, name)
 }
 
 func (s *session) reindex(ctx context.Context, r *sqlparse.ReindexStmt) (string, error) {
@@ -340,12 +410,20 @@ func (s *session) reindex(ctx context.Context, r *sqlparse.ReindexStmt) (string,
 	}
 	switch r.Kind {
 	case sqlparse.ReindexObjectType_REINDEX_OBJECT_TABLE:
-		if _, err := relation(cat, r.Relation); err != nil {
+		td, err := relation(cat, r.Relation)
+		if err != nil {
+			return "", err
+		}
+		if err := s.mustOwn(ctx, td, "table", td.RelName()); err != nil {
 			return "", err
 		}
 	case sqlparse.ReindexObjectType_REINDEX_OBJECT_INDEX:
-		if !indexNamed(cat, r.Relation.Schemaname, r.Relation.Relname) {
+		td := indexedTable(cat, r.Relation.Schemaname, r.Relation.Relname)
+		if td == nil {
 			return "", wire.Errorf("42P01", "relation \"%s\" does not exist", r.Relation.Relname)
+		}
+		if err := s.mustOwn(ctx, td, "index", r.Relation.Relname); err != nil {
+			return "", err
 		}
 	case sqlparse.ReindexObjectType_REINDEX_OBJECT_SCHEMA:
 		found := r.Name == "pg_catalog" || r.Name == "information_schema"
@@ -376,6 +454,9 @@ func (s *session) cluster(ctx context.Context, c *sqlparse.ClusterStmt) (string,
 	}
 	td, err := relation(cat, c.Relation)
 	if err != nil {
+		return "", err
+	}
+	if err := s.mustOwn(ctx, td, "table", td.RelName()); err != nil {
 		return "", err
 	}
 	if c.Indexname == "" {

@@ -239,3 +239,11 @@ func TestCreatedSchemaGrantsDifferential(t *testing.T) {
 func TestSchemaOwnerDropDifferential(t *testing.T) {
 	roleScriptDiff(t, "sod_diff", "testdata/roles/schema_owner_drop.sql", 25)
 }
+
+// TestNonOwnerDDLDifferential runs testdata/roles/non_owner_ddl.sql (DDL,
+// maintenance and grants a role that owns nothing tries on another
+// role's table, index, sequence, view, type, function and trigger)
+// against PostgreSQL 15 and pgproxy.
+func TestNonOwnerDDLDifferential(t *testing.T) {
+	roleScriptDiff(t, "nod_diff", "testdata/roles/non_owner_ddl.sql", 45)
+}

@@ -221,8 +221,8 @@ func (w *writer) needCreate(pc *privCtx, schema string) error {
 	return nil
 }
 
-// createsIn is the schema a statement creates a relation in ("" for the
-// search path) and whether it creates one; PostgreSQL checks CREATE on
+// createsIn is the schema a statement creates a relation, function or
+// type in ("" for the search path) and whether it creates one; PostgreSQL checks CREATE on
 // it before anything else (RangeVarGetAndCheckCreationNamespace).
 func createsIn(n *q.Node) (string, bool) {
 	switch x := n.Node.(type) {
@@ -232,8 +232,23 @@ func createsIn(n *q.Node) (string, bool) {
 		return x.ViewStmt.GetView().GetSchemaname(), x.ViewStmt.View != nil
 	case *q.Node_CreateSeqStmt:
 		return x.CreateSeqStmt.GetSequence().GetSchemaname(), x.CreateSeqStmt.Sequence != nil
+	case *q.Node_CreateFunctionStmt:
+		return qualifierOf(x.CreateFunctionStmt.Funcname), true
+	case *q.Node_CreateEnumStmt:
+		return qualifierOf(x.CreateEnumStmt.TypeName), true
+	case *q.Node_CreateDomainStmt:
+		return qualifierOf(x.CreateDomainStmt.Domainname), true
 	}
 	return "", false
+}
+
+// qualifierOf is the schema of a qualified name ("" when unqualified).
+func qualifierOf(names []*q.Node) string {
+	parts := nameList(names)
+	if len(parts) < 2 {
+		return ""
+	}
+	return parts[len(parts)-2]
 }
 
 // renamesOrIndexesIn is the schema of the relation a RENAME or CREATE
