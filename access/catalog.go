@@ -30,6 +30,9 @@ type Catalog struct {
 	// on, per branch (schema_privileges.go); others have
 	// DefaultSchemaACL.
 	Schemas []SchemaACL `json:"schemas,omitempty"`
+	// Functions holds the ACL of every built-in function someone
+	// granted or revoked on, per branch (builtin_function_privileges.go).
+	Functions []BuiltinFunctionACL `json:"functions,omitempty"`
 	// Pending marks a version whose changes take effect only with a
 	// graph commit (pending.go).
 	Pending *Pending `json:"pending,omitempty"`
@@ -96,6 +99,7 @@ func (c *Catalog) clone() *Catalog {
 		out.Branches[i].Items = slices.Clone(out.Branches[i].Items)
 	}
 	out.Schemas = cloneSchemas(c.Schemas)
+	out.Functions = cloneBuiltinFunctions(c.Functions)
 	out.DefaultACLs = slices.Clone(c.DefaultACLs)
 	for i := range out.DefaultACLs {
 		out.DefaultACLs[i].Items = slices.Clone(out.DefaultACLs[i].Items)

@@ -94,18 +94,21 @@ func (c *Catalog) SetSchemaACL(branch, schema string, acl *TableACL) {
 	})
 }
 
-// DropSchemaACLs forgets the schema ACLs of a deleted branch.
+// DropSchemaACLs forgets the schema and built-in function ACLs of a
+// deleted branch.
 func (c *Catalog) DropSchemaACLs(branch string) bool {
-	n := len(c.Schemas)
+	n, m := len(c.Schemas), len(c.Functions)
 	c.Schemas = slices.DeleteFunc(c.Schemas, func(s SchemaACL) bool { return s.Branch == branch })
-	return len(c.Schemas) != n
+	c.Functions = slices.DeleteFunc(c.Functions, func(f BuiltinFunctionACL) bool { return f.Branch == branch })
+	return len(c.Schemas) != n || len(c.Functions) != m
 }
 
-// CopySchemaACLs gives branch the schema ACLs of from, replacing any
-// it had: a branch is created as a copy of another, as CREATE DATABASE
-// copies its template's pg_namespace with nspacl. It reports whether
-// anything changed.
+// CopySchemaACLs gives branch the schema and built-in function ACLs of
+// from, replacing any it had: a branch is created as a copy of another,
+// as CREATE DATABASE copies its template's pg_namespace and pg_proc
+// with their ACLs. It reports whether anything changed.
 func (c *Catalog) CopySchemaACLs(from, branch string) bool {
+	fnsChanged := c.copyBuiltinFunctionACLs(from, branch)
 	before := cloneSchemas(c.Schemas)
 	c.Schemas = slices.DeleteFunc(c.Schemas, func(s SchemaACL) bool { return s.Branch == branch })
 	for _, s := range before {
@@ -119,7 +122,7 @@ func (c *Catalog) CopySchemaACLs(from, branch string) bool {
 		}
 		return strings.Compare(a.Schema, b.Schema)
 	})
-	return !slices.EqualFunc(before, c.Schemas, func(a, b SchemaACL) bool {
+	return fnsChanged || !slices.EqualFunc(before, c.Schemas, func(a, b SchemaACL) bool {
 		return a.Branch == b.Branch && a.Schema == b.Schema && slices.Equal(a.ACL.Items, b.ACL.Items)
 	})
 }

@@ -191,6 +191,9 @@ func (b *binder) bindAggCall(name string, fc *q.FuncCall, sc *scope) (Expr, erro
 		call.t, call.newAcc, args = t, mk, bargs
 	}
 	call.args = args
+	if err := b.cat.checkBuiltinExecute(name, exprTypes(args)); err != nil {
+		return nil, err // builtin_function_acl.go
+	}
 	if fc.AggFilter != nil {
 		f, err := b.bindExpr(fc.AggFilter, sc)
 		if err != nil {

@@ -505,8 +505,9 @@
 //     column_privileges, role_column_grants, routine_privileges and
 //     role_routine_grants (syscat_privileges.go; routines are the user
 //     functions and procedures, whose owner and ACL are stored,
-//     function_acl.go), has_function_privilege (built-ins keep PUBLIC's
-//     EXECUTE, not stored; function_privileges.go);
+//     function_acl.go), has_function_privilege and built-in functions'
+//     proacl (their ACLs live in the role catalog per branch and are
+//     checked when a call binds; builtin_function_acl.go);
 //     other objects are owned by the role with OID 10. exec enforces
 //     one rule itself, schema USAGE on name lookups (schema_usage.go:
 //     without USAGE on public its objects are off the search path and

@@ -22,7 +22,7 @@ func init() {
 	def("upper", sig(TText, kSS(strings.ToUpper), TText))
 	def("initcap", sig(TText, kSS(initcap), TText))
 	def("reverse", sig(TText, kSS(reverse), TText))
-	def("md5", sig(TText, kSS(md5hex), TText))
+	def("md5", sig(TText, kSS(md5hex), TText), sig(TText, kSS(md5hex), TBytea))
 	def("ascii", sig(TInt4, kSI(func(s string) int64 {
 		r, _ := utf8.DecodeRuneInString(s)
 		if s == "" {

@@ -120,6 +120,11 @@ func (b *binder) bindFuncCall(fc *q.FuncCall, sc *scope) (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
+	if funcs[name] != nil {
+		if err := b.cat.checkBuiltinExecute(name, exprTypes(args)); err != nil {
+			return nil, err // builtin_function_acl.go
+		}
+	}
 	e, err := b.funcByName(name, args)
 	if Code(err) == CodeWrongObjectType {
 		err = b.at(err, fc.Location) // a procedure called as a function

@@ -37,11 +37,11 @@ func (c *catalogSet) roleOID(cat *access.Catalog) uint32 {
 	return math.MaxUint32
 }
 
-// procACL is pg_proc.proacl of a pg_proc row: a user function's stored
-// ACL, NULL for the default and for the built-in functions.
+// procACL is pg_proc.proacl of a pg_proc row: a user function's or a
+// built-in function's stored ACL, NULL for the default.
 func (c *catalogSet) procACL(f *pgProcFact) any {
 	if f.nsp != "public" {
-		return nil
+		return c.builtinProcACL(f) // builtin_function_acl.go
 	}
 	u, ok := userProcByOID(f.oid)
 	if !ok || u.ACL == nil {

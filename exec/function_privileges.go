@@ -8,13 +8,18 @@ import (
 )
 
 // Function privileges. The built-in functions (pg_proc's rows, owned
-// by the bootstrap superuser) keep PostgreSQL's default, EXECUTE for
-// PUBLIC: their ACLs are not stored, so has_function_privilege answers
-// from it (every role may execute; only superusers hold the grant
-// option), and the planner answers GRANT/REVOKE … ON FUNCTION naming
-// one with 0A000 once the statement's names check out (LookupFunction),
-// rather than accept a grant it would not record. User functions have
-// their own owner and ACL (function_acl.go).
+// by the bootstrap superuser) start with PostgreSQL's default, EXECUTE
+// for PUBLIC; a GRANT or REVOKE on one is kept in the role catalog per
+// branch (access.BuiltinFunctionACL, keyed by BuiltinFunction.Signature)
+// and checked when a call binds (builtin_function_acl.go). User
+// functions have their own owner and ACL, stored with their definition
+// (function_acl.go).
+
+// BuiltinFunction names one built-in function for GRANT/REVOKE.
+type BuiltinFunction struct {
+	Name      string
+	Signature string // "name(argtype, …)": its ACL's key
+}
 
 // LookupFunction resolves GRANT … ON FUNCTION's object as PostgreSQL's
 // LookupFuncWithArgs does: with an argument list (argsGiven) the exact
@@ -22,36 +27,62 @@ import (
 // or the name's qualifier; procedure asks for a procedure (there are
 // none).
 func LookupFunction(schema, name string, args []*q.TypeName, argsGiven, procedure bool) error {
+	_, err := LookupBuiltinFunction(schema, name, args, argsGiven, procedure)
+	return err
+}
+
+// LookupBuiltinFunction is LookupFunction returning the function found.
+func LookupBuiltinFunction(schema, name string, args []*q.TypeName, argsGiven, procedure bool) (BuiltinFunction, error) {
+	f, err := lookupBuiltinFunction(schema, name, args, argsGiven, procedure)
+	if err != nil {
+		return BuiltinFunction{}, err
+	}
+	return BuiltinFunction{Name: f.name, Signature: builtinSignature(f)}, nil
+}
+
+func lookupBuiltinFunction(schema, name string, args []*q.TypeName, argsGiven, procedure bool) (*pgProcFact, error) {
 	if schema != "" && schema != "pg_catalog" {
 		if schema != "public" && schema != "information_schema" {
-			return errf("3F000", "schema \"%s\" does not exist", schema)
+			return nil, errf("3F000", "schema \"%s\" does not exist", schema)
 		}
 		if !argsGiven {
-			return errf(CodeUndefinedFunction, "could not find a function named \"%s.%s\"", schema, name)
+			return nil, errf(CodeUndefinedFunction, "could not find a function named \"%s.%s\"", schema, name)
 		}
 		b := &binder{cat: &catalogSet{}}
 		names := make([]string, len(args))
 		for i, tn := range args {
 			t, err := b.resolveType(tn)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			names[i] = t.String()
 		}
-		return errf(CodeUndefinedFunction, "function %s.%s(%s) does not exist", schema, name, strings.Join(names, ", "))
+		return nil, errf(CodeUndefinedFunction, "function %s.%s(%s) does not exist", schema, name, strings.Join(names, ", "))
 	}
 	fs := catalogProcs().byName[name]
 	var match *pgProcFact
 	if !argsGiven {
-		switch len(fs) {
+		n := len(fs)
+		if n == 1 {
+			// PostgreSQL's overloads the engine does not bind still make
+			// the bare name ambiguous
+			n = 0
+			for _, f := range pgProcFacts() {
+				if f.name == name && f.nsp == "pg_catalog" {
+					n++
+				}
+			}
+			n = max(n, 1)
+		}
+		switch n {
 		case 0:
-			return errf(CodeUndefinedFunction, "could not find a function named \"%s\"", name)
+			return nil, errf(CodeUndefinedFunction, "could not find a function named \"%s\"", name)
 		case 1:
 			match = fs[0]
 		default:
 			e := errf(CodeAmbiguousFunction, "function name \"%s\" is not unique", name)
 			e.Hint = "Specify the argument list to select the function unambiguously."
-			return e
+			return nil, e
 		}
 	} else {
 		b := &binder{cat: &catalogSet{}}
@@ -60,7 +91,7 @@ func LookupFunction(schema, name string, args []*q.TypeName, argsGiven, procedur
 		for i, tn := range args {
 			t, err := b.resolveType(tn)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			want[i], names[i] = t.OID, t.String()
 		}
@@ -70,13 +101,13 @@ func LookupFunction(schema, name string, args []*q.TypeName, argsGiven, procedur
 			}
 		}
 		if match == nil {
-			return errf(CodeUndefinedFunction, "function %s(%s) does not exist", name, strings.Join(names, ", "))
+			return nil, errf(CodeUndefinedFunction, "function %s(%s) does not exist", name, strings.Join(names, ", "))
 		}
 	}
 	if procedure && match.kind != 'p' {
-		return errf(CodeWrongObjectType, "%s(%s) is not a procedure", name, procArgText(match))
+		return nil, errf(CodeWrongObjectType, "%s(%s) is not a procedure", name, procArgText(match))
 	}
-	return nil
+	return match, nil
 }
 
 func equalOIDs(a, b []uint32) bool {
@@ -140,8 +171,11 @@ func init() {
 				exists := true
 				owner := uint32(access.BootstrapOID)
 				var user *FuncDef // a user function: its own ACL (function_acl.go)
+				var builtin *pgProcFact
 				if rest[0].T.Kind() == KStr {
-					if _, err := regprocedureLookup(rest[0].S[i]); err != nil {
+					if oid, err := regprocedureLookup(rest[0].S[i]); err == nil {
+						builtin, _ = procByOID(oid)
+					} else {
 						u := cs.userRegprocedure(rest[0].S[i])
 						if u == nil {
 							return err
@@ -149,7 +183,7 @@ func init() {
 						owner, user = u.Owner, u
 					}
 				} else {
-					_, exists = procByOID(uint32(rest[0].I[i]))
+					builtin, exists = procByOID(uint32(rest[0].I[i]))
 					if u := cs.userFunctionByOID(uint32(rest[0].I[i])); !exists && u != nil {
 						exists, owner, user = true, u.Owner, u
 					}
@@ -170,9 +204,10 @@ func init() {
 					held, grantable := cat.TablePrivileges(role.OID, owner, access.FunctionACL(owner, user.ACL))
 					out.B[i] = want && held&access.PrivExecute != 0 || opt && grantable&access.PrivExecute != 0
 				default:
-					// PUBLIC holds EXECUTE on every function; the grant
-					// option is the owner's (the bootstrap superuser's)
-					out.B[i] = want || opt && cat.IsOwner(role.OID, owner)
+					// a built-in function's ACL, PUBLIC's EXECUTE unless
+					// someone revoked it (builtin_function_acl.go)
+					held, grantable := cat.TablePrivileges(role.OID, access.BootstrapOID, cs.builtinACL(builtin))
+					out.B[i] = want && held&access.PrivExecute != 0 || opt && grantable&access.PrivExecute != 0
 				}
 			}
 			return nil

@@ -421,6 +421,9 @@ func (b *binder) bindRangeFunction(rf *q.RangeFunction, sc *scope) (plan, []scop
 		if fsc.correlated {
 			sc.correlated = true
 		}
+		if err := b.cat.checkBuiltinExecute(name, exprTypes(args)); err != nil {
+			return nil, nil, err // builtin_function_acl.go
+		}
 	}
 	alias := name
 	if rf.Alias != nil {

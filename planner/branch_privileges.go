@@ -192,7 +192,8 @@ func (rc *roleChange) dependentPrivileges(role *access.Role) error {
 	// schema grants first: in PostgreSQL 15 a role needs CREATE on
 	// public before it can own relations there, and pg_shdepend lists
 	// dependencies in the order they arose
-	dbs := append(rc.schemaDependents(role), local...)
+	dbs := append(rc.schemaDependents(role), rc.builtinFunctionDependents(role)...)
+	dbs = append(dbs, local...)
 	dbs = append(dbs, rc.defaultACLDependents(role)...)
 	for _, b := range rc.c.Branches {
 		for _, it := range b.Items {

@@ -76,8 +76,8 @@ func (s *session) executeWrite(ctx context.Context, st *wire.Statement, p *plan,
 		s.unpin()
 		return res, err
 	}
-	if p.kind == stmtRole {
-		return s.executeRole(ctx, p)
+	if p.kind == stmtRole || p.kind == stmtDDL && s.grantsOnBuiltinFunctions(ctx, p.node) {
+		return s.executeRole(ctx, p) // roles.go, builtin_function_privileges.go
 	}
 	if p.kind == stmtPublication {
 		return s.executePublication(ctx, p)

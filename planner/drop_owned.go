@@ -132,6 +132,11 @@ func (w *writer) dropOwned(pc *privCtx, st *q.DropOwnedStmt) ([]ddl.Change, erro
 			if err != nil {
 				return err
 			}
+			fns, err := dropOwnedBuiltinFunctions(c, branch, pc.role, oids) // builtin_function_privileges.go
+			if err != nil {
+				return err
+			}
+			schemas = schemas || fns
 			if err := dropOwnedFromCatalog(c, oids); err != access.ErrNoChange || !schemas {
 				return err
 			}

@@ -18,12 +18,9 @@ import (
 // and the owner hold EXECUTE), so a grant is a catalog-only redefinition
 // published by the statement's graph commit, versioned with the branch's
 // schema like a table's (table_privileges.go), and calls check it
-// (exec/function_acl.go). The built-in functions keep the default:
-// their ACLs are not stored, so a statement naming one is checked as
-// PostgreSQL checks it — the functions, then the grantees, then the
-// privileges, with its errors — and then answered 0A000: a grant that
-// would not be recorded, or a revoke that would not be enforced, is
-// never reported as done.
+// (exec/function_acl.go). A statement naming only built-in functions
+// runs as a role statement (builtin_function_privileges.go): their
+// ACLs are kept in the role catalog per branch.
 
 // grantFunctions runs a GRANT/REVOKE on functions.
 func (w *writer) grantFunctions(pc *privCtx, st *q.GrantStmt) ([]ddl.Change, error) {
@@ -115,8 +112,10 @@ func (w *writer) grantFunctions(pc *privCtx, st *q.GrantStmt) ([]ddl.Change, err
 	}
 	name := grantName(st)
 	if builtin {
-		return nil, wire.Errorf(wire.CodeFeatureNotSupported, "%s … ON FUNCTION is not supported for built-in functions: their privileges are not stored", name).
-			WithDetail("Every role may execute every built-in function (PUBLIC holds EXECUTE, PostgreSQL's default).")
+		// one naming only built-in functions ran as a role statement
+		// (builtin_function_privileges.go); their ACLs live elsewhere
+		return nil, wire.Errorf(wire.CodeFeatureNotSupported, "%s … ON FUNCTION naming both built-in and user functions is not supported", name).
+			WithHint("Grant on the built-in and on the user functions in separate statements.")
 	}
 	if st.Grantor != nil {
 		g, _, err := rc.spec(st.Grantor)

@@ -226,6 +226,9 @@ func (rc *roleChange) apply(n *q.Node) error {
 		if x.GrantStmt.Objtype == q.ObjectType_OBJECT_SCHEMA {
 			return rc.grantOnSchemas(x.GrantStmt)
 		}
+		if isRoutine(x.GrantStmt.Objtype) {
+			return rc.grantOnBuiltinFunctions(x.GrantStmt) // builtin_function_privileges.go
+		}
 		return rc.grantOnBranches(x.GrantStmt)
 	case *q.Node_AlterDefaultPrivilegesStmt:
 		return rc.alterDefaultPrivileges(x.AlterDefaultPrivilegesStmt)

@@ -247,3 +247,11 @@ func TestSchemaOwnerDropDifferential(t *testing.T) {
 func TestNonOwnerDDLDifferential(t *testing.T) {
 	roleScriptDiff(t, "nod_diff", "testdata/roles/non_owner_ddl.sql", 45)
 }
+
+// TestBuiltinFunctionACLDifferential runs testdata/roles/
+// builtin_function_acl.sql (GRANT/REVOKE EXECUTE on built-in functions,
+// enforced on scalar, aggregate and FROM calls) against PostgreSQL 15
+// and pgproxy.
+func TestBuiltinFunctionACLDifferential(t *testing.T) {
+	roleScriptDiff(t, "bfacl_diff", "testdata/roles/builtin_function_acl.sql", 60)
+}

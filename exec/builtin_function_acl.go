@@ -1,0 +1,167 @@
+package exec
+
+import (
+	"strings"
+
+	"github.com/pggraph/pggraph/access"
+)
+
+// Built-in function ACLs. A built-in function's ACL is PostgreSQL's
+// default (PUBLIC may execute) until a GRANT or REVOKE names it; then
+// the role catalog keeps it for the branch, keyed by the function's
+// signature (access.BuiltinFunctionACL). The binder checks EXECUTE when
+// a call of a built-in function binds — a scalar call, an aggregate or
+// a function in FROM — as PostgreSQL checks it at executor start. A
+// branch where no built-in function's ACL was ever changed skips the
+// check (one scan of a short list per statement). Operators and casts
+// run their implementation directly here, so revoking EXECUTE on the
+// function behind an operator (texteq) does not refuse the operator as
+// PostgreSQL's executor would.
+
+// builtinSignature is a built-in function's ACL key: its name and
+// argument types as format_type spells them.
+func builtinSignature(f *pgProcFact) string {
+	return f.name + "(" + typeSQLList(f.args) + ")"
+}
+
+// builtinACL is the ACL of a built-in function on the statement's
+// branch (nil: an engine row without one, PUBLIC's default).
+func (c *catalogSet) builtinACL(f *pgProcFact) *access.TableACL {
+	if f == nil {
+		return &access.TableACL{Items: access.DefaultFunctionACL(access.BootstrapOID)}
+	}
+	acl, _ := c.roleCatalog().BuiltinFunctionACL(c.database(), builtinSignature(f))
+	return acl
+}
+
+// builtinProcACL is pg_proc.proacl of a built-in function: NULL until
+// someone granted or revoked on it.
+func (c *catalogSet) builtinProcACL(f *pgProcFact) any {
+	if c.rolesFn == nil {
+		return nil
+	}
+	cat := c.roleCatalog()
+	if !cat.HasBuiltinFunctionACLs(c.database()) {
+		return nil
+	}
+	acl, set := cat.BuiltinFunctionACL(c.database(), builtinSignature(f))
+	if !set {
+		return nil
+	}
+	return cat.TableACLText(acl)
+}
+
+// BuiltinFunctionsInSchema lists the built-in functions GRANT … ON ALL
+// FUNCTIONS|PROCEDURES|ROUTINES IN SCHEMA names: the functions
+// (aggregates and window functions included) or the procedures of
+// pg_catalog or information_schema.
+func BuiltinFunctionsInSchema(schema string, functions, procedures bool) []BuiltinFunction {
+	var out []BuiltinFunction
+	for _, f := range catalogProcs().rows {
+		if f.nsp != schema || (f.kind == 'p' && !procedures) || (f.kind != 'p' && !functions) {
+			continue
+		}
+		out = append(out, BuiltinFunction{Name: f.name, Signature: builtinSignature(f)})
+	}
+	return out
+}
+
+// checkBuiltinExecute refuses a call of the built-in function name with
+// arguments of types args by a role without EXECUTE on it (42501).
+// The overload is the one whose argument types are args exactly, else
+// the one taking text for the unknown literals, else those an implicit
+// cast within the arguments' type categories reaches; when several
+// remain, the call is refused only if all of them refuse.
+func (c *catalogSet) checkBuiltinExecute(name string, args []Type) error {
+	if c.rolesFn == nil {
+		return nil
+	}
+	cat := c.roleCatalog()
+	if cat.Bootstrap() || !cat.HasBuiltinFunctionACLs(c.database()) {
+		return nil
+	}
+	prefix := name + "("
+	touched := false
+	for _, f := range cat.Functions {
+		if f.Branch == c.database() && strings.HasPrefix(f.Signature, prefix) {
+			touched = true
+			break
+		}
+	}
+	if !touched {
+		return nil
+	}
+	var candidates []*pgProcFact
+	for _, f := range catalogProcs().byName[name] {
+		if len(f.args) != len(args) {
+			continue
+		}
+		exact := true
+		for i, a := range args {
+			if a.OID != f.args[i] {
+				exact = false
+				break
+			}
+		}
+		if exact {
+			candidates = []*pgProcFact{f}
+			break
+		}
+		candidates = append(candidates, f)
+	}
+	if len(candidates) > 1 || len(candidates) == 1 && !sameTypes(candidates[0].args, args) {
+		// an unknown literal resolves to text where an overload takes
+		// text (PostgreSQL's preferred type of the string category);
+		// otherwise an argument reaches an overload of another type
+		// only by an implicit cast within its type category
+		var textual, compatible []*pgProcFact
+		for _, f := range candidates {
+			text, compat := true, true
+			for i, a := range args {
+				if a.OID == f.args[i] {
+					continue
+				}
+				if a.OID != OIDUnknown || f.args[i] != OIDText {
+					text = false
+				}
+				if a.OID != OIDUnknown && info(a.OID).cat != info(f.args[i]).cat {
+					compat = false
+				}
+			}
+			if text {
+				textual = append(textual, f)
+			}
+			if compat {
+				compatible = append(compatible, f)
+			}
+		}
+		if len(textual) == 1 {
+			candidates = textual
+		} else {
+			candidates = compatible
+		}
+	}
+	if len(candidates) == 0 {
+		return nil
+	}
+	role := c.roleOID(cat)
+	for _, f := range candidates {
+		if cat.MayExecuteBuiltin(role, c.database(), builtinSignature(f)) {
+			return nil
+		}
+	}
+	kind := "function"
+	if candidates[0].kind == 'a' {
+		kind = "aggregate"
+	}
+	return errf("42501", "permission denied for %s %s", kind, name)
+}
+
+func sameTypes(want []uint32, args []Type) bool {
+	for i, a := range args {
+		if a.OID != want[i] {
+			return false
+		}
+	}
+	return true
+}
