@@ -590,6 +590,9 @@ func (p *mergePlan) recolumnedOnSource(ctx context.Context, sb, tb *graph.Snapsh
 			continue
 		}
 		k := s.Key()
+		if p.both[k.ID] {
+			continue
+		}
 		sbE, ok := sb.State.Table(k)
 		if !ok || sbE.State != graph.Live {
 			continue

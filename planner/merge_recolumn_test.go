@@ -174,3 +174,73 @@ func TestMergeRecolumnedUnsupported(t *testing.T) {
 		{sql: "select count(*) from e", rows: "1"},
 	})
 }
+
+// TestMergeRecolumnedOnBoth pins merges of tables both branches
+// re-columned (docs/architecture.md, "Merges: bases, schema changes,
+// conflicts resolved in SQL"): columns merge three ways by id (each
+// side's added columns, a rename on one side and a drop on the other),
+// rows per key and per column with the one-sided columns' defaults;
+// later merges in both directions keep lining the columns up; colliding
+// schema changes are conflicts in SQL names, row conflicts are settled
+// by 'ours'/'theirs', and a table without a primary key is 0A000.
+func TestMergeRecolumnedOnBoth(t *testing.T) {
+	ts := startServer(t, nil)
+	c := ts.connect(t, pgx.QueryExecModeSimpleProtocol)
+	runScript(t, c, []step{
+		{sql: "create table acct (id int8 primary key, owner text, balance int4, memo text)"},
+		{sql: "insert into acct values (1, 'ada', 100, 'm1'), (2, 'bob', 50, 'm2'), (3, 'cy', 10, 'm3')"},
+		{sql: "create table e (src int8, dst int8)"},
+		{sql: "insert into e values (1, 2)"},
+		{sql: "call graph.create_branch('dev')"},
+		{sql: "alter table acct add column currency text default 'EUR'"},
+		{sql: "update acct set balance = 101 where id = 1"},
+		{sql: "insert into acct values (4, 'dee', 4, 'm4', 'USD')"},
+		{sql: "alter table e add column w int4"},
+		{sql: "set graph.branch = 'dev'"},
+		{sql: "alter table acct add column note text default 'n'"},
+		{sql: "alter table acct rename column owner to holder"},
+		{sql: "alter table acct drop column memo"},
+		{sql: "update acct set holder = 'Bob', note = 'vip' where id = 2"},
+		{sql: "delete from acct where id = 3"},
+		{sql: "insert into acct values (5, 'eve', 5, 'new')"},
+		{sql: "alter table e add column label text"},
+		{sql: "set graph.branch = 'main'"},
+		{sql: "call graph.merge('dev')", code: "0A000", msg: `table "e" re-columned on both dev and main, and the table has no primary key to line its rows up by`},
+		{sql: "set graph.branch = 'dev'"},
+		{sql: "drop table e"},
+		{sql: "set graph.branch = 'main'"},
+		{sql: "drop table e"},
+		{sql: "call graph.merge('dev')", tag: "CALL"},
+		{sql: "select * from acct order by id", rows: "1|ada|101|EUR|n;2|Bob|50|EUR|vip;4|dee|4|USD|n;5|eve|5|EUR|new"},
+		// later merges line the columns up by id in both directions
+		{sql: "set graph.branch = 'dev'"},
+		{sql: "update acct set note = 'late' where id = 5"},
+		{sql: "set graph.branch = 'main'"},
+		{sql: "update acct set currency = 'GBP' where id = 5"},
+		{sql: "call graph.merge('dev')", tag: "CALL"},
+		{sql: "call graph.merge('main', 'dev')", tag: "CALL"},
+		{sql: "set graph.branch = 'dev'"},
+		{sql: "select * from acct where id = 5", rows: "5|eve|5|GBP|late"},
+		{sql: "set graph.branch = 'main'"},
+		// a column dropped on one side and renamed on the other
+		{sql: "call graph.create_branch('x')"},
+		{sql: "alter table acct drop column note"},
+		{sql: "set graph.branch = 'x'"},
+		{sql: "alter table acct rename column note to remark"},
+		{sql: "alter table acct add column k int4"},
+		{sql: "set graph.branch = 'main'"},
+		{sql: "call graph.merge('x')", code: "40001", msg: `column "note" was dropped on main but renamed to "remark" on x`},
+		// a column both set differently: 'ours' keeps main's value
+		{sql: "call graph.create_branch('y')"},
+		{sql: "alter table acct add column a int4"},
+		{sql: "update acct set balance = 1 where id = 1"},
+		{sql: "set graph.branch = 'y'"},
+		{sql: "alter table acct add column b int4 default 9"},
+		{sql: "update acct set balance = 2 where id = 1"},
+		{sql: "insert into acct values (7, 'gil', 7)"},
+		{sql: "set graph.branch = 'main'"},
+		{sql: "call graph.merge('y')", code: "40001", msg: `row (id)=(1): column "balance" set differently on both branches`},
+		{sql: "call graph.merge('y', strategy => 'ours')", tag: "CALL"},
+		{sql: "select id, balance, a, b from acct where id in (1, 7) order by id", rows: "1|1|<nil>|9;7|7|<nil>|9"},
+	})
+}
