@@ -557,9 +557,6 @@ func (p *mergePlan) replay(ctx context.Context, onto graph.TableEntry, base, src
 		}
 		return nil
 	}
-	if extra != nil && len(pk) == 0 {
-		return fmt.Errorf("adapters: re-columned rows of %q merged into a table without a primary key", onto.Name)
-	}
 	if !tds.Schema().Equal(cur.Schema()) {
 		p.conflict(onto.Name, "its physical schemas differ between the branches")
 		return nil
@@ -613,7 +610,7 @@ func (p *mergePlan) replay(ctx context.Context, onto graph.TableEntry, base, src
 		}
 	}
 	keyOfAddr := map[uint64]string{} // source rows' keys (extra)
-	if extra != nil {
+	if extra != nil && pkIdx != nil {
 		for i, a := range kept {
 			keyOfAddr[a] = keptKeys[i]
 		}
@@ -729,6 +726,13 @@ func (p *mergePlan) replay(ctx context.Context, onto graph.TableEntry, base, src
 				dels = append(dels, a)
 			}
 		}
+		// without a primary key: the target's deleted copies by value
+		// (merge_recolumn_keyless.go)
+		vd, err := valueDeletes(ctx, tds, extra, dels)
+		if err != nil {
+			return err
+		}
+		dels = append(dels, vd...)
 	}
 	var inserts []Source
 	if len(kept) > 0 {

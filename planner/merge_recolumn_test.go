@@ -156,22 +156,49 @@ func TestMergeStopIntoRecolumned(t *testing.T) {
 	})
 }
 
-// TestMergeRecolumnedUnsupported: rows of a table without a primary key
-// (or whose key changed) cannot be lined up across a re-columning: 0A000
-// naming the table and why, nothing merged.
-func TestMergeRecolumnedUnsupported(t *testing.T) {
+// TestMergeRecolumnedKeyless: rows of a table without a primary key merge
+// across a re-columning by value, on the columns both incarnations have
+// (merge_recolumn_keyless.go): edges one side added or deleted apply to
+// the other side's re-columned table in both directions (new columns
+// take their DEFAULT), and a value whose copies both sides changed
+// differently is a conflict on the table.
+func TestMergeRecolumnedKeyless(t *testing.T) {
 	ts := startServer(t, nil)
 	c := ts.connect(t, pgx.QueryExecModeSimpleProtocol)
 	runScript(t, c, []step{
 		{sql: "create table e (src int8, dst int8)"},
-		{sql: "insert into e values (1, 2)"},
+		{sql: "insert into e values (1, 2), (1, 2), (2, 3), (3, 4)"},
+		// main re-columns, b changes rows
 		{sql: "call graph.create_branch('b')"},
-		{sql: "alter table e add column w int4"},
+		{sql: "alter table e add column w int4 default 0"},
+		{sql: "update e set w = 5 where src = 3"},
 		{sql: "set graph.branch = 'b'"},
-		{sql: "insert into e values (2, 3)"},
+		{sql: "insert into e values (5, 6)"},
+		{sql: "delete from e where src = 2"},
 		{sql: "set graph.branch = 'main'"},
-		{sql: "call graph.merge('b')", code: "0A000", msg: `table "e" re-columned on main while b changed its rows, and the table has no primary key to line its rows up by`},
-		{sql: "select count(*) from e", rows: "1"},
+		{sql: "call graph.merge('b')", tag: "CALL"},
+		{sql: "select * from e order by 1, 2, 3", rows: "1|2|0;1|2|0;3|4|5;5|6|0"},
+		// c re-columns (and adds a row after), main changes rows
+		{sql: "call graph.create_branch('c')"},
+		{sql: "set graph.branch = 'c'"},
+		{sql: "alter table e rename column dst to target"},
+		{sql: "alter table e add column label text default 'x'"},
+		{sql: "insert into e values (9, 9, 9, 'c')"},
+		{sql: "set graph.branch = 'main'"},
+		{sql: "insert into e values (7, 8, 1)"},
+		{sql: "delete from e where src = 5"},
+		{sql: "call graph.merge('c')", tag: "CALL"},
+		{sql: "select * from e order by 1, 2, 3", rows: "1|2|0|x;1|2|0|x;3|4|5|x;7|8|1|x;9|9|9|c"},
+		// copies of one value changed differently on both: a conflict
+		{sql: "call graph.create_branch('d')"},
+		{sql: "delete from e where src = 1"},
+		{sql: "set graph.branch = 'd'"},
+		{sql: "alter table e add column z int4"},
+		{sql: "insert into e values (1, 2, 0, 'x', 1)"},
+		{sql: "set graph.branch = 'main'"},
+		{sql: "call graph.merge('d')", code: "40001", msg: `e (re-columned on d while rows changed on both branches in different ways`},
+		{sql: "call graph.merge('d', strategy => 'theirs')", code: "40001", msg: `e (re-columned on d while rows changed on both branches in different ways`},
+		{sql: "select count(*) from e", rows: "3"},
 	})
 }
 
