@@ -39,9 +39,12 @@ import (
 //     as merge_columns.go does, values of a retyped column are converted
 //     (a value that does not convert is a conflict naming the row and
 //     column). A row deleted on one side and changed on the other, or
-//     added on both with different values, conflicts; 'ours'/'theirs'
-//     settle conflicts, 'stop' is not supported here (0A000: the staged
-//     rows would live in an incarnation the session cannot address).
+//     added on both with different values, conflicts (a column not in
+//     the base counts its DEFAULT as the base rows' value); 'ours' and
+//     'theirs' settle a conflict with that side's row whole (its missing
+//     columns their DEFAULT), as merge_recolumn.go does; 'stop' is not
+//     supported here (0A000: the staged rows would live in an
+//     incarnation the session cannot address).
 //
 // New column ids are random (mutation.go), so columns two branches add
 // never share an id and later merges keep lining them up by id. The
@@ -56,11 +59,15 @@ type bothSides struct {
 	base, src, tgt graph.TableEntry
 }
 
-// recolumnedOnBoth finds the tables both sides re-incarnated since a
-// common base incarnation and merges each into a new incarnation; a
-// source incarnation the target never saw replacing one the target left
-// unchanged tombstones the target's (the source's is registered by the
-// classification). The stable ids handled are recorded in p.both.
+// recolumnedOnBoth finds the tables the source re-incarnated since its
+// base while the target re-incarnated them too, or holds an incarnation
+// the source never saw (a merge of an earlier one), and merges each
+// three ways into a new incarnation, the source's base incarnation the
+// base (the target's base holds it, or a merge of it after an earlier
+// merge of this source); a source incarnation replacing the base one the
+// target left alone is a fast-forward: the target's is tombstoned (the
+// source's is registered by the classification). The stable ids merged
+// here are recorded in p.both.
 func (p *mergePlan) recolumnedOnBoth(ctx context.Context, sb, tb *graph.Snapshot) error {
 	for _, s := range p.source.State.Tables {
 		if s.State != graph.Live {
@@ -70,8 +77,11 @@ func (p *mergePlan) recolumnedOnBoth(ctx context.Context, sb, tb *graph.Snapshot
 		if !ok {
 			continue
 		}
+		// the source's base incarnation is the base of both sides: the
+		// target's base holds it or (after an earlier merge of this
+		// source) a merge of it
 		bt, ok := liveEntryWithID(&tb.State, s.ID)
-		if !ok || bs.Key() != bt.Key() || bs.Location != bt.Location {
+		if !ok {
 			continue
 		}
 		t, ok := liveEntryWithID(&p.target.State, s.ID)
@@ -80,21 +90,27 @@ func (p *mergePlan) recolumnedOnBoth(ctx context.Context, sb, tb *graph.Snapshot
 		}
 		srcNew := s.Key() != bs.Key() || s.Location != bs.Location
 		tgtNew := t.Key() != bt.Key() || t.Location != bt.Location
+		// the same base content on both sides (a fork point, criss-cross
+		// merges); after an earlier merge of this source the target's
+		// base holds a merge of the source's base instead
+		sameBase := bs.Key() == bt.Key() && samePin(bs, bt)
 		if !srcNew {
 			continue // the existing rules (merge_recolumn.go)
 		}
-		if !tgtNew {
-			if _, known := p.source.State.Table(t.Key()); known && s.Key() != t.Key() {
-				continue // the source tombstoned it: the existing rules
+		if !tgtNew && sameBase {
+			// (incarnation numbers allocated on two branches collide: an
+			// entry is the same only at the same location)
+			if e, known := p.source.State.Table(t.Key()); known && e.Location == t.Location && s.Key() != t.Key() {
+				continue // the source re-columned the target's incarnation: the existing rules
 			}
 			if samePin(t, bt) && sameCatalog(t, bt) {
 				// the target left it alone: the source's incarnation
 				// replaces it (a fast-forward of the table)
-				p.pw.Delta.Tombstones = append(p.pw.Delta.Tombstones, t.Key())
-				p.pw.ReadSet.AddTable(p.target.State, t.Key(), false)
 				if s.Key() == t.Key() {
 					return fmt.Errorf("adapters: table %q: the source's incarnation has the target's key %s", s.Name, s.Key())
 				}
+				p.pw.Delta.Tombstones = append(p.pw.Delta.Tombstones, t.Key())
+				p.pw.ReadSet.AddTable(p.target.State, t.Key(), false)
 				continue
 			}
 		}
@@ -112,8 +128,8 @@ type mergedColumn struct {
 	def      graph.ColumnDef
 	b, s, t  int // index in the side's Def.Columns
 	oneSided bool
-	// bothAdded: added on both sides (same name and type); for a base
-	// row each side's ALTER gave it the column's DEFAULT, its merge base
+	// bothAdded: added on both sides (same name and type); like a
+	// one-sided column its DEFAULT is the base rows' value
 	bothAdded bool
 }
 
@@ -389,10 +405,26 @@ func (p *mergePlan) mergeBoth(ctx context.Context, x bothSides) error {
 // sideRows reads one incarnation whole into per-key rows of the merged
 // schema: per merged column a one-value array (nil where the side lacks
 // the column). bad lists values that do not convert.
-func (p *mergePlan) sideRows(ctx context.Context, e graph.TableEntry, cols []mergedColumn, which func(mergedColumn) int, to *arrow.Schema, pk []int) (map[string][]arrow.Array, []string, error) {
+//
+// extras are lists of e's column indexes whose values per row are also
+// returned as text (columns the merged incarnation lacks: their changes
+// still count when a row deleted on the other side is compared).
+func (p *mergePlan) sideRows(ctx context.Context, e graph.TableEntry, cols []mergedColumn, which func(mergedColumn) int, to *arrow.Schema, pk []int, extras ...[]int) (map[string][]arrow.Array, []map[string]string, []string, error) {
 	ds, err := p.w.g.openPin(ctx, pinOf(e))
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
+	}
+	extraPos := make([][]int, len(extras))
+	extraOut := make([]map[string]string, len(extras))
+	for x, list := range extras {
+		extraOut[x] = map[string]string{}
+		for _, i := range list {
+			ix := ds.Schema().FieldIndices(e.Def.Columns[i].Name)
+			if len(ix) != 1 {
+				return nil, nil, nil, fmt.Errorf("adapters: column %q of %q not in its dataset", e.Def.Columns[i].Name, e.Name)
+			}
+			extraPos[x] = append(extraPos[x], ix[0])
+		}
 	}
 	pos := make([]int, len(cols))
 	for j, c := range cols {
@@ -400,7 +432,7 @@ func (p *mergePlan) sideRows(ctx context.Context, e graph.TableEntry, cols []mer
 		if i := which(c); i >= 0 {
 			ix := ds.Schema().FieldIndices(e.Def.Columns[i].Name)
 			if len(ix) != 1 {
-				return nil, nil, fmt.Errorf("adapters: column %q of %q not in its dataset", e.Def.Columns[i].Name, e.Name)
+				return nil, nil, nil, fmt.Errorf("adapters: column %q of %q not in its dataset", e.Def.Columns[i].Name, e.Name)
 			}
 			pos[j] = ix[0]
 		}
@@ -425,10 +457,37 @@ func (p *mergePlan) sideRows(ctx context.Context, e graph.TableEntry, cols []mer
 			}
 			row[j] = a
 		}
-		out[valuesKey(row, pk)] = row
+		k := valuesKey(row, pk)
+		out[k] = row
+		for x, ps := range extraPos {
+			if len(ps) > 0 { // (rowKey of no columns is every column's)
+				extraOut[x][k] = rowKey(rec, i, ps)
+			}
+		}
 		return nil
 	})
-	return out, bad, err
+	return out, extraOut, bad, err
+}
+
+// droppedByOther lists, for side (its definition d), the indexes of its
+// columns that are in the base but not merged (the other side dropped
+// them), and the same columns' indexes in the base.
+func droppedByOther(base, d graph.TableDef, cols []mergedColumn) (side, inBase []int) {
+	merged := map[uint64]bool{}
+	for _, c := range cols {
+		merged[c.def.ID] = true
+	}
+	for i, c := range d.Columns {
+		if merged[c.ID] {
+			continue
+		}
+		for b, bc := range base.Columns {
+			if bc.ID == c.ID {
+				side, inBase = append(side, i), append(inBase, b)
+			}
+		}
+	}
+	return side, inBase
 }
 
 // valuesKey encodes the values of row at cols (nil: every column
@@ -478,15 +537,17 @@ func (p *mergePlan) mergeBothRows(ctx context.Context, x bothSides, merged graph
 			}
 		}
 	}
-	baseRows, _, err := p.sideRows(ctx, x.base, cols, func(c mergedColumn) int { return c.b }, to, pk)
+	sDrop, bsDrop := droppedByOther(x.base.Def, x.src.Def, cols)
+	tDrop, btDrop := droppedByOther(x.base.Def, x.tgt.Def, cols)
+	baseRows, baseExtra, _, err := p.sideRows(ctx, x.base, cols, func(c mergedColumn) int { return c.b }, to, pk, bsDrop, btDrop)
 	if err != nil {
 		return err
 	}
-	srcRows, sbad, err := p.sideRows(ctx, x.src, cols, func(c mergedColumn) int { return c.s }, to, pk)
+	srcRows, srcExtra, sbad, err := p.sideRows(ctx, x.src, cols, func(c mergedColumn) int { return c.s }, to, pk, sDrop)
 	if err != nil {
 		return err
 	}
-	tgtRows, tbad, err := p.sideRows(ctx, x.tgt, cols, func(c mergedColumn) int { return c.t }, to, pk)
+	tgtRows, tgtExtra, tbad, err := p.sideRows(ctx, x.tgt, cols, func(c mergedColumn) int { return c.t }, to, pk, tDrop)
 	if err != nil {
 		return err
 	}
@@ -563,10 +624,12 @@ func (p *mergePlan) mergeBothRows(ctx context.Context, x bothSides, merged graph
 		}
 		return r, nil
 	}
-	// unchanged: a side's row equals the base on the columns both have
+	// unchanged: a side's row equals the base on the columns it has (a
+	// column not in the base: its DEFAULT, the value the side's ALTER
+	// gave the base rows)
 	unchanged := func(b, r []arrow.Array) bool {
 		for j := range r {
-			if b[j] != nil && r[j] != nil && !valueEq(b[j], r[j]) {
+			if r[j] != nil && !valueEq(b[j], r[j]) {
 				return false
 			}
 		}
@@ -574,27 +637,27 @@ func (p *mergePlan) mergeBothRows(ctx context.Context, x bothSides, merged graph
 	}
 	for _, k := range sorted {
 		b, s, t := baseRows[k], srcRows[k], tgtRows[k]
+		if s == nil && t == nil {
+			continue
+		}
+		if b != nil {
+			if b, err = fill(b); err != nil {
+				return err
+			}
+		}
 		var row []arrow.Array
 		conflict := ""
 		switch {
-		case s == nil && t == nil:
-			continue
 		case b != nil && s == nil: // deleted on the source
-			if unchanged(b, t) || theirs {
+			if unchanged(b, t) && tgtExtra[0][k] == baseExtra[1][k] {
 				continue
 			}
-			if !ours {
-				conflict = fmt.Sprintf("deleted on %s but changed on %s", p.w.from, p.w.into)
-			}
-			row = t
+			conflict, row = fmt.Sprintf("deleted on %s but changed on %s", p.w.from, p.w.into), t
 		case b != nil && t == nil: // deleted on the target
-			if unchanged(b, s) || ours {
+			if unchanged(b, s) && srcExtra[0][k] == baseExtra[0][k] {
 				continue
 			}
-			if !theirs {
-				conflict = fmt.Sprintf("updated on %s but deleted on %s", p.w.from, p.w.into)
-			}
-			row = s
+			conflict, row = fmt.Sprintf("updated on %s but deleted on %s", p.w.from, p.w.into), s
 		case s == nil:
 			row = t
 		case t == nil:
@@ -607,12 +670,6 @@ func (p *mergePlan) mergeBothRows(ctx context.Context, x bothSides, merged graph
 				var bv arrow.Array
 				if b != nil {
 					bv = b[j]
-					if cols[j].bothAdded {
-						if err := needDefaults(); err != nil {
-							return err
-						}
-						bv = defaults[j]
-					}
 				}
 				switch {
 				case sv == nil:
@@ -624,10 +681,6 @@ func (p *mergePlan) mergeBothRows(ctx context.Context, x bothSides, merged graph
 				case bv != nil && valueEq(sv, bv):
 					row[j] = tv
 				case bv != nil && valueEq(tv, bv):
-					row[j] = sv
-				case ours:
-					row[j] = tv
-				case theirs:
 					row[j] = sv
 				default:
 					row[j] = tv
@@ -643,8 +696,20 @@ func (p *mergePlan) mergeBothRows(ctx context.Context, x bothSides, merged graph
 			}
 		}
 		if conflict != "" {
-			conflicts = append(conflicts, fmt.Sprintf("row %s: %s", keyText(row), conflict))
-			continue
+			// a strategy takes one side's row whole (its missing columns
+			// their DEFAULT), as merge_recolumn.go's rows
+			switch {
+			case ours:
+				row = t
+			case theirs:
+				row = s
+			default:
+				conflicts = append(conflicts, fmt.Sprintf("row %s: %s", keyText(row), conflict))
+				continue
+			}
+			if row == nil {
+				continue
+			}
 		}
 		if row, err = fill(row); err != nil {
 			return err
