@@ -51,7 +51,8 @@ import (
 //   - rows changed on one side of a table the other side re-columned
 //     (a new incarnation with the same id): the rows merge into the
 //     other incarnation with columns lined up by id
-//     (merge_recolumn.go); re-columned on both sides is a conflict;
+//     (merge_recolumn.go); re-columned on both sides: the two merge
+//     into a new incarnation (merge_recolumn_both.go);
 //   - rows changed on the source: the row delta since the source base
 //     (merge_delta.go: rows gone, rows added, found by comparing
 //     fragments by id and data-file identity) is replayed onto
@@ -247,7 +248,10 @@ func (w *mergeWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite) e
 	pw.Lineage.RecordMerge = sb.Commit.ID != source.Commit.ID
 	p := &mergePlan{w: w, pw: pw, target: target, targetLB: lanceBranchOf(w.into), sourceLB: lanceBranchOf(w.from),
 		staged: map[graph.TableKey]*lance.Staged{}, plans: map[graph.TableKey]*tableOps{}, rows: map[graph.TableKey]*MergedRows{},
-		source: source, sb: sb, recol: map[graph.TableKey]*recolumned{}, recolIDs: map[uint64]bool{}}
+		source: source, sb: sb, recol: map[graph.TableKey]*recolumned{}, recolIDs: map[uint64]bool{}, both: map[uint64]bool{}}
+	if err := p.recolumnedOnBoth(ctx, sb, tb); err != nil {
+		return err
+	}
 	if err := p.recolumnedOnSource(ctx, sb, tb); err != nil {
 		return err
 	}
@@ -284,7 +288,7 @@ func (w *mergeWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite) e
 			return err
 		}
 	}
-	if len(pw.Delta.Registrations) > 0 && source.State.Schema.NextID > target.State.Schema.NextID {
+	if len(pw.Delta.Registrations) > 0 && source.State.Schema.NextID > max(target.State.Schema.NextID, pw.Delta.NextID) {
 		pw.Delta.NextID = source.State.Schema.NextID
 	}
 	w.mu.Lock()
@@ -313,6 +317,9 @@ type mergePlan struct {
 	// recolIDs: the stable ids of those tables
 	recol    map[graph.TableKey]*recolumned
 	recolIDs map[uint64]bool
+	// both: the stable ids of tables re-columned on both sides, merged
+	// into a new incarnation (merge_recolumn_both.go)
+	both map[uint64]bool
 }
 
 func (p *mergePlan) conflict(table, f string, a ...any) {
@@ -379,6 +386,9 @@ func (p *mergePlan) bothRewrites(sk, tk graph.TableKey) string {
 // table classifies one source table.
 func (p *mergePlan) table(ctx context.Context, s graph.TableEntry, sb, tb *graph.Snapshot) error {
 	k := s.Key()
+	if p.both[k.ID] {
+		return nil // merged by recolumnedOnBoth
+	}
 	sbE, sbOK := sb.State.Table(k)
 	if sbOK && samePin(s, sbE) && sameCatalog(s, sbE) {
 		return nil // unchanged on the source
@@ -547,9 +557,6 @@ func (p *mergePlan) replay(ctx context.Context, onto graph.TableEntry, base, src
 		}
 		return nil
 	}
-	if extra != nil && len(pk) == 0 {
-		return fmt.Errorf("adapters: re-columned rows of %q merged into a table without a primary key", onto.Name)
-	}
 	if !tds.Schema().Equal(cur.Schema()) {
 		p.conflict(onto.Name, "its physical schemas differ between the branches")
 		return nil
@@ -603,7 +610,7 @@ func (p *mergePlan) replay(ctx context.Context, onto graph.TableEntry, base, src
 		}
 	}
 	keyOfAddr := map[uint64]string{} // source rows' keys (extra)
-	if extra != nil {
+	if extra != nil && pkIdx != nil {
 		for i, a := range kept {
 			keyOfAddr[a] = keptKeys[i]
 		}
@@ -719,6 +726,13 @@ func (p *mergePlan) replay(ctx context.Context, onto graph.TableEntry, base, src
 				dels = append(dels, a)
 			}
 		}
+		// without a primary key: the target's deleted copies by value
+		// (merge_recolumn_keyless.go)
+		vd, err := valueDeletes(ctx, tds, extra, dels)
+		if err != nil {
+			return err
+		}
+		dels = append(dels, vd...)
 	}
 	var inserts []Source
 	if len(kept) > 0 {

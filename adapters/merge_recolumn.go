@@ -44,8 +44,9 @@ import (
 // conflicts; the merge's strategy settles conflicts ('ours', 'theirs';
 // 'stop' stages them when the target's rows are the other side). The
 // merge checks validate the merged result as for any merge. A table
-// without a primary key, or whose primary key columns changed, cannot
-// line rows up and stays unsupported (0A000). Cost: the changed rows are
+// without a primary key merges by value (merge_recolumn_keyless.go); one
+// whose primary key columns changed cannot line rows up and stays
+// unsupported (0A000). Cost: the changed rows are
 // held in memory (O(delta)), plus one scan of the other incarnation.
 
 // MergeDefaults evaluates, for a merge into target, the DEFAULT of the
@@ -71,6 +72,10 @@ func SetMergeDefaults(g *Graph, f MergeDefaults) {
 type recolumned struct {
 	delKeys map[string]bool
 	added   arrow.RecordBatch // nil: none
+	// a table without a primary key: delVals copies to delete per value
+	// of the other incarnation's columns proj (rowKey over them)
+	delVals map[string]int
+	proj    []int
 }
 
 // recolumnSide names the two sides of a re-columned merge: rows change
@@ -94,8 +99,8 @@ type colLine struct {
 }
 
 func (p *mergePlan) lineColumns(ctx context.Context, side recolumnSide, from graph.TableDef, fromSchema *arrow.Schema, to graph.TableEntry, toSchema *arrow.Schema) (*colLine, string, error) {
-	if len(to.Def.PrimaryKey) == 0 || len(from.PrimaryKey) == 0 {
-		return nil, "has no primary key to line its rows up by", nil
+	if (len(to.Def.PrimaryKey) == 0) != (len(from.PrimaryKey) == 0) {
+		return nil, "changed its primary key", nil
 	}
 	fromByID := map[uint64]graph.ColumnDef{}
 	for _, c := range from.Columns {
@@ -247,6 +252,10 @@ func (p *mergePlan) mapDelta(ctx context.Context, side recolumnSide, base, src p
 	d, err := deltaOf(ctx, old, cur)
 	if err != nil || d.empty() {
 		return &recolumned{}, err == nil, err
+	}
+	if len(l.toPK) == 0 {
+		// no primary key: rows merge by value (merge_recolumn_keyless.go)
+		return p.mapDeltaKeyless(ctx, side, old, cur, d, l, ods)
 	}
 	baseRows, err := rowsByAddr(ctx, old, d.deleted)
 	if err != nil {
@@ -509,14 +518,17 @@ func differing(a, b arrow.RecordBatch) []int {
 // applyRecolumned writes rc onto the table onto (deleting its rows with
 // rc's keys, adding rc's rows) as one staged Lance transaction.
 func (p *mergePlan) applyRecolumned(ctx context.Context, onto graph.TableEntry, rc *recolumned) error {
-	if len(rc.delKeys) == 0 && rc.added == nil {
+	if len(rc.delKeys) == 0 && len(rc.delVals) == 0 && rc.added == nil {
 		return nil
 	}
 	tds, err := p.w.g.openPin(ctx, pinOf(onto))
 	if err != nil {
 		return err
 	}
-	var dels []uint64
+	dels, err := valueDeletes(ctx, tds, rc, nil)
+	if err != nil {
+		return err
+	}
 	if len(rc.delKeys) > 0 {
 		pk, err := colIndexes(tds.Schema(), onto.Def.PrimaryKey)
 		if err != nil {
@@ -590,6 +602,9 @@ func (p *mergePlan) recolumnedOnSource(ctx context.Context, sb, tb *graph.Snapsh
 			continue
 		}
 		k := s.Key()
+		if p.both[k.ID] {
+			continue
+		}
 		sbE, ok := sb.State.Table(k)
 		if !ok || sbE.State != graph.Live {
 			continue

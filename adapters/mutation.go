@@ -101,7 +101,13 @@ func (w *mutationWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite
 		def.Columns = append([]graph.ColumnDef(nil), def.Columns...)
 		for i := range def.Columns {
 			if def.Columns[i].ID == 0 {
-				def.Columns[i].ID = schemaRow.Allocate()
+				if p.replaces != nil {
+					// a column added by a rewrite: a random id, unique
+					// across branches (freshColumnID)
+					def.Columns[i].ID = freshColumnID()
+				} else {
+					def.Columns[i].ID = schemaRow.Allocate()
+				}
 			}
 		}
 		key := graph.TableKey{ID: id, Incarnation: inc}

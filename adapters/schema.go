@@ -1,6 +1,8 @@
 package adapters
 
 import (
+	"crypto/rand"
+	"encoding/binary"
 	"fmt"
 	"slices"
 
@@ -334,4 +336,19 @@ func (s *Stage) Truncate(name string) error {
 		def = r.def
 	}
 	return s.ReplaceTable(name, def, nil)
+}
+
+// freshColumnID is the id of a column an ALTER TABLE adds to an existing
+// table. A branch's id allocator is a copy of its parent's, so counter
+// ids allocated on two branches collide; a column id only has to be
+// unique among the columns of one table's incarnations, and a random one
+// (bit 62 set, above any counter id) lets a merge of a table both
+// branches re-columned line their added columns up by id, now and in
+// later merges (merge_recolumn_both.go).
+func freshColumnID() uint64 {
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic(err) // crypto/rand never fails on supported platforms
+	}
+	return 1<<62 | binary.LittleEndian.Uint64(b[:])&(1<<62-1)
 }

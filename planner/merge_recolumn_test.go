@@ -156,21 +156,118 @@ func TestMergeStopIntoRecolumned(t *testing.T) {
 	})
 }
 
-// TestMergeRecolumnedUnsupported: rows of a table without a primary key
-// (or whose key changed) cannot be lined up across a re-columning: 0A000
-// naming the table and why, nothing merged.
-func TestMergeRecolumnedUnsupported(t *testing.T) {
+// TestMergeRecolumnedKeyless: rows of a table without a primary key merge
+// across a re-columning by value, on the columns both incarnations have
+// (merge_recolumn_keyless.go): edges one side added or deleted apply to
+// the other side's re-columned table in both directions (new columns
+// take their DEFAULT), and a value whose copies both sides changed
+// differently is a conflict on the table.
+func TestMergeRecolumnedKeyless(t *testing.T) {
 	ts := startServer(t, nil)
 	c := ts.connect(t, pgx.QueryExecModeSimpleProtocol)
 	runScript(t, c, []step{
 		{sql: "create table e (src int8, dst int8)"},
-		{sql: "insert into e values (1, 2)"},
+		{sql: "insert into e values (1, 2), (1, 2), (2, 3), (3, 4)"},
+		// main re-columns, b changes rows
 		{sql: "call graph.create_branch('b')"},
-		{sql: "alter table e add column w int4"},
+		{sql: "alter table e add column w int4 default 0"},
+		{sql: "update e set w = 5 where src = 3"},
 		{sql: "set graph.branch = 'b'"},
-		{sql: "insert into e values (2, 3)"},
+		{sql: "insert into e values (5, 6)"},
+		{sql: "delete from e where src = 2"},
 		{sql: "set graph.branch = 'main'"},
-		{sql: "call graph.merge('b')", code: "0A000", msg: `table "e" re-columned on main while b changed its rows, and the table has no primary key to line its rows up by`},
-		{sql: "select count(*) from e", rows: "1"},
+		{sql: "call graph.merge('b')", tag: "CALL"},
+		{sql: "select * from e order by 1, 2, 3", rows: "1|2|0;1|2|0;3|4|5;5|6|0"},
+		// c re-columns (and adds a row after), main changes rows
+		{sql: "call graph.create_branch('c')"},
+		{sql: "set graph.branch = 'c'"},
+		{sql: "alter table e rename column dst to target"},
+		{sql: "alter table e add column label text default 'x'"},
+		{sql: "insert into e values (9, 9, 9, 'c')"},
+		{sql: "set graph.branch = 'main'"},
+		{sql: "insert into e values (7, 8, 1)"},
+		{sql: "delete from e where src = 5"},
+		{sql: "call graph.merge('c')", tag: "CALL"},
+		{sql: "select * from e order by 1, 2, 3", rows: "1|2|0|x;1|2|0|x;3|4|5|x;7|8|1|x;9|9|9|c"},
+		// copies of one value changed differently on both: a conflict
+		{sql: "call graph.create_branch('d')"},
+		{sql: "delete from e where src = 1"},
+		{sql: "set graph.branch = 'd'"},
+		{sql: "alter table e add column z int4"},
+		{sql: "insert into e values (1, 2, 0, 'x', 1)"},
+		{sql: "set graph.branch = 'main'"},
+		{sql: "call graph.merge('d')", code: "40001", msg: `e (re-columned on d while rows changed on both branches in different ways`},
+		{sql: "call graph.merge('d', strategy => 'theirs')", code: "40001", msg: `e (re-columned on d while rows changed on both branches in different ways`},
+		{sql: "select count(*) from e", rows: "3"},
+	})
+}
+
+// TestMergeRecolumnedOnBoth pins merges of tables both branches
+// re-columned (docs/architecture.md, "Merges: bases, schema changes,
+// conflicts resolved in SQL"): columns merge three ways by id (each
+// side's added columns, a rename on one side and a drop on the other),
+// rows per key and per column with the one-sided columns' defaults;
+// later merges in both directions keep lining the columns up; colliding
+// schema changes are conflicts in SQL names, row conflicts are settled
+// by 'ours'/'theirs', and a table without a primary key is 0A000.
+func TestMergeRecolumnedOnBoth(t *testing.T) {
+	ts := startServer(t, nil)
+	c := ts.connect(t, pgx.QueryExecModeSimpleProtocol)
+	runScript(t, c, []step{
+		{sql: "create table acct (id int8 primary key, owner text, balance int4, memo text)"},
+		{sql: "insert into acct values (1, 'ada', 100, 'm1'), (2, 'bob', 50, 'm2'), (3, 'cy', 10, 'm3')"},
+		{sql: "create table e (src int8, dst int8)"},
+		{sql: "insert into e values (1, 2)"},
+		{sql: "call graph.create_branch('dev')"},
+		{sql: "alter table acct add column currency text default 'EUR'"},
+		{sql: "update acct set balance = 101 where id = 1"},
+		{sql: "insert into acct values (4, 'dee', 4, 'm4', 'USD')"},
+		{sql: "alter table e add column w int4"},
+		{sql: "set graph.branch = 'dev'"},
+		{sql: "alter table acct add column note text default 'n'"},
+		{sql: "alter table acct rename column owner to holder"},
+		{sql: "alter table acct drop column memo"},
+		{sql: "update acct set holder = 'Bob', note = 'vip' where id = 2"},
+		{sql: "delete from acct where id = 3"},
+		{sql: "insert into acct values (5, 'eve', 5, 'new')"},
+		{sql: "alter table e add column label text"},
+		{sql: "set graph.branch = 'main'"},
+		{sql: "call graph.merge('dev')", code: "0A000", msg: `table "e" re-columned on both dev and main, and the table has no primary key to line its rows up by`},
+		{sql: "set graph.branch = 'dev'"},
+		{sql: "drop table e"},
+		{sql: "set graph.branch = 'main'"},
+		{sql: "drop table e"},
+		{sql: "call graph.merge('dev')", tag: "CALL"},
+		{sql: "select * from acct order by id", rows: "1|ada|101|EUR|n;2|Bob|50|EUR|vip;4|dee|4|USD|n;5|eve|5|EUR|new"},
+		// later merges line the columns up by id in both directions
+		{sql: "set graph.branch = 'dev'"},
+		{sql: "update acct set note = 'late' where id = 5"},
+		{sql: "set graph.branch = 'main'"},
+		{sql: "update acct set currency = 'GBP' where id = 5"},
+		{sql: "call graph.merge('dev')", tag: "CALL"},
+		{sql: "call graph.merge('main', 'dev')", tag: "CALL"},
+		{sql: "set graph.branch = 'dev'"},
+		{sql: "select * from acct where id = 5", rows: "5|eve|5|GBP|late"},
+		{sql: "set graph.branch = 'main'"},
+		// a column dropped on one side and renamed on the other
+		{sql: "call graph.create_branch('x')"},
+		{sql: "alter table acct drop column note"},
+		{sql: "set graph.branch = 'x'"},
+		{sql: "alter table acct rename column note to remark"},
+		{sql: "alter table acct add column k int4"},
+		{sql: "set graph.branch = 'main'"},
+		{sql: "call graph.merge('x')", code: "40001", msg: `column "note" was dropped on main but renamed to "remark" on x`},
+		// a column both set differently: 'ours' keeps main's value
+		{sql: "call graph.create_branch('y')"},
+		{sql: "alter table acct add column a int4"},
+		{sql: "update acct set balance = 1 where id = 1"},
+		{sql: "set graph.branch = 'y'"},
+		{sql: "alter table acct add column b int4 default 9"},
+		{sql: "update acct set balance = 2 where id = 1"},
+		{sql: "insert into acct values (7, 'gil', 7)"},
+		{sql: "set graph.branch = 'main'"},
+		{sql: "call graph.merge('y')", code: "40001", msg: `row (id)=(1): column "balance" set differently on both branches`},
+		{sql: "call graph.merge('y', strategy => 'ours')", tag: "CALL"},
+		{sql: "select id, balance, a, b from acct where id in (1, 7) order by id", rows: "1|1|<nil>|9;7|7|<nil>|9"},
 	})
 }

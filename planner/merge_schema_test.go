@@ -57,9 +57,16 @@ func TestMergeAcrossSchemaChanges(t *testing.T) {
 		{sql: "call graph.merge('tables')", tag: "CALL"},
 		{sql: "select * from toys", rows: "1|1"},
 		{sql: "select count(*) from pets", code: "42P01", msg: "pets"},
-		// rewritten on both, toys created on both: 40001 naming both
-		{sql: "call graph.merge('both')", code: "40001", msg: "people (rewritten on both branches"},
-		{sql: "call graph.merge('both')", code: "40001", msg: "toys (a different table of that name was created on main)"},
+		// toys created on both: 40001 naming it
+		{sql: "call graph.merge('both')", code: "40001", msg: "conflicts on toys (a different table of that name was created on main)"},
+		// people re-columned on both merges into one table with both
+		// sides' columns (merge_recolumn_both.go)
+		{sql: "set graph.branch = 'both'"},
+		{sql: "drop table toys"},
+		{sql: "update people set height = 170 where id = 3"},
+		{sql: "set graph.branch = 'main'"},
+		{sql: "call graph.merge('both')", tag: "CALL"},
+		{sql: "select id, name, age, height from people order by id", rows: "1|ada|40|<nil>;2|<nil>|<nil>|<nil>;3|bob|<nil>|170;9|rows9|<nil>|<nil>"},
 	})
 	// a table dropped on one branch and changed on the other
 	runScript(t, c, []step{
