@@ -756,13 +756,14 @@ func PublishDelta(ctx context.Context, root *graph.Root, pw *PreparedWrite, budg
 
 // barrierAndHead runs stage A and captures the base of stage B. When the
 // recovery can report that its barrier found no intent at all
-// (CleanBarrier), the head is read concurrently with the barrier's
-// listing: an intent whose owner is gone that existed when the head was
-// read still exists when the listing runs (only its resolution removes
-// it, and a resolution publishes first), so "the listing found nothing"
-// proves no unresolved intent precedes the head — the head is as good as
-// one read after the barrier, and at worst stale, which the read set
-// arbitrates on every CAS. Otherwise (an intent was found, resolved or
+// (CleanBarrier), the head is read concurrently with the barrier: an
+// intent whose owner is gone that existed when the head was read still
+// exists when the barrier looks (only its resolution removes it, and a
+// resolution publishes first), so "the barrier found nothing" proves no
+// intent it would resolve precedes the head — the head is as good as one
+// read after the barrier, and at worst stale, which the read set
+// arbitrates on every CAS. (Intents the barrier does not know of are
+// treated as live ones: recovery/doc.go, "Finding intents".) Otherwise (an intent was found, resolved or
 // left to its live owner) the head is read again after the barrier.
 // docs/write-protocol.md §4.1 and §7.
 func (c *Coordinator) barrierAndHead(ctx context.Context, branch string) (*graph.Snapshot, error) {
