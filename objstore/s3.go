@@ -381,7 +381,7 @@ func (s *S3) Stat(ctx context.Context, key string) (ObjectInfo, error) {
 	if err := checkCall(ctx, key); err != nil {
 		return ObjectInfo{}, opErr("stat", key, err)
 	}
-	info, err := s.stat(ctx, key)
+	info, err := s.cachedStat(ctx, key)
 	return info, opErr("stat", key, err)
 }
 
