@@ -341,10 +341,15 @@
 // version published since makes the CAS lose, and the reload arbitrates
 // every member). A base this process already knows to be stale
 // (graph.Root.KnownNewer), a strict caller's base, or
-// SequentialRevalidate keep the sequential order. A 1-row INSERT on S3
-// waits on 5 dependent requests instead of 8: role check, statement
-// head, [barrier ‖ base head], [staged files ‖ live HEAD ‖
-// __manifest files], CAS. A publishFrom failure other than the CAS
+// SequentialRevalidate keep the sequential order. A caller that has
+// just read the head for its statement passes it (CommitOptions.HeadHint)
+// and the first attempt takes it as its base when the barrier finds no
+// intent — the same argument as the concurrent read, the head being read
+// before the barrier instead of beside it. With the planner reading the
+// statement's head beside its role catalog probe, a 1-row INSERT on S3
+// waits on 3 dependent requests: [role check ‖ statement head], [staged
+// files ‖ live HEAD ‖ __manifest files], CAS (cmd/pgproxy
+// TestS3RequestCountsByKind). A publishFrom failure other than the CAS
 // attempt itself (publishError) happened before any CAS of ours landed
 // and is returned as such, not as an unknown outcome.
 // Tests: the crash sweeps (every cell's next write takes the overlapped
