@@ -174,6 +174,10 @@ type WriteOptions struct {
 	// CommitID is the id the commit will carry (protocol.CommitOptions);
 	// not with Group.
 	CommitID string
+	// HeadHint is the head of Branch the caller has just read (its
+	// statement's snapshot): the first attempt may take it as its base
+	// (protocol.CommitOptions.HeadHint). Not with Strict or Base.
+	HeadHint *graph.Snapshot
 }
 
 // Write runs one graph-visible write: fn stages the changes (rows as
@@ -196,7 +200,7 @@ func (g *Graph) write(ctx context.Context, o WriteOptions, fn StageFunc) (*proto
 	}
 	w.maxRowsPerFile, w.maxBytesPerFile = o.MaxRowsPerFile, o.MaxBytesPerFile
 	rc, err := g.commit(ctx, w, g.attribute(protocol.CommitOptions{Branch: o.Branch, Message: o.Message,
-		Strict: o.Strict, Base: o.Base, MaxReprepare: o.MaxReprepare, CommitID: o.CommitID}, o.Actor, o.Application, o.Client))
+		Strict: o.Strict, Base: o.Base, MaxReprepare: o.MaxReprepare, CommitID: o.CommitID, HeadHint: o.HeadHint}, o.Actor, o.Application, o.Client))
 	if err == nil {
 		g.maybeOptimize(rc, w)
 	}

@@ -92,6 +92,7 @@ func (d *Dataset) CreateBranch(ctx context.Context, name string, v uint64) (*Dat
 	if err != nil {
 		return nil, err
 	}
+	rememberRef(body)
 	ref, err := parseBranchRef(name, body)
 	if err != nil {
 		return nil, err
@@ -270,12 +271,12 @@ func (d *Dataset) DeleteBranch(ctx context.Context, name string) error {
 	if err := ValidateBranchName(name); err != nil {
 		return err
 	}
-	if _, err := readBranchRef(ctx, d.store, d.root, name); err != nil {
-		return err
-	}
 	refs, err := d.ListBranches(ctx)
 	if err != nil {
 		return err
+	}
+	if !slices.ContainsFunc(refs, func(r *BranchRef) bool { return r.Name == name }) {
+		return wrapf(ErrBranchNotFound, "%q", name)
 	}
 	var children []string
 	nested := false

@@ -168,6 +168,7 @@ func readBranchRef(ctx context.Context, store objstore.Store, root, name string)
 	if err != nil {
 		return nil, err
 	}
+	rememberRef(b)
 	return parseBranchRef(name, b)
 }
 
@@ -185,31 +186,51 @@ func parseBranchRef(name string, b []byte) (*BranchRef, error) {
 // must not pay a read per branch, which on object storage is a request
 // each.
 func (d *Dataset) ListBranchNames(ctx context.Context) ([]string, error) {
+	names, _, err := d.listBranchRefs(ctx)
+	return names, err
+}
+
+// listBranchRefs lists the refs: their names, sorted, and each one's
+// entity tag ("" where the store has none).
+func (d *Dataset) listBranchRefs(ctx context.Context) ([]string, map[string]string, error) {
 	prefix := join(d.root, branchesDir) + "/"
 	infos, err := d.store.List(ctx, prefix)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var out []string
+	etags := map[string]string{}
 	for _, info := range infos {
 		file := strings.TrimPrefix(info.Key, prefix)
 		if strings.Contains(file, "/") || !strings.HasSuffix(file, ".json") {
 			continue
 		}
-		out = append(out, strings.ReplaceAll(strings.TrimSuffix(file, ".json"), "%2F", "/"))
+		name := strings.ReplaceAll(strings.TrimSuffix(file, ".json"), "%2F", "/")
+		out = append(out, name)
+		etags[name] = info.ETag
 	}
 	sort.Strings(out)
-	return out, nil
+	return out, etags, nil
 }
 
-// ListBranches returns the branch refs of the dataset, sorted by name.
+// ListBranches returns the branch refs of the dataset, sorted by name:
+// one listing, and a read of each ref whose listed entity tag names no
+// body this process has seen (branch_refcache.go).
 func (d *Dataset) ListBranches(ctx context.Context) ([]*BranchRef, error) {
-	names, err := d.ListBranchNames(ctx)
+	names, etags, err := d.listBranchRefs(ctx)
 	if err != nil {
 		return nil, err
 	}
 	var out []*BranchRef
 	for _, name := range names {
+		if body, ok := cachedRef(etags[name]); ok {
+			r, err := parseBranchRef(name, body)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, r)
+			continue
+		}
 		r, err := readBranchRef(ctx, d.store, d.root, name)
 		if errors.Is(err, ErrBranchNotFound) {
 			continue

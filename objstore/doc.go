@@ -50,7 +50,11 @@
 // bytes (CacheImmutableReads, as Local keeps their files open): a read
 // inside any cached range is served from it, the store's own successful
 // writes of an immutable key cache the object whole, its other writes
-// drop the key's ranges, and a read racing a write is not cached.
+// drop the key's ranges, and a read racing a write is not cached. It
+// answers Stat of such a key from memory too, once this store wrote it
+// or sent one HeadObject for it (s3_statcache.go): Lance stats a data
+// file before reading it, a dependent round trip of every commit and
+// point read otherwise.
 // CacheImmutableReadsOnDisk adds a second tier in files under a local
 // directory that outlives the process (checksummed, bounded, locked to
 // one process). CacheOwnWrites adds keys only their writer rewrites (Lance transaction

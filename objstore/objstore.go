@@ -42,4 +42,9 @@ type ObjectInfo struct {
 	Key     string
 	Size    int64
 	ModTime time.Time
+	// ETag is the server's entity tag, unquoted, where the backend has
+	// one (S3: the MD5 of a single-part object's bytes without KMS
+	// encryption); "" otherwise. It validates content caches
+	// (lance's branch ref cache).
+	ETag string
 }

@@ -381,7 +381,7 @@ func (s *S3) Stat(ctx context.Context, key string) (ObjectInfo, error) {
 	if err := checkCall(ctx, key); err != nil {
 		return ObjectInfo{}, opErr("stat", key, err)
 	}
-	info, err := s.stat(ctx, key)
+	info, err := s.cachedStat(ctx, key)
 	return info, opErr("stat", key, err)
 }
 
@@ -390,7 +390,7 @@ func (s *S3) stat(ctx context.Context, key string) (ObjectInfo, error) {
 	if err != nil {
 		return ObjectInfo{}, mapS3Error(err)
 	}
-	info := ObjectInfo{Key: key, Size: aws.ToInt64(out.ContentLength)}
+	info := ObjectInfo{Key: key, Size: aws.ToInt64(out.ContentLength), ETag: strings.Trim(aws.ToString(out.ETag), `"`)}
 	if out.LastModified != nil {
 		info.ModTime = *out.LastModified
 	}
@@ -417,7 +417,7 @@ func (s *S3) List(ctx context.Context, prefix string) ([]ObjectInfo, error) {
 		}
 		for _, o := range page.Contents {
 			k := strings.TrimPrefix(aws.ToString(o.Key), s.prefix)
-			info := ObjectInfo{Key: k, Size: aws.ToInt64(o.Size)}
+			info := ObjectInfo{Key: k, Size: aws.ToInt64(o.Size), ETag: strings.Trim(aws.ToString(o.ETag), `"`)}
 			if o.LastModified != nil {
 				info.ModTime = *o.LastModified
 			}

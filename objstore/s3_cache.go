@@ -73,6 +73,7 @@ type rangeCache struct {
 	byRange map[rangeKey]*list.Element
 	byKey   map[string]map[rangeKey]*list.Element // the same entries, by object
 	lru     list.List                             // front: most recently used
+	stats   map[string]ObjectInfo                 // Stat answers (s3_statcache.go)
 	hits    int64
 	misses  int64
 }
@@ -177,6 +178,7 @@ func (c *rangeCache) written(key string, data []byte) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.dropLocked(key)
+	c.wroteStat(key, len(data))
 	if int64(len(data)) <= c.max/4 {
 		c.insert(rangeKey{key, 0, -1}, data)
 	}
@@ -191,6 +193,7 @@ func (c *rangeCache) drop(key string) {
 
 func (c *rangeCache) dropLocked(key string) {
 	c.gen++
+	delete(c.stats, key)
 	for _, e := range c.byKey[key] {
 		c.remove(e)
 	}

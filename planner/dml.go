@@ -85,6 +85,10 @@ func (s *session) executeWrite(ctx context.Context, st *wire.Statement, p *plan,
 	if s.readOnly() {
 		return nil, wire.Errorf("25006", "cannot execute %s in a read-only transaction", p.stmtName())
 	}
+	// An autocommit statement's snapshot may be read from the moment it
+	// arrived: read the head while the privilege checks probe the role
+	// catalog (one dependent request fewer on object storage).
+	early := s.readHeadEarly(ctx, p)
 	if err := s.checkBranchPrivilege(ctx, s.branch(), access.PrivWrite); err != nil {
 		return nil, err
 	}
@@ -96,8 +100,15 @@ func (s *session) executeWrite(ctx context.Context, st *wire.Statement, p *plan,
 			return nil, err
 		}
 	}
-	if s.tx != nil && s.tx.implicit && (p.kind == stmtTruncate && s.truncateFiresTriggers(ctx) || s.dmlFiresTriggers(ctx, p)) {
-		s.tx.implicit = false // triggers.go
+	var read *catalog // the head the trigger check read, this statement's
+	if s.tx != nil && s.tx.implicit {
+		fires := p.kind == stmtTruncate && s.truncateFiresTriggers(ctx)
+		if !fires {
+			fires, read = s.dmlFiresTriggers(ctx, p, early.catalog(ctx, s))
+		}
+		if fires {
+			s.tx.implicit = false // triggers.go
+		}
 	}
 	if s.tx != nil && !s.tx.implicit {
 		if s.tx.pend.merge != nil && (p.kind == stmtDDL || p.kind == stmtTruncate) {
@@ -124,7 +135,9 @@ func (s *session) executeWrite(ctx context.Context, st *wire.Statement, p *plan,
 	var out *writeOut
 	for round := 0; ; round++ {
 		var err error
-		if _, base, err = s.head(ctx); err != nil {
+		if round == 0 && read != nil {
+			base = read
+		} else if _, base, err = s.head(ctx); err != nil {
 			return nil, err
 		}
 		pend = newPendingState()
@@ -156,7 +169,7 @@ func (s *session) executeWrite(ctx context.Context, st *wire.Statement, p *plan,
 		max = commitMaxReprepare
 	}
 	rc, err := s.g.Write(ctx, s.writeOptions(adapters.WriteOptions{Branch: base.sn.Branch, Message: s.commitMessage(), MaxReprepare: max,
-		Group: groupable(base, pend)}),
+		Group: groupable(base, pend), HeadHint: base.sn}),
 		func(ctx context.Context, stage *adapters.Stage) error {
 			if snapKey(stage.Base()) != snapKey(base.sn) {
 				c, err := s.catalogOf(ctx, stage.Base())

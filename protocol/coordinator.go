@@ -116,6 +116,12 @@ type CommitOptions struct {
 	// (the role catalog's pending changes, docs/architecture.md); empty:
 	// a fresh id per attempt.
 	CommitID string
+	// HeadHint is the head of Branch the caller has just read (a
+	// statement's snapshot). The first attempt takes it as its base
+	// instead of reading the head again when the barrier finds no intent
+	// (barrierAndHead): one dependent request fewer on object storage.
+	// Stale at worst, which the CAS arbitrates. Ignored with Base.
+	HeadHint *graph.Snapshot
 }
 
 // Receipt is what a successful graph commit returns.
@@ -320,6 +326,7 @@ func (c *Coordinator) Commit(ctx context.Context, w Writer, o CommitOptions) (*R
 	}
 	for attempt := 1; ; attempt++ {
 		rc, pw, retry, err := c.attempt(ctx, w, o)
+		o.HeadHint = nil // only the first attempt's base
 		if err == nil {
 			rc.Attempts = attempt
 			if rc.CommitID != "" {
@@ -375,7 +382,7 @@ func (c *Coordinator) attemptWith(ctx context.Context, w Writer, o CommitOptions
 	base := o.Base
 	if base == nil {
 		var err error
-		if base, err = c.barrierAndHead(ctx, o.Branch); err != nil {
+		if base, err = c.barrierAndHead(ctx, o.Branch, o.HeadHint); err != nil {
 			return nil, false, err
 		}
 	} else if err := c.Recovery.Barrier(ctx, o.Branch); err != nil {
@@ -756,18 +763,29 @@ func PublishDelta(ctx context.Context, root *graph.Root, pw *PreparedWrite, budg
 
 // barrierAndHead runs stage A and captures the base of stage B. When the
 // recovery can report that its barrier found no intent at all
-// (CleanBarrier), the head is read concurrently with the barrier's
-// listing: an intent whose owner is gone that existed when the head was
-// read still exists when the listing runs (only its resolution removes
-// it, and a resolution publishes first), so "the listing found nothing"
-// proves no unresolved intent precedes the head — the head is as good as
-// one read after the barrier, and at worst stale, which the read set
-// arbitrates on every CAS. Otherwise (an intent was found, resolved or
+// (CleanBarrier), the head is read concurrently with the barrier: an
+// intent whose owner is gone that existed when the head was read still
+// exists when the barrier looks (only its resolution removes it, and a
+// resolution publishes first), so "the barrier found nothing" proves no
+// intent it would resolve precedes the head — the head is as good as one
+// read after the barrier, and at worst stale, which the read set
+// arbitrates on every CAS. (Intents the barrier does not know of are
+// treated as live ones: recovery/doc.go, "Finding intents".) Otherwise (an intent was found, resolved or
 // left to its live owner) the head is read again after the barrier.
+// A hint (CommitOptions.HeadHint), a head the caller read before the
+// barrier, stands for the concurrent read by the same argument.
 // docs/write-protocol.md §4.1 and §7.
-func (c *Coordinator) barrierAndHead(ctx context.Context, branch string) (*graph.Snapshot, error) {
+func (c *Coordinator) barrierAndHead(ctx context.Context, branch string, hint *graph.Snapshot) (*graph.Snapshot, error) {
 	cb, ok := c.Recovery.(CleanBarrier)
-	if ok && !c.SequentialRevalidate {
+	if ok && !c.SequentialRevalidate && hint != nil && hint.Branch == branch {
+		clean, err := cb.BarrierClean(ctx, branch)
+		if err != nil {
+			return nil, err
+		}
+		if clean {
+			return hint, nil
+		}
+	} else if ok && !c.SequentialRevalidate {
 		type result struct {
 			sn  *graph.Snapshot
 			err error

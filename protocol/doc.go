@@ -330,19 +330,26 @@
 // Overlapped stages (docs/write-protocol.md §7.1). On object storage each
 // dependent request is a round trip, so a v2 write whose base the
 // attempt captures itself overlaps the read-only stages: barrierAndHead
-// reads the base head concurrently with the barrier's listing when the
-// recovery reports the listing empty (CleanBarrier; any intent found →
-// the head is read again after the barrier), and round1 runs stage D's
+// reads the base head concurrently with the barrier when the recovery
+// reports it knew of no intent (CleanBarrier; any intent found → the
+// head is read again after the barrier; the barrier lists __recovery/
+// only on its first run and every rescan interval, recovery/doc.go
+// "Finding intents", so it usually sends no request), and round1 runs stage D's
 // live-HEAD check (checkHeads) concurrently with Apply and the
 // __manifest files, the CAS fenced until it passed. Stage D's fresh-head
 // comparison is the CAS itself (publishFrom starts from the base; a
 // version published since makes the CAS lose, and the reload arbitrates
 // every member). A base this process already knows to be stale
 // (graph.Root.KnownNewer), a strict caller's base, or
-// SequentialRevalidate keep the sequential order. A 1-row INSERT on S3
-// waits on 5 dependent requests instead of 8: role check, statement
-// head, [barrier listing ‖ base head], [staged files ‖ live HEAD ‖
-// __manifest files], CAS. A publishFrom failure other than the CAS
+// SequentialRevalidate keep the sequential order. A caller that has
+// just read the head for its statement passes it (CommitOptions.HeadHint)
+// and the first attempt takes it as its base when the barrier finds no
+// intent — the same argument as the concurrent read, the head being read
+// before the barrier instead of beside it. With the planner reading the
+// statement's head beside its role catalog probe, a 1-row INSERT on S3
+// waits on 3 dependent requests: [role check ‖ statement head], [staged
+// files ‖ live HEAD ‖ __manifest files], CAS (cmd/pgproxy
+// TestS3RequestCountsByKind). A publishFrom failure other than the CAS
 // attempt itself (publishError) happened before any CAS of ours landed
 // and is returned as such, not as an unknown outcome.
 // Tests: the crash sweeps (every cell's next write takes the overlapped

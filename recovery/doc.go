@@ -127,6 +127,31 @@
 //     other processes fence and resolve a failed write at once instead of
 //     waiting out its lease (TestLeaseRenewalKeepsPhaseAndStops).
 //
+// Finding intents (known.go). The barrier does not list __recovery/ on
+// every write: on object storage a LIST is the slowest, costliest and
+// most rate-limited request a commit could make. It resolves the intents
+// this process knows may be pending — the keys of its listings, and the
+// ones it left itself (an abandoned operation or failed arm, a sidecar
+// whose delete failed, a manager closed with writes in flight), shared
+// by every manager of the root in the process — and lists only on a
+// manager's first barrier (a restarted process finds what it left) and
+// once every RescanInterval (default 30s). An intent of another process
+// that this one does not know is treated exactly as a live owner's: it
+// is the same state as an intent armed just after a listing, which the
+// protocol has always had to allow. A write it overlaps sees the table
+// HEAD past its pin (or a first-touch fork ref) at revalidation;
+// Covering lists, and the listed keys join the known set, so the retried
+// attempt's barrier resolves the intent when its owner is gone (or
+// answers 55P03 while it may be alive, 55000 when it is unresolvable).
+// An intent that moved nothing (deferred effects, or armed only) blocks
+// nobody; the next rescan resolves it, and until then a later write may
+// supersede its deferred effects, which its rollback allows for (below).
+// So a resolution may come later than the next write in another process,
+// never a different one; every guarantee above holds. Tests:
+// TestBarrierListsOnlyWhenARescanIsDue, TestOverlappingUnknownIntentIsResolvedByTheWrite,
+// the crash sweeps (their next write runs in a fresh manager, whose first
+// barrier lists) and TestKillNineLoop.
+//
 // Maintenance and recovery. adapters Cleanup runs Recover first, skips
 // every dataset an unresolved intent names, refuses beside an unreadable
 // one, and its opt-in __manifest retention never prunes a version above

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -26,6 +25,12 @@ type Options struct {
 	// sealing the branch, for writers on it that may still be running
 	// (default 30s); then it answers 55P03 and the branch stays sealed.
 	BranchDeleteWait time.Duration
+	// RescanInterval is how often a barrier lists __recovery/ again
+	// (default 30s; the first barrier of a manager always lists).
+	// Between listings the barrier resolves only the intents this
+	// process knows of (known.go); other processes' intents that no
+	// write overlaps wait for the next listing.
+	RescanInterval time.Duration
 }
 
 // Manager is the recovery side of one open root: it writes, confirms and
@@ -38,9 +43,12 @@ type Manager struct {
 	instance string
 	opts     Options
 
-	mu     sync.Mutex
-	stats  Stats
-	leases map[string]*lease // armed operations in flight, by id (lease.go)
+	known *knownIntents // intents this process knows may be pending (known.go)
+
+	mu       sync.Mutex
+	stats    Stats
+	leases   map[string]*lease // armed operations in flight, by id (lease.go)
+	listedAt time.Time         // the last listing of __recovery/ (zero: none yet)
 }
 
 // Stats counts what recovery decided and classified.
@@ -67,8 +75,11 @@ func New(root *graph.Root, opts Options) *Manager {
 	if opts.BranchDeleteWait <= 0 {
 		opts.BranchDeleteWait = 30 * time.Second
 	}
+	if opts.RescanInterval <= 0 {
+		opts.RescanInterval = 30 * time.Second
+	}
 	m := &Manager{root: root, store: root.Store(), gates: protocol.GatesFor(root.Stamp().GraphID),
-		instance: newInstance(), opts: opts,
+		instance: newInstance(), opts: opts, known: knownFor(root.Stamp().GraphID),
 		stats: Stats{Decisions: map[Decision]int{}, Classes: map[Class]int{}}}
 	root.SetBranchDeleteGuard(m.awaitBranchWriters)
 	return m
@@ -86,6 +97,7 @@ func (m *Manager) Close() {
 	m.mu.Unlock()
 	for _, op := range ops {
 		m.stopLease(op)
+		m.known.add(Key(op))
 	}
 	endInstance(m.instance)
 }
@@ -138,6 +150,7 @@ func (m *Manager) Arm(ctx context.Context, pw *protocol.PreparedWrite) error {
 		// The put may have landed anyway (ambiguous failure): give the
 		// operation up so the barrier may resolve it.
 		setInFlight(m.instance, pw.OperationID, false)
+		m.known.add(Key(pw.OperationID))
 		return err
 	}
 	m.startLease(ctx, sc, b)
@@ -153,6 +166,7 @@ func (m *Manager) Abandon(pw *protocol.PreparedWrite) {
 	if l := m.stopLease(pw.OperationID); l != nil {
 		m.releaseLease(l)
 	}
+	m.known.add(Key(pw.OperationID))
 	setInFlight(m.instance, pw.OperationID, false)
 }
 
@@ -200,26 +214,13 @@ func (m *Manager) Finalize(ctx context.Context, pw *protocol.PreparedWrite) {
 	defer setInFlight(m.instance, pw.OperationID, false)
 	m.stopLease(pw.OperationID) // no renewal may land after the delete
 	if err := m.store.Delete(ctx, Key(pw.OperationID)); err != nil && !objstore.IsNotFound(err) {
+		m.known.add(Key(pw.OperationID)) // the next barrier converges it
 		m.mu.Lock()
 		m.stats.FinalizeFailures++
 		m.mu.Unlock()
+		return
 	}
-}
-
-// list returns the pending sidecar keys, sorted (ULIDs sort by time).
-func (m *Manager) list(ctx context.Context) ([]string, error) {
-	objs, err := m.store.List(ctx, graph.RecoveryDir)
-	if err != nil {
-		return nil, err
-	}
-	var keys []string
-	for _, o := range objs {
-		if strings.HasSuffix(o.Key, ".json") {
-			keys = append(keys, o.Key)
-		}
-	}
-	sort.Strings(keys)
-	return keys, nil
+	m.known.forget(Key(pw.OperationID)) // a listing may have found it in flight
 }
 
 // read returns the sidecar at key (nil when it vanished: a concurrent
@@ -299,11 +300,13 @@ func (m *Manager) Barrier(ctx context.Context, branch string) error {
 	return err
 }
 
-// BarrierClean is Barrier that also reports whether its listing found no
+// BarrierClean is Barrier that also reports whether it knew of no
 // pending intent at all (protocol.CleanBarrier): then the coordinator
-// may have read its base head concurrently with the listing.
+// may have read its base head concurrently with the barrier. It lists
+// __recovery/ only when a listing is due (barrierKeys); otherwise it
+// sends no request when no intent is known.
 func (m *Manager) BarrierClean(ctx context.Context, branch string) (clean bool, _ error) {
-	keys, err := m.list(ctx)
+	keys, err := m.barrierKeys(ctx)
 	if err != nil {
 		return false, protocol.Errorf(protocol.KindRecoveryRequired, err, "cannot list pending recovery intents")
 	}
@@ -355,6 +358,7 @@ func (m *Manager) resolveKey(ctx context.Context, key string) (Report, error) {
 		return Report{OperationID: op, Decision: Refused, Detail: err.Error()}, e
 	}
 	if sc == nil {
+		m.known.forget(key)
 		return Report{OperationID: op, Decision: Vanished}, nil
 	}
 	return m.resolve(ctx, sc)

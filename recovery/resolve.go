@@ -87,8 +87,12 @@ func (m *Manager) resolve(ctx context.Context, sc *Sidecar) (Report, error) {
 	}
 	defer release()
 	// Re-read under the gates: a local owner may have finished meanwhile.
-	sc, err = m.read(ctx, Key(sc.OperationID))
+	key := Key(sc.OperationID)
+	sc, err = m.read(ctx, key)
 	if err != nil || sc == nil {
+		if err == nil {
+			m.known.forget(key)
+		}
 		rep.Decision = Vanished
 		return rep, err
 	}
@@ -357,6 +361,8 @@ func (m *Manager) finish(ctx context.Context, sc *Sidecar, rep Report) (Report, 
 		m.mu.Lock()
 		m.stats.FinalizeFailures++
 		m.mu.Unlock()
+	} else {
+		m.known.forget(Key(sc.OperationID))
 	}
 	return rep, nil
 }
