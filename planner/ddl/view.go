@@ -99,11 +99,9 @@ var viewOptions = map[string]bool{"check_option": true, "security_barrier": true
 // catalog-only redefinition of an existing view that keeps its columns
 // (new ones may be appended), as PostgreSQL allows.
 func (pc *planCtx) createView(st *q.ViewStmt) ([]Change, error) {
-	name, err := pc.createName(st.View)
-	if err != nil {
-		return nil, err
-	}
 	if st.View.Relpersistence == "t" {
+		// the session makes a temporary view one of its temporary
+		// schema (planner/temp_tables.go) before planning
 		return nil, notSupported("CREATE TEMPORARY VIEW")
 	}
 	for _, o := range st.Options {
@@ -124,6 +122,19 @@ func (pc *planCtx) createView(st *q.ViewStmt) ([]Change, error) {
 	if pc.p.Views == nil {
 		return nil, notSupported("CREATE VIEW")
 	}
+	// PostgreSQL analyzes the query before it looks at the name
+	var names []string
+	for _, a := range st.Aliases {
+		names = append(names, truncateIdent(a.GetString_().GetSval()))
+	}
+	va, err := pc.p.Views.AnalyzeView(st.Query, names)
+	if err != nil {
+		return nil, err
+	}
+	name, tempNote, err := pc.viewName(st.View, va)
+	if err != nil {
+		return nil, err
+	}
 	e, old, exists, err := pc.v.table(name)
 	if err != nil {
 		return nil, err
@@ -143,14 +154,6 @@ func (pc *planCtx) createView(st *q.ViewStmt) ([]Change, error) {
 			return nil, errorf(CodeDuplicateTable, "relation \"%s\" already exists", pc.shown(name))
 		}
 	}
-	var names []string
-	for _, a := range st.Aliases {
-		names = append(names, truncateIdent(a.GetString_().GetSval()))
-	}
-	va, err := pc.p.Views.AnalyzeView(st.Query, names)
-	if err != nil {
-		return nil, err
-	}
 	m := TableMeta{Relkind: RelView, Graph: GraphMeta{Kind: graph.RelationTable}, View: &ViewMeta{Query: va.Query, Defined: pc.now()}}
 	m.View.Created = m.View.Defined
 	for _, c := range va.Columns {
@@ -158,7 +161,7 @@ func (pc *planCtx) createView(st *q.ViewStmt) ([]Change, error) {
 	}
 	m.View.Depends = viewDepends(va)
 	if !exists {
-		return []Change{&CreateTable{Name: name, Kind: graph.RelationTable, Def: viewDef(m, 0), Meta: m}}, nil
+		return []Change{&CreateTable{notes: tempNote, Name: name, Kind: graph.RelationTable, Def: viewDef(m, 0), Meta: m}}, nil
 	}
 	if len(m.Columns) < len(old.Columns) {
 		return nil, errorf(CodeInvalidTableDefinition, "cannot drop columns from view")
@@ -178,6 +181,28 @@ func (pc *planCtx) createView(st *q.ViewStmt) ([]Change, error) {
 	m.Owner, m.ACL = old.Owner, old.ACL // a replaced view keeps its owner and grants
 	m.View.Created = old.View.Created
 	return []Change{&AlterTable{Name: name, Def: viewDef(m, e.Def.Columns[0].ID), Meta: m, CommandTag: "CREATE VIEW"}}, nil
+}
+
+// viewName is the relation CREATE VIEW makes: rv's, or, as PostgreSQL
+// does for a view that reads a temporary relation, one of the session's
+// temporary schema (with the NOTICE saying so).
+func (pc *planCtx) viewName(rv *q.RangeVar, va *exec.ViewAnalysis) (string, notes, error) {
+	name, err := pc.createName(rv)
+	if err != nil || IsTempSchema(rv.Schemaname) {
+		return name, notes{}, err
+	}
+	temp := slices.ContainsFunc(va.Depends, func(d exec.ViewDependency) bool {
+		s, _, ok := strings.Cut(d.Name, ".")
+		return ok && IsTempSchema(s)
+	})
+	if !temp {
+		return name, notes{}, nil
+	}
+	if rv.Schemaname != "" {
+		return "", notes{}, errorf(CodeInvalidTableDefinition, "cannot create temporary relation in non-temporary schema")
+	}
+	n := notes{[]*pgerr.Error{notice(pgerr.SuccessfulCompletion, "view \"%s\" will be a temporary view", rv.Relname)}}
+	return QualifiedName(pc.tempSchema(), truncateIdent(rv.Relname)), n, nil
 }
 
 // viewDependents lists the views that read relation rel (or, when col is
