@@ -408,6 +408,7 @@ func sequenceDefs(entries []graph.TableEntry, store objstore.Store) []*exec.Sequ
 				}
 				d := def(oid, col.Sequence)
 				d.Owner, d.ACL, d.Checked = m.Owner, col.Sequence.ACL, true
+				d.Identity = col.Identity != ""
 				out = append(out, d)
 			}
 		}

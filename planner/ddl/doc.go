@@ -141,6 +141,9 @@
 //   - ALTER that changes stored columns (ADD/DROP/RENAME COLUMN, a type
 //     change whose values convert) is a RowRewrite; a binary-coercible
 //     type change (varchar(n) → text, wider varchar) is catalog-only.
+//   - CREATE TABLE … (LIKE source …) copies source's columns where the
+//     clause stands and, per INCLUDING option, defaults, identity,
+//     CHECK constraints, keys and indexes and comments (like.go).
 //   - Temporary tables, views and sequences are planned as relations of
 //     the session's pg_temp_N (temp.go; the planner rewrites CREATE TEMP
 //     TABLE / VIEW / SEQUENCE before Plan). A view whose query reads a
