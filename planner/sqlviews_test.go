@@ -19,8 +19,6 @@ func TestViewsRefused(t *testing.T) {
 		{sql: "create view v as select id, name from people where id > 1", tag: "CREATE VIEW"},
 		{sql: "create view vj as select p.id, q.name from people p join people q using (id)", tag: "CREATE VIEW"},
 		// not supported: 0A000 naming the feature
-		{sql: "create temp view tv as select 1", code: "0A000", msg: "CREATE TEMPORARY VIEW is not supported"},
-		{sql: "create temporary view tv as select 1", code: "0A000", msg: "CREATE TEMPORARY VIEW is not supported"},
 		{sql: "create view cv as select id from people with check option", code: "0A000", msg: "WITH CHECK OPTION is not supported"},
 		{sql: "create view cv as select id from people with local check option", code: "0A000", msg: "WITH CHECK OPTION is not supported"},
 		{sql: "create view cv with (check_option = cascaded) as select id from people", code: "0A000", msg: "view option check_option is not supported"},

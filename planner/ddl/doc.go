@@ -123,8 +123,8 @@
 //   - Schemas (schema.go) are manifest entries too (SchemaEntryPrefix
 //     "schema:", metadata version 6): CREATE SCHEMA [IF NOT EXISTS]
 //     [AUTHORIZATION], DROP SCHEMA [CASCADE | RESTRICT], ALTER SCHEMA …
-//     RENAME TO (of an empty schema) / OWNER TO, ALTER TABLE … SET
-//     SCHEMA. A created schema's relations (and indexes) are the entries
+//     RENAME TO (of an empty schema) / OWNER TO, ALTER TABLE | VIEW |
+//     SEQUENCE … SET SCHEMA (set_schema.go). A created schema's relations (and indexes) are the entries
 //     "schema.name"; Planner.SearchPath resolves unqualified names and
 //     picks the creation schema (3F000 when no schema of the path
 //     exists).

@@ -291,7 +291,14 @@ func (pc *planCtx) renameSequence(st *q.RenameStmt) ([]Change, error) {
 	if taken[to] {
 		return nil, errorf(CodeDuplicateTable, "relation \"%s\" already exists", to)
 	}
-	a, _, err := pc.startAlter(ref.Table, "ALTER SEQUENCE")
+	return pc.renameSequenceTo(name, ref, to, "ALTER SEQUENCE")
+}
+
+// renameSequenceTo gives sequence name (ref) the storage name to (a
+// rename, or a move to another schema); the defaults that call it, in
+// every table, follow.
+func (pc *planCtx) renameSequenceTo(name string, ref SequenceRef, to, tag string) ([]Change, error) {
+	a, _, err := pc.startAlter(ref.Table, tag)
 	if err != nil {
 		return nil, err
 	}

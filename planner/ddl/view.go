@@ -374,7 +374,11 @@ func (pc *planCtx) followRename(rel, col, newName, tag string) ([]Change, error)
 		if err != nil {
 			return nil, err
 		}
-		va, err := pc.p.Views.RenameInView(e.Name, m.View.Query, m.viewColumns(), exec.ViewRename{Schema: "public", Relation: rel, Column: col, NewName: newName})
+		r := exec.ViewRename{Schema: pc.schemaOf(rel), Relation: rel, Column: col, NewName: newName}
+		if col == "" {
+			r.NewSchema = pc.schemaOf(newName)
+		}
+		va, err := pc.p.Views.RenameInView(e.Name, m.View.Query, m.viewColumns(), r)
 		if err != nil {
 			return nil, err
 		}
@@ -402,12 +406,7 @@ func (pc *planCtx) renameView(st *q.RenameStmt, e graph.TableEntry, m TableMeta,
 		if taken[to] {
 			return nil, errorf(CodeDuplicateTable, "relation \"%s\" already exists", to)
 		}
-		out = append(out, &AlterTable{Name: name, NewName: to, Def: viewDef(m, e.Def.Columns[0].ID), Meta: m, CommandTag: tag})
-		follow, err := pc.followRename(name, "", to, tag)
-		if err != nil {
-			return nil, err
-		}
-		return append(out, follow...), nil
+		return pc.renameViewTo(e, m, to, tag)
 	case q.ObjectType_OBJECT_COLUMN:
 		c, _ := m.Column(st.Subname)
 		if c == nil {
@@ -428,6 +427,17 @@ func (pc *planCtx) renameView(st *q.RenameStmt, e graph.TableEntry, m TableMeta,
 		return append(out, follow...), nil
 	}
 	return nil, errorf(CodeWrongObjectType, "\"%s\" is not a table", name)
+}
+
+// renameViewTo gives view e the storage name to (a rename, or a move to
+// another schema); the views that read it follow.
+func (pc *planCtx) renameViewTo(e graph.TableEntry, m TableMeta, to, tag string) ([]Change, error) {
+	out := []Change{&AlterTable{Name: e.Name, NewName: to, Def: viewDef(m, e.Def.Columns[0].ID), Meta: m, CommandTag: tag}}
+	follow, err := pc.followRename(e.Name, "", to, tag)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, follow...), nil
 }
 
 // alterView plans ALTER VIEW subcommands: only those without effect
