@@ -179,6 +179,7 @@ func (pc *planCtx) createView(st *q.ViewStmt) ([]Change, error) {
 	}
 	m.Comment = old.Comment
 	m.Owner, m.ACL = old.Owner, old.ACL // a replaced view keeps its owner and grants
+	m.Triggers = old.Triggers           // and its INSTEAD OF triggers
 	m.View.Created = old.View.Created
 	return []Change{&AlterTable{Name: name, Def: viewDef(m, e.Def.Columns[0].ID), Meta: m, CommandTag: "CREATE VIEW"}}, nil
 }
