@@ -25,6 +25,11 @@ func (c *catalogSet) sequenceByName(schema, name string) *SequenceDef {
 		}
 		return nil
 	}
+	if schema == "pg_temp" { // the session's temporary schema (temp_schema.go)
+		if schema = c.tempSchema(); schema == "" {
+			return nil
+		}
+	}
 	if schema != "" {
 		if d := find(schema); d != nil {
 			return d

@@ -37,6 +37,10 @@ type SequenceDef struct {
 	// a sequence without its own grants (a serial column's) is not.
 	ACL     *access.TableACL
 	Checked bool
+	// Identity says an identity column's sequence, which
+	// information_schema.sequences leaves out (PostgreSQL lists only
+	// sequences without an internal dependency).
+	Identity bool
 	// LastValue is the last value handed out (nil: never called).
 	LastValue *int64
 	// Storage reports the bytes the sequence's stored state occupies
@@ -128,6 +132,9 @@ func init() {
 	infoSchemaRels["sequences"] = &sysRelation{13386, "sequence_catalog sql_identifier, sequence_schema sql_identifier, sequence_name sql_identifier, data_type character_data, numeric_precision cardinal_number, numeric_precision_radix cardinal_number, numeric_scale cardinal_number, start_value character_data, minimum_value character_data, maximum_value character_data, increment character_data, cycle_option yes_or_no", func(c *catalogSet) [][]any {
 		var rows [][]any
 		for _, s := range c.sequences() {
+			if s.Identity {
+				continue
+			}
 			prec := map[uint32]int{OIDInt2: 16, OIDInt4: 32, OIDInt8: 64}[s.typ().OID]
 			rows = append(rows, []any{c.database(), s.schema(), s.relName(), info(s.typ().OID).sqlName, prec, 2, 0,
 				itoa(s.Start), itoa(s.Min), itoa(s.Max), itoa(s.Increment), boolYN(s.Cycle)})

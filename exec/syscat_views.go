@@ -36,11 +36,17 @@ func viewDefinitionOf(t *TableDef) any {
 // viewTableType is information_schema.tables' table_type and
 // is_insertable_into of a relation.
 func viewTableType(t *TableDef) (string, string) {
+	insertable := "YES"
 	if relkindOf(t) == "v" {
-		return "VIEW", "NO"
+		insertable = "NO"
 	}
+	// PostgreSQL names every relation of the session's temporary schema
+	// LOCAL TEMPORARY, a temporary view too
 	if relPersistence(t.Schema) == "t" {
-		return "LOCAL TEMPORARY", "YES"
+		return "LOCAL TEMPORARY", insertable
+	}
+	if relkindOf(t) == "v" {
+		return "VIEW", insertable
 	}
 	return "BASE TABLE", "YES"
 }
@@ -113,7 +119,7 @@ func (c *catalogSet) viewDependRows() [][]any {
 func (c *catalogSet) infoSchemaViewRows() [][]any {
 	var rows [][]any
 	for _, v := range c.sqlViews() {
-		rows = append(rows, []any{c.database(), v.Schema, v.Name, viewDefinitionOf(v), "NONE", "NO", "NO", "NO", "NO", "NO"})
+		rows = append(rows, []any{c.database(), v.Schema, v.RelName(), viewDefinitionOf(v), "NONE", "NO", "NO", "NO", "NO", "NO"})
 	}
 	return rows
 }

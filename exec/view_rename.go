@@ -2,6 +2,7 @@ package exec
 
 import (
 	"slices"
+	"strings"
 
 	"google.golang.org/protobuf/proto"
 
@@ -11,9 +12,28 @@ import (
 // ViewRename is a rename of a relation, or of one of its columns, that a
 // view's stored query must follow.
 type ViewRename struct {
-	Schema, Relation string // the renamed relation, or the one whose column is renamed
+	Schema, Relation string // the renamed relation (its schema and storage name), or the one whose column is renamed
 	Column           string // the renamed column; "" renames the relation
-	NewName          string
+	NewName          string // the new column name, or the relation's new storage name
+	// NewSchema is the relation's schema after the rename (ALTER … SET
+	// SCHEMA); "" is Schema.
+	NewSchema string
+}
+
+func (r ViewRename) newSchema() string {
+	if r.NewSchema == "" {
+		return r.Schema
+	}
+	return r.NewSchema
+}
+
+// bareName is a relation's name without its storage name's schema
+// prefix (a created schema's relations are stored as "schema.name").
+func bareName(schema, storage string) string {
+	if rest, ok := strings.CutPrefix(storage, schema+"."); ok && schema != "public" {
+		return rest
+	}
+	return storage
 }
 
 // RenameInView rewrites the stored query of a view (named view) for a
@@ -39,21 +59,26 @@ func RenameInView(cat Catalog, view, query string, cols []ViewColumn, r ViewRena
 		}
 		is := func(td *TableDef) bool { return td != nil && td.Schema == r.Schema && td.Name == r.Relation }
 		if r.Column == "" {
+			oldName, newName := bareName(r.Schema, r.Relation), bareName(r.newSchema(), r.NewName)
 			for rv, td := range tr.rels {
 				if !is(td) {
 					continue
 				}
-				rv.Relname = r.NewName
-				if rv.Alias != nil {
+				rv.Relname = newName
+				if r.newSchema() != r.Schema {
+					// moved to another schema: named there
+					rv.Schemaname = r.newSchema()
+				}
+				if rv.Alias != nil || oldName == newName {
 					continue
 				}
 				if keepAlias {
-					rv.Alias = &q.Alias{Aliasname: r.Relation}
+					rv.Alias = &q.Alias{Aliasname: oldName}
 					continue
 				}
 				for cr, c := range tr.cols {
-					if c.from == rv && len(cr.Fields) >= 2 && cr.Fields[len(cr.Fields)-2].GetString_().GetSval() == r.Relation {
-						cr.Fields[len(cr.Fields)-2] = strNode(r.NewName)
+					if c.from == rv && len(cr.Fields) >= 2 && cr.Fields[len(cr.Fields)-2].GetString_().GetSval() == oldName {
+						cr.Fields[len(cr.Fields)-2] = strNode(newName)
 					}
 				}
 			}
@@ -107,7 +132,7 @@ func (c *renamedCatalog) apply(td *TableDef) *TableDef {
 	}
 	cp := *td
 	if c.r.Column == "" {
-		cp.Name = c.r.NewName
+		cp.Name, cp.Schema = c.r.NewName, c.r.newSchema()
 		return &cp
 	}
 	cp.Columns = slices.Clone(td.Columns)
@@ -122,21 +147,34 @@ func (c *renamedCatalog) apply(td *TableDef) *TableDef {
 // Tables implements Catalog.
 func (c *renamedCatalog) Tables(schema string) []*TableDef {
 	ts := c.Catalog.Tables(schema)
-	out := make([]*TableDef, len(ts))
-	for i, t := range ts {
-		out[i] = c.apply(t)
+	out := make([]*TableDef, 0, len(ts)+1)
+	for _, t := range ts {
+		if c.moved(t) && c.r.newSchema() != schema {
+			continue // now in another schema's list
+		}
+		out = append(out, c.apply(t))
+	}
+	if c.r.Column == "" && c.r.newSchema() != c.r.Schema && schema == c.r.newSchema() {
+		if t := c.Catalog.Table(c.r.Schema, c.r.Relation); t != nil {
+			out = append(out, c.apply(t))
+		}
 	}
 	return out
 }
 
+// moved reports the relation a rename (or move) renames.
+func (c *renamedCatalog) moved(td *TableDef) bool {
+	return td != nil && c.r.Column == "" && td.Schema == c.r.Schema && td.Name == c.r.Relation
+}
+
 // Table implements Catalog.
 func (c *renamedCatalog) Table(schema, name string) *TableDef {
-	if c.r.Column == "" && (schema == "" || schema == c.r.Schema) {
-		switch name {
-		case c.r.Relation:
+	if c.r.Column == "" {
+		if (schema == "" || schema == c.r.Schema) && name == c.r.Relation {
 			return nil
-		case c.r.NewName:
-			return c.apply(c.Catalog.Table(schema, c.r.Relation))
+		}
+		if (schema == "" || schema == c.r.newSchema()) && name == c.r.NewName {
+			return c.apply(c.Catalog.Table(c.r.Schema, c.r.Relation))
 		}
 	}
 	return c.apply(c.Catalog.Table(schema, name))

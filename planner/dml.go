@@ -240,6 +240,9 @@ func (s *session) runWrite(ctx context.Context, v *view, p *plan, params []any) 
 		}
 	}
 	w := &writer{s: s, v: v, params: params, ctx: ctx, sql: p.sql}
+	if out, handled, err := w.insteadOf(p); handled { // instead_of.go
+		return out, err
+	}
 	if err := refuseViewWrite(v, p); err != nil {
 		return nil, err
 	}

@@ -236,9 +236,10 @@
 // with the transaction's graph commit. Reads expand views (exec); what a
 // view reads, transitively, joins the read set of a statement that reads
 // through it (sqlviews.go), so a conflicting change of a base table fails
-// COMMIT with 40001 as a direct read would. Views are read-only: INSERT,
-// UPDATE and DELETE on a view answer 0A000 (PostgreSQL's automatically
-// updatable views and INSTEAD OF triggers are not implemented), MERGE,
+// COMMIT with 40001 as a direct read would. Views are read-only unless
+// an INSTEAD OF trigger handles the statement (instead_of.go): INSERT,
+// UPDATE and DELETE on a view without one answer 0A000 (PostgreSQL's
+// automatically updatable views are not implemented), MERGE,
 // COPY view TO/FROM and TRUNCATE answer PostgreSQL's 42809. EXPLAIN of a
 // query over a view shows the scans of the tables under it. graph.merge binds every
 // view of the merged graph and refuses (40001) a merge that leaves one

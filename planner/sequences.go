@@ -181,7 +181,23 @@ func (q *sessionSequences) spec(ctx context.Context, name string) (seq.Spec, err
 	}
 	v := newView(root, pend)
 	w := &writer{s: q.s, v: v, ctx: ctx}
-	sp, err := w.sequence(rel)
+	var sp seq.Spec
+	err = wire.Errorf("42P01", "relation \"%s\" does not exist", rel)
+	temp := ""
+	if q.s.temp != nil {
+		temp = q.s.temp.ns
+	}
+	for _, k := range ddl.SequenceCandidates(rel, q.s.lookupPath(), temp) {
+		// the first relation of the name the path finds is the one
+		// nextval means (a temporary sequence shadows a public one)
+		if sp, err = w.sequence(k); err == nil {
+			rel = k
+			break
+		}
+		if _, ok := v.base.tables[k]; ok {
+			return seq.Spec{}, &exec.Error{Code: "42809", Message: fmt.Sprintf("\"%s\" is not a sequence", rel)}
+		}
+	}
 	if err != nil {
 		if _, ok := v.base.tables[rel]; ok {
 			return seq.Spec{}, &exec.Error{Code: "42809", Message: fmt.Sprintf("\"%s\" is not a sequence", rel)}
@@ -312,7 +328,8 @@ func (c *catalog) Sequences(schema string) []*exec.SequenceDef {
 	if schema != "public" || c.sn == nil {
 		return nil
 	}
-	return sequenceDefs(c.sn.Catalog().Tables(), c.store)
+	// ddlEntries: the session's temporary sequences too
+	return sequenceDefs(c.ddlEntries().Tables(), c.store)
 }
 
 // Sequences implements exec.SequenceCatalog with the transaction's DDL.
@@ -391,6 +408,7 @@ func sequenceDefs(entries []graph.TableEntry, store objstore.Store) []*exec.Sequ
 				}
 				d := def(oid, col.Sequence)
 				d.Owner, d.ACL, d.Checked = m.Owner, col.Sequence.ACL, true
+				d.Identity = col.Identity != ""
 				out = append(out, d)
 			}
 		}

@@ -96,7 +96,7 @@ func refuseViewWrite(v *view, p *plan) error {
 
 func viewWriteError(verb, name string) *wire.Error {
 	return wire.Errorf(wire.CodeFeatureNotSupported, "cannot %s view \"%s\"", verb, name).
-		WithDetail("Views are read-only in pggraph: automatically updatable views and INSTEAD OF triggers are not supported.").
+		WithDetail("Views are read-only in pggraph unless an INSTEAD OF trigger handles the statement: automatically updatable views are not supported.").
 		WithHint("Write to the view's base tables instead.")
 }
 

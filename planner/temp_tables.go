@@ -22,7 +22,8 @@ import (
 // Temporary tables (docs/architecture.md, "Temporary tables").
 //
 // CREATE TEMPORARY TABLE creates a table of the session's own schema
-// pg_temp_N. Inside a transaction it is pending state like any created
+// pg_temp_N (CREATE TEMPORARY VIEW and SEQUENCE a view or sequence of
+// it, which the rest of this file carries along as catalog entries). Inside a transaction it is pending state like any created
 // table (its DDL, rows, savepoints and ROLLBACK work unchanged); when
 // the transaction commits, the session takes its temporary tables out of
 // the pending state (splitTemp) before anything is published, so they
@@ -155,6 +156,12 @@ func (s *session) withTemp(c *catalog) *catalog {
 			// the planner's map keeps storage names (as buildCatalog's)
 			cp.tables[e.Name] = ti
 			te.defs = append(te.defs, cp.inSchema(ti.def))
+			continue
+		}
+		if td, ok := sqlTableDef(e); ok && td.View != nil {
+			// a temporary view: a relation of the exec catalog only,
+			// as buildCatalog's views
+			te.defs = append(te.defs, cp.inSchema(td))
 		}
 	}
 	cp.Catalog = te
@@ -176,22 +183,38 @@ func (c *catalog) ddlEntries() ddl.Catalog {
 	return c.sn.Catalog()
 }
 
-// tempCreate turns CREATE TEMPORARY TABLE (and CREATE TABLE pg_temp.x)
-// into the creation of a table of the session's temporary schema,
-// creating the schema first when the session has none yet, and records
-// its ON COMMIT action. Other statements pass unchanged, after the
-// checks PostgreSQL makes on them.
+// tempCreate turns CREATE TEMPORARY TABLE, VIEW and SEQUENCE (and
+// CREATE … pg_temp.x) into the creation of a relation of the session's
+// temporary schema, creating the schema first when the session has none
+// yet, and records a table's ON COMMIT action. Other statements pass
+// unchanged, after the checks PostgreSQL makes on them.
 func (w *writer) tempCreate(n *sqlparse.Node) (*sqlparse.Node, error) {
-	if v := n.GetViewStmt(); v != nil && v.View != nil && (v.View.Schemaname == "pg_temp" || ddl.IsTempSchema(v.View.Schemaname)) {
-		return nil, notSupported("CREATE TEMPORARY VIEW")
+	if v := n.GetViewStmt(); v != nil && v.View != nil {
+		if !isTempRangeVar(v.View) {
+			return n, nil
+		}
+		cp := proto.Clone(v).(*sqlparse.ViewStmt)
+		if err := w.tempRelation(cp.View); err != nil {
+			return nil, err
+		}
+		return &sqlparse.Node{Node: &sqlparse.Node_ViewStmt{ViewStmt: cp}}, nil
+	}
+	if sq := n.GetCreateSeqStmt(); sq != nil && sq.Sequence != nil {
+		if !isTempRangeVar(sq.Sequence) {
+			return n, nil
+		}
+		cp := proto.Clone(sq).(*sqlparse.CreateSeqStmt)
+		if err := w.tempRelation(cp.Sequence); err != nil {
+			return nil, err
+		}
+		return &sqlparse.Node{Node: &sqlparse.Node_CreateSeqStmt{CreateSeqStmt: cp}}, nil
 	}
 	st := n.GetCreateStmt()
 	if st == nil || st.Relation == nil {
 		return n, nil
 	}
 	rv := st.Relation
-	temp := rv.Relpersistence == "t" || rv.Schemaname == "pg_temp" || ddl.IsTempSchema(rv.Schemaname)
-	if !temp {
+	if !isTempRangeVar(rv) {
 		if st.Oncommit != sqlparse.OnCommitAction_ONCOMMIT_NOOP && st.Oncommit != sqlparse.OnCommitAction_ON_COMMIT_ACTION_UNDEFINED {
 			return nil, wire.Errorf("42P16", "ON COMMIT can only be used on temporary tables")
 		}
@@ -200,25 +223,17 @@ func (w *writer) tempCreate(n *sqlparse.Node) (*sqlparse.Node, error) {
 		}
 		return n, nil
 	}
-	switch {
-	case rv.Schemaname == "" || rv.Schemaname == "pg_temp":
-	case ddl.IsTempSchema(rv.Schemaname):
-		if w.s.temp == nil || rv.Schemaname != w.s.temp.ns {
-			return nil, positioned(wire.Errorf("42P16", "cannot create relations in temporary schemas of other sessions"), w.sql, rv.Location)
-		}
-	default:
-		return nil, positioned(wire.Errorf("42P16", "cannot create temporary relation in non-temporary schema"), w.sql, rv.Location)
+	if err := w.tempSchemaCheck(rv, true); err != nil {
+		return nil, err
 	}
 	if err := w.tempReferences(st, true); err != nil {
 		return nil, err
 	}
-	ns, err := w.ensureTempSchema()
-	if err != nil {
+	cp := proto.Clone(st).(*sqlparse.CreateStmt)
+	if err := w.tempRelation(cp.Relation); err != nil {
 		return nil, err
 	}
-	cp := proto.Clone(st).(*sqlparse.CreateStmt)
-	cp.Relation.Relpersistence = "p"
-	cp.Relation.Schemaname = ns
+	ns := cp.Relation.Schemaname
 	cp.Oncommit = sqlparse.OnCommitAction_ONCOMMIT_NOOP
 	if w.s.tempOnCommit == nil {
 		w.s.tempOnCommit = map[string]sqlparse.OnCommitAction{}
@@ -227,6 +242,48 @@ func (w *writer) tempCreate(n *sqlparse.Node) (*sqlparse.Node, error) {
 		w.s.tempOnCommit[ddl.QualifiedName(ns, rv.Relname)] = st.Oncommit
 	}
 	return &sqlparse.Node{Node: &sqlparse.Node_CreateStmt{CreateStmt: cp}}, nil
+}
+
+// isTempRangeVar reports the name of a relation CREATE makes temporary:
+// TEMPORARY, or qualified by pg_temp or a temporary schema.
+func isTempRangeVar(rv *sqlparse.RangeVar) bool {
+	return rv.Relpersistence == "t" || rv.Schemaname == "pg_temp" || ddl.IsTempSchema(rv.Schemaname)
+}
+
+// tempSchemaCheck refuses a temporary relation qualified by a schema
+// that is not the session's temporary one, as PostgreSQL does (which
+// points at the name of a table, not of a view or sequence).
+func (w *writer) tempSchemaCheck(rv *sqlparse.RangeVar, table bool) error {
+	loc := rv.Location
+	if !table {
+		loc = -1
+	}
+	switch {
+	case rv.Schemaname == "" || rv.Schemaname == "pg_temp":
+	case ddl.IsTempSchema(rv.Schemaname):
+		if w.s.temp == nil || rv.Schemaname != w.s.temp.ns {
+			return positioned(wire.Errorf("42P16", "cannot create relations in temporary schemas of other sessions"), w.sql, loc)
+		}
+	default:
+		return positioned(wire.Errorf("42P16", "cannot create temporary relation in non-temporary schema"), w.sql, loc)
+	}
+	return nil
+}
+
+// tempRelation checks rv (a temporary relation's name, changed in
+// place) and makes it name a relation of the session's temporary
+// schema, which it creates when needed.
+func (w *writer) tempRelation(rv *sqlparse.RangeVar) error {
+	if err := w.tempSchemaCheck(rv, false); err != nil {
+		return err
+	}
+	ns, err := w.ensureTempSchema()
+	if err != nil {
+		return err
+	}
+	rv.Relpersistence = "p"
+	rv.Schemaname = ns
+	return nil
 }
 
 // tempReferences refuses foreign keys between temporary and permanent

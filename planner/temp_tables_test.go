@@ -89,6 +89,73 @@ func TestTempTablesSessionPrivate(t *testing.T) {
 	}
 }
 
+// TestTempViewsSequencesSessionPrivate: temporary views and sequences
+// are their session's alone, creating, using and dropping them is no
+// graph commit, and they are gone when the session ends.
+func TestTempViewsSequencesSessionPrivate(t *testing.T) {
+	ctx := context.Background()
+	ts := startServer(t, nil)
+	a := ts.connect(t, pgx.QueryExecModeSimpleProtocol)
+	b := ts.connect(t, pgx.QueryExecModeCacheStatement)
+	if _, err := a.Exec(ctx, "create table perm (id int primary key)"); err != nil {
+		t.Fatal(err)
+	}
+	v0 := headVersion(t, ts)
+	for _, s := range []struct {
+		c   *pgx.Conn
+		sql string
+	}{
+		{a, "create temp view tv as select 'a' as who"},
+		{a, "create temp sequence ts start 10"},
+		{a, "select nextval('ts')"},
+		{a, "begin"},
+		{a, "create temp view tv2 as select id from perm"},
+		{a, "select nextval('ts')"},
+		{a, "commit"},
+		{a, "create view auto as select who from tv"}, // reads a temporary view: temporary
+		{b, "create temp view tv as select 'b' as who"},
+		{b, "create temp sequence ts start 100"},
+		{a, "drop view tv2"},
+	} {
+		if _, err := s.c.Exec(ctx, s.sql); err != nil {
+			t.Fatalf("%s: %v", s.sql, err)
+		}
+	}
+	if v := headVersion(t, ts); v != v0 {
+		t.Fatalf("temporary views and sequences made graph commits: head %d → %d", v0, v)
+	}
+	var who string
+	var n int64
+	for _, c := range []struct {
+		conn      *pgx.Conn
+		who       string
+		next      int64
+		relations int
+	}{{a, "a", 12, 3}, {b, "b", 100, 2}} {
+		if err := c.conn.QueryRow(ctx, "select who from tv").Scan(&who); err != nil || who != c.who {
+			t.Fatalf("session %s's tv: %q, %v", c.who, who, err)
+		}
+		if err := c.conn.QueryRow(ctx, "select nextval('ts')").Scan(&n); err != nil || n != c.next {
+			t.Fatalf("session %s's ts: %d, %v", c.who, n, err)
+		}
+		if err := c.conn.QueryRow(ctx, "select count(*) from pg_class where relpersistence = 't'").Scan(&n); err != nil || n != int64(c.relations) {
+			t.Fatalf("session %s: %d temporary relations, %v", c.who, n, err)
+		}
+	}
+	if err := a.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	c := ts.connect(t, pgx.QueryExecModeSimpleProtocol)
+	for _, q := range []string{"select * from tv", "select * from auto", "select nextval('ts')"} {
+		if _, err := c.Exec(ctx, q); sqlState(err) != "42P01" {
+			t.Fatalf("a new session: %s: %v, want 42P01", q, err)
+		}
+	}
+	if v := headVersion(t, ts); v != v0 {
+		t.Fatalf("the session's end made a graph commit: head %d → %d", v0, v)
+	}
+}
+
 // TestTempTablesCommitWithGraph: a transaction writing a temporary and
 // a graph table commits both or neither: when its graph commit fails
 // (40001, a serialization failure), the temporary table keeps its

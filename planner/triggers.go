@@ -22,7 +22,8 @@ import (
 // function body (function_call.go), inside the statement's transaction,
 // so their writes are part of the same graph commit, and an error in one
 // fails the statement. DELETE, COPY, MERGE and INSERT … ON CONFLICT on a
-// table with row triggers answer 0A000.
+// table with row triggers answer 0A000. A view's INSTEAD OF triggers are
+// instead_of.go's.
 
 // triggersFor lists the table's enabled triggers for event at the timing
 // and level, in name order.
@@ -216,6 +217,9 @@ func (s *session) callTrigger(ctx context.Context, f *exec.FuncDef, t ddl.Trigge
 	if t.Before {
 		when = "BEFORE"
 	}
+	if t.Instead {
+		when = "INSTEAD OF"
+	}
 	if t.Row {
 		level = "ROW"
 	}
@@ -250,9 +254,20 @@ func refuseTriggers(ti *tableInfo, what string, events ...string) error {
 }
 
 // Triggers implements exec.TriggerCatalog: the triggers of the live
-// tables.
+// tables and views.
 func (c *catalog) Triggers() []*exec.TriggerDef {
 	var out []*exec.TriggerDef
+	if c.sn != nil {
+		for _, e := range c.ddlEntries().Tables() {
+			m, err := ddl.DecodeMeta(e.Name, e.Def)
+			if err != nil || m.Relkind != ddl.RelView {
+				continue
+			}
+			for _, t := range m.Triggers {
+				out = append(out, &exec.TriggerDef{OID: t.OID, Table: uint32(firstUserOID + e.ID), Name: t.Name, Function: t.Function, Type: t.TgType(), Enabled: !t.Disabled, Args: t.Args})
+			}
+		}
+	}
 	for _, ti := range c.tables {
 		if ti.meta == nil {
 			continue
@@ -311,7 +326,7 @@ func (s *session) dmlFiresTriggers(ctx context.Context, p *plan, head *catalog) 
 	}
 	ti, ok := head.tables[key]
 	if !ok {
-		return false, head
+		return viewHasInsteadTriggers(ctx, s, head, rv, events), head // instead_of.go
 	}
 	return refuseTriggers(ti, "", events...) != nil, head
 }

@@ -376,7 +376,14 @@ func atName(t q.AlterTableType) string {
 		}
 		b.WriteRune(r)
 	}
-	return strings.ToUpper(b.String())
+	// the trigger subcommands' names are abbreviated in the enum
+	words := strings.Fields(strings.ToUpper(b.String()))
+	for i, w := range words {
+		if w == "TRIG" {
+			words[i] = "TRIGGER"
+		}
+	}
+	return strings.Join(words, " ")
 }
 
 // column resolves a column of the table being altered.

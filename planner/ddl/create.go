@@ -76,6 +76,7 @@ func (pc *planCtx) createTable(st *q.CreateStmt) ([]Change, error) {
 		return nil, err
 	}
 	var tableCons []*q.Constraint
+	var likes []*likeSource
 	for _, el := range st.TableElts {
 		switch {
 		case el.GetColumnDef() != nil:
@@ -85,7 +86,13 @@ func (pc *planCtx) createTable(st *q.CreateStmt) ([]Change, error) {
 		case el.GetConstraint() != nil:
 			tableCons = append(tableCons, el.GetConstraint())
 		case el.GetTableLikeClause() != nil:
-			return nil, notSupported("CREATE TABLE … (LIKE …)")
+			l, err := b.addLike(el.GetTableLikeClause()) // like.go
+			if err != nil {
+				return nil, err
+			}
+			if l != nil {
+				likes = append(likes, l)
+			}
 		default:
 			return nil, errorf(CodeSyntaxError, "unexpected table element")
 		}
@@ -100,12 +107,20 @@ func (pc *planCtx) createTable(st *q.CreateStmt) ([]Change, error) {
 			return nil, err
 		}
 	}
+	for _, l := range likes {
+		if err := b.addLikeConstraints(l); err != nil {
+			return nil, err
+		}
+	}
 	if len(b.cols) == 0 {
 		// PostgreSQL allows zero-column tables; Lance needs a schema.
 		return nil, notSupported("a table without columns")
 	}
 	if err := b.finish(); err != nil {
 		return nil, err
+	}
+	for _, l := range likes {
+		b.addLikeIndexes(l)
 	}
 	def, err := b.def()
 	if err != nil {

@@ -181,6 +181,12 @@ func (pc *planCtx) canonicalNextval(n *q.Node, pending func(string) bool) (*q.No
 			ferr = err
 			return false
 		}
+		for _, k := range SequenceCandidates(name, pc.searchPath(), pc.tempSchemaName()) {
+			if _, ok, err := pc.v.lookupSequence(k); err == nil && (ok || pending(k)) {
+				name = k
+				break
+			}
+		}
 		if _, ok, err := pc.v.lookupSequence(name); err != nil || (!ok && !pending(name)) {
 			if err == nil {
 				err = errorf(CodeUndefinedTable, "relation \"%s\" does not exist", name)
@@ -189,7 +195,7 @@ func (pc *planCtx) canonicalNextval(n *q.Node, pending func(string) bool) (*q.No
 			return false
 		}
 		fc.Args[0] = &pg_query.Node{Node: &pg_query.Node_TypeCast{TypeCast: &pg_query.TypeCast{
-			Arg:      &pg_query.Node{Node: &pg_query.Node_AConst{AConst: &pg_query.A_Const{Val: &pg_query.A_Const_Sval{Sval: &pg_query.String{Sval: quoteIdent(name)}}}}},
+			Arg:      &pg_query.Node{Node: &pg_query.Node_AConst{AConst: &pg_query.A_Const{Val: &pg_query.A_Const_Sval{Sval: &pg_query.String{Sval: regclassText(name)}}}}},
 			TypeName: &pg_query.TypeName{Names: []*pg_query.Node{{Node: &pg_query.Node_String_{String_: &pg_query.String{Sval: "regclass"}}}}, Typemod: -1},
 		}}}
 		return true

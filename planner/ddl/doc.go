@@ -123,8 +123,8 @@
 //   - Schemas (schema.go) are manifest entries too (SchemaEntryPrefix
 //     "schema:", metadata version 6): CREATE SCHEMA [IF NOT EXISTS]
 //     [AUTHORIZATION], DROP SCHEMA [CASCADE | RESTRICT], ALTER SCHEMA …
-//     RENAME TO (of an empty schema) / OWNER TO, ALTER TABLE … SET
-//     SCHEMA. A created schema's relations (and indexes) are the entries
+//     RENAME TO (of an empty schema) / OWNER TO, ALTER TABLE | VIEW |
+//     SEQUENCE … SET SCHEMA (set_schema.go). A created schema's relations (and indexes) are the entries
 //     "schema.name"; Planner.SearchPath resolves unqualified names and
 //     picks the creation schema (3F000 when no schema of the path
 //     exists).
@@ -141,11 +141,17 @@
 //   - ALTER that changes stored columns (ADD/DROP/RENAME COLUMN, a type
 //     change whose values convert) is a RowRewrite; a binary-coercible
 //     type change (varchar(n) → text, wider varchar) is catalog-only.
-//   - Temporary tables are planned as tables of the session's pg_temp_N
-//     (temp.go; the planner rewrites CREATE TEMP TABLE before Plan).
+//   - CREATE TABLE … (LIKE source …) copies source's columns where the
+//     clause stands and, per INCLUDING option, defaults, identity,
+//     CHECK constraints, keys and indexes and comments (like.go).
+//   - Temporary tables, views and sequences are planned as relations of
+//     the session's pg_temp_N (temp.go; the planner rewrites CREATE TEMP
+//     TABLE / VIEW / SEQUENCE before Plan). A view whose query reads a
+//     temporary relation is made temporary, with PostgreSQL's NOTICE
+//     (42P16 when its name is qualified by a permanent schema).
 //   - Inheritance, partitioning, generated columns,
 //     exclusion constraints, MATCH FULL, materialized views and user
-//     types answer 0A000 naming the feature; so do temporary views, WITH
+//     types answer 0A000 naming the feature; so do WITH
 //     CHECK OPTION, view options (check_option, security_barrier,
 //     security_invoker; an unknown one is 22023 as in PostgreSQL),
 //     ALTER VIEW subcommands other than OWNER TO and RENAME, views whose

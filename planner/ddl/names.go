@@ -106,10 +106,17 @@ func quoteLiteral(s string) string { return "'" + strings.ReplaceAll(s, "'", "''
 // written schema-qualified; a public name with a dot in it is written
 // the same way, which ParseRegclass reads back as the same storage name.
 func nextvalSQL(seqName string) string {
-	if i := strings.IndexByte(seqName, '.'); i > 0 {
-		return "nextval(" + quoteLiteral(quoteIdent(seqName[:i])+"."+quoteIdent(seqName[i+1:])) + "::regclass)"
+	return "nextval(" + quoteLiteral(regclassText(seqName)) + "::regclass)"
+}
+
+// regclassText is a relation's storage name as regclass input that
+// ParseRegclass reads back as the same name (schema-qualified for a
+// created or temporary schema's relation).
+func regclassText(name string) string {
+	if i := strings.IndexByte(name, '.'); i > 0 {
+		return quoteIdent(name[:i]) + "." + quoteIdent(name[i+1:])
 	}
-	return "nextval(" + quoteLiteral(quoteIdent(seqName)) + "::regclass)"
+	return quoteIdent(name)
 }
 
 // reservedWords are the keywords quote_ident always quotes (reserved and

@@ -50,6 +50,29 @@ func (v *view) lookupSequence(name string) (SequenceRef, bool, error) {
 	return SequenceRef{}, false, nil
 }
 
+// SequenceCandidates are the storage names a sequence named as
+// ParseRegclass reads it may have, in the order PostgreSQL looks: an
+// unqualified name through path (the lookup path, the temporary schema
+// placed), pg_temp.x as the session's temporary schema temp's.
+func SequenceCandidates(name string, path []string, temp string) []string {
+	if rest, ok := strings.CutPrefix(name, "pg_temp."); ok {
+		if temp == "" {
+			return nil
+		}
+		return []string{QualifiedName(temp, rest)}
+	}
+	if strings.Contains(name, ".") {
+		return []string{name}
+	}
+	var out []string
+	for _, s := range path {
+		if s != "pg_catalog" && s != "information_schema" {
+			out = append(out, QualifiedName(s, name))
+		}
+	}
+	return append(out, name)
+}
+
 // ParseRegclass reads a relation name written as text ('x', 'public.x',
 // '"Mixed"'): unquoted parts fold to lower case.
 func ParseRegclass(s string) (string, error) {
@@ -268,7 +291,14 @@ func (pc *planCtx) renameSequence(st *q.RenameStmt) ([]Change, error) {
 	if taken[to] {
 		return nil, errorf(CodeDuplicateTable, "relation \"%s\" already exists", to)
 	}
-	a, _, err := pc.startAlter(ref.Table, "ALTER SEQUENCE")
+	return pc.renameSequenceTo(name, ref, to, "ALTER SEQUENCE")
+}
+
+// renameSequenceTo gives sequence name (ref) the storage name to (a
+// rename, or a move to another schema); the defaults that call it, in
+// every table, follow.
+func (pc *planCtx) renameSequenceTo(name string, ref SequenceRef, to, tag string) ([]Change, error) {
+	a, _, err := pc.startAlter(ref.Table, tag)
 	if err != nil {
 		return nil, err
 	}

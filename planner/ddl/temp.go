@@ -28,6 +28,15 @@ func (pc *planCtx) tempSchema() string {
 	return "pg_temp"
 }
 
+// tempSchemaName is the session's temporary schema, "" when it has
+// none.
+func (pc *planCtx) tempSchemaName() string {
+	if s := pc.tempSchema(); s != "pg_temp" {
+		return s
+	}
+	return ""
+}
+
 // TempSchema is the change that creates a session's temporary schema
 // entry (owned by the bootstrap superuser, as PostgreSQL's are).
 func TempSchema(name string, oid uint32) *CreateTable {

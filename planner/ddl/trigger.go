@@ -21,8 +21,9 @@ import (
 // DROP TABLE like its constraints do; creating or dropping one is a
 // catalog-only change of the table in the statement's graph commit. The
 // planner fires them (planner/triggers.go). What they cannot do here —
-// INSTEAD OF, TRUNCATE, transition tables, constraint triggers, trigger
-// arguments, WHEN on statement triggers — answers 0A000.
+// transition tables, constraint triggers, WHEN on statement triggers,
+// statement-level triggers on views — answers 0A000. A view's triggers
+// are INSTEAD OF row triggers, in its meta the same way.
 
 // Trigger is one trigger of a table.
 type Trigger struct {
@@ -39,11 +40,18 @@ type Trigger struct {
 	Disabled bool `json:"disabled,omitempty"`
 	// Args are EXECUTE FUNCTION f('a', …)'s arguments (TG_ARGV).
 	Args []string `json:"args,omitempty"`
+	// Instead: an INSTEAD OF row trigger of a view.
+	Instead bool `json:"instead,omitempty"`
 }
 
 // Fires reports whether the trigger fires for event at timing/level.
 func (t Trigger) Fires(event string, before, row bool) bool {
-	return !t.Disabled && t.Before == before && t.Row == row && slices.Contains(t.Events, event)
+	return !t.Disabled && !t.Instead && t.Before == before && t.Row == row && slices.Contains(t.Events, event)
+}
+
+// FiresInstead reports an enabled INSTEAD OF trigger of event.
+func (t Trigger) FiresInstead(event string) bool {
+	return !t.Disabled && t.Instead && slices.Contains(t.Events, event)
 }
 
 // PostgreSQL's tgtype bits (trigger.h).
@@ -65,6 +73,9 @@ func (t Trigger) TgType() int16 {
 	}
 	if t.Before {
 		v |= trigBefore
+	}
+	if t.Instead {
+		v |= trigInstead
 	}
 	for _, e := range t.Events {
 		switch e {
@@ -94,7 +105,7 @@ func (pc *planCtx) tableForTrigger(rv *q.RangeVar) (graph.TableEntry, TableMeta,
 	if !ok || m.Relkind == RelEnum || m.Relkind == RelFunction || m.Relkind == RelExtension || m.Relkind == RelPropGraph {
 		return graph.TableEntry{}, TableMeta{}, name, errorf(CodeUndefinedTable, "relation \"%s\" does not exist", name)
 	}
-	if m.Relkind != RelTable {
+	if m.Relkind != RelTable && m.Relkind != RelView {
 		return graph.TableEntry{}, TableMeta{}, name, errorf(CodeWrongObjectType, "\"%s\" is a %s", name, m.Relkind).
 			WithDetail(fmt.Sprintf("Triggers on %ss are not supported here.", m.Relkind))
 	}
@@ -106,18 +117,36 @@ func (pc *planCtx) createTrigger(st *q.CreateTrigStmt) ([]Change, error) {
 	switch {
 	case st.Isconstraint:
 		return nil, notSupported("CREATE CONSTRAINT TRIGGER")
-	case st.Timing&trigInstead != 0:
-		return nil, notSupported("INSTEAD OF triggers")
+	}
+	e, m, table, err := pc.tableForTrigger(st.Relation)
+	if err != nil {
+		return nil, err
+	}
+	instead := st.Timing&trigInstead != 0
+	// PostgreSQL's checks of the relation kind, then of INSTEAD OF
+	switch {
+	case m.Relkind == RelTable && instead:
+		return nil, errorf(CodeWrongObjectType, "\"%s\" is a table", st.Relation.Relname).WithDetail("Tables cannot have INSTEAD OF triggers.")
+	case m.Relkind == RelView && !instead && st.Row:
+		return nil, errorf(CodeWrongObjectType, "\"%s\" is a view", st.Relation.Relname).WithDetail("Views cannot have row-level BEFORE or AFTER triggers.")
+	case m.Relkind == RelView && st.Events&trigTruncate != 0:
+		return nil, errorf(CodeWrongObjectType, "\"%s\" is a view", st.Relation.Relname).WithDetail("Views cannot have TRUNCATE triggers.")
+	case m.Relkind == RelView && !instead:
+		return nil, notSupported("statement-level triggers on views")
+	case instead && !st.Row:
+		return nil, errorf(pgerr.FeatureNotSupported, "INSTEAD OF triggers must be FOR EACH ROW")
+	case instead && st.WhenClause != nil:
+		return nil, errorf(pgerr.FeatureNotSupported, "INSTEAD OF triggers cannot have WHEN conditions")
+	case instead && len(st.Columns) > 0:
+		return nil, errorf(pgerr.FeatureNotSupported, "INSTEAD OF triggers cannot have column lists")
+	}
+	switch {
 	case st.Events&trigTruncate != 0 && st.Row:
 		return nil, errorf(pgerr.FeatureNotSupported, "TRUNCATE FOR EACH ROW triggers are not supported")
 	case len(st.TransitionRels) > 0:
 		return nil, notSupported("transition tables (REFERENCING) of triggers")
 	case st.WhenClause != nil && !st.Row:
 		return nil, notSupported("WHEN conditions of statement triggers")
-	}
-	e, m, table, err := pc.tableForTrigger(st.Relation)
-	if err != nil {
-		return nil, err
 	}
 	fname, err := funcNameOf(st.Funcname)
 	if err != nil {
@@ -133,7 +162,7 @@ func (pc *planCtx) createTrigger(st *q.CreateTrigStmt) ([]Change, error) {
 	if fm.Function.Ret.OID != oidTrigger {
 		return nil, errorf("42P17", "function %s must return type trigger", fname)
 	}
-	t := Trigger{Name: st.Trigname, Function: fname, Before: st.Timing&trigBefore != 0, Row: st.Row, Args: stringList(st.Args)}
+	t := Trigger{Name: st.Trigname, Function: fname, Before: st.Timing&trigBefore != 0, Instead: instead, Row: st.Row, Args: stringList(st.Args)}
 	for _, ev := range []struct {
 		bit  int32
 		name string
@@ -268,7 +297,11 @@ func (pc *planCtx) triggersUsing(fname string) ([]string, error) {
 	for i, e := range es {
 		for _, t := range ms[i].Triggers {
 			if t.Function == fname {
-				out = append(out, fmt.Sprintf("trigger %s on table %s depends on function %s()", t.Name, e.Name, fname))
+				kind := "table"
+				if ms[i].Relkind == RelView {
+					kind = "view"
+				}
+				out = append(out, fmt.Sprintf("trigger %s on %s %s depends on function %s()", t.Name, kind, e.Name, fname))
 			}
 		}
 	}

@@ -99,11 +99,9 @@ var viewOptions = map[string]bool{"check_option": true, "security_barrier": true
 // catalog-only redefinition of an existing view that keeps its columns
 // (new ones may be appended), as PostgreSQL allows.
 func (pc *planCtx) createView(st *q.ViewStmt) ([]Change, error) {
-	name, err := pc.createName(st.View)
-	if err != nil {
-		return nil, err
-	}
 	if st.View.Relpersistence == "t" {
+		// the session makes a temporary view one of its temporary
+		// schema (planner/temp_tables.go) before planning
 		return nil, notSupported("CREATE TEMPORARY VIEW")
 	}
 	for _, o := range st.Options {
@@ -124,6 +122,19 @@ func (pc *planCtx) createView(st *q.ViewStmt) ([]Change, error) {
 	if pc.p.Views == nil {
 		return nil, notSupported("CREATE VIEW")
 	}
+	// PostgreSQL analyzes the query before it looks at the name
+	var names []string
+	for _, a := range st.Aliases {
+		names = append(names, truncateIdent(a.GetString_().GetSval()))
+	}
+	va, err := pc.p.Views.AnalyzeView(st.Query, names)
+	if err != nil {
+		return nil, err
+	}
+	name, tempNote, err := pc.viewName(st.View, va)
+	if err != nil {
+		return nil, err
+	}
 	e, old, exists, err := pc.v.table(name)
 	if err != nil {
 		return nil, err
@@ -143,14 +154,6 @@ func (pc *planCtx) createView(st *q.ViewStmt) ([]Change, error) {
 			return nil, errorf(CodeDuplicateTable, "relation \"%s\" already exists", pc.shown(name))
 		}
 	}
-	var names []string
-	for _, a := range st.Aliases {
-		names = append(names, truncateIdent(a.GetString_().GetSval()))
-	}
-	va, err := pc.p.Views.AnalyzeView(st.Query, names)
-	if err != nil {
-		return nil, err
-	}
 	m := TableMeta{Relkind: RelView, Graph: GraphMeta{Kind: graph.RelationTable}, View: &ViewMeta{Query: va.Query, Defined: pc.now()}}
 	m.View.Created = m.View.Defined
 	for _, c := range va.Columns {
@@ -158,7 +161,7 @@ func (pc *planCtx) createView(st *q.ViewStmt) ([]Change, error) {
 	}
 	m.View.Depends = viewDepends(va)
 	if !exists {
-		return []Change{&CreateTable{Name: name, Kind: graph.RelationTable, Def: viewDef(m, 0), Meta: m}}, nil
+		return []Change{&CreateTable{notes: tempNote, Name: name, Kind: graph.RelationTable, Def: viewDef(m, 0), Meta: m}}, nil
 	}
 	if len(m.Columns) < len(old.Columns) {
 		return nil, errorf(CodeInvalidTableDefinition, "cannot drop columns from view")
@@ -176,8 +179,31 @@ func (pc *planCtx) createView(st *q.ViewStmt) ([]Change, error) {
 	}
 	m.Comment = old.Comment
 	m.Owner, m.ACL = old.Owner, old.ACL // a replaced view keeps its owner and grants
+	m.Triggers = old.Triggers           // and its INSTEAD OF triggers
 	m.View.Created = old.View.Created
 	return []Change{&AlterTable{Name: name, Def: viewDef(m, e.Def.Columns[0].ID), Meta: m, CommandTag: "CREATE VIEW"}}, nil
+}
+
+// viewName is the relation CREATE VIEW makes: rv's, or, as PostgreSQL
+// does for a view that reads a temporary relation, one of the session's
+// temporary schema (with the NOTICE saying so).
+func (pc *planCtx) viewName(rv *q.RangeVar, va *exec.ViewAnalysis) (string, notes, error) {
+	name, err := pc.createName(rv)
+	if err != nil || IsTempSchema(rv.Schemaname) {
+		return name, notes{}, err
+	}
+	temp := slices.ContainsFunc(va.Depends, func(d exec.ViewDependency) bool {
+		s, _, ok := strings.Cut(d.Name, ".")
+		return ok && IsTempSchema(s)
+	})
+	if !temp {
+		return name, notes{}, nil
+	}
+	if rv.Schemaname != "" {
+		return "", notes{}, errorf(CodeInvalidTableDefinition, "cannot create temporary relation in non-temporary schema")
+	}
+	n := notes{[]*pgerr.Error{notice(pgerr.SuccessfulCompletion, "view \"%s\" will be a temporary view", rv.Relname)}}
+	return QualifiedName(pc.tempSchema(), truncateIdent(rv.Relname)), n, nil
 }
 
 // viewDependents lists the views that read relation rel (or, when col is
@@ -349,7 +375,11 @@ func (pc *planCtx) followRename(rel, col, newName, tag string) ([]Change, error)
 		if err != nil {
 			return nil, err
 		}
-		va, err := pc.p.Views.RenameInView(e.Name, m.View.Query, m.viewColumns(), exec.ViewRename{Schema: "public", Relation: rel, Column: col, NewName: newName})
+		r := exec.ViewRename{Schema: pc.schemaOf(rel), Relation: rel, Column: col, NewName: newName}
+		if col == "" {
+			r.NewSchema = pc.schemaOf(newName)
+		}
+		va, err := pc.p.Views.RenameInView(e.Name, m.View.Query, m.viewColumns(), r)
 		if err != nil {
 			return nil, err
 		}
@@ -377,12 +407,7 @@ func (pc *planCtx) renameView(st *q.RenameStmt, e graph.TableEntry, m TableMeta,
 		if taken[to] {
 			return nil, errorf(CodeDuplicateTable, "relation \"%s\" already exists", to)
 		}
-		out = append(out, &AlterTable{Name: name, NewName: to, Def: viewDef(m, e.Def.Columns[0].ID), Meta: m, CommandTag: tag})
-		follow, err := pc.followRename(name, "", to, tag)
-		if err != nil {
-			return nil, err
-		}
-		return append(out, follow...), nil
+		return pc.renameViewTo(e, m, to, tag)
 	case q.ObjectType_OBJECT_COLUMN:
 		c, _ := m.Column(st.Subname)
 		if c == nil {
@@ -403,6 +428,17 @@ func (pc *planCtx) renameView(st *q.RenameStmt, e graph.TableEntry, m TableMeta,
 		return append(out, follow...), nil
 	}
 	return nil, errorf(CodeWrongObjectType, "\"%s\" is not a table", name)
+}
+
+// renameViewTo gives view e the storage name to (a rename, or a move to
+// another schema); the views that read it follow.
+func (pc *planCtx) renameViewTo(e graph.TableEntry, m TableMeta, to, tag string) ([]Change, error) {
+	out := []Change{&AlterTable{Name: e.Name, NewName: to, Def: viewDef(m, e.Def.Columns[0].ID), Meta: m, CommandTag: tag}}
+	follow, err := pc.followRename(e.Name, "", to, tag)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, follow...), nil
 }
 
 // alterView plans ALTER VIEW subcommands: only those without effect
