@@ -18,15 +18,16 @@ import (
 //
 // To derive a newer version's index without reading the old fragments
 // again, an index is a large base map shared by every index derived from
-// it plus a small map of rows added since the base was built, and a
+// it plus the rows added since the base was built (addedLayers: shared
+// layers, a derivation pushes one holding only its own new rows), and a
 // liveness filter for fragments whose deletion vector changed (or that
-// are gone) since then. A derived index copies only the small parts.
+// are gone) since then. A derived index copies only the liveness maps.
 type keyIndex struct {
 	version uint64
 	frags   map[uint64]fragIdentity // the version's fragments
 
-	base  addrMap // shared, never written after it is built
-	added addrMap // rows of fragments added since base
+	base  addrMap     // shared, never written after it is built
+	added addedLayers // rows of fragments added since base
 	// nadded counts the addresses in added.
 	nadded int
 	// live holds, for fragments whose deletions changed after their rows
@@ -208,9 +209,9 @@ func buildIndex(ctx context.Context, ds *lance.Dataset, col keyColumn) (*keyInde
 }
 
 // deltaLimit is the largest share of a table's rows (1/deltaLimit) a
-// derivation may read or carry in its small maps; beyond it a full build
-// (or a merge into a new base) is cheaper than copying the small maps on
-// every commit.
+// derivation may read or carry in its added layers; beyond it a full
+// build (or a merge into a new base) is cheaper than probing and
+// merging the layers.
 const deltaLimit = 16
 
 // deltaMinRows lets small tables derive freely (a variable for tests).
@@ -266,12 +267,7 @@ func (x *keyIndex) derive(ctx context.Context, ds *lance.Dataset, col keyColumn)
 	if newRows > limit || goneRows > limit {
 		return nil, false, nil
 	}
-	nx = &keyIndex{version: ds.Version(), frags: now, base: x.base, baseRows: x.baseRows, nadded: x.nadded, bytes: x.bytes, baseOrder: x.baseOrder}
-	if x.added.valid() {
-		nx.added = x.added.clone(int(newRows))
-	} else {
-		nx.added = newAddrMap(int(newRows), x.base.ints)
-	}
+	nx = &keyIndex{version: ds.Version(), frags: now, base: x.base, added: x.added, baseRows: x.baseRows, nadded: x.nadded, bytes: x.bytes, baseOrder: x.baseOrder}
 	nx.gone = make(map[uint64]bool, len(x.gone)+len(gone))
 	for id := range x.gone {
 		nx.gone[id] = true // ids coming back are caught above
@@ -296,10 +292,12 @@ func (x *keyIndex) derive(ctx context.Context, ds *lance.Dataset, col keyColumn)
 		for _, id := range newFrags {
 			want[id] = true
 		}
-		n, b, err := scanKeys(ctx, ds, col, func(fr *format.Fragment) bool { return want[fr.ID] }, nx.added, nx.indexed)
+		layer := newAddrMap(int(newRows), x.base.ints)
+		n, b, err := scanKeys(ctx, ds, col, func(fr *format.Fragment) bool { return want[fr.ID] }, layer, nx.indexed)
 		if err != nil {
 			return nil, false, err
 		}
+		nx.added = nx.added.push(layer, n)
 		nx.nadded += n
 		nx.bytes += b
 	}
@@ -378,7 +376,7 @@ func (x *keyIndex) flatten() {
 			indexed[id] = read
 		}
 	}
-	x.base, x.added, x.baseRows, x.nadded, x.bytes = m, addrMap{}, n, 0, bytes
+	x.base, x.added, x.baseRows, x.nadded, x.bytes = m, addedLayers{}, n, 0, bytes
 	x.baseOrder = &sortedKeys{}
 	x.live, x.gone, x.indexed = nil, nil, indexed
 }
