@@ -87,6 +87,8 @@ func (d *Dataset) writeFragments(ctx context.Context, rdr array.RecordReader, sc
 // fragments) is final before they are stored, so the caller can write
 // the transaction file while they are (stageOperationWhile). On success
 // the caller must call wait exactly once; on error nothing is pending.
+// sch must be schema.ToArrow(fields) (every caller derives it so: a
+// dataset's schema, or an overwrite's new one).
 func (d *Dataset) writeFragmentsAsync(ctx context.Context, rdr array.RecordReader, sch *arrow.Schema, fields []schema.Field, maxRows uint64, maxBytes int64) (_ []format.Fragment, wait func(context.Context) error, err error) {
 	if maxRows == 0 {
 		maxRows = DefaultMaxRowsPerFile
@@ -152,7 +154,7 @@ func (d *Dataset) writeFragmentsAsync(ctx context.Context, rdr array.RecordReade
 				if per := approxBytes(rec); rec.NumRows() > 0 {
 					buf.expect = min(maxBytes, per*int64(maxRows)/rec.NumRows()) * 9 / 8
 				}
-				w, err = file.NewStreamWriter(buf, sch, file.WriterOptions{Fields: fields})
+				w, err = file.NewStreamWriter(buf, sch, file.WriterOptions{Fields: fields, ArrowFromFields: true})
 				if err != nil {
 					return nil, nil, err
 				}
