@@ -111,6 +111,17 @@ func (d *Dataset) writeFragmentsAsync(ctx context.Context, rdr array.RecordReade
 	var buf *fileBuffer
 	var name string
 	var rows uint64
+	// single is the file's one batch while it has only one, small enough
+	// for writtenFiles (retained until finish)
+	var single arrow.RecordBatch
+	var parts int
+	dropSingle := func() {
+		if single != nil {
+			single.Release()
+			single = nil
+		}
+	}
+	defer dropSingle()
 	finish := func() error {
 		if w == nil {
 			return nil
@@ -121,10 +132,15 @@ func (d *Dataset) writeFragmentsAsync(ctx context.Context, rdr array.RecordReade
 			return err
 		}
 		// a data file has a fresh unique name, so a plain Put is safe
-		if err := pw.put(join(d.base(), dataDir, name), buf); err != nil {
+		key := join(d.base(), dataDir, name)
+		if err := pw.put(key, buf); err != nil {
 			return err
 		}
 		buf = nil
+		if single != nil && parts == 1 {
+			writtenFiles.remember(d.store, key, fields, single)
+		}
+		dropSingle()
 		frags = append(frags, format.Fragment{
 			PhysicalRows: res.NumRows,
 			Files: []format.DataFile{{
@@ -158,7 +174,7 @@ func (d *Dataset) writeFragmentsAsync(ctx context.Context, rdr array.RecordReade
 				if err != nil {
 					return nil, nil, err
 				}
-				rows, bytesInFile = 0, 0
+				rows, bytesInFile, parts = 0, 0, 0
 			}
 			n := min(rec.NumRows()-off, int64(maxRows-rows))
 			// a batch larger than the byte budget is split too, so a
@@ -172,6 +188,12 @@ func (d *Dataset) writeFragmentsAsync(ctx context.Context, rdr array.RecordReade
 				part = rec.NewSlice(off, off+n)
 			}
 			err := w.Write(part)
+			if parts++; parts == 1 && n <= writtenMaxRows {
+				part.Retain()
+				single = part
+			} else {
+				dropSingle()
+			}
 			if part != rec {
 				part.Release()
 			}

@@ -178,6 +178,31 @@ func scanKeys(ctx context.Context, ds *lance.Dataset, col keyColumn, keep func(*
 	return n, bytes, err
 }
 
+// addWrittenKeys adds the keys of a fragment's column held in memory
+// (lance.Dataset.WrittenColumn: every row of the fragment, none deleted,
+// so nothing is recorded in indexed) as scanKeys would read them.
+func addWrittenKeys(m addrMap, col keyColumn, fragID uint64, arr arrow.Array) (n int, bytes int64, err error) {
+	v, err := exec.VecFromArrow(arr, col.typ)
+	if err != nil {
+		return 0, 0, err
+	}
+	var kb []byte
+	for i := 0; i < v.N; i++ {
+		if v.IsNull(i) {
+			continue
+		}
+		a := lance.RowAddress(fragID, uint32(i))
+		if m.ints {
+			bytes += m.addInt(v.I[i], a)
+		} else {
+			kb = exec.AppendKey(kb[:0], v, i)
+			bytes += m.add(string(kb), a)
+		}
+		n++
+	}
+	return n, bytes, nil
+}
+
 // addRuns adds row addresses to per-fragment offset bitmaps; rows come
 // in runs, added as ranges.
 func addRuns(bms map[uint64]*roaring.Bitmap, addrs []uint64) {
@@ -288,14 +313,35 @@ func (x *keyIndex) derive(ctx context.Context, ds *lance.Dataset, col keyColumn)
 		}
 	}
 	if len(newFrags) > 0 {
+		layer := newAddrMap(int(newRows), x.base.ints)
+		// a small fragment this process wrote (the previous commit's
+		// rows) is taken from memory; the others are read
 		want := make(map[uint64]bool, len(newFrags))
 		for _, id := range newFrags {
 			want[id] = true
 		}
-		layer := newAddrMap(int(newRows), x.base.ints)
-		n, b, err := scanKeys(ctx, ds, col, func(fr *format.Fragment) bool { return want[fr.ID] }, layer, nx.indexed)
-		if err != nil {
-			return nil, false, err
+		var n int
+		var b int64
+		for i := range ds.Manifest().Fragments {
+			fr := &ds.Manifest().Fragments[i]
+			if !want[fr.ID] {
+				continue
+			}
+			if arr, ok := ds.WrittenColumn(fr, col.name); ok {
+				fn, fb, err := addWrittenKeys(layer, col, fr.ID, arr)
+				if err != nil {
+					return nil, false, err
+				}
+				n, b = n+fn, b+fb
+				delete(want, fr.ID)
+			}
+		}
+		if len(want) > 0 {
+			sn, sb, err := scanKeys(ctx, ds, col, func(fr *format.Fragment) bool { return want[fr.ID] }, layer, nx.indexed)
+			if err != nil {
+				return nil, false, err
+			}
+			n, b = n+sn, b+sb
 		}
 		nx.added = nx.added.push(layer, n)
 		nx.nadded += n
