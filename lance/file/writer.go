@@ -457,9 +457,12 @@ func encodeSpans(ss []span) []byte {
 	return b
 }
 
+// columnEncodingField is the column encoding every column's metadata
+// starts with (a constant, encoded once).
+var columnEncodingField = appendBytesField(nil, cmEncoding, encodeDirect(columnEncodingURL, []byte{0x0a, 0x00}))
+
 func encodeColumnMeta(pages []writtenPage) []byte {
-	var b []byte
-	b = appendBytesField(b, cmEncoding, encodeDirect(columnEncodingURL, []byte{0x0a, 0x00}))
+	b := append(make([]byte, 0, len(columnEncodingField)+64*len(pages)), columnEncodingField...)
 	for _, p := range pages {
 		var pb []byte
 		offs := make([]uint64, len(p.buffers))
