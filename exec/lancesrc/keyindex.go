@@ -73,19 +73,48 @@ func identityOf(fr *format.Fragment) fragIdentity {
 		sb.WriteString(fr.Files[i].Path)
 		sb.WriteByte(0)
 	}
-	id := fragIdentity{files: sb.String(), physical: fr.PhysicalRows}
-	if fr.DeletionFile != nil {
-		d := fr.DeletionFile
-		id.deletion = deletionIdentity{fileType: d.FileType, readVersion: d.ReadVersion, id: d.ID, numDeleted: d.NumDeletedRows, present: true}
+	return fragIdentity{files: sb.String(), physical: fr.PhysicalRows, deletion: deletionOf(fr)}
+}
+
+func deletionOf(fr *format.Fragment) deletionIdentity {
+	d := fr.DeletionFile
+	if d == nil {
+		return deletionIdentity{}
 	}
-	return id
+	return deletionIdentity{fileType: d.FileType, readVersion: d.ReadVersion, id: d.ID, numDeleted: d.NumDeletedRows, present: true}
+}
+
+// sameFiles reports that files (an identity's) names fr's data files,
+// without building the string.
+func sameFiles(files string, fr *format.Fragment) bool {
+	for i := range fr.Files {
+		p := fr.Files[i].Path
+		if len(files) < len(p)+1 || files[:len(p)] != p || files[len(p)] != 0 {
+			return false
+		}
+		files = files[len(p)+1:]
+	}
+	return files == ""
 }
 
 func fragmentsOf(ds *lance.Dataset) map[uint64]fragIdentity {
+	return fragmentsSince(nil, ds)
+}
+
+// fragmentsSince is fragmentsOf reusing prev's identity of a fragment
+// whose data files are unchanged (every fragment but the new ones, on a
+// commit): one identity string per new fragment, not per fragment.
+func fragmentsSince(prev map[uint64]fragIdentity, ds *lance.Dataset) map[uint64]fragIdentity {
 	frs := ds.Fragments()
 	out := make(map[uint64]fragIdentity, len(frs))
 	for i := range frs {
-		out[frs[i].ID] = identityOf(&frs[i])
+		fr := &frs[i]
+		if old, ok := prev[fr.ID]; ok && old.physical == fr.PhysicalRows && sameFiles(old.files, fr) {
+			old.deletion = deletionOf(fr)
+			out[fr.ID] = old
+			continue
+		}
+		out[fr.ID] = identityOf(fr)
 	}
 	return out
 }
@@ -248,7 +277,7 @@ var deltaMinRows = 4096
 // no data pages). ok is false when the delta is too large to pay off
 // (compaction, overwrite): the caller builds from scratch.
 func (x *keyIndex) derive(ctx context.Context, ds *lance.Dataset, col keyColumn) (nx *keyIndex, ok bool, err error) {
-	now := fragmentsOf(ds)
+	now := fragmentsSince(x.frags, ds)
 	total := ds.CountRows()
 	limit := max(uint64(deltaMinRows), total/deltaLimit)
 	var newFrags, delFrags []uint64
