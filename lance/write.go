@@ -71,7 +71,7 @@ func newDataFileName() string {
 // their buffers are reused from file to file. Fragment ids are left 0
 // (assigned at commit).
 func (d *Dataset) writeFragments(ctx context.Context, rdr array.RecordReader, sch *arrow.Schema, fields []schema.Field, maxRows uint64, maxBytes int64) ([]format.Fragment, error) {
-	frags, wait, err := d.writeFragmentsAsync(ctx, rdr, sch, fields, maxRows, maxBytes)
+	frags, wait, err := d.writeFragmentsAsync(ctx, rdr, sch, fields, maxRows, maxBytes, true)
 	if err != nil {
 		return nil, err
 	}
@@ -88,8 +88,10 @@ func (d *Dataset) writeFragments(ctx context.Context, rdr array.RecordReader, sc
 // the transaction file while they are (stageOperationWhile). On success
 // the caller must call wait exactly once; on error nothing is pending.
 // sch must be schema.ToArrow(fields) (every caller derives it so: a
-// dataset's schema, or an overwrite's new one).
-func (d *Dataset) writeFragmentsAsync(ctx context.Context, rdr array.RecordReader, sch *arrow.Schema, fields []schema.Field, maxRows uint64, maxBytes int64) (_ []format.Fragment, wait func(context.Context) error, err error) {
+// dataset's schema, or an overwrite's new one). keep lets small files'
+// rows be remembered for WrittenColumn (appends, updates, compaction:
+// rows a key index reads next; not a whole-table overwrite).
+func (d *Dataset) writeFragmentsAsync(ctx context.Context, rdr array.RecordReader, sch *arrow.Schema, fields []schema.Field, maxRows uint64, maxBytes int64, keep bool) (_ []format.Fragment, wait func(context.Context) error, err error) {
 	if maxRows == 0 {
 		maxRows = DefaultMaxRowsPerFile
 	}
@@ -188,7 +190,7 @@ func (d *Dataset) writeFragmentsAsync(ctx context.Context, rdr array.RecordReade
 				part = rec.NewSlice(off, off+n)
 			}
 			err := w.Write(part)
-			if parts++; parts == 1 && n <= writtenMaxRows {
+			if parts++; keep && parts == 1 && n <= writtenMaxRows && approxBytes(part) <= writtenMaxBytes {
 				part.Retain()
 				single = part
 			} else {
@@ -266,7 +268,7 @@ func (d *Dataset) StageAppend(ctx context.Context, rdr array.RecordReader, opts 
 	if err := d.checkDataFormat(); err != nil {
 		return nil, err
 	}
-	frags, wait, err := d.writeFragmentsAsync(ctx, rdr, d.schema, d.fields, opts.MaxRowsPerFile, opts.MaxBytesPerFile)
+	frags, wait, err := d.writeFragmentsAsync(ctx, rdr, d.schema, d.fields, opts.MaxRowsPerFile, opts.MaxBytesPerFile, true)
 	if err != nil {
 		return nil, err
 	}
@@ -354,7 +356,7 @@ func (d *Dataset) overwriteAsync(ctx context.Context, rdr array.RecordReader, op
 	if err != nil {
 		return nil, nil, err
 	}
-	frags, wait, err := d.writeFragmentsAsync(ctx, rdr, dsSchema, fields, opts.MaxRowsPerFile, opts.MaxBytesPerFile)
+	frags, wait, err := d.writeFragmentsAsync(ctx, rdr, dsSchema, fields, opts.MaxRowsPerFile, opts.MaxBytesPerFile, false)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -382,7 +384,7 @@ func (d *Dataset) StageUpdate(ctx context.Context, addrs []uint64, rdr array.Rec
 	if err != nil {
 		return nil, err
 	}
-	frags, wait, err := d.writeFragmentsAsync(ctx, rdr, d.schema, d.fields, opts.MaxRowsPerFile, opts.MaxBytesPerFile)
+	frags, wait, err := d.writeFragmentsAsync(ctx, rdr, d.schema, d.fields, opts.MaxRowsPerFile, opts.MaxBytesPerFile, true)
 	if err != nil {
 		return nil, err
 	}

@@ -26,6 +26,9 @@ var writtenFiles = newWrittenMemo(writtenSlots)
 const (
 	// writtenMaxRows bounds the files remembered: small commits' files.
 	writtenMaxRows = 64
+	// writtenMaxBytes bounds a file's Arrow data (so the memo holds at
+	// most writtenSlots × writtenMaxBytes).
+	writtenMaxBytes = 64 << 10
 	// writtenSlots bounds the memo (least recently written dropped).
 	writtenSlots = 256
 )
