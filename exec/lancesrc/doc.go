@@ -13,7 +13,9 @@
 // branch) and column (indexcache.go), because every commit makes a new
 // version: the index of version v+k is derived from a cached version v
 // by diffing the two manifests' fragment lists (keyindex.go) — only the
-// key column of fragments added since v is read, fragments removed are
+// key column of fragments added since v is read (or taken from memory
+// when this process wrote them: lance.Dataset.WrittenColumn, the common
+// case of the previous commit's 1-row fragment), fragments removed are
 // filtered out, and fragments whose deletion file changed get a bitmap
 // of their live offsets from that deletion file alone (all offsets but
 // the deleted ones: no scan, O(deletions) per commit). Another process's commits are just newer versions. A
