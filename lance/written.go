@@ -152,3 +152,41 @@ func (d *Dataset) WrittenColumn(fr *format.Fragment, name string) (_ arrow.Array
 	}
 	return nil, false
 }
+
+// writtenReader reads the rows of the fragments ids selects, in scan
+// order (manifest order, then row order), from writtenFiles when every
+// column of every one of them is remembered: compaction of small
+// fragments this process wrote (every 64 commits, the 64 one-row
+// fragments of the 64 commits before it) then opens none of their
+// files. ok is false when any is not; the caller scans.
+func (d *Dataset) writtenReader(ids map[uint64]bool) (_ array.RecordReader, ok bool) {
+	var recs []arrow.RecordBatch
+	defer func() {
+		for _, r := range recs {
+			r.Release()
+		}
+	}()
+	for i := range d.Fragments() {
+		fr := &d.Fragments()[i]
+		if !ids[fr.ID] {
+			continue
+		}
+		cols := make([]arrow.Array, d.schema.NumFields())
+		for j, f := range d.schema.Fields() {
+			c, ok := d.WrittenColumn(fr, f.Name)
+			if !ok {
+				return nil, false
+			}
+			cols[j] = c
+		}
+		recs = append(recs, array.NewRecordBatch(d.schema, cols, int64(fr.PhysicalRows)))
+	}
+	if len(recs) == 0 {
+		return nil, false
+	}
+	rdr, err := array.NewRecordReader(d.schema, recs)
+	if err != nil {
+		return nil, false
+	}
+	return rdr, true
+}
