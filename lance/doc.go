@@ -18,7 +18,7 @@
 //     fragment's column from them when a scan would read exactly those
 //     rows (one data file, no deletion file, same field id and type):
 //     the next commit's key index need not reopen the previous commit's
-//     one-row file.
+//     one-row file, nor compaction the small files it rewrites.
 //
 //   - Manifest naming: V2 (default, u64::MAX-version, 20 digits) or V1
 //     ({version}.manifest); the scheme is detected per _versions
