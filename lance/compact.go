@@ -145,11 +145,16 @@ func (d *Dataset) StageCompaction(ctx context.Context, copts CompactOptions, opt
 		for i := range g {
 			ids[g[i].ID] = true
 		}
-		sc, err := d.Scan(ctx, ScanOptions{FragmentFilter: func(f *format.Fragment) bool { return ids[f.ID] }})
-		if err != nil {
-			return nil, err
+		// small fragments this process wrote are read from memory
+		// (written.go), the others are scanned
+		rdr, ok := d.writtenReader(ids)
+		if !ok {
+			sc, err := d.Scan(ctx, ScanOptions{FragmentFilter: func(f *format.Fragment) bool { return ids[f.ID] }})
+			if err != nil {
+				return nil, err
+			}
+			rdr = &scanReader{ctx: ctx, sc: sc, refs: 1}
 		}
-		rdr := &scanReader{ctx: ctx, sc: sc, refs: 1}
 		frags, err := d.writeFragments(ctx, rdr, d.schema, d.fields, target, opts.MaxBytesPerFile)
 		rdr.Release()
 		if err != nil {

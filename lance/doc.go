@@ -12,6 +12,14 @@
 //     makes it list _versions/. Dataset.Latest probes N+1 only (one Stat
 //     when nothing changed): the hot path never lists.
 //
+//   - Read-your-writes memory (written.go): the rows of the small data
+//     files this process appended, updated or compacted lately are kept
+//     (bounded) by object key, and Dataset.WrittenColumn serves a
+//     fragment's column from them when a scan would read exactly those
+//     rows (one data file, no deletion file, same field id and type):
+//     the next commit's key index need not reopen the previous commit's
+//     one-row file, nor compaction the small files it rewrites.
+//
 //   - Manifest naming: V2 (default, u64::MAX-version, 20 digits) or V1
 //     ({version}.manifest); the scheme is detected per _versions
 //     directory and kept; finding both is ErrMixedNaming.

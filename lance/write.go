@@ -71,7 +71,7 @@ func newDataFileName() string {
 // their buffers are reused from file to file. Fragment ids are left 0
 // (assigned at commit).
 func (d *Dataset) writeFragments(ctx context.Context, rdr array.RecordReader, sch *arrow.Schema, fields []schema.Field, maxRows uint64, maxBytes int64) ([]format.Fragment, error) {
-	frags, wait, err := d.writeFragmentsAsync(ctx, rdr, sch, fields, maxRows, maxBytes)
+	frags, wait, err := d.writeFragmentsAsync(ctx, rdr, sch, fields, maxRows, maxBytes, true)
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +87,11 @@ func (d *Dataset) writeFragments(ctx context.Context, rdr array.RecordReader, sc
 // fragments) is final before they are stored, so the caller can write
 // the transaction file while they are (stageOperationWhile). On success
 // the caller must call wait exactly once; on error nothing is pending.
-func (d *Dataset) writeFragmentsAsync(ctx context.Context, rdr array.RecordReader, sch *arrow.Schema, fields []schema.Field, maxRows uint64, maxBytes int64) (_ []format.Fragment, wait func(context.Context) error, err error) {
+// sch must be schema.ToArrow(fields) (every caller derives it so: a
+// dataset's schema, or an overwrite's new one). keep lets small files'
+// rows be remembered for WrittenColumn (appends, updates, compaction:
+// rows a key index reads next; not a whole-table overwrite).
+func (d *Dataset) writeFragmentsAsync(ctx context.Context, rdr array.RecordReader, sch *arrow.Schema, fields []schema.Field, maxRows uint64, maxBytes int64, keep bool) (_ []format.Fragment, wait func(context.Context) error, err error) {
 	if maxRows == 0 {
 		maxRows = DefaultMaxRowsPerFile
 	}
@@ -109,6 +113,17 @@ func (d *Dataset) writeFragmentsAsync(ctx context.Context, rdr array.RecordReade
 	var buf *fileBuffer
 	var name string
 	var rows uint64
+	// single is the file's one batch while it has only one, small enough
+	// for writtenFiles (retained until finish)
+	var single arrow.RecordBatch
+	var parts int
+	dropSingle := func() {
+		if single != nil {
+			single.Release()
+			single = nil
+		}
+	}
+	defer dropSingle()
 	finish := func() error {
 		if w == nil {
 			return nil
@@ -119,10 +134,15 @@ func (d *Dataset) writeFragmentsAsync(ctx context.Context, rdr array.RecordReade
 			return err
 		}
 		// a data file has a fresh unique name, so a plain Put is safe
-		if err := pw.put(join(d.base(), dataDir, name), buf); err != nil {
+		key := join(d.base(), dataDir, name)
+		if err := pw.put(key, buf); err != nil {
 			return err
 		}
 		buf = nil
+		if single != nil && parts == 1 {
+			writtenFiles.remember(d.store, key, fields, single)
+		}
+		dropSingle()
 		frags = append(frags, format.Fragment{
 			PhysicalRows: res.NumRows,
 			Files: []format.DataFile{{
@@ -152,11 +172,11 @@ func (d *Dataset) writeFragmentsAsync(ctx context.Context, rdr array.RecordReade
 				if per := approxBytes(rec); rec.NumRows() > 0 {
 					buf.expect = min(maxBytes, per*int64(maxRows)/rec.NumRows()) * 9 / 8
 				}
-				w, err = file.NewStreamWriter(buf, sch, file.WriterOptions{Fields: fields})
+				w, err = file.NewStreamWriter(buf, sch, file.WriterOptions{Fields: fields, ArrowFromFields: true})
 				if err != nil {
 					return nil, nil, err
 				}
-				rows, bytesInFile = 0, 0
+				rows, bytesInFile, parts = 0, 0, 0
 			}
 			n := min(rec.NumRows()-off, int64(maxRows-rows))
 			// a batch larger than the byte budget is split too, so a
@@ -170,6 +190,12 @@ func (d *Dataset) writeFragmentsAsync(ctx context.Context, rdr array.RecordReade
 				part = rec.NewSlice(off, off+n)
 			}
 			err := w.Write(part)
+			if parts++; keep && parts == 1 && n <= writtenMaxRows && approxBytes(part) <= writtenMaxBytes {
+				part.Retain()
+				single = part
+			} else {
+				dropSingle()
+			}
 			if part != rec {
 				part.Release()
 			}
@@ -242,7 +268,7 @@ func (d *Dataset) StageAppend(ctx context.Context, rdr array.RecordReader, opts 
 	if err := d.checkDataFormat(); err != nil {
 		return nil, err
 	}
-	frags, wait, err := d.writeFragmentsAsync(ctx, rdr, d.schema, d.fields, opts.MaxRowsPerFile, opts.MaxBytesPerFile)
+	frags, wait, err := d.writeFragmentsAsync(ctx, rdr, d.schema, d.fields, opts.MaxRowsPerFile, opts.MaxBytesPerFile, true)
 	if err != nil {
 		return nil, err
 	}
@@ -330,7 +356,7 @@ func (d *Dataset) overwriteAsync(ctx context.Context, rdr array.RecordReader, op
 	if err != nil {
 		return nil, nil, err
 	}
-	frags, wait, err := d.writeFragmentsAsync(ctx, rdr, dsSchema, fields, opts.MaxRowsPerFile, opts.MaxBytesPerFile)
+	frags, wait, err := d.writeFragmentsAsync(ctx, rdr, dsSchema, fields, opts.MaxRowsPerFile, opts.MaxBytesPerFile, false)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -358,7 +384,7 @@ func (d *Dataset) StageUpdate(ctx context.Context, addrs []uint64, rdr array.Rec
 	if err != nil {
 		return nil, err
 	}
-	frags, wait, err := d.writeFragmentsAsync(ctx, rdr, d.schema, d.fields, opts.MaxRowsPerFile, opts.MaxBytesPerFile)
+	frags, wait, err := d.writeFragmentsAsync(ctx, rdr, d.schema, d.fields, opts.MaxRowsPerFile, opts.MaxBytesPerFile, true)
 	if err != nil {
 		return nil, err
 	}

@@ -23,6 +23,12 @@ type Mem struct {
 	mu sync.Mutex
 	// visible is what readers see now.
 	visible map[string]memObject
+	// listed indexes visible's keys by directory (the key up to its last
+	// '/'), so List costs the directories and the matching ones' keys,
+	// not every object: a long history of commits would otherwise make
+	// every recovery barrier's listing grow with it (the local backend
+	// reads one directory too).
+	listed map[string]map[string]struct{}
 	// dirs holds every "directory" (key prefix before a '/') any write
 	// has created. Like the local backend, which creates and fsyncs
 	// directories before it stages a file and never removes them, a
@@ -90,6 +96,7 @@ type StepHook func(op, key string, step Step) error
 func NewMem() *Mem {
 	return &Mem{
 		visible: map[string]memObject{},
+		listed:  map[string]map[string]struct{}{},
 		dirs:    map[string]bool{},
 		durable: map[string]memObject{},
 		clock:   time.Now,
@@ -148,8 +155,37 @@ func (m *Mem) PowerLoss(keep *rand.Rand) {
 		}
 	}
 	m.visible = state
+	m.listed = map[string]map[string]struct{}{}
+	for k := range state {
+		m.index(k)
+	}
 	m.durable = cloneObjects(state)
 	m.pending = nil
+}
+
+// dirOf is the directory part of key ("" at the top).
+func dirOf(key string) string {
+	if i := strings.LastIndexByte(key, '/'); i >= 0 {
+		return key[:i]
+	}
+	return ""
+}
+
+// setVisible publishes obj under key; the caller holds m.mu.
+func (m *Mem) setVisible(key string, obj memObject) {
+	m.visible[key] = obj
+	m.index(key)
+}
+
+// index adds key to listed.
+func (m *Mem) index(key string) {
+	d := dirOf(key)
+	keys := m.listed[d]
+	if keys == nil {
+		keys = map[string]struct{}{}
+		m.listed[d] = keys
+	}
+	keys[key] = struct{}{}
 }
 
 // makeDirs records every directory above key.
@@ -221,7 +257,7 @@ func (m *Mem) write(op, key string, data []byte, ifAbsent bool, cur *roundCursor
 		return ErrExists
 	}
 	obj := memObject{data: append([]byte(nil), data...), modTime: m.clock()}
-	m.visible[key] = obj
+	m.setVisible(key, obj)
 	m.pending = append(m.pending, memChange{key: key, obj: obj})
 	if err := m.step(op, key, StepSyncDir); err != nil {
 		return err
@@ -313,7 +349,7 @@ func (m *Mem) PutNew(ctx context.Context, key string, data []byte) error {
 		return opErr("putifabsent", key, err)
 	}
 	obj := memObject{data: append([]byte(nil), data...), modTime: m.clock()}
-	m.visible[key] = obj
+	m.setVisible(key, obj)
 	m.pending = append(m.pending, memChange{key: key, obj: obj, partial: true})
 	if err := m.step("putnew", key, StepSyncDir); err != nil {
 		return opErr("putifabsent", key, err)
@@ -346,7 +382,7 @@ func (m *Mem) PutVolatile(ctx context.Context, key string, data []byte) error {
 		return opErr("put", key, err)
 	}
 	obj := memObject{data: append([]byte(nil), data...), modTime: m.clock()}
-	m.visible[key] = obj
+	m.setVisible(key, obj)
 	m.pending = append(m.pending, memChange{key: key, obj: obj})
 	return nil
 }
@@ -382,6 +418,12 @@ func (m *Mem) Delete(ctx context.Context, key string) error {
 		return opErr("delete", key, err)
 	}
 	delete(m.visible, key)
+	if keys := m.listed[dirOf(key)]; keys != nil {
+		delete(keys, key)
+		if len(keys) == 0 {
+			delete(m.listed, dirOf(key))
+		}
+	}
 	m.pending = append(m.pending, memChange{key: key, deleted: true})
 	if err := m.step("delete", key, StepSyncDir); err != nil {
 		return opErr("delete", key, err)
@@ -415,10 +457,19 @@ func (m *Mem) List(ctx context.Context, prefix string) ([]ObjectInfo, error) {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	// a key matching prefix lives in prefix's directory or below it
+	pdir := dirOf(prefix)
+	below := pdir + "/"
 	var out []ObjectInfo
-	for k, o := range m.visible {
-		if strings.HasPrefix(k, prefix) {
-			out = append(out, ObjectInfo{Key: k, Size: int64(len(o.data)), ModTime: o.modTime})
+	for d, keys := range m.listed {
+		if pdir != "" && d != pdir && !strings.HasPrefix(d, below) {
+			continue
+		}
+		for k := range keys {
+			if strings.HasPrefix(k, prefix) {
+				o := m.visible[k]
+				out = append(out, ObjectInfo{Key: k, Size: int64(len(o.data)), ModTime: o.modTime})
+			}
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })

@@ -55,8 +55,8 @@ func encodeInt(v int64) string {
 const intEntryBytes = 24
 
 // add records address a for key k and returns the estimated bytes it
-// added. Slices in more may be shared with other maps (clone), so they
-// are never appended to in place.
+// added. Slices in more are never appended to in place: the maps of a
+// published index are read by other sessions without locks.
 func (m addrMap) add(k string, a uint64) int64 {
 	if m.ints {
 		v, ok := intKey(k)
@@ -157,24 +157,15 @@ func (m addrMap) allInt(fn func(int64, uint64)) {
 	}
 }
 
-// clone copies the maps (addresses shared: add never writes them).
-func (m addrMap) clone(extra int) addrMap {
-	if m.ints {
-		c := addrMap{ints: true, ione: make(map[int64]uint64, len(m.ione)+extra), imore: make(map[int64][]uint64, len(m.imore))}
-		for k, a := range m.ione {
-			c.ione[k] = a
-		}
-		for k, s := range m.imore {
-			c.imore[k] = s
-		}
-		return c
+// intKeyed reports a made integer key map (sortedKeys).
+func (m addrMap) intKeyed() bool { return m.valid() && m.ints }
+
+// eachKey calls fn with every distinct key of an integer key map.
+func (m addrMap) eachKey(fn func(int64)) {
+	for v := range m.ione {
+		fn(v)
 	}
-	c := addrMap{one: make(map[string]uint64, len(m.one)+extra), more: make(map[string][]uint64, len(m.more))}
-	for k, a := range m.one {
-		c.one[k] = a
+	for v := range m.imore {
+		fn(v)
 	}
-	for k, s := range m.more {
-		c.more[k] = s
-	}
-	return c
 }

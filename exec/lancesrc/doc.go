@@ -13,16 +13,20 @@
 // branch) and column (indexcache.go), because every commit makes a new
 // version: the index of version v+k is derived from a cached version v
 // by diffing the two manifests' fragment lists (keyindex.go) — only the
-// key column of fragments added since v is read, fragments removed are
+// key column of fragments added since v is read (or taken from memory
+// when this process wrote them: lance.Dataset.WrittenColumn, the common
+// case of the previous commit's 1-row fragment), fragments removed are
 // filtered out, and fragments whose deletion file changed get a bitmap
 // of their live offsets from that deletion file alone (all offsets but
 // the deleted ones: no scan, O(deletions) per commit). Another process's commits are just newer versions. A
 // delta larger than 1/16 of the table (compaction, overwrite) or a
 // fragment id whose data files changed, or live rows that were never read
 // (a restore reviving deleted rows or removed fragments), falls back to
-// a full build; the
-// small per-version maps are merged into a new shared base once they
-// pass that size. Indexes are immutable once built (versions share the
+// a full build. The rows added since the base are a stack of shared
+// layers (addedlayers.go: each derivation pushes one with only its new
+// rows, merged like a binary counter, so a 1-row commit copies no map of
+// earlier additions), merged into a new shared base once they pass that
+// size. Indexes are immutable once built (versions share the
 // base map), so concurrent sessions read them without locks; one
 // dataset's derivations are serialized so they are computed once. The
 // cache evicts least recently used datasets beyond a byte bound

@@ -18,15 +18,16 @@ import (
 //
 // To derive a newer version's index without reading the old fragments
 // again, an index is a large base map shared by every index derived from
-// it plus a small map of rows added since the base was built, and a
+// it plus the rows added since the base was built (addedLayers: shared
+// layers, a derivation pushes one holding only its own new rows), and a
 // liveness filter for fragments whose deletion vector changed (or that
-// are gone) since then. A derived index copies only the small parts.
+// are gone) since then. A derived index copies only the liveness maps.
 type keyIndex struct {
 	version uint64
 	frags   map[uint64]fragIdentity // the version's fragments
 
-	base  addrMap // shared, never written after it is built
-	added addrMap // rows of fragments added since base
+	base  addrMap     // shared, never written after it is built
+	added addedLayers // rows of fragments added since base
 	// nadded counts the addresses in added.
 	nadded int
 	// live holds, for fragments whose deletions changed after their rows
@@ -72,19 +73,48 @@ func identityOf(fr *format.Fragment) fragIdentity {
 		sb.WriteString(fr.Files[i].Path)
 		sb.WriteByte(0)
 	}
-	id := fragIdentity{files: sb.String(), physical: fr.PhysicalRows}
-	if fr.DeletionFile != nil {
-		d := fr.DeletionFile
-		id.deletion = deletionIdentity{fileType: d.FileType, readVersion: d.ReadVersion, id: d.ID, numDeleted: d.NumDeletedRows, present: true}
+	return fragIdentity{files: sb.String(), physical: fr.PhysicalRows, deletion: deletionOf(fr)}
+}
+
+func deletionOf(fr *format.Fragment) deletionIdentity {
+	d := fr.DeletionFile
+	if d == nil {
+		return deletionIdentity{}
 	}
-	return id
+	return deletionIdentity{fileType: d.FileType, readVersion: d.ReadVersion, id: d.ID, numDeleted: d.NumDeletedRows, present: true}
+}
+
+// sameFiles reports that files (an identity's) names fr's data files,
+// without building the string.
+func sameFiles(files string, fr *format.Fragment) bool {
+	for i := range fr.Files {
+		p := fr.Files[i].Path
+		if len(files) < len(p)+1 || files[:len(p)] != p || files[len(p)] != 0 {
+			return false
+		}
+		files = files[len(p)+1:]
+	}
+	return files == ""
 }
 
 func fragmentsOf(ds *lance.Dataset) map[uint64]fragIdentity {
+	return fragmentsSince(nil, ds)
+}
+
+// fragmentsSince is fragmentsOf reusing prev's identity of a fragment
+// whose data files are unchanged (every fragment but the new ones, on a
+// commit): one identity string per new fragment, not per fragment.
+func fragmentsSince(prev map[uint64]fragIdentity, ds *lance.Dataset) map[uint64]fragIdentity {
 	frs := ds.Fragments()
 	out := make(map[uint64]fragIdentity, len(frs))
 	for i := range frs {
-		out[frs[i].ID] = identityOf(&frs[i])
+		fr := &frs[i]
+		if old, ok := prev[fr.ID]; ok && old.physical == fr.PhysicalRows && sameFiles(old.files, fr) {
+			old.deletion = deletionOf(fr)
+			out[fr.ID] = old
+			continue
+		}
+		out[fr.ID] = identityOf(fr)
 	}
 	return out
 }
@@ -177,6 +207,31 @@ func scanKeys(ctx context.Context, ds *lance.Dataset, col keyColumn, keep func(*
 	return n, bytes, err
 }
 
+// addWrittenKeys adds the keys of a fragment's column held in memory
+// (lance.Dataset.WrittenColumn: every row of the fragment, none deleted,
+// so nothing is recorded in indexed) as scanKeys would read them.
+func addWrittenKeys(m addrMap, col keyColumn, fragID uint64, arr arrow.Array) (n int, bytes int64, err error) {
+	v, err := exec.VecFromArrow(arr, col.typ)
+	if err != nil {
+		return 0, 0, err
+	}
+	var kb []byte
+	for i := 0; i < v.N; i++ {
+		if v.IsNull(i) {
+			continue
+		}
+		a := lance.RowAddress(fragID, uint32(i))
+		if m.ints {
+			bytes += m.addInt(v.I[i], a)
+		} else {
+			kb = exec.AppendKey(kb[:0], v, i)
+			bytes += m.add(string(kb), a)
+		}
+		n++
+	}
+	return n, bytes, nil
+}
+
 // addRuns adds row addresses to per-fragment offset bitmaps; rows come
 // in runs, added as ranges.
 func addRuns(bms map[uint64]*roaring.Bitmap, addrs []uint64) {
@@ -208,9 +263,9 @@ func buildIndex(ctx context.Context, ds *lance.Dataset, col keyColumn) (*keyInde
 }
 
 // deltaLimit is the largest share of a table's rows (1/deltaLimit) a
-// derivation may read or carry in its small maps; beyond it a full build
-// (or a merge into a new base) is cheaper than copying the small maps on
-// every commit.
+// derivation may read or carry in its added layers; beyond it a full
+// build (or a merge into a new base) is cheaper than probing and
+// merging the layers.
 const deltaLimit = 16
 
 // deltaMinRows lets small tables derive freely (a variable for tests).
@@ -222,7 +277,7 @@ var deltaMinRows = 4096
 // no data pages). ok is false when the delta is too large to pay off
 // (compaction, overwrite): the caller builds from scratch.
 func (x *keyIndex) derive(ctx context.Context, ds *lance.Dataset, col keyColumn) (nx *keyIndex, ok bool, err error) {
-	now := fragmentsOf(ds)
+	now := fragmentsSince(x.frags, ds)
 	total := ds.CountRows()
 	limit := max(uint64(deltaMinRows), total/deltaLimit)
 	var newFrags, delFrags []uint64
@@ -266,12 +321,7 @@ func (x *keyIndex) derive(ctx context.Context, ds *lance.Dataset, col keyColumn)
 	if newRows > limit || goneRows > limit {
 		return nil, false, nil
 	}
-	nx = &keyIndex{version: ds.Version(), frags: now, base: x.base, baseRows: x.baseRows, nadded: x.nadded, bytes: x.bytes, baseOrder: x.baseOrder}
-	if x.added.valid() {
-		nx.added = x.added.clone(int(newRows))
-	} else {
-		nx.added = newAddrMap(int(newRows), x.base.ints)
-	}
+	nx = &keyIndex{version: ds.Version(), frags: now, base: x.base, added: x.added, baseRows: x.baseRows, nadded: x.nadded, bytes: x.bytes, baseOrder: x.baseOrder}
 	nx.gone = make(map[uint64]bool, len(x.gone)+len(gone))
 	for id := range x.gone {
 		nx.gone[id] = true // ids coming back are caught above
@@ -292,14 +342,37 @@ func (x *keyIndex) derive(ctx context.Context, ds *lance.Dataset, col keyColumn)
 		}
 	}
 	if len(newFrags) > 0 {
+		layer := newAddrMap(int(newRows), x.base.ints)
+		// a small fragment this process wrote (the previous commit's
+		// rows) is taken from memory; the others are read
 		want := make(map[uint64]bool, len(newFrags))
 		for _, id := range newFrags {
 			want[id] = true
 		}
-		n, b, err := scanKeys(ctx, ds, col, func(fr *format.Fragment) bool { return want[fr.ID] }, nx.added, nx.indexed)
-		if err != nil {
-			return nil, false, err
+		var n int
+		var b int64
+		for i := range ds.Manifest().Fragments {
+			fr := &ds.Manifest().Fragments[i]
+			if !want[fr.ID] {
+				continue
+			}
+			if arr, ok := ds.WrittenColumn(fr, col.name); ok {
+				fn, fb, err := addWrittenKeys(layer, col, fr.ID, arr)
+				if err != nil {
+					return nil, false, err
+				}
+				n, b = n+fn, b+fb
+				delete(want, fr.ID)
+			}
 		}
+		if len(want) > 0 {
+			sn, sb, err := scanKeys(ctx, ds, col, func(fr *format.Fragment) bool { return want[fr.ID] }, layer, nx.indexed)
+			if err != nil {
+				return nil, false, err
+			}
+			n, b = n+sn, b+sb
+		}
+		nx.added = nx.added.push(layer, n)
 		nx.nadded += n
 		nx.bytes += b
 	}
@@ -378,7 +451,7 @@ func (x *keyIndex) flatten() {
 			indexed[id] = read
 		}
 	}
-	x.base, x.added, x.baseRows, x.nadded, x.bytes = m, addrMap{}, n, 0, bytes
+	x.base, x.added, x.baseRows, x.nadded, x.bytes = m, addedLayers{}, n, 0, bytes
 	x.baseOrder = &sortedKeys{}
 	x.live, x.gone, x.indexed = nil, nil, indexed
 }

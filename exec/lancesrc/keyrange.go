@@ -21,20 +21,21 @@ type sortedKeys struct {
 	keys []int64
 }
 
-func (o *sortedKeys) of(m addrMap) []int64 {
+// intKeySet is a set of integer keys: an addrMap or addedLayers.
+type intKeySet interface {
+	intKeyed() bool
+	eachKey(func(int64))
+}
+
+func (o *sortedKeys) of(m intKeySet) []int64 {
 	o.once.Do(func() {
-		if !m.valid() || !m.ints {
+		if !m.intKeyed() {
 			return
 		}
-		keys := make([]int64, 0, len(m.ione)+len(m.imore))
-		for v := range m.ione {
-			keys = append(keys, v)
-		}
-		for v := range m.imore {
-			keys = append(keys, v)
-		}
+		var keys []int64
+		m.eachKey(func(v int64) { keys = append(keys, v) })
 		slices.Sort(keys)
-		o.keys = keys
+		o.keys = slices.Compact(keys) // a key may be in several layers
 	})
 	return o.keys
 }

@@ -28,6 +28,11 @@ type WriterOptions struct {
 	// place of schema.FromArrow(arrowSchema); they must describe the same
 	// Arrow schema (e.g. a dataset's field ids on an append).
 	Fields []schema.Field
+	// ArrowFromFields says the Arrow schema is schema.ToArrow(Fields),
+	// derived by the caller, so the check that they describe the same
+	// schema (a conversion per file: a few percent of a 1-row commit's
+	// CPU, docs/architecture.md "CPU per small commit") is skipped.
+	ArrowFromFields bool
 }
 
 // ColumnInfo ties a top-level field to its column in the file.
@@ -118,8 +123,10 @@ func NewStreamWriter(out io.Writer, s *arrow.Schema, opts WriterOptions) (*Write
 		if fields, err = schema.FromArrow(s); err != nil {
 			return nil, mismatch("", "%v", err)
 		}
-	} else if back, err := schema.ToArrow(fields); err != nil || !sameTypes(back, s) {
-		return nil, mismatch("", "WriterOptions.Fields do not describe the Arrow schema")
+	} else if !opts.ArrowFromFields {
+		if back, err := schema.ToArrow(fields); err != nil || !sameTypes(back, s) {
+			return nil, mismatch("", "WriterOptions.Fields do not describe the Arrow schema")
+		}
 	}
 	w := &Writer{out: out, opts: opts, schema: s, fields: fields}
 	for _, f := range s.Fields() {
@@ -450,9 +457,12 @@ func encodeSpans(ss []span) []byte {
 	return b
 }
 
+// columnEncodingField is the column encoding every column's metadata
+// starts with (a constant, encoded once).
+var columnEncodingField = appendBytesField(nil, cmEncoding, encodeDirect(columnEncodingURL, []byte{0x0a, 0x00}))
+
 func encodeColumnMeta(pages []writtenPage) []byte {
-	var b []byte
-	b = appendBytesField(b, cmEncoding, encodeDirect(columnEncodingURL, []byte{0x0a, 0x00}))
+	b := append(make([]byte, 0, len(columnEncodingField)+64*len(pages)), columnEncodingField...)
 	for _, p := range pages {
 		var pb []byte
 		offs := make([]uint64, len(p.buffers))
