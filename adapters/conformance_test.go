@@ -26,15 +26,19 @@ var lanceWriteCalls = map[string]bool{
 // recovery writes compensating Restores (its declared strategy) and the
 // audit dataset. Changing this table is a reviewed act.
 var allowedLanceWrites = map[string]int{
-	"adapters/mutation.go":    7, // StageOverwrite (create), StageUpdate, StageAppend, StageDelete, StageCompaction (Optimize), Commit, CreateBranch (first touch)
-	"adapters/branch_at.go":   2, // CreateBranchAt: __manifest ref at an older version, stale table-fork reclaim (until graph.Root.CreateBranchAt)
-	"adapters/merge.go":       1, // BranchMerge: Commit of each staged replay (first touches reuse mutationWriter.firstTouch)
-	"graph/materialize.go":    1, // commit path v2: Commit of the transaction a published pin records (an adapter staged it)
-	"graph/root.go":           1, // __manifest: OverwriteExact (staged and committed exactly)
-	"graph/branch.go":         3, // __manifest refs (CreateBranch, DeleteBranch) + reclaiming a deleted branch's table forks
-	"protocol/coordinator.go": 1, // reclaiming an orphaned fork no intent covers (never data a manifest pins)
-	"recovery/resolve.go":     3, // rollback: StageRestore + Commit; dropping our first-touch fork
-	"recovery/audit.go":       3, // __audit: StageOverwrite / StageAppend + Commit
+	"adapters/mutation.go":  7, // StageOverwrite (create), StageUpdate, StageAppend, StageDelete, StageCompaction (Optimize), Commit, CreateBranch (first touch)
+	"adapters/branch_at.go": 2, // CreateBranchAt: __manifest ref at an older version, stale table-fork reclaim (until graph.Root.CreateBranchAt)
+	"adapters/merge.go":     1, // BranchMerge: Commit of each staged replay (first touches reuse mutationWriter.firstTouch)
+	// BranchMerge: Create of a table re-columned on both sides at a fresh
+	// location, unreferenced until the __manifest CAS (cleanup reclaims an
+	// abandoned one)
+	"adapters/merge_recolumn_both.go": 1,
+	"graph/materialize.go":            1, // commit path v2: Commit of the transaction a published pin records (an adapter staged it)
+	"graph/root.go":                   1, // __manifest: OverwriteExact (staged and committed exactly)
+	"graph/branch.go":                 3, // __manifest refs (CreateBranch, DeleteBranch) + reclaiming a deleted branch's table forks
+	"protocol/coordinator.go":         1, // reclaiming an orphaned fork no intent covers (never data a manifest pins)
+	"recovery/resolve.go":             3, // rollback: StageRestore + Commit; dropping our first-touch fork
+	"recovery/audit.go":               3, // __audit: StageOverwrite / StageAppend + Commit
 }
 
 // temporaryLanceWrites may make at most this many calls (an entry on its
