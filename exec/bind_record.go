@@ -52,7 +52,7 @@ func (r *recordExpr) Eval(ec *evalCtx, b *Batch, sel []int32) (*Vec, error) {
 				fields[k] = nil
 				continue
 			}
-			s := formatValue(v, i, ec.loc)
+			s := formatValueStyle(v, i, ec.loc, ec.dateStyle())
 			fields[k] = &s
 		}
 		out.A[i] = newRecord(r.t, fields)
