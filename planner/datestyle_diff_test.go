@@ -59,3 +59,51 @@ func TestDateStyleExtendedProtocol(t *testing.T) {
 		t.Errorf("postgres:\n%s\npgproxy:\n%s", w, g)
 	}
 }
+
+// COPY reads and writes dates in the session's DateStyle as PostgreSQL's
+// does: rows copied in under SQL, DMY come out the same in Postgres style
+// and in COPY TO; zone-less timestamptz fields are in the session's
+// TimeZone.
+func TestDateStyleCopy(t *testing.T) {
+	pg := pgtest.Shared(t)
+	ctx := context.Background()
+	want := freshPGDatabase(ctx, t, pg, "datestyle_copy")
+	ts := startServer(t, nil)
+	got := ts.connect(t, pgx.QueryExecModeSimpleProtocol)
+	data := []byte("1\t01/02/2024\t02/01/2024 10:00:00.5\t31/12/2024 23:00:00 UTC\n2\t31.12.1999\tDec 31 1999 10:00\t01/02/2024 10:00:00+02\n3\t\\N\t1-2-3\t01/02/2024 10:00\n")
+	run := func(c *pgconn.PgConn) string {
+		var b strings.Builder
+		step := func(sql string) {
+			res, err := c.Exec(ctx, sql).ReadAll()
+			if err != nil {
+				fmt.Fprintf(&b, "%s: %v\n", sql, err)
+				return
+			}
+			for _, r := range res {
+				for _, row := range r.Rows {
+					for _, v := range row {
+						fmt.Fprintf(&b, "%s|", v)
+					}
+					b.WriteString("\n")
+				}
+			}
+		}
+		step("drop table if exists cd; create table cd (id int4 primary key, d date, ts timestamp, tz timestamptz); set datestyle = 'SQL, DMY'; set timezone = 'America/New_York'")
+		if _, err := c.CopyFrom(ctx, strings.NewReader(string(data)), "COPY cd FROM STDIN"); err != nil {
+			fmt.Fprintf(&b, "copy from: %v\n", err)
+		}
+		step("set datestyle = 'Postgres, MDY'")
+		step("select * from cd order by id")
+		var out strings.Builder
+		if _, err := c.CopyTo(ctx, &out, "COPY cd TO STDOUT"); err != nil {
+			fmt.Fprintf(&b, "copy to: %v\n", err)
+		}
+		b.WriteString(out.String())
+		step("reset datestyle; reset timezone")
+		return b.String()
+	}
+	w, g := run(want.PgConn()), run(got.PgConn())
+	if w != g {
+		t.Errorf("postgres:\n%s\npgproxy:\n%s", w, g)
+	}
+}
