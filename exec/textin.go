@@ -599,7 +599,9 @@ func parseTimestamp(s string, tz bool, loc *time.Location, order DateOrder) (int
 			}
 		}
 		var st int
-		if clock, st = parseClockStatus(rest[:end]); st != clockOK {
+		if end == 0 && (rest[0] < '0' || rest[0] > '9') && rest[0] != '+' && rest[0] != '-' {
+			st = clockOK // a zone without a time of day: midnight
+		} else if clock, st = parseClockStatus(rest[:end]); st != clockOK {
 			if st == clockRange {
 				return 0, errf(CodeDatetimeFieldOverflow, "date/time field value out of range: \"%s\"", s)
 			}

@@ -133,6 +133,9 @@ func formatValueStyle(v *Vec, i int, loc *time.Location, st DateStyle) string {
 		return formatIntervalStyled(v.V[i], st.Interval)
 	case KArray:
 		if t.OID == OIDRecord {
+			if st != (DateStyle{}) {
+				return formatRecordStyled(v, i, loc, st)
+			}
 			return formatRecord(v.A[i])
 		}
 		if t.OID == OIDVector {

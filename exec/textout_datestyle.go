@@ -106,6 +106,48 @@ func formatTimestampStyled(us int64, loc *time.Location, st DateStyle) string {
 	return sb.String()
 }
 
+// formatRecordStyled is a record's text output with its date, time and
+// interval fields (kept as ISO text) printed in st.
+func formatRecordStyled(v *Vec, i int, loc *time.Location, st DateStyle) string {
+	a := v.A[i]
+	fields, ok := RecordFields(v.T)
+	if !ok {
+		return formatRecord(a)
+	}
+	var items *Vec
+	for k := 0; k < a.Items.N && k < len(fields); k++ {
+		switch fields[k].Type.OID {
+		case OIDDate, OIDTimestamp, OIDTimestamptz, OIDInterval:
+		default:
+			continue
+		}
+		if a.Items.IsNull(k) {
+			continue
+		}
+		fv := NewVec(fields[k].Type, 1)
+		if parseText(fv, 0, a.Items.S[k], loc) != nil {
+			continue
+		}
+		if items == nil {
+			items = NewVec(a.Items.T, a.Items.N)
+			for j := 0; j < a.Items.N; j++ {
+				if a.Items.IsNull(j) {
+					items.SetNull(j)
+				} else {
+					items.S[j] = a.Items.S[j]
+				}
+			}
+		}
+		items.S[k] = formatValueStyle(fv, 0, loc, st)
+	}
+	if items == nil {
+		return formatRecord(a)
+	}
+	cp := *a
+	cp.Items = items
+	return formatRecord(&cp)
+}
+
 // zoneAbbrev is the abbreviation PostgreSQL prints for t's zone: the tz
 // database's (CET, IST, +04), or for a fixed offset without one the
 // offset as [+-]hh[:mm].

@@ -131,3 +131,13 @@ select interval '1 year 2 mons 3 days 04:05:06'::text::interval, interval '-1 ye
 set intervalstyle = iso_8601;
 select interval '1 year 2 mons 3 days 04:05:06'::text::interval, interval '-1 year -2 mons +3 days -04:05:06.5'::text::interval;
 reset intervalstyle;
+-- JSON and to_char do not follow DateStyle
+set datestyle = 'SQL, DMY';
+set intervalstyle = sql_standard;
+select to_json(d), to_jsonb(ts), json_build_object('tz', tz), to_char(ts, 'YYYY-MM-DD'), extract(day from d) from dt where id = 1;
+select row_to_json(x) from (select d, ts from dt where id = 2) x;
+select d, ts from dt where d = '02/01/2024' and ts > '01/01/2024';
+select '1 day'::interval + '01/02/2024'::date, '31/12/2024'::date - '01/12/2024'::date, date_trunc('month', '15/03/2024'::timestamp);
+reset datestyle;
+reset intervalstyle;
+select '2024-12-31T10:00:00Z'::timestamptz, '2024-12-31 10:00:00.123456789'::timestamp, '2024-12-31 UTC'::date, 'today'::date = current_date, 'yesterday'::date = current_date - 1;
