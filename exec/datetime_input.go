@@ -53,7 +53,7 @@ func decodeDate(s string, order DateOrder) (f decodedDate, ok bool, rangeErr boo
 	var nums []dateToken    // loose numbers (Dec 31 2024)
 	var sepNums []dateToken // the numbers of one delimited date (12/31/2024)
 	month, julian := 0, -1
-	haveDelimited := false
+	haveDelimited, undelimited := false, false
 	var rest []string
 	num := func(x string) (dateToken, bool) {
 		if x == "" || len(x) > 9 {
@@ -83,7 +83,7 @@ func decodeDate(s string, order DateOrder) (f decodedDate, ok bool, rangeErr boo
 		case fld[0] == '+' || fld[0] == '-' || strings.Contains(fld, ":"):
 			rest = append(rest, fld) // a time of day or a zone offset
 			continue
-		case (fld[0] == 'J' || fld[0] == 'j') && len(fld) > 1:
+		case (fld[0] == 'J' || fld[0] == 'j') && len(fld) > 1 && fld[1] >= '0' && fld[1] <= '9':
 			if t, isNum := num(fld[1:]); isNum && julian < 0 {
 				julian = t.n
 				continue
@@ -97,7 +97,7 @@ func decodeDate(s string, order DateOrder) (f decodedDate, ok bool, rangeErr boo
 				haveDelimited = true
 			case t.digits == 6 && !haveDelimited && month == 0 && len(nums) == 0: // YYMMDD
 				sepNums = []dateToken{{t.n / 10000, 2}, {t.n / 100 % 100, 2}, {t.n % 100, 2}}
-				haveDelimited = true
+				haveDelimited, undelimited = true, true
 			default:
 				nums = append(nums, t)
 			}
@@ -155,7 +155,7 @@ func decodeDate(s string, order DateOrder) (f decodedDate, ok bool, rangeErr boo
 	case haveDelimited && len(sepNums) == 3 && len(nums) == 0:
 		a, b, c := sepNums[0], sepNums[1], sepNums[2]
 		switch {
-		case a.digits > 2 || order == OrderYMD:
+		case a.digits > 2 || order == OrderYMD || undelimited:
 			year, f.m, f.d = a, b.n, c.n
 		case order == OrderDMY:
 			f.d, f.m, year = a.n, b.n, c

@@ -726,6 +726,29 @@ func iso8601Interval(x string) (string, bool) {
 	return strings.Join(parts, " "), true
 }
 
+// iso8601AltInterval rewrites ISO 8601's alternative format after "P"
+// (YYYY-MM-DD[Thh:mm:ss[.f]]) as verbose interval input.
+func iso8601AltInterval(x string) (string, bool) {
+	date, clock, hasClock := strings.Cut(x, "T")
+	p := strings.Split(date, "-")
+	if len(p) != 3 {
+		return "", false
+	}
+	for _, n := range p {
+		if _, err := strconv.ParseUint(n, 10, 31); err != nil {
+			return "", false
+		}
+	}
+	out := p[0] + " years " + p[1] + " months " + p[2] + " days"
+	if hasClock {
+		if _, ok := parseClock(clock); !ok {
+			return "", false
+		}
+		out += " " + clock
+	}
+	return out, true
+}
+
 // tzAbbrevs holds common entries of PostgreSQL's default
 // timezone_abbreviations set (seconds east of UTC); an abbreviation is a
 // fixed offset, unlike a zone name.
@@ -830,6 +853,9 @@ func parseIntervalStyle(s string, style IntervalStyle) (Interval, error) {
 		// ISO 8601 designators: P[nY][nM][nW][nD][T[nH][nM][nS]], read
 		// as the equivalent verbose input (same fraction cascading)
 		verbose, ok := iso8601Interval(x[1:])
+		if !ok {
+			verbose, ok = iso8601AltInterval(x[1:])
+		}
 		if !ok {
 			return bad()
 		}

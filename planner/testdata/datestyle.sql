@@ -141,3 +141,5 @@ select '1 day'::interval + '01/02/2024'::date, '31/12/2024'::date - '01/12/2024'
 reset datestyle;
 reset intervalstyle;
 select '2024-12-31T10:00:00Z'::timestamptz, '2024-12-31 10:00:00.123456789'::timestamp, '2024-12-31 UTC'::date, 'today'::date = current_date, 'yesterday'::date = current_date - 1;
+select interval 'P0001-02-03T04:05:06', interval 'P1Y2M', interval 'PT36H';
+select '1999-01-08 04:05:06 -8:00'::timestamptz, 'January 8, 1999 04:05 PST'::timestamptz, '1/8/1999'::date, '1999-Jan-08'::date, 'Jan-08-1999'::date, '08-Jan-1999'::date, '19990108'::date, '990108'::date;
