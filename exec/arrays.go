@@ -482,7 +482,7 @@ func init() {
 						}
 						continue
 					}
-					parts = append(parts, formatValue(arr.Items, k, ec.loc))
+					parts = append(parts, formatValueStyle(arr.Items, k, ec.loc, ec.dateStyle()))
 				}
 				out.S[i] = strings.Join(parts, a[1].S[i])
 			}

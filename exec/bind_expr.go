@@ -449,7 +449,7 @@ func (b *binder) coerceBuiltin(e Expr, t Type, cc castContext, what string) (Exp
 				return nil, err
 			}
 			out.S[0] = s
-		} else if err := parseText(out, 0, c.val.S[0], b.cat.loc); err != nil {
+		} else if err := parseTextStyle(out, 0, c.val.S[0], b.cat.loc, b.cat.style); err != nil {
 			return nil, b.at(err, c.loc-1)
 		}
 		if b.trace != nil && c.src != nil && !t.isTemporal() && t.OID != OIDVarchar && t.OID != OIDBpchar {
@@ -492,7 +492,7 @@ func (b *binder) coerceBuiltin(e Expr, t Type, cc castContext, what string) (Exp
 			out.SetNull(0)
 			return newConst(out), nil
 		}
-		if err := castRows(&evalCtx{loc: b.cat.loc}, c.val, out, []int32{0}, cc == castExplicit); err != nil {
+		if err := castRows(&evalCtx{loc: b.cat.loc, style: b.cat.style}, c.val, out, []int32{0}, cc == castExplicit); err != nil {
 			return nil, err
 		}
 		k := newConst(out)

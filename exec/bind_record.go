@@ -52,6 +52,9 @@ func (r *recordExpr) Eval(ec *evalCtx, b *Batch, sel []int32) (*Vec, error) {
 				fields[k] = nil
 				continue
 			}
+			// ISO: a record keeps its fields as text, which field access,
+			// comparison, binary send and JSON read back (formatRecordStyled
+			// prints them in the session's styles)
 			s := formatValue(v, i, ec.loc)
 			fields[k] = &s
 		}

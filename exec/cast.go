@@ -412,7 +412,7 @@ func castRowsBase(ec *evalCtx, v, out *Vec, live []int32, explicit bool) error {
 		return nil
 	case to.isString() || to.OID == OIDName || to.OID == OIDJSON || (to.OID == OIDText):
 		for _, i := range live {
-			s := formatValue(v, int(i), loc)
+			s := formatValueStyle(v, int(i), loc, ec.dateStyle())
 			if from.OID == OIDBool {
 				s = "false"
 				if v.B[i] {
@@ -436,7 +436,7 @@ func castRowsBase(ec *evalCtx, v, out *Vec, live []int32, explicit bool) error {
 		return nil
 	case from.Kind() == KStr:
 		for _, i := range live {
-			if err := parseText(out, int(i), v.S[i], loc); err != nil {
+			if err := parseTextStyle(out, int(i), v.S[i], loc, ec.dateStyle()); err != nil {
 				return err
 			}
 		}

@@ -25,6 +25,7 @@ func (e *Engine) bindTableExpr(sess *Session, td *TableDef, exprSQL string, decl
 	cs := &catalogSet{user: e.Catalog, loc: time.UTC}
 	if sess != nil {
 		cs.db, cs.user_, cs.setting = sess.Database, sess.User, sess.Setting
+		cs.style = sess.DateStyle
 		cs.rolesFn, cs.sessUser = sess.Roles, sess.sessionUser()
 		cs.callFn = sess.CallFunction
 	}
@@ -57,7 +58,7 @@ func (e *Engine) evalSetup(ctx context.Context, sess *Session, b *binder, params
 	if loc == nil {
 		loc = time.UTC
 	}
-	rc := &runCtx{ctx: ctx, loc: loc, recursion: e.RecursionLimit, user: sess.User, sessionUser: sess.sessionUser(), rolesFn: sess.Roles,
+	rc := &runCtx{ctx: ctx, loc: loc, style: sess.DateStyle, recursion: e.RecursionLimit, user: sess.User, sessionUser: sess.sessionUser(), rolesFn: sess.Roles,
 		database: sess.Database, pid: sess.PID, settings: sess.Setting, now: time.Now()}
 	if e.MemoryLimit > 0 {
 		rc.budget = &memBudget{limit: e.MemoryLimit}
@@ -67,7 +68,7 @@ func (e *Engine) evalSetup(ctx context.Context, sess *Session, b *binder, params
 		return nil, &Error{Code: CodeProtocolViolation, Message: fmt.Sprintf("%d parameters supplied, %d required", len(params), len(b.params))}
 	}
 	for i, t := range b.params {
-		v, err := paramVec(params[i], *t, loc)
+		v, err := paramVec(params[i], *t, loc, sess.DateStyle)
 		if err != nil {
 			return nil, err
 		}

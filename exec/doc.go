@@ -24,7 +24,9 @@
 // are produced (Execute collects them into a Result); values render with
 // FormatText (PostgreSQL
 // text output: DateStyle ISO, IntervalStyle postgres, extra_float_digits
-// 1, bytea hex) and AppendBinary (PostgreSQL's binary send format,
+// 1, bytea hex; FormatTextStyle and AppendTextStyle print dates and
+// intervals in a session's DateStyle and IntervalStyle, Session.DateStyle,
+// which casts to text and text input inside a statement also follow) and AppendBinary (PostgreSQL's binary send format,
 // checked byte-for-byte against PostgreSQL 15); Result also offers Rows,
 // Value (Go values for pgx) and Records (Arrow). Command tag "SELECT n".
 //

@@ -29,9 +29,12 @@ type Engine struct {
 // Session carries the per-connection settings a query depends on.
 type Session struct {
 	TimeZone *time.Location // nil: UTC
-	User     string
-	Database string
-	PID      int32
+	// DateStyle is the DateStyle and IntervalStyle text output and input
+	// use (zero: ISO, MDY and postgres).
+	DateStyle DateStyle
+	User      string
+	Database  string
+	PID       int32
 	// Setting reads other settings (current_setting, search_path).
 	Setting func(name string) (string, bool)
 	// Parameters lists every configuration parameter with its source
@@ -142,6 +145,7 @@ func (e *Engine) prepareStmt(sess *Session, sql string, stmt *sqlparse.Node, dec
 	cs := &catalogSet{user: e.Catalog, loc: time.UTC}
 	if sess != nil {
 		cs.db, cs.user_, cs.setting, cs.params = sess.Database, sess.User, sess.Setting, sess.Parameters
+		cs.style = sess.DateStyle
 		cs.rolesFn, cs.sessUser = sess.Roles, sess.sessionUser()
 		cs.activityFn, cs.locksFn, cs.rowLocksFn = sess.Activity, sess.AdvisoryHolds, sess.RowLocks
 		cs.relFunc = sess.RelationFunc
@@ -305,7 +309,7 @@ func (p *Prepared) streamWith(ctx context.Context, sess *Session, params []any, 
 		params [2]*Vec
 	}{}
 	rc := &st.rc
-	*rc = runCtx{ctx: ctx, loc: loc, recursion: p.eng.RecursionLimit, user: sess.User, sessionUser: sess.sessionUser(), rolesFn: sess.Roles,
+	*rc = runCtx{ctx: ctx, loc: loc, style: sess.DateStyle, recursion: p.eng.RecursionLimit, user: sess.User, sessionUser: sess.sessionUser(), rolesFn: sess.Roles,
 		database: sess.Database, pid: sess.PID, settings: sess.Setting, joinStats: joins}
 	if p.eng.MemoryLimit > 0 {
 		st.budget.limit = p.eng.MemoryLimit
@@ -320,7 +324,7 @@ func (p *Prepared) streamWith(ctx context.Context, sess *Session, params []any, 
 	ec := &st.ec
 	*ec = evalCtx{ctx: ctx, loc: loc, run: rc, params: st.params[:0]}
 	for i, t := range p.ParamTypes {
-		v, err := paramVec(params[i], t, loc)
+		v, err := paramVec(params[i], t, loc, sess.DateStyle)
 		if err != nil {
 			return "", err
 		}
@@ -360,7 +364,7 @@ func (e *Engine) Query(ctx context.Context, sess *Session, sql string, params ..
 	return p.Execute(ctx, sess, params)
 }
 
-func paramVec(x any, t Type, loc *time.Location) (*Vec, error) {
+func paramVec(x any, t Type, loc *time.Location, st DateStyle) (*Vec, error) {
 	if t.OID == OIDUnknown {
 		t = TText
 	}
@@ -384,7 +388,7 @@ func paramVec(x any, t Type, loc *time.Location) (*Vec, error) {
 			v.S[0] = y
 			return v, nil
 		}
-		if err := parseText(v, 0, y, loc); err != nil {
+		if err := parseTextStyle(v, 0, y, loc, st); err != nil {
 			return nil, err
 		}
 	case []byte:
@@ -392,13 +396,13 @@ func paramVec(x any, t Type, loc *time.Location) (*Vec, error) {
 			v.S[0] = string(y)
 			return v, nil
 		}
-		if err := parseText(v, 0, string(y), loc); err != nil {
+		if err := parseTextStyle(v, 0, string(y), loc, st); err != nil {
 			return nil, err
 		}
 	case int:
-		return paramVec(int64(y), t, loc)
+		return paramVec(int64(y), t, loc, st)
 	case int32:
-		return paramVec(int64(y), t, loc)
+		return paramVec(int64(y), t, loc, st)
 	case int64, float64, bool:
 		if iv, ok := y.(int64); ok && t.OID == OIDInt8 {
 			v.I[0] = iv
@@ -437,6 +441,7 @@ type catalogSet struct {
 	rolesFn func() *access.Catalog
 	user    Catalog
 	loc     *time.Location
+	style   DateStyle // DateStyle, IntervalStyle of the binding session
 	sys     map[string]*TableDef
 	db      string
 	user_   string

@@ -26,6 +26,19 @@ type evalCtx struct {
 	loc    *time.Location
 	outer  []outerRow // correlated subquery bindings, innermost last
 	run    *runCtx
+	style  DateStyle // without a run: the binding session's (constant folding)
+}
+
+// dateStyle is the session's DateStyle and IntervalStyle (the defaults
+// when the context has no run, as while binding).
+func (ec *evalCtx) dateStyle() DateStyle {
+	if ec == nil {
+		return DateStyle{}
+	}
+	if ec.run == nil {
+		return ec.style
+	}
+	return ec.run.style
 }
 
 type outerRow struct {

@@ -255,7 +255,7 @@ func init() {
 						sb.WriteString(d)
 					}
 					first = false
-					sb.WriteString(formatValue(v, int(i), ec.loc))
+					sb.WriteString(formatValueStyle(v, int(i), ec.loc, ec.dateStyle()))
 				}
 				out.S[i] = sb.String()
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -51,6 +52,26 @@ func NewMemTable(cols []ColumnDef, rows [][]any) (*MemTable, error) {
 		vecs[c] = v
 	}
 	return MemTableFromVecs(cols, vecs), nil
+}
+
+// ParseTextVec reads vals (row r NULL where nulls[r]; nulls may be nil)
+// as values of type t with the type's input function, zone-less times in
+// loc (nil: UTC) and dates in st's field order: COPY FROM's text fields.
+func ParseTextVec(t Type, vals []string, nulls []bool, loc *time.Location, st DateStyle) (*Vec, error) {
+	if loc == nil {
+		loc = time.UTC
+	}
+	v := NewVec(t, len(vals))
+	for r, x := range vals {
+		if nulls != nil && nulls[r] {
+			v.SetNull(r)
+			continue
+		}
+		if err := parseTextStyle(v, r, x, loc, st); err != nil {
+			return nil, err
+		}
+	}
+	return v, nil
 }
 
 // MemTableFromVecs builds a single-record table from column vectors.

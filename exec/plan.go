@@ -35,7 +35,8 @@ type runCtx struct {
 	ctx          context.Context
 	budget       *memBudget
 	loc          *time.Location
-	recursion    int // WITH RECURSIVE iteration cap
+	style        DateStyle // DateStyle, IntervalStyle
+	recursion    int       // WITH RECURSIVE iteration cap
 	user         string
 	sessionUser  string
 	rolesFn      func() *access.Catalog

@@ -24,7 +24,13 @@ func CheckInput(t Type, s string) error {
 
 // parseText stores the text input s, read as type v.T, at row i.
 func parseText(v *Vec, i int, s string, loc *time.Location) error {
-	if err := parseTextBase(v, i, s, loc); err != nil {
+	return parseTextStyle(v, i, s, loc, DateStyle{})
+}
+
+// parseTextStyle is parseText in a session's DateStyle (its field order
+// reads ambiguous dates) and IntervalStyle (sql_standard's leading sign).
+func parseTextStyle(v *Vec, i int, s string, loc *time.Location, st DateStyle) error {
+	if err := parseTextBase(v, i, s, loc, st); err != nil {
 		return err
 	}
 	if t := v.T; t.Mod >= 0 && t.Mod < 6 && (t.OID == OIDTime || t.OID == OIDTimestamp || t.OID == OIDTimestamptz) {
@@ -33,8 +39,9 @@ func parseText(v *Vec, i int, s string, loc *time.Location) error {
 	return nil
 }
 
-func parseTextBase(v *Vec, i int, s string, loc *time.Location) error {
+func parseTextBase(v *Vec, i int, s string, loc *time.Location, st DateStyle) error {
 	t := v.T
+	order := st.Order
 	switch t.OID {
 	case OIDBool:
 		b, ok := parseBool(s)
@@ -64,13 +71,13 @@ func parseTextBase(v *Vec, i int, s string, loc *time.Location) error {
 		}
 		v.D[i] = d
 	case OIDDate:
-		d, err := parseDateIn(s, loc)
+		d, err := parseDateIn(s, loc, st.Order)
 		if err != nil {
 			return err
 		}
 		v.I[i] = d
 	case OIDTimestamp, OIDTimestamptz:
-		us, err := parseTimestamp(s, t.OID == OIDTimestamptz, loc)
+		us, err := parseTimestamp(s, t.OID == OIDTimestamptz, loc, st.Order)
 		if err != nil {
 			return err
 		}
@@ -99,7 +106,7 @@ func parseTextBase(v *Vec, i int, s string, loc *time.Location) error {
 			if n := len(noEra); n > 3 && strings.EqualFold(noEra[n-3:], " BC") {
 				noEra = noEra[:n-3]
 			}
-			if ts, err := parseTimestamp(noEra, false, time.UTC); err == nil {
+			if ts, err := parseTimestamp(noEra, false, time.UTC, order); err == nil {
 				us, st = ((ts%usPerDay)+usPerDay)%usPerDay, clockOK
 			}
 		}
@@ -111,7 +118,7 @@ func parseTextBase(v *Vec, i int, s string, loc *time.Location) error {
 		}
 		v.I[i] = us
 	case OIDInterval:
-		iv, err := parseInterval(s)
+		iv, err := parseIntervalStyle(s, st.Interval)
 		if err != nil {
 			return err
 		}
@@ -309,7 +316,9 @@ func daysFromCivil(y int, m time.Month, d int) int64 {
 	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC).Unix() / 86400
 }
 
-// splitDate reads YYYY-MM-DD at the start of s, returning the rest.
+// splitDate reads YYYY-MM-DD at the start of s, returning the rest. A
+// year of one or two digits is not ISO: 12-31-2024 is read in the
+// DateStyle field order (decodeDate).
 func splitDate(s string) (y, m, d int, rest string, ok bool) {
 	i := 0
 	num := func() (int, bool) {
@@ -323,7 +332,7 @@ func splitDate(s string) (y, m, d int, rest string, ok bool) {
 		n, err := strconv.Atoi(s[j:i])
 		return n, err == nil
 	}
-	if y, ok = num(); !ok || i >= len(s) || s[i] != '-' {
+	if y, ok = num(); !ok || i < 3 || i >= len(s) || s[i] != '-' {
 		ok = false
 		return
 	}
@@ -380,7 +389,7 @@ func specialDay(x string, loc *time.Location) (int64, bool) {
 // input (+00, -08:00, +0530, Z).
 var zoneSuffix = regexp.MustCompile(`(?i)(^|\s*)([+-]\d{1,2}(:?\d{2}(:?\d{2})?)?|z)$`)
 
-func parseDateIn(s string, loc *time.Location) (int64, error) {
+func parseDateIn(s string, loc *time.Location, order DateOrder) (int64, error) {
 	x := strings.TrimSpace(s)
 	if err := infiniteDateTime(x, "date"); err != nil {
 		return 0, err
@@ -396,6 +405,17 @@ func parseDateIn(s string, loc *time.Location) (int64, error) {
 	} else if n := len(rest); n > 3 && strings.EqualFold(rest[n-3:], " BC") {
 		bc, rest = true, strings.TrimSpace(rest[:n-3])
 	}
+	if !ok || (rest != "" && !isISORest(rest)) {
+		// the other forms: 12/31/2024, Dec 31 2024, J2451187, ...
+		f, dok, rangeErr := decodeDate(x, order)
+		if rangeErr {
+			return 0, dateFieldRangeError(s, 0, 0)
+		}
+		if dok {
+			y, m, d, bc, rest, ok = f.y, f.m, f.d, f.bc, f.rest, true
+			x = isoDate(y, m, d) + " " + rest
+		}
+	}
 	if ok && zoneSuffix.MatchString(rest) {
 		// a zone after the date is dropped (pgjdbc sends a java.sql.Date
 		// as 2024-02-29 +00)
@@ -405,7 +425,7 @@ func parseDateIn(s string, loc *time.Location) (int64, error) {
 		// a time of day (and zone) after the date is read and dropped, as
 		// PostgreSQL's date input does: drivers send JavaScript Dates as
 		// 2024-02-29T00:00:00.000+00:00
-		_, err := parseTimestamp(strings.TrimSuffix(strings.TrimSuffix(x, "BC"), "bc"), true, time.UTC)
+		_, err := parseTimestamp(strings.TrimSuffix(strings.TrimSuffix(x, "BC"), "bc"), true, time.UTC, order)
 		if e, isErr := err.(*Error); isErr && e.Code == CodeDatetimeFieldOverflow {
 			return 0, err
 		}
@@ -417,7 +437,7 @@ func parseDateIn(s string, loc *time.Location) (int64, error) {
 		return 0, errf(CodeInvalidDatetimeFormat, "invalid input syntax for type date: \"%s\"", s)
 	}
 	if !validCivil(y, m, d) {
-		return 0, dateFieldRangeError(s, m)
+		return 0, dateFieldRangeError(s, m, d)
 	}
 	if bc {
 		y = 1 - y
@@ -427,6 +447,25 @@ func parseDateIn(s string, loc *time.Location) (int64, error) {
 		return 0, errf(CodeDatetimeFieldOverflow, "date out of range: \"%s\"", s)
 	}
 	return days, nil
+}
+
+// isoDate writes y-m-d as the ISO reader reads it.
+func isoDate(y, m, d int) string {
+	var sb strings.Builder
+	formatYear(&sb, y)
+	sb.WriteByte('-')
+	write2(&sb, m)
+	sb.WriteByte('-')
+	write2(&sb, d)
+	return sb.String()
+}
+
+// isISORest reports text after an ISO date that the ISO reader takes: a
+// time of day, optionally a zone. Anything else (a month name, a second
+// date) is for decodeDate.
+func isISORest(rest string) bool {
+	c := rest[0]
+	return c >= '0' && c <= '9' || c == '+' || c == '-' || c == 'T' || c == 't' || c == 'Z' || c == 'z'
 }
 
 // parseClock reads HH:MM[:SS[.ffffff]] as µs since midnight.
@@ -487,7 +526,7 @@ func parseClockStatus(s string) (int64, int) {
 
 // parseTimestamp reads ISO timestamps with an optional zone suffix; tz
 // inputs without a zone are in loc.
-func parseTimestamp(s string, tz bool, loc *time.Location) (int64, error) {
+func parseTimestamp(s string, tz bool, loc *time.Location, order DateOrder) (int64, error) {
 	name := "timestamp without time zone"
 	if tz {
 		name = "timestamp with time zone"
@@ -521,12 +560,28 @@ func parseTimestamp(s string, tz bool, loc *time.Location) (int64, error) {
 	bad := func() error {
 		return errf(CodeInvalidDatetimeFormat, "invalid input syntax for type %s: \"%s\"", name, s)
 	}
+	x, bc := stripEra(x)
 	y, m, d, rest, ok := splitDate(x)
-	if !ok {
-		return 0, bad()
+	if !ok || (strings.TrimLeft(rest, " T") != "" && !isISORest(strings.TrimLeft(rest, " T"))) {
+		// the other forms: 12/31/2024 10:00, Tue Dec 31 10:00:00 2024 UTC, ...
+		f, dok, rangeErr := decodeDate(x, order)
+		if rangeErr {
+			return 0, dateFieldRangeError(s, 0, 0)
+		}
+		if !dok {
+			return 0, bad()
+		}
+		y, m, d, rest = f.y, f.m, f.d, f.rest
+		bc = bc != f.bc
+	}
+	if bc {
+		if y == 0 {
+			return 0, dateFieldRangeError(s, 0, 0)
+		}
+		y = 1 - y
 	}
 	if !validCivil(y, m, d) {
-		return 0, dateFieldRangeError(s, m)
+		return 0, dateFieldRangeError(s, m, d)
 	}
 	var clock int64
 	zoneSet := false
@@ -544,7 +599,9 @@ func parseTimestamp(s string, tz bool, loc *time.Location) (int64, error) {
 			}
 		}
 		var st int
-		if clock, st = parseClockStatus(rest[:end]); st != clockOK {
+		if end == 0 && (rest[0] < '0' || rest[0] > '9') && rest[0] != '+' && rest[0] != '-' {
+			st = clockOK // a zone without a time of day: midnight
+		} else if clock, st = parseClockStatus(rest[:end]); st != clockOK {
 			if st == clockRange {
 				return 0, errf(CodeDatetimeFieldOverflow, "date/time field value out of range: \"%s\"", s)
 			}
@@ -669,6 +726,29 @@ func iso8601Interval(x string) (string, bool) {
 	return strings.Join(parts, " "), true
 }
 
+// iso8601AltInterval rewrites ISO 8601's alternative format after "P"
+// (YYYY-MM-DD[Thh:mm:ss[.f]]) as verbose interval input.
+func iso8601AltInterval(x string) (string, bool) {
+	date, clock, hasClock := strings.Cut(x, "T")
+	p := strings.Split(date, "-")
+	if len(p) != 3 {
+		return "", false
+	}
+	for _, n := range p {
+		if _, err := strconv.ParseUint(n, 10, 31); err != nil {
+			return "", false
+		}
+	}
+	out := p[0] + " years " + p[1] + " months " + p[2] + " days"
+	if hasClock {
+		if _, ok := parseClock(clock); !ok {
+			return "", false
+		}
+		out += " " + clock
+	}
+	return out, true
+}
+
 // tzAbbrevs holds common entries of PostgreSQL's default
 // timezone_abbreviations set (seconds east of UTC); an abbreviation is a
 // fixed offset, unlike a zone name.
@@ -756,9 +836,16 @@ func intervalUnit(u string) (string, bool) {
 	return u, ok
 }
 
-// parseInterval reads the postgres-style interval input ("1 day 02:00",
-// "-3 hours", "1 year 2 mons", "@ 1 minute ago").
-func parseInterval(s string) (Interval, error) {
+// parseInterval reads interval input in the default IntervalStyle.
+func parseInterval(s string) (Interval, error) { return parseIntervalStyle(s, IntervalPostgres) }
+
+// parseIntervalStyle reads interval input: the postgres and verbose
+// forms ("1 day 02:00", "-3 hours", "1 year 2 mons", "@ 1 minute ago"),
+// ISO 8601 ("P1Y2M3DT4H5M6S") and SQL-standard fields ("1-2",
+// "3 4:05:06"). With IntervalStyle sql_standard a leading minus applies
+// to every field when no other field has a sign, as PostgreSQL's
+// DecodeInterval reads it.
+func parseIntervalStyle(s string, style IntervalStyle) (Interval, error) {
 	bad := func() (Interval, error) {
 		return Interval{}, errf(CodeInvalidDatetimeFormat, "invalid input syntax for type interval: \"%s\"", s)
 	}
@@ -767,12 +854,18 @@ func parseInterval(s string) (Interval, error) {
 		// as the equivalent verbose input (same fraction cascading)
 		verbose, ok := iso8601Interval(x[1:])
 		if !ok {
+			verbose, ok = iso8601AltInterval(x[1:])
+		}
+		if !ok {
 			return bad()
 		}
 		return parseInterval(verbose)
 	}
 	f := strings.Fields(strings.ToLower(strings.TrimSpace(s)))
 	var iv Interval
+	// years (in months) apart from the other months: sql_standard's
+	// leading sign turns each positive field negative separately
+	var yearMonths int32
 	ago := false
 	if len(f) > 0 && f[0] == "@" {
 		f = f[1:]
@@ -784,6 +877,12 @@ func parseInterval(s string) (Interval, error) {
 		tok := f[i]
 		if tok == "ago" && i == len(f)-1 {
 			ago = true
+			continue
+		}
+		if ym, ok := yearMonthField(tok); ok {
+			// SQL standard year-month: 1-2, -1-2, +1-2
+			yearMonths += ym[0] * 12
+			iv.Months += ym[1]
 			continue
 		}
 		if strings.Contains(tok, ":") {
@@ -816,6 +915,8 @@ func parseInterval(s string) (Interval, error) {
 		}
 		if j < len(tok) {
 			num, unitTok = tok[:j], tok[j:]
+		} else if i+1 < len(f) && strings.Contains(f[i+1], ":") {
+			unitTok = "days" // SQL standard day-time: 3 4:05:06
 		} else if i+1 < len(f) {
 			i++
 			unitTok = f[i]
@@ -835,7 +936,11 @@ func parseInterval(s string) (Interval, error) {
 		spec := intervalUnits[u]
 		whole := math.Trunc(val)
 		frac := val - whole
-		iv.Months += int32(whole) * spec.months
+		if spec.months >= 12 {
+			yearMonths += int32(whole) * spec.months
+		} else {
+			iv.Months += int32(whole) * spec.months
+		}
 		iv.Days += int32(whole) * spec.days
 		iv.Micros += int64(whole) * spec.us
 		if frac != 0 {
@@ -855,10 +960,47 @@ func parseInterval(s string) (Interval, error) {
 			}
 		}
 	}
+	if style == IntervalSQLStandard && strings.HasPrefix(f[0], "-") {
+		more := false
+		for _, tok := range f[1:] {
+			more = more || tok[0] == '-' || tok[0] == '+'
+		}
+		if !more {
+			neg := func(n int64) int64 {
+				if n > 0 {
+					return -n
+				}
+				return n
+			}
+			yearMonths, iv.Months, iv.Days, iv.Micros = int32(neg(int64(yearMonths))), int32(neg(int64(iv.Months))), int32(neg(int64(iv.Days))), neg(iv.Micros)
+		}
+	}
+	iv.Months += yearMonths
 	if ago {
 		iv = Interval{-iv.Months, -iv.Days, -iv.Micros}
 	}
 	return iv, nil
+}
+
+// yearMonthField reads a SQL-standard year-month field ([+-]Y-M).
+func yearMonthField(tok string) ([2]int32, bool) {
+	sign, body := int32(1), tok
+	if body != "" && (body[0] == '-' || body[0] == '+') {
+		if body[0] == '-' {
+			sign = -1
+		}
+		body = body[1:]
+	}
+	ys, ms, ok := strings.Cut(body, "-")
+	if !ok {
+		return [2]int32{}, false
+	}
+	y, err1 := strconv.ParseUint(ys, 10, 31)
+	m, err2 := strconv.ParseUint(ms, 10, 31)
+	if err1 != nil || err2 != nil {
+		return [2]int32{}, false
+	}
+	return [2]int32{sign * int32(y), sign * int32(m)}, true
 }
 
 // decodeHexPG decodes hex digit pairs as PostgreSQL's hex_decode does:
@@ -1095,11 +1237,11 @@ func parseArray(s string, elem Type, loc *time.Location) (*Array, error) {
 }
 
 // dateFieldRangeError is PostgreSQL's 22008 for a date whose fields are out
-// of range; a month above 12 suggests the fields were read in the wrong
-// order, so PostgreSQL hints at DateStyle.
-func dateFieldRangeError(s string, month int) *Error {
+// of range; a month above 12 or a day above 31 suggests the fields were
+// read in the wrong order, so PostgreSQL hints at DateStyle.
+func dateFieldRangeError(s string, month, day int) *Error {
 	e := errf(CodeDatetimeFieldOverflow, "date/time field value out of range: \"%s\"", s)
-	if month > 12 {
+	if month > 12 || day > 31 {
 		e.Hint = `Perhaps you need a different "datestyle" setting.`
 	}
 	return e
@@ -1205,7 +1347,7 @@ func ParseTimestamptz(s string, loc *time.Location) (time.Time, error) {
 	if loc == nil {
 		loc = time.UTC
 	}
-	us, err := parseTimestamp(s, true, loc)
+	us, err := parseTimestamp(s, true, loc, OrderMDY)
 	if err != nil {
 		return time.Time{}, err
 	}

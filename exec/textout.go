@@ -8,20 +8,35 @@ import (
 	"time"
 )
 
-// Text output in PostgreSQL's formats (DateStyle ISO, IntervalStyle
-// postgres, extra_float_digits 1, bytea_output hex).
+// Text output in PostgreSQL's formats (extra_float_digits 1, bytea_output
+// hex). Dates, timestamps and intervals print in the session's DateStyle
+// and IntervalStyle (FormatTextStyle, AppendTextStyle); FormatText and
+// AppendText use the defaults, ISO and postgres, which is also what the
+// server's own text (JSON, catalogs, stored defaults) is written in.
 
 // FormatText renders row i of v as PostgreSQL's text output; ok=false for NULL.
 func FormatText(v *Vec, i int, loc *time.Location) (string, bool) {
+	return FormatTextStyle(v, i, loc, DateStyle{})
+}
+
+// FormatTextStyle is FormatText with the session's DateStyle and
+// IntervalStyle.
+func FormatTextStyle(v *Vec, i int, loc *time.Location, st DateStyle) (string, bool) {
 	if v.IsNull(i) {
 		return "", false
 	}
-	return formatValue(v, i, loc), true
+	return formatValueStyle(v, i, loc, st), true
 }
 
 // AppendText appends FormatText of row i of v (not NULL) to buf; the
 // common types are written without an intermediate string.
 func AppendText(buf []byte, v *Vec, i int, loc *time.Location) []byte {
+	return AppendTextStyle(buf, v, i, loc, DateStyle{})
+}
+
+// AppendTextStyle is AppendText with the session's DateStyle and
+// IntervalStyle.
+func AppendTextStyle(buf []byte, v *Vec, i int, loc *time.Location, st DateStyle) []byte {
 	switch v.T.OID {
 	case OIDInt2, OIDInt4, OIDInt8:
 		return strconv.AppendInt(buf, v.I[i], 10)
@@ -33,10 +48,15 @@ func AppendText(buf []byte, v *Vec, i int, loc *time.Location) []byte {
 	case OIDText, OIDVarchar:
 		return append(buf, v.S[i]...)
 	}
-	return append(buf, formatValue(v, i, loc)...)
+	return append(buf, formatValueStyle(v, i, loc, st)...)
 }
 
+// formatValue is text output in the default styles (ISO, postgres).
 func formatValue(v *Vec, i int, loc *time.Location) string {
+	return formatValueStyle(v, i, loc, DateStyle{})
+}
+
+func formatValueStyle(v *Vec, i int, loc *time.Location, st DateStyle) string {
 	t := v.T
 	switch t.Kind() {
 	case KBool:
@@ -47,11 +67,11 @@ func formatValue(v *Vec, i int, loc *time.Location) string {
 	case KInt:
 		switch t.OID {
 		case OIDDate:
-			return formatDate(v.I[i])
+			return formatDateStyled(v.I[i], st)
 		case OIDTimestamp:
-			return formatTimestamp(v.I[i], nil)
+			return formatTimestampStyled(v.I[i], nil, st)
 		case OIDTimestamptz:
-			return formatTimestamp(v.I[i], loc)
+			return formatTimestampStyled(v.I[i], loc, st)
 		case OIDTime:
 			return formatTimeOfDay(v.I[i])
 		case OIDTimeStamp:
@@ -110,15 +130,18 @@ func formatValue(v *Vec, i int, loc *time.Location) string {
 		}
 		return v.S[i]
 	case KInterval:
-		return formatInterval(v.V[i])
+		return formatIntervalStyled(v.V[i], st.Interval)
 	case KArray:
 		if t.OID == OIDRecord {
+			if st != (DateStyle{}) {
+				return formatRecordStyled(v, i, loc, st)
+			}
 			return formatRecord(v.A[i])
 		}
 		if t.OID == OIDVector {
 			return formatVector(v.A[i])
 		}
-		return formatArray(v.A[i], loc)
+		return formatArray(v.A[i], loc, st)
 	}
 	return ""
 }
@@ -315,64 +338,15 @@ func floorDiv(a, b int64) int64 {
 	return q
 }
 
-// formatInterval renders IntervalStyle=postgres: "1 year 2 mons -3 days +04:05:06".
-func formatInterval(iv Interval) string {
-	var parts []string
-	isBefore := false
-	add := func(n int64, unit string) {
-		if n == 0 {
-			return
-		}
-		s := ""
-		if isBefore && n > 0 {
-			s = "+"
-		}
-		s += strconv.FormatInt(n, 10) + " " + unit
-		if n != 1 {
-			s += "s"
-		}
-		parts = append(parts, s)
-		if n < 0 {
-			isBefore = true
-		}
-	}
-	add(int64(iv.Months/12), "year")
-	add(int64(iv.Months%12), "mon")
-	add(int64(iv.Days), "day")
-	if iv.Micros != 0 || len(parts) == 0 {
-		var sb strings.Builder
-		us := iv.Micros
-		if us < 0 {
-			sb.WriteByte('-')
-			us = -us
-		} else if isBefore {
-			sb.WriteByte('+')
-		}
-		secs := us / 1_000_000
-		h := secs / 3600
-		if h < 10 {
-			sb.WriteByte('0')
-		}
-		sb.WriteString(strconv.FormatInt(h, 10))
-		sb.WriteByte(':')
-		write2(&sb, int(secs/60%60))
-		sb.WriteByte(':')
-		write2(&sb, int(secs%60))
-		writeFrac(&sb, us%1_000_000)
-		parts = append(parts, sb.String())
-	}
-	return strings.Join(parts, " ")
-}
-
 // formatArray renders the {a,b,NULL} text form with PostgreSQL's quoting.
-func formatArray(a *Array, loc *time.Location) string {
+func formatArray(a *Array, loc *time.Location, st DateStyle) string {
 	var sb strings.Builder
 	if a.vector {
 		for i := 0; i < a.Items.N; i++ {
 			if i > 0 {
 				sb.WriteByte(' ')
 			}
-			sb.WriteString(formatValue(a.Items, i, loc))
+			sb.WriteString(formatValueStyle(a.Items, i, loc, st))
 		}
 		return sb.String()
 	}
@@ -385,7 +359,7 @@ func formatArray(a *Array, loc *time.Location) string {
 			sb.WriteString("NULL")
 			continue
 		}
-		s := formatValue(a.Items, i, loc)
+		s := formatValueStyle(a.Items, i, loc, st)
 		if a.Items.T.IsArray() {
 			sb.WriteString(s)
 			continue

@@ -18,23 +18,25 @@ import (
 
 // vecCell is row i of an exec vector.
 type vecCell struct {
-	v   *exec.Vec
-	i   int
-	loc *time.Location
+	v     *exec.Vec
+	i     int
+	loc   *time.Location
+	style exec.DateStyle // the session's DateStyle and IntervalStyle
 }
 
 // AppendWire implements wire.ValueEncoder.
 func (c vecCell) AppendWire(format int16, buf []byte) ([]byte, error) {
 	if format == 0 {
-		return exec.AppendText(buf, c.v, c.i, c.loc), nil
+		return exec.AppendTextStyle(buf, c.v, c.i, c.loc, c.style), nil
 	}
 	return exec.AppendBinary(buf, c.v, c.i)
 }
 
 // cellCodec turns exec vectors into row values.
 type cellCodec struct {
-	m   *pgtype.Map
-	loc *time.Location
+	m     *pgtype.Map
+	loc   *time.Location
+	style exec.DateStyle
 }
 
 // value is cell i of v as a value wire can encode.
@@ -50,5 +52,5 @@ func (cc *cellCodec) value(v *exec.Vec, i int) any {
 	case exec.OIDBytea:
 		return []byte(v.S[i])
 	}
-	return vecCell{v: v, i: i, loc: cc.loc}
+	return vecCell{v: v, i: i, loc: cc.loc, style: cc.style}
 }

@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"time"
+
 	"strconv"
 
 	"github.com/pggraph/pggraph/exec"
@@ -40,6 +42,8 @@ const (
 
 // copyColumn is one target column's values in a batch.
 type copyColumn struct {
+	loc   *time.Location // text input's TimeZone (nil: UTC)
+	style exec.DateStyle // and DateStyle, IntervalStyle
 	t     exec.Type
 	name  string
 	kind  copyKind
@@ -166,11 +170,7 @@ func (c *copyColumn) add(f []byte) error {
 // parse converts one value through exec's input function for the
 // column's type (the spelling PostgreSQL accepts, or its error).
 func (c *copyColumn) parse(f []byte) (*exec.Vec, error) {
-	mt, err := exec.NewMemTable([]exec.ColumnDef{{Name: c.name, Type: c.t}}, [][]any{{string(f)}})
-	if err != nil {
-		return nil, err
-	}
-	return exec.VecFromArrow(mt.Records[0].Column(0), c.t)
+	return exec.ParseTextVec(c.t, []string{string(f)}, nil, c.loc, c.style)
 }
 
 // vecs returns the batch as vectors of the target columns (in COPY
@@ -260,29 +260,17 @@ func lazyStrings(ti *tableInfo, targets []int) []bool {
 // convert runs a copyOther column's values through exec's input
 // functions (the error names the failing row's line).
 func (c *copyColumn) convert(b *copyBatch) (*exec.Vec, error) {
-	rows := make([][]any, b.n)
-	cells := make([]any, b.n)
-	for r := range rows {
-		if c.nulls == nil || !c.nulls[r] {
-			cells[r] = c.vals[r]
-		}
-		rows[r] = cells[r : r+1 : r+1]
-	}
-	mt, err := exec.NewMemTable([]exec.ColumnDef{{Name: c.name, Type: c.t}}, rows)
+	v, err := exec.ParseTextVec(c.t, c.vals[:b.n], c.nulls, c.loc, c.style)
 	if err != nil {
 		// find the failing value for the error's context
-		for r := range rows {
-			if cells[r] == nil {
+		for r := 0; r < b.n; r++ {
+			if c.nulls != nil && c.nulls[r] {
 				continue
 			}
 			if _, err1 := c.parse([]byte(c.vals[r])); err1 != nil {
 				return nil, copyValueError(err1, b.td.Name, b.firstLine+r, c.name, []byte(c.vals[r]))
 			}
 		}
-		return nil, toWire(err)
-	}
-	v, err := exec.VecFromArrow(mt.Records[0].Column(0), c.t)
-	if err != nil {
 		return nil, toWire(err)
 	}
 	return v, nil

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"math"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgtype"
 
@@ -24,10 +25,14 @@ type copyRowReader struct {
 	// hint is each text column's byte size in the previous batch (the
 	// next batch's buffer starts there)
 	hint []int
+	// loc and style are the session's TimeZone, DateStyle and
+	// IntervalStyle, which text input reads values in
+	loc   *time.Location
+	style exec.DateStyle
 }
 
-func newCopyRowReader(in *wire.CopyIn, td *exec.TableDef, targets []int) *copyRowReader {
-	r := &copyRowReader{in: in, td: td, targets: targets, binary: in.Options().Format == wire.CopyBinary}
+func newCopyRowReader(in *wire.CopyIn, td *exec.TableDef, targets []int, s *session) *copyRowReader {
+	r := &copyRowReader{in: in, td: td, targets: targets, binary: in.Options().Format == wire.CopyBinary, loc: s.location(), style: s.dateStyle()}
 	if r.binary {
 		r.m = pgtype.NewMap()
 	} else if in.Options().Header {
@@ -135,6 +140,7 @@ func (r *copyRowReader) convert(raw *copyRaw) (*copyBatch, error) {
 func (r *copyRowReader) newBatch(rows int) *copyBatch {
 	b := newCopyBatch(r.td, r.targets, max(rows, 1))
 	for i := range b.cols {
+		b.cols[i].loc, b.cols[i].style = r.loc, r.style
 		if i < len(r.hint) {
 			b.cols[i].data = make([]byte, 0, r.hint[i]+r.hint[i]/8)
 		}

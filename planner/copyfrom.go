@@ -99,7 +99,7 @@ func (w *writer) copyRows(st *wire.Statement, in *wire.CopyIn) (int64, error) {
 	if err := in.Start(len(targets)); err != nil {
 		return 0, err
 	}
-	rd := newCopyRowReader(in, td, targets)
+	rd := newCopyRowReader(in, td, targets, w.s)
 	var total int64
 	if err := w.fireStatement(ti, "INSERT", true); err != nil {
 		return 0, err
@@ -254,7 +254,7 @@ func (s *session) copyStream(ctx context.Context, st *wire.Statement, in *wire.C
 				}
 			}
 			w := &writer{s: s, v: newView(c, newPendingState()), ctx: ctx, copySeen: newKeySets()}
-			rdr = newCopyReader(w, ti, newCopyRowReader(in, ti.def, targets), targets)
+			rdr = newCopyReader(w, ti, newCopyRowReader(in, ti.def, targets, s), targets)
 			return nil
 		})
 	if rdr != nil {

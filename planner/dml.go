@@ -711,7 +711,7 @@ func (w *writer) returningWith(ti *tableInfo, alias string, list []*sqlparse.Nod
 	}
 	n := vecs[0].N
 	out := make([][]any, n)
-	cc := &cellCodec{m: pgtype.NewMap(), loc: w.s.location()}
+	cc := &cellCodec{m: pgtype.NewMap(), loc: w.s.location(), style: w.s.dateStyle()}
 	for i := 0; i < n; i++ {
 		row := make([]any, len(vecs))
 		for c, v := range vecs {

@@ -205,7 +205,7 @@ func (s *session) lockingSelect(ctx context.Context, p *plan, params []any) (wir
 // their address column.
 func lockedRows(s *session, ecols []exec.Column, rows []*exec.Vec, keep []int32) wire.Result {
 	out := &writeOut{tag: fmt.Sprintf("SELECT %d", len(keep)), cols: columns(ecols[1:])}
-	cc := &cellCodec{m: pgtype.NewMap(), loc: s.location()}
+	cc := &cellCodec{m: pgtype.NewMap(), loc: s.location(), style: s.dateStyle()}
 	for _, i := range keep {
 		row := make([]any, len(rows)-1)
 		for c, v := range rows[1:] {

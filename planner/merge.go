@@ -567,7 +567,7 @@ func (w *writer) mergeReturning(ti *tableInfo, alias, salias string, list []*sql
 		return wcols, nil, nil
 	}
 	out := make([][]any, vecs[0].N)
-	cc := &cellCodec{m: pgtype.NewMap(), loc: w.s.location()}
+	cc := &cellCodec{m: pgtype.NewMap(), loc: w.s.location(), style: w.s.dateStyle()}
 	for i := range out {
 		row := make([]any, len(vecs))
 		for c, v := range vecs {

@@ -191,7 +191,7 @@ func (w *writer) updateRows(ti *tableInfo, alias string, up *sqlparse.UpdateStmt
 			end -= len(ti.def.Columns)
 		}
 		out.cols = columns(ecols[1+len(ti.def.Columns) : end])
-		cc := &cellCodec{m: pgtype.NewMap(), loc: w.s.location()}
+		cc := &cellCodec{m: pgtype.NewMap(), loc: w.s.location(), style: w.s.dateStyle()}
 		for i := 0; i < len(addrs); i++ {
 			row := make([]any, len(retRows))
 			for c, v := range retRows {
@@ -558,7 +558,7 @@ func (w *writer) delete(del *sqlparse.DeleteStmt) (*writeOut, error) {
 	if ret != "" {
 		retRows := rows[1+len(refCols):]
 		out.cols = columns(ecols[1+len(refCols):])
-		cc := &cellCodec{m: pgtype.NewMap(), loc: w.s.location()}
+		cc := &cellCodec{m: pgtype.NewMap(), loc: w.s.location(), style: w.s.dateStyle()}
 		for _, i := range idx {
 			row := make([]any, len(retRows))
 			for c, v := range retRows {

@@ -39,7 +39,7 @@ var errStopped = errors.New("planner: result closed")
 // error in the first batch is Execute's error.
 func (s *session) startResult(ctx context.Context, st *wire.Statement, prep *exec.Prepared, params []any) (*result, error) {
 	qctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	r := &result{s: s, cols: columns(prep.Columns), cells: cellCodec{m: s.typeMap(), loc: s.location()}, cancel: cancel}
+	r := &result{s: s, cols: columns(prep.Columns), cells: cellCodec{m: s.typeMap(), loc: s.location(), style: s.dateStyle()}, cancel: cancel}
 	sess := s.execSession()
 	r.run = s.takeRunner()
 	r.run.job = func(yield func(*exec.Batch) bool) {
@@ -134,7 +134,7 @@ func (r *result) NextText(ctx context.Context, buf []byte, ends []int) ([]byte, 
 			ends = append(ends, -1)
 			continue
 		}
-		buf = exec.AppendText(buf, v, r.i, r.cells.loc)
+		buf = exec.AppendTextStyle(buf, v, r.i, r.cells.loc, r.cells.style)
 		ends = append(ends, len(buf))
 	}
 	r.i++

@@ -642,10 +642,21 @@ func (s *session) execSession() *exec.Session {
 		}
 	}
 	s.execSess.TimeZone = s.location()
+	s.execSess.DateStyle = s.dateStyle()
 	if r := s.currentRole(); r != s.execSess.User {
 		s.execSess.User, s.execSess.SessionUser = r, s.info.User
 	}
 	return s.execSess
+}
+
+// dateStyle is the session's DateStyle and IntervalStyle.
+func (s *session) dateStyle() exec.DateStyle {
+	if s.info.Settings == nil {
+		return exec.DateStyle{}
+	}
+	ds, _ := s.info.Settings.Get("DateStyle")
+	is, _ := s.info.Settings.Get("IntervalStyle")
+	return exec.ParseDateStyle(ds, is)
 }
 
 // location is the session TimeZone (UTC when unset or unknown).

@@ -156,7 +156,8 @@
 // 0A000 for every other statement.
 //
 // Settings: the PostgreSQL parameters clients send are validated and
-// normalized (DateStyle ISO only, client_encoding UTF8 only,
+// normalized (DateStyle as PostgreSQL's check_datestyle reads it, a part
+// not named keeping the session's current one; client_encoding UTF8 only,
 // standard_conforming_strings on only, time units for timeouts, ...);
 // unknown non-dotted names are 42704; dotted names (graph.branch,
 // graph.as_of, any custom.name) are accepted. graph.branch defaults to the

@@ -194,7 +194,8 @@ func (c *conn) execSet(ctx context.Context, st *Statement) (string, error) {
 	if sc.Default {
 		return "", c.execReset(ctx, sc.Name)
 	}
-	key, value, perr := resolveSetting(sc.Name, sc.Value)
+	cur, _ := c.settings.Get(sc.Name)
+	key, value, perr := resolveSettingFrom(sc.Name, sc.Value, cur)
 	if perr != nil {
 		return "", perr
 	}

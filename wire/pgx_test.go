@@ -331,8 +331,17 @@ func TestPgxSettings(t *testing.T) {
 	if err := c.QueryRow(ctx, "select current_setting('DateStyle')").Scan(&v); err != nil || v != "ISO, MDY" {
 		t.Errorf("current_setting = %q, %v", v, err)
 	}
-	if _, err := c.Exec(ctx, "set datestyle = 'German'"); pgCode(err) != CodeFeatureNotSupported {
-		t.Errorf("datestyle german: %v", err)
+	// every DateStyle and IntervalStyle is accepted and reported
+	for _, set := range []struct{ sql, name, want string }{
+		{"set datestyle = 'German'", "DateStyle", "German, DMY"},
+		{"set intervalstyle = 'sql_standard'", "IntervalStyle", "sql_standard"},
+	} {
+		if _, err := c.Exec(ctx, set.sql); err != nil {
+			t.Fatalf("%s: %v", set.sql, err)
+		}
+		if got := pc.ParameterStatus(set.name); got != set.want {
+			t.Errorf("%s: ParameterStatus %s = %q, want %q", set.sql, set.name, got, set.want)
+		}
 	}
 	if _, err := c.Exec(ctx, "set client_encoding = 'LATIN1'"); pgCode(err) != CodeFeatureNotSupported {
 		t.Errorf("latin1: %v", err)

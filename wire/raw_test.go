@@ -352,7 +352,7 @@ func TestStartupNegotiation(t *testing.T) {
 		{"v2.0", 131072, nil, []string{"ErrorResponse FATAL 0A000 unsupported frontend protocol 2.0"}},
 		{"no_user", 196608, map[string]string{"user": ""}, []string{"ErrorResponse FATAL 28000"}},
 		{"bad_option", 196608, map[string]string{"options": "-c nonsense"}, []string{"ErrorResponse FATAL 08P01"}},
-		{"bad_setting", 196608, map[string]string{"DateStyle": "German"}, []string{"ErrorResponse FATAL 0A000"}},
+		{"bad_setting", 196608, map[string]string{"DateStyle": "Klingon"}, []string{"ErrorResponse FATAL 22023"}},
 	}
 	for _, v := range versions {
 		t.Run(v.name, func(t *testing.T) {

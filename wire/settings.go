@@ -221,7 +221,8 @@ func (s *Settings) Get(name string) (string, bool) {
 // Call it only from inside a Session method; a change of a reported
 // setting reaches the client as ParameterStatus.
 func (s *Settings) Set(name, value string, local bool) (string, error) {
-	key, v, err := resolveSetting(name, value)
+	cur, _ := s.Get(name)
+	key, v, err := resolveSettingFrom(name, value, cur)
 	if err != nil {
 		return "", err
 	}
@@ -239,9 +240,16 @@ func (s *Settings) Duration(name string) time.Duration {
 	return time.Duration(ms) * time.Millisecond
 }
 
-// resolve validates a change of name to value and returns the canonical
-// key and normalized value.
+// resolveSetting validates a change of name to value and returns the
+// canonical key and normalized value.
 func resolveSetting(name, value string) (string, string, *Error) {
+	return resolveSettingFrom(name, value, "")
+}
+
+// resolveSettingFrom is resolveSetting for a session whose current value
+// is cur: a DateStyle naming only a style or only a field order keeps the
+// other part of cur ("" = the default).
+func resolveSettingFrom(name, value, cur string) (string, string, *Error) {
 	key := strings.ToLower(name)
 	d, ok := settingDefs[key]
 	if !ok {
@@ -254,7 +262,13 @@ func resolveSetting(name, value string) (string, string, *Error) {
 		return "", "", Errorf(CodeCantChangeRuntimeParam, "parameter \"%s\" cannot be changed", d.name)
 	}
 	if d.normalize != nil {
-		v, err := d.normalize(value)
+		var v string
+		var err *Error
+		if key == "datestyle" && cur != "" {
+			v, err = mergeDateStyle(cur, value)
+		} else {
+			v, err = d.normalize(value)
+		}
 		if err != nil {
 			if err.Message == "" {
 				err.Message = fmt.Sprintf("invalid value for parameter \"%s\": \"%s\"", d.name, value)
@@ -463,44 +477,92 @@ func normEncoding(v string) (string, *Error) {
 	return "", Errorf(CodeFeatureNotSupported, "client_encoding \"%s\" is not supported", v).WithHint("Only UTF8 is supported.")
 }
 
-func normDateStyle(v string) (string, *Error) {
-	style, order := "", ""
+// normDateStyle reads a DateStyle value against the session default.
+func normDateStyle(v string) (string, *Error) { return mergeDateStyle(settingDefs["datestyle"].def, v) }
+
+// mergeDateStyle reads a DateStyle value as PostgreSQL's check_datestyle
+// does: a list of an output style (ISO, SQL, Postgres, German) and a field
+// order (YMD, DMY, MDY and their synonyms); a part not given keeps its
+// value in cur, German implies DMY unless an order is given, DEFAULT
+// stands for the default's parts, and two different styles or orders
+// conflict.
+func mergeDateStyle(cur, v string) (string, *Error) {
+	style, order, _ := strings.Cut(cur, ",")
+	style, order = strings.TrimSpace(style), strings.TrimSpace(order)
+	haveStyle, haveOrder := false, false
+	conflict := func() *Error {
+		return &Error{Code: CodeInvalidParameterValue, Detail: `Conflicting "datestyle" specifications.`}
+	}
+	setStyle := func(s string) *Error {
+		if haveStyle && style != s {
+			return conflict()
+		}
+		style, haveStyle = s, true
+		return nil
+	}
+	setOrder := func(o string) *Error {
+		if haveOrder && order != o {
+			return conflict()
+		}
+		order, haveOrder = o, true
+		return nil
+	}
+	if strings.TrimSpace(v) == "" {
+		return cur, nil
+	}
 	for _, part := range strings.Split(v, ",") {
-		switch strings.ToUpper(strings.TrimSpace(part)) {
+		tok := strings.TrimSpace(part)
+		if n := len(tok); n >= 2 && tok[0] == '"' && tok[n-1] == '"' {
+			tok = tok[1 : n-1]
+		}
+		var err *Error
+		switch strings.ToUpper(tok) {
 		case "ISO":
-			style = "ISO"
-		case "MDY", "US", "NONEURO", "NONEUROPEAN":
-			order = "MDY"
-		case "DMY", "EURO", "EUROPEAN":
-			order = "DMY"
+			err = setStyle("ISO")
+		case "SQL":
+			err = setStyle("SQL")
+		case "POSTGRES":
+			err = setStyle("Postgres")
+		case "GERMAN":
+			err = setStyle("German")
+			if !haveOrder {
+				order = "DMY"
+			}
 		case "YMD":
-			order = "YMD"
-		case "SQL", "POSTGRES", "GERMAN":
-			return "", Errorf(CodeFeatureNotSupported, "DateStyle \"%s\" is not supported", v).WithHint("Only the ISO output style is supported.")
-		case "DEFAULT", "":
+			err = setOrder("YMD")
+		case "DMY", "EURO", "EUROPEAN":
+			err = setOrder("DMY")
+		case "MDY", "US", "NONEURO", "NONEUROPEAN":
+			err = setOrder("MDY")
+		case "DEFAULT":
+			ds, do, _ := strings.Cut(settingDefs["datestyle"].def, ", ")
+			if !haveStyle {
+				style = ds
+			}
+			if !haveOrder {
+				order = do
+			}
+		case "":
+			return "", &Error{Code: CodeInvalidParameterValue, Detail: "List syntax is invalid."}
 		default:
-			return "", &Error{Code: CodeInvalidParameterValue}
+			return "", &Error{Code: CodeInvalidParameterValue, Detail: fmt.Sprintf("Unrecognized key word: \"%s\".", strings.ToLower(tok))}
+		}
+		if err != nil {
+			return "", err
 		}
 	}
-	if order == "" {
-		order = "MDY"
-	}
-	_ = style
-	return "ISO, " + order, nil
+	return style + ", " + order, nil
 }
 
-// normIntervalStyle accepts the output style pgproxy prints intervals in
-// (postgres); the other styles PostgreSQL has answer 0A000 rather than
-// being accepted and ignored.
+// normIntervalStyle reads an IntervalStyle value (the output styles
+// exec/textout_interval.go prints).
 func normIntervalStyle(v string) (string, *Error) {
 	lv := strings.ToLower(strings.TrimSpace(v))
 	switch lv {
-	case "postgres", "default", "":
-		return "postgres", nil
-	case "postgres_verbose", "sql_standard", "iso_8601":
-		return "", Errorf(CodeFeatureNotSupported, "IntervalStyle \"%s\" is not supported", v).WithHint("Only the postgres output style is supported.")
+	case "postgres", "postgres_verbose", "sql_standard", "iso_8601":
+		return lv, nil
 	}
-	return "", &Error{Code: CodeInvalidParameterValue, Hint: "Available values: postgres, postgres_verbose, sql_standard, iso_8601."}
+	return "", &Error{Code: CodeInvalidParameterValue, Message: "invalid value for parameter \"" + paramPlaceholder + "\": \"" + v + "\"", Hint: "Available values: postgres, postgres_verbose, sql_standard, iso_8601."}
 }
 
 func normEnum(allowed ...string) func(string) (string, *Error) {

@@ -51,3 +51,27 @@ func TestSettingsParameters(t *testing.T) {
 		t.Error("server_version is not read-only")
 	}
 }
+
+// A DateStyle naming only a style or only an order keeps the other part
+// of the session's current value, as PostgreSQL's check_datestyle does.
+func TestDateStyleKeepsCurrentPart(t *testing.T) {
+	s := NewSettings()
+	steps := []struct{ set, want string }{
+		{"SQL", "SQL, MDY"},
+		{"dmy", "SQL, DMY"},
+		{"postgres", "Postgres, DMY"},
+		{"German", "German, DMY"},
+		{"iso, ymd", "ISO, YMD"},
+		{"sql", "SQL, YMD"},
+		{"", "SQL, YMD"},
+		{"default", "ISO, MDY"},
+	}
+	for _, st := range steps {
+		if _, err := s.Set("DateStyle", st.set, false); err != nil {
+			t.Fatalf("%q: %v", st.set, err)
+		}
+		if v, _ := s.Get("datestyle"); v != st.want {
+			t.Errorf("after %q: %q, want %q", st.set, v, st.want)
+		}
+	}
+}

@@ -66,10 +66,14 @@ var refusedValues = map[string]string{
 	"{2024-01-02,infinity}": "dates and timestamps are finite",
 }
 
-// dateStyles are the DateStyle settings pgproxy has (the ISO output
-// style; SQL, Postgres and German answer 0A000): the date/time values
-// are sent and read back under each field order.
-var dateStyles = []string{"ISO, MDY", "ISO, DMY", "ISO, YMD"}
+// dateStyles are DateStyle and IntervalStyle settings: the date/time
+// values are sent and read back under each output style and field order,
+// and intervals under each IntervalStyle.
+var dateStyles = []struct{ date, interval string }{
+	{"ISO, MDY", "postgres"}, {"ISO, DMY", "postgres"}, {"ISO, YMD", "postgres"},
+	{"SQL, MDY", "postgres"}, {"SQL, DMY", "sql_standard"}, {"Postgres, MDY", "postgres_verbose"},
+	{"Postgres, DMY", "postgres"}, {"German", "iso_8601"},
+}
 
 // isDateTime reports a date/time type (or an array of one).
 func isDateTime(typ string) bool {
@@ -151,7 +155,7 @@ func TestBindTypes(t *testing.T) {
 	// DateStyle: text in, text and binary out
 	for _, style := range dateStyles {
 		for _, c := range []*pgx.Conn{pgc, pc} {
-			mustExec(t, ctx, c, "SET DateStyle = '"+style+"'")
+			mustExec(t, ctx, c, "SET DateStyle = '"+style.date+"'; SET IntervalStyle = "+style.interval)
 		}
 		for _, v := range values {
 			if !isDateTime(v.typ) {
@@ -161,11 +165,11 @@ func TestBindTypes(t *testing.T) {
 			run := func(c *pgx.Conn) string {
 				return answer(c.PgConn().ExecParams(ctx, sql, [][]byte{raw(v.value)}, nil, nil, []int16{0, 1}).Read())
 			}
-			compareAnswers(t, v.typ+" "+show(v.value)+" (DateStyle "+style+")", v, run(pgc), run(pc))
+			compareAnswers(t, v.typ+" "+show(v.value)+" (DateStyle "+style.date+", IntervalStyle "+style.interval+")", v, run(pgc), run(pc))
 		}
 	}
 	for _, c := range []*pgx.Conn{pgc, pc} {
-		mustExec(t, ctx, c, "SET DateStyle = 'ISO, MDY'")
+		mustExec(t, ctx, c, "SET DateStyle = 'ISO, MDY'; SET IntervalStyle = postgres")
 	}
 	// the parameter's type from its context: a column of the type
 	tables := map[string]string{}

@@ -1,0 +1,176 @@
+package exec
+
+import (
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Date and timestamp text output in the DateStyle output styles other than
+// ISO, as PostgreSQL's EncodeDateOnly and EncodeDateTime write them:
+//
+//	SQL       12/31/2024  12/31/2024 10:00:00.5 UTC   (DMY: 31/12/2024)
+//	Postgres  12-31-2024  Tue Dec 31 10:00:00.5 2024 UTC   (DMY: 31-12-2024, Tue 31 Dec ...)
+//	German    31.12.2024  31.12.2024 10:00:00.5 UTC
+//
+// timestamptz carries the zone's abbreviation (not its offset) in these
+// styles; years before 1 AD print as their BC year with a " BC" suffix.
+// time and timetz print the same in every style.
+
+var (
+	monthAbbrevs = [...]string{"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"}
+	dayAbbrevs   = [...]string{"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"}
+)
+
+// formatDateStyled is date output in st.
+func formatDateStyled(days int64, st DateStyle) string {
+	if st.Output == DateISO {
+		return formatDate(days)
+	}
+	y, m, d := civil(days)
+	var sb strings.Builder
+	bc := writeStyledDate(&sb, y, int(m), d, st)
+	if bc {
+		sb.WriteString(" BC")
+	}
+	return sb.String()
+}
+
+// writeStyledDate writes the day part of the SQL, Postgres (date only)
+// and German styles; it reports whether the year is BC.
+func writeStyledDate(sb *strings.Builder, y, m, d int, st DateStyle) bool {
+	sep := byte('/')
+	switch st.Output {
+	case DatePostgres:
+		sep = '-'
+	case DateGerman:
+		sep = '.'
+	}
+	if st.Output == DateGerman || st.Order == OrderDMY {
+		write2(sb, d)
+		sb.WriteByte(sep)
+		write2(sb, m)
+	} else {
+		write2(sb, m)
+		sb.WriteByte(sep)
+		write2(sb, d)
+	}
+	sb.WriteByte(sep)
+	return formatYear(sb, y)
+}
+
+// formatTimestampStyled is timestamp (loc nil) or timestamptz (in loc)
+// output in st.
+func formatTimestampStyled(us int64, loc *time.Location, st DateStyle) string {
+	if st.Output == DateISO {
+		return formatTimestamp(us, loc)
+	}
+	secs := floorDiv(us, 1_000_000)
+	frac := us - secs*1_000_000
+	var t time.Time
+	if loc != nil {
+		t = time.Unix(secs, 0).In(loc)
+	} else {
+		t = time.Unix(secs, 0).UTC()
+	}
+	var sb strings.Builder
+	bc := false
+	if st.Output == DatePostgres {
+		sb.WriteString(dayAbbrevs[t.Weekday()])
+		sb.WriteByte(' ')
+		if st.Order == OrderDMY {
+			write2(&sb, t.Day())
+			sb.WriteByte(' ')
+			sb.WriteString(monthAbbrevs[t.Month()-1])
+		} else {
+			sb.WriteString(monthAbbrevs[t.Month()-1])
+			sb.WriteByte(' ')
+			write2(&sb, t.Day())
+		}
+		sb.WriteByte(' ')
+		writeClock(&sb, int64(t.Hour()*3600+t.Minute()*60+t.Second())*1_000_000+frac)
+		sb.WriteByte(' ')
+		bc = formatYear(&sb, t.Year())
+	} else {
+		bc = writeStyledDate(&sb, t.Year(), int(t.Month()), t.Day(), st)
+		sb.WriteByte(' ')
+		writeClock(&sb, int64(t.Hour()*3600+t.Minute()*60+t.Second())*1_000_000+frac)
+	}
+	if loc != nil {
+		sb.WriteByte(' ')
+		sb.WriteString(zoneAbbrev(t))
+	}
+	if bc {
+		sb.WriteString(" BC")
+	}
+	return sb.String()
+}
+
+// formatRecordStyled is a record's text output with its date, time and
+// interval fields (kept as ISO text) printed in st.
+func formatRecordStyled(v *Vec, i int, loc *time.Location, st DateStyle) string {
+	a := v.A[i]
+	fields, ok := RecordFields(v.T)
+	if !ok {
+		return formatRecord(a)
+	}
+	var items *Vec
+	for k := 0; k < a.Items.N && k < len(fields); k++ {
+		switch fields[k].Type.OID {
+		case OIDDate, OIDTimestamp, OIDTimestamptz, OIDInterval:
+		default:
+			continue
+		}
+		if a.Items.IsNull(k) {
+			continue
+		}
+		fv := NewVec(fields[k].Type, 1)
+		if parseText(fv, 0, a.Items.S[k], loc) != nil {
+			continue
+		}
+		if items == nil {
+			items = NewVec(a.Items.T, a.Items.N)
+			for j := 0; j < a.Items.N; j++ {
+				if a.Items.IsNull(j) {
+					items.SetNull(j)
+				} else {
+					items.S[j] = a.Items.S[j]
+				}
+			}
+		}
+		items.S[k] = formatValueStyle(fv, 0, loc, st)
+	}
+	if items == nil {
+		return formatRecord(a)
+	}
+	cp := *a
+	cp.Items = items
+	return formatRecord(&cp)
+}
+
+// zoneAbbrev is the abbreviation PostgreSQL prints for t's zone: the tz
+// database's (CET, IST, +04), or for a fixed offset without one the
+// offset as [+-]hh[:mm].
+func zoneAbbrev(t time.Time) string {
+	name, off := t.Zone()
+	if name != "" && (name[0] < '0' || name[0] > '9') && name[0] != '+' && name[0] != '-' || isOffsetAbbrev(name) {
+		return name
+	}
+	var sb strings.Builder
+	writeOffset(&sb, off)
+	return sb.String()
+}
+
+// isOffsetAbbrev reports an abbreviation of the +hh[:mm] form the tz
+// database uses for zones without a letter abbreviation.
+func isOffsetAbbrev(s string) bool {
+	if len(s) < 3 || (s[0] != '+' && s[0] != '-') {
+		return false
+	}
+	for _, p := range strings.Split(s[1:], ":") {
+		if _, err := strconv.Atoi(p); err != nil || len(p) != 2 {
+			return false
+		}
+	}
+	return true
+}
