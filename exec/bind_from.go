@@ -654,9 +654,9 @@ func (b *binder) deriveScanHints(s *scanNode, pred Expr) {
 			if !ok || s.colIdx[col.idx] < 0 {
 				continue
 			}
-			if x.name != "=" && x.name != "<>" && isKey(col.idx) && intKeyType(col.t) && col.t.OID == s.table.Columns[s.colIdx[col.idx]].Type.OID && rangeBoundExpr(x.args[1]) {
+			if x.name != "=" && x.name != "<>" && isKey(col.idx) && rangeKeyType(col.t) && col.t.OID == s.table.Columns[s.colIdx[col.idx]].Type.OID && rangeBoundExpr(x.args[1], col.t) {
 				if rng == nil {
-					rng = &keyRange{col: s.colIdx[col.idx]}
+					rng = &keyRange{col: s.colIdx[col.idx], isText: textKeyType(col.t)}
 				}
 				if rng.col == s.colIdx[col.idx] {
 					rng.add(x.name, x.args[1])

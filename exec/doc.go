@@ -50,13 +50,17 @@
 // compared value has the key's type (at most through an integer cast) the
 // conjunct leaves the filter: the lookup alone answers it.
 //
-// Range lookups (keyrange.go): a source whose index lists an integer
-// key column's values in order (KeyRangeSource: lancesrc, MemTable, a
-// transaction overlay adding its pending inserts' keys) answers range
-// conjuncts on that column (col > e, >=, <, <=, BETWEEN; e an integer
-// expression of constants and parameters) by looking up the keys in
-// range, while they are at most a sixteenth of the table's rows; the
-// conjuncts stay in the filter above. ORDER BY … LIMIT in index order
+// Range lookups (keyrange.go): a source whose index lists an integer,
+// text or varchar key column's values in order (KeyRangeSource:
+// lancesrc, MemTable, a transaction overlay adding its pending inserts'
+// keys; text in byte order, the C collation the engine compares in)
+// answers range conjuncts on that column (col > e, >=, <, <=, BETWEEN;
+// e an expression of the column's kind of constants and parameters) by
+// looking up the keys in range, while they are at most a sixteenth of
+// the table's rows; the conjuncts stay in the filter above. A
+// multi-column index serves through its leading column (equality, range
+// or order on it; the later columns' conjuncts filter the rows found).
+// ORDER BY … LIMIT in index order
 // (ordered_topn.go): a top-N sort whose first key is such a column,
 // reached through filters, projections and inner/semi lookup joins,
 // runs over a copy of its input that reads the keys in order a growing
