@@ -168,7 +168,12 @@
 // keys — ANALYZE statistics or primary keys —, dynamic programming over
 // left-deep orders, lookup joins costed per incoming row); the written
 // order stays unless estimated at least twice as costly, and a
-// projection keeps the written column order. Hash aggregation groups by
+// projection keeps the written column order. A LEFT JOIN under inner
+// joins, (A ⟕ B) ⋈ C with no inner condition reading B, is applied
+// after them, (A ⋈ C) ⟕ B (PostgreSQL's outer-join identity;
+// join_order_outer.go), when the inner joins are estimated to keep at
+// most half of A's rows and B is a table scan: a selective C then
+// drives lookups into A and B. WHERE conjuncts reading B stay above. Hash aggregation groups by
 // one int key directly, by several plain keys through a column-wise
 // hash compared value by value (agg_hashkeys.go), and by a grouped
 // primary key alone when the table's other columns are grouped because

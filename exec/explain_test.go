@@ -52,6 +52,9 @@ func TestExplainPlans(t *testing.T) {
 		"WITH RECURSIVE r(n, d) AS (SELECT 1::int8, 0 UNION ALL SELECT e.dst, r.d + 1 FROM r JOIN knows e ON e.src = r.n WHERE r.d < 3) SELECT count(*) FROM r",
 		"SELECT e.src, e.dst, p.name FROM knows e JOIN person p ON p.id = e.src ORDER BY e.src DESC, e.dst DESC LIMIT 2",
 		"SELECT count(*) FROM knows e1 JOIN knows e2 ON e2.src = e1.dst WHERE e1.src BETWEEN 10 AND 12",
+		// the left join is applied after the selective inner join
+		// (join_order_outer.go): lookups into e, then q
+		"SELECT p.name, q.name FROM knows e LEFT JOIN person q ON q.id = e.dst JOIN person p ON p.id = e.src WHERE p.id = 7",
 	}
 	checkExplainGolden(t, eng, queries, "testdata/explain.golden")
 }
