@@ -57,7 +57,10 @@
 // answers range conjuncts on that column (col > e, >=, <, <=, BETWEEN;
 // e an expression of the column's kind of constants and parameters) by
 // looking up the keys in range, while they are at most a sixteenth of
-// the table's rows; the conjuncts stay in the filter above. A
+// the table's rows; the conjuncts stay in the filter above. col LIKE
+// a constant pattern with a fixed prefix is the range prefix <= col <
+// prefix with its last byte incremented, as PostgreSQL's btree serves
+// LIKE under the C collation. A
 // multi-column index serves through its leading column (equality, range
 // or order on it; the later columns' conjuncts filter the rows found).
 // ORDER BY … LIMIT in index order

@@ -155,6 +155,7 @@ func TestExplainIndexRanges(t *testing.T) {
 		"SELECT src, dst FROM edge WHERE label = 'l7' AND w > 10",
 		"SELECT src, w FROM edge WHERE src = 7 ORDER BY w DESC LIMIT 2",
 		"SELECT label, w FROM edge ORDER BY label, w LIMIT 2",
+		"SELECT id FROM node WHERE name LIKE 'n010%'",
 	}
 	checkExplainGolden(t, &Engine{Catalog: cat}, queries, "testdata/explain_ranges.golden")
 }

@@ -482,3 +482,56 @@ func (o *overlaySource) TextKeysInRange(ctx context.Context, column int, lo, hi 
 	slices.Sort(pend)
 	return MergeTextKeys(base, slices.Compact(pend), desc, limit), true, nil
 }
+
+// likeColumn is the column a LIKE tests: a text column, or a varchar
+// column under its cast to text.
+func likeColumn(e Expr) (*colRef, bool) {
+	if c, ok := e.(*colRef); ok {
+		return c, true
+	}
+	return varcharAsText(e)
+}
+
+// likePrefixRange is the range of a text key column that col LIKE
+// pattern (a constant with a fixed prefix, the default escape) implies,
+// as PostgreSQL's btree serves LIKE under the C collation: col >=
+// prefix AND col < the prefix with its last byte incremented (an ASCII
+// last byte; otherwise only the lower bound). The LIKE stays in the
+// filter.
+func likePrefixRange(col int, pattern Expr) (*keyRange, bool) {
+	c, ok := pattern.(*constExpr)
+	if !ok || c.val.N != 1 || c.val.IsNull(0) || c.val.T.Kind() != KStr {
+		return nil, false
+	}
+	p := c.val.S[0]
+	var prefix []byte
+scan:
+	for i := 0; i < len(p); i++ {
+		switch p[i] {
+		case '%', '_':
+			break scan
+		case '\\':
+			if i+1 >= len(p) {
+				break scan
+			}
+			i++
+		}
+		prefix = append(prefix, p[i])
+	}
+	if len(prefix) == 0 {
+		return nil, false
+	}
+	text := func(s string) Expr {
+		v := NewVec(TText, 1)
+		v.S[0] = s
+		return newConst(v)
+	}
+	r := &keyRange{col: col, isText: true}
+	r.add(">=", text(string(prefix)))
+	if last := prefix[len(prefix)-1]; last < 0x7f {
+		hi := append([]byte(nil), prefix...)
+		hi[len(hi)-1]++
+		r.add("<", text(string(hi)))
+	}
+	return r, true
+}

@@ -23,6 +23,7 @@ func BenchmarkTextIndexRange(b *testing.B) {
 	for _, q := range []struct{ name, sql string }{
 		{"between", "SELECT id, score FROM person WHERE name BETWEEN 'p1000' AND 'p10003'"},
 		{"order-limit", "SELECT id, name FROM person ORDER BY name LIMIT 5"},
+		{"like-prefix", "SELECT id, score FROM person WHERE name LIKE 'p1999%'"},
 	} {
 		b.Run(q.name, func(b *testing.B) {
 			res, err := eng.Query(ctx, nil, q.sql)

@@ -56,3 +56,14 @@ SELECT label, w, src, dst FROM tr_edge ORDER BY label DESC NULLS LAST, w, src, d
 SELECT src, w, dst FROM tr_edge WHERE src = 7 AND w BETWEEN 3 AND 9 ORDER BY w, dst;
 SELECT src, w, dst FROM tr_edge WHERE src = 7 ORDER BY w DESC, dst LIMIT 2;
 SELECT src, w, dst FROM tr_edge WHERE src BETWEEN 7 AND 9 ORDER BY src DESC, w, dst LIMIT 4;
+SELECT id, name FROM tr_node WHERE name LIKE 'n010%' ORDER BY id;
+SELECT id, name FROM tr_node WHERE name LIKE 'n0100%' ORDER BY id;
+SELECT id, name FROM tr_node WHERE name LIKE 'n01_0' ORDER BY id;
+SELECT id, name FROM tr_node WHERE name LIKE 'n0100' ORDER BY id;
+SELECT id, name FROM tr_node WHERE name LIKE 'n\_%' ORDER BY id;
+SELECT id, name FROM tr_node WHERE name LIKE 'n29%' AND name > 'n2950' ORDER BY id;
+SELECT id, name FROM tr_node WHERE name NOT LIKE 'n%' ORDER BY id;
+SELECT id, tag FROM tr_node WHERE tag LIKE 't4%' AND id < 100 ORDER BY id;
+SELECT id, tag FROM tr_node WHERE tag LIKE 'dup' ORDER BY id;
+SELECT id, name FROM tr_node WHERE name LIKE '%0100' ORDER BY id;
+SELECT id, name FROM tr_node WHERE name LIKE 'n2999%' ORDER BY name DESC LIMIT 2;
