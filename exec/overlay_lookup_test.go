@@ -83,7 +83,8 @@ func plusZero(where string) string {
 // TestOverlayTextRange: text range lookups, LIKE prefixes and the
 // ordered walk through a transaction's pending writes list the base's
 // keys and the pending inserts' in byte order, leave out deleted rows,
-// and answer what a scan (name || ” is no key column) answers.
+// and answer what a scan answers (name concatenated with the empty
+// string is no key column).
 func TestOverlayTextRange(t *testing.T) {
 	cat, src := peopleTable(t, 3000)
 	src.Keys = []int{0, 1}
