@@ -644,6 +644,15 @@ func (b *binder) deriveScanHints(s *scanNode, pred Expr) {
 			if len(x.args) != 2 {
 				continue
 			}
+			if x.name == "~~" {
+				// a LIKE with a fixed prefix is a range of its key column
+				if col, ok := likeColumn(x.args[0]); ok && s.colIdx[col.idx] >= 0 && isKey(col.idx) && textKeyType(col.t) && col.t.OID == s.table.Columns[s.colIdx[col.idx]].Type.OID && rng == nil {
+					if r, ok := likePrefixRange(s.colIdx[col.idx], x.args[1]); ok {
+						rng = r
+					}
+				}
+				continue
+			}
 			if _, ok := cmpOps[x.name]; !ok {
 				continue
 			}
@@ -654,9 +663,9 @@ func (b *binder) deriveScanHints(s *scanNode, pred Expr) {
 			if !ok || s.colIdx[col.idx] < 0 {
 				continue
 			}
-			if x.name != "=" && x.name != "<>" && isKey(col.idx) && intKeyType(col.t) && col.t.OID == s.table.Columns[s.colIdx[col.idx]].Type.OID && rangeBoundExpr(x.args[1]) {
+			if x.name != "=" && x.name != "<>" && isKey(col.idx) && rangeKeyType(col.t) && col.t.OID == s.table.Columns[s.colIdx[col.idx]].Type.OID && rangeBoundExpr(x.args[1], col.t) {
 				if rng == nil {
-					rng = &keyRange{col: s.colIdx[col.idx]}
+					rng = &keyRange{col: s.colIdx[col.idx], isText: textKeyType(col.t)}
 				}
 				if rng.col == s.colIdx[col.idx] {
 					rng.add(x.name, x.args[1])

@@ -52,13 +52,20 @@
 // compared value has the key's type (at most through an integer cast) the
 // conjunct leaves the filter: the lookup alone answers it.
 //
-// Range lookups (keyrange.go): a source whose index lists an integer
-// key column's values in order (KeyRangeSource: lancesrc, MemTable, a
-// transaction overlay adding its pending inserts' keys) answers range
-// conjuncts on that column (col > e, >=, <, <=, BETWEEN; e an integer
-// expression of constants and parameters) by looking up the keys in
-// range, while they are at most a sixteenth of the table's rows; the
-// conjuncts stay in the filter above. ORDER BY … LIMIT in index order
+// Range lookups (keyrange.go): a source whose index lists an integer,
+// text or varchar key column's values in order (KeyRangeSource:
+// lancesrc, MemTable, a transaction overlay adding its pending inserts'
+// keys; text in byte order, the C collation the engine compares in)
+// answers range conjuncts on that column (col > e, >=, <, <=, BETWEEN;
+// e an expression of the column's kind of constants and parameters) by
+// looking up the keys in range, while they are at most a sixteenth of
+// the table's rows; the conjuncts stay in the filter above. col LIKE
+// a constant pattern with a fixed prefix is the range prefix <= col <
+// prefix with its last byte incremented, as PostgreSQL's btree serves
+// LIKE under the C collation. A
+// multi-column index serves through its leading column (equality, range
+// or order on it; the later columns' conjuncts filter the rows found).
+// ORDER BY … LIMIT in index order
 // (ordered_topn.go): a top-N sort whose first key is such a column,
 // reached through filters, projections and inner/semi lookup joins,
 // runs over a copy of its input that reads the keys in order a growing
@@ -166,7 +173,12 @@
 // keys — ANALYZE statistics or primary keys —, dynamic programming over
 // left-deep orders, lookup joins costed per incoming row); the written
 // order stays unless estimated at least twice as costly, and a
-// projection keeps the written column order. Hash aggregation groups by
+// projection keeps the written column order. A LEFT JOIN under inner
+// joins, (A ⟕ B) ⋈ C with no inner condition reading B, is applied
+// after them, (A ⋈ C) ⟕ B (PostgreSQL's outer-join identity;
+// join_order_outer.go), when the inner joins are estimated to keep at
+// most half of A's rows and B is a table scan: a selective C then
+// drives lookups into A and B. WHERE conjuncts reading B stay above. Hash aggregation groups by
 // one int key directly, by several plain keys through a column-wise
 // hash compared value by value (agg_hashkeys.go), and by a grouped
 // primary key alone when the table's other columns are grouped because

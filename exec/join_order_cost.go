@@ -166,6 +166,9 @@ func (ji *joinItems) permuted(exprs []Expr) (*joinItems, bool) {
 // reorderInnerJoins returns p with its inner joins in the cheapest
 // estimated order (see above), or p when the written order is kept.
 func (b *binder) reorderInnerJoins(p plan) plan {
+	if h, ok := b.hoistLeftJoins(p); ok {
+		return h // its inner tree is ordered there (join_order_outer.go)
+	}
 	var above []Expr // a filter's conjuncts that stay above
 	in := p
 	if f, ok := p.(*filterNode); ok {

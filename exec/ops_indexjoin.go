@@ -409,14 +409,23 @@ func (j *joinNode) estimate() int64 {
 	if l < 0 || r < 0 {
 		return -1
 	}
-	if ip := j.lookupTarget(); ip != nil && l < r {
+	perKey := func(ip *indexProbe, outer int64) int64 {
 		if uniqueColumn(ip.scan.table, ip.col) {
-			return l
+			return outer
 		}
 		if rpk, ok := rowsPerKey(ip.scan.table, ip.col); ok {
-			return int64(float64(l)*rpk + 0.5) // ANALYZE's distinct count
+			return int64(float64(outer)*rpk + 0.5) // ANALYZE's distinct count
 		}
-		return 4 * l // no statistics: a guess of a few rows per key
+		return 4 * outer // no statistics: a guess of a few rows per key
+	}
+	if ip := j.lookupTarget(); ip != nil && l < r {
+		return perKey(ip, l)
+	}
+	if sw := j.swapped(); sw != nil && r < l {
+		// the small right side looks up into the left (runSwapped)
+		if ip := sw.lookupTarget(); ip != nil {
+			return perKey(ip, r)
+		}
 	}
 	return max(l, r)
 }

@@ -11,7 +11,7 @@ import (
 // `SELECT … FROM e JOIN p ON p.id = e.src ORDER BY e.src DESC LIMIT 2`
 // by walking e's btree backwards and stopping after a few rows; a top-N
 // sort over the whole join reads every row instead. When the first sort
-// key of a top-N sort is an integer column with an ordered key index
+// key of a top-N sort is an integer or text column with an ordered key index
 // (KeyRangeSource) and the rows reach the sort through operators that
 // keep their order — filters, projections, inner and semi joins run as
 // lookup joins driven by that side — the sort runs over a copy of its
@@ -99,7 +99,7 @@ func orderedInput(rc *runCtx, p plan, col int, key sortKey) plan {
 		}
 		tc := x.colIdx[col]
 		rs, ok := x.table.Source.(KeyRangeSource)
-		if !ok || tc < 0 || tc >= len(x.table.Columns) || !intKeyType(x.table.Columns[tc].Type) || x.cols[col].t.OID != x.table.Columns[tc].Type.OID {
+		if !ok || tc < 0 || tc >= len(x.table.Columns) || !rangeKeyType(x.table.Columns[tc].Type) || x.cols[col].t.OID != x.table.Columns[tc].Type.OID {
 			return nil
 		}
 		if x.rng != nil && x.rng.col != tc {
@@ -120,7 +120,7 @@ func orderedInput(rc *runCtx, p plan, col int, key sortKey) plan {
 	return nil
 }
 
-// orderedScan reads a scan's rows in the order of an integer key column
+// orderedScan reads a scan's rows in the order of an integer or text key column
 // through its index: a step looks up the next keys (1, then 4 times as
 // many up to orderedKeysMax), sorts the rows found by the key and emits
 // them. A nullable column's NULL rows follow the keys (NULLS LAST).
@@ -144,13 +144,9 @@ func (o *orderedScan) columns() []colInfo { return o.s.columns() }
 func (o *orderedScan) run(ec *evalCtx, emit func(*Batch) error) error {
 	s := o.s
 	rs := s.table.Source.(KeyRangeSource)
-	lo, hi := int64(math.MinInt64), int64(math.MaxInt64)
-	if s.rng != nil {
-		var empty bool
-		var err error
-		if lo, hi, empty, err = s.rng.bounds(ec); err != nil || empty {
-			return err // a range keeps no NULL either
-		}
+	next, err := o.keySteps(ec, rs)
+	if err != nil || next == nil {
+		return err // an empty range keeps no NULL either
 	}
 	req, conv := s.prepare()
 	types := typesOf(s.cols)
@@ -164,18 +160,13 @@ func (o *orderedScan) run(ec *evalCtx, emit func(*Batch) error) error {
 		if o.enough != nil && o.enough() {
 			return nil // NULLS LAST rows sort after every key, too
 		}
-		keys, ok, err := rs.KeysInRange(ec.run.ctx, o.col, lo, hi, o.desc, n)
+		kv, more, err := next(n)
 		if err != nil {
-			return stopOK(err)
+			return err
 		}
-		if !ok {
-			return errf(CodeInternalError, "ordered scan of %s: the index of column %s keeps no order", s.table.Name, s.table.Columns[o.col].Name)
-		}
-		if len(keys) == 0 {
+		if kv.N == 0 {
 			break
 		}
-		kv := NewVec(s.table.Columns[o.col].Type, 0)
-		kv.I, kv.N = keys, len(keys)
 		buf := newBuffer(types)
 		err = stopOK(rs.LookupKeys(ec.run.ctx, o.col, kv, req, func(rec arrow.RecordBatch, addrs []uint64) error {
 			nr := int(rec.NumRows())
@@ -212,14 +203,8 @@ func (o *orderedScan) run(ec *evalCtx, emit func(*Batch) error) error {
 		if err != nil {
 			return err
 		}
-		last := keys[len(keys)-1]
-		if len(keys) < n || (o.desc && last == math.MinInt64) || (!o.desc && last == math.MaxInt64) {
+		if !more {
 			break
-		}
-		if o.desc {
-			hi = last - 1
-		} else {
-			lo = last + 1
 		}
 	}
 	if !o.nulls || s.rng != nil {
@@ -239,6 +224,81 @@ func (o *orderedScan) run(ec *evalCtx, emit func(*Batch) error) error {
 		}
 		return emit(&Batch{Cols: b.Cols, N: b.N, Sel: keep})
 	})
+}
+
+// keySteps returns the function stepping through the scan's key column
+// in order: each call returns the next n keys (fewer at the end) and
+// whether more may follow. It returns nil when the scan's range is empty.
+func (o *orderedScan) keySteps(ec *evalCtx, rs KeyRangeSource) (func(n int) (*Vec, bool, error), error) {
+	s := o.s
+	kt := s.table.Columns[o.col].Type
+	noOrder := func() error {
+		return errf(CodeInternalError, "ordered scan of %s: the index of column %s keeps no order", s.table.Name, s.table.Columns[o.col].Name)
+	}
+	if textKeyType(kt) {
+		var lo, hi TextBound
+		if s.rng != nil {
+			var empty bool
+			var err error
+			if lo, hi, empty, err = s.rng.textBounds(ec); err != nil || empty {
+				return nil, err
+			}
+		}
+		return func(n int) (*Vec, bool, error) {
+			keys, ok, err := rs.TextKeysInRange(ec.run.ctx, o.col, lo, hi, o.desc, n)
+			if err != nil {
+				return nil, false, stopOK(err)
+			}
+			if !ok {
+				return nil, false, noOrder()
+			}
+			kv := NewVec(kt, 0)
+			kv.S, kv.N = keys, len(keys)
+			if len(keys) < n {
+				return kv, false, nil
+			}
+			// the next step starts past the last key read
+			last := TextBound{Value: keys[len(keys)-1], Set: true, Strict: true}
+			if o.desc {
+				hi = last
+			} else {
+				lo = last
+			}
+			return kv, true, nil
+		}, nil
+	}
+	lo, hi := int64(math.MinInt64), int64(math.MaxInt64)
+	if s.rng != nil {
+		var empty bool
+		var err error
+		if lo, hi, empty, err = s.rng.bounds(ec); err != nil || empty {
+			return nil, err
+		}
+	}
+	return func(n int) (*Vec, bool, error) {
+		keys, ok, err := rs.KeysInRange(ec.run.ctx, o.col, lo, hi, o.desc, n)
+		if err != nil {
+			return nil, false, stopOK(err)
+		}
+		if !ok {
+			return nil, false, noOrder()
+		}
+		kv := NewVec(kt, 0)
+		kv.I, kv.N = keys, len(keys)
+		if len(keys) == 0 {
+			return kv, false, nil
+		}
+		last := keys[len(keys)-1]
+		if len(keys) < n || (o.desc && last == math.MinInt64) || (!o.desc && last == math.MaxInt64) {
+			return kv, false, nil
+		}
+		if o.desc {
+			hi = last - 1
+		} else {
+			lo = last + 1
+		}
+		return kv, true, nil
+	}, nil
 }
 
 // orderedJoin runs a lookup join batch by batch in its left input's

@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	"strings"
 	"testing"
 )
 
@@ -77,4 +78,48 @@ func plusZero(where string) string {
 		return "id + 0 " + where[3:]
 	}
 	return where
+}
+
+// TestOverlayTextRange: text range lookups, LIKE prefixes and the
+// ordered walk through a transaction's pending writes list the base's
+// keys and the pending inserts' in byte order, leave out deleted rows,
+// and answer what a scan answers (name concatenated with the empty
+// string is no key column).
+func TestOverlayTextRange(t *testing.T) {
+	cat, src := peopleTable(t, 3000)
+	src.Keys = []int{0, 1}
+	deleted := map[uint64]bool{100: true, 1001: true}
+	ins, err := NewMemTable(src.Cols, [][]any{{int64(9000), "p1000a", int64(1)}, {int64(9001), "p0", nil}, {int64(100), "p100 updated", int64(2)}, {int64(9002), "p999", int64(3)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	td := cat.Table("", "people")
+	td.Source = WithOverlay(src, src.Cols, &Overlay{Deleted: func(a uint64) bool { return deleted[a] }, Inserts: ins.Records})
+	eng := &Engine{Catalog: cat}
+	ctx := context.Background()
+	for _, c := range []struct{ where, order string }{
+		{"name BETWEEN 'p100' AND 'p1002'", "id"},
+		{"name > 'p998'", "id"},
+		{"name >= 'p0' AND name < 'p1'", "id"},
+		{"name LIKE 'p100%'", "id"},
+		{"name LIKE 'p99%'", "name DESC LIMIT 3"},
+		{"true", "name LIMIT 4"},
+		{"true", "name DESC NULLS LAST LIMIT 2"},
+	} {
+		src.scans.Store(0)
+		looked, err := eng.Query(ctx, nil, "SELECT _rowaddr, id, name FROM people WHERE "+c.where+" ORDER BY "+c.order)
+		if err != nil {
+			t.Fatalf("%s: %v", c.where, err)
+		}
+		if s := src.scans.Load(); s != 0 {
+			t.Errorf("%s ORDER BY %s: %d scans of the base, want lookups only", c.where, c.order, s)
+		}
+		scanned, err := eng.Query(ctx, nil, "SELECT _rowaddr, id, name FROM people WHERE "+strings.ReplaceAll(c.where, "name", "(name || '')")+" ORDER BY "+strings.ReplaceAll(c.order, "name", "name || ''"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a, b := oneText(t, scanned), oneText(t, looked); a != b || a == "" {
+			t.Errorf("%s ORDER BY %s: lookups give %q, scan %q", c.where, c.order, b, a)
+		}
+	}
 }

@@ -19,6 +19,34 @@ var _ exec.KeyRangeSource = (*Source)(nil)
 type sortedKeys struct {
 	once sync.Once
 	keys []int64
+
+	textOnce sync.Once
+	texts    []string
+}
+
+// textsOf is of for a text key column's map: its keys decoded, in byte
+// order.
+func (o *sortedKeys) textsOf(m addrMap) []string {
+	o.textOnce.Do(func() {
+		if !m.valid() || m.ints {
+			return
+		}
+		keys := make([]string, 0, len(m.one)+len(m.more))
+		add := func(k string) {
+			if v, ok := exec.TextKey(k); ok {
+				keys = append(keys, v)
+			}
+		}
+		for k := range m.one {
+			add(k)
+		}
+		for k := range m.more {
+			add(k)
+		}
+		slices.Sort(keys)
+		o.texts = keys
+	})
+	return o.texts
 }
 
 // intKeySet is a set of integer keys: an addrMap or addedLayers.
@@ -75,4 +103,30 @@ func within(keys []int64, lo, hi int64) []int64 {
 		return nil
 	}
 	return keys[i:j]
+}
+
+// TextKeysInRange implements exec.KeyRangeSource for a text or varchar
+// key column, as KeysInRange. The read set records a scan of the table:
+// a text range has no place in the read log's integer ranges.
+func (s *Source) TextKeysInRange(ctx context.Context, column int, lo, hi exec.TextBound, desc bool, limit int) ([]string, bool, error) {
+	s.logRange(ctx, -1, 0, 0)
+	if column < 0 || column >= len(s.cols) {
+		return nil, false, fmt.Errorf("lancesrc: TextKeysInRange on column %d of a %d-column table", column, len(s.cols))
+	}
+	if t := s.cols[column].Type.OID; t != exec.OIDText && t != exec.OIDVarchar {
+		return nil, false, nil
+	}
+	idx, err := s.keyIndex(ctx, column)
+	if err != nil {
+		return nil, false, err
+	}
+	if idx.base.ints {
+		return nil, false, nil
+	}
+	a := exec.TextKeysWithin(idx.baseOrder.textsOf(idx.base), lo, hi)
+	var b []string
+	if idx.added.valid() {
+		b = exec.TextKeysWithin(idx.addedOrder.textsOf(idx.added), lo, hi)
+	}
+	return exec.MergeTextKeys(a, b, desc, limit), true, nil
 }

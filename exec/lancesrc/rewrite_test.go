@@ -87,6 +87,60 @@ func TestKeyIndexTextKeys(t *testing.T) {
 	if got := contents(x)[string(exec.AppendKey(nil, textVec("v7"), 0))]; len(got) != 2 {
 		t.Fatalf("key v7: %d addresses, want 2", len(got))
 	}
+	checkTextOrder(t, x, truth(ds))
+}
+
+// checkTextOrder says a text index lists its live keys in byte order
+// (base and added merged), each once, within strict and inclusive
+// bounds, both directions, and that a limit keeps the first keys.
+func checkTextOrder(t *testing.T, x *keyIndex, live map[string][]uint64) {
+	t.Helper()
+	in := func(lo, hi exec.TextBound, desc bool, limit int) []string {
+		a := exec.TextKeysWithin(x.baseOrder.textsOf(x.base), lo, hi)
+		var b []string
+		if x.added.valid() {
+			b = exec.TextKeysWithin(x.addedOrder.textsOf(x.added), lo, hi)
+		}
+		return exec.MergeTextKeys(a, b, desc, limit)
+	}
+	var want []string
+	for k := range live {
+		v, ok := exec.TextKey(k)
+		if !ok {
+			t.Fatalf("key %q does not decode as text", k)
+		}
+		want = append(want, v)
+	}
+	// keys whose rows were all deleted may stay listed: the sub-ranges
+	// are checked against the full listing, which holds every live key
+	all := in(exec.TextBound{}, exec.TextBound{}, false, 0)
+	if !slices.IsSorted(all) || len(slices.Compact(slices.Clone(all))) != len(all) {
+		t.Fatal("text keys not ascending and distinct")
+	}
+	for _, v := range want {
+		if _, found := slices.BinarySearch(all, v); !found {
+			t.Fatalf("live key %q missing from the ordered keys", v)
+		}
+	}
+	want = all
+	lo := exec.TextBound{Value: want[10], Set: true, Strict: true}
+	hi := exec.TextBound{Value: want[40], Set: true}
+	for _, c := range []struct {
+		lo, hi exec.TextBound
+		want   []string
+	}{
+		{exec.TextBound{}, exec.TextBound{}, want},
+		{lo, hi, want[11:41]},
+		{exec.TextBound{Value: want[10], Set: true}, exec.TextBound{Value: want[40], Set: true, Strict: true}, want[10:40]},
+	} {
+		if got := in(c.lo, c.hi, false, 0); !slices.Equal(got, c.want) {
+			t.Fatalf("text keys in %+v..%+v: got %d keys, want %d", c.lo, c.hi, len(got), len(c.want))
+		}
+		down := in(c.lo, c.hi, true, 3)
+		if len(down) != 3 || down[0] != c.want[len(c.want)-1] || down[2] != c.want[len(c.want)-3] {
+			t.Fatalf("descending limit 3: %v", down)
+		}
+	}
 }
 
 func textVec(s string) *exec.Vec {
