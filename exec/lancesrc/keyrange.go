@@ -24,29 +24,49 @@ type sortedKeys struct {
 	texts    []string
 }
 
-// textsOf is of for a text key column's map: its keys decoded, in byte
+// textKeySet is a set of text keys (encoded): an addrMap or
+// addedLayers.
+type textKeySet interface {
+	valid() bool
+	intKeyed() bool
+	eachEncodedKey(func(string))
+}
+
+// textsOf is of for a text key column's keys: decoded, distinct, in byte
 // order.
-func (o *sortedKeys) textsOf(m addrMap) []string {
+func (o *sortedKeys) textsOf(m textKeySet) []string {
 	o.textOnce.Do(func() {
-		if !m.valid() || m.ints {
+		if !m.valid() || m.intKeyed() {
 			return
 		}
-		keys := make([]string, 0, len(m.one)+len(m.more))
-		add := func(k string) {
+		var keys []string
+		m.eachEncodedKey(func(k string) {
 			if v, ok := exec.TextKey(k); ok {
 				keys = append(keys, v)
 			}
-		}
-		for k := range m.one {
-			add(k)
-		}
-		for k := range m.more {
-			add(k)
-		}
+		})
 		slices.Sort(keys)
-		o.texts = keys
+		o.texts = slices.Compact(keys) // layers may repeat a key
 	})
 	return o.texts
+}
+
+// eachEncodedKey calls fn with each distinct key of a text-keyed map.
+func (m addrMap) eachEncodedKey(fn func(string)) {
+	for k := range m.one {
+		fn(k)
+	}
+	for k := range m.more {
+		fn(k)
+	}
+}
+
+// eachEncodedKey calls fn with each layer's keys (a key added in two
+// layers comes twice).
+func (a addedLayers) eachEncodedKey(fn func(string)) {
+	for _, l := range a.layers {
+		l.m.eachEncodedKey(fn)
+	}
 }
 
 // intKeySet is a set of integer keys: an addrMap or addedLayers.
