@@ -22,9 +22,8 @@ func splitInterval(iv Interval) intervalFields {
 	}
 }
 
-// formatInterval renders IntervalStyle postgres: "1 year 2 mons -3 days +04:05:06".
-func formatInterval(iv Interval) string { return formatIntervalStyled(iv, IntervalPostgres) }
-
+// formatIntervalStyled renders iv in an IntervalStyle (postgres: "1 year
+// 2 mons -3 days +04:05:06").
 func formatIntervalStyled(iv Interval, style IntervalStyle) string {
 	f := splitInterval(iv)
 	var sb strings.Builder
