@@ -291,6 +291,7 @@ func (w *mergeWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite) e
 	if len(pw.Delta.Registrations) > 0 && source.State.Schema.NextID > max(target.State.Schema.NextID, pw.Delta.NextID) {
 		pw.Delta.NextID = source.State.Schema.NextID
 	}
+	p.assignOIDs()
 	w.mu.Lock()
 	w.staged[pw.OperationID] = p.staged
 	w.plans[pw.OperationID] = p.plans

@@ -374,7 +374,7 @@ func sequenceDefs(entries []graph.TableEntry, store objstore.Store) []*exec.Sequ
 		if err != nil {
 			continue
 		}
-		tableOID := uint32(firstUserOID + e.ID)
+		tableOID := e.RelOID()
 		if e.ID == 0 {
 			tableOID = uint32(pendingSeqOIDBase + i*64)
 		}
