@@ -34,7 +34,9 @@ CREATE FUNCTION dbl(x int4) RETURNS int4 LANGUAGE sql AS 'SELECT x * 2';
 -- their table ids are random (bit 62 set), main's come from the counter
 SELECT name, table_id >= 4611686018427387904 AS random_id FROM graph.tables ORDER BY 1;
 SET graph.branch = 'main';
+SELECT id AS before_merge FROM graph.commits ORDER BY manifest_version DESC LIMIT 1 \gset
 CALL graph.merge('dev');
+SELECT id AS first_merge FROM graph.commits ORDER BY manifest_version DESC LIMIT 1 \gset
 SELECT * FROM a ORDER BY id;
 SELECT * FROM b ORDER BY id;
 SELECT * FROM a_view ORDER BY id;
@@ -73,6 +75,15 @@ CALL graph.merge('dev');
 SELECT * FROM a ORDER BY id;
 SELECT * FROM b ORDER BY id;
 SELECT p.name, q.name FROM follows f JOIN person p ON p.id = f.src JOIN person q ON q.id = f.dst ORDER BY 1;
+-- time travel reads each version's catalog and rows
+SET graph.as_of = :'first_merge';
+SELECT * FROM b ORDER BY id;
+SELECT count(*) AS relations, count(DISTINCT oid) AS oids FROM pg_class
+ WHERE relname IN ('base', 'a', 'b', 'a_view', 'b_view', 'main_seq', 'dev_seq', 'person', 'follows');
+SET graph.as_of = :'before_merge';
+SELECT * FROM b;
+SELECT * FROM a ORDER BY id;
+RESET graph.as_of;
 CALL graph.merge('main', 'dev');
 SET graph.branch = 'dev';
 SELECT * FROM b ORDER BY id;
