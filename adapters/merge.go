@@ -410,7 +410,9 @@ func (p *mergePlan) table(ctx context.Context, s graph.TableEntry, sb, tb *graph
 				p.conflict(s.Name, "rewritten on both branches (ALTER TABLE that rewrites rows, or TRUNCATE)%s", p.bothRewrites(k, k))
 				return nil
 			}
-			p.conflict(s.Name, "the same table id was registered on both branches")
+			// only tables both branches created before a table created
+			// off main got a random id (graph.BranchID) share one
+			p.conflict(s.Name, "the same table id was registered on both branches (a table created on %s and one on %s before table ids were unique per branch): re-create the table on a branch other than main (CREATE TABLE … AS) and merge again", p.w.from, p.w.into)
 			return nil
 		}
 		reg := s

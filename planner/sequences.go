@@ -326,8 +326,8 @@ func (v *view) Sequences(schema string) []*exec.SequenceDef {
 	return sequenceDefs(v.pend.ddlOverlay(v.root).Tables(), v.root.store)
 }
 
-// Sequence OIDs: a standalone sequence is a table entry (firstUserOID +
-// its id, as tables); an owned one gets a range of its own, apart from
+// Sequence OIDs: a standalone sequence is a table entry (its RelOID,
+// as tables); an owned one gets a range of its own, apart from
 // exec's constraint (1e6 + 64·table) and default (2³¹ + …) OIDs; one
 // created in the open transaction (no id yet) a number from a third.
 const (
