@@ -49,6 +49,10 @@
 //   - CreateTable: a staged Overwrite at version 0 of a fresh dataset
 //     (effect "create"), registration of a new id/incarnation with fresh
 //     column ids, and the stage's rows for it in the same first version.
+//     Off main the table id is random (graph.BranchID) and the OID the
+//     counter value, kept in the entry, so tables two branches create
+//     stay distinct when they merge (merge_oids.go re-numbers an OID the
+//     merge target already uses).
 //   - ReplaceTable (ALTER rewrites: ADD/DROP/RENAME COLUMN, type
 //     change): a new incarnation of the same table id — a fresh dataset
 //     created like a table, rows streamed in — registered, and the old

@@ -291,6 +291,7 @@ func (w *mergeWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite) e
 	if len(pw.Delta.Registrations) > 0 && source.State.Schema.NextID > max(target.State.Schema.NextID, pw.Delta.NextID) {
 		pw.Delta.NextID = source.State.Schema.NextID
 	}
+	p.assignOIDs()
 	w.mu.Lock()
 	w.staged[pw.OperationID] = p.staged
 	w.plans[pw.OperationID] = p.plans
@@ -409,7 +410,9 @@ func (p *mergePlan) table(ctx context.Context, s graph.TableEntry, sb, tb *graph
 				p.conflict(s.Name, "rewritten on both branches (ALTER TABLE that rewrites rows, or TRUNCATE)%s", p.bothRewrites(k, k))
 				return nil
 			}
-			p.conflict(s.Name, "the same table id was registered on both branches")
+			// only tables both branches created before a table created
+			// off main got a random id (graph.BranchID) share one
+			p.conflict(s.Name, "the same table id was registered on both branches (a table created on %s and one on %s before table ids were unique per branch): re-create the table on a branch other than main (CREATE TABLE … AS) and merge again", p.w.from, p.w.into)
 			return nil
 		}
 		reg := s

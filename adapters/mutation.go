@@ -90,10 +90,16 @@ func (w *mutationWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite
 		}
 		// a new table gets a fresh id; a replacement (ALTER rewrite,
 		// TRUNCATE) keeps the id and gets a new incarnation
+		// a table created off main gets a random id, its OID the counter
+		// value main would have used (graph.BranchID)
 		var id uint64
-		if p.replaces != nil {
-			id = p.replaces.ID
-		} else {
+		var oid uint32
+		switch {
+		case p.replaces != nil:
+			id, oid = p.replaces.ID, p.replaces.OID
+		case base.Branch != graph.MainBranch:
+			id, oid = freshTableID(), uint32(graph.FirstUserOID+schemaRow.Allocate())
+		default:
 			id = schemaRow.Allocate()
 		}
 		inc := schemaRow.Allocate()
@@ -112,7 +118,7 @@ func (w *mutationWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite
 		}
 		key := graph.TableKey{ID: id, Incarnation: inc}
 		txn := uuid.NewString()
-		entry := graph.TableEntry{ID: id, Incarnation: inc, Name: p.name, Kind: p.kind, Def: def,
+		entry := graph.TableEntry{ID: id, Incarnation: inc, OID: oid, Name: p.name, Kind: p.kind, Def: def,
 			Location: datasetLocation(key, txn), State: graph.Live}
 		as, err := physicalSchema(def)
 		if err != nil {

@@ -345,7 +345,15 @@ func (s *Stage) Truncate(name string) error {
 // (bit 62 set, above any counter id) lets a merge of a table both
 // branches re-columned line their added columns up by id, now and in
 // later merges (merge_recolumn_both.go).
-func freshColumnID() uint64 {
+func freshColumnID() uint64 { return randomID() }
+
+// freshTableID is the id of a table created on a branch other than main
+// (graph.BranchID): unique across branches, so tables two branches create
+// after a fork stay distinct in a merge.
+func freshTableID() uint64 { return randomID() }
+
+// randomID is bit 62 and 62 random bits.
+func randomID() uint64 {
 	var b [8]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		panic(err) // crypto/rand never fails on supported platforms

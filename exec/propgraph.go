@@ -9,7 +9,7 @@ import (
 // reads its element tables, labels and property expressions
 // (graph_table.go), and the pg_propgraph_* catalogs list them with
 // PostgreSQL 19's columns. OIDs: the graph's is its entry's
-// (16384 + entry id); the rows of its elements, labels, properties and
+// (graph.TableEntry.RelOID); the rows of its elements, labels, properties and
 // their links take OIDs derived from it (propGraphOID), stable while the
 // graph's definition is.
 

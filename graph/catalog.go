@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"sort"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
@@ -118,7 +119,7 @@ func (sn *Snapshot) Catalog() Catalog { return Catalog{s: sn.State} }
 // Table returns the live table named name.
 func (c Catalog) Table(name string) (TableEntry, bool) { return c.s.TableByName(name) }
 
-// Tables returns every live table in key order.
+// Tables returns every live table in creation (OID) order.
 func (c Catalog) Tables() []TableEntry {
 	var out []TableEntry
 	for _, t := range c.s.Tables {
@@ -126,5 +127,9 @@ func (c Catalog) Tables() []TableEntry {
 			out = append(out, t)
 		}
 	}
+	// in creation order, as PostgreSQL lists relations by OID: key order
+	// is that on main, but a table created off main has a random id
+	// (BranchID) and its OID from the counter
+	sort.SliceStable(out, func(i, j int) bool { return out[i].RelOID() < out[j].RelOID() })
 	return out
 }

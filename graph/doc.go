@@ -7,7 +7,8 @@
 // name, kind, definition with stable column ids, location, pinned
 // version, Lance branch, row count, live|dropped, fence epoch) plus one
 // schema row (identity = monotonic counter + content hash, and the
-// never-reusing id allocator). Each version is an Overwrite whose data
+// never-reusing id allocator; a table created off main takes a random id,
+// BranchID, and keeps its OID in its entry). Each version is an Overwrite whose data
 // file holds those rows and whose transaction properties carry the same
 // state and the commit lineage (id, parent, actor, message, time,
 // operation id, writer kind, recovery kind), so reading a snapshot costs

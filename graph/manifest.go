@@ -57,12 +57,42 @@ type TableEntry struct {
 	// Epoch is bumped by a recovery fence: a writer that prepared against
 	// an older epoch can no longer publish (its read-set member changed).
 	Epoch uint64 `json:"epoch,omitempty"`
+	// OID, when set, is the relation's PostgreSQL OID (pg_class.oid);
+	// unset, it is FirstUserOID + ID. A table created off main has a
+	// random ID (BranchID) and an OID from the allocator; a merge gives a
+	// registered table whose OID another live table of the target has a
+	// fresh one (docs/architecture.md, merges). The OID is a display
+	// attribute of one catalog, never an identity: merges match tables by
+	// ID.
+	OID uint32 `json:"oid,omitempty"`
 	// Txn, when set, is the commit record of a pin published before its
 	// Lance version existed (commit path v2, docs/architecture.md): the
 	// UUID of the transaction staged against Version-1 whose application
 	// yields Version. Version may not be materialized yet; open it with
 	// Root.OpenTable or Root.Materialize, which materialize it first.
 	Txn string `json:"txn,omitempty"`
+}
+
+// FirstUserOID is where PostgreSQL starts user object OIDs.
+const FirstUserOID = 16384
+
+// BranchID marks a table id drawn at random (bit 62 and 62 random bits)
+// rather than from the allocator: a table created on a branch other than
+// main. Each branch's allocator is a copy of its parent's, so counter ids
+// two branches draw collide, and a random id keeps every table created on
+// either side of a fork distinct when they merge.
+const BranchID uint64 = 1 << 62
+
+// RelOID is the entry's relation OID (0 for an entry not yet published,
+// whose ID is 0).
+func (e TableEntry) RelOID() uint32 {
+	if e.OID != 0 {
+		return e.OID
+	}
+	if e.ID == 0 {
+		return 0
+	}
+	return uint32(FirstUserOID + e.ID)
 }
 
 // Key is the identity pair of the entry.
@@ -225,7 +255,8 @@ func keyLess(a, b TableKey) bool {
 }
 
 // Validate checks the structural invariants of a state: sorted unique
-// keys, one live table per name, ids below the allocator.
+// keys, one live table per name, ids below the allocator (random
+// BranchID ids aside).
 func (s State) Validate() error {
 	names := map[string]bool{}
 	for i, t := range s.Tables {
@@ -241,7 +272,7 @@ func (s State) Validate() error {
 			}
 			names[t.Name] = true
 		}
-		if t.ID >= s.Schema.NextID || t.Incarnation >= s.Schema.NextID {
+		if t.ID >= s.Schema.NextID && t.ID&BranchID == 0 || t.Incarnation >= s.Schema.NextID {
 			return fmt.Errorf("%w: table %s id not below the allocator %d", ErrCorruptManifest, t.Key(), s.Schema.NextID)
 		}
 	}

@@ -124,10 +124,11 @@ func TestPublishIsCASAndSnapshotsTimeTravel(t *testing.T) {
 func TestStateValidate(t *testing.T) {
 	ok := State{Schema: SchemaRow{NextID: 10}, Tables: []TableEntry{{ID: 1, Incarnation: 2, Name: "a", State: Live}}}
 	cases := map[string]State{
-		"duplicate live name": {Schema: SchemaRow{NextID: 10}, Tables: []TableEntry{{ID: 1, Incarnation: 2, Name: "a", State: Live}, {ID: 3, Incarnation: 4, Name: "a", State: Live}}},
-		"unsorted":            {Schema: SchemaRow{NextID: 10}, Tables: []TableEntry{{ID: 3, Incarnation: 4, Name: "b", State: Live}, {ID: 1, Incarnation: 2, Name: "a", State: Live}}},
-		"bad state":           {Schema: SchemaRow{NextID: 10}, Tables: []TableEntry{{ID: 1, Incarnation: 2, Name: "a", State: "zombie"}}},
-		"id above allocator":  {Schema: SchemaRow{NextID: 2}, Tables: []TableEntry{{ID: 1, Incarnation: 2, Name: "a", State: Live}}},
+		"duplicate live name":                    {Schema: SchemaRow{NextID: 10}, Tables: []TableEntry{{ID: 1, Incarnation: 2, Name: "a", State: Live}, {ID: 3, Incarnation: 4, Name: "a", State: Live}}},
+		"unsorted":                               {Schema: SchemaRow{NextID: 10}, Tables: []TableEntry{{ID: 3, Incarnation: 4, Name: "b", State: Live}, {ID: 1, Incarnation: 2, Name: "a", State: Live}}},
+		"bad state":                              {Schema: SchemaRow{NextID: 10}, Tables: []TableEntry{{ID: 1, Incarnation: 2, Name: "a", State: "zombie"}}},
+		"id above allocator":                     {Schema: SchemaRow{NextID: 2}, Tables: []TableEntry{{ID: 1, Incarnation: 2, Name: "a", State: Live}}},
+		"branch id, incarnation above allocator": {Schema: SchemaRow{NextID: 2}, Tables: []TableEntry{{ID: BranchID | 7, Incarnation: 2, Name: "a", State: Live}}},
 	}
 	if err := ok.Validate(); err != nil {
 		t.Fatal(err)
@@ -136,6 +137,21 @@ func TestStateValidate(t *testing.T) {
 		if err := st.Validate(); !IsCorruptManifest(err) {
 			t.Errorf("%s: %v", name, err)
 		}
+	}
+	// a table created off main has a random id above the allocator
+	// (BranchID) and its OID in its entry
+	br := State{Schema: SchemaRow{NextID: 10}, Tables: []TableEntry{{ID: 1, Incarnation: 2, Name: "a", State: Live}, {ID: BranchID | 12345, Incarnation: 3, OID: FirstUserOID + 3, Name: "b", State: Live}}}
+	if err := br.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if got := br.Tables[0].RelOID(); got != FirstUserOID+1 {
+		t.Errorf("counter id's OID %d", got)
+	}
+	if got := br.Tables[1].RelOID(); got != FirstUserOID+3 {
+		t.Errorf("branch id's OID %d", got)
+	}
+	if got := (TableEntry{}).RelOID(); got != 0 {
+		t.Errorf("unpublished entry's OID %d", got)
 	}
 	// a dropped table frees its name
 	d := State{Schema: SchemaRow{NextID: 10}, Tables: []TableEntry{{ID: 1, Incarnation: 2, Name: "a", State: Dropped}, {ID: 3, Incarnation: 4, Name: "a", State: Live}}}

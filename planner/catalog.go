@@ -382,7 +382,9 @@ func tableCacheKey(e graph.TableEntry) string {
 	def, _ := json.Marshal(e.Def)
 	h := fnv.New64a()
 	h.Write(def)
-	return fmt.Sprintf("%s|%s|%s|%d|%x|%d", e.Location, e.Branch, e.Name, e.ID, h.Sum64(), e.Version)
+	// the OID too: a merge can give a table another OID on the target
+	// than on the branch whose entry it copies (graph.TableEntry.OID)
+	return fmt.Sprintf("%s|%s|%s|%d|%d|%x|%d", e.Location, e.Branch, e.Name, e.ID, e.RelOID(), h.Sum64(), e.Version)
 }
 
 // defCacheKey is a tableCacheKey without its version.
@@ -464,7 +466,7 @@ func tableDef(ctx context.Context, root *graph.Root, e graph.TableEntry) (_ *exe
 	if err != nil {
 		return nil, false, wire.Errorf("XX001", "table %q has an unreadable definition", e.Name).WithDetail(err.Error())
 	}
-	td := &exec.TableDef{OID: uint32(firstUserOID + e.ID), Schema: "public", Name: e.Name}
+	td := &exec.TableDef{OID: e.RelOID(), Schema: "public", Name: e.Name}
 	var unsupported []string
 	for i, f := range schema.Fields() {
 		t, ok := execType(f.Type)

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 
 	"github.com/pggraph/pggraph/exec"
+	"github.com/pggraph/pggraph/graph"
 )
 
 // What pg_locks, pg_stat_activity and pg_blocking_pids show of the row
@@ -70,7 +71,11 @@ func (rl *rowLocks) holds() []exec.RowLockHold {
 		if o.waiting != nil || o.waitingOwner != nil {
 			h.Waiting, h.WaitStart = true, o.waitStart
 			if t := tableOfKey(o.waitKey); len(t) >= 8 {
-				h.Relation = uint32(firstUserOID + binary.BigEndian.Uint64([]byte(t[len(t)-8:])))
+				// a table created off main has a random id and its OID in
+				// its entry (graph.BranchID), not derivable here: left 0
+				if id := binary.BigEndian.Uint64([]byte(t[len(t)-8:])); id&graph.BranchID == 0 {
+					h.Relation = uint32(firstUserOID + id)
+				}
 			}
 			if o.waiting != nil {
 				for b, m := range o.waiting.holders {

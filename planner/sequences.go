@@ -343,8 +343,8 @@ func (v *view) Sequences(schema string) []*exec.SequenceDef {
 	return sequenceDefs(v.pend.ddlOverlay(v.root).Tables(), v.root.store)
 }
 
-// Sequence OIDs: a standalone sequence is a table entry (firstUserOID +
-// its id, as tables); an owned one gets a range of its own, apart from
+// Sequence OIDs: a standalone sequence is a table entry (its RelOID,
+// as tables); an owned one gets a range of its own, apart from
 // exec's constraint (1e6 + 64·table) and default (2³¹ + …) OIDs; one
 // created in the open transaction (no id yet) a number from a third.
 const (
@@ -391,7 +391,7 @@ func sequenceDefs(entries []graph.TableEntry, store objstore.Store) []*exec.Sequ
 		if err != nil {
 			continue
 		}
-		tableOID := uint32(firstUserOID + e.ID)
+		tableOID := e.RelOID()
 		if e.ID == 0 {
 			tableOID = uint32(pendingSeqOIDBase + i*64)
 		}

@@ -10,7 +10,8 @@ import (
 )
 
 // FirstUserOID is where PostgreSQL starts user object OIDs; a table's OID
-// is derived from its stable id so it survives renames.
+// is its entry's (graph.TableEntry.RelOID: derived from its stable id, or
+// kept in the entry for a table created off main), so it survives renames.
 const FirstUserOID = 16384
 
 // ExecTable is the exec view of a table (schema public) without Source:
@@ -23,7 +24,7 @@ func ExecTable(e graph.TableEntry) (*exec.TableDef, error) {
 	if err != nil {
 		return nil, err
 	}
-	td := &exec.TableDef{OID: uint32(FirstUserOID + e.ID), Schema: "public", Name: e.Name, Comment: m.Comment, Owner: m.Owner, ACL: m.ACL}
+	td := &exec.TableDef{OID: e.RelOID(), Schema: "public", Name: e.Name, Comment: m.Comment, Owner: m.Owner, ACL: m.ACL}
 	if m.Relkind == RelView {
 		return execView(td, m), nil
 	}

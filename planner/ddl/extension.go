@@ -52,9 +52,7 @@ func ExecExtension(e graph.TableEntry, name string, m TableMeta) exec.ExtensionD
 	if m.Extension != nil {
 		d.Version = m.Extension.Version
 	}
-	if e.ID != 0 {
-		d.OID = uint32(16384 + e.ID)
-	}
+	d.OID = e.RelOID()
 	return d
 }
 

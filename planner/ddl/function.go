@@ -119,7 +119,7 @@ func signature(name string, oids []uint32) string {
 // ExecFunction is the executor's description of a function entry.
 func ExecFunction(e graph.TableEntry, name string, m TableMeta) *exec.FuncDef {
 	f := m.Function
-	d := &exec.FuncDef{OID: uint32(16384 + e.ID), Schema: "public", Name: name, Owner: m.Owner,
+	d := &exec.FuncDef{OID: e.RelOID(), Schema: "public", Name: name, Owner: m.Owner,
 		Ret: f.Ret.Exec(), RetSet: f.RetSet, Language: f.Language, Body: f.Body, Volatility: f.Volatility, Strict: f.Strict, Proc: f.Proc, Comment: m.Comment, ACL: m.ACL}
 	for _, a := range f.Args {
 		d.Args = append(d.Args, exec.FuncArg{Name: a.Name, Type: a.Type.Exec(), Mode: a.Mode, Default: a.Default})

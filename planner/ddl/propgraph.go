@@ -85,9 +85,7 @@ func PropGraphName(entry string) (string, bool) {
 // ExecPropGraph is the executor's description of a property graph entry.
 func ExecPropGraph(e graph.TableEntry, name string, m TableMeta) *exec.PropGraphDef {
 	d := &exec.PropGraphDef{Schema: "public", Name: name, Owner: m.Owner, Comment: m.Comment}
-	if e.ID != 0 {
-		d.OID = uint32(16384 + e.ID)
-	}
+	d.OID = e.RelOID()
 	if m.PropGraph == nil {
 		return d
 	}

@@ -278,7 +278,7 @@ func (pc *planCtx) schemaMembers(s string) ([]string, map[string]TableMeta, erro
 		if (s == "public" && pc.schemaOf(e.Name) == "public" || strings.HasPrefix(e.Name, s+".")) && !strings.Contains(e.Name, ":") {
 			out = append(out, e.Name)
 			metas[e.Name] = ms[i]
-			ids[e.Name] = e.ID
+			ids[e.Name] = uint64(e.RelOID())
 			if e.ID == 0 { // created in the open transaction: after the others
 				ids[e.Name] = math.MaxUint64
 			}
