@@ -13,7 +13,8 @@ import (
 // (enums, domains), functions and procedures, triggers and indexes named
 // by COMMENT. PostgreSQL lets only an object's owner (or a member of
 // the owning role, or a superuser) drop, alter, replace or comment on
-// it, and creating a trigger needs TRIGGER on its table. Objects that do
+// it, creating a trigger needs TRIGGER on its table, and CREATE TABLE
+// (LIKE src) needs SELECT on src. Objects that do
 // not exist are left to the statement, which reports them (or skips
 // them under IF EXISTS). Relations are checked by ownerChecks
 // (table_privileges.go).
@@ -27,6 +28,21 @@ func (w *writer) objectOwnerChecks(pc *privCtx, n *q.Node) error {
 	switch x := n.Node.(type) {
 	case *q.Node_DropStmt:
 		return w.dropObjectOwnerCheck(pc, x.DropStmt)
+	case *q.Node_CreateStmt:
+		// CREATE TABLE (LIKE src): SELECT on src, as PostgreSQL's
+		// transformTableLikeClause asks
+		for _, el := range x.CreateStmt.TableElts {
+			like := el.GetTableLikeClause()
+			if like == nil {
+				continue
+			}
+			if td := w.tableDefOf(like.Relation); td != nil {
+				if err := pc.need(pc.role, td, access.PrivSelect); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
 	case *q.Node_CreateTrigStmt:
 		td := w.tableDefOf(x.CreateTrigStmt.Relation)
 		if td == nil {

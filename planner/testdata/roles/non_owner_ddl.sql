@@ -46,7 +46,22 @@ REVOKE ALL ON pt FROM aown;
 SELECT obj_description('pt'::regclass);
 SELECT f();
 VACUUM (ANALYZE) pt;
+-- as postgres
+GRANT CREATE ON SCHEMA public TO evil;
+-- as evil
+CREATE TABLE stolen (LIKE pt);
+CREATE TABLE stolen_v (LIKE pv INCLUDING ALL);
+CREATE TABLE stolen_s (LIKE pt INCLUDING ALL);
 -- as aown
+GRANT SELECT ON pt TO evil;
+-- as evil
+CREATE TABLE copied (LIKE pt INCLUDING ALL);
+SELECT count(*) FROM copied;
+DROP TABLE copied;
+-- as postgres
+REVOKE CREATE ON SCHEMA public FROM evil;
+-- as aown
+REVOKE SELECT ON pt FROM evil;
 SELECT count(*) FROM pg_stats WHERE tablename = 'pt';
 ANALYZE pt;
 SELECT attname, null_frac, n_distinct FROM pg_stats WHERE tablename = 'pt' ORDER BY 1;
