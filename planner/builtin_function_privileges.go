@@ -76,11 +76,8 @@ func (s *session) grantsOnBuiltinFunctions(ctx context.Context, n *q.Node) bool 
 
 // grantOnBuiltinFunctions applies GRANT/REVOKE … ON FUNCTION to built-in
 // functions on the session's branch, with PostgreSQL's order of checks
-// (the functions, the grantees, the privileges) and its rules: the
-// grantor is the acting role's best grantor; without grant options the
-// statement warns and changes nothing, or fails with 42501 when the
-// role holds no privilege at all; a REVOKE of a privilege others
-// received through it needs CASCADE.
+// (the functions, the grantees, the privileges) and its rules
+// (grantExecute).
 func (rc *roleChange) grantOnBuiltinFunctions(st *q.GrantStmt) error {
 	var fns []exec.BuiltinFunction
 	if st.Targtype == q.GrantTargetType_ACL_TARGET_ALL_IN_SCHEMA {
@@ -155,27 +152,15 @@ func (rc *roleChange) grantOnBuiltinFunctions(st *q.GrantStmt) error {
 		}
 		done[f.Signature] = true
 		cur, _ := rc.c.BuiltinFunctionACL(branch, f.Signature)
-		grantor, options := rc.c.TableGrantor(actor.OID, owner, cur, access.PrivExecute)
-		if options&access.PrivExecute == 0 {
-			if held, _ := rc.c.TablePrivileges(grantor, owner, cur); held&access.PrivExecute == 0 {
-				return errPermission("function", f.Name)
-			}
+		acl, ok, err := grantExecute(rc.c, actor.OID, owner, cur, grantees, st, f.Name) // function_privileges.go
+		if err != nil {
+			return err
+		}
+		if !ok {
 			if rc.notice != nil {
 				rc.notice(&wire.Error{Severity: "WARNING", Code: "01007", Message: fmt.Sprintf("no privileges %s for \"%s\"", what, f.Name)})
 			}
 			continue
-		}
-		acl := cur
-		for _, g := range grantees {
-			if st.IsGrant {
-				acl = access.GrantTable(acl, owner, g, grantor, access.PrivExecute, st.GrantOption)
-				continue
-			}
-			next, err := rc.c.RevokeTable(acl, owner, g, grantor, access.PrivExecute, st.GrantOption, st.Behavior == q.DropBehavior_DROP_CASCADE)
-			if err != nil {
-				return errRole("2BP01", "dependent privileges exist").WithHint("Use CASCADE to revoke them too.")
-			}
-			acl = next
 		}
 		rc.c.SetBuiltinFunctionACL(branch, f.Signature, acl)
 	}

@@ -139,26 +139,13 @@ func (w *writer) grantFunctions(pc *privCtx, st *q.GrantStmt) ([]ddl.Change, err
 		done[f.e.Name] = true
 		fname, _ := ddl.FuncName(f.e.Name)
 		owner := f.m.Owner
-		cur := access.FunctionACL(owner, f.m.ACL)
-		grantor, options := pc.c.TableGrantor(pc.role, owner, cur, access.PrivExecute)
-		if options&access.PrivExecute == 0 {
-			if held, _ := pc.c.TablePrivileges(grantor, owner, cur); held&access.PrivExecute == 0 {
-				return nil, errPermission("function", fname)
-			}
+		acl, ok, err := grantExecute(pc.c, pc.role, owner, access.FunctionACL(owner, f.m.ACL), grantees, st, fname)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
 			w.warn(fmt.Sprintf("no privileges %s for \"%s\"", what, fname))
 			continue
-		}
-		acl := cur
-		for _, g := range grantees {
-			if st.IsGrant {
-				acl = access.GrantTable(acl, owner, g, grantor, access.PrivExecute, st.GrantOption)
-				continue
-			}
-			next, err := pc.c.RevokeTable(acl, owner, g, grantor, access.PrivExecute, st.GrantOption, st.Behavior == q.DropBehavior_DROP_CASCADE)
-			if err != nil {
-				return nil, wire.Errorf("2BP01", "dependent privileges exist").WithHint("Use CASCADE to revoke them too.")
-			}
-			acl = next
 		}
 		m := f.m
 		m.ACL = acl
@@ -274,4 +261,32 @@ func (w *writer) triggerExecuteCheck(pc *privCtx, n *q.Node) error {
 		return errPermission("function", names[len(names)-1])
 	}
 	return nil
+}
+
+// grantExecute applies GRANT/REVOKE EXECUTE by role to a function of
+// owner whose ACL is cur, for the grantees: the grantor is role's best
+// grantor; without the grant option nothing changes (ok false: the
+// caller warns) unless role holds no EXECUTE at all (42501); a REVOKE
+// of what others received through the grantor needs CASCADE (2BP01).
+func grantExecute(c *access.Catalog, role, owner uint32, cur *access.TableACL, grantees []uint32, st *q.GrantStmt, name string) (acl *access.TableACL, ok bool, err error) {
+	grantor, options := c.TableGrantor(role, owner, cur, access.PrivExecute)
+	if options&access.PrivExecute == 0 {
+		if held, _ := c.TablePrivileges(grantor, owner, cur); held&access.PrivExecute == 0 {
+			return nil, false, errPermission("function", name)
+		}
+		return nil, false, nil
+	}
+	acl = cur
+	for _, g := range grantees {
+		if st.IsGrant {
+			acl = access.GrantTable(acl, owner, g, grantor, access.PrivExecute, st.GrantOption)
+			continue
+		}
+		next, err := c.RevokeTable(acl, owner, g, grantor, access.PrivExecute, st.GrantOption, st.Behavior == q.DropBehavior_DROP_CASCADE)
+		if err != nil {
+			return nil, false, wire.Errorf("2BP01", "dependent privileges exist").WithHint("Use CASCADE to revoke them too.")
+		}
+		acl = next
+	}
+	return acl, true, nil
 }
