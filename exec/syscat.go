@@ -455,58 +455,6 @@ func init() {
 		}
 		return rows
 	}}
-	pgCatalogRels["pg_class"] = &sysRelation{1259, "oid oid, relname name, relnamespace oid, reltype oid, reloftype oid, relowner oid, relam oid, relfilenode oid, reltablespace oid, relpages int4, reltuples float4, relallvisible int4, reltoastrelid oid, relhasindex bool, relisshared bool, relpersistence char, relkind char, relnatts int2, relchecks int2, relhasrules bool, relhastriggers bool, relhassubclass bool, relrowsecurity bool, relforcerowsecurity bool, relispopulated bool, relreplident char, relispartition bool, relrewrite oid, relfrozenxid xid, relminmxid xid, relacl aclitem[], reloptions text[], relpartbound pg_node_tree", func(c *catalogSet) [][]any {
-		var rows [][]any
-		// PostgreSQL implements foreign keys with (internal) triggers on
-		// both tables; psql prints FK sections only when relhastriggers
-		fkTriggers := map[uint32]bool{}
-		for _, k := range c.constraints() {
-			if k.kind == 'f' {
-				fkTriggers[k.table.OID] = true
-				if rt := c.table(k.fk.RefSchema, k.fk.RefTable); rt != nil {
-					fkTriggers[rt.OID] = true
-				}
-			}
-		}
-		for _, t := range c.userTables() {
-			n := t.Source.RowCount()
-			var reltype uint32
-			if hasRowType(t) {
-				reltype = rowTypeOID(t.OID)
-			}
-			rows = append(rows, viewClassRow(t, []any{t.OID, t.RelName(), c.nsOID(t.Schema), reltype, 0, relOwner(t), oidHeapAM, t.OID, 0, int32(max(n/100, 0)), float64(n), 0, 0,
-				hasIndexes(t), false, relPersistence(t.Schema), relkindOf(t), int16(len(t.Columns)), int16(len(t.Checks)), false, fkTriggers[t.OID], false, false, false, true, "d", false, 0, 716, 1, c.relACL(t), relOptions(t), nil}))
-		}
-		for _, s := range c.sequences() {
-			rows = append(rows, []any{s.OID, s.relName(), c.nsOID(s.schema()), 0, 0, access.OwnerOID(s.Owner), 0, s.OID, 0, 1, 1.0, 0, 0,
-				false, false, relPersistence(s.schema()), "S", int16(3), 0, false, false, false, false, false, true, "n", false, 0, 0, 0, c.seqACL(s), nil, nil})
-		}
-		for _, g := range c.propGraphs() { // relkind 'g', no storage (propgraph.go)
-			rows = append(rows, []any{g.OID, g.Name, c.nsOID(g.Schema), 0, 0, access.OwnerOID(g.Owner), 0, 0, 0, 0, 0.0, 0, 0,
-				false, false, "p", "g", int16(0), 0, false, false, false, false, false, true, "n", false, 0, 0, 0, nil, nil, nil})
-		}
-		for _, k := range c.constraints() {
-			if !k.hasIndex() {
-				continue
-			}
-			rows = append(rows, []any{k.index, k.name, c.nsOID(k.table.Schema), 0, 0, oidPostgresRole, k.accessMethodOID(), k.index, 0, 1, 0.0, 0, 0,
-				false, false, relPersistence(k.table.Schema), "i", int16(len(k.cols)), 0, false, false, false, false, false, true, "n", false, 0, 0, 0, nil, nil, nil})
-		}
-		// the generated catalogs, as PostgreSQL's pg_class has them
-		// (views relkind 'v', shared catalogs in pg_global)
-		for _, r := range providedRelations() {
-			kind, am, rules, shared, space := "r", uint32(oidHeapAM), false, false, uint32(0)
-			if f := pgRelFacts()[r.schema+"."+r.name]; f != nil {
-				kind, shared, space = string(f.relkind), f.shared, f.tablespace
-			}
-			if kind == "v" {
-				am, rules = 0, true // a view is its ON SELECT rule
-			}
-			rows = append(rows, []any{r.rel.oid, r.name, nspOID(r.schema), 0, 0, oidPostgresRole, am, 0, space, 0, 0.0, 0, 0,
-				false, shared, "p", kind, int16(len(sysCols(r.rel.cols))), 0, rules, false, false, false, false, true, "n", false, 0, 0, 0, nil, nil, nil})
-		}
-		return rows
-	}}
 	pgCatalogRels["pg_attribute"] = &sysRelation{1249, "attrelid oid, attname name, atttypid oid, attstattarget int4, attlen int2, attnum int2, attndims int4, attcacheoff int4, atttypmod int4, attbyval bool, attalign char, attstorage char, attcompression char, attnotnull bool, atthasdef bool, atthasmissing bool, attidentity char, attgenerated char, attisdropped bool, attislocal bool, attinhcount int4, attcollation oid, attacl aclitem[], attoptions text[], attfdwoptions text[], attmissingval anyarray", func(c *catalogSet) [][]any {
 		var rows [][]any
 		row := func(rel uint32, name string, typ Type, num int16, notNull, hasDef bool, ident string, coll uint32, acl any) {

@@ -60,17 +60,6 @@ func viewColumnUpdatable(t *TableDef) string {
 	return "YES"
 }
 
-// viewClassRow adjusts a user relation's pg_class row for a view: no
-// storage (relam, relfilenode 0), reltuples -1, a _RETURN rule. The
-// indexes are pg_class's column positions.
-func viewClassRow(t *TableDef, row []any) []any {
-	if relkindOf(t) != "v" {
-		return row
-	}
-	row[6], row[7], row[9], row[10], row[13], row[19], row[25] = 0, 0, int32(0), -1.0, false, t.View != nil, "n"
-	return row
-}
-
 // viewRewriteRows are pg_rewrite's rows: each SQL view's _RETURN rule
 // (ev_action would be PostgreSQL's parse tree; pggraph keeps SQL text, so
 // it is NULL).
