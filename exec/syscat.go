@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"github.com/pggraph/pggraph/access"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -694,87 +693,6 @@ func init() {
 		return rows
 	}}
 	infoSchemaRels["views"] = &sysRelation{13483, "table_catalog sql_identifier, table_schema sql_identifier, table_name sql_identifier, view_definition character_data, check_option character_data, is_updatable yes_or_no, is_insertable_into yes_or_no, is_trigger_updatable yes_or_no, is_trigger_deletable yes_or_no, is_trigger_insertable_into yes_or_no", (*catalogSet).infoSchemaViewRows}
-	infoSchemaRels["columns"] = &sysRelation{13295, "table_catalog sql_identifier, table_schema sql_identifier, table_name sql_identifier, column_name sql_identifier, ordinal_position cardinal_number, column_default character_data, is_nullable yes_or_no, data_type character_data, character_maximum_length cardinal_number, character_octet_length cardinal_number, numeric_precision cardinal_number, numeric_precision_radix cardinal_number, numeric_scale cardinal_number, datetime_precision cardinal_number, interval_type character_data, interval_precision cardinal_number, character_set_catalog sql_identifier, character_set_schema sql_identifier, character_set_name sql_identifier, collation_catalog sql_identifier, collation_schema sql_identifier, collation_name sql_identifier, domain_catalog sql_identifier, domain_schema sql_identifier, domain_name sql_identifier, udt_catalog sql_identifier, udt_schema sql_identifier, udt_name sql_identifier, scope_catalog sql_identifier, scope_schema sql_identifier, scope_name sql_identifier, maximum_cardinality cardinal_number, dtd_identifier sql_identifier, is_self_referencing yes_or_no, is_identity yes_or_no, identity_generation character_data, identity_start character_data, identity_increment character_data, identity_maximum character_data, identity_minimum character_data, identity_cycle yes_or_no, is_generated character_data, generation_expression character_data, is_updatable yes_or_no", func(c *catalogSet) [][]any {
-		var rows [][]any
-		for _, t := range c.userTables() {
-			pk := map[int]bool{}
-			for _, k := range t.PrimaryKey {
-				pk[k] = true
-			}
-			for i, col := range t.Columns {
-				ct := col.Type
-				var charMax, octet, prec, radix, scale, dtp any
-				switch ct.OID {
-				case OIDVarchar, OIDBpchar:
-					if ct.Mod >= 4 {
-						charMax = int(ct.Mod - 4)
-						octet = int(ct.Mod-4) * 4
-					} else {
-						octet = 1073741824
-					}
-				case OIDText:
-					octet = 1073741824
-				case OIDInt2:
-					prec, radix, scale = 16, 2, 0
-				case OIDInt4:
-					prec, radix, scale = 32, 2, 0
-				case OIDInt8:
-					prec, radix, scale = 64, 2, 0
-				case OIDFloat4:
-					prec, radix = 24, 2
-				case OIDFloat8:
-					prec, radix = 53, 2
-				case OIDNumeric:
-					radix = 10
-					if ct.Mod >= 4 {
-						prec, scale = int((ct.Mod-4)>>16), int((ct.Mod-4)&0xffff)
-					}
-				case OIDDate:
-					dtp = 0
-				case OIDTimestamp, OIDTimestamptz, OIDTime:
-					dtp = 6
-					if ct.Mod >= 0 {
-						dtp = int(ct.Mod)
-					}
-				}
-				dataType := FormatType(ct.OID, -1)
-				switch {
-				case ct.OID == OIDBpchar:
-					dataType = "character"
-				case ct.IsArray():
-					dataType = "ARRAY"
-				}
-				udtSchema := "pg_catalog"
-				if IsEnumOID(ct.OID) { // a user type (enums.go)
-					udtSchema = "public"
-					if !ct.IsArray() {
-						dataType = "USER-DEFINED"
-					}
-				}
-				var def any
-				if col.Default != "" && col.Identity == 0 {
-					def = col.Default
-				}
-				// collation_*: named only when not "default" (name's "C")
-				var collCat, collSchema, collName any
-				if typeCollation(ct) == 950 {
-					collCat, collSchema, collName = c.database(), "pg_catalog", "C"
-				}
-				var domCat, domSchema, domName any
-				notNull := col.NotNull || pk[i]
-				if d := c.domainByOID(col.Domain); d != nil { // domains.go
-					domCat, domSchema, domName = c.database(), d.schema(), d.Name
-					notNull = notNull || d.NotNull
-				}
-				row := []any{c.database(), t.Schema, t.RelName(), col.Name, i + 1, def, boolYN(!notNull), dataType,
-					charMax, octet, prec, radix, scale, dtp, nil, nil, nil, nil, nil, collCat, collSchema, collName, domCat, domSchema, domName,
-					c.database(), udtSchema, ct.Name(), nil, nil, nil, nil, strconv.Itoa(i + 1), "NO", boolYN(col.Identity != 0)}
-				row = append(row, c.identityColumns(t, col)...)
-				rows = append(rows, append(row, "NEVER", nil, viewColumnUpdatable(t)))
-			}
-		}
-		return rows
-	}}
 	infoSchemaRels["table_constraints"] = &sysRelation{13411, "constraint_catalog sql_identifier, constraint_schema sql_identifier, constraint_name sql_identifier, table_catalog sql_identifier, table_schema sql_identifier, table_name sql_identifier, constraint_type character_data, is_deferrable yes_or_no, initially_deferred yes_or_no, enforced yes_or_no, nulls_distinct yes_or_no", func(c *catalogSet) [][]any {
 		var rows [][]any
 		for _, k := range c.constraints() {
@@ -894,26 +812,6 @@ func (c *catalogSet) notNullConstraints() []notNull {
 		}
 	}
 	return out
-}
-
-// identityColumns are information_schema.columns' identity_generation,
-// identity_start, _increment, _maximum, _minimum and _cycle: the owned
-// sequence's options for an identity column, NULL otherwise ('NO' cycle).
-func (c *catalogSet) identityColumns(t *TableDef, col ColumnDef) []any {
-	if col.Identity == 0 {
-		return []any{nil, nil, nil, nil, nil, "NO"}
-	}
-	gen := "BY DEFAULT"
-	if col.Identity == IdentityAlways {
-		gen = "ALWAYS"
-	}
-	for _, s := range c.sequences() {
-		if s.Name == col.OwnedSequence && s.schema() == schemaName(t.Schema) {
-			f := func(n int64) string { return strconv.FormatInt(n, 10) }
-			return []any{gen, f(s.Start), f(s.Increment), f(s.Max), f(s.Min), boolYN(s.Cycle)}
-		}
-	}
-	return []any{gen, nil, nil, nil, nil, "NO"}
 }
 
 // schemaName is a TableDef schema with "" meaning public.
