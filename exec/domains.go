@@ -477,18 +477,6 @@ func (c *catalogSet) domainTypeRows() [][]any {
 	return rows
 }
 
-// domainConstraintRows are pg_constraint's rows of the domains' CHECK
-// constraints (conrelid 0, contypid the domain).
-func (c *catalogSet) domainConstraintRows() [][]any {
-	var rows [][]any
-	for _, d := range c.domains() {
-		for _, k := range d.Checks {
-			rows = append(rows, []any{k.OID, k.Name, c.nsOID(d.schema()), "c", false, false, !k.NotValid, 0, d.OID, 0, 0, 0, " ", " ", " ", true, 0, false, nil, nil, nil, nil, nil, nil, nil, k.Expr})
-		}
-	}
-	return rows
-}
-
 // domainConstraintDef is pg_get_constraintdef of a domain's CHECK
 // constraint oid ("" when oid is none).
 func (c *catalogSet) domainConstraintDef(oid uint32, pretty bool) string {

@@ -523,56 +523,6 @@ func init() {
 		}
 		return rows
 	}}
-	pgCatalogRels["pg_constraint"] = &sysRelation{2606, "oid oid, conname name, connamespace oid, contype char, condeferrable bool, condeferred bool, convalidated bool, conrelid oid, contypid oid, conindid oid, conparentid oid, confrelid oid, confupdtype char, confdeltype char, confmatchtype char, conislocal bool, coninhcount int4, connoinherit bool, conkey int2[], confkey int2[], conpfeqop oid[], conppeqop oid[], conffeqop oid[], confdelsetcols int2[], conexclop oid[], conbin pg_node_tree", func(c *catalogSet) [][]any {
-		var rows [][]any
-		for _, k := range c.constraints() {
-			if k.kind == 'i' {
-				continue
-			}
-			var confrel uint32
-			var confkey, conkey, conbin any
-			upd, del, match := " ", " ", " "
-			conkey = attnums(k.cols)
-			if k.kind == 'c' {
-				conkey, conbin = attnums(checkColumns(k.table, k.check)), k.check
-			}
-			if k.kind == 'f' {
-				upd, del, match = k.fk.OnUpdate.code(), k.fk.OnDelete.code(), "s"
-				if rt := c.table(k.fk.RefSchema, k.fk.RefTable); rt != nil {
-					confrel = rt.OID
-					var nums []int16
-					for _, rc := range k.fk.RefColumns {
-						for i, col := range rt.Columns {
-							if col.Name == rc {
-								nums = append(nums, int16(i+1))
-							}
-						}
-					}
-					confkey = nums
-				}
-			}
-			if k.kind == 'f' {
-				// conindid of a foreign key is the referenced unique index
-				k.index = c.refIndex(k.fk)
-			}
-			rows = append(rows, []any{k.oid, k.name, c.nsOID(k.table.Schema), string(k.kind), false, false, true, k.table.OID, 0, k.index, 0, confrel, upd, del, match, true, 0, k.kind != 'c', conkey, confkey, nil, nil, nil, nil, nil, conbin})
-		}
-		return append(rows, c.domainConstraintRows()...)
-	}}
-	pgCatalogRels["pg_index"] = &sysRelation{2610, "indexrelid oid, indrelid oid, indnatts int2, indnkeyatts int2, indisunique bool, indnullsnotdistinct bool, indisprimary bool, indisexclusion bool, indimmediate bool, indisclustered bool, indisvalid bool, indcheckxmin bool, indisready bool, indislive bool, indisreplident bool, indkey int2vector, indcollation oidvector, indclass oidvector, indoption int2vector, indexprs pg_node_tree, indpred pg_node_tree", func(c *catalogSet) [][]any {
-		var rows [][]any
-		for _, k := range c.constraints() {
-			if !k.hasIndex() {
-				continue
-			}
-			n := int16(len(k.cols))
-			coll := make([]uint32, n)
-			class := make([]uint32, n)
-			opt := make([]int16, n)
-			rows = append(rows, []any{k.index, k.table.OID, n, n, k.unique, false, k.kind == 'p', false, true, false, true, false, true, true, false, attnums(k.cols), coll, class, opt, nil, nil})
-		}
-		return rows
-	}}
 	pgCatalogRels["pg_attrdef"] = &sysRelation{2604, "oid oid, adrelid oid, adnum int2, adbin pg_node_tree", func(c *catalogSet) [][]any {
 		var rows [][]any
 		for _, t := range c.userTables() {

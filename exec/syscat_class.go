@@ -80,6 +80,7 @@ func (c *catalogSet) pgClassRows() []pgClassRow {
 		if !k.hasIndex() {
 			continue
 		}
+		rememberIndexName(k)
 		r := storageless(k.index, k.name, c.nsOID(k.table.Schema), oidPostgresRole, relPersistence(k.table.Schema), "i", int16(len(k.cols)))
 		r.RelAM, r.RelFileNode, r.RelPages = k.accessMethodOID(), k.index, 1
 		rows = append(rows, r)

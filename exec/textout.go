@@ -77,6 +77,9 @@ func formatValueStyle(v *Vec, i int, loc *time.Location, st DateStyle) string {
 		case OIDTimeStamp:
 			return formatTimestamp(v.I[i], loc)
 		case OIDRegtype:
+			if v.I[i] == 0 { // InvalidOid, as regtypeout prints it
+				return "-"
+			}
 			if uint32(v.I[i]) == OIDBpchar {
 				return "character" // regtype output names bpchar without a length
 			}
