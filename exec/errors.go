@@ -3,6 +3,8 @@ package exec
 import (
 	"errors"
 	"fmt"
+
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // SQLSTATE codes the executor raises.
@@ -53,23 +55,10 @@ const (
 	CodeCharacterNotInRepertoire = "22021"
 )
 
-// Error is an executor error carrying a PostgreSQL SQLSTATE.
-type Error struct {
-	Code     string
-	Message  string
-	Detail   string
-	Hint     string
-	Position int // 1-based character offset in the statement, 0 if none
-	// Placed says Position is already in the client's statement (a
-	// rewriting caller such as the planner's DML passed it in), not in
-	// the text exec parsed.
-	Placed bool
-	// unplaced marks errors PostgreSQL reports without a position even
-	// where a name in the text caused them (a view's rules recursing).
-	unplaced bool
-}
-
-func (e *Error) Error() string { return e.Message }
+// Error is the executor's error: the one PostgreSQL error every layer
+// returns (pgerr.Error), so the protocol server sends it as it is. The
+// executor records in Placement which text its Position counts in.
+type Error = pgerr.Error
 
 // errf builds an *Error with a formatted message.
 func errf(code, format string, args ...any) *Error {

@@ -102,7 +102,7 @@ func (rc *roleChange) grantOnBuiltinFunctions(st *q.GrantStmt) error {
 			}
 			f, err := exec.LookupBuiltinFunction(schema, name, args, !owa.ArgsUnspecified, st.Objtype == q.ObjectType_OBJECT_PROCEDURE)
 			if err != nil {
-				return toWire(err)
+				return err
 			}
 			fns = append(fns, f)
 		}

@@ -434,7 +434,7 @@ func (w *writer) probeRows(ti *tableInfo, keyCols []int, keys []*exec.Vec, need 
 			return collect(rec, addrs, true)
 		})
 		if err != nil {
-			return nil, toWire(err)
+			return nil, err
 		}
 		if p != nil {
 			var seq uint64
@@ -450,7 +450,7 @@ func (w *writer) probeRows(ti *tableInfo, keyCols []int, keys []*exec.Vec, need 
 					arrs[k] = xr.Column(c)
 				}
 				if err := collect(projectRecord(arrs, rec.NumRows()), addrs, false); err != nil {
-					return nil, toWire(err)
+					return nil, err
 				}
 			}
 		}
@@ -460,7 +460,7 @@ func (w *writer) probeRows(ti *tableInfo, keyCols []int, keys []*exec.Vec, need 
 			return collect(rec, addrs, false)
 		})
 		if err != nil {
-			return nil, toWire(err)
+			return nil, err
 		}
 	}
 	for k, c := range cols {

@@ -271,7 +271,7 @@ func (c *copyColumn) convert(b *copyBatch) (*exec.Vec, error) {
 				return nil, copyValueError(err1, b.td.Name, b.firstLine+r, c.name, []byte(c.vals[r]))
 			}
 		}
-		return nil, toWire(err)
+		return nil, err
 	}
 	return v, nil
 }

@@ -171,7 +171,7 @@ func (w *writer) existingInts(table string, col int, v *exec.Vec) (sortedInts, e
 	if kp, ok := kl.(keyPresence); ok {
 		has, err := kp.HasKeys(w.ctx, col, keys)
 		if err != nil {
-			return nil, toWire(err)
+			return nil, err
 		}
 		var out sortedInts
 		for i, h := range has {
@@ -196,7 +196,7 @@ func (w *writer) existingInts(table string, col int, v *exec.Vec) (sortedInts, e
 		return nil
 	})
 	if err != nil {
-		return nil, toWire(err)
+		return nil, err
 	}
 	slices.Sort(out)
 	return out, nil

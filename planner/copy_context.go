@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -41,8 +42,8 @@ func copyBinaryValueError(err error, table string, line int, col string) error {
 }
 
 func withCopyWhere(err error, where string) error {
-	we, ok := toWire(err).(*wire.Error)
-	if !ok {
+	var we *wire.Error
+	if !errors.As(err, &we) {
 		return err
 	}
 	c := *we

@@ -167,7 +167,7 @@ func (w *writer) createTableAs(c *sqlparse.CreateTableAsStmt, selectInto bool) (
 	eng := &exec.Engine{Catalog: w.v, MemoryLimit: w.s.memLimit}
 	prep, err := eng.PrepareFor(w.s.execSession(), sql, w.declared)
 	if err != nil {
-		return nil, toWire(err)
+		return nil, err
 	}
 	if err := pc.checkReads(prep.Relations(), 0, false); err != nil {
 		return nil, err

@@ -15,6 +15,7 @@ import (
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/internal/sqlparse"
 	"github.com/pggraph/pggraph/observe"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/wire"
 )
 
@@ -451,10 +452,8 @@ func (w *writer) queryChunksOf(sql string, stmt *sqlparse.Node, chunk int64, fn 
 		prep, err = eng.PrepareFor(w.s.execSession(), sql, w.declared)
 	}
 	if err != nil {
-		var ee *exec.Error
-		placed := errors.As(err, &ee) && ee.Placed
-		err = toWire(err)
-		if we, ok := err.(*wire.Error); ok && sql != w.sql && we.Position != 0 && !placed {
+		var we *wire.Error
+		if errors.As(err, &we) && sql != w.sql && we.Position != 0 && we.Placement != pgerr.PlacedInClient {
 			// a position in text the planner rewrote would point at the
 			// wrong place of the client's statement
 			err = we.WithPosition(0)
@@ -518,7 +517,7 @@ func (w *writer) queryChunksOf(sql string, stmt *sqlparse.Node, chunk int64, fn 
 		if fnErr != nil {
 			return fnErr
 		}
-		return toWire(err)
+		return err
 	}
 	if len(batches) > 0 || !called {
 		return flush()
@@ -650,7 +649,7 @@ func (w *writer) apply(ti *tableInfo, removed []uint64, added []*exec.Vec) error
 	if len(added) > 0 && added[0].N > 0 {
 		rec, err := recordFromVecs(ti.schema, ti.def.Columns, added)
 		if err != nil {
-			return toWire(err)
+			return err
 		}
 		if err := w.checkPendingBudget(recordBytes(rec)); err != nil {
 			return err

@@ -108,7 +108,7 @@ func (s *session) executeDo(ctx context.Context, p *plan) (wire.Result, error) {
 			}
 			return nil, &wire.Error{Code: code, Message: se.Message, Where: se.Context}
 		}
-		return nil, toWire(err)
+		return nil, err
 	}
 	if s.doDepth >= maxDoDepth {
 		return nil, wire.Errorf("54001", "stack depth limit exceeded").WithHint(sqlparse.StackDepthHint)
@@ -286,7 +286,7 @@ func (r *doRun) unlabeledBlock(ctx context.Context, b *plBlock) error {
 		return err
 	}
 	var we *wire.Error
-	if !errors.As(toWire(err), &we) || we.Severity == wire.SeverityFatal {
+	if !errors.As(err, &we) || we.Severity == wire.SeverityFatal {
 		return err
 	}
 	for _, h := range b.handlers {
@@ -586,7 +586,7 @@ func (r *doRun) inner(err error, sql string, line int, kind, what string) error 
 		return err // a SQL function's statement: sqlContext places it
 	}
 	var we *wire.Error
-	if !errors.As(toWire(err), &we) {
+	if !errors.As(err, &we) {
 		return err
 	}
 	e := *we
@@ -604,7 +604,7 @@ func (r *doRun) inner(err error, sql string, line int, kind, what string) error 
 // where adds the PL/pgSQL line to an error raised by the block itself.
 func (r *doRun) where(err error, line int, kind string) error {
 	var we *wire.Error
-	if !errors.As(toWire(err), &we) {
+	if !errors.As(err, &we) {
 		return err
 	}
 	e := *we

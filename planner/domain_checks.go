@@ -57,7 +57,7 @@ func (w *writer) checkDomains(ti *tableInfo, rows []*exec.Vec, fill func()) erro
 		}
 		eng := &exec.Engine{Catalog: w.v, MemoryLimit: w.s.memLimit}
 		if err := eng.DomainViolation(w.ctx, w.s.execSession(), d, rows[c], array); err != nil {
-			return toWire(err)
+			return err
 		}
 	}
 	return nil
@@ -108,7 +108,7 @@ func (w *writer) validateDomain(v ddl.Validation) error {
 	eng := &exec.Engine{Catalog: w.v, MemoryLimit: w.s.memLimit}
 	bad, err := eng.DomainCheckViolated(w.ctx, w.s.execSession(), d, d.Checks[i].Expr, vecs[0], array)
 	if err != nil {
-		return toWire(err)
+		return err
 	}
 	if bad {
 		return wire.Errorf("23514", "column \"%s\" of table \"%s\" contains values that violate the new constraint", v.Columns[0], v.Table)

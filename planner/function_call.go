@@ -129,7 +129,7 @@ func (r *doRun) runSQLStatement(ctx context.Context, st *wire.Statement, onRow r
 // sqlContext is PostgreSQL's CONTEXT of an error in a SQL function.
 func (r *doRun) sqlContext(err error) error {
 	var we *wire.Error
-	if !errors.As(toWire(err), &we) {
+	if !errors.As(err, &we) {
 		return err
 	}
 	e := *we
@@ -448,7 +448,7 @@ func compileFunction(f *exec.FuncDef) (*plProgram, error) {
 			}
 			return nil, &wire.Error{Code: code, Message: se.Message, Where: where}
 		}
-		return nil, toWire(err)
+		return nil, err
 	}
 	return prog, nil
 }

@@ -71,7 +71,7 @@ func (w *writer) grantFunctions(pc *privCtx, st *q.GrantStmt) ([]ddl.Change, err
 			if (schema == "" || schema == "public") && w.userFunctionNamed(name) {
 				e, m, missing, err := ddl.LookupFunction(owa, w.ddlCatalog())
 				if err != nil {
-					return nil, toWire(err)
+					return nil, err
 				}
 				if missing == nil && st.Objtype == q.ObjectType_OBJECT_PROCEDURE {
 					return nil, wire.Errorf("42809", "%s is not a procedure", ddl.ExecFunction(e, name, m).Signature())
@@ -85,7 +85,7 @@ func (w *writer) grantFunctions(pc *privCtx, st *q.GrantStmt) ([]ddl.Change, err
 				}
 			}
 			if err := exec.LookupFunction(schema, name, args, !owa.ArgsUnspecified, st.Objtype == q.ObjectType_OBJECT_PROCEDURE); err != nil {
-				return nil, toWire(err)
+				return nil, err
 			}
 			builtin = true
 		}
@@ -193,7 +193,7 @@ func (w *writer) alterFunctionOwner(pc *privCtx, st *q.AlterOwnerStmt) ([]ddl.Ch
 	tag := alterTagOf(st.ObjectType)
 	e, m, missing, err := ddl.LookupFunction(owa, w.ddlCatalog())
 	if err != nil {
-		return nil, toWire(err)
+		return nil, err
 	}
 	if missing != nil || schema == "pg_catalog" {
 		if schema == "" || schema == "pg_catalog" {

@@ -224,10 +224,10 @@ func (s *session) vacuum(ctx context.Context, v *sqlparse.VacuumStmt) (string, e
 	if analyze {
 		if s.analyze != nil {
 			if err := s.analyze(ctx, branch, tables); err != nil {
-				return "", toWire(err)
+				return "", err
 			}
 		} else if err := s.collectStatistics(ctx, tables, analyzeCols); err != nil {
-			return "", toWire(err)
+			return "", err
 		}
 	}
 	return tag, nil

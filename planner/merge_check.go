@@ -10,6 +10,7 @@ import (
 	"github.com/pggraph/pggraph/adapters"
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/graph"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/wire"
 )
 
@@ -102,7 +103,7 @@ func checkMergedViews(v *view, m *adapters.MergeResult) error {
 		}
 		if err != nil {
 			return wire.Errorf("40001", "merge of %q into %q breaks view \"%s\"", m.From, m.Into, td.Name).
-				WithDetail(err.Error()).WithHint("Change or drop the view on one branch so that it reads what the merged graph has, then merge again.")
+				WithDetail(pgerr.Message(err)).WithHint("Change or drop the view on one branch so that it reads what the merged graph has, then merge again.")
 		}
 	}
 	return nil

@@ -207,7 +207,7 @@ func (s *session) typeOID(ctx context.Context, name string) (uint32, error) {
 	eng := &exec.Engine{Catalog: cat, MemoryLimit: s.memLimit}
 	prep, err := eng.PrepareFor(s.execSession(), "SELECT CAST(NULL AS "+name+")", nil)
 	if err != nil {
-		return 0, toWire(err)
+		return 0, err
 	}
 	return prep.Columns[0].TypeOID, nil
 }

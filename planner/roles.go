@@ -403,7 +403,7 @@ func (rc *roleChange) setAttributes(r *access.Role, o *roleOptions) error {
 func parseValidUntil(v string, s *session) (time.Time, error) {
 	t, err := exec.ParseTimestamptz(v, s.location())
 	if err != nil {
-		return time.Time{}, toWire(err)
+		return time.Time{}, err
 	}
 	return t, nil
 }

@@ -539,7 +539,7 @@ func (s *session) withRoles(k catKey) catKey {
 func (s *session) refuse(cat exec.Catalog, sql, what string) error {
 	eng := &exec.Engine{Catalog: cat, MemoryLimit: s.memLimit}
 	if _, err := eng.PrepareFor(s.execSession(), sql, nil); exec.Code(err) == wire.CodeSyntaxError || exec.Code(err) == exec.CodeStackDepthExceeded {
-		return toWire(err)
+		return err
 	}
 	return notSupported(what)
 }
@@ -689,31 +689,12 @@ func columns(cs []exec.Column) []wire.Column {
 	return out
 }
 
-// errFor converts an exec error for st; positions inside a COPY's inner
+// errFor is err as st's client sees it; positions inside a COPY's inner
 // query do not point into the client's text, so they are dropped.
 func (s *session) errFor(st *wire.Statement, err error) error {
-	err = toWire(err)
 	var we *wire.Error
 	if st.Kind == wire.KindCopyTo && errors.As(err, &we) {
 		return we.WithPosition(0)
-	}
-	return err
-}
-
-// toWire keeps an executor error's SQLSTATE, message and position.
-func toWire(err error) error {
-	var ee *exec.Error
-	if errors.As(err, &ee) {
-		w := wire.Errorf(ee.Code, "%s", ee.Message)
-		w.Detail, w.Hint, w.Position, w.Cause = ee.Detail, ee.Hint, int32(ee.Position), err
-		return w
-	}
-	var we *wire.Error
-	if errors.As(err, &we) {
-		return err
-	}
-	if c := exec.Code(err); c != "" {
-		return &wire.Error{Code: c, Message: err.Error(), Cause: err}
 	}
 	return err
 }

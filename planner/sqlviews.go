@@ -23,7 +23,7 @@ type viewBinder struct{ w *writer }
 func (b viewBinder) AnalyzeView(query *sqlparse.Node, columns []string) (*exec.ViewAnalysis, error) {
 	va, err := exec.AnalyzeView(b.w.v, b.w.sql, query, columns)
 	if err != nil {
-		return nil, toWire(err)
+		return nil, err
 	}
 	return va, nil
 }
@@ -32,7 +32,7 @@ func (b viewBinder) AnalyzeView(query *sqlparse.Node, columns []string) (*exec.V
 func (b viewBinder) RenameInView(view, query string, cols []exec.ViewColumn, r exec.ViewRename) (*exec.ViewAnalysis, error) {
 	va, err := exec.RenameInView(b.w.v, view, query, cols, r)
 	if err != nil {
-		return nil, toWire(err)
+		return nil, err
 	}
 	return va, nil
 }

@@ -267,14 +267,14 @@ func (w *writer) checkRowValues(ti *tableInfo, rows []*exec.Vec, fill func()) er
 	}
 	rec, err := recordFromVecs(ti.schema, td.Columns, rows)
 	if err != nil {
-		return toWire(err)
+		return err
 	}
 	rec = execRecord(rec)
 	eng := &exec.Engine{Catalog: w.v, MemoryLimit: w.s.memLimit}
 	for _, ck := range td.Checks {
 		i, err := eng.CheckViolation(w.ctx, w.s.execSession(), td, ck.Expr, rec)
 		if err != nil {
-			return toWire(err)
+			return err
 		}
 		if i >= 0 {
 			fill()

@@ -352,7 +352,7 @@ func (s *session) arbitrateRows(ctx context.Context, pend *pendingState, since f
 		}
 		tc, err := s.committedSince(ctx, e0, ti.entry)
 		if err != nil {
-			return toWire(err)
+			return err
 		}
 		if tc.empty() {
 			continue
@@ -463,7 +463,7 @@ func (s *session) arbitrateKeys(ctx context.Context, ti *tableInfo, p *pendingTa
 	for _, vc := range tc.versions {
 		addrs, rows, err := vc.insertedRows(ctx, ti.def, ti.schema)
 		if err != nil {
-			return toWire(err)
+			return err
 		}
 		if len(addrs) == 0 {
 			continue
