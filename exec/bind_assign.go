@@ -60,7 +60,7 @@ func (b *binder) bindAssign(fc *q.FuncCall, sc *scope) (Expr, error) {
 		return nil, e
 	}
 	r, err := b.coerce(arg, t, castAssignment, "")
-	if e, ok := err.(*Error); ok && pos > 0 && IsEnumOID(t.OID) && (e.Code == CodeInvalidTextRepr || e.Code == "55P04") {
+	if e, ok := err.(*Error); ok && pos > 0 && IsEnumOID(t.OID) && (e.Code == CodeInvalidTextRepr || e.Code == pgerr.UnsafeNewEnumValueUsage) {
 		// a label that is not the enum's points at the value, as
 		// PostgreSQL's enum_in does
 		cp := *e

@@ -84,7 +84,7 @@ func (s *session) executeWrite(ctx context.Context, st *wire.Statement, p *plan,
 		return s.executePublication(ctx, p)
 	}
 	if s.readOnly() {
-		return nil, wire.Errorf("25006", "cannot execute %s in a read-only transaction", p.stmtName())
+		return nil, wire.Errorf(pgerr.ReadOnlySQLTransaction, "cannot execute %s in a read-only transaction", p.stmtName())
 	}
 	// An autocommit statement's snapshot may be read from the moment it
 	// arrived: read the head while the privilege checks probe the role
@@ -113,7 +113,7 @@ func (s *session) executeWrite(ctx context.Context, st *wire.Statement, p *plan,
 	}
 	if s.tx != nil && !s.tx.implicit {
 		if s.tx.pend.merge != nil && (p.kind == stmtDDL || p.kind == stmtTruncate) {
-			return nil, wire.Errorf("0A000", "%s while a merge is staged in the transaction (graph.merge strategy 'stop') is not supported", p.stmtName()).
+			return nil, wire.Errorf(pgerr.FeatureNotSupported, "%s while a merge is staged in the transaction (graph.merge strategy 'stop') is not supported", p.stmtName()).
 				WithHint("COMMIT or ROLLBACK the merge first.")
 		}
 		out, err := s.lockedWrite(ctx, p, params)
@@ -384,9 +384,9 @@ func (w *writer) target(rv *sqlparse.RangeVar) (*tableInfo, string, error) {
 	key, known := w.relKey(rv.Schemaname, rv.Relname)
 	if !known {
 		if rv.Schemaname == "pg_catalog" || rv.Schemaname == "information_schema" || rv.Schemaname == "graph" {
-			return nil, "", wire.Errorf("42809", "cannot change relation \"%s\"", rv.Relname)
+			return nil, "", wire.Errorf(pgerr.WrongObjectType, "cannot change relation \"%s\"", rv.Relname)
 		}
-		return nil, "", w.at(wire.Errorf("42P01", "relation \"%s.%s\" does not exist", rv.Schemaname, rv.Relname), rv.Location)
+		return nil, "", w.at(wire.Errorf(pgerr.UndefinedTable, "relation \"%s.%s\" does not exist", rv.Schemaname, rv.Relname), rv.Location)
 	}
 	ti, ok := w.v.base.tables[key]
 	if !ok {
@@ -394,9 +394,9 @@ func (w *writer) target(rv *sqlparse.RangeVar) (*tableInfo, string, error) {
 			return nil, "", viewWriteError("change", rv.Relname)
 		}
 		if rv.Schemaname != "" {
-			return nil, "", w.at(wire.Errorf("42P01", "relation \"%s.%s\" does not exist", rv.Schemaname, rv.Relname), rv.Location)
+			return nil, "", w.at(wire.Errorf(pgerr.UndefinedTable, "relation \"%s.%s\" does not exist", rv.Schemaname, rv.Relname), rv.Location)
 		}
-		return nil, "", w.at(wire.Errorf("42P01", "relation \"%s\" does not exist", rv.Relname), rv.Location)
+		return nil, "", w.at(wire.Errorf(pgerr.UndefinedTable, "relation \"%s\" does not exist", rv.Relname), rv.Location)
 	}
 	w.v.pend.markRead(key)
 	alias := rv.Relname
@@ -579,7 +579,7 @@ func checkLengths(td *exec.TableDef, rows []*exec.Vec) error {
 			r := []rune(v.S[i])
 			if len(r) > n {
 				if strings.TrimRight(string(r[n:]), " ") != "" {
-					return wire.Errorf("22001", "value too long for type %s", cd.Type)
+					return wire.Errorf(pgerr.StringDataRightTruncation, "value too long for type %s", cd.Type)
 				}
 				v.S[i] = string(r[:n])
 				r = r[:n]

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/pggraph/pggraph/exec"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/planner/ddl"
 	"github.com/pggraph/pggraph/wire"
 )
@@ -73,7 +74,7 @@ func (w *writer) validateDomain(v ddl.Validation) error {
 			return err
 		}
 		if len(rows) > 0 && rows[0].N > 0 {
-			return wire.Errorf("23502", "column \"%s\" of table \"%s\" contains null values", v.Columns[0], v.Table)
+			return wire.Errorf(pgerr.NotNullViolation, "column \"%s\" of table \"%s\" contains null values", v.Columns[0], v.Table)
 		}
 		return nil
 	}
@@ -111,7 +112,7 @@ func (w *writer) validateDomain(v ddl.Validation) error {
 		return err
 	}
 	if bad {
-		return wire.Errorf("23514", "column \"%s\" of table \"%s\" contains values that violate the new constraint", v.Columns[0], v.Table)
+		return wire.Errorf(pgerr.CheckViolation, "column \"%s\" of table \"%s\" contains values that violate the new constraint", v.Columns[0], v.Table)
 	}
 	return nil
 }

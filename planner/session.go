@@ -19,6 +19,7 @@ import (
 	"github.com/pggraph/pggraph/graph"
 	"github.com/pggraph/pggraph/internal/sqllex"
 	"github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/planner/graphsql"
 	"github.com/pggraph/pggraph/planner/seq"
 	"github.com/pggraph/pggraph/wire"
@@ -143,7 +144,7 @@ func (s *session) Parse(_ context.Context, sql string) ([]*wire.Statement, error
 	// it reads the text, before anything runs (the parser here truncates
 	// silently).
 	for _, id := range sqllex.TruncatedIdentifiers(sql) {
-		s.info.Notice(&wire.Error{Code: "42622", Message: fmt.Sprintf("identifier \"%s\" will be truncated to \"%s\"", id.Full, id.Truncated)})
+		s.info.Notice(&wire.Error{Code: pgerr.NameTooLong, Message: fmt.Sprintf("identifier \"%s\" will be truncated to \"%s\"", id.Full, id.Truncated)})
 	}
 	// A BEGIN after other statements of one query string turns wire's
 	// implicit transaction into the block without a Begin call: the
@@ -565,7 +566,7 @@ func (s *session) head(ctx context.Context) (catKey, *catalog, error) {
 	sn, err := s.root.Head(ctx, branch)
 	if err != nil {
 		if graph.IsUnknownBranch(err) {
-			return catKey{}, nil, wire.Errorf("3D000", "database %q does not exist", branch)
+			return catKey{}, nil, wire.Errorf(pgerr.InvalidCatalogName, "database %q does not exist", branch)
 		}
 		return catKey{}, nil, storageFailed(err, "could not read the head of branch %q", branch)
 	}
