@@ -9,6 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // The console reads everything through SQL, as the logged-in role: the
@@ -225,7 +226,7 @@ func loadHistory(ctx context.Context, c *pgx.Conn) (*history, error) {
 // privileges), shown on the page instead of failing it.
 func denied(err error) bool {
 	var pe *pgconn.PgError
-	return errors.As(err, &pe) && (pe.Code == "28000" || pe.Code == "42501")
+	return errors.As(err, &pe) && (pe.Code == pgerr.InvalidAuthorizationSpecification || pe.Code == pgerr.InsufficientPrivilege)
 }
 
 func pgMessage(err error) string {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // Config is what the console needs from the server that embeds it.
@@ -102,13 +103,13 @@ func (s *Server) open(ctx context.Context, r *http.Request, branch string) (*ses
 		var pe *pgconn.PgError
 		if errors.As(err, &pe) {
 			switch pe.Code {
-			case "28P01":
+			case pgerr.InvalidPassword:
 				return nil, &httpError{http.StatusUnauthorized, pe.Message}
-			case "28000", "42501":
+			case pgerr.InvalidAuthorizationSpecification, pgerr.InsufficientPrivilege:
 				return nil, &httpError{http.StatusForbidden, pe.Message}
-			case "3D000":
+			case pgerr.InvalidCatalogName:
 				return nil, &httpError{http.StatusNotFound, pe.Message}
-			case "53300", "57P03":
+			case pgerr.TooManyConnections, pgerr.CannotConnectNow:
 				return nil, &httpError{http.StatusServiceUnavailable, pe.Message}
 			}
 			return nil, &httpError{http.StatusBadGateway, fmt.Sprintf("%s (SQLSTATE %s)", pe.Message, pe.Code)}

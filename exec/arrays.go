@@ -438,7 +438,7 @@ func init() {
 				start := 0
 				if len(a) > 2 {
 					if a[2].IsNull(int(i)) {
-						return errf("22004", "initial position must not be null")
+						return errf(CodeNullValueNotAllowed, "initial position must not be null")
 					}
 					start = int(max(a[2].I[i]-1, 0))
 				}

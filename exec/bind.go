@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	q "github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // binder turns raw parse trees into plans: name resolution, type
@@ -415,10 +416,10 @@ func constInt(e Expr) (int64, bool) {
 // location) to a binder error that has none.
 func (b *binder) at(err error, loc int32) error {
 	e, ok := err.(*Error)
-	if !ok || e.Position != 0 || e.unplaced || loc < 0 || b.sql == "" || int(loc) > len(b.sql) {
+	if !ok || e.Position != 0 || e.Placement == pgerr.Unplaced || loc < 0 || b.sql == "" || int(loc) > len(b.sql) {
 		return err
 	}
 	cp := *e
-	cp.Position = utf8.RuneCountInString(b.sql[:loc]) + 1
+	cp.Position = int32(utf8.RuneCountInString(b.sql[:loc]) + 1)
 	return &cp
 }

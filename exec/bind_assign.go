@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	q "github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // AssignFunc is the call the planner writes around each value it stores
@@ -50,16 +51,20 @@ func (b *binder) bindAssign(fc *q.FuncCall, sc *scope) (Expr, error) {
 		return b.coerce(arg, t, castExplicit, "")
 	}
 	if from.OID != OIDUnknown && from.OID != t.OID && !canCast(from, t, castAssignment) {
-		return nil, &Error{Code: CodeDatatypeMismatch,
+		e := &Error{Code: CodeDatatypeMismatch,
 			Message: "column \"" + col.Sval + "\" is of type " + t.String() + " but expression is of type " + from.String(),
-			Hint:    "You will need to rewrite or cast the expression.", Position: pos, Placed: pos > 0}
+			Hint:    "You will need to rewrite or cast the expression.", Position: int32(pos)}
+		if pos > 0 {
+			e.Placement = pgerr.PlacedInClient
+		}
+		return nil, e
 	}
 	r, err := b.coerce(arg, t, castAssignment, "")
-	if e, ok := err.(*Error); ok && pos > 0 && IsEnumOID(t.OID) && (e.Code == CodeInvalidTextRepr || e.Code == "55P04") {
+	if e, ok := err.(*Error); ok && pos > 0 && IsEnumOID(t.OID) && (e.Code == CodeInvalidTextRepr || e.Code == pgerr.UnsafeNewEnumValueUsage) {
 		// a label that is not the enum's points at the value, as
 		// PostgreSQL's enum_in does
 		cp := *e
-		cp.Position, cp.Placed = pos, true
+		cp.Position, cp.Placement = int32(pos), pgerr.PlacedInClient
 		return nil, &cp
 	}
 	return r, err

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	q "github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // bindExprCtx binds an expression in a clause; clause names the context
@@ -376,7 +377,7 @@ func (b *binder) bindTypeCast(tc *q.TypeCast, sc *scope) (Expr, error) {
 	}
 	t, err := b.resolveType(tc.TypeName)
 	if err != nil {
-		if c := Code(err); c == "42501" || c == CodeUndefinedObject {
+		if c := Code(err); c == pgerr.InsufficientPrivilege || c == CodeUndefinedObject {
 			err = b.at(err, tc.TypeName.Location) // the type's name, as PostgreSQL points
 		}
 		return nil, err
@@ -393,7 +394,7 @@ func (b *binder) bindTypeCast(tc *q.TypeCast, sc *scope) (Expr, error) {
 			// PostgreSQL looks the literal up while analyzing the
 			// statement: a missing or refused name points at it
 			if _, err := b.cat.regLookup(t.OID, c.val.S[0]); err != nil {
-				if c2 := Code(err); c2 == CodeUndefinedTable || c2 == CodeUndefinedObject || c2 == "42501" {
+				if c2 := Code(err); c2 == CodeUndefinedTable || c2 == CodeUndefinedObject || c2 == pgerr.InsufficientPrivilege {
 					return nil, b.at(err, c.loc-1)
 				}
 			}

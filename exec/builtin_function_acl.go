@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/pggraph/pggraph/access"
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // Built-in function ACLs. A built-in function's ACL is PostgreSQL's
@@ -154,7 +155,7 @@ func (c *catalogSet) checkBuiltinExecute(name string, args []Type) error {
 	if candidates[0].kind == 'a' {
 		kind = "aggregate"
 	}
-	return errf("42501", "permission denied for %s %s", kind, name)
+	return errf(pgerr.InsufficientPrivilege, "permission denied for %s %s", kind, name)
 }
 
 func sameTypes(want []uint32, args []Type) bool {

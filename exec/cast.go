@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/cockroachdb/apd/v3"
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // castContext says how a cast was requested (PostgreSQL's coercion contexts).
@@ -530,15 +531,15 @@ func castVector(ec *evalCtx, v, out *Vec, live []int32, explicit bool) error {
 				}
 				f := one.F[0]
 				if math.IsNaN(f) {
-					return errf("22000", "NaN not allowed in vector")
+					return errf(pgerr.DataException, "NaN not allowed in vector")
 				}
 				if math.IsInf(f, 0) {
-					return errf("22000", "infinite value not allowed in vector")
+					return errf(pgerr.DataException, "infinite value not allowed in vector")
 				}
 				items.F[k] = f
 			}
 			if a.Items.N == 0 {
-				return errf("22000", "vector must have at least 1 dimension")
+				return errf(pgerr.DataException, "vector must have at least 1 dimension")
 			}
 			if err := checkVectorDims(a.Items.N, to); err != nil {
 				return err

@@ -290,7 +290,7 @@
 // PostgreSQL's ProjectSet makes for non-SRF targets after the last SRF
 // row (visible only through currval afterwards).
 //
-// Invariants: every error is an *Error with a SQLSTATE; a panic inside
+// Invariants: every error is an *Error (pgerr.Error) with a SQLSTATE; a panic inside
 // Prepare or Execute is converted to XX000 (and is a bug). Vecs are never
 // mutated after an operator emits them. Collation is "C" (byte order).
 //

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	q "github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // Domains (CREATE DOMAIN name AS base [DEFAULT] [NOT NULL] [CHECK (…)]).
@@ -299,11 +300,11 @@ func (e *domainCheckExpr) checkVec(ec *evalCtx, v *Vec, sel []int32) error {
 }
 
 func domainNullError(d *DomainDef) error {
-	return errf("23502", "domain %s does not allow null values", FormatType(d.OID, -1))
+	return errf(pgerr.NotNullViolation, "domain %s does not allow null values", FormatType(d.OID, -1))
 }
 
 func domainCheckError(d *DomainDef, name string) error {
-	return errf("23514", "value for domain %s violates check constraint \"%s\"", FormatType(d.OID, -1), name)
+	return errf(pgerr.CheckViolation, "value for domain %s violates check constraint \"%s\"", FormatType(d.OID, -1), name)
 }
 
 // bindDomainChecks binds a domain's CHECK expressions over VALUE (column
@@ -425,7 +426,7 @@ func (e *Engine) DomainCheckViolated(ctx context.Context, sess *Session, d *Doma
 	dd.Checks = []DomainCheck{{Name: "new", Expr: expr}}
 	dd.NotNull = false
 	err := e.DomainViolation(ctx, sess, &dd, v, array)
-	if err != nil && Code(err) == "23514" {
+	if err != nil && Code(err) == pgerr.CheckViolation {
 		return true, nil
 	}
 	return false, err

@@ -517,7 +517,7 @@ var _ = strings.ToLower
 // statement nested too deeply.
 func ParseError(err error) error {
 	if se, ok := err.(*sqlparse.SyntaxError); ok {
-		return &Error{Code: grammarErrorCode(se.Message), Message: se.Message, Position: se.Position}
+		return &Error{Code: grammarErrorCode(se.Message), Message: se.Message, Position: int32(se.Position)}
 	}
 	if ge := graphError(err); ge != err {
 		return ge

@@ -318,7 +318,7 @@ func TestConcurrentExecutions(t *testing.T) {
 func TestErrorPositions(t *testing.T) {
 	cat, _ := peopleTable(t, 1)
 	eng := &Engine{Catalog: cat}
-	cases := map[string]int{
+	cases := map[string]int32{
 		"SELECT nosuch FROM people":         8,
 		"SELECT id FROM people, missing":    24,
 		"SELECT id, nofunc(id) FROM people": 12,

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // User-defined enum types (CREATE TYPE … AS ENUM).
@@ -62,7 +64,7 @@ func (e *EnumDef) check(label string) error {
 		return errf(CodeInvalidTextRepr, "invalid input value for enum %s: %s", FormatType(e.OID, -1), quoteLiteralDouble(label))
 	}
 	if e.Uncommitted[label] {
-		return &Error{Code: "55P04", Message: fmt.Sprintf("unsafe use of new value %s of enum type %s", quoteLiteralDouble(label), FormatType(e.OID, -1)),
+		return &Error{Code: pgerr.UnsafeNewEnumValueUsage, Message: fmt.Sprintf("unsafe use of new value %s of enum type %s", quoteLiteralDouble(label), FormatType(e.OID, -1)),
 			Hint: "New enum values must be committed before they can be used."}
 	}
 	return nil

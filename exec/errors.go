@@ -3,73 +3,62 @@ package exec
 import (
 	"errors"
 	"fmt"
+
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // SQLSTATE codes the executor raises.
 const (
-	CodeSyntaxError              = "42601"
-	CodeUndefinedTable           = "42P01"
-	CodeUndefinedColumn          = "42703"
-	CodeUndefinedFunction        = "42883"
-	CodeAmbiguousColumn          = "42702"
-	CodeAmbiguousFunction        = "42725"
-	CodeDuplicateAlias           = "42712"
-	CodeGroupingError            = "42803"
-	CodeDatatypeMismatch         = "42804"
-	CodeUndefinedParameter       = "42P02"
-	CodeIndeterminateDatatype    = "42P18"
-	CodeInvalidColumnReference   = "42P10"
-	CodeWindowingError           = "42P20"
-	CodeCannotCoerce             = "42846"
-	CodeUndefinedObject          = "42704"
-	CodeInvalidRecursion         = "42P19"
-	CodeInvalidObjectDefinition  = "42P17"
-	CodeDuplicateColumn          = "42701"
-	CodeInvalidTableDefinition   = "42P16"
-	CodeNumericOutOfRange        = "22003"
-	CodeDivisionByZero           = "22012"
-	CodeInvalidTextRepr          = "22P02"
-	CodeInvalidDatetimeFormat    = "22007"
-	CodeDatetimeFieldOverflow    = "22008"
-	CodeStringDataRightTrunc     = "22001"
-	CodeInvalidParameterValue    = "22023"
-	CodeInvalidRegex             = "2201B"
-	CodeInvalidEscapeSequence    = "22025"
-	CodeArraySubscriptError      = "2202E"
-	CodeInvalidRowCountLimit     = "2201W"
-	CodeInvalidRowCountOffset    = "2201X"
-	CodeCardinalityViolation     = "21000"
-	CodeNullValueNotAllowed      = "22004"
-	CodeInvalidArgumentForLog    = "2201E"
-	CodeInvalidArgumentPower     = "2201F"
-	CodeFeatureNotSupported      = "0A000"
-	CodeOutOfMemory              = "53200"
-	CodeQueryCanceled            = "57014"
-	CodeProgramLimitExceeded     = "54000"
-	CodeStackDepthExceeded       = "54001"
-	CodeInternalError            = "XX000"
-	CodeProtocolViolation        = "08P01"
-	CodeInvalidJSONText          = "22032"
-	CodeCharacterNotInRepertoire = "22021"
+	CodeSyntaxError              = pgerr.SyntaxError
+	CodeUndefinedTable           = pgerr.UndefinedTable
+	CodeUndefinedColumn          = pgerr.UndefinedColumn
+	CodeUndefinedFunction        = pgerr.UndefinedFunction
+	CodeAmbiguousColumn          = pgerr.AmbiguousColumn
+	CodeAmbiguousFunction        = pgerr.AmbiguousFunction
+	CodeDuplicateAlias           = pgerr.DuplicateAlias
+	CodeGroupingError            = pgerr.GroupingError
+	CodeDatatypeMismatch         = pgerr.DatatypeMismatch
+	CodeUndefinedParameter       = pgerr.UndefinedParameter
+	CodeIndeterminateDatatype    = pgerr.IndeterminateDatatype
+	CodeInvalidColumnReference   = pgerr.InvalidColumnReference
+	CodeWindowingError           = pgerr.WindowingError
+	CodeCannotCoerce             = pgerr.CannotCoerce
+	CodeUndefinedObject          = pgerr.UndefinedObject
+	CodeInvalidRecursion         = pgerr.InvalidRecursion
+	CodeInvalidObjectDefinition  = pgerr.InvalidObjectDefinition
+	CodeDuplicateColumn          = pgerr.DuplicateColumn
+	CodeInvalidTableDefinition   = pgerr.InvalidTableDefinition
+	CodeNumericOutOfRange        = pgerr.NumericValueOutOfRange
+	CodeDivisionByZero           = pgerr.DivisionByZero
+	CodeInvalidTextRepr          = pgerr.InvalidTextRepresentation
+	CodeInvalidDatetimeFormat    = pgerr.InvalidDatetimeFormat
+	CodeDatetimeFieldOverflow    = pgerr.DatetimeFieldOverflow
+	CodeStringDataRightTrunc     = pgerr.StringDataRightTruncation
+	CodeInvalidParameterValue    = pgerr.InvalidParameterValue
+	CodeInvalidRegex             = pgerr.InvalidRegularExpression
+	CodeInvalidEscapeSequence    = pgerr.InvalidEscapeSequence
+	CodeArraySubscriptError      = pgerr.ArraySubscriptError
+	CodeInvalidRowCountLimit     = pgerr.InvalidRowCountInLimitClause
+	CodeInvalidRowCountOffset    = pgerr.InvalidRowCountInResultOffsetClause
+	CodeCardinalityViolation     = pgerr.CardinalityViolation
+	CodeNullValueNotAllowed      = pgerr.NullValueNotAllowed
+	CodeInvalidArgumentForLog    = pgerr.InvalidArgumentForLogarithm
+	CodeInvalidArgumentPower     = pgerr.InvalidArgumentForPowerFunction
+	CodeFeatureNotSupported      = pgerr.FeatureNotSupported
+	CodeOutOfMemory              = pgerr.OutOfMemory
+	CodeQueryCanceled            = pgerr.QueryCanceled
+	CodeProgramLimitExceeded     = pgerr.ProgramLimitExceeded
+	CodeStackDepthExceeded       = pgerr.StatementTooComplex
+	CodeInternalError            = pgerr.InternalError
+	CodeProtocolViolation        = pgerr.ProtocolViolation
+	CodeInvalidJSONText          = pgerr.InvalidJSONText
+	CodeCharacterNotInRepertoire = pgerr.CharacterNotInRepertoire
 )
 
-// Error is an executor error carrying a PostgreSQL SQLSTATE.
-type Error struct {
-	Code     string
-	Message  string
-	Detail   string
-	Hint     string
-	Position int // 1-based character offset in the statement, 0 if none
-	// Placed says Position is already in the client's statement (a
-	// rewriting caller such as the planner's DML passed it in), not in
-	// the text exec parsed.
-	Placed bool
-	// unplaced marks errors PostgreSQL reports without a position even
-	// where a name in the text caused them (a view's rules recursing).
-	unplaced bool
-}
-
-func (e *Error) Error() string { return e.Message }
+// Error is the executor's error: the one PostgreSQL error every layer
+// returns (pgerr.Error), so the protocol server sends it as it is. The
+// executor records in Placement which text its Position counts in.
+type Error = pgerr.Error
 
 // errf builds an *Error with a formatted message.
 func errf(code, format string, args ...any) *Error {

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/google/uuid"
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // The functions of the extensions ORMs create (CREATE EXTENSION
@@ -114,7 +115,7 @@ func init() {
 		for _, i := range sel {
 			n := a[0].I[i]
 			if n < 1 || n > 1024 {
-				return errf("39000", "Length not in range")
+				return errf(pgerr.ExternalRoutineInvocationException, "Length not in range")
 			}
 			b := make([]byte, n)
 			if _, err := rand.Read(b); err != nil {

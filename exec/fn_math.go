@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/cockroachdb/apd/v3"
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // Mathematical functions: abs, rounding, sign, roots, exponentials and
@@ -185,4 +186,4 @@ func init() {
 
 // CodeInvalidArgumentFunction is 2201F's sibling for sqrt (22023 in PG is
 // invalid_parameter_value; sqrt uses 2201F).
-const CodeInvalidArgumentFunction = "2201F"
+const CodeInvalidArgumentFunction = pgerr.InvalidArgumentForPowerFunction

@@ -1,6 +1,9 @@
 package exec
 
-import "github.com/cockroachdb/apd/v3"
+import (
+	"github.com/cockroachdb/apd/v3"
+	"github.com/pggraph/pggraph/pgerr"
+)
 
 // Numeric helpers: trim_scale, min_scale, scale, width_bucket (numeric
 // and float8), lcm, factorial.
@@ -127,10 +130,10 @@ func numToFloat(d *apd.Decimal) float64 {
 // 0 below and count+1 above.
 func widthBucketFloat(x, lo, hi float64, count int64) (int64, error) {
 	if count <= 0 {
-		return 0, errf("2201G", "count must be greater than zero")
+		return 0, errf(pgerr.InvalidArgumentForWidthBucketFunction, "count must be greater than zero")
 	}
 	if lo == hi {
-		return 0, errf("2201G", "lower bound cannot equal upper bound")
+		return 0, errf(pgerr.InvalidArgumentForWidthBucketFunction, "lower bound cannot equal upper bound")
 	}
 	if lo < hi {
 		switch {

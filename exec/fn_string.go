@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // String functions: length and its aliases, case, trimming, padding,
@@ -309,7 +311,7 @@ func init() {
 }
 
 // codeSubstringError is substring_error.
-const codeSubstringError = "22011"
+const codeSubstringError = pgerr.SubstringError
 
 func uintHex(u uint64) string {
 	const digits = "0123456789abcdef"

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	q "github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // fnSig is one overload of a scalar function.
@@ -248,7 +249,7 @@ func noFunction(name string, args []Expr) error {
 }
 
 // CodeWrongObjectType is 42809.
-const CodeWrongObjectType = "42809"
+const CodeWrongObjectType = pgerr.WrongObjectType
 
 // FunctionNames lists the scalar functions the engine implements (for
 // pg_proc and docs).

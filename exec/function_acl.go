@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/pggraph/pggraph/access"
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // Function privileges of user functions: a function's owner and ACL
@@ -25,7 +26,7 @@ func (c *catalogSet) checkExecute(f *FuncDef) error {
 	if cat.MayExecute(c.roleOID(cat), f.Owner, f.ACL) {
 		return nil
 	}
-	return errf("42501", "permission denied for function %s", f.Name)
+	return errf(pgerr.InsufficientPrivilege, "permission denied for function %s", f.Name)
 }
 
 // roleOID is the current role's OID (a role dropped meanwhile holds

@@ -5,6 +5,7 @@ import (
 
 	"github.com/pggraph/pggraph/access"
 	q "github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // Function privileges. The built-in functions (pg_proc's rows, owned
@@ -43,7 +44,7 @@ func LookupBuiltinFunction(schema, name string, args []*q.TypeName, argsGiven, p
 func lookupBuiltinFunction(schema, name string, args []*q.TypeName, argsGiven, procedure bool) (*pgProcFact, error) {
 	if schema != "" && schema != "pg_catalog" {
 		if schema != "public" && schema != "information_schema" {
-			return nil, errf("3F000", "schema \"%s\" does not exist", schema)
+			return nil, errf(pgerr.InvalidSchemaName, "schema \"%s\" does not exist", schema)
 		}
 		if !argsGiven {
 			return nil, errf(CodeUndefinedFunction, "could not find a function named \"%s.%s\"", schema, name)

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	q "github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // GROUP BY ROLLUP / CUBE / GROUPING SETS and GROUPING().
@@ -53,7 +54,7 @@ func (b *binder) bindGroupingFunc(gf *q.GroupingFunc, sc *scope) (Expr, error) {
 		return nil, b.at(errf(CodeGroupingError, "grouping operations are not allowed in %s", where), gf.Location)
 	}
 	if len(gf.Args) > 31 {
-		return nil, b.at(errf("54023", "GROUPING must have fewer than 32 arguments"), gf.Location)
+		return nil, b.at(errf(pgerr.TooManyArguments, "GROUPING must have fewer than 32 arguments"), gf.Location)
 	}
 	saved := b.agg
 	b.agg = nil
@@ -91,7 +92,7 @@ func expandGroupingSets(clause []*q.Node) ([][]*q.Node, error) {
 			return nil, err
 		}
 		if len(sets)*len(ex) > maxGroupingSets {
-			return nil, errf("54001", "too many grouping sets present (maximum %d)", maxGroupingSets)
+			return nil, errf(CodeStackDepthExceeded, "too many grouping sets present (maximum %d)", maxGroupingSets)
 		}
 		next := make([][]*q.Node, 0, len(sets)*len(ex))
 		for _, s := range sets {
@@ -133,7 +134,7 @@ func expandGroupItem(n *q.Node, top bool) ([][]*q.Node, error) {
 		return out, nil
 	case q.GroupingSetKind_GROUPING_SET_CUBE:
 		if len(gs.Content) > 12 {
-			return nil, errf("54011", "CUBE is limited to 12 elements")
+			return nil, errf(pgerr.TooManyColumns, "CUBE is limited to 12 elements")
 		}
 		units := make([][]*q.Node, len(gs.Content))
 		for i, c := range gs.Content {
@@ -166,7 +167,7 @@ func expandGroupItem(n *q.Node, top bool) ([][]*q.Node, error) {
 			}
 			out = append(out, ex...)
 			if len(out) > maxGroupingSets {
-				return nil, errf("54001", "too many grouping sets present (maximum %d)", maxGroupingSets)
+				return nil, errf(CodeStackDepthExceeded, "too many grouping sets present (maximum %d)", maxGroupingSets)
 			}
 		}
 		return out, nil

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	q "github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // JSON values are stored as text. json keeps the input verbatim; jsonb is
@@ -152,7 +153,7 @@ func normalizeJSONB(s string) (string, error) {
 	}
 	if jsonHasNUL(v) {
 		// jsonb stores text, which cannot hold U+0000 (json keeps it escaped)
-		return "", &Error{Code: "22P05", Message: "unsupported Unicode escape sequence", Detail: "\\u0000 cannot be converted to text."}
+		return "", &Error{Code: pgerr.UntranslatableCharacter, Message: "unsupported Unicode escape sequence", Detail: "\\u0000 cannot be converted to text."}
 	}
 	var b bytes.Buffer
 	writeJSONB(&b, v)

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/uuid"
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // DecodeParam turns one Bind parameter of type oid into a value Execute
@@ -39,7 +40,7 @@ func DecodeParam(oid uint32, format int16, src []byte, index int) (any, error) {
 }
 
 // CodeInvalidBinaryRepr is PostgreSQL's invalid_binary_representation.
-const CodeInvalidBinaryRepr = "22P03"
+const CodeInvalidBinaryRepr = pgerr.InvalidBinaryRepresentation
 
 // errBadBinary marks a malformed binary value; DecodeParam reports it
 // with the parameter's number.

@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // PostgreSQL's advanced regular expressions run on RE2 (doc.go lists the
@@ -135,7 +137,7 @@ func similarSubstring(s, pat, esc string) (string, bool, error) {
 	case n == 1:
 		e = []rune(esc)[0]
 	case n > 1:
-		return "", false, &Error{Code: "22025", Message: "invalid escape string", Hint: "Escape string must be empty or one character."}
+		return "", false, &Error{Code: CodeInvalidEscapeSequence, Message: "invalid escape string", Hint: "Escape string must be empty or one character."}
 	}
 	var parts []string
 	if e != 0 {
@@ -151,7 +153,7 @@ func similarSubstring(s, pat, esc string) (string, bool, error) {
 	case 3:
 		src = "(?s)^(?:" + similarBody(parts[0], e, true) + ")(" + similarBody(parts[1], e, false) + ")(?:" + similarBody(parts[2], e, false) + ")$"
 	default:
-		return "", false, &Error{Code: "2200C", Message: "SQL regular expression may not contain more than two escape-double-quote separators"}
+		return "", false, &Error{Code: pgerr.InvalidUseOfEscapeCharacter, Message: "SQL regular expression may not contain more than two escape-double-quote separators"}
 	}
 	re, err := compileRegex(src)
 	if err != nil {
@@ -194,7 +196,7 @@ func init() {
 				return err
 			}
 			if !utf8.ValidString(a[0].S[i]) {
-				return errf("22021", "invalid byte sequence for encoding \"UTF8\"")
+				return errf(CodeCharacterNotInRepertoire, "invalid byte sequence for encoding \"UTF8\"")
 			}
 			out.S[i] = a[0].S[i]
 		}
@@ -223,7 +225,7 @@ func escapeRune(esc string) (rune, error) {
 	case 1:
 		return rs[0], nil
 	}
-	return 0, &Error{Code: "22025", Message: "invalid escape string", Hint: "Escape string must be empty or one character."}
+	return 0, &Error{Code: CodeInvalidEscapeSequence, Message: "invalid escape string", Hint: "Escape string must be empty or one character."}
 }
 
 // likeEscape rewrites a LIKE pattern written with escape character esc

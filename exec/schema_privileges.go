@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/pggraph/pggraph/access"
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // Schema privileges in the catalogs: pg_namespace.nspacl and
@@ -104,7 +105,7 @@ func init() {
 						}
 					}
 					if schema == "" {
-						return errf("3F000", "schema \"%s\" does not exist", rest[0].S[i])
+						return errf(pgerr.InvalidSchemaName, "schema \"%s\" does not exist", rest[0].S[i])
 					}
 				} else {
 					for _, ns := range spaces {

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/pggraph/pggraph/access"
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // Schema USAGE on name lookups. PostgreSQL leaves a schema the current
@@ -69,7 +70,7 @@ func (c *catalogSet) createdSchemaUsable(schema string) bool {
 // errSchemaUsage is PostgreSQL's refusal of a name qualified with a
 // schema the role may not use.
 func errSchemaUsage(schema string) *Error {
-	return errf("42501", "permission denied for schema %s", schema)
+	return errf(pgerr.InsufficientPrivilege, "permission denied for schema %s", schema)
 }
 
 // publicHidden reports whether an unqualified lookup must skip schema

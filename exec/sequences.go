@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/pggraph/pggraph/access"
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // SequenceCatalog is an optional extension of Catalog for catalogs that
@@ -226,7 +227,7 @@ func (b *binder) seqNameArg(fn string, args []Expr, e Expr) (Expr, error) {
 		// the literal is a regclass in PostgreSQL, resolved while the
 		// statement is analyzed: a missing relation fails there, pointing
 		// at the literal
-		if _, err := b.cat.regLookup(OIDRegclass, c.val.S[0]); Code(err) == CodeUndefinedTable || Code(err) == "42501" {
+		if _, err := b.cat.regLookup(OIDRegclass, c.val.S[0]); Code(err) == CodeUndefinedTable || Code(err) == pgerr.InsufficientPrivilege {
 			return nil, b.at(err, c.loc-1)
 		}
 	}

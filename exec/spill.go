@@ -13,6 +13,7 @@ import (
 	"syscall"
 
 	"github.com/cockroachdb/apd/v3"
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // Spill files hold the batches an operator moves out of memory when it
@@ -132,10 +133,10 @@ func newSpillFile() (*spillFile, error) {
 // operation: 53100 for a full disk, 58030 otherwise, never the path.
 func spillError(op string, err error) error {
 	if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) {
-		return &Error{Code: "53100", Message: "could not " + op + " for spilling to disk: No space left on device",
+		return &Error{Code: pgerr.DiskFull, Message: "could not " + op + " for spilling to disk: No space left on device",
 			Hint: "Check free disk space, or raise work_mem so less is spilled."}
 	}
-	return &Error{Code: "58030", Message: "could not " + op + " for spilling to disk"}
+	return &Error{Code: CodeIOError, Message: "could not " + op + " for spilling to disk"}
 }
 
 // write appends the live rows of b.

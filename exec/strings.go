@@ -8,6 +8,8 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // likeToRegexp translates a LIKE pattern (backslash escape) to RE2.
@@ -232,7 +234,7 @@ func runeSub(s string, start, count int64, hasCount bool) (string, error) {
 }
 
 // CodeSubstringError is 22011.
-const CodeSubstringError = "22011"
+const CodeSubstringError = pgerr.SubstringError
 
 func pad(s string, n int64, fill string, left bool) string {
 	r := []rune(s)

@@ -5,6 +5,7 @@ import (
 	"math/big"
 
 	"github.com/cockroachdb/apd/v3"
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // Relation and database sizes (pg_relation_size, pg_table_size,
@@ -112,10 +113,10 @@ func (c *catalogSet) databaseSize(ctx context.Context) (int64, error) {
 }
 
 // CodeIOError is 58030.
-const CodeIOError = "58030"
+const CodeIOError = pgerr.IOError
 
 // CodeUndefinedDatabase is 3D000.
-const CodeUndefinedDatabase = "3D000"
+const CodeUndefinedDatabase = pgerr.InvalidCatalogName
 
 // sizeFn binds one of the relation size functions: f picks the size
 // from what the relation occupies, fork is the fork argument (or "").

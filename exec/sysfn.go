@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // ServerVersion is what version() and server_version report.
@@ -674,7 +676,7 @@ func init() {
 			for _, i := range sel {
 				x, y := a[0].A[i].Items.F, a[1].A[i].Items.F
 				if len(x) != len(y) {
-					return errf("22000", "different vector dimensions %d and %d", len(x), len(y))
+					return errf(pgerr.DataException, "different vector dimensions %d and %d", len(x), len(y))
 				}
 				out.F[i] = f(x, y)
 			}

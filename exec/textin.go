@@ -8,6 +8,8 @@ import (
 	"time"
 	_ "time/tzdata" // TimeZone names must resolve without the host's zoneinfo
 	"unicode/utf8"
+
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
@@ -616,7 +618,7 @@ func parseTimestamp(s string, tz bool, loc *time.Location, order DateOrder) (int
 				o, ok := parseOffset(zone)
 				if !ok {
 					if h, err := strconv.Atoi(strings.SplitN(zone[1:], ":", 2)[0]); err == nil && h > 15 && len(zone) <= 3 {
-						return 0, errf("22009", "time zone displacement out of range: \"%s\"", s)
+						return 0, errf(pgerr.InvalidTimeZoneDisplacementValue, "time zone displacement out of range: \"%s\"", s)
 					}
 					return 0, bad()
 				}
@@ -1308,7 +1310,7 @@ func checkVectorDims(n int, t Type) error {
 
 // codeDataException is SQLSTATE 22000 (pgvector's dimension and value
 // errors).
-const codeDataException = "22000"
+const codeDataException = pgerr.DataException
 
 // parseUUID reads uuid input as PostgreSQL does: 32 hex digits, an
 // optional hyphen after any group of four, optionally in braces; the

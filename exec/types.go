@@ -557,7 +557,7 @@ func selectField(e Expr, name string) (Expr, error) {
 		if t.OID == OIDRecord {
 			return nil, errf(CodeFeatureNotSupported, "could not identify column \"%s\" in record data type", name)
 		}
-		return nil, errf("42809", "column notation .%s applied to type %s, which is not a composite type", name, t)
+		return nil, errf(CodeWrongObjectType, "column notation .%s applied to type %s, which is not a composite type", name, t)
 	}
 	for i, f := range fields {
 		if f.Name == name {

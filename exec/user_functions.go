@@ -164,7 +164,7 @@ func (b *binder) userExpr(best *FuncDef, out []Expr) (Expr, error) {
 		return nil, unsupported("calling function %s(), which returns a record, outside FROM with a column definition list is not supported", name)
 	}
 	if best.Ret.OID == OIDTrigger {
-		return nil, &Error{Code: "0A000", Message: "trigger functions can only be called as triggers"}
+		return nil, &Error{Code: CodeFeatureNotSupported, Message: "trigger functions can only be called as triggers"}
 	}
 	call := b.cat.callFn
 	if call == nil {

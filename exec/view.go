@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	q "github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // SQL views (CREATE VIEW): a view is a TableDef whose View is set. It
@@ -73,7 +74,7 @@ func (b *binder) bindView(rv *q.RangeVar, td *TableDef, alias string, sc *scope)
 	}
 	if slices.Contains(b.viewStack, td.OID) {
 		e := errf(CodeInvalidObjectDefinition, "infinite recursion detected in rules for relation \"%s\"", td.Name)
-		e.unplaced = true
+		e.Placement = pgerr.Unplaced
 		return nil, nil, e
 	}
 	sel, err := parseViewQuery(td)

@@ -11,6 +11,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	q "github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // A view's query is stored as SQL text, normalized when the view is
@@ -232,7 +233,7 @@ func verifyView(cat Catalog, text string, cols []ViewColumn) ([]ViewDependency, 
 	bd, tr, err := bindTraced(cat, "", stmt)
 	if err != nil {
 		e := unsupported("%s: its stored form does not bind", what)
-		e.Detail = err.Error()
+		e.Detail = pgerr.Message(err)
 		return nil, nil, e
 	}
 	if len(bd.cols) != len(cols) {

@@ -7,6 +7,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	q "github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // ViewRename is a rename of a relation, or of one of its columns, that a
@@ -115,7 +116,7 @@ func RenameInView(cat Catalog, view, query string, cols []ViewColumn, r ViewRena
 	}
 	e := unsupported("view \"%s\" cannot follow the rename of \"%s\"", view, r.Relation)
 	if lastErr != nil {
-		e.Detail = lastErr.Error()
+		e.Detail = pgerr.Message(lastErr)
 	}
 	return nil, e
 }

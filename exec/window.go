@@ -7,6 +7,7 @@ import (
 	"github.com/cockroachdb/apd/v3"
 
 	q "github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // Frame option bits (PostgreSQL's FRAMEOPTION_*).
@@ -366,7 +367,7 @@ func windowPartition(c *winCall, rows []int32, keyCols []*Vec, ordKeys []sortKey
 			}
 			buckets := args[0].I[r]
 			if buckets <= 0 {
-				return errf("22014", "argument of ntile must be greater than zero")
+				return errf(pgerr.InvalidArgumentForNtileFunction, "argument of ntile must be greater than zero")
 			}
 			per := int64(m) / buckets
 			extra := int64(m) % buckets
@@ -426,7 +427,7 @@ func windowPartition(c *winCall, rows []int32, keyCols []*Vec, ordKeys []sortKey
 				}
 				nth := int(args[1].I[r])
 				if nth <= 0 {
-					return errf("22016", "argument of nth_value must be greater than zero")
+					return errf(pgerr.InvalidArgumentForNthValueFunction, "argument of nth_value must be greater than zero")
 				}
 				if nth > len(idx) {
 					out.SetNull(int(r))
@@ -945,4 +946,4 @@ func (t *rangeTarget) cmp(ord *Vec, k int) int {
 }
 
 // codeInvalidPrecedingFollowing is invalid_preceding_or_following_size.
-const codeInvalidPrecedingFollowing = "22013"
+const codeInvalidPrecedingFollowing = pgerr.InvalidPrecedingOrFollowingSize

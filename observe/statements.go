@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -100,7 +101,7 @@ func SQLStateClass(code string) string {
 // expected to retry: 40001 (serialization), 40P01 (deadlock), 55P03
 // (lock not available).
 func IsConflict(code string) bool {
-	return code == "40001" || code == "40P01" || code == "55P03"
+	return code == pgerr.SerializationFailure || code == pgerr.DeadlockDetected || code == pgerr.LockNotAvailable
 }
 
 // StatementDone records one statement's outcome: its kind, its SQLSTATE

@@ -32,7 +32,30 @@ type Error struct {
 	Constraint string
 	Cause      error  // the underlying Go error, for logs and errors.Is; never sent
 	Stack      []byte // where an internal error was wrapped (Internal); never sent
+	// Placement says which text Position counts in, for layers that
+	// rewrite a statement before the executor parses it; never sent.
+	Placement Placement
 }
+
+// Placement records how an error's Position relates to the client's
+// statement. The executor positions an error in the text it parsed; a
+// caller that handed it rewritten text (the planner's DML) drops such a
+// position unless it is already in the client's statement.
+type Placement uint8
+
+// Placements.
+const (
+	// PlacedInParsed: Position (if any) counts in the text the executor
+	// parsed; the executor may attach one where it has none.
+	PlacedInParsed Placement = iota
+	// PlacedInClient: Position is already in the client's statement (a
+	// rewriting caller passed it in) and survives the rewrite.
+	PlacedInClient
+	// Unplaced: PostgreSQL reports this error without a position even
+	// where a name in the text caused it (a view's rules recursing), so
+	// none is attached.
+	Unplaced
+)
 
 // Errorf builds an ERROR with the given SQLSTATE.
 func Errorf(code, format string, args ...any) *Error {
@@ -103,6 +126,16 @@ func Code(err error) string {
 		return s.SQLState()
 	}
 	return ""
+}
+
+// Message returns the text of err as a client reads it inside another
+// message or a detail: an *Error's Message (Error adds the severity and
+// SQLSTATE, for logs), any other error's Error.
+func Message(err error) string {
+	if e, ok := err.(*Error); ok {
+		return e.Message
+	}
+	return err.Error()
 }
 
 // IsCode reports whether err carries the given SQLSTATE.

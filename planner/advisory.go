@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/pggraph/pggraph/exec"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/wire"
 )
 
@@ -24,7 +25,7 @@ func (s *session) newAdvisorySession(space *exec.AdvisoryLocks) *exec.AdvisorySe
 	a.PID = int32(s.info.ProcessID)
 	a.Warn = func(msg string) {
 		if s.info.Notice != nil {
-			s.info.Notice(&wire.Error{Severity: "WARNING", Code: "01000", Message: msg})
+			s.info.Notice(&wire.Error{Severity: "WARNING", Code: pgerr.Warning, Message: msg})
 		}
 	}
 	return a

@@ -8,6 +8,7 @@ import (
 	"github.com/pggraph/pggraph/access"
 	"github.com/pggraph/pggraph/graph"
 	q "github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/wire"
 )
 
@@ -62,9 +63,9 @@ func (rc *roleChange) grantOnBranches(st *q.GrantStmt) error {
 		branch := sv.GetSval()
 		if _, err := rc.s.root.Head(context.Background(), branch); err != nil {
 			if graph.IsUnknownBranch(err) {
-				return errRole("3D000", "database \"%s\" does not exist", branch)
+				return errRole(pgerr.InvalidCatalogName, "database \"%s\" does not exist", branch)
 			}
-			return errRole("58030", "could not read branch \"%s\"", branch).WithDetail(err.Error())
+			return errRole(pgerr.IOError, "could not read branch \"%s\"", branch).WithDetail(err.Error())
 		}
 		branches = append(branches, branch)
 	}
@@ -83,7 +84,7 @@ func (rc *roleChange) grantOnBranches(st *q.GrantStmt) error {
 		}
 		p, ok := access.ParseBranchPriv(ap.PrivName)
 		if !ok || len(ap.Cols) > 0 {
-			return errRole("0LP01", "invalid privilege type %s for database", strings.ToUpper(ap.PrivName))
+			return errRole(pgerr.InvalidGrantOperation, "invalid privilege type %s for database", strings.ToUpper(ap.PrivName))
 		}
 		privs |= p
 	}
@@ -102,7 +103,7 @@ func (rc *roleChange) grantOnBranches(st *q.GrantStmt) error {
 			if !st.IsGrant {
 				what = "could be revoked"
 			}
-			rc.notice(&wire.Error{Severity: "WARNING", Code: "01007", Message: fmt.Sprintf("no privileges were %s for \"%s\"", what, branch)})
+			rc.notice(&wire.Error{Severity: "WARNING", Code: pgerr.WarningPrivilegeNotGranted, Message: fmt.Sprintf("no privileges were %s for \"%s\"", what, branch)})
 			continue
 		}
 		apply := privs & may
@@ -135,7 +136,7 @@ func (rc *roleChange) grantOnBranches(st *q.GrantStmt) error {
 			for j := range items {
 				if items[j].Grantor == g && g != grantor && items[j].Privs&apply != 0 {
 					if st.Behavior != q.DropBehavior_DROP_CASCADE {
-						return errRole("2BP01", "dependent privileges exist").WithHint("Use CASCADE to revoke them too.")
+						return errRole(pgerr.DependentObjectsStillExist, "dependent privileges exist").WithHint("Use CASCADE to revoke them too.")
 					}
 					items[j].Privs &^= apply
 					items[j].GrantOption &^= apply
@@ -187,7 +188,7 @@ func (rc *roleChange) dependentPrivileges(role *access.Role) error {
 	// this branch by name, on the others counted
 	local, remote, err := rc.s.relationDependents(context.Background(), role.OID)
 	if err != nil {
-		return errRole("58030", "could not read the branches' relations").WithDetail(err.Error())
+		return errRole(pgerr.IOError, "could not read the branches' relations").WithDetail(err.Error())
 	}
 	// schema grants first: in PostgreSQL 15 a role needs CREATE on
 	// public before it can own relations there, and pg_shdepend lists
@@ -207,7 +208,7 @@ func (rc *roleChange) dependentPrivileges(role *access.Role) error {
 	if len(dbs) == 0 {
 		return nil
 	}
-	return errRole("2BP01", "role \"%s\" cannot be dropped because some objects depend on it", role.Name).
+	return errRole(pgerr.DependentObjectsStillExist, "role \"%s\" cannot be dropped because some objects depend on it", role.Name).
 		WithDetail(strings.Join(dbs, "\n"))
 }
 
@@ -241,7 +242,7 @@ func (s *session) inheritSchemaACLs(ctx context.Context, from, branch string) er
 		return nil
 	})
 	if err != nil {
-		return wire.Errorf("58030", "branch \"%s\" was created, but its schema privileges could not be copied from \"%s\"", branch, from).WithDetail(err.Error())
+		return wire.Errorf(pgerr.IOError, "branch \"%s\" was created, but its schema privileges could not be copied from \"%s\"", branch, from).WithDetail(err.Error())
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/pggraph/pggraph/access"
 	"github.com/pggraph/pggraph/exec"
 	q "github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/wire"
 )
 
@@ -102,7 +103,7 @@ func (rc *roleChange) grantOnBuiltinFunctions(st *q.GrantStmt) error {
 			}
 			f, err := exec.LookupBuiltinFunction(schema, name, args, !owa.ArgsUnspecified, st.Objtype == q.ObjectType_OBJECT_PROCEDURE)
 			if err != nil {
-				return toWire(err)
+				return err
 			}
 			fns = append(fns, f)
 		}
@@ -117,11 +118,11 @@ func (rc *roleChange) grantOnBuiltinFunctions(st *q.GrantStmt) error {
 			continue
 		}
 		if len(ap.Cols) > 0 {
-			return errRole("0LP01", "column privileges are only valid for relations")
+			return errRole(pgerr.InvalidGrantOperation, "column privileges are only valid for relations")
 		}
 		if p := strings.ToUpper(ap.PrivName); p != "EXECUTE" {
 			if _, known := access.ParseTablePriv(ap.PrivName); known || isPrivilegeName(ap.PrivName) {
-				return errRole("0LP01", "invalid privilege type %s for function", p)
+				return errRole(pgerr.InvalidGrantOperation, "invalid privilege type %s for function", p)
 			}
 			return errRole(wire.CodeSyntaxError, "unrecognized privilege type \"%s\"", ap.PrivName)
 		}
@@ -158,7 +159,7 @@ func (rc *roleChange) grantOnBuiltinFunctions(st *q.GrantStmt) error {
 		}
 		if !ok {
 			if rc.notice != nil {
-				rc.notice(&wire.Error{Severity: "WARNING", Code: "01007", Message: fmt.Sprintf("no privileges %s for \"%s\"", what, f.Name)})
+				rc.notice(&wire.Error{Severity: "WARNING", Code: pgerr.WarningPrivilegeNotGranted, Message: fmt.Sprintf("no privileges %s for \"%s\"", what, f.Name)})
 			}
 			continue
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/pggraph/pggraph/exec"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/wire"
 )
 
@@ -34,7 +35,7 @@ import (
 // foreign-key actions at the end of the statement).
 func (w *writer) removeRows(ti *tableInfo, addrs []uint64, old []*exec.Vec, kept []*exec.Vec, depth int, check func() error) error {
 	if depth > 64 {
-		return wire.Errorf("54001", "foreign key cascade nested too deeply")
+		return wire.Errorf(pgerr.StatementTooComplex, "foreign key cascade nested too deeply")
 	}
 	if kept != nil && w.keepsReferenced(ti) {
 		// an UPDATE that leaves every referenced key alone has no
@@ -176,7 +177,7 @@ func (w *writer) stillReferenced(ti, child *tableInfo, fk exec.ForeignKey, keys,
 			break
 		}
 	}
-	return wire.Errorf("23503", "update or delete on table \"%s\" violates foreign key constraint \"%s\" on table \"%s\"", ti.def.Name, fkName(child.def, fk), child.def.Name).
+	return wire.Errorf(pgerr.ForeignKeyViolation, "update or delete on table \"%s\" violates foreign key constraint \"%s\" on table \"%s\"", ti.def.Name, fkName(child.def, fk), child.def.Name).
 		WithConstraint(schemaOf(child.def), child.def.Name, fkName(child.def, fk)).WithDetail(fmt.Sprintf("Key %s is still referenced from table \"%s\".", w.keyText(ti.def, refColumns(ti.def, fk), keys, first), child.def.Name))
 }
 
@@ -264,7 +265,7 @@ func (w *writer) rewriteChildren(parent, child *tableInfo, fk exec.ForeignKey, f
 		for i := 0; i < n; i++ {
 			r, ok := ks.find(fkv, i)
 			if !ok {
-				return wire.Errorf("XX000", "foreign key cascade lost a key of table \"%s\"", child.def.Name)
+				return wire.Errorf(pgerr.InternalError, "foreign key cascade lost a key of table \"%s\"", child.def.Name)
 			}
 			idx[i] = r
 		}
@@ -434,7 +435,7 @@ func (w *writer) probeRows(ti *tableInfo, keyCols []int, keys []*exec.Vec, need 
 			return collect(rec, addrs, true)
 		})
 		if err != nil {
-			return nil, toWire(err)
+			return nil, err
 		}
 		if p != nil {
 			var seq uint64
@@ -450,7 +451,7 @@ func (w *writer) probeRows(ti *tableInfo, keyCols []int, keys []*exec.Vec, need 
 					arrs[k] = xr.Column(c)
 				}
 				if err := collect(projectRecord(arrs, rec.NumRows()), addrs, false); err != nil {
-					return nil, toWire(err)
+					return nil, err
 				}
 			}
 		}
@@ -460,7 +461,7 @@ func (w *writer) probeRows(ti *tableInfo, keyCols []int, keys []*exec.Vec, need 
 			return collect(rec, addrs, false)
 		})
 		if err != nil {
-			return nil, toWire(err)
+			return nil, err
 		}
 	}
 	for k, c := range cols {

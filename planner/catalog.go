@@ -14,6 +14,7 @@ import (
 	"github.com/pggraph/pggraph/exec/lancesrc"
 	"github.com/pggraph/pggraph/graph"
 	"github.com/pggraph/pggraph/objstore"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/planner/ddl"
 	"github.com/pggraph/pggraph/planner/graphsql"
 	"github.com/pggraph/pggraph/wire"
@@ -464,7 +465,7 @@ func tableDef(ctx context.Context, root *graph.Root, e graph.TableEntry) (_ *exe
 	}
 	schema, err := e.Def.ArrowSchema()
 	if err != nil {
-		return nil, false, wire.Errorf("XX001", "table %q has an unreadable definition", e.Name).WithDetail(err.Error())
+		return nil, false, wire.Errorf(pgerr.DataCorrupted, "table %q has an unreadable definition", e.Name).WithDetail(err.Error())
 	}
 	td := &exec.TableDef{OID: e.RelOID(), Schema: "public", Name: e.Name}
 	var unsupported []string

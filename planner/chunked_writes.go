@@ -6,6 +6,7 @@ import (
 
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/wire"
 )
 
@@ -202,7 +203,7 @@ func (w *writer) holdReturning(out *writeOut, rows [][]any) error {
 		}
 	}
 	if lim := w.s.memLimit; lim > 0 && out.held > lim {
-		return wire.Errorf("53200", "out of memory").
+		return wire.Errorf(pgerr.OutOfMemory, "out of memory").
 			WithDetail(fmt.Sprintf("the statement's RETURNING rows exceed the session memory limit (%d bytes)", lim)).
 			WithHint("Return fewer rows or columns, or split the statement.")
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/pggraph/pggraph/access"
 	q "github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/planner/ddl"
 	"github.com/pggraph/pggraph/wire"
 )
@@ -33,7 +34,7 @@ func (w *writer) grantColumns(pc *privCtx, st *q.GrantStmt, m *ddl.TableMeta, re
 			tp, ok := access.ParseColumnPriv(ap.PrivName)
 			if !ok {
 				if _, known := access.ParseTablePriv(ap.PrivName); known || isPrivilegeName(ap.PrivName) {
-					return wire.Errorf("0LP01", "invalid privilege type %s for column", strings.ToUpper(ap.PrivName))
+					return wire.Errorf(pgerr.InvalidGrantOperation, "invalid privilege type %s for column", strings.ToUpper(ap.PrivName))
 				}
 				return wire.Errorf(wire.CodeSyntaxError, "unrecognized privilege type \"%s\"", ap.PrivName)
 			}
@@ -43,7 +44,7 @@ func (w *writer) grantColumns(pc *privCtx, st *q.GrantStmt, m *ddl.TableMeta, re
 			name := cn.GetString_().GetSval()
 			i := slices.IndexFunc(m.Columns, func(c ddl.ColumnMeta) bool { return c.Name == name })
 			if i < 0 {
-				return wire.Errorf("42703", "column \"%s\" of relation \"%s\" does not exist", name, relname)
+				return wire.Errorf(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", name, relname)
 			}
 			want[i] |= p
 			all[i] = all[i] || ap.PrivName == ""
@@ -82,7 +83,7 @@ func (w *writer) grantColumns(pc *privCtx, st *q.GrantStmt, m *ddl.TableMeta, re
 			}
 			next, err := pc.c.RevokeColumn(acl, m.Owner, g, grantor, this, st.GrantOption, st.Behavior == q.DropBehavior_DROP_CASCADE)
 			if err != nil {
-				return wire.Errorf("2BP01", "dependent privileges exist").WithHint("Use CASCADE to revoke them too.")
+				return wire.Errorf(pgerr.DependentObjectsStillExist, "dependent privileges exist").WithHint("Use CASCADE to revoke them too.")
 			}
 			acl = next
 		}
@@ -104,7 +105,7 @@ func (w *writer) revokeAllColumns(pc *privCtx, st *q.GrantStmt, m *ddl.TableMeta
 		for _, g := range grantees {
 			next, err := pc.c.RevokeColumn(acl, m.Owner, g, grantor, privs, st.GrantOption, st.Behavior == q.DropBehavior_DROP_CASCADE)
 			if err != nil {
-				return wire.Errorf("2BP01", "dependent privileges exist").WithHint("Use CASCADE to revoke them too.")
+				return wire.Errorf(pgerr.DependentObjectsStillExist, "dependent privileges exist").WithHint("Use CASCADE to revoke them too.")
 			}
 			acl = next
 		}

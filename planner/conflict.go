@@ -6,6 +6,7 @@ import (
 
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/wire"
 )
 
@@ -131,7 +132,7 @@ func aliasFor(table, alias string) *sqlparse.Alias {
 }
 
 func cardinalityErr() error {
-	return wire.Errorf("21000", "ON CONFLICT DO UPDATE command cannot affect row a second time").
+	return wire.Errorf(pgerr.CardinalityViolation, "ON CONFLICT DO UPDATE command cannot affect row a second time").
 		WithHint("Ensure that no rows proposed for insertion within the same command have duplicate constrained values.")
 }
 
@@ -140,7 +141,7 @@ func arbiterKeys(td *exec.TableDef, infer *sqlparse.InferClause, doUpdate bool) 
 	keys := uniqueKeys(td)
 	if infer == nil {
 		if doUpdate {
-			return nil, wire.Errorf("42601", "ON CONFLICT DO UPDATE requires inference specification or constraint name").
+			return nil, wire.Errorf(pgerr.SyntaxError, "ON CONFLICT DO UPDATE requires inference specification or constraint name").
 				WithHint("For example, ON CONFLICT (column_name).")
 		}
 		return keys, nil
@@ -151,14 +152,14 @@ func arbiterKeys(td *exec.TableDef, infer *sqlparse.InferClause, doUpdate bool) 
 				return []uniqueKey{k}, nil
 			}
 		}
-		return nil, wire.Errorf("42704", "constraint \"%s\" for table \"%s\" does not exist", infer.Conname, td.Name)
+		return nil, wire.Errorf(pgerr.UndefinedObject, "constraint \"%s\" for table \"%s\" does not exist", infer.Conname, td.Name)
 	}
 	var want []int
 	for _, e := range infer.IndexElems {
 		name := e.GetIndexElem().GetName()
 		c := slices.IndexFunc(td.Columns, func(cd exec.ColumnDef) bool { return cd.Name == name })
 		if c < 0 {
-			return nil, wire.Errorf("42703", "column \"%s\" does not exist", name)
+			return nil, wire.Errorf(pgerr.UndefinedColumn, "column \"%s\" does not exist", name)
 		}
 		want = append(want, c)
 	}
@@ -170,5 +171,5 @@ func arbiterKeys(td *exec.TableDef, infer *sqlparse.InferClause, doUpdate bool) 
 			return []uniqueKey{k}, nil
 		}
 	}
-	return nil, wire.Errorf("42P10", "there is no unique or exclusion constraint matching the ON CONFLICT specification")
+	return nil, wire.Errorf(pgerr.InvalidColumnReference, "there is no unique or exclusion constraint matching the ON CONFLICT specification")
 }

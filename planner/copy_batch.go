@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/pggraph/pggraph/exec"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/wire"
 )
 
@@ -158,7 +159,7 @@ func (c *copyColumn) add(f []byte) error {
 	case copyStr:
 		c.data = append(c.data, f...)
 		if len(c.data) > 1<<31-1 {
-			return wire.Errorf("54000", "COPY batch of column \"%s\" exceeds 2 GB", c.name)
+			return wire.Errorf(pgerr.ProgramLimitExceeded, "COPY batch of column \"%s\" exceeds 2 GB", c.name)
 		}
 		c.ends = append(c.ends, int32(len(c.data)))
 	default:
@@ -271,7 +272,7 @@ func (c *copyColumn) convert(b *copyBatch) (*exec.Vec, error) {
 				return nil, copyValueError(err1, b.td.Name, b.firstLine+r, c.name, []byte(c.vals[r]))
 			}
 		}
-		return nil, toWire(err)
+		return nil, err
 	}
 	return v, nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/pggraph/pggraph/exec"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/wire"
 )
 
@@ -171,7 +172,7 @@ func (w *writer) existingInts(table string, col int, v *exec.Vec) (sortedInts, e
 	if kp, ok := kl.(keyPresence); ok {
 		has, err := kp.HasKeys(w.ctx, col, keys)
 		if err != nil {
-			return nil, toWire(err)
+			return nil, err
 		}
 		var out sortedInts
 		for i, h := range has {
@@ -196,7 +197,7 @@ func (w *writer) existingInts(table string, col int, v *exec.Vec) (sortedInts, e
 		return nil
 	})
 	if err != nil {
-		return nil, toWire(err)
+		return nil, err
 	}
 	slices.Sort(out)
 	return out, nil
@@ -225,7 +226,7 @@ func (w *writer) checkCopyParents(ti *tableInfo, rows []*exec.Vec, n int) error 
 	for _, fk := range td.ForeignKeys {
 		parent, ok := w.v.base.tables[fk.RefTable]
 		if !ok {
-			return wire.Errorf("42P01", "relation \"%s\" referenced by constraint \"%s\" does not exist", fk.RefTable, fkName(td, fk))
+			return wire.Errorf(pgerr.UndefinedTable, "relation \"%s\" referenced by constraint \"%s\" does not exist", fk.RefTable, fkName(td, fk))
 		}
 		ref := refColumns(parent.def, fk)
 		if len(ref) != len(fk.Columns) {
@@ -248,7 +249,7 @@ func (w *writer) checkCopyParents(ti *tableInfo, rows []*exec.Vec, n int) error 
 			if probe[0].IsNull(i) || found.has(probe[0].I[i]) {
 				continue
 			}
-			return wire.Errorf("23503", "insert or update on table \"%s\" violates foreign key constraint \"%s\"", td.Name, fkName(td, fk)).
+			return wire.Errorf(pgerr.ForeignKeyViolation, "insert or update on table \"%s\" violates foreign key constraint \"%s\"", td.Name, fkName(td, fk)).
 				WithConstraint(schemaOf(td), td.Name, fkName(td, fk)).WithDetail(fmt.Sprintf("Key %s is not present in table \"%s\".", w.keyText(td, fk.Columns, probe, i), fk.RefTable))
 		}
 	}

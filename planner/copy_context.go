@@ -1,10 +1,12 @@
 package planner
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/pggraph/pggraph/exec"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/planner/ddl"
 	"github.com/pggraph/pggraph/wire"
 )
@@ -41,8 +43,8 @@ func copyBinaryValueError(err error, table string, line int, col string) error {
 }
 
 func withCopyWhere(err error, where string) error {
-	we, ok := toWire(err).(*wire.Error)
-	if !ok {
+	var we *wire.Error
+	if !errors.As(err, &we) {
 		return err
 	}
 	c := *we
@@ -57,11 +59,11 @@ func copyWidthError(td *exec.TableDef, targets []int, fields [][]byte, line int,
 	var e *wire.Error
 	switch {
 	case o != nil && o.Format == wire.CopyBinary:
-		e = wire.Errorf("22P04", "row field count is %d, expected %d", len(fields), len(targets))
+		e = wire.Errorf(pgerr.BadCopyFileFormat, "row field count is %d, expected %d", len(fields), len(targets))
 	case len(fields) > len(targets):
-		e = wire.Errorf("22P04", "extra data after last expected column")
+		e = wire.Errorf(pgerr.BadCopyFileFormat, "extra data after last expected column")
 	default:
-		e = wire.Errorf("22P04", "missing data for column \"%s\"", td.Columns[targets[len(fields)]].Name)
+		e = wire.Errorf(pgerr.BadCopyFileFormat, "missing data for column \"%s\"", td.Columns[targets[len(fields)]].Name)
 	}
 	e.Where = fmt.Sprintf("COPY %s, line %d", td.Name, line)
 	if o != nil && o.Format != wire.CopyBinary {
@@ -183,9 +185,9 @@ var binaryWidths = map[uint32]int{
 // the field), anything else 22P03 "incorrect binary data format" (the
 // field has bytes left over, or does not decode). cause is kept for logs.
 func binaryValueError(t exec.Type, f []byte, cause error) *wire.Error {
-	e := wire.Errorf("22P03", "incorrect binary data format")
+	e := wire.Errorf(pgerr.InvalidBinaryRepresentation, "incorrect binary data format")
 	if w, ok := binaryWidths[t.OID]; ok && len(f) < w {
-		e = wire.Errorf("08P01", "insufficient data left in message")
+		e = wire.Errorf(pgerr.ProtocolViolation, "insufficient data left in message")
 	}
 	e.Cause = cause
 	return e

@@ -13,6 +13,7 @@ import (
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/internal/sqlparse"
 	"github.com/pggraph/pggraph/observe"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/wire"
 )
 
@@ -36,7 +37,7 @@ func (s *session) CopyFrom(ctx context.Context, st *wire.Statement, in *wire.Cop
 	p, _ := st.Plan.(*plan)
 	s.promote(p)
 	if s.readOnly() {
-		return 0, wire.Errorf("25006", "cannot execute COPY FROM in a read-only transaction")
+		return 0, wire.Errorf(pgerr.ReadOnlySQLTransaction, "cannot execute COPY FROM in a read-only transaction")
 	}
 	if err := s.checkBranchPrivilege(ctx, s.branch(), access.PrivWrite); err != nil {
 		return 0, err
@@ -244,7 +245,7 @@ func (s *session) copyStream(ctx context.Context, st *wire.Statement, in *wire.C
 			}
 			ti, ok := c.tables[name]
 			if !ok {
-				return wire.Errorf("42P01", "relation \"%s\" does not exist", name)
+				return wire.Errorf(pgerr.UndefinedTable, "relation \"%s\" does not exist", name)
 			}
 			for _, fk := range ti.def.ForeignKeys {
 				if fk.RefTable != name {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/wire"
 )
 
@@ -144,7 +145,7 @@ func (w *writer) createTableAs(c *sqlparse.CreateTableAsStmt, selectInto bool) (
 	if c.IfNotExists && (rv.Schemaname == "" || rv.Schemaname == "public") {
 		if _, ok := w.v.base.tables[rv.Relname]; ok && rv.Relpersistence != "t" {
 			if w.s.info.Notice != nil && !w.describe {
-				w.s.info.Notice(&wire.Error{Severity: "NOTICE", Code: "42P07", Message: fmt.Sprintf("relation \"%s\" already exists, skipping", rv.Relname)})
+				w.s.info.Notice(&wire.Error{Severity: "NOTICE", Code: pgerr.DuplicateTable, Message: fmt.Sprintf("relation \"%s\" already exists, skipping", rv.Relname)})
 			}
 			return &writeOut{tag: "CREATE TABLE AS"}, nil
 		}
@@ -167,7 +168,7 @@ func (w *writer) createTableAs(c *sqlparse.CreateTableAsStmt, selectInto bool) (
 	eng := &exec.Engine{Catalog: w.v, MemoryLimit: w.s.memLimit}
 	prep, err := eng.PrepareFor(w.s.execSession(), sql, w.declared)
 	if err != nil {
-		return nil, toWire(err)
+		return nil, err
 	}
 	if err := pc.checkReads(prep.Relations(), 0, false); err != nil {
 		return nil, err
@@ -218,7 +219,7 @@ func ctasCreateStmt(into *sqlparse.IntoClause, ifNotExists bool, cols []exec.Col
 			name = into.ColNames[i].GetString_().GetSval()
 		}
 		if seen[name] {
-			return nil, wire.Errorf("42701", "column \"%s\" specified more than once", name)
+			return nil, wire.Errorf(pgerr.DuplicateColumn, "column \"%s\" specified more than once", name)
 		}
 		seen[name] = true
 		oid := c.TypeOID
@@ -226,7 +227,7 @@ func ctasCreateStmt(into *sqlparse.IntoClause, ifNotExists bool, cols []exec.Col
 		case exec.OIDUnknown:
 			oid = exec.OIDText
 		case exec.OIDRecord:
-			return nil, wire.Errorf("42P16", "column \"%s\" has pseudo-type record", name)
+			return nil, wire.Errorf(pgerr.InvalidTableDefinition, "column \"%s\" has pseudo-type record", name)
 		}
 		if i > 0 {
 			b.WriteString(", ")

@@ -8,6 +8,7 @@ import (
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/wire"
 )
 
@@ -54,7 +55,7 @@ func (s *session) executeCursor(ctx context.Context, st *wire.Statement, p *plan
 		return &rowsResult{tag: "CLOSE CURSOR ALL"}, nil
 	}
 	if _, ok := s.cursors[name]; !ok {
-		return nil, wire.Errorf("34000", "cursor \"%s\" does not exist", name)
+		return nil, wire.Errorf(pgerr.InvalidCursorName, "cursor \"%s\" does not exist", name)
 	}
 	delete(s.cursors, name)
 	return &rowsResult{tag: "CLOSE CURSOR"}, nil
@@ -63,10 +64,10 @@ func (s *session) executeCursor(ctx context.Context, st *wire.Statement, p *plan
 func (s *session) declareCursor(ctx context.Context, st *wire.Statement, dc *sqlparse.DeclareCursorStmt) (wire.Result, error) {
 	hold := dc.Options&cursorOptHold != 0
 	if !hold && (s.tx == nil || s.tx.implicit) {
-		return nil, wire.Errorf("25P01", "DECLARE CURSOR can only be used in transaction blocks")
+		return nil, wire.Errorf(pgerr.NoActiveSQLTransaction, "DECLARE CURSOR can only be used in transaction blocks")
 	}
 	if _, ok := s.cursors[dc.Portalname]; ok {
-		return nil, wire.Errorf("42P03", "cursor \"%s\" already exists", dc.Portalname)
+		return nil, wire.Errorf(pgerr.DuplicateCursor, "cursor \"%s\" already exists", dc.Portalname)
 	}
 	body, at, ok := afterTopLevel(st.SQL, pg_query.Token_FOR)
 	if !ok {
@@ -99,7 +100,7 @@ func (s *session) declareCursor(ctx context.Context, st *wire.Statement, dc *sql
 		}
 		held += rowBytes(row)
 		if s.memLimit > 0 && held > s.memLimit {
-			return nil, wire.Errorf("53200", "out of memory").
+			return nil, wire.Errorf(pgerr.OutOfMemory, "out of memory").
 				WithDetail(fmt.Sprintf("the rows of cursor \"%s\" exceed the session memory limit (%d bytes)", dc.Portalname, s.memLimit))
 		}
 		c.rows = append(c.rows, append([]any(nil), row...))
@@ -114,7 +115,7 @@ func (s *session) declareCursor(ctx context.Context, st *wire.Statement, dc *sql
 func (s *session) fetchCursor(fs *sqlparse.FetchStmt) (wire.Result, error) {
 	c, ok := s.cursors[fs.Portalname]
 	if !ok {
-		return nil, wire.Errorf("34000", "cursor \"%s\" does not exist", fs.Portalname)
+		return nil, wire.Errorf(pgerr.InvalidCursorName, "cursor \"%s\" does not exist", fs.Portalname)
 	}
 	n := len(c.rows)
 	var out [][]any
@@ -186,7 +187,7 @@ func current(c *cursor) [][]any {
 }
 
 func noScrollError() *wire.Error {
-	e := wire.Errorf("55000", "cursor can only scan forward")
+	e := wire.Errorf(pgerr.ObjectNotInPrerequisiteState, "cursor can only scan forward")
 	e.Hint = "Declare it with SCROLL option to enable backward scan."
 	return e
 }

@@ -59,13 +59,13 @@ func (w *writer) storedExprsBefore(changes []ddl.Change) func() error {
 					continue
 				}
 				if err := eng.BindDefault(sess, td, i); err != nil {
-					return toWire(err)
+					return err
 				}
 			}
 			if t.checks {
 				for _, ck := range td.Checks {
 					if err := eng.BindCheck(sess, td, ck.Expr); err != nil {
-						return toWire(err)
+						return err
 					}
 				}
 			}

@@ -8,6 +8,7 @@ import (
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/graph"
 	"github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/planner/ddl"
 	"github.com/pggraph/pggraph/planner/graphsql"
 	"github.com/pggraph/pggraph/wire"
@@ -120,7 +121,7 @@ func (w *writer) ddl(n *sqlparse.Node) (*writeOut, error) {
 			return nil, err
 		}
 		if changes, err = w.ddlPlanner(pc).Plan(n, w.ddlCatalog()); err != nil {
-			if we, ok := err.(*wire.Error); ok && we.Code == "3F000" && n.GetCreateStmt() != nil {
+			if we, ok := err.(*wire.Error); ok && we.Code == pgerr.InvalidSchemaName && n.GetCreateStmt() != nil {
 				// PostgreSQL points at the relation whose schema is missing
 				err = positioned(we, w.sql, n.GetCreateStmt().Relation.Location)
 			}
@@ -237,14 +238,14 @@ func (w *writer) rewrite(c *ddl.AlterTable) error {
 	entry := graph.TableEntry{Name: c.Name, Def: c.Def}
 	td, ok := sqlTableDef(entry)
 	if !ok {
-		return wire.Errorf("XX000", "ALTER TABLE \"%s\" produced an unreadable definition", c.Name)
+		return wire.Errorf(pgerr.InternalError, "ALTER TABLE \"%s\" produced an unreadable definition", c.Name)
 	}
 	rows, _, err := w.query(c.Rewrite.Select(c.Name))
 	if err != nil {
 		return err
 	}
 	if len(rows) != len(td.Columns) {
-		return wire.Errorf("XX000", "ALTER TABLE \"%s\": rewrite has %d columns for %d", c.Name, len(rows), len(td.Columns))
+		return wire.Errorf(pgerr.InternalError, "ALTER TABLE \"%s\": rewrite has %d columns for %d", c.Name, len(rows), len(td.Columns))
 	}
 	for i, cd := range td.Columns {
 		rows[i] = retype(rows[i], cd.Type)
@@ -330,19 +331,19 @@ func (w *writer) validate(vs []ddl.Validation) error {
 		}
 		switch v.Kind {
 		case ddl.ValidateNotNull:
-			return wire.Errorf("23502", "column \"%s\" of relation \"%s\" contains null values", v.Columns[0], v.Table).
+			return wire.Errorf(pgerr.NotNullViolation, "column \"%s\" of relation \"%s\" contains null values", v.Columns[0], v.Table).
 				WithColumn("public", v.Table, v.Columns[0])
 		case ddl.ValidateCheck:
-			return wire.Errorf("23514", "check constraint \"%s\" of relation \"%s\" is violated by some row", v.Constraint, v.Table).
+			return wire.Errorf(pgerr.CheckViolation, "check constraint \"%s\" of relation \"%s\" is violated by some row", v.Constraint, v.Table).
 				WithConstraint("public", v.Table, v.Constraint)
 		case ddl.ValidateUnique:
-			return wire.Errorf("23505", "could not create unique index \"%s\"", v.Constraint).
+			return wire.Errorf(pgerr.UniqueViolation, "could not create unique index \"%s\"", v.Constraint).
 				WithConstraint("public", v.Table, v.Constraint).WithDetail("Key " + key() + " is duplicated.")
 		case ddl.ValidateForeignKey:
-			return wire.Errorf("23503", "insert or update on table \"%s\" violates foreign key constraint \"%s\"", v.Table, v.Constraint).
+			return wire.Errorf(pgerr.ForeignKeyViolation, "insert or update on table \"%s\" violates foreign key constraint \"%s\"", v.Table, v.Constraint).
 				WithConstraint("public", v.Table, v.Constraint).WithDetail(fmt.Sprintf("Key %s is not present in table \"%s\".", key(), v.RefTable))
 		case ddl.ValidateMaxOut:
-			return wire.Errorf("23514", "edge table \"%s\" violates graph.max_out = %d", v.Table, v.Limit).
+			return wire.Errorf(pgerr.CheckViolation, "edge table \"%s\" violates graph.max_out = %d", v.Table, v.Limit).
 				WithDetail("Source " + key() + " has more outgoing edges.")
 		}
 	}
@@ -385,7 +386,7 @@ func effective(root *catalog, pend *pendingState) (*catalog, error) {
 		}
 		td, ok := sqlTableDef(e)
 		if !ok {
-			return nil, wire.Errorf("XX001", "table %q has an unreadable definition", e.Name)
+			return nil, wire.Errorf(pgerr.DataCorrupted, "table %q has an unreadable definition", e.Name)
 		}
 		if e.ID == 0 {
 			td.OID = 0 // allocated by the catalog until the commit assigns the id

@@ -7,6 +7,7 @@ import (
 
 	"github.com/pggraph/pggraph/access"
 	q "github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/planner/ddl"
 	"github.com/pggraph/pggraph/wire"
 )
@@ -64,7 +65,7 @@ func (rc *roleChange) alterDefaultPrivileges(st *q.AlterDefaultPrivilegesStmt) e
 		objtype, all, kind = access.DefaultSequences, access.AllSequencePrivs, "sequence"
 	case q.ObjectType_OBJECT_SCHEMA:
 		if len(schemas) > 0 {
-			return errRole("0LP01", "cannot use IN SCHEMA clause when using GRANT/REVOKE ON SCHEMAS")
+			return errRole(pgerr.InvalidGrantOperation, "cannot use IN SCHEMA clause when using GRANT/REVOKE ON SCHEMAS")
 		}
 		return notSupported("ALTER DEFAULT PRIVILEGES … ON SCHEMAS").
 			WithDetail("Schemas have no privileges of their own in pgproxy.")
@@ -88,7 +89,7 @@ func (rc *roleChange) alterDefaultPrivileges(st *q.AlterDefaultPrivilegesStmt) e
 			continue
 		}
 		if len(ap.Cols) > 0 {
-			return errRole("0LP01", "default privileges cannot be set for columns")
+			return errRole(pgerr.InvalidGrantOperation, "default privileges cannot be set for columns")
 		}
 		p, known := access.ParseTablePriv(ap.PrivName)
 		if !known {
@@ -103,12 +104,12 @@ func (rc *roleChange) alterDefaultPrivileges(st *q.AlterDefaultPrivilegesStmt) e
 				name = "TEMPORARY"
 			}
 			if isPrivilegeName(name) {
-				return errRole("0LP01", "invalid privilege type %s for %s", name, kind)
+				return errRole(pgerr.InvalidGrantOperation, "invalid privilege type %s for %s", name, kind)
 			}
 			return errRole(wire.CodeSyntaxError, "unrecognized privilege type \"%s\"", ap.PrivName)
 		}
 		if p&^all != 0 {
-			return errRole("0LP01", "invalid privilege type %s for %s", p.Name(), kind)
+			return errRole(pgerr.InvalidGrantOperation, "invalid privilege type %s for %s", p.Name(), kind)
 		}
 		privs |= p
 	}
@@ -138,20 +139,20 @@ func (rc *roleChange) alterDefaultPrivileges(st *q.AlterDefaultPrivilegesStmt) e
 	for _, r := range targets {
 		for _, schema := range schemas {
 			if schema != "" && schema != "public" {
-				return errRole("3F000", "schema \"%s\" does not exist", schema)
+				return errRole(pgerr.InvalidSchemaName, "schema \"%s\" does not exist", schema)
 			}
 			acl := rc.c.DefaultACLStart(r.OID, schema, objtype)
 			for _, g := range grantees {
 				if a.IsGrant {
 					if a.GrantOption && g == 0 {
-						return errRole("0LP01", "grant options can only be granted to roles")
+						return errRole(pgerr.InvalidGrantOperation, "grant options can only be granted to roles")
 					}
 					acl = access.GrantTable(acl, r.OID, g, r.OID, privs, a.GrantOption)
 					continue
 				}
 				next, err := rc.c.RevokeTable(acl, r.OID, g, r.OID, privs, a.GrantOption, a.Behavior == q.DropBehavior_DROP_CASCADE)
 				if err != nil {
-					return errRole("2BP01", "dependent privileges exist").WithHint("Use CASCADE to revoke them too.")
+					return errRole(pgerr.DependentObjectsStillExist, "dependent privileges exist").WithHint("Use CASCADE to revoke them too.")
 				}
 				acl = next
 			}

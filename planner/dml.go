@@ -15,6 +15,7 @@ import (
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/internal/sqlparse"
 	"github.com/pggraph/pggraph/observe"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/wire"
 )
 
@@ -83,7 +84,7 @@ func (s *session) executeWrite(ctx context.Context, st *wire.Statement, p *plan,
 		return s.executePublication(ctx, p)
 	}
 	if s.readOnly() {
-		return nil, wire.Errorf("25006", "cannot execute %s in a read-only transaction", p.stmtName())
+		return nil, wire.Errorf(pgerr.ReadOnlySQLTransaction, "cannot execute %s in a read-only transaction", p.stmtName())
 	}
 	// An autocommit statement's snapshot may be read from the moment it
 	// arrived: read the head while the privilege checks probe the role
@@ -112,7 +113,7 @@ func (s *session) executeWrite(ctx context.Context, st *wire.Statement, p *plan,
 	}
 	if s.tx != nil && !s.tx.implicit {
 		if s.tx.pend.merge != nil && (p.kind == stmtDDL || p.kind == stmtTruncate) {
-			return nil, wire.Errorf("0A000", "%s while a merge is staged in the transaction (graph.merge strategy 'stop') is not supported", p.stmtName()).
+			return nil, wire.Errorf(pgerr.FeatureNotSupported, "%s while a merge is staged in the transaction (graph.merge strategy 'stop') is not supported", p.stmtName()).
 				WithHint("COMMIT or ROLLBACK the merge first.")
 		}
 		out, err := s.lockedWrite(ctx, p, params)
@@ -383,9 +384,9 @@ func (w *writer) target(rv *sqlparse.RangeVar) (*tableInfo, string, error) {
 	key, known := w.relKey(rv.Schemaname, rv.Relname)
 	if !known {
 		if rv.Schemaname == "pg_catalog" || rv.Schemaname == "information_schema" || rv.Schemaname == "graph" {
-			return nil, "", wire.Errorf("42809", "cannot change relation \"%s\"", rv.Relname)
+			return nil, "", wire.Errorf(pgerr.WrongObjectType, "cannot change relation \"%s\"", rv.Relname)
 		}
-		return nil, "", w.at(wire.Errorf("42P01", "relation \"%s.%s\" does not exist", rv.Schemaname, rv.Relname), rv.Location)
+		return nil, "", w.at(wire.Errorf(pgerr.UndefinedTable, "relation \"%s.%s\" does not exist", rv.Schemaname, rv.Relname), rv.Location)
 	}
 	ti, ok := w.v.base.tables[key]
 	if !ok {
@@ -393,9 +394,9 @@ func (w *writer) target(rv *sqlparse.RangeVar) (*tableInfo, string, error) {
 			return nil, "", viewWriteError("change", rv.Relname)
 		}
 		if rv.Schemaname != "" {
-			return nil, "", w.at(wire.Errorf("42P01", "relation \"%s.%s\" does not exist", rv.Schemaname, rv.Relname), rv.Location)
+			return nil, "", w.at(wire.Errorf(pgerr.UndefinedTable, "relation \"%s.%s\" does not exist", rv.Schemaname, rv.Relname), rv.Location)
 		}
-		return nil, "", w.at(wire.Errorf("42P01", "relation \"%s\" does not exist", rv.Relname), rv.Location)
+		return nil, "", w.at(wire.Errorf(pgerr.UndefinedTable, "relation \"%s\" does not exist", rv.Relname), rv.Location)
 	}
 	w.v.pend.markRead(key)
 	alias := rv.Relname
@@ -451,10 +452,8 @@ func (w *writer) queryChunksOf(sql string, stmt *sqlparse.Node, chunk int64, fn 
 		prep, err = eng.PrepareFor(w.s.execSession(), sql, w.declared)
 	}
 	if err != nil {
-		var ee *exec.Error
-		placed := errors.As(err, &ee) && ee.Placed
-		err = toWire(err)
-		if we, ok := err.(*wire.Error); ok && sql != w.sql && we.Position != 0 && !placed {
+		var we *wire.Error
+		if errors.As(err, &we) && sql != w.sql && we.Position != 0 && we.Placement != pgerr.PlacedInClient {
 			// a position in text the planner rewrote would point at the
 			// wrong place of the client's statement
 			err = we.WithPosition(0)
@@ -518,7 +517,7 @@ func (w *writer) queryChunksOf(sql string, stmt *sqlparse.Node, chunk int64, fn 
 		if fnErr != nil {
 			return fnErr
 		}
-		return toWire(err)
+		return err
 	}
 	if len(batches) > 0 || !called {
 		return flush()
@@ -580,7 +579,7 @@ func checkLengths(td *exec.TableDef, rows []*exec.Vec) error {
 			r := []rune(v.S[i])
 			if len(r) > n {
 				if strings.TrimRight(string(r[n:]), " ") != "" {
-					return wire.Errorf("22001", "value too long for type %s", cd.Type)
+					return wire.Errorf(pgerr.StringDataRightTruncation, "value too long for type %s", cd.Type)
 				}
 				v.S[i] = string(r[:n])
 				r = r[:n]
@@ -650,7 +649,7 @@ func (w *writer) apply(ti *tableInfo, removed []uint64, added []*exec.Vec) error
 	if len(added) > 0 && added[0].N > 0 {
 		rec, err := recordFromVecs(ti.schema, ti.def.Columns, added)
 		if err != nil {
-			return toWire(err)
+			return err
 		}
 		if err := w.checkPendingBudget(recordBytes(rec)); err != nil {
 			return err

@@ -90,7 +90,7 @@ func (s *session) executeDo(ctx context.Context, p *plan) (wire.Result, error) {
 	case "sql", "c", "internal":
 		return nil, wire.Errorf(wire.CodeFeatureNotSupported, "language \"%s\" does not support inline code execution", lang)
 	default:
-		return nil, wire.Errorf("42704", "language \"%s\" does not exist", lang)
+		return nil, wire.Errorf(pgerr.UndefinedObject, "language \"%s\" does not exist", lang)
 	}
 	body := ""
 	for _, a := range p.node.GetDoStmt().Args {
@@ -104,14 +104,14 @@ func (s *session) executeDo(ctx context.Context, p *plan) (wire.Result, error) {
 		if errors.As(err, &se) {
 			code := wire.CodeSyntaxError
 			if strings.HasPrefix(se.Message, "unrecognized exception condition") {
-				code = "42704" // PostgreSQL's code; the grammar reports no SQLSTATE
+				code = pgerr.UndefinedObject // PostgreSQL's code; the grammar reports no SQLSTATE
 			}
 			return nil, &wire.Error{Code: code, Message: se.Message, Where: se.Context}
 		}
-		return nil, toWire(err)
+		return nil, err
 	}
 	if s.doDepth >= maxDoDepth {
-		return nil, wire.Errorf("54001", "stack depth limit exceeded").WithHint(sqlparse.StackDepthHint)
+		return nil, wire.Errorf(pgerr.StatementTooComplex, "stack depth limit exceeded").WithHint(sqlparse.StackDepthHint)
 	}
 	s.doDepth++
 	defer func() { s.doDepth-- }()
@@ -286,7 +286,7 @@ func (r *doRun) unlabeledBlock(ctx context.Context, b *plBlock) error {
 		return err
 	}
 	var we *wire.Error
-	if !errors.As(toWire(err), &we) || we.Severity == wire.SeverityFatal {
+	if !errors.As(err, &we) || we.Severity == wire.SeverityFatal {
 		return err
 	}
 	for _, h := range b.handlers {
@@ -313,7 +313,7 @@ func (r *doRun) unlabeledBlock(ctx context.Context, b *plBlock) error {
 func conditionsMatch(conds []string, code string) bool {
 	for _, c := range conds {
 		if c == "others" {
-			if code != "57014" && code != "P0004" {
+			if code != pgerr.QueryCanceled && code != pgerr.AssertFailure {
 				return true
 			}
 			continue
@@ -550,7 +550,7 @@ func (r *doRun) eval(ctx context.Context, sql, shown string, line int, kind, wha
 			break
 		}
 		if n > 0 {
-			return "", false, "", r.where(wire.Errorf("21000", "query returned more than one row"), line, kind)
+			return "", false, "", r.where(wire.Errorf(pgerr.CardinalityViolation, "query returned more than one row"), line, kind)
 		}
 		null = ends[0] < 0
 		out = append(out[:0], buf[:max(ends[0], 0)]...)
@@ -586,7 +586,7 @@ func (r *doRun) inner(err error, sql string, line int, kind, what string) error 
 		return err // a SQL function's statement: sqlContext places it
 	}
 	var we *wire.Error
-	if !errors.As(toWire(err), &we) {
+	if !errors.As(err, &we) {
 		return err
 	}
 	e := *we
@@ -604,7 +604,7 @@ func (r *doRun) inner(err error, sql string, line int, kind, what string) error 
 // where adds the PL/pgSQL line to an error raised by the block itself.
 func (r *doRun) where(err error, line int, kind string) error {
 	var we *wire.Error
-	if !errors.As(toWire(err), &we) {
+	if !errors.As(err, &we) {
 		return err
 	}
 	e := *we
@@ -618,7 +618,7 @@ func (r *doRun) where(err error, line int, kind string) error {
 func (r *doRun) raise(ctx context.Context, x *plRaise) error {
 	if x.reraise {
 		if len(r.caught) == 0 {
-			return r.where(wire.Errorf("0Z002", "RAISE without parameters cannot be used outside an exception handler"), x.lineno, "RAISE")
+			return r.where(wire.Errorf(pgerr.StackedDiagnosticsAccessedWithoutActiveHandler, "RAISE without parameters cannot be used outside an exception handler"), x.lineno, "RAISE")
 		}
 		return r.caught[len(r.caught)-1]
 	}
@@ -649,7 +649,7 @@ func (r *doRun) raise(ctx context.Context, x *plRaise) error {
 			return err
 		}
 		if null {
-			return r.where(wire.Errorf("22004", "RAISE statement option cannot be null"), x.lineno, "RAISE")
+			return r.where(wire.Errorf(pgerr.NullValueNotAllowed, "RAISE statement option cannot be null"), x.lineno, "RAISE")
 		}
 		switch o.kind {
 		case raiseErrcode:
@@ -658,7 +658,7 @@ func (r *doRun) raise(ctx context.Context, x *plRaise) error {
 			} else if codes := pgerr.ConditionCodes(v); codes != nil {
 				e.Code = codes[0]
 			} else {
-				return r.where(wire.Errorf("42704", "unrecognized exception condition \"%s\"", v), x.lineno, "RAISE")
+				return r.where(wire.Errorf(pgerr.UndefinedObject, "unrecognized exception condition \"%s\"", v), x.lineno, "RAISE")
 			}
 		case raiseMessage:
 			e.Message = v
@@ -673,7 +673,7 @@ func (r *doRun) raise(ctx context.Context, x *plRaise) error {
 	}
 	if x.level >= elogError {
 		if e.Code == "" {
-			e.Code = "P0001" // raise_exception
+			e.Code = pgerr.RaiseException // raise_exception
 		}
 		e.Severity = wire.SeverityError
 		return r.where(e, x.lineno, "RAISE")
@@ -682,7 +682,7 @@ func (r *doRun) raise(ctx context.Context, x *plRaise) error {
 	case x.level >= elogWarning:
 		e.Severity = wire.SeverityWarning
 		if e.Code == "" {
-			e.Code = "01000"
+			e.Code = pgerr.Warning
 		}
 	case x.level >= elogNotice:
 		e.Severity = wire.SeverityNotice
@@ -736,7 +736,7 @@ func boolInput(v string) (bool, error) {
 	case s == "0" || s == "off" || s == "of" || prefixOf("false") || prefixOf("no"):
 		return false, nil
 	}
-	return false, wire.Errorf("22P02", "invalid input syntax for type boolean: \"%s\"", v)
+	return false, wire.Errorf(pgerr.InvalidTextRepresentation, "invalid input syntax for type boolean: \"%s\"", v)
 }
 
 // sqlString is s as a string literal (standard_conforming_strings: only

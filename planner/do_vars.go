@@ -9,6 +9,7 @@ import (
 
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/wire"
 )
 
@@ -68,7 +69,7 @@ func (r *doRun) declare(ctx context.Context, decls []plVarDecl) error {
 			v.val, v.null = val, null
 		}
 		if v.notNull && v.null {
-			return r.where(wire.Errorf("22004", "null value cannot be assigned to variable \"%s\" declared NOT NULL", d.name), d.line, kindInit)
+			return r.where(wire.Errorf(pgerr.NullValueNotAllowed, "null value cannot be assigned to variable \"%s\" declared NOT NULL", d.name), d.line, kindInit)
 		}
 		r.vars[d.name] = v
 	}
@@ -121,7 +122,7 @@ func (r *doRun) set(ctx context.Context, name, val, srcType string, null bool, l
 		val, null = conv, cnull
 	}
 	if null && v.notNull {
-		return r.where(wire.Errorf("22004", "null value cannot be assigned to variable \"%s\" declared NOT NULL", name), line, kind)
+		return r.where(wire.Errorf(pgerr.NullValueNotAllowed, "null value cannot be assigned to variable \"%s\" declared NOT NULL", name), line, kind)
 	}
 	v.val, v.null = val, null
 	return nil
@@ -195,7 +196,7 @@ func (r *doRun) selectInto(ctx context.Context, x *plSQL) error {
 			cols, first, nulls = c, v, nl
 		}
 		if n > 1 && x.strict {
-			return r.where(wire.Errorf("P0003", "query returned more than one row").
+			return r.where(wire.Errorf(pgerr.TooManyRows, "query returned more than one row").
 				WithHint("Make sure the query returns a single row, or use LIMIT 1."), x.lineno, "SQL statement")
 		}
 		return nil
@@ -204,7 +205,7 @@ func (r *doRun) selectInto(ctx context.Context, x *plSQL) error {
 		return err
 	}
 	if n == 0 && x.strict {
-		return r.where(wire.Errorf("P0002", "query returned no rows"), x.lineno, "SQL statement")
+		return r.where(wire.Errorf(pgerr.NoDataFound, "query returned no rows"), x.lineno, "SQL statement")
 	}
 	return r.store(ctx, *x.into, cols, first, nulls, x.lineno, "SQL statement")
 }
@@ -213,7 +214,7 @@ func (r *doRun) selectInto(ctx context.Context, x *plSQL) error {
 // error, in err).
 func (r *doRun) iterate(ctx context.Context, body []plStmt, n *int, line int, label string) (done bool, err error) {
 	if *n++; *n > maxDoIterations {
-		return true, r.where(wire.Errorf("54000", "loop ran more than %d times", maxDoIterations), line, "loop")
+		return true, r.where(wire.Errorf(pgerr.ProgramLimitExceeded, "loop ran more than %d times", maxDoIterations), line, "loop")
 	}
 	switch err := r.stmts(ctx, body); err {
 	case nil, errDoContinue:
@@ -262,7 +263,7 @@ func (r *doRun) forInt(ctx context.Context, x *plForInt) error {
 			return 0, err
 		}
 		if null {
-			return 0, r.where(wire.Errorf("22004", "%s of FOR loop cannot be null", what), x.lineno, "FOR with integer loop variable")
+			return 0, r.where(wire.Errorf(pgerr.NullValueNotAllowed, "%s of FOR loop cannot be null", what), x.lineno, "FOR with integer loop variable")
 		}
 		return strconv.ParseInt(v, 10, 64)
 	}
@@ -279,7 +280,7 @@ func (r *doRun) forInt(ctx context.Context, x *plForInt) error {
 		return err
 	}
 	if step <= 0 {
-		return r.where(wire.Errorf("22023", "BY value of FOR loop must be greater than zero"), x.lineno, "FOR with integer loop variable")
+		return r.where(wire.Errorf(pgerr.InvalidParameterValue, "BY value of FOR loop must be greater than zero"), x.lineno, "FOR with integer loop variable")
 	}
 	if x.reverse {
 		step = -step
@@ -399,7 +400,7 @@ func (r *doRun) substitute(ctx context.Context, sql string) (string, error) {
 			}
 			if visible[name] {
 				// positioned: the error points into the statement
-				return "", wire.Errorf("42702", "column reference \"%s\" is ambiguous", name).
+				return "", wire.Errorf(pgerr.AmbiguousColumn, "column reference \"%s\" is ambiguous", name).
 					WithDetail("It could refer to either a PL/pgSQL variable or a table column.").
 					WithPosition(int32(utf8.RuneCountInString(sql[:ref.Start]) + 1))
 			}
@@ -472,7 +473,7 @@ func (v *plValue) row(rec string) (string, error) {
 		return "NULL", nil
 	}
 	if v.rec == nil {
-		return "", wire.Errorf("55000", "record \"%s\" is not assigned yet", rec).
+		return "", wire.Errorf(pgerr.ObjectNotInPrerequisiteState, "record \"%s\" is not assigned yet", rec).
 			WithDetail("The tuple structure of a not-yet-assigned record is indeterminate.")
 	}
 	parts := make([]string, len(v.rec.names))
@@ -490,10 +491,10 @@ func (v *plValue) field(rec, f string) (string, error) {
 				return (&plValue{typ: v.nullOf.types[j], null: true}).literal(), nil
 			}
 		}
-		return "", wire.Errorf("42703", "record \"%s\" has no field \"%s\"", rec, f)
+		return "", wire.Errorf(pgerr.UndefinedColumn, "record \"%s\" has no field \"%s\"", rec, f)
 	}
 	if v.rec == nil {
-		return "", wire.Errorf("55000", "record \"%s\" is not assigned yet", rec).
+		return "", wire.Errorf(pgerr.ObjectNotInPrerequisiteState, "record \"%s\" is not assigned yet", rec).
 			WithDetail("The tuple structure of a not-yet-assigned record is indeterminate.")
 	}
 	for j, name := range v.rec.names {
@@ -501,7 +502,7 @@ func (v *plValue) field(rec, f string) (string, error) {
 			return (&plValue{typ: v.rec.types[j], val: v.rec.vals[j], null: v.rec.nulls[j]}).literal(), nil
 		}
 	}
-	return "", wire.Errorf("42703", "record \"%s\" has no field \"%s\"", rec, f)
+	return "", wire.Errorf(pgerr.UndefinedColumn, "record \"%s\" has no field \"%s\"", rec, f)
 }
 
 // getDiag runs GET DIAGNOSTICS (ROW_COUNT) and GET STACKED DIAGNOSTICS
@@ -519,7 +520,7 @@ func (r *doRun) getDiag(ctx context.Context, x *plGetDiag) error {
 			}
 			continue
 		case len(r.caught) == 0:
-			return r.where(wire.Errorf("0Z002", "GET STACKED DIAGNOSTICS cannot be used outside an exception handler"), x.lineno, "GET STACKED DIAGNOSTICS")
+			return r.where(wire.Errorf(pgerr.StackedDiagnosticsAccessedWithoutActiveHandler, "GET STACKED DIAGNOSTICS cannot be used outside an exception handler"), x.lineno, "GET STACKED DIAGNOSTICS")
 		case it.kind == "RETURNED_SQLSTATE":
 			val = r.caught[len(r.caught)-1].Code
 		case it.kind == "MESSAGE_TEXT":
@@ -543,7 +544,7 @@ func (r *doRun) assignField(ctx context.Context, x *plAssign, v *plValue) error 
 		return r.where(plRefuse("assignment to a field of a non-record variable"), x.lineno, "assignment")
 	}
 	if v.rec == nil {
-		return r.where(wire.Errorf("55000", "record \"%s\" is not assigned yet", x.name).
+		return r.where(wire.Errorf(pgerr.ObjectNotInPrerequisiteState, "record \"%s\" is not assigned yet", x.name).
 			WithDetail("The tuple structure of a not-yet-assigned record is indeterminate."), x.lineno, "assignment")
 	}
 	j := -1
@@ -553,7 +554,7 @@ func (r *doRun) assignField(ctx context.Context, x *plAssign, v *plValue) error 
 		}
 	}
 	if j < 0 {
-		return r.where(wire.Errorf("42703", "record \"%s\" has no field \"%s\"", x.name, x.field), x.lineno, "assignment")
+		return r.where(wire.Errorf(pgerr.UndefinedColumn, "record \"%s\" has no field \"%s\"", x.name, x.field), x.lineno, "assignment")
 	}
 	r.assignText = x.text
 	val, null, err := r.valueAs(ctx, x.expr, v.rec.types[j], x.lineno, "assignment")

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/pggraph/pggraph/exec"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/planner/ddl"
 	"github.com/pggraph/pggraph/wire"
 )
@@ -57,7 +58,7 @@ func (w *writer) checkDomains(ti *tableInfo, rows []*exec.Vec, fill func()) erro
 		}
 		eng := &exec.Engine{Catalog: w.v, MemoryLimit: w.s.memLimit}
 		if err := eng.DomainViolation(w.ctx, w.s.execSession(), d, rows[c], array); err != nil {
-			return toWire(err)
+			return err
 		}
 	}
 	return nil
@@ -73,7 +74,7 @@ func (w *writer) validateDomain(v ddl.Validation) error {
 			return err
 		}
 		if len(rows) > 0 && rows[0].N > 0 {
-			return wire.Errorf("23502", "column \"%s\" of table \"%s\" contains null values", v.Columns[0], v.Table)
+			return wire.Errorf(pgerr.NotNullViolation, "column \"%s\" of table \"%s\" contains null values", v.Columns[0], v.Table)
 		}
 		return nil
 	}
@@ -108,10 +109,10 @@ func (w *writer) validateDomain(v ddl.Validation) error {
 	eng := &exec.Engine{Catalog: w.v, MemoryLimit: w.s.memLimit}
 	bad, err := eng.DomainCheckViolated(w.ctx, w.s.execSession(), d, d.Checks[i].Expr, vecs[0], array)
 	if err != nil {
-		return toWire(err)
+		return err
 	}
 	if bad {
-		return wire.Errorf("23514", "column \"%s\" of table \"%s\" contains values that violate the new constraint", v.Columns[0], v.Table)
+		return wire.Errorf(pgerr.CheckViolation, "column \"%s\" of table \"%s\" contains values that violate the new constraint", v.Columns[0], v.Table)
 	}
 	return nil
 }

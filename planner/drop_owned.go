@@ -5,6 +5,7 @@ import (
 
 	"github.com/pggraph/pggraph/access"
 	q "github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/planner/ddl"
 	"github.com/pggraph/pggraph/wire"
 )
@@ -23,7 +24,7 @@ import (
 // role catalog could not roll back with it).
 func (w *writer) dropOwned(pc *privCtx, st *q.DropOwnedStmt) ([]ddl.Change, error) {
 	if w.s.tx != nil && !w.s.tx.implicit {
-		return nil, wire.Errorf("25001", "DROP OWNED cannot run inside a transaction block")
+		return nil, wire.Errorf(pgerr.ActiveSQLTransaction, "DROP OWNED cannot run inside a transaction block")
 	}
 	pc = w.s.grantContext(w.ctx, pc)
 	rc := &roleChange{s: w.s, c: pc.c}
@@ -44,7 +45,7 @@ func (w *writer) dropOwned(pc *privCtx, st *q.DropOwnedStmt) ([]ddl.Change, erro
 	oids := map[uint32]bool{}
 	for _, r := range roles {
 		if r.OID == access.BootstrapOID {
-			return nil, wire.Errorf("2BP01", "cannot drop objects owned by role %s because they are required by the database system", r.Name)
+			return nil, wire.Errorf(pgerr.DependentObjectsStillExist, "cannot drop objects owned by role %s because they are required by the database system", r.Name)
 		}
 		oids[r.OID] = true
 	}
@@ -142,7 +143,7 @@ func (w *writer) dropOwned(pc *privCtx, st *q.DropOwnedStmt) ([]ddl.Change, erro
 			}
 			return nil // only schema privileges changed
 		}); err != nil && err != access.ErrNoChange {
-			return nil, wire.Errorf("58030", "could not publish the role catalog").WithDetail(err.Error())
+			return nil, wire.Errorf(pgerr.IOError, "could not publish the role catalog").WithDetail(err.Error())
 		}
 	}
 	if len(changes) == 0 {

@@ -184,7 +184,7 @@ func (s *session) describeExplain(ctx context.Context, p *plan) (wire.Descriptio
 	}
 	prep, err := (&exec.Engine{Catalog: cat, MemoryLimit: s.memLimit}).PrepareFor(s.execSession(), sql, p.declared)
 	if err != nil {
-		return wire.Description{}, toWire(err)
+		return wire.Description{}, err
 	}
 	d := wire.Description{Params: make([]uint32, len(prep.ParamTypes)), Columns: queryPlanColumn}
 	if asJSON {
@@ -216,7 +216,7 @@ func (s *session) executeExplain(ctx context.Context, p *plan, params []any) (wi
 	}
 	prep, err := (&exec.Engine{Catalog: cat, MemoryLimit: s.memLimit}).PrepareFor(s.execSession(), sql, p.declared)
 	if err != nil {
-		return nil, toWire(err)
+		return nil, err
 	}
 	if err := s.checkQuery(ctx, p, prep); err != nil { // as PostgreSQL's EXPLAIN checks
 		return nil, err
@@ -226,13 +226,13 @@ func (s *session) executeExplain(ctx context.Context, p *plan, params []any) (wi
 		doc, err := prep.ExplainJSON(ctx, s.execSession(), params, analyze, map[string]any{
 			"Snapshot": map[string]any{"Branch": key.branch, "Graph Version": key.version, "Pending Changes": pending}})
 		if err != nil {
-			return nil, toWire(err)
+			return nil, err
 		}
 		return &rowsResult{cols: queryPlanJSON, rows: [][]any{{doc}}, tag: "EXPLAIN"}, nil
 	}
 	lines, err := prep.Explain(ctx, s.execSession(), params, analyze)
 	if err != nil {
-		return nil, toWire(err)
+		return nil, err
 	}
 	return explainText(lines, key, pending), nil
 }
@@ -272,13 +272,13 @@ func (s *session) executeWriteExplain(ctx context.Context, ex *sqlparse.ExplainS
 		doc, err := prep.ExplainModifyJSON(ctx, s.execSession(), params, op, strings.Fields(rel)[0], map[string]any{
 			"Snapshot": map[string]any{"Branch": key.branch, "Graph Version": key.version, "Pending Changes": pending}})
 		if err != nil {
-			return nil, toWire(err)
+			return nil, err
 		}
 		return &rowsResult{cols: queryPlanJSON, rows: [][]any{{doc}}, tag: "EXPLAIN"}, nil
 	}
 	lines, err := prep.Explain(ctx, s.execSession(), params, false)
 	if err != nil {
-		return nil, toWire(err)
+		return nil, err
 	}
 	return explainText(modifyLines(op, rel, lines), key, pending), nil
 }

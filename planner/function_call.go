@@ -10,6 +10,7 @@ import (
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/graph"
 	"github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/planner/ddl"
 	"github.com/pggraph/pggraph/wire"
 )
@@ -36,7 +37,7 @@ type plResult struct {
 // callFunction implements exec.CallFunction.
 func (s *session) callFunction(ctx context.Context, f *exec.FuncDef, args []*string) ([][]*string, error) {
 	if s.doDepth >= maxDoDepth {
-		return nil, wire.Errorf("54001", "stack depth limit exceeded").WithHint(sqlparse.StackDepthHint)
+		return nil, wire.Errorf(pgerr.StatementTooComplex, "stack depth limit exceeded").WithHint(sqlparse.StackDepthHint)
 	}
 	s.doDepth++
 	defer func() { s.doDepth-- }()
@@ -129,7 +130,7 @@ func (r *doRun) runSQLStatement(ctx context.Context, st *wire.Statement, onRow r
 // sqlContext is PostgreSQL's CONTEXT of an error in a SQL function.
 func (r *doRun) sqlContext(err error) error {
 	var we *wire.Error
-	if !errors.As(toWire(err), &we) {
+	if !errors.As(err, &we) {
 		return err
 	}
 	e := *we
@@ -150,7 +151,7 @@ func (r *doRun) sqlParams(body string, ins []exec.FuncArg, args []*string) (stri
 	for i := len(refs) - 1; i >= 0; i-- {
 		p := refs[i]
 		if p.N < 1 || p.N > len(ins) {
-			return "", wire.Errorf("42P02", "there is no parameter $%d", p.N)
+			return "", wire.Errorf(pgerr.UndefinedParameter, "there is no parameter $%d", p.N)
 		}
 		v := plValue{typ: exec.FormatType(ins[p.N-1].Type.OID, ins[p.N-1].Type.Mod), null: true}
 		if p.N-1 < len(args) && args[p.N-1] != nil {
@@ -224,7 +225,7 @@ func (r *doRun) plpgsqlFunction(ctx context.Context) ([][]*string, error) {
 		}
 	}
 	if !r.result.returned && f.Ret.OID == exec.OIDTrigger {
-		return nil, &wire.Error{Code: "2F005", Message: "control reached end of trigger procedure without RETURN", Where: fmt.Sprintf("PL/pgSQL function %s", f.Signature())}
+		return nil, &wire.Error{Code: pgerr.FunctionExecutedNoReturnStatement, Message: "control reached end of trigger procedure without RETURN", Where: fmt.Sprintf("PL/pgSQL function %s", f.Signature())}
 	}
 	if !r.result.returned && !f.RetSet && len(outParams(f)) > 0 {
 		// control may fall off the end of a function with OUT
@@ -233,7 +234,7 @@ func (r *doRun) plpgsqlFunction(ctx context.Context) ([][]*string, error) {
 		return r.result.rows, nil
 	}
 	if !r.result.returned && !f.RetSet && f.Ret.OID != exec.OIDVoid {
-		return nil, &wire.Error{Code: "2F005", Message: "control reached end of function without RETURN", Where: fmt.Sprintf("PL/pgSQL function %s", f.Signature())}
+		return nil, &wire.Error{Code: pgerr.FunctionExecutedNoReturnStatement, Message: "control reached end of function without RETURN", Where: fmt.Sprintf("PL/pgSQL function %s", f.Signature())}
 	}
 	return r.result.rows, nil
 }
@@ -303,7 +304,7 @@ func (r *doRun) functionReturn(ctx context.Context, x *plReturn) error {
 func (r *doRun) returnNext(ctx context.Context, x *plReturnNext) error {
 	f := r.fn
 	if f == nil || !f.RetSet {
-		return r.where(wire.Errorf("42804", "cannot use RETURN NEXT in a non-SETOF function"), x.lineno, "RETURN NEXT")
+		return r.where(wire.Errorf(pgerr.DatatypeMismatch, "cannot use RETURN NEXT in a non-SETOF function"), x.lineno, "RETURN NEXT")
 	}
 	if x.query != "" {
 		sql, err := r.substitute(ctx, x.query)
@@ -337,7 +338,7 @@ func (r *doRun) returnNext(ctx context.Context, x *plReturnNext) error {
 	if v := r.vars[strings.ToLower(strings.TrimSpace(expr))]; v != nil && v.isRec && f.Ret.OID == exec.OIDRecord {
 		// RETURN NEXT of a record variable: its fields are the row
 		if v.rec == nil {
-			return r.where(wire.Errorf("55000", "record \"%s\" is not assigned yet", expr).WithDetail("The tuple structure of a not-yet-assigned record is indeterminate."), x.lineno, "RETURN NEXT")
+			return r.where(wire.Errorf(pgerr.ObjectNotInPrerequisiteState, "record \"%s\" is not assigned yet", expr).WithDetail("The tuple structure of a not-yet-assigned record is indeterminate."), x.lineno, "RETURN NEXT")
 		}
 		row := make([]*string, len(v.rec.vals))
 		for i := range v.rec.vals {
@@ -438,17 +439,17 @@ func compileFunction(f *exec.FuncDef) (*plProgram, error) {
 		if errors.As(err, &se) {
 			code := wire.CodeSyntaxError
 			if strings.HasPrefix(se.Message, "unrecognized exception condition") {
-				code = "42704"
+				code = pgerr.UndefinedObject
 			}
 			where := strings.ReplaceAll(se.Context, "\"inline_code_block\"", "\""+f.Name+"\"")
 			if strings.HasPrefix(se.Message, "cannot use RETURN") || strings.HasPrefix(se.Message, "RETURN cannot have a parameter") {
 				// PostgreSQL's compiler reports these with a position
 				// into the statement and no CONTEXT
-				code, where = "42804", ""
+				code, where = pgerr.DatatypeMismatch, ""
 			}
 			return nil, &wire.Error{Code: code, Message: se.Message, Where: where}
 		}
-		return nil, toWire(err)
+		return nil, err
 	}
 	return prog, nil
 }
@@ -502,20 +503,20 @@ func checkReturns(list []plStmt, fn *exec.FuncDef) error {
 				hasValue := x.expr != "" || x.varno >= 0
 				switch {
 				case hasValue && setof:
-					err = wire.Errorf("42804", "RETURN cannot have a parameter in function returning set").WithHint("Use RETURN NEXT or RETURN QUERY.")
+					err = wire.Errorf(pgerr.DatatypeMismatch, "RETURN cannot have a parameter in function returning set").WithHint("Use RETURN NEXT or RETURN QUERY.")
 				case hasValue && void:
-					err = wire.Errorf("42804", "RETURN cannot have a parameter in function returning void")
+					err = wire.Errorf(pgerr.DatatypeMismatch, "RETURN cannot have a parameter in function returning void")
 				case hasValue && outs:
-					err = wire.Errorf("42804", "RETURN cannot have a parameter in function with OUT parameters")
+					err = wire.Errorf(pgerr.DatatypeMismatch, "RETURN cannot have a parameter in function with OUT parameters")
 				case !hasValue && !void && !setof && !outs:
 					err = wire.Errorf(wire.CodeSyntaxError, "missing expression at or near \";\"")
 				}
 			case *plReturnNext:
 				switch {
 				case !setof && x.query != "":
-					err = wire.Errorf("42804", "cannot use RETURN QUERY in a non-SETOF function")
+					err = wire.Errorf(pgerr.DatatypeMismatch, "cannot use RETURN QUERY in a non-SETOF function")
 				case !setof:
-					err = wire.Errorf("42804", "cannot use RETURN NEXT in a non-SETOF function")
+					err = wire.Errorf(pgerr.DatatypeMismatch, "cannot use RETURN NEXT in a non-SETOF function")
 				}
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/graph"
 	q "github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/planner/ddl"
 	"github.com/pggraph/pggraph/wire"
 )
@@ -48,7 +49,7 @@ func (w *writer) grantFunctions(pc *privCtx, st *q.GrantStmt) ([]ddl.Change, err
 					fns = append(fns, fn{es[i], ms[i]})
 				}
 			default:
-				return nil, wire.Errorf("3F000", "schema \"%s\" does not exist", s)
+				return nil, wire.Errorf(pgerr.InvalidSchemaName, "schema \"%s\" does not exist", s)
 			}
 		}
 	case q.GrantTargetType_ACL_TARGET_OBJECT:
@@ -71,10 +72,10 @@ func (w *writer) grantFunctions(pc *privCtx, st *q.GrantStmt) ([]ddl.Change, err
 			if (schema == "" || schema == "public") && w.userFunctionNamed(name) {
 				e, m, missing, err := ddl.LookupFunction(owa, w.ddlCatalog())
 				if err != nil {
-					return nil, toWire(err)
+					return nil, err
 				}
 				if missing == nil && st.Objtype == q.ObjectType_OBJECT_PROCEDURE {
-					return nil, wire.Errorf("42809", "%s is not a procedure", ddl.ExecFunction(e, name, m).Signature())
+					return nil, wire.Errorf(pgerr.WrongObjectType, "%s is not a procedure", ddl.ExecFunction(e, name, m).Signature())
 				}
 				if missing == nil {
 					fns = append(fns, fn{e, m})
@@ -85,7 +86,7 @@ func (w *writer) grantFunctions(pc *privCtx, st *q.GrantStmt) ([]ddl.Change, err
 				}
 			}
 			if err := exec.LookupFunction(schema, name, args, !owa.ArgsUnspecified, st.Objtype == q.ObjectType_OBJECT_PROCEDURE); err != nil {
-				return nil, toWire(err)
+				return nil, err
 			}
 			builtin = true
 		}
@@ -101,11 +102,11 @@ func (w *writer) grantFunctions(pc *privCtx, st *q.GrantStmt) ([]ddl.Change, err
 			continue
 		}
 		if len(ap.Cols) > 0 {
-			return nil, wire.Errorf("0LP01", "column privileges are only valid for relations")
+			return nil, wire.Errorf(pgerr.InvalidGrantOperation, "column privileges are only valid for relations")
 		}
 		if p := strings.ToUpper(ap.PrivName); p != "EXECUTE" {
 			if _, known := access.ParseTablePriv(ap.PrivName); known || isPrivilegeName(ap.PrivName) {
-				return nil, wire.Errorf("0LP01", "invalid privilege type %s for function", p)
+				return nil, wire.Errorf(pgerr.InvalidGrantOperation, "invalid privilege type %s for function", p)
 			}
 			return nil, wire.Errorf(wire.CodeSyntaxError, "unrecognized privilege type \"%s\"", ap.PrivName)
 		}
@@ -193,7 +194,7 @@ func (w *writer) alterFunctionOwner(pc *privCtx, st *q.AlterOwnerStmt) ([]ddl.Ch
 	tag := alterTagOf(st.ObjectType)
 	e, m, missing, err := ddl.LookupFunction(owa, w.ddlCatalog())
 	if err != nil {
-		return nil, toWire(err)
+		return nil, err
 	}
 	if missing != nil || schema == "pg_catalog" {
 		if schema == "" || schema == "pg_catalog" {
@@ -212,7 +213,7 @@ func (w *writer) alterFunctionOwner(pc *privCtx, st *q.AlterOwnerStmt) ([]ddl.Ch
 		}
 	}
 	if st.ObjectType == q.ObjectType_OBJECT_PROCEDURE {
-		return nil, wire.Errorf("42809", "%s is not a procedure", ddl.ExecFunction(e, name, m).Signature())
+		return nil, wire.Errorf(pgerr.WrongObjectType, "%s is not a procedure", ddl.ExecFunction(e, name, m).Signature())
 	}
 	pc = w.s.grantContext(w.ctx, pc)
 	rc := &roleChange{s: w.s, c: pc.c}
@@ -284,7 +285,7 @@ func grantExecute(c *access.Catalog, role, owner uint32, cur *access.TableACL, g
 		}
 		next, err := c.RevokeTable(acl, owner, g, grantor, access.PrivExecute, st.GrantOption, st.Behavior == q.DropBehavior_DROP_CASCADE)
 		if err != nil {
-			return nil, false, wire.Errorf("2BP01", "dependent privileges exist").WithHint("Use CASCADE to revoke them too.")
+			return nil, false, wire.Errorf(pgerr.DependentObjectsStillExist, "dependent privileges exist").WithHint("Use CASCADE to revoke them too.")
 		}
 		acl = next
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/pggraph/pggraph/access"
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/graph"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/planner/ddl"
 	"github.com/pggraph/pggraph/planner/graphsql"
 	"github.com/pggraph/pggraph/wire"
@@ -66,7 +67,7 @@ func (s *session) graphChanges(ctx context.Context, since, table *string) (*exec
 		return nil, storageFailed(err, "could not read the history of branch %q", s.branch())
 	}
 	if !ok {
-		return nil, wire.Errorf("22023", "graph.changes: commit %s is not in the history of branch %q", start.Commit.ID, s.branch()).
+		return nil, wire.Errorf(pgerr.InvalidParameterValue, "graph.changes: commit %s is not in the history of branch %q", start.Commit.ID, s.branch()).
 			WithHint("Pass a commit, version or timestamp of this branch's history (graph.commits).")
 	}
 	pc, err := s.privileges(ctx)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/graph"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/planner/ddl"
 	"github.com/pggraph/pggraph/wire"
 )
@@ -44,7 +45,7 @@ type sideRows struct {
 // graphDiff is graph.diff(table, from, to).
 func (s *session) graphDiff(ctx context.Context, table, from, to *string) (*exec.TableDef, error) {
 	if table == nil {
-		return nil, wire.Errorf("22004", "graph.diff: the table name must not be NULL")
+		return nil, wire.Errorf(pgerr.NullValueNotAllowed, "graph.diff: the table name must not be NULL")
 	}
 	fsn, err := s.resolveRef(ctx, "graph.diff", from)
 	if err != nil {
@@ -57,7 +58,7 @@ func (s *session) graphDiff(ctx context.Context, table, from, to *string) (*exec
 	fe, fok := fsn.State.TableByName(*table)
 	te, tok := tsn.State.TableByName(*table)
 	if !fok && !tok {
-		return nil, wire.Errorf("42P01", "relation %q exists neither at %s nor at %s", *table, *from, *to)
+		return nil, wire.Errorf(pgerr.UndefinedTable, "relation %q exists neither at %s nor at %s", *table, *from, *to)
 	}
 	var fp, tp *graph.TableEntry
 	if fok {
@@ -101,7 +102,7 @@ func (s *session) diffTable(ctx context.Context, fe, te *graph.TableEntry, withR
 	}
 	for _, ti := range []*tableInfo{d.from, d.to} {
 		if ti != nil && (ti.def.View != nil || ti.meta != nil && ti.meta.Relkind == ddl.RelSequence) {
-			return nil, wire.Errorf("42809", "%q is not a table", ti.entry.Name)
+			return nil, wire.Errorf(pgerr.WrongObjectType, "%q is not a table", ti.entry.Name)
 		}
 	}
 	seen := map[string]bool{}

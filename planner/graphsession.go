@@ -6,6 +6,7 @@ import (
 
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/graph"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/planner/graphsql"
 	"github.com/pggraph/pggraph/wire"
 )
@@ -29,10 +30,10 @@ func (s *session) ValidateSetting(ctx context.Context, name, value string) error
 	switch name {
 	case "graph.branch":
 		if s.tx != nil && !s.tx.implicit {
-			return wire.Errorf("25001", "graph.branch cannot be changed inside a transaction block")
+			return wire.Errorf(pgerr.ActiveSQLTransaction, "graph.branch cannot be changed inside a transaction block")
 		}
 		if value == "" {
-			return wire.Errorf("22023", "graph.branch must not be empty")
+			return wire.Errorf(pgerr.InvalidParameterValue, "graph.branch must not be empty")
 		}
 		// the connection rules first, as at startup: a refused user
 		// learns nothing about the branch
@@ -41,7 +42,7 @@ func (s *session) ValidateSetting(ctx context.Context, name, value string) error
 		}
 		if _, err := s.root.Head(ctx, value); err != nil {
 			if graph.IsUnknownBranch(err) {
-				return wire.Errorf("3D000", "branch \"%s\" does not exist", value)
+				return wire.Errorf(pgerr.InvalidCatalogName, "branch \"%s\" does not exist", value)
 			}
 			return storageFailed(err, "could not read branch \"%s\"", value)
 		}

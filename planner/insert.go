@@ -12,6 +12,7 @@ import (
 
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/planner/ddl"
 	"github.com/pggraph/pggraph/wire"
 )
@@ -92,7 +93,7 @@ func (w *writer) insert(ins *sqlparse.InsertStmt) (*writeOut, error) {
 func (w *writer) insertRows(ti *tableInfo, alias string, ins *sqlparse.InsertStmt, targets []int, fill map[int][]bool, rows []*exec.Vec, first bool) ([]wire.Column, [][]any, int, error) {
 	td := ti.def
 	if len(rows) != len(td.Columns) {
-		return nil, nil, 0, wire.Errorf("42601", "INSERT has more expressions than target columns")
+		return nil, nil, 0, wire.Errorf(pgerr.SyntaxError, "INSERT has more expressions than target columns")
 	}
 	for c, cd := range td.Columns {
 		rows[c] = retype(rows[c], cd.Type)
@@ -197,10 +198,10 @@ func insertTargets(td *exec.TableDef, cols []*sqlparse.Node, sql string) ([]int,
 		}
 		i := slices.IndexFunc(td.Columns, func(c exec.ColumnDef) bool { return c.Name == rt.Name })
 		if i < 0 {
-			return nil, positioned(wire.Errorf("42703", "column \"%s\" of relation \"%s\" does not exist", rt.Name, td.Name), sql, rt.Location)
+			return nil, positioned(wire.Errorf(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", rt.Name, td.Name), sql, rt.Location)
 		}
 		if slices.Contains(out, i) {
-			return nil, wire.Errorf("42701", "column \"%s\" specified more than once", rt.Name)
+			return nil, wire.Errorf(pgerr.DuplicateColumn, "column \"%s\" specified more than once", rt.Name)
 		}
 		out = append(out, i)
 	}
@@ -294,10 +295,10 @@ func (w *writer) insertSource(td *exec.TableDef, targets []int, ins *sqlparse.In
 		for r, l := range sel.ValuesLists {
 			items := l.GetList().Items
 			if len(items) > len(targets) {
-				return "", nil, nil, nil, w.at(wire.Errorf("42601", "INSERT has more expressions than target columns"), nodeLocation(items[len(targets)]))
+				return "", nil, nil, nil, w.at(wire.Errorf(pgerr.SyntaxError, "INSERT has more expressions than target columns"), nodeLocation(items[len(targets)]))
 			}
 			if len(items) < len(targets) {
-				return "", nil, nil, nil, w.at(wire.Errorf("42601", "INSERT has more target columns than expressions"), targetLocation(ins.Cols, len(items)))
+				return "", nil, nil, nil, w.at(wire.Errorf(pgerr.SyntaxError, "INSERT has more target columns than expressions"), targetLocation(ins.Cols, len(items)))
 			}
 			row := make([]*sqlparse.Node, len(td.Columns))
 			for c, cd := range td.Columns {
@@ -349,11 +350,11 @@ func (w *writer) insertSource(td *exec.TableDef, targets []int, ins *sqlparse.In
 	if prep, err := eng.PrepareFor(w.s.execSession(), with+inner, w.declared); err == nil {
 		switch n := len(prep.Columns); {
 		case n > len(targets):
-			return "", nil, nil, nil, w.at(wire.Errorf("42601", "INSERT has more expressions than target columns"), selectTargetLocation(ins.SelectStmt, len(targets)))
+			return "", nil, nil, nil, w.at(wire.Errorf(pgerr.SyntaxError, "INSERT has more expressions than target columns"), selectTargetLocation(ins.SelectStmt, len(targets)))
 		case n < len(targets) && len(ins.Cols) == 0:
 			implicit(n)
 		case n < len(targets):
-			return "", nil, nil, nil, w.at(wire.Errorf("42601", "INSERT has more target columns than expressions"), targetLocation(ins.Cols, n))
+			return "", nil, nil, nil, w.at(wire.Errorf(pgerr.SyntaxError, "INSERT has more target columns than expressions"), targetLocation(ins.Cols, n))
 		}
 	}
 	names := make([]string, len(targets))
@@ -396,7 +397,7 @@ func cachedExpr(sql string) (*sqlparse.Node, error) {
 	}
 	n, err := parseExpr(sql)
 	if err != nil {
-		return nil, wire.Errorf("42601", "invalid expression %q", sql)
+		return nil, wire.Errorf(pgerr.SyntaxError, "invalid expression %q", sql)
 	}
 	nodeCache.Store(sql, n)
 	return n, nil
@@ -449,7 +450,7 @@ func checkGeneratedAlways(ti *tableInfo, targets []int, fill map[int][]bool, ove
 			defaulted = false
 		}
 		if !defaulted {
-			return wire.Errorf("428C9", "cannot insert a non-DEFAULT value into column \"%s\"", name).
+			return wire.Errorf(pgerr.GeneratedAlways, "cannot insert a non-DEFAULT value into column \"%s\"", name).
 				WithDetail(fmt.Sprintf("Column \"%s\" is an identity column defined as GENERATED ALWAYS.", name)).
 				WithHint("Use OVERRIDING SYSTEM VALUE to override.")
 		}

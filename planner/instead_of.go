@@ -8,6 +8,7 @@ import (
 
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/planner/ddl"
 	"github.com/pggraph/pggraph/wire"
 )
@@ -140,7 +141,7 @@ func (w *writer) insteadInsertRows(td *exec.TableDef, st *sqlparse.InsertStmt) (
 		name := c.GetResTarget().GetName()
 		i := slices.IndexFunc(td.Columns, func(cd exec.ColumnDef) bool { return cd.Name == name })
 		if i < 0 {
-			return nil, wire.Errorf("42703", "column \"%s\" of relation \"%s\" does not exist", name, td.RelName())
+			return nil, wire.Errorf(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", name, td.RelName())
 		}
 		if len(c.GetResTarget().Indirection) > 0 {
 			return nil, notSupported("INSERT into a view column's subfield or element")
@@ -168,10 +169,10 @@ func (w *writer) insteadInsertRows(td *exec.TableDef, st *sqlparse.InsertStmt) (
 		return nil, err
 	}
 	if len(cols) > len(targets) {
-		return nil, wire.Errorf("42601", "INSERT has more expressions than target columns")
+		return nil, wire.Errorf(pgerr.SyntaxError, "INSERT has more expressions than target columns")
 	}
 	if len(st.Cols) > 0 && len(cols) < len(targets) {
-		return nil, wire.Errorf("42601", "INSERT has more target columns than expressions")
+		return nil, wire.Errorf(pgerr.SyntaxError, "INSERT has more target columns than expressions")
 	}
 	rows := 0
 	if len(vecs) > 0 {
@@ -211,7 +212,7 @@ func (w *writer) insteadSelect(td *exec.TableDef, rv *sqlparse.RangeVar, sets, f
 		}
 		i := slices.IndexFunc(td.Columns, func(cd exec.ColumnDef) bool { return cd.Name == rt.Name })
 		if i < 0 {
-			return nil, nil, wire.Errorf("42703", "column \"%s\" of relation \"%s\" does not exist", rt.Name, td.RelName())
+			return nil, nil, wire.Errorf(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", rt.Name, td.RelName())
 		}
 		setCols = append(setCols, i)
 		targets = append(targets, resTarget(rt.Val))

@@ -172,7 +172,7 @@ func (w *writer) fetchRows(ti *tableInfo, addrs []uint64, cols []int) (*rows, er
 				return convert(rec, nil)
 			})
 			if err != nil {
-				return nil, toWire(err)
+				return nil, err
 			}
 		} else {
 			want := addrSetOf(base)
@@ -190,7 +190,7 @@ func (w *writer) fetchRows(ti *tableInfo, addrs []uint64, cols []int) (*rows, er
 				return convert(rec, sel)
 			})
 			if err != nil {
-				return nil, toWire(err)
+				return nil, err
 			}
 		}
 	}
@@ -215,7 +215,7 @@ func (w *writer) fetchRows(ti *tableInfo, addrs []uint64, cols []int) (*rows, er
 				arrs[k] = xr.Column(c)
 			}
 			if err := convert(projectRecord(arrs, rec.NumRows()), sel); err != nil {
-				return nil, toWire(err)
+				return nil, err
 			}
 		}
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/wire"
 )
 
@@ -72,7 +73,7 @@ func placeInputError(err error, sql string, lits []literalTarget) error {
 	if !ok || we.Position != 0 {
 		return err
 	}
-	if we.Code == "42804" {
+	if we.Code == pgerr.DatatypeMismatch {
 		// an assignment whose type does not fit: PostgreSQL points at the
 		// (first) expression stored into the column the message names
 		for _, l := range lits {

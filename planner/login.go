@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/wire"
 )
 
@@ -29,7 +30,7 @@ func (b *Backend) admitLogin(ctx context.Context, user, database string) (func()
 	}
 	c, err := b.Access.Current(ctx)
 	if err != nil {
-		return nil, wire.Errorf("58030", "could not read the role catalog").WithDetail(err.Error())
+		return nil, wire.Errorf(pgerr.IOError, "could not read the role catalog").WithDetail(err.Error())
 	}
 	if c.Bootstrap() {
 		return nil, nil

@@ -10,6 +10,7 @@ import (
 	"github.com/pggraph/pggraph/adapters"
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/planner/ddl"
 	"github.com/pggraph/pggraph/wire"
 )
@@ -87,7 +88,7 @@ func (s *session) maintain(ctx context.Context, n *sqlparse.Node) (string, error
 
 func (s *session) notice(msg, hint string) {
 	if s.info.Notice != nil {
-		s.info.Notice(&wire.Error{Code: "00000", Message: msg, Hint: hint})
+		s.info.Notice(&wire.Error{Code: pgerr.SuccessfulCompletion, Message: msg, Hint: hint})
 	}
 }
 
@@ -117,7 +118,7 @@ func vacuumOptions(v *sqlparse.VacuumStmt) (full, analyze bool, err error) {
 		case v.IsVacuumcmd && (name == "freeze" || name == "disable_page_skipping" || name == "index_cleanup" ||
 			name == "process_toast" || name == "truncate" || name == "parallel"):
 		default:
-			return false, false, wire.Errorf("42601", "unrecognized %s option \"%s\"", what, d.Defname).WithPosition(d.Location + 1)
+			return false, false, wire.Errorf(pgerr.SyntaxError, "unrecognized %s option \"%s\"", what, d.Defname).WithPosition(d.Location + 1)
 		}
 	}
 	if !v.IsVacuumcmd {
@@ -164,7 +165,7 @@ func (s *session) vacuum(ctx context.Context, v *sqlparse.VacuumStmt) (string, e
 		return "", err
 	}
 	if v.IsVacuumcmd && s.inBlock() {
-		return "", wire.Errorf("25001", "VACUUM cannot run inside a transaction block")
+		return "", wire.Errorf(pgerr.ActiveSQLTransaction, "VACUUM cannot run inside a transaction block")
 	}
 	_, cat, _, err := s.readCatalog(ctx)
 	if err != nil {
@@ -187,7 +188,7 @@ func (s *session) vacuum(ctx context.Context, v *sqlparse.VacuumStmt) (string, e
 		for _, c := range vr.VaCols {
 			name := c.GetString_().GetSval()
 			if !hasColumn(td, name) {
-				return "", wire.Errorf("42703", "column \"%s\" of relation \"%s\" does not exist", name, td.Name)
+				return "", wire.Errorf(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", name, td.Name)
 			}
 			for i := range td.Columns {
 				if td.Columns[i].Name == name && !slices.Contains(analyzeCols[td.Name], i) {
@@ -224,10 +225,10 @@ func (s *session) vacuum(ctx context.Context, v *sqlparse.VacuumStmt) (string, e
 	if analyze {
 		if s.analyze != nil {
 			if err := s.analyze(ctx, branch, tables); err != nil {
-				return "", toWire(err)
+				return "", err
 			}
 		} else if err := s.collectStatistics(ctx, tables, analyzeCols); err != nil {
-			return "", toWire(err)
+			return "", err
 		}
 	}
 	return tag, nil
@@ -267,7 +268,7 @@ func (s *session) ownedForMaintenance(ctx context.Context, cat exec.Catalog, nam
 		if !pc.c.IsOwner(pc.role, td.Owner) {
 			skipped = true
 			if s.info.Notice != nil {
-				s.info.Notice(&wire.Error{Severity: "WARNING", Code: "01000",
+				s.info.Notice(&wire.Error{Severity: "WARNING", Code: pgerr.Warning,
 					Message: fmt.Sprintf("skipping \"%s\" --- only table or database owner can %s it", td.RelName(), verb)})
 			}
 			continue
@@ -322,9 +323,9 @@ func relation(cat exec.Catalog, rv *sqlparse.RangeVar) (*exec.TableDef, error) {
 	td := cat.Table(rv.Schemaname, rv.Relname)
 	if td == nil {
 		if rv.Schemaname != "" {
-			return nil, wire.Errorf("42P01", "relation \"%s.%s\" does not exist", rv.Schemaname, rv.Relname)
+			return nil, wire.Errorf(pgerr.UndefinedTable, "relation \"%s.%s\" does not exist", rv.Schemaname, rv.Relname)
 		}
-		return nil, wire.Errorf("42P01", "relation \"%s\" does not exist", rv.Relname)
+		return nil, wire.Errorf(pgerr.UndefinedTable, "relation \"%s\" does not exist", rv.Relname)
 	}
 	return td, nil
 }
@@ -398,10 +399,10 @@ func (s *session) reindex(ctx context.Context, r *sqlparse.ReindexStmt) (string,
 	}
 	if s.inBlock() {
 		if kind != "" {
-			return "", wire.Errorf("25001", "REINDEX %s cannot run inside a transaction block", kind)
+			return "", wire.Errorf(pgerr.ActiveSQLTransaction, "REINDEX %s cannot run inside a transaction block", kind)
 		}
 		if concurrently {
-			return "", wire.Errorf("25001", "REINDEX CONCURRENTLY cannot run inside a transaction block")
+			return "", wire.Errorf(pgerr.ActiveSQLTransaction, "REINDEX CONCURRENTLY cannot run inside a transaction block")
 		}
 	}
 	_, cat, _, err := s.readCatalog(ctx)
@@ -420,7 +421,7 @@ func (s *session) reindex(ctx context.Context, r *sqlparse.ReindexStmt) (string,
 	case sqlparse.ReindexObjectType_REINDEX_OBJECT_INDEX:
 		td := indexedTable(cat, r.Relation.Schemaname, r.Relation.Relname)
 		if td == nil {
-			return "", wire.Errorf("42P01", "relation \"%s\" does not exist", r.Relation.Relname)
+			return "", wire.Errorf(pgerr.UndefinedTable, "relation \"%s\" does not exist", r.Relation.Relname)
 		}
 		if err := s.mustOwn(ctx, td, "index", r.Relation.Relname); err != nil {
 			return "", err
@@ -431,7 +432,7 @@ func (s *session) reindex(ctx context.Context, r *sqlparse.ReindexStmt) (string,
 			found = found || sc == r.Name
 		}
 		if !found {
-			return "", wire.Errorf("3F000", "schema \"%s\" does not exist", r.Name)
+			return "", wire.Errorf(pgerr.InvalidSchemaName, "schema \"%s\" does not exist", r.Name)
 		}
 	case sqlparse.ReindexObjectType_REINDEX_OBJECT_DATABASE, sqlparse.ReindexObjectType_REINDEX_OBJECT_SYSTEM:
 		if r.Name != "" && r.Name != s.info.Database {
@@ -444,7 +445,7 @@ func (s *session) reindex(ctx context.Context, r *sqlparse.ReindexStmt) (string,
 func (s *session) cluster(ctx context.Context, c *sqlparse.ClusterStmt) (string, error) {
 	if c.Relation == nil {
 		if s.inBlock() {
-			return "", wire.Errorf("25001", "CLUSTER cannot run inside a transaction block")
+			return "", wire.Errorf(pgerr.ActiveSQLTransaction, "CLUSTER cannot run inside a transaction block")
 		}
 		return "CLUSTER", nil // no table was ever clustered on an index
 	}
@@ -460,10 +461,10 @@ func (s *session) cluster(ctx context.Context, c *sqlparse.ClusterStmt) (string,
 		return "", err
 	}
 	if c.Indexname == "" {
-		return "", wire.Errorf("42704", "there is no previously clustered index for table \"%s\"", td.Name)
+		return "", wire.Errorf(pgerr.UndefinedObject, "there is no previously clustered index for table \"%s\"", td.Name)
 	}
 	if !indexNamed(cat, c.Relation.Schemaname, c.Indexname) {
-		return "", wire.Errorf("42704", "index \"%s\" for table \"%s\" does not exist", c.Indexname, td.Name)
+		return "", wire.Errorf(pgerr.UndefinedObject, "index \"%s\" for table \"%s\" does not exist", c.Indexname, td.Name)
 	}
 	s.notice("CLUSTER does not reorder rows in pgproxy", "")
 	return "CLUSTER", nil
@@ -474,7 +475,7 @@ const accessShareLock = 1
 
 func (s *session) lockTables(ctx context.Context, l *sqlparse.LockStmt) (string, error) {
 	if !s.inBlock() {
-		return "", wire.Errorf("25P01", "LOCK TABLE can only be used in transaction blocks")
+		return "", wire.Errorf(pgerr.NoActiveSQLTransaction, "LOCK TABLE can only be used in transaction blocks")
 	}
 	_, cat, _, err := s.readCatalog(ctx)
 	if err != nil {

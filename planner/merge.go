@@ -11,6 +11,7 @@ import (
 
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/wire"
 )
 
@@ -225,7 +226,7 @@ func (w *writer) mergeRows(ti *tableInfo, alias, salias string, m *sqlparse.Merg
 			if tPresent && cl.cmd != sqlparse.CmdType_CMD_NOTHING {
 				a := rows[0].I[i]
 				if touched[a] || done.has(uint64(a)) {
-					return 0, wire.Errorf("21000", "MERGE command cannot affect row a second time").
+					return 0, wire.Errorf(pgerr.CardinalityViolation, "MERGE command cannot affect row a second time").
 						WithHint("Ensure that not more than one source row matches any one target row.")
 				}
 				touched[a] = true
@@ -470,9 +471,9 @@ func (w *writer) mergeInsertItems(td *exec.TableDef, wc *sqlparse.MergeWhenClaus
 	}
 	if len(wc.Values) > 0 && len(wc.Values) != len(targets) {
 		if len(wc.Values) > len(targets) {
-			return nil, nil, wire.Errorf("42601", "INSERT has more expressions than target columns")
+			return nil, nil, wire.Errorf(pgerr.SyntaxError, "INSERT has more expressions than target columns")
 		}
-		return nil, nil, wire.Errorf("42601", "INSERT has more target columns than expressions")
+		return nil, nil, wire.Errorf(pgerr.SyntaxError, "INSERT has more target columns than expressions")
 	}
 	items := make([]string, len(td.Columns))
 	var seqCols []int
@@ -535,7 +536,7 @@ func (w *writer) mergeReturning(ti *tableInfo, alias, salias string, list []*sql
 			rel = cr.Fields[0].GetString_().GetSval()
 		}
 		if rel != "" && rel != alias && rel != salias {
-			return nil, nil, wire.Errorf("42P01", "missing FROM-clause entry for table \"%s\"", rel)
+			return nil, nil, wire.Errorf(pgerr.UndefinedTable, "missing FROM-clause entry for table \"%s\"", rel)
 		}
 		if rel == "" || rel == alias {
 			for _, c := range ti.def.Columns {

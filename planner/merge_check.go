@@ -10,6 +10,7 @@ import (
 	"github.com/pggraph/pggraph/adapters"
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/graph"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/wire"
 )
 
@@ -64,7 +65,7 @@ func (b *Backend) checkMerge(ctx context.Context, m *adapters.MergeResult) error
 					return err
 				}
 				if len(rows) > 0 && rows[0].N > 0 {
-					return wire.Errorf("23514", "new row for relation \"%s\" violates check constraint \"%s\"", n, c.Name).
+					return wire.Errorf(pgerr.CheckViolation, "new row for relation \"%s\" violates check constraint \"%s\"", n, c.Name).
 						WithConstraint(schemaOf(td), n, c.Name).WithDetail(fmt.Sprintf("graph.merge of %q into %q combines changes of both branches", m.From, m.Into))
 				}
 			}
@@ -101,8 +102,8 @@ func checkMergedViews(v *view, m *adapters.MergeResult) error {
 			}
 		}
 		if err != nil {
-			return wire.Errorf("40001", "merge of %q into %q breaks view \"%s\"", m.From, m.Into, td.Name).
-				WithDetail(err.Error()).WithHint("Change or drop the view on one branch so that it reads what the merged graph has, then merge again.")
+			return wire.Errorf(pgerr.SerializationFailure, "merge of %q into %q breaks view \"%s\"", m.From, m.Into, td.Name).
+				WithDetail(pgerr.Message(err)).WithHint("Change or drop the view on one branch so that it reads what the merged graph has, then merge again.")
 		}
 	}
 	return nil
@@ -179,7 +180,7 @@ func (w *writer) mergeUnique(td *exec.TableDef) error {
 			for i, v := range rows {
 				vals[i] = v.S[0]
 			}
-			return wire.Errorf("23505", "duplicate key value violates unique constraint \"%s\"", k.name).
+			return wire.Errorf(pgerr.UniqueViolation, "duplicate key value violates unique constraint \"%s\"", k.name).
 				WithConstraint(schemaOf(td), td.Name, k.name).WithDetail(fmt.Sprintf("Key (%s)=(%s) already exists.", strings.Join(names, ", "), strings.Join(vals, ", ")))
 		}
 	}
@@ -214,11 +215,11 @@ func (w *writer) mergeForeignKey(td *exec.TableDef, fk exec.ForeignKey) error {
 	}
 	key := fmt.Sprintf("(%s)=(%s)", strings.Join(names, ", "), strings.Join(vals, ", "))
 	if rows[0].B[0] { // a row the merge adds
-		return wire.Errorf("23503", "insert or update on table \"%s\" violates foreign key constraint \"%s\"", td.Name, fk.Name).
+		return wire.Errorf(pgerr.ForeignKeyViolation, "insert or update on table \"%s\" violates foreign key constraint \"%s\"", td.Name, fk.Name).
 			WithConstraint(schemaOf(td), td.Name, fk.Name).WithDetail(fmt.Sprintf("Key %s is not present in table \"%s\".", key, fk.RefTable))
 	}
 	refKey := fmt.Sprintf("(%s)=(%s)", strings.Join(fk.RefColumns, ", "), strings.Join(vals, ", "))
-	return wire.Errorf("23503", "update or delete on table \"%s\" violates foreign key constraint \"%s\" on table \"%s\"", fk.RefTable, fk.Name, td.Name).
+	return wire.Errorf(pgerr.ForeignKeyViolation, "update or delete on table \"%s\" violates foreign key constraint \"%s\" on table \"%s\"", fk.RefTable, fk.Name, td.Name).
 		WithConstraint(schemaOf(td), td.Name, fk.Name).WithDetail(fmt.Sprintf("Key %s is still referenced from table \"%s\".", refKey, td.Name))
 }
 
@@ -246,6 +247,6 @@ func (w *writer) mergeNotNull(td *exec.TableDef, m *adapters.MergeResult) error 
 		return nil
 	}
 	col, _ := rows[0].Datum(0).(string)
-	return wire.Errorf("23502", "null value in column \"%s\" of relation \"%s\" violates not-null constraint", col, td.Name).
+	return wire.Errorf(pgerr.NotNullViolation, "null value in column \"%s\" of relation \"%s\" violates not-null constraint", col, td.Name).
 		WithColumn(schemaOf(td), td.Name, col).WithDetail(fmt.Sprintf("graph.merge of %q into %q combines changes of both branches", m.From, m.Into))
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/graph"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/wire"
 )
 
@@ -21,7 +22,7 @@ import (
 func (b *Backend) mergeDefaults(ctx context.Context, target *graph.Snapshot, e graph.TableEntry, cols []int) ([]arrow.Array, error) {
 	td, ok := sqlTableDef(e)
 	if !ok || len(td.Columns) != len(e.Def.Columns) {
-		return nil, wire.Errorf("XX000", "table \"%s\" has an unreadable definition", e.Name)
+		return nil, wire.Errorf(pgerr.InternalError, "table \"%s\" has an unreadable definition", e.Name)
 	}
 	exprs := make([]string, len(cols))
 	defs := make([]exec.ColumnDef, len(cols))
@@ -37,7 +38,7 @@ func (b *Backend) mergeDefaults(ctx context.Context, target *graph.Snapshot, e g
 		exprs[i] = "NULL"
 		if cd.Default != "" {
 			if strings.Contains(strings.ToLower(cd.Default), "nextval(") {
-				return nil, wire.Errorf("0A000", "graph.merge of rows into table \"%s\" re-columned on the other branch: column \"%s\" takes its default from a sequence, which merged rows cannot draw one by one", e.Name, cd.Name)
+				return nil, wire.Errorf(pgerr.FeatureNotSupported, "graph.merge of rows into table \"%s\" re-columned on the other branch: column \"%s\" takes its default from a sequence, which merged rows cannot draw one by one", e.Name, cd.Name)
 			}
 			exprs[i] = cd.Default
 		}
@@ -52,7 +53,7 @@ func (b *Backend) mergeDefaults(ctx context.Context, target *graph.Snapshot, e g
 		return nil, err
 	}
 	if len(vecs) != len(cols) {
-		return nil, wire.Errorf("XX000", "defaults of \"%s\": %d values for %d columns", e.Name, len(vecs), len(cols))
+		return nil, wire.Errorf(pgerr.InternalError, "defaults of \"%s\": %d values for %d columns", e.Name, len(vecs), len(cols))
 	}
 	for i := range vecs {
 		vecs[i] = retype(vecs[i], defs[i].Type)

@@ -15,6 +15,7 @@ import (
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/graph"
 	"github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/planner/graphsql"
 	"github.com/pggraph/pggraph/protocol"
 	"github.com/pggraph/pggraph/wire"
@@ -97,21 +98,21 @@ func (m *stagedMerge) open(pend *pendingState) []graphsql.Conflict {
 func (s *session) stageMerge(ctx context.Context, from, into string) (int, error) {
 	tx := s.tx
 	if tx == nil || tx.implicit {
-		return 0, wire.Errorf("25P01", "graph.merge with strategy 'stop' can only be used in transaction blocks")
+		return 0, wire.Errorf(pgerr.NoActiveSQLTransaction, "graph.merge with strategy 'stop' can only be used in transaction blocks")
 	}
 	switch {
 	case into != s.branch():
-		return 0, wire.Errorf("0A000", "graph.merge with strategy 'stop' into branch %q from a session on branch %q is not supported", into, s.branch()).
+		return 0, wire.Errorf(pgerr.FeatureNotSupported, "graph.merge with strategy 'stop' into branch %q from a session on branch %q is not supported", into, s.branch()).
 			WithHint("Connect to the target branch (or SET graph.branch) and stage the merge there.")
 	case tx.pend.merge != nil:
-		return 0, wire.Errorf("0A000", "a second merge staged in one transaction is not supported").
+		return 0, wire.Errorf(pgerr.FeatureNotSupported, "a second merge staged in one transaction is not supported").
 			WithHint("COMMIT or ROLLBACK the staged merge first.")
 	case tx.pend.hasWrites() || len(tx.pend.ddl) > 0:
-		return 0, wire.Errorf("25001", "graph.merge with strategy 'stop' must come before the transaction's writes")
+		return 0, wire.Errorf(pgerr.ActiveSQLTransaction, "graph.merge with strategy 'stop' must come before the transaction's writes")
 	case len(tx.saves) > 0:
-		return 0, wire.Errorf("0A000", "graph.merge with strategy 'stop' after a SAVEPOINT is not supported")
+		return 0, wire.Errorf(pgerr.FeatureNotSupported, "graph.merge with strategy 'stop' after a SAVEPOINT is not supported")
 	case tx.readOnly:
-		return 0, wire.Errorf("25006", "cannot execute graph.merge in a read-only transaction")
+		return 0, wire.Errorf(pgerr.ReadOnlySQLTransaction, "cannot execute graph.merge in a read-only transaction")
 	}
 	// pin (and hold) the transaction's snapshot first, as any statement
 	if _, err := s.txBase(ctx); err != nil {
@@ -124,7 +125,7 @@ func (s *session) stageMerge(ctx context.Context, from, into string) (int, error
 	if tx.base.sn.Commit.ID != sm.Target.Commit.ID && !tx.perStatement() {
 		// REPEATABLE READ / SERIALIZABLE: the transaction already read an
 		// older head; the merge cannot be staged on the snapshot it keeps
-		return 0, wire.Errorf("40001", "could not serialize access due to concurrent update").
+		return 0, wire.Errorf(pgerr.SerializationFailure, "could not serialize access due to concurrent update").
 			WithDetail(fmt.Sprintf("branch %q moved since the transaction's snapshot", into))
 	}
 	merged := sm.Result.Merged
@@ -346,7 +347,7 @@ func jsonbText(m map[string]any) string {
 // are.
 func (w *writer) resolveConflicts(del *sqlparse.DeleteStmt) (*writeOut, error) {
 	if len(del.UsingClause) > 0 || len(del.ReturningList) > 0 || del.WithClause != nil {
-		return nil, wire.Errorf("0A000", "DELETE FROM graph.conflicts with WITH, USING or RETURNING is not supported")
+		return nil, wire.Errorf(pgerr.FeatureNotSupported, "DELETE FROM graph.conflicts with WITH, USING or RETURNING is not supported")
 	}
 	m := w.v.pend.merge
 	if m == nil {
@@ -393,7 +394,7 @@ func (s *session) publishMerge(ctx context.Context, tx *txState) (*protocol.Rece
 			names = append(names, n)
 		}
 		slices.Sort(names)
-		return nil, wire.Errorf("55000", "cannot commit the merge of %q into %q: %d conflicting rows are unresolved", m.sm.From, m.sm.Into, len(open)).
+		return nil, wire.Errorf(pgerr.ObjectNotInPrerequisiteState, "cannot commit the merge of %q into %q: %d conflicting rows are unresolved", m.sm.From, m.sm.Into, len(open)).
 			WithDetail("Unresolved rows in table(s) " + strings.Join(names, ", ") + " (SELECT * FROM graph.conflicts).").
 			WithHint("Update or delete each conflicting row, or DELETE FROM graph.conflicts to keep the staged row, before COMMIT.")
 	}
@@ -403,7 +404,7 @@ func (s *session) publishMerge(ctx context.Context, tx *txState) (*protocol.Rece
 			continue
 		}
 		if p.mode != modeRows {
-			return nil, wire.Errorf("0A000", "rewriting or truncating a table while a merge is staged is not supported")
+			return nil, wire.Errorf(pgerr.FeatureNotSupported, "rewriting or truncating a table while a merge is staged is not supported")
 		}
 		e, ok := m.sm.Result.Merged.State.TableByName(name)
 		if !ok {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/planner/graphsql"
 	"github.com/pggraph/pggraph/wire"
 )
@@ -406,10 +407,10 @@ func (w *writer) setItems(td *exec.TableDef, alias string, list []*sqlparse.Node
 		}
 		c := slices.IndexFunc(td.Columns, func(cd exec.ColumnDef) bool { return cd.Name == rt.Name })
 		if c < 0 {
-			return nil, nil, w.at(wire.Errorf("42703", "column \"%s\" of relation \"%s\" does not exist", rt.Name, td.Name), rt.Location)
+			return nil, nil, w.at(wire.Errorf(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", rt.Name, td.Name), rt.Location)
 		}
 		if assigned[c] {
-			return nil, nil, wire.Errorf("42601", "multiple assignments to same column \"%s\"", rt.Name)
+			return nil, nil, wire.Errorf(pgerr.SyntaxError, "multiple assignments to same column \"%s\"", rt.Name)
 		}
 		assigned[c] = true
 		val := rt.Val
@@ -419,7 +420,7 @@ func (w *writer) setItems(td *exec.TableDef, alias string, list []*sqlparse.Node
 				return nil, nil, wire.Errorf(wire.CodeFeatureNotSupported, "multiple-column assignment from a subquery is not supported")
 			}
 			if len(row.Args) != int(mr.Ncolumns) {
-				return nil, nil, wire.Errorf("42601", "number of columns does not match number of values")
+				return nil, nil, wire.Errorf(pgerr.SyntaxError, "number of columns does not match number of values")
 			}
 			val = row.Args[mr.Colno-1]
 		}
@@ -618,7 +619,7 @@ func (w *writer) truncate(tr *sqlparse.TruncateStmt) (*writeOut, error) {
 						WithHint(fmt.Sprintf("Truncate table \"%s\" at the same time, or use TRUNCATE ... CASCADE.", child.def.Name))
 				}
 				if w.s.info.Notice != nil {
-					w.s.info.Notice(&wire.Error{Code: "00000", Message: fmt.Sprintf("truncate cascades to table \"%s\"", child.def.Name)})
+					w.s.info.Notice(&wire.Error{Code: pgerr.SuccessfulCompletion, Message: fmt.Sprintf("truncate cascades to table \"%s\"", child.def.Name)})
 				}
 				list = append(list, child)
 				w.v.pend.markRead(child.def.Name)

@@ -8,7 +8,7 @@ import "github.com/pggraph/pggraph/exec"
 func (s *session) DecodeParam(oid uint32, format int16, src []byte, index int) (any, error) {
 	v, err := exec.DecodeParam(oid, format, src, index)
 	if err != nil {
-		return nil, toWire(err)
+		return nil, err
 	}
 	return v, nil
 }

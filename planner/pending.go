@@ -12,6 +12,7 @@ import (
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/exec/lancesrc"
 	"github.com/pggraph/pggraph/graph"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/planner/ddl"
 	"github.com/pggraph/pggraph/wire"
 )
@@ -329,7 +330,7 @@ func (w *writer) checkPendingBudget(adding int64) error {
 	if lim <= 0 || w.v.pend.bytes+adding <= lim {
 		return nil
 	}
-	return wire.Errorf("53200", "out of memory").
+	return wire.Errorf(pgerr.OutOfMemory, "out of memory").
 		WithDetail(fmt.Sprintf("the statement's new rows and the transaction's pending rows held in memory exceed the session memory limit (%d bytes)", lim)).
 		WithHint("Write fewer rows per statement (a transaction's earlier rows are staged to disk), or use COPY (it stages as it reads).")
 }

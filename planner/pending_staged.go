@@ -16,6 +16,7 @@ import (
 
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/exec/lancesrc"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/wire"
 )
 
@@ -123,7 +124,7 @@ func newStagedFile() (*stagedFile, error) {
 // for a full disk, 58030 otherwise; no path (the file is a temporary).
 func stagedError(op string, err error) error {
 	if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) {
-		return wire.Errorf("53100", "could not %s for the transaction's pending rows: No space left on device", op).
+		return wire.Errorf(pgerr.DiskFull, "could not %s for the transaction's pending rows: No space left on device", op).
 			WithHint("Check free disk space in the temporary directory, or commit in smaller transactions.")
 	}
 	return wire.Errorf(wire.CodeIOError, "could not %s for the transaction's pending rows", op)

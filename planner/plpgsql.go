@@ -557,7 +557,7 @@ func plStatement(kind string, raw json.RawMessage) (plStmt, error) {
 				for _, c := range e.Exc.Conditions {
 					name := c.Cond.Name
 					if pgerr.ConditionCodes(name) == nil && name != "others" && !isSQLState(name) {
-						return nil, wire.Errorf("42704", "unrecognized exception condition \"%s\"", name)
+						return nil, wire.Errorf(pgerr.UndefinedObject, "unrecognized exception condition \"%s\"", name)
 					}
 					h.conds = append(h.conds, name)
 				}
@@ -720,7 +720,7 @@ func plStatement(kind string, raw json.RawMessage) (plStmt, error) {
 		r.reraise = x.Message == nil && x.Condname == "" && len(x.Options) == 0
 		if x.Condname != "" && !isSQLState(x.Condname) {
 			if pgerr.ConditionCodes(x.Condname) == nil {
-				return nil, wire.Errorf("42704", "unrecognized exception condition \"%s\"", x.Condname)
+				return nil, wire.Errorf(pgerr.UndefinedObject, "unrecognized exception condition \"%s\"", x.Condname)
 			}
 		}
 		for _, p := range x.Params {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/wire"
 )
 
@@ -166,7 +167,7 @@ func (r *doRun) caseStmt(ctx context.Context, x *plCase) error {
 		}
 	}
 	if !x.hasElse {
-		return r.where(wire.Errorf("20000", "case not found").WithHint("CASE statement is missing ELSE part."), x.lineno, "CASE")
+		return r.where(wire.Errorf(pgerr.CaseNotFound, "case not found").WithHint("CASE statement is missing ELSE part."), x.lineno, "CASE")
 	}
 	return r.stmts(ctx, x.els)
 }
@@ -181,10 +182,10 @@ func (r *doRun) foreach(ctx context.Context, x *plForeach) error {
 		return err
 	}
 	if null {
-		return r.where(wire.Errorf("22004", "FOREACH expression must not be null"), x.lineno, kind)
+		return r.where(wire.Errorf(pgerr.NullValueNotAllowed, "FOREACH expression must not be null"), x.lineno, kind)
 	}
 	if !strings.HasSuffix(typ, "[]") {
-		return r.where(wire.Errorf("42804", "FOREACH expression must yield an array, not type %s", typ), x.lineno, kind)
+		return r.where(wire.Errorf(pgerr.DatatypeMismatch, "FOREACH expression must yield an array, not type %s", typ), x.lineno, kind)
 	}
 	elem := strings.TrimSuffix(typ, "[]")
 	var items []*string
@@ -232,7 +233,7 @@ func (r *doRun) execute(ctx context.Context, x *plExecute) error {
 		return err
 	}
 	if null {
-		return r.where(wire.Errorf("22004", "query string argument of EXECUTE is null"), x.lineno, kind)
+		return r.where(wire.Errorf(pgerr.NullValueNotAllowed, "query string argument of EXECUTE is null"), x.lineno, kind)
 	}
 	sql := v
 	if len(x.params) > 0 {
@@ -254,7 +255,7 @@ func (r *doRun) execute(ctx context.Context, x *plExecute) error {
 		for i := len(refs) - 1; i >= 0; i-- {
 			p := refs[i]
 			if p.N < 1 || p.N > len(vals) {
-				return r.where(wire.Errorf("42P02", "there is no parameter $%d", p.N), x.lineno, kind)
+				return r.where(wire.Errorf(pgerr.UndefinedParameter, "there is no parameter $%d", p.N), x.lineno, kind)
 			}
 			sql = sql[:p.Start] + vals[p.N-1].literal() + sql[p.End:]
 		}
@@ -274,7 +275,7 @@ func (r *doRun) execute(ctx context.Context, x *plExecute) error {
 			cols, first, nulls = c, vals, nl
 		}
 		if n > 1 && x.strict {
-			return r.where(wire.Errorf("P0003", "query returned more than one row"), x.lineno, kind)
+			return r.where(wire.Errorf(pgerr.TooManyRows, "query returned more than one row"), x.lineno, kind)
 		}
 		return nil
 	})
@@ -282,7 +283,7 @@ func (r *doRun) execute(ctx context.Context, x *plExecute) error {
 		return err
 	}
 	if n == 0 && x.strict {
-		return r.where(wire.Errorf("P0002", "query returned no rows"), x.lineno, kind)
+		return r.where(wire.Errorf(pgerr.NoDataFound, "query returned no rows"), x.lineno, kind)
 	}
 	if cols == nil && n == 0 {
 		// no row: the target's variables become NULL

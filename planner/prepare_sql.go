@@ -10,6 +10,7 @@ import (
 
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/wire"
 )
 
@@ -42,7 +43,7 @@ func (s *session) executeSQLPrepare(ctx context.Context, st *wire.Statement, p *
 
 func (s *session) sqlPrepare(ctx context.Context, st *wire.Statement, ps *sqlparse.PrepareStmt) (wire.Result, error) {
 	if _, ok := s.sqlStmts[ps.Name]; ok {
-		return nil, wire.Errorf("42P05", "prepared statement \"%s\" already exists", ps.Name)
+		return nil, wire.Errorf(pgerr.DuplicatePreparedStatement, "prepared statement \"%s\" already exists", ps.Name)
 	}
 	body, at, ok := afterTopLevel(st.SQL, pg_query.Token_AS)
 	if !ok {
@@ -86,7 +87,7 @@ func (s *session) sqlPrepare(ctx context.Context, st *wire.Statement, ps *sqlpar
 	for i, oid := range d.Params {
 		if oid == 0 || i >= len(declared) && !used[i+1] {
 			// an undeclared parameter the statement never uses has no type
-			return nil, wire.Errorf("42P18", "could not determine data type of parameter $%d", i+1)
+			return nil, wire.Errorf(pgerr.IndeterminateDatatype, "could not determine data type of parameter $%d", i+1)
 		}
 	}
 	for i := len(sp.types); i < len(d.Params); i++ {
@@ -102,7 +103,7 @@ func (s *session) sqlPrepare(ctx context.Context, st *wire.Statement, ps *sqlpar
 func (s *session) sqlExecute(ctx context.Context, es *sqlparse.ExecuteStmt) (wire.Result, error) {
 	sp, ok := s.sqlStmts[es.Name]
 	if !ok {
-		return nil, wire.Errorf("26000", "prepared statement \"%s\" does not exist", es.Name)
+		return nil, wire.Errorf(pgerr.InvalidSQLStatementName, "prepared statement \"%s\" does not exist", es.Name)
 	}
 	if len(es.Params) != len(sp.types) {
 		e := wire.Errorf(wire.CodeSyntaxError, "wrong number of parameters for prepared statement \"%s\"", es.Name)
@@ -173,7 +174,7 @@ func substituteParams(sql string, args []string) (string, error) {
 		}
 		var n int
 		if _, err := fmt.Sscanf(sql[t.Start+1:t.End], "%d", &n); err != nil || n < 1 || n > len(args) {
-			return "", wire.Errorf("42P02", "there is no parameter %s", sql[t.Start:t.End])
+			return "", wire.Errorf(pgerr.UndefinedParameter, "there is no parameter %s", sql[t.Start:t.End])
 		}
 		b.WriteString(sql[last:t.Start])
 		b.WriteString("(" + args[n-1] + ")")
@@ -207,7 +208,7 @@ func (s *session) typeOID(ctx context.Context, name string) (uint32, error) {
 	eng := &exec.Engine{Catalog: cat, MemoryLimit: s.memLimit}
 	prep, err := eng.PrepareFor(s.execSession(), "SELECT CAST(NULL AS "+name+")", nil)
 	if err != nil {
-		return 0, toWire(err)
+		return 0, err
 	}
 	return prep.Columns[0].TypeOID, nil
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	q "github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/planner/ddl"
 	"github.com/pggraph/pggraph/replication"
 	"github.com/pggraph/pggraph/wire"
@@ -41,10 +42,10 @@ func (s *session) executePublication(ctx context.Context, p *plan) (wire.Result,
 		name, tag = "DROP PUBLICATION", "DROP PUBLICATION"
 	}
 	if s.tx != nil && !s.tx.implicit {
-		return nil, wire.Errorf("25001", "%s cannot run inside a transaction block", name)
+		return nil, wire.Errorf(pgerr.ActiveSQLTransaction, "%s cannot run inside a transaction block", name)
 	}
 	if s.readOnly() {
-		return nil, wire.Errorf("25006", "cannot execute %s in a read-only transaction", name)
+		return nil, wire.Errorf(pgerr.ReadOnlySQLTransaction, "cannot execute %s in a read-only transaction", name)
 	}
 	var err error
 	switch x := p.node.Node.(type) {
@@ -118,7 +119,7 @@ func (s *session) createPublication(ctx context.Context, st *q.CreatePublication
 					pub.Truncate = true
 				case "":
 				default:
-					return wire.Errorf("22023", "unrecognized value for publication option \"publish\": \"%s\"", strings.TrimSpace(a))
+					return wire.Errorf(pgerr.InvalidParameterValue, "unrecognized value for publication option \"publish\": \"%s\"", strings.TrimSpace(a))
 				}
 			}
 		case "publish_via_partition_root":
@@ -150,7 +151,7 @@ func (s *session) createPublication(ctx context.Context, st *q.CreatePublication
 		case spec.Pubtable != nil && spec.Pubtable.Relation != nil:
 			rv := spec.Pubtable.Relation
 			if rv.Schemaname != "" && rv.Schemaname != "public" {
-				return wire.Errorf("3F000", "schema \"%s\" does not exist", rv.Schemaname)
+				return wire.Errorf(pgerr.InvalidSchemaName, "schema \"%s\" does not exist", rv.Schemaname)
 			}
 			if spec.Pubtable.WhereClause != nil || len(spec.Pubtable.Columns) > 0 {
 				return wire.Errorf(wire.CodeFeatureNotSupported, "publication row filters and column lists are not supported")
@@ -161,14 +162,14 @@ func (s *session) createPublication(ctx context.Context, st *q.CreatePublication
 		}
 		e, ok := head.State.TableByName(rel)
 		if !ok {
-			return wire.Errorf("42P01", "relation \"%s\" does not exist", rel)
+			return wire.Errorf(pgerr.UndefinedTable, "relation \"%s\" does not exist", rel)
 		}
 		ti, err := s.tableInfoOf(ctx, e)
 		if err != nil {
 			return err
 		}
 		if ti.def.View != nil || ti.meta != nil && ti.meta.Relkind != "" && ti.meta.Relkind != ddl.RelTable {
-			return wire.Errorf("42809", "cannot add relation \"%s\" to publication", rel).
+			return wire.Errorf(pgerr.WrongObjectType, "cannot add relation \"%s\" to publication", rel).
 				WithDetail("This operation is not supported for views and sequences.")
 		}
 		if !pubHas(pub.Tables, rel) {
@@ -177,7 +178,7 @@ func (s *session) createPublication(ctx context.Context, st *q.CreatePublication
 	}
 	if err := s.replicationStore().CreatePublication(ctx, pub); err != nil {
 		if errors.Is(err, replication.ErrExists) {
-			return wire.Errorf("42710", "publication \"%s\" already exists", st.Pubname)
+			return wire.Errorf(pgerr.DuplicateObject, "publication \"%s\" already exists", st.Pubname)
 		}
 		return storageFailed(err, "could not create publication %q", st.Pubname)
 	}
@@ -203,7 +204,7 @@ func (s *session) dropPublications(ctx context.Context, st *q.DropStmt) error {
 		pub, err := s.replicationStore().PublicationByName(ctx, name)
 		if errors.Is(err, replication.ErrNotFound) {
 			if st.MissingOk {
-				s.info.Notice(&wire.Error{Code: "00000", Message: "publication \"" + name + "\" does not exist, skipping"})
+				s.info.Notice(&wire.Error{Code: pgerr.SuccessfulCompletion, Message: "publication \"" + name + "\" does not exist, skipping"})
 				continue
 			}
 			return wire.Errorf(wire.CodeUndefinedObject, "publication \"%s\" does not exist", name)

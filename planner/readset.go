@@ -102,7 +102,7 @@ func (s *session) arbitrateReads(ctx context.Context, pend *pendingState, name s
 	changed := serializationFailure(fmt.Sprintf("table %q read by the transaction was changed by a concurrent transaction", name))
 	tc, err := s.committedSince(ctx, e0, ti.entry)
 	if err != nil {
-		return toWire(err)
+		return err
 	}
 	if tc.onlyMoved() {
 		return nil // compactions: no row changed
@@ -133,11 +133,11 @@ func (s *session) arbitrateReads(ctx context.Context, pend *pendingState, name s
 		}
 		_, ins, err := vc.insertedRows(ctx, ti.def, ti.schema)
 		if err != nil {
-			return toWire(err)
+			return err
 		}
 		del, err := vc.deletedRows(ctx, ti.def, ti.schema)
 		if err != nil {
-			return toWire(err)
+			return err
 		}
 		for sign, rows := range map[int][]*exec.Vec{1: ins, -1: del} {
 			if len(rows) == 0 || rows[0].N == 0 {

@@ -3,6 +3,7 @@ package planner
 import (
 	"github.com/pggraph/pggraph/access"
 	q "github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/planner/ddl"
 	"github.com/pggraph/pggraph/wire"
 )
@@ -47,7 +48,7 @@ func (w *writer) reassignOwned(pc *privCtx, st *q.ReassignOwnedStmt) ([]ddl.Chan
 	}
 	for _, r := range olds {
 		if r.OID == access.BootstrapOID {
-			return nil, wire.Errorf("2BP01", "cannot reassign ownership of objects owned by role %s because they are required by the database system", r.Name)
+			return nil, wire.Errorf(pgerr.DependentObjectsStillExist, "cannot reassign ownership of objects owned by role %s because they are required by the database system", r.Name)
 		}
 	}
 	var changes []ddl.Change

@@ -33,7 +33,7 @@ func (s *session) rebaseDeletes(ctx context.Context, pend *pendingState, from fu
 		}
 		tc, err := s.committedSince(ctx, e0, ti.entry)
 		if err != nil {
-			return nil, toWire(err)
+			return nil, err
 		}
 		if tc.coarse {
 			return nil, serializationFailure(fmt.Sprintf("table %q was rewritten (truncated or altered) by a concurrent transaction", name))

@@ -9,6 +9,7 @@ import (
 
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/graph"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/planner/ddl"
 	"github.com/pggraph/pggraph/planner/graphsql"
 	"github.com/pggraph/pggraph/wire"
@@ -38,19 +39,19 @@ func (s *session) relationFunc(schema, name string, args []*string) (*exec.Table
 	switch name {
 	case "at":
 		if len(args) != 2 {
-			return nil, true, wire.Errorf("42883", "function graph.at takes 2 arguments (table, commit | version | timestamp | branch), not %d", len(args))
+			return nil, true, wire.Errorf(pgerr.UndefinedFunction, "function graph.at takes 2 arguments (table, commit | version | timestamp | branch), not %d", len(args))
 		}
 		td, err := s.graphAt(ctx, args[0], args[1])
 		return td, true, err
 	case "diff":
 		if len(args) != 3 {
-			return nil, true, wire.Errorf("42883", "function graph.diff takes 3 arguments (table, from, to), not %d", len(args))
+			return nil, true, wire.Errorf(pgerr.UndefinedFunction, "function graph.diff takes 3 arguments (table, from, to), not %d", len(args))
 		}
 		td, err := s.graphDiff(ctx, args[0], args[1], args[2])
 		return td, true, err
 	case "changes":
 		if len(args) != 1 && len(args) != 2 {
-			return nil, true, wire.Errorf("42883", "function graph.changes takes 1 or 2 arguments (since [, table]), not %d", len(args))
+			return nil, true, wire.Errorf(pgerr.UndefinedFunction, "function graph.changes takes 1 or 2 arguments (since [, table]), not %d", len(args))
 		}
 		var table *string
 		if len(args) == 2 {
@@ -60,7 +61,7 @@ func (s *session) relationFunc(schema, name string, args []*string) (*exec.Table
 		return td, true, err
 	case "diff_summary":
 		if len(args) != 2 {
-			return nil, true, wire.Errorf("42883", "function graph.diff_summary takes 2 arguments (from, to), not %d", len(args))
+			return nil, true, wire.Errorf(pgerr.UndefinedFunction, "function graph.diff_summary takes 2 arguments (from, to), not %d", len(args))
 		}
 		td, err := s.graphDiffSummary(ctx, args[0], args[1])
 		return td, true, err
@@ -71,7 +72,7 @@ func (s *session) relationFunc(schema, name string, args []*string) (*exec.Table
 // resolveRef is the committed snapshot a ref names (see relationFunc).
 func (s *session) resolveRef(ctx context.Context, fn string, ref *string) (*graph.Snapshot, error) {
 	if ref == nil {
-		return nil, wire.Errorf("22004", "%s: a commit, version, timestamp or branch must not be NULL", fn)
+		return nil, wire.Errorf(pgerr.NullValueNotAllowed, "%s: a commit, version, timestamp or branch must not be NULL", fn)
 	}
 	v := strings.TrimSpace(*ref)
 	if _, err := ulid.ParseStrict(v); err == nil {
@@ -130,7 +131,7 @@ func isDigits(s string) bool {
 // ref, a relation like any table (its key indexes serve lookups).
 func (s *session) graphAt(ctx context.Context, table, ref *string) (*exec.TableDef, error) {
 	if table == nil {
-		return nil, wire.Errorf("22004", "graph.at: the table name must not be NULL")
+		return nil, wire.Errorf(pgerr.NullValueNotAllowed, "graph.at: the table name must not be NULL")
 	}
 	sn, err := s.resolveRef(ctx, "graph.at", ref)
 	if err != nil {
@@ -149,14 +150,14 @@ func (s *session) graphAt(ctx context.Context, table, ref *string) (*exec.TableD
 func (s *session) versionedTable(ctx context.Context, sn *graph.Snapshot, name, ref string) (*tableInfo, error) {
 	e, ok := sn.State.TableByName(name)
 	if !ok {
-		return nil, wire.Errorf("42P01", "relation %q does not exist at %s", name, ref)
+		return nil, wire.Errorf(pgerr.UndefinedTable, "relation %q does not exist at %s", name, ref)
 	}
 	ti, err := s.tableInfoOf(ctx, e)
 	if err != nil {
 		return nil, err
 	}
 	if ti.def.View != nil || ti.meta != nil && ti.meta.Relkind == ddl.RelSequence {
-		return nil, wire.Errorf("42809", "%q is not a table", name)
+		return nil, wire.Errorf(pgerr.WrongObjectType, "%q is not a table", name)
 	}
 	return ti, nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/graph"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/replication"
 	"github.com/pggraph/pggraph/wire"
 )
@@ -29,7 +30,7 @@ func (b *Backend) checkReplicationRole(ctx context.Context, info wire.SessionInf
 	}
 	c, err := b.Access.Current(ctx)
 	if err != nil {
-		return wire.Errorf("58030", "could not read the role catalog").WithDetail(err.Error())
+		return wire.Errorf(pgerr.IOError, "could not read the role catalog").WithDetail(err.Error())
 	}
 	if c.Bootstrap() {
 		return nil
@@ -71,9 +72,9 @@ func slotNameError(name string) error {
 		return nil
 	}
 	if len(name) > 63 {
-		return wire.Errorf("42622", "replication slot name \"%s\" is too long", name)
+		return wire.Errorf(pgerr.NameTooLong, "replication slot name \"%s\" is too long", name)
 	}
-	return wire.Errorf("42602", "replication slot name \"%s\" contains invalid character", name).
+	return wire.Errorf(pgerr.InvalidName, "replication slot name \"%s\" contains invalid character", name).
 		WithHint("Replication slot names may only contain lower case letters, numbers, and the underscore character.")
 }
 
@@ -111,7 +112,7 @@ func (s *session) CreateReplicationSlot(ctx context.Context, cmd *wire.Replicati
 	sl := replication.Slot{Name: cmd.Slot, Plugin: cmd.Plugin, Database: s.streamBranch(), ConfirmedFlush: start, Created: time.Now().UTC()}
 	if err := s.replicationStore().CreateSlot(ctx, sl); err != nil {
 		if errors.Is(err, replication.ErrExists) {
-			return wire.CreatedSlot{}, wire.Errorf("42710", "replication slot \"%s\" already exists", cmd.Slot)
+			return wire.CreatedSlot{}, wire.Errorf(pgerr.DuplicateObject, "replication slot \"%s\" already exists", cmd.Slot)
 		}
 		return wire.CreatedSlot{}, storageFailed(err, "could not create replication slot %q", cmd.Slot)
 	}
@@ -127,7 +128,7 @@ func (s *session) DropReplicationSlot(ctx context.Context, cmd *wire.Replication
 	case errors.Is(err, replication.ErrNotFound):
 		return wire.Errorf(wire.CodeUndefinedObject, "replication slot \"%s\" does not exist", cmd.Slot)
 	case errors.Is(err, replication.ErrActive):
-		return wire.Errorf("55006", "replication slot \"%s\" is active for PID %d", cmd.Slot, s.replicationStore().ActivePID(cmd.Slot))
+		return wire.Errorf(pgerr.ObjectInUse, "replication slot \"%s\" is active for PID %d", cmd.Slot, s.replicationStore().ActivePID(cmd.Slot))
 	}
 	return storageFailed(err, "could not drop replication slot %q", cmd.Slot)
 }
@@ -265,7 +266,7 @@ func (s *session) StartReplication(ctx context.Context, cmd *wire.ReplicationCom
 	}
 	release, holder, ok := store.Acquire(cmd.Slot, s.info.ProcessID)
 	if !ok {
-		return nil, wire.Errorf("55006", "replication slot \"%s\" is active for PID %d", cmd.Slot, holder)
+		return nil, wire.Errorf(pgerr.ObjectInUse, "replication slot \"%s\" is active for PID %d", cmd.Slot, holder)
 	}
 	// as PostgreSQL: a start before the confirmed position starts there
 	start := max(replication.LSN(cmd.StartLSN), sl.ConfirmedFlush)

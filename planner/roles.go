@@ -11,6 +11,7 @@ import (
 	"github.com/pggraph/pggraph/access"
 	"github.com/pggraph/pggraph/exec"
 	q "github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/wire"
 )
 
@@ -84,7 +85,7 @@ func (s *session) roleCatalog(ctx context.Context) (*access.Catalog, error) {
 	}
 	c, err := s.access.Current(ctx)
 	if err != nil {
-		return nil, wire.Errorf("58030", "could not read the role catalog").WithDetail(err.Error())
+		return nil, wire.Errorf(pgerr.IOError, "could not read the role catalog").WithDetail(err.Error())
 	}
 	if memo != nil {
 		memo.Store(c)
@@ -114,7 +115,7 @@ func (s *session) executeRole(ctx context.Context, p *plan) (wire.Result, error)
 		return s.grantOnBuiltinSchemas(ctx, p, tag)
 	}
 	if s.readOnly() {
-		return nil, wire.Errorf("25006", "cannot execute %s in a read-only transaction", name)
+		return nil, wire.Errorf(pgerr.ReadOnlySQLTransaction, "cannot execute %s in a read-only transaction", name)
 	}
 	if s.access == nil {
 		return nil, notSupported(name)
@@ -374,7 +375,7 @@ func (rc *roleChange) setAttributes(r *access.Role, o *roleOptions) error {
 	case o.password != nil:
 		pw := *o.password
 		if pw == "" {
-			rc.notice(&wire.Error{Severity: "NOTICE", Code: "00000", Message: "empty string is not a valid password, clearing password"})
+			rc.notice(&wire.Error{Severity: "NOTICE", Code: pgerr.SuccessfulCompletion, Message: "empty string is not a valid password, clearing password"})
 			r.Password = ""
 			break
 		}
@@ -403,7 +404,7 @@ func (rc *roleChange) setAttributes(r *access.Role, o *roleOptions) error {
 func parseValidUntil(v string, s *session) (time.Time, error) {
 	t, err := exec.ParseTimestamptz(v, s.location())
 	if err != nil {
-		return time.Time{}, toWire(err)
+		return time.Time{}, err
 	}
 	return t, nil
 }
@@ -425,7 +426,7 @@ func storedSecret(user, pw string) (string, error) {
 // reservedRoleName refuses names PostgreSQL reserves.
 func reservedRoleName(name string) error {
 	if strings.HasPrefix(name, "pg_") {
-		return errRole("42939", "role name \"%s\" is reserved", name).WithDetail("Role names starting with \"pg_\" are reserved.")
+		return errRole(pgerr.ReservedName, "role name \"%s\" is reserved", name).WithDetail("Role names starting with \"pg_\" are reserved.")
 	}
 	return nil
 }
@@ -450,7 +451,7 @@ func (rc *roleChange) create(st *q.CreateRoleStmt) error {
 		return err
 	}
 	if rc.c.Role(st.Role) != nil {
-		return errRole("42710", "role \"%s\" already exists", st.Role)
+		return errRole(pgerr.DuplicateObject, "role \"%s\" already exists", st.Role)
 	}
 	r := access.NewRole(st.Role)
 	r.Login = st.StmtType == q.RoleStmtType_ROLESTMT_USER
@@ -541,20 +542,20 @@ func (rc *roleChange) drop(st *q.DropRoleStmt) error {
 		role, name, err := rc.spec(spec)
 		if err != nil {
 			if st.MissingOk && role == nil && spec.Roletype == q.RoleSpecType_ROLESPEC_CSTRING {
-				rc.notice(&wire.Error{Severity: "NOTICE", Code: "00000", Message: fmt.Sprintf("role \"%s\" does not exist, skipping", name)})
+				rc.notice(&wire.Error{Severity: "NOTICE", Code: pgerr.SuccessfulCompletion, Message: fmt.Sprintf("role \"%s\" does not exist, skipping", name)})
 				continue
 			}
 			return err
 		}
 		switch {
 		case name == rc.s.currentRole():
-			return errRole("55006", "current user cannot be dropped")
+			return errRole(pgerr.ObjectInUse, "current user cannot be dropped")
 		case name == rc.s.info.User:
-			return errRole("55006", "session user cannot be dropped")
+			return errRole(pgerr.ObjectInUse, "session user cannot be dropped")
 		case role.Superuser && !rc.isSuper():
 			return errRole(wire.CodeInsufficientPrivilege, "must be superuser to drop superusers")
 		case role.OID == access.BootstrapOID:
-			return errRole("2BP01", "cannot drop role %s because it is required by the database system", name)
+			return errRole(pgerr.DependentObjectsStillExist, "cannot drop role %s because it is required by the database system", name)
 		}
 		if err := rc.dependentPrivileges(role); err != nil {
 			return err
@@ -580,7 +581,7 @@ func (rc *roleChange) rename(st *q.RenameStmt) error {
 		return err
 	}
 	if rc.c.Role(st.Newname) != nil {
-		return errRole("42710", "role \"%s\" already exists", st.Newname)
+		return errRole(pgerr.DuplicateObject, "role \"%s\" already exists", st.Newname)
 	}
 	switch {
 	case role.Superuser && !rc.isSuper():
@@ -591,7 +592,7 @@ func (rc *roleChange) rename(st *q.RenameStmt) error {
 	if strings.HasPrefix(role.Password, "md5") {
 		// an md5 hash is salted with the name: it no longer verifies
 		role.Password = ""
-		rc.notice(&wire.Error{Severity: "NOTICE", Code: "00000", Message: "MD5 password cleared because of role rename"})
+		rc.notice(&wire.Error{Severity: "NOTICE", Code: pgerr.SuccessfulCompletion, Message: "MD5 password cleared because of role rename"})
 	}
 	rc.c.RenameRole(role.OID, st.Newname)
 	return nil
@@ -661,10 +662,10 @@ func (rc *roleChange) addMember(role *access.Role, member, grantor uint32, admin
 	}
 	m := rc.c.ByOID(member)
 	if rc.c.MemberOf(role.OID, member, false) {
-		return errRole("0LP01", "role \"%s\" is a member of role \"%s\"", role.Name, m.Name)
+		return errRole(pgerr.InvalidGrantOperation, "role \"%s\" is a member of role \"%s\"", role.Name, m.Name)
 	}
 	if ms := rc.c.Membership(role.OID, member); ms != nil && (ms.Admin || !admin) {
-		rc.notice(&wire.Error{Severity: "NOTICE", Code: "00000", Message: fmt.Sprintf("role \"%s\" is already a member of role \"%s\"", m.Name, role.Name)})
+		rc.notice(&wire.Error{Severity: "NOTICE", Code: pgerr.SuccessfulCompletion, Message: fmt.Sprintf("role \"%s\" is already a member of role \"%s\"", m.Name, role.Name)})
 		return nil
 	}
 	rc.c.Grant(role.OID, member, grantor, admin)
@@ -676,7 +677,7 @@ func (rc *roleChange) removeMember(role, member *access.Role, adminOnly bool) er
 		return err
 	}
 	if rc.c.Membership(role.OID, member.OID) == nil {
-		rc.notice(&wire.Error{Severity: "WARNING", Code: "01000", Message: fmt.Sprintf("role \"%s\" is not a member of role \"%s\"", member.Name, role.Name)})
+		rc.notice(&wire.Error{Severity: "WARNING", Code: pgerr.Warning, Message: fmt.Sprintf("role \"%s\" is not a member of role \"%s\"", member.Name, role.Name)})
 		return nil
 	}
 	rc.c.Revoke(role.OID, member.OID, adminOnly)

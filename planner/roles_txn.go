@@ -7,6 +7,7 @@ import (
 	"github.com/pggraph/pggraph/access"
 	"github.com/pggraph/pggraph/graph"
 	q "github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/wire"
 )
 
@@ -158,7 +159,7 @@ func (tx *txState) roleLease() error {
 	if tx.rolePending == nil || access.LeaseHeld(tx.rolePending) {
 		return nil
 	}
-	return wire.Errorf("40001", "could not serialize access due to concurrent update").
+	return wire.Errorf(pgerr.SerializationFailure, "could not serialize access due to concurrent update").
 		WithDetail("The transaction's role changes waited too long for its commit.")
 }
 
@@ -182,10 +183,10 @@ func roleCatalogError(err error) error {
 	case err == nil || errors.Is(err, access.ErrNoChange):
 		return nil
 	case errors.Is(err, access.ErrPendingBusy):
-		return wire.Errorf("55P03", "could not change the role catalog: another transaction is committing role changes")
+		return wire.Errorf(pgerr.LockNotAvailable, "could not change the role catalog: another transaction is committing role changes")
 	}
 	if _, ok := err.(*wire.Error); ok {
 		return err
 	}
-	return wire.Errorf("58030", "could not publish the role catalog").WithDetail(err.Error())
+	return wire.Errorf(pgerr.IOError, "could not publish the role catalog").WithDetail(err.Error())
 }

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/wire"
 )
 
@@ -373,7 +374,7 @@ func (rl *rowLocks) acquire(ctx context.Context, o *lockOwner, keys []string, m 
 				ch := tl.wake
 				rl.mu.Unlock()
 				if w.noWait {
-					return taken, nil, false, wire.Errorf("55P03", "could not obtain lock on row in relation \"%s\"", w.relation)
+					return taken, nil, false, wire.Errorf(pgerr.LockNotAvailable, "could not obtain lock on row in relation \"%s\"", w.relation)
 				}
 				select {
 				case <-ch:
@@ -436,11 +437,11 @@ func (rl *rowLocks) acquire(ctx context.Context, o *lockOwner, keys []string, m 
 			}
 			if w.noWait {
 				rl.mu.Unlock()
-				return taken, nil, false, wire.Errorf("55P03", "could not obtain lock on row in relation \"%s\"", w.relation)
+				return taken, nil, false, wire.Errorf(pgerr.LockNotAvailable, "could not obtain lock on row in relation \"%s\"", w.relation)
 			}
 			if rl.deadlocked(o, l, holder) {
 				rl.mu.Unlock()
-				return taken, nil, false, wire.Errorf("40P01", "deadlock detected").
+				return taken, nil, false, wire.Errorf(pgerr.DeadlockDetected, "deadlock detected").
 					WithDetail("Two transactions wait for rows of relation \"" + w.relation + "\" each of them has locked.").
 					WithHint("See server log for query details.")
 			}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/pggraph/pggraph/observe"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/wire"
 )
 
@@ -241,7 +242,7 @@ func (rl *rowLocks) acquireBulk(ctx context.Context, o *lockOwner, r bulkReq, m 
 		ch := tl.wake
 		rl.mu.Unlock()
 		if w.noWait {
-			return nil, false, wire.Errorf("55P03", "could not obtain lock on row in relation \"%s\"", w.relation)
+			return nil, false, wire.Errorf(pgerr.LockNotAvailable, "could not obtain lock on row in relation \"%s\"", w.relation)
 		}
 		select {
 		case <-ch:
@@ -265,11 +266,11 @@ func (rl *rowLocks) acquireBulk(ctx context.Context, o *lockOwner, r bulkReq, m 
 	}
 	if w.noWait {
 		rl.mu.Unlock()
-		return nil, false, wire.Errorf("55P03", "could not obtain lock on row in relation \"%s\"", w.relation)
+		return nil, false, wire.Errorf(pgerr.LockNotAvailable, "could not obtain lock on row in relation \"%s\"", w.relation)
 	}
 	if rl.deadlocked(o, l, holder) {
 		rl.mu.Unlock()
-		return nil, false, wire.Errorf("40P01", "deadlock detected").
+		return nil, false, wire.Errorf(pgerr.DeadlockDetected, "deadlock detected").
 			WithDetail("Two transactions wait for rows of relation \"" + w.relation + "\" each of them has locked.").
 			WithHint("See server log for query details.")
 	}
@@ -314,7 +315,7 @@ func (rl *rowLocks) wait(ctx context.Context, o *lockOwner, ch chan struct{}, ti
 	case <-ctx.Done():
 		err, outcome = ctx.Err(), observe.LockCanceled
 	case <-timer:
-		err, outcome = wire.Errorf("55P03", "canceling statement due to lock timeout"), observe.LockTimeout
+		err, outcome = wire.Errorf(pgerr.LockNotAvailable, "canceling statement due to lock timeout"), observe.LockTimeout
 	}
 	observe.RowLockWait(outcome, time.Since(t0))
 	rl.mu.Lock()

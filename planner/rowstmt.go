@@ -11,6 +11,7 @@ import (
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/graph"
 	"github.com/pggraph/pggraph/observe"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/wire"
 )
 
@@ -267,7 +268,7 @@ func (s *session) lockedWrite(ctx context.Context, p *plan, params []any) (*writ
 		before := tx.pend.clone()
 		out, err := s.runWrite(ctx, newView(base, tx.pend), p, params)
 		if err != nil && before.rowLevel() && before.hasWrites() {
-			if we := (*wire.Error)(nil); errors.As(err, &we) && we.Code == "23505" {
+			if we := (*wire.Error)(nil); errors.As(err, &we) && we.Code == pgerr.UniqueViolation {
 				// a key this transaction inserted earlier was committed
 				// meanwhile by another process (within the process its
 				// key lock makes the other wait): the transaction cannot
@@ -344,7 +345,7 @@ func (s *session) lockedWrite(ctx context.Context, p *plan, params []any) (*writ
 			} else if kc, ok := conflict.(keyConflict); ok {
 				conflict = kc.err
 			}
-			if we, ok := conflict.(*wire.Error); !ok || we.Code != "40001" {
+			if we, ok := conflict.(*wire.Error); !ok || we.Code != pgerr.SerializationFailure {
 				locks.release(tx.owner, taken)
 				tx.pend = before
 				return nil, conflict
@@ -484,7 +485,7 @@ func (s *session) checkLockBudget(o *lockOwner, pend *pendingState) error {
 		return nil
 	}
 	n := s.backend.rows.heldCount(o)
-	return wire.Errorf("53200", "out of memory").
+	return wire.Errorf(pgerr.OutOfMemory, "out of memory").
 		WithDetail(fmt.Sprintf("the transaction holds %d row locks; with its pending rows they exceed the session memory limit (%d bytes)", n, lim)).
 		WithHint("Commit in smaller transactions, or COPY outside a transaction block (it then streams).")
 }
@@ -497,7 +498,7 @@ func (s *session) pendingConflict(ctx context.Context, tx *txState, pend *pendin
 	if kc, ok := err.(keyConflict); ok {
 		return kc.err
 	}
-	if we, ok := err.(*wire.Error); ok && we.Code == "40001" {
+	if we, ok := err.(*wire.Error); ok && we.Code == pgerr.SerializationFailure {
 		return we
 	}
 	return nil

@@ -8,6 +8,7 @@ import (
 
 	"github.com/pggraph/pggraph/access"
 	q "github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/planner/ddl"
 	"github.com/pggraph/pggraph/wire"
 )
@@ -36,7 +37,7 @@ func (rc *roleChange) grantOnSchemas(st *q.GrantStmt) error {
 		default:
 			d, ok := rc.createdSchema(name)
 			if !ok {
-				return errRole("3F000", "schema \"%s\" does not exist", name)
+				return errRole(pgerr.InvalidSchemaName, "schema \"%s\" does not exist", name)
 			}
 			created[name] = d
 		}
@@ -57,12 +58,12 @@ func (rc *roleChange) grantOnSchemas(st *q.GrantStmt) error {
 			continue
 		}
 		if len(ap.Cols) > 0 {
-			return errRole("0LP01", "column privileges are only valid for relations")
+			return errRole(pgerr.InvalidGrantOperation, "column privileges are only valid for relations")
 		}
 		p, ok := access.ParseSchemaPriv(ap.PrivName)
 		if !ok {
 			if _, known := access.ParseTablePriv(ap.PrivName); known || isPrivilegeName(ap.PrivName) {
-				return errRole("0LP01", "invalid privilege type %s for schema", strings.ToUpper(ap.PrivName))
+				return errRole(pgerr.InvalidGrantOperation, "invalid privilege type %s for schema", strings.ToUpper(ap.PrivName))
 			}
 			return errRole(wire.CodeSyntaxError, "unrecognized privilege type \"%s\"", ap.PrivName)
 		}
@@ -120,11 +121,11 @@ func (rc *roleChange) grantOnSchemas(st *q.GrantStmt) error {
 			what = "could be revoked"
 		}
 		if this == 0 {
-			rc.notice(&wire.Error{Severity: "WARNING", Code: "01007", Message: fmt.Sprintf("no privileges %s for \"%s\"", what, schema)})
+			rc.notice(&wire.Error{Severity: "WARNING", Code: pgerr.WarningPrivilegeNotGranted, Message: fmt.Sprintf("no privileges %s for \"%s\"", what, schema)})
 			continue
 		}
 		if !allPrivs && this != privs {
-			rc.notice(&wire.Error{Severity: "WARNING", Code: "01007", Message: fmt.Sprintf("not all privileges %s for \"%s\"", what, schema)})
+			rc.notice(&wire.Error{Severity: "WARNING", Code: pgerr.WarningPrivilegeNotGranted, Message: fmt.Sprintf("not all privileges %s for \"%s\"", what, schema)})
 		}
 		for _, g := range grantees {
 			if st.IsGrant {
@@ -133,7 +134,7 @@ func (rc *roleChange) grantOnSchemas(st *q.GrantStmt) error {
 			}
 			next, err := rc.c.RevokeTable(acl, owner, g, grantor, this, st.GrantOption, st.Behavior == q.DropBehavior_DROP_CASCADE)
 			if err != nil {
-				return errRole("2BP01", "dependent privileges exist").WithHint("Use CASCADE to revoke them too.")
+				return errRole(pgerr.DependentObjectsStillExist, "dependent privileges exist").WithHint("Use CASCADE to revoke them too.")
 			}
 			acl = next
 		}

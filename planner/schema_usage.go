@@ -10,6 +10,7 @@ import (
 	"github.com/pggraph/pggraph/access"
 	"github.com/pggraph/pggraph/exec"
 	q "github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/wire"
 )
 
@@ -85,7 +86,7 @@ func usageRefusal(n *q.Node, sql string) (*usageResult, error) {
 		}
 		return err
 	}
-	noSchema := wire.Errorf("3F000", "no schema has been selected to create in")
+	noSchema := wire.Errorf(pgerr.InvalidSchemaName, "no schema has been selected to create in")
 	// creation targets: checked before the rest (CREATE TABLE, SEQUENCE,
 	// TYPE) or after the query (CREATE VIEW, CREATE TABLE AS, SELECT INTO)
 	var target *q.RangeVar
@@ -171,7 +172,7 @@ func usageRefusal(n *q.Node, sql string) (*usageResult, error) {
 				if ctes[x.Relname] || exec.IsCatalogRelation(x.Relname) {
 					return
 				}
-				missing := wire.Errorf("42P01", "relation \"%s\" does not exist", x.Relname)
+				missing := wire.Errorf(pgerr.UndefinedTable, "relation \"%s\" does not exist", x.Relname)
 				if missingOK {
 					skipped = &usageResult{tag: statementTag(n), notices: []*wire.Error{skipNotice(missing)}}
 					return
@@ -203,7 +204,7 @@ func errSchemaUsage() *wire.Error {
 
 // skipNotice turns a missing-object error into IF EXISTS's notice.
 func skipNotice(e *wire.Error) *wire.Error {
-	return &wire.Error{Severity: "NOTICE", Code: "00000", Message: e.Message + ", skipping"}
+	return &wire.Error{Severity: "NOTICE", Code: pgerr.SuccessfulCompletion, Message: e.Message + ", skipping"}
 }
 
 // nameList reads a list of String nodes (a qualified name).
@@ -220,7 +221,7 @@ func nameList(ns []*q.Node) []string {
 // it with a notice), a public-qualified one is refused. Other object
 // kinds are left to the statement.
 func dropHidden(st *q.DropStmt) (*usageResult, error) {
-	kind, code := "", "42P01"
+	kind, code := "", pgerr.UndefinedTable
 	tag := "DROP "
 	switch st.RemoveType {
 	case q.ObjectType_OBJECT_TABLE:
@@ -276,7 +277,7 @@ func commentHidden(st *q.CommentStmt) error {
 	case len(names) == 2 && names[0] == "public":
 		return errSchemaUsage()
 	case len(names) == 1:
-		return wire.Errorf("42P01", "relation \"%s\" does not exist", names[0])
+		return wire.Errorf(pgerr.UndefinedTable, "relation \"%s\" does not exist", names[0])
 	}
 	return nil
 }
@@ -331,7 +332,7 @@ func (s *session) relationUsage(ctx context.Context, rv *q.RangeVar) error {
 	if rv.Schemaname == "public" {
 		return errSchemaUsage()
 	}
-	return wire.Errorf("42P01", "relation \"%s\" does not exist", rv.Relname)
+	return wire.Errorf(pgerr.UndefinedTable, "relation \"%s\" does not exist", rv.Relname)
 }
 
 // createdSchemaUsage refuses a statement that names an object qualified

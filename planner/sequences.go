@@ -12,6 +12,7 @@ import (
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/graph"
 	"github.com/pggraph/pggraph/objstore"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/planner/ddl"
 	"github.com/pggraph/pggraph/planner/seq"
 	"github.com/pggraph/pggraph/wire"
@@ -81,7 +82,7 @@ func (w *writer) sequence(name string) (seq.Spec, error) {
 			}
 		}
 	}
-	return seq.Spec{}, wire.Errorf("42P01", "relation \"%s\" does not exist", name)
+	return seq.Spec{}, wire.Errorf(pgerr.UndefinedTable, "relation \"%s\" does not exist", name)
 }
 
 // fillSequences sets the defaulted sequence columns of rows (table
@@ -182,7 +183,7 @@ func (q *sessionSequences) spec(ctx context.Context, name string) (seq.Spec, err
 	v := newView(root, pend)
 	w := &writer{s: q.s, v: v, ctx: ctx}
 	var sp seq.Spec
-	err = wire.Errorf("42P01", "relation \"%s\" does not exist", rel)
+	err = wire.Errorf(pgerr.UndefinedTable, "relation \"%s\" does not exist", rel)
 	temp := ""
 	if q.s.temp != nil {
 		temp = q.s.temp.ns
@@ -195,12 +196,12 @@ func (q *sessionSequences) spec(ctx context.Context, name string) (seq.Spec, err
 			break
 		}
 		if _, ok := v.base.tables[k]; ok {
-			return seq.Spec{}, &exec.Error{Code: "42809", Message: fmt.Sprintf("\"%s\" is not a sequence", rel)}
+			return seq.Spec{}, &exec.Error{Code: pgerr.WrongObjectType, Message: fmt.Sprintf("\"%s\" is not a sequence", rel)}
 		}
 	}
 	if err != nil {
 		if _, ok := v.base.tables[rel]; ok {
-			return seq.Spec{}, &exec.Error{Code: "42809", Message: fmt.Sprintf("\"%s\" is not a sequence", rel)}
+			return seq.Spec{}, &exec.Error{Code: pgerr.WrongObjectType, Message: fmt.Sprintf("\"%s\" is not a sequence", rel)}
 		}
 		return seq.Spec{}, execErr(err)
 	}
@@ -215,7 +216,7 @@ func (q *sessionSequences) spec(ctx context.Context, name string) (seq.Spec, err
 
 func (q *sessionSequences) writable(fn string) error {
 	if q.s.readOnly() {
-		return &exec.Error{Code: "25006", Message: fmt.Sprintf("cannot execute %s() in a read-only transaction", fn)}
+		return &exec.Error{Code: pgerr.ReadOnlySQLTransaction, Message: fmt.Sprintf("cannot execute %s() in a read-only transaction", fn)}
 	}
 	return nil
 }

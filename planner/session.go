@@ -19,6 +19,7 @@ import (
 	"github.com/pggraph/pggraph/graph"
 	"github.com/pggraph/pggraph/internal/sqllex"
 	"github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/planner/graphsql"
 	"github.com/pggraph/pggraph/planner/seq"
 	"github.com/pggraph/pggraph/wire"
@@ -143,7 +144,7 @@ func (s *session) Parse(_ context.Context, sql string) ([]*wire.Statement, error
 	// it reads the text, before anything runs (the parser here truncates
 	// silently).
 	for _, id := range sqllex.TruncatedIdentifiers(sql) {
-		s.info.Notice(&wire.Error{Code: "42622", Message: fmt.Sprintf("identifier \"%s\" will be truncated to \"%s\"", id.Full, id.Truncated)})
+		s.info.Notice(&wire.Error{Code: pgerr.NameTooLong, Message: fmt.Sprintf("identifier \"%s\" will be truncated to \"%s\"", id.Full, id.Truncated)})
 	}
 	// A BEGIN after other statements of one query string turns wire's
 	// implicit transaction into the block without a Begin call: the
@@ -539,7 +540,7 @@ func (s *session) withRoles(k catKey) catKey {
 func (s *session) refuse(cat exec.Catalog, sql, what string) error {
 	eng := &exec.Engine{Catalog: cat, MemoryLimit: s.memLimit}
 	if _, err := eng.PrepareFor(s.execSession(), sql, nil); exec.Code(err) == wire.CodeSyntaxError || exec.Code(err) == exec.CodeStackDepthExceeded {
-		return toWire(err)
+		return err
 	}
 	return notSupported(what)
 }
@@ -565,7 +566,7 @@ func (s *session) head(ctx context.Context) (catKey, *catalog, error) {
 	sn, err := s.root.Head(ctx, branch)
 	if err != nil {
 		if graph.IsUnknownBranch(err) {
-			return catKey{}, nil, wire.Errorf("3D000", "database %q does not exist", branch)
+			return catKey{}, nil, wire.Errorf(pgerr.InvalidCatalogName, "database %q does not exist", branch)
 		}
 		return catKey{}, nil, storageFailed(err, "could not read the head of branch %q", branch)
 	}
@@ -689,31 +690,12 @@ func columns(cs []exec.Column) []wire.Column {
 	return out
 }
 
-// errFor converts an exec error for st; positions inside a COPY's inner
+// errFor is err as st's client sees it; positions inside a COPY's inner
 // query do not point into the client's text, so they are dropped.
 func (s *session) errFor(st *wire.Statement, err error) error {
-	err = toWire(err)
 	var we *wire.Error
 	if st.Kind == wire.KindCopyTo && errors.As(err, &we) {
 		return we.WithPosition(0)
-	}
-	return err
-}
-
-// toWire keeps an executor error's SQLSTATE, message and position.
-func toWire(err error) error {
-	var ee *exec.Error
-	if errors.As(err, &ee) {
-		w := wire.Errorf(ee.Code, "%s", ee.Message)
-		w.Detail, w.Hint, w.Position, w.Cause = ee.Detail, ee.Hint, int32(ee.Position), err
-		return w
-	}
-	var we *wire.Error
-	if errors.As(err, &we) {
-		return err
-	}
-	if c := exec.Code(err); c != "" {
-		return &wire.Error{Code: c, Message: err.Error(), Cause: err}
 	}
 	return err
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/wire"
 )
 
@@ -23,7 +24,7 @@ type viewBinder struct{ w *writer }
 func (b viewBinder) AnalyzeView(query *sqlparse.Node, columns []string) (*exec.ViewAnalysis, error) {
 	va, err := exec.AnalyzeView(b.w.v, b.w.sql, query, columns)
 	if err != nil {
-		return nil, toWire(err)
+		return nil, err
 	}
 	return va, nil
 }
@@ -32,7 +33,7 @@ func (b viewBinder) AnalyzeView(query *sqlparse.Node, columns []string) (*exec.V
 func (b viewBinder) RenameInView(view, query string, cols []exec.ViewColumn, r exec.ViewRename) (*exec.ViewAnalysis, error) {
 	va, err := exec.RenameInView(b.w.v, view, query, cols, r)
 	if err != nil {
-		return nil, toWire(err)
+		return nil, err
 	}
 	return va, nil
 }
@@ -77,14 +78,14 @@ func refuseViewWrite(v *view, p *plan) error {
 	case p.node.GetTruncateStmt() != nil:
 		for _, r := range p.node.GetTruncateStmt().Relations {
 			if rv := r.GetRangeVar(); rv != nil && sqlView(v, rv.Schemaname, rv.Relname) != nil {
-				return wire.Errorf("42809", "\"%s\" is not a table", rv.Relname)
+				return wire.Errorf(pgerr.WrongObjectType, "\"%s\" is not a table", rv.Relname)
 			}
 		}
 		return nil
 	case p.node.GetMergeStmt() != nil:
 		rv = p.node.GetMergeStmt().Relation
 		if rv != nil && sqlView(v, rv.Schemaname, rv.Relname) != nil {
-			return wire.Errorf("42809", "cannot execute MERGE on relation \"%s\"", rv.Relname).WithDetail("This operation is not supported for views.")
+			return wire.Errorf(pgerr.WrongObjectType, "cannot execute MERGE on relation \"%s\"", rv.Relname).WithDetail("This operation is not supported for views.")
 		}
 		return nil
 	}
@@ -114,9 +115,9 @@ func copyViewError(cat exec.Catalog, st *wire.Statement) error {
 		return nil
 	}
 	if st.Kind == wire.KindCopyTo {
-		return wire.Errorf("42809", "cannot copy from view \"%s\"", name).WithHint("Try the COPY (SELECT ...) TO variant.")
+		return wire.Errorf(pgerr.WrongObjectType, "cannot copy from view \"%s\"", name).WithHint("Try the COPY (SELECT ...) TO variant.")
 	}
-	return wire.Errorf("42809", "cannot copy to view \"%s\"", name).WithHint("Views are read-only in pggraph.")
+	return wire.Errorf(pgerr.WrongObjectType, "cannot copy to view \"%s\"", name).WithHint("Views are read-only in pggraph.")
 }
 
 // withViewReads adds to a statement's read set what the views among

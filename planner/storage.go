@@ -11,6 +11,7 @@ import (
 
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/exec/lancesrc"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/wire"
 )
 
@@ -46,7 +47,7 @@ func decimalArray(v *exec.Vec, dec *arrow.Decimal128Type) (arrow.Array, error) {
 		txt, _ := exec.FormatText(v, i, nil)
 		n, err := decimal128.FromString(txt, dec.Precision, dec.Scale)
 		if err != nil || !n.FitsInPrecision(dec.Precision) {
-			return nil, wire.Errorf("22003", "numeric field overflow").
+			return nil, wire.Errorf(pgerr.NumericValueOutOfRange, "numeric field overflow").
 				WithDetail(fmt.Sprintf("A field with precision %d, scale %d cannot hold the value %s.", dec.Precision, dec.Scale, txt))
 		}
 		b.Append(n)
@@ -64,14 +65,14 @@ func vectorArray(src arrow.Array, t *arrow.FixedSizeListType) (arrow.Array, erro
 	}
 	lst, ok := src.(*array.List)
 	if !ok {
-		return nil, wire.Errorf("42804", "cannot store %s as %s", src.DataType(), t)
+		return nil, wire.Errorf(pgerr.DatatypeMismatch, "cannot store %s as %s", src.DataType(), t)
 	}
 	dim := int(t.Len())
 	b := array.NewFixedSizeListBuilderWithField(memory.DefaultAllocator, t.Len(), t.ElemField())
 	defer b.Release()
 	fb, ok := b.ValueBuilder().(*array.Float32Builder)
 	if !ok {
-		return nil, wire.Errorf("42804", "cannot store a vector of %s", t.Elem())
+		return nil, wire.Errorf(pgerr.DatatypeMismatch, "cannot store a vector of %s", t.Elem())
 	}
 	vals := lst.ListValues()
 	for i := 0; i < lst.Len(); i++ {
@@ -81,12 +82,12 @@ func vectorArray(src arrow.Array, t *arrow.FixedSizeListType) (arrow.Array, erro
 		}
 		lo, hi := lst.ValueOffsets(i)
 		if int(hi-lo) != dim {
-			return nil, wire.Errorf("22000", "expected %d dimensions, not %d", dim, hi-lo)
+			return nil, wire.Errorf(pgerr.DataException, "expected %d dimensions, not %d", dim, hi-lo)
 		}
 		b.Append(true)
 		for j := int(lo); j < int(hi); j++ {
 			if vals.IsNull(j) {
-				return nil, wire.Errorf("22004", "array must not contain nulls")
+				return nil, wire.Errorf(pgerr.NullValueNotAllowed, "array must not contain nulls")
 			}
 			var f float32
 			switch a := vals.(type) {
@@ -95,13 +96,13 @@ func vectorArray(src arrow.Array, t *arrow.FixedSizeListType) (arrow.Array, erro
 			case *array.Float64:
 				f = float32(a.Value(j))
 			default:
-				return nil, wire.Errorf("42804", "cannot store %s as a vector", vals.DataType())
+				return nil, wire.Errorf(pgerr.DatatypeMismatch, "cannot store %s as a vector", vals.DataType())
 			}
 			if math.IsNaN(float64(f)) {
-				return nil, wire.Errorf("22000", "NaN not allowed in vector")
+				return nil, wire.Errorf(pgerr.DataException, "NaN not allowed in vector")
 			}
 			if math.IsInf(float64(f), 0) {
-				return nil, wire.Errorf("22000", "infinite value not allowed in vector")
+				return nil, wire.Errorf(pgerr.DataException, "infinite value not allowed in vector")
 			}
 			fb.Append(f)
 		}

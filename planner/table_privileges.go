@@ -11,6 +11,7 @@ import (
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/graph"
 	q "github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/planner/ddl"
 	"github.com/pggraph/pggraph/wire"
 )
@@ -359,9 +360,9 @@ func (w *writer) redactKeys(err error) error {
 	}
 	cp := *we
 	switch we.Code {
-	case "23505":
+	case pgerr.UniqueViolation:
 		cp.Detail = ""
-	case "23503":
+	case pgerr.ForeignKeyViolation:
 		if i := strings.Index(we.Detail, ") is "); i >= 0 {
 			cp.Detail = "Key" + we.Detail[i+1:]
 		} else {
@@ -869,7 +870,7 @@ func (w *writer) grantTables(pc *privCtx, n *q.Node) (changes []ddl.Change, hand
 		// PostgreSQL refuses column privileges before it looks up objects
 		for _, pn := range st.Privileges {
 			if ap := pn.GetAccessPriv(); ap != nil && len(ap.Cols) > 0 {
-				return nil, true, wire.Errorf("0LP01", "column privileges are only valid for relations")
+				return nil, true, wire.Errorf(pgerr.InvalidGrantOperation, "column privileges are only valid for relations")
 			}
 		}
 	}
@@ -878,7 +879,7 @@ func (w *writer) grantTables(pc *privCtx, n *q.Node) (changes []ddl.Change, hand
 		for _, o := range st.Objects {
 			schema := o.GetString_().GetSval()
 			if schema != "public" {
-				return nil, true, wire.Errorf("3F000", "schema \"%s\" does not exist", schema)
+				return nil, true, wire.Errorf(pgerr.InvalidSchemaName, "schema \"%s\" does not exist", schema)
 			}
 			for _, e := range w.ddlCatalog().Tables() {
 				m, err := ddl.DecodeMeta(e.Name, e.Def)
@@ -906,7 +907,7 @@ func (w *writer) grantTables(pc *privCtx, n *q.Node) (changes []ddl.Change, hand
 			}
 			key, known := w.relKey(rv.Schemaname, rv.Relname)
 			if !known {
-				return nil, true, wire.Errorf("42P01", "relation \"%s.%s\" does not exist", rv.Schemaname, rv.Relname)
+				return nil, true, wire.Errorf(pgerr.UndefinedTable, "relation \"%s.%s\" does not exist", rv.Schemaname, rv.Relname)
 			}
 			e, m, ok := w.relationOf(key)
 			if !ok {
@@ -914,10 +915,10 @@ func (w *writer) grantTables(pc *privCtx, n *q.Node) (changes []ddl.Change, hand
 					rels = append(rels, r)
 					continue
 				}
-				return nil, true, wire.Errorf("42P01", "relation \"%s\" does not exist", rv.Relname)
+				return nil, true, wire.Errorf(pgerr.UndefinedTable, "relation \"%s\" does not exist", rv.Relname)
 			}
 			if seqs && m.Relkind != ddl.RelSequence {
-				return nil, true, wire.Errorf("42809", "\"%s\" is not a sequence", rv.Relname)
+				return nil, true, wire.Errorf(pgerr.WrongObjectType, "\"%s\" is not a sequence", rv.Relname)
 			}
 			rels = append(rels, rel{e, metaOf(e, m), e.Name, -1})
 		}
@@ -946,7 +947,7 @@ func (w *writer) grantTables(pc *privCtx, n *q.Node) (changes []ddl.Change, hand
 		if len(ap.Cols) > 0 {
 			// column privileges (column_privileges.go)
 			if seqs {
-				return nil, true, wire.Errorf("0LP01", "column privileges are only valid for relations")
+				return nil, true, wire.Errorf(pgerr.InvalidGrantOperation, "column privileges are only valid for relations")
 			}
 			cols = append(cols, ap)
 			continue
@@ -955,7 +956,7 @@ func (w *writer) grantTables(pc *privCtx, n *q.Node) (changes []ddl.Change, hand
 			p, ok := access.ParseSequencePriv(ap.PrivName)
 			if !ok {
 				if _, known := access.ParseTablePriv(ap.PrivName); known || isPrivilegeName(ap.PrivName) {
-					return nil, true, wire.Errorf("0LP01", "invalid privilege type %s for sequence", strings.ToUpper(ap.PrivName))
+					return nil, true, wire.Errorf(pgerr.InvalidGrantOperation, "invalid privilege type %s for sequence", strings.ToUpper(ap.PrivName))
 				}
 				return nil, true, wire.Errorf(wire.CodeSyntaxError, "unrecognized privilege type \"%s\"", ap.PrivName)
 			}
@@ -966,9 +967,9 @@ func (w *writer) grantTables(pc *privCtx, n *q.Node) (changes []ddl.Change, hand
 		if !ok {
 			switch strings.ToUpper(ap.PrivName) {
 			case "USAGE":
-				return nil, true, wire.Errorf("0LP01", "invalid privilege type USAGE for table")
+				return nil, true, wire.Errorf(pgerr.InvalidGrantOperation, "invalid privilege type USAGE for table")
 			case "CREATE", "CONNECT", "TEMPORARY", "TEMP", "EXECUTE", "SET", "ALTER SYSTEM":
-				return nil, true, wire.Errorf("0LP01", "invalid privilege type %s for relation", strings.ToUpper(ap.PrivName))
+				return nil, true, wire.Errorf(pgerr.InvalidGrantOperation, "invalid privilege type %s for relation", strings.ToUpper(ap.PrivName))
 			}
 			return nil, true, wire.Errorf(wire.CodeSyntaxError, "unrecognized privilege type \"%s\"", ap.PrivName)
 		}
@@ -1040,7 +1041,7 @@ func (w *writer) grantTables(pc *privCtx, n *q.Node) (changes []ddl.Change, hand
 			}
 			next, err := pc.c.RevokeTable(acl, owner, g, grantor, this, st.GrantOption, st.Behavior == q.DropBehavior_DROP_CASCADE)
 			if err != nil {
-				return nil, true, wire.Errorf("2BP01", "dependent privileges exist").WithHint("Use CASCADE to revoke them too.")
+				return nil, true, wire.Errorf(pgerr.DependentObjectsStillExist, "dependent privileges exist").WithHint("Use CASCADE to revoke them too.")
 			}
 			acl = next
 		}
@@ -1096,6 +1097,6 @@ func grantName(st *q.GrantStmt) string {
 // warn sends a WARNING to the client (not while describing).
 func (w *writer) warn(msg string) {
 	if w.s.info.Notice != nil && !w.describe {
-		w.s.info.Notice(&wire.Error{Severity: "WARNING", Code: "01007", Message: msg})
+		w.s.info.Notice(&wire.Error{Severity: "WARNING", Code: pgerr.WarningPrivilegeNotGranted, Message: msg})
 	}
 }

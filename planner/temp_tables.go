@@ -15,6 +15,7 @@ import (
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/graph"
 	"github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/planner/ddl"
 	"github.com/pggraph/pggraph/wire"
 )
@@ -216,7 +217,7 @@ func (w *writer) tempCreate(n *sqlparse.Node) (*sqlparse.Node, error) {
 	rv := st.Relation
 	if !isTempRangeVar(rv) {
 		if st.Oncommit != sqlparse.OnCommitAction_ONCOMMIT_NOOP && st.Oncommit != sqlparse.OnCommitAction_ON_COMMIT_ACTION_UNDEFINED {
-			return nil, wire.Errorf("42P16", "ON COMMIT can only be used on temporary tables")
+			return nil, wire.Errorf(pgerr.InvalidTableDefinition, "ON COMMIT can only be used on temporary tables")
 		}
 		if err := w.tempReferences(st, false); err != nil {
 			return nil, err
@@ -262,10 +263,10 @@ func (w *writer) tempSchemaCheck(rv *sqlparse.RangeVar, table bool) error {
 	case rv.Schemaname == "" || rv.Schemaname == "pg_temp":
 	case ddl.IsTempSchema(rv.Schemaname):
 		if w.s.temp == nil || rv.Schemaname != w.s.temp.ns {
-			return positioned(wire.Errorf("42P16", "cannot create relations in temporary schemas of other sessions"), w.sql, loc)
+			return positioned(wire.Errorf(pgerr.InvalidTableDefinition, "cannot create relations in temporary schemas of other sessions"), w.sql, loc)
 		}
 	default:
-		return positioned(wire.Errorf("42P16", "cannot create temporary relation in non-temporary schema"), w.sql, loc)
+		return positioned(wire.Errorf(pgerr.InvalidTableDefinition, "cannot create temporary relation in non-temporary schema"), w.sql, loc)
 	}
 	return nil
 }
@@ -311,9 +312,9 @@ func (w *writer) tempReferences(st *sqlparse.CreateStmt, temp bool) error {
 			continue
 		}
 		if temp {
-			return wire.Errorf("42P16", "constraints on temporary tables may reference only temporary tables")
+			return wire.Errorf(pgerr.InvalidTableDefinition, "constraints on temporary tables may reference only temporary tables")
 		}
-		return wire.Errorf("42P16", "constraints on permanent tables may reference only permanent tables")
+		return wire.Errorf(pgerr.InvalidTableDefinition, "constraints on permanent tables may reference only permanent tables")
 	}
 	return nil
 }
@@ -445,7 +446,7 @@ func (s *session) splitTemp(ctx context.Context, root *catalog, pend *pendingSta
 		}
 		td, ok := sqlTableDef(e)
 		if !ok {
-			return nil, wire.Errorf("XX001", "table %q has an unreadable definition", e.Name)
+			return nil, wire.Errorf(pgerr.DataCorrupted, "table %q has an unreadable definition", e.Name)
 		}
 		td.Source = &exec.MemTable{Cols: td.Columns, Records: recs, Keys: ddl.LookupColumns(td)}
 		next.tables[e.Name] = newTableInfo(e, td)

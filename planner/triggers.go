@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/pggraph/pggraph/exec"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/planner/ddl"
 	"github.com/pggraph/pggraph/wire"
 )
@@ -62,7 +63,7 @@ func (w *writer) triggerFunction(t ddl.Trigger) (*exec.FuncDef, error) {
 			return f, nil
 		}
 	}
-	return nil, wire.Errorf("42883", "function %s() does not exist", t.Function)
+	return nil, wire.Errorf(pgerr.UndefinedFunction, "function %s() does not exist", t.Function)
 }
 
 // fireStatement runs the STATEMENT triggers of event at a timing.
@@ -155,7 +156,7 @@ func (w *writer) fireRow(ti *tableInfo, event string, before bool, olds, news []
 			}
 			if res != nil && event != "DELETE" {
 				if len(res.names) != len(ti.def.Columns) {
-					return nil, &wire.Error{Code: "42804", Message: "returned row structure does not match the structure of the triggering table",
+					return nil, &wire.Error{Code: pgerr.DatatypeMismatch, Message: "returned row structure does not match the structure of the triggering table",
 						Detail: "Number of returned columns does not match expected column count."}
 				}
 				newRec = res
@@ -207,7 +208,7 @@ func (s *session) triggerWhen(ctx context.Context, t ddl.Trigger, newRec, oldRec
 // (null: RETURN NULL).
 func (s *session) callTrigger(ctx context.Context, f *exec.FuncDef, t ddl.Trigger, table, event string, newRec, oldRec *plRecord) (*plRecord, bool, error) {
 	if s.doDepth >= maxDoDepth {
-		return nil, false, wire.Errorf("54001", "stack depth limit exceeded")
+		return nil, false, wire.Errorf(pgerr.StatementTooComplex, "stack depth limit exceeded")
 	}
 	s.doDepth++
 	defer func() { s.doDepth-- }()

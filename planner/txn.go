@@ -9,6 +9,7 @@ import (
 
 	"github.com/pggraph/pggraph/adapters"
 	"github.com/pggraph/pggraph/graph"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/planner/ddl"
 	"github.com/pggraph/pggraph/protocol"
 	"github.com/pggraph/pggraph/wire"
@@ -207,7 +208,7 @@ func (s *session) verifyUnchanged(ctx context.Context, tx *txState) error {
 			}
 		}
 		if ok1 != ok2 || (ok1 && (was.Version != now.Version || was.Incarnation != now.Incarnation || was.Branch != now.Branch)) {
-			return wire.Errorf("40001", "could not serialize access due to concurrent update").
+			return wire.Errorf(pgerr.SerializationFailure, "could not serialize access due to concurrent update").
 				WithDetail("table \"" + name + "\" locked FOR UPDATE/SHARE changed since the transaction's snapshot")
 		}
 	}
@@ -441,12 +442,12 @@ func writeError(err error) error {
 		w.Detail, w.Cause = detail, err
 		return w
 	}
-	if c := protocol.SQLState(err); c != "XX000" {
+	if c := protocol.SQLState(err); c != pgerr.InternalError {
 		return wire.Errorf(c, "%s", err.Error())
 	}
 	// (the cause names object keys, internal paths: it goes to the log,
 	// not to the client; a storage failure in it becomes 53100/58030)
-	return &wire.Error{Code: "XX000", Message: "the write failed", Cause: err}
+	return &wire.Error{Code: pgerr.InternalError, Message: "the write failed", Cause: err}
 }
 
 // commitMaxReprepare bounds how often a COMMIT is staged again because

@@ -9,6 +9,7 @@ import (
 
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/exec/lancesrc"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/wire"
 )
 
@@ -256,7 +257,7 @@ func (w *writer) checkRowValues(ti *tableInfo, rows []*exec.Vec, fill func()) er
 		}
 		if i := slices.Index(nulls, true); i >= 0 {
 			fill()
-			e := wire.Errorf("23502", "null value in column \"%s\" of relation \"%s\" violates not-null constraint", cd.Name, td.Name).
+			e := wire.Errorf(pgerr.NotNullViolation, "null value in column \"%s\" of relation \"%s\" violates not-null constraint", cd.Name, td.Name).
 				WithColumn(schemaOf(td), td.Name, cd.Name).WithDetail(failingRow(rows, i, w.s))
 			e.Where = w.copyAt.context(rows, i, true, w.s)
 			return e
@@ -267,18 +268,18 @@ func (w *writer) checkRowValues(ti *tableInfo, rows []*exec.Vec, fill func()) er
 	}
 	rec, err := recordFromVecs(ti.schema, td.Columns, rows)
 	if err != nil {
-		return toWire(err)
+		return err
 	}
 	rec = execRecord(rec)
 	eng := &exec.Engine{Catalog: w.v, MemoryLimit: w.s.memLimit}
 	for _, ck := range td.Checks {
 		i, err := eng.CheckViolation(w.ctx, w.s.execSession(), td, ck.Expr, rec)
 		if err != nil {
-			return toWire(err)
+			return err
 		}
 		if i >= 0 {
 			fill()
-			e := wire.Errorf("23514", "new row for relation \"%s\" violates check constraint \"%s\"", td.Name, ck.Name).
+			e := wire.Errorf(pgerr.CheckViolation, "new row for relation \"%s\" violates check constraint \"%s\"", td.Name, ck.Name).
 				WithConstraint(schemaOf(td), td.Name, ck.Name).WithDetail(failingRow(rows, i, w.s))
 			e.Where = w.copyAt.context(rows, i, true, w.s)
 			return e
@@ -314,7 +315,7 @@ func (w *writer) checkMaxOut(ti *tableInfo, rows []*exec.Vec) error {
 		}
 		added[string(k)]++
 		if int64(len(found[string(k)]))+added[string(k)] > limit {
-			return wire.Errorf("23514", "edge table \"%s\" violates graph.max_out = %d", ti.def.Name, limit).
+			return wire.Errorf(pgerr.CheckViolation, "edge table \"%s\" violates graph.max_out = %d", ti.def.Name, limit).
 				WithDetail(fmt.Sprintf("Source %s would have %d outgoing edges.", w.keyText(ti.def, []int{src}, probe, i), int64(len(found[string(k)]))+added[string(k)]))
 		}
 	}
@@ -322,7 +323,7 @@ func (w *writer) checkMaxOut(ti *tableInfo, rows []*exec.Vec) error {
 }
 
 func dupKey(td *exec.TableDef, uk uniqueKey, key string) *wire.Error {
-	return wire.Errorf("23505", "duplicate key value violates unique constraint \"%s\"", uk.name).
+	return wire.Errorf(pgerr.UniqueViolation, "duplicate key value violates unique constraint \"%s\"", uk.name).
 		WithConstraint(schemaOf(td), td.Name, uk.name).WithDetail(fmt.Sprintf("Key %s already exists.", key))
 }
 
@@ -387,7 +388,7 @@ func (w *writer) checkParents(ti *tableInfo, rows []*exec.Vec) error {
 		}
 		parent, ok := w.v.base.tables[fk.RefTable]
 		if !ok {
-			return wire.Errorf("42P01", "relation \"%s\" referenced by constraint \"%s\" does not exist", fk.RefTable, fkName(td, fk))
+			return wire.Errorf(pgerr.UndefinedTable, "relation \"%s\" referenced by constraint \"%s\" does not exist", fk.RefTable, fkName(td, fk))
 		}
 		ref := refColumns(parent.def, fk)
 		if len(ref) != len(fk.Columns) {
@@ -416,7 +417,7 @@ func (w *writer) checkParents(ti *tableInfo, rows []*exec.Vec) error {
 					continue
 				}
 			}
-			return wire.Errorf("23503", "insert or update on table \"%s\" violates foreign key constraint \"%s\"", td.Name, fkName(td, fk)).
+			return wire.Errorf(pgerr.ForeignKeyViolation, "insert or update on table \"%s\" violates foreign key constraint \"%s\"", td.Name, fkName(td, fk)).
 				WithConstraint(schemaOf(td), td.Name, fkName(td, fk)).WithDetail(fmt.Sprintf("Key %s is not present in table \"%s\".", w.keyText(td, fk.Columns, probe, i), fk.RefTable))
 		}
 	}
@@ -529,7 +530,7 @@ func (w *writer) checkMinOut() error {
 		}
 		key, _ := exec.FormatText(rows[0], 0, w.s.location())
 		cnt, _ := exec.FormatText(rows[1], 0, w.s.location())
-		return wire.Errorf("23514", "edge table \"%s\" violates graph.min_out = %d", en, limit).
+		return wire.Errorf(pgerr.CheckViolation, "edge table \"%s\" violates graph.min_out = %d", en, limit).
 			WithDetail(fmt.Sprintf("Source (%s)=(%s) has %s outgoing edges.", e.meta.Graph.Source, key, cnt))
 	}
 	return nil

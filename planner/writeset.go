@@ -14,6 +14,7 @@ import (
 	"github.com/pggraph/pggraph/graph"
 	"github.com/pggraph/pggraph/lance"
 	"github.com/pggraph/pggraph/lance/format"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/wire"
 )
 
@@ -328,7 +329,7 @@ func (s *session) committedSince(ctx context.Context, from, to graph.TableEntry)
 // serializationFailure is PostgreSQL's 40001 for a write-write conflict,
 // with a detail naming the table (and key) by SQL names.
 func serializationFailure(detail string) *wire.Error {
-	return wire.Errorf("40001", "could not serialize access due to concurrent update").WithDetail(detail)
+	return wire.Errorf(pgerr.SerializationFailure, "could not serialize access due to concurrent update").WithDetail(detail)
 }
 
 // arbitrateRows checks a transaction's pending row changes against what
@@ -352,7 +353,7 @@ func (s *session) arbitrateRows(ctx context.Context, pend *pendingState, since f
 		}
 		tc, err := s.committedSince(ctx, e0, ti.entry)
 		if err != nil {
-			return toWire(err)
+			return err
 		}
 		if tc.empty() {
 			continue
@@ -463,7 +464,7 @@ func (s *session) arbitrateKeys(ctx context.Context, ti *tableInfo, p *pendingTa
 	for _, vc := range tc.versions {
 		addrs, rows, err := vc.insertedRows(ctx, ti.def, ti.schema)
 		if err != nil {
-			return toWire(err)
+			return err
 		}
 		if len(addrs) == 0 {
 			continue

@@ -3,6 +3,8 @@ package protocol
 import (
 	"errors"
 	"fmt"
+
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // ErrNoEffect is wrapped by an adapter's Apply error when it proves that
@@ -62,12 +64,12 @@ const (
 )
 
 var sqlStates = map[ErrorKind]string{
-	KindReadSetChanged: "40001", KindRecoveryRequired: "55000", KindContention: "55P03",
-	KindUncoveredDrift: "55000", KindKeyConflict: "23505", KindForeignKey: "23503",
-	KindCheck: "23514", KindNotNull: "23502", KindResourceLimit: "54000",
-	KindReadOnly: "25006", KindUnknownBranch: "3D000", KindUnsupported: "0A000",
-	KindInvalid: "22023", KindUndefinedTable: "42P01", KindDuplicateTable: "42P07",
-	KindInvalidDefinition: "42P16", KindResolutionUnknown: "08007",
+	KindReadSetChanged: pgerr.SerializationFailure, KindRecoveryRequired: pgerr.ObjectNotInPrerequisiteState, KindContention: pgerr.LockNotAvailable,
+	KindUncoveredDrift: pgerr.ObjectNotInPrerequisiteState, KindKeyConflict: pgerr.UniqueViolation, KindForeignKey: pgerr.ForeignKeyViolation,
+	KindCheck: pgerr.CheckViolation, KindNotNull: pgerr.NotNullViolation, KindResourceLimit: pgerr.ProgramLimitExceeded,
+	KindReadOnly: pgerr.ReadOnlySQLTransaction, KindUnknownBranch: pgerr.InvalidCatalogName, KindUnsupported: pgerr.FeatureNotSupported,
+	KindInvalid: pgerr.InvalidParameterValue, KindUndefinedTable: pgerr.UndefinedTable, KindDuplicateTable: pgerr.DuplicateTable,
+	KindInvalidDefinition: pgerr.InvalidTableDefinition, KindResolutionUnknown: pgerr.TransactionResolutionUnknown,
 }
 
 var kindNames = map[ErrorKind]string{
@@ -133,7 +135,7 @@ func SQLState(err error) string {
 	if errors.As(err, &e) {
 		return e.SQLState()
 	}
-	return "XX000"
+	return pgerr.InternalError
 }
 
 // IsReadSetChanged reports a pre-effect read-set change (40001).

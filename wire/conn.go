@@ -22,6 +22,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/pggraph/pggraph/observe"
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // conn is one client connection. Everything but the fields under mu is
@@ -510,7 +511,7 @@ func (c *conn) startup() error {
 	}
 	c.replication = repl
 	if c.srv.closing.Load() {
-		return &Error{Severity: SeverityFatal, Code: "57P03", Message: "the database system is shutting down"}
+		return &Error{Severity: SeverityFatal, Code: pgerr.CannotConnectNow, Message: "the database system is shutting down"}
 	}
 	if !c.srv.register(c) {
 		return &Error{Severity: SeverityFatal, Code: CodeTooManyConnections, Message: "sorry, too many clients already"}

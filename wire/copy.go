@@ -16,6 +16,7 @@ import (
 	"github.com/jackc/pgx/v5/pgproto3"
 
 	"github.com/pggraph/pggraph/observe"
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // binaryCopySignature starts every PGCOPY binary stream.
@@ -339,7 +340,7 @@ func (in *CopyIn) nextCSV() ([][]byte, error) {
 			if inQuotes {
 				next, err := in.readLine()
 				if err == io.EOF {
-					return nil, Errorf("22P04", "unterminated CSV quoted field")
+					return nil, Errorf(pgerr.BadCopyFileFormat, "unterminated CSV quoted field")
 				}
 				if err != nil {
 					return nil, err
@@ -396,11 +397,11 @@ func (in *CopyIn) nextBinary() ([][]byte, error) {
 			return nil, badBinaryCopy(err)
 		}
 		if !bytes.Equal(hdr[:len(binaryCopySignature)], binaryCopySignature) {
-			return nil, Errorf("22P04", "COPY file signature not recognized")
+			return nil, Errorf(pgerr.BadCopyFileFormat, "COPY file signature not recognized")
 		}
 		ext := binary.BigEndian.Uint32(hdr[len(binaryCopySignature)+4:])
 		if ext > 1<<20 {
-			return nil, Errorf("22P04", "invalid COPY file header (wrong length)")
+			return nil, Errorf(pgerr.BadCopyFileFormat, "invalid COPY file header (wrong length)")
 		}
 		if _, err := io.CopyN(io.Discard, in.br, int64(ext)); err != nil {
 			return nil, badBinaryCopy(err)
@@ -419,7 +420,7 @@ func (in *CopyIn) nextBinary() ([][]byte, error) {
 		return nil, io.EOF
 	}
 	if n < 0 {
-		return nil, Errorf("22P04", "row field count is %d, expected a non-negative count", n)
+		return nil, Errorf(pgerr.BadCopyFileFormat, "row field count is %d, expected a non-negative count", n)
 	}
 	in.spans, in.arena = in.spans[:0], in.arena[:0]
 	for range n {
@@ -433,7 +434,7 @@ func (in *CopyIn) nextBinary() ([][]byte, error) {
 			continue
 		}
 		if l < 0 || int(l) > in.maxLine {
-			return nil, Errorf("22P04", "invalid field size")
+			return nil, Errorf(pgerr.BadCopyFileFormat, "invalid field size")
 		}
 		a := len(in.arena)
 		in.arena = slices.Grow(in.arena, int(l))[:a+int(l)]
@@ -450,7 +451,7 @@ func badBinaryCopy(err error) error {
 	if errors.As(err, &pe) || errors.Is(err, errClientGone) {
 		return err
 	}
-	return Errorf("22P04", "unexpected EOF in COPY data")
+	return Errorf(pgerr.BadCopyFileFormat, "unexpected EOF in COPY data")
 }
 
 // copyStream reads the payload of CopyData messages until CopyDone.

@@ -150,7 +150,7 @@ func toPGError(ctx context.Context, err error) *Error {
 		case errors.Is(cause, ErrShutdown):
 			return &Error{Severity: SeverityFatal, Code: CodeAdminShutdown, Message: "terminating connection due to administrator command", Cause: err}
 		case errors.Is(cause, errClientGone):
-			return &Error{Severity: SeverityFatal, Code: "08006", Message: "connection to client lost", Cause: err}
+			return &Error{Severity: SeverityFatal, Code: pgerr.ConnectionFailure, Message: "connection to client lost", Cause: err}
 		case errors.Is(cause, ErrCancelRequested):
 			return &Error{Severity: SeverityError, Code: CodeQueryCanceled, Message: "canceling statement due to user request", Cause: err}
 		}

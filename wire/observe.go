@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/pggraph/pggraph/observe"
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // This file holds wire's observability hooks: connection and statement
@@ -25,7 +26,7 @@ func startupOutcome(err error) string {
 		return observe.ConnEstablished
 	case errors.As(err, &pe) && IsAuthFailure(pe):
 		return observe.ConnAuthFailed
-	case errors.As(err, &pe) && (pe.Code == CodeTooManyConnections || pe.Code == "57P03" || pe.Code == CodeInvalidCatalogName):
+	case errors.As(err, &pe) && (pe.Code == CodeTooManyConnections || pe.Code == pgerr.CannotConnectNow || pe.Code == CodeInvalidCatalogName):
 		return observe.ConnRefused
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, errClientGone):
 		return observe.ConnFailed
@@ -76,7 +77,7 @@ func (c *conn) statementDone(st *Statement, start time.Time, err error) {
 	code := ""
 	if err != nil {
 		if errors.Is(err, errClientGone) {
-			code = "08006"
+			code = pgerr.ConnectionFailure
 		} else {
 			code = toPGError(context.Background(), err).Code
 		}

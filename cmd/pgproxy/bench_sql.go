@@ -17,6 +17,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // The sql suite: the write path through SQL, pgproxy against a
@@ -303,7 +304,7 @@ func sqlExec(ctx context.Context, dsn string, stmts ...string) error {
 // statement read; the client retries, as applications do.
 func isSerialization(err error) bool {
 	var pe *pgconn.PgError
-	return errors.As(err, &pe) && pe.Code == "40001"
+	return errors.As(err, &pe) && pe.Code == pgerr.SerializationFailure
 }
 
 const sqlInsert = "INSERT INTO bench_kv (id, v) VALUES ($1, $2)"

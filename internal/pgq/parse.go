@@ -3,6 +3,8 @@ package pgq
 import (
 	"fmt"
 	"strconv"
+
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // Error is a GRAPH_TABLE error with its SQLSTATE; Pos is a byte offset
@@ -17,10 +19,10 @@ func (e *Error) Error() string { return e.Message }
 
 // SQLSTATEs the pattern language raises.
 const (
-	CodeSyntaxError     = "42601"
-	CodeUndefinedObject = "42704"
-	CodeUndefinedTable  = "42P01"
-	CodeFeature         = "0A000"
+	CodeSyntaxError     = pgerr.SyntaxError
+	CodeUndefinedObject = pgerr.UndefinedObject
+	CodeUndefinedTable  = pgerr.UndefinedTable
+	CodeFeature         = pgerr.FeatureNotSupported
 )
 
 func errAt(code string, pos int, format string, args ...any) *Error {

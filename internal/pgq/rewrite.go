@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // maxCombinations bounds how many element-table assignments one clause
@@ -11,7 +13,7 @@ import (
 const maxCombinations = 256
 
 // CodeProgramLimit is SQLSTATE 54000.
-const CodeProgramLimit = "54000"
+const CodeProgramLimit = pgerr.ProgramLimitExceeded
 
 // variable is one element variable of a clause (anonymous elements get
 // a generated one each).

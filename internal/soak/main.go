@@ -38,6 +38,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/pggraph/pggraph/objstore"
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 func main() {
@@ -431,7 +432,7 @@ func writer(ctx context.Context, addr string, id int, count func(string), unexpe
 		switch code := sqlstate(err); code {
 		case "":
 			count("writer/ok")
-		case "40001":
+		case pgerr.SerializationFailure:
 			count("writer/40001")
 		default:
 			unexpected("writer", err)
@@ -450,9 +451,9 @@ var bigQueryList = []struct {
 	{"SELECT count(*), max(s) FROM (SELECT md5(g::text) AS s FROM generate_series(1, 300000) g ORDER BY 1 DESC) t", map[string]bool{"": true}},
 	{"SELECT count(*) FROM (SELECT g % 100000 AS k, count(*), string_agg(g::text, ',') FROM generate_series(1, 300000) g GROUP BY 1) t", map[string]bool{"": true}},
 	{"SELECT count(*) FROM generate_series(1, 200000) a(g) JOIN generate_series(1, 400000) b(h) ON h = g * 2", map[string]bool{"": true}},
-	{"SELECT length(string_agg(repeat('x', 100000), '')) FROM generate_series(1, 20000)", map[string]bool{"53200": true, "54000": true}},
-	{"SELECT repeat('x', 600000000) || repeat('y', 600000000)", map[string]bool{"53200": true, "54000": true}},
-	{"SELECT array_agg(g) FROM generate_series(1, 40000000) g", map[string]bool{"53200": true, "54000": true, "57014": true}},
+	{"SELECT length(string_agg(repeat('x', 100000), '')) FROM generate_series(1, 20000)", map[string]bool{pgerr.OutOfMemory: true, pgerr.ProgramLimitExceeded: true}},
+	{"SELECT repeat('x', 600000000) || repeat('y', 600000000)", map[string]bool{pgerr.OutOfMemory: true, pgerr.ProgramLimitExceeded: true}},
+	{"SELECT array_agg(g) FROM generate_series(1, 40000000) g", map[string]bool{pgerr.OutOfMemory: true, pgerr.ProgramLimitExceeded: true, pgerr.QueryCanceled: true}},
 }
 
 func bigQueries(ctx context.Context, addr string, id int, count func(string), unexpected func(string, error)) {
@@ -471,7 +472,7 @@ func bigQueries(ctx context.Context, addr string, id int, count func(string), un
 			return
 		}
 		code := sqlstate(err)
-		if q.want[code] || code == "53200" {
+		if q.want[code] || code == pgerr.OutOfMemory {
 			// 53200 is also the server-wide budget's answer when the
 			// other sessions hold it
 			count("bigquery/" + orOK(code))
@@ -539,7 +540,7 @@ func badInput(ctx context.Context, addr string, id int, count func(string), unex
 				unexpected("badinput/oversized", err)
 				continue
 			}
-			if code == "54000" || code == "53200" || errors.Is(err, io.EOF) {
+			if code == pgerr.ProgramLimitExceeded || code == pgerr.OutOfMemory || errors.Is(err, io.EOF) {
 				count("badinput/oversized_" + orOK(code))
 			} else {
 				unexpected("badinput/oversized", fmt.Errorf("answered %q", code))
@@ -556,7 +557,7 @@ func badInput(ctx context.Context, addr string, id int, count func(string), unex
 			}
 			_, err = c.Exec(ctx, q)
 			c.Close(context.Background())
-			if code := sqlstate(err); code == "54001" {
+			if code := sqlstate(err); code == pgerr.StatementTooComplex {
 				count("badinput/54001")
 			} else if ctx.Err() == nil {
 				unexpected("badinput/deep", fmt.Errorf("answered %q: %v", code, err))

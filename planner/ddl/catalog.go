@@ -2,6 +2,7 @@ package ddl
 
 import (
 	"github.com/pggraph/pggraph/graph"
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // Catalog resolves names against the pinned snapshot the statement runs
@@ -38,7 +39,7 @@ func (v *view) meta(e graph.TableEntry) (TableMeta, error) {
 	}
 	m, err := DecodeMeta(e.Name, e.Def)
 	if err != nil {
-		return TableMeta{}, errorf("XX001", "table %q has unreadable metadata", e.Name).WithDetail(err.Error())
+		return TableMeta{}, errorf(pgerr.DataCorrupted, "table %q has unreadable metadata", e.Name).WithDetail(err.Error())
 	}
 	v.metas[e.Name] = m
 	return m, nil

@@ -19,7 +19,7 @@ func publicRelName(rv *q.RangeVar) (string, error) {
 		return "", errorf(CodeFeatureNotSupported, "cross-database references are not implemented: \"%s.%s.%s\"", rv.Catalogname, rv.Schemaname, rv.Relname)
 	}
 	if rv.Schemaname == "pg_catalog" || rv.Schemaname == "information_schema" {
-		return "", errorf("42501", "permission denied for schema %s", rv.Schemaname)
+		return "", errorf(pgerr.InsufficientPrivilege, "permission denied for schema %s", rv.Schemaname)
 	}
 	if rv.Schemaname != "" && rv.Schemaname != "public" {
 		return "", errorf(CodeInvalidSchemaName, "schema \"%s\" does not exist", rv.Schemaname)

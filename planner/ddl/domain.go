@@ -513,12 +513,9 @@ func (pc *planCtx) commentOnDomain(st *q.CommentStmt) ([]Change, error) {
 // message, detail and hint; no position: the text exec bound is not the
 // statement's).
 func execError(err error) error {
-	if c := exec.Code(err); c != "" {
-		var e *exec.Error
-		if errors.As(err, &e) {
-			return errorf(c, "%s", e.Message).WithDetail(e.Detail).WithHint(e.Hint)
-		}
-		return errorf(c, "%s", err.Error())
+	var e *exec.Error
+	if errors.As(err, &e) {
+		return errorf(e.Code, "%s", e.Message).WithDetail(e.Detail).WithHint(e.Hint)
 	}
 	return err
 }

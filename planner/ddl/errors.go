@@ -9,29 +9,29 @@ import (
 
 // SQLSTATE codes the planner answers with (PostgreSQL's class 42, 2B, 0A, …).
 const (
-	CodeDuplicateTable          = "42P07"
-	CodeUndefinedTable          = "42P01"
-	CodeUndefinedColumn         = "42703"
-	CodeDuplicateColumn         = "42701"
-	CodeDatatypeMismatch        = "42804"
-	CodeInvalidTableDefinition  = "42P16"
-	CodeInvalidForeignKey       = "42830"
-	CodeDependentObjects        = "2BP01"
+	CodeDuplicateTable          = pgerr.DuplicateTable
+	CodeUndefinedTable          = pgerr.UndefinedTable
+	CodeUndefinedColumn         = pgerr.UndefinedColumn
+	CodeDuplicateColumn         = pgerr.DuplicateColumn
+	CodeDatatypeMismatch        = pgerr.DatatypeMismatch
+	CodeInvalidTableDefinition  = pgerr.InvalidTableDefinition
+	CodeInvalidForeignKey       = pgerr.InvalidForeignKey
+	CodeDependentObjects        = pgerr.DependentObjectsStillExist
 	CodeFeatureNotSupported     = pgerr.FeatureNotSupported
 	CodeSyntaxError             = pgerr.SyntaxError
 	CodeUndefinedObject         = pgerr.UndefinedObject
-	CodeDuplicateObject         = "42710"
-	CodeDuplicateSchema         = "42P06"
-	CodeInvalidSchemaName       = "3F000"
-	CodeWrongObjectType         = "42809"
+	CodeDuplicateObject         = pgerr.DuplicateObject
+	CodeDuplicateSchema         = pgerr.DuplicateSchema
+	CodeInvalidSchemaName       = pgerr.InvalidSchemaName
+	CodeWrongObjectType         = pgerr.WrongObjectType
 	CodeInvalidParameterValue   = pgerr.InvalidParameterValue
-	CodeInvalidColumnReference  = "42P10"
-	CodeInvalidObjectDefinition = "42P17"
-	CodeNumericOutOfRange       = "22003"
+	CodeInvalidColumnReference  = pgerr.InvalidColumnReference
+	CodeInvalidObjectDefinition = pgerr.InvalidObjectDefinition
+	CodeNumericOutOfRange       = pgerr.NumericValueOutOfRange
 	CodeObjectNotInState        = pgerr.ObjectNotInPrerequisiteState
-	CodeSequenceLimit           = "2200H"
-	CodeInvalidName             = "42602"
-	CodeUniqueViolation         = "23505"
+	CodeSequenceLimit           = pgerr.SequenceGeneratorLimitExceeded
+	CodeInvalidName             = pgerr.InvalidName
+	CodeUniqueViolation         = pgerr.UniqueViolation
 )
 
 // errorf builds the PostgreSQL error a client sees (a *pgerr.Error).

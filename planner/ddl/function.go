@@ -211,15 +211,15 @@ func (pc *planCtx) createFunction(st *q.CreateFunctionStmt) ([]Change, error) {
 		case q.FunctionParameterMode_FUNC_PARAM_VARIADIC:
 			a.Mode = "v"
 			if !a.Type.Exec().IsArray() {
-				return nil, errorf("42P13", "VARIADIC parameter must be an array")
+				return nil, errorf(pgerr.InvalidFunctionDefinition, "VARIADIC parameter must be an array")
 			}
 		}
 		if a.Input() && len(f.Args) > 0 && f.Args[len(f.Args)-1].Mode == "v" {
-			return nil, errorf("42P13", "VARIADIC parameter must be the last input parameter")
+			return nil, errorf(pgerr.InvalidFunctionDefinition, "VARIADIC parameter must be the last input parameter")
 		}
 		if fp.Defexpr != nil {
 			if !a.Input() {
-				return nil, errorf("42P13", "only input parameters can have default values")
+				return nil, errorf(pgerr.InvalidFunctionDefinition, "only input parameters can have default values")
 			}
 			if a.Default, err = deparseExpr(fp.Defexpr); err != nil {
 				return nil, err
@@ -230,12 +230,12 @@ func (pc *planCtx) createFunction(st *q.CreateFunctionStmt) ([]Change, error) {
 				a.Default += "::" + exec.FormatType(a.Type.OID, a.Type.Mod)
 			}
 		} else if a.Input() && len(f.Args) > 0 && f.Args[len(f.Args)-1].Default != "" {
-			return nil, errorf("42P13", "input parameters after one with a default value must also have defaults")
+			return nil, errorf(pgerr.InvalidFunctionDefinition, "input parameters after one with a default value must also have defaults")
 		}
 		if a.Name != "" {
 			for _, b := range f.Args {
 				if b.Name == a.Name && (b.Input() == a.Input() || b.Output() == a.Output()) {
-					return nil, errorf("42P13", "parameter name \"%s\" used more than once", a.Name)
+					return nil, errorf(pgerr.InvalidFunctionDefinition, "parameter name \"%s\" used more than once", a.Name)
 				}
 			}
 		}
@@ -282,7 +282,7 @@ func (pc *planCtx) createFunction(st *q.CreateFunctionStmt) ([]Change, error) {
 	case len(outs) > 1:
 		ret = PGType{OID: oidRecord, Mod: -1}
 	default:
-		return nil, errorf("42P13", "function result type must be specified")
+		return nil, errorf(pgerr.InvalidFunctionDefinition, "function result type must be specified")
 	}
 	if len(outs) > 0 && !f.Proc {
 		want := PGType{OID: oidRecord, Mod: -1}
@@ -290,10 +290,10 @@ func (pc *planCtx) createFunction(st *q.CreateFunctionStmt) ([]Change, error) {
 			want = outs[0].Type
 		}
 		if ret.OID != want.OID {
-			return nil, errorf("42P13", "function result type must be %s because of OUT parameters", exec.FormatType(want.OID, -1))
+			return nil, errorf(pgerr.InvalidFunctionDefinition, "function result type must be %s because of OUT parameters", exec.FormatType(want.OID, -1))
 		}
 		if ret.OID == oidRecord && len(outs) == 1 {
-			return nil, errorf("42P13", "function result type must be %s because of OUT parameters", exec.FormatType(outs[0].Type.OID, -1))
+			return nil, errorf(pgerr.InvalidFunctionDefinition, "function result type must be %s because of OUT parameters", exec.FormatType(outs[0].Type.OID, -1))
 		}
 	}
 	f.Ret = ret
@@ -305,7 +305,7 @@ func (pc *planCtx) createFunction(st *q.CreateFunctionStmt) ([]Change, error) {
 			continue
 		}
 		if f.Proc && (d.Defname == "volatility" || d.Defname == "strict" || d.Defname == "cost" || d.Defname == "rows" || d.Defname == "parallel" || d.Defname == "leakproof" || d.Defname == "window") {
-			return nil, errorf("42P13", "invalid attribute in procedure definition")
+			return nil, errorf(pgerr.InvalidFunctionDefinition, "invalid attribute in procedure definition")
 		}
 		switch d.Defname {
 		case "as":
@@ -333,7 +333,7 @@ func (pc *planCtx) createFunction(st *q.CreateFunctionStmt) ([]Change, error) {
 	}
 	if st.SqlBody != nil {
 		if lang != "" && lang != "sql" {
-			return nil, errorf("42P13", "inline SQL function body only valid for language SQL")
+			return nil, errorf(pgerr.InvalidFunctionDefinition, "inline SQL function body only valid for language SQL")
 		}
 		lang = "sql"
 		b, err := sqlBodyText(st.SqlBody)
@@ -344,7 +344,7 @@ func (pc *planCtx) createFunction(st *q.CreateFunctionStmt) ([]Change, error) {
 	}
 	switch lang {
 	case "":
-		return nil, errorf("42P13", "no language specified")
+		return nil, errorf(pgerr.InvalidFunctionDefinition, "no language specified")
 	case "sql", "plpgsql":
 	case "c", "internal":
 		return nil, notSupported("LANGUAGE %s functions", lang)
@@ -352,17 +352,17 @@ func (pc *planCtx) createFunction(st *q.CreateFunctionStmt) ([]Change, error) {
 		return nil, errorf(CodeUndefinedObject, "language \"%s\" does not exist", lang)
 	}
 	if len(body) == 0 {
-		return nil, errorf("42P13", "no function body specified")
+		return nil, errorf(pgerr.InvalidFunctionDefinition, "no function body specified")
 	}
 	if len(body) > 1 {
-		return nil, errorf("42P13", "only one AS item needed for language \"%s\"", lang)
+		return nil, errorf(pgerr.InvalidFunctionDefinition, "only one AS item needed for language \"%s\"", lang)
 	}
 	f.Language, f.Body = lang, body[0]
 	if ret.OID == oidTrigger && (lang != "plpgsql" || len(f.inputOIDs()) > 0) {
 		if lang == "sql" {
-			return nil, errorf("42P13", "SQL functions cannot return type trigger")
+			return nil, errorf(pgerr.InvalidFunctionDefinition, "SQL functions cannot return type trigger")
 		}
-		return nil, errorf("42P13", "trigger functions cannot have declared arguments").WithHint("The arguments of the trigger can be accessed through TG_NARGS and TG_ARGV instead.")
+		return nil, errorf(pgerr.InvalidFunctionDefinition, "trigger functions cannot have declared arguments").WithHint("The arguments of the trigger can be accessed through TG_NARGS and TG_ARGV instead.")
 	}
 	if lang == "sql" {
 		if _, err := q.Parse(f.Body); err != nil {
@@ -379,14 +379,14 @@ func (pc *planCtx) createFunction(st *q.CreateFunctionStmt) ([]Change, error) {
 	}
 	if exists && old.Function != nil {
 		if !st.Replace {
-			return nil, errorf("42723", "function \"%s\" already exists with same argument types", name)
+			return nil, errorf(pgerr.DuplicateFunction, "function \"%s\" already exists with same argument types", name)
 		}
 		if old.Function.Proc != f.Proc {
 			kind := map[bool]string{true: "procedure", false: "function"}[old.Function.Proc]
 			return nil, errorf(CodeWrongObjectTypeDDL, "cannot change routine kind").WithDetail(fmt.Sprintf("\"%s\" is a %s.", name, kind))
 		}
 		if old.Function.Ret.OID != f.Ret.OID || old.Function.RetSet != f.RetSet {
-			return nil, errorf("42P13", "cannot change return type of existing function").
+			return nil, errorf(pgerr.InvalidFunctionDefinition, "cannot change return type of existing function").
 				WithHint(fmt.Sprintf("Use DROP FUNCTION %s first.", signature(name, inputs)))
 		}
 		m.Owner, m.ACL, m.Comment = old.Owner, old.ACL, old.Comment
@@ -450,7 +450,7 @@ func (pc *planCtx) lookupFunction(owa *q.ObjectWithArgs) (e graph.TableEntry, m 
 		case 1:
 			e, m, inputs = es[0], ms[0], ms[0].Function.inputOIDs()
 		default:
-			err = errorf("42725", "function name \"%s\" is not unique", name).WithHint("Specify the argument list to select the function unambiguously.")
+			err = errorf(pgerr.AmbiguousFunction, "function name \"%s\" is not unique", name).WithHint("Specify the argument list to select the function unambiguously.")
 		}
 		return
 	}
@@ -476,7 +476,7 @@ func (pc *planCtx) lookupFunction(owa *q.ObjectWithArgs) (e graph.TableEntry, m 
 }
 
 // CodeUndefinedFunctionDDL is 42883.
-const CodeUndefinedFunctionDDL = "42883"
+const CodeUndefinedFunctionDDL = pgerr.UndefinedFunction
 
 // dropFunctions plans DROP FUNCTION.
 func (pc *planCtx) dropFunctions(st *q.DropStmt) ([]Change, error) {
@@ -525,7 +525,7 @@ func (pc *planCtx) dropFunctions(st *q.DropStmt) ([]Change, error) {
 }
 
 // CodeWrongObjectTypeDDL is 42809.
-const CodeWrongObjectTypeDDL = "42809"
+const CodeWrongObjectTypeDDL = pgerr.WrongObjectType
 
 // writtenTypes lists argument types as the statement spelled them, after
 // the grammar's mapping (int is pg_catalog.int4), as PostgreSQL's

@@ -207,7 +207,7 @@ func (pc *planCtx) createSchema(st *q.CreateSchemaStmt) ([]Change, error) {
 		}
 	}
 	if strings.HasPrefix(name, "pg_") {
-		return nil, errorf("42939", "unacceptable schema name \"%s\"", name).WithDetail("The prefix \"pg_\" is reserved for system schemas.")
+		return nil, errorf(pgerr.ReservedName, "unacceptable schema name \"%s\"", name).WithDetail("The prefix \"pg_\" is reserved for system schemas.")
 	}
 	exists, err := pc.schemaExists(name)
 	if err != nil {
@@ -457,7 +457,7 @@ func (pc *planCtx) alterSchemaRename(st *q.RenameStmt) ([]Change, error) {
 		return nil, errorf(CodeInvalidSchemaName, "schema \"%s\" does not exist", old)
 	}
 	if strings.HasPrefix(nw, "pg_") {
-		return nil, errorf("42939", "unacceptable schema name \"%s\"", nw).WithDetail("The prefix \"pg_\" is reserved for system schemas.")
+		return nil, errorf(pgerr.ReservedName, "unacceptable schema name \"%s\"", nw).WithDetail("The prefix \"pg_\" is reserved for system schemas.")
 	}
 	if exists, err := pc.schemaExists(nw); err != nil {
 		return nil, err

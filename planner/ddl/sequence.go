@@ -95,7 +95,7 @@ func ParseRegclass(s string) (string, error) {
 				b.WriteByte(s[i])
 			}
 			if end < 0 {
-				return "", errorf("22P02", "invalid name syntax")
+				return "", errorf(pgerr.InvalidTextRepresentation, "invalid name syntax")
 			}
 			part, s = b.String(), s[end+1:]
 		} else {
@@ -106,12 +106,12 @@ func ParseRegclass(s string) (string, error) {
 			part, s = strings.ToLower(strings.TrimSpace(s[:i])), s[i:]
 		}
 		if part == "" {
-			return "", errorf("22P02", "invalid name syntax")
+			return "", errorf(pgerr.InvalidTextRepresentation, "invalid name syntax")
 		}
 		parts = append(parts, part)
 		if len(s) > 0 {
 			if s[0] != '.' {
-				return "", errorf("22P02", "invalid name syntax")
+				return "", errorf(pgerr.InvalidTextRepresentation, "invalid name syntax")
 			}
 			s = s[1:]
 		}
@@ -128,7 +128,7 @@ func ParseRegclass(s string) (string, error) {
 		// (schema.go); a schema that does not exist finds nothing
 		return QualifiedName(parts[0], parts[1]), nil
 	}
-	return "", errorf("22P02", "invalid name syntax")
+	return "", errorf(pgerr.InvalidTextRepresentation, "invalid name syntax")
 }
 
 // sequenceColumns are the columns of a sequence relation (PostgreSQL's).

@@ -160,7 +160,7 @@ func (pc *planCtx) createTrigger(st *q.CreateTrigStmt) ([]Change, error) {
 		return nil, errorf(CodeUndefinedFunctionDDL, "function %s() does not exist", fname)
 	}
 	if fm.Function.Ret.OID != oidTrigger {
-		return nil, errorf("42P17", "function %s must return type trigger", fname)
+		return nil, errorf(CodeInvalidObjectDefinition, "function %s must return type trigger", fname)
 	}
 	t := Trigger{Name: st.Trigname, Function: fname, Before: st.Timing&trigBefore != 0, Instead: instead, Row: st.Row, Args: stringList(st.Args)}
 	for _, ev := range []struct {
@@ -183,10 +183,10 @@ func (pc *planCtx) createTrigger(st *q.CreateTrigStmt) ([]Change, error) {
 		}
 		quals := columnRefsQualifiers(st.WhenClause)
 		if slices.Contains(t.Events, "INSERT") && slices.ContainsFunc(quals, func(r qualRef) bool { return r.name == "old" }) {
-			return nil, errorf("42P17", "INSERT trigger's WHEN condition cannot reference OLD values").WithPosition(quals[slices.IndexFunc(quals, func(r qualRef) bool { return r.name == "old" })].pos)
+			return nil, errorf(CodeInvalidObjectDefinition, "INSERT trigger's WHEN condition cannot reference OLD values").WithPosition(quals[slices.IndexFunc(quals, func(r qualRef) bool { return r.name == "old" })].pos)
 		}
 		if slices.Contains(t.Events, "DELETE") && slices.ContainsFunc(quals, func(r qualRef) bool { return r.name == "new" }) {
-			return nil, errorf("42P17", "DELETE trigger's WHEN condition cannot reference NEW values").WithPosition(quals[slices.IndexFunc(quals, func(r qualRef) bool { return r.name == "new" })].pos)
+			return nil, errorf(CodeInvalidObjectDefinition, "DELETE trigger's WHEN condition cannot reference NEW values").WithPosition(quals[slices.IndexFunc(quals, func(r qualRef) bool { return r.name == "new" })].pos)
 		}
 	}
 	i := slices.IndexFunc(m.Triggers, func(x Trigger) bool { return x.Name == t.Name })

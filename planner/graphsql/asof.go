@@ -11,6 +11,7 @@ import (
 	"github.com/pggraph/pggraph/adapters"
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/graph"
+	"github.com/pggraph/pggraph/pgerr"
 )
 
 // asOfHint lists what graph.as_of accepts.
@@ -160,7 +161,7 @@ func parseTimestamptz(ctx context.Context, s string, tz *time.Location) (time.Ti
 		e := errf(CodeInvalidDatetimeFormat, "invalid value for graph.as_of: %q is not a commit id, a manifest version or a timestamp", s).WithHint(asOfHint)
 		if c := exec.Code(err); c == exec.CodeDatetimeFieldOverflow {
 			e.Code = c
-			e.Detail = err.Error()
+			e.Detail = pgerr.Message(err)
 		}
 		e.Cause = err
 		return time.Time{}, e

@@ -6,6 +6,7 @@ import (
 
 	"github.com/pggraph/pggraph/graph"
 	"github.com/pggraph/pggraph/lance"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/protocol"
 	"github.com/pggraph/pggraph/wire"
 )
@@ -13,22 +14,22 @@ import (
 // SQLSTATEs this package answers with (besides those it passes through
 // from the executor and the write path).
 const (
-	CodeUndefinedFunction      = "42883" // graph.f does not exist
-	CodeSyntaxError            = "42601" // wrong number of arguments, unusable call shape
-	CodeInvalidParameterValue  = "22023" // unknown commit / version, timestamp before history
-	CodeInvalidDatetimeFormat  = "22007" // as-of text that is no commit, version or timestamp
-	CodeNullValueNotAllowed    = "22004" // a required argument is NULL
-	CodeActiveSQLTransaction   = "25001" // graph.f inside BEGIN … COMMIT
-	CodeNoActiveSQLTransaction = "25P01" // graph.merge strategy 'stop' outside one
-	CodeReadOnly               = "25006" // graph.f in a read-only session (SET graph.as_of)
-	CodeInvalidCatalogName     = "3D000" // unknown branch
-	CodeDuplicateObject        = "42710" // branch exists
-	CodeInvalidName            = "42602" // reserved or malformed branch name
-	CodeDependentObjects       = "2BP01" // branch has child branches
-	CodeObjectInUse            = "55006" // deleting the session's own branch
-	CodeUndefinedTable         = "42P01" // graph.optimize('missing')
-	CodeFeatureNotSupported    = "0A000" // operation not available in this build
-	CodeInternalError          = "XX000"
+	CodeUndefinedFunction      = pgerr.UndefinedFunction          // graph.f does not exist
+	CodeSyntaxError            = pgerr.SyntaxError                // wrong number of arguments, unusable call shape
+	CodeInvalidParameterValue  = pgerr.InvalidParameterValue      // unknown commit / version, timestamp before history
+	CodeInvalidDatetimeFormat  = pgerr.InvalidDatetimeFormat      // as-of text that is no commit, version or timestamp
+	CodeNullValueNotAllowed    = pgerr.NullValueNotAllowed        // a required argument is NULL
+	CodeActiveSQLTransaction   = pgerr.ActiveSQLTransaction       // graph.f inside BEGIN … COMMIT
+	CodeNoActiveSQLTransaction = pgerr.NoActiveSQLTransaction     // graph.merge strategy 'stop' outside one
+	CodeReadOnly               = pgerr.ReadOnlySQLTransaction     // graph.f in a read-only session (SET graph.as_of)
+	CodeInvalidCatalogName     = pgerr.InvalidCatalogName         // unknown branch
+	CodeDuplicateObject        = pgerr.DuplicateObject            // branch exists
+	CodeInvalidName            = pgerr.InvalidName                // reserved or malformed branch name
+	CodeDependentObjects       = pgerr.DependentObjectsStillExist // branch has child branches
+	CodeObjectInUse            = pgerr.ObjectInUse                // deleting the session's own branch
+	CodeUndefinedTable         = pgerr.UndefinedTable             // graph.optimize('missing')
+	CodeFeatureNotSupported    = pgerr.FeatureNotSupported        // operation not available in this build
+	CodeInternalError          = pgerr.InternalError
 )
 
 func errf(code, format string, args ...any) *wire.Error { return wire.Errorf(code, format, args...) }

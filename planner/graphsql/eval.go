@@ -120,12 +120,12 @@ func (inv *Invocation) argError(err error, q string, at []int) error {
 	if !errors.As(err, &ee) {
 		return err
 	}
-	w := errf(ee.Code, "%s", ee.Message)
-	w.Detail, w.Hint, w.Cause = ee.Detail, ee.Hint, err
+	w := *ee
+	w.Position, w.Cause = 0, err
 	if ee.Position > 0 {
 		// a character position in q; map it back when it falls in an
 		// argument's text
-		p := byteOffset(q, ee.Position-1)
+		p := byteOffset(q, int(ee.Position)-1)
 		k := 0
 		for _, a := range inv.args {
 			if a == nil {
@@ -137,7 +137,7 @@ func (inv *Invocation) argError(err error, q string, at []int) error {
 			k++
 		}
 	}
-	return w
+	return &w
 }
 
 // charPos is the 1-based character position of byte offset off in s

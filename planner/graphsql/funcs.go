@@ -12,6 +12,7 @@ import (
 	"github.com/pggraph/pggraph/adapters"
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/graph"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/recovery"
 	"github.com/pggraph/pggraph/wire"
 )
@@ -315,7 +316,7 @@ func deleteBranch(ctx context.Context, g *adapters.Graph, env Env, args []*strin
 	}
 	if env.BranchDeleted != nil {
 		if err := env.BranchDeleted(name); err != nil {
-			return nil, errf("58030", "branch %q was deleted but its privileges could not be forgotten: %v", name, err)
+			return nil, errf(pgerr.IOError, "branch %q was deleted but its privileges could not be forgotten: %v", name, err)
 		}
 	}
 	return name, nil

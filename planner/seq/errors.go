@@ -20,9 +20,9 @@ var (
 
 // SQLSTATEs of sequence errors.
 const (
-	CodeSequenceLimit   = "2200H" // sequence_generator_limit_exceeded
-	CodeNotInState      = "55000" // object_not_in_prerequisite_state (currval before nextval)
-	CodeNumericOutOfRng = "22003" // setval out of bounds
+	CodeSequenceLimit   = pgerr.SequenceGeneratorLimitExceeded // sequence_generator_limit_exceeded
+	CodeNotInState      = pgerr.ObjectNotInPrerequisiteState   // object_not_in_prerequisite_state (currval before nextval)
+	CodeNumericOutOfRng = pgerr.NumericValueOutOfRange         // setval out of bounds
 )
 
 // IsExhausted reports a sequence that reached its bound without CYCLE (2200H).
