@@ -466,7 +466,9 @@
 //     nextval, currval, setval, lastval through the SequenceFunctions
 //     the context carries (WithSequenceFunctions; else 0A000);
 //     set-returning generate_subscripts, pg_partition_ancestors,
-//     pg_partition_tree (no rows: no partitioning) and pg_options_to_table;
+//     pg_partition_tree (no rows: no partitioning) and pg_options_to_table
+//     (each built-in set-returning function is one srfDef holding its
+//     binding and its run function, registered in srf_*.go; srf.go);
 //     the functions PostgreSQL implements operators and casts with
 //     (int4pl(1, 2), textcat, int4(x), text(5)) bind as that operator
 //     or cast when no function of the name exists (bind_implfunc.go).
