@@ -500,7 +500,9 @@
 //     PostgreSQL's argument and result types (probed once per process,
 //     syscat_proc.go) with PostgreSQL's OIDs, plus the functions other
 //     catalogs reference and pgvector's; pg_operator likewise
-//     (syscat_operator.go); pg_cast lists PostgreSQL's casts between the
+//     (syscat_operator.go), reading the operator table the binder binds
+//     arithmetic and date/time operators from (op_table.go) instead of
+//     probing those; pg_cast lists PostgreSQL's casts between the
 //     engine's types with the engine's contexts, which are PostgreSQL's
 //     (syscat_cast.go); pg_type describes the engine's types with
 //     PostgreSQL's rows (syscat_type.go); pg_am (all seven methods),
