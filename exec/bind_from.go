@@ -776,7 +776,7 @@ func (b *binder) bindLateralFunction(left plan, rf *q.RangeFunction, sc *scope) 
 	if err != nil {
 		return nil, err
 	}
-	if name != "generate_series" && name != "unnest" && !otherSRF(name) {
+	if !builtinSRF(name) {
 		if isSetReturning(name) {
 			return nil, unsupported("set-returning function %s() is not supported", name)
 		}
@@ -801,8 +801,8 @@ func (b *binder) bindLateralFunction(left plan, rf *q.RangeFunction, sc *scope) 
 	if rf.Alias != nil && len(rf.Alias.Colnames) == 0 {
 		colName = alias
 	}
-	if strings.Contains(name, "array_elements") {
-		colName = "value" // an OUT parameter name, not the alias
+	if d, ok := setFuncs[name]; ok && d.column != "" {
+		colName = d.column // an OUT parameter name, not the alias
 	}
 	cols := append([]colInfo{}, left.columns()...)
 	call := &srfCall{name: name, args: args, t: t, col: len(cols)}

@@ -149,7 +149,7 @@ func projectSetLateral(rf *q.RangeFunction) bool {
 		return false
 	}
 	name, err := funcName(fc.Funcname)
-	return err == nil && (name == "generate_series" || name == "unnest" || otherSRF(name))
+	return err == nil && builtinSRF(name)
 }
 
 // bindLateralFromFunction binds a function FROM item reading earlier

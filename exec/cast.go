@@ -196,221 +196,24 @@ func castRowsBase(ec *evalCtx, v, out *Vec, live []int32, explicit bool) error {
 	if to.OID == OIDVector || from.OID == OIDVector {
 		return castVector(ec, v, out, live, explicit)
 	}
-	switch {
-	case from.OID == OIDInt4 && to.OID == OIDChar:
-		// the character with that code (a signed byte; 0 is empty)
-		for _, i := range live {
-			x := v.I[i]
-			if x < -128 || x > 127 {
-				return errf(CodeNumericOutOfRange, "\"char\" out of range")
-			}
-			out.S[i] = ""
-			if x != 0 {
-				out.S[i] = string([]byte{byte(int8(x))})
-			}
-		}
-		return nil
-	case from.OID == OIDChar && to.OID == OIDInt4:
-		for _, i := range live {
-			out.I[i] = 0
-			if s := v.S[i]; s != "" {
-				out.I[i] = int64(int8(s[0]))
-			}
-		}
-		return nil
-	case from.OID == to.OID && to.Mod < 0 || from.OID == to.OID && to.Kind() != KNum && !to.isString():
+	if from.OID == to.OID && to.Mod < 0 || from.OID == to.OID && to.Kind() != KNum && !to.isString() {
 		for _, i := range live {
 			out.copyRow(int(i), v, int(i))
 		}
 		return nil
-	case from.Kind() == KInt && to.Kind() == KInt && !from.isTemporal() && !to.isTemporal():
-		lo, hi, msg := intBounds(to)
-		if isOIDType(to) {
-			lo, hi, msg = math.MinInt32, math.MaxUint32, "OID out of range"
-		}
-		for _, i := range live {
-			x := v.I[i]
-			if x < lo || x > hi {
-				return errf(CodeNumericOutOfRange, "%s", msg)
-			}
-			if x < 0 && hi == math.MaxUint32 {
-				x = int64(uint32(int32(x)))
-			}
-			out.I[i] = x
-		}
-		return nil
-	case from.Kind() == KInt && !from.isTemporal() && to.Kind() == KFloat:
-		for _, i := range live {
-			f := float64(v.I[i])
-			if to.OID == OIDFloat4 {
-				f = float64(float32(f))
-			}
-			out.F[i] = f
-		}
-		return nil
-	case from.Kind() == KInt && !from.isTemporal() && to.OID == OIDNumeric:
-		for _, i := range live {
-			out.D[i].SetInt64(v.I[i])
-			if err := applyNumericTypmod(&out.D[i], to.Mod); err != nil {
-				return err
-			}
-		}
-		return nil
-	case from.Kind() == KFloat && to.Kind() == KFloat:
-		for _, i := range live {
-			f := v.F[i]
-			if to.OID == OIDFloat4 {
-				f32 := float32(f)
-				if math.IsInf(float64(f32), 0) && !math.IsInf(f, 0) {
-					return errf(CodeNumericOutOfRange, "value out of range: overflow")
-				}
-				f = float64(f32)
-			}
-			out.F[i] = f
-		}
-		return nil
-	case from.Kind() == KFloat && to.isInt():
-		lo, hi, msg := intBounds(to)
-		for _, i := range live {
-			f := math.RoundToEven(v.F[i])
-			if math.IsNaN(f) || f < float64(lo) || f >= -float64(lo) || f > float64(hi) {
-				return errf(CodeNumericOutOfRange, "%s", msg)
-			}
-			out.I[i] = int64(f)
-		}
-		return nil
-	case from.Kind() == KFloat && to.OID == OIDNumeric:
-		for _, i := range live {
-			f := v.F[i]
-			var s string
-			if from.OID == OIDFloat4 {
-				s = formatFloatDigits(f, 32)
-			} else {
-				s = formatFloatDigits(f, 64)
-			}
-			d, err := parseNumeric(s)
-			if err != nil {
-				return err
-			}
-			if err := applyNumericTypmod(&d, to.Mod); err != nil {
-				return err
-			}
-			out.D[i] = d
-		}
-		return nil
-	case from.OID == OIDNumeric && to.isInt():
-		lo, hi, msg := intBounds(to)
-		for _, i := range live {
-			d := &v.D[i]
-			if d.Form != apd.Finite {
-				return unsupportedNumericSpecial(d, to)
-			}
-			var r apd.Decimal
-			if _, err := numCtx.Quantize(&r, d, 0); err != nil {
-				return errf(CodeNumericOutOfRange, "%s", msg)
-			}
-			n, err := r.Int64()
-			if err != nil || n < lo || n > hi {
-				return errf(CodeNumericOutOfRange, "%s", msg)
-			}
-			out.I[i] = n
-		}
-		return nil
-	case from.OID == OIDNumeric && to.Kind() == KFloat:
-		for _, i := range live {
-			f, err := v.D[i].Float64()
-			if v.D[i].Form == apd.NaN {
-				f, err = math.NaN(), nil
-			}
-			if err != nil && !math.IsInf(f, 0) {
-				return errf(CodeNumericOutOfRange, "value out of range: overflow")
-			}
-			if v.D[i].Form == apd.Finite && (math.IsInf(f, 0) || f == 0 && !v.D[i].IsZero()) {
-				// PostgreSQL converts through float8in: out of range both ways
-				return errf(CodeNumericOutOfRange, "\"%s\" is out of range for type double precision", formatNumeric(&v.D[i]))
-			}
-			if to.OID == OIDFloat4 {
-				f32 := float32(f)
-				if math.IsInf(float64(f32), 0) && !math.IsInf(f, 0) {
-					return errf(CodeNumericOutOfRange, "\"%s\" is out of range for type real", formatNumeric(&v.D[i]))
-				}
-				f = float64(f32)
-			}
-			out.F[i] = f
-		}
-		return nil
-	case from.OID == OIDNumeric && to.OID == OIDNumeric:
-		for _, i := range live {
-			out.D[i].Set(&v.D[i])
-			if err := applyNumericTypmod(&out.D[i], to.Mod); err != nil {
-				return err
-			}
-		}
-		return nil
-	case from.OID == OIDBool && to.OID == OIDInt4:
-		for _, i := range live {
-			if v.B[i] {
-				out.I[i] = 1
-			}
-		}
-		return nil
-	case from.isInt() && to.OID == OIDBool:
-		for _, i := range live {
-			out.B[i] = v.I[i] != 0
-		}
-		return nil
-	case from.OID == OIDDate && (to.OID == OIDTimestamp || to.OID == OIDTimestamptz):
-		for _, i := range live {
-			us := v.I[i] * usPerDay
-			if to.OID == OIDTimestamptz {
-				us = localToUTC(us, loc)
-			}
-			out.I[i] = us
-		}
-		return nil
-	case from.OID == OIDTimestamp && to.OID == OIDTimestamptz:
-		for _, i := range live {
-			out.I[i] = localToUTC(v.I[i], loc)
-		}
-		return nil
-	case from.OID == OIDTime && to.OID == OIDInterval:
-		for _, i := range live {
-			out.V[i] = Interval{Micros: v.I[i]}
-		}
-		return nil
-	case from.OID == OIDInterval && to.OID == OIDTime:
-		// the time-of-day part, as interval_time: modulo one day
-		for _, i := range live {
-			us := v.V[i].Micros % usPerDay
-			if us < 0 {
-				us += usPerDay
-			}
-			out.I[i] = us
-		}
-		return nil
-	case from.OID == OIDTimestamptz && (to.OID == OIDTimestamp || to.OID == OIDDate || to.OID == OIDTime):
-		for _, i := range live {
-			w := utcToLocal(v.I[i], loc)
-			switch to.OID {
-			case OIDDate:
-				w = floorDiv(w, usPerDay)
-			case OIDTime:
-				w -= floorDiv(w, usPerDay) * usPerDay
-			}
-			out.I[i] = w
-		}
-		return nil
-	case from.OID == OIDTimestamp && (to.OID == OIDDate || to.OID == OIDTime):
-		for _, i := range live {
-			w := v.I[i]
-			if to.OID == OIDDate {
-				w = floorDiv(w, usPerDay)
-			} else {
-				w -= floorDiv(w, usPerDay) * usPerDay
-			}
-			out.I[i] = w
-		}
-		return nil
+	}
+	if done, err := castBySource(v, out, live, loc); done || err != nil {
+		return err // cast_rows.go
+	}
+	return castRowsShared(ec, v, out, live, explicit, loc)
+}
+
+// castRowsShared holds the conversions every type has: to the string
+// types and json, from the string types, between arrays, and otherwise
+// through the text form.
+func castRowsShared(ec *evalCtx, v, out *Vec, live []int32, explicit bool, loc *time.Location) error {
+	from, to := v.T, out.T
+	switch {
 	case to.isString() || to.OID == OIDName || to.OID == OIDJSON || (to.OID == OIDText):
 		for _, i := range live {
 			s := formatValueStyle(v, int(i), loc, ec.dateStyle())

@@ -312,11 +312,13 @@
 //     and pg_sleep.go (cancellation).
 //   - Binding (SQL tree to operators): bind*.go — bind_query.go (SELECT,
 //     set operations, CTEs), bind_from.go (FROM items), bind_expr.go and
-//     bind_ops.go (expressions and operators), agg_bind.go, bind_lateral.go,
+//     bind_ops.go (expressions and operators; op_*.go is the operator
+//     table keyed by operator and operand types), agg_bind.go, bind_lateral.go,
 //     bind_decorrelate.go (subqueries into joins), bind_pushdown.go (filter
 //     and projection hints into scans); scope.go, names.go, search_path.go,
-//     type_lookup.go and column_hint.go resolve names; cast.go and compare.go the implicit
-//     casts and comparisons.
+//     type_lookup.go and column_hint.go resolve names; cast.go (which casts exist
+//     and in which contexts), cast_rows.go (conversions by source type) and
+//     compare.go the casts and comparisons.
 //   - Values: vec.go (column vectors), types.go, numeric*.go, arrays.go,
 //     json*.go, jsonb_order.go, name_type.go, arrowconv.go, keys.go and
 //     int_slots.go (hash keys); expr.go, exprwalk.go and arith.go (bound
@@ -329,8 +331,9 @@
 //     regex_flags.go, timezone_setting.go,
 //     builtins_*.go (to_number, to_timestamp), tochar*.go, timefn.go,
 //     timerange.go, overlaps.go, sysfn*.go (system information functions),
-//     extension_funcs.go, rangefunc*.go, rowsfrom.go, projectset.go and
-//     relfunc.go (set-returning functions), user_*.go and procedures.go
+//     extension_funcs.go, srf*.go (the set-returning functions' registry:
+//     binding and run together), rangefunc*.go, rowsfrom.go, projectset.go
+//     and relfunc.go (set-returning functions in FROM), user_*.go and procedures.go
 //     (functions created with CREATE FUNCTION), set_config.go, advisory.go.
 //   - Aggregates and windows: agg*.go, grouping_sets.go, window.go.
 //   - Operators (the physical plan): ops_*.go, join_*.go (hash, lookup,

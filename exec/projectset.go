@@ -36,7 +36,7 @@ func (b *binder) bindTargetSRF(val *q.Node, sc *scope) (Expr, error) {
 		}
 		return e, nil
 	}
-	if err != nil || !(name == "generate_series" || name == "unnest" || otherSRF(name)) {
+	if err != nil || !builtinSRF(name) {
 		return nil, nil
 	}
 	args, err := b.bindList(fc.Args, sc)

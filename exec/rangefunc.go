@@ -9,8 +9,9 @@ import (
 	q "github.com/pggraph/pggraph/internal/sqlparse"
 )
 
-// funcScanNode is a set-returning function in FROM: generate_series and
-// unnest, with constant or outer-correlated arguments evaluated once.
+// funcScanNode is a set-returning function in FROM, a built-in one
+// (srf.go) or a user function, with constant or outer-correlated
+// arguments evaluated once.
 type funcScanNode struct {
 	name string
 	args []Expr
@@ -38,16 +39,11 @@ func (f *funcScanNode) run(ec *evalCtx, emit func(*Batch) error) error {
 	}
 	out := newBuffer(typesOf(f.cols))
 	var ordN int64
-	var second *Vec      // the value column of json(b)_each
-	var fieldCols []*Vec // unnest(a, b, ...) in FROM: its columns, built directly
-	flush := func(v *Vec) error {
+	flush := func(v *Vec, more ...*Vec) error {
 		b := &Batch{N: v.N, Cols: []*Vec{v}}
-		if second != nil {
-			b.Cols = append(b.Cols, second)
-		}
 		switch {
-		case fieldCols != nil:
-			b.Cols = fieldCols
+		case len(more) > 0:
+			b.Cols = append(b.Cols, more...)
 		case f.expand:
 			// split each record into its fields
 			b.Cols = expandRecords(ec, v)
@@ -72,295 +68,14 @@ func (f *funcScanNode) run(ec *evalCtx, emit func(*Batch) error) error {
 		}
 		return nil
 	}
-	if f.name == "unnest" && len(vals) > 1 {
-		// unnest(a, b, ...): the arrays side by side, shorter ones (and
-		// NULL arrays) padded with NULLs
-		fields, _ := RecordFields(f.recordType())
-		n := 0
-		for _, v := range vals {
-			if !v.IsNull(0) {
-				n = max(n, v.A[0].Items.N)
-			}
-		}
-		cols := make([]*Vec, len(vals))
-		for k, v := range vals {
-			c := NewVec(fields[k].Type, n)
-			for i := 0; i < n; i++ {
-				if v.IsNull(0) || i >= v.A[0].Items.N {
-					c.SetNull(i)
-					continue
-				}
-				c.copyRow(i, v.A[0].Items, i)
-			}
-			cols[k] = c
-		}
-		if f.expand {
-			fieldCols = cols
-			if err := flush(cols[0]); err != nil {
-				return err
-			}
-		} else {
-			recs := NewVec(f.recordType(), n)
-			for i := 0; i < n; i++ {
-				texts := make([]*string, len(cols))
-				for k, c := range cols {
-					if s, ok := FormatText(c, i, ec.loc); ok {
-						texts[k] = &s
-					}
-				}
-				recs.A[i] = newRecord(recs.T, texts)
-			}
-			if err := flush(recs); err != nil {
-				return err
-			}
-		}
-		if out.n > 0 {
-			defer out.free(ec.run)
-			return emit(out.batch())
-		}
-		return nil
-	}
+	var err error
 	if f.user != nil {
-		if err := f.runUser(ec, vals, flush); err != nil {
-			return err
-		}
-		if out.n > 0 {
-			defer out.free(ec.run)
-			return emit(out.batch())
-		}
-		return nil
+		err = f.runUser(ec, vals, func(v *Vec) error { return flush(v) })
+	} else {
+		err = f.runSRF(ec, vals, flush) // srf.go
 	}
-	for _, v := range vals {
-		if v.IsNull(0) {
-			return nil
-		}
-	}
-	switch f.name {
-	case "jsonb_array_elements", "json_array_elements", "jsonb_array_elements_text", "json_array_elements_text", "jsonb_object_keys", "json_object_keys":
-		items, err := jsonSetItems(f.name, vals[0].S[0])
-		if err != nil {
-			return err
-		}
-		v := NewVec(f.cols[0].t, len(items))
-		for i, it := range items {
-			if it == nil {
-				v.SetNull(i)
-			} else {
-				v.S[i] = *it
-			}
-		}
-		if err := flush(v); err != nil {
-			return err
-		}
-	case "jsonb_each", "json_each", "jsonb_each_text", "json_each_text":
-		keys, vals2, err := jsonEach(f.name, vals[0].S[0])
-		if err != nil {
-			return err
-		}
-		kv := NewVec(TText, len(keys))
-		copy(kv.S, keys)
-		second = NewVec(f.cols[1].t, len(keys))
-		for i, v := range vals2 {
-			if v == nil {
-				second.SetNull(i)
-			} else {
-				second.S[i] = *v
-			}
-		}
-		if err := flush(kv); err != nil {
-			return err
-		}
-	case "regexp_matches", "regexp_split_to_table":
-		flags := ""
-		if len(vals) == 3 {
-			flags = vals[2].S[0]
-		}
-		v, err := regexSet(f.name, vals[0].S[0], vals[1].S[0], flags)
-		if err != nil {
-			return err
-		}
-		if err := flush(v); err != nil {
-			return err
-		}
-	case "_pg_expandarray":
-		// (x, n): each element with its 1-based position
-		arr := vals[0].A[0]
-		v := NewVec(f.recordType(), arr.Items.N)
-		for i := 0; i < arr.Items.N; i++ {
-			n := strconv.Itoa(i + 1)
-			var x *string
-			if s, ok := FormatText(arr.Items, i, ec.loc); ok {
-				x = &s
-			}
-			v.A[i] = newRecord(v.T, []*string{x, &n})
-		}
-		if err := flush(v); err != nil {
-			return err
-		}
-	case "aclexplode":
-		// args: the ACL, then the session user's name (bound in bindSRF)
-		arr := vals[0].A[0]
-		var recs []*Array
-		for k := 0; k < arr.Items.N; k++ {
-			if arr.Items.IsNull(k) {
-				continue
-			}
-			rs, err := explodeACLItem(f.recordType(), arr.Items.S[k], vals[1].S[0])
-			if err != nil {
-				return err
-			}
-			recs = append(recs, rs...)
-		}
-		v := NewVec(f.recordType(), len(recs))
-		copy(v.A, recs)
-		if err := flush(v); err != nil {
-			return err
-		}
-	case "pg_get_keywords":
-		kws := keywords()
-		v := NewVec(f.recordType(), len(kws))
-		for i, k := range kws {
-			word, cat, bare, catDesc, bareDesc := k.word, k.cat, "f", keywordCatDesc[k.cat], keywordBareDesc(k.bare)
-			if k.bare {
-				bare = "t"
-			}
-			v.A[i] = newRecord(v.T, []*string{&word, &cat, &bare, &catDesc, &bareDesc})
-		}
-		if err := flush(v); err != nil {
-			return err
-		}
-	case "pg_partition_ancestors", "pg_partition_tree":
-		// no partitioning: a table that is not a partition has no rows
-	case "pg_options_to_table":
-		// each "name=value" option (a name alone has a NULL value)
-		arr := vals[0].A[0]
-		v := NewVec(f.recordType(), 0)
-		for k := 0; k < arr.Items.N; k++ {
-			if arr.Items.IsNull(k) {
-				continue
-			}
-			name, value, hasValue := strings.Cut(arr.Items.S[k], "=")
-			var val *string
-			if hasValue {
-				val = &value
-			}
-			v.grow(v.N + 1)
-			v.A[v.N-1] = newRecord(v.T, []*string{&name, val})
-		}
-		if err := flush(v); err != nil {
-			return err
-		}
-	case "generate_subscripts":
-		// one-dimensional arrays: dimension 1 only; int2vector and
-		// oidvector are 0-based
-		arr := vals[0].A[0]
-		if vals[1].I[0] != 1 || arr.Items.N == 0 {
-			return nil
-		}
-		lo := int64(1)
-		if arr.vector {
-			lo = 0
-		}
-		v := NewVec(TInt4, arr.Items.N)
-		rev := len(vals) == 3 && vals[2].B[0]
-		for i := range v.I {
-			if rev {
-				v.I[i] = lo + int64(arr.Items.N-1-i)
-			} else {
-				v.I[i] = lo + int64(i)
-			}
-		}
-		if err := flush(v); err != nil {
-			return err
-		}
-	case "unnest":
-		if err := flush(vals[0].A[0].Items); err != nil {
-			return err
-		}
-	case "generate_series":
-		t := f.cols[0].t
-		switch t.Kind() {
-		case KInt:
-			if t.isTemporal() {
-				start, stop, step := vals[0].I[0], vals[1].I[0], vals[2].V[0]
-				if step == (Interval{}) {
-					return errf(CodeInvalidParameterValue, "step size cannot equal zero")
-				}
-				neg := cmpInterval(step, Interval{}) < 0
-				chunk := NewVec(t, 0)
-				for cur := start; (!neg && cur <= stop) || (neg && cur >= stop); cur = addInterval(cur, step, t.OID == OIDTimestamptz, ec.loc) {
-					chunk.grow(chunk.N + 1)
-					chunk.I[chunk.N-1] = cur
-					if chunk.N == batchSize {
-						if err := flush(chunk); err != nil {
-							return err
-						}
-						chunk = NewVec(t, 0)
-					}
-					if err := checkCancel(ec.run.ctx); err != nil {
-						return err
-					}
-				}
-				if err := flush(chunk); err != nil {
-					return err
-				}
-				break
-			}
-			start, stop, step := vals[0].I[0], vals[1].I[0], int64(1)
-			if len(vals) == 3 {
-				step = vals[2].I[0]
-			}
-			if step == 0 {
-				return errf(CodeInvalidParameterValue, "step size cannot equal zero")
-			}
-			in := func(c int64) bool { return (step > 0 && c <= stop) || (step < 0 && c >= stop) }
-			done := false
-			for cur := start; !done && in(cur); {
-				chunk := NewVec(t, 0)
-				for n := batchSize; n > 0 && !done && in(cur); n-- {
-					chunk.grow(chunk.N + 1)
-					chunk.I[chunk.N-1] = cur
-					next := cur + step
-					if (step > 0 && next < cur) || (step < 0 && next > cur) {
-						done = true
-					}
-					cur = next
-				}
-				if err := flush(chunk); err != nil {
-					return err
-				}
-				if err := checkCancel(ec.run.ctx); err != nil {
-					return err
-				}
-			}
-		case KNum:
-			start, stop := vals[0].D[0], vals[1].D[0]
-			var step = numOne()
-			if len(vals) == 3 {
-				step = vals[2].D[0]
-			}
-			if step.IsZero() {
-				return errf(CodeInvalidParameterValue, "step size cannot equal zero")
-			}
-			chunk := NewVec(t, 0)
-			cur := start
-			for (step.Sign() > 0 && cur.Cmp(&stop) <= 0) || (step.Sign() < 0 && cur.Cmp(&stop) >= 0) {
-				chunk.grow(chunk.N + 1)
-				chunk.D[chunk.N-1].Set(&cur)
-				if err := numAdd(&cur, &cur, &step); err != nil {
-					return err
-				}
-				if chunk.N == batchSize {
-					if err := flush(chunk); err != nil {
-						return err
-					}
-					chunk = NewVec(t, 0)
-				}
-			}
-			if err := flush(chunk); err != nil {
-				return err
-			}
-		}
+	if err != nil {
+		return err
 	}
 	if out.n > 0 {
 		defer out.free(ec.run)
@@ -429,37 +144,6 @@ func (b *binder) bindRangeFunction(rf *q.RangeFunction, sc *scope) (plan, []scop
 	if rf.Alias != nil {
 		alias = rf.Alias.Aliasname
 	}
-	switch name {
-	case "jsonb_each", "json_each", "jsonb_each_text", "json_each_text":
-		if len(args) != 1 {
-			return nil, nil, unsupported("%s with these arguments is not supported", name)
-		}
-		jt, vt := TJSONB, TJSONB
-		if strings.HasPrefix(name, "json_") {
-			jt, vt = TJSON, TJSON
-		}
-		if strings.HasSuffix(name, "_text") {
-			vt = TText
-		}
-		if args[0], err = b.coerce(args[0], jt, castImplicit, ""); err != nil {
-			return nil, nil, noFunction(name, args)
-		}
-		if err := b.addAlias(sc, alias); err != nil {
-			return nil, nil, err
-		}
-		scols := []scopeCol{{name: "key", t: TText, idx: 0}, {name: "value", t: vt, idx: 1}}
-		if rf.Ordinality {
-			scols = append(scols, scopeCol{name: "ordinality", t: TInt8, idx: 2})
-		}
-		if scols, err = applyAlias(scols, rf.Alias, alias); err != nil {
-			return nil, nil, err
-		}
-		cols := make([]colInfo, len(scols))
-		for i, c := range scols {
-			cols[i] = colInfo{name: c.name, t: c.t}
-		}
-		return &funcScanNode{name: name, args: args, cols: cols, ord: rf.Ordinality}, scols, nil
-	}
 	var t Type
 	if user != nil {
 		t, args = userT, userArgs
@@ -499,8 +183,8 @@ func (b *binder) bindRangeFunction(rf *q.RangeFunction, sc *scope) (plan, []scop
 	if rf.Alias != nil && len(rf.Alias.Colnames) == 0 {
 		colName = alias
 	}
-	if strings.Contains(name, "array_elements") {
-		colName = "value" // an OUT parameter name, not the alias
+	if d, ok := setFuncs[name]; ok && d.column != "" {
+		colName = d.column // an OUT parameter name, not the alias
 	}
 	cols := []colInfo{{name: colName, t: t}}
 	scols := []scopeCol{{name: colName, t: t, idx: 0}}
@@ -521,183 +205,6 @@ func (b *binder) bindRangeFunction(rf *q.RangeFunction, sc *scope) (plan, []scop
 		scols = append(scols, scopeCol{table: alias, name: alias, t: t, idx: 0, noStar: true})
 	}
 	return &funcScanNode{name: name, args: args, cols: cols, ord: rf.Ordinality, user: user, call: b.cat.callFn}, scols, nil
-}
-
-// bindSRF types the arguments of generate_series / unnest.
-func (b *binder) bindSRF(name string, args []Expr) (Type, []Expr, error) {
-	var t Type
-	switch name {
-	case "generate_series":
-		if len(args) < 2 || len(args) > 3 {
-			return Type{}, nil, noFunction(name, args)
-		}
-		ts := []Expr{args[0], args[1]}
-		ct, err := b.commonType(ts, "generate_series")
-		if err != nil {
-			return Type{}, nil, err
-		}
-		switch {
-		case ct.isInt():
-			if ct.OID == OIDInt2 {
-				ct = TInt4
-			}
-			for i := range args {
-				if args[i], err = b.coerce(args[i], ct, castImplicit, ""); err != nil {
-					return Type{}, nil, noFunction(name, args)
-				}
-			}
-		case ct.OID == OIDNumeric || ct.OID == OIDFloat8 || ct.OID == OIDFloat4:
-			if ct.Kind() == KFloat {
-				return Type{}, nil, unsupported("generate_series over floating point is not supported")
-			}
-			for i := range args {
-				if args[i], err = b.coerce(args[i], TNumeric, castImplicit, ""); err != nil {
-					return Type{}, nil, noFunction(name, args)
-				}
-			}
-		case ct.OID == OIDTimestamp || ct.OID == OIDTimestamptz || ct.OID == OIDDate:
-			if ct.OID == OIDDate {
-				ct = TTimestamptz
-			}
-			if len(args) != 3 {
-				return Type{}, nil, noFunction(name, args)
-			}
-			for i := 0; i < 2; i++ {
-				if args[i], err = b.coerce(args[i], ct, castImplicit, ""); err != nil {
-					return Type{}, nil, err
-				}
-			}
-			if args[2], err = b.coerce(args[2], TInterval, castImplicit, ""); err != nil {
-				return Type{}, nil, err
-			}
-		default:
-			return Type{}, nil, noFunction(name, args)
-		}
-		t = args[0].Type()
-	case "jsonb_array_elements", "json_array_elements", "jsonb_array_elements_text", "json_array_elements_text", "jsonb_object_keys", "json_object_keys":
-		if len(args) != 1 {
-			return Type{}, nil, noFunction(name, args)
-		}
-		jt := TJSONB
-		if strings.HasPrefix(name, "json_") {
-			jt = TJSON
-		}
-		var err error
-		if args[0], err = b.coerce(args[0], jt, castImplicit, ""); err != nil {
-			return Type{}, nil, noFunction(name, args)
-		}
-		t = jt
-		if strings.HasSuffix(name, "_text") || strings.HasSuffix(name, "_keys") {
-			t = TText
-		}
-	case "regexp_matches", "regexp_split_to_table":
-		if len(args) < 2 || len(args) > 3 || (name == "regexp_split_to_table" && len(args) != 2) {
-			return Type{}, nil, noFunction(name, args)
-		}
-		for i := range args {
-			var err error
-			if args[i], err = b.coerce(args[i], TText, castImplicit, ""); err != nil {
-				return Type{}, nil, noFunction(name, args)
-			}
-		}
-		t = TText
-		if name == "regexp_matches" {
-			t = Type{1009, -1}
-		}
-	case "generate_subscripts":
-		if len(args) < 2 || len(args) > 3 || !args[0].Type().IsArray() {
-			return Type{}, nil, noFunction(name, args)
-		}
-		var err error
-		if args[1], err = b.coerce(args[1], TInt4, castImplicit, ""); err != nil {
-			return Type{}, nil, noFunction(name, args)
-		}
-		if len(args) == 3 {
-			if args[2], err = b.coerce(args[2], TBool, castImplicit, ""); err != nil {
-				return Type{}, nil, noFunction(name, args)
-			}
-		}
-		t = TInt4
-	case "_pg_expandarray":
-		// information_schema._pg_expandarray(anyarray, OUT x anyelement,
-		// OUT n int)
-		if len(args) != 1 || !args[0].Type().IsArray() {
-			return Type{}, nil, noFunction(name, args)
-		}
-		t = RecordType([]RecordField{{"x", args[0].Type().Elem()}, {"n", TInt4}})
-	case "aclexplode":
-		if len(args) != 1 || (args[0].Type().OID != OIDAclitemArray && args[0].Type().OID != OIDUnknown) {
-			return Type{}, nil, noFunction(name, args)
-		}
-		var err error
-		if args[0], err = b.coerce(args[0], Type{OIDAclitemArray, -1}, castImplicit, ""); err != nil {
-			return Type{}, nil, noFunction(name, args)
-		}
-		user := NewVec(TText, 1)
-		user.S[0] = b.cat.userName()
-		args = append(args, newConst(user))
-		t = RecordType([]RecordField{{"grantor", TOid}, {"grantee", TOid}, {"privilege_type", TText}, {"is_grantable", TBool}})
-	case "pg_get_keywords":
-		if len(args) != 0 {
-			return Type{}, nil, noFunction(name, args)
-		}
-		t = RecordType([]RecordField{{"word", TText}, {"catcode", TChar}, {"barelabel", TBool}, {"catdesc", TText}, {"baredesc", TText}})
-	case "pg_partition_ancestors", "pg_partition_tree":
-		// no partitioning here: every relation answers no rows
-		if len(args) != 1 {
-			return Type{}, nil, noFunction(name, args)
-		}
-		a, err := b.regCast(args[0], TRegclass)
-		if err != nil {
-			return Type{}, nil, noFunction(name, args)
-		}
-		args[0], t = a, TRegclass
-		if name == "pg_partition_tree" {
-			t = RecordType([]RecordField{{"relid", TRegclass}, {"parentrelid", TRegclass}, {"isleaf", TBool}, {"level", TInt4}})
-		}
-	case "pg_options_to_table":
-		// pg_options_to_table(text[], OUT option_name text, OUT option_value text)
-		if len(args) != 1 {
-			return Type{}, nil, noFunction(name, args)
-		}
-		var err error
-		if args[0], err = b.coerce(args[0], Type{1009, -1}, castImplicit, ""); err != nil {
-			return Type{}, nil, noFunction(name, args)
-		}
-		t = RecordType([]RecordField{{"option_name", TText}, {"option_value", TText}})
-	case "unnest":
-		if len(args) > 1 {
-			// unnest(a, b, ...) (FROM only): one column per array
-			var fields []RecordField
-			for _, a := range args {
-				if !a.Type().IsArray() {
-					if a.Type().OID == OIDUnknown {
-						return Type{}, nil, errf(CodeIndeterminateDatatype, "could not determine polymorphic type because input has type unknown")
-					}
-					return Type{}, nil, noFunction(name, args)
-				}
-				fields = append(fields, RecordField{Name: "unnest", Type: a.Type().Elem()})
-			}
-			t = RecordType(fields)
-			break
-		}
-		if len(args) != 1 {
-			return Type{}, nil, noFunction(name, args)
-		}
-		if !args[0].Type().IsArray() {
-			if args[0].Type().OID == OIDUnknown {
-				return Type{}, nil, errf(CodeIndeterminateDatatype, "could not determine polymorphic type because input has type unknown")
-			}
-			return Type{}, nil, noFunction(name, args)
-		}
-		t = args[0].Type().Elem()
-	default:
-		if isSetReturning(name) {
-			return Type{}, nil, unsupported("set-returning function %s() is not supported", name)
-		}
-		return Type{}, nil, errNotSRF
-	}
-	return t, args, nil
 }
 
 // recordType is the record type a record-returning function scan builds:
@@ -788,19 +295,6 @@ func jsonSetItems(name, doc string) ([]*string, error) {
 		out = append(out, &s)
 	}
 	return out, nil
-}
-
-// otherSRF reports the set-returning functions besides generate_series
-// and unnest that bindSRF knows.
-func otherSRF(name string) bool {
-	switch name {
-	case "regexp_matches", "regexp_split_to_table", "pg_partition_ancestors", "generate_subscripts", "_pg_expandarray", "pg_get_keywords", "aclexplode",
-		"pg_options_to_table", "pg_partition_tree":
-		return true
-	case "jsonb_array_elements", "json_array_elements", "jsonb_array_elements_text", "json_array_elements_text", "jsonb_object_keys", "json_object_keys":
-		return true
-	}
-	return false
 }
 
 // regexSet computes regexp_matches / regexp_split_to_table rows.
@@ -989,7 +483,7 @@ func explodeACLItem(t Type, item, user string) ([]*Array, error) {
 	return out, nil
 }
 
-// errNotSRF is bindSRF's answer for a function that returns no set: in
+// errNotSRF is bindSRF's answer (srf.go) for a function that returns no set: in
 // FROM, such a function is one row of its value (bindScalarFromFunction).
 var errNotSRF = unsupported("functions in FROM other than generate_series and unnest are not supported")
 

@@ -6,9 +6,11 @@ import (
 )
 
 // pg_operator: the operators the engine implements. Every PostgreSQL 15
-// operator over the engine's types (pg15/operators.tsv) is probed once
-// per process by preparing it over typed NULL operands (polymorphic
-// operands instantiated as integer / integer[]) and listed, with
+// operator over the engine's types (pg15/operators.tsv) is looked up in
+// the operator table (op_table.go) or, for the operators binaryOp binds
+// by rule, probed once per process by preparing it over typed NULL
+// operands (polymorphic operands instantiated as integer / integer[]);
+// it is listed, with
 // PostgreSQL's OID and attributes, only when the engine binds it with
 // PostgreSQL's result type. An operator's commutator and negator are
 // named only when they are listed too.
@@ -59,6 +61,13 @@ func probeOperator(eng *Engine, o pgOperatorFact) bool {
 		lt, ok := probeType(o.left)
 		if !ok {
 			return false
+		}
+		if rt, ok := probeType(o.right); ok {
+			if res, ok := binaryOpResult(o.name, lt, rt); ok {
+				// a tabled operator needs no probe (op_table.go)
+				want, ok := probeType(o.result)
+				return ok && res == want
+			}
 		}
 		parts = append(parts, probeArg(lt))
 	}

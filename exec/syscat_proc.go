@@ -34,22 +34,16 @@ func engineFunctionNames() map[string]bool {
 	for _, n := range windowFunctionNames {
 		out[n] = true
 	}
-	for _, n := range fromFunctionNames {
+	for n := range setFuncs {
 		out[n] = true
 	}
+	out["string_to_table"] = true // unnest(string_to_array(...)), bind_query.go
 	return out
 }
 
 // windowFunctionNames are the window functions bindWindowCall knows
 // besides the aggregates.
 var windowFunctionNames = []string{"row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "ntile", "lag", "lead", "first_value", "last_value", "nth_value"}
-
-// fromFunctionNames are the set-returning functions bound only in FROM
-// (rangefunc.go, bind_lateral.go).
-var fromFunctionNames = []string{"generate_series", "unnest", "string_to_table", "regexp_matches", "regexp_split_to_table",
-	"pg_partition_ancestors", "pg_partition_tree", "pg_options_to_table", "generate_subscripts", "_pg_expandarray", "pg_get_keywords", "aclexplode",
-	"jsonb_array_elements", "json_array_elements", "jsonb_array_elements_text", "json_array_elements_text",
-	"jsonb_object_keys", "json_object_keys", "jsonb_each", "json_each", "jsonb_each_text", "json_each_text"}
 
 // oidEngineProcBase numbers the engine-only functions' pg_proc rows.
 const oidEngineProcBase = 900_000

@@ -18,7 +18,7 @@ import (
 // userRoutineInFrom reports a FROM function that is a user function
 // (built-ins of the name win, as calls bind after them).
 func (b *binder) userRoutineInFrom(name string) bool {
-	if _, ok := funcs[name]; ok || isSetReturning(name) || otherSRF(name) {
+	if _, ok := funcs[name]; ok || isSetReturning(name) || builtinSRF(name) {
 		return false
 	}
 	return b.hasUserFunction(name, false)
