@@ -420,6 +420,21 @@ func (w *writer) query(sql string) ([]*exec.Vec, []exec.Column, error) {
 	return vecs, cols, nil
 }
 
+// queryTree is query for a statement the planner built as a parse tree
+// (querytree.go).
+func (w *writer) queryTree(stmt *sqlparse.Node) ([]*exec.Vec, []exec.Column, error) {
+	var vecs []*exec.Vec
+	var cols []exec.Column
+	err := w.queryChunksOf("", stmt, 0, func(v []*exec.Vec, c []exec.Column) error {
+		vecs, cols = v, c
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return vecs, cols, nil
+}
+
 // queryChunks is query handing the rows to fn in chunks of about chunk
 // bytes as they stream (0: all at once), so a statement that consumes
 // its rows chunk by chunk (a big INSERT … SELECT) holds one chunk, not
@@ -686,10 +701,6 @@ func (w *writer) returningWith(ti *tableInfo, alias string, list []*sqlparse.Nod
 		copy(av.S, actions)
 		rows = append(slices.Clip(rows), av)
 	}
-	txt, err := deparseTargets(list)
-	if err != nil {
-		return nil, nil, err
-	}
 	mt := exec.MemTableFromVecs(cols, rows)
 	td := &exec.TableDef{OID: ti.def.OID, Schema: "public", Name: alias, Columns: cols, Source: mt}
 	saved, had := w.v.extra[alias]
@@ -701,7 +712,7 @@ func (w *writer) returningWith(ti *tableInfo, alias string, list []*sqlparse.Nod
 			delete(w.v.extra, alias)
 		}
 	}()
-	vecs, ecols, err := w.query("SELECT " + txt + " FROM " + quoteIdent(alias))
+	vecs, ecols, err := w.queryTree(selectTree(nil, list, []*sqlparse.Node{relationNode(alias)}, nil))
 	if err != nil {
 		return nil, nil, err
 	}

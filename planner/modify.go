@@ -467,49 +467,27 @@ func (w *writer) delete(del *sqlparse.DeleteStmt) (*writeOut, error) {
 	if err := w.fireStatement(ti, "DELETE", true); err != nil {
 		return nil, err
 	}
-	with, err := deparseWith(del.WithClause)
-	if err != nil {
-		return nil, err
-	}
-	from, err := deparseFrom(append([]*sqlparse.Node{rangeVarNode(del.Relation)}, del.UsingClause...))
-	if err != nil {
-		return nil, err
-	}
-	where, err := whereSQL(del.WhereClause)
-	if err != nil {
-		return nil, err
-	}
 	// RETURNING sees the deleted rows' old values and the USING
 	// relations, so it is evaluated by the same query (one row per
 	// deleted row: the first join match, as PostgreSQL deletes once)
-	ret := ""
-	if len(del.ReturningList) > 0 {
-		txt, err := deparseTargets(del.ReturningList)
-		if err != nil {
-			return nil, err
-		}
-		ret = ", " + txt
-	}
+	targets := []*sqlparse.Node{resTarget(columnRef(alias, "_rowaddr"))}
 	// the referenced key columns come with the addresses: the cascade
 	// needs the deleted keys, and the query reads the rows anyway
 	refCols := w.referencedCols(ti.def.Name)
-	proj := ""
-	for _, c := range refCols {
-		proj += ", " + quoteIdent(alias) + "." + quoteIdent(ti.def.Columns[c].Name)
-	}
+	targets = append(targets, columnTargets(alias, ti.def.Columns, refCols)...)
+	targets = append(targets, del.ReturningList...)
 	// row triggers see OLD: every column comes with the addresses
-	oldProj := ""
-	if hasRowTriggers(ti, "DELETE") {
-		for _, cd := range ti.def.Columns {
-			oldProj += ", " + quoteIdent(alias) + "." + quoteIdent(cd.Name)
-		}
+	withOld := hasRowTriggers(ti, "DELETE")
+	if withOld {
+		targets = append(targets, allColumnTargets(alias, ti.def.Columns)...)
 	}
-	rows, ecols, err := w.query(with + "SELECT " + quoteIdent(alias) + "._rowaddr" + proj + ret + oldProj + " FROM " + from + where)
+	from := append([]*sqlparse.Node{rangeVarNode(del.Relation)}, del.UsingClause...)
+	rows, ecols, err := w.queryTree(selectTree(del.WithClause, targets, from, del.WhereClause))
 	if err != nil {
 		return nil, err
 	}
 	var olds []*exec.Vec
-	if oldProj != "" {
+	if withOld {
 		k := len(rows) - len(ti.def.Columns)
 		rows, olds = rows[:k], rows[k:]
 		ecols = ecols[:k]
@@ -555,7 +533,7 @@ func (w *writer) delete(del *sqlparse.DeleteStmt) (*writeOut, error) {
 		return nil, err
 	}
 	out := &writeOut{tag: fmt.Sprintf("DELETE %d", len(addrs))}
-	if ret != "" {
+	if len(del.ReturningList) > 0 {
 		retRows := rows[1+len(refCols):]
 		out.cols = columns(ecols[1+len(refCols):])
 		cc := &cellCodec{m: pgtype.NewMap(), loc: w.s.location(), style: w.s.dateStyle()}
