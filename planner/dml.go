@@ -644,6 +644,26 @@ func (w *writer) assignNode(expr *sqlparse.Node, cd exec.ColumnDef) (*sqlparse.N
 	return &sqlparse.Node{Node: &sqlparse.Node_FuncCall{FuncCall: &fc}}, nil
 }
 
+// defaultNode is the value a column gets from DEFAULT (w.defaultFor)
+// cast to its type.
+func (w *writer) defaultNode(cd exec.ColumnDef) (*sqlparse.Node, error) {
+	return castNode(w.defaultFor(cd), cd.Type)
+}
+
+// castNode is the expression text expr (a stored default: parsed once,
+// nodeCache) cast to a column type, as castTo prints it.
+func castNode(expr string, t exec.Type) (*sqlparse.Node, error) {
+	e, err := cachedExpr(expr)
+	if err != nil {
+		return nil, err
+	}
+	tn, err := typeNameNode(t)
+	if err != nil {
+		return nil, err
+	}
+	return &sqlparse.Node{Node: &sqlparse.Node_TypeCast{TypeCast: &sqlparse.TypeCast{Arg: e, TypeName: tn, Location: -1}}}, nil
+}
+
 // defaultSQL is a column's default expression (NULL when none).
 func defaultSQL(c exec.ColumnDef) string {
 	if c.Default == "" {

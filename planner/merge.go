@@ -101,16 +101,22 @@ func (w *writer) merge(m *sqlparse.MergeStmt) (*writeOut, error) {
 		}
 		switch wc.CommandType {
 		case sqlparse.CmdType_CMD_UPDATE:
-			items, seqCols, err := w.setItems(td, alias, wc.TargetList)
+			nodes, set, seqCols, err := w.setItems(td, alias, wc.TargetList)
 			if err != nil {
 				return nil, err
 			}
-			for c, it := range items {
-				if it != quoteIdent(alias)+"."+quoteIdent(td.Columns[c].Name) {
-					assigned[c] = true
+			for c := range set {
+				assigned[c] = true
+			}
+			if err := seqDefaultItems(td, nodes, seqCols); err != nil {
+				return nil, err
+			}
+			items := make([]string, len(nodes))
+			for c, n := range nodes {
+				if items[c], err = deparseExpr(n); err != nil {
+					return nil, err
 				}
 			}
-			seqDefaultItems(td, items, seqCols)
 			proj = append(proj, guarded(items, g)...)
 			cl.values = len(items)
 		case sqlparse.CmdType_CMD_INSERT:

@@ -11,6 +11,7 @@ import (
 
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/graph"
+	"github.com/pggraph/pggraph/internal/sqlparse"
 	"github.com/pggraph/pggraph/objstore"
 	"github.com/pggraph/pggraph/planner/ddl"
 	"github.com/pggraph/pggraph/planner/seq"
@@ -307,10 +308,15 @@ func (s *session) writeBase(ctx context.Context, _ exec.Catalog) (*catalog, *pen
 // call the default itself (exec evaluates nextval per row), where the
 // caller does not fill placeholders afterwards (ON CONFLICT DO UPDATE,
 // MERGE … UPDATE).
-func seqDefaultItems(td *exec.TableDef, items []string, seqCols []int) {
+func seqDefaultItems(td *exec.TableDef, items []*sqlparse.Node, seqCols []int) error {
 	for _, c := range seqCols {
-		items[c] = castTo(td.Columns[c].Default, td.Columns[c].Type)
+		n, err := castNode(td.Columns[c].Default, td.Columns[c].Type)
+		if err != nil {
+			return err
+		}
+		items[c] = n
 	}
+	return nil
 }
 
 // callsSequence reports SQL text that may call a sequence function (a
