@@ -619,12 +619,6 @@ func (w *writer) assignTo(expr string, cd exec.ColumnDef, loc int32) string {
 	return w.assignCall(expr, cd, false, loc)
 }
 
-// assignFromSubquery is assignTo for a column of INSERT … SELECT's
-// source subquery, where an untyped literal was resolved as text.
-func (w *writer) assignFromSubquery(expr string, cd exec.ColumnDef, loc int32) string {
-	return w.assignCall(expr, cd, true, loc)
-}
-
 func (w *writer) assignCall(expr string, cd exec.ColumnDef, fromSubquery bool, loc int32) string {
 	pos := 0
 	if loc >= 0 && int(loc) <= len(w.sql) {
@@ -633,15 +627,43 @@ func (w *writer) assignCall(expr string, cd exec.ColumnDef, fromSubquery bool, l
 	return fmt.Sprintf("%s(%s, CAST(NULL AS %s), %s, %t, %d)", exec.AssignFunc, expr, typeSQL(cd.Type), quoteLiteral(cd.Name), fromSubquery, pos)
 }
 
-// assignNode is assignTo for a parse tree.
+// assignNode is assignTo for a parse tree: exec.AssignFunc's call
+// around expr, built as the parser would build assignTo's text.
 func (w *writer) assignNode(expr *sqlparse.Node, cd exec.ColumnDef) (*sqlparse.Node, error) {
-	n, err := cachedExpr(w.assignTo("NULL", cd, nodeLocation(expr)))
+	return w.assignCallNode(expr, cd, false, nodeLocation(expr))
+}
+
+// assignFromSubqueryNode is assignNode for a column of INSERT … SELECT's
+// source subquery, where an untyped literal was resolved as text; loc is
+// where the client wrote the value.
+func (w *writer) assignFromSubqueryNode(expr *sqlparse.Node, cd exec.ColumnDef, loc int32) (*sqlparse.Node, error) {
+	return w.assignCallNode(expr, cd, true, loc)
+}
+
+func (w *writer) assignCallNode(expr *sqlparse.Node, cd exec.ColumnDef, fromSubquery bool, loc int32) (*sqlparse.Node, error) {
+	pos := 0
+	if loc >= 0 && int(loc) <= len(w.sql) {
+		pos = utf8.RuneCountInString(w.sql[:loc]) + 1
+	}
+	tn, err := typeNameNode(cd.Type)
 	if err != nil {
 		return nil, err
 	}
-	fc := *n.GetFuncCall()
-	fc.Args = append([]*sqlparse.Node{expr}, fc.Args[1:]...)
-	return &sqlparse.Node{Node: &sqlparse.Node_FuncCall{FuncCall: &fc}}, nil
+	schema, name, _ := strings.Cut(exec.AssignFunc, ".")
+	aconst := func(c *sqlparse.A_Const) *sqlparse.Node {
+		c.Location = -1
+		return &sqlparse.Node{Node: &sqlparse.Node_AConst{AConst: c}}
+	}
+	null := &sqlparse.Node{Node: &sqlparse.Node_TypeCast{TypeCast: &sqlparse.TypeCast{
+		Arg: aconst(&sqlparse.A_Const{Isnull: true}), TypeName: tn, Location: -1}}}
+	return &sqlparse.Node{Node: &sqlparse.Node_FuncCall{FuncCall: &sqlparse.FuncCall{
+		Funcname: []*sqlparse.Node{pgString(schema), pgString(name)},
+		Args: []*sqlparse.Node{expr, null,
+			aconst(&sqlparse.A_Const{Val: &sqlparse.A_Const_Sval{Sval: &sqlparse.String{Sval: cd.Name}}}),
+			aconst(&sqlparse.A_Const{Val: &sqlparse.A_Const_Boolval{Boolval: &sqlparse.Boolean{Boolval: fromSubquery}}}),
+			aconst(&sqlparse.A_Const{Val: &sqlparse.A_Const_Ival{Ival: &sqlparse.Integer{Ival: int32(pos)}}}),
+		},
+		Funcformat: sqlparse.CoercionForm_COERCE_EXPLICIT_CALL, Location: -1}}}, nil
 }
 
 // defaultNode is the value a column gets from DEFAULT (w.defaultFor)

@@ -54,3 +54,13 @@ func allColumnTargets(qualifier string, cols []exec.ColumnDef) []*sqlparse.Node 
 func relationNode(name string) *sqlparse.Node {
 	return rangeVarNode(&sqlparse.RangeVar{Relname: name, Inh: true, Relpersistence: "p", Location: -1})
 }
+
+// subqueryNode is the FROM item (query) AS alias(cols…) (no column
+// names when cols is nil).
+func subqueryNode(query *sqlparse.Node, alias string, cols []string) *sqlparse.Node {
+	a := &sqlparse.Alias{Aliasname: alias}
+	for _, c := range cols {
+		a.Colnames = append(a.Colnames, pgString(c))
+	}
+	return &sqlparse.Node{Node: &sqlparse.Node_RangeSubselect{RangeSubselect: &sqlparse.RangeSubselect{Subquery: query, Alias: a}}}
+}
