@@ -410,17 +410,6 @@ func rangeVarNode(rv *sqlparse.RangeVar) *sqlparse.Node {
 	return &sqlparse.Node{Node: &sqlparse.Node_RangeVar{RangeVar: rv}}
 }
 
-func whereSQL(n *sqlparse.Node) (string, error) {
-	if n == nil {
-		return "", nil
-	}
-	s, err := deparseExpr(n)
-	if err != nil {
-		return "", err
-	}
-	return " WHERE " + s, nil
-}
-
 // delete runs DELETE FROM … [USING …] [WHERE …] [RETURNING …].
 func (w *writer) delete(del *sqlparse.DeleteStmt) (*writeOut, error) {
 	if rv := del.Relation; rv.Schemaname == graphsql.Schema && rv.Relname == graphsql.ViewConflicts {

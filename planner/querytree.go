@@ -64,3 +64,24 @@ func subqueryNode(query *sqlparse.Node, alias string, cols []string) *sqlparse.N
 	}
 	return &sqlparse.Node{Node: &sqlparse.Node_RangeSubselect{RangeSubselect: &sqlparse.RangeSubselect{Subquery: query, Alias: a}}}
 }
+
+// isNull is the test arg IS NULL (arg IS NOT NULL unless null).
+func isNull(arg *sqlparse.Node, null bool) *sqlparse.Node {
+	t := sqlparse.NullTestType_IS_NOT_NULL
+	if null {
+		t = sqlparse.NullTestType_IS_NULL
+	}
+	return &sqlparse.Node{Node: &sqlparse.Node_NullTest{NullTest: &sqlparse.NullTest{Arg: arg, Nulltesttype: t, Location: -1}}}
+}
+
+// boolExpr is AND, OR or NOT over args (flat, as the parser builds a
+// chain of ANDs).
+func boolExpr(op sqlparse.BoolExprType, args ...*sqlparse.Node) *sqlparse.Node {
+	return &sqlparse.Node{Node: &sqlparse.Node_BoolExpr{BoolExpr: &sqlparse.BoolExpr{Boolop: op, Args: args, Location: -1}}}
+}
+
+// boolConst is the literal TRUE or FALSE.
+func boolConst(b bool) *sqlparse.Node {
+	return &sqlparse.Node{Node: &sqlparse.Node_AConst{AConst: &sqlparse.A_Const{
+		Val: &sqlparse.A_Const_Boolval{Boolval: &sqlparse.Boolean{Boolval: b}}, Location: -1}}}
+}
