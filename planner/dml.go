@@ -3,7 +3,6 @@ package planner
 import (
 	"context"
 	"errors"
-	"fmt"
 	"github.com/pggraph/pggraph/access"
 	"slices"
 	"strings"
@@ -608,27 +607,10 @@ func checkLengths(td *exec.TableDef, rows []*exec.Vec) error {
 	return nil
 }
 
-// castTo wraps an expression text in a cast to a column's type.
-func castTo(expr string, t exec.Type) string { return "CAST(" + expr + " AS " + typeSQL(t) + ")" }
-
-// assignTo is expr stored into column cd: converted with PostgreSQL's
-// assignment casts (exec.AssignFunc), as INSERT, UPDATE and MERGE convert
-// the values they store. loc is where the client wrote the value (byte
-// offset in w.sql, -1 unknown): a 42804 points there.
-func (w *writer) assignTo(expr string, cd exec.ColumnDef, loc int32) string {
-	return w.assignCall(expr, cd, false, loc)
-}
-
-func (w *writer) assignCall(expr string, cd exec.ColumnDef, fromSubquery bool, loc int32) string {
-	pos := 0
-	if loc >= 0 && int(loc) <= len(w.sql) {
-		pos = utf8.RuneCountInString(w.sql[:loc]) + 1
-	}
-	return fmt.Sprintf("%s(%s, CAST(NULL AS %s), %s, %t, %d)", exec.AssignFunc, expr, typeSQL(cd.Type), quoteLiteral(cd.Name), fromSubquery, pos)
-}
-
-// assignNode is assignTo for a parse tree: exec.AssignFunc's call
-// around expr, built as the parser would build assignTo's text.
+// assignNode is expr stored into column cd: exec.AssignFunc's call
+// around it, which converts it with PostgreSQL's assignment casts, as
+// INSERT, UPDATE and MERGE convert the values they store. A 42804 points
+// where the client wrote the value (its location in w.sql).
 func (w *writer) assignNode(expr *sqlparse.Node, cd exec.ColumnDef) (*sqlparse.Node, error) {
 	return w.assignCallNode(expr, cd, false, nodeLocation(expr))
 }
@@ -673,7 +655,8 @@ func (w *writer) defaultNode(cd exec.ColumnDef) (*sqlparse.Node, error) {
 }
 
 // castNode is the expression text expr (a stored default: parsed once,
-// nodeCache) cast to a column type, as castTo prints it.
+// nodeCache) cast to the type values of a column of type t are cast to
+// (typeSQL).
 func castNode(expr string, t exec.Type) (*sqlparse.Node, error) {
 	e, err := cachedExpr(expr)
 	if err != nil {

@@ -1,6 +1,9 @@
 package planner
 
 import (
+	"math"
+	"strconv"
+
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/internal/sqlparse"
 )
@@ -84,4 +87,29 @@ func boolExpr(op sqlparse.BoolExprType, args ...*sqlparse.Node) *sqlparse.Node {
 func boolConst(b bool) *sqlparse.Node {
 	return &sqlparse.Node{Node: &sqlparse.Node_AConst{AConst: &sqlparse.A_Const{
 		Val: &sqlparse.A_Const_Boolval{Boolval: &sqlparse.Boolean{Boolval: b}}, Location: -1}}}
+}
+
+// intConst is the integer literal n as the parser builds it (a numeric
+// literal past int4's range).
+func intConst(n int64) *sqlparse.Node {
+	c := &sqlparse.A_Const{Location: -1}
+	if n >= math.MinInt32 && n <= math.MaxInt32 {
+		c.Val = &sqlparse.A_Const_Ival{Ival: &sqlparse.Integer{Ival: int32(n)}}
+	} else {
+		c.Val = &sqlparse.A_Const_Fval{Fval: &sqlparse.Float{Fval: strconv.FormatInt(n, 10)}}
+	}
+	return &sqlparse.Node{Node: &sqlparse.Node_AConst{AConst: c}}
+}
+
+// perRow is SELECT targets FROM generate_series(1, n): the targets
+// evaluated once for each of n rows (volatile defaults differ per row).
+func perRow(targets []*sqlparse.Node, n int) *sqlparse.Node {
+	fc := &sqlparse.Node{Node: &sqlparse.Node_FuncCall{FuncCall: &sqlparse.FuncCall{
+		Funcname: []*sqlparse.Node{pgString("generate_series")}, Args: []*sqlparse.Node{intConst(1), intConst(int64(n))},
+		Funcformat: sqlparse.CoercionForm_COERCE_EXPLICIT_CALL, Location: -1}}}
+	// each function comes as the list (call, column definitions), an
+	// empty node standing for none, as the parser gives it
+	rf := &sqlparse.Node{Node: &sqlparse.Node_RangeFunction{RangeFunction: &sqlparse.RangeFunction{
+		Functions: []*sqlparse.Node{{Node: &sqlparse.Node_List{List: &sqlparse.List{Items: []*sqlparse.Node{fc, {}}}}}}}}}
+	return selectTree(nil, targets, []*sqlparse.Node{rf}, nil)
 }
