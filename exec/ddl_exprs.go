@@ -6,7 +6,7 @@ package exec
 // literal its context's type rejects (22P02) or a non-boolean result
 // (42804) fail the statement rather than every later write.
 func (e *Engine) BindCheck(sess *Session, td *TableDef, check string) error {
-	pred, b, err := e.bindTableExpr(sess, td, check, nil)
+	pred, b, err := e.bindTableExprSQL(sess, td, check, nil)
 	if err != nil {
 		return err
 	}
@@ -26,7 +26,7 @@ func (e *Engine) BindDefault(sess *Session, td *TableDef, col int) error {
 	if c.Default == "" {
 		return nil
 	}
-	expr, b, err := e.bindTableExpr(sess, td, c.Default, nil)
+	expr, b, err := e.bindTableExprSQL(sess, td, c.Default, nil)
 	if err != nil {
 		return err
 	}

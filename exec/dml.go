@@ -13,14 +13,25 @@ import (
 // applied to a table's rows with their row addresses (DELETE/UPDATE
 // WHERE), or to candidate rows before they are written (CHECK).
 
-// bindTableExpr binds a SQL expression over one table's columns.
-func (e *Engine) bindTableExpr(sess *Session, td *TableDef, exprSQL string, declared []uint32) (Expr, *binder, error) {
+// bindTableExprSQL is bindTableExpr for an expression given as SQL text
+// (a stored CHECK or DEFAULT definition).
+func (e *Engine) bindTableExprSQL(sess *Session, td *TableDef, exprSQL string, declared []uint32) (Expr, *binder, error) {
 	tree, err := sqlparse.Parse("SELECT " + exprSQL)
 	if err != nil {
 		return nil, nil, &Error{Code: CodeSyntaxError, Message: err.Error()}
 	}
 	if len(tree.Stmts) != 1 || tree.Stmts[0].Stmt.GetSelectStmt() == nil || len(tree.Stmts[0].Stmt.GetSelectStmt().TargetList) != 1 {
 		return nil, nil, errf(CodeSyntaxError, "expected one expression: %s", exprSQL)
+	}
+	return e.bindTableExpr(sess, td, tree.Stmts[0].Stmt.GetSelectStmt().TargetList[0].GetResTarget().Val, declared)
+}
+
+// bindTableExpr binds an expression's parse tree over one table's
+// columns (the tree is only read). Its errors carry no position: the
+// tree's locations are in text exec does not have.
+func (e *Engine) bindTableExpr(sess *Session, td *TableDef, node *sqlparse.Node, declared []uint32) (Expr, *binder, error) {
+	if node == nil {
+		return nil, nil, errf(CodeSyntaxError, "expected one expression")
 	}
 	cs := &catalogSet{user: e.Catalog, loc: time.UTC}
 	if sess != nil {
@@ -42,7 +53,6 @@ func (e *Engine) bindTableExpr(sess *Session, td *TableDef, exprSQL string, decl
 		sc.cols = append(sc.cols, scopeCol{table: td.Name, name: c.Name, t: c.Type, idx: i})
 	}
 	sc.aliases[td.Name] = true
-	node := tree.Stmts[0].Stmt.GetSelectStmt().TargetList[0].GetResTarget().Val
 	ex, err := b.bindExprCtx(node, sc, "WHERE")
 	if err != nil {
 		return nil, nil, err
@@ -78,9 +88,9 @@ func (e *Engine) evalSetup(ctx context.Context, sess *Session, b *binder, params
 }
 
 // MatchAddresses returns the row addresses of td's rows (through its
-// source, so a transaction overlay applies) for which the boolean SQL
-// expression where is true — what DELETE/UPDATE ... WHERE act on.
-func (e *Engine) MatchAddresses(ctx context.Context, sess *Session, td *TableDef, where string, params []any) ([]uint64, error) {
+// source, so a transaction overlay applies) for which the boolean
+// expression where (a parse tree, e.g. a DELETE's WHERE clause) is true.
+func (e *Engine) MatchAddresses(ctx context.Context, sess *Session, td *TableDef, where *sqlparse.Node, params []any) ([]uint64, error) {
 	pred, b, err := e.bindTableExpr(sess, td, where, nil)
 	if err != nil {
 		return nil, err
@@ -122,10 +132,11 @@ func (e *Engine) MatchAddresses(ctx context.Context, sess *Session, td *TableDef
 	return out, err
 }
 
-// CheckViolation evaluates a CHECK constraint expression over candidate
-// rows (a record in table column order) and returns the index of the
-// first row for which it is false (NULL passes, as in SQL), or -1.
-func (e *Engine) CheckViolation(ctx context.Context, sess *Session, td *TableDef, check string, rows arrow.RecordBatch) (int, error) {
+// CheckViolation evaluates a CHECK constraint expression (its parse
+// tree) over candidate rows (a record in table column order) and returns
+// the index of the first row for which it is false (NULL passes, as in
+// SQL), or -1.
+func (e *Engine) CheckViolation(ctx context.Context, sess *Session, td *TableDef, check *sqlparse.Node, rows arrow.RecordBatch) (int, error) {
 	pred, b, err := e.bindTableExpr(sess, td, check, nil)
 	if err != nil {
 		return -1, err

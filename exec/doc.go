@@ -155,7 +155,10 @@
 // DML: MatchAddresses evaluates a WHERE expression over a table source
 // (overlay included) and returns the matching row addresses for
 // DELETE/UPDATE; CheckViolation evaluates a CHECK expression over
-// candidate rows. Both use the same binder and kernels as SELECT.
+// candidate rows. Both take the expression as a parse tree (the caller
+// parsed it; no SQL text is printed for exec to parse again) and use
+// the same binder and kernels as SELECT. The planner hands its DML row
+// queries to PrepareStmtFor as trees, too.
 //
 // Joins: equi-joins hash the smaller estimated input; one int64 key (or
 // several packed into one) is indexed in compressed-sparse-row form —

@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/pggraph/pggraph/exec"
+	"github.com/pggraph/pggraph/internal/sqlparse"
 	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/wire"
 )
@@ -279,7 +280,11 @@ func (w *writer) rewriteChildren(parent, child *tableInfo, fk exec.ForeignKey, f
 				v.SetNull(i)
 			}
 			if action == exec.RefSetDefault && child.def.Columns[c].Default != "" {
-				d, _, err := w.query(fmt.Sprintf("SELECT %s FROM generate_series(1, %d)", castTo(defaultFor(child.def.Columns[c]), child.def.Columns[c].Type), n))
+				def, err := castNode(defaultFor(child.def.Columns[c]), child.def.Columns[c].Type)
+				if err != nil {
+					return err
+				}
+				d, _, err := w.queryTree(perRow([]*sqlparse.Node{resTarget(def)}, n))
 				if err != nil {
 					return err
 				}

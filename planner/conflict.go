@@ -2,7 +2,6 @@ package planner
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/internal/sqlparse"
@@ -90,26 +89,29 @@ func (w *writer) onConflict(ti *tableInfo, alias string, oc *sqlparse.OnConflict
 	exVecs := append(gatherVecs(rows, proposed), tv)
 	w.v.extra["excluded"] = &exec.TableDef{OID: td.OID, Schema: "public", Name: "excluded", Columns: exCols, Source: exec.MemTableFromVecs(exCols, exVecs)}
 	defer delete(w.v.extra, "excluded")
-	items, seqCols, err := w.setItems(td, alias, oc.TargetList)
+	items, _, seqCols, err := w.setItems(td, alias, oc.TargetList)
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
-	seqDefaultItems(td, items, seqCols)
-	from, err := deparseFrom([]*sqlparse.Node{rangeVarNode(&sqlparse.RangeVar{Relname: td.Name, Inh: true, Relpersistence: "p", Alias: aliasFor(td.Name, alias)})})
-	if err != nil {
+	if err := seqDefaultItems(td, items, seqCols); err != nil {
 		return nil, nil, nil, nil, err
 	}
-	cond := ""
+	// SELECT alias._rowaddr, items FROM td alias JOIN excluded ON
+	// alias._rowaddr = excluded._target [AND (WHERE condition)]
+	proj := []*sqlparse.Node{resTarget(columnRef(alias, "_rowaddr"))}
+	for _, it := range items {
+		proj = append(proj, resTarget(it))
+	}
+	on := &sqlparse.Node{Node: &sqlparse.Node_AExpr{AExpr: &sqlparse.A_Expr{Kind: sqlparse.A_Expr_Kind_AEXPR_OP,
+		Name: []*sqlparse.Node{pgString("=")}, Lexpr: columnRef(alias, "_rowaddr"), Rexpr: columnRef("excluded", "_target"), Location: -1}}}
 	if oc.WhereClause != nil {
-		c, err := deparseExpr(oc.WhereClause)
-		if err != nil {
-			return nil, nil, nil, nil, err
-		}
-		cond = " AND " + c
+		on = &sqlparse.Node{Node: &sqlparse.Node_BoolExpr{BoolExpr: &sqlparse.BoolExpr{Boolop: sqlparse.BoolExprType_AND_EXPR,
+			Args: []*sqlparse.Node{on, oc.WhereClause}, Location: -1}}}
 	}
-	q := "SELECT " + quoteIdent(alias) + "._rowaddr, " + strings.Join(items, ", ") + " FROM " + from +
-		" JOIN excluded ON " + quoteIdent(alias) + "._rowaddr = excluded._target" + cond
-	res, _, err := w.query(q)
+	tgt := rangeVarNode(&sqlparse.RangeVar{Relname: td.Name, Inh: true, Relpersistence: "p", Alias: aliasFor(td.Name, alias), Location: -1})
+	join := &sqlparse.Node{Node: &sqlparse.Node_JoinExpr{JoinExpr: &sqlparse.JoinExpr{Jointype: sqlparse.JoinType_JOIN_INNER,
+		Larg: tgt, Rarg: relationNode("excluded"), Quals: on}}}
+	res, _, err := w.queryTree(selectTree(nil, proj, []*sqlparse.Node{join}, nil))
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}

@@ -164,7 +164,7 @@ func (w *writer) copyVecs(ti *tableInfo, targets []int, b *copyBatch) ([]*exec.V
 	}
 	n := b.n
 	var omitted []int
-	var items []string
+	var items []*sqlparse.Node
 	fill := map[int][]bool{}
 	for c, cd := range td.Columns {
 		if out[c] != nil {
@@ -181,10 +181,14 @@ func (w *writer) copyVecs(ti *tableInfo, targets []int, b *copyBatch) ([]*exec.V
 			continue
 		}
 		omitted = append(omitted, c)
-		items = append(items, castTo(w.defaultFor(cd), cd.Type))
+		def, err := w.defaultNode(cd)
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, resTarget(def))
 	}
 	if len(omitted) > 0 {
-		vecs, _, err := w.query(fmt.Sprintf("SELECT %s FROM generate_series(1, %d)", strings.Join(items, ", "), n))
+		vecs, _, err := w.queryTree(perRow(items, n))
 		if err != nil {
 			return nil, err
 		}

@@ -3,7 +3,6 @@ package planner
 import (
 	"context"
 	"errors"
-	"fmt"
 	"github.com/pggraph/pggraph/access"
 	"slices"
 	"strings"
@@ -421,6 +420,21 @@ func (w *writer) query(sql string) ([]*exec.Vec, []exec.Column, error) {
 	return vecs, cols, nil
 }
 
+// queryTree is query for a statement the planner built as a parse tree
+// (querytree.go).
+func (w *writer) queryTree(stmt *sqlparse.Node) ([]*exec.Vec, []exec.Column, error) {
+	var vecs []*exec.Vec
+	var cols []exec.Column
+	err := w.queryChunksOf("", stmt, 0, func(v []*exec.Vec, c []exec.Column) error {
+		vecs, cols = v, c
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return vecs, cols, nil
+}
+
 // queryChunks is query handing the rows to fn in chunks of about chunk
 // bytes as they stream (0: all at once), so a statement that consumes
 // its rows chunk by chunk (a big INSERT … SELECT) holds one chunk, not
@@ -592,40 +606,66 @@ func checkLengths(td *exec.TableDef, rows []*exec.Vec) error {
 	return nil
 }
 
-// castTo wraps an expression text in a cast to a column's type.
-func castTo(expr string, t exec.Type) string { return "CAST(" + expr + " AS " + typeSQL(t) + ")" }
-
-// assignTo is expr stored into column cd: converted with PostgreSQL's
-// assignment casts (exec.AssignFunc), as INSERT, UPDATE and MERGE convert
-// the values they store. loc is where the client wrote the value (byte
-// offset in w.sql, -1 unknown): a 42804 points there.
-func (w *writer) assignTo(expr string, cd exec.ColumnDef, loc int32) string {
-	return w.assignCall(expr, cd, false, loc)
+// assignNode is expr stored into column cd: exec.AssignFunc's call
+// around it, which converts it with PostgreSQL's assignment casts, as
+// INSERT, UPDATE and MERGE convert the values they store. A 42804 points
+// where the client wrote the value (its location in w.sql).
+func (w *writer) assignNode(expr *sqlparse.Node, cd exec.ColumnDef) (*sqlparse.Node, error) {
+	return w.assignCallNode(expr, cd, false, nodeLocation(expr))
 }
 
-// assignFromSubquery is assignTo for a column of INSERT … SELECT's
-// source subquery, where an untyped literal was resolved as text.
-func (w *writer) assignFromSubquery(expr string, cd exec.ColumnDef, loc int32) string {
-	return w.assignCall(expr, cd, true, loc)
+// assignFromSubqueryNode is assignNode for a column of INSERT … SELECT's
+// source subquery, where an untyped literal was resolved as text; loc is
+// where the client wrote the value.
+func (w *writer) assignFromSubqueryNode(expr *sqlparse.Node, cd exec.ColumnDef, loc int32) (*sqlparse.Node, error) {
+	return w.assignCallNode(expr, cd, true, loc)
 }
 
-func (w *writer) assignCall(expr string, cd exec.ColumnDef, fromSubquery bool, loc int32) string {
+func (w *writer) assignCallNode(expr *sqlparse.Node, cd exec.ColumnDef, fromSubquery bool, loc int32) (*sqlparse.Node, error) {
 	pos := 0
 	if loc >= 0 && int(loc) <= len(w.sql) {
 		pos = utf8.RuneCountInString(w.sql[:loc]) + 1
 	}
-	return fmt.Sprintf("%s(%s, CAST(NULL AS %s), %s, %t, %d)", exec.AssignFunc, expr, typeSQL(cd.Type), quoteLiteral(cd.Name), fromSubquery, pos)
-}
-
-// assignNode is assignTo for a parse tree.
-func (w *writer) assignNode(expr *sqlparse.Node, cd exec.ColumnDef) (*sqlparse.Node, error) {
-	n, err := cachedExpr(w.assignTo("NULL", cd, nodeLocation(expr)))
+	tn, err := typeNameNode(cd.Type)
 	if err != nil {
 		return nil, err
 	}
-	fc := *n.GetFuncCall()
-	fc.Args = append([]*sqlparse.Node{expr}, fc.Args[1:]...)
-	return &sqlparse.Node{Node: &sqlparse.Node_FuncCall{FuncCall: &fc}}, nil
+	schema, name, _ := strings.Cut(exec.AssignFunc, ".")
+	aconst := func(c *sqlparse.A_Const) *sqlparse.Node {
+		c.Location = -1
+		return &sqlparse.Node{Node: &sqlparse.Node_AConst{AConst: c}}
+	}
+	null := &sqlparse.Node{Node: &sqlparse.Node_TypeCast{TypeCast: &sqlparse.TypeCast{
+		Arg: aconst(&sqlparse.A_Const{Isnull: true}), TypeName: tn, Location: -1}}}
+	return &sqlparse.Node{Node: &sqlparse.Node_FuncCall{FuncCall: &sqlparse.FuncCall{
+		Funcname: []*sqlparse.Node{pgString(schema), pgString(name)},
+		Args: []*sqlparse.Node{expr, null,
+			aconst(&sqlparse.A_Const{Val: &sqlparse.A_Const_Sval{Sval: &sqlparse.String{Sval: cd.Name}}}),
+			aconst(&sqlparse.A_Const{Val: &sqlparse.A_Const_Boolval{Boolval: &sqlparse.Boolean{Boolval: fromSubquery}}}),
+			aconst(&sqlparse.A_Const{Val: &sqlparse.A_Const_Ival{Ival: &sqlparse.Integer{Ival: int32(pos)}}}),
+		},
+		Funcformat: sqlparse.CoercionForm_COERCE_EXPLICIT_CALL, Location: -1}}}, nil
+}
+
+// defaultNode is the value a column gets from DEFAULT (w.defaultFor)
+// cast to its type.
+func (w *writer) defaultNode(cd exec.ColumnDef) (*sqlparse.Node, error) {
+	return castNode(w.defaultFor(cd), cd.Type)
+}
+
+// castNode is the expression text expr (a stored default: parsed once,
+// nodeCache) cast to the type values of a column of type t are cast to
+// (typeSQL).
+func castNode(expr string, t exec.Type) (*sqlparse.Node, error) {
+	e, err := cachedExpr(expr)
+	if err != nil {
+		return nil, err
+	}
+	tn, err := typeNameNode(t)
+	if err != nil {
+		return nil, err
+	}
+	return &sqlparse.Node{Node: &sqlparse.Node_TypeCast{TypeCast: &sqlparse.TypeCast{Arg: e, TypeName: tn, Location: -1}}}, nil
 }
 
 // defaultSQL is a column's default expression (NULL when none).
@@ -685,10 +725,6 @@ func (w *writer) returningWith(ti *tableInfo, alias string, list []*sqlparse.Nod
 		copy(av.S, actions)
 		rows = append(slices.Clip(rows), av)
 	}
-	txt, err := deparseTargets(list)
-	if err != nil {
-		return nil, nil, err
-	}
 	mt := exec.MemTableFromVecs(cols, rows)
 	td := &exec.TableDef{OID: ti.def.OID, Schema: "public", Name: alias, Columns: cols, Source: mt}
 	saved, had := w.v.extra[alias]
@@ -700,7 +736,7 @@ func (w *writer) returningWith(ti *tableInfo, alias string, list []*sqlparse.Nod
 			delete(w.v.extra, alias)
 		}
 	}()
-	vecs, ecols, err := w.query("SELECT " + txt + " FROM " + quoteIdent(alias))
+	vecs, ecols, err := w.queryTree(selectTree(nil, list, []*sqlparse.Node{relationNode(alias)}, nil))
 	if err != nil {
 		return nil, nil, err
 	}

@@ -3,7 +3,6 @@ package planner
 import (
 	"fmt"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -32,7 +31,7 @@ func (w *writer) insert(ins *sqlparse.InsertStmt) (*writeOut, error) {
 	if err != nil {
 		return nil, err
 	}
-	sql, stmt, fill, targets, err := w.insertSource(td, targets, ins)
+	stmt, fill, targets, err := w.insertSource(td, targets, ins)
 	if err != nil {
 		return nil, err
 	}
@@ -59,7 +58,7 @@ func (w *writer) insert(ins *sqlparse.InsertStmt) (*writeOut, error) {
 	var n int
 	first := true
 	var bodyErr error
-	err = w.queryChunksOf(sql, stmt, chunk, func(rows []*exec.Vec, _ []exec.Column) error {
+	err = w.queryChunksOf("", stmt, chunk, func(rows []*exec.Vec, _ []exec.Column) error {
 		if !first {
 			insertChunksAfterFirst.Add(1)
 		}
@@ -254,19 +253,13 @@ func selectTargetLocation(n *sqlparse.Node, i int) int32 {
 	return rt.GetLocation()
 }
 
-// insertSource builds the query yielding the new rows in table order:
-// as SQL text, or, for a plain VALUES list without WITH (every 1-row
-// INSERT of an application), as the parse tree of that VALUES query
-// (sql ""), which exec binds as it is — printing it as text only for
-// exec to parse it again cost 4–10 % of a 1-row commit's CPU.
-// Without a column list the targets are the table's first columns, as
-// many as the source yields (the rest get their defaults, as in
-// PostgreSQL); it returns the targets it used.
-func (w *writer) insertSource(td *exec.TableDef, targets []int, ins *sqlparse.InsertStmt) (string, *sqlparse.Node, map[int][]bool, []int, error) {
-	with, err := deparseWith(ins.WithClause)
-	if err != nil {
-		return "", nil, nil, nil, err
-	}
+// insertSource builds the query yielding the new rows in table order,
+// as a parse tree exec binds as it is (querytree.go): the VALUES list
+// with every value converted to its column's type, or a SELECT over the
+// source query, or the defaults. Without a column list the targets are
+// the table's first columns, as many as the source yields (the rest get
+// their defaults, as in PostgreSQL); it returns the targets it used.
+func (w *writer) insertSource(td *exec.TableDef, targets []int, ins *sqlparse.InsertStmt) (*sqlparse.Node, map[int][]bool, []int, error) {
 	fill := map[int][]bool{} // sequence-defaulted cells (nil mask: every row)
 	sel := ins.SelectStmt.GetSelectStmt()
 	pos := make([]int, len(td.Columns)) // table column -> position in targets (-1: default)
@@ -281,30 +274,34 @@ func (w *writer) insertSource(td *exec.TableDef, targets []int, ins *sqlparse.In
 		implicit(min(len(targets), len(sel.ValuesLists[0].GetList().Items)))
 	}
 	if sel == nil { // DEFAULT VALUES
-		items := make([]string, len(td.Columns))
+		items := make([]*sqlparse.Node, len(td.Columns))
 		for c, cd := range td.Columns {
-			items[c] = castTo(w.defaultFor(cd), cd.Type)
+			n, err := w.defaultNode(cd)
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			items[c] = resTarget(n)
 			if seqDefault(cd.Default) != "" {
 				fill[c] = nil
 			}
 		}
-		return with + "SELECT " + strings.Join(items, ", "), nil, fill, targets, nil
+		return selectTree(ins.WithClause, items, nil, nil), fill, targets, nil
 	}
 	if isPlainValues(sel) {
 		lists := make([]*sqlparse.Node, len(sel.ValuesLists))
 		for r, l := range sel.ValuesLists {
 			items := l.GetList().Items
 			if len(items) > len(targets) {
-				return "", nil, nil, nil, w.at(wire.Errorf(pgerr.SyntaxError, "INSERT has more expressions than target columns"), nodeLocation(items[len(targets)]))
+				return nil, nil, nil, w.at(wire.Errorf(pgerr.SyntaxError, "INSERT has more expressions than target columns"), nodeLocation(items[len(targets)]))
 			}
 			if len(items) < len(targets) {
-				return "", nil, nil, nil, w.at(wire.Errorf(pgerr.SyntaxError, "INSERT has more target columns than expressions"), targetLocation(ins.Cols, len(items)))
+				return nil, nil, nil, w.at(wire.Errorf(pgerr.SyntaxError, "INSERT has more target columns than expressions"), targetLocation(ins.Cols, len(items)))
 			}
 			row := make([]*sqlparse.Node, len(td.Columns))
 			for c, cd := range td.Columns {
-				var expr *sqlparse.Node
+				var err error
 				if pos[c] >= 0 && items[pos[c]].GetSetToDefault() == nil {
-					expr = items[pos[c]]
+					row[c], err = w.assignNode(items[pos[c]], cd)
 				} else {
 					if seqDefault(cd.Default) != "" {
 						if fill[c] == nil {
@@ -312,67 +309,55 @@ func (w *writer) insertSource(td *exec.TableDef, targets []int, ins *sqlparse.In
 						}
 						fill[c][r] = true
 					}
-					expr, err = cachedExpr(w.defaultFor(cd))
-					if err != nil {
-						return "", nil, nil, nil, err
-					}
-				}
-				if pos[c] >= 0 && items[pos[c]].GetSetToDefault() == nil {
-					row[c], err = w.assignNode(expr, cd)
-				} else {
-					var tn *sqlparse.TypeName
-					tn, err = typeNameNode(cd.Type)
-					row[c] = &sqlparse.Node{Node: &sqlparse.Node_TypeCast{TypeCast: &sqlparse.TypeCast{Arg: expr, TypeName: tn, Location: -1}}}
+					row[c], err = w.defaultNode(cd)
 				}
 				if err != nil {
-					return "", nil, nil, nil, err
+					return nil, nil, nil, err
 				}
 			}
 			lists[r] = &sqlparse.Node{Node: &sqlparse.Node_List{List: &sqlparse.List{Items: row}}}
 		}
-		values := &sqlparse.Node{Node: &sqlparse.Node_SelectStmt{SelectStmt: &sqlparse.SelectStmt{ValuesLists: lists}}}
-		if with == "" {
-			return "", values, fill, targets, nil
-		}
-		s, err := deparseStmt(values)
-		if err != nil {
-			return "", nil, nil, nil, err
-		}
-		return with + s, nil, fill, targets, nil
-	}
-	inner, err := deparseStmt(ins.SelectStmt)
-	if err != nil {
-		return "", nil, nil, nil, err
+		values := &sqlparse.SelectStmt{ValuesLists: lists, WithClause: ins.WithClause}
+		return &sqlparse.Node{Node: &sqlparse.Node_SelectStmt{SelectStmt: values}}, fill, targets, nil
 	}
 	// the source's width must match the target list (a column alias list
 	// shorter than the source would silently drop columns)
+	width := selectTree(ins.WithClause, []*sqlparse.Node{resTarget(&sqlparse.Node{Node: &sqlparse.Node_ColumnRef{ColumnRef: &sqlparse.ColumnRef{
+		Fields: []*sqlparse.Node{{Node: &sqlparse.Node_AStar{AStar: &sqlparse.A_Star{}}}}, Location: -1}}})},
+		[]*sqlparse.Node{subqueryNode(ins.SelectStmt, "_src", nil)}, nil)
 	eng := &exec.Engine{Catalog: w.v, MemoryLimit: w.s.memLimit}
-	if prep, err := eng.PrepareFor(w.s.execSession(), with+inner, w.declared); err == nil {
+	if prep, err := eng.PrepareStmtFor(w.s.execSession(), "", width, w.declared); err == nil {
 		switch n := len(prep.Columns); {
 		case n > len(targets):
-			return "", nil, nil, nil, w.at(wire.Errorf(pgerr.SyntaxError, "INSERT has more expressions than target columns"), selectTargetLocation(ins.SelectStmt, len(targets)))
+			return nil, nil, nil, w.at(wire.Errorf(pgerr.SyntaxError, "INSERT has more expressions than target columns"), selectTargetLocation(ins.SelectStmt, len(targets)))
 		case n < len(targets) && len(ins.Cols) == 0:
 			implicit(n)
 		case n < len(targets):
-			return "", nil, nil, nil, w.at(wire.Errorf(pgerr.SyntaxError, "INSERT has more target columns than expressions"), targetLocation(ins.Cols, n))
+			return nil, nil, nil, w.at(wire.Errorf(pgerr.SyntaxError, "INSERT has more target columns than expressions"), targetLocation(ins.Cols, n))
 		}
 	}
 	names := make([]string, len(targets))
 	for i := range targets {
 		names[i] = fmt.Sprintf("c%d", i+1)
 	}
-	items := make([]string, len(td.Columns))
+	items := make([]*sqlparse.Node, len(td.Columns))
 	for c, cd := range td.Columns {
+		var n *sqlparse.Node
+		var err error
 		if pos[c] >= 0 {
-			items[c] = w.assignFromSubquery("_src."+names[pos[c]], cd, selectTargetLocation(ins.SelectStmt, pos[c]))
+			n, err = w.assignFromSubqueryNode(columnRef("_src", names[pos[c]]), cd, selectTargetLocation(ins.SelectStmt, pos[c]))
 		} else {
-			items[c] = castTo(w.defaultFor(cd), cd.Type)
+			n, err = w.defaultNode(cd)
 			if seqDefault(cd.Default) != "" {
 				fill[c] = nil
 			}
 		}
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		items[c] = resTarget(n)
 	}
-	return with + "SELECT " + strings.Join(items, ", ") + " FROM (" + inner + ") AS _src(" + strings.Join(names, ", ") + ")", nil, fill, targets, nil
+	return selectTree(ins.WithClause, items, []*sqlparse.Node{subqueryNode(ins.SelectStmt, "_src", names)}, nil), fill, targets, nil
 }
 
 // isPlainValues reports a bare VALUES list (no ORDER BY/LIMIT/WITH).

@@ -3,7 +3,6 @@ package planner
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/jackc/pgx/v5/pgtype"
 	"google.golang.org/protobuf/proto"
@@ -31,68 +30,54 @@ func (w *writer) merge(m *sqlparse.MergeStmt) (*writeOut, error) {
 		return nil, err
 	}
 	td := ti.def
-	with, err := deparseWith(m.WithClause)
-	if err != nil {
-		return nil, err
-	}
 	salias, src, err := mergeSource(m.SourceRelation)
-	if err != nil {
-		return nil, err
-	}
-	on, err := deparseExpr(m.JoinCondition)
-	if err != nil {
-		return nil, err
-	}
-	target, err := deparseFrom([]*sqlparse.Node{rangeVarNode(m.Relation)})
 	if err != nil {
 		return nil, err
 	}
 	var clauses []mergeClause
 	var byTarget, bySource bool
 	assigned := map[int]bool{} // the columns an UPDATE clause assigns
-	proj := []string{quoteIdent(alias) + "._rowaddr", quoteIdent(salias) + "._merge_src"}
+	proj := []*sqlparse.Node{resTarget(columnRef(alias, "_rowaddr")), resTarget(columnRef(salias, "_merge_src"))}
 	// guard is true on the rows a clause acts on (its kind, its
 	// condition, and no earlier clause of its kind taking the row): its
 	// values are computed only there, so nextval() in a clause's values
 	// draws for the rows that clause changes, as in PostgreSQL.
-	earlier := map[sqlparse.MergeMatchKind][]string{}
-	guard := func(kind sqlparse.MergeMatchKind, cond string) string {
-		t, src := quoteIdent(alias)+"._rowaddr IS NOT NULL", quoteIdent(salias)+"._merge_src IS NOT NULL"
+	earlier := map[sqlparse.MergeMatchKind][]*sqlparse.Node{}
+	guard := func(kind sqlparse.MergeMatchKind, cond *sqlparse.Node) *sqlparse.Node {
+		t, src := isNull(columnRef(alias, "_rowaddr"), false), isNull(columnRef(salias, "_merge_src"), false)
 		switch kind {
 		case sqlparse.MergeMatchKind_MERGE_WHEN_NOT_MATCHED_BY_TARGET:
-			t = quoteIdent(alias) + "._rowaddr IS NULL"
+			t = isNull(columnRef(alias, "_rowaddr"), true)
 		case sqlparse.MergeMatchKind_MERGE_WHEN_NOT_MATCHED_BY_SOURCE:
-			src = quoteIdent(salias) + "._merge_src IS NULL"
+			src = isNull(columnRef(salias, "_merge_src"), true)
 		}
-		g := t + " AND " + src + " AND " + cond
+		args := []*sqlparse.Node{t, src, cond}
 		for _, e := range earlier[kind] {
-			g += " AND NOT " + e
+			args = append(args, boolExpr(sqlparse.BoolExprType_NOT_EXPR, e))
 		}
-		return g
+		return boolExpr(sqlparse.BoolExprType_AND_EXPR, args...)
 	}
-	guarded := func(items []string, g string) []string {
-		out := make([]string, len(items))
+	guarded := func(items []*sqlparse.Node, g *sqlparse.Node) []*sqlparse.Node {
+		out := make([]*sqlparse.Node, len(items))
 		for i, it := range items {
-			out[i] = it
-			if callsSequence(it) {
-				out[i] = "CASE WHEN " + g + " THEN " + it + " END"
+			out[i] = resTarget(it)
+			if callsSequenceNode(it) {
+				out[i] = resTarget(&sqlparse.Node{Node: &sqlparse.Node_CaseExpr{CaseExpr: &sqlparse.CaseExpr{
+					Args: []*sqlparse.Node{{Node: &sqlparse.Node_CaseWhen{CaseWhen: &sqlparse.CaseWhen{Expr: g, Result: it, Location: -1}}}}, Location: -1}}})
 			}
 		}
 		return out
 	}
 	for _, n := range m.MergeWhenClauses {
 		wc := n.GetMergeWhenClause()
-		cond := "TRUE"
+		cond := boolConst(true)
 		if wc.Condition != nil {
-			c, err := deparseExpr(wc.Condition)
-			if err != nil {
-				return nil, err
-			}
-			cond = "(" + c + ") IS TRUE"
+			cond = &sqlparse.Node{Node: &sqlparse.Node_BooleanTest{BooleanTest: &sqlparse.BooleanTest{
+				Arg: wc.Condition, Booltesttype: sqlparse.BoolTestType_IS_TRUE, Location: -1}}}
 		}
 		g := guard(wc.MatchKind, cond)
-		earlier[wc.MatchKind] = append(earlier[wc.MatchKind], "("+cond+")")
-		proj = append(proj, cond)
+		earlier[wc.MatchKind] = append(earlier[wc.MatchKind], cond)
+		proj = append(proj, resTarget(cond))
 		cl := mergeClause{kind: wc.MatchKind, cmd: wc.CommandType, first: len(proj)}
 		switch wc.MatchKind {
 		case sqlparse.MergeMatchKind_MERGE_WHEN_NOT_MATCHED_BY_TARGET:
@@ -102,16 +87,16 @@ func (w *writer) merge(m *sqlparse.MergeStmt) (*writeOut, error) {
 		}
 		switch wc.CommandType {
 		case sqlparse.CmdType_CMD_UPDATE:
-			items, seqCols, err := w.setItems(td, alias, wc.TargetList)
+			items, set, seqCols, err := w.setItems(td, alias, wc.TargetList)
 			if err != nil {
 				return nil, err
 			}
-			for c, it := range items {
-				if it != quoteIdent(alias)+"."+quoteIdent(td.Columns[c].Name) {
-					assigned[c] = true
-				}
+			for c := range set {
+				assigned[c] = true
 			}
-			seqDefaultItems(td, items, seqCols)
+			if err := seqDefaultItems(td, items, seqCols); err != nil {
+				return nil, err
+			}
 			proj = append(proj, guarded(items, g)...)
 			cl.values = len(items)
 		case sqlparse.CmdType_CMD_INSERT:
@@ -127,20 +112,22 @@ func (w *writer) merge(m *sqlparse.MergeStmt) (*writeOut, error) {
 		}
 		clauses = append(clauses, cl)
 	}
-	join := "JOIN"
+	join := sqlparse.JoinType_JOIN_INNER
 	switch {
 	case byTarget && bySource:
-		join = "FULL JOIN"
+		join = sqlparse.JoinType_JOIN_FULL
 	case byTarget:
-		join = "RIGHT JOIN"
+		join = sqlparse.JoinType_JOIN_RIGHT
 	case bySource:
-		join = "LEFT JOIN"
+		join = sqlparse.JoinType_JOIN_LEFT
 	}
 	srcAt := len(proj) // RETURNING may name the source's columns: project them last
 	if len(m.ReturningList) > 0 {
-		proj = append(proj, quoteIdent(salias)+".*")
+		proj = append(proj, resTarget(starOf(salias)))
 	}
-	q := with + "SELECT " + strings.Join(proj, ", ") + " FROM " + target + " " + join + " " + src + " ON " + on
+	from := &sqlparse.Node{Node: &sqlparse.Node_JoinExpr{JoinExpr: &sqlparse.JoinExpr{Jointype: join,
+		Larg: rangeVarNode(m.Relation), Rarg: src, Quals: m.JoinCondition}}}
+	q := selectTree(m.WithClause, proj, []*sqlparse.Node{from}, nil)
 	cmds := map[sqlparse.CmdType]bool{}
 	for _, cl := range clauses {
 		cmds[cl.cmd] = true
@@ -156,7 +143,7 @@ func (w *writer) merge(m *sqlparse.MergeStmt) (*writeOut, error) {
 	total := 0
 	first := true
 	var bodyErr error
-	err = w.queryChunks(q, chunk, func(rows []*exec.Vec, cols []exec.Column) error {
+	err = w.queryChunksOf("", q, chunk, func(rows []*exec.Vec, cols []exec.Column) error {
 		if !first {
 			mergeChunksAfterFirst.Add(1)
 		}
@@ -409,9 +396,10 @@ func replaceMergeAction(msg protoreflect.Message) {
 	})
 }
 
-// mergeSource renders MERGE's source as a FROM item that also projects
-// a non-NULL marker column, and returns the name its columns go by.
-func mergeSource(n *sqlparse.Node) (alias, sql string, err error) {
+// mergeSource gives MERGE's source as a FROM item that also projects a
+// non-NULL marker column — (SELECT alias.*, TRUE AS _merge_src FROM
+// source) AS alias — and the name its columns go by.
+func mergeSource(n *sqlparse.Node) (alias string, item *sqlparse.Node, err error) {
 	switch {
 	case n.GetRangeVar() != nil:
 		rv := n.GetRangeVar()
@@ -424,13 +412,11 @@ func mergeSource(n *sqlparse.Node) (alias, sql string, err error) {
 	case n.GetRangeFunction() != nil && n.GetRangeFunction().Alias != nil:
 		alias = n.GetRangeFunction().Alias.Aliasname
 	default:
-		return "", "", wire.Errorf(wire.CodeFeatureNotSupported, "this MERGE source is not supported")
+		return "", nil, wire.Errorf(wire.CodeFeatureNotSupported, "this MERGE source is not supported")
 	}
-	inner, err := deparseFrom([]*sqlparse.Node{n})
-	if err != nil {
-		return "", "", err
-	}
-	return alias, "(SELECT " + quoteIdent(alias) + ".*, TRUE AS _merge_src FROM " + inner + ") AS " + quoteIdent(alias), nil
+	marker := &sqlparse.Node{Node: &sqlparse.Node_ResTarget{ResTarget: &sqlparse.ResTarget{Name: "_merge_src", Val: boolConst(true), Location: -1}}}
+	inner := selectTree(nil, []*sqlparse.Node{resTarget(starOf(alias)), marker}, []*sqlparse.Node{n}, nil)
+	return alias, subqueryNode(inner, alias, nil), nil
 }
 
 // mergeLiterals lists what MERGE's actions store, with the columns' types
@@ -457,9 +443,9 @@ func mergeLiterals(td *exec.TableDef, m *sqlparse.MergeStmt) []literalTarget {
 	return out
 }
 
-// mergeInsertItems renders a WHEN NOT MATCHED … INSERT's values in table
+// mergeInsertItems gives a WHEN NOT MATCHED … INSERT's values in table
 // column order.
-func (w *writer) mergeInsertItems(td *exec.TableDef, wc *sqlparse.MergeWhenClause) ([]string, []int, error) {
+func (w *writer) mergeInsertItems(td *exec.TableDef, wc *sqlparse.MergeWhenClause) ([]*sqlparse.Node, []int, error) {
 	targets, err := insertTargets(td, wc.TargetList, "")
 	if err != nil {
 		return nil, nil, err
@@ -475,21 +461,21 @@ func (w *writer) mergeInsertItems(td *exec.TableDef, wc *sqlparse.MergeWhenClaus
 		}
 		return nil, nil, wire.Errorf(pgerr.SyntaxError, "INSERT has more target columns than expressions")
 	}
-	items := make([]string, len(td.Columns))
+	items := make([]*sqlparse.Node, len(td.Columns))
 	var seqCols []int
 	for c, cd := range td.Columns {
 		p := slices.Index(targets, c)
-		txt := w.defaultFor(cd)
 		if len(wc.Values) > 0 && p >= 0 && wc.Values[p].GetSetToDefault() == nil {
-			if txt, err = deparseExpr(wc.Values[p]); err != nil {
-				return nil, nil, err
+			items[c], err = w.assignNode(wc.Values[p], cd)
+		} else {
+			if seqDefault(cd.Default) != "" {
+				seqCols = append(seqCols, c)
 			}
-			items[c] = w.assignTo(txt, cd, nodeLocation(wc.Values[p]))
-			continue
-		} else if seqDefault(cd.Default) != "" {
-			seqCols = append(seqCols, c)
+			items[c], err = w.defaultNode(cd)
 		}
-		items[c] = castTo(txt, cd.Type)
+		if err != nil {
+			return nil, nil, err
+		}
 	}
 	return items, seqCols, nil
 }
@@ -549,17 +535,21 @@ func (w *writer) mergeReturning(ti *tableInfo, alias, salias string, list []*sql
 			}
 		}
 	}
-	txt, err := deparseTargets(expanded)
-	if err != nil {
-		return nil, nil, err
-	}
 	restore := w.shadow(map[string]*exec.TableDef{
 		alias:  {OID: ti.def.OID, Schema: "public", Name: alias, Columns: tcols, Source: exec.MemTableFromVecs(tcols, tvecs)},
 		salias: {Schema: "public", Name: salias, Columns: scols, Source: exec.MemTableFromVecs(scols, svecs)},
 	})
 	defer restore()
-	a, sa := quoteIdent(alias), quoteIdent(salias)
-	vecs, ecols, err := w.query("SELECT " + txt + " FROM " + a + " JOIN " + sa + " ON " + a + "." + rowCol + " = " + sa + "." + rowCol + " ORDER BY " + a + "." + rowCol)
+	// SELECT expanded FROM alias JOIN salias ON alias._merge_row =
+	// salias._merge_row ORDER BY alias._merge_row
+	on := &sqlparse.Node{Node: &sqlparse.Node_AExpr{AExpr: &sqlparse.A_Expr{Kind: sqlparse.A_Expr_Kind_AEXPR_OP,
+		Name: []*sqlparse.Node{pgString("=")}, Lexpr: columnRef(alias, rowCol), Rexpr: columnRef(salias, rowCol), Location: -1}}}
+	join := &sqlparse.Node{Node: &sqlparse.Node_JoinExpr{JoinExpr: &sqlparse.JoinExpr{Jointype: sqlparse.JoinType_JOIN_INNER,
+		Larg: relationNode(alias), Rarg: relationNode(salias), Quals: on}}}
+	q := selectTree(nil, expanded, []*sqlparse.Node{join}, nil)
+	q.GetSelectStmt().SortClause = []*sqlparse.Node{{Node: &sqlparse.Node_SortBy{SortBy: &sqlparse.SortBy{Node: columnRef(alias, rowCol),
+		SortbyDir: sqlparse.SortByDir_SORTBY_DEFAULT, SortbyNulls: sqlparse.SortByNulls_SORTBY_NULLS_DEFAULT, Location: -1}}}}
+	vecs, ecols, err := w.queryTree(q)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -353,15 +353,13 @@ func (w *writer) resolveConflicts(del *sqlparse.DeleteStmt) (*writeOut, error) {
 	if m == nil {
 		return &writeOut{tag: "DELETE 0"}, nil // nothing staged: the view is empty
 	}
-	where, err := whereSQL(del.WhereClause)
-	if err != nil {
-		return nil, err
-	}
-	from := "graph.conflicts"
+	// SELECT id FROM graph.conflicts [AS alias] [WHERE …]
+	from := &sqlparse.RangeVar{Schemaname: graphsql.Schema, Relname: graphsql.ViewConflicts, Inh: true, Relpersistence: "p", Location: -1}
 	if a := del.Relation.Alias; a != nil && a.Aliasname != "" {
-		from += " AS " + quoteIdent(a.Aliasname)
+		from.Alias = &sqlparse.Alias{Aliasname: a.Aliasname}
 	}
-	rows, _, err := w.query("SELECT id FROM " + from + where)
+	id := &sqlparse.Node{Node: &sqlparse.Node_ColumnRef{ColumnRef: &sqlparse.ColumnRef{Fields: []*sqlparse.Node{pgString("id")}, Location: -1}}}
+	rows, _, err := w.queryTree(selectTree(nil, []*sqlparse.Node{resTarget(id)}, []*sqlparse.Node{rangeVarNode(from)}, del.WhereClause))
 	if err != nil {
 		return nil, err
 	}

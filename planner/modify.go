@@ -3,7 +3,6 @@ package planner
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/jackc/pgx/v5/pgtype"
 	"google.golang.org/protobuf/proto"
@@ -27,56 +26,35 @@ func (w *writer) update(up *sqlparse.UpdateStmt) (*writeOut, error) {
 	if err != nil {
 		return nil, err
 	}
-	items, seqCols, err := w.setItems(ti.def, alias, up.TargetList)
+	items, assigned, seqCols, err := w.setItems(ti.def, alias, up.TargetList)
 	if err != nil {
 		return nil, err
 	}
-	with, err := deparseWith(up.WithClause)
-	if err != nil {
-		return nil, err
-	}
-	from, err := deparseFrom(append([]*sqlparse.Node{rangeVarNode(up.Relation)}, up.FromClause...))
-	if err != nil {
-		return nil, err
-	}
-	where, err := whereSQL(up.WhereClause)
-	if err != nil {
-		return nil, err
+	targets := []*sqlparse.Node{resTarget(columnRef(alias, "_rowaddr"))}
+	for _, it := range items {
+		targets = append(targets, resTarget(it))
 	}
 	// with FROM, RETURNING may name the FROM relations: it is evaluated
 	// by the updating query, target columns standing for their new values
-	ret := ""
+	withRet := false
 	if len(up.FromClause) > 0 && len(up.ReturningList) > 0 && len(seqCols) == 0 {
 		list, err := returningNewValues(up.ReturningList, alias, ti.def, items, fromAliases(up.FromClause))
 		if err != nil {
 			return nil, err
 		}
-		txt, err := deparseTargets(list)
-		if err != nil {
-			return nil, err
-		}
-		ret = ", " + txt
+		targets, withRet = append(targets, list...), true
 	}
 	if err := w.fireStatement(ti, "UPDATE", true); err != nil {
 		return nil, err
 	}
 	// row triggers see OLD: the current values come with the new ones
-	oldProj := ""
 	withOld := hasRowTriggers(ti, "UPDATE")
 	if withOld {
-		for _, cd := range ti.def.Columns {
-			oldProj += ", " + quoteIdent(alias) + "." + quoteIdent(cd.Name)
-		}
+		targets = append(targets, allColumnTargets(alias, ti.def.Columns)...)
 	}
 	fill := map[int][]bool{}
 	for _, c := range seqCols {
 		fill[c] = nil
-	}
-	assigned := map[int]bool{}
-	for c, it := range items {
-		if it != quoteIdent(alias)+"."+quoteIdent(ti.def.Columns[c].Name) {
-			assigned[c] = true
-		}
 	}
 	// a big UPDATE joins the pending state chunk by chunk as its rows
 	// stream (updateChunked says when that changes nothing a client can
@@ -91,12 +69,13 @@ func (w *writer) update(up *sqlparse.UpdateStmt) (*writeOut, error) {
 	var n int
 	first := true
 	var bodyErr error
-	err = w.queryChunks(with+"SELECT "+quoteIdent(alias)+"._rowaddr, "+strings.Join(items, ", ")+ret+oldProj+" FROM "+from+where, chunk, func(rows []*exec.Vec, ecols []exec.Column) error {
+	from := append([]*sqlparse.Node{rangeVarNode(up.Relation)}, up.FromClause...)
+	err = w.queryChunksOf("", selectTree(up.WithClause, targets, from, up.WhereClause), chunk, func(rows []*exec.Vec, ecols []exec.Column) error {
 		if !first {
 			updateChunksAfterFirst.Add(1)
 		}
 		first = false
-		k, err := w.updateRows(ti, alias, up, assigned, fill, ret != "", withOld, chunks, rows, ecols, out)
+		k, err := w.updateRows(ti, alias, up, assigned, fill, withRet, withOld, chunks, rows, ecols, out)
 		n += k
 		bodyErr = err
 		return err
@@ -214,18 +193,14 @@ func (w *writer) updateRows(ti *tableInfo, alias string, up *sqlparse.UpdateStmt
 // returningNewValues rewrites an UPDATE's RETURNING list so that the
 // target's columns (qualified by its alias, or unqualified) read their
 // new values (items, SQL per column) and alias.* lists them.
-func returningNewValues(list []*sqlparse.Node, alias string, td *exec.TableDef, items []string, from []string) ([]*sqlparse.Node, error) {
+func returningNewValues(list []*sqlparse.Node, alias string, td *exec.TableDef, items []*sqlparse.Node, from []string) ([]*sqlparse.Node, error) {
 	col := func(name string) int {
 		return slices.IndexFunc(td.Columns, func(c exec.ColumnDef) bool { return c.Name == name })
 	}
 	var out []*sqlparse.Node
 	target := func() error {
 		for c, cd := range td.Columns {
-			v, err := cachedExpr(items[c])
-			if err != nil {
-				return err
-			}
-			out = append(out, &sqlparse.Node{Node: &sqlparse.Node_ResTarget{ResTarget: &sqlparse.ResTarget{Name: cd.Name, Val: proto.Clone(v).(*sqlparse.Node), Location: -1}}})
+			out = append(out, &sqlparse.Node{Node: &sqlparse.Node_ResTarget{ResTarget: &sqlparse.ResTarget{Name: cd.Name, Val: proto.Clone(items[c]).(*sqlparse.Node), Location: -1}}})
 		}
 		return nil
 	}
@@ -255,7 +230,6 @@ func returningNewValues(list []*sqlparse.Node, alias string, td *exec.TableDef, 
 		if cr := crt.GetVal().GetColumnRef(); cr != nil && crt.Name == "" {
 			crt.Name = cr.Fields[len(cr.Fields)-1].GetString_().GetSval()
 		}
-		var err error
 		replaceColumnRefs(c.ProtoReflect(), func(cr *sqlparse.ColumnRef) *sqlparse.Node {
 			var name string
 			switch len(cr.Fields) {
@@ -273,16 +247,8 @@ func returningNewValues(list []*sqlparse.Node, alias string, td *exec.TableDef, 
 			if i < 0 {
 				return nil
 			}
-			v, e := cachedExpr(items[i])
-			if e != nil {
-				err = e
-				return nil
-			}
-			return proto.Clone(v).(*sqlparse.Node)
+			return proto.Clone(items[i]).(*sqlparse.Node)
 		})
-		if err != nil {
-			return nil, err
-		}
 		out = append(out, c)
 	}
 	return out, nil
@@ -375,12 +341,6 @@ func splitAddrs(rows []*exec.Vec, td *exec.TableDef) ([]uint64, []*exec.Vec) {
 	return addrs, vals
 }
 
-// setItems renders the new value of every column (table order) for a SET
-// list: the assigned expression cast to the column type, or the current
-// value.
-//
-// seqCols lists the columns set to a sequence DEFAULT: their value is a
-// NULL placeholder the caller fills (fillSequences).
 // setLiterals lists the string literals a SET list assigns, with their
 // columns' types (for placeInputError).
 func setLiterals(td *exec.TableDef, list []*sqlparse.Node) []literalTarget {
@@ -394,66 +354,61 @@ func setLiterals(td *exec.TableDef, list []*sqlparse.Node) []literalTarget {
 	return out
 }
 
-func (w *writer) setItems(td *exec.TableDef, alias string, list []*sqlparse.Node) (items []string, seqCols []int, err error) {
-	items = make([]string, len(td.Columns))
+// setItems gives the new value of every column (table order) for a SET
+// list, as an expression over the target (named alias): the assigned
+// expression converted to the column type, or the current value.
+// assigned tells the columns the list sets.
+//
+// seqCols lists the columns set to a sequence DEFAULT: their value is a
+// NULL placeholder the caller fills (fillSequences).
+func (w *writer) setItems(td *exec.TableDef, alias string, list []*sqlparse.Node) (items []*sqlparse.Node, assigned map[int]bool, seqCols []int, err error) {
+	items = make([]*sqlparse.Node, len(td.Columns))
 	for c, cd := range td.Columns {
-		items[c] = quoteIdent(alias) + "." + quoteIdent(cd.Name)
+		items[c] = columnRef(alias, cd.Name)
 	}
-	assigned := map[int]bool{}
+	assigned = map[int]bool{}
 	for _, n := range list {
 		rt := n.GetResTarget()
 		if len(rt.Indirection) > 0 {
-			return nil, nil, wire.Errorf(wire.CodeFeatureNotSupported, "assignment to a subfield or array element of column \"%s\" is not supported", rt.Name)
+			return nil, nil, nil, wire.Errorf(wire.CodeFeatureNotSupported, "assignment to a subfield or array element of column \"%s\" is not supported", rt.Name)
 		}
 		c := slices.IndexFunc(td.Columns, func(cd exec.ColumnDef) bool { return cd.Name == rt.Name })
 		if c < 0 {
-			return nil, nil, w.at(wire.Errorf(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", rt.Name, td.Name), rt.Location)
+			return nil, nil, nil, w.at(wire.Errorf(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", rt.Name, td.Name), rt.Location)
 		}
 		if assigned[c] {
-			return nil, nil, wire.Errorf(pgerr.SyntaxError, "multiple assignments to same column \"%s\"", rt.Name)
+			return nil, nil, nil, wire.Errorf(pgerr.SyntaxError, "multiple assignments to same column \"%s\"", rt.Name)
 		}
 		assigned[c] = true
 		val := rt.Val
 		if mr := val.GetMultiAssignRef(); mr != nil {
 			row := mr.Source.GetRowExpr()
 			if row == nil || int(mr.Colno) > len(row.Args) {
-				return nil, nil, wire.Errorf(wire.CodeFeatureNotSupported, "multiple-column assignment from a subquery is not supported")
+				return nil, nil, nil, wire.Errorf(wire.CodeFeatureNotSupported, "multiple-column assignment from a subquery is not supported")
 			}
 			if len(row.Args) != int(mr.Ncolumns) {
-				return nil, nil, wire.Errorf(pgerr.SyntaxError, "number of columns does not match number of values")
+				return nil, nil, nil, wire.Errorf(pgerr.SyntaxError, "number of columns does not match number of values")
 			}
 			val = row.Args[mr.Colno-1]
 		}
-		var txt string
 		var err error
 		if val.GetSetToDefault() != nil {
 			if seqDefault(td.Columns[c].Default) != "" {
 				seqCols = append(seqCols, c)
 			}
-			txt = w.defaultFor(td.Columns[c])
-			items[c] = castTo(txt, td.Columns[c].Type)
-			continue
-		} else if txt, err = deparseExpr(val); err != nil {
-			return nil, nil, err
+			items[c], err = w.defaultNode(td.Columns[c])
+		} else {
+			items[c], err = w.assignNode(val, td.Columns[c])
 		}
-		items[c] = w.assignTo(txt, td.Columns[c], nodeLocation(val))
+		if err != nil {
+			return nil, nil, nil, err
+		}
 	}
-	return items, seqCols, nil
+	return items, assigned, seqCols, nil
 }
 
 func rangeVarNode(rv *sqlparse.RangeVar) *sqlparse.Node {
 	return &sqlparse.Node{Node: &sqlparse.Node_RangeVar{RangeVar: rv}}
-}
-
-func whereSQL(n *sqlparse.Node) (string, error) {
-	if n == nil {
-		return "", nil
-	}
-	s, err := deparseExpr(n)
-	if err != nil {
-		return "", err
-	}
-	return " WHERE " + s, nil
 }
 
 // delete runs DELETE FROM … [USING …] [WHERE …] [RETURNING …].
@@ -468,49 +423,27 @@ func (w *writer) delete(del *sqlparse.DeleteStmt) (*writeOut, error) {
 	if err := w.fireStatement(ti, "DELETE", true); err != nil {
 		return nil, err
 	}
-	with, err := deparseWith(del.WithClause)
-	if err != nil {
-		return nil, err
-	}
-	from, err := deparseFrom(append([]*sqlparse.Node{rangeVarNode(del.Relation)}, del.UsingClause...))
-	if err != nil {
-		return nil, err
-	}
-	where, err := whereSQL(del.WhereClause)
-	if err != nil {
-		return nil, err
-	}
 	// RETURNING sees the deleted rows' old values and the USING
 	// relations, so it is evaluated by the same query (one row per
 	// deleted row: the first join match, as PostgreSQL deletes once)
-	ret := ""
-	if len(del.ReturningList) > 0 {
-		txt, err := deparseTargets(del.ReturningList)
-		if err != nil {
-			return nil, err
-		}
-		ret = ", " + txt
-	}
+	targets := []*sqlparse.Node{resTarget(columnRef(alias, "_rowaddr"))}
 	// the referenced key columns come with the addresses: the cascade
 	// needs the deleted keys, and the query reads the rows anyway
 	refCols := w.referencedCols(ti.def.Name)
-	proj := ""
-	for _, c := range refCols {
-		proj += ", " + quoteIdent(alias) + "." + quoteIdent(ti.def.Columns[c].Name)
-	}
+	targets = append(targets, columnTargets(alias, ti.def.Columns, refCols)...)
+	targets = append(targets, del.ReturningList...)
 	// row triggers see OLD: every column comes with the addresses
-	oldProj := ""
-	if hasRowTriggers(ti, "DELETE") {
-		for _, cd := range ti.def.Columns {
-			oldProj += ", " + quoteIdent(alias) + "." + quoteIdent(cd.Name)
-		}
+	withOld := hasRowTriggers(ti, "DELETE")
+	if withOld {
+		targets = append(targets, allColumnTargets(alias, ti.def.Columns)...)
 	}
-	rows, ecols, err := w.query(with + "SELECT " + quoteIdent(alias) + "._rowaddr" + proj + ret + oldProj + " FROM " + from + where)
+	from := append([]*sqlparse.Node{rangeVarNode(del.Relation)}, del.UsingClause...)
+	rows, ecols, err := w.queryTree(selectTree(del.WithClause, targets, from, del.WhereClause))
 	if err != nil {
 		return nil, err
 	}
 	var olds []*exec.Vec
-	if oldProj != "" {
+	if withOld {
 		k := len(rows) - len(ti.def.Columns)
 		rows, olds = rows[:k], rows[k:]
 		ecols = ecols[:k]
@@ -556,7 +489,7 @@ func (w *writer) delete(del *sqlparse.DeleteStmt) (*writeOut, error) {
 		return nil, err
 	}
 	out := &writeOut{tag: fmt.Sprintf("DELETE %d", len(addrs))}
-	if ret != "" {
+	if len(del.ReturningList) > 0 {
 		retRows := rows[1+len(refCols):]
 		out.cols = columns(ecols[1+len(refCols):])
 		cc := &cellCodec{m: pgtype.NewMap(), loc: w.s.location(), style: w.s.dateStyle()}

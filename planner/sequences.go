@@ -9,8 +9,11 @@ import (
 	"strings"
 	"sync"
 
+	"google.golang.org/protobuf/reflect/protoreflect"
+
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/graph"
+	"github.com/pggraph/pggraph/internal/sqlparse"
 	"github.com/pggraph/pggraph/objstore"
 	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/planner/ddl"
@@ -308,17 +311,44 @@ func (s *session) writeBase(ctx context.Context, _ exec.Catalog) (*catalog, *pen
 // call the default itself (exec evaluates nextval per row), where the
 // caller does not fill placeholders afterwards (ON CONFLICT DO UPDATE,
 // MERGE … UPDATE).
-func seqDefaultItems(td *exec.TableDef, items []string, seqCols []int) {
+func seqDefaultItems(td *exec.TableDef, items []*sqlparse.Node, seqCols []int) error {
 	for _, c := range seqCols {
-		items[c] = castTo(td.Columns[c].Default, td.Columns[c].Type)
+		n, err := castNode(td.Columns[c].Default, td.Columns[c].Type)
+		if err != nil {
+			return err
+		}
+		items[c] = n
 	}
+	return nil
 }
 
-// callsSequence reports SQL text that may call a sequence function (a
-// cheap over-approximation: the text mentions one).
-func callsSequence(sql string) bool {
-	l := strings.ToLower(sql)
-	return strings.Contains(l, "nextval") || strings.Contains(l, "setval")
+// callsSequenceNode reports an expression that may call a sequence
+// function (a cheap over-approximation: one of its names or strings
+// mentions one).
+func callsSequenceNode(n *sqlparse.Node) bool {
+	found := false
+	var walk func(protoreflect.Message)
+	walk = func(msg protoreflect.Message) {
+		msg.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+			switch {
+			case found:
+				return false
+			case fd.Kind() == protoreflect.StringKind && !fd.IsList() && !fd.IsMap():
+				l := strings.ToLower(v.String())
+				found = strings.Contains(l, "nextval") || strings.Contains(l, "setval")
+			case fd.Kind() != protoreflect.MessageKind || fd.IsMap():
+			case fd.IsList():
+				for i := 0; i < v.List().Len() && !found; i++ {
+					walk(v.List().Get(i).Message())
+				}
+			default:
+				walk(v.Message())
+			}
+			return !found
+		})
+	}
+	walk(n.ProtoReflect())
+	return found
 }
 
 // Sequences implements exec.SequenceCatalog for a snapshot: standalone

@@ -273,7 +273,12 @@ func (w *writer) checkRowValues(ti *tableInfo, rows []*exec.Vec, fill func()) er
 	rec = execRecord(rec)
 	eng := &exec.Engine{Catalog: w.v, MemoryLimit: w.s.memLimit}
 	for _, ck := range td.Checks {
-		i, err := eng.CheckViolation(w.ctx, w.s.execSession(), td, ck.Expr, rec)
+		// the stored definition, parsed once (nodeCache)
+		expr, err := cachedExpr(ck.Expr)
+		if err != nil {
+			return err
+		}
+		i, err := eng.CheckViolation(w.ctx, w.s.execSession(), td, expr, rec)
 		if err != nil {
 			return err
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/pggraph/pggraph/exec"
+	"github.com/pggraph/pggraph/internal/sqlparse"
 	"github.com/pggraph/pggraph/lance"
 	"github.com/pggraph/pggraph/objstore"
 )
@@ -114,7 +115,11 @@ func TestOverlayOverLanceAddresses(t *testing.T) {
 	td := &exec.TableDef{Name: "person", Columns: cols, PrimaryKey: []int{0}, Source: src}
 	ctx := context.Background()
 	// find the Lance addresses of ids 1..3 through the DML evaluator
-	addrs, err := eng.MatchAddresses(ctx, nil, td, "id BETWEEN 1 AND 3", nil)
+	where, err := sqlparse.Parse("SELECT id BETWEEN 1 AND 3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addrs, err := eng.MatchAddresses(ctx, nil, td, where.Stmts[0].Stmt.GetSelectStmt().TargetList[0].GetResTarget().Val, nil)
 	if err != nil || len(addrs) != 3 {
 		t.Fatalf("addresses: %v %v", addrs, err)
 	}
