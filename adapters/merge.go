@@ -275,7 +275,11 @@ func (w *mergeWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite) e
 		for _, c := range p.unsupported {
 			parts = append(parts, fmt.Sprintf("table %q %s", c.Table, c.Reason))
 		}
-		return protocol.Errorf(protocol.KindUnsupported, nil, "merge of %q into %q: %s is not supported", w.from, w.into, strings.Join(parts, "; "))
+		hint := ""
+		if len(p.unsupportedHints) > 0 {
+			hint = ". " + strings.Join(p.unsupportedHints, " ")
+		}
+		return protocol.Errorf(protocol.KindUnsupported, nil, "merge of %q into %q: %s is not supported%s", w.from, w.into, strings.Join(parts, "; "), hint)
 	}
 	if len(p.conflicts) > 0 {
 		sort.Slice(p.conflicts, func(i, j int) bool { return p.conflicts[i].Table < p.conflicts[j].Table })
@@ -313,6 +317,7 @@ type mergePlan struct {
 	rows               map[graph.TableKey]*MergedRows // replayed deltas (merge checks)
 	conflicts          []MergeConflict
 	unsupported        []MergeConflict // cases the merge cannot combine yet (0A000)
+	unsupportedHints   []string        // how to get out of them (sentences)
 	source             *graph.Snapshot
 	sb                 *graph.Snapshot // the source's base
 	rowConflicts       []RowConflict   // staging: rows both sides changed

@@ -369,6 +369,7 @@ func (p *mergePlan) mergeBoth(ctx context.Context, x bothSides) error {
 	if len(bk) == 0 || len(tk) == 0 || len(sk) == 0 {
 		p.unsupported = append(p.unsupported, MergeConflict{Table: name, Reason: fmt.Sprintf(
 			"re-columned on both %s and %s, and the table has no primary key to line its rows up by (row addresses do not survive a rewrite, and values differ in each side's columns): merging its rows", p.w.from, p.w.into)})
+		p.unsupportedHints = append(p.unsupportedHints, fmt.Sprintf("Re-column %q on one branch only (merged by value then), or give it a primary key before branching", name))
 		return nil
 	}
 	if fmt.Sprint(bk) != fmt.Sprint(sk) || fmt.Sprint(bk) != fmt.Sprint(tk) {
