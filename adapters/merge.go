@@ -198,6 +198,9 @@ type mergeWriter struct {
 	rows   map[graph.TableKey]*MergedRows
 	// staged is the staging run's outcome
 	stagedPlan *mergePlan
+	// stagedBoth: publishing, the incarnations staging wrote for tables
+	// re-columned on both sides, by stable id (merge_recolumn_both.go)
+	stagedBoth map[uint64]graph.TableEntry
 }
 
 func (w *mergeWriter) Kind() protocol.WriterKind { return BranchMerge }
@@ -248,7 +251,7 @@ func (w *mergeWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite) e
 	pw.Lineage.RecordMerge = sb.Commit.ID != source.Commit.ID
 	p := &mergePlan{w: w, pw: pw, target: target, targetLB: lanceBranchOf(w.into), sourceLB: lanceBranchOf(w.from),
 		staged: map[graph.TableKey]*lance.Staged{}, plans: map[graph.TableKey]*tableOps{}, rows: map[graph.TableKey]*MergedRows{},
-		source: source, sb: sb, recol: map[graph.TableKey]*recolumned{}, recolIDs: map[uint64]bool{}, both: map[uint64]bool{}}
+		source: source, sb: sb, recol: map[graph.TableKey]*recolumned{}, recolIDs: map[uint64]bool{}, both: map[uint64]bool{}, bothEntries: map[uint64]graph.TableEntry{}}
 	if err := p.recolumnedOnBoth(ctx, sb, tb); err != nil {
 		return err
 	}
@@ -272,7 +275,11 @@ func (w *mergeWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite) e
 		for _, c := range p.unsupported {
 			parts = append(parts, fmt.Sprintf("table %q %s", c.Table, c.Reason))
 		}
-		return protocol.Errorf(protocol.KindUnsupported, nil, "merge of %q into %q: %s is not supported", w.from, w.into, strings.Join(parts, "; "))
+		hint := ""
+		if len(p.unsupportedHints) > 0 {
+			hint = ". " + strings.Join(p.unsupportedHints, " ")
+		}
+		return protocol.Errorf(protocol.KindUnsupported, nil, "merge of %q into %q: %s is not supported%s", w.from, w.into, strings.Join(parts, "; "), hint)
 	}
 	if len(p.conflicts) > 0 {
 		sort.Slice(p.conflicts, func(i, j int) bool { return p.conflicts[i].Table < p.conflicts[j].Table })
@@ -310,6 +317,7 @@ type mergePlan struct {
 	rows               map[graph.TableKey]*MergedRows // replayed deltas (merge checks)
 	conflicts          []MergeConflict
 	unsupported        []MergeConflict // cases the merge cannot combine yet (0A000)
+	unsupportedHints   []string        // how to get out of them (sentences)
 	source             *graph.Snapshot
 	sb                 *graph.Snapshot // the source's base
 	rowConflicts       []RowConflict   // staging: rows both sides changed
@@ -319,8 +327,10 @@ type mergePlan struct {
 	recol    map[graph.TableKey]*recolumned
 	recolIDs map[uint64]bool
 	// both: the stable ids of tables re-columned on both sides, merged
-	// into a new incarnation (merge_recolumn_both.go)
-	both map[uint64]bool
+	// into a new incarnation (merge_recolumn_both.go); bothEntries those
+	// incarnations
+	both        map[uint64]bool
+	bothEntries map[uint64]graph.TableEntry
 }
 
 func (p *mergePlan) conflict(table, f string, a ...any) {

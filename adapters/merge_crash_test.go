@@ -133,6 +133,53 @@ func mergeShapes() []writeShape {
 			}
 			return err
 		}, before: seed, after: map[string][]int64{"a": {1, 2}, "b": {100, 101}, "c": {200}}, scratch: "a"},
+		// a staged merge of a table re-columned on both branches, its
+		// conflict resolved: main and x each add column w to c and set
+		// row 200's v differently (x also adds row 201 to c and a row to
+		// a); staging
+		// writes the merged incarnation (an unreferenced dataset until the
+		// merge commit registers it), the resolution takes x's row
+		{name: "publish-resolved-recolumned-both", run: func(ctx context.Context, t testing.TB, g *Graph) error {
+			if _, err := g.CreateBranch(ctx, "x", ""); err != nil {
+				return err
+			}
+			recolumn := func(branch, v string, ids ...int64) error {
+				_, err := g.Write(ctx, WriteOptions{Branch: branch}, func(ctx context.Context, s *Stage) error {
+					e, _ := s.Base().State.TableByName("c")
+					if err := s.ReplaceTable("c", addColumnW(e), wideRow(v, ids...)); err != nil {
+						return err
+					}
+					if branch == "x" {
+						return s.Insert("a", rowsOf(2))
+					}
+					return nil
+				})
+				return err
+			}
+			if err := recolumn("", "m", 200); err != nil {
+				return err
+			}
+			if err := recolumn("x", "x", 200, 201); err != nil {
+				return err
+			}
+			return publishResolved(ctx, t, g, "x", "")
+		}, before: seed, after: map[string][]int64{"a": {1, 2}, "b": {100, 101}, "c": {200, 201}}, scratch: "b"},
+	}
+}
+
+// wideRow yields (id, v, id*10) rows in wideSchema.
+func wideRow(v string, ids ...int64) Source {
+	return func() (array.RecordReader, error) {
+		b := array.NewRecordBuilder(memory.DefaultAllocator, wideSchema)
+		defer b.Release()
+		for _, id := range ids {
+			b.Field(0).(*array.Int64Builder).Append(id)
+			b.Field(1).(*array.StringBuilder).Append(v)
+			b.Field(2).(*array.Int64Builder).Append(id * 10)
+		}
+		rec := b.NewRecordBatch()
+		defer rec.Release()
+		return array.NewRecordReader(wideSchema, []arrow.RecordBatch{rec})
 	}
 }
 

@@ -42,7 +42,8 @@ import (
 // row, so a column both sides set differently, a row updated on one side
 // and deleted on the other, or a key added on both with different values
 // conflicts; the merge's strategy settles conflicts ('ours', 'theirs';
-// 'stop' stages them when the target's rows are the other side). The
+// 'stop' stages the target's version of each, in place when the
+// target's rows are the other side, else as a pending row). The
 // merge checks validate the merged result as for any merge. A table
 // without a primary key merges by value (merge_recolumn_keyless.go); one
 // whose primary key columns changed cannot line rows up and stays
@@ -316,9 +317,13 @@ func (p *mergePlan) mapDelta(ctx context.Context, side recolumnSide, base, src p
 	var added []arrow.RecordBatch
 	replayedWins := p.w.strategy == MergeTheirs && side.replayedIsSource || p.w.strategy == MergeOurs && !side.replayedIsSource
 	otherWins := p.w.strategy != "" && !replayedWins
-	// a 'stop' merge stages the conflicting rows when the target's rows
-	// are the other side (its rows stay addressable in its table)
-	stage := p.w.staging && side.replayedIsSource && p.w.strategy == ""
+	// a 'stop' merge stages the conflicting rows: with the target's rows
+	// on the other side its row stays (addressable in its table); with
+	// the target's changes replayed into the source's incarnation, the
+	// target's version is staged as a pending row (RowConflict.StagedRow)
+	// and ours/theirs swap
+	stage := p.w.staging && p.w.strategy == ""
+	oursReplayed := stage && !side.replayedIsSource
 	var conflicts []string
 	for _, k := range keys {
 		c := changes[k]
@@ -354,6 +359,21 @@ func (p *mergePlan) mapDelta(ctx context.Context, side recolumnSide, base, src p
 		}
 		var conflict string
 		rc := RowConflict{Table: side.table, Base: mb, Ours: o, Theirs: ms, OursAddr: otherAddr[k], StagedRow: -1}
+		if oursReplayed {
+			rc.Ours, rc.Theirs, rc.OursAddr = ms, o, 0
+		}
+		// stageOurs stages the target's version of a conflicting row
+		// replayed from the target: the other row goes, row (the
+		// target's row or its per-column merge) is a pending insert
+		stageOurs := func(row arrow.RecordBatch) {
+			if o != nil {
+				out.delKeys[k] = true
+			}
+			if row != nil {
+				rc.StagedRow = len(added)
+				added = append(added, row)
+			}
+		}
 		switch {
 		case c.b == nil: // added on the replayed side
 			if o == nil {
@@ -361,6 +381,9 @@ func (p *mergePlan) mapDelta(ctx context.Context, side recolumnSide, base, src p
 			} else if rowKey(o, 0, nil) != rowKey(ms, 0, nil) {
 				conflict = "added on both branches with different values"
 				rc.Columns = differing(o, ms)
+				if oursReplayed {
+					stageOurs(ms)
+				}
 			}
 		case c.s == nil: // deleted on the replayed side
 			if o == nil {
@@ -371,17 +394,29 @@ func (p *mergePlan) mapDelta(ctx context.Context, side recolumnSide, base, src p
 			} else {
 				conflict = fmt.Sprintf("deleted on %s but changed on %s", side.replayed, side.other)
 				rc.Columns = allColumns(o)
+				if oursReplayed {
+					stageOurs(nil)
+				}
 			}
 		default: // updated on the replayed side
 			if o == nil {
 				conflict = fmt.Sprintf("updated on %s but deleted on %s", side.replayed, side.other)
 				rc.Columns = allColumns(ms)
+				if oursReplayed {
+					stageOurs(ms)
+				}
 				break
 			}
 			merged, cols, pos := l.mergeRow(c.b, c.s, mb, ms, o)
 			if len(cols) > 0 {
 				conflict = fmt.Sprintf("column %s set differently on both branches", strings.Join(cols, ", "))
 				rc.Columns = pos
+				if oursReplayed {
+					// the per-column merge with the target's values where
+					// both set a column
+					stageOurs(withColumns(merged, ms, pos))
+					break
+				}
 				if stage && rowKey(merged, 0, nil) != rowKey(o, 0, nil) {
 					// staged as its per-column merge (the target's values
 					// where both set a column)
@@ -492,6 +527,19 @@ func (l *colLine) mergeRow(b, s, mb, ms, o arrow.RecordBatch) (arrow.RecordBatch
 		pos = append(pos, j)
 	}
 	return array.NewRecordBatch(l.to, arrs, 1), bad, pos
+}
+
+// withColumns is row r with the columns cols (positions) taken from w
+// (both of one schema).
+func withColumns(r, w arrow.RecordBatch, cols []int) arrow.RecordBatch {
+	arrs := make([]arrow.Array, r.NumCols())
+	for j := range arrs {
+		arrs[j] = r.Column(j)
+	}
+	for _, j := range cols {
+		arrs[j] = w.Column(j)
+	}
+	return array.NewRecordBatch(r.Schema(), arrs, 1)
 }
 
 // allColumns lists every column of a row (by position).

@@ -42,9 +42,15 @@ import (
 //     added on both with different values, conflicts (a column not in
 //     the base counts its DEFAULT as the base rows' value); 'ours' and
 //     'theirs' settle a conflict with that side's row whole (its missing
-//     columns their DEFAULT), as merge_recolumn.go does; 'stop' is not
-//     supported here (0A000: the staged rows would live in an
-//     incarnation the session cannot address).
+//     columns their DEFAULT), as merge_recolumn.go does; a staged merge
+//     ('stop') writes the merged incarnation during staging with the
+//     target's row for each conflict (for a row on both sides its
+//     per-column merge, the target's values where both set a column;
+//     none where the target deleted it), reports the conflicts with the
+//     staged rows addressed in that incarnation and the three versions
+//     in its columns (a column a side lacks as its DEFAULT), and
+//     PublishMerge registers that same incarnation with the session's
+//     row changes applied.
 //
 // New column ids are random (mutation.go), so columns two branches add
 // never share an id and later merges keep lining them up by id. The
@@ -321,9 +327,14 @@ func orderExtraColumns(extra json.RawMessage, cols []graph.ColumnDef) (json.RawM
 // incarnation (see above).
 func (p *mergePlan) mergeBoth(ctx context.Context, x bothSides) error {
 	name := x.tgt.Name
-	if p.w.staging || p.w.rows != nil {
-		p.unsupported = append(p.unsupported, MergeConflict{Table: name, Reason: fmt.Sprintf(
-			"re-columned on both %s and %s: a staged merge (strategy 'stop') of it", p.w.from, p.w.into)})
+	if p.w.rows != nil {
+		// publishing a staged merge: the incarnation staging wrote, the
+		// session's rows applied to it (publishRows)
+		e, ok := p.w.stagedBoth[x.tgt.ID]
+		if !ok {
+			return fmt.Errorf("adapters: table %q re-columned on both sides has no staged incarnation", name)
+		}
+		p.registerBoth(x, e)
 		return nil
 	}
 	var conflicts []string
@@ -358,6 +369,7 @@ func (p *mergePlan) mergeBoth(ctx context.Context, x bothSides) error {
 	if len(bk) == 0 || len(tk) == 0 || len(sk) == 0 {
 		p.unsupported = append(p.unsupported, MergeConflict{Table: name, Reason: fmt.Sprintf(
 			"re-columned on both %s and %s, and the table has no primary key to line its rows up by (row addresses do not survive a rewrite, and values differ in each side's columns): merging its rows", p.w.from, p.w.into)})
+		p.unsupportedHints = append(p.unsupportedHints, fmt.Sprintf("Re-column %q on one branch only (merged by value then), or give it a primary key before branching", name))
 		return nil
 	}
 	if fmt.Sprint(bk) != fmt.Sprint(sk) || fmt.Sprint(bk) != fmt.Sprint(tk) {
@@ -596,6 +608,9 @@ func (p *mergePlan) mergeBothRows(ctx context.Context, x bothSides, merged graph
 	}
 	sort.Strings(sorted)
 	ours, theirs := p.w.strategy == MergeOurs, p.w.strategy == MergeTheirs
+	// a staged merge ('stop') keeps conflicting rows as RowConflicts
+	stage := p.w.staging
+	var staged []bothConflict
 	var conflicts []string
 	var out [][]arrow.Array
 	keyText := func(row []arrow.Array) string {
@@ -646,6 +661,7 @@ func (p *mergePlan) mergeBothRows(ctx context.Context, x bothSides, merged graph
 			}
 		}
 		var row []arrow.Array
+		var badCols []int
 		conflict := ""
 		switch {
 		case b != nil && s == nil: // deleted on the source
@@ -685,6 +701,7 @@ func (p *mergePlan) mergeBothRows(ctx context.Context, x bothSides, merged graph
 				default:
 					row[j] = tv
 					bad = append(bad, fmt.Sprintf("%q", cols[j].def.Name))
+					badCols = append(badCols, j)
 				}
 			}
 			if len(bad) > 0 {
@@ -703,6 +720,23 @@ func (p *mergePlan) mergeBothRows(ctx context.Context, x bothSides, merged graph
 				row = t
 			case theirs:
 				row = s
+			case stage:
+				// the staged row: the target's (none where it deleted
+				// the row), for a row on both sides its per-column merge
+				// with the target's values where both set a column
+				bc := bothConflict{key: k, base: b, ours: t, theirs: s, staged: -1, cols: badCols}
+				if t == nil {
+					row = nil
+				} else {
+					bc.staged = len(out)
+				}
+				if s == nil || t == nil {
+					bc.cols = nil
+					for j := range cols {
+						bc.cols = append(bc.cols, j)
+					}
+				}
+				staged = append(staged, bc)
 			default:
 				conflicts = append(conflicts, fmt.Sprintf("row %s: %s", keyText(row), conflict))
 				continue
@@ -746,10 +780,99 @@ func (p *mergePlan) mergeBothRows(ctx context.Context, x bothSides, merged graph
 		return wrapStageErr(name, err)
 	}
 	merged.Version, merged.RowCount = ds.Version(), ds.CountRows()
+	p.registerBoth(x, merged)
+	if len(staged) > 0 {
+		return p.stageBothConflicts(ctx, merged, ds, to, pk, cols, staged, fill)
+	}
+	return nil
+}
+
+// registerBoth registers e, the merged incarnation of a table
+// re-columned on both sides, in place of the target's.
+func (p *mergePlan) registerBoth(x bothSides, e graph.TableEntry) {
 	p.pw.Delta.Tombstones = append(p.pw.Delta.Tombstones, x.tgt.Key())
 	p.pw.ReadSet.AddTable(p.target.State, x.tgt.Key(), false)
-	p.pw.Delta.Registrations = append(p.pw.Delta.Registrations, merged)
-	p.rows[merged.Key()] = &MergedRows{}
+	p.pw.Delta.Registrations = append(p.pw.Delta.Registrations, e)
+	p.pw.Delta.NextID = max(p.pw.Delta.NextID, e.Incarnation+1)
+	p.bothEntries[x.tgt.ID] = e
+	p.rows[e.Key()] = &MergedRows{}
+}
+
+// bothConflict is one row conflict of a staged merge of a table
+// re-columned on both sides: its key, the three sides' rows in the
+// merged columns (nil: no row; a column the side lacks nil), the
+// position among the merged rows of its staged row (-1: none, the
+// target deleted it) and the conflicting columns.
+type bothConflict struct {
+	key                string
+	base, ours, theirs []arrow.Array
+	staged             int
+	cols               []int
+}
+
+// stageBothConflicts reports a staged merge's row conflicts of a table
+// re-columned on both sides: the staged rows live in the merged
+// incarnation ds (written like an unstaged merge's), so each conflict's
+// staged row is addressed there (RowConflict.OursAddr); its base, ours
+// and theirs versions are shown in the merged columns, a column a side
+// lacks as its DEFAULT (the value that side's rows take in the merge).
+func (p *mergePlan) stageBothConflicts(ctx context.Context, merged graph.TableEntry, ds *lance.Dataset, to *arrow.Schema, pk []int,
+	cols []mergedColumn, staged []bothConflict, fill func([]arrow.Array) ([]arrow.Array, error)) error {
+	want := map[string]bool{}
+	for _, c := range staged {
+		if c.staged >= 0 {
+			want[c.key] = true
+		}
+	}
+	addrOf := map[string]uint64{}
+	if len(want) > 0 {
+		if err := forEachRow(ctx, ds, lance.ScanOptions{}, func(rec arrow.RecordBatch, i int, addr uint64) error {
+			key := make([]arrow.Array, len(cols))
+			for _, j := range pk {
+				key[j] = array.NewSlice(rec.Column(j), int64(i), int64(i+1))
+			}
+			if k := valuesKey(key, pk); want[k] {
+				addrOf[k] = addr
+			}
+			for _, j := range pk {
+				key[j].Release()
+			}
+			return nil
+		}); err != nil {
+			return err
+		}
+	}
+	record := func(row []arrow.Array) (arrow.RecordBatch, error) {
+		if row == nil {
+			return nil, nil
+		}
+		r, err := fill(row)
+		if err != nil {
+			return nil, err
+		}
+		return rowsRecord(to, [][]arrow.Array{r})
+	}
+	for _, c := range staged {
+		rc := RowConflict{Table: merged.Name, Columns: c.cols, StagedRow: -1}
+		var err error
+		if rc.Base, err = record(c.base); err != nil {
+			return err
+		}
+		if rc.Ours, err = record(c.ours); err != nil {
+			return err
+		}
+		if rc.Theirs, err = record(c.theirs); err != nil {
+			return err
+		}
+		if c.staged >= 0 {
+			a, ok := addrOf[c.key]
+			if !ok {
+				return fmt.Errorf("adapters: staged row of a conflict on %q missing from its merged incarnation", merged.Name)
+			}
+			rc.OursAddr = a
+		}
+		p.rowConflicts = append(p.rowConflicts, rc)
+	}
 	return nil
 }
 

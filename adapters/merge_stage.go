@@ -26,9 +26,12 @@ import (
 //     target's values where both set a column) — and every one is
 //     reported as a RowConflict with its base, target ("ours") and
 //     source ("theirs") versions and its conflicting columns. Table-level
-//     conflicts still refuse the merge (40001). Staging reads only: no
-//     Lance transaction is staged, nothing is written, so it adds no
-//     crash window.
+//     conflicts still refuse the merge (40001). Staging stages no Lance
+//     transaction and publishes nothing, so it adds no crash window; the
+//     one thing it writes is, for a table re-columned on both sides, the
+//     merged incarnation as a new dataset (merge_recolumn_both.go: the
+//     staged rows live there), unreferenced until PublishMerge registers
+//     it, which cleanup reclaims when the merge is abandoned.
 //   - PublishMerge publishes a staged merge with the caller's final rows
 //     per table (the staged deltas as the session changed them while
 //     resolving) as one merge commit: the same writer, effects, lineage
@@ -71,6 +74,9 @@ type StagedMerge struct {
 	Result *MergeResult
 	// Conflicts lists the rows both sides changed, by table and key.
 	Conflicts []RowConflict
+	// both are the incarnations staging wrote for tables re-columned on
+	// both sides (by stable id), registered as they are by PublishMerge
+	both map[uint64]graph.TableEntry
 }
 
 // StageMerge stages the merge of o.From into o.Into (see above);
@@ -95,7 +101,7 @@ func (g *Graph) StageMerge(ctx context.Context, o MergeOptions) (*StagedMerge, e
 		return nil, err
 	}
 	p := w.stagedPlan
-	return &StagedMerge{From: from, Into: into, Target: target, Source: source, Result: p.result(), Conflicts: p.rowConflicts}, nil
+	return &StagedMerge{From: from, Into: into, Target: target, Source: source, Result: p.result(), Conflicts: p.rowConflicts, both: p.bothEntries}, nil
 }
 
 // PublishMerge publishes sm with rows as each table's final row changes
@@ -109,7 +115,7 @@ func (g *Graph) PublishMerge(ctx context.Context, sm *StagedMerge, rows map[grap
 	if rows == nil {
 		rows = map[graph.TableKey]*MergedRows{}
 	}
-	w := &mergeWriter{g: g, from: sm.From, into: sm.Into, source: sm.Source, rows: rows,
+	w := &mergeWriter{g: g, from: sm.From, into: sm.Into, source: sm.Source, rows: rows, stagedBoth: sm.both,
 		staged: map[string]map[graph.TableKey]*lance.Staged{}, plans: map[string]map[graph.TableKey]*tableOps{}}
 	co := g.attribute(protocol.CommitOptions{Branch: sm.Into, Message: message, Strict: true, Base: sm.Target, CommitID: o.CommitID}, o.Actor, o.Application, o.Client)
 	return g.commit(ctx, w, co)

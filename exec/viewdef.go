@@ -623,6 +623,10 @@ var nonUnreserved = sync.OnceValue(func() map[string]bool {
 	return m
 })
 
+// QuoteIdent quotes an identifier as PostgreSQL's quote_ident does: bare
+// when it is lower case and not a keyword that needs quoting.
+func QuoteIdent(s string) string { return quoteIdentPG(s) }
+
 func quoteIdentPG(s string) string {
 	safe := s != ""
 	for i, r := range s {

@@ -118,10 +118,11 @@ func (s *session) lockingSelect(ctx context.Context, p *plan, params []any) (wir
 		tx.owner = &lockOwner{}
 	}
 	locks := &s.backend.rows
-	wait := s.lockWaitOf(sh.table)
+	wait := s.lockWaitOf(sh.table, nil)
 	wait.noWait, wait.skipLocked = sh.noWait, sh.skip
 	for round := 0; ; round++ {
 		base, err := s.txBase(ctx)
+		wait.relOID = s.lockWaitOf(sh.table, base).relOID
 		if err != nil {
 			return nil, true, err
 		}

@@ -145,3 +145,39 @@ func TestGraphDiffReadsOnlyChangedFragments(t *testing.T) {
 		t.Fatalf("the diff read %d data files of a table of %d+ fragments; want the changed ones (≤ 3)", read, fragments)
 	}
 }
+
+// TestGraphSchemaDiff: graph.schema_diff lists each schema change between
+// two refs as one row per object, in SQL terms: columns paired by column
+// id (a rename is one row), constraints, indexes and triggers by name,
+// tables by table id (added, dropped, renamed); the same ref has none.
+func TestGraphSchemaDiff(t *testing.T) {
+	ts := startServer(t, nil)
+	c := ts.connect(t, pgx.QueryExecModeSimpleProtocol)
+	const q = "select table_name, from_table_name, to_table_name, object_type, object_name, diff_type, from_definition, to_definition from graph.schema_diff('main', 'dev') order by table_name, object_type, object_name"
+	runScript(t, c, []step{
+		{sql: "create table acct (id int8 primary key, owner text, balance int4 not null default 0)"},
+		{sql: "create table gone (id int8 primary key)"},
+		{sql: "create table old (id int8)"},
+		{sql: "call graph.create_branch('dev')", tag: "CALL"},
+		{sql: "set graph.branch = 'dev'"},
+		{sql: "alter table acct rename column owner to holder"},
+		{sql: "alter table acct add column note text default 'n'"},
+		{sql: "alter table acct alter column balance type int8"},
+		{sql: "alter table acct add constraint positive check (balance >= 0)"},
+		{sql: "create index acct_holder on acct (holder)"},
+		{sql: "drop table gone"},
+		{sql: "alter table old rename to renamed"},
+		{sql: "create table fresh (k text)"},
+		{sql: "set graph.branch = 'main'"},
+		{sql: q, rows: "acct|acct|acct|column|balance|modified|balance integer NOT NULL DEFAULT 0|balance bigint NOT NULL DEFAULT 0;" +
+			"acct|acct|acct|column|holder|renamed|owner text|holder text;" +
+			"acct|acct|acct|column|note|added|<nil>|note text DEFAULT 'n'::text;" +
+			"acct|acct|acct|constraint|positive|added|<nil>|CHECK (balance >= 0);" +
+			"acct|acct|acct|index|acct_holder|added|<nil>|INDEX (holder);" +
+			"fresh|<nil>|fresh|table|fresh|added|<nil>|(k text);" +
+			"gone|gone|<nil>|table|gone|dropped|(id bigint NOT NULL)|<nil>;" +
+			"renamed|old|renamed|table|renamed|renamed|old|renamed"},
+		{sql: "select count(*) from graph.schema_diff('main', 'main')", rows: "0"},
+		{sql: "select * from graph.schema_diff('main')", code: "42883", msg: "graph.schema_diff takes 2 arguments"},
+	})
+}

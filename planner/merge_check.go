@@ -27,7 +27,9 @@ import (
 // update on table …", a target row whose parent the merge deletes
 // "update or delete on table … is still referenced"). One query per
 // constraint over the merged table: a merge costs a scan of what it
-// touches. Every view must still bind (checkMergedViews).
+// touches. Edge tables' out-degree bounds (graph.max_out, graph.min_out)
+// are checked as well (mergeCardinality). Every view must still bind
+// (checkMergedViews).
 func (b *Backend) checkMerge(ctx context.Context, m *adapters.MergeResult) error {
 	cat, err := buildCatalog(ctx, b.Graph.Root, m.Merged, nil, &b.tables)
 	if err != nil {
@@ -78,8 +80,67 @@ func (b *Backend) checkMerge(ctx context.Context, m *adapters.MergeResult) error
 				return err
 			}
 		}
+		if err := w.mergeCardinality(v.base.tables[n], changed, m); err != nil {
+			return err
+		}
 	}
 	return checkMergedViews(v, m)
+}
+
+// mergeCardinality checks an edge table's out-degree bounds
+// (graph.max_out, graph.min_out) on the merged result when the merge
+// changes the edge table or, for min_out, its source node table: each
+// branch may keep within a bound while their edges together exceed it
+// (or their deletions together go below it).
+func (w *writer) mergeCardinality(ti *tableInfo, changed map[string]bool, m *adapters.MergeResult) error {
+	if ti == nil || ti.meta == nil || ti.meta.Graph.Source == "" {
+		return nil
+	}
+	g, n := ti.meta.Graph, ti.def.Name
+	detail := fmt.Sprintf("graph.merge of %q into %q combines changes of both branches", m.From, m.Into)
+	sc := quoteIdent(g.Source)
+	if g.MaxOut != nil && changed[n] {
+		rows, _, err := w.query(fmt.Sprintf("SELECT %s, count(*) FROM %s GROUP BY %s HAVING count(*) > %d LIMIT 1", sc, quoteIdent(n), sc, *g.MaxOut))
+		if err != nil {
+			return err
+		}
+		if len(rows) == 2 && rows[0].N > 0 {
+			key, _ := exec.FormatText(rows[0], 0, w.s.location())
+			cnt, _ := exec.FormatText(rows[1], 0, w.s.location())
+			return wire.Errorf("23514", "edge table \"%s\" violates graph.max_out = %d", n, *g.MaxOut).
+				WithDetail(fmt.Sprintf("Source (%s)=(%s) has %s outgoing edges; %s.", g.Source, key, cnt, detail))
+		}
+	}
+	if g.MinOut == nil || *g.MinOut <= 0 {
+		return nil
+	}
+	src := slices.IndexFunc(ti.def.Columns, func(c exec.ColumnDef) bool { return c.Name == g.Source })
+	for _, fk := range ti.def.ForeignKeys {
+		if len(fk.Columns) != 1 || fk.Columns[0] != src || !changed[n] && !changed[fk.RefTable] {
+			continue
+		}
+		node, ok := w.v.base.tables[fk.RefTable]
+		if !ok {
+			continue
+		}
+		ref := refColumns(node.def, fk)
+		if len(ref) != 1 {
+			continue
+		}
+		rc := quoteIdent(node.def.Columns[ref[0]].Name)
+		rows, _, err := w.query(fmt.Sprintf("SELECT _n.%s, coalesce(_e.c, 0) FROM %s AS _n LEFT JOIN (SELECT %s AS s, count(*) AS c FROM %s GROUP BY %s) AS _e ON _e.s = _n.%s WHERE coalesce(_e.c, 0) < %d LIMIT 1",
+			rc, quoteIdent(node.def.Name), sc, quoteIdent(n), sc, rc, *g.MinOut))
+		if err != nil {
+			return err
+		}
+		if len(rows) == 2 && rows[0].N > 0 {
+			key, _ := exec.FormatText(rows[0], 0, w.s.location())
+			cnt, _ := exec.FormatText(rows[1], 0, w.s.location())
+			return wire.Errorf("23514", "edge table \"%s\" violates graph.min_out = %d", n, *g.MinOut).
+				WithDetail(fmt.Sprintf("Source (%s)=(%s) has %s outgoing edges; %s.", g.Source, key, cnt, detail))
+		}
+	}
+	return nil
 }
 
 // checkMergedViews binds every view of the merged catalog: a view one

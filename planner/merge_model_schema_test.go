@@ -75,7 +75,7 @@ func (m *schemaModel) String() string {
 // Outcomes of a modelled merge.
 const (
 	mergeClean          = iota
-	mergeRowConflict    // 40001, settled by 'ours' / 'theirs'
+	mergeRowConflict    // 40001, settled by 'ours' / 'theirs' / 'stop'
 	mergeSchemaConflict // 40001 for every strategy
 )
 
@@ -90,7 +90,10 @@ const (
 // a row one side deleted merges when the other left it as in the base
 // (in every column it has); anything else is a row conflict, which
 // strategy ("ours", "theirs") settles with that side's row whole (its
-// missing columns their DEFAULT).
+// missing columns their DEFAULT); "stop" is the staged result each
+// conflict keeps when its staged row is accepted as it is: the target's
+// row (none where it deleted the row), for a row both have its
+// per-column merge with the target's values where both set a column.
 func modelSchemaMerge(base, ours, theirs *schemaModel, strategy string) (*schemaModel, int) {
 	out := &schemaModel{rows: map[int]map[int]int{}}
 	schemaConflict := false
@@ -207,17 +210,23 @@ func modelSchemaMerge(base, ours, theirs *schemaModel, strategy string) (*schema
 					row[c.id] = sv
 				default:
 					ok = false
+					row[c.id] = ov
 				}
 			}
 		}
 		if !ok {
 			conflict = true
+			staged := row
 			row = nil
 			switch {
 			case strategy == "ours" && inO:
 				row = fill(o, ours)
 			case strategy == "theirs" && inS:
 				row = fill(s, theirs)
+			case strategy == "stop" && inO && inS:
+				row = staged
+			case strategy == "stop" && inO:
+				row = fill(o, ours)
 			}
 		}
 		if row != nil {
@@ -237,7 +246,9 @@ func modelSchemaMerge(base, ours, theirs *schemaModel, strategy string) (*schema
 // merge rounds (each round's base is the previous merge) — and checks
 // every merge against modelSchemaMerge: the merged columns (names and
 // order) and rows, a schema conflict refused for every strategy, a row
-// conflict refused and then settled with 'ours' or 'theirs'. A refused
+// conflict refused and then settled with 'ours' or 'theirs', or staged
+// with 'stop' (the staged rows checked in the transaction, accepted with
+// DELETE FROM graph.conflicts and committed). A refused
 // merge changes nothing. This covers merges with schema changes on
 // neither, one (merge_recolumn.go) or both sides
 // (merge_recolumn_both.go), after earlier such merges. Bounded; the
@@ -266,9 +277,14 @@ func TestMergeModelSchemaRandomized(t *testing.T) {
 			t.Fatalf("seed %d: %s: %v", seed, q, err)
 		}
 	}
+	var rowsOf func(table string) string
 	read := func(branch, table string) string {
 		t.Helper()
 		must("set graph.branch = '" + branch + "'")
+		return rowsOf(table)
+	}
+	rowsOf = func(table string) string {
+		t.Helper()
 		rows, err := c.Query(ctx, "select * from "+table+" order by k")
 		if err != nil {
 			t.Fatalf("seed %d: read %s: %v", seed, table, err)
@@ -402,9 +418,44 @@ func TestMergeModelSchemaRandomized(t *testing.T) {
 				if got := read("main", table); got != before {
 					fail("a refused merge changed main: %s, was %s", got, before)
 				}
-				strategy := []string{"ours", "theirs"}[rng.IntN(2)]
+				strategy := []string{"ours", "theirs", "stop", "stop"}[rng.IntN(4)]
 				must("set graph.branch = 'main'")
-				err = exec("call graph.merge('" + dev + "', strategy => '" + strategy + "')")
+				if strategy == "stop" && outcome == mergeRowConflict {
+					// staged: the staged rows are the model's, every
+					// conflict is listed; accepted as staged and committed
+					must("begin")
+					must("call graph.merge('" + dev + "', strategy => 'stop')")
+					want, _ = modelSchemaMerge(base, ours, theirs, strategy)
+					if got := rowsOf(table); got != want.String() {
+						must("rollback")
+						fail("staged %s, want %s", got, want)
+					}
+					var n int
+					if err := c.QueryRow(ctx, "select count(*) from graph.conflicts").Scan(&n); err != nil || n == 0 {
+						must("rollback")
+						fail("graph.conflicts lists %d rows (%v), want the conflicts", n, err)
+					}
+					must("delete from graph.conflicts")
+					err = exec("commit")
+					log = append(log, fmt.Sprintf("merge conflict (outcome %d), then stop: %d conflicts accepted as staged", outcome, n))
+					counts["row conflict staged"]++
+					if err != nil {
+						fail("commit of the staged merge: %v", err)
+					}
+					if got := read("main", table); got != want.String() {
+						fail("merged %s, want %s", got, want)
+					}
+					log = append(log, fmt.Sprintf("merged → %s", want))
+					ours, base = want, theirs.clone()
+					continue
+				}
+				if strategy == "stop" { // a schema conflict: refused when staging
+					must("begin")
+					err = exec("call graph.merge('" + dev + "', strategy => 'stop')")
+					must("rollback")
+				} else {
+					err = exec("call graph.merge('" + dev + "', strategy => '" + strategy + "')")
+				}
 				log = append(log, fmt.Sprintf("merge conflict (outcome %d), then %s", outcome, strategy))
 				if outcome == mergeSchemaConflict {
 					counts["schema conflict"]++

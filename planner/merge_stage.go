@@ -44,7 +44,7 @@ import (
 // with the transaction's final rows as one merge commit
 // (adapters.Graph.PublishMerge: strict, two parents, the merge checks
 // on the final rows) and is refused while a conflict is left; ROLLBACK
-// abandons it (staging wrote nothing). The transaction is strict like
+// abandons it (staging published nothing). The transaction is strict like
 // one with DDL: a commit on the target since staging fails COMMIT with
 // 40001. DDL and TRUNCATE are refused while a merge is staged (0A000).
 

@@ -23,6 +23,8 @@ import (
 //   - graph.diff(table, from, to): its rows added, deleted and updated
 //     between two refs (graph_diff.go);
 //   - graph.diff_summary(from, to): per table, what changed;
+//   - graph.schema_diff(from, to): per column, constraint, index and
+//     trigger, how its definition changed (graph_schema_diff.go);
 //   - graph.changes(since [, table]): the change feed (graph_changes.go).
 //
 // A ref is a branch name (its head), a commit id (searched in the
@@ -64,6 +66,12 @@ func (s *session) relationFunc(schema, name string, args []*string) (*exec.Table
 			return nil, true, wire.Errorf(pgerr.UndefinedFunction, "function graph.diff_summary takes 2 arguments (from, to), not %d", len(args))
 		}
 		td, err := s.graphDiffSummary(ctx, args[0], args[1])
+		return td, true, err
+	case "schema_diff":
+		if len(args) != 2 {
+			return nil, true, wire.Errorf("42883", "function graph.schema_diff takes 2 arguments (from, to), not %d", len(args))
+		}
+		td, err := s.graphSchemaDiff(ctx, args[0], args[1])
 		return td, true, err
 	}
 	return nil, false, nil

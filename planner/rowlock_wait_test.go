@@ -76,3 +76,48 @@ func TestRowLockWaitsDifferential(t *testing.T) {
 		}
 	}
 }
+
+// TestRowLockWaitRelationOnBranch: pg_locks.relation of a row-lock wait
+// names a table created off main (a random table id, its OID kept in its
+// entry) as it does any other: it equals the table's regclass.
+func TestRowLockWaitRelationOnBranch(t *testing.T) {
+	ts := startServer(t, nil)
+	ctx := context.Background()
+	setup, err := pgconn.Connect(ctx, ts.url("main"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer setup.Close(ctx)
+	if got := outcome(ctx, setup, "CALL graph.create_branch('dev')"); strings.Contains(got, "ERROR") {
+		t.Fatal(got)
+	}
+	var holder, waiter, watcher *pgconn.PgConn
+	for _, c := range []**pgconn.PgConn{&holder, &waiter, &watcher} {
+		conn, err := pgconn.Connect(ctx, ts.url("dev"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close(ctx)
+		*c = conn
+	}
+	for _, q := range []string{"CREATE TABLE acct (id int PRIMARY KEY, bal int)", "INSERT INTO acct VALUES (1, 100)"} {
+		if got := outcome(ctx, watcher, q); strings.Contains(got, "ERROR") {
+			t.Fatal(got)
+		}
+	}
+	outcome(ctx, holder, "BEGIN")
+	outcome(ctx, holder, "UPDATE acct SET bal = bal + 1 WHERE id = 1")
+	done := make(chan string, 1)
+	go func() { done <- outcome(ctx, waiter, "UPDATE acct SET bal = bal + 10 WHERE id = 1") }()
+	q := fmt.Sprintf("SELECT relation = 'acct'::regclass, relation, 'acct'::regclass::oid FROM pg_locks WHERE pid = %d AND locktype = 'tuple'", waiter.PID())
+	got := ""
+	for deadline := time.Now().Add(time.Minute); !strings.HasPrefix(got, "SELECT 1\n  t") && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+		got = outcome(ctx, watcher, q)
+	}
+	outcome(ctx, holder, "COMMIT")
+	<-done
+	if !strings.HasPrefix(got, "SELECT 1\n  t") {
+		t.Fatalf("the waiter's tuple lock on a branch-created table: %q, want its relation to be acct's OID", got)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/pggraph/pggraph/graph"
 	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/wire"
 )
@@ -66,6 +67,7 @@ type lockOwner struct {
 	pid       int32
 	xid       uint32
 	waitKey   string
+	waitRel   uint32 // pg_class OID of the waited row's table
 	waitMode  lockMode
 	waitStart time.Time
 	// queued are the rows it took after waiting for them (lockWait.queue,
@@ -306,6 +308,28 @@ type lockWait struct {
 	queue    bool
 	relation string // for messages
 	pid      int32  // the session's process id (pg_locks)
+	// relOID is the pg_class OID of a table by id in the session's
+	// snapshot (nil or 0: derive it from the id); a table created off
+	// main keeps its OID in its entry (graph.TableEntry.OID)
+	relOID func(id uint64) uint32
+}
+
+// relationOf is the OID pg_locks shows for a wait on lock key k.
+func (w lockWait) relationOf(k string) uint32 {
+	t := tableOfKey(k)
+	if len(t) < 8 {
+		return 0
+	}
+	id := binary.BigEndian.Uint64([]byte(t[len(t)-8:]))
+	if w.relOID != nil {
+		if o := w.relOID(id); o != 0 {
+			return o
+		}
+	}
+	if id&graph.BranchID != 0 {
+		return 0 // not derivable from a random id
+	}
+	return uint32(firstUserOID + id)
 }
 
 // conflicting reports whether o may not take l in mode m.
@@ -445,7 +469,7 @@ func (rl *rowLocks) acquire(ctx context.Context, o *lockOwner, keys []string, m 
 					WithDetail("Two transactions wait for rows of relation \"" + w.relation + "\" each of them has locked.").
 					WithHint("See server log for query details.")
 			}
-			ch := rl.waitFor(o, l, holder, k, m)
+			ch := rl.waitFor(o, l, holder, k, m, w.relationOf(k))
 			rl.mu.Unlock()
 			if !w.queue {
 				return taken, nil, true, rl.wait(ctx, o, ch, w.timeout)

@@ -277,15 +277,15 @@ func (rl *rowLocks) acquireBulk(ctx context.Context, o *lockOwner, r bulkReq, m 
 	if lk == "" {
 		lk = r.space // pg_locks names the table
 	}
-	ch := rl.waitFor(o, l, holder, lk, m)
+	ch := rl.waitFor(o, l, holder, lk, m, w.relationOf(lk))
 	rl.mu.Unlock()
 	return nil, true, rl.wait(ctx, o, ch, w.timeout)
 }
 
 // waitFor records that o waits (for lock l, or for holder's bulk sets)
 // and returns the channel closed when it may look again (rl.mu held).
-func (rl *rowLocks) waitFor(o *lockOwner, l *rowLock, holder *lockOwner, k string, m lockMode) chan struct{} {
-	o.waiting, o.waitingOwner, o.waitKey, o.waitMode, o.waitStart = l, holder, k, m, time.Now()
+func (rl *rowLocks) waitFor(o *lockOwner, l *rowLock, holder *lockOwner, k string, m lockMode, rel uint32) chan struct{} {
+	o.waiting, o.waitingOwner, o.waitKey, o.waitMode, o.waitStart, o.waitRel = l, holder, k, m, time.Now(), rel
 	if rl.waiters == nil {
 		rl.waiters = map[*lockOwner]bool{}
 	}
@@ -319,7 +319,7 @@ func (rl *rowLocks) wait(ctx context.Context, o *lockOwner, ch chan struct{}, ti
 	}
 	observe.RowLockWait(outcome, time.Since(t0))
 	rl.mu.Lock()
-	o.waiting, o.waitingOwner, o.waitKey = nil, nil, ""
+	o.waiting, o.waitingOwner, o.waitKey, o.waitRel = nil, nil, "", 0
 	delete(rl.waiters, o)
 	rl.mu.Unlock()
 	return err

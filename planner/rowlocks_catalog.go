@@ -1,10 +1,7 @@
 package planner
 
 import (
-	"encoding/binary"
-
 	"github.com/pggraph/pggraph/exec"
-	"github.com/pggraph/pggraph/graph"
 )
 
 // What pg_locks, pg_stat_activity and pg_blocking_pids show of the row
@@ -70,13 +67,7 @@ func (rl *rowLocks) holds() []exec.RowLockHold {
 		h := exec.RowLockHold{PID: o.pid, XID: o.xid}
 		if o.waiting != nil || o.waitingOwner != nil {
 			h.Waiting, h.WaitStart = true, o.waitStart
-			if t := tableOfKey(o.waitKey); len(t) >= 8 {
-				// a table created off main has a random id and its OID in
-				// its entry (graph.BranchID), not derivable here: left 0
-				if id := binary.BigEndian.Uint64([]byte(t[len(t)-8:])); id&graph.BranchID == 0 {
-					h.Relation = uint32(firstUserOID + id)
-				}
-			}
+			h.Relation = o.waitRel // lockWait.relationOf
 			if o.waiting != nil {
 				for b, m := range o.waiting.holders {
 					if b != o && lockConflicts(m, o.waitMode) {

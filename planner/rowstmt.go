@@ -193,7 +193,7 @@ func (s *session) acquireDelta(ctx context.Context, owner *lockOwner, d *pending
 		return nil, nil, false, err
 	}
 	reqs = append(reqs, fk...)
-	w := s.lockWaitOf(deltaRelation(d))
+	w := s.lockWaitOf(deltaRelation(d), base)
 	w.queue = queue
 	for i := 0; i < len(reqs); {
 		if b := reqs[i].bulk; b != nil {
@@ -220,9 +220,21 @@ func (s *session) acquireDelta(ctx context.Context, owner *lockOwner, d *pending
 	return taken, shared, false, nil
 }
 
-// lockWaitOf is the session's lock_timeout for an acquisition.
-func (s *session) lockWaitOf(relation string) lockWait {
+// lockWaitOf is the session's lock_timeout for an acquisition on base
+// (the tables' OIDs pg_locks shows; nil: derived from their ids).
+func (s *session) lockWaitOf(relation string, base *catalog) lockWait {
 	w := lockWait{relation: relation, pid: int32(s.info.ProcessID)}
+	if base != nil && base.sn != nil {
+		st := base.sn.State
+		w.relOID = func(id uint64) uint32 {
+			for _, e := range st.Tables {
+				if e.ID == id && e.State == graph.Live {
+					return e.RelOID()
+				}
+			}
+			return 0
+		}
+	}
 	if s.info.Settings != nil {
 		w.timeout = s.info.Settings.Duration("lock_timeout")
 	}
@@ -408,7 +420,7 @@ func (s *session) lockMoved(ctx context.Context, owner *lockOwner, d *pendingSta
 		if len(keys) == 0 {
 			continue
 		}
-		got, _, w, err := s.backend.rows.acquire(ctx, owner, keys, mode, s.lockWaitOf(name))
+		got, _, w, err := s.backend.rows.acquire(ctx, owner, keys, mode, s.lockWaitOf(name, head))
 		taken = append(taken, got...)
 		if err != nil || w {
 			return taken, w, err

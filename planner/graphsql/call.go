@@ -45,9 +45,10 @@ func graphFunc(fc *sqlparse.FuncCall) (string, bool) {
 }
 
 // RelationFunctions are the graph functions that are relations read in
-// FROM by ordinary queries (graph.at, graph.diff, graph.diff_summary;
+// FROM by ordinary queries (graph.at, graph.diff, graph.diff_summary,
+// graph.schema_diff, graph.changes;
 // the planner's exec.RelationFunc), not procedures.
-var RelationFunctions = map[string]bool{"at": true, "diff": true, "diff_summary": true, "changes": true}
+var RelationFunctions = map[string]bool{"at": true, "diff": true, "diff_summary": true, "schema_diff": true, "changes": true}
 
 // IsGraphCall reports whether a raw statement calls a graph procedure:
 // CALL graph.f(…), or a SELECT whose target list or FROM list has a

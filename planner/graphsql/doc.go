@@ -31,7 +31,8 @@
 // Parse recognizes, from the pg_query parse tree, CALL graph.f(…),
 // SELECT graph.f(…) [AS c] and SELECT {* | t.* | c | t.c} FROM
 // graph.f(…) [AS t[(c)]]; anything else around a graph call is 0A000.
-// graph.at, graph.diff, graph.diff_summary and graph.changes are not
+// graph.at, graph.diff, graph.diff_summary, graph.schema_diff and
+// graph.changes are not
 // procedures but relations the executor reads (RelationFunctions;
 // planner/relfuncs.go). graph.conflicts (conflicts.go) is empty here; the
 // session's view of a transaction with a staged merge lists its

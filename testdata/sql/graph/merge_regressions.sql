@@ -131,3 +131,26 @@ DELETE FROM graph.conflicts;
 COMMIT;
 SELECT src, dst, since FROM knows WHERE dst = 5 ORDER BY src;
 SELECT id, age FROM people WHERE id = 6;
+-- edge cardinality bounds are checked on the merged result: each branch
+-- keeps within graph.max_out = 2 (and graph.min_out = 1), together they
+-- do not
+CREATE TABLE node (id int8 PRIMARY KEY);
+CREATE TABLE link (src int8 NOT NULL REFERENCES node (id), dst int8 NOT NULL REFERENCES node (id))
+  WITH (graph.kind = edge, graph.max_out = 2, graph.min_out = 1);
+BEGIN;
+INSERT INTO node VALUES (1), (2), (3), (4);
+INSERT INTO link VALUES (1, 2), (2, 1), (3, 1), (3, 2), (4, 1);
+COMMIT;
+CALL graph.create_branch('card');
+SET graph.branch = 'card';
+INSERT INTO link VALUES (1, 3);
+DELETE FROM link WHERE src = 3 AND dst = 1;
+SET graph.branch = 'main';
+INSERT INTO link VALUES (1, 4);
+DELETE FROM link WHERE src = 3 AND dst = 2;
+CALL graph.merge('card');
+DELETE FROM link WHERE src = 1 AND dst = 4;
+CALL graph.merge('card');
+INSERT INTO link VALUES (3, 4);
+CALL graph.merge('card');
+SELECT src, dst FROM link ORDER BY src, dst;

@@ -65,3 +65,26 @@ ALTER TABLE acct DROP CONSTRAINT positive;
 ALTER TABLE acct ADD CONSTRAINT positive CHECK (balance > -10);
 SET graph.branch = 'main';
 CALL graph.merge('b6');
+-- the source re-columned, main changed the same rows: 'stop' stages
+-- main's version of each conflicting row in the source's columns (row 1
+-- keeps b7's tier, the column only b7 changed)
+CALL graph.create_branch('b7');
+SET graph.branch = 'b7';
+ALTER TABLE acct ADD COLUMN tier int4 DEFAULT 1;
+UPDATE acct SET holder = 'b7-ada', tier = 2 WHERE id = 1;
+UPDATE acct SET balance = 77 WHERE id = 2;
+DELETE FROM acct WHERE id = 4;
+SET graph.branch = 'main';
+UPDATE acct SET holder = 'main-ada' WHERE id = 1;
+DELETE FROM acct WHERE id = 2;
+UPDATE acct SET balance = 44 WHERE id = 4;
+CALL graph.merge('b7');
+BEGIN;
+CALL graph.merge('b7', strategy => 'stop');
+SELECT id, holder, balance, tier FROM acct ORDER BY id;
+SELECT key, kind, columns, ours->>'holder' AS ours, theirs->>'holder' AS theirs, ours->>'tier' AS ours_tier
+  FROM graph.conflicts ORDER BY id;
+UPDATE acct SET holder = 'Ada' WHERE id = 1;
+DELETE FROM graph.conflicts WHERE key->>'id' IN ('2', '4');
+COMMIT;
+SELECT id, holder, balance, tier FROM acct ORDER BY id;

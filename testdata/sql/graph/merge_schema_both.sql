@@ -74,8 +74,44 @@ ALTER TABLE acct ADD COLUMN v int4;
 UPDATE acct SET holder = 'Ada L.' WHERE id = 1;
 SET graph.branch = 'main';
 CALL graph.merge('b5');
-BEGIN;
-CALL graph.merge('b5', strategy => 'stop');
-ROLLBACK;
 CALL graph.merge('b5', strategy => 'theirs');
 SELECT id, holder, w, v FROM acct WHERE id = 1;
+-- … or staged ('stop') and resolved in SQL: the staged table has both
+-- sides' columns; conflicts show each side's row in them (a column a
+-- side lacks as its DEFAULT). Row 1: both set holder (v merged from b6);
+-- row 2: deleted on main, updated on b6; row 4: updated on main,
+-- deleted on b6; row 7: added on both with different values.
+CALL graph.create_branch('b6');
+ALTER TABLE acct ADD COLUMN m text DEFAULT 'dm';
+UPDATE acct SET holder = 'main1' WHERE id = 1;
+DELETE FROM acct WHERE id = 2;
+UPDATE acct SET balance = 44 WHERE id = 4;
+INSERT INTO acct (id, holder, balance) VALUES (7, 'main7', 7);
+SET graph.branch = 'b6';
+ALTER TABLE acct ADD COLUMN b text DEFAULT 'db';
+UPDATE acct SET holder = 'b6one', v = 11 WHERE id = 1;
+UPDATE acct SET balance = 22 WHERE id = 2;
+DELETE FROM acct WHERE id = 4;
+INSERT INTO acct (id, holder, balance) VALUES (7, 'b6seven', 7);
+UPDATE acct SET b = 'b6' WHERE id = 5;
+SET graph.branch = 'main';
+BEGIN;
+CALL graph.merge('b6', strategy => 'stop');
+SELECT id, holder, balance, v, m, b FROM acct ORDER BY id;
+SELECT id, kind, key, columns, ours->>'holder' AS ours_holder, theirs->>'holder' AS theirs_holder,
+  ours->>'b' AS ours_b, theirs->>'m' AS theirs_m FROM graph.conflicts ORDER BY id;
+COMMIT;
+BEGIN;
+CALL graph.merge('b6', strategy => 'stop');
+-- take b6's holder for rows 1 and 7; keep main's deletion of row 2 and
+-- its updated row 4 (DELETE FROM graph.conflicts keeps the staged rows)
+UPDATE acct a SET holder = c.theirs->>'holder' FROM graph.conflicts c
+  WHERE c.key->>'id' = '1' AND a.id = 1;
+DELETE FROM graph.conflicts WHERE key->>'id' IN ('2', '4');
+UPDATE acct a SET holder = c.theirs->>'holder' FROM graph.conflicts c
+  WHERE c.key->>'id' = '7' AND a.id = 7;
+SELECT count(*) AS open_conflicts FROM graph.conflicts;
+COMMIT;
+SELECT id, holder, balance, v, m, b FROM acct ORDER BY id;
+SELECT cardinality(parents) AS parents FROM graph.commits ORDER BY manifest_version DESC LIMIT 1;
+SELECT graph.merge('b6') AS nothing;
