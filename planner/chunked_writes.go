@@ -47,20 +47,34 @@ func (v *view) snapshot() *view {
 //
 // The target's own pending rows are changed too (updateChunks).
 func (w *writer) updateChunked(ti *tableInfo, up *sqlparse.UpdateStmt, assigned map[int]bool) bool {
-	if w.describe || len(up.ReturningList) > 0 {
+	if w.describe {
 		return false
 	}
+	if len(up.ReturningList) > 0 {
+		return w.heldBecause("it has RETURNING", "Return fewer rows (a narrower WHERE), or UPDATE without RETURNING")
+	}
 	if p := w.v.pend.tables[ti.def.Name]; p != nil && p.mode != modeRows {
-		return false
+		return w.heldBecause("its table was created, truncated or altered in this transaction", "Commit the transaction's schema change first")
 	}
 	w.assigned, w.assignedTable = assigned, ti.def.Name
 	defer func() { w.assigned = nil }()
 	for _, uk := range uniqueKeys(ti.def) {
 		if !w.keepsAll(ti.def, uk.cols) {
-			return false
+			return w.heldBecause("it assigns a column of unique key \""+uk.name+"\"", "Update fewer rows per statement (a narrower WHERE, for example a key range)")
 		}
 	}
-	return w.keepsReferenced(ti)
+	if !w.keepsReferenced(ti) {
+		return w.heldBecause("it assigns a column another table's foreign key references", "Update fewer rows per statement (a narrower WHERE, for example a key range)")
+	}
+	return true
+}
+
+// heldBecause records why the running statement holds all its new rows
+// in memory (checkPendingBudget names it in its 53200) and reports the
+// statement not chunked.
+func (w *writer) heldBecause(why, hint string) bool {
+	w.heldWhy, w.heldHint = why, hint
+	return false
 }
 
 // updateChunks is the state of a chunked UPDATE across its chunks. The
@@ -152,24 +166,34 @@ func (u *updateChunks) notUpdatedYet(w *writer, ti *tableInfo, rows []*exec.Vec)
 // A row matched again in a later chunk is found in the target's pending
 // delete set (21000, as within a chunk).
 func (w *writer) mergeChunked(ti *tableInfo, m *sqlparse.MergeStmt, assigned map[int]bool, cmds map[sqlparse.CmdType]bool) bool {
-	if w.describe || len(m.ReturningList) > 0 {
+	if w.describe {
 		return false
+	}
+	const split = "Merge fewer rows per statement (restrict the source, for example to a key range)"
+	if len(m.ReturningList) > 0 {
+		return w.heldBecause("it has RETURNING", split+", or MERGE without RETURNING")
 	}
 	if p := w.v.pend.tables[ti.def.Name]; p != nil && (p.mode != modeRows || len(p.inserts) > 0) {
-		return false
+		return w.heldBecause("its target has rows inserted or changed earlier in this transaction", split+", or commit the transaction's earlier changes of the target first")
 	}
 	keys := uniqueKeys(ti.def)
-	if cmds[sqlparse.CmdType_CMD_DELETE] && ((cmds[sqlparse.CmdType_CMD_INSERT] && len(keys) > 0) || len(w.referencedCols(ti.def.Name)) > 0) {
-		return false
+	if cmds[sqlparse.CmdType_CMD_DELETE] && cmds[sqlparse.CmdType_CMD_INSERT] && len(keys) > 0 {
+		return w.heldBecause("it both deletes and inserts rows of a table with a unique key", split+", or run the DELETE and INSERT actions as separate statements")
+	}
+	if cmds[sqlparse.CmdType_CMD_DELETE] && len(w.referencedCols(ti.def.Name)) > 0 {
+		return w.heldBecause("it deletes rows of a table another table's foreign key references", split)
 	}
 	w.assigned, w.assignedTable = assigned, ti.def.Name
 	defer func() { w.assigned = nil }()
 	for _, uk := range keys {
 		if !w.keepsAll(ti.def, uk.cols) {
-			return false
+			return w.heldBecause("its UPDATE assigns a column of unique key \""+uk.name+"\"", split)
 		}
 	}
-	return w.keepsReferenced(ti)
+	if !w.keepsReferenced(ti) {
+		return w.heldBecause("its UPDATE assigns a column another table's foreign key references", split)
+	}
+	return true
 }
 
 // mergeChunksAfterFirst counts the chunks MERGE statements added after

@@ -350,6 +350,14 @@ type writer struct {
 	// validators skip keys it leaves alone
 	assigned      map[int]bool
 	assignedTable string
+	// conflictFrom: while an INSERT … ON CONFLICT runs, the position of
+	// its target's first pending row the statement added (its chunks'
+	// rows and updated versions follow the rows from before it); a
+	// later chunk's proposal hitting one is DO UPDATE's 21000
+	conflictFrom uint64
+	// heldWhy and heldHint: why the running statement holds all its new
+	// rows in memory (not chunked) and what to do instead, for its 53200
+	heldWhy, heldHint string
 	// cascading is the foreign key (table "\x00" constraint) whose
 	// referencing rows an ON UPDATE CASCADE is rewriting: their new keys
 	// are the referenced rows' new keys, which join the pending state
