@@ -1,12 +1,13 @@
 package planner
 
 import (
-	"fmt"
+	"context"
 	"sync/atomic"
+
+	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/internal/sqlparse"
-	"github.com/pggraph/pggraph/wire"
 )
 
 // Chunked writes. A big INSERT … SELECT or UPDATE joins the pending
@@ -204,32 +205,83 @@ var mergeChunksAfterFirst atomic.Int64
 // their first (tests: the chunked path ran).
 var updateChunksAfterFirst atomic.Int64
 
-// holdReturning keeps a chunk's RETURNING rows until the statement ends
-// (the client gets them with its command tag). A chunked statement holds
-// one chunk of new rows but every row it returns, so those are counted
-// against the session memory limit: past it the statement fails with
-// 53200 rather than taking the process's memory.
-func (w *writer) holdReturning(out *writeOut, rows [][]any) error {
-	for _, r := range rows {
-		out.held += 24 * int64(len(r))
-		for _, v := range r {
-			switch x := v.(type) {
-			case string:
-				out.held += int64(len(x))
-			case []byte:
-				out.held += int64(len(x))
-			case vecCell: // the value stays in its chunk's vector
-				if x.i < len(x.v.S) {
-					out.held += int64(len(x.v.S[x.i])) + 16
-				}
-			}
+// holdReturning keeps a chunk's RETURNING rows (column vectors) until
+// the statement ends (the client gets them with its command tag, as
+// PostgreSQL sends a RETURNING statement's rows from a tuplestore once
+// it completed). A chunked statement holds one chunk of new rows but
+// every row it returns: past the staging threshold (a quarter of the
+// session memory limit, at most 64 MB) the rows go to a spill file
+// (exec.SpillFile, in --temp-dir) and are read back as the client is
+// sent them (spilledResult), so a RETURNING of any size is bounded by
+// disk, not memory.
+func (w *writer) holdReturning(out *writeOut, vecs []*exec.Vec) error {
+	if len(vecs) == 0 || vecs[0].N == 0 {
+		return nil
+	}
+	b := &exec.Batch{N: vecs[0].N, Cols: vecs}
+	size := exec.BatchBytes(b)
+	if out.cc == nil {
+		out.cc = &cellCodec{m: pgtype.NewMap(), loc: w.s.location(), style: w.s.dateStyle()}
+	}
+	if out.spill == nil && out.held+size <= stagedSpillBytes(w.s.memLimit) {
+		out.held += size
+		for i := 0; i < b.N; i++ {
+			out.rows = append(out.rows, out.cc.row(vecs, i))
+		}
+		return nil
+	}
+	if out.spill == nil {
+		f, err := exec.NewSpillFile()
+		if err != nil {
+			return toWire(err)
+		}
+		out.spill = f // closed by the result, else its descriptor by the GC
+	}
+	returningChunksSpilled.Add(1)
+	return toWire(out.spill.Write(b))
+}
+
+// returningChunksSpilled counts the RETURNING chunks written to spill
+// files (tests: the spilled path ran).
+var returningChunksSpilled atomic.Int64
+
+// spilledResult is a RETURNING result whose later rows are in a spill
+// file: the rows held in memory first, then the file's batches, each
+// converted as the client is sent it.
+type spilledResult struct {
+	rowsResult
+	spill   *exec.SpillFile
+	cc      *cellCodec
+	rewound bool
+	b       *exec.Batch
+	bi      int
+}
+
+func (r *spilledResult) Next(ctx context.Context) ([]any, bool, error) {
+	if row, ok, err := r.rowsResult.Next(ctx); ok || err != nil {
+		return row, ok, err
+	}
+	if !r.rewound {
+		r.rewound = true
+		if err := r.spill.Rewind(); err != nil {
+			return nil, false, toWire(err)
 		}
 	}
-	if lim := w.s.memLimit; lim > 0 && out.held > lim {
-		return wire.Errorf("53200", "out of memory").
-			WithDetail(fmt.Sprintf("the statement's RETURNING rows exceed the session memory limit (%d bytes)", lim)).
-			WithHint("Return fewer rows or columns, or split the statement.")
+	for r.b == nil || r.bi >= r.b.N {
+		b, err := r.spill.Read()
+		if err != nil {
+			return nil, false, toWire(err)
+		}
+		if b == nil {
+			return nil, false, nil
+		}
+		r.b, r.bi = b, 0
 	}
-	out.rows = append(out.rows, rows...)
+	r.bi++
+	return r.cc.row(r.b.Cols, r.bi-1), true, nil
+}
+
+func (r *spilledResult) Close() error {
+	r.spill.Close()
 	return nil
 }

@@ -25,6 +25,10 @@ type writeOut struct {
 	cols []wire.Column
 	rows [][]any
 	held int64 // estimated bytes of rows (holdReturning)
+	// spill holds the RETURNING rows after rows once they pass the
+	// statement's share of memory (holdReturning), cc converts them
+	spill *exec.SpillFile
+	cc    *cellCodec
 }
 
 // stmtName is the statement's name in messages ("INSERT", …).
@@ -683,6 +687,21 @@ func (w *writer) returning(ti *tableInfo, alias string, list []*sqlparse.Node, r
 
 // returningWith is returning with MERGE's per-row action (merge_action()).
 func (w *writer) returningWith(ti *tableInfo, alias string, list []*sqlparse.Node, rows []*exec.Vec, actions []string) ([]wire.Column, [][]any, error) {
+	wcols, vecs, err := w.returningVecs(ti, alias, list, rows, actions)
+	if err != nil || len(vecs) == 0 {
+		return wcols, nil, err
+	}
+	n := vecs[0].N
+	out := make([][]any, n)
+	cc := &cellCodec{m: pgtype.NewMap(), loc: w.s.location(), style: w.s.dateStyle()}
+	for i := 0; i < n; i++ {
+		out[i] = cc.row(vecs, i)
+	}
+	return wcols, out, nil
+}
+
+// returningVecs is returningWith's rows as column vectors.
+func (w *writer) returningVecs(ti *tableInfo, alias string, list []*sqlparse.Node, rows []*exec.Vec, actions []string) ([]wire.Column, []*exec.Vec, error) {
 	if len(list) == 0 {
 		return nil, nil, nil
 	}
@@ -713,21 +732,7 @@ func (w *writer) returningWith(ti *tableInfo, alias string, list []*sqlparse.Nod
 	if err != nil {
 		return nil, nil, err
 	}
-	wcols := columns(ecols)
-	if len(vecs) == 0 {
-		return wcols, nil, nil
-	}
-	n := vecs[0].N
-	out := make([][]any, n)
-	cc := &cellCodec{m: pgtype.NewMap(), loc: w.s.location(), style: w.s.dateStyle()}
-	for i := 0; i < n; i++ {
-		row := make([]any, len(vecs))
-		for c, v := range vecs {
-			row[c] = cc.value(v, i)
-		}
-		out[i] = row
-	}
-	return wcols, out, nil
+	return columns(ecols), vecs, nil
 }
 
 // emptyVecs returns zero-row vectors for a table's columns.
@@ -761,6 +766,9 @@ func appendVecs(a, b []*exec.Vec) []*exec.Vec {
 }
 
 func (o *writeOut) result() wire.Result {
+	if o.spill != nil {
+		return &spilledResult{rowsResult: rowsResult{cols: o.cols, rows: o.rows, tag: o.tag}, spill: o.spill, cc: o.cc}
+	}
 	return &rowsResult{cols: o.cols, rows: o.rows, tag: o.tag}
 }
 

@@ -76,7 +76,9 @@
 // query reading a snapshot of the pending state from before the
 // statement (chunked_writes.go), so one statement is staged like a
 // transaction; a statement that cannot stream says why in its 53200
-// (writer.heldWhy). The COMMIT's checks against concurrent commits read
+// (writer.heldWhy). An INSERT's RETURNING rows past the staging
+// threshold go to a spill file read back as they are sent
+// (holdReturning). The COMMIT's checks against concurrent commits read
 // only the key columns of staged rows (pendingColumns). Serial and identity
 // defaults draw from planner/seq's durable allocator (never twice, gaps
 // allowed, not transactional, as in PostgreSQL). DDL is planned by

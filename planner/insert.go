@@ -95,7 +95,7 @@ func (w *writer) insert(ins *sqlparse.InsertStmt) (*writeOut, error) {
 // chunk of a streamed INSERT … SELECT: first tells the first chunk) and
 // evaluates RETURNING over them; it returns the RETURNING columns and
 // rows and the number of rows inserted.
-func (w *writer) insertRows(ti *tableInfo, alias string, ins *sqlparse.InsertStmt, targets []int, fill map[int][]bool, rows []*exec.Vec, first bool) ([]wire.Column, [][]any, int, error) {
+func (w *writer) insertRows(ti *tableInfo, alias string, ins *sqlparse.InsertStmt, targets []int, fill map[int][]bool, rows []*exec.Vec, first bool) ([]wire.Column, []*exec.Vec, int, error) {
 	td := ti.def
 	if len(rows) != len(td.Columns) {
 		return nil, nil, 0, wire.Errorf("42601", "INSERT has more expressions than target columns")
@@ -154,7 +154,7 @@ func (w *writer) insertRows(ti *tableInfo, alias string, ins *sqlparse.InsertStm
 	if _, err := w.fireRow(ti, "INSERT", false, nil, all); err != nil {
 		return nil, nil, 0, err
 	}
-	cols, ret, err := w.returning(ti, alias, ins.ReturningList, all)
+	cols, ret, err := w.returningVecs(ti, alias, ins.ReturningList, all, nil)
 	return cols, ret, n, err
 }
 

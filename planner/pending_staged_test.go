@@ -298,19 +298,48 @@ func TestStagedPendingRows(t *testing.T) {
 	}
 }
 
-// TestReturningMemoryLimit: a chunked INSERT … SELECT holds one chunk of
-// new rows but every RETURNING row until it ends; those count against
-// the session memory limit (53200 past it), and the same statement
-// without RETURNING commits.
-func TestReturningMemoryLimit(t *testing.T) {
+// TestReturningSpills: a chunked INSERT … SELECT holds one chunk of new
+// rows, and its RETURNING rows past the staging threshold go to a spill
+// file read back as they are sent (was 53200 past the session memory
+// limit), over the simple and the extended protocol; a later chunk that
+// fails leaves nothing, and the rows kept in memory come first, in order.
+func TestReturningSpills(t *testing.T) {
 	ts := startServer(t, nil)
 	ts.backend.MemoryLimit = 256 << 10
-	c := ts.connect(t, pgx.QueryExecModeSimpleProtocol)
-	runScript(t, c, []step{
-		{sql: "create table r (id int8, v text)"},
-		{sql: "insert into r select g, repeat('x', 100) from generate_series(1, 5000) g returning v", code: "53200", msg: "out of memory"},
-		{sql: "select count(*) from r", rows: "0"},
-		{sql: "insert into r select g, repeat('x', 100) from generate_series(1, 5000) g", tag: "INSERT 0 5000"},
-		{sql: "insert into r select g, 'y' from generate_series(1, 100) g returning id", tag: "INSERT 0 100"},
-	})
+	for _, mode := range []pgx.QueryExecMode{pgx.QueryExecModeSimpleProtocol, pgx.QueryExecModeCacheStatement} {
+		c := ts.connect(t, mode)
+		runScript(t, c, []step{
+			{sql: "drop table if exists r"},
+			{sql: "create table r (id int8 primary key, v text, n int4 check (n < 4900))"},
+			{sql: "insert into r select g, repeat('x', 100) || g, g from generate_series(1, 5000) g returning v", code: "23514"},
+			{sql: "select count(*) from r", rows: "0"},
+		})
+		before := returningChunksSpilled.Load()
+		rows, err := c.Query(context.Background(), "insert into r select g, repeat('x', 100) || g, 1 from generate_series(1, 5000) g returning id, v")
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for rows.Next() {
+			var id int64
+			var v string
+			if err := rows.Scan(&id, &v); err != nil {
+				t.Fatal(err)
+			}
+			n++
+			if id != int64(n) || v != strings.Repeat("x", 100)+fmt.Sprint(n) {
+				t.Fatalf("row %d: %d %q", n, id, v)
+			}
+		}
+		if err := rows.Err(); err != nil || n != 5000 || rows.CommandTag().String() != "INSERT 0 5000" {
+			t.Fatalf("%v: %d rows, %s", err, n, rows.CommandTag())
+		}
+		if returningChunksSpilled.Load() == before {
+			t.Fatal("no RETURNING rows were spilled")
+		}
+		runScript(t, c, []step{
+			{sql: "select count(*), sum(id)::int8 from r", rows: "5000|12502500"},
+			{sql: "insert into r select g, 'y', 1 from generate_series(10001, 10100) g returning id", tag: "INSERT 0 100"},
+		})
+	}
 }
