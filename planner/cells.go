@@ -40,6 +40,15 @@ type cellCodec struct {
 }
 
 // value is cell i of v as a value wire can encode.
+// row is row i of vecs, one value a column.
+func (cc *cellCodec) row(vecs []*exec.Vec, i int) []any {
+	row := make([]any, len(vecs))
+	for c, v := range vecs {
+		row[c] = cc.value(v, i)
+	}
+	return row
+}
+
 func (cc *cellCodec) value(v *exec.Vec, i int) any {
 	if v.IsNull(i) {
 		return nil

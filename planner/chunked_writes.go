@@ -1,13 +1,13 @@
 package planner
 
 import (
-	"fmt"
+	"context"
 	"sync/atomic"
+
+	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/internal/sqlparse"
-	"github.com/pggraph/pggraph/pgerr"
-	"github.com/pggraph/pggraph/wire"
 )
 
 // Chunked writes. A big INSERT … SELECT or UPDATE joins the pending
@@ -48,20 +48,34 @@ func (v *view) snapshot() *view {
 //
 // The target's own pending rows are changed too (updateChunks).
 func (w *writer) updateChunked(ti *tableInfo, up *sqlparse.UpdateStmt, assigned map[int]bool) bool {
-	if w.describe || len(up.ReturningList) > 0 {
+	if w.describe {
 		return false
 	}
+	if len(up.ReturningList) > 0 {
+		return w.heldBecause("it has RETURNING", "Return fewer rows (a narrower WHERE), or UPDATE without RETURNING")
+	}
 	if p := w.v.pend.tables[ti.def.Name]; p != nil && p.mode != modeRows {
-		return false
+		return w.heldBecause("its table was created, truncated or altered in this transaction", "Commit the transaction's schema change first")
 	}
 	w.assigned, w.assignedTable = assigned, ti.def.Name
 	defer func() { w.assigned = nil }()
 	for _, uk := range uniqueKeys(ti.def) {
 		if !w.keepsAll(ti.def, uk.cols) {
-			return false
+			return w.heldBecause("it assigns a column of unique key \""+uk.name+"\"", "Update fewer rows per statement (a narrower WHERE, for example a key range)")
 		}
 	}
-	return w.keepsReferenced(ti)
+	if !w.keepsReferenced(ti) {
+		return w.heldBecause("it assigns a column another table's foreign key references", "Update fewer rows per statement (a narrower WHERE, for example a key range)")
+	}
+	return true
+}
+
+// heldBecause records why the running statement holds all its new rows
+// in memory (checkPendingBudget names it in its 53200) and reports the
+// statement not chunked.
+func (w *writer) heldBecause(why, hint string) bool {
+	w.heldWhy, w.heldHint = why, hint
+	return false
 }
 
 // updateChunks is the state of a chunked UPDATE across its chunks. The
@@ -153,24 +167,34 @@ func (u *updateChunks) notUpdatedYet(w *writer, ti *tableInfo, rows []*exec.Vec)
 // A row matched again in a later chunk is found in the target's pending
 // delete set (21000, as within a chunk).
 func (w *writer) mergeChunked(ti *tableInfo, m *sqlparse.MergeStmt, assigned map[int]bool, cmds map[sqlparse.CmdType]bool) bool {
-	if w.describe || len(m.ReturningList) > 0 {
+	if w.describe {
 		return false
+	}
+	const split = "Merge fewer rows per statement (restrict the source, for example to a key range)"
+	if len(m.ReturningList) > 0 {
+		return w.heldBecause("it has RETURNING", split+", or MERGE without RETURNING")
 	}
 	if p := w.v.pend.tables[ti.def.Name]; p != nil && (p.mode != modeRows || len(p.inserts) > 0) {
-		return false
+		return w.heldBecause("its target has rows inserted or changed earlier in this transaction", split+", or commit the transaction's earlier changes of the target first")
 	}
 	keys := uniqueKeys(ti.def)
-	if cmds[sqlparse.CmdType_CMD_DELETE] && ((cmds[sqlparse.CmdType_CMD_INSERT] && len(keys) > 0) || len(w.referencedCols(ti.def.Name)) > 0) {
-		return false
+	if cmds[sqlparse.CmdType_CMD_DELETE] && cmds[sqlparse.CmdType_CMD_INSERT] && len(keys) > 0 {
+		return w.heldBecause("it both deletes and inserts rows of a table with a unique key", split+", or run the DELETE and INSERT actions as separate statements")
+	}
+	if cmds[sqlparse.CmdType_CMD_DELETE] && len(w.referencedCols(ti.def.Name)) > 0 {
+		return w.heldBecause("it deletes rows of a table another table's foreign key references", split)
 	}
 	w.assigned, w.assignedTable = assigned, ti.def.Name
 	defer func() { w.assigned = nil }()
 	for _, uk := range keys {
 		if !w.keepsAll(ti.def, uk.cols) {
-			return false
+			return w.heldBecause("its UPDATE assigns a column of unique key \""+uk.name+"\"", split)
 		}
 	}
-	return w.keepsReferenced(ti)
+	if !w.keepsReferenced(ti) {
+		return w.heldBecause("its UPDATE assigns a column another table's foreign key references", split)
+	}
+	return true
 }
 
 // mergeChunksAfterFirst counts the chunks MERGE statements added after
@@ -181,32 +205,83 @@ var mergeChunksAfterFirst atomic.Int64
 // their first (tests: the chunked path ran).
 var updateChunksAfterFirst atomic.Int64
 
-// holdReturning keeps a chunk's RETURNING rows until the statement ends
-// (the client gets them with its command tag). A chunked statement holds
-// one chunk of new rows but every row it returns, so those are counted
-// against the session memory limit: past it the statement fails with
-// 53200 rather than taking the process's memory.
-func (w *writer) holdReturning(out *writeOut, rows [][]any) error {
-	for _, r := range rows {
-		out.held += 24 * int64(len(r))
-		for _, v := range r {
-			switch x := v.(type) {
-			case string:
-				out.held += int64(len(x))
-			case []byte:
-				out.held += int64(len(x))
-			case vecCell: // the value stays in its chunk's vector
-				if x.i < len(x.v.S) {
-					out.held += int64(len(x.v.S[x.i])) + 16
-				}
-			}
+// holdReturning keeps a chunk's RETURNING rows (column vectors) until
+// the statement ends (the client gets them with its command tag, as
+// PostgreSQL sends a RETURNING statement's rows from a tuplestore once
+// it completed). A chunked statement holds one chunk of new rows but
+// every row it returns: past the staging threshold (a quarter of the
+// session memory limit, at most 64 MB) the rows go to a spill file
+// (exec.SpillFile, in --temp-dir) and are read back as the client is
+// sent them (spilledResult), so a RETURNING of any size is bounded by
+// disk, not memory.
+func (w *writer) holdReturning(out *writeOut, vecs []*exec.Vec) error {
+	if len(vecs) == 0 || vecs[0].N == 0 {
+		return nil
+	}
+	b := &exec.Batch{N: vecs[0].N, Cols: vecs}
+	size := exec.BatchBytes(b)
+	if out.cc == nil {
+		out.cc = &cellCodec{m: pgtype.NewMap(), loc: w.s.location(), style: w.s.dateStyle()}
+	}
+	if out.spill == nil && out.held+size <= stagedSpillBytes(w.s.memLimit) {
+		out.held += size
+		for i := 0; i < b.N; i++ {
+			out.rows = append(out.rows, out.cc.row(vecs, i))
+		}
+		return nil
+	}
+	if out.spill == nil {
+		f, err := exec.NewSpillFile()
+		if err != nil {
+			return err
+		}
+		out.spill = f // closed by the result, else its descriptor by the GC
+	}
+	returningChunksSpilled.Add(1)
+	return out.spill.Write(b)
+}
+
+// returningChunksSpilled counts the RETURNING chunks written to spill
+// files (tests: the spilled path ran).
+var returningChunksSpilled atomic.Int64
+
+// spilledResult is a RETURNING result whose later rows are in a spill
+// file: the rows held in memory first, then the file's batches, each
+// converted as the client is sent it.
+type spilledResult struct {
+	rowsResult
+	spill   *exec.SpillFile
+	cc      *cellCodec
+	rewound bool
+	b       *exec.Batch
+	bi      int
+}
+
+func (r *spilledResult) Next(ctx context.Context) ([]any, bool, error) {
+	if row, ok, err := r.rowsResult.Next(ctx); ok || err != nil {
+		return row, ok, err
+	}
+	if !r.rewound {
+		r.rewound = true
+		if err := r.spill.Rewind(); err != nil {
+			return nil, false, err
 		}
 	}
-	if lim := w.s.memLimit; lim > 0 && out.held > lim {
-		return wire.Errorf(pgerr.OutOfMemory, "out of memory").
-			WithDetail(fmt.Sprintf("the statement's RETURNING rows exceed the session memory limit (%d bytes)", lim)).
-			WithHint("Return fewer rows or columns, or split the statement.")
+	for r.b == nil || r.bi >= r.b.N {
+		b, err := r.spill.Read()
+		if err != nil {
+			return nil, false, err
+		}
+		if b == nil {
+			return nil, false, nil
+		}
+		r.b, r.bi = b, 0
 	}
-	out.rows = append(out.rows, rows...)
+	r.bi++
+	return r.cc.row(r.b.Cols, r.bi-1), true, nil
+}
+
+func (r *spilledResult) Close() error {
+	r.spill.Close()
 	return nil
 }

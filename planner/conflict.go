@@ -58,6 +58,11 @@ func (w *writer) onConflict(ti *tableInfo, alias string, oc *sqlparse.OnConflict
 			}
 			if ad := found[a][string(k)]; len(ad) > 0 {
 				conflict, addr, hasAddr = true, ad[0], true
+				if doUpdate && addr&pendingAddrBit != 0 && addr&^pendingAddrBit >= w.conflictFrom {
+					// inserted or updated by an earlier chunk of this
+					// statement (insert.go, streamable)
+					return nil, nil, nil, nil, cardinalityErr()
+				}
 			}
 		}
 		switch {

@@ -25,6 +25,10 @@ type writeOut struct {
 	cols []wire.Column
 	rows [][]any
 	held int64 // estimated bytes of rows (holdReturning)
+	// spill holds the RETURNING rows after rows once they pass the
+	// statement's share of memory (holdReturning), cc converts them
+	spill *exec.SpillFile
+	cc    *cellCodec
 }
 
 // stmtName is the statement's name in messages ("INSERT", …).
@@ -350,6 +354,14 @@ type writer struct {
 	// validators skip keys it leaves alone
 	assigned      map[int]bool
 	assignedTable string
+	// conflictFrom: while an INSERT … ON CONFLICT runs, the position of
+	// its target's first pending row the statement added (its chunks'
+	// rows and updated versions follow the rows from before it); a
+	// later chunk's proposal hitting one is DO UPDATE's 21000
+	conflictFrom uint64
+	// heldWhy and heldHint: why the running statement holds all its new
+	// rows in memory (not chunked) and what to do instead, for its 53200
+	heldWhy, heldHint string
 	// cascading is the foreign key (table "\x00" constraint) whose
 	// referencing rows an ON UPDATE CASCADE is rewriting: their new keys
 	// are the referenced rows' new keys, which join the pending state
@@ -714,6 +726,21 @@ func (w *writer) returning(ti *tableInfo, alias string, list []*sqlparse.Node, r
 
 // returningWith is returning with MERGE's per-row action (merge_action()).
 func (w *writer) returningWith(ti *tableInfo, alias string, list []*sqlparse.Node, rows []*exec.Vec, actions []string) ([]wire.Column, [][]any, error) {
+	wcols, vecs, err := w.returningVecs(ti, alias, list, rows, actions)
+	if err != nil || len(vecs) == 0 {
+		return wcols, nil, err
+	}
+	n := vecs[0].N
+	out := make([][]any, n)
+	cc := &cellCodec{m: pgtype.NewMap(), loc: w.s.location(), style: w.s.dateStyle()}
+	for i := 0; i < n; i++ {
+		out[i] = cc.row(vecs, i)
+	}
+	return wcols, out, nil
+}
+
+// returningVecs is returningWith's rows as column vectors.
+func (w *writer) returningVecs(ti *tableInfo, alias string, list []*sqlparse.Node, rows []*exec.Vec, actions []string) ([]wire.Column, []*exec.Vec, error) {
 	if len(list) == 0 {
 		return nil, nil, nil
 	}
@@ -740,21 +767,7 @@ func (w *writer) returningWith(ti *tableInfo, alias string, list []*sqlparse.Nod
 	if err != nil {
 		return nil, nil, err
 	}
-	wcols := columns(ecols)
-	if len(vecs) == 0 {
-		return wcols, nil, nil
-	}
-	n := vecs[0].N
-	out := make([][]any, n)
-	cc := &cellCodec{m: pgtype.NewMap(), loc: w.s.location(), style: w.s.dateStyle()}
-	for i := 0; i < n; i++ {
-		row := make([]any, len(vecs))
-		for c, v := range vecs {
-			row[c] = cc.value(v, i)
-		}
-		out[i] = row
-	}
-	return wcols, out, nil
+	return columns(ecols), vecs, nil
 }
 
 // emptyVecs returns zero-row vectors for a table's columns.
@@ -788,6 +801,9 @@ func appendVecs(a, b []*exec.Vec) []*exec.Vec {
 }
 
 func (o *writeOut) result() wire.Result {
+	if o.spill != nil {
+		return &spilledResult{rowsResult: rowsResult{cols: o.cols, rows: o.rows, tag: o.tag}, spill: o.spill, cc: o.cc}
+	}
 	return &rowsResult{cols: o.cols, rows: o.rows, tag: o.tag}
 }
 

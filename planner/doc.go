@@ -69,11 +69,17 @@
 // a transaction's insert records are staged to an unlinked temporary
 // file and read back column by column on demand (pending_staged.go); a
 // staged record is the same object as before, so savepoint copies and
-// statementDelta see no difference. An INSERT … SELECT, and an UPDATE
-// or MERGE that assigns no unique or referenced key, add their rows chunk by chunk
-// as they stream, their query reading a snapshot of the pending state
-// from before the statement (chunked_writes.go), so one statement is
-// staged like a transaction. Serial and identity
+// statementDelta see no difference. An INSERT … SELECT (also with ON
+// CONFLICT DO NOTHING, or DO UPDATE of no key column and without
+// subqueries), and an UPDATE or MERGE that assigns no unique or
+// referenced key, add their rows chunk by chunk as they stream, their
+// query reading a snapshot of the pending state from before the
+// statement (chunked_writes.go), so one statement is staged like a
+// transaction; a statement that cannot stream says why in its 53200
+// (writer.heldWhy). An INSERT's RETURNING rows past the staging
+// threshold go to a spill file read back as they are sent
+// (holdReturning). The COMMIT's checks against concurrent commits read
+// only the key columns of staged rows (pendingColumns). Serial and identity
 // defaults draw from planner/seq's durable allocator (never twice, gaps
 // allowed, not transactional, as in PostgreSQL). DDL is planned by
 // planner/ddl against the snapshot plus the transaction's earlier DDL and

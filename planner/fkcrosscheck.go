@@ -50,10 +50,20 @@ func (s *session) fkCrosscheck(ctx context.Context, d, pend *pendingState, base,
 			continue
 		}
 		var kept []*exec.Vec // an UPDATE's new rows: keys it keeps are not removed
-		if len(p.inserts) > 0 {
-			kept = pendingVecs(p, ti.def)
-		}
 		wh := &writer{s: s, v: newView(head, pend.clone()), ctx: ctx}
+		if len(p.inserts) > 0 {
+			// only the columns head's foreign keys reference are read
+			// (a staged record is read back column by column)
+			var need [][]int
+			for _, cname := range sortedTables(head) {
+				for _, fk := range head.tables[cname].def.ForeignKeys {
+					if fk.RefTable == name {
+						need = append(need, refColumns(ti.def, fk))
+					}
+				}
+			}
+			kept = pendingColumns(p, ti.def, keyColumns(need))
+		}
 		for _, cname := range sortedTables(head) {
 			child := head.tables[cname]
 			for _, fk := range child.def.ForeignKeys {

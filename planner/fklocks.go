@@ -34,8 +34,12 @@ func (s *session) fkShareLocks(ctx context.Context, d *pendingState, base *catal
 		if !ok || len(p.inserts) == 0 || len(ti.def.ForeignKeys) == 0 {
 			continue
 		}
-		rows := pendingVecs(p, ti.def)
-		if len(rows) == 0 || rows[0] == nil || rows[0].N == 0 {
+		fkCols := make([][]int, len(ti.def.ForeignKeys))
+		for k, fk := range ti.def.ForeignKeys {
+			fkCols[k] = fk.Columns
+		}
+		rows := pendingColumns(p, ti.def, keyColumns(fkCols))
+		if rows == nil || pendingRows(p) == 0 {
 			continue
 		}
 		for _, fk := range ti.def.ForeignKeys {
@@ -132,8 +136,17 @@ func (s *session) parentKeysHold(ctx context.Context, pend *pendingState, head *
 		if !ok || len(p.inserts) == 0 {
 			continue
 		}
-		rows := pendingVecs(p, wt.def)
-		if len(rows) == 0 || rows[0] == nil {
+		var fkCols [][]int
+		for _, fk := range wt.def.ForeignKeys {
+			if fk.RefTable == parent {
+				fkCols = append(fkCols, fk.Columns)
+			}
+		}
+		if len(fkCols) == 0 {
+			continue
+		}
+		rows := pendingColumns(p, wt.def, keyColumns(fkCols))
+		if rows == nil {
 			continue
 		}
 		for _, fk := range wt.def.ForeignKeys {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/internal/sqlparse"
@@ -51,8 +52,13 @@ func (w *writer) insert(ins *sqlparse.InsertStmt) (*writeOut, error) {
 	// staged like any pending rows past the threshold): the statement
 	// holds one chunk of its rows in memory, not all of them
 	var chunk int64
-	if w.streamable(ins, fill) {
+	if w.streamable(ti, ins, fill) {
 		chunk = stagedSpillBytes(w.s.memLimit)
+	}
+	if pt := w.v.pend.tables[td.Name]; pt != nil {
+		w.conflictFrom = uint64(pendingRows(pt))
+	} else {
+		w.conflictFrom = 0
 	}
 	out := &writeOut{}
 	var n int
@@ -89,7 +95,7 @@ func (w *writer) insert(ins *sqlparse.InsertStmt) (*writeOut, error) {
 // chunk of a streamed INSERT … SELECT: first tells the first chunk) and
 // evaluates RETURNING over them; it returns the RETURNING columns and
 // rows and the number of rows inserted.
-func (w *writer) insertRows(ti *tableInfo, alias string, ins *sqlparse.InsertStmt, targets []int, fill map[int][]bool, rows []*exec.Vec, first bool) ([]wire.Column, [][]any, int, error) {
+func (w *writer) insertRows(ti *tableInfo, alias string, ins *sqlparse.InsertStmt, targets []int, fill map[int][]bool, rows []*exec.Vec, first bool) ([]wire.Column, []*exec.Vec, int, error) {
 	td := ti.def
 	if len(rows) != len(td.Columns) {
 		return nil, nil, 0, wire.Errorf(pgerr.SyntaxError, "INSERT has more expressions than target columns")
@@ -131,6 +137,13 @@ func (w *writer) insertRows(ti *tableInfo, alias string, ins *sqlparse.InsertStm
 	if err := w.removeRows(ti, updatedAddrs, nil, updated, 0, func() error { return w.checkRows(ti, all) }); err != nil {
 		return nil, nil, 0, err
 	}
+	for _, a := range updatedAddrs {
+		// a pending row from before the statement updated: its old
+		// version is cut out, the statement's rows move down one
+		if a&pendingAddrBit != 0 && a&^pendingAddrBit < w.conflictFrom {
+			w.conflictFrom--
+		}
+	}
 	if err := w.apply(ti, nil, all); err != nil {
 		return nil, nil, 0, err
 	}
@@ -141,26 +154,80 @@ func (w *writer) insertRows(ti *tableInfo, alias string, ins *sqlparse.InsertStm
 	if _, err := w.fireRow(ti, "INSERT", false, nil, all); err != nil {
 		return nil, nil, 0, err
 	}
-	cols, ret, err := w.returning(ti, alias, ins.ReturningList, all)
+	cols, ret, err := w.returningVecs(ti, alias, ins.ReturningList, all, nil)
 	return cols, ret, n, err
 }
 
 // streamable reports an INSERT whose rows may join the pending state
-// chunk by chunk as its source streams: no ON CONFLICT (it arbitrates
-// among all the statement's rows) and one sequence mask for every row
-// (not a VALUES list's per-row DEFAULTs). A source reading the target
+// chunk by chunk as its source streams: one sequence mask for every row
+// (not a VALUES list's per-row DEFAULTs), and an ON CONFLICT whose
+// outcome cannot depend on the chunking. A source reading the target
 // streams too: it reads a snapshot of the pending state from before the
 // statement (chunked_writes.go), never the chunks added meanwhile.
-func (w *writer) streamable(ins *sqlparse.InsertStmt, fill map[int][]bool) bool {
-	if w.describe || ins.OnConflictClause != nil || ins.SelectStmt == nil {
+//
+// ON CONFLICT arbitrates each chunk's rows against the table and the
+// chunks before it (a row inserted or updated by an earlier chunk is a
+// conflict: DO NOTHING skips the proposal, DO UPDATE answers 21000 as
+// within one chunk, conflictFrom), so DO NOTHING always streams. DO
+// UPDATE streams when its SET assigns no column of a unique key and none
+// another table's foreign key references (as a chunked UPDATE) and its
+// SET and WHERE hold no subquery (one would read the target with the
+// earlier chunks applied, where PostgreSQL reads the statement's
+// snapshot).
+func (w *writer) streamable(ti *tableInfo, ins *sqlparse.InsertStmt, fill map[int][]bool) bool {
+	if w.describe || ins.SelectStmt == nil {
 		return false
 	}
 	for _, m := range fill {
 		if m != nil {
-			return false
+			return w.heldBecause("it is a VALUES list with DEFAULT items", "Insert the rows with INSERT … SELECT or COPY, which stream, or with several smaller VALUES lists")
 		}
 	}
+	oc := ins.OnConflictClause
+	if oc == nil || oc.Action != sqlparse.OnConflictAction_ONCONFLICT_UPDATE {
+		return true
+	}
+	const split = "Insert fewer rows per statement (restrict the source, for example to a key range)"
+	if hasSubquery(oc.WhereClause) {
+		return w.heldBecause("its ON CONFLICT DO UPDATE has a subquery", split)
+	}
+	assigned := map[int]bool{}
+	for _, n := range oc.TargetList {
+		rt := n.GetResTarget()
+		if rt == nil || hasSubquery(rt.Val) {
+			return w.heldBecause("its ON CONFLICT DO UPDATE has a subquery", split)
+		}
+		c := slices.IndexFunc(ti.def.Columns, func(cd exec.ColumnDef) bool { return cd.Name == rt.Name })
+		if c < 0 {
+			return false // the statement's own 42703
+		}
+		assigned[c] = true
+	}
+	w.assigned, w.assignedTable = assigned, ti.def.Name
+	defer func() { w.assigned = nil }()
+	for _, uk := range uniqueKeys(ti.def) {
+		if !w.keepsAll(ti.def, uk.cols) {
+			return w.heldBecause("its ON CONFLICT DO UPDATE assigns a column of unique key \""+uk.name+"\"", split)
+		}
+	}
+	if !w.keepsReferenced(ti) {
+		return w.heldBecause("its ON CONFLICT DO UPDATE assigns a column another table's foreign key references", split)
+	}
 	return true
+}
+
+// hasSubquery reports a parse tree holding a subquery.
+func hasSubquery(n *sqlparse.Node) bool {
+	if n == nil {
+		return false
+	}
+	found := false
+	walkMessages(n.ProtoReflect(), func(m protoreflect.ProtoMessage) {
+		if _, ok := m.(*sqlparse.SubLink); ok {
+			found = true
+		}
+	})
+	return found
 }
 
 // insertChunksAfterFirst counts the chunks INSERT … SELECT statements

@@ -62,7 +62,9 @@ func (w *writer) update(up *sqlparse.UpdateStmt) (*writeOut, error) {
 	var chunk int64
 	var chunks *updateChunks
 	// (not under row triggers: their bodies run statements of their own)
-	if w.updateChunked(ti, up, assigned) && !withOld {
+	if withOld {
+		w.heldBecause("its table has row-level UPDATE triggers", "Update fewer rows per statement (a narrower WHERE, for example a key range)")
+	} else if w.updateChunked(ti, up, assigned) {
 		chunk, chunks = stagedSpillBytes(w.s.memLimit), &updateChunks{}
 	}
 	out := &writeOut{}

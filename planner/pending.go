@@ -330,7 +330,12 @@ func (w *writer) checkPendingBudget(adding int64) error {
 	if lim <= 0 || w.v.pend.bytes+adding <= lim {
 		return nil
 	}
-	return wire.Errorf(pgerr.OutOfMemory, "out of memory").
-		WithDetail(fmt.Sprintf("the statement's new rows and the transaction's pending rows held in memory exceed the session memory limit (%d bytes)", lim)).
-		WithHint("Write fewer rows per statement (a transaction's earlier rows are staged to disk), or use COPY (it stages as it reads).")
+	detail := fmt.Sprintf("the statement's new rows and the transaction's pending rows held in memory exceed the session memory limit (%d bytes)", lim)
+	hint := "Write fewer rows per statement (a transaction's earlier rows are staged to disk), or use COPY (it stages as it reads)."
+	if w.heldWhy != "" {
+		// the statement is one that cannot stream its rows (chunked_writes.go)
+		detail = fmt.Sprintf("the statement holds all its new rows in memory because %s; with the transaction's pending rows held in memory they exceed the session memory limit (%d bytes)", w.heldWhy, lim)
+		hint = w.heldHint + ". A transaction's earlier rows are staged to disk, so several smaller statements in one transaction commit together; --query-memory raises the limit."
+	}
+	return wire.Errorf(pgerr.OutOfMemory, "out of memory").WithDetail(detail).WithHint(hint)
 }

@@ -70,6 +70,7 @@ var (
 	pendingPeakInMemory atomic.Int64 // the most one transaction held in memory
 	stagedBytesTotal    atomic.Int64 // encoded bytes ever written to staged files
 	stagedFilesOpen     atomic.Int64 // staged files whose descriptor is open
+	stagedBytesRead     atomic.Int64 // encoded bytes read back (tests: what a check reads)
 )
 
 // PendingRowStats reports the most pending-row bytes one transaction held
@@ -157,6 +158,7 @@ func (sf *stagedFile) read(off, n int64) (arrow.RecordBatch, error) {
 	if _, err := sf.f.ReadAt(buf, off); err != nil {
 		return nil, stagedError("read from a temporary file", err)
 	}
+	stagedBytesRead.Add(n)
 	r, err := ipc.NewReader(bytes.NewReader(buf))
 	if err != nil {
 		return nil, stagedError("decode rows", err)

@@ -144,6 +144,44 @@ var stagedScript = []string{
 	"MERGE INTO mt USING generate_series(1, 5000) AS s(x) ON mt.id = s.x WHEN MATCHED THEN UPDATE SET n = n + 2 WHEN NOT MATCHED THEN INSERT VALUES (s.x, 5, 'late')",
 	"COMMIT",
 	"SELECT count(*), sum(id), sum(n), count(*) FILTER (WHERE v = 'late') FROM mt",
+	// INSERT … SELECT … ON CONFLICT chunk by chunk (conflictChunked):
+	// DO NOTHING skipping keys an earlier chunk inserted, with RETURNING;
+	// DO UPDATE over base rows, with WHERE; a key proposed again in a
+	// later chunk (21000, whether the first proposal updated or
+	// inserted); a CHECK failing in a later chunk; over the transaction's
+	// own pending rows; and the forms not chunked (a key assigned, a
+	// subquery in SET)
+	"CREATE TABLE oc (id int8 PRIMARY KEY, k int8 UNIQUE, n int4 CHECK (n < 1000), v text)",
+	"INSERT INTO oc SELECT g, g, 0, 'v' FROM generate_series(1, 3000) g",
+	"INSERT INTO oc SELECT g % 4000 + 1, g % 4000 + 1, 1, 'new' FROM generate_series(1, 8000) g ON CONFLICT DO NOTHING",
+	"INSERT INTO oc SELECT g, g, 1, 'r' FROM generate_series(3500, 6500) g ON CONFLICT (k) DO NOTHING RETURNING id % 1000, v",
+	"SELECT count(*), sum(id), sum(n), count(*) FILTER (WHERE v = 'new') FROM oc",
+	"INSERT INTO oc SELECT g, g, 2, 'x' FROM generate_series(2000, 8000) g ON CONFLICT (id) DO UPDATE SET n = oc.n + excluded.n, v = excluded.v || oc.v",
+	"INSERT INTO oc SELECT g, g, 3, 'w' FROM generate_series(1, 9000) g ON CONFLICT (id) DO UPDATE SET n = 4 WHERE oc.n < 3",
+	"SELECT count(*), sum(id), sum(n), count(*) FILTER (WHERE v = 'xv'), count(*) FILTER (WHERE n = 4) FROM oc",
+	"INSERT INTO oc SELECT g % 3000 + 1, g % 3000 + 1, 5, 'y' FROM generate_series(1, 6000) g ON CONFLICT (id) DO UPDATE SET n = 9",
+	"INSERT INTO oc SELECT g % 3000 + 10001, g % 3000 + 10001, 5, 'y' FROM generate_series(1, 6000) g ON CONFLICT (id) DO UPDATE SET n = 9",
+	"INSERT INTO oc SELECT g, g, g / 11, 'c' FROM generate_series(5001, 12000) g ON CONFLICT DO NOTHING",
+	"SELECT count(*), sum(id), sum(n) FROM oc",
+	"BEGIN",
+	"INSERT INTO oc SELECT g, g, 0, 'p' FROM generate_series(20001, 22000) g",
+	"INSERT INTO oc SELECT g, g, 1, 'q' FROM generate_series(21001, 24000) g ON CONFLICT (id) DO UPDATE SET n = oc.n + 10, v = 'pq'",
+	"SELECT count(*), sum(id), sum(n), count(*) FILTER (WHERE v = 'pq') FROM oc",
+	"SAVEPOINT a",
+	"INSERT INTO oc SELECT g % 3000 + 21001, g % 3000 + 21001, 1, 'z' FROM generate_series(1, 6000) g ON CONFLICT (id) DO UPDATE SET n = 8",
+	"ROLLBACK TO SAVEPOINT a",
+	"INSERT INTO oc SELECT g, g, 1, 'd' FROM generate_series(21501, 25000) g ON CONFLICT DO NOTHING",
+	"INSERT INTO oc SELECT g, g, 1, 'e' FROM generate_series(1, 100) g ON CONFLICT (id) DO UPDATE SET k = excluded.k + 100000",
+	"INSERT INTO oc SELECT g, g, 1, 'f' FROM generate_series(101, 200) g ON CONFLICT (id) DO UPDATE SET n = (SELECT count(*) FROM oc o2 WHERE o2.id < 10)",
+	"COMMIT",
+	"SELECT count(*), sum(id), sum(k), sum(n), count(*) FILTER (WHERE v = 'pq'), count(*) FILTER (WHERE v = 'd') FROM oc",
+}
+
+// conflictChunked reports an INSERT … ON CONFLICT of stagedScript that
+// is streamed in chunks: staged, it must span several.
+func conflictChunked(q string) bool {
+	return strings.Contains(q, "ON CONFLICT") && strings.Contains(q, "generate_series") &&
+		!strings.Contains(q, "SET k =") && !strings.Contains(q, "(SELECT")
 }
 
 // runStagedScript runs stagedScript on a fresh server and returns each
@@ -216,6 +254,9 @@ func TestStagedPendingRows(t *testing.T) {
 		if selfReading(q) && stagedChunks[i] == 0 {
 			t.Errorf("%s: one chunk when staged; a self-reading statement must span several", q)
 		}
+		if conflictChunked(q) && stagedChunks[i] == 0 {
+			t.Errorf("%s: one chunk when staged; INSERT … ON CONFLICT must be streamed", q)
+		}
 	}
 	_, after, _ := PendingRowStats()
 	if after == before {
@@ -257,19 +298,48 @@ func TestStagedPendingRows(t *testing.T) {
 	}
 }
 
-// TestReturningMemoryLimit: a chunked INSERT … SELECT holds one chunk of
-// new rows but every RETURNING row until it ends; those count against
-// the session memory limit (53200 past it), and the same statement
-// without RETURNING commits.
-func TestReturningMemoryLimit(t *testing.T) {
+// TestReturningSpills: a chunked INSERT … SELECT holds one chunk of new
+// rows, and its RETURNING rows past the staging threshold go to a spill
+// file read back as they are sent (was 53200 past the session memory
+// limit), over the simple and the extended protocol; a later chunk that
+// fails leaves nothing, and the rows kept in memory come first, in order.
+func TestReturningSpills(t *testing.T) {
 	ts := startServer(t, nil)
 	ts.backend.MemoryLimit = 256 << 10
-	c := ts.connect(t, pgx.QueryExecModeSimpleProtocol)
-	runScript(t, c, []step{
-		{sql: "create table r (id int8, v text)"},
-		{sql: "insert into r select g, repeat('x', 100) from generate_series(1, 5000) g returning v", code: "53200", msg: "out of memory"},
-		{sql: "select count(*) from r", rows: "0"},
-		{sql: "insert into r select g, repeat('x', 100) from generate_series(1, 5000) g", tag: "INSERT 0 5000"},
-		{sql: "insert into r select g, 'y' from generate_series(1, 100) g returning id", tag: "INSERT 0 100"},
-	})
+	for _, mode := range []pgx.QueryExecMode{pgx.QueryExecModeSimpleProtocol, pgx.QueryExecModeCacheStatement} {
+		c := ts.connect(t, mode)
+		runScript(t, c, []step{
+			{sql: "drop table if exists r"},
+			{sql: "create table r (id int8 primary key, v text, n int4 check (n < 4900))"},
+			{sql: "insert into r select g, repeat('x', 100) || g, g from generate_series(1, 5000) g returning v", code: "23514"},
+			{sql: "select count(*) from r", rows: "0"},
+		})
+		before := returningChunksSpilled.Load()
+		rows, err := c.Query(context.Background(), "insert into r select g, repeat('x', 100) || g, 1 from generate_series(1, 5000) g returning id, v")
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for rows.Next() {
+			var id int64
+			var v string
+			if err := rows.Scan(&id, &v); err != nil {
+				t.Fatal(err)
+			}
+			n++
+			if id != int64(n) || v != strings.Repeat("x", 100)+fmt.Sprint(n) {
+				t.Fatalf("row %d: %d %q", n, id, v)
+			}
+		}
+		if err := rows.Err(); err != nil || n != 5000 || rows.CommandTag().String() != "INSERT 0 5000" {
+			t.Fatalf("%v: %d rows, %s", err, n, rows.CommandTag())
+		}
+		if returningChunksSpilled.Load() == before {
+			t.Fatal("no RETURNING rows were spilled")
+		}
+		runScript(t, c, []step{
+			{sql: "select count(*), sum(id)::int8 from r", rows: "5000|12502500"},
+			{sql: "insert into r select g, 'y', 1 from generate_series(10001, 10100) g returning id", tag: "INSERT 0 100"},
+		})
+	}
 }

@@ -447,7 +447,11 @@ func (s *session) arbitrateKeys(ctx context.Context, ti *tableInfo, p *pendingTa
 	if len(keys) == 0 || len(p.inserts) == 0 {
 		return nil
 	}
-	mine := pendingVecs(p, ti.def)
+	kcols := make([][]int, len(keys))
+	for k, uk := range keys {
+		kcols[k] = uk.cols
+	}
+	mine := pendingColumns(p, ti.def, keyColumns(kcols))
 	if mine == nil {
 		return nil
 	}
@@ -495,10 +499,22 @@ func (s *session) arbitrateKeys(ctx context.Context, ti *tableInfo, p *pendingTa
 
 // pendingVecs converts a table's pending inserts to column vectors.
 func pendingVecs(p *pendingTable, td *exec.TableDef) []*exec.Vec {
+	all := make([]int, len(td.Columns))
+	for c := range all {
+		all[c] = c
+	}
+	return pendingColumns(p, td, all)
+}
+
+// pendingColumns is pendingVecs for the columns cols only (the others
+// nil): the commit's checks probe keys, and a staged record is read back
+// column by column, so a transaction of millions of staged rows costs
+// them its key columns, not its rows (docs/operations.md, memory).
+func pendingColumns(p *pendingTable, td *exec.TableDef, cols []int) []*exec.Vec {
 	parts := make([][]*exec.Vec, len(td.Columns))
 	for _, rec := range p.inserts {
 		xr := execRecord(rec)
-		for c := range td.Columns {
+		for _, c := range cols {
 			v, err := exec.VecFromArrow(xr.Column(c), td.Columns[c].Type)
 			if err != nil {
 				return nil
@@ -507,8 +523,21 @@ func pendingVecs(p *pendingTable, td *exec.TableDef) []*exec.Vec {
 		}
 	}
 	out := make([]*exec.Vec, len(td.Columns))
-	for c := range td.Columns {
+	for _, c := range cols {
 		out[c] = catVecs(td.Columns[c].Type, parts[c])
+	}
+	return out
+}
+
+// keyColumns lists the columns of the given keys, each once.
+func keyColumns(keys [][]int) []int {
+	var out []int
+	for _, k := range keys {
+		for _, c := range k {
+			if !slices.Contains(out, c) {
+				out = append(out, c)
+			}
+		}
 	}
 	return out
 }
@@ -530,3 +559,12 @@ func (k keyConflict) with(e *wire.Error) error { k.err = e; return k }
 func (k keyConflict) Error() string { return k.err.Error() }
 
 func (k keyConflict) Unwrap() error { return k.err }
+
+// pendingRows counts a table's pending inserted rows.
+func pendingRows(p *pendingTable) int64 {
+	var n int64
+	for _, rec := range p.inserts {
+		n += rec.NumRows()
+	}
+	return n
+}

@@ -174,6 +174,62 @@ func TestMillionRowTransaction(t *testing.T) {
 	}
 }
 
+// TestMillionRowUpsert: INSERT … SELECT … ON CONFLICT of a million
+// rows into a keyed table of a million commits under a 16 MB budget —
+// DO UPDATE (half the rows updated, half inserted) and DO NOTHING — as
+// its rows join the pending state chunk by chunk; before, both failed
+// with 53200 (an ON CONFLICT held every new row in memory).
+func TestMillionRowUpsert(t *testing.T) {
+	skipScaleInShort(t)
+	const budget = 16 << 20
+	addr, stop, stderr := startServe(t, "--data", t.TempDir(), "--query-memory", fmt.Sprint(budget))
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, "postgres://alice@"+addr+"/main?sslmode=disable")
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	for _, q := range []string{
+		"CREATE TABLE big (id int8 PRIMARY KEY, v text)",
+		"INSERT INTO big SELECT g, 'row ' || g FROM generate_series(1, 1000000) g",
+	} {
+		if _, err := conn.Exec(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	for _, tc := range []struct {
+		sql, tag   string
+		count, sum int64 // after it
+	}{
+		{"INSERT INTO big SELECT g, 'new ' || g FROM generate_series(500001, 1500000) g ON CONFLICT (id) DO UPDATE SET v = excluded.v",
+			"INSERT 0 1000000", 1500000, 1125000750000},
+		{"INSERT INTO big SELECT g, 'more ' || g FROM generate_series(1, 2000000) g ON CONFLICT DO NOTHING",
+			"INSERT 0 500000", 2000000, 2000001000000},
+	} {
+		planner.ResetPendingRowPeak()
+		peak := heapPeak()
+		start := time.Now()
+		tag, err := conn.Exec(ctx, tc.sql)
+		mb := peak()
+		if err != nil || tag.String() != tc.tag {
+			t.Fatalf("%s under 16 MB: %v (%s)", tc.sql, err, tag)
+		}
+		var count, sum int64
+		if err := conn.QueryRow(ctx, "SELECT count(*), sum(id) FROM big").Scan(&count, &sum); err != nil || count != tc.count || sum != tc.sum {
+			t.Fatalf("after %s: %v, %d rows, sum %d", tc.sql, err, count, sum)
+		}
+		inMemory, _, _ := planner.PendingRowStats()
+		if inMemory > budget {
+			t.Fatalf("%s: pending rows in memory %d (budget %d)", tc.sql, inMemory, budget)
+		}
+		t.Logf("%s under 16 MB: %s in %s; pending rows in memory at most %.1f MB, peak heap in use %.0f MB",
+			tc.sql, tag, time.Since(start).Round(time.Second), float64(inMemory)/(1<<20), mb)
+	}
+	conn.Close(ctx)
+	if code := stop(); code != 0 {
+		t.Fatalf("serve exited %d: %s", code, stderr.String())
+	}
+}
+
 // TestServerMemoryBudget: with a server-wide budget of 96 MB, three
 // sessions each building an 80 MB value at once cannot all have it: the
 // ones that cannot get memory fail with 53200 naming the server's budget,
