@@ -52,6 +52,9 @@ func branchPrivilege(c *access.Catalog, role, branch string, p access.BranchPriv
 
 // grantOnBranches runs GRANT/REVOKE privileges ON DATABASE branches.
 func (rc *roleChange) grantOnBranches(st *q.GrantStmt) error {
+	if err := rc.checkGrantedBy(st.Grantor, rc.actorOID()); err != nil { // type_privileges.go
+		return err
+	}
 	// PostgreSQL's order: the databases, the grantees, the privileges
 	var branches []string
 	for _, n := range st.Objects {

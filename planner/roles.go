@@ -771,8 +771,11 @@ func (s *session) checkOwnerChange(ctx context.Context, n *q.Node) error {
 	var changes []change
 	switch x := n.Node.(type) {
 	case *q.Node_AlterOwnerStmt:
-		if isRoutine(x.AlterOwnerStmt.ObjectType) {
+		switch t := x.AlterOwnerStmt.ObjectType; {
+		case isRoutine(t):
 			return nil // functions record their owner (function_privileges.go)
+		case t == q.ObjectType_OBJECT_TYPE || t == q.ObjectType_OBJECT_DOMAIN:
+			return nil // so do types (type_privileges.go)
 		}
 		name := ""
 		if x.AlterOwnerStmt.Relation != nil {

@@ -255,3 +255,12 @@ func TestNonOwnerDDLDifferential(t *testing.T) {
 func TestBuiltinFunctionACLDifferential(t *testing.T) {
 	roleScriptDiff(t, "bfacl_diff", "testdata/roles/builtin_function_acl.sql", 60)
 }
+
+// TestTypePrivilegesDifferential runs testdata/roles/type_privileges.sql
+// (GRANT/REVOKE USAGE ON TYPE|DOMAIN for enums and domains, enforced
+// where a type is declared, typacl, has_type_privilege, ALTER TYPE …
+// OWNER TO, ALTER DEFAULT PRIVILEGES … ON TYPES) against PostgreSQL 15
+// and pgproxy.
+func TestTypePrivilegesDifferential(t *testing.T) {
+	roleScriptDiff(t, "typ_diff", "testdata/roles/type_privileges.sql", 100)
+}
