@@ -123,6 +123,9 @@ func (w *writer) ddl(n *sqlparse.Node) (*writeOut, error) {
 		if err := w.schemaOwnerCheck(pc, n); err != nil {
 			return nil, err
 		}
+		if err := w.schemaDatabaseChecks(pc, n); err != nil { // database_privileges.go
+			return nil, err
+		}
 		if err := w.renameOrIndexCreateCheck(pc, n); err != nil {
 			return nil, err
 		}

@@ -264,3 +264,12 @@ func TestBuiltinFunctionACLDifferential(t *testing.T) {
 func TestTypePrivilegesDifferential(t *testing.T) {
 	roleScriptDiff(t, "typ_diff", "testdata/roles/type_privileges.sql", 100)
 }
+
+// TestDatabasePrivilegesDifferential runs testdata/roles/
+// database_privileges.sql (GRANT/REVOKE CREATE, TEMPORARY, CONNECT ON
+// DATABASE, what CREATE and TEMPORARY guard, datacl,
+// has_database_privilege, GRANTED BY on object and role grants) against
+// PostgreSQL 15 and pgproxy.
+func TestDatabasePrivilegesDifferential(t *testing.T) {
+	roleScriptDiff(t, "db_diff", "testdata/roles/database_privileges.sql", 90)
+}
