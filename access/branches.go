@@ -21,6 +21,9 @@ const (
 	PrivMerge
 
 	AllBranchPrivs = PrivConnect | PrivCreate | PrivTemporary | PrivWrite | PrivMerge
+	// PostgresBranchPrivs are PostgreSQL's database privileges, the ones
+	// datacl shows.
+	PostgresBranchPrivs = PrivConnect | PrivCreate | PrivTemporary
 	// PublicDefault is what PUBLIC holds on a branch nobody granted or
 	// revoked anything on: PostgreSQL's CONNECT and TEMPORARY, and WRITE
 	// and MERGE (so a root without grants behaves as before).
@@ -153,7 +156,7 @@ func (c *Catalog) ACLText(items []ACLItem) []string {
 	}
 	var out []string
 	for _, it := range items {
-		if it.Privs&(PrivConnect|PrivCreate|PrivTemporary) == 0 {
+		if it.Privs&PostgresBranchPrivs == 0 {
 			continue // only pggraph's privileges: not an aclitem
 		}
 		var b strings.Builder

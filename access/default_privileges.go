@@ -38,6 +38,8 @@ func builtinDefault(objtype byte, owner uint32) []TableACLItem {
 		return DefaultSequenceACL(owner)
 	case DefaultFunctions:
 		return DefaultFunctionACL(owner)
+	case DefaultTypes:
+		return DefaultTypeACL(owner)
 	}
 	return DefaultTableACL(owner)
 }

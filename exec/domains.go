@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/pggraph/pggraph/access"
 	q "github.com/pggraph/pggraph/internal/sqlparse"
 	"github.com/pggraph/pggraph/pgerr"
 )
@@ -71,7 +72,8 @@ type DomainDef struct {
 	NotNull bool
 	Default string // SQL text, "" when none
 	Checks  []DomainCheck
-	Owner   uint32 // 0: the bootstrap superuser
+	Owner   uint32           // 0: the bootstrap superuser
+	ACL     *access.TableACL // typacl; nil: PostgreSQL's default (type_privileges.go)
 	Comment string
 }
 
@@ -471,7 +473,7 @@ func (c *catalogSet) domainTypeRows() [][]any {
 			ndims = 1
 		}
 		rows = append(rows, []any{d.OID, d.Name, ns, owner, base[4], base[5], "d", base[7], false, true, base[10], 0, 0, 0, d.ArrayOID(),
-			in, base[16], recv, base[18], 0, 0, base[21], base[22], base[23], d.NotNull, d.Base.OID, d.Base.Mod, ndims, base[28], def, def, nil})
+			in, base[16], recv, base[18], 0, 0, base[21], base[22], base[23], d.NotNull, d.Base.OID, d.Base.Mod, ndims, base[28], def, def, c.typeACL(d.ACL)})
 		rows = append(rows, []any{d.ArrayOID(), "_" + d.Name, ns, owner, int16(-1), false, "b", "A", false, true, ",", 0, sub, d.OID, 0,
 			ain, aout, arecv, asend, 0, 0, aan, base[22], "x", false, 0, -1, 0, base[28], nil, nil, nil})
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/pggraph/pggraph/access"
 	"github.com/pggraph/pggraph/pgerr"
 )
 
@@ -49,8 +50,11 @@ type EnumDef struct {
 	// Sorts are pg_enum.enumsortorder by label (same order as Labels,
 	// which is declaration order only until ALTER TYPE … ADD VALUE
 	// BEFORE/AFTER).
-	Sorts   []float32
-	Owner   uint32 // 0: the bootstrap superuser
+	Sorts []float32
+	Owner uint32 // 0: the bootstrap superuser
+	// ACL is typacl once someone granted or revoked on the type; nil is
+	// PostgreSQL's default (PUBLIC and the owner hold USAGE).
+	ACL     *access.TableACL
 	Comment string
 	// Uncommitted are labels ALTER TYPE … ADD VALUE added in the open
 	// transaction: PostgreSQL refuses to store or compare them until
@@ -381,7 +385,7 @@ func (c *catalogSet) enumTypeRows() [][]any {
 			owner = oidPostgresRole
 		}
 		rows = append(rows, []any{e.OID, e.Name, ns, owner, int16(4), true, "e", "E", false, true, ",", 0, 0, 0, e.ArrayOID(),
-			in, out, recv, send, 0, 0, 0, "i", "p", false, 0, -1, 0, 0, nil, nil, nil})
+			in, out, recv, send, 0, 0, 0, "i", "p", false, 0, -1, 0, 0, nil, nil, c.typeACL(e.ACL)})
 		rows = append(rows, []any{e.ArrayOID(), "_" + e.Name, ns, owner, int16(-1), false, "b", "A", false, true, ",", 0, sub, e.OID, 0,
 			ain, aout, arecv, asend, 0, 0, aan, "i", "x", false, 0, -1, 0, 0, nil, nil, nil})
 	}

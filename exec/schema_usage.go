@@ -2,6 +2,7 @@ package exec
 
 import (
 	"math"
+	"strings"
 
 	"github.com/pggraph/pggraph/access"
 	"github.com/pggraph/pggraph/pgerr"
@@ -24,6 +25,11 @@ import (
 // superuser, and for the schemas other than public.
 func (c *catalogSet) schemaUsable(schema string) bool {
 	if c.rolesFn == nil {
+		return true
+	}
+	if strings.HasPrefix(schema, "pg_temp_") {
+		// the session's temporary schema: PostgreSQL's
+		// pg_namespace_aclmask gives its backend USAGE on it always
 		return true
 	}
 	if schema != "public" {

@@ -3,6 +3,7 @@ package planner
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/pggraph/pggraph/access"
@@ -20,9 +21,8 @@ import (
 // CONNECT, TEMPORARY, WRITE and MERGE on a branch until someone revokes
 // them (access.PublicDefault), so `REVOKE WRITE, MERGE ON DATABASE main
 // FROM PUBLIC` plus grants to named roles makes main a protected branch.
-// CREATE is recorded (datacl) but CREATE SCHEMA does not check it, so
-// revoking it from a role that holds it answers 0A000; no session can
-// create temporary tables, so TEMPORARY needs no check.
+// CREATE and TEMPORARY guard creating schemas and temporary objects
+// (database_privileges.go).
 
 // errNoBranchPrivilege is PostgreSQL's error for a missing database
 // privilege.
@@ -53,6 +53,9 @@ func branchPrivilege(c *access.Catalog, role, branch string, p access.BranchPriv
 
 // grantOnBranches runs GRANT/REVOKE privileges ON DATABASE branches.
 func (rc *roleChange) grantOnBranches(st *q.GrantStmt) error {
+	if err := rc.checkGrantedBy(st.Grantor, rc.actorOID()); err != nil { // type_privileges.go
+		return err
+	}
 	// PostgreSQL's order: the databases, the grantees, the privileges
 	var branches []string
 	for _, n := range st.Objects {
@@ -82,11 +85,17 @@ func (rc *roleChange) grantOnBranches(st *q.GrantStmt) error {
 		if ap == nil {
 			continue
 		}
+		if len(ap.Cols) > 0 {
+			return errRole("0LP01", "column privileges are only valid for relations")
+		}
 		p, ok := access.ParseBranchPriv(ap.PrivName)
-		if !ok || len(ap.Cols) > 0 {
+		if !ok {
 			return errRole(pgerr.InvalidGrantOperation, "invalid privilege type %s for database", strings.ToUpper(ap.PrivName))
 		}
 		privs |= p
+	}
+	if st.IsGrant && st.GrantOption && slices.Contains(grantees, 0) {
+		return errRole("0LP01", "grant options can only be granted to roles")
 	}
 	actor := rc.actorOID()
 	for _, branch := range branches {
@@ -118,6 +127,13 @@ func (rc *roleChange) grantOnBranches(st *q.GrantStmt) error {
 				}
 			}
 			if st.IsGrant {
+				if i >= 0 && items[i].Privs&access.PostgresBranchPrivs == 0 && apply&access.PostgresBranchPrivs != 0 {
+					// an item holding only pggraph's privileges is no
+					// aclitem of datacl: PostgreSQL appends the new one
+					it := items[i]
+					items = append(slices.Delete(items, i, i+1), it)
+					i = len(items) - 1
+				}
 				if i < 0 {
 					items = append(items, access.ACLItem{Grantee: g, Grantor: grantor})
 					i = len(items) - 1
@@ -145,10 +161,6 @@ func (rc *roleChange) grantOnBranches(st *q.GrantStmt) error {
 			if st.GrantOption { // REVOKE GRANT OPTION FOR
 				items[i].GrantOption &^= apply
 				continue
-			}
-			if items[i].Privs&apply&access.PrivCreate != 0 && g != 0 {
-				return notSupported("REVOKE CREATE ON DATABASE").
-					WithDetail("CREATE SCHEMA does not check the CREATE privilege on a branch, so revoking it would not take effect.")
 			}
 			items[i].Privs &^= apply
 			items[i].GrantOption &^= apply

@@ -80,6 +80,9 @@ func (s *session) grantsOnBuiltinFunctions(ctx context.Context, n *q.Node) bool 
 // (the functions, the grantees, the privileges) and its rules
 // (grantExecute).
 func (rc *roleChange) grantOnBuiltinFunctions(st *q.GrantStmt) error {
+	if err := rc.checkGrantedBy(st.Grantor, rc.actorOID()); err != nil { // type_privileges.go
+		return err
+	}
 	var fns []exec.BuiltinFunction
 	if st.Targtype == q.GrantTargetType_ACL_TARGET_ALL_IN_SCHEMA {
 		functions := st.Objtype != q.ObjectType_OBJECT_PROCEDURE
@@ -130,15 +133,6 @@ func (rc *roleChange) grantOnBuiltinFunctions(st *q.GrantStmt) error {
 	actor := rc.actor()
 	if actor == nil {
 		return noRole(rc.s.currentRole())
-	}
-	if st.Grantor != nil {
-		g, _, err := rc.spec(st.Grantor)
-		if err != nil {
-			return err
-		}
-		if g.OID != actor.OID {
-			return notSupported("grantor must be current user")
-		}
 	}
 	what := "were granted"
 	if !st.IsGrant {

@@ -86,6 +86,13 @@ func (w *writer) ddl(n *sqlparse.Node) (*writeOut, error) {
 		}
 		handled = true
 	}
+	if st := n.GetAlterOwnerStmt(); st != nil && (st.ObjectType == sqlparse.ObjectType_OBJECT_TYPE || st.ObjectType == sqlparse.ObjectType_OBJECT_DOMAIN) {
+		var typeHandled bool
+		if changes, typeHandled, err = w.alterTypeOwner(pc, st); err != nil { // type_privileges.go
+			return nil, err
+		}
+		handled = handled || typeHandled
+	}
 	if st := n.GetReassignOwnedStmt(); st != nil {
 		if changes, err = w.reassignOwned(pc, st); err != nil {
 			return nil, err
@@ -117,6 +124,9 @@ func (w *writer) ddl(n *sqlparse.Node) (*writeOut, error) {
 		if err := w.schemaOwnerCheck(pc, n); err != nil {
 			return nil, err
 		}
+		if err := w.schemaDatabaseChecks(pc, n); err != nil { // database_privileges.go
+			return nil, err
+		}
 		if err := w.renameOrIndexCreateCheck(pc, n); err != nil {
 			return nil, err
 		}
@@ -131,6 +141,9 @@ func (w *writer) ddl(n *sqlparse.Node) (*writeOut, error) {
 			return nil, err
 		}
 		if err := w.triggerExecuteCheck(pc, n); err != nil { // function_privileges.go
+			return nil, err
+		}
+		if err := w.typeUsageCheck(pc, changes); err != nil { // type_privileges.go
 			return nil, err
 		}
 		ownCreated(pc, changes)

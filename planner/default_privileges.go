@@ -19,8 +19,8 @@ import (
 // (ownCreated). PostgreSQL 15's rules: the acting role must be a member
 // of every FOR ROLE role, IN SCHEMA names existing schemas, privileges
 // must fit the object kind. Functions take EXECUTE defaults
-// (function_privileges.go); types and schemas have no privileges here,
-// so default privileges for them answer 0A000.
+// (function_privileges.go), enums and domains USAGE defaults
+// (type_privileges.go).
 
 // alterDefaultPrivileges runs one ALTER DEFAULT PRIVILEGES statement,
 // in PostgreSQL's order of checks (ExecAlterDefaultPrivilegesStmt).
@@ -71,9 +71,10 @@ func (rc *roleChange) alterDefaultPrivileges(st *q.AlterDefaultPrivilegesStmt) e
 			WithDetail("Schemas have no privileges of their own in pgproxy.")
 	case q.ObjectType_OBJECT_FUNCTION:
 		objtype, all, kind = access.DefaultFunctions, access.PrivExecute, "function"
+	case q.ObjectType_OBJECT_TYPE:
+		objtype, all, kind = access.DefaultTypes, access.PrivUsage, "type" // type_privileges.go
 	default:
-		return notSupported("ALTER DEFAULT PRIVILEGES … ON TYPES").
-			WithDetail("Types have no privileges of their own in pgproxy.")
+		return notSupported("ALTER DEFAULT PRIVILEGES … ON " + strings.TrimPrefix(a.Objtype.String(), "OBJECT_"))
 	}
 	grantees, err := rc.granteeOIDs(a.Grantees)
 	if err != nil {
@@ -167,8 +168,13 @@ func (rc *roleChange) alterDefaultPrivileges(st *q.AlterDefaultPrivilegesStmt) e
 func (rc *roleChange) defaultACLDependents(role *access.Role) []string {
 	describe := func(d access.DefaultACL) string {
 		what := "relations"
-		if d.ObjType == access.DefaultSequences {
+		switch d.ObjType {
+		case access.DefaultSequences:
 			what = "sequences"
+		case access.DefaultFunctions:
+			what = "functions"
+		case access.DefaultTypes:
+			what = "types"
 		}
 		owner := "?"
 		if r := rc.c.ByOID(d.Role); r != nil {
@@ -224,6 +230,8 @@ func ownCreated(pc *privCtx, changes []ddl.Change) {
 			objtype = access.DefaultSequences
 		case ddl.RelFunction:
 			objtype = access.DefaultFunctions // function_privileges.go
+		case ddl.RelEnum, ddl.RelDomain:
+			objtype = access.DefaultTypes // type_privileges.go
 		}
 		if acl := pc.c.CreationACL(pc.role, "public", objtype); acl != nil {
 			c.Meta.ACL, changed = acl, true

@@ -31,6 +31,9 @@ func (w *writer) grantFunctions(pc *privCtx, st *q.GrantStmt) ([]ddl.Change, err
 	}
 	var fns []fn
 	builtin := false
+	if err := (&roleChange{s: w.s, c: pc.c}).checkGrantedBy(st.Grantor, pc.role); err != nil {
+		return nil, err
+	}
 	switch st.Targtype {
 	case q.GrantTargetType_ACL_TARGET_ALL_IN_SCHEMA:
 		for _, o := range st.Objects {
@@ -117,15 +120,6 @@ func (w *writer) grantFunctions(pc *privCtx, st *q.GrantStmt) ([]ddl.Change, err
 		// (builtin_function_privileges.go); their ACLs live elsewhere
 		return nil, wire.Errorf(wire.CodeFeatureNotSupported, "%s … ON FUNCTION naming both built-in and user functions is not supported", name).
 			WithHint("Grant on the built-in and on the user functions in separate statements.")
-	}
-	if st.Grantor != nil {
-		g, _, err := rc.spec(st.Grantor)
-		if err != nil {
-			return nil, err
-		}
-		if g.OID != pc.role {
-			return nil, notSupported("grantor must be current user")
-		}
 	}
 	what := "were granted"
 	if !st.IsGrant {

@@ -610,6 +610,19 @@ func (rc *roleChange) grant(st *q.GrantRoleStmt) error {
 		}
 		admin = st.IsGrant && boolArg(d) || !st.IsGrant
 	}
+	// GRANTED BY names the grantor of record (PostgreSQL 15's GrantRole:
+	// it must hold the admin option, and only a superuser may name
+	// another role than the current one); REVOKE ignores it
+	grantor := rc.actorOID()
+	if st.Grantor != nil {
+		g, _, err := rc.spec(st.Grantor)
+		if err != nil {
+			return err
+		}
+		if st.IsGrant {
+			grantor = g.OID
+		}
+	}
 	var members []*access.Role
 	for _, spec := range roleSpecs(st.GranteeRoles) {
 		m, _, err := rc.spec(spec)
@@ -630,7 +643,7 @@ func (rc *roleChange) grant(st *q.GrantRoleStmt) error {
 		for _, m := range members {
 			var err error
 			if st.IsGrant {
-				err = rc.addMember(role, m.OID, rc.actorOID(), admin)
+				err = rc.addMember(role, m.OID, grantor, admin)
 			} else {
 				err = rc.removeMember(role, m, admin)
 			}
@@ -642,22 +655,27 @@ func (rc *roleChange) grant(st *q.GrantRoleStmt) error {
 	return nil
 }
 
-// mayAdminister is PostgreSQL 15's check for changing role's members.
-func (rc *roleChange) mayAdminister(role *access.Role) error {
+// mayAdminister is PostgreSQL 15's check for changing role's members
+// on grantor's authority (the acting role unless GRANTED BY names
+// another, which only a superuser may).
+func (rc *roleChange) mayAdminister(role *access.Role, grantor uint32) error {
 	if role.Superuser {
 		if !rc.isSuper() {
 			return errRole(wire.CodeInsufficientPrivilege, "must be superuser to alter superusers")
 		}
 		return nil
 	}
-	if rc.hasCreateRole() || rc.c.HasAdmin(rc.actorOID(), role.OID) {
-		return nil
+	if g := rc.c.ByOID(grantor); !rc.hasCreateRole() && !(g != nil && g.Superuser) && !rc.c.HasAdmin(grantor, role.OID) {
+		return errRole(wire.CodeInsufficientPrivilege, "must have admin option on role \"%s\"", role.Name)
 	}
-	return errRole(wire.CodeInsufficientPrivilege, "must have admin option on role \"%s\"", role.Name)
+	if grantor != rc.actorOID() && !rc.isSuper() {
+		return errRole(wire.CodeInsufficientPrivilege, "must be superuser to set grantor")
+	}
+	return nil
 }
 
 func (rc *roleChange) addMember(role *access.Role, member, grantor uint32, admin bool) error {
-	if err := rc.mayAdminister(role); err != nil {
+	if err := rc.mayAdminister(role, grantor); err != nil {
 		return err
 	}
 	m := rc.c.ByOID(member)
@@ -673,7 +691,7 @@ func (rc *roleChange) addMember(role *access.Role, member, grantor uint32, admin
 }
 
 func (rc *roleChange) removeMember(role, member *access.Role, adminOnly bool) error {
-	if err := rc.mayAdminister(role); err != nil {
+	if err := rc.mayAdminister(role, rc.actorOID()); err != nil {
 		return err
 	}
 	if rc.c.Membership(role.OID, member.OID) == nil {
@@ -772,8 +790,19 @@ func (s *session) checkOwnerChange(ctx context.Context, n *q.Node) error {
 	var changes []change
 	switch x := n.Node.(type) {
 	case *q.Node_AlterOwnerStmt:
-		if isRoutine(x.AlterOwnerStmt.ObjectType) {
+		switch t := x.AlterOwnerStmt.ObjectType; {
+		case isRoutine(t):
 			return nil // functions record their owner (function_privileges.go)
+		case t == q.ObjectType_OBJECT_TYPE || t == q.ObjectType_OBJECT_DOMAIN:
+			return nil // so do types (type_privileges.go)
+		case t == q.ObjectType_OBJECT_SCHEMA:
+			c, err := s.roleCatalog(ctx)
+			if err != nil {
+				return err
+			}
+			if _, ok := (&roleChange{s: s, c: c}).createdSchema(x.AlterOwnerStmt.Object.GetString_().GetSval()); ok {
+				return nil // and created schemas (database_privileges.go)
+			}
 		}
 		name := ""
 		if x.AlterOwnerStmt.Relation != nil {

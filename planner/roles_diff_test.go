@@ -255,3 +255,21 @@ func TestNonOwnerDDLDifferential(t *testing.T) {
 func TestBuiltinFunctionACLDifferential(t *testing.T) {
 	roleScriptDiff(t, "bfacl_diff", "testdata/roles/builtin_function_acl.sql", 60)
 }
+
+// TestTypePrivilegesDifferential runs testdata/roles/type_privileges.sql
+// (GRANT/REVOKE USAGE ON TYPE|DOMAIN for enums and domains, enforced
+// where a type is declared, typacl, has_type_privilege, ALTER TYPE …
+// OWNER TO, ALTER DEFAULT PRIVILEGES … ON TYPES) against PostgreSQL 15
+// and pgproxy.
+func TestTypePrivilegesDifferential(t *testing.T) {
+	roleScriptDiff(t, "typ_diff", "testdata/roles/type_privileges.sql", 100)
+}
+
+// TestDatabasePrivilegesDifferential runs testdata/roles/
+// database_privileges.sql (GRANT/REVOKE CREATE, TEMPORARY, CONNECT ON
+// DATABASE, what CREATE and TEMPORARY guard, datacl,
+// has_database_privilege, GRANTED BY on object and role grants) against
+// PostgreSQL 15 and pgproxy.
+func TestDatabasePrivilegesDifferential(t *testing.T) {
+	roleScriptDiff(t, "db_diff", "testdata/roles/database_privileges.sql", 90)
+}

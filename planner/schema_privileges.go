@@ -25,6 +25,9 @@ import (
 
 // grantOnSchemas runs GRANT/REVOKE privileges ON SCHEMA s.
 func (rc *roleChange) grantOnSchemas(st *q.GrantStmt) error {
+	if err := rc.checkGrantedBy(st.Grantor, rc.actorOID()); err != nil { // type_privileges.go
+		return err
+	}
 	var schemas, builtin []string
 	created := map[string]ddl.SchemaDef{}
 	for _, n := range st.Objects {
@@ -91,15 +94,6 @@ func (rc *roleChange) grantOnSchemas(st *q.GrantStmt) error {
 		}
 	}
 	actor := rc.actorOID()
-	if st.Grantor != nil {
-		g, _, err := rc.spec(st.Grantor)
-		if err != nil {
-			return err
-		}
-		if g.OID != actor {
-			return notSupported("grantor must be current user")
-		}
-	}
 	branch := rc.s.branch()
 	for _, schema := range schemas {
 		owner, key := access.SchemaOwner(schema), schema

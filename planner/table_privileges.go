@@ -731,6 +731,21 @@ func changeOwner(m *ddl.TableMeta, old, owner uint32) {
 	}
 }
 
+// dependentName is how DROP ROLE's DETAIL names a catalog entry:
+// relations by name, types by their name, functions by name and
+// argument types (PostgreSQL's getObjectDescription).
+func dependentName(e graph.TableEntry, m ddl.TableMeta) (kind, name string) {
+	switch {
+	case m.Function != nil:
+		fname, _ := ddl.FuncName(e.Name)
+		return "function", ddl.ExecFunction(e, fname, m).Signature()
+	case m.Enum != nil || m.Domain != nil:
+		tname, _ := ddl.TypeName(e.Name)
+		return "type", tname
+	}
+	return metaKind(m), e.Name
+}
+
 func alterTagOf(t q.ObjectType) string {
 	return "ALTER " + strings.ReplaceAll(strings.TrimPrefix(t.String(), "OBJECT_"), "_", " ")
 }
@@ -765,9 +780,9 @@ func (s *session) relationDependents(ctx context.Context, role uint32) (local []
 			if err != nil {
 				continue
 			}
-			kind := metaKind(m)
+			kind, ename := dependentName(e, m)
 			if m.Owner == role {
-				mine = append(mine, "owner of "+kind+" "+e.Name)
+				mine = append(mine, "owner of "+kind+" "+ename)
 			}
 			named := func(acl *access.TableACL, kind, name string) {
 				if acl == nil || m.Owner == role {
@@ -780,7 +795,7 @@ func (s *session) relationDependents(ctx context.Context, role uint32) (local []
 					}
 				}
 			}
-			named(m.ACL, kind, e.Name)
+			named(m.ACL, kind, ename)
 			for _, c := range m.Columns {
 				if c.Sequence != nil {
 					named(c.Sequence.ACL, "sequence", c.Sequence.Name)
@@ -826,11 +841,18 @@ func (w *writer) grantTables(pc *privCtx, n *q.Node) (changes []ddl.Change, hand
 	case q.ObjectType_OBJECT_FUNCTION, q.ObjectType_OBJECT_PROCEDURE, q.ObjectType_OBJECT_ROUTINE:
 		changes, err := w.grantFunctions(pc, st) // function_privileges.go
 		return changes, true, err
+	case q.ObjectType_OBJECT_TYPE, q.ObjectType_OBJECT_DOMAIN:
+		changes, err := w.grantTypes(pc, st) // type_privileges.go
+		return changes, true, err
 	default:
 		return nil, false, nil
 	}
 	name := grantName(st)
-	// PostgreSQL's order: the relations, the grantees, the privileges
+	if err := (&roleChange{s: w.s, c: pc.c}).checkGrantedBy(st.Grantor, pc.role); err != nil {
+		return nil, true, err
+	}
+	// PostgreSQL's order: the grantor, the relations, the grantees, the
+	// privileges
 	// rel is one object granted on: a relation, or the sequence of its
 	// column col (-1: the relation itself); relations named twice share
 	// their meta, and each changed one is redefined once
@@ -974,15 +996,6 @@ func (w *writer) grantTables(pc *privCtx, n *q.Node) (changes []ddl.Change, hand
 			return nil, true, wire.Errorf(wire.CodeSyntaxError, "unrecognized privilege type \"%s\"", ap.PrivName)
 		}
 		privs |= p
-	}
-	if st.Grantor != nil {
-		g, _, err := rc.spec(st.Grantor)
-		if err != nil {
-			return nil, true, err
-		}
-		if g.OID != pc.role {
-			return nil, true, notSupported("grantor must be current user")
-		}
 	}
 	changed := map[string]bool{}
 	for _, r := range rels {

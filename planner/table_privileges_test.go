@@ -62,7 +62,7 @@ func TestTablePrivilegesDurable(t *testing.T) {
 		{"GRANT USAGE ON SEQUENCE s TO bob", ""},
 		{"REVOKE ALL ON s FROM bob", ""},
 		{"ALTER DEFAULT PRIVILEGES GRANT EXECUTE ON FUNCTIONS TO bob", ""},
-		{"ALTER DEFAULT PRIVILEGES GRANT USAGE ON TYPES TO bob", "0A000 ALTER DEFAULT PRIVILEGES … ON TYPES is not supported yet"},
+		{"ALTER DEFAULT PRIVILEGES GRANT USAGE ON TYPES TO bob", ""},
 		// default privileges live in the role catalog: the second
 		// process sees them and applies them to what alice creates there
 		{"ALTER DEFAULT PRIVILEGES GRANT SELECT ON SEQUENCES TO bob", ""},
@@ -77,7 +77,7 @@ func TestTablePrivilegesDurable(t *testing.T) {
 	runRoleSteps(t, bobB, []roleStep{
 		{"SELECT count(*) FROM mine", "42501 permission denied for table mine"},
 	})
-	if got := queryStrings(t, bobB, "SELECT defaclobjtype::text, defaclacl FROM pg_default_acl ORDER BY 1"); got != "S|{alice=rwU/alice,bob=r/alice}\nf|{=X/alice,alice=X/alice,bob=X/alice}" {
+	if got := queryStrings(t, bobB, "SELECT defaclobjtype::text, defaclacl FROM pg_default_acl ORDER BY 1"); got != "S|{alice=rwU/alice,bob=r/alice}\nT|{=U/alice,alice=U/alice,bob=U/alice}\nf|{=X/alice,alice=X/alice,bob=X/alice}" {
 		t.Fatalf("second process: pg_default_acl is %q", got)
 	}
 	aliceB, err := b.connectAs(t, "alice", "", "main", "")

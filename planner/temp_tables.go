@@ -232,6 +232,9 @@ func (w *writer) tempCreate(n *sqlparse.Node) (*sqlparse.Node, error) {
 	}
 	cp := proto.Clone(st).(*sqlparse.CreateStmt)
 	if err := w.tempRelation(cp.Relation); err != nil {
+		if we, ok := err.(*wire.Error); ok && we.Code == wire.CodeInsufficientPrivilege {
+			err = positioned(we, w.sql, rv.Location) // as PostgreSQL points
+		}
 		return nil, err
 	}
 	ns := cp.Relation.Schemaname
@@ -345,12 +348,19 @@ func (w *writer) refersTemp(rv, self *sqlparse.RangeVar) bool {
 // does not hold it yet).
 func (w *writer) ensureTempSchema() (string, error) {
 	s := w.s
+	ns := ""
+	if s.temp != nil {
+		ns = s.temp.ns
+	}
+	if err := w.tempPrivilege(s.temp == nil, ns); err != nil { // database_privileges.go
+		return "", err
+	}
 	if s.temp == nil {
 		num := takeTempNum()
 		s.temp = &tempStore{num: num, oid: tempSchemaOIDBase + uint32(num), tables: map[string]*tableInfo{}, gen: genCounter.Add(1)}
 		s.temp.ns = ddl.TempSchemaPrefix + strconv.Itoa(num)
 	}
-	ns := s.temp.ns
+	ns = s.temp.ns
 	if _, ok := w.ddlCatalog().Table(ddl.SchemaEntryPrefix + ns); !ok {
 		if err := w.applyChange(ddl.TempSchema(ns, s.temp.oid)); err != nil {
 			return "", err

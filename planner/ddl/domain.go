@@ -65,7 +65,7 @@ type DomainCheckMeta struct {
 func ExecDomain(name string, m TableMeta) *exec.DomainDef {
 	d := m.Domain
 	out := &exec.DomainDef{OID: d.OID, Schema: "public", Name: name, Base: d.Base.Exec(), NotNull: d.NotNull, Default: d.Default,
-		Owner: m.Owner, Comment: m.Comment}
+		Owner: m.Owner, ACL: m.ACL, Comment: m.Comment}
 	for _, c := range d.Checks {
 		out.Checks = append(out.Checks, exec.DomainCheck{OID: exec.DomainConstraintOID(d.OID, c.Num), Name: c.Name, Expr: c.Expr, NotValid: c.NotValid})
 	}

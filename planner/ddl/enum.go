@@ -61,7 +61,7 @@ func TypeName(entry string) (string, bool) { return strings.CutPrefix(entry, Typ
 
 // ExecEnum is the executor's description of an enum entry.
 func ExecEnum(name string, m TableMeta) *exec.EnumDef {
-	d := &exec.EnumDef{OID: m.Enum.OID, Schema: "public", Name: name, Owner: m.Owner, Comment: m.Comment}
+	d := &exec.EnumDef{OID: m.Enum.OID, Schema: "public", Name: name, Owner: m.Owner, ACL: m.ACL, Comment: m.Comment}
 	for _, l := range m.Enum.Labels {
 		d.Labels = append(d.Labels, l.Label)
 		d.Sorts = append(d.Sorts, l.Sort)
