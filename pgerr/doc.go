@@ -13,6 +13,10 @@
 //     turns it into an ErrorResponse or NoticeResponse and is the only
 //     place that does. Any other error reaching the client becomes XX000
 //     "internal error", never its Go text.
+//   - The executor returns *Error too (exec.Error is an alias). Its
+//     Placement, never sent, says which text Position counts in, so a
+//     caller that rewrote the statement before the executor parsed it
+//     keeps only positions already in the client's text.
 //   - Internal wraps an unexpected Go error as XX000 and keeps the stack
 //     of the place that wrapped it, for the server log only: Stack and
 //     Cause are never sent.

@@ -286,8 +286,9 @@ func (q *sessionSequences) Lastval(ctx context.Context) (int64, error) {
 	return v, execErr(seqError(err))
 }
 
-// execErr turns a session error into exec's, keeping code, message,
-// detail and hint (exec reports it with the statement's position).
+// execErr keeps a session error's code, message, detail and hint and
+// drops the rest, its position above all: exec reports it at the
+// sequence function's call in the statement.
 func execErr(err error) error {
 	var we *wire.Error
 	if err != nil && errors.As(err, &we) {
