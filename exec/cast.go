@@ -43,17 +43,23 @@ func canCast(from, to Type, cc castContext) bool {
 		return cc == castExplicit
 	case from.OID == OIDJSONB && (to.Kind() == KInt || to.Kind() == KFloat || to.OID == OIDNumeric || to.OID == OIDBool):
 		return cc == castExplicit
-	case to.OID == OIDVector && from.IsArray():
-		// pgvector: integer[], real[], double precision[], numeric[] → vector
-		e := from.Elem()
-		return cc >= castAssignment && (e.isInt() || e.Kind() == KFloat || e.OID == OIDNumeric)
-	case from.OID == OIDVector && to.IsArray():
-		// vector → real[] (implicit, as pgvector declares it)
-		return to.Elem().OID == OIDFloat4 || cc == castExplicit && (to.Elem().Kind() == KFloat || to.Elem().OID == OIDNumeric)
+	case to.OID == OIDVector && from.IsArray(), from.OID == OIDVector && to.IsArray():
+		return canCastVector(from, to, cc)
 	case from.IsArray() && to.IsArray():
 		return canCast(from.Elem(), to.Elem(), cc)
 	}
 	return false
+}
+
+// canCastVector is canCast between pgvector's vector and the arrays.
+func canCastVector(from, to Type, cc castContext) bool {
+	if to.OID == OIDVector {
+		// integer[], real[], double precision[], numeric[] → vector
+		e := from.Elem()
+		return cc >= castAssignment && (e.isInt() || e.Kind() == KFloat || e.OID == OIDNumeric)
+	}
+	// vector → real[] (implicit, as pgvector declares it)
+	return to.Elem().OID == OIDFloat4 || cc == castExplicit && (to.Elem().Kind() == KFloat || to.Elem().OID == OIDNumeric)
 }
 
 // isOIDType reports oid and its alias types (regclass, regtype,
