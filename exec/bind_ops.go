@@ -421,57 +421,9 @@ func (b *binder) binaryOp(op string, l, r Expr) (Expr, error) {
 	}
 	switch op {
 	case "||":
-		if lt.IsArray() || rt.IsArray() {
-			return b.arrayConcat(l, r)
-		}
-		if lt.OID == OIDJSONB && rt.OID == OIDJSONB {
-			return mk(TJSONB, jsonbConcatKernel, l, r), nil
-		}
-		if lt.OID == OIDBytea && rt.OID == OIDBytea {
-			return mk(TBytea, concatKernel, l, r), nil
-		}
-		if !lt.isString() && !rt.isString() {
-			// text || anynonarray needs a text operand
-			return nil, opNotExist(op, lt, rt)
-		}
-		l2, err := b.toText(l)
-		if err != nil {
-			return nil, err
-		}
-		r2, err := b.toText(r)
-		if err != nil {
-			return nil, err
-		}
-		return mk(TText, concatKernel, l2, r2), nil
-	case "~~", "!~~", "~~*", "!~~*":
-		if lt.OID == OIDBytea && rt.OID == OIDBytea && (op == "~~" || op == "!~~") {
-			return byteaLikeExpr(op, l, r), nil
-		}
-		if !likeOperand(lt) || !likeOperand(rt) {
-			return nil, opNotExist(op, lt, rt)
-		}
-		l2, err := b.toTextLike(l)
-		if err != nil {
-			return nil, err
-		}
-		r2, err := b.toTextLike(r)
-		if err != nil {
-			return nil, err
-		}
-		return b.likeExpr(op, l2, r2)
-	case "~", "~*", "!~", "!~*":
-		if !likeOperand(lt) || !likeOperand(rt) {
-			return nil, opNotExist(op, lt, rt)
-		}
-		l2, err := b.toTextLike(l)
-		if err != nil {
-			return nil, err
-		}
-		r2, err := b.toTextLike(r)
-		if err != nil {
-			return nil, err
-		}
-		return b.regexExpr(op, l2, r2)
+		return b.concatOp(l, r, opNotExist)
+	case "~~", "!~~", "~~*", "!~~*", "~", "~*", "!~", "!~*":
+		return b.patternOp(op, l, r, opNotExist)
 	case "->", "->>", "#>", "#>>", "?", "@>", "<@", "?|", "?&":
 		if lt.OID == OIDJSON || lt.OID == OIDJSONB {
 			return b.jsonOp(op, l, r)
@@ -497,6 +449,63 @@ func (b *binder) binaryOp(op string, l, r Expr) (Expr, error) {
 		}
 	}
 	return nil, opNotExist(op, lt, rt)
+}
+
+// concatOp binds l || r: arrays, jsonb, bytea, or text (a text operand
+// and anything as its text form).
+func (b *binder) concatOp(l, r Expr, opNotExist func(string, Type, Type) error) (Expr, error) {
+	const op = "||"
+	lt, rt := l.Type(), r.Type()
+	mk := func(t Type, k kernel, args ...Expr) Expr {
+		return &opExpr{name: op, t: t, args: args, k: k, strict: true}
+	}
+	if lt.IsArray() || rt.IsArray() {
+		return b.arrayConcat(l, r)
+	}
+	if lt.OID == OIDJSONB && rt.OID == OIDJSONB {
+		return mk(TJSONB, jsonbConcatKernel, l, r), nil
+	}
+	if lt.OID == OIDBytea && rt.OID == OIDBytea {
+		return mk(TBytea, concatKernel, l, r), nil
+	}
+	if !lt.isString() && !rt.isString() {
+		// text || anynonarray needs a text operand
+		return nil, opNotExist(op, lt, rt)
+	}
+	l2, err := b.toText(l)
+	if err != nil {
+		return nil, err
+	}
+	r2, err := b.toText(r)
+	if err != nil {
+		return nil, err
+	}
+	return mk(TText, concatKernel, l2, r2), nil
+}
+
+// patternOp binds LIKE (~~, ~~* and negations; bytea LIKE too) and
+// regular expression matches (~, ~* and negations).
+func (b *binder) patternOp(op string, l, r Expr, opNotExist func(string, Type, Type) error) (Expr, error) {
+	lt, rt := l.Type(), r.Type()
+	like := op == "~~" || op == "!~~" || op == "~~*" || op == "!~~*"
+	if like && lt.OID == OIDBytea && rt.OID == OIDBytea && (op == "~~" || op == "!~~") {
+		return byteaLikeExpr(op, l, r), nil
+	}
+	if !likeOperand(lt) || !likeOperand(rt) {
+		return nil, opNotExist(op, lt, rt)
+	}
+	l2, err := b.toTextLike(l)
+	if err != nil {
+		return nil, err
+	}
+	r2, err := b.toTextLike(r)
+	if err != nil {
+		return nil, err
+	}
+	if like {
+		return b.likeExpr(op, l2, r2)
+	}
+	return b.regexExpr(op, l2, r2)
 }
 
 // comparableType picks the type both sides are compared as.

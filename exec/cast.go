@@ -19,41 +19,17 @@ const (
 	castExplicit                      // CAST(x AS t), x::t
 )
 
-// canCast reports whether from can be coerced to to in context cc.
+// canCast reports whether from can be coerced to to in context cc: a
+// pair of types from the cast table (cast_table.go), else by the rules
+// for type families.
 func canCast(from, to Type, cc castContext) bool {
 	if from.OID == to.OID || from.OID == OIDUnknown {
 		return true
 	}
-	fk, tk := from.category(), to.category()
+	if allowed, ok := pairCast(from, to, cc); ok {
+		return allowed
+	}
 	switch {
-	case from.OID == OIDInt4 && to.OID == OIDChar, from.OID == OIDChar && to.OID == OIDInt4:
-		// "char" and integer convert by the character's code, explicitly
-		return cc == castExplicit
-	case from.isInt() && (to.isInt() || to.OID == OIDNumeric || to.Kind() == KFloat):
-		return cc >= castAssignment || intRank(from) < intRank(to) || to.OID == OIDNumeric || to.Kind() == KFloat
-	case from.isInt() && isOIDType(to):
-		return true
-	case isOIDType(from) && isOIDType(to):
-		// an OID alias type converts to and from oid implicitly, not to
-		// another alias (PostgreSQL's pg_cast), except between regproc
-		// and regprocedure
-		return from.OID == OIDOid || to.OID == OIDOid ||
-			from.OID == OIDRegproc && to.OID == OIDRegprocedure || from.OID == OIDRegprocedure && to.OID == OIDRegproc
-	case isOIDType(from) && (to.OID == OIDInt4 || to.OID == OIDInt8):
-		return cc >= castAssignment
-	case (from.OID == OIDText || from.OID == OIDVarchar) && to.OID == OIDRegclass:
-		// 'name'::text reaches regclass arguments (pg_table_size(text))
-		return true
-	case isStatisticsType(from) && (to.OID == OIDText || to.OID == OIDBytea):
-		return true
-	case from.OID == OIDNumeric && to.Kind() == KFloat:
-		return true
-	case from.OID == OIDNumeric && to.isInt():
-		return cc >= castAssignment
-	case from.OID == OIDFloat4 && to.OID == OIDFloat8:
-		return true
-	case from.Kind() == KFloat && (to.isInt() || to.OID == OIDNumeric || to.Kind() == KFloat):
-		return cc >= castAssignment
 	case from.isString() && to.isString():
 		// pg_cast: name and "char" reach varchar/char(n) only by
 		// assignment, and text types reach "char" only by assignment
@@ -66,33 +42,25 @@ func canCast(from, to Type, cc castContext) bool {
 		return cc >= castAssignment
 	case from.isString():
 		return cc == castExplicit
-	case from.OID == OIDDate && (to.OID == OIDTimestamp || to.OID == OIDTimestamptz):
-		return true
-	case from.OID == OIDTimestamp && to.OID == OIDTimestamptz, from.OID == OIDTime && to.OID == OIDInterval:
-		return true
-	case from.OID == OIDInterval && to.OID == OIDTime:
-		return cc >= castAssignment
-	case (from.OID == OIDTimestamp || from.OID == OIDTimestamptz) && (to.OID == OIDDate || to.OID == OIDTimestamp || to.OID == OIDTime):
-		return cc >= castAssignment
-	case from.OID == OIDBool && to.OID == OIDInt4, from.OID == OIDInt4 && to.OID == OIDBool:
-		return cc == castExplicit
-	case (from.OID == OIDJSON || from.OID == OIDJSONB) && (to.OID == OIDJSON || to.OID == OIDJSONB):
-		return cc >= castAssignment
 	case from.OID == OIDJSONB && (to.Kind() == KInt || to.Kind() == KFloat || to.OID == OIDNumeric || to.OID == OIDBool):
 		return cc == castExplicit
-	case to.OID == OIDVector && from.IsArray():
-		// pgvector: integer[], real[], double precision[], numeric[] → vector
-		e := from.Elem()
-		return cc >= castAssignment && (e.isInt() || e.Kind() == KFloat || e.OID == OIDNumeric)
-	case from.OID == OIDVector && to.IsArray():
-		// vector → real[] (implicit, as pgvector declares it)
-		return to.Elem().OID == OIDFloat4 || cc == castExplicit && (to.Elem().Kind() == KFloat || to.Elem().OID == OIDNumeric)
+	case to.OID == OIDVector && from.IsArray(), from.OID == OIDVector && to.IsArray():
+		return canCastVector(from, to, cc)
 	case from.IsArray() && to.IsArray():
 		return canCast(from.Elem(), to.Elem(), cc)
 	}
-	_ = fk
-	_ = tk
 	return false
+}
+
+// canCastVector is canCast between pgvector's vector and the arrays.
+func canCastVector(from, to Type, cc castContext) bool {
+	if to.OID == OIDVector {
+		// integer[], real[], double precision[], numeric[] → vector
+		e := from.Elem()
+		return cc >= castAssignment && (e.isInt() || e.Kind() == KFloat || e.OID == OIDNumeric)
+	}
+	// vector → real[] (implicit, as pgvector declares it)
+	return to.Elem().OID == OIDFloat4 || cc == castExplicit && (to.Elem().Kind() == KFloat || to.Elem().OID == OIDNumeric)
 }
 
 // isOIDType reports oid and its alias types (regclass, regtype,
