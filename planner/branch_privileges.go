@@ -86,7 +86,7 @@ func (rc *roleChange) grantOnBranches(st *q.GrantStmt) error {
 			continue
 		}
 		if len(ap.Cols) > 0 {
-			return errRole("0LP01", "column privileges are only valid for relations")
+			return errRole(pgerr.InvalidGrantOperation, "column privileges are only valid for relations")
 		}
 		p, ok := access.ParseBranchPriv(ap.PrivName)
 		if !ok {
@@ -95,7 +95,7 @@ func (rc *roleChange) grantOnBranches(st *q.GrantStmt) error {
 		privs |= p
 	}
 	if st.IsGrant && st.GrantOption && slices.Contains(grantees, 0) {
-		return errRole("0LP01", "grant options can only be granted to roles")
+		return errRole(pgerr.InvalidGrantOperation, "grant options can only be granted to roles")
 	}
 	actor := rc.actorOID()
 	for _, branch := range branches {

@@ -107,7 +107,7 @@ func (w *writer) mergeCardinality(ti *tableInfo, changed map[string]bool, m *ada
 		if len(rows) == 2 && rows[0].N > 0 {
 			key, _ := exec.FormatText(rows[0], 0, w.s.location())
 			cnt, _ := exec.FormatText(rows[1], 0, w.s.location())
-			return wire.Errorf("23514", "edge table \"%s\" violates graph.max_out = %d", n, *g.MaxOut).
+			return wire.Errorf(pgerr.CheckViolation, "edge table \"%s\" violates graph.max_out = %d", n, *g.MaxOut).
 				WithDetail(fmt.Sprintf("Source (%s)=(%s) has %s outgoing edges; %s.", g.Source, key, cnt, detail))
 		}
 	}
@@ -136,7 +136,7 @@ func (w *writer) mergeCardinality(ti *tableInfo, changed map[string]bool, m *ada
 		if len(rows) == 2 && rows[0].N > 0 {
 			key, _ := exec.FormatText(rows[0], 0, w.s.location())
 			cnt, _ := exec.FormatText(rows[1], 0, w.s.location())
-			return wire.Errorf("23514", "edge table \"%s\" violates graph.min_out = %d", n, *g.MinOut).
+			return wire.Errorf(pgerr.CheckViolation, "edge table \"%s\" violates graph.min_out = %d", n, *g.MinOut).
 				WithDetail(fmt.Sprintf("Source (%s)=(%s) has %s outgoing edges; %s.", g.Source, key, cnt, detail))
 		}
 	}

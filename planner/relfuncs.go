@@ -69,7 +69,7 @@ func (s *session) relationFunc(schema, name string, args []*string) (*exec.Table
 		return td, true, err
 	case "schema_diff":
 		if len(args) != 2 {
-			return nil, true, wire.Errorf("42883", "function graph.schema_diff takes 2 arguments (from, to), not %d", len(args))
+			return nil, true, wire.Errorf(pgerr.UndefinedFunction, "function graph.schema_diff takes 2 arguments (from, to), not %d", len(args))
 		}
 		td, err := s.graphSchemaDiff(ctx, args[0], args[1])
 		return td, true, err

@@ -8,6 +8,7 @@ import (
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/graph"
 	q "github.com/pggraph/pggraph/internal/sqlparse"
+	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/planner/ddl"
 	"github.com/pggraph/pggraph/wire"
 )
@@ -92,7 +93,7 @@ func (w *writer) grantTypes(pc *privCtx, st *q.GrantStmt) ([]ddl.Change, error) 
 		if schema == "" || schema == "public" {
 			if t, ok := w.lookupUserType(name); ok {
 				if domain && t.m.Relkind != ddl.RelDomain {
-					return nil, wire.Errorf("42809", "\"%s\" is not a domain", name)
+					return nil, wire.Errorf(pgerr.WrongObjectType, "\"%s\" is not a domain", name)
 				}
 				types = append(types, t)
 				continue
@@ -124,7 +125,7 @@ func (w *writer) grantTypes(pc *privCtx, st *q.GrantStmt) ([]ddl.Change, error) 
 			continue
 		}
 		if len(ap.Cols) > 0 {
-			return nil, wire.Errorf("0LP01", "column privileges are only valid for relations")
+			return nil, wire.Errorf(pgerr.InvalidGrantOperation, "column privileges are only valid for relations")
 		}
 		if _, ok := access.ParseTypePriv(ap.PrivName); !ok {
 			if _, known := access.ParseTablePriv(ap.PrivName); known || isPrivilegeName(ap.PrivName) {
@@ -132,13 +133,13 @@ func (w *writer) grantTypes(pc *privCtx, st *q.GrantStmt) ([]ddl.Change, error) 
 				if name == "TEMP" {
 					name = "TEMPORARY"
 				}
-				return nil, wire.Errorf("0LP01", "invalid privilege type %s for %s", name, kind)
+				return nil, wire.Errorf(pgerr.InvalidGrantOperation, "invalid privilege type %s for %s", name, kind)
 			}
 			return nil, wire.Errorf(wire.CodeSyntaxError, "unrecognized privilege type \"%s\"", ap.PrivName)
 		}
 	}
 	if len(arrays) > 0 {
-		return nil, wire.Errorf("0LP01", "cannot set privileges of array types").
+		return nil, wire.Errorf(pgerr.InvalidGrantOperation, "cannot set privileges of array types").
 			WithHint("Set the privileges of the element type instead.")
 	}
 	name := grantName(st)
@@ -197,7 +198,7 @@ func grantPriv(c *access.Catalog, role, owner uint32, cur *access.TableACL, p ac
 		}
 		next, err := c.RevokeTable(acl, owner, g, grantor, p, st.GrantOption, st.Behavior == q.DropBehavior_DROP_CASCADE)
 		if err != nil {
-			return nil, false, wire.Errorf("2BP01", "dependent privileges exist").WithHint("Use CASCADE to revoke them too.")
+			return nil, false, wire.Errorf(pgerr.DependentObjectsStillExist, "dependent privileges exist").WithHint("Use CASCADE to revoke them too.")
 		}
 		acl = next
 	}
@@ -316,7 +317,7 @@ func (w *writer) alterTypeOwner(pc *privCtx, st *q.AlterOwnerStmt) (changes []dd
 	if !ok {
 		elem, isArray := strings.CutPrefix(name, "_")
 		if _, ok := w.lookupUserType(elem); isArray && ok {
-			return nil, true, wire.Errorf("42809", "cannot alter array type %s[]", elem).
+			return nil, true, wire.Errorf(pgerr.WrongObjectType, "cannot alter array type %s[]", elem).
 				WithHint(fmt.Sprintf("You can alter type %s, which will alter the array type as well.", elem))
 		}
 		if !exec.IsBuiltinTypeName(name) {
@@ -338,7 +339,7 @@ func (w *writer) alterTypeOwner(pc *privCtx, st *q.AlterOwnerStmt) (changes []dd
 		return []ddl.Change{&ddl.NoOp{CommandTag: tag}}, true, nil
 	}
 	if st.ObjectType == q.ObjectType_OBJECT_DOMAIN && t.m.Relkind != ddl.RelDomain {
-		return nil, true, wire.Errorf("42809", "%s is not a domain", name)
+		return nil, true, wire.Errorf(pgerr.WrongObjectType, "%s is not a domain", name)
 	}
 	pc = w.s.grantContext(w.ctx, pc)
 	rc := &roleChange{s: w.s, c: pc.c}
