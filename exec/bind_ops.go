@@ -683,6 +683,10 @@ func (b *binder) temporalArith(op string, l, r Expr) (Expr, bool, error) {
 		r2, _ := b.coerce(r, TInt4, castImplicit, "")
 		return mk(TDate, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
 			for _, i := range sel {
+				if !dateFinite(a[0].I[i]) { // date_pli: infinity stays
+					out.I[i] = a[0].I[i]
+					continue
+				}
 				if op == "+" {
 					out.I[i] = a[0].I[i] + a[1].I[i]
 				} else {
@@ -699,6 +703,9 @@ func (b *binder) temporalArith(op string, l, r Expr) (Expr, bool, error) {
 	case lt.OID == OIDDate && rt.OID == OIDDate && op == "-":
 		return mk(TInt4, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
 			for _, i := range sel {
+				if !dateFinite(a[0].I[i]) || !dateFinite(a[1].I[i]) {
+					return errf(CodeDatetimeFieldOverflow, "cannot subtract infinite dates")
+				}
 				out.I[i] = a[0].I[i] - a[1].I[i]
 			}
 			return nil
@@ -715,6 +722,10 @@ func (b *binder) temporalArith(op string, l, r Expr) (Expr, bool, error) {
 		tz := t.OID == OIDTimestamptz
 		return mk(Type{t.OID, -1}, func(ec *evalCtx, a []*Vec, out *Vec, sel []int32) error {
 			for _, i := range sel {
+				if !tsFinite(a[0].I[i]) { // timestamp_pl_interval: infinity stays
+					out.I[i] = a[0].I[i]
+					continue
+				}
 				iv := a[1].V[i]
 				if op == "-" {
 					iv = Interval{-iv.Months, -iv.Days, -iv.Micros}
@@ -756,7 +767,10 @@ func (b *binder) temporalArith(op string, l, r Expr) (Expr, bool, error) {
 		l2, _ := b.coerce(l, TTimestamp, castImplicit, "")
 		return mk(TTimestamp, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
 			for _, i := range sel {
-				out.I[i] = a[0].I[i] + a[1].I[i]
+				out.I[i] = a[0].I[i]
+				if tsFinite(a[0].I[i]) {
+					out.I[i] += a[1].I[i]
+				}
 			}
 			return nil
 		}, l2, r)
@@ -775,6 +789,9 @@ func (b *binder) temporalArith(op string, l, r Expr) (Expr, bool, error) {
 		}
 		return mk(TInterval, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
 			for _, i := range sel {
+				if !tsFinite(a[0].I[i]) || !tsFinite(a[1].I[i]) {
+					return errf(CodeDatetimeFieldOverflow, "cannot subtract infinite timestamps")
+				}
 				out.V[i] = subTimestamps(a[0].I[i], a[1].I[i])
 			}
 			return nil

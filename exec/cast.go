@@ -166,6 +166,9 @@ func roundTemporal(us int64, t Type) int64 {
 	if t.OID == OIDTime {
 		return roundMicrosTo(us, int(t.Mod))
 	}
+	if !tsFinite(us) {
+		return us
+	}
 	const pgEpoch = 946684800_000_000
 	return roundMicrosTo(us-pgEpoch, int(t.Mod)) + pgEpoch
 }
@@ -360,8 +363,8 @@ func castRowsBase(ec *evalCtx, v, out *Vec, live []int32, explicit bool) error {
 		return nil
 	case from.OID == OIDDate && (to.OID == OIDTimestamp || to.OID == OIDTimestamptz):
 		for _, i := range live {
-			us := v.I[i] * usPerDay
-			if to.OID == OIDTimestamptz {
+			us, finite := dateToTimestamp(v.I[i])
+			if finite && to.OID == OIDTimestamptz {
 				us = localToUTC(us, loc)
 			}
 			out.I[i] = us
@@ -369,7 +372,10 @@ func castRowsBase(ec *evalCtx, v, out *Vec, live []int32, explicit bool) error {
 		return nil
 	case from.OID == OIDTimestamp && to.OID == OIDTimestamptz:
 		for _, i := range live {
-			out.I[i] = localToUTC(v.I[i], loc)
+			out.I[i] = v.I[i]
+			if tsFinite(v.I[i]) {
+				out.I[i] = localToUTC(v.I[i], loc)
+			}
 		}
 		return nil
 	case from.OID == OIDTime && to.OID == OIDInterval:
@@ -389,6 +395,17 @@ func castRowsBase(ec *evalCtx, v, out *Vec, live []int32, explicit bool) error {
 		return nil
 	case from.OID == OIDTimestamptz && (to.OID == OIDTimestamp || to.OID == OIDDate || to.OID == OIDTime):
 		for _, i := range live {
+			if !tsFinite(v.I[i]) {
+				if to.OID == OIDTime { // timestamp_time: NULL
+					out.SetNull(int(i))
+					continue
+				}
+				out.I[i], _ = timestampToDate(v.I[i])
+				if to.OID != OIDDate {
+					out.I[i] = v.I[i]
+				}
+				continue
+			}
 			w := utcToLocal(v.I[i], loc)
 			switch to.OID {
 			case OIDDate:
@@ -402,6 +419,14 @@ func castRowsBase(ec *evalCtx, v, out *Vec, live []int32, explicit bool) error {
 	case from.OID == OIDTimestamp && (to.OID == OIDDate || to.OID == OIDTime):
 		for _, i := range live {
 			w := v.I[i]
+			if !tsFinite(w) {
+				if to.OID == OIDTime { // timestamp_time: NULL
+					out.SetNull(int(i))
+					continue
+				}
+				out.I[i], _ = timestampToDate(w)
+				continue
+			}
 			if to.OID == OIDDate {
 				w = floorDiv(w, usPerDay)
 			} else {
@@ -478,6 +503,9 @@ func trimRightSpaces(s string) string {
 
 // utcToLocal converts µs since epoch to loc's wall-clock µs.
 func utcToLocal(us int64, loc *time.Location) int64 {
+	if !tsFinite(us) {
+		return us
+	}
 	secs := floorDiv(us, 1_000_000)
 	_, off := time.Unix(secs, 0).In(loc).Zone()
 	return us + int64(off)*1_000_000

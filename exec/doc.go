@@ -417,7 +417,9 @@
 //     PR L V RN FM with '#' overflow (tochar_num.go); IYYY IW ID; intervals: YYYY MM
 //     DD HH24 HH12 MI SS MS US AM), age, justify_days,
 //     justify_hours, isfinite, timezone, OVERLAPS (overlaps.go); special
-//     inputs epoch/now/today/tomorrow/yesterday/allballs; common zone
+//     inputs epoch/now/today/tomorrow/yesterday/allballs; 'infinity' and
+//     '-infinity' dates and timestamps in input, output (text and binary),
+//     comparisons, casts and arithmetic (datetime_infinity.go); common zone
 //     abbreviations (PST, CEST, ...); ISO 8601 interval input (P1Y2M...);
 //     date/timestamp/interval range checks (22008, timerange.go);
 //     time(p)/timestamp(p) rounding; to_char TZ/tz/OF/TZH/TZM; json_build_object,
@@ -615,7 +617,7 @@
 // prints Prepared.Explain: explain.go); regexp
 // flags p, w, b, e (i c n m s x t q g work, regex_flags.go); encodings other
 // than UTF8 in convert_to/convert_from; numeric NaN or
-// Infinity to integer; generate_series over floats; 'infinity'/'-infinity' dates and timestamps; to_char patterns other than those listed (EEEE, TH, ...); the PostgreSQL built-ins listed in
+// Infinity to integer; generate_series over floats; to_char patterns other than those listed (EEEE, TH, ...); the PostgreSQL built-ins listed in
 // knownPostgresFunction (xmlagg,
 // jsonb_path_*, jsonb_to_record, ...) and types listed in knownPostgresType (money,
 // inet, ranges, tsvector, ...). An unknown function name answers 42883 as in PostgreSQL.
