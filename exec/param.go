@@ -25,7 +25,7 @@ func DecodeParam(oid uint32, format int16, src []byte, index int) (any, error) {
 		return string(src), nil
 	}
 	t := Type{OID: oid, Mod: -1}
-	if _, ok := typeInfos[oid]; !ok {
+	if _, ok := typeInfos[oid]; !ok && !IsEnumOID(oid) {
 		return nil, unsupported("binary parameters of type %d are not supported", oid)
 	}
 	v := NewVec(t, 1)
