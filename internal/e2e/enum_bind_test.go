@@ -142,4 +142,3 @@ func maskArrayOID(r *pgconn.Result, array bool) *pgconn.Result {
 	}
 	return r
 }
-
