@@ -39,8 +39,14 @@ func AppendBinary(buf []byte, v *Vec, i int) ([]byte, error) {
 	case OIDFloat8:
 		return binary.BigEndian.AppendUint64(buf, math.Float64bits(v.F[i])), nil
 	case OIDDate:
+		if !dateFinite(v.I[i]) { // DATEVAL_NOBEGIN/NOEND are the same int32s
+			return binary.BigEndian.AppendUint32(buf, uint32(int32(v.I[i]))), nil
+		}
 		return binary.BigEndian.AppendUint32(buf, uint32(int32(v.I[i]-pgEpochDays))), nil
 	case OIDTimestamp, OIDTimestamptz, OIDTimeStamp:
+		if !tsFinite(v.I[i]) { // DT_NOBEGIN/NOEND are the same int64s
+			return binary.BigEndian.AppendUint64(buf, uint64(v.I[i])), nil
+		}
 		return binary.BigEndian.AppendUint64(buf, uint64(v.I[i]-pgEpochUS)), nil
 	case OIDTime:
 		return binary.BigEndian.AppendUint64(buf, uint64(v.I[i])), nil

@@ -199,6 +199,13 @@ func makeSortKey(sb *q.SortBy, idx int) sortKey {
 // outputRef resolves an ORDER BY item that names an output column (by
 // ordinal or by bare name); -1 when it does not.
 func (b *binder) outputRef(n *q.Node, cols []colInfo) (int, error) {
+	return b.outputRefSame(n, cols, nil)
+}
+
+// outputRefSame is outputRef where two output columns of the name are
+// not ambiguous when same reports them the same expression (SELECT m, m
+// … ORDER BY m), as PostgreSQL's findTargetlistEntrySQL92 allows.
+func (b *binder) outputRefSame(n *q.Node, cols []colInfo, same func(i, j int) bool) (int, error) {
 	if c := n.GetAConst(); c != nil {
 		if iv, ok := c.Val.(*q.A_Const_Ival); ok {
 			k := int(iv.Ival.Ival)
@@ -213,6 +220,9 @@ func (b *binder) outputRef(n *q.Node, cols []colInfo) (int, error) {
 			found := -1
 			for i, c := range cols {
 				if c.name == s.Sval {
+					if found >= 0 && same != nil && same(found, i) {
+						continue
+					}
 					if found >= 0 {
 						return 0, errf(CodeAmbiguousColumn, "ORDER BY \"%s\" is ambiguous", s.Sval)
 					}

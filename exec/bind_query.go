@@ -95,7 +95,11 @@ func (b *binder) bindQuery(sel *q.SelectStmt, outer *scope) (*bound, error) {
 		if len(sb.UseOp) > 0 {
 			return nil, unsupported("ORDER BY ... USING is not supported")
 		}
-		idx, err := b.outputRef(sb.Node, outCols)
+		idx, err := b.outputRefSame(sb.Node, outCols, func(i, j int) bool {
+			ci, ok1 := targets[i].e.(*colRef)
+			cj, ok2 := targets[j].e.(*colRef)
+			return ok1 && ok2 && ci.idx == cj.idx && ci.t == cj.t
+		})
 		if err != nil {
 			return nil, err
 		}

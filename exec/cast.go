@@ -135,6 +135,9 @@ func roundTemporal(us int64, t Type) int64 {
 	if t.OID == OIDTime {
 		return roundMicrosTo(us, int(t.Mod))
 	}
+	if !tsFinite(us) {
+		return us
+	}
 	const pgEpoch = 946684800_000_000
 	return roundMicrosTo(us-pgEpoch, int(t.Mod)) + pgEpoch
 }
@@ -250,6 +253,9 @@ func trimRightSpaces(s string) string {
 
 // utcToLocal converts µs since epoch to loc's wall-clock µs.
 func utcToLocal(us int64, loc *time.Location) int64 {
+	if !tsFinite(us) {
+		return us
+	}
 	secs := floorDiv(us, 1_000_000)
 	_, off := time.Unix(secs, 0).In(loc).Zone()
 	return us + int64(off)*1_000_000

@@ -233,15 +233,18 @@ func castFromTemporal(v, out *Vec, live []int32, loc *time.Location) (bool, erro
 	switch {
 	case from.OID == OIDDate && (to.OID == OIDTimestamp || to.OID == OIDTimestamptz):
 		for _, i := range live {
-			us := v.I[i] * usPerDay
-			if to.OID == OIDTimestamptz {
+			us, finite := dateToTimestamp(v.I[i])
+			if finite && to.OID == OIDTimestamptz {
 				us = localToUTC(us, loc)
 			}
 			out.I[i] = us
 		}
 	case from.OID == OIDTimestamp && to.OID == OIDTimestamptz:
 		for _, i := range live {
-			out.I[i] = localToUTC(v.I[i], loc)
+			out.I[i] = v.I[i]
+			if tsFinite(v.I[i]) {
+				out.I[i] = localToUTC(v.I[i], loc)
+			}
 		}
 	case from.OID == OIDTime && to.OID == OIDInterval:
 		for _, i := range live {
@@ -258,6 +261,17 @@ func castFromTemporal(v, out *Vec, live []int32, loc *time.Location) (bool, erro
 		}
 	case from.OID == OIDTimestamptz && (to.OID == OIDTimestamp || to.OID == OIDDate || to.OID == OIDTime):
 		for _, i := range live {
+			if !tsFinite(v.I[i]) {
+				if to.OID == OIDTime { // timestamp_time: NULL
+					out.SetNull(int(i))
+					continue
+				}
+				out.I[i], _ = timestampToDate(v.I[i])
+				if to.OID != OIDDate {
+					out.I[i] = v.I[i]
+				}
+				continue
+			}
 			w := utcToLocal(v.I[i], loc)
 			switch to.OID {
 			case OIDDate:
@@ -270,6 +284,14 @@ func castFromTemporal(v, out *Vec, live []int32, loc *time.Location) (bool, erro
 	case from.OID == OIDTimestamp && (to.OID == OIDDate || to.OID == OIDTime):
 		for _, i := range live {
 			w := v.I[i]
+			if !tsFinite(w) {
+				if to.OID == OIDTime { // timestamp_time: NULL
+					out.SetNull(int(i))
+					continue
+				}
+				out.I[i], _ = timestampToDate(w)
+				continue
+			}
 			if to.OID == OIDDate {
 				w = floorDiv(w, usPerDay)
 			} else {

@@ -10,8 +10,8 @@ import (
 // reads besides ISO 8601 (which splitDate reads): the other DateStyles'
 // output (12/31/2024, 31.12.2024, 12-31-2024, Tue Dec 31 10:00:00 2024
 // UTC), month names (Dec 31 2024, December 31, 2024, 31 Dec 2024,
-// 2024-Dec-31), Julian day numbers (J2451187), undelimited dates
-// (20241231) and an era (BC, AD). An all-numeric date whose first field
+// 2024-Dec-31), Julian day numbers (J2451187), a year and day of year
+// (1999.008, 1999-008), undelimited dates (20241231) and an era (BC, AD). An all-numeric date whose first field
 // has fewer than three digits is read in the session's DateStyle field
 // order; a two-digit year means 1970-2069.
 
@@ -53,6 +53,7 @@ func decodeDate(s string, order DateOrder) (f decodedDate, ok bool, rangeErr boo
 	var nums []dateToken    // loose numbers (Dec 31 2024)
 	var sepNums []dateToken // the numbers of one delimited date (12/31/2024)
 	month, julian := 0, -1
+	doyYear, doy := 0, 0 // 1999.008
 	haveDelimited, undelimited := false, false
 	var rest []string
 	num := func(x string) (dateToken, bool) {
@@ -105,6 +106,16 @@ func decodeDate(s string, order DateOrder) (f decodedDate, ok bool, rangeErr boo
 		}
 		if delimitedDate(fld) {
 			parts := strings.FieldsFunc(fld, isDateDelim)
+			if len(parts) == 2 && !haveDelimited && doy == 0 {
+				// year and day of year (1999.008, 1999-008): a year of
+				// three or more digits, then three digits 1-366
+				y, yok := num(parts[0])
+				d, dok := num(parts[1])
+				if yok && dok && y.digits > 2 && d.digits == 3 && d.n >= 1 && d.n <= 366 {
+					doyYear, doy = y.n, d.n
+					continue
+				}
+			}
 			if len(parts) != 3 || haveDelimited {
 				return f, false, false
 			}
@@ -132,6 +143,24 @@ func decodeDate(s string, order DateOrder) (f decodedDate, ok bool, rangeErr boo
 		f.y, f.m, f.d = t.Year(), int(t.Month()), t.Day()
 		if f.y <= 0 {
 			f.y, f.bc = 1-f.y, !f.bc
+		}
+		f.rest = strings.Join(rest, " ")
+		return f, true, false
+	}
+	if doy > 0 {
+		if month != 0 || haveDelimited || len(nums) > 0 {
+			return f, false, false
+		}
+		// day 366 of a common year is January 1 of the next, as
+		// PostgreSQL counts it (date2j(year, 1, 1) + doy - 1)
+		y := doyYear
+		if f.bc {
+			y = 1 - y
+		}
+		t := time.Date(y, time.January, doy, 0, 0, 0, 0, time.UTC)
+		f.y, f.m, f.d = t.Year(), int(t.Month()), t.Day()
+		if f.bc {
+			f.y = 1 - f.y
 		}
 		f.rest = strings.Join(rest, " ")
 		return f, true, false

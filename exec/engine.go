@@ -96,6 +96,10 @@ type Prepared struct {
 	eng        *Engine
 	uses       []RelationUse
 	volatile   bool
+	// paramEnums are the enum types of the parameters declared as an
+	// enum or an array of one (nil elsewhere): their values are checked
+	// against the labels as enum_in would (22P02).
+	paramEnums []*EnumDef
 }
 
 // Volatile reports a binding that read more than its catalog (a
@@ -157,7 +161,7 @@ func (e *Engine) prepareStmt(sess *Session, sql string, stmt *sqlparse.Node, dec
 		t := Type{OID: oid, Mod: -1}
 		if oid == 0 {
 			t = TUnknown
-		} else if _, ok := typeInfos[oid]; !ok {
+		} else if _, ok := typeInfos[oid]; !ok && cs.enumByOID(oid&^1) == nil {
 			return nil, unsupported("parameter type %d is not supported", oid)
 		}
 		_ = i
@@ -171,7 +175,13 @@ func (e *Engine) prepareStmt(sess *Session, sql string, stmt *sqlparse.Node, dec
 	b.pruneViews()
 	markJoinNeeds(bd.plan, nil)
 	p := &Prepared{SQL: sql, plan: bd.plan, cols: bd.cols, eng: e, uses: b.uses, volatile: b.volatile}
-	for _, t := range b.params {
+	for i, t := range b.params {
+		if i < len(declared) && IsEnumOID(declared[i]) {
+			if p.paramEnums == nil {
+				p.paramEnums = make([]*EnumDef, len(b.params))
+			}
+			p.paramEnums[i] = cs.enumByOID(declared[i] &^ 1)
+		}
 		p.ParamTypes = append(p.ParamTypes, *t)
 	}
 	for _, c := range bd.cols {
@@ -327,6 +337,11 @@ func (p *Prepared) streamWith(ctx context.Context, sess *Session, params []any, 
 		v, err := paramVec(params[i], t, loc, sess.DateStyle)
 		if err != nil {
 			return "", err
+		}
+		if i < len(p.paramEnums) && p.paramEnums[i] != nil {
+			if err := checkEnumParam(p.paramEnums[i], v); err != nil {
+				return "", err
+			}
 		}
 		ec.params = append(ec.params, v)
 	}

@@ -555,3 +555,26 @@ func init() {
 		}}, nil
 	})
 }
+
+// checkEnumParam validates a parameter declared as enum type e (or an
+// array of it) as enum_in would read its labels.
+func checkEnumParam(e *EnumDef, v *Vec) error {
+	if v.IsNull(0) {
+		return nil
+	}
+	if v.T.IsArray() {
+		a := v.A[0]
+		if a == nil {
+			return nil
+		}
+		for k := 0; k < a.Items.N; k++ {
+			if !a.Items.IsNull(k) {
+				if err := e.check(a.Items.S[k]); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	return e.check(v.S[0])
+}

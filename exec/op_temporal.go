@@ -48,6 +48,10 @@ func init() {
 func dateIntKernel(op string, _ Type) kernel {
 	return func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
 		for _, i := range sel {
+			if !dateFinite(a[0].I[i]) { // date_pli: infinity stays
+				out.I[i] = a[0].I[i]
+				continue
+			}
 			if op == "+" {
 				out.I[i] = a[0].I[i] + a[1].I[i]
 			} else {
@@ -64,6 +68,9 @@ func dateIntKernel(op string, _ Type) kernel {
 func dateDiffKernel(string, Type) kernel {
 	return func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
 		for _, i := range sel {
+			if !dateFinite(a[0].I[i]) || !dateFinite(a[1].I[i]) {
+				return errf(CodeDatetimeFieldOverflow, "cannot subtract infinite dates")
+			}
 			out.I[i] = a[0].I[i] - a[1].I[i]
 		}
 		return nil
@@ -74,6 +81,10 @@ func timestampIntervalKernel(op string, t Type) kernel {
 	tz := t.OID == OIDTimestamptz
 	return func(ec *evalCtx, a []*Vec, out *Vec, sel []int32) error {
 		for _, i := range sel {
+			if !tsFinite(a[0].I[i]) { // timestamp_pl_interval: infinity stays
+				out.I[i] = a[0].I[i]
+				continue
+			}
 			iv := a[1].V[i]
 			if op == "-" {
 				iv = Interval{-iv.Months, -iv.Days, -iv.Micros}
@@ -116,7 +127,10 @@ func timeDiffKernel(string, Type) kernel {
 func dateTimeKernel(string, Type) kernel {
 	return func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
 		for _, i := range sel {
-			out.I[i] = a[0].I[i] + a[1].I[i]
+			out.I[i] = a[0].I[i]
+			if tsFinite(a[0].I[i]) {
+				out.I[i] += a[1].I[i]
+			}
 		}
 		return nil
 	}
@@ -125,6 +139,9 @@ func dateTimeKernel(string, Type) kernel {
 func timestampDiffKernel(string, Type) kernel {
 	return func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
 		for _, i := range sel {
+			if !tsFinite(a[0].I[i]) || !tsFinite(a[1].I[i]) {
+				return errf(CodeDatetimeFieldOverflow, "cannot subtract infinite timestamps")
+			}
 			out.V[i] = subTimestamps(a[0].I[i], a[1].I[i])
 		}
 		return nil

@@ -26,7 +26,7 @@ func DecodeParam(oid uint32, format int16, src []byte, index int) (any, error) {
 		return string(src), nil
 	}
 	t := Type{OID: oid, Mod: -1}
-	if _, ok := typeInfos[oid]; !ok {
+	if _, ok := typeInfos[oid]; !ok && !IsEnumOID(oid) {
 		return nil, unsupported("binary parameters of type %d are not supported", oid)
 	}
 	v := NewVec(t, 1)
@@ -108,20 +108,20 @@ func decodeBinary(v *Vec, i int, src []byte) error {
 			return err
 		}
 		d := int32(binary.BigEndian.Uint32(src))
-		if d == math.MaxInt32 || d == math.MinInt32 {
-			return unsupported("infinite date values are not supported")
-		}
 		v.I[i] = int64(d) + pgEpochDays
+		if d == math.MaxInt32 || d == math.MinInt32 { // date_recv's DATEVAL_NOEND/NOBEGIN
+			v.I[i] = int64(d)
+		}
 		return nil
 	case OIDTimestamp, OIDTimestamptz:
 		if err := fixed(8); err != nil {
 			return err
 		}
 		us := int64(binary.BigEndian.Uint64(src))
-		if us == math.MaxInt64 || us == math.MinInt64 {
-			return unsupported("infinite timestamp values are not supported")
-		}
 		v.I[i] = us + pgEpochUS
+		if !tsFinite(us) { // timestamp_recv's DT_NOEND/NOBEGIN
+			v.I[i] = us
+		}
 		return nil
 	case OIDTime:
 		if err := fixed(8); err != nil {

@@ -25,7 +25,8 @@ func TestDecodeParamMalformed(t *testing.T) {
 		{1007, []byte{0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 23, 0, 0, 0, 5, 0, 0, 0, 1}, CodeInvalidBinaryRepr}, // 5 elements, none sent
 		{1007, []byte{0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 25, 0, 0, 0, 0, 0, 0, 0, 1}, CodeDatatypeMismatch},  // text elements in int4[]
 		{1007, []byte{0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 23, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 4, 0, 0, 0, 7}, CodeFeatureNotSupported},
-		{OIDDate, []byte{0x7f, 0xff, 0xff, 0xff}, CodeFeatureNotSupported}, // infinity
+		{OIDDate, []byte{0x7f, 0xff, 0xff, 0xff}, ""}, // infinity
+		{OIDDate, []byte{0x7f, 0xff, 0xff}, CodeInvalidBinaryRepr},
 		{OIDText, []byte{0xff}, CodeCharacterNotInRepertoire},
 	}
 	for _, c := range cases {
@@ -46,6 +47,7 @@ func TestDecodeParamRoundTrip(t *testing.T) {
 		{TNumeric, "0"}, {TNumeric, "-0.000001"}, {TNumeric, "12345678901234567890.0001"}, {TNumeric, "1000000"},
 		{TNumeric, "NaN"}, {TNumeric, "-Infinity"}, {TNumeric, "0.10"},
 		{TInterval, "-1 years +2 days 00:00:01.5"}, {TTimestamptz, "1999-12-31 23:59:59.5+00"},
+		{TDate, "infinity"}, {TDate, "-infinity"}, {TTimestamp, "infinity"}, {TTimestamptz, "-infinity"},
 		{TJSONB, `{"a": [1, 2]}`}, {TUUID, "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"},
 		{Type{OID: 1231, Mod: -1}, "{1.5,NULL,-2}"}, {Type{OID: 1009, Mod: -1}, `{a,"b c",NULL}`}, {Type{OID: 1009, Mod: -1}, "{}"},
 	}

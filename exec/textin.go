@@ -357,16 +357,6 @@ func validCivil(y, m, d int) bool {
 	return d <= time.Date(y, time.Month(m)+1, 0, 0, 0, 0, 0, time.UTC).Day()
 }
 
-// infiniteDateTime reports PostgreSQL's special inputs 'infinity' and
-// '-infinity', which exec does not represent (0A000, listed in doc.go).
-func infiniteDateTime(x, typ string) error {
-	switch strings.ToLower(x) {
-	case "infinity", "+infinity", "-infinity":
-		return unsupported("infinite %s values are not supported", typ)
-	}
-	return nil
-}
-
 // specialDay answers PostgreSQL's date words: epoch, today, tomorrow,
 // yesterday (and now, for timestamps), as the local day in loc.
 func specialDay(x string, loc *time.Location) (int64, bool) {
@@ -393,8 +383,11 @@ var zoneSuffix = regexp.MustCompile(`(?i)(^|\s*)([+-]\d{1,2}(:?\d{2}(:?\d{2})?)?
 
 func parseDateIn(s string, loc *time.Location, order DateOrder) (int64, error) {
 	x := strings.TrimSpace(s)
-	if err := infiniteDateTime(x, "date"); err != nil {
-		return 0, err
+	switch parseInfinity(x) {
+	case 1:
+		return dateNoEnd, nil
+	case -1:
+		return dateNoBegin, nil
 	}
 	if d, ok := specialDay(x, loc); ok {
 		return d, nil
@@ -529,7 +522,7 @@ func parseClockStatus(s string) (int64, int) {
 // parseTimestamp reads ISO timestamps with an optional zone suffix; tz
 // inputs without a zone are in loc.
 func parseTimestamp(s string, tz bool, loc *time.Location, order DateOrder) (int64, error) {
-	name := "timestamp without time zone"
+	name := "timestamp" // timestamp_in's name for it in errors
 	if tz {
 		name = "timestamp with time zone"
 	}
@@ -556,8 +549,11 @@ func parseTimestamp(s string, tz bool, loc *time.Location, order DateOrder) (int
 		}
 		return localToUTC(d*usPerDay, loc), nil
 	}
-	if err := infiniteDateTime(x, "timestamp"); err != nil {
-		return 0, err
+	switch parseInfinity(x) {
+	case 1:
+		return tsNoEnd, nil
+	case -1:
+		return tsNoBegin, nil
 	}
 	bad := func() error {
 		return errf(CodeInvalidDatetimeFormat, "invalid input syntax for type %s: \"%s\"", name, s)
@@ -654,6 +650,9 @@ func parseTimestamp(s string, tz bool, loc *time.Location, order DateOrder) (int
 // spring-forward gap uses the offset from before the gap, a time repeated
 // by a fall-back uses the later (standard-time) instant.
 func localToUTC(local int64, loc *time.Location) int64 {
+	if !tsFinite(local) {
+		return local
+	}
 	secs := floorDiv(local, 1_000_000)
 	frac := local - secs*1_000_000
 	offAt := func(utc int64) int64 {

@@ -236,6 +236,9 @@ func formatYear(sb *strings.Builder, y int) (bc bool) {
 }
 
 func formatDate(days int64) string {
+	if !dateFinite(days) {
+		return infinityText(days < 0)
+	}
 	y, m, d := civil(days)
 	var sb strings.Builder
 	bc := formatYear(&sb, y)
@@ -284,6 +287,9 @@ func writeClock(sb *strings.Builder, us int64) {
 // formatTimestamp renders µs since the Unix epoch; with loc non-nil as
 // timestamptz in that zone (offset suffix as PostgreSQL prints it).
 func formatTimestamp(us int64, loc *time.Location) string {
+	if !tsFinite(us) {
+		return infinityText(us < 0)
+	}
 	secs := floorDiv(us, 1_000_000)
 	frac := us - secs*1_000_000
 	var t time.Time

@@ -1,7 +1,6 @@
 package exec
 
 import (
-	"strconv"
 	"strings"
 	"time"
 )
@@ -24,7 +23,7 @@ var (
 
 // formatDateStyled is date output in st.
 func formatDateStyled(days int64, st DateStyle) string {
-	if st.Output == DateISO {
+	if st.Output == DateISO || !dateFinite(days) {
 		return formatDate(days)
 	}
 	y, m, d := civil(days)
@@ -62,7 +61,7 @@ func writeStyledDate(sb *strings.Builder, y, m, d int, st DateStyle) bool {
 // formatTimestampStyled is timestamp (loc nil) or timestamptz (in loc)
 // output in st.
 func formatTimestampStyled(us int64, loc *time.Location, st DateStyle) string {
-	if st.Output == DateISO {
+	if st.Output == DateISO || !tsFinite(us) {
 		return formatTimestamp(us, loc)
 	}
 	secs := floorDiv(us, 1_000_000)
@@ -149,28 +148,13 @@ func formatRecordStyled(v *Vec, i int, loc *time.Location, st DateStyle) string 
 }
 
 // zoneAbbrev is the abbreviation PostgreSQL prints for t's zone: the tz
-// database's (CET, IST, +04), or for a fixed offset without one the
-// offset as [+-]hh[:mm].
+// database's (CET, IST, +04, +0545) or a POSIX setting's (<+0330>-03:30
+// prints +0330, EST5 prints EST), verbatim. LoadTimeZone names the zones
+// it builds so that this holds for them too: a plain-number setting
+// ('5', '-3.5') is abbreviated as its offset ([+-]hh[:mm]), and a POSIX
+// offset without an abbreviation ('-03:30') has none, so the SQL,
+// Postgres and German styles print nothing after the time.
 func zoneAbbrev(t time.Time) string {
-	name, off := t.Zone()
-	if name != "" && (name[0] < '0' || name[0] > '9') && name[0] != '+' && name[0] != '-' || isOffsetAbbrev(name) {
-		return name
-	}
-	var sb strings.Builder
-	writeOffset(&sb, off)
-	return sb.String()
-}
-
-// isOffsetAbbrev reports an abbreviation of the +hh[:mm] form the tz
-// database uses for zones without a letter abbreviation.
-func isOffsetAbbrev(s string) bool {
-	if len(s) < 3 || (s[0] != '+' && s[0] != '-') {
-		return false
-	}
-	for _, p := range strings.Split(s[1:], ":") {
-		if _, err := strconv.Atoi(p); err != nil || len(p) != 2 {
-			return false
-		}
-	}
-	return true
+	name, _ := t.Zone()
+	return name
 }

@@ -238,6 +238,10 @@ func init() {
 					return errf(CodeInvalidParameterValue, "unit \"%s\" not recognized for type timestamp", a[0].S[i])
 				}
 				us := a[1].I[i]
+				if !tsFinite(us) { // timestamp_trunc: infinity stays
+					out.I[i] = us
+					continue
+				}
 				if tz {
 					us = utcToLocal(us, ec.loc)
 				}
@@ -293,6 +297,28 @@ func init() {
 				}
 				var d apd.Decimal
 				var err error
+				if kind == OIDDate && !dateFinite(a[1].I[i]) || (kind == OIDTimestamp || kind == OIDTimestamptz) && !tsFinite(a[1].I[i]) {
+					if kind == OIDDate {
+						switch u {
+						case "hour", "minute", "second", "milliseconds", "microseconds":
+							return errf(CodeFeatureNotSupported, "unit \"%s\" not supported for type date", u)
+						}
+					}
+					if !infiniteFieldIsInfinite(u) {
+						out.SetNull(int(i))
+						continue
+					}
+					neg := a[1].I[i] < 0
+					if asFloat {
+						out.F[i] = math.Inf(1)
+						if neg {
+							out.F[i] = math.Inf(-1)
+						}
+					} else {
+						setInf(&out.D[i], neg)
+					}
+					continue
+				}
 				switch kind {
 				case OIDDate:
 					switch u {
@@ -393,14 +419,19 @@ func init() {
 		}
 		return nil
 	}, TInterval))
-	def("isfinite", sig(TBool, func(_ *evalCtx, _ []*Vec, out *Vec, sel []int32) error {
+	def("isfinite", sig(TBool, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
 		for _, i := range sel {
-			out.B[i] = true
+			out.B[i] = tsFinite(a[0].I[i])
 		}
 		return nil
-	}, TTimestamptz), sig(TBool, func(_ *evalCtx, _ []*Vec, out *Vec, sel []int32) error {
+	}, TTimestamptz), sig(TBool, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
 		for _, i := range sel {
-			out.B[i] = true
+			out.B[i] = tsFinite(a[0].I[i])
+		}
+		return nil
+	}, TTimestamp), sig(TBool, func(_ *evalCtx, a []*Vec, out *Vec, sel []int32) error {
+		for _, i := range sel {
+			out.B[i] = dateFinite(a[0].I[i])
 		}
 		return nil
 	}, TDate))

@@ -27,12 +27,14 @@ func LoadTimeZone(setting string) (*time.Location, error) {
 		if math.IsNaN(h) || math.Abs(h) >= 168 {
 			return nil, errf(CodeInvalidParameterValue, "time zone \"%s\" not recognized", setting)
 		}
-		return time.FixedZone(name, int(math.Round(h*3600))), nil
+		off := int(math.Round(h * 3600))
+		var abbr strings.Builder
+		writeOffset(&abbr, off) // PostgreSQL stores '5' as <+05>-05
+		return time.FixedZone(abbr.String(), off), nil
 	}
 	if abbr, west, ok := parsePosixZone(name); ok {
-		if abbr == "" {
-			abbr = name
-		}
+		// '-03:30' has no abbreviation: the zone's is empty, as PostgreSQL
+		// prints it (zoneAbbrev)
 		return time.FixedZone(abbr, -west), nil
 	}
 	return loadZone(name)

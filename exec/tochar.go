@@ -264,6 +264,10 @@ func init() {
 					continue
 				}
 				us := a[0].I[i]
+				if kind == OIDDate && !dateFinite(us) || kind != OIDDate && !tsFinite(us) {
+					out.SetNull(int(i)) // timestamp_to_char: NULL for infinity
+					continue
+				}
 				zone, offset := "", 0
 				switch kind {
 				case OIDDate:

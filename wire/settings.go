@@ -3,6 +3,7 @@ package wire
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -673,6 +674,10 @@ func normWorkMem(v string) (string, *Error) {
 	return strconv.FormatInt(kb, 10) + "kB", nil
 }
 
+// posixStdZone is a POSIX zone without daylight rules, its abbreviation
+// spelled in letters (EST5, XYZ+3, ABC-05:30); exec.LoadTimeZone reads it.
+var posixStdZone = regexp.MustCompile(`^[A-Za-z]{3,}[+-]?[0-9]{1,3}(:[0-9]{2}){0,2}$`)
+
 func normTimeZone(v string) (string, *Error) {
 	t := strings.TrimSpace(v)
 	if t == "" {
@@ -697,6 +702,9 @@ func normTimeZone(v string) (string, *Error) {
 		return t, nil
 	}
 	if len(t) > 1 && (t[0] == '+' || t[0] == '-' || t[0] == '<' || strings.HasPrefix(strings.ToUpper(t), "UTC")) {
+		return t, nil
+	}
+	if posixStdZone.MatchString(t) {
 		return t, nil
 	}
 	return "", &Error{Code: CodeInvalidParameterValue, Message: fmt.Sprintf("invalid value for parameter \"TimeZone\": \"%s\"", v)}

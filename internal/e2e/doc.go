@@ -37,7 +37,10 @@
 //   - Driver value round trips (drivers_test.go): every value of
 //     testdata/types/values.tsv through psycopg2, psycopg 3, node-postgres,
 //     postgres.js, pgjdbc (testdata/clients/types_roundtrip*, JdbcTypes)
-//     and lib/pq, answers compared with PostgreSQL 15's line by line.
+//     and lib/pq, answers compared with PostgreSQL 15's line by line;
+//     bind parameters of every values.tsv type (types_test.go) and of an
+//     enum and its array (enum_bind_test.go) through pgx's pgconn in text
+//     and binary, compared byte for byte.
 //   - Monitoring catalogs (monitoring_test.go): pg_stat_activity,
 //     pg_locks and the statistics views for the same two sessions on
 //     pgproxy and PostgreSQL 15.

@@ -143,3 +143,35 @@ reset intervalstyle;
 select '2024-12-31T10:00:00Z'::timestamptz, '2024-12-31 10:00:00.123456789'::timestamp, '2024-12-31 UTC'::date, 'today'::date = current_date, 'yesterday'::date = current_date - 1;
 select interval 'P0001-02-03T04:05:06', interval 'P1Y2M', interval 'PT36H';
 select '1999-01-08 04:05:06 -8:00'::timestamptz, 'January 8, 1999 04:05 PST'::timestamptz, '1/8/1999'::date, '1999-Jan-08'::date, 'Jan-08-1999'::date, '08-Jan-1999'::date, '19990108'::date, '990108'::date;
+-- a year and day of year
+select '1999.008'::date, '2024.366'::date, '1999-008'::date, '2023.366'::date, '2024.060 10:00'::timestamp, '2024.060 10:00+02'::timestamptz, '0044.060 BC'::date;
+select '99.008'::date;
+select '1999.08'::date;
+select '2024.0'::date;
+select '2024.367'::date;
+select 'Jan 1999.008'::date;
+-- zone abbreviations in the SQL, Postgres and German styles: the tz
+-- database's verbatim, a POSIX setting's own, none for a bare POSIX offset
+set datestyle = 'SQL, MDY';
+set timezone = 'Asia/Kathmandu';
+select '2024-01-02 10:00+00'::timestamptz || '|', to_char('2024-01-02 10:00+00'::timestamptz, 'TZ|tz|OF');
+set timezone = '<+0330>-03:30';
+select '2024-01-02 10:00+00'::timestamptz || '|', to_char('2024-01-02 10:00+00'::timestamptz, 'TZ|tz|OF');
+set timezone = '-03:30';
+select '2024-01-02 10:00+00'::timestamptz || '|', to_char('2024-01-02 10:00+00'::timestamptz, 'TZ|tz|OF'), row('2024-01-02 10:00+00'::timestamptz);
+set datestyle = 'Postgres, MDY';
+select '2024-01-02 10:00+00'::timestamptz || '|';
+set datestyle = 'German';
+select '2024-01-02 10:00+00'::timestamptz || '|';
+set timezone = '+05:30';
+select '2024-01-02 10:00+00'::timestamptz || '|';
+set timezone = '<+03:30>-03:30';
+select '2024-01-02 10:00+00'::timestamptz || '|';
+set timezone = '-3.5';
+select '2024-01-02 10:00+00'::timestamptz || '|', to_char('2024-01-02 10:00+00'::timestamptz, 'TZ|tz|OF');
+set timezone = '7';
+select '2024-01-02 10:00+00'::timestamptz || '|';
+set timezone = 'EST5';
+select '2024-01-02 10:00+00'::timestamptz || '|';
+reset timezone;
+reset datestyle;
