@@ -521,7 +521,9 @@
 //     functions and procedures, whose owner and ACL are stored,
 //     function_acl.go), has_function_privilege and built-in functions'
 //     proacl (their ACLs live in the role catalog per branch and are
-//     checked when a call binds; builtin_function_acl.go);
+//     checked when a call or a binary operator binds;
+//     builtin_function_acl.go), has_type_privilege and a user type's
+//     typacl (type_privileges.go);
 //     other objects are owned by the role with OID 10. exec enforces
 //     one rule itself, schema USAGE on name lookups (schema_usage.go:
 //     without USAGE on public its objects are off the search path and
