@@ -33,6 +33,9 @@ func (b *binder) implementationCall(name string, args []Expr) (Expr, bool, error
 	if ops := operatorFunctions()[name]; len(ops) > 0 {
 		for _, o := range ops {
 			if e, err := b.operatorCall(o, args); err == nil {
+				if err := b.cat.checkOperatorFunction(o); err != nil { // builtin_function_acl.go
+					return nil, true, err
+				}
 				return e, true, nil
 			}
 		}

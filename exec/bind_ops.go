@@ -76,7 +76,14 @@ func (b *binder) bindAExpr(x *q.A_Expr, sc *scope) (Expr, error) {
 		if e, ok, err := b.vectorOperator(op, l, r); ok {
 			return e, err // pgvector's distance operators
 		}
-		return b.binaryOp(op, l, r)
+		e, err := b.binaryOp(op, l, r)
+		if err != nil {
+			return nil, err
+		}
+		if err := b.cat.checkOperatorExecute(op, e); err != nil { // builtin_function_acl.go
+			return nil, err
+		}
+		return e, nil
 	case q.A_Expr_Kind_AEXPR_DISTINCT, q.A_Expr_Kind_AEXPR_NOT_DISTINCT:
 		l, err := bindSide(x.Lexpr)
 		if err != nil {

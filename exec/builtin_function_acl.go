@@ -14,10 +14,11 @@ import (
 // a call of a built-in function binds — a scalar call, an aggregate or
 // a function in FROM — as PostgreSQL checks it at executor start. A
 // branch where no built-in function's ACL was ever changed skips the
-// check (one scan of a short list per statement). Operators and casts
-// run their implementation directly here, so revoking EXECUTE on the
-// function behind an operator (texteq) does not refuse the operator as
-// PostgreSQL's executor would.
+// check (one scan of a short list per statement). A binary operator
+// checks EXECUTE on its pg_operator.oprcode function, as PostgreSQL's
+// executor does (REVOKE EXECUTE ON FUNCTION int4pl refuses 1 + 1);
+// prefix operators and casts run their implementation without that
+// check.
 
 // builtinSignature is a built-in function's ACL key: its name and
 // argument types as format_type spells them.
@@ -165,4 +166,42 @@ func sameTypes(want []uint32, args []Type) bool {
 		}
 	}
 	return true
+}
+
+// checkOperatorExecute refuses a binary operator bound as e by a role
+// without EXECUTE on the operator's function (pg_operator.oprcode):
+// PostgreSQL's "permission denied for function int4pl".
+func (c *catalogSet) checkOperatorExecute(op string, e Expr) error {
+	if c.rolesFn == nil {
+		return nil
+	}
+	x, ok := e.(*opExpr)
+	if !ok || len(x.args) != 2 {
+		return nil
+	}
+	lt, rt := x.args[0].Type().OID, x.args[1].Type().OID
+	for _, o := range pgOperatorFacts() {
+		if o.kind == 'b' && o.name == op && o.left == lt && o.right == rt {
+			return c.checkOperatorFunction(o)
+		}
+	}
+	return nil
+}
+
+// checkOperatorFunction refuses the current role without EXECUTE on
+// operator o's function (an operator, or a call of its function by
+// name: bind_implfunc.go).
+func (c *catalogSet) checkOperatorFunction(o pgOperatorFact) error {
+	if c.rolesFn == nil {
+		return nil
+	}
+	cat := c.roleCatalog()
+	if cat.Bootstrap() || !cat.HasBuiltinFunctionACLs(c.database()) {
+		return nil
+	}
+	f, ok := procByOID(o.code)
+	if !ok || cat.MayExecuteBuiltin(c.roleOID(cat), c.database(), builtinSignature(f)) {
+		return nil
+	}
+	return errf(pgerr.InsufficientPrivilege, "permission denied for function %s", f.name)
 }

@@ -279,8 +279,15 @@
 // privilege. GRANT/REVOKE … ON DATABASE b (branch_privileges.go): a
 // branch's CONNECT, WRITE (checked before every publishing statement)
 // and MERGE (graph.merge's target), with PostgreSQL's grant options,
-// grantor choice and dependent-privilege rules. ALTER ROLE … SET
-// answers 0A000.
+// grantor choice and dependent-privilege rules; CREATE guards CREATE
+// SCHEMA and ALTER SCHEMA … RENAME/OWNER TO, TEMPORARY a session's
+// temporary objects (database_privileges.go). GRANT role … GRANTED BY
+// records the grantor (superusers only for another role); on object
+// grants GRANTED BY must name the current role (0A000, PostgreSQL 15's
+// answer). Enum and domain types carry owner and ACL like functions
+// (type_privileges.go: GRANT/REVOKE USAGE ON TYPE|DOMAIN, USAGE
+// checked on the planned changes that declare something of the type,
+// ALTER TYPE … OWNER TO). ALTER ROLE … SET answers 0A000.
 //
 // Table and view privileges (table_privileges.go): a relation's owner
 // and ACL are in its definition (ddl.TableMeta.Owner/ACL), so GRANT and

@@ -173,8 +173,8 @@ func isRoutine(t q.ObjectType) bool {
 // to do when the owner stays; otherwise a superuser may, anyone else
 // must own the function, be a member of the new owner, and the new
 // owner must hold CREATE on the function's schema. The ACL's grants by
-// and to the old owner move with it. A built-in function answers 0A000
-// (its owner is not stored).
+// and to the old owner move with it. A built-in function is
+// builtinFunctionOwner's.
 func (w *writer) alterFunctionOwner(pc *privCtx, st *q.AlterOwnerStmt) ([]ddl.Change, error) {
 	owa := st.Object.GetObjectWithArgs()
 	if owa == nil {
@@ -186,9 +186,14 @@ func (w *writer) alterFunctionOwner(pc *privCtx, st *q.AlterOwnerStmt) ([]ddl.Ch
 		schema = names[len(names)-2]
 	}
 	tag := alterTagOf(st.ObjectType)
-	e, m, missing, err := ddl.LookupFunction(owa, w.ddlCatalog())
-	if err != nil {
-		return nil, err
+	var e graph.TableEntry
+	var m ddl.TableMeta
+	var missing *pgerr.Error
+	if schema != "pg_catalog" {
+		var err error
+		if e, m, missing, err = ddl.LookupFunction(owa, w.ddlCatalog()); err != nil {
+			return nil, err
+		}
 	}
 	if missing != nil || schema == "pg_catalog" {
 		if schema == "" || schema == "pg_catalog" {
@@ -198,8 +203,14 @@ func (w *writer) alterFunctionOwner(pc *privCtx, st *q.AlterOwnerStmt) ([]ddl.Ch
 					args = append(args, tn)
 				}
 			}
-			if exec.LookupFunction(schema, name, args, !owa.ArgsUnspecified, st.ObjectType == q.ObjectType_OBJECT_PROCEDURE) == nil {
-				return nil, wire.Errorf(wire.CodeFeatureNotSupported, "%s … OWNER TO is not supported for built-in functions", tag)
+			proc := st.ObjectType == q.ObjectType_OBJECT_PROCEDURE
+			if exec.LookupFunction(schema, name, args, !owa.ArgsUnspecified, proc) == nil {
+				return w.builtinFunctionOwner(pc, st, name, tag)
+			}
+			if f, err := exec.LookupBuiltinFunction(schema, name, args, !owa.ArgsUnspecified, false); proc && err == nil {
+				return nil, wire.Errorf(pgerr.WrongObjectType, "%s is not a procedure", f.Signature)
+			} else if schema == "pg_catalog" && missing == nil {
+				return nil, err
 			}
 		}
 		if missing != nil {
@@ -237,6 +248,27 @@ func (w *writer) alterFunctionOwner(pc *privCtx, st *q.AlterOwnerStmt) ([]ddl.Ch
 		m.Owner = 0
 	}
 	return []ddl.Change{redefine(e, m, tag)}, nil
+}
+
+// builtinFunctionOwner runs ALTER FUNCTION … OWNER TO on a built-in
+// function, owned by the bootstrap superuser: nothing to do for that
+// owner, "must be owner" for anyone but a superuser, as PostgreSQL; a
+// superuser's change to another role answers 0A000, since a built-in
+// function's owner is not stored.
+func (w *writer) builtinFunctionOwner(pc *privCtx, st *q.AlterOwnerStmt, name, tag string) ([]ddl.Change, error) {
+	pc = w.s.grantContext(w.ctx, pc)
+	rc := &roleChange{s: w.s, c: pc.c}
+	newOwner, _, err := rc.spec(st.Newowner)
+	switch {
+	case err != nil:
+		return nil, err
+	case newOwner.OID == access.BootstrapOID:
+		return []ddl.Change{&ddl.NoOp{CommandTag: tag}}, nil
+	case !rc.isSuper():
+		return nil, errNotOwner("function", name)
+	}
+	return nil, wire.Errorf(wire.CodeFeatureNotSupported, "%s … OWNER TO another role is not supported for built-in functions", tag).
+		WithDetail("A built-in function's owner is the bootstrap superuser; pgproxy does not store another.")
 }
 
 // triggerExecuteCheck refuses CREATE TRIGGER by a role without EXECUTE

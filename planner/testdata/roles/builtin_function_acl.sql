@@ -79,6 +79,38 @@ DROP ROLE bfa;
 GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA pg_catalog TO PUBLIC;
 -- as bfb
 SELECT sum(id), length(max(s)) FROM bft;
+-- an operator runs its function: EXECUTE on it is checked
+-- as postgres
+REVOKE EXECUTE ON FUNCTION int4pl(int, int) FROM PUBLIC;
+REVOKE EXECUTE ON FUNCTION texteq(text, text) FROM PUBLIC;
+SELECT 1 + 1;
+-- as bfb
+SELECT 1 + 1;
+SELECT id + 1 FROM bft WHERE false;
+SELECT 2 - 1, 2 * 3, 1::bigint + 1;
+SELECT 'a'::text = 'a';
+SELECT s FROM bft WHERE s = 'one';
+SELECT int4pl(1, 1);
+-- as postgres
+GRANT EXECUTE ON FUNCTION int4pl(int, int), texteq(text, text) TO bfb;
+-- as bfb
+SELECT 1 + 1, 'a'::text = 'a';
+-- as postgres
+GRANT EXECUTE ON FUNCTION int4pl(int, int), texteq(text, text) TO PUBLIC;
+REVOKE EXECUTE ON FUNCTION int4pl(int, int), texteq(text, text) FROM bfb;
+-- as bfb
+-- ALTER FUNCTION … OWNER TO on a built-in function: the bootstrap
+-- superuser owns it, so only a superuser gets past the owner check, and
+-- naming that owner changes nothing
+ALTER FUNCTION upper(text) OWNER TO bfb;
+ALTER FUNCTION now() OWNER TO postgres;
+ALTER ROUTINE now() OWNER TO nosuchrole;
+ALTER PROCEDURE now() OWNER TO bfb;
+ALTER FUNCTION nosuchfn() OWNER TO bfb;
+-- as postgres
+ALTER FUNCTION now() OWNER TO postgres;
+ALTER FUNCTION pg_catalog.upper(text) OWNER TO CURRENT_USER;
+SELECT pg_get_userbyid(proowner) FROM pg_proc WHERE proname = 'upper' AND pg_get_function_identity_arguments(oid) = 'text';
 -- as postgres
 REVOKE ALL ON TABLE bft FROM bfb;
 DROP TABLE bft;
