@@ -497,19 +497,11 @@ func (s *session) arbitrateKeys(ctx context.Context, ti *tableInfo, p *pendingTa
 	return nil
 }
 
-// pendingVecs converts a table's pending inserts to column vectors.
-func pendingVecs(p *pendingTable, td *exec.TableDef) []*exec.Vec {
-	all := make([]int, len(td.Columns))
-	for c := range all {
-		all[c] = c
-	}
-	return pendingColumns(p, td, all)
-}
-
-// pendingColumns is pendingVecs for the columns cols only (the others
-// nil): the commit's checks probe keys, and a staged record is read back
-// column by column, so a transaction of millions of staged rows costs
-// them its key columns, not its rows (docs/operations.md, memory).
+// pendingColumns converts the columns cols of a table's pending inserts
+// to column vectors (the others nil): the commit's checks probe keys,
+// and a staged record is read back column by column, so a transaction
+// of millions of staged rows costs them its key columns, not its rows
+// (docs/operations.md, memory).
 func pendingColumns(p *pendingTable, td *exec.TableDef, cols []int) []*exec.Vec {
 	parts := make([][]*exec.Vec, len(td.Columns))
 	for _, rec := range p.inserts {
