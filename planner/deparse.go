@@ -11,11 +11,11 @@ import (
 	"github.com/pggraph/pggraph/wire"
 )
 
-// DML is rewritten into queries exec runs: the planner cuts expressions,
-// FROM items and conditions out of the statement's parse tree and prints
-// them back as SQL (PostgreSQL's own deparser), so every expression is
-// evaluated by exec with its usual semantics. Printing goes through
-// pg_query directly because internal/sqlparse only parses.
+// Printing parse trees back as SQL (PostgreSQL's own deparser) is for
+// text that leaves the planner or is stored: EXPLAIN's and a cursor's
+// statement text, CREATE TABLE AS's query, PREPARE's types. DML hands
+// exec its queries as parse trees instead (querytree.go). Printing goes
+// through pg_query directly because internal/sqlparse only parses.
 
 // deparseExpr prints one expression node.
 func deparseExpr(n *sqlparse.Node) (string, error) {
@@ -25,40 +25,6 @@ func deparseExpr(n *sqlparse.Node) (string, error) {
 		return "", err
 	}
 	return "(" + strings.TrimPrefix(s, "SELECT ") + ")", nil
-}
-
-// deparseTargets prints a target list (RETURNING, SELECT list) as it
-// would appear after SELECT.
-func deparseTargets(list []*sqlparse.Node) (string, error) {
-	sel := &pg_query.SelectStmt{TargetList: list}
-	s, err := deparseStmt(&pg_query.Node{Node: &pg_query.Node_SelectStmt{SelectStmt: sel}})
-	if err != nil {
-		return "", err
-	}
-	return strings.TrimPrefix(s, "SELECT "), nil
-}
-
-// deparseFrom prints FROM items (comma-separated).
-func deparseFrom(items []*sqlparse.Node) (string, error) {
-	sel := &pg_query.SelectStmt{TargetList: []*pg_query.Node{pg_query.MakeResTargetNodeWithVal(pg_query.MakeAConstIntNode(1, 0), 0)}, FromClause: items}
-	s, err := deparseStmt(&pg_query.Node{Node: &pg_query.Node_SelectStmt{SelectStmt: sel}})
-	if err != nil {
-		return "", err
-	}
-	return strings.TrimPrefix(s, "SELECT 1 FROM "), nil
-}
-
-// deparseWith prints a WITH clause ("" when nil) followed by a space.
-func deparseWith(w *sqlparse.WithClause) (string, error) {
-	if w == nil {
-		return "", nil
-	}
-	sel := &pg_query.SelectStmt{TargetList: []*pg_query.Node{pg_query.MakeResTargetNodeWithVal(pg_query.MakeAConstIntNode(1, 0), 0)}, WithClause: w}
-	s, err := deparseStmt(&pg_query.Node{Node: &pg_query.Node_SelectStmt{SelectStmt: sel}})
-	if err != nil {
-		return "", err
-	}
-	return strings.TrimSuffix(s, "SELECT 1"), nil
 }
 
 func deparseStmt(n *sqlparse.Node) (string, error) {

@@ -6,6 +6,7 @@ import (
 	"github.com/pggraph/pggraph/access"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -638,6 +639,33 @@ func (w *writer) assignCallNode(expr *sqlparse.Node, cd exec.ColumnDef, fromSubq
 	if loc >= 0 && int(loc) <= len(w.sql) {
 		pos = utf8.RuneCountInString(w.sql[:loc]) + 1
 	}
+	tmpl, err := assignTemplate(cd, fromSubquery)
+	if err != nil {
+		return nil, err
+	}
+	return &sqlparse.Node{Node: &sqlparse.Node_FuncCall{FuncCall: &sqlparse.FuncCall{Funcname: tmpl.Funcname,
+		Args:       []*sqlparse.Node{expr, tmpl.Args[1], tmpl.Args[2], tmpl.Args[3], intConst(int64(pos))},
+		Funcformat: tmpl.Funcformat, Location: -1}}}, nil
+}
+
+// assignKey names a column's assignment call (assignTemplate).
+type assignKey struct {
+	t            exec.Type
+	name         string
+	fromSubquery bool
+}
+
+var assignTemplates sync.Map // assignKey -> *sqlparse.FuncCall (read-only, shared)
+
+// assignTemplate is exec.AssignFunc's call for a column with the value
+// and position left out — AssignFunc(NULL, NULL::type, 'name',
+// fromSubquery, NULL) — built once per column shape: a 1-row INSERT
+// builds one call per column.
+func assignTemplate(cd exec.ColumnDef, fromSubquery bool) (*sqlparse.FuncCall, error) {
+	key := assignKey{cd.Type, cd.Name, fromSubquery}
+	if fc, ok := assignTemplates.Load(key); ok {
+		return fc.(*sqlparse.FuncCall), nil
+	}
 	tn, err := typeNameNode(cd.Type)
 	if err != nil {
 		return nil, err
@@ -649,14 +677,14 @@ func (w *writer) assignCallNode(expr *sqlparse.Node, cd exec.ColumnDef, fromSubq
 	}
 	null := &sqlparse.Node{Node: &sqlparse.Node_TypeCast{TypeCast: &sqlparse.TypeCast{
 		Arg: aconst(&sqlparse.A_Const{Isnull: true}), TypeName: tn, Location: -1}}}
-	return &sqlparse.Node{Node: &sqlparse.Node_FuncCall{FuncCall: &sqlparse.FuncCall{
+	fc := &sqlparse.FuncCall{
 		Funcname: []*sqlparse.Node{pgString(schema), pgString(name)},
-		Args: []*sqlparse.Node{expr, null,
+		Args: []*sqlparse.Node{nil, null,
 			aconst(&sqlparse.A_Const{Val: &sqlparse.A_Const_Sval{Sval: &sqlparse.String{Sval: cd.Name}}}),
-			aconst(&sqlparse.A_Const{Val: &sqlparse.A_Const_Boolval{Boolval: &sqlparse.Boolean{Boolval: fromSubquery}}}),
-			aconst(&sqlparse.A_Const{Val: &sqlparse.A_Const_Ival{Ival: &sqlparse.Integer{Ival: int32(pos)}}}),
-		},
-		Funcformat: sqlparse.CoercionForm_COERCE_EXPLICIT_CALL, Location: -1}}}, nil
+			boolConst(fromSubquery), nil},
+		Funcformat: sqlparse.CoercionForm_COERCE_EXPLICIT_CALL, Location: -1}
+	assignTemplates.Store(key, fc)
+	return fc, nil
 }
 
 // defaultNode is the value a column gets from DEFAULT (w.defaultFor)
@@ -669,6 +697,10 @@ func (w *writer) defaultNode(cd exec.ColumnDef) (*sqlparse.Node, error) {
 // nodeCache) cast to the type values of a column of type t are cast to
 // (typeSQL).
 func castNode(expr string, t exec.Type) (*sqlparse.Node, error) {
+	key := castKey{expr, t}
+	if n, ok := castNodes.Load(key); ok {
+		return n.(*sqlparse.Node), nil
+	}
 	e, err := cachedExpr(expr)
 	if err != nil {
 		return nil, err
@@ -677,8 +709,18 @@ func castNode(expr string, t exec.Type) (*sqlparse.Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &sqlparse.Node{Node: &sqlparse.Node_TypeCast{TypeCast: &sqlparse.TypeCast{Arg: e, TypeName: tn, Location: -1}}}, nil
+	n := &sqlparse.Node{Node: &sqlparse.Node_TypeCast{TypeCast: &sqlparse.TypeCast{Arg: e, TypeName: tn, Location: -1}}}
+	castNodes.Store(key, n)
+	return n, nil
 }
+
+// castKey names a cast default (castNode).
+type castKey struct {
+	expr string
+	t    exec.Type
+}
+
+var castNodes sync.Map // castKey -> *sqlparse.Node (read-only, shared)
 
 // defaultSQL is a column's default expression (NULL when none).
 func defaultSQL(c exec.ColumnDef) string {
