@@ -73,16 +73,6 @@ func isOIDType(t Type) bool {
 	return false
 }
 
-// isStatisticsType reports the extended-statistics types, which convert
-// to text and bytea implicitly (pg_statistic_ext_data's columns).
-func isStatisticsType(t Type) bool {
-	switch t.OID {
-	case 3361, 3402, 5017: // pg_ndistinct, pg_dependencies, pg_mcv_list
-		return true
-	}
-	return false
-}
-
 func intRank(t Type) int {
 	switch t.OID {
 	case OIDInt2:
