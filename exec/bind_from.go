@@ -671,7 +671,7 @@ func (b *binder) deriveScanHints(s *scanNode, pred Expr) {
 					rng.add(x.name, x.args[1])
 				}
 			}
-			if !isConst(x.args[1]) {
+			if !isConst(x.args[1]) && !(x.name == "=" && lookupValueExpr(x.args[1])) {
 				continue
 			}
 			if v, ok := filterValue(x.args[1], s.table.Columns[s.colIdx[col.idx]].Type); ok && col.t.OID == s.table.Columns[s.colIdx[col.idx]].Type.OID {
@@ -701,7 +701,7 @@ func (b *binder) deriveScanHints(s *scanNode, pred Expr) {
 			}
 			all := true
 			for _, it := range x.list {
-				all = all && isConst(it)
+				all = all && (isConst(it) || lookupValueExpr(it))
 			}
 			if all {
 				s.keyCol = s.colIdx[col.idx]
@@ -712,6 +712,30 @@ func (b *binder) deriveScanHints(s *scanNode, pred Expr) {
 }
 
 var _ = strings.ToLower
+
+// lookupValueExpr reports whether e has a single value for each run of
+// the scan, so that the scan may look its rows up by key instead of
+// reading the table: constants and parameters, and outer references,
+// which a correlated subquery or LATERAL item fixes to the enclosing
+// row before each run, combined by casts and + - *. Functions, division
+// and column references of the scan itself are left out.
+func lookupValueExpr(e Expr) bool {
+	ok, outer := true, false
+	walkExpr(e, func(x Expr) {
+		switch y := x.(type) {
+		case *outerRef:
+			outer = true
+		case *constExpr, *paramExpr, *foldedCast, *castExpr:
+		case *opExpr:
+			if len(y.args) != 2 || (y.name != "+" && y.name != "-" && y.name != "*") || y.isVolatile() {
+				ok = false
+			}
+		default:
+			ok = false
+		}
+	})
+	return ok && outer
+}
 
 // varcharAsText is the varchar column under a cast to text (how
 // PostgreSQL compares varchar, and how view definitions spell it): the

@@ -17,7 +17,7 @@ import (
 // join are each compared with PostgreSQL on every join shape whichever
 // the engine would choose by itself.
 func TestDifferentialJoinMethods(t *testing.T) {
-	scripts := []string{"55_index_joins.sql", "35_decorrelate.sql", "18_lateral_joins.sql", "50_like_escape_joins.sql", "52_cte_edges.sql", "28_search_cycle.sql", "12_edge.sql", "32_edge_sql.sql", "59_join_keys.sql", "62_join_build_layout.sql", "63_join_order.sql", "65_ordered_limit.sql", "66_text_index_ranges.sql", "67_left_join_reorder.sql"}
+	scripts := []string{"55_index_joins.sql", "35_decorrelate.sql", "18_lateral_joins.sql", "50_like_escape_joins.sql", "52_cte_edges.sql", "28_search_cycle.sql", "12_edge.sql", "32_edge_sql.sql", "59_join_keys.sql", "62_join_build_layout.sql", "63_join_order.sql", "65_ordered_limit.sql", "66_text_index_ranges.sql", "67_left_join_reorder.sql", "68_correlated_key_lookups.sql"}
 	modes := []map[string]string{
 		{"enable_hashjoin": "off"},
 		{"enable_nestloop": "off"},

@@ -249,7 +249,7 @@ func (s *scanNode) lookupKeys(ec *evalCtx) (*Vec, error) {
 		}
 		keys.appendVec(v, nil)
 	}
-	return keys, nil
+	return distinctKeys(keys), nil
 }
 
 // readKeys streams the records for req through the key index for keys

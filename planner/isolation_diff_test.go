@@ -321,10 +321,21 @@ func runInterleaving(t *testing.T, conns [2]*pgx.Conn, level string, c isoCase, 
 // the final rows.
 func TestConcurrencyMatrix(t *testing.T) {
 	pg := pgtest.Shared(t)
+	// Levels are independent (own database, own server), so they run in
+	// parallel: the matrix is mostly waiting on lock timeouts, not CPU.
+	for i, level := range isoLevels {
+		t.Run(level, func(t *testing.T) {
+			t.Parallel()
+			runMatrixLevel(t, pg, fmt.Sprintf("isolation_matrix_%d", i), level)
+		})
+	}
+}
+
+// runMatrixLevel runs every isoCase at one isolation level against a
+// database of its own in PostgreSQL and a pgproxy server of its own.
+func runMatrixLevel(t *testing.T, pg *pgtest.Server, db, level string) {
 	ctx := context.Background()
-	const db = "isolation_matrix"
-	pgc := freshPGDatabase(ctx, t, pg, db)
-	_ = pgc
+	freshPGDatabase(ctx, t, pg, db)
 	ts := startServer(t, nil)
 	connect := func(url string, pgSide bool) *pgx.Conn {
 		c, err := pgx.Connect(ctx, url)
@@ -360,39 +371,37 @@ func TestConcurrencyMatrix(t *testing.T) {
 		}
 	}
 	var summary []string
-	for _, level := range isoLevels {
-		for _, c := range isoCases {
-			t.Run(level+"/"+c.name, func(t *testing.T) {
-				reset(pgConns[0])
-				setup(pgConns[0], c.setup)
-				var sched isoSchedule
-				want := runInterleaving(t, pgConns, level, c, pgBlocked, nil, &sched)
-				reset(ggConns[0])
-				setup(ggConns[0], c.setup)
-				got := runInterleaving(t, ggConns, level, c, nil, &sched, nil)
-				if slices.Contains(c.failsAtCommit, level) {
-					lines := func(s string) []string { return strings.Split(strings.TrimSpace(s), "\n") }
-					if !strings.Contains(got, "COMMIT: 40001") || slices.Contains(lines(got), "  s1 → 23503") || lines(got)[len(lines(got))-1] != lines(want)[len(lines(want))-1] {
-						t.Fatalf("want a COMMIT to fail with 40001, leaving PostgreSQL's rows:\nPostgreSQL:\n%s\npgproxy:\n%s", want, got)
-					}
-					summary = append(summary, level+" / "+c.name+": "+isoOutcome(got)+"  (PostgreSQL: "+isoOutcome(want)+")")
-					return
+	for _, c := range isoCases {
+		t.Run(c.name, func(t *testing.T) {
+			reset(pgConns[0])
+			setup(pgConns[0], c.setup)
+			var sched isoSchedule
+			want := runInterleaving(t, pgConns, level, c, pgBlocked, nil, &sched)
+			reset(ggConns[0])
+			setup(ggConns[0], c.setup)
+			got := runInterleaving(t, ggConns, level, c, nil, &sched, nil)
+			if slices.Contains(c.failsAtCommit, level) {
+				lines := func(s string) []string { return strings.Split(strings.TrimSpace(s), "\n") }
+				if !strings.Contains(got, "COMMIT: 40001") || slices.Contains(lines(got), "  s1 → 23503") || lines(got)[len(lines(got))-1] != lines(want)[len(lines(want))-1] {
+					t.Fatalf("want a COMMIT to fail with 40001, leaving PostgreSQL's rows:\nPostgreSQL:\n%s\npgproxy:\n%s", want, got)
 				}
-				if c.readValidated && level == "SERIALIZABLE" {
-					if !strings.Contains(got, "s1 COMMIT: 40001") || strings.Contains(want, "40001") {
-						t.Fatalf("want the reader's COMMIT to fail with 40001 where PostgreSQL commits:\nPostgreSQL:\n%s\npgproxy:\n%s", want, got)
-					}
-					summary = append(summary, level+" / "+c.name+": "+isoOutcome(got)+"  (PostgreSQL commits both)")
-					return
+				summary = append(summary, level+" / "+c.name+": "+isoOutcome(got)+"  (PostgreSQL: "+isoOutcome(want)+")")
+				return
+			}
+			if c.readValidated && level == "SERIALIZABLE" {
+				if !strings.Contains(got, "s1 COMMIT: 40001") || strings.Contains(want, "40001") {
+					t.Fatalf("want the reader's COMMIT to fail with 40001 where PostgreSQL commits:\nPostgreSQL:\n%s\npgproxy:\n%s", want, got)
 				}
-				if got != want {
-					t.Fatalf("PostgreSQL:\n%s\npgproxy:\n%s", want, got)
-				}
-				summary = append(summary, level+" / "+c.name+": "+isoOutcome(got))
-			})
-		}
+				summary = append(summary, level+" / "+c.name+": "+isoOutcome(got)+"  (PostgreSQL commits both)")
+				return
+			}
+			if got != want {
+				t.Fatalf("PostgreSQL:\n%s\npgproxy:\n%s", want, got)
+			}
+			summary = append(summary, level+" / "+c.name+": "+isoOutcome(got))
+		})
 	}
-	t.Logf("matrix (outcomes equal to PostgreSQL 15):\n%s", strings.Join(summary, "\n"))
+	t.Logf("%s matrix (outcomes equal to PostgreSQL 15):\n%s", level, strings.Join(summary, "\n"))
 }
 
 // outcome condenses a trace to the second session's results.
