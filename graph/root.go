@@ -539,10 +539,13 @@ func (r *Root) publishOn(ctx context.Context, ds *lance.Dataset, st State, c Com
 		return nil, err
 	}
 	defer rows.Release()
-	// the version's data and transaction files are written while its
-	// manifest put is prepared; the put is published only after they are
-	// durable (two durable rounds, docs/write-protocol.md §7.2)
-	nds, err := ds.OverwriteExact(ctx, rows, lance.StageOptions{Properties: props})
+	// the version's data file is written while its manifest put is
+	// prepared; the put is published only after it is durable (two
+	// durable rounds, docs/write-protocol.md §7.2). The transaction (the
+	// state and commit record above) is kept only inline in the manifest,
+	// the one copy every reader and arbiter of a version reads: no
+	// transaction file is written or fsynced (§7.6).
+	nds, err := ds.OverwriteExact(ctx, rows, lance.StageOptions{Properties: props, InlineOnly: true})
 	if err != nil {
 		return nil, err
 	}

@@ -119,6 +119,13 @@ func TestPublishIsCASAndSnapshotsTimeTravel(t *testing.T) {
 	if _, err := r2.Head(ctx, "nope"); !IsUnknownBranch(err) {
 		t.Fatalf("unknown branch: %v", err)
 	}
+	// every version (init, the publishes, the lost one) kept its
+	// transaction inline only: no transaction file was written
+	// (docs/write-protocol.md §7.6), and the cold reads above decoded
+	// the state from the inline section
+	if objs, err := store.List(ctx, ManifestRoot+"/_transactions/"); err != nil || len(objs) != 0 {
+		t.Fatalf("__manifest transaction files %v %v", objs, err)
+	}
 }
 
 func TestStateValidate(t *testing.T) {

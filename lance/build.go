@@ -179,6 +179,20 @@ func buildManifest(ctx context.Context, base *Dataset, txn *format.Transaction, 
 	return &m, nil
 }
 
+// buildManifest is buildManifest for the staged transaction on base: an
+// inline-only transaction's manifest names no transaction file (its
+// inline section is the only copy, StageOptions.InlineOnly).
+func (s *Staged) buildManifest(ctx context.Context, base *Dataset, next uint64) (*format.Manifest, error) {
+	m, err := buildManifest(ctx, base, s.Txn, next)
+	if err != nil {
+		return nil, err
+	}
+	if s.inlineOnly {
+		m.TransactionFile = ""
+	}
+	return m, nil
+}
+
 // carryFragments copies the fragment list of a committed manifest into a
 // new one without deep-copying each fragment (O(fragments) allocations
 // per commit otherwise): the new manifest only ever replaces, drops or

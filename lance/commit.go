@@ -114,7 +114,7 @@ func (s *Staged) tryPublish(ctx context.Context, base *Dataset, next uint64) (*D
 // tryPublishAfter is tryPublish whose put is issued only after wait
 // (nil = none) returned nil.
 func (s *Staged) tryPublishAfter(ctx context.Context, base *Dataset, next uint64, wait func() error) (*Dataset, error) {
-	m, err := buildManifest(ctx, base, s.Txn, next)
+	m, err := s.buildManifest(ctx, base, next)
 	if err != nil {
 		return nil, err
 	}
@@ -246,7 +246,7 @@ func (s *Staged) commitRebase(ctx context.Context, opts CommitOptions) (*Dataset
 		if err != nil {
 			return nil, err
 		}
-		if txn != s.Txn {
+		if txn != s.Txn && !s.inlineOnly {
 			// the transaction file must describe what is committed
 			if err := cur.store.Put(ctx, join(cur.base(), txnDir, txn.TxnFileName()), txn.Encode()); err != nil {
 				return nil, err

@@ -27,7 +27,11 @@
 //   - Writing is two-phase. Staging (StageOperation and the Stage*
 //     helpers) makes the data files, deletion files and the transaction
 //     file _transactions/{read_version}-{uuid}.txn durable and moves no
-//     HEAD; a Staged carries its UUID and read version. Commit builds
+//     HEAD; a Staged carries its UUID and read version. With
+//     StageOptions.InlineOnly no transaction file is written and the
+//     manifest names none: the manifest's inline section is the only
+//     copy (graph.Root's __manifest versions, docs/write-protocol.md
+//     §7.6). Commit builds
 //     manifest N+1 from the latest manifest N plus the transaction (as
 //     Lance does: fragments sorted by id, new ids from max_fragment_id,
 //     flags recomputed, timestamp, writer version, transaction file and

@@ -18,7 +18,7 @@ import (
 // it describes may not exist yet.
 func (s *Staged) Preview(ctx context.Context) (*Dataset, error) {
 	next := s.ReadVersion + 1
-	m, err := buildManifest(ctx, s.ds, s.Txn, next)
+	m, err := s.buildManifest(ctx, s.ds, next)
 	if err != nil {
 		return nil, err
 	}

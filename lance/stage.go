@@ -23,6 +23,9 @@ type Staged struct {
 	// Txn is the transaction; do not modify after staging.
 	Txn *format.Transaction
 	ds  *Dataset
+	// inlineOnly: the transaction lives only in the inline section of
+	// the manifest that commits it (StageOptions.InlineOnly).
+	inlineOnly bool
 }
 
 // StageOptions are optional transaction attributes.
@@ -41,6 +44,16 @@ type StageOptions struct {
 	MaxBytesPerFile int64
 	// Config is upserted into the table config by an Overwrite.
 	Config map[string]string
+	// InlineOnly keeps the transaction only in the inline transaction
+	// section of the manifest that commits it: no transaction file is
+	// written and the manifest names none (transaction_file is optional
+	// in the Lance format; Lance and Dataset.Transaction read the inline
+	// section first). It saves a durable file per commit for a dataset
+	// whose transactions are only ever read from committed versions,
+	// never staged ahead and committed by another process (LoadStaged
+	// finds no file). graph.Root uses it for __manifest versions
+	// (docs/write-protocol.md §7.6).
+	InlineOnly bool
 }
 
 // StageOperation stages op (whose data and deletion files the caller has
@@ -117,11 +130,15 @@ func (d *Dataset) newStaged(op format.Operation, opts StageOptions) (*Staged, er
 		id = u.String()
 	}
 	txn := &format.Transaction{ReadVersion: d.version, UUID: id, Tag: opts.Tag, Properties: opts.Properties, Op: op}
-	return &Staged{UUID: id, ReadVersion: d.version, Txn: txn, ds: d}, nil
+	return &Staged{UUID: id, ReadVersion: d.version, Txn: txn, ds: d, inlineOnly: opts.InlineOnly}, nil
 }
 
-// writeTxnFile stores the staged transaction's file.
+// writeTxnFile stores the staged transaction's file (nothing for an
+// inline-only transaction: its manifest carries it).
 func (s *Staged) writeTxnFile(ctx context.Context) error {
+	if s.inlineOnly {
+		return nil
+	}
 	d := s.ds
 	// nothing references a staged transaction file before the commit
 	// that names it, made after this returns (objstore.PutNew)

@@ -146,7 +146,7 @@
 //     converges. Test: adapters TestSidecarDeleteFollowsTheAcknowledgement.
 //
 //   - Confirm runs concurrently with the publisher's staging of the
-//     __manifest data and transaction files (ParallelConfirm; adapters
+//     __manifest data file (ParallelConfirm; adapters
 //     sets it and wraps the root's store in objstore.Fenced). Those files
 //     are referenced by nothing until the CAS (a crash leaves unreferenced,
 //     reclaimable files, as a lost CAS does). The CAS itself — the
@@ -284,26 +284,29 @@
 //     adapters TestOfficialLanceReadsEveryCommit (the official Lance
 //     reads every table at its pin while open and after Close).
 //
-// Per 1-row commit with v2 (BenchmarkCommitLatencyAB): 6 durable
-// operations and 10 fsyncs before the acknowledgement (before: 10 and
-// 16), no sidecar, no confirmation, no table manifest. When the row
+// Per 1-row commit with v2 (BenchmarkCommitLatencyAB): 5 durable
+// operations and 8 fsyncs before the acknowledgement (before: 10 and
+// 16), no sidecar, no confirmation, no table manifest; the __manifest
+// version's transaction is inline in its manifest only, no file
+// (docs/write-protocol.md §7.6; graph TestPublishIsCASAndSnapshotsTimeTravel,
+// lance TestInteropInlineOnlyTransactions). When the row
 // counts are known from the input (Predictor: inserts from memory, no
-// deletes) the rounds are [table data ‖ txn file ‖ __manifest data ‖
-// txn file] → __manifest CAS, the CAS held by an objstore.Fence until
+// deletes) the rounds are [table data ‖ txn file ‖ __manifest data]
+// → __manifest CAS, the CAS held by an objstore.Fence until
 // Apply has seen the staged files durable and the preview equal to the
 // prediction (commitPredicted; on the local backend the CAS's staging
 // file is written and fsynced while held and only linked after:
 // objstore.Local.PutIfAbsentAfter); otherwise [table data ‖ txn file] →
-// [__manifest data ‖ txn file] → CAS. The numbers below are
+// [__manifest data] → CAS. The numbers below are
 // the path before v2.
 //
 // Two durable rounds on the local backend (docs/write-protocol.md §7.2):
 // the staged files are created under their final names with the file's
 // and the directory's fsync at once (objstore.PutNew), and the
-// __manifest version's own data and transaction files are written while
+// __manifest version's own data file is written while
 // its put is staged (lance OverwriteExact → objstore.PutIfAbsentAfter),
-// so a 1-row INSERT waits for [4 new files ‖ manifest staging fsync] →
-// link + directory fsync: 2 ordered durable rounds, 10 fsyncs. Each
+// so a 1-row INSERT waits for [3 new files ‖ manifest staging fsync] →
+// link + directory fsync: 2 ordered durable rounds, 8 fsyncs. Each
 // commit counts what it waited for (objstore.DurableRounds →
 // Receipt.DurableRounds, the commit log line, the
 // pggraph_commit_durable_rounds histogram; post-commit materialization
