@@ -1,6 +1,7 @@
 package adapters
 
 import (
+	"context"
 	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -8,8 +9,10 @@ import (
 )
 
 // chainReader streams several sources one after another, opening each
-// only when the previous one is exhausted (bounded memory).
+// only when the previous one is exhausted (bounded memory), with the
+// context of the write that reads them (a cancelled write stops them).
 type chainReader struct {
+	ctx     context.Context
 	refs    atomic.Int64
 	schema  *arrow.Schema
 	sources []Source
@@ -17,8 +20,8 @@ type chainReader struct {
 	err     error
 }
 
-func newChain(s *arrow.Schema, sources []Source) *chainReader {
-	c := &chainReader{schema: s, sources: sources}
+func newChain(ctx context.Context, s *arrow.Schema, sources []Source) *chainReader {
+	c := &chainReader{ctx: ctx, schema: s, sources: sources}
 	c.refs.Store(1)
 	return c
 }
@@ -49,7 +52,7 @@ func (c *chainReader) Next() bool {
 		if len(c.sources) == 0 {
 			return false
 		}
-		r, err := c.sources[0]()
+		r, err := c.sources[0](c.ctx)
 		c.sources = c.sources[1:]
 		if err != nil {
 			c.err = err

@@ -116,7 +116,7 @@ func garbageRoot(t *testing.T) (*Graph, []string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rdr, _ := rowsOf(77)()
+		rdr, _ := rowsOf(77)(context.Background())
 		if _, err := ds.StageAppend(ctx, rdr, lance.StageOptions{}); err != nil {
 			t.Fatal(err)
 		}
@@ -129,7 +129,7 @@ func garbageRoot(t *testing.T) (*Graph, []string) {
 	}
 	// a created dataset nobody registered
 	orphan := graph.TableLocation(graph.TableKey{ID: 900, Incarnation: 901})
-	rdr, _ := rowsOf(1)()
+	rdr, _ := rowsOf(1)(context.Background())
 	st, err := lance.New(store, orphan, g.Root.DatasetOptions(orphan, "", 0)).StageOverwrite(ctx, rdr, lance.StageOptions{})
 	rdr.Release()
 	if err != nil {

@@ -107,7 +107,7 @@ func TestStagingFailureLandsNothing(t *testing.T) {
 		if err := s.Insert("a", rowsOf(1)); err != nil {
 			return err
 		}
-		return s.Insert("b", func() (array.RecordReader, error) { return nil, bad })
+		return s.Insert("b", func(ctx context.Context) (array.RecordReader, error) { return nil, bad })
 	})
 	if !errors.Is(err, bad) {
 		t.Fatalf("write with a failing source: %v, want the source's error", err)

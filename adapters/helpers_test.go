@@ -28,7 +28,7 @@ var testSchema = arrow.NewSchema([]arrow.Field{
 }, nil)
 
 func rowsOf(ids ...int64) Source {
-	return func() (array.RecordReader, error) {
+	return func(ctx context.Context) (array.RecordReader, error) {
 		b := array.NewRecordBuilder(memory.DefaultAllocator, testSchema)
 		defer b.Release()
 		for _, id := range ids {

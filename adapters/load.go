@@ -80,7 +80,7 @@ func (g *Graph) Load(ctx context.Context, o WriteOptions, table string, src Sour
 func OnceSource(src Source) Source {
 	var mu sync.Mutex
 	used := false
-	return func() (array.RecordReader, error) {
+	return func(ctx context.Context) (array.RecordReader, error) {
 		mu.Lock()
 		defer mu.Unlock()
 		if used {
@@ -88,6 +88,6 @@ func OnceSource(src Source) Source {
 				"the table changed while the COPY data was being written; the COPY must be run again")
 		}
 		used = true
-		return src()
+		return src(ctx)
 	}
 }

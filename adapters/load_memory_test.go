@@ -49,7 +49,7 @@ func (d *dataSink) PutNew(ctx context.Context, key string, b []byte) error {
 // wideSource streams n rows (id, a 56-byte string) generated lazily in
 // batches of 8192: nothing holds the whole input.
 func wideSource(n int) Source {
-	return func() (array.RecordReader, error) { return &wideReader{n: n}, nil }
+	return func(ctx context.Context) (array.RecordReader, error) { return &wideReader{n: n}, nil }
 }
 
 type wideReader struct {

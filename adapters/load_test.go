@@ -70,14 +70,14 @@ func TestLoadAfterConsumedStreamIs40001(t *testing.T) {
 	other := openGraph(t, store, false)
 	defer other.Close()
 	var opened atomic.Int32
-	src := func() (array.RecordReader, error) {
+	src := func(ctx context.Context) (array.RecordReader, error) {
 		if opened.Add(1) == 1 {
 			// another client commits to the probed table mid-COPY
 			if err := insert(ctx, other, WriteOptions{}, map[string][]int64{"b": {1}}); err != nil {
 				t.Error(err)
 			}
 		}
-		return rowsOf(1, 2, 3)()
+		return rowsOf(1, 2, 3)(context.Background())
 	}
 	_, err := g.Load(ctx, WriteOptions{}, "a", src, func(ctx context.Context, s *Stage) error { return s.Probe("b") })
 	if !protocol.IsReadSetChanged(err) || opened.Load() != 1 {
@@ -121,9 +121,9 @@ func TestLoadErrorMidStreamIsFinal(t *testing.T) {
 	createTables(t, g, "a")
 	bad := protocol.Errorf(protocol.KindNotNull, nil, "null value in column \"id\"")
 	var opened atomic.Int32
-	src := func() (array.RecordReader, error) {
+	src := func(ctx context.Context) (array.RecordReader, error) {
 		opened.Add(1)
-		r, err := rowsOf(1, 2)()
+		r, err := rowsOf(1, 2)(context.Background())
 		return &failingReader{RecordReader: r, err: bad}, err
 	}
 	before := head(t, g)
@@ -153,10 +153,10 @@ func TestWritersWaitForALoad(t *testing.T) {
 	other := openGraph(t, g.Root.Store(), false)
 	defer other.Close()
 	done := make(chan error, 1)
-	src := func() (array.RecordReader, error) {
+	src := func(ctx context.Context) (array.RecordReader, error) {
 		go func() { done <- insert(ctx, other, WriteOptions{}, map[string][]int64{"a": {-1}}) }()
 		time.Sleep(50 * time.Millisecond) // the insert prepares and queues at the gate
-		return genSource(5000)()
+		return genSource(5000)(context.Background())
 	}
 	if _, err := g.Load(ctx, WriteOptions{MaxRowsPerFile: 1000}, "a", src, nil); err != nil {
 		t.Fatalf("load: %v", err)
@@ -183,8 +183,8 @@ func TestLoadErrorMidStreamOnBranchIsFinal(t *testing.T) {
 		t.Fatal(err)
 	}
 	bad := protocol.Errorf(protocol.KindCheck, nil, "check violated")
-	src := func() (array.RecordReader, error) {
-		r, err := rowsOf(1, 2)()
+	src := func(ctx context.Context) (array.RecordReader, error) {
+		r, err := rowsOf(1, 2)(context.Background())
 		return &failingReader{RecordReader: r, err: bad}, err
 	}
 	if _, err := g.Load(ctx, WriteOptions{Branch: "dev"}, "a", src, nil); !errors.Is(err, bad) {

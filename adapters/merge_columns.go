@@ -164,5 +164,5 @@ func mergeColumns(ctx context.Context, old, cur, tds *lance.Dataset, want map[st
 // concatSources yields each source's batches in turn, streaming
 // (chain.go).
 func concatSources(schema *arrow.Schema, srcs ...Source) Source {
-	return func() (array.RecordReader, error) { return newChain(schema, srcs), nil }
+	return func(ctx context.Context) (array.RecordReader, error) { return newChain(ctx, schema, srcs), nil }
 }

@@ -169,7 +169,7 @@ func mergeShapes() []writeShape {
 
 // wideRow yields (id, v, id*10) rows in wideSchema.
 func wideRow(v string, ids ...int64) Source {
-	return func() (array.RecordReader, error) {
+	return func(ctx context.Context) (array.RecordReader, error) {
 		b := array.NewRecordBuilder(memory.DefaultAllocator, wideSchema)
 		defer b.Release()
 		for _, id := range ids {

@@ -161,19 +161,21 @@ func deltaOf(ctx context.Context, old, cur *lance.Dataset) (rowDelta, error) {
 
 // rowsAt is a Source over the rows of ds at the given addresses (sorted).
 func rowsAt(ds *lance.Dataset, addrs []uint64) Source {
-	return func() (array.RecordReader, error) {
-		sc, err := ds.Scan(context.Background(), lance.ScanOptions{RowAddresses: addrs})
+	return func(ctx context.Context) (array.RecordReader, error) {
+		sc, err := ds.Scan(ctx, lance.ScanOptions{RowAddresses: addrs})
 		if err != nil {
 			return nil, err
 		}
-		r := &scanReader{sc: sc}
+		r := &scanReader{ctx: ctx, sc: sc}
 		r.refs.Store(1)
 		return r, nil
 	}
 }
 
-// scanReader adapts a lance Scanner to an arrow RecordReader.
+// scanReader adapts a lance Scanner to an arrow RecordReader; ctx is the
+// reading write's, checked before every batch.
 type scanReader struct {
+	ctx  context.Context
 	refs atomic.Int64
 	sc   *lance.Scanner
 	cur  arrow.RecordBatch
@@ -200,7 +202,11 @@ func (r *scanReader) Next() bool {
 	if r.err != nil {
 		return false
 	}
-	rec, err := r.sc.Next(context.Background())
+	if err := r.ctx.Err(); err != nil {
+		r.err = err
+		return false
+	}
+	rec, err := r.sc.Next(r.ctx)
 	if errors.Is(err, io.EOF) {
 		return false
 	}

@@ -120,7 +120,7 @@ func TestStageMergeReportsRowConflictsAndPublishesResolution(t *testing.T) {
 }
 
 func readAll(src Source) ([]arrow.RecordBatch, error) {
-	r, err := src()
+	r, err := src(context.Background())
 	if err != nil {
 		return nil, err
 	}

@@ -128,7 +128,7 @@ func (w *mutationWriter) Prepare(ctx context.Context, pw *protocol.PreparedWrite
 		jobs = append(jobs, stageJob{key: key, open: func(context.Context) (*lance.Dataset, error) {
 			return lance.New(w.store, entry.Location, w.root.DatasetOptions(entry.Location, "", 0)), nil
 		}, stage: func(ctx context.Context, ds *lance.Dataset) (*lance.Staged, error) {
-			rdr := newChain(as, sources)
+			rdr := newChain(ctx, as, sources)
 			defer rdr.Release()
 			s, err := ds.StageOverwrite(ctx, rdr, w.stageOptions(txn))
 			return s, wrapStageErr(name, err)
@@ -317,7 +317,7 @@ func stageOps(ctx context.Context, ds *lance.Dataset, o *tableOps, opts lance.St
 		return ds.StageCompaction(ctx, *o.compact, opts)
 	}
 	if len(o.inserts) > 0 {
-		rdr := newChain(ds.Schema(), o.inserts)
+		rdr := newChain(ctx, ds.Schema(), o.inserts)
 		defer rdr.Release()
 		if len(o.deletes) > 0 {
 			return ds.StageUpdate(ctx, o.deletes, rdr, opts)

@@ -89,7 +89,7 @@ func TestBarrierHeadOverlap(t *testing.T) {
 						t.Error(err)
 						return
 					}
-					rdr, err := rowsOf(99)()
+					rdr, err := rowsOf(99)(context.Background())
 					if err != nil {
 						t.Error(err)
 						return

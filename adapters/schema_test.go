@@ -28,7 +28,7 @@ var wideSchema = arrow.NewSchema([]arrow.Field{
 
 // wideRowsOf yields (id, "v", id*10) rows in wideSchema.
 func wideRowsOf(ids ...int64) Source {
-	return func() (array.RecordReader, error) {
+	return func(ctx context.Context) (array.RecordReader, error) {
 		b := array.NewRecordBuilder(memory.DefaultAllocator, wideSchema)
 		defer b.Release()
 		for _, id := range ids {

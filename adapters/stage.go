@@ -19,12 +19,14 @@ import (
 // write is re-prepared, so it must replay the same rows (or, for a
 // re-run statement, the recomputed ones). Rows are streamed: a source
 // of any size is written in bounded memory. Sources of different tables
-// are read concurrently (tables are staged in parallel).
-type Source func() (array.RecordReader, error)
+// are read concurrently (tables are staged in parallel). ctx is the
+// context of the write that reads it: a source that blocks or reads
+// storage stops when it is cancelled (merge_delta.go's row scans do).
+type Source func(ctx context.Context) (array.RecordReader, error)
 
 // Batches is a Source over in-memory batches.
 func Batches(s *arrow.Schema, recs ...arrow.RecordBatch) Source {
-	return func() (array.RecordReader, error) { return array.NewRecordReader(s, recs) }
+	return func(ctx context.Context) (array.RecordReader, error) { return array.NewRecordReader(s, recs) }
 }
 
 // TableSpec describes a table to create. Either Columns (+ PrimaryKey)

@@ -173,7 +173,7 @@ func TestCreateWithRowsAndDrop(t *testing.T) {
 // genSource streams n rows in batches of 4096, built lazily: the write
 // path never holds the whole input.
 func genSource(n int) Source {
-	return func() (array.RecordReader, error) { return &lazyReader{n: n}, nil }
+	return func(ctx context.Context) (array.RecordReader, error) { return &lazyReader{n: n}, nil }
 }
 
 type lazyReader struct {

@@ -11,8 +11,8 @@ import (
 // Advisory locks (pg_advisory_lock and friends, which migration tools —
 // Flyway, Prisma, golang-migrate, knex — take around their runs) live in
 // an AdvisoryLocks space: one per served graph in a process (the session
-// layer creates it and hands each connection an AdvisorySession through
-// the query context with WithAdvisorySession). Every form PostgreSQL has
+// layer creates it and gives each connection an AdvisorySession, which
+// its queries take as Session.Advisory). Every form PostgreSQL has
 // is here, wherever an expression is allowed: exclusive and shared,
 // session and transaction scope (pg_advisory_xact_lock…, released by the
 // session layer's AdvisorySession.ReleaseXact at COMMIT/ROLLBACK),
@@ -22,7 +22,7 @@ import (
 // never conflict with each other. Sessions of other processes do not see
 // these locks (a documented limit).
 //
-// A query without an AdvisorySession in its context takes locks in a
+// A query whose Session has no AdvisorySession takes locks in a
 // process-wide default space owned by its Session.PID
 // (ReleaseAdvisoryLocks frees them).
 
@@ -201,23 +201,10 @@ func (l *AdvisoryLocks) blockingPIDs(pid int32) []int32 {
 	return slices.Compact(out)
 }
 
-type advisorySessionKey struct{}
-
-// WithAdvisorySession returns a context whose queries take advisory locks
-// as a.
-func WithAdvisorySession(ctx context.Context, a *AdvisorySession) context.Context {
-	return context.WithValue(ctx, advisorySessionKey{}, a)
-}
-
 // advisoryOwner is the space and owner a query's lock calls use.
 func advisoryOwner(ec *evalCtx) (*AdvisoryLocks, any, *AdvisorySession) {
-	if ec.run.ctx != nil {
-		if h, ok := ec.run.ctx.Value(sessionHooksKey{}).(*SessionHooks); ok && h != nil && h.Advisory != nil {
-			return h.Advisory.space, h.Advisory, h.Advisory
-		}
-		if a, ok := ec.run.ctx.Value(advisorySessionKey{}).(*AdvisorySession); ok && a != nil {
-			return a.space, a, a
-		}
+	if a := ec.run.advisory; a != nil {
+		return a.space, a, a
 	}
 	return defaultAdvisory, pidOwner(ec.run.pid), nil
 }

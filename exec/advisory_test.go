@@ -80,7 +80,7 @@ func TestAdvisorySessions(t *testing.T) {
 	other := NewAdvisoryLocks().Session()
 	q := func(s *AdvisorySession, sql string) string {
 		t.Helper()
-		r, err := eng.Query(WithAdvisorySession(context.Background(), s), &Session{}, sql)
+		r, err := eng.Query(context.Background(), &Session{Advisory: s}, sql)
 		if err != nil {
 			t.Fatalf("%s: %v", sql, err)
 		}

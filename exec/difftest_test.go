@@ -122,7 +122,7 @@ func runScript(t *testing.T, path string, conn *pgx.Conn, db string, stats *diff
 	sess := &Session{TimeZone: time.UTC, User: "postgres", Database: db,
 		Setting: func(name string) (string, bool) { v, ok := planner[strings.ToLower(name)]; return v, ok }}
 	seqs := newDiffSequences()
-	qctx := WithSequenceFunctions(ctx, seqs)
+	sess.Sequences = seqs
 	for _, st := range stmts {
 		body, directives, params := stripDirectives(st)
 		if strings.TrimSpace(body) == "" {
@@ -174,7 +174,7 @@ func runScript(t *testing.T, path string, conn *pgx.Conn, db string, stats *diff
 		for _, p := range params {
 			args = append(args, p)
 		}
-		ours, oerr := eng.Query(qctx, sess, body, args...)
+		ours, oerr := eng.Query(ctx, sess, body, args...)
 		if directives["unsupported"] {
 			stats.mu.Lock()
 			stats.unsupported++
@@ -197,7 +197,7 @@ func runScript(t *testing.T, path string, conn *pgx.Conn, db string, stats *diff
 			want.order = len(tree.Stmts[0].Stmt.GetSelectStmt().SortClause) > 0
 		}
 		compareResults(t, label, body, want, ours, oerr)
-		if params == nil && perr == nil && compareAsParameters(t, label, body, want, eng, qctx, sess) {
+		if params == nil && perr == nil && compareAsParameters(t, label, body, want, eng, ctx, sess) {
 			stats.mu.Lock()
 			stats.literals++
 			stats.mu.Unlock()

@@ -69,7 +69,8 @@ func (e *Engine) evalSetup(ctx context.Context, sess *Session, b *binder, params
 		loc = time.UTC
 	}
 	rc := &runCtx{ctx: ctx, loc: loc, style: sess.DateStyle, recursion: e.RecursionLimit, user: sess.User, sessionUser: sess.sessionUser(), rolesFn: sess.Roles,
-		database: sess.Database, pid: sess.PID, settings: sess.Setting, now: time.Now()}
+		database: sess.Database, pid: sess.PID, settings: sess.Setting, now: time.Now(),
+		seqs: sess.Sequences, advisory: sess.Advisory, signal: sess.Signal, rowLocks: sess.RowLocks}
 	if e.MemoryLimit > 0 {
 		rc.budget = &memBudget{limit: e.MemoryLimit}
 	}

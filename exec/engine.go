@@ -66,6 +66,15 @@ type Session struct {
 	// Replication lists the root's publications and slots
 	// (syscat_replication.go); nil: none.
 	Replication func() ReplicationObjects
+	// Sequences serves nextval, currval, setval and lastval
+	// (sequences.go); nil: they answer 0A000.
+	Sequences SequenceFunctions
+	// Advisory holds the session's advisory locks (advisory.go); nil:
+	// locks are taken in a process-wide space owned by PID.
+	Advisory *AdvisorySession
+	// Signal serves pg_cancel_backend and pg_terminate_backend
+	// (signal.go); nil: they answer 0A000.
+	Signal SignalBackend
 }
 
 func (s *Session) sessionUser() string {
@@ -320,7 +329,8 @@ func (p *Prepared) streamWith(ctx context.Context, sess *Session, params []any, 
 	}{}
 	rc := &st.rc
 	*rc = runCtx{ctx: ctx, loc: loc, style: sess.DateStyle, recursion: p.eng.RecursionLimit, user: sess.User, sessionUser: sess.sessionUser(), rolesFn: sess.Roles,
-		database: sess.Database, pid: sess.PID, settings: sess.Setting, joinStats: joins}
+		database: sess.Database, pid: sess.PID, settings: sess.Setting, joinStats: joins,
+		seqs: sess.Sequences, advisory: sess.Advisory, signal: sess.Signal, rowLocks: sess.RowLocks}
 	if p.eng.MemoryLimit > 0 {
 		st.budget.limit = p.eng.MemoryLimit
 		rc.budget = &st.budget

@@ -28,6 +28,9 @@ func TestInternalPanicLogsTheStack(t *testing.T) {
 	if !ok || e.Code != CodeInternalError || !strings.Contains(e.Message, "boom") {
 		t.Fatalf("error = %#v", err)
 	}
+	if !strings.Contains(string(e.Stack), "panicsHere") {
+		t.Fatalf("error's stack does not name the panicking function:\n%s", e.Stack)
+	}
 	if log := buf.String(); !strings.Contains(log, `"panic":"boom"`) || !strings.Contains(log, "panicsHere") {
 		t.Fatalf("log lacks the panic or its stack: %s", log)
 	}

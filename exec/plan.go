@@ -51,6 +51,13 @@ type runCtx struct {
 	joinStats    map[*joinNode]*nodeStats   // EXPLAIN ANALYZE: the join methods used
 	reuse        map[*joinNode]*joinTable   // hash tables kept across a recursion's iterations (recursive_reuse.go)
 	prebuilt     map[*joinNode]prebuiltJoin // join builds a spilled pipeline handed to the serial run (parallel_spill.go)
+
+	// the session's dependencies (Session.Sequences, Advisory, Signal,
+	// RowLocks); nil when the session lends none
+	seqs     SequenceFunctions
+	advisory *AdvisorySession
+	signal   SignalBackend
+	rowLocks func() []RowLockHold
 }
 
 // vecBytes estimates the memory a vector holds.

@@ -158,43 +158,9 @@ type SequenceFunctions interface {
 	Lastval(ctx context.Context) (int64, error)
 }
 
-type sequenceFunctionsKey struct{}
-
-// SessionHooks is what a session lends its queries: sequence functions
-// and advisory locks. A session keeps one and adds it to each statement's
-// context with WithSessionHooks (one context value per statement, where
-// WithSequenceFunctions and WithAdvisorySession make one each).
-type SessionHooks struct {
-	Sequences SequenceFunctions
-	Advisory  *AdvisorySession
-	// Signal serves pg_cancel_backend and pg_terminate_backend (signal.go).
-	Signal SignalBackend
-	// RowLocks lists row-lock holders and waiters (pg_blocking_pids).
-	RowLocks func() []RowLockHold
-}
-
-type sessionHooksKey struct{}
-
-// WithSessionHooks returns a context whose queries use h's sequence
-// functions and advisory locks.
-func WithSessionHooks(ctx context.Context, h *SessionHooks) context.Context {
-	return context.WithValue(ctx, sessionHooksKey{}, h)
-}
-
-// WithSequenceFunctions returns a context whose queries call f for the
-// sequence functions. Without one they answer 0A000.
-func WithSequenceFunctions(ctx context.Context, f SequenceFunctions) context.Context {
-	return context.WithValue(ctx, sequenceFunctionsKey{}, f)
-}
-
-func sequenceFunctions(ctx context.Context) (SequenceFunctions, error) {
-	if ctx != nil {
-		if h, ok := ctx.Value(sessionHooksKey{}).(*SessionHooks); ok && h != nil && h.Sequences != nil {
-			return h.Sequences, nil
-		}
-		if f, ok := ctx.Value(sequenceFunctionsKey{}).(SequenceFunctions); ok && f != nil {
-			return f, nil
-		}
+func sequenceFunctions(ec *evalCtx) (SequenceFunctions, error) {
+	if f := ec.run.seqs; f != nil {
+		return f, nil
 	}
 	return nil, unsupported("sequence functions are not supported by this session")
 }
@@ -259,7 +225,7 @@ func init() {
 				return nil, err
 			}
 			return &opExpr{name: fn, t: TInt8, args: []Expr{name}, strict: true, k: func(ec *evalCtx, a []*Vec, out *Vec, sel []int32) error {
-				f, err := sequenceFunctions(ec.run.ctx)
+				f, err := sequenceFunctions(ec)
 				if err != nil {
 					return err
 				}
@@ -297,7 +263,7 @@ func init() {
 			bound = append(bound, c)
 		}
 		return &opExpr{name: "setval", t: TInt8, args: bound, strict: true, k: func(ec *evalCtx, a []*Vec, out *Vec, sel []int32) error {
-			f, err := sequenceFunctions(ec.run.ctx)
+			f, err := sequenceFunctions(ec)
 			if err != nil {
 				return err
 			}
@@ -317,7 +283,7 @@ func init() {
 			return nil, noFunction("lastval", args)
 		}
 		return &opExpr{name: "lastval", t: TInt8, k: func(ec *evalCtx, _ []*Vec, out *Vec, sel []int32) error {
-			f, err := sequenceFunctions(ec.run.ctx)
+			f, err := sequenceFunctions(ec)
 			if err != nil {
 				return err
 			}

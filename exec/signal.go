@@ -6,7 +6,7 @@ import (
 )
 
 // pg_cancel_backend(pid) and pg_terminate_backend(pid [, timeout]) reach
-// other sessions through SessionHooks.Signal (the protocol server's
+// other sessions through Session.Signal (the protocol server's
 // session registry); without it they answer 0A000.
 
 // SignalBackend cancels the running statement of session pid (terminate
@@ -16,19 +16,10 @@ import (
 // signal it.
 type SignalBackend func(pid int32, terminate bool, wait time.Duration) (bool, error)
 
-func signalHook(ec *evalCtx) SignalBackend {
-	if ec.run.ctx != nil {
-		if h, ok := ec.run.ctx.Value(sessionHooksKey{}).(*SessionHooks); ok && h != nil {
-			return h.Signal
-		}
-	}
-	return nil
-}
-
 func init() {
 	signal := func(name string, terminate, timed bool) kernel {
 		return func(ec *evalCtx, a []*Vec, out *Vec, sel []int32) error {
-			f := signalHook(ec)
+			f := ec.run.signal
 			if f == nil {
 				return unsupported("%s() is not supported outside a server session", name)
 			}
@@ -58,10 +49,8 @@ func init() {
 	def("pg_blocking_pids", sig(intArr, func(ec *evalCtx, a []*Vec, out *Vec, sel []int32) error {
 		space, _, _ := advisoryOwner(ec)
 		var rl []RowLockHold
-		if ec.run.ctx != nil {
-			if h, ok := ec.run.ctx.Value(sessionHooksKey{}).(*SessionHooks); ok && h != nil && h.RowLocks != nil {
-				rl = h.RowLocks()
-			}
+		if ec.run.rowLocks != nil {
+			rl = ec.run.rowLocks()
 		}
 		for _, i := range sel {
 			pids := space.blockingPIDs(int32(a[0].I[i]))

@@ -1,8 +1,6 @@
 package planner
 
 import (
-	"context"
-
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/pgerr"
 	"github.com/pggraph/pggraph/wire"
@@ -11,7 +9,7 @@ import (
 // Advisory locks are exec's (exec/advisory.go), wherever a query calls
 // them: the Backend owns one exec.AdvisoryLocks space for its graph,
 // each session one exec.AdvisorySession in it, handed to every query
-// through the context (withSession). The session releases transaction
+// as exec.Session.Advisory (execSession). The session releases transaction
 // holds (pg_advisory_xact_lock…) when its transaction ends — COMMIT,
 // ROLLBACK, or the end of an autocommit statement or pipeline — and
 // every hold when it closes. Locks are per process: sessions of other
@@ -31,17 +29,14 @@ func (s *session) newAdvisorySession(space *exec.AdvisoryLocks) *exec.AdvisorySe
 	return a
 }
 
-// withSession gives ctx's exec queries the session's advisory locks and
-// sequences.
-func (s *session) withSession(ctx context.Context) context.Context {
-	if s.hooks == nil {
-		s.hooks = &exec.SessionHooks{Sequences: &sessionSequences{s: s}, Advisory: s.advisory, RowLocks: s.rowLockHolds}
-		if s.info.Signal != nil {
-			s.hooks.Signal = s.info.Signal
-		}
+// sessionSeqs is the session's sequence functions, which execSession
+// lends every exec query with the advisory locks (exec.Session.Sequences
+// and Advisory); made on first use.
+func (s *session) sessionSeqs() *sessionSequences {
+	if s.sequences == nil {
+		s.sequences = &sessionSequences{s: s}
 	}
-	s.hooks.Sequences.(*sessionSequences).newStatement()
-	return exec.WithSessionHooks(ctx, s.hooks)
+	return s.sequences
 }
 
 // endXactLocks releases the transaction-scoped advisory holds.

@@ -240,7 +240,7 @@ func (s *session) copyStream(ctx context.Context, st *wire.Statement, in *wire.C
 	}
 	name := ti0.def.Name
 	var rdr *copyReader
-	src := func() (array.RecordReader, error) { return rdr, nil }
+	src := func(ctx context.Context) (array.RecordReader, error) { return rdr, nil }
 	rc, err := s.g.Load(ctx, s.writeOptions(adapters.WriteOptions{Branch: head.sn.Branch, Message: s.commitMessage(), MaxReprepare: s.maxReprepare}), name, src,
 		func(ctx context.Context, stage *adapters.Stage) error {
 			c, err := s.catalogOf(ctx, stage.Base())

@@ -224,7 +224,7 @@
 // allowed (VALUES, INSERT … SELECT, UPDATE SET, WHERE, CTEs, ON CONFLICT
 // DO UPDATE SET, MERGE actions — a MERGE clause's values are computed
 // only for the rows that clause changes): exec calls the session
-// (exec.WithSequenceFunctions), which resolves the name against the
+// (exec.Session.Sequences), which resolves the name against the
 // statement's catalog and draws from planner/seq, with PostgreSQL's
 // errors (42P01, 42809, 55000 currval/lastval not yet defined, 22003
 // setval out of bounds, 2200H limit reached, 25006 in a read-only

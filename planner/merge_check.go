@@ -35,7 +35,7 @@ func (b *Backend) checkMerge(ctx context.Context, m *adapters.MergeResult) error
 	if err != nil {
 		return err
 	}
-	pend, err := pendingOfMerge(cat, m)
+	pend, err := pendingOfMerge(ctx, cat, m)
 	if err != nil {
 		return err
 	}
@@ -171,8 +171,8 @@ func checkMergedViews(v *view, m *adapters.MergeResult) error {
 }
 
 // readSource reads every batch of a row source.
-func readSource(src adapters.Source) ([]arrow.RecordBatch, error) {
-	r, err := src()
+func readSource(ctx context.Context, src adapters.Source) ([]arrow.RecordBatch, error) {
+	r, err := src(ctx)
 	if err != nil {
 		return nil, err
 	}

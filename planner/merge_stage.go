@@ -133,7 +133,7 @@ func (s *session) stageMerge(ctx context.Context, from, into string) (int, error
 	if err != nil {
 		return 0, err
 	}
-	pend, err := pendingOfMerge(cat, sm.Result)
+	pend, err := pendingOfMerge(ctx, cat, sm.Result)
 	if err != nil {
 		return 0, err
 	}
@@ -163,7 +163,7 @@ func (s *session) stageMerge(ctx context.Context, from, into string) (int, error
 
 // pendingOfMerge is a merge's row changes as a pending state over cat
 // (the merged catalog): per replayed table its deletions and additions.
-func pendingOfMerge(cat *catalog, m *adapters.MergeResult) (*pendingState, error) {
+func pendingOfMerge(ctx context.Context, cat *catalog, m *adapters.MergeResult) (*pendingState, error) {
 	pend := newPendingState()
 	for k, rows := range m.Rows {
 		e, ok := m.Merged.State.Table(k)
@@ -179,7 +179,7 @@ func pendingOfMerge(cat *catalog, m *adapters.MergeResult) (*pendingState, error
 			return nil, err
 		}
 		if rows.Added != nil {
-			recs, err := readSource(rows.Added)
+			recs, err := readSource(ctx, rows.Added)
 			if err != nil {
 				return nil, err
 			}

@@ -58,7 +58,7 @@ type session struct {
 	tables       *tableCache              // shared by the backend's sessions
 	views        *graphViewsCache         // the branches' graph.* views, shared likewise
 	runner       *queryRunner             // idle coroutine for the next query (runner.go)
-	hooks        *exec.SessionHooks       // what the session lends its queries (withSession)
+	sequences    *sessionSequences        // exec's sequence functions (sessionSeqs)
 	shapes       map[string]*literalShape // the literal cache (literal_cache.go)
 	execSess     *exec.Session            // the exec view of the session (execSession)
 	types        *pgtype.Map              // result cells' codecs (typeMap)
@@ -356,7 +356,8 @@ func (s *session) Execute(ctx context.Context, st *wire.Statement, params []any)
 }
 
 func (s *session) execute(ctx context.Context, st *wire.Statement, params []any) (wire.Result, error) {
-	ctx = withCatalogMemo(s.withSession(ctx))
+	s.sessionSeqs().newStatement()
+	ctx = withCatalogMemo(ctx)
 	s.statementSnapshot()
 	if tx := s.tx; tx != nil && !tx.implicit && (tx.iso == isoSerializable || (tx.iso == "" && s.isolation() == isoSerializable)) {
 		// the statement's reads are recorded row by row (readset.go);
@@ -624,6 +625,8 @@ func (s *session) execSession() *exec.Session {
 			RelationFunc: s.relationFunc,       // graph.at, graph.diff (relfuncs.go)
 			CallFunction: s.callFunction,       // user functions (function_call.go)
 			Replication:  s.replicationObjects, // replication.go
+			Advisory:     s.advisory,           // advisory.go
+			Signal:       s.info.Signal,        // pg_cancel_backend (wire/signal.go)
 			Setting: func(name string) (string, bool) {
 				if settings == nil {
 					return "", false
@@ -640,6 +643,11 @@ func (s *session) execSession() *exec.Session {
 				}
 				return out
 			},
+		}
+		if s.backend != nil {
+			// a client's session; the backend's own merge-time writers
+			// (merge_check.go) have none, and their queries answer 0A000
+			s.execSess.Sequences = s.sessionSeqs() // sequences.go
 		}
 	}
 	s.execSess.TimeZone = s.location()

@@ -86,7 +86,7 @@ func (k *keyCrash) Delete(ctx context.Context, key string) error {
 var schema = arrow.NewSchema([]arrow.Field{{Name: "id", Type: arrow.PrimitiveTypes.Int64}}, nil)
 
 func rows(ids ...int64) adapters.Source {
-	return func() (array.RecordReader, error) {
+	return func(ctx context.Context) (array.RecordReader, error) {
 		b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
 		defer b.Release()
 		b.Field(0).(*array.Int64Builder).AppendValues(ids, nil)
@@ -364,7 +364,7 @@ func TestUncoveredDriftIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	// a commit that bypasses the protocol
-	rdr, _ := rows(99)()
+	rdr, _ := rows(99)(context.Background())
 	st, err := ds.StageAppend(ctx, rdr, lance.StageOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -414,7 +414,7 @@ func TestFenceStopsAnExpiredOwnersPendingCommit(t *testing.T) {
 	if len(sc.Write.Effects) != 2 || sc.Write.Effects[0].ExpectedVersion != ds.Version() && sc.Write.Effects[1].ExpectedVersion != ds.Version() {
 		t.Fatalf("sidecar effects %+v", sc.Write.Effects)
 	}
-	rdr, _ := rows(1)()
+	rdr, _ := rows(1)(context.Background())
 	pending, err := ds.StageAppend(ctx, rdr, lance.StageOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -464,7 +464,7 @@ func TestRefusedIntentBlocksOnlyItsBranch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rdr, _ := rows(9)()
+	rdr, _ := rows(9)(context.Background())
 	st, err := fork.StageAppend(ctx, rdr, lance.StageOptions{})
 	if err != nil {
 		t.Fatal(err)

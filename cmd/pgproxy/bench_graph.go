@@ -103,7 +103,7 @@ type graphBenchReport struct {
 var benchIDSchema = arrow.NewSchema([]arrow.Field{{Name: "id", Type: arrow.PrimitiveTypes.Int64}, {Name: "v", Type: arrow.BinaryTypes.String}}, nil)
 
 func oneRow(id int64) adapters.Source {
-	return func() (array.RecordReader, error) {
+	return func(ctx context.Context) (array.RecordReader, error) {
 		b := array.NewRecordBuilder(memory.DefaultAllocator, benchIDSchema)
 		defer b.Release()
 		b.Field(0).(*array.Int64Builder).Append(id)
@@ -408,7 +408,7 @@ func measureFloor(scratch string, seq []recordedOp, iterations int) ([]time.Dura
 
 // generatedRows streams n rows in 64k-row batches, built lazily.
 func generatedRows(n int) adapters.Source {
-	return func() (array.RecordReader, error) {
+	return func(ctx context.Context) (array.RecordReader, error) {
 		return &genReader{n: n}, nil
 	}
 }

@@ -24,7 +24,7 @@ func TestVerifyReclaimableAndSealedBranch(t *testing.T) {
 	}
 	g.Close()
 	clean, _ := store.List(ctx, "")
-	rdr, _ := idRows(7)()
+	rdr, _ := idRows(7)(context.Background())
 	if _, err := ds.StageAppend(ctx, rdr, lance.StageOptions{}); err != nil {
 		t.Fatal(err)
 	}

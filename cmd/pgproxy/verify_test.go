@@ -52,7 +52,7 @@ func TestInitVerifyRecover(t *testing.T) {
 var idSchema = arrow.NewSchema([]arrow.Field{{Name: "id", Type: arrow.PrimitiveTypes.Int64}}, nil)
 
 func idRows(ids ...int64) adapters.Source {
-	return func() (array.RecordReader, error) {
+	return func(ctx context.Context) (array.RecordReader, error) {
 		b := array.NewRecordBuilder(memory.DefaultAllocator, idSchema)
 		defer b.Release()
 		b.Field(0).(*array.Int64Builder).AppendValues(ids, nil)
@@ -158,7 +158,7 @@ func TestVerifyAndRecoverAnInterruptedWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	g.Close()
-	rdr, _ := idRows(7)()
+	rdr, _ := idRows(7)(context.Background())
 	st, err := ds.StageAppend(ctx, rdr, lance.StageOptions{})
 	if err != nil {
 		t.Fatal(err)
