@@ -10,7 +10,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/pggraph/pggraph/adapters"
 	"github.com/pggraph/pggraph/exec"
 	"github.com/pggraph/pggraph/internal/sqlparse"
@@ -778,28 +777,11 @@ func (w *writer) apply(ti *tableInfo, removed []uint64, added []*exec.Vec) error
 	return nil
 }
 
-// returning evaluates a RETURNING list over the given rows (in table
-// order) as the relation named alias.
-func (w *writer) returning(ti *tableInfo, alias string, list []*sqlparse.Node, rows []*exec.Vec) ([]wire.Column, [][]any, error) {
-	return w.returningWith(ti, alias, list, rows, nil)
-}
-
-// returningWith is returning with MERGE's per-row action (merge_action()).
-func (w *writer) returningWith(ti *tableInfo, alias string, list []*sqlparse.Node, rows []*exec.Vec, actions []string) ([]wire.Column, [][]any, error) {
-	wcols, vecs, err := w.returningVecs(ti, alias, list, rows, actions)
-	if err != nil || len(vecs) == 0 {
-		return wcols, nil, err
-	}
-	n := vecs[0].N
-	out := make([][]any, n)
-	cc := &cellCodec{m: pgtype.NewMap(), loc: w.s.location(), style: w.s.dateStyle()}
-	for i := 0; i < n; i++ {
-		out[i] = cc.row(vecs, i)
-	}
-	return wcols, out, nil
-}
-
-// returningVecs is returningWith's rows as column vectors.
+// returningVecs evaluates a RETURNING list over the given rows (in
+// table order) as the relation named alias, with MERGE's per-row action
+// (merge_action()) when actions is not nil; the caller holds the rows
+// (holdReturning), which spills them past the statement's share of
+// memory.
 func (w *writer) returningVecs(ti *tableInfo, alias string, list []*sqlparse.Node, rows []*exec.Vec, actions []string) ([]wire.Column, []*exec.Vec, error) {
 	if len(list) == 0 {
 		return nil, nil, nil
