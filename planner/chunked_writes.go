@@ -2,6 +2,7 @@ package planner
 
 import (
 	"context"
+	"fmt"
 	"sync/atomic"
 
 	"github.com/jackc/pgx/v5/pgtype"
@@ -43,16 +44,20 @@ func (v *view) snapshot() *view {
 //     checked chunk by chunk could collide with a row a later chunk
 //     changes) and none another table's foreign key references (no
 //     referential action, which would run per chunk);
-//   - no RETURNING (its expressions may read the target, which must then
-//     show the whole statement's effect).
+//   - its RETURNING, unless the updating query computes it (retInQuery:
+//     with FROM, over the statement's snapshot), holds no subquery: it is
+//     evaluated over each chunk's new rows after they joined the pending
+//     state, so a subquery reading the target would see the earlier
+//     chunks only. RETURNING rows are held by holdReturning, which
+//     spills them to disk.
 //
 // The target's own pending rows are changed too (updateChunks).
-func (w *writer) updateChunked(ti *tableInfo, up *sqlparse.UpdateStmt, assigned map[int]bool) bool {
+func (w *writer) updateChunked(ti *tableInfo, up *sqlparse.UpdateStmt, assigned map[int]bool, retInQuery bool) bool {
 	if w.describe {
 		return false
 	}
-	if len(up.ReturningList) > 0 {
-		return w.heldBecause("it has RETURNING", "Return fewer rows (a narrower WHERE), or UPDATE without RETURNING")
+	if !retInQuery && listHasSubquery(up.ReturningList) {
+		return w.heldBecause("its RETURNING has a subquery", "Update fewer rows per statement (a narrower WHERE, for example a key range), or return the subquery's value from a separate query")
 	}
 	if p := w.v.pend.tables[ti.def.Name]; p != nil && p.mode != modeRows {
 		return w.heldBecause("its table was created, truncated or altered in this transaction", "Commit the transaction's schema change first")
@@ -68,6 +73,17 @@ func (w *writer) updateChunked(ti *tableInfo, up *sqlparse.UpdateStmt, assigned 
 		return w.heldBecause("it assigns a column another table's foreign key references", "Update fewer rows per statement (a narrower WHERE, for example a key range)")
 	}
 	return true
+}
+
+// listHasSubquery reports a list of parse trees (a RETURNING list)
+// holding a subquery.
+func listHasSubquery(list []*sqlparse.Node) bool {
+	for _, n := range list {
+		if hasSubquery(n) {
+			return true
+		}
+	}
+	return false
 }
 
 // heldBecause records why the running statement holds all its new rows
@@ -149,6 +165,83 @@ func (u *updateChunks) notUpdatedYet(w *writer, ti *tableInfo, rows []*exec.Vec)
 	return gatherVecs(rows, keep)
 }
 
+// deleteChunked reports a DELETE whose rows may leave the table chunk by
+// chunk as the query finding them streams (refCols: the target's
+// columns another table's foreign keys reference):
+//   - no other table references the target (no referential action or
+//     check per chunk: a self-reference deleted in a later chunk would
+//     fail an earlier chunk's check);
+//   - its table was not created, truncated or altered in this
+//     transaction.
+//
+// Its RETURNING is computed by the query over the statement's snapshot
+// (old values, USING relations), so it never changes the outcome; its
+// rows are held by holdReturning, which spills them to disk. Row
+// triggers hold the statement (the caller).
+func (w *writer) deleteChunked(ti *tableInfo, refCols []int) bool {
+	if w.describe {
+		return false
+	}
+	if p := w.v.pend.tables[ti.def.Name]; p != nil && p.mode != modeRows {
+		return w.heldBecause("its table was created, truncated or altered in this transaction", "Commit the transaction's schema change first")
+	}
+	if len(refCols) > 0 {
+		return w.heldBecause("another table's foreign key references its table", "Delete fewer rows per statement (a narrower WHERE, for example a key range)")
+	}
+	return true
+}
+
+// deleteChunks runs a DELETE chunk by chunk (deleteChunked): each chunk's
+// base rows join the pending delete set with it; the transaction's own
+// pending rows it deletes are removed after the last chunk, as a chunked
+// UPDATE's (updateChunks), and a row a join matched again in a later
+// chunk is deleted once. query yields each row's address, refs
+// referenced-key columns (none here) and the RETURNING values.
+func (w *writer) deleteChunks(ti *tableInfo, del *sqlparse.DeleteStmt, query *sqlparse.Node, refs int) (*writeOut, error) {
+	chunks := &updateChunks{}
+	out := &writeOut{}
+	n := 0
+	first := true
+	var bodyErr error
+	err := w.queryChunksOf("", query, stagedSpillBytes(w.s.memLimit), func(rows []*exec.Vec, ecols []exec.Column) error {
+		if !first {
+			deleteChunksAfterFirst.Add(1)
+		}
+		first = false
+		rows = chunks.notUpdatedYet(w, ti, rows)
+		addrs, idx := firstPerAddr(rows[0])
+		n += len(addrs)
+		if err := w.apply(ti, chunks.split(addrs), nil); err != nil {
+			bodyErr = err
+			return err
+		}
+		if len(del.ReturningList) == 0 {
+			return nil
+		}
+		out.cols = columns(ecols[1+refs:])
+		bodyErr = w.holdReturning(out, gatherVecs(rows[1+refs:], idx))
+		return bodyErr
+	})
+	if err != nil {
+		if bodyErr != nil {
+			return nil, bodyErr
+		}
+		return nil, err
+	}
+	if err := chunks.finish(w, ti); err != nil {
+		return nil, err
+	}
+	if err := w.fireStatement(ti, "DELETE", false); err != nil {
+		return nil, err
+	}
+	out.tag = fmt.Sprintf("DELETE %d", n)
+	return out, nil
+}
+
+// deleteChunksAfterFirst counts the chunks DELETE statements removed
+// after their first (tests: the chunked path ran).
+var deleteChunksAfterFirst atomic.Int64
+
 // mergeChunked reports a MERGE whose actions may join the pending state
 // chunk by chunk without a client seeing a difference (assigned: the
 // columns its UPDATE clauses assign; cmds: its clauses' actions):
@@ -162,7 +255,9 @@ func (u *updateChunks) notUpdatedYet(w *writer, ti *tableInfo, rows []*exec.Vec)
 //     checks its new rows' keys in full against the table with the rows
 //     it changes removed, which for pending rows would shift the
 //     addresses of the rest);
-//   - no RETURNING.
+//   - its RETURNING holds no subquery (it is evaluated over each chunk's
+//     rows after they joined the pending state, as an UPDATE's); its
+//     rows are held by holdReturning, which spills them to disk.
 //
 // A row matched again in a later chunk is found in the target's pending
 // delete set (21000, as within a chunk).
@@ -171,8 +266,8 @@ func (w *writer) mergeChunked(ti *tableInfo, m *sqlparse.MergeStmt, assigned map
 		return false
 	}
 	const split = "Merge fewer rows per statement (restrict the source, for example to a key range)"
-	if len(m.ReturningList) > 0 {
-		return w.heldBecause("it has RETURNING", split+", or MERGE without RETURNING")
+	if listHasSubquery(m.ReturningList) {
+		return w.heldBecause("its RETURNING has a subquery", split+", or return the subquery's value from a separate query")
 	}
 	if p := w.v.pend.tables[ti.def.Name]; p != nil && (p.mode != modeRows || len(p.inserts) > 0) {
 		return w.heldBecause("its target has rows inserted or changed earlier in this transaction", split+", or commit the transaction's earlier changes of the target first")

@@ -76,7 +76,7 @@
 // query reading a snapshot of the pending state from before the
 // statement (chunked_writes.go), so one statement is staged like a
 // transaction; a statement that cannot stream says why in its 53200
-// (writer.heldWhy). An INSERT's RETURNING rows past the staging
+// (writer.heldWhy); DELETE streams too (deleteChunks). RETURNING rows of any DML past the staging
 // threshold go to a spill file read back as they are sent
 // (holdReturning). The COMMIT's checks against concurrent commits read
 // only the key columns of staged rows (pendingColumns). Serial and identity

@@ -64,11 +64,16 @@ func (w *writer) insert(ins *sqlparse.InsertStmt) (*writeOut, error) {
 	var n int
 	first := true
 	var bodyErr error
+	off := 0 // the chunk's first row in the statement (fill's masks)
 	err = w.queryChunksOf("", stmt, chunk, func(rows []*exec.Vec, _ []exec.Column) error {
 		if !first {
 			insertChunksAfterFirst.Add(1)
 		}
-		cols, ret, k, err := w.insertRows(ti, alias, ins, targets, fill, rows, first)
+		cf := chunkFill(fill, off, rows)
+		if len(rows) > 0 {
+			off += rows[0].N
+		}
+		cols, ret, k, err := w.insertRows(ti, alias, ins, targets, cf, rows, first)
 		first = false
 		if err != nil {
 			bodyErr = err
@@ -159,8 +164,9 @@ func (w *writer) insertRows(ti *tableInfo, alias string, ins *sqlparse.InsertStm
 }
 
 // streamable reports an INSERT whose rows may join the pending state
-// chunk by chunk as its source streams: one sequence mask for every row
-// (not a VALUES list's per-row DEFAULTs), and an ON CONFLICT whose
+// chunk by chunk as its source streams (a VALUES list's rows stream in
+// order, so its per-row DEFAULT masks are cut per chunk: chunkFill), and
+// an ON CONFLICT whose
 // outcome cannot depend on the chunking. A source reading the target
 // streams too: it reads a snapshot of the pending state from before the
 // statement (chunked_writes.go), never the chunks added meanwhile.
@@ -177,11 +183,6 @@ func (w *writer) insertRows(ti *tableInfo, alias string, ins *sqlparse.InsertStm
 func (w *writer) streamable(ti *tableInfo, ins *sqlparse.InsertStmt, fill map[int][]bool) bool {
 	if w.describe || ins.SelectStmt == nil {
 		return false
-	}
-	for _, m := range fill {
-		if m != nil {
-			return w.heldBecause("it is a VALUES list with DEFAULT items", "Insert the rows with INSERT … SELECT or COPY, which stream, or with several smaller VALUES lists")
-		}
 	}
 	oc := ins.OnConflictClause
 	if oc == nil || oc.Action != sqlparse.OnConflictAction_ONCONFLICT_UPDATE {
@@ -214,6 +215,41 @@ func (w *writer) streamable(ti *tableInfo, ins *sqlparse.InsertStmt, fill map[in
 		return w.heldBecause("its ON CONFLICT DO UPDATE assigns a column another table's foreign key references", split)
 	}
 	return true
+}
+
+// chunkFill is fill for the chunk of rows starting at row off of the
+// statement: a VALUES list's per-row sequence masks cut to the chunk's
+// rows (a nil mask, every row, stays nil).
+func chunkFill(fill map[int][]bool, off int, rows []*exec.Vec) map[int][]bool {
+	n := 0
+	if len(rows) > 0 {
+		n = rows[0].N
+	}
+	cut := false
+	for _, m := range fill {
+		cut = cut || m != nil
+	}
+	if !cut || (off == 0 && n == len(firstMask(fill))) {
+		return fill
+	}
+	out := make(map[int][]bool, len(fill))
+	for c, m := range fill {
+		if m != nil {
+			m = m[min(off, len(m)):min(off+n, len(m))]
+		}
+		out[c] = m
+	}
+	return out
+}
+
+// firstMask is one of fill's per-row masks (nil when none has one).
+func firstMask(fill map[int][]bool) []bool {
+	for _, m := range fill {
+		if m != nil {
+			return m
+		}
+	}
+	return nil
 }
 
 // hasSubquery reports a parse tree holding a subquery.

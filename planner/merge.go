@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/jackc/pgx/v5/pgtype"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
@@ -327,13 +326,12 @@ func (w *writer) mergeRows(ti *tableInfo, alias, salias string, m *sqlparse.Merg
 		srcCols = append(srcCols, exec.ColumnDef{Name: cols[c].Name, Type: rows[c].T})
 		srcRows = append(srcRows, rows[c].Gather(idx))
 	}
-	rcols, rrows, err := w.mergeReturning(ti, alias, salias, m.ReturningList, all, actions, srcCols, srcRows)
+	rcols, rvecs, err := w.mergeReturning(ti, alias, salias, m.ReturningList, all, actions, srcCols, srcRows)
 	if err != nil {
 		return 0, err
 	}
 	out.cols = rcols
-	out.rows = append(out.rows, rrows...)
-	return count, nil
+	return count, w.holdReturning(out, rvecs)
 }
 
 // mergeActionColumn carries each RETURNING row's merge_action().
@@ -487,7 +485,7 @@ func (w *writer) mergeInsertItems(td *exec.TableDef, wc *sqlparse.MergeWhenClaus
 // every target column and then every source column (PostgreSQL 17's
 // expansion), merge_action() is the action.
 func (w *writer) mergeReturning(ti *tableInfo, alias, salias string, list []*sqlparse.Node, rows []*exec.Vec, actions []string,
-	srcCols []exec.ColumnDef, src []*exec.Vec) ([]wire.Column, [][]any, error) {
+	srcCols []exec.ColumnDef, src []*exec.Vec) ([]wire.Column, []*exec.Vec, error) {
 	const rowCol = "_merge_row"
 	n := len(actions)
 	num := func() *exec.Vec {
@@ -553,20 +551,7 @@ func (w *writer) mergeReturning(ti *tableInfo, alias, salias string, list []*sql
 	if err != nil {
 		return nil, nil, err
 	}
-	wcols := columns(ecols)
-	if len(vecs) == 0 || vecs[0].N == 0 {
-		return wcols, nil, nil
-	}
-	out := make([][]any, vecs[0].N)
-	cc := &cellCodec{m: pgtype.NewMap(), loc: w.s.location(), style: w.s.dateStyle()}
-	for i := range out {
-		row := make([]any, len(vecs))
-		for c, v := range vecs {
-			row[c] = cc.value(v, i)
-		}
-		out[i] = row
-	}
-	return wcols, out, nil
+	return columns(ecols), vecs, nil
 }
 
 // shadow puts relations in front of the catalog's for the writer's

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/jackc/pgx/v5/pgtype"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
@@ -64,7 +63,7 @@ func (w *writer) update(up *sqlparse.UpdateStmt) (*writeOut, error) {
 	// (not under row triggers: their bodies run statements of their own)
 	if withOld {
 		w.heldBecause("its table has row-level UPDATE triggers", "Update fewer rows per statement (a narrower WHERE, for example a key range)")
-	} else if w.updateChunked(ti, up, assigned) {
+	} else if w.updateChunked(ti, up, assigned, withRet) {
 		chunk, chunks = stagedSpillBytes(w.s.memLimit), &updateChunks{}
 	}
 	out := &writeOut{}
@@ -173,23 +172,16 @@ func (w *writer) updateRows(ti *tableInfo, alias string, up *sqlparse.UpdateStmt
 			end -= len(ti.def.Columns)
 		}
 		out.cols = columns(ecols[1+len(ti.def.Columns) : end])
-		cc := &cellCodec{m: pgtype.NewMap(), loc: w.s.location(), style: w.s.dateStyle()}
-		for i := 0; i < len(addrs); i++ {
-			row := make([]any, len(retRows))
-			for c, v := range retRows {
-				row[c] = cc.value(v, i)
-			}
-			out.rows = append(out.rows, row)
-		}
-		return len(addrs), nil
+		return len(addrs), w.holdReturning(out, retRows)
 	}
-	cols, ret, err := w.returning(ti, alias, up.ReturningList, newRows)
+	cols, ret, err := w.returningVecs(ti, alias, up.ReturningList, newRows, nil)
 	if err != nil {
 		return 0, err
 	}
-	out.cols = cols
-	out.rows = append(out.rows, ret...)
-	return len(addrs), nil
+	if cols != nil {
+		out.cols = cols
+	}
+	return len(addrs), w.holdReturning(out, ret)
 }
 
 // returningNewValues rewrites an UPDATE's RETURNING list so that the
@@ -440,7 +432,13 @@ func (w *writer) delete(del *sqlparse.DeleteStmt) (*writeOut, error) {
 		targets = append(targets, allColumnTargets(alias, ti.def.Columns)...)
 	}
 	from := append([]*sqlparse.Node{rangeVarNode(del.Relation)}, del.UsingClause...)
-	rows, ecols, err := w.queryTree(selectTree(del.WithClause, targets, from, del.WhereClause))
+	query := selectTree(del.WithClause, targets, from, del.WhereClause)
+	if withOld {
+		w.heldBecause("its table has row-level DELETE triggers", "Delete fewer rows per statement (a narrower WHERE, for example a key range)")
+	} else if w.deleteChunked(ti, refCols) {
+		return w.deleteChunks(ti, del, query, len(refCols))
+	}
+	rows, ecols, err := w.queryTree(query)
 	if err != nil {
 		return nil, err
 	}
@@ -492,15 +490,9 @@ func (w *writer) delete(del *sqlparse.DeleteStmt) (*writeOut, error) {
 	}
 	out := &writeOut{tag: fmt.Sprintf("DELETE %d", len(addrs))}
 	if len(del.ReturningList) > 0 {
-		retRows := rows[1+len(refCols):]
 		out.cols = columns(ecols[1+len(refCols):])
-		cc := &cellCodec{m: pgtype.NewMap(), loc: w.s.location(), style: w.s.dateStyle()}
-		for _, i := range idx {
-			row := make([]any, len(retRows))
-			for c, v := range retRows {
-				row[c] = cc.value(v, int(i))
-			}
-			out.rows = append(out.rows, row)
+		if err := w.holdReturning(out, gatherVecs(rows[1+len(refCols):], idx)); err != nil {
+			return nil, err
 		}
 	}
 	return out, nil

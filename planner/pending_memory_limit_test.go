@@ -37,15 +37,21 @@ func TestHeldRowsMemoryLimit(t *testing.T) {
 	}{
 		{sql: "UPDATE h SET k = k + 100000", detail: `because it assigns a column of unique key "h_k_key"`, hint: "a key range"},
 		{sql: "UPDATE h SET id = id + 100000", detail: "because it assigns a column of unique key", hint: "a key range"},
-		{sql: "UPDATE h SET v = v || 'x' RETURNING id", detail: "because it has RETURNING", hint: "without RETURNING"},
+		{sql: "UPDATE h SET v = v || 'x' RETURNING id, (SELECT 1)", detail: "because its RETURNING has a subquery", hint: "a separate query"},
 		{sql: "MERGE INTO h USING generate_series(1, 5000) AS s(x) ON h.id = s.x WHEN MATCHED THEN UPDATE SET k = k + 200000", detail: "because its UPDATE assigns a column of unique key", hint: "restrict the source"},
-		{sql: "MERGE INTO h USING generate_series(1, 5000) AS s(x) ON h.id = s.x WHEN MATCHED THEN UPDATE SET v = 'm' RETURNING h.id", detail: "because it has RETURNING", hint: "without RETURNING"},
+		{sql: "MERGE INTO h USING generate_series(1, 5000) AS s(x) ON h.id = s.x WHEN MATCHED THEN UPDATE SET v = 'm' RETURNING h.id, (SELECT 1)", detail: "because its RETURNING has a subquery", hint: "a separate query"},
 		{sql: "INSERT INTO h SELECT g, g, repeat('z', 100) FROM generate_series(1, 5000) g ON CONFLICT (id) DO UPDATE SET k = excluded.k + 300000", detail: "because its ON CONFLICT DO UPDATE assigns a column of unique key", hint: "Insert fewer rows"},
 		{sql: "INSERT INTO h SELECT g, g, repeat('z', 100) FROM generate_series(1, 5000) g ON CONFLICT (id) DO UPDATE SET v = (SELECT 'q')", detail: "because its ON CONFLICT DO UPDATE has a subquery", hint: "Insert fewer rows"},
 		// streamed: one chunk of new rows at a time
 		{sql: "INSERT INTO h SELECT g, g, repeat('z', 100) FROM generate_series(1, 10000) g ON CONFLICT DO NOTHING", tag: "INSERT 0 5000"},
 		{sql: "INSERT INTO h SELECT g, g, repeat('w', 100) FROM generate_series(5001, 15000) g ON CONFLICT (id) DO UPDATE SET v = excluded.v", tag: "INSERT 0 10000"},
 		{sql: "UPDATE h SET v = v || 'x'", tag: "UPDATE 15000"},
+		// RETURNING rows spill; DELETE streams
+		{sql: "UPDATE h SET v = v || 'y' RETURNING id, v", tag: "UPDATE 15000"},
+		{sql: "MERGE INTO h USING generate_series(1, 15000) AS s(x) ON h.id = s.x WHEN MATCHED THEN UPDATE SET v = v || 'm' RETURNING h.id, h.v", tag: "MERGE 15000"},
+		{sql: "DELETE FROM h RETURNING id, v", detail: "because another table's foreign key references its table", hint: "a key range"},
+		{sql: "DROP TABLE hc", tag: "DROP TABLE"},
+		{sql: "DELETE FROM h WHERE id > 5000 RETURNING id, v", tag: "DELETE 10000"},
 	} {
 		tag, err := c.Exec(ctx, tc.sql)
 		if tc.tag != "" {

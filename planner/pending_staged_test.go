@@ -175,6 +175,49 @@ var stagedScript = []string{
 	"INSERT INTO oc SELECT g, g, 1, 'f' FROM generate_series(101, 200) g ON CONFLICT (id) DO UPDATE SET n = (SELECT count(*) FROM oc o2 WHERE o2.id < 10)",
 	"COMMIT",
 	"SELECT count(*), sum(id), sum(k), sum(n), count(*) FILTER (WHERE v = 'pq'), count(*) FILTER (WHERE v = 'd') FROM oc",
+	// DELETE chunk by chunk: plain, with RETURNING (spilled past the
+	// threshold), a join matching every row twice (deleted once), over
+	// the transaction's own pending rows; UPDATE and MERGE with RETURNING
+	// chunked too; a VALUES list with per-row DEFAULTs streamed (its
+	// sequence masks cut per chunk)
+	"CREATE TABLE d (id int8 PRIMARY KEY, n int4, v text)",
+	"INSERT INTO d SELECT g, g % 10, 'v' || g FROM generate_series(1, 9000) g",
+	"DELETE FROM d WHERE n = 3",
+	"DELETE FROM d WHERE n = 2 RETURNING id % 97, v",
+	"DELETE FROM d USING (SELECT id FROM d UNION ALL SELECT id FROM d) x WHERE x.id = d.id AND d.n = 4 RETURNING d.id % 100, d.v",
+	"SELECT count(*), sum(id), sum(n) FROM d",
+	"UPDATE d SET n = n + 10 WHERE n < 9 RETURNING id % 89, n, v",
+	"UPDATE d SET n = d.n + x.k FROM (SELECT id, 1 AS k FROM d) x WHERE x.id = d.id RETURNING d.id % 7, d.n, (SELECT count(*) FROM d)",
+	"UPDATE d SET n = n + 1 WHERE id < 100 RETURNING (SELECT count(*) FROM d WHERE n > 15)",
+	"MERGE INTO d USING generate_series(1, 6000) AS s(x) ON d.id = s.x WHEN MATCHED THEN UPDATE SET n = 1 RETURNING merge_action(), d.id % 13, s.x",
+	"BEGIN",
+	"INSERT INTO d SELECT g, g % 3, 'p' FROM generate_series(10001, 13000) g",
+	"DELETE FROM d WHERE n = 1 RETURNING id % 1000",
+	"SELECT count(*), sum(id), sum(n) FROM d",
+	"COMMIT",
+	"SELECT count(*), sum(id), sum(n) FROM d",
+	"CREATE TABLE dv (id serial PRIMARY KEY, k int8, v text)",
+	valuesWithDefaults(4000),
+	"SELECT count(*), sum(id), sum(k), max(id), count(*) FILTER (WHERE id > 900000) FROM dv",
+}
+
+// valuesWithDefaults is an INSERT of n VALUES rows into dv, every other
+// one taking its id from the sequence (DEFAULT) and the rest an explicit
+// id.
+func valuesWithDefaults(n int) string {
+	var b strings.Builder
+	b.WriteString("INSERT INTO dv VALUES ")
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if i%2 == 0 {
+			fmt.Fprintf(&b, "(DEFAULT, %d, 'd%d')", i, i)
+		} else {
+			fmt.Fprintf(&b, "(%d, %d, 'e%d')", 900000+i, i, i)
+		}
+	}
+	return b.String()
 }
 
 // conflictChunked reports an INSERT … ON CONFLICT of stagedScript that
@@ -217,7 +260,16 @@ func runStagedScript(t *testing.T) ([]string, []int64) {
 }
 
 func allChunksAfterFirst() int64 {
-	return insertChunksAfterFirst.Load() + updateChunksAfterFirst.Load() + mergeChunksAfterFirst.Load()
+	return insertChunksAfterFirst.Load() + updateChunksAfterFirst.Load() + mergeChunksAfterFirst.Load() + deleteChunksAfterFirst.Load()
+}
+
+// streamedDML reports a statement of stagedScript's last part that must
+// span several chunks when staged: the DELETEs of d, its UPDATE and
+// MERGE with RETURNING (not the one whose RETURNING has a subquery) and
+// the VALUES list with DEFAULTs.
+func streamedDML(q string) bool {
+	return strings.HasPrefix(q, "DELETE FROM d ") || strings.HasPrefix(q, "INSERT INTO dv VALUES") ||
+		strings.HasPrefix(q, "MERGE INTO d ") || (strings.HasPrefix(q, "UPDATE d ") && !strings.Contains(q, "WHERE id < 100"))
 }
 
 // selfReading reports a statement of stagedScript whose query reads its
@@ -235,7 +287,8 @@ func selfReading(q string) bool {
 // batch one chunk), and staging and chunking really happened in the
 // second run.
 func TestStagedPendingRows(t *testing.T) {
-	chunks, updChunks, mergeChunks := insertChunksAfterFirst.Load(), updateChunksAfterFirst.Load(), mergeChunksAfterFirst.Load()
+	chunks, updChunks, mergeChunks, delChunks := insertChunksAfterFirst.Load(), updateChunksAfterFirst.Load(), mergeChunksAfterFirst.Load(), deleteChunksAfterFirst.Load()
+	spilled := returningChunksSpilled.Load()
 	inMemory, _ := runStagedScript(t)
 	if n := insertChunksAfterFirst.Load(); n != chunks {
 		t.Fatalf("%d INSERT … SELECT chunks in memory, want one per statement", n-chunks)
@@ -246,6 +299,9 @@ func TestStagedPendingRows(t *testing.T) {
 	if n := mergeChunksAfterFirst.Load(); n != mergeChunks {
 		t.Fatalf("%d MERGE chunks in memory, want one per statement", n-mergeChunks)
 	}
+	if n := deleteChunksAfterFirst.Load(); n != delChunks {
+		t.Fatalf("%d DELETE chunks in memory, want one per statement", n-delChunks)
+	}
 	_, before, _ := PendingRowStats()
 	forceStagedSpill = 1
 	t.Cleanup(func() { forceStagedSpill = 0 })
@@ -253,6 +309,9 @@ func TestStagedPendingRows(t *testing.T) {
 	for i, q := range stagedScript {
 		if selfReading(q) && stagedChunks[i] == 0 {
 			t.Errorf("%s: one chunk when staged; a self-reading statement must span several", q)
+		}
+		if streamedDML(q) && stagedChunks[i] == 0 {
+			t.Errorf("%s: one chunk when staged; it must be streamed", q)
 		}
 		if conflictChunked(q) && stagedChunks[i] == 0 {
 			t.Errorf("%s: one chunk when staged; INSERT … ON CONFLICT must be streamed", q)
@@ -270,6 +329,12 @@ func TestStagedPendingRows(t *testing.T) {
 	}
 	if mergeChunksAfterFirst.Load() == mergeChunks {
 		t.Fatal("no MERGE was applied in chunks")
+	}
+	if deleteChunksAfterFirst.Load() == delChunks {
+		t.Fatal("no DELETE was applied in chunks")
+	}
+	if returningChunksSpilled.Load() == spilled {
+		t.Fatal("no RETURNING rows were spilled")
 	}
 	for i := range inMemory {
 		if inMemory[i] != staged[i] {
