@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 )
@@ -657,13 +658,40 @@ func placeholder(t Type, n int) *Vec {
 }
 
 // sharedNulls is the process-wide placeholder of type t and n rows.
+// Every point query asks for a few of them (each unread column of each
+// lookup batch): the table is an immutable map replaced on a miss, so a
+// hit is one typed map read (no boxing of the key into an interface as
+// sync.Map needs, no lock).
 func sharedNulls(t Type, n int) *Vec {
 	k := placeholderKey{t, n}
-	if v, ok := placeholders.Load(k); ok {
-		return v.(*Vec)
+	if m := placeholders.Load(); m != nil {
+		if v, ok := (*m)[k]; ok {
+			return v
+		}
 	}
-	v, _ := placeholders.LoadOrStore(k, nullVec(t, n))
-	return v.(*Vec)
+	placeholdersMu.Lock()
+	defer placeholdersMu.Unlock()
+	old := placeholders.Load()
+	if old != nil {
+		if v, ok := (*old)[k]; ok {
+			return v
+		}
+	}
+	m := make(map[placeholderKey]*Vec, 1+len(pointerOrEmpty(old)))
+	for k2, v2 := range pointerOrEmpty(old) {
+		m[k2] = v2
+	}
+	v := nullVec(t, n)
+	m[k] = v
+	placeholders.Store(&m)
+	return v
+}
+
+func pointerOrEmpty(m *map[placeholderKey]*Vec) map[placeholderKey]*Vec {
+	if m == nil {
+		return nil
+	}
+	return *m
 }
 
 type placeholderKey struct {
@@ -671,7 +699,12 @@ type placeholderKey struct {
 	n int
 }
 
-var placeholders sync.Map // placeholderKey -> *Vec
+// placeholders holds the shared placeholders (a few dozen types × at
+// most 17 lengths); placeholdersMu serializes its replacement.
+var (
+	placeholders   atomic.Pointer[map[placeholderKey]*Vec]
+	placeholdersMu sync.Mutex
+)
 
 func nullVec(t Type, n int) *Vec {
 	v := NewVec(t, n)

@@ -246,30 +246,53 @@ func (j *joinNode) probeLookup(ec *evalCtx, ip *indexProbe, lb *Batch, sc *probe
 // each batch is probed in turn.
 func (j *joinNode) probeLookupAll(ec *evalCtx, ip *indexProbe, lbs []*Batch, sc *probeScratch, emit func(*Batch) error) error {
 	keys := NewVec(ip.scan.table.Columns[ip.col].Type, 0)
-	seen := map[string]struct{}{}
+	// the distinct keys: int keys through an open-addressing slot table
+	// sized for every outer row (int_slots.go; no generic hashing, no
+	// per-key string), others by their encoded bytes
+	var ints *intSlots
+	var seen map[string]struct{}
+	if keys.T.Kind() == KInt {
+		n := 0
+		for _, lb := range lbs {
+			n += lb.Live()
+		}
+		ints = newIntSlots(n)
+	} else {
+		seen = map[string]struct{}{}
+	}
 	var kb []byte
+	var pick []int32
+	distinct := 0
 	for _, lb := range lbs {
 		kv, err := j.leftKeys[ip.keyPos].Eval(ec, lb, lb.Sel)
 		if err != nil {
 			return err
 		}
-		var pick []int32
+		pick = pick[:0]
 		forEach(lb.N, lb.Sel, func(l int) {
 			if kv.IsNull(l) {
 				return
 			}
-			kb = appendKey(kb[:0], kv, l)
-			if _, ok := seen[string(kb)]; ok {
-				return
+			if ints != nil {
+				before := ints.n
+				if ints.slotOf(kv.I[l]); ints.n == before {
+					return // seen before
+				}
+			} else {
+				kb = appendKey(kb[:0], kv, l)
+				if _, ok := seen[string(kb)]; ok {
+					return
+				}
+				seen[string(kb)] = struct{}{}
 			}
-			seen[string(kb)] = struct{}{}
+			distinct++
 			pick = append(pick, int32(l))
 		})
 		if len(pick) > 0 { // (a nil selection would append every row)
 			keys.appendVec(kv, pick)
 		}
 	}
-	keys.N = len(seen)
+	keys.N = distinct
 	var in plan = &lookupNode{scan: ip.scan, col: ip.col, keys: keys}
 	for _, f := range ip.filters {
 		in = &filterNode{input: in, pred: f}
@@ -461,9 +484,9 @@ type keyCounter struct {
 	started bool // the held batches have been counted
 }
 
-func newKeyCounter() *keyCounter {
-	return &keyCounter{ints: map[int64]struct{}{}, other: map[string]struct{}{}}
-}
+// newKeyCounter returns an empty counter; its maps are made on first
+// use (most lookup joins end within the row limit and never count).
+func newKeyCounter() *keyCounter { return &keyCounter{} }
 
 // add counts the keys kv holds for b's live rows.
 func (k *keyCounter) add(kv *Vec, b *Batch) {
@@ -472,8 +495,14 @@ func (k *keyCounter) add(kv *Vec, b *Batch) {
 			return
 		}
 		if kv.T.Kind() == KInt {
+			if k.ints == nil {
+				k.ints = map[int64]struct{}{}
+			}
 			k.ints[kv.I[r]] = struct{}{}
 			return
+		}
+		if k.other == nil {
+			k.other = map[string]struct{}{}
 		}
 		k.kb = appendKey(k.kb[:0], kv, r)
 		k.other[string(k.kb)] = struct{}{}
