@@ -282,3 +282,11 @@ func TestDatabasePrivilegesDifferential(t *testing.T) {
 func TestOperatorCastACLDifferential(t *testing.T) {
 	roleScriptDiff(t, "opcast_diff", "testdata/roles/operator_cast_acl.sql", 45)
 }
+
+// TestDomainViewUsageDifferential runs testdata/roles/
+// domain_view_usage.sql (USAGE on a domain for views, CREATE TABLE AS
+// and SELECT … INTO whose columns have its type) against PostgreSQL 15
+// and pgproxy.
+func TestDomainViewUsageDifferential(t *testing.T) {
+	roleScriptDiff(t, "dvu_diff", "testdata/roles/domain_view_usage.sql", 30)
+}
