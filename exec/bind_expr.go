@@ -482,6 +482,13 @@ func (b *binder) coerceBuiltin(e Expr, t Type, cc castContext, what string) (Exp
 		}
 		return nil, errf(CodeDatatypeMismatch, "column is of type %s but expression is of type %s", t, from)
 	}
+	if cc != castImplicit {
+		// implicit casts are checked by the operator that needs them
+		// (checkOperatorExecute)
+		if err := b.cat.checkCastExecute(from, t); err != nil { // builtin_function_acl.go
+			return nil, err
+		}
+	}
 	if c, ok := e.(*constExpr); ok && !(t.isTemporal() || from.isTemporal()) {
 		if b.trace != nil && c.src != nil && (t.OID == OIDNumeric || t.OID == OIDFloat4 || t.OID == OIDFloat8) {
 			// a number PostgreSQL converts to the other operand's type

@@ -71,7 +71,18 @@ func (b *binder) bindAExpr(x *q.A_Expr, sc *scope) (Expr, error) {
 			return nil, err
 		}
 		if l == nil {
-			return b.unaryOp(op, r)
+			e, err := b.unaryOp(op, r)
+			if err != nil {
+				return nil, err
+			}
+			operand := r.Type().OID
+			if operand == OIDUnknown {
+				operand = OIDFloat8 // unaryOp's resolution of an untyped literal
+			}
+			if err := b.cat.checkPrefixOperatorExecute(op, operand); err != nil { // builtin_function_acl.go
+				return nil, err
+			}
+			return e, nil
 		}
 		if e, ok, err := b.vectorOperator(op, l, r); ok {
 			return e, err // pgvector's distance operators
@@ -80,7 +91,7 @@ func (b *binder) bindAExpr(x *q.A_Expr, sc *scope) (Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := b.cat.checkOperatorExecute(op, e); err != nil { // builtin_function_acl.go
+		if err := b.cat.checkOperatorExecute(op, l.Type(), r.Type(), e); err != nil { // builtin_function_acl.go
 			return nil, err
 		}
 		return e, nil

@@ -14,11 +14,19 @@ import (
 // a call of a built-in function binds — a scalar call, an aggregate or
 // a function in FROM — as PostgreSQL checks it at executor start. A
 // branch where no built-in function's ACL was ever changed skips the
-// check (one scan of a short list per statement). A binary operator
-// checks EXECUTE on its pg_operator.oprcode function, as PostgreSQL's
-// executor does (REVOKE EXECUTE ON FUNCTION int4pl refuses 1 + 1);
-// prefix operators and casts run their implementation without that
-// check.
+// check (one scan of a short list per statement). An operator, binary
+// or prefix, checks EXECUTE on its pg_operator.oprcode function, and a
+// cast the engine performs where PostgreSQL calls a function
+// (pg_cast.castmethod 'f': int8(int4) behind 1::bigint, an assignment
+// to a bigint column, numeric(int4) converting an operand of i + 0.5)
+// checks EXECUTE on pg_cast.castfunc, as PostgreSQL's executor does: REVOKE EXECUTE ON
+// FUNCTION int4pl refuses 1 + 1 and one on int4um refuses -i, also
+// when the expression is constant (PostgreSQL folds constants by
+// running them). A length coercion (varchar(3)) and a cast through
+// text input/output call no function PostgreSQL checks. Implicit casts
+// of a function's arguments (sqrt(i) converting i with float8(integer))
+// are not checked: the engine's choice of overload may convert where
+// PostgreSQL's does not.
 
 // builtinSignature is a built-in function's ACL key: its name and
 // argument types as format_type spells them.
@@ -168,10 +176,15 @@ func sameTypes(want []uint32, args []Type) bool {
 	return true
 }
 
-// checkOperatorExecute refuses a binary operator bound as e by a role
-// without EXECUTE on the operator's function (pg_operator.oprcode):
-// PostgreSQL's "permission denied for function int4pl".
-func (c *catalogSet) checkOperatorExecute(op string, e Expr) error {
+// checkOperatorExecute refuses a binary operator over operands l and r
+// bound as e by a role without EXECUTE on the operator's function
+// (pg_operator.oprcode): PostgreSQL's "permission denied for function
+// int4pl". Where PostgreSQL has an operator for the operands' own types
+// (int84eq for bigint = integer) only its function is checked, though
+// the engine may have converted an operand; otherwise each operand the
+// engine converted checks its cast's function too (numeric(integer)
+// behind i + 0.5), as PostgreSQL converts it to the operator's type.
+func (c *catalogSet) checkOperatorExecute(op string, l, r Type, e Expr) error {
 	if c.rolesFn == nil {
 		return nil
 	}
@@ -179,11 +192,66 @@ func (c *catalogSet) checkOperatorExecute(op string, e Expr) error {
 	if !ok || len(x.args) != 2 {
 		return nil
 	}
+	facts := pgOperatorFacts()
+	for _, o := range facts {
+		if o.kind == 'b' && o.name == op && o.left == l.OID && o.right == r.OID {
+			return c.checkOperatorFunction(o)
+		}
+	}
+	for i, from := range []Type{l, r} {
+		if err := c.checkCastExecute(from, x.args[i].Type()); err != nil {
+			return err
+		}
+	}
 	lt, rt := x.args[0].Type().OID, x.args[1].Type().OID
-	for _, o := range pgOperatorFacts() {
+	for _, o := range facts {
 		if o.kind == 'b' && o.name == op && o.left == lt && o.right == rt {
 			return c.checkOperatorFunction(o)
 		}
+	}
+	return nil
+}
+
+// checkPrefixOperatorExecute refuses a prefix operator over an operand
+// of type operand (after an unknown literal's resolution) by a role
+// without EXECUTE on its function: -i runs int4um, @ b int8abs, +i
+// int4up (which the engine binds to the operand itself).
+func (c *catalogSet) checkPrefixOperatorExecute(op string, operand uint32) error {
+	if c.rolesFn == nil {
+		return nil
+	}
+	for _, o := range pgOperatorFacts() {
+		if o.kind == 'l' && o.name == op && o.right == operand {
+			return c.checkOperatorFunction(o)
+		}
+	}
+	return nil
+}
+
+// checkCastExecute refuses a cast from from to to by a role without
+// EXECUTE on the function PostgreSQL performs it with
+// (pg_cast.castfunc of a castmethod 'f' cast): "permission denied for
+// function int8" for 1::bigint once int8(integer) is revoked.
+func (c *catalogSet) checkCastExecute(from, to Type) error {
+	if c.rolesFn == nil || from.OID == to.OID {
+		return nil
+	}
+	cat := c.roleCatalog()
+	if cat.Bootstrap() || !cat.HasBuiltinFunctionACLs(c.database()) {
+		return nil
+	}
+	for _, k := range pgCastFacts() {
+		if k.source != from.OID || k.target != to.OID {
+			continue
+		}
+		if k.method != 'f' || k.fn == 0 {
+			return nil
+		}
+		f, ok := procByOID(k.fn)
+		if !ok || cat.MayExecuteBuiltin(c.roleOID(cat), c.database(), builtinSignature(f)) {
+			return nil
+		}
+		return errf(pgerr.InsufficientPrivilege, "permission denied for function %s", f.name)
 	}
 	return nil
 }

@@ -178,6 +178,11 @@ func (w *writer) createTableAs(c *sqlparse.CreateTableAsStmt, selectInto bool) (
 	if err := w.needCreate(pc, rv.Schemaname); err != nil {
 		return nil, err
 	}
+	// USAGE on the domains of the result's columns, before the table's
+	// own checks (type_privileges.go)
+	if err := w.typeUsageCheck(pc, nil, w.resultDomainColumns(plainColumns(c.Query.GetSelectStmt(), prep.Columns))...); err != nil {
+		return nil, err
+	}
 	create, err := ctasCreateStmt(into, c.IfNotExists, prep.Columns)
 	if err != nil {
 		return nil, err
@@ -248,4 +253,25 @@ func ctasCreateStmt(into *sqlparse.IntoClause, ifNotExists bool, cols []exec.Col
 	cs.AccessMethod = into.AccessMethod
 	cs.IfNotExists = ifNotExists
 	return n, nil
+}
+
+// plainColumns are the result columns of sel that are a column as it is
+// read (a column reference or a star's), the only ones whose domain type
+// PostgreSQL's result keeps through a table's column: id::int is an
+// integer even where the engine still names the column it came from.
+func plainColumns(sel *sqlparse.SelectStmt, cols []exec.Column) []exec.Column {
+	if sel == nil || len(sel.TargetList) == 0 {
+		return nil
+	}
+	var out []exec.Column
+	for i, t := range sel.TargetList {
+		cr := t.GetResTarget().GetVal().GetColumnRef()
+		if cr != nil && len(cr.Fields) > 0 && cr.Fields[len(cr.Fields)-1].GetAStar() != nil {
+			return cols // a star's columns and the others: all of them, as read
+		}
+		if cr != nil && i < len(cols) {
+			out = append(out, cols[i])
+		}
+	}
+	return out
 }

@@ -273,3 +273,20 @@ func TestTypePrivilegesDifferential(t *testing.T) {
 func TestDatabasePrivilegesDifferential(t *testing.T) {
 	roleScriptDiff(t, "db_diff", "testdata/roles/database_privileges.sql", 90)
 }
+
+// TestOperatorCastACLDifferential runs testdata/roles/
+// operator_cast_acl.sql (EXECUTE on the functions behind casts and
+// prefix operators: explicit, function-style, assignment and implicit
+// casts, constant and column operands) against PostgreSQL 15 and
+// pgproxy.
+func TestOperatorCastACLDifferential(t *testing.T) {
+	roleScriptDiff(t, "opcast_diff", "testdata/roles/operator_cast_acl.sql", 45)
+}
+
+// TestDomainViewUsageDifferential runs testdata/roles/
+// domain_view_usage.sql (USAGE on a domain for views, CREATE TABLE AS
+// and SELECT … INTO whose columns have its type) against PostgreSQL 15
+// and pgproxy.
+func TestDomainViewUsageDifferential(t *testing.T) {
+	roleScriptDiff(t, "dvu_diff", "testdata/roles/domain_view_usage.sql", 30)
+}

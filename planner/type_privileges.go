@@ -208,8 +208,9 @@ func grantPriv(c *access.Catalog, role, owner uint32, cur *access.TableACL, p ac
 // typeUsageCheck refuses a statement whose planned changes declare a
 // column, function argument or result, or domain of a user type the
 // acting role holds no USAGE on: PostgreSQL's "permission denied for
-// type". Columns an ALTER TABLE leaves as they were are not checked.
-func (w *writer) typeUsageCheck(pc *privCtx, changes []ddl.Change) error {
+// type". Columns an ALTER TABLE leaves as they were are not checked;
+// domains are checked too (a CREATE TABLE AS query's, resultDomainColumns).
+func (w *writer) typeUsageCheck(pc *privCtx, changes []ddl.Change, domains ...uint32) error {
 	if pc == nil || pc.c.Bootstrap() {
 		return nil
 	}
@@ -245,6 +246,9 @@ func (w *writer) typeUsageCheck(pc *privCtx, changes []ddl.Change) error {
 			}
 		}
 		return nil
+	}
+	if err := need(domains...); err != nil {
+		return err
 	}
 	for _, ch := range changes {
 		var m ddl.TableMeta
@@ -296,6 +300,34 @@ func (w *writer) typeUsageCheck(pc *privCtx, changes []ddl.Change) error {
 		}
 	}
 	return nil
+}
+
+// resultDomainColumns are the domains of a query's result columns that
+// read a table's domain column as it is (Column.TableOID and AttNum
+// name it, as PostgreSQL's resorigtbl): CREATE TABLE AS gives its table
+// columns of the base type, while PostgreSQL's DefineRelation sees the
+// domain and checks USAGE on it (typeUsageCheck). A computed column of
+// a domain type (1::posint) names no table and is not found.
+func (w *writer) resultDomainColumns(cols []exec.Column) []uint32 {
+	var out []uint32
+	for _, c := range cols {
+		if c.TableOID == 0 || c.AttNum <= 0 {
+			continue
+		}
+		for _, e := range w.ddlCatalog().Tables() {
+			if e.RelOID() != c.TableOID {
+				continue
+			}
+			m, err := ddl.DecodeMeta(e.Name, e.Def)
+			if err == nil && int(c.AttNum) <= len(m.Columns) {
+				if col := m.Columns[c.AttNum-1]; col.Domain != 0 && col.Type.OID == c.TypeOID {
+					out = append(out, col.Domain)
+				}
+			}
+			break
+		}
+	}
+	return out
 }
 
 // alterTypeOwner runs ALTER TYPE|DOMAIN … OWNER TO on a user type, as
