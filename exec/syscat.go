@@ -240,9 +240,9 @@ type constraint struct {
 	oid, index uint32
 	name       string
 	kind       byte
-	unique     bool   // kind i: CREATE UNIQUE INDEX
-	method     string // kind i: the access method ("" = btree)
-	where      string // kind i: a partial index's predicate
+	unique     bool     // kind i: CREATE UNIQUE INDEX
+	method     string   // kind i: the access method ("" = btree)
+	where      string   // kind i: a partial index's predicate
 	exprs      []string // kind i: expression keys (index_exprs.go)
 	table      *TableDef
 	cols       []int
