@@ -70,14 +70,24 @@ type CheckDef struct {
 
 // IndexDef is a non-constraint index (CREATE [UNIQUE] INDEX name ON t (cols)).
 type IndexDef struct {
-	Name    string
-	Columns []int // column indexes
+	Name string
+	// Columns are the key columns (column indexes); -1 at a key that is
+	// an expression, whose SQL text is Exprs at the same position. Exprs
+	// is nil when every key is a column. An expression index serves no
+	// key lookups (docs/sql.md); a unique one is enforced on writes.
+	Columns []int
+	Exprs   []string
 	Unique  bool
 	// Method is the access method CREATE INDEX named ("" = btree).
 	Method string
 	// Where is a partial index's predicate (SQL, "" = the whole table).
 	Where string
 }
+
+// Computed reports an index whose keys are not plain column values of
+// every row (an expression or partial index): it serves no key lookups
+// and cannot stand for a column's uniqueness.
+func (ix IndexDef) Computed() bool { return ix.Exprs != nil || ix.Where != "" }
 
 // RefAction is a foreign key's ON DELETE / ON UPDATE action, encoded as
 // pg_constraint.confdeltype spells it. The zero value means NO ACTION.

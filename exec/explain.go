@@ -495,7 +495,7 @@ func indexName(td *TableDef, col int) string {
 		}
 	}
 	for _, ix := range td.Indexes {
-		if len(ix.Columns) > 0 && ix.Columns[0] == col {
+		if len(ix.Columns) > 0 && ix.Exprs == nil && ix.Columns[0] == col {
 			return ix.Name
 		}
 	}

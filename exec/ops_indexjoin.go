@@ -465,7 +465,7 @@ func uniqueColumn(td *TableDef, col int) bool {
 		}
 	}
 	for _, ix := range td.Indexes {
-		if ix.Unique && len(ix.Columns) == 1 && ix.Columns[0] == col {
+		if ix.Unique && !ix.Computed() && len(ix.Columns) == 1 && ix.Columns[0] == col {
 			return true
 		}
 	}

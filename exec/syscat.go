@@ -240,9 +240,10 @@ type constraint struct {
 	oid, index uint32
 	name       string
 	kind       byte
-	unique     bool   // kind i: CREATE UNIQUE INDEX
-	method     string // kind i: the access method ("" = btree)
-	where      string // kind i: a partial index's predicate
+	unique     bool     // kind i: CREATE UNIQUE INDEX
+	method     string   // kind i: the access method ("" = btree)
+	where      string   // kind i: a partial index's predicate
+	exprs      []string // kind i: expression keys (index_exprs.go)
 	table      *TableDef
 	cols       []int
 	fk         *ForeignKey
@@ -311,7 +312,7 @@ func (c *catalogSet) constraints() []constraint {
 			out = append(out, constraint{oid: next(), name: ck.Name, kind: 'c', table: t, check: ck.Expr})
 		}
 		for _, ix := range t.Indexes {
-			out = append(out, constraint{index: next(), name: ix.Name, kind: 'i', table: t, cols: ix.Columns, unique: ix.Unique, method: ix.Method, where: ix.Where})
+			out = append(out, constraint{index: next(), name: ix.Name, kind: 'i', table: t, cols: ix.Columns, unique: ix.Unique, method: ix.Method, where: ix.Where, exprs: ix.Exprs})
 		}
 	}
 	return out
@@ -408,8 +409,8 @@ func balancedOuter(e string) bool {
 // unparenthesized as psql's \d shows it, pg_dump's form has parentheses.
 func (c *catalogSet) indexDef(k constraint, pretty bool) string {
 	names := make([]string, len(k.cols))
-	for i, ci := range k.cols {
-		names[i] = quoteIdent(k.table.Columns[ci].Name)
+	for i := range k.cols {
+		names[i] = k.keyText(i, pretty)
 	}
 	schema := k.table.Schema
 	if schema == "" {
@@ -422,10 +423,8 @@ func (c *catalogSet) indexDef(k constraint, pretty bool) string {
 	def := create + quoteIdent(k.name) + " ON " + quoteIdent(schema) + "." + quoteIdent(k.table.RelName()) + " USING " + k.accessMethod() + " (" + strings.Join(names, ", ") + ")"
 	switch {
 	case k.where == "":
-	case pretty:
-		def += " WHERE " + k.where
 	default:
-		def += " WHERE (" + k.where + ")"
+		def += " WHERE " + indexPredText(k.where, k.table, pretty)
 	}
 	return def
 }
@@ -503,8 +502,8 @@ func init() {
 				continue
 			}
 			cols := make([]ColumnDef, len(k.cols))
-			for i, ci := range k.cols {
-				cols[i] = k.table.Columns[ci]
+			for i := range k.cols {
+				cols[i] = k.keyColumn(i)
 			}
 			add(k.index, cols, nil)
 		}

@@ -1,5 +1,7 @@
 package exec
 
+import "strings"
+
 // pgConstraintRow is one row of pg_constraint (typedRelation).
 type pgConstraintRow struct {
 	OID           uint32 `pg:"oid oid"`
@@ -129,7 +131,26 @@ func (c *catalogSet) pgIndexRows() []pgIndexRow {
 		}
 		rememberIndexName(k)
 		n := int16(len(k.cols))
-		rows = append(rows, pgIndexRow{IndexRelID: k.index, IndRelID: k.table.OID, IndNatts: n, IndNKeyAtts: n,
+		var exprs, pred any
+		var parts []string
+		for i := range k.cols {
+			if k.isExprKey(i) {
+				// indexprs: the expressions as pg_get_expr prints them
+				// (the key without pg_get_indexdef's extra parentheses)
+				t := k.keyText(i, false)
+				if t != k.keyText(i, true) {
+					t = t[1 : len(t)-1]
+				}
+				parts = append(parts, t)
+			}
+		}
+		if parts != nil {
+			exprs = strings.Join(parts, ", ")
+		}
+		if k.where != "" {
+			pred = indexPredText(k.where, k.table, false)
+		}
+		rows = append(rows, pgIndexRow{IndExprs: exprs, IndPred: pred, IndexRelID: k.index, IndRelID: k.table.OID, IndNatts: n, IndNKeyAtts: n,
 			IndIsUnique: k.unique, IndIsPrimary: k.kind == 'p', IndImmediate: true, IndIsValid: true,
 			IndIsReady: true, IndIsLive: true, IndKey: attnums(k.cols),
 			IndCollation: make([]uint32, n), IndClass: make([]uint32, n), IndOption: make([]int16, n)})

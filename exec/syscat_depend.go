@@ -122,7 +122,7 @@ func (c *catalogSet) dependRows() [][]any {
 		case 'p', 'u':
 			dep(oidPgClassRel, k.index, 0, oidPgConstraintRel, k.oid, 0, "i")
 		case 'i':
-			for _, ci := range k.cols {
+			for _, ci := range k.plainCols() {
 				dep(oidPgClassRel, k.index, 0, oidPgClassRel, t.OID, ci+1, "a")
 			}
 			continue

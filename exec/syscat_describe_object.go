@@ -126,8 +126,8 @@ func (c *catalogSet) describeRelation(oid uint32, subid int32) (string, bool) {
 	for _, k := range c.constraints() {
 		if k.hasIndex() && k.index == oid {
 			kind, name = "index", c.relationName(k.table.Schema, k.name)
-			for _, ci := range k.cols {
-				cols = append(cols, k.table.Columns[ci].Name)
+			for i := range k.cols {
+				cols = append(cols, k.keyColumn(i).Name)
 			}
 		}
 	}

@@ -530,7 +530,7 @@ func init() {
 						if cv != nil && !cv.IsNull(int(i)) && cv.I[i] > 0 {
 							n := int(cv.I[i]) - 1
 							if n < len(k.cols) {
-								out.S[i] = k.table.Columns[k.cols[n]].Name
+								out.S[i] = k.keyText(n, pv != nil && pv.B[i])
 							} else {
 								out.S[i] = ""
 							}

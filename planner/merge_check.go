@@ -215,7 +215,7 @@ func (w *writer) mergeUnique(td *exec.TableDef) error {
 		keys = append(keys, key{name, u})
 	}
 	for _, ix := range td.Indexes {
-		if ix.Unique {
+		if ix.Unique && !ix.Computed() {
 			keys = append(keys, key{ix.Name, ix.Columns})
 		}
 	}

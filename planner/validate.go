@@ -50,7 +50,7 @@ func uniqueKeys(td *exec.TableDef) []uniqueKey {
 		out = append(out, uniqueKey{name: name, cols: u})
 	}
 	for _, ix := range td.Indexes {
-		if ix.Unique && len(ix.Columns) > 0 {
+		if ix.Unique && !ix.Computed() && len(ix.Columns) > 0 {
 			out = append(out, uniqueKey{name: ix.Name, cols: ix.Columns})
 		}
 	}

@@ -130,6 +130,9 @@ func (a *alterState) change() (*AlterTable, error) {
 	if err != nil {
 		return nil, err
 	}
+	// the version the definition is written with (Encode): adding or
+	// dropping an expression index moves it (index.go)
+	b.meta.Version = encodedVersion(def.Extra, b.meta.Version)
 	for i := range def.Columns {
 		def.Columns[i].ID = a.ids[i]
 	}

@@ -113,7 +113,8 @@ func (a *alterState) dropColumn(name string, missingOk, cascade bool) error {
 		}
 	}
 	m.Uniques = keep
-	m.Indexes = slices.DeleteFunc(m.Indexes, func(ix Index) bool { return slices.Contains(ix.Columns, name) })
+	// an index goes with any column its keys or predicate read
+	m.Indexes = slices.DeleteFunc(m.Indexes, func(ix Index) bool { return slices.Contains(ix.KeyColumns(), name) })
 	m.ForeignKeys = slices.DeleteFunc(m.ForeignKeys, func(f ForeignKey) bool { return slices.Contains(f.Columns, name) })
 	var checks []Check
 	for _, c := range m.Checks {

@@ -170,7 +170,8 @@ func (m TableMeta) hasKeyOn(cols []string) bool {
 		}
 	}
 	for _, ix := range m.Indexes {
-		if ix.Unique && same(ix.Columns) {
+		// a foreign key needs a plain, non-partial unique index
+		if ix.Unique && !ix.Computed() && same(ix.Columns) {
 			return true
 		}
 	}

@@ -291,7 +291,7 @@ func (pc *planCtx) dropIndexes(st *q.DropStmt, names []string) ([]Change, error)
 		}
 		ix := m.Indexes[i]
 		m.Indexes = slices.Delete(m.Indexes, i, i+1)
-		if ix.Unique && !m.hasKeyOn(ix.Columns) {
+		if ix.Unique && !ix.Computed() && !m.hasKeyOn(ix.Columns) {
 			// foreign keys that relied on this unique index
 			if err := a.dropKeyDependents(n, ix.Columns, st.Behavior == q.DropBehavior_DROP_CASCADE); err != nil {
 				if Code(err) == CodeDependentObjects {

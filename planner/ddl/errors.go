@@ -32,6 +32,8 @@ const (
 	CodeSequenceLimit           = pgerr.SequenceGeneratorLimitExceeded
 	CodeInvalidName             = pgerr.InvalidName
 	CodeUniqueViolation         = pgerr.UniqueViolation
+	CodeGroupingError           = pgerr.GroupingError
+	CodeWindowingError          = pgerr.WindowingError
 )
 
 // errorf builds the PostgreSQL error a client sees (a *pgerr.Error).

@@ -125,7 +125,17 @@ func ExecTable(e graph.TableEntry) (*exec.TableDef, error) {
 	}
 	for _, ix := range m.Indexes {
 		if ix.Constraint == "" {
-			td.Indexes = append(td.Indexes, exec.IndexDef{Name: ix.Name, Columns: cols(ix.Columns), Unique: ix.Unique, Method: ix.Method, Where: ix.Where})
+			d := exec.IndexDef{Name: ix.Name, Columns: cols(ix.Columns), Unique: ix.Unique, Method: ix.Method, Where: ix.Where}
+			if ix.HasExprs() {
+				d.Columns, d.Exprs = make([]int, len(ix.Columns)), make([]string, len(ix.Columns))
+				for k, c := range ix.Columns {
+					d.Columns[k] = idx(c) // -1 at an expression
+					if k < len(ix.Exprs) {
+						d.Exprs[k] = ix.Exprs[k]
+					}
+				}
+			}
+			td.Indexes = append(td.Indexes, d)
 		}
 	}
 	return td, nil
@@ -178,7 +188,9 @@ func LookupColumns(td *exec.TableDef) []int {
 		add(u)
 	}
 	for _, ix := range td.Indexes {
-		add(ix.Columns)
+		if ix.Exprs == nil {
+			add(ix.Columns)
+		}
 	}
 	for _, c := range td.Adjacency {
 		add([]int{c})

@@ -132,7 +132,11 @@ func (b *tableBuilder) addLikeIndexes(l *likeSource) {
 			continue
 		}
 		ix.Columns = append([]string(nil), ix.Columns...)
-		ix.Name = chooseName(b.relTaken, b.name, columnsLabel(ix.Columns), "idx")
+		ix.Exprs = append([]string(nil), ix.Exprs...)
+		if len(ix.Exprs) == 0 {
+			ix.Exprs = nil
+		}
+		ix.Name = chooseName(b.relTaken, b.name, columnsLabel(ix.labels()), "idx")
 		b.meta.Indexes = append(b.meta.Indexes, ix)
 	}
 }

@@ -25,7 +25,9 @@ import (
 // Version 6 also adds functions (Relkind RelFunction, Function:
 // function.go) and table triggers (Triggers: trigger.go).
 // Version 6 also adds schemas (Relkind RelSchema, Schema: schema.go).
-const MetaVersion = 6
+// Version 7 adds expression indexes and partial unique indexes
+// (Index.Exprs, Index.Where on a unique index: index.go).
+const MetaVersion = 7
 
 // The encodings: tables and sequences, views, privileges.
 const (
@@ -145,11 +147,16 @@ type ForeignKey struct {
 	OnUpdate   string   `json:"on_update"`
 }
 
-// Index is an index on plain columns. Constraint names the PRIMARY KEY or
-// UNIQUE constraint it backs ("" for a CREATE INDEX).
+// Index is an index on columns and expressions. Constraint names the
+// PRIMARY KEY or UNIQUE constraint it backs ("" for a CREATE INDEX).
 type Index struct {
-	Name       string   `json:"name"`
+	Name string `json:"name"`
+	// Columns are the key columns in order; "" at a key that is an
+	// expression (PostgreSQL's indkey 0), whose SQL text is Exprs at the
+	// same position. Exprs is nil for an index on plain columns
+	// (version 7: index.go).
 	Columns    []string `json:"columns"`
+	Exprs      []string `json:"exprs,omitempty"`
 	Unique     bool     `json:"unique,omitempty"`
 	Primary    bool     `json:"primary,omitempty"`
 	Constraint string   `json:"constraint,omitempty"`
@@ -238,11 +245,26 @@ func (m TableMeta) Encode() json.RawMessage {
 	if m.Relkind == RelSchema || m.Schema != nil {
 		m.Version = metaVersionSchemas
 	}
+	if slices.ContainsFunc(m.Indexes, func(ix Index) bool { return ix.HasExprs() || ix.Unique && ix.Where != "" }) {
+		m.Version = metaVersionIndexExprs
+	}
 	b, err := json.Marshal(m)
 	if err != nil {
 		panic(fmt.Sprintf("ddl: TableMeta is always encodable: %v", err)) // only plain data types
 	}
 	return b
+}
+
+// encodedVersion is the version an encoded meta carries (dflt when it
+// cannot be read).
+func encodedVersion(extra json.RawMessage, dflt int) int {
+	var probe struct {
+		Version int `json:"v"`
+	}
+	if json.Unmarshal(extra, &probe) != nil || probe.Version == 0 {
+		return dflt
+	}
+	return probe.Version
 }
 
 // DecodeMeta reads a table's meta from its definition. A definition

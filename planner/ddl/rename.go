@@ -175,7 +175,21 @@ func (a *alterState) renameColumn(from, to string) error {
 		ren(m.Uniques[i].Columns)
 	}
 	for i := range m.Indexes {
-		ren(m.Indexes[i].Columns)
+		ix := &m.Indexes[i]
+		ren(ix.Columns)
+		for k, e := range ix.Exprs {
+			if e == "" {
+				continue
+			}
+			if ix.Exprs[k], err = renameColumnInExpr(e, from, to); err != nil {
+				return err
+			}
+		}
+		if ix.Where != "" {
+			if ix.Where, err = renameColumnInExpr(ix.Where, from, to); err != nil {
+				return err
+			}
+		}
 	}
 	for i := range m.ForeignKeys {
 		ren(m.ForeignKeys[i].Columns)
