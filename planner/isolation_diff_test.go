@@ -84,6 +84,15 @@ var isoCases = []isoCase{
 	{name: "fk insert child - update parent non-key", setup: fkChild, steps: []isoStep{{0, "INSERT INTO kc VALUES (1, 1)"}, {1, "UPDATE kv SET v = 0 WHERE k = 1"}, {1, "COMMIT"}, {0, "COMMIT"}}},
 	{name: "fk insert child - update parent key", setup: fkChild, steps: []isoStep{{0, "INSERT INTO kc VALUES (1, 1)"}, {1, "UPDATE kv SET k = 11 WHERE k = 1"}, {0, "COMMIT"}, {1, "COMMIT"}}},
 	{name: "deadlock", steps: []isoStep{{0, "UPDATE kv SET v = 0 WHERE k = 1"}, {1, "UPDATE kv SET v = 0 WHERE k = 2"}, {0, "UPDATE kv SET v = 1 WHERE k = 2"}, {1, "UPDATE kv SET v = 1 WHERE k = 1"}, {1, "ROLLBACK"}, {0, "COMMIT"}}},
+	// a row changed by a transaction that committed after the snapshot:
+	// READ COMMITTED reads it anew, the others fail with 40001 at the
+	// statement; NOWAIT and lock_timeout on a row an UPDATE holds
+	{name: "update after concurrent commit", steps: []isoStep{{1, "SELECT v FROM kv WHERE k = 1"}, {0, "UPDATE kv SET v = 5 WHERE k = 1"}, {0, "COMMIT"}, {1, "UPDATE kv SET v = v + 1 WHERE k = 1"}, {1, "COMMIT"}}},
+	{name: "for update after concurrent commit", steps: []isoStep{{1, "SELECT v FROM kv WHERE k = 1"}, {0, "UPDATE kv SET v = 5 WHERE k = 1"}, {0, "COMMIT"}, {1, "SELECT v FROM kv WHERE k = 1 FOR UPDATE"}, {1, "COMMIT"}}},
+	{name: "for update then other commits other row", steps: []isoStep{{0, "SELECT v FROM kv WHERE k = 1 FOR UPDATE"}, {1, "UPDATE kv SET v = 0 WHERE k = 2"}, {1, "COMMIT"}, {0, "SELECT v FROM kv WHERE k = 2 FOR UPDATE"}, {0, "COMMIT"}}},
+	{name: "nowait on updated row", steps: []isoStep{{0, "UPDATE kv SET v = 0 WHERE k = 2"}, {1, "SELECT v FROM kv WHERE k = 2 FOR UPDATE NOWAIT"}, {1, "ROLLBACK"}, {0, "COMMIT"}}},
+	{name: "lock_timeout on for update", steps: []isoStep{{1, "SET LOCAL lock_timeout = '200ms'"}, {0, "SELECT v FROM kv WHERE k = 2 FOR SHARE"}, {1, "SELECT v FROM kv WHERE k = 2 FOR UPDATE"}, {1, "ROLLBACK"}, {0, "COMMIT"}}},
+	{name: "delete where moved into predicate", steps: []isoStep{{0, "UPDATE kv SET v = 100 WHERE k = 1"}, {1, "DELETE FROM kv WHERE v = 10"}, {0, "COMMIT"}, {1, "COMMIT"}}},
 	// statements over more than bulkLockMin rows hold their row and key
 	// locks as bulk sets (rowlocks_bulk.go): the same waits and outcomes
 	{name: "bulk update - update a row in it", setup: bulkTable, steps: []isoStep{{0, "UPDATE kb SET v = v + 1 WHERE k <= 5000"}, {1, "UPDATE kb SET v = 0 WHERE k = 4000"}, {0, "COMMIT"}, {1, "COMMIT"}, {1, "SELECT count(*), sum(v) FROM kb"}}},
