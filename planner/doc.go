@@ -180,7 +180,9 @@
 // at once): a second writer waits, then recomputes its statement on a
 // new snapshot (READ COMMITTED) or fails with 40001 when the holder
 // committed a change (REPEATABLE READ, SERIALIZABLE; 23505 for a
-// duplicate key, as PostgreSQL); waiters of one row queue as on
+// duplicate key, as PostgreSQL); a READ COMMITTED INSERT of a key whose
+// committed row another transaction deletes or updates waits for it
+// and runs again (dupwait.go); waiters of one row queue as on
 // PostgreSQL's tuple lock, one re-running its statement per commit of
 // the row (rowlocks_queue.go); lock_timeout gives 55P03 and a wait
 // that closes a cycle 40P01. Past 4,096 locks of one table a statement

@@ -278,7 +278,25 @@ func (s *session) lockedWrite(ctx context.Context, p *plan, params []any) (*writ
 			return nil, err
 		}
 		before := tx.pend.clone()
-		out, err := s.runWrite(ctx, newView(base, tx.pend), p, params)
+		out, err := s.runWrite(withDupWait(ctx), newView(base, tx.pend), p, params)
+		if dh := (*dupHeld)(nil); errors.As(err, &dh) {
+			// READ COMMITTED waits for the writer of the committed row
+			// holding the key and runs again when it had to (dupwait.go)
+			err = dh.err
+			if tx.perStatement() && round < maxLockRounds {
+				taken, _, waited, werr := locks.acquire(ctx, tx.owner, dh.keys, lockShare, s.lockWaitOf(dh.relation, base))
+				locks.release(tx.owner, taken)
+				if werr != nil {
+					tx.pend = before
+					return nil, werr
+				}
+				if waited {
+					tx.pend = before
+					tx.base = nil
+					continue
+				}
+			}
+		}
 		if err != nil && before.rowLevel() && before.hasWrites() {
 			if we := (*wire.Error)(nil); errors.As(err, &we) && we.Code == pgerr.UniqueViolation {
 				// a key this transaction inserted earlier was committed

@@ -354,6 +354,10 @@ func (w *writer) checkTarget(p *plan) error {
 // foreign key error says "Key is not present in table …", a unique one
 // has no detail.
 func (w *writer) redactKeys(err error) error {
+	if dh, ok := err.(*dupHeld); ok {
+		dh.err = w.redactKeys(dh.err)
+		return dh
+	}
 	we, ok := err.(*wire.Error)
 	if !ok || !w.hideKeys || !strings.HasPrefix(we.Detail, "Key (") {
 		return err

@@ -220,7 +220,7 @@ func (w *writer) checkRows(ti *tableInfo, rows []*exec.Vec) error {
 			}
 			if existing != nil {
 				if _, ok := existing.find(probe, i); ok {
-					return w.dupKeyAt(td, uk, w.keyText(td, uk.cols, probe, i), i)
+					return w.heldDup(ti, uk, probe, i, w.dupKeyAt(td, uk, w.keyText(td, uk.cols, probe, i), i))
 				}
 			}
 			if w.copySeen != nil {
