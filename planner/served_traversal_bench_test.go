@@ -13,7 +13,7 @@ import (
 )
 
 // BenchmarkServedTraversal is a prepared 1-hop and 2-hop traversal from
-// one node as pgproxy serve runs it (the graph benchmark's point
+// one node, and a point lookup by primary key, as pgproxy serve runs them (the graph benchmark's point
 // traversals, internal/graphbench): a local data directory with data
 // files kept open, an edge table with src/dst indexes, and a lean client
 // (pgconn, prepared once) so that allocs/op and the profile are the
@@ -66,6 +66,7 @@ func BenchmarkServedTraversal(b *testing.B) {
 	for _, q := range []struct{ name, sql string }{
 		{"1-hop names", "SELECT p.name FROM knows e JOIN person p ON p.id = e.dst WHERE e.src = $1 ORDER BY p.name, e.since"},
 		{"2-hop count", "SELECT count(*) FROM knows e1 JOIN knows e2 ON e2.src = e1.dst WHERE e1.src = $1"},
+		{"point", "SELECT name, age FROM person WHERE id = $1"},
 	} {
 		b.Run(q.name, func(b *testing.B) {
 			name := strings.ReplaceAll(q.name, " ", "_")
