@@ -200,7 +200,7 @@ func (b *binder) bindTableRelation(rv *q.RangeVar, td *TableDef, sc *scope) (pla
 	if td.View != nil {
 		p, cols, err := b.bindView(rv, td, alias, sc)
 		if n := len(b.views); err == nil && n > 0 && b.views[n-1].pn == p {
-			b.uses[k].used = b.views[n-1].used // the view's columns read
+			b.uses[k].used = b.views[n-1].read // the view's columns read
 		}
 		return p, cols, err
 	}
@@ -235,10 +235,11 @@ func (b *binder) bindTableRelation(rv *q.RangeVar, td *TableDef, sc *scope) (pla
 	if rv.Alias != nil {
 		sn.alias = rv.Alias.Aliasname
 	}
+	read := make([]bool, len(ci))
 	for i := range cols {
-		cols[i].used = &sn.used[i]
+		cols[i].used, cols[i].read = &sn.used[i], &read[i]
 	}
-	b.uses[k].used = sn.used[:len(td.Columns)] // the columns read (privileges)
+	b.uses[k].used = read[:len(td.Columns)] // the columns read (privileges)
 	return sn, cols, nil
 }
 
@@ -387,7 +388,7 @@ func (b *binder) bindJoinExpr(j *q.JoinExpr, sc *scope) (plan, []scopeCol, error
 		}
 		for i, c := range all {
 			if !c.hidden {
-				c.markUsed() // the USING projection carries every column through
+				c.markCarried() // the USING projection carries every column through
 			}
 			exprs = append(exprs, &colRef{idx: i, t: c.t})
 			cols = append(cols, colInfo{name: c.name, t: c.t, tableOID: c.tableOID, attnum: c.attnum})

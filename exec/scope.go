@@ -13,9 +13,13 @@ type scopeCol struct {
 	hidden   bool // system column (_rowaddr, tableoid): never in * or t.*, NATURAL or USING
 	tableOID uint32
 	attnum   int16
-	table_   *TableDef   // base table (for primary-key functional dependency)
-	used     *bool       // set when referenced: the scan reads only used columns
-	from     *q.RangeVar // the FROM entry that produced it (a relation or view), for AnalyzeView
+	table_   *TableDef // base table (for primary-key functional dependency)
+	used     *bool     // set when referenced: the scan reads only used columns
+	// read is set when the statement reads the column, what its column
+	// privileges are checked against (RelationUse.Columns); used is also
+	// set for columns a plan only carries through (JOIN … USING)
+	read *bool
+	from *q.RangeVar // the FROM entry that produced it (a relation or view), for AnalyzeView
 	// merged: a USING column of an inner, left or right join is the
 	// column of that side (table, from); AnalyzeView qualifies it so
 	merged *scopeCol
@@ -23,6 +27,18 @@ type scopeCol struct {
 
 // markUsed records that a column is read (projection pushdown).
 func (c *scopeCol) markUsed() {
+	if c.used != nil {
+		*c.used = true
+	}
+	if c.read != nil {
+		*c.read = true
+	}
+}
+
+// markCarried records that a plan node passes a column on without the
+// statement reading it: the scan must produce it, its privileges are not
+// needed (PostgreSQL's selectedCols list only what the query names).
+func (c *scopeCol) markCarried() {
 	if c.used != nil {
 		*c.used = true
 	}

@@ -106,7 +106,7 @@ func (b *binder) bindView(rv *q.RangeVar, td *TableDef, alias string, sc *scope)
 	exprs := make([]Expr, len(td.Columns))
 	ci := make([]colInfo, len(td.Columns))
 	cols := make([]scopeCol, len(td.Columns))
-	vu := &viewUse{used: make([]bool, len(td.Columns))}
+	vu := &viewUse{used: make([]bool, len(td.Columns)), read: make([]bool, len(td.Columns))}
 	for i, c := range td.Columns {
 		var e Expr = &colRef{idx: i, t: bd.cols[i].t, name: c.Name}
 		if got := bd.cols[i].t; got.OID != c.Type.OID || (c.Type.Mod >= 0 && got.Mod != c.Type.Mod) {
@@ -118,7 +118,7 @@ func (b *binder) bindView(rv *q.RangeVar, td *TableDef, alias string, sc *scope)
 		}
 		exprs[i] = e
 		ci[i] = colInfo{name: c.Name, t: c.Type, tableOID: td.OID, attnum: int16(i + 1)}
-		cols[i] = scopeCol{name: c.Name, t: c.Type, idx: i, tableOID: td.OID, attnum: int16(i + 1), table_: td, from: rv, used: &vu.used[i]}
+		cols[i] = scopeCol{name: c.Name, t: c.Type, idx: i, tableOID: td.OID, attnum: int16(i + 1), table_: td, from: rv, used: &vu.used[i], read: &vu.read[i]}
 	}
 	cols, err = applyAlias(cols, rv.Alias, alias)
 	if err != nil {
@@ -191,6 +191,7 @@ func (b *binder) pushIntoView(pn *projectNode, pred Expr) (plan, bool) {
 // referencing query reads.
 type viewUse struct {
 	used []bool
+	read []bool // the columns the statement reads (privileges; scope.go)
 	pn   *projectNode
 }
 

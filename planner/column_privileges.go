@@ -87,7 +87,7 @@ func (w *writer) grantColumns(pc *privCtx, st *q.GrantStmt, m *ddl.TableMeta, re
 			}
 			acl = next
 		}
-		c.ACL = acl
+		c.ACL = nonEmptyColumnACL(acl)
 	}
 	return nil
 }
@@ -109,7 +109,18 @@ func (w *writer) revokeAllColumns(pc *privCtx, st *q.GrantStmt, m *ddl.TableMeta
 			}
 			acl = next
 		}
-		c.ACL = acl
+		c.ACL = nonEmptyColumnACL(acl)
 	}
 	return nil
+}
+
+// nonEmptyColumnACL is acl, or nil once nothing is left in it: PostgreSQL's
+// ExecGrant_Attribute stores a NULL attacl rather than an empty one, so
+// pg_attribute and \dp show a column whose grants were all revoked as one
+// that never had any.
+func nonEmptyColumnACL(acl *access.TableACL) *access.TableACL {
+	if acl == nil || len(acl.Items) == 0 {
+		return nil
+	}
+	return acl
 }

@@ -290,3 +290,30 @@ func TestOperatorCastACLDifferential(t *testing.T) {
 func TestDomainViewUsageDifferential(t *testing.T) {
 	roleScriptDiff(t, "dvu_diff", "testdata/roles/domain_view_usage.sql", 30)
 }
+
+// TestGrantOptionChainsDifferential runs testdata/roles/
+// grant_option_chains.sql (GRANT … WITH GRANT OPTION chains, REVOKE
+// RESTRICT refused with 2BP01 while dependent grants exist, CASCADE,
+// REVOKE GRANT OPTION FOR, options held through a group, column,
+// sequence, schema and function chains) against PostgreSQL 15 and
+// pgproxy.
+func TestGrantOptionChainsDifferential(t *testing.T) {
+	roleScriptDiff(t, "goc_diff", "testdata/roles/grant_option_chains.sql", 100)
+}
+
+// TestSessionAuthorizationDifferential runs testdata/roles/
+// session_authorization.sql (SET ROLE and SET SESSION AUTHORIZATION:
+// who may, current_user and session_user, the privileges statements
+// then run with, SET LOCAL, ROLLBACK, RESET, DISCARD ALL, NOINHERIT)
+// against PostgreSQL 15 and pgproxy.
+func TestSessionAuthorizationDifferential(t *testing.T) {
+	roleScriptDiff(t, "sa_diff", "testdata/roles/session_authorization.sql", 90)
+}
+
+// TestViewOwnerRowsDifferential runs testdata/roles/view_owner_rows.sql
+// (views owned by another role read their tables as that role,
+// security_invoker views as the caller, nested views, DML through views,
+// functions a view calls) against PostgreSQL 15 and pgproxy.
+func TestViewOwnerRowsDifferential(t *testing.T) {
+	roleScriptDiff(t, "vo_diff", "testdata/roles/view_owner_rows.sql", 60)
+}

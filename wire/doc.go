@@ -169,6 +169,8 @@
 // verbatim in SessionInfo.Startup; known ones become session defaults (what
 // RESET returns to), unknown ones are ignored, while options=-c name=value
 // is checked strictly (FATAL on an unknown or invalid setting).
+// RESET ALL keeps role and the transaction's own characteristics
+// (PostgreSQL's GUC_NO_RESET_ALL); DISCARD ALL resets them too.
 // client_min_messages filters notices; idle_session_timeout (57P05) and
 // idle_in_transaction_session_timeout (25P03) end idle connections.
 //

@@ -143,7 +143,7 @@ func (c *conn) run(ctx context.Context, st *Statement, params []any) (Result, er
 		if temp, ok := c.sess.(TempDiscarder); ok {
 			temp.DiscardTemp()
 		}
-		c.settings.resetAll()
+		c.settings.discardAll()
 		return &staticResult{tag: "DISCARD ALL"}, nil
 	case KindCopyFrom:
 		n, err := c.copyIn(ctx, st)

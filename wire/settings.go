@@ -19,12 +19,16 @@ const (
 
 // settingDef describes one known (non-custom) setting.
 type settingDef struct {
-	name      string // display spelling (ParameterStatus, SHOW ALL)
-	def       string
-	report    bool // sent as ParameterStatus at startup and on change
-	readOnly  bool // SET fails with 55P02
-	normalize func(string) (string, *Error)
-	desc      string
+	name     string // display spelling (ParameterStatus, SHOW ALL)
+	def      string
+	report   bool // sent as ParameterStatus at startup and on change
+	readOnly bool // SET fails with 55P02
+	// noResetAll keeps the setting through RESET ALL, as PostgreSQL's
+	// GUC_NO_RESET_ALL does for role and the transaction's own
+	// characteristics (DISCARD ALL still resets them: discardAll).
+	noResetAll bool
+	normalize  func(string) (string, *Error)
+	desc       string
 }
 
 // settingDefs are the PostgreSQL settings clients send or ask for. Keys are
@@ -57,10 +61,10 @@ func init() {
 	add(settingDef{name: "idle_in_transaction_session_timeout", def: "0", normalize: normDuration, desc: "Sets the maximum allowed idle time between queries, when in a transaction."})
 	add(settingDef{name: "idle_session_timeout", def: "0", normalize: normDuration, desc: "Sets the maximum allowed idle time between queries, when not in a transaction."})
 	add(settingDef{name: "client_min_messages", def: "notice", normalize: normEnum("debug5", "debug4", "debug3", "debug2", "debug1", "debug", "log", "notice", "warning", "error"), desc: "Sets the message levels that are sent to the client."})
-	add(settingDef{name: "transaction_isolation", def: "read committed", normalize: normIsolation, desc: "Sets the current transaction's isolation level."})
+	add(settingDef{name: "transaction_isolation", noResetAll: true, def: "read committed", normalize: normIsolation, desc: "Sets the current transaction's isolation level."})
 	add(settingDef{name: "default_transaction_isolation", def: "read committed", normalize: normIsolation, desc: "Sets the transaction isolation level of each new transaction."})
-	add(settingDef{name: "transaction_read_only", def: "off", normalize: normBool, desc: "Sets the current transaction's read-only status."})
-	add(settingDef{name: "transaction_deferrable", def: "off", normalize: normBool, desc: "Whether to defer a read-only serializable transaction."})
+	add(settingDef{name: "transaction_read_only", noResetAll: true, def: "off", normalize: normBool, desc: "Sets the current transaction's read-only status."})
+	add(settingDef{name: "transaction_deferrable", noResetAll: true, def: "off", normalize: normBool, desc: "Whether to defer a read-only serializable transaction."})
 	add(settingDef{name: "default_transaction_deferrable", def: "off", normalize: normBool, desc: "Sets the default deferrable status of new transactions."})
 	add(settingDef{name: "bytea_output", def: "hex", normalize: normEnum("hex", "escape"), desc: "Sets the output format for bytea."})
 	add(settingDef{name: "max_identifier_length", def: "63", readOnly: true, desc: "Shows the maximum identifier length."})
@@ -88,7 +92,7 @@ func init() {
 	add(settingDef{name: "maintenance_work_mem", def: "64MB", normalize: normAny, desc: "Accepted for compatibility."})
 	add(settingDef{name: "timezone_abbreviations", def: "Default", normalize: normAny, desc: "Accepted for compatibility."})
 	add(settingDef{name: "backslash_quote", def: "safe_encoding", normalize: normAny, desc: "Accepted for compatibility."})
-	add(settingDef{name: "role", def: "none", normalize: normAny, desc: "Sets the current role."})
+	add(settingDef{name: "role", noResetAll: true, def: "none", normalize: normAny, desc: "Sets the current role."})
 	// The graph settings (docs/architecture.md, "SQL surface").
 	add(settingDef{name: "graph.branch", def: "main", normalize: normAny, desc: "The graph branch this session reads and writes."})
 	add(settingDef{name: "graph.progress_interval", def: "0", normalize: normDuration, desc: "Sends a progress NOTICE this often during long COPY operations (0 = never)."})
@@ -328,14 +332,34 @@ func (s *Settings) reset(key string) {
 }
 
 func (s *Settings) resetAll() {
+	s.resetSettings(false)
+}
+
+// discardAll is DISCARD ALL's reset: RESET ALL plus the settings RESET ALL
+// keeps (role: PostgreSQL's DISCARD ALL sets the session authorization
+// back, which ends SET ROLE).
+func (s *Settings) discardAll() {
+	s.resetSettings(true)
+}
+
+func (s *Settings) resetSettings(discard bool) {
 	s.touch()
 	for k := range s.values {
-		if d, ok := settingDefs[k]; ok && d.readOnly {
+		if d, ok := settingDefs[k]; ok && (d.readOnly || d.noResetAll && !discard) {
 			continue
 		}
 		delete(s.values, k)
 	}
-	s.local = nil
+	if discard {
+		s.local = nil
+		return
+	}
+	// SET LOCAL values of the settings RESET ALL keeps stay too
+	for k := range s.local {
+		if d, ok := settingDefs[k]; !ok || !d.noResetAll {
+			delete(s.local, k)
+		}
+	}
 }
 
 // beginTx marks a transaction's start; its values are copied lazily by
