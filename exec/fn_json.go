@@ -115,6 +115,8 @@ type jsonObjectAggAcc struct {
 	jsonb bool
 	t     Type
 	objs  []*jsonObject
+	// size: each group's value so far, estimated (json_agg_limit.go)
+	size []int
 }
 
 func jsonObjectAgg(b *binder, args []Expr, jsonb bool) (Type, func() accum, []Expr, error) {
@@ -138,7 +140,7 @@ func jsonObjectAgg(b *binder, args []Expr, jsonb bool) (Type, func() accum, []Ex
 }
 
 func (j *jsonObjectAggAcc) update(ec *evalCtx, args []*Vec, rows, gids []int32, ng int) error {
-	j.objs = growTo(j.objs, ng)
+	j.objs, j.size = growTo(j.objs, ng), growTo(j.size, ng)
 	loc := time.UTC
 	if ec != nil && ec.loc != nil {
 		loc = ec.loc
@@ -155,6 +157,11 @@ func (j *jsonObjectAggAcc) update(ec *evalCtx, args []*Vec, rows, gids []int32, 
 			j.objs[g] = &jsonObject{}
 		}
 		key := formatValue(args[0], int(r), loc)
+		add := len(key) + 2 + jsonAggBytes(args[1], int(r))
+		if err := growJSONAgg(ec, j.jsonb, true, j.size[g], add); err != nil {
+			return err
+		}
+		j.size[g] += add
 		j.objs[g].keys = append(j.objs[g].keys, key)
 		j.objs[g].vals = append(j.objs[g].vals, jsonValueOf(args[1], int(r), loc))
 	}

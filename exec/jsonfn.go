@@ -539,7 +539,9 @@ type jsonAggAcc struct {
 	structured bool
 	vals       [][]any
 	has        []bool
-	t          Type
+	// size: each group's value so far, estimated (json_agg_limit.go)
+	size []int
+	t    Type
 }
 
 func jsonAgg(b *binder, args []Expr, jsonb bool) (Type, func() accum, []Expr, error) {
@@ -559,13 +561,18 @@ func jsonAgg(b *binder, args []Expr, jsonb bool) (Type, func() accum, []Expr, er
 
 func (j *jsonAggAcc) update(ec *evalCtx, args []*Vec, rows, gids []int32, ng int) error {
 	n := ng
-	j.vals, j.has = growTo(j.vals, n), growTo(j.has, n)
+	j.vals, j.has, j.size = growTo(j.vals, n), growTo(j.has, n), growTo(j.size, n)
 	loc := time.UTC
 	if ec != nil && ec.loc != nil {
 		loc = ec.loc
 	}
 	for k, r := range rows {
 		g := gids[k]
+		add := jsonAggBytes(args[0], int(r))
+		if err := growJSONAgg(ec, j.jsonb, false, j.size[g], add); err != nil {
+			return err
+		}
+		j.size[g] += add
 		j.has[g] = true
 		j.vals[g] = append(j.vals[g], jsonValueOf(args[0], int(r), loc))
 	}
