@@ -66,10 +66,13 @@ func serveFlags(fs *flag.FlagSet) *serveConfig {
 	fs.DurationVar(&c.idleInTxTimeout, "idle-in-transaction-timeout", 0, "default idle_in_transaction_session_timeout (0 = none)")
 	fs.DurationVar(&c.idleSessionTimeout, "idle-session-timeout", 0, "default idle_session_timeout (0 = none)")
 	fs.DurationVar(&c.messageTimeout, "message-timeout", time.Minute, "longest wait for more bytes of a client message that has begun; a client stalled mid-message is disconnected")
-	fs.Int64Var(&c.maxBuffered, "max-buffered-bytes", 512<<20, "bytes all connections together may hold in large incoming messages; a message that would pass it fails with 53200")
-	fs.Int64Var(&c.queryMemory, "query-memory", 3<<29, "bytes one query may buffer (sorts, hash tables, aggregates, values it builds) and a transaction may hold in pending rows; past it the statement fails with 53200 (0 = unlimited)")
-	fs.Int64Var(&c.memoryLimit, "memory-limit", 0, "soft limit of the process's Go heap in bytes (runtime/debug.SetMemoryLimit; 0 = GOMEMLIMIT if set, else 1.5 × --server-query-memory + 512 MiB)")
-	fs.Int64Var(&c.serverMemory, "server-query-memory", 2<<30, "bytes all running statements together may hold; past three quarters of it sorts, aggregates and hash joins spill to disk, past it the statement that asks fails with 53200 (0 = no server-wide limit)")
+	c.maxBuffered = 512 << 20
+	fs.Var(byteSize{&c.maxBuffered}, "max-buffered-bytes", "bytes all connections together may hold in large incoming messages; a message that would pass it fails with 53200")
+	c.queryMemory = 3 << 29
+	fs.Var(byteSize{&c.queryMemory}, "query-memory", "bytes one query may buffer (sorts, hash tables, aggregates, values it builds) and a transaction may hold in pending rows; past it the statement fails with 53200 (0 = unlimited)")
+	fs.Var(byteSize{&c.memoryLimit}, "memory-limit", "soft limit of the process's Go heap in bytes (runtime/debug.SetMemoryLimit; 0 = GOMEMLIMIT if set, else 1.5 × --server-query-memory + 512 MiB)")
+	c.serverMemory = 2 << 30
+	fs.Var(byteSize{&c.serverMemory}, "server-query-memory", "bytes all running statements together may hold; past three quarters of it sorts, aggregates and hash joins spill to disk, past it the statement that asks fails with 53200 (0 = no server-wide limit)")
 	fs.StringVar(&c.workMem, "work-mem", "", "default work_mem (unset: the built-in 64MB): memory one sort, hash aggregate or hash join build may use before spilling to disk (PostgreSQL units: kB, MB, GB; sessions may SET work_mem)")
 	fs.StringVar(&c.tempDir, "temp-dir", "", "directory for spill files (deleted as they are created, gone when the statement ends; default: the system's temporary directory)")
 	fs.StringVar(&c.debugListen, "debug-listen", "", "address for /debug/pprof/ and /debug/stats (goroutines, heap, statement memory); keep it on loopback (default: off)")
