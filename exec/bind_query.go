@@ -11,7 +11,11 @@ type target struct {
 	src  *scopeCol // set when the entry is a plain column (RowDescription table/attnum)
 }
 
-// bindQuery binds a plain SELECT ... FROM ... WHERE ... GROUP BY ...
+// bindQuery binds a plain SELECT ... FROM ... WHERE ... GROUP BY ... in
+// the order PostgreSQL reports errors in: FROM, WHERE, WINDOW, the select
+// list, HAVING, ORDER BY, DISTINCT ON, GROUP BY; then plans aggregation,
+// set-returning functions, windows, the projection, DISTINCT, the sort
+// and LIMIT over the bound pieces.
 func (b *binder) bindQuery(sel *q.SelectStmt, outer *scope) (*bound, error) {
 	keepUnknown := b.keepUnknown
 	b.keepUnknown = false
@@ -30,38 +34,19 @@ func (b *binder) bindQuery(sel *q.SelectStmt, outer *scope) (*bound, error) {
 	defer func() { b.agg, b.win = savedAgg, savedWin }()
 
 	if sel.WhereClause != nil {
-		pred, err := b.bindExprCtx(sel.WhereClause, sc, "WHERE")
-		if err != nil {
+		var err error
+		if input, err = b.bindWhere(sel.WhereClause, input, sc); err != nil {
 			return nil, err
 		}
-		if pred, err = b.coerceBool(pred, "WHERE"); err != nil {
-			return nil, err
-		}
-		// [NOT] EXISTS conjuncts correlated by equalities become hash
-		// semi/anti joins (bind_decorrelate.go); else one filter
-		if dp, ok, err := b.bindWhereDecorrelated(sel.WhereClause, input, sc); err != nil {
-			return nil, err
-		} else if ok {
-			input = dp
-		} else {
-			input = b.pushFilter(input, pred)
-		}
-		// with each table's conditions on its scan, inner joins written
-		// in a costly order are reordered (join_order_cost.go)
-		input = b.reorderInnerJoins(input)
 	}
 
 	b.agg = &aggCollector{}
 	b.win = &winCollector{}
 	savedWindows := b.windows
-	b.windows = map[string]*q.WindowDef{}
 	defer func() { b.windows = savedWindows }()
-	for _, wn := range sel.WindowClause {
-		wd := wn.GetWindowDef()
-		if _, dup := b.windows[wd.Name]; dup {
-			return nil, errf(CodeWindowingError, "window \"%s\" is already defined", wd.Name)
-		}
-		b.windows[wd.Name] = wd
+	var err error
+	if b.windows, err = windowDefs(sel.WindowClause); err != nil {
+		return nil, err
 	}
 	savedSRF := b.srfs
 	b.srfs = nil
@@ -70,27 +55,165 @@ func (b *binder) bindQuery(sel *q.SelectStmt, outer *scope) (*bound, error) {
 	if err != nil {
 		return nil, err
 	}
-	var having Expr
-	if sel.HavingClause != nil {
-		if having, err = b.bindExprCtx(sel.HavingClause, sc, ""); err != nil {
-			return nil, err
-		}
-		if having, err = b.coerceBool(having, "HAVING"); err != nil {
-			return nil, err
-		}
+	having, err := b.bindHaving(sel.HavingClause, sc)
+	if err != nil {
+		return nil, err
 	}
-	// ORDER BY: output names/ordinals first, then expressions over the input
-	type orderItem struct {
-		out  int // output column, or -1
-		e    Expr
-		sort *q.SortBy
-	}
-	var orders []orderItem
 	outCols := make([]colInfo, len(targets))
 	for i, t := range targets {
 		outCols[i] = colInfo{name: t.name, t: t.e.Type()}
 	}
-	for _, sn := range sel.SortClause {
+	orders, err := b.bindOrderBy(sel.SortClause, targets, outCols, sc)
+	if err != nil {
+		return nil, err
+	}
+	distinct := len(sel.DistinctClause) > 0
+	distinctOn, err := b.bindDistinctOn(sel.DistinctClause, targets, outCols, sc)
+	if err != nil {
+		return nil, err
+	}
+	g, err := b.bindGroupBy(sel.GroupClause, targets, sc)
+	if err != nil {
+		return nil, err
+	}
+
+	aggregated := len(g.groups) > 0 || len(b.agg.calls) > 0 || having != nil || g.empty
+	p := input
+	if aggregated {
+		if p, err = b.planAggregate(p, g, targets, having, orders, distinctOn); err != nil {
+			return nil, err
+		}
+	}
+	if len(b.srfs) > 0 {
+		if p, err = b.planProjectSet(p, g.groups, aggregated); err != nil {
+			return nil, err
+		}
+	}
+	if len(b.win.calls) > 0 {
+		if p, err = b.planWindows(p, b.win.calls); err != nil {
+			return nil, err
+		}
+	}
+
+	// projection: targets, then hidden ORDER BY / DISTINCT ON columns
+	proj, keys, err := b.projectWithSortKeys(targets, orders, distinct && distinctOn == nil)
+	if err != nil {
+		return nil, err
+	}
+	distinctKeys, err := proj.distinctOnKeys(distinctOn, keys)
+	if err != nil {
+		return nil, err
+	}
+	exprs, cols := proj.exprs, proj.cols
+	p = &projectNode{input: p, exprs: exprs, cols: cols, alias: volatileSortAliases(exprs, keys)}
+	if p, err = planDistinctAndSort(p, distinct, distinctOn != nil, distinctKeys, keys, cols[:len(targets)]); err != nil {
+		return nil, err
+	}
+	p, err = b.bindLimit(p, sel, outer)
+	if err != nil {
+		return nil, err
+	}
+	out := cols[:len(targets)]
+	if len(cols) > len(targets) {
+		trim := make([]Expr, len(targets))
+		for i := range trim {
+			trim[i] = &colRef{idx: i, t: cols[i].t}
+		}
+		p = &projectNode{input: p, exprs: trim, cols: out}
+	}
+	return &bound{plan: p, cols: out}, nil
+}
+
+// planDistinctAndSort puts DISTINCT [ON] and ORDER BY over the
+// projection p: DISTINCT ON keeps the first row of each group in ORDER BY
+// order (the sort goes below it), plain DISTINCT compares every output
+// column and the sort goes above it.
+func planDistinctAndSort(p plan, distinct, distinctOn bool, distinctKeys []int, keys []sortKey, out []colInfo) (plan, error) {
+	if distinct {
+		if distinctOn {
+			if len(keys) > 0 {
+				p = &sortNode{input: p, keys: keys}
+			}
+			p = &distinctNode{input: p, keys: distinctKeys}
+			keys = nil
+		} else {
+			dk := make([]int, len(out))
+			for i := range dk {
+				dk[i] = i
+				if err := needEquality(out[i].t); err != nil {
+					return nil, err
+				}
+			}
+			p = &distinctNode{input: p, keys: dk}
+		}
+	}
+	if len(keys) > 0 {
+		p = &sortNode{input: p, keys: keys}
+	}
+	return p, nil
+}
+
+// bindWhere binds a WHERE clause over input: [NOT] EXISTS conjuncts
+// correlated by equalities become hash semi/anti joins
+// (bind_decorrelate.go), else one filter; with each table's conditions on
+// its scan, inner joins written in a costly order are reordered
+// (join_order_cost.go).
+func (b *binder) bindWhere(where *q.Node, input plan, sc *scope) (plan, error) {
+	pred, err := b.bindExprCtx(where, sc, "WHERE")
+	if err != nil {
+		return nil, err
+	}
+	if pred, err = b.coerceBool(pred, "WHERE"); err != nil {
+		return nil, err
+	}
+	if dp, ok, err := b.bindWhereDecorrelated(where, input, sc); err != nil {
+		return nil, err
+	} else if ok {
+		input = dp
+	} else {
+		input = b.pushFilter(input, pred)
+	}
+	return b.reorderInnerJoins(input), nil
+}
+
+// windowDefs collects the named windows of a WINDOW clause.
+func windowDefs(clause []*q.Node) (map[string]*q.WindowDef, error) {
+	windows := map[string]*q.WindowDef{}
+	for _, wn := range clause {
+		wd := wn.GetWindowDef()
+		if _, dup := windows[wd.Name]; dup {
+			return nil, errf(CodeWindowingError, "window \"%s\" is already defined", wd.Name)
+		}
+		windows[wd.Name] = wd
+	}
+	return windows, nil
+}
+
+// bindHaving binds a HAVING clause (nil without one).
+func (b *binder) bindHaving(n *q.Node, sc *scope) (Expr, error) {
+	if n == nil {
+		return nil, nil
+	}
+	having, err := b.bindExprCtx(n, sc, "")
+	if err != nil {
+		return nil, err
+	}
+	return b.coerceBool(having, "HAVING")
+}
+
+// orderItem is one ORDER BY entry: an output column, or an expression
+// over the input.
+type orderItem struct {
+	out  int // output column, or -1
+	e    Expr
+	sort *q.SortBy
+}
+
+// bindOrderBy binds ORDER BY: output names/ordinals first, then
+// expressions over the input.
+func (b *binder) bindOrderBy(clause []*q.Node, targets []target, outCols []colInfo, sc *scope) ([]orderItem, error) {
+	var orders []orderItem
+	for _, sn := range clause {
 		sb := sn.GetSortBy()
 		if len(sb.UseOp) > 0 {
 			return nil, unsupported("ORDER BY ... USING is not supported")
@@ -113,36 +236,53 @@ func (b *binder) bindQuery(sel *q.SelectStmt, outer *scope) (*bound, error) {
 		}
 		orders = append(orders, orderItem{out: -1, e: e, sort: sb})
 	}
-	// DISTINCT ON expressions
-	var distinctOn []Expr
-	distinct := len(sel.DistinctClause) > 0
-	if distinct && !(len(sel.DistinctClause) == 1 && sel.DistinctClause[0].GetNode() == nil) {
-		for _, dn := range sel.DistinctClause {
-			idx, err := b.outputRef(dn, outCols)
-			if err != nil {
-				return nil, err
-			}
-			if idx >= 0 {
-				distinctOn = append(distinctOn, targets[idx].e)
-				continue
-			}
-			e, err := b.bindExprCtx(dn, sc, "")
-			if err != nil {
-				return nil, err
-			}
-			distinctOn = append(distinctOn, e)
-		}
-	}
+	return orders, nil
+}
 
-	// GROUP BY
-	var groups []Expr
-	emptyGroup := false
-	groupItems := sel.GroupClause
+// bindDistinctOn binds the expressions of DISTINCT ON (nil for a plain
+// DISTINCT or none).
+func (b *binder) bindDistinctOn(clause []*q.Node, targets []target, outCols []colInfo, sc *scope) ([]Expr, error) {
+	if len(clause) == 0 || (len(clause) == 1 && clause[0].GetNode() == nil) {
+		return nil, nil
+	}
+	var distinctOn []Expr
+	for _, dn := range clause {
+		idx, err := b.outputRef(dn, outCols)
+		if err != nil {
+			return nil, err
+		}
+		if idx >= 0 {
+			distinctOn = append(distinctOn, targets[idx].e)
+			continue
+		}
+		e, err := b.bindExprCtx(dn, sc, "")
+		if err != nil {
+			return nil, err
+		}
+		distinctOn = append(distinctOn, e)
+	}
+	return distinctOn, nil
+}
+
+// groupBy is a bound GROUP BY clause.
+type groupBy struct {
+	groups []Expr
+	sets   [][]int // grouping sets as indexes into groups (grouping_sets.go), or nil
+	ndet   int     // groups written in the clause (the rest are functionally dependent)
+	empty  bool    // an empty grouping set () is among the groups
+}
+
+// bindGroupBy binds GROUP BY: output ordinals and output names that are
+// not input columns name select-list entries, anything else is an
+// expression over the input; grouping sets are expanded first.
+func (b *binder) bindGroupBy(clause []*q.Node, targets []target, sc *scope) (groupBy, error) {
+	var g groupBy
+	groupItems := clause
 	var setNodes [][]*q.Node // the grouping sets (grouping_sets.go)
 	if hasGroupingSets(groupItems) {
 		var err error
 		if setNodes, err = expandGroupingSets(groupItems); err != nil {
-			return nil, err
+			return g, err
 		}
 		groupItems = nil
 		for _, s := range setNodes {
@@ -153,40 +293,24 @@ func (b *binder) bindQuery(sel *q.SelectStmt, outer *scope) (*bound, error) {
 	for _, gn := range groupItems {
 		if gs := gn.GetGroupingSet(); gs != nil {
 			if gs.Kind == q.GroupingSetKind_GROUPING_SET_EMPTY {
-				emptyGroup = true
+				g.empty = true
 				continue
 			}
-			return nil, unsupported("GROUPING SETS, ROLLUP and CUBE are not supported")
+			return g, unsupported("GROUPING SETS, ROLLUP and CUBE are not supported")
 		}
 		if _, done := groupOf[gn]; done {
 			continue
 		}
-		groupOf[gn] = len(groups)
-		idx := -1
-		if c := gn.GetAConst(); c != nil {
-			if iv, ok := c.Val.(*q.A_Const_Ival); ok {
-				k := int(iv.Ival.Ival)
-				if k < 1 || k > len(targets) {
-					return nil, errf(CodeInvalidColumnReference, "GROUP BY position %d is not in select list", k)
-				}
-				idx = k - 1
-			}
-		} else if cr := gn.GetColumnRef(); cr != nil && len(cr.Fields) == 1 && cr.Fields[0].GetString_() != nil {
-			name := cr.Fields[0].GetString_().Sval
-			if c, _ := sc.lookup("", name); c == nil {
-				for i, t := range targets {
-					if t.name == name {
-						idx = i
-						break
-					}
-				}
-			}
+		groupOf[gn] = len(g.groups)
+		idx, err := groupOutputRef(gn, targets, sc)
+		if err != nil {
+			return g, err
 		}
 		if idx >= 0 {
 			if containsAgg(targets[idx].e) {
-				return nil, errf(CodeGroupingError, "aggregate functions are not allowed in GROUP BY")
+				return g, errf(CodeGroupingError, "aggregate functions are not allowed in GROUP BY")
 			}
-			groups = append(groups, targets[idx].e)
+			g.groups = append(g.groups, targets[idx].e)
 			continue
 		}
 		saved := b.agg
@@ -194,133 +318,177 @@ func (b *binder) bindQuery(sel *q.SelectStmt, outer *scope) (*bound, error) {
 		e, err := b.bindExprCtx(gn, sc, "GROUP BY")
 		b.agg = saved
 		if err != nil {
-			return nil, err
+			return g, err
 		}
-		groups = append(groups, e)
+		g.groups = append(g.groups, e)
 	}
 
-	for _, g := range groups {
-		if err := needEquality(g.Type()); err != nil {
-			return nil, err
+	for _, e := range g.groups {
+		if err := needEquality(e.Type()); err != nil {
+			return g, err
 		}
 	}
-	var sets [][]int
-	ndet := 0
 	if setNodes != nil {
 		// equal expressions are one grouping expression
-		groups, sets = groupingSetIndexes(groups, setNodes, groupOf)
-		emptyGroup = true // the sets decide the groups, () included
+		g.groups, g.sets = groupingSetIndexes(g.groups, setNodes, groupOf)
+		g.empty = true // the sets decide the groups, () included
 	} else {
-		ndet = len(groups)
-		groups = addFunctionallyDependent(groups, sc)
+		g.ndet = len(g.groups)
+		g.groups = addFunctionallyDependent(g.groups, sc)
 	}
-	if err := checkGroupingArgs(b.agg.grouping, groups); err != nil {
-		return nil, err
+	if err := checkGroupingArgs(b.agg.grouping, g.groups); err != nil {
+		return g, err
 	}
-	aggregated := len(groups) > 0 || len(b.agg.calls) > 0 || having != nil || emptyGroup
-	p := input
-	if aggregated {
-		cols := make([]colInfo, 0, len(groups)+len(b.agg.calls))
-		keys := make([]string, len(groups))
-		for i, g := range groups {
-			cols = append(cols, colInfo{name: "group", t: g.Type()})
-			keys[i] = g.String()
+	return g, nil
+}
+
+// groupOutputRef is the select-list entry a GROUP BY item names: a
+// position, or a bare name that is no input column; -1 otherwise.
+func groupOutputRef(gn *q.Node, targets []target, sc *scope) (int, error) {
+	if c := gn.GetAConst(); c != nil {
+		if iv, ok := c.Val.(*q.A_Const_Ival); ok {
+			k := int(iv.Ival.Ival)
+			if k < 1 || k > len(targets) {
+				return -1, errf(CodeInvalidColumnReference, "GROUP BY position %d is not in select list", k)
+			}
+			return k - 1, nil
 		}
-		for _, c := range b.agg.calls {
-			cols = append(cols, colInfo{name: c.name, t: c.t})
+	} else if cr := gn.GetColumnRef(); cr != nil && len(cr.Fields) == 1 && cr.Fields[0].GetString_() != nil {
+		name := cr.Fields[0].GetString_().Sval
+		if c, _ := sc.lookup("", name); c == nil {
+			for i, t := range targets {
+				if t.name == name {
+					return i, nil
+				}
+			}
 		}
-		if sets != nil || len(b.agg.grouping) > 0 {
-			p = newGroupingSetsNode(p, groups, sets, b.agg.calls, b.agg.grouping, cols)
-		} else {
-			p = &aggNode{input: p, groups: groups, ndet: ndet, aggs: b.agg.calls, cols: cols}
+	}
+	return -1, nil
+}
+
+// planAggregate puts the aggregation (or grouping sets) node over p and
+// rewrites everything evaluated above it — targets, HAVING, ORDER BY,
+// DISTINCT ON, window arguments — to read its output; HAVING becomes a
+// filter over it.
+func (b *binder) planAggregate(p plan, g groupBy, targets []target, having Expr, orders []orderItem, distinctOn []Expr) (plan, error) {
+	cols := make([]colInfo, 0, len(g.groups)+len(b.agg.calls))
+	keys := make([]string, len(g.groups))
+	for i, e := range g.groups {
+		cols = append(cols, colInfo{name: "group", t: e.Type()})
+		keys[i] = e.String()
+	}
+	for _, c := range b.agg.calls {
+		cols = append(cols, colInfo{name: c.name, t: c.t})
+	}
+	if g.sets != nil || len(b.agg.grouping) > 0 {
+		p = newGroupingSetsNode(p, g.groups, g.sets, b.agg.calls, b.agg.grouping, cols)
+	} else {
+		p = &aggNode{input: p, groups: g.groups, ndet: g.ndet, aggs: b.agg.calls, cols: cols}
+	}
+	rw := &postAgg{groupKeys: keys, ngroups: len(g.groups), groups: g.groups}
+	var err error
+	for i := range targets {
+		if targets[i].e, err = rw.rewrite(targets[i].e); err != nil {
+			return nil, err
 		}
-		rw := &postAgg{groupKeys: keys, ngroups: len(groups), groups: groups}
-		for i := range targets {
-			if targets[i].e, err = rw.rewrite(targets[i].e); err != nil {
+		targets[i].src = nil
+	}
+	if having != nil {
+		if having, err = rw.rewrite(having); err != nil {
+			return nil, err
+		}
+		p = &filterNode{input: p, pred: having}
+	}
+	for i := range orders {
+		if orders[i].e != nil {
+			if orders[i].e, err = rw.rewrite(orders[i].e); err != nil {
 				return nil, err
 			}
-			targets[i].src = nil
-		}
-		if having != nil {
-			if having, err = rw.rewrite(having); err != nil {
-				return nil, err
-			}
-			p = &filterNode{input: p, pred: having}
-		}
-		for i := range orders {
-			if orders[i].e != nil {
-				if orders[i].e, err = rw.rewrite(orders[i].e); err != nil {
-					return nil, err
-				}
-			}
-		}
-		for i := range distinctOn {
-			if distinctOn[i], err = rw.rewrite(distinctOn[i]); err != nil {
-				return nil, err
-			}
-		}
-		for _, w := range b.win.calls {
-			for k := range w.args {
-				if w.args[k], err = rw.rewrite(w.args[k]); err != nil {
-					return nil, err
-				}
-			}
-			for k := range w.partition {
-				if w.partition[k], err = rw.rewrite(w.partition[k]); err != nil {
-					return nil, err
-				}
-			}
-			for k := range w.order {
-				if w.order[k], err = rw.rewrite(w.order[k]); err != nil {
-					return nil, err
-				}
-			}
 		}
 	}
-	if len(b.srfs) > 0 {
-		if len(b.win.calls) > 0 {
-			return nil, unsupported("set-returning functions in the select list of a windowed query are not supported")
-		}
-		if aggregated {
-			// the functions run over the aggregated rows (after HAVING)
-			rw := &postAgg{groupKeys: make([]string, len(groups)), ngroups: len(groups), groups: groups}
-			for i, g := range groups {
-				rw.groupKeys[i] = g.String()
-			}
-			for _, s := range b.srfs {
-				for k := range s.args {
-					if s.args[k], err = rw.rewrite(s.args[k]); err != nil {
-						return nil, err
-					}
-				}
-			}
-		}
-		cols := append([]colInfo{}, p.columns()...)
-		for _, s := range b.srfs {
-			s.col = len(cols)
-			cols = append(cols, colInfo{name: s.name, t: s.t})
-		}
-		p = &projectSetNode{input: p, srfs: b.srfs, cols: cols}
-	}
-	if len(b.win.calls) > 0 {
-		var err error
-		p, err = b.planWindows(p, b.win.calls)
-		if err != nil {
+	for i := range distinctOn {
+		if distinctOn[i], err = rw.rewrite(distinctOn[i]); err != nil {
 			return nil, err
 		}
 	}
+	for _, w := range b.win.calls {
+		if err := rw.rewriteAll(w.args, w.partition, w.order); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
 
-	// projection: targets, then hidden ORDER BY / DISTINCT ON columns
-	exprs := make([]Expr, 0, len(targets)+len(orders))
-	cols := make([]colInfo, 0, len(targets)+len(orders))
+// rewriteAll rewrites every expression of each list in place.
+func (rw *postAgg) rewriteAll(lists ...[]Expr) error {
+	for _, list := range lists {
+		for k := range list {
+			var err error
+			if list[k], err = rw.rewrite(list[k]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// planProjectSet runs the select list's set-returning functions over p
+// (after aggregation and HAVING when the query is aggregated).
+func (b *binder) planProjectSet(p plan, groups []Expr, aggregated bool) (plan, error) {
+	if len(b.win.calls) > 0 {
+		return nil, unsupported("set-returning functions in the select list of a windowed query are not supported")
+	}
+	if aggregated {
+		// the functions run over the aggregated rows (after HAVING)
+		rw := &postAgg{groupKeys: make([]string, len(groups)), ngroups: len(groups), groups: groups}
+		for i, g := range groups {
+			rw.groupKeys[i] = g.String()
+		}
+		for _, s := range b.srfs {
+			if err := rw.rewriteAll(s.args); err != nil {
+				return nil, err
+			}
+		}
+	}
+	cols := append([]colInfo{}, p.columns()...)
+	for _, s := range b.srfs {
+		s.col = len(cols)
+		cols = append(cols, colInfo{name: s.name, t: s.t})
+	}
+	return &projectSetNode{input: p, srfs: b.srfs, cols: cols}, nil
+}
+
+// projection is the final projection's expressions and columns: the
+// targets, then hidden ORDER BY / DISTINCT ON columns.
+type projection struct {
+	exprs []Expr
+	cols  []colInfo
+}
+
+// add appends a hidden column and returns its index.
+func (pr *projection) add(e Expr, name string) int {
+	pr.exprs = append(pr.exprs, e)
+	pr.cols = append(pr.cols, colInfo{name: name, t: e.Type()})
+	return len(pr.exprs) - 1
+}
+
+// projectWithSortKeys builds the projection of the targets and the sort
+// keys of ORDER BY, adding a hidden column for each ORDER BY expression
+// not in the select list (an error under plain DISTINCT) and for each
+// enum's sort key.
+func (b *binder) projectWithSortKeys(targets []target, orders []orderItem, plainDistinct bool) (*projection, []sortKey, error) {
+	pr := &projection{
+		exprs: make([]Expr, 0, len(targets)+len(orders)),
+		cols:  make([]colInfo, 0, len(targets)+len(orders)),
+	}
 	for _, t := range targets {
-		exprs = append(exprs, t.e)
+		pr.exprs = append(pr.exprs, t.e)
 		ci := colInfo{name: t.name, t: t.e.Type()}
 		if t.src != nil {
 			ci.tableOID, ci.attnum = t.src.tableOID, t.src.attnum
 		}
 		ci.arrayOf = domainArrayType(t.e, t.src) // domains.go
-		cols = append(cols, ci)
+		pr.cols = append(pr.cols, ci)
 	}
 	var keys []sortKey
 	for _, o := range orders {
@@ -335,85 +503,50 @@ func (b *binder) bindQuery(sel *q.SelectStmt, outer *scope) (*bound, error) {
 			}
 		}
 		if idx < 0 {
-			if distinct && distinctOn == nil {
-				return nil, errf(CodeInvalidColumnReference, "for SELECT DISTINCT, ORDER BY expressions must appear in select list")
+			if plainDistinct {
+				return nil, nil, errf(CodeInvalidColumnReference, "for SELECT DISTINCT, ORDER BY expressions must appear in select list")
 			}
-			exprs = append(exprs, o.e)
-			cols = append(cols, colInfo{name: "?sort?", t: o.e.Type()})
-			idx = len(exprs) - 1
+			idx = pr.add(o.e, "?sort?")
 		}
-		if cols[idx].t.OID == OIDJSON {
-			return nil, errf(CodeUndefinedFunction, "could not identify an ordering operator for type json")
+		if pr.cols[idx].t.OID == OIDJSON {
+			return nil, nil, errf(CodeUndefinedFunction, "could not identify an ordering operator for type json")
 		}
-		if sk := b.enumSortKeyOf(exprs[idx]); sk != nil { // enums sort by declaration (enums.go)
-			exprs = append(exprs, sk)
-			cols = append(cols, colInfo{name: "?sort?", t: sk.Type()})
-			idx = len(exprs) - 1
+		if sk := b.enumSortKeyOf(pr.exprs[idx]); sk != nil { // enums sort by declaration (enums.go)
+			idx = pr.add(sk, "?sort?")
 		}
 		keys = append(keys, makeSortKey(o.sort, idx))
 	}
+	return pr, keys, nil
+}
+
+// distinctOnKeys is the projection column of each DISTINCT ON expression
+// (added hidden when not projected); the first ones must be the initial
+// ORDER BY keys.
+func (pr *projection) distinctOnKeys(distinctOn []Expr, keys []sortKey) ([]int, error) {
 	var distinctKeys []int
-	{
-		for k, e := range distinctOn {
-			key := e.String()
-			idx := -1
-			for i, x := range exprs {
-				if x.String() == key {
-					idx = i
-					break
-				}
+	for k, e := range distinctOn {
+		key := e.String()
+		idx := -1
+		for i, x := range pr.exprs {
+			if x.String() == key {
+				idx = i
+				break
 			}
-			if idx < 0 {
-				exprs = append(exprs, e)
-				cols = append(cols, colInfo{name: "?distinct?", t: e.Type()})
-				idx = len(exprs) - 1
-			}
-			if k < len(keys) {
-				if sk, ok := exprs[keys[k].col].(*enumSortKey); ok && sk.arg.String() == key {
-					idx = keys[k].col // ORDER BY an enum sorts on its sort key (enums.go)
-				}
-			}
-			if k < len(keys) && keys[k].col != idx {
-				return nil, errf(CodeInvalidColumnReference, "SELECT DISTINCT ON expressions must match initial ORDER BY expressions")
-			}
-			distinctKeys = append(distinctKeys, idx)
 		}
-	}
-	p = &projectNode{input: p, exprs: exprs, cols: cols, alias: volatileSortAliases(exprs, keys)}
-	if distinct {
-		if distinctOn != nil {
-			if len(keys) > 0 {
-				p = &sortNode{input: p, keys: keys}
-			}
-			p = &distinctNode{input: p, keys: distinctKeys}
-			keys = nil
-		} else {
-			dk := make([]int, len(targets))
-			for i := range dk {
-				dk[i] = i
-				if err := needEquality(cols[i].t); err != nil {
-					return nil, err
-				}
-			}
-			p = &distinctNode{input: p, keys: dk}
+		if idx < 0 {
+			idx = pr.add(e, "?distinct?")
 		}
-	}
-	if len(keys) > 0 {
-		p = &sortNode{input: p, keys: keys}
-	}
-	p, err = b.bindLimit(p, sel, outer)
-	if err != nil {
-		return nil, err
-	}
-	out := cols[:len(targets)]
-	if len(cols) > len(targets) {
-		trim := make([]Expr, len(targets))
-		for i := range trim {
-			trim[i] = &colRef{idx: i, t: cols[i].t}
+		if k < len(keys) {
+			if sk, ok := pr.exprs[keys[k].col].(*enumSortKey); ok && sk.arg.String() == key {
+				idx = keys[k].col // ORDER BY an enum sorts on its sort key (enums.go)
+			}
 		}
-		p = &projectNode{input: p, exprs: trim, cols: out}
+		if k < len(keys) && keys[k].col != idx {
+			return nil, errf(CodeInvalidColumnReference, "SELECT DISTINCT ON expressions must match initial ORDER BY expressions")
+		}
+		distinctKeys = append(distinctKeys, idx)
 	}
-	return &bound{plan: p, cols: out}, nil
+	return distinctKeys, nil
 }
 
 // pushFilter attaches a predicate; over a plain scan it also derives scan
